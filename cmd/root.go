@@ -1,0 +1,97 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes shared by every command.
+const (
+	ExitOK       = 0
+	ExitFinding  = 1
+	ExitUsageEnv = 2
+)
+
+// exitError carries an exit code out of a RunE without printing twice.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// findingf reports a finding (exit 1) with a message.
+func findingf(format string, a ...any) error {
+	return &exitError{code: ExitFinding, err: fmt.Errorf(format, a...)}
+}
+
+// usagef reports a usage or environment error (exit 2).
+func usagef(format string, a ...any) error {
+	return &exitError{code: ExitUsageEnv, err: fmt.Errorf(format, a...)}
+}
+
+// silentExit ends the command with code after it has already printed its output.
+func silentExit(code int) error { return &exitError{code: code} }
+
+// NewRoot builds the command tree. Streams are parameters so tests can run
+// commands in-process.
+func NewRoot(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "kitsoki",
+		Short:         "The toolchain for kitsoki stories: validate, run, fetch, eval, trace",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       versionString(),
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &exitError{code: ExitUsageEnv, err: fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
+	})
+	root.AddCommand(newVersionCmd())
+	for _, add := range registry {
+		root.AddCommand(add())
+	}
+	return root
+}
+
+// registry holds constructors of the subcommands; each command file appends
+// itself in an init function so that adding a command touches one file.
+var registry []func() *cobra.Command
+
+// Execute runs kitsoki with the process arguments and returns the exit code.
+func Execute() int {
+	return Run(os.Args[1:], os.Stdout, os.Stderr)
+}
+
+// Run executes the command line args and returns the exit code.
+func Run(args []string, stdout, stderr io.Writer) int {
+	root := NewRoot(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(stderr, "kitsoki: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	// cobra's own errors (unknown command, bad args) are usage errors.
+	fmt.Fprintf(stderr, "kitsoki: %v\n", err)
+	return ExitUsageEnv
+}

@@ -1,0 +1,78 @@
+package diag
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// Severity of a diagnostic.
+type Severity string
+
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+)
+
+// Diagnostic is one positioned finding. Line and Col are 1-based; 0 means
+// unknown (the whole file).
+type Diagnostic struct {
+	File     string   `json:"file"`
+	Line     int      `json:"line"`
+	Col      int      `json:"col"`
+	Severity Severity `json:"severity"`
+	Rule     string   `json:"rule"`
+	Message  string   `json:"message"`
+}
+
+// String renders the one-line human form `file:line:col: severity: message [rule]`.
+func (d Diagnostic) String() string {
+	return fmt.Sprintf("%s: %s: %s [%s]", d.Pos(), d.Severity, d.Message, d.Rule)
+}
+
+// Pos renders `file:line:col`, dropping unknown parts.
+func (d Diagnostic) Pos() string {
+	switch {
+	case d.Line <= 0:
+		return d.File
+	case d.Col <= 0:
+		return fmt.Sprintf("%s:%d", d.File, d.Line)
+	default:
+		return fmt.Sprintf("%s:%d:%d", d.File, d.Line, d.Col)
+	}
+}
+
+// Sort orders diagnostics by file, line, column, then rule and message, so
+// output never depends on map iteration or goroutine scheduling. Exact
+// duplicates are removed.
+func Sort(ds []Diagnostic) []Diagnostic {
+	slices.SortFunc(ds, func(a, b Diagnostic) int {
+		return cmp.Or(
+			cmp.Compare(a.File, b.File),
+			cmp.Compare(a.Line, b.Line),
+			cmp.Compare(a.Col, b.Col),
+			cmp.Compare(a.Rule, b.Rule),
+			cmp.Compare(a.Message, b.Message),
+			cmp.Compare(a.Severity, b.Severity),
+		)
+	})
+	return slices.Compact(ds)
+}
+
+// Count returns the number of errors and warnings.
+func Count(ds []Diagnostic) (errors, warnings int) {
+	for _, d := range ds {
+		if d.Severity == Warning {
+			warnings++
+		} else {
+			errors++
+		}
+	}
+	return errors, warnings
+}
+
+// HasErrors reports whether any diagnostic is an error.
+func HasErrors(ds []Diagnostic) bool {
+	e, _ := Count(ds)
+	return e > 0
+}

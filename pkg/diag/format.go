@@ -1,0 +1,173 @@
+package diag
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Format names an output format.
+type Format string
+
+const (
+	FormatHuman  Format = "human"
+	FormatJSON   Format = "json"
+	FormatGitHub Format = "github"
+	FormatSARIF  Format = "sarif"
+)
+
+// ParseFormat checks a --format value.
+func ParseFormat(s string) (Format, error) {
+	switch f := Format(s); f {
+	case FormatHuman, FormatJSON, FormatGitHub, FormatSARIF:
+		return f, nil
+	case "text", "":
+		return FormatHuman, nil
+	}
+	return "", fmt.Errorf("unknown format %q: use human, json, github or sarif", s)
+}
+
+// HumanOptions control the human format.
+type HumanOptions struct {
+	Color   bool // ANSI colours
+	Snippet bool // quote the source line with a caret
+	// Source returns the contents of a file for snippets; nil reads the file system.
+	Source func(file string) ([]byte, bool)
+}
+
+// Write renders ds in format f to w. ds should already be sorted.
+func Write(w io.Writer, f Format, ds []Diagnostic, tool ToolInfo, ho HumanOptions) error {
+	switch f {
+	case FormatJSON:
+		return WriteJSON(w, ds)
+	case FormatGitHub:
+		return WriteGitHub(w, ds)
+	case FormatSARIF:
+		return WriteSARIF(w, ds, tool)
+	default:
+		return WriteHuman(w, ds, ho)
+	}
+}
+
+// WriteJSON writes one JSON array with stable field names; an empty list is `[]`.
+func WriteJSON(w io.Writer, ds []Diagnostic) error {
+	if ds == nil {
+		ds = []Diagnostic{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(ds)
+}
+
+// WriteGitHub writes GitHub Actions workflow commands (::error file=…,line=…,col=…,title=…::msg).
+func WriteGitHub(w io.Writer, ds []Diagnostic) error {
+	bw := bufio.NewWriter(w)
+	for _, d := range ds {
+		level := "error"
+		if d.Severity == Warning {
+			level = "warning"
+		}
+		props := []string{"file=" + ghProp(d.File)}
+		if d.Line > 0 {
+			props = append(props, fmt.Sprintf("line=%d", d.Line))
+		}
+		if d.Col > 0 {
+			props = append(props, fmt.Sprintf("col=%d", d.Col))
+		}
+		props = append(props, "title="+ghProp("kitsoki "+d.Rule))
+		fmt.Fprintf(bw, "::%s %s::%s\n", level, strings.Join(props, ","), ghData(d.Message))
+	}
+	return bw.Flush()
+}
+
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func ghProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[31m"
+	ansiYellow = "\x1b[33m"
+	ansiGreen  = "\x1b[32m"
+	ansiDim    = "\x1b[2m"
+)
+
+// WriteHuman writes `file:line:col: error: message [rule]`, optionally with
+// the source line and a caret under the column.
+func WriteHuman(w io.Writer, ds []Diagnostic, o HumanOptions) error {
+	bw := bufio.NewWriter(w)
+	src := o.Source
+	if src == nil {
+		cache := map[string][]byte{}
+		src = func(file string) ([]byte, bool) {
+			if b, ok := cache[file]; ok {
+				return b, b != nil
+			}
+			b, err := os.ReadFile(file)
+			if err != nil {
+				b = nil
+			}
+			cache[file] = b
+			return b, b != nil
+		}
+	}
+	paint := func(code, s string) string {
+		if !o.Color {
+			return s
+		}
+		return code + s + ansiReset
+	}
+	for _, d := range ds {
+		sev := paint(ansiRed+ansiBold, string(d.Severity))
+		if d.Severity == Warning {
+			sev = paint(ansiYellow+ansiBold, string(d.Severity))
+		}
+		fmt.Fprintf(bw, "%s: %s: %s %s\n", paint(ansiBold, d.Pos()), sev, d.Message, paint(ansiDim, "["+d.Rule+"]"))
+		if !o.Snippet || d.Line <= 0 {
+			continue
+		}
+		data, ok := src(d.File)
+		if !ok {
+			continue
+		}
+		line, ok := nthLine(data, d.Line)
+		if !ok {
+			continue
+		}
+		line = strings.ReplaceAll(line, "\t", " ")
+		fmt.Fprintf(bw, "%5d | %s\n", d.Line, line)
+		if d.Col > 0 {
+			pad := d.Col - 1
+			if r := []rune(line); pad > len(r) {
+				pad = len(r)
+			}
+			fmt.Fprintf(bw, "      | %s%s\n", strings.Repeat(" ", pad), paint(ansiGreen, "^"))
+		}
+	}
+	return bw.Flush()
+}
+
+func nthLine(data []byte, n int) (string, bool) {
+	for i := 1; ; i++ {
+		j := bytes.IndexByte(data, '\n')
+		if i == n {
+			if j < 0 {
+				j = len(data)
+			}
+			return strings.TrimRight(string(data[:j]), "\r"), true
+		}
+		if j < 0 {
+			return "", false
+		}
+		data = data[j+1:]
+	}
+}
