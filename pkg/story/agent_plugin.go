@@ -1,0 +1,59 @@
+package story
+
+// Supported agent plugin types (reference §7.2). `cassette` is deliberately
+// absent: cassettes are built in code, never declared in YAML.
+const (
+	PluginClaudeCLI  = "builtin.claude_cli"
+	PluginInProcess  = "builtin.inprocess"
+	PluginSubprocess = "subprocess"
+	PluginMCPHTTP    = "mcp_http"
+	PluginLocalLLM   = "builtin.local_llm"
+
+	// DefaultAgentAlias is injected when agent_plugins does not declare it.
+	DefaultAgentAlias = "agent.claude"
+)
+
+// Pos is a position in a story file. Line and Col are 1-based.
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+// AgentPlugin is one resolved `agent_plugins:` entry. Env and Headers hold
+// values after ${VAR} substitution: they are secrets and must never be
+// printed, logged or written to a trace. Use SecretValues to redact them.
+type AgentPlugin struct {
+	Alias      string
+	Plugin     string
+	Command    string
+	Args       []string
+	Endpoint   string
+	Tool       string // mcp_http tool name; "" means "ask"
+	Env        map[string]string
+	Headers    map[string]string
+	Model      string // local_llm managed model id
+	Grammar    bool
+	JSONSchema bool // local_llm: send response_format for any schema
+	Port       int
+	ServerBin  string
+	ClaudeBin  string // builtin.claude_cli: path to the claude binary ("" = PATH)
+	APIKeyEnv  string // local_llm: env var read at call time for a bearer token
+	Injected   bool   // the default agent.claude added by the loader
+	Pos        Pos
+}
+
+// SecretValues returns every resolved env/header value of the declaration
+// that came from a ${VAR} substitution or is otherwise sensitive, for
+// redaction. Empty values are skipped.
+func (p *AgentPlugin) SecretValues() []string {
+	var out []string
+	for _, m := range []map[string]string{p.Env, p.Headers} {
+		for _, v := range m {
+			if v != "" {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
