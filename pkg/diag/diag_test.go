@@ -1,0 +1,157 @@
+package diag
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func sample() []Diagnostic {
+	return []Diagnostic{
+		{File: "b.yaml", Line: 2, Col: 3, Severity: Error, Rule: "r2", Message: "second"},
+		{File: "a.yaml", Line: 10, Col: 1, Severity: Warning, Rule: "r1", Message: "warn, with: colon"},
+		{File: "a.yaml", Line: 2, Col: 5, Severity: Error, Rule: "r1", Message: "first"},
+		{File: "a.yaml", Line: 2, Col: 5, Severity: Error, Rule: "r1", Message: "first"},
+	}
+}
+
+func TestSortDeterministicAndDedup(t *testing.T) {
+	ds := Sort(sample())
+	if len(ds) != 3 {
+		t.Fatalf("want 3 after dedup, got %d", len(ds))
+	}
+	got := []string{ds[0].Pos(), ds[1].Pos(), ds[2].Pos()}
+	want := []string{"a.yaml:2:5", "a.yaml:10:1", "b.yaml:2:3"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("order %v, want %v", got, want)
+		}
+	}
+	if e, w := Count(ds); e != 2 || w != 1 {
+		t.Fatalf("count = %d,%d", e, w)
+	}
+}
+
+func TestHumanSnippetCaret(t *testing.T) {
+	src := map[string][]byte{"a.yaml": []byte("app:\n  idd: x\n")}
+	ds := []Diagnostic{{File: "a.yaml", Line: 2, Col: 3, Severity: Error, Rule: "unknown-key", Message: "unknown key \"idd\""}}
+	var b bytes.Buffer
+	err := WriteHuman(&b, ds, HumanOptions{Snippet: true, Source: func(f string) ([]byte, bool) { d, ok := src[f]; return d, ok }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "a.yaml:2:3: error: unknown key \"idd\" [unknown-key]\n    2 |   idd: x\n      |   ^\n"
+	if b.String() != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+func TestJSONStableFields(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteJSON(&b, nil); err != nil || strings.TrimSpace(b.String()) != "[]" {
+		t.Fatalf("empty list: %q %v", b.String(), err)
+	}
+	b.Reset()
+	if err := WriteJSON(&b, Sort(sample())); err != nil {
+		t.Fatal(err)
+	}
+	var back []map[string]any
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"file", "line", "col", "severity", "rule", "message"} {
+		if _, ok := back[0][k]; !ok {
+			t.Fatalf("field %q missing in %v", k, back[0])
+		}
+	}
+}
+
+func TestGitHubEscapes(t *testing.T) {
+	var b bytes.Buffer
+	ds := []Diagnostic{{File: "a,b.yaml", Line: 1, Col: 2, Severity: Warning, Rule: "r", Message: "50% done\nnext"}}
+	if err := WriteGitHub(&b, ds); err != nil {
+		t.Fatal(err)
+	}
+	want := "::warning file=a%2Cb.yaml,line=1,col=2,title=kitsoki r::50%25 done%0Anext\n"
+	if b.String() != want {
+		t.Fatalf("got %q want %q", b.String(), want)
+	}
+}
+
+func TestSARIFShape(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteSARIF(&b, Sort(sample()), ToolInfo{Version: "1.0", Rules: map[string]string{"r1": "rule one"}}); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID string `json:"id"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				RuleIndex int    `json:"ruleIndex"`
+				Level     string `json:"level"`
+				Locations []struct {
+					PhysicalLocation struct {
+						Region struct {
+							StartLine int `json:"startLine"`
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	if log.Version != "2.1.0" || len(log.Runs) != 1 || len(log.Runs[0].Results) != 3 {
+		t.Fatalf("bad sarif: %s", b.String())
+	}
+	for _, r := range log.Runs[0].Results {
+		if log.Runs[0].Tool.Driver.Rules[r.RuleIndex].ID != r.RuleID {
+			t.Fatalf("ruleIndex %d does not point at %s", r.RuleIndex, r.RuleID)
+		}
+	}
+	if log.Runs[0].Results[1].Level != "warning" || log.Runs[0].Results[1].Locations[0].PhysicalLocation.Region.StartLine != 10 {
+		t.Fatalf("bad second result: %+v", log.Runs[0].Results[1])
+	}
+}
+
+func TestFilterIgnored(t *testing.T) {
+	src := []byte("a: 1 # kitsoki:ignore r1\n# kitsoki:ignore r2, r3\nb: 2\nc: 3 # kitsoki:ignore\nd: 4 # kitsoki:ignore other\n")
+	ds := []Diagnostic{
+		{File: "f", Line: 1, Severity: Warning, Rule: "r1"},
+		{File: "f", Line: 1, Severity: Warning, Rule: "zz"},
+		{File: "f", Line: 3, Severity: Warning, Rule: "r3"},
+		{File: "f", Line: 4, Severity: Warning, Rule: "any"},
+		{File: "f", Line: 5, Severity: Warning, Rule: "r1"},
+		{File: "f", Line: 4, Severity: Error, Rule: "any"},
+	}
+	out := FilterIgnored(ds, func(string) ([]byte, bool) { return src, true })
+	var kept []string
+	for _, d := range out {
+		kept = append(kept, d.Pos()+" "+d.Rule+" "+string(d.Severity))
+	}
+	want := "f:1 zz warning|f:5 r1 warning|f:4 any error"
+	if strings.Join(kept, "|") != want {
+		t.Fatalf("kept %q, want %q", strings.Join(kept, "|"), want)
+	}
+}
+
+func TestParseFormat(t *testing.T) {
+	for _, ok := range []string{"human", "json", "github", "sarif", ""} {
+		if _, err := ParseFormat(ok); err != nil {
+			t.Fatalf("%q: %v", ok, err)
+		}
+	}
+	if _, err := ParseFormat("xml"); err == nil || !strings.Contains(err.Error(), "use human, json, github or sarif") {
+		t.Fatalf("xml: %v", err)
+	}
+}
