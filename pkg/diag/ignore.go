@@ -7,9 +7,9 @@ import (
 
 // IgnoreMarker starts an inline suppression comment in a YAML file:
 //
-//	- say: "x"   # kitsoki:ignore effect-multiple-kinds
-//	# kitsoki:ignore unreachable-state,unused-intent
-//	  orphan: {}
+//   - say: "x"   # kitsoki:ignore effect-multiple-kinds
+//     # kitsoki:ignore unreachable-state,unused-intent
+//     orphan: {}
 //
 // A marker applies to its own line, or to the next line when the comment
 // stands alone on its line. With no rule ids it suppresses every rule on that
