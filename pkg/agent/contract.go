@@ -1,0 +1,126 @@
+package agent
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// AskRequest is what kitsoki sends to a plugin: the params of subprocess
+// agent.ask, the arguments of the mcp_http tool call. Field order and JSON
+// names are the wire contract (seed §3); do not reorder.
+type AskRequest struct {
+	SessionID string          `json:"session_id"`
+	Turn      int64           `json:"turn"`
+	StatePath string          `json:"state_path"`
+	Verb      string          `json:"verb"`
+	Prompt    string          `json:"prompt"`
+	Schema    json.RawMessage `json:"schema,omitempty"` // the compiled schema's JSON; nil when the call has none
+	With      map[string]any  `json:"with,omitempty"`   // the story's with: block, opaque to kitsoki
+	World     World           `json:"world"`            // read-only snapshot, deep-copied per call
+	Deadline  time.Time       `json:"deadline"`         // soft cap; the hard cap is the context
+	CallID    string          `json:"call_id"`          // 16 hex chars, see CallID
+}
+
+// World is the read-only world snapshot inside an AskRequest: {"vars":{...}}.
+type World struct {
+	Vars map[string]any `json:"vars"`
+}
+
+// AskResponse is what a plugin returns.
+type AskResponse struct {
+	// Submission is the agent's answer, kept byte-verbatim. Kitsoki validates
+	// it against the call's schema.
+	Submission json.RawMessage `json:"submission,omitempty"`
+	// Meta is opaque plugin metadata (tokens, cost_usd, model, ...).
+	Meta map[string]any `json:"meta,omitempty"`
+	// SubEvents are plugin-internal events surfaced into the trace (seed §4).
+	SubEvents []SubEvent `json:"sub_events,omitempty"`
+	// Transcript is an optional backend-native execution log.
+	Transcript *Transcript `json:"transcript,omitempty"`
+}
+
+// SubEvent is one plugin-internal event (store.Event shape upstream). Kind
+// must start with "<alias>." and CallID must equal the parent call_id; TS is
+// discarded and re-stamped by kitsoki.
+type SubEvent struct {
+	Turn       int64           `json:"turn"`
+	Seq        int             `json:"seq"`
+	TS         time.Time       `json:"ts"`
+	Kind       string          `json:"kind"`
+	StatePath  string          `json:"state_path,omitempty"`
+	Payload    json.RawMessage `json:"payload,omitempty"`
+	ParentTurn int64           `json:"parent_turn,omitempty"`
+	CallID     string          `json:"call_id"`
+	EpisodeID  string          `json:"episode_id,omitempty"`
+	MatchIdx   int             `json:"match_idx,omitempty"`
+}
+
+// Transcript is a backend-native execution log carried beside an answer.
+type Transcript struct {
+	Format  string            `json:"format"`
+	Events  []json.RawMessage `json:"events"`
+	Timings []int64           `json:"timings,omitempty"`
+}
+
+// Kind classifies an AskError. The values are part of the trace contract.
+type Kind string
+
+// The error kinds of seed §7, plus hook_vetoed reserved for waterfall hooks.
+const (
+	KindSchemaInvalid              Kind = "schema_invalid"
+	KindPluginCrash                Kind = "plugin_crash"
+	KindDeadlineExceeded           Kind = "deadline_exceeded"
+	KindSubEventNamespaceViolation Kind = "sub_event_namespace_violation"
+	KindSubEventCallIDMismatch     Kind = "sub_event_call_id_mismatch"
+	KindTransportError             Kind = "transport_error"
+	// KindHookVetoed is reserved: a waterfall hook refused the call.
+	KindHookVetoed Kind = "hook_vetoed"
+)
+
+// Kinds lists every error kind, in the order of seed §7 (hook_vetoed last).
+func Kinds() []Kind {
+	return []Kind{KindSchemaInvalid, KindPluginCrash, KindDeadlineExceeded,
+		KindSubEventNamespaceViolation, KindSubEventCallIDMismatch, KindTransportError, KindHookVetoed}
+}
+
+// AskError is how a failed agent call is reported. It never travels on a
+// wire; only Error() reaches the trace. Detail is human text and must never
+// hold a secret (transports pass it through BuildContext.Redact).
+type AskError struct {
+	Kind       Kind
+	Detail     string
+	Underlying error
+}
+
+// Error renders "agent: <kind>: <detail>" (or the underlying error when
+// there is no detail), the format traces carry.
+func (e *AskError) Error() string {
+	switch {
+	case e.Detail != "":
+		return "agent: " + string(e.Kind) + ": " + e.Detail
+	case e.Underlying != nil:
+		return "agent: " + string(e.Kind) + ": " + e.Underlying.Error()
+	default:
+		return "agent: " + string(e.Kind)
+	}
+}
+
+// Unwrap returns the underlying error, if any.
+func (e *AskError) Unwrap() error { return e.Underlying }
+
+// Errorf builds an *AskError whose Detail is the formatted text.
+func Errorf(kind Kind, format string, args ...any) *AskError {
+	return &AskError{Kind: kind, Detail: fmt.Sprintf(format, args...)}
+}
+
+// KindOf returns the Kind of the first *AskError in err's chain, or "" when
+// there is none.
+func KindOf(err error) Kind {
+	var ae *AskError
+	if errors.As(err, &ae) {
+		return ae.Kind
+	}
+	return ""
+}

@@ -1,0 +1,31 @@
+// Package agent owns kitsoki's Agent Plugin Contract: the wire types sent to
+// and received from a plugin (AskRequest, AskResponse, SubEvent, AskError),
+// deterministic call ids, the registry that turns a story's agent_plugins:
+// declarations into transports, and the single Dispatch pipeline every agent
+// call goes through:
+//
+//  1. build the request: rendered prompt, the compiled schema, the story's
+//     with: block, a deep-copied read-only world snapshot, the soft deadline
+//     and the deterministic call_id;
+//  2. report agent.call.start to the event Sink;
+//  3. hand the request to the transport under a hard context deadline
+//     (default 10 minutes, per-call override); an answer that arrives after
+//     the deadline is discarded;
+//  4. enforce the sub-event rules (namespace "<alias>.", matching call_id,
+//     timestamps re-stamped inside the call window, all-or-nothing);
+//  5. validate the submission against the schema (schema_invalid with the
+//     JSON pointer and the failed constraint);
+//  6. report the sub-events and agent.call.complete, or agent.call.error.
+//
+// Each transport lives in its own file: inprocess.go (Go agents registered
+// with Registry.RegisterInProcess), cassette.go (deterministic replay from a
+// host_cassette fixture; never declarable in YAML), and the out-of-process
+// transports subprocess, mcp_http and builtin.claude_cli. builtin.local_llm
+// plugs in later through RegistryOptions.Builders, keyed by plugin type.
+//
+// What this package must not do: import pkg/trace or pkg/engine (events leave
+// through the Sink interface defined here), read a schema outside the story's
+// schemas/ directory (pkg/schema enforces the root), or let a resolved
+// env:/headers: secret reach a request, an event, an error or a log line
+// (everything produced passes through the registry's redactor).
+package agent

@@ -1,0 +1,29 @@
+package agent
+
+import (
+	"context"
+	"log/slog"
+
+	"kitsoki/pkg/story"
+)
+
+// Transport carries one request to one plugin. Implementations return
+// *AskError on failure and honour ctx: when it is done they return promptly
+// (Dispatch discards any answer that arrives after the hard deadline anyway).
+// Transports must be safe for concurrent callers (they may serialise).
+type Transport interface {
+	Ask(ctx context.Context, req *AskRequest) (*AskResponse, error)
+	Close() error
+}
+
+// BuildContext is what a Builder receives besides the declaration.
+type BuildContext struct {
+	StoryDir string
+	Logger   *slog.Logger        // debug log; never receives secrets
+	Redact   func(string) string // masks every secret value of every declaration
+}
+
+// Builder constructs the transport for one agent_plugins: declaration.
+// Builders are keyed by plugin type (story.PluginSubprocess, ...); see
+// defaultBuilders and RegistryOptions.Builders.
+type Builder func(p *story.AgentPlugin, bc BuildContext) (Transport, error)
