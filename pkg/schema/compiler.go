@@ -1,0 +1,214 @@
+package schema
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Compiler compiles the schema files of one story. All loading is rooted at
+// <storyDir>/schemas. Compiled schemas are cached per cleaned path; a
+// Compiler is safe for concurrent use.
+type Compiler struct {
+	storyDir   string // absolute
+	schemasDir string // absolute, lexical (not symlink-resolved)
+
+	mu    sync.Mutex
+	cache map[string]*compileEntry
+}
+
+type compileEntry struct {
+	once sync.Once
+	s    *Schema
+	err  error
+}
+
+// Schema is a compiled JSON Schema. It is immutable and safe for concurrent
+// Validate calls.
+type Schema struct {
+	// Path names the schema: the story-relative slash path
+	// ("schemas/verdict.json") for Compile, the given name for CompileBytes.
+	Path string
+	// Raw holds the schema file's bytes exactly as read.
+	Raw json.RawMessage
+
+	compiled *jsonschema.Schema
+}
+
+// NewCompiler roots all schema loading at <storyDir>/schemas: nothing outside
+// it is ever read. The directory need not exist yet; Compile reports it.
+func NewCompiler(storyDir string) *Compiler {
+	abs, err := filepath.Abs(storyDir)
+	if err != nil {
+		abs = filepath.Clean(storyDir)
+	}
+	return &Compiler{
+		storyDir:   abs,
+		schemasDir: filepath.Join(abs, "schemas"),
+		cache:      map[string]*compileEntry{},
+	}
+}
+
+// SchemasDir returns the absolute directory every schema is loaded from.
+func (c *Compiler) SchemasDir() string { return c.schemasDir }
+
+// Compile compiles the schema at path: relative to the story directory
+// ("schemas/verdict.json") or absolute inside <storyDir>/schemas. The draft
+// is 2020-12 unless $schema names another. Relative $refs resolve against
+// the referencing file and must stay inside the root. Errors are
+// *CompileError values naming the file and, where known, the JSON pointer.
+func (c *Compiler) Compile(p string) (*Schema, error) {
+	rel, err := c.rootRel(p)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	e, ok := c.cache[rel]
+	if !ok {
+		e = &compileEntry{}
+		c.cache[rel] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() { e.s, e.err = c.compile(rel) })
+	return e.s, e.err
+}
+
+// ReadFile reads a file inside <storyDir>/schemas with the same rooting
+// rules as Compile (path relative to the story directory, or absolute
+// inside the root; symlinks leaving the root are refused).
+func (c *Compiler) ReadFile(p string) ([]byte, error) {
+	rel, err := c.rootRel(p)
+	if err != nil {
+		return nil, err
+	}
+	l, err := newRootLoader(c)
+	if err != nil {
+		return nil, err
+	}
+	defer l.close()
+	return l.read(rel)
+}
+
+// rootRel maps a caller's path to a slash path relative to the schemas root,
+// or fails without touching the filesystem.
+func (c *Compiler) rootRel(p string) (string, error) {
+	if p == "" {
+		return "", &CompileError{File: p, Message: "empty schema path; give a path like schemas/verdict.json"}
+	}
+	if u, err := url.Parse(p); err == nil && len(u.Scheme) > 1 {
+		return "", &CompileError{File: p, Message: fmt.Sprintf("schema path is a %s: URL; only files under %s can be compiled", u.Scheme, c.schemasDir)}
+	}
+	var abs string
+	if filepath.IsAbs(p) {
+		abs = filepath.Clean(p)
+	} else {
+		abs = filepath.Join(c.storyDir, p)
+	}
+	rel, ok := within(c.schemasDir, abs)
+	if !ok {
+		return "", &CompileError{File: p, Message: fmt.Sprintf("schema path is outside the story's schemas directory %s; keep schema files under schemas/", c.schemasDir)}
+	}
+	return rel, nil
+}
+
+// within reports abs's slash path relative to root when abs is root itself
+// or below it (lexically, after cleaning).
+func within(root, abs string) (string, bool) {
+	r, err := filepath.Rel(root, abs)
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
+		return "", false
+	}
+	return filepath.ToSlash(r), true
+}
+
+// display turns a root-relative slash path into the story-relative name
+// used in messages and Schema.Path.
+func display(rel string) string { return path.Join("schemas", rel) }
+
+func (c *Compiler) compile(rel string) (*Schema, error) {
+	l, err := newRootLoader(c)
+	if err != nil {
+		return nil, err
+	}
+	defer l.close()
+	raw, err := l.read(rel)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := decodeSchema(display(rel), raw)
+	if err != nil {
+		return nil, err
+	}
+	u := l.fileURL(rel)
+	if err := l.scan(u, display(rel), doc); err != nil {
+		return nil, err
+	}
+	jc := newJSONSchemaCompiler(l)
+	if err := jc.AddResource(u, doc); err != nil {
+		return nil, l.convert(display(rel), err)
+	}
+	sch, err := jc.Compile(u)
+	if err != nil {
+		return nil, l.convert(display(rel), err)
+	}
+	return &Schema{Path: display(rel), Raw: json.RawMessage(raw), compiled: sch}, nil
+}
+
+// CompileBytes compiles a self-contained schema held in memory. Only
+// in-document refs ("#...") and the built-in metaschemas resolve; any other
+// $ref fails naming the ref. name labels the schema in messages.
+func CompileBytes(name string, raw []byte) (*Schema, error) {
+	doc, err := decodeSchema(name, raw)
+	if err != nil {
+		return nil, err
+	}
+	l := &memLoader{name: name}
+	u := (&url.URL{Scheme: "kitsoki-mem", Path: "/" + strings.TrimLeft(name, "/")}).String()
+	l.base = u
+	if err := l.scan(u, name, doc); err != nil {
+		return nil, err
+	}
+	jc := newJSONSchemaCompiler(l)
+	if err := jc.AddResource(u, doc); err != nil {
+		return nil, convertCompileErr(name, l.sites, err, nil)
+	}
+	sch, err := jc.Compile(u)
+	if err != nil {
+		return nil, convertCompileErr(name, l.sites, err, nil)
+	}
+	cp := make([]byte, len(raw))
+	copy(cp, raw)
+	return &Schema{Path: name, Raw: json.RawMessage(cp), compiled: sch}, nil
+}
+
+func newJSONSchemaCompiler(l jsonschema.URLLoader) *jsonschema.Compiler {
+	jc := jsonschema.NewCompiler()
+	jc.DefaultDraft(jsonschema.Draft2020)
+	jc.UseLoader(l)
+	return jc
+}
+
+// decodeSchema parses schema bytes keeping number precision.
+func decodeSchema(name string, raw []byte) (any, error) {
+	v, perr := decodeJSON(raw)
+	if perr != nil {
+		return nil, &CompileError{File: name, Message: "invalid JSON: " + perr.Message + "; fix the schema file's syntax"}
+	}
+	return v, nil
+}
+
+// errors.As helper kept here so the loaders can share it.
+func asCompileError(err error) (*CompileError, bool) {
+	var ce *CompileError
+	if errors.As(err, &ce) {
+		return ce, true
+	}
+	return nil, false
+}

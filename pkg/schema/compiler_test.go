@@ -1,0 +1,434 @@
+package schema
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// story writes files (slash paths relative to the story dir) into a fresh
+// story directory and returns it.
+func story(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const verdictSchema = `{
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "title":   "judge_verdict",
+  "type":    "object",
+  "required": ["verdict", "intent", "reason", "confidence"],
+  "properties": {
+    "verdict":    { "type": "string", "enum": ["pass", "fail", "uncertain"] },
+    "intent":     { "type": "string", "enum": ["accept", "refine", "restart_from", "quit", "uncertain"] },
+    "reason":     { "type": "string", "minLength": 4 },
+    "confidence": { "type": "number", "minimum": 0.0, "maximum": 1.0 }
+  },
+  "additionalProperties": false
+}`
+
+// A schema outside the root that would compile fine if it were ever read:
+// a refusal therefore cannot come from its content.
+const outsideSchema = `{"type":"object","title":"OUTSIDE-MARKER"}`
+
+func mustCompileErr(t *testing.T, err error) *CompileError {
+	t.Helper()
+	if err == nil {
+		t.Fatal("compile succeeded, want an error")
+	}
+	var ce *CompileError
+	if !errors.As(err, &ce) {
+		t.Fatalf("error %T %v is not a *CompileError", err, err)
+	}
+	if strings.Contains(err.Error(), "OUTSIDE-MARKER") {
+		t.Fatalf("error leaks content read from outside the root: %v", err)
+	}
+	return ce
+}
+
+func TestCompileAndValidateVerdict(t *testing.T) {
+	dir := story(t, map[string]string{"schemas/verdict.json": verdictSchema})
+	c := NewCompiler(dir)
+	s, err := c.Compile("schemas/verdict.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Path != "schemas/verdict.json" {
+		t.Errorf("Path = %q", s.Path)
+	}
+	if string(s.Raw) != verdictSchema {
+		t.Errorf("Raw is not the file's bytes")
+	}
+	if ve := s.ValidateJSON([]byte(`{"verdict":"pass","intent":"accept","reason":"looks good","confidence":0.9}`)); ve != nil {
+		t.Fatalf("valid submission rejected: %v", ve)
+	}
+	// Same schema by absolute path and by an unclean relative path: one cache entry.
+	s2, err := c.Compile(filepath.Join(dir, "schemas", "verdict.json"))
+	if err != nil || s2 != s {
+		t.Fatalf("absolute path: got %p, %v; want cached %p", s2, err, s)
+	}
+	s3, err := c.Compile("./schemas/../schemas/verdict.json")
+	if err != nil || s3 != s {
+		t.Fatalf("unclean path: got %p, %v; want cached %p", s3, err, s)
+	}
+}
+
+func TestValidationPointersAndConstraints(t *testing.T) {
+	s, err := CompileBytes("verdict.json", []byte(verdictSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, doc, pointer, constraint, msgPart string
+	}{
+		{"missing", `{"verdict":"pass","intent":"accept","reason":"fine"}`, "", "required", "confidence"},
+		{"enum", `{"verdict":"maybe","intent":"accept","reason":"fine","confidence":0.5}`, "/verdict", "enum", "'pass'"},
+		{"type", `{"verdict":"pass","intent":"accept","reason":"fine","confidence":"high"}`, "/confidence", "type", "want number"},
+		{"maximum", `{"verdict":"pass","intent":"accept","reason":"fine","confidence":95}`, "/confidence", "maximum", "95"},
+		{"minLength", `{"verdict":"pass","intent":"accept","reason":"ok","confidence":0.5}`, "/reason", "minLength", ""},
+		{"additional", `{"verdict":"pass","intent":"accept","reason":"fine","confidence":0.5,"extra":1}`, "", "additionalProperties", "'extra'"},
+		{"root type", `null`, "", "type", "got null, want object"},
+		{"malformed", `{"verdict": pass}`, "", "json", "byte offset 12 (line 1, column 13)"},
+		{"empty", ``, "", "json", "byte offset 0"},
+		{"truncated", `{"verdict":`, "", "json", "unexpected end of JSON input"},
+		{"trailing", `{} x`, "", "json", "byte offset 3"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ve := s.ValidateJSON([]byte(tc.doc))
+			if ve == nil {
+				t.Fatal("accepted")
+			}
+			if ve.Pointer != tc.pointer || ve.Constraint != tc.constraint || !strings.Contains(ve.Message, tc.msgPart) {
+				t.Fatalf("got pointer %q constraint %q message %q; want %q %q containing %q", ve.Pointer, ve.Constraint, ve.Message, tc.pointer, tc.constraint, tc.msgPart)
+			}
+			want := tc.constraint + ": " + ve.Message
+			if tc.pointer != "" {
+				want = tc.pointer + ": " + want
+			}
+			if !strings.HasPrefix(ve.Error(), want) {
+				t.Fatalf("Error() = %q, want prefix %q", ve.Error(), want)
+			}
+		})
+	}
+}
+
+func TestValidateDecodedValues(t *testing.T) {
+	s, err := CompileBytes("n.json", []byte(`{"type":"object","properties":{"n":{"type":"integer","maximum":3}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ve := s.Validate(map[string]any{"n": float64(2)}); ve != nil {
+		t.Fatalf("float64 2 rejected: %v", ve)
+	}
+	ve := s.Validate(map[string]any{"n": float64(2.5)})
+	if ve == nil || ve.Pointer != "/n" || ve.Constraint != "type" {
+		t.Fatalf("2.5 as integer: %+v", ve)
+	}
+	ve = s.ValidateJSON([]byte(`{"n": 4}`))
+	if ve == nil || ve.Pointer != "/n" || ve.Constraint != "maximum" {
+		t.Fatalf("4 > maximum 3: %+v", ve)
+	}
+}
+
+func TestValidationCollectsEveryLeaf(t *testing.T) {
+	s, err := CompileBytes("m.json", []byte(`{"type":"object","required":["a"],"properties":{"b":{"type":"string"},"c~/d":{"enum":[1]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ve := s.ValidateJSON([]byte(`{"b":1,"c~/d":2}`))
+	if ve == nil {
+		t.Fatal("accepted")
+	}
+	got := []string{ve.Pointer + " " + ve.Constraint}
+	for _, m := range ve.More {
+		got = append(got, m.Pointer+" "+m.Constraint)
+	}
+	joined := strings.Join(got, ",")
+	for _, want := range []string{" required", "/b type", "/c~0~1d enum"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("leaves %q lack %q", joined, want)
+		}
+	}
+	if n := strings.Count(ve.Error(), "; "); n != len(ve.More) {
+		t.Errorf("Error() %q joins %d leaves, want %d", ve.Error(), n+1, len(ve.More)+1)
+	}
+}
+
+func TestOneOfReportsEachBranch(t *testing.T) {
+	s, err := CompileBytes("o.json", []byte(`{"oneOf":[{"type":"string"},{"type":"integer"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ve := s.ValidateJSON([]byte(`1.5`))
+	if ve == nil || len(ve.More) != 1 || ve.Constraint != "type" || ve.More[0].Constraint != "type" {
+		t.Fatalf("got %+v", ve)
+	}
+}
+
+func TestDraftSelection(t *testing.T) {
+	// 2020-12 by default: prefixItems is honoured.
+	s, err := CompileBytes("d.json", []byte(`{"prefixItems":[{"type":"string"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ve := s.ValidateJSON([]byte(`[1]`)); ve == nil || ve.Pointer != "/0" {
+		t.Fatalf("2020-12 default: prefixItems not applied: %+v", ve)
+	}
+	// draft-07 named in $schema: items as a list is the tuple form.
+	s, err = CompileBytes("d7.json", []byte(`{"$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"string"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ve := s.ValidateJSON([]byte(`[1]`)); ve == nil || ve.Pointer != "/0" {
+		t.Fatalf("draft-07 tuple items not applied: %+v", ve)
+	}
+	// format is annotation only, as upstream.
+	s, err = CompileBytes("f.json", []byte(`{"format":"email"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ve := s.ValidateJSON([]byte(`"nope"`)); ve != nil {
+		t.Fatalf("format asserted: %v", ve)
+	}
+}
+
+func TestNestedRelativeRefsInsideRoot(t *testing.T) {
+	dir := story(t, map[string]string{
+		"schemas/top.json":            `{"type":"object","properties":{"v":{"$ref":"common/verdict.json"},"n":{"$ref":"common/defs.json#/$defs/count"}}}`,
+		"schemas/common/verdict.json": `{"$ref":"../leaf.json"}`,
+		"schemas/common/defs.json":    `{"$defs":{"count":{"type":"integer","minimum":0}}}`,
+		"schemas/leaf.json":           `{"type":"string","enum":["pass","fail"]}`,
+	})
+	s, err := NewCompiler(dir).Compile("schemas/top.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ve := s.ValidateJSON([]byte(`{"v":"pass","n":3}`)); ve != nil {
+		t.Fatal(ve)
+	}
+	ve := s.ValidateJSON([]byte(`{"v":"maybe","n":-1}`))
+	if ve == nil || ve.Pointer != "/n" || ve.Constraint != "minimum" || len(ve.More) != 1 || ve.More[0].Pointer != "/v" || ve.More[0].Constraint != "enum" {
+		t.Fatalf("got %+v", ve)
+	}
+}
+
+func TestInDocumentRefs(t *testing.T) {
+	s, err := CompileBytes("defs.json", []byte(`{"$defs":{"x":{"type":"string"}},"properties":{"a":{"$ref":"#/$defs/x"}},
+		"definitions":{"y":{"type":"integer"}},"items":{"$ref":"#/definitions/y"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ve := s.ValidateJSON([]byte(`{"a":1}`)); ve == nil || ve.Pointer != "/a" {
+		t.Fatalf("got %+v", ve)
+	}
+}
+
+func TestEscapeAttemptsFail(t *testing.T) {
+	outsideDir := t.TempDir()
+	outsideFile := filepath.Join(outsideDir, "x.json")
+	if err := os.WriteFile(outsideFile, []byte(outsideSchema), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := story(t, map[string]string{
+		"x.json":                   outsideSchema, // in the story dir, but not under schemas/
+		"schemas/dotdot.json":      `{"properties":{"a":{"$ref":"../x.json"}}}`,
+		"schemas/deep.json":        `{"properties":{"a":{"$ref":"sub/../../x.json"}}}`,
+		"schemas/abs.json":         `{"properties":{"a":{"$ref":"` + filepath.ToSlash(outsideFile) + `"}}}`,
+		"schemas/fileurl.json":     `{"properties":{"a":{"$ref":"file://` + filepath.ToSlash(outsideFile) + `"}}}`,
+		"schemas/http.json":        `{"properties":{"a":{"$ref":"http://127.0.0.1:1/x.json"}}}`,
+		"schemas/https.json":       `{"items":{"$ref":"https://example.com/x.json#/a"}}`,
+		"schemas/pct.json":         `{"$ref":"%2e%2e/x.json"}`,
+		"schemas/viaid.json":       `{"$id":"https://example.com/s/root.json","properties":{"a":{"$ref":"other.json"}}}`,
+		"schemas/nested.json":      `{"$ref":"inner/hop.json"}`,
+		"schemas/inner/hop.json":   `{"allOf":[{"$ref":"../../x.json"}]}`,
+		"schemas/uselink.json":     `{"$ref":"link.json"}`,
+		"schemas/dynref.json":      `{"$dynamicRef":"../x.json"}`,
+		"schemas/schemaurl.json":   `{"$schema":"file://` + filepath.ToSlash(outsideFile) + `"}`,
+		"schemas/ok-meta-ref.json": `{"$ref":"https://json-schema.org/draft/2020-12/schema"}`,
+	})
+	if err := os.Symlink(outsideFile, filepath.Join(dir, "schemas", "link.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outsideDir, filepath.Join(dir, "schemas", "linkdir")); err != nil {
+		t.Fatal(err)
+	}
+	c := NewCompiler(dir)
+
+	cases := []struct {
+		path, file, pointer, ref, msgPart string
+	}{
+		{"schemas/dotdot.json", "schemas/dotdot.json", "/properties/a/$ref", "../x.json", "resolves outside"},
+		{"schemas/deep.json", "schemas/deep.json", "/properties/a/$ref", "sub/../../x.json", "resolves outside"},
+		{"schemas/abs.json", "schemas/abs.json", "/properties/a/$ref", filepath.ToSlash(outsideFile), "resolves outside"},
+		{"schemas/fileurl.json", "schemas/fileurl.json", "/properties/a/$ref", "file://" + filepath.ToSlash(outsideFile), "resolves outside"},
+		{"schemas/http.json", "schemas/http.json", "/properties/a/$ref", "http://127.0.0.1:1/x.json", "http: URL"},
+		{"schemas/https.json", "schemas/https.json", "/items/$ref", "https://example.com/x.json#/a", "never fetched"},
+		{"schemas/viaid.json", "schemas/viaid.json", "/properties/a/$ref", "other.json", "https: URL"},
+		{"schemas/nested.json", "schemas/inner/hop.json", "/allOf/0/$ref", "../../x.json", "resolves outside"},
+		{"schemas/dynref.json", "schemas/dynref.json", "/$dynamicRef", "../x.json", "resolves outside"},
+		{"schemas/uselink.json", "schemas/uselink.json", "/$ref", "link.json", "symlink leading outside"},
+		{"schemas/link.json", "schemas/link.json", "", "", "symlink leading outside"},
+		{"schemas/linkdir/x.json", "schemas/linkdir/x.json", "", "", "symlink leading outside"},
+		{"schemas/schemaurl.json", "schemas/schemaurl.json", "", "", "outside"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.path, func(t *testing.T) {
+			_, err := c.Compile(tc.path)
+			ce := mustCompileErr(t, err)
+			if ce.File != tc.file || ce.Pointer != tc.pointer || ce.Ref != tc.ref || !strings.Contains(ce.Message, tc.msgPart) {
+				t.Fatalf("got %#v\nwant file %q pointer %q ref %q message containing %q", ce, tc.file, tc.pointer, tc.ref, tc.msgPart)
+			}
+		})
+	}
+
+	// %2e%2e is not a dot segment: it names a file literally called ".." + "/x.json"
+	// inside the root, which does not exist. It must not reach the outside x.json.
+	t.Run("percent-encoded dots", func(t *testing.T) {
+		_, err := c.Compile("schemas/pct.json")
+		mustCompileErr(t, err)
+	})
+
+	t.Run("metaschema refs are built in", func(t *testing.T) {
+		if _, err := c.Compile("schemas/ok-meta-ref.json"); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	for _, p := range []string{"../x.json", "x.json", outsideFile, "schemas/../x.json", "file://" + outsideFile, "http://127.0.0.1:1/x.json", ""} {
+		t.Run("path "+p, func(t *testing.T) {
+			_, err := c.Compile(p)
+			ce := mustCompileErr(t, err)
+			if ce.File != p {
+				t.Fatalf("File = %q, want the path as given %q", ce.File, p)
+			}
+			if _, err := c.ReadFile(p); err == nil {
+				t.Fatal("ReadFile read outside the root")
+			}
+		})
+	}
+}
+
+func TestCompileErrorsNameFileAndPointer(t *testing.T) {
+	dir := story(t, map[string]string{
+		"schemas/badtype.json":  `{"properties":{"a":{"type":5}}}`,
+		"schemas/badjson.json":  "{\n  \"type\": \"object\",\n}",
+		"schemas/missing.json":  `{"properties":{"a":{"$ref":"nope.json"}}}`,
+		"schemas/badptr.json":   `{"properties":{"a":{"$ref":"#/$defs/none"}}}`,
+		"schemas/badptr2.json":  `{"properties":{"a":{"$ref":"other.json#/$defs/none"}}}`,
+		"schemas/other.json":    `{"$defs":{}}`,
+		"schemas/badregex.json": `{"properties":{"a":{"pattern":"(" }}}`,
+		"schemas/badinner.json": `{"$ref":"inner.json"}`,
+		"schemas/inner.json":    `{"minLength":"x"}`,
+	})
+	c := NewCompiler(dir)
+	cases := []struct {
+		path, file, pointer, msgPart string
+	}{
+		{"schemas/badtype.json", "schemas/badtype.json", "/properties/a/type", "not a valid JSON Schema"},
+		{"schemas/badjson.json", "schemas/badjson.json", "", "line 3, column 1"},
+		{"schemas/missing.json", "schemas/missing.json", "/properties/a/$ref", "does not exist"},
+		{"schemas/badptr.json", "schemas/badptr.json", "/properties/a/$ref", "points at nothing"},
+		{"schemas/badptr2.json", "schemas/badptr2.json", "/properties/a/$ref", "points at nothing"},
+		{"schemas/badregex.json", "schemas/badregex.json", "/properties/a/pattern", "regex"},
+		{"schemas/badinner.json", "schemas/inner.json", "/minLength", "not a valid JSON Schema"},
+		{"schemas/absent.json", "schemas/absent.json", "", "does not exist"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.path, func(t *testing.T) {
+			_, err := c.Compile(tc.path)
+			ce := mustCompileErr(t, err)
+			if ce.File != tc.file || ce.Pointer != tc.pointer || !strings.Contains(ce.Message, tc.msgPart) {
+				t.Fatalf("got %#v (%v)\nwant file %q pointer %q message containing %q", ce, err, tc.file, tc.pointer, tc.msgPart)
+			}
+			if !strings.Contains(err.Error(), tc.file) {
+				t.Fatalf("Error() %q does not name the file", err)
+			}
+		})
+	}
+	// Errors are cached like successes: the same value comes back.
+	_, e1 := c.Compile("schemas/badtype.json")
+	_, e2 := c.Compile("schemas/badtype.json")
+	if e1 != e2 {
+		t.Fatal("compile error not cached")
+	}
+}
+
+func TestNoSchemasDirectory(t *testing.T) {
+	_, err := NewCompiler(t.TempDir()).Compile("schemas/v.json")
+	ce := mustCompileErr(t, err)
+	if !strings.Contains(ce.Message, "no schemas directory") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestCompileBytesRefusesFileRefs(t *testing.T) {
+	for _, ref := range []string{"other.json", "../x.json", "/etc/passwd", "file:///etc/passwd", "http://127.0.0.1:1/x"} {
+		_, err := CompileBytes("mem.json", []byte(`{"properties":{"a":{"$ref":"`+ref+`"}}}`))
+		ce := mustCompileErr(t, err)
+		if ce.File != "mem.json" || ce.Pointer != "/properties/a/$ref" || ce.Ref != ref || !strings.Contains(ce.Message, "self-contained") {
+			t.Errorf("ref %q: got %#v", ref, ce)
+		}
+	}
+	_, err := CompileBytes("bad.json", []byte(`{"type":`))
+	ce := mustCompileErr(t, err)
+	if ce.File != "bad.json" || !strings.Contains(ce.Message, "invalid JSON") {
+		t.Fatalf("got %#v", ce)
+	}
+}
+
+func TestConcurrentCompileAndValidate(t *testing.T) {
+	dir := story(t, map[string]string{"schemas/verdict.json": verdictSchema})
+	c := NewCompiler(dir)
+	var wg sync.WaitGroup
+	got := make([]*Schema, 8)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := c.Compile("schemas/verdict.json")
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			got[i] = s
+			for range 20 {
+				if ve := s.ValidateJSON([]byte(`{"verdict":"x"}`)); ve == nil {
+					t.Error("invalid accepted")
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, s := range got {
+		if s != got[0] {
+			t.Fatal("concurrent Compile returned different schemas")
+		}
+	}
+}
+
+func TestCorpusSchemasCompile(t *testing.T) {
+	matches, _ := filepath.Glob("/work/shared/corpus/*/schemas/*.json")
+	if len(matches) == 0 {
+		t.Skip("corpus not present on this machine")
+	}
+	for _, m := range matches {
+		storyDir := filepath.Dir(filepath.Dir(m))
+		if _, err := NewCompiler(storyDir).Compile("schemas/" + filepath.Base(m)); err != nil {
+			t.Errorf("%s: %v", m, err)
+		}
+	}
+}

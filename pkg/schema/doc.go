@@ -1,0 +1,20 @@
+// Package schema owns JSON Schema for stories: compiling the schema files a
+// story keeps under its schemas/ directory, validating agent submissions
+// against them, and the llama.cpp grammar-subset check applied to decide
+// schemas of grammar: true local_llm plugins.
+//
+// Loading is rooted: a Compiler reads only files inside <storyDir>/schemas,
+// through an os.Root, so neither a path nor a $ref (relative, absolute,
+// file://, http(s)://) nor a symlink can make it read anything else. Refs
+// that leave the root fail at compile time, naming the file, the JSON
+// pointer of the $ref and the ref as written. Nothing is fetched from the
+// network; the standard metaschemas are built in.
+//
+// Validation is the hot path of every agent call: a Schema is compiled once
+// (a Compiler caches by path) and Validate only walks the compiled form.
+// Errors are values (CompileError, ValidationError, GrammarViolation) with
+// the pointer and keyword that failed, for diagnostics and AskError detail.
+//
+// The package knows nothing about stories, agents or traces, never imports
+// them, and keeps no global state.
+package schema

@@ -1,0 +1,92 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Validate checks an already-decoded JSON value (from json.Unmarshal, with
+// or without UseNumber). It returns nil when v satisfies the schema.
+func (s *Schema) Validate(v any) *ValidationError {
+	if s == nil || s.compiled == nil {
+		return &ValidationError{Constraint: "schema", Message: "no compiled schema; build one with Compiler.Compile or CompileBytes"}
+	}
+	err := s.compiled.Validate(v)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &ve) {
+		return fromLibrary(ve)
+	}
+	return &ValidationError{Constraint: "json", Message: err.Error()}
+}
+
+// ValidateJSON parses data (numbers kept exact) and validates it. Malformed
+// JSON gives Constraint "json" with the byte offset, line and column of the
+// parse error in Message.
+func (s *Schema) ValidateJSON(data []byte) *ValidationError {
+	v, perr := decodeJSON(data)
+	if perr != nil {
+		return perr
+	}
+	return s.Validate(v)
+}
+
+// decodeJSON decodes exactly one JSON value with json.Number numbers.
+func decodeJSON(data []byte) (any, *ValidationError) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		var off int64
+		var se *json.SyntaxError
+		switch {
+		case errors.As(err, &se):
+			off = se.Offset
+			// The decoder's offset is just past the offending byte.
+			if off > 0 && off <= int64(len(data)) && !errors.Is(err, io.ErrUnexpectedEOF) {
+				off--
+			}
+		default:
+			off = int64(len(data))
+		}
+		msg := err.Error()
+		if errors.Is(err, io.EOF) {
+			msg = "empty input, expected a JSON value"
+		} else if errors.Is(err, io.ErrUnexpectedEOF) {
+			msg = "unexpected end of JSON input"
+		}
+		return nil, jsonErr(data, off, msg)
+	}
+	off := dec.InputOffset()
+	for i := off; i < int64(len(data)); i++ {
+		switch data[i] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		return nil, jsonErr(data, i, fmt.Sprintf("unexpected %q after the top-level value", data[i]))
+	}
+	return v, nil
+}
+
+func jsonErr(data []byte, off int64, msg string) *ValidationError {
+	line, col := 1, 1
+	for i := int64(0); i < off && i < int64(len(data)); i++ {
+		if data[i] == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return &ValidationError{
+		Constraint: "json",
+		Message:    fmt.Sprintf("invalid JSON at byte offset %d (line %d, column %d): %s", off, line, col, msg),
+	}
+}
