@@ -1,0 +1,119 @@
+package expr
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/expr-lang/expr/file"
+)
+
+// ErrorKind says which stage produced an Error.
+type ErrorKind int
+
+const (
+	// KindCompile is an expr-lang parse or type-check error
+	// ("expr compile \"<src>\": ...").
+	KindCompile ErrorKind = iota + 1
+	// KindWhitelist is a whitelist violation
+	// ("expr whitelist violation in \"<src>\": ...").
+	KindWhitelist
+	// KindTemplate is a structural error in a {{ }} value template
+	// (unclosed {{, {{ end }} without a block, ...).
+	KindTemplate
+	// KindEval is a run-time evaluation error.
+	KindEval
+	// KindPongo is a pongo2 parse or execution error.
+	KindPongo
+)
+
+func (k ErrorKind) String() string {
+	switch k {
+	case KindCompile:
+		return "compile"
+	case KindWhitelist:
+		return "whitelist"
+	case KindTemplate:
+		return "template"
+	case KindEval:
+		return "eval"
+	case KindPongo:
+		return "pongo"
+	}
+	return "unknown"
+}
+
+// Error is every error this package returns. Msg is the full message text
+// (the upstream wording where one exists). Line and Col are 1-based and point
+// into Src, the text the caller handed in (the guard, the whole template
+// string, the pongo2 source); they are 0 when unknown. Col counts runes.
+type Error struct {
+	Kind ErrorKind
+	Msg  string
+	Src  string
+	Line int
+	Col  int
+	// Path is the dotted location inside a value tree ("args.draft",
+	// "items[2]") when the error came from RenderValue, CompileValue or
+	// PrepareValue; empty otherwise. It is not part of Msg.
+	Path string
+	// Err is the underlying library error, if any.
+	Err error
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// exprPos extracts a 1-based line and column from an expr-lang error.
+func exprPos(err error) (line, col int) {
+	var fe *file.Error
+	if errors.As(err, &fe) && fe.Line > 0 {
+		return fe.Line, fe.Column + 1
+	}
+	return 0, 0
+}
+
+func compileError(src string, err error) *Error {
+	line, col := exprPos(err)
+	return &Error{Kind: KindCompile, Msg: fmt.Sprintf("expr compile %q: %s", src, err.Error()), Src: src, Line: line, Col: col, Err: err}
+}
+
+func evalError(src string, err error) *Error {
+	line, col := exprPos(err)
+	return &Error{Kind: KindEval, Msg: fmt.Sprintf("expr eval %q: %s", src, err.Error()), Src: src, Line: line, Col: col, Err: err}
+}
+
+// shift re-bases an error raised for an expression that starts at rune
+// offset off (0-based) on line 1 of an enclosing source, so that Col points
+// into the enclosing text. Src becomes the enclosing text.
+func (e *Error) shift(outer string, line, col int) *Error {
+	c := *e
+	c.Src = outer
+	if e.Line <= 1 && e.Col > 0 {
+		c.Line = line
+		c.Col = col + e.Col - 1
+	} else if e.Line > 1 {
+		c.Line = line + e.Line - 1
+	} else {
+		c.Line, c.Col = line, col
+	}
+	return &c
+}
+
+// runeCol converts a byte offset in s to a 1-based (line, column) pair,
+// counting columns in runes.
+func runeCol(s string, off int) (line, col int) {
+	line, col = 1, 1
+	for i, r := range s {
+		if i >= off {
+			break
+		}
+		if r == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}

@@ -1,0 +1,231 @@
+package expr
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestCompileGuardAllowed(t *testing.T) {
+	env := Env{
+		"world": map[string]any{"n": 3, "name": "Ada", "tags": []any{"a", "b"}, "empty": nil, "flag": true,
+			"verdict": map[string]any{"intent": "accept"}},
+		"slots": map[string]any{"choice": "yes"},
+		"run":   map[string]any{"id": "r1", "turn": 2},
+	}
+	cases := []struct {
+		src  string
+		want bool
+	}{
+		{"world.n > 2", true},
+		{"world.n == 3 && slots.choice == 'yes'", true},
+		{"!world.flag", false},
+		{"not world.flag", false},
+		{"'a' in world.tags", true},
+		{"world.name matches '^A'", true},
+		{"world.missing == nil", true},
+		{"world.missing ?? true", true},
+		{"world?.verdict?.intent == 'accept'", true},
+		{"world.verdict.intent == 'accept' || world.verdict.intent == 'revise'", true},
+		{"len(world.tags) == 2", true},
+		{"len(world.empty) == 0", true},
+		{"len(world.nothing) == 0", true},
+		{"len(nil) == 0", true},
+		{"upper(trim(' ada ')) == 'ADA'", true},
+		{"lower(world.name) == 'ada'", true},
+		{"join(split('a,b', ','), '-') == 'a-b'", true},
+		{"hasPrefix(world.name, 'A') && hasSuffix(world.name, 'a')", true},
+		{"int('3') + float('0.5') > 3", true},
+		{"string(world.n) == '3'", true},
+		{"abs(-2) == 2 && round(1.6) == 2", true},
+		{"type(world.n) == 'int'", true},
+		{"get(world.verdict, 'intent') == 'accept'", true},
+		{"len(keys(world.verdict)) == 1", true},
+		{"min(1, 2) == 1 && max(1, 2) == 2", true},
+		{"now() != nil", true},
+		{"run.turn == 2 && run.id == 'r1'", true},
+		{"[1, 2][0] == 1", true},
+		{"world.n > 1 ? true : false", true},
+		{"world.name | lower() == 'ada'", true},
+		{"event.x == nil && args.x == nil && menu.x == nil && item.x == nil", true},
+		{"proposal.x == nil && inbox.x == nil && workspace.x == nil && result.x == nil", true},
+		{"world.n", false}, // unknown static type: compiles; int at run time is an error (checked below)
+		{"true", true},
+		{"false", false},
+		{"nil == nil", true},
+	}
+	for _, c := range cases {
+		p, err := CompileGuard(c.src)
+		if err != nil {
+			t.Errorf("CompileGuard(%q): %v", c.src, err)
+			continue
+		}
+		if c.src == "world.n" {
+			if _, err := p.EvalBool(env); err == nil {
+				t.Errorf("EvalBool(%q) with n=3: want run-time error for non-bool", c.src)
+			}
+			continue
+		}
+		got, err := p.EvalBool(env)
+		if err != nil {
+			t.Errorf("EvalBool(%q): %v", c.src, err)
+			continue
+		}
+		if got != c.want {
+			t.Errorf("EvalBool(%q) = %v, want %v", c.src, got, c.want)
+		}
+	}
+}
+
+func TestViewFunctionsAllowed(t *testing.T) {
+	for _, fn := range ViewFunctions {
+		src := fn + "('go') != nil"
+		p, err := CompileGuard(src)
+		if err != nil {
+			t.Fatalf("CompileGuard(%q): %v", src, err)
+		}
+		env := Env{fn: func(s string) string { return "ok:" + s }}
+		if ok, err := p.EvalBool(env); err != nil || !ok {
+			t.Errorf("EvalBool(%q) = %v, %v", src, ok, err)
+		}
+	}
+}
+
+func TestWhitelistViolations(t *testing.T) {
+	allowed := "slots, world, event, run, args, menu, item, proposal, inbox, workspace, result"
+	cases := []struct{ src, want string }{
+		{"sum(world.xs) > 0", `expr whitelist violation in "sum(world.xs) > 0": forbidden built-in function "sum"`},
+		{"os.Getenv('HOME') == ''", `expr whitelist violation in "os.Getenv('HOME') == ''": forbidden user-defined function call "os.Getenv" (only built-in functions are allowed)`},
+		{"foo() == 1", `expr whitelist violation in "foo() == 1": forbidden user-defined function call "foo" (only built-in functions are allowed)`},
+		{"world.fn() == 1", `expr whitelist violation in "world.fn() == 1": forbidden user-defined function call "world.fn" (only built-in functions are allowed)`},
+		{"any(world.xs, {# > 1})", `expr whitelist violation in "any(world.xs, {# > 1})": lambda/predicate expressions are not allowed; forbidden built-in function "any"`},
+		{"let x = 1; x > 0", `expr whitelist violation in "let x = 1; x > 0": variable declarations (let) are not allowed`},
+		{"{a: 1}.a == 1", `expr whitelist violation in "{a: 1}.a == 1": map literal expressions are not allowed`},
+		{"$host_error.code == 'TIMEOUT'", `expr whitelist violation in "$host_error.code == 'TIMEOUT'": member access on forbidden root "$host_error" (allowed: ` + allowed + `)`},
+		{"env.HOME == '' && sum([1]) > 0", `expr whitelist violation in "env.HOME == '' && sum([1]) > 0": member access on forbidden root "env" (allowed: ` + allowed + `); forbidden built-in function "sum"`},
+		{"state.path == 'x'", `expr whitelist violation in "state.path == 'x'": member access on forbidden root "state" (allowed: ` + allowed + `)`},
+		{"upper(x.y) == 'A'", `expr whitelist violation in "upper(x.y) == 'A'": member access on forbidden root "x" (allowed: ` + allowed + `)`},
+		{"toJSON(world) != ''", `expr whitelist violation in "toJSON(world) != ''": forbidden built-in function "toJSON"`},
+	}
+	for _, c := range cases {
+		_, err := CompileGuard(c.src)
+		if err == nil {
+			t.Errorf("CompileGuard(%q): no error, want %q", c.src, c.want)
+			continue
+		}
+		if err.Error() != c.want {
+			t.Errorf("CompileGuard(%q):\n got %s\nwant %s", c.src, err, c.want)
+		}
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != KindWhitelist || e.Src != c.src {
+			t.Errorf("CompileGuard(%q): error %#v, want *Error kind whitelist", c.src, err)
+		}
+	}
+}
+
+func TestCompileErrors(t *testing.T) {
+	cases := []struct {
+		src, wantPrefix string
+		col             int
+	}{
+		{"world.x|default:'y'", `expr compile "world.x|default:'y'": unexpected token Operator(":") (1:16)`, 16},
+		{"filter(world.xs, {# > 1})", `expr compile "filter(world.xs, {# > 1})": expected bool, but got []interface {}`, 0},
+		{"1 + 2", `expr compile "1 + 2": expected bool, but got int`, 0},
+		{"'abc'", `expr compile "'abc'": expected bool, but got string`, 0},
+		{"world.x ==", `expr compile "world.x ==": unexpected token EOF`, 0},
+		{"(world.x", `expr compile "(world.x": unexpected token EOF`, 0},
+	}
+	for _, c := range cases {
+		_, err := CompileGuard(c.src)
+		if err == nil {
+			t.Errorf("CompileGuard(%q): no error", c.src)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), c.wantPrefix) {
+			t.Errorf("CompileGuard(%q):\n got %s\nwant prefix %s", c.src, err, c.wantPrefix)
+		}
+		e := err.(*Error)
+		if e.Kind != KindCompile {
+			t.Errorf("CompileGuard(%q): kind %v, want compile", c.src, e.Kind)
+		}
+		if c.col != 0 && (e.Col != c.col || e.Line != 1) {
+			t.Errorf("CompileGuard(%q): position %d:%d, want 1:%d", c.src, e.Line, e.Col, c.col)
+		}
+	}
+	// The snippet and caret follow the message, as upstream prints them.
+	_, err := CompileGuard("world.x|default:'y'")
+	if !strings.Contains(err.Error(), "\n | world.x|default:'y'\n | ...............^") {
+		t.Errorf("compile error lacks snippet: %q", err)
+	}
+}
+
+func TestCompileExprTyped(t *testing.T) {
+	env := Env{"world": map[string]any{"n": 2, "m": map[string]any{"a": 1}}}
+	cases := []struct {
+		src  string
+		want any
+	}{
+		{"world.n + 1", 3},
+		{"'x' + 'y'", "xy"},
+		{"world.m", map[string]any{"a": 1}},
+		{"[1, 'a']", []any{1, "a"}},
+		{"world.missing", nil},
+		{"world.n > 1 ? 'big' : 'small'", "big"},
+	}
+	for _, c := range cases {
+		p, err := CompileExpr(c.src)
+		if err != nil {
+			t.Errorf("CompileExpr(%q): %v", c.src, err)
+			continue
+		}
+		got, err := p.Eval(env)
+		if err != nil {
+			t.Errorf("Eval(%q): %v", c.src, err)
+			continue
+		}
+		if Stringify(got) != Stringify(c.want) || typeName(got) != typeName(c.want) {
+			t.Errorf("Eval(%q) = %#v, want %#v", c.src, got, c.want)
+		}
+	}
+	// CompileExpr does not demand bool; EvalBool does at run time.
+	p, err := CompileExpr("world.n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.EvalBool(env); err == nil || !strings.Contains(err.Error(), "expected bool, but got int") {
+		t.Errorf("EvalBool on int: %v", err)
+	}
+	// The whitelist applies to value expressions too.
+	if _, err := CompileExpr("sum([1])"); err == nil {
+		t.Error("CompileExpr(sum): no whitelist error")
+	}
+}
+
+func TestEvalMissingRootsAndErrors(t *testing.T) {
+	p, err := CompileGuard("world.x == nil && slots.y == nil")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := p.EvalBool(nil); err != nil || !ok {
+		t.Errorf("EvalBool(nil env) = %v, %v; want true (missing roots read as empty maps)", ok, err)
+	}
+	env := Env{"world": map[string]any{}}
+	if ok, err := p.EvalBool(env); err != nil || !ok {
+		t.Errorf("EvalBool = %v, %v", ok, err)
+	}
+	if _, ok := env["slots"]; ok {
+		t.Error("Eval modified the caller's env")
+	}
+	// An unknown-typed guard that reads nil is false (expr-lang's bool cast).
+	g, _ := CompileGuard("world.unset")
+	if ok, err := g.EvalBool(Env{}); err != nil || ok {
+		t.Errorf("EvalBool(world.unset) = %v, %v; want false, nil", ok, err)
+	}
+	// Run-time errors are *Error of kind eval with a position.
+	q, _ := CompileGuard("world.a.b == 1")
+	_, err = q.EvalBool(Env{"world": map[string]any{}})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindEval || !strings.HasPrefix(e.Msg, `expr eval "world.a.b == 1": cannot fetch b from <nil>`) || e.Col != 9 {
+		t.Errorf("eval error = %#v", err)
+	}
+}

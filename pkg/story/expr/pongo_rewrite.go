@@ -1,0 +1,81 @@
+package expr
+
+import "strings"
+
+// RewritePongo rewrites ` ?? ` into `|default:` inside {{ }} and {% %} tags,
+// outside string literals, as kitsoki does before handing a template to
+// pongo2: `{{ world.x ?? "none" }}` becomes `{{ world.x|default:"none" }}`.
+func RewritePongo(src string) string {
+	if !strings.Contains(src, " ?? ") {
+		return src
+	}
+	var b strings.Builder
+	b.Grow(len(src) + 16)
+	i := 0
+	for i < len(src) {
+		open, close := nextTag(src, i)
+		if open < 0 {
+			b.WriteString(src[i:])
+			break
+		}
+		b.WriteString(src[i : open+2])
+		end := strings.Index(src[open+2:], close)
+		if end < 0 {
+			b.WriteString(src[open+2:])
+			break
+		}
+		end += open + 2
+		b.WriteString(rewriteTagBody(src[open+2 : end]))
+		b.WriteString(close)
+		i = end + 2
+	}
+	return b.String()
+}
+
+// nextTag finds the next "{{" or "{%" at or after i and returns its offset
+// and the closing delimiter.
+func nextTag(s string, i int) (int, string) {
+	a := strings.Index(s[i:], "{{")
+	c := strings.Index(s[i:], "{%")
+	switch {
+	case a < 0 && c < 0:
+		return -1, ""
+	case c < 0 || (a >= 0 && a < c):
+		return i + a, "}}"
+	default:
+		return i + c, "%}"
+	}
+}
+
+func rewriteTagBody(body string) string {
+	if !strings.Contains(body, " ?? ") {
+		return body
+	}
+	var b strings.Builder
+	var quote byte
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if quote != 0 {
+			b.WriteByte(c)
+			if c == '\\' && i+1 < len(body) {
+				i++
+				b.WriteByte(body[i])
+			} else if c == quote {
+				quote = 0
+			}
+			continue
+		}
+		if c == '"' || c == '\'' {
+			quote = c
+			b.WriteByte(c)
+			continue
+		}
+		if strings.HasPrefix(body[i:], " ?? ") {
+			b.WriteString("|default:")
+			i += 3
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}

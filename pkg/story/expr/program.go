@@ -1,0 +1,114 @@
+package expr
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/vm"
+)
+
+// Program is a compiled, whitelisted expr-lang expression. It is safe for
+// concurrent use.
+type Program struct {
+	src   string
+	guard bool
+	prog  *vm.Program
+}
+
+// Source returns the expression text the program was compiled from.
+func (p *Program) Source() string { return p.src }
+
+// CompileGuard compiles a boolean guard (`when:`). A guard whose static type
+// is known and not bool is a compile error; one whose type is unknown (such
+// as `world.n`) compiles and must be bool at run time.
+func CompileGuard(src string) (*Program, error) {
+	return compile(src, true)
+}
+
+// CompileExpr compiles a typed value expression (the inside of {{ }}).
+func CompileExpr(src string) (*Program, error) {
+	return compile(src, false)
+}
+
+func compile(src string, guard bool) (p *Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, err = nil, &Error{Kind: KindCompile, Msg: fmt.Sprintf("expr compile %q: internal error: %v", src, r), Src: src}
+		}
+	}()
+	opts := []expr.Option{
+		expr.Env(compileEnv),
+		expr.AllowUndefinedVariables(),
+		expr.Patch(lenPatch{}),
+	}
+	if guard {
+		opts = append(opts, expr.AsBool())
+	}
+	prog, cerr := expr.Compile(src, opts...)
+	if cerr != nil {
+		return nil, compileError(src, cerr)
+	}
+	if v := whitelist(prog.Node()); len(v) > 0 {
+		return nil, &Error{
+			Kind: KindWhitelist,
+			Msg:  fmt.Sprintf("expr whitelist violation in %q: %s", src, strings.Join(v, "; ")),
+			Src:  src,
+		}
+	}
+	return &Program{src: src, guard: guard, prog: prog}, nil
+}
+
+// lenPatch rewrites len(x) to len(x ?? []) so len(nil) is 0.
+type lenPatch struct{}
+
+func (lenPatch) Visit(node *ast.Node) {
+	b, ok := (*node).(*ast.BuiltinNode)
+	if !ok || b.Name != "len" || len(b.Arguments) != 1 {
+		return
+	}
+	arg := b.Arguments[0]
+	if _, isArr := arg.(*ast.ArrayNode); isArr {
+		return
+	}
+	wrapped := &ast.BinaryNode{Operator: "??", Left: arg, Right: &ast.ArrayNode{}}
+	wrapped.SetLocation(arg.Location())
+	wrapped.Right.SetLocation(arg.Location())
+	b.Arguments[0] = wrapped
+}
+
+// Eval evaluates the program against env. Roots missing from env read as
+// empty maps. Errors are *Error of kind KindEval.
+func (p *Program) Eval(env Env) (out any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, &Error{Kind: KindEval, Msg: fmt.Sprintf("expr eval %q: internal error: %v", p.src, r), Src: p.src}
+		}
+	}()
+	v, rerr := expr.Run(p.prog, withRoots(env))
+	if rerr != nil {
+		return nil, evalError(p.src, rerr)
+	}
+	return v, nil
+}
+
+// EvalBool evaluates the program and requires a bool result.
+func (p *Program) EvalBool(env Env) (bool, error) {
+	v, err := p.Eval(env)
+	if err != nil {
+		return false, err
+	}
+	b, ok := v.(bool)
+	if !ok {
+		return false, &Error{Kind: KindEval, Msg: fmt.Sprintf("expr eval %q: expected bool, but got %s", p.src, typeName(v)), Src: p.src}
+	}
+	return b, nil
+}
+
+func typeName(v any) string {
+	if v == nil {
+		return "nil"
+	}
+	return fmt.Sprintf("%T", v)
+}

@@ -1,0 +1,400 @@
+package expr
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Template is a compiled {{ }} value template (story-format §6.2).
+type Template struct {
+	src   string
+	lit   bool    // no "{{": the source is a literal string
+	typed *tExpr  // exactly one {{ e }}: the typed value of e
+	nodes []tNode // otherwise: string interpolation
+}
+
+type tNode interface{ isNode() }
+
+type tText struct{ s string }
+
+type tExpr struct {
+	prog *Program
+}
+
+type tBranch struct {
+	cond *Program // nil for the final else
+	body []tNode
+}
+
+type tIf struct{ branches []tBranch }
+
+type tRange struct {
+	list *Program
+	body []tNode
+}
+
+func (tText) isNode()   {}
+func (*tExpr) isNode()  {}
+func (*tIf) isNode()    {}
+func (*tRange) isNode() {}
+
+// IsTemplate reports whether s is a {{ }} template rather than a literal.
+func IsTemplate(s string) bool { return strings.Contains(s, "{{") }
+
+// Source returns the template text.
+func (t *Template) Source() string { return t.src }
+
+// IsTyped reports whether the template is exactly one {{ expr }} (ignoring
+// surrounding white space) and so renders to the expression's typed value.
+func (t *Template) IsTyped() bool { return t.typed != nil }
+
+// CompileTemplate compiles s. A string without "{{" compiles to a literal.
+// Errors are *Error whose Line and Col point into s.
+func CompileTemplate(s string) (t *Template, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			t, err = nil, &Error{Kind: KindTemplate, Msg: fmt.Sprintf("template %q: internal error: %v", s, r), Src: s}
+		}
+	}()
+	t = &Template{src: s}
+	if !IsTemplate(s) {
+		t.lit = true
+		return t, nil
+	}
+	toks, err := lexTemplate(s)
+	if err != nil {
+		return nil, err
+	}
+	p := &tParser{src: s, toks: toks}
+	nodes, stop, err := p.parse(0)
+	if err != nil {
+		return nil, err
+	}
+	if stop != nil {
+		return nil, p.errAt(stop.off, "{{ %s }} has no matching {{ if }} or {{ range }}", stop.kw)
+	}
+	t.nodes = nodes
+	if e := soleExpr(nodes); e != nil {
+		t.typed = e
+	}
+	return t, nil
+}
+
+// soleExpr returns the only expression if nodes is one {{ e }} with nothing
+// but white space around it.
+func soleExpr(nodes []tNode) *tExpr {
+	var found *tExpr
+	for _, n := range nodes {
+		switch n := n.(type) {
+		case tText:
+			if strings.TrimSpace(n.s) != "" {
+				return nil
+			}
+		case *tExpr:
+			if found != nil {
+				return nil
+			}
+			found = n
+		default:
+			return nil
+		}
+	}
+	return found
+}
+
+// token kinds produced by lexTemplate.
+type tTok struct {
+	text  bool
+	s     string // text, or the trimmed inside of {{ }}
+	off   int    // byte offset of the text, or of the first byte inside {{ }}
+	inner int    // byte offset of s within the source (for {{ }} tokens)
+	kw    string // "if", "else", "elif", "end", "range" or "" for an expression
+	arg   string // the expression after the keyword
+	argAt int    // byte offset of arg within the source
+}
+
+func lexTemplate(s string) ([]tTok, error) {
+	var toks []tTok
+	i := 0
+	for i < len(s) {
+		j := strings.Index(s[i:], "{{")
+		if j < 0 {
+			toks = append(toks, tTok{text: true, s: s[i:], off: i})
+			break
+		}
+		if j > 0 {
+			toks = append(toks, tTok{text: true, s: s[i : i+j], off: i})
+		}
+		open := i + j
+		end := findClose(s, open+2)
+		if end < 0 {
+			return nil, errAt(s, KindTemplate, open, "unclosed \"{{\" (add a matching \"}}\")")
+		}
+		raw := s[open+2 : end]
+		lead := len(raw) - len(strings.TrimLeft(raw, " \t\r\n"))
+		inner := strings.TrimSpace(raw)
+		tok := tTok{s: inner, off: open, inner: open + 2 + lead}
+		if inner == "" {
+			return nil, errAt(s, KindTemplate, open, "empty {{ }} (put an expression inside)")
+		}
+		kw, arg, argOff := keyword(inner)
+		tok.kw, tok.arg, tok.argAt = kw, arg, tok.inner+argOff
+		toks = append(toks, tok)
+		i = end + 2
+	}
+	return toks, nil
+}
+
+// findClose returns the byte offset of the "}}" closing a {{ opened before
+// from, skipping string literals, or -1.
+func findClose(s string, from int) int {
+	var quote byte
+	for i := from; i < len(s); i++ {
+		c := s[i]
+		if quote != 0 {
+			if c == '\\' && quote != '`' {
+				i++
+				continue
+			}
+			if c == quote {
+				quote = 0
+			}
+			continue
+		}
+		switch c {
+		case '\'', '"', '`':
+			quote = c
+		case '}':
+			if i+1 < len(s) && s[i+1] == '}' {
+				return i
+			}
+		}
+	}
+	if quote != 0 {
+		// An unterminated quote: fall back to the first "}}" so the
+		// expression compiler reports the real problem.
+		if k := strings.Index(s[from:], "}}"); k >= 0 {
+			return from + k
+		}
+	}
+	return -1
+}
+
+// keyword splits a block keyword off the inside of {{ }}.
+func keyword(inner string) (kw, arg string, argOff int) {
+	word := inner
+	rest := ""
+	if k := strings.IndexAny(inner, " \t\r\n("); k >= 0 {
+		word, rest = inner[:k], inner[k:]
+	}
+	restTrim := strings.TrimLeft(rest, " \t\r\n")
+	off := len(inner) - len(restTrim)
+	switch word {
+	case "end":
+		if strings.TrimSpace(rest) == "" {
+			return "end", "", 0
+		}
+	case "else":
+		if strings.TrimSpace(rest) == "" {
+			return "else", "", 0
+		}
+		// else if c
+		if strings.HasPrefix(restTrim, "if") && len(restTrim) > 2 && strings.ContainsRune(" \t\r\n(", rune(restTrim[2])) {
+			a := strings.TrimLeft(restTrim[2:], " \t\r\n")
+			return "elif", strings.TrimSpace(a), len(inner) - len(a)
+		}
+	case "if", "range":
+		if strings.TrimSpace(rest) != "" && !strings.HasSuffix(strings.TrimSpace(rest), "}") {
+			// `if c { a } else { b }` is expr-lang's own if-expression and
+			// stays an expression.
+			return word, strings.TrimSpace(restTrim), off
+		}
+		if strings.TrimSpace(rest) == "" {
+			return word, "", off
+		}
+	}
+	return "", inner, 0
+}
+
+type tParser struct {
+	src   string
+	toks  []tTok
+	pos   int
+	depth int // range nesting
+}
+
+func errAt(src string, kind ErrorKind, off int, format string, args ...any) *Error {
+	line, col := runeCol(src, off)
+	return &Error{
+		Kind: kind,
+		Msg:  fmt.Sprintf("template %q: %s at %d:%d", src, fmt.Sprintf(format, args...), line, col),
+		Src:  src, Line: line, Col: col,
+	}
+}
+
+func (p *tParser) errAt(off int, format string, args ...any) *Error {
+	return errAt(p.src, KindTemplate, off, format, args...)
+}
+
+// parse reads nodes until a closing keyword (else, elif, end) or the end of
+// input; it returns that keyword token (nil at end of input).
+func (p *tParser) parse(depth int) ([]tNode, *tTok, error) {
+	var nodes []tNode
+	for p.pos < len(p.toks) {
+		tok := &p.toks[p.pos]
+		p.pos++
+		if tok.text {
+			nodes = append(nodes, tText{s: tok.s})
+			continue
+		}
+		switch tok.kw {
+		case "":
+			prog, err := p.compile(tok.s, tok.inner)
+			if err != nil {
+				return nil, nil, err
+			}
+			nodes = append(nodes, &tExpr{prog: prog})
+		case "else", "elif", "end":
+			return nodes, tok, nil
+		case "if":
+			n, err := p.parseIf(tok, depth)
+			if err != nil {
+				return nil, nil, err
+			}
+			nodes = append(nodes, n)
+		case "range":
+			if tok.arg == "" {
+				return nil, nil, p.errAt(tok.off, "{{ range }} needs a list expression")
+			}
+			prog, err := p.compile(tok.arg, tok.argAt)
+			if err != nil {
+				return nil, nil, err
+			}
+			p.depth++
+			body, stop, err := p.parse(depth + 1)
+			p.depth--
+			if err != nil {
+				return nil, nil, err
+			}
+			if stop == nil {
+				return nil, nil, p.errAt(tok.off, "{{ range }} has no {{ end }}")
+			}
+			if stop.kw != "end" {
+				return nil, nil, p.errAt(stop.off, "{{ %s }} inside {{ range }} (only {{ if }} takes {{ else }})", kwText(stop.kw))
+			}
+			nodes = append(nodes, &tRange{list: prog, body: body})
+		}
+	}
+	return nodes, nil, nil
+}
+
+func kwText(kw string) string {
+	if kw == "elif" {
+		return "else if"
+	}
+	return kw
+}
+
+func (p *tParser) parseIf(open *tTok, depth int) (*tIf, error) {
+	n := &tIf{}
+	cur := open
+	for {
+		if cur.kw != "else" && cur.arg == "" {
+			return nil, p.errAt(cur.off, "{{ %s }} needs a condition", kwText(cur.kw))
+		}
+		var cond *Program
+		if cur.kw != "else" {
+			var err error
+			cond, err = p.compile(cur.arg, cur.argAt)
+			if err != nil {
+				return nil, err
+			}
+		}
+		body, stop, err := p.parse(depth)
+		if err != nil {
+			return nil, err
+		}
+		n.branches = append(n.branches, tBranch{cond: cond, body: body})
+		if stop == nil {
+			return nil, p.errAt(open.off, "{{ if }} has no {{ end }}")
+		}
+		if stop.kw == "end" {
+			return n, nil
+		}
+		if cur.kw == "else" {
+			return nil, p.errAt(stop.off, "{{ %s }} after {{ else }}", kwText(stop.kw))
+		}
+		cur = stop
+	}
+}
+
+// compile compiles an expression found at byte offset off of the template,
+// rewriting `.field` to `item.field` inside a range, and re-bases errors so
+// their column points into the template.
+func (p *tParser) compile(src string, off int) (*Program, error) {
+	if p.depth > 0 {
+		src = rewriteDot(src)
+	}
+	prog, err := CompileExpr(src)
+	if err != nil {
+		e := err.(*Error)
+		line, col := runeCol(p.src, off)
+		return nil, e.shift(p.src, line, col)
+	}
+	return prog, nil
+}
+
+// rewriteDot turns `.field` and a bare `.` into `item.field` / `item`
+// outside string literals, where the dot does not follow an operand.
+func rewriteDot(src string) string {
+	var b strings.Builder
+	var quote byte
+	prev := byte(0) // last non-space byte outside quotes
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if quote != 0 {
+			b.WriteByte(c)
+			if c == '\\' && quote != '`' && i+1 < len(src) {
+				i++
+				b.WriteByte(src[i])
+				continue
+			}
+			if c == quote {
+				quote = 0
+				prev = c
+			}
+			continue
+		}
+		switch {
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+		case c == '.' && !isOperandEnd(prev):
+			next := byte(0)
+			if i+1 < len(src) {
+				next = src[i+1]
+			}
+			if isIdentStart(next) {
+				b.WriteString("item")
+			} else if next != '.' && !isDigit(next) {
+				b.WriteString("item")
+				prev = 'm'
+				continue
+			}
+		}
+		b.WriteByte(c)
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			prev = c
+		}
+	}
+	return b.String()
+}
+
+func isOperandEnd(c byte) bool {
+	return isIdentStart(c) || isDigit(c) || c == ')' || c == ']' || c == '}' || c == '?' || c == '\'' || c == '"' || c == '`' || c == '.'
+}
+
+func isIdentStart(c byte) bool {
+	return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -1,0 +1,191 @@
+package expr
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+// Render renders the template against env. A literal renders to its source
+// string, a single {{ e }} to e's typed value, anything else to a string.
+func (t *Template) Render(env Env) (out any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, &Error{Kind: KindEval, Msg: fmt.Sprintf("template %q: internal error: %v", t.src, r), Src: t.src}
+		}
+	}()
+	switch {
+	case t.lit:
+		return t.src, nil
+	case t.typed != nil:
+		return t.typed.prog.Eval(env)
+	}
+	var b strings.Builder
+	if err := renderNodes(&b, t.nodes, withRoots(env)); err != nil {
+		return nil, err
+	}
+	return b.String(), nil
+}
+
+// RenderString renders the template and formats the result as text, the way
+// interpolation does (nil as "", maps and slices as JSON).
+func (t *Template) RenderString(env Env) (string, error) {
+	v, err := t.Render(env)
+	if err != nil {
+		return "", err
+	}
+	return Stringify(v), nil
+}
+
+func renderNodes(b *strings.Builder, nodes []tNode, env Env) error {
+	for _, n := range nodes {
+		switch n := n.(type) {
+		case tText:
+			b.WriteString(n.s)
+		case *tExpr:
+			v, err := n.prog.Eval(env)
+			if err != nil {
+				return err
+			}
+			b.WriteString(Stringify(v))
+		case *tIf:
+			for _, br := range n.branches {
+				ok := true
+				if br.cond != nil {
+					v, err := br.cond.Eval(env)
+					if err != nil {
+						return err
+					}
+					ok = Truthy(v)
+				}
+				if ok {
+					if err := renderNodes(b, br.body, env); err != nil {
+						return err
+					}
+					break
+				}
+			}
+		case *tRange:
+			v, err := n.list.Eval(env)
+			if err != nil {
+				return err
+			}
+			items, err := rangeItems(n.list.src, v)
+			if err != nil {
+				return err
+			}
+			if len(items) == 0 {
+				continue
+			}
+			inner := make(Env, len(env)+1)
+			for k, x := range env {
+				inner[k] = x
+			}
+			for _, it := range items {
+				inner["item"] = it
+				if err := renderNodes(b, n.body, inner); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// rangeItems lists what {{ range }} iterates: the elements of a slice or
+// array, the values of a map in sorted key order, nothing for nil.
+func rangeItems(src string, v any) ([]any, error) {
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case []any:
+		return v, nil
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Array:
+		out := make([]any, rv.Len())
+		for i := range out {
+			out[i] = rv.Index(i).Interface()
+		}
+		return out, nil
+	case reflect.Map:
+		keys := rv.MapKeys()
+		sort.Slice(keys, func(i, j int) bool { return fmt.Sprint(keys[i].Interface()) < fmt.Sprint(keys[j].Interface()) })
+		out := make([]any, len(keys))
+		for i, k := range keys {
+			out[i] = rv.MapIndex(k).Interface()
+		}
+		return out, nil
+	}
+	return nil, &Error{Kind: KindEval, Msg: fmt.Sprintf("template range %q: cannot range over %s (want a list)", src, typeName(v)), Src: src}
+}
+
+// Truthy is the truth value {{ if }} uses: false, nil, "", 0 and empty
+// lists and maps are false; everything else is true.
+func Truthy(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return v
+	case string:
+		return v != ""
+	case int:
+		return v != 0
+	case float64:
+		return v != 0
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Map, reflect.Array, reflect.String:
+		return rv.Len() > 0
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return rv.Int() != 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return rv.Uint() != 0
+	case reflect.Float32, reflect.Float64:
+		return rv.Float() != 0
+	case reflect.Pointer, reflect.Interface:
+		return !rv.IsNil()
+	}
+	return true
+}
+
+// Stringify formats a value for interpolation: nil as "", strings as is,
+// maps, slices and structs as compact JSON (HTML characters not escaped),
+// everything else with fmt.
+func Stringify(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	case []byte:
+		return string(v)
+	case bool, int, int64, float64:
+		return fmt.Sprint(v)
+	case fmt.Stringer:
+		return v.String()
+	}
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer {
+		if rv.IsNil() {
+			return ""
+		}
+		rv = rv.Elem()
+	}
+	switch rv.Kind() {
+	case reflect.Map, reflect.Slice, reflect.Array, reflect.Struct:
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err == nil {
+			return strings.TrimSuffix(buf.String(), "\n")
+		}
+	}
+	return fmt.Sprint(v)
+}

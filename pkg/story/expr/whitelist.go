@@ -1,0 +1,174 @@
+package expr
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/expr-lang/expr/ast"
+)
+
+// Roots are the identifiers a guard may access members of (story-format
+// §6.1). They are also the keys Eval fills with an empty map when the
+// caller's Env lacks them.
+var Roots = []string{"slots", "world", "event", "run", "args", "menu", "item", "proposal", "inbox", "workspace", "result"}
+
+// Builtins are the expr-lang built-in functions a guard may call.
+var Builtins = []string{"len", "trim", "upper", "lower", "split", "join", "hasPrefix", "hasSuffix", "now", "int", "float", "string", "abs", "round", "type", "get", "keys", "min", "max"}
+
+// ViewFunctions are the only non-built-in functions a guard may call; the
+// engine supplies them in the Env of view guards.
+var ViewFunctions = []string{"available", "blocked", "blocked_reason", "intent_status"}
+
+var (
+	rootSet    = toSet(Roots)
+	builtinSet = toSet(Builtins)
+	viewFnSet  = toSet(ViewFunctions)
+)
+
+func toSet(xs []string) map[string]bool {
+	m := make(map[string]bool, len(xs))
+	for _, x := range xs {
+		m[x] = true
+	}
+	return m
+}
+
+// whitelist walks a checked tree and returns every violation, in post-order
+// (children before parents), without duplicates.
+func whitelist(root ast.Node) []string {
+	w := &wlWalker{seen: map[string]bool{}}
+	w.walk(root, false)
+	return w.out
+}
+
+type wlWalker struct {
+	out  []string
+	seen map[string]bool
+}
+
+func (w *wlWalker) add(format string, args ...any) {
+	m := fmt.Sprintf(format, args...)
+	if !w.seen[m] {
+		w.seen[m] = true
+		w.out = append(w.out, m)
+	}
+}
+
+// walk visits n; callee is true when n is the callee of a call, in which case
+// a member expression is reported as the call, not as a member access.
+func (w *wlWalker) walk(n ast.Node, callee bool) {
+	switch n := n.(type) {
+	case nil:
+		return
+	case *ast.UnaryNode:
+		w.walk(n.Node, false)
+	case *ast.BinaryNode:
+		w.walk(n.Left, false)
+		w.walk(n.Right, false)
+	case *ast.ChainNode:
+		w.walk(n.Node, callee)
+	case *ast.MemberNode:
+		w.walk(n.Node, false)
+		w.walk(n.Property, false)
+		if !callee {
+			if id, ok := memberRoot(n).(*ast.IdentifierNode); ok && !rootSet[id.Value] {
+				w.add("member access on forbidden root %q (allowed: %s)", id.Value, strings.Join(Roots, ", "))
+			}
+		}
+	case *ast.SliceNode:
+		w.walk(n.Node, false)
+		w.walk(n.From, false)
+		w.walk(n.To, false)
+	case *ast.CallNode:
+		if m, ok := unchain(n.Callee).(*ast.MemberNode); ok {
+			// The object of a method call is still walked for its own
+			// violations (e.g. a forbidden root deeper down is the call's).
+			w.walk(m.Node, true)
+			w.walk(m.Property, false)
+		} else {
+			w.walk(n.Callee, true)
+		}
+		for _, a := range n.Arguments {
+			w.walk(a, false)
+		}
+		name := calleeName(n.Callee)
+		if id, ok := unchain(n.Callee).(*ast.IdentifierNode); !ok || !viewFnSet[id.Value] {
+			w.add("forbidden user-defined function call %q (only built-in functions are allowed)", name)
+		}
+	case *ast.BuiltinNode:
+		for _, a := range n.Arguments {
+			w.walk(a, false)
+		}
+		if !builtinSet[n.Name] {
+			w.add("forbidden built-in function %q", n.Name)
+		}
+	case *ast.PredicateNode:
+		w.walk(n.Node, false)
+		w.add("lambda/predicate expressions are not allowed")
+	case *ast.PointerNode:
+		w.add("lambda/predicate expressions are not allowed")
+	case *ast.VariableDeclaratorNode:
+		w.walk(n.Value, false)
+		w.walk(n.Expr, false)
+		w.add("variable declarations (let) are not allowed")
+	case *ast.SequenceNode:
+		for _, x := range n.Nodes {
+			w.walk(x, false)
+		}
+	case *ast.ConditionalNode:
+		w.walk(n.Cond, false)
+		w.walk(n.Exp1, false)
+		w.walk(n.Exp2, false)
+	case *ast.ArrayNode:
+		for _, x := range n.Nodes {
+			w.walk(x, false)
+		}
+	case *ast.MapNode:
+		for _, x := range n.Pairs {
+			w.walk(x, false)
+		}
+		w.add("map literal expressions are not allowed")
+	case *ast.PairNode:
+		w.walk(n.Key, false)
+		w.walk(n.Value, false)
+	}
+}
+
+func unchain(n ast.Node) ast.Node {
+	for {
+		c, ok := n.(*ast.ChainNode)
+		if !ok {
+			return n
+		}
+		n = c.Node
+	}
+}
+
+// memberRoot returns the innermost object of a member/slice chain.
+func memberRoot(n ast.Node) ast.Node {
+	for {
+		switch m := n.(type) {
+		case *ast.MemberNode:
+			n = m.Node
+		case *ast.SliceNode:
+			n = m.Node
+		case *ast.ChainNode:
+			n = m.Node
+		default:
+			return n
+		}
+	}
+}
+
+// calleeName renders a callee as the author wrote it ("os.Getenv").
+func calleeName(n ast.Node) string {
+	switch c := unchain(n).(type) {
+	case *ast.IdentifierNode:
+		return c.Value
+	case *ast.MemberNode:
+		if s, ok := c.Property.(*ast.StringNode); ok {
+			return calleeName(c.Node) + "." + s.Value
+		}
+	}
+	return n.String()
+}
