@@ -1,0 +1,135 @@
+package trace
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// SchemaVersion is the highest trace schema version this package reads and
+// the one it writes.
+const SchemaVersion = 1
+
+// HeaderKind is the kind of the first line of every trace.
+const HeaderKind = "session.header"
+
+// Header is the first line of a trace. On disk its keys are, in order,
+// kind ("session.header"), schema_version, written_at, then the optional
+// kitsoki additions app_id, story and generator (omitted when empty, so a
+// header without them is byte-identical to the upstream engine's).
+type Header struct {
+	SchemaVersion int       // 0 on write means SchemaVersion
+	WrittenAt     time.Time // zero on write means now; written RFC3339Nano UTC
+	AppID         string    // story app id, optional
+	Story         string    // story path as given to kitsoki run, optional
+	Generator     string    // e.g. "kitsoki 0.3.0", optional
+}
+
+// Event is one trace line after the header.
+//
+// On write, Seq and Line are ignored: the writer assigns Seq densely from 0
+// within each turn. On read, Payload is a json.RawMessage holding the payload
+// bytes exactly as on disk, and Line is the ordinal of the line among the
+// non-blank lines of the file (the header is line 1), the number the
+// read-time messages use.
+type Event struct {
+	Turn       int
+	Seq        int
+	TS         time.Time // zero on write means now; always written in UTC
+	Kind       string
+	StatePath  string // omitted on disk when empty
+	ParentTurn int    // omitted on disk when 0 (off-path events only)
+	CallID     string // omitted on disk when empty
+	EpisodeID  string // omitted on disk when empty (cassette replays)
+	MatchIdx   int    // omitted on disk when 0 (cassette replays)
+	Payload    any    // JSON-encodable; nil is written as {}
+	Line       int    // set by the reader
+}
+
+// wireEvent is the on-disk shape; field order is the key order of the file.
+type wireEvent struct {
+	Turn       int             `json:"turn"`
+	Seq        int             `json:"seq"`
+	TS         time.Time       `json:"ts"`
+	Kind       string          `json:"kind"`
+	StatePath  string          `json:"state_path,omitempty"`
+	ParentTurn int             `json:"parent_turn,omitempty"`
+	CallID     string          `json:"call_id,omitempty"`
+	EpisodeID  string          `json:"episode_id,omitempty"`
+	MatchIdx   int             `json:"match_idx,omitempty"`
+	Payload    json.RawMessage `json:"payload"`
+}
+
+type wireHeader struct {
+	Kind          string    `json:"kind"`
+	SchemaVersion int       `json:"schema_version"`
+	WrittenAt     time.Time `json:"written_at"`
+	AppID         string    `json:"app_id,omitempty"`
+	Story         string    `json:"story,omitempty"`
+	Generator     string    `json:"generator,omitempty"`
+}
+
+var emptyObject = json.RawMessage(`{}`)
+
+// EncodeHeader returns the header line (with its trailing LF) exactly as the
+// writer writes it. SchemaVersion 0 is written as SchemaVersion; a zero
+// WrittenAt is kept zero here (the writer fills it before calling this).
+func EncodeHeader(h Header) ([]byte, error) {
+	if h.SchemaVersion == 0 {
+		h.SchemaVersion = SchemaVersion
+	}
+	b, err := json.Marshal(wireHeader{
+		Kind: HeaderKind, SchemaVersion: h.SchemaVersion, WrittenAt: h.WrittenAt.UTC(),
+		AppID: h.AppID, Story: h.Story, Generator: h.Generator,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("trace: encode header: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// Encode returns the line (with its trailing LF) for ev exactly as the writer
+// writes it, using ev.Seq as given and ev.TS converted to UTC. A payload that
+// is a json.RawMessage is compacted and HTML-escaped as encoding/json does;
+// anything else is marshalled. Encode applies no write-time rule: the Writer
+// does. Reading a trace and encoding its events gives back the same bytes.
+func Encode(ev Event) ([]byte, error) {
+	payload, err := marshalPayload(ev.Payload)
+	if err != nil {
+		return nil, fmt.Errorf("trace: encode %s event: %w", ev.Kind, err)
+	}
+	return encodeWire(&ev, payload)
+}
+
+func encodeWire(ev *Event, payload json.RawMessage) ([]byte, error) {
+	b, err := json.Marshal(wireEvent{
+		Turn: ev.Turn, Seq: ev.Seq, TS: ev.TS.UTC(), Kind: ev.Kind, StatePath: ev.StatePath,
+		ParentTurn: ev.ParentTurn, CallID: ev.CallID, EpisodeID: ev.EpisodeID,
+		MatchIdx: ev.MatchIdx, Payload: payload,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("trace: encode %s event: %w", ev.Kind, err)
+	}
+	return append(b, '\n'), nil
+}
+
+// marshalPayload turns a payload value into compact JSON; nil becomes {}.
+func marshalPayload(p any) (json.RawMessage, error) {
+	switch v := p.(type) {
+	case nil:
+		return emptyObject, nil
+	case json.RawMessage:
+		if len(v) == 0 {
+			return emptyObject, nil
+		}
+		return v, nil
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	if string(b) == "null" {
+		return emptyObject, nil
+	}
+	return b, nil
+}

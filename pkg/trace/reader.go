@@ -1,0 +1,258 @@
+package trace
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+// DefaultMaxLineBytes bounds one trace line unless ReadOptions says otherwise.
+const DefaultMaxLineBytes = 64 << 20
+
+// ReadOptions tune a Reader.
+type ReadOptions struct {
+	Name         string // named in errors; the path, or "-" for stdin
+	MaxLineBytes int    // 0 means DefaultMaxLineBytes
+	SkipPayload  bool   // leave Event.Payload nil (faster when only the envelope matters)
+}
+
+// Reader streams a trace, applying every read-time rule of the reference in
+// file order: a rule is reported at the first line that breaks it. (The
+// reference checks the whole file for a missing trailing newline, CRLF and
+// NUL before anything else; VerifyFile reproduces that order for files.)
+type Reader struct {
+	br       *bufio.Reader
+	opt      ReadOptions
+	closer   io.Closer
+	phys     int // physical lines read
+	ord      int // non-blank lines read (header = 1)
+	header   *Header
+	started  bool
+	lastTurn int
+	lastSeq  int
+	err      error
+	long     []byte
+	n        int64
+}
+
+// NewReader reads a trace from r.
+func NewReader(r io.Reader, opt ReadOptions) *Reader {
+	if opt.MaxLineBytes <= 0 {
+		opt.MaxLineBytes = DefaultMaxLineBytes
+	}
+	if opt.Name == "" {
+		opt.Name = "-"
+	}
+	return &Reader{br: bufio.NewReaderSize(r, 256<<10), opt: opt}
+}
+
+// OpenFile opens the trace at path for streaming; Close closes the file.
+func OpenFile(path string, opt ReadOptions) (*Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open trace %q: %w", path, err)
+	}
+	if opt.Name == "" {
+		opt.Name = path
+	}
+	r := NewReader(f, opt)
+	r.closer = f
+	return r, nil
+}
+
+// Close closes the file opened by OpenFile; it is a no-op otherwise.
+func (r *Reader) Close() error {
+	if r.closer == nil {
+		return nil
+	}
+	c := r.closer
+	r.closer = nil
+	return c.Close()
+}
+
+// BytesRead returns the number of bytes consumed so far.
+func (r *Reader) BytesRead() int64 { return r.n }
+
+func (r *Reader) corrupt(line int, rule Rule, err error, format string, a ...any) error {
+	r.err = &CorruptError{Name: r.opt.Name, Line: line, Rule: rule, Msg: fmt.Sprintf(format, a...), Err: err}
+	return r.err
+}
+
+// readLine returns the next physical line without its LF. At the end of a
+// complete file it returns io.EOF.
+func (r *Reader) readLine() ([]byte, error) {
+	line, err := r.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		r.long = append(r.long[:0], line...)
+		for err == bufio.ErrBufferFull && len(r.long) <= r.opt.MaxLineBytes {
+			line, err = r.br.ReadSlice('\n')
+			r.long = append(r.long, line...)
+		}
+		if err == bufio.ErrBufferFull {
+			return nil, r.corrupt(r.phys+1, RuleLineTooLong, nil,
+				"trace corrupted: line %d is longer than the %d-byte line limit (raise the limit if the trace is genuine)", r.phys+1, r.opt.MaxLineBytes)
+		}
+		line = r.long
+	}
+	r.n += int64(len(line))
+	if err == io.EOF {
+		if len(line) == 0 {
+			return nil, io.EOF
+		}
+		r.phys++
+		return nil, r.corrupt(r.phys, RuleTrailingNewline, nil, "trace corrupted: missing trailing newline at EOF")
+	}
+	if err != nil {
+		return nil, r.corrupt(r.phys+1, RuleRead, err, "read error at line %d: %v", r.phys+1, err)
+	}
+	r.phys++
+	line = line[:len(line)-1]
+	if len(line) > r.opt.MaxLineBytes {
+		return nil, r.corrupt(r.phys, RuleLineTooLong, nil,
+			"trace corrupted: line %d is longer than the %d-byte line limit (raise the limit if the trace is genuine)", r.phys, r.opt.MaxLineBytes)
+	}
+	if len(line) > 0 && line[len(line)-1] == '\r' {
+		return nil, r.corrupt(r.phys, RuleCRLF, nil, "trace corrupted: CRLF line ending at line %d (JSONL requires LF-only)", r.phys)
+	}
+	if bytes.IndexByte(line, 0) >= 0 {
+		return nil, r.corrupt(r.phys, RuleNUL, nil, "trace corrupted: NUL byte in line %d", r.phys)
+	}
+	return line, nil
+}
+
+// nextNonBlank returns the next non-blank line.
+func (r *Reader) nextNonBlank() ([]byte, error) {
+	for {
+		line, err := r.readLine()
+		if err != nil {
+			return nil, err
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		r.ord++
+		return line, nil
+	}
+}
+
+// Header reads (once) and returns the session.header.
+func (r *Reader) Header() (Header, error) {
+	if r.header != nil {
+		return *r.header, nil
+	}
+	if r.err != nil {
+		return Header{}, r.err
+	}
+	line, err := r.nextNonBlank()
+	if err == io.EOF {
+		return Header{}, r.corrupt(1, RuleHeaderMissing, nil, "trace missing session.header on line 1")
+	}
+	if err != nil {
+		return Header{}, err
+	}
+	var h struct {
+		Kind          string    `json:"kind"`
+		SchemaVersion int       `json:"schema_version"`
+		WrittenAt     time.Time `json:"written_at"`
+		AppID         string    `json:"app_id"`
+		Story         string    `json:"story"`
+		Generator     string    `json:"generator"`
+	}
+	if !validJSON(line) {
+		if err := json.Unmarshal(line, new(any)); err != nil {
+			return Header{}, r.corrupt(1, RuleHeaderJSON, err, "line 1 is not valid JSON: %v", err)
+		}
+	}
+	if err := json.Unmarshal(line, &h); err != nil {
+		if k := probeKind(line); k != HeaderKind {
+			return Header{}, r.corrupt(1, RuleHeaderKind, err, "trace missing session.header on line 1 (got kind=%q)", k)
+		}
+		return Header{}, r.corrupt(1, RuleHeaderJSON, err, "line 1: unmarshal header: %v", err)
+	}
+	if h.Kind != HeaderKind {
+		return Header{}, r.corrupt(1, RuleHeaderKind, nil, "trace missing session.header on line 1 (got kind=%q)", h.Kind)
+	}
+	if h.SchemaVersion > SchemaVersion {
+		return Header{}, r.corrupt(1, RuleSchemaVersion, nil, "schema_version %d on disk exceeds highest supported %d", h.SchemaVersion, SchemaVersion)
+	}
+	r.header = &Header{SchemaVersion: h.SchemaVersion, WrittenAt: h.WrittenAt, AppID: h.AppID, Story: h.Story, Generator: h.Generator}
+	return *r.header, nil
+}
+
+// Next returns the next event, or io.EOF after the last one. Any other error
+// is a *CorruptError (or wraps one) and is returned again by later calls.
+func (r *Reader) Next() (Event, error) {
+	if r.header == nil {
+		if _, err := r.Header(); err != nil {
+			return Event{}, err
+		}
+	}
+	if r.err != nil {
+		return Event{}, r.err
+	}
+	line, err := r.nextNonBlank()
+	if err != nil {
+		return Event{}, err
+	}
+	n := r.ord
+	var ev Event
+	payload, ok := fastDecode(line, &ev)
+	if !ok {
+		ev = Event{}
+		if !validJSON(line) {
+			if err := json.Unmarshal(line, new(any)); err != nil {
+				return Event{}, r.corrupt(n, RuleJSON, err, "line %d is not valid JSON: %v", n, err)
+			}
+		}
+		if probeKind(line) == HeaderKind {
+			return Event{}, r.corrupt(n, RuleDuplicateHeader, nil, "duplicate session.header at line %d", n)
+		}
+		payload, err = slowDecode(line, &ev)
+		if err != nil {
+			return Event{}, r.corrupt(n, RuleUnmarshal, err, "line %d: unmarshal event: %v", n, err)
+		}
+	} else if ev.Kind == HeaderKind {
+		return Event{}, r.corrupt(n, RuleDuplicateHeader, nil, "duplicate session.header at line %d", n)
+	}
+	if err := r.order(n, &ev); err != nil {
+		return Event{}, err
+	}
+	ev.Line = n
+	if !r.opt.SkipPayload && payload != nil {
+		ev.Payload = json.RawMessage(bytes.Clone(payload))
+	}
+	return ev, nil
+}
+
+// order applies the turn and seq rules.
+func (r *Reader) order(n int, ev *Event) error {
+	switch {
+	case !r.started || ev.Turn > r.lastTurn:
+		if ev.Seq != 0 {
+			return r.corrupt(n, RuleSeqGap, nil, "gap in seq within turn %d at line %d: expected seq 0, got %d", ev.Turn, n, ev.Seq)
+		}
+	case ev.Turn < r.lastTurn:
+		return r.corrupt(n, RuleTurnOrder, nil, "out-of-order turn at line %d: turn=%d arrives after turn=%d (cross-turn ordering violation)", n, ev.Turn, r.lastTurn)
+	case ev.Seq == r.lastSeq:
+		return r.corrupt(n, RuleSeqDuplicate, nil, "duplicate (turn,seq) at line %d: turn=%d seq=%d", n, ev.Turn, ev.Seq)
+	case ev.Seq < r.lastSeq:
+		return r.corrupt(n, RuleSeqOrder, nil, "out-of-order (turn,seq) at line %d: turn=%d seq=%d (previous seq=%d)", n, ev.Turn, ev.Seq, r.lastSeq)
+	case ev.Seq > r.lastSeq+1:
+		return r.corrupt(n, RuleSeqGap, nil, "gap in seq within turn %d at line %d: expected seq %d, got %d", ev.Turn, n, r.lastSeq+1, ev.Seq)
+	}
+	r.started = true
+	r.lastTurn, r.lastSeq = ev.Turn, ev.Seq
+	return nil
+}
+
+// IsCorrupt reports whether err is a read-time rejection and returns it.
+func IsCorrupt(err error) (*CorruptError, bool) {
+	var ce *CorruptError
+	ok := errors.As(err, &ce)
+	return ce, ok
+}

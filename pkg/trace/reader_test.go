@@ -1,0 +1,176 @@
+package trace
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestCorruptTraces checks every hand-made corrupt trace (one per read-time
+// rule) against testdata/corrupt/expected.golden: the rule, the line and the
+// exact message, both for VerifyFile (the reference's order) and for the
+// streaming reader (file order).
+func TestCorruptTraces(t *testing.T) {
+	files, _ := filepath.Glob("testdata/corrupt/*.jsonl")
+	sort.Strings(files)
+	if len(files) < 15 {
+		t.Fatalf("only %d corrupt traces", len(files))
+	}
+	var got strings.Builder
+	for _, f := range files {
+		_, err := VerifyFile(f)
+		ce, ok := IsCorrupt(err)
+		if !ok {
+			t.Fatalf("%s: VerifyFile: want a corrupt-trace error, got %v", f, err)
+		}
+		fmt.Fprintf(&got, "%s\tline %d\t%s\t%s\n", filepath.Base(f), ce.Line, ce.Rule, ce.Msg)
+		data, _ := os.ReadFile(f)
+		_, serr := Verify(bytes.NewReader(data), f)
+		sce, ok := IsCorrupt(serr)
+		if !ok {
+			t.Fatalf("%s: stream: want a corrupt-trace error, got %v", f, serr)
+		}
+		if sce.Line != ce.Line || sce.Rule != ce.Rule || sce.Msg != ce.Msg {
+			fmt.Fprintf(&got, "%s\tstream: line %d\t%s\t%s\n", filepath.Base(f), sce.Line, sce.Rule, sce.Msg)
+		}
+		if !strings.HasPrefix(ce.Error(), fmt.Sprintf("trace %q: ", f)) {
+			t.Fatalf("error does not name the file: %v", ce)
+		}
+	}
+	golden(t, "testdata/corrupt/expected.golden", got.String())
+}
+
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if string(want) != got {
+		t.Fatalf("%s differs (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+func TestReaderAcceptsBlankLinesAndCountsNonBlank(t *testing.T) {
+	res, err := VerifyFile("testdata/ok_blank_lines.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Events != 4 || res.Turns != 2 {
+		t.Fatalf("%+v", res)
+	}
+	// A gap after blank lines names the non-blank ordinal (4), not the physical line.
+	data := "\n" + `{"kind":"session.header","schema_version":1,"written_at":"2026-11-30T09:23:56Z"}` + "\n\n" +
+		`{"turn":0,"seq":0,"ts":"2026-11-30T09:23:56Z","kind":"a","payload":{}}` + "\n\n\n" +
+		`{"turn":0,"seq":1,"ts":"2026-11-30T09:23:56Z","kind":"a","payload":{}}` + "\n" +
+		`{"turn":0,"seq":3,"ts":"2026-11-30T09:23:56Z","kind":"a","payload":{}}` + "\n"
+	_, err = Verify(strings.NewReader(data), "x")
+	if ce, _ := IsCorrupt(err); ce == nil || ce.Msg != "gap in seq within turn 0 at line 4: expected seq 2, got 3" {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestReaderUnknownKindsPassThrough(t *testing.T) {
+	data := `{"kind":"session.header","schema_version":1,"written_at":"2026-11-30T09:23:56Z"}
+{"turn":0,"seq":0,"ts":"2026-11-30T09:23:56Z","kind":"myplugin.frobnicated","payload":{"x":[1,{"y":"z"}]},"extra":"ignored"}
+{"turn":0,"seq":1,"ts":"2026-11-30T09:23:56+02:00","kind":"","payload":null}
+{"turn":0,"seq":2,"kind":"no.payload"}
+`
+	rd := NewReader(strings.NewReader(data), ReadOptions{})
+	ev, err := rd.Next()
+	if err != nil || ev.Kind != "myplugin.frobnicated" || string(ev.Payload.(json.RawMessage)) != `{"x":[1,{"y":"z"}]}` {
+		t.Fatalf("%+v %v", ev, err)
+	}
+	ev, err = rd.Next()
+	if err != nil || ev.Kind != "" || string(ev.Payload.(json.RawMessage)) != "null" || ev.TS.UTC().Hour() != 7 {
+		t.Fatalf("%+v %v", ev, err)
+	}
+	ev, err = rd.Next()
+	if err != nil || ev.Payload != nil || !ev.TS.IsZero() {
+		t.Fatalf("%+v %v", ev, err)
+	}
+	if _, err := rd.Next(); err != io.EOF {
+		t.Fatalf("want EOF, got %v", err)
+	}
+}
+
+func TestReaderLineLimit(t *testing.T) {
+	big := `{"turn":0,"seq":0,"kind":"a","payload":"` + strings.Repeat("x", 600<<10) + `"}`
+	data := `{"kind":"session.header","schema_version":1}` + "\n" + big + "\n"
+	if _, err := Verify(strings.NewReader(data), "x"); err != nil {
+		t.Fatalf("600 KiB line under the default limit: %v", err)
+	}
+	rd := NewReader(strings.NewReader(data), ReadOptions{Name: "x", MaxLineBytes: 256 << 10})
+	_, err := rd.Next()
+	ce, ok := IsCorrupt(err)
+	if !ok || ce.Rule != RuleLineTooLong || ce.Line != 2 || !strings.Contains(ce.Msg, "line 2 is longer than the 262144-byte line limit") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err2 := rd.Next(); err2 != err {
+		t.Fatal("error not sticky")
+	}
+}
+
+// TestFastAndSlowDecodeAgree runs tricky lines through both decoders.
+func TestFastAndSlowDecodeAgree(t *testing.T) {
+	lines := []string{
+		`{"turn":1,"seq":2,"ts":"2026-11-30T09:23:56.1Z","kind":"a","state_path":"s","parent_turn":3,"call_id":"c","episode_id":"e","match_idx":4,"payload":{"a":1}}`,
+		` { "turn" : -1 , "seq":0 , "payload" : [ 1 , 2 ] } `,
+		`{"kind":"caf\u00e9","state_path":"é","payload":"x"}`,
+		`{"Turn":5,"seq":0}`,
+		`{"turn":1,"turn":2}`,
+		`{"turn":null,"seq":1}`,
+		`{"turn":1.0}`,
+		`{"turn":1e2}`,
+		`{"turn":12345678901234567890}`,
+		`{"ts":"2026-11-30T09:23:56+02:00"}`,
+		`{"ts":null}`,
+		`{"kind":null}`,
+		`{"\u006bind":"x"}`,
+		`{"payload":{"deep":[[[[{}]]]]}}`,
+		`{}`,
+	}
+	for _, l := range lines {
+		var fast, slow Event
+		fp, ok := fastDecode([]byte(l), &fast)
+		sp, err := slowDecode([]byte(l), &slow)
+		if err != nil {
+			if ok {
+				t.Errorf("%s: fast accepted, slow rejected: %v", l, err)
+			}
+			continue
+		}
+		if !ok {
+			continue // fast path declined; slow decides
+		}
+		if fmt.Sprint(fast) != fmt.Sprint(slow) || !bytes.Equal(compact(fp), compact(sp)) {
+			t.Errorf("%s:\nfast %+v %s\nslow %+v %s", l, fast, fp, slow, sp)
+		}
+	}
+}
+
+func compact(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	var out bytes.Buffer
+	if err := json.Compact(&out, b); err != nil {
+		return b
+	}
+	return out.Bytes()
+}

@@ -1,0 +1,218 @@
+package trace
+
+// A fast, allocation-free JSON scanner for event lines. It accepts exactly
+// the JSON grammar (RFC 8259) and is used to validate a line and find its
+// top-level members in one pass. Whenever it meets something unusual (a
+// syntax error, a key that differs from the known ones only by case, a
+// duplicate key, a null, a number that is not a plain integer), the reader
+// falls back to encoding/json, which then produces the exact error text.
+
+const maxScanDepth = 10000 // encoding/json's nesting limit
+
+// strSpecial marks bytes that end the fast loop inside a string.
+var strSpecial = func() (t [256]bool) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = true
+	}
+	t['"'] = true
+	t['\\'] = true
+	return
+}()
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// skipString expects b[i] == '"' and returns the index after the closing
+// quote and whether the string held an escape.
+func skipString(b []byte, i int) (end int, escaped, ok bool) {
+	i++
+	for {
+		for i < len(b) && !strSpecial[b[i]] {
+			i++
+		}
+		if i >= len(b) {
+			return 0, false, false
+		}
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, escaped, true
+		case c == '\\':
+			escaped = true
+			if i+1 >= len(b) {
+				return 0, false, false
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(b) {
+					return 0, false, false
+				}
+				for _, h := range b[i+2 : i+6] {
+					if !isHex(h) {
+						return 0, false, false
+					}
+				}
+				i += 6
+			default:
+				return 0, false, false
+			}
+		default: // control character
+			return 0, false, false
+		}
+	}
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// skipNumber returns the end of the number at b[i] and whether it is a plain
+// integer (no fraction, no exponent).
+func skipNumber(b []byte, i int) (end int, integer, ok bool) {
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	if i >= len(b) {
+		return 0, false, false
+	}
+	if b[i] == '0' {
+		i++
+	} else if b[i] >= '1' && b[i] <= '9' {
+		for i < len(b) && isDigit(b[i]) {
+			i++
+		}
+	} else {
+		return 0, false, false
+	}
+	integer = true
+	if i < len(b) && b[i] == '.' {
+		integer = false
+		i++
+		if i >= len(b) || !isDigit(b[i]) {
+			return 0, false, false
+		}
+		for i < len(b) && isDigit(b[i]) {
+			i++
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		integer = false
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i >= len(b) || !isDigit(b[i]) {
+			return 0, false, false
+		}
+		for i < len(b) && isDigit(b[i]) {
+			i++
+		}
+	}
+	return i, integer, true
+}
+
+func hasLit(b []byte, i int, lit string) bool {
+	return len(b)-i >= len(lit) && string(b[i:i+len(lit)]) == lit
+}
+
+// skipValue returns the index after the JSON value starting at b[i] (no
+// leading space).
+func skipValue(b []byte, i, depth int) (int, bool) {
+	if i >= len(b) {
+		return 0, false
+	}
+	switch c := b[i]; {
+	case c == '"':
+		end, _, ok := skipString(b, i)
+		return end, ok
+	case c == '{':
+		if depth >= maxScanDepth {
+			return 0, false
+		}
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == '}' {
+			return i + 1, true
+		}
+		for {
+			if i >= len(b) || b[i] != '"' {
+				return 0, false
+			}
+			end, _, ok := skipString(b, i)
+			if !ok {
+				return 0, false
+			}
+			i = skipSpace(b, end)
+			if i >= len(b) || b[i] != ':' {
+				return 0, false
+			}
+			i = skipSpace(b, i+1)
+			if i, ok = skipValue(b, i, depth+1); !ok {
+				return 0, false
+			}
+			i = skipSpace(b, i)
+			if i >= len(b) {
+				return 0, false
+			}
+			if b[i] == '}' {
+				return i + 1, true
+			}
+			if b[i] != ',' {
+				return 0, false
+			}
+			i = skipSpace(b, i+1)
+		}
+	case c == '[':
+		if depth >= maxScanDepth {
+			return 0, false
+		}
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == ']' {
+			return i + 1, true
+		}
+		for {
+			var ok bool
+			if i, ok = skipValue(b, i, depth+1); !ok {
+				return 0, false
+			}
+			i = skipSpace(b, i)
+			if i >= len(b) {
+				return 0, false
+			}
+			if b[i] == ']' {
+				return i + 1, true
+			}
+			if b[i] != ',' {
+				return 0, false
+			}
+			i = skipSpace(b, i+1)
+		}
+	case c == 't':
+		return i + 4, hasLit(b, i, "true")
+	case c == 'f':
+		return i + 5, hasLit(b, i, "false")
+	case c == 'n':
+		return i + 4, hasLit(b, i, "null")
+	case c == '-' || isDigit(c):
+		end, _, ok := skipNumber(b, i)
+		return end, ok
+	}
+	return 0, false
+}
+
+// validJSON reports whether b holds exactly one JSON value (with optional
+// surrounding space).
+func validJSON(b []byte) bool {
+	i := skipSpace(b, 0)
+	i, ok := skipValue(b, i, 0)
+	if !ok {
+		return false
+	}
+	return skipSpace(b, i) == len(b)
+}

@@ -1,0 +1,111 @@
+package trace
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// SidecarThreshold is the size above which a prompt or a response leaves the
+// event for a file under agent-prompts/ beside the trace (the ">1KB rule").
+const SidecarThreshold = 1024
+
+// PromptsDir is the sidecar folder name, relative to the trace's directory.
+const PromptsDir = "agent-prompts"
+
+// PromptRef returns the payload fields that carry prompt for the agent call
+// callID: {"prompt_file": "agent-prompts/<call_id>.txt"} after writing the
+// prompt raw to that file beside the trace when it is longer than
+// SidecarThreshold bytes, {"prompt": prompt} otherwise, and an empty map for
+// an empty prompt. Merge the result into the agent.call.start payload.
+func (w *Writer) PromptRef(callID, prompt string) (map[string]any, error) {
+	if prompt == "" {
+		return map[string]any{}, nil
+	}
+	if len(prompt) <= SidecarThreshold {
+		return map[string]any{"prompt": prompt}, nil
+	}
+	rel, err := w.writeSidecar(callID, ".txt", []byte(prompt))
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"prompt_file": rel}, nil
+}
+
+// ResponseRef is PromptRef for an agent response (JSON): over
+// SidecarThreshold bytes it goes to agent-prompts/<call_id>-response.json and
+// the result is {"response_file": ...}; otherwise {"response": response}.
+func (w *Writer) ResponseRef(callID string, response json.RawMessage) (map[string]any, error) {
+	if len(response) == 0 {
+		return map[string]any{}, nil
+	}
+	if len(response) <= SidecarThreshold {
+		return map[string]any{"response": response}, nil
+	}
+	rel, err := w.writeSidecar(callID, "-response.json", response)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"response_file": rel}, nil
+}
+
+// writeSidecar writes data to <trace dir>/agent-prompts/<callID><suffix>,
+// fsynced, and returns the path relative to the trace directory (always with
+// forward slashes).
+func (w *Writer) writeSidecar(callID, suffix string, data []byte) (string, error) {
+	if err := checkCallIDFileName(callID); err != nil {
+		return "", fmt.Errorf("trace: sidecar for %q: %w", w.path, err)
+	}
+	dir := filepath.Join(w.dir, PromptsDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("trace: sidecar dir: %w", err)
+	}
+	name := callID + suffix
+	p := filepath.Join(dir, name)
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return "", fmt.Errorf("trace: sidecar: %w", err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return "", fmt.Errorf("trace: sidecar %q: write: %w", p, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return "", fmt.Errorf("trace: sidecar %q: fsync: %w", p, err)
+	}
+	if err := f.Close(); err != nil {
+		return "", fmt.Errorf("trace: sidecar %q: %w", p, err)
+	}
+	return PromptsDir + "/" + name, nil
+}
+
+// checkCallIDFileName accepts call ids that are safe as a file name: 1-128
+// chars of [A-Za-z0-9._-], not "." or "..".
+func checkCallIDFileName(id string) error {
+	if id == "" {
+		return fmt.Errorf("empty call_id; a sidecar file is named after the call id")
+	}
+	if id == "." || id == ".." || len(id) > 128 {
+		return fmt.Errorf("call_id %q cannot name a sidecar file", id)
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return fmt.Errorf("call_id %q holds %q, which cannot be part of a sidecar file name (use [A-Za-z0-9._-])", id, c)
+		}
+	}
+	return nil
+}
+
+// ResolveSidecar returns the file path of a prompt_file / response_file
+// reference found in a trace at tracePath, refusing references that leave
+// the trace's agent-prompts/ folder.
+func ResolveSidecar(tracePath, ref string) (string, error) {
+	clean := filepath.ToSlash(filepath.Clean(filepath.FromSlash(ref)))
+	if filepath.IsAbs(ref) || len(clean) <= len(PromptsDir)+1 || clean[:len(PromptsDir)+1] != PromptsDir+"/" {
+		return "", fmt.Errorf("sidecar reference %q is not under %s/", ref, PromptsDir)
+	}
+	return filepath.Join(filepath.Dir(tracePath), filepath.FromSlash(clean)), nil
+}

@@ -1,0 +1,139 @@
+package trace
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// SetPosition sets the turn and state path that Emit stamps on the events it
+// writes. The engine calls it as the run moves; code that only knows kind,
+// call id and payload (pkg/agent's sink) then writes through Emit.
+func (w *Writer) SetPosition(turn int, statePath string) {
+	w.mu.Lock()
+	w.posTurn, w.posState = turn, statePath
+	w.mu.Unlock()
+}
+
+// Position returns the turn and state path set by SetPosition.
+func (w *Writer) Position() (turn int, statePath string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.posTurn, w.posState
+}
+
+// Emit appends an event of kind at the current position (see SetPosition)
+// with ts = now. It applies the sidecar rule to agent events: a "prompt"
+// string over SidecarThreshold bytes in an agent.call.start payload moves to
+// agent-prompts/<call_id>.txt and becomes "prompt_file"; a "response" over
+// the threshold in agent.call.complete moves to
+// agent-prompts/<call_id>-response.json and becomes "response_file". The
+// payload's key order is kept.
+func (w *Writer) Emit(kind, callID string, payload any) error {
+	turn, state := w.Position()
+	ev := Event{Turn: turn, Kind: kind, StatePath: state, CallID: callID, Payload: payload}
+	raw, err := w.check(&ev)
+	if err != nil {
+		return err
+	}
+	if callID != "" {
+		switch kind {
+		case "agent.call.start":
+			raw, err = w.offload(raw, callID, "prompt", "prompt_file", ".txt", true)
+		case "agent.call.complete":
+			raw, err = w.offload(raw, callID, "response", "response_file", "-response.json", false)
+		}
+		if err != nil {
+			return fmt.Errorf("trace: append %q event to %q: %w", kind, w.path, err)
+		}
+	}
+	return w.write(ev, raw)
+}
+
+// offload moves member key of the JSON object raw to a sidecar when it is
+// larger than the threshold, replacing it in place by refKey. When asText is
+// set the member must be a JSON string and its decoded text is written;
+// otherwise the raw JSON value is written.
+func (w *Writer) offload(raw json.RawMessage, callID, key, refKey, suffix string, asText bool) (json.RawMessage, error) {
+	if len(raw) <= SidecarThreshold || raw[0] != '{' {
+		return raw, nil
+	}
+	members, err := objectMembers(raw)
+	if err != nil {
+		return raw, nil // not an object we can rewrite: keep it inline
+	}
+	for i, m := range members {
+		if m.key != key || len(m.val) <= SidecarThreshold {
+			continue
+		}
+		data := []byte(m.val)
+		if asText {
+			var s string
+			if json.Unmarshal(m.val, &s) != nil {
+				return raw, nil
+			}
+			if len(s) <= SidecarThreshold {
+				return raw, nil
+			}
+			data = []byte(s)
+		}
+		rel, err := w.writeSidecar(callID, suffix, data)
+		if err != nil {
+			return nil, err
+		}
+		ref, _ := json.Marshal(rel)
+		members[i] = member{key: refKey, val: ref}
+		return encodeMembers(members), nil
+	}
+	return raw, nil
+}
+
+type member struct {
+	key string
+	val json.RawMessage
+}
+
+// objectMembers splits a JSON object into its members, in order.
+func objectMembers(raw []byte) ([]member, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	var out []member
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		k, _ := t.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, member{k, v})
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("trailing data after JSON object")
+	}
+	return out, nil
+}
+
+func encodeMembers(ms []member) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(m.key)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(m.val)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}

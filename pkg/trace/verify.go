@@ -1,0 +1,153 @@
+package trace
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// VerifyResult describes a trace that passed every read-time rule.
+type VerifyResult struct {
+	Header Header
+	Events int
+	Turns  int // distinct turns
+	Bytes  int64
+}
+
+// Verify reads a whole trace stream and applies every read-time rule in file
+// order. It returns a *CorruptError for the first violation.
+func Verify(r io.Reader, name string) (VerifyResult, error) {
+	rd := NewReader(r, ReadOptions{Name: name, SkipPayload: true})
+	return drain(rd)
+}
+
+func drain(rd *Reader) (VerifyResult, error) {
+	var res VerifyResult
+	h, err := rd.Header()
+	if err != nil {
+		return res, err
+	}
+	res.Header = h
+	last, started := 0, false
+	for {
+		ev, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			res.Bytes = rd.BytesRead()
+			return res, err
+		}
+		res.Events++
+		if !started || ev.Turn != last {
+			res.Turns++
+			last, started = ev.Turn, true
+		}
+	}
+	res.Bytes = rd.BytesRead()
+	return res, nil
+}
+
+// VerifyFile verifies the trace at path in the reference's order: a missing
+// trailing newline first, then CRLF and NUL anywhere in the file (physical
+// line numbers), then the header and the event rules line by line.
+func VerifyFile(path string) (VerifyResult, error) {
+	if err := precheckFile(path); err != nil {
+		return VerifyResult{}, err
+	}
+	rd, err := OpenFile(path, ReadOptions{SkipPayload: true})
+	if err != nil {
+		return VerifyResult{}, err
+	}
+	defer rd.Close()
+	return drain(rd)
+}
+
+// precheckFile applies rules 1-3 of the reference to a whole file.
+func precheckFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("open trace %q: %w", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("open trace %q: %w", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil // a pipe or device: the streaming pass checks in file order
+	}
+	size := st.Size()
+	if size > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, size-1); err != nil {
+			return fmt.Errorf("open trace %q: %w", path, err)
+		}
+		if last[0] != '\n' {
+			n, err := countLines(f)
+			if err != nil {
+				return fmt.Errorf("open trace %q: %w", path, err)
+			}
+			return &CorruptError{Name: path, Line: n + 1, Rule: RuleTrailingNewline, Msg: "trace corrupted: missing trailing newline at EOF"}
+		}
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("open trace %q: %w", path, err)
+	}
+	buf := make([]byte, 1<<20)
+	line := 1       // physical line number at buf[0]
+	prevCR := false // previous chunk ended with '\r'
+	for {
+		n, err := f.Read(buf)
+		chunk := buf[:n]
+		if n > 0 {
+			if prevCR && chunk[0] == '\n' {
+				return &CorruptError{Name: path, Line: line, Rule: RuleCRLF, Msg: fmt.Sprintf("trace corrupted: CRLF line ending at line %d (JSONL requires LF-only)", line)}
+			}
+			crlf := bytes.Index(chunk, []byte("\r\n"))
+			nul := bytes.IndexByte(chunk, 0)
+			if crlf >= 0 || nul >= 0 {
+				// Report the earlier line; on the same line the CRLF rule comes first.
+				cl, nl := -1, -1
+				if crlf >= 0 {
+					cl = line + bytes.Count(chunk[:crlf], []byte{'\n'})
+				}
+				if nul >= 0 {
+					nl = line + bytes.Count(chunk[:nul], []byte{'\n'})
+				}
+				if cl >= 0 && (nl < 0 || cl <= nl) {
+					return &CorruptError{Name: path, Line: cl, Rule: RuleCRLF, Msg: fmt.Sprintf("trace corrupted: CRLF line ending at line %d (JSONL requires LF-only)", cl)}
+				}
+				return &CorruptError{Name: path, Line: nl, Rule: RuleNUL, Msg: fmt.Sprintf("trace corrupted: NUL byte in line %d", nl)}
+			}
+			line += bytes.Count(chunk, []byte{'\n'})
+			prevCR = chunk[n-1] == '\r'
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read trace %q: %w", path, err)
+		}
+	}
+}
+
+func countLines(f *os.File) (int, error) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return 0, err
+	}
+	buf := make([]byte, 1<<20)
+	n := 0
+	for {
+		k, err := f.Read(buf)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		if errors.Is(err, io.EOF) {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}

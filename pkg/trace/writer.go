@@ -1,0 +1,216 @@
+package trace
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// Writer appends events to one trace file. It holds an exclusive advisory
+// lock on the file for its whole life; every Append writes one whole line and
+// fsyncs it before returning, so a crash leaves a prefix of complete lines
+// plus at most one torn last line (which the reader rejects with
+// "trace corrupted: missing trailing newline at EOF").
+//
+// A Writer is safe for concurrent use.
+type Writer struct {
+	mu       sync.Mutex
+	f        *os.File
+	path     string
+	dir      string
+	started  bool // at least one event written
+	lastTurn int
+	nextSeq  int
+	posTurn  int
+	posState string
+	broken   error
+	closed   bool
+	now      func() time.Time
+}
+
+// Create creates (or truncates) the trace at path, takes an exclusive
+// advisory lock on it and writes the session.header line. Parent directories
+// are created. If another writer holds the file, Create fails with an error
+// that says "trace file is locked by another writer" and matches ErrLocked;
+// the file is then left untouched.
+func Create(path string, h Header) (*Writer, error) {
+	if path == "" {
+		return nil, errors.New("trace: create: empty path; pass a file path such as .kitsoki/sessions/run.jsonl")
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("trace: create %q: %w", path, err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("trace: create %q: %w", path, err)
+	}
+	if err := lockFile(f); err != nil {
+		f.Close()
+		if errors.Is(err, ErrLocked) {
+			return nil, fmt.Errorf("trace: open %q: trace file is locked by another writer: %w", path, err)
+		}
+		return nil, fmt.Errorf("trace: lock %q: %w", path, err)
+	}
+	w := &Writer{f: f, path: path, dir: dir, now: time.Now}
+	fail := func(err error) (*Writer, error) {
+		_ = unlockFile(f)
+		f.Close()
+		return nil, fmt.Errorf("trace: create %q: %w", path, err)
+	}
+	if err := f.Truncate(0); err != nil {
+		return fail(err)
+	}
+	if h.WrittenAt.IsZero() {
+		h.WrittenAt = w.now()
+	}
+	if err := checkField("header app_id", h.AppID); err != nil {
+		return fail(err)
+	}
+	if err := checkField("header story", h.Story); err != nil {
+		return fail(err)
+	}
+	if err := checkField("header generator", h.Generator); err != nil {
+		return fail(err)
+	}
+	line, err := EncodeHeader(h)
+	if err != nil {
+		return fail(err)
+	}
+	if _, err := f.Write(line); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	syncDir(dir)
+	return w, nil
+}
+
+// syncDir makes a newly created file's directory entry durable; errors are
+// ignored (some file systems and platforms cannot fsync a directory).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+}
+
+// Path returns the trace file path as given to Create.
+func (w *Writer) Path() string { return w.path }
+
+// Dir returns the directory holding the trace (and its agent-prompts/).
+func (w *Writer) Dir() string { return w.dir }
+
+// Append validates ev, assigns its seq (dense from 0 within the turn) and
+// writes it as one fsynced line. Write-time rules: Kind is required; Kind,
+// StatePath, CallID and EpisodeID hold no CR, LF or NUL; every string is
+// valid UTF-8 in NFC; the payload encodes as JSON without NaN or Inf and, if
+// it is a json.RawMessage, holds no literal NUL; turns never go backwards
+// (the reader would reject the file). A rejected event writes nothing.
+func (w *Writer) Append(ev Event) error {
+	payload, err := w.check(&ev)
+	if err != nil {
+		return err
+	}
+	return w.write(ev, payload)
+}
+
+func (w *Writer) check(ev *Event) (json.RawMessage, error) {
+	wrap := func(err error) error {
+		return fmt.Errorf("trace: append %s event (turn %d) to %q: %w", displayKind(ev.Kind), ev.Turn, w.path, err)
+	}
+	if ev.Kind == "" {
+		return nil, wrap(errors.New("kind is empty; every event needs a kind such as machine.transition"))
+	}
+	if ev.Kind == HeaderKind {
+		return nil, wrap(errors.New("kind session.header is reserved for line 1 of the trace"))
+	}
+	for _, f := range [...]struct{ name, v string }{
+		{"kind", ev.Kind}, {"state_path", ev.StatePath}, {"call_id", ev.CallID}, {"episode_id", ev.EpisodeID},
+	} {
+		if err := checkField(f.name, f.v); err != nil {
+			return nil, wrap(err)
+		}
+	}
+	payload, err := preparePayload(ev.Payload)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	return payload, nil
+}
+
+func displayKind(k string) string {
+	if k == "" {
+		return "(no kind)"
+	}
+	return fmt.Sprintf("%q", k)
+}
+
+func (w *Writer) write(ev Event, payload json.RawMessage) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return fmt.Errorf("trace: append %q event to %q: the writer is closed", ev.Kind, w.path)
+	}
+	if w.broken != nil {
+		return fmt.Errorf("trace: append %q event to %q: an earlier write failed, the trace ends there: %w", ev.Kind, w.path, w.broken)
+	}
+	if w.started && ev.Turn < w.lastTurn {
+		return fmt.Errorf("trace: append %q event to %q: turn %d comes after turn %d; turns never go backwards in a trace (the reader rejects the file)", ev.Kind, w.path, ev.Turn, w.lastTurn)
+	}
+	seq := 0
+	if w.started && ev.Turn == w.lastTurn {
+		seq = w.nextSeq
+	}
+	ev.Seq = seq
+	if ev.TS.IsZero() {
+		ev.TS = w.now()
+	}
+	line, err := encodeWire(&ev, payload)
+	if err != nil {
+		return fmt.Errorf("trace: append to %q: %w", w.path, err)
+	}
+	if i := bytes.IndexAny(line[:len(line)-1], "\r\n\x00"); i >= 0 {
+		// encoding/json escapes control characters, so this cannot happen;
+		// it guards the file format against a future change of encoder.
+		return fmt.Errorf("trace: append %q event to %q: encoded line holds a control byte at offset %d", ev.Kind, w.path, i)
+	}
+	if _, err := w.f.Write(line); err != nil {
+		w.broken = err
+		return fmt.Errorf("trace: append %q event to %q: write: %w", ev.Kind, w.path, err)
+	}
+	if err := w.f.Sync(); err != nil {
+		w.broken = err
+		return fmt.Errorf("trace: append %q event to %q: fsync: %w", ev.Kind, w.path, err)
+	}
+	w.started = true
+	w.lastTurn = ev.Turn
+	w.nextSeq = seq + 1
+	return nil
+}
+
+// Close releases the lock and closes the file. It is safe to call twice.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	serr := w.f.Sync()
+	_ = unlockFile(w.f)
+	cerr := w.f.Close()
+	if serr != nil && w.broken == nil {
+		return fmt.Errorf("trace: close %q: fsync: %w", w.path, serr)
+	}
+	if cerr != nil {
+		return fmt.Errorf("trace: close %q: %w", w.path, cerr)
+	}
+	return nil
+}
