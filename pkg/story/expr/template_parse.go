@@ -368,7 +368,7 @@ func rewriteDot(src string) string {
 		switch {
 		case c == '\'' || c == '"' || c == '`':
 			quote = c
-		case c == '.' && !isOperandEnd(prev):
+		case c == '.' && !isOperandEnd(prev) && (i == 0 || src[i-1] != '?'):
 			next := byte(0)
 			if i+1 < len(src) {
 				next = src[i+1]
@@ -390,7 +390,7 @@ func rewriteDot(src string) string {
 }
 
 func isOperandEnd(c byte) bool {
-	return isIdentStart(c) || isDigit(c) || c == ')' || c == ']' || c == '}' || c == '?' || c == '\'' || c == '"' || c == '`' || c == '.'
+	return isIdentStart(c) || isDigit(c) || c == ')' || c == ']' || c == '}' || c == '\'' || c == '"' || c == '`' || c == '.'
 }
 
 func isIdentStart(c byte) bool {

@@ -1,0 +1,50 @@
+package story
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"kitsoki/pkg/diag"
+)
+
+func corpusDirs(t testing.TB) []string {
+	t.Helper()
+	ents, err := os.ReadDir("testdata/corpus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() {
+			out = append(out, filepath.Join("testdata/corpus", e.Name()))
+		}
+	}
+	if len(out) != 5 {
+		t.Fatalf("expected 5 corpus stories, found %d", len(out))
+	}
+	return out
+}
+
+// TestCorpusLoadsClean: every story the existing engine accepts loads with
+// no error.
+func TestCorpusLoadsClean(t *testing.T) {
+	for _, dir := range corpusDirs(t) {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			st, ds := Load(dir, Options{})
+			if st == nil {
+				t.Fatal("nil story")
+			}
+			for _, d := range ds {
+				if d.Severity == diag.Error {
+					t.Errorf("unexpected error: %s", d)
+				} else {
+					t.Logf("warning: %s", d)
+				}
+			}
+			if len(st.States) == 0 || st.App.ID == "" {
+				t.Errorf("story not filled: %d states, id %q", len(st.States), st.App.ID)
+			}
+		})
+	}
+}

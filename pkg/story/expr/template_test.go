@@ -1,0 +1,275 @@
+package expr
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func tplEnv() Env {
+	return Env{
+		"world": map[string]any{
+			"n":     2,
+			"name":  "Ada",
+			"flag":  true,
+			"none":  nil,
+			"m":     map[string]any{"b": 2, "a": "<x&y>"},
+			"list":  []any{1, "two", 3.5},
+			"items": []any{map[string]any{"name": "a", "done": true}, map[string]any{"name": "b", "done": false}},
+			"verdict": map[string]any{
+				"intent": "accept", "reason": "fine",
+			},
+		},
+		"slots": map[string]any{"text": "hello"},
+	}
+}
+
+func render(t *testing.T, src string, env Env) any {
+	t.Helper()
+	tpl, err := CompileTemplate(src)
+	if err != nil {
+		t.Fatalf("CompileTemplate(%q): %v", src, err)
+	}
+	out, err := tpl.Render(env)
+	if err != nil {
+		t.Fatalf("Render(%q): %v", src, err)
+	}
+	return out
+}
+
+func TestTemplateLiteralAndTyped(t *testing.T) {
+	env := tplEnv()
+	cases := []struct {
+		src  string
+		want any
+	}{
+		{"plain text", "plain text"},
+		{"world.name", "world.name"}, // the #1 footgun: a bare expression is a literal
+		{"", ""},
+		{"{{ world.n + 1 }}", 3},
+		{"{{world.n}}", 2},
+		{"  {{ world.flag }}\n", true},
+		{"{{ world.m }}", map[string]any{"b": 2, "a": "<x&y>"}},
+		{"{{ world.list }}", []any{1, "two", 3.5}},
+		{"{{ world.none }}", nil},
+		{"{{ world.missing ?? 'dflt' }}", "dflt"},
+		{"{{ world.verdict.intent == 'accept' ? 'accept' : '' }}", "accept"},
+		{"{{ slots.text }}", "hello"},
+		{"{{ '}}' }}", "}}"},
+	}
+	for _, c := range cases {
+		got := render(t, c.src, env)
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Render(%q) = %#v (%T), want %#v (%T)", c.src, got, got, c.want, c.want)
+		}
+	}
+	if tpl, _ := CompileTemplate("{{ world.n }}"); !tpl.IsTyped() {
+		t.Error("single {{ }} not typed")
+	}
+	if tpl, _ := CompileTemplate("n={{ world.n }}"); tpl.IsTyped() {
+		t.Error("{{ }} with text reported typed")
+	}
+}
+
+func TestTemplateInterpolation(t *testing.T) {
+	env := tplEnv()
+	cases := []struct{ src, want string }{
+		{"n={{ world.n }}", "n=2"},
+		{"{{ world.name }} and {{ slots.text }}", "Ada and hello"},
+		{"[{{ world.none }}]", "[]"},
+		{"[{{ world.missing }}]", "[]"},
+		{"m={{ world.m }}", `m={"a":"<x&y>","b":2}`},
+		{"l={{ world.list }}", `l=[1,"two",3.5]`},
+		{"b={{ world.flag }} f={{ 1.5 }}", "b=true f=1.5"},
+		{"{{ if world.flag }}yes{{ end }}", "yes"},
+		{"{{ if world.none }}yes{{ else }}no{{ end }}", "no"},
+		{"{{ if world.n > 5 }}big{{ else if world.n > 1 }}mid{{ else }}small{{ end }}", "mid"},
+		{"{{ if world.n > 5 }}big{{ else if world.n > 3 }}mid{{ end }}.", "."},
+		{"{{ if '' }}x{{ else }}empty string is false{{ end }}", "empty string is false"},
+		{"{{ if world.list }}has{{ end }}", "has"},
+		{"{{ range world.items }}{{ .name }}{{ if .done }}+{{ else }}-{{ end }};{{ end }}", "a+;b-;"},
+		{"{{ range world.items }}{{ item.name }},{{ end }}", "a,b,"},
+		{"{{ range world.list }}<{{ . }}>{{ end }}", "<1><two><3.5>"},
+		{"{{ range world.missing }}x{{ end }}empty", "empty"},
+		{"{{ range world.m }}{{ . }},{{ end }}", "<x&y>,2,"},
+		{"{{ range world.items }}{{ .name == 'a' ? 'A' : 'x.y' }}{{ end }}", "Ax.y"},
+		{"{{ range world.items }}{{ range world.list }}{{ . }}{{ end }}|{{ end }}", "1two3.5|1two3.5|"},
+		{"line1\n{{ world.name }}\n", "line1\nAda\n"},
+	}
+	for _, c := range cases {
+		got := render(t, c.src, env)
+		if got != c.want {
+			t.Errorf("Render(%q) = %#v, want %#v", c.src, got, c.want)
+		}
+	}
+}
+
+func TestTemplateCompileErrors(t *testing.T) {
+	cases := []struct {
+		src       string
+		want      string
+		line, col int
+	}{
+		// pongo2 filter syntax is not valid here (story-format §6.2): exact upstream text.
+		{"{{ world.x|default:'y' }}", `expr compile "world.x|default:'y'": unexpected token Operator(":") (1:16)`, 1, 19},
+		{"say {{ world.x|default:'y' }}", `expr compile "world.x|default:'y'": unexpected token Operator(":") (1:16)`, 1, 23},
+		{"{{ sum([1]) }}", `expr whitelist violation in "sum([1])": forbidden built-in function "sum"`, 1, 4},
+		{"ab {{ world.x", `template "ab {{ world.x": unclosed "{{" (add a matching "}}") at 1:4`, 1, 4},
+		{"{{ }}", `template "{{ }}": empty {{ }} (put an expression inside) at 1:1`, 1, 1},
+		{"x{{ end }}", `template "x{{ end }}": {{ end }} has no matching {{ if }} or {{ range }} at 1:2`, 1, 2},
+		{"{{ else }}", `template "{{ else }}": {{ else }} has no matching {{ if }} or {{ range }} at 1:1`, 1, 1},
+		{"{{ if world.x }}a", `template "{{ if world.x }}a": {{ if }} has no {{ end }} at 1:1`, 1, 1},
+		{"{{ range world.x }}a", `template "{{ range world.x }}a": {{ range }} has no {{ end }} at 1:1`, 1, 1},
+		{"{{ range world.x }}a{{ else }}b{{ end }}", `template "{{ range world.x }}a{{ else }}b{{ end }}": {{ else }} inside {{ range }} (only {{ if }} takes {{ else }}) at 1:21`, 1, 21},
+		{"{{ if a }}x{{ else }}y{{ else }}z{{ end }}", `template "{{ if a }}x{{ else }}y{{ else }}z{{ end }}": {{ else }} after {{ else }} at 1:23`, 1, 23},
+		{"{{ if }}x{{ end }}", `template "{{ if }}x{{ end }}": {{ if }} needs a condition at 1:1`, 1, 1},
+		{"a\nb {{ world.x ==  }}", `expr compile "world.x ==": unexpected token EOF`, 2, 0},
+	}
+	for _, c := range cases {
+		_, err := CompileTemplate(c.src)
+		if err == nil {
+			t.Errorf("CompileTemplate(%q): no error", c.src)
+			continue
+		}
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Fatalf("not *Error: %T", err)
+		}
+		if !strings.HasPrefix(e.Msg, c.want) {
+			t.Errorf("CompileTemplate(%q):\n got %s\nwant %s", c.src, e.Msg, c.want)
+		}
+		if e.Line != c.line || (c.col != 0 && e.Col != c.col) {
+			t.Errorf("CompileTemplate(%q): at %d:%d, want %d:%d", c.src, e.Line, e.Col, c.line, c.col)
+		}
+		if e.Src != c.src {
+			t.Errorf("CompileTemplate(%q): Src = %q", c.src, e.Src)
+		}
+	}
+}
+
+func TestTemplateEvalErrors(t *testing.T) {
+	tpl, err := CompileTemplate("x={{ world.a.b }}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tpl.Render(Env{}); err == nil || !strings.Contains(err.Error(), "cannot fetch b") {
+		t.Errorf("Render: %v", err)
+	}
+	tpl, _ = CompileTemplate("{{ range world.n }}x{{ end }}")
+	if _, err := tpl.Render(Env{"world": map[string]any{"n": 3}}); err == nil || !strings.Contains(err.Error(), "cannot range over int") {
+		t.Errorf("range over int: %v", err)
+	}
+}
+
+func TestRewriteDot(t *testing.T) {
+	cases := map[string]string{
+		".name":        "item.name",
+		".":            "item",
+		"world.x":      "world.x",
+		".a.b":         "item.a.b",
+		"(.a)":         "(item.a)",
+		".a == '.b'":   "item.a == '.b'",
+		"f(.a, .b)":    "f(item.a, item.b)",
+		"1..3":         "1..3",
+		"x?.y":         "x?.y",
+		"[.a][0].b":    "[item.a][0].b",
+		"0.5 + .n":     "0.5 + item.n",
+		`.a + "\".x"`:  `item.a + "\".x"`,
+		".a ? .b : .c": "item.a ? item.b : item.c",
+	}
+	for in, want := range cases {
+		if got := rewriteDot(in); got != want {
+			t.Errorf("rewriteDot(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestRenderValue(t *testing.T) {
+	env := tplEnv()
+	in := map[string]any{
+		"agent":  "judge",
+		"args":   map[string]any{"draft": "{{ world.name }}", "n": "{{ world.n }}", "msg": "n is {{ world.n }}"},
+		"list":   []any{"{{ world.flag }}", 7, nil, map[string]any{"deep": "{{ world.list }}"}},
+		"number": 42,
+	}
+	out, err := RenderValue(in, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"agent":  "judge",
+		"args":   map[string]any{"draft": "Ada", "n": 2, "msg": "n is 2"},
+		"list":   []any{true, 7, nil, map[string]any{"deep": []any{1, "two", 3.5}}},
+		"number": 42,
+	}
+	if !reflect.DeepEqual(out, want) {
+		t.Errorf("RenderValue = %#v\nwant %#v", out, want)
+	}
+	if in["args"].(map[string]any)["draft"] != "{{ world.name }}" {
+		t.Error("RenderValue modified its input")
+	}
+
+	bad := map[string]any{"args": map[string]any{"ok": "{{ world.n }}", "x": []any{"fine", "{{ world.x|default:'y' }}"}}}
+	err = CompileValue(bad)
+	var e *Error
+	if !errors.As(err, &e) || e.Path != "args.x[1]" || !strings.HasPrefix(e.Msg, `expr compile "world.x|default:'y'"`) {
+		t.Errorf("CompileValue = %#v", err)
+	}
+	if _, err := RenderValue(bad, env); err == nil {
+		t.Error("RenderValue(bad): no error")
+	}
+	if err := CompileValue(in); err != nil {
+		t.Errorf("CompileValue(good) = %v", err)
+	}
+
+	// Render-time errors carry the path too.
+	pv, err := PrepareValue(map[string]any{"a": []any{"{{ world.a.b }}"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = pv.Render(Env{})
+	if !errors.As(err, &e) || e.Path != "a[0]" || e.Kind != KindEval {
+		t.Errorf("Render error = %#v", err)
+	}
+	// Scalars and yaml-style map[any]any pass through.
+	if v, err := RenderValue("lit", env); v != "lit" || err != nil {
+		t.Errorf("RenderValue(lit) = %v, %v", v, err)
+	}
+	v, err := RenderValue(map[any]any{1: "{{ world.n }}"}, env)
+	if err != nil || !reflect.DeepEqual(v, map[any]any{1: 2}) {
+		t.Errorf("RenderValue(map[any]any) = %#v, %v", v, err)
+	}
+}
+
+func TestStringifyAndTruthy(t *testing.T) {
+	type s struct{ A int }
+	str := map[any]string{
+		nil: "", "x": "x", true: "true", 3: "3", 2.5: "2.5",
+	}
+	for in, want := range str {
+		if got := Stringify(in); got != want {
+			t.Errorf("Stringify(%#v) = %q, want %q", in, got, want)
+		}
+	}
+	if got := Stringify(s{A: 1}); got != `{"A":1}` {
+		t.Errorf("Stringify(struct) = %q", got)
+	}
+	if got := Stringify([]string{"<a>"}); got != `["<a>"]` {
+		t.Errorf("Stringify(slice) = %q", got)
+	}
+	var np *s
+	if got := Stringify(np); got != "" {
+		t.Errorf("Stringify(nil ptr) = %q", got)
+	}
+	for _, v := range []any{nil, false, "", 0, 0.0, []any{}, map[string]any{}, int64(0), uint(0), np} {
+		if Truthy(v) {
+			t.Errorf("Truthy(%#v) = true", v)
+		}
+	}
+	for _, v := range []any{true, "x", 1, 0.1, []any{1}, map[string]any{"a": 1}, int64(2), s{}} {
+		if !Truthy(v) {
+			t.Errorf("Truthy(%#v) = false", v)
+		}
+	}
+}

@@ -1,0 +1,131 @@
+package story
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+var importAliasRe = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// loadImports loads every imports: child recursively (each child: parse,
+// include, its own imports). Cycles are reported with the chain of
+// manifests. The child is not folded into the parent: the model keeps it in
+// Import.Child, and the parent gets a wrapper state named after the alias.
+func (l *loader) loadImports(st *Story, abs string, stack []string) {
+	for _, alias := range st.ImportOrder {
+		im := st.Imports[alias]
+		if !importAliasRe.MatchString(alias) {
+			l.rep.errf(im.Pos, "imports", "imports.%s: alias must match ^[a-z][a-z0-9_]*$", alias)
+		}
+		if hasTop(st, alias) {
+			l.rep.errf(im.Pos, "imports", "imports.%s: alias collides with existing parent state of the same name", alias)
+		}
+		if strings.TrimSpace(im.Source) == "" {
+			l.rep.errf(im.Pos, "imports", "imports.%s: source is required", alias)
+			continue
+		}
+		childAbs, display, ok := l.resolveSource(st, im, alias)
+		if !ok {
+			continue
+		}
+		im.Path = display
+		chain := append(append([]string{}, stack...), abs)
+		for i, a := range chain {
+			if a == childAbs {
+				names := append(append([]string{}, chain[i:]...), childAbs)
+				l.rep.errf(im.Pos, "imports", "imports.%s: cycle detected via %s", alias, strings.Join(names, " -> "))
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		if l.children == nil {
+			l.children = map[string]*Story{}
+		}
+		if child, done := l.children[childAbs]; done {
+			im.Child = child
+			continue
+		}
+		data, err := os.ReadFile(childAbs)
+		if err != nil {
+			l.rep.errf(im.Pos, "imports", "imports.%s: %s: read: %s", alias, display, errText(err))
+			continue
+		}
+		child := l.loadStory(display, childAbs, data, false, chain)
+		l.children[childAbs] = child
+		im.Child = child
+		if child != nil {
+			child.child = true
+			l.check(child)
+		}
+	}
+}
+
+// resolveSource maps an import source to the child manifest (absolute and
+// display forms).
+func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, string, bool) {
+	src := im.Source
+	var path string
+	switch {
+	case strings.HasPrefix(src, "@kitsoki/"):
+		name := strings.TrimPrefix(src, "@kitsoki/")
+		if name == "" || strings.ContainsAny(name, "/\\") || strings.Contains(name, "..") {
+			l.rep.errf(im.Pos, "imports", "imports.%s: source %q: invalid @kitsoki name", alias, src)
+			return "", "", false
+		}
+		if repo, ok := l.opts.lookup("KITSOKI_REPO"); ok && repo != "" {
+			path = filepath.Join(repo, "stories", name, "app.yaml")
+		} else if root := findKitsokiRoot(st.Dir); root != "" {
+			path = filepath.Join(root, "stories", name, "app.yaml")
+		} else {
+			// Upstream falls back to the story library embedded in its binary,
+			// which this toolchain does not carry: the child cannot be checked.
+			l.rep.warnf(im.Pos, "imports", "imports.%s: source %q: cannot resolve @kitsoki/%s here (no $KITSOKI_REPO, no .kitsoki-root marker or kitsoki go.mod above %s); the child is not checked", alias, src, name, st.Dir)
+			return "", "", false
+		}
+	case filepath.IsAbs(src):
+		path = src
+	default:
+		path = filepath.Join(st.Dir, src)
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, "app.yaml")
+	}
+	abs, _ := filepath.Abs(path)
+	display := path
+	if !filepath.IsAbs(src) && !strings.HasPrefix(src, "@") {
+		display = filepath.Join(filepath.Dir(st.File), src)
+		if !strings.HasSuffix(display, ".yaml") && !strings.HasSuffix(display, ".yml") {
+			display = filepath.Join(display, "app.yaml")
+		}
+	}
+	return filepath.Clean(abs), display, true
+}
+
+func findKitsokiRoot(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Stat(filepath.Join(d, ".kitsoki-root")); err == nil {
+			return d
+		}
+		if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
+			for _, line := range strings.Split(string(data), "\n") {
+				line = strings.TrimSpace(line)
+				if strings.HasPrefix(line, "module ") {
+					m := strings.TrimSpace(strings.TrimPrefix(line, "module "))
+					if m == "kitsoki" || strings.HasSuffix(m, "/kitsoki") {
+						return d
+					}
+				}
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}

@@ -1,0 +1,168 @@
+package story
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// includeMerged are the top-level keys an included file contributes
+// (reference §1.1); every other key in an included file is dropped.
+var includeMerged = map[string]bool{
+	"states": true, "phase_templates": true, "phases": true, "checkpoint_intents": true,
+	"proposals": true, "hosts": true, "intents": true, "world": true, "meta_modes": true,
+	"agents": true, "providers": true,
+}
+
+// mergeIncludes expands the manifest's include: globs (relative to the
+// manifest's directory, lexical order, no nesting) and merges each file.
+func (l *loader) mergeIncludes(st *Story, display string) {
+	dispDir := filepath.Dir(display)
+	seen := map[string]bool{}
+	for _, pat := range st.Include {
+		full := pat
+		if !filepath.IsAbs(pat) {
+			full = filepath.Join(dispDir, pat)
+		}
+		matches, err := filepath.Glob(full)
+		if err != nil {
+			l.rep.errf(Pos{File: display}, "include", "include glob %q: %v", pat, err)
+			continue
+		}
+		sort.Strings(matches)
+		if len(matches) == 0 {
+			l.rep.warnf(Pos{File: display}, "include", "include glob %q matches no file (upstream ignores it silently)", pat)
+		}
+		for _, m := range matches {
+			abs, _ := filepath.Abs(m)
+			if seen[abs] {
+				continue
+			}
+			seen[abs] = true
+			if fi, err := os.Stat(m); err != nil || fi.IsDir() {
+				continue
+			}
+			data, err := os.ReadFile(m)
+			if err != nil {
+				l.rep.errf(Pos{File: m}, "include", "include read: %v", err)
+				continue
+			}
+			doc := l.parseYAML(m, data)
+			if doc == nil {
+				continue
+			}
+			p := &fileParser{reporter: l.rep, file: m, dir: filepath.Dir(abs), budget: maxNodes}
+			fd := p.parseDoc(doc)
+			st.Manifests = append(st.Manifests, m)
+			l.mergeOne(st, fd)
+		}
+	}
+}
+
+func (l *loader) mergeOne(st *Story, fd *fileDef) {
+	inc := fd.st
+	keys := make([]string, 0, len(fd.present))
+	for k := range fd.present {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !includeMerged[k] {
+			l.rep.warnf(fd.present[k], "include", "include: top-level key %q in an included file is ignored (only states, intents, world, agents, providers, hosts, meta_modes, proposals, phases, phase_templates and checkpoint_intents are merged); move it to the manifest", k)
+		}
+	}
+	collide := func(p Pos, what, name string) {
+		l.rep.errf(p, "include", "include: %s %q is already declared", what, name)
+	}
+	for _, s := range inc.States {
+		if hasTop(st, s.Name) {
+			collide(s.Pos, "state", s.Name)
+			continue
+		}
+		st.States = append(st.States, s)
+	}
+	for n, v := range inc.PhaseTemplates {
+		if _, dup := st.PhaseTemplates[n]; dup {
+			collide(v.Pos, "phase_template", n)
+			continue
+		}
+		st.PhaseTemplates[n] = v
+	}
+	if inc.Phases != nil {
+		if st.Phases != nil {
+			l.rep.errf(inc.Phases.Pos, "include", "include: phases: block already declared")
+		} else {
+			st.Phases = inc.Phases
+		}
+	}
+	for n, v := range inc.CheckpointIntents {
+		if _, dup := st.CheckpointIntents[n]; dup {
+			collide(v.Pos, "checkpoint_intent", n)
+			continue
+		}
+		st.CheckpointIntents[n] = v
+	}
+	for n, v := range inc.Proposals {
+		if _, dup := st.Proposals[n]; dup {
+			collide(v.Pos, "proposal", n)
+			continue
+		}
+		st.Proposals[n] = v
+	}
+	for _, h := range inc.Hosts {
+		if !contains(st.Hosts, h) {
+			st.Hosts = append(st.Hosts, h)
+		}
+	}
+	for _, n := range inc.IntentOrder {
+		if _, dup := st.Intents[n]; dup {
+			collide(inc.Intents[n].Pos, "intent", n)
+			continue
+		}
+		st.Intents[n] = inc.Intents[n]
+		st.IntentOrder = append(st.IntentOrder, n)
+	}
+	for _, w := range inc.World {
+		dup := false
+		for _, e := range st.World {
+			if e.Name == w.Name {
+				dup = true
+			}
+		}
+		if dup {
+			collide(w.Pos, "world variable", w.Name)
+			continue
+		}
+		st.World = append(st.World, w)
+	}
+	for n, v := range inc.MetaModes {
+		if _, dup := st.MetaModes[n]; dup {
+			collide(v.Pos, "meta_mode", n)
+			continue
+		}
+		st.MetaModes[n] = v
+	}
+	for n, v := range inc.Agents {
+		if _, dup := st.Agents[n]; dup {
+			collide(v.Pos, "agent", n)
+			continue
+		}
+		st.Agents[n] = v
+	}
+	for n, v := range inc.Providers {
+		if _, dup := st.Providers[n]; dup {
+			collide(v.Pos, "provider", n)
+			continue
+		}
+		st.Providers[n] = v
+	}
+}
+
+func hasTop(st *Story, name string) bool {
+	for _, s := range st.States {
+		if s.Name == name {
+			return true
+		}
+	}
+	return false
+}

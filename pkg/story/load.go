@@ -1,0 +1,286 @@
+package story
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/pkg/diag"
+)
+
+// Options control a load.
+type Options struct {
+	// AllowUnsetEnv turns an unset ${VAR} in agent_plugins/providers env or
+	// headers into a warning (for CI jobs that lint without secrets).
+	AllowUnsetEnv bool
+	// LookupEnv resolves ${VAR}; nil means os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+}
+
+func (o Options) lookup(name string) (string, bool) {
+	if o.LookupEnv != nil {
+		return o.LookupEnv(name)
+	}
+	return os.LookupEnv(name)
+}
+
+// Load loads a story directory or an app.yaml path and runs every check.
+// It returns the model (nil only when nothing usable could be parsed) and
+// all diagnostics, sorted. It never panics on any input.
+func Load(path string, opts Options) (st *Story, ds []diag.Diagnostic) {
+	l := &loader{opts: opts, rep: &reporter{}}
+	defer func() {
+		if r := recover(); r != nil {
+			// A loader bug must not take down the caller; report it as a finding.
+			l.rep.errf(Pos{File: path}, "internal", "internal error while loading the story (please report this bug): %v", r)
+			st, ds = nil, diag.Sort(l.rep.ds)
+		}
+	}()
+	manifest := path
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		manifest = filepath.Join(path, "app.yaml")
+	}
+	data, err := os.ReadFile(manifest)
+	if err != nil {
+		l.rep.errf(Pos{File: manifest}, "io", "cannot read story manifest: %v", errText(err))
+		return nil, diag.Sort(l.rep.ds)
+	}
+	abs, _ := filepath.Abs(manifest)
+	st = l.loadStory(manifest, abs, data, true, nil)
+	if st != nil {
+		l.check(st)
+	}
+	return st, diag.Sort(l.rep.ds)
+}
+
+// LoadBytes loads an in-memory app.yaml (name is used in diagnostics and
+// relative paths resolve against the current directory). Like upstream's
+// in-memory path, include: and imports: are not followed.
+func LoadBytes(name string, data []byte, opts Options) (st *Story, ds []diag.Diagnostic) {
+	l := &loader{opts: opts, rep: &reporter{}, inMemory: true}
+	defer func() {
+		if r := recover(); r != nil {
+			l.rep.errf(Pos{File: name}, "internal", "internal error while loading the story (please report this bug): %v", r)
+			st, ds = nil, diag.Sort(l.rep.ds)
+		}
+	}()
+	abs, _ := filepath.Abs(name)
+	st = l.loadStory(name, abs, data, true, nil)
+	if st != nil {
+		l.check(st)
+	}
+	return st, diag.Sort(l.rep.ds)
+}
+
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// loader is the state of one Load call (no globals).
+type loader struct {
+	opts     Options
+	rep      *reporter
+	inMemory bool
+	// children caches loaded imports by canonical path.
+	children map[string]*Story
+}
+
+// loadStory parses a manifest and its include: files into a Story, loads
+// imports, and indexes states. Checks run separately (check). stack holds
+// the canonical paths of the importers, for cycle detection.
+func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []string) *Story {
+	doc := l.parseYAML(display, data)
+	if doc == nil {
+		return nil
+	}
+	p := &fileParser{reporter: l.rep, file: display, dir: filepath.Dir(abs), budget: maxNodes}
+	fd := p.parseDoc(doc)
+	st := fd.st
+	st.File = display
+	st.Dir = filepath.Dir(abs)
+	st.Manifests = []string{display}
+	st.rootNode = fd.rootNode
+	if fd.rootNode != nil {
+		if d := deref(fd.rootNode); d != nil && d.Kind != yaml.ScalarNode {
+			if d.Kind == yaml.MappingNode {
+				p.warnf(p.pos(fd.rootNode), "root", "root: an inline state mapping is accepted by the decoder but not supported by the engine; use a state name")
+			} else {
+				p.errf(p.pos(fd.rootNode), "root", "root: unsupported value type %s; expected a state name string", goTypeName(d))
+			}
+		}
+	}
+	if !l.inMemory {
+		l.mergeIncludes(st, display)
+	}
+	l.resolvePlugins(st, fd)
+	l.resolveProviders(st)
+	if !l.inMemory {
+		l.loadImports(st, abs, stack)
+	}
+	st.index()
+	return st
+}
+
+var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// parseYAML decodes one YAML document into a node tree, reporting syntax
+// errors positioned.
+func (l *loader) parseYAML(file string, data []byte) *yaml.Node {
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	err := dec.Decode(&doc)
+	if errors.Is(err, io.EOF) {
+		return &yaml.Node{Kind: yaml.DocumentNode}
+	}
+	if err == nil {
+		return &doc
+	}
+	msg := err.Error()
+	line, col := 0, 0
+	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	if strings.Contains(msg, "tab") {
+		if tl, tc := findTab(data); tl > 0 {
+			line, col = tl, tc
+			msg = "tab character in indentation; YAML indentation must use spaces (" + msg + ")"
+		}
+	}
+	if line > 0 && col == 0 {
+		col = 1
+	}
+	l.rep.errf(Pos{File: file, Line: line, Col: col}, "yaml-syntax", "YAML syntax error: %s", msg)
+	return nil
+}
+
+// findTab returns the 1-based line and column of the first tab in a line's
+// leading whitespace.
+func findTab(data []byte) (int, int) {
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		for j, c := range line {
+			if c == '\t' {
+				return i + 1, j + 1
+			}
+			if c != ' ' {
+				break
+			}
+		}
+	}
+	return 0, 0
+}
+
+func goTypeName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "[]interface {}"
+	case yaml.MappingNode:
+		return "map[string]interface {}"
+	}
+	return "<nil>"
+}
+
+// index builds the path index and the wrapper states of imports.
+func (s *Story) index() {
+	s.byPath = map[string]*State{}
+	var walk func(list []*State)
+	walk = func(list []*State) {
+		for _, st := range list {
+			st.story = s
+			if _, dup := s.byPath[st.Path]; !dup {
+				s.byPath[st.Path] = st
+			}
+			walk(st.Children)
+		}
+	}
+	walk(s.States)
+	for _, alias := range s.ImportOrder {
+		im := s.Imports[alias]
+		if _, exists := s.byPath[alias]; exists {
+			continue
+		}
+		w := &State{Name: alias, Path: alias, Type: "compound", Initial: im.Entry, Import: im, Pos: im.Pos,
+			On: map[string][]*Transition{}, OnPos: map[string]Pos{}, Intents: map[string]*Intent{}, Keys: map[string]Pos{}, story: s}
+		s.byPath[alias] = w
+	}
+	s.worldByID = map[string]*WorldVar{}
+	for _, w := range s.World {
+		if _, dup := s.worldByID[w.Name]; !dup {
+			s.worldByID[w.Name] = w
+		}
+	}
+	s.phaseGen = phaseGeneratedNames(s)
+}
+
+// State returns the state at a dotted absolute path ("a.b" or "a/b"), or nil.
+func (s *Story) State(path string) *State {
+	if s == nil {
+		return nil
+	}
+	return s.byPath[strings.ReplaceAll(path, "/", ".")]
+}
+
+// Var returns the world variable named name, or nil.
+func (s *Story) Var(name string) *WorldVar {
+	if s == nil {
+		return nil
+	}
+	return s.worldByID[name]
+}
+
+// AllStates returns every state of the tree in depth-first declaration
+// order (import wrapper states are not included).
+func (s *Story) AllStates() []*State {
+	var out []*State
+	var walk func(list []*State)
+	walk = func(list []*State) {
+		for _, st := range list {
+			out = append(out, st)
+			walk(st.Children)
+		}
+	}
+	walk(s.States)
+	return out
+}
+
+// IsTemplated reports whether s holds a template ({{ or {%), whose value is
+// only known at run time.
+func IsTemplated(s string) bool { return isTemplated(s) }
+
+func isTemplated(s string) bool {
+	return strings.Contains(s, "{{") || strings.Contains(s, "{%")
+}
+
+var dayRe = regexp.MustCompile(`^(\d+)d$`)
+
+// parseDuration accepts a Go duration or `Nd` on its own.
+func parseDuration(s string) (int64, error) {
+	if m := dayRe.FindStringSubmatch(s); m != nil {
+		n, err := strconv.ParseInt(m[1], 10, 64)
+		if err != nil {
+			return 0, err
+		}
+		return n * 24 * 3600e9, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("invalid duration %q (use a Go duration such as 90s or 5m, or Nd for days)", s)
+	}
+	return int64(d), nil
+}

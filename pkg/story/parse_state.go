@@ -1,0 +1,323 @@
+package story
+
+import (
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+var (
+	stateKeys = []string{
+		"type", "mode", "description", "view", "terminal", "decider", "write_mode",
+		"initial", "states", "on", "on_enter", "on_exit", "intents", "menu",
+		"default_intent", "relevant_world", "relevant_slots", "footer", "timeout",
+		"agent_off_ramp", "contextual_routing", "transcript", "theme", "intercept_drive",
+	}
+	transitionKeys = []string{"target", "when", "default", "effects", "guard_hint", "view", "emit", "push_history"}
+	effectKeys     = []string{
+		"when", "set", "increment", "say", "invoke", "id", "with", "bind", "on_error",
+		"emit", "background", "once", "on_complete", "target", "emit_intent", "slots",
+		"effects", "agent", "selection",
+	}
+	selectionKeys = []string{"profile", "model", "effort", "evidence", "fallback_profile"}
+	timeoutKeys   = []string{"after", "target"}
+	offRampKeys   = []string{"agent", "persona", "banner"}
+	ctxRouteKeys  = []string{"enabled", "help_chat", "room_chat", "meta_chat", "pending_plan_path", "plan_accept_intent", "plan_refine_intent"}
+)
+
+// parseStates parses a states: mapping under parent (nil = top level).
+func (p *fileParser) parseStates(n *yaml.Node, parent *State, where string) []*State {
+	var out []*State
+	p.mapping(n, where, nil, func(name string, k, v *yaml.Node) {
+		out = append(out, p.parseState(name, k, v, parent, where+"."+name))
+	})
+	return out
+}
+
+func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, where string) *State {
+	s := &State{Name: name, Parent: parent, Pos: p.pos(k), On: map[string][]*Transition{},
+		OnPos: map[string]Pos{}, Intents: map[string]*Intent{}, Keys: map[string]Pos{}}
+	if parent != nil {
+		s.Path = parent.Path + "." + name
+	} else {
+		s.Path = name
+	}
+	if strings.Contains(name, ".") || strings.Contains(name, "/") {
+		p.warnf(p.pos(k), "state", "state %q: a state name containing '.' or '/' cannot be targeted (targets split paths on them)", s.Path)
+	}
+	p.mapping(v, "state "+quote(s.Path), stateKeys, func(key string, kk, v *yaml.Node) {
+		s.Keys[key] = p.pos(v)
+		w := where + "." + key
+		switch key {
+		case "type":
+			s.Type = p.str(v, w)
+			s.Parallel = s.Type == "parallel"
+		case "mode":
+			s.Mode = p.str(v, w)
+		case "description":
+			s.Description = p.str(v, w)
+		case "view":
+			s.View = p.parseView(v, w)
+		case "terminal":
+			s.Terminal = p.boolean(v, w)
+		case "decider":
+			s.Decider = p.str(v, w)
+		case "write_mode":
+			s.WriteMode = p.str(v, w)
+		case "initial":
+			s.Initial = p.str(v, w)
+			s.InitialPos = p.pos(v)
+		case "states":
+			s.Children = p.parseStates(v, s, w)
+		case "on":
+			p.mapping(v, w, nil, func(intent string, ik, iv *yaml.Node) {
+				s.OnOrder = append(s.OnOrder, intent)
+				s.OnPos[intent] = p.pos(ik)
+				var arms []*Transition
+				d := deref(iv)
+				if d != nil && d.Kind == yaml.MappingNode {
+					// A single arm written as a mapping.
+					arms = append(arms, p.parseTransition(iv, w+"."+intent))
+				} else {
+					p.seq(iv, w+"."+intent, func(i int, it *yaml.Node) {
+						arms = append(arms, p.parseTransition(it, fmt.Sprintf("%s.%s[%d]", w, intent, i)))
+					})
+				}
+				s.On[intent] = arms
+			})
+		case "on_enter":
+			s.OnEnter = p.parseEffects(v, w)
+		case "on_exit":
+			p.warnf(p.pos(kk), "unknown-key", "state %q: on_exit is not part of the upstream story format (the existing engine rejects it); use on_enter of the next state or transition effects", s.Path)
+			s.OnExit = p.parseEffects(v, w)
+		case "intents":
+			s.Intents, s.IntentOrder = p.parseIntents(v, w)
+		case "menu":
+			s.Menu = p.strList(v, w)
+		case "default_intent":
+			s.DefaultIntent = p.str(v, w)
+		case "relevant_world":
+			if d := deref(v); d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
+				s.RelevantWorld = append(s.RelevantWorld, NamePos{d.Value, p.pos(d)})
+			} else {
+				p.seq(v, w, func(i int, it *yaml.Node) {
+					s.RelevantWorld = append(s.RelevantWorld, NamePos{p.str(it, fmt.Sprintf("%s[%d]", w, i)), p.pos(it)})
+				})
+			}
+		case "relevant_slots":
+			s.RelevantSlots = p.strList(v, w)
+		case "footer":
+			s.Footer = p.str(v, w)
+		case "timeout":
+			t := &Timeout{Pos: p.pos(kk)}
+			p.mapping(v, "state "+quote(s.Path)+" timeout", timeoutKeys, func(tk string, _, tv *yaml.Node) {
+				if tk == "after" {
+					t.After = p.str(tv, w+".after")
+				} else {
+					t.Target = p.str(tv, w+".target")
+					t.TargetPos = p.pos(tv)
+				}
+			})
+			s.Timeout = t
+		case "agent_off_ramp":
+			s.AgentOffRamp = p.parseOffRamp(v, w)
+		case "contextual_routing":
+			cr := &ContextualRouting{Pos: p.pos(kk)}
+			p.mapping(v, w, ctxRouteKeys, func(ck string, _, cv *yaml.Node) {
+				switch ck {
+				case "enabled":
+					cr.Enabled = p.boolean(cv, w+".enabled")
+				case "help_chat":
+					cr.HelpChat = p.raw(cv)
+				case "room_chat":
+					cr.RoomChat = p.raw(cv)
+				case "meta_chat":
+					cr.MetaChat = p.raw(cv)
+				case "pending_plan_path":
+					cr.PendingPlanPath = p.str(cv, w+".pending_plan_path")
+				case "plan_accept_intent":
+					cr.PlanAcceptIntent = p.str(cv, w+".plan_accept_intent")
+				case "plan_refine_intent":
+					cr.PlanRefineIntent = p.str(cv, w+".plan_refine_intent")
+				}
+			})
+			s.ContextualRouting = cr
+		case "transcript":
+			s.Transcript = p.str(v, w)
+		case "theme":
+			s.Theme = p.str(v, w)
+		case "intercept_drive":
+			s.InterceptDrive = p.str(v, w)
+		}
+	})
+	return s
+}
+
+func (p *fileParser) parseOffRamp(v *yaml.Node, where string) *OffRamp {
+	o := &OffRamp{Pos: p.pos(v)}
+	d := deref(v)
+	if isNull(d) {
+		return nil
+	}
+	if d.Kind == yaml.ScalarNode {
+		if d.Tag == "!!bool" {
+			o.Enabled = p.boolean(d, where)
+			return o
+		}
+		p.errf(p.pos(v), "type", "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", describe(d))
+		return o
+	}
+	if d.Kind != yaml.MappingNode {
+		p.errf(p.pos(v), "type", "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", kindName(d))
+		return o
+	}
+	o.Enabled = true
+	p.mapping(v, where, offRampKeys, func(key string, _, v *yaml.Node) {
+		switch key {
+		case "agent":
+			o.Agent = p.str(v, where+".agent")
+		case "persona":
+			o.Persona = p.str(v, where+".persona")
+		case "banner":
+			o.Banner = p.str(v, where+".banner")
+		}
+	})
+	return o
+}
+
+func (p *fileParser) parseTransition(n *yaml.Node, where string) *Transition {
+	t := &Transition{Pos: p.pos(n)}
+	d := deref(n)
+	if d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
+		// Shorthand: a bare target string.
+		t.Target, t.TargetPos = d.Value, p.pos(d)
+		return t
+	}
+	p.mapping(n, "transition "+where, transitionKeys, func(key string, _, v *yaml.Node) {
+		w := where + "." + key
+		switch key {
+		case "target":
+			t.Target = p.str(v, w)
+			t.TargetPos = p.pos(v)
+		case "when":
+			t.When = p.guardStr(v, w)
+			t.WhenPos = p.pos(v)
+		case "default":
+			t.Default = p.boolean(v, w)
+		case "effects":
+			t.Effects = p.parseEffects(v, w)
+		case "guard_hint":
+			t.GuardHint = p.str(v, w)
+		case "view":
+			t.View = p.parseView(v, w)
+		case "emit":
+			t.Emit = p.strList(v, w)
+		case "push_history":
+			t.PushHistory = p.boolPtr(v, w)
+		}
+	})
+	return t
+}
+
+// guardStr reads a when: guard. A YAML bool (when: true) is kept as its text.
+func (p *fileParser) guardStr(v *yaml.Node, where string) string {
+	return p.str(v, where)
+}
+
+func (p *fileParser) parseEffects(n *yaml.Node, where string) []*Effect {
+	var out []*Effect
+	d := deref(n)
+	if d != nil && d.Kind == yaml.MappingNode {
+		// A single effect written as a mapping.
+		return []*Effect{p.parseEffect(n, where)}
+	}
+	p.seq(n, where, func(i int, it *yaml.Node) {
+		out = append(out, p.parseEffect(it, fmt.Sprintf("%s[%d]", where, i)))
+	})
+	return out
+}
+
+func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
+	e := &Effect{Pos: p.pos(n), Has: map[string]bool{}, Keys: map[string]Pos{}}
+	if isNull(n) {
+		p.errf(p.pos(n), "effect", "effect %s: empty effect", where)
+		return e
+	}
+	p.mapping(n, "effect "+where, effectKeys, func(key string, _, v *yaml.Node) {
+		e.Has[key] = true
+		e.Keys[key] = p.pos(v)
+		w := where + "." + key
+		switch key {
+		case "when":
+			e.When = p.guardStr(v, w)
+		case "set":
+			e.Set = p.kvList(v, w)
+		case "increment":
+			e.Increment = p.kvList(v, w)
+		case "say":
+			e.Say = p.str(v, w)
+		case "invoke":
+			e.Invoke = p.str(v, w)
+		case "id":
+			e.ID = p.str(v, w)
+		case "with":
+			e.withNode = deref(v)
+			if !isNull(v) {
+				if m, ok := p.raw(v).(map[string]any); ok {
+					e.With = m
+				} else {
+					p.errf(p.pos(v), "type", "%s: expected a mapping, got %s", w, kindName(v))
+				}
+			}
+		case "bind":
+			e.Bind = p.kvList(v, w)
+		case "on_error":
+			e.OnError = p.str(v, w)
+		case "emit":
+			e.Emit = p.str(v, w)
+		case "background":
+			e.Background = p.boolean(v, w)
+		case "once":
+			e.Once = p.boolean(v, w)
+		case "on_complete":
+			e.OnComplete = p.parseEffects(v, w)
+		case "target":
+			e.Target = p.str(v, w)
+		case "emit_intent":
+			e.EmitIntent = p.str(v, w)
+		case "slots":
+			e.Slots = p.kvList(v, w)
+		case "effects":
+			e.Effects = p.parseEffects(v, w)
+		case "agent":
+			e.Agent = p.str(v, w)
+		case "selection":
+			e.Selection = p.parseSelection(v, w)
+		}
+	})
+	return e
+}
+
+func (p *fileParser) parseSelection(v *yaml.Node, where string) *Selection {
+	s := &Selection{Pos: p.pos(v), Keys: map[string]Pos{}}
+	p.mapping(v, "selection", selectionKeys, func(key string, _, v *yaml.Node) {
+		s.Keys[key] = p.pos(v)
+		val := p.str(v, where+"."+key)
+		switch key {
+		case "profile":
+			s.Profile = val
+		case "model":
+			s.Model = val
+		case "effort":
+			s.Effort = val
+		case "evidence":
+			s.Evidence = val
+		case "fallback_profile":
+			s.FallbackProfile = val
+		}
+	})
+	return s
+}
+
+func quote(s string) string { return fmt.Sprintf("%q", s) }

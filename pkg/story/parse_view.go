@@ -1,0 +1,202 @@
+package story
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+var (
+	viewKinds       = []string{"prose", "heading", "list", "kv", "code", "template", "banner", "choice", "media"}
+	viewStringKinds = []string{"prose", "heading", "code", "template"}
+	listBodyKeys    = []string{"items", "marker"}
+	listItemKeys    = []string{"label", "hint", "when"}
+	kvBodyKeys      = []string{"pairs"}
+	bannerBodyKeys  = []string{"text", "subtitle", "color"}
+	mediaBodyKeys   = []string{"handle", "caption", "kind", "path", "annotate_intent", "annotate_feedback_slot"}
+)
+
+// parseView parses the four view forms (reference §4.6).
+func (p *fileParser) parseView(n *yaml.Node, where string) *View {
+	d := deref(n)
+	if isNull(d) {
+		return nil
+	}
+	v := &View{Pos: p.pos(n)}
+	switch d.Kind {
+	case yaml.ScalarNode:
+		v.Kind, v.Template = "template", d.Value
+	case yaml.SequenceNode:
+		v.Kind = "elements"
+		v.Elements = p.parseElements(d, "view", false)
+	case yaml.MappingNode:
+		keys := keysOf(d)
+		if contains(keys, "template_file") && (contains(keys, "extends") || contains(keys, "blocks")) {
+			p.errf(p.pos(n), "view", "view: template_file is mutually exclusive with extends/blocks")
+		}
+		v.Kind = "extends"
+		v.Blocks = map[string][]*ViewElement{}
+		p.mapping(d, "view", []string{"extends", "blocks", "template_file"}, func(key string, _, val *yaml.Node) {
+			switch key {
+			case "extends":
+				v.Extends = p.str(val, where+".extends")
+			case "template_file":
+				v.TemplateFile = p.str(val, where+".template_file")
+				v.Kind = "template_file"
+			case "blocks":
+				p.mapping(val, "view.blocks", nil, func(b string, _, bv *yaml.Node) {
+					v.BlockOrder = append(v.BlockOrder, b)
+					if bd := deref(bv); bd != nil && bd.Kind == yaml.ScalarNode && !isNull(bd) {
+						v.Blocks[b] = []*ViewElement{{Kind: "template", Text: bd.Value, Pos: p.pos(bd), node: bd}}
+						return
+					}
+					v.Blocks[b] = p.parseElements(bv, "blocks."+b, true)
+				})
+			}
+		})
+	default:
+		p.errf(p.pos(n), "view", "view: must be a string, an array of elements, or an {extends, blocks} mapping: got %s", kindName(d))
+	}
+	return v
+}
+
+func (p *fileParser) parseElements(n *yaml.Node, where string, inBlock bool) []*ViewElement {
+	var out []*ViewElement
+	p.seq(n, where, func(i int, it *yaml.Node) {
+		if el := p.parseElement(it, fmt.Sprintf("%s[%d]", where, i), inBlock); el != nil {
+			out = append(out, el)
+		}
+	})
+	return out
+}
+
+func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *ViewElement {
+	d := deref(n)
+	el := &ViewElement{Pos: p.pos(n), node: d}
+	if d == nil || d.Kind != yaml.MappingNode {
+		p.errf(p.pos(n), "view", "%s: element must be a mapping with one kind key (one of %s), got %s", where, strings.Join(viewKinds, " / "), kindName(n))
+		return nil
+	}
+	var kinds []string
+	var body *yaml.Node
+	// Elements decode non-strictly upstream: unknown keys are warnings.
+	p.mappingSev(d, where, append(slices.Clone(viewKinds), "when"), "warning", func(key string, _, v *yaml.Node) {
+		if key == "when" {
+			el.When = p.str(v, where+".when")
+			return
+		}
+		kinds = append(kinds, key)
+		body = v
+	})
+	switch len(kinds) {
+	case 0:
+		p.errf(p.pos(n), "view", "%s: element has no kind (expected one of prose / heading / list / kv / code / template / banner / choice)", where)
+		return nil
+	case 1:
+	default:
+		p.errf(p.pos(n), "view", "%s: element has multiple kinds set (%s); each element must declare exactly one", where, strings.Join(kinds, ", "))
+		return nil
+	}
+	el.Kind = kinds[0]
+	if contains(viewStringKinds, el.Kind) {
+		el.Text = p.str(body, where+"."+el.Kind)
+		return el
+	}
+	if inBlock && el.Kind == "choice" {
+		p.errf(p.pos(n), "view", "%s (choice): choice elements are not allowed inside extends/blocks views", where)
+	}
+	el.Body = p.raw(body)
+	bw := where + " (" + el.Kind + ")"
+	nestedWhen := func(k *yaml.Node) {
+		p.errf(p.pos(k), "view", "%s element: `when:` must be a sibling of `%s:` (element level), not nested inside the %s body — a nested guard is ignored. Dedent the `when:` to align with `%s:`.", el.Kind, el.Kind, el.Kind, el.Kind)
+	}
+	switch el.Kind {
+	case "list":
+		p.mapping(body, bw, append(slices.Clone(listBodyKeys), "when"), func(key string, k, v *yaml.Node) {
+			switch key {
+			case "when":
+				nestedWhen(k)
+			case "items":
+				cnt := 0
+				p.seq(v, bw+".items", func(i int, it *yaml.Node) {
+					cnt++
+					id := deref(it)
+					iw := fmt.Sprintf("%s.items[%d]", bw, i)
+					if id != nil && id.Kind == yaml.ScalarNode {
+						if id.Value == "" {
+							p.errf(p.pos(it), "view", "list item: empty string is not allowed")
+						}
+						return
+					}
+					label := ""
+					p.mapping(it, iw, listItemKeys, func(ik string, _, iv *yaml.Node) {
+						if ik == "label" {
+							label = p.str(iv, iw+".label")
+						} else {
+							p.str(iv, iw+"."+ik)
+						}
+					})
+					if label == "" {
+						p.errf(p.pos(it), "view", "list item: label is required")
+					}
+				})
+				if cnt == 0 {
+					p.errf(p.pos(n), "view", "%s: list requires items: with at least one entry", bw)
+				}
+			case "marker":
+				p.str(v, bw+".marker")
+			}
+		})
+	case "kv":
+		p.mapping(body, bw, append(slices.Clone(kvBodyKeys), "when"), func(key string, k, v *yaml.Node) {
+			if key == "when" {
+				nestedWhen(k)
+				return
+			}
+			cnt := 0
+			p.mapping(v, bw+".pairs", nil, func(pk string, _, pv *yaml.Node) {
+				cnt++
+				if pd := deref(pv); pd == nil || pd.Kind != yaml.ScalarNode || (pd.Tag != "!!str" && pd.Tag != "!!null" && pd.Tag != "") {
+					// Upstream requires string values; an unquoted number or bool is not one.
+					p.errf(p.pos(pv), "view", "%s: kv pair %d (%s): value must be a string (got %s)", bw, cnt-1, pk, kindName(pv))
+				}
+			})
+			if cnt == 0 {
+				p.errf(p.pos(v), "view", "%s: kv requires pairs: with at least one entry", bw)
+			}
+		})
+	case "banner":
+		text := ""
+		p.mapping(body, bw, append(slices.Clone(bannerBodyKeys), "when"), func(key string, k, v *yaml.Node) {
+			if key == "when" {
+				nestedWhen(k)
+				return
+			}
+			s := p.str(v, bw+"."+key)
+			if key == "text" {
+				text = s
+			}
+		})
+		if strings.TrimSpace(text) == "" {
+			p.errf(p.pos(n), "view", "%s: banner requires a non-empty text", bw)
+		}
+	case "media":
+		handle := ""
+		p.mapping(body, bw, mediaBodyKeys, func(key string, _, v *yaml.Node) {
+			s := p.str(v, bw+"."+key)
+			if key == "handle" {
+				handle = s
+			}
+		})
+		if strings.TrimSpace(handle) == "" {
+			p.errf(p.pos(n), "view", "%s: media requires a non-empty handle", bw)
+		}
+	case "choice":
+		if bd := deref(body); bd == nil || bd.Kind != yaml.MappingNode {
+			p.errf(p.pos(body), "view", "%s: choice: must be a mapping, got %s", bw, kindName(body))
+		}
+	}
+	return el
+}

@@ -1,0 +1,219 @@
+package story
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+var supportedPlugins = []string{PluginClaudeCLI, PluginInProcess, PluginSubprocess, PluginMCPHTTP, PluginLocalLLM}
+
+var validEfforts = []string{"low", "medium", "high", "xhigh", "max"}
+
+// resolvePlugins validates the manifest's agent_plugins: block (reference
+// §7.2, rule agent-plugin), substitutes ${VAR} in env/headers, and injects
+// agent.claude. Included files never contribute plugins.
+func (l *loader) resolvePlugins(st *Story, fd *fileDef) {
+	p := &fileParser{reporter: l.rep, file: fd.file, dir: fd.dir, budget: maxNodes}
+	n := deref(fd.pluginsNode)
+	if n != nil && n.Kind == yaml.MappingNode {
+		seen := map[string]bool{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := deref(n.Content[i]), n.Content[i+1]
+			if k == nil || k.Kind != yaml.ScalarNode {
+				continue
+			}
+			alias := k.Value
+			kp := p.pos(k)
+			if seen[alias] {
+				p.errf(kp, "duplicate-key", "agent_plugins: mapping key %q already defined", alias)
+				continue
+			}
+			seen[alias] = true
+			if isNull(v) {
+				p.errf(kp, "agent-plugin", "agent_plugins.%s: empty declaration", alias)
+				continue
+			}
+			if !strings.HasPrefix(alias, "agent.") {
+				p.errf(kp, "agent-plugin", "agent_plugins: key %q must start with 'agent.' prefix", alias)
+				continue
+			}
+			ap := l.parsePlugin(p, alias, k, v)
+			if ap != nil {
+				st.AgentPlugins[alias] = ap
+			}
+		}
+	}
+	if _, ok := st.AgentPlugins[DefaultAgentAlias]; !ok {
+		st.AgentPlugins[DefaultAgentAlias] = &AgentPlugin{Alias: DefaultAgentAlias, Plugin: PluginClaudeCLI, Injected: true,
+			Pos: Pos{File: fd.file}}
+	}
+}
+
+func (l *loader) parsePlugin(p *fileParser, alias string, k, v *yaml.Node) *AgentPlugin {
+	ap := &AgentPlugin{Alias: alias, Pos: p.pos(k)}
+	where := "agent_plugins." + alias
+	var envNode, headersNode *yaml.Node
+	hasPlugin := false
+	p.mapping(v, where, pluginKeys, func(key string, _, v *yaml.Node) {
+		w := where + "." + key
+		switch key {
+		case "plugin":
+			hasPlugin = true
+			ap.Plugin = p.str(v, w)
+		case "command":
+			ap.Command = p.str(v, w)
+		case "args":
+			ap.Args = p.strList(v, w)
+		case "endpoint":
+			ap.Endpoint = p.str(v, w)
+		case "tool":
+			ap.Tool = p.str(v, w)
+		case "env":
+			envNode = v
+		case "headers":
+			headersNode = v
+		case "model":
+			ap.Model = p.str(v, w)
+		case "grammar":
+			ap.Grammar = p.boolean(v, w)
+		case "json_schema":
+			ap.JSONSchema = p.boolean(v, w)
+		case "port":
+			ap.Port = p.integer(v, w)
+		case "server_bin":
+			ap.ServerBin = p.str(v, w)
+		case "claude_bin":
+			ap.ClaudeBin = p.str(v, w)
+		case "api_key_env":
+			ap.APIKeyEnv = p.str(v, w)
+		}
+	})
+	kp := ap.Pos
+	switch {
+	case !hasPlugin || strings.TrimSpace(ap.Plugin) == "":
+		p.errf(kp, "agent-plugin", "agent_plugins.%s: plugin: is required", alias)
+		return nil
+	case !contains(supportedPlugins, ap.Plugin):
+		p.errf(kp, "agent-plugin", "agent_plugins.%s: unknown plugin %q (supported: %s)", alias, ap.Plugin, strings.Join(supportedPlugins, ", "))
+		return nil
+	case ap.Plugin == PluginSubprocess && strings.TrimSpace(ap.Command) == "":
+		p.errf(kp, "agent-plugin", "agent_plugins.%s: subprocess plugin requires command:", alias)
+		return nil
+	case ap.Plugin == PluginMCPHTTP && strings.TrimSpace(ap.Endpoint) == "":
+		p.errf(kp, "agent-plugin", "agent_plugins.%s: mcp_http plugin requires endpoint:", alias)
+		return nil
+	case ap.Plugin == PluginLocalLLM && strings.TrimSpace(ap.Model) == "" && strings.TrimSpace(ap.Endpoint) == "":
+		p.errf(kp, "agent-plugin", "agent_plugins.%s: builtin.local_llm plugin requires model: or endpoint:", alias)
+		return nil
+	}
+	ap.Env = l.interpMap(p, envNode, "agent_plugins."+alias, "env")
+	ap.Headers = l.interpMap(p, headersNode, "agent_plugins."+alias, "headers")
+	return ap
+}
+
+// interpMap decodes a string map and substitutes ${VAR} in each value. An
+// unset variable is an error (a warning with AllowUnsetEnv). Messages name
+// the variable and the key, never a value.
+func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string) map[string]string {
+	out := map[string]string{}
+	if n == nil {
+		return out
+	}
+	type item struct {
+		key string
+		v   *yaml.Node
+	}
+	var items []item
+	p.mapping(n, prefix+"."+field, nil, func(key string, _, v *yaml.Node) {
+		items = append(items, item{key, v})
+	})
+	for _, it := range items {
+		raw := p.str(it.v, prefix+"."+field+"."+it.key)
+		val, unset := interpolate(raw, l.opts.lookup)
+		for _, name := range unset {
+			msg := fmt.Sprintf("%s: env var %s referenced in %s.%s not set", prefix, name, field, it.key)
+			if l.opts.AllowUnsetEnv {
+				p.warnf(p.pos(it.v), "agent-plugin", "%s", msg)
+			} else {
+				p.errf(p.pos(it.v), "agent-plugin", "%s", msg)
+			}
+		}
+		out[it.key] = val
+	}
+	return out
+}
+
+// interpolate substitutes ${NAME} in s in a single left-to-right pass.
+// Bare $NAME and an unclosed ${ stay literal; substituted text is not
+// scanned again. It returns the result and the names that were unset
+// (replaced by the empty string).
+func interpolate(s string, lookup func(string) (string, bool)) (string, []string) {
+	if !strings.Contains(s, "${") {
+		return s, nil
+	}
+	var b strings.Builder
+	var unset []string
+	for {
+		i := strings.Index(s, "${")
+		if i < 0 {
+			b.WriteString(s)
+			break
+		}
+		j := strings.IndexByte(s[i+2:], '}')
+		if j < 0 {
+			b.WriteString(s)
+			break
+		}
+		b.WriteString(s[:i])
+		name := s[i+2 : i+2+j]
+		if v, ok := lookup(name); ok {
+			b.WriteString(v)
+		} else {
+			unset = append(unset, name)
+		}
+		s = s[i+2+j+1:]
+	}
+	return b.String(), unset
+}
+
+// resolveProviders validates providers: (reference §9.5) and substitutes
+// ${VAR} in their env. The parse stage kept raw env values.
+func (l *loader) resolveProviders(st *Story) {
+	names := make([]string, 0, len(st.Providers))
+	for n := range st.Providers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		pr := st.Providers[n]
+		if pr.declaredEmpty {
+			continue
+		}
+		if pr.Model == "" && pr.Effort == "" && len(pr.Env) == 0 {
+			l.rep.errf(pr.Pos, "provider", "providers.%s: a provider must set model:, effort:, and/or env: (an empty provider has no effect)", n)
+			continue
+		}
+		if pr.Effort != "" && !contains(validEfforts, pr.Effort) {
+			l.rep.errf(pr.Pos, "provider", "providers.%s: effort %q is invalid (valid: low, medium, high, xhigh, max)", n, pr.Effort)
+		}
+		keys := make([]string, 0, len(pr.Env))
+		for k := range pr.Env {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			val, unset := interpolate(pr.Env[k], l.opts.lookup)
+			for _, name := range unset {
+				if l.opts.AllowUnsetEnv {
+					l.rep.warnf(pr.Pos, "provider", "providers.%s: env var %s referenced in env.%s not set", n, name, k)
+				} else {
+					l.rep.errf(pr.Pos, "provider", "providers.%s: env var %s referenced in env.%s not set", n, name, k)
+				}
+			}
+			pr.Env[k] = val
+		}
+	}
+}

@@ -1,0 +1,17 @@
+package story
+
+// checkApp: app.id is required; app.context and app.context_path are
+// mutually exclusive (reference §3.2).
+func checkApp(c *checker) {
+	st := c.st
+	p := st.App.Pos
+	if p.File == "" {
+		p = Pos{File: st.File, Line: 1, Col: 1}
+	}
+	if st.App.ID == "" && !st.child {
+		c.rep.errf(p, "app", "app.id is required")
+	}
+	if st.App.Context != "" && st.App.ContextPath != "" {
+		c.rep.errf(p, "app", "app.context and app.context_path are mutually exclusive; set only one")
+	}
+}

@@ -1,0 +1,42 @@
+package story
+
+import (
+	"fmt"
+	"strings"
+)
+
+// checkHosts: with a non-empty hosts: list, every literal invoke must be
+// listed. iface.<name>.<op> invokes are rewritten to the interface's
+// default binding and added automatically (reference §8.2).
+func checkHosts(c *checker) {
+	if len(c.st.Hosts) == 0 {
+		return
+	}
+	c.eachEffect(func(e *Effect, site effSite) {
+		inv := strings.TrimSpace(e.Invoke)
+		if inv == "" || isTemplated(inv) || strings.HasPrefix(inv, "iface.") || contains(c.st.Hosts, inv) {
+			return
+		}
+		msg := fmt.Sprintf("%s: invoke %q is not declared in app hosts", site.Loc, inv)
+		if site.State != nil && !site.OnComplete && !site.Inline {
+			if site.Intent == "" {
+				msg = fmt.Sprintf("state %q: on_enter invoke %q is not declared in app hosts", site.State.Path, inv)
+			} else {
+				msg = fmt.Sprintf("state %q intent %q: effect invoke %q is not declared in app hosts", site.State.Path, site.Intent, inv)
+			}
+		}
+		if sug := suggest(inv, c.st.Hosts); sug != "" {
+			msg += fmt.Sprintf("; did you mean `%s`?", sug)
+		} else {
+			msg += " (add it to hosts:)"
+		}
+		c.rep.errf(e.keyPos("invoke"), "hosts", "%s", msg)
+	})
+	for _, n := range sortedKeys(c.st.Proposals) {
+		ex := c.st.Proposals[n].Execute
+		if ex == nil || ex.Invoke == "" || isTemplated(ex.Invoke) || strings.HasPrefix(ex.Invoke, "iface.") || contains(c.st.Hosts, ex.Invoke) {
+			continue
+		}
+		c.rep.errf(ex.Pos, "hosts", "proposal %q execute: invoke %q is not declared in app hosts", n, ex.Invoke)
+	}
+}

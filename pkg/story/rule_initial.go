@@ -1,0 +1,46 @@
+package story
+
+// checkInitial: a literal initial: names a child; parallel states need 2+
+// regions and no initial (reference §4.5).
+func checkInitial(c *checker) {
+	for _, s := range c.st.AllStates() {
+		if s.Parallel {
+			if len(s.Children) < 2 {
+				c.rep.errf(s.Pos, "initial", "state %q: parallel state must declare at least 2 child regions (got %d)", s.Path, len(s.Children))
+			}
+			if s.Initial != "" {
+				c.rep.errf(s.InitialPos, "initial", "state %q: parallel state must not declare initial: — each region picks its own initial", s.Path)
+			}
+			for _, ch := range s.Children {
+				if ch.Parallel {
+					c.rep.errf(ch.Pos, "initial", "state %q: parallel state %q child %q is itself type: parallel — nested parallel regions are not supported", ch.Path, s.Path, ch.Name)
+				}
+			}
+			continue
+		}
+		if s.Initial == "" {
+			if len(s.Children) > 0 {
+				c.rep.warnf(s.Pos, "initial", "state %q has child states but no initial:; entering it will not descend into a child (set initial: to one of them)", s.Path)
+			}
+			continue
+		}
+		if isTemplated(s.Initial) {
+			continue
+		}
+		found := false
+		var names []string
+		for _, ch := range s.Children {
+			names = append(names, ch.Name)
+			if ch.Name == s.Initial {
+				found = true
+			}
+		}
+		if !found && c.st.byPath[s.Path+"."+s.Initial] == nil {
+			if sug := suggest(s.Initial, names); sug != "" {
+				c.rep.errf(s.InitialPos, "initial", "state %q: initial child %q does not exist; did you mean `%s`?", s.Path, s.Initial, sug)
+			} else {
+				c.rep.errf(s.InitialPos, "initial", "state %q: initial child %q does not exist", s.Path, s.Initial)
+			}
+		}
+	}
+}

@@ -1,0 +1,45 @@
+package story
+
+import "strings"
+
+// checkIntents: intents used in on: are declared globally or on that
+// state itself ("*" always passes); emit_intent names an on: arc of the
+// owning state or an ancestor (reference §4.2, §9.6).
+func checkIntents(c *checker) {
+	lifted := map[string]bool{}
+	for _, im := range c.st.Imports {
+		for _, n := range im.ImportIntent {
+			lifted[n] = true
+		}
+	}
+	for _, s := range c.st.AllStates() {
+		for _, in := range s.OnOrder {
+			if in == "*" || s.Intents[in] != nil || c.st.Intents[in] != nil || lifted[in] {
+				continue
+			}
+			msg := "state %q: on: %q — intent not declared in intents library or state.intents"
+			if sug := suggest(in, c.intentNames(s)); sug != "" {
+				c.rep.errf(s.OnPos[in], "intent", msg+"; did you mean `%s`?", s.Path, in, sug)
+			} else {
+				c.rep.errf(s.OnPos[in], "intent", msg, s.Path, in)
+			}
+		}
+	}
+	c.eachEffect(func(e *Effect, site effSite) {
+		if e.EmitIntent == "" || isTemplated(e.EmitIntent) || site.State == nil || site.Template {
+			return
+		}
+		name := strings.TrimSpace(e.EmitIntent)
+		for cur := site.State; cur != nil; cur = cur.Parent {
+			if _, ok := cur.On[name]; ok {
+				return
+			}
+		}
+		c.rep.errf(e.keyPos("emit_intent"), "intent", "%s: emit_intent %q is not declared on state %q's on: arcs (nor any ancestor's)", site.Loc, name, site.State.Path)
+	})
+}
+
+func (c *checker) intentNames(s *State) []string {
+	out := append([]string{}, c.st.IntentOrder...)
+	return append(out, s.IntentOrder...)
+}

@@ -1,0 +1,25 @@
+package story
+
+// reservedWorld are world keys the engine owns; they never need declaring.
+var reservedWorld = []string{"last_error", "host_error", "write_mode_scope", "session_id"}
+
+// checkRelevantWorld: every relevant_world key is declared in world: (or reserved).
+func checkRelevantWorld(c *checker) {
+	var names []string
+	for _, w := range c.st.World {
+		names = append(names, w.Name)
+	}
+	for _, s := range c.st.AllStates() {
+		for _, rw := range s.RelevantWorld {
+			if c.st.Var(rw.Name) != nil || contains(reservedWorld, rw.Name) {
+				continue
+			}
+			msg := "state %q: relevant_world key %q is not declared in world schema"
+			if sug := suggest(rw.Name, names); sug != "" {
+				c.rep.errf(rw.Pos, "relevant-world", msg+"; did you mean `%s`?", s.Path, rw.Name, sug)
+			} else {
+				c.rep.errf(rw.Pos, "relevant-world", msg, s.Path, rw.Name)
+			}
+		}
+	}
+}

@@ -1,0 +1,158 @@
+package story
+
+import "strings"
+
+// checkStateValues: per-state enumerations and shape rules (reference §9.6).
+func checkStateValues(c *checker) {
+	for _, s := range c.st.AllStates() {
+		top := s.Parent == nil
+		switch s.Decider {
+		case "", "human", "llm":
+		default:
+			c.rep.errf(s.keyPos("decider"), "state", `state %q: decider %q is invalid (want "", "human", or "llm")`, s.Path, s.Decider)
+		}
+		switch s.WriteMode {
+		case "", "open":
+		case "read_only":
+			if !dispatchesAgent(s) {
+				c.rep.errf(s.keyPos("write_mode"), "state", "state %q: write_mode: read_only is only meaningful on a room that dispatches an agent (mode: conversational, an agent_off_ramp, or a host.agent.task / host.agent.converse effect); it would silently do nothing here", s.Path)
+			}
+		default:
+			c.rep.errf(s.keyPos("write_mode"), "state", `state %q: write_mode %q is invalid (want "", "open", or "read_only")`, s.Path, s.WriteMode)
+		}
+		if _, ok := s.Keys["transcript"]; ok {
+			if !top {
+				c.rep.errf(s.keyPos("transcript"), "state", "state %q: transcript: only allowed on top-level (room) states", s.Path)
+			} else if s.Transcript != "" && s.Transcript != "persistent" && s.Transcript != "transient" {
+				c.rep.errf(s.keyPos("transcript"), "state", `state %q: transcript: %q is not one of "persistent", "transient"`, s.Path, s.Transcript)
+			}
+		}
+		if _, ok := s.Keys["theme"]; ok && !top {
+			c.rep.errf(s.keyPos("theme"), "state", "state %q: theme: only allowed on top-level (room) states", s.Path)
+		}
+		if s.InterceptDrive != "" && s.InterceptDrive != "rest" {
+			c.rep.errf(s.keyPos("intercept_drive"), "state", `state %q: intercept_drive %q is invalid (the only valid value is "rest")`, s.Path, s.InterceptDrive)
+		}
+		if t := s.Timeout; t != nil {
+			if t.After == "" {
+				c.rep.errf(t.Pos, "state", "state %q: timeout: missing 'after' field", s.Path)
+			} else if !isTemplated(t.After) {
+				if _, err := parseDuration(t.After); err != nil {
+					c.rep.errf(t.Pos, "state", "state %q: timeout.after %q: app.ParseDuration: %v", s.Path, t.After, err)
+				}
+			}
+			if t.Target == "" {
+				c.rep.errf(t.Pos, "state", "state %q: timeout: missing 'target' field", s.Path)
+			}
+		}
+		if o := s.AgentOffRamp; o != nil && o.Enabled {
+			if s.Terminal {
+				c.rep.errf(o.Pos, "state", "state %q declares agent_off_ramp on a terminal: true state; a terminal state never routes free text", s.Path)
+			}
+			if s.Mode == "conversational" {
+				c.rep.errf(o.Pos, "state", "state %q declares agent_off_ramp on a mode: conversational state; that harness is already free-form, so the flag is meaningless there", s.Path)
+			}
+		}
+		if cr := s.ContextualRouting; cr != nil && cr.Enabled {
+			if cr.RoomChat == nil && cr.HelpChat == nil && cr.MetaChat == nil {
+				c.rep.errf(cr.Pos, "state", "state %q: contextual_routing.enabled requires at least one lane (room_chat, help_chat, or meta_chat)", s.Path)
+			}
+			for _, f := range []struct{ key, v string }{{"plan_accept_intent", cr.PlanAcceptIntent}, {"plan_refine_intent", cr.PlanRefineIntent}} {
+				if f.v == "" {
+					continue
+				}
+				if _, ok := s.On[f.v]; !ok {
+					c.rep.errf(cr.Pos, "state", "state %q: contextual_routing.%s %q has no matching on: arc in this state", s.Path, f.key, f.v)
+				}
+				if c.lookupIntent(s, f.v, true) == nil {
+					c.rep.errf(cr.Pos, "state", "state %q: contextual_routing.%s %q is not a declared intent", s.Path, f.key, f.v)
+				}
+			}
+		}
+		for _, e := range s.OnEnter {
+			c.checkReservedSet(s, "on_enter", e)
+		}
+		for _, in := range s.OnOrder {
+			for _, t := range s.On[in] {
+				for _, e := range t.Effects {
+					c.checkReservedSet(s, "intent "+quote(in), e)
+				}
+			}
+		}
+		if s.DefaultIntent != "" {
+			c.checkDefaultIntent(s)
+		}
+	}
+}
+
+func (c *checker) checkReservedSet(s *State, where string, e *Effect) {
+	for _, kv := range e.Set {
+		if kv.Key == "write_mode_scope" {
+			c.rep.errf(kv.Pos, "state", `state %q %s: set: "write_mode_scope" is engine-reserved — a story may not self-grant write mode`, s.Path, where)
+		}
+	}
+}
+
+func (c *checker) checkDefaultIntent(s *State) {
+	di := s.DefaultIntent
+	p := s.keyPos("default_intent")
+	if _, ok := s.On[di]; !ok {
+		c.rep.errf(p, "state", "state %q: default_intent %q has no matching on: arc in this state", s.Path, di)
+	}
+	in := c.lookupIntent(s, di, true)
+	if in == nil {
+		c.rep.errf(p, "state", "state %q: default_intent %q is not a declared intent", s.Path, di)
+		return
+	}
+	if !hasOneRequiredString(in) {
+		c.rep.errf(p, "state", "state %q: default_intent %q must declare exactly one required string slot to receive the free-text utterance", s.Path, di)
+	}
+}
+
+func hasOneRequiredString(in *Intent) bool {
+	n := 0
+	for _, sl := range in.Slots {
+		if sl.Required && (sl.Type == "string" || sl.Type == "") {
+			n++
+		}
+	}
+	return n == 1
+}
+
+// lookupIntent finds an intent declared on the state (and, with ancestors,
+// on its ancestors) or globally.
+func (c *checker) lookupIntent(s *State, name string, ancestors bool) *Intent {
+	for cur := s; cur != nil; cur = cur.Parent {
+		if in := cur.Intents[name]; in != nil {
+			return in
+		}
+		if !ancestors {
+			break
+		}
+	}
+	return c.st.Intents[name]
+}
+
+func dispatchesAgent(s *State) bool {
+	if s.Mode == "conversational" || (s.AgentOffRamp != nil && s.AgentOffRamp.Enabled) {
+		return true
+	}
+	found := false
+	var walk func([]*Effect)
+	walk = func(l []*Effect) {
+		for _, e := range l {
+			if e.Invoke == "host.agent.task" || e.Invoke == "host.agent.converse" || strings.HasPrefix(e.Invoke, "{{") {
+				found = true
+			}
+			walk(e.OnComplete)
+			walk(e.Effects)
+		}
+	}
+	walk(s.OnEnter)
+	for _, arms := range s.On {
+		for _, t := range arms {
+			walk(t.Effects)
+		}
+	}
+	return found
+}

@@ -1,0 +1,381 @@
+package story
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/pkg/diag"
+)
+
+// maxNodes bounds the work spent walking one file's YAML tree, so aliases
+// that fan out (a "billion laughs" document) cannot hang the loader.
+const maxNodes = 2_000_000
+
+// reporter collects diagnostics for one load.
+type reporter struct {
+	ds []diag.Diagnostic
+}
+
+func (r *reporter) add(p Pos, sev diag.Severity, rule, format string, a ...any) {
+	r.ds = append(r.ds, diag.Diagnostic{
+		File: p.File, Line: p.Line, Col: p.Col,
+		Severity: sev, Rule: rule, Message: fmt.Sprintf(format, a...),
+	})
+}
+
+func (r *reporter) errf(p Pos, rule, format string, a ...any) {
+	r.add(p, diag.Error, rule, format, a...)
+}
+
+func (r *reporter) warnf(p Pos, rule, format string, a ...any) {
+	r.add(p, diag.Warning, rule, format, a...)
+}
+
+// fileParser turns the YAML nodes of one file into model values.
+type fileParser struct {
+	*reporter
+	file   string // as reported in diagnostics
+	dir    string // absolute directory of the file
+	budget int
+}
+
+func (p *fileParser) pos(n *yaml.Node) Pos {
+	if n == nil {
+		return Pos{File: p.file}
+	}
+	return Pos{File: p.file, Line: n.Line, Col: n.Column}
+}
+
+// deref follows aliases (bounded) and returns the target node.
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 16; i++ {
+		n = n.Alias
+	}
+	if n != nil && n.Kind == yaml.AliasNode {
+		return nil
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool {
+	n = deref(n)
+	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null") || n.Kind == 0
+}
+
+func kindName(n *yaml.Node) string {
+	n = deref(n)
+	if n == nil {
+		return "null"
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return "null"
+		case "!!bool":
+			return "a bool"
+		case "!!int":
+			return "an int"
+		case "!!float":
+			return "a float"
+		}
+		return "a string"
+	}
+	return "an unknown node"
+}
+
+// mapping iterates the key/value pairs of a mapping node. It reports
+// duplicate keys, merge keys it cannot honour, and (when known is non-nil)
+// unknown keys with a "did you mean" suggestion. where names the block in
+// messages. It returns false if n is not a mapping (a type error is
+// reported unless n is null).
+func (p *fileParser) mapping(n *yaml.Node, where string, known []string, fn func(key string, k, v *yaml.Node)) bool {
+	return p.mappingSev(n, where, known, diag.Error, fn)
+}
+
+func (p *fileParser) mappingSev(n *yaml.Node, where string, known []string, unknownSev diag.Severity, fn func(key string, k, v *yaml.Node)) bool {
+	orig := n
+	n = deref(n)
+	if isNull(n) {
+		return false
+	}
+	if n.Kind != yaml.MappingNode {
+		p.errf(p.pos(orig), "type", "%s: expected a mapping, got %s", where, kindName(n))
+		return false
+	}
+	seen := make(map[string]*yaml.Node, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		p.budget--
+		if p.budget < 0 {
+			return true
+		}
+		k, v := deref(n.Content[i]), n.Content[i+1]
+		if k == nil {
+			continue
+		}
+		if k.Kind != yaml.ScalarNode {
+			p.errf(p.pos(k), "type", "%s: mapping keys must be strings, got %s", where, kindName(k))
+			continue
+		}
+		key := k.Value
+		if k.Tag == "!!merge" {
+			// `<<: *anchor` merges another mapping in.
+			src := deref(v)
+			if src != nil && src.Kind == yaml.MappingNode {
+				p.mappingSev(src, where, known, unknownSev, fn)
+			} else if src != nil && src.Kind == yaml.SequenceNode {
+				for _, it := range src.Content {
+					p.mappingSev(it, where, known, unknownSev, fn)
+				}
+			}
+			continue
+		}
+		if prev, dup := seen[key]; dup {
+			p.errf(p.pos(k), "duplicate-key", "%s: mapping key %q already defined at line %d, column %d", where, key, prev.Line, prev.Column)
+			continue
+		}
+		seen[key] = k
+		if known != nil && !contains(known, key) {
+			msg := fmt.Sprintf("%s: unknown key %q", where, key)
+			if s := suggest(key, known); s != "" {
+				msg += fmt.Sprintf("; did you mean `%s`?", s)
+			}
+			p.add(p.pos(k), unknownSev, "unknown-key", "%s", msg)
+			continue
+		}
+		fn(key, k, v)
+	}
+	return true
+}
+
+// seq iterates the items of a sequence node; a null is an empty list.
+func (p *fileParser) seq(n *yaml.Node, where string, fn func(i int, item *yaml.Node)) bool {
+	orig := n
+	n = deref(n)
+	if isNull(n) {
+		return false
+	}
+	if n.Kind != yaml.SequenceNode {
+		p.errf(p.pos(orig), "type", "%s: expected a list, got %s", where, kindName(n))
+		return false
+	}
+	for i, it := range n.Content {
+		p.budget--
+		if p.budget < 0 {
+			return true
+		}
+		fn(i, it)
+	}
+	return true
+}
+
+// str decodes a scalar as a string. Numbers and bools are accepted as
+// their text (as a lenient YAML decoder would); lists and maps are errors.
+func (p *fileParser) str(n *yaml.Node, where string) string {
+	orig := n
+	n = deref(n)
+	if isNull(n) {
+		return ""
+	}
+	if n.Kind != yaml.ScalarNode {
+		p.errf(p.pos(orig), "type", "%s: expected a string, got %s", where, kindName(n))
+		return ""
+	}
+	return n.Value
+}
+
+func (p *fileParser) boolean(n *yaml.Node, where string) bool {
+	orig := n
+	n = deref(n)
+	if isNull(n) {
+		return false
+	}
+	if n.Kind == yaml.ScalarNode {
+		switch strings.ToLower(n.Value) {
+		case "true", "yes", "on":
+			return true
+		case "false", "no", "off":
+			return false
+		}
+	}
+	p.errf(p.pos(orig), "type", "%s: expected true or false, got %s", where, describe(n))
+	return false
+}
+
+func (p *fileParser) boolPtr(n *yaml.Node, where string) *bool {
+	if isNull(n) {
+		return nil
+	}
+	b := p.boolean(n, where)
+	return &b
+}
+
+func (p *fileParser) integer(n *yaml.Node, where string) int {
+	orig := n
+	n = deref(n)
+	if isNull(n) {
+		return 0
+	}
+	if n.Kind == yaml.ScalarNode {
+		if v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
+			return int(v)
+		}
+	}
+	p.errf(p.pos(orig), "type", "%s: expected an integer, got %s", where, describe(n))
+	return 0
+}
+
+func (p *fileParser) float(n *yaml.Node, where string) *float64 {
+	orig := n
+	n = deref(n)
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind == yaml.ScalarNode {
+		if v, err := strconv.ParseFloat(n.Value, 64); err == nil {
+			return &v
+		}
+	}
+	p.errf(p.pos(orig), "type", "%s: expected a number, got %s", where, describe(n))
+	return nil
+}
+
+// strList decodes a list of strings; a single scalar is accepted as a
+// one-element list.
+func (p *fileParser) strList(n *yaml.Node, where string) []string {
+	d := deref(n)
+	if d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
+		return []string{d.Value}
+	}
+	var out []string
+	p.seq(n, where, func(i int, it *yaml.Node) {
+		out = append(out, p.str(it, fmt.Sprintf("%s[%d]", where, i)))
+	})
+	return out
+}
+
+func (p *fileParser) strMap(n *yaml.Node, where string) map[string]string {
+	out := map[string]string{}
+	p.mapping(n, where, nil, func(key string, _, v *yaml.Node) {
+		out[key] = p.str(v, where+"."+key)
+	})
+	return out
+}
+
+// raw converts a node to a plain Go value (map[string]any, []any, string,
+// int, float64, bool, nil), bounded by the parser's node budget.
+func (p *fileParser) raw(n *yaml.Node) any {
+	return p.rawDepth(n, 0)
+}
+
+func (p *fileParser) rawDepth(n *yaml.Node, depth int) any {
+	n = deref(n)
+	p.budget--
+	if n == nil || p.budget < 0 || depth > 200 {
+		return nil
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) > 0 {
+			return p.rawDepth(n.Content[0], depth+1)
+		}
+		return nil
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for _, c := range n.Content {
+			out = append(out, p.rawDepth(c, depth+1))
+		}
+		return out
+	case yaml.MappingNode:
+		out := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := deref(n.Content[i])
+			if k == nil {
+				continue
+			}
+			if k.Tag == "!!merge" {
+				if m, ok := p.rawDepth(n.Content[i+1], depth+1).(map[string]any); ok {
+					for mk, mv := range m {
+						if _, exists := out[mk]; !exists {
+							out[mk] = mv
+						}
+					}
+				}
+				continue
+			}
+			out[k.Value] = p.rawDepth(n.Content[i+1], depth+1)
+		}
+		return out
+	case yaml.ScalarNode:
+		return scalarValue(n)
+	}
+	return nil
+}
+
+func scalarValue(n *yaml.Node) any {
+	switch n.Tag {
+	case "!!null":
+		return nil
+	case "!!bool":
+		switch strings.ToLower(n.Value) {
+		case "true", "yes", "on":
+			return true
+		}
+		return false
+	case "!!int":
+		if v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
+			return int(v)
+		}
+		if v, err := strconv.ParseFloat(n.Value, 64); err == nil {
+			return v
+		}
+		return n.Value
+	case "!!float":
+		if v, err := strconv.ParseFloat(n.Value, 64); err == nil {
+			return v
+		}
+		return n.Value
+	}
+	return n.Value
+}
+
+func describe(n *yaml.Node) string {
+	n = deref(n)
+	if n != nil && n.Kind == yaml.ScalarNode {
+		v := n.Value
+		if len(v) > 40 {
+			v = v[:40] + "…"
+		}
+		return fmt.Sprintf("%q", v)
+	}
+	return kindName(n)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// keysOf returns the keys of a mapping node in order (no checks).
+func keysOf(n *yaml.Node) []string {
+	n = deref(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	var out []string
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		out = append(out, n.Content[i].Value)
+	}
+	return out
+}
