@@ -105,11 +105,12 @@ func collectLeaves(e *jsonschema.ValidationError, out *[]*jsonschema.ValidationE
 }
 
 func leafOf(e *jsonschema.ValidationError) ValidationError {
-	return ValidationError{
-		Pointer:    jsonPointer(e.InstanceLocation),
-		Constraint: constraintOf(e.ErrorKind),
-		Message:    e.ErrorKind.LocalizedString(english),
-	}
+	c := constraintOf(e.ErrorKind)
+	msg := e.ErrorKind.LocalizedString(english)
+	// Some library messages already start with the keyword
+	// ("maximum: got 5, want 1"); keep it once.
+	msg = strings.TrimPrefix(msg, c+": ")
+	return ValidationError{Pointer: jsonPointer(e.InstanceLocation), Constraint: c, Message: msg}
 }
 
 func constraintOf(k jsonschema.ErrorKind) string {

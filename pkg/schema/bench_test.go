@@ -1,0 +1,84 @@
+package schema
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+var benchSubmission = []byte(`{"verdict":"pass","intent":"accept","reason":"the change fixes the failing test","confidence":0.92}`)
+
+// BenchmarkValidate is the hot path of every agent call: validating a
+// submission (raw bytes, as a transport returns it) against a compiled
+// typical verdict schema.
+func BenchmarkValidate(b *testing.B) {
+	s, err := CompileBytes("verdict.json", []byte(verdictSchema))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if ve := s.ValidateJSON(benchSubmission); ve != nil {
+			b.Fatal(ve)
+		}
+	}
+}
+
+// BenchmarkValidateDecoded validates an already-decoded value.
+func BenchmarkValidateDecoded(b *testing.B) {
+	s, err := CompileBytes("verdict.json", []byte(verdictSchema))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var v any
+	if err := json.Unmarshal(benchSubmission, &v); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if ve := s.Validate(v); ve != nil {
+			b.Fatal(ve)
+		}
+	}
+}
+
+// BenchmarkValidateInvalid measures the failure path (error tree flattening).
+func BenchmarkValidateInvalid(b *testing.B) {
+	s, err := CompileBytes("verdict.json", []byte(verdictSchema))
+	if err != nil {
+		b.Fatal(err)
+	}
+	bad := []byte(`{"verdict":"maybe","intent":"accept","reason":"ok","confidence":95}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if ve := s.ValidateJSON(bad); ve == nil {
+			b.Fatal("accepted")
+		}
+	}
+}
+
+// BenchmarkCompileCached is Compile on an already-compiled path.
+func BenchmarkCompileCached(b *testing.B) {
+	dir := b.TempDir()
+	c := NewCompiler(dir)
+	mustWrite(b, dir, "schemas/verdict.json", verdictSchema)
+	if _, err := c.Compile("schemas/verdict.json"); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Compile("schemas/verdict.json"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkGrammarSubset checks the verdict schema.
+func BenchmarkGrammarSubset(b *testing.B) {
+	raw := []byte(verdictSchema)
+	b.ReportAllocs()
+	for b.Loop() {
+		if vs := CheckGrammarSubset(raw); vs != nil {
+			b.Fatal(vs)
+		}
+	}
+}
