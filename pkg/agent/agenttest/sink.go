@@ -1,0 +1,103 @@
+package agenttest
+
+import (
+	"encoding/json"
+	"sync"
+
+	"kitsoki/pkg/agent"
+)
+
+// RecordingSink records every event, safe for concurrent use.
+type RecordingSink struct {
+	mu     sync.Mutex
+	events []agent.Event
+	// Fail, when set, is returned by Emit for events of that kind (sink
+	// failure tests).
+	Fail map[string]error
+}
+
+// Emit records ev.
+func (s *RecordingSink) Emit(ev agent.Event) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.Fail[ev.Kind]; err != nil {
+		return err
+	}
+	s.events = append(s.events, ev)
+	return nil
+}
+
+// Events returns a copy of the recorded events.
+func (s *RecordingSink) Events() []agent.Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]agent.Event(nil), s.events...)
+}
+
+// Kinds returns the recorded event kinds in order.
+func (s *RecordingSink) Kinds() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, len(s.events))
+	for i, e := range s.events {
+		out[i] = e.Kind
+	}
+	return out
+}
+
+// Reset forgets every recorded event.
+func (s *RecordingSink) Reset() {
+	s.mu.Lock()
+	s.events = nil
+	s.mu.Unlock()
+}
+
+// JSON renders every recorded event as one JSON object per element
+// (kind, call_id, ts, turn, state_path, episode_id, match_idx, payload): what
+// a secret-grep or a golden comparison looks at.
+func (s *RecordingSink) JSON() []string {
+	evs := s.Events()
+	out := make([]string, len(evs))
+	for i, e := range evs {
+		b, err := json.Marshal(map[string]any{
+			"kind": e.Kind, "call_id": e.CallID, "ts": e.TS, "turn": e.Turn, "state_path": e.StatePath,
+			"episode_id": e.EpisodeID, "match_idx": e.MatchIdx, "payload": e.Payload,
+		})
+		if err != nil {
+			b = []byte(`{"marshal_error":` + jsonString(err.Error()) + `}`)
+		}
+		out[i] = string(b)
+	}
+	return out
+}
+
+// Normalized renders the events in a transport-independent form for
+// comparing sequences across transports: kind and the payload with
+// duration_ms, model and every meta (transport-specific) removed. call_id is
+// left out too: cassette calls derive it from the episode, live calls from
+// the turn and state; compare Event.CallID separately.
+func (s *RecordingSink) Normalized() []string {
+	return Normalize(s.Events())
+}
+
+// Normalize is RecordingSink.Normalized for any event list.
+func Normalize(evs []agent.Event) []string {
+	out := make([]string, len(evs))
+	for i, e := range evs {
+		p := e.PayloadMap()
+		delete(p, "duration_ms")
+		delete(p, "meta")
+		delete(p, "model")
+		if r, ok := p["response"].(map[string]any); ok {
+			delete(r, "meta")
+		}
+		b, _ := json.Marshal(map[string]any{"kind": e.Kind, "payload": p})
+		out[i] = string(b)
+	}
+	return out
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

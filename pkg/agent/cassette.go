@@ -1,0 +1,565 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Cassette is a host_cassette fixture (trace-eval.md part B) used as a
+// deterministic replay transport. It is never declared in YAML: build it
+// with LoadCassette and wire it with RegistryOptions.Cassette (every alias)
+// or Registry.Register(alias, c.For(alias)).
+//
+// Matching: an agent call matches an episode whose every match: key equals
+// the call's value. Keys: handler (the agent alias, or host.agent.<verb> for
+// cassettes recorded on the host path), phase (the first dotted segment of
+// the state path, or capture group 1 of phase_from), schema_name (the base
+// name of with.schema), call (the invoke's id:), verb, and any key of the
+// with: block. Episodes are tried top-down; a played episode is skipped
+// unless it has replay: any. Each match gets match_idx = the number of
+// earlier matches of that episode, and call_id = CallID(app_id,
+// "<episode>:<match_idx>").
+type Cassette struct {
+	Path       string
+	AppID      string
+	AppVersion string
+	RecordMode string
+	PhaseFrom  *regexp.Regexp
+	MatchOn    []string
+	Episodes   []*Episode
+
+	mu      sync.Mutex
+	played  []bool
+	counts  map[string]int
+	pending map[string]int // planned call_id -> episode index
+}
+
+// Episode is one recorded exchange.
+type Episode struct {
+	ID       string
+	Match    map[string]any
+	Replay   string // "any" replays forever; otherwise once
+	Delay    time.Duration
+	Agent    *EpisodeAgent // nil for host-only episodes
+	Response EpisodeResponse
+}
+
+// EpisodeAgent is an episode's agent: block.
+type EpisodeAgent struct {
+	Verb           string
+	Agent          string
+	Model          string
+	Turn           int64
+	DurationMS     int64
+	PromptTokens   int64
+	ResponseTokens int64
+	CostUSD        float64
+	SystemPrompt   string
+	Prompt         string
+	Input          any
+	Response       string // raw JSON when it starts with { or [, else a JSON string; "" = no submission
+	Error          string
+	CallID         string // advisory
+	Transcript     *Transcript
+}
+
+// EpisodeResponse is an episode's response: block (host result).
+type EpisodeResponse struct {
+	Data       map[string]any
+	Error      string
+	InfraError string
+}
+
+// LoadCassette reads and parses a host_cassette file.
+func LoadCassette(p string) (*Cassette, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		abs = p
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, fmt.Errorf("cassette: %q: %w", abs, err)
+	}
+	return ParseCassette(abs, data)
+}
+
+// ParseCassette parses cassette bytes. name is the file path: it appears in
+// errors and roots !include (which may only read inside its directory).
+func ParseCassette(name string, data []byte) (*Cassette, error) {
+	data, err := resolveIncludes(filepath.Dir(name), data)
+	if err != nil {
+		return nil, fmt.Errorf("cassette: resolve !include in %q: %w", name, err)
+	}
+	var raw rawCassette
+	if err := yaml.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("cassette: %q: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if raw.Kind != "host_cassette" {
+		return nil, fmt.Errorf("cassette: %q: kind must be \"host_cassette\", got %q", name, raw.Kind)
+	}
+	switch raw.RecordMode {
+	case "", "none", "new_episodes":
+	default:
+		return nil, fmt.Errorf("cassette: %q: record_mode %q is not supported; valid values are \"none\" or \"new_episodes\"", name, raw.RecordMode)
+	}
+	c := &Cassette{Path: name, AppID: raw.AppID, AppVersion: raw.AppVersion, RecordMode: raw.RecordMode, MatchOn: raw.MatchOn,
+		counts: map[string]int{}, pending: map[string]int{}}
+	if raw.PhaseFrom != "" {
+		re, err := regexp.Compile(raw.PhaseFrom)
+		if err != nil {
+			return nil, fmt.Errorf("cassette: %q: phase_from regex: %v", name, err)
+		}
+		c.PhaseFrom = re
+	}
+	for i, re := range raw.Episodes {
+		if re == nil {
+			return nil, fmt.Errorf("cassette: %q: episode %d is empty", name, i)
+		}
+		ep := &Episode{ID: re.ID, Match: re.Match, Replay: re.Replay,
+			Response: EpisodeResponse{Data: re.Response.Data, Error: re.Response.Error, InfraError: re.Response.InfraError}}
+		if re.Delay != "" {
+			d, err := parseDelay(re.Delay)
+			if err != nil {
+				return nil, fmt.Errorf("cassette: %q: episode %q: delay %q: %v", name, re.ID, re.Delay, err)
+			}
+			ep.Delay = d
+		}
+		if a := re.Agent; a != nil {
+			ea := &EpisodeAgent{Verb: a.Verb, Agent: a.Agent, Model: a.Model, Turn: a.Turn, DurationMS: a.DurationMS,
+				PromptTokens: a.PromptTokens, ResponseTokens: a.ResponseTokens, CostUSD: a.CostUSD,
+				SystemPrompt: a.SystemPrompt, Prompt: a.Prompt, Input: a.Input, Response: a.Response, Error: a.Error, CallID: a.CallID}
+			if a.Transcript != nil {
+				tr := &Transcript{Format: a.Transcript.Format, Timings: a.Transcript.Timings}
+				for j, ev := range a.Transcript.Events {
+					b, err := transcriptEvent(ev)
+					if err != nil {
+						return nil, fmt.Errorf("cassette: %q: episode %q: transcript event[%d] %v", name, re.ID, j, err)
+					}
+					tr.Events = append(tr.Events, b)
+				}
+				ea.Transcript = tr
+			}
+			ep.Agent = ea
+		}
+		c.Episodes = append(c.Episodes, ep)
+	}
+	c.played = make([]bool, len(c.Episodes))
+	return c, nil
+}
+
+type rawCassette struct {
+	Kind        string        `yaml:"kind"`
+	AppID       string        `yaml:"app_id"`
+	AppVersion  string        `yaml:"app_version"`
+	RecordMode  string        `yaml:"record_mode"`
+	PhaseFrom   string        `yaml:"phase_from"`
+	MatchOn     []string      `yaml:"match_on"`
+	Episodes    []*rawEpisode `yaml:"episodes"`
+	SourceRun   string        `yaml:"source_run"`
+	GeneratedAt string        `yaml:"generated_at"`
+}
+
+type rawEpisode struct {
+	ID       string         `yaml:"id"`
+	Match    map[string]any `yaml:"match"`
+	Replay   string         `yaml:"replay"`
+	Delay    string         `yaml:"delay"`
+	Agent    *rawAgent      `yaml:"agent"`
+	Response struct {
+		Data       map[string]any `yaml:"data"`
+		Error      string         `yaml:"error"`
+		InfraError string         `yaml:"infra_error"`
+	} `yaml:"response"`
+}
+
+type rawAgent struct {
+	Verb           string  `yaml:"verb"`
+	Agent          string  `yaml:"agent"`
+	Model          string  `yaml:"model"`
+	Turn           int64   `yaml:"turn"`
+	DurationMS     int64   `yaml:"duration_ms"`
+	PromptTokens   int64   `yaml:"prompt_tokens"`
+	ResponseTokens int64   `yaml:"response_tokens"`
+	CostUSD        float64 `yaml:"cost_usd"`
+	SystemPrompt   string  `yaml:"system_prompt"`
+	Prompt         string  `yaml:"prompt"`
+	Input          any     `yaml:"input"`
+	Response       string  `yaml:"response"`
+	Error          string  `yaml:"error"`
+	CallID         string  `yaml:"call_id"`
+	Transcript     *struct {
+		Format  string  `yaml:"format"`
+		Events  []any   `yaml:"events"`
+		Timings []int64 `yaml:"timings"`
+	} `yaml:"transcript"`
+}
+
+// transcriptEvent keeps a string event byte-for-byte (it must be JSON) and
+// compacts a mapping event.
+func transcriptEvent(ev any) (json.RawMessage, error) {
+	if s, ok := ev.(string); ok {
+		if !json.Valid([]byte(s)) {
+			return nil, fmt.Errorf("is not valid JSON: %q", truncate(s, 256))
+		}
+		return json.RawMessage(s), nil
+	}
+	b, err := json.Marshal(jsonable(ev))
+	if err != nil {
+		return nil, fmt.Errorf("cannot be encoded as JSON: %v", err)
+	}
+	return b, nil
+}
+
+// jsonable converts YAML-decoded values (map[string]any already with v3)
+// into something encoding/json accepts.
+func jsonable(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = jsonable(e)
+		}
+		return out
+	case map[any]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[fmt.Sprint(k)] = jsonable(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jsonable(e)
+		}
+		return out
+	default:
+		return v
+	}
+}
+
+// parseDelay accepts Go durations and whole days ("2d").
+func parseDelay(s string) (time.Duration, error) {
+	if strings.HasSuffix(s, "d") {
+		n, err := strconv.Atoi(strings.TrimSuffix(s, "d"))
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("want a Go duration (250ms, 2s) or whole days (2d)")
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("want a Go duration (250ms, 2s) or whole days (2d)")
+	}
+	return d, nil
+}
+
+var includeLine = regexp.MustCompile(`^(\s*(?:- )?[^\s#:][^:#]*:)\s+!include\s+(\S+)\s*$`)
+
+// resolveIncludes is the line-based !include pre-pass: "<key>: !include
+// <path>" is replaced by the file's content (compact JSON for *.json, a
+// quoted string otherwise). Paths must be relative and stay inside dir.
+func resolveIncludes(dir string, data []byte) ([]byte, error) {
+	if !bytes.Contains(data, []byte("!include")) {
+		return data, nil
+	}
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		root = dir
+	}
+	lines := strings.Split(string(data), "\n")
+	for i, line := range lines {
+		m := includeLine.FindStringSubmatch(strings.TrimRight(line, "\r"))
+		if m == nil {
+			continue
+		}
+		p := m[2]
+		if filepath.IsAbs(p) || path.IsAbs(p) {
+			return nil, fmt.Errorf("!include %q: absolute paths are not allowed", p)
+		}
+		full := filepath.Join(root, filepath.FromSlash(p))
+		real, err := filepath.EvalSymlinks(full)
+		if err != nil {
+			return nil, fmt.Errorf("!include %q: %v", full, err)
+		}
+		if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return nil, fmt.Errorf("!include %q: path resolves outside the cassette directory", p)
+		}
+		content, err := os.ReadFile(real)
+		if err != nil {
+			return nil, fmt.Errorf("!include %q: %v", full, err)
+		}
+		var repl string
+		if strings.EqualFold(filepath.Ext(real), ".json") {
+			var buf bytes.Buffer
+			if err := json.Compact(&buf, content); err != nil {
+				return nil, fmt.Errorf("!include %q: parse JSON: %v", p, err)
+			}
+			repl = buf.String()
+		} else {
+			q, _ := json.Marshal(string(content))
+			repl = string(q)
+		}
+		lines[i] = m[1] + " " + repl
+	}
+	return []byte(strings.Join(lines, "\n")), nil
+}
+
+// For returns the transport that answers calls for alias from this cassette.
+func (c *Cassette) For(alias string) Transport { return &cassetteAgent{c: c, alias: alias} }
+
+// Remaining lists the ids of episodes never played (replay: any excluded),
+// for strict coverage checks.
+func (c *Cassette) Remaining() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for i, ep := range c.Episodes {
+		if !c.played[i] && ep.Replay != "any" {
+			out = append(out, ep.ID)
+		}
+	}
+	return out
+}
+
+// SeedMatchCounts continues match_idx numbering from a previous run (e.g.
+// max(match_idx)+1 per episode from a resumed trace) so call ids are not
+// reused.
+func (c *Cassette) SeedMatchCounts(counts map[string]int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id, n := range counts {
+		if n > c.counts[id] {
+			c.counts[id] = n
+		}
+	}
+}
+
+type cassetteAgent struct {
+	c     *Cassette
+	alias string
+}
+
+// matchArgs is {"verb": req.verb} merged with req.with (with wins).
+func (a *cassetteAgent) matchArgs(req *AskRequest) map[string]any {
+	args := make(map[string]any, len(req.With)+1)
+	args["verb"] = req.Verb
+	for k, v := range req.With {
+		args[k] = v
+	}
+	return args
+}
+
+func (c *Cassette) phase(statePath string) string {
+	if c.PhaseFrom != nil {
+		m := c.PhaseFrom.FindStringSubmatch(statePath)
+		if len(m) > 1 {
+			return m[1]
+		}
+		return ""
+	}
+	if i := strings.IndexByte(statePath, '.'); i >= 0 {
+		return statePath[:i]
+	}
+	return statePath
+}
+
+// match finds the first eligible episode; the caller holds c.mu.
+func (c *Cassette) match(alias string, req *AskRequest, args map[string]any) int {
+	for i, ep := range c.Episodes {
+		if c.played[i] && ep.Replay != "any" {
+			continue
+		}
+		if c.episodeMatches(ep, alias, req, args) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (c *Cassette) episodeMatches(ep *Episode, alias string, req *AskRequest, args map[string]any) bool {
+	for k, want := range ep.Match {
+		var ok bool
+		switch k {
+		case "handler":
+			h, _ := want.(string)
+			ok = h == alias || (req.Verb != "" && h == "host.agent."+req.Verb)
+		case "phase":
+			ok = valuesEqual(c.phase(req.StatePath), want)
+		case "schema_name":
+			s, _ := args["schema"].(string)
+			ok = s != "" && valuesEqual(path.Base(s), want)
+		default:
+			ok = valuesEqual(args[k], want)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// valuesEqual is == for comparable scalars, else JSON-normalised equality
+// (so 1 == 1.0 and maps compare structurally; 1 != "1").
+func valuesEqual(a, b any) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	switch a.(type) {
+	case string, bool:
+		if a == b {
+			return true
+		}
+	}
+	ja, err1 := json.Marshal(jsonable(a))
+	jb, err2 := json.Marshal(jsonable(b))
+	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
+}
+
+// take marks episode i played and returns its match_idx; caller holds c.mu.
+func (c *Cassette) take(i int) int {
+	c.played[i] = true
+	id := c.Episodes[i].ID
+	n := c.counts[id]
+	c.counts[id] = n + 1
+	return n
+}
+
+// plan picks the episode before the request is built, so Dispatch can use
+// the cassette call id (and report episode_id/match_idx on agent.call.start).
+func (a *cassetteAgent) plan(req *AskRequest) (string, string, int, bool) {
+	c := a.c
+	args := a.matchArgs(req)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	i := c.match(a.alias, req, args)
+	if i < 0 {
+		return "", "", 0, false
+	}
+	idx := c.take(i)
+	c.pending[CassetteCallID(c.AppID, c.Episodes[i].ID, idx)] = i
+	return c.AppID, c.Episodes[i].ID, idx, true
+}
+
+func (a *cassetteAgent) Ask(ctx context.Context, req *AskRequest) (*AskResponse, error) {
+	c := a.c
+	args := a.matchArgs(req)
+	c.mu.Lock()
+	i, planned := c.pending[req.CallID]
+	var idx int
+	if planned {
+		delete(c.pending, req.CallID)
+		idx = c.counts[c.Episodes[i].ID] - 1
+	} else {
+		i = c.match(a.alias, req, args)
+		if i >= 0 {
+			idx = c.take(i)
+		}
+	}
+	c.mu.Unlock()
+	if i < 0 {
+		ids := make([]string, len(c.Episodes))
+		for j, ep := range c.Episodes {
+			ids[j] = ep.ID
+		}
+		return nil, Errorf(KindTransportError,
+			"cassette agent %q: cassette miss: no episode matched handler=%q args=%s state_path=%q in %s; available episodes: [%s]",
+			a.alias, a.alias, describeArgs(args), req.StatePath, c.Path, strings.Join(ids, " "))
+	}
+	ep := c.Episodes[i]
+	if ep.Delay > 0 {
+		t := time.NewTimer(ep.Delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctxError(a.alias, ctx.Err())
+		case <-t.C:
+		}
+	}
+	if ep.Response.InfraError != "" {
+		return nil, Errorf(KindTransportError, "cassette episode %q: %s", ep.ID, ep.Response.InfraError)
+	}
+	meta := map[string]any{
+		"transport":  "cassette",
+		"episode_id": ep.ID,
+		"match_idx":  idx,
+		"call_id":    CassetteCallID(c.AppID, ep.ID, idx),
+	}
+	resp := &AskResponse{Meta: meta}
+	if ag := ep.Agent; ag != nil {
+		if ag.Error != "" {
+			return nil, Errorf(KindPluginCrash, "cassette episode %q: %s", ep.ID, ag.Error)
+		}
+		if ag.Model != "" {
+			meta["model"] = ag.Model
+		}
+		if ag.Agent != "" {
+			meta["agent"] = ag.Agent
+		}
+		if ag.DurationMS > 0 {
+			meta["duration_ms"] = ag.DurationMS
+		}
+		if ag.PromptTokens > 0 || ag.ResponseTokens > 0 {
+			meta["usage"] = map[string]any{"input_tokens": ag.PromptTokens, "output_tokens": ag.ResponseTokens}
+		}
+		if ag.CostUSD > 0 {
+			meta["cost_usd"] = ag.CostUSD
+		}
+		resp.Submission = episodeSubmission(ag.Response)
+		resp.Transcript = ag.Transcript
+		if h, _ := ep.Match["handler"].(string); strings.HasPrefix(h, "host.") && ep.Response.Data != nil {
+			meta["response_data"] = jsonable(ep.Response.Data)
+		}
+		return resp, nil
+	}
+	if ep.Response.Error != "" {
+		return nil, Errorf(KindPluginCrash, "cassette episode %q: %s", ep.ID, ep.Response.Error)
+	}
+	b, err := json.Marshal(jsonable(ep.Response.Data))
+	if err != nil {
+		return nil, Errorf(KindTransportError, "cassette episode %q: response.data cannot be encoded as JSON: %v", ep.ID, err)
+	}
+	resp.Submission = b
+	return resp, nil
+}
+
+// episodeSubmission: "" = none; { or [ = raw JSON; else a JSON string.
+func episodeSubmission(s string) json.RawMessage {
+	if s == "" {
+		return nil
+	}
+	t := strings.TrimSpace(s)
+	if strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+		return json.RawMessage(s)
+	}
+	q, _ := json.Marshal(s)
+	return q
+}
+
+func describeArgs(args map[string]any) string {
+	keys := sortedKeys(args)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		b, err := json.Marshal(jsonable(args[k]))
+		if err != nil {
+			b = []byte(fmt.Sprint(args[k]))
+		}
+		parts[i] = k + ":" + string(b)
+	}
+	sort.Strings(parts)
+	return "{" + strings.Join(parts, " ") + "}"
+}
+
+func (a *cassetteAgent) Close() error { return nil }

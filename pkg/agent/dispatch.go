@@ -1,0 +1,381 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"kitsoki/pkg/schema"
+)
+
+// Call is one agent call as the engine describes it.
+type Call struct {
+	// Alias is the effect's agent: value ("" = agent.claude).
+	Alias string
+	// Verb is ask, decide, extract, task or converse (an opaque routing key).
+	Verb      string
+	SessionID string
+	Turn      int64
+	StatePath string
+	// CallID overrides the derived id. Leave it empty: Dispatch derives
+	// CallID(appID, "<turn>:<state_path>:<seq>") with seq counting the calls
+	// of this session, turn and state, or the cassette key on replay.
+	CallID string
+	// Prompt is the fully rendered prompt text.
+	Prompt string
+	// SchemaPath is with.schema, relative to the story directory. Schema,
+	// when set, is used instead (already compiled).
+	SchemaPath string
+	Schema     *schema.Schema
+	// With is the effect's with: block, sent to the plugin as is (copied).
+	With map[string]any
+	// World is the engine's world; the plugin gets a deep copy.
+	World map[string]any
+	// Persona is the with.agent persona name; Model its model. Both are
+	// reported on the trace events only.
+	Persona string
+	Model   string
+	// Timeout is the hard deadline of this call (0 = the registry default).
+	// Deadline is the soft deadline sent to the plugin (zero = start+Timeout).
+	Timeout  time.Duration
+	Deadline time.Time
+	// Sink overrides the registry's sink for this call.
+	Sink Sink
+}
+
+// Result is a successful call.
+type Result struct {
+	CallID string
+	Alias  string
+	// Submission is the plugin's answer, byte-verbatim.
+	Submission json.RawMessage
+	// Value is the parsed submission (JSON integers as int64, other numbers
+	// as float64); nil when there was none. Without a schema, a submission
+	// that is not JSON is kept as a string.
+	Value      any
+	Meta       map[string]any
+	SubEvents  []SubEvent // as reported: call_id forced, ts re-stamped
+	Transcript *Transcript
+	Duration   time.Duration
+	EpisodeID  string // cassette replay only
+	MatchIdx   int
+}
+
+// Bind returns the keys an effect's bind: may read (seed §2): submission,
+// submitted (alias), meta, ok and exit_code.
+func (r *Result) Bind() map[string]any {
+	return map[string]any{
+		"submission": r.Value,
+		"submitted":  r.Value,
+		"meta":       r.Meta,
+		"ok":         true,
+		"exit_code":  0,
+	}
+}
+
+// planner is implemented by transports that fix a call's identity before
+// the request is built (the cassette: the episode decides the call id).
+type planner interface {
+	plan(req *AskRequest) (appID, episodeID string, matchIdx int, ok bool)
+}
+
+// Dispatch runs one agent call through the pipeline of doc.go. On a plugin
+// failure it returns an *AskError (after reporting agent.call.error). An
+// unknown alias or a failing sink returns a plain error.
+func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
+	alias, t, err := r.Resolve(c.Alias)
+	if err != nil {
+		return nil, err
+	}
+	sink := c.Sink
+	if sink == nil {
+		sink = r.sink
+	}
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = r.timeout
+	}
+	start := time.Now()
+	clock := func() time.Time { return start.Add(time.Since(start)) } // monotonic, never goes back
+
+	// 1. Build the request.
+	req := &AskRequest{
+		SessionID: c.SessionID,
+		Turn:      c.Turn,
+		StatePath: c.StatePath,
+		Verb:      c.Verb,
+		Prompt:    c.Prompt,
+		With:      copyMap(c.With),
+		World:     snapshotWorld(c.World),
+		Deadline:  c.Deadline,
+		CallID:    c.CallID,
+	}
+	if req.Deadline.IsZero() {
+		req.Deadline = start.Add(timeout).UTC()
+	}
+	sch, schemaErr := r.schemaFor(c)
+	if sch != nil {
+		req.Schema = sch.Raw
+	}
+	res := &Result{Alias: alias}
+	if p, ok := t.(planner); ok && req.CallID == "" {
+		if app, ep, idx, ok := p.plan(req); ok {
+			req.CallID = CassetteCallID(app, ep, idx)
+			res.EpisodeID, res.MatchIdx = ep, idx
+		}
+	}
+	if req.CallID == "" {
+		req.CallID = LiveCallID(r.appID, c.Turn, c.StatePath, r.nextSeq(c.SessionID, c.Turn, c.StatePath))
+	}
+	res.CallID = req.CallID
+	persona := c.Persona
+	if persona == "" {
+		persona = alias
+	}
+
+	// 2. agent.call.start.
+	startPayload := &CallStartPayload{Verb: c.Verb, Agent: persona, Model: c.Model, Prompt: r.redact.String(c.Prompt)}
+	if c.SchemaPath != "" || sch != nil {
+		p := c.SchemaPath
+		if p == "" {
+			p = sch.Path
+		}
+		startPayload.Input = map[string]any{"schema_path": p}
+	}
+	if err := emit(sink, Event{Kind: EventCallStart, CallID: req.CallID, TS: start, Turn: c.Turn, StatePath: c.StatePath,
+		EpisodeID: res.EpisodeID, MatchIdx: res.MatchIdx, Payload: startPayload}); err != nil {
+		return nil, fmt.Errorf("agent: %s call %s: trace sink: %w", alias, req.CallID, err)
+	}
+	fail := func(ae *AskError) (*Result, error) {
+		ae = r.redactError(ae)
+		end := clock()
+		r.log.Debug("agent call failed", slog.String("alias", alias), slog.String("call_id", req.CallID),
+			slog.String("verb", c.Verb), slog.Duration("duration", end.Sub(start)), slog.String("error", ae.Error()))
+		if err := emit(sink, Event{Kind: EventCallError, CallID: req.CallID, TS: end, Turn: c.Turn, StatePath: c.StatePath,
+			Payload: &CallErrorPayload{Verb: c.Verb, Agent: persona, DurationMS: end.Sub(start).Milliseconds(), Error: ae.Error()}}); err != nil {
+			return nil, errors.Join(ae, fmt.Errorf("agent: %s call %s: trace sink: %w", alias, req.CallID, err))
+		}
+		return nil, ae
+	}
+	if schemaErr != nil {
+		return fail(schemaErr)
+	}
+
+	// 3. The transport, under the hard deadline.
+	resp, askErr := askWithDeadline(ctx, t, alias, req, timeout)
+	if askErr != nil {
+		return fail(askErr)
+	}
+
+	// 4. Sub-event rules, all-or-nothing: checked now, written only on success.
+	prefix := alias + "."
+	for i := range resp.SubEvents {
+		se := &resp.SubEvents[i]
+		if !strings.HasPrefix(se.Kind, prefix) {
+			return fail(Errorf(KindSubEventNamespaceViolation,
+				"sub_event[%d]: Kind %q does not start with required namespace prefix %q", i, se.Kind, prefix))
+		}
+		if se.CallID != req.CallID {
+			return fail(Errorf(KindSubEventCallIDMismatch,
+				"sub_event[%d]: CallID %q does not match parent call_id %q", i, se.CallID, req.CallID))
+		}
+	}
+
+	// 5. Schema validation (the submission is parsed once).
+	value, verr := r.checkSubmission(sch, resp.Submission)
+	if verr != nil {
+		return fail(verr)
+	}
+
+	// 6. Sub-events, re-stamped inside the call window, then complete.
+	prev := start
+	for i := range resp.SubEvents {
+		se := &resp.SubEvents[i]
+		ts := clock()
+		if !ts.After(prev) {
+			ts = prev.Add(time.Nanosecond)
+		}
+		prev = ts
+		se.TS = ts
+		if err := emit(sink, Event{Kind: se.Kind, CallID: req.CallID, TS: ts, Turn: se.Turn, StatePath: se.StatePath,
+			Payload: r.redact.raw(se.Payload)}); err != nil {
+			return nil, fmt.Errorf("agent: %s call %s: trace sink: %w", alias, req.CallID, err)
+		}
+	}
+	end := clock()
+	if !end.After(prev) {
+		end = prev.Add(time.Nanosecond)
+	}
+	res.Submission = resp.Submission
+	res.Value = value
+	res.Meta = resp.Meta
+	res.SubEvents = resp.SubEvents
+	res.Transcript = resp.Transcript
+	res.Duration = end.Sub(start)
+
+	meta := r.redact.mapValue(resp.Meta)
+	model := c.Model
+	if model == "" {
+		if m, ok := resp.Meta["model"].(string); ok {
+			model = m
+		}
+	}
+	complete := &CallCompletePayload{Verb: c.Verb, Agent: persona, Model: model, DurationMS: res.Duration.Milliseconds(),
+		Response: &CallResponse{Submission: r.redact.value(value), Meta: meta}, Meta: meta}
+	if err := emit(sink, Event{Kind: EventCallComplete, CallID: req.CallID, TS: end, Turn: c.Turn, StatePath: c.StatePath, Payload: complete}); err != nil {
+		return nil, fmt.Errorf("agent: %s call %s: trace sink: %w", alias, req.CallID, err)
+	}
+	r.log.Debug("agent call", slog.String("alias", alias), slog.String("call_id", req.CallID),
+		slog.String("verb", c.Verb), slog.Duration("duration", res.Duration), slog.Int("sub_events", len(resp.SubEvents)))
+	return res, nil
+}
+
+func emit(s Sink, ev Event) error {
+	if s == nil {
+		return nil
+	}
+	return s.Emit(ev)
+}
+
+// schemaFor compiles the call's schema; a failure is the call's schema_invalid.
+func (r *Registry) schemaFor(c Call) (*schema.Schema, *AskError) {
+	if c.Schema != nil {
+		return c.Schema, nil
+	}
+	if c.SchemaPath == "" {
+		return nil, nil
+	}
+	s, err := r.schemas.Compile(c.SchemaPath)
+	if err != nil {
+		return nil, &AskError{Kind: KindSchemaInvalid, Detail: "schema compilation failed: " + err.Error(), Underlying: err}
+	}
+	return s, nil
+}
+
+// checkSubmission parses the submission and validates it against sch.
+func (r *Registry) checkSubmission(sch *schema.Schema, sub json.RawMessage) (any, *AskError) {
+	trimmed := bytes.TrimSpace(sub)
+	if len(trimmed) == 0 {
+		if sch == nil {
+			return nil, nil
+		}
+		return nil, Errorf(KindSchemaInvalid, "submission is not valid JSON: the plugin returned no submission (schema %s requires one)", sch.Path)
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.UseNumber()
+	var v any
+	perr := dec.Decode(&v)
+	if perr == nil && dec.More() {
+		perr = errors.New("unexpected data after the top-level value")
+	}
+	if perr != nil {
+		if sch == nil {
+			return string(sub), nil // no schema: the raw answer binds as text
+		}
+		detail := "submission is not valid JSON: " + perr.Error()
+		if ve := sch.ValidateJSON(trimmed); ve != nil {
+			detail = "submission is not valid JSON: " + ve.Error()
+		}
+		return nil, &AskError{Kind: KindSchemaInvalid, Detail: detail + " (raw: " + truncate(string(sub), 256) + ")", Underlying: perr}
+	}
+	if sch != nil {
+		if ve := sch.Validate(v); ve != nil {
+			return nil, &AskError{Kind: KindSchemaInvalid, Detail: "submission does not satisfy " + sch.Path + ": " + ve.Error(), Underlying: ve}
+		}
+	}
+	return normalizeNumbers(v), nil
+}
+
+// normalizeNumbers turns json.Number into int64 (integers) or float64.
+func normalizeNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = normalizeNumbers(e)
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			x[i] = normalizeNumbers(e)
+		}
+		return x
+	default:
+		return v
+	}
+}
+
+type askOutcome struct {
+	resp *AskResponse
+	err  error
+}
+
+// askWithDeadline runs t.Ask under the hard deadline. The transport runs on
+// its own goroutine so that a transport ignoring ctx cannot hold the call
+// past the deadline; its late answer is discarded.
+func askWithDeadline(ctx context.Context, t Transport, alias string, req *AskRequest, timeout time.Duration) (*AskResponse, *AskError) {
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	ch := make(chan askOutcome, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				ch <- askOutcome{err: Errorf(KindPluginCrash, "%s: agent panicked: %v", alias, p)}
+			}
+		}()
+		resp, err := t.Ask(cctx, req)
+		ch <- askOutcome{resp, err}
+	}()
+	var out askOutcome
+	select {
+	case out = <-ch:
+	case <-cctx.Done():
+		return nil, ctxError(alias, cctx.Err())
+	}
+	if cerr := cctx.Err(); cerr != nil {
+		return nil, ctxError(alias, cerr) // answered, but too late
+	}
+	if out.err != nil {
+		var ae *AskError
+		if errors.As(out.err, &ae) {
+			return nil, ae
+		}
+		if errors.Is(out.err, context.DeadlineExceeded) || errors.Is(out.err, context.Canceled) {
+			return nil, ctxError(alias, out.err)
+		}
+		return nil, &AskError{Kind: KindPluginCrash, Detail: alias + ": " + out.err.Error(), Underlying: out.err}
+	}
+	if out.resp == nil {
+		return &AskResponse{}, nil
+	}
+	return out.resp, nil
+}
+
+// redactError returns ae with every secret masked in what it prints.
+func (r *Registry) redactError(ae *AskError) *AskError {
+	if !r.redact.active() {
+		return ae
+	}
+	detail := ae.Detail
+	if detail == "" && ae.Underlying != nil {
+		detail = ae.Underlying.Error()
+	}
+	return &AskError{Kind: ae.Kind, Detail: r.redact.String(detail), Underlying: ae.Underlying}
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}

@@ -1,0 +1,271 @@
+package agent
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"kitsoki/pkg/schema"
+	"kitsoki/pkg/story"
+)
+
+// DefaultTimeout is the hard deadline of an agent call when neither the call
+// nor the registry sets one.
+const DefaultTimeout = 10 * time.Minute
+
+// RegistryOptions configures NewRegistry.
+type RegistryOptions struct {
+	// AppID feeds call-id derivation; NewRegistry defaults it to the story's
+	// app id.
+	AppID string
+	// StoryDir roots schema loading (<StoryDir>/schemas); NewRegistry
+	// defaults it to the story's directory.
+	StoryDir string
+	// Builders add or replace transport builders by plugin type, e.g.
+	// story.PluginLocalLLM. They win over the built-in ones.
+	Builders map[string]Builder
+	// Cassette, when set, answers every declared alias from this cassette
+	// (kitsoki run --cassette): no plugin is built, started or contacted.
+	Cassette *Cassette
+	// Sink receives the events of every call (Call.Sink overrides it). Nil
+	// discards them.
+	Sink Sink
+	// Logger is the debug log; nil discards. It never receives a secret.
+	Logger *slog.Logger
+	// Timeout is the default hard deadline of a call (DefaultTimeout if 0).
+	Timeout time.Duration
+	// Schemas compiles with.schema paths; nil means schema.NewCompiler(StoryDir).
+	Schemas *schema.Compiler
+}
+
+// Registry resolves agent aliases to transports and dispatches calls. One
+// registry serves one session; it is safe for concurrent Dispatch calls.
+type Registry struct {
+	appID   string
+	dir     string
+	decls   map[string]*story.AgentPlugin
+	sink    Sink
+	log     *slog.Logger
+	timeout time.Duration
+	schemas *schema.Compiler
+	redact  redactor
+
+	mu         sync.RWMutex
+	transports map[string]Transport
+	pending    map[string]error // alias -> why it has no transport yet
+	closed     bool
+
+	seqMu sync.Mutex
+	seqs  map[string]int // "<session>\x00<turn>\x00<state>" -> next seq
+}
+
+// NewRegistryFromPlugins is NewRegistry for a bare alias -> declaration map
+// (tests, tools that have no loaded story). agent.claude is injected when
+// missing, as the loader does.
+func NewRegistryFromPlugins(plugins map[string]*story.AgentPlugin, opts RegistryOptions) (*Registry, error) {
+	decls := make(map[string]*story.AgentPlugin, len(plugins)+1)
+	for alias, p := range plugins {
+		if p == nil {
+			return nil, fmt.Errorf("agent_plugins.%s: nil declaration", alias)
+		}
+		decls[alias] = p
+	}
+	if _, ok := decls[story.DefaultAgentAlias]; !ok {
+		decls[story.DefaultAgentAlias] = &story.AgentPlugin{Alias: story.DefaultAgentAlias, Plugin: story.PluginClaudeCLI, Injected: true}
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	r := &Registry{
+		appID:      opts.AppID,
+		dir:        opts.StoryDir,
+		decls:      decls,
+		sink:       opts.Sink,
+		log:        log,
+		timeout:    opts.Timeout,
+		schemas:    opts.Schemas,
+		redact:     newRedactor(decls),
+		transports: map[string]Transport{},
+		pending:    map[string]error{},
+		seqs:       map[string]int{},
+	}
+	if r.timeout <= 0 {
+		r.timeout = DefaultTimeout
+	}
+	if r.schemas == nil {
+		r.schemas = schema.NewCompiler(opts.StoryDir)
+	}
+	builders := defaultBuilders()
+	for k, b := range opts.Builders {
+		builders[k] = b
+	}
+	bc := BuildContext{StoryDir: opts.StoryDir, Logger: log, Redact: r.redact.String}
+	var errs []error
+	for _, alias := range sortedKeys(decls) {
+		p := decls[alias]
+		switch {
+		case opts.Cassette != nil:
+			r.transports[alias] = opts.Cassette.For(alias)
+		case p.Plugin == story.PluginInProcess:
+			r.transports[alias] = unregisteredInProcess{alias: alias}
+		default:
+			b := builders[p.Plugin]
+			if b == nil {
+				r.pending[alias] = Errorf(KindTransportError,
+					"agent_plugins.%s: plugin type %q is not available in this build; declare the alias with another plugin (subprocess, mcp_http, builtin.claude_cli)", alias, p.Plugin)
+				continue
+			}
+			t, err := b(p, bc)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("agent_plugins.%s: %s", alias, r.redact.String(err.Error())))
+				continue
+			}
+			if t == nil {
+				errs = append(errs, fmt.Errorf("agent_plugins.%s: builder for %q returned no transport", alias, p.Plugin))
+				continue
+			}
+			r.transports[alias] = t
+		}
+	}
+	if len(errs) > 0 {
+		_ = r.Close()
+		return nil, errors.Join(errs...)
+	}
+	return r, nil
+}
+
+// RegisterInProcess serves alias with a compiled-in Go agent. It is how a
+// builtin.inprocess declaration gets its implementation; it may also replace
+// any other alias's transport (tests stub agent.claude this way), closing the
+// transport it replaces.
+func (r *Registry) RegisterInProcess(alias string, a Agent) error {
+	if a == nil {
+		return fmt.Errorf("agent: RegisterInProcess(%q): nil agent", alias)
+	}
+	return r.Register(alias, NewInProcess(alias, a))
+}
+
+// Register serves alias with t (conformance tests, cassette wiring). The
+// previous transport of alias, if any, is closed. Undeclared aliases are
+// accepted and become dispatchable.
+func (r *Registry) Register(alias string, t Transport) error {
+	if alias == "" {
+		return errors.New("agent: Register: empty alias; aliases look like agent.<name>")
+	}
+	if t == nil {
+		return fmt.Errorf("agent: Register(%q): nil transport", alias)
+	}
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return fmt.Errorf("agent: Register(%q): registry is closed", alias)
+	}
+	old := r.transports[alias]
+	r.transports[alias] = t
+	delete(r.pending, alias)
+	r.mu.Unlock()
+	if old != nil {
+		return old.Close()
+	}
+	return nil
+}
+
+// Resolve returns the canonical alias and transport for an effect's agent:
+// value. "" means agent.claude. An unknown alias is an error: there is no
+// silent fallback to agent.claude.
+func (r *Registry) Resolve(alias string) (string, Transport, error) {
+	if alias == "" {
+		alias = story.DefaultAgentAlias
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.closed {
+		return alias, nil, fmt.Errorf("agent: %s: registry is closed", alias)
+	}
+	if t, ok := r.transports[alias]; ok {
+		return alias, t, nil
+	}
+	if err, ok := r.pending[alias]; ok {
+		return alias, nil, err
+	}
+	known := make([]string, 0, len(r.transports)+len(r.pending))
+	for a := range r.transports {
+		known = append(known, a)
+	}
+	for a := range r.pending {
+		known = append(known, a)
+	}
+	sort.Strings(known)
+	return alias, nil, fmt.Errorf("agent: no agent plugin %q is declared; declare it under agent_plugins: or use one of: %s",
+		alias, strings.Join(known, ", "))
+}
+
+// Aliases lists every alias the registry knows, sorted.
+func (r *Registry) Aliases() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]string, 0, len(r.decls))
+	seen := map[string]bool{}
+	for a := range r.transports {
+		out, seen[a] = append(out, a), true
+	}
+	for a := range r.pending {
+		if !seen[a] {
+			out = append(out, a)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Redact masks every resolved env:/headers: secret of every declaration in s.
+// Callers that print plugin-derived text (cmd, engine) use it too.
+func (r *Registry) Redact(s string) string { return r.redact.String(s) }
+
+// AppID returns the app id call ids are derived from.
+func (r *Registry) AppID() string { return r.appID }
+
+// Close closes every transport once; later calls return nil.
+func (r *Registry) Close() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	ts := r.transports
+	r.transports = map[string]Transport{}
+	r.mu.Unlock()
+	var errs []error
+	for _, alias := range sortedKeys(ts) {
+		if err := ts[alias].Close(); err != nil {
+			errs = append(errs, fmt.Errorf("agent: close %s: %s", alias, r.redact.String(err.Error())))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// nextSeq returns the per-(session, turn, state) counter used in live call ids.
+func (r *Registry) nextSeq(session string, turn int64, state string) int {
+	k := session + "\x00" + fmt.Sprint(turn) + "\x00" + state
+	r.seqMu.Lock()
+	n := r.seqs[k]
+	r.seqs[k] = n + 1
+	r.seqMu.Unlock()
+	return n
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,90 @@
+package agent
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Event kinds Dispatch reports.
+const (
+	EventCallStart    = "agent.call.start"
+	EventCallComplete = "agent.call.complete"
+	EventCallError    = "agent.call.error"
+)
+
+// Event is one trace event reported by Dispatch. pkg/trace satisfies Sink
+// with an adapter; this package never imports it.
+//
+// Payload is JSON-encodable: *CallStartPayload, *CallCompletePayload and
+// *CallErrorPayload for agent.call.* (struct field order is the trace's key
+// order), json.RawMessage (verbatim from the plugin) for sub-events.
+type Event struct {
+	Kind      string
+	CallID    string
+	TS        time.Time // call start for agent.call.start; re-stamped for sub-events
+	Turn      int64
+	StatePath string
+	EpisodeID string // cassette replay only, on agent.call.start
+	MatchIdx  int    // cassette replay only, on agent.call.start
+	Payload   any
+}
+
+// PayloadMap returns the payload as a generic JSON object (nil when the
+// payload is not an object). For tests and summaries; not the hot path.
+func (e Event) PayloadMap() map[string]any {
+	b, err := json.Marshal(e.Payload)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+// Sink receives the events of agent calls in order: agent.call.start, then
+// the call's sub-events, then agent.call.complete or agent.call.error.
+// Implementations must be safe for concurrent use when sessions share one.
+type Sink interface {
+	Emit(ev Event) error
+}
+
+// SinkFunc adapts a function to Sink.
+type SinkFunc func(ev Event) error
+
+// Emit calls f(ev).
+func (f SinkFunc) Emit(ev Event) error { return f(ev) }
+
+// CallStartPayload is the payload of agent.call.start.
+type CallStartPayload struct {
+	Verb   string         `json:"verb"`
+	Agent  string         `json:"agent,omitempty"` // persona (with.agent), else the plugin alias
+	Model  string         `json:"model,omitempty"`
+	Prompt string         `json:"prompt,omitempty"` // inline; the trace writer may offload it to a sidecar
+	Input  map[string]any `json:"input,omitempty"`  // verb descriptor, e.g. {"schema_path": ...}
+}
+
+// CallResponse is the response object inside agent.call.complete.
+type CallResponse struct {
+	Submission any            `json:"submission,omitempty"`
+	Meta       map[string]any `json:"meta,omitempty"`
+}
+
+// CallCompletePayload is the payload of agent.call.complete.
+type CallCompletePayload struct {
+	Verb       string         `json:"verb"`
+	Agent      string         `json:"agent,omitempty"`
+	Model      string         `json:"model,omitempty"`
+	DurationMS int64          `json:"duration_ms"`
+	Response   *CallResponse  `json:"response,omitempty"`
+	Meta       map[string]any `json:"meta,omitempty"`
+}
+
+// CallErrorPayload is the payload of agent.call.error.
+type CallErrorPayload struct {
+	Verb       string `json:"verb"`
+	Agent      string `json:"agent,omitempty"`
+	DurationMS int64  `json:"duration_ms"`
+	Error      string `json:"error"`
+}
