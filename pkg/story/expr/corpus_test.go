@@ -66,7 +66,7 @@ func walkCorpus(t *testing.T, file, path, mode string, v any, counts map[string]
 			case k == "when":
 				if s, ok := x.(string); ok {
 					counts["guard"]++
-					if _, err := CompileGuard(strings.TrimSpace(s)); err != nil {
+					if _, err := CompileGuard(s); err != nil {
 						t.Errorf("%s %s: %v", file, p, err)
 					}
 					continue

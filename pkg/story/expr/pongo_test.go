@@ -1,0 +1,240 @@
+package expr
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func pongoRender(t *testing.T, l *PongoLoader, src string, ctx Env) string {
+	t.Helper()
+	p, err := l.Compile(src)
+	if err != nil {
+		t.Fatalf("Compile(%q): %v", src, err)
+	}
+	out, err := p.Render(ctx)
+	if err != nil {
+		t.Fatalf("Render(%q): %v", src, err)
+	}
+	return out
+}
+
+func TestPongoBasics(t *testing.T) {
+	ctx := Env{
+		"world": map[string]any{"name": "Ada", "html": "<b>a & b</b>", "n": 3, "list": []any{"x", "y", "z"},
+			"conf": 0.8765, "neg": -2, "lines": "keep\nbreaks here", "obj": map[string]any{"k": "v", "l": []any{1}}},
+		"state": map[string]any{"path": "a.b", "description": "Desc"},
+		"run":   map[string]any{"id": "r1", "turn": 4},
+	}
+	l := NewPongoLoader()
+	cases := []struct{ src, want string }{
+		{"Hello {{ world.name }}", "Hello Ada"},
+		{"{{ world.html }}", "<b>a & b</b>"}, // autoescape off
+		{"[{{ nosuch }}][{{ world.missing }}][{{ world.missing.deeper }}]", "[][][]"},
+		{"{{ world.missing ?? \"(none)\" }}", "(none)"},
+		{"{{ world.name ?? \"(none)\" }}", "Ada"},
+		{"{{ world.a ?? world.b ?? 'z' }}", "z"},
+		{"{{ world.missing|default:\"(pending)\" }}", "(pending)"},
+		{"{% if world.missing ?? world.n %}yes{% endif %}", "yes"},
+		{"{{ 'a ?? b' }}", "a ?? b"}, // no rewrite inside string literals
+		{"text ?? outside tags", "text ?? outside tags"},
+		{"{% for x in world.list %}{{ forloop.Counter }}{{ x }} {% endfor %}", "1x 2y 3z "},
+		{"{% if world.n > 2 %}big{% else %}small{% endif %}", "big"},
+		{"{{ world.conf|floatformat:2 }}", "0.88"},
+		{"{{ state.description }} @ {{ state.path }} run {{ run.id }}/{{ run.turn }}", "Desc @ a.b run r1/4"},
+		{"{{ world.name|reverse }}", "adA"},
+		{"{% for x in world.list|reverse %}{{ x }}{% endfor %}", "zyx"},
+		{"[{{ world.name|col:6 }}]", "[Ada   ]"},
+		{"[{{ world.name|rcol:6 }}]", "[   Ada]"},
+		{"[{{ world.name|col:2 }}]", "[Ada]"},
+		{"[{{ world.n|rcol:3 }}]", "[  3]"},
+		{"{{ world.obj|reference }}", `{"k":"v","l":[1]}`},
+		{"[{{ world.missing|reference }}]", "[]"},
+		{"{{ world.name|reference }}", "Ada"},
+		{"{{ 'hello world foo'|truncatechars:8 }}", "hello w…"},
+		{"{{ 'hello'|truncatechars:5 }}", "hello"},
+		{"[{{ 'hello'|truncatechars:0 }}]", "[]"},
+		{"[{{ 'hello'|truncatechars:world.neg }}]", "[]"},
+		{"{{ 'a b c d e'|wordwrap:world.neg }}", "a b c d e"},
+		{"{{ 'one two three four five'|wordwrap:9 }}", "one two\nthree\nfour five"},
+		{"{{ 'a b c d e'|wordwrap:3 }}", "a b\nc d\ne"},
+		{"{{ 'averyverylongword x'|wordwrap:4 }}", "averyverylongword\nx"},
+		{"{{ world.lines|wordwrap:7 }}", "keep\nbreaks\nhere"},
+		{"{{ 'x y'|wordwrap:0 }}", "x y"},
+	}
+	for _, c := range cases {
+		if got := pongoRender(t, l, c.src, ctx); got != c.want {
+			t.Errorf("Render(%q) = %q, want %q", c.src, got, c.want)
+		}
+	}
+}
+
+func TestRewritePongo(t *testing.T) {
+	cases := map[string]string{
+		`{{ a ?? "x" }}`:             `{{ a|default:"x" }}`,
+		`{% if a ?? b %}{% endif %}`: `{% if a|default:b %}{% endif %}`,
+		`{{ a ?? b ?? 'c' }}`:        `{{ a|default:b|default:'c' }}`,
+		`{{ "x ?? y" }} a ?? b`:      `{{ "x ?? y" }} a ?? b`,
+		`{{ a??b }}`:                 `{{ a??b }}`,
+		`{{ a ?? "unterminated`:      `{{ a ?? "unterminated`,
+		`no tags`:                    `no tags`,
+		`{{ a }} ?? {{ b ?? 'q' }}`:  `{{ a }} ?? {{ b|default:'q' }}`,
+		`{% set x = a ?? 'it''s' %}`: `{% set x = a|default:'it''s' %}`,
+		`{{ 'esc\' ?? ' ?? b }}`:     `{{ 'esc\' ?? '|default:b }}`,
+	}
+	for in, want := range cases {
+		if got := RewritePongo(in); got != want {
+			t.Errorf("RewritePongo(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestPongoErrors(t *testing.T) {
+	_, err := CompilePongo("line one\n{% if world.x %} unterminated")
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindPongo {
+		t.Fatalf("compile error = %#v", err)
+	}
+	if !strings.HasPrefix(e.Msg, "pongo2 <string>:") || e.Line != 2 {
+		t.Errorf("compile error = %q at %d:%d", e.Msg, e.Line, e.Col)
+	}
+	_, err = CompilePongo("{{ world.x|nosuchfilter }}")
+	if err == nil || !strings.Contains(err.Error(), "nosuchfilter") {
+		t.Errorf("unknown filter: %v", err)
+	}
+	_, err = CompilePongo("{% include 'missing.md' %}")
+	if err == nil {
+		t.Error("include without a loader dir: no error")
+	}
+	// Run-time error: calling a non-function.
+	p, err := CompilePongo("{{ world.x() }}")
+	if err == nil {
+		_, err = p.Render(Env{"world": map[string]any{"x": 1}})
+	}
+	if err == nil {
+		t.Error("calling a non-function: no error")
+	}
+	if _, err := NewPongoLoader().CompileFile(filepath.Join(t.TempDir(), "nope.md")); err == nil || !strings.Contains(err.Error(), "nope.md") {
+		t.Errorf("CompileFile(missing) = %v", err)
+	}
+}
+
+func writeFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestPongoIncludeExtendsAndOverlay(t *testing.T) {
+	story := t.TempDir()
+	overlay := t.TempDir()
+	shared := t.TempDir()
+	writeFiles(t, story, map[string]string{
+		"prompts/fix.md":        "{% extends 'prompts/base.md' %}{% block spec_rules %}story rules {{ args.x ?? 'dflt' }}{% endblock %}",
+		"prompts/base.md":       "BASE[{% block spec_rules %}none{% endblock %}] {% include 'prompts/part.md' %}",
+		"prompts/part.md":       "part {{ args.x ?? 'p' }}",
+		"prompts/rel.md":        "{% include 'sib.md' %}",
+		"prompts/sib.md":        "sibling",
+		"prompts/shared_use.md": "{% include '@shared/common.md' %} {% include '@story/prompts/part.md' %}",
+		"views/base.pongo":      "[{% block body %}{% endblock %}]",
+	})
+	writeFiles(t, overlay, map[string]string{
+		"prompts/part.md": "OVERLAY part",
+	})
+	writeFiles(t, shared, map[string]string{
+		"common.md": "common {{ world.n }}",
+	})
+
+	plain := NewPongoLoader(story)
+	p, err := plain.CompileFile(filepath.Join(story, "prompts/fix.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.Render(Env{"args": map[string]any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != "BASE[story rules dflt] part p" {
+		t.Errorf("extends/include = %q", out)
+	}
+
+	// The overlay comes first in the search path.
+	over := NewPongoLoader(overlay, story)
+	p, err = over.CompileFile(filepath.Join(story, "prompts/fix.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := p.Render(nil); out != "BASE[story rules dflt] OVERLAY part" {
+		t.Errorf("overlay = %q", out)
+	}
+	// Loaders do not leak into each other: the plain loader still sees the story file.
+	p, _ = plain.Compile("{% include 'prompts/part.md' %}")
+	if out, _ := p.Render(nil); out != "part p" {
+		t.Errorf("plain loader after overlay loader = %q", out)
+	}
+
+	// Relative to the including file.
+	p, err = plain.CompileFile(filepath.Join(story, "prompts/rel.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := p.Render(nil); out != "sibling" {
+		t.Errorf("relative include = %q", out)
+	}
+
+	// Namespaces.
+	plain.AddNamespace("@shared", shared)
+	p, err = plain.CompileFile(filepath.Join(story, "prompts/shared_use.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := p.Render(Env{"world": map[string]any{"n": 5}}); out != "common 5 part p" {
+		t.Errorf("namespaces = %q", out)
+	}
+
+	// A string template extending a view layout.
+	p, err = plain.Compile("{% extends 'views/base.pongo' %}{% block body %}B {{ world.n }}{% endblock %}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := p.Render(Env{"world": map[string]any{"n": 1}}); out != "[B 1]" {
+		t.Errorf("string extends = %q", out)
+	}
+
+	// Unknown namespace: a compile error naming the template.
+	if _, err := plain.Compile("{% include '@import/nope/x.md' %}"); err == nil || !strings.Contains(err.Error(), "@import/nope/x.md") {
+		t.Errorf("unknown namespace: %v", err)
+	}
+}
+
+func TestPongoConcurrentRender(t *testing.T) {
+	p, err := CompilePongo("{% for x in world.list %}{{ x|upper }}{% endfor %} {{ world.n ?? 0 }}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 50; j++ {
+				out, err := p.Render(Env{"world": map[string]any{"list": []any{"a", "b"}}})
+				if err != nil || out != "AB 0" {
+					t.Errorf("Render = %q, %v", out, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
