@@ -112,6 +112,13 @@ func (c *Compiler) rootRel(p string) (string, error) {
 		abs = filepath.Join(c.storyDir, p)
 	}
 	rel, ok := within(c.schemasDir, abs)
+	if !ok && filepath.IsAbs(p) {
+		// The caller may hold the symlink-resolved spelling of the story
+		// directory; reading still goes through the os.Root.
+		if real, err := filepath.EvalSymlinks(c.schemasDir); err == nil {
+			rel, ok = within(real, abs)
+		}
+	}
 	if !ok {
 		return "", &CompileError{File: p, Message: fmt.Sprintf("schema path is outside the story's schemas directory %s; keep schema files under schemas/", c.schemasDir)}
 	}
@@ -171,7 +178,6 @@ func CompileBytes(name string, raw []byte) (*Schema, error) {
 	}
 	l := &memLoader{name: name}
 	u := (&url.URL{Scheme: "kitsoki-mem", Path: "/" + strings.TrimLeft(name, "/")}).String()
-	l.base = u
 	if err := l.scan(u, name, doc); err != nil {
 		return nil, err
 	}

@@ -440,3 +440,38 @@ func TestCorpusSchemasCompile(t *testing.T) {
 		}
 	}
 }
+
+func TestReadFileAndResolvedStoryPath(t *testing.T) {
+	real := story(t, map[string]string{"schemas/v.json": verdictSchema})
+	link := filepath.Join(t.TempDir(), "story")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	c := NewCompiler(link)
+	raw, err := c.ReadFile("schemas/v.json")
+	if err != nil || string(raw) != verdictSchema {
+		t.Fatalf("ReadFile: %q, %v", raw, err)
+	}
+	// The resolved spelling of the same file is inside the root too.
+	resolved, err := filepath.EvalSymlinks(filepath.Join(link, "schemas", "v.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile(resolved)
+	if err != nil || s.Path != "schemas/v.json" {
+		t.Fatalf("Compile(%s): %v, %v", resolved, s, err)
+	}
+}
+
+func TestNonRegularFileRefused(t *testing.T) {
+	dir := story(t, map[string]string{"schemas/sub/x.json": `{}`, "schemas/top.json": `{"$ref":"sub"}`})
+	c := NewCompiler(dir)
+	_, err := c.Compile("schemas/sub")
+	if ce := mustCompileErr(t, err); !strings.Contains(ce.Message, "not a regular file") {
+		t.Fatalf("got %v", err)
+	}
+	_, err = c.Compile("schemas/top.json")
+	if ce := mustCompileErr(t, err); ce.Pointer != "/$ref" || !strings.Contains(ce.Message, "not a regular file") {
+		t.Fatalf("got %v", err)
+	}
+}

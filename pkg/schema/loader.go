@@ -72,7 +72,15 @@ func (l *rootLoader) readRooted(rel string) ([]byte, string) {
 		}
 		l.root = r
 	}
-	data, err := l.root.ReadFile(filepath.FromSlash(rel))
+	name := filepath.FromSlash(rel)
+	fi, err := l.root.Stat(name)
+	if err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Sprintf("could not be read: it is not a regular file (%s)", fi.Mode().Type())
+	}
+	var data []byte
+	if err == nil {
+		data, err = l.root.ReadFile(name)
+	}
 	if err != nil {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -142,7 +150,6 @@ func (l *rootLoader) convert(file string, err error) error {
 type memLoader struct {
 	refScanner
 	name string
-	base string
 }
 
 func (l *memLoader) Load(rawURL string) (any, error) {
