@@ -1,0 +1,298 @@
+package cmd
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"kitsoki/pkg/agent"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/engine"
+	"kitsoki/pkg/story"
+	"kitsoki/pkg/trace"
+)
+
+func init() { registry = append(registry, newRunCmd) }
+
+// inputList collects --intent/--slot in command-line order: each --slot
+// belongs to the --intent before it.
+type inputList struct{ inputs []engine.Input }
+
+type intentFlag struct{ l *inputList }
+
+func (f intentFlag) String() string { return "" }
+func (f intentFlag) Type() string   { return "NAME" }
+func (f intentFlag) Set(s string) error {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return errors.New("empty intent name")
+	}
+	f.l.inputs = append(f.l.inputs, engine.Input{Intent: s, Slots: map[string]any{}})
+	return nil
+}
+
+type slotFlag struct{ l *inputList }
+
+func (f slotFlag) String() string { return "" }
+func (f slotFlag) Type() string   { return "k=v" }
+func (f slotFlag) Set(s string) error {
+	if len(f.l.inputs) == 0 {
+		return fmt.Errorf("--slot %q must follow the --intent it belongs to", s)
+	}
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || strings.TrimSpace(k) == "" {
+		return fmt.Errorf("--slot %q: expected key=value", s)
+	}
+	f.l.inputs[len(f.l.inputs)-1].Slots[strings.TrimSpace(k)] = v
+	return nil
+}
+
+type runFlags struct {
+	inputs       inputList
+	world        []string
+	worldFile    string
+	cassette     string
+	hostCassette string
+	tracePath    string
+	jsonOut      bool
+}
+
+func newRunCmd() *cobra.Command {
+	f := &runFlags{}
+	c := &cobra.Command{
+		Use:   "run STORY [--intent NAME [--slot k=v]...]...",
+		Short: "Run a story headless, one shot, writing a JSONL trace",
+		Long: `Run executes a story (a directory or its app.yaml) from its root state. Agent
+calls go through the story's agent_plugins (or a recorded --cassette); host.run
+runs commands. Each --intent (with the --slot values after it) is consumed in
+order whenever the machine rests. The run ends at an exit or terminal state,
+or when the machine rests with no input left.
+
+Exit status: 0 the run reached an exit or terminal state, 1 the run failed or
+rested before the end (or the story is invalid), 2 usage or environment error.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runStory(c.Context(), c.OutOrStdout(), c.ErrOrStderr(), args[0], f)
+		},
+	}
+	fl := c.Flags()
+	fl.Var(intentFlag{&f.inputs}, "intent", "intent to fire when the machine rests (repeatable, in order)")
+	fl.Var(slotFlag{&f.inputs}, "slot", "slot value k=v for the preceding --intent (repeatable)")
+	fl.StringArrayVar(&f.world, "world", nil, "world override key=value, typed by the world: declaration (repeatable)")
+	fl.StringVar(&f.worldFile, "world-file", "", "YAML file of world overrides")
+	fl.StringVar(&f.cassette, "cassette", "", "replay every agent call from this recorded cassette (no plugin is started)")
+	fl.StringVar(&f.hostCassette, "host-cassette", "", "answer host calls (any handler with episodes) from this host cassette")
+	fl.StringVar(&f.tracePath, "trace", "", "trace file (default .kitsoki/sessions/<session>.jsonl)")
+	fl.BoolVar(&f.jsonOut, "json", false, "print a JSON summary {exit, state, world, calls, trace} instead of the log")
+	return c
+}
+
+// runSummary is the --json output.
+type runSummary struct {
+	Exit    *string              `json:"exit"`
+	Outcome string               `json:"outcome"`
+	State   string               `json:"state"`
+	Status  int                  `json:"status"`
+	Error   string               `json:"error,omitempty"`
+	World   map[string]any       `json:"world"`
+	Calls   []engine.CallSummary `json:"calls"`
+	Trace   string               `json:"trace"`
+	Session string               `json:"session"`
+}
+
+func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *runFlags) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	st, ds := story.Load(path, story.Options{})
+	if diag.HasErrors(ds) || st == nil {
+		errsOnly := ds[:0:0]
+		for _, d := range ds {
+			if d.Severity == diag.Error {
+				errsOnly = append(errsOnly, d)
+			}
+		}
+		_ = diag.WriteHuman(stderr, errsOnly, diag.HumanOptions{})
+		return findingf("%s: the story does not load (%d error(s)); see `kitsoki validate %s`", path, len(errsOnly), path)
+	}
+	var hc *engine.HostCassette
+	if f.hostCassette != "" {
+		var err error
+		if hc, err = engine.LoadHostCassette(f.hostCassette); err != nil {
+			return usagef("--host-cassette: %v", err)
+		}
+	}
+	m, err := engine.Compile(st, engine.CompileOptions{HostCassette: hc})
+	if err != nil {
+		return findingf("%s: %v", path, err)
+	}
+	var fileWorld map[string]any
+	if f.worldFile != "" {
+		if fileWorld, err = engine.LoadWorldFile(f.worldFile); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	world, err := engine.InitWorld(m.World, fileWorld, f.world)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	var cas *agent.Cassette
+	if f.cassette != "" {
+		if cas, err = agent.LoadCassette(f.cassette); err != nil {
+			return usagef("--cassette: %v", err)
+		}
+	}
+
+	session := newSessionID(st.App.ID)
+	tracePath := f.tracePath
+	if tracePath == "" {
+		tracePath = filepath.Join(".kitsoki", "sessions", session+".jsonl")
+	}
+	if err := os.MkdirAll(filepath.Dir(tracePath), 0o755); err != nil {
+		return usagef("--trace: %v", err)
+	}
+	tw, err := trace.Create(tracePath, trace.Header{AppID: st.App.ID, Story: path, Generator: "kitsoki " + version})
+	if err != nil {
+		return usagef("trace: %v", err)
+	}
+	defer tw.Close()
+	sink := engine.TraceSink(tw)
+
+	reg, err := agent.NewRegistryFromPlugins(st.AgentPlugins, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Cassette: cas, Sink: engine.AgentSink(sink)})
+	if err != nil {
+		return usagef("%v", err)
+	}
+	defer reg.Close()
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	var notes func(engine.Note)
+	if !f.jsonOut {
+		fmt.Fprintf(stdout, "run %s (%s)  session %s\n", st.App.ID, path, session)
+		notes = humanNotes(stdout)
+	}
+	res := engine.Run(ctx, m, engine.Options{
+		SessionID: session, World: world, Inputs: f.inputs.inputs,
+		Agents: engine.RegistryCaller(reg, sink), HostCassette: hc, Sink: sink, Notes: notes,
+	})
+	// Stop plugins before the trace closes, whatever happened.
+	closeErr := reg.Close()
+	if err := tw.Close(); err != nil && res.Err == nil {
+		res.Outcome, res.Err = engine.OutcomeFailed, fmt.Errorf("trace: %w", err)
+	}
+	_ = closeErr
+
+	status := ExitOK
+	var msg string
+	switch res.Outcome {
+	case engine.OutcomeFailed:
+		status = ExitFinding
+		msg = res.Err.Error()
+	case engine.OutcomeRested:
+		status = ExitFinding
+		msg = fmt.Sprintf("the run rested in state %q with no input left (it handles: %s); pass --intent NAME to continue",
+			res.State, strings.Join(res.Available, ", "))
+	}
+	if f.jsonOut {
+		sum := runSummary{Outcome: res.Outcome, State: res.State, Status: status, Error: msg, World: res.World,
+			Calls: res.Calls, Trace: tracePath, Session: session}
+		if res.Outcome == engine.OutcomeExit {
+			e := res.Exit
+			sum.Exit = &e
+		}
+		if sum.Calls == nil {
+			sum.Calls = []engine.CallSummary{}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(sum); err != nil {
+			return usagef("writing summary: %v", err)
+		}
+	} else {
+		switch res.Outcome {
+		case engine.OutcomeExit:
+			fmt.Fprintf(stdout, "exit %s\n", res.Exit)
+		case engine.OutcomeTerminal:
+			fmt.Fprintf(stdout, "terminal %s\n", res.State)
+		}
+		fmt.Fprintf(stdout, "trace: %s\n", tracePath)
+	}
+	if status != ExitOK {
+		if f.jsonOut {
+			return silentExit(status)
+		}
+		return &exitError{code: status, err: errors.New(msg)}
+	}
+	return nil
+}
+
+// humanNotes prints the short human log: states entered, say lines, calls
+// with durations.
+func humanNotes(w io.Writer) func(engine.Note) {
+	return func(n engine.Note) {
+		switch n.Kind {
+		case "enter":
+			fmt.Fprintf(w, "→ %s\n", n.State)
+		case "say":
+			fmt.Fprintf(w, "  say: %s\n", oneLine(n.Text))
+		case "agent", "host":
+			if n.Error != "" {
+				fmt.Fprintf(w, "  %s  failed after %s: %s\n", n.Text, fmtDur(n.Duration), oneLine(n.Error))
+			} else {
+				fmt.Fprintf(w, "  %s  (%s)\n", n.Text, fmtDur(n.Duration))
+			}
+		case "intent":
+			fmt.Fprintf(w, "  intent %s\n", n.Text)
+		case "emit":
+			fmt.Fprintf(w, "  emit %s\n", n.Text)
+		case "on_error":
+			fmt.Fprintf(w, "  %s\n", n.Text)
+		}
+	}
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	return s
+}
+
+func fmtDur(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return fmt.Sprintf("%dµs", d.Microseconds())
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	default:
+		return fmt.Sprintf("%.2fs", d.Seconds())
+	}
+}
+
+var slugRE = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// newSessionID is "<UTC 20060102T150405Z>-<app>-<4 random hex>".
+func newSessionID(app string) string {
+	var b [2]byte
+	_, _ = rand.Read(b[:])
+	app = slugRE.ReplaceAllString(app, "-")
+	if app == "" {
+		app = "story"
+	}
+	return time.Now().UTC().Format("20060102T150405Z") + "-" + app + "-" + hex.EncodeToString(b[:])
+}

@@ -1,0 +1,60 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// AgentCall is one host.agent.<verb> call as the engine hands it to the
+// agent layer: prompt rendered, schema path resolved, with: rendered.
+type AgentCall struct {
+	Verb       string         // ask, decide, extract, task, converse
+	Alias      string         // agent_plugins alias; "agent.claude" when the effect names none
+	Persona    string         // with.agent (agents: persona), may be ""
+	Prompt     string         // fully rendered prompt text
+	SchemaPath string         // story-relative schema path, "" when none
+	With       map[string]any // the rendered with: block
+	World      map[string]any // deep-copied world snapshot
+	SessionID  string
+	Turn       int64
+	StatePath  string
+	CallID     string // derived live call id (16 hex)
+	EffectID   string // the effect's id:, "" when none
+}
+
+// AgentAnswer is a successful agent call.
+type AgentAnswer struct {
+	Submission json.RawMessage
+	Meta       map[string]any
+	CallID     string
+	Duration   time.Duration
+}
+
+// AgentCaller dispatches agent calls. The implementation reports
+// agent.call.* events itself (through the run's Sink, via the adapter in
+// agent_adapter.go); the engine only records harness.* around it.
+type AgentCaller interface {
+	CallAgent(ctx context.Context, call AgentCall) (*AgentAnswer, error)
+}
+
+// AgentCallerFunc adapts a function to AgentCaller.
+type AgentCallerFunc func(ctx context.Context, call AgentCall) (*AgentAnswer, error)
+
+// CallAgent calls f.
+func (f AgentCallerFunc) CallAgent(ctx context.Context, call AgentCall) (*AgentAnswer, error) {
+	return f(ctx, call)
+}
+
+// CallSummary is one agent or host call in the run summary.
+type CallSummary struct {
+	Handler    string `json:"handler"`
+	ID         string `json:"id,omitempty"`
+	CallID     string `json:"call_id,omitempty"`
+	Agent      string `json:"agent,omitempty"`
+	State      string `json:"state"`
+	Turn       int64  `json:"turn"`
+	DurationMS int64  `json:"duration_ms"`
+	OK         bool   `json:"ok"`
+	Error      string `json:"error,omitempty"`
+}

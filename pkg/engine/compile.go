@@ -1,0 +1,284 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"kitsoki/pkg/story"
+	"kitsoki/pkg/story/expr"
+)
+
+// Problem is one reason a story cannot be run, with its position.
+type Problem struct {
+	Pos     Pos
+	Message string
+}
+
+func (p Problem) String() string { return p.Pos.String() + ": " + p.Message }
+
+// CompileError lists every reason a story was refused before it started.
+type CompileError struct {
+	Problems []Problem
+}
+
+func (e *CompileError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "story cannot be run (%d problem", len(e.Problems))
+	if len(e.Problems) != 1 {
+		b.WriteString("s")
+	}
+	b.WriteString("):")
+	for _, p := range e.Problems {
+		b.WriteString("\n  ")
+		b.WriteString(p.String())
+	}
+	return b.String()
+}
+
+// CompileOptions tune Compile.
+type CompileOptions struct {
+	// HostCassette, when set, answers the handlers it has episodes for, so
+	// those handlers are not refused.
+	HostCassette *HostCassette
+}
+
+func pos(p story.Pos) Pos { return Pos{File: p.File, Line: p.Line, Col: p.Col} }
+
+// Compile turns a loaded story into an executable Machine. Constructs the
+// engine does not execute (imports, phases, parallel states, background
+// jobs) and host handlers it cannot answer are refused here, all of them at
+// once, by name and position — a story is never half-run.
+func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
+	c := &compiler{st: st, opts: opts, m: &Machine{
+		AppID: st.App.ID, Dir: st.Dir, Root: st.Root, Exits: map[string]bool{},
+		States: map[string]*State{}, Handled: map[string]bool{},
+	}}
+	c.m.pongo = expr.NewPongoLoader(st.Dir, st.Dir+"/prompts")
+	for _, v := range st.World {
+		c.m.World = append(c.m.World, WorldVar{Name: v.Name, Type: v.Type, Default: normalize(v.Default)})
+	}
+	for name := range st.Exits {
+		c.m.Exits[name] = true
+	}
+	if len(st.Imports) > 0 {
+		names := make([]string, 0, len(st.Imports))
+		for n := range st.Imports {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			c.refuse(st.Imports[n].Pos, "imports: %q: kitsoki run does not execute imported stories; run the child story directly", n)
+		}
+	}
+	if st.Phases != nil {
+		c.refuse(st.Phases.Pos, "phases: kitsoki run does not execute phase graphs")
+	}
+	for _, s := range st.States {
+		c.state(s, nil)
+	}
+	if st.Root == "" {
+		c.refuse(st.RootPos, "root: the story names no root state")
+	} else if c.m.States[st.Root] == nil {
+		c.refuse(st.RootPos, "root: state %q does not exist", st.Root)
+	}
+	if len(c.problems) > 0 {
+		sort.SliceStable(c.problems, func(i, j int) bool {
+			a, b := c.problems[i].Pos, c.problems[j].Pos
+			if a.File != b.File {
+				return a.File < b.File
+			}
+			if a.Line != b.Line {
+				return a.Line < b.Line
+			}
+			return a.Col < b.Col
+		})
+		return nil, &CompileError{Problems: c.problems}
+	}
+	return c.m, nil
+}
+
+type compiler struct {
+	st       *story.Story
+	opts     CompileOptions
+	m        *Machine
+	problems []Problem
+}
+
+func (c *compiler) refuse(p story.Pos, format string, a ...any) {
+	c.problems = append(c.problems, Problem{Pos: pos(p), Message: fmt.Sprintf(format, a...)})
+}
+
+func (c *compiler) state(s *story.State, parent *State) {
+	ns := &State{Path: s.Path, Name: s.Name, Parent: parent, Terminal: s.Terminal, Pos: pos(s.Pos), On: map[string][]*Transition{}}
+	if ns.Path == "" {
+		ns.Path = s.Name
+		if parent != nil {
+			ns.Path = parent.Path + "." + s.Name
+		}
+	}
+	c.m.States[ns.Path] = ns
+	c.m.Order = append(c.m.Order, ns)
+	if parent != nil {
+		parent.Children = append(parent.Children, ns)
+	}
+	if s.Parallel || s.Type == "parallel" {
+		c.refuse(s.Pos, "state %q: parallel states are not executed by kitsoki run", ns.Path)
+	}
+	if s.Import != nil {
+		c.refuse(s.Pos, "state %q: imported story %q is not executed by kitsoki run", ns.Path, s.Import.Alias)
+	}
+	if s.Initial != "" {
+		t, err := compileText(c.m.pongo, s.Initial)
+		if err != nil {
+			c.refuse(s.InitialPos, "state %q: initial: %v", ns.Path, err)
+		}
+		ns.Initial = t
+	}
+	ns.OnEnter = c.effects(s.OnEnter, ns, "on_enter")
+	for _, intent := range onOrder(s) {
+		for _, tr := range s.On[intent] {
+			nt := &Transition{Default: tr.Default, Pos: pos(tr.Pos)}
+			if tr.Target != "" {
+				t, err := compileText(c.m.pongo, tr.Target)
+				if err != nil {
+					c.refuse(tr.TargetPos, "state %q: on.%s: target: %v", ns.Path, intent, err)
+				}
+				nt.Target = t
+			}
+			if tr.When != "" {
+				g, err := compileGuard(tr.When)
+				if err != nil {
+					c.refuse(tr.WhenPos, "state %q: on.%s: when: %v", ns.Path, intent, err)
+				}
+				nt.When = g
+			}
+			nt.Effects = c.effects(tr.Effects, ns, "on."+intent)
+			ns.On[intent] = append(ns.On[intent], nt)
+		}
+	}
+	for _, ch := range s.Children {
+		c.state(ch, ns)
+	}
+}
+
+func onOrder(s *story.State) []string {
+	if len(s.OnOrder) == len(s.On) {
+		return s.OnOrder
+	}
+	keys := make([]string, 0, len(s.On))
+	for k := range s.On {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func (c *compiler) effects(list []*story.Effect, owner *State, where string) []*Effect {
+	var out []*Effect
+	for i, e := range list {
+		if e == nil {
+			continue
+		}
+		out = append(out, c.effect(e, owner, fmt.Sprintf("%s %s[%d]", owner.Path, where, i)))
+	}
+	return out
+}
+
+func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
+	ne := &Effect{ID: e.ID, With: normalize(anyMap(e.With)), OnError: e.OnError, Once: e.Once, Agent: e.Agent, Pos: pos(e.Pos), owner: owner}
+	bad := func(format string, a ...any) { c.refuse(e.Pos, "%s: "+format, append([]any{where}, a...)...) }
+	if e.Background {
+		bad("background: true: background jobs are not executed by kitsoki run; make the invoke synchronous")
+	}
+	if len(e.OnComplete) > 0 && !e.Background {
+		bad("on_complete: only runs after a background job, which kitsoki run does not execute")
+	}
+	if e.When != "" {
+		g, err := compileGuard(e.When)
+		if err != nil {
+			bad("when: %v", err)
+		}
+		ne.When = g
+	}
+	switch {
+	case len(e.Set) > 0 || e.Has["set"]:
+		ne.Kind = kindSet
+		for _, kv := range e.Set {
+			v, err := compileValue(normalize(kv.Value))
+			if err != nil {
+				c.refuse(kv.Pos, "%s: set.%s: %v", where, kv.Key, err)
+			}
+			ne.Set = append(ne.Set, setKV{Key: kv.Key, Value: v})
+		}
+	case len(e.Increment) > 0 || e.Has["increment"]:
+		ne.Kind = kindIncrement
+		for _, kv := range e.Increment {
+			v, err := compileValue(normalize(kv.Value))
+			if err != nil {
+				c.refuse(kv.Pos, "%s: increment.%s: %v", where, kv.Key, err)
+			}
+			ne.Increment = append(ne.Increment, incKV{Key: kv.Key, Delta: v})
+		}
+	case e.Say != "" || e.Has["say"]:
+		ne.Kind = kindSay
+		t, err := compileText(c.m.pongo, e.Say)
+		if err != nil {
+			bad("say: %v", err)
+		}
+		ne.Say = t
+	case e.Invoke != "":
+		ne.Kind = kindInvoke
+		ne.Invoke = e.Invoke
+		c.m.Handled[e.Invoke] = true
+		if !builtinHandler(e.Invoke) && !c.opts.HostCassette.Handles(e.Invoke) {
+			bad("invoke %s: kitsoki run has no handler for %q (built in: host.run, host.agent.{ask,decide,extract,task,converse}); answer it from a recording with --host-cassette FILE", e.Invoke, e.Invoke)
+		}
+		if err := expr.CompileValue(ne.With); err != nil {
+			bad("invoke %s: with: %v", e.Invoke, err)
+		}
+		for _, kv := range e.Bind {
+			s, ok := kv.Value.(string)
+			if !ok {
+				c.refuse(kv.Pos, "%s: bind.%s: the result path must be a string", where, kv.Key)
+				continue
+			}
+			b := bindKV{Key: kv.Key}
+			if strings.Contains(s, "{{") {
+				t, err := compileValue(s)
+				if err != nil {
+					c.refuse(kv.Pos, "%s: bind.%s: %v", where, kv.Key, err)
+				}
+				b.Tmpl = t
+			} else {
+				if _, err := parsePath(s); err != nil {
+					c.refuse(kv.Pos, "%s: bind.%s: %v", where, kv.Key, err)
+				}
+				b.Path = s
+			}
+			ne.Bind = append(ne.Bind, b)
+		}
+	}
+	if e.EmitIntent != "" || e.Has["emit_intent"] {
+		v, err := compileValue(e.EmitIntent)
+		if err != nil {
+			bad("emit_intent: %v", err)
+		}
+		ne.Emit = v
+		for _, kv := range e.Slots {
+			sv, err := compileValue(normalize(kv.Value))
+			if err != nil {
+				c.refuse(kv.Pos, "%s: slots.%s: %v", where, kv.Key, err)
+			}
+			ne.Slots = append(ne.Slots, slotKV{Key: kv.Key, Value: sv})
+		}
+	}
+	return ne
+}
+
+func anyMap(m map[string]any) any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}

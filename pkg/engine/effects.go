@@ -1,0 +1,281 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"kitsoki/pkg/story/expr"
+)
+
+// runEffects applies effects in order (reference §5.2). emit_intent effects
+// are queued for the post-bind pass. An invoke failure with on_error returns
+// a redirect (the rest of the chain is abandoned); without on_error it fails
+// the run.
+func (r *runner) runEffects(ctx context.Context, effs []*Effect, emits *[]pendingEmit) (*redirect, error) {
+	for _, e := range effs {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("run interrupted: %w", err)
+		}
+		if e.Emit != nil {
+			*emits = append(*emits, pendingEmit{e: e, slots: r.slots})
+		}
+		if e.Kind == kindNone {
+			continue
+		}
+		env := r.env(r.slots, nil)
+		if e.When != nil {
+			ok, err := e.When.eval(env)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", e.Pos, err)
+			}
+			if !ok {
+				continue
+			}
+		}
+		switch e.Kind {
+		case kindSet:
+			if err := r.applySet(e, env); err != nil {
+				return nil, err
+			}
+		case kindIncrement:
+			if err := r.applyIncrement(e, env); err != nil {
+				return nil, err
+			}
+		case kindSay:
+			s, err := e.Say.render(env)
+			if err != nil {
+				return nil, fmt.Errorf("%s: say: %w", e.Pos, err)
+			}
+			if err := r.emit(KindSay, map[string]any{"text": s}); err != nil {
+				return nil, err
+			}
+			r.note(Note{Kind: "say", State: r.cur.Path, Text: s})
+		case kindInvoke:
+			rd, err := r.invoke(ctx, e)
+			if err != nil || rd != nil {
+				return rd, err
+			}
+		}
+	}
+	return nil, nil
+}
+
+// applySet renders every value against the same pre-block world, then
+// assigns them all.
+func (r *runner) applySet(e *Effect, env map[string]any) error {
+	vals := make([]any, len(e.Set))
+	for i, kv := range e.Set {
+		v, err := kv.Value.render(env)
+		if err != nil {
+			return fmt.Errorf("%s: set.%s: %w", e.Pos, kv.Key, err)
+		}
+		vals[i] = normalize(v)
+	}
+	set := make(map[string]any, len(e.Set))
+	for i, kv := range e.Set {
+		if err := setPath(r.world, kv.Key, vals[i]); err != nil {
+			return fmt.Errorf("%s: set.%s: %w", e.Pos, kv.Key, err)
+		}
+		set[kv.Key] = vals[i]
+	}
+	return r.emit(KindWorldUpdate, map[string]any{"set": set})
+}
+
+func (r *runner) applyIncrement(e *Effect, env map[string]any) error {
+	inc := make(map[string]any, len(e.Increment))
+	for _, kv := range e.Increment {
+		dv, err := kv.Delta.render(env)
+		if err != nil {
+			return fmt.Errorf("%s: increment.%s: %w", e.Pos, kv.Key, err)
+		}
+		d, ok := asInt(dv)
+		if !ok {
+			return fmt.Errorf("%s: increment.%s: delta %v is not an integer", e.Pos, kv.Key, dv)
+		}
+		cur := getPath(r.world, kv.Key)
+		n, ok := asInt(cur)
+		if !ok && cur != nil {
+			return fmt.Errorf("%s: increment.%s: world value %v is not an integer", e.Pos, kv.Key, cur)
+		}
+		if err := setPath(r.world, kv.Key, n+d); err != nil {
+			return fmt.Errorf("%s: increment.%s: %w", e.Pos, kv.Key, err)
+		}
+		inc[kv.Key] = d
+	}
+	return r.emit(KindWorldUpdate, map[string]any{"increment": inc})
+}
+
+func asInt(v any) (int, bool) {
+	switch t := v.(type) {
+	case int:
+		return t, true
+	case int64:
+		return int(t), true
+	case int32:
+		return int(t), true
+	case uint64:
+		return int(t), true
+	case float64:
+		if t == math.Trunc(t) {
+			return int(t), true
+		}
+	case json.Number:
+		n, err := t.Int64()
+		return int(n), err == nil
+	case string:
+		n, err := strconv.Atoi(t)
+		return n, err == nil
+	case nil:
+		return 0, true
+	}
+	return 0, false
+}
+
+// invoke runs one host call: once check, with: rendered now (so earlier
+// binds are visible), dispatch, bind, on_error.
+func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
+	if e.Once && len(e.Bind) > 0 {
+		all := true
+		for _, b := range e.Bind {
+			if isEmpty(getPath(r.world, b.Key)) {
+				all = false
+				break
+			}
+		}
+		if all {
+			keys := make([]string, len(e.Bind))
+			for i, b := range e.Bind {
+				keys[i] = b.Key
+			}
+			return nil, r.emit(KindWorldUpdate, map[string]any{"skipped": "cached", "namespace": e.Invoke, "keys": keys})
+		}
+	}
+	env := r.env(r.slots, nil)
+	rendered, err := expr.RenderValue(deepCopy(e.With), env)
+	if err != nil {
+		return nil, fmt.Errorf("%s: invoke %s: with: %w", e.Pos, e.Invoke, err)
+	}
+	args, _ := normalize(rendered).(map[string]any)
+	if args == nil {
+		args = map[string]any{}
+	}
+	if e.ID != "" {
+		args["call"] = e.ID
+	}
+	if err := r.emit(KindHarnessCalled, map[string]any{"args": args, "background": false, "namespace": e.Invoke}); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	res, callID, err := r.dispatch(ctx, e, args)
+	dur := time.Since(start)
+	sum := CallSummary{Handler: e.Invoke, ID: e.ID, CallID: callID, Agent: e.Agent, State: r.cur.Path, Turn: r.turn,
+		DurationMS: dur.Milliseconds(), OK: err == nil}
+	if err != nil {
+		if ctx.Err() != nil {
+			sum.Error = err.Error()
+			r.calls = append(r.calls, sum)
+			return nil, fmt.Errorf("run interrupted during %s: %w", e.Invoke, ctx.Err())
+		}
+		msg := err.Error()
+		sum.Error = msg
+		r.calls = append(r.calls, sum)
+		r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e), Duration: dur, Error: msg})
+		if err := r.emit(KindHarnessError, map[string]any{"phase": "invoke", "namespace": e.Invoke, "error": msg}); err != nil {
+			return nil, err
+		}
+		if err := r.emit(KindHarnessReturned, map[string]any{"namespace": e.Invoke, "error": msg}); err != nil {
+			return nil, err
+		}
+		hostErr := map[string]any{"handler": e.Invoke, "error": msg, "state": r.cur.Path}
+		if e.ID != "" {
+			hostErr["call"] = e.ID
+		}
+		var ae interface{ KindName() string }
+		if errors.As(err, &ae) {
+			hostErr["kind"] = ae.KindName()
+		}
+		r.world["last_error"] = msg
+		r.world["host_error"] = hostErr
+		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"last_error": msg, "host_error": hostErr}}); err != nil {
+			return nil, err
+		}
+		if e.OnError == "" {
+			return nil, fmt.Errorf("%s: invoke %s failed: %s (add on_error: <state> to the effect to handle it)", e.Pos, e.Invoke, msg)
+		}
+		return &redirect{from: e.owner, target: e.OnError, err: msg}, nil
+	}
+	r.calls = append(r.calls, sum)
+	r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e) + resultText(e.Invoke, res), Duration: dur})
+	if err := r.emit(KindHarnessReturned, map[string]any{"namespace": e.Invoke, "data": res}); err != nil {
+		return nil, err
+	}
+	for _, b := range e.Bind {
+		var v any
+		if b.Tmpl != nil {
+			v, err = b.Tmpl.render(r.env(r.slots, map[string]any{"result": res}))
+			if err != nil {
+				return nil, fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
+			}
+		} else {
+			segs, err := parsePath(b.Path)
+			if err != nil {
+				return nil, fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
+			}
+			x, ok := lookupPath(res, segs)
+			if !ok {
+				// a missing result path leaves the world value untouched
+				continue
+			}
+			v = x
+		}
+		v = normalize(deepCopy(v))
+		if err := setPath(r.world, b.Key, v); err != nil {
+			return nil, fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
+		}
+		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{b.Key: v}}); err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
+}
+
+func noteKind(handler string) string {
+	if isAgentHandler(handler) {
+		return "agent"
+	}
+	return "host"
+}
+
+func callText(e *Effect) string {
+	s := e.Invoke
+	if e.ID != "" {
+		s += " [" + e.ID + "]"
+	}
+	if e.Agent != "" {
+		s += " via " + e.Agent
+	}
+	return s
+}
+
+func resultText(handler string, res map[string]any) string {
+	if isAgentHandler(handler) {
+		if sub, ok := res["submitted"]; ok {
+			b, _ := json.Marshal(sub)
+			s := string(b)
+			if len(s) > 160 {
+				s = s[:157] + "..."
+			}
+			return " → " + s
+		}
+		return ""
+	}
+	if c, ok := res["exit_code"]; ok {
+		return fmt.Sprintf(" → exit %v", c)
+	}
+	return ""
+}

@@ -1,0 +1,59 @@
+package engine
+
+import "time"
+
+// Event kinds the engine writes (trace-eval.md A.7).
+const (
+	KindTurnInput        = "turn.input"
+	KindTurnStart        = "turn.start"
+	KindTurnEnd          = "turn.end"
+	KindIntentAccepted   = "machine.intent_accepted"
+	KindValidationFailed = "machine.validation_failed"
+	KindGuardRejected    = "machine.guard_rejected"
+	KindTransition       = "machine.transition"
+	KindStateExited      = "machine.state_exited"
+	KindStateEntered     = "machine.state_entered"
+	KindSay              = "machine.say"
+	KindMachineError     = "machine.error"
+	KindEmitIntent       = "machine.emit_intent"
+	KindOnErrorRedirect  = "machine.on_error_redirect"
+	KindWorldUpdate      = "world.update"
+	KindHarnessCalled    = "harness.called"
+	KindHarnessReturned  = "harness.returned"
+	KindHarnessError     = "harness.error"
+)
+
+// Event is one trace event as the engine produces it. The writer assigns
+// seq; TS zero means "now".
+type Event struct {
+	Turn      int64
+	Kind      string
+	StatePath string
+	CallID    string
+	EpisodeID string
+	MatchIdx  int
+	TS        time.Time
+	Payload   any
+}
+
+// Sink receives every event of a run, in order. The run fails when Emit
+// returns an error (a trace that cannot be written is not a trace).
+type Sink interface {
+	Emit(ev Event) error
+}
+
+// SinkFunc adapts a function to Sink.
+type SinkFunc func(Event) error
+
+// Emit calls f(ev).
+func (f SinkFunc) Emit(ev Event) error { return f(ev) }
+
+// Note is one line of the human log: what the caller may print while the
+// run goes on.
+type Note struct {
+	Kind     string // "enter", "say", "agent", "host", "intent", "emit", "on_error", "end"
+	State    string
+	Text     string
+	Duration time.Duration
+	Error    string
+}

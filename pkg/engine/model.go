@@ -1,0 +1,147 @@
+package engine
+
+import (
+	"sync"
+
+	"kitsoki/pkg/story/expr"
+)
+
+// The engine executes its own compiled form of a story, built once before the
+// run starts (compile.go). Everything that can fail at compile time (guards,
+// templates, target syntax, refused constructs, unknown handlers) fails there,
+// before the first state is entered, so a run is never half-executed.
+
+// Pos is a position in a story file, 1-based; zero when unknown.
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+func (p Pos) String() string {
+	switch {
+	case p.File == "":
+		return "(unknown position)"
+	case p.Line == 0:
+		return p.File
+	default:
+		return p.File + ":" + itoa(p.Line) + ":" + itoa(p.Col)
+	}
+}
+
+// Machine is the executable form of a story.
+type Machine struct {
+	AppID   string
+	Dir     string // story base directory: prompt and schema paths are relative to it
+	Root    string // path of the root state (before descending initial)
+	World   []WorldVar
+	Exits   map[string]bool
+	States  map[string]*State // by dotted absolute path
+	Order   []*State          // declaration order, top-level first (for determinism)
+	Handled map[string]bool   // host handlers used by the story
+
+	pongo    *expr.PongoLoader
+	promptMu sync.Mutex
+	prompts  map[string]*expr.Pongo
+}
+
+// WorldVar is one declared world variable with its default.
+type WorldVar struct {
+	Name    string
+	Type    string // string, int, bool, float/number, object/map, list/array ...
+	Default any
+}
+
+// State is one node of the state tree.
+type State struct {
+	Path     string // dotted absolute path, e.g. "pipeline.fix"
+	Name     string // last path segment
+	Parent   *State
+	Children []*State
+	Initial  *text // compound only; may be a pongo2 template
+	OnEnter  []*Effect
+	On       map[string][]*Transition
+	Terminal bool
+	Pos      Pos
+}
+
+// Transition is one arm of an `on:` handler list.
+type Transition struct {
+	Target  *text // nil or "" or "." means stay
+	When    *guard
+	Default bool
+	Effects []*Effect
+	Pos     Pos
+}
+
+// effect kinds: only the first of set > increment > say > invoke applies.
+const (
+	kindNone = iota
+	kindSet
+	kindIncrement
+	kindSay
+	kindInvoke
+)
+
+// Effect is one effect entry.
+type Effect struct {
+	Kind      int
+	When      *guard
+	Set       []setKV
+	Increment []incKV
+	Say       *text
+	Invoke    string
+	ID        string
+	With      any // raw YAML-decoded tree; strings are {{ }} templates
+	Bind      []bindKV
+	OnError   string
+	Once      bool
+	Emit      *valueTmpl // emit_intent
+	Slots     []slotKV
+	Agent     string // agent_plugins alias, "" = agent.claude
+	Pos       Pos
+	owner     *State // the state whose on_enter or on: holds the effect
+}
+
+type setKV struct {
+	Key   string
+	Value *valueTmpl
+}
+
+type incKV struct {
+	Key   string
+	Delta *valueTmpl
+}
+
+type bindKV struct {
+	Key  string
+	Path string     // dotted result path; "" when Tmpl is set
+	Tmpl *valueTmpl // {{ }} template with result and world roots
+}
+
+type slotKV struct {
+	Key   string
+	Value *valueTmpl
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	neg := i < 0
+	if neg {
+		i = -i
+	}
+	var b [20]byte
+	n := len(b)
+	for i > 0 {
+		n--
+		b[n] = byte('0' + i%10)
+		i /= 10
+	}
+	if neg {
+		n--
+		b[n] = '-'
+	}
+	return string(b[n:])
+}

@@ -1,0 +1,204 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Reserved world keys the engine writes even when the story does not declare
+// them (reference §1.2, §5.1).
+var reservedWorld = map[string]bool{
+	"last_error": true, "host_error": true, "write_mode_scope": true, "session_id": true,
+}
+
+// World is the run's world: a plain map of YAML/JSON-shaped values.
+type World map[string]any
+
+// InitWorld returns the world built from the story's defaults, then the
+// file overrides, then the key=value overrides (later wins). Override keys
+// must be declared world variables (or reserved keys); values of
+// --world k=v are parsed according to the declared type.
+func InitWorld(vars []WorldVar, file map[string]any, kv []string) (World, error) {
+	w := World{}
+	types := map[string]string{}
+	for _, v := range vars {
+		w[v.Name] = deepCopy(v.Default)
+		types[v.Name] = v.Type
+	}
+	check := func(k, from string) error {
+		if _, ok := types[k]; ok || reservedWorld[k] {
+			return nil
+		}
+		return fmt.Errorf("%s: world key %q is not declared in the story's world: (declared: %s)", from, k, declaredList(types))
+	}
+	fileKeys := make([]string, 0, len(file))
+	for k := range file {
+		fileKeys = append(fileKeys, k)
+	}
+	sort.Strings(fileKeys)
+	for _, k := range fileKeys {
+		if err := check(k, "--world-file"); err != nil {
+			return nil, err
+		}
+		w[k] = normalize(file[k])
+	}
+	for _, s := range kv {
+		k, raw, ok := strings.Cut(s, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--world %q: expected key=value", s)
+		}
+		if err := check(k, "--world "+k); err != nil {
+			return nil, err
+		}
+		v, err := parseTyped(raw, types[k])
+		if err != nil {
+			return nil, fmt.Errorf("--world %s: %v", k, err)
+		}
+		w[k] = v
+	}
+	return w, nil
+}
+
+func declaredList(types map[string]string) string {
+	keys := make([]string, 0, len(types))
+	for k := range types {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if len(keys) == 0 {
+		return "none"
+	}
+	return strings.Join(keys, ", ")
+}
+
+// LoadWorldFile reads a YAML (or JSON) mapping of world overrides.
+func LoadWorldFile(path string) (map[string]any, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--world-file: %w", err)
+	}
+	var m map[string]any
+	if err := yaml.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("--world-file %s: not a YAML mapping of world keys: %v", path, err)
+	}
+	return m, nil
+}
+
+// parseTyped turns the text of a --world or --slot value into a value of the
+// declared type; an undeclared type keeps the string unless it is JSON
+// object/array text.
+func parseTyped(raw, typ string) (any, error) {
+	switch strings.ToLower(typ) {
+	case "int", "integer":
+		n, err := strconv.ParseInt(strings.TrimSpace(raw), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an int", raw)
+		}
+		return int(n), nil
+	case "float", "number":
+		f, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number", raw)
+		}
+		return f, nil
+	case "bool", "boolean":
+		b, err := strconv.ParseBool(strings.TrimSpace(raw))
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a bool (true/false)", raw)
+		}
+		return b, nil
+	case "object", "map", "list", "array":
+		var v any
+		if err := yaml.Unmarshal([]byte(raw), &v); err != nil {
+			return nil, fmt.Errorf("%q is not a YAML/JSON %s: %v", raw, typ, err)
+		}
+		return normalize(v), nil
+	case "string", "":
+		return raw, nil
+	default:
+		return raw, nil
+	}
+}
+
+// normalize converts YAML-decoded values to JSON-friendly shapes
+// (map[string]any everywhere) so expressions and traces see one form.
+func normalize(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[k] = normalize(x)
+		}
+		return out
+	case map[any]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[fmt.Sprint(k)] = normalize(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = normalize(x)
+		}
+		return out
+	default:
+		return v
+	}
+}
+
+// deepCopy copies maps and slices so that world values never alias story
+// literals or host results.
+func deepCopy(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[k] = deepCopy(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = deepCopy(x)
+		}
+		return out
+	case map[any]any:
+		return normalize(t)
+	default:
+		return v
+	}
+}
+
+// Snapshot returns a deep copy of the world.
+func (w World) Snapshot() map[string]any {
+	out := make(map[string]any, len(w))
+	for k, v := range w {
+		out[k] = deepCopy(v)
+	}
+	return out
+}
+
+// isEmpty reports whether a bound value counts as "not yet set" for once:.
+func isEmpty(v any) bool {
+	switch t := v.(type) {
+	case nil:
+		return true
+	case string:
+		return t == ""
+	case map[string]any:
+		return len(t) == 0
+	case []any:
+		return len(t) == 0
+	case json.RawMessage:
+		return len(t) == 0
+	}
+	return false
+}
