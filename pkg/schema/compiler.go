@@ -103,7 +103,7 @@ func (c *Compiler) rootRel(p string) (string, error) {
 		return "", &CompileError{File: p, Message: "empty schema path; give a path like schemas/verdict.json"}
 	}
 	if u, err := url.Parse(p); err == nil && len(u.Scheme) > 1 {
-		return "", &CompileError{File: p, Message: fmt.Sprintf("schema path is a %s: URL; only files under %s can be compiled", u.Scheme, c.schemasDir)}
+		return "", &CompileError{File: p, Message: fmt.Sprintf("schema path is a %s: URL; only files under %s can be compiled", u.Scheme, c.schemasDir), outside: true}
 	}
 	var abs string
 	if filepath.IsAbs(p) {
@@ -120,7 +120,7 @@ func (c *Compiler) rootRel(p string) (string, error) {
 		}
 	}
 	if !ok {
-		return "", &CompileError{File: p, Message: fmt.Sprintf("schema path is outside the story's schemas directory %s; keep schema files under schemas/", c.schemasDir)}
+		return "", &CompileError{File: p, Message: fmt.Sprintf("schema path is outside the story's schemas directory %s; keep schema files under schemas/", c.schemasDir), outside: true}
 	}
 	return rel, nil
 }

@@ -300,6 +300,12 @@ func TestEscapeAttemptsFail(t *testing.T) {
 			if ce.File != tc.file || ce.Pointer != tc.pointer || ce.Ref != tc.ref || !strings.Contains(ce.Message, tc.msgPart) {
 				t.Fatalf("got %#v\nwant file %q pointer %q ref %q message containing %q", ce, tc.file, tc.pointer, tc.ref, tc.msgPart)
 			}
+			if tc.ref != "" && !strings.Contains(err.Error(), tc.ref) {
+				t.Fatalf("Error() %q does not name the ref", err)
+			}
+			if !errors.Is(err, ErrOutsideRoot) {
+				t.Fatalf("%v does not match ErrOutsideRoot", err)
+			}
 		})
 	}
 
@@ -322,6 +328,9 @@ func TestEscapeAttemptsFail(t *testing.T) {
 			ce := mustCompileErr(t, err)
 			if ce.File != p {
 				t.Fatalf("File = %q, want the path as given %q", ce.File, p)
+			}
+			if p != "" && !errors.Is(err, ErrOutsideRoot) {
+				t.Fatalf("%v does not match ErrOutsideRoot", err)
 			}
 			if _, err := c.ReadFile(p); err == nil {
 				t.Fatal("ReadFile read outside the root")
@@ -365,6 +374,9 @@ func TestCompileErrorsNameFileAndPointer(t *testing.T) {
 			if !strings.Contains(err.Error(), tc.file) {
 				t.Fatalf("Error() %q does not name the file", err)
 			}
+			if errors.Is(err, ErrOutsideRoot) {
+				t.Fatalf("%v wrongly matches ErrOutsideRoot", err)
+			}
 		})
 	}
 	// Errors are cached like successes: the same value comes back.
@@ -387,7 +399,7 @@ func TestCompileBytesRefusesFileRefs(t *testing.T) {
 	for _, ref := range []string{"other.json", "../x.json", "/etc/passwd", "file:///etc/passwd", "http://127.0.0.1:1/x"} {
 		_, err := CompileBytes("mem.json", []byte(`{"properties":{"a":{"$ref":"`+ref+`"}}}`))
 		ce := mustCompileErr(t, err)
-		if ce.File != "mem.json" || ce.Pointer != "/properties/a/$ref" || ce.Ref != ref || !strings.Contains(ce.Message, "self-contained") {
+		if ce.File != "mem.json" || ce.Pointer != "/properties/a/$ref" || ce.Ref != ref || !strings.Contains(ce.Message, "self-contained") || !errors.Is(err, ErrOutsideRoot) {
 			t.Errorf("ref %q: got %#v", ref, ce)
 		}
 	}

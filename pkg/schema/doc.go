@@ -7,7 +7,8 @@
 // through an os.Root, so neither a path nor a $ref (relative, absolute,
 // file://, http(s)://) nor a symlink can make it read anything else. Refs
 // that leave the root fail at compile time, naming the file, the JSON
-// pointer of the $ref and the ref as written. Nothing is fetched from the
+// pointer of the $ref and the ref as written, and match ErrOutsideRoot
+// (errors.Is). Nothing is fetched from the
 // network; the standard metaschemas are built in.
 //
 // Validation is the hot path of every agent call: a Schema is compiled once

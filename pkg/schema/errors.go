@@ -13,12 +13,27 @@ import (
 	"golang.org/x/text/message"
 )
 
+// ErrOutsideRoot is matched (errors.Is) by a CompileError whose schema path
+// or $ref leaves <storyDir>/schemas, or whose $ref would need the network or
+// another file in an in-memory schema.
+var ErrOutsideRoot = errors.New("schema reference outside the story's schemas directory")
+
 // CompileError is why a schema could not be compiled.
 type CompileError struct {
 	File    string // the schema file ("schemas/verdict.json") or CompileBytes name
 	Pointer string // JSON pointer inside File ("/properties/x/$ref"); "" when the whole file
 	Ref     string // the reference as written, when a $ref is at fault
 	Message string // what is wrong and how to fix it
+
+	outside bool
+}
+
+// Unwrap lets errors.Is(err, ErrOutsideRoot) identify rooting refusals.
+func (e *CompileError) Unwrap() error {
+	if e.outside {
+		return ErrOutsideRoot
+	}
+	return nil
 }
 
 func (e *CompileError) Error() string {
@@ -148,12 +163,12 @@ func convertCompileErr(file string, sites []refSite, err error, describe func(st
 		}
 	}
 	scan := refScanner{sites: sites}
-	refErr := func(target, msg string) error {
+	refErr := func(target, msg string, outside bool) error {
 		if site, ok := scan.siteFor(target); ok {
-			return &CompileError{File: site.file, Pointer: site.pointer, Ref: site.ref, Message: fmt.Sprintf("$ref %q %s", site.ref, msg)}
+			return &CompileError{File: site.file, Pointer: site.pointer, Ref: site.ref, Message: fmt.Sprintf("$ref %q %s", site.ref, msg), outside: outside}
 		}
 		f, p := describe(target)
-		return &CompileError{File: file, Message: fmt.Sprintf("reference to %s%s %s", f, fragSuffix(p), msg)}
+		return &CompileError{File: file, Message: fmt.Sprintf("reference to %s%s %s", f, fragSuffix(p), msg), outside: outside}
 	}
 
 	var (
@@ -170,7 +185,9 @@ func convertCompileErr(file string, sites []refSite, err error, describe func(st
 		if ce, ok := asCompileError(le.Err); ok {
 			return ce
 		}
-		return refErr(le.URL, "cannot be loaded: "+le.Err.Error())
+		var lerr *loadError
+		outside := errors.As(le.Err, &lerr) && lerr.outside
+		return refErr(le.URL, "cannot be loaded: "+le.Err.Error(), outside)
 	case errors.As(err, &sve):
 		f, p := describe(sve.URL)
 		var ve *jsonschema.ValidationError
@@ -181,11 +198,11 @@ func convertCompileErr(file string, sites []refSite, err error, describe func(st
 		}
 		return &CompileError{File: f, Pointer: p, Message: "not a valid JSON Schema: " + sve.Err.Error()}
 	case errors.As(err, &pnf):
-		return refErr(pnf.URL, "points at nothing: no such JSON pointer in the target schema")
+		return refErr(pnf.URL, "points at nothing: no such JSON pointer in the target schema", false)
 	case errors.As(err, &ijp):
-		return refErr(ijp.URL, "has an invalid JSON pointer fragment")
+		return refErr(ijp.URL, "has an invalid JSON pointer fragment", false)
 	case errors.As(err, &anf):
-		return refErr(anf.Reference, "names an anchor that does not exist")
+		return refErr(anf.Reference, "names an anchor that does not exist", false)
 	case errors.As(err, &ire):
 		f, p := describe(ire.URL)
 		return &CompileError{File: f, Pointer: p, Message: fmt.Sprintf("invalid regular expression %q: %v", ire.Regex, ire.Err)}

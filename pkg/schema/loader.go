@@ -53,12 +53,15 @@ func (l *rootLoader) read(rel string) ([]byte, error) {
 		if reason == reasonMissing {
 			reason = "does not exist; check the path (it is relative to the story directory and must lie under schemas/)"
 		}
-		return nil, &CompileError{File: display(rel), Message: reason}
+		return nil, &CompileError{File: display(rel), Message: reason, outside: reason == reasonEscapes}
 	}
 	return data, nil
 }
 
-const reasonMissing = "does not exist"
+const (
+	reasonMissing = "does not exist"
+	reasonEscapes = "could not be read: it is a symlink leading outside the schemas directory; copy the schema into schemas/ instead"
+)
 
 // readRooted returns the file's bytes, or a reason it could not be read.
 func (l *rootLoader) readRooted(rel string) ([]byte, string) {
@@ -86,7 +89,7 @@ func (l *rootLoader) readRooted(rel string) ([]byte, string) {
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, reasonMissing
 		case isEscapeErr(err):
-			return nil, "could not be read: it is a symlink leading outside the schemas directory; copy the schema into schemas/ instead"
+			return nil, reasonEscapes
 		}
 		return nil, "could not be read: " + unwrapPathErr(err).Error()
 	}
@@ -102,13 +105,13 @@ func (l *rootLoader) Load(rawURL string) (any, error) {
 	}
 	rel, ok := l.relOf(u)
 	if !ok {
-		return nil, fmt.Errorf("refused: %s is outside the story's schemas directory %s; schemas are never fetched from the network or read from elsewhere", rawURL, l.c.schemasDir)
+		return nil, &loadError{msg: fmt.Sprintf("refused: %s is outside the story's schemas directory %s; schemas are never fetched from the network or read from elsewhere", rawURL, l.c.schemasDir), outside: true}
 	}
 	data, reason := l.readRooted(rel)
 	if reason == reasonMissing {
-		return nil, fmt.Errorf("%s does not exist (a relative $ref resolves against the file holding it)", display(rel))
+		return nil, &loadError{msg: display(rel) + " does not exist (a relative $ref resolves against the file holding it)"}
 	} else if reason != "" {
-		return nil, fmt.Errorf("%s %s", display(rel), reason)
+		return nil, &loadError{msg: display(rel) + " " + reason, outside: reason == reasonEscapes}
 	}
 	doc, err := decodeSchema(display(rel), data)
 	if err != nil {
@@ -153,8 +156,16 @@ type memLoader struct {
 }
 
 func (l *memLoader) Load(rawURL string) (any, error) {
-	return nil, fmt.Errorf("refused: %s is outside the in-memory schema %q", rawURL, l.name)
+	return nil, &loadError{msg: fmt.Sprintf("refused: %s is outside the in-memory schema %q", rawURL, l.name), outside: true}
 }
+
+// loadError is a loader refusal or read failure, reported at the ref.
+type loadError struct {
+	msg     string
+	outside bool
+}
+
+func (e *loadError) Error() string { return e.msg }
 
 func (l *memLoader) scan(docURL, file string, doc any) error {
 	l.policy = func(site refSite, _ *url.URL) string {

@@ -71,7 +71,7 @@ func (s *refScanner) scan(docURL, file string, doc any) error {
 			continue
 		}
 		if msg := s.policy(site, t); msg != "" {
-			return &CompileError{File: site.file, Pointer: site.pointer, Ref: site.ref, Message: msg}
+			return &CompileError{File: site.file, Pointer: site.pointer, Ref: site.ref, Message: msg, outside: true}
 		}
 	}
 	return nil
