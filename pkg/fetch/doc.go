@@ -1,0 +1,28 @@
+// Package fetch owns kitsoki's pinned downloads: the pin files (embedded
+// from pins/ plus a KITSOKI_PINS overlay), the user cache layout, resumable
+// sha256-verified downloads with a cross-process lock per artifact, safe
+// extraction of release archives, and the Linux libstdc++/glibc probe that
+// decides whether the pinned C++ runtime shim is needed.
+//
+// The promise: a file in the cache is exactly the pinned bytes. Downloads go
+// to a .part file next to their destination, are hashed while written, and
+// are renamed into place only after the sha256 (and size, when pinned)
+// match. A mismatch leaves nothing behind and names the artifact, the
+// expected and the actual digest.
+//
+// Cache layout (root: KITSOKI_CACHE_DIR, else the OS user cache dir +
+// "kitsoki"):
+//
+//	bin/llama-<sha12>/        one flat directory per llama-server release
+//	                          (binary, libraries, SONAME symlinks, shim)
+//	bin/llama-<sha12>.json    record of the extracted files and digests
+//	models/<id>.gguf          model weights
+//	models/<id>.gguf.json     record (size, mtime, digest) of a verified file
+//	*.part, *.part.json       an interrupted download and its resume state
+//	*.lock                    cross-process lock of one artifact
+//
+// What it must not do: know about agents, stories or processes (pkg/sidecar
+// runs the server), print anything (progress goes through a callback; the
+// display lives in cmd/), or reach any host other than the pinned URL (or
+// its mirror rewrite).
+package fetch

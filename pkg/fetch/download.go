@@ -1,0 +1,716 @@
+package fetch
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// maxUnknownSize bounds a download whose pin records no size.
+const maxUnknownSize = 16 << 30
+
+// partState is one byte range of a download; End is exclusive, -1 when the
+// total is unknown (single stream).
+type partState struct {
+	Start int64 `json:"start"`
+	End   int64 `json:"end"`
+	Done  int64 `json:"done"`
+}
+
+// resumeState is kept in <dest>.part.json while a download is incomplete.
+type resumeState struct {
+	URL       string      `json:"url"`
+	SHA256    string      `json:"sha256"`
+	Total     int64       `json:"total"`
+	Validator string      `json:"validator,omitempty"` // strong ETag or Last-Modified, for If-Range
+	Parallel  bool        `json:"parallel"`
+	Parts     []partState `json:"parts"`
+}
+
+func partPath(dest string) string  { return dest + ".part" }
+func statePath(dest string) string { return dest + ".part.json" }
+
+func discardPart(dest string) {
+	_ = os.Remove(partPath(dest))
+	_ = os.Remove(statePath(dest))
+}
+
+// errNoRange means the server ignored a Range request (or the file behind
+// the URL changed): the download restarts as one stream from byte zero.
+var errNoRange = errors.New("server does not honour Range for this file")
+
+// httpStatusError is a non-2xx answer.
+type httpStatusError struct {
+	code int
+	url  string
+}
+
+func (e *httpStatusError) Error() string {
+	return fmt.Sprintf("GET %s: http %d %s", e.url, e.code, http.StatusText(e.code))
+}
+
+func (e *httpStatusError) transient() bool {
+	return e.code >= 500 || e.code == http.StatusTooManyRequests || e.code == http.StatusRequestTimeout
+}
+
+// writeError is a failure to write the cache: never retried, the part is kept.
+type writeError struct {
+	path string
+	err  error
+}
+
+func (e *writeError) Error() string {
+	return fmt.Sprintf("write %s: %v: free disk space or fix permissions in the cache dir (or set %s); the partial download is kept and the next fetch resumes it", e.path, e.err, EnvCacheDir)
+}
+
+func (e *writeError) Unwrap() error { return e.err }
+
+// fatalError stops retries (size mismatch, 4xx).
+type fatalError struct{ err error }
+
+func (e *fatalError) Error() string { return e.err.Error() }
+func (e *fatalError) Unwrap() error { return e.err }
+
+var errStalled = errors.New("no data received within the stall timeout")
+
+// transfer is one download of one artifact into <dest>.part.
+type transfer struct {
+	f        *Fetcher
+	a        *Artifact
+	src      string
+	host     string
+	dest     string
+	part     string
+	st       resumeState
+	done     atomic.Int64 // bytes on disk (sum over parts)
+	resumed  atomic.Int64
+	nparts   atomic.Int32 // parts in use, for progress reports
+	stateMu  sync.Mutex
+	attempts int
+}
+
+func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Result, error) {
+	src, err := MirrorURL(a.URL, f.mirror())
+	if err != nil {
+		return Result{}, err
+	}
+	u, _ := url.Parse(src)
+	t := &transfer{f: f, a: a, src: src, host: u.Host, dest: dest, part: partPath(dest)}
+	total := a.Size
+	if total == 0 {
+		total = -1
+	}
+	prev, ok := t.loadState(total)
+	if !ok {
+		discardPart(dest)
+	}
+
+	stop := t.startReporter()
+	var sum string
+	var size int64
+	switch {
+	case ok && prev.Parallel:
+		t.st = prev
+		sum, size, err = t.runParallel(ctx)
+	case !ok && total > 0 && f.parts() > 1 && total >= f.partThreshold():
+		t.st = t.plan(total, f.parts())
+		sum, size, err = t.runParallel(ctx)
+	default:
+		if ok {
+			t.st = prev
+		} else {
+			t.st = resumeState{URL: src, SHA256: a.SHA256, Total: total, Parts: []partState{{Start: 0, End: total}}}
+		}
+		sum, size, err = t.runSingle(ctx)
+	}
+	if errors.Is(err, errNoRange) {
+		discardPart(dest)
+		t.done.Store(0)
+		t.resumed.Store(0)
+		t.st = resumeState{URL: src, SHA256: a.SHA256, Total: total, Parts: []partState{{Start: 0, End: total}}}
+		sum, size, err = t.runSingle(ctx)
+	}
+	stop()
+	if err != nil {
+		return Result{}, t.describe(ctx, err)
+	}
+	if sum != a.SHA256 || (a.Size > 0 && size != a.Size) {
+		discardPart(dest)
+		return Result{}, fmt.Errorf("%s: sha256 mismatch: got %s want %s (%d bytes from %s, pin expects %s); nothing was kept in the cache: if a mirror serves these bytes fix the mirror, otherwise the upstream file changed and the pin in %s must be updated",
+			a.ID, sum, a.SHA256, size, t.host, sizeText(a.Size), a.Source)
+	}
+	if err := os.Rename(t.part, dest); err != nil {
+		return Result{}, fmt.Errorf("%s: move %s into place: %w", a.ID, t.part, err)
+	}
+	_ = os.Remove(statePath(dest))
+	t.f.report(Progress{Artifact: a, Phase: PhaseDone, Host: t.host, Done: size, Total: size, Resumed: t.resumed.Load(), Parts: len(t.st.Parts)})
+	return Result{Path: dest, Size: size, SHA256: sum, Downloaded: true, Resumed: t.resumed.Load()}, nil
+}
+
+func sizeText(n int64) string {
+	if n <= 0 {
+		return "an unrecorded size"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+func (t *transfer) describe(ctx context.Context, err error) error {
+	var we *writeError
+	switch {
+	case errors.As(err, &we):
+		return fmt.Errorf("%s: %w", t.a.ID, err)
+	case ctx.Err() != nil:
+		return fmt.Errorf("%s: download from %s interrupted: %w (the partial download is kept at %s; the next fetch resumes it)", t.a.ID, t.host, ctx.Err(), t.part)
+	default:
+		return fmt.Errorf("%s: download from %s failed: %w (the partial download is kept; run the fetch again to resume, or set --mirror/%s)", t.a.ID, t.host, err, EnvMirror)
+	}
+}
+
+// loadState returns a resume state that still matches the artifact and the part file.
+func (t *transfer) loadState(total int64) (resumeState, bool) {
+	var st resumeState
+	data, err := os.ReadFile(statePath(t.dest))
+	if err != nil || json.Unmarshal(data, &st) != nil {
+		return st, false
+	}
+	if st.URL != t.src || st.SHA256 != t.a.SHA256 || st.Total != total || len(st.Parts) == 0 {
+		return st, false
+	}
+	fi, err := os.Stat(t.part)
+	if err != nil {
+		return st, false
+	}
+	if !st.Parallel {
+		if len(st.Parts) != 1 {
+			return st, false
+		}
+		st.Parts[0].Done = fi.Size()
+		if total > 0 && fi.Size() > total {
+			return st, false
+		}
+		return st, true
+	}
+	if fi.Size() != total {
+		return st, false
+	}
+	for _, p := range st.Parts {
+		if p.Done < 0 || p.Start+p.Done > p.End {
+			return st, false
+		}
+	}
+	return st, true
+}
+
+func (t *transfer) saveState() {
+	t.stateMu.Lock()
+	data, _ := json.Marshal(t.st)
+	t.stateMu.Unlock()
+	tmp := statePath(t.dest) + ".tmp"
+	if os.WriteFile(tmp, data, 0o644) == nil {
+		_ = os.Rename(tmp, statePath(t.dest))
+	}
+}
+
+func (t *transfer) plan(total int64, n int) resumeState {
+	st := resumeState{URL: t.src, SHA256: t.a.SHA256, Total: total, Parallel: true}
+	size := total / int64(n)
+	for i := 0; i < n; i++ {
+		start := int64(i) * size
+		end := start + size
+		if i == n-1 {
+			end = total
+		}
+		st.Parts = append(st.Parts, partState{Start: start, End: end})
+	}
+	return st
+}
+
+// startReporter sends the disclosure and then periodic byte counts.
+func (t *transfer) startReporter() func() {
+	total := t.a.Size
+	if t.f.Logger != nil {
+		t.f.Logger.Info(fmt.Sprintf("downloading %s (%s) from %s", t.a.ID, HumanSize(total), t.host), "url", t.src, "dest", t.dest)
+	}
+	t.f.report(Progress{Artifact: t.a, Phase: PhaseStart, Host: t.host, Total: total})
+	if t.f.Progress == nil {
+		return func() {}
+	}
+	stopc := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(t.f.progressInterval())
+		defer tick.Stop()
+		for {
+			select {
+			case <-stopc:
+				return
+			case <-tick.C:
+				t.f.report(Progress{Artifact: t.a, Phase: PhaseDownload, Host: t.host, Done: t.done.Load(), Total: total, Resumed: t.resumed.Load(), Parts: int(t.nparts.Load())})
+			}
+		}
+	}()
+	return func() { close(stopc); wg.Wait() }
+}
+
+// HumanSize formats n bytes as "1.1 GB"; 0 or less is "size unknown".
+func HumanSize(n int64) string {
+	if n <= 0 {
+		return "size unknown"
+	}
+	const unit = 1000
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTPE"[exp])
+}
+
+// get issues one GET, with a Range from off (to end-1 when end > 0).
+func (t *transfer) get(ctx context.Context, off, end int64) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.src, nil)
+	if err != nil {
+		return nil, &fatalError{fmt.Errorf("request %s: %w", t.src, err)}
+	}
+	req.Header.Set("User-Agent", "kitsoki-fetch")
+	if off > 0 || end > 0 {
+		if end > 0 {
+			req.Header.Set("Range", fmt.Sprintf("bytes=%d-%d", off, end-1))
+		} else {
+			req.Header.Set("Range", fmt.Sprintf("bytes=%d-", off))
+		}
+		t.stateMu.Lock()
+		v := t.st.Validator
+		t.stateMu.Unlock()
+		if v != "" {
+			req.Header.Set("If-Range", v)
+		}
+	}
+	resp, err := t.f.client().Do(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusPartialContent || resp.StatusCode == http.StatusRequestedRangeNotSatisfiable {
+		t.noteValidator(resp)
+		return resp, nil
+	}
+	resp.Body.Close()
+	se := &httpStatusError{code: resp.StatusCode, url: t.src}
+	if se.transient() {
+		return nil, se
+	}
+	return nil, &fatalError{fmt.Errorf("%w: check the pin url in %s or the mirror", se, t.a.Source)}
+}
+
+func (t *transfer) noteValidator(resp *http.Response) {
+	v := resp.Header.Get("ETag")
+	if v == "" || strings.HasPrefix(v, "W/") {
+		v = resp.Header.Get("Last-Modified")
+	}
+	if v == "" {
+		return
+	}
+	t.stateMu.Lock()
+	if t.st.Validator == "" {
+		t.st.Validator = v
+	}
+	t.stateMu.Unlock()
+}
+
+// contentRange parses "bytes a-b/total" (total -1 when "*").
+func contentRange(h string) (start, total int64, ok bool) {
+	rest, found := strings.CutPrefix(h, "bytes ")
+	if !found {
+		return 0, 0, false
+	}
+	rng, tot, found := strings.Cut(rest, "/")
+	if !found {
+		return 0, 0, false
+	}
+	a, _, found := strings.Cut(rng, "-")
+	if !found {
+		return 0, 0, false
+	}
+	start, err := strconv.ParseInt(a, 10, 64)
+	if err != nil {
+		return 0, 0, false
+	}
+	total = -1
+	if tot != "*" {
+		if total, err = strconv.ParseInt(tot, 10, 64); err != nil {
+			return 0, 0, false
+		}
+	}
+	return start, total, true
+}
+
+// retry runs attempt until it succeeds, fails fatally, or fails Retries
+// times in a row without progress. attempt returns the bytes it moved.
+func (t *transfer) retry(ctx context.Context, attempt func(ctx context.Context) (int64, error)) error {
+	failures := 0
+	for {
+		n, err := attempt(ctx)
+		if err == nil {
+			return nil
+		}
+		var fe *fatalError
+		var we *writeError
+		if ctx.Err() != nil || errors.As(err, &fe) || errors.As(err, &we) || errors.Is(err, errNoRange) {
+			return err
+		}
+		if n > 0 {
+			failures = 0
+		}
+		failures++
+		if failures >= t.f.retries() {
+			return fmt.Errorf("%w (gave up after %d attempts without progress)", err, failures)
+		}
+		delay := t.f.backoff() << (failures - 1)
+		if delay > 10*time.Second || delay <= 0 {
+			delay = 10 * time.Second
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(delay):
+		}
+	}
+}
+
+// copyBody copies at most limit bytes of body into w, aborting the request
+// (via cancel) when no byte arrives for the stall timeout.
+func (t *transfer) copyBody(body io.Reader, cancel context.CancelFunc, w io.Writer, limit int64, onWrite func(int64)) (int64, error) {
+	var stalled atomic.Bool
+	timer := time.AfterFunc(t.f.stallTimeout(), func() { stalled.Store(true); cancel() })
+	defer timer.Stop()
+	buf := make([]byte, 256<<10)
+	var total int64
+	for total < limit {
+		want := int64(len(buf))
+		if limit-total < want {
+			want = limit - total
+		}
+		n, rerr := body.Read(buf[:want])
+		if n > 0 {
+			timer.Reset(t.f.stallTimeout())
+			wn, werr := w.Write(buf[:n])
+			total += int64(wn)
+			onWrite(int64(wn))
+			if werr != nil {
+				return total, &writeError{path: t.part, err: werr}
+			}
+		}
+		if rerr == io.EOF {
+			return total, nil
+		}
+		if rerr != nil {
+			if stalled.Load() {
+				return total, errStalled
+			}
+			return total, rerr
+		}
+	}
+	return total, nil
+}
+
+// runSingle downloads as one stream, resuming from the part file's length.
+func (t *transfer) runSingle(ctx context.Context) (string, int64, error) {
+	fh, err := os.OpenFile(t.part, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return "", 0, &writeError{path: t.part, err: err}
+	}
+	defer fh.Close()
+	h := sha256.New()
+	done := t.st.Parts[0].Done
+	if done > 0 {
+		if _, err := io.CopyN(h, fh, done); err != nil {
+			done = 0
+			h.Reset()
+		}
+	}
+	if err := fh.Truncate(done); err != nil {
+		return "", 0, &writeError{path: t.part, err: err}
+	}
+	t.resumed.Store(done)
+	t.done.Store(done)
+	t.nparts.Store(1)
+	total := t.st.Total
+	t.saveState()
+
+	restart := func() error {
+		done = 0
+		t.resumed.Store(0)
+		t.done.Store(0)
+		h.Reset()
+		if err := fh.Truncate(0); err != nil {
+			return &writeError{path: t.part, err: err}
+		}
+		return nil
+	}
+	err = t.retry(ctx, func(ctx context.Context) (int64, error) {
+		if total > 0 && done == total {
+			return 0, nil
+		}
+		rctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		resp, err := t.get(rctx, done, 0)
+		if err != nil {
+			return 0, err
+		}
+		defer resp.Body.Close()
+		switch resp.StatusCode {
+		case http.StatusRequestedRangeNotSatisfiable:
+			// The part does not fit the file behind the URL any more.
+			if err := restart(); err != nil {
+				return 0, err
+			}
+			return 0, errors.New("server refused the resume range; restarting from byte 0")
+		case http.StatusPartialContent:
+			start, tot, ok := contentRange(resp.Header.Get("Content-Range"))
+			if !ok || start != done || (total > 0 && tot >= 0 && tot != total) {
+				if err := restart(); err != nil {
+					return 0, err
+				}
+				return 0, errors.New("server answered a different range; restarting from byte 0")
+			}
+		case http.StatusOK:
+			if done > 0 {
+				if err := restart(); err != nil {
+					return 0, err
+				}
+			}
+			if total > 0 && resp.ContentLength >= 0 && resp.ContentLength != total {
+				return 0, &fatalError{fmt.Errorf("size mismatch: %s announces %d bytes, the pin in %s says %d", t.host, resp.ContentLength, t.a.Source, total)}
+			}
+		}
+		t.saveState()
+		limit := int64(maxUnknownSize) - done
+		if total > 0 {
+			limit = total - done + 1 // one more byte reveals an oversized body
+		}
+		if _, err := fh.Seek(done, io.SeekStart); err != nil {
+			return 0, &writeError{path: t.part, err: err}
+		}
+		n, err := t.copyBody(resp.Body, cancel, io.MultiWriter(fh, h), limit, func(n int64) { done += n; t.done.Add(n) })
+		if err != nil {
+			return n, err
+		}
+		if total > 0 && done > total {
+			return n, &fatalError{fmt.Errorf("size mismatch: %s sent more than the %d bytes the pin in %s records", t.host, total, t.a.Source)}
+		}
+		if total < 0 && done >= maxUnknownSize {
+			return n, &fatalError{fmt.Errorf("%s sent more than %d bytes for an artifact without a pinned size", t.host, int64(maxUnknownSize))}
+		}
+		if resp.ContentLength >= 0 && n < resp.ContentLength {
+			return n, io.ErrUnexpectedEOF
+		}
+		if total > 0 && done < total {
+			return n, io.ErrUnexpectedEOF
+		}
+		return n, nil
+	})
+	if err != nil {
+		return "", 0, err
+	}
+	if err := fh.Sync(); err != nil {
+		return "", 0, &writeError{path: t.part, err: err}
+	}
+	return hex.EncodeToString(h.Sum(nil)), done, nil
+}
+
+// runParallel downloads the planned parts concurrently into a file of the
+// final size, while a hasher follows the contiguous written prefix so the
+// digest is computed in order.
+func (t *transfer) runParallel(ctx context.Context) (string, int64, error) {
+	fh, err := os.OpenFile(t.part, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return "", 0, &writeError{path: t.part, err: err}
+	}
+	defer fh.Close()
+	total := t.st.Total
+	if fi, err := fh.Stat(); err == nil && fi.Size() != total {
+		if err := fh.Truncate(total); err != nil {
+			return "", 0, &writeError{path: t.part, err: err}
+		}
+	}
+	n := len(t.st.Parts)
+	t.nparts.Store(int32(n))
+	bounds := append([]partState(nil), t.st.Parts...)
+	progress := make([]atomic.Int64, n)
+	var resumed int64
+	for i, p := range t.st.Parts {
+		progress[i].Store(p.Done)
+		resumed += p.Done
+	}
+	t.resumed.Store(resumed)
+	t.done.Store(resumed)
+	t.saveState()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	notify := make(chan struct{}, 1)
+	poke := func() {
+		select {
+		case notify <- struct{}{}:
+		default:
+		}
+	}
+
+	// Hasher: reads back what the parts wrote, in file order.
+	type hashed struct {
+		sum string
+		err error
+	}
+	hres := make(chan hashed, 1)
+	go func() {
+		h := sha256.New()
+		buf := make([]byte, 1<<20)
+		var off int64
+		i := 0
+		for off < total {
+			p := bounds[i]
+			avail := p.Start + progress[i].Load()
+			if off < avail {
+				m := avail - off
+				if m > int64(len(buf)) {
+					m = int64(len(buf))
+				}
+				r, err := fh.ReadAt(buf[:m], off)
+				h.Write(buf[:r])
+				off += int64(r)
+				if err != nil && !(errors.Is(err, io.EOF) && int64(r) == m) {
+					hres <- hashed{err: fmt.Errorf("read back %s: %w", t.part, err)}
+					return
+				}
+				if off >= p.End {
+					i++
+				}
+				continue
+			}
+			select {
+			case <-notify:
+			case <-ctx.Done():
+				hres <- hashed{err: ctx.Err()}
+				return
+			}
+		}
+		hres <- hashed{sum: hex.EncodeToString(h.Sum(nil))}
+	}()
+
+	// State saver.
+	saverDone := make(chan struct{})
+	go func() {
+		defer close(saverDone)
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				t.snapshot(progress)
+				t.saveState()
+			}
+		}
+	}()
+
+	errs := make(chan error, n)
+	var wg sync.WaitGroup
+	for i := range bounds {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			p := bounds[i]
+			err := t.retry(ctx, func(ctx context.Context) (int64, error) {
+				off := p.Start + progress[i].Load()
+				if off >= p.End {
+					return 0, nil
+				}
+				rctx, rcancel := context.WithCancel(ctx)
+				defer rcancel()
+				resp, err := t.get(rctx, off, p.End)
+				if err != nil {
+					return 0, err
+				}
+				defer resp.Body.Close()
+				if resp.StatusCode != http.StatusPartialContent {
+					return 0, errNoRange
+				}
+				start, tot, ok := contentRange(resp.Header.Get("Content-Range"))
+				if !ok || start != off || tot != total {
+					return 0, errNoRange
+				}
+				w := io.NewOffsetWriter(fh, off)
+				want := p.End - off
+				m, err := t.copyBody(resp.Body, rcancel, w, want, func(k int64) {
+					progress[i].Add(k)
+					t.done.Add(k)
+					poke()
+				})
+				if err != nil {
+					return m, err
+				}
+				if m < want {
+					return m, io.ErrUnexpectedEOF
+				}
+				return m, nil
+			})
+			if err != nil {
+				errs <- err
+				cancel()
+			}
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	var first error
+	for err := range errs {
+		if first == nil || errors.Is(err, errNoRange) {
+			first = err
+		}
+	}
+	if first == nil {
+		res := <-hres
+		cancel()
+		<-saverDone
+		t.snapshot(progress)
+		if res.err != nil {
+			return "", 0, res.err
+		}
+		if err := fh.Sync(); err != nil {
+			return "", 0, &writeError{path: t.part, err: err}
+		}
+		return res.sum, total, nil
+	}
+	cancel()
+	<-hres
+	<-saverDone
+	t.snapshot(progress)
+	t.saveState()
+	return "", 0, first
+}
+
+func (t *transfer) snapshot(progress []atomic.Int64) {
+	t.stateMu.Lock()
+	for i := range t.st.Parts {
+		t.st.Parts[i].Done = progress[i].Load()
+	}
+	t.stateMu.Unlock()
+}

@@ -1,0 +1,86 @@
+package fetch
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Ensure makes the pinned artifact present and verified in the cache and
+// returns its path. A warm call trusts the file's record (no re-hash)
+// unless opts.Verify; opts.Force downloads again. Concurrent callers, in
+// this process or others, download once: the others wait on the
+// artifact's lock and then find it cached.
+func (f *Fetcher) Ensure(ctx context.Context, a *Artifact, opts EnsureOptions) (Result, error) {
+	if a == nil {
+		return Result{}, fmt.Errorf("fetch: no artifact given")
+	}
+	if !a.Pinned() {
+		return Result{}, fmt.Errorf("%s: download pin not configured (managed mode unavailable until pins are set); use endpoint: mode, or set sha256 in %s", a.ID, a.Source)
+	}
+	dest, err := f.Path(a)
+	if err != nil {
+		return Result{}, err
+	}
+	done := Result{Path: dest, SHA256: a.SHA256}
+	if !opts.Force && !opts.Verify && recordValid(dest, a.SHA256, a.Size) {
+		done.Size = fileSize(dest)
+		return done, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+		return Result{}, fmt.Errorf("create cache dir %s: %w (set %s to a writable directory)", filepath.Dir(dest), err, EnvCacheDir)
+	}
+	lock, err := lockFile(ctx, dest+".lock", func() { f.report(Progress{Artifact: a, Phase: PhaseWait}) })
+	if err != nil {
+		return Result{}, err
+	}
+	defer lock.release()
+
+	if opts.Force {
+		removeRecorded(dest)
+		discardPart(dest)
+	} else if recordValid(dest, a.SHA256, a.Size) && !opts.Verify {
+		// Another process finished it while we waited.
+		done.Size = fileSize(dest)
+		return done, nil
+	} else if _, err := os.Stat(dest); err == nil {
+		// A file without a valid record, or --verify: hash it once.
+		sum, n, err := hashFile(dest)
+		if err == nil && sum == a.SHA256 && (a.Size == 0 || n == a.Size) {
+			if err := writeRecord(dest, sum); err != nil {
+				return Result{}, fmt.Errorf("record %s: %w", dest, err)
+			}
+			done.Size = n
+			return done, nil
+		}
+		// Corrupt or foreign: it must not stay in the cache.
+		removeRecorded(dest)
+	}
+
+	res, err := f.download(ctx, a, dest)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := writeRecord(dest, a.SHA256); err != nil {
+		return Result{}, fmt.Errorf("record %s: %w", dest, err)
+	}
+	return res, nil
+}
+
+// Cached reports whether a is in the cache with a valid record (no hashing).
+func (f *Fetcher) Cached(a *Artifact) bool {
+	if !a.Pinned() {
+		return false
+	}
+	dest, err := f.Path(a)
+	return err == nil && recordValid(dest, a.SHA256, a.Size)
+}
+
+func fileSize(path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}

@@ -1,0 +1,231 @@
+package fetch
+
+import (
+	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Phase says which step a Progress report is about.
+type Phase string
+
+// Progress phases, in order.
+const (
+	PhaseStart    Phase = "start"    // a download begins (the disclosure)
+	PhaseDownload Phase = "download" // periodic byte counts
+	PhaseDone     Phase = "done"     // verified and in place
+	PhaseWait     Phase = "wait"     // another process holds the artifact's lock
+)
+
+// Progress is one report about one artifact.
+type Progress struct {
+	Artifact *Artifact
+	Phase    Phase
+	Host     string // host the bytes come from (after the mirror rewrite)
+	Done     int64  // bytes on disk so far, resumed bytes included
+	Total    int64  // expected bytes; 0 when unknown
+	Resumed  int64  // bytes reused from an earlier interrupted download
+	Parts    int    // parallel ranged requests in use
+}
+
+// ProgressFunc receives progress reports. Calls for one artifact never overlap.
+type ProgressFunc func(Progress)
+
+// Fetcher downloads pinned artifacts into the cache. The zero value works:
+// every empty field takes the default documented on it.
+type Fetcher struct {
+	// CacheDir is the cache root; empty means $KITSOKI_CACHE_DIR, else the
+	// OS user cache dir + "kitsoki".
+	CacheDir string
+	// Mirror rewrites artifact URLs to <Mirror>/<host><path>; empty means $KITSOKI_MIRROR.
+	Mirror string
+	// HTTPClient defaults to DefaultHTTPClient().
+	HTTPClient *http.Client
+	// Progress receives reports; nil means none.
+	Progress ProgressFunc
+	// Logger receives the download disclosure line; nil means none.
+	Logger *slog.Logger
+	// Parts is the number of parallel ranged requests for large files (default 4; 1 disables).
+	Parts int
+	// PartThreshold is the smallest size downloaded in parts (default 64 MiB).
+	PartThreshold int64
+	// Retries bounds consecutive failed attempts without progress (default 6).
+	Retries int
+	// Backoff is the first retry delay, doubled per retry up to 10s (default 500ms).
+	Backoff time.Duration
+	// StallTimeout aborts and retries a request that received no byte for this long (default 30s).
+	StallTimeout time.Duration
+	// ProgressInterval is the period of PhaseDownload reports (default 250ms).
+	ProgressInterval time.Duration
+	// Probe finds the host C/C++ runtimes on Linux; nil means DefaultHostProbe().
+	Probe *HostProbe
+	// Limits bounds archive extraction; zero fields take DefaultLimits.
+	Limits ExtractLimits
+}
+
+// EnsureOptions change how Ensure treats a cached file.
+type EnsureOptions struct {
+	Force  bool // download again even when cached
+	Verify bool // re-hash a cached file instead of trusting its record
+}
+
+// Result describes a verified file in the cache.
+type Result struct {
+	Path       string
+	Size       int64
+	SHA256     string
+	Downloaded bool  // bytes were transferred by this call
+	Resumed    int64 // bytes reused from an interrupted download
+}
+
+// ResolveCacheDir returns dir, else $KITSOKI_CACHE_DIR, else the OS user
+// cache dir + "kitsoki".
+func ResolveCacheDir(dir string) (string, error) {
+	if dir != "" {
+		return dir, nil
+	}
+	if d := os.Getenv(EnvCacheDir); d != "" {
+		return d, nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("resolve user cache dir: %w (set %s to a writable directory)", err, EnvCacheDir)
+	}
+	return filepath.Join(base, "kitsoki"), nil
+}
+
+func (f *Fetcher) root() (string, error) { return ResolveCacheDir(f.CacheDir) }
+
+func (f *Fetcher) mirror() string {
+	if f.Mirror != "" {
+		return f.Mirror
+	}
+	return os.Getenv(EnvMirror)
+}
+
+func (f *Fetcher) client() *http.Client {
+	if f.HTTPClient != nil {
+		return f.HTTPClient
+	}
+	c, err := DefaultHTTPClient()
+	if err != nil {
+		return http.DefaultClient
+	}
+	return c
+}
+
+func (f *Fetcher) parts() int {
+	if f.Parts <= 0 {
+		return 4
+	}
+	return f.Parts
+}
+
+func (f *Fetcher) partThreshold() int64 {
+	if f.PartThreshold <= 0 {
+		return 64 << 20
+	}
+	return f.PartThreshold
+}
+
+func (f *Fetcher) retries() int {
+	if f.Retries <= 0 {
+		return 6
+	}
+	return f.Retries
+}
+
+func (f *Fetcher) backoff() time.Duration {
+	if f.Backoff <= 0 {
+		return 500 * time.Millisecond
+	}
+	return f.Backoff
+}
+
+func (f *Fetcher) stallTimeout() time.Duration {
+	if f.StallTimeout <= 0 {
+		return 30 * time.Second
+	}
+	return f.StallTimeout
+}
+
+func (f *Fetcher) progressInterval() time.Duration {
+	if f.ProgressInterval <= 0 {
+		return 250 * time.Millisecond
+	}
+	return f.ProgressInterval
+}
+
+func (f *Fetcher) report(p Progress) {
+	if f.Progress != nil {
+		f.Progress(p)
+	}
+}
+
+// DefaultHTTPClient is the client used for downloads: proxies from
+// HTTPS_PROXY/HTTP_PROXY/NO_PROXY, and when SSL_CERT_FILE is set its
+// certificates are trusted in addition to the system roots (on every OS,
+// for TLS-intercepting corporate proxies).
+func DefaultHTTPClient() (*http.Client, error) {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.Proxy = http.ProxyFromEnvironment
+	if file := os.Getenv("SSL_CERT_FILE"); file != "" {
+		pool, err := x509.SystemCertPool()
+		if err != nil || pool == nil {
+			pool = x509.NewCertPool()
+		}
+		pem, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("SSL_CERT_FILE %s: %w (fix the path or unset it)", file, err)
+		}
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("SSL_CERT_FILE %s: no PEM certificate found", file)
+		}
+		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	}
+	return &http.Client{Transport: tr}, nil
+}
+
+// sha12 is the short digest used in directory names.
+func sha12(sum string) string {
+	if len(sum) < 12 {
+		return sum
+	}
+	return sum[:12]
+}
+
+// Path returns where a pinned artifact lives in the cache: models as
+// models/<id>.gguf, archives as archives/<id>-<sha12>.<format>.
+func (f *Fetcher) Path(a *Artifact) (string, error) {
+	root, err := f.root()
+	if err != nil {
+		return "", err
+	}
+	if a.Kind == KindModel && !a.IsArchive() {
+		return filepath.Join(root, "models", a.ID+".gguf"), nil
+	}
+	return filepath.Join(root, "archives", a.ID+"-"+sha12(a.SHA256)+"."+a.Format), nil
+}
+
+// hashFile returns the sha256 and size of the file at path.
+func hashFile(path string) (string, int64, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return "", 0, err
+	}
+	defer fh.Close()
+	h := sha256.New()
+	n, err := io.CopyBuffer(h, fh, make([]byte, 1<<20))
+	if err != nil {
+		return "", 0, err
+	}
+	return hex.EncodeToString(h.Sum(nil)), n, nil
+}

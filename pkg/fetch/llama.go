@@ -1,0 +1,240 @@
+package fetch
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+)
+
+// ServerInstall is a verified, extracted llama-server release.
+type ServerInstall struct {
+	Bin        string // <dir>/llama-server
+	LibDir     string // the release directory: put it first on LD_LIBRARY_PATH
+	Release    string
+	Platform   string
+	Shim       bool // the libstdc++ shim is installed in LibDir
+	Downloaded bool // bytes were transferred by this call
+	Archive    Result
+}
+
+// releaseManifest is written next to a release directory once it is
+// complete: <bin>/llama-<sha12>.json.
+type releaseManifest struct {
+	ArchiveSHA256 string          `json:"archive_sha256"`
+	Release       string          `json:"release"`
+	Platform      string          `json:"platform"`
+	Files         []ExtractedFile `json:"files"`
+	Shim          *ExtractedFile  `json:"shim,omitempty"`
+	ShimSHA256    string          `json:"shim_archive_sha256,omitempty"`
+}
+
+// ReleaseDir returns the per-release directory of a llama-server pin.
+func (f *Fetcher) ReleaseDir(a *Artifact) (string, error) {
+	root, err := f.root()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, "bin", "llama-"+sha12(a.SHA256)), nil
+}
+
+// EnsureLlamaServer makes the pinned llama-server release for goos/goarch
+// present in its release directory: download and verify the archive,
+// extract it flat, and on a Linux host whose libstdc++ is older than the
+// release needs, install the pinned shim next to it. A host whose glibc is
+// too old fails with a message pointing to endpoint mode. The probe only
+// runs when goos/goarch is the running platform.
+func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch string, opts EnsureOptions) (ServerInstall, error) {
+	a, err := p.LlamaServer(goos, goarch)
+	if err != nil {
+		return ServerInstall{}, err
+	}
+	plat := goos + "/" + goarch
+	var decision RuntimeDecision
+	if runtime.GOOS == "linux" && goos == runtime.GOOS && goarch == runtime.GOARCH {
+		probe := DefaultHostProbe()
+		if f.Probe != nil {
+			probe = *f.Probe
+		}
+		if decision, err = probe.Probe().Decide(a); err != nil {
+			return ServerInstall{}, err
+		}
+	}
+	dir, err := f.ReleaseDir(a)
+	if err != nil {
+		return ServerInstall{}, err
+	}
+	inst := ServerInstall{Bin: filepath.Join(dir, "llama-server"), LibDir: dir, Release: a.Release, Platform: plat}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return ServerInstall{}, fmt.Errorf("create cache dir %s: %w (set %s to a writable directory)", filepath.Dir(dir), err, EnvCacheDir)
+	}
+
+	man, ok := readManifest(dir, a)
+	if ok && !opts.Force && !opts.Verify && (!decision.NeedShim || man.Shim != nil) {
+		inst.Shim = man.Shim != nil
+		return inst, nil
+	}
+	lock, err := lockFile(ctx, dir+".lock", func() { f.report(Progress{Artifact: a, Phase: PhaseWait}) })
+	if err != nil {
+		return ServerInstall{}, err
+	}
+	defer lock.release()
+
+	man, ok = readManifest(dir, a)
+	if ok && opts.Verify {
+		if err := verifyRelease(dir, man); err != nil {
+			ok = false
+		}
+	}
+	if !ok || opts.Force {
+		res, err := f.Ensure(ctx, a, opts)
+		if err != nil {
+			return ServerInstall{}, fmt.Errorf("llama-server (%s): %w", plat, err)
+		}
+		inst.Archive, inst.Downloaded = res, res.Downloaded
+		if man, err = f.extractRelease(a, res.Path, dir); err != nil {
+			return ServerInstall{}, fmt.Errorf("llama-server (%s): %w", plat, err)
+		}
+	}
+	if decision.NeedShim && (man.Shim == nil || opts.Force || opts.Verify) {
+		shimArt, found := p.Shim(goos, goarch)
+		if !found {
+			return ServerInstall{}, fmt.Errorf("llama-server (%s) %s, and no libstdc++ shim is pinned for this platform: install a newer libstdc++ or use endpoint: mode", plat, decision.Reason)
+		}
+		res, err := f.Ensure(ctx, shimArt, opts)
+		if err != nil {
+			return ServerInstall{}, fmt.Errorf("libstdc++ shim: %w", err)
+		}
+		inst.Downloaded = inst.Downloaded || res.Downloaded
+		files, err := ExtractFile(res.Path, shimArt.Format, dir, f.Limits, shimArt.Extract)
+		if err != nil {
+			return ServerInstall{}, fmt.Errorf("libstdc++ shim: %w", err)
+		}
+		if len(files) != 1 {
+			return ServerInstall{}, fmt.Errorf("libstdc++ shim %s: extract: must name exactly one member, got %d", shimArt.ID, len(files))
+		}
+		man.Shim, man.ShimSHA256 = &files[0], shimArt.SHA256
+		if err := writeManifest(dir, man); err != nil {
+			return ServerInstall{}, err
+		}
+	}
+	inst.Shim = man.Shim != nil
+	return inst, nil
+}
+
+// extractRelease unpacks the archive into a staging directory beside dir,
+// checks the pinned members, and swaps it into place.
+func (f *Fetcher) extractRelease(a *Artifact, archive, dir string) (releaseManifest, error) {
+	stage, err := os.MkdirTemp(filepath.Dir(dir), ".stage-"+filepath.Base(dir)+"-")
+	if err != nil {
+		return releaseManifest{}, fmt.Errorf("create staging dir: %w", err)
+	}
+	defer os.RemoveAll(stage)
+	if err := os.Chmod(stage, 0o755); err != nil {
+		return releaseManifest{}, err
+	}
+	files, err := ExtractFile(archive, a.Format, stage, f.Limits, a.Extract)
+	if err != nil {
+		return releaseManifest{}, fmt.Errorf("extract llama-server archive: %w", err)
+	}
+	members := a.Members
+	if len(members) == 0 {
+		members = []string{"llama-server"}
+	}
+	for _, m := range members {
+		st, err := os.Stat(filepath.Join(stage, m))
+		if err != nil || !st.Mode().IsRegular() {
+			return releaseManifest{}, fmt.Errorf("%s not found in archive %s (pin %s lists it in members)", m, a.URL, a.Source)
+		}
+	}
+	bin := filepath.Join(stage, "llama-server")
+	if _, err := os.Stat(bin); err == nil {
+		if err := os.Chmod(bin, 0o755); err != nil {
+			return releaseManifest{}, fmt.Errorf("chmod %s: %w", bin, err)
+		}
+		for i := range files {
+			if files[i].Name == "llama-server" {
+				files[i].Mode = 0o755
+			}
+		}
+	}
+	_ = os.Remove(manifestPath(dir))
+	if _, err := os.Stat(dir); err == nil {
+		old := stage + ".old"
+		if err := os.Rename(dir, old); err != nil {
+			return releaseManifest{}, fmt.Errorf("replace %s: %w", dir, err)
+		}
+		defer os.RemoveAll(old)
+	}
+	if err := os.Rename(stage, dir); err != nil {
+		return releaseManifest{}, fmt.Errorf("move %s into place: %w", dir, err)
+	}
+	man := releaseManifest{ArchiveSHA256: a.SHA256, Release: a.Release, Platform: a.Key, Files: files}
+	if err := writeManifest(dir, man); err != nil {
+		return releaseManifest{}, err
+	}
+	return man, nil
+}
+
+func manifestPath(dir string) string { return dir + ".json" }
+
+func readManifest(dir string, a *Artifact) (releaseManifest, bool) {
+	var m releaseManifest
+	data, err := os.ReadFile(manifestPath(dir))
+	if err != nil || json.Unmarshal(data, &m) != nil || m.ArchiveSHA256 != a.SHA256 {
+		return m, false
+	}
+	if st, err := os.Stat(filepath.Join(dir, "llama-server")); err != nil || !st.Mode().IsRegular() {
+		return m, false
+	}
+	if m.Shim != nil {
+		if _, err := os.Stat(filepath.Join(dir, m.Shim.Name)); err != nil {
+			m.Shim = nil
+		}
+	}
+	return m, true
+}
+
+func writeManifest(dir string, m releaseManifest) error {
+	data, _ := json.MarshalIndent(m, "", "  ")
+	tmp := manifestPath(dir) + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", manifestPath(dir), err)
+	}
+	return os.Rename(tmp, manifestPath(dir))
+}
+
+// verifyRelease re-hashes every extracted file against the manifest.
+func verifyRelease(dir string, m releaseManifest) error {
+	files := m.Files
+	if m.Shim != nil {
+		files = append(append([]ExtractedFile{}, files...), *m.Shim)
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, f.Name)
+		if f.Link != "" {
+			got, err := os.Readlink(p)
+			if err != nil || got != f.Link {
+				return fmt.Errorf("%s: symlink changed", p)
+			}
+			continue
+		}
+		sum, n, err := hashFile(p)
+		if err != nil || sum != f.SHA256 || n != f.Size {
+			return fmt.Errorf("%s: content changed since extraction", p)
+		}
+	}
+	return nil
+}
+
+// ReleaseCached reports whether the release for a is extracted and recorded.
+func (f *Fetcher) ReleaseCached(a *Artifact) bool {
+	dir, err := f.ReleaseDir(a)
+	if err != nil {
+		return false
+	}
+	_, ok := readManifest(dir, a)
+	return ok
+}

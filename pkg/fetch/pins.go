@@ -1,0 +1,321 @@
+package fetch
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/pins"
+)
+
+// Environment variables read by this package when the caller leaves the
+// matching field empty.
+const (
+	EnvPins     = "KITSOKI_PINS"      // overlay pin file
+	EnvMirror   = "KITSOKI_MIRROR"    // mirror base URL
+	EnvCacheDir = "KITSOKI_CACHE_DIR" // cache root
+)
+
+// Kind says what an artifact is.
+type Kind string
+
+// Artifact kinds, one per pin file.
+const (
+	KindLlamaServer Kind = "llama-server"
+	KindModel       Kind = "model"
+	KindShim        Kind = "shim"
+)
+
+// Requires lists what a host needs for a llama-server build to load.
+type Requires struct {
+	// Glibc is the minimum glibc version ("2.34"); the shim cannot help below it.
+	Glibc string `yaml:"glibc" json:"glibc,omitempty"`
+	// GLIBCXXMinor is the minimum N of GLIBCXX_3.4.N; below it the shim is installed.
+	GLIBCXXMinor int `yaml:"glibcxx_minor" json:"glibcxx_minor,omitempty"`
+}
+
+// Artifact is one pinned download.
+type Artifact struct {
+	Kind Kind   `yaml:"-" json:"kind"`
+	Key  string `yaml:"-" json:"key"` // platform ("linux/amd64") or model id
+	ID   string `yaml:"id" json:"id"`
+	// Release names the upstream release (llama-server only).
+	Release string `yaml:"release" json:"release,omitempty"`
+	URL     string `yaml:"url" json:"url"`
+	// SHA256 is the lowercase hex digest of the file as downloaded; empty
+	// means unpinned (managed mode refuses it).
+	SHA256 string `yaml:"sha256" json:"sha256,omitempty"`
+	// Size in bytes; 0 means not recorded (only the digest is checked).
+	Size int64 `yaml:"size" json:"size,omitempty"`
+	// Format: gguf (a plain file), tar.gz, tar.xz, tar.bz2 or zip.
+	Format string `yaml:"format" json:"format"`
+	// Members are files an extracted archive must contain.
+	Members []string `yaml:"members" json:"members,omitempty"`
+	// Extract maps archive member -> output name; when set only these are extracted.
+	Extract  map[string]string `yaml:"extract" json:"extract,omitempty"`
+	Requires *Requires         `yaml:"requires" json:"requires,omitempty"`
+	// Default marks the default model.
+	Default bool `yaml:"default" json:"default,omitempty"`
+	// Source says where the pin came from (embedded file or overlay path).
+	Source string `yaml:"-" json:"source"`
+}
+
+// Pinned reports whether the artifact has a digest (managed mode possible).
+func (a *Artifact) Pinned() bool { return a.SHA256 != "" }
+
+// IsArchive reports whether the artifact is extracted after download.
+func (a *Artifact) IsArchive() bool { return a.Format != "gguf" && a.Format != "file" }
+
+// Pins is the merged set of pinned artifacts.
+type Pins struct {
+	LlamaServers map[string]*Artifact // by "goos/goarch"
+	Models       map[string]*Artifact // by model id
+	Shims        map[string]*Artifact // by "goos/goarch"
+}
+
+// pinFile is the shape of every pin file and of an overlay.
+type pinFile struct {
+	LlamaServer map[string]*Artifact `yaml:"llama_server"`
+	Models      map[string]*Artifact `yaml:"models"`
+	Shims       map[string]*Artifact `yaml:"shims"`
+}
+
+var (
+	hexSHA256  = regexp.MustCompile(`^[0-9a-f]{64}$`)
+	platformRe = regexp.MustCompile(`^[a-z0-9]+/[a-z0-9]+$`)
+	formats    = map[string]bool{"gguf": true, "file": true, "tar.gz": true, "tar.xz": true, "tar.bz2": true, "zip": true}
+)
+
+// LoadPins returns the embedded pins overlaid with overlayPath. An empty
+// overlayPath falls back to $KITSOKI_PINS; when both are empty only the
+// embedded pins are used. Overlay entries replace embedded ones by key.
+func LoadPins(overlayPath string) (*Pins, error) {
+	p := &Pins{LlamaServers: map[string]*Artifact{}, Models: map[string]*Artifact{}, Shims: map[string]*Artifact{}}
+	efs := pins.FS()
+	names, err := fs.Glob(efs, "*.yaml")
+	if err != nil {
+		return nil, fmt.Errorf("embedded pins: %w", err)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		data, err := fs.ReadFile(efs, name)
+		if err != nil {
+			return nil, fmt.Errorf("embedded pins %s: %w", name, err)
+		}
+		if err := p.merge(data, "embedded pins/"+name); err != nil {
+			return nil, err
+		}
+	}
+	if overlayPath == "" {
+		overlayPath = os.Getenv(EnvPins)
+	}
+	if overlayPath != "" {
+		data, err := os.ReadFile(overlayPath)
+		if err != nil {
+			return nil, fmt.Errorf("pins overlay %s: %w (set by --pins or %s; fix the path or unset it)", overlayPath, err, EnvPins)
+		}
+		if err := p.merge(data, overlayPath); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// ParsePins parses one pin file (the format of pins/*.yaml and of an
+// overlay) and checks every entry. source names the file in errors.
+func ParsePins(data []byte, source string) (*Pins, error) {
+	p := &Pins{LlamaServers: map[string]*Artifact{}, Models: map[string]*Artifact{}, Shims: map[string]*Artifact{}}
+	if err := p.merge(data, source); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *Pins) merge(data []byte, source string) error {
+	var f pinFile
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("%s: %v (pin files have top-level keys llama_server, models, shims)", source, err)
+	}
+	add := func(kind Kind, section string, in map[string]*Artifact, out map[string]*Artifact) error {
+		keys := make([]string, 0, len(in))
+		for k := range in {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			a := in[k]
+			if a == nil {
+				return fmt.Errorf("%s: %s.%s: empty entry (give id, url, sha256, format)", source, section, k)
+			}
+			a.Kind, a.Key, a.Source = kind, k, source
+			if err := a.check(section); err != nil {
+				return fmt.Errorf("%s: %w", source, err)
+			}
+			out[k] = a
+		}
+		return nil
+	}
+	if err := add(KindLlamaServer, "llama_server", f.LlamaServer, p.LlamaServers); err != nil {
+		return err
+	}
+	if err := add(KindModel, "models", f.Models, p.Models); err != nil {
+		return err
+	}
+	return add(KindShim, "shims", f.Shims, p.Shims)
+}
+
+func (a *Artifact) check(section string) error {
+	where := section + "." + a.Key
+	if a.Kind != KindModel && !platformRe.MatchString(a.Key) {
+		return fmt.Errorf("%s: key must be a platform goos/goarch such as linux/amd64", where)
+	}
+	if a.Kind == KindModel && (a.Key == "" || strings.ContainsAny(a.Key, `/\`) || a.Key == "." || a.Key == "..") {
+		return fmt.Errorf("%s: model id must be a plain name without slashes", where)
+	}
+	if a.ID == "" {
+		return fmt.Errorf("%s: id: is required", where)
+	}
+	if strings.ContainsAny(a.ID, `/\`) || a.ID == "." || a.ID == ".." {
+		return fmt.Errorf("%s: id %q must be a plain name without slashes", where, a.ID)
+	}
+	u, err := url.Parse(a.URL)
+	if a.URL == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%s: url %q must be an http(s) URL", where, a.URL)
+	}
+	if a.SHA256 != "" && !hexSHA256.MatchString(a.SHA256) {
+		return fmt.Errorf("%s: sha256 %q must be 64 lowercase hex characters (or empty for unpinned)", where, a.SHA256)
+	}
+	if a.Size < 0 {
+		return fmt.Errorf("%s: size %d must not be negative (0 means not recorded)", where, a.Size)
+	}
+	if a.Format == "" {
+		a.Format = "gguf"
+		if a.Kind != KindModel {
+			return fmt.Errorf("%s: format: is required (tar.gz, tar.xz, tar.bz2 or zip)", where)
+		}
+	}
+	if !formats[a.Format] {
+		return fmt.Errorf("%s: format %q is not one of gguf, file, tar.gz, tar.xz, tar.bz2, zip", where, a.Format)
+	}
+	if a.Kind != KindModel && !a.IsArchive() {
+		return fmt.Errorf("%s: format %q: a %s must be an archive", where, a.Format, a.Kind)
+	}
+	for _, m := range a.Members {
+		if m == "" || strings.ContainsAny(m, `/\`) {
+			return fmt.Errorf("%s: members: %q must be a plain file name", where, m)
+		}
+	}
+	for from, to := range a.Extract {
+		if from == "" || to == "" || strings.ContainsAny(to, `/\`) || to == "." || to == ".." {
+			return fmt.Errorf("%s: extract: %q -> %q: the output must be a plain file name", where, from, to)
+		}
+	}
+	if a.Requires != nil && a.Requires.Glibc != "" {
+		if _, _, ok := parseVersion2(a.Requires.Glibc); !ok {
+			return fmt.Errorf("%s: requires.glibc %q must look like 2.34", where, a.Requires.Glibc)
+		}
+	}
+	return nil
+}
+
+// LlamaServer returns the pinned llama-server release for goos/goarch. A
+// platform with no pin, or a pin without a digest, is an error naming the
+// platform and endpoint mode.
+func (p *Pins) LlamaServer(goos, goarch string) (*Artifact, error) {
+	plat := goos + "/" + goarch
+	a, ok := p.LlamaServers[plat]
+	if !ok {
+		return nil, fmt.Errorf("no llama-server pin for platform %q (pinned: %s): managed mode is unavailable here; use endpoint: mode with a llama-server you run, or add a pin with --pins/%s",
+			plat, strings.Join(sortedKeys(p.LlamaServers), ", "), EnvPins)
+	}
+	if !a.Pinned() {
+		return nil, fmt.Errorf("llama-server (%s): download pin not configured (managed mode unavailable until pins are set); use endpoint: mode, or set sha256 in %s", plat, a.Source)
+	}
+	return a, nil
+}
+
+// Model returns the pinned weights of model id. An unknown id or an
+// unpinned entry (no sha256) is an error pointing to endpoint mode.
+func (p *Pins) Model(id string) (*Artifact, error) {
+	if id == "" {
+		id = p.DefaultModel()
+	}
+	a, ok := p.Models[id]
+	if !ok {
+		return nil, fmt.Errorf("no weights pin for model %q (pinned: %s); use endpoint: mode, or add a pin with --pins/%s",
+			id, strings.Join(sortedKeys(p.Models), ", "), EnvPins)
+	}
+	if !a.Pinned() {
+		return nil, fmt.Errorf("%s weights: download pin not configured (managed mode unavailable until pins are set); use endpoint: mode, or set sha256 in %s", id, a.Source)
+	}
+	return a, nil
+}
+
+// Shim returns the C++ runtime shim pinned for goos/goarch, if any.
+func (p *Pins) Shim(goos, goarch string) (*Artifact, bool) {
+	a, ok := p.Shims[goos+"/"+goarch]
+	return a, ok
+}
+
+// DefaultModel is the id of the model marked default (qwen2.5-1.5b-instruct
+// in the embedded pins).
+func (p *Pins) DefaultModel() string {
+	for _, k := range sortedKeys(p.Models) {
+		if p.Models[k].Default {
+			return k
+		}
+	}
+	return "qwen2.5-1.5b-instruct"
+}
+
+// All lists every artifact: llama-server releases, models, shims, each sorted by key.
+func (p *Pins) All() []*Artifact {
+	var out []*Artifact
+	for _, m := range []map[string]*Artifact{p.LlamaServers, p.Models, p.Shims} {
+		for _, k := range sortedKeys(m) {
+			out = append(out, m[k])
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]*Artifact) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// MirrorURL rewrites raw for a mirror: <mirror>/<original host><original
+// path>, keeping the query. An empty mirror returns raw unchanged.
+func MirrorURL(raw, mirror string) (string, error) {
+	if mirror == "" {
+		return raw, nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("artifact url %q: %w", raw, err)
+	}
+	m, err := url.Parse(mirror)
+	if err != nil || (m.Scheme != "http" && m.Scheme != "https") || m.Host == "" {
+		return "", fmt.Errorf("mirror %q must be an http(s) base URL such as https://mirror.example.com/kitsoki (set by --mirror or %s)", mirror, EnvMirror)
+	}
+	m.Path = path.Join("/", m.Path, u.Host, u.Path)
+	m.RawPath = ""
+	m.RawQuery = u.RawQuery
+	return m.String(), nil
+}

@@ -1,0 +1,59 @@
+package fetch
+
+import (
+	"encoding/json"
+	"os"
+	"time"
+)
+
+// record is written next to a verified file (<file>.json) so a warm start
+// trusts it without re-hashing: same size, same mtime, same pinned digest.
+type record struct {
+	SHA256     string    `json:"sha256"`
+	Size       int64     `json:"size"`
+	MtimeNanos int64     `json:"mtime_ns"`
+	VerifiedAt time.Time `json:"verified_at"`
+}
+
+func recordPath(file string) string { return file + ".json" }
+
+// writeRecord stats file and records it as verified with digest sum.
+func writeRecord(file, sum string) error {
+	st, err := os.Stat(file)
+	if err != nil {
+		return err
+	}
+	rec := record{SHA256: sum, Size: st.Size(), MtimeNanos: st.ModTime().UnixNano(), VerifiedAt: time.Now().UTC()}
+	data, _ := json.Marshal(rec)
+	tmp := recordPath(file) + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, recordPath(file))
+}
+
+// recordValid reports whether file is recorded as verified with digest
+// want and is unchanged since (size and mtime).
+func recordValid(file, want string, wantSize int64) bool {
+	data, err := os.ReadFile(recordPath(file))
+	if err != nil {
+		return false
+	}
+	var rec record
+	if json.Unmarshal(data, &rec) != nil || rec.SHA256 != want {
+		return false
+	}
+	st, err := os.Stat(file)
+	if err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	if st.Size() != rec.Size || st.ModTime().UnixNano() != rec.MtimeNanos {
+		return false
+	}
+	return wantSize == 0 || wantSize == rec.Size
+}
+
+func removeRecorded(file string) {
+	_ = os.Remove(recordPath(file))
+	_ = os.Remove(file)
+}

@@ -1,0 +1,213 @@
+package fetch
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math/rand"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// fileServer is a real loopback HTTP server for one artifact. It counts
+// the body bytes it sends and can misbehave on purpose.
+type fileServer struct {
+	mu       sync.Mutex
+	data     []byte
+	etag     string
+	noRange  bool
+	status   int           // answer every request with this status when non-zero
+	cutAfter int64         // abort the connection after this many body bytes...
+	cuts     atomic.Int32  // ...this many times
+	stallAt  int64         // stop sending after this many bytes and hang...
+	stalls   atomic.Int32  // ...this many times
+	rate     atomic.Int64  // bytes per second per connection; 0 = unlimited
+	active   atomic.Int32  // handlers running
+	release  chan struct{} // closed by the test to end hanging handlers
+
+	sent     atomic.Int64
+	requests atomic.Int64
+	ranges   []string
+	srv      *httptest.Server
+}
+
+func newFileServer(t testing.TB, data []byte) *fileServer {
+	fs := &fileServer{data: data, etag: `"v1"`, release: make(chan struct{})}
+	fs.srv = httptest.NewServer(http.HandlerFunc(fs.serve))
+	t.Cleanup(func() {
+		close(fs.release)
+		fs.srv.Close()
+	})
+	return fs
+}
+
+func (fs *fileServer) url(name string) string { return fs.srv.URL + "/" + name }
+
+func (fs *fileServer) rangesSeen() []string {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return append([]string(nil), fs.ranges...)
+}
+
+func (fs *fileServer) serve(w http.ResponseWriter, r *http.Request) {
+	fs.requests.Add(1)
+	fs.active.Add(1)
+	defer fs.active.Add(-1)
+	fs.mu.Lock()
+	fs.ranges = append(fs.ranges, r.Header.Get("Range"))
+	data, etag, noRange, status := fs.data, fs.etag, fs.noRange, fs.status
+	fs.mu.Unlock()
+	if status != 0 {
+		http.Error(w, http.StatusText(status), status)
+		return
+	}
+	start, end := int64(0), int64(len(data))
+	code := http.StatusOK
+	if !noRange {
+		w.Header().Set("Accept-Ranges", "bytes")
+		w.Header().Set("ETag", etag)
+		rng := r.Header.Get("Range")
+		if ir := r.Header.Get("If-Range"); ir != "" && ir != etag {
+			rng = ""
+		}
+		if rng != "" {
+			a, b, _ := strings.Cut(strings.TrimPrefix(rng, "bytes="), "-")
+			s, _ := strconv.ParseInt(a, 10, 64)
+			e := int64(len(data)) - 1
+			if b != "" {
+				e, _ = strconv.ParseInt(b, 10, 64)
+			}
+			if s >= int64(len(data)) {
+				w.Header().Set("Content-Range", fmt.Sprintf("bytes */%d", len(data)))
+				w.WriteHeader(http.StatusRequestedRangeNotSatisfiable)
+				return
+			}
+			if e >= int64(len(data)) {
+				e = int64(len(data)) - 1
+			}
+			start, end, code = s, e+1, http.StatusPartialContent
+			w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", s, e, len(data)))
+		}
+	}
+	w.Header().Set("Content-Length", strconv.FormatInt(end-start, 10))
+	w.WriteHeader(code)
+	body := data[start:end]
+	var sentHere int64
+	chunk := int64(32 << 10)
+	began := time.Now()
+	for len(body) > 0 {
+		n := min(chunk, int64(len(body)))
+		if fs.cutAfter > 0 && sentHere+n > fs.cutAfter && fs.cuts.Load() > 0 {
+			n = fs.cutAfter - sentHere
+			if n > 0 {
+				w.Write(body[:n])
+				fs.sent.Add(n)
+			}
+			w.(http.Flusher).Flush()
+			fs.cuts.Add(-1)
+			panic(http.ErrAbortHandler)
+		}
+		if fs.stallAt > 0 && sentHere+n > fs.stallAt && fs.stalls.Load() > 0 {
+			n = fs.stallAt - sentHere
+			if n > 0 {
+				w.Write(body[:n])
+				fs.sent.Add(n)
+			}
+			w.(http.Flusher).Flush()
+			fs.stalls.Add(-1)
+			select {
+			case <-r.Context().Done():
+			case <-fs.release:
+			}
+			return
+		}
+		if _, err := w.Write(body[:n]); err != nil {
+			return
+		}
+		fs.sent.Add(n)
+		sentHere += n
+		body = body[n:]
+		if rate := fs.rate.Load(); rate > 0 {
+			want := time.Duration(float64(sentHere) / float64(rate) * float64(time.Second))
+			if d := want - time.Since(began); d > 0 {
+				time.Sleep(d)
+			}
+		}
+	}
+}
+
+func randomData(n int, seed int64) []byte {
+	b := make([]byte, n)
+	rand.New(rand.NewSource(seed)).Read(b)
+	return b
+}
+
+func sum256(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// writeOverlay writes a pins overlay file and returns its path.
+func writeOverlay(t testing.TB, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "pins.yaml")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// modelPins returns pins with one model "test-model" served by fs.
+func modelPins(t testing.TB, fs *fileServer, sum string, size int) *Pins {
+	t.Helper()
+	p, err := LoadPins(writeOverlay(t, fmt.Sprintf(`models:
+  test-model:
+    id: test-model
+    url: %s
+    sha256: %s
+    size: %d
+`, fs.url("test-model.gguf"), sum, size)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func testModel(t testing.TB, fs *fileServer, data []byte) *Artifact {
+	t.Helper()
+	a, err := modelPins(t, fs, sum256(data), len(data)).Model("test-model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func newTestFetcher(t testing.TB) *Fetcher {
+	return &Fetcher{CacheDir: t.TempDir(), Mirror: "", Backoff: 10 * time.Millisecond, Retries: 3, ProgressInterval: 10 * time.Millisecond, HTTPClient: &http.Client{}}
+}
+
+func ctxT(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// quiesce waits until no handler is running (cancelled requests included).
+func (fs *fileServer) quiesce(t testing.TB) {
+	deadline := time.Now().Add(10 * time.Second)
+	for fs.active.Load() > 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("server handlers still running")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
