@@ -88,10 +88,7 @@ func (c *Compiler) ReadFile(p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err := newRootLoader(c)
-	if err != nil {
-		return nil, err
-	}
+	l := newRootLoader(c)
 	defer l.close()
 	return l.read(rel)
 }
@@ -140,10 +137,7 @@ func within(root, abs string) (string, bool) {
 func display(rel string) string { return path.Join("schemas", rel) }
 
 func (c *Compiler) compile(rel string) (*Schema, error) {
-	l, err := newRootLoader(c)
-	if err != nil {
-		return nil, err
-	}
+	l := newRootLoader(c)
 	defer l.close()
 	raw, err := l.read(rel)
 	if err != nil {

@@ -19,10 +19,10 @@ type rootLoader struct {
 	root *os.Root
 }
 
-func newRootLoader(c *Compiler) (*rootLoader, error) {
+func newRootLoader(c *Compiler) *rootLoader {
 	l := &rootLoader{c: c}
 	l.policy = l.allow
-	return l, nil
+	return l
 }
 
 func (l *rootLoader) close() {
