@@ -41,7 +41,7 @@ var allRules = []ruleDef{
 	{"hosts", "invokes are in the hosts: allow-list when it is non-empty", checkHosts},
 	{"effect", "effect shape: background, on_complete, target, emit_intent rules", checkEffectShape},
 	{"agent-plugin", "agent_plugins: declarations (reference §7)", nil},
-	{"provider", "providers: declarations and references", checkProviders},
+	{"provider", "providers: declarations and references", nil},
 	{"persona", "agents: persona declarations (reference §3.5)", checkPersonas},
 	{"agent-invoke", "host.agent.<verb> invokes: verb, agent alias, with.agent persona, verb/tool cross-checks", checkAgentInvokes},
 	{"agent-file", "prompt, prompt_path and schema files of agent invokes exist", checkAgentFiles},

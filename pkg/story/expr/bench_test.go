@@ -1,0 +1,92 @@
+package expr
+
+import "testing"
+
+var benchEnv = Env{
+	"world": map[string]any{"judge_mode": "llm", "cycle": 2, "max_cycles": 3,
+		"llm_verdict": map[string]any{"confidence": 0.9, "verdict": "ok", "intent": "accept", "reason": "fine"},
+		"items":       []any{map[string]any{"name": "a"}, map[string]any{"name": "b"}, map[string]any{"name": "c"}}},
+	"slots": map[string]any{"text": "hello"},
+}
+
+func BenchmarkGuardEval(b *testing.B) {
+	p, err := CompileGuard("world.judge_mode != 'human' && world.llm_verdict.confidence >= 0.7 && world.llm_verdict.verdict != 'uncertain' && len(world.items) > 0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	env := withRoots(benchEnv)
+	b.ReportAllocs()
+	for b.Loop() {
+		ok, err := p.EvalBool(env)
+		if err != nil || !ok {
+			b.Fatal(ok, err)
+		}
+	}
+}
+
+func BenchmarkGuardCompile(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := CompileGuard("world.cycle >= world.max_cycles && world.llm_verdict.intent == 'accept'"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkTemplateRenderTyped(b *testing.B) {
+	t, err := CompileTemplate("{{ world.cycle + 1 }}")
+	if err != nil {
+		b.Fatal(err)
+	}
+	env := withRoots(benchEnv)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := t.Render(env); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkTemplateRenderString(b *testing.B) {
+	t, err := CompileTemplate("Cycle {{ world.cycle }} of {{ world.max_cycles }}: {{ if world.llm_verdict.intent == 'accept' }}accepted ({{ world.llm_verdict.reason }}){{ else }}open{{ end }} [{{ range world.items }}{{ .name }},{{ end }}]")
+	if err != nil {
+		b.Fatal(err)
+	}
+	env := withRoots(benchEnv)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := t.Render(env); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkRenderValueTree(b *testing.B) {
+	with := map[string]any{
+		"agent": "judge", "schema": "schemas/verdict.json",
+		"args": map[string]any{"draft": "{{ world.llm_verdict.reason }}", "cycle": "{{ world.cycle }}", "msg": "cycle {{ world.cycle }}"},
+	}
+	pv, err := PrepareValue(with)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := pv.Render(benchEnv); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkPongoRender(b *testing.B) {
+	p, err := CompilePongo("Cycle {{ world.cycle }}/{{ world.max_cycles }} {% if world.llm_verdict.intent == 'accept' %}ok{% endif %} {% for x in world.items %}{{ x.name }}{% endfor %} {{ world.missing ?? '(none)' }}")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := p.Render(benchEnv); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,27 @@
+package story
+
+import "strings"
+
+// checkAgentFiles: prompt_path and schema files of host.agent.* invokes
+// exist, and a prompt: that is written as a path exists (templated paths
+// are skipped). Upstream only finds a missing file at run time.
+func checkAgentFiles(c *checker) {
+	c.eachEffect(func(e *Effect, site effSite) {
+		if !strings.HasPrefix(e.Invoke, "host.agent.") || site.Template {
+			return
+		}
+		for _, r := range promptRefs(e) {
+			if !r.isFile {
+				continue
+			}
+			if _, ok := c.existingFile(r.path); !ok {
+				c.rep.errf(e.keyPos("with"), "agent-file", "%s: with.%s %q: file not found (paths are relative to the story directory %s)", site.Loc, r.key, r.path, c.st.Dir)
+			}
+		}
+	})
+	if app := c.st.App; app.ContextPath != "" && !isTemplated(app.ContextPath) {
+		if _, ok := c.existingFile(app.ContextPath); !ok {
+			c.rep.errf(app.Pos, "agent-file", "app.context_path %q: file not found (paths are relative to the story directory)", app.ContextPath)
+		}
+	}
+}

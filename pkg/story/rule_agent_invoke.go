@@ -1,0 +1,133 @@
+package story
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+var (
+	mutationTools = []string{"Edit", "Write", "NotebookEdit"}
+	networkTools  = []string{"WebFetch", "WebSearch"}
+	readOnlyArgv0 = []string{"cat", "grep", "rg", "git", "jq", "yq", "find", "ls", "head", "tail", "wc", "diff", "awk", "sed", "sort", "echo", "true", "false", "stat", "file", "which", "type"}
+)
+
+// checkAgentInvokes: host.agent.<verb> invokes (reference §8): the verb is
+// known; the effect-level agent: alias is declared in agent_plugins (or is
+// the injected agent.claude) — upstream silently falls back, here it is an
+// error; with.agent names a persona; verb/tool cross-checks.
+func checkAgentInvokes(c *checker) {
+	personaVerbs := map[string][]string{}
+	c.eachEffect(func(e *Effect, site effSite) {
+		verb := agentVerb(e.Invoke)
+		persona := withString(e, "agent")
+		if e.Invoke != "" && !isTemplated(e.Invoke) && verb == "" {
+			if _, ok := e.With["agent"]; ok {
+				c.rep.errf(e.keyPos("with"), "agent-invoke", "%s: with.agent is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc, e.Invoke)
+			}
+			if _, ok := e.With["provider"]; ok {
+				c.rep.errf(e.keyPos("with"), "agent-invoke", "%s: with.provider is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc, e.Invoke)
+			}
+			if e.Agent != "" {
+				c.rep.warnf(e.keyPos("agent"), "agent-invoke", "%s: agent: %q selects an agent transport and only applies to host.agent.* invokes (got invoke %q)", site.Loc, e.Agent, e.Invoke)
+			}
+			return
+		}
+		if verb == "" {
+			return
+		}
+		switch {
+		case contains(agentVerbs, verb):
+		case contains(upstreamOnlyVerbs, verb):
+			c.rep.warnf(e.keyPos("invoke"), "agent-invoke", "%s: host.agent.%s is an upstream handler that kitsoki run does not dispatch (supported verbs: %s)", site.Loc, verb, strings.Join(agentVerbs, ", "))
+		default:
+			msg := fmt.Sprintf("%s: unknown agent verb %q in invoke %q (supported: %s)", site.Loc, verb, e.Invoke, strings.Join(agentVerbs, ", "))
+			if s := suggest(verb, agentVerbs); s != "" {
+				msg += fmt.Sprintf("; did you mean `host.agent.%s`?", s)
+			}
+			c.rep.errf(e.keyPos("invoke"), "agent-invoke", "%s", msg)
+		}
+		if e.Agent != "" && !isTemplated(e.Agent) && c.st.AgentPlugins[e.Agent] == nil {
+			aliases := sortedKeys(c.st.AgentPlugins)
+			msg := fmt.Sprintf("%s: agent %q is not declared in agent_plugins (declared: %s); upstream would silently fall back to agent.claude", site.Loc, e.Agent, strings.Join(aliases, ", "))
+			if s := suggest(e.Agent, aliases); s != "" {
+				msg += fmt.Sprintf("; did you mean `%s`?", s)
+			}
+			c.rep.errf(e.keyPos("agent"), "agent-invoke", "%s", msg)
+		}
+		if _, has := e.With["agent"]; has && persona == "" {
+			c.rep.errf(e.keyPos("with"), "agent-invoke", "%s: with.agent must be a persona name string", site.Loc)
+		}
+		var pe *Persona
+		if persona != "" && !isTemplated(persona) {
+			pe = c.st.Agents[persona]
+			if pe == nil {
+				msg := fmt.Sprintf("%s: with.agent %q is not declared in agents", site.Loc, persona)
+				if s := suggest(persona, sortedKeys(c.st.Agents)); s != "" {
+					msg += fmt.Sprintf("; did you mean `%s`?", s)
+				}
+				c.rep.errf(e.keyPos("with"), "agent-invoke", "%s", msg)
+			} else {
+				personaVerbs[persona] = append(personaVerbs[persona], verb)
+			}
+		}
+		if prov := withString(e, "provider"); prov != "" && !isTemplated(prov) && c.st.Providers[prov] == nil {
+			c.rep.errf(e.keyPos("with"), "provider", "provider reference %q at %s with.provider is undefined (known providers: %s)", prov, site.Loc, knownList(sortedKeys(c.st.Providers)))
+		}
+		if verb == "task" {
+			acc, _ := e.With["acceptance"].(map[string]any)
+			if s, _ := acc["schema"].(string); s == "" {
+				c.rep.errf(e.keyPos("invoke"), "agent-invoke", "%s: host.agent.task requires acceptance.schema to be set in the with: block", site.Loc)
+			}
+			if pe != nil && pe.ExternalSideEffect != nil && !*pe.ExternalSideEffect {
+				for _, t := range pe.Tools {
+					if contains(networkTools, t) {
+						c.rep.errf(e.keyPos("with"), "agent-invoke", "%s: agent %q declares external_side_effect: false but has %q in tools — these declarations contradict each other; an agent with network tools implies external side effects (Mode C). Remove external_side_effect: false or remove the network tool.", site.Loc, persona, "host."+t)
+					}
+				}
+			}
+		}
+		if pe != nil && (verb == "ask" || verb == "decide" || verb == "extract") {
+			for _, t := range pe.Tools {
+				if contains(mutationTools, t) {
+					c.rep.errf(e.keyPos("with"), "agent-invoke", "%s: agent %q declares mutation tool %q — not permitted for host.agent.%s (read-only verb); use host.agent.task for agentic work", site.Loc, persona, "host."+t, verb)
+				}
+			}
+		}
+		if verb == "decide" || verb == "extract" {
+			if v, ok := e.With["validator"].(map[string]any); ok {
+				if cmd, ok := v["post_cmd"].(string); ok && cmd != "" && !isTemplated(cmd) {
+					if f := strings.Fields(cmd); len(f) > 0 && !contains(readOnlyArgv0, filepath0(f[0])) {
+						c.rep.warnf(e.keyPos("with"), "agent-invoke", "%s: agent verb cross-check: decide/extract validator.post_cmd argv0 %q is not on the read-only allowlist; runtime sandbox enforces isolation", site.Loc, f[0])
+					}
+				}
+			}
+		}
+	})
+	// Bash without bash_profile on a persona used by ask/decide.
+	for _, name := range sortedKeys(personaVerbs) {
+		pe := c.st.Agents[name]
+		if pe == nil || pe.BashProfile != nil || !contains(pe.Tools, "Bash") {
+			continue
+		}
+		vs := personaVerbs[name]
+		sort.Strings(vs)
+		if contains(vs, "ask") || contains(vs, "decide") {
+			c.rep.errf(pe.Pos, "persona", "agent %q declares Bash but no bash_profile; required when the agent is referenced by host.agent.ask or host.agent.decide (those verbs run every Bash command through a profile allowlist)", name)
+		}
+	}
+}
+
+func filepath0(s string) string {
+	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+func knownList(names []string) string {
+	if len(names) == 0 {
+		return "(none declared)"
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,14 @@
+package story
+
+// checkDecideSchema warns about a host.agent.decide without with.schema:
+// it fails at run time ("host.agent.decide: schema: argument is required").
+func checkDecideSchema(c *checker) {
+	c.eachEffect(func(e *Effect, site effSite) {
+		if e.Invoke != "host.agent.decide" {
+			return
+		}
+		if _, ok := e.With["schema"]; !ok {
+			c.rep.warnf(e.keyPos("invoke"), "decide-schema", "%s: host.agent.decide has no with.schema; the call fails at run time (host.agent.decide: schema: argument is required)", site.Loc)
+		}
+	})
+}

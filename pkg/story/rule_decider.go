@@ -1,0 +1,21 @@
+package story
+
+// checkDecider: the top-level decider: block (reference §9.6).
+func checkDecider(c *checker) {
+	d := c.st.Decider
+	if d == nil {
+		return
+	}
+	f := c.st.File
+	if d.Agent == "" {
+		c.rep.errf(d.Pos, "decider", "%s: decider.agent is required", f)
+	} else if len(c.st.Agents) > 0 && c.st.Agents[d.Agent] == nil {
+		c.rep.errf(d.Pos, "decider", "%s: decider.agent %q is not declared in agents", f, d.Agent)
+	}
+	if d.Schema == "" {
+		c.rep.errf(d.Pos, "decider", "%s: decider.schema is required", f)
+	}
+	if d.Threshold != nil && (*d.Threshold < 0 || *d.Threshold > 1) {
+		c.rep.errf(d.Pos, "decider", "%s: decider.threshold %v out of range [0,1]", f, *d.Threshold)
+	}
+}

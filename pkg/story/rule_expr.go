@@ -1,0 +1,82 @@
+package story
+
+import (
+	"fmt"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story/expr"
+)
+
+// checkExprs: every when: guard (transitions, effects, view elements, list
+// items) compiles under kitsoki's expr whitelist (reference §6.1). Inside
+// phase templates, where placeholders are not yet substituted, failures are
+// warnings.
+func checkExprs(c *checker) {
+	c.eachTransition(func(s *State, in string, a int, t *Transition) {
+		if t.When == "" {
+			return
+		}
+		if _, err := expr.CompileGuard(t.When); err != nil {
+			c.rep.errf(t.WhenPos, "expr", "state %q intent %q transition[%d]: guard when %q: %s", s.Path, in, a, t.When, errMsg(err))
+		}
+	})
+	c.eachEffect(func(e *Effect, site effSite) {
+		if e.When == "" {
+			return
+		}
+		if _, err := expr.CompileGuard(e.When); err != nil {
+			sev := diag.Error
+			if site.Template {
+				sev = diag.Warning
+			}
+			c.rep.add(e.keyPos("when"), sev, "expr", "%s: effect when %q: %s", site.Loc, e.When, errMsg(err))
+		}
+	})
+	for _, s := range c.st.AllStates() {
+		c.eachViewElement(s, func(el *ViewElement, where string) {
+			if el.When == "" {
+				return
+			}
+			if _, err := expr.CompileGuard(el.When); err != nil {
+				c.rep.errf(el.Pos, "expr", "state %q: %s: when %q: %s", s.Path, where, el.When, errMsg(err))
+			}
+		})
+	}
+	for _, n := range c.st.IntentOrder {
+		for _, sn := range c.st.Intents[n].SlotOrder {
+			sl := c.st.Intents[n].Slots[sn]
+			if sl.Validator == "" {
+				continue
+			}
+			if _, err := expr.CompileExpr(sl.Validator); err != nil {
+				c.rep.errf(sl.Pos, "expr", "intent %q slot %q: validator %q: %s", n, sn, sl.Validator, errMsg(err))
+			}
+		}
+	}
+}
+
+func errMsg(err error) string { return err.Error() }
+
+// eachViewElement visits the elements of a state's view and of its
+// transition views.
+func (c *checker) eachViewElement(s *State, fn func(el *ViewElement, where string)) {
+	visit := func(v *View, prefix string) {
+		if v == nil {
+			return
+		}
+		for i, el := range v.Elements {
+			fn(el, fmt.Sprintf("%sview[%d] (%s)", prefix, i, el.Kind))
+		}
+		for _, b := range v.BlockOrder {
+			for i, el := range v.Blocks[b] {
+				fn(el, fmt.Sprintf("%sblocks.%s[%d] (%s)", prefix, b, i, el.Kind))
+			}
+		}
+	}
+	visit(s.View, "")
+	for _, in := range s.OnOrder {
+		for a, t := range s.On[in] {
+			visit(t.View, fmt.Sprintf("intent %q arc[%d] transition ", in, a))
+		}
+	}
+}

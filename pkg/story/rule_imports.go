@@ -1,0 +1,196 @@
+package story
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// checkImports: parent-side checks of each loaded imports: child
+// (reference §1.2, §9.2): entry, exits mapping and requires, world_in,
+// hosts policy, intents export/import, overrides and host_bindings.
+func checkImports(c *checker) {
+	for _, alias := range c.st.ImportOrder {
+		im := c.st.Imports[alias]
+		switch im.Hosts {
+		case "", "inherit", "declared":
+		default:
+			c.rep.errf(im.Pos, "imports", "imports.%s: hosts: must be 'inherit' or 'declared' (got %q)", alias, im.Hosts)
+		}
+		for _, n := range im.ExportIntent {
+			if c.st.Intents[n] == nil {
+				c.rep.errf(im.Pos, "imports", "imports.%s: intents.export references undefined parent intent %q", alias, n)
+			}
+		}
+		for _, en := range sortedKeys(im.Exits) {
+			ex := im.Exits[en]
+			if ex.To == "" {
+				c.rep.errf(ex.Pos, "imports", "imports.%s: exits.%s: to: is required (the parent state the exit lands in)", alias, en)
+			} else if _, err := c.st.ResolveTarget(ex.To); err != nil {
+				c.rep.errf(ex.ToPos, "target", "imports.%s: exits.%s.to: %s", alias, en, errMsg(err))
+			}
+		}
+		ch := im.Child
+		if ch == nil {
+			continue
+		}
+		entry := im.Entry
+		if entry == "" {
+			entry = ch.Root
+		}
+		if entry == "" {
+			c.rep.errf(im.Pos, "imports", "imports.%s: entry is required (child declares no root either)", alias)
+		} else if !isTemplated(entry) && !hasTop(ch, entry) {
+			c.rep.errf(im.Pos, "imports", "imports.%s: entry %q is not a top-level state of the child %s", alias, entry, ch.File)
+		}
+		for _, en := range sortedKeys(im.Exits) {
+			if ch.Exits[en] == nil {
+				c.rep.errf(im.Exits[en].Pos, "imports", "imports.%s: exits.%s: child does not declare an exit named %q", alias, en, en)
+			}
+		}
+		used := childExitUses(ch)
+		for _, u := range used {
+			if im.Exits[u.exit] == nil {
+				c.rep.errf(im.Pos, "imports", "imports.%s: child uses @exit:%s but parent does not map it", alias, u.exit)
+			}
+			if decl := ch.Exits[u.exit]; decl != nil && u.t != nil {
+				var missing []string
+				for _, key := range decl.Requires {
+					if !setsKey(u.t, key) && !nonZeroDefault(ch, key) {
+						missing = append(missing, key)
+					}
+				}
+				if len(missing) > 0 {
+					c.rep.errf(u.t.Pos, "imports", "imports.%s: state %q intent %q transitions to @exit:%s but does not set required key(s) [%s] (declared in child.exits.%s.requires)", alias, u.state, u.intent, u.exit, strings.Join(missing, " "), u.exit)
+				}
+			}
+		}
+		for _, kv := range im.WorldIn {
+			if ch.Var(kv.Key) == nil {
+				c.rep.errf(kv.Pos, "imports", "imports.%s: world_in.%s: child does not declare world key %q", alias, kv.Key, kv.Key)
+			}
+		}
+		if im.Hosts == "declared" {
+			for _, h := range ch.Hosts {
+				if !contains(c.st.Hosts, h) {
+					c.rep.errf(im.Pos, "imports", "imports.%s: hosts: declared but parent does not list child host %q", alias, h)
+				}
+			}
+		}
+		exported := []string{}
+		if ch.Exports != nil {
+			exported = ch.Exports.Intents
+		}
+		for _, n := range im.ImportIntent {
+			switch {
+			case !contains(exported, n):
+				c.rep.errf(im.Pos, "imports", "imports.%s: intents.import.%s: child does not declare it in exports.intents", alias, n)
+			case ch.Intents[n] == nil:
+				c.rep.errf(im.Pos, "imports", "imports.%s: intents.import.%s: child does not define this intent", alias, n)
+			case c.st.Intents[n] != nil:
+				c.rep.errf(im.Pos, "imports", "imports.%s: intents.import.%s: collides with parent intent of same name", alias, n)
+			}
+		}
+		if ov := im.Overrides; ov != nil {
+			for _, n := range sortedKeys(ov.States) {
+				if !hasTop(ch, n) {
+					c.rep.errf(ov.Pos, "imports", "imports.%s: overrides: states.%s: child does not declare a top-level state named %q", alias, n, n)
+				}
+			}
+			for _, n := range sortedKeys(ov.Intents) {
+				if ch.Intents[n] == nil {
+					c.rep.errf(ov.Pos, "imports", "imports.%s: overrides: intents.%s: child does not declare an intent named %q", alias, n, n)
+				}
+			}
+			for _, rel := range sortedKeys(ov.Prompts) {
+				if _, ok := c.existingFile(ov.Prompts[rel]); !ok {
+					c.rep.errf(ov.Pos, "imports", "imports.%s: overrides: prompts.%s: %s: no such file", alias, rel, ov.Prompts[rel])
+				}
+			}
+		}
+		for _, n := range sortedKeys(im.HostBindings) {
+			if strings.Contains(n, "__") {
+				continue // grandchild form <gchild>__<iface>: lifted interfaces are not modelled
+			}
+			if ch.HostInterfaces[n] == nil {
+				c.rep.errf(im.Pos, "imports", "imports.%s: host_bindings.%s: no matching host_interface (looked for %q in lifted child interfaces)", alias, n, alias+"__"+n)
+			}
+		}
+	}
+}
+
+type exitUse struct {
+	exit, state, intent string
+	t                   *Transition
+}
+
+// childExitUses lists the @exit:<n> targets a child uses, sorted by exit.
+func childExitUses(ch *Story) []exitUse {
+	var out []exitUse
+	for _, s := range ch.AllStates() {
+		for _, in := range s.OnOrder {
+			for _, t := range s.On[in] {
+				if strings.HasPrefix(t.Target, "@exit:") {
+					out = append(out, exitUse{strings.TrimPrefix(t.Target, "@exit:"), s.Path, in, t})
+				}
+			}
+		}
+		var walk func([]*Effect)
+		walk = func(l []*Effect) {
+			for _, e := range l {
+				for _, tg := range []string{e.Target, e.OnError} {
+					if strings.HasPrefix(tg, "@exit:") {
+						out = append(out, exitUse{exit: strings.TrimPrefix(tg, "@exit:"), state: s.Path})
+					}
+				}
+				walk(e.OnComplete)
+				walk(e.Effects)
+			}
+		}
+		walk(s.OnEnter)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].exit < out[j].exit })
+	return out
+}
+
+func setsKey(t *Transition, key string) bool {
+	var walk func([]*Effect) bool
+	walk = func(l []*Effect) bool {
+		for _, e := range l {
+			for _, list := range [][]KV{e.Set, e.Bind, e.Increment} {
+				for _, kv := range list {
+					if kv.Key == key {
+						return true
+					}
+				}
+			}
+			if walk(e.Effects) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(t.Effects)
+}
+
+func nonZeroDefault(st *Story, key string) bool {
+	v := st.Var(key)
+	if v == nil || v.Default == nil {
+		return false
+	}
+	switch d := v.Default.(type) {
+	case string:
+		return d != ""
+	case bool:
+		return d
+	case int:
+		return d != 0
+	case float64:
+		return d != 0
+	case []any:
+		return len(d) > 0
+	case map[string]any:
+		return len(d) > 0
+	}
+	return fmt.Sprint(v.Default) != ""
+}

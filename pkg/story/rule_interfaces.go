@@ -1,0 +1,41 @@
+package story
+
+import (
+	"fmt"
+	"strings"
+)
+
+// checkInterfaces: host_interfaces have a default binding and every
+// iface.<name>.<op> invoke names a declared interface and operation
+// (reference §9.4).
+func checkInterfaces(c *checker) {
+	for _, n := range sortedKeys(c.st.HostInterfaces) {
+		hi := c.st.HostInterfaces[n]
+		if hi.Default == "" {
+			c.rep.errf(hi.Pos, "interfaces", "host_interface %q: no default and no host_binding override", n)
+		}
+	}
+	c.eachEffect(func(e *Effect, site effSite) {
+		if !strings.HasPrefix(e.Invoke, "iface.") || isTemplated(e.Invoke) {
+			return
+		}
+		parts := strings.Split(e.Invoke, ".")
+		p := e.keyPos("invoke")
+		if len(parts) != 3 || parts[1] == "" || parts[2] == "" {
+			c.rep.errf(p, "interfaces", "%s: invoke %q: expected iface.<name>.<op>", site.Loc, e.Invoke)
+			return
+		}
+		hi := c.st.HostInterfaces[parts[1]]
+		if hi == nil {
+			c.rep.errf(p, "interfaces", "%s: invoke %q: iface %q not declared (declared: [%s])", site.Loc, e.Invoke, parts[1], strings.Join(sortedKeys(c.st.HostInterfaces), " "))
+			return
+		}
+		if hi.Operations[parts[2]] == nil {
+			msg := fmt.Sprintf("%s: invoke %q: op %q not declared on iface %q", site.Loc, e.Invoke, parts[2], parts[1])
+			if s := suggest(parts[2], sortedKeys(hi.Operations)); s != "" {
+				msg += fmt.Sprintf("; did you mean `%s`?", s)
+			}
+			c.rep.errf(p, "interfaces", "%s", msg)
+		}
+	})
+}

@@ -1,0 +1,105 @@
+package story
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// builtinAgents are agent names meta_modes/off_path/agent_off_ramp may use
+// without declaring them.
+var builtinAgents = []string{"default-agent", "story-author", "kitsoki-engineer", "story-bug-reporter", "kitsoki-bug-reporter", "story-explainer", "kitsoki-explainer"}
+
+var envRefRe = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+
+// checkPersonas: agents: persona rules (reference §3.5, §8.2).
+func checkPersonas(c *checker) {
+	for _, name := range sortedKeys(c.st.Agents) {
+		pe := c.st.Agents[name]
+		switch {
+		case pe.SystemPrompt != "" && pe.SystemPromptPath != "":
+			c.rep.errf(pe.Pos, "persona", "agent %q: system_prompt and system_prompt_path are mutually exclusive", name)
+		case pe.SystemPrompt == "" && pe.SystemPromptPath == "":
+			c.rep.errf(pe.Pos, "persona", "agent %q: one of system_prompt or system_prompt_path is required", name)
+		case pe.SystemPromptPath != "":
+			f := pe.SystemPromptPath
+			if !filepath.IsAbs(f) {
+				f = filepath.Join(pe.Dir, f)
+			}
+			data, err := os.ReadFile(f)
+			if err != nil {
+				c.rep.errf(pe.Pos, "persona", "agent %q: system_prompt_path %q: %s", name, f, errText(err))
+			} else {
+				pe.SystemPromptResolved = string(data)
+			}
+		default:
+			pe.SystemPromptResolved = pe.SystemPrompt
+		}
+		if pe.Effort != "" && !contains(validEfforts, pe.Effort) {
+			c.rep.errf(pe.Pos, "persona", "agent %q: effort %q is invalid (valid: low, medium, high, xhigh, max)", name, pe.Effort)
+		}
+		if pe.Provider != "" && c.st.Providers[pe.Provider] == nil {
+			c.rep.errf(pe.Pos, "provider", "provider reference %q at agents.%s.provider is undefined (known providers: %s)", pe.Provider, name, knownList(sortedKeys(c.st.Providers)))
+		}
+		if pe.Cwd != "" {
+			c.checkCwd(pe.Pos, "agent "+quote(name), pe.Cwd)
+		}
+		inferred := false
+		for _, t := range pe.Tools {
+			if contains(networkTools, t) {
+				inferred = true
+			}
+		}
+		if pe.ExternalSideEffect != nil && *pe.ExternalSideEffect != inferred && inferred {
+			// false + network tools is reported on task invokes; only the
+			// advisory mismatch is left here.
+			c.rep.warnf(pe.Pos, "persona", "agent %q: external_side_effect declaration (%v) disagrees with the value inferred from its tools (%v)", name, *pe.ExternalSideEffect, inferred)
+		}
+	}
+	refs := func(p Pos, site, agent string) {
+		if agent == "" || isTemplated(agent) || c.st.Agents[agent] != nil || contains(builtinAgents, agent) {
+			return
+		}
+		known := append(sortedKeys(c.st.Agents), builtinAgents...)
+		sort.Strings(known)
+		c.rep.errf(p, "persona", "agent reference %q at %s is undefined (known agents: %s)", agent, site, strings.Join(known, ", "))
+	}
+	for _, k := range sortedKeys(c.st.MetaModes) {
+		mm := c.st.MetaModes[k]
+		refs(mm.Pos, "meta_modes."+k+".agent", mm.Agent)
+		if mm.Cwd != "" {
+			c.checkCwd(mm.Pos, "meta_mode "+quote(k), mm.Cwd)
+		}
+	}
+	if op := c.st.OffPath; op != nil {
+		refs(op.Pos, "off_path.agent", op.Agent)
+	}
+	for _, s := range c.st.AllStates() {
+		if o := s.AgentOffRamp; o != nil {
+			refs(o.Pos, "states."+s.Path+".agent_off_ramp.agent", o.Agent)
+		}
+	}
+}
+
+// checkCwd: $VAR / ${VAR} in a cwd must be set. KITSOKI_APP_DIR is the
+// story directory (kitsoki run publishes it), so it always resolves here.
+func (c *checker) checkCwd(p Pos, who, cwd string) {
+	for _, m := range envRefRe.FindAllStringSubmatch(cwd, -1) {
+		name := m[1]
+		if name == "" {
+			name = m[2]
+		}
+		if name == "KITSOKI_APP_DIR" {
+			continue
+		}
+		if _, ok := c.l.opts.lookup(name); !ok {
+			if c.l.opts.AllowUnsetEnv {
+				c.rep.warnf(p, "persona", "%s: cwd %q references unset env var %s", who, cwd, name)
+			} else {
+				c.rep.errf(p, "persona", "%s: cwd %q references unset env var %s", who, cwd, name)
+			}
+		}
+	}
+}

@@ -1,0 +1,41 @@
+package story
+
+import (
+	"strings"
+
+	"kitsoki/pkg/schema"
+)
+
+// checkSchemas: every schema named by an agent invoke (with.schema,
+// with.acceptance.schema, with.context.schema) and decider.schema compiles
+// (draft 2020-12 unless $schema says otherwise) and its $refs resolve inside
+// the story's schemas/ directory; a ref that leaves it fails naming the ref.
+func checkSchemas(c *checker) {
+	comp := schema.NewCompiler(c.st.Dir)
+	done := map[string]bool{}
+	try := func(p Pos, where, path string) {
+		if path == "" || isTemplated(path) || done[path] {
+			return
+		}
+		done[path] = true
+		if _, ok := c.existingFile(path); !ok {
+			return // reported by agent-file
+		}
+		if _, err := comp.Compile(path); err != nil {
+			c.rep.errf(p, "schema", "%s: %s", where, errMsg(err))
+		}
+	}
+	c.eachEffect(func(e *Effect, site effSite) {
+		if !strings.HasPrefix(e.Invoke, "host.agent.") || site.Template {
+			return
+		}
+		for _, r := range promptRefs(e) {
+			if r.schema {
+				try(e.keyPos("with"), site.Loc+": with."+r.key, r.path)
+			}
+		}
+	})
+	if d := c.st.Decider; d != nil {
+		try(d.Pos, "decider.schema", d.Schema)
+	}
+}

@@ -1,0 +1,83 @@
+package story
+
+import (
+	"errors"
+	"fmt"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story/expr"
+)
+
+// checkValueTemplates: {{ }} value templates in set, with (recursively),
+// slots, emit_intent and templated bind values compile (reference §6.2);
+// so do imports world_in and exit set projections.
+func checkValueTemplates(c *checker) {
+	c.eachEffect(func(e *Effect, site effSite) {
+		sev := diag.Error
+		if site.Template {
+			sev = diag.Warning
+		}
+		report := func(p Pos, what string, err error) {
+			c.rep.add(p, sev, "template", "%s: effect %s: %s", site.Loc, what, errMsg(err))
+		}
+		for _, kv := range e.Set {
+			if err := expr.CompileValue(kv.Value); err != nil {
+				report(kv.Pos, fmt.Sprintf("set %q", kv.Key+subPath(err)), err)
+			}
+		}
+		for _, k := range sortedKeys(e.With) {
+			if err := expr.CompileValue(e.With[k]); err != nil {
+				report(e.keyPos("with"), fmt.Sprintf("with %q", k+subPath(err)), err)
+			}
+		}
+		for _, kv := range e.Slots {
+			if err := expr.CompileValue(kv.Value); err != nil {
+				report(kv.Pos, fmt.Sprintf("emit_intent slot %q", kv.Key), err)
+			}
+		}
+		if e.EmitIntent != "" {
+			if _, err := expr.CompileTemplate(e.EmitIntent); err != nil {
+				report(e.keyPos("emit_intent"), "emit_intent", err)
+			}
+		}
+		for _, kv := range e.Bind {
+			s, ok := kv.Value.(string)
+			if !ok {
+				c.rep.add(kv.Pos, sev, "template", "%s: effect bind %q: expected a result path string such as submitted or stdout_json.sha, got %T", site.Loc, kv.Key, kv.Value)
+				continue
+			}
+			if expr.IsTemplate(s) {
+				if _, err := expr.CompileTemplate(s); err != nil {
+					report(kv.Pos, fmt.Sprintf("bind %q", kv.Key), err)
+				}
+			}
+		}
+	})
+	for _, alias := range c.st.ImportOrder {
+		im := c.st.Imports[alias]
+		for _, kv := range im.WorldIn {
+			if err := expr.CompileValue(kv.Value); err != nil {
+				c.rep.errf(kv.Pos, "template", "imports.%s: world_in.%s: %s", alias, kv.Key, errMsg(err))
+			}
+		}
+		for _, en := range sortedKeys(im.Exits) {
+			for _, kv := range im.Exits[en].Set {
+				if err := expr.CompileValue(kv.Value); err != nil {
+					c.rep.errf(kv.Pos, "template", "imports.%s: exits.%s.set.%s: %s", alias, en, kv.Key, errMsg(err))
+				}
+			}
+		}
+	}
+}
+
+// subPath renders the location inside a value tree reported by expr.
+func subPath(err error) string {
+	var ee *expr.Error
+	if errors.As(err, &ee) && ee.Path != "" {
+		if ee.Path[0] == '[' {
+			return ee.Path
+		}
+		return "." + ee.Path
+	}
+	return ""
+}
