@@ -1,0 +1,67 @@
+package validate
+
+import (
+	"os"
+	"runtime"
+	"sync"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+// Options for a validation run.
+type Options struct {
+	Story story.Options
+	// Jobs bounds parallel loads; 0 means GOMAXPROCS.
+	Jobs int
+}
+
+// Result of validating a set of stories.
+type Result struct {
+	Files       []string          // the app.yaml files checked, sorted
+	Diagnostics []diag.Diagnostic // sorted by file, line, column
+	// Invalid lists the files with at least one error (or, with strict, any finding).
+	Invalid map[string]bool
+}
+
+// Run loads every file in parallel and gathers their diagnostics.
+func Run(files []string, opts Options) Result {
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	per := make([][]diag.Diagnostic, len(files))
+	sem := make(chan struct{}, jobs)
+	var wg sync.WaitGroup
+	for i, f := range files {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			_, ds := story.Load(f, opts.Story)
+			per[i] = ds
+		}()
+	}
+	wg.Wait()
+	var all []diag.Diagnostic
+	for _, ds := range per {
+		all = append(all, ds...)
+	}
+	all = diag.FilterIgnored(all, readFile)
+	all = diag.Sort(all)
+	res := Result{Files: files, Diagnostics: all, Invalid: map[string]bool{}}
+	for i, f := range files {
+		for _, d := range per[i] {
+			if d.Severity == diag.Error {
+				res.Invalid[f] = true
+			}
+		}
+	}
+	return res
+}
+
+func readFile(f string) ([]byte, bool) {
+	b, err := os.ReadFile(f)
+	return b, err == nil
+}
