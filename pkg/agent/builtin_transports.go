@@ -1,12 +1,16 @@
 package agent
 
+import "kitsoki/pkg/story"
+
 // defaultBuilders returns the builders for the plugin types that are built
-// from YAML declarations (subprocess, mcp_http, builtin.claude_cli).
-// builtin.inprocess is not built: the registry wires agents registered with
-// RegisterInProcess. builtin.local_llm arrives later through
-// RegistryOptions.Builders.
-//
-// Placeholder: AGENT-TRANSPORTS owns this file from here on.
+// from YAML declarations: subprocess (subprocess.go), mcp_http (mcp_http.go)
+// and builtin.claude_cli (claude_cli.go). builtin.inprocess is not built:
+// the registry wires agents registered with RegisterInProcess.
+// builtin.local_llm arrives later through RegistryOptions.Builders.
 func defaultBuilders() map[string]Builder {
-	return map[string]Builder{}
+	return map[string]Builder{
+		story.PluginSubprocess: newSubprocessTransport,
+		story.PluginMCPHTTP:    newMCPHTTPTransport,
+		story.PluginClaudeCLI:  newClaudeCLITransport,
+	}
 }

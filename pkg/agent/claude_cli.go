@@ -1,0 +1,379 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"kitsoki/pkg/story"
+)
+
+// The builtin.claude_cli transport runs Anthropic's `claude` CLI once per
+// Ask, in print mode with JSON output:
+//
+//	claude -p --output-format json [--model <model:>]
+//
+// with the prompt on stdin (followed, when the call has a schema, by an
+// instruction to answer with one JSON value satisfying it, and the schema).
+// The binary is claude_bin: (relative paths are taken from the story
+// directory) or `claude` on PATH, looked up at call time so a story that
+// never calls agent.claude runs on machines without it. The program gets
+// kitsoki's whole environment plus env: (it needs the user's claude
+// configuration and credentials), runs in the story directory in its own
+// process group, and is killed with its group when the call's context ends
+// (deadline_exceeded) or the transport is closed.
+//
+// The result envelope's `structured_output`, when present, is the
+// submission; otherwise the envelope's `result` text is, with a Markdown code
+// fence stripped (a fenced block inside prose is taken too). A result that
+// is not JSON is passed as raw bytes when the call has a schema (Dispatch
+// then reports schema_invalid with the parse error) and as a JSON string
+// when it has none. Meta carries transport, model, usage tokens
+// (input/output/cache_read_input/cache_creation_input), cost_usd (the
+// envelope's total_cost_usd), session_id, num_turns and duration_ms.
+//
+// Failures: no binary -> transport_error telling how to install it or which
+// plugin to declare instead; an error envelope (is_error) -> transport_error
+// with its text; no JSON envelope on stdout -> plugin_crash with the exit
+// status and the stderr tail.
+
+// claudeInstallHint ends the missing-binary error.
+const claudeInstallHint = "install Claude Code (npm install -g @anthropic-ai/claude-code, see https://docs.anthropic.com/en/docs/claude-code) so `claude` is on PATH, " +
+	"set claude_bin: to its path, or declare this alias with another plugin (builtin.local_llm for a local model, subprocess or mcp_http for your own agent)"
+
+type claudeCLITransport struct {
+	alias  string
+	bin    string // claude_bin:, resolved against the story dir; "" = PATH
+	model  string
+	env    map[string]string
+	dir    string
+	log    *slog.Logger
+	redact func(string) string
+
+	mu      sync.Mutex
+	running map[*exec.Cmd]struct{}
+	closed  bool
+}
+
+// newClaudeCLITransport is the Builder for plugin: builtin.claude_cli.
+// It never fails: a missing binary is reported when the alias is called.
+func newClaudeCLITransport(p *story.AgentPlugin, bc BuildContext) (Transport, error) {
+	bin := p.ClaudeBin
+	if bin != "" && !filepath.IsAbs(bin) && strings.ContainsRune(filepath.ToSlash(bin), '/') && bc.StoryDir != "" {
+		bin = filepath.Join(bc.StoryDir, bin)
+	}
+	env := make(map[string]string, len(p.Env))
+	for k, v := range p.Env {
+		env[k] = v
+	}
+	return &claudeCLITransport{
+		alias: p.Alias, bin: bin, model: p.Model, env: env, dir: bc.StoryDir,
+		log: bc.Logger, redact: redactOrIdentity(bc.Redact),
+		running: map[*exec.Cmd]struct{}{},
+	}, nil
+}
+
+func (t *claudeCLITransport) errf(kind Kind, format string, args ...any) *AskError {
+	return &AskError{Kind: kind, Detail: t.redact(fmt.Sprintf("builtin.claude_cli %s: ", t.alias) + fmt.Sprintf(format, args...))}
+}
+
+// binary finds the claude executable.
+func (t *claudeCLITransport) binary() (string, *AskError) {
+	if t.bin != "" {
+		p, err := exec.LookPath(t.bin)
+		if err != nil {
+			return "", t.errf(KindTransportError, "claude_bin: %q cannot be run (%v); fix the path, or %s", t.bin, err, claudeInstallHint)
+		}
+		return p, nil
+	}
+	p, err := exec.LookPath("claude")
+	if err != nil {
+		return "", t.errf(KindTransportError, "the claude binary was not found on PATH; %s", claudeInstallHint)
+	}
+	return p, nil
+}
+
+// claudePrompt is what the CLI reads on stdin.
+func claudePrompt(req *AskRequest) []byte {
+	var b bytes.Buffer
+	b.WriteString(req.Prompt)
+	if len(req.Schema) > 0 && string(req.Schema) != "null" {
+		b.WriteString("\n\nAnswer with exactly one JSON value and nothing else (no prose, no code fence). It must satisfy this JSON Schema:\n")
+		b.Write(req.Schema)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// claudeArgs is the CLI's argv after the program name.
+func (t *claudeCLITransport) claudeArgs() []string {
+	args := []string{"-p", "--output-format", "json"}
+	if t.model != "" {
+		args = append(args, "--model", t.model)
+	}
+	return args
+}
+
+// cappedBuffer keeps at most limit bytes and remembers that it dropped some.
+type cappedBuffer struct {
+	buf       bytes.Buffer
+	limit     int
+	truncated bool
+}
+
+func (c *cappedBuffer) Write(b []byte) (int, error) {
+	if room := c.limit - c.buf.Len(); room < len(b) {
+		c.truncated = true
+		if room > 0 {
+			c.buf.Write(b[:room])
+		}
+		return len(b), nil
+	}
+	return c.buf.Write(b)
+}
+
+func (t *claudeCLITransport) track(cmd *exec.Cmd, add bool) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if add {
+		if t.closed {
+			return false
+		}
+		t.running[cmd] = struct{}{}
+	} else {
+		delete(t.running, cmd)
+	}
+	return true
+}
+
+// Ask runs the CLI once.
+func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResponse, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, t.errf(KindDeadlineExceeded, "the call ended (%v) before claude was started", err)
+	}
+	bin, aerr := t.binary()
+	if aerr != nil {
+		return nil, aerr
+	}
+	cmd := exec.Command(bin, t.claudeArgs()...)
+	cmd.Env = fullEnv(t.env)
+	cmd.Dir = t.dir
+	cmd.Stdin = bytes.NewReader(claudePrompt(req))
+	stdout := &cappedBuffer{limit: maxFrameBytes}
+	cmd.Stdout = stdout
+	tail := newStderrTail(t.alias, t.log, t.redact)
+	cmd.Stderr = tail
+	cmd.WaitDelay = time.Second
+	setProcessGroup(cmd)
+	t.mu.Lock()
+	closed := t.closed
+	t.mu.Unlock()
+	if closed {
+		return nil, t.errf(KindTransportError, "the transport is closed (Ask after Close)")
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, t.errf(KindTransportError, "cannot start %s (%v); %s", bin, err, claudeInstallHint)
+	}
+	if !t.track(cmd, true) {
+		killGroup(cmd.Process)
+		cmd.Wait()
+		return nil, t.errf(KindTransportError, "the transport was closed while claude was starting")
+	}
+	defer t.track(cmd, false)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var waitErr error
+	select {
+	case waitErr = <-done:
+	case <-ctx.Done():
+		killGroup(cmd.Process)
+		<-done
+		return nil, t.errf(KindDeadlineExceeded, "claude did not answer before the call's deadline (%v); its process group was killed%s", ctx.Err(), claudeStderr(tail))
+	}
+	status := "exit status 0"
+	if cmd.ProcessState != nil {
+		status = cmd.ProcessState.String()
+	}
+	if t.isClosed() && waitErr != nil {
+		return nil, t.errf(KindTransportError, "the transport was closed while claude was running")
+	}
+	if stdout.truncated {
+		return nil, t.errf(KindPluginCrash, "claude wrote more than %d MiB on stdout; %s%s", maxFrameBytes>>20, status, claudeStderr(tail))
+	}
+	env, err := parseClaudeEnvelope(stdout.buf.Bytes())
+	if err != nil {
+		return nil, t.errf(KindPluginCrash, "claude gave no JSON result envelope on stdout (%v; stdout: %q); %s%s",
+			err, detailSnippet(t.redact, strings.TrimSpace(stdout.buf.String())), status, claudeStderr(tail))
+	}
+	if env.IsError || (env.Subtype != "" && env.Subtype != "success") {
+		return nil, t.errf(KindTransportError, "claude reported an error (%s): %s; %s%s",
+			orDefault(env.Subtype, "is_error"), detailSnippet(t.redact, env.Result), status, claudeStderr(tail))
+	}
+	return &AskResponse{
+		Submission: claudeSubmission(env, len(req.Schema) > 0 && string(req.Schema) != "null"),
+		Meta:       t.meta(env),
+	}, nil
+}
+
+func (t *claudeCLITransport) isClosed() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.closed
+}
+
+func claudeStderr(tail *stderrTail) string {
+	if s := tail.String(); s != "" {
+		return "; stderr (last 8 KiB):\n" + s
+	}
+	return ""
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+// claudeEnvelope is the part of the CLI's `--output-format json` result
+// object kitsoki reads.
+type claudeEnvelope struct {
+	Type             string          `json:"type"`
+	Subtype          string          `json:"subtype"`
+	IsError          bool            `json:"is_error"`
+	Result           string          `json:"result"`
+	StructuredOutput json.RawMessage `json:"structured_output"`
+	SessionID        string          `json:"session_id"`
+	NumTurns         int             `json:"num_turns"`
+	DurationMS       int64           `json:"duration_ms"`
+	TotalCostUSD     *float64        `json:"total_cost_usd"`
+	Usage            struct {
+		InputTokens              int64 `json:"input_tokens"`
+		OutputTokens             int64 `json:"output_tokens"`
+		CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+		CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+	} `json:"usage"`
+	ModelUsage map[string]json.RawMessage `json:"modelUsage"`
+}
+
+// parseClaudeEnvelope finds the result envelope on the CLI's stdout: the
+// whole output, or else its last line that is a JSON object of type
+// "result" (tolerating warnings printed before it).
+func parseClaudeEnvelope(out []byte) (*claudeEnvelope, error) {
+	out = bytes.TrimSpace(out)
+	if len(out) == 0 {
+		return nil, errors.New("stdout is empty")
+	}
+	var env claudeEnvelope
+	err := json.Unmarshal(out, &env)
+	if err == nil && env.Type == "result" {
+		return &env, nil
+	}
+	lines := bytes.Split(out, []byte("\n"))
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := bytes.TrimSpace(lines[i])
+		if len(l) == 0 || l[0] != '{' {
+			continue
+		}
+		var e claudeEnvelope
+		if json.Unmarshal(l, &e) == nil && e.Type == "result" {
+			return &e, nil
+		}
+	}
+	if err == nil {
+		return nil, fmt.Errorf("the JSON on stdout is not a result envelope (type %q)", env.Type)
+	}
+	return nil, err
+}
+
+var fencedBlock = regexp.MustCompile("(?s)```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)```")
+
+// stripCodeFence returns the JSON answer inside a model's text: the text
+// itself when it is JSON, else the content of its first fenced block, else
+// the trimmed text.
+func stripCodeFence(text string) string {
+	s := strings.TrimSpace(text)
+	if json.Valid([]byte(s)) {
+		return s
+	}
+	if m := fencedBlock.FindStringSubmatch(s); m != nil {
+		return strings.TrimSpace(m[1])
+	}
+	if strings.HasPrefix(s, "```") { // an unterminated fence
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			return strings.TrimSpace(s[i+1:])
+		}
+	}
+	return s
+}
+
+// claudeSubmission extracts the submission from a successful envelope.
+func claudeSubmission(env *claudeEnvelope, hasSchema bool) json.RawMessage {
+	if so := bytes.TrimSpace(env.StructuredOutput); len(so) > 0 && string(so) != "null" {
+		return json.RawMessage(so)
+	}
+	s := stripCodeFence(env.Result)
+	if json.Valid([]byte(s)) {
+		return json.RawMessage(s)
+	}
+	if hasSchema {
+		// Not JSON: Dispatch reports schema_invalid with the parse error.
+		return json.RawMessage(s)
+	}
+	b, _ := json.Marshal(s)
+	return b
+}
+
+func (t *claudeCLITransport) meta(env *claudeEnvelope) map[string]any {
+	m := map[string]any{
+		"transport": "claude_cli",
+		"usage": map[string]any{
+			"input_tokens":                env.Usage.InputTokens,
+			"output_tokens":               env.Usage.OutputTokens,
+			"cache_read_input_tokens":     env.Usage.CacheReadInputTokens,
+			"cache_creation_input_tokens": env.Usage.CacheCreationInputTokens,
+		},
+		"num_turns":   env.NumTurns,
+		"duration_ms": env.DurationMS,
+	}
+	model := t.model
+	if len(env.ModelUsage) == 1 {
+		for k := range env.ModelUsage {
+			model = k
+		}
+	}
+	if model != "" {
+		m["model"] = model
+	}
+	if env.TotalCostUSD != nil {
+		m["cost_usd"] = *env.TotalCostUSD
+	}
+	if env.SessionID != "" {
+		m["session_id"] = env.SessionID
+	}
+	return m
+}
+
+// Close kills every claude process still running. Idempotent.
+func (t *claudeCLITransport) Close() error {
+	t.mu.Lock()
+	t.closed = true
+	cmds := make([]*exec.Cmd, 0, len(t.running))
+	for c := range t.running {
+		cmds = append(cmds, c)
+	}
+	t.mu.Unlock()
+	for _, c := range cmds {
+		killGroup(c.Process)
+	}
+	return nil
+}

@@ -1,0 +1,180 @@
+// Command echoagent is the subprocess plugin kitsoki's tests build with
+// `go build` and run for real: JSON-RPC 2.0, one compact message per line on
+// stdin/stdout, method agent.ask. It answers with the conformance reference
+// submission (see package echo) unless the request's with.fault, or the
+// environment variable ECHO_FAULT for every request, selects a fault:
+//
+//	crash           write ECHO_STDERR (or a default line) to stderr, exit 3
+//	partial         write half a frame with no newline, exit 1
+//	garbage         print a log line on stdout instead of an answer
+//	hang            never answer
+//	slow:<ms>       answer after <ms> milliseconds
+//	rpc_error       answer with a JSON-RPC error
+//	wrong_id        answer with a different id
+//	no_result       answer with neither result nor error
+//	grandchild      start a child process (same process group), write its pid
+//	                to with.pidfile, then never answer
+//	stdout_unsolicited  answer, then write a second, unrequested line
+//	echo_request    answer {"line": <the request line exactly as read>}
+//
+// Normal answers carry meta.pid, the plugin's process id.
+//
+// plus the answer-level faults of package echo. Other environment switches:
+//
+//	ECHO_STDERR            a line written to stderr on start-up and on crash
+//	ECHO_IGNORE_SIGTERM=1  ignore SIGTERM and keep running after stdin closes
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"kitsoki/pkg/agent/internal/testplugins/echo"
+)
+
+type rpcRequest struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
+}
+
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Data    any    `json:"data,omitempty"`
+}
+
+type rpcResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result,omitempty"`
+	Error   *rpcError       `json:"error,omitempty"`
+}
+
+func main() {
+	if os.Getenv("ECHO_ROLE") == "sleeper" {
+		time.Sleep(time.Hour)
+		return
+	}
+	ignoreTerm := os.Getenv("ECHO_IGNORE_SIGTERM") == "1"
+	if ignoreTerm {
+		signal.Ignore(syscall.SIGTERM)
+	}
+	if s := os.Getenv("ECHO_STDERR"); s != "" {
+		fmt.Fprintf(os.Stderr, "echoagent: start-up: %s\n", s)
+	}
+	in := bufio.NewReader(os.Stdin)
+	out := bufio.NewWriter(os.Stdout)
+	for {
+		line, err := in.ReadBytes('\n')
+		if err != nil {
+			if err != io.EOF || len(line) == 0 {
+				if ignoreTerm {
+					time.Sleep(time.Hour)
+				}
+				return
+			}
+		}
+		var req rpcRequest
+		if err := json.Unmarshal(line, &req); err != nil {
+			fmt.Fprintf(os.Stderr, "echoagent: unmarshal request: %v\n", err)
+			os.Exit(1)
+		}
+		handle(&req, line, out)
+		if err := out.Flush(); err != nil {
+			fmt.Fprintf(os.Stderr, "echoagent: write: %v\n", err)
+			os.Exit(1)
+		}
+	}
+}
+
+func write(out *bufio.Writer, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "echoagent: marshal: %v\n", err)
+		os.Exit(1)
+	}
+	out.Write(b)
+	out.WriteByte('\n')
+}
+
+func handle(req *rpcRequest, line []byte, out *bufio.Writer) {
+	if req.Method != "agent.ask" {
+		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Error: &rpcError{Code: -32601, Message: "method not found: " + req.Method}})
+		return
+	}
+	var ask echo.Request
+	if err := json.Unmarshal(req.Params, &ask); err != nil {
+		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Error: &rpcError{Code: -32602, Message: "invalid params: " + err.Error()}})
+		return
+	}
+	fault := echo.Fault(&ask)
+	if fault == "" {
+		fault = os.Getenv("ECHO_FAULT")
+	}
+	name, arg := echo.FaultArg(fault)
+	switch name {
+	case "crash":
+		msg := os.Getenv("ECHO_STDERR")
+		if msg == "" {
+			msg = "crashing on purpose"
+		}
+		fmt.Fprintf(os.Stderr, "echoagent: %s\n", msg)
+		os.Exit(3)
+	case "partial":
+		os.Stdout.WriteString(`{"jsonrpc":"2.0","id":`)
+		os.Exit(1)
+	case "garbage":
+		out.WriteString("hello from a plugin that logs to stdout\n")
+		return
+	case "hang":
+		time.Sleep(time.Hour)
+	case "slow":
+		ms, _ := strconv.Atoi(arg)
+		time.Sleep(time.Duration(ms) * time.Millisecond)
+	case "rpc_error":
+		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Error: &rpcError{Code: -32000, Message: "deliberate failure", Data: map[string]any{"why": "test"}}})
+		return
+	case "wrong_id":
+		n, _ := strconv.ParseInt(string(req.ID), 10, 64)
+		write(out, rpcResponse{JSONRPC: "2.0", ID: json.RawMessage(strconv.FormatInt(n+1000, 10)), Result: echo.Answer(&ask, "subprocess", nil)})
+		return
+	case "no_result":
+		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID})
+		return
+	case "grandchild":
+		self, _ := os.Executable()
+		c := exec.Command(self)
+		c.Env = append(os.Environ(), "ECHO_ROLE=sleeper")
+		if err := c.Start(); err != nil {
+			fmt.Fprintf(os.Stderr, "echoagent: start grandchild: %v\n", err)
+			os.Exit(1)
+		}
+		if p, _ := ask.With["pidfile"].(string); p != "" {
+			os.WriteFile(p, []byte(strconv.Itoa(c.Process.Pid)), 0o644)
+		}
+		time.Sleep(time.Hour)
+	case "echo_request":
+		resp := echo.Answer(&ask, "subprocess", nil)
+		b, _ := json.Marshal(map[string]string{"line": string(line)})
+		resp.Submission = b
+		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: resp})
+		return
+	case "stdout_unsolicited":
+		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: echo.Answer(&ask, "subprocess", nil)})
+		out.WriteString(`{"jsonrpc":"2.0","method":"unsolicited"}` + "\n")
+		return
+	}
+	resp := echo.Answer(&ask, "subprocess", os.Environ())
+	resp.Meta["pid"] = os.Getpid()
+	write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: resp})
+}

@@ -1,0 +1,102 @@
+// Command fakeclaude is a STAND-IN for Anthropic's `claude` CLI, which cannot
+// run on test machines (no account, no network). It mimics only what kitsoki's
+// builtin.claude_cli transport relies on: print mode (-p) with
+// `--output-format json`, the prompt read from stdin, and one JSON result
+// envelope on stdout shaped like the real CLI's:
+//
+//	{"type":"result","subtype":"success","is_error":false,"duration_ms":..,
+//	 "duration_api_ms":..,"num_turns":1,"result":"<text>","session_id":"..",
+//	 "total_cost_usd":0.0123,"usage":{"input_tokens":..,"cache_creation_input_tokens":..,
+//	 "cache_read_input_tokens":..,"output_tokens":..,"server_tool_use":{..},
+//	 "service_tier":"standard"},"modelUsage":{"<model>":{..}},"permission_denials":[],"uuid":".."}
+//
+// FAKE_CLAUDE_ANSWER is the JSON answer (default {"answer":"stand-in"}).
+// FAKE_CLAUDE_MODE shapes the output:
+//
+//	fenced (default)  result = prose + a ```json fenced block holding the answer
+//	plain             result = the answer as bare text
+//	structured        result = prose; the answer in "structured_output"
+//	is_error          an error envelope (is_error true), exit status 1
+//	crash             a line on stderr, nothing on stdout, exit status 2
+//	not_json          plain text on stdout, exit status 0
+//	hang              never answer
+//
+// FAKE_CLAUDE_RECORD, when set, is a file that receives
+// {"args":[...],"stdin":"...","env":[...]} so tests can assert the argv and
+// the prompt the transport sent.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+func main() {
+	stdin, _ := io.ReadAll(os.Stdin)
+	if p := os.Getenv("FAKE_CLAUDE_RECORD"); p != "" {
+		b, _ := json.Marshal(map[string]any{"args": os.Args[1:], "stdin": string(stdin), "env": os.Environ()})
+		os.WriteFile(p, b, 0o644)
+	}
+	model := "claude-sonnet-4-5-20250929"
+	for i, a := range os.Args {
+		if a == "--model" && i+1 < len(os.Args) {
+			model = os.Args[i+1]
+		}
+	}
+	answer := os.Getenv("FAKE_CLAUDE_ANSWER")
+	if answer == "" {
+		answer = `{"answer":"stand-in"}`
+	}
+	env := map[string]any{
+		"type":            "result",
+		"subtype":         "success",
+		"is_error":        false,
+		"duration_ms":     1234,
+		"duration_api_ms": 1200,
+		"num_turns":       1,
+		"session_id":      "5f3c1a2e-0000-4000-8000-000000000001",
+		"total_cost_usd":  0.0123,
+		"usage": map[string]any{
+			"input_tokens":                11,
+			"cache_creation_input_tokens": 2000,
+			"cache_read_input_tokens":     3000,
+			"output_tokens":               42,
+			"server_tool_use":             map[string]any{"web_search_requests": 0},
+			"service_tier":                "standard",
+		},
+		"modelUsage": map[string]any{
+			model: map[string]any{"inputTokens": 11, "outputTokens": 42, "costUSD": 0.0123},
+		},
+		"permission_denials": []any{},
+		"uuid":               "9b1d0c2a-0000-4000-8000-000000000002",
+	}
+	switch os.Getenv("FAKE_CLAUDE_MODE") {
+	case "", "fenced":
+		env["result"] = "Here is my answer:\n\n```json\n" + answer + "\n```\n"
+	case "plain":
+		env["result"] = answer
+	case "structured":
+		env["result"] = "Submitted."
+		env["structured_output"] = json.RawMessage(answer)
+	case "is_error":
+		env["subtype"] = "error_during_execution"
+		env["is_error"] = true
+		env["result"] = "API Error: 401 invalid x-api-key"
+		b, _ := json.Marshal(env)
+		os.Stdout.Write(append(b, '\n'))
+		os.Exit(1)
+	case "crash":
+		fmt.Fprintln(os.Stderr, "fakeclaude: cannot reach the API (stand-in crash)")
+		os.Exit(2)
+	case "not_json":
+		fmt.Println("this is not a JSON envelope")
+		return
+	case "hang":
+		time.Sleep(time.Hour)
+	}
+	b, _ := json.Marshal(env)
+	os.Stdout.Write(append(b, '\n'))
+}

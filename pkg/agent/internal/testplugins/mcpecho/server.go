@@ -1,0 +1,183 @@
+// Package mcpecho is a real MCP server, built with the official MCP Go SDK,
+// that kitsoki's tests serve on loopback (httptest) and reach through the
+// mcp_http transport. Its tool (default "ask") takes the AskRequest as
+// arguments and answers like the subprocess test plugin (package echo).
+//
+// Faults, selected by the request's with.fault:
+//
+//	is_error     a tool result with isError true and a text explaining why
+//	garbage      a text content that is not AskResponse JSON
+//	hang         never answer (until the request or the server stops)
+//	slow:<ms>    answer after <ms> milliseconds
+//	http500      the HTTP layer answers 500 before MCP sees the request
+//	drop, crash  the HTTP layer closes the connection without an answer
+//
+// plus the answer-level faults of package echo.
+package mcpecho
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"kitsoki/pkg/agent/internal/testplugins/echo"
+)
+
+// Options shapes the test server.
+type Options struct {
+	// Tool is the tool name; "" means "ask".
+	Tool string
+	// Structured answers in structuredContent (with a text copy, as the SDK
+	// recommends); otherwise only a text content holds the AskResponse JSON.
+	Structured bool
+	// OnCall, when set, sees the HTTP headers of every tools/call.
+	OnCall func(h http.Header)
+	// HTTP are the SDK's streamable HTTP options (nil = defaults).
+	HTTP *mcp.StreamableHTTPOptions
+}
+
+// Server is the test server: an http.Handler plus Stop, which releases every
+// hanging call so httptest.Server.Close does not wait on them.
+type Server struct {
+	http.Handler
+	stop     chan struct{}
+	stopOnce sync.Once
+
+	mu       sync.Mutex
+	sessions int // initialize / server/discover requests seen
+	deletes  int // DELETE requests seen (session ends)
+}
+
+// Sessions is how many MCP sessions clients opened (initialize or
+// server/discover requests).
+func (s *Server) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessions
+}
+
+// Deletes is how many session-ending DELETE requests arrived.
+func (s *Server) Deletes() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.deletes
+}
+
+// Stop releases hanging calls. Safe to call more than once.
+func (s *Server) Stop() { s.stopOnce.Do(func() { close(s.stop) }) }
+
+// New builds the server.
+func New(o Options) *Server {
+	s := &Server{stop: make(chan struct{})}
+	tool := o.Tool
+	if tool == "" {
+		tool = "ask"
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "kitsoki-mcpecho", Version: "v0"}, nil)
+	srv.AddTool(&mcp.Tool{
+		Name:        tool,
+		Description: "answers a kitsoki AskRequest like the echo test plugin",
+		InputSchema: map[string]any{"type": "object"},
+	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if o.OnCall != nil && req.Extra != nil {
+			o.OnCall(req.Extra.Header)
+		}
+		var ask echo.Request
+		if err := json.Unmarshal(req.Params.Arguments, &ask); err != nil {
+			return nil, err
+		}
+		name, arg := echo.FaultArg(echo.Fault(&ask))
+		switch name {
+		case "is_error":
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "deliberate tool failure"}}}, nil
+		case "garbage":
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "this is not json"}}}, nil
+		case "hang":
+			select {
+			case <-ctx.Done():
+			case <-s.stop:
+			}
+			return nil, context.Canceled
+		case "slow":
+			ms, _ := strconv.Atoi(arg)
+			select {
+			case <-time.After(time.Duration(ms) * time.Millisecond):
+			case <-s.stop:
+			}
+		}
+		resp := echo.Answer(&ask, "mcp_http", os.Environ())
+		b, err := json.Marshal(resp)
+		if err != nil {
+			return nil, err
+		}
+		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+		if o.Structured {
+			res.StructuredContent = json.RawMessage(b)
+		}
+		return res, nil
+	})
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, o.HTTP)
+	s.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete {
+			s.mu.Lock()
+			s.deletes++
+			s.mu.Unlock()
+		}
+		if r.Method == http.MethodPost {
+			body, err := io.ReadAll(r.Body)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			var m struct {
+				Method string `json:"method"`
+			}
+			if json.Unmarshal(body, &m) == nil && (m.Method == "initialize" || m.Method == "server/discover") {
+				s.mu.Lock()
+				s.sessions++
+				s.mu.Unlock()
+			}
+			switch httpFault(body) {
+			case "http500":
+				http.Error(w, "internal failure: deliberate", http.StatusInternalServerError)
+				return
+			case "drop", "crash":
+				if hj, ok := w.(http.Hijacker); ok {
+					if c, _, err := hj.Hijack(); err == nil {
+						c.Close()
+						return
+					}
+				}
+				panic(http.ErrAbortHandler)
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+	return s
+}
+
+// httpFault reads with.fault from a tools/call body without disturbing it.
+func httpFault(body []byte) string {
+	var msg struct {
+		Method string `json:"method"`
+		Params struct {
+			Arguments struct {
+				With map[string]any `json:"with"`
+			} `json:"arguments"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &msg) != nil || msg.Method != "tools/call" {
+		return ""
+	}
+	f, _ := msg.Params.Arguments.With["fault"].(string)
+	return f
+}

@@ -1,0 +1,231 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"kitsoki/pkg/story"
+)
+
+// The mcp_http transport is a real MCP client (the official Go SDK) over
+// streamable HTTP. The first Ask connects and initializes one MCP session,
+// which every later Ask of this Transport reuses; Close ends it. Each Ask is
+// one tools/call of the declared tool (tool:, default "ask") with the
+// AskRequest as its arguments. The answer is the tool result's
+// structuredContent when present, else its first text content, decoded as
+// an AskResponse. A result with isError, and every HTTP, TLS, dial or
+// protocol failure, is transport_error carrying the server's text
+// (redacted); a context that ends first is deadline_exceeded. headers: are
+// sent on every HTTP request of the session (initialize, calls, close). A
+// failed session is dropped and the next Ask connects again.
+
+// mcpClientVersion is what kitsoki announces in initialize.
+const mcpClientVersion = "v1"
+
+type mcpHTTPTransport struct {
+	alias    string
+	endpoint string
+	tool     string
+	client   *mcp.Client
+	http     *http.Client
+	base     *http.Transport
+	log      *slog.Logger
+	redact   func(string) string
+
+	mu      sync.Mutex // guards session and closed; held while connecting
+	session *mcp.ClientSession
+	closed  bool
+	closing sync.WaitGroup // sessions being closed after a failure
+}
+
+// newMCPHTTPTransport is the Builder for plugin: mcp_http.
+func newMCPHTTPTransport(p *story.AgentPlugin, bc BuildContext) (Transport, error) {
+	ep := strings.TrimSpace(p.Endpoint)
+	if ep == "" {
+		return nil, fmt.Errorf("agent_plugins.%s: mcp_http plugin requires endpoint: (the MCP server's URL, e.g. endpoint: http://localhost:7301/mcp)", p.Alias)
+	}
+	u, err := url.Parse(ep)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("agent_plugins.%s: mcp_http endpoint %q is not an http:// or https:// URL", p.Alias, redactOrIdentity(bc.Redact)(ep))
+	}
+	tool := p.Tool
+	if tool == "" {
+		tool = "ask"
+	}
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	headers := make(http.Header, len(p.Headers))
+	for k, v := range p.Headers {
+		headers.Set(k, v)
+	}
+	return &mcpHTTPTransport{
+		alias:    p.Alias,
+		endpoint: ep,
+		tool:     tool,
+		client:   mcp.NewClient(&mcp.Implementation{Name: "kitsoki", Version: mcpClientVersion}, nil),
+		// No client Timeout: calls are bounded by their context.
+		http:   &http.Client{Transport: &headerRoundTripper{base: base, headers: headers}},
+		base:   base,
+		log:    bc.Logger,
+		redact: redactOrIdentity(bc.Redact),
+	}, nil
+}
+
+// headerRoundTripper adds the declared headers to every request.
+type headerRoundTripper struct {
+	base    http.RoundTripper
+	headers http.Header
+}
+
+func (h *headerRoundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
+	if len(h.headers) == 0 {
+		return h.base.RoundTrip(r)
+	}
+	r2 := r.Clone(r.Context())
+	for k, vs := range h.headers {
+		r2.Header[k] = vs
+	}
+	return h.base.RoundTrip(r2)
+}
+
+// connect returns the session, connecting and initializing on first use.
+func (t *mcpHTTPTransport) connect(ctx context.Context) (*mcp.ClientSession, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return nil, t.errf(KindTransportError, "the transport is closed (Ask after Close)")
+	}
+	if t.session != nil {
+		return t.session, nil
+	}
+	s, err := t.client.Connect(ctx, &mcp.StreamableClientTransport{
+		Endpoint:             t.endpoint,
+		HTTPClient:           t.http,
+		MaxRetries:           -1, // a dropped stream is an error now, not a reconnect loop
+		DisableStandaloneSSE: true,
+	}, nil)
+	if err != nil {
+		return nil, t.failure(ctx, "connecting (MCP initialize)", err)
+	}
+	if t.log != nil {
+		t.log.Debug("mcp_http session opened", "agent", t.alias, "session", s.ID())
+	}
+	t.session = s
+	return s, nil
+}
+
+// drop forgets a failed session so the next Ask reconnects.
+func (t *mcpHTTPTransport) drop(s *mcp.ClientSession) {
+	t.mu.Lock()
+	if t.session == s {
+		t.session = nil
+	}
+	t.closing.Add(1)
+	t.mu.Unlock()
+	go func() {
+		defer t.closing.Done()
+		s.Close()
+	}()
+}
+
+// Ask calls the plugin's tool once.
+func (t *mcpHTTPTransport) Ask(ctx context.Context, req *AskRequest) (*AskResponse, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, t.errf(KindDeadlineExceeded, "the call ended (%v) before it was sent", err)
+	}
+	s, err := t.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: t.tool, Arguments: req})
+	if err != nil {
+		t.drop(s)
+		return nil, t.failure(ctx, fmt.Sprintf("calling tool %q", t.tool), err)
+	}
+	return t.decode(res)
+}
+
+// decode turns a tool result into an AskResponse.
+func (t *mcpHTTPTransport) decode(res *mcp.CallToolResult) (*AskResponse, error) {
+	if res == nil {
+		return nil, t.errf(KindTransportError, "tool %q returned no result", t.tool)
+	}
+	text, hasText := firstText(res.Content)
+	if res.IsError {
+		if !hasText {
+			text = "(no text content)"
+		}
+		return nil, t.errf(KindTransportError, "tool %q reported an error (isError): %s", t.tool, detailSnippet(t.redact, text))
+	}
+	var raw []byte
+	var from string
+	switch {
+	case res.StructuredContent != nil:
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			return nil, t.errf(KindTransportError, "tool %q structuredContent cannot be encoded: %v", t.tool, err)
+		}
+		raw, from = b, "structuredContent"
+	case hasText:
+		raw, from = []byte(text), "text content"
+	default:
+		return nil, t.errf(KindTransportError, "tool %q answered with neither structuredContent nor a text content; it must return the AskResponse JSON in one of them", t.tool)
+	}
+	var r AskResponse
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, t.errf(KindTransportError, "tool %q %s is not an AskResponse JSON object (%v): %q", t.tool, from, err, detailSnippet(t.redact, string(raw)))
+	}
+	return &r, nil
+}
+
+func firstText(cs []mcp.Content) (string, bool) {
+	for _, c := range cs {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			return tc.Text, true
+		}
+	}
+	return "", false
+}
+
+// failure classifies a client error: deadline_exceeded when ctx ended,
+// transport_error otherwise.
+func (t *mcpHTTPTransport) failure(ctx context.Context, doing string, err error) *AskError {
+	if cerr := ctx.Err(); cerr != nil || errors.Is(err, context.DeadlineExceeded) {
+		if cerr == nil {
+			cerr = context.DeadlineExceeded
+		}
+		return t.errf(KindDeadlineExceeded, "no answer from %s before the call's deadline (%v) while %s", t.endpoint, cerr, doing)
+	}
+	return t.errf(KindTransportError, "%s at %s failed: %v", doing, t.endpoint, err)
+}
+
+func (t *mcpHTTPTransport) errf(kind Kind, format string, args ...any) *AskError {
+	return &AskError{Kind: kind, Detail: t.redact(fmt.Sprintf("mcp_http plugin %s: ", t.alias) + fmt.Sprintf(format, args...))}
+}
+
+// Close ends the MCP session and releases idle connections. Idempotent.
+func (t *mcpHTTPTransport) Close() error {
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return nil
+	}
+	t.closed = true
+	s := t.session
+	t.session = nil
+	t.mu.Unlock()
+	if s != nil {
+		s.Close()
+	}
+	t.closing.Wait()
+	t.base.CloseIdleConnections()
+	return nil
+}
