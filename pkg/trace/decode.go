@@ -26,7 +26,7 @@ var knownKeys = [...]string{"turn", "seq", "ts", "kind", "state_path", "parent_t
 // members have their usual types. It returns ok=false whenever the line is
 // invalid or unusual; the caller then uses slowDecode for the exact error or
 // the exact encoding/json semantics. payload aliases b.
-func fastDecode(b []byte, ev *Event) (payload []byte, ok bool) {
+func fastDecode(b []byte, ev *Event, in *interner) (payload []byte, ok bool) {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return nil, false
@@ -92,13 +92,17 @@ func fastDecode(b []byte, ev *Event) (payload []byte, ok bool) {
 			if val[0] != '"' {
 				return nil, false
 			}
+			if t, ok := parseTS(val); ok {
+				ev.TS = t
+				break
+			}
 			var t time.Time
 			if err := t.UnmarshalJSON(val); err != nil {
 				return nil, false
 			}
 			ev.TS = t
 		case "kind", "state_path", "call_id", "episode_id":
-			s, ok := parseString(val)
+			s, ok := parseString(val, in, key[0] != 'c')
 			if !ok {
 				return nil, false
 			}
@@ -167,7 +171,7 @@ func parseInt(v []byte) (int, bool) {
 	return n, true
 }
 
-func parseString(v []byte) (string, bool) {
+func parseString(v []byte, in *interner, intern bool) (string, bool) {
 	if len(v) < 2 || v[0] != '"' {
 		return "", false
 	}
@@ -180,6 +184,9 @@ func parseString(v []byte) (string, bool) {
 			}
 			return s, true
 		}
+	}
+	if intern && in != nil {
+		return in.get(inner), true
 	}
 	return string(inner), true
 }

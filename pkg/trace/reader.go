@@ -38,6 +38,8 @@ type Reader struct {
 	err      error
 	long     []byte
 	n        int64
+	in       interner
+	slab     slab
 }
 
 // NewReader reads a trace from r.
@@ -201,7 +203,7 @@ func (r *Reader) Next() (Event, error) {
 	}
 	n := r.ord
 	var ev Event
-	payload, ok := fastDecode(line, &ev)
+	payload, ok := fastDecode(line, &ev, &r.in)
 	if !ok {
 		ev = Event{}
 		if !validJSON(line) {
@@ -224,7 +226,7 @@ func (r *Reader) Next() (Event, error) {
 	}
 	ev.Line = n
 	if !r.opt.SkipPayload && payload != nil {
-		ev.Payload = json.RawMessage(bytes.Clone(payload))
+		ev.Payload = json.RawMessage(r.slab.clone(payload))
 	}
 	return ev, nil
 }

@@ -147,7 +147,7 @@ func TestFastAndSlowDecodeAgree(t *testing.T) {
 	}
 	for _, l := range lines {
 		var fast, slow Event
-		fp, ok := fastDecode([]byte(l), &fast)
+		fp, ok := fastDecode([]byte(l), &fast, &interner{})
 		sp, err := slowDecode([]byte(l), &slow)
 		if err != nil {
 			if ok {

@@ -1,5 +1,7 @@
 package trace
 
+import "encoding/binary"
+
 // A fast, allocation-free JSON scanner for event lines. It accepts exactly
 // the JSON grammar (RFC 8259) and is used to validate a line and find its
 // top-level members in one pass. Whenever it meets something unusual (a
@@ -33,6 +35,15 @@ func skipSpace(b []byte, i int) int {
 func skipString(b []byte, i int) (end int, escaped, ok bool) {
 	i++
 	for {
+		// Eight bytes at a time while none is a quote, a backslash or a
+		// control character.
+		for i+8 <= len(b) {
+			x := binary.LittleEndian.Uint64(b[i:])
+			if hasSpecial(x) {
+				break
+			}
+			i += 8
+		}
 		for i < len(b) && !strSpecial[b[i]] {
 			i++
 		}
@@ -67,6 +78,21 @@ func skipString(b []byte, i int) (end int, escaped, ok bool) {
 			return 0, false, false
 		}
 	}
+}
+
+const (
+	lo8 = 0x0101010101010101
+	hi8 = 0x8080808080808080
+)
+
+// hasSpecial reports whether any byte of x is '"', '\\' or below 0x20.
+func hasSpecial(x uint64) bool {
+	less20 := (x - lo8*0x20) & ^x & hi8
+	q := x ^ (lo8 * '"')
+	quote := (q - lo8) & ^q & hi8
+	bs := x ^ (lo8 * '\\')
+	back := (bs - lo8) & ^bs & hi8
+	return less20|quote|back != 0
 }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }

@@ -24,31 +24,11 @@ func (w *Writer) Position() (turn int, statePath string) {
 }
 
 // Emit appends an event of kind at the current position (see SetPosition)
-// with ts = now. It applies the sidecar rule to agent events: a "prompt"
-// string over SidecarThreshold bytes in an agent.call.start payload moves to
-// agent-prompts/<call_id>.txt and becomes "prompt_file"; a "response" over
-// the threshold in agent.call.complete moves to
-// agent-prompts/<call_id>-response.json and becomes "response_file". The
-// payload's key order is kept.
+// with ts = now, through Append (so the sidecar rule applies). It is the
+// one-method shape a small event sink needs.
 func (w *Writer) Emit(kind, callID string, payload any) error {
 	turn, state := w.Position()
-	ev := Event{Turn: turn, Kind: kind, StatePath: state, CallID: callID, Payload: payload}
-	raw, err := w.check(&ev)
-	if err != nil {
-		return err
-	}
-	if callID != "" {
-		switch kind {
-		case "agent.call.start":
-			raw, err = w.offload(raw, callID, "prompt", "prompt_file", ".txt", true)
-		case "agent.call.complete":
-			raw, err = w.offload(raw, callID, "response", "response_file", "-response.json", false)
-		}
-		if err != nil {
-			return fmt.Errorf("trace: append %q event to %q: %w", kind, w.path, err)
-		}
-	}
-	return w.write(ev, raw)
+	return w.Append(Event{Turn: turn, Kind: kind, StatePath: state, CallID: callID, Payload: payload})
 }
 
 // offload moves member key of the JSON object raw to a sidecar when it is

@@ -113,10 +113,28 @@ func (w *Writer) Dir() string { return w.dir }
 // valid UTF-8 in NFC; the payload encodes as JSON without NaN or Inf and, if
 // it is a json.RawMessage, holds no literal NUL; turns never go backwards
 // (the reader would reject the file). A rejected event writes nothing.
+//
+// Agent events get the sidecar rule: with a CallID, a "prompt" string over
+// SidecarThreshold bytes in an agent.call.start payload moves to
+// agent-prompts/<call_id>.txt and becomes "prompt_file"; a "response" over
+// the threshold in agent.call.complete moves to
+// agent-prompts/<call_id>-response.json and becomes "response_file". The
+// payload's key order is kept.
 func (w *Writer) Append(ev Event) error {
 	payload, err := w.check(&ev)
 	if err != nil {
 		return err
+	}
+	if ev.CallID != "" {
+		switch ev.Kind {
+		case "agent.call.start":
+			payload, err = w.offload(payload, ev.CallID, "prompt", "prompt_file", ".txt", true)
+		case "agent.call.complete":
+			payload, err = w.offload(payload, ev.CallID, "response", "response_file", "-response.json", false)
+		}
+		if err != nil {
+			return fmt.Errorf("trace: append %q event to %q: %w", ev.Kind, w.path, err)
+		}
 	}
 	return w.write(ev, payload)
 }
