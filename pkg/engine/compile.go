@@ -234,7 +234,11 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 		if !builtinHandler(e.Invoke) && !c.opts.HostCassette.Handles(e.Invoke) {
 			bad("invoke %s: kitsoki run has no handler for %q (built in: host.run, host.agent.{ask,decide,extract,task,converse}); answer it from a recording with --host-cassette FILE", e.Invoke, e.Invoke)
 		}
-		if err := expr.CompileValue(ne.With); err != nil {
+		check := ne.With
+		if isAgentHandler(e.Invoke) {
+			check, _ = splitPrompts(check)
+		}
+		if err := expr.CompileValue(check); err != nil {
 			bad("invoke %s: with: %v", e.Invoke, err)
 		}
 		for _, kv := range e.Bind {

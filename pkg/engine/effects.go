@@ -156,11 +156,15 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 		}
 	}
 	env := r.env(r.slots, nil)
-	rendered, err := expr.RenderValue(deepCopy(e.With), env)
+	with, restore := deepCopy(e.With), func(v any) any { return v }
+	if isAgentHandler(e.Invoke) {
+		with, restore = splitPrompts(with)
+	}
+	rendered, err := expr.RenderValue(with, env)
 	if err != nil {
 		return nil, fmt.Errorf("%s: invoke %s: with: %w", e.Pos, e.Invoke, err)
 	}
-	args, _ := normalize(rendered).(map[string]any)
+	args, _ := normalize(restore(rendered)).(map[string]any)
 	if args == nil {
 		args = map[string]any{}
 	}

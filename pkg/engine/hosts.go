@@ -210,3 +210,59 @@ func agentResult(verb string, ans *AgentAnswer) map[string]any {
 	}
 	return res
 }
+
+// promptKeys are with: members rendered by pongo2 against args at dispatch
+// (the agent prompt), not by the {{ }} value-template engine.
+var promptKeys = []string{"prompt", "question"}
+
+// splitPrompts removes the pongo2 prompt strings from a with: tree (top
+// level and context:) and returns a function putting them back.
+func splitPrompts(with any) (rest any, restore func(any) any) {
+	m, ok := with.(map[string]any)
+	if !ok {
+		return with, func(v any) any { return v }
+	}
+	type saved struct {
+		inCtx bool
+		key   string
+		val   any
+	}
+	var keep []saved
+	cp := make(map[string]any, len(m))
+	for k, v := range m {
+		cp[k] = v
+	}
+	for _, k := range promptKeys {
+		if v, ok := cp[k].(string); ok {
+			keep = append(keep, saved{key: k, val: v})
+			delete(cp, k)
+		}
+	}
+	if ctx, ok := cp["context"].(map[string]any); ok {
+		c2 := make(map[string]any, len(ctx))
+		for k, v := range ctx {
+			c2[k] = v
+		}
+		if v, ok := c2["prompt"].(string); ok {
+			keep = append(keep, saved{inCtx: true, key: "prompt", val: v})
+			delete(c2, "prompt")
+		}
+		cp["context"] = c2
+	}
+	return cp, func(v any) any {
+		out, ok := v.(map[string]any)
+		if !ok {
+			return v
+		}
+		for _, s := range keep {
+			if s.inCtx {
+				if c, ok := out["context"].(map[string]any); ok {
+					c[s.key] = s.val
+				}
+				continue
+			}
+			out[s.key] = s.val
+		}
+		return out
+	}
+}

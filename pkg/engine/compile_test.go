@@ -1,0 +1,57 @@
+package engine
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRefusedConstructsByNameAndPosition(t *testing.T) {
+	st := loadStory(t, "refused")
+	_, err := Compile(st, CompileOptions{})
+	var ce *CompileError
+	if !errors.As(err, &ce) {
+		t.Fatalf("err = %v, want *CompileError", err)
+	}
+	msg := err.Error()
+	for _, want := range []string{
+		`imports: "kid"`,
+		`parallel states are not executed`,
+		`background: true`,
+		`no handler for "host.inbox.add"`,
+		`--host-cassette FILE`,
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("refusal lacks %q:\n%s", want, msg)
+		}
+	}
+	for _, p := range ce.Problems {
+		if p.Pos.Line == 0 || !strings.HasSuffix(p.Pos.File, "app.yaml") {
+			t.Errorf("problem without a position: %+v", p)
+		}
+	}
+}
+
+func TestHostCassetteAllowsUnknownHandler(t *testing.T) {
+	dir := t.TempDir()
+	cas := filepath.Join(dir, "c.yaml")
+	os.WriteFile(cas, []byte("kind: host_cassette\nepisodes:\n  - id: inbox\n    match: { handler: host.inbox.add }\n    response: { data: { ok: true } }\n"), 0o644)
+	hc, err := LoadHostCassette(cas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Compile(loadStory(t, "refused"), CompileOptions{HostCassette: hc})
+	if err == nil || strings.Contains(err.Error(), "host.inbox.add") {
+		t.Errorf("with a cassette serving host.inbox.add it must not be refused: %v", err)
+	}
+}
+
+func TestCompileNeverHalfRuns(t *testing.T) {
+	// A refused story produces no machine at all.
+	m, err := Compile(loadStory(t, "refused"), CompileOptions{})
+	if m != nil || err == nil {
+		t.Fatal("refused story compiled")
+	}
+}

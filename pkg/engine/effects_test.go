@@ -1,0 +1,146 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestEffectsSetIncrementSayBindRerender(t *testing.T) {
+	res, sink := runStory(t, "effects", "", Options{})
+	wantOutcome(t, res, OutcomeTerminal, "start")
+	w := res.World
+	checks := map[string]any{
+		"a": 10, "b": 6, // every key of one set renders against the pre-block world
+		"s":     "a=10 b=6",
+		"n":     2, // 1 + 2 - 1
+		"never": false,
+		"x":     "set-won", // {set, invoke} in one entry: only set runs
+		"sha":   "abc", "first": "n0",
+		"calc":  42,          // bind template with the result root
+		"echo2": "got-abc",   // with: re-rendered at dispatch sees the earlier bind
+		"kept":  "untouched", // a missing result path leaves the world alone
+	}
+	for k, want := range checks {
+		if got := w[k]; toString(got) != toString(want) {
+			t.Errorf("world.%s = %#v, want %#v", k, got, want)
+		}
+	}
+	if inner := w["nested"].(map[string]any)["inner"]; inner != "abc" {
+		t.Errorf("dotted bind key: nested = %v", w["nested"])
+	}
+	called := sink.kinds(KindHarnessCalled)
+	if len(called) != 2 {
+		t.Fatalf("harness.called %d times, want 2 (the set+invoke entry must not invoke)", len(called))
+	}
+	args := payloadMap(t, called[1].Payload)["args"].(map[string]any)
+	if args["cmd"] != "echo got-abc" || args["call"] != "echo" {
+		t.Errorf("second call args = %v", args)
+	}
+	says := sink.kinds(KindSay)
+	if len(says) != 1 || payloadMap(t, says[0].Payload)["text"] != "a is 10" {
+		t.Errorf("say events = %v", says)
+	}
+	if len(res.Calls) != 2 || !res.Calls[0].OK || res.Calls[0].ID != "json_out" {
+		t.Errorf("calls = %+v", res.Calls)
+	}
+}
+
+func TestOnErrorSetsLastErrorAndRedirects(t *testing.T) {
+	res, sink := runStory(t, "onerror", "", Options{})
+	wantOutcome(t, res, OutcomeTerminal, "failed")
+	if le, _ := res.World["last_error"].(string); !strings.Contains(le, "exited with status 7") {
+		t.Errorf("last_error = %q", le)
+	}
+	he, _ := res.World["host_error"].(map[string]any)
+	if he["call"] != "boom" || he["handler"] != "host.run" || he["state"] != "start" {
+		t.Errorf("host_error = %v", he)
+	}
+	if res.World["out"] != "" {
+		t.Errorf("the chain after the failed invoke ran: out = %q", res.World["out"])
+	}
+	if len(sink.kinds(KindHarnessError)) != 1 || len(sink.kinds(KindOnErrorRedirect)) != 1 {
+		t.Errorf("want one harness.error and one redirect event")
+	}
+	if says := sink.kinds(KindSay); len(says) != 1 || payloadMap(t, says[0].Payload)["text"] != "error: boom" {
+		t.Errorf("say = %v", says)
+	}
+}
+
+func TestOnErrorDepthCap(t *testing.T) {
+	res, _ := runStory(t, "onerror", "loop", Options{})
+	if res.Outcome != OutcomeFailed || !strings.Contains(res.Err.Error(), "on_error redirect depth cap 4") {
+		t.Fatalf("outcome %s err %v, want the depth cap", res.Outcome, res.Err)
+	}
+	if res.World["tries"] != 5 { // the first entry plus 4 redirects
+		t.Errorf("tries = %v, want 5", res.World["tries"])
+	}
+}
+
+func TestInvokeFailureWithoutOnErrorFailsRun(t *testing.T) {
+	res, _ := runStory(t, "onerror", "unhandled", Options{})
+	if res.Outcome != OutcomeFailed || !strings.Contains(res.Err.Error(), "add on_error") {
+		t.Fatalf("outcome %s err %v", res.Outcome, res.Err)
+	}
+}
+
+func TestEmitIntentAfterBinds(t *testing.T) {
+	res, sink := runStory(t, "emit", "", Options{})
+	wantOutcome(t, res, OutcomeTerminal, "done")
+	if res.World["reason"] != "verdict=yes" {
+		t.Errorf("reason = %v: slots must render after the bind", res.World["reason"])
+	}
+	if n := len(sink.kinds(KindEmitIntent)); n != 1 {
+		t.Errorf("%d emits, want 1", n)
+	}
+}
+
+func TestEmptyEmitDoesNothing(t *testing.T) {
+	res, sink := runStory(t, "emit", "quiet", Options{})
+	wantOutcome(t, res, OutcomeRested, "quiet")
+	if n := len(sink.kinds(KindEmitIntent)); n != 0 {
+		t.Errorf("%d emits, want none", n)
+	}
+	if len(res.Available) != 1 || res.Available[0] != "ping" {
+		t.Errorf("available = %v", res.Available)
+	}
+}
+
+func TestEmitDepthCap(t *testing.T) {
+	res, _ := runStory(t, "emit", "p1", Options{})
+	if res.Outcome != OutcomeFailed || !strings.Contains(res.Err.Error(), "depth cap 8") {
+		t.Fatalf("outcome %s err %v", res.Outcome, res.Err)
+	}
+	if res.World["hops"] != 9 { // the first entry plus 8 emitted re-entries
+		t.Errorf("hops = %v, want 9", res.World["hops"])
+	}
+}
+
+func TestOnceSkipsWhenBindTargetsSet(t *testing.T) {
+	calls := 0
+	agents := AgentCallerFunc(func(ctx context.Context, c AgentCall) (*AgentAnswer, error) {
+		calls++
+		return &AgentAnswer{Submission: []byte(`{"decision":"accept"}`)}, nil
+	})
+	w, err := InitWorld(compileStory(t, "agent").World, map[string]any{"verdict": map[string]any{"decision": "reject"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, sink := runStory(t, "agent", "", Options{Agents: agents, World: w})
+	wantOutcome(t, res, OutcomeTerminal, "judging")
+	if calls != 1 { // only the ask; the decide was cached
+		t.Errorf("%d agent calls, want 1", calls)
+	}
+	skipped := false
+	for _, e := range sink.kinds(KindWorldUpdate) {
+		if payloadMap(t, e.Payload)["skipped"] == "cached" {
+			skipped = true
+		}
+	}
+	if !skipped {
+		t.Error("no world.update {skipped: cached} event")
+	}
+	if v := res.World["verdict"].(map[string]any)["decision"]; v != "reject" {
+		t.Errorf("verdict overwritten: %v", v)
+	}
+}

@@ -1,0 +1,101 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+// recSink records every event of a run.
+type recSink struct {
+	mu  sync.Mutex
+	evs []Event
+}
+
+func (s *recSink) Emit(ev Event) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.evs = append(s.evs, ev)
+	return nil
+}
+
+func (s *recSink) kinds(kind string) []Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Event
+	for _, e := range s.evs {
+		if e.Kind == kind {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func (s *recSink) entered() []string {
+	var out []string
+	for _, e := range s.kinds(KindStateEntered) {
+		out = append(out, e.StatePath)
+	}
+	return out
+}
+
+func payloadMap(t *testing.T, p any) map[string]any {
+	t.Helper()
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// loadStory loads testdata/<name> and fails on load errors.
+func loadStory(t testing.TB, name string) *story.Story {
+	t.Helper()
+	st, ds := story.Load(filepath.Join("testdata", name), story.Options{})
+	if st == nil || diag.HasErrors(ds) {
+		var b strings.Builder
+		for _, d := range ds {
+			b.WriteString(d.String() + "\n")
+		}
+		t.Fatalf("load %s:\n%s", name, b.String())
+	}
+	return st
+}
+
+func compileStory(t testing.TB, name string) *Machine {
+	t.Helper()
+	m, err := Compile(loadStory(t, name), CompileOptions{})
+	if err != nil {
+		t.Fatalf("compile %s: %v", name, err)
+	}
+	return m
+}
+
+// runStory runs testdata/<name> from root (or from the given root state).
+func runStory(t testing.TB, name, root string, opts Options) (*Result, *recSink) {
+	t.Helper()
+	m := compileStory(t, name)
+	if root != "" {
+		m.Root = root
+	}
+	sink := &recSink{}
+	opts.Sink = sink
+	return Run(context.Background(), m, opts), sink
+}
+
+func wantOutcome(t *testing.T, res *Result, outcome, state string) {
+	t.Helper()
+	if res.Outcome != outcome || res.State != state {
+		t.Fatalf("outcome %s at %q (err %v), want %s at %q", res.Outcome, res.State, res.Err, outcome, state)
+	}
+}
