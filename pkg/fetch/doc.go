@@ -16,6 +16,7 @@
 //	bin/llama-<sha12>/        one flat directory per llama-server release
 //	                          (binary, libraries, SONAME symlinks, shim)
 //	bin/llama-<sha12>.json    record of the extracted files and digests
+//	archives/<id>-<sha12>.<format>  verified release and shim archives
 //	models/<id>.gguf          model weights
 //	models/<id>.gguf.json     record (size, mtime, digest) of a verified file
 //	*.part, *.part.json       an interrupted download and its resume state
