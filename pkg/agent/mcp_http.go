@@ -1,10 +1,12 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -85,19 +87,64 @@ type headerRoundTripper struct {
 	headers http.Header
 }
 
+// It also records the status and the start of the body of an HTTP error
+// answer in the call's httpFailure (the SDK's error keeps only the status
+// text), so transport_error can carry the server's own words.
 func (h *headerRoundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
-	if len(h.headers) == 0 {
-		return h.base.RoundTrip(r)
+	if len(h.headers) > 0 {
+		r2 := r.Clone(r.Context())
+		for k, vs := range h.headers {
+			r2.Header[k] = vs
+		}
+		r = r2
 	}
-	r2 := r.Clone(r.Context())
-	for k, vs := range h.headers {
-		r2.Header[k] = vs
+	resp, err := h.base.RoundTrip(r)
+	if err != nil || resp.StatusCode < 400 {
+		return resp, err
 	}
-	return h.base.RoundTrip(r2)
+	if rec, ok := r.Context().Value(httpFailureKey{}).(*httpFailure); ok {
+		head, _ := io.ReadAll(io.LimitReader(resp.Body, httpFailureBodyBytes))
+		rec.set(resp.Status, string(head))
+		resp.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+	}
+	return resp, nil
+}
+
+// httpFailureBodyBytes is how much of an HTTP error body is kept.
+const httpFailureBodyBytes = 2 << 10
+
+type httpFailureKey struct{}
+
+// httpFailure is the last HTTP error answer seen by one call.
+type httpFailure struct {
+	mu     sync.Mutex
+	status string
+	body   string
+}
+
+func (f *httpFailure) set(status, body string) {
+	f.mu.Lock()
+	f.status, f.body = status, strings.TrimSpace(body)
+	f.mu.Unlock()
+}
+
+func (f *httpFailure) String() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.status == "" {
+		return ""
+	}
+	if f.body == "" {
+		return "; the server answered HTTP " + f.status
+	}
+	return "; the server answered HTTP " + f.status + ": " + f.body
 }
 
 // connect returns the session, connecting and initializing on first use.
-func (t *mcpHTTPTransport) connect(ctx context.Context) (*mcp.ClientSession, error) {
+func (t *mcpHTTPTransport) connect(ctx context.Context, rec *httpFailure) (*mcp.ClientSession, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
@@ -113,7 +160,7 @@ func (t *mcpHTTPTransport) connect(ctx context.Context) (*mcp.ClientSession, err
 		DisableStandaloneSSE: true,
 	}, nil)
 	if err != nil {
-		return nil, t.failure(ctx, "connecting (MCP initialize)", err)
+		return nil, t.failure(ctx, "connecting (MCP initialize)", err, rec)
 	}
 	if t.log != nil {
 		t.log.Debug("mcp_http session opened", "agent", t.alias, "session", s.ID())
@@ -141,14 +188,16 @@ func (t *mcpHTTPTransport) Ask(ctx context.Context, req *AskRequest) (*AskRespon
 	if err := ctx.Err(); err != nil {
 		return nil, t.errf(KindDeadlineExceeded, "the call ended (%v) before it was sent", err)
 	}
-	s, err := t.connect(ctx)
+	rec := &httpFailure{}
+	ctx = context.WithValue(ctx, httpFailureKey{}, rec)
+	s, err := t.connect(ctx, rec)
 	if err != nil {
 		return nil, err
 	}
 	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: t.tool, Arguments: req})
 	if err != nil {
 		t.drop(s)
-		return nil, t.failure(ctx, fmt.Sprintf("calling tool %q", t.tool), err)
+		return nil, t.failure(ctx, fmt.Sprintf("calling tool %q", t.tool), err, rec)
 	}
 	return t.decode(res)
 }
@@ -197,14 +246,14 @@ func firstText(cs []mcp.Content) (string, bool) {
 
 // failure classifies a client error: deadline_exceeded when ctx ended,
 // transport_error otherwise.
-func (t *mcpHTTPTransport) failure(ctx context.Context, doing string, err error) *AskError {
+func (t *mcpHTTPTransport) failure(ctx context.Context, doing string, err error, rec *httpFailure) *AskError {
 	if cerr := ctx.Err(); cerr != nil || errors.Is(err, context.DeadlineExceeded) {
 		if cerr == nil {
 			cerr = context.DeadlineExceeded
 		}
 		return t.errf(KindDeadlineExceeded, "no answer from %s before the call's deadline (%v) while %s", t.endpoint, cerr, doing)
 	}
-	return t.errf(KindTransportError, "%s at %s failed: %v", doing, t.endpoint, err)
+	return t.errf(KindTransportError, "%s at %s failed: %v%s", doing, t.endpoint, err, detailSnippet(t.redact, rec.String()))
 }
 
 func (t *mcpHTTPTransport) errf(kind Kind, format string, args ...any) *AskError {

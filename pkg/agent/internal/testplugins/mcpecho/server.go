@@ -52,16 +52,16 @@ type Server struct {
 	stopOnce sync.Once
 
 	mu       sync.Mutex
-	sessions int // initialize / server/discover requests seen
-	deletes  int // DELETE requests seen (session ends)
+	sessions map[string]bool // Mcp-Session-Id values seen on tools/call
+	deletes  int             // DELETE requests seen (session ends)
 }
 
-// Sessions is how many MCP sessions clients opened (initialize or
-// server/discover requests).
+// Sessions is how many distinct MCP sessions (Mcp-Session-Id values) made
+// tool calls.
 func (s *Server) Sessions() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.sessions
+	return len(s.sessions)
 }
 
 // Deletes is how many session-ending DELETE requests arrived.
@@ -76,7 +76,7 @@ func (s *Server) Stop() { s.stopOnce.Do(func() { close(s.stop) }) }
 
 // New builds the server.
 func New(o Options) *Server {
-	s := &Server{stop: make(chan struct{})}
+	s := &Server{stop: make(chan struct{}), sessions: map[string]bool{}}
 	tool := o.Tool
 	if tool == "" {
 		tool = "ask"
@@ -141,9 +141,9 @@ func New(o Options) *Server {
 			var m struct {
 				Method string `json:"method"`
 			}
-			if json.Unmarshal(body, &m) == nil && (m.Method == "initialize" || m.Method == "server/discover") {
+			if id := r.Header.Get("Mcp-Session-Id"); id != "" && json.Unmarshal(body, &m) == nil && m.Method == "tools/call" {
 				s.mu.Lock()
-				s.sessions++
+				s.sessions[id] = true
 				s.mu.Unlock()
 			}
 			switch httpFault(body) {

@@ -1,0 +1,170 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"kitsoki/pkg/story"
+)
+
+// The claude CLI cannot run on test machines, so these tests use a
+// STAND-IN: internal/testplugins/fakeclaude, a Go program built by the test
+// that mimics the real CLI's print-mode JSON envelope (see its doc).
+
+func newClaudeTransport(t *testing.T, bin, model string, env map[string]string) *claudeCLITransport {
+	t.Helper()
+	tr, err := newClaudeCLITransport(&story.AgentPlugin{Alias: "agent.claude", Plugin: story.PluginClaudeCLI, ClaudeBin: bin, Model: model, Env: env},
+		BuildContext{StoryDir: t.TempDir(), Redact: func(s string) string { return strings.ReplaceAll(s, "sk-live-secret", "[REDACTED]") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.Close() })
+	return tr.(*claudeCLITransport)
+}
+
+func TestClaudeCLIStandIn(t *testing.T) {
+	bin := BuildTestPlugin(t, "fakeclaude")
+	answer := `{"decision":"go","confidence":0.9}`
+
+	t.Run("fenced answer, argv, stdin, meta", func(t *testing.T) {
+		CheckNoChildren(t)
+		record := filepath.Join(t.TempDir(), "record.json")
+		tr := newClaudeTransport(t, bin, "claude-haiku-4-5", map[string]string{"FAKE_CLAUDE_ANSWER": answer, "FAKE_CLAUDE_RECORD": record})
+		req := referenceRequest()
+		req.Schema = json.RawMessage(`{"type":"object","required":["decision"]}`)
+		resp := askOK(t, tr, req)
+		if string(resp.Submission) != answer {
+			t.Fatalf("submission %s", resp.Submission)
+		}
+		var rec struct {
+			Args  []string
+			Stdin string
+		}
+		b, err := os.ReadFile(record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		json.Unmarshal(b, &rec)
+		if got := strings.Join(rec.Args, " "); got != "-p --output-format json --model claude-haiku-4-5" {
+			t.Fatalf("argv %q", got)
+		}
+		if !strings.HasPrefix(rec.Stdin, req.Prompt+"\n\n") || !strings.Contains(rec.Stdin, `{"type":"object","required":["decision"]}`) {
+			t.Fatalf("stdin %q", rec.Stdin)
+		}
+		if resp.Meta["cost_usd"] != 0.0123 || resp.Meta["model"] != "claude-haiku-4-5" || resp.Meta["transport"] != "claude_cli" {
+			t.Fatalf("meta %v", resp.Meta)
+		}
+		usage, _ := resp.Meta["usage"].(map[string]any)
+		if usage["input_tokens"] != int64(11) || usage["output_tokens"] != int64(42) || usage["cache_read_input_tokens"] != int64(3000) {
+			t.Fatalf("usage %v", usage)
+		}
+	})
+	for _, mode := range []string{"plain", "structured"} {
+		t.Run(mode, func(t *testing.T) {
+			CheckNoChildren(t)
+			tr := newClaudeTransport(t, bin, "", map[string]string{"FAKE_CLAUDE_ANSWER": answer, "FAKE_CLAUDE_MODE": mode})
+			if resp := askOK(t, tr, referenceRequest()); string(resp.Submission) != answer {
+				t.Fatalf("submission %s", resp.Submission)
+			}
+		})
+	}
+	t.Run("prose answer", func(t *testing.T) {
+		CheckNoChildren(t)
+		tr := newClaudeTransport(t, bin, "", map[string]string{"FAKE_CLAUDE_ANSWER": "I think we should go.", "FAKE_CLAUDE_MODE": "plain"})
+		if resp := askOK(t, tr, referenceRequest()); string(resp.Submission) != `"I think we should go."` {
+			t.Fatalf("without a schema a prose answer is a JSON string; got %s", resp.Submission)
+		}
+		req := referenceRequest()
+		req.Schema = json.RawMessage(`{"type":"object"}`)
+		if resp := askOK(t, tr, req); string(resp.Submission) != `I think we should go.` {
+			t.Fatalf("with a schema the raw text is kept for validation; got %s", resp.Submission)
+		}
+	})
+	faults := []struct {
+		mode, kind, detail string
+	}{
+		{"is_error", string(KindTransportError), "invalid x-api-key"},
+		{"crash", string(KindPluginCrash), "exit status 2"},
+		{"not_json", string(KindPluginCrash), "this is not a JSON envelope"},
+	}
+	for _, c := range faults {
+		t.Run(c.mode, func(t *testing.T) {
+			CheckNoChildren(t)
+			tr := newClaudeTransport(t, bin, "", map[string]string{"FAKE_CLAUDE_MODE": c.mode, "ANTHROPIC_API_KEY": "sk-live-secret"})
+			ae := askKind(t, tr, context.Background(), referenceRequest(), Kind(c.kind))
+			if !strings.Contains(ae.Detail, c.detail) || strings.Contains(ae.Detail, "sk-live-secret") {
+				t.Fatalf("detail: %s", ae.Detail)
+			}
+		})
+	}
+	t.Run("hang", func(t *testing.T) {
+		CheckNoChildren(t)
+		tr := newClaudeTransport(t, bin, "", map[string]string{"FAKE_CLAUDE_MODE": "hang"})
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		askKind(t, tr, ctx, referenceRequest(), KindDeadlineExceeded)
+	})
+}
+
+func TestClaudeCLIMissingBinary(t *testing.T) {
+	tr := newClaudeTransport(t, filepath.Join(t.TempDir(), "claude"), "", nil)
+	ae := askKind(t, tr, context.Background(), referenceRequest(), KindTransportError)
+	if !strings.Contains(ae.Detail, "claude_bin:") || !strings.Contains(ae.Detail, "npm install -g @anthropic-ai/claude-code") {
+		t.Fatalf("detail: %s", ae.Detail)
+	}
+	t.Setenv("PATH", t.TempDir())
+	tr = newClaudeTransport(t, "", "", nil)
+	ae = askKind(t, tr, context.Background(), referenceRequest(), KindTransportError)
+	for _, want := range []string{"not found on PATH", "builtin.local_llm", "subprocess or mcp_http"} {
+		if !strings.Contains(ae.Detail, want) {
+			t.Fatalf("detail lacks %q: %s", want, ae.Detail)
+		}
+	}
+}
+
+func TestStripCodeFence(t *testing.T) {
+	cases := map[string]string{
+		`{"a":1}`:                                  `{"a":1}`,
+		"```json\n{\"a\":1}\n```":                  `{"a":1}`,
+		"```\n[1,2]\n```\n":                        `[1,2]`,
+		"Here you go:\n```json\n{\"a\":1}\n```\nok": `{"a":1}`,
+		"```json\r\n{\"a\":1}\r\n```":              `{"a":1}`,
+		"```json\n{\"a\":1}":                       `{"a":1}`,
+		"  plain words  ":                          `plain words`,
+	}
+	for in, want := range cases {
+		if got := stripCodeFence(in); got != want {
+			t.Errorf("stripCodeFence(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func FuzzClaudeEnvelope(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"result","subtype":"success","is_error":false,"result":"` + "```json\\n{\\\"a\\\":1}\\n```" + `","total_cost_usd":0.1,"usage":{"input_tokens":1,"output_tokens":2}}`,
+		`{"type":"result","structured_output":{"a":1},"result":"x"}`,
+		"warning: something\n{\"type\":\"result\",\"result\":\"[1]\"}",
+		`{"type":"assistant"}`,
+		`not json`,
+		``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, out []byte) {
+		env, err := parseClaudeEnvelope(out)
+		if err != nil {
+			return
+		}
+		for _, schema := range []bool{false, true} {
+			sub := claudeSubmission(env, schema)
+			if !schema && !json.Valid(sub) {
+				t.Fatalf("without a schema the submission must be JSON: %q", sub)
+			}
+		}
+	})
+}

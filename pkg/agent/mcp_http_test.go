@@ -1,0 +1,232 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"kitsoki/pkg/agent/internal/testplugins/mcpecho"
+	"kitsoki/pkg/story"
+)
+
+// mcpFixture is a real MCP server (official Go SDK) on loopback.
+type mcpFixture struct {
+	srv *mcpecho.Server
+	ts  *httptest.Server
+	mu  sync.Mutex
+	hdr []http.Header
+}
+
+func newMCPFixture(t *testing.T, o mcpecho.Options) *mcpFixture {
+	t.Helper()
+	f := &mcpFixture{}
+	o.OnCall = func(h http.Header) {
+		f.mu.Lock()
+		f.hdr = append(f.hdr, h.Clone())
+		f.mu.Unlock()
+	}
+	f.srv = mcpecho.New(o)
+	f.ts = httptest.NewServer(f.srv)
+	t.Cleanup(func() {
+		f.srv.Stop()
+		f.ts.CloseClientConnections()
+		f.ts.Close()
+	})
+	return f
+}
+
+func (f *mcpFixture) headers() []http.Header {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]http.Header(nil), f.hdr...)
+}
+
+func newMCPTransport(t *testing.T, p *story.AgentPlugin, secret string) *mcpHTTPTransport {
+	t.Helper()
+	bc := BuildContext{Logger: slog.New(slog.NewTextHandler(&syncBuffer{}, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+	if secret != "" {
+		bc.Redact = func(s string) string { return strings.ReplaceAll(s, secret, "[REDACTED]") }
+	}
+	if p.Alias == "" {
+		p.Alias = "agent.remote"
+	}
+	p.Plugin = story.PluginMCPHTTP
+	tr, err := newMCPHTTPTransport(p, bc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.Close() })
+	return tr.(*mcpHTTPTransport)
+}
+
+func TestMCPHTTPAnswersOverOneSessionWithHeaders(t *testing.T) {
+	for _, structured := range []bool{false, true} {
+		name := "text"
+		if structured {
+			name = "structuredContent"
+		}
+		t.Run(name, func(t *testing.T) {
+			f := newMCPFixture(t, mcpecho.Options{Structured: structured})
+			tr := newMCPTransport(t, &story.AgentPlugin{Endpoint: f.ts.URL, Headers: map[string]string{"Authorization": "Bearer tok-123", "X-Team": "infra"}}, "tok-123")
+			for range 3 {
+				resp := askOK(t, tr, referenceRequest())
+				if string(resp.Submission) != referenceSubmission {
+					t.Fatalf("submission:\n got %s\nwant %s", resp.Submission, referenceSubmission)
+				}
+				if resp.Meta["transport"] != "mcp_http" {
+					t.Fatalf("meta %v", resp.Meta)
+				}
+			}
+			if n := f.srv.Sessions(); n != 1 {
+				t.Fatalf("want one MCP session for three calls, server saw %d", n)
+			}
+			hs := f.headers()
+			if len(hs) != 3 {
+				t.Fatalf("tool calls seen: %d", len(hs))
+			}
+			for _, h := range hs {
+				if h.Get("Authorization") != "Bearer tok-123" || h.Get("X-Team") != "infra" {
+					t.Fatalf("declared headers missing: %v", h)
+				}
+			}
+			tr.Close()
+			if f.srv.Deletes() == 0 && hs[0].Get("Mcp-Session-Id") != "" {
+				t.Fatal("Close did not end the MCP session")
+			}
+			askKind(t, tr, context.Background(), referenceRequest(), KindTransportError)
+		})
+	}
+}
+
+func TestMCPHTTPToolName(t *testing.T) {
+	f := newMCPFixture(t, mcpecho.Options{Tool: "classify"})
+	tr := newMCPTransport(t, &story.AgentPlugin{Endpoint: f.ts.URL, Tool: "classify"}, "")
+	if resp := askOK(t, tr, referenceRequest()); string(resp.Submission) != referenceSubmission {
+		t.Fatalf("submission %s", resp.Submission)
+	}
+	// The default tool name "ask" is not served here: a clear transport_error.
+	other := newMCPTransport(t, &story.AgentPlugin{Endpoint: f.ts.URL}, "")
+	ae := askKind(t, other, context.Background(), referenceRequest(), KindTransportError)
+	if !strings.Contains(ae.Detail, `"ask"`) {
+		t.Fatalf("detail: %s", ae.Detail)
+	}
+}
+
+func TestMCPHTTPFaults(t *testing.T) {
+	f := newMCPFixture(t, mcpecho.Options{})
+	tr := newMCPTransport(t, &story.AgentPlugin{Endpoint: f.ts.URL, Headers: map[string]string{"Authorization": "Bearer s3cr3t"}}, "s3cr3t")
+	cases := []struct {
+		fault  string
+		kind   Kind
+		detail string
+	}{
+		{"is_error", KindTransportError, "deliberate tool failure"},
+		{"garbage", KindTransportError, `is not an AskResponse JSON object`},
+		{"http500", KindTransportError, "internal failure: deliberate"},
+		{"drop", KindTransportError, `calling tool "ask"`},
+	}
+	for _, c := range cases {
+		t.Run(c.fault, func(t *testing.T) {
+			ae := askKind(t, tr, context.Background(), withFault(c.fault), c.kind)
+			if !strings.Contains(ae.Detail, c.detail) {
+				t.Fatalf("detail lacks %q:\n%s", c.detail, ae.Detail)
+			}
+			if strings.Contains(ae.Detail, "s3cr3t") {
+				t.Fatalf("secret in detail: %s", ae.Detail)
+			}
+			// The transport recovers for the next call.
+			if resp := askOK(t, tr, referenceRequest()); string(resp.Submission) != referenceSubmission {
+				t.Fatalf("after %s: %s", c.fault, resp.Submission)
+			}
+		})
+	}
+	t.Run("hang", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		askKind(t, tr, ctx, withFault("hang"), KindDeadlineExceeded)
+		if resp := askOK(t, tr, referenceRequest()); string(resp.Submission) != referenceSubmission {
+			t.Fatalf("after hang: %s", resp.Submission)
+		}
+	})
+	t.Run("late answer", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		defer cancel()
+		askKind(t, tr, ctx, withFault("slow:600"), KindDeadlineExceeded)
+		req := referenceRequest()
+		req.Prompt = "a different prompt"
+		if resp := askOK(t, tr, req); !bytes.Contains(resp.Submission, []byte("a different prompt")) {
+			t.Fatalf("stale answer: %s", resp.Submission)
+		}
+	})
+}
+
+func TestMCPHTTPConnectFailures(t *testing.T) {
+	// Nothing listens on a port we just closed.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	tr := newMCPTransport(t, &story.AgentPlugin{Endpoint: "http://" + addr + "/mcp"}, "")
+	ae := askKind(t, tr, context.Background(), referenceRequest(), KindTransportError)
+	if !strings.Contains(ae.Detail, "connecting (MCP initialize)") || !strings.Contains(ae.Detail, addr) {
+		t.Fatalf("detail: %s", ae.Detail)
+	}
+
+	// A TLS server whose certificate kitsoki does not trust.
+	srv := mcpecho.New(mcpecho.Options{})
+	ts := httptest.NewTLSServer(srv)
+	defer ts.Close()
+	tr2 := newMCPTransport(t, &story.AgentPlugin{Endpoint: ts.URL}, "")
+	ae = askKind(t, tr2, context.Background(), referenceRequest(), KindTransportError)
+	if !strings.Contains(ae.Detail, "certificate") {
+		t.Fatalf("detail: %s", ae.Detail)
+	}
+
+	for _, ep := range []string{"", "ftp://x/y", "localhost:7301"} {
+		if _, err := newMCPHTTPTransport(&story.AgentPlugin{Alias: "agent.r", Endpoint: ep}, BuildContext{}); err == nil || !strings.Contains(err.Error(), "agent_plugins.agent.r: mcp_http") {
+			t.Errorf("endpoint %q: %v", ep, err)
+		}
+	}
+}
+
+func TestMCPHTTPConcurrentSessions(t *testing.T) {
+	f := newMCPFixture(t, mcpecho.Options{})
+	a := newMCPTransport(t, &story.AgentPlugin{Endpoint: f.ts.URL}, "")
+	b := newMCPTransport(t, &story.AgentPlugin{Endpoint: f.ts.URL}, "")
+	var wg sync.WaitGroup
+	errs := make(chan error, 20)
+	for i := range 20 {
+		tr := a
+		if i%2 == 1 {
+			tr = b
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, err := tr.Ask(context.Background(), referenceRequest())
+			if err == nil && string(resp.Submission) != referenceSubmission {
+				err = &AskError{Kind: "wrong", Detail: string(resp.Submission)}
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := f.srv.Sessions(); n != 2 {
+		t.Fatalf("two transports, want two sessions, server saw %d", n)
+	}
+}
