@@ -129,13 +129,13 @@ func TestClaudeCLIMissingBinary(t *testing.T) {
 
 func TestStripCodeFence(t *testing.T) {
 	cases := map[string]string{
-		`{"a":1}`:                                  `{"a":1}`,
-		"```json\n{\"a\":1}\n```":                  `{"a":1}`,
-		"```\n[1,2]\n```\n":                        `[1,2]`,
+		`{"a":1}`:                 `{"a":1}`,
+		"```json\n{\"a\":1}\n```": `{"a":1}`,
+		"```\n[1,2]\n```\n":       `[1,2]`,
 		"Here you go:\n```json\n{\"a\":1}\n```\nok": `{"a":1}`,
-		"```json\r\n{\"a\":1}\r\n```":              `{"a":1}`,
-		"```json\n{\"a\":1}":                       `{"a":1}`,
-		"  plain words  ":                          `plain words`,
+		"```json\r\n{\"a\":1}\r\n```":               `{"a":1}`,
+		"```json\n{\"a\":1}":                        `{"a":1}`,
+		"  plain words  ":                           `plain words`,
 	}
 	for in, want := range cases {
 		if got := stripCodeFence(in); got != want {
