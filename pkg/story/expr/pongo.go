@@ -15,9 +15,10 @@ import (
 // PongoLoader compiles pongo2 templates (views, say, prompts, targets) with
 // its own pongo2.TemplateSet, so nothing leaks between stories. Names in
 // {% include %} and {% extends %} resolve, in order: absolute paths as is;
-// a registered namespace prefix ("@shared/", "@import/<alias>/"); "@story/"
-// and plain names against the search directories in order (overlay first,
-// then the story), then relative to the including file.
+// a registered namespace prefix ("@shared/", "@import/<alias>/", or
+// "@story/" if registered); otherwise "@story/" and plain names against the
+// search directories in order (overlay first, then the story), then
+// relative to the including file.
 type PongoLoader struct {
 	dirs []string
 	ns   map[string]string // "@shared" -> dir
@@ -164,20 +165,18 @@ func (l *PongoLoader) resolve(base, name string) string {
 		return name
 	}
 	if strings.HasPrefix(name, "@") {
-		rest := name
-		if r, ok := strings.CutPrefix(name, "@story/"); ok {
-			rest = r
-		} else {
-			best := ""
-			for prefix := range l.ns {
-				if strings.HasPrefix(name, prefix+"/") && len(prefix) > len(best) {
-					best = prefix
-				}
+		best := ""
+		for prefix := range l.ns {
+			if strings.HasPrefix(name, prefix+"/") && len(prefix) > len(best) {
+				best = prefix
 			}
-			if best == "" {
-				return name // unresolvable namespace: Get fails with the name
-			}
+		}
+		if best != "" {
 			return filepath.Join(l.ns[best], filepath.FromSlash(name[len(best)+1:]))
+		}
+		rest, ok := strings.CutPrefix(name, "@story/")
+		if !ok {
+			return name // unresolvable namespace: Get fails naming it
 		}
 		name = rest
 	}

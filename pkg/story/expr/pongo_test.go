@@ -202,6 +202,17 @@ func TestPongoIncludeExtendsAndOverlay(t *testing.T) {
 		t.Errorf("namespaces = %q", out)
 	}
 
+	// A registered "@story" namespace wins over the search path.
+	other := NewPongoLoader(overlay, story)
+	other.AddNamespace("@story", story)
+	p, err = other.Compile("{% include '@story/prompts/part.md' %}|{% include 'prompts/part.md' %}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := p.Render(nil); out != "part p|OVERLAY part" {
+		t.Errorf("@story namespace = %q", out)
+	}
+
 	// A string template extending a view layout.
 	p, err = plain.Compile("{% extends 'views/base.pongo' %}{% block body %}B {{ world.n }}{% endblock %}")
 	if err != nil {
