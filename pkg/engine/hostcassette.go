@@ -72,6 +72,11 @@ func LoadHostCassette(path string) (*HostCassette, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cassette: %w", err)
 	}
+	return ParseHostCassette(abs, data)
+}
+
+// ParseHostCassette parses host cassette bytes; name appears in errors.
+func ParseHostCassette(abs string, data []byte) (*HostCassette, error) {
 	var doc struct {
 		Kind       string         `yaml:"kind"`
 		AppID      string         `yaml:"app_id"`
@@ -80,7 +85,7 @@ func LoadHostCassette(path string) (*HostCassette, error) {
 		Episodes   []*hostEpisode `yaml:"episodes"`
 	}
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("cassette: %q: %v", abs, err)
+		return nil, fmt.Errorf("cassette: %q: %v", abs, cleanYAMLErr(err))
 	}
 	if doc.Kind != "host_cassette" {
 		return nil, fmt.Errorf("cassette: %q: kind must be \"host_cassette\", got %q", abs, doc.Kind)
@@ -309,3 +314,5 @@ func (o *Options) emitRaw(ev Event) error {
 	}
 	return o.Sink.Emit(ev)
 }
+
+func cleanYAMLErr(err error) string { return strings.TrimPrefix(err.Error(), "yaml: ") }

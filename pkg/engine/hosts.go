@@ -141,11 +141,29 @@ func (r *runner) renderPrompt(src string, args any) (string, error) {
 			return t.Render(env)
 		}
 	}
-	t, err := compileText(r.m.pongo, src)
+	t, err := r.m.inlinePrompt(src)
 	if err != nil {
 		return "", err
 	}
 	return t.render(env)
+}
+
+// inlinePrompt compiles (once) an inline prompt template.
+func (m *Machine) inlinePrompt(src string) (*text, error) {
+	m.promptMu.Lock()
+	defer m.promptMu.Unlock()
+	if t, ok := m.inline[src]; ok {
+		return t, nil
+	}
+	t, err := compileText(m.pongo, src)
+	if err != nil {
+		return nil, err
+	}
+	if m.inline == nil {
+		m.inline = map[string]*text{}
+	}
+	m.inline[src] = t
+	return t, nil
 }
 
 // promptFile compiles (once) a prompt file with the story's pongo2 loader.

@@ -43,6 +43,7 @@ type Machine struct {
 	pongo    *expr.PongoLoader
 	promptMu sync.Mutex
 	prompts  map[string]*expr.Pongo
+	inline   map[string]*text
 }
 
 // WorldVar is one declared world variable with its default.

@@ -1,0 +1,82 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+
+	"kitsoki/pkg/agent"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+const benchStory = `app: { id: bench, version: 0.1.0 }
+agent_plugins:
+  agent.fast: { plugin: builtin.inprocess }
+hosts: [host.agent.decide]
+world:
+  n: { type: int, default: 0 }
+  v: { type: object, default: {} }
+intents:
+  next: {}
+root: s
+states:
+  s:
+    on_enter:
+      - increment: { n: 1 }
+      - invoke: host.agent.decide
+        agent: agent.fast
+        with:
+          prompt: "step {{ world.n }}"
+          schema: schemas/v.json
+        bind: { v: submitted }
+    on:
+      next: [ { target: s } ]
+`
+
+// BenchmarkRun runs a story making 10,000 transitions, each re-entering a
+// state whose on_enter calls an in-process agent (schema-validated) and
+// binds the answer. Events go to a counting sink (a trace file's fsync per
+// line would dominate; see pkg/trace's BenchmarkTraceAppend).
+func BenchmarkRun(b *testing.B) {
+	dir := b.TempDir()
+	os.MkdirAll(filepath.Join(dir, "schemas"), 0o755)
+	os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(benchStory), 0o644)
+	os.WriteFile(filepath.Join(dir, "schemas", "v.json"), []byte(`{"type":"object","required":["ok"],"properties":{"ok":{"type":"boolean"}}}`), 0o644)
+	st, ds := story.Load(dir, story.Options{})
+	if st == nil || diag.HasErrors(ds) {
+		b.Fatalf("load: %v", ds)
+	}
+	m, err := Compile(st, CompileOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	const transitions = 10000
+	inputs := make([]Input, transitions)
+	for i := range inputs {
+		inputs[i] = Input{Intent: "next"}
+	}
+	var events atomic.Int64
+	sink := SinkFunc(func(Event) error { events.Add(1); return nil })
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		reg, err := agent.NewRegistryFromPlugins(st.AgentPlugins, agent.RegistryOptions{AppID: "bench", StoryDir: dir})
+		if err != nil {
+			b.Fatal(err)
+		}
+		reg.RegisterInProcess("agent.fast", agent.AgentFunc(func(ctx context.Context, req *agent.AskRequest) (*agent.AskResponse, error) {
+			return &agent.AskResponse{Submission: json.RawMessage(`{"ok":true}`)}, nil
+		}))
+		res := Run(context.Background(), m, Options{Inputs: inputs, Agents: RegistryCaller(reg, sink), Sink: sink})
+		reg.Close()
+		if res.Outcome != OutcomeRested || res.World["n"] != transitions+1 {
+			b.Fatalf("outcome %s n=%v err %v", res.Outcome, res.World["n"], res.Err)
+		}
+	}
+	sec := b.Elapsed().Seconds()
+	b.ReportMetric(float64(events.Load())/sec, "events/s")
+	b.ReportMetric(float64(transitions*b.N)/sec, "transitions/s")
+}
