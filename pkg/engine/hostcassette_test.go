@@ -45,11 +45,11 @@ func TestHostCassetteReplaysAgentProbe(t *testing.T) {
 
 func TestParseHostCassetteErrors(t *testing.T) {
 	cases := map[string]string{
-		"kind: nope\n":                                              `kind must be "host_cassette"`,
-		"kind: host_cassette\nrecord_mode: all\n":                   `record_mode "all" is not supported`,
-		"kind: host_cassette\nphase_from: '('\n":                    "phase_from regex",
+		"kind: nope\n": `kind must be "host_cassette"`,
+		"kind: host_cassette\nrecord_mode: all\n":                    `record_mode "all" is not supported`,
+		"kind: host_cassette\nphase_from: '('\n":                     "phase_from regex",
 		"kind: host_cassette\nepisodes:\n  - id: x\n    match: {}\n": "match.handler is required",
-		"kind: [\n":                                                 "cassette:",
+		"kind: [\n": "cassette:",
 	}
 	for src, want := range cases {
 		if _, err := ParseHostCassette("c.yaml", []byte(src)); err == nil || !strings.Contains(err.Error(), want) {
