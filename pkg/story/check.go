@@ -10,6 +10,14 @@ type checker struct {
 	st  *Story
 	rep *reporter
 	l   *loader
+	cc  *compileCache
+	// sites caches the effect walk: every rule visits the same list.
+	sites []effectAt
+}
+
+type effectAt struct {
+	e    *Effect
+	site effSite
 }
 
 // ruleDef is one check: a stable id, a one-line description, and the pass
@@ -56,7 +64,7 @@ var allRules = []ruleDef{
 	{"unreachable", "warning: a state cannot be reached from root", checkUnreachable},
 	{"decide-schema", "warning: host.agent.decide without a schema", checkDecideSchema},
 	{"selection", "selection: blocks: known keys, evidence file exists", checkSelection},
-	{"exits", "@exit: targets and exits: declarations", nil},
+	{"exits", "@exit:<name> targets name an exit declared in exits:", nil},
 	{"phases", "phases: and phase_templates: structure", checkPhases},
 	{"meta-mode", "meta_modes: declarations", checkMetaModes},
 	{"decider", "decider: block", checkDecider},
@@ -98,6 +106,16 @@ type effSite struct {
 // eachEffect visits every effect of the story with its site, recursing into
 // on_complete and inline effects.
 func (c *checker) eachEffect(fn func(e *Effect, site effSite)) {
+	if c.sites == nil {
+		c.sites = []effectAt{}
+		c.walkEffects(func(e *Effect, site effSite) { c.sites = append(c.sites, effectAt{e, site}) })
+	}
+	for _, ea := range c.sites {
+		fn(ea.e, ea.site)
+	}
+}
+
+func (c *checker) walkEffects(fn func(e *Effect, site effSite)) {
 	var visit func(list []*Effect, site effSite, prefix string, idx string)
 	visit = func(list []*Effect, site effSite, prefix string, idx string) {
 		for i, e := range list {

@@ -157,11 +157,9 @@ func (l *loader) parseYAML(file string, data []byte) *yaml.Node {
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}
-	if strings.Contains(msg, "tab") {
-		if tl, tc := findTab(data); tl > 0 {
-			line, col = tl, tc
-			msg = "tab character in indentation; YAML indentation must use spaces (" + msg + ")"
-		}
+	if tl, tc := findTab(data); tl > 0 && (strings.Contains(msg, "tab") || tl == line || tl == line-1) {
+		line, col = tl, tc
+		msg = "tab character in indentation; YAML indentation must use spaces (" + msg + ")"
 	}
 	if line > 0 && col == 0 {
 		col = 1

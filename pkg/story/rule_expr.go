@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"kitsoki/pkg/diag"
-	"kitsoki/pkg/story/expr"
 )
 
 // checkExprs: every when: guard (transitions, effects, view elements, list
@@ -16,7 +15,7 @@ func checkExprs(c *checker) {
 		if t.When == "" {
 			return
 		}
-		if _, err := expr.CompileGuard(t.When); err != nil {
+		if err := c.compileGuard(t.When); err != nil {
 			c.rep.errf(t.WhenPos, "expr", "state %q intent %q transition[%d]: guard when %q: %s", s.Path, in, a, t.When, errMsg(err))
 		}
 	})
@@ -24,7 +23,7 @@ func checkExprs(c *checker) {
 		if e.When == "" {
 			return
 		}
-		if _, err := expr.CompileGuard(e.When); err != nil {
+		if err := c.compileGuard(e.When); err != nil {
 			sev := diag.Error
 			if site.Template {
 				sev = diag.Warning
@@ -37,7 +36,7 @@ func checkExprs(c *checker) {
 			if el.When == "" {
 				return
 			}
-			if _, err := expr.CompileGuard(el.When); err != nil {
+			if err := c.compileGuard(el.When); err != nil {
 				c.rep.errf(el.Pos, "expr", "state %q: %s: when %q: %s", s.Path, where, el.When, errMsg(err))
 			}
 		})
@@ -48,7 +47,7 @@ func checkExprs(c *checker) {
 			if sl.Validator == "" {
 				continue
 			}
-			if _, err := expr.CompileExpr(sl.Validator); err != nil {
+			if err := c.compileExpr(sl.Validator); err != nil {
 				c.rep.errf(sl.Pos, "expr", "intent %q slot %q: validator %q: %s", n, sn, sl.Validator, errMsg(err))
 			}
 		}

@@ -22,11 +22,17 @@ func checkPongo(c *checker) {
 			pl.AddNamespace("@shared", filepath.Join(c.st.Dir, d))
 		}
 	}
+	seen := map[string]error{}
 	compile := func(p Pos, where, src string) {
 		if !strings.Contains(src, "{{") && !strings.Contains(src, "{%") {
 			return
 		}
-		if _, err := pl.Compile(src); err != nil {
+		err, ok := seen[src]
+		if !ok {
+			_, err = pl.Compile(src)
+			seen[src] = err
+		}
+		if err != nil {
 			c.rep.add(p, pongoSeverity(err), "pongo", "%s: %s", where, errMsg(err))
 		}
 	}

@@ -38,6 +38,9 @@ func (c *checker) checkTarget(from *State, target string, p Pos, prefix string) 
 	if err != nil {
 		var te *TargetError
 		msg := err.Error()
+		if errors.As(err, &te) && te.Msg != "" && prefix == "" {
+			msg = fmt.Sprintf("state %q: %s", from.Path, msg)
+		}
 		if errors.As(err, &te) && te.Msg == "" {
 			if prefix != "" {
 				msg = fmt.Sprintf("target %q (resolved: %q) does not exist", te.Target, te.Resolved)
@@ -56,11 +59,11 @@ func (c *checker) checkTarget(from *State, target string, p Pos, prefix string) 
 			if c.st.child {
 				return // mapped by the importing parent (checked there)
 			}
-			c.rep.errf(p, "target", "%stransition target %q (resolved: %q) does not exist", prefix, target, target)
+			c.rep.errf(p, "exits", "%stransition target %q (resolved: %q) does not exist (declare the exit under exits:)", prefix, target, target)
 			return
 		}
 		if c.st.Exits[t.Exit] == nil {
-			c.rep.errf(p, "target", "%s@exit:%s referenced but not declared in exits:", prefix, t.Exit)
+			c.rep.errf(p, "exits", "%s@exit:%s referenced but not declared in exits:", prefix, t.Exit)
 		}
 	}
 }

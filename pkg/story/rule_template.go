@@ -1,7 +1,6 @@
 package story
 
 import (
-	"errors"
 	"fmt"
 
 	"kitsoki/pkg/diag"
@@ -21,22 +20,22 @@ func checkValueTemplates(c *checker) {
 			c.rep.add(p, sev, "template", "%s: effect %s: %s", site.Loc, what, errMsg(err))
 		}
 		for _, kv := range e.Set {
-			if err := expr.CompileValue(kv.Value); err != nil {
-				report(kv.Pos, fmt.Sprintf("set %q", kv.Key+subPath(err)), err)
+			if sub, err := c.compileValue(kv.Value); err != nil {
+				report(kv.Pos, fmt.Sprintf("set %q", kv.Key+sub), err)
 			}
 		}
 		for _, k := range sortedKeys(e.With) {
-			if err := expr.CompileValue(e.With[k]); err != nil {
-				report(e.keyPos("with"), fmt.Sprintf("with %q", k+subPath(err)), err)
+			if sub, err := c.compileValue(e.With[k]); err != nil {
+				report(e.keyPos("with"), fmt.Sprintf("with %q", k+sub), err)
 			}
 		}
 		for _, kv := range e.Slots {
-			if err := expr.CompileValue(kv.Value); err != nil {
+			if _, err := c.compileValue(kv.Value); err != nil {
 				report(kv.Pos, fmt.Sprintf("emit_intent slot %q", kv.Key), err)
 			}
 		}
 		if e.EmitIntent != "" {
-			if _, err := expr.CompileTemplate(e.EmitIntent); err != nil {
+			if err := c.compileTemplate(e.EmitIntent); err != nil {
 				report(e.keyPos("emit_intent"), "emit_intent", err)
 			}
 		}
@@ -47,7 +46,7 @@ func checkValueTemplates(c *checker) {
 				continue
 			}
 			if expr.IsTemplate(s) {
-				if _, err := expr.CompileTemplate(s); err != nil {
+				if err := c.compileTemplate(s); err != nil {
 					report(kv.Pos, fmt.Sprintf("bind %q", kv.Key), err)
 				}
 			}
@@ -56,28 +55,16 @@ func checkValueTemplates(c *checker) {
 	for _, alias := range c.st.ImportOrder {
 		im := c.st.Imports[alias]
 		for _, kv := range im.WorldIn {
-			if err := expr.CompileValue(kv.Value); err != nil {
+			if _, err := c.compileValue(kv.Value); err != nil {
 				c.rep.errf(kv.Pos, "template", "imports.%s: world_in.%s: %s", alias, kv.Key, errMsg(err))
 			}
 		}
 		for _, en := range sortedKeys(im.Exits) {
 			for _, kv := range im.Exits[en].Set {
-				if err := expr.CompileValue(kv.Value); err != nil {
+				if _, err := c.compileValue(kv.Value); err != nil {
 					c.rep.errf(kv.Pos, "template", "imports.%s: exits.%s.set.%s: %s", alias, en, kv.Key, errMsg(err))
 				}
 			}
 		}
 	}
-}
-
-// subPath renders the location inside a value tree reported by expr.
-func subPath(err error) string {
-	var ee *expr.Error
-	if errors.As(err, &ee) && ee.Path != "" {
-		if ee.Path[0] == '[' {
-			return ee.Path
-		}
-		return "." + ee.Path
-	}
-	return ""
 }

@@ -20,9 +20,15 @@ type reporter struct {
 }
 
 func (r *reporter) add(p Pos, sev diag.Severity, rule, format string, a ...any) {
+	msg := fmt.Sprintf(format, a...)
+	// Diagnostics are one line: library errors sometimes append a source
+	// snippet with a caret, which the output formats render themselves.
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = strings.TrimSpace(msg[:i])
+	}
 	r.ds = append(r.ds, diag.Diagnostic{
 		File: p.File, Line: p.Line, Col: p.Col,
-		Severity: sev, Rule: rule, Message: fmt.Sprintf(format, a...),
+		Severity: sev, Rule: rule, Message: msg,
 	})
 }
 

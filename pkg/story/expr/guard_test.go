@@ -229,3 +229,33 @@ func TestEvalMissingRootsAndErrors(t *testing.T) {
 		t.Errorf("eval error = %#v", err)
 	}
 }
+
+func TestWhitelistPositions(t *testing.T) {
+	cases := []struct {
+		src       string
+		line, col int
+	}{
+		{"world.n > 0 && sum([1]) > 0", 1, 16},
+		{"world.n > 0 && os.Getenv('X') == ''", 1, 16},
+		{"world.n > 0 && $host_error.code == 'T'", 1, 16},
+		{"world.n > 0 &&\n  {a: 1}.a == 1", 2, 3},
+		{"let y = 1; é == 'x' || {b: 2}.b == y", 1, 5},
+		{"'é' == 'x' || [{b: 2}][0].b == 1", 1, 16},
+	}
+	for _, c := range cases {
+		_, err := CompileGuard(c.src)
+		e, ok := err.(*Error)
+		if !ok || e.Kind != KindWhitelist {
+			t.Errorf("CompileGuard(%q) = %v, want whitelist error", c.src, err)
+			continue
+		}
+		if e.Line != c.line || e.Col != c.col {
+			t.Errorf("CompileGuard(%q): at %d:%d, want %d:%d", c.src, e.Line, e.Col, c.line, c.col)
+		}
+	}
+	// Inside a template the column points into the whole string.
+	_, err := CompileTemplate("x {{ world.n + sum([1]) }}")
+	if e, ok := err.(*Error); !ok || e.Line != 1 || e.Col != 16 {
+		t.Errorf("template whitelist position = %#v", err)
+	}
+}

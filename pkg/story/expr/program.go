@@ -50,12 +50,16 @@ func compile(src string, guard bool) (p *Program, err error) {
 	if cerr != nil {
 		return nil, compileError(src, cerr)
 	}
-	if v := whitelist(prog.Node()); len(v) > 0 {
-		return nil, &Error{
+	if v, at := whitelist(prog.Node()); len(v) > 0 {
+		e := &Error{
 			Kind: KindWhitelist,
 			Msg:  fmt.Sprintf("expr whitelist violation in %q: %s", src, strings.Join(v, "; ")),
 			Src:  src,
 		}
+		if at >= 0 {
+			e.Line, e.Col = runeCol(src, byteOffset(src, at))
+		}
+		return nil, e
 	}
 	return &Program{src: src, guard: guard, prog: prog}, nil
 }
@@ -104,6 +108,18 @@ func (p *Program) EvalBool(env Env) (bool, error) {
 		return false, &Error{Kind: KindEval, Msg: fmt.Sprintf("expr eval %q: expected bool, but got %s", p.src, typeName(v)), Src: p.src}
 	}
 	return b, nil
+}
+
+// byteOffset converts a rune offset in s to a byte offset.
+func byteOffset(s string, runes int) int {
+	n := 0
+	for i := range s {
+		if n == runes {
+			return i
+		}
+		n++
+	}
+	return len(s)
 }
 
 func typeName(v any) string {

@@ -34,23 +34,30 @@ func toSet(xs []string) map[string]bool {
 }
 
 // whitelist walks a checked tree and returns every violation, in post-order
-// (children before parents), without duplicates.
-func whitelist(root ast.Node) []string {
-	w := &wlWalker{seen: map[string]bool{}}
+// (children before parents), without duplicates, and the 0-based rune
+// offset of the leftmost one (-1 if unknown).
+func whitelist(root ast.Node) ([]string, int) {
+	w := &wlWalker{seen: map[string]bool{}, first: -1}
 	w.walk(root, false)
-	return w.out
+	return w.out, w.first
 }
 
 type wlWalker struct {
-	out  []string
-	seen map[string]bool
+	out   []string
+	seen  map[string]bool
+	first int
 }
 
-func (w *wlWalker) add(format string, args ...any) {
+func (w *wlWalker) add(at ast.Node, format string, args ...any) {
 	m := fmt.Sprintf(format, args...)
 	if !w.seen[m] {
 		w.seen[m] = true
 		w.out = append(w.out, m)
+		if at != nil {
+			if from := at.Location().From; w.first < 0 || from < w.first {
+				w.first = from
+			}
+		}
 	}
 }
 
@@ -72,7 +79,7 @@ func (w *wlWalker) walk(n ast.Node, callee bool) {
 		w.walk(n.Property, false)
 		if !callee {
 			if id, ok := memberRoot(n).(*ast.IdentifierNode); ok && !rootSet[id.Value] {
-				w.add("member access on forbidden root %q (allowed: %s)", id.Value, strings.Join(Roots, ", "))
+				w.add(id, "member access on forbidden root %q (allowed: %s)", id.Value, strings.Join(Roots, ", "))
 			}
 		}
 	case *ast.SliceNode:
@@ -93,24 +100,24 @@ func (w *wlWalker) walk(n ast.Node, callee bool) {
 		}
 		name := calleeName(n.Callee)
 		if id, ok := unchain(n.Callee).(*ast.IdentifierNode); !ok || !viewFnSet[id.Value] {
-			w.add("forbidden user-defined function call %q (only built-in functions are allowed)", name)
+			w.add(memberRoot(n.Callee), "forbidden user-defined function call %q (only built-in functions are allowed)", name)
 		}
 	case *ast.BuiltinNode:
 		for _, a := range n.Arguments {
 			w.walk(a, false)
 		}
 		if !builtinSet[n.Name] {
-			w.add("forbidden built-in function %q", n.Name)
+			w.add(n, "forbidden built-in function %q", n.Name)
 		}
 	case *ast.PredicateNode:
 		w.walk(n.Node, false)
-		w.add("lambda/predicate expressions are not allowed")
+		w.add(n, "lambda/predicate expressions are not allowed")
 	case *ast.PointerNode:
-		w.add("lambda/predicate expressions are not allowed")
+		w.add(n, "lambda/predicate expressions are not allowed")
 	case *ast.VariableDeclaratorNode:
 		w.walk(n.Value, false)
 		w.walk(n.Expr, false)
-		w.add("variable declarations (let) are not allowed")
+		w.add(n, "variable declarations (let) are not allowed")
 	case *ast.SequenceNode:
 		for _, x := range n.Nodes {
 			w.walk(x, false)
@@ -127,7 +134,7 @@ func (w *wlWalker) walk(n ast.Node, callee bool) {
 		for _, x := range n.Pairs {
 			w.walk(x, false)
 		}
-		w.add("map literal expressions are not allowed")
+		w.add(n, "map literal expressions are not allowed")
 	case *ast.PairNode:
 		w.walk(n.Key, false)
 		w.walk(n.Value, false)

@@ -1,0 +1,40 @@
+package story
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzLoad: any input yields a model or diagnostics, never a panic or hang.
+func FuzzLoad(f *testing.F) {
+	var seeds []string
+	for _, glob := range []string{"testdata/corpus/*/app.yaml", "testdata/corpus/*/rooms/*.yaml", "testdata/broken/*/app.yaml", "testdata/clean/app.yaml"} {
+		m, _ := filepath.Glob(glob)
+		seeds = append(seeds, m...)
+	}
+	for _, s := range seeds {
+		data, err := os.ReadFile(s)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte("a: &a [*a, *a]\n"))
+	f.Add([]byte("x: &x {a: 1}\ny: {<<: *x, b: 2}\n"))
+	f.Add([]byte("states:\n  s:\n    on:\n      go: {target: ../../..}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st, ds := LoadBytes("fuzz.yaml", data, Options{LookupEnv: noEnv})
+		if st == nil && len(ds) == 0 {
+			t.Fatal("no model and no diagnostics")
+		}
+		for _, d := range ds {
+			if d.Rule == "internal" {
+				t.Fatalf("internal error: %s", d)
+			}
+			if d.Rule == "" || d.Message == "" {
+				t.Fatalf("empty diagnostic: %+v", d)
+			}
+		}
+	})
+}
