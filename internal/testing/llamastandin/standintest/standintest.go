@@ -1,0 +1,102 @@
+// Package standintest builds the llama-server STAND-IN
+// (kitsoki/internal/testing/llamastandin) for tests, and packs it into a
+// llama.cpp-like release archive. Only tests import it.
+package standintest
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Environment knobs of the stand-in (see its package comment).
+const (
+	EnvLoadMS       = "STANDIN_LOAD_MS"
+	EnvNeverHealthy = "STANDIN_NEVER_HEALTHY"
+	EnvIgnoreTerm   = "STANDIN_IGNORE_TERM"
+	EnvRecord       = "STANDIN_RECORD"
+	EnvRequireLib   = "STANDIN_REQUIRE_LIB"
+	EnvEmbedDim     = "STANDIN_EMBED_DIM"
+	EnvChatText     = "STANDIN_CHAT_TEXT"
+)
+
+// Package is the import path of the stand-in's main package.
+const Package = "kitsoki/internal/testing/llamastandin"
+
+// BuildTo compiles the stand-in into dir/llama-server and returns its path.
+// Use it from TestMain to build once per test binary.
+func BuildTo(dir string) (string, error) {
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goBin); err != nil {
+		goBin = "go"
+	}
+	out := filepath.Join(dir, "llama-server")
+	if runtime.GOOS == "windows" {
+		out += ".exe"
+	}
+	cmd := exec.Command(goBin, "build", "-o", out, Package)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("build llama-server stand-in: %v\n%s", err, b)
+	}
+	return out, nil
+}
+
+// Build compiles the stand-in into a fresh t.TempDir().
+func Build(t testing.TB) string {
+	t.Helper()
+	bin, err := BuildTo(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// ReleaseArchive packs the stand-in binary like a llama.cpp release
+// tar.gz: everything under llama-b9444/, fake shared libraries with SONAME
+// symlinks (libllama.so.0 -> libllama.so.0.0.9444, ...). Start the stand-in
+// with STANDIN_REQUIRE_LIB=libllama.so.0 to prove the links and
+// LD_LIBRARY_PATH work. It returns the archive and its sha256.
+func ReleaseArchive(t testing.TB, bin string) ([]byte, string) {
+	t.Helper()
+	server, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	add := func(h *tar.Header, body []byte) {
+		h.Size = int64(len(body))
+		if err := tw.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write(body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(&tar.Header{Name: "llama-b9444/", Typeflag: tar.TypeDir, Mode: 0o755}, nil)
+	add(&tar.Header{Name: "llama-b9444/llama-server", Typeflag: tar.TypeReg, Mode: 0o755}, server)
+	for _, lib := range []string{"libllama", "libggml", "libggml-base"} {
+		add(&tar.Header{Name: "llama-b9444/" + lib + ".so.0.0.9444", Typeflag: tar.TypeReg, Mode: 0o644}, []byte("stand-in "+lib))
+		add(&tar.Header{Name: "llama-b9444/" + lib + ".so.0", Typeflag: tar.TypeSymlink, Linkname: lib + ".so.0.0.9444", Mode: 0o777}, nil)
+		add(&tar.Header{Name: "llama-b9444/" + lib + ".so", Typeflag: tar.TypeSymlink, Linkname: lib + ".so.0", Mode: 0o777}, nil)
+	}
+	add(&tar.Header{Name: "llama-b9444/LICENSE", Typeflag: tar.TypeReg, Mode: 0o644}, []byte("MIT (stand-in)"))
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(buf.Bytes())
+	return buf.Bytes(), hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,352 @@
+package sidecar
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Config says how to run one llama-server.
+type Config struct {
+	Bin   string // llama-server executable
+	Model string // GGUF path, passed as -m
+	// LibDir goes first on LD_LIBRARY_PATH (Linux); empty means the directory of Bin.
+	LibDir string
+	// Host defaults to 127.0.0.1.
+	Host string
+	// Port 0 picks a free loopback port (again on each restart).
+	Port int
+	// Parallel is --parallel (decode slots); 0 means 4.
+	Parallel int
+	// Embeddings adds --embeddings --pooling mean.
+	Embeddings bool
+	// ExtraArgs are appended after the standard flags.
+	ExtraArgs []string
+	// Env is added to the inherited environment.
+	Env []string
+	// StartupTimeout bounds spawn-to-healthy; 0 means 60s.
+	StartupTimeout time.Duration
+	// StopGrace is the wait between SIGTERM and SIGKILL; 0 means 5s.
+	StopGrace time.Duration
+	// HealthInterval is the /health polling period; 0 means 100ms.
+	HealthInterval time.Duration
+	// Logger receives start, crash and restart lines; nil means none.
+	Logger *slog.Logger
+}
+
+// Sidecar is one supervised llama-server.
+type Sidecar struct {
+	cfg    Config
+	client *http.Client
+
+	mu       sync.Mutex
+	proc     *process
+	stopped  bool
+	restarts int
+}
+
+// process is one spawn of the server.
+type process struct {
+	cmd    *exec.Cmd
+	port   int
+	url    string
+	out    *tail
+	exited chan struct{}
+	err    error // set before exited is closed
+}
+
+func (p *process) dead() bool {
+	select {
+	case <-p.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// Start spawns the server and returns once GET /health answers 200. On any
+// failure the process is stopped and the error carries the server's last
+// output.
+func Start(ctx context.Context, cfg Config) (*Sidecar, error) {
+	if cfg.Bin == "" {
+		return nil, errors.New("sidecar: no llama-server binary given (Config.Bin)")
+	}
+	if cfg.Model == "" {
+		return nil, errors.New("sidecar: no model given (Config.Model)")
+	}
+	if cfg.Host == "" {
+		cfg.Host = "127.0.0.1"
+	}
+	if cfg.Parallel <= 0 {
+		cfg.Parallel = 4
+	}
+	if cfg.StartupTimeout <= 0 {
+		cfg.StartupTimeout = 60 * time.Second
+	}
+	if cfg.StopGrace <= 0 {
+		cfg.StopGrace = 5 * time.Second
+	}
+	if cfg.HealthInterval <= 0 {
+		cfg.HealthInterval = 100 * time.Millisecond
+	}
+	s := &Sidecar{
+		cfg: cfg,
+		// Loopback only: never through a proxy, no pooled connections to a
+		// server that may be restarted.
+		client: &http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}},
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.spawnLocked(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Args returns the llama-server argv (without the program name) for cfg on port.
+func Args(cfg Config, port int) []string {
+	host := cfg.Host
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	par := cfg.Parallel
+	if par <= 0 {
+		par = 4
+	}
+	args := []string{"-m", cfg.Model, "--host", host, "--port", strconv.Itoa(port), "--parallel", strconv.Itoa(par)}
+	if cfg.Embeddings {
+		args = append(args, "--embeddings", "--pooling", "mean")
+	}
+	return append(args, cfg.ExtraArgs...)
+}
+
+// Env returns the environment for the server: the inherited one plus
+// cfg.Env, with the library directory first on LD_LIBRARY_PATH on Linux.
+func Env(cfg Config, base []string) []string {
+	env := append(append([]string{}, base...), cfg.Env...)
+	if runtime.GOOS != "linux" {
+		return env
+	}
+	dir := cfg.LibDir
+	if dir == "" {
+		dir = filepath.Dir(cfg.Bin)
+	}
+	val := dir
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "LD_LIBRARY_PATH="); ok && v != "" {
+			val = dir + string(os.PathListSeparator) + v
+		}
+	}
+	return append(env, "LD_LIBRARY_PATH="+val) // exec keeps the last duplicate
+}
+
+// freePort asks the kernel for a free loopback port. Another process may
+// take it before the server binds; the server then exits early and the
+// error says so.
+func freePort(host string) (int, error) {
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	if err != nil {
+		return 0, fmt.Errorf("find a free port on %s: %w", host, err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+func (s *Sidecar) logf(level slog.Level, msg string, args ...any) {
+	if s.cfg.Logger != nil {
+		s.cfg.Logger.Log(context.Background(), level, msg, args...)
+	}
+}
+
+// spawnLocked starts one process and waits for it to be healthy.
+func (s *Sidecar) spawnLocked(ctx context.Context) error {
+	port := s.cfg.Port
+	if port == 0 {
+		var err error
+		if port, err = freePort(s.cfg.Host); err != nil {
+			return err
+		}
+	}
+	out := &tail{}
+	cmd := exec.Command(s.cfg.Bin, Args(s.cfg, port)...)
+	cmd.Env = Env(s.cfg, os.Environ())
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.WaitDelay = 2 * time.Second
+	setProcessGroup(cmd)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start llama-server %s: %w (check server_bin, or run kitsoki fetch-llama-server)", s.cfg.Bin, err)
+	}
+	p := &process{cmd: cmd, port: port, url: "http://" + net.JoinHostPort(s.cfg.Host, strconv.Itoa(port)), out: out, exited: make(chan struct{})}
+	go func() {
+		p.err = cmd.Wait()
+		close(p.exited)
+	}()
+	s.logf(slog.LevelInfo, "llama-server starting", "pid", cmd.Process.Pid, "url", p.url, "model", s.cfg.Model)
+	if err := s.waitHealthy(ctx, p); err != nil {
+		s.stopProcess(p)
+		return err
+	}
+	s.proc = p
+	s.logf(slog.LevelInfo, "llama-server ready", "pid", cmd.Process.Pid, "url", p.url)
+	return nil
+}
+
+func (s *Sidecar) waitHealthy(ctx context.Context, p *process) error {
+	deadline := time.NewTimer(s.cfg.StartupTimeout)
+	defer deadline.Stop()
+	last := "no answer yet"
+	for {
+		select {
+		case <-p.exited:
+			return fmt.Errorf("llama-server exited before it became healthy (%v)%s", p.err, lastOutput(p))
+		default:
+		}
+		status, err := s.probe(ctx, p.url)
+		if err == nil && status == http.StatusOK {
+			return nil
+		}
+		if err != nil {
+			last = err.Error()
+		} else {
+			last = "http " + strconv.Itoa(status)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for llama-server at %s to become healthy: %w", p.url, ctx.Err())
+		case <-deadline.C:
+			return fmt.Errorf("llama-server at %s not healthy after %s (last /health: %s); the model may be too large for this machine, or raise the startup timeout%s",
+				p.url, s.cfg.StartupTimeout, last, lastOutput(p))
+		case <-p.exited:
+			return fmt.Errorf("llama-server exited before it became healthy (%v)%s", p.err, lastOutput(p))
+		case <-time.After(s.cfg.HealthInterval):
+		}
+	}
+}
+
+func (s *Sidecar) probe(ctx context.Context, base string) (int, error) {
+	rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(rctx, http.MethodGet, base+"/health", nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	return resp.StatusCode, nil
+}
+
+func lastOutput(p *process) string {
+	o := strings.TrimSpace(p.out.String())
+	if o == "" {
+		return "; the server printed nothing"
+	}
+	return "; last output:\n" + o
+}
+
+// stopProcess sends SIGTERM to the group, waits the grace period, then
+// SIGKILLs the group, and returns once the server has been reaped.
+func (s *Sidecar) stopProcess(p *process) error {
+	pid := p.cmd.Process.Pid
+	if !p.dead() {
+		_ = terminate(pid)
+		select {
+		case <-p.exited:
+		case <-time.After(s.cfg.StopGrace):
+			s.logf(slog.LevelWarn, "llama-server ignored SIGTERM; killing it", "pid", pid, "grace", s.cfg.StopGrace)
+			_ = kill(pid)
+			<-p.exited
+		}
+	}
+	_ = kill(pid) // anything left in its process group
+	return nil
+}
+
+// URL is the base URL of the running server ("http://127.0.0.1:<port>").
+// It changes when a restart picks a new port: read it after Ensure.
+func (s *Sidecar) URL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proc == nil || s.stopped {
+		return ""
+	}
+	return s.proc.url
+}
+
+// PID is the server's process id (0 when none is running).
+func (s *Sidecar) PID() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proc == nil {
+		return 0
+	}
+	return s.proc.cmd.Process.Pid
+}
+
+// Restarts counts restarts after crashes.
+func (s *Sidecar) Restarts() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.restarts
+}
+
+// Output returns the last 8 KiB the current (or last) server printed.
+func (s *Sidecar) Output() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proc == nil {
+		return ""
+	}
+	return s.proc.out.String()
+}
+
+// Ensure returns nil when the server is running; when it has crashed it
+// starts it again (health-gated) and logs the crash with its last output.
+func (s *Sidecar) Ensure(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped {
+		return errors.New("llama-server sidecar already stopped")
+	}
+	if s.proc != nil && !s.proc.dead() {
+		return nil
+	}
+	if s.proc != nil {
+		s.logf(slog.LevelWarn, "llama-server exited; restarting", "pid", s.proc.cmd.Process.Pid, "exit", fmt.Sprint(s.proc.err), "output", s.proc.out.String())
+		_ = kill(s.proc.cmd.Process.Pid)
+	}
+	s.restarts++
+	if err := s.spawnLocked(ctx); err != nil {
+		return fmt.Errorf("restart after crash: %w", err)
+	}
+	return nil
+}
+
+// Stop ends the server (SIGTERM, then SIGKILL after the grace period) and
+// waits for it. It is idempotent.
+func (s *Sidecar) Stop() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stopped = true
+	if s.proc == nil {
+		return nil
+	}
+	err := s.stopProcess(s.proc)
+	s.logf(slog.LevelInfo, "llama-server stopped", "pid", s.proc.cmd.Process.Pid)
+	return err
+}
