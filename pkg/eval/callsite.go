@@ -1,0 +1,160 @@
+package eval
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"kitsoki/pkg/story"
+)
+
+// CallSite is the host.agent.* effect a dataset evaluates (reference C.4).
+type CallSite struct {
+	Call         string `json:"call"`
+	Handler      string `json:"handler"`
+	Agent        string `json:"agent,omitempty"`         // with.agent (persona)
+	Plugin       string `json:"plugin,omitempty"`        // the effect's agent_plugins alias ("" = agent.claude)
+	PromptPath   string `json:"prompt_path,omitempty"`   // with.prompt_path, else with.prompt
+	SchemaPath   string `json:"schema_path,omitempty"`   // with.schema
+	SchemaName   string `json:"schema_name,omitempty"`   // base name of SchemaPath
+	EffectIndex  int    `json:"effect_index"`            // index in its effect list
+	StatePath    string `json:"state_path"`              // dotted
+	SelectionRef string `json:"selection_ref,omitempty"` // selection.evidence
+
+	Effect *story.Effect `json:"-"`
+	State  *story.State  `json:"-"`
+}
+
+// FindCallSite walks the story's states (top-level names sorted, children
+// sorted, recursively) and returns the first host.agent.* effect whose id:
+// is call. Effects are scanned from on_enter and every on.<intent>[].effects,
+// recursing into on_complete and inline effects.
+func FindCallSite(st *story.Story, call string) *CallSite {
+	var found *CallSite
+	walkAgentEffects(st, func(s *story.State, idx int, e *story.Effect) bool {
+		if strings.TrimSpace(e.ID) != call {
+			return true
+		}
+		found = newCallSite(s, idx, e)
+		return false
+	})
+	return found
+}
+
+// AgentEffect is one host.agent.* effect with where it sits.
+type AgentEffect struct {
+	State  *story.State
+	Index  int
+	Effect *story.Effect
+}
+
+// AgentEffects lists every host.agent.* effect of the story in walk order.
+func AgentEffects(st *story.Story) []AgentEffect {
+	var out []AgentEffect
+	walkAgentEffects(st, func(s *story.State, idx int, e *story.Effect) bool {
+		out = append(out, AgentEffect{State: s, Index: idx, Effect: e})
+		return true
+	})
+	return out
+}
+
+func walkAgentEffects(st *story.Story, fn func(s *story.State, idx int, e *story.Effect) bool) {
+	if st == nil {
+		return
+	}
+	var visitList func(s *story.State, list []*story.Effect) bool
+	visitList = func(s *story.State, list []*story.Effect) bool {
+		for i, e := range list {
+			if e == nil {
+				continue
+			}
+			if strings.HasPrefix(strings.TrimSpace(e.Invoke), "host.agent.") {
+				if !fn(s, i, e) {
+					return false
+				}
+			}
+			if !visitList(s, e.OnComplete) || !visitList(s, e.Effects) {
+				return false
+			}
+		}
+		return true
+	}
+	var visitState func(s *story.State) bool
+	visitState = func(s *story.State) bool {
+		if !visitList(s, s.OnEnter) {
+			return false
+		}
+		for _, in := range sortedOn(s) {
+			for _, t := range s.On[in] {
+				if !visitList(s, t.Effects) {
+					return false
+				}
+			}
+		}
+		for _, c := range sortedStates(s.Children) {
+			if !visitState(c) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, s := range sortedStates(st.States) {
+		if !visitState(s) {
+			return
+		}
+	}
+}
+
+func sortedStates(l []*story.State) []*story.State {
+	out := append([]*story.State(nil), l...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func sortedOn(s *story.State) []string {
+	out := append([]string(nil), s.OnOrder...)
+	if len(out) != len(s.On) {
+		out = out[:0]
+		for k := range s.On {
+			out = append(out, k)
+		}
+		sort.Strings(out)
+	}
+	return out
+}
+
+func newCallSite(s *story.State, idx int, e *story.Effect) *CallSite {
+	str := func(k string) string {
+		v, ok := e.With[k]
+		if !ok || v == nil {
+			return ""
+		}
+		return strings.TrimSpace(fmt.Sprint(v))
+	}
+	cs := &CallSite{
+		Call:        strings.TrimSpace(e.ID),
+		Handler:     strings.TrimSpace(e.Invoke),
+		Agent:       str("agent"),
+		Plugin:      e.Agent,
+		PromptPath:  str("prompt_path"),
+		SchemaPath:  str("schema"),
+		EffectIndex: idx,
+		StatePath:   s.Path,
+		Effect:      e,
+		State:       s,
+	}
+	if cs.PromptPath == "" {
+		cs.PromptPath = str("prompt")
+	}
+	if cs.SchemaPath != "" {
+		cs.SchemaName = path.Base(strings.ReplaceAll(cs.SchemaPath, "\\", "/"))
+	}
+	if e.Selection != nil {
+		cs.SelectionRef = strings.TrimSpace(e.Selection.Evidence)
+	}
+	return cs
+}
+
+// Verb is the host.agent.<verb> of the call site.
+func (c *CallSite) Verb() string { return strings.TrimPrefix(c.Handler, "host.agent.") }

@@ -1,0 +1,74 @@
+package eval
+
+import (
+	"fmt"
+
+	"kitsoki/pkg/story"
+)
+
+// CandidateSpec is one cell of the matrix before it runs.
+type CandidateSpec struct {
+	Profile string `json:"profile"`
+	Alias   string `json:"alias"`   // agent_plugins alias the profile names
+	Backend string `json:"backend"` // the alias's plugin type
+	Model   string `json:"model"`   // "" = the backend's default
+	Effort  string `json:"effort,omitempty"`
+}
+
+// Key is "profile/model/effort".
+func (c CandidateSpec) Key() string { return c.Profile + "/" + c.Model + "/" + c.Effort }
+
+// ExpandMatrix lists the candidates of a validated dataset in matrix order:
+// each profile × its models (matrix.models[profile]; none listed means the
+// backend's own model: the declaration's model:, else the persona's) ×
+// matrix.effort (none listed means one candidate with no effort).
+// anyAlias accepts a profile the story does not declare (cassette runs),
+// naming it agent.<profile>.
+func ExpandMatrix(d *Dataset, st *story.Story, cs *CallSite, anyAlias bool) ([]CandidateSpec, error) {
+	if len(d.Matrix.Profiles) == 0 {
+		return nil, fmt.Errorf("%s: matrix.profiles is empty: list the agent_plugins aliases to measure", d.Path)
+	}
+	efforts := d.Matrix.Effort
+	if len(efforts) == 0 {
+		efforts = []string{""}
+	}
+	var out []CandidateSpec
+	for _, p := range d.Matrix.Profiles {
+		alias := ResolveProfile(st, p)
+		backend := ""
+		if alias == "" {
+			if !anyAlias {
+				return nil, fmt.Errorf("%s: matrix profile %q is not an agent_plugins alias of %s (declare agent_plugins: agent.%s, or run with --cassette)", d.Path, p, st.File, p)
+			}
+			alias = p
+			if len(p) < 6 || p[:6] != "agent." {
+				alias = "agent." + p
+			}
+			backend = "cassette"
+		} else {
+			backend = st.AgentPlugins[alias].Plugin
+		}
+		models := d.Matrix.Models[p]
+		if len(models) == 0 {
+			models = []string{defaultModel(st, alias, cs)}
+		}
+		for _, m := range models {
+			for _, e := range efforts {
+				out = append(out, CandidateSpec{Profile: p, Alias: alias, Backend: backend, Model: m, Effort: e})
+			}
+		}
+	}
+	return out, nil
+}
+
+func defaultModel(st *story.Story, alias string, cs *CallSite) string {
+	if p := st.AgentPlugins[alias]; p != nil && p.Model != "" {
+		return p.Model
+	}
+	if cs != nil {
+		if pr := st.Agents[cs.Agent]; pr != nil {
+			return pr.Model
+		}
+	}
+	return ""
+}

@@ -1,0 +1,144 @@
+package eval
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Compare applies a deterministic comparator to an example's expect and an
+// answer (reference C.8). It returns whether the answer passes and, when it
+// does not, the reason. judge is not deterministic: Run asks the judge
+// agent instead, and Compare reports it as unavailable offline.
+func Compare(c Comparator, expect map[string]any, actual any) (bool, string) {
+	expectV := jsonNormalize(expect)
+	actual = jsonNormalize(actual)
+	switch c.Kind {
+	case "exact":
+		if jsonEqual(expectV, actual) {
+			return true, ""
+		}
+		return false, "actual does not exactly match expected"
+	case "field_subset":
+		if subset(expectV, actual) {
+			return true, ""
+		}
+		return false, "actual does not contain expected field subset"
+	case "artifact_diff":
+		if subset(expectV, actual) {
+			return true, ""
+		}
+		return false, "artifact does not match expected accepted subset"
+	case "enum":
+		f := EnumField(c, expect)
+		if f == "" {
+			return false, "enum comparator needs a field or single expected key"
+		}
+		var got any
+		if m, ok := actual.(map[string]any); ok {
+			got = m[f]
+		}
+		want := expect[f]
+		if fmt.Sprint(scalarForm(got)) == fmt.Sprint(scalarForm(want)) {
+			return true, ""
+		}
+		return false, fmt.Sprintf("field %q got %v want %v", f, scalarForm(got), scalarForm(want))
+	case "judge":
+		return false, "judge comparator is live-gated and has no deterministic offline result"
+	}
+	return false, fmt.Sprintf("unsupported comparator %q", c.Kind)
+}
+
+// scalarForm prints nil as <nil>, like Go's %v of a missing map value.
+func scalarForm(v any) any { return v }
+
+// EnumField is the field the enum comparator reads: comparator.field; else
+// the single key of expect; else the first of intent, verdict, decision,
+// status present in expect; else "".
+func EnumField(c Comparator, expect map[string]any) string {
+	if c.Field != "" {
+		return c.Field
+	}
+	if len(expect) == 1 {
+		for k := range expect {
+			return k
+		}
+	}
+	for _, k := range []string{"intent", "verdict", "decision", "status"} {
+		if _, ok := expect[k]; ok {
+			return k
+		}
+	}
+	return ""
+}
+
+// DiffFields lists the expect keys missing from actual or not subset-equal,
+// sorted and comma-joined.
+func DiffFields(expect map[string]any, actual any) string {
+	am, _ := jsonNormalize(actual).(map[string]any)
+	var out []string
+	for k, v := range expect {
+		av, ok := am[k]
+		if !ok || !subset(jsonNormalize(v), av) {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, ",")
+}
+
+// subset: maps need every expected key subset-equal; arrays compare by
+// position over the expected prefix; scalars are JSON-equal.
+func subset(expect, actual any) bool {
+	switch e := expect.(type) {
+	case map[string]any:
+		a, ok := actual.(map[string]any)
+		if !ok {
+			return false
+		}
+		for k, ev := range e {
+			av, ok := a[k]
+			if !ok || !subset(ev, av) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		a, ok := actual.([]any)
+		if !ok || len(e) > len(a) {
+			return false
+		}
+		for i := range e {
+			if !subset(e[i], a[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return jsonEqual(expect, actual)
+}
+
+func jsonEqual(a, b any) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
+}
+
+// jsonNormalize round-trips v through JSON (numbers float64, maps
+// map[string]any). Values that cannot be encoded are returned as is.
+func jsonNormalize(v any) any {
+	if v == nil {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		return v
+	}
+	return out
+}

@@ -1,0 +1,557 @@
+package eval
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+// Dataset is one parsed evals/*.yaml file (kind: agent_eval).
+type Dataset struct {
+	// Path is the dataset file as given (made absolute by LoadDataset).
+	Path string
+	// Raw is the file's bytes exactly as read (the dataset hash input).
+	Raw []byte
+
+	Kind       string
+	App        string // relative to the dataset's directory
+	Call       string // the invoke id: of a host.agent.* effect
+	Agent      string // optional persona; must equal the call site's with.agent
+	Task       Task
+	Matrix     Matrix
+	Comparator Comparator
+	Examples   []Example
+	Selection  *DatasetSelection
+
+	// Findings are the problems found while parsing (types, unknown keys).
+	Findings []Finding
+	pos      map[string]story.Pos
+}
+
+// Task is the dataset's task: block.
+type Task struct {
+	Goal         string
+	Boundedness  *Boundedness
+	AdherenceBar *AdherenceBar
+}
+
+// Boundedness is task.boundedness.
+type Boundedness struct {
+	MaxTurns        *int   `json:"max_turns,omitempty"`
+	ToolPolicy      string `json:"tool_policy,omitempty"`
+	PreparedContext *bool  `json:"prepared_context,omitempty"`
+}
+
+// AdherenceBar is task.adherence_bar, copied into every report.
+type AdherenceBar struct {
+	MinPassRate     float64  `json:"min_pass_rate"`
+	MaxP95LatencyMS *int64   `json:"max_p95_latency_ms,omitempty"`
+	MaxAvgCostUSD   *float64 `json:"max_avg_cost_usd,omitempty"`
+}
+
+// Matrix is the candidate matrix: profiles × models[profile] × effort,
+// each run Repeat times per example.
+type Matrix struct {
+	Profiles []string
+	Models   map[string][]string
+	Effort   []string
+	Repeat   int
+}
+
+// Comparator is the comparator: scalar or {kind, field, agent, prompt}.
+// Agent and Prompt are for judge: the agent_plugins alias asked for the
+// verdict and an optional prompt file (default: a built-in instruction).
+type Comparator struct {
+	Kind   string
+	Field  string
+	Agent  string
+	Prompt string
+}
+
+// Example is one examples[] entry. Values are JSON-normalised (numbers are
+// float64).
+type Example struct {
+	Name   string
+	Args   map[string]any
+	Expect map[string]any
+	Actual map[string]any
+	Pos    story.Pos
+}
+
+// DatasetSelection is the dataset's selection: block.
+type DatasetSelection struct {
+	Strategy string
+	Pinned   *Pin
+}
+
+// Pin is selection.pinned.
+type Pin struct {
+	Profile         string
+	Model           string
+	Effort          string
+	Evidence        string
+	FallbackProfile string
+}
+
+// Finding is one validation or parse problem of a dataset.
+type Finding struct {
+	Pos      story.Pos
+	Severity diag.Severity
+	Message  string
+}
+
+// Diagnostic renders f as a diag.Diagnostic with rule "eval".
+func (f Finding) Diagnostic() diag.Diagnostic {
+	return diag.Diagnostic{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Severity: f.Severity, Rule: "eval", Message: f.Message}
+}
+
+// PosOf returns the position of a dotted key path ("call",
+// "matrix.profiles", "examples[1].expect", "selection.pinned.profile"), or
+// the file's when it is unknown.
+func (d *Dataset) PosOf(key string) story.Pos {
+	if p, ok := d.pos[key]; ok {
+		return p
+	}
+	return story.Pos{File: d.Path}
+}
+
+// Dir is the directory holding the dataset file.
+func (d *Dataset) Dir() string { return filepath.Dir(d.Path) }
+
+// ComparatorLabel is the comparator column of eval list: "enum/intent",
+// "field_subset", ...
+func (d *Dataset) ComparatorLabel() string {
+	if d.Comparator.Field != "" {
+		return d.Comparator.Kind + "/" + d.Comparator.Field
+	}
+	return d.Comparator.Kind
+}
+
+// PinLabel is "profile/model" (or "profile") when selection.pinned.profile
+// is set, else "".
+func (d *Dataset) PinLabel() string {
+	if d.Selection == nil || d.Selection.Pinned == nil || d.Selection.Pinned.Profile == "" {
+		return ""
+	}
+	p := d.Selection.Pinned
+	if p.Model != "" {
+		return p.Profile + "/" + p.Model
+	}
+	return p.Profile
+}
+
+// LoadDataset reads and parses a dataset file. A read or YAML syntax error is
+// returned as an error (there is no dataset); type problems are Findings.
+func LoadDataset(path string) (*Dataset, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("eval dataset %s: %w", path, err)
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, fmt.Errorf("eval dataset: %w", err)
+	}
+	return ParseDataset(abs, data)
+}
+
+// ParseDataset parses dataset bytes; name is the file path used in
+// positions and for resolving app:.
+func ParseDataset(name string, data []byte) (*Dataset, error) {
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("%s: parse YAML: %v (fix the YAML syntax)", name, err)
+	}
+	d := &Dataset{Path: name, Raw: data, pos: map[string]story.Pos{}}
+	p := &dparser{d: d}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
+	}
+	if root.Kind != yaml.MappingNode {
+		if root.Kind == 0 {
+			return nil, fmt.Errorf("%s: empty file (a dataset starts with kind: agent_eval)", name)
+		}
+		return nil, fmt.Errorf("%s:%d:%d: a dataset must be a YAML mapping (kind: agent_eval, app:, call:, ...)", name, root.Line, root.Column)
+	}
+	p.top(root)
+	return d, nil
+}
+
+type dparser struct{ d *Dataset }
+
+func (p *dparser) at(n *yaml.Node) story.Pos {
+	return story.Pos{File: p.d.Path, Line: n.Line, Col: n.Column}
+}
+
+func (p *dparser) errf(n *yaml.Node, format string, a ...any) {
+	p.d.Findings = append(p.d.Findings, Finding{Pos: p.at(n), Severity: diag.Error, Message: fmt.Sprintf(format, a...)})
+}
+
+func (p *dparser) warnf(n *yaml.Node, format string, a ...any) {
+	p.d.Findings = append(p.d.Findings, Finding{Pos: p.at(n), Severity: diag.Warning, Message: fmt.Sprintf(format, a...)})
+}
+
+// each walks a mapping's pairs, recording positions under prefix and
+// warning on keys not in known.
+func (p *dparser) each(n *yaml.Node, prefix string, known []string, fn func(key string, v *yaml.Node)) {
+	n = deref(n)
+	if n.Kind != yaml.MappingNode {
+		if isNull(n) {
+			return
+		}
+		p.errf(n, "%s must be a mapping", prefix)
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], deref(n.Content[i+1])
+		key := k.Value
+		path := key
+		if prefix != "" {
+			path = prefix + "." + key
+		}
+		p.d.pos[path] = p.at(v)
+		if known != nil && !containsStr(known, key) {
+			p.warnf(k, "unknown key %q in %s (ignored)", key, orTop(prefix))
+			continue
+		}
+		fn(key, v)
+	}
+}
+
+func orTop(prefix string) string {
+	if prefix == "" {
+		return "the dataset"
+	}
+	return prefix
+}
+
+func deref(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
+}
+
+func (p *dparser) str(v *yaml.Node, what string) string {
+	if isNull(v) {
+		return ""
+	}
+	if v.Kind != yaml.ScalarNode {
+		p.errf(v, "%s must be a string", what)
+		return ""
+	}
+	return v.Value
+}
+
+func (p *dparser) strList(v *yaml.Node, what string) []string {
+	if isNull(v) {
+		return nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		p.errf(v, "%s must be a list of strings", what)
+		return nil
+	}
+	out := make([]string, 0, len(v.Content))
+	for i, c := range v.Content {
+		out = append(out, p.str(deref(c), fmt.Sprintf("%s[%d]", what, i)))
+	}
+	return out
+}
+
+func (p *dparser) integer(v *yaml.Node, what string) (int64, bool) {
+	if v.Kind == yaml.ScalarNode && v.Tag == "!!int" {
+		n, err := strconv.ParseInt(v.Value, 0, 64)
+		if err == nil {
+			return n, true
+		}
+	}
+	p.errf(v, "%s must be an integer, got %q", what, v.Value)
+	return 0, false
+}
+
+func (p *dparser) number(v *yaml.Node, what string) (float64, bool) {
+	if v.Kind == yaml.ScalarNode && (v.Tag == "!!int" || v.Tag == "!!float") {
+		var f float64
+		if err := v.Decode(&f); err == nil {
+			return f, true
+		}
+	}
+	p.errf(v, "%s must be a number, got %q", what, v.Value)
+	return 0, false
+}
+
+func (p *dparser) boolean(v *yaml.Node, what string) (bool, bool) {
+	if v.Kind == yaml.ScalarNode && v.Tag == "!!bool" {
+		var b bool
+		if err := v.Decode(&b); err == nil {
+			return b, true
+		}
+	}
+	p.errf(v, "%s must be true or false, got %q", what, v.Value)
+	return false, false
+}
+
+// object decodes a mapping into a JSON-normalised map.
+func (p *dparser) object(v *yaml.Node, what string) map[string]any {
+	if isNull(v) {
+		return nil
+	}
+	if v.Kind != yaml.MappingNode {
+		p.errf(v, "%s must be a mapping", what)
+		return nil
+	}
+	var raw any
+	if err := v.Decode(&raw); err != nil {
+		p.errf(v, "%s: %v", what, err)
+		return nil
+	}
+	m, err := normalizeMap(raw)
+	if err != nil {
+		p.errf(v, "%s: %v", what, err)
+		return nil
+	}
+	return m
+}
+
+// normalizeMap turns a YAML-decoded value into plain JSON values (a JSON
+// round trip: numbers become float64, keys strings).
+func normalizeMap(raw any) (map[string]any, error) {
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return nil, fmt.Errorf("not representable as JSON: %v", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("not a JSON object: %v", err)
+	}
+	return m, nil
+}
+
+var topKeys = []string{"kind", "app", "call", "agent", "task", "matrix", "comparator", "examples", "selection", "description", "notes"}
+
+func (p *dparser) top(root *yaml.Node) {
+	d := p.d
+	p.each(root, "", topKeys, func(key string, v *yaml.Node) {
+		switch key {
+		case "kind":
+			d.Kind = p.str(v, "kind")
+		case "app":
+			d.App = p.str(v, "app")
+		case "call":
+			d.Call = p.str(v, "call")
+		case "agent":
+			d.Agent = p.str(v, "agent")
+		case "task":
+			p.task(v)
+		case "matrix":
+			p.matrix(v)
+		case "comparator":
+			p.comparator(v)
+		case "examples":
+			p.examples(v)
+		case "selection":
+			p.selection(v)
+		}
+	})
+}
+
+func (p *dparser) task(n *yaml.Node) {
+	t := &p.d.Task
+	p.each(n, "task", []string{"goal", "boundedness", "adherence_bar"}, func(key string, v *yaml.Node) {
+		switch key {
+		case "goal":
+			t.Goal = p.str(v, "task.goal")
+		case "boundedness":
+			b := &Boundedness{}
+			t.Boundedness = b
+			p.each(v, "task.boundedness", []string{"max_turns", "tool_policy", "prepared_context"}, func(key string, v *yaml.Node) {
+				switch key {
+				case "max_turns":
+					if n, ok := p.integer(v, "task.boundedness.max_turns"); ok {
+						i := int(n)
+						b.MaxTurns = &i
+					}
+				case "tool_policy":
+					b.ToolPolicy = p.str(v, "task.boundedness.tool_policy")
+				case "prepared_context":
+					if x, ok := p.boolean(v, "task.boundedness.prepared_context"); ok {
+						b.PreparedContext = &x
+					}
+				}
+			})
+		case "adherence_bar":
+			a := &AdherenceBar{}
+			t.AdherenceBar = a
+			p.each(v, "task.adherence_bar", []string{"min_pass_rate", "max_p95_latency_ms", "max_avg_cost_usd"}, func(key string, v *yaml.Node) {
+				switch key {
+				case "min_pass_rate":
+					a.MinPassRate, _ = p.number(v, "task.adherence_bar.min_pass_rate")
+				case "max_p95_latency_ms":
+					if n, ok := p.integer(v, "task.adherence_bar.max_p95_latency_ms"); ok {
+						a.MaxP95LatencyMS = &n
+					}
+				case "max_avg_cost_usd":
+					if f, ok := p.number(v, "task.adherence_bar.max_avg_cost_usd"); ok {
+						a.MaxAvgCostUSD = &f
+					}
+				}
+			})
+		}
+	})
+}
+
+func (p *dparser) matrix(n *yaml.Node) {
+	m := &p.d.Matrix
+	p.each(n, "matrix", []string{"profiles", "models", "effort", "repeat"}, func(key string, v *yaml.Node) {
+		switch key {
+		case "profiles":
+			m.Profiles = p.strList(v, "matrix.profiles")
+		case "models":
+			m.Models = map[string][]string{}
+			p.each(v, "matrix.models", nil, func(prof string, v *yaml.Node) {
+				m.Models[prof] = p.strList(v, "matrix.models."+prof)
+			})
+		case "effort":
+			if v.Kind == yaml.ScalarNode && !isNull(v) {
+				m.Effort = []string{v.Value}
+				return
+			}
+			m.Effort = p.strList(v, "matrix.effort")
+		case "repeat":
+			if n, ok := p.integer(v, "matrix.repeat"); ok {
+				m.Repeat = int(n)
+				if m.Repeat < 1 {
+					p.errf(v, "matrix.repeat must be at least 1, got %d", n)
+				}
+			}
+		}
+	})
+}
+
+func (p *dparser) comparator(n *yaml.Node) {
+	c := &p.d.Comparator
+	if n.Kind == yaml.ScalarNode {
+		c.Kind = p.str(n, "comparator")
+		return
+	}
+	p.each(n, "comparator", []string{"kind", "field", "agent", "prompt"}, func(key string, v *yaml.Node) {
+		switch key {
+		case "kind":
+			c.Kind = p.str(v, "comparator.kind")
+		case "field":
+			c.Field = p.str(v, "comparator.field")
+		case "agent":
+			c.Agent = p.str(v, "comparator.agent")
+		case "prompt":
+			c.Prompt = p.str(v, "comparator.prompt")
+		}
+	})
+}
+
+func (p *dparser) examples(n *yaml.Node) {
+	if isNull(n) {
+		return
+	}
+	if n.Kind != yaml.SequenceNode {
+		p.errf(n, "examples must be a list of {name, args, expect}")
+		return
+	}
+	for i, c := range n.Content {
+		c = deref(c)
+		pre := fmt.Sprintf("examples[%d]", i)
+		ex := Example{Pos: p.at(c)}
+		p.d.pos[pre] = ex.Pos
+		p.each(c, pre, []string{"name", "args", "expect", "actual", "description", "notes"}, func(key string, v *yaml.Node) {
+			switch key {
+			case "name":
+				ex.Name = p.str(v, pre+".name")
+			case "args":
+				ex.Args = p.object(v, pre+".args")
+			case "expect":
+				ex.Expect = p.object(v, pre+".expect")
+			case "actual":
+				ex.Actual = p.object(v, pre+".actual")
+			}
+		})
+		p.d.Examples = append(p.d.Examples, ex)
+	}
+}
+
+func (p *dparser) selection(n *yaml.Node) {
+	s := &DatasetSelection{}
+	p.d.Selection = s
+	p.each(n, "selection", []string{"strategy", "pinned"}, func(key string, v *yaml.Node) {
+		switch key {
+		case "strategy":
+			s.Strategy = p.str(v, "selection.strategy")
+		case "pinned":
+			pin := &Pin{}
+			s.Pinned = pin
+			p.each(v, "selection.pinned", []string{"profile", "model", "effort", "evidence", "fallback_profile"}, func(key string, v *yaml.Node) {
+				val := p.str(v, "selection.pinned."+key)
+				switch key {
+				case "profile":
+					pin.Profile = val
+				case "model":
+					pin.Model = val
+				case "effort":
+					pin.Effort = val
+				case "evidence":
+					pin.Evidence = val
+				case "fallback_profile":
+					pin.FallbackProfile = val
+				}
+			})
+		}
+	})
+}
+
+func containsStr(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Discover lists the datasets under root: root itself when it is a file,
+// else root/evals/*.yaml sorted (not .yml, as upstream).
+func Discover(root string) ([]string, error) {
+	fi, err := os.Stat(root)
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w (give a story directory or an evals/*.yaml file)", err)
+	}
+	if !fi.IsDir() {
+		abs, err := filepath.Abs(root)
+		return []string{abs}, err
+	}
+	m, err := filepath.Glob(filepath.Join(root, "evals", "*.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(m))
+	for _, f := range m {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, abs)
+	}
+	sort.Strings(out)
+	return out, nil
+}

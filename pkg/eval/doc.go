@@ -1,0 +1,40 @@
+// Package eval owns story-local agent evals: the dataset format
+// (<story>/evals/*.yaml, kind: agent_eval) parsed from YAML nodes so every
+// finding has a position, every validation rule (the reference's texts plus
+// checks of task, matrix and selection), the call-site walk, the four hashes
+// (dataset, prompt, schema, toolbox), report JSON (kind: agent_eval_report)
+// with its statuses (unmeasured, stale, passing, failing; invalid for a
+// dataset that does not validate), the comparators (exact, field_subset,
+// enum, artifact_diff, judge), the matrix runner that answers "which
+// backend should answer this call?" by dispatching every candidate ×
+// example × repeat through pkg/agent, shard merging, and the selection
+// checks `kitsoki validate` and `kitsoki eval check` apply to a pinned
+// host.agent.* call.
+//
+// Layout: dataset.go (types and YAML parsing), validate.go (rules),
+// callsite.go (call-site walk), hashes.go, report.go (report types,
+// discovery, atomic writes), status.go, compare.go (comparators),
+// candidates.go (matrix expansion), render.go (prompt and with: rendering
+// for a call site), run.go (the runner), summary.go (metrics, adherence
+// bar, selection strategies), merge.go (shards), selection.go
+// (CheckSelections and Check), html.go (the self-contained report page).
+//
+// How a candidate's model and effort reach the backend (per transport):
+//
+//   - subprocess and mcp_http: the with: block sent in the AskRequest gains
+//     "model" and "effort" keys (overriding the call site's, when set). The
+//     plugin reads them from params.with / the tool arguments' with.
+//   - builtin.claude_cli: the model replaces the declaration's model:, so
+//     the CLI runs with --model <model>; effort has no CLI flag and is only
+//     recorded (it is also in with.effort, which the CLI transport ignores).
+//   - builtin.local_llm: the model replaces the declaration's model: (the
+//     managed model id); effort is in with.effort.
+//   - builtin.inprocess: with.model / with.effort, as for subprocess.
+//   - --cassette: episodes may match on model and effort (with: keys).
+//
+// The package must not print, parse command-line flags, or write anything
+// but report files (always via a temporary file renamed into place, so an
+// interrupted run leaves nothing partial). It does not edit stories, and it
+// reads no file outside the story directory except the dataset and its
+// reports.
+package eval

@@ -1,0 +1,76 @@
+package eval
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"kitsoki/pkg/story"
+)
+
+// EmptyHash is sha256 of no bytes: the toolbox hash of an agent with no
+// tools.
+const EmptyHash = "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+// Hashes are the four inputs a report's freshness depends on (reference
+// C.5). An empty string means the hash could not be computed.
+type Hashes struct {
+	Dataset string `json:"dataset_hash,omitempty"`
+	Prompt  string `json:"prompt_hash,omitempty"`
+	Schema  string `json:"schema_hash,omitempty"`
+	Toolbox string `json:"toolbox_hash,omitempty"`
+}
+
+// HashBytes is "sha256:" + lowercase hex of b.
+func HashBytes(b []byte) string {
+	s := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(s[:])
+}
+
+// ComputeHashes computes the hashes of a dataset against its call site.
+// st and cs may be nil (only the dataset hash is then known).
+func ComputeHashes(d *Dataset, st *story.Story, cs *CallSite) Hashes {
+	h := Hashes{Dataset: HashBytes(d.Raw)}
+	if st == nil || cs == nil {
+		return h
+	}
+	h.Prompt = hashFile(st.Dir, cs.PromptPath)
+	h.Schema = hashFile(st.Dir, cs.SchemaPath)
+	h.Toolbox = toolboxHash(st, cs.Agent)
+	return h
+}
+
+// hashFile hashes <dir>/<p> (absolute p as is); "" when p is empty, inline
+// text, or unreadable.
+func hashFile(dir, p string) string {
+	if p == "" || strings.ContainsAny(p, "\n{") {
+		return ""
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return ""
+	}
+	return HashBytes(b)
+}
+
+// toolboxHash is sha256 of the persona's declared tools, sorted and joined
+// with NUL. No persona or no tools gives EmptyHash.
+func toolboxHash(st *story.Story, persona string) string {
+	pr := st.Agents[persona]
+	if pr == nil {
+		return EmptyHash
+	}
+	tools := append([]string(nil), pr.Tools...)
+	sort.Strings(tools)
+	return HashBytes([]byte(strings.Join(tools, "\x00")))
+}

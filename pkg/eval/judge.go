@@ -1,0 +1,137 @@
+package eval
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"kitsoki/pkg/agent"
+	"kitsoki/pkg/schema"
+	"kitsoki/pkg/story"
+	"kitsoki/pkg/story/expr"
+)
+
+// judgeSchema is what the judge agent must answer.
+const judgeSchema = `{
+  "type": "object",
+  "required": ["verdict"],
+  "properties": {
+    "verdict": {"type": "string", "enum": ["pass", "fail"]},
+    "reason": {"type": "string"}
+  }
+}`
+
+// judgePrompt is the default judge instruction; comparator.prompt replaces
+// it with a story prompt file rendered with args {example, args, expect,
+// actual}.
+const judgePrompt = `You are grading an agent's answer for the eval example "{{ args.example }}".
+Expected answer (the fields that matter):
+{{ args.expect_json }}
+Actual answer:
+{{ args.actual_json }}
+Reply with JSON {"verdict": "pass" | "fail", "reason": "<one sentence>"}: pass when the actual answer agrees with the expected one in meaning.`
+
+// judgeRunner asks the comparator's agent for a verdict through the same
+// dispatch pipeline as the candidates.
+type judgeRunner struct {
+	reg    *agent.Registry
+	alias  string
+	schema *schema.Schema
+	tmpl   *expr.Pongo
+	appID  string
+}
+
+func newJudge(st *story.Story, c Comparator, cas *agent.Cassette, compiler *schema.Compiler, opts RunOptions) (*judgeRunner, error) {
+	alias := c.Agent
+	if alias == "" {
+		alias = story.DefaultAgentAlias
+	}
+	if a := ResolveProfile(st, alias); a != "" {
+		alias = a
+	}
+	sc, err := schema.CompileBytes("judge_verdict", []byte(judgeSchema))
+	if err != nil {
+		return nil, err
+	}
+	var tmpl *expr.Pongo
+	loader := expr.NewPongoLoader(st.Dir, filepath.Join(st.Dir, "prompts"))
+	if c.Prompt != "" {
+		p := c.Prompt
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(st.Dir, p)
+		}
+		if _, err := os.Stat(p); err != nil {
+			return nil, fmt.Errorf("comparator.prompt %q: %v (paths are relative to the story directory)", c.Prompt, err)
+		}
+		tmpl, err = loader.CompileFile(p)
+	} else {
+		tmpl, err = loader.Compile(judgePrompt)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("judge prompt: %v", err)
+	}
+	ro := agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Builders: opts.Builders, Sink: opts.Sink, Timeout: opts.Timeout, Schemas: compiler}
+	plugins := map[string]*story.AgentPlugin{}
+	if cas == nil {
+		decl := st.AgentPlugins[alias]
+		if decl == nil {
+			return nil, fmt.Errorf("comparator.agent %q is not an agent_plugins alias of the app", alias)
+		}
+		plugins[alias] = decl
+	}
+	reg, err := agent.NewRegistryFromPlugins(plugins, ro)
+	if err != nil {
+		return nil, fmt.Errorf("judge %s: %w", alias, err)
+	}
+	if cas != nil {
+		err = reg.Register(alias, cas.For(alias))
+	} else if a, ok := opts.InProcess[alias]; ok {
+		err = reg.RegisterInProcess(alias, a)
+	}
+	if err != nil {
+		reg.Close()
+		return nil, err
+	}
+	return &judgeRunner{reg: reg, alias: alias, schema: sc, tmpl: tmpl, appID: st.App.ID}, nil
+}
+
+func (j *judgeRunner) close() { j.reg.Close() }
+
+// judge returns the verdict. A judge that fails to answer fails the
+// example (the reason says why); only a context end is an error.
+func (j *judgeRunner) judge(ctx context.Context, ex Example, actual any) (bool, string, error) {
+	ej, _ := json.Marshal(ex.Expect)
+	aj, _ := json.Marshal(actual)
+	args := map[string]any{"example": ex.Name, "args": ex.Args, "expect": ex.Expect, "actual": actual, "expect_json": string(ej), "actual_json": string(aj)}
+	prompt, err := j.tmpl.Render(expr.Env{"args": args})
+	if err != nil {
+		return false, "judge prompt: " + err.Error(), nil
+	}
+	res, err := j.reg.Dispatch(ctx, agent.Call{
+		Alias: j.alias, Verb: "decide", SessionID: "eval:judge", StatePath: "judge", Prompt: prompt, Schema: j.schema,
+		With: map[string]any{"example": ex.Name, "expect": ex.Expect, "actual": actual},
+	})
+	if ctx.Err() != nil {
+		return false, "", context.Cause(ctx)
+	}
+	if err != nil {
+		if agent.KindOf(err) == "" {
+			return false, "", err
+		}
+		return false, "judge: " + j.reg.Redact(err.Error()), nil
+	}
+	m, _ := res.Value.(map[string]any)
+	verdict, _ := m["verdict"].(string)
+	reason, _ := m["reason"].(string)
+	if verdict == "pass" {
+		return true, "", nil
+	}
+	if reason == "" {
+		reason = "judge verdict: fail"
+	} else {
+		reason = "judge: " + reason
+	}
+	return false, reason, nil
+}

@@ -1,0 +1,94 @@
+package eval
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Merge combines the shard reports of one matrix (eval run --shard i/n)
+// into one report, recomputing every metric from the shards' call records.
+// Every shard 1..n must be present exactly once and all must come from the
+// same dataset bytes and candidate list.
+func Merge(v *Validation, shards []*Report) (*Report, error) {
+	if !v.OK() {
+		return nil, fmt.Errorf("%s: eval validation failed", v.Dataset.Path)
+	}
+	if len(shards) == 0 {
+		return nil, fmt.Errorf("eval merge: no shard reports given")
+	}
+	n := -1
+	seen := map[int]string{}
+	var recs []CallRecord
+	first := shards[0]
+	for _, s := range shards {
+		if s.Run == nil || s.Run.Shard == "" {
+			return nil, fmt.Errorf("eval merge: %s is not a shard report (it has no run.shard; produce shards with eval run --shard i/n)", s.Path)
+		}
+		var i, m int
+		if _, err := fmt.Sscanf(s.Run.Shard, "%d/%d", &i, &m); err != nil || i < 1 || i > m {
+			return nil, fmt.Errorf("eval merge: %s: run.shard %q is not i/n", s.Path, s.Run.Shard)
+		}
+		if n < 0 {
+			n = m
+		} else if m != n {
+			return nil, fmt.Errorf("eval merge: %s is shard %s but %s is shard %s: every shard must split the matrix the same way", s.Path, s.Run.Shard, first.Path, first.Run.Shard)
+		}
+		if prev, dup := seen[i]; dup {
+			return nil, fmt.Errorf("eval merge: shard %d/%d given twice (%s and %s)", i, n, prev, s.Path)
+		}
+		seen[i] = s.Path
+		if s.Call != v.Dataset.Call {
+			return nil, fmt.Errorf("eval merge: %s measures call %q, the dataset's call is %q", s.Path, s.Call, v.Dataset.Call)
+		}
+		if s.Dataset != v.Hashes.Dataset || IsStale(s.Hashes, v.Hashes) {
+			return nil, fmt.Errorf("eval merge: %s was produced from other inputs (%v changed); re-run that shard", s.Path, append(StaleFields(s.Hashes, v.Hashes), datasetIf(s.Dataset != v.Hashes.Dataset)...))
+		}
+		if len(s.Candidates) != len(first.Candidates) {
+			return nil, fmt.Errorf("eval merge: %s has %d candidates, %s has %d", s.Path, len(s.Candidates), first.Path, len(first.Candidates))
+		}
+		for k := range s.Candidates {
+			if s.Candidates[k].Key() != first.Candidates[k].Key() {
+				return nil, fmt.Errorf("eval merge: %s candidate %d is %s, %s has %s", s.Path, k, s.Candidates[k].Key(), first.Path, first.Candidates[k].Key())
+			}
+		}
+		recs = append(recs, s.Calls...)
+	}
+	var missing []int
+	for i := 1; i <= n; i++ {
+		if _, ok := seen[i]; !ok {
+			missing = append(missing, i)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("eval merge: missing shard(s) %v of %d", missing, n)
+	}
+	if first.Run.TotalJobs != 0 && len(recs) != first.Run.TotalJobs {
+		return nil, fmt.Errorf("eval merge: the shards hold %d calls, the matrix has %d", len(recs), first.Run.TotalJobs)
+	}
+	sort.SliceStable(recs, func(a, b int) bool { return recs[a].Candidate < recs[b].Candidate })
+	specs := make([]CandidateSpec, len(first.Candidates))
+	for k, c := range first.Candidates {
+		specs[k] = CandidateSpec{Profile: c.Profile, Backend: c.Backend, Model: c.Model, Effort: c.Effort}
+	}
+	r := newReport(v, specs, recs, 0)
+	r.GeneratedAt = latestGenerated(shards)
+	r.Run = &RunInfo{Mode: first.Run.Mode, Jobs: len(recs), TotalJobs: len(recs)}
+	return r, nil
+}
+
+func datasetIf(b bool) []string {
+	if b {
+		return []string{"dataset"}
+	}
+	return nil
+}
+
+func latestGenerated(rs []*Report) string {
+	best := ""
+	for _, r := range rs {
+		if r.GeneratedAt > best {
+			best = r.GeneratedAt
+		}
+	}
+	return best
+}

@@ -1,0 +1,208 @@
+package eval
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+)
+
+// Report is an agent_eval_report (reference C.6) plus kitsoki's additions:
+// pass_k_rate and repeat on candidates, run metadata, and raw call records
+// in shard reports (so `eval merge` recomputes percentiles exactly).
+type Report struct {
+	Kind        string `json:"kind"`
+	Eval        string `json:"eval"`
+	App         string `json:"app"`
+	Call        string `json:"call"`
+	GeneratedAt string `json:"generated_at"`
+	Hashes
+	AdherenceBar   *AdherenceBar   `json:"adherence_bar,omitempty"`
+	Candidates     []Candidate     `json:"candidates"`
+	Decision       *Decision       `json:"decision,omitempty"`
+	FailureSamples []FailureSample `json:"failure_samples,omitempty"`
+
+	// Run describes how the report was produced (absent in hand-written
+	// fixtures).
+	Run *RunInfo `json:"run,omitempty"`
+	// Calls are the raw per-call records; only shard reports carry them.
+	Calls []CallRecord `json:"calls,omitempty"`
+
+	// Path is where the report was read from (not serialised).
+	Path string `json:"-"`
+}
+
+// Candidate is one measured profile × model × effort.
+type Candidate struct {
+	Profile                 string   `json:"profile"`
+	Backend                 string   `json:"backend,omitempty"`
+	Provider                string   `json:"provider,omitempty"`
+	Model                   string   `json:"model"`
+	Effort                  string   `json:"effort,omitempty"`
+	Pass                    bool     `json:"pass"`
+	SchemaValidRate         float64  `json:"schema_valid_rate"`
+	ComparatorPassRate      float64  `json:"comparator_pass_rate"`
+	ContractConformanceRate float64  `json:"contract_conformance_rate"`
+	P50LatencyMS            *int64   `json:"p50_latency_ms,omitempty"`
+	P95LatencyMS            *int64   `json:"p95_latency_ms,omitempty"`
+	AvgCostUSD              *float64 `json:"avg_cost_usd,omitempty"`
+	P95CostUSD              *float64 `json:"p95_cost_usd,omitempty"`
+	RetryRate               *float64 `json:"retry_rate,omitempty"`
+	FallbackRate            *float64 `json:"fallback_rate,omitempty"`
+	ExamplesRun             int      `json:"examples_run"`
+	// PassKRate is pass^k: the share of examples whose every repeat passed.
+	PassKRate *float64 `json:"pass_k_rate,omitempty"`
+	Repeat    int      `json:"repeat,omitempty"`
+	// Rejected says why the adherence bar refused the candidate.
+	Rejected string `json:"rejected,omitempty"`
+}
+
+// Key is "profile/model/effort", the identity of a candidate.
+func (c Candidate) Key() string { return c.Profile + "/" + c.Model + "/" + c.Effort }
+
+// Decision is the report's selection outcome.
+type Decision struct {
+	Strategy        string `json:"strategy"`
+	SelectedProfile string `json:"selected_profile,omitempty"`
+	SelectedModel   string `json:"selected_model,omitempty"`
+	SelectedEffort  string `json:"selected_effort,omitempty"`
+	Evidence        string `json:"evidence,omitempty"`
+	RejectedSummary string `json:"rejected_summary,omitempty"`
+	PinnedBy        string `json:"pinned_by,omitempty"`
+	PinnedAt        string `json:"pinned_at,omitempty"`
+	FallbackProfile string `json:"fallback_profile,omitempty"`
+}
+
+// FailureSample is one failed call, expect against actual.
+type FailureSample struct {
+	Example string `json:"example"`
+	Profile string `json:"profile"`
+	Model   string `json:"model"`
+	Effort  string `json:"effort,omitempty"`
+	Repeat  int    `json:"repeat,omitempty"`
+	Reason  string `json:"reason"`
+	Expect  any    `json:"expect,omitempty"`
+	Actual  any    `json:"actual,omitempty"`
+}
+
+// RunInfo records how a report was produced.
+type RunInfo struct {
+	Mode        string `json:"mode"` // live or cassette
+	Concurrency int    `json:"concurrency,omitempty"`
+	Shard       string `json:"shard,omitempty"` // "i/n" for shard reports
+	Jobs        int    `json:"jobs"`            // calls in this report
+	TotalJobs   int    `json:"total_jobs"`      // calls of the whole matrix
+	WallMS      int64  `json:"wall_ms,omitempty"`
+}
+
+// LoadReport reads a report. Like upstream, it is a plain unmarshal; a file
+// that is not JSON is an error naming it.
+func LoadReport(path string) (*Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("eval report: %w", err)
+	}
+	return ParseReport(path, b)
+}
+
+// ParseReport decodes report bytes; name labels errors.
+func ParseReport(name string, b []byte) (*Report, error) {
+	var r Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("eval report %s: %v (it must be an agent_eval_report JSON object)", name, err)
+	}
+	r.Path = name
+	return &r, nil
+}
+
+// ReportsDir is <dataset dir>/reports/<call>.
+func ReportsDir(d *Dataset) string { return filepath.Join(d.Dir(), "reports", d.Call) }
+
+// ListReports lists <dataset dir>/reports/<call>/*.json, sorted.
+func ListReports(d *Dataset) []string {
+	m, _ := filepath.Glob(filepath.Join(ReportsDir(d), "*.json"))
+	sort.Strings(m)
+	return m
+}
+
+// LatestReport returns the dataset's latest report (reference C.2):
+// latest.json when present, else the greatest generated_at (ties: first in
+// sorted order). nil, nil when there is none. Reports that do not parse are
+// skipped unless latest.json itself does not parse (an error).
+func LatestReport(d *Dataset) (*Report, error) {
+	files := ListReports(d)
+	for _, f := range files {
+		if filepath.Base(f) == "latest.json" {
+			return LoadReport(f)
+		}
+	}
+	var best *Report
+	var bestT time.Time
+	for _, f := range files {
+		r, err := LoadReport(f)
+		if err != nil {
+			continue
+		}
+		t, _ := time.Parse(time.RFC3339, r.GeneratedAt)
+		if best == nil || t.After(bestT) {
+			best, bestT = r, t
+		}
+	}
+	return best, nil
+}
+
+// Marshal renders a report as indented JSON with a trailing newline.
+func (r *Report) Marshal() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the same
+// directory renamed into place: readers never see a partial file.
+func WriteFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("eval report: %w", err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("eval report: %w", err)
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	if werr == nil {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp, 0o644)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("eval report %s: %w", path, werr)
+	}
+	return nil
+}
+
+// WriteReport writes r atomically to path.
+func WriteReport(path string, r *Report) error {
+	b, err := r.Marshal()
+	if err != nil {
+		return fmt.Errorf("eval report %s: %w", path, err)
+	}
+	return WriteFileAtomic(path, b)
+}

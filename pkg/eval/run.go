@@ -1,0 +1,434 @@
+package eval
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"kitsoki/pkg/agent"
+	"kitsoki/pkg/schema"
+	"kitsoki/pkg/story"
+)
+
+// RunOptions configure Run.
+type RunOptions struct {
+	// Concurrency is how many calls run at once (0 = runtime.NumCPU()).
+	// Cassette runs are sequential so episode matching is deterministic.
+	Concurrency int
+	// Cassette, when set, answers every candidate and the judge from this
+	// host_cassette file: nothing is started or contacted. Latency is the
+	// episode's duration_ms.
+	Cassette string
+	// Shard/Shards run the jobs whose index i satisfies i % Shards ==
+	// Shard-1 (Shard is 1-based). Zero Shards runs everything.
+	Shard, Shards int
+	// InProcess serves builtin.inprocess aliases (and may replace any alias)
+	// with compiled-in agents, in every candidate's registry.
+	InProcess map[string]agent.Agent
+	// Builders add transport builders by plugin type (builtin.local_llm).
+	Builders map[string]agent.Builder
+	// Timeout is the hard deadline of one call (0 = agent.DefaultTimeout).
+	Timeout time.Duration
+	// Retries is how many times a call failing with plugin_crash or
+	// transport_error is retried (retry_rate counts calls that needed one).
+	Retries int
+	// Progress, when set, is called after each call with done and total.
+	// Calls come from one goroutine.
+	Progress func(done, total int)
+	// Now stamps generated_at (nil = time.Now).
+	Now func() time.Time
+	// Sink receives every agent.call.* event (nil discards).
+	Sink agent.Sink
+	// MaxFailureSamples caps failure_samples (0 = 50).
+	MaxFailureSamples int
+}
+
+// job is one candidate × example × repeat.
+type job struct {
+	idx, cand, ex, rep int
+}
+
+// Run measures every candidate of a validated dataset and returns the
+// report (not written; see WriteRunReport). It stops at the first
+// environment error (an alias that cannot be built, a prompt that does not
+// render) and returns ctx.Err() when ctx ends first: the caller writes
+// nothing then.
+func Run(ctx context.Context, v *Validation, opts RunOptions) (*Report, error) {
+	if !v.OK() {
+		return nil, fmt.Errorf("%s: eval validation failed", v.Dataset.Path)
+	}
+	d, st, cs := v.Dataset, v.Story, v.CallSite
+	var cas *agent.Cassette
+	if opts.Cassette != "" {
+		c, err := agent.LoadCassette(opts.Cassette)
+		if err != nil {
+			return nil, err
+		}
+		cas = c
+		opts.Concurrency = 1
+	}
+	specs, err := ExpandMatrix(d, st, cs, cas != nil)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Shards > 0 && (opts.Shard < 1 || opts.Shard > opts.Shards) {
+		return nil, fmt.Errorf("shard %d/%d: the shard index must be between 1 and %d", opts.Shard, opts.Shards, opts.Shards)
+	}
+	repeat := d.Matrix.Repeat
+	if repeat < 1 {
+		repeat = 1
+	}
+	// Render every example once, before anything is dispatched.
+	rnd := NewRenderer(st, cs)
+	type rendered struct {
+		prompt string
+		with   map[string]any
+	}
+	rend := make([]rendered, len(d.Examples))
+	for i, ex := range d.Examples {
+		p, w, err := rnd.Render(ex.Args)
+		if err != nil {
+			return nil, fmt.Errorf("example %q: %w", ex.Name, err)
+		}
+		rend[i] = rendered{p, w}
+	}
+	var jobs []job
+	total := 0
+	for ci := range specs {
+		for ei := range d.Examples {
+			for r := 0; r < repeat; r++ {
+				if opts.Shards == 0 || total%opts.Shards == opts.Shard-1 {
+					jobs = append(jobs, job{idx: total, cand: ci, ex: ei, rep: r})
+				}
+				total++
+			}
+		}
+	}
+	compiler := schema.NewCompiler(st.Dir)
+	var sch *schema.Schema
+	if cs.SchemaPath != "" {
+		if sch, err = compiler.Compile(cs.SchemaPath); err != nil {
+			return nil, fmt.Errorf("call site %q: %v", cs.Call, err)
+		}
+	}
+	regs := make([]*agent.Registry, len(specs))
+	defer func() {
+		for _, r := range regs {
+			if r != nil {
+				r.Close()
+			}
+		}
+	}()
+	for i, sp := range specs {
+		if regs[i], err = candidateRegistry(st, sp, cas, compiler, opts); err != nil {
+			return nil, err
+		}
+	}
+	var judge *judgeRunner
+	if d.Comparator.Kind == "judge" {
+		if judge, err = newJudge(st, d.Comparator, cas, compiler, opts); err != nil {
+			return nil, err
+		}
+		defer judge.close()
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	conc := opts.Concurrency
+	if conc <= 0 {
+		conc = runtime.NumCPU()
+	}
+	start := time.Now()
+	jobCh := make(chan job)
+	type result struct {
+		rec CallRecord
+		err error
+	}
+	resCh := make(chan result)
+	var wg sync.WaitGroup
+	for w := 0; w < conc; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobCh {
+				sp := specs[j.cand]
+				ex := d.Examples[j.ex]
+				with := cloneMap(rend[j.ex].with)
+				if sp.Model != "" {
+					with["model"] = sp.Model
+				}
+				if sp.Effort != "" {
+					with["effort"] = sp.Effort
+				}
+				call := agent.Call{
+					Alias: sp.Alias, Verb: cs.Verb(), SessionID: "eval:" + d.Call, Turn: int64(j.rep),
+					StatePath: cs.StatePath, Prompt: rend[j.ex].prompt, SchemaPath: cs.SchemaPath, Schema: sch,
+					With: with, World: rnd.World(), Persona: cs.Agent, Model: sp.Model, Timeout: opts.Timeout,
+				}
+				if cas == nil {
+					call.CallID = agent.CallID(regs[j.cand].AppID(), fmt.Sprintf("eval:%s:%d:%s:%d", d.Call, j.cand, ex.Name, j.rep))
+				}
+				rec, err := runOne(ctx, regs[j.cand], call, d.Comparator, ex, judge, cas != nil, opts.Retries)
+				rec.Candidate, rec.Example, rec.Repeat = j.cand, ex.Name, j.rep
+				select {
+				case resCh <- result{rec, err}:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobCh)
+		for _, j := range jobs {
+			select {
+			case jobCh <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(resCh) }()
+	recs := make([]CallRecord, 0, len(jobs))
+	var firstErr error
+	for res := range resCh {
+		if res.err != nil {
+			if firstErr == nil {
+				firstErr = res.err
+				cancel()
+			}
+			continue
+		}
+		recs = append(recs, res.rec)
+		if opts.Progress != nil {
+			opts.Progress(len(recs), len(jobs))
+		}
+	}
+	if err := context.Cause(ctx); firstErr == nil && err != nil && len(recs) < len(jobs) {
+		firstErr = err
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if len(recs) != len(jobs) {
+		return nil, errors.New("eval run: interrupted")
+	}
+
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	rep := newReport(v, specs, recs, opts.MaxFailureSamples)
+	rep.GeneratedAt = now().UTC().Format(time.RFC3339)
+	mode := "live"
+	if cas != nil {
+		mode = "cassette"
+	}
+	rep.Run = &RunInfo{Mode: mode, Concurrency: conc, Jobs: len(jobs), TotalJobs: total}
+	if cas == nil {
+		rep.Run.WallMS = time.Since(start).Milliseconds()
+	}
+	if opts.Shards > 0 {
+		rep.Run.Shard = fmt.Sprintf("%d/%d", opts.Shard, opts.Shards)
+		rep.Calls = recs
+	}
+	return rep, nil
+}
+
+// newReport folds records into a report for the validated dataset.
+func newReport(v *Validation, specs []CandidateSpec, recs []CallRecord, maxSamples int) *Report {
+	d := v.Dataset
+	cfg := SummaryConfig{Bar: d.Task.AdherenceBar, Repeat: max(d.Matrix.Repeat, 1), Expect: map[string]map[string]any{}, MaxFailureSamples: maxSamples}
+	if d.Selection != nil {
+		cfg.Strategy = d.Selection.Strategy
+		if d.Selection.Pinned != nil {
+			cfg.FallbackProfile = d.Selection.Pinned.FallbackProfile
+		}
+	}
+	for _, ex := range d.Examples {
+		cfg.Expect[ex.Name] = ex.Expect
+	}
+	cands, dec, samples := Summarize(specs, recs, cfg)
+	return &Report{
+		Kind: "agent_eval_report", Eval: d.Call, App: d.App, Call: d.Call,
+		Hashes: v.Hashes, AdherenceBar: d.Task.AdherenceBar,
+		Candidates: cands, Decision: dec, FailureSamples: samples,
+	}
+}
+
+func cloneMap(m map[string]any) map[string]any {
+	out, _ := jsonNormalize(m).(map[string]any)
+	if out == nil {
+		out = map[string]any{}
+	}
+	return out
+}
+
+// candidateRegistry builds the registry serving one candidate: only its
+// alias, with the candidate's model in the declaration for transports that
+// take the model from it (builtin.claude_cli, builtin.local_llm).
+func candidateRegistry(st *story.Story, sp CandidateSpec, cas *agent.Cassette, compiler *schema.Compiler, opts RunOptions) (*agent.Registry, error) {
+	ro := agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Builders: opts.Builders, Sink: opts.Sink, Timeout: opts.Timeout, Schemas: compiler}
+	plugins := map[string]*story.AgentPlugin{}
+	if cas == nil {
+		decl := st.AgentPlugins[sp.Alias]
+		if decl == nil {
+			return nil, fmt.Errorf("matrix profile %q: agent_plugins alias %s is not declared", sp.Profile, sp.Alias)
+		}
+		cp := *decl
+		if sp.Model != "" && (cp.Plugin == story.PluginClaudeCLI || cp.Plugin == story.PluginLocalLLM) {
+			cp.Model = sp.Model
+		}
+		plugins[sp.Alias] = &cp
+	}
+	reg, err := agent.NewRegistryFromPlugins(plugins, ro)
+	if err != nil {
+		return nil, fmt.Errorf("matrix profile %q: %w", sp.Profile, err)
+	}
+	if cas != nil {
+		if err := reg.Register(sp.Alias, cas.For(sp.Alias)); err != nil {
+			reg.Close()
+			return nil, err
+		}
+		return reg, nil
+	}
+	for alias, a := range opts.InProcess {
+		if alias != sp.Alias {
+			continue
+		}
+		if err := reg.RegisterInProcess(alias, a); err != nil {
+			reg.Close()
+			return nil, err
+		}
+	}
+	return reg, nil
+}
+
+// runOne dispatches one call (with retries) and scores it.
+func runOne(ctx context.Context, reg *agent.Registry, call agent.Call, cmp Comparator, ex Example, judge *judgeRunner, cassette bool, retries int) (CallRecord, error) {
+	var rec CallRecord
+	var res *agent.Result
+	var err error
+	var elapsed time.Duration
+	for attempt := 0; ; attempt++ {
+		t0 := time.Now()
+		res, err = reg.Dispatch(ctx, call)
+		elapsed = time.Since(t0)
+		if err == nil || attempt >= retries {
+			break
+		}
+		k := agent.KindOf(err)
+		if k != agent.KindPluginCrash && k != agent.KindTransportError {
+			break
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		rec.Retries++
+	}
+	if ctx.Err() != nil {
+		return rec, context.Cause(ctx)
+	}
+	if err != nil {
+		kind := agent.KindOf(err)
+		if kind == "" {
+			return rec, err
+		}
+		rec.LatencyMS = elapsed.Milliseconds()
+		rec.Conformant = kind == agent.KindSchemaInvalid
+		rec.Reason = reg.Redact(err.Error())
+		if cassette {
+			rec.LatencyMS = 0
+		}
+		return rec, nil
+	}
+	rec.LatencyMS = res.Duration.Milliseconds()
+	if cassette {
+		rec.LatencyMS = metaInt(res.Meta, "duration_ms")
+	}
+	if c, ok := metaFloat(res.Meta, "cost_usd"); ok {
+		rec.CostUSD = &c
+	}
+	if fb, _ := res.Meta["fallback"].(bool); fb {
+		rec.Fallback = true
+	}
+	rec.Conformant = true
+	rec.SchemaValid = call.Schema == nil || res.Value != nil
+	actual := jsonNormalize(res.Value)
+	if cmp.Kind == "judge" {
+		rec.Pass, rec.Reason, err = judge.judge(ctx, ex, actual)
+		if err != nil {
+			return rec, err
+		}
+	} else {
+		rec.Pass, rec.Reason = Compare(cmp, ex.Expect, actual)
+	}
+	if !rec.SchemaValid {
+		rec.Pass = false
+		if rec.Reason == "" {
+			rec.Reason = "no submission"
+		}
+	}
+	if !rec.Pass {
+		rec.Actual = actual
+	}
+	return rec, nil
+}
+
+func metaFloat(m map[string]any, k string) (float64, bool) {
+	switch x := m[k].(type) {
+	case float64:
+		return x, true
+	case int64:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}
+
+func metaInt(m map[string]any, k string) int64 {
+	f, _ := metaFloat(m, k)
+	return int64(f)
+}
+
+// DefaultReportPaths are where a run's report goes: a timestamped file and
+// latest.json under <dataset dir>/reports/<call>/, or
+// shard-<i>-of-<n>.json for a shard.
+func DefaultReportPaths(d *Dataset, r *Report, t time.Time) []string {
+	dir := ReportsDir(d)
+	if r.Run != nil && r.Run.Shard != "" {
+		var i, n int
+		fmt.Sscanf(r.Run.Shard, "%d/%d", &i, &n)
+		return []string{filepath.Join(dir, fmt.Sprintf("shard-%d-of-%d.json", i, n))}
+	}
+	return []string{filepath.Join(dir, t.UTC().Format("20060102T150405Z")+".json"), filepath.Join(dir, "latest.json")}
+}
+
+// WriteRunReport writes r to every path atomically, setting
+// decision.evidence to the last path relative to the story directory.
+func WriteRunReport(r *Report, storyDir string, paths []string) error {
+	if len(paths) == 0 {
+		return errors.New("eval run: no report path")
+	}
+	if r.Decision != nil && storyDir != "" {
+		if rel, err := filepath.Rel(storyDir, paths[len(paths)-1]); err == nil {
+			r.Decision.Evidence = filepath.ToSlash(rel)
+		}
+	}
+	for _, p := range paths {
+		if err := WriteReport(p, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+

@@ -1,0 +1,223 @@
+package eval
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+// RuleSelection is the rule id of selection-evidence diagnostics.
+const RuleSelection = "selection-evidence"
+
+// CheckSelections checks every host.agent.* effect with a selection: block
+// against its eval dataset (evals/*.yaml whose call: is the effect's id:)
+// and evidence report (selection.evidence, relative to the story
+// directory; else the dataset's latest report): the dataset exists, the
+// report exists and parses, is not stale against the current dataset,
+// prompt, schema and toolbox, and the pinned profile/model/effort is a
+// passing candidate. Diagnostics are errors positioned at the selection:
+// node (or its evidence: value for evidence problems).
+func CheckSelections(st *story.Story) []diag.Diagnostic {
+	if st == nil {
+		return nil
+	}
+	var out []diag.Diagnostic
+	datasets := storyDatasets(st.Dir)
+	for _, ae := range AgentEffects(st) {
+		e := ae.Effect
+		sel := e.Selection
+		if sel == nil {
+			continue
+		}
+		at := func(key string) story.Pos {
+			if p, ok := sel.Keys[key]; ok {
+				return p
+			}
+			return sel.Pos
+		}
+		report := func(pos story.Pos, format string, a ...any) {
+			out = append(out, diag.Diagnostic{File: pos.File, Line: pos.Line, Col: pos.Col, Severity: diag.Error, Rule: RuleSelection, Message: fmt.Sprintf(format, a...)})
+		}
+		id := strings.TrimSpace(e.ID)
+		if id == "" {
+			report(sel.Pos, "selection: pins a model for %s but the effect has no id:; add id: so its eval dataset (evals/*.yaml with call: <id>) can be found", e.Invoke)
+			continue
+		}
+		var d *Dataset
+		for _, cand := range datasets {
+			if cand.Call == id {
+				d = cand
+				break
+			}
+		}
+		if d == nil {
+			report(sel.Pos, "selection: no eval dataset for call %q under %s (add evals/%s.yaml with kind: agent_eval and call: %s, then kitsoki eval run it)", id, filepath.Join(st.Dir, "evals"), id, id)
+			continue
+		}
+		cs := newCallSite(ae.State, ae.Index, e)
+		cur := ComputeHashes(d, st, cs)
+		pin := Pin{Profile: sel.Profile, Model: sel.Model, Effort: sel.Effort, Evidence: sel.Evidence}
+		for _, p := range checkPin(st.Dir, d, pin, cur) {
+			pos := sel.Pos
+			if p.evidence {
+				pos = at("evidence")
+			}
+			report(pos, "%s", p.msg)
+		}
+	}
+	return out
+}
+
+type pinProblem struct {
+	msg      string
+	evidence bool // about the evidence file rather than the pin
+}
+
+// checkPin checks a pin against its evidence report.
+func checkPin(storyDir string, d *Dataset, pin Pin, cur Hashes) []pinProblem {
+	rel := func(p string) string {
+		if r, err := filepath.Rel(storyDir, p); err == nil {
+			return filepath.ToSlash(r)
+		}
+		return p
+	}
+	var r *Report
+	var err error
+	evidence := pin.Evidence
+	if evidence != "" {
+		p := evidence
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(storyDir, p)
+		}
+		if _, serr := os.Stat(p); serr != nil {
+			return []pinProblem{{fmt.Sprintf("selection.evidence %q: report not found; run kitsoki eval run %s to produce it", evidence, rel(d.Path)), true}}
+		}
+		r, err = LoadReport(p)
+	} else {
+		r, err = LatestReport(d)
+		evidence = rel(ReportsDir(d)) + "/latest.json"
+		if err == nil && r == nil {
+			return []pinProblem{{fmt.Sprintf("selection: no evidence report for call %q under %s; run kitsoki eval run %s", d.Call, rel(ReportsDir(d)), rel(d.Path)), true}}
+		}
+		if r != nil {
+			evidence = rel(r.Path)
+		}
+	}
+	if err != nil {
+		return []pinProblem{{fmt.Sprintf("selection.evidence %q does not parse: %v", evidence, err), true}}
+	}
+	if f := StaleFields(r.Hashes, cur); len(f) > 0 {
+		return []pinProblem{{fmt.Sprintf("selection.evidence %q is stale: the %s changed since it was generated; re-run kitsoki eval run %s", evidence, strings.Join(f, ", "), rel(d.Path)), true}}
+	}
+	if pin.Profile == "" {
+		if ReportStatus(r, cur) != StatusPassing {
+			return []pinProblem{{fmt.Sprintf("selection.evidence %q has no passing candidate", evidence), true}}
+		}
+		return nil
+	}
+	label := pin.Profile
+	if pin.Model != "" {
+		label += "/" + pin.Model
+	}
+	if pin.Effort != "" {
+		label += " effort=" + pin.Effort
+	}
+	var match *Candidate
+	for i := range r.Candidates {
+		c := &r.Candidates[i]
+		if c.Profile == pin.Profile && (pin.Model == "" || c.Model == pin.Model) && (pin.Effort == "" || c.Effort == pin.Effort) {
+			if match == nil || (!match.Pass && c.Pass) {
+				match = c
+			}
+		}
+	}
+	if match == nil {
+		return []pinProblem{{fmt.Sprintf("selection pins %s but %q measured no such candidate; add it to the dataset's matrix and re-run kitsoki eval run %s", label, evidence, rel(d.Path)), false}}
+	}
+	if !match.Pass {
+		why := ""
+		if match.Rejected != "" {
+			why = " (" + match.Rejected + ")"
+		}
+		return []pinProblem{{fmt.Sprintf("selection pins %s but that candidate did not pass the adherence bar in %q%s; pin a passing candidate", label, evidence, why), false}}
+	}
+	return nil
+}
+
+// storyDatasets parses <dir>/evals/*.yaml, skipping files that do not parse.
+func storyDatasets(dir string) []*Dataset {
+	files, _ := Discover(dir)
+	var out []*Dataset
+	for _, f := range files {
+		if d, err := LoadDataset(f); err == nil {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Check is `kitsoki eval check <story-dir>`: the story's selection: pins
+// (CheckSelections) and every dataset's selection.pinned, each against its
+// evidence. Any error diagnostic means CI should fail.
+func Check(storyDir string, loader *StoryLoader) ([]diag.Diagnostic, error) {
+	if loader == nil {
+		loader = &StoryLoader{}
+	}
+	abs, err := filepath.Abs(storyDir)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("eval check: %s is not a story directory", storyDir)
+	}
+	files, err := Discover(abs)
+	if err != nil {
+		return nil, err
+	}
+	var out []diag.Diagnostic
+	seenStory := map[string]bool{}
+	manifest := filepath.Join(abs, "app.yaml")
+	if _, err := os.Stat(manifest); err == nil {
+		st, err := loader.Load(manifest)
+		if err != nil {
+			out = append(out, diag.Diagnostic{File: manifest, Severity: diag.Error, Rule: RuleSelection, Message: "load app: " + err.Error()})
+		} else {
+			out = append(out, CheckSelections(st)...)
+			seenStory[st.Dir] = true
+		}
+	}
+	for _, f := range files {
+		d, err := LoadDataset(f)
+		if err != nil {
+			out = append(out, diag.Diagnostic{File: f, Severity: diag.Error, Rule: "eval", Message: err.Error()})
+			continue
+		}
+		if d.Selection == nil || d.Selection.Pinned == nil {
+			continue
+		}
+		v := Validate(d, loader)
+		if !v.OK() {
+			for _, fd := range v.Findings {
+				if fd.Severity == diag.Error {
+					out = append(out, fd.Diagnostic())
+				}
+			}
+			continue
+		}
+		pos := d.PosOf("selection.pinned")
+		for _, p := range checkPin(v.Story.Dir, d, *d.Selection.Pinned, v.Hashes) {
+			ppos := pos
+			if p.evidence {
+				if ep, ok := d.pos["selection.pinned.evidence"]; ok {
+					ppos = ep
+				}
+			}
+			out = append(out, diag.Diagnostic{File: ppos.File, Line: ppos.Line, Col: ppos.Col, Severity: diag.Error, Rule: RuleSelection, Message: p.msg})
+		}
+	}
+	return diag.Sort(out), nil
+}

@@ -1,0 +1,63 @@
+package eval
+
+// Statuses of a dataset (reference C.7; invalid comes from validation).
+const (
+	StatusUnmeasured = "unmeasured"
+	StatusStale      = "stale"
+	StatusPassing    = "passing"
+	StatusFailing    = "failing"
+	StatusInvalid    = "invalid"
+)
+
+// ReportStatus is a report's status against the current hashes: unmeasured
+// without a report; stale when any of the four hashes is set on both sides
+// and differs; else passing when any candidate passed; else failing.
+func ReportStatus(r *Report, cur Hashes) string {
+	if r == nil {
+		return StatusUnmeasured
+	}
+	if IsStale(r.Hashes, cur) {
+		return StatusStale
+	}
+	for _, c := range r.Candidates {
+		if c.Pass {
+			return StatusPassing
+		}
+	}
+	return StatusFailing
+}
+
+// IsStale reports whether any hash is known on both sides and differs.
+func IsStale(rep, cur Hashes) bool {
+	diff := func(a, b string) bool { return a != "" && b != "" && a != b }
+	return diff(rep.Dataset, cur.Dataset) || diff(rep.Prompt, cur.Prompt) ||
+		diff(rep.Schema, cur.Schema) || diff(rep.Toolbox, cur.Toolbox)
+}
+
+// StaleFields names the hashes that differ ("dataset", "prompt", ...).
+func StaleFields(rep, cur Hashes) []string {
+	var out []string
+	diff := func(name, a, b string) {
+		if a != "" && b != "" && a != b {
+			out = append(out, name)
+		}
+	}
+	diff("dataset", rep.Dataset, cur.Dataset)
+	diff("prompt", rep.Prompt, cur.Prompt)
+	diff("schema", rep.Schema, cur.Schema)
+	diff("toolbox", rep.Toolbox, cur.Toolbox)
+	return out
+}
+
+// DatasetStatus validates d and returns its status with the latest report
+// (nil when there is none or the dataset is invalid).
+func DatasetStatus(v *Validation) (string, *Report, error) {
+	if !v.OK() {
+		return StatusInvalid, nil, nil
+	}
+	r, err := LatestReport(v.Dataset)
+	if err != nil {
+		return StatusInvalid, nil, err
+	}
+	return ReportStatus(r, v.Hashes), r, nil
+}

@@ -1,0 +1,247 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// CallRecord is one measured call: the unit shard reports carry and
+// Summarize folds into candidates.
+type CallRecord struct {
+	Candidate   int      `json:"candidate"` // index into the matrix's candidates
+	Example     string   `json:"example"`
+	Repeat      int      `json:"repeat"`
+	LatencyMS   int64    `json:"latency_ms"`
+	CostUSD     *float64 `json:"cost_usd,omitempty"`
+	SchemaValid bool     `json:"schema_valid"`
+	Conformant  bool     `json:"conformant"`
+	Pass        bool     `json:"pass"`
+	Retries     int      `json:"retries,omitempty"`
+	Fallback    bool     `json:"fallback,omitempty"`
+	Reason      string   `json:"reason,omitempty"`
+	Actual      any      `json:"actual,omitempty"` // kept only for failures
+}
+
+// SummaryConfig is what Summarize needs from the dataset.
+type SummaryConfig struct {
+	Bar               *AdherenceBar
+	Repeat            int
+	Strategy          string // "" = cheapest_passing
+	FallbackProfile   string
+	Expect            map[string]map[string]any // example name -> expect
+	MaxFailureSamples int                       // 0 = 50
+}
+
+// Summarize computes every candidate's metrics, applies the adherence bar,
+// picks per the strategy and collects failure samples. Records may arrive
+// in any order; the output depends only on their content.
+func Summarize(specs []CandidateSpec, recs []CallRecord, cfg SummaryConfig) ([]Candidate, *Decision, []FailureSample) {
+	recs = append([]CallRecord(nil), recs...)
+	sort.SliceStable(recs, func(i, j int) bool {
+		a, b := recs[i], recs[j]
+		if a.Candidate != b.Candidate {
+			return a.Candidate < b.Candidate
+		}
+		if a.Example != b.Example {
+			return a.Example < b.Example
+		}
+		return a.Repeat < b.Repeat
+	})
+	by := make([][]CallRecord, len(specs))
+	for _, r := range recs {
+		if r.Candidate >= 0 && r.Candidate < len(specs) {
+			by[r.Candidate] = append(by[r.Candidate], r)
+		}
+	}
+	bar := cfg.Bar
+	if bar == nil {
+		bar = &AdherenceBar{MinPassRate: 1}
+	}
+	cands := make([]Candidate, len(specs))
+	for i, sp := range specs {
+		cands[i] = measure(sp, by[i], bar, cfg.Repeat)
+	}
+	dec := decide(cands, cfg)
+	return cands, dec, failureSamples(specs, recs, cfg)
+}
+
+func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) Candidate {
+	c := Candidate{Profile: sp.Profile, Backend: sp.Backend, Model: sp.Model, Effort: sp.Effort, ExamplesRun: len(rs), Repeat: repeat}
+	n := float64(len(rs))
+	if len(rs) == 0 {
+		c.Rejected = "no calls ran"
+		return c
+	}
+	var valid, pass, conf, retried, fb int
+	var lat []int64
+	var cost []float64
+	perEx := map[string]bool{}
+	for _, r := range rs {
+		if r.SchemaValid {
+			valid++
+		}
+		if r.Pass {
+			pass++
+		}
+		if r.Conformant {
+			conf++
+		}
+		if r.Retries > 0 {
+			retried++
+		}
+		if r.Fallback {
+			fb++
+		}
+		lat = append(lat, r.LatencyMS)
+		if r.CostUSD != nil {
+			cost = append(cost, *r.CostUSD)
+		}
+		ok, seen := perEx[r.Example]
+		perEx[r.Example] = (ok || !seen) && r.Pass
+	}
+	c.SchemaValidRate = round6(float64(valid) / n)
+	c.ComparatorPassRate = round6(float64(pass) / n)
+	c.ContractConformanceRate = round6(float64(conf) / n)
+	rr, fr := round6(float64(retried)/n), round6(float64(fb)/n)
+	c.RetryRate, c.FallbackRate = &rr, &fr
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	p50, p95 := lat[rank(len(lat), 0.50)], lat[rank(len(lat), 0.95)]
+	c.P50LatencyMS, c.P95LatencyMS = &p50, &p95
+	if len(cost) > 0 {
+		sum := 0.0
+		for _, x := range cost {
+			sum += x
+		}
+		avg := round9(sum / float64(len(cost)))
+		sort.Float64s(cost)
+		p := round9(cost[rank(len(cost), 0.95)])
+		c.AvgCostUSD, c.P95CostUSD = &avg, &p
+	}
+	k := 0
+	for _, ok := range perEx {
+		if ok {
+			k++
+		}
+	}
+	pk := round6(float64(k) / float64(len(perEx)))
+	c.PassKRate = &pk
+	var why []string
+	if c.ComparatorPassRate < bar.MinPassRate {
+		why = append(why, fmt.Sprintf("pass rate %.2f below %.2f", c.ComparatorPassRate, bar.MinPassRate))
+	}
+	if bar.MaxP95LatencyMS != nil && p95 > *bar.MaxP95LatencyMS {
+		why = append(why, fmt.Sprintf("p95 latency %dms above %dms", p95, *bar.MaxP95LatencyMS))
+	}
+	if bar.MaxAvgCostUSD != nil && c.AvgCostUSD != nil && *c.AvgCostUSD > *bar.MaxAvgCostUSD {
+		why = append(why, fmt.Sprintf("avg cost $%.6f above $%.6f", *c.AvgCostUSD, *bar.MaxAvgCostUSD))
+	}
+	c.Pass = len(why) == 0
+	c.Rejected = strings.Join(why, ", ")
+	return c
+}
+
+// rank is the nearest-rank index of quantile q in n sorted values.
+func rank(n int, q float64) int {
+	i := int(math.Ceil(q*float64(n))) - 1
+	if i < 0 {
+		i = 0
+	}
+	if i >= n {
+		i = n - 1
+	}
+	return i
+}
+
+func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+func round9(x float64) float64 { return math.Round(x*1e9) / 1e9 }
+
+func decide(cands []Candidate, cfg SummaryConfig) *Decision {
+	strategy := cfg.Strategy
+	if strategy == "" {
+		strategy = "cheapest_passing"
+	}
+	d := &Decision{Strategy: strategy, FallbackProfile: cfg.FallbackProfile}
+	cost := func(c Candidate) float64 {
+		if c.AvgCostUSD == nil {
+			return 0
+		}
+		return *c.AvgCostUSD
+	}
+	lat := func(c Candidate) int64 {
+		if c.P95LatencyMS == nil {
+			return math.MaxInt64
+		}
+		return *c.P95LatencyMS
+	}
+	best := -1
+	for i, c := range cands {
+		if !c.Pass {
+			continue
+		}
+		if best < 0 {
+			best = i
+			continue
+		}
+		b := cands[best]
+		var better bool
+		if strategy == "fastest_passing" {
+			better = lat(c) < lat(b) || (lat(c) == lat(b) && cost(c) < cost(b))
+		} else {
+			better = cost(c) < cost(b) || (cost(c) == cost(b) && lat(c) < lat(b))
+		}
+		if better {
+			best = i
+		}
+	}
+	var rej []string
+	for i, c := range cands {
+		switch {
+		case i == best:
+		case !c.Pass:
+			rej = append(rej, c.Key()+": "+c.Rejected)
+		default:
+			if strategy == "fastest_passing" {
+				rej = append(rej, c.Key()+": passed but slower")
+			} else {
+				rej = append(rej, c.Key()+": passed but costlier")
+			}
+		}
+	}
+	d.RejectedSummary = strings.Join(rej, "; ")
+	if best >= 0 {
+		b := cands[best]
+		d.SelectedProfile, d.SelectedModel, d.SelectedEffort = b.Profile, b.Model, b.Effort
+	}
+	return d
+}
+
+func failureSamples(specs []CandidateSpec, recs []CallRecord, cfg SummaryConfig) []FailureSample {
+	max := cfg.MaxFailureSamples
+	if max <= 0 {
+		max = 50
+	}
+	var out []FailureSample
+	seen := map[string]bool{}
+	for _, r := range recs {
+		if r.Pass || r.Candidate < 0 || r.Candidate >= len(specs) {
+			continue
+		}
+		key := fmt.Sprintf("%d\x00%s", r.Candidate, r.Example)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		sp := specs[r.Candidate]
+		fs := FailureSample{Example: r.Example, Profile: sp.Profile, Model: sp.Model, Effort: sp.Effort, Repeat: r.Repeat, Reason: r.Reason, Actual: r.Actual}
+		if e := cfg.Expect[r.Example]; e != nil {
+			fs.Expect = e
+		}
+		out = append(out, fs)
+		if len(out) >= max {
+			break
+		}
+	}
+	return out
+}

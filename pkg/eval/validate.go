@@ -1,0 +1,331 @@
+package eval
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/schema"
+	"kitsoki/pkg/story"
+)
+
+// Comparator kinds (reference C.8).
+var comparatorKinds = []string{"exact", "field_subset", "enum", "artifact_diff", "judge"}
+
+// Selection strategies eval run implements.
+var strategies = []string{"cheapest_passing", "fastest_passing"}
+
+// Efforts a story accepts (story-format: selection.effort).
+var knownEfforts = []string{"low", "medium", "high", "xhigh", "max"}
+
+// Validation is the result of validating a dataset against its story.
+type Validation struct {
+	Dataset  *Dataset
+	Story    *story.Story // nil when app: could not be loaded
+	AppPath  string       // resolved app path
+	CallSite *CallSite    // nil when not found
+	Hashes   Hashes
+	Findings []Finding
+}
+
+// OK reports whether there are no errors.
+func (v *Validation) OK() bool {
+	for _, f := range v.Findings {
+		if f.Severity == diag.Error {
+			return false
+		}
+	}
+	return true
+}
+
+// Errors returns the error messages in order.
+func (v *Validation) Errors() []string { return v.messages(diag.Error) }
+
+// Warnings returns the warning messages in order.
+func (v *Validation) Warnings() []string { return v.messages(diag.Warning) }
+
+func (v *Validation) messages(sev diag.Severity) []string {
+	var out []string
+	for _, f := range v.Findings {
+		if f.Severity == sev {
+			out = append(out, f.Message)
+		}
+	}
+	return out
+}
+
+// Diagnostics returns every finding as a diagnostic.
+func (v *Validation) Diagnostics() []diag.Diagnostic {
+	out := make([]diag.Diagnostic, 0, len(v.Findings))
+	for _, f := range v.Findings {
+		out = append(out, f.Diagnostic())
+	}
+	return out
+}
+
+// StoryLoader loads stories once per path (eval list validates many
+// datasets of one app). It is safe for concurrent use.
+type StoryLoader struct {
+	mu    sync.Mutex
+	cache map[string]storyEntry
+	Opts  story.Options
+}
+
+type storyEntry struct {
+	st  *story.Story
+	err error
+}
+
+// Load loads the story at path (cached). A story with load errors is an
+// error naming the first one.
+func (l *StoryLoader) Load(path string) (*story.Story, error) {
+	if l == nil {
+		l = &StoryLoader{}
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if e, ok := l.cache[path]; ok {
+		return e.st, e.err
+	}
+	opts := l.Opts
+	opts.AllowUnsetEnv = true
+	st, ds := story.Load(path, opts)
+	var err error
+	if st == nil || diag.HasErrors(ds) {
+		msg := "story could not be loaded"
+		for _, d := range ds {
+			if d.Severity == diag.Error {
+				msg = d.String()
+				break
+			}
+		}
+		err = fmt.Errorf("%s", msg)
+		st = nil
+	}
+	if l.cache == nil {
+		l.cache = map[string]storyEntry{}
+	}
+	l.cache[path] = storyEntry{st, err}
+	return st, err
+}
+
+// Validate checks a dataset in the reference's order (C.3), adding the
+// task, matrix and selection checks upstream skips. loader may be nil.
+func Validate(d *Dataset, loader *StoryLoader) *Validation {
+	v := &Validation{Dataset: d, Hashes: Hashes{Dataset: HashBytes(d.Raw)}}
+	v.Findings = append(v.Findings, d.Findings...)
+	errf := func(key, format string, a ...any) {
+		v.Findings = append(v.Findings, Finding{Pos: d.PosOf(key), Severity: diag.Error, Message: fmt.Sprintf(format, a...)})
+	}
+	warnf := func(key, format string, a ...any) {
+		v.Findings = append(v.Findings, Finding{Pos: d.PosOf(key), Severity: diag.Warning, Message: fmt.Sprintf(format, a...)})
+	}
+	if d.Kind != "agent_eval" {
+		errf("kind", "kind must be agent_eval")
+	}
+	if d.App == "" {
+		errf("app", "app is required")
+	}
+	if d.Call == "" {
+		errf("call", "call is required")
+	}
+	switch {
+	case d.Comparator.Kind == "":
+		errf("comparator", "comparator is required")
+	case !containsStr(comparatorKinds, d.Comparator.Kind):
+		errf("comparator", "unsupported comparator %q", d.Comparator.Kind)
+	}
+	if len(d.Examples) == 0 {
+		errf("examples", "at least one example is required")
+	}
+	seen := map[string]bool{}
+	for i, ex := range d.Examples {
+		key := fmt.Sprintf("examples[%d]", i)
+		if ex.Name == "" {
+			errf(key, "examples[%d].name is required", i)
+		}
+		if seen[ex.Name] {
+			errf(key, "duplicate example name %q", ex.Name)
+		}
+		seen[ex.Name] = true
+		if len(ex.Expect) == 0 {
+			errf(key, "example %q expect is required", ex.Name)
+		}
+	}
+	checkTask(d, errf)
+	checkMatrix(d, errf, warnf)
+	checkSelection(d, errf)
+	if !v.OK() && d.App == "" {
+		return v
+	}
+	if d.App == "" {
+		return v
+	}
+	appPath := d.App
+	if !filepath.IsAbs(appPath) {
+		appPath = filepath.Join(d.Dir(), appPath)
+	}
+	v.AppPath = appPath
+	st, err := loader.Load(appPath)
+	if err != nil {
+		errf("app", "load app: %v", err)
+		return v
+	}
+	v.Story = st
+	cs := FindCallSite(st, d.Call)
+	if cs == nil {
+		errf("call", "call site %q not found; add id: %s to the target host.agent.* invoke", d.Call, d.Call)
+		return v
+	}
+	v.CallSite = cs
+	v.Hashes = ComputeHashes(d, st, cs)
+	if d.Agent != "" && cs.Agent != "" && d.Agent != cs.Agent {
+		errf("agent", "dataset agent %q does not match call-site agent %q", d.Agent, cs.Agent)
+	}
+	if cs.SchemaPath != "" && !story.IsTemplated(cs.SchemaPath) {
+		sc, err := schema.NewCompiler(st.Dir).Compile(cs.SchemaPath)
+		if err != nil {
+			errf("call", "read schema: %v", err)
+		} else {
+			for i, ex := range d.Examples {
+				if len(ex.Expect) == 0 {
+					continue
+				}
+				if verr := sc.Validate(ex.Expect); verr != nil {
+					errf(fmt.Sprintf("examples[%d].expect", i), "example %q expect schema invalid: agent: schema_invalid: %s", ex.Name, verr.Error())
+				}
+			}
+		}
+	}
+	for i, p := range d.Matrix.Profiles {
+		if p != "" && ResolveProfile(st, p) == "" {
+			warnf("matrix.profiles", "matrix.profiles[%d] %q is not an agent_plugins alias of the app; eval run cannot reach it (declare agent_plugins: agent.%s)", i, p, strings.TrimPrefix(p, "agent."))
+		}
+	}
+	if d.Comparator.Kind == "judge" {
+		if d.Comparator.Agent != "" && ResolveProfile(st, d.Comparator.Agent) == "" {
+			errf("comparator.agent", "comparator.agent %q is not an agent_plugins alias of the app (declare agent_plugins: agent.%s)", d.Comparator.Agent, strings.TrimPrefix(d.Comparator.Agent, "agent."))
+		}
+		warnf("comparator", "judge comparator requires passing evidence for the judge call site before promotion")
+	}
+	return v
+}
+
+// ResolveProfile maps a matrix profile to the story's agent_plugins alias:
+// the alias itself when declared, else "agent.<profile>" when declared, else
+// "".
+func ResolveProfile(st *story.Story, profile string) string {
+	if st == nil {
+		return ""
+	}
+	if _, ok := st.AgentPlugins[profile]; ok {
+		return profile
+	}
+	if _, ok := st.AgentPlugins["agent."+profile]; ok {
+		return "agent." + profile
+	}
+	return ""
+}
+
+func checkTask(d *Dataset, errf func(key, format string, a ...any)) {
+	if b := d.Task.Boundedness; b != nil && b.MaxTurns != nil && *b.MaxTurns < 1 {
+		errf("task.boundedness.max_turns", "task.boundedness.max_turns must be at least 1, got %d", *b.MaxTurns)
+	}
+	a := d.Task.AdherenceBar
+	if a == nil {
+		return
+	}
+	if a.MinPassRate < 0 || a.MinPassRate > 1 {
+		errf("task.adherence_bar.min_pass_rate", "task.adherence_bar.min_pass_rate must be between 0 and 1, got %g", a.MinPassRate)
+	}
+	if a.MaxP95LatencyMS != nil && *a.MaxP95LatencyMS < 0 {
+		errf("task.adherence_bar.max_p95_latency_ms", "task.adherence_bar.max_p95_latency_ms must not be negative, got %d", *a.MaxP95LatencyMS)
+	}
+	if a.MaxAvgCostUSD != nil && *a.MaxAvgCostUSD < 0 {
+		errf("task.adherence_bar.max_avg_cost_usd", "task.adherence_bar.max_avg_cost_usd must not be negative, got %g", *a.MaxAvgCostUSD)
+	}
+}
+
+func checkMatrix(d *Dataset, errf, warnf func(key, format string, a ...any)) {
+	m := d.Matrix
+	if len(m.Profiles) == 0 {
+		warnf("matrix", "matrix.profiles is empty: eval run has no candidate to measure (list agent_plugins aliases)")
+	}
+	seen := map[string]bool{}
+	for i, p := range m.Profiles {
+		if strings.TrimSpace(p) == "" {
+			errf("matrix.profiles", "matrix.profiles[%d] is empty", i)
+			continue
+		}
+		if seen[p] {
+			errf("matrix.profiles", "duplicate profile %q in matrix.profiles", p)
+		}
+		seen[p] = true
+	}
+	for _, p := range sortedKeys(m.Models) {
+		key := "matrix.models." + p
+		if !seen[p] {
+			errf(key, "matrix.models.%s names a profile that is not in matrix.profiles", p)
+		}
+		ms := map[string]bool{}
+		for i, model := range m.Models[p] {
+			if strings.TrimSpace(model) == "" {
+				errf(key, "matrix.models.%s[%d] is empty", p, i)
+				continue
+			}
+			if ms[model] {
+				errf(key, "duplicate model %q in matrix.models.%s", model, p)
+			}
+			ms[model] = true
+		}
+	}
+	es := map[string]bool{}
+	for i, e := range m.Effort {
+		if strings.TrimSpace(e) == "" {
+			errf("matrix.effort", "matrix.effort[%d] is empty", i)
+			continue
+		}
+		if es[e] {
+			errf("matrix.effort", "duplicate effort %q in matrix.effort", e)
+		}
+		es[e] = true
+		if !containsStr(knownEfforts, e) {
+			warnf("matrix.effort", "matrix.effort[%d] %q is not one of low, medium, high, xhigh, max", i, e)
+		}
+	}
+}
+
+func checkSelection(d *Dataset, errf func(key, format string, a ...any)) {
+	s := d.Selection
+	if s == nil {
+		return
+	}
+	switch {
+	case s.Strategy == "":
+		errf("selection", "selection.strategy is required (cheapest_passing or fastest_passing)")
+	case !containsStr(strategies, s.Strategy):
+		errf("selection.strategy", "unsupported selection strategy %q (use cheapest_passing or fastest_passing)", s.Strategy)
+	}
+	p := s.Pinned
+	if p == nil {
+		return
+	}
+	m := d.Matrix
+	if p.Profile == "" {
+		if p.Model != "" || p.Effort != "" {
+			errf("selection.pinned", "selection.pinned.profile is required when a model or effort is pinned")
+		}
+	} else if !containsStr(m.Profiles, p.Profile) {
+		errf("selection.pinned.profile", "selection.pinned.profile %q is not in matrix.profiles", p.Profile)
+	} else if models, ok := m.Models[p.Profile]; ok && p.Model != "" && !containsStr(models, p.Model) {
+		errf("selection.pinned.model", "selection.pinned.model %q is not in matrix.models.%s", p.Model, p.Profile)
+	}
+	if p.Effort != "" && len(m.Effort) > 0 && !containsStr(m.Effort, p.Effort) {
+		errf("selection.pinned.effort", "selection.pinned.effort %q is not in matrix.effort", p.Effort)
+	}
+	if p.FallbackProfile != "" && !containsStr(m.Profiles, p.FallbackProfile) {
+		errf("selection.pinned.fallback_profile", "selection.pinned.fallback_profile %q is not in matrix.profiles", p.FallbackProfile)
+	}
+}
