@@ -431,4 +431,3 @@ func WriteRunReport(r *Report, storyDir string, paths []string) error {
 	}
 	return nil
 }
-
