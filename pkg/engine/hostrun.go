@@ -135,8 +135,7 @@ func hostRun(ctx context.Context, args map[string]any) (map[string]any, error) {
 		"ok":        exit == 0,
 	}
 	if js := strings.TrimSpace(out); js != "" && (js[0] == '{' || js[0] == '[') {
-		var v any
-		if json.Unmarshal([]byte(js), &v) == nil {
+		if v, err := decodeJSON([]byte(js)); err == nil {
 			res["stdout_json"] = v
 		}
 	}

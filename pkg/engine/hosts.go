@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -194,9 +193,11 @@ func (m *Machine) promptFile(path string) (*expr.Pongo, error) {
 func agentResult(verb string, ans *AgentAnswer) map[string]any {
 	var sub any
 	if len(ans.Submission) > 0 {
-		if err := json.Unmarshal(ans.Submission, &sub); err != nil {
-			sub = string(ans.Submission)
+		v, err := decodeJSON(ans.Submission)
+		if err != nil {
+			v = string(ans.Submission)
 		}
+		sub = v
 	}
 	sub = normalize(sub)
 	res := map[string]any{"submission": sub, "submitted": deepCopy(sub), "exit_code": 0, "ok": true}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -201,4 +202,39 @@ func isEmpty(v any) bool {
 		return len(t) == 0
 	}
 	return false
+}
+
+// decodeJSON decodes JSON keeping integers as int (so templates print 1,
+// not 1.000000) and other numbers as float64.
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("trailing data after JSON value")
+	}
+	return numbers(v), nil
+}
+
+func numbers(v any) any {
+	switch t := v.(type) {
+	case json.Number:
+		if n, err := t.Int64(); err == nil {
+			return int(n)
+		}
+		f, _ := t.Float64()
+		return f
+	case map[string]any:
+		for k, x := range t {
+			t[k] = numbers(x)
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = numbers(x)
+		}
+	}
+	return v
 }

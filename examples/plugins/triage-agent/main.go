@@ -9,7 +9,9 @@
 //	extract  pull {severity, service} out of an alert text
 //	ask      a one-line answer: {answer}
 //
-// It logs to stderr only and exits when stdin closes or on SIGTERM.
+// It logs to stderr only and exits when stdin closes or on SIGTERM. When
+// TRIAGE_AGENT_PIDFILE is set it writes its pid there at start (tests use it
+// to check that kitsoki stops its plugins).
 package main
 
 import (
@@ -53,6 +55,9 @@ func main() {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, os.Interrupt)
 	go func() { <-sig; os.Exit(0) }()
+	if p := os.Getenv("TRIAGE_AGENT_PIDFILE"); p != "" {
+		_ = os.WriteFile(p, []byte(fmt.Sprint(os.Getpid())), 0o644)
+	}
 	if err := serve(os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "triage-agent:", err)
 		os.Exit(1)
