@@ -19,6 +19,8 @@ type ReadOptions struct {
 	Name         string // named in errors; the path, or "-" for stdin
 	MaxLineBytes int    // 0 means DefaultMaxLineBytes
 	SkipPayload  bool   // leave Event.Payload nil (faster when only the envelope matters)
+	// KeepPayload, when set, keeps the payload only of the kinds it accepts.
+	KeepPayload func(kind string) bool
 }
 
 // Reader streams a trace, applying every read-time rule of the reference in
@@ -225,7 +227,7 @@ func (r *Reader) Next() (Event, error) {
 		return Event{}, err
 	}
 	ev.Line = n
-	if !r.opt.SkipPayload && payload != nil {
+	if !r.opt.SkipPayload && payload != nil && (r.opt.KeepPayload == nil || r.opt.KeepPayload(ev.Kind)) {
 		ev.Payload = json.RawMessage(r.slab.clone(payload))
 	}
 	return ev, nil

@@ -1,0 +1,219 @@
+package trace
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// Call is one agent call reconstructed from its agent.call.start and
+// agent.call.complete / agent.call.error events (paired by call_id), with
+// the sub-events written under the same call_id counted.
+type Call struct {
+	CallID       string          `json:"call_id"`
+	Turn         int             `json:"turn"`
+	StatePath    string          `json:"state_path,omitempty"`
+	Verb         string          `json:"verb,omitempty"`
+	Agent        string          `json:"agent,omitempty"`
+	Model        string          `json:"model,omitempty"`
+	EpisodeID    string          `json:"episode_id,omitempty"`
+	Start        time.Time       `json:"start"`
+	DurationMS   int64           `json:"duration_ms"`
+	InputTokens  int64           `json:"input_tokens"`
+	OutputTokens int64           `json:"output_tokens"`
+	CostUSD      float64         `json:"cost_usd"`
+	Outcome      string          `json:"outcome"`              // "ok", "error", or "open" (no result in the trace)
+	ErrorKind    string          `json:"error_kind,omitempty"` // e.g. schema_invalid
+	Error        string          `json:"error,omitempty"`
+	Substitution *Substitution   `json:"substitution,omitempty"`
+	SubEvents    int             `json:"sub_events"`
+	Prompt       string          `json:"-"` // inline prompt, if any
+	PromptFile   string          `json:"prompt_file,omitempty"`
+	Input        json.RawMessage `json:"-"`
+	Response     json.RawMessage `json:"-"` // inline response, if any
+	ResponseFile string          `json:"response_file,omitempty"`
+	StartLine    int             `json:"-"`
+	EndLine      int             `json:"-"`
+}
+
+// Substitution records a fallback: the call was re-dispatched to another
+// plugin under the same call_id.
+type Substitution struct {
+	Reason         string `json:"reason,omitempty"`
+	OriginalPlugin string `json:"original_plugin,omitempty"`
+	FallbackPlugin string `json:"fallback_plugin,omitempty"`
+}
+
+// Outcomes of a Call.
+const (
+	OutcomeOK    = "ok"
+	OutcomeError = "error"
+	OutcomeOpen  = "open"
+)
+
+// CallTracker pairs agent events into Calls while a trace streams by. It
+// holds only the calls still open, so its memory does not grow with the
+// trace.
+type CallTracker struct {
+	open  map[string]*Call
+	order []string // open call ids in start order
+}
+
+// agentPayload is the union of the agent.call.* payload fields.
+type agentPayload struct {
+	Verb         string          `json:"verb"`
+	Agent        string          `json:"agent"`
+	Model        string          `json:"model"`
+	Prompt       string          `json:"prompt"`
+	PromptFile   string          `json:"prompt_file"`
+	Input        json.RawMessage `json:"input"`
+	DurationMS   int64           `json:"duration_ms"`
+	Response     json.RawMessage `json:"response"`
+	ResponseFile string          `json:"response_file"`
+	Meta         *callMeta       `json:"meta"`
+	Error        string          `json:"error"`
+	Substitution *Substitution   `json:"substitution"`
+}
+
+type callMeta struct {
+	Usage struct {
+		InputTokens  int64 `json:"input_tokens"`
+		OutputTokens int64 `json:"output_tokens"`
+	} `json:"usage"`
+	CostUSD float64 `json:"cost_usd"`
+	Model   string  `json:"model"`
+}
+
+// IsAgentCallKind reports whether kind is agent.call.start/complete/error.
+func IsAgentCallKind(kind string) bool {
+	return kind == "agent.call.start" || kind == "agent.call.complete" || kind == "agent.call.error"
+}
+
+// Observe feeds one event. It returns the call that ev completes (an
+// agent.call.complete or agent.call.error), or nil.
+func (t *CallTracker) Observe(ev *Event) *Call {
+	if ev.CallID == "" {
+		return nil
+	}
+	if !IsAgentCallKind(ev.Kind) {
+		if c := t.open[ev.CallID]; c != nil {
+			c.SubEvents++
+		}
+		return nil
+	}
+	var p agentPayload
+	if raw, ok := ev.Payload.(json.RawMessage); ok && len(raw) > 0 {
+		_ = json.Unmarshal(raw, &p) // a payload of another shape leaves the fields empty
+	}
+	c := t.open[ev.CallID]
+	if c == nil {
+		c = &Call{CallID: ev.CallID, Turn: ev.Turn, StatePath: ev.StatePath, Start: ev.TS, Outcome: OutcomeOpen, StartLine: ev.Line}
+		if t.open == nil {
+			t.open = map[string]*Call{}
+		}
+		t.open[ev.CallID] = c
+		t.order = append(t.order, ev.CallID)
+	}
+	fill := func(dst *string, v string) {
+		if v != "" {
+			*dst = v
+		}
+	}
+	fill(&c.Verb, p.Verb)
+	fill(&c.Agent, p.Agent)
+	fill(&c.Model, p.Model)
+	switch ev.Kind {
+	case "agent.call.start":
+		fill(&c.EpisodeID, ev.EpisodeID)
+		fill(&c.Prompt, p.Prompt)
+		fill(&c.PromptFile, p.PromptFile)
+		if len(p.Input) > 0 {
+			c.Input = p.Input
+		}
+		return nil
+	}
+	c.DurationMS = p.DurationMS
+	c.EndLine = ev.Line
+	c.Substitution = p.Substitution
+	if c.DurationMS == 0 && !c.Start.IsZero() && !ev.TS.IsZero() && ev.TS.After(c.Start) {
+		c.DurationMS = ev.TS.Sub(c.Start).Milliseconds()
+	}
+	meta := p.Meta
+	if meta == nil && len(p.Response) > 0 && p.Response[0] == '{' {
+		var r struct {
+			Meta *callMeta `json:"meta"`
+		}
+		if json.Unmarshal(p.Response, &r) == nil {
+			meta = r.Meta
+		}
+	}
+	if meta != nil {
+		c.InputTokens, c.OutputTokens, c.CostUSD = meta.Usage.InputTokens, meta.Usage.OutputTokens, meta.CostUSD
+		if c.Model == "" {
+			c.Model = meta.Model
+		}
+	}
+	if ev.Kind == "agent.call.error" {
+		c.Outcome = OutcomeError
+		c.Error = p.Error
+		c.ErrorKind = ErrorKind(p.Error)
+	} else {
+		c.Outcome = OutcomeOK
+		c.Response = p.Response
+		c.ResponseFile = p.ResponseFile
+	}
+	t.close(ev.CallID)
+	return c
+}
+
+func (t *CallTracker) close(id string) {
+	delete(t.open, id)
+	for i, o := range t.order {
+		if o == id {
+			t.order = append(t.order[:i], t.order[i+1:]...)
+			break
+		}
+	}
+}
+
+// Open returns the calls that started but have no result, in start order.
+func (t *CallTracker) Open() []*Call {
+	out := make([]*Call, 0, len(t.order))
+	for _, id := range t.order {
+		out = append(out, t.open[id])
+	}
+	return out
+}
+
+// ErrorKind extracts the kind from an agent error text "agent: <kind>: ...";
+// texts of another shape give "error".
+func ErrorKind(msg string) string {
+	rest, ok := strings.CutPrefix(msg, "agent: ")
+	if !ok {
+		return "error"
+	}
+	kind, _, _ := strings.Cut(rest, ":")
+	kind = strings.TrimSpace(kind)
+	if kind == "" || strings.ContainsAny(kind, " \t") {
+		return "error"
+	}
+	return kind
+}
+
+// Submission returns the submission of a completed call's inline response:
+// the "submission" member when the response is the Dispatch shape
+// {submission, meta}, the response itself otherwise.
+func Submission(resp json.RawMessage) json.RawMessage {
+	if len(resp) == 0 {
+		return nil
+	}
+	if resp[0] == '{' {
+		var r map[string]json.RawMessage
+		if json.Unmarshal(resp, &r) == nil {
+			if s, ok := r["submission"]; ok {
+				return s
+			}
+		}
+	}
+	return resp
+}

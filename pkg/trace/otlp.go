@@ -1,0 +1,302 @@
+package trace
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+)
+
+// OTLP span kinds and status codes (opentelemetry-proto, JSON mapping).
+const (
+	spanKindInternal = 1
+	spanKindClient   = 3
+	statusOK         = 1
+	statusError      = 2
+)
+
+type otlpValue struct {
+	StringValue *string  `json:"stringValue,omitempty"`
+	IntValue    *string  `json:"intValue,omitempty"`
+	DoubleValue *float64 `json:"doubleValue,omitempty"`
+	BoolValue   *bool    `json:"boolValue,omitempty"`
+}
+
+type otlpAttr struct {
+	Key   string    `json:"key"`
+	Value otlpValue `json:"value"`
+}
+
+type otlpStatus struct {
+	Code    int    `json:"code,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+type otlpSpan struct {
+	TraceID           string      `json:"traceId"`
+	SpanID            string      `json:"spanId"`
+	ParentSpanID      string      `json:"parentSpanId,omitempty"`
+	Name              string      `json:"name"`
+	Kind              int         `json:"kind"`
+	StartTimeUnixNano string      `json:"startTimeUnixNano"`
+	EndTimeUnixNano   string      `json:"endTimeUnixNano"`
+	Attributes        []otlpAttr  `json:"attributes,omitempty"`
+	Status            *otlpStatus `json:"status,omitempty"`
+}
+
+type attrs []otlpAttr
+
+func (a *attrs) str(k, v string) {
+	if v != "" {
+		*a = append(*a, otlpAttr{Key: k, Value: otlpValue{StringValue: &v}})
+	}
+}
+
+func (a *attrs) int(k string, v int64) {
+	s := strconv.FormatInt(v, 10)
+	*a = append(*a, otlpAttr{Key: k, Value: otlpValue{IntValue: &s}})
+}
+
+func (a *attrs) float(k string, v float64) {
+	*a = append(*a, otlpAttr{Key: k, Value: otlpValue{DoubleValue: &v}})
+}
+
+func unixNano(t time.Time) string {
+	if t.IsZero() {
+		return "0"
+	}
+	return strconv.FormatInt(t.UnixNano(), 10)
+}
+
+// hostStart is a host call waiting for its harness.returned.
+type hostStart struct {
+	ts         time.Time
+	turn       int
+	state      string
+	called     bool // harness.called seen (dispatched may come first)
+	dispatched bool
+}
+
+// OTLPOptions tune ExportOTLP.
+type OTLPOptions struct {
+	ServiceName    string // resource service.name; default "kitsoki"
+	ServiceVersion string
+}
+
+// ExportOTLP streams a trace as OTLP/JSON (an ExportTraceServiceRequest, the
+// body a collector accepts on POST /v1/traces): one span for the run, one
+// per agent call (GenAI semantic-convention attributes:
+// gen_ai.operation.name, gen_ai.request.model, gen_ai.usage.input_tokens,
+// ...) and one per host call. Spans are written as the trace is read; the
+// run span comes last. On a corrupt trace the JSON is still closed and the
+// read error is returned.
+func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err error) {
+	if opt.ServiceName == "" {
+		opt.ServiceName = "kitsoki"
+	}
+	rd := NewReader(r, ReadOptions{Name: name, KeepPayload: func(k string) bool {
+		return IsAgentCallKind(k) || k == "harness.called" || k == "harness.dispatched" || k == "harness.returned" || k == "harness.error"
+	}})
+	h, err := rd.Header()
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(out, 64<<10)
+	sum := sha256.Sum256([]byte("kitsoki-trace:" + h.WrittenAt.UTC().Format(time.RFC3339Nano) + ":" + h.AppID + ":" + h.Story))
+	traceID := hex.EncodeToString(sum[:16])
+	spanID := func(key string) string {
+		s := sha256.Sum256([]byte(traceID + ":" + key))
+		return hex.EncodeToString(s[:8])
+	}
+	runID := spanID("run")
+	var res attrs
+	res.str("service.name", opt.ServiceName)
+	res.str("service.version", opt.ServiceVersion)
+	res.str("kitsoki.app_id", h.AppID)
+	head, _ := json.Marshal(struct {
+		Attributes []otlpAttr `json:"attributes"`
+	}{res})
+	scope, _ := json.Marshal(map[string]string{"name": "kitsoki/trace", "version": opt.ServiceVersion})
+	fmt.Fprintf(bw, `{"resourceSpans":[{"resource":%s,"scopeSpans":[{"scope":%s,"spans":[`, head, scope)
+	n := 0
+	write := func(s *otlpSpan) {
+		b, _ := json.Marshal(s)
+		if n > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteByte('\n')
+		bw.Write(b)
+		n++
+	}
+	var calls CallTracker
+	hosts := map[string][]*hostStart{}
+	hostN := 0
+	first, last := time.Time{}, time.Time{}
+	events, turns, lastTurn, callErrors := 0, 0, 0, 0
+	endHost := func(ns string, ev *Event, errText string) {
+		q := hosts[ns]
+		st := &hostStart{ts: ev.TS, turn: ev.Turn, state: ev.StatePath}
+		if len(q) > 0 {
+			st, hosts[ns] = q[0], q[1:]
+		}
+		hostN++
+		var a attrs
+		a.str("gen_ai.operation.name", "execute_tool")
+		a.str("gen_ai.tool.name", ns)
+		a.str("kitsoki.host.namespace", ns)
+		a.int("kitsoki.turn", int64(st.turn))
+		a.str("kitsoki.state_path", st.state)
+		sp := &otlpSpan{TraceID: traceID, SpanID: spanID("host:" + strconv.Itoa(hostN)), ParentSpanID: runID,
+			Name: "execute_tool " + ns, Kind: spanKindInternal, StartTimeUnixNano: unixNano(st.ts), EndTimeUnixNano: unixNano(ev.TS),
+			Status: &otlpStatus{Code: statusOK}}
+		if errText != "" {
+			a.str("error.type", "host_error")
+			sp.Status = &otlpStatus{Code: statusError, Message: clip(errText, 500)}
+		}
+		sp.Attributes = a
+		write(sp)
+	}
+	var rerr error
+	for {
+		ev, e := rd.Next()
+		if e == io.EOF {
+			break
+		}
+		if e != nil {
+			rerr = e
+			break
+		}
+		events++
+		if turns == 0 || ev.Turn != lastTurn {
+			turns++
+			lastTurn = ev.Turn
+		}
+		if first.IsZero() && !ev.TS.IsZero() {
+			first = ev.TS
+		}
+		if ev.TS.After(last) {
+			last = ev.TS
+		}
+		switch ev.Kind {
+		case "harness.called", "harness.dispatched":
+			p := payloadMap(ev.Payload)
+			ns, _ := p["namespace"].(string)
+			q := hosts[ns]
+			merged := false
+			for _, st := range q {
+				if ev.Kind == "harness.called" && st.dispatched && !st.called {
+					st.called, merged = true, true
+					break
+				}
+				if ev.Kind == "harness.dispatched" && st.called && !st.dispatched {
+					st.dispatched, merged = true, true
+					break
+				}
+			}
+			if !merged {
+				hosts[ns] = append(q, &hostStart{ts: ev.TS, turn: ev.Turn, state: ev.StatePath,
+					called: ev.Kind == "harness.called", dispatched: ev.Kind == "harness.dispatched"})
+			}
+		case "harness.returned":
+			p := payloadMap(ev.Payload)
+			ns, _ := p["namespace"].(string)
+			e, _ := p["error"].(string)
+			endHost(ns, &ev, e)
+		case "harness.error":
+			p := payloadMap(ev.Payload)
+			e, _ := p["error"].(string)
+			var ns string
+			for k, q := range hosts { // the oldest open host call
+				if len(q) > 0 && (ns == "" || q[0].ts.Before(hosts[ns][0].ts)) {
+					ns = k
+				}
+			}
+			if ns != "" || len(hosts[""]) > 0 {
+				endHost(ns, &ev, firstNonEmpty(e, "host error"))
+			}
+		}
+		if c := calls.Observe(&ev); c != nil {
+			if c.Outcome == OutcomeError {
+				callErrors++
+			}
+			write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), runID, ev.TS))
+		}
+	}
+	for _, c := range calls.Open() {
+		write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), runID, last))
+	}
+	start := h.WrittenAt
+	if start.IsZero() || (!first.IsZero() && first.Before(start)) {
+		start = first
+	}
+	if last.Before(start) {
+		last = start
+	}
+	var a attrs
+	a.str("kitsoki.app_id", h.AppID)
+	a.str("kitsoki.story", h.Story)
+	a.int("kitsoki.events", int64(events))
+	a.int("kitsoki.turns", int64(turns))
+	a.int("kitsoki.agent_call_errors", int64(callErrors))
+	run := &otlpSpan{TraceID: traceID, SpanID: runID, Name: "kitsoki run " + firstNonEmpty(h.AppID, "story"), Kind: spanKindInternal,
+		StartTimeUnixNano: unixNano(start), EndTimeUnixNano: unixNano(last), Attributes: a}
+	if rerr != nil {
+		run.Status = &otlpStatus{Code: statusError, Message: rerr.Error()}
+	}
+	write(run)
+	bw.WriteString("\n]}]}]}\n")
+	if ferr := bw.Flush(); ferr != nil && rerr == nil {
+		return fmt.Errorf("export: write: %w", ferr)
+	}
+	return rerr
+}
+
+func callSpan(c *Call, traceID, id, parent string, fallbackEnd time.Time) *otlpSpan {
+	var a attrs
+	a.str("gen_ai.operation.name", "invoke_agent")
+	a.str("gen_ai.agent.name", firstNonEmpty(c.Agent, "agent.claude"))
+	a.str("gen_ai.request.model", c.Model)
+	a.str("gen_ai.response.model", c.Model)
+	if c.InputTokens > 0 || c.OutputTokens > 0 {
+		a.int("gen_ai.usage.input_tokens", c.InputTokens)
+		a.int("gen_ai.usage.output_tokens", c.OutputTokens)
+	}
+	a.str("kitsoki.verb", c.Verb)
+	a.str("kitsoki.call_id", c.CallID)
+	a.int("kitsoki.turn", int64(c.Turn))
+	a.str("kitsoki.state_path", c.StatePath)
+	a.str("kitsoki.episode_id", c.EpisodeID)
+	if c.CostUSD > 0 {
+		a.float("kitsoki.cost_usd", c.CostUSD)
+	}
+	if c.SubEvents > 0 {
+		a.int("kitsoki.sub_events", int64(c.SubEvents))
+	}
+	if s := c.Substitution; s != nil {
+		a.str("kitsoki.fallback.original_plugin", s.OriginalPlugin)
+		a.str("kitsoki.fallback.plugin", s.FallbackPlugin)
+		a.str("kitsoki.fallback.reason", s.Reason)
+	}
+	end := c.Start.Add(time.Duration(c.DurationMS) * time.Millisecond)
+	if c.Outcome == OutcomeOpen {
+		end = fallbackEnd
+	}
+	sp := &otlpSpan{TraceID: traceID, SpanID: id, ParentSpanID: parent, Name: "invoke_agent " + firstNonEmpty(c.Agent, "agent.claude"),
+		Kind: spanKindClient, StartTimeUnixNano: unixNano(c.Start), EndTimeUnixNano: unixNano(end)}
+	switch c.Outcome {
+	case OutcomeOK:
+		sp.Status = &otlpStatus{Code: statusOK}
+	case OutcomeError:
+		a.str("error.type", c.ErrorKind)
+		sp.Status = &otlpStatus{Code: statusError, Message: clip(c.Error, 500)}
+	default:
+		a.str("error.type", "incomplete")
+		sp.Status = &otlpStatus{Code: statusError, Message: "the trace ends before the call's result"}
+	}
+	sp.Attributes = a
+	return sp
+}

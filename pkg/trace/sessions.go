@@ -1,0 +1,164 @@
+package trace
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// DefaultSessionsDir is where kitsoki run writes traces by default,
+// relative to the working directory.
+const DefaultSessionsDir = ".kitsoki/sessions"
+
+// TraceFile is one trace found under a sessions directory.
+type TraceFile struct {
+	Path    string    `json:"path"`
+	ID      string    `json:"id"` // base name without .jsonl
+	ModTime time.Time `json:"modified"`
+	Size    int64     `json:"size"`
+	AppID   string    `json:"app_id,omitempty"`
+}
+
+// ListTraces returns the *.jsonl traces under dir (recursively, skipping
+// the agent-prompts/ and transcripts/ sidecar folders and dot folders),
+// newest first. A missing dir gives an empty list.
+func ListTraces(dir string) ([]TraceFile, error) {
+	var out []TraceFile
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == dir && errors.Is(err, fs.ErrNotExist) {
+				return fs.SkipAll
+			}
+			return err
+		}
+		if d.IsDir() {
+			n := d.Name()
+			if p != dir && (n == PromptsDir || n == "transcripts" || strings.HasPrefix(n, ".")) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || !strings.HasSuffix(d.Name(), ".jsonl") {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil // vanished meanwhile
+		}
+		out = append(out, TraceFile{Path: p, ID: strings.TrimSuffix(d.Name(), ".jsonl"), ModTime: info.ModTime(), Size: info.Size()})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list traces under %s: %w", dir, err)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].ModTime.Equal(out[j].ModTime) {
+			return out[i].ModTime.After(out[j].ModTime)
+		}
+		return out[i].Path < out[j].Path
+	})
+	return out, nil
+}
+
+// PeekAppID reads the app_id of a trace's header (first line, at most
+// 64 KiB); "" when absent or unreadable.
+func PeekAppID(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	line, err := bufio.NewReaderSize(io.LimitReader(f, 64<<10), 64<<10).ReadSlice('\n')
+	if err != nil {
+		return ""
+	}
+	var h struct {
+		AppID string `json:"app_id"`
+	}
+	_ = json.Unmarshal(line, &h)
+	return h.AppID
+}
+
+// Resolve turns a PATH argument into a trace path: "-" stays "-" (stdin), an
+// existing file is used as is, and anything else is an id or a substring of
+// a trace's base name under dir, the newest match winning. resolved reports
+// that a lookup happened (callers print the chosen path).
+func Resolve(arg, dir string) (path string, resolved bool, err error) {
+	if arg == "-" {
+		return "-", false, nil
+	}
+	if st, err := os.Stat(arg); err == nil {
+		if st.IsDir() {
+			return "", false, fmt.Errorf("%s is a directory; pass a trace file, or an id to look up under %s", arg, dir)
+		}
+		return arg, false, nil
+	}
+	if strings.ContainsRune(arg, os.PathSeparator) || strings.ContainsRune(arg, '/') {
+		return "", false, fmt.Errorf("open trace %q: no such file", arg)
+	}
+	list, err := ListTraces(dir)
+	if err != nil {
+		return "", false, err
+	}
+	want := strings.TrimSuffix(arg, ".jsonl")
+	for _, tf := range list {
+		if tf.ID == want {
+			return tf.Path, true, nil
+		}
+	}
+	for _, tf := range list {
+		if strings.Contains(tf.ID, want) {
+			return tf.Path, true, nil
+		}
+	}
+	return "", false, fmt.Errorf("no session trace found under %s matching %q (pass an explicit path, or run a session first)", dir, arg)
+}
+
+// Follow returns a reader over f that, at the end of the file, waits for
+// more bytes (polling every poll) until ctx is done, then reports io.EOF. A
+// file that shrinks under it (a new writer truncated it) is an error.
+func Follow(ctx context.Context, f *os.File, poll time.Duration) io.Reader {
+	if poll <= 0 {
+		poll = 200 * time.Millisecond
+	}
+	return &followReader{ctx: ctx, f: f, poll: poll}
+}
+
+type followReader struct {
+	ctx  context.Context
+	f    *os.File
+	poll time.Duration
+	off  int64
+}
+
+func (r *followReader) Read(p []byte) (int, error) {
+	for {
+		n, err := r.f.Read(p)
+		r.off += int64(n)
+		if n > 0 {
+			return n, nil
+		}
+		if err != nil && err != io.EOF {
+			return 0, err
+		}
+		if st, serr := r.f.Stat(); serr == nil && st.Size() < r.off {
+			return 0, fmt.Errorf("trace %s was truncated while following it (a new run started writing it)", r.f.Name())
+		}
+		t := time.NewTimer(r.poll)
+		select {
+		case <-r.ctx.Done():
+			t.Stop()
+			return 0, io.EOF
+		case <-t.C:
+		}
+	}
+}

@@ -1,0 +1,166 @@
+package trace
+
+import (
+	"io"
+	"math"
+	"sort"
+)
+
+// Stats are totals across one or more traces.
+type Stats struct {
+	Files         int                    `json:"files"`
+	Bytes         int64                  `json:"bytes"`
+	Events        int                    `json:"events"`
+	Turns         int                    `json:"turns"` // distinct turns, summed over files
+	EventsByKind  map[string]int         `json:"events_by_kind"`
+	Calls         int                    `json:"calls"`
+	CallErrors    int                    `json:"call_errors"`
+	OpenCalls     int                    `json:"open_calls"` // started, no result
+	Fallbacks     int                    `json:"fallbacks"`
+	ErrorsByKind  map[string]int         `json:"errors_by_kind"`
+	ByAgent       map[string]*AgentStats `json:"by_agent"`
+	LatencyP50MS  int64                  `json:"latency_p50_ms"`
+	LatencyP95MS  int64                  `json:"latency_p95_ms"`
+	InputTokens   int64                  `json:"input_tokens"`
+	OutputTokens  int64                  `json:"output_tokens"`
+	CostUSD       float64                `json:"cost_usd"`
+	HostCalls     int                    `json:"host_calls"`
+	HostErrors    int                    `json:"host_errors"`
+	HostByHandler map[string]int         `json:"host_calls_by_handler"`
+	latencies     []int64
+	lastTurn      int
+	turnSeen      bool
+	calls         CallTracker
+}
+
+// AgentStats are the per-agent totals.
+type AgentStats struct {
+	Calls        int            `json:"calls"`
+	Errors       int            `json:"errors"`
+	ErrorsByKind map[string]int `json:"errors_by_kind,omitempty"`
+	LatencyP50MS int64          `json:"latency_p50_ms"`
+	LatencyP95MS int64          `json:"latency_p95_ms"`
+	InputTokens  int64          `json:"input_tokens"`
+	OutputTokens int64          `json:"output_tokens"`
+	CostUSD      float64        `json:"cost_usd"`
+	latencies    []int64
+}
+
+// NewStats returns empty totals.
+func NewStats() *Stats {
+	return &Stats{EventsByKind: map[string]int{}, ErrorsByKind: map[string]int{}, ByAgent: map[string]*AgentStats{}, HostByHandler: map[string]int{}}
+}
+
+// statsPayloadKinds are the kinds whose payload Stats reads.
+func statsPayload(kind string) bool {
+	return IsAgentCallKind(kind) || kind == "harness.returned" || kind == "harness.error"
+}
+
+// AddTrace streams one trace into the totals. On a corrupt trace the events
+// before the corruption are counted and the error is returned.
+func (s *Stats) AddTrace(r io.Reader, name string) error {
+	rd := NewReader(r, ReadOptions{Name: name, KeepPayload: statsPayload})
+	s.Files++
+	s.turnSeen = false
+	s.calls = CallTracker{}
+	defer func() {
+		s.Bytes += rd.BytesRead()
+		s.OpenCalls += len(s.calls.Open())
+	}()
+	if _, err := rd.Header(); err != nil {
+		return err
+	}
+	for {
+		ev, err := rd.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		s.Add(&ev)
+	}
+}
+
+// Add counts one event.
+func (s *Stats) Add(ev *Event) {
+	s.Events++
+	s.EventsByKind[ev.Kind]++
+	if !s.turnSeen || ev.Turn != s.lastTurn {
+		s.Turns++
+		s.turnSeen, s.lastTurn = true, ev.Turn
+	}
+	switch ev.Kind {
+	case "harness.returned":
+		s.HostCalls++
+		p := payloadMap(ev.Payload)
+		ns, _ := p["namespace"].(string)
+		s.HostByHandler[ns]++
+		if e, _ := p["error"].(string); e != "" {
+			s.HostErrors++
+		}
+	case "harness.error":
+		s.HostErrors++
+	}
+	c := s.calls.Observe(ev)
+	if c == nil {
+		return
+	}
+	s.Calls++
+	name := firstNonEmpty(c.Agent, "agent.claude")
+	a := s.ByAgent[name]
+	if a == nil {
+		a = &AgentStats{}
+		s.ByAgent[name] = a
+	}
+	a.Calls++
+	a.latencies = append(a.latencies, c.DurationMS)
+	s.latencies = append(s.latencies, c.DurationMS)
+	a.InputTokens += c.InputTokens
+	a.OutputTokens += c.OutputTokens
+	a.CostUSD += c.CostUSD
+	s.InputTokens += c.InputTokens
+	s.OutputTokens += c.OutputTokens
+	s.CostUSD += c.CostUSD
+	if c.Substitution != nil {
+		s.Fallbacks++
+	}
+	if c.Outcome == OutcomeError {
+		s.CallErrors++
+		a.Errors++
+		s.ErrorsByKind[c.ErrorKind]++
+		if a.ErrorsByKind == nil {
+			a.ErrorsByKind = map[string]int{}
+		}
+		a.ErrorsByKind[c.ErrorKind]++
+	}
+}
+
+// Finish computes the percentiles; call it once after the last AddTrace.
+func (s *Stats) Finish() {
+	s.LatencyP50MS, s.LatencyP95MS = percentiles(s.latencies)
+	for _, a := range s.ByAgent {
+		a.LatencyP50MS, a.LatencyP95MS = percentiles(a.latencies)
+	}
+	s.CostUSD = roundCost(s.CostUSD)
+	for _, a := range s.ByAgent {
+		a.CostUSD = roundCost(a.CostUSD)
+	}
+}
+
+// roundCost drops float noise below a millionth of a cent.
+func roundCost(v float64) float64 { return math.Round(v*1e8) / 1e8 }
+
+// percentiles returns the nearest-rank p50 and p95.
+func percentiles(v []int64) (p50, p95 int64) {
+	if len(v) == 0 {
+		return 0, 0
+	}
+	s := append([]int64(nil), v...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	rank := func(p float64) int64 {
+		i := int(math.Ceil(p*float64(len(s)))) - 1
+		return s[max(i, 0)]
+	}
+	return rank(0.50), rank(0.95)
+}

@@ -1,0 +1,292 @@
+package trace
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Category groups timeline lines (cmd/ picks a colour per category).
+type Category string
+
+// Timeline categories.
+const (
+	CatTurn   Category = "turn"
+	CatState  Category = "state"
+	CatIntent Category = "intent"
+	CatWorld  Category = "world"
+	CatHost   Category = "host"
+	CatAgent  Category = "agent"
+	CatSay    Category = "say"
+	CatError  Category = "error"
+	CatOther  Category = "other"
+)
+
+// Line is one rendered timeline entry.
+type Line struct {
+	Turn     int
+	TS       time.Time
+	Kind     string
+	Category Category
+	Label    string // short fixed-width word: enter, exit, move, host, agent...
+	Text     string
+	Call     *Call // set on the line that completes an agent call
+}
+
+// Timeline turns events into lines. Feed it every event in order (even ones
+// the caller filters out) so agent calls pair up and sub-events are counted.
+type Timeline struct {
+	calls CallTracker
+	// MaxValue bounds rendered values (0 means 80 runes).
+	MaxValue int
+}
+
+// Feed renders ev. It returns ok=false for events the timeline folds into
+// other lines (an agent call's sub-events, counted on its result line).
+func (tl *Timeline) Feed(ev *Event) (Line, bool) {
+	done := tl.calls.Observe(ev)
+	ln := Line{Turn: ev.Turn, TS: ev.TS, Kind: ev.Kind, Category: CatOther, Label: ev.Kind}
+	p := payloadMap(ev.Payload)
+	str := func(k string) string { return tl.value(p[k]) }
+	raw := func(k string) string {
+		switch v := p[k].(type) {
+		case nil:
+			return ""
+		case string:
+			return v
+		}
+		return str(k)
+	}
+	switch ev.Kind {
+	case "machine.state_entered":
+		ln.Category, ln.Label, ln.Text = CatState, "enter", firstNonEmpty(raw("state"), ev.StatePath)
+	case "machine.state_exited":
+		ln.Category, ln.Label, ln.Text = CatState, "exit", firstNonEmpty(raw("state"), ev.StatePath)
+	case "machine.transition":
+		ln.Category, ln.Label = CatState, "move"
+		ln.Text = fmt.Sprintf("%s → %s", raw("from"), raw("to"))
+		if in := raw("intent"); in != "" {
+			ln.Text += "  (" + in + slotsText(tl, p["slots"]) + ")"
+		}
+	case "machine.intent_accepted":
+		ln.Category, ln.Label, ln.Text = CatIntent, "intent", raw("intent")+slotsText(tl, p["slots"])
+	case "turn.input":
+		ln.Category, ln.Label, ln.Text = CatTurn, "input", tl.clip(firstNonEmpty(raw("input"), raw("intent")))
+	case "turn.start":
+		ln.Category, ln.Label = CatTurn, "start"
+		ln.Text = tl.kv(p, "turn")
+	case "turn.end":
+		ln.Category, ln.Label = CatTurn, "end"
+		ln.Text = raw("outcome")
+		if to := raw("to"); to != "" {
+			ln.Text += " → " + to
+		}
+		if code := raw("code"); code != "" {
+			ln.Text += " (" + code + ")"
+		}
+	case "machine.say":
+		ln.Category, ln.Label, ln.Text = CatSay, "say", tl.clip(raw("text"))
+	case "world.update":
+		ln.Category, ln.Label, ln.Text = CatWorld, "world", tl.worldText(p)
+	case "harness.called", "harness.dispatched":
+		ln.Category, ln.Label = CatHost, "host"
+		ln.Text = raw("namespace") + " " + strings.TrimPrefix(ev.Kind, "harness.") + " " + tl.value(p["args"])
+	case "harness.returned":
+		ln.Category, ln.Label = CatHost, "host"
+		ln.Text = raw("namespace") + " returned"
+		if e := raw("error"); e != "" {
+			ln.Category, ln.Text = CatError, ln.Text+" error: "+tl.clip(e)
+		} else if d, ok := p["data"]; ok {
+			ln.Text += " " + tl.value(d)
+		}
+	case "harness.error":
+		ln.Category, ln.Label, ln.Text = CatError, "host", "error ("+raw("phase")+"): "+tl.clip(raw("error"))
+	case "machine.validation_failed", "machine.guard_rejected", "machine.error":
+		ln.Category, ln.Label, ln.Text = CatError, strings.TrimPrefix(ev.Kind, "machine."), tl.kv(p)
+	case "agent.call.start":
+		ln.Category, ln.Label = CatAgent, "agent"
+		ln.Text = fmt.Sprintf("%s → %s", firstNonEmpty(raw("verb"), "?"), firstNonEmpty(raw("agent"), "agent.claude"))
+		if m := raw("model"); m != "" {
+			ln.Text += " (" + m + ")"
+		}
+		ln.Text += "  call " + ev.CallID
+		if ev.EpisodeID != "" {
+			ln.Text += " episode " + ev.EpisodeID
+		}
+	case "agent.call.complete", "agent.call.error":
+		ln.Category, ln.Label, ln.Call = CatAgent, "agent", done
+		if ev.Kind == "agent.call.error" {
+			ln.Category = CatError
+		}
+		if done != nil {
+			ln.Text = CallSummary(done)
+		}
+	default:
+		if ev.CallID != "" && !IsAgentCallKind(ev.Kind) && tl.calls.open[ev.CallID] != nil {
+			return ln, false // a sub-event: counted on the call's result line
+		}
+		ln.Text = tl.kv(p)
+	}
+	return ln, true
+}
+
+// Open returns the agent calls that have not finished (so far).
+func (tl *Timeline) Open() []*Call { return tl.calls.Open() }
+
+// CallSummary is the one-line result of an agent call: verb, outcome,
+// duration, tokens, cost, fallback and sub-event count.
+func CallSummary(c *Call) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s ← %s", firstNonEmpty(c.Verb, "?"), c.Outcome)
+	if c.Outcome == OutcomeError {
+		fmt.Fprintf(&b, " [%s]", c.ErrorKind)
+	}
+	fmt.Fprintf(&b, " %s", FormatDuration(c.DurationMS))
+	if c.InputTokens > 0 || c.OutputTokens > 0 {
+		fmt.Fprintf(&b, " in=%d out=%d", c.InputTokens, c.OutputTokens)
+	}
+	if c.CostUSD > 0 {
+		fmt.Fprintf(&b, " $%.4f", c.CostUSD)
+	}
+	if s := c.Substitution; s != nil {
+		fmt.Fprintf(&b, " fallback %s → %s", firstNonEmpty(s.OriginalPlugin, "?"), firstNonEmpty(s.FallbackPlugin, "?"))
+		if s.Reason != "" {
+			fmt.Fprintf(&b, " (%s)", s.Reason)
+		}
+	}
+	if c.SubEvents > 0 {
+		fmt.Fprintf(&b, " · %d sub-events", c.SubEvents)
+	}
+	if c.Outcome == OutcomeError && c.Error != "" {
+		fmt.Fprintf(&b, ": %s", clip(c.Error, 160))
+	}
+	return b.String()
+}
+
+// FormatDuration prints milliseconds as 850ms, 1.2s or 2m05s.
+func FormatDuration(ms int64) string {
+	switch {
+	case ms < 1000:
+		return fmt.Sprintf("%dms", ms)
+	case ms < 60_000:
+		return strconv.FormatFloat(float64(ms)/1000, 'f', 1, 64) + "s"
+	}
+	return fmt.Sprintf("%dm%02ds", ms/60_000, (ms%60_000)/1000)
+}
+
+func firstNonEmpty(a ...string) string {
+	for _, s := range a {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func payloadMap(p any) map[string]any {
+	raw, ok := p.(json.RawMessage)
+	if !ok || len(raw) == 0 || raw[0] != '{' {
+		return nil
+	}
+	var m map[string]any
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	if dec.Decode(&m) != nil {
+		return nil
+	}
+	return m
+}
+
+func (tl *Timeline) max() int {
+	if tl.MaxValue > 0 {
+		return tl.MaxValue
+	}
+	return 80
+}
+
+func (tl *Timeline) clip(s string) string { return clip(s, tl.max()) }
+
+// clip shortens s to n runes with an ellipsis and shows line breaks as ⏎.
+func clip(s string, n int) string {
+	s = strings.ReplaceAll(s, "\r\n", "⏎")
+	s = strings.ReplaceAll(s, "\n", "⏎")
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// value renders a JSON value compactly: strings quoted, objects as JSON.
+func (tl *Timeline) value(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return strconv.Quote(tl.clip(x))
+	case json.Number:
+		return x.String()
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return tl.clip(string(b))
+}
+
+// kv renders the payload's members (sorted) as k=v, skipping keys in skip.
+func (tl *Timeline) kv(p map[string]any, skip ...string) string {
+	keys := make([]string, 0, len(p))
+outer:
+	for k := range p {
+		for _, s := range skip {
+			if k == s {
+				continue outer
+			}
+		}
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + tl.value(p[k])
+	}
+	return strings.Join(parts, " ")
+}
+
+func slotsText(tl *Timeline, v any) string {
+	m, ok := v.(map[string]any)
+	if !ok || len(m) == 0 {
+		return ""
+	}
+	return " " + tl.kv(m)
+}
+
+func (tl *Timeline) worldText(p map[string]any) string {
+	var parts []string
+	if m, ok := p["set"].(map[string]any); ok {
+		parts = append(parts, "set "+tl.kv(m))
+	}
+	if m, ok := p["increment"].(map[string]any); ok {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			parts = append(parts, fmt.Sprintf("%s += %s", k, tl.value(m[k])))
+		}
+	}
+	if s, ok := p["skipped"].(string); ok {
+		parts = append(parts, "(skipped: "+s+")")
+	}
+	if len(parts) == 0 {
+		return tl.kv(p)
+	}
+	return strings.Join(parts, "; ")
+}
