@@ -140,7 +140,18 @@ func ParseCassette(name string, data []byte) (*Cassette, error) {
 		if a := re.Agent; a != nil {
 			ea := &EpisodeAgent{Verb: a.Verb, Agent: a.Agent, Model: a.Model, Turn: a.Turn, DurationMS: a.DurationMS,
 				PromptTokens: a.PromptTokens, ResponseTokens: a.ResponseTokens, CostUSD: a.CostUSD,
-				SystemPrompt: a.SystemPrompt, Prompt: a.Prompt, Input: a.Input, Response: a.Response, Error: a.Error, CallID: a.CallID}
+				SystemPrompt: a.SystemPrompt, Prompt: a.Prompt, Input: jsonable(a.Input), Error: a.Error, CallID: a.CallID}
+			switch r := a.Response.(type) {
+			case nil:
+			case string:
+				ea.Response = r
+			default:
+				b, err := json.Marshal(jsonable(r))
+				if err != nil {
+					return nil, fmt.Errorf("cassette: %q: episode %q: agent.response cannot be encoded as JSON: %v", name, re.ID, err)
+				}
+				ea.Response = string(b)
+			}
 			if a.Transcript != nil {
 				tr := &Transcript{Format: a.Transcript.Format, Timings: a.Transcript.Timings}
 				for j, ev := range a.Transcript.Events {
@@ -197,7 +208,7 @@ type rawAgent struct {
 	SystemPrompt   string  `yaml:"system_prompt"`
 	Prompt         string  `yaml:"prompt"`
 	Input          any     `yaml:"input"`
-	Response       string  `yaml:"response"`
+	Response       any     `yaml:"response"` // a string, or YAML/JSON structure (e.g. an included *.json)
 	Error          string  `yaml:"error"`
 	CallID         string  `yaml:"call_id"`
 	Transcript     *struct {

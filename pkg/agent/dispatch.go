@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"strings"
 	"time"
 
@@ -92,16 +93,14 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	sink := c.Sink
-	if sink == nil {
-		sink = r.sink
+	st := callState{r: r, c: &c, alias: alias, sink: c.Sink, start: time.Now()}
+	if st.sink == nil {
+		st.sink = r.sink
 	}
 	timeout := c.Timeout
 	if timeout <= 0 {
 		timeout = r.timeout
 	}
-	start := time.Now()
-	clock := func() time.Time { return start.Add(time.Since(start)) } // monotonic, never goes back
 
 	// 1. Build the request.
 	req := &AskRequest{
@@ -116,7 +115,7 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 		CallID:    c.CallID,
 	}
 	if req.Deadline.IsZero() {
-		req.Deadline = start.Add(timeout).UTC()
+		req.Deadline = st.start.Add(timeout).UTC()
 	}
 	sch, schemaErr := r.schemaFor(c)
 	if sch != nil {
@@ -133,13 +132,15 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 		req.CallID = LiveCallID(r.appID, c.Turn, c.StatePath, r.nextSeq(c.SessionID, c.Turn, c.StatePath))
 	}
 	res.CallID = req.CallID
-	persona := c.Persona
-	if persona == "" {
-		persona = alias
+	st.callID = req.CallID
+	st.persona = c.Persona
+	if st.persona == "" {
+		st.persona = alias
 	}
+	st.persona = r.redact.String(st.persona)
 
 	// 2. agent.call.start.
-	startPayload := &CallStartPayload{Verb: c.Verb, Agent: persona, Model: c.Model, Prompt: r.redact.String(c.Prompt)}
+	startPayload := &CallStartPayload{Verb: c.Verb, Agent: st.persona, Model: r.redact.String(c.Model), Prompt: r.redact.String(c.Prompt)}
 	if c.SchemaPath != "" || sch != nil {
 		p := c.SchemaPath
 		if p == "" {
@@ -147,29 +148,18 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 		}
 		startPayload.Input = map[string]any{"schema_path": p}
 	}
-	if err := emit(sink, Event{Kind: EventCallStart, CallID: req.CallID, TS: start, Turn: c.Turn, StatePath: c.StatePath,
+	if err := st.emit(Event{Kind: EventCallStart, CallID: req.CallID, TS: st.start, Turn: c.Turn, StatePath: c.StatePath,
 		EpisodeID: res.EpisodeID, MatchIdx: res.MatchIdx, Payload: startPayload}); err != nil {
-		return nil, fmt.Errorf("agent: %s call %s: trace sink: %w", alias, req.CallID, err)
-	}
-	fail := func(ae *AskError) (*Result, error) {
-		ae = r.redactError(ae)
-		end := clock()
-		r.log.Debug("agent call failed", slog.String("alias", alias), slog.String("call_id", req.CallID),
-			slog.String("verb", c.Verb), slog.Duration("duration", end.Sub(start)), slog.String("error", ae.Error()))
-		if err := emit(sink, Event{Kind: EventCallError, CallID: req.CallID, TS: end, Turn: c.Turn, StatePath: c.StatePath,
-			Payload: &CallErrorPayload{Verb: c.Verb, Agent: persona, DurationMS: end.Sub(start).Milliseconds(), Error: ae.Error()}}); err != nil {
-			return nil, errors.Join(ae, fmt.Errorf("agent: %s call %s: trace sink: %w", alias, req.CallID, err))
-		}
-		return nil, ae
+		return nil, err
 	}
 	if schemaErr != nil {
-		return fail(schemaErr)
+		return st.fail(schemaErr)
 	}
 
 	// 3. The transport, under the hard deadline.
 	resp, askErr := askWithDeadline(ctx, t, alias, req, timeout)
 	if askErr != nil {
-		return fail(askErr)
+		return st.fail(askErr)
 	}
 
 	// 4. Sub-event rules, all-or-nothing: checked now, written only on success.
@@ -177,11 +167,11 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	for i := range resp.SubEvents {
 		se := &resp.SubEvents[i]
 		if !strings.HasPrefix(se.Kind, prefix) {
-			return fail(Errorf(KindSubEventNamespaceViolation,
+			return st.fail(Errorf(KindSubEventNamespaceViolation,
 				"sub_event[%d]: Kind %q does not start with required namespace prefix %q", i, se.Kind, prefix))
 		}
 		if se.CallID != req.CallID {
-			return fail(Errorf(KindSubEventCallIDMismatch,
+			return st.fail(Errorf(KindSubEventCallIDMismatch,
 				"sub_event[%d]: CallID %q does not match parent call_id %q", i, se.CallID, req.CallID))
 		}
 	}
@@ -189,34 +179,28 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	// 5. Schema validation (the submission is parsed once).
 	value, verr := r.checkSubmission(sch, resp.Submission)
 	if verr != nil {
-		return fail(verr)
+		return st.fail(verr)
 	}
 
 	// 6. Sub-events, re-stamped inside the call window, then complete.
-	prev := start
+	prev := st.start
 	for i := range resp.SubEvents {
 		se := &resp.SubEvents[i]
-		ts := clock()
-		if !ts.After(prev) {
-			ts = prev.Add(time.Nanosecond)
-		}
+		ts := st.now(prev)
 		prev = ts
 		se.TS = ts
-		if err := emit(sink, Event{Kind: se.Kind, CallID: req.CallID, TS: ts, Turn: se.Turn, StatePath: se.StatePath,
+		if err := st.emit(Event{Kind: se.Kind, CallID: req.CallID, TS: ts, Turn: se.Turn, StatePath: se.StatePath,
 			Payload: r.redact.raw(se.Payload)}); err != nil {
-			return nil, fmt.Errorf("agent: %s call %s: trace sink: %w", alias, req.CallID, err)
+			return nil, err
 		}
 	}
-	end := clock()
-	if !end.After(prev) {
-		end = prev.Add(time.Nanosecond)
-	}
+	end := st.now(prev)
 	res.Submission = resp.Submission
 	res.Value = value
 	res.Meta = resp.Meta
 	res.SubEvents = resp.SubEvents
 	res.Transcript = resp.Transcript
-	res.Duration = end.Sub(start)
+	res.Duration = end.Sub(st.start)
 
 	meta := r.redact.mapValue(resp.Meta)
 	model := c.Model
@@ -225,21 +209,60 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 			model = m
 		}
 	}
-	complete := &CallCompletePayload{Verb: c.Verb, Agent: persona, Model: model, DurationMS: res.Duration.Milliseconds(),
+	complete := &CallCompletePayload{Verb: c.Verb, Agent: st.persona, Model: r.redact.String(model), DurationMS: res.Duration.Milliseconds(),
 		Response: &CallResponse{Submission: r.redact.value(value), Meta: meta}, Meta: meta}
-	if err := emit(sink, Event{Kind: EventCallComplete, CallID: req.CallID, TS: end, Turn: c.Turn, StatePath: c.StatePath, Payload: complete}); err != nil {
-		return nil, fmt.Errorf("agent: %s call %s: trace sink: %w", alias, req.CallID, err)
+	if err := st.emit(Event{Kind: EventCallComplete, CallID: req.CallID, TS: end, Turn: c.Turn, StatePath: c.StatePath, Payload: complete}); err != nil {
+		return nil, err
 	}
-	r.log.Debug("agent call", slog.String("alias", alias), slog.String("call_id", req.CallID),
-		slog.String("verb", c.Verb), slog.Duration("duration", res.Duration), slog.Int("sub_events", len(resp.SubEvents)))
+	if r.log.Enabled(ctx, slog.LevelDebug) {
+		r.log.Debug("agent call", slog.String("alias", alias), slog.String("call_id", req.CallID),
+			slog.String("verb", c.Verb), slog.Duration("duration", res.Duration), slog.Int("sub_events", len(resp.SubEvents)))
+	}
 	return res, nil
 }
 
-func emit(s Sink, ev Event) error {
-	if s == nil {
+// callState is the per-call context Dispatch's steps share.
+type callState struct {
+	r       *Registry
+	c       *Call
+	alias   string
+	callID  string
+	persona string
+	sink    Sink
+	start   time.Time
+}
+
+// now is the call's clock: monotonic from start (it never goes back, even
+// if the wall clock does) and strictly after prev.
+func (st *callState) now(prev time.Time) time.Time {
+	t := st.start.Add(time.Since(st.start))
+	if !t.After(prev) {
+		t = prev.Add(time.Nanosecond)
+	}
+	return t
+}
+
+func (st *callState) emit(ev Event) error {
+	if st.sink == nil {
 		return nil
 	}
-	return s.Emit(ev)
+	if err := st.sink.Emit(ev); err != nil {
+		return fmt.Errorf("agent: %s call %s: trace sink (%s): %w", st.alias, st.callID, ev.Kind, err)
+	}
+	return nil
+}
+
+// fail reports agent.call.error for ae (secrets masked) and returns it.
+func (st *callState) fail(ae *AskError) (*Result, error) {
+	ae = st.r.redactError(ae)
+	end := st.now(st.start)
+	st.r.log.Debug("agent call failed", slog.String("alias", st.alias), slog.String("call_id", st.callID),
+		slog.String("verb", st.c.Verb), slog.Duration("duration", end.Sub(st.start)), slog.String("error", ae.Error()))
+	if err := st.emit(Event{Kind: EventCallError, CallID: st.callID, TS: end, Turn: st.c.Turn, StatePath: st.c.StatePath,
+		Payload: &CallErrorPayload{Verb: st.c.Verb, Agent: st.persona, DurationMS: end.Sub(st.start).Milliseconds(), Error: ae.Error()}}); err != nil {
+		return nil, errors.Join(ae, err)
+	}
+	return nil, ae
 }
 
 // schemaFor compiles the call's schema; a failure is the call's schema_invalid.
@@ -250,10 +273,14 @@ func (r *Registry) schemaFor(c Call) (*schema.Schema, *AskError) {
 	if c.SchemaPath == "" {
 		return nil, nil
 	}
+	if s, ok := r.schemaCache.Load(c.SchemaPath); ok {
+		return s.(*schema.Schema), nil
+	}
 	s, err := r.schemas.Compile(c.SchemaPath)
 	if err != nil {
 		return nil, &AskError{Kind: KindSchemaInvalid, Detail: "schema compilation failed: " + err.Error(), Underlying: err}
 	}
+	r.schemaCache.Store(c.SchemaPath, s)
 	return s, nil
 }
 
@@ -266,13 +293,7 @@ func (r *Registry) checkSubmission(sch *schema.Schema, sub json.RawMessage) (any
 		}
 		return nil, Errorf(KindSchemaInvalid, "submission is not valid JSON: the plugin returned no submission (schema %s requires one)", sch.Path)
 	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	dec.UseNumber()
-	var v any
-	perr := dec.Decode(&v)
-	if perr == nil && dec.More() {
-		perr = errors.New("unexpected data after the top-level value")
-	}
+	v, perr := decodeJSON(trimmed)
 	if perr != nil {
 		if sch == nil {
 			return string(sub), nil // no schema: the raw answer binds as text
@@ -291,6 +312,45 @@ func (r *Registry) checkSubmission(sch *schema.Schema, sub json.RawMessage) (any
 	return normalizeNumbers(v), nil
 }
 
+// decodeJSON parses one JSON value. Numbers with 16 or more digits go
+// through json.Number so no precision is lost; everything else takes the
+// faster float64 path (normalizeNumbers turns integral values into int64).
+func decodeJSON(b []byte) (any, error) {
+	if !hasLongNumber(b) {
+		var v any
+		err := json.Unmarshal(b, &v)
+		return v, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("unexpected data after the top-level value")
+	}
+	return v, nil
+}
+
+// hasLongNumber reports whether b holds a run of 16+ digits (a number that
+// float64 might not represent exactly). Digits inside strings count too,
+// which only costs the slower exact path.
+func hasLongNumber(b []byte) bool {
+	run := 0
+	for _, c := range b {
+		if c >= '0' && c <= '9' {
+			run++
+			if run >= 16 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
+}
+
 // normalizeNumbers turns json.Number into int64 (integers) or float64.
 func normalizeNumbers(v any) any {
 	switch x := v.(type) {
@@ -300,6 +360,11 @@ func normalizeNumbers(v any) any {
 		}
 		f, _ := x.Float64()
 		return f
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			return int64(x)
+		}
+		return x
 	case map[string]any:
 		for k, e := range x {
 			x[k] = normalizeNumbers(e)

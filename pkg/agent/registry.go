@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -54,6 +55,9 @@ type Registry struct {
 	timeout time.Duration
 	schemas *schema.Compiler
 	redact  redactor
+	// schemaCache maps a with.schema path to its compiled schema (the
+	// compiler caches too, but resolving the path costs more than a lookup).
+	schemaCache sync.Map
 
 	mu         sync.RWMutex
 	transports map[string]Transport
@@ -253,7 +257,7 @@ func (r *Registry) Close() error {
 
 // nextSeq returns the per-(session, turn, state) counter used in live call ids.
 func (r *Registry) nextSeq(session string, turn int64, state string) int {
-	k := session + "\x00" + fmt.Sprint(turn) + "\x00" + state
+	k := session + "\x00" + strconv.FormatInt(turn, 10) + "\x00" + state
 	r.seqMu.Lock()
 	n := r.seqs[k]
 	r.seqs[k] = n + 1

@@ -82,8 +82,14 @@ func EchoSubmission(req *agent.AskRequest) json.RawMessage {
 	if len(head) > 50 {
 		head = head[:50]
 	}
-	b, _ := json.Marshal(map[string]string{"echo_prompt_head": head, "echo_verb": req.Verb})
+	b, _ := json.Marshal(echo{head, req.Verb})
 	return b
+}
+
+// echo marshals with sorted keys, like the map upstream's echo plugin uses.
+type echo struct {
+	Head string `json:"echo_prompt_head"`
+	Verb string `json:"echo_verb"`
 }
 
 // EchoResponse builds the response the echo agent gives for fault f, as any
