@@ -1,0 +1,288 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"kitsoki/pkg/trace"
+)
+
+// readTrace reads a trace back with the strict reader and returns its
+// events; any read-time rule violation fails the test.
+func readTrace(t *testing.T, path string) []trace.Event {
+	t.Helper()
+	r, err := trace.OpenFile(path, trace.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := r.Header(); err != nil {
+		t.Fatalf("trace header: %v", err)
+	}
+	var evs []trace.Event
+	for {
+		ev, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return evs
+		}
+		if err != nil {
+			t.Fatalf("trace %s: %v", path, err)
+		}
+		evs = append(evs, ev)
+	}
+}
+
+func countKinds(evs []trace.Event) map[string]int {
+	m := map[string]int{}
+	for _, e := range evs {
+		m[e.Kind]++
+	}
+	return m
+}
+
+func needGo(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the examples' plugin is `go run`: needs the go tool on PATH")
+	}
+}
+
+// TestRunExamples runs every example end to end through the CLI, reads each
+// trace back with the strict reader and checks what it recorded.
+func TestRunExamples(t *testing.T) {
+	needGo(t)
+	ex := filepath.Join("..", "examples")
+	cases := []struct {
+		name  string
+		args  []string
+		state string
+		kinds map[string]int // minimum counts
+	}{
+		{"ci-triage", nil, "fix_needed", map[string]int{"harness.called": 2, "agent.call.start": 1, "agent.call.complete": 1, "machine.emit_intent": 2, "machine.say": 2}},
+		{"pr-review", []string{"--cassette", filepath.Join(ex, "pr-review", "cassettes", "review.cassette.yaml")}, "__exit__changes_requested",
+			map[string]int{"agent.call.start": 2, "agent.call.complete": 2, "machine.state_entered": 4}},
+		{"incident-router", nil, "__exit__paged", map[string]int{"agent.call.start": 1, "agent.call.complete": 1}},
+		{"incident-router", []string{"--world", "alert=service=search sev 4 latency"}, "__exit__ticketed", map[string]int{"agent.call.complete": 1}},
+	}
+	for _, c := range cases {
+		t.Run(c.name+"/"+c.state, func(t *testing.T) {
+			tr := filepath.Join(t.TempDir(), "run.jsonl")
+			var out, errb bytes.Buffer
+			args := append([]string{"run", filepath.Join(ex, c.name), "--json", "--trace", tr}, c.args...)
+			if code := Run(args, &out, &errb); code != 0 {
+				t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, out.String(), errb.String())
+			}
+			var sum map[string]any
+			if err := json.Unmarshal(out.Bytes(), &sum); err != nil {
+				t.Fatalf("summary is not JSON: %v\n%s", err, out.String())
+			}
+			if sum["state"] != c.state || sum["trace"] != tr {
+				t.Errorf("summary state %v trace %v", sum["state"], sum["trace"])
+			}
+			for _, k := range []string{"exit", "state", "world", "calls", "trace"} {
+				if _, ok := sum[k]; !ok {
+					t.Errorf("summary lacks %q", k)
+				}
+			}
+			evs := readTrace(t, tr)
+			got := countKinds(evs)
+			for k, n := range c.kinds {
+				if got[k] < n {
+					t.Errorf("trace has %d %s, want at least %d (kinds: %v)", got[k], k, n, got)
+				}
+			}
+			last := evs[len(evs)-1]
+			if last.Kind != "machine.state_entered" && last.Kind != "machine.say" {
+				t.Errorf("last event %s", last.Kind)
+			}
+		})
+	}
+}
+
+func TestRunHumanLog(t *testing.T) {
+	tr := filepath.Join(t.TempDir(), "h.jsonl")
+	var out, errb bytes.Buffer
+	ex := filepath.Join("..", "examples", "pr-review")
+	code := Run([]string{"run", ex, "--cassette", filepath.Join(ex, "cassettes", "review.cassette.yaml"), "--trace", tr}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	s := out.String()
+	for _, want := range []string{"→ collecting", "→ reviewing", "→ commenting", "host.agent.decide [review]", "say: Review comment:", "exit changes_requested", "trace: " + tr} {
+		if !strings.Contains(s, want) {
+			t.Errorf("log lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+func TestRunUsageAndFindings(t *testing.T) {
+	ex := filepath.Join("..", "examples", "pr-review")
+	dir := t.TempDir()
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"run"}, ExitUsageEnv, "accepts 1 arg"},
+		{[]string{"run", ex, "--slot", "a=b"}, ExitUsageEnv, "must follow the --intent"},
+		{[]string{"run", ex, "--world", "nope=1"}, ExitUsageEnv, `world key "nope" is not declared`},
+		{[]string{"run", ex, "--cassette", filepath.Join(dir, "missing.yaml")}, ExitUsageEnv, "--cassette"},
+		{[]string{"run", filepath.Join(dir, "nowhere")}, ExitFinding, "does not load"},
+		// the claude CLI cannot run here; a miss on the cassette fails the run
+		{[]string{"run", ex, "--cassette", filepath.Join("..", "pkg", "engine", "testdata", "agent_probe", "flows", "who_are_you.cassette.yaml")}, ExitFinding, "cassette"},
+	}
+	for _, c := range cases {
+		var out, errb bytes.Buffer
+		args := append(c.args, "--trace", filepath.Join(dir, fmt.Sprintf("t%d.jsonl", len(c.args))))
+		if len(c.args) == 1 {
+			args = c.args
+		}
+		code := Run(args, &out, &errb)
+		if code != c.code || !strings.Contains(errb.String()+out.String(), c.want) {
+			t.Errorf("%v: exit %d (want %d)\nstdout: %s\nstderr: %s\nwant %q", c.args, code, c.code, out.String(), errb.String(), c.want)
+		}
+	}
+}
+
+func TestRunRestsWithoutInput(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(`app: { id: rest, version: 0.1.0 }
+intents:
+  go: {}
+  stop: {}
+root: idle
+states:
+  idle:
+    on:
+      go: [ { target: busy } ]
+  busy:
+    on:
+      stop: [ { target: done } ]
+  done: { terminal: true }
+`), 0o644)
+	tr := filepath.Join(dir, "t.jsonl")
+	var out, errb bytes.Buffer
+	code := Run([]string{"run", dir, "--intent", "go", "--trace", tr}, &out, &errb)
+	if code != ExitFinding || !strings.Contains(errb.String(), `rested in state "busy"`) || !strings.Contains(errb.String(), "stop") {
+		t.Fatalf("exit %d, stderr %s", code, errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	code = Run([]string{"run", dir, "--intent", "go", "--intent", "stop", "--trace", filepath.Join(dir, "t2.jsonl"), "--json"}, &out, &errb)
+	if code != 0 || !strings.Contains(out.String(), `"outcome": "terminal"`) {
+		t.Fatalf("exit %d: %s %s", code, out.String(), errb.String())
+	}
+	readTrace(t, tr)
+}
+
+// TestRunInterruptStopsPluginsAndLeavesValidTrace builds the real binary,
+// starts a run whose plugin is alive while a host.run sleeps, sends SIGINT,
+// and checks: exit 1, the plugin process is gone, the trace verifies.
+func TestRunInterruptStopsPluginsAndLeavesValidTrace(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("signals")
+	}
+	needGo(t)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "kitsoki")
+	build := exec.Command("go", "build", "-o", bin, "kitsoki")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	plugin := filepath.Join(dir, "triage-agent")
+	if out, err := exec.Command("go", "build", "-o", plugin, "kitsoki/examples/plugins/triage-agent").CombinedOutput(); err != nil {
+		t.Fatalf("go build plugin: %v\n%s", err, out)
+	}
+	pidFile := filepath.Join(dir, "plugin.pid")
+	story := fmt.Sprintf(`app: { id: interrupt, version: 0.1.0 }
+agent_plugins:
+  agent.rules:
+    plugin: subprocess
+    command: %q
+    env: { TRIAGE_AGENT_PIDFILE: %q }
+hosts: [host.agent.extract, host.run]
+world:
+  x: { type: object, default: {} }
+root: start
+states:
+  start:
+    on_enter:
+      - invoke: host.agent.extract
+        agent: agent.rules
+        with: { prompt: "sev 2 service=db" }
+        bind: { x: submitted }
+      - invoke: host.run
+        with: { cmd: "sleep 60" }
+    terminal: true
+`, plugin, pidFile)
+	os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(story), 0o644)
+	tr := filepath.Join(dir, "t.jsonl")
+	cmd := exec.Command(bin, "run", dir, "--trace", tr)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// wait until the sleep has started (harness.called for host.run is in the trace)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		b, _ := os.ReadFile(tr)
+		if bytes.Contains(b, []byte(`"namespace":"host.run"`)) {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("run never reached host.run:\n%s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	pidB, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("plugin pid: %v", err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(pidB)))
+	cmd.Process.Signal(os.Interrupt)
+	waitErr := make(chan error, 1)
+	go func() { waitErr <- cmd.Wait() }()
+	select {
+	case err := <-waitErr:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+			t.Errorf("exit %v, want status 1\n%s", err, out.String())
+		}
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("kitsoki did not stop after SIGINT")
+	}
+	if !strings.Contains(out.String(), "interrupted") {
+		t.Errorf("output does not say the run was interrupted:\n%s", out.String())
+	}
+	for i := 0; ; i++ {
+		if syscall.Kill(pid, 0) != nil {
+			break
+		}
+		if i == 100 {
+			t.Errorf("plugin %d still running after the run ended", pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	evs := readTrace(t, tr)
+	if countKinds(evs)["machine.error"] != 1 {
+		t.Errorf("want one machine.error in the interrupted trace, got %v", countKinds(evs))
+	}
+}
