@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -236,6 +238,15 @@ func TestMissingBuilderFailsAtDispatchNotAtLoad(t *testing.T) {
 	}})
 	if err == nil || !strings.Contains(err.Error(), "agent_plugins.agent.local: endpoint is not a URL") {
 		t.Fatalf("builder error: %v", err)
+	}
+	// A builder that already names the alias is not prefixed twice.
+	_, err = agent.NewRegistryFromPlugins(plugins, agent.RegistryOptions{Builders: map[string]agent.Builder{
+		story.PluginLocalLLM: func(p *story.AgentPlugin, _ agent.BuildContext) (agent.Transport, error) {
+			return nil, errors.New("agent_plugins." + p.Alias + ": requires model: or endpoint:")
+		},
+	}})
+	if err == nil || err.Error() != "agent_plugins.agent.local: requires model: or endpoint:" {
+		t.Fatalf("builder error prefix: %v", err)
 	}
 }
 
@@ -495,5 +506,31 @@ func TestConcurrentSessions(t *testing.T) {
 	}
 	if len(fx.Sink.Events()) != 2*20*4 {
 		t.Fatalf("events %d", len(fx.Sink.Events()))
+	}
+}
+
+func TestSchemaRefsStayInsideSchemasDir(t *testing.T) {
+	fx := agenttest.NewFixture(t, nil, agent.RegistryOptions{})
+	fx.WriteSchema("common/verdict.json", `{"type":"string","enum":["go","stop"]}`)
+	good := fx.WriteSchema("ref.json", `{"type":"object","required":["verdict"],"properties":{"verdict":{"$ref":"common/verdict.json"}}}`)
+	outside := filepath.Join(filepath.Dir(fx.Dir), "outside.json")
+	if err := os.WriteFile(outside, []byte(`{"type":"string"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	escape := fx.WriteSchema("escape.json", `{"type":"object","properties":{"v":{"$ref":"../../outside.json"}}}`)
+	answer := `{"verdict":"go"}`
+	_ = fx.Registry.RegisterInProcess("agent.v", agent.AgentFunc(func(ctx context.Context, req *agent.AskRequest) (*agent.AskResponse, error) {
+		return &agent.AskResponse{Submission: json.RawMessage(answer)}, nil
+	}))
+	if _, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.v", Verb: "decide", SchemaPath: good}); err != nil {
+		t.Fatalf("relative $ref inside schemas/: %v", err)
+	}
+	answer = `{"verdict":"maybe"}`
+	if _, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.v", Verb: "decide", SchemaPath: good}); agent.KindOf(err) != agent.KindSchemaInvalid {
+		t.Fatalf("relative $ref must validate: %v", err)
+	}
+	_, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.v", Verb: "decide", SchemaPath: escape})
+	if agent.KindOf(err) != agent.KindSchemaInvalid || !strings.Contains(err.Error(), "schema compilation failed") {
+		t.Fatalf("escaping $ref: %v", err)
 	}
 }

@@ -23,6 +23,16 @@
 // transports subprocess, mcp_http and builtin.claude_cli. builtin.local_llm
 // plugs in later through RegistryOptions.Builders, keyed by plugin type.
 //
+// Call ids are deterministic (CallID): live calls use the key
+// "<turn>:<state_path>:<seq>" where seq counts the calls of that session,
+// turn and state; cassette replays use "<episode>:<match_idx>".
+//
+// Tests: pkg/agent/agenttest holds the shared test support (RecordingSink,
+// the conformance reference call and submission, the in-process echo/fault
+// agent whose modes the out-of-process test plugins mirror, Fixture).
+// BenchmarkDispatch runs every entry of benchCases (bench_test.go); other
+// test files of the package add transports from an init function.
+//
 // What this package must not do: import pkg/trace or pkg/engine (events leave
 // through the Sink interface defined here), read a schema outside the story's
 // schemas/ directory (pkg/schema enforces the root), or let a resolved

@@ -127,7 +127,11 @@ func NewRegistryFromPlugins(plugins map[string]*story.AgentPlugin, opts Registry
 			}
 			t, err := b(p, bc)
 			if err != nil {
-				errs = append(errs, fmt.Errorf("agent_plugins.%s: %s", alias, r.redact.String(err.Error())))
+				msg := r.redact.String(err.Error())
+				if !strings.HasPrefix(msg, "agent_plugins."+alias+":") {
+					msg = "agent_plugins." + alias + ": " + msg
+				}
+				errs = append(errs, errors.New(msg))
 				continue
 			}
 			if t == nil {
