@@ -1,0 +1,149 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"kitsoki/pkg/trace"
+)
+
+func init() { registry = append(registry, newTraceCmd) }
+
+// traceOpts are the flags every trace subcommand shares.
+type traceOpts struct {
+	sessionsDir string
+	color       string // auto, always, never
+}
+
+func newTraceCmd() *cobra.Command {
+	o := &traceOpts{}
+	c := &cobra.Command{
+		Use:   "trace",
+		Short: "Verify, read, summarise, export and replay JSONL traces",
+		Long: `Verify, read, summarise, export and replay the JSONL traces that kitsoki run writes.
+
+PATH may be a trace file, - for standard input, or an id or substring of a
+trace's name under the sessions directory (default .kitsoki/sessions/); the
+newest match wins. 'kitsoki trace ls' lists the traces there, newest first.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
+	}
+	pf := c.PersistentFlags()
+	pf.StringVar(&o.sessionsDir, "sessions-dir", trace.DefaultSessionsDir, "where ids and substrings are looked up")
+	pf.StringVar(&o.color, "color", "auto", "colour: auto (on a terminal, unless NO_COLOR is set), always, never")
+	c.AddCommand(newTraceVerifyCmd(o), newTraceShowCmd(o), newTraceCallsCmd(o), newTraceStatsCmd(o),
+		newTraceToCassetteCmd(o), newTraceExportCmd(o), newTraceLsCmd(o))
+	return c
+}
+
+// traceInput is an opened PATH argument.
+type traceInput struct {
+	r    io.Reader
+	name string // shown in messages: the path, or "-"
+	path string // file path; "" for stdin
+	f    *os.File
+}
+
+func (in *traceInput) Close() {
+	if in.f != nil {
+		in.f.Close()
+	}
+}
+
+// openTrace resolves and opens a PATH argument. When the path was looked up
+// by id or substring, "# <path>" goes to stderr.
+func (o *traceOpts) openTrace(c *cobra.Command, arg string) (*traceInput, error) {
+	p, resolved, err := trace.Resolve(arg, o.sessionsDir)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	if p == "-" {
+		return &traceInput{r: c.InOrStdin(), name: "-"}, nil
+	}
+	if resolved {
+		fmt.Fprintf(c.ErrOrStderr(), "# %s\n", p)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, usagef("open trace %q: %v", p, err)
+	}
+	return &traceInput{r: f, name: p, path: p, f: f}, nil
+}
+
+// useColor decides colour for w: --color always/never, else a terminal
+// without NO_COLOR (or TERM=dumb).
+func (o *traceOpts) useColor(w io.Writer) (bool, error) {
+	switch o.color {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto", "":
+	default:
+		return false, usagef("--color %q: use auto, always or never", o.color)
+	}
+	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return false, nil
+	}
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd())), nil
+}
+
+// corruptErr turns a read error into the command's exit: a corrupt trace is
+// a finding (exit 1), anything else an environment error (exit 2).
+func corruptErr(err error) error {
+	if ce, ok := trace.IsCorrupt(err); ok {
+		return findingf("%s", traceMsg(ce))
+	}
+	return usagef("%v", err)
+}
+
+// traceMsg prints a read-time rejection as path:line: message.
+func traceMsg(ce *trace.CorruptError) string {
+	if ce.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", ce.Name, ce.Line, ce.Msg)
+	}
+	return fmt.Sprintf("%s: %s", ce.Name, ce.Msg)
+}
+
+// interruptible returns a context cancelled by Ctrl-C.
+func interruptible(c *cobra.Command) (context.Context, context.CancelFunc) {
+	ctx := c.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return signal.NotifyContext(ctx, os.Interrupt)
+}
+
+// ANSI colours for timeline categories.
+var traceColors = map[trace.Category]string{
+	trace.CatTurn:   "\x1b[1m",
+	trace.CatState:  "\x1b[34m",
+	trace.CatIntent: "\x1b[35m",
+	trace.CatWorld:  "\x1b[2m",
+	trace.CatHost:   "\x1b[33m",
+	trace.CatAgent:  "\x1b[36m",
+	trace.CatSay:    "\x1b[32m",
+	trace.CatError:  "\x1b[31m",
+}
+
+func paint(on bool, cat trace.Category, s string) string {
+	code := traceColors[cat]
+	if !on || code == "" {
+		return s
+	}
+	return code + s + "\x1b[0m"
+}
+
+func tracePlural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

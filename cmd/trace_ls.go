@@ -1,0 +1,63 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"kitsoki/pkg/trace"
+)
+
+func newTraceLsCmd(o *traceOpts) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "ls",
+		Short: "List the traces under the sessions directory, newest first",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			list, err := trace.ListTraces(o.sessionsDir)
+			if err != nil {
+				return usagef("%v", err)
+			}
+			for i := range list {
+				list[i].AppID = trace.PeekAppID(list[i].Path)
+			}
+			out := c.OutOrStdout()
+			if asJSON {
+				if list == nil {
+					list = []trace.TraceFile{}
+				}
+				b, _ := json.MarshalIndent(list, "", "  ")
+				fmt.Fprintf(out, "%s\n", b)
+				return nil
+			}
+			if len(list) == 0 {
+				fmt.Fprintf(out, "no traces under %s\n", o.sessionsDir)
+				return nil
+			}
+			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "MODIFIED (UTC)\tSIZE\tAPP\tID\tPATH")
+			for _, tf := range list {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", tf.ModTime.UTC().Format(time.DateTime), humanSize(tf.Size), orDefault(tf.AppID, "-"), tf.ID, tf.Path)
+			}
+			return tw.Flush()
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")
+	return c
+}
+
+func humanSize(n int64) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%dB", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1fK", float64(n)/(1<<10))
+	case n < 1<<30:
+		return fmt.Sprintf("%.1fM", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.1fG", float64(n)/(1<<30))
+}

@@ -1,0 +1,198 @@
+package cmd
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"kitsoki/pkg/trace"
+)
+
+type showFlags struct {
+	turn    int
+	kinds   []string
+	follow  bool
+	prompts bool
+	width   int
+}
+
+func newTraceShowCmd(o *traceOpts) *cobra.Command {
+	f := &showFlags{}
+	c := &cobra.Command{
+		Use:   "show PATH",
+		Short: "Print a trace as a timeline by turn",
+		Long: `Print a trace as a timeline by turn: states entered and exited, intents, effects,
+host calls, agent calls (verb, agent, model, duration, tokens, cost, outcome,
+fallback, sub-event count) and say lines. Times are UTC.`,
+		Example: `  kitsoki trace show .kitsoki/sessions/run.jsonl
+  kitsoki trace show triage --turn 2 --prompts
+  kitsoki trace show run.jsonl --kind agent. --kind harness.
+  kitsoki trace show run.jsonl --follow`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if !c.Flags().Changed("turn") {
+				f.turn = -1
+			}
+			return showTrace(c, o, f, args[0])
+		},
+	}
+	fl := c.Flags()
+	fl.IntVar(&f.turn, "turn", 0, "show only turn `N`")
+	fl.StringSliceVar(&f.kinds, "kind", nil, "show only events whose kind starts with `PREFIX` (repeatable)")
+	fl.BoolVarP(&f.follow, "follow", "f", false, "keep reading as the trace grows (Ctrl-C to stop)")
+	fl.BoolVar(&f.prompts, "prompts", false, "print agent prompts and responses, inline or from agent-prompts/ sidecars")
+	fl.IntVar(&f.width, "width", 100, "clip values to `N` characters")
+	return c
+}
+
+func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
+	in, err := o.openTrace(c, arg)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	color, err := o.useColor(c.OutOrStdout())
+	if err != nil {
+		return err
+	}
+	src := in.r
+	if f.follow {
+		if in.f == nil {
+			return usagef("--follow needs a trace file, not standard input")
+		}
+		ctx, cancel := interruptible(c)
+		defer cancel()
+		src = trace.Follow(ctx, in.f, 200*time.Millisecond)
+	}
+	out := bufio.NewWriter(c.OutOrStdout())
+	defer out.Flush()
+	rd := trace.NewReader(src, trace.ReadOptions{Name: in.name})
+	h, err := rd.Header()
+	if err != nil {
+		return corruptErr(err)
+	}
+	head := "# " + in.name
+	if h.AppID != "" {
+		head += "  app " + h.AppID
+	}
+	if !h.WrittenAt.IsZero() {
+		head += "  written " + h.WrittenAt.UTC().Format(time.RFC3339)
+	}
+	fmt.Fprintln(out, paint(color, trace.CatWorld, head))
+	tl := &trace.Timeline{MaxValue: f.width}
+	lastTurn, shown := 0, false
+	for {
+		ev, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			out.Flush()
+			return corruptErr(err)
+		}
+		ln, ok := tl.Feed(&ev)
+		if (f.turn >= 0 && ev.Turn != f.turn) || !kindSelected(f.kinds, ev.Kind) {
+			continue
+		}
+		if !ok {
+			if len(f.kinds) == 0 {
+				continue // a sub-event, counted on its call's result line
+			}
+			ln = trace.Line{Turn: ev.Turn, TS: ev.TS, Kind: ev.Kind, Category: trace.CatOther, Label: ev.Kind, Text: string(rawPayload(ev.Payload))}
+		}
+		if !shown || ev.Turn != lastTurn {
+			fmt.Fprintln(out, paint(color, trace.CatTurn, fmt.Sprintf("── turn %d %s", ev.Turn, strings.Repeat("─", 40))))
+			lastTurn, shown = ev.Turn, true
+		}
+		fmt.Fprintf(out, "%s  %-6s  %s\n", ev.TS.UTC().Format("15:04:05.000"), paint(color, ln.Category, ln.Label), paint(color, textCategory(ln.Category), ln.Text))
+		if f.prompts {
+			printPromptOrResponse(out, in.path, &ev, ln.Call)
+		}
+		if f.follow {
+			out.Flush()
+		}
+	}
+	if open := tl.Open(); len(open) > 0 && !f.follow {
+		for _, cl := range open {
+			fmt.Fprintf(out, "%s  %-6s  %s\n", "            ", paint(color, trace.CatError, "open"),
+				fmt.Sprintf("agent call %s (%s, turn %d) has no result in the trace", cl.CallID, cl.Verb, cl.Turn))
+		}
+	}
+	return nil
+}
+
+// textCategory colours only the texts that carry meaning on their own.
+func textCategory(c trace.Category) trace.Category {
+	switch c {
+	case trace.CatSay, trace.CatError:
+		return c
+	}
+	return ""
+}
+
+func kindSelected(prefixes []string, kind string) bool {
+	if len(prefixes) == 0 {
+		return true
+	}
+	for _, p := range prefixes {
+		if strings.HasPrefix(kind, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func rawPayload(p any) []byte {
+	if raw, ok := p.(json.RawMessage); ok {
+		return raw
+	}
+	return nil
+}
+
+// printPromptOrResponse prints, under an agent line, the prompt (start) or
+// the response (complete), inline or from its sidecar.
+func printPromptOrResponse(w io.Writer, tracePath string, ev *trace.Event, call *trace.Call) {
+	var text, ref string
+	switch {
+	case ev.Kind == "agent.call.start":
+		var p struct {
+			Prompt     string `json:"prompt"`
+			PromptFile string `json:"prompt_file"`
+		}
+		_ = json.Unmarshal(rawPayload(ev.Payload), &p)
+		text, ref = p.Prompt, p.PromptFile
+	case call != nil && call.Outcome == trace.OutcomeOK:
+		text, ref = string(call.Response), call.ResponseFile
+	default:
+		return
+	}
+	label := "prompt"
+	if ev.Kind != "agent.call.start" {
+		label = "response"
+	}
+	if text == "" && ref != "" {
+		if tracePath == "" {
+			text = fmt.Sprintf("(in %s; read the trace from a file to see it)", ref)
+		} else if p, err := trace.ResolveSidecar(tracePath, ref); err != nil {
+			text = fmt.Sprintf("(%v)", err)
+		} else if b, err := os.ReadFile(p); err != nil {
+			text = fmt.Sprintf("(cannot read %s: %v)", ref, err)
+		} else {
+			text = string(b)
+			label += " (" + ref + ")"
+		}
+	}
+	if text == "" {
+		return
+	}
+	fmt.Fprintf(w, "              %s:\n", label)
+	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		fmt.Fprintf(w, "              │ %s\n", l)
+	}
+}

@@ -1,0 +1,106 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"kitsoki/pkg/trace"
+)
+
+func newTraceStatsCmd(o *traceOpts) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "stats PATH...",
+		Short: "Totals across traces: turns, events by kind, calls and errors by agent and kind, latency, tokens, cost",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			st := trace.NewStats()
+			for _, a := range args {
+				in, err := o.openTrace(c, a)
+				if err != nil {
+					return err
+				}
+				err = st.AddTrace(in.r, in.name)
+				in.Close()
+				if err != nil {
+					return corruptErr(err)
+				}
+			}
+			st.Finish()
+			out := c.OutOrStdout()
+			if asJSON {
+				b, err := json.MarshalIndent(st, "", "  ")
+				if err != nil {
+					return usagef("stats: %v", err)
+				}
+				fmt.Fprintf(out, "%s\n", b)
+				return nil
+			}
+			printStats(out, st)
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the totals as JSON")
+	return c
+}
+
+func printStats(w io.Writer, st *trace.Stats) {
+	fmt.Fprintf(w, "files        %d (%d bytes)\n", st.Files, st.Bytes)
+	fmt.Fprintf(w, "turns        %d\n", st.Turns)
+	fmt.Fprintf(w, "events       %d\n", st.Events)
+	fmt.Fprintf(w, "agent calls  %d (errors %d, open %d, fallbacks %d)\n", st.Calls, st.CallErrors, st.OpenCalls, st.Fallbacks)
+	if st.Calls > 0 {
+		fmt.Fprintf(w, "latency      p50 %s, p95 %s\n", trace.FormatDuration(st.LatencyP50MS), trace.FormatDuration(st.LatencyP95MS))
+	}
+	fmt.Fprintf(w, "tokens       in %d, out %d\n", st.InputTokens, st.OutputTokens)
+	fmt.Fprintf(w, "cost         $%.4f\n", st.CostUSD)
+	fmt.Fprintf(w, "host calls   %d (errors %d)\n", st.HostCalls, st.HostErrors)
+
+	counts := func(title string, m map[string]int) {
+		if len(m) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "\n%s\n", title)
+		keys := sortedKeys(m)
+		width := 0
+		for _, k := range keys {
+			width = max(width, len(k))
+		}
+		for _, k := range keys {
+			fmt.Fprintf(w, "  %-*s  %6d\n", width, k, m[k])
+		}
+	}
+	counts("events by kind", st.EventsByKind)
+	if len(st.ByAgent) > 0 {
+		fmt.Fprintln(w, "\nagent calls by agent")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  AGENT\tCALLS\tERRORS\tP50\tP95\tIN\tOUT\tCOST")
+		names := make([]string, 0, len(st.ByAgent))
+		for n := range st.ByAgent {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			a := st.ByAgent[n]
+			fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%s\t%d\t%d\t$%.4f\n", n, a.Calls, a.Errors,
+				trace.FormatDuration(a.LatencyP50MS), trace.FormatDuration(a.LatencyP95MS), a.InputTokens, a.OutputTokens, a.CostUSD)
+		}
+		tw.Flush()
+	}
+	counts("agent errors by kind", st.ErrorsByKind)
+	counts("host calls by handler", st.HostByHandler)
+}
+
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

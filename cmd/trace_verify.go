@@ -1,0 +1,58 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"kitsoki/pkg/trace"
+)
+
+func newTraceVerifyCmd(o *traceOpts) *cobra.Command {
+	return &cobra.Command{
+		Use:   "verify PATH...",
+		Short: "Check traces against every read-time rule (exit 1 if any is corrupt)",
+		Long: `Check each trace against every read-time rule of the trace format and print
+either "ok" with its size, or the rule it breaks as path:line: message. All files
+are checked; the exit status is 1 when any is corrupt, 2 when one cannot be read.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			out := c.OutOrStdout()
+			corrupt, unreadable := 0, 0
+			for _, a := range args {
+				in, err := o.openTrace(c, a)
+				if err != nil {
+					fmt.Fprintf(c.ErrOrStderr(), "kitsoki: %v\n", err)
+					unreadable++
+					continue
+				}
+				var res trace.VerifyResult
+				if in.path != "" {
+					in.Close()
+					res, err = trace.VerifyFile(in.path)
+				} else {
+					res, err = trace.Verify(in.r, in.name)
+				}
+				if err != nil {
+					if ce, ok := trace.IsCorrupt(err); ok {
+						fmt.Fprintln(out, traceMsg(ce))
+						corrupt++
+					} else {
+						fmt.Fprintf(c.ErrOrStderr(), "kitsoki: %v\n", err)
+						unreadable++
+					}
+					continue
+				}
+				fmt.Fprintf(out, "ok %s (%d %s, %d %s, %d bytes)\n", in.name, res.Events, tracePlural(res.Events, "event", "events"),
+					res.Turns, tracePlural(res.Turns, "turn", "turns"), res.Bytes)
+			}
+			switch {
+			case corrupt > 0:
+				return silentExit(ExitFinding)
+			case unreadable > 0:
+				return silentExit(ExitUsageEnv)
+			}
+			return nil
+		},
+	}
+}
