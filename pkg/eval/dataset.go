@@ -267,7 +267,10 @@ func (p *dparser) strList(v *yaml.Node, what string) []string {
 	}
 	out := make([]string, 0, len(v.Content))
 	for i, c := range v.Content {
-		out = append(out, p.str(deref(c), fmt.Sprintf("%s[%d]", what, i)))
+		c = deref(c)
+		key := fmt.Sprintf("%s[%d]", what, i)
+		p.d.pos[key] = p.at(c)
+		out = append(out, p.str(c, key))
 	}
 	return out
 }

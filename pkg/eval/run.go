@@ -97,15 +97,18 @@ func Run(ctx context.Context, v *Validation, opts RunOptions) (*Report, error) {
 		}
 		rend[i] = rendered{p, w}
 	}
+	// Jobs are numbered candidate-major (the shard split and call ids
+	// depend on it) but dispatched example-major, round-robin over the
+	// candidates, so concurrent calls spread over backends.
 	var jobs []job
-	total := 0
-	for ci := range specs {
-		for ei := range d.Examples {
-			for r := 0; r < repeat; r++ {
-				if opts.Shards == 0 || total%opts.Shards == opts.Shard-1 {
-					jobs = append(jobs, job{idx: total, cand: ci, ex: ei, rep: r})
+	total := len(specs) * len(d.Examples) * repeat
+	for ei := range d.Examples {
+		for r := 0; r < repeat; r++ {
+			for ci := range specs {
+				idx := (ci*len(d.Examples)+ei)*repeat + r
+				if opts.Shards == 0 || idx%opts.Shards == opts.Shard-1 {
+					jobs = append(jobs, job{idx: idx, cand: ci, ex: ei, rep: r})
 				}
-				total++
 			}
 		}
 	}
@@ -137,6 +140,15 @@ func Run(ctx context.Context, v *Validation, opts RunOptions) (*Report, error) {
 		defer judge.close()
 	}
 
+	// A subprocess plugin answers one request at a time; holding a slot per
+	// candidate keeps time spent queueing behind our own calls out of the
+	// measured latency.
+	slots := make([]chan struct{}, len(specs))
+	for i, sp := range specs {
+		if sp.Backend == story.PluginSubprocess {
+			slots[i] = make(chan struct{}, 1)
+		}
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	conc := opts.Concurrency
@@ -173,7 +185,17 @@ func Run(ctx context.Context, v *Validation, opts RunOptions) (*Report, error) {
 				if cas == nil {
 					call.CallID = agent.CallID(regs[j.cand].AppID(), fmt.Sprintf("eval:%s:%d:%s:%d", d.Call, j.cand, ex.Name, j.rep))
 				}
+				if sl := slots[j.cand]; sl != nil {
+					select {
+					case sl <- struct{}{}:
+					case <-ctx.Done():
+						return
+					}
+				}
 				rec, err := runOne(ctx, regs[j.cand], call, d.Comparator, ex, judge, cas != nil, opts.Retries)
+				if sl := slots[j.cand]; sl != nil {
+					<-sl
+				}
 				rec.Candidate, rec.Example, rec.Repeat = j.cand, ex.Name, j.rep
 				select {
 				case resCh <- result{rec, err}:

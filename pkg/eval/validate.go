@@ -157,10 +157,7 @@ func Validate(d *Dataset, loader *StoryLoader) *Validation {
 	checkTask(d, errf)
 	checkMatrix(d, errf, warnf)
 	checkSelection(d, errf)
-	if !v.OK() && d.App == "" {
-		return v
-	}
-	if d.App == "" {
+	if d.App == "" { // errors and no app: stop (C.3 step 3)
 		return v
 	}
 	appPath := d.App
@@ -201,7 +198,7 @@ func Validate(d *Dataset, loader *StoryLoader) *Validation {
 	}
 	for i, p := range d.Matrix.Profiles {
 		if p != "" && ResolveProfile(st, p) == "" {
-			warnf("matrix.profiles", "matrix.profiles[%d] %q is not an agent_plugins alias of the app; eval run cannot reach it (declare agent_plugins: agent.%s)", i, p, strings.TrimPrefix(p, "agent."))
+			warnf(fmt.Sprintf("matrix.profiles[%d]", i), "matrix.profiles[%d] %q is not an agent_plugins alias of the app; eval run cannot reach it (declare agent_plugins: agent.%s)", i, p, strings.TrimPrefix(p, "agent."))
 		}
 	}
 	if d.Comparator.Kind == "judge" {
@@ -256,11 +253,11 @@ func checkMatrix(d *Dataset, errf, warnf func(key, format string, a ...any)) {
 	seen := map[string]bool{}
 	for i, p := range m.Profiles {
 		if strings.TrimSpace(p) == "" {
-			errf("matrix.profiles", "matrix.profiles[%d] is empty", i)
+			errf(fmt.Sprintf("matrix.profiles[%d]", i), "matrix.profiles[%d] is empty", i)
 			continue
 		}
 		if seen[p] {
-			errf("matrix.profiles", "duplicate profile %q in matrix.profiles", p)
+			errf(fmt.Sprintf("matrix.profiles[%d]", i), "duplicate profile %q in matrix.profiles", p)
 		}
 		seen[p] = true
 	}
@@ -272,11 +269,11 @@ func checkMatrix(d *Dataset, errf, warnf func(key, format string, a ...any)) {
 		ms := map[string]bool{}
 		for i, model := range m.Models[p] {
 			if strings.TrimSpace(model) == "" {
-				errf(key, "matrix.models.%s[%d] is empty", p, i)
+				errf(fmt.Sprintf("%s[%d]", key, i), "matrix.models.%s[%d] is empty", p, i)
 				continue
 			}
 			if ms[model] {
-				errf(key, "duplicate model %q in matrix.models.%s", model, p)
+				errf(fmt.Sprintf("%s[%d]", key, i), "duplicate model %q in matrix.models.%s", model, p)
 			}
 			ms[model] = true
 		}
@@ -284,15 +281,15 @@ func checkMatrix(d *Dataset, errf, warnf func(key, format string, a ...any)) {
 	es := map[string]bool{}
 	for i, e := range m.Effort {
 		if strings.TrimSpace(e) == "" {
-			errf("matrix.effort", "matrix.effort[%d] is empty", i)
+			errf(fmt.Sprintf("matrix.effort[%d]", i), "matrix.effort[%d] is empty", i)
 			continue
 		}
 		if es[e] {
-			errf("matrix.effort", "duplicate effort %q in matrix.effort", e)
+			errf(fmt.Sprintf("matrix.effort[%d]", i), "duplicate effort %q in matrix.effort", e)
 		}
 		es[e] = true
 		if !containsStr(knownEfforts, e) {
-			warnf("matrix.effort", "matrix.effort[%d] %q is not one of low, medium, high, xhigh, max", i, e)
+			warnf(fmt.Sprintf("matrix.effort[%d]", i), "matrix.effort[%d] %q is not one of low, medium, high, xhigh, max", i, e)
 		}
 	}
 }

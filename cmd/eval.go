@@ -1,0 +1,327 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/eval"
+)
+
+func init() { registry = append(registry, newEvalCmd) }
+
+func newEvalCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "eval",
+		Short: "Story-local agent evals: validate datasets and reports, run a candidate matrix, pick the backend",
+		Long: `Eval works on <story>/evals/*.yaml datasets (kind: agent_eval) and their
+reports under evals/reports/<call>/*.json (kind: agent_eval_report).
+
+  eval list  <story-dir|eval.yaml>       one row per dataset: call, status, comparator, pin, path
+  eval show  <eval.yaml|report.json>     dataset summary or a report's candidates (--json, --html FILE)
+  eval run   <eval.yaml>                 measure every candidate for real and write a report
+  eval merge <eval.yaml> SHARD.json...   combine --shard reports into one
+  eval check <story-dir>                 CI gate: every pinned selection has fresh, passing evidence
+
+Statuses: unmeasured (no report), stale (a dataset/prompt/schema/toolbox hash
+changed), passing (a candidate passed), failing, invalid (the dataset does
+not validate). latest.json wins over other reports.`,
+	}
+	c.AddCommand(newEvalListCmd(), newEvalShowCmd(), newEvalRunCmd(), newEvalMergeCmd(), newEvalCheckCmd())
+	return c
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+type evalListRow struct {
+	Call       string `json:"call"`
+	Status     string `json:"status"`
+	Comparator string `json:"comparator"`
+	Pin        string `json:"pin,omitempty"`
+	Path       string `json:"path"`
+}
+
+func newEvalListCmd() *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "list <story-dir|eval.yaml>",
+		Short: "List datasets with their status (call, status, comparator, pin, path)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			files, err := eval.Discover(args[0])
+			if err != nil {
+				return usagef("%v", err)
+			}
+			loader := &eval.StoryLoader{}
+			rows := []evalListRow{}
+			for _, f := range files {
+				d, err := eval.LoadDataset(f)
+				if err != nil {
+					rows = append(rows, evalListRow{Status: eval.StatusInvalid, Path: f})
+					fmt.Fprintf(c.ErrOrStderr(), "WARN: %v\n", err)
+					continue
+				}
+				v := eval.Validate(d, loader)
+				st, _, err := eval.DatasetStatus(v)
+				if err != nil {
+					fmt.Fprintf(c.ErrOrStderr(), "WARN: %v\n", err)
+				}
+				rows = append(rows, evalListRow{Call: d.Call, Status: st, Comparator: d.ComparatorLabel(), Pin: d.PinLabel(), Path: f})
+			}
+			out := c.OutOrStdout()
+			if asJSON {
+				return writeJSON(out, rows)
+			}
+			for _, r := range rows {
+				fmt.Fprintf(out, "%s\t%s\t%s\t%s\t%s\n", r.Call, r.Status, r.Comparator, r.Pin, r.Path)
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of {call, status, comparator, pin, path}")
+	return c
+}
+
+func newEvalShowCmd() *cobra.Command {
+	var asJSON bool
+	var htmlOut string
+	c := &cobra.Command{
+		Use:   "show <eval.yaml|report.json>",
+		Short: "Show a dataset (call site, status, findings) or a report's candidates",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			out := c.OutOrStdout()
+			if strings.HasSuffix(strings.ToLower(args[0]), ".json") {
+				r, err := eval.LoadReport(args[0])
+				if err != nil {
+					return usagef("%v", err)
+				}
+				return showReport(c, r, asJSON, htmlOut)
+			}
+			d, err := eval.LoadDataset(args[0])
+			if err != nil {
+				return usagef("%v", err)
+			}
+			v := eval.Validate(d, &eval.StoryLoader{})
+			status := eval.StatusInvalid
+			var latest *eval.Report
+			if v.OK() {
+				status, latest, err = eval.DatasetStatus(v)
+				if err != nil {
+					fmt.Fprintf(c.ErrOrStderr(), "WARN: %v\n", err)
+				}
+			}
+			if htmlOut != "" {
+				if latest == nil {
+					return findingf("%s: no report to render (status %s); run kitsoki eval run %s", args[0], status, args[0])
+				}
+				if err := writeHTML(htmlOut, latest); err != nil {
+					return usagef("%v", err)
+				}
+			}
+			if asJSON {
+				obj := map[string]any{"call": v.CallSite, "dataset": d.Path, "status": status, "errors": v.Errors(), "warnings": v.Warnings(), "latest_report": nil}
+				if latest != nil {
+					obj["latest_report"] = latest.Path
+				}
+				if err := writeJSON(out, obj); err != nil {
+					return err
+				}
+			} else {
+				cs := v.CallSite
+				if cs == nil {
+					cs = &eval.CallSite{Call: d.Call}
+				}
+				fmt.Fprintf(out, "call: %s\nhandler: %s\nstate: %s\nschema: %s\ncomparator: %s\nstatus: %s\n", cs.Call, cs.Handler, cs.StatePath, cs.SchemaPath, d.ComparatorLabel(), status)
+				if latest != nil {
+					fmt.Fprintf(out, "latest report: %s\n", latest.Path)
+					if latest.Decision != nil && latest.Decision.SelectedProfile != "" {
+						fmt.Fprintf(out, "selected: %s/%s effort=%s (%s)\n", latest.Decision.SelectedProfile, latest.Decision.SelectedModel, latest.Decision.SelectedEffort, latest.Decision.Strategy)
+					}
+				}
+				for _, f := range v.Findings {
+					tag := "ERROR"
+					if f.Severity == diag.Warning {
+						tag = "WARN"
+					}
+					fmt.Fprintf(out, "%s: %s:%d:%d: %s\n", tag, f.Pos.File, f.Pos.Line, f.Pos.Col, f.Message)
+				}
+			}
+			if !v.OK() {
+				return findingf("eval validation failed")
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON (a report is re-encoded; a dataset gives {call, dataset, status, errors, warnings, latest_report})")
+	c.Flags().StringVar(&htmlOut, "html", "", "write one self-contained HTML page (candidates table, pass rate against cost chart) to `FILE`")
+	return c
+}
+
+func showReport(c *cobra.Command, r *eval.Report, asJSON bool, htmlOut string) error {
+	out := c.OutOrStdout()
+	if htmlOut != "" {
+		if err := writeHTML(htmlOut, r); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	if asJSON {
+		b, err := r.Marshal()
+		if err != nil {
+			return err
+		}
+		_, err = out.Write(b)
+		return err
+	}
+	fmt.Fprintf(out, "eval: %s\ncall: %s\nstatus candidates: %d\n", r.Eval, r.Call, len(r.Candidates))
+	for _, cd := range r.Candidates {
+		verdict := "fail"
+		if cd.Pass {
+			verdict = "pass"
+		}
+		cost, p95 := 0.0, int64(0)
+		if cd.AvgCostUSD != nil {
+			cost = *cd.AvgCostUSD
+		}
+		if cd.P95LatencyMS != nil {
+			p95 = *cd.P95LatencyMS
+		}
+		fmt.Fprintf(out, "- %s/%s effort=%s %s pass_rate=%.2f cost=%.6f p95=%dms\n", cd.Profile, cd.Model, cd.Effort, verdict, cd.ComparatorPassRate, cost, p95)
+	}
+	if d := r.Decision; d != nil {
+		if d.SelectedProfile != "" {
+			fmt.Fprintf(out, "decision: %s -> %s/%s effort=%s\n", d.Strategy, d.SelectedProfile, d.SelectedModel, d.SelectedEffort)
+		} else {
+			fmt.Fprintf(out, "decision: %s -> no candidate passed\n", d.Strategy)
+		}
+	}
+	return nil
+}
+
+func writeHTML(path string, r *eval.Report) error {
+	b, err := eval.RenderHTML(r)
+	if err != nil {
+		return err
+	}
+	if err := eval.WriteFileAtomic(path, b); err != nil {
+		return err
+	}
+	return nil
+}
+
+func newEvalMergeCmd() *cobra.Command {
+	var outPath string
+	c := &cobra.Command{
+		Use:   "merge <eval.yaml> <shard.json>...",
+		Short: "Combine the reports of eval run --shard i/n into one report",
+		Args:  cobra.MinimumNArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			d, err := eval.LoadDataset(args[0])
+			if err != nil {
+				return usagef("%v", err)
+			}
+			v := eval.Validate(d, &eval.StoryLoader{})
+			if !v.OK() {
+				for _, e := range v.Errors() {
+					fmt.Fprintf(c.ErrOrStderr(), "ERROR: %s\n", e)
+				}
+				return findingf("eval validation failed")
+			}
+			var shards []*eval.Report
+			for _, p := range args[1:] {
+				r, err := eval.LoadReport(p)
+				if err != nil {
+					return usagef("%v", err)
+				}
+				shards = append(shards, r)
+			}
+			r, err := eval.Merge(v, shards)
+			if err != nil {
+				return findingf("%v", err)
+			}
+			return finishReport(c, v, r, outPath)
+		},
+	}
+	c.Flags().StringVarP(&outPath, "output", "o", "", "write the report to `FILE` (default: reports/<call>/<timestamp>.json and latest.json)")
+	return c
+}
+
+// finishReport writes a run or merged report, prints its summary and sets
+// the exit code: 1 when no candidate passed.
+func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath string) error {
+	var paths []string
+	if outPath != "" {
+		abs, err := filepath.Abs(outPath)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		paths = []string{abs}
+	} else {
+		paths = eval.DefaultReportPaths(v.Dataset, r, timeNow())
+	}
+	if err := eval.WriteRunReport(r, v.Story.Dir, paths); err != nil {
+		return usagef("%v", err)
+	}
+	if err := showReport(c, r, false, ""); err != nil {
+		return err
+	}
+	for _, p := range paths {
+		fmt.Fprintf(c.OutOrStdout(), "wrote %s\n", p)
+	}
+	if r.Run != nil && r.Run.Shard != "" {
+		return nil
+	}
+	if eval.ReportStatus(r, v.Hashes) != eval.StatusPassing {
+		return findingf("eval %s: no candidate passed the adherence bar", v.Dataset.Call)
+	}
+	return nil
+}
+
+func newEvalCheckCmd() *cobra.Command {
+	var format string
+	c := &cobra.Command{
+		Use:   "check <story-dir>",
+		Short: "CI gate: exit 1 when a pinned selection's evidence is missing, stale, failing, or its candidate did not pass",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			f, err := diag.ParseFormat(format)
+			if err != nil {
+				return usagef("--format: %v", err)
+			}
+			ds, err := eval.Check(args[0], &eval.StoryLoader{})
+			if err != nil {
+				return usagef("%v", err)
+			}
+			out := c.OutOrStdout()
+			tty := isTerminal(out)
+			ho := diag.HumanOptions{Color: tty && os.Getenv("NO_COLOR") == "", Snippet: tty}
+			if err := diag.Write(out, f, ds, diag.ToolInfo{Name: "kitsoki", Version: version}, ho); err != nil {
+				return usagef("writing output: %v", err)
+			}
+			if diag.HasErrors(ds) {
+				errs, _ := diag.Count(ds)
+				if f == diag.FormatHuman {
+					fmt.Fprintf(out, "eval check: %d %s\n", errs, plural(errs, "problem", "problems"))
+				}
+				return silentExit(ExitFinding)
+			}
+			if f == diag.FormatHuman {
+				fmt.Fprintln(out, "eval check: every pinned selection has fresh, passing evidence")
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&format, "format", "human", "output format: human, json, github or sarif")
+	return c
+}

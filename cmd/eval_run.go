@@ -1,0 +1,120 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"kitsoki/pkg/eval"
+)
+
+// timeNow stamps report file names.
+var timeNow = time.Now
+
+func newEvalRunCmd() *cobra.Command {
+	var (
+		jobs       int
+		cassette   string
+		shard      string
+		outPath    string
+		timeout    time.Duration
+		retries    int
+		noProgress bool
+		asJSON     bool
+	)
+	c := &cobra.Command{
+		Use:   "run <eval.yaml>",
+		Short: "Run the candidate matrix for real and write a report with the selected backend",
+		Long: `Run measures every candidate of the dataset's matrix (each matrix.profiles
+entry names an agent_plugins alias of the story, × matrix.models[profile] ×
+matrix.effort) on every example, matrix.repeat times, through the same agent
+dispatch and prompt rendering as the story's call site.
+
+How model and effort reach a backend: subprocess, mcp_http and inprocess
+plugins receive them as with.model and with.effort; builtin.claude_cli runs
+with --model <model> (effort is recorded only); builtin.local_llm uses the
+model as its managed model id.
+
+The report (schema_valid_rate, comparator_pass_rate, contract_conformance_rate,
+p50/p95 latency, avg/p95 cost from meta.cost_usd, retry_rate, fallback_rate,
+pass^k, the adherence bar verdict, the selection decision, failure samples,
+and the dataset/prompt/schema/toolbox hashes) goes to
+evals/reports/<call>/<timestamp>.json and latest.json, written atomically:
+an interrupted run (Ctrl-C) writes nothing.
+
+--shard i/n runs every n-th call starting at i and writes
+reports/<call>/shard-i-of-n.json; combine shards with kitsoki eval merge.
+
+Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
+2 usage or environment error.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts := eval.RunOptions{Concurrency: jobs, Cassette: cassette, Timeout: timeout, Retries: retries}
+			if shard != "" {
+				if _, err := fmt.Sscanf(shard, "%d/%d", &opts.Shard, &opts.Shards); err != nil || opts.Shards < 1 || opts.Shard < 1 || opts.Shard > opts.Shards {
+					return usagef("--shard %q: expected i/n with 1 <= i <= n, e.g. --shard 2/4", shard)
+				}
+			}
+			d, err := eval.LoadDataset(args[0])
+			if err != nil {
+				return usagef("%v", err)
+			}
+			v := eval.Validate(d, &eval.StoryLoader{})
+			for _, w := range v.Warnings() {
+				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", w)
+			}
+			if !v.OK() {
+				for _, e := range v.Errors() {
+					fmt.Fprintf(c.ErrOrStderr(), "ERROR: %s\n", e)
+				}
+				return findingf("eval validation failed")
+			}
+			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			var bar *progressbar.ProgressBar
+			if !noProgress && isTerminal(c.ErrOrStderr()) {
+				opts.Progress = func(done, total int) {
+					if bar == nil {
+						bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(c.ErrOrStderr()),
+							progressbar.OptionSetDescription("eval "+d.Call), progressbar.OptionShowCount(),
+							progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+					}
+					bar.Set(done)
+				}
+			}
+			r, err := eval.Run(ctx, v, opts)
+			if bar != nil {
+				bar.Finish()
+			}
+			if err != nil {
+				if errors.Is(err, context.Canceled) {
+					return usagef("eval run interrupted: no report written")
+				}
+				return usagef("eval run: %v", err)
+			}
+			if asJSON {
+				if err := writeJSON(c.OutOrStdout(), r); err != nil {
+					return err
+				}
+			}
+			return finishReport(c, v, r, outPath)
+		},
+	}
+	fl := c.Flags()
+	fl.IntVarP(&jobs, "jobs", "j", 0, "calls run at once (default: number of CPUs; cassette runs are sequential)")
+	fl.StringVar(&cassette, "cassette", "", "answer every candidate from this host_cassette `FILE`: offline and deterministic")
+	fl.StringVar(&shard, "shard", "", "run slice `i/n` of the calls (combine with kitsoki eval merge)")
+	fl.StringVarP(&outPath, "output", "o", "", "write the report to `FILE` only (default: reports/<call>/<timestamp>.json and latest.json)")
+	fl.DurationVar(&timeout, "timeout", 0, "hard deadline of one call (default 10m)")
+	fl.IntVar(&retries, "retries", 1, "retries of a call that fails with plugin_crash or transport_error")
+	fl.BoolVar(&noProgress, "no-progress", false, "no progress bar, even on a terminal")
+	fl.BoolVar(&asJSON, "json", false, "also print the report JSON on stdout")
+	return c
+}

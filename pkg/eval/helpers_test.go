@@ -1,0 +1,231 @@
+package eval
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var (
+	pluginOnce sync.Once
+	pluginPath string
+	pluginErr  error
+	pluginDir  string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if pluginDir != "" {
+		os.RemoveAll(pluginDir)
+	}
+	os.Exit(code)
+}
+
+// buildPlugin builds internal/evalplugin once per test binary.
+func buildPlugin(t testing.TB) string {
+	t.Helper()
+	pluginOnce.Do(func() {
+		pluginDir, pluginErr = os.MkdirTemp("", "evalplugin")
+		if pluginErr != nil {
+			return
+		}
+		pluginPath = filepath.Join(pluginDir, "evalplugin")
+		out, err := exec.Command("go", "build", "-o", pluginPath, "kitsoki/pkg/eval/internal/evalplugin").CombinedOutput()
+		if err != nil {
+			pluginErr = fmt.Errorf("go build evalplugin: %v\n%s", err, out)
+		}
+	})
+	if pluginErr != nil {
+		t.Fatal(pluginErr)
+	}
+	return pluginPath
+}
+
+// mcpAgent serves a real MCP server (the Go SDK) on loopback whose "ask"
+// tool answers the merge classification correctly with meta.cost_usd 0.002.
+func mcpAgent(t testing.TB) string {
+	t.Helper()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "eval-test-agent", Version: "v0"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "ask", Description: "classifies a merge", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var ask struct {
+				With map[string]any `json:"with"`
+			}
+			if err := json.Unmarshal(req.Params.Arguments, &ask); err != nil {
+				return nil, err
+			}
+			args, _ := ask.With["args"].(map[string]any)
+			intent := "refine"
+			if s, _ := args["merge_sha"].(string); s != "" {
+				intent = "accept"
+			}
+			b, _ := json.Marshal(map[string]any{
+				"submission": map[string]any{"intent": intent, "confidence": 0.8},
+				"meta":       map[string]any{"cost_usd": 0.002, "model": ask.With["model"]},
+			})
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
+		})
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+const fixtureApp = `app: {id: evalrun, version: 0.1.0, title: "eval run fixture"}
+agent_plugins:
+  agent.plug:
+    plugin: subprocess
+    command: "@PLUGIN@"
+  agent.judge:
+    plugin: subprocess
+    command: "@PLUGIN@"
+@MCP@
+hosts: [host.agent.decide]
+agents:
+  judge: {system_prompt: "You judge merges.", model: base-model, tools: [Read, Grep]}
+world:
+  pr_id: {type: string, default: ""}
+  merge_sha: {type: string, default: ""}
+  verdict: {type: object, default: {}}
+intents:
+  accept: {description: "accept the merge"}
+  refine: {description: "ask for another pass"}
+root: merge
+states:
+  merge:
+    on_enter:
+      - invoke: host.agent.decide
+        id: merge_judge
+        agent: agent.plug
+        with:
+          agent: judge
+          prompt: prompts/judge.md
+          schema: schemas/verdict.json
+          args:
+            pr_id: "{{ world.pr_id }}"
+            merge_sha: "{{ world.merge_sha }}"
+        bind:
+          verdict: submitted
+@SELECTION@
+    on:
+      accept: [{target: done}]
+      refine: [{target: done}]
+  done:
+    terminal: true
+`
+
+const fixtureSchema = `{
+  "type": "object",
+  "required": ["intent", "confidence"],
+  "properties": {
+    "intent": {"type": "string", "enum": ["accept", "refine"]},
+    "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+    "reason": {"type": "string"}
+  }
+}
+`
+
+const fixturePrompt = `PR {{ args.pr_id }} merged at "{{ args.merge_sha }}". Classify: accept or refine.
+`
+
+// fixtureDataset is the dataset the runner tests use; @PROFILES@ etc. are
+// replaced per test.
+const fixtureDataset = `kind: agent_eval
+app: ../app.yaml
+call: merge_judge
+agent: judge
+task:
+  goal: "Classify a landed merge."
+  boundedness: {max_turns: 1, tool_policy: none, prepared_context: true}
+  adherence_bar: {min_pass_rate: 0.9, max_p95_latency_ms: 2000, max_avg_cost_usd: 0.0015}
+matrix:
+  profiles: [@PROFILES@]
+  models:
+@MODELS@
+  effort: [low]
+  repeat: @REPEAT@
+comparator: @COMPARATOR@
+examples:
+  - name: e1
+    args: {pr_id: "1", merge_sha: abc}
+    expect: {intent: accept, confidence: 0.9}
+  - name: e2
+    args: {pr_id: "2", merge_sha: ""}
+    expect: {intent: refine, confidence: 0.9}
+  - name: e3
+    args: {pr_id: "3", merge_sha: def}
+    expect: {intent: accept, confidence: 0.9}
+  - name: e4
+    args: {pr_id: "4", merge_sha: ""}
+    expect: {intent: refine, confidence: 0.9}
+selection:
+  strategy: cheapest_passing
+`
+
+type fixture struct {
+	Profiles   string
+	Models     string
+	Repeat     int
+	Comparator string
+	MCP        bool
+	Selection  string // extra lines under the effect (indented 8)
+}
+
+// writeFixture writes the story and dataset into a temp dir and returns the
+// dataset path.
+func writeFixture(t testing.TB, f fixture) string {
+	t.Helper()
+	dir := t.TempDir()
+	plugin := buildPlugin(t)
+	mcpDecl := ""
+	if f.MCP {
+		mcpDecl = "  agent.mcp:\n    plugin: mcp_http\n    endpoint: " + mcpAgent(t) + "\n"
+	}
+	if f.Repeat == 0 {
+		f.Repeat = 2
+	}
+	if f.Comparator == "" {
+		f.Comparator = "{kind: enum, field: intent}"
+	}
+	app := strings.NewReplacer("@PLUGIN@", plugin, "@MCP@", mcpDecl, "@SELECTION@", f.Selection).Replace(fixtureApp)
+	ds := strings.NewReplacer("@PROFILES@", f.Profiles, "@MODELS@", f.Models, "@REPEAT@", fmt.Sprint(f.Repeat), "@COMPARATOR@", f.Comparator).Replace(fixtureDataset)
+	files := map[string]string{
+		"app.yaml":               app,
+		"schemas/verdict.json":   fixtureSchema,
+		"prompts/judge.md":       fixturePrompt,
+		"evals/merge_judge.yaml": ds,
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "evals", "merge_judge.yaml")
+}
+
+func mustValidate(t testing.TB, path string) *Validation {
+	t.Helper()
+	d, err := LoadDataset(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := Validate(d, nil)
+	if !v.OK() {
+		t.Fatalf("dataset invalid: %v", v.Findings)
+	}
+	return v
+}

@@ -1,0 +1,106 @@
+// Command evalplugin is the subprocess agent plugin eval's tests build with
+// `go build` and run for real (JSON-RPC 2.0, one message per line, method
+// agent.ask). It classifies a merge: intent "accept" when args.merge_sha is
+// set, else "refine" — and behaves per with.model so every runner metric
+// has a known expected value:
+//
+//	good     always right; meta.cost_usd 0.001
+//	sloppy   always "accept" (wrong when merge_sha is empty); cost 0.0005;
+//	         meta.fallback true for pr_id "1"
+//	broken   pr_id "2": intent "maybe" (schema-invalid); pr_id "4": a
+//	         JSON-RPC error (plugin_crash, process kept); else right
+//	slow     right; sleeps 2500 ms for pr_id "1" on turn 0 (the first repeat)
+//	(judge)  a call whose with: has expect (the judge comparator's call):
+//	         verdict pass when with.actual.intent equals with.expect.intent
+//
+// Every answer's meta carries model and effort as received.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+)
+
+type request struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  struct {
+		Turn int64          `json:"turn"`
+		With map[string]any `json:"with"`
+	} `json:"params"`
+}
+
+func main() {
+	in := bufio.NewReader(os.Stdin)
+	out := bufio.NewWriter(os.Stdout)
+	for {
+		line, err := in.ReadBytes('\n')
+		if len(line) == 0 && err != nil {
+			return
+		}
+		var req request
+		if err := json.Unmarshal(line, &req); err != nil {
+			fmt.Fprintf(os.Stderr, "evalplugin: %v\n", err)
+			os.Exit(1)
+		}
+		b, _ := json.Marshal(answer(&req))
+		out.Write(b)
+		out.WriteByte('\n')
+		out.Flush()
+	}
+}
+
+func answer(req *request) map[string]any {
+	w := req.Params.With
+	model, _ := w["model"].(string)
+	effort, _ := w["effort"].(string)
+	args, _ := w["args"].(map[string]any)
+	pr, _ := args["pr_id"].(string)
+	sha, _ := args["merge_sha"].(string)
+	intent := "refine"
+	if sha != "" {
+		intent = "accept"
+	}
+	meta := map[string]any{"model": model, "effort": effort}
+	if _, judging := w["expect"]; judging {
+		model = "judge"
+	}
+	switch model {
+	case "good":
+		meta["cost_usd"] = 0.001
+	case "sloppy":
+		intent = "accept"
+		meta["cost_usd"] = 0.0005
+		if pr == "1" {
+			meta["fallback"] = true
+		}
+	case "broken":
+		switch pr {
+		case "2":
+			intent = "maybe"
+		case "4":
+			return map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32000, "message": "broken on purpose"}}
+		}
+	case "slow":
+		if pr == "1" && req.Params.Turn == 0 {
+			time.Sleep(2500 * time.Millisecond)
+		}
+	case "judge":
+		exp, _ := w["expect"].(map[string]any)
+		act, _ := w["actual"].(map[string]any)
+		verdict := "fail"
+		if exp["intent"] == act["intent"] {
+			verdict = "pass"
+		}
+		return result(req, map[string]any{"verdict": verdict, "reason": fmt.Sprintf("got %v want %v", act["intent"], exp["intent"])}, meta)
+	}
+	return result(req, map[string]any{"intent": intent, "confidence": 0.9}, meta)
+}
+
+func result(req *request, sub, meta map[string]any) map[string]any {
+	return map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": map[string]any{"submission": sub, "meta": meta}}
+}

@@ -1,0 +1,172 @@
+package eval
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+func f64(p *float64) float64 {
+	if p == nil {
+		return -1
+	}
+	return *p
+}
+
+func i64(p *int64) int64 {
+	if p == nil {
+		return -1
+	}
+	return *p
+}
+
+// TestRunEndToEnd runs a real subprocess plugin (four behaviours chosen by
+// model) and a real MCP server on loopback through pkg/agent, and checks
+// every metric against values known from the plugin's rules.
+func TestRunEndToEnd(t *testing.T) {
+	path := writeFixture(t, fixture{
+		Profiles: "plug, mcp",
+		Models:   "    plug: [good, sloppy, broken, slow]",
+		MCP:      true,
+	})
+	v := mustValidate(t, path)
+	var progress []int
+	rep, err := Run(context.Background(), v, RunOptions{Concurrency: 4, Retries: 1, Progress: func(done, total int) {
+		if total != 40 {
+			t.Errorf("progress total %d, want 40", total)
+		}
+		progress = append(progress, done)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(progress) != 40 || progress[39] != 40 {
+		t.Errorf("progress calls %v", progress)
+	}
+	if len(rep.Candidates) != 5 {
+		t.Fatalf("candidates %d: %+v", len(rep.Candidates), rep.Candidates)
+	}
+	by := map[string]Candidate{}
+	for _, c := range rep.Candidates {
+		by[c.Profile+"/"+c.Model] = c
+		if c.ExamplesRun != 8 || c.Effort != "low" || c.Repeat != 2 {
+			t.Errorf("%s: examples_run %d effort %q repeat %d", c.Key(), c.ExamplesRun, c.Effort, c.Repeat)
+		}
+	}
+	type want struct {
+		pass                       bool
+		valid, cmp, conform, passK float64
+		avgCost                    float64
+		retry, fallback            float64
+	}
+	for key, w := range map[string]want{
+		"plug/good":      {true, 1, 1, 1, 1, 0.001, 0, 0},
+		"plug/sloppy":    {false, 1, 0.5, 1, 0.5, 0.0005, 0, 0.25},
+		"plug/broken":    {false, 0.5, 0.5, 0.75, 0.5, -1, 0.25, 0},
+		"plug/slow":      {false, 1, 1, 1, 1, -1, 0, 0},
+		"mcp/base-model": {false, 1, 1, 1, 1, 0.002, 0, 0},
+	} {
+		c, ok := by[key]
+		if !ok {
+			t.Errorf("no candidate %s", key)
+			continue
+		}
+		got := want{c.Pass, c.SchemaValidRate, c.ComparatorPassRate, c.ContractConformanceRate, f64(c.PassKRate), f64(c.AvgCostUSD), f64(c.RetryRate), f64(c.FallbackRate)}
+		if got != w {
+			t.Errorf("%s:\n got %+v\nwant %+v (rejected %q)", key, got, w, c.Rejected)
+		}
+	}
+	if c := by["plug/slow"]; i64(c.P95LatencyMS) < 2500 || i64(c.P50LatencyMS) >= 2500 || !strings.Contains(c.Rejected, "p95 latency") {
+		t.Errorf("slow: p50 %d p95 %d rejected %q", i64(c.P50LatencyMS), i64(c.P95LatencyMS), c.Rejected)
+	}
+	if c := by["mcp/base-model"]; !strings.Contains(c.Rejected, "avg cost") || c.Backend != "mcp_http" {
+		t.Errorf("mcp: rejected %q backend %q", c.Rejected, c.Backend)
+	}
+	if c := by["plug/good"]; c.Backend != "subprocess" || f64(c.P95CostUSD) != 0.001 {
+		t.Errorf("good: backend %q p95 cost %v", c.Backend, f64(c.P95CostUSD))
+	}
+	d := rep.Decision
+	if d == nil || d.Strategy != "cheapest_passing" || d.SelectedProfile != "plug" || d.SelectedModel != "good" || d.SelectedEffort != "low" {
+		t.Errorf("decision %+v", d)
+	}
+	if rep.Hashes != v.Hashes || rep.Dataset == "" || rep.Prompt == "" || rep.Schema == "" || rep.Toolbox == EmptyHash {
+		t.Errorf("report hashes %+v, want %+v", rep.Hashes, v.Hashes)
+	}
+	reasons := map[string]string{}
+	for _, fs := range rep.FailureSamples {
+		reasons[fs.Model+"/"+fs.Example] = fs.Reason
+	}
+	for key, frag := range map[string]string{
+		"sloppy/e2": `field "intent" got accept want refine`,
+		"broken/e2": "schema_invalid",
+		"broken/e4": "plugin_crash",
+	} {
+		if !strings.Contains(reasons[key], frag) {
+			t.Errorf("failure sample %s reason %q, want it to contain %q (all: %v)", key, reasons[key], frag, reasons)
+		}
+	}
+	for _, fs := range rep.FailureSamples {
+		if fs.Model == "sloppy" && fs.Example == "e2" {
+			if fs.Expect == nil || fs.Actual == nil {
+				t.Errorf("sloppy/e2 sample lacks expect/actual: %+v", fs)
+			}
+		}
+	}
+	// Written, it is the latest report and the dataset is passing.
+	paths := DefaultReportPaths(v.Dataset, rep, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	if err := WriteRunReport(rep, v.Story.Dir, paths); err != nil {
+		t.Fatal(err)
+	}
+	st, latest, err := DatasetStatus(v)
+	if err != nil || st != StatusPassing || latest.Decision.Evidence != "evals/reports/merge_judge/latest.json" {
+		t.Errorf("status %q err %v evidence %q", st, err, latest.Decision.Evidence)
+	}
+}
+
+// TestRunJudgeComparator asks a declared agent (the subprocess plugin in
+// judge mode) for each verdict through the same dispatch.
+func TestRunJudgeComparator(t *testing.T) {
+	path := writeFixture(t, fixture{
+		Profiles:   "plug",
+		Models:     "    plug: [good, sloppy]",
+		Repeat:     1,
+		Comparator: "{kind: judge, agent: agent.judge}",
+	})
+	d, err := LoadDataset(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := Validate(d, nil)
+	if !v.OK() || len(v.Warnings()) != 1 || !strings.Contains(v.Warnings()[0], "judge comparator requires passing evidence") {
+		t.Fatalf("findings %v", v.Findings)
+	}
+	rep, err := Run(context.Background(), v, RunOptions{Concurrency: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rep.Candidates[0].ComparatorPassRate; got != 1 {
+		t.Errorf("good under judge: %v", got)
+	}
+	if got := rep.Candidates[1].ComparatorPassRate; got != 0.5 {
+		t.Errorf("sloppy under judge: %v", got)
+	}
+	if len(rep.FailureSamples) != 2 || !strings.HasPrefix(rep.FailureSamples[0].Reason, "judge: got accept want refine") {
+		t.Errorf("samples %+v", rep.FailureSamples)
+	}
+}
+
+// TestRunInterrupted: a cancelled context returns an error and no report.
+func TestRunInterrupted(t *testing.T) {
+	path := writeFixture(t, fixture{Profiles: "plug", Models: "    plug: [slow]", Repeat: 1})
+	v := mustValidate(t, path)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	rep, err := Run(ctx, v, RunOptions{Concurrency: 1})
+	if err == nil || rep != nil {
+		t.Fatalf("interrupted run gave report %v err %v", rep, err)
+	}
+	if files := ListReports(v.Dataset); len(files) != 0 {
+		t.Errorf("interrupted run left %v", files)
+	}
+}
