@@ -20,7 +20,9 @@ func FuzzLoad(f *testing.F) {
 		}
 		f.Add(data)
 	}
-	f.Add([]byte("a: &a [*a, *a]\n"))
+	for _, s := range recursiveAliasSeeds {
+		f.Add([]byte(s))
+	}
 	f.Add([]byte("x: &x {a: 1}\ny: {<<: *x, b: 2}\n"))
 	f.Add([]byte("states:\n  s:\n    on:\n      go: {target: ../../..}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {

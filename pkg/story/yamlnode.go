@@ -46,7 +46,27 @@ type fileParser struct {
 	file   string // as reported in diagnostics
 	dir    string // absolute directory of the file
 	budget int
+	// active holds the mapping/sequence nodes being walked, so an alias
+	// that refers to its own ancestor is reported instead of recursing
+	// forever.
+	active map[*yaml.Node]bool
 }
+
+// enter marks n as being walked; it reports and returns false when n is
+// already on the walk path (a recursive alias).
+func (p *fileParser) enter(n, orig *yaml.Node, where string) bool {
+	if p.active == nil {
+		p.active = map[*yaml.Node]bool{}
+	}
+	if p.active[n] || len(p.active) > 200 {
+		p.errf(p.pos(orig), "yaml-syntax", "%s: recursive or too deeply nested YAML (an alias refers to its own ancestor)", where)
+		return false
+	}
+	p.active[n] = true
+	return true
+}
+
+func (p *fileParser) leave(n *yaml.Node) { delete(p.active, n) }
 
 func (p *fileParser) pos(n *yaml.Node) Pos {
 	if n == nil {
@@ -116,6 +136,10 @@ func (p *fileParser) mappingSev(n *yaml.Node, where string, known []string, unkn
 		p.errf(p.pos(orig), "type", "%s: expected a mapping, got %s", where, kindName(n))
 		return false
 	}
+	if !p.enter(n, orig, where) {
+		return false
+	}
+	defer p.leave(n)
 	seen := make(map[string]*yaml.Node, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		p.budget--
@@ -172,6 +196,10 @@ func (p *fileParser) seq(n *yaml.Node, where string, fn func(i int, item *yaml.N
 		p.errf(p.pos(orig), "type", "%s: expected a list, got %s", where, kindName(n))
 		return false
 	}
+	if !p.enter(n, orig, where) {
+		return false
+	}
+	defer p.leave(n)
 	for i, it := range n.Content {
 		p.budget--
 		if p.budget < 0 {
@@ -286,6 +314,16 @@ func (p *fileParser) rawDepth(n *yaml.Node, depth int) any {
 	p.budget--
 	if n == nil || p.budget < 0 || depth > 200 {
 		return nil
+	}
+	if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
+		if p.active == nil {
+			p.active = map[*yaml.Node]bool{}
+		}
+		if p.active[n] {
+			return nil // recursive alias: cut here
+		}
+		p.active[n] = true
+		defer delete(p.active, n)
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/flosch/pongo2/v6"
 )
@@ -23,6 +24,9 @@ type PongoLoader struct {
 	dirs []string
 	ns   map[string]string // "@shared" -> dir
 	set  *pongo2.TemplateSet
+
+	mu      sync.Mutex
+	getErrs map[string]error // why an include/extends target was refused
 }
 
 // Pongo is a compiled pongo2 template. It is safe for concurrent rendering.
@@ -34,7 +38,7 @@ type Pongo struct {
 // NewPongoLoader returns a loader searching dirs, in order, for include and
 // extends targets.
 func NewPongoLoader(dirs ...string) *PongoLoader {
-	l := &PongoLoader{ns: map[string]string{}}
+	l := &PongoLoader{ns: map[string]string{}, getErrs: map[string]error{}}
 	for _, d := range dirs {
 		if d == "" {
 			continue
@@ -66,9 +70,12 @@ func (l *PongoLoader) Compile(src string) (p *Pongo, err error) {
 			p, err = nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %q: internal error: %v", src, r), Src: src}
 		}
 	}()
+	if e := checkPongoHang("<string>", src); e != nil {
+		return nil, e
+	}
 	tpl, perr := l.set.FromString(RewritePongo(src))
 	if perr != nil {
-		return nil, pongoError("<string>", src, perr)
+		return nil, l.pongoError("<string>", src, perr)
 	}
 	return &Pongo{name: "<string>", tpl: tpl}, nil
 }
@@ -85,13 +92,16 @@ func (l *PongoLoader) CompileFile(path string) (p *Pongo, err error) {
 	if rerr != nil {
 		return nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: %v (check the path)", path, rerr), Err: rerr}
 	}
+	if e := checkPongoHang(path, string(src)); e != nil {
+		return nil, e
+	}
 	abs, aerr := filepath.Abs(path)
 	if aerr != nil {
 		abs = path
 	}
 	tpl, perr := l.set.FromFile(abs)
 	if perr != nil {
-		return nil, pongoError(path, string(src), perr)
+		return nil, l.pongoError(path, string(src), perr)
 	}
 	return &Pongo{name: path, tpl: tpl}, nil
 }
@@ -114,6 +124,23 @@ func (p *Pongo) Render(ctx Env) (out string, err error) {
 		return "", pongoError(p.name, "", perr)
 	}
 	return s, nil
+}
+
+// pongoError turns a pongo2 error into an *Error; when pongo2 could not
+// read an include or extends target because the loader refused it, the
+// loader's reason replaces pongo2's "unable to resolve template".
+func (l *PongoLoader) pongoError(name, src string, err error) *Error {
+	var pe *pongo2.Error
+	if errors.As(err, &pe) && pe.Filename != "" {
+		l.mu.Lock()
+		gerr := l.getErrs[pe.Filename]
+		l.mu.Unlock()
+		var ge *Error
+		if errors.As(gerr, &ge) {
+			return ge
+		}
+	}
+	return pongoError(name, src, err)
 }
 
 func pongoError(name, src string, err error) *Error {
@@ -156,6 +183,12 @@ func (f fileLoader) Get(path string) (io.Reader, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
+	}
+	if e := checkPongoHang(path, string(b)); e != nil {
+		f.l.mu.Lock()
+		f.l.getErrs[path] = e
+		f.l.mu.Unlock()
+		return nil, e
 	}
 	return bytes.NewReader([]byte(RewritePongo(string(b)))), nil
 }
