@@ -92,7 +92,7 @@ func FuzzPongo(f *testing.F) {
 		"{{ world.s|truncatechars:1 }}", "{{ world.l|reverse }}", "{{ world.s|col:5 }}{{ world.n|rcol:4 }}",
 		"{{ world.m|reference }}", "{% if world.x %} unterminated", "{{ 'a'|nosuch }}", "{% include 'x' %}",
 		"{% extends 'x' %}", "{{", "{%", "{# c #}", "{% comment %}x{% endcomment %}", "{{ world.n|add:'x' }}",
-		"{{ 'one two three'|wordwrap:1 }}", "{{ slots.t|slice:'5:1' }}", "{% widthratio 1 0 1 %}",
+		"{{ 'one two three'|wordwrap:1 }}", "{% comment %}x{% endcomment y %}", "{{ slots.t|slice:'5:1' }}", "{% widthratio 1 0 1 %}",
 	} {
 		f.Add(s)
 	}

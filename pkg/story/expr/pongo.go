@@ -33,6 +33,7 @@ type PongoLoader struct {
 type Pongo struct {
 	name string
 	tpl  *pongo2.Template
+	l    *PongoLoader
 }
 
 // NewPongoLoader returns a loader searching dirs, in order, for include and
@@ -77,7 +78,7 @@ func (l *PongoLoader) Compile(src string) (p *Pongo, err error) {
 	if perr != nil {
 		return nil, l.pongoError("<string>", src, perr)
 	}
-	return &Pongo{name: "<string>", tpl: tpl}, nil
+	return &Pongo{name: "<string>", tpl: tpl, l: l}, nil
 }
 
 // CompileFile compiles the template file at path (a prompt or a view
@@ -103,7 +104,7 @@ func (l *PongoLoader) CompileFile(path string) (p *Pongo, err error) {
 	if perr != nil {
 		return nil, l.pongoError(path, string(src), perr)
 	}
-	return &Pongo{name: path, tpl: tpl}, nil
+	return &Pongo{name: path, tpl: tpl, l: l}, nil
 }
 
 // CompilePongo compiles a string template with no file loader: include and
@@ -121,7 +122,7 @@ func (p *Pongo) Render(ctx Env) (out string, err error) {
 	}()
 	s, perr := p.tpl.Execute(pongo2.Context(ctx))
 	if perr != nil {
-		return "", pongoError(p.name, "", perr)
+		return "", p.l.pongoError(p.name, "", perr)
 	}
 	return s, nil
 }
@@ -133,7 +134,10 @@ func (l *PongoLoader) pongoError(name, src string, err error) *Error {
 	var pe *pongo2.Error
 	if errors.As(err, &pe) && pe.Filename != "" {
 		l.mu.Lock()
-		gerr := l.getErrs[pe.Filename]
+		gerr, ok := l.getErrs[pe.Filename]
+		if !ok {
+			gerr = l.getErrs[l.resolve("", pe.Filename)]
+		}
 		l.mu.Unlock()
 		var ge *Error
 		if errors.As(gerr, &ge) {
@@ -176,7 +180,8 @@ func (f fileLoader) Abs(base, name string) string {
 	return f.l.resolve(base, name)
 }
 
-func (f fileLoader) Get(path string) (io.Reader, error) {
+func (f fileLoader) Get(name string) (io.Reader, error) {
+	path := name
 	if !filepath.IsAbs(path) {
 		path = f.l.resolve("", path)
 	}
@@ -187,6 +192,7 @@ func (f fileLoader) Get(path string) (io.Reader, error) {
 	if e := checkPongoHang(path, string(b)); e != nil {
 		f.l.mu.Lock()
 		f.l.getErrs[path] = e
+		f.l.getErrs[name] = e
 		f.l.mu.Unlock()
 		return nil, e
 	}

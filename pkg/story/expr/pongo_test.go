@@ -249,3 +249,44 @@ func TestPongoConcurrentRender(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// pongo2 v6 loops forever on "{% endcomment" not directly followed by
+// "%}"; the loader refuses such sources instead of hanging.
+func TestPongoEndcommentHang(t *testing.T) {
+	bad := []string{
+		"{% comment %}x{% endcomment",
+		"{% comment %}x{% endcomment %",
+		"{% comment %}x{% endcomment x %}",
+		"a\n{% comment %}x{%- endcomment  junk -%}",
+		"{% comment mm%}x{% endcomment",
+	}
+	for _, src := range bad {
+		_, err := CompilePongo(src)
+		var e *Error
+		if !errors.As(err, &e) || !strings.Contains(e.Msg, "{% endcomment %} takes no arguments") {
+			t.Errorf("CompilePongo(%q) = %v", src, err)
+		}
+	}
+	_, err := CompilePongo("a\n{% comment %}x{%- endcomment  junk -%}")
+	if e := err.(*Error); e.Line != 2 || e.Col != 15 {
+		t.Errorf("position %d:%d, want 2:15", e.Line, e.Col)
+	}
+	for _, src := range []string{"{% comment %}x{% endcomment %}y", "{% comment %}{%- endcomment -%}", "{% endcomments %}x"} {
+		if _, err := CompilePongo(src); err != nil && strings.Contains(err.Error(), "takes no arguments") {
+			t.Errorf("CompilePongo(%q) refused: %v", src, err)
+		}
+	}
+	// The same refusal for an included file, with the loader's reason.
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"bad.md": "{% comment %}x{% endcomment y %}", "top.md": "{% include 'bad.md' %}"})
+	l := NewPongoLoader(dir)
+	for _, compile := range []func() error{
+		func() error { _, err := l.CompileFile(filepath.Join(dir, "top.md")); return err },
+		func() error { _, err := l.Compile("{% include 'bad.md' %}"); return err },
+		func() error { _, err := l.CompileFile(filepath.Join(dir, "bad.md")); return err },
+	} {
+		if err := compile(); err == nil || !strings.Contains(err.Error(), "bad.md:1:15: {% endcomment %} takes no arguments") {
+			t.Errorf("include of a hanging file = %v", err)
+		}
+	}
+}
