@@ -149,6 +149,11 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	if err != nil {
 		return usagef("%v", err)
 	}
+	for i := range f.inputs.inputs {
+		if err := m.TypeSlots(&f.inputs.inputs[i]); err != nil {
+			return usagef("%v", err)
+		}
+	}
 	var cas *agent.Cassette
 	if f.cassette != "" {
 		if cas, err = agent.LoadCassette(f.cassette); err != nil {

@@ -14,7 +14,7 @@ func RegistryCaller(reg *agent.Registry, sink Sink) AgentCaller {
 	return AgentCallerFunc(func(ctx context.Context, c AgentCall) (*AgentAnswer, error) {
 		res, err := reg.Dispatch(ctx, agent.Call{
 			Alias: c.Alias, Verb: c.Verb, SessionID: c.SessionID, Turn: c.Turn, StatePath: c.StatePath,
-			Prompt: c.Prompt, SchemaPath: c.SchemaPath, With: c.With, World: c.World, Persona: c.Persona,
+			Prompt: c.Prompt, SchemaPath: c.SchemaPath, With: c.With, World: c.World, Persona: c.Persona, Model: c.Model,
 			Sink: as,
 		})
 		if err != nil {

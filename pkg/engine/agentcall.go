@@ -12,6 +12,7 @@ type AgentCall struct {
 	Verb       string         // ask, decide, extract, task, converse
 	Alias      string         // agent_plugins alias; "agent.claude" when the effect names none
 	Persona    string         // with.agent (agents: persona), may be ""
+	Model      string         // the persona's model, for the trace
 	Prompt     string         // fully rendered prompt text
 	SchemaPath string         // story-relative schema path, "" when none
 	With       map[string]any // the rendered with: block

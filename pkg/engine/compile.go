@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -54,12 +55,45 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 		AppID: st.App.ID, Dir: st.Dir, Root: st.Root, Exits: map[string]bool{},
 		States: map[string]*State{}, Handled: map[string]bool{},
 	}}
-	c.m.pongo = expr.NewPongoLoader(st.Dir, st.Dir+"/prompts")
+	c.m.pongo = expr.NewPongoLoader(st.Dir, filepath.Join(st.Dir, "prompts"))
+	c.m.Entry = "app.yaml"
+	if abs, err := filepath.Abs(st.File); err == nil && st.Dir != "" {
+		if rel, err := filepath.Rel(st.Dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			c.m.Entry = filepath.ToSlash(rel)
+		}
+	}
 	for _, v := range st.World {
 		c.m.World = append(c.m.World, WorldVar{Name: v.Name, Type: v.Type, Default: normalize(v.Default)})
 	}
 	for name := range st.Exits {
 		c.m.Exits[name] = true
+	}
+	c.m.SlotTypes = map[string]map[string]string{}
+	addIntents := func(in map[string]*story.Intent) {
+		for name, it := range in {
+			if it == nil {
+				continue
+			}
+			for sn, sl := range it.Slots {
+				if sl == nil {
+					continue
+				}
+				if c.m.SlotTypes[name] == nil {
+					c.m.SlotTypes[name] = map[string]string{}
+				}
+				c.m.SlotTypes[name][sn] = sl.Type
+			}
+		}
+	}
+	addIntents(st.Intents)
+	for _, s := range st.AllStates() {
+		addIntents(s.Intents)
+	}
+	c.m.PersonaModels = map[string]string{}
+	for name, p := range st.Agents {
+		if p != nil && p.Model != "" {
+			c.m.PersonaModels[name] = p.Model
+		}
 	}
 	if len(st.Imports) > 0 {
 		names := make([]string, 0, len(st.Imports))

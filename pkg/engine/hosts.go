@@ -59,7 +59,7 @@ func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any) 
 	seq := r.agentN[key]
 	r.agentN[key] = seq + 1
 	call := AgentCall{
-		Verb: verb, Alias: alias, Persona: persona, Prompt: prompt, SchemaPath: schemaPath,
+		Verb: verb, Alias: alias, Persona: persona, Model: r.m.PersonaModels[persona], Prompt: prompt, SchemaPath: schemaPath,
 		With: args, World: r.world.Snapshot(), SessionID: r.opts.SessionID, Turn: r.turn,
 		StatePath: r.cur.Path, CallID: agent.LiveCallID(r.m.AppID, r.turn, r.cur.Path, seq), EffectID: e.ID,
 	}

@@ -33,12 +33,18 @@ func (p Pos) String() string {
 type Machine struct {
 	AppID   string
 	Dir     string // story base directory: prompt and schema paths are relative to it
+	Entry   string // manifest path relative to Dir (session.story)
 	Root    string // path of the root state (before descending initial)
 	World   []WorldVar
 	Exits   map[string]bool
 	States  map[string]*State // by dotted absolute path
 	Order   []*State          // declaration order, top-level first (for determinism)
 	Handled map[string]bool   // host handlers used by the story
+	// SlotTypes maps intent -> slot -> declared type (global and
+	// state-local intents), for typing --slot values.
+	SlotTypes map[string]map[string]string
+	// PersonaModels maps an agents: persona to its model (trace only).
+	PersonaModels map[string]string
 
 	pongo    *expr.PongoLoader
 	promptMu sync.Mutex

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -30,7 +31,9 @@ type Options struct {
 	HostCassette *HostCassette
 	Sink         Sink       // nil = events dropped
 	Notes        func(Note) // human log; nil = none
-	Now          func() time.Time
+	// NoSnapshot leaves the session.story snapshot out of the trace.
+	NoSnapshot bool
+	Now        func() time.Time
 }
 
 // Outcome of a run.
@@ -123,7 +126,23 @@ func (r *runner) run(ctx context.Context) error {
 		return fmt.Errorf("root state %q does not exist", r.m.Root)
 	}
 	r.turnState = root.Path
-	// Turn 0: bootstrap, the initial on_enter chain.
+	// Turn 0: bootstrap. The story snapshot and the world overrides first,
+	// so that a reader can rebuild the run from the trace alone.
+	if r.m.Dir != "" && !r.opts.NoSnapshot {
+		snap, err := storySnapshot(r.m.AppID, r.m.Dir, r.m.Entry)
+		if err != nil {
+			return fmt.Errorf("session.story: %w", err)
+		}
+		if err := r.emitAt("", KindSessionStory, snap); err != nil {
+			return err
+		}
+	}
+	if over := r.overrides(); len(over) > 0 {
+		if err := r.emitAt("", KindWorldUpdate, map[string]any{"set": over, "source": "overrides"}); err != nil {
+			return err
+		}
+	}
+	// The initial on_enter chain.
 	var emits []pendingEmit
 	rd, err := r.enterFrom(ctx, nil, root, &emits)
 	if err != nil {
@@ -167,6 +186,27 @@ func (r *runner) run(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// overrides returns the world keys whose initial value differs from the
+// story default (--world, --world-file, session_id).
+func (r *runner) overrides() map[string]any {
+	def, _ := InitWorld(r.m.World, nil, nil)
+	out := map[string]any{}
+	for k, v := range r.world {
+		d, ok := def[k]
+		if ok && sameJSON(d, v) {
+			continue
+		}
+		out[k] = deepCopy(v)
+	}
+	return out
+}
+
+func sameJSON(a, b any) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && string(ja) == string(jb)
 }
 
 // pendingEmit is an emit_intent effect waiting for the post-bind pass.

@@ -238,3 +238,26 @@ func numbers(v any) any {
 	}
 	return v
 }
+
+// TypeSlots converts the string values of an --intent's --slot flags to the
+// types the story declares for that intent's slots (int, bool, number,
+// object, list); undeclared slots stay strings.
+func (m *Machine) TypeSlots(in *Input) error {
+	types := m.SlotTypes[in.Intent]
+	for k, v := range in.Slots {
+		s, ok := v.(string)
+		if !ok {
+			continue
+		}
+		t := types[k]
+		if t == "" || t == "string" {
+			continue
+		}
+		tv, err := parseTyped(s, t)
+		if err != nil {
+			return fmt.Errorf("--intent %s --slot %s: %v", in.Intent, k, err)
+		}
+		in.Slots[k] = tv
+	}
+	return nil
+}
