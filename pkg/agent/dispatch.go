@@ -166,7 +166,7 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	prefix := alias + "."
 	for i := range resp.SubEvents {
 		se := &resp.SubEvents[i]
-		if !strings.HasPrefix(se.Kind, prefix) {
+		if !strings.HasPrefix(se.Kind, prefix) || len(se.Kind) == len(prefix) || isCallKind(se.Kind) {
 			return st.fail(Errorf(KindSubEventNamespaceViolation,
 				"sub_event[%d]: Kind %q does not start with required namespace prefix %q", i, se.Kind, prefix))
 		}
@@ -189,6 +189,9 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 		ts := st.now(prev)
 		prev = ts
 		se.TS = ts
+		// A sub-event belongs to its call: the call's turn and state, so the
+		// trace's turn order holds whatever the plugin claimed.
+		se.Turn, se.StatePath = c.Turn, c.StatePath
 		if err := st.emit(Event{Kind: se.Kind, CallID: req.CallID, TS: ts, Turn: se.Turn, StatePath: se.StatePath,
 			Payload: r.redact.raw(se.Payload)}); err != nil {
 			return nil, err
@@ -219,6 +222,12 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 			slog.String("verb", c.Verb), slog.Duration("duration", res.Duration), slog.Int("sub_events", len(resp.SubEvents)))
 	}
 	return res, nil
+}
+
+// isCallKind reports the kinds only Dispatch may write (a plugin aliased
+// agent.call must not forge them).
+func isCallKind(k string) bool {
+	return k == EventCallStart || k == EventCallComplete || k == EventCallError
 }
 
 // callState is the per-call context Dispatch's steps share.

@@ -534,3 +534,37 @@ func TestSchemaRefsStayInsideSchemasDir(t *testing.T) {
 		t.Fatalf("escaping $ref: %v", err)
 	}
 }
+
+func TestSubEventKindRules(t *testing.T) {
+	cases := []struct {
+		alias, kind string
+		ok          bool
+	}{
+		{"agent.x", "agent.x.tool", true},
+		{"agent.x", "agent.x.", false},
+		{"agent.x", "agent.xy.tool", false},
+		{"agent.x", "agent.x", false},
+		{"agent.call", "agent.call.complete", false},
+		{"agent.call", "agent.call.tool", true},
+	}
+	for _, c := range cases {
+		fx := agenttest.NewFixture(t, nil, agent.RegistryOptions{})
+		_ = fx.Registry.RegisterInProcess(c.alias, agent.AgentFunc(func(ctx context.Context, req *agent.AskRequest) (*agent.AskResponse, error) {
+			return &agent.AskResponse{SubEvents: []agent.SubEvent{{Kind: c.kind, CallID: req.CallID, Turn: 99, StatePath: "elsewhere"}}}, nil
+		}))
+		_, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: c.alias, Verb: "task", Turn: 3, StatePath: "fix"})
+		if c.ok != (err == nil) {
+			t.Errorf("%s %q: err=%v", c.alias, c.kind, err)
+			continue
+		}
+		if !c.ok && agent.KindOf(err) != agent.KindSubEventNamespaceViolation {
+			t.Errorf("%s %q: kind %s", c.alias, c.kind, agent.KindOf(err))
+		}
+		if c.ok {
+			se := fx.Sink.Events()[1]
+			if se.Turn != 3 || se.StatePath != "fix" {
+				t.Errorf("sub-event must carry the call's turn/state, got %d %q", se.Turn, se.StatePath)
+			}
+		}
+	}
+}
