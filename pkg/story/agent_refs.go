@@ -37,8 +37,8 @@ func promptRefs(e *Effect) []fileRef {
 	scan := func(m map[string]any, prefix string) {
 		for _, k := range []string{"prompt", "prompt_path", "schema"} {
 			s, ok := m[k].(string)
-			if !ok || s == "" || isTemplated(s) {
-				continue
+			if !ok || s == "" || isTemplated(s) || strings.HasPrefix(s, "@") {
+				continue // empty, templated, or a namespaced (@shared/, @import/) prompt
 			}
 			r := fileRef{key: prefix + k, path: s, schema: k == "schema", isFile: k != "prompt"}
 			if k == "prompt" {

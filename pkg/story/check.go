@@ -42,7 +42,7 @@ var allRules = []ruleDef{
 	{"root", "root names an existing state", checkRoot},
 	{"initial", "a compound state's initial names a child; parallel states have 2+ regions and no initial", checkInitial},
 	{"state", "state-level value checks: decider, write_mode, transcript, theme, intercept_drive, timeout, off-ramp, default_intent", checkStateValues},
-	{"view", "view structure", nil},
+	{"view", "view structure and choice cross-references", checkViews},
 	{"target", "transition, on_error, timeout and on_complete targets resolve (absolute, dotted, ../, ., @exit:)", checkTargets},
 	{"intent", "intents used in on:, default_intent and emit_intent are declared", checkIntents},
 	{"relevant-world", "relevant_world keys are declared in world:", checkRelevantWorld},
@@ -70,6 +70,7 @@ var allRules = []ruleDef{
 	{"decider", "decider: block", checkDecider},
 	{"routing", "routing: block and intent synonyms", checkRouting},
 	{"interfaces", "host_interfaces and iface.<name>.<op> invokes", checkInterfaces},
+	{"starlark", "host.starlark.run scripts exist inside the story with their sidecar", checkStarlark},
 	{"internal", "an internal loader error (a bug: please report it)", nil},
 }
 

@@ -14,7 +14,7 @@ func checkHosts(c *checker) {
 	}
 	c.eachEffect(func(e *Effect, site effSite) {
 		inv := strings.TrimSpace(e.Invoke)
-		if inv == "" || isTemplated(inv) || strings.HasPrefix(inv, "iface.") || contains(c.st.Hosts, inv) {
+		if inv == "" || isTemplated(inv) || strings.HasPrefix(inv, "iface.") || hostAllowed(c.st.Hosts, inv) {
 			return
 		}
 		msg := fmt.Sprintf("%s: invoke %q is not declared in app hosts", site.Loc, inv)
@@ -34,9 +34,20 @@ func checkHosts(c *checker) {
 	})
 	for _, n := range sortedKeys(c.st.Proposals) {
 		ex := c.st.Proposals[n].Execute
-		if ex == nil || ex.Invoke == "" || isTemplated(ex.Invoke) || strings.HasPrefix(ex.Invoke, "iface.") || contains(c.st.Hosts, ex.Invoke) {
+		if ex == nil || ex.Invoke == "" || isTemplated(ex.Invoke) || strings.HasPrefix(ex.Invoke, "iface.") || hostAllowed(c.st.Hosts, ex.Invoke) {
 			continue
 		}
 		c.rep.errf(ex.Pos, "hosts", "proposal %q execute: invoke %q is not declared in app hosts", n, ex.Invoke)
 	}
+}
+
+// hostAllowed: an exact entry, or a prefix entry (host.git allows
+// host.git.diff, the registry's prefix fallback).
+func hostAllowed(hosts []string, inv string) bool {
+	for _, h := range hosts {
+		if h == inv || strings.HasPrefix(inv, h+".") {
+			return true
+		}
+	}
+	return false
 }

@@ -58,7 +58,7 @@ func checkPongo(c *checker) {
 				if v.Extends != "" && !isTemplated(v.Extends) {
 					f := filepath.Join(c.st.Dir, "views", v.Extends+".pongo")
 					if _, err := os.Stat(f); err != nil {
-						c.rep.errf(v.Pos, "pongo", "state %q: view extends %q: layout file views/%s.pongo not found", s.Path, v.Extends, v.Extends)
+						c.rep.warnf(v.Pos, "pongo", "state %q: view extends %q: layout file views/%s.pongo not found in the story (it must come from a prompts overlay at run time)", s.Path, v.Extends, v.Extends)
 					} else if _, seen := files[f]; !seen {
 						files[f] = v.Pos
 					}
@@ -67,7 +67,7 @@ func checkPongo(c *checker) {
 				if v.TemplateFile != "" && !isTemplated(v.TemplateFile) {
 					f := filepath.Join(c.st.Dir, "views", v.TemplateFile)
 					if _, err := os.Stat(f); err != nil {
-						c.rep.errf(v.Pos, "pongo", "state %q: view template_file %q: views/%s not found", s.Path, v.TemplateFile, v.TemplateFile)
+						c.rep.warnf(v.Pos, "pongo", "state %q: view template_file %q: views/%s not found in the story (it must come from a prompts overlay at run time)", s.Path, v.TemplateFile, v.TemplateFile)
 					} else if _, seen := files[f]; !seen {
 						files[f] = v.Pos
 					}

@@ -1,6 +1,8 @@
 package story
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 
 	"kitsoki/pkg/schema"
@@ -18,8 +20,18 @@ func checkSchemas(c *checker) {
 			return
 		}
 		done[path] = true
-		if _, ok := c.existingFile(path); !ok {
+		f, ok := c.existingFile(path)
+		if !ok {
 			return // reported by agent-file
+		}
+		if rel, err := filepath.Rel(comp.SchemasDir(), f); err != nil || strings.HasPrefix(rel, "..") {
+			c.rep.warnf(p, "schema", "%s: schema %q is outside the story's schemas/ directory; move it under schemas/ so its $refs can be resolved and checked", where, path)
+			if raw, err := os.ReadFile(f); err == nil {
+				if _, err := schema.CompileBytes(path, raw); err != nil {
+					c.rep.errf(p, "schema", "%s: %s", where, errMsg(err))
+				}
+			}
+			return
 		}
 		if _, err := comp.Compile(path); err != nil {
 			c.rep.errf(p, "schema", "%s: %s", where, errMsg(err))

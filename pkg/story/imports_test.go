@@ -1,0 +1,80 @@
+package story
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestImportsLoadChildClean(t *testing.T) {
+	st, ds := Load("testdata/imports_ok", Options{})
+	if len(ds) != 0 {
+		t.Fatalf("diagnostics:\n%s", render(ds))
+	}
+	im := st.Imports["fixer"]
+	if im == nil || im.Child == nil || im.Child.App.ID != "child" || im.Child.State("idle") == nil {
+		t.Fatalf("child not loaded: %+v", im)
+	}
+	w := st.State("fixer")
+	if w == nil || w.Import != im {
+		t.Fatalf("wrapper state missing")
+	}
+	if tg, err := st.State("start").Resolve("fixer.idle"); err != nil || tg.State != w {
+		t.Errorf("alias.entry target: %+v %v", tg, err)
+	}
+	if _, err := st.State("start").Resolve("fixer.deeper"); err == nil || !strings.Contains(err.Error(), "reaches into the imported child") {
+		t.Errorf("reach-in not rejected: %v", err)
+	}
+}
+
+func TestImportCycleNamesTheChain(t *testing.T) {
+	_, ds := Load("testdata/broken/imports", Options{})
+	found := false
+	for _, d := range ds {
+		if strings.Contains(d.Message, "cycle detected via") && strings.Count(d.Message, "->") == 2 {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no cycle chain:\n%s", render(ds))
+	}
+}
+
+func TestImportExitContract(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", `app: {id: p}
+root: s
+intents: {go: {}}
+imports:
+  kid:
+    source: ./kid/app.yaml
+    exits:
+      gone: {to: s}
+states:
+  s:
+    on:
+      go: [{target: kid}]
+`)
+	write(t, dir, "kid/app.yaml", `app: {id: k}
+root: a
+intents: {fin: {}, quit: {}}
+world:
+  outcome: {type: string, default: ""}
+exits:
+  done: {requires: [outcome]}
+states:
+  a:
+    on:
+      fin: [{target: "@exit:done"}]
+`)
+	_, ds := Load(dir, Options{})
+	out := render(ds)
+	for _, want := range []string{
+		`imports.kid: exits.gone: child does not declare an exit named "gone"`,
+		`imports.kid: child uses @exit:done but parent does not map it`,
+		`imports.kid: state "a" intent "fin" transitions to @exit:done but does not set required key(s) [outcome] (declared in child.exits.done.requires)`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+}

@@ -1,0 +1,69 @@
+package story
+
+import "fmt"
+
+// checkViews: choice elements name declared intents and slots (reference
+// §9.6 "Choice cross-references"); only one choice per view. Structural
+// view errors are reported while parsing.
+func checkViews(c *checker) {
+	for _, s := range c.st.AllStates() {
+		check := func(v *View, prefix string) {
+			if v == nil {
+				return
+			}
+			choices := 0
+			for i, el := range v.Elements {
+				if el.Kind != "choice" {
+					continue
+				}
+				choices++
+				where := fmt.Sprintf("state %q: %sview[%d] (choice)", s.Path, prefix, i)
+				if choices > 1 {
+					c.rep.errf(el.Pos, "view", "%s: only one choice element per view is allowed", where)
+				}
+				c.checkChoice(s, el, where)
+			}
+		}
+		check(s.View, "")
+		for _, in := range s.OnOrder {
+			for _, t := range s.On[in] {
+				check(t.View, fmt.Sprintf("intent %q: transition ", in))
+			}
+		}
+	}
+}
+
+func (c *checker) checkChoice(s *State, el *ViewElement, where string) {
+	body, _ := el.Body.(map[string]any)
+	if body == nil {
+		return
+	}
+	if in, ok := body["intent"].(string); ok && in != "" && !isTemplated(in) && c.lookupIntent(s, in, true) == nil {
+		c.rep.errf(el.Pos, "view", "%s: intent %q not declared in state or global intents", where, in)
+	}
+	items, _ := body["items"].([]any)
+	for j, it := range items {
+		m, _ := it.(map[string]any)
+		in, _ := m["intent"].(string)
+		if in == "" || isTemplated(in) {
+			continue
+		}
+		decl := c.lookupIntent(s, in, true)
+		if decl == nil {
+			c.rep.errf(el.Pos, "view", "%s: items[%d]: intent %q not declared in state or global intents", where, j, in)
+			continue
+		}
+		if slots, ok := m["slots"].(map[string]any); ok {
+			for _, k := range sortedKeys(slots) {
+				if decl.Slots[k] == nil {
+					c.rep.errf(el.Pos, "view", "%s: items[%d].slots: key %q is not a declared slot of intent %q", where, j, k, in)
+				}
+			}
+		}
+		if param, ok := m["param"].(map[string]any); ok {
+			if sl, _ := param["slot"].(string); sl != "" && decl.Slots[sl] == nil {
+				c.rep.errf(el.Pos, "view", "%s: items[%d].param.slot: %q is not a declared slot of intent %q", where, j, sl, in)
+			}
+		}
+	}
+}
