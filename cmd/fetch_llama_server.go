@@ -1,0 +1,73 @@
+package cmd
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"kitsoki/pkg/fetch"
+)
+
+func init() { registry = append(registry, newFetchModelsCmd, newFetchLlamaServerCmd) }
+
+func newFetchLlamaServerCmd() *cobra.Command {
+	var (
+		ff       fetchFlags
+		platform string
+	)
+	c := &cobra.Command{
+		Use:   "fetch-llama-server",
+		Short: "Download, verify and unpack the pinned llama-server release into the cache",
+		Long: `fetch-llama-server pre-warms the cache with the llama.cpp llama-server release
+pinned for this platform (or --platform os/arch): it downloads the archive,
+checks its sha256 against the pin, unpacks it flat into
+<cache>/bin/llama-<sha12>/ keeping SONAME symlinks, and on Linux hosts whose
+libstdc++ is older than the release needs, installs the pinned libstdc++ shim
+beside it. Interrupted downloads resume. Platforms without a pin fail: use
+endpoint: mode there.
+
+Environment: KITSOKI_CACHE_DIR, KITSOKI_PINS, KITSOKI_MIRROR, HTTPS_PROXY,
+NO_PROXY, SSL_CERT_FILE.
+
+Exit status: 0 ready, 1 download or verification failed, 2 usage, pins or
+platform error.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			goos, goarch := runtime.GOOS, runtime.GOARCH
+			if platform != "" {
+				var ok bool
+				goos, goarch, ok = strings.Cut(platform, "/")
+				if !ok || goos == "" || goarch == "" {
+					return usagef("--platform %q: want os/arch, such as linux/amd64", platform)
+				}
+			}
+			pins, f, err := ff.setup(c)
+			if err != nil {
+				return err
+			}
+			if _, err := pins.LlamaServer(goos, goarch); err != nil {
+				return usagef("%v", err)
+			}
+			ctx, cancel := fetchContext(c)
+			defer cancel()
+			inst, err := f.EnsureLlamaServer(ctx, pins, goos, goarch, fetch.EnsureOptions{Force: ff.force, Verify: ff.verify})
+			if err != nil {
+				return findingf("fetch llama-server: %v", err)
+			}
+			a, _ := pins.LlamaServer(goos, goarch)
+			res := fetchResult{ID: a.ID, Kind: string(a.Kind), Platform: inst.Platform, Path: inst.Bin, SHA256: a.SHA256, Downloaded: inst.Downloaded, LibDir: inst.LibDir, Shim: inst.Shim}
+			if st, err := statSize(inst.Bin); err == nil {
+				res.Size = st
+			}
+			if !ff.json {
+				fmt.Fprintf(c.OutOrStdout(), "llama-server %s (%s)\n", a.Release, inst.Platform)
+			}
+			return printFetchResults(c.OutOrStdout(), ff.json, []fetchResult{res})
+		},
+	}
+	ff.register(c)
+	c.Flags().StringVar(&platform, "platform", "", "fetch for os/arch instead of this host (the libstdc++ probe only runs for this host)")
+	return c
+}

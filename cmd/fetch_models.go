@@ -1,0 +1,159 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"kitsoki/pkg/fetch"
+)
+
+func newFetchModelsCmd() *cobra.Command {
+	var (
+		ff   fetchFlags
+		all  bool
+		list bool
+	)
+	c := &cobra.Command{
+		Use:   "fetch-models [MODEL...]",
+		Short: "Download and verify pinned model weights (GGUF) into the cache",
+		Long: `fetch-models pre-warms the cache with pinned GGUF weights: each MODEL (default:
+the default model, qwen2.5-1.5b-instruct), or every pinned model with --all.
+Each file is checked against the pinned sha256 and size before it is moved
+into <cache>/models/<id>.gguf; interrupted downloads resume, large files are
+fetched in parallel ranged parts. --list shows every pinned artifact, its size
+and whether it is cached and verified. Unpinned models (no sha256) are refused:
+use endpoint: mode for them.
+
+Environment: KITSOKI_CACHE_DIR, KITSOKI_PINS, KITSOKI_MIRROR, HTTPS_PROXY,
+NO_PROXY, SSL_CERT_FILE.
+
+Exit status: 0 ready, 1 download or verification failed, 2 usage or pins error.`,
+		RunE: func(c *cobra.Command, args []string) error {
+			pins, f, err := ff.setup(c)
+			if err != nil {
+				return err
+			}
+			if list {
+				if len(args) > 0 || all {
+					return usagef("--list takes no MODEL and no --all")
+				}
+				return listPins(c.OutOrStdout(), ff.json, pins, f)
+			}
+			var arts []*fetch.Artifact
+			switch {
+			case all && len(args) > 0:
+				return usagef("give MODEL names or --all, not both")
+			case all:
+				for _, a := range pins.All() {
+					if a.Kind == fetch.KindModel && a.Pinned() {
+						arts = append(arts, a)
+					}
+				}
+			default:
+				if len(args) == 0 {
+					args = []string{pins.DefaultModel()}
+				}
+				for _, id := range args {
+					a, err := pins.Model(id)
+					if err != nil {
+						return usagef("%v", err)
+					}
+					arts = append(arts, a)
+				}
+			}
+			ctx, cancel := fetchContext(c)
+			defer cancel()
+			var results []fetchResult
+			var failed []string
+			for _, a := range arts {
+				res, err := f.Ensure(ctx, a, fetch.EnsureOptions{Force: ff.force, Verify: ff.verify})
+				if err != nil {
+					fmt.Fprintf(c.ErrOrStderr(), "kitsoki: fetch model %q: %v\n", a.ID, err)
+					failed = append(failed, a.ID)
+					if ctx.Err() != nil {
+						break
+					}
+					continue
+				}
+				results = append(results, fetchResult{ID: a.ID, Kind: string(a.Kind), Path: res.Path, Size: res.Size, SHA256: res.SHA256, Downloaded: res.Downloaded})
+			}
+			if err := printFetchResults(c.OutOrStdout(), ff.json, results); err != nil {
+				return err
+			}
+			if len(failed) > 0 {
+				return silentExit(ExitFinding)
+			}
+			return nil
+		},
+	}
+	ff.register(c)
+	c.Flags().BoolVar(&all, "all", false, "fetch every pinned model")
+	c.Flags().BoolVar(&list, "list", false, "list every pinned artifact with its size and cache state")
+	return c
+}
+
+// listEntry is one row of --list.
+type listEntry struct {
+	Kind   string `json:"kind"`
+	Key    string `json:"key"`
+	ID     string `json:"id"`
+	Size   int64  `json:"size,omitempty"`
+	SHA256 string `json:"sha256,omitempty"`
+	State  string `json:"state"` // verified, partial, not cached, unpinned
+	Path   string `json:"path,omitempty"`
+	Source string `json:"source"`
+}
+
+func listPins(w io.Writer, asJSON bool, pins *fetch.Pins, f *fetch.Fetcher) error {
+	var rows []listEntry
+	for _, a := range pins.All() {
+		e := listEntry{Kind: string(a.Kind), Key: a.Key, ID: a.ID, Size: a.Size, SHA256: a.SHA256, Source: a.Source, State: "not cached"}
+		switch {
+		case !a.Pinned():
+			e.State = "unpinned (endpoint mode only)"
+		case a.Kind == fetch.KindLlamaServer:
+			if dir, err := f.ReleaseDir(a); err == nil {
+				if f.ReleaseCached(a) {
+					e.State, e.Path = "verified", dir
+				}
+			}
+		default:
+			if p, err := f.Path(a); err == nil {
+				if f.Cached(a) {
+					e.State, e.Path = "verified", p
+				} else if st, err := os.Stat(p + ".part"); err == nil {
+					e.State = fmt.Sprintf("partial (%s on disk)", fetch.HumanSize(st.Size()))
+				}
+			}
+		}
+		rows = append(rows, e)
+	}
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rows)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "KIND\tKEY\tSIZE\tSTATE")
+	for _, r := range rows {
+		size := fetch.HumanSize(r.Size)
+		if r.Size <= 0 {
+			size = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Kind, r.Key, size, r.State)
+	}
+	return tw.Flush()
+}
+
+func statSize(path string) (int64, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0, err
+	}
+	return st.Size(), nil
+}
