@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -33,6 +34,10 @@ import (
 // mcpClientVersion is what kitsoki announces in initialize.
 const mcpClientVersion = "v1"
 
+// mcpCloseGrace bounds how long Close waits for the server to end the
+// session before it aborts the request.
+const mcpCloseGrace = 2 * time.Second
+
 type mcpHTTPTransport struct {
 	alias    string
 	endpoint string
@@ -40,6 +45,7 @@ type mcpHTTPTransport struct {
 	client   *mcp.Client
 	http     *http.Client
 	base     *http.Transport
+	shutdown context.CancelFunc // aborts every HTTP request still running at Close
 	log      *slog.Logger
 	redact   func(string) string
 
@@ -68,39 +74,49 @@ func newMCPHTTPTransport(p *story.AgentPlugin, bc BuildContext) (Transport, erro
 	for k, v := range p.Headers {
 		headers.Set(k, v)
 	}
+	closed, shutdown := context.WithCancel(context.Background())
 	return &mcpHTTPTransport{
 		alias:    p.Alias,
 		endpoint: ep,
 		tool:     tool,
 		client:   mcp.NewClient(&mcp.Implementation{Name: "kitsoki", Version: mcpClientVersion}, nil),
 		// No client Timeout: calls are bounded by their context.
-		http:   &http.Client{Transport: &headerRoundTripper{base: base, headers: headers}},
-		base:   base,
-		log:    bc.Logger,
-		redact: redactOrIdentity(bc.Redact),
+		http:     &http.Client{Transport: &headerRoundTripper{base: base, headers: headers, closed: closed}},
+		base:     base,
+		shutdown: shutdown,
+		log:      bc.Logger,
+		redact:   redactOrIdentity(bc.Redact),
 	}, nil
 }
 
-// headerRoundTripper adds the declared headers to every request.
+// headerRoundTripper adds the declared headers to every request, and ties
+// every request to the transport's lifetime: Close aborts what still runs
+// (a session DELETE to a server that hangs, a dropped session's teardown).
 type headerRoundTripper struct {
 	base    http.RoundTripper
 	headers http.Header
+	closed  context.Context
 }
 
 // It also records the status and the start of the body of an HTTP error
 // answer in the call's httpFailure (the SDK's error keeps only the status
 // text), so transport_error can carry the server's own words.
 func (h *headerRoundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
-	if len(h.headers) > 0 {
-		r2 := r.Clone(r.Context())
-		for k, vs := range h.headers {
-			r2.Header[k] = vs
-		}
-		r = r2
+	ctx, cancel := context.WithCancel(r.Context())
+	stop := context.AfterFunc(h.closed, cancel)
+	release := func() { stop(); cancel() }
+	r2 := r.Clone(ctx)
+	for k, vs := range h.headers {
+		r2.Header[k] = vs
 	}
-	resp, err := h.base.RoundTrip(r)
-	if err != nil || resp.StatusCode < 400 {
-		return resp, err
+	resp, err := h.base.RoundTrip(r2)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	resp.Body = &releasingBody{ReadCloser: resp.Body, release: release}
+	if resp.StatusCode < 400 {
+		return resp, nil
 	}
 	if rec, ok := r.Context().Value(httpFailureKey{}).(*httpFailure); ok {
 		head, _ := io.ReadAll(io.LimitReader(resp.Body, httpFailureBodyBytes))
@@ -111,6 +127,19 @@ func (h *headerRoundTripper) RoundTrip(r *http.Request) (*http.Response, error) 
 		}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
 	}
 	return resp, nil
+}
+
+// releasingBody releases a request's lifetime hook when its body is closed.
+type releasingBody struct {
+	io.ReadCloser
+	release func()
+	once    sync.Once
+}
+
+func (b *releasingBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.once.Do(b.release)
+	return err
 }
 
 // httpFailureBodyBytes is how much of an HTTP error body is kept.
@@ -169,13 +198,18 @@ func (t *mcpHTTPTransport) connect(ctx context.Context, rec *httpFailure) (*mcp.
 	return s, nil
 }
 
-// drop forgets a failed session so the next Ask reconnects.
+// drop forgets a failed session so the next Ask reconnects, and closes it
+// in the background (Close waits for that). When the session is no longer
+// the current one (Close or another failed call took it), nothing is left
+// to do.
 func (t *mcpHTTPTransport) drop(s *mcp.ClientSession) {
 	t.mu.Lock()
-	if t.session == s {
-		t.session = nil
+	if t.session != s {
+		t.mu.Unlock()
+		return
 	}
-	t.closing.Add(1)
+	t.session = nil
+	t.closing.Add(1) // under mu, before Close can set closed and Wait
 	t.mu.Unlock()
 	go func() {
 		defer t.closing.Done()
@@ -272,8 +306,21 @@ func (t *mcpHTTPTransport) Close() error {
 	t.session = nil
 	t.mu.Unlock()
 	if s != nil {
-		s.Close()
+		// Ending the session is a DELETE; a server that does not answer it
+		// within the grace period is cut off.
+		done := make(chan struct{})
+		go func() {
+			s.Close()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(mcpCloseGrace):
+			t.shutdown()
+			<-done
+		}
 	}
+	t.shutdown()
 	t.closing.Wait()
 	t.base.CloseIdleConnections()
 	return nil

@@ -5,10 +5,11 @@
 // way an independent plugin author would, so the tests check the wire and
 // not a shared Go struct.
 //
-// A request selects a fault with the string with.fault. Faults that concern
-// the answer itself are built here; faults that concern the host process or
-// server (crash, hang, garbage, drop, http500, ...) are acted out by each
-// host program and listed in its own doc.
+// A request selects a fault with the string with.fault (or the host's
+// default fault). Faults that concern the answer itself are built here;
+// faults that concern the host process or server (crash, hang, late,
+// garbage, drop, http500, ...) are acted out by each host program and listed
+// in its own doc.
 package echo
 
 import (
@@ -34,12 +35,12 @@ type Request struct {
 
 // SubEvent is one plugin-internal event on the wire.
 type SubEvent struct {
-	Turn      int64  `json:"turn"`
-	TS        string `json:"ts,omitempty"`
-	Kind      string `json:"kind"`
-	StatePath string `json:"state_path,omitempty"`
-	Payload   any    `json:"payload,omitempty"`
-	CallID    string `json:"call_id"`
+	Turn      int64           `json:"turn"`
+	TS        string          `json:"ts,omitempty"`
+	Kind      string          `json:"kind"`
+	StatePath string          `json:"state_path,omitempty"`
+	Payload   json.RawMessage `json:"payload,omitempty"`
+	CallID    string          `json:"call_id"`
 }
 
 // Response is the AskResponse as a plugin writes it.
@@ -52,13 +53,25 @@ type Response struct {
 // PromptHeadBytes is how much of the prompt the reference answer echoes.
 const PromptHeadBytes = 50
 
-// Fault returns with.fault, or "" when the request names none.
-func Fault(r *Request) string {
-	s, _ := r.With["fault"].(string)
-	return s
+// Fault returns with.fault, or fallback (the host's default fault, e.g.
+// the environment variable KITSOKI_TEST_FAULT) when the request names none.
+func Fault(r *Request, fallback string) string {
+	if s, _ := r.With["fault"].(string); s != "" {
+		return s
+	}
+	return fallback
 }
 
-// FaultArg splits "name:arg" faults such as "slow:200" or "big:1000".
+// Alias returns with.alias, or fallback (e.g. KITSOKI_TEST_ALIAS): the
+// plugin's alias, which prefixes its sub-event kinds.
+func Alias(r *Request, fallback string) string {
+	if s, _ := r.With["alias"].(string); s != "" {
+		return s
+	}
+	return fallback
+}
+
+// FaultArg splits "name:arg" faults such as "big:1000".
 func FaultArg(fault string) (name, arg string) {
 	name, arg, _ = strings.Cut(fault, ":")
 	return name, arg
@@ -67,58 +80,83 @@ func FaultArg(fault string) (name, arg string) {
 // Reference is the conformance reference submission for r: compact JSON,
 // keys sorted, the first 50 bytes of the prompt and the verb.
 func Reference(r *Request) json.RawMessage {
-	head := r.Prompt
-	if len(head) > PromptHeadBytes {
-		head = head[:PromptHeadBytes]
-	}
-	b, _ := json.Marshal(map[string]string{"echo_prompt_head": head, "echo_verb": r.Verb})
+	b, _ := json.Marshal(map[string]string{"echo_prompt_head": head(r.Prompt), "echo_verb": r.Verb})
 	return b
 }
 
-// Answer builds the reply to r for the answer-level faults:
+func head(p string) string {
+	if len(p) > PromptHeadBytes {
+		return p[:PromptHeadBytes]
+	}
+	return p
+}
+
+// Malformed is the malformed-JSON answer of the conformance suite. A plugin
+// on a JSON wire cannot put broken JSON in the submission field, so the
+// out-of-process plugins send it as a JSON string (what a plugin passing a
+// model's broken text through would do); kitsoki rejects both forms as
+// schema_invalid.
+const Malformed = `{"echo_verb": "decide"`
+
+// Answer builds the reply to r for the answer-level faults. They mirror
+// kitsoki/pkg/agent/agenttest mode for mode, byte for byte:
 //
 //	""               the reference submission
-//	schema_invalid   {"unexpected":true} (misses the reference schema's required keys)
-//	namespace        a sub-event whose kind is outside the plugin's namespace
-//	call_id          a sub-event in the namespace with a foreign call_id
-//	sub_events       two valid sub-events (kind prefix from with.alias)
+//	sub_events       the reference plus sub-events <alias>.tool and <alias>.note
+//	schema_invalid   {"echo_verb":42}
+//	malformed        the string Malformed
+//	namespace        sub-events <alias>.tool and agent.other.tool
+//	call_id          a sub-event <alias>.tool with call_id 0000000000000000
 //	big:<n>          the reference keys plus "blob", a string of n bytes
-//	env              submission {"env":[...]} listing the plugin's environment
+//	env              {"env":[...]}, the plugin's environment (env)
 //
 // transport is written into meta so tests can see meta is kept apart from
-// the submission. env is the plugin's environment (os.Environ()); it is only
-// used by the "env" fault.
-func Answer(r *Request, transport string, env []string) Response {
-	alias, _ := r.With["alias"].(string)
+// the submission.
+func Answer(r *Request, fault, alias, transport string, env []string) Response {
 	resp := Response{
 		Submission: Reference(r),
 		Meta:       map[string]any{"echo": true, "transport": transport},
 	}
-	name, arg := FaultArg(Fault(r))
+	sub := func(kind, callID string) SubEvent {
+		return SubEvent{Turn: r.Turn, TS: "1999-01-01T00:00:00Z", Kind: kind, StatePath: r.StatePath, CallID: callID,
+			Payload: json.RawMessage(`{"tool":"bash","n":1}`)}
+	}
+	name, arg := FaultArg(fault)
 	switch name {
-	case "schema_invalid":
-		resp.Submission = json.RawMessage(`{"unexpected":true}`)
-	case "namespace":
-		resp.SubEvents = []SubEvent{{Turn: r.Turn, Kind: "someone.else.tool", CallID: r.CallID}}
-	case "call_id":
-		resp.SubEvents = []SubEvent{{Turn: r.Turn, Kind: alias + ".tool", CallID: "ffffffffffffffff"}}
 	case "sub_events":
-		now := time.Now().UTC().Format(time.RFC3339Nano)
-		resp.SubEvents = []SubEvent{
-			{Turn: r.Turn, TS: "1999-01-01T00:00:00Z", Kind: alias + ".tool.start", StatePath: r.StatePath, Payload: map[string]any{"tool": "read"}, CallID: r.CallID},
-			{Turn: r.Turn, TS: now, Kind: alias + ".tool.end", StatePath: r.StatePath, Payload: map[string]any{"ok": true}, CallID: r.CallID},
-		}
+		resp.SubEvents = []SubEvent{sub(alias+".tool", r.CallID), sub(alias+".note", r.CallID)}
+	case "schema_invalid":
+		resp.Submission = json.RawMessage(`{"echo_verb":42}`)
+	case "malformed":
+		b, _ := json.Marshal(Malformed)
+		resp.Submission = b
+	case "namespace":
+		resp.SubEvents = []SubEvent{sub(alias+".tool", r.CallID), sub("agent.other.tool", r.CallID)}
+	case "call_id":
+		resp.SubEvents = []SubEvent{sub(alias+".tool", "0000000000000000")}
 	case "big":
 		n, _ := strconv.Atoi(arg)
-		head := r.Prompt
-		if len(head) > PromptHeadBytes {
-			head = head[:PromptHeadBytes]
-		}
-		b, _ := json.Marshal(map[string]string{"blob": strings.Repeat("x", n), "echo_prompt_head": head, "echo_verb": r.Verb})
+		b, _ := json.Marshal(map[string]string{"blob": strings.Repeat("x", n), "echo_prompt_head": head(r.Prompt), "echo_verb": r.Verb})
 		resp.Submission = b
 	case "env":
 		b, _ := json.Marshal(map[string]any{"env": env})
 		resp.Submission = b
 	}
 	return resp
+}
+
+// LateBy is how long after the request's soft deadline a "late" plugin
+// answers (the conformance suite sets the soft deadline to the hard one).
+const LateBy = 300 * time.Millisecond
+
+// SleepLate sleeps until LateBy past r's deadline (or LateBy when the
+// deadline is unreadable or already long gone).
+func SleepLate(r *Request) {
+	d := LateBy
+	if t, err := time.Parse(time.RFC3339Nano, r.Deadline); err == nil {
+		if until := time.Until(t) + LateBy; until > d {
+			d = until
+		}
+	}
+	time.Sleep(d)
 }

@@ -8,6 +8,7 @@
 //	partial         write half a frame with no newline, exit 1
 //	garbage         print a log line on stdout instead of an answer
 //	hang            never answer
+//	late            answer 300 ms after the request's deadline
 //	slow:<ms>       answer after <ms> milliseconds
 //	rpc_error       answer with a JSON-RPC error
 //	wrong_id        answer with a different id
@@ -28,6 +29,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -60,7 +62,13 @@ type rpcResponse struct {
 	Error   *rpcError       `json:"error,omitempty"`
 }
 
+var (
+	defaultFault = flag.String("fault", os.Getenv("KITSOKI_TEST_FAULT"), "fault for every request")
+	defaultAlias = flag.String("alias", os.Getenv("KITSOKI_TEST_ALIAS"), "the plugin's alias")
+)
+
 func main() {
+	flag.Parse()
 	if os.Getenv("ECHO_ROLE") == "sleeper" {
 		time.Sleep(time.Hour)
 		return
@@ -117,10 +125,8 @@ func handle(req *rpcRequest, line []byte, out *bufio.Writer) {
 		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Error: &rpcError{Code: -32602, Message: "invalid params: " + err.Error()}})
 		return
 	}
-	fault := echo.Fault(&ask)
-	if fault == "" {
-		fault = os.Getenv("ECHO_FAULT")
-	}
+	fault := echo.Fault(&ask, *defaultFault)
+	alias := echo.Alias(&ask, *defaultAlias)
 	name, arg := echo.FaultArg(fault)
 	switch name {
 	case "crash":
@@ -138,6 +144,8 @@ func handle(req *rpcRequest, line []byte, out *bufio.Writer) {
 		return
 	case "hang":
 		time.Sleep(time.Hour)
+	case "late":
+		echo.SleepLate(&ask)
 	case "slow":
 		ms, _ := strconv.Atoi(arg)
 		time.Sleep(time.Duration(ms) * time.Millisecond)
@@ -146,7 +154,7 @@ func handle(req *rpcRequest, line []byte, out *bufio.Writer) {
 		return
 	case "wrong_id":
 		n, _ := strconv.ParseInt(string(req.ID), 10, 64)
-		write(out, rpcResponse{JSONRPC: "2.0", ID: json.RawMessage(strconv.FormatInt(n+1000, 10)), Result: echo.Answer(&ask, "subprocess", nil)})
+		write(out, rpcResponse{JSONRPC: "2.0", ID: json.RawMessage(strconv.FormatInt(n+1000, 10)), Result: echo.Answer(&ask, fault, alias, "subprocess", nil)})
 		return
 	case "no_result":
 		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID})
@@ -164,17 +172,17 @@ func handle(req *rpcRequest, line []byte, out *bufio.Writer) {
 		}
 		time.Sleep(time.Hour)
 	case "echo_request":
-		resp := echo.Answer(&ask, "subprocess", nil)
+		resp := echo.Answer(&ask, fault, alias, "subprocess", nil)
 		b, _ := json.Marshal(map[string]string{"line": string(line)})
 		resp.Submission = b
 		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: resp})
 		return
 	case "stdout_unsolicited":
-		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: echo.Answer(&ask, "subprocess", nil)})
+		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: echo.Answer(&ask, fault, alias, "subprocess", nil)})
 		out.WriteString(`{"jsonrpc":"2.0","method":"unsolicited"}` + "\n")
 		return
 	}
-	resp := echo.Answer(&ask, "subprocess", os.Environ())
+	resp := echo.Answer(&ask, fault, alias, "subprocess", os.Environ())
 	resp.Meta["pid"] = os.Getpid()
 	write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: resp})
 }

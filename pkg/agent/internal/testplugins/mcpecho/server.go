@@ -8,6 +8,7 @@
 //	is_error     a tool result with isError true and a text explaining why
 //	garbage      a text content that is not AskResponse JSON
 //	hang         never answer (until the request or the server stops)
+//	late         answer 300 ms after the request's deadline
 //	slow:<ms>    answer after <ms> milliseconds
 //	http500      the HTTP layer answers 500 before MCP sees the request
 //	drop, crash  the HTTP layer closes the connection without an answer
@@ -40,6 +41,9 @@ type Options struct {
 	Structured bool
 	// OnCall, when set, sees the HTTP headers of every tools/call.
 	OnCall func(h http.Header)
+	// Fault is the default fault for requests that name none; Alias the
+	// default alias for sub-event kinds.
+	Fault, Alias string
 	// HTTP are the SDK's streamable HTTP options (nil = defaults).
 	HTTP *mcp.StreamableHTTPOptions
 }
@@ -94,7 +98,8 @@ func New(o Options) *Server {
 		if err := json.Unmarshal(req.Params.Arguments, &ask); err != nil {
 			return nil, err
 		}
-		name, arg := echo.FaultArg(echo.Fault(&ask))
+		fault := echo.Fault(&ask, o.Fault)
+		name, arg := echo.FaultArg(fault)
 		switch name {
 		case "is_error":
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "deliberate tool failure"}}}, nil
@@ -106,6 +111,13 @@ func New(o Options) *Server {
 			case <-s.stop:
 			}
 			return nil, context.Canceled
+		case "late":
+			late := make(chan struct{})
+			go func() { echo.SleepLate(&ask); close(late) }()
+			select {
+			case <-late:
+			case <-s.stop:
+			}
 		case "slow":
 			ms, _ := strconv.Atoi(arg)
 			select {
@@ -113,7 +125,7 @@ func New(o Options) *Server {
 			case <-s.stop:
 			}
 		}
-		resp := echo.Answer(&ask, "mcp_http", os.Environ())
+		resp := echo.Answer(&ask, fault, echo.Alias(&ask, o.Alias), "mcp_http", os.Environ())
 		b, err := json.Marshal(resp)
 		if err != nil {
 			return nil, err
@@ -146,7 +158,11 @@ func New(o Options) *Server {
 				s.sessions[id] = true
 				s.mu.Unlock()
 			}
-			switch httpFault(body) {
+			f := httpFault(body)
+			if f == "" && isToolCall(body) {
+				f = o.Fault
+			}
+			switch f {
 			case "http500":
 				http.Error(w, "internal failure: deliberate", http.StatusInternalServerError)
 				return
@@ -163,6 +179,13 @@ func New(o Options) *Server {
 		h.ServeHTTP(w, r)
 	})
 	return s
+}
+
+func isToolCall(body []byte) bool {
+	var m struct {
+		Method string `json:"method"`
+	}
+	return json.Unmarshal(body, &m) == nil && m.Method == "tools/call"
 }
 
 // httpFault reads with.fault from a tools/call body without disturbing it.
