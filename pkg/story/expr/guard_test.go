@@ -78,7 +78,7 @@ func TestCompileGuardAllowed(t *testing.T) {
 }
 
 func TestViewFunctionsAllowed(t *testing.T) {
-	for _, fn := range ViewFunctions {
+	for _, fn := range ViewFunctions() {
 		src := fn + "('go') != nil"
 		p, err := CompileGuard(src)
 		if err != nil {
@@ -257,5 +257,16 @@ func TestWhitelistPositions(t *testing.T) {
 	_, err := CompileTemplate("x {{ world.n + sum([1]) }}")
 	if e, ok := err.(*Error); !ok || e.Line != 1 || e.Col != 16 {
 		t.Errorf("template whitelist position = %#v", err)
+	}
+}
+
+func TestWhitelistListsAreCopies(t *testing.T) {
+	r := Roots()
+	r[0] = "os"
+	if _, err := CompileGuard("os.x == 1"); err == nil {
+		t.Error("mutating Roots() changed the whitelist")
+	}
+	if len(Builtins()) != 19 || len(ViewFunctions()) != 4 || Roots()[0] != "slots" {
+		t.Errorf("lists: %v %v %v", Roots(), Builtins(), ViewFunctions())
 	}
 }

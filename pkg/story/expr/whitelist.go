@@ -7,23 +7,34 @@ import (
 	"github.com/expr-lang/expr/ast"
 )
 
-// Roots are the identifiers a guard may access members of (story-format
+// roots are the identifiers a guard may access members of (story-format
 // §6.1). They are also the keys Eval fills with an empty map when the
 // caller's Env lacks them.
-var Roots = []string{"slots", "world", "event", "run", "args", "menu", "item", "proposal", "inbox", "workspace", "result"}
+var roots = []string{"slots", "world", "event", "run", "args", "menu", "item", "proposal", "inbox", "workspace", "result"}
 
-// Builtins are the expr-lang built-in functions a guard may call.
-var Builtins = []string{"len", "trim", "upper", "lower", "split", "join", "hasPrefix", "hasSuffix", "now", "int", "float", "string", "abs", "round", "type", "get", "keys", "min", "max"}
+// builtins are the expr-lang built-in functions a guard may call.
+var builtins = []string{"len", "trim", "upper", "lower", "split", "join", "hasPrefix", "hasSuffix", "now", "int", "float", "string", "abs", "round", "type", "get", "keys", "min", "max"}
 
-// ViewFunctions are the only non-built-in functions a guard may call; the
+// viewFunctions are the only non-built-in functions a guard may call; the
 // engine supplies them in the Env of view guards.
-var ViewFunctions = []string{"available", "blocked", "blocked_reason", "intent_status"}
+var viewFunctions = []string{"available", "blocked", "blocked_reason", "intent_status"}
 
 var (
-	rootSet    = toSet(Roots)
-	builtinSet = toSet(Builtins)
-	viewFnSet  = toSet(ViewFunctions)
+	rootSet    = toSet(roots)
+	builtinSet = toSet(builtins)
+	viewFnSet  = toSet(viewFunctions)
 )
+
+// Roots returns the roots a guard may access members of, in the order the
+// whitelist message lists them.
+func Roots() []string { return append([]string(nil), roots...) }
+
+// Builtins returns the expr-lang built-in functions a guard may call.
+func Builtins() []string { return append([]string(nil), builtins...) }
+
+// ViewFunctions returns the non-built-in functions a guard may call (view
+// helpers the engine puts in the Env).
+func ViewFunctions() []string { return append([]string(nil), viewFunctions...) }
 
 func toSet(xs []string) map[string]bool {
 	m := make(map[string]bool, len(xs))
@@ -79,7 +90,7 @@ func (w *wlWalker) walk(n ast.Node, callee bool) {
 		w.walk(n.Property, false)
 		if !callee {
 			if id, ok := memberRoot(n).(*ast.IdentifierNode); ok && !rootSet[id.Value] {
-				w.add(id, "member access on forbidden root %q (allowed: %s)", id.Value, strings.Join(Roots, ", "))
+				w.add(id, "member access on forbidden root %q (allowed: %s)", id.Value, strings.Join(roots, ", "))
 			}
 		}
 	case *ast.SliceNode:
