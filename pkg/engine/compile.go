@@ -172,7 +172,7 @@ func (c *compiler) state(s *story.State, parent *State) {
 	ns.OnEnter = c.effects(s.OnEnter, ns, "on_enter")
 	for _, intent := range onOrder(s) {
 		for _, tr := range s.On[intent] {
-			nt := &Transition{Default: tr.Default, Pos: pos(tr.Pos)}
+			nt := &Transition{Default: tr.Default, Hint: tr.GuardHint, Pos: pos(tr.Pos)}
 			if tr.Target != "" {
 				t, err := compileText(c.m.pongo, tr.Target)
 				if err != nil {
@@ -263,13 +263,17 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 		ne.Say = t
 	case e.Invoke != "":
 		ne.Kind = kindInvoke
-		ne.Invoke = e.Invoke
-		c.m.Handled[e.Invoke] = true
-		if !builtinHandler(e.Invoke) && !c.opts.HostCassette.Handles(e.Invoke) {
-			bad("invoke %s: kitsoki run has no handler for %q (built in: host.run, host.agent.{ask,decide,extract,task,converse}); answer it from a recording with --host-cassette FILE", e.Invoke, e.Invoke)
+		ne.Invoke = c.rewriteIface(e)
+		c.m.Handled[ne.Invoke] = true
+		if !builtinHandler(ne.Invoke) && !c.opts.HostCassette.Handles(ne.Invoke) {
+			via := ""
+			if ne.Invoke != e.Invoke {
+				via = " (bound by host_interfaces to " + ne.Invoke + ")"
+			}
+			bad("invoke %s%s: kitsoki run has no handler for %q (built in: host.run, host.agent.{ask,decide,extract,task,converse}); answer it from a recording with --host-cassette FILE", e.Invoke, via, ne.Invoke)
 		}
 		check := ne.With
-		if isAgentHandler(e.Invoke) {
+		if isAgentHandler(ne.Invoke) {
 			check, _ = splitPrompts(check)
 		}
 		if err := expr.CompileValue(check); err != nil {
@@ -319,4 +323,25 @@ func anyMap(m map[string]any) any {
 		return map[string]any{}
 	}
 	return m
+}
+
+// rewriteIface turns `iface.<name>.<op>` into `<default handler>.<op>`
+// using host_interfaces (reference §2, resolveAllInterfaces).
+func (c *compiler) rewriteIface(e *story.Effect) string {
+	inv := e.Invoke
+	rest, ok := strings.CutPrefix(inv, "iface.")
+	if !ok {
+		return inv
+	}
+	name, op, ok := strings.Cut(rest, ".")
+	if !ok || op == "" {
+		c.refuse(e.Pos, "invoke %q: expected iface.<name>.<op>", inv)
+		return inv
+	}
+	hi := c.st.HostInterfaces[name]
+	if hi == nil || hi.Default == "" {
+		c.refuse(e.Pos, "invoke %q: host_interfaces.%s has no default: handler to run it", inv, name)
+		return inv
+	}
+	return hi.Default + "." + op
 }

@@ -126,8 +126,33 @@ func ParseHostCassette(abs string, data []byte) (*HostCassette, error) {
 	return hc, nil
 }
 
-// Handles reports whether the cassette serves handler h.
-func (hc *HostCassette) Handles(h string) bool { return hc != nil && hc.handlers[h] }
+// Handles reports whether the cassette serves handler h: an episode names
+// it, or names a prefix of it (host.x serves host.x.op, with args.op = op).
+func (hc *HostCassette) Handles(h string) bool {
+	_, _, ok := hc.route(h)
+	return ok
+}
+
+// route returns the handler name the episodes use for h and the op suffix
+// when a prefix handler serves it.
+func (hc *HostCassette) route(h string) (handler, op string, ok bool) {
+	if hc == nil {
+		return "", "", false
+	}
+	if hc.handlers[h] {
+		return h, "", true
+	}
+	for p := h; ; {
+		i := strings.LastIndexByte(p, '.')
+		if i <= 0 {
+			return "", "", false
+		}
+		p = p[:i]
+		if hc.handlers[p] {
+			return p, strings.TrimPrefix(h, p+"."), true
+		}
+	}
+}
 
 // Handlers lists the handlers the cassette serves, sorted.
 func (hc *HostCassette) Handlers() []string {
@@ -204,7 +229,11 @@ func valuesEqual(a, b any) bool {
 
 // play answers one call from the cassette.
 func (hc *HostCassette) play(ctx context.Context, r *runner, e *Effect, args map[string]any) (map[string]any, string, error) {
-	ep, idx, err := hc.match(e.Invoke, r.turnState, args)
+	handler, op, _ := hc.route(e.Invoke)
+	if op != "" {
+		args = shallowWith(args, "op", op)
+	}
+	ep, idx, err := hc.match(handler, r.turnState, args)
 	if err != nil {
 		return nil, "", err
 	}
@@ -316,3 +345,12 @@ func (o *Options) emitRaw(ev Event) error {
 }
 
 func cleanYAMLErr(err error) string { return strings.TrimPrefix(err.Error(), "yaml: ") }
+
+func shallowWith(m map[string]any, k string, v any) map[string]any {
+	out := make(map[string]any, len(m)+1)
+	for kk, vv := range m {
+		out[kk] = vv
+	}
+	out[k] = v
+	return out
+}

@@ -72,3 +72,31 @@ func FuzzParseHostCassette(f *testing.F) {
 		}
 	})
 }
+
+// conflict-resolve is a corpus story; its happy path (flows/happy_resolve)
+// replayed from a host cassette must end at @exit:resolved, exercising
+// once:, post-bind emit_intent, re-rendered with: and bind paths into
+// stdout_json.
+func TestCorpusConflictResolveHappyPath(t *testing.T) {
+	hc, err := LoadHostCassette(filepath.Join("testdata", "conflict-resolve", "flows", "happy_resolve.cassette.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Compile(loadStory(t, "conflict-resolve"), CompileOptions{HostCassette: hc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := InitWorld(m.World, nil, []string{"current_branch=fix/x", "integration_branch=main", "working_dir=.", "auto_escalate=true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sink := &recSink{}
+	res := Run(t.Context(), m, Options{HostCassette: hc, World: w, Sink: sink, Inputs: []Input{{Intent: "begin"}}})
+	wantOutcome(t, res, OutcomeExit, "__exit__resolved")
+	if res.World["rebase_done"] != true || res.World["last_op_ok"] != true {
+		t.Errorf("world = %v", res.World)
+	}
+	if n := len(sink.kinds(KindHarnessCalled)); n != 4 {
+		t.Errorf("%d host calls, want 4 (gather, resolve, continue, build)", n)
+	}
+}

@@ -77,6 +77,7 @@ type Transition struct {
 	Target  *text // nil or "" or "." means stay
 	When    *guard
 	Default bool
+	Hint    string // guard_hint, reported when every guard fails
 	Effects []*Effect
 	Pos     Pos
 }

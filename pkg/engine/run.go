@@ -331,6 +331,9 @@ func (r *runner) fire(ctx context.Context, intent string, slots map[string]any, 
 		}
 		if hint == "" {
 			hint = a.When.src
+			if a.Hint != "" {
+				hint = a.Hint
+			}
 		}
 	}
 	if arm == nil {
