@@ -1,0 +1,94 @@
+package eval
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCompare(t *testing.T) {
+	exp := map[string]any{"intent": "accept", "confidence": 0.9, "tags": []any{"a", "b"}, "nested": map[string]any{"k": 1}}
+	full := map[string]any{"intent": "accept", "confidence": 0.9, "tags": []any{"a", "b"}, "nested": map[string]any{"k": int64(1)}}
+	extra := map[string]any{"intent": "accept", "confidence": 0.9, "tags": []any{"a", "b", "c"}, "nested": map[string]any{"k": 1.0, "z": true}, "more": "x"}
+	for _, c := range []struct {
+		cmp    Comparator
+		expect map[string]any
+		actual any
+		pass   bool
+		reason string
+	}{
+		{Comparator{Kind: "exact"}, exp, full, true, ""},
+		{Comparator{Kind: "exact"}, exp, extra, false, "actual does not exactly match expected"},
+		{Comparator{Kind: "field_subset"}, exp, extra, true, ""},
+		{Comparator{Kind: "field_subset"}, exp, map[string]any{"intent": "accept", "confidence": 0.9, "tags": []any{"a"}, "nested": map[string]any{"k": 1}}, false, "actual does not contain expected field subset"},
+		{Comparator{Kind: "field_subset"}, exp, "text", false, "actual does not contain expected field subset"},
+		{Comparator{Kind: "artifact_diff"}, exp, map[string]any{}, false, "artifact does not match expected accepted subset"},
+		{Comparator{Kind: "enum", Field: "intent"}, exp, map[string]any{"intent": "refine"}, false, `field "intent" got refine want accept`},
+		{Comparator{Kind: "enum", Field: "intent"}, exp, map[string]any{}, false, `field "intent" got <nil> want accept`},
+		{Comparator{Kind: "enum"}, map[string]any{"verdict": 1}, map[string]any{"verdict": 1.0}, true, ""},
+		{Comparator{Kind: "enum"}, map[string]any{"reason": "x", "verdict": "pass"}, map[string]any{"verdict": "pass"}, true, ""},
+		{Comparator{Kind: "enum"}, map[string]any{"a": 1, "b": 2}, map[string]any{}, false, "enum comparator needs a field or single expected key"},
+		{Comparator{Kind: "judge"}, exp, full, false, "judge comparator is live-gated and has no deterministic offline result"},
+		{Comparator{Kind: "vibes"}, exp, full, false, `unsupported comparator "vibes"`},
+	} {
+		pass, reason := Compare(c.cmp, c.expect, c.actual)
+		if pass != c.pass || reason != c.reason {
+			t.Errorf("%+v on %v: got %v %q, want %v %q", c.cmp, c.actual, pass, reason, c.pass, c.reason)
+		}
+	}
+	if got := DiffFields(exp, map[string]any{"intent": "accept", "tags": []any{"a"}}); got != "confidence,nested,tags" {
+		t.Errorf("DiffFields %q", got)
+	}
+	if got := EnumField(Comparator{}, map[string]any{"status": "x", "other": 1}); got != "status" {
+		t.Errorf("EnumField %q", got)
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	specs := []CandidateSpec{{Profile: "a", Model: "cheap"}, {Profile: "b", Model: "fast"}, {Profile: "c", Model: "never"}}
+	cost := func(x float64) *float64 { return &x }
+	var recs []CallRecord
+	// a: 20 passing calls of 100..2000ms, cost 0.001; b: 20 passing calls
+	// of 10ms, cost 0.01; c: none passes.
+	for i := 0; i < 20; i++ {
+		ex := string(rune('a' + i%4))
+		recs = append(recs,
+			CallRecord{Candidate: 0, Example: ex, Repeat: i / 4, LatencyMS: int64(100 * (i + 1)), CostUSD: cost(0.001), SchemaValid: true, Conformant: true, Pass: true},
+			CallRecord{Candidate: 1, Example: ex, Repeat: i / 4, LatencyMS: 10, CostUSD: cost(0.01), SchemaValid: true, Conformant: true, Pass: true},
+			CallRecord{Candidate: 2, Example: ex, Repeat: i / 4, LatencyMS: 5, SchemaValid: false, Conformant: false, Pass: false, Reason: "agent: plugin_crash: x"},
+		)
+	}
+	cands, dec, samples := Summarize(specs, recs, SummaryConfig{Repeat: 5, Bar: &AdherenceBar{MinPassRate: 0.95}})
+	a := cands[0]
+	if i64(a.P50LatencyMS) != 1000 || i64(a.P95LatencyMS) != 1900 || !a.Pass || f64(a.PassKRate) != 1 {
+		t.Errorf("a: %+v p50 %d p95 %d", a, i64(a.P50LatencyMS), i64(a.P95LatencyMS))
+	}
+	if dec.SelectedProfile != "a" || dec.Strategy != "cheapest_passing" || !strings.Contains(dec.RejectedSummary, "b/fast/: passed but costlier") || !strings.Contains(dec.RejectedSummary, "c/never/: pass rate 0.00 below 0.95") {
+		t.Errorf("cheapest decision %+v", dec)
+	}
+	_, dec, _ = Summarize(specs, recs, SummaryConfig{Repeat: 5, Strategy: "fastest_passing", Bar: &AdherenceBar{MinPassRate: 0.95}})
+	if dec.SelectedProfile != "b" {
+		t.Errorf("fastest decision %+v", dec)
+	}
+	if cands[2].AvgCostUSD != nil || cands[2].ContractConformanceRate != 0 {
+		t.Errorf("c %+v", cands[2])
+	}
+	// One sample per failing candidate × example.
+	if len(samples) != 4 {
+		t.Errorf("samples %d: %+v", len(samples), samples)
+	}
+	// No bar means every call must pass.
+	cands, _, _ = Summarize(specs[:1], []CallRecord{{Candidate: 0, Example: "x", Pass: true}, {Candidate: 0, Example: "x", Repeat: 1}}, SummaryConfig{Repeat: 2})
+	if cands[0].Pass || f64(cands[0].PassKRate) != 0 || cands[0].ComparatorPassRate != 0.5 {
+		t.Errorf("no bar: %+v", cands[0])
+	}
+	// Order of records does not matter.
+	rev := append([]CallRecord(nil), recs...)
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
+	}
+	c1, d1, s1 := Summarize(specs, recs, SummaryConfig{Repeat: 5})
+	c2, d2, s2 := Summarize(specs, rev, SummaryConfig{Repeat: 5})
+	if jsonString(c1) != jsonString(c2) || jsonString(d1) != jsonString(d2) || jsonString(s1) != jsonString(s2) {
+		t.Error("Summarize depends on record order")
+	}
+}

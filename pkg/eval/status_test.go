@@ -1,0 +1,126 @@
+package eval
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestReportStatus(t *testing.T) {
+	cur := Hashes{Dataset: "sha256:a", Prompt: "sha256:p", Schema: "sha256:s", Toolbox: EmptyHash}
+	pass := []Candidate{{Pass: false}, {Pass: true}}
+	fail := []Candidate{{Pass: false}}
+	for _, c := range []struct {
+		name string
+		r    *Report
+		want string
+	}{
+		{"none", nil, StatusUnmeasured},
+		{"no hashes passing", &Report{Candidates: pass}, StatusPassing},
+		{"no hashes failing", &Report{Candidates: fail}, StatusFailing},
+		{"no candidates", &Report{}, StatusFailing},
+		{"same hashes", &Report{Hashes: cur, Candidates: pass}, StatusPassing},
+		{"prompt changed", &Report{Hashes: Hashes{Prompt: "sha256:old"}, Candidates: pass}, StatusStale},
+		{"toolbox changed", &Report{Hashes: Hashes{Toolbox: "sha256:old"}, Candidates: fail}, StatusStale},
+		{"report hash only on one side", &Report{Hashes: Hashes{Dataset: "sha256:a"}, Candidates: pass}, StatusPassing},
+	} {
+		if got := ReportStatus(c.r, cur); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+	// An unknown current hash never makes a report stale.
+	if got := ReportStatus(&Report{Hashes: Hashes{Prompt: "sha256:x"}, Candidates: pass}, Hashes{}); got != StatusPassing {
+		t.Errorf("unknown current hash: %q", got)
+	}
+	if f := StaleFields(Hashes{Dataset: "x", Schema: "y"}, Hashes{Dataset: "z", Schema: "y"}); len(f) != 1 || f[0] != "dataset" {
+		t.Errorf("stale fields %v", f)
+	}
+}
+
+// Without latest.json the greatest generated_at wins; latest.json always
+// wins when present; reports that do not parse are skipped.
+func TestLatestReport(t *testing.T) {
+	dir := t.TempDir()
+	d := &Dataset{Path: filepath.Join(dir, "x.yaml"), Call: "c"}
+	if r, err := LatestReport(d); r != nil || err != nil {
+		t.Fatalf("no reports: %v %v", r, err)
+	}
+	rd := ReportsDir(d)
+	os.MkdirAll(rd, 0o755)
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(rd, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.json", `{"kind":"agent_eval_report","generated_at":"2026-01-02T00:00:00Z","candidates":[]}`)
+	write("b.json", `{"kind":"agent_eval_report","generated_at":"2026-03-01T00:00:00Z","candidates":[{"pass":true}]}`)
+	write("c.json", `not json`)
+	r, err := LatestReport(d)
+	if err != nil || filepath.Base(r.Path) != "b.json" {
+		t.Fatalf("latest %v %v", r, err)
+	}
+	write("latest.json", `{"kind":"agent_eval_report","generated_at":"2020-01-01T00:00:00Z","candidates":[]}`)
+	if r, _ := LatestReport(d); filepath.Base(r.Path) != "latest.json" {
+		t.Errorf("latest.json did not win: %s", r.Path)
+	}
+	write("latest.json", `{`)
+	if _, err := LatestReport(d); err == nil || !strings.Contains(err.Error(), "latest.json") {
+		t.Errorf("broken latest.json: %v", err)
+	}
+}
+
+func TestWriteFileAtomicLeavesNoTemp(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "sub", "r.json")
+	if err := WriteReport(p, &Report{Kind: "agent_eval_report"}); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(filepath.Dir(p))
+	if len(ents) != 1 || ents[0].Name() != "r.json" {
+		t.Errorf("dir holds %v", ents)
+	}
+	r, err := LoadReport(p)
+	if err != nil || r.Kind != "agent_eval_report" {
+		t.Errorf("%v %v", r, err)
+	}
+}
+
+// The corpus reports round-trip through the Report type without losing a
+// field (the Go type covers the reference's shape).
+func TestReportRoundTrip(t *testing.T) {
+	for _, name := range []string{"latest.json", "failing.json", "stale.json"} {
+		p := filepath.Join("testdata/pr-refinement/evals/reports/merge_judge", name)
+		b, _ := os.ReadFile(p)
+		r, err := ParseReport(p, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := r.Marshal()
+		var a, z any
+		if err := jsonUnmarshal(b, &a); err != nil {
+			t.Fatal(err)
+		}
+		jsonUnmarshal(out, &z)
+		if !jsonEqual(a, z) {
+			t.Errorf("%s does not round-trip:\n%s", name, out)
+		}
+	}
+}
+
+func FuzzParseReport(f *testing.F) {
+	b, _ := os.ReadFile("testdata/pr-refinement/evals/reports/merge_judge/latest.json")
+	f.Add(b)
+	f.Add([]byte(`{"candidates":[{"pass":true,"p95_latency_ms":1}],"calls":[{"candidate":-1}]}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := ParseReport("fuzz.json", data)
+		if err != nil {
+			return
+		}
+		_ = ReportStatus(r, Hashes{Dataset: "sha256:x"})
+		if _, err := RenderHTML(r); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
