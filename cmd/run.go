@@ -184,6 +184,9 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// After the first Ctrl-C the run winds down (plugins stopped, trace
+	// closed); a second one gets the default behaviour and kills kitsoki.
+	go func() { <-ctx.Done(); stop() }()
 
 	var notes func(engine.Note)
 	if !f.jsonOut {

@@ -9,11 +9,34 @@
 // terminal: true) and the built-in hosts (host.run and host.agent.<verb>).
 // Host calls other than those are answered from a host cassette or refused
 // before anything runs, as are the constructs it does not execute (imports,
-// phases, parallel states, background jobs).
+// phases, parallel states, background jobs): Compile reports every one of
+// them, by name and position, and returns no Machine.
+//
+// Semantics worth knowing:
+//
+//   - Effects run in order and each sees the world left by the previous one.
+//     An invoke is dispatched when the chain reaches it, so its with: is
+//     rendered against the world at dispatch (earlier binds included) — the
+//     observable rule of the upstream engine, without its queue.
+//   - Only the first of set > increment > say > invoke applies per entry.
+//   - emit_intent effects are evaluated (when:, the name, slots:) after the
+//     whole step — transition effects and every on_enter entered — has run,
+//     so they see every bind. Each non-empty name is fired in order at the
+//     then-current state; an empty name emits nothing. Synthetic intents
+//     nest at most 8 deep.
+//   - A failed invoke sets world.last_error (string) and world.host_error
+//     ({handler, call, error, state}); with on_error the rest of the chain is
+//     dropped and the machine re-enters the on_error target (at most 4
+//     redirects in a row); without on_error the run fails.
+//   - A user intent that no state handles, or whose every guard fails,
+//     fails the run (a one-shot run cannot ask again).
+//   - Turn 0 is the bootstrap (session.story snapshot, world overrides,
+//     the root's on_enter chain); each consumed input is one more turn.
 //
 // The engine does not parse YAML (pkg/story does), does not talk to agent
-// transports itself (pkg/agent does, through the AgentCaller seam), and does
-// not format trace lines (pkg/trace does, through the Sink seam). It never
-// prints: the caller (cmd/run.go) receives a Result and an optional stream of
-// Notes for its human log.
+// transports itself (pkg/agent does, through the AgentCaller seam;
+// RegistryCaller adapts *agent.Registry), and does not format trace lines
+// (pkg/trace does, through the Sink seam; TraceSink adapts *trace.Writer).
+// It never prints: the caller (cmd/run.go) receives a Result and an optional
+// stream of Notes for its human log.
 package engine
