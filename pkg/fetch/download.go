@@ -349,12 +349,12 @@ func contentRange(h string) (start, total int64, ok bool) {
 		return 0, 0, false
 	}
 	start, err := strconv.ParseInt(a, 10, 64)
-	if err != nil {
+	if err != nil || start < 0 {
 		return 0, 0, false
 	}
 	total = -1
 	if tot != "*" {
-		if total, err = strconv.ParseInt(tot, 10, 64); err != nil {
+		if total, err = strconv.ParseInt(tot, 10, 64); err != nil || total < 0 {
 			return 0, 0, false
 		}
 	}

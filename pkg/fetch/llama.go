@@ -82,6 +82,13 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 	}
 	defer lock.release()
 
+	// Staging directories of killed processes: nobody else can be using
+	// them while we hold the lock.
+	if stale, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), ".stage-"+filepath.Base(dir)+"-*")); len(stale) > 0 {
+		for _, d := range stale {
+			_ = os.RemoveAll(d)
+		}
+	}
 	man, ok = readManifest(dir, a)
 	if ok && opts.Verify {
 		if err := verifyRelease(dir, man); err != nil {

@@ -211,3 +211,10 @@ func (fs *fileServer) quiesce(t testing.TB) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// newTLSFileServer serves fs's handler over TLS with httptest's own CA.
+func newTLSFileServer(t testing.TB, fs *fileServer) *httptest.Server {
+	srv := httptest.NewTLSServer(http.HandlerFunc(fs.serve))
+	t.Cleanup(srv.Close)
+	return srv
+}

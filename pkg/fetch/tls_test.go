@@ -1,0 +1,60 @@
+package fetch
+
+import (
+	"encoding/pem"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A TLS-intercepting corporate proxy or mirror: its CA comes from SSL_CERT_FILE.
+func TestSSLCertFileIsTrusted(t *testing.T) {
+	data := randomData(10<<10, 30)
+	fs := newFileServer(t, data)
+	tlsSrv := newTLSFileServer(t, fs)
+	p, err := LoadPins(writeOverlay(t, "models:\n  m:\n    id: m\n    url: "+tlsSrv.URL+"/m.gguf\n    sha256: "+sum256(data)+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := p.Model("m")
+
+	t.Setenv("SSL_CERT_FILE", filepath.Join(t.TempDir(), "none.pem"))
+	if _, err := DefaultHTTPClient(); err == nil || !strings.Contains(err.Error(), "SSL_CERT_FILE") {
+		t.Fatalf("missing SSL_CERT_FILE accepted: %v", err)
+	}
+
+	t.Setenv("SSL_CERT_FILE", "")
+	client, err := DefaultHTTPClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &Fetcher{CacheDir: t.TempDir(), HTTPClient: client, Retries: 1}
+	if _, err := f.Ensure(ctxT(t), a, EnsureOptions{}); err == nil || !strings.Contains(err.Error(), "certificate") {
+		t.Fatalf("untrusted server accepted: %v", err)
+	}
+
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: tlsSrv.Certificate().Raw}), 0o644)
+	t.Setenv("SSL_CERT_FILE", ca)
+	client, err = DefaultHTTPClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.HTTPClient = client
+	if _, err := f.Ensure(ctxT(t), a, EnsureOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func FuzzContentRange(f *testing.F) {
+	for _, s := range []string{"bytes 0-99/100", "bytes 5-9/*", "bytes */100", "bytes -1-2/3", "bytes 5-9/-7", "bytes +5-9/10", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		start, total, ok := contentRange(s)
+		if ok && (start < 0 || total < -1) {
+			t.Fatalf("%q -> start %d total %d", s, start, total)
+		}
+	})
+}
