@@ -48,3 +48,21 @@ func TestCorpusLoadsClean(t *testing.T) {
 		})
 	}
 }
+
+// TestConcurrentLoads: validate checks stories in parallel; Load shares no
+// mutable state (run under -race).
+func TestConcurrentLoads(t *testing.T) {
+	dirs := corpusDirs(t)
+	done := make(chan []diag.Diagnostic)
+	for i := 0; i < 8; i++ {
+		go func(dir string) {
+			_, ds := Load(dir, Options{})
+			done <- ds
+		}(dirs[i%len(dirs)])
+	}
+	for i := 0; i < 8; i++ {
+		if ds := <-done; diag.HasErrors(ds) {
+			t.Errorf("errors under concurrency: %v", ds)
+		}
+	}
+}

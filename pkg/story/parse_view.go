@@ -30,7 +30,7 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 		v.Kind, v.Template = "template", d.Value
 	case yaml.SequenceNode:
 		v.Kind = "elements"
-		v.Elements = p.parseElements(d, "view", false)
+		v.Elements = p.parseElements(d, where, false)
 	case yaml.MappingNode:
 		keys := keysOf(d)
 		if contains(keys, "template_file") && (contains(keys, "extends") || contains(keys, "blocks")) {
@@ -52,7 +52,7 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 						v.Blocks[b] = []*ViewElement{{Kind: "template", Text: bd.Value, Pos: p.pos(bd), node: bd}}
 						return
 					}
-					v.Blocks[b] = p.parseElements(bv, "blocks."+b, true)
+					v.Blocks[b] = p.parseElements(bv, where+".blocks."+b, true)
 				})
 			}
 		})

@@ -6,16 +6,15 @@ func checkDecider(c *checker) {
 	if d == nil {
 		return
 	}
-	f := c.st.File
 	if d.Agent == "" {
-		c.rep.errf(d.Pos, "decider", "%s: decider.agent is required", f)
+		c.rep.errf(d.Pos, "decider", "decider.agent is required")
 	} else if len(c.st.Agents) > 0 && c.st.Agents[d.Agent] == nil {
-		c.rep.errf(d.Pos, "decider", "%s: decider.agent %q is not declared in agents", f, d.Agent)
+		c.rep.errf(d.Pos, "decider", "decider.agent %q is not declared in agents", d.Agent)
 	}
 	if d.Schema == "" {
-		c.rep.errf(d.Pos, "decider", "%s: decider.schema is required", f)
+		c.rep.errf(d.Pos, "decider", "decider.schema is required")
 	}
 	if d.Threshold != nil && (*d.Threshold < 0 || *d.Threshold > 1) {
-		c.rep.errf(d.Pos, "decider", "%s: decider.threshold %v out of range [0,1]", f, *d.Threshold)
+		c.rep.errf(d.Pos, "decider", "decider.threshold %v out of range [0,1]", *d.Threshold)
 	}
 }

@@ -30,9 +30,24 @@ func checkIntents(c *checker) {
 			return
 		}
 		name := strings.TrimSpace(e.EmitIntent)
-		for cur := site.State; cur != nil; cur = cur.Parent {
-			if _, ok := cur.On[name]; ok {
-				return
+		handles := func(s *State) bool {
+			for cur := s; cur != nil; cur = cur.Parent {
+				if _, ok := cur.On[name]; ok {
+					return true
+				}
+			}
+			return false
+		}
+		if handles(site.State) {
+			return
+		}
+		// A transition's effects run on the way to its target: accept an
+		// intent the destination handles too.
+		if site.Intent != "" && !site.OnComplete {
+			for _, t := range site.State.On[site.Intent] {
+				if tg, err := site.State.Resolve(t.Target); err == nil && tg.State != nil && handles(tg.State) {
+					return
+				}
 			}
 		}
 		c.rep.errf(e.keyPos("emit_intent"), "intent", "%s: emit_intent %q is not declared on state %q's on: arcs (nor any ancestor's)", site.Loc, name, site.State.Path)

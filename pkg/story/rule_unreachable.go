@@ -55,7 +55,12 @@ func checkUnreachable(c *checker) {
 			}
 			return
 		}
-		if t, err := from.Resolve(target); err == nil && t.State != nil {
+		t, err := from.Resolve(target)
+		if err != nil {
+			giveUp = true // a broken target is reported by its own rule
+			return
+		}
+		if t.State != nil {
 			enter(t.State)
 		}
 	}
