@@ -44,7 +44,7 @@ type Cassette struct {
 	mu      sync.Mutex
 	played  []bool
 	counts  map[string]int
-	pending map[string]int // planned call_id -> episode index
+	pending map[string]planned // planned call_id -> episode and match_idx
 }
 
 // Episode is one recorded exchange.
@@ -116,7 +116,7 @@ func ParseCassette(name string, data []byte) (*Cassette, error) {
 		return nil, fmt.Errorf("cassette: %q: record_mode %q is not supported; valid values are \"none\" or \"new_episodes\"", name, raw.RecordMode)
 	}
 	c := &Cassette{Path: name, AppID: raw.AppID, AppVersion: raw.AppVersion, RecordMode: raw.RecordMode, MatchOn: raw.MatchOn,
-		counts: map[string]int{}, pending: map[string]int{}}
+		counts: map[string]int{}, pending: map[string]planned{}}
 	if raw.PhaseFrom != "" {
 		re, err := regexp.Compile(raw.PhaseFrom)
 		if err != nil {
@@ -358,6 +358,9 @@ func (c *Cassette) SeedMatchCounts(counts map[string]int) {
 	}
 }
 
+// planned is an episode chosen by plan and not yet asked.
+type planned struct{ i, idx int }
+
 type cassetteAgent struct {
 	c     *Cassette
 	alias string
@@ -460,7 +463,7 @@ func (a *cassetteAgent) plan(req *AskRequest) (string, string, int, bool) {
 		return "", "", 0, false
 	}
 	idx := c.take(i)
-	c.pending[CassetteCallID(c.AppID, c.Episodes[i].ID, idx)] = i
+	c.pending[CassetteCallID(c.AppID, c.Episodes[i].ID, idx)] = planned{i, idx}
 	return c.AppID, c.Episodes[i].ID, idx, true
 }
 
@@ -468,11 +471,10 @@ func (a *cassetteAgent) Ask(ctx context.Context, req *AskRequest) (*AskResponse,
 	c := a.c
 	args := a.matchArgs(req)
 	c.mu.Lock()
-	i, planned := c.pending[req.CallID]
-	var idx int
-	if planned {
+	p, ok := c.pending[req.CallID]
+	i, idx := p.i, p.idx
+	if ok {
 		delete(c.pending, req.CallID)
-		idx = c.counts[c.Episodes[i].ID] - 1
 	} else {
 		i = c.match(a.alias, req, args)
 		if i >= 0 {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -273,4 +274,42 @@ func FuzzParseCassette(f *testing.F) {
 		_, _ = cas.For("agent.x").Ask(ctx, req)
 		_, _ = cas.For("agent.x").Ask(ctx, &agent.AskRequest{Verb: "decide"})
 	})
+}
+
+// Concurrent replays of one replay: any episode each keep the match_idx
+// their call id was derived from.
+func TestCassetteConcurrentReplayKeepsIdentity(t *testing.T) {
+	fx := agenttest.NewFixture(t, nil, agent.RegistryOptions{})
+	cas := fx.WriteCassette(t, "ref.cassette.yaml", agenttest.ReferenceCassetteYAML)
+	_ = fx.Registry.Register(agenttest.ReferenceAlias, cas.For(agenttest.ReferenceAlias))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	seen := map[int]string{}
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 25; i++ {
+				res, err := fx.Registry.Dispatch(context.Background(), agenttest.ReferenceCall())
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if res.Meta["match_idx"] != res.MatchIdx || res.Meta["call_id"] != res.CallID ||
+					res.CallID != agent.CassetteCallID("conformance", "echo_ref", res.MatchIdx) {
+					t.Errorf("identity mixed up: %+v", res)
+				}
+				mu.Lock()
+				if prev, dup := seen[res.MatchIdx]; dup {
+					t.Errorf("match_idx %d twice (%s)", res.MatchIdx, prev)
+				}
+				seen[res.MatchIdx] = res.CallID
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if len(seen) != 100 {
+		t.Fatalf("%d distinct matches", len(seen))
+	}
 }
