@@ -69,12 +69,28 @@ func looksLikePath(s string) bool {
 // existingFile resolves a story-relative (or absolute) path and reports
 // whether it is an existing regular file.
 func (c *checker) existingFile(p string) (string, bool) {
-	f := p
-	if !filepath.IsAbs(f) {
-		f = filepath.Join(c.st.Dir, p)
+	if filepath.IsAbs(p) {
+		fi, err := os.Stat(p)
+		return p, err == nil && !fi.IsDir()
 	}
-	fi, err := os.Stat(f)
-	return f, err == nil && !fi.IsDir()
+	// The story directory first, then the prompts overlay and shared
+	// directories the engine also searches.
+	dirs := []string{c.st.Dir}
+	if pc := c.st.Prompts; pc != nil {
+		if pc.Overlay != "" {
+			dirs = append(dirs, filepath.Join(c.st.Dir, pc.Overlay))
+		}
+		for _, d := range pc.Shared {
+			dirs = append(dirs, filepath.Join(c.st.Dir, d))
+		}
+	}
+	for _, d := range dirs {
+		f := filepath.Join(d, p)
+		if fi, err := os.Stat(f); err == nil && !fi.IsDir() {
+			return f, true
+		}
+	}
+	return filepath.Join(c.st.Dir, p), false
 }
 
 // schemaPath returns the with.schema of an effect ("" when absent or templated).

@@ -44,21 +44,25 @@ func TestGeneratedStoryIsClean(t *testing.T) {
 }
 
 func BenchmarkValidate(b *testing.B) {
-	for _, n := range []int{100, 1000} {
+	for _, n := range []int{100, 1000, 2000} {
 		dir := genStory(b, n)
 		b.Run(fmt.Sprintf("generated-%d-states-%d-effects", n, 5*n), func(b *testing.B) {
 			b.ReportAllocs()
+			start := processCPU()
 			for b.Loop() {
 				Load(dir, Options{})
 			}
+			reportCPU(b, start)
 		})
 	}
 	for _, dir := range corpusDirs(b) {
 		b.Run("corpus-"+filepath.Base(dir), func(b *testing.B) {
 			b.ReportAllocs()
+			start := processCPU()
 			for b.Loop() {
 				Load(dir, Options{})
 			}
+			reportCPU(b, start)
 		})
 	}
 }

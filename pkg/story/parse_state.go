@@ -202,7 +202,7 @@ func (p *fileParser) parseTransition(n *yaml.Node, where string) *Transition {
 			t.TargetPos = p.pos(v)
 		case "when":
 			t.When = p.guardStr(v, w)
-			t.WhenPos = p.pos(v)
+			t.WhenPos = p.valuePos(v)
 		case "default":
 			t.Default = p.boolean(v, w)
 		case "effects":
@@ -246,7 +246,7 @@ func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 	}
 	p.mapping(n, "effect "+where, effectKeys, func(key string, _, v *yaml.Node) {
 		e.Has[key] = true
-		e.Keys[key] = p.pos(v)
+		e.Keys[key] = p.valuePos(v)
 		w := where + "." + key
 		switch key {
 		case "when":

@@ -732,7 +732,7 @@ func (p *fileParser) parseInterface(name string, k, v *yaml.Node) *HostInterface
 func (p *fileParser) kvList(n *yaml.Node, where string) []KV {
 	var out []KV
 	p.mapping(n, where, nil, func(key string, _, v *yaml.Node) {
-		out = append(out, KV{Key: key, Value: p.raw(v), Pos: p.pos(v)})
+		out = append(out, KV{Key: key, Value: p.raw(v), Pos: p.valuePos(v)})
 	})
 	return out
 }

@@ -76,7 +76,7 @@ func checkAgentInvokes(c *checker) {
 		}
 		if verb == "task" {
 			acc, _ := e.With["acceptance"].(map[string]any)
-			if s, _ := acc["schema"].(string); s == "" {
+			if sch, ok := acc["schema"]; !ok || sch == nil || sch == "" {
 				c.rep.errf(e.keyPos("invoke"), "agent-invoke", "%s: host.agent.task requires acceptance.schema to be set in the with: block", site.Loc)
 			}
 			if pe != nil && pe.ExternalSideEffect != nil && !*pe.ExternalSideEffect {

@@ -1,9 +1,12 @@
 package story
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story/expr"
 )
 
 // checkExprs: every when: guard (transitions, effects, view elements, list
@@ -16,7 +19,7 @@ func checkExprs(c *checker) {
 			return
 		}
 		if err := c.compileGuard(t.When); err != nil {
-			c.rep.errf(t.WhenPos, "expr", "state %q intent %q transition[%d]: guard when %q: %s", s.Path, in, a, t.When, errMsg(err))
+			c.rep.errf(errAt(t.WhenPos, t.When, err), "expr", "state %q intent %q transition[%d]: guard when %q: %s", s.Path, in, a, t.When, errMsg(err))
 		}
 	})
 	c.eachEffect(func(e *Effect, site effSite) {
@@ -28,7 +31,7 @@ func checkExprs(c *checker) {
 			if site.Template {
 				sev = diag.Warning
 			}
-			c.rep.add(e.keyPos("when"), sev, "expr", "%s: effect when %q: %s", site.Loc, e.When, errMsg(err))
+			c.rep.add(errAt(e.keyPos("when"), e.When, err), sev, "expr", "%s: effect when %q: %s", site.Loc, e.When, errMsg(err))
 		}
 	})
 	for _, s := range c.st.AllStates() {
@@ -55,6 +58,17 @@ func checkExprs(c *checker) {
 }
 
 func errMsg(err error) string { return err.Error() }
+
+// errAt moves p to the column an expr/template error points at, when the
+// source is a single-line scalar starting at p.
+func errAt(p Pos, src string, err error) Pos {
+	var ee *expr.Error
+	if !errors.As(err, &ee) || ee.Line != 1 || ee.Col <= 0 || strings.ContainsAny(src, "\n\\") || ee.Src != src {
+		return p
+	}
+	p.Col += ee.Col - 1
+	return p
+}
 
 // eachViewElement visits the elements of a state's view and of its
 // transition views.

@@ -37,6 +37,14 @@ func checkPongo(c *checker) {
 		}
 	}
 	files := map[string]Pos{}
+	if ctx := c.st.App.Context; ctx != "" {
+		compile(c.st.App.Pos, "app.context", ctx)
+	}
+	if cp := c.st.App.ContextPath; cp != "" && !isTemplated(cp) {
+		if f, ok := c.existingFile(cp); ok {
+			files[f] = c.st.App.Pos
+		}
+	}
 	for _, s := range c.st.AllStates() {
 		if e, ok := s.Keys["footer"]; ok {
 			compile(e, "state "+quote(s.Path)+" footer", s.Footer)

@@ -21,7 +21,8 @@ func checkValueTemplates(c *checker) {
 		}
 		for _, kv := range e.Set {
 			if sub, err := c.compileValue(kv.Value); err != nil {
-				report(kv.Pos, fmt.Sprintf("set %q", kv.Key+sub), err)
+				src, _ := kv.Value.(string)
+				report(errAt(kv.Pos, src, err), fmt.Sprintf("set %q", kv.Key+sub), err)
 			}
 		}
 		for _, k := range sortedKeys(e.With) {
@@ -36,7 +37,7 @@ func checkValueTemplates(c *checker) {
 		}
 		if e.EmitIntent != "" {
 			if err := c.compileTemplate(e.EmitIntent); err != nil {
-				report(e.keyPos("emit_intent"), "emit_intent", err)
+				report(errAt(e.keyPos("emit_intent"), e.EmitIntent, err), "emit_intent", err)
 			}
 		}
 		for _, kv := range e.Bind {

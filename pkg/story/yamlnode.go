@@ -423,3 +423,14 @@ func keysOf(n *yaml.Node) []string {
 	}
 	return out
 }
+
+// valuePos is the position of a scalar's first content character: past the
+// opening quote of a quoted scalar. Block scalars keep the indicator's
+// position.
+func (p *fileParser) valuePos(n *yaml.Node) Pos {
+	pos := p.pos(n)
+	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && (d.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle)) != 0 && d == n {
+		pos.Col++
+	}
+	return pos
+}
