@@ -187,6 +187,9 @@ func TestResolveAliases(t *testing.T) {
 		!strings.Contains(err.Error(), `RegisterInProcess("agent.fixer"`) {
 		t.Fatalf("unregistered inprocess: %v", err)
 	}
+	if u := fx.Registry.Unregistered(); strings.Join(u, ",") != "agent.fixer" {
+		t.Fatalf("unregistered %v", u)
+	}
 	// Empty alias is agent.claude.
 	var got string
 	_ = fx.Registry.RegisterInProcess(story.DefaultAgentAlias, agent.AgentFunc(func(ctx context.Context, req *agent.AskRequest) (*agent.AskResponse, error) {
@@ -196,6 +199,10 @@ func TestResolveAliases(t *testing.T) {
 	res, err := fx.Registry.Dispatch(context.Background(), agent.Call{Verb: "ask", Prompt: "hi"})
 	if err != nil || got != "claude stub" || res.Alias != story.DefaultAgentAlias {
 		t.Fatalf("empty alias: %v %q %+v", err, got, res)
+	}
+	_ = fx.Registry.RegisterInProcess("agent.fixer", agenttest.EchoAgent("agent.fixer", agenttest.FaultNone))
+	if u := fx.Registry.Unregistered(); len(u) != 0 {
+		t.Fatalf("unregistered after RegisterInProcess %v", u)
 	}
 	if a := fx.Registry.Aliases(); strings.Join(a, ",") != "agent.claude,agent.fixer" {
 		t.Fatalf("aliases %v", a)

@@ -232,6 +232,22 @@ func (r *Registry) Aliases() []string {
 	return out
 }
 
+// Unregistered lists the builtin.inprocess aliases still waiting for
+// RegisterInProcess, sorted: a caller (kitsoki run) can refuse to start a
+// story whose in-process agents can never be provided.
+func (r *Registry) Unregistered() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	var out []string
+	for alias, t := range r.transports {
+		if _, ok := t.(unregisteredInProcess); ok {
+			out = append(out, alias)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Redact masks every resolved env:/headers: secret of every declaration in s.
 // Callers that print plugin-derived text (cmd, engine) use it too.
 func (r *Registry) Redact(s string) string { return r.redact.String(s) }
