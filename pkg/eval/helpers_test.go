@@ -23,7 +23,12 @@ var (
 	pluginDir  string
 )
 
+// testSecret is the resolved ${EVAL_TEST_SECRET} of agent.plug's env: it
+// must never reach a report.
+const testSecret = "sekrit-9f8e7d6c"
+
 func TestMain(m *testing.M) {
+	os.Setenv("EVAL_TEST_SECRET", testSecret)
 	code := m.Run()
 	if pluginDir != "" {
 		os.RemoveAll(pluginDir)
@@ -86,6 +91,7 @@ agent_plugins:
   agent.plug:
     plugin: subprocess
     command: "@PLUGIN@"
+    env: {EVAL_TOKEN: "${EVAL_TEST_SECRET}"}
   agent.judge:
     plugin: subprocess
     command: "@PLUGIN@"

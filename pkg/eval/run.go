@@ -397,7 +397,7 @@ func runOne(ctx context.Context, reg *agent.Registry, call agent.Call, cmp Compa
 		}
 	}
 	if !rec.Pass {
-		rec.Actual = actual
+		rec.Actual = redactValue(reg, actual)
 	}
 	return rec, nil
 }
@@ -452,4 +452,17 @@ func WriteRunReport(r *Report, storyDir string, paths []string) error {
 		}
 	}
 	return nil
+}
+
+// redactValue masks every declared secret inside a JSON value.
+func redactValue(reg *agent.Registry, v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var out any
+	if json.Unmarshal([]byte(reg.Redact(string(b))), &out) != nil {
+		return agent.Redacted
+	}
+	return out
 }

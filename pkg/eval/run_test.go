@@ -170,3 +170,37 @@ func TestRunInterrupted(t *testing.T) {
 		t.Errorf("interrupted run left %v", files)
 	}
 }
+
+// TestRunRedactsSecrets: a plugin that echoes its env: secret into its
+// answer fails, and the failure sample carries [REDACTED], not the value.
+func TestRunRedactsSecrets(t *testing.T) {
+	path := writeFixture(t, fixture{Profiles: "plug", Models: "    plug: [leaky]", Repeat: 1})
+	v := mustValidate(t, path)
+	rep, err := Run(context.Background(), v, RunOptions{Concurrency: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := rep.Marshal()
+	if strings.Contains(string(b), testSecret) {
+		t.Fatalf("secret in report:\n%s", b)
+	}
+	if !strings.Contains(string(b), "token [REDACTED]") {
+		t.Errorf("no redacted sample:\n%s", b)
+	}
+	html, _ := RenderHTML(rep)
+	if strings.Contains(string(html), testSecret) {
+		t.Error("secret in HTML")
+	}
+}
+
+// A profile the story does not declare cannot run live.
+func TestRunUndeclaredProfile(t *testing.T) {
+	d, err := LoadDataset("testdata/pr-refinement/evals/merge_judge.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), Validate(d, nil), RunOptions{})
+	if err == nil || !strings.Contains(err.Error(), `matrix profile "codex-native" is not an agent_plugins alias`) {
+		t.Errorf("err %v", err)
+	}
+}

@@ -9,6 +9,7 @@
 //	         meta.fallback true for pr_id "1"
 //	broken   pr_id "2": intent "maybe" (schema-invalid); pr_id "4": a
 //	         JSON-RPC error (plugin_crash, process kept); else right
+//	leaky    always "refine", with reason "token $EVAL_TOKEN" (a secret)
 //	slow     right; sleeps 2500 ms for pr_id "1" on turn 0 (the first repeat)
 //	(judge)  a call whose with: has expect (the judge comparator's call):
 //	         verdict pass when with.actual.intent equals with.expect.intent
@@ -85,6 +86,8 @@ func answer(req *request) map[string]any {
 		case "4":
 			return map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32000, "message": "broken on purpose"}}
 		}
+	case "leaky":
+		return result(req, map[string]any{"intent": "refine", "confidence": 0.5, "reason": "token " + os.Getenv("EVAL_TOKEN")}, meta)
 	case "slow":
 		if pr == "1" && req.Params.Turn == 0 {
 			time.Sleep(2500 * time.Millisecond)
