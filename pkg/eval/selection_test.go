@@ -58,8 +58,18 @@ func TestCheckSelections(t *testing.T) {
 		return ds
 	}
 
+	appSrc, _ := os.ReadFile(filepath.Join(dir, "app.yaml"))
+	lineOf := func(frag string) int {
+		for i, l := range strings.Split(string(appSrc), "\n") {
+			if strings.Contains(l, frag) {
+				return i + 1
+			}
+		}
+		return -1
+	}
+	evLine, selLine := lineOf("evidence: evals/"), lineOf("profile: plug")
 	ds := check(`selection.evidence "evals/reports/merge_judge/latest.json": report not found`)
-	if len(ds) == 1 && (filepath.Base(ds[0].File) != "app.yaml" || ds[0].Line != 40) {
+	if len(ds) == 1 && (filepath.Base(ds[0].File) != "app.yaml" || ds[0].Line != evLine) {
 		t.Errorf("evidence finding at %s", ds[0].Pos())
 	}
 
@@ -77,7 +87,7 @@ func TestCheckSelections(t *testing.T) {
 	bad.Rejected = "p95 latency 3000ms above 2000ms"
 	writeRep(&Report{Kind: "agent_eval_report", Call: "merge_judge", Hashes: v.Hashes, Candidates: []Candidate{bad}})
 	ds = check("did not pass the adherence bar")
-	if len(ds) == 1 && (ds[0].Line != 37 || !strings.Contains(ds[0].Message, "p95 latency")) {
+	if len(ds) == 1 && (ds[0].Line != selLine || !strings.Contains(ds[0].Message, "p95 latency")) {
 		t.Errorf("pin finding %s %q", ds[0].Pos(), ds[0].Message)
 	}
 
