@@ -5,11 +5,25 @@
 // every load-time check, each reported as a positioned diag.Diagnostic.
 //
 // Layout (actionlint style): model.go holds the types; load.go the entry
-// points (Load, LoadBytes); parse_*.go turn YAML nodes into the model and
-// report syntax, type and unknown-key problems; include.go and imports.go
-// merge and load other files; resolve.go resolves state targets; each check
-// lives in one rule_<name>.go file and is listed in rules.go with its stable
-// rule id.
+// points (Load, LoadBytes) and the path index; yamlnode.go the node walker
+// (duplicate keys, type errors, recursive aliases, a node budget);
+// parse_*.go turn YAML nodes into the model and report syntax, type and
+// unknown-key problems with "did you mean" suggestions (suggest.go);
+// include.go merges include: files; imports.go loads imports: children with
+// cycle detection; plugins.go validates agent_plugins:/providers: and
+// substitutes ${VAR}; resolve.go resolves state targets. check.go lists
+// every rule with its stable id (Rules) and runs the passes; each check is
+// one rule_<name>.go file. A story loads in three steps: parse every file
+// into the model, merge and index it, run every rule. Problems never stop
+// the load early: every problem of every file is reported.
+//
+// Upstream compatibility: a story the existing engine accepts loads with no
+// error, except where the issue asks for stricter checks (missing prompt,
+// schema and evidence files, dangling on_error targets, undeclared effect
+// agent: aliases). Constructs kitsoki run does not execute (imports,
+// phases, parallel states, background jobs, views) are parsed and checked
+// structurally; imported children are loaded beside the parent (Import.Child)
+// and are not folded into it.
 //
 // The package must not execute a story, dispatch agent calls or touch the
 // network: it only reads the story directory. It imports neither the engine

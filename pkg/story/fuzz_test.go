@@ -9,7 +9,7 @@ import (
 // FuzzLoad: any input yields a model or diagnostics, never a panic or hang.
 func FuzzLoad(f *testing.F) {
 	var seeds []string
-	for _, glob := range []string{"testdata/corpus/*/app.yaml", "testdata/corpus/*/rooms/*.yaml", "testdata/broken/*/app.yaml", "testdata/clean/app.yaml"} {
+	for _, glob := range []string{"testdata/corpus/*/app.yaml", "testdata/corpus/*/rooms/*.yaml", "testdata/broken/*/app.yaml", "testdata/clean/app.yaml", "testdata/upstream/*/app.yaml", "testdata/upstream/*/rooms/*.yaml"} {
 		m, _ := filepath.Glob(glob)
 		seeds = append(seeds, m...)
 	}
