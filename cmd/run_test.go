@@ -286,3 +286,32 @@ states:
 		t.Errorf("want one machine.error in the interrupted trace, got %v", countKinds(evs))
 	}
 }
+
+func TestRunHostCassetteAndIntents(t *testing.T) {
+	probe := filepath.Join("..", "pkg", "engine", "testdata", "agent_probe")
+	tr := filepath.Join(t.TempDir(), "p.jsonl")
+	var out, errb bytes.Buffer
+	args := []string{"run", probe, "--host-cassette", filepath.Join(probe, "flows", "who_are_you.cassette.yaml"), "--json", "--trace", tr}
+	for i := 0; i < 2; i++ {
+		args = append(args, "--intent", "ask", "--slot", "question=who are you")
+	}
+	code := Run(args, &out, &errb)
+	if code != ExitFinding { // the probe room waits for more questions: the run rests
+		t.Fatalf("exit %d: %s %s", code, out.String(), errb.String())
+	}
+	var sum struct {
+		Outcome string         `json:"outcome"`
+		World   map[string]any `json:"world"`
+		Calls   []any          `json:"calls"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &sum); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if sum.Outcome != "rested" || sum.World["reply"] != "I am GLM-5.1, served via synthetic.new, reachable." || len(sum.Calls) != 2 {
+		t.Errorf("summary = %+v", sum)
+	}
+	kinds := countKinds(readTrace(t, tr))
+	if kinds["agent.call.start"] != 2 || kinds["turn.start"] != 2 || kinds["session.story"] != 1 {
+		t.Errorf("kinds = %v", kinds)
+	}
+}

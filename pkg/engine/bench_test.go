@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -11,6 +12,7 @@ import (
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
+	"kitsoki/pkg/trace"
 )
 
 const benchStory = `app: { id: bench, version: 0.1.0 }
@@ -79,4 +81,44 @@ func BenchmarkRun(b *testing.B) {
 	sec := b.Elapsed().Seconds()
 	b.ReportMetric(float64(events.Load())/sec, "events/s")
 	b.ReportMetric(float64(transitions*b.N)/sec, "transitions/s")
+}
+
+// BenchmarkRunTraced is BenchmarkRun's story for 100 transitions writing a
+// real trace file: every event is fsynced before the run goes on, so this
+// measures the disk, not the engine.
+func BenchmarkRunTraced(b *testing.B) {
+	dir := b.TempDir()
+	os.MkdirAll(filepath.Join(dir, "schemas"), 0o755)
+	os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(benchStory), 0o644)
+	os.WriteFile(filepath.Join(dir, "schemas", "v.json"), []byte(`{"type":"object"}`), 0o644)
+	st, _ := story.Load(dir, story.Options{})
+	m, err := Compile(st, CompileOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	inputs := make([]Input, 100)
+	for i := range inputs {
+		inputs[i] = Input{Intent: "next"}
+	}
+	var events int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		w, err := trace.Create(filepath.Join(dir, fmt.Sprintf("t%d.jsonl", i)), trace.Header{AppID: "bench"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		base := TraceSink(w)
+		sink := SinkFunc(func(ev Event) error { events++; return base.Emit(ev) })
+		reg, _ := agent.NewRegistryFromPlugins(st.AgentPlugins, agent.RegistryOptions{AppID: "bench", StoryDir: dir})
+		reg.RegisterInProcess("agent.fast", agent.AgentFunc(func(ctx context.Context, req *agent.AskRequest) (*agent.AskResponse, error) {
+			return &agent.AskResponse{Submission: json.RawMessage(`{"ok":true}`)}, nil
+		}))
+		res := Run(context.Background(), m, Options{Inputs: inputs, Agents: RegistryCaller(reg, sink), Sink: sink, NoSnapshot: true})
+		reg.Close()
+		w.Close()
+		if res.Outcome != OutcomeRested {
+			b.Fatal(res.Err)
+		}
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
 }
