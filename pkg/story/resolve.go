@@ -161,3 +161,21 @@ func phaseGeneratedNames(st *Story) map[string]bool {
 	}
 	return out
 }
+
+// ResolveInvoke maps an iface.<name>.<op> invoke to the interface's default
+// binding (<default>.<op>), the rewrite upstream performs at load. Other
+// invokes are returned unchanged; ok is false for an undeclared interface.
+func (st *Story) ResolveInvoke(invoke string) (string, bool) {
+	if !strings.HasPrefix(invoke, "iface.") {
+		return invoke, true
+	}
+	parts := strings.Split(invoke, ".")
+	if len(parts) != 3 {
+		return invoke, false
+	}
+	hi := st.HostInterfaces[parts[1]]
+	if hi == nil || hi.Default == "" {
+		return invoke, false
+	}
+	return hi.Default + "." + parts[2], true
+}

@@ -57,3 +57,16 @@ func TestKitchenSinkModel(t *testing.T) {
 		}
 	}
 }
+
+func TestResolveInvoke(t *testing.T) {
+	st, _ := Load("testdata/upstream/kitchen-sink", Options{LookupEnv: noEnv})
+	if got, ok := st.ResolveInvoke("iface.vcs.push"); !ok || got != "host.git.push" {
+		t.Errorf("iface.vcs.push -> %q %v", got, ok)
+	}
+	if got, ok := st.ResolveInvoke("host.run"); !ok || got != "host.run" {
+		t.Errorf("host.run -> %q %v", got, ok)
+	}
+	if _, ok := st.ResolveInvoke("iface.nope.x"); ok {
+		t.Errorf("undeclared iface resolved")
+	}
+}
