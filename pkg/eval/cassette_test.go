@@ -138,3 +138,37 @@ func TestShardMerge(t *testing.T) {
 		t.Error("merge across dataset versions succeeded")
 	}
 }
+
+// TestRunJudgeOffline: the judge comparator is answered from the cassette
+// too, so a judged eval runs offline and deterministically.
+func TestRunJudgeOffline(t *testing.T) {
+	path := writeFixture(t, fixture{Profiles: "cass-a", Models: "    cass-a: [m1]", Repeat: 1, Comparator: "{kind: judge, agent: agent.judge}"})
+	v, err := LoadDataset(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	val := Validate(v, nil)
+	cas := filepath.Join(filepath.Dir(path), "judge.cassette.yaml")
+	judge := `
+  - id: judge_pass
+    replay: any
+    match: {handler: agent.judge, actual: {intent: refine, confidence: 0.9}}
+    agent: {verb: decide, response: '{"verdict":"pass"}'}
+  - id: judge_fail
+    replay: any
+    match: {handler: agent.judge}
+    agent: {verb: decide, response: '{"verdict":"fail","reason":"not what was asked"}'}
+`
+	if err := os.WriteFile(cas, []byte(evalCassette+judge), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), val, RunOptions{Cassette: cas, Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// m1 answers accept for e1/e3 (judged fail) and refine for e2/e4 (pass).
+	c := rep.Candidates[0]
+	if c.ComparatorPassRate != 0.5 || len(rep.FailureSamples) != 2 || rep.FailureSamples[0].Reason != "judge: not what was asked" {
+		t.Errorf("candidate %+v samples %+v", c, rep.FailureSamples)
+	}
+}

@@ -92,14 +92,19 @@ func (l *StoryLoader) Load(path string) (*story.Story, error) {
 	opts := l.Opts
 	opts.AllowUnsetEnv = true
 	st, ds := story.Load(path, opts)
+	// The story's own "selection" rule wants the evidence report to exist;
+	// eval is what produces it, and checks it itself (CheckSelections).
+	var fatal []diag.Diagnostic
+	for _, d := range ds {
+		if d.Severity == diag.Error && d.Rule != "selection" {
+			fatal = append(fatal, d)
+		}
+	}
 	var err error
-	if st == nil || diag.HasErrors(ds) {
+	if st == nil || len(fatal) > 0 {
 		msg := "story could not be loaded"
-		for _, d := range ds {
-			if d.Severity == diag.Error {
-				msg = d.String()
-				break
-			}
+		if len(fatal) > 0 {
+			msg = fatal[0].String()
 		}
 		err = fmt.Errorf("%s", msg)
 		st = nil
