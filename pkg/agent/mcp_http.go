@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -187,6 +188,7 @@ func (t *mcpHTTPTransport) connect(ctx context.Context, rec *httpFailure) (*mcp.
 		HTTPClient:           t.http,
 		MaxRetries:           -1, // a dropped stream is an error now, not a reconnect loop
 		DisableStandaloneSSE: true,
+		MaxEventSize:         maxFrameBytes, // the subprocess transport's answer limit
 	}, nil)
 	if err != nil {
 		return nil, t.failure(ctx, "connecting (MCP initialize)", err, rec)
@@ -252,6 +254,14 @@ func (t *mcpHTTPTransport) decode(res *mcp.CallToolResult) (*AskResponse, error)
 	var from string
 	switch {
 	case res.StructuredContent != nil:
+		// The SDK decodes structuredContent into Go values, which loses the
+		// plugin's bytes (key order, number spelling). When the text content
+		// carries the same JSON, as servers are told to send, its bytes are
+		// the answer: the submission stays byte-verbatim.
+		if hasText && sameJSON(text, res.StructuredContent) {
+			raw, from = []byte(text), "structuredContent"
+			break
+		}
 		b, err := json.Marshal(res.StructuredContent)
 		if err != nil {
 			return nil, t.errf(KindTransportError, "tool %q structuredContent cannot be encoded: %v", t.tool, err)
@@ -267,6 +277,19 @@ func (t *mcpHTTPTransport) decode(res *mcp.CallToolResult) (*AskResponse, error)
 		return nil, t.errf(KindTransportError, "tool %q %s is not an AskResponse JSON object (%v): %q", t.tool, from, err, detailSnippet(t.redact, string(raw)))
 	}
 	return &r, nil
+}
+
+// sameJSON reports whether text holds the JSON value v (as decoded into
+// any: maps, slices, float64, string, bool, nil).
+func sameJSON(text string, v any) bool {
+	if len(text) == 0 || (text[0] != '{' && text[0] != '[') {
+		return false
+	}
+	var tv any
+	if json.Unmarshal([]byte(text), &tv) != nil {
+		return false
+	}
+	return reflect.DeepEqual(tv, v)
 }
 
 func firstText(cs []mcp.Content) (string, bool) {

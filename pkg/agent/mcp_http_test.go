@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"kitsoki/pkg/agent/internal/testplugins/mcpecho"
 	"kitsoki/pkg/story"
 )
@@ -102,6 +104,20 @@ func TestMCPHTTPAnswersOverOneSessionWithHeaders(t *testing.T) {
 			}
 			askKind(t, tr, context.Background(), referenceRequest(), KindTransportError)
 		})
+	}
+}
+
+func TestMCPHTTPStructuredKeepsPluginBytes(t *testing.T) {
+	f := newMCPFixture(t, mcpecho.Options{Structured: true})
+	tr := newMCPTransport(t, &story.AgentPlugin{Endpoint: f.ts.URL}, "")
+	if resp := askOK(t, tr, withFault("unsorted")); string(resp.Submission) != `{"b":1,"a":2}` {
+		t.Fatalf("submission bytes %s", resp.Submission)
+	}
+	// Without the text copy, structuredContent itself is the answer.
+	res := &mcp.CallToolResult{StructuredContent: map[string]any{"submission": map[string]any{"b": 1, "a": 2}}}
+	resp, err := tr.decode(res)
+	if err != nil || string(resp.Submission) != `{"a":2,"b":1}` {
+		t.Fatalf("structuredContent only: %s %v", resp.Submission, err)
 	}
 }
 

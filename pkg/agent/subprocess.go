@@ -365,26 +365,52 @@ func (t *subprocessTransport) stderrSuffix(p *pluginProcess) string {
 	return "; stderr (last 8 KiB):\n" + s
 }
 
-// rpcReplyFrame is a JSON-RPC 2.0 response as read from the plugin.
+// rpcReplyFrame is a JSON-RPC 2.0 response as read from the plugin. The
+// result decodes straight into an AskResponse (one pass over a large
+// answer); rpcReplyFrameRaw is the fallback that explains a result of the
+// wrong shape.
 type rpcReplyFrame struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
 	Method  string          `json:"method"`
+	Result  *AskResponse    `json:"result"`
+	Error   *rpcErrorObject `json:"error"`
+}
+
+type rpcReplyFrameRaw struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
 	Result  json.RawMessage `json:"result"`
-	Error   *struct {
-		Code    int             `json:"code"`
-		Message string          `json:"message"`
-		Data    json.RawMessage `json:"data"`
-	} `json:"error"`
+	Error   *rpcErrorObject `json:"error"`
+}
+
+type rpcErrorObject struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data"`
 }
 
 // parseReply decodes one stdout line as the reply to request id. keep is
 // false when the line breaks the protocol and the process must go.
 func (t *subprocessTransport) parseReply(line []byte, id int64) (resp *AskResponse, aerr *AskError, keep bool) {
 	var f rpcReplyFrame
+	var resultErr error
 	if err := json.Unmarshal(line, &f); err != nil {
-		return nil, t.errf(KindPluginCrash, "the plugin wrote a stdout line that is not a JSON-RPC message (%v): %q; plugins must write only JSON-RPC frames to stdout and log to stderr; the process was killed",
-			err, detailSnippet(t.redact, string(line))), false
+		var raw rpcReplyFrameRaw
+		if rerr := json.Unmarshal(line, &raw); rerr != nil {
+			return nil, t.errf(KindPluginCrash, "the plugin wrote a stdout line that is not a JSON-RPC message (%v): %q; plugins must write only JSON-RPC frames to stdout and log to stderr; the process was killed",
+				rerr, detailSnippet(t.redact, string(line))), false
+		}
+		// Valid JSON-RPC, but the result is not an AskResponse.
+		f = rpcReplyFrame{JSONRPC: raw.JSONRPC, ID: raw.ID, Method: raw.Method, Error: raw.Error}
+		resultErr = err
+		if len(raw.Result) > 0 {
+			var r AskResponse
+			if rerr := json.Unmarshal(raw.Result, &r); rerr != nil {
+				resultErr = fmt.Errorf("%v: %q", rerr, detailSnippet(t.redact, string(raw.Result)))
+			}
+		}
 	}
 	if f.JSONRPC != "2.0" {
 		return nil, t.errf(KindPluginCrash, `the plugin's reply has "jsonrpc":%q, want "2.0" (line: %q); the process was killed`,
@@ -404,14 +430,13 @@ func (t *subprocessTransport) parseReply(line []byte, id int64) (resp *AskRespon
 		}
 		return nil, t.errf(KindPluginCrash, "%s", d), true
 	}
-	if len(f.Result) == 0 || string(f.Result) == "null" {
+	if resultErr != nil {
+		return nil, t.errf(KindPluginCrash, "the plugin's result is not an AskResponse (%v)", resultErr), true
+	}
+	if f.Result == nil {
 		return nil, t.errf(KindPluginCrash, "the plugin's reply %d has neither result nor error", id), true
 	}
-	var r AskResponse
-	if err := json.Unmarshal(f.Result, &r); err != nil {
-		return nil, t.errf(KindPluginCrash, "the plugin's result is not an AskResponse (%v): %q", err, detailSnippet(t.redact, string(f.Result))), true
-	}
-	return &r, nil, true
+	return f.Result, nil, true
 }
 
 func (t *subprocessTransport) errf(kind Kind, format string, args ...any) *AskError {

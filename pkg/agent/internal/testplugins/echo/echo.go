@@ -109,6 +109,7 @@ const Malformed = `{"echo_verb": "decide"`
 //	call_id          a sub-event <alias>.tool with call_id 0000000000000000
 //	big:<n>          the reference keys plus "blob", a string of n bytes
 //	env              {"env":[...]}, the plugin's environment (env)
+//	unsorted         {"b":1,"a":2}: keys out of order, to check bytes survive
 //
 // transport is written into meta so tests can see meta is kept apart from
 // the submission.
@@ -141,6 +142,8 @@ func Answer(r *Request, fault, alias, transport string, env []string) Response {
 	case "env":
 		b, _ := json.Marshal(map[string]any{"env": env})
 		resp.Submission = b
+	case "unsorted":
+		resp.Submission = json.RawMessage(`{"b":1,"a":2}`)
 	}
 	return resp
 }

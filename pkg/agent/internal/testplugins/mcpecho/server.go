@@ -6,6 +6,7 @@
 // Faults, selected by the request's with.fault:
 //
 //	is_error     a tool result with isError true and a text explaining why
+//	echo_auth    isError, quoting the request's Authorization header
 //	garbage      a text content that is not AskResponse JSON
 //	hang         never answer (until the request or the server stops)
 //	late         answer 300 ms after the request's deadline
@@ -52,6 +53,9 @@ type Options struct {
 // hanging call so httptest.Server.Close does not wait on them.
 type Server struct {
 	http.Handler
+	// URL is free for the test to record where the server listens.
+	URL string
+
 	stop     chan struct{}
 	stopOnce sync.Once
 
@@ -101,6 +105,12 @@ func New(o Options) *Server {
 		fault := echo.Fault(&ask, o.Fault)
 		name, arg := echo.FaultArg(fault)
 		switch name {
+		case "echo_auth":
+			auth := ""
+			if req.Extra != nil {
+				auth = req.Extra.Header.Get("Authorization")
+			}
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "refusing credentials " + auth}}}, nil
 		case "is_error":
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "deliberate tool failure"}}}, nil
 		case "garbage":
