@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/eval"
 	"kitsoki/pkg/story"
 )
 
@@ -39,7 +40,18 @@ func Run(files []string, opts Options) Result {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			_, ds := story.Load(f, opts.Story)
+			st, ds := story.Load(f, opts.Story)
+			if st != nil && !diag.HasErrors(ds) {
+				// Pinned selections are checked against their eval evidence
+				// only once the story itself is sound. The engine runs a story
+				// whatever its evidence says, so here they are warnings
+				// (--strict fails on them); `kitsoki eval check` is the gate
+				// that fails on stale or failing evidence.
+				for _, d := range eval.CheckSelections(st) {
+					d.Severity = diag.Warning
+					ds = append(ds, d)
+				}
+			}
 			per[i] = ds
 		}()
 	}

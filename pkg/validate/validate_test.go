@@ -1,0 +1,113 @@
+package validate
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/diag"
+)
+
+// copyTree copies a story directory so a test can edit it.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+const corpus = "../story/testdata/corpus"
+
+func TestRunCorpusClean(t *testing.T) {
+	files, err := Expand([]string{corpus + "/..."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 5 {
+		t.Fatalf("want the 5 corpus stories, got %v", files)
+	}
+	res := Run(files, Options{})
+	if len(res.Diagnostics) != 0 || len(res.Invalid) != 0 {
+		t.Fatalf("corpus must validate clean, got %v", res.Diagnostics)
+	}
+}
+
+// A pinned selection whose candidate did not pass in its evidence report is
+// reported at the selection: node as a warning: the story still runs;
+// `kitsoki eval check` is the gate that fails on it.
+func TestRunFailingEvidenceIsWarning(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join(corpus, "pr-refinement"), dir)
+	room := filepath.Join(dir, "rooms", "merge.yaml")
+	b, err := os.ReadFile(room)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinned := "          model: syn:small:text\n"
+	if !strings.Contains(string(b), pinned) {
+		t.Fatal("corpus merge.yaml no longer pins syn:small:text")
+	}
+	b = []byte(strings.Replace(string(b), pinned, "          model: syn:large:text\n", 1))
+	if err := os.WriteFile(room, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := Run([]string{filepath.Join(dir, "app.yaml")}, Options{})
+	if len(res.Invalid) != 0 {
+		t.Fatalf("evidence findings must not make the story invalid: %v", res.Diagnostics)
+	}
+	var found bool
+	for _, d := range res.Diagnostics {
+		if d.Severity == diag.Warning && strings.HasSuffix(d.File, "merge.yaml") && strings.Contains(d.Message, "syn:large:text") {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("want an evidence warning at rooms/merge.yaml naming the pinned model, got %v", res.Diagnostics)
+	}
+}
+
+func TestRunReportsErrorsPerFile(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad", "app.yaml")
+	good := filepath.Join(dir, "good", "app.yaml")
+	for p, body := range map[string]string{
+		bad:  "app: {id: bad}\nroot: nowhere\nstates:\n  start: {}\n",
+		good: "app: {id: good}\nroot: start\nstates:\n  start: {terminal: true}\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, err := Expand([]string{dir + "/..."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Run(files, Options{Jobs: 2})
+	if !res.Invalid[bad] || res.Invalid[good] {
+		t.Fatalf("invalid = %v; diagnostics %v", res.Invalid, res.Diagnostics)
+	}
+	for _, d := range res.Diagnostics {
+		if d.File != bad {
+			t.Fatalf("diagnostic outside the bad story: %v", d)
+		}
+	}
+}
