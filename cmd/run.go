@@ -111,6 +111,8 @@ type runSummary struct {
 	Calls   []engine.CallSummary `json:"calls"`
 	Trace   string               `json:"trace"`
 	Session string               `json:"session"`
+	// Unconsumed counts --intent inputs left when the run ended first.
+	Unconsumed int `json:"unconsumed,omitempty"`
 }
 
 func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *runFlags) error {
@@ -217,7 +219,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	}
 	if f.jsonOut {
 		sum := runSummary{Outcome: res.Outcome, State: res.State, Status: status, Error: msg, World: res.World,
-			Calls: res.Calls, Trace: tracePath, Session: session}
+			Calls: res.Calls, Trace: tracePath, Session: session, Unconsumed: res.Unconsumed}
 		if res.Outcome == engine.OutcomeExit {
 			e := res.Exit
 			sum.Exit = &e
@@ -238,6 +240,9 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 			fmt.Fprintf(stdout, "terminal %s\n", res.State)
 		}
 		fmt.Fprintf(stdout, "trace: %s\n", tracePath)
+		if res.Unconsumed > 0 && res.Finished() {
+			fmt.Fprintf(stderr, "kitsoki: warning: %d --intent input(s) not consumed: the run ended at %s first\n", res.Unconsumed, res.State)
+		}
 	}
 	if status != ExitOK {
 		if f.jsonOut {

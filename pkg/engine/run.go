@@ -55,6 +55,8 @@ type Result struct {
 	Err     error // set for OutcomeFailed
 	// Available lists the intents the resting state handles (OutcomeRested).
 	Available []string
+	// Unconsumed counts the inputs left when the run ended early.
+	Unconsumed int
 }
 
 // Finished reports whether the run reached an exit or terminal state.
@@ -77,6 +79,7 @@ type runner struct {
 	// turnState is the state at the start of the turn: host cassettes match
 	// phase against it (trace-eval.md B.2).
 	turnState string
+	consumed  int
 }
 
 // Run executes the machine from its root until it ends or rests with no
@@ -114,6 +117,7 @@ func Run(ctx context.Context, m *Machine, opts Options) *Result {
 			_ = r.emit(KindMachineError, map[string]any{"state": r.cur.Path, "error": err.Error()})
 		}
 	}
+	res.Unconsumed = len(opts.Inputs) - r.consumed
 	if res.Outcome == OutcomeRested && r.cur != nil {
 		res.Available = r.available(r.cur)
 	}
@@ -159,6 +163,7 @@ func (r *runner) run(ctx context.Context) error {
 			return fmt.Errorf("run interrupted: %w", err)
 		}
 		r.turn++
+		r.consumed++
 		from := r.cur.Path
 		r.turnState = from
 		if err := r.emit(KindTurnInput, map[string]any{"input": "[intent] " + in.Intent, "intent": in.Intent}); err != nil {

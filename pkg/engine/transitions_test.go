@@ -121,3 +121,11 @@ func TestRestsWhenInputRunsOut(t *testing.T) {
 		t.Error("a rested run is not finished")
 	}
 }
+
+func TestUnconsumedInputsCounted(t *testing.T) {
+	res, _ := runStory(t, "transitions", "", Options{Inputs: []Input{in("out"), in("stay"), in("stay")}})
+	wantOutcome(t, res, OutcomeExit, "__exit__done")
+	if res.Unconsumed != 2 {
+		t.Errorf("unconsumed = %d, want 2", res.Unconsumed)
+	}
+}
