@@ -10,11 +10,13 @@
 //	broken   pr_id "2": intent "maybe" (schema-invalid); pr_id "4": a
 //	         JSON-RPC error (plugin_crash, process kept); else right
 //	leaky    always "refine", with reason "token $EVAL_TOKEN" (a secret)
+//	hang     never answers (interrupt tests)
 //	slow     right; sleeps 2500 ms for pr_id "1" on turn 0 (the first repeat)
 //	(judge)  a call whose with: has expect (the judge comparator's call):
 //	         verdict pass when with.actual.intent equals with.expect.intent
 //
-// Every answer's meta carries model and effort as received.
+// Every answer's meta carries model and effort as received. With
+// EVAL_PIDFILE set, the plugin writes its pid there on start.
 package main
 
 import (
@@ -36,6 +38,9 @@ type request struct {
 }
 
 func main() {
+	if p := os.Getenv("EVAL_PIDFILE"); p != "" {
+		os.WriteFile(p, []byte(fmt.Sprint(os.Getpid())), 0o644)
+	}
 	in := bufio.NewReader(os.Stdin)
 	out := bufio.NewWriter(os.Stdout)
 	for {
@@ -88,6 +93,8 @@ func answer(req *request) map[string]any {
 		}
 	case "leaky":
 		return result(req, map[string]any{"intent": "refine", "confidence": 0.5, "reason": "token " + os.Getenv("EVAL_TOKEN")}, meta)
+	case "hang":
+		time.Sleep(time.Hour)
 	case "slow":
 		if pr == "1" && req.Params.Turn == 0 {
 			time.Sleep(2500 * time.Millisecond)
