@@ -32,6 +32,33 @@
 //   - builtin.inprocess: with.model / with.effort, as for subprocess.
 //   - --cassette: episodes may match on model and effort (with: keys).
 //
+// Metrics, per candidate, over its calls (examples × repeat):
+//
+//   - examples_run: the number of calls;
+//   - schema_valid_rate: calls whose answer passed the call site's schema;
+//   - comparator_pass_rate: calls whose answer was schema-valid and passed
+//     the comparator (a failed call fails);
+//   - contract_conformance_rate: calls that completed per the wire contract
+//     (an answer, even one the schema refuses); plugin_crash,
+//     transport_error, deadline_exceeded and sub-event violations do not;
+//   - p50/p95 latency (nearest rank) of every call: the dispatch time, not
+//     counting time queued behind the same subprocess plugin; in cassette
+//     runs the episode's duration_ms;
+//   - avg/p95 cost over the calls whose meta reported cost_usd (absent when
+//     none did);
+//   - retry_rate: calls retried after plugin_crash or transport_error
+//     (RunOptions.Retries); fallback_rate: calls whose meta says
+//     fallback: true (the backend answered with something other than what
+//     was asked for);
+//   - pass_k_rate (pass^k): examples whose every repeat passed.
+//
+// The adherence bar passes a candidate when comparator_pass_rate ≥
+// min_pass_rate (1 when the dataset has no bar), p95 latency ≤
+// max_p95_latency_ms and avg cost ≤ max_avg_cost_usd (when set and known).
+// cheapest_passing picks the passing candidate with the lowest avg cost
+// (unknown cost counts as 0; ties by p95 latency, then matrix order);
+// fastest_passing the lowest p95 latency (ties by cost).
+//
 // The package must not print, parse command-line flags, or write anything
 // but report files (always via a temporary file renamed into place, so an
 // interrupted run leaves nothing partial). It does not edit stories, and it
