@@ -1,0 +1,108 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+const brokenStories = "../pkg/story/testdata/broken"
+
+func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestValidateExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		out  string
+	}{
+		{"clean corpus", []string{"validate", "../pkg/story/testdata/corpus/..."}, 0, "✓ ../pkg/story/testdata/corpus/fix-tests/app.yaml — valid"},
+		{"error", []string{"validate", brokenStories + "/target"}, 1, "does not exist [target]"},
+		{"warning only", []string{"validate", brokenStories + "/unreachable"}, 0, "warning: state \"island\" is unreachable"},
+		{"warning strict", []string{"validate", "--strict", brokenStories + "/unreachable"}, 1, "[unreachable]"},
+		{"missing path", []string{"validate", "does/not/exist"}, 2, ""},
+		{"bad format", []string{"validate", "--format", "xml", brokenStories + "/target"}, 2, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runCmd(t, tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, out, errOut)
+			}
+			if !strings.Contains(out, tc.out) {
+				t.Fatalf("stdout lacks %q:\n%s", tc.out, out)
+			}
+		})
+	}
+}
+
+func TestValidateFormats(t *testing.T) {
+	target := brokenStories + "/target"
+
+	code, out, _ := runCmd(t, "validate", "--format", "json", target)
+	if code != 1 {
+		t.Fatalf("json exit %d", code)
+	}
+	var ds []map[string]any
+	if err := json.Unmarshal([]byte(out), &ds); err != nil || len(ds) == 0 {
+		t.Fatalf("json output is not a diagnostics array: %v\n%s", err, out)
+	}
+	if ds[0]["rule"] != "target" || ds[0]["line"].(float64) <= 0 {
+		t.Fatalf("first diagnostic: %v", ds[0])
+	}
+
+	_, out, _ = runCmd(t, "validate", "--format", "github", target)
+	if !strings.HasPrefix(out, "::error file=") || !strings.Contains(out, "title=kitsoki target::") {
+		t.Fatalf("github annotations:\n%s", out)
+	}
+
+	_, out, _ = runCmd(t, "validate", "--format", "sarif", target)
+	var sarif struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Results []struct {
+				RuleID string `json:"ruleId"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &sarif); err != nil || sarif.Version != "2.1.0" || len(sarif.Runs[0].Results) == 0 {
+		t.Fatalf("sarif: %v\n%s", err, out)
+	}
+}
+
+// Not a terminal: no colour, no snippet, whatever NO_COLOR says.
+func TestValidateNoColorWhenPiped(t *testing.T) {
+	_, out, _ := runCmd(t, "validate", brokenStories+"/target")
+	if strings.Contains(out, "\x1b[") {
+		t.Fatalf("colour escape in piped output: %q", out)
+	}
+}
+
+// Every broken story under testdata triggers its own rule id, through the command.
+func TestValidateEveryBrokenStoryFails(t *testing.T) {
+	code, out, _ := runCmd(t, "validate", "--strict", "--format", "json", brokenStories+"/...")
+	if code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	var ds []struct {
+		File string `json:"file"`
+		Rule string `json:"rule"`
+	}
+	if err := json.Unmarshal([]byte(out), &ds); err != nil {
+		t.Fatal(err)
+	}
+	byDir := map[string]bool{}
+	for _, d := range ds {
+		rest := strings.TrimPrefix(d.File, brokenStories+"/")
+		byDir[strings.SplitN(rest, "/", 2)[0]] = true
+	}
+	if len(byDir) < 30 {
+		t.Fatalf("only %d broken stories produced findings: %v", len(byDir), byDir)
+	}
+}
