@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -102,7 +103,13 @@ func TestValidateEveryBrokenStoryFails(t *testing.T) {
 		rest := strings.TrimPrefix(d.File, brokenStories+"/")
 		byDir[strings.SplitN(rest, "/", 2)[0]] = true
 	}
-	if len(byDir) < 30 {
-		t.Fatalf("only %d broken stories produced findings: %v", len(byDir), byDir)
+	entries, err := os.ReadDir(brokenStories)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() && !byDir[e.Name()] {
+			t.Errorf("broken story %s produced no finding", e.Name())
+		}
 	}
 }
