@@ -1,10 +1,15 @@
 package trace
 
 import (
+	"bufio"
 	"bytes"
+	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
+	"time"
 )
 
 // BenchmarkTraceAppend measures Writer.Append on a real file. Each append is
@@ -71,6 +76,95 @@ func BenchmarkTraceVerify(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if _, err := Verify(bytes.NewReader(data), "bench"); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkTraceStats computes the stats of the same trace.
+func BenchmarkTraceStats(b *testing.B) {
+	data := synthBytes(b, 1000)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		st := NewStats()
+		if err := st.AddTrace(bytes.NewReader(data), "bench"); err != nil {
+			b.Fatal(err)
+		}
+		st.Finish()
+	}
+}
+
+// BenchmarkTraceLarge streams generated traces of 100,000 and 1,000,000
+// events from disk through verify, stats, timeline and OTLP export and
+// reports the peak heap: it stays flat as the trace grows tenfold. Not
+// part of make test (it writes ~180 MB); run with
+// go test -run '^$' -bench TraceLarge -benchtime 1x ./pkg/trace
+func BenchmarkTraceLarge(b *testing.B) {
+	for _, events := range []int{100_000, 1_000_000} {
+		p := filepath.Join(b.TempDir(), "large.jsonl")
+		f, err := os.Create(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bw := bufio.NewWriterSize(f, 1<<20)
+		synthTrace(b, bw, events/14)
+		bw.Flush()
+		f.Close()
+		st, _ := os.Stat(p)
+		for _, job := range []struct {
+			name string
+			run  func(r io.Reader) error
+		}{
+			{"verify", func(r io.Reader) error { _, err := Verify(r, p); return err }},
+			{"stats", func(r io.Reader) error { s := NewStats(); err := s.AddTrace(r, p); s.Finish(); return err }},
+			{"timeline", func(r io.Reader) error {
+				rd := NewReader(r, ReadOptions{})
+				tl := &Timeline{}
+				for {
+					ev, err := rd.Next()
+					if err == io.EOF {
+						return nil
+					}
+					if err != nil {
+						return err
+					}
+					tl.Feed(&ev)
+				}
+			}},
+			{"otlp", func(r io.Reader) error { return ExportOTLP(r, p, io.Discard, OTLPOptions{}) }},
+		} {
+			b.Run(fmt.Sprintf("%s/%dk", job.name, events/1000), func(b *testing.B) {
+				b.SetBytes(st.Size())
+				var peak uint64
+				stop := make(chan struct{})
+				done := make(chan struct{})
+				go func() { // sample the heap while the job runs
+					defer close(done)
+					var ms runtime.MemStats
+					for {
+						runtime.ReadMemStats(&ms)
+						peak = max(peak, ms.HeapInuse)
+						select {
+						case <-stop:
+							return
+						case <-time.After(20 * time.Millisecond):
+						}
+					}
+				}()
+				for i := 0; i < b.N; i++ {
+					f, err := os.Open(p)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := job.run(f); err != nil {
+						b.Fatal(err)
+					}
+					f.Close()
+				}
+				close(stop)
+				<-done
+				b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+			})
 		}
 	}
 }

@@ -103,7 +103,7 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 	}
 	var p agentPayload
 	if raw, ok := ev.Payload.(json.RawMessage); ok && len(raw) > 0 {
-		_ = json.Unmarshal(raw, &p) // a payload of another shape leaves the fields empty
+		decodeAgentPayload(raw, &p)
 	}
 	c := t.open[ev.CallID]
 	if c == nil {
@@ -140,12 +140,12 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 	}
 	meta := p.Meta
 	if meta == nil && len(p.Response) > 0 && p.Response[0] == '{' {
-		var r struct {
-			Meta *callMeta `json:"meta"`
-		}
-		if json.Unmarshal(p.Response, &r) == nil {
-			meta = r.Meta
-		}
+		eachMember(p.Response, func(key, val []byte) {
+			var m callMeta
+			if string(key) == "meta" && json.Unmarshal(val, &m) == nil {
+				meta = &m
+			}
+		})
 	}
 	if meta != nil {
 		c.InputTokens, c.OutputTokens, c.CostUSD = meta.Usage.InputTokens, meta.Usage.OutputTokens, meta.CostUSD
@@ -216,4 +216,60 @@ func Submission(resp json.RawMessage) json.RawMessage {
 		}
 	}
 	return resp
+}
+
+// decodeAgentPayload fills p from an agent.call.* payload, decoding only the
+// members it needs (a long prompt or response is kept raw, not parsed).
+// Members of an unexpected type are left empty.
+func decodeAgentPayload(raw []byte, p *agentPayload) {
+	str := func(v []byte, dst *string) {
+		if s, ok := parseString(v, nil, false); ok {
+			*dst = s
+		}
+	}
+	ok := eachMember(raw, func(key, val []byte) {
+		switch string(key) {
+		case "verb":
+			str(val, &p.Verb)
+		case "agent":
+			str(val, &p.Agent)
+		case "model":
+			str(val, &p.Model)
+		case "prompt":
+			str(val, &p.Prompt)
+		case "prompt_file":
+			str(val, &p.PromptFile)
+		case "response_file":
+			str(val, &p.ResponseFile)
+		case "error":
+			str(val, &p.Error)
+		case "input":
+			p.Input = json.RawMessage(val)
+		case "response":
+			p.Response = json.RawMessage(val)
+		case "duration_ms":
+			if n, ok := parseInt(val); ok {
+				p.DurationMS = int64(n)
+			} else {
+				var f float64
+				if json.Unmarshal(val, &f) == nil {
+					p.DurationMS = int64(f)
+				}
+			}
+		case "meta":
+			var m callMeta
+			if json.Unmarshal(val, &m) == nil {
+				p.Meta = &m
+			}
+		case "substitution":
+			var s Substitution
+			if json.Unmarshal(val, &s) == nil {
+				p.Substitution = &s
+			}
+		}
+	})
+	if !ok {
+		*p = agentPayload{}
+		_ = json.Unmarshal(raw, p)
+	}
 }

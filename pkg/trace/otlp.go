@@ -183,8 +183,7 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 		}
 		switch ev.Kind {
 		case "harness.called", "harness.dispatched":
-			p := payloadMap(ev.Payload)
-			ns, _ := p["namespace"].(string)
+			ns, _ := hostFields(ev.Payload)
 			q := hosts[ns]
 			merged := false
 			for _, st := range q {
@@ -202,13 +201,10 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 					called: ev.Kind == "harness.called", dispatched: ev.Kind == "harness.dispatched"})
 			}
 		case "harness.returned":
-			p := payloadMap(ev.Payload)
-			ns, _ := p["namespace"].(string)
-			e, _ := p["error"].(string)
+			ns, e := hostFields(ev.Payload)
 			endHost(ns, &ev, e)
 		case "harness.error":
-			p := payloadMap(ev.Payload)
-			e, _ := p["error"].(string)
+			_, e := hostFields(ev.Payload)
 			var ns string
 			for k, q := range hosts { // the oldest open host call
 				if len(q) > 0 && (ns == "" || q[0].ts.Before(hosts[ns][0].ts)) {
@@ -299,4 +295,22 @@ func callSpan(c *Call, traceID, id, parent string, fallbackEnd time.Time) *otlpS
 	}
 	sp.Attributes = a
 	return sp
+}
+
+// hostFields reads the namespace and error strings of a harness.* payload
+// without decoding the rest (args and data can be large).
+func hostFields(p any) (ns, errText string) {
+	raw, ok := p.(json.RawMessage)
+	if !ok {
+		return "", ""
+	}
+	eachMember(raw, func(key, val []byte) {
+		switch string(key) {
+		case "namespace":
+			ns, _ = parseString(val, nil, false)
+		case "error":
+			errText, _ = parseString(val, nil, false)
+		}
+	})
+	return ns, errText
 }

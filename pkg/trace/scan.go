@@ -242,3 +242,48 @@ func validJSON(b []byte) bool {
 	}
 	return skipSpace(b, i) == len(b)
 }
+
+// eachMember calls fn for every top-level member of the JSON object b, with
+// the raw key (without quotes, possibly escaped) and the raw value. It
+// reports false when b is not a valid object.
+func eachMember(b []byte, fn func(key, val []byte)) bool {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return skipSpace(b, i+1) == len(b)
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return false
+		}
+		kend, _, ok := skipString(b, i)
+		if !ok {
+			return false
+		}
+		key := b[i+1 : kend-1]
+		i = skipSpace(b, kend)
+		if i >= len(b) || b[i] != ':' {
+			return false
+		}
+		i = skipSpace(b, i+1)
+		vend, ok := skipValue(b, i, 1)
+		if !ok {
+			return false
+		}
+		fn(key, b[i:vend])
+		i = skipSpace(b, vend)
+		if i >= len(b) {
+			return false
+		}
+		if b[i] == '}' {
+			return skipSpace(b, i+1) == len(b)
+		}
+		if b[i] != ',' {
+			return false
+		}
+		i = skipSpace(b, i+1)
+	}
+}

@@ -93,10 +93,9 @@ func (s *Stats) Add(ev *Event) {
 	switch ev.Kind {
 	case "harness.returned":
 		s.HostCalls++
-		p := payloadMap(ev.Payload)
-		ns, _ := p["namespace"].(string)
+		ns, errText := hostFields(ev.Payload)
 		s.HostByHandler[ns]++
-		if e, _ := p["error"].(string); e != "" {
+		if errText != "" {
 			s.HostErrors++
 		}
 	case "harness.error":
