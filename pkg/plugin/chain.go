@@ -1,0 +1,36 @@
+package plugin
+
+// NewChain builds the hook chain of one run from the assembly: a fresh
+// budget, the redact provider with its env values resolved now, and one
+// lazily started process per enabled external plugin. Close the chain when
+// the run ends: it stops those processes.
+func (a *Assembly) NewChain() *Chain {
+	c := &Chain{mask: func(s string) string { return s }}
+	red := newRedactHook(a.Profile.Redact, a.getenv)
+	c.mask = red.secretsOnly
+	bud := &budgetHook{cfg: a.Profile.Budget}
+	procs := map[string]*procHandler{}
+	for _, h := range a.Hooks {
+		var hd Handler
+		switch h.Plugin {
+		case IDBudget:
+			hd = bud
+		case IDRedact:
+			hd = red
+		default:
+			m := a.manifests[h.Plugin]
+			if m == nil {
+				continue
+			}
+			ph := procs[m.ID]
+			if ph == nil {
+				ph = &procHandler{m: m}
+				procs[m.ID] = ph
+				c.closers = append(c.closers, ph.Close)
+			}
+			hd = ph
+		}
+		c.regs = append(c.regs, Registration{Point: h.Point, PluginID: h.Plugin, OnError: h.OnError, Handler: hd})
+	}
+	return c
+}

@@ -1,0 +1,86 @@
+package plugin
+
+import "kitsoki/pkg/story"
+
+// Source tells where a plugin comes from.
+type Source string
+
+const (
+	SourceBuiltin  Source = "builtin"
+	SourceExternal Source = "external"
+)
+
+// Descriptor describes one plugin: what it provides and what it needs.
+type Descriptor struct {
+	ID       string   `json:"id"`
+	Version  string   `json:"version,omitempty"`
+	Summary  string   `json:"summary"`
+	Provides []string `json:"provides"`
+	Requires []string `json:"requires"`
+	Source   Source   `json:"source"`
+	// Manifest is the manifest path of an external plugin.
+	Manifest string `json:"manifest,omitempty"`
+}
+
+// Built-in plugin ids.
+const (
+	IDTrace   = "trace"
+	IDHostRun = "host.run"
+	IDRedact  = "redact"
+	IDBudget  = "budget"
+)
+
+// TransportID returns the plugin id of an agent_plugins plugin type:
+// "transport.subprocess", "transport.claude_cli", ... ("" for unknown).
+func TransportID(pluginType string) string {
+	for _, t := range transports {
+		if t.typ == pluginType {
+			return t.id
+		}
+	}
+	return ""
+}
+
+type transportInfo struct {
+	typ, id, summary, lifecycle string
+}
+
+var transports = []transportInfo{
+	{story.PluginClaudeCLI, "transport.claude_cli", "builtin.claude_cli: runs the claude CLI once per call", "process per call"},
+	{story.PluginInProcess, "transport.inprocess", "builtin.inprocess: Go agents compiled into the host", "in-process"},
+	{story.PluginLocalLLM, "transport.local_llm", "builtin.local_llm: a managed llama-server sidecar", "sidecar per run"},
+	{story.PluginMCPHTTP, "transport.mcp_http", "mcp_http: a remote MCP server over streamable HTTP", "one MCP session per run, reused"},
+	{story.PluginSubprocess, "transport.subprocess", "subprocess: a JSON-RPC program on stdin/stdout", "process per run, started lazily, reused, respawned after a crash"},
+}
+
+func lifecycleOf(pluginType string) string {
+	for _, t := range transports {
+		if t.typ == pluginType {
+			return t.lifecycle
+		}
+	}
+	return "unknown"
+}
+
+// Builtins returns the descriptors of every built-in plugin, sorted by id.
+func Builtins() []Descriptor {
+	out := []Descriptor{
+		{ID: IDBudget, Summary: "halts agent calls once the run's reported cost or token total passes a limit",
+			Provides: []string{"hook:agent/pre-dispatch", "hook:agent/post-return"}},
+		{ID: IDHostRun, Summary: "host.run: runs a program named by the story", Provides: []string{"host:host.run"}},
+		{ID: IDRedact, Summary: "masks patterns and named env var values in prompts before dispatch",
+			Provides: []string{"hook:agent/pre-dispatch"}},
+		{ID: IDTrace, Summary: "the JSONL trace sink", Provides: []string{"trace.sink"}},
+	}
+	for _, t := range transports {
+		out = append(out, Descriptor{ID: t.id, Summary: t.summary, Provides: []string{"transport:" + t.typ}})
+	}
+	for i := range out {
+		out[i].Source = SourceBuiltin
+		if out[i].Requires == nil {
+			out[i].Requires = []string{}
+		}
+	}
+	sortDescriptors(out)
+	return out
+}

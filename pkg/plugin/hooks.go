@@ -1,0 +1,357 @@
+package plugin
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+// Point is a hook point.
+type Point string
+
+// Hook points.
+const (
+	PointPreDispatch Point = "agent/pre-dispatch" // alias, verb, prompt, with, schema_id; may rewrite prompt, with, alias; may halt
+	PointPostReturn  Point = "agent/post-return"  // alias, verb, submission, meta; may halt
+	PointHostPreCall Point = "host/pre-call"      // handler, args; may rewrite args; may halt
+	PointRunStart    Point = "run/start"          // observational
+	PointRunEnd      Point = "run/end"            // observational
+)
+
+// Points lists every hook point.
+func Points() []Point {
+	return []Point{PointPreDispatch, PointPostReturn, PointHostPreCall, PointRunStart, PointRunEnd}
+}
+
+func (p Point) valid() bool {
+	for _, q := range Points() {
+		if p == q {
+			return true
+		}
+	}
+	return false
+}
+
+// rewritable lists the payload keys a handler may change at a point.
+func (p Point) rewritable() map[string]bool {
+	switch p {
+	case PointPreDispatch:
+		return map[string]bool{"prompt": true, "with": true, "alias": true}
+	case PointHostPreCall:
+		return map[string]bool{"args": true}
+	}
+	return nil
+}
+
+// canHalt reports whether a halt at p stops the action (run/* are
+// observational: a halt only stops later handlers).
+func (p Point) canHalt() bool { return p != PointRunStart && p != PointRunEnd }
+
+// Payload is a hook payload: a JSON object.
+type Payload = map[string]any
+
+// Outcomes a handler returns.
+const (
+	OutcomeContinue = "continue"
+	OutcomeHalt     = "halt"
+)
+
+// Result is what a handler returns. Payload nil means "unchanged";
+// otherwise it replaces the payload (only the point's rewritable keys may
+// differ).
+type Result struct {
+	Outcome string  `json:"outcome"`
+	Reason  string  `json:"reason,omitempty"`
+	Payload Payload `json:"payload,omitempty"`
+}
+
+// Handler handles hook calls. It gets its own copy of the payload.
+type Handler interface {
+	Hook(ctx context.Context, point Point, payload Payload) (Result, error)
+}
+
+// HandlerFunc adapts a function to Handler.
+type HandlerFunc func(ctx context.Context, point Point, payload Payload) (Result, error)
+
+// Hook calls f.
+func (f HandlerFunc) Hook(ctx context.Context, point Point, payload Payload) (Result, error) {
+	return f(ctx, point, payload)
+}
+
+// Registration is one handler at one point, in chain order.
+type Registration struct {
+	Point    Point  `json:"point"`
+	PluginID string `json:"plugin"`
+	OnError  string `json:"on_error"`
+	Handler  Handler `json:"-"`
+}
+
+// Hook outcome event kinds.
+const (
+	EventRewrote = "hook.rewrote"
+	EventHalted  = "hook.halted"
+	EventFailed  = "hook.failed"
+)
+
+// Event is one hook outcome, reported through the caller's emit function.
+type Event struct {
+	Kind    string
+	Payload *EventPayload
+}
+
+// EventPayload is the trace payload of hook.* events.
+type EventPayload struct {
+	Point   Point    `json:"point"`
+	Plugin  string   `json:"plugin"`
+	Changed []string `json:"changed,omitempty"`
+	Reason  string   `json:"reason,omitempty"`
+	Error   string   `json:"error,omitempty"`
+	OnError string   `json:"on_error,omitempty"`
+}
+
+// Halt says which hook stopped an action and why.
+type Halt struct {
+	Point  Point
+	Plugin string
+	Reason string
+}
+
+func (h *Halt) Error() string {
+	return fmt.Sprintf("hook %s at %s halted the call: %s", h.Plugin, h.Point, h.Reason)
+}
+
+// Chain runs the hook registrations of one run. It is safe for concurrent
+// use; Close stops the external processes it started.
+type Chain struct {
+	regs    []Registration
+	closers []func() error
+	mask    func(string) string
+}
+
+// NewChain builds a chain from registrations (in order). Tests and
+// embedders use it; Assembly.NewChain builds the configured one.
+func NewChain(regs ...Registration) *Chain {
+	return &Chain{regs: regs, mask: func(s string) string { return s }}
+}
+
+// Registrations returns the chain's registrations in order.
+func (c *Chain) Registrations() []Registration { return append([]Registration(nil), c.regs...) }
+
+// Has reports whether any handler is registered at p.
+func (c *Chain) Has(p Point) bool {
+	if c == nil {
+		return false
+	}
+	for _, r := range c.regs {
+		if r.Point == p {
+			return true
+		}
+	}
+	return false
+}
+
+// Close stops every process the chain started.
+func (c *Chain) Close() error {
+	if c == nil {
+		return nil
+	}
+	var first error
+	for _, f := range c.closers {
+		if err := f(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// Run runs the handlers registered at point in order, each on the payload
+// the previous one left. It returns the final payload, or a *Halt when a
+// handler halted (or failed with on_error: veto) at a point that can halt.
+// emit receives every outcome event; an emit error ends the run with it.
+func (c *Chain) Run(ctx context.Context, point Point, payload Payload, emit func(Event) error) (Payload, *Halt, error) {
+	if c == nil {
+		return payload, nil, nil
+	}
+	if emit == nil {
+		emit = func(Event) error { return nil }
+	}
+	cur := payload
+	for _, reg := range c.regs {
+		if reg.Point != point {
+			continue
+		}
+		res, err := callHandler(ctx, reg, point, cur)
+		if err == nil {
+			err = checkResult(point, cur, res)
+		}
+		if err != nil {
+			ev := &EventPayload{Point: point, Plugin: reg.PluginID, Error: c.mask(err.Error()), OnError: reg.OnError}
+			if e := emit(Event{Kind: EventFailed, Payload: ev}); e != nil {
+				return nil, nil, e
+			}
+			if reg.OnError == OnErrorVeto {
+				h := &Halt{Point: point, Plugin: reg.PluginID, Reason: "hook failed and its on_error is veto: " + ev.Error}
+				if e := emit(Event{Kind: EventHalted, Payload: &EventPayload{Point: point, Plugin: reg.PluginID, Reason: h.Reason}}); e != nil {
+					return nil, nil, e
+				}
+				if point.canHalt() {
+					return nil, h, nil
+				}
+				return cur, nil, nil
+			}
+			continue
+		}
+		if res.Outcome == OutcomeHalt {
+			reason := c.mask(res.Reason)
+			if reason == "" {
+				reason = "no reason given"
+			}
+			if e := emit(Event{Kind: EventHalted, Payload: &EventPayload{Point: point, Plugin: reg.PluginID, Reason: reason}}); e != nil {
+				return nil, nil, e
+			}
+			if point.canHalt() {
+				return nil, &Halt{Point: point, Plugin: reg.PluginID, Reason: reason}, nil
+			}
+			return cur, nil, nil
+		}
+		if res.Payload != nil {
+			changed := changedKeys(cur, res.Payload)
+			if len(changed) > 0 {
+				next := make(Payload, len(cur))
+				for k, v := range cur {
+					next[k] = v
+				}
+				for _, k := range changed {
+					next[k] = res.Payload[k]
+				}
+				cur = next
+				if e := emit(Event{Kind: EventRewrote, Payload: &EventPayload{Point: point, Plugin: reg.PluginID, Changed: changed}}); e != nil {
+					return nil, nil, e
+				}
+			}
+		}
+	}
+	return cur, nil, nil
+}
+
+// callHandler gives the handler a deep copy of the payload and turns a
+// panic into an error.
+func callHandler(ctx context.Context, reg Registration, point Point, p Payload) (res Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("hook handler panicked: %v", r)
+		}
+	}()
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	return reg.Handler.Hook(ctx, point, deepCopy(p))
+}
+
+// checkResult enforces the outcome values and the rewritable keys.
+func checkResult(point Point, cur Payload, res Result) error {
+	switch res.Outcome {
+	case OutcomeContinue, OutcomeHalt:
+	case "":
+		return fmt.Errorf("hook answered without an outcome; answer {\"outcome\":\"continue\"} or {\"outcome\":\"halt\",\"reason\":...}")
+	default:
+		return fmt.Errorf("hook outcome %q is neither continue nor halt", res.Outcome)
+	}
+	if res.Payload == nil || res.Outcome == OutcomeHalt {
+		return nil
+	}
+	allowed := point.rewritable()
+	for _, k := range changedKeys(cur, res.Payload) {
+		if !allowed[k] {
+			return fmt.Errorf("hook rewrote %q, which is read-only at %s (rewritable: %s)", k, point, keyList(allowed))
+		}
+		if err := checkType(k, res.Payload[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkType(key string, v any) error {
+	switch key {
+	case "prompt":
+		if _, ok := v.(string); !ok {
+			return fmt.Errorf("hook rewrote prompt to a %T; it must be a string", v)
+		}
+	case "alias":
+		s, ok := v.(string)
+		if !ok || !strings.HasPrefix(s, "agent.") {
+			return fmt.Errorf("hook rewrote alias to %v; it must be an agent alias like agent.claude", v)
+		}
+	case "with", "args":
+		if _, ok := v.(map[string]any); !ok && v != nil {
+			return fmt.Errorf("hook rewrote %s to a %T; it must be an object", key, v)
+		}
+	}
+	return nil
+}
+
+func keyList(m map[string]bool) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return strings.Join(ks, ", ")
+}
+
+// changedKeys lists the keys whose value differs between a and b, sorted
+// (a key missing from b counts as unchanged: handlers may answer with only
+// the keys they rewrite).
+func changedKeys(a, b Payload) []string {
+	var out []string
+	for k, bv := range b {
+		if av, ok := a[k]; !ok || !jsonEqual(av, bv) {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func jsonEqual(a, b any) bool {
+	if reflect.DeepEqual(a, b) {
+		return true
+	}
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && string(ja) == string(jb)
+}
+
+// deepCopy copies a JSON-like value (maps, slices, scalars).
+func deepCopy(p Payload) Payload {
+	if p == nil {
+		return nil
+	}
+	return copyValue(p).(map[string]any)
+}
+
+func copyValue(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = copyValue(e)
+		}
+		return m
+	case []any:
+		s := make([]any, len(x))
+		for i, e := range x {
+			s[i] = copyValue(e)
+		}
+		return s
+	default:
+		return v
+	}
+}

@@ -1,0 +1,64 @@
+// Command testhook is an external hook provider for pkg/plugin's tests. It
+// speaks the hook protocol (one JSON line in, one out) and behaves by mode
+// (first argument): rewrite, veto, crash, crash-once MARKER, sleep, garbage,
+// pid.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+)
+
+func main() {
+	mode := ""
+	if len(os.Args) > 1 {
+		mode = os.Args[1]
+	}
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	calls := 0
+	for sc.Scan() {
+		calls++
+		var req struct {
+			Point   string         `json:"point"`
+			Payload map[string]any `json:"payload"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
+			fmt.Fprintln(os.Stderr, "bad request:", err)
+			os.Exit(2)
+		}
+		var out any
+		switch mode {
+		case "rewrite":
+			p, _ := req.Payload["prompt"].(string)
+			out = map[string]any{"outcome": "continue", "payload": map[string]any{"prompt": p + " [checked by testhook]"}}
+		case "veto":
+			out = map[string]any{"outcome": "halt", "reason": "policy says no"}
+		case "crash":
+			fmt.Fprintln(os.Stderr, "testhook: boom")
+			os.Exit(3)
+		case "crash-once":
+			marker := os.Args[2]
+			if _, err := os.Stat(marker); err != nil {
+				_ = os.WriteFile(marker, []byte("x"), 0o644)
+				os.Exit(3)
+			}
+			out = map[string]any{"outcome": "continue"}
+		case "sleep":
+			time.Sleep(30 * time.Second)
+			out = map[string]any{"outcome": "continue"}
+		case "garbage":
+			fmt.Println("this is not json")
+			continue
+		case "pid":
+			out = map[string]any{"outcome": "continue", "payload": map[string]any{"prompt": fmt.Sprintf("pid=%d call=%d", os.Getpid(), calls)}}
+		default:
+			out = map[string]any{"outcome": "continue"}
+		}
+		b, _ := json.Marshal(out)
+		fmt.Println(string(b))
+	}
+}

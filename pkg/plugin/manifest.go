@@ -1,0 +1,144 @@
+package plugin
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ManifestFile is the manifest name inside .kitsoki/plugins/<dir>/.
+const ManifestFile = "manifest.yaml"
+
+// DefaultHookTimeout bounds one external hook call when the manifest sets
+// no entry.timeout_ms.
+const DefaultHookTimeout = 5 * time.Second
+
+// Manifest is an external plugin's manifest.yaml.
+type Manifest struct {
+	ID       string         `yaml:"id"`
+	Version  string         `yaml:"version"`
+	Summary  string         `yaml:"summary"`
+	Provides []string       `yaml:"provides"`
+	Requires []string       `yaml:"requires"`
+	Hooks    []ManifestHook `yaml:"hooks"`
+	Entry    ManifestEntry  `yaml:"entry"`
+
+	// Path is the manifest file; Dir its directory (the process runs there).
+	Path string `yaml:"-"`
+	Dir  string `yaml:"-"`
+}
+
+// ManifestHook is one hook registration of an external plugin.
+type ManifestHook struct {
+	Point   Point  `yaml:"point"`
+	OnError string `yaml:"on_error"`
+}
+
+// ManifestEntry says how to start the plugin process.
+type ManifestEntry struct {
+	Command   string   `yaml:"command"`
+	Args      []string `yaml:"args"`
+	TimeoutMS int      `yaml:"timeout_ms"`
+}
+
+// Timeout is the per-call timeout.
+func (m *Manifest) Timeout() time.Duration {
+	if m.Entry.TimeoutMS > 0 {
+		return time.Duration(m.Entry.TimeoutMS) * time.Millisecond
+	}
+	return DefaultHookTimeout
+}
+
+// On-error policies of a hook.
+const (
+	OnErrorContinue = "continue"
+	OnErrorVeto     = "veto"
+)
+
+var idRe = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+
+// ParseManifest parses and checks a manifest; path labels errors.
+func ParseManifest(path string, data []byte) (*Manifest, error) {
+	var m Manifest
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	m.Path = path
+	m.Dir = filepath.Dir(path)
+	switch {
+	case !idRe.MatchString(m.ID):
+		return nil, fmt.Errorf("%s: id %q must be lowercase letters, digits, '.', '_' or '-' (at most 64)", path, m.ID)
+	case m.Entry.Command == "":
+		return nil, fmt.Errorf("%s: entry.command is required", path)
+	case m.Entry.TimeoutMS < 0:
+		return nil, fmt.Errorf("%s: entry.timeout_ms must not be negative", path)
+	case len(m.Hooks) == 0:
+		return nil, fmt.Errorf("%s: hooks: must register at least one hook point", path)
+	}
+	for i := range m.Hooks {
+		h := &m.Hooks[i]
+		if !h.Point.valid() {
+			return nil, fmt.Errorf("%s: hooks[%d].point %q is not a hook point; use one of %v", path, i, h.Point, Points())
+		}
+		switch h.OnError {
+		case "":
+			h.OnError = OnErrorContinue
+		case OnErrorContinue, OnErrorVeto:
+		default:
+			return nil, fmt.Errorf("%s: hooks[%d].on_error %q must be continue or veto", path, i, h.OnError)
+		}
+	}
+	if m.Provides == nil {
+		m.Provides = []string{}
+	}
+	if m.Requires == nil {
+		m.Requires = []string{}
+	}
+	return &m, nil
+}
+
+// discoverManifests reads every <dir>/*/manifest.yaml, sorted by directory
+// name. Unreadable or malformed manifests become warnings.
+func discoverManifests(dir string) ([]*Manifest, []Warning) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, nil
+		}
+		return nil, []Warning{{File: dir, Message: "cannot list external plugins: " + errText(err)}}
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	var out []*Manifest
+	var warns []Warning
+	for _, n := range names {
+		p := filepath.Join(dir, n, ManifestFile)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			if !os.IsNotExist(err) {
+				warns = append(warns, Warning{File: p, Message: "external plugin skipped: " + errText(err)})
+			}
+			continue
+		}
+		m, err := ParseManifest(p, data)
+		if err != nil {
+			warns = append(warns, Warning{File: p, Message: "external plugin skipped: malformed manifest: " + err.Error()})
+			continue
+		}
+		out = append(out, m)
+	}
+	return out, warns
+}

@@ -1,0 +1,258 @@
+package plugin
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// procHandler serves an external plugin's hooks from one child process:
+// started on the first call, reused, one JSON line per call
+// ({point, payload} -> {outcome, reason?, payload?}), one respawn per call
+// when the child is dead, a per-call timeout (the child is killed on
+// timeout: its state is unknown), killed on Close.
+type procHandler struct {
+	m *Manifest
+
+	mu     sync.Mutex // one call at a time
+	proc   *childProc
+	closed bool
+}
+
+type childProc struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan []byte // closed at EOF
+	stderr *tailBuffer
+	done   chan struct{} // closed when the process has exited
+	quit   chan struct{} // closed by kill: the reader stops delivering lines
+	once   sync.Once
+	err    error         // Wait's result, set before done closes
+}
+
+type request struct {
+	Point   Point   `json:"point"`
+	Payload Payload `json:"payload"`
+}
+
+func (h *procHandler) Hook(ctx context.Context, point Point, payload Payload) (Result, error) {
+	line, err := json.Marshal(request{Point: point, Payload: payload})
+	if err != nil {
+		return Result{}, fmt.Errorf("hook payload does not encode as JSON: %v", err)
+	}
+	line = append(line, '\n')
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return Result{}, errors.New("external plugin " + h.m.ID + " is closed")
+	}
+	for attempt := 0; ; attempt++ {
+		if h.proc == nil {
+			p, err := startChild(h.m)
+			if err != nil {
+				return Result{}, err
+			}
+			h.proc = p
+		}
+		res, dead, err := h.roundTrip(ctx, line)
+		if err == nil {
+			return res, nil
+		}
+		h.kill()
+		if dead && attempt == 0 && ctx.Err() == nil {
+			continue // one respawn per call for a dead child
+		}
+		return Result{}, err
+	}
+}
+
+// roundTrip sends one request and reads one answer. dead reports that the
+// child was gone (EOF, broken pipe) rather than misbehaving.
+func (h *procHandler) roundTrip(ctx context.Context, line []byte) (Result, bool, error) {
+	p := h.proc
+	select {
+	case <-p.done:
+		return Result{}, true, h.crashErr(p, "had exited")
+	default:
+	}
+	if _, err := p.stdin.Write(line); err != nil {
+		return Result{}, true, h.crashErr(p, "could not be written to ("+err.Error()+")")
+	}
+	timer := time.NewTimer(h.m.Timeout())
+	defer timer.Stop()
+	select {
+	case out, ok := <-p.lines:
+		if !ok {
+			<-p.done
+			return Result{}, true, h.crashErr(p, "exited before answering")
+		}
+		var res Result
+		dec := json.NewDecoder(strings.NewReader(string(out)))
+		dec.UseNumber()
+		if err := dec.Decode(&res); err != nil {
+			return Result{}, false, fmt.Errorf("external plugin %s answered with a line that is not a JSON result: %q (%v); answer one {\"outcome\":...} object per line", h.m.ID, truncate(string(out), 200), err)
+		}
+		if res.Payload != nil {
+			res.Payload = normalize(res.Payload).(map[string]any)
+		}
+		return res, false, nil
+	case <-timer.C:
+		return Result{}, false, fmt.Errorf("external plugin %s did not answer within %s (entry.timeout_ms); the process was stopped", h.m.ID, h.m.Timeout())
+	case <-ctx.Done():
+		return Result{}, false, fmt.Errorf("external plugin %s: %v", h.m.ID, ctx.Err())
+	}
+}
+
+func (h *procHandler) crashErr(p *childProc, what string) error {
+	msg := fmt.Sprintf("external plugin %s (%s) %s", h.m.ID, h.m.Entry.Command, what)
+	select {
+	case <-p.done:
+		if p.err != nil {
+			msg += ": " + p.err.Error()
+		}
+	case <-time.After(100 * time.Millisecond):
+	}
+	if t := strings.TrimSpace(p.stderr.String()); t != "" {
+		msg += "; stderr: " + truncate(t, 512)
+	}
+	return errors.New(msg)
+}
+
+func (h *procHandler) kill() {
+	if h.proc == nil {
+		return
+	}
+	p := h.proc
+	h.proc = nil
+	p.stop()
+}
+
+func (p *childProc) stop() {
+	p.once.Do(func() { close(p.quit) })
+	_ = p.stdin.Close()
+	_ = p.cmd.Process.Kill()
+	<-p.done
+}
+
+// Close stops the child: stdin closed, a short grace, then a kill.
+func (h *procHandler) Close() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.closed = true
+	if h.proc == nil {
+		return nil
+	}
+	p := h.proc
+	h.proc = nil
+	_ = p.stdin.Close()
+	select {
+	case <-p.done:
+	case <-time.After(500 * time.Millisecond):
+		p.stop()
+	}
+	return nil
+}
+
+func startChild(m *Manifest) (*childProc, error) {
+	command := m.Entry.Command
+	if strings.ContainsRune(command, filepath.Separator) && !filepath.IsAbs(command) {
+		command = filepath.Join(m.Dir, command)
+	}
+	cmd := exec.Command(command, m.Entry.Args...)
+	cmd.Dir = m.Dir
+	cmd.Env = os.Environ()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	tail := &tailBuffer{max: 4096}
+	cmd.Stderr = tail
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("external plugin %s: cannot start %s: %v; fix entry.command in %s", m.ID, m.Entry.Command, errText(err), m.Path)
+	}
+	p := &childProc{cmd: cmd, stdin: stdin, lines: make(chan []byte, 1), stderr: tail, done: make(chan struct{}), quit: make(chan struct{})}
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 64*1024), 16<<20)
+		for sc.Scan() {
+			b := append([]byte(nil), sc.Bytes()...)
+			if len(strings.TrimSpace(string(b))) == 0 {
+				continue
+			}
+			select {
+			case p.lines <- b:
+			case <-p.quit:
+			}
+		}
+		close(p.lines)
+		p.err = cmd.Wait()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// tailBuffer keeps the last max bytes written.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = t.b[len(t.b)-t.max:]
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// normalize turns json.Number into int64 or float64.
+func normalize(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = normalize(e)
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			x[i] = normalize(e)
+		}
+		return x
+	}
+	return v
+}

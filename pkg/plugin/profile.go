@@ -1,0 +1,283 @@
+package plugin
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/pkg/diag"
+)
+
+// ProfileDir is the operator directory searched upward from the story.
+const ProfileDir = ".kitsoki"
+
+// ProfileFile is the profile's name inside ProfileDir.
+const ProfileFile = "plugins.yaml"
+
+// RuleProfile is the diagnostic rule of profile problems.
+const RuleProfile = "plugin-profile"
+
+// Profile is the operator-owned plugin profile:
+//
+//	disable: [transport.mcp_http, agent.fixer]   # plugin ids or agent aliases
+//	config:
+//	  redact: {patterns: ["sk-[A-Za-z0-9]{8,}"], env: [OPENAI_API_KEY]}
+//	  budget: {max_cost_usd: 2.5, max_tokens: 200000}
+type Profile struct {
+	Path    string
+	Disable []Ref
+	Redact  RedactConfig
+	Budget  BudgetConfig
+	// Configured lists the ids under config:, with positions (unknown ones
+	// become warnings).
+	Configured []Ref
+}
+
+// Ref is an id written in the profile, with its position.
+type Ref struct {
+	ID   string
+	Line int
+	Col  int
+}
+
+// RedactConfig configures the redact provider.
+type RedactConfig struct {
+	Patterns []*regexp.Regexp
+	Env      []string
+}
+
+// BudgetConfig configures the budget provider (0 = no limit).
+type BudgetConfig struct {
+	MaxCostUSD float64
+	MaxTokens  int64
+}
+
+// ProfileError is a malformed profile: every problem, positioned.
+type ProfileError struct {
+	Diagnostics []diag.Diagnostic
+}
+
+func (e *ProfileError) Error() string {
+	var b strings.Builder
+	for i, d := range e.Diagnostics {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(d.String())
+	}
+	return b.String()
+}
+
+// FindProfile looks for .kitsoki/plugins.yaml in dir and each parent. It
+// returns the path, or "" when there is none.
+func FindProfile(dir string) string {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for {
+		p := filepath.Join(d, ProfileDir, ProfileFile)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}
+
+// LoadProfile reads and parses a profile file. Problems are a *ProfileError.
+func LoadProfile(path string) (*Profile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &ProfileError{Diagnostics: []diag.Diagnostic{{File: path, Severity: diag.Error, Rule: RuleProfile,
+			Message: "cannot read the plugin profile: " + errText(err) + "; fix the path given to --profile or remove the file"}}}
+	}
+	return ParseProfile(path, data)
+}
+
+func errText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// ParseProfile parses profile YAML. name labels diagnostics.
+func ParseProfile(name string, data []byte) (*Profile, error) {
+	pp := profileParser{name: name, p: &Profile{Path: name}}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		line := 0
+		msg := err.Error()
+		if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			msg = strings.TrimPrefix(msg[len(m[0]):], " ")
+		}
+		pp.errf(line, 0, "the plugin profile is not valid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
+		return nil, pp.err()
+	}
+	if len(doc.Content) == 0 {
+		return pp.p, nil // empty file: default profile
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		pp.errf(root.Line, root.Column, "the plugin profile must be a mapping with disable: and config: keys")
+		return nil, pp.err()
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if seen[k.Value] {
+			pp.errf(k.Line, k.Column, "duplicate key %q", k.Value)
+			continue
+		}
+		seen[k.Value] = true
+		switch k.Value {
+		case "version":
+			if v.Kind != yaml.ScalarNode || v.Value != "1" {
+				pp.errf(v.Line, v.Column, "version: must be 1")
+			}
+		case "disable":
+			for _, r := range pp.idList(v, "disable") {
+				pp.p.Disable = append(pp.p.Disable, r)
+			}
+		case "config":
+			pp.config(v)
+		default:
+			pp.errf(k.Line, k.Column, "unknown key %q in the plugin profile; known keys: version, disable, config", k.Value)
+		}
+	}
+	if len(pp.diags) > 0 {
+		return nil, pp.err()
+	}
+	return pp.p, nil
+}
+
+var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+):`)
+
+type profileParser struct {
+	name  string
+	p     *Profile
+	diags []diag.Diagnostic
+}
+
+func (pp *profileParser) errf(line, col int, format string, a ...any) {
+	pp.diags = append(pp.diags, diag.Diagnostic{File: pp.name, Line: line, Col: col, Severity: diag.Error,
+		Rule: RuleProfile, Message: fmt.Sprintf(format, a...)})
+}
+
+func (pp *profileParser) err() error {
+	return &ProfileError{Diagnostics: diag.Sort(pp.diags)}
+}
+
+func (pp *profileParser) idList(v *yaml.Node, key string) []Ref {
+	if v.Kind != yaml.SequenceNode {
+		pp.errf(v.Line, v.Column, "%s: must be a list of plugin ids, e.g. [transport.mcp_http]", key)
+		return nil
+	}
+	var out []Ref
+	for _, e := range v.Content {
+		if e.Kind != yaml.ScalarNode || e.Value == "" {
+			pp.errf(e.Line, e.Column, "%s: entries must be plugin ids (strings)", key)
+			continue
+		}
+		out = append(out, Ref{ID: e.Value, Line: e.Line, Col: e.Column})
+	}
+	return out
+}
+
+func (pp *profileParser) stringList(v *yaml.Node, key string) []*yaml.Node {
+	if v.Kind != yaml.SequenceNode {
+		pp.errf(v.Line, v.Column, "%s: must be a list of strings", key)
+		return nil
+	}
+	var out []*yaml.Node
+	for _, e := range v.Content {
+		if e.Kind != yaml.ScalarNode {
+			pp.errf(e.Line, e.Column, "%s: entries must be strings", key)
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func (pp *profileParser) config(v *yaml.Node) {
+	if v.Kind != yaml.MappingNode {
+		pp.errf(v.Line, v.Column, "config: must map plugin ids to their settings")
+		return
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, c := v.Content[i], v.Content[i+1]
+		pp.p.Configured = append(pp.p.Configured, Ref{ID: k.Value, Line: k.Line, Col: k.Column})
+		switch k.Value {
+		case IDRedact:
+			pp.mapping(c, "config.redact", func(key *yaml.Node, val *yaml.Node) {
+				switch key.Value {
+				case "patterns":
+					for _, e := range pp.stringList(val, "config.redact.patterns") {
+						re, err := regexp.Compile(e.Value)
+						if err != nil {
+							pp.errf(e.Line, e.Column, "config.redact.patterns: %q is not a valid regular expression: %v", e.Value, err)
+							continue
+						}
+						pp.p.Redact.Patterns = append(pp.p.Redact.Patterns, re)
+					}
+				case "env":
+					for _, e := range pp.stringList(val, "config.redact.env") {
+						if !envNameRe.MatchString(e.Value) {
+							pp.errf(e.Line, e.Column, "config.redact.env: %q is not an environment variable name", e.Value)
+							continue
+						}
+						pp.p.Redact.Env = append(pp.p.Redact.Env, e.Value)
+					}
+				default:
+					pp.errf(key.Line, key.Column, "unknown key %q in config.redact; known keys: patterns, env", key.Value)
+				}
+			})
+		case IDBudget:
+			pp.mapping(c, "config.budget", func(key *yaml.Node, val *yaml.Node) {
+				switch key.Value {
+				case "max_cost_usd":
+					f, err := strconv.ParseFloat(val.Value, 64)
+					if val.Kind != yaml.ScalarNode || err != nil || f < 0 {
+						pp.errf(val.Line, val.Column, "config.budget.max_cost_usd: must be a non-negative number, got %q", val.Value)
+						return
+					}
+					pp.p.Budget.MaxCostUSD = f
+				case "max_tokens":
+					n, err := strconv.ParseInt(val.Value, 10, 64)
+					if val.Kind != yaml.ScalarNode || err != nil || n < 0 {
+						pp.errf(val.Line, val.Column, "config.budget.max_tokens: must be a non-negative integer, got %q", val.Value)
+						return
+					}
+					pp.p.Budget.MaxTokens = n
+				default:
+					pp.errf(key.Line, key.Column, "unknown key %q in config.budget; known keys: max_cost_usd, max_tokens", key.Value)
+				}
+			})
+		}
+	}
+}
+
+func (pp *profileParser) mapping(v *yaml.Node, where string, f func(k, v *yaml.Node)) {
+	if v.Kind != yaml.MappingNode {
+		pp.errf(v.Line, v.Column, "%s: must be a mapping", where)
+		return
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		f(v.Content[i], v.Content[i+1])
+	}
+}
+
+var envNameRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

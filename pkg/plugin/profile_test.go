@@ -1,0 +1,108 @@
+package plugin
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseProfileOK(t *testing.T) {
+	p, err := ParseProfile("plugins.yaml", []byte(`version: 1
+disable: [transport.mcp_http, agent.fixer]
+config:
+  redact:
+    patterns: ["sk-[A-Za-z0-9]{8,}"]
+    env: [MY_TOKEN]
+  budget:
+    max_cost_usd: 1.5
+    max_tokens: 1000
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Disable) != 2 || p.Disable[0].ID != "transport.mcp_http" || p.Disable[0].Line != 2 || p.Disable[0].Col != 11 {
+		t.Fatalf("disable = %+v", p.Disable)
+	}
+	if p.Budget.MaxCostUSD != 1.5 || p.Budget.MaxTokens != 1000 || len(p.Redact.Patterns) != 1 || p.Redact.Env[0] != "MY_TOKEN" {
+		t.Fatalf("config = %+v %+v", p.Budget, p.Redact)
+	}
+}
+
+func TestParseProfileErrorsArePositioned(t *testing.T) {
+	cases := []struct {
+		name, src, want string
+		line, col       int
+	}{
+		{"yaml", "disable: [a\n", "not valid YAML", 1, 0},
+		{"unknown key", "version: 1\nenable: [x]\n", `unknown key "enable"`, 2, 1},
+		{"disable type", "disable: transport.x\n", "must be a list of plugin ids", 1, 10},
+		{"bad regex", "config:\n  redact:\n    patterns: [\"(\"]\n", "not a valid regular expression", 3, 16},
+		{"bad budget", "config:\n  budget:\n    max_tokens: lots\n", "max_tokens: must be a non-negative integer", 3, 17},
+		{"bad env", "config:\n  redact:\n    env: [\"A B\"]\n", "is not an environment variable name", 3, 11},
+		{"not mapping", "- a\n", "must be a mapping", 1, 1},
+		{"duplicate", "disable: []\ndisable: []\n", "duplicate key", 2, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseProfile("p.yaml", []byte(c.src))
+			var pe *ProfileError
+			if !errors.As(err, &pe) {
+				t.Fatalf("err = %v, want *ProfileError", err)
+			}
+			d := pe.Diagnostics[0]
+			if !strings.Contains(d.Message, c.want) || d.Line != c.line || (c.col != 0 && d.Col != c.col) || d.File != "p.yaml" || d.Rule != RuleProfile {
+				t.Fatalf("diag = %+v, want %q at %d:%d", d, c.want, c.line, c.col)
+			}
+		})
+	}
+}
+
+func TestFindProfileUpward(t *testing.T) {
+	root := t.TempDir()
+	p := writeFile(t, filepath.Join(root, ProfileDir, ProfileFile), "disable: []\n")
+	deep := filepath.Join(root, "a", "b")
+	writeFile(t, filepath.Join(deep, "app.yaml"), "app: {id: x}\n")
+	if got := FindProfile(deep); got != p {
+		t.Fatalf("FindProfile = %q, want %q", got, p)
+	}
+	if got := FindProfile(t.TempDir()); got != "" {
+		t.Fatalf("FindProfile(empty) = %q", got)
+	}
+}
+
+func TestMissingExplicitProfileFails(t *testing.T) {
+	_, err := Assemble(Options{StoryDir: t.TempDir(), ProfilePath: filepath.Join(t.TempDir(), "nope.yaml")})
+	var pe *ProfileError
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "cannot read the plugin profile") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func FuzzParseProfile(f *testing.F) {
+	for _, s := range []string{"", "disable: [a, b]\n", "config:\n  redact:\n    patterns: [x]\n", "version: 1\n", "- x", "config: {budget: {max_cost_usd: 2}}", "disable: [&a x, *a]"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, err := ParseProfile("f.yaml", b)
+		if err == nil && p == nil {
+			t.Fatal("nil profile without error")
+		}
+		var pe *ProfileError
+		if err != nil && (!errors.As(err, &pe) || len(pe.Diagnostics) == 0) {
+			t.Fatalf("error without diagnostics: %v", err)
+		}
+	})
+}
+
+func FuzzParseManifest(f *testing.F) {
+	for _, s := range []string{"id: a\nhooks: [{point: run/start}]\nentry: {command: x}\n", "id: A\n", "hooks: x", "entry: {timeout_ms: -1}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := ParseManifest("m.yaml", b)
+		if err == nil && (m == nil || m.Entry.Command == "" || len(m.Hooks) == 0) {
+			t.Fatalf("accepted an incomplete manifest: %+v", m)
+		}
+	})
+}

@@ -1,0 +1,79 @@
+package plugin
+
+import (
+	"context"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// redactHook is the built-in redact provider at agent/pre-dispatch: every
+// match of a pattern becomes "[redacted]" and every value of a named env
+// var becomes "[redacted:NAME]", in the prompt and in every string of with:.
+type redactHook struct {
+	patterns []*regexp.Regexp
+	values   []envValue // longest first
+}
+
+type envValue struct{ name, value string }
+
+func newRedactHook(cfg RedactConfig, getenv func(string) string) *redactHook {
+	h := &redactHook{patterns: cfg.Patterns}
+	for _, n := range cfg.Env {
+		if v := getenv(n); v != "" {
+			h.values = append(h.values, envValue{n, v})
+		}
+	}
+	sort.SliceStable(h.values, func(i, j int) bool { return len(h.values[i].value) > len(h.values[j].value) })
+	return h
+}
+
+func (h *redactHook) maskString(s string) string {
+	for _, v := range h.values {
+		s = strings.ReplaceAll(s, v.value, "[redacted:"+v.name+"]")
+	}
+	for _, re := range h.patterns {
+		s = re.ReplaceAllString(s, "[redacted]")
+	}
+	return s
+}
+
+// secretsOnly masks env values only (for error texts).
+func (h *redactHook) secretsOnly(s string) string {
+	for _, v := range h.values {
+		s = strings.ReplaceAll(s, v.value, "[redacted:"+v.name+"]")
+	}
+	return s
+}
+
+func (h *redactHook) maskValue(v any) any {
+	switch x := v.(type) {
+	case string:
+		return h.maskString(x)
+	case map[string]any:
+		for k, e := range x {
+			x[k] = h.maskValue(e)
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			x[i] = h.maskValue(e)
+		}
+		return x
+	}
+	return v
+}
+
+func (h *redactHook) Hook(_ context.Context, point Point, p Payload) (Result, error) {
+	if point != PointPreDispatch || (len(h.patterns) == 0 && len(h.values) == 0) {
+		return Result{Outcome: OutcomeContinue}, nil
+	}
+	out := Payload{}
+	if s, ok := p["prompt"].(string); ok {
+		out["prompt"] = h.maskString(s)
+	}
+	if w, ok := p["with"].(map[string]any); ok {
+		out["with"] = h.maskValue(w)
+	}
+	return Result{Outcome: OutcomeContinue, Payload: out}, nil
+}

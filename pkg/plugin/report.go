@@ -1,0 +1,86 @@
+package plugin
+
+import (
+	_ "embed"
+	"encoding/json"
+
+	"kitsoki/pkg/diag"
+)
+
+// ReportVersion is the version of the assembly report format.
+const ReportVersion = 1
+
+// Schema is the JSON Schema of Report (assembly.schema.json).
+//
+//go:embed assembly.schema.json
+var Schema []byte
+
+// Report is the assembly as `kitsoki plugins --json` prints it.
+type Report struct {
+	Version    int            `json:"version"`
+	Story      string         `json:"story,omitempty"`
+	Profile    ReportProfile  `json:"profile"`
+	PluginsDir string         `json:"plugins_dir,omitempty"`
+	BuildOrder []string       `json:"build_order"`
+	Plugins    []PluginStatus `json:"plugins"`
+	Agents     []AgentStatus  `json:"agents"`
+	Hooks      []HookStatus   `json:"hooks"`
+	Warnings   []Warning      `json:"warnings"`
+}
+
+// ReportProfile says which profile was used.
+type ReportProfile struct {
+	Path  string `json:"path,omitempty"`
+	Found bool   `json:"found"`
+}
+
+// Report returns the assembly report. It holds ids, reasons and positions,
+// never a configured secret or pattern.
+func (a *Assembly) Report(storyPath string) *Report {
+	r := &Report{Version: ReportVersion, Story: storyPath, Profile: ReportProfile{Path: a.ProfilePath, Found: a.ProfileFound},
+		PluginsDir: a.PluginsDir, BuildOrder: a.BuildOrder, Plugins: a.Plugins, Agents: a.Agents, Hooks: a.Hooks, Warnings: a.Warnings}
+	if r.BuildOrder == nil {
+		r.BuildOrder = []string{}
+	}
+	if r.Plugins == nil {
+		r.Plugins = []PluginStatus{}
+	}
+	if r.Agents == nil {
+		r.Agents = []AgentStatus{}
+	}
+	if r.Hooks == nil {
+		r.Hooks = []HookStatus{}
+	}
+	if r.Warnings == nil {
+		r.Warnings = []Warning{}
+	}
+	return r
+}
+
+// JSON encodes the report, indented.
+func (r *Report) JSON() ([]byte, error) { return json.MarshalIndent(r, "", "  ") }
+
+// Diagnostics returns the assembly warnings as diagnostics (rule
+// plugin-profile, severity warning) for kitsoki validate. Profile errors
+// come from Assemble's *ProfileError (see ProfileDiagnostics).
+func (a *Assembly) Diagnostics() []diag.Diagnostic {
+	var out []diag.Diagnostic
+	for _, w := range a.Warnings {
+		out = append(out, diag.Diagnostic{File: w.File, Line: w.Line, Col: w.Col, Severity: diag.Warning, Rule: RuleProfile, Message: w.Message})
+	}
+	return diag.Sort(out)
+}
+
+// ProfileDiagnostics assembles for opts and returns every profile problem
+// as diagnostics: the positioned errors of a malformed profile, or the
+// warnings of a resolved one. It is what kitsoki validate reports.
+func ProfileDiagnostics(opts Options) []diag.Diagnostic {
+	a, err := Assemble(opts)
+	if err != nil {
+		if pe, ok := err.(*ProfileError); ok {
+			return pe.Diagnostics
+		}
+		return []diag.Diagnostic{{File: opts.ProfilePath, Severity: diag.Error, Rule: RuleProfile, Message: err.Error()}}
+	}
+	return a.Diagnostics()
+}
