@@ -42,6 +42,7 @@ type Substitution struct {
 	Reason         string `json:"reason,omitempty"`
 	OriginalPlugin string `json:"original_plugin,omitempty"`
 	FallbackPlugin string `json:"fallback_plugin,omitempty"`
+	OriginalError  string `json:"original_error,omitempty"`
 }
 
 // Outcomes of a Call.
