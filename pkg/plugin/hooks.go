@@ -83,9 +83,9 @@ func (f HandlerFunc) Hook(ctx context.Context, point Point, payload Payload) (Re
 
 // Registration is one handler at one point, in chain order.
 type Registration struct {
-	Point    Point  `json:"point"`
-	PluginID string `json:"plugin"`
-	OnError  string `json:"on_error"`
+	Point    Point   `json:"point"`
+	PluginID string  `json:"plugin"`
+	OnError  string  `json:"on_error"`
 	Handler  Handler `json:"-"`
 }
 

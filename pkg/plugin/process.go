@@ -36,7 +36,7 @@ type childProc struct {
 	done   chan struct{} // closed when the process has exited
 	quit   chan struct{} // closed by kill: the reader stops delivering lines
 	once   sync.Once
-	err    error         // Wait's result, set before done closes
+	err    error // Wait's result, set before done closes
 }
 
 type request struct {
