@@ -40,3 +40,29 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLoadDir drives the file-based path (include merge, imports) with a
+// manifest and one included room file.
+func FuzzLoadDir(f *testing.F) {
+	app, _ := os.ReadFile("testdata/corpus/fix-tests/app.yaml")
+	room, _ := os.ReadFile("testdata/corpus/fix-tests/rooms/pipeline.yaml")
+	f.Add(app, room)
+	f.Add([]byte("app: {id: x}\nroot: a\ninclude: [rooms/*.yaml]\nimports: {c: {source: ./rooms}}\n"), []byte("states: {a: {}}\n"))
+	f.Fuzz(func(t *testing.T, app, room []byte) {
+		dir := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(dir, "rooms"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		_ = os.WriteFile(filepath.Join(dir, "app.yaml"), app, 0o644)
+		_ = os.WriteFile(filepath.Join(dir, "rooms", "room.yaml"), room, 0o644)
+		st, ds := Load(dir, Options{LookupEnv: noEnv})
+		if st == nil && len(ds) == 0 {
+			t.Fatal("no model and no diagnostics")
+		}
+		for _, d := range ds {
+			if d.Rule == "internal" {
+				t.Fatalf("internal error: %s", d)
+			}
+		}
+	})
+}

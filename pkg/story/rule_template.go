@@ -43,7 +43,10 @@ func checkValueTemplates(c *checker) {
 		for _, kv := range e.Bind {
 			s, ok := kv.Value.(string)
 			if !ok {
-				c.rep.add(kv.Pos, sev, "template", "%s: effect bind %q: expected a result path string such as submitted or stdout_json.sha, got %T", site.Loc, kv.Key, kv.Value)
+				switch kv.Value.(type) {
+				case map[string]any, []any, nil:
+					c.rep.add(kv.Pos, sev, "template", "%s: effect bind %q: expected a result path string such as submitted or stdout_json.sha", site.Loc, kv.Key)
+				}
 				continue
 			}
 			if expr.IsTemplate(s) {
