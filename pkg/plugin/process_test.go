@@ -1,0 +1,127 @@
+package plugin
+
+import (
+	"context"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// chainFor assembles a story dir holding one external plugin.
+func chainFor(t *testing.T, args []string, onError string, timeoutMS int, points ...Point) *Chain {
+	t.Helper()
+	root := t.TempDir()
+	externalPlugin(t, root, "ext", args, onError, timeoutMS, points...)
+	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.Enabled("ext") {
+		t.Fatalf("external plugin not enabled: %+v %v", a.Plugins, a.Warnings)
+	}
+	c := a.NewChain()
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+func TestExternalRewrite(t *testing.T) {
+	c := chainFor(t, []string{"rewrite"}, OnErrorContinue, 5000, PointPreDispatch)
+	rec := &recorder{}
+	out, halt, err := c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "hello", "alias": "agent.claude"}, rec.emit)
+	if err != nil || halt != nil {
+		t.Fatal(err, halt)
+	}
+	if out["prompt"] != "hello [checked by testhook]" {
+		t.Fatalf("prompt = %q", out["prompt"])
+	}
+	if rec.kinds() != "hook.rewrote:ext" {
+		t.Fatalf("events %s", rec.kinds())
+	}
+}
+
+func TestExternalVeto(t *testing.T) {
+	c := chainFor(t, []string{"veto"}, OnErrorContinue, 5000, PointPreDispatch)
+	_, halt, err := c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "hello"}, nil)
+	if err != nil || halt == nil || halt.Plugin != "ext" || halt.Reason != "policy says no" {
+		t.Fatalf("halt %+v err %v", halt, err)
+	}
+}
+
+func TestExternalCrashFollowsOnError(t *testing.T) {
+	c := chainFor(t, []string{"crash"}, OnErrorContinue, 5000, PointPreDispatch)
+	rec := &recorder{}
+	out, halt, err := c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "hello"}, rec.emit)
+	if err != nil || halt != nil || out["prompt"] != "hello" {
+		t.Fatalf("continue: out %v halt %v err %v", out, halt, err)
+	}
+	if rec.kinds() != "hook.failed:ext" || !strings.Contains(rec.events[0].Payload.Error, "testhook: boom") {
+		t.Fatalf("events %s %+v", rec.kinds(), rec.events[0].Payload)
+	}
+
+	c = chainFor(t, []string{"crash"}, OnErrorVeto, 5000, PointPreDispatch)
+	rec = &recorder{}
+	_, halt, err = c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "hello"}, rec.emit)
+	if err != nil || halt == nil || !strings.Contains(halt.Reason, "exited before answering") {
+		t.Fatalf("veto: halt %+v err %v", halt, err)
+	}
+	if rec.kinds() != "hook.failed:ext,hook.halted:ext" {
+		t.Fatalf("events %s", rec.kinds())
+	}
+}
+
+func TestExternalRespawnsOnceForADeadChild(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "crashed")
+	c := chainFor(t, []string{"crash-once", marker}, OnErrorVeto, 5000, PointPreDispatch)
+	rec := &recorder{}
+	_, halt, err := c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "x"}, rec.emit)
+	if err != nil || halt != nil || len(rec.events) != 0 {
+		t.Fatalf("respawn did not recover: halt %+v err %v events %s", halt, err, rec.kinds())
+	}
+}
+
+func TestExternalTimeout(t *testing.T) {
+	c := chainFor(t, []string{"sleep"}, OnErrorVeto, 200, PointPreDispatch)
+	rec := &recorder{}
+	_, halt, err := c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "x"}, rec.emit)
+	if err != nil || halt == nil || !strings.Contains(halt.Reason, "did not answer within 200ms") {
+		t.Fatalf("halt %+v err %v", halt, err)
+	}
+	c = chainFor(t, []string{"sleep"}, OnErrorContinue, 200, PointPreDispatch)
+	out, halt, _ := c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "x"}, nil)
+	if halt != nil || out["prompt"] != "x" {
+		t.Fatalf("continue after timeout: %v %v", out, halt)
+	}
+}
+
+func TestExternalGarbageIsAFailure(t *testing.T) {
+	c := chainFor(t, []string{"garbage"}, OnErrorVeto, 2000, PointPreDispatch)
+	_, halt, _ := c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "x"}, nil)
+	if halt == nil || !strings.Contains(halt.Reason, "not a JSON result") {
+		t.Fatalf("halt %+v", halt)
+	}
+}
+
+func TestExternalProcessReusedAndKilledOnClose(t *testing.T) {
+	c := chainFor(t, []string{"pid"}, OnErrorContinue, 5000, PointPreDispatch, PointHostPreCall)
+	out1, _, _ := c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "x"}, nil)
+	out2, _, _ := c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "x"}, nil)
+	p1, p2 := out1["prompt"].(string), out2["prompt"].(string)
+	pid1, pid2 := strings.Fields(p1)[0], strings.Fields(p2)[0]
+	if pid1 != pid2 || !strings.HasSuffix(p2, "call=2") {
+		t.Fatalf("process not reused: %q then %q", p1, p2)
+	}
+	pid, _ := strconv.Atoi(strings.TrimPrefix(pid1, "pid="))
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("hook process %d still alive after Close", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
