@@ -32,6 +32,10 @@ func (l *loader) resolvePlugins(st *Story, fd *fileDef) {
 				continue
 			}
 			seen[alias] = true
+			if st.pluginAliases == nil {
+				st.pluginAliases = map[string]bool{}
+			}
+			st.pluginAliases[alias] = true
 			if isNull(v) {
 				p.errf(kp, "agent-plugin", "agent_plugins.%s: empty declaration", alias)
 				continue

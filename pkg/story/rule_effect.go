@@ -21,6 +21,17 @@ func checkEffectShape(c *checker) {
 				c.rep.errf(e.keyPos("emit_intent"), "effect", "%s: emit_intent: cannot be combined with target: on the same effect (split into separate effects)", site.Loc)
 			}
 		}
+		for _, kv := range e.Increment {
+			switch v := kv.Value.(type) {
+			case int:
+			case string:
+				if !isTemplated(v) {
+					c.rep.errf(kv.Pos, "effect", "%s: increment %q: value must be an integer delta (got %q)", site.Loc, kv.Key, v)
+				}
+			default:
+				c.rep.errf(kv.Pos, "effect", "%s: increment %q: value must be an integer delta", site.Loc, kv.Key)
+			}
+		}
 		if len(e.OnComplete) > 0 && !e.Background {
 			c.rep.warnf(e.keyPos("on_complete"), "effect", "%s: on_complete: only runs after a background: true invoke; this effect is not a background job", site.Loc)
 		}
