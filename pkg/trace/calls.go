@@ -56,8 +56,11 @@ const (
 // holds only the calls still open, so its memory does not grow with the
 // trace.
 type CallTracker struct {
-	open  map[string]*Call
-	order []string // open call ids in start order
+	// KeepPrompt decodes inline prompts into Call.Prompt (summaries that do
+	// not show prompts leave it off: decoding a long prompt costs).
+	KeepPrompt bool
+	open       map[string]*Call
+	order      []string // open call ids in start order
 }
 
 // agentPayload is the union of the agent.call.* payload fields.
@@ -104,7 +107,7 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 	}
 	var p agentPayload
 	if raw, ok := ev.Payload.(json.RawMessage); ok && len(raw) > 0 {
-		decodeAgentPayload(raw, &p)
+		decodeAgentPayload(raw, &p, t.KeepPrompt)
 	}
 	c := t.open[ev.CallID]
 	if c == nil {
@@ -222,7 +225,7 @@ func Submission(resp json.RawMessage) json.RawMessage {
 // decodeAgentPayload fills p from an agent.call.* payload, decoding only the
 // members it needs (a long prompt or response is kept raw, not parsed).
 // Members of an unexpected type are left empty.
-func decodeAgentPayload(raw []byte, p *agentPayload) {
+func decodeAgentPayload(raw []byte, p *agentPayload, keepPrompt bool) {
 	str := func(v []byte, dst *string) {
 		if s, ok := parseString(v, nil, false); ok {
 			*dst = s
@@ -237,7 +240,9 @@ func decodeAgentPayload(raw []byte, p *agentPayload) {
 		case "model":
 			str(val, &p.Model)
 		case "prompt":
-			str(val, &p.Prompt)
+			if keepPrompt {
+				str(val, &p.Prompt)
+			}
 		case "prompt_file":
 			str(val, &p.PromptFile)
 		case "response_file":
@@ -272,5 +277,8 @@ func decodeAgentPayload(raw []byte, p *agentPayload) {
 	if !ok {
 		*p = agentPayload{}
 		_ = json.Unmarshal(raw, p)
+		if !keepPrompt {
+			p.Prompt = ""
+		}
 	}
 }

@@ -86,7 +86,7 @@ func ToCassette(r io.Reader, name string, out io.Writer, opt CassetteOptions) (C
 		return res, err
 	}
 	bw.WriteString("episodes:\n")
-	var calls CallTracker
+	calls := CallTracker{KeepPrompt: true}
 	for {
 		ev, err := rd.Next()
 		if err == io.EOF {
