@@ -233,7 +233,10 @@ func (r *Reader) Next() (Event, error) {
 	return ev, nil
 }
 
-// order applies the turn and seq rules.
+// order applies the turn and seq rules. The two gap messages use the
+// wording of the format's documentation ("gap in seq within turn T at line
+// N"); the upstream engine prints them with turn and line swapped, a bug the
+// reference records (A.5) and that this reader does not copy.
 func (r *Reader) order(n int, ev *Event) error {
 	switch {
 	case !r.started || ev.Turn > r.lastTurn:

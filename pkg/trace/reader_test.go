@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -173,4 +175,59 @@ func compact(b []byte) []byte {
 		return b
 	}
 	return out.Bytes()
+}
+
+func TestReaderEmptyInputs(t *testing.T) {
+	for _, in := range []string{"", "\n", "  \n\t\n"} {
+		_, err := Verify(strings.NewReader(in), "x")
+		if ce, ok := IsCorrupt(err); !ok || ce.Rule != RuleHeaderMissing || ce.Msg != "trace missing session.header on line 1" {
+			t.Fatalf("%q: %v", in, err)
+		}
+	}
+	p := filepath.Join(t.TempDir(), "empty.jsonl")
+	os.WriteFile(p, nil, 0o644)
+	if _, err := VerifyFile(p); err == nil || !strings.Contains(err.Error(), "trace missing session.header on line 1") {
+		t.Fatalf("empty file: %v", err)
+	}
+	// A header alone is a valid, empty trace.
+	res, err := Verify(strings.NewReader(`{"kind":"session.header","schema_version":1}`+"\n"), "x")
+	if err != nil || res.Events != 0 {
+		t.Fatalf("%+v %v", res, err)
+	}
+}
+
+func TestFollowWaitsAndDetectsTruncation(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f.jsonl")
+	os.WriteFile(p, []byte("abc"), 0o644)
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r := Follow(ctx, f, 5*time.Millisecond)
+	buf := make([]byte, 10)
+	if n, err := r.Read(buf); n != 3 || err != nil {
+		t.Fatalf("%d %v", n, err)
+	}
+	go func() {
+		time.Sleep(30 * time.Millisecond)
+		af, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+		af.WriteString("de")
+		af.Close()
+	}()
+	if n, err := r.Read(buf); n != 2 || err != nil || string(buf[:2]) != "de" {
+		t.Fatalf("appended bytes: %d %v", n, err)
+	}
+	os.Truncate(p, 0)
+	if _, err := r.Read(buf); err == nil || !strings.Contains(err.Error(), "truncated") {
+		t.Fatalf("truncation: %v", err)
+	}
+	cancel()
+	f2, _ := os.Open(p)
+	defer f2.Close()
+	if _, err := Follow(ctx, f2, time.Millisecond).Read(buf); err != io.EOF {
+		t.Fatalf("cancelled follow: %v", err)
+	}
 }

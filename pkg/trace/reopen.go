@@ -1,0 +1,76 @@
+package trace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// OpenAppend reopens an existing trace to append to it, under the same
+// exclusive lock as Create. The file must pass every read-time rule (a trace
+// the reader rejects is never extended); the seq counter resumes after the
+// last event, and turns keep going forward from the last one. An empty (0
+// byte) file is treated as new and gets a header h.
+func OpenAppend(path string, h Header) (*Writer, error) {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return nil, fmt.Errorf("trace: reopen %q: %w", path, err)
+	}
+	if err := lockFile(f); err != nil {
+		f.Close()
+		if errors.Is(err, ErrLocked) {
+			return nil, fmt.Errorf("trace: open %q: trace file is locked by another writer: %w", path, err)
+		}
+		return nil, fmt.Errorf("trace: lock %q: %w", path, err)
+	}
+	fail := func(err error) (*Writer, error) {
+		_ = unlockFile(f)
+		f.Close()
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return fail(fmt.Errorf("trace: reopen %q: %w", path, err))
+	}
+	w := &Writer{f: f, path: path, dir: filepath.Dir(path), now: time.Now}
+	if st.Size() == 0 {
+		if h.WrittenAt.IsZero() {
+			h.WrittenAt = w.now()
+		}
+		line, err := EncodeHeader(h)
+		if err != nil {
+			return fail(err)
+		}
+		if _, err := f.Write(line); err != nil {
+			return fail(fmt.Errorf("trace: reopen %q: %w", path, err))
+		}
+		if err := f.Sync(); err != nil {
+			return fail(fmt.Errorf("trace: reopen %q: fsync: %w", path, err))
+		}
+		return w, nil
+	}
+	if err := precheckFile(path); err != nil {
+		return fail(fmt.Errorf("trace: reopen %q: the trace is not valid, so it is not extended: %w", path, err))
+	}
+	rd := NewReader(f, ReadOptions{Name: path, SkipPayload: true})
+	if _, err := rd.Header(); err != nil {
+		return fail(fmt.Errorf("trace: reopen %q: the trace is not valid, so it is not extended: %w", path, err))
+	}
+	for {
+		ev, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fail(fmt.Errorf("trace: reopen %q: the trace is not valid, so it is not extended: %w", path, err))
+		}
+		w.started, w.lastTurn, w.nextSeq = true, ev.Turn, ev.Seq+1
+	}
+	if _, err := f.Seek(0, io.SeekEnd); err != nil {
+		return fail(fmt.Errorf("trace: reopen %q: %w", path, err))
+	}
+	return w, nil
+}
