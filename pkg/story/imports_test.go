@@ -78,3 +78,33 @@ states:
 		}
 	}
 }
+
+func TestLiftedChildNamesResolveInParent(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", `app: {id: p}
+root: s
+hosts: [host.agent.ask]
+imports:
+  kid: {source: ./kid}
+states:
+  s:
+    relevant_world: [kid__outcome]
+    on:
+      kid__finish: [{target: kid}]
+    on_enter:
+      - invoke: host.agent.ask
+        with: {agent: kid__helper, prompt: hi there}
+        bind: {x: stdout}
+`)
+	write(t, dir, "kid/app.yaml", `app: {id: k}
+root: a
+world: {outcome: {type: string, default: ""}}
+intents: {finish: {}}
+agents: {helper: {system_prompt: help}}
+states: {a: {}}
+`)
+	_, ds := Load(dir, Options{})
+	if len(ds) != 0 {
+		t.Fatalf("lifted names rejected:\n%s", render(ds))
+	}
+}

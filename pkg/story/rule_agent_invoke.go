@@ -61,13 +61,16 @@ func checkAgentInvokes(c *checker) {
 		var pe *Persona
 		if persona != "" && !isTemplated(persona) {
 			pe = c.st.Agents[persona]
-			if pe == nil {
+			switch {
+			case pe == nil && c.st.lifted("agent", persona):
+				// a child's persona, lifted into the parent by the import fold
+			case pe == nil:
 				msg := fmt.Sprintf("%s: with.agent %q is not declared in agents", site.Loc, persona)
 				if s := suggest(persona, sortedKeys(c.st.Agents)); s != "" {
 					msg += fmt.Sprintf("; did you mean `%s`?", s)
 				}
 				c.rep.errf(e.keyPos("with"), "agent-invoke", "%s", msg)
-			} else {
+			default:
 				personaVerbs[persona] = append(personaVerbs[persona], verb)
 			}
 		}

@@ -65,6 +65,22 @@ func checkImports(c *checker) {
 				}
 			}
 		}
+		collide := func(what string, names []string, exists func(string) bool) {
+			for _, n := range names {
+				if exists(alias + "__" + n) {
+					c.rep.errf(im.Pos, "imports", "imports.%s: %s %q collides", alias, what, alias+"__"+n)
+				}
+			}
+		}
+		var worldNames []string
+		for _, w := range ch.World {
+			worldNames = append(worldNames, w.Name)
+		}
+		collide("world key", worldNames, func(n string) bool { return c.st.Var(n) != nil })
+		collide("intent", ch.IntentOrder, func(n string) bool { return c.st.Intents[n] != nil })
+		collide("agent", sortedKeys(ch.Agents), func(n string) bool { return c.st.Agents[n] != nil })
+		collide("meta_mode", sortedKeys(ch.MetaModes), func(n string) bool { return c.st.MetaModes[n] != nil })
+		collide("host_interface", sortedKeys(ch.HostInterfaces), func(n string) bool { return c.st.HostInterfaces[n] != nil })
 		for _, kv := range im.WorldIn {
 			if ch.Var(kv.Key) == nil {
 				c.rep.errf(kv.Pos, "imports", "imports.%s: world_in.%s: child does not declare world key %q", alias, kv.Key, kv.Key)

@@ -1,0 +1,27 @@
+package story
+
+import "strings"
+
+// lifted reports whether name is an <alias>__<n> name that upstream's import
+// fold creates from a child's world key, intent, agent or meta mode, so the
+// parent may refer to it.
+func (st *Story) lifted(kind, name string) bool {
+	alias, n, ok := strings.Cut(name, "__")
+	if !ok {
+		return false
+	}
+	im := st.Imports[alias]
+	if im == nil || im.Child == nil {
+		return false
+	}
+	ch := im.Child
+	switch kind {
+	case "world":
+		return ch.Var(n) != nil || ch.lifted("world", n)
+	case "intent":
+		return ch.Intents[n] != nil || ch.lifted("intent", n)
+	case "agent":
+		return ch.Agents[n] != nil || ch.lifted("agent", n)
+	}
+	return false
+}
