@@ -1,0 +1,163 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/plugin"
+	"kitsoki/pkg/story"
+)
+
+func init() { registry = append(registry, newPluginsCmd) }
+
+func newPluginsCmd() *cobra.Command {
+	var (
+		asJSON  bool
+		profile string
+	)
+	c := &cobra.Command{
+		Use:   "plugins [STORY]",
+		Short: "Print the resolved plugin assembly: build order, enablement and why, agents, hooks, warnings",
+		Long: `Plugins resolves the plugin assembly for STORY (a story directory or app.yaml;
+default: the current directory, which may hold no story) and prints it: the build
+order, every plugin enabled or disabled and why, every agent alias with its
+transport and lifecycle, every hook registration in order, and warnings.
+
+The profile is .kitsoki/plugins.yaml found upward from the story, or --profile
+FILE. External plugins are read from the plugins/ directory beside the profile.
+--json prints the report; its JSON Schema is pkg/plugin/assembly.schema.json.
+
+Exit status: 0 printed, 1 the story does not load, 2 usage error or a malformed
+profile.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runPlugins(c.OutOrStdout(), c.ErrOrStderr(), args, profile, asJSON)
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the assembly report as JSON")
+	c.Flags().StringVar(&profile, "profile", "", "plugin profile file (default: .kitsoki/plugins.yaml found upward from the story)")
+	return c
+}
+
+// loadStoryForPlugins loads the story at args[0] (or ".", when it holds an
+// app.yaml). It returns the story, its directory and its path ("" when
+// there is none).
+func loadStoryForPlugins(stderr io.Writer, args []string) (*story.Story, string, string, error) {
+	path := "."
+	explicit := len(args) == 1
+	if explicit {
+		path = args[0]
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, "", "", usagef("%s: %v", path, errors.Unwrap(err))
+	}
+	dir := path
+	if !fi.IsDir() {
+		dir = filepath.Dir(path)
+	} else if _, err := os.Stat(filepath.Join(path, "app.yaml")); err != nil {
+		if explicit {
+			return nil, "", "", usagef("%s: no app.yaml in this directory; name a story directory or its app.yaml", path)
+		}
+		return nil, dir, "", nil
+	}
+	st, ds := story.Load(path, story.Options{AllowUnsetEnv: true})
+	if st == nil || diag.HasErrors(ds) {
+		var errs []diag.Diagnostic
+		for _, d := range ds {
+			if d.Severity == diag.Error {
+				errs = append(errs, d)
+			}
+		}
+		_ = diag.WriteHuman(stderr, errs, diag.HumanOptions{})
+		return nil, "", "", findingf("%s: the story does not load (%d error(s)); see `kitsoki validate %s`", path, len(errs), path)
+	}
+	return st, st.Dir, path, nil
+}
+
+func runPlugins(stdout, stderr io.Writer, args []string, profile string, asJSON bool) error {
+	st, dir, path, err := loadStoryForPlugins(stderr, args)
+	if err != nil {
+		return err
+	}
+	a, err := plugin.Assemble(plugin.Options{StoryDir: dir, ProfilePath: profile, Story: st})
+	if err != nil {
+		var pe *plugin.ProfileError
+		if errors.As(err, &pe) {
+			_ = diag.WriteHuman(stderr, pe.Diagnostics, diag.HumanOptions{})
+			return usagef("the plugin profile is malformed (%d problem(s)); fix it or pass another with --profile", len(pe.Diagnostics))
+		}
+		return usagef("%v", err)
+	}
+	rep := a.Report(path)
+	if asJSON {
+		b, err := rep.JSON()
+		if err != nil {
+			return usagef("encoding the report: %v", err)
+		}
+		_, err = fmt.Fprintf(stdout, "%s\n", b)
+		return err
+	}
+	writePluginsHuman(stdout, rep)
+	return nil
+}
+
+func writePluginsHuman(w io.Writer, r *plugin.Report) {
+	if r.Profile.Found {
+		fmt.Fprintf(w, "profile: %s\n", r.Profile.Path)
+	} else {
+		fmt.Fprintf(w, "profile: none found (default assembly)\n")
+	}
+	if r.PluginsDir != "" {
+		fmt.Fprintf(w, "external plugins: %s\n", r.PluginsDir)
+	}
+	fmt.Fprintf(w, "build order: %s\n\nplugins:\n", strings.Join(r.BuildOrder, " -> "))
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	for _, p := range r.Plugins {
+		state := "enabled"
+		if !p.Enabled {
+			state = "disabled: " + p.Reason
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", p.ID, p.Source, state, p.Summary)
+	}
+	_ = tw.Flush()
+	fmt.Fprintf(w, "\nagents:\n")
+	if len(r.Agents) == 0 {
+		fmt.Fprintf(w, "  (no story)\n")
+	}
+	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	for _, a := range r.Agents {
+		state := "enabled"
+		if !a.Enabled {
+			state = "disabled: " + a.Reason
+		}
+		fmt.Fprintf(tw, "  %s\t%s (%s)\t%s\t%s\n", a.Alias, a.Transport, a.Plugin, a.Lifecycle, state)
+	}
+	_ = tw.Flush()
+	fmt.Fprintf(w, "\nhooks:\n")
+	if len(r.Hooks) == 0 {
+		fmt.Fprintf(w, "  (none)\n")
+	}
+	for _, h := range r.Hooks {
+		fmt.Fprintf(w, "  %d. %s  %s  (on_error: %s)\n", h.Order, h.Point, h.Plugin, h.OnError)
+	}
+	if len(r.Warnings) > 0 {
+		fmt.Fprintf(w, "\nwarnings:\n")
+		for _, x := range r.Warnings {
+			d := diag.Diagnostic{File: x.File, Line: x.Line, Col: x.Col}
+			pos := d.Pos()
+			if pos != "" {
+				pos += ": "
+			}
+			fmt.Fprintf(w, "  %s%s\n", pos, x.Message)
+		}
+	}
+}

@@ -1,0 +1,93 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const pluginsStory = `app: { id: plugstory, version: 0.1.0 }
+agent_plugins:
+  agent.remote:
+    plugin: mcp_http
+    endpoint: http://127.0.0.1:1/mcp
+  agent.fixer:
+    plugin: subprocess
+    command: ./fixer
+root: start
+states:
+  start:
+    on_enter:
+      - invoke: host.agent.ask
+        agent: agent.remote
+        with: { prompt: "hi" }
+    terminal: true
+`
+
+func writeTree(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for p, c := range files {
+		full := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestPluginsCommand(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"story/app.yaml":                   pluginsStory,
+		".kitsoki/plugins.yaml":            "disable: [transport.mcp_http, no.such.plugin]\n",
+		".kitsoki/plugins/x/manifest.yaml": "id: BAD\n",
+	})
+	var out, errb bytes.Buffer
+	if code := Run([]string{"plugins", filepath.Join(root, "story")}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	s := out.String()
+	for _, want := range []string{
+		"profile: " + filepath.Join(root, ".kitsoki", "plugins.yaml"),
+		"transport.mcp_http", "disabled: disabled by the profile",
+		"agent.remote", "disabled: requires transport.mcp_http, which is disabled",
+		"agent.fixer", "subprocess (transport.subprocess)",
+		"1. agent/pre-dispatch  budget", "redact",
+		`unknown plugin id "no.such.plugin"`, "external plugin skipped: malformed manifest",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q:\n%s", want, s)
+		}
+	}
+
+	out.Reset()
+	if code := Run([]string{"plugins", "--json", filepath.Join(root, "story")}, &out, &errb); code != 0 {
+		t.Fatalf("--json exit %d: %s", code, errb.String())
+	}
+	var rep struct {
+		Version int `json:"version"`
+		Agents  []struct {
+			Alias   string `json:"alias"`
+			Enabled bool   `json:"enabled"`
+		} `json:"agents"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil || rep.Version != 1 || len(rep.Agents) != 3 {
+		t.Fatalf("json: %v %+v\n%s", err, rep, out.String())
+	}
+
+	// --profile wins over the upward search; a malformed one fails with position, exit 2.
+	bad := filepath.Join(root, "bad.yaml")
+	writeTree(t, root, map[string]string{"bad.yaml": "disable: [a]\nenable: [b]\n"})
+	errb.Reset()
+	if code := Run([]string{"plugins", "--profile", bad, filepath.Join(root, "story")}, &out, &errb); code != 2 {
+		t.Fatalf("malformed profile: exit %d", code)
+	}
+	if !strings.Contains(errb.String(), bad+":2:1") || !strings.Contains(errb.String(), `unknown key "enable"`) {
+		t.Fatalf("stderr:\n%s", errb.String())
+	}
+}
