@@ -159,6 +159,20 @@ func Validate(d *Dataset, loader *StoryLoader) *Validation {
 			errf(key, "example %q expect is required", ex.Name)
 		}
 	}
+	if d.Comparator.Kind == "enum" {
+		for i, ex := range d.Examples {
+			if len(ex.Expect) == 0 {
+				continue
+			}
+			if f := EnumField(d.Comparator, ex.Expect); f == "" {
+				errf(fmt.Sprintf("examples[%d].expect", i), "example %q: enum comparator needs a field or single expected key (set comparator: {kind: enum, field: <key>})", ex.Name)
+			} else if _, ok := ex.Expect[f]; !ok {
+				warnf(fmt.Sprintf("examples[%d].expect", i), "example %q expect has no field %q, which the enum comparator compares", ex.Name, f)
+			}
+		}
+	} else if d.Comparator.Field != "" {
+		warnf("comparator.field", "comparator.field is only read by the enum comparator (kind is %s)", d.Comparator.Kind)
+	}
 	checkTask(d, errf)
 	checkMatrix(d, errf, warnf)
 	checkSelection(d, errf)
