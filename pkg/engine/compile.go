@@ -65,8 +65,12 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 	for _, v := range st.World {
 		c.m.World = append(c.m.World, WorldVar{Name: v.Name, Type: v.Type, Default: normalize(v.Default)})
 	}
-	for name := range st.Exits {
+	c.m.ExitRequires = map[string][]string{}
+	for name, ex := range st.Exits {
 		c.m.Exits[name] = true
+		if ex != nil && len(ex.Requires) > 0 {
+			c.m.ExitRequires[name] = ex.Requires
+		}
 	}
 	c.m.SlotTypes = map[string]map[string]string{}
 	addIntents := func(in map[string]*story.Intent) {

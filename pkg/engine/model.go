@@ -37,6 +37,9 @@ type Machine struct {
 	Root    string // path of the root state (before descending initial)
 	World   []WorldVar
 	Exits   map[string]bool
+	// ExitRequires lists, per exit, the world keys that must be non-empty
+	// when the run leaves through it (exits.<name>.requires).
+	ExitRequires map[string][]string
 	States  map[string]*State // by dotted absolute path
 	Order   []*State          // declaration order, top-level first (for determinism)
 	Handled map[string]bool   // host handlers used by the story

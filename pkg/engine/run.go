@@ -491,6 +491,11 @@ func resolvePath(owner *State, s string) (string, error) {
 // current state (on_error redirects, explicit self targets).
 func (r *runner) goTo(ctx context.Context, t target, forceReentry bool, emits *[]pendingEmit) (*redirect, error) {
 	if t.exit != "" {
+		for _, k := range r.m.ExitRequires[t.exit] {
+			if isEmpty(getPath(r.world, k)) {
+				return nil, fmt.Errorf("@exit:%s requires world.%s to be set (exits.%s.requires), but it is empty", t.exit, k, t.exit)
+			}
+		}
 		for s := r.cur; s != nil; s = s.Parent {
 			if err := r.emitAt(s.Path, KindStateExited, map[string]any{"state": s.Path}); err != nil {
 				return nil, err

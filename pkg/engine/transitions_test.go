@@ -129,3 +129,13 @@ func TestUnconsumedInputsCounted(t *testing.T) {
 		t.Errorf("unconsumed = %d, want 2", res.Unconsumed)
 	}
 }
+
+func TestExitRequiresWorldKeys(t *testing.T) {
+	res, _ := runStory(t, "inputs", "", Options{Inputs: []Input{in("bail")}})
+	if res.Outcome != OutcomeFailed || !strings.Contains(res.Err.Error(), "@exit:bailed requires world.name") {
+		t.Fatalf("outcome %s err %v", res.Outcome, res.Err)
+	}
+	w, _ := InitWorld(compileStory(t, "inputs").World, nil, []string{"name=x"})
+	res, _ = runStory(t, "inputs", "", Options{World: w, Inputs: []Input{in("bail")}})
+	wantOutcome(t, res, OutcomeExit, "__exit__bailed")
+}
