@@ -31,18 +31,18 @@ func (p Pos) String() string {
 
 // Machine is the executable form of a story.
 type Machine struct {
-	AppID   string
-	Dir     string // story base directory: prompt and schema paths are relative to it
-	Entry   string // manifest path relative to Dir (session.story)
-	Root    string // path of the root state (before descending initial)
-	World   []WorldVar
-	Exits   map[string]bool
+	AppID string
+	Dir   string // story base directory: prompt and schema paths are relative to it
+	Entry string // manifest path relative to Dir (session.story)
+	Root  string // path of the root state (before descending initial)
+	World []WorldVar
+	Exits map[string]bool
 	// ExitRequires lists, per exit, the world keys that must be non-empty
 	// when the run leaves through it (exits.<name>.requires).
 	ExitRequires map[string][]string
-	States  map[string]*State // by dotted absolute path
-	Order   []*State          // declaration order, top-level first (for determinism)
-	Handled map[string]bool   // host handlers used by the story
+	States       map[string]*State // by dotted absolute path
+	Order        []*State          // declaration order, top-level first (for determinism)
+	Handled      map[string]bool   // host handlers used by the story
 	// SlotTypes maps intent -> slot -> declared type (global and
 	// state-local intents), for typing --slot values.
 	SlotTypes map[string]map[string]string
