@@ -36,7 +36,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// buildPlugin builds internal/evalplugin once per test binary.
+// buildPlugin builds internal/evalplugin and the internal/fakeclaude
+// stand-in once per test binary and returns the plugin's path.
 func buildPlugin(t testing.TB) string {
 	t.Helper()
 	pluginOnce.Do(func() {
@@ -45,15 +46,20 @@ func buildPlugin(t testing.TB) string {
 			return
 		}
 		pluginPath = filepath.Join(pluginDir, "evalplugin")
-		out, err := exec.Command("go", "build", "-o", pluginPath, "kitsoki/pkg/eval/internal/evalplugin").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", pluginDir, "kitsoki/pkg/eval/internal/evalplugin", "kitsoki/pkg/eval/internal/fakeclaude").CombinedOutput()
 		if err != nil {
-			pluginErr = fmt.Errorf("go build evalplugin: %v\n%s", err, out)
+			pluginErr = fmt.Errorf("go build test plugins: %v\n%s", err, out)
 		}
 	})
 	if pluginErr != nil {
 		t.Fatal(pluginErr)
 	}
 	return pluginPath
+}
+
+// fakeClaude is the path of the claude CLI stand-in.
+func fakeClaude(t testing.TB) string {
+	return filepath.Join(filepath.Dir(buildPlugin(t)), "fakeclaude")
 }
 
 // mcpAgent serves a real MCP server (the Go SDK) on loopback whose "ask"
@@ -185,6 +191,7 @@ type fixture struct {
 	Comparator string
 	MCP        bool
 	Selection  string // extra lines under the effect (indented 8)
+	Plugins    string // extra agent_plugins entries (indented 2)
 }
 
 // writeFixture writes the story and dataset into a temp dir and returns the
@@ -203,7 +210,7 @@ func writeFixture(t testing.TB, f fixture) string {
 	if f.Comparator == "" {
 		f.Comparator = "{kind: enum, field: intent}"
 	}
-	app := strings.NewReplacer("@PLUGIN@", plugin, "@MCP@", mcpDecl, "@SELECTION@", f.Selection).Replace(fixtureApp)
+	app := strings.NewReplacer("@PLUGIN@", plugin, "@MCP@", mcpDecl+f.Plugins, "@SELECTION@", f.Selection).Replace(fixtureApp)
 	ds := strings.NewReplacer("@PROFILES@", f.Profiles, "@MODELS@", f.Models, "@REPEAT@", fmt.Sprint(f.Repeat), "@COMPARATOR@", f.Comparator).Replace(fixtureDataset)
 	files := map[string]string{
 		"app.yaml":               app,

@@ -204,3 +204,34 @@ func TestRunUndeclaredProfile(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// TestRunClaudeCLIModel: a builtin.claude_cli candidate's model reaches the
+// CLI as --model (the CLI is a stand-in: the real one cannot run here), and
+// its total_cost_usd becomes the candidate's cost.
+func TestRunClaudeCLIModel(t *testing.T) {
+	stand := fakeClaude(t)
+	path := writeFixture(t, fixture{
+		Profiles: "cli",
+		Models:   "    cli: [opus, haiku, sonnet]",
+		Repeat:   1,
+		Plugins:  "  agent.cli:\n    plugin: builtin.claude_cli\n    claude_bin: " + stand + "\n",
+	})
+	v := mustValidate(t, path)
+	rep, err := Run(context.Background(), v, RunOptions{Concurrency: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opus, haiku, sonnet := rep.Candidates[0], rep.Candidates[1], rep.Candidates[2]
+	if opus.Backend != "builtin.claude_cli" || opus.ComparatorPassRate != 1 || f64(opus.AvgCostUSD) != 0.01 || !strings.Contains(opus.Rejected, "avg cost") {
+		t.Errorf("opus %+v", opus)
+	}
+	if haiku.ComparatorPassRate != 0.5 || f64(haiku.AvgCostUSD) != 0.0002 {
+		t.Errorf("haiku %+v", haiku)
+	}
+	if sonnet.ContractConformanceRate != 0 || sonnet.ComparatorPassRate != 0 {
+		t.Errorf("sonnet %+v", sonnet)
+	}
+	if rep.Decision.SelectedProfile != "" {
+		t.Errorf("decision %+v", rep.Decision)
+	}
+}

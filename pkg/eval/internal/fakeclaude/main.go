@@ -1,0 +1,54 @@
+// Command fakeclaude is a stand-in for Anthropic's `claude` CLI (which
+// cannot run here), built by eval's tests so the builtin.claude_cli
+// transport runs a real process. It speaks only what that transport uses:
+// `claude -p --output-format json [--model M]`, the prompt on stdin, one
+// result envelope on stdout. Its answer depends on --model, which is how
+// the tests see that a candidate's model reached the CLI:
+//
+//	opus    right (accept when the prompt's merge sha is set, else refine);
+//	        total_cost_usd 0.01
+//	haiku   always accept; total_cost_usd 0.0002
+//	other   an error envelope (is_error)
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+func main() {
+	model := ""
+	for i, a := range os.Args {
+		if a == "--model" && i+1 < len(os.Args) {
+			model = os.Args[i+1]
+		}
+	}
+	in, _ := io.ReadAll(os.Stdin)
+	prompt := string(in)
+	env := map[string]any{"type": "result", "session_id": "fake", "num_turns": 1, "duration_ms": 5,
+		"modelUsage": map[string]any{"claude-" + model: map[string]any{}}}
+	intent := "accept"
+	if strings.Contains(prompt, `merged at ""`) {
+		intent = "refine"
+	}
+	switch model {
+	case "opus":
+		env["total_cost_usd"] = 0.01
+	case "haiku":
+		intent = "accept"
+		env["total_cost_usd"] = 0.0002
+	default:
+		env["is_error"] = true
+		env["result"] = fmt.Sprintf("unknown model %q", model)
+		b, _ := json.Marshal(env)
+		fmt.Println(string(b))
+		return
+	}
+	ans, _ := json.Marshal(map[string]any{"intent": intent, "confidence": 0.9})
+	env["result"] = "```json\n" + string(ans) + "\n```"
+	b, _ := json.Marshal(env)
+	fmt.Println(string(b))
+}
