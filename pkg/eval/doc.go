@@ -14,7 +14,8 @@
 // Layout: dataset.go (types and YAML parsing), validate.go (rules),
 // callsite.go (call-site walk), hashes.go, report.go (report types,
 // discovery, atomic writes), status.go, compare.go (comparators),
-// candidates.go (matrix expansion), render.go (prompt and with: rendering
+// candidates.go (matrix expansion), judge.go (the judge comparator),
+// render.go (prompt and with: rendering
 // for a call site), run.go (the runner), summary.go (metrics, adherence
 // bar, selection strategies), merge.go (shards), selection.go
 // (CheckSelections and Check), html.go (the self-contained report page).
