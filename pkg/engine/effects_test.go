@@ -144,3 +144,13 @@ func TestOnceSkipsWhenBindTargetsSet(t *testing.T) {
 		t.Errorf("verdict overwritten: %v", v)
 	}
 }
+
+func TestOnErrorStayAndTemplated(t *testing.T) {
+	res, _ := runStory(t, "onerror", "stay", Options{})
+	wantOutcome(t, res, OutcomeRested, "stay")
+	if res.World["out"] != "" {
+		t.Errorf("chain continued after on_error: \".\"")
+	}
+	res, _ = runStory(t, "onerror", "templated", Options{})
+	wantOutcome(t, res, OutcomeTerminal, "failed")
+}

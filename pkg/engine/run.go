@@ -237,9 +237,22 @@ func (r *runner) settle(ctx context.Context, rd *redirect, emits []pendingEmit, 
 			return fmt.Errorf("on_error redirect depth cap %d exceeded: %s keeps failing (last error: %s)", MaxOnErrorDepth, rd.target, rd.err)
 		}
 		emits = nil // the aborted chain's emits are dropped
-		res, err := r.resolveTarget(ctx, rd.from, rd.target, nil)
+		var tmpl *text
+		if isPongo(rd.target) {
+			t, err := r.m.inlinePrompt(rd.target)
+			if err != nil {
+				return fmt.Errorf("on_error target %q: %w", rd.target, err)
+			}
+			tmpl = t
+		}
+		res, err := r.resolveTarget(ctx, rd.from, rd.target, tmpl)
 		if err != nil {
 			return fmt.Errorf("on_error target %q: %w", rd.target, err)
+		}
+		if res.stay {
+			// on_error: "." — stop the chain, stay put, no re-entry.
+			rd = nil
+			break
 		}
 		from := ""
 		if r.cur != nil {
