@@ -1,0 +1,220 @@
+package mcpserve
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"kitsoki/pkg/agent"
+	"kitsoki/pkg/plugin"
+	"kitsoki/pkg/schema"
+	"kitsoki/pkg/story"
+)
+
+// dispatchedVerbs are the host.agent.<verb> verbs that become tools.
+var dispatchedVerbs = map[string]bool{"ask": true, "decide": true, "extract": true, "task": true, "converse": true}
+
+// Tool is one catalog entry.
+type Tool struct {
+	Name    string
+	Alias   string
+	Verb    string
+	Schemas []string // distinct with.schema paths of the call sites ("" = none)
+	Sites   []string // state paths of the call sites
+	// Output is the compiled call-site schema (JSON), when there is exactly one.
+	Output json.RawMessage
+}
+
+// Catalog is an immutable tool catalog snapshot.
+type Catalog struct {
+	Generation string
+	Revision   uint64
+	Tools      map[string]*Tool
+	// Err is why this catalog is empty (reload failure), "" otherwise.
+	Err string
+
+	story    *story.Story
+	asm      *plugin.Assembly
+	reg      *agent.Registry
+	chain    *plugin.Chain
+	files    []string // what the fingerprint covers
+	print    string
+	inflight sync.WaitGroup
+}
+
+// Names lists the tool names, sorted.
+func (c *Catalog) Names() []string {
+	out := make([]string, 0, len(c.Tools))
+	for n := range c.Tools {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (c *Catalog) close() {
+	if c.reg != nil {
+		_ = c.reg.Close()
+	}
+	if c.chain != nil {
+		_ = c.chain.Close()
+	}
+}
+
+type site struct {
+	alias, verb, schema, state string
+}
+
+// callSites walks every effect of the story.
+func callSites(st *story.Story) []site {
+	var out []site
+	var walk func(state string, es []*story.Effect)
+	walk = func(state string, es []*story.Effect) {
+		for _, e := range es {
+			if e == nil {
+				continue
+			}
+			if strings.HasPrefix(e.Invoke, "host.agent.") {
+				verb := strings.TrimPrefix(e.Invoke, "host.agent.")
+				alias := e.Agent
+				if alias == "" {
+					alias = story.DefaultAgentAlias
+				}
+				if dispatchedVerbs[verb] && !strings.Contains(alias, "{{") {
+					sch, _ := e.With["schema"].(string)
+					if strings.Contains(sch, "{{") {
+						sch = ""
+					}
+					out = append(out, site{alias, verb, sch, state})
+				}
+			}
+			walk(state, e.Effects)
+			walk(state, e.OnComplete)
+		}
+	}
+	for _, s := range st.AllStates() {
+		walk(s.Path, s.OnEnter)
+		walk(s.Path, s.OnExit)
+		for _, intent := range s.OnOrder {
+			for _, tr := range s.On[intent] {
+				walk(s.Path, tr.Effects)
+			}
+		}
+	}
+	return out
+}
+
+// buildTools derives the tools of a story: enabled aliases only. Invalid or
+// colliding names are an error naming both aliases.
+func buildTools(st *story.Story, asm *plugin.Assembly, schemas *schema.Compiler) (map[string]*Tool, error) {
+	byKey := map[string]*Tool{}
+	var keys []string
+	for _, s := range callSites(st) {
+		if ag, ok := asm.Agent(s.alias); !ok || !ag.Enabled {
+			continue
+		}
+		k := s.alias + "\x00" + s.verb
+		t := byKey[k]
+		if t == nil {
+			t = &Tool{Alias: s.alias, Verb: s.verb}
+			byKey[k] = t
+			keys = append(keys, k)
+		}
+		if !contains(t.Schemas, s.schema) {
+			t.Schemas = append(t.Schemas, s.schema)
+		}
+		if !contains(t.Sites, s.state) {
+			t.Sites = append(t.Sites, s.state)
+		}
+	}
+	sort.Strings(keys)
+	tools := map[string]*Tool{}
+	for _, k := range keys {
+		t := byKey[k]
+		name, err := ToolName(t.Alias, t.Verb)
+		if err != nil {
+			return nil, err
+		}
+		if prev := tools[name]; prev != nil {
+			return nil, fmt.Errorf("tool name %s is claimed by both %s (%s) and %s (%s); rename one of the aliases", name, prev.Alias, prev.Verb, t.Alias, t.Verb)
+		}
+		t.Name = name
+		sort.Strings(t.Schemas)
+		if len(t.Schemas) == 1 && t.Schemas[0] != "" {
+			sch, err := schemas.Compile(t.Schemas[0])
+			if err != nil {
+				return nil, fmt.Errorf("%s: schema %s: %v", name, t.Schemas[0], err)
+			}
+			t.Output = json.RawMessage(sch.Raw)
+		}
+		tools[name] = t
+	}
+	return tools, nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// inputSchema is {prompt, args?} (+ schema when the call sites differ).
+func (t *Tool) inputSchema() map[string]any {
+	props := map[string]any{
+		"prompt": map[string]any{"type": "string", "minLength": 1, "description": "the fully rendered prompt"},
+		"args":   map[string]any{"type": "object", "description": "the call's args (with.args)"},
+	}
+	req := []any{"prompt"}
+	if len(t.Schemas) > 1 {
+		enum := make([]any, len(t.Schemas))
+		for i, s := range t.Schemas {
+			enum[i] = s
+		}
+		props["schema"] = map[string]any{"enum": enum, "description": "which call site's schema the answer must satisfy"}
+		req = append(req, "schema")
+	}
+	return map[string]any{"type": "object", "properties": props, "required": req, "additionalProperties": false}
+}
+
+// checkInput validates the arguments of a call against inputSchema.
+func (t *Tool) checkInput(raw json.RawMessage) (prompt string, args map[string]any, schemaPath string, err error) {
+	var in map[string]any
+	if len(raw) == 0 {
+		raw = []byte("{}")
+	}
+	if err := json.Unmarshal(raw, &in); err != nil || in == nil {
+		return "", nil, "", fmt.Errorf("arguments must be a JSON object {prompt, args?}")
+	}
+	for k := range in {
+		if k != "prompt" && k != "args" && !(k == "schema" && len(t.Schemas) > 1) {
+			return "", nil, "", fmt.Errorf("unknown argument %q; %s takes prompt and args", k, t.Name)
+		}
+	}
+	p, ok := in["prompt"].(string)
+	if !ok || p == "" {
+		return "", nil, "", fmt.Errorf("prompt is required and must be a non-empty string")
+	}
+	if a, present := in["args"]; present {
+		m, ok := a.(map[string]any)
+		if !ok {
+			return "", nil, "", fmt.Errorf("args must be an object")
+		}
+		args = m
+	}
+	switch {
+	case len(t.Schemas) > 1:
+		s, _ := in["schema"].(string)
+		if !contains(t.Schemas, s) {
+			return "", nil, "", fmt.Errorf("schema must be one of %q", t.Schemas)
+		}
+		schemaPath = s
+	case len(t.Schemas) == 1:
+		schemaPath = t.Schemas[0]
+	}
+	return p, args, schemaPath, nil
+}

@@ -1,0 +1,160 @@
+package mcpserve
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"kitsoki/pkg/agent"
+)
+
+// upstream is a real MCP server (the SDK's) answering the mcp_http
+// transport's "ask" tool: schema calls get {decision, prompt}, others the
+// prompt echoed as a JSON string.
+func upstream(t *testing.T) string {
+	t.Helper()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "v0"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "ask", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var ar agent.AskRequest
+			if err := json.Unmarshal(req.Params.Arguments, &ar); err != nil {
+				return nil, err
+			}
+			var resp map[string]any
+			if len(ar.Schema) > 0 {
+				resp = map[string]any{"submission": map[string]any{"decision": "approve", "prompt": ar.Prompt, "args": ar.With["args"]}, "meta": map[string]any{"cost_usd": 0.25}}
+			} else {
+				resp = map[string]any{"submission": "echo: " + ar.Prompt}
+			}
+			return &mcp.CallToolResult{StructuredContent: resp, Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+		})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+const verdictSchema = `{"type":"object","required":["decision"],"properties":{"decision":{"enum":["approve","reject"]},"prompt":{"type":"string"},"args":{}}}`
+
+func storyYAML(endpoint string, extraAliases ...string) string {
+	var b strings.Builder
+	b.WriteString("app: { id: mcpstory, version: 0.1.0 }\nagent_plugins:\n  agent.remote:\n    plugin: mcp_http\n    endpoint: " + endpoint + "\n")
+	for _, a := range extraAliases {
+		b.WriteString("  " + a + ":\n    plugin: mcp_http\n    endpoint: " + endpoint + "\n")
+	}
+	b.WriteString(`root: start
+states:
+  start:
+    on_enter:
+      - invoke: host.agent.decide
+        agent: agent.remote
+        with: { prompt: "judge", schema: schemas/verdict.json }
+      - invoke: host.agent.ask
+        agent: agent.remote
+        with: { prompt: "hi" }
+`)
+	for _, a := range extraAliases {
+		b.WriteString("      - invoke: host.agent.ask\n        agent: " + a + "\n        with: { prompt: \"hi\" }\n")
+	}
+	b.WriteString("    terminal: true\n")
+	return b.String()
+}
+
+// writeStory writes a story dir (and .kitsoki/ beside it) under a temp root.
+func writeStory(t *testing.T, yaml string) (root, dir string) {
+	t.Helper()
+	root = t.TempDir()
+	dir = filepath.Join(root, "story")
+	write(t, filepath.Join(dir, "app.yaml"), yaml)
+	write(t, filepath.Join(dir, "schemas", "verdict.json"), verdictSchema)
+	return root, dir
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// recSink records events.
+type recSink struct {
+	mu sync.Mutex
+	ev []agent.Event
+}
+
+func (r *recSink) Emit(ev agent.Event) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ev = append(r.ev, ev)
+	return nil
+}
+
+func (r *recSink) kinds() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, e := range r.ev {
+		out = append(out, e.Kind)
+	}
+	return out
+}
+
+func (r *recSink) first(kind string) (agent.Event, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, e := range r.ev {
+		if e.Kind == kind {
+			return e, true
+		}
+	}
+	return agent.Event{}, false
+}
+
+// connectPipe connects the SDK client to s over io.Pipe pairs with the
+// newline-delimited stdio framing.
+func connectPipe(t *testing.T, s *Server, copts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	ss, err := s.MCP().Connect(ctx, &mcp.IOTransport{Reader: sr, Writer: sw}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0"}, copts)
+	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cs.Close()
+		_ = ss.Close()
+		cancel()
+	})
+	return cs
+}
+
+func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
+	t.Helper()
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, tl := range res.Tools {
+		out = append(out, tl.Name)
+	}
+	return out
+}

@@ -1,0 +1,55 @@
+package mcpserve
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// MaxToolName is the longest tool name kitsoki emits (the strictest common
+// provider limit).
+const MaxToolName = 64
+
+const toolPrefix = "kitsoki_"
+
+var verbRe = regexp.MustCompile(`^[a-z0-9_]+$`)
+
+// Slug lowercases an alias and turns every character other than a-z and
+// 0-9 into '_'.
+func Slug(alias string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(alias) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// ToolName returns kitsoki_<slug>_<verb>. When that is longer than
+// MaxToolName, the slug is truncated and "_" plus the first 8 hex digits of
+// sha256(alias) is appended, so the name stays stable and distinct.
+func ToolName(alias, verb string) (string, error) {
+	if !verbRe.MatchString(verb) {
+		return "", fmt.Errorf("agent verb %q of %s cannot be part of a tool name (only a-z, 0-9 and _)", verb, alias)
+	}
+	slug := Slug(alias)
+	if strings.Trim(slug, "_") == "" {
+		return "", fmt.Errorf("agent alias %q has no letters or digits to name a tool after; rename it", alias)
+	}
+	name := toolPrefix + slug + "_" + verb
+	if len(name) <= MaxToolName {
+		return name, nil
+	}
+	sum := sha256.Sum256([]byte(alias))
+	suffix := "_" + hex.EncodeToString(sum[:])[:8]
+	keep := MaxToolName - len(toolPrefix) - len("_"+verb) - len(suffix)
+	if keep < 1 {
+		return "", fmt.Errorf("agent verb %q is too long for a %d-character tool name", verb, MaxToolName)
+	}
+	return toolPrefix + slug[:keep] + suffix + "_" + verb, nil
+}

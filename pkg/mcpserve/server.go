@@ -1,0 +1,484 @@
+package mcpserve
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"kitsoki/pkg/agent"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/plugin"
+	"kitsoki/pkg/schema"
+	"kitsoki/pkg/story"
+)
+
+// Options configures a Server.
+type Options struct {
+	// StoryPath is the story directory or app.yaml.
+	StoryPath string
+	// ProfilePath is --profile ("" = .kitsoki/plugins.yaml found upward).
+	ProfilePath string
+	// Sink receives the events of every call (agent.call.*, hook.*); the
+	// caller wires it to a trace writer. Nil discards.
+	Sink agent.Sink
+	// CallTimeout is the hard deadline of one call (0 = agent.DefaultTimeout).
+	CallTimeout time.Duration
+	// Builders add transport builders (e.g. builtin.local_llm).
+	Builders map[string]agent.Builder
+	// Version is announced to clients.
+	Version string
+	// Logger receives reload failures and debug lines; nil discards.
+	Logger *slog.Logger
+	// Getenv is for the redact provider (os.Getenv if nil).
+	Getenv func(string) string
+}
+
+// Server is a running catalog of story agent tools behind an MCP server.
+type Server struct {
+	opts       Options
+	mcp        *mcp.Server
+	log        *slog.Logger
+	generation string
+	revision   atomic.Uint64
+	session    string
+
+	reloadMu sync.Mutex // one reload at a time
+	mu       sync.Mutex // guards cur, offered, closed
+	cur      *Catalog
+	offered  map[string]bool // tool names the SDK server lists
+	closed   bool
+}
+
+// New loads the story and profile and builds the first catalog. Unlike a
+// later reload, a failure here is an error: the story must load, the
+// profile must parse and the tool names must be valid and distinct.
+func New(opts Options) (*Server, error) {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	var g [6]byte
+	_, _ = rand.Read(g[:])
+	s := &Server{opts: opts, log: log, generation: hex.EncodeToString(g[:]), offered: map[string]bool{}}
+	s.session = "mcp-" + s.generation
+	version := opts.Version
+	if version == "" {
+		version = "dev"
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "kitsoki", Version: version}, &mcp.ServerOptions{HasTools: true})
+	c, err := s.build()
+	if err != nil {
+		return nil, err
+	}
+	s.Apply(c)
+	return s, nil
+}
+
+// MCP returns the SDK server (for transports and tests).
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Generation identifies this server process's catalogs.
+func (s *Server) Generation() string { return s.generation }
+
+// Current returns the current catalog.
+func (s *Server) Current() *Catalog {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cur
+}
+
+// build loads story + profile and returns a new catalog with the next
+// revision. It does not apply it.
+func (s *Server) build() (*Catalog, error) {
+	rev := s.revision.Add(1)
+	c := &Catalog{Generation: s.generation, Revision: rev, Tools: map[string]*Tool{}}
+	st, ds := story.Load(s.opts.StoryPath, story.Options{})
+	c.files = []string{storyFile(s.opts.StoryPath)}
+	if st != nil {
+		c.files = append(c.files[:0], st.Manifests...)
+	}
+	dir := storyDir(s.opts.StoryPath)
+	if st != nil {
+		dir = st.Dir
+	}
+	prof := s.opts.ProfilePath
+	if prof == "" {
+		prof = plugin.FindProfile(dir)
+	}
+	c.files = append(c.files, profileCandidates(dir, s.opts.ProfilePath)...)
+	c.files = append(c.files, manifestFiles(dir, prof)...)
+	if st == nil || diag.HasErrors(ds) {
+		var msgs []string
+		for _, d := range ds {
+			if d.Severity == diag.Error {
+				msgs = append(msgs, d.String())
+			}
+		}
+		c.print = fingerprint(c.files)
+		return c, fmt.Errorf("%s: the story does not load:\n%s", s.opts.StoryPath, strings.Join(msgs, "\n"))
+	}
+	asm, err := plugin.Assemble(plugin.Options{StoryDir: st.Dir, ProfilePath: s.opts.ProfilePath, Story: st, Getenv: s.opts.Getenv})
+	if err != nil {
+		c.print = fingerprint(c.files)
+		return c, err
+	}
+	schemas := schema.NewCompiler(st.Dir)
+	tools, err := buildTools(st, asm, schemas)
+	if err != nil {
+		c.print = fingerprint(c.files)
+		return c, err
+	}
+	for _, t := range tools {
+		for _, p := range t.Schemas {
+			if p != "" {
+				c.files = append(c.files, filepath.Join(st.Dir, "schemas", strings.TrimPrefix(p, "schemas/")))
+			}
+		}
+	}
+	c.print = fingerprint(c.files)
+	// Only enabled aliases get a transport: a disabled one is never built.
+	decls := map[string]*story.AgentPlugin{}
+	for alias, p := range st.AgentPlugins {
+		if ag, ok := asm.Agent(alias); ok && ag.Enabled {
+			decls[alias] = p
+		}
+	}
+	reg, err := agent.NewRegistryFromPlugins(decls, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Builders: s.opts.Builders,
+		Sink: s.opts.Sink, Logger: s.log, Timeout: s.opts.CallTimeout, Schemas: schemas})
+	if err != nil {
+		return c, err
+	}
+	if ag, ok := asm.Agent(story.DefaultAgentAlias); !ok || !ag.Enabled {
+		// NewRegistryFromPlugins injects agent.claude; a disabled one must not answer.
+		_ = reg.Register(story.DefaultAgentAlias, disabledTransport{alias: story.DefaultAgentAlias})
+	}
+	chain := asm.NewChain()
+	reg.SetHooks(chain.AgentHooks())
+	c.story, c.asm, c.reg, c.chain, c.Tools = st, asm, reg, chain, tools
+	return c, nil
+}
+
+// Apply makes c the current catalog unless a newer one is already current
+// (a stale refresh never restores removed tools). It reports whether c
+// was applied. The SDK's tool set is updated, which sends
+// notifications/tools/list_changed to connected clients.
+func (s *Server) Apply(c *Catalog) bool {
+	s.mu.Lock()
+	if s.closed || (s.cur != nil && c.Generation == s.cur.Generation && c.Revision <= s.cur.Revision) {
+		s.mu.Unlock()
+		c.close()
+		return false
+	}
+	old := s.cur
+	s.cur = c
+	var gone []string
+	for name := range s.offered {
+		if c.Tools[name] == nil {
+			gone = append(gone, name)
+			delete(s.offered, name)
+		}
+	}
+	for _, name := range c.Names() {
+		s.mcp.AddTool(s.mcpTool(c, c.Tools[name]), s.handler(name))
+		s.offered[name] = true
+	}
+	if len(gone) > 0 {
+		s.mcp.RemoveTools(gone...)
+	}
+	s.mu.Unlock()
+	if old != nil {
+		go func() {
+			old.inflight.Wait()
+			old.close()
+		}()
+	}
+	return true
+}
+
+func (s *Server) mcpTool(c *Catalog, t *Tool) *mcp.Tool {
+	desc := fmt.Sprintf("Ask the story agent %s to %s (host.agent.%s; call sites: %s). Single attempt: a failed call is not retried.",
+		t.Alias, t.Verb, t.Verb, strings.Join(t.Sites, ", "))
+	mt := &mcp.Tool{Name: t.Name, Description: desc, InputSchema: t.inputSchema(),
+		Meta: mcp.Meta{"kitsoki/generation": c.Generation, "kitsoki/revision": c.Revision, "kitsoki/alias": t.Alias}}
+	if len(t.Output) > 0 {
+		mt.OutputSchema = t.Output
+	}
+	return mt
+}
+
+// Reload rebuilds the catalog from disk and applies it. On failure the
+// catalog becomes empty (fail closed) and the error is returned.
+func (s *Server) Reload() error {
+	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
+	return s.reloadLocked()
+}
+
+func (s *Server) reloadLocked() error {
+	c, err := s.build()
+	if err != nil {
+		if c.reg != nil {
+			c.close()
+		}
+		c = &Catalog{Generation: c.Generation, Revision: c.Revision, Tools: map[string]*Tool{}, Err: err.Error(), files: c.files, print: c.print}
+		s.log.Error("kitsoki mcp serve: reload failed; serving no tools until it is fixed", slog.String("error", err.Error()))
+	}
+	s.Apply(c)
+	return err
+}
+
+// Refresh reloads when the story, profile, manifests or schemas changed
+// on disk since the current catalog was built.
+func (s *Server) Refresh() error {
+	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
+	cur := s.Current()
+	if cur != nil && fingerprint(cur.files) == cur.print && sameSet(cur, s) {
+		return nil
+	}
+	return s.reloadLocked()
+}
+
+// sameSet reports whether the profile/manifests set is unchanged (a new
+// profile file or manifest directory appearing counts as a change).
+func sameSet(c *Catalog, s *Server) bool {
+	dir := storyDir(s.opts.StoryPath)
+	if c.story != nil {
+		dir = c.story.Dir
+	}
+	prof := s.opts.ProfilePath
+	if prof == "" {
+		prof = plugin.FindProfile(dir)
+	}
+	want := append(profileCandidates(dir, s.opts.ProfilePath), manifestFiles(dir, prof)...)
+	have := map[string]bool{}
+	for _, f := range c.files {
+		have[f] = true
+	}
+	for _, f := range want {
+		if !have[f] {
+			return false
+		}
+	}
+	return true
+}
+
+// Watch polls for changes every interval until ctx ends.
+func (s *Server) Watch(ctx context.Context, interval time.Duration) {
+	if interval <= 0 {
+		return
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			_ = s.Refresh()
+		}
+	}
+}
+
+// Close stops serving: the current catalog's transports and hook
+// processes are closed once their calls finish.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	cur := s.cur
+	s.mu.Unlock()
+	if cur != nil {
+		cur.inflight.Wait()
+		cur.close()
+	}
+	return nil
+}
+
+// acquire returns the current catalog with an in-flight reference.
+func (s *Server) acquire() (*Catalog, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || s.cur == nil {
+		return nil, errors.New("the server is shutting down")
+	}
+	s.cur.inflight.Add(1)
+	return s.cur, nil
+}
+
+var turnOne int64 = 1
+
+func (s *Server) handler(name string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// Discovery is never authorization: re-read what may have changed.
+		_ = s.Refresh()
+		c, err := s.acquire()
+		if err != nil {
+			return toolError(err.Error()), nil
+		}
+		defer c.inflight.Done()
+		t := c.Tools[name]
+		if t == nil {
+			why := "it is no longer offered (its alias was removed or disabled)"
+			if c.Err != "" {
+				why = "the story or profile does not load: " + c.Err
+			}
+			return toolError(fmt.Sprintf("tool %s is not available: %s; list the tools again", name, why)), nil
+		}
+		if ag, ok := c.asm.Agent(t.Alias); !ok || !ag.Enabled {
+			return toolError(fmt.Sprintf("tool %s is not available: agent %s is disabled (%s)", name, t.Alias, ag.Reason)), nil
+		}
+		var raw json.RawMessage
+		if req != nil && req.Params != nil {
+			raw = req.Params.Arguments
+		}
+		prompt, args, schemaPath, err := t.checkInput(raw)
+		if err != nil {
+			return toolError(name + ": invalid input: " + err.Error()), nil
+		}
+		with := map[string]any{"prompt": prompt}
+		if args != nil {
+			with["args"] = args
+		}
+		if schemaPath != "" {
+			with["schema"] = schemaPath
+		}
+		res, err := c.reg.Dispatch(ctx, agent.Call{Alias: t.Alias, Verb: t.Verb, SessionID: s.session, Turn: turnOne,
+			StatePath: "mcp." + name, Prompt: prompt, SchemaPath: schemaPath, With: with})
+		if err != nil {
+			return toolError(err.Error()), nil
+		}
+		out := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(res.Submission)}},
+			Meta: mcp.Meta{"kitsoki/call_id": res.CallID, "kitsoki/revision": c.Revision}}
+		if _, isObj := res.Value.(map[string]any); isObj || len(t.Output) > 0 {
+			out.StructuredContent = res.Value
+		}
+		return out, nil
+	}
+}
+
+func toolError(msg string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
+}
+
+// HTTPHandler serves the MCP streamable HTTP transport. A non-empty token
+// requires "Authorization: Bearer <token>" on every request.
+func (s *Server) HTTPHandler(token string) http.Handler {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
+	if token == "" {
+		return h
+	}
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := []byte(r.Header.Get("Authorization"))
+		if subtle.ConstantTimeCompare(got, want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="kitsoki"`)
+			http.Error(w, "kitsoki mcp serve: missing or wrong bearer token", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// disabledTransport answers for an alias whose plugin is disabled.
+type disabledTransport struct{ alias string }
+
+func (d disabledTransport) Ask(context.Context, *agent.AskRequest) (*agent.AskResponse, error) {
+	return nil, agent.Errorf(agent.KindTransportError, "%s: disabled by the plugin profile", d.alias)
+}
+func (disabledTransport) Close() error { return nil }
+
+func storyFile(p string) string {
+	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+		return filepath.Join(p, "app.yaml")
+	}
+	return p
+}
+
+func storyDir(p string) string {
+	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+		return p
+	}
+	return filepath.Dir(p)
+}
+
+// profileCandidates: the explicit profile, else every place the upward
+// search looks (so a profile created later is noticed).
+func profileCandidates(dir, explicit string) []string {
+	if explicit != "" {
+		return []string{explicit}
+	}
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for {
+		out = append(out, filepath.Join(d, plugin.ProfileDir, plugin.ProfileFile))
+		parent := filepath.Dir(d)
+		if parent == d {
+			return out
+		}
+		d = parent
+	}
+}
+
+func manifestFiles(dir, profile string) []string {
+	var pd string
+	if profile != "" {
+		pd = filepath.Join(filepath.Dir(profile), "plugins")
+	} else if abs, err := filepath.Abs(dir); err == nil {
+		for d := abs; ; d = filepath.Dir(d) {
+			if fi, err := os.Stat(filepath.Join(d, plugin.ProfileDir)); err == nil && fi.IsDir() {
+				pd = filepath.Join(d, plugin.ProfileDir, "plugins")
+				break
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	if pd == "" {
+		return nil
+	}
+	ms, _ := filepath.Glob(filepath.Join(pd, "*", plugin.ManifestFile))
+	sort.Strings(ms)
+	return ms
+}
+
+// fingerprint hashes the contents (or absence) of files.
+func fingerprint(files []string) string {
+	h := sha256.New()
+	for _, f := range files {
+		h.Write([]byte(f))
+		h.Write([]byte{0})
+		b, err := os.ReadFile(f)
+		if err != nil {
+			h.Write([]byte("\x00missing\x00"))
+			continue
+		}
+		h.Write(b)
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
