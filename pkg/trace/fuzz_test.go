@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 )
 
 // FuzzReader feeds arbitrary bytes to the reader: it must never panic, every
@@ -106,4 +107,22 @@ func encodeTrace(t *testing.T, h Header, evs []Event) []byte {
 		b.Write(l)
 	}
 	return b.Bytes()
+}
+
+// FuzzParseTS checks the fast timestamp parser against time.Time's JSON
+// decoding: whenever the fast path accepts, both agree.
+func FuzzParseTS(f *testing.F) {
+	for _, s := range []string{"2026-11-30T09:23:56.658392434Z", "2024-02-29T23:59:59.1Z", "2026-02-29T00:00:00Z",
+		"2026-11-30T09:23:56.Z", "2026-11-30T24:00:00Z", "2026-13-01T00:00:00Z", "0000-01-01T00:00:00Z", "2026-11-30T09:23:56.0000000001Z",
+		"2026-11-30T09:23:56+02:00", "2026-04-31T00:00:00Z"} {
+		f.Add(`"` + s + `"`)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		got, ok := parseTS([]byte(q))
+		var want time.Time
+		err := want.UnmarshalJSON([]byte(q))
+		if ok && (err != nil || !got.Equal(want) || got.Location() != time.UTC) {
+			t.Fatalf("%s: fast %v, time %v (%v)", q, got, want, err)
+		}
+	})
 }
