@@ -1,0 +1,173 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"kitsoki/pkg/agent"
+	"kitsoki/pkg/mcpserve"
+	"kitsoki/pkg/plugin"
+	"kitsoki/pkg/trace"
+)
+
+func init() { registry = append(registry, newMCPCmd) }
+
+func newMCPCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "mcp",
+		Short: "MCP server: serve a story's agent plugins as MCP tools",
+	}
+	c.AddCommand(newMCPServeCmd())
+	return c
+}
+
+type mcpServeFlags struct {
+	httpAddr, tokenEnv, profile, tracePath string
+	watch, timeout                         time.Duration
+}
+
+func newMCPServeCmd() *cobra.Command {
+	var f mcpServeFlags
+	c := &cobra.Command{
+		Use:   "serve STORY",
+		Short: "Serve one MCP tool per agent alias x verb of STORY (stdio, or --http)",
+		Long: `Serve exposes every agent alias x verb that STORY calls as an MCP tool named
+kitsoki_<slug>_<verb> (input {prompt, args?}, the call site's schema as output
+schema; the result is the validated submission as structuredContent).
+
+Every call re-reads the story and the plugin profile, re-checks that the alias
+is enabled and validates its input; calls are single-attempt and traced like
+story calls (--trace, default .kitsoki/sessions/mcp-<time>.jsonl). Edits to the
+story or profile replace the tool list and send notifications/tools/list_changed.
+
+Transport: stdio by default; --http ADDR serves streamable HTTP (a bare :PORT
+binds 127.0.0.1). --token-env VAR requires "Authorization: Bearer $VAR"; a
+non-loopback address requires it.
+
+Exit status: 0 clean shutdown, 1 the story cannot be served, 2 usage error.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runMCPServe(ctx, c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr(), args[0], &f)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.httpAddr, "http", "", "serve streamable HTTP on ADDR (e.g. :8765 = 127.0.0.1:8765) instead of stdio")
+	fl.StringVar(&f.tokenEnv, "token-env", "", "require a bearer token: the value of this environment variable")
+	fl.StringVar(&f.profile, "profile", "", "plugin profile file (default: .kitsoki/plugins.yaml found upward from the story)")
+	fl.StringVar(&f.tracePath, "trace", "", "trace file (default .kitsoki/sessions/mcp-<time>.jsonl)")
+	fl.DurationVar(&f.watch, "watch-interval", time.Second, "how often the story and profile are checked for changes (0 disables; calls always re-check)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "hard deadline of one call (default 10m)")
+	return c
+}
+
+func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, storyPath string, f *mcpServeFlags) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	token := ""
+	if f.tokenEnv != "" {
+		if token = os.Getenv(f.tokenEnv); token == "" {
+			return usagef("--token-env %s: the variable is empty or unset; export the token first", f.tokenEnv)
+		}
+	}
+	var listenAddr string
+	if f.httpAddr != "" {
+		host, port, err := net.SplitHostPort(f.httpAddr)
+		if err != nil {
+			return usagef("--http %q: %v; use HOST:PORT or :PORT", f.httpAddr, err)
+		}
+		if host == "" {
+			host = "127.0.0.1"
+		}
+		if !isLoopback(host) && token == "" {
+			return usagef("--http %s: a non-loopback address needs --token-env VAR (a bearer token)", f.httpAddr)
+		}
+		listenAddr = net.JoinHostPort(host, port)
+	} else if token != "" {
+		return usagef("--token-env only applies with --http")
+	}
+	if _, err := os.Stat(storyPath); err != nil {
+		return usagef("%s: %v", storyPath, errors.Unwrap(err))
+	}
+
+	tracePath := f.tracePath
+	if tracePath == "" {
+		tracePath = filepath.Join(".kitsoki", "sessions", "mcp-"+time.Now().UTC().Format("20060102T150405.000000000")+".jsonl")
+	}
+	tw, err := trace.Create(tracePath, trace.Header{Story: storyPath, Generator: "kitsoki " + version + " mcp serve"})
+	if err != nil {
+		return usagef("--trace: %v", err)
+	}
+	defer tw.Close()
+	sink := agent.SinkFunc(func(ev agent.Event) error {
+		return tw.Append(trace.Event{Turn: int(ev.Turn), TS: ev.TS, Kind: ev.Kind, StatePath: ev.StatePath,
+			CallID: ev.CallID, EpisodeID: ev.EpisodeID, MatchIdx: ev.MatchIdx, Payload: ev.Payload})
+	})
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	srv, err := mcpserve.New(mcpserve.Options{StoryPath: storyPath, ProfilePath: f.profile, Sink: sink, CallTimeout: f.timeout,
+		Version: version, Logger: logger})
+	if err != nil {
+		var pe *plugin.ProfileError
+		if errors.As(err, &pe) {
+			return usagef("the plugin profile is malformed:\n%v", pe)
+		}
+		return findingf("%v", err)
+	}
+	defer srv.Close()
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go srv.Watch(wctx, f.watch)
+
+	if listenAddr == "" {
+		t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
+		if err := srv.MCP().Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) && !strings.Contains(err.Error(), "EOF") {
+			return findingf("mcp serve: %v", err)
+		}
+		return nil
+	}
+	ln, err := net.Listen("tcp", listenAddr)
+	if err != nil {
+		return usagef("--http %s: %v", f.httpAddr, err)
+	}
+	hs := &http.Server{Handler: srv.HTTPHandler(token), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stderr, "kitsoki mcp serve: %s on http://%s/ (trace %s)\n", storyPath, ln.Addr(), tracePath)
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case <-ctx.Done():
+		sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer scancel()
+		_ = hs.Shutdown(sctx)
+		return nil
+	case err := <-errc:
+		return findingf("mcp serve: %v", err)
+	}
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

@@ -1,0 +1,162 @@
+package cmd
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"kitsoki/pkg/agent"
+)
+
+// mcpUpstream is a real SDK MCP server answering the story's mcp_http alias.
+func mcpUpstream(t *testing.T) string {
+	t.Helper()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "v0"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "ask", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var ar agent.AskRequest
+			if err := json.Unmarshal(req.Params.Arguments, &ar); err != nil {
+				return nil, err
+			}
+			return &mcp.CallToolResult{StructuredContent: map[string]any{"submission": map[string]any{"decision": "approve", "seen": ar.Prompt}}}, nil
+		})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+func mcpStoryDir(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"story/app.yaml": `app: { id: mcpcli, version: 0.1.0 }
+agent_plugins:
+  agent.remote:
+    plugin: mcp_http
+    endpoint: ` + mcpUpstream(t) + `
+root: start
+states:
+  start:
+    on_enter:
+      - invoke: host.agent.decide
+        agent: agent.remote
+        with: { prompt: "judge", schema: schemas/verdict.json }
+    terminal: true
+`,
+		"story/schemas/verdict.json": `{"type":"object","required":["decision"],"properties":{"decision":{"enum":["approve","reject"]},"seen":{"type":"string"}}}`,
+		".kitsoki/plugins.yaml":      "config:\n  redact: {patterns: [\"sk-[a-z0-9]{6,}\"]}\n",
+	})
+	return filepath.Join(root, "story")
+}
+
+func buildKitsoki(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "kitsoki")
+	if out, err := exec.Command("go", "build", "-o", bin, "kitsoki").CombinedOutput(); err != nil {
+		t.Fatalf("go build kitsoki: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func TestMCPServeBinaryOverStdioAndHTTP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the kitsoki binary")
+	}
+	bin := buildKitsoki(t)
+	dir := mcpStoryDir(t)
+	tracePath := filepath.Join(t.TempDir(), "mcp.jsonl")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+
+	// stdio: the SDK client runs the real binary.
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+	cmd := exec.Command(bin, "mcp", "serve", dir, "--trace", tracePath)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil || len(tools.Tools) != 1 || tools.Tools[0].Name != "kitsoki_agent_remote_decide" {
+		t.Fatalf("tools: %v %+v", err, tools)
+	}
+	r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "kitsoki_agent_remote_decide", Arguments: map[string]any{"prompt": "key sk-abcdef99 ok?"}})
+	if err != nil || r.IsError {
+		t.Fatalf("call: %v %+v", err, r)
+	}
+	m, _ := r.StructuredContent.(map[string]any)
+	if m["decision"] != "approve" {
+		t.Fatalf("structuredContent = %v", r.StructuredContent)
+	}
+	if err := cs.Close(); err != nil {
+		t.Logf("close: %v", err)
+	}
+	tr, err := os.ReadFile(tracePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(tr), `"kind":"agent.call.start"`) || !strings.Contains(string(tr), `"kind":"agent.call.complete"`) {
+		t.Fatalf("trace lacks the call:\n%s", tr)
+	}
+
+	// HTTP with a bearer token from the environment.
+	hcmd := exec.CommandContext(ctx, bin, "mcp", "serve", dir, "--http", "127.0.0.1:0", "--token-env", "KITSOKI_TEST_TOKEN", "--trace", filepath.Join(t.TempDir(), "h.jsonl"))
+	hcmd.Env = append(os.Environ(), "KITSOKI_TEST_TOKEN=tok123")
+	stderr, _ := hcmd.StderrPipe()
+	if err := hcmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = hcmd.Process.Signal(os.Interrupt); _ = hcmd.Wait() }()
+	sc := bufio.NewScanner(stderr)
+	var url string
+	re := regexp.MustCompile(`on (http://[^ ]+/)`)
+	for sc.Scan() {
+		if m := re.FindStringSubmatch(sc.Text()); m != nil {
+			url = m[1]
+			break
+		}
+	}
+	if url == "" {
+		t.Fatal("no listening line on stderr")
+	}
+	hc := &http.Client{Transport: bearerRT{"tok123"}}
+	hs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hs.Close()
+	r, err = hs.CallTool(ctx, &mcp.CallToolParams{Name: "kitsoki_agent_remote_decide", Arguments: map[string]any{"prompt": "p"}})
+	if err != nil || r.IsError {
+		t.Fatalf("HTTP call: %v %+v", err, r)
+	}
+}
+
+type bearerRT struct{ token string }
+
+func (b bearerRT) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func TestMCPServeUsageErrors(t *testing.T) {
+	dir := mcpStoryDir(t)
+	var out, errb strings.Builder
+	if code := Run([]string{"mcp", "serve", dir, "--http", "0.0.0.0:0"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "needs --token-env") {
+		t.Fatalf("non-loopback without token: exit %d %s", code, errb.String())
+	}
+	errb.Reset()
+	if code := Run([]string{"mcp", "serve", dir, "--http", ":0", "--token-env", "KITSOKI_SURELY_UNSET_VAR"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "empty or unset") {
+		t.Fatalf("unset token: exit %d %s", code, errb.String())
+	}
+}
