@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"kitsoki/pkg/schema"
@@ -66,6 +67,8 @@ type Registry struct {
 
 	seqMu sync.Mutex
 	seqs  map[string]int // "<session>\x00<turn>\x00<state>" -> next seq
+
+	hooks atomic.Pointer[hooksBox] // SetHooks (hooks.go)
 }
 
 // NewRegistryFromPlugins is NewRegistry for a bare alias -> declaration map
