@@ -12,5 +12,6 @@ func defaultBuilders() map[string]Builder {
 		story.PluginSubprocess: newSubprocessTransport,
 		story.PluginMCPHTTP:    newMCPHTTPTransport,
 		story.PluginClaudeCLI:  newClaudeCLITransport,
+		story.PluginLocalLLM:   newLocalLLMTransport, // local_llm.go
 	}
 }

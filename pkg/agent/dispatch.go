@@ -65,6 +65,10 @@ type Result struct {
 	Duration   time.Duration
 	EpisodeID  string // cassette replay only
 	MatchIdx   int
+	// Substitution is set when the call's answer came from the fallback
+	// agent (a rejected builtin.local_llm answer re-dispatched to
+	// agent.claude); Alias stays the requested alias.
+	Substitution *Substitution
 }
 
 // Bind returns the keys an effect's bind: may read (seed §2): submission,
@@ -162,27 +166,45 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 		return st.fail(askErr)
 	}
 
-	// 4. Sub-event rules, all-or-nothing: checked now, written only on success.
+	// 4. Sub-event rules and 5. schema validation.
+	value, verr := r.checkAnswer(alias, req.CallID, sch, resp)
+	if verr != nil {
+		if verr.Kind == KindSchemaInvalid && substitutes(alias, t) {
+			// A local model's rejected answer goes to agent.claude once
+			// (fallback.go); the call stays one start/complete pair.
+			return r.fallback(ctx, &st, req, sch, res, verr, timeout)
+		}
+		return st.fail(verr)
+	}
+
+	// 6. Sub-events and agent.call.complete.
+	return st.complete(ctx, resp, value, res)
+}
+
+// checkAnswer applies the sub-event rules (namespace "<alias>.", matching
+// call_id; checked now, written only on success) and validates the
+// submission against sch, parsing it once.
+func (r *Registry) checkAnswer(alias, callID string, sch *schema.Schema, resp *AskResponse) (any, *AskError) {
 	prefix := alias + "."
 	for i := range resp.SubEvents {
 		se := &resp.SubEvents[i]
 		if !strings.HasPrefix(se.Kind, prefix) || len(se.Kind) == len(prefix) || isCallKind(se.Kind) {
-			return st.fail(Errorf(KindSubEventNamespaceViolation,
-				"sub_event[%d]: Kind %q does not start with required namespace prefix %q", i, se.Kind, prefix))
+			return nil, Errorf(KindSubEventNamespaceViolation,
+				"sub_event[%d]: Kind %q does not start with required namespace prefix %q", i, se.Kind, prefix)
 		}
-		if se.CallID != req.CallID {
-			return st.fail(Errorf(KindSubEventCallIDMismatch,
-				"sub_event[%d]: CallID %q does not match parent call_id %q", i, se.CallID, req.CallID))
+		if se.CallID != callID {
+			return nil, Errorf(KindSubEventCallIDMismatch,
+				"sub_event[%d]: CallID %q does not match parent call_id %q", i, se.CallID, callID)
 		}
 	}
+	return r.checkSubmission(sch, resp.Submission)
+}
 
-	// 5. Schema validation (the submission is parsed once).
-	value, verr := r.checkSubmission(sch, resp.Submission)
-	if verr != nil {
-		return st.fail(verr)
-	}
-
-	// 6. Sub-events, re-stamped inside the call window, then complete.
+// complete reports the sub-events, re-stamped inside the call window, then
+// agent.call.complete (with the substitution, after a fallback), and
+// returns the filled res.
+func (st *callState) complete(ctx context.Context, resp *AskResponse, value any, res *Result) (*Result, error) {
+	r, c := st.r, st.c
 	prev := st.start
 	for i := range resp.SubEvents {
 		se := &resp.SubEvents[i]
@@ -192,7 +214,7 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 		// A sub-event belongs to its call: the call's turn and state, so the
 		// trace's turn order holds whatever the plugin claimed.
 		se.Turn, se.StatePath = c.Turn, c.StatePath
-		if err := st.emit(Event{Kind: se.Kind, CallID: req.CallID, TS: ts, Turn: se.Turn, StatePath: se.StatePath,
+		if err := st.emit(Event{Kind: se.Kind, CallID: st.callID, TS: ts, Turn: se.Turn, StatePath: se.StatePath,
 			Payload: r.redact.raw(se.Payload)}); err != nil {
 			return nil, err
 		}
@@ -204,6 +226,7 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	res.SubEvents = resp.SubEvents
 	res.Transcript = resp.Transcript
 	res.Duration = end.Sub(st.start)
+	res.Substitution = st.sub
 
 	meta := r.redact.mapValue(resp.Meta)
 	model := c.Model
@@ -214,11 +237,15 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	}
 	complete := &CallCompletePayload{Verb: c.Verb, Agent: st.persona, Model: r.redact.String(model), DurationMS: res.Duration.Milliseconds(),
 		Response: &CallResponse{Submission: r.redact.value(value), Meta: meta}, Meta: meta}
-	if err := st.emit(Event{Kind: EventCallComplete, CallID: req.CallID, TS: end, Turn: c.Turn, StatePath: c.StatePath, Payload: complete}); err != nil {
+	var payload any = complete
+	if st.sub != nil {
+		payload = &SubstitutedCompletePayload{CallCompletePayload: *complete, Substitution: st.sub}
+	}
+	if err := st.emit(Event{Kind: EventCallComplete, CallID: st.callID, TS: end, Turn: c.Turn, StatePath: c.StatePath, Payload: payload}); err != nil {
 		return nil, err
 	}
 	if r.log.Enabled(ctx, slog.LevelDebug) {
-		r.log.Debug("agent call", slog.String("alias", alias), slog.String("call_id", req.CallID),
+		r.log.Debug("agent call", slog.String("alias", st.alias), slog.String("call_id", st.callID),
 			slog.String("verb", c.Verb), slog.Duration("duration", res.Duration), slog.Int("sub_events", len(resp.SubEvents)))
 	}
 	return res, nil
@@ -239,6 +266,7 @@ type callState struct {
 	persona string
 	sink    Sink
 	start   time.Time
+	sub     *Substitution // set once a fallback took over the call
 }
 
 // now is the call's clock: monotonic from start (it never goes back, even
@@ -267,8 +295,12 @@ func (st *callState) fail(ae *AskError) (*Result, error) {
 	end := st.now(st.start)
 	st.r.log.Debug("agent call failed", slog.String("alias", st.alias), slog.String("call_id", st.callID),
 		slog.String("verb", st.c.Verb), slog.Duration("duration", end.Sub(st.start)), slog.String("error", ae.Error()))
+	var payload any = &CallErrorPayload{Verb: st.c.Verb, Agent: st.persona, DurationMS: end.Sub(st.start).Milliseconds(), Error: ae.Error()}
+	if st.sub != nil {
+		payload = &SubstitutedErrorPayload{CallErrorPayload: *payload.(*CallErrorPayload), Substitution: st.sub}
+	}
 	if err := st.emit(Event{Kind: EventCallError, CallID: st.callID, TS: end, Turn: st.c.Turn, StatePath: st.c.StatePath,
-		Payload: &CallErrorPayload{Verb: st.c.Verb, Agent: st.persona, DurationMS: end.Sub(st.start).Milliseconds(), Error: ae.Error()}}); err != nil {
+		Payload: payload}); err != nil {
 		return nil, errors.Join(ae, err)
 	}
 	return nil, ae

@@ -213,7 +213,9 @@ func TestMissingBuilderFailsAtDispatchNotAtLoad(t *testing.T) {
 	plugins := map[string]*story.AgentPlugin{
 		"agent.local": {Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: "qwen"},
 	}
-	fx := agenttest.NewFixture(t, plugins, agent.RegistryOptions{})
+	// A nil builder removes the type from this build (builtin.local_llm has
+	// a default builder since local_llm.go).
+	fx := agenttest.NewFixture(t, plugins, agent.RegistryOptions{Builders: map[string]agent.Builder{story.PluginLocalLLM: nil}})
 	_, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.local", Verb: "decide"})
 	if agent.KindOf(err) != agent.KindTransportError || !strings.Contains(err.Error(), "builtin.local_llm") {
 		t.Fatalf("missing builder: %v", err)

@@ -1,0 +1,103 @@
+package agent
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"kitsoki/pkg/schema"
+	"kitsoki/pkg/story"
+)
+
+// Validation-reject fallback (seed §9). When kitsoki's schema check rejects
+// an answer of a builtin.local_llm transport (a fail-open generation, a
+// schema the grammar could not express, a number out of range), asking the
+// same local model again would reproduce the failure. Instead the call is
+// re-dispatched once to agent.claude with the identical request: same
+// call_id, prompt, schema and soft deadline; the hard deadline is what is
+// left of the call's. There is no second hop and no same-backend retry.
+//
+// The call stays one agent.call.start / agent.call.complete (or
+// agent.call.error) pair under its call_id, and the result event carries
+// the substitution object. On success the meta is agent.claude's plus
+// "fallback_of": "<original alias>". The fallback's sub-events follow the
+// usual rules under agent.claude's namespace.
+//
+// Only transports that ask for it (substituter: builtin.local_llm) fall
+// back; subprocess, mcp_http, claude_cli, in-process and cassette answers
+// fail hard on schema_invalid. An alias that is itself agent.claude never
+// falls back.
+
+// Substitution records that a call's answer came from a fallback agent.
+// The first three keys are the trace contract; original_error keeps the
+// rejected answer's validation error for the audit.
+type Substitution struct {
+	Reason         string `json:"reason"`
+	OriginalPlugin string `json:"original_plugin"`
+	FallbackPlugin string `json:"fallback_plugin"`
+	OriginalError  string `json:"original_error,omitempty"`
+}
+
+// SubstitutedCompletePayload is agent.call.complete after a fallback.
+type SubstitutedCompletePayload struct {
+	CallCompletePayload
+	Substitution *Substitution `json:"substitution"`
+}
+
+// SubstitutedErrorPayload is agent.call.error after a failed fallback.
+type SubstitutedErrorPayload struct {
+	CallErrorPayload
+	Substitution *Substitution `json:"substitution"`
+}
+
+// FallbackAlias is the agent a rejected local-model answer goes to.
+const FallbackAlias = story.DefaultAgentAlias
+
+// substituter is implemented by transports whose schema_invalid answers
+// are re-dispatched to FallbackAlias.
+type substituter interface {
+	substituteOnSchemaInvalid() bool
+}
+
+// substitutes reports whether a schema_invalid answer of alias (served by
+// t) falls back.
+func substitutes(alias string, t Transport) bool {
+	s, ok := t.(substituter)
+	return ok && s.substituteOnSchemaInvalid() && alias != FallbackAlias
+}
+
+// fallback re-dispatches the rejected call to FallbackAlias and reports
+// the outcome with the substitution.
+func (r *Registry) fallback(ctx context.Context, st *callState, req *AskRequest, sch *schema.Schema, res *Result, rejected *AskError, timeout time.Duration) (*Result, error) {
+	st.sub = &Substitution{
+		Reason:         string(KindSchemaInvalid),
+		OriginalPlugin: st.alias,
+		FallbackPlugin: FallbackAlias,
+		OriginalError:  r.redact.String(rejected.Error()),
+	}
+	r.log.Debug("agent call falls back", slog.String("alias", st.alias), slog.String("call_id", st.callID),
+		slog.String("fallback", FallbackAlias), slog.String("rejected", st.sub.OriginalError))
+	_, ft, err := r.Resolve(FallbackAlias)
+	if err != nil {
+		return st.fail(Errorf(KindTransportError, "local_llm fallback: %s rejected by the schema, and %s cannot answer instead: %v", st.alias, FallbackAlias, err))
+	}
+	remaining := timeout - time.Since(st.start)
+	if remaining <= 0 {
+		return st.fail(ctxError(FallbackAlias, context.DeadlineExceeded))
+	}
+	resp, askErr := askWithDeadline(ctx, ft, FallbackAlias, req, remaining)
+	if askErr != nil {
+		return st.fail(askErr)
+	}
+	value, verr := r.checkAnswer(FallbackAlias, req.CallID, sch, resp)
+	if verr != nil {
+		return st.fail(verr)
+	}
+	meta := make(map[string]any, len(resp.Meta)+1)
+	for k, v := range resp.Meta {
+		meta[k] = v
+	}
+	meta["fallback_of"] = st.alias
+	resp.Meta = meta
+	return st.complete(ctx, resp, value, res)
+}

@@ -1,0 +1,376 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+
+	"kitsoki/pkg/schema"
+	"kitsoki/pkg/story"
+)
+
+// builtin.local_llm: one Ask is one POST <base>/v1/chat/completions to a
+// llama.cpp llama-server (or any OpenAI-compatible endpoint).
+//
+//   - endpoint: attaches to a running server and never fetches, spawns or
+//     kills anything. An endpoint whose path already ends in a version
+//     segment (https://host/api/paas/v4) gets /chat/completions appended;
+//     any other gets /v1/chat/completions.
+//   - model: alone is managed mode: the first Ask fetches the pinned
+//     llama-server release and the model's weights (pkg/fetch, honouring
+//     KITSOKI_PINS, KITSOKI_MIRROR and KITSOKI_CACHE_DIR) and spawns one
+//     sidecar (pkg/sidecar) shared by every call; server_bin: skips the
+//     binary fetch, port: fixes the port; Close stops the sidecar. With
+//     endpoint: set too, model: only names the model in the request.
+//   - response_format is sent in the nested OpenAI json_schema form with
+//     strict: true when json_schema: true and the call has a schema, or when
+//     grammar: true and the schema is inside llama.cpp's grammar subset
+//     (schema.CheckGrammarSubset). Meta records which one was applied.
+//   - api_key_env: names the variable whose value is sent as a bearer token,
+//     read at every call; unset or empty is a transport_error.
+//
+// A schema_invalid answer of this transport is re-dispatched once to
+// agent.claude by Dispatch (fallback.go).
+
+// maxChatBody bounds the response body read from the server.
+const maxChatBody = 16 << 20
+
+// localLLMConfig holds the knobs tests change; the builder uses defaults.
+type localLLMConfig struct {
+	tune     serverTuning
+	disclose io.Writer // download disclosure; the builder uses os.Stderr
+	client   *http.Client
+}
+
+// localLLM is the builtin.local_llm transport.
+type localLLM struct {
+	alias      string
+	model      string
+	grammar    bool
+	jsonSchema bool
+	apiKeyEnv  string
+	server     llmServer
+	client     *http.Client
+	redact     func(string) string
+
+	subset sync.Map // schema text -> bool (inside the grammar subset)
+}
+
+func newLocalLLMTransport(p *story.AgentPlugin, bc BuildContext) (Transport, error) {
+	return newLocalLLM(p, bc, localLLMConfig{disclose: os.Stderr})
+}
+
+func newLocalLLM(p *story.AgentPlugin, bc BuildContext, cfg localLLMConfig) (*localLLM, error) {
+	ep := strings.TrimSpace(p.Endpoint)
+	model := strings.TrimSpace(p.Model)
+	if ep == "" && model == "" {
+		return nil, fmt.Errorf("agent_plugins.%s: builtin.local_llm plugin requires model: or endpoint: (model: qwen2.5-1.5b-instruct runs a managed llama-server; endpoint: http://127.0.0.1:8080 attaches to one you run)", p.Alias)
+	}
+	l := &localLLM{alias: p.Alias, model: model, grammar: p.Grammar, jsonSchema: p.JSONSchema,
+		apiKeyEnv: strings.TrimSpace(p.APIKeyEnv), redact: redactOrIdentity(bc.Redact), client: cfg.client}
+	if ep != "" {
+		u, err := url.Parse(ep)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("agent_plugins.%s: local_llm endpoint %q is not an http:// or https:// URL (e.g. endpoint: http://127.0.0.1:8080)", p.Alias, l.redact(ep))
+		}
+		l.server = endpointServer{url: strings.TrimRight(ep, "/")}
+		if l.client == nil {
+			tr := http.DefaultTransport.(*http.Transport).Clone()
+			tr.Proxy = http.ProxyFromEnvironment
+			l.client = &http.Client{Transport: tr}
+		}
+	} else {
+		l.server = newManagedServer(p.Alias, model, p.ServerBin, bc.StoryDir, p.Port, false, cfg.tune, bc.Logger, cfg.disclose)
+		if l.client == nil {
+			// Loopback to our own sidecar: never through a proxy, and no
+			// pooled connection to a server that may be restarted.
+			l.client = &http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}}
+		}
+	}
+	return l, nil
+}
+
+// substituteOnSchemaInvalid marks the transport for the validation-reject
+// fallback to agent.claude (fallback.go).
+func (l *localLLM) substituteOnSchemaInvalid() bool { return true }
+
+func (l *localLLM) Close() error { return l.server.close() }
+
+var versionSegment = regexp.MustCompile(`/v[0-9]+$`)
+
+// chatURL is the chat completions URL under base.
+func chatURL(base string) string {
+	if u, err := url.Parse(base); err == nil && versionSegment.MatchString(u.Path) {
+		return base + "/chat/completions"
+	}
+	return base + "/v1/chat/completions"
+}
+
+type chatMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+type jsonSchemaFormat struct {
+	Name   string          `json:"name"`
+	Strict bool            `json:"strict"`
+	Schema json.RawMessage `json:"schema"`
+}
+
+type responseFormat struct {
+	Type       string            `json:"type"`
+	JSONSchema *jsonSchemaFormat `json:"json_schema"`
+}
+
+type chatRequest struct {
+	Model          string          `json:"model,omitempty"`
+	Messages       []chatMessage   `json:"messages"`
+	ResponseFormat *responseFormat `json:"response_format,omitempty"`
+}
+
+// constraint decides whether response_format is sent: json_schema: true
+// for any schema (it wins over grammar), grammar: true only for a schema
+// inside llama.cpp's grammar subset (outside it llama.cpp fails open).
+func (l *localLLM) constraint(sch json.RawMessage) (grammar, jsonSchema bool) {
+	t := bytes.TrimSpace(sch)
+	if len(t) == 0 || string(t) == "null" {
+		return false, false
+	}
+	if l.jsonSchema {
+		return false, true
+	}
+	if !l.grammar {
+		return false, false
+	}
+	key := string(t)
+	if ok, found := l.subset.Load(key); found {
+		return ok.(bool), false
+	}
+	ok := len(schema.CheckGrammarSubset(t)) == 0
+	l.subset.Store(key, ok)
+	return ok, false
+}
+
+func (l *localLLM) Ask(ctx context.Context, req *AskRequest) (*AskResponse, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, ctxError(l.alias, err)
+	}
+	var key string
+	if l.apiKeyEnv != "" {
+		key = os.Getenv(l.apiKeyEnv)
+		if key == "" {
+			return nil, Errorf(KindTransportError, "%s: api_key_env: environment variable %s is not set; export it with the endpoint's API key, or remove api_key_env: for an endpoint without auth", l.alias, l.apiKeyEnv)
+		}
+	}
+	hide := func(s string) string {
+		if key != "" {
+			s = strings.ReplaceAll(s, key, "***")
+		}
+		return l.redact(s)
+	}
+
+	base, err := l.server.baseURL(ctx)
+	if err != nil {
+		if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
+			return nil, &AskError{Kind: KindDeadlineExceeded, Detail: hide(l.alias + ": " + err.Error()), Underlying: err}
+		}
+		return nil, &AskError{Kind: KindTransportError, Detail: hide(err.Error()), Underlying: err}
+	}
+
+	grammar, jsonSchema := l.constraint(req.Schema)
+	body := chatRequest{Model: l.model, Messages: []chatMessage{{Role: "user", Content: req.Prompt}}}
+	if grammar || jsonSchema {
+		body.ResponseFormat = &responseFormat{Type: "json_schema",
+			JSONSchema: &jsonSchemaFormat{Name: "submission", Strict: true, Schema: bytes.TrimSpace(req.Schema)}}
+	}
+	payload, err := json.Marshal(body)
+	if err != nil {
+		return nil, Errorf(KindTransportError, "%s: encode chat request: %v", l.alias, err)
+	}
+	endpoint := chatURL(base)
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(payload))
+	if err != nil {
+		return nil, Errorf(KindTransportError, "%s: chat request to %s: %s", l.alias, hide(endpoint), hide(err.Error()))
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "application/json")
+	if key != "" {
+		hreq.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := l.client.Do(hreq)
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, ctxError(l.alias, cerr)
+		}
+		hint := ""
+		if l.server.managed() {
+			hint = " (the managed llama-server may have crashed; the next call restarts it)"
+		}
+		return nil, &AskError{Kind: KindTransportError, Detail: hide(fmt.Sprintf("%s: POST %s: %v%s", l.alias, endpoint, err, hint)), Underlying: err}
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxChatBody+1))
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, ctxError(l.alias, cerr)
+		}
+		return nil, Errorf(KindTransportError, "%s: reading the answer from %s: %s", l.alias, hide(endpoint), hide(err.Error()))
+	}
+	if len(raw) > maxChatBody {
+		return nil, Errorf(KindTransportError, "%s: the answer from %s is larger than %d MiB", l.alias, hide(endpoint), maxChatBody>>20)
+	}
+	if resp.StatusCode >= 400 {
+		return nil, Errorf(KindTransportError, "%s: http %d from %s: %s", l.alias, resp.StatusCode, hide(endpoint), hide(truncate(strings.TrimSpace(string(raw)), 256)))
+	}
+	cr, content, err := parseChatResponse(raw)
+	if err != nil {
+		return nil, Errorf(KindTransportError, "%s: %s (from %s)", l.alias, hide(err.Error()), hide(endpoint))
+	}
+	model := l.model
+	if model == "" {
+		model = cr.Model
+	}
+	meta := map[string]any{
+		"model":             model,
+		"prompt_tokens":     cr.Usage.PromptTokens,
+		"completion_tokens": cr.Usage.CompletionTokens,
+		"grammar":           grammar,
+		"json_schema":       jsonSchema,
+		// The trace's usage box (kitsoki trace stats) reads these names.
+		"usage": map[string]any{"input_tokens": cr.Usage.PromptTokens, "output_tokens": cr.Usage.CompletionTokens},
+	}
+	return &AskResponse{
+		Submission: json.RawMessage(StripCodeFence(content)),
+		Meta:       meta,
+		Transcript: chatTranscript(model, req.Prompt, content, cr),
+	}, nil
+}
+
+// chatResponse is the part of an OpenAI chat completion kitsoki reads.
+type chatResponse struct {
+	Model   string `json:"model"`
+	Choices []struct {
+		Message struct {
+			Content   json.RawMessage   `json:"content"`
+			ToolCalls []json.RawMessage `json:"tool_calls"`
+		} `json:"message"`
+	} `json:"choices"`
+	Usage struct {
+		PromptTokens     int64 `json:"prompt_tokens"`
+		CompletionTokens int64 `json:"completion_tokens"`
+	} `json:"usage"`
+}
+
+// parseChatResponse decodes a chat completion and returns the first
+// choice's text. The content may be a string or a list of
+// {"type":"text","text":...} parts. No choices, an empty content or a body
+// that is not a chat completion is an error.
+func parseChatResponse(raw []byte) (*chatResponse, string, error) {
+	var cr chatResponse
+	if err := json.Unmarshal(raw, &cr); err != nil {
+		return nil, "", fmt.Errorf("unparseable chat response (%v; raw: %s)", err, truncate(string(raw), 256))
+	}
+	if len(cr.Choices) == 0 {
+		return nil, "", fmt.Errorf("response has no choices (raw: %s)", truncate(string(raw), 256))
+	}
+	c := bytes.TrimSpace(cr.Choices[0].Message.Content)
+	var text string
+	switch {
+	case len(c) == 0 || string(c) == "null":
+	case c[0] == '"':
+		if err := json.Unmarshal(c, &text); err != nil {
+			return nil, "", fmt.Errorf("unparseable message content: %v", err)
+		}
+	case c[0] == '[':
+		var parts []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(c, &parts); err != nil {
+			return nil, "", fmt.Errorf("unparseable message content: %v", err)
+		}
+		var b strings.Builder
+		for _, p := range parts {
+			if p.Type == "text" || p.Type == "" {
+				b.WriteString(p.Text)
+			}
+		}
+		text = b.String()
+	default:
+		return nil, "", fmt.Errorf("message content is neither text nor a list of text parts (raw: %s)", truncate(string(c), 256))
+	}
+	if strings.TrimSpace(text) == "" {
+		return nil, "", errors.New("first choice has empty content")
+	}
+	return &cr, text, nil
+}
+
+// StripCodeFence returns s trimmed, without a surrounding Markdown code
+// fence (```json ... ``` or ``` ... ```) when s is one fenced block.
+func StripCodeFence(s string) string {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "```") {
+		return s
+	}
+	nl := strings.IndexByte(s, '\n')
+	if nl < 0 {
+		return s
+	}
+	tag := strings.TrimSpace(s[3:nl])
+	if strings.ContainsAny(tag, " \t`{[") {
+		return s
+	}
+	body := s[nl+1:]
+	if end := strings.LastIndex(body, "```"); end >= 0 {
+		body = body[:end]
+	}
+	return strings.TrimSpace(body)
+}
+
+// chatTranscript is the openai-chat transcript of one call: the request,
+// the raw assistant text (before fence stripping), tool calls, the result.
+func chatTranscript(model, prompt, content string, cr *chatResponse) *Transcript {
+	ev := func(v any) json.RawMessage {
+		b, _ := json.Marshal(v)
+		return b
+	}
+	t := &Transcript{Format: "openai-chat"}
+	t.Events = append(t.Events,
+		ev(map[string]any{"type": "request", "model": model, "message": map[string]any{"role": "user", "content": prompt}}),
+		ev(map[string]any{"type": "assistant", "message": map[string]any{"role": "assistant", "content": content}}))
+	for _, tc := range cr.Choices[0].Message.ToolCalls {
+		var call struct {
+			ID       string `json:"id"`
+			Name     string `json:"name"`
+			Args     any    `json:"arguments"`
+			Function *struct {
+				Name string `json:"name"`
+				Args any    `json:"arguments"`
+			} `json:"function"`
+		}
+		if json.Unmarshal(tc, &call) != nil {
+			continue
+		}
+		name, args := call.Name, call.Args
+		if call.Function != nil {
+			name, args = call.Function.Name, call.Function.Args
+		}
+		a, ok := args.(string)
+		if !ok && args != nil {
+			a = string(ev(args))
+		}
+		t.Events = append(t.Events, ev(map[string]any{"type": "tool_use", "id": call.ID, "name": name, "arguments": a}))
+	}
+	t.Events = append(t.Events, ev(map[string]any{"type": "result", "result": content,
+		"usage": map[string]any{"input_tokens": cr.Usage.PromptTokens, "output_tokens": cr.Usage.CompletionTokens}}))
+	return t
+}

@@ -1,0 +1,460 @@
+package agent
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"kitsoki/internal/testing/llamastandin/standintest"
+	"kitsoki/pkg/story"
+)
+
+// Managed-mode tests. llama-server itself cannot run here, so the server
+// is the llama-server STAND-IN (internal/testing/llamastandin), built by
+// the test, packed into a llama.cpp-like release tar.gz (with SONAME
+// symlinked fake libraries) and served with its real sha256 from a
+// loopback HTTP server through a KITSOKI_PINS overlay; the cache is a
+// fresh KITSOKI_CACHE_DIR. Nothing reaches the internet.
+
+// ManagedLLMArtifacts is a loopback artifact server for managed-mode
+// tests: the stand-in release archive and a model file, pinned by an
+// overlay file. Exported from a _test file for the package's external
+// tests (the kitsoki run end to end).
+type ManagedLLMArtifacts struct {
+	URL     string
+	Pins    string // overlay file: set KITSOKI_PINS to it
+	Model   string // pinned model id
+	Archive int64  // archive size
+	hits    atomic.Int64
+}
+
+// Hits counts the requests the artifact server has answered.
+func (a *ManagedLLMArtifacts) Hits() int64 { return a.hits.Load() }
+
+var standin struct {
+	once sync.Once
+	exe  []byte
+	err  error
+}
+
+// StandinBinary writes the llama-server stand-in into t.TempDir() and
+// returns its path. It is compiled once per test binary (the build
+// directory is removed at once; the bytes are kept).
+func StandinBinary(t testing.TB) string {
+	t.Helper()
+	standin.once.Do(func() {
+		dir, err := os.MkdirTemp("", "kitsoki-standin-")
+		if err != nil {
+			standin.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		bin, err := standintest.BuildTo(dir)
+		if err != nil {
+			standin.err = err
+			return
+		}
+		standin.exe, standin.err = os.ReadFile(bin)
+	})
+	if standin.err != nil {
+		t.Fatal(standin.err)
+	}
+	p := filepath.Join(t.TempDir(), "llama-server")
+	if err := os.WriteFile(p, standin.exe, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// NewManagedLLMArtifacts packs the stand-in and serves it.
+func NewManagedLLMArtifacts(t testing.TB) *ManagedLLMArtifacts {
+	t.Helper()
+	bin := StandinBinary(t)
+	archive, archiveSum := standintest.ReleaseArchive(t, bin)
+	model := []byte("GGUF stand-in weights for kitsoki tests")
+	ms := sha256.Sum256(model)
+	a := &ManagedLLMArtifacts{Model: "standin-1b", Archive: int64(len(archive))}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a.hits.Add(1)
+		switch r.URL.Path {
+		case "/llama.tar.gz":
+			http.ServeContent(w, r, "llama.tar.gz", time.Time{}, strings.NewReader(string(archive)))
+		case "/model.gguf":
+			http.ServeContent(w, r, "model.gguf", time.Time{}, strings.NewReader(string(model)))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	a.URL = srv.URL
+	a.Pins = filepath.Join(t.TempDir(), "pins.yaml")
+	overlay := fmt.Sprintf(`llama_server:
+  %s/%s:
+    id: llama-server-standin
+    release: b9444
+    url: %s/llama.tar.gz
+    sha256: %s
+    size: %d
+    format: tar.gz
+    members: [llama-server]
+models:
+  %s:
+    id: %s
+    url: %s/model.gguf
+    sha256: %s
+    size: %d
+    format: gguf
+`, runtime.GOOS, runtime.GOARCH, srv.URL, archiveSum, len(archive), a.Model, a.Model, srv.URL, hex.EncodeToString(ms[:]), len(model))
+	if err := os.WriteFile(a.Pins, []byte(overlay), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// managedEnv points the fetcher at the artifacts and a fresh cache, and
+// records the stand-in's requests; it returns the record file.
+func managedEnv(t *testing.T, a *ManagedLLMArtifacts) (cache, record string) {
+	t.Helper()
+	cache = t.TempDir()
+	record = filepath.Join(t.TempDir(), "standin.jsonl")
+	t.Setenv("KITSOKI_PINS", a.Pins)
+	t.Setenv("KITSOKI_CACHE_DIR", cache)
+	t.Setenv("KITSOKI_MIRROR", "")
+	t.Setenv(standintest.EnvRecord, record)
+	t.Setenv(standintest.EnvLoadMS, "50")
+	if runtime.GOOS == "linux" {
+		// The stand-in refuses to start unless the SONAME link resolves
+		// through LD_LIBRARY_PATH, like the real dynamic loader.
+		t.Setenv(standintest.EnvRequireLib, "libllama.so.0")
+	}
+	return cache, record
+}
+
+var fastTune = serverTuning{startup: 20 * time.Second, grace: 500 * time.Millisecond, interval: 20 * time.Millisecond}
+
+func newManagedLocal(t *testing.T, p *story.AgentPlugin, tune serverTuning, disclose *strings.Builder) *localLLM {
+	t.Helper()
+	var w *syncWriter
+	if disclose != nil {
+		w = &syncWriter{b: disclose}
+	}
+	cfg := localLLMConfig{tune: tune}
+	if w != nil {
+		cfg.disclose = w
+	}
+	l, err := newLocalLLM(p, BuildContext{StoryDir: t.TempDir(), Logger: discardLogger(), Redact: func(s string) string { return s }}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = l.Close() })
+	return l
+}
+
+type syncWriter struct {
+	mu sync.Mutex
+	b  *strings.Builder
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func standinEvents(t *testing.T, record, event string) []map[string]any {
+	t.Helper()
+	f, err := os.Open(record)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []map[string]any
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var m map[string]any
+		if json.Unmarshal(sc.Bytes(), &m) == nil && m["event"] == event {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+const decideSchema = `{"type":"object","required":["verdict"],"properties":{"verdict":{"enum":["approve","reject"]}}}`
+
+func decideReq(id string) *AskRequest {
+	return &AskRequest{Verb: "decide", Prompt: "approve?", Schema: []byte(decideSchema), CallID: id}
+}
+
+// The transport from an empty cache: download, verify, extract, spawn with
+// the release directory on LD_LIBRARY_PATH, health, grammar-constrained
+// answer; the second call shares the sidecar; Close stops it.
+func TestManagedColdStartSharedSidecar(t *testing.T) {
+	CheckNoChildren(t)
+	a := NewManagedLLMArtifacts(t)
+	cache, record := managedEnv(t, a)
+	var disclose strings.Builder
+	l := newManagedLocal(t, &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: a.Model, Grammar: true}, fastTune, &disclose)
+	if ents, _ := os.ReadDir(cache); len(ents) != 0 {
+		t.Fatalf("construction touched the cache: %v", ents)
+	}
+	// Concurrent first calls: one fetch, one sidecar.
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	for i := range errs {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			resp, err := l.Ask(ctxFor(t), decideReq(fmt.Sprint(i)))
+			if err == nil && string(resp.Submission) != `{"verdict":"approve"}` {
+				err = fmt.Errorf("submission %s", resp.Submission)
+			}
+			errs[i] = err
+		}(i)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	starts := standinEvents(t, record, "start")
+	if len(starts) != 1 {
+		t.Fatalf("%d sidecars started, want 1", len(starts))
+	}
+	argv := fmt.Sprint(starts[0]["argv"])
+	for _, want := range []string{"--host 127.0.0.1", "--parallel 4", "-m " + filepath.Join(cache, "models", a.Model+".gguf")} {
+		if !strings.Contains(argv, want) {
+			t.Errorf("argv %s lacks %q", argv, want)
+		}
+	}
+	if runtime.GOOS == "linux" && !strings.Contains(fmt.Sprint(starts[0]["ld_library_path"]), filepath.Join(cache, "bin")) {
+		t.Errorf("LD_LIBRARY_PATH %v", starts[0]["ld_library_path"])
+	}
+	out := disclose.String()
+	if !strings.Contains(out, "downloading llama-server-standin (") || !strings.Contains(out, "downloading "+a.Model+" (") || !strings.Contains(out, "from 127.0.0.1:") {
+		t.Errorf("download disclosure missing:\n%s", out)
+	}
+	// The request the sidecar saw: nested json_schema form, strict.
+	var chats int
+	for _, r := range standinEvents(t, record, "request") {
+		if r["path"] == "/v1/chat/completions" {
+			chats++
+			b, _ := json.Marshal(r["body"])
+			if !strings.Contains(string(b), `"response_format":{"json_schema":{"name":"submission","schema":`) || !strings.Contains(string(b), `"strict":true`) {
+				t.Errorf("chat body %s", b)
+			}
+		}
+	}
+	if chats != 3 {
+		t.Errorf("%d chat requests, want 3", chats)
+	}
+	pid := l.server.(*managedServer).pid()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !processReaped(pid) {
+		t.Fatalf("sidecar %d still running after Close", pid)
+	}
+	if sig := standinEvents(t, record, "signal"); len(sig) != 1 || sig[0]["signal"] != "terminated" {
+		t.Errorf("stop signals %v (want one SIGTERM)", sig)
+	}
+	if _, err := l.Ask(ctxFor(t), decideReq("late")); KindOf(err) != KindTransportError || !strings.Contains(err.Error(), "already stopped") {
+		t.Fatalf("Ask after Close: %v", err)
+	}
+}
+
+// A sidecar that dies between calls is restarted by the next call.
+func TestManagedServerCrashBetweenCalls(t *testing.T) {
+	CheckNoChildren(t)
+	a := NewManagedLLMArtifacts(t)
+	_, record := managedEnv(t, a)
+	l := newManagedLocal(t, &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: a.Model, Grammar: true}, fastTune, nil)
+	if _, err := l.Ask(ctxFor(t), decideReq("1")); err != nil {
+		t.Fatal(err)
+	}
+	ms := l.server.(*managedServer)
+	pid := ms.pid()
+	p, _ := os.FindProcess(pid)
+	if err := p.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if !processReaped(pid) {
+		t.Fatal("killed sidecar not reaped")
+	}
+	resp, err := l.Ask(ctxFor(t), decideReq("2"))
+	if err != nil {
+		t.Fatalf("call after the crash: %v", err)
+	}
+	if string(resp.Submission) != `{"verdict":"approve"}` {
+		t.Fatalf("submission %s", resp.Submission)
+	}
+	if n := len(standinEvents(t, record, "start")); n != 2 {
+		t.Fatalf("%d starts, want 2 (restart after the crash)", n)
+	}
+	if ms.pid() == pid {
+		t.Fatal("same pid after restart")
+	}
+}
+
+// A server that never becomes healthy fails the call with the server's
+// last output and is stopped; the next call tries again.
+func TestManagedServerNeverHealthy(t *testing.T) {
+	CheckNoChildren(t)
+	a := NewManagedLLMArtifacts(t)
+	_, record := managedEnv(t, a)
+	t.Setenv(standintest.EnvNeverHealthy, "1")
+	tune := fastTune
+	tune.startup = 2 * time.Second
+	l := newManagedLocal(t, &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: a.Model}, tune, nil)
+	_, err := l.Ask(ctxFor(t), decideReq("1"))
+	if KindOf(err) != KindTransportError || !strings.Contains(err.Error(), "not healthy after") || !strings.Contains(err.Error(), "server is listening") {
+		t.Fatalf("got %v", err)
+	}
+	starts := standinEvents(t, record, "start")
+	if len(starts) != 1 {
+		t.Fatalf("%d starts", len(starts))
+	}
+	if pid := int(starts[0]["pid"].(float64)); !processReaped(pid) {
+		t.Fatalf("unhealthy server %d left running", pid)
+	}
+	_, err = l.Ask(ctxFor(t), decideReq("2"))
+	if KindOf(err) != KindTransportError || len(standinEvents(t, record, "start")) != 2 {
+		t.Fatalf("second call: %v", err)
+	}
+}
+
+// server_bin: skips the binary fetch (only the weights are downloaded);
+// port: is the port the sidecar binds.
+func TestManagedServerBinAndPort(t *testing.T) {
+	CheckNoChildren(t)
+	a := NewManagedLLMArtifacts(t)
+	cache, record := managedEnv(t, a)
+	t.Setenv(standintest.EnvRequireLib, "")
+	bin := StandinBinary(t)
+	port := freeLoopbackPort(t)
+	l := newManagedLocal(t, &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: a.Model, ServerBin: bin, Port: port}, fastTune, nil)
+	if _, err := l.Ask(ctxFor(t), &AskRequest{Verb: "ask", Prompt: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(cache, "bin")); len(ents) != 0 {
+		t.Fatalf("server_bin set, but the release was fetched: %v", ents)
+	}
+	argv := fmt.Sprint(standinEvents(t, record, "start")[0]["argv"])
+	if !strings.Contains(argv, "--port "+strconv.Itoa(port)) {
+		t.Fatalf("argv %s, want port %d", argv, port)
+	}
+}
+
+// Unknown and unpinned models fail before any download, naming endpoint mode.
+func TestManagedUnpinnedModel(t *testing.T) {
+	a := NewManagedLLMArtifacts(t)
+	managedEnv(t, a)
+	for _, model := range []string{"no-such-model", "bge-small-en-v1.5"} {
+		l := newManagedLocal(t, &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: model}, fastTune, nil)
+		_, err := l.Ask(ctxFor(t), decideReq("1"))
+		if KindOf(err) != KindTransportError || !strings.Contains(err.Error(), "endpoint: mode") {
+			t.Fatalf("%s: %v", model, err)
+		}
+	}
+	if a.Hits() != 0 {
+		t.Fatalf("%d downloads for unpinned models", a.Hits())
+	}
+}
+
+// Closing the registry while the first call is still fetching ends the
+// fetch at once.
+func TestManagedCloseDuringStart(t *testing.T) {
+	CheckNoChildren(t)
+	block := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "1000")
+		w.WriteHeader(200)
+		w.(http.Flusher).Flush()
+		select {
+		case <-block:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(block)
+	pins := filepath.Join(t.TempDir(), "pins.yaml")
+	os.WriteFile(pins, []byte(fmt.Sprintf("models:\n  slow:\n    id: slow\n    url: %s/slow.gguf\n    sha256: %s\n    format: gguf\n", srv.URL, strings.Repeat("ab", 32))), 0o644)
+	t.Setenv("KITSOKI_PINS", pins)
+	t.Setenv("KITSOKI_CACHE_DIR", t.TempDir())
+	l := newManagedLocal(t, &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: "slow", ServerBin: os.Args[0]}, fastTune, nil)
+	done := make(chan error, 1)
+	go func() {
+		_, err := l.Ask(context.Background(), decideReq("1"))
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	closed := make(chan struct{})
+	go func() { l.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close blocked behind a fetch")
+	}
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("Ask succeeded after Close")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Ask did not end after Close")
+	}
+}
+
+func freeLoopbackPort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// processReaped waits until pid is gone entirely (not even a zombie).
+func processReaped(pid int) bool {
+	if pid == 0 {
+		return false
+	}
+	if runtime.GOOS != "linux" {
+		return true
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); os.IsNotExist(err) {
+			return true
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return false
+}
+
+func ctxFor(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

@@ -1,0 +1,343 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"kitsoki/pkg/agent"
+	"kitsoki/pkg/agent/agenttest"
+	"kitsoki/pkg/story"
+)
+
+// chatEndpoint is a loopback STAND-IN for an OpenAI-compatible chat server
+// (llama-server in endpoint mode, or a hosted API): it records every
+// request and answers with what the test sets.
+type chatEndpoint struct {
+	*httptest.Server
+	mu      sync.Mutex
+	reqs    []recordedChat
+	status  int
+	body    string        // raw response body; "" = a completion of content
+	content string        // the assistant content
+	delay   time.Duration // before answering
+}
+
+type recordedChat struct {
+	Path string
+	Auth string
+	Body map[string]any
+}
+
+func newChatEndpoint(t *testing.T) *chatEndpoint {
+	t.Helper()
+	c := &chatEndpoint{status: 200, content: `{"verdict":"approve"}`}
+	c.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, _ := io.ReadAll(r.Body)
+		var body map[string]any
+		_ = json.Unmarshal(raw, &body)
+		c.mu.Lock()
+		c.reqs = append(c.reqs, recordedChat{Path: r.URL.Path, Auth: r.Header.Get("Authorization"), Body: body})
+		status, out, content, delay := c.status, c.body, c.content, c.delay
+		c.mu.Unlock()
+		if delay > 0 {
+			select {
+			case <-time.After(delay):
+			case <-r.Context().Done():
+				return
+			}
+		}
+		if out == "" {
+			b, _ := json.Marshal(map[string]any{
+				"model":   "served-model",
+				"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": content}}},
+				"usage":   map[string]any{"prompt_tokens": 11, "completion_tokens": 7},
+			})
+			out = string(b)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		io.WriteString(w, out)
+	}))
+	t.Cleanup(c.Close)
+	return c
+}
+
+func (c *chatEndpoint) set(f func(c *chatEndpoint)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f(c)
+}
+
+func (c *chatEndpoint) requests() []recordedChat {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]recordedChat(nil), c.reqs...)
+}
+
+const (
+	verdictSchema    = `{"type":"object","required":["verdict"],"properties":{"verdict":{"enum":["approve","reject"]}},"additionalProperties":false}`
+	outOfSubsetSchem = `{"type":"object","required":["verdict"],"properties":{"verdict":{"enum":["approve","reject"]}},"not":{"required":["x"]}}`
+)
+
+// localFixture declares agent.local in endpoint mode against ep.
+func localFixture(t *testing.T, ep string, mod func(p *story.AgentPlugin)) *agenttest.Fixture {
+	t.Helper()
+	p := &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Endpoint: ep, Model: "qwen-test"}
+	if mod != nil {
+		mod(p)
+	}
+	fx := agenttest.NewFixture(t, map[string]*story.AgentPlugin{"agent.local": p}, agent.RegistryOptions{})
+	fx.WriteSchema("verdict.json", verdictSchema)
+	fx.WriteSchema("wide.json", outOfSubsetSchem)
+	return fx
+}
+
+func TestLocalLLMRequestShapeGrammarInsideSubset(t *testing.T) {
+	ep := newChatEndpoint(t)
+	ep.set(func(c *chatEndpoint) { c.content = "```json\n{\"verdict\":\"approve\"}\n```" })
+	fx := localFixture(t, ep.URL, func(p *story.AgentPlugin) { p.Grammar = true })
+	res, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.local", Verb: "decide", Prompt: "approve?", SchemaPath: "schemas/verdict.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(res.Submission) != `{"verdict":"approve"}` {
+		t.Fatalf("code fence not stripped: %q", res.Submission)
+	}
+	reqs := ep.requests()
+	if len(reqs) != 1 || reqs[0].Path != "/v1/chat/completions" {
+		t.Fatalf("requests %+v", reqs)
+	}
+	b := reqs[0].Body
+	if b["model"] != "qwen-test" {
+		t.Errorf("model %v", b["model"])
+	}
+	msgs, _ := b["messages"].([]any)
+	if len(msgs) != 1 || msgs[0].(map[string]any)["role"] != "user" || msgs[0].(map[string]any)["content"] != "approve?" {
+		t.Errorf("messages %v", msgs)
+	}
+	rf, _ := b["response_format"].(map[string]any)
+	js, _ := rf["json_schema"].(map[string]any)
+	if rf["type"] != "json_schema" || js == nil || js["strict"] != true || js["name"] != "submission" {
+		t.Fatalf("response_format not in the nested OpenAI form: %v", b["response_format"])
+	}
+	if _, top := rf["schema"]; top {
+		t.Error("response_format also carries a top-level schema (llama-server ignores that form)")
+	}
+	sch, _ := json.Marshal(js["schema"])
+	if !jsonEqual(string(sch), verdictSchema) {
+		t.Errorf("schema sent %s", sch)
+	}
+	m := res.Meta
+	if m["model"] != "qwen-test" || m["grammar"] != true || m["json_schema"] != false || m["prompt_tokens"] != int64(11) || m["completion_tokens"] != int64(7) {
+		t.Errorf("meta %v", m)
+	}
+	if res.Transcript == nil || res.Transcript.Format != "openai-chat" || len(res.Transcript.Events) != 3 {
+		t.Errorf("transcript %+v", res.Transcript)
+	} else if !strings.Contains(string(res.Transcript.Events[1]), "```json") {
+		t.Errorf("transcript assistant event is not the raw content: %s", res.Transcript.Events[1])
+	}
+}
+
+func TestLocalLLMResponseFormatGate(t *testing.T) {
+	cases := []struct {
+		name                string
+		grammar, jsonSchema bool
+		schema              string
+		wantSent            bool
+		wantGrammar, wantJS bool
+	}{
+		{"grammar outside subset fails open, not sent", true, false, "schemas/wide.json", false, false, false},
+		{"json_schema for any schema", false, true, "schemas/wide.json", true, false, true},
+		{"json_schema wins over grammar", true, true, "schemas/verdict.json", true, false, true},
+		{"no knob", false, false, "schemas/verdict.json", false, false, false},
+		{"no schema", true, true, "", false, false, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ep := newChatEndpoint(t)
+			fx := localFixture(t, ep.URL, func(p *story.AgentPlugin) { p.Grammar, p.JSONSchema = tc.grammar, tc.jsonSchema })
+			res, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.local", Verb: "decide", Prompt: "p", SchemaPath: tc.schema})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, sent := ep.requests()[0].Body["response_format"]
+			if sent != tc.wantSent || res.Meta["grammar"] != tc.wantGrammar || res.Meta["json_schema"] != tc.wantJS {
+				t.Fatalf("sent=%v meta=%v", sent, res.Meta)
+			}
+		})
+	}
+}
+
+func TestLocalLLMAPIKeyEnv(t *testing.T) {
+	ep := newChatEndpoint(t)
+	fx := localFixture(t, ep.URL, func(p *story.AgentPlugin) { p.APIKeyEnv = "KITSOKI_TEST_LLM_KEY" })
+	call := agent.Call{Alias: "agent.local", Verb: "ask", Prompt: "p"}
+
+	t.Setenv("KITSOKI_TEST_LLM_KEY", "")
+	os.Unsetenv("KITSOKI_TEST_LLM_KEY")
+	_, err := fx.Registry.Dispatch(context.Background(), call)
+	if agent.KindOf(err) != agent.KindTransportError || !strings.Contains(err.Error(), "KITSOKI_TEST_LLM_KEY is not set") {
+		t.Fatalf("unset key: %v", err)
+	}
+	if n := len(ep.requests()); n != 0 {
+		t.Fatalf("an unauthenticated request was sent (%d)", n)
+	}
+
+	const secret = "sk-planted-secret-123"
+	t.Setenv("KITSOKI_TEST_LLM_KEY", secret)
+	if _, err := fx.Registry.Dispatch(context.Background(), call); err != nil {
+		t.Fatal(err)
+	}
+	if got := ep.requests()[0].Auth; got != "Bearer "+secret {
+		t.Fatalf("authorization %q", got)
+	}
+	// A server that echoes the key in an error never gets it into the trace.
+	ep.set(func(c *chatEndpoint) { c.status, c.body = 401, `{"error":"bad key `+secret+`"}` })
+	_, err = fx.Registry.Dispatch(context.Background(), call)
+	if agent.KindOf(err) != agent.KindTransportError || strings.Contains(err.Error(), secret) {
+		t.Fatalf("401: %v", err)
+	}
+	for _, line := range fx.Sink.JSON() {
+		if strings.Contains(line, secret) {
+			t.Fatalf("secret in an event: %s", line)
+		}
+	}
+}
+
+func TestLocalLLMTransportErrors(t *testing.T) {
+	cases := []struct {
+		name   string
+		status int
+		body   string
+		want   string
+	}{
+		{"4xx", 400, `{"error":{"message":"bad request"}}`, "http 400"},
+		{"5xx", 503, `{"error":{"message":"Loading model"}}`, "http 503"},
+		{"empty choices", 200, `{"choices":[]}`, "no choices"},
+		{"missing choices", 200, `{"id":"x"}`, "no choices"},
+		{"empty content", 200, `{"choices":[{"message":{"role":"assistant","content":""}}]}`, "empty content"},
+		{"null content", 200, `{"choices":[{"message":{"role":"assistant","content":null}}]}`, "empty content"},
+		{"unparseable body", 200, `<html>gateway</html>`, "unparseable"},
+		{"content of the wrong type", 200, `{"choices":[{"message":{"content":42}}]}`, "neither text"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ep := newChatEndpoint(t)
+			ep.set(func(c *chatEndpoint) { c.status, c.body = tc.status, tc.body })
+			fx := localFixture(t, ep.URL, nil)
+			_, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.local", Verb: "decide", Prompt: "p", SchemaPath: "schemas/verdict.json"})
+			if agent.KindOf(err) != agent.KindTransportError || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want transport_error containing %q", err, tc.want)
+			}
+			if k := fx.Sink.Kinds(); strings.Join(k, ",") != "agent.call.start,agent.call.error" {
+				t.Fatalf("events %v", k)
+			}
+		})
+	}
+	t.Run("connection refused", func(t *testing.T) {
+		ep := newChatEndpoint(t)
+		url := ep.URL
+		ep.Close()
+		fx := localFixture(t, url, nil)
+		_, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.local", Verb: "ask", Prompt: "p"})
+		if agent.KindOf(err) != agent.KindTransportError {
+			t.Fatalf("got %v", err)
+		}
+	})
+}
+
+func TestLocalLLMContentParts(t *testing.T) {
+	ep := newChatEndpoint(t)
+	ep.set(func(c *chatEndpoint) {
+		c.body = `{"choices":[{"message":{"content":[{"type":"text","text":"{\"verdict\":"},{"type":"text","text":"\"reject\"}"}]}}]}`
+	})
+	fx := localFixture(t, ep.URL, nil)
+	res, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.local", Verb: "decide", Prompt: "p", SchemaPath: "schemas/verdict.json"})
+	if err != nil || string(res.Submission) != `{"verdict":"reject"}` {
+		t.Fatalf("%v %s", err, res.Submission)
+	}
+}
+
+func TestLocalLLMDeadlines(t *testing.T) {
+	ep := newChatEndpoint(t)
+	ep.set(func(c *chatEndpoint) { c.delay = 5 * time.Second })
+	fx := localFixture(t, ep.URL, nil)
+	_, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.local", Verb: "ask", Prompt: "p", Timeout: 100 * time.Millisecond})
+	if agent.KindOf(err) != agent.KindDeadlineExceeded {
+		t.Fatalf("slow server: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = fx.Registry.Dispatch(ctx, agent.Call{Alias: "agent.local", Verb: "ask", Prompt: "p"})
+	if agent.KindOf(err) != agent.KindDeadlineExceeded {
+		t.Fatalf("cancelled ctx: %v", err)
+	}
+}
+
+// Endpoint mode never fetches, spawns or kills; managed mode fetches
+// nothing before the first Ask (a registry that declares it but never
+// routes to it touches neither the cache nor the network).
+func TestLocalLLMNoFetchUntilAsked(t *testing.T) {
+	agent.CheckNoChildren(t)
+	cache := t.TempDir()
+	t.Setenv("KITSOKI_CACHE_DIR", cache)
+	t.Setenv("KITSOKI_PINS", "/nonexistent/pins.yaml") // any pin lookup would fail loudly
+	ep := newChatEndpoint(t)
+	plugins := map[string]*story.AgentPlugin{
+		"agent.local":   {Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: "qwen2.5-1.5b-instruct"},
+		"agent.remote":  {Alias: "agent.remote", Plugin: story.PluginLocalLLM, Endpoint: ep.URL},
+		"agent.unknown": {Alias: "agent.unknown", Plugin: story.PluginLocalLLM, Model: "no-such-model", ServerBin: "/nonexistent/llama-server"},
+	}
+	fx := agenttest.NewFixture(t, plugins, agent.RegistryOptions{})
+	if _, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.remote", Verb: "ask", Prompt: "p"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := fx.Registry.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(cache); len(ents) != 0 {
+		t.Fatalf("the cache was touched: %v", ents)
+	}
+}
+
+func TestLocalLLMVersionedEndpointPath(t *testing.T) {
+	ep := newChatEndpoint(t)
+	fx := localFixture(t, ep.URL+"/api/paas/v4/", nil)
+	if _, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.local", Verb: "ask", Prompt: "p"}); err != nil {
+		t.Fatal(err)
+	}
+	if p := ep.requests()[0].Path; p != "/api/paas/v4/chat/completions" {
+		t.Fatalf("path %s", p)
+	}
+}
+
+func TestLocalLLMBadDeclarations(t *testing.T) {
+	for name, p := range map[string]*story.AgentPlugin{
+		"neither":    {Alias: "agent.local", Plugin: story.PluginLocalLLM},
+		"bad url":    {Alias: "agent.local", Plugin: story.PluginLocalLLM, Endpoint: "localhost:8080"},
+		"bad scheme": {Alias: "agent.local", Plugin: story.PluginLocalLLM, Endpoint: "ftp://h/"},
+	} {
+		_, err := agent.NewRegistryFromPlugins(map[string]*story.AgentPlugin{"agent.local": p}, agent.RegistryOptions{StoryDir: t.TempDir()})
+		if err == nil || !strings.Contains(err.Error(), "agent_plugins.agent.local:") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+func jsonEqual(a, b string) bool {
+	var x, y any
+	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
+		return false
+	}
+	xb, _ := json.Marshal(x)
+	yb, _ := json.Marshal(y)
+	return string(xb) == string(yb)
+}
