@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -436,6 +437,41 @@ func TestSubprocessTransport(t *testing.T) {
 		{"StartFailures", testSubprocessStartFailures},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, bin) })
+	}
+}
+
+// TestChildProcessesSeesALeak checks the leak detector itself: a child the
+// test starts and does not reap is listed until it is.
+func TestChildProcessesSeesALeak(t *testing.T) {
+	if _, ok := ChildProcesses(); !ok {
+		t.Skip("no /proc here")
+	}
+	bin := BuildTestPlugin(t, "echoagent")
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), "ECHO_ROLE=sleeper")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := strconv.Itoa(cmd.Process.Pid)
+	listed := func() bool {
+		kids, _ := ChildProcesses()
+		for _, k := range kids {
+			if strings.HasPrefix(k, pid+" ") {
+				return true
+			}
+		}
+		return false
+	}
+	if !listed() {
+		t.Fatalf("running child %s not listed", pid)
+	}
+	cmd.Process.Kill()
+	if !listed() {
+		t.Fatalf("killed but unreaped child %s not listed", pid)
+	}
+	cmd.Wait()
+	if listed() {
+		t.Fatalf("reaped child %s still listed", pid)
 	}
 }
 
