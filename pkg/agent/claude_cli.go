@@ -20,8 +20,10 @@ import (
 // The builtin.claude_cli transport runs Anthropic's `claude` CLI once per
 // Ask, in print mode with JSON output:
 //
-//	claude -p --output-format json [--model <model:>]
+//	claude -p --output-format json [--model <model>]
 //
+// where <model> is the calling persona's model when Dispatch passes it
+// (withCallModel), else the declaration's model:, else the CLI's default;
 // with the prompt on stdin (followed, when the call has a schema, by an
 // instruction to answer with one JSON value satisfying it, and the schema).
 // The binary is claude_bin: (relative paths are taken from the story
@@ -114,11 +116,33 @@ func claudePrompt(req *AskRequest) []byte {
 	return b.Bytes()
 }
 
+// callModelKey carries the calling persona's model (Call.Model) to the
+// transport: the wire request has no model field, and the persona's model
+// wins over the declaration's model:.
+type callModelKey struct{}
+
+// withCallModel returns ctx carrying the persona model for this call.
+// Dispatch is expected to wrap the transport's context with it.
+func withCallModel(ctx context.Context, model string) context.Context {
+	if model == "" {
+		return ctx
+	}
+	return context.WithValue(ctx, callModelKey{}, model)
+}
+
+// modelFor is the model of this call: the persona's, else model:.
+func (t *claudeCLITransport) modelFor(ctx context.Context) string {
+	if m, ok := ctx.Value(callModelKey{}).(string); ok && m != "" {
+		return m
+	}
+	return t.model
+}
+
 // claudeArgs is the CLI's argv after the program name.
-func (t *claudeCLITransport) claudeArgs() []string {
+func claudeArgs(model string) []string {
 	args := []string{"-p", "--output-format", "json"}
-	if t.model != "" {
-		args = append(args, "--model", t.model)
+	if model != "" {
+		args = append(args, "--model", model)
 	}
 	return args
 }
@@ -164,7 +188,8 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 	if aerr != nil {
 		return nil, aerr
 	}
-	cmd := exec.Command(bin, t.claudeArgs()...)
+	model := t.modelFor(ctx)
+	cmd := exec.Command(bin, claudeArgs(model)...)
 	cmd.Env = fullEnv(t.env)
 	cmd.Dir = t.dir
 	cmd.Stdin = bytes.NewReader(claudePrompt(req))
@@ -220,7 +245,7 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 	}
 	return &AskResponse{
 		Submission: claudeSubmission(env, len(req.Schema) > 0 && string(req.Schema) != "null"),
-		Meta:       t.meta(env),
+		Meta:       claudeMeta(env, model),
 	}, nil
 }
 
@@ -333,7 +358,7 @@ func claudeSubmission(env *claudeEnvelope, hasSchema bool) json.RawMessage {
 	return b
 }
 
-func (t *claudeCLITransport) meta(env *claudeEnvelope) map[string]any {
+func claudeMeta(env *claudeEnvelope, model string) map[string]any {
 	m := map[string]any{
 		"transport": "claude_cli",
 		"usage": map[string]any{
@@ -345,7 +370,6 @@ func (t *claudeCLITransport) meta(env *claudeEnvelope) map[string]any {
 		"num_turns":   env.NumTurns,
 		"duration_ms": env.DurationMS,
 	}
-	model := t.model
 	if len(env.ModelUsage) == 1 {
 		for k := range env.ModelUsage {
 			model = k

@@ -64,6 +64,19 @@ func TestClaudeCLIStandIn(t *testing.T) {
 			t.Fatalf("usage %v", usage)
 		}
 	})
+	t.Run("persona model wins", func(t *testing.T) {
+		CheckNoChildren(t)
+		record := filepath.Join(t.TempDir(), "record.json")
+		tr := newClaudeTransport(t, bin, "claude-haiku-4-5", map[string]string{"FAKE_CLAUDE_RECORD": record})
+		resp, err := tr.Ask(withCallModel(context.Background(), "claude-opus-4-1"), referenceRequest())
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(record)
+		if !strings.Contains(string(b), `"--model","claude-opus-4-1"`) || resp.Meta["model"] != "claude-opus-4-1" {
+			t.Fatalf("argv record %s, meta %v", b, resp.Meta)
+		}
+	})
 	for _, mode := range []string{"plain", "structured"} {
 		t.Run(mode, func(t *testing.T) {
 			CheckNoChildren(t)
