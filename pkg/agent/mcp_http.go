@@ -50,10 +50,11 @@ type mcpHTTPTransport struct {
 	log      *slog.Logger
 	redact   func(string) string
 
-	mu      sync.Mutex // guards session and closed; held while connecting
-	session *mcp.ClientSession
-	closed  bool
-	closing sync.WaitGroup // sessions being closed after a failure
+	mu         sync.Mutex // guards session, connecting and closed
+	session    *mcp.ClientSession
+	connecting chan struct{} // closed when the running connection attempt ends
+	closed     bool
+	closing    sync.WaitGroup // sessions being closed after a failure
 }
 
 // newMCPHTTPTransport is the Builder for plugin: mcp_http.
@@ -174,30 +175,61 @@ func (f *httpFailure) String() string {
 }
 
 // connect returns the session, connecting and initializing on first use.
+// One connection attempt runs at a time; callers that arrive meanwhile wait
+// for it under their own context and, if it failed, try themselves.
 func (t *mcpHTTPTransport) connect(ctx context.Context, rec *httpFailure) (*mcp.ClientSession, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.closed {
-		return nil, t.errf(KindTransportError, "the transport is closed (Ask after Close)")
+	for {
+		t.mu.Lock()
+		if t.closed {
+			t.mu.Unlock()
+			return nil, t.errf(KindTransportError, "the transport is closed (Ask after Close)")
+		}
+		if t.session != nil {
+			s := t.session
+			t.mu.Unlock()
+			return s, nil
+		}
+		if wait := t.connecting; wait != nil {
+			t.mu.Unlock()
+			select {
+			case <-wait:
+				continue
+			case <-ctx.Done():
+				return nil, t.errf(KindDeadlineExceeded, "the call ended (%v) while waiting for the MCP session to %s to open", ctx.Err(), t.endpoint)
+			}
+		}
+		done := make(chan struct{})
+		t.connecting = done
+		t.mu.Unlock()
+
+		s, err := t.client.Connect(ctx, &mcp.StreamableClientTransport{
+			Endpoint:             t.endpoint,
+			HTTPClient:           t.http,
+			MaxRetries:           -1, // a dropped stream is an error now, not a reconnect loop
+			DisableStandaloneSSE: true,
+			MaxEventSize:         maxFrameBytes, // the subprocess transport's answer limit
+		}, nil)
+
+		t.mu.Lock()
+		t.connecting = nil
+		close(done)
+		if err == nil && t.closed {
+			t.mu.Unlock()
+			s.Close()
+			return nil, t.errf(KindTransportError, "the transport was closed while the MCP session was opening")
+		}
+		if err == nil {
+			t.session = s
+		}
+		t.mu.Unlock()
+		if err != nil {
+			return nil, t.failure(ctx, "connecting (MCP initialize)", err, rec)
+		}
+		if t.log != nil {
+			t.log.Debug("mcp_http session opened", "agent", t.alias, "session", s.ID())
+		}
+		return s, nil
 	}
-	if t.session != nil {
-		return t.session, nil
-	}
-	s, err := t.client.Connect(ctx, &mcp.StreamableClientTransport{
-		Endpoint:             t.endpoint,
-		HTTPClient:           t.http,
-		MaxRetries:           -1, // a dropped stream is an error now, not a reconnect loop
-		DisableStandaloneSSE: true,
-		MaxEventSize:         maxFrameBytes, // the subprocess transport's answer limit
-	}, nil)
-	if err != nil {
-		return nil, t.failure(ctx, "connecting (MCP initialize)", err, rec)
-	}
-	if t.log != nil {
-		t.log.Debug("mcp_http session opened", "agent", t.alias, "session", s.ID())
-	}
-	t.session = s
-	return s, nil
 }
 
 // drop forgets a failed session so the next Ask reconnects, and closes it

@@ -214,6 +214,42 @@ func TestMCPHTTPConnectFailures(t *testing.T) {
 	}
 }
 
+func TestMCPHTTPWaitersHonourTheirDeadline(t *testing.T) {
+	// A server that accepts connections but never answers initialize.
+	release := make(chan struct{})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer ts.Close()
+	defer close(release)
+	tr := newMCPTransport(t, &story.AgentPlugin{Endpoint: ts.URL}, "")
+	first := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_, err := tr.Ask(ctx, referenceRequest())
+		first <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	ae := askKind(t, tr, ctx, referenceRequest(), KindDeadlineExceeded)
+	if !strings.Contains(ae.Detail, "waiting for the MCP session") {
+		t.Fatalf("the second caller did not wait on its own deadline: %s", ae.Detail)
+	}
+	select {
+	case err := <-first:
+		t.Fatalf("the first call ended before its deadline: %v", err)
+	default:
+	}
+	if k := KindOf(<-first); k != KindDeadlineExceeded {
+		t.Fatalf("first call: %s", k)
+	}
+}
+
 func TestMCPHTTPConcurrentSessions(t *testing.T) {
 	f := newMCPFixture(t, mcpecho.Options{})
 	a := newMCPTransport(t, &story.AgentPlugin{Endpoint: f.ts.URL}, "")
