@@ -180,7 +180,7 @@ func TestGoldenOTLP(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, filepath.Join(goldenDir, "otlp.golden.json"), out.String())
-	checkOTLP(t, out.Bytes(), 4+1+1) // 4 agent calls, 1 host call, 1 run span
+	checkOTLP(t, out.Bytes(), 4+2+1) // 4 agent calls, 2 host calls (host.run, a failed call with no namespace), 1 run span
 }
 
 // checkOTLP decodes the OTLP/JSON structure a collector expects and checks

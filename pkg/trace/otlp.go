@@ -72,15 +72,6 @@ func unixNano(t time.Time) string {
 	return strconv.FormatInt(t.UnixNano(), 10)
 }
 
-// hostStart is a host call waiting for its harness.returned.
-type hostStart struct {
-	ts         time.Time
-	turn       int
-	state      string
-	called     bool // harness.called seen (dispatched may come first)
-	dispatched bool
-}
-
 // OTLPOptions tune ExportOTLP.
 type OTLPOptions struct {
 	ServiceName    string // resource service.name; default "kitsoki"
@@ -133,29 +124,32 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 		n++
 	}
 	var calls CallTracker
-	hosts := map[string][]*hostStart{}
+	var hosts hostTracker
 	hostN := 0
 	first, last := time.Time{}, time.Time{}
 	events, turns, lastTurn, callErrors := 0, 0, 0, 0
-	endHost := func(ns string, ev *Event, errText string) {
-		q := hosts[ns]
-		st := &hostStart{ts: ev.TS, turn: ev.Turn, state: ev.StatePath}
-		if len(q) > 0 {
-			st, hosts[ns] = q[0], q[1:]
-		}
+	writeHost := func(hc *HostCall) {
 		hostN++
 		var a attrs
 		a.str("gen_ai.operation.name", "execute_tool")
-		a.str("gen_ai.tool.name", ns)
-		a.str("kitsoki.host.namespace", ns)
-		a.int("kitsoki.turn", int64(st.turn))
-		a.str("kitsoki.state_path", st.state)
+		a.str("gen_ai.tool.name", hc.Namespace)
+		a.str("kitsoki.host.namespace", hc.Namespace)
+		a.int("kitsoki.turn", int64(hc.Turn))
+		a.str("kitsoki.state_path", hc.StatePath)
+		end := hc.End
+		if end.IsZero() {
+			end = last
+		}
 		sp := &otlpSpan{TraceID: traceID, SpanID: spanID("host:" + strconv.Itoa(hostN)), ParentSpanID: runID,
-			Name: "execute_tool " + ns, Kind: spanKindInternal, StartTimeUnixNano: unixNano(st.ts), EndTimeUnixNano: unixNano(ev.TS),
+			Name: "execute_tool " + hc.Namespace, Kind: spanKindInternal, StartTimeUnixNano: unixNano(hc.Start), EndTimeUnixNano: unixNano(end),
 			Status: &otlpStatus{Code: statusOK}}
-		if errText != "" {
+		switch {
+		case hc.Error != "":
 			a.str("error.type", "host_error")
-			sp.Status = &otlpStatus{Code: statusError, Message: clip(errText, 500)}
+			sp.Status = &otlpStatus{Code: statusError, Message: clip(hc.Error, 500)}
+		case !hc.Returned:
+			a.str("error.type", "incomplete")
+			sp.Status = &otlpStatus{Code: statusError, Message: "the trace ends before the host call returned"}
 		}
 		sp.Attributes = a
 		write(sp)
@@ -181,39 +175,8 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 		if ev.TS.After(last) {
 			last = ev.TS
 		}
-		switch ev.Kind {
-		case "harness.called", "harness.dispatched":
-			ns, _ := hostFields(ev.Payload)
-			q := hosts[ns]
-			merged := false
-			for _, st := range q {
-				if ev.Kind == "harness.called" && st.dispatched && !st.called {
-					st.called, merged = true, true
-					break
-				}
-				if ev.Kind == "harness.dispatched" && st.called && !st.dispatched {
-					st.dispatched, merged = true, true
-					break
-				}
-			}
-			if !merged {
-				hosts[ns] = append(q, &hostStart{ts: ev.TS, turn: ev.Turn, state: ev.StatePath,
-					called: ev.Kind == "harness.called", dispatched: ev.Kind == "harness.dispatched"})
-			}
-		case "harness.returned":
-			ns, e := hostFields(ev.Payload)
-			endHost(ns, &ev, e)
-		case "harness.error":
-			_, e := hostFields(ev.Payload)
-			var ns string
-			for k, q := range hosts { // the oldest open host call
-				if len(q) > 0 && (ns == "" || q[0].ts.Before(hosts[ns][0].ts)) {
-					ns = k
-				}
-			}
-			if ns != "" || len(hosts[""]) > 0 {
-				endHost(ns, &ev, firstNonEmpty(e, "host error"))
-			}
+		if hc := hosts.observe(&ev); hc != nil {
+			writeHost(hc)
 		}
 		if c := calls.Observe(&ev); c != nil {
 			if c.Outcome == OutcomeError {
@@ -224,6 +187,9 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 	}
 	for _, c := range calls.Open() {
 		write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), runID, last))
+	}
+	for _, hc := range hosts.pending() {
+		writeHost(hc)
 	}
 	start := h.WrittenAt
 	if start.IsZero() || (!first.IsZero() && first.Before(start)) {

@@ -4,6 +4,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strings"
 )
 
 // Stats are totals across one or more traces.
@@ -31,6 +32,7 @@ type Stats struct {
 	lastTurn      int
 	turnSeen      bool
 	calls         CallTracker
+	hosts         hostTracker
 }
 
 // AgentStats are the per-agent totals.
@@ -53,7 +55,7 @@ func NewStats() *Stats {
 
 // statsPayloadKinds are the kinds whose payload Stats reads.
 func statsPayload(kind string) bool {
-	return IsAgentCallKind(kind) || kind == "harness.returned" || kind == "harness.error"
+	return IsAgentCallKind(kind) || strings.HasPrefix(kind, "harness.")
 }
 
 // AddTrace streams one trace into the totals. On a corrupt trace the events
@@ -63,9 +65,13 @@ func (s *Stats) AddTrace(r io.Reader, name string) error {
 	s.Files++
 	s.turnSeen = false
 	s.calls = CallTracker{}
+	s.hosts = hostTracker{}
 	defer func() {
 		s.Bytes += rd.BytesRead()
 		s.OpenCalls += len(s.calls.Open())
+		for _, hc := range s.hosts.pending() {
+			s.countHost(hc)
+		}
 	}()
 	if _, err := rd.Header(); err != nil {
 		return err
@@ -90,16 +96,8 @@ func (s *Stats) Add(ev *Event) {
 		s.Turns++
 		s.turnSeen, s.lastTurn = true, ev.Turn
 	}
-	switch ev.Kind {
-	case "harness.returned":
-		s.HostCalls++
-		ns, errText := hostFields(ev.Payload)
-		s.HostByHandler[ns]++
-		if errText != "" {
-			s.HostErrors++
-		}
-	case "harness.error":
-		s.HostErrors++
+	if hc := s.hosts.observe(ev); hc != nil {
+		s.countHost(hc)
 	}
 	c := s.calls.Observe(ev)
 	if c == nil {
@@ -132,6 +130,14 @@ func (s *Stats) Add(ev *Event) {
 			a.ErrorsByKind = map[string]int{}
 		}
 		a.ErrorsByKind[c.ErrorKind]++
+	}
+}
+
+func (s *Stats) countHost(hc *HostCall) {
+	s.HostCalls++
+	s.HostByHandler[hc.Namespace]++
+	if hc.Error != "" {
+		s.HostErrors++
 	}
 }
 

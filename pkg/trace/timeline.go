@@ -104,6 +104,18 @@ func (tl *Timeline) Feed(ev *Event) (Line, bool) {
 		}
 	case "harness.error":
 		ln.Category, ln.Label, ln.Text = CatError, "host", "error ("+raw("phase")+"): "+tl.clip(raw("error"))
+	case "machine.emit_intent":
+		ln.Category, ln.Label, ln.Text = CatIntent, "emit", raw("intent")+slotsText(tl, p["slots"])
+	case "machine.on_error_redirect":
+		ln.Category, ln.Label = CatError, "on_error"
+		ln.Text = fmt.Sprintf("%s → %s", raw("from"), raw("to"))
+		if e := raw("error"); e != "" {
+			ln.Text += ": " + tl.clip(e)
+		}
+	case "session.story":
+		ln.Category, ln.Label = CatOther, "story"
+		files, _ := p["files"].(map[string]any)
+		ln.Text = fmt.Sprintf("%s (%s, %d files) hash %.12s", raw("app_id"), raw("entry"), len(files), raw("hash"))
 	case "machine.validation_failed", "machine.guard_rejected", "machine.error":
 		ln.Category, ln.Label, ln.Text = CatError, strings.TrimPrefix(ev.Kind, "machine."), tl.kv(p)
 	case "agent.call.start":

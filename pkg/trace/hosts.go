@@ -1,0 +1,110 @@
+package trace
+
+import "time"
+
+// HostCall is one host call reconstructed from harness.called /
+// harness.dispatched (either or both), harness.error and harness.returned.
+type HostCall struct {
+	Namespace string
+	Turn      int
+	StatePath string
+	Start     time.Time
+	End       time.Time
+	Error     string // from harness.returned or a harness.error
+	Returned  bool   // false when the trace ends before harness.returned
+}
+
+// hostTracker pairs host events FIFO per namespace. Engines differ in what
+// they write for a failed call (a harness.error followed by a
+// harness.returned carrying the error, or one of the two): the tracker
+// counts one call either way.
+type hostTracker struct {
+	open map[string][]*hostPending
+}
+
+type hostPending struct {
+	HostCall
+	called, dispatched bool
+}
+
+// observe feeds one harness.* event; it returns a call that the event
+// completes, or nil.
+func (t *hostTracker) observe(ev *Event) *HostCall {
+	switch ev.Kind {
+	case "harness.called", "harness.dispatched":
+	case "harness.returned", "harness.error":
+	default:
+		return nil
+	}
+	ns, errText := hostFields(ev.Payload)
+	if t.open == nil {
+		t.open = map[string][]*hostPending{}
+	}
+	q := t.open[ns]
+	switch ev.Kind {
+	case "harness.called", "harness.dispatched":
+		called := ev.Kind == "harness.called"
+		for _, p := range q { // the other half of a dispatched+called pair
+			if called && p.dispatched && !p.called {
+				p.called = true
+				return nil
+			}
+			if !called && p.called && !p.dispatched {
+				p.dispatched = true
+				return nil
+			}
+		}
+		t.open[ns] = append(q, &hostPending{HostCall: HostCall{Namespace: ns, Turn: ev.Turn, StatePath: ev.StatePath, Start: ev.TS},
+			called: called, dispatched: !called})
+		return nil
+	case "harness.error":
+		if ns == "" { // no namespace: the oldest open call
+			for k, kq := range t.open {
+				if len(kq) > 0 && (ns == "" || kq[0].Start.Before(t.open[ns][0].Start)) {
+					ns = k
+				}
+			}
+			q = t.open[ns]
+		}
+		if len(q) == 0 { // an error with no call: a call of its own
+			return &HostCall{Namespace: orText(ns, "(no namespace)"), Turn: ev.Turn, StatePath: ev.StatePath, Start: ev.TS, End: ev.TS, Error: orText(errText, "host error"), Returned: true}
+		}
+		q[0].Error = orText(errText, "host error")
+		q[0].End = ev.TS
+		return nil
+	}
+	// harness.returned
+	if len(q) == 0 {
+		return &HostCall{Namespace: ns, Turn: ev.Turn, StatePath: ev.StatePath, Start: ev.TS, End: ev.TS, Error: errText, Returned: true}
+	}
+	p := q[0]
+	t.open[ns] = q[1:]
+	p.End, p.Returned = ev.TS, true
+	if errText != "" {
+		p.Error = errText
+	}
+	return &p.HostCall
+}
+
+// pending returns the calls with no harness.returned, oldest first.
+func (t *hostTracker) pending() []*HostCall {
+	var out []*HostCall
+	for _, q := range t.open {
+		for _, p := range q {
+			out = append(out, &p.HostCall)
+		}
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].Start.Before(out[j-1].Start); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+func orText(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
