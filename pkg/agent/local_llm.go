@@ -249,7 +249,7 @@ func (l *localLLM) Ask(ctx context.Context, req *AskRequest) (*AskResponse, erro
 		"usage": map[string]any{"input_tokens": cr.Usage.PromptTokens, "output_tokens": cr.Usage.CompletionTokens},
 	}
 	return &AskResponse{
-		Submission: json.RawMessage(StripCodeFence(content)),
+		Submission: json.RawMessage(stripCodeFence(content)), // claude_cli.go: one fence rule for the package
 		Meta:       meta,
 		Transcript: chatTranscript(model, req.Prompt, content, cr),
 	}, nil
@@ -312,28 +312,6 @@ func parseChatResponse(raw []byte) (*chatResponse, string, error) {
 		return nil, "", errors.New("first choice has empty content")
 	}
 	return &cr, text, nil
-}
-
-// StripCodeFence returns s trimmed, without a surrounding Markdown code
-// fence (```json ... ``` or ``` ... ```) when s is one fenced block.
-func StripCodeFence(s string) string {
-	s = strings.TrimSpace(s)
-	if !strings.HasPrefix(s, "```") {
-		return s
-	}
-	nl := strings.IndexByte(s, '\n')
-	if nl < 0 {
-		return s
-	}
-	tag := strings.TrimSpace(s[3:nl])
-	if strings.ContainsAny(tag, " \t`{[") {
-		return s
-	}
-	body := s[nl+1:]
-	if end := strings.LastIndex(body, "```"); end >= 0 {
-		body = body[:end]
-	}
-	return strings.TrimSpace(body)
 }
 
 // chatTranscript is the openai-chat transcript of one call: the request,

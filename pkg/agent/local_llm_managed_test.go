@@ -121,7 +121,13 @@ models:
     sha256: %s
     size: %d
     format: gguf
-`, runtime.GOOS, runtime.GOARCH, srv.URL, archiveSum, len(archive), a.Model, a.Model, srv.URL, hex.EncodeToString(ms[:]), len(model))
+  nomic-embed-text-v1.5:
+    id: nomic-embed-text-v1.5
+    url: %s/model.gguf
+    sha256: %s
+    format: gguf
+`, runtime.GOOS, runtime.GOARCH, srv.URL, archiveSum, len(archive), a.Model, a.Model, srv.URL, hex.EncodeToString(ms[:]), len(model),
+		srv.URL, hex.EncodeToString(ms[:]))
 	if err := os.WriteFile(a.Pins, []byte(overlay), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,284 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"net/http"
+	"net/url"
+	"os"
+	"sort"
+	"strings"
+)
+
+// EmbedRole says what a text is for: asymmetric embedding models prefix
+// documents and queries differently.
+type EmbedRole int
+
+// Embedding roles.
+const (
+	EmbedDocument EmbedRole = iota
+	EmbedQuery
+)
+
+// Embedding model ids with known prefixes and dimensions.
+const (
+	EmbedModelNomic = "nomic-embed-text-v1.5"
+	EmbedModelBGE   = "bge-small-en-v1.5"
+)
+
+// embedModel is what kitsoki knows about an embedding model.
+type embedModel struct {
+	doc, query string // task prefixes, trailing space included
+	dim        int    // default output size (0 = whatever the server returns)
+	matryoshka bool   // truncation needs nomic's layer-norm + re-normalisation
+}
+
+var embedModels = map[string]embedModel{
+	EmbedModelNomic: {doc: "search_document: ", query: "search_query: ", dim: 256, matryoshka: true},
+	EmbedModelBGE:   {query: "search_query: ", dim: 384},
+}
+
+// EmbedPrefix returns the task prefix model puts before a text of role
+// (nomic: "search_document: " / "search_query: "; bge: "search_query: "
+// for queries only; unknown models: none).
+func EmbedPrefix(model string, role EmbedRole) string {
+	m := embedModels[model]
+	if role == EmbedQuery {
+		return m.query
+	}
+	return m.doc
+}
+
+// LocalEmbedderConfig configures NewLocalEmbedder. Like builtin.local_llm,
+// Endpoint attaches to a running llama-server started with --embeddings
+// (never fetched, spawned or stopped); Model alone is managed mode: the
+// first Embed fetches the pinned server and weights and spawns a separate
+// embedding sidecar (--embeddings --pooling mean), stopped by Close.
+type LocalEmbedderConfig struct {
+	// Model is the embedding model id (default nomic-embed-text-v1.5). It
+	// picks the task prefixes and, in managed mode, the pinned weights.
+	Model    string
+	Endpoint string
+	// Dim truncates vectors (Matryoshka for nomic: layer-norm, keep the
+	// first Dim components, L2-normalise). 0 takes the model's default
+	// (256 for nomic); a negative value keeps the server's full vectors.
+	Dim int
+	// APIKeyEnv names a variable holding a bearer token, read per call.
+	APIKeyEnv string
+	// ServerBin and Port are as in builtin.local_llm (managed mode).
+	ServerBin string
+	Port      int
+	// Logger receives sidecar and download lines; nil discards.
+	Logger *slog.Logger
+	// Disclose receives the download disclosure; nil means os.Stderr.
+	Disclose io.Writer
+	// HTTPClient overrides the client (tests).
+	HTTPClient *http.Client
+
+	tune serverTuning
+}
+
+// LocalEmbedder embeds texts through llama-server's POST /v1/embeddings.
+// It is safe for concurrent use.
+type LocalEmbedder struct {
+	model  string
+	info   embedModel
+	dim    int
+	apiKey string
+	server llmServer
+	client *http.Client
+}
+
+// NewLocalEmbedder builds an embedder; nothing is fetched or spawned
+// before the first Embed.
+func NewLocalEmbedder(cfg LocalEmbedderConfig) (*LocalEmbedder, error) {
+	model := strings.TrimSpace(cfg.Model)
+	if model == "" {
+		model = EmbedModelNomic
+	}
+	e := &LocalEmbedder{model: model, info: embedModels[model], apiKey: strings.TrimSpace(cfg.APIKeyEnv), client: cfg.HTTPClient}
+	switch {
+	case cfg.Dim > 0:
+		e.dim = cfg.Dim
+	case cfg.Dim == 0:
+		e.dim = e.info.dim
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if ep := strings.TrimSpace(cfg.Endpoint); ep != "" {
+		u, err := url.Parse(ep)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("local embed: endpoint %q is not an http:// or https:// URL (e.g. http://127.0.0.1:8081)", ep)
+		}
+		e.server = endpointServer{url: strings.TrimRight(ep, "/")}
+		if e.client == nil {
+			tr := http.DefaultTransport.(*http.Transport).Clone()
+			tr.Proxy = http.ProxyFromEnvironment
+			e.client = &http.Client{Transport: tr}
+		}
+	} else {
+		disclose := cfg.Disclose
+		if disclose == nil {
+			disclose = os.Stderr
+		}
+		e.server = newManagedServer("local embed "+model, model, cfg.ServerBin, "", cfg.Port, true, cfg.tune, log, disclose)
+		if e.client == nil {
+			e.client = &http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}}
+		}
+	}
+	return e, nil
+}
+
+// Model is the embedding model id.
+func (e *LocalEmbedder) Model() string { return e.model }
+
+// Dim is the length of the vectors Embed returns (0: the server's size).
+func (e *LocalEmbedder) Dim() int { return e.dim }
+
+// Close stops a managed sidecar; in endpoint mode it does nothing.
+func (e *LocalEmbedder) Close() error { return e.server.close() }
+
+// embedURL is the embeddings URL under base (see chatURL).
+func embedURL(base string) string {
+	if u, err := url.Parse(base); err == nil && versionSegment.MatchString(u.Path) {
+		return base + "/embeddings"
+	}
+	return base + "/v1/embeddings"
+}
+
+// Embed returns one vector per text, in input order, each prefixed with
+// the model's task prefix for role before it is sent. Vectors of a model
+// with a default or configured Dim are truncated to it and re-normalised.
+func (e *LocalEmbedder) Embed(ctx context.Context, texts []string, role EmbedRole) ([][]float32, error) {
+	if len(texts) == 0 {
+		return nil, nil
+	}
+	var key string
+	if e.apiKey != "" {
+		if key = os.Getenv(e.apiKey); key == "" {
+			return nil, fmt.Errorf("local embed: api key variable %s is not set; export it, or drop APIKeyEnv", e.apiKey)
+		}
+	}
+	base, err := e.server.baseURL(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("local embed: %w", err)
+	}
+	prefix := EmbedPrefix(e.model, role)
+	input := make([]string, len(texts))
+	for i, t := range texts {
+		input[i] = prefix + t
+	}
+	body, err := json.Marshal(map[string]any{"model": e.model, "input": input})
+	if err != nil {
+		return nil, fmt.Errorf("local embed: encode request: %w", err)
+	}
+	endpoint := embedURL(base)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("local embed: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := e.client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("local embed: POST %s: %w", endpoint, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
+	if err != nil {
+		return nil, fmt.Errorf("local embed: reading the answer from %s: %w", endpoint, err)
+	}
+	if resp.StatusCode >= 400 {
+		msg := truncate(strings.TrimSpace(string(raw)), 256)
+		if key != "" {
+			msg = strings.ReplaceAll(msg, key, "***")
+		}
+		return nil, fmt.Errorf("local embed: http %d from %s: %s", resp.StatusCode, endpoint, msg)
+	}
+	vecs, err := parseEmbeddings(raw, len(texts))
+	if err != nil {
+		return nil, fmt.Errorf("local embed: %s: %w", endpoint, err)
+	}
+	if e.dim > 0 {
+		for i, v := range vecs {
+			if len(v) < e.dim {
+				return nil, fmt.Errorf("local embed: %s returned %d-dimensional vectors, fewer than the %d asked for; set Dim to at most %d", e.model, len(v), e.dim, len(v))
+			}
+			vecs[i] = Truncate(v, e.dim, e.info.matryoshka)
+		}
+	}
+	return vecs, nil
+}
+
+// parseEmbeddings decodes an OpenAI embeddings answer and orders the
+// vectors by index (the spec does not promise order). It wants exactly n
+// vectors with distinct indexes 0..n-1.
+func parseEmbeddings(raw []byte, n int) ([][]float32, error) {
+	var er struct {
+		Data []struct {
+			Index     int       `json:"index"`
+			Embedding []float32 `json:"embedding"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(raw, &er); err != nil {
+		return nil, fmt.Errorf("unparseable embeddings answer (%v; raw: %s)", err, truncate(string(raw), 256))
+	}
+	if len(er.Data) != n {
+		return nil, fmt.Errorf("expected %d embeddings, got %d", n, len(er.Data))
+	}
+	sort.SliceStable(er.Data, func(i, j int) bool { return er.Data[i].Index < er.Data[j].Index })
+	out := make([][]float32, n)
+	for i, d := range er.Data {
+		if d.Index != i {
+			return nil, fmt.Errorf("embedding indexes are not 0..%d (got %d at position %d)", n-1, d.Index, i)
+		}
+		if len(d.Embedding) == 0 {
+			return nil, fmt.Errorf("embedding %d is empty", i)
+		}
+		out[i] = d.Embedding
+	}
+	return out, nil
+}
+
+// Truncate returns the first dim components of v, L2-normalised. With
+// layerNorm (nomic's Matryoshka recipe: layer_norm, slice, normalise) the
+// mean of all of v's components is subtracted first; layer_norm's division
+// by the standard deviation is one scale factor for the whole vector, which
+// the final normalisation cancels, so it is skipped. v is not modified. A
+// zero vector stays zero.
+func Truncate(v []float32, dim int, layerNorm bool) []float32 {
+	if dim <= 0 || dim > len(v) {
+		dim = len(v)
+	}
+	var mean float64
+	if layerNorm && len(v) > 0 {
+		for _, x := range v {
+			mean += float64(x)
+		}
+		mean /= float64(len(v))
+	}
+	src := make([]float64, dim)
+	var norm float64
+	for i := range src {
+		src[i] = float64(v[i]) - mean
+		norm += src[i] * src[i]
+	}
+	norm = math.Sqrt(norm)
+	out := make([]float32, dim)
+	if norm == 0 {
+		return out
+	}
+	for i, x := range src {
+		out[i] = float32(x / norm)
+	}
+	return out
+}
