@@ -93,6 +93,11 @@ type planner interface {
 // failure it returns an *AskError (after reporting agent.call.error). An
 // unknown alias or a failing sink returns a plain error.
 func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
+	// 0. Pre-dispatch hooks (hooks.go) may rewrite alias, prompt and with:
+	// or veto, before anything is built or reported.
+	if err := r.runPreDispatch(ctx, &c); err != nil {
+		return nil, err
+	}
 	alias, t, err := r.Resolve(c.Alias)
 	if err != nil {
 		return nil, err
@@ -205,6 +210,10 @@ func (r *Registry) checkAnswer(alias, callID string, sch *schema.Schema, resp *A
 // returns the filled res.
 func (st *callState) complete(ctx context.Context, resp *AskResponse, value any, res *Result) (*Result, error) {
 	r, c := st.r, st.c
+	// Post-return hooks (hooks.go) may veto a validated answer.
+	if ae := r.runPostReturn(ctx, c, st.alias, value, resp.Meta); ae != nil {
+		return st.fail(ae)
+	}
 	prev := st.start
 	for i := range resp.SubEvents {
 		se := &resp.SubEvents[i]
