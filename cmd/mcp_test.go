@@ -105,8 +105,31 @@ func TestMCPServeBinaryOverStdioAndHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(tr), `"kind":"agent.call.start"`) || !strings.Contains(string(tr), `"kind":"agent.call.complete"`) {
+	if !strings.Contains(string(tr), `"kind":"agent.call.complete"`) {
 		t.Fatalf("trace lacks the call:\n%s", tr)
+	}
+	// Model-visible = logged: the redact hook masked the key before
+	// dispatch, and the trace holds exactly what the plugin received.
+	if m["seen"] != "key [redacted] ok?" {
+		t.Fatalf("the plugin saw %q", m["seen"])
+	}
+	var tracedPrompt string
+	for _, line := range strings.Split(strings.TrimSpace(string(tr)), "\n") {
+		var ev struct {
+			Kind    string `json:"kind"`
+			Payload struct {
+				Prompt string `json:"prompt"`
+			} `json:"payload"`
+		}
+		if json.Unmarshal([]byte(line), &ev) == nil && ev.Kind == "agent.call.start" {
+			tracedPrompt = ev.Payload.Prompt
+		}
+	}
+	if tracedPrompt != m["seen"] {
+		t.Fatalf("trace prompt %q != plugin prompt %q", tracedPrompt, m["seen"])
+	}
+	if strings.Contains(string(tr), "sk-abcdef99") {
+		t.Fatal("the unredacted key reached the trace")
 	}
 
 	// HTTP with a bearer token from the environment.
