@@ -16,7 +16,7 @@ type AgentCall struct {
 	Prompt     string         // fully rendered prompt text
 	SchemaPath string         // story-relative schema path, "" when none
 	With       map[string]any // the rendered with: block
-	World      map[string]any // deep-copied world snapshot
+	World      map[string]any // the live world: read-only, valid during the call (pkg/agent sends a deep copy)
 	SessionID  string
 	Turn       int64
 	StatePath  string

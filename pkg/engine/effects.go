@@ -74,7 +74,7 @@ func (r *runner) applySet(e *Effect, env map[string]any) error {
 		if err != nil {
 			return fmt.Errorf("%s: set.%s: %w", e.Pos, kv.Key, err)
 		}
-		vals[i] = normalize(v)
+		vals[i] = normalizeFresh(v)
 	}
 	set := make(map[string]any, len(e.Set))
 	for i, kv := range e.Set {
@@ -164,7 +164,7 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: invoke %s: with: %w", e.Pos, e.Invoke, err)
 	}
-	args, _ := normalize(restore(rendered)).(map[string]any)
+	args, _ := normalizeFresh(restore(rendered)).(map[string]any)
 	if args == nil {
 		args = map[string]any{}
 	}
@@ -237,7 +237,7 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 			}
 			v = x
 		}
-		v = normalize(deepCopy(v))
+		v = deepCopy(normalizeFresh(v))
 		if err := setPath(r.world, b.Key, v); err != nil {
 			return nil, fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
 		}

@@ -60,7 +60,7 @@ func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any) 
 	r.agentN[key] = seq + 1
 	call := AgentCall{
 		Verb: verb, Alias: alias, Persona: persona, Model: r.m.PersonaModels[persona], Prompt: prompt, SchemaPath: schemaPath,
-		With: args, World: r.world.Snapshot(), SessionID: r.opts.SessionID, Turn: r.turn,
+		With: args, World: r.world, SessionID: r.opts.SessionID, Turn: r.turn,
 		StatePath: r.cur.Path, CallID: agent.LiveCallID(r.m.AppID, r.turn, r.cur.Path, seq), EffectID: e.ID,
 	}
 	ans, err := r.opts.Agents.CallAgent(ctx, call)
@@ -199,10 +199,10 @@ func agentResult(verb string, ans *AgentAnswer) map[string]any {
 		}
 		sub = v
 	}
-	sub = normalize(sub)
-	res := map[string]any{"submission": sub, "submitted": deepCopy(sub), "exit_code": 0, "ok": true}
+	// submission and submitted share the value: binds deep-copy what they take.
+	res := map[string]any{"submission": sub, "submitted": sub, "exit_code": 0, "ok": true}
 	if ans.Meta != nil {
-		res["meta"] = normalize(ans.Meta)
+		res["meta"] = ans.Meta
 	}
 	switch t := sub.(type) {
 	case string:

@@ -155,6 +155,34 @@ func normalize(v any) any {
 	}
 }
 
+// normalizeFresh is normalize for values the engine just built (rendered
+// templates, decoded results): it converts map[any]any in place instead of
+// copying every map.
+func normalizeFresh(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			switch x.(type) {
+			case map[string]any, []any, map[any]any:
+				t[k] = normalizeFresh(x)
+			}
+		}
+		return t
+	case []any:
+		for i, x := range t {
+			switch x.(type) {
+			case map[string]any, []any, map[any]any:
+				t[i] = normalizeFresh(x)
+			}
+		}
+		return t
+	case map[any]any:
+		return normalize(t)
+	default:
+		return v
+	}
+}
+
 // deepCopy copies maps and slices so that world values never alias story
 // literals or host results.
 func deepCopy(v any) any {
