@@ -20,7 +20,7 @@ import (
 // upstream is a real MCP server (the SDK's) answering the mcp_http
 // transport's "ask" tool: schema calls get {decision, prompt}, others the
 // prompt echoed as a JSON string.
-func upstream(t *testing.T) string {
+func upstream(t testing.TB) string {
 	t.Helper()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "v0"}, nil)
 	srv.AddTool(&mcp.Tool{Name: "ask", InputSchema: map[string]any{"type": "object"}},
@@ -69,7 +69,7 @@ states:
 }
 
 // writeStory writes a story dir (and .kitsoki/ beside it) under a temp root.
-func writeStory(t *testing.T, yaml string) (root, dir string) {
+func writeStory(t testing.TB, yaml string) (root, dir string) {
 	t.Helper()
 	root = t.TempDir()
 	dir = filepath.Join(root, "story")
@@ -78,7 +78,7 @@ func writeStory(t *testing.T, yaml string) (root, dir string) {
 	return root, dir
 }
 
-func write(t *testing.T, path, content string) {
+func write(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -124,7 +124,7 @@ func (r *recSink) first(kind string) (agent.Event, bool) {
 
 // connectPipe connects the SDK client to s over io.Pipe pairs with the
 // newline-delimited stdio framing.
-func connectPipe(t *testing.T, s *Server, copts *mcp.ClientOptions) *mcp.ClientSession {
+func connectPipe(t testing.TB, s *Server, copts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cr, sw := io.Pipe()

@@ -63,36 +63,53 @@ func (h agentHooks) PostReturn(ctx context.Context, req *agent.HookRequest, subm
 	return nil, nil
 }
 
-// HostPreCall runs host/pre-call for a host effect (handler, args); it
-// returns the possibly rewritten args, or the halt that sends the effect
-// down its on_error path. For pkg/engine.
-func (c *Chain) HostPreCall(ctx context.Context, handler string, args map[string]any, emit func(kind string, payload any) error) (map[string]any, *Halt, error) {
+// HostPreCall runs host/pre-call for a host effect (handler, args) and
+// returns the possibly rewritten args. A halt is returned as a *Halt
+// error, so the effect takes its on_error path like any failed host call.
+// emit receives the hook.* events (pkg/engine's emit has this shape).
+func (c *Chain) HostPreCall(ctx context.Context, handler string, args map[string]any, emit func(kind string, payload any) error) (map[string]any, error) {
 	if !c.Has(PointHostPreCall) {
-		return args, nil, nil
+		return args, nil
 	}
-	out, halt, err := c.Run(ctx, PointHostPreCall, Payload{"handler": handler, "args": args}, func(ev Event) error {
-		if emit == nil {
-			return nil
-		}
-		return emit(ev.Kind, ev.Payload)
-	})
-	if err != nil || halt != nil {
-		return nil, halt, err
+	out, halt, err := c.Run(ctx, PointHostPreCall, Payload{"handler": handler, "args": args}, emitFunc(emit))
+	if err != nil {
+		return nil, err
+	}
+	if halt != nil {
+		return nil, halt
 	}
 	a, _ := out["args"].(map[string]any)
-	return a, nil, nil
+	if a == nil {
+		a = map[string]any{}
+	}
+	return a, nil
 }
 
-// Observe runs an observational point (run/start, run/end) with payload.
-func (c *Chain) Observe(ctx context.Context, point Point, payload Payload, emit func(kind string, payload any) error) error {
+// RunStart runs the observational run/start point (payload e.g. story,
+// app_id, session_id).
+func (c *Chain) RunStart(ctx context.Context, payload map[string]any, emit func(kind string, payload any) error) error {
+	return c.observe(ctx, PointRunStart, payload, emit)
+}
+
+// RunEnd runs the observational run/end point (payload e.g. outcome,
+// state, error).
+func (c *Chain) RunEnd(ctx context.Context, payload map[string]any, emit func(kind string, payload any) error) error {
+	return c.observe(ctx, PointRunEnd, payload, emit)
+}
+
+func (c *Chain) observe(ctx context.Context, point Point, payload Payload, emit func(kind string, payload any) error) error {
 	if !c.Has(point) {
 		return nil
 	}
-	_, _, err := c.Run(ctx, point, payload, func(ev Event) error {
+	_, _, err := c.Run(ctx, point, payload, emitFunc(emit))
+	return err
+}
+
+func emitFunc(emit func(kind string, payload any) error) func(Event) error {
+	return func(ev Event) error {
 		if emit == nil {
 			return nil
 		}
 		return emit(ev.Kind, ev.Payload)
-	})
-	return err
+	}
 }

@@ -176,3 +176,51 @@ func TestRedactAndBudget(t *testing.T) {
 		t.Fatalf("token budget: %+v", halt)
 	}
 }
+
+func TestHostPreCallAndRunPoints(t *testing.T) {
+	var seen []string
+	c := NewChain(
+		Registration{Point: PointHostPreCall, PluginID: "args", OnError: OnErrorContinue, Handler: HandlerFunc(func(_ context.Context, _ Point, p Payload) (Result, error) {
+			a := p["args"].(map[string]any)
+			a["dry_run"] = true
+			return Result{Outcome: OutcomeContinue, Payload: Payload{"args": a}}, nil
+		})},
+		Registration{Point: PointHostPreCall, PluginID: "deny", OnError: OnErrorContinue, Handler: HandlerFunc(func(_ context.Context, _ Point, p Payload) (Result, error) {
+			if p["handler"] == "host.run" && p["args"].(map[string]any)["cmd"] == "rm" {
+				return Result{Outcome: OutcomeHalt, Reason: "rm is not allowed"}, nil
+			}
+			return Result{Outcome: OutcomeContinue}, nil
+		})},
+		Registration{Point: PointRunStart, PluginID: "obs", OnError: OnErrorContinue, Handler: HandlerFunc(func(_ context.Context, p Point, _ Payload) (Result, error) {
+			seen = append(seen, string(p))
+			return Result{Outcome: OutcomeContinue}, nil
+		})},
+		Registration{Point: PointRunEnd, PluginID: "obs", OnError: OnErrorContinue, Handler: HandlerFunc(func(_ context.Context, p Point, pl Payload) (Result, error) {
+			seen = append(seen, string(p)+":"+pl["outcome"].(string))
+			return Result{Outcome: OutcomeHalt}, nil // observational: no effect
+		})},
+	)
+	var kinds []string
+	emit := func(k string, _ any) error { kinds = append(kinds, k); return nil }
+	args, err := c.HostPreCall(context.Background(), "host.run", map[string]any{"cmd": "ls"}, emit)
+	if err != nil || args["dry_run"] != true || args["cmd"] != "ls" {
+		t.Fatalf("args %v err %v", args, err)
+	}
+	_, err = c.HostPreCall(context.Background(), "host.run", map[string]any{"cmd": "rm"}, emit)
+	var h *Halt
+	if !errors.As(err, &h) || h.Plugin != "deny" || !strings.Contains(err.Error(), "rm is not allowed") {
+		t.Fatalf("err = %v", err)
+	}
+	if err := c.RunStart(context.Background(), Payload{}, emit); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.RunEnd(context.Background(), Payload{"outcome": "terminal"}, emit); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(seen, ",") != "run/start,run/end:terminal" {
+		t.Fatalf("seen = %v", seen)
+	}
+	if strings.Join(kinds, ",") != "hook.rewrote,hook.rewrote,hook.halted,hook.halted" {
+		t.Fatalf("kinds = %v", kinds)
+	}
+}

@@ -1,0 +1,43 @@
+package mcpserve
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func BenchmarkToolName(b *testing.B) {
+	long := "agent." + strings.Repeat("long_alias_", 8)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := ToolName(long, "decide"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkServeCall: one tools/call from the SDK client over the stdio
+// framing (io.Pipe) through kitsoki to an upstream MCP server on loopback,
+// including the per-call revalidation (fingerprint of story, profile,
+// schemas) and schema validation.
+func BenchmarkServeCall(b *testing.B) {
+	url := upstream(b)
+	_, dir := writeStory(b, storyYAML(url))
+	s, err := New(Options{StoryPath: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	cs := connectPipe(b, s, nil)
+	args := &mcp.CallToolParams{Name: "kitsoki_agent_remote_decide", Arguments: map[string]any{"prompt": "p"}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r, err := cs.CallTool(context.Background(), args)
+		if err != nil || r.IsError {
+			b.Fatal(err, r)
+		}
+	}
+}

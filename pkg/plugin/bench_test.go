@@ -1,0 +1,53 @@
+package plugin
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkChainBuiltins: one agent/pre-dispatch pass through budget and
+// redact (two patterns, one env value) on a 4 KiB prompt.
+func BenchmarkChainBuiltins(b *testing.B) {
+	dir := b.TempDir()
+	prof := writeFile(b, filepath.Join(dir, "p.yaml"), "config:\n  redact: {patterns: [\"sk-[a-z0-9]{6,}\", \"ghp_[A-Za-z0-9]{10,}\"], env: [TOK]}\n  budget: {max_tokens: 1000000}\n")
+	a, err := Assemble(Options{StoryDir: dir, ProfilePath: prof, Getenv: func(string) string { return "tok-value-123" }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := a.NewChain()
+	defer c.Close()
+	prompt := make([]byte, 4096)
+	for i := range prompt {
+		prompt[i] = 'a' + byte(i%26)
+	}
+	p := Payload{"alias": "agent.claude", "verb": "decide", "prompt": string(prompt), "with": map[string]any{"args": map[string]any{"k": "v"}}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, halt, err := c.Run(context.Background(), PointPreDispatch, p, nil); err != nil || halt != nil {
+			b.Fatal(err, halt)
+		}
+	}
+}
+
+// BenchmarkExternalHook: one round trip to a reused external hook process
+// (rewrite mode).
+func BenchmarkExternalHook(b *testing.B) {
+	root := b.TempDir()
+	externalPlugin(b, root, "ext", []string{"rewrite"}, OnErrorVeto, 5000, PointPreDispatch)
+	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := a.NewChain()
+	defer c.Close()
+	p := Payload{"prompt": "hello", "alias": "agent.claude"}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, halt, err := c.Run(context.Background(), PointPreDispatch, p, nil); err != nil || halt != nil {
+			b.Fatal(err, halt)
+		}
+	}
+}
