@@ -7,7 +7,7 @@ GO      ?= go
 FUZZTIME ?= 20s
 BIN     := bin/kitsoki
 
-.PHONY: build test lint vet fmt-check unit examples bench fuzz release-snapshot clean
+.PHONY: build test lint vet fmt-check unit examples bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
@@ -39,6 +39,23 @@ fuzz:
 	  for t in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz' || true); do \
 	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; \
 	  done; \
+	done
+
+## fetch-llama-server / fetch-models MODEL=<id>: pre-warm the cache with pinned, verified artifacts.
+fetch-llama-server: build
+	./$(BIN) fetch-llama-server
+
+fetch-models: build
+	./$(BIN) fetch-models $(MODEL)
+
+## bench-fetch: 1 GiB from loopback vs curl+sha256sum, peak RSS, warm start, capped parts (BENCH_FETCH_SIZE to change)
+bench-fetch:
+	KITSOKI_BENCH_FETCH_SIZE=$(or $(BENCH_FETCH_SIZE),1GiB) $(GO) test -run '^$$' -bench 'FetchLoopback|CurlSha256sum|WarmStart|Rehash|CappedParts' -benchtime 1x -timeout 30m ./pkg/fetch
+
+## cross: the release platforms compile (vet included) without goreleaser.
+cross:
+	@for p in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64; do \
+	  echo "== $$p"; GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) vet ./... || exit 1; \
 	done
 
 release-snapshot:
