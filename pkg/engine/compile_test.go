@@ -55,3 +55,10 @@ func TestCompileNeverHalfRuns(t *testing.T) {
 		t.Fatal("refused story compiled")
 	}
 }
+
+func TestPhasesRefused(t *testing.T) {
+	_, err := Compile(loadStory(t, "phased"), CompileOptions{})
+	if err == nil || !strings.Contains(err.Error(), "phases: kitsoki run does not execute phase graphs") || !strings.Contains(err.Error(), "app.yaml:") {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -56,6 +56,18 @@ func TestHostRunModes(t *testing.T) {
 		t.Errorf("fail_on_error: res %v err %v", res, err)
 	}
 
+	// stdin and timeout
+	res, err = hostRun(ctx, map[string]any{"cmd": "tr a-z A-Z", "stdin": "shout"})
+	if err != nil || res["stdout"] != "SHOUT" {
+		t.Errorf("stdin: %v %v", res, err)
+	}
+	if _, err := hostRun(ctx, map[string]any{"cmd": "sleep 20", "timeout": "100ms"}); err == nil || !strings.Contains(err.Error(), "stopped") {
+		t.Errorf("timeout: %v", err)
+	}
+	if _, err := hostRun(ctx, map[string]any{"cmd": "true", "timeout": "soon"}); err == nil || !strings.Contains(err.Error(), "positive Go duration") {
+		t.Errorf("bad timeout: %v", err)
+	}
+
 	// usage errors name the key
 	if _, err := hostRun(ctx, map[string]any{}); err == nil || !strings.Contains(err.Error(), "with.cmd is required") {
 		t.Errorf("missing cmd: %v", err)
