@@ -31,7 +31,41 @@ func newMCPCmd() *cobra.Command {
 		Use:   "mcp",
 		Short: "MCP server: serve a story's agent plugins as MCP tools",
 	}
-	c.AddCommand(newMCPServeCmd())
+	c.AddCommand(newMCPServeCmd(), newMCPSubmitCmd())
+	return c
+}
+
+// newMCPSubmitCmd is the one-call stdio server kitsoki hands to claude
+// (builtin.claude_cli decide calls): one tool, submit, whose input schema
+// is the call's schema; the first valid answer is written to --out.
+func newMCPSubmitCmd() *cobra.Command {
+	var schemaPath, out string
+	c := &cobra.Command{
+		Use:    "submit --schema FILE --out FILE",
+		Short:  "Internal: the stdio MCP server with the submit tool given to claude for one call",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if schemaPath == "" || out == "" {
+				return usagef("mcp submit needs --schema FILE and --out FILE")
+			}
+			raw, err := os.ReadFile(schemaPath)
+			if err != nil {
+				return usagef("--schema: %v", err)
+			}
+			srv, err := mcpserve.NewSubmitServer(raw, out, version)
+			if err != nil {
+				return usagef("%v", err)
+			}
+			t := &mcp.IOTransport{Reader: io.NopCloser(c.InOrStdin()), Writer: nopWriteCloser{c.OutOrStdout()}}
+			if err := srv.Run(c.Context(), t); err != nil && !strings.Contains(err.Error(), "EOF") && c.Context().Err() == nil {
+				return findingf("mcp submit: %v", err)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&schemaPath, "schema", "", "the call's JSON Schema (the submit tool's input schema)")
+	c.Flags().StringVar(&out, "out", "", "where the first valid submission is written")
 	return c
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"kitsoki/pkg/agent"
+	"kitsoki/pkg/mcpserve"
 )
 
 // mcpUpstream is a real SDK MCP server answering the story's mcp_http alias.
@@ -181,5 +182,43 @@ func TestMCPServeUsageErrors(t *testing.T) {
 	errb.Reset()
 	if code := Run([]string{"mcp", "serve", dir, "--http", ":0", "--token-env", "KITSOKI_SURELY_UNSET_VAR"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "empty or unset") {
 		t.Fatalf("unset token: exit %d %s", code, errb.String())
+	}
+}
+
+// TestClaudeStandInSubmitsThroughMCP: the claude STAND-IN (the real CLI
+// cannot run here) reads the MCP config kitsoki writes, starts the real
+// `kitsoki mcp submit` server with the SDK client, has an invalid answer
+// refused by the schema, and submits a valid one, which lands in --out.
+func TestClaudeStandInSubmitsThroughMCP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the kitsoki binary")
+	}
+	bin := buildKitsoki(t)
+	standin := filepath.Join(t.TempDir(), "claude")
+	if out, err := exec.Command("go", "build", "-o", standin, "kitsoki/pkg/mcpserve/internal/claudestandin").CombinedOutput(); err != nil {
+		t.Fatalf("build stand-in: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	schemaPath := filepath.Join(dir, "verdict.json")
+	writeTree(t, dir, map[string]string{"verdict.json": `{"type":"object","required":["decision"],"properties":{"decision":{"enum":["approve","reject"]}},"additionalProperties":false}`})
+	out := filepath.Join(dir, "submission.json")
+	cfg := filepath.Join(dir, "mcp.json")
+	tool, err := mcpserve.SubmitConfig(cfg, bin, []string{"mcp", "submit", "--schema", schemaPath, "--out", out})
+	if err != nil || tool != "mcp__kitsoki__submit" {
+		t.Fatalf("config: %v %q", err, tool)
+	}
+	cmd := exec.Command(standin, "-p", "--output-format", "json", "--mcp-config", cfg, "--allowedTools", tool)
+	cmd.Stdin = strings.NewReader("Decide.")
+	cmd.Env = append(os.Environ(), `STANDIN_ANSWER={"decision":"reject"}`)
+	envelope, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("stand-in: %v (%s)", err, envelope)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil || string(got) != `{"decision":"reject"}` {
+		t.Fatalf("submission = %q, %v", got, err)
+	}
+	if !strings.Contains(string(envelope), `"subtype":"success"`) {
+		t.Fatalf("envelope %s", envelope)
 	}
 }

@@ -1,0 +1,86 @@
+package mcpserve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"kitsoki/pkg/schema"
+)
+
+// SubmitTool is the name of the one tool of a submit server.
+const SubmitTool = "submit"
+
+// NewSubmitServer returns the MCP server kitsoki hands to `claude` for one
+// decide call (kitsoki mcp submit): a single tool, submit, whose input
+// schema is the call's schema. A call is validated against that schema; an
+// invalid one is a tool error the model can correct; the first valid one
+// is written atomically to out, and later calls are refused. The schema's
+// top level must be an object (MCP tool inputs are objects).
+func NewSubmitServer(schemaRaw []byte, out, version string) (*mcp.Server, error) {
+	sch, err := schema.CompileBytes("submit-schema.json", schemaRaw)
+	if err != nil {
+		return nil, fmt.Errorf("submit schema: %v", err)
+	}
+	var top map[string]any
+	if err := json.Unmarshal(schemaRaw, &top); err != nil || top["type"] != "object" {
+		return nil, errors.New(`submit schema: the top level must be {"type": "object", ...} to be a tool input; the plain-text answer path applies instead`)
+	}
+	if version == "" {
+		version = "dev"
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "kitsoki-submit", Version: version}, nil)
+	var mu sync.Mutex
+	done := false
+	srv.AddTool(&mcp.Tool{Name: SubmitTool, InputSchema: json.RawMessage(schemaRaw),
+		Description: "Submit your final answer. Its arguments are the answer itself and must satisfy the input schema; call it exactly once."},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			raw := req.Params.Arguments
+			var v any
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return toolError("the answer is not JSON: " + err.Error()), nil
+			}
+			if ve := sch.Validate(v); ve != nil {
+				return toolError("the answer does not satisfy the schema: " + ve.Error() + "; fix it and call submit again"), nil
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if done {
+				return toolError("an answer was already submitted; stop here"), nil
+			}
+			tmp := out + ".tmp"
+			if err := os.WriteFile(tmp, raw, 0o600); err != nil {
+				return nil, err
+			}
+			if err := os.Rename(tmp, out); err != nil {
+				return nil, err
+			}
+			done = true
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "submitted"}}}, nil
+		})
+	return srv, nil
+}
+
+// SubmitConfig writes the MCP config file claude reads (--mcp-config): one
+// stdio server, "kitsoki", started as command args... It returns the tool
+// name claude sees (mcp__kitsoki__submit), for --allowedTools.
+func SubmitConfig(path string, command string, args []string) (string, error) {
+	cfg := map[string]any{"mcpServers": map[string]any{"kitsoki": map[string]any{"type": "stdio", "command": command, "args": args}}}
+	b, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		return "", err
+	}
+	return "mcp__kitsoki__" + SubmitTool, nil
+}
