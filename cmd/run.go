@@ -68,6 +68,7 @@ type runFlags struct {
 	hostCassette string
 	tracePath    string
 	jsonOut      bool
+	timeout      time.Duration
 }
 
 func newRunCmd() *cobra.Command {
@@ -96,6 +97,7 @@ rested before the end (or the story is invalid), 2 usage or environment error.`,
 	fl.StringVar(&f.cassette, "cassette", "", "replay every agent call from this recorded cassette (no plugin is started)")
 	fl.StringVar(&f.hostCassette, "host-cassette", "", "answer host calls (any handler with episodes) from this host cassette")
 	fl.StringVar(&f.tracePath, "trace", "", "trace file (default .kitsoki/sessions/<session>.jsonl)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "stop the run (plugins and commands included) after this long, e.g. 10m; 0 = no limit")
 	fl.BoolVar(&f.jsonOut, "json", false, "print a JSON summary {exit, state, world, calls, trace} instead of the log")
 	return c
 }
@@ -118,6 +120,9 @@ type runSummary struct {
 func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *runFlags) error {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if f.timeout < 0 {
+		return usagef("--timeout %s: must not be negative", f.timeout)
 	}
 	st, ds := story.Load(path, story.Options{})
 	if diag.HasErrors(ds) || st == nil {
@@ -186,6 +191,11 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if f.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, f.timeout)
+		defer cancel()
+	}
 	// After the first Ctrl-C the run winds down (plugins stopped, trace
 	// closed); a second one gets the default behaviour and kills kitsoki.
 	go func() { <-ctx.Done(); stop() }()
@@ -212,6 +222,9 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	case engine.OutcomeFailed:
 		status = ExitFinding
 		msg = res.Err.Error()
+		if f.timeout > 0 && errors.Is(res.Err, context.DeadlineExceeded) {
+			msg += fmt.Sprintf(" (--timeout %s reached)", f.timeout)
+		}
 	case engine.OutcomeRested:
 		status = ExitFinding
 		msg = fmt.Sprintf("the run rested in state %q with no input left (it handles: %s); pass --intent NAME to continue",

@@ -211,3 +211,26 @@ func TestRunHostCassetteAndIntents(t *testing.T) {
 		t.Errorf("kinds = %v", kinds)
 	}
 }
+
+func TestRunTimeout(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(`app: { id: slow, version: 0.1.0 }
+hosts: [host.run]
+root: start
+states:
+  start:
+    terminal: true
+    on_enter:
+      - invoke: host.run
+        with: { cmd: "sleep 30" }
+`), 0o644)
+	tr := filepath.Join(dir, "t.jsonl")
+	var out, errb bytes.Buffer
+	code := Run([]string{"run", dir, "--timeout", "300ms", "--trace", tr}, &out, &errb)
+	if code != ExitFinding || !strings.Contains(errb.String(), "--timeout 300ms reached") {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if kinds := countKinds(readTrace(t, tr)); kinds["machine.error"] != 1 {
+		t.Errorf("kinds = %v", kinds)
+	}
+}
