@@ -56,13 +56,17 @@ type faultSession struct {
 	log *lockedBuffer
 }
 
-func newFaultSession(t *testing.T, echoBin, endpoint string, env, headers map[string]string) faultSession {
+// newFaultSession builds the session against srv (its hanging calls are
+// released before the registry closes).
+func newFaultSession(t *testing.T, echoBin string, srv *mcpecho.Server, env, headers map[string]string) faultSession {
 	t.Helper()
+	endpoint := srv.URL
 	log := &lockedBuffer{}
 	fx := agenttest.NewFixture(t, map[string]*story.AgentPlugin{
 		subAlias: {Alias: subAlias, Plugin: story.PluginSubprocess, Command: echoBin, Args: []string{"-alias", subAlias}, Env: env},
 		mcpAlias: {Alias: mcpAlias, Plugin: story.PluginMCPHTTP, Endpoint: endpoint, Headers: headers},
 	}, agent.RegistryOptions{Logger: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	t.Cleanup(srv.Stop) // registered after the registry: runs before it closes
 	return faultSession{fx: fx, log: log}
 }
 
@@ -70,8 +74,7 @@ func newMCPServer(t *testing.T) *mcpecho.Server {
 	t.Helper()
 	srv := mcpecho.New(mcpecho.Options{})
 	ts := httptest.NewServer(srv)
-	t.Cleanup(func() { ts.CloseClientConnections(); ts.Close() })
-	t.Cleanup(srv.Stop) // runs before the registry closes (registered later)
+	t.Cleanup(func() { srv.Stop(); ts.CloseClientConnections(); ts.Close() })
 	srv.URL = ts.URL + "/mcp"
 	return srv
 }
@@ -117,7 +120,7 @@ func TestFaults(t *testing.T) {
 
 	t.Run("plugin exits mid-call", func(t *testing.T) {
 		agent.CheckNoChildren(t)
-		s := newFaultSession(t, echoBin, newMCPServer(t).URL, nil, nil)
+		s := newFaultSession(t, echoBin, newMCPServer(t), nil, nil)
 		dispatchErr(t, s, faultCall(subAlias, "crash", long), agent.KindPluginCrash, "exit status 3")
 		dispatchErr(t, s, faultCall(subAlias, "partial", long), agent.KindPluginCrash, "stopped in the middle of an answer")
 		if got := string(dispatchOK(t, s, faultCall(subAlias, "", long)).Submission); got != agenttest.ReferenceSubmission {
@@ -131,19 +134,19 @@ func TestFaults(t *testing.T) {
 	})
 	t.Run("plugin prints garbage", func(t *testing.T) {
 		agent.CheckNoChildren(t)
-		s := newFaultSession(t, echoBin, newMCPServer(t).URL, nil, nil)
+		s := newFaultSession(t, echoBin, newMCPServer(t), nil, nil)
 		dispatchErr(t, s, faultCall(subAlias, "garbage", long), agent.KindPluginCrash, "hello from a plugin that logs to stdout")
 		dispatchErr(t, s, faultCall(mcpAlias, "garbage", long), agent.KindTransportError, "this is not json")
 	})
 	t.Run("plugin never answers", func(t *testing.T) {
 		agent.CheckNoChildren(t)
-		s := newFaultSession(t, echoBin, newMCPServer(t).URL, nil, nil)
+		s := newFaultSession(t, echoBin, newMCPServer(t), nil, nil)
 		dispatchErr(t, s, faultCall(subAlias, "hang", 300*time.Millisecond), agent.KindDeadlineExceeded, "deadline")
 		dispatchOK(t, s, faultCall(subAlias, "", long))
 	})
 	t.Run("plugin answers after the deadline", func(t *testing.T) {
 		agent.CheckNoChildren(t)
-		s := newFaultSession(t, echoBin, newMCPServer(t).URL, nil, nil)
+		s := newFaultSession(t, echoBin, newMCPServer(t), nil, nil)
 		for _, a := range []string{subAlias, mcpAlias} {
 			dispatchErr(t, s, faultCall(a, "late", 300*time.Millisecond), agent.KindDeadlineExceeded, "deadline")
 			c := faultCall(a, "", long)
@@ -160,7 +163,7 @@ func TestFaults(t *testing.T) {
 	})
 	t.Run("50 MB answer", func(t *testing.T) {
 		agent.CheckNoChildren(t)
-		s := newFaultSession(t, echoBin, newMCPServer(t).URL, nil, nil)
+		s := newFaultSession(t, echoBin, newMCPServer(t), nil, nil)
 		for _, a := range []string{subAlias, mcpAlias} {
 			c := faultCall(a, "big:"+strconv.Itoa(bigAnswerBytes), long)
 			c.SchemaPath = "" // the reference schema forbids the extra "blob" key
@@ -174,11 +177,11 @@ func TestFaults(t *testing.T) {
 	})
 	t.Run("MCP server returns 500, hangs, drops the connection", func(t *testing.T) {
 		agent.CheckNoChildren(t)
-		s := newFaultSession(t, echoBin, newMCPServer(t).URL, nil, nil)
+		s := newFaultSession(t, echoBin, newMCPServer(t), nil, nil)
 		dispatchErr(t, s, faultCall(mcpAlias, "http500", long), agent.KindTransportError, "500 Internal Server Error: internal failure: deliberate")
-		dispatchErr(t, s, faultCall(mcpAlias, "hang", 300*time.Millisecond), agent.KindDeadlineExceeded, "deadline")
-		dispatchErr(t, s, faultCall(mcpAlias, "drop", long), agent.KindTransportError, "EOF")
+		dispatchErr(t, s, faultCall(mcpAlias, "drop", long), agent.KindTransportError, `calling tool "ask"`)
 		dispatchErr(t, s, faultCall(mcpAlias, "is_error", long), agent.KindTransportError, "deliberate tool failure")
+		dispatchErr(t, s, faultCall(mcpAlias, "hang", 300*time.Millisecond), agent.KindDeadlineExceeded, "deadline")
 		if got := string(dispatchOK(t, s, faultCall(mcpAlias, "", long)).Submission); got != agenttest.ReferenceSubmission {
 			t.Fatalf("after the faults: %s", got)
 		}
@@ -186,17 +189,17 @@ func TestFaults(t *testing.T) {
 	t.Run("MCP server is gone", func(t *testing.T) {
 		srv := mcpecho.New(mcpecho.Options{})
 		ts := httptest.NewServer(srv)
-		url := ts.URL + "/mcp"
+		srv.URL = ts.URL + "/mcp"
 		ts.Close()
-		s := newFaultSession(t, echoBin, url, nil, nil)
+		s := newFaultSession(t, echoBin, srv, nil, nil)
 		dispatchErr(t, s, faultCall(mcpAlias, "", long), agent.KindTransportError, "connecting (MCP initialize)")
 	})
 	t.Run("two sessions dispatch concurrently", func(t *testing.T) {
 		agent.CheckNoChildren(t)
 		srv := newMCPServer(t)
 		sessions := []faultSession{
-			newFaultSession(t, echoBin, srv.URL, nil, nil),
-			newFaultSession(t, echoBin, srv.URL, nil, nil),
+			newFaultSession(t, echoBin, srv, nil, nil),
+			newFaultSession(t, echoBin, srv, nil, nil),
 		}
 		var wg sync.WaitGroup
 		errs := make(chan error, 40)
@@ -267,7 +270,7 @@ func TestFaults(t *testing.T) {
 	t.Run("secrets never leak", func(t *testing.T) {
 		agent.CheckNoChildren(t)
 		const envSecret, hdrSecret = "env-secret-4f1c9e", "hdr-secret-77ab20"
-		s := newFaultSession(t, echoBin, newMCPServer(t).URL,
+		s := newFaultSession(t, echoBin, newMCPServer(t),
 			map[string]string{"ECHO_STDERR": envSecret},
 			map[string]string{"Authorization": "Bearer " + hdrSecret})
 		var produced []string
