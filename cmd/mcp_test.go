@@ -18,6 +18,8 @@ import (
 
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/mcpserve"
+	"kitsoki/pkg/schema"
+	"kitsoki/pkg/story"
 )
 
 // mcpUpstream is a real SDK MCP server answering the story's mcp_http alias.
@@ -220,5 +222,43 @@ func TestClaudeStandInSubmitsThroughMCP(t *testing.T) {
 	}
 	if !strings.Contains(string(envelope), `"subtype":"success"`) {
 		t.Fatalf("envelope %s", envelope)
+	}
+}
+
+// TestClaudeCLIDecideSubmitsThroughMCP: builtin.claude_cli, given the
+// submit command, hands the claude STAND-IN an MCP config; the stand-in's
+// text answer is not JSON, so the validated submission can only have come
+// through the submit tool. An ask call keeps the plain-text path.
+func TestClaudeCLIDecideSubmitsThroughMCP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the kitsoki binary")
+	}
+	bin := buildKitsoki(t)
+	standin := filepath.Join(t.TempDir(), "claude")
+	if out, err := exec.Command("go", "build", "-o", standin, "kitsoki/pkg/mcpserve/internal/claudestandin").CombinedOutput(); err != nil {
+		t.Fatalf("build stand-in: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	reg, err := agent.NewRegistryFromPlugins(map[string]*story.AgentPlugin{
+		"agent.claude": {Alias: "agent.claude", Plugin: story.PluginClaudeCLI, ClaudeBin: standin, Env: map[string]string{"STANDIN_ANSWER": `{"decision":"reject"}`}},
+	}, agent.RegistryOptions{AppID: "submit", StoryDir: dir, ClaudeSubmit: []string{bin, "mcp", "submit"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	sch, err := schema.CompileBytes("verdict.json", []byte(`{"type":"object","required":["decision"],"properties":{"decision":{"enum":["approve","reject"]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := reg.Dispatch(context.Background(), agent.Call{Verb: "decide", Turn: 1, StatePath: "s", Prompt: "Decide.", Schema: sch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(res.Submission) != `{"decision":"reject"}` {
+		t.Fatalf("decide submission = %s", res.Submission)
+	}
+	res, err = reg.Dispatch(context.Background(), agent.Call{Verb: "ask", Turn: 1, StatePath: "s", Prompt: "Decide.", Schema: sch})
+	if err != nil || string(res.Submission) != `{"decision":"approve"}` {
+		t.Fatalf("ask (plain text) = %v %s", err, res.Submission)
 	}
 }

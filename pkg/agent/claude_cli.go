@@ -60,6 +60,7 @@ type claudeCLITransport struct {
 	dir    string
 	log    *slog.Logger
 	redact func(string) string
+	submit []string // kitsoki's submit server command (claude_submit.go); nil = plain text only
 
 	mu      sync.Mutex
 	running map[*exec.Cmd]struct{}
@@ -79,7 +80,7 @@ func newClaudeCLITransport(p *story.AgentPlugin, bc BuildContext) (Transport, er
 	}
 	return &claudeCLITransport{
 		alias: p.Alias, bin: bin, model: p.Model, env: env, dir: bc.StoryDir,
-		log: bc.Logger, redact: redactOrIdentity(bc.Redact),
+		log: bc.Logger, redact: redactOrIdentity(bc.Redact), submit: bc.ClaudeSubmit,
 		running: map[*exec.Cmd]struct{}{},
 	}, nil
 }
@@ -189,10 +190,12 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 		return nil, aerr
 	}
 	model := t.modelFor(ctx)
-	cmd := exec.Command(bin, claudeArgs(model)...)
+	sub := t.prepareSubmit(req) // nil: plain-text answer only
+	defer sub.cleanup()
+	cmd := exec.Command(bin, append(claudeArgs(model), sub.claudeArgs()...)...)
 	cmd.Env = fullEnv(t.env)
 	cmd.Dir = t.dir
-	cmd.Stdin = bytes.NewReader(claudePrompt(req))
+	cmd.Stdin = bytes.NewReader(sub.prompt(claudePrompt(req)))
 	stdout := &cappedBuffer{limit: maxFrameBytes}
 	cmd.Stdout = stdout
 	tail := newStderrTail(t.alias, t.log, t.redact)
@@ -244,7 +247,7 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 			orDefault(env.Subtype, "is_error"), detailSnippet(t.redact, env.Result), status, claudeStderr(tail))
 	}
 	return &AskResponse{
-		Submission: claudeSubmission(env, len(req.Schema) > 0 && string(req.Schema) != "null"),
+		Submission: sub.or(claudeSubmission(env, len(req.Schema) > 0 && string(req.Schema) != "null")),
 		Meta:       claudeMeta(env, model),
 	}, nil
 }

@@ -43,6 +43,10 @@ type RegistryOptions struct {
 	Timeout time.Duration
 	// Schemas compiles with.schema paths; nil means schema.NewCompiler(StoryDir).
 	Schemas *schema.Compiler
+	// ClaudeSubmit is the command that starts kitsoki's submit MCP server
+	// (kitsoki mcp submit) for builtin.claude_cli decide calls; nil keeps
+	// the plain-text answer path only (see claude_submit.go).
+	ClaudeSubmit []string
 }
 
 // Registry resolves agent aliases to transports and dispatches calls. One
@@ -112,7 +116,7 @@ func NewRegistryFromPlugins(plugins map[string]*story.AgentPlugin, opts Registry
 	for k, b := range opts.Builders {
 		builders[k] = b
 	}
-	bc := BuildContext{StoryDir: opts.StoryDir, Logger: log, Redact: r.redact.String}
+	bc := BuildContext{StoryDir: opts.StoryDir, Logger: log, Redact: r.redact.String, ClaudeSubmit: opts.ClaudeSubmit}
 	var errs []error
 	for _, alias := range sortedKeys(decls) {
 		p := decls[alias]

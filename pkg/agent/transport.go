@@ -21,6 +21,9 @@ type BuildContext struct {
 	StoryDir string
 	Logger   *slog.Logger        // debug log; never receives secrets
 	Redact   func(string) string // masks every secret value of every declaration
+	// ClaudeSubmit starts kitsoki's submit MCP server (e.g. [kitsoki, mcp,
+	// submit]) for builtin.claude_cli decide calls; nil = plain text only.
+	ClaudeSubmit []string
 }
 
 // Builder constructs the transport for one agent_plugins: declaration.

@@ -1,0 +1,94 @@
+package agent
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"path/filepath"
+)
+
+// claudeSubmit is the submit-through-MCP path of a builtin.claude_cli
+// decide call. When the registry knows how to start kitsoki's submit
+// server (RegistryOptions.ClaudeSubmit, e.g. `kitsoki mcp submit`) and the
+// call's schema is an object, claude gets --mcp-config naming that stdio
+// server, whose one tool, submit, takes the call's schema as its input
+// schema and writes the first valid answer to a file. The answer then
+// arrives through a validated tool call rather than free text; when
+// claude does not call the tool, the plain-text envelope path applies as
+// before. Everything lives in a temporary directory removed after the call.
+type claudeSubmit struct {
+	dir  string
+	out  string
+	args []string
+}
+
+const claudeSubmitTool = "mcp__kitsoki__submit"
+
+func (t *claudeCLITransport) prepareSubmit(req *AskRequest) *claudeSubmit {
+	if len(t.submit) == 0 || req.Verb != "decide" || !objectSchema(req.Schema) {
+		return nil
+	}
+	dir, err := os.MkdirTemp("", "kitsoki-submit-")
+	if err != nil {
+		t.log.Debug("claude submit: no temp dir; plain-text path", slog.String("error", err.Error()))
+		return nil
+	}
+	s := &claudeSubmit{dir: dir, out: filepath.Join(dir, "submission.json")}
+	schemaPath := filepath.Join(dir, "schema.json")
+	cfgPath := filepath.Join(dir, "mcp.json")
+	args := append(append([]string{}, t.submit[1:]...), "--schema", schemaPath, "--out", s.out)
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"kitsoki": map[string]any{"type": "stdio", "command": t.submit[0], "args": args}}})
+	if os.WriteFile(schemaPath, req.Schema, 0o600) != nil || os.WriteFile(cfgPath, cfg, 0o600) != nil {
+		s.cleanup()
+		return nil
+	}
+	s.args = []string{"--mcp-config", cfgPath, "--allowedTools", claudeSubmitTool}
+	return s
+}
+
+// claudeArgs returns the extra claude arguments (none without submit).
+func (s *claudeSubmit) claudeArgs() []string {
+	if s == nil {
+		return nil
+	}
+	return s.args
+}
+
+// prompt adds the instruction to answer through the tool.
+func (s *claudeSubmit) prompt(p []byte) []byte {
+	if s == nil {
+		return p
+	}
+	return append(p, "\n\nSubmit your final answer by calling the tool "+claudeSubmitTool+" with the answer as its arguments (exactly once).\n"...)
+}
+
+// or returns the answer submitted through the tool, else fallback.
+func (s *claudeSubmit) or(fallback json.RawMessage) json.RawMessage {
+	if s == nil {
+		return fallback
+	}
+	b, err := os.ReadFile(s.out)
+	if err != nil || !json.Valid(b) {
+		return fallback
+	}
+	return json.RawMessage(b)
+}
+
+func (s *claudeSubmit) cleanup() {
+	if s != nil {
+		_ = os.RemoveAll(s.dir)
+	}
+}
+
+func objectSchema(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return false
+	}
+	var top struct {
+		Type any `json:"type"`
+	}
+	return json.Unmarshal(raw, &top) == nil && top.Type == "object"
+}
