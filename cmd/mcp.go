@@ -155,7 +155,7 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	})
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv, err := mcpserve.New(mcpserve.Options{StoryPath: storyPath, ProfilePath: f.profile, Sink: sink, CallTimeout: f.timeout,
-		Version: version, Logger: logger})
+		Version: version, Logger: logger, ClaudeSubmit: claudeSubmitCommand()})
 	if err != nil {
 		var pe *plugin.ProfileError
 		if errors.As(err, &pe) {
@@ -192,6 +192,16 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	case err := <-errc:
 		return findingf("mcp serve: %v", err)
 	}
+}
+
+// claudeSubmitCommand is how builtin.claude_cli starts this binary's
+// submit server; nil when the executable cannot be located.
+func claudeSubmitCommand() []string {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	return []string{exe, "mcp", "submit"}
 }
 
 func isLoopback(host string) bool {

@@ -48,6 +48,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Getenv is for the redact provider (os.Getenv if nil).
 	Getenv func(string) string
+	// ClaudeSubmit starts the submit MCP server for builtin.claude_cli
+	// decide calls (agent.RegistryOptions.ClaudeSubmit).
+	ClaudeSubmit []string
 }
 
 // Server is a running catalog of story agent tools behind an MCP server.
@@ -161,7 +164,7 @@ func (s *Server) build() (*Catalog, error) {
 		}
 	}
 	reg, err := agent.NewRegistryFromPlugins(decls, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Builders: s.opts.Builders,
-		Sink: s.opts.Sink, Logger: s.log, Timeout: s.opts.CallTimeout, Schemas: schemas})
+		Sink: s.opts.Sink, Logger: s.log, Timeout: s.opts.CallTimeout, Schemas: schemas, ClaudeSubmit: s.opts.ClaudeSubmit})
 	if err != nil {
 		return c, err
 	}
