@@ -3,6 +3,8 @@ package agent
 import (
 	"bytes"
 	"context"
+	"io"
+	"log"
 	"log/slog"
 	"net"
 	"net/http"
@@ -199,7 +201,9 @@ func TestMCPHTTPConnectFailures(t *testing.T) {
 
 	// A TLS server whose certificate kitsoki does not trust.
 	srv := mcpecho.New(mcpecho.Options{})
-	ts := httptest.NewTLSServer(srv)
+	ts := httptest.NewUnstartedServer(srv)
+	ts.Config.ErrorLog = log.New(io.Discard, "", 0) // the expected handshake failures
+	ts.StartTLS()
 	defer ts.Close()
 	tr2 := newMCPTransport(t, &story.AgentPlugin{Endpoint: ts.URL}, "")
 	ae = askKind(t, tr2, context.Background(), referenceRequest(), KindTransportError)
