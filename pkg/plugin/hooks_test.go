@@ -224,3 +224,17 @@ func TestHostPreCallAndRunPoints(t *testing.T) {
 		t.Fatalf("kinds = %v", kinds)
 	}
 }
+
+func FuzzParseResult(f *testing.F) {
+	for _, s := range []string{`{"outcome":"continue"}`, `{"outcome":"halt","reason":"x"}`, `{"outcome":"continue","payload":{"prompt":"p","n":12345678901234567}}`, `not json`, `{} {}`, `{"payload":[1]}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		res, err := parseResult(b)
+		if err != nil {
+			return
+		}
+		// whatever decodes must survive the chain's checks without panicking
+		_ = checkResult(PointPreDispatch, Payload{"prompt": "p"}, res)
+	})
+}

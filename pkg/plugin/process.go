@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -95,14 +96,9 @@ func (h *procHandler) roundTrip(ctx context.Context, line []byte) (Result, bool,
 			<-p.done
 			return Result{}, true, h.crashErr(p, "exited before answering")
 		}
-		var res Result
-		dec := json.NewDecoder(strings.NewReader(string(out)))
-		dec.UseNumber()
-		if err := dec.Decode(&res); err != nil {
+		res, err := parseResult(out)
+		if err != nil {
 			return Result{}, false, fmt.Errorf("external plugin %s answered with a line that is not a JSON result: %q (%v); answer one {\"outcome\":...} object per line", h.m.ID, truncate(string(out), 200), err)
-		}
-		if res.Payload != nil {
-			res.Payload = normalize(res.Payload).(map[string]any)
 		}
 		return res, false, nil
 	case <-timer.C:
@@ -255,4 +251,22 @@ func normalize(v any) any {
 		return x
 	}
 	return v
+}
+
+// parseResult decodes one answer line of an external hook process:
+// {outcome, reason?, payload?}. Numbers become int64 or float64.
+func parseResult(line []byte) (Result, error) {
+	var res Result
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.UseNumber()
+	if err := dec.Decode(&res); err != nil {
+		return Result{}, err
+	}
+	if dec.More() {
+		return Result{}, errors.New("more than one JSON value on the line")
+	}
+	if res.Payload != nil {
+		res.Payload = normalize(res.Payload).(map[string]any)
+	}
+	return res, nil
 }
