@@ -36,7 +36,7 @@ type recordedChat struct {
 	Body map[string]any
 }
 
-func newChatEndpoint(t *testing.T) *chatEndpoint {
+func newChatEndpoint(t testing.TB) *chatEndpoint {
 	t.Helper()
 	c := &chatEndpoint{status: 200, content: `{"verdict":"approve"}`}
 	c.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

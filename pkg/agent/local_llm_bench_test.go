@@ -1,0 +1,109 @@
+package agent_test
+
+import (
+	"context"
+	"math/rand"
+	"os"
+	"testing"
+
+	"kitsoki/pkg/agent"
+	"kitsoki/pkg/agent/agenttest"
+	"kitsoki/pkg/story"
+)
+
+// BenchmarkLocalLLM measures one Dispatch of a grammar-constrained decide
+// through builtin.local_llm (schema validation on, discarding sink):
+//
+//	endpoint: against a loopback chat stand-in (the transport's own cost:
+//	          request building, subset check cache, HTTP, parsing, meta);
+//	managed:  against the warm managed sidecar (the llama-server stand-in
+//	          fetched from a loopback pins overlay, then reused);
+//
+// and BenchmarkLocalLLMWarmStart one registry whose first call starts the
+// sidecar from a warm cache (no download), then closes it.
+func BenchmarkLocalLLM(b *testing.B) {
+	discard := agent.RegistryOptions{Sink: agent.SinkFunc(func(agent.Event) error { return nil })}
+	call := agent.Call{Alias: "agent.local", Verb: "decide", Prompt: "approve?", SchemaPath: "schemas/verdict.json"}
+	run := func(b *testing.B, fx *agenttest.Fixture) {
+		ctx := context.Background()
+		if _, err := fx.Registry.Dispatch(ctx, call); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if _, err := fx.Registry.Dispatch(ctx, call); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("endpoint", func(b *testing.B) {
+		ep := newChatEndpoint(b).URL
+		p := &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Endpoint: ep, Model: "m", Grammar: true}
+		fx := agenttest.NewFixture(b, map[string]*story.AgentPlugin{"agent.local": p}, discard)
+		fx.WriteSchema("verdict.json", verdictSchema)
+		run(b, fx)
+	})
+	b.Run("managed", func(b *testing.B) {
+		quietDisclosure(b)
+		a := agent.NewManagedLLMArtifacts(b)
+		b.Setenv("KITSOKI_PINS", a.Pins)
+		b.Setenv("KITSOKI_CACHE_DIR", b.TempDir())
+		b.Setenv("STANDIN_LOAD_MS", "0")
+		p := &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: a.Model, Grammar: true}
+		fx := agenttest.NewFixture(b, map[string]*story.AgentPlugin{"agent.local": p}, discard)
+		fx.WriteSchema("verdict.json", verdictSchema)
+		run(b, fx)
+	})
+}
+
+func BenchmarkLocalLLMWarmStart(b *testing.B) {
+	quietDisclosure(b)
+	a := agent.NewManagedLLMArtifacts(b)
+	b.Setenv("KITSOKI_PINS", a.Pins)
+	b.Setenv("KITSOKI_CACHE_DIR", b.TempDir())
+	b.Setenv("STANDIN_LOAD_MS", "0")
+	plugins := map[string]*story.AgentPlugin{"agent.local": {Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: a.Model, Grammar: true}}
+	call := agent.Call{Alias: "agent.local", Verb: "decide", Prompt: "approve?", SchemaPath: "schemas/verdict.json"}
+	dispatchOnce := func() {
+		fx := agenttest.NewFixture(b, plugins, agent.RegistryOptions{})
+		fx.WriteSchema("verdict.json", verdictSchema)
+		if _, err := fx.Registry.Dispatch(context.Background(), call); err != nil {
+			b.Fatal(err)
+		}
+		if err := fx.Registry.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	dispatchOnce() // fill the cache
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		dispatchOnce()
+	}
+}
+
+func BenchmarkTruncateNomic(b *testing.B) {
+	v := make([]float32, 768)
+	for i := range v {
+		v[i] = rand.Float32()
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		agent.Truncate(v, 256, true)
+	}
+}
+
+// quietDisclosure sends the download disclosure (os.Stderr) to /dev/null
+// for the benchmark: each b.N round fetches into a fresh cache.
+func quietDisclosure(b *testing.B) {
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	old := os.Stderr
+	os.Stderr = null
+	b.Cleanup(func() {
+		os.Stderr = old
+		null.Close()
+	})
+}
