@@ -23,6 +23,7 @@ func trNormalise(s, tmp string) string {
 	// `trace show` truncates long lines at a fixed width, so whatever follows
 	// a checkout path depends on how long that path is: cut the line there.
 	s = regexp.MustCompile(`(<repo>|<tmp>)[^\n]*…`).ReplaceAllString(s, "$1…")
+	s = regexp.MustCompile(`"cwd":"[^\n]*…`).ReplaceAllString(s, `"cwd":…`)
 	s = regexp.MustCompile(`\d\d:\d\d:\d\d\.\d{3}`).ReplaceAllString(s, "hh:mm:ss.mmm")
 	s = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`).ReplaceAllString(s, "<time>")
 	s = regexp.MustCompile(` +\d+(ms|\.\ds)\b`).ReplaceAllString(s, " <dur>")
