@@ -157,20 +157,10 @@ func (s *Server) build() (*Catalog, error) {
 	}
 	c.print = fingerprint(c.files)
 	// Only enabled aliases get a transport: a disabled one is never built.
-	decls := map[string]*story.AgentPlugin{}
-	for alias, p := range st.AgentPlugins {
-		if ag, ok := asm.Agent(alias); ok && ag.Enabled {
-			decls[alias] = p
-		}
-	}
-	reg, err := agent.NewRegistryFromPlugins(decls, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Builders: s.opts.Builders,
+	reg, err := asm.NewRegistry(st, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Builders: s.opts.Builders,
 		Sink: s.opts.Sink, Logger: s.log, Timeout: s.opts.CallTimeout, Schemas: schemas, ClaudeSubmit: s.opts.ClaudeSubmit})
 	if err != nil {
 		return c, err
-	}
-	if ag, ok := asm.Agent(story.DefaultAgentAlias); !ok || !ag.Enabled {
-		// NewRegistryFromPlugins injects agent.claude; a disabled one must not answer.
-		_ = reg.Register(story.DefaultAgentAlias, disabledTransport{alias: story.DefaultAgentAlias})
 	}
 	chain := asm.NewChain()
 	reg.SetHooks(chain.AgentHooks())
@@ -402,14 +392,6 @@ func (s *Server) HTTPHandler(token string) http.Handler {
 		h.ServeHTTP(w, r)
 	})
 }
-
-// disabledTransport answers for an alias whose plugin is disabled.
-type disabledTransport struct{ alias string }
-
-func (d disabledTransport) Ask(context.Context, *agent.AskRequest) (*agent.AskResponse, error) {
-	return nil, agent.Errorf(agent.KindTransportError, "%s: disabled by the plugin profile", d.alias)
-}
-func (disabledTransport) Close() error { return nil }
 
 func storyFile(p string) string {
 	if fi, err := os.Stat(p); err == nil && fi.IsDir() {

@@ -157,3 +157,25 @@ func TestDispatchPostReturnHaltAndBudget(t *testing.T) {
 		t.Fatalf("post-return events = %s", k)
 	}
 }
+
+func TestAssemblyRegistryRefusesDisabledAliases(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, ProfileDir, ProfileFile), "disable: [transport.claude_cli]\n")
+	st := &story.Story{AgentPlugins: map[string]*story.AgentPlugin{
+		"agent.claude": {Alias: "agent.claude", Plugin: story.PluginClaudeCLI, Injected: true},
+		"agent.x":      {Alias: "agent.x", Plugin: story.PluginInProcess},
+	}}
+	a, err := Assemble(Options{StoryDir: root, Story: st, Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := a.NewRegistry(st, agent.RegistryOptions{AppID: "r", StoryDir: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	_, err = reg.Dispatch(context.Background(), agent.Call{Verb: "ask", Turn: 1, StatePath: "s", Prompt: "p"})
+	if agent.KindOf(err) != agent.KindTransportError || !strings.Contains(err.Error(), "agent.claude is disabled in the plugin assembly (requires transport.claude_cli, which is disabled)") {
+		t.Fatalf("err = %v", err)
+	}
+}
