@@ -17,6 +17,13 @@
 //     JSON pointer and the failed constraint);
 //  6. report the sub-events and agent.call.complete, or agent.call.error.
 //
+// With hooks attached (Registry.SetHooks; pkg/plugin provides them, see
+// hooks.go), agent/pre-dispatch runs before step 1 and may rewrite the
+// alias, prompt and with: or veto, so agent.call.start records the request
+// exactly as the plugin receives it; agent/post-return runs after step 5
+// and may veto. A veto is an AskError of kind hook_vetoed; hook outcomes
+// (hook.rewrote, hook.halted, hook.failed) go to the call's sink.
+//
 // Each transport lives in its own file: inprocess.go (Go agents registered
 // with Registry.RegisterInProcess), cassette.go (deterministic replay from a
 // host_cassette fixture; never declarable in YAML), and the out-of-process
