@@ -41,18 +41,27 @@ type AgentPlugin struct {
 	APIKeyEnv  string // local_llm: env var read at call time for a bearer token
 	Injected   bool   // the default agent.claude added by the loader
 	Pos        Pos
+
+	// secrets holds what ${VAR} substitution produced, set by the loader.
+	secrets []string
 }
 
-// SecretValues returns every resolved env/header value of the declaration
-// that came from a ${VAR} substitution or is otherwise sensitive, for
-// redaction. Empty values are skipped.
+// SecretValues returns what must be redacted from every output: each
+// non-empty value a ${VAR} substitution produced in env: or headers:, and
+// each whole env/header value that contained one. Literal values (say
+// `DEBUG: "1"`) are configuration, not secrets: masking them would corrupt
+// every trace that mentions them. Header values are always treated as
+// secrets, since they carry credentials by convention.
 func (p *AgentPlugin) SecretValues() []string {
 	var out []string
-	for _, m := range []map[string]string{p.Env, p.Headers} {
-		for _, v := range m {
-			if v != "" {
-				out = append(out, v)
-			}
+	for _, v := range p.secrets {
+		if v != "" {
+			out = append(out, v)
+		}
+	}
+	for _, v := range p.Headers {
+		if v != "" {
+			out = append(out, v)
 		}
 	}
 	return out

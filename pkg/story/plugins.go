@@ -113,18 +113,23 @@ func (l *loader) parsePlugin(p *fileParser, alias string, k, v *yaml.Node) *Agen
 		p.errf(kp, "agent-plugin", "agent_plugins.%s: builtin.local_llm plugin requires model: or endpoint:", alias)
 		return nil
 	}
-	ap.Env = l.interpMap(p, envNode, "agent_plugins."+alias, "env")
-	ap.Headers = l.interpMap(p, headersNode, "agent_plugins."+alias, "headers")
+	var envSecrets, headerSecrets []string
+	ap.Env, envSecrets = l.interpMap(p, envNode, "agent_plugins."+alias, "env")
+	ap.Headers, headerSecrets = l.interpMap(p, headersNode, "agent_plugins."+alias, "headers")
+	ap.secrets = append(envSecrets, headerSecrets...)
 	return ap
 }
 
 // interpMap decodes a string map and substitutes ${VAR} in each value. An
 // unset variable is an error (a warning with AllowUnsetEnv). Messages name
-// the variable and the key, never a value.
-func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string) map[string]string {
+// the variable and the key, never a value. It also returns the secrets the
+// substitution produced: each substituted variable's value and each whole
+// value that contained one.
+func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string) (map[string]string, []string) {
 	out := map[string]string{}
+	var secrets []string
 	if n == nil {
-		return out
+		return out, nil
 	}
 	type item struct {
 		key string
@@ -136,7 +141,11 @@ func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string) ma
 	})
 	for _, it := range items {
 		raw := p.str(it.v, prefix+"."+field+"."+it.key)
-		val, unset := interpolate(raw, l.opts.lookup)
+		val, unset, used := interpolateValues(raw, l.opts.lookup)
+		if len(used) > 0 {
+			secrets = append(secrets, val)
+			secrets = append(secrets, used...)
+		}
 		for _, name := range unset {
 			msg := fmt.Sprintf("%s: env var %s referenced in %s.%s not set", prefix, name, field, it.key)
 			if l.opts.AllowUnsetEnv {
@@ -147,7 +156,7 @@ func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string) ma
 		}
 		out[it.key] = val
 	}
-	return out
+	return out, secrets
 }
 
 // interpolate substitutes ${NAME} in s in a single left-to-right pass.
@@ -155,11 +164,17 @@ func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string) ma
 // scanned again. It returns the result and the names that were unset
 // (replaced by the empty string).
 func interpolate(s string, lookup func(string) (string, bool)) (string, []string) {
+	out, unset, _ := interpolateValues(s, lookup)
+	return out, unset
+}
+
+// interpolateValues is interpolate that also returns the values it
+// substituted (the secrets to redact).
+func interpolateValues(s string, lookup func(string) (string, bool)) (out string, unset, used []string) {
 	if !strings.Contains(s, "${") {
-		return s, nil
+		return s, nil, nil
 	}
 	var b strings.Builder
-	var unset []string
 	for {
 		i := strings.Index(s, "${")
 		if i < 0 {
@@ -175,12 +190,13 @@ func interpolate(s string, lookup func(string) (string, bool)) (string, []string
 		name := s[i+2 : i+2+j]
 		if v, ok := lookup(name); ok {
 			b.WriteString(v)
+			used = append(used, v)
 		} else {
 			unset = append(unset, name)
 		}
 		s = s[i+2+j+1:]
 	}
-	return b.String(), unset
+	return b.String(), unset, used
 }
 
 // resolveProviders validates providers: (reference §9.5) and substitutes
