@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -36,7 +37,9 @@ import (
 //     grammar: true and the schema is inside llama.cpp's grammar subset
 //     (schema.CheckGrammarSubset). Meta records which one was applied.
 //   - api_key_env: names the variable whose value is sent as a bearer token,
-//     read at every call; unset or empty is a transport_error.
+//     read at every call; unset or empty is a transport_error. headers: are
+//     sent on every request (endpoint mode); env: is added to the managed
+//     sidecar's environment (e.g. CUDA_VISIBLE_DEVICES).
 //
 // A schema_invalid answer of this transport is re-dispatched once to
 // agent.claude by Dispatch (fallback.go).
@@ -58,6 +61,7 @@ type localLLM struct {
 	grammar    bool
 	jsonSchema bool
 	apiKeyEnv  string
+	headers    http.Header // the declaration's headers: (endpoint mode)
 	server     llmServer
 	client     *http.Client
 	redact     func(string) string
@@ -83,13 +87,21 @@ func newLocalLLM(p *story.AgentPlugin, bc BuildContext, cfg localLLMConfig) (*lo
 			return nil, fmt.Errorf("agent_plugins.%s: local_llm endpoint %q is not an http:// or https:// URL (e.g. endpoint: http://127.0.0.1:8080)", p.Alias, l.redact(ep))
 		}
 		l.server = endpointServer{url: strings.TrimRight(ep, "/")}
+		l.headers = make(http.Header, len(p.Headers))
+		for k, v := range p.Headers {
+			l.headers.Set(k, v)
+		}
 		if l.client == nil {
 			tr := http.DefaultTransport.(*http.Transport).Clone()
 			tr.Proxy = http.ProxyFromEnvironment
 			l.client = &http.Client{Transport: tr}
 		}
 	} else {
-		l.server = newManagedServer(p.Alias, model, p.ServerBin, bc.StoryDir, p.Port, false, cfg.tune, bc.Logger, cfg.disclose)
+		ms := newManagedServer(p.Alias, model, p.ServerBin, bc.StoryDir, p.Port, false, cfg.tune, bc.Logger, cfg.disclose)
+		for _, k := range sortedKeys(p.Env) {
+			ms.env = append(ms.env, k+"="+p.Env[k])
+		}
+		l.server = ms
 		if l.client == nil {
 			// Loopback to our own sidecar: never through a proxy, and no
 			// pooled connection to a server that may be restarted.
@@ -196,17 +208,37 @@ func (l *localLLM) Ask(ctx context.Context, req *AskRequest) (*AskResponse, erro
 	if err != nil {
 		return nil, Errorf(KindTransportError, "%s: encode chat request: %v", l.alias, err)
 	}
+	post := func(base string) (*http.Response, error) {
+		hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, chatURL(base), bytes.NewReader(payload))
+		if err != nil {
+			return nil, err
+		}
+		for k, vs := range l.headers {
+			hreq.Header[k] = vs
+		}
+		hreq.Header.Set("Content-Type", "application/json")
+		hreq.Header.Set("Accept", "application/json")
+		if key != "" {
+			hreq.Header.Set("Authorization", "Bearer "+key)
+		}
+		return l.client.Do(hreq)
+	}
 	endpoint := chatURL(base)
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(payload))
-	if err != nil {
-		return nil, Errorf(KindTransportError, "%s: chat request to %s: %s", l.alias, hide(endpoint), hide(err.Error()))
+	resp, err := post(base)
+	if err != nil && ctx.Err() == nil && isDialError(err) {
+		// A managed sidecar that crashed since the last call: restart it
+		// and send the request once more.
+		if ms, ok := l.server.(*managedServer); ok {
+			nb, restarted, rerr := ms.recoverFrom(ctx, base)
+			switch {
+			case rerr != nil:
+				err = rerr
+			case restarted:
+				endpoint = chatURL(nb)
+				resp, err = post(nb)
+			}
+		}
 	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Accept", "application/json")
-	if key != "" {
-		hreq.Header.Set("Authorization", "Bearer "+key)
-	}
-	resp, err := l.client.Do(hreq)
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil {
 			return nil, ctxError(l.alias, cerr)
@@ -253,6 +285,13 @@ func (l *localLLM) Ask(ctx context.Context, req *AskRequest) (*AskResponse, erro
 		Meta:       meta,
 		Transcript: chatTranscript(model, req.Prompt, content, cr),
 	}, nil
+}
+
+// isDialError reports a request that never reached a server (connection
+// refused, no route): nothing was sent, so sending again is safe.
+func isDialError(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
 }
 
 // chatResponse is the part of an OpenAI chat completion kitsoki reads.

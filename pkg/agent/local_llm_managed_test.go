@@ -348,7 +348,7 @@ func TestManagedServerNeverHealthy(t *testing.T) {
 }
 
 // server_bin: skips the binary fetch (only the weights are downloaded);
-// port: is the port the sidecar binds.
+// port: is the port the sidecar binds; env: reaches the sidecar.
 func TestManagedServerBinAndPort(t *testing.T) {
 	CheckNoChildren(t)
 	a := NewManagedLLMArtifacts(t)
@@ -356,9 +356,14 @@ func TestManagedServerBinAndPort(t *testing.T) {
 	t.Setenv(standintest.EnvRequireLib, "")
 	bin := StandinBinary(t)
 	port := freeLoopbackPort(t)
-	l := newManagedLocal(t, &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: a.Model, ServerBin: bin, Port: port}, fastTune, nil)
-	if _, err := l.Ask(ctxFor(t), &AskRequest{Verb: "ask", Prompt: "hi"}); err != nil {
+	l := newManagedLocal(t, &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: a.Model, ServerBin: bin, Port: port,
+		Env: map[string]string{standintest.EnvChatText: "hello from env:"}}, fastTune, nil)
+	resp, err := l.Ask(ctxFor(t), &AskRequest{Verb: "ask", Prompt: "hi"})
+	if err != nil {
 		t.Fatal(err)
+	}
+	if string(resp.Submission) != "hello from env:" {
+		t.Fatalf("the declaration's env: did not reach the sidecar: %q", resp.Submission)
 	}
 	if ents, _ := os.ReadDir(filepath.Join(cache, "bin")); len(ents) != 0 {
 		t.Fatalf("server_bin set, but the release was fetched: %v", ents)
@@ -464,3 +469,38 @@ func ctxFor(t *testing.T) context.Context {
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// recoverFrom is what Ask calls when its request could not connect: it
+// finds the crashed sidecar restarted (whether or not the crash had been
+// noticed yet), and reports a live server as not restarted.
+func TestManagedRecoverFromCrash(t *testing.T) {
+	CheckNoChildren(t)
+	a := NewManagedLLMArtifacts(t)
+	managedEnv(t, a)
+	l := newManagedLocal(t, &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: a.Model}, fastTune, nil)
+	ms := l.server.(*managedServer)
+	base, err := ms.baseURL(ctxFor(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Alive: nothing to recover (after the notice wait).
+	if _, restarted, err := ms.recoverFrom(ctxFor(t), base); restarted || err != nil {
+		t.Fatalf("live server: restarted=%v err=%v", restarted, err)
+	}
+	pid := ms.pid()
+	p, _ := os.FindProcess(pid)
+	p.Kill()
+	nb, restarted, err := ms.recoverFrom(ctxFor(t), base)
+	if err != nil || !restarted || nb == "" || ms.pid() == pid {
+		t.Fatalf("after a crash: %q restarted=%v err=%v", nb, restarted, err)
+	}
+	// A refused connection is a dial error (safe to resend); the chat
+	// request after the restart works.
+	_, derr := http.Post(base+"/v1/chat/completions", "application/json", strings.NewReader("{}"))
+	if nb != base && !isDialError(derr) {
+		t.Fatalf("refused connection not seen as a dial error: %v", derr)
+	}
+	if _, err := l.Ask(ctxFor(t), decideReq("after")); err != nil {
+		t.Fatal(err)
+	}
+}

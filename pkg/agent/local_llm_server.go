@@ -58,6 +58,7 @@ type managedServer struct {
 	storyDir   string // root of a relative server_bin:
 	port       int
 	embeddings bool
+	env        []string // the declaration's env:, added to the sidecar's environment
 	tune       serverTuning
 	log        *slog.Logger
 	disclose   io.Writer // download disclosure lines; nil = none
@@ -85,6 +86,9 @@ func (m *managedServer) managed() bool { return true }
 func (m *managedServer) baseURL(ctx context.Context) (string, error) {
 	// Close cancels life: a start in progress (a multi-GB download, a
 	// health wait) ends at once instead of holding Close up.
+	if m.life.Err() != nil {
+		return "", errStopped(m.owner)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	unhook := context.AfterFunc(m.life, cancel)
@@ -97,7 +101,7 @@ func (m *managedServer) baseURL(ctx context.Context) (string, error) {
 	}
 	defer func() { <-m.sem }()
 	if m.closed {
-		return "", fmt.Errorf("%s: the llama-server sidecar was already stopped (the agent registry is closed)", m.owner)
+		return "", errStopped(m.owner)
 	}
 	if m.sc != nil {
 		if err := m.sc.Ensure(ctx); err != nil {
@@ -110,7 +114,7 @@ func (m *managedServer) baseURL(ctx context.Context) (string, error) {
 		return "", m.wrapCtx(ctx, err)
 	}
 	sc, err := sidecar.Start(ctx, sidecar.Config{
-		Bin: bin, Model: weights, LibDir: libDir, Port: m.port, Parallel: m.tune.parallel, Embeddings: m.embeddings,
+		Bin: bin, Model: weights, LibDir: libDir, Port: m.port, Parallel: m.tune.parallel, Embeddings: m.embeddings, Env: m.env,
 		StartupTimeout: m.tune.startup, StopGrace: m.tune.grace, HealthInterval: m.tune.interval, Logger: m.log,
 	})
 	if err != nil {
@@ -118,6 +122,49 @@ func (m *managedServer) baseURL(ctx context.Context) (string, error) {
 	}
 	m.sc = sc
 	return sc.URL(), nil
+}
+
+func errStopped(owner string) error {
+	return fmt.Errorf("%s: the llama-server sidecar was already stopped (the agent registry is closed)", owner)
+}
+
+// recoverFrom is called when a request to failedURL could not connect: the
+// sidecar has probably just crashed, and its exit may not be noticed yet.
+// It waits (up to crashNoticeWait) for the sidecar to be restarted by
+// baseURL and returns the new base URL. ok is false when the server still
+// looks alive (the failure was something else).
+func (m *managedServer) recoverFrom(ctx context.Context, failedURL string) (url string, ok bool, err error) {
+	before := m.restarts()
+	deadline := time.Now().Add(crashNoticeWait)
+	for {
+		url, err := m.baseURL(ctx)
+		if err != nil {
+			return "", false, err
+		}
+		if url != failedURL || m.restarts() != before {
+			return url, true, nil
+		}
+		if time.Now().After(deadline) {
+			return "", false, nil
+		}
+		select {
+		case <-ctx.Done():
+			return "", false, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// crashNoticeWait bounds how long recoverFrom waits for a crash to show.
+const crashNoticeWait = 2 * time.Second
+
+func (m *managedServer) restarts() int {
+	m.sem <- struct{}{}
+	defer func() { <-m.sem }()
+	if m.sc == nil {
+		return 0
+	}
+	return m.sc.Restarts()
 }
 
 // ctxErr returns the context's error, naming a close as the cause.

@@ -31,9 +31,10 @@ type chatEndpoint struct {
 }
 
 type recordedChat struct {
-	Path string
-	Auth string
-	Body map[string]any
+	Path   string
+	Auth   string
+	Header http.Header
+	Body   map[string]any
 }
 
 func newChatEndpoint(t testing.TB) *chatEndpoint {
@@ -44,7 +45,7 @@ func newChatEndpoint(t testing.TB) *chatEndpoint {
 		var body map[string]any
 		_ = json.Unmarshal(raw, &body)
 		c.mu.Lock()
-		c.reqs = append(c.reqs, recordedChat{Path: r.URL.Path, Auth: r.Header.Get("Authorization"), Body: body})
+		c.reqs = append(c.reqs, recordedChat{Path: r.URL.Path, Auth: r.Header.Get("Authorization"), Header: r.Header.Clone(), Body: body})
 		status, out, content, delay := c.status, c.body, c.content, c.delay
 		c.mu.Unlock()
 		if delay > 0 {
@@ -178,7 +179,10 @@ func TestLocalLLMResponseFormatGate(t *testing.T) {
 
 func TestLocalLLMAPIKeyEnv(t *testing.T) {
 	ep := newChatEndpoint(t)
-	fx := localFixture(t, ep.URL, func(p *story.AgentPlugin) { p.APIKeyEnv = "KITSOKI_TEST_LLM_KEY" })
+	fx := localFixture(t, ep.URL, func(p *story.AgentPlugin) {
+		p.APIKeyEnv = "KITSOKI_TEST_LLM_KEY"
+		p.Headers = map[string]string{"X-Org": "acme", "Authorization": "Bearer from-headers"}
+	})
 	call := agent.Call{Alias: "agent.local", Verb: "ask", Prompt: "p"}
 
 	t.Setenv("KITSOKI_TEST_LLM_KEY", "")
@@ -197,7 +201,10 @@ func TestLocalLLMAPIKeyEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := ep.requests()[0].Auth; got != "Bearer "+secret {
-		t.Fatalf("authorization %q", got)
+		t.Fatalf("authorization %q (api_key_env wins over headers:)", got)
+	}
+	if got := ep.requests()[0].Header.Get("X-Org"); got != "acme" {
+		t.Fatalf("declared header X-Org = %q", got)
 	}
 	// A server that echoes the key in an error never gets it into the trace.
 	ep.set(func(c *chatEndpoint) { c.status, c.body = 401, `{"error":"bad key `+secret+`"}` })
