@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/agent/agenttest"
+	"kitsoki/pkg/agent/internal/testplugins/mcpecho"
 	"kitsoki/pkg/story"
 )
 
@@ -217,5 +219,36 @@ func TestFallbackWithoutClaude(t *testing.T) {
 	p := fx.Sink.Events()[1].PayloadMap()
 	if sub, _ := p["substitution"].(map[string]any); sub["fallback_plugin"] != "agent.claude" {
 		t.Fatalf("error payload %v", p)
+	}
+}
+
+// External plugins fail hard on schema_invalid: subprocess and mcp_http
+// answers are never substituted.
+func TestNoFallbackForExternalPlugins(t *testing.T) {
+	agent.CheckNoChildren(t)
+	echoBin := agent.BuildTestPlugin(t, "echoagent")
+	srv := mcpecho.New(mcpecho.Options{})
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() { ts.CloseClientConnections(); ts.Close() })
+	t.Cleanup(srv.Stop)
+	for name, p := range map[string]*story.AgentPlugin{
+		"subprocess": {Alias: "agent.ext", Plugin: story.PluginSubprocess, Command: echoBin},
+		"mcp_http":   {Alias: "agent.ext", Plugin: story.PluginMCPHTTP, Endpoint: ts.URL + "/mcp"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			claude := &claudeStub{answer: `{"verdict":"reject"}`}
+			fx := agenttest.NewFixture(t, map[string]*story.AgentPlugin{"agent.ext": p}, agent.RegistryOptions{})
+			fx.WriteSchema("verdict.json", verdictSchema)
+			_ = fx.Registry.RegisterInProcess(story.DefaultAgentAlias, claude)
+			c := verdictCall
+			c.Alias = "agent.ext"
+			_, err := fx.Registry.Dispatch(context.Background(), c)
+			if agent.KindOf(err) != agent.KindSchemaInvalid || len(claude.calls()) != 0 {
+				t.Fatalf("%v, agent.claude asked %d times", err, len(claude.calls()))
+			}
+			if p := fx.Sink.Events()[1].PayloadMap(); p["substitution"] != nil {
+				t.Fatalf("substitution recorded: %v", p)
+			}
+		})
 	}
 }
