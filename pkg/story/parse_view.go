@@ -81,7 +81,8 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 	}
 	var kinds []string
 	var body *yaml.Node
-	// Elements decode non-strictly upstream: unknown keys are warnings.
+	// Elements decode non-strictly upstream (bodies included): unknown keys
+	// are warnings, never errors.
 	p.mappingSev(d, where, append(slices.Clone(viewKinds), "when"), "warning", func(key string, _, v *yaml.Node) {
 		if key == "when" {
 			el.When = p.str(v, where+".when")
@@ -114,7 +115,7 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 	}
 	switch el.Kind {
 	case "list":
-		p.mapping(body, bw, append(slices.Clone(listBodyKeys), "when"), func(key string, k, v *yaml.Node) {
+		p.mappingSev(body, bw, append(slices.Clone(listBodyKeys), "when"), "warning", func(key string, k, v *yaml.Node) {
 			switch key {
 			case "when":
 				nestedWhen(k)
@@ -131,7 +132,7 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 						return
 					}
 					label := ""
-					p.mapping(it, iw, listItemKeys, func(ik string, _, iv *yaml.Node) {
+					p.mappingSev(it, iw, listItemKeys, "warning", func(ik string, _, iv *yaml.Node) {
 						if ik == "label" {
 							label = p.str(iv, iw+".label")
 						} else {
@@ -150,7 +151,7 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 			}
 		})
 	case "kv":
-		p.mapping(body, bw, append(slices.Clone(kvBodyKeys), "when"), func(key string, k, v *yaml.Node) {
+		p.mappingSev(body, bw, append(slices.Clone(kvBodyKeys), "when"), "warning", func(key string, k, v *yaml.Node) {
 			if key == "when" {
 				nestedWhen(k)
 				return
@@ -169,7 +170,7 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 		})
 	case "banner":
 		text := ""
-		p.mapping(body, bw, append(slices.Clone(bannerBodyKeys), "when"), func(key string, k, v *yaml.Node) {
+		p.mappingSev(body, bw, append(slices.Clone(bannerBodyKeys), "when"), "warning", func(key string, k, v *yaml.Node) {
 			if key == "when" {
 				nestedWhen(k)
 				return
@@ -184,7 +185,7 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 		}
 	case "media":
 		handle := ""
-		p.mapping(body, bw, mediaBodyKeys, func(key string, _, v *yaml.Node) {
+		p.mappingSev(body, bw, mediaBodyKeys, "warning", func(key string, _, v *yaml.Node) {
 			s := p.str(v, bw+"."+key)
 			if key == "handle" {
 				handle = s
