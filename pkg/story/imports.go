@@ -60,6 +60,7 @@ func (l *loader) loadImports(st *Story, abs string, stack []string) {
 		im.Child = child
 		if child != nil {
 			child.child = true
+			child.importer = st
 			l.check(child)
 		}
 	}

@@ -25,3 +25,27 @@ func (st *Story) lifted(kind, name string) bool {
 	}
 	return false
 }
+
+// importerHas reports whether an importer of this child (at any depth)
+// declares a global intent, a persona or a host of that name: upstream folds
+// the child into its importer before checking, so the child's bare
+// references resolve against the merged tables.
+func (st *Story) importerHas(kind, name string) bool {
+	for imp := st.importer; imp != nil; imp = imp.importer {
+		switch kind {
+		case "intent":
+			if imp.Intents[name] != nil {
+				return true
+			}
+		case "agent":
+			if imp.Agents[name] != nil {
+				return true
+			}
+		case "host":
+			if hostAllowed(imp.Hosts, name) {
+				return true
+			}
+		}
+	}
+	return false
+}

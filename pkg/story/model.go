@@ -63,6 +63,10 @@ type Story struct {
 	Manifests []string
 
 	child bool // loaded as an imports: child
+	// importer is the story that first imported this child (nil at the top).
+	// Upstream checks a child only after folding it into its importer, so a
+	// child may use the importer's global intents, personas and hosts.
+	importer *Story
 	// pluginAliases are every alias declared under agent_plugins:, valid or not.
 	pluginAliases map[string]bool
 	byPath        map[string]*State

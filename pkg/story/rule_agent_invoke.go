@@ -62,7 +62,7 @@ func checkAgentInvokes(c *checker) {
 		if persona != "" && !isTemplated(persona) {
 			pe = c.st.Agents[persona]
 			switch {
-			case pe == nil && c.st.lifted("agent", persona):
+			case pe == nil && (c.st.lifted("agent", persona) || c.st.importerHas("agent", persona)):
 				// a child's persona, lifted into the parent by the import fold
 			case pe == nil:
 				msg := fmt.Sprintf("%s: with.agent %q is not declared in agents", site.Loc, persona)

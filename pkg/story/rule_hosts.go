@@ -14,7 +14,7 @@ func checkHosts(c *checker) {
 	}
 	c.eachEffect(func(e *Effect, site effSite) {
 		inv := strings.TrimSpace(e.Invoke)
-		if inv == "" || isTemplated(inv) || strings.HasPrefix(inv, "iface.") || hostAllowed(c.st.Hosts, inv) {
+		if inv == "" || isTemplated(inv) || strings.HasPrefix(inv, "iface.") || hostAllowed(c.st.Hosts, inv) || c.st.importerHas("host", inv) {
 			return
 		}
 		msg := fmt.Sprintf("%s: invoke %q is not declared in app hosts", site.Loc, inv)

@@ -14,7 +14,7 @@ func checkIntents(c *checker) {
 	}
 	for _, s := range c.st.AllStates() {
 		for _, in := range s.OnOrder {
-			if in == "*" || s.Intents[in] != nil || c.st.Intents[in] != nil || lifted[in] || c.st.lifted("intent", in) {
+			if in == "*" || s.Intents[in] != nil || c.st.Intents[in] != nil || lifted[in] || c.st.lifted("intent", in) || c.st.importerHas("intent", in) {
 				continue
 			}
 			msg := "state %q: on: %q — intent not declared in intents library or state.intents"
