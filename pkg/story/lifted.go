@@ -49,3 +49,17 @@ func (st *Story) importerHas(kind, name string) bool {
 	}
 	return false
 }
+
+// pluginFor returns the agent_plugins entry an effect-level agent: alias
+// uses. Upstream does not fold a child's agent_plugins: a child's call runs
+// on the top-level importer's table, so the outermost declaration wins; the
+// story's own entry is the fallback (a standalone load).
+func (st *Story) pluginFor(alias string) *AgentPlugin {
+	var found *AgentPlugin
+	for s := st; s != nil; s = s.importer {
+		if ap := s.AgentPlugins[alias]; ap != nil && !(ap.Injected && found != nil) {
+			found = ap
+		}
+	}
+	return found
+}

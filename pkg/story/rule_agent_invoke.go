@@ -47,7 +47,7 @@ func checkAgentInvokes(c *checker) {
 			}
 			c.rep.errf(e.keyPos("invoke"), "agent-invoke", "%s", msg)
 		}
-		if e.Agent != "" && !isTemplated(e.Agent) && c.st.AgentPlugins[e.Agent] == nil && !c.st.pluginAliases[e.Agent] {
+		if e.Agent != "" && !isTemplated(e.Agent) && c.st.AgentPlugins[e.Agent] == nil && !c.st.pluginAliases[e.Agent] && c.st.pluginFor(e.Agent) == nil {
 			aliases := sortedKeys(c.st.AgentPlugins)
 			msg := fmt.Sprintf("%s: agent %q is not declared in agent_plugins (declared: %s); upstream would silently fall back to agent.claude", site.Loc, e.Agent, strings.Join(aliases, ", "))
 			if s := suggest(e.Agent, aliases); s != "" {

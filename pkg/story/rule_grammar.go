@@ -16,7 +16,7 @@ func checkGrammar(c *checker) {
 		if e.Invoke != "host.agent.decide" || e.Agent == "" || site.Template {
 			return
 		}
-		ap := c.st.AgentPlugins[e.Agent]
+		ap := c.st.pluginFor(e.Agent)
 		if ap == nil || ap.Plugin != PluginLocalLLM || !ap.Grammar {
 			return
 		}
