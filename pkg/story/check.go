@@ -84,11 +84,21 @@ func Rules() map[string]string {
 	return out
 }
 
+// unfoldedRules check blocks upstream drops when it folds an imported
+// child into its importer (decider:, routing:); their errors are only
+// warnings in a child.
+var unfoldedRules = map[string]bool{"decider": true, "routing": true}
+
 func (l *loader) check(st *Story) {
 	c := &checker{st: st, rep: l.rep, l: l}
 	for _, r := range allRules {
-		if r.run != nil {
-			r.run(c)
+		if r.run == nil {
+			continue
+		}
+		mark := len(l.rep.ds)
+		r.run(c)
+		if st.child && unfoldedRules[r.id] {
+			l.rep.demoteSince(mark, "ignored in an imported child: upstream does not fold its "+r.id+" block")
 		}
 	}
 }

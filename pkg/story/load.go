@@ -126,8 +126,14 @@ func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []s
 	if !l.inMemory {
 		l.mergeIncludes(st, display)
 	}
+	mark := len(l.rep.ds)
 	l.resolvePlugins(st, fd)
 	l.resolveProviders(st)
+	if !top {
+		// Upstream never folds a child's agent_plugins/providers into the
+		// importer, so it never validates them.
+		l.rep.demoteSince(mark, "ignored in an imported child: upstream does not fold its agent_plugins/providers")
+	}
 	if !l.inMemory {
 		l.loadImports(st, abs, stack)
 	}

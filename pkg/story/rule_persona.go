@@ -73,7 +73,7 @@ func checkPersonas(c *checker) {
 			c.checkCwd(mm.Pos, "meta_mode "+quote(k), mm.Cwd)
 		}
 	}
-	if op := c.st.OffPath; op != nil {
+	if op := c.st.OffPath; op != nil && !c.st.child { // a child's off_path is not folded
 		refs(op.Pos, "off_path.agent", op.Agent)
 	}
 	for _, s := range c.st.AllStates() {

@@ -40,6 +40,17 @@ func (r *reporter) warnf(p Pos, rule, format string, a ...any) {
 	r.add(p, diag.Warning, rule, format, a...)
 }
 
+// demoteSince turns the errors reported since mark (a len(r.ds)) into
+// warnings that carry note: problems in blocks upstream never checks.
+func (r *reporter) demoteSince(mark int, note string) {
+	for i := mark; i < len(r.ds); i++ {
+		if r.ds[i].Severity == diag.Error {
+			r.ds[i].Severity = diag.Warning
+			r.ds[i].Message += " (" + note + ")"
+		}
+	}
+}
+
 // fileParser turns the YAML nodes of one file into model values.
 type fileParser struct {
 	*reporter
