@@ -1,0 +1,181 @@
+package localllme2e
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"kitsoki/internal/testing/llamastandin/standintest"
+	"kitsoki/pkg/agent"
+)
+
+// artifacts is a loopback artifact server: the llama-server STAND-IN
+// (built by the test, packed like a llama.cpp release tar.gz with SONAME
+// symlinked fake libraries) and a model file, both pinned with their real
+// sha256 by an overlay file for KITSOKI_PINS.
+type artifacts struct {
+	URL   string
+	Pins  string
+	Model string
+	hits  atomic.Int64
+}
+
+func (a *artifacts) Hits() int64 { return a.hits.Load() }
+
+var standin struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// standinBinary builds the stand-in once per test binary.
+func standinBinary(t *testing.T) string {
+	t.Helper()
+	standin.once.Do(func() {
+		dir, err := os.MkdirTemp("", "kitsoki-e2e-standin-")
+		if err != nil {
+			standin.err = err
+			return
+		}
+		standin.path, standin.err = standintest.BuildTo(dir)
+	})
+	if standin.err != nil {
+		t.Fatal(standin.err)
+	}
+	return standin.path
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if standin.path != "" {
+		os.RemoveAll(filepath.Dir(standin.path))
+	}
+	os.Exit(code)
+}
+
+func newArtifacts(t *testing.T) *artifacts {
+	t.Helper()
+	archive, archiveSum := standintest.ReleaseArchive(t, standinBinary(t))
+	model := []byte("GGUF stand-in weights for kitsoki tests")
+	ms := sha256.Sum256(model)
+	a := &artifacts{Model: "standin-1b"}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a.hits.Add(1)
+		switch r.URL.Path {
+		case "/llama.tar.gz":
+			http.ServeContent(w, r, "llama.tar.gz", time.Time{}, bytes.NewReader(archive))
+		case "/model.gguf":
+			http.ServeContent(w, r, "model.gguf", time.Time{}, bytes.NewReader(model))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	a.URL = srv.URL
+	a.Pins = filepath.Join(t.TempDir(), "pins.yaml")
+	overlay := fmt.Sprintf(`llama_server:
+  %s/%s:
+    id: llama-server-standin
+    release: b9444
+    url: %s/llama.tar.gz
+    sha256: %s
+    size: %d
+    format: tar.gz
+    members: [llama-server]
+models:
+  %s:
+    id: %s
+    url: %s/model.gguf
+    sha256: %s
+    size: %d
+    format: gguf
+`, runtime.GOOS, runtime.GOARCH, srv.URL, archiveSum, len(archive), a.Model, a.Model, srv.URL, hex.EncodeToString(ms[:]), len(model))
+	if err := os.WriteFile(a.Pins, []byte(overlay), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// claudeStub is an in-process stand-in for the claude CLI behind agent.claude.
+type claudeStub struct {
+	mu     sync.Mutex
+	reqs   []agent.AskRequest
+	answer string
+}
+
+func (c *claudeStub) Ask(ctx context.Context, req *agent.AskRequest) (*agent.AskResponse, error) {
+	c.mu.Lock()
+	c.reqs = append(c.reqs, *req)
+	c.mu.Unlock()
+	return &agent.AskResponse{Submission: []byte(c.answer), Meta: map[string]any{"model": "claude-stub"}}, nil
+}
+
+func (c *claudeStub) calls() []agent.AskRequest {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]agent.AskRequest(nil), c.reqs...)
+}
+
+// checkNoChildren fails the test when a child process of the test is
+// still running once the test and its cleanups are done (Linux /proc).
+func checkNoChildren(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		return
+	}
+	t.Cleanup(func() {
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			kids := children()
+			if len(kids) == 0 {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("child processes left running after the test: %v", kids)
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
+}
+
+func children() []string {
+	ents, _ := os.ReadDir("/proc")
+	me := os.Getpid()
+	var out []string
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) < 2 { // a zombie counts: nobody reaped it
+			continue
+		}
+		if ppid, _ := strconv.Atoi(f[1]); ppid == me {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
