@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -31,19 +33,22 @@ standard output.`,
 				return err
 			}
 			defer in.Close()
-			return writeOutput(c, outPath, func(w io.Writer) error {
-				res, err := trace.ToCassette(in.r, in.name, w, trace.CassetteOptions{TracePath: in.path, Source: in.name})
-				if err != nil {
-					return err
-				}
-				for _, s := range res.Skipped {
-					fmt.Fprintf(c.ErrOrStderr(), "kitsoki: skipped %s\n", s)
-				}
-				if outPath != "-" {
-					fmt.Fprintf(c.OutOrStdout(), "wrote cassette %s (%d %s)\n", outPath, res.Episodes, tracePlural(res.Episodes, "episode", "episodes"))
-				}
-				return nil
+			var res trace.CassetteResult
+			err = writeOutput(c, outPath, in.path, func(w io.Writer) error {
+				var err error
+				res, err = trace.ToCassette(in.r, in.name, w, trace.CassetteOptions{TracePath: in.path, Source: in.name})
+				return err
 			})
+			if err != nil {
+				return err
+			}
+			for _, s := range res.Skipped {
+				fmt.Fprintf(c.ErrOrStderr(), "kitsoki: skipped %s\n", s)
+			}
+			if outPath != "-" {
+				fmt.Fprintf(c.OutOrStdout(), "wrote cassette %s (%d %s)\n", outPath, res.Episodes, tracePlural(res.Episodes, "episode", "episodes"))
+			}
+			return nil
 		},
 	}
 	c.Flags().StringVarP(&outPath, "output", "o", "", "cassette file to write (- for standard output)")
@@ -71,7 +76,7 @@ gen_ai.request.model, gen_ai.usage.input_tokens, gen_ai.usage.output_tokens, ...
 				return err
 			}
 			defer in.Close()
-			return writeOutput(c, outPath, func(w io.Writer) error {
+			return writeOutput(c, outPath, in.path, func(w io.Writer) error {
 				return trace.ExportOTLP(in.r, in.name, w, trace.OTLPOptions{ServiceVersion: version})
 			})
 		},
@@ -83,18 +88,22 @@ gen_ai.request.model, gen_ai.usage.input_tokens, gen_ai.usage.output_tokens, ...
 
 // writeOutput runs write against stdout ("-") or a file written through a
 // temporary file in the same directory, so a failed export leaves no
-// half-written file behind.
-func writeOutput(c *cobra.Command, path string, write func(io.Writer) error) error {
+// half-written file behind. in is the input file ("" for stdin): writing
+// over it is refused, since the input is still being read.
+func writeOutput(c *cobra.Command, path, in string, write func(io.Writer) error) error {
 	if path == "-" || path == "" {
 		if err := write(c.OutOrStdout()); err != nil {
 			return corruptErr(err)
 		}
 		return nil
 	}
+	if err := checkOutputPath(path, in); err != nil {
+		return err
+	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
 	if err != nil {
-		return usagef("write %s: %v", path, err)
+		return usagef("-o %s: cannot create a file in %s: %v", path, dir, osErrText(err))
 	}
 	defer os.Remove(tmp.Name())
 	if err := write(tmp); err != nil {
@@ -102,10 +111,57 @@ func writeOutput(c *cobra.Command, path string, write func(io.Writer) error) err
 		return corruptErr(err)
 	}
 	if err := tmp.Close(); err != nil {
-		return usagef("write %s: %v", path, err)
+		return usagef("-o %s: %v", path, osErrText(err))
+	}
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	if err := os.Chmod(tmp.Name(), mode); err != nil {
+		return usagef("-o %s: %v", path, osErrText(err))
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return usagef("write %s: %v", path, err)
+		return usagef("-o %s: cannot replace the file: %v", path, osErrText(err))
 	}
 	return nil
+}
+
+// checkOutputPath refuses, before any work is done, an output path that
+// cannot be written: a directory, a missing parent directory, or the input.
+func checkOutputPath(path, in string) error {
+	if st, err := os.Stat(path); err == nil {
+		if st.IsDir() {
+			return usagef("-o %s: is a directory; name a file, e.g. -o %s", path, filepath.Join(path, "out"))
+		}
+		if in != "" {
+			if ist, err := os.Stat(in); err == nil && os.SameFile(st, ist) {
+				return usagef("-o %s: is the input file; write to another file", path)
+			}
+		}
+	}
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return usagef("-o %s: directory %s does not exist; create it first", path, dir)
+	case err != nil:
+		return usagef("-o %s: %v", path, osErrText(err))
+	case !st.IsDir():
+		return usagef("-o %s: %s is not a directory", path, dir)
+	}
+	return nil
+}
+
+// osErrText is the reason of a file-system error without the path it
+// carries (a temporary file's name means nothing to the user).
+func osErrText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err.Error()
+	}
+	return err.Error()
 }

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"regexp"
 	"strings"
@@ -164,7 +166,10 @@ func episodeFor(c *Call, n int, tracePath string) (cassetteEpisode, error) {
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {
-			return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: read response sidecar: %w", c.CallID, err)
+			if errors.Is(err, fs.ErrNotExist) {
+				return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: its response is in the sidecar %s, which is missing beside the trace; copy the trace's %s/ folder along with it", c.CallID, p, PromptsDir)
+			}
+			return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: read response sidecar %s: %w", c.CallID, p, err)
 		}
 		resp = b
 	}

@@ -1,0 +1,144 @@
+package cmd
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Hostile-input regression tests: every command, fed a bad path, a bad
+// file or a bad flag, must fail with a message naming the thing, the place
+// and the fix, the right exit code, and no half-written or clobbered file.
+
+// hostile runs kitsoki through Run in dir (relative paths resolve there).
+func hostile(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	if dir != "" {
+		t.Chdir(dir)
+	}
+	var out, errb bytes.Buffer
+	code = Run(args, &out, &errb)
+	if strings.Contains(out.String()+errb.String(), "panic") {
+		t.Fatalf("kitsoki %v panicked:\n%s%s", args, out.String(), errb.String())
+	}
+	return out.String(), errb.String(), code
+}
+
+// wantFail checks the exit code and that stderr holds every fragment.
+func wantFail(t *testing.T, code int, stderr string, wantCode int, frags ...string) {
+	t.Helper()
+	if code != wantCode {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, wantCode, stderr)
+	}
+	for _, f := range frags {
+		if !strings.Contains(stderr, f) {
+			t.Fatalf("stderr lacks %q:\n%s", f, stderr)
+		}
+	}
+}
+
+// hostileDir is a scratch directory holding a copy of the triage trace as
+// run.jsonl with its agent-prompts/ sidecars, and an empty directory adir.
+func hostileDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	copyFile(t, trTriage, filepath.Join(dir, "run.jsonl"))
+	side := filepath.Join(filepath.Dir(trTriage), "agent-prompts")
+	ents, err := os.ReadDir(side)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "agent-prompts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		copyFile(t, filepath.Join(side, e.Name()), filepath.Join(dir, "agent-prompts", e.Name()))
+	}
+	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestHostileTraceToCassetteMissingSidecar(t *testing.T) {
+	dir := t.TempDir()
+	copyFile(t, trTriage, filepath.Join(dir, "run.jsonl"))
+	_, errOut, code := hostile(t, dir, "trace", "to-cassette", "run.jsonl", "-o", "c.yaml")
+	wantFail(t, code, errOut, ExitUsageEnv, "is missing beside the trace; copy the trace's agent-prompts/ folder along with it")
+	if _, err := os.Stat(filepath.Join(dir, "c.yaml")); err == nil {
+		t.Fatal("a failed to-cassette left c.yaml behind")
+	}
+}
+
+func TestHostileTraceOutputPaths(t *testing.T) {
+	for _, sub := range []string{"to-cassette", "export"} {
+		t.Run(sub, func(t *testing.T) {
+			dir := hostileDir(t)
+			trace := filepath.Join(dir, "run.jsonl")
+			before, _ := os.ReadFile(trace)
+
+			_, errOut, code := hostile(t, dir, "trace", sub, "run.jsonl", "-o", "nodir/out")
+			wantFail(t, code, errOut, ExitUsageEnv, "-o nodir/out: directory nodir does not exist; create it first")
+
+			out, errOut, code := hostile(t, dir, "trace", sub, "run.jsonl", "-o", "adir")
+			wantFail(t, code, errOut, ExitUsageEnv, "-o adir: is a directory")
+			if strings.Contains(out, "wrote") {
+				t.Fatalf("claims a write that failed:\n%s", out)
+			}
+			if ents, _ := os.ReadDir(filepath.Join(dir, "adir")); len(ents) != 0 {
+				t.Fatalf("left files in adir: %v", ents)
+			}
+
+			_, errOut, code = hostile(t, dir, "trace", sub, "run.jsonl", "-o", "./run.jsonl")
+			wantFail(t, code, errOut, ExitUsageEnv, "is the input file")
+			if after, _ := os.ReadFile(trace); !bytes.Equal(before, after) {
+				t.Fatal("the input trace was overwritten")
+			}
+
+			_, errOut, code = hostile(t, dir, "trace", sub, "run.jsonl", "-o", "run.jsonl/x")
+			wantFail(t, code, errOut, ExitUsageEnv, "run.jsonl is not a directory")
+
+			if _, _, code = hostile(t, dir, "trace", sub, "run.jsonl", "-o", "ok.out"); code != 0 {
+				t.Fatalf("good export exit %d", code)
+			}
+			st, err := os.Stat(filepath.Join(dir, "ok.out"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Mode().Perm() != 0o644 {
+				t.Fatalf("output mode %v, want 0644 like any new file", st.Mode().Perm())
+			}
+			for _, e := range mustReadDir(t, dir) {
+				if strings.HasPrefix(e, ".") {
+					t.Fatalf("temporary file %s left behind", e)
+				}
+			}
+		})
+	}
+}
+
+func mustReadDir(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	return names
+}
