@@ -21,6 +21,7 @@ import (
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/engine"
+	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/trace"
 )
@@ -69,6 +70,7 @@ type runFlags struct {
 	tracePath    string
 	jsonOut      bool
 	timeout      time.Duration
+	profile      string
 }
 
 func newRunCmd() *cobra.Command {
@@ -98,6 +100,7 @@ rested before the end (or the story is invalid), 2 usage or environment error.`,
 	fl.StringVar(&f.hostCassette, "host-cassette", "", "answer host calls (any handler with episodes) from this host cassette")
 	fl.StringVar(&f.tracePath, "trace", "", "trace file (default .kitsoki/sessions/<session>.jsonl)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop the run (plugins and commands included) after this long, e.g. 10m; 0 = no limit")
+	fl.StringVar(&f.profile, "profile", "", "plugin profile (default: .kitsoki/plugins.yaml found upward from the story); see kitsoki plugins")
 	fl.BoolVar(&f.jsonOut, "json", false, "print a JSON summary {exit, state, world, calls, trace} instead of the log")
 	return c
 }
@@ -176,6 +179,18 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	if err := os.MkdirAll(filepath.Dir(tracePath), 0o755); err != nil {
 		return usagef("--trace: %v", err)
 	}
+	// The plugin assembly (profile, hooks, enabled aliases) before anything
+	// is written: a malformed operator profile fails loudly, with positions.
+	asm, err := plugin.Assemble(plugin.Options{StoryDir: st.Dir, ProfilePath: f.profile, Story: st})
+	if err != nil {
+		return usagef("plugin profile:\n%v", err)
+	}
+	for _, d := range asm.Diagnostics() {
+		fmt.Fprintf(stderr, "kitsoki: warning: %s\n", d)
+	}
+	chain := asm.NewChain()
+	defer chain.Close()
+
 	tw, err := trace.Create(tracePath, trace.Header{AppID: st.App.ID, Story: path, Generator: "kitsoki " + version})
 	if err != nil {
 		return usagef("trace: %v", err)
@@ -183,11 +198,13 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	defer tw.Close()
 	sink := engine.TraceSink(tw)
 
-	reg, err := agent.NewRegistryFromPlugins(st.AgentPlugins, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Cassette: cas, Sink: engine.AgentSink(sink)})
+	reg, err := asm.NewRegistry(st, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Cassette: cas, Sink: engine.AgentSink(sink),
+		ClaudeSubmit: claudeSubmitCommand()})
 	if err != nil {
 		return usagef("%v", err)
 	}
 	defer reg.Close()
+	reg.SetHooks(chain.AgentHooks())
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -205,12 +222,19 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 		fmt.Fprintf(stdout, "run %s (%s)  session %s\n", st.App.ID, path, session)
 		notes = humanNotes(stdout)
 	}
+	_ = chain.RunStart(ctx, map[string]any{"story": path, "app_id": st.App.ID, "session_id": session}, hookEmit(sink, 0))
 	res := engine.Run(ctx, m, engine.Options{
 		SessionID: session, World: world, Inputs: f.inputs.inputs,
 		Agents: engine.RegistryCaller(reg, sink), HostCassette: hc, Sink: sink, Notes: notes,
 	})
-	// Stop plugins before the trace closes, whatever happened.
+	end := map[string]any{"outcome": res.Outcome, "state": res.State}
+	if res.Err != nil {
+		end["error"] = res.Err.Error()
+	}
+	_ = chain.RunEnd(context.WithoutCancel(ctx), end, hookEmit(sink, res.Turns))
+	// Stop plugins and hook processes before the trace closes, whatever happened.
 	closeErr := reg.Close()
+	_ = chain.Close()
 	if err := tw.Close(); err != nil && res.Err == nil {
 		res.Outcome, res.Err = engine.OutcomeFailed, fmt.Errorf("trace: %w", err)
 	}
@@ -264,6 +288,14 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 		return &exitError{code: status, err: errors.New(msg)}
 	}
 	return nil
+}
+
+// hookEmit writes hook.* outcome events of run/start and run/end into the
+// trace at turn.
+func hookEmit(sink engine.Sink, turn int64) func(kind string, payload any) error {
+	return func(kind string, payload any) error {
+		return sink.Emit(engine.Event{Turn: turn, Kind: kind, Payload: payload})
+	}
 }
 
 // humanNotes prints the short human log: states entered, say lines, calls

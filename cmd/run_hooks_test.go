@@ -1,0 +1,84 @@
+package cmd
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRunWithPluginHooks: a real external hook process is called at
+// run/start and run/end (observational: its halt stops nothing) and every
+// outcome is in the trace; --profile can disable it.
+func TestRunWithPluginHooks(t *testing.T) {
+	hook := filepath.Join(t.TempDir(), "testhook")
+	if out, err := exec.Command("go", "build", "-o", hook, "kitsoki/pkg/plugin/internal/testhook").CombinedOutput(); err != nil {
+		t.Fatalf("build testhook: %v\n%s", err, out)
+	}
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"story/app.yaml": `app: { id: hooked, version: 0.1.0 }
+hosts: [host.run]
+world:
+  out: { type: string, default: "" }
+root: start
+states:
+  start:
+    on_enter:
+      - invoke: host.run
+        with: { cmd: "echo ran" }
+        bind: { out: stdout }
+    terminal: true
+`,
+		".kitsoki/plugins/policy/manifest.yaml": fmt.Sprintf(`id: policy
+version: 1.0.0
+summary: halts everything it sees
+hooks:
+  - point: run/start
+    on_error: veto
+  - point: run/end
+entry:
+  command: %q
+  args: [veto]
+  timeout_ms: 5000
+`, hook),
+	})
+	tracePath := filepath.Join(t.TempDir(), "run.jsonl")
+	var out, errb bytes.Buffer
+	code := Run([]string{"run", filepath.Join(root, "story"), "--trace", tracePath}, &out, &errb)
+	if code != 0 || !strings.Contains(out.String(), "terminal start") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
+	}
+	tr, err := os.ReadFile(tracePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(tr), `"kind":"hook.halted"`); n != 2 {
+		t.Fatalf("hook.halted events = %d, want 2 (run/start, run/end):\n%s", n, tr)
+	}
+	if !strings.Contains(string(tr), `policy says no`) || !strings.Contains(string(tr), `"point":"run/end"`) {
+		t.Fatalf("trace:\n%s", tr)
+	}
+
+	// --profile disabling the external plugin: no hook runs.
+	prof := filepath.Join(root, "off.yaml")
+	writeTree(t, root, map[string]string{"off.yaml": "disable: [policy]\n"})
+	out.Reset()
+	tr2 := filepath.Join(t.TempDir(), "r2.jsonl")
+	if code := Run([]string{"run", filepath.Join(root, "story"), "--profile", prof, "--trace", tr2}, &out, &errb); code != 0 {
+		t.Fatalf("with the plugin disabled: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	if b, _ := os.ReadFile(tr2); strings.Contains(string(b), "hook.") {
+		t.Fatalf("a disabled plugin's hook ran:\n%s", b)
+	}
+
+	// A malformed profile fails before anything runs, with its position.
+	errb.Reset()
+	writeTree(t, root, map[string]string{"bad.yaml": "disable: nope\n"})
+	if code := Run([]string{"run", filepath.Join(root, "story"), "--profile", filepath.Join(root, "bad.yaml"), "--trace", filepath.Join(t.TempDir(), "r3.jsonl")}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "bad.yaml:1:10") {
+		t.Fatalf("malformed profile: exit %d\n%s", code, errb.String())
+	}
+}
