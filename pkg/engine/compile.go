@@ -56,15 +56,14 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 		States: map[string]*State{}, Handled: map[string]bool{},
 	}}
 	c.m.pongo = expr.NewPongoLoader(st.Dir, filepath.Join(st.Dir, "prompts"))
+	c.m.render = newPromptRenderer(st.Dir, c.m.pongo)
 	c.m.Entry = "app.yaml"
 	if abs, err := filepath.Abs(st.File); err == nil && st.Dir != "" {
 		if rel, err := filepath.Rel(st.Dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
 			c.m.Entry = filepath.ToSlash(rel)
 		}
 	}
-	for _, v := range st.World {
-		c.m.World = append(c.m.World, WorldVar{Name: v.Name, Type: v.Type, Default: normalize(v.Default)})
-	}
+	c.m.World = worldVars(st)
 	c.m.ExitRequires = map[string][]string{}
 	for name, ex := range st.Exits {
 		c.m.Exits[name] = true

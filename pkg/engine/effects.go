@@ -8,8 +8,6 @@ import (
 	"math"
 	"strconv"
 	"time"
-
-	"kitsoki/pkg/story/expr"
 )
 
 // runEffects applies effects in order (reference §5.2). emit_intent effects
@@ -155,27 +153,35 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 			return nil, r.emit(KindWorldUpdate, map[string]any{"skipped": "cached", "namespace": e.Invoke, "keys": keys})
 		}
 	}
-	env := r.env(r.slots, nil)
-	with, restore := deepCopy(e.With), func(v any) any { return v }
+	var (
+		args      map[string]any
+		rc        *RenderedCall
+		promptErr error
+	)
 	if isAgentHandler(e.Invoke) {
-		with, restore = splitPrompts(with)
-	}
-	rendered, err := expr.RenderValue(with, env)
-	if err != nil {
-		return nil, fmt.Errorf("%s: invoke %s: with: %w", e.Pos, e.Invoke, err)
-	}
-	args, _ := normalizeFresh(restore(rendered)).(map[string]any)
-	if args == nil {
-		args = map[string]any{}
-	}
-	if e.ID != "" {
-		args["call"] = e.ID
+		// the one renderer pkg/eval uses too: the with: block, then the
+		// prompt; a prompt that cannot be rendered is the call's failure
+		var err error
+		rc, err = r.m.renderer().RenderAgentCall(e.Invoke, e.ID, e.With, nil, r.callEnv())
+		var re *RenderError
+		if err != nil && errors.As(err, &re) && re.Stage == "prompt" {
+			promptErr = err
+		} else if err != nil {
+			return nil, fmt.Errorf("%s: invoke %s: %w", e.Pos, e.Invoke, err)
+		}
+		args = rc.With
+	} else {
+		w, err := renderWith(e.With, e.ID, false, nil, r.env(r.slots, nil))
+		if err != nil {
+			return nil, fmt.Errorf("%s: invoke %s: with: %w", e.Pos, e.Invoke, err)
+		}
+		args = w
 	}
 	if err := r.emit(KindHarnessCalled, map[string]any{"args": args, "background": false, "namespace": e.Invoke}); err != nil {
 		return nil, err
 	}
 	start := time.Now()
-	res, callID, err := r.dispatch(ctx, e, args)
+	res, callID, err := r.dispatch(ctx, e, args, rc, promptErr)
 	dur := time.Since(start)
 	sum := CallSummary{Handler: e.Invoke, ID: e.ID, CallID: callID, Agent: e.Agent, State: r.cur.Path, Turn: r.turn,
 		DurationMS: dur.Milliseconds(), OK: err == nil}

@@ -51,8 +51,7 @@ type Machine struct {
 
 	pongo    *expr.PongoLoader
 	promptMu sync.Mutex
-	prompts  map[string]*expr.Pongo
-	inline   map[string]*text
+	render   *PromptRenderer
 }
 
 // WorldVar is one declared world variable with its default.

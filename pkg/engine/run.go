@@ -610,24 +610,22 @@ func (r *runner) initialChild(s *State) (*State, error) {
 
 // env builds the expression/template environment.
 func (r *runner) env(slots map[string]any, extra map[string]any) map[string]any {
-	if slots == nil {
-		slots = map[string]any{}
-	}
-	st := map[string]any{}
-	if r.cur != nil {
-		st["path"] = r.cur.Path
-	}
-	env := map[string]any{
-		"world": map[string]any(r.world),
-		"slots": slots,
-		"run":   map[string]any{"id": r.opts.SessionID, "turn": r.turn, "story_dir": r.m.Dir},
-		"state": st,
-		"event": map[string]any{},
-	}
+	ce := r.callEnv()
+	ce.Slots = slots
+	env := callEnv(r.m.Dir, ce)
 	for k, v := range extra {
 		env[k] = v
 	}
 	return env
+}
+
+// callEnv is the environment of the current step (world, slots, state).
+func (r *runner) callEnv() CallEnv {
+	ce := CallEnv{World: r.world, Slots: r.slots, RunID: r.opts.SessionID, Turn: r.turn}
+	if r.cur != nil {
+		ce.StatePath = r.cur.Path
+	}
+	return ce
 }
 
 func (r *runner) emit(kind string, payload any) error {

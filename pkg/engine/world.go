@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"kitsoki/pkg/story"
 )
 
 // Reserved world keys the engine writes even when the story does not declare
@@ -65,6 +67,22 @@ func InitWorld(vars []WorldVar, file map[string]any, kv []string) (World, error)
 		w[k] = v
 	}
 	return w, nil
+}
+
+// StoryWorld returns the world a run of st starts from when nothing is
+// overridden: the world: defaults, typed as a run types them (pkg/eval
+// renders examples against it).
+func StoryWorld(st *story.Story) World {
+	w, _ := InitWorld(worldVars(st), nil, nil) // no overrides: cannot fail
+	return w
+}
+
+func worldVars(st *story.Story) []WorldVar {
+	out := make([]WorldVar, 0, len(st.World))
+	for _, v := range st.World {
+		out = append(out, WorldVar{Name: v.Name, Type: v.Type, Default: normalize(v.Default)})
+	}
+	return out
 }
 
 func declaredList(types map[string]string) string {

@@ -1,0 +1,383 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"kitsoki/pkg/story/expr"
+)
+
+// PromptRenderer renders the with: block and the prompt of a
+// host.agent.<verb> call site exactly as a live run does at dispatch. A run
+// uses one per Machine; pkg/eval uses one per story to render dataset
+// examples, so an eval sends the prompt a run would send. Prompt files and
+// inline prompts are compiled once; a PromptRenderer is safe for concurrent
+// use.
+type PromptRenderer struct {
+	dir    string
+	loader *expr.PongoLoader
+
+	mu     sync.Mutex
+	files  map[string]*expr.Pongo
+	inline map[string]*text
+}
+
+// NewPromptRenderer prepares rendering for the story whose base directory
+// is storyDir (prompt and schema paths are relative to it; pongo2
+// include/extends resolve against it and its prompts/ directory).
+func NewPromptRenderer(storyDir string) *PromptRenderer {
+	return newPromptRenderer(storyDir, expr.NewPongoLoader(storyDir, filepath.Join(storyDir, "prompts")))
+}
+
+func newPromptRenderer(dir string, l *expr.PongoLoader) *PromptRenderer {
+	return &PromptRenderer{dir: dir, loader: l, files: map[string]*expr.Pongo{}, inline: map[string]*text{}}
+}
+
+// CallEnv is what a call site renders against: the template roots world,
+// slots, run {id, turn, story_dir}, state {path} and event.
+type CallEnv struct {
+	World     map[string]any // read, never written
+	Slots     map[string]any // nil = none
+	StatePath string         // "" = no current state
+	RunID     string
+	Turn      int64
+}
+
+// RenderedCall is one rendered agent call site.
+type RenderedCall struct {
+	Verb string // ask, decide, extract, task, converse
+	// With is the rendered with: block as the agent layer receives it
+	// (the effect's id: added as call:; prompt strings left unrendered).
+	With       map[string]any
+	Prompt     string // the rendered prompt text
+	SchemaPath string // story-relative schema path, "" when none
+}
+
+// RenderError says which half of a call site failed to render: "with"
+// (the {{ }} value templates of with:) or "prompt" (the pongo2 prompt).
+type RenderError struct {
+	Stage string
+	Err   error
+}
+
+func (e *RenderError) Error() string { return e.Stage + ": " + e.Err.Error() }
+
+func (e *RenderError) Unwrap() error { return e.Err }
+
+// RenderAgentCall renders the host.agent.<verb> call site handler with the
+// raw with: tree (story.Effect.With; id is the effect's id:, "" for none)
+// against env, the way a live run does at dispatch:
+//
+//  1. with: is rendered by the {{ }} value-template engine, except the
+//     pongo2 prompt strings (prompt, question, context.prompt), which are
+//     kept as written; id is added as with.call;
+//  2. the verb picks the prompt source and template args (agent-contract
+//     §12): prompt, else prompt_path; task falls back to context.prompt /
+//     context.prompt_path / context.args; converse to question; extract to
+//     input. The schema is with.schema (task: context.schema, then
+//     acceptance.schema);
+//  3. the prompt is rendered with pongo2 against env plus args. prompt: is a
+//     file when it names one under the story directory, else inline text;
+//     prompt_path: must name a file.
+//
+// args, when non-nil, replaces the call's template args after with: is
+// rendered (how pkg/eval substitutes a dataset example's args): with.args,
+// or context.args for a task call with a context: block and no top-level
+// args. The replaced args are not rendered.
+//
+// Errors are *RenderError. A "prompt" error still returns the rendered
+// call (With set) so a run can record the call it could not make.
+func (p *PromptRenderer) RenderAgentCall(handler, id string, with any, args map[string]any, env CallEnv) (*RenderedCall, error) {
+	verb, ok := strings.CutPrefix(handler, "host.agent.")
+	if !ok || !agentVerbs[verb] {
+		return nil, &RenderError{Stage: "with", Err: fmt.Errorf("%q is not an agent handler (host.agent.{ask,decide,extract,task,converse})", handler)}
+	}
+	e := p.env(env, nil)
+	var sub *argsSub
+	if args != nil {
+		sub = newArgsSub(verb, with, args)
+	}
+	w, err := renderWith(with, id, true, sub, e)
+	if err != nil {
+		return nil, &RenderError{Stage: "with", Err: err}
+	}
+	rc := &RenderedCall{Verb: verb, With: w}
+	src, tmplArgs, schema := agentSources(verb, w)
+	rc.SchemaPath = schema
+	e["args"] = tmplArgs
+	rc.Prompt, err = p.renderPrompt(src, e)
+	if err != nil {
+		return rc, &RenderError{Stage: "prompt", Err: err}
+	}
+	return rc, nil
+}
+
+// argsSub replaces a call's template args: with.args, or context.args for
+// a task call with a context: block and no top-level args.
+type argsSub struct {
+	args  map[string]any
+	inCtx bool
+}
+
+func newArgsSub(verb string, with any, args map[string]any) *argsSub {
+	m, _ := with.(map[string]any)
+	_, top := m["args"]
+	_, isCtx := m["context"].(map[string]any)
+	return &argsSub{args: args, inCtx: verb == "task" && !top && isCtx}
+}
+
+// drop removes what the substitution replaces (it is not rendered).
+func (a *argsSub) drop(m map[string]any) {
+	if a.inCtx {
+		if c, ok := m["context"].(map[string]any); ok {
+			delete(c, "args")
+		}
+		return
+	}
+	delete(m, "args")
+}
+
+// put sets the substituted args.
+func (a *argsSub) put(m map[string]any) {
+	if a.inCtx {
+		if c, ok := m["context"].(map[string]any); ok {
+			c["args"] = a.args
+			return
+		}
+	}
+	m["args"] = a.args
+}
+
+// renderWith renders a raw with: tree against env (on a copy; the tree is
+// never written). Agent calls keep their pongo2 prompt strings as written.
+func renderWith(with any, id string, agentCall bool, sub *argsSub, env expr.Env) (map[string]any, error) {
+	raw := normalize(with)
+	if m, ok := raw.(map[string]any); ok && sub != nil {
+		sub.drop(m)
+	}
+	restore := func(v any) any { return v }
+	if agentCall {
+		raw, restore = splitPrompts(raw)
+	}
+	rendered, err := expr.RenderValue(raw, env)
+	if err != nil {
+		return nil, err
+	}
+	out, _ := normalizeFresh(restore(rendered)).(map[string]any)
+	if out == nil {
+		out = map[string]any{}
+	}
+	if sub != nil {
+		sub.put(out)
+	}
+	if id != "" {
+		out["call"] = id
+	}
+	return out, nil
+}
+
+// callEnv builds the expression/template environment of the engine.
+func callEnv(storyDir string, ce CallEnv) map[string]any {
+	slots := ce.Slots
+	if slots == nil {
+		slots = map[string]any{}
+	}
+	st := map[string]any{}
+	if ce.StatePath != "" {
+		st["path"] = ce.StatePath
+	}
+	return map[string]any{
+		"world": ce.World,
+		"slots": slots,
+		"run":   map[string]any{"id": ce.RunID, "turn": ce.Turn, "story_dir": storyDir},
+		"state": st,
+		"event": map[string]any{},
+	}
+}
+
+func (p *PromptRenderer) env(ce CallEnv, extra map[string]any) map[string]any {
+	if ce.World == nil {
+		ce.World = map[string]any{}
+	}
+	e := callEnv(p.dir, ce)
+	for k, v := range extra {
+		e[k] = v
+	}
+	return e
+}
+
+// agentSources picks the prompt source, the template args and the schema
+// path of a verb's rendered with: block (reference agent-contract §12).
+// src.file reports that the source came from a prompt_path key (it must
+// name a file).
+func agentSources(verb string, args map[string]any) (src promptSrc, tmplArgs any, schema string) {
+	str := func(m map[string]any, k string) string { s, _ := m[k].(string); return s }
+	ctxBlock, _ := args["context"].(map[string]any)
+	acc, _ := args["acceptance"].(map[string]any)
+	src.text = str(args, "prompt")
+	if src.text == "" {
+		src = promptSrc{text: str(args, "prompt_path"), file: true, key: "prompt_path"}
+	}
+	tmplArgs = args["args"]
+	schema = str(args, "schema")
+	switch verb {
+	case "task":
+		if ctxBlock != nil {
+			if p := str(ctxBlock, "prompt"); p != "" && src.text == "" {
+				src = promptSrc{text: p}
+			}
+			if p := str(ctxBlock, "prompt_path"); p != "" && src.text == "" {
+				src = promptSrc{text: p, file: true, key: "context.prompt_path"}
+			}
+			if a, ok := ctxBlock["args"]; ok && tmplArgs == nil {
+				tmplArgs = a
+			}
+			if s := str(ctxBlock, "schema"); s != "" && schema == "" {
+				schema = s
+			}
+		}
+		if acc != nil && schema == "" {
+			schema = str(acc, "schema")
+		}
+	case "converse":
+		if q := str(args, "question"); q != "" && src.text == "" {
+			src = promptSrc{text: q}
+		}
+	case "extract":
+		if in := str(args, "input"); in != "" && src.text == "" {
+			src = promptSrc{text: in}
+		}
+	}
+	if src.text == "" {
+		src = promptSrc{}
+	}
+	if tmplArgs == nil {
+		tmplArgs = map[string]any{}
+	}
+	return src, tmplArgs, schema
+}
+
+// promptSrc is where a prompt comes from.
+type promptSrc struct {
+	text string
+	file bool   // from a prompt_path key: must name a file
+	key  string // the with: key it came from, for errors
+}
+
+// renderPrompt renders a prompt file (a path that exists under the story
+// dir) or an inline pongo2 prompt against env.
+func (p *PromptRenderer) renderPrompt(src promptSrc, env expr.Env) (string, error) {
+	if src.text == "" {
+		return "", nil
+	}
+	if !strings.ContainsAny(src.text, "\n{") && p.dir != "" {
+		path := src.text
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(p.dir, path)
+		}
+		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+			t, err := p.promptFile(path)
+			if err != nil {
+				return "", fmt.Errorf("%s: %w", src.text, err)
+			}
+			return t.Render(env)
+		}
+	}
+	if src.file {
+		return "", fmt.Errorf("%s %q names no file in the story directory %s; fix the path or use prompt: for inline text", src.key, src.text, p.dir)
+	}
+	t, err := p.inlinePrompt(src.text)
+	if err != nil {
+		return "", err
+	}
+	return t.render(env)
+}
+
+// inlinePrompt compiles (once) an inline pongo2 template.
+func (p *PromptRenderer) inlinePrompt(src string) (*text, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if t, ok := p.inline[src]; ok {
+		return t, nil
+	}
+	t, err := compileText(p.loader, src)
+	if err != nil {
+		return nil, err
+	}
+	p.inline[src] = t
+	return t, nil
+}
+
+// promptFile compiles (once) a prompt file with the story's pongo2 loader.
+func (p *PromptRenderer) promptFile(path string) (*expr.Pongo, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if t, ok := p.files[path]; ok {
+		return t, nil
+	}
+	t, err := p.loader.CompileFile(path)
+	if err != nil {
+		return nil, err
+	}
+	p.files[path] = t
+	return t, nil
+}
+
+// promptKeys are with: members rendered by pongo2 against args at dispatch
+// (the agent prompt), not by the {{ }} value-template engine.
+var promptKeys = []string{"prompt", "question"}
+
+// splitPrompts removes the pongo2 prompt strings from a with: tree (top
+// level and context:) and returns a function putting them back.
+func splitPrompts(with any) (rest any, restore func(any) any) {
+	m, ok := with.(map[string]any)
+	if !ok {
+		return with, func(v any) any { return v }
+	}
+	type saved struct {
+		inCtx bool
+		key   string
+		val   any
+	}
+	var keep []saved
+	cp := make(map[string]any, len(m))
+	for k, v := range m {
+		cp[k] = v
+	}
+	for _, k := range promptKeys {
+		if v, ok := cp[k].(string); ok {
+			keep = append(keep, saved{key: k, val: v})
+			delete(cp, k)
+		}
+	}
+	if ctx, ok := cp["context"].(map[string]any); ok {
+		c2 := make(map[string]any, len(ctx))
+		for k, v := range ctx {
+			c2[k] = v
+		}
+		if v, ok := c2["prompt"].(string); ok {
+			keep = append(keep, saved{inCtx: true, key: "prompt", val: v})
+			delete(c2, "prompt")
+		}
+		cp["context"] = c2
+	}
+	return cp, func(v any) any {
+		out, ok := v.(map[string]any)
+		if !ok {
+			return v
+		}
+		for _, s := range keep {
+			if s.inCtx {
+				if c, ok := out["context"].(map[string]any); ok {
+					c[s.key] = s.val
+				}
+				continue
+			}
+			out[s.key] = s.val
+		}
+		return out
+	}
+}

@@ -1,0 +1,105 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestRenderAgentCall(t *testing.T) {
+	st := loadStory(t, "prompts")
+	p := NewPromptRenderer(st.Dir)
+	with := st.States[0].OnEnter[0].With
+	before, _ := json.Marshal(with)
+	rc, err := p.RenderAgentCall("host.agent.ask", "ask_call", with, nil, CallEnv{World: StoryWorld(st), StatePath: "asking"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rc.Verb != "ask" || rc.Prompt != "Hello greet.\n" || rc.With["call"] != "ask_call" || rc.With["prompt_path"] != "prompts/greet.md" {
+		t.Errorf("rendered %+v", rc)
+	}
+	if after, _ := json.Marshal(with); string(after) != string(before) {
+		t.Errorf("the story's with: tree was written: %s -> %s", before, after)
+	}
+	// args substitution (pkg/eval's examples) is not rendered
+	rc, err = p.RenderAgentCall("host.agent.ask", "", with, map[string]any{"who": "{{ x }}"}, CallEnv{World: StoryWorld(st)})
+	if err != nil || rc.Prompt != "Hello {{ x }}.\n" || rc.With["call"] != nil {
+		t.Errorf("substituted: %+v %v", rc, err)
+	}
+	if _, err := p.RenderAgentCall("host.run", "", with, nil, CallEnv{}); err == nil {
+		t.Error("host.run rendered as an agent call")
+	}
+}
+
+// A prompt_path that names no file is an error naming the key and the
+// path — never sent as the literal prompt text.
+func TestRenderMissingPromptPath(t *testing.T) {
+	st := loadStory(t, "prompts")
+	p := NewPromptRenderer(st.Dir)
+	w := StoryWorld(st)
+	w["kind"] = "nope"
+	rc, err := p.RenderAgentCall("host.agent.ask", "ask_call", st.States[0].OnEnter[0].With, nil, CallEnv{World: w})
+	var re *RenderError
+	if !errors.As(err, &re) || re.Stage != "prompt" || !strings.Contains(err.Error(), `prompt_path "prompts/nope.md" names no file`) {
+		t.Fatalf("err = %v", err)
+	}
+	if rc == nil || rc.With["prompt_path"] != "prompts/nope.md" {
+		t.Errorf("a prompt failure still returns the rendered with: %+v", rc)
+	}
+	// inline prompt: text is inline when it names no file
+	rc, err = p.RenderAgentCall("host.agent.ask", "", map[string]any{"prompt": "prompts/nope.md"}, nil, CallEnv{})
+	if err != nil || rc.Prompt != "prompts/nope.md" {
+		t.Errorf("inline prompt: %+v %v", rc, err)
+	}
+}
+
+// In a run, the missing prompt file is the call's failure: on_error fires
+// and the agent is never called.
+func TestRunMissingPromptPathIsCallFailure(t *testing.T) {
+	called := false
+	agents := AgentCallerFunc(func(ctx context.Context, c AgentCall) (*AgentAnswer, error) {
+		called = true
+		return &AgentAnswer{Submission: []byte(`"hi"`)}, nil
+	})
+	w := StoryWorld(loadStory(t, "prompts"))
+	w["kind"] = "nope"
+	res, sink := runStory(t, "prompts", "", Options{Agents: agents, World: w})
+	wantOutcome(t, res, OutcomeTerminal, "failed")
+	if called || !strings.Contains(fmt.Sprint(res.World["last_error"]), "names no file") {
+		t.Errorf("called=%v last_error=%v", called, res.World["last_error"])
+	}
+	if len(sink.kinds(KindHarnessCalled)) != 1 || len(sink.kinds(KindHarnessError)) != 1 {
+		t.Errorf("harness events: %d called, %d error", len(sink.kinds(KindHarnessCalled)), len(sink.kinds(KindHarnessError)))
+	}
+}
+
+// One renderer serves concurrent renders (pkg/eval renders in parallel).
+func TestRenderConcurrent(t *testing.T) {
+	st := loadStory(t, "prompts")
+	p := NewPromptRenderer(st.Dir)
+	with := st.States[0].OnEnter[0].With
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			rc, err := p.RenderAgentCall("host.agent.ask", "", with, map[string]any{"who": i}, CallEnv{World: StoryWorld(st)})
+			if err == nil && rc.Prompt != fmt.Sprintf("Hello %d.\n", i) {
+				err = fmt.Errorf("prompt %q", rc.Prompt)
+			}
+			errs <- err
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}
