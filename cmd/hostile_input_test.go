@@ -142,3 +142,24 @@ func mustReadDir(t *testing.T, dir string) []string {
 	}
 	return names
 }
+
+func TestHostileTraceShowFlags(t *testing.T) {
+	dir := hostileDir(t)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--width", "0"}, "--width 0: must be at least 1"},
+		{[]string{"--width", "-5"}, "--width -5: must be at least 1"},
+		{[]string{"--turn", "-1"}, "--turn -1: turns are numbered from 0"},
+		{[]string{"--turn", "99"}, "--turn 99: run.jsonl has no turn 99 (its turns run from 0 to "},
+	}
+	for _, tc := range cases {
+		args := append([]string{"trace", "show", "run.jsonl"}, tc.args...)
+		_, errOut, code := hostile(t, dir, args...)
+		wantFail(t, code, errOut, ExitUsageEnv, tc.want)
+	}
+	if out, errOut, code := hostile(t, dir, "trace", "show", "run.jsonl", "--turn", "1", "--width", "10"); code != 0 || !strings.Contains(out, "turn 1") {
+		t.Fatalf("a turn in the trace: exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -38,6 +38,11 @@ fallback, sub-event count) and say lines. Times are UTC.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if !c.Flags().Changed("turn") {
 				f.turn = -1
+			} else if f.turn < 0 {
+				return usagef("--turn %d: turns are numbered from 0", f.turn)
+			}
+			if f.width < 1 {
+				return usagef("--width %d: must be at least 1 (the number of characters a value is clipped to)", f.width)
 			}
 			return showTrace(c, o, f, args[0])
 		},
@@ -87,6 +92,7 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 	fmt.Fprintln(out, paint(color, trace.CatWorld, head))
 	tl := &trace.Timeline{MaxValue: f.width}
 	lastTurn, shown := 0, false
+	minTurn, maxTurn, turnSeen, anyEvent := 0, 0, false, false
 	for {
 		ev, err := rd.Next()
 		if err == io.EOF {
@@ -97,6 +103,14 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 			return corruptErr(err)
 		}
 		ln, ok := tl.Feed(&ev)
+		if !anyEvent || ev.Turn < minTurn {
+			minTurn = ev.Turn
+		}
+		if !anyEvent || ev.Turn > maxTurn {
+			maxTurn = ev.Turn
+		}
+		anyEvent = true
+		turnSeen = turnSeen || ev.Turn == f.turn
 		if (f.turn >= 0 && ev.Turn != f.turn) || !kindSelected(f.kinds, ev.Kind) {
 			continue
 		}
@@ -117,6 +131,13 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 		if f.follow {
 			out.Flush()
 		}
+	}
+	if f.turn >= 0 && !turnSeen && !f.follow {
+		out.Flush()
+		if !anyEvent {
+			return usagef("--turn %d: %s has no events", f.turn, in.name)
+		}
+		return usagef("--turn %d: %s has no turn %d (its turns run from %d to %d)", f.turn, in.name, f.turn, minTurn, maxTurn)
 	}
 	if open := tl.Open(); len(open) > 0 && !f.follow {
 		for _, cl := range open {
