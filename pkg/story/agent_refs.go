@@ -57,13 +57,16 @@ func promptRefs(e *Effect) []fileRef {
 }
 
 // looksLikePath: decide/ask treat prompt: as a file path first and inline
-// text otherwise; a single token with a file extension or a slash is meant
-// as a path.
+// text otherwise; a single token with a file extension (".md", not a
+// sentence's closing "." or "...") or a slash is meant as a path.
 func looksLikePath(s string) bool {
 	if strings.ContainsAny(s, " \n\t") {
 		return false
 	}
-	return strings.Contains(s, "/") || filepath.Ext(s) != ""
+	ext := strings.TrimPrefix(filepath.Ext(s), ".")
+	return strings.Contains(s, "/") || (ext != "" && strings.IndexFunc(ext, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) < 0)
 }
 
 // existingFile resolves a story-relative (or absolute) path and reports
