@@ -1,5 +1,7 @@
 package plugin
 
+import "context"
+
 // NewChain builds the hook chain of one run from the assembly: a fresh
 // budget, the redact provider with its env values resolved now, and one
 // lazily started process per enabled external plugin. Close the chain when
@@ -17,6 +19,19 @@ func (a *Assembly) NewChain() *Chain {
 			hd = bud
 		case IDRedact:
 			hd = red
+		case IDHostRun:
+			reason := ""
+			for _, p := range a.Plugins {
+				if p.ID == IDHostRun {
+					reason = p.Reason
+				}
+			}
+			hd = HandlerFunc(func(_ context.Context, _ Point, p Payload) (Result, error) {
+				if p["handler"] == "host.run" {
+					return Result{Outcome: OutcomeHalt, Reason: "host.run is disabled in the plugin assembly (" + reason + ")"}, nil
+				}
+				return Result{Outcome: OutcomeContinue}, nil
+			})
 		default:
 			m := a.manifests[h.Plugin]
 			if m == nil {

@@ -20,6 +20,9 @@ type Descriptor struct {
 	Source   Source   `json:"source"`
 	// Manifest is the manifest path of an external plugin.
 	Manifest string `json:"manifest,omitempty"`
+	// Kernel plugins are part of the trust boundary and cannot be
+	// disabled (the trace: model-visible = logged).
+	Kernel bool `json:"kernel,omitempty"`
 }
 
 // Built-in plugin ids.
@@ -70,7 +73,7 @@ func Builtins() []Descriptor {
 		{ID: IDHostRun, Summary: "host.run: runs a program named by the story", Provides: []string{"host:host.run"}},
 		{ID: IDRedact, Summary: "masks patterns and named env var values in prompts before dispatch",
 			Provides: []string{"hook:agent/pre-dispatch"}},
-		{ID: IDTrace, Summary: "the JSONL trace sink", Provides: []string{"trace.sink"}},
+		{ID: IDTrace, Summary: "the JSONL trace sink (kernel: cannot be disabled)", Provides: []string{"trace.sink"}, Kernel: true},
 	}
 	for _, t := range transports {
 		out = append(out, Descriptor{ID: t.id, Summary: t.summary, Provides: []string{"transport:" + t.typ}})

@@ -172,6 +172,11 @@ func Assemble(opts Options) (*Assembly, error) {
 				Message: fmt.Sprintf("disable: unknown plugin id %q (ignored); known ids: %s", r.ID, strings.Join(sortedKnown(known), ", "))})
 			continue
 		}
+		if d := byID[r.ID]; d != nil && d.Kernel {
+			a.Warnings = append(a.Warnings, Warning{File: a.ProfilePath, Line: r.Line, Col: r.Col,
+				Message: fmt.Sprintf("disable: %s is part of the kernel and cannot be disabled (ignored)", r.ID)})
+			continue
+		}
 		reason[r.ID] = "disabled by the profile (" + where(r) + ")"
 	}
 	for _, r := range a.Profile.Configured {
@@ -262,6 +267,9 @@ func Assemble(opts Options) (*Assembly, error) {
 	// the model is masked whatever an earlier hook wrote.
 	add := func(p Point, id, onErr string) {
 		a.Hooks = append(a.Hooks, HookStatus{Order: len(a.Hooks) + 1, Point: p, Plugin: id, OnError: onErr})
+	}
+	if !a.Enabled(IDHostRun) {
+		add(PointHostPreCall, IDHostRun, OnErrorVeto) // the gate: refuses host.run
 	}
 	if a.Enabled(IDBudget) {
 		add(PointPreDispatch, IDBudget, OnErrorContinue)

@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -211,4 +212,27 @@ func idx(xs []string, x string) int {
 		}
 	}
 	return -1
+}
+
+func TestKernelCannotBeDisabledAndHostRunGate(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, ProfileDir, ProfileFile), "disable: [trace, host.run]\n")
+	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.Enabled(IDTrace) || a.Enabled(IDHostRun) {
+		t.Fatalf("trace %v host.run %v", a.Enabled(IDTrace), a.Enabled(IDHostRun))
+	}
+	if len(a.Warnings) != 1 || !strings.Contains(a.Warnings[0].Message, "trace is part of the kernel") {
+		t.Fatalf("warnings = %+v", a.Warnings)
+	}
+	c := a.NewChain()
+	defer c.Close()
+	if _, err := c.HostPreCall(context.Background(), "host.run", map[string]any{"cmd": "ls"}, nil); err == nil || !strings.Contains(err.Error(), "host.run is disabled in the plugin assembly (disabled by the profile") {
+		t.Fatalf("host.run gate: %v", err)
+	}
+	if args, err := c.HostPreCall(context.Background(), "host.other", map[string]any{"x": 1}, nil); err != nil || args["x"] != 1 {
+		t.Fatalf("other host calls pass: %v %v", args, err)
+	}
 }
