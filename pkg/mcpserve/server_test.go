@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -157,14 +158,18 @@ func TestListChangedAfterEditAndRevokedAliasFailsClosed(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go s.Watch(ctx, 20*time.Millisecond)
-	write(t, filepath.Join(dir, "app.yaml"), storyYAML(url, "agent.helper"))
+	writeAtomic(t, filepath.Join(dir, "app.yaml"), storyYAML(url, "agent.helper"))
 	select {
 	case <-changed:
 	case <-time.After(10 * time.Second):
 		t.Fatal("no notifications/tools/list_changed after editing the story")
 	}
-	if got := toolNames(t, cs); !slices.Contains(got, "kitsoki_agent_helper_ask") {
-		t.Fatalf("tools after edit = %v", got)
+	deadline := time.Now().Add(10 * time.Second)
+	for got := toolNames(t, cs); !slices.Contains(got, "kitsoki_agent_helper_ask"); got = toolNames(t, cs) {
+		if time.Now().After(deadline) {
+			t.Fatalf("tools after edit = %v", got)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	if s.Current().Revision <= rev0 || s.Current().Generation != s.Generation() {
 		t.Fatalf("revision %d after %d", s.Current().Revision, rev0)
@@ -199,5 +204,15 @@ func TestListChangedAfterEditAndRevokedAliasFailsClosed(t *testing.T) {
 	_ = s.Refresh()
 	if got := toolNames(t, cs); len(got) != 0 || s.Current().Err == "" {
 		t.Fatalf("broken story still serves %v", got)
+	}
+}
+
+// writeAtomic replaces path in one rename, so a watcher never reads a
+// half-written file.
+func writeAtomic(t *testing.T, path, content string) {
+	t.Helper()
+	write(t, path+".tmp", content)
+	if err := os.Rename(path+".tmp", path); err != nil {
+		t.Fatal(err)
 	}
 }
