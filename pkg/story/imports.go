@@ -61,7 +61,9 @@ func (l *loader) loadImports(st *Story, abs string, stack []string) {
 		if child != nil {
 			child.child = true
 			child.importer = st
-			l.check(child)
+			// Checked once the whole import tree is loaded, so the child
+			// sees every importer above it.
+			l.pending = append(l.pending, child)
 		}
 	}
 }

@@ -63,3 +63,26 @@ func (st *Story) pluginFor(alias string) *AgentPlugin {
 	}
 	return found
 }
+
+// boundByImporter reports whether an importer binds this child's host
+// interface through host_bindings: (<iface> from the direct importer,
+// <alias>__<iface> from the one above it, and so on).
+func (st *Story) boundByImporter(iface string) bool {
+	want := iface
+	for cur := st; cur.importer != nil; cur = cur.importer {
+		imp, alias := cur.importer, ""
+		for _, a := range imp.ImportOrder {
+			if im := imp.Imports[a]; im != nil && im.Child == cur {
+				alias = a
+				if im.HostBindings[want] != "" {
+					return true
+				}
+			}
+		}
+		if alias == "" {
+			return false
+		}
+		want = alias + "__" + want
+	}
+	return false
+}

@@ -57,6 +57,9 @@ func Load(path string, opts Options) (st *Story, ds []diag.Diagnostic) {
 	}
 	abs, _ := filepath.Abs(manifest)
 	st = l.loadStory(manifest, abs, data, true, nil)
+	for _, child := range l.pending {
+		l.check(child)
+	}
 	if st != nil {
 		l.check(st)
 	}
@@ -97,6 +100,9 @@ type loader struct {
 	inMemory bool
 	// children caches loaded imports by canonical path.
 	children map[string]*Story
+	// pending lists the loaded imports: children still to check, deepest
+	// first.
+	pending []*Story
 }
 
 // loadStory parses a manifest and its include: files into a Story, loads

@@ -11,7 +11,7 @@ import (
 func checkInterfaces(c *checker) {
 	for _, n := range sortedKeys(c.st.HostInterfaces) {
 		hi := c.st.HostInterfaces[n]
-		if hi.Default == "" {
+		if hi.Default == "" && !c.st.boundByImporter(n) {
 			c.rep.errf(hi.Pos, "interfaces", "host_interface %q: no default and no host_binding override", n)
 		}
 	}
