@@ -173,6 +173,9 @@ func (c *compiler) state(s *story.State, parent *State) {
 		ns.Initial = t
 	}
 	ns.OnEnter = c.effects(s.OnEnter, ns, "on_enter")
+	if s.Timeout != nil {
+		ns.Timeout = c.timeout(s.Timeout, ns)
+	}
 	for _, intent := range onOrder(s) {
 		for _, tr := range s.On[intent] {
 			nt := &Transition{Default: tr.Default, Hint: tr.GuardHint, Pos: pos(tr.Pos)}
@@ -347,4 +350,36 @@ func (c *compiler) rewriteIface(e *story.Effect) string {
 		return inv
 	}
 	return hi.Default + "." + op
+}
+
+// timeout compiles a state's timeout: block; a literal after: is parsed now.
+func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
+	nt := &Timeout{Pos: pos(t.Pos)}
+	switch a := strings.TrimSpace(t.After); {
+	case a == "":
+		c.refuse(t.Pos, "state %q: timeout: missing 'after' field", ns.Path)
+	default:
+		tx, err := compileText(c.m.pongo, a)
+		if err != nil {
+			c.refuse(t.Pos, "state %q: timeout.after: %v", ns.Path, err)
+		} else if !tx.templated() {
+			if _, err := parseDuration(a); err != nil {
+				c.refuse(t.Pos, "state %q: timeout.after: %v", ns.Path, err)
+			}
+		}
+		nt.After = tx
+	}
+	switch tg := strings.TrimSpace(t.Target); tg {
+	case "":
+		c.refuse(t.Pos, "state %q: timeout: missing 'target' field", ns.Path)
+	case ".":
+		c.refuse(t.TargetPos, "state %q: timeout.target: \".\" stays in the state, so the timeout would fire for ever; name the state to go to", ns.Path)
+	default:
+		tx, err := compileText(c.m.pongo, tg)
+		if err != nil {
+			c.refuse(t.TargetPos, "state %q: timeout.target: %v", ns.Path, err)
+		}
+		nt.Target = tx
+	}
+	return nt
 }

@@ -6,7 +6,8 @@
 // increment, say, invoke + with + bind, on_error, once, emit_intent + slots),
 // transitions (leaf then ancestors, "*" wildcard, guards in order,
 // default: true, every target form, templated targets, @exit:<name>,
-// terminal: true) and the built-in hosts (host.run and host.agent.<verb>).
+// terminal: true), state timeout: and the built-in hosts (host.run and
+// host.agent.<verb>).
 // Host calls other than those are answered from a host cassette or refused
 // before anything runs, as are the constructs it does not execute (imports,
 // phases, parallel states, background jobs): Compile reports every one of
@@ -30,6 +31,16 @@
 //     redirects in a row); without on_error the run fails.
 //   - A user intent that no state handles, or whose every guard fails,
 //     fails the run (a one-shot run cannot ask again).
+//   - A state's timeout: {after, target} fires when the run rests (no
+//     input left) inside it: inputs are consumed first, so a timeout never
+//     pre-empts one. The innermost active state with a timeout wins; the
+//     wait starts when the machine rests; after: may be templated (rendered
+//     then) and is a Go duration or Nd. Firing is one synthetic turn
+//     (turn.start "[timeout] <state>", machine.timeout, machine.transition
+//     with intent __timeout__, then the usual exits/entries). The run's
+//     context (kitsoki run --timeout, Ctrl-C) ends a pending wait: the run
+//     fails as interrupted. A target of "." is refused (it would fire for
+//     ever).
 //   - Turn 0 is the bootstrap (session.story snapshot, world overrides,
 //     the root's on_enter chain); each consumed input is one more turn.
 //
@@ -37,6 +48,9 @@
 // transports itself (pkg/agent does, through the AgentCaller seam;
 // RegistryCaller adapts *agent.Registry), and does not format trace lines
 // (pkg/trace does, through the Sink seam; TraceSink adapts *trace.Writer).
+// Prompt rendering lives in PromptRenderer.RenderAgentCall, which the run
+// and pkg/eval share, so an eval renders exactly what a run sends.
+//
 // It never prints: the caller (cmd/run.go) receives a Result and an optional
 // stream of Notes for its human log.
 package engine

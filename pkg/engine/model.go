@@ -71,7 +71,16 @@ type State struct {
 	OnEnter  []*Effect
 	On       map[string][]*Transition
 	Terminal bool
+	Timeout  *Timeout // timeout: — fires when the run rests here
 	Pos      Pos
+}
+
+// Timeout is a state's timeout: {after, target}. When a run rests (no
+// input left) inside the state, the target is entered after the duration.
+type Timeout struct {
+	After  *text // Go duration or Nd; may be a pongo2 template
+	Target *text // a target form of §4.3, relative to the declaring state
+	Pos    Pos
 }
 
 // Transition is one arm of an `on:` handler list.

@@ -34,13 +34,16 @@ type Options struct {
 	// NoSnapshot leaves the session.story snapshot out of the trace.
 	NoSnapshot bool
 	Now        func() time.Time
+	// Wait waits out a state's timeout: (nil = a real timer). It returns
+	// ctx's error when ctx ends first.
+	Wait func(ctx context.Context, d time.Duration) error
 }
 
 // Outcome of a run.
 const (
 	OutcomeExit     = "exit"     // reached @exit:<name>
 	OutcomeTerminal = "terminal" // reached a terminal: true state
-	OutcomeRested   = "rested"   // rests with no input left
+	OutcomeRested   = "rested"   // rests with no input left and no timeout: to wait for
 	OutcomeFailed   = "failed"   // an error stopped the run
 )
 
@@ -83,7 +86,7 @@ type runner struct {
 }
 
 // Run executes the machine from its root until it ends or rests with no
-// input. It always returns a Result; Result.Err carries the failure.
+// input (a resting state's timeout: is waited out and fired first). It always returns a Result; Result.Err carries the failure.
 func Run(ctx context.Context, m *Machine, opts Options) *Result {
 	r := &runner{m: m, opts: opts, agentN: map[string]int{}}
 	if opts.World != nil {
@@ -155,13 +158,24 @@ func (r *runner) run(ctx context.Context) error {
 	if err := r.settle(ctx, rd, emits, 0); err != nil {
 		return err
 	}
-	for _, in := range r.opts.Inputs {
-		if r.ended {
-			break
-		}
+	for i := 0; !r.ended; {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("run interrupted: %w", err)
 		}
+		if i == len(r.opts.Inputs) {
+			// no input left: a state with timeout: fires it, else the
+			// machine rests and the run ends
+			tm, owner := r.activeTimeout()
+			if tm == nil {
+				break
+			}
+			if err := r.fireTimeout(ctx, tm, owner); err != nil {
+				return err
+			}
+			continue
+		}
+		in := r.opts.Inputs[i]
+		i++
 		r.turn++
 		r.consumed++
 		from := r.cur.Path

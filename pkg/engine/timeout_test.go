@@ -1,0 +1,144 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakeWait records the durations a run waits and returns at once.
+type fakeWait struct{ got []time.Duration }
+
+func (f *fakeWait) wait(ctx context.Context, d time.Duration) error {
+	f.got = append(f.got, d)
+	return ctx.Err()
+}
+
+// A run that rests in a state with timeout: fires it: the leaf's own, a
+// templated after:, then a compound ancestor's (the innermost active one),
+// each as one synthetic turn, until an exit.
+func TestTimeoutFiresWhenResting(t *testing.T) {
+	fw := &fakeWait{}
+	res, sink := runStory(t, "timeout", "", Options{Wait: fw.wait})
+	wantOutcome(t, res, OutcomeExit, "__exit__done")
+	if want := []time.Duration{5 * time.Minute, 2 * time.Minute, 24 * time.Hour}; !reflect.DeepEqual(fw.got, want) {
+		t.Errorf("waited %v, want %v", fw.got, want)
+	}
+	if res.Turns != 3 || res.World["waited"] != 1 {
+		t.Errorf("turns %d, waited %v", res.Turns, res.World["waited"])
+	}
+	var fired []string
+	for _, e := range sink.kinds(KindTimeout) {
+		p := payloadMap(t, e.Payload)
+		fired = append(fired, p["state"].(string)+"→"+p["target"].(string)+"@"+p["after"].(string))
+	}
+	if want := []string{"waiting→escalate@5m", "escalate→pipeline@2m", "pipeline→__exit__done@1d"}; !reflect.DeepEqual(fired, want) {
+		t.Errorf("machine.timeout events %v, want %v", fired, want)
+	}
+	for _, e := range sink.kinds(KindTransition) {
+		if p := payloadMap(t, e.Payload); p["intent"] != TimeoutIntent {
+			t.Errorf("timeout transition %v", p)
+		}
+	}
+	if got := strings.Join(sink.entered(), " "); got != "waiting escalate pipeline pipeline.step __exit__done" {
+		t.Errorf("entered %s", got)
+	}
+}
+
+// Input comes first: a consumed intent leaves the timed state before its
+// timeout, and a state without timeout: rests as before.
+func TestTimeoutInputFirst(t *testing.T) {
+	fw := &fakeWait{}
+	res, _ := runStory(t, "timeout", "", Options{Wait: fw.wait, Inputs: []Input{{Intent: "go"}}})
+	wantOutcome(t, res, OutcomeRested, "idle")
+	if len(fw.got) != 0 {
+		t.Errorf("waited %v", fw.got)
+	}
+}
+
+// The run's context (kitsoki run --timeout, Ctrl-C) wins over a pending
+// timeout, with the real timer.
+func TestTimeoutInterruptedByContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	m := compileStory(t, "timeout")
+	sink := &recSink{}
+	res := Run(ctx, m, Options{Sink: sink, Notes: func(n Note) {
+		if n.Kind == "timeout" {
+			cancel() // the run is now waiting 5m
+		}
+	}})
+	if res.Outcome != OutcomeFailed || !errors.Is(res.Err, context.Canceled) || !strings.Contains(res.Err.Error(), `waiting 5m for the timeout of "waiting"`) {
+		t.Fatalf("outcome %s err %v", res.Outcome, res.Err)
+	}
+	if len(sink.kinds(KindTimeout)) != 0 || res.State != "waiting" {
+		t.Errorf("timeout fired after the interrupt: state %s", res.State)
+	}
+}
+
+// The real timer fires a short timeout.
+func TestTimeoutRealTimer(t *testing.T) {
+	w := StoryWorld(loadStory(t, "timeout"))
+	w["delay"] = "1ms"
+	m := compileStory(t, "timeout")
+	m.Root = "escalate"
+	m.States["pipeline"].Timeout = nil
+	res := Run(context.Background(), m, Options{World: w})
+	wantOutcome(t, res, OutcomeRested, "pipeline.step")
+}
+
+// A templated after: that renders to no duration fails the run by position.
+func TestTimeoutBadRenderedAfter(t *testing.T) {
+	w := StoryWorld(loadStory(t, "timeout"))
+	w["delay"] = "soon"
+	m := compileStory(t, "timeout")
+	m.Root = "escalate"
+	res := Run(context.Background(), m, Options{World: w, Wait: (&fakeWait{}).wait})
+	if res.Outcome != OutcomeFailed || !strings.Contains(res.Err.Error(), `app.yaml:18:`) || !strings.Contains(res.Err.Error(), `invalid duration "soon"`) {
+		t.Fatalf("outcome %s err %v", res.Outcome, res.Err)
+	}
+}
+
+// Compile refuses what a timeout cannot do, by position.
+func TestTimeoutRefused(t *testing.T) {
+	st := loadStory(t, "timeout")
+	st.States[0].Timeout.After = "five minutes"
+	st.States[1].Timeout.Target = "."
+	_, err := Compile(st, CompileOptions{})
+	var ce *CompileError
+	if !errors.As(err, &ce) || len(ce.Problems) != 2 {
+		t.Fatalf("err = %v", err)
+	}
+	if !strings.Contains(ce.Problems[0].String(), `app.yaml:14:`) || !strings.Contains(ce.Problems[0].Message, `invalid duration "five minutes"`) ||
+		!strings.Contains(ce.Problems[1].Message, `timeout.target: "." stays in the state`) {
+		t.Errorf("problems:\n%v", err)
+	}
+}
+
+func TestParseDuration(t *testing.T) {
+	for in, want := range map[string]time.Duration{"90s": 90 * time.Second, "2d": 48 * time.Hour, " 5m ": 5 * time.Minute, "0s": 0} {
+		if d, err := parseDuration(in); err != nil || d != want {
+			t.Errorf("%q = %v %v, want %v", in, d, err, want)
+		}
+	}
+	for _, in := range []string{"", "d", "-5s", "3 days", "99999999999999999999d", "1.5d"} {
+		if _, err := parseDuration(in); err == nil {
+			t.Errorf("%q parsed", in)
+		}
+	}
+}
+
+func FuzzParseDuration(f *testing.F) {
+	for _, s := range []string{"5m", "1d", "90s", "1h30m", "-1s", "999999999999d", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := parseDuration(s)
+		if err == nil && d < 0 {
+			t.Errorf("%q parsed to a negative duration %v", s, d)
+		}
+	})
+}
