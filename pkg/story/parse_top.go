@@ -498,7 +498,8 @@ func (p *fileParser) parsePhaseTemplate(name string, k, v *yaml.Node) *PhaseTemp
 			p.mapping(v, where+".parameters", nil, func(pn string, pk, pv *yaml.Node) {
 				pp := &PhaseParam{Pos: p.pos(pk)}
 				w := where + ".parameters." + pn
-				p.mapping(pv, w, phaseParamKeys, func(key string, _, v *yaml.Node) {
+				// A parameter's extra keys (a description, say) only warn.
+				p.mappingSev(pv, w, phaseParamKeys, "warning", func(key string, _, v *yaml.Node) {
 					switch key {
 					case "type":
 						pp.Type = p.str(v, w+".type")
@@ -714,7 +715,8 @@ func (p *fileParser) parseInterface(name string, k, v *yaml.Node) *HostInterface
 		case "operations":
 			p.mapping(v, where+".operations", nil, func(op string, ok, ov *yaml.Node) {
 				o := &Operation{Pos: p.pos(ok)}
-				p.mapping(ov, where+".operations."+op, []string{"input", "output"}, func(f string, _, fv *yaml.Node) {
+				// Operations are metadata only upstream: an unknown key warns.
+				p.mappingSev(ov, where+".operations."+op, []string{"input", "output"}, "warning", func(f string, _, fv *yaml.Node) {
 					if f == "input" {
 						o.Input = p.raw(fv)
 					} else {
