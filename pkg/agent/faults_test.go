@@ -13,7 +13,9 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"maps"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -63,7 +65,8 @@ func newFaultSession(t *testing.T, echoBin string, srv *mcpecho.Server, env, hea
 	endpoint := srv.URL
 	log := &lockedBuffer{}
 	fx := agenttest.NewFixture(t, map[string]*story.AgentPlugin{
-		subAlias: {Alias: subAlias, Plugin: story.PluginSubprocess, Command: echoBin, Args: []string{"-alias", subAlias}, Env: env},
+		subAlias: {Alias: subAlias, Plugin: story.PluginSubprocess, Command: echoBin, Args: []string{"-alias", subAlias}, Env: env,
+			Secrets: slices.Collect(maps.Values(env))}, // as if each came from ${VAR}
 		mcpAlias: {Alias: mcpAlias, Plugin: story.PluginMCPHTTP, Endpoint: endpoint, Headers: headers},
 	}, agent.RegistryOptions{Logger: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	t.Cleanup(srv.Stop) // registered after the registry: runs before it closes

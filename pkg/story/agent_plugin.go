@@ -42,8 +42,10 @@ type AgentPlugin struct {
 	Injected   bool   // the default agent.claude added by the loader
 	Pos        Pos
 
-	// secrets holds what ${VAR} substitution produced, set by the loader.
-	secrets []string
+	// Secrets holds what ${VAR} substitution produced in env:/headers:
+	// (set by the loader; code that builds a declaration by hand sets it
+	// for values it wants redacted).
+	Secrets []string
 }
 
 // SecretValues returns what must be redacted from every output: each
@@ -54,7 +56,7 @@ type AgentPlugin struct {
 // secrets, since they carry credentials by convention.
 func (p *AgentPlugin) SecretValues() []string {
 	var out []string
-	for _, v := range p.secrets {
+	for _, v := range p.Secrets {
 		if v != "" {
 			out = append(out, v)
 		}

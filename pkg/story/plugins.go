@@ -116,7 +116,7 @@ func (l *loader) parsePlugin(p *fileParser, alias string, k, v *yaml.Node) *Agen
 	var envSecrets, headerSecrets []string
 	ap.Env, envSecrets = l.interpMap(p, envNode, "agent_plugins."+alias, "env")
 	ap.Headers, headerSecrets = l.interpMap(p, headersNode, "agent_plugins."+alias, "headers")
-	ap.secrets = append(envSecrets, headerSecrets...)
+	ap.Secrets = append(envSecrets, headerSecrets...)
 	return ap
 }
 
