@@ -130,7 +130,17 @@ func (c *checker) lookupIntent(s *State, name string, ancestors bool) *Intent {
 			break
 		}
 	}
-	return c.st.Intents[name]
+	if in := c.st.Intents[name]; in != nil {
+		return in
+	}
+	// An imported child is checked folded into its importers upstream, so
+	// their global intents are visible to it.
+	for imp := c.st.importer; imp != nil; imp = imp.importer {
+		if in := imp.Intents[name]; in != nil {
+			return in
+		}
+	}
+	return nil
 }
 
 func dispatchesAgent(s *State) bool {
