@@ -153,6 +153,7 @@ var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // errors positioned.
 func (l *loader) parseYAML(file string, data []byte) *yaml.Node {
 	var doc yaml.Node
+	data = yaml12Directive(data)
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	err := dec.Decode(&doc)
 	if errors.Is(err, io.EOF) {
@@ -178,6 +179,33 @@ func (l *loader) parseYAML(file string, data []byte) *yaml.Node {
 	}
 	l.rep.errf(Pos{File: file, Line: line, Col: col}, "yaml-syntax", "YAML syntax error: %s", msg)
 	return nil
+}
+
+// yaml12Directive turns a leading "%YAML 1.2" directive (which upstream's
+// YAML 1.2 decoder accepts and this YAML 1.1 parser rejects as an
+// "incompatible YAML document") into a comment of the same length, so
+// positions are unchanged.
+func yaml12Directive(data []byte) []byte {
+	rest := data
+	for off := 0; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line = rest[:i+1]
+		}
+		t := bytes.TrimSpace(line)
+		switch {
+		case bytes.HasPrefix(t, []byte("%YAML 1.")) && !bytes.HasPrefix(t, []byte("%YAML 1.1")):
+			out := bytes.Clone(data)
+			out[off+bytes.IndexByte(line, '%')] = '#'
+			return out
+		case len(t) == 0, t[0] == '#', t[0] == '%', bytes.HasPrefix(t, []byte("\xef\xbb\xbf")):
+		default:
+			return data // the first content line: no directive before it
+		}
+		off += len(line)
+		rest = rest[len(line):]
+	}
+	return data
 }
 
 // findTab returns the 1-based line and column of the first tab in a line's
