@@ -77,6 +77,25 @@ func TestClaudeCLIStandIn(t *testing.T) {
 			t.Fatalf("argv record %s, meta %v", b, resp.Meta)
 		}
 	})
+	t.Run("persona model reaches the CLI through Dispatch", func(t *testing.T) {
+		CheckNoChildren(t)
+		record := filepath.Join(t.TempDir(), "record.json")
+		reg, err := NewRegistryFromPlugins(map[string]*story.AgentPlugin{
+			"agent.claude": {Alias: "agent.claude", Plugin: story.PluginClaudeCLI, ClaudeBin: bin, Model: "claude-haiku-4-5",
+				Env: map[string]string{"FAKE_CLAUDE_RECORD": record, "FAKE_CLAUDE_ANSWER": answer}},
+		}, RegistryOptions{AppID: "t", StoryDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer reg.Close()
+		if _, err := reg.Dispatch(context.Background(), Call{Alias: "agent.claude", Verb: "ask", Prompt: "hi", Model: "claude-opus-4-1", Turn: 1, StatePath: "s"}); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(record)
+		if !strings.Contains(string(b), `"--model","claude-opus-4-1"`) {
+			t.Fatalf("the persona model did not reach the CLI: %s", b)
+		}
+	})
 	for _, mode := range []string{"plain", "structured"} {
 		t.Run(mode, func(t *testing.T) {
 			CheckNoChildren(t)

@@ -166,7 +166,9 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	}
 
 	// 3. The transport, under the hard deadline.
-	resp, askErr := askWithDeadline(ctx, t, alias, req, timeout)
+	// The persona model travels beside the request (the wire has no model
+	// field); transports that can honour it (builtin.claude_cli) read it.
+	resp, askErr := askWithDeadline(withCallModel(ctx, c.Model), t, alias, req, timeout)
 	if askErr != nil {
 		return st.fail(askErr)
 	}

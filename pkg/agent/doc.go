@@ -27,8 +27,12 @@
 // Each transport lives in its own file: inprocess.go (Go agents registered
 // with Registry.RegisterInProcess), cassette.go (deterministic replay from a
 // host_cassette fixture; never declarable in YAML), and the out-of-process
-// transports subprocess, mcp_http and builtin.claude_cli. builtin.local_llm
-// plugs in later through RegistryOptions.Builders, keyed by plugin type.
+// transports subprocess, mcp_http, builtin.claude_cli and builtin.local_llm
+// (local_llm*.go: a llama-server it attaches to, or one it fetches through
+// pkg/fetch and supervises through pkg/sidecar). Builders are keyed by plugin
+// type (builtin_transports.go); RegistryOptions.Builders overrides them.
+// A schema_invalid answer from builtin.local_llm is re-dispatched once to
+// agent.claude with the same call id (fallback.go).
 //
 // Call ids are deterministic (CallID): live calls use the key
 // "<turn>:<state_path>:<seq>" where seq counts the calls of that session,

@@ -85,7 +85,7 @@ func (r *Registry) fallback(ctx context.Context, st *callState, req *AskRequest,
 	if remaining <= 0 {
 		return st.fail(ctxError(FallbackAlias, context.DeadlineExceeded))
 	}
-	resp, askErr := askWithDeadline(ctx, ft, FallbackAlias, req, remaining)
+	resp, askErr := askWithDeadline(withCallModel(ctx, st.c.Model), ft, FallbackAlias, req, remaining)
 	if askErr != nil {
 		return st.fail(askErr)
 	}

@@ -8,8 +8,8 @@ import (
 
 // NewRegistry builds the transports of every agent_plugins: declaration of
 // st. builtin.inprocess aliases wait for RegisterInProcess; a plugin type
-// with no builder in this build (builtin.local_llm until its transport
-// lands) fails when the alias is first dispatched, not here.
+// with no builder (RegistryOptions.Builders can remove one) fails when the
+// alias is first dispatched, not here.
 func NewRegistry(st *story.Story, opts RegistryOptions) (*Registry, error) {
 	if st == nil {
 		return nil, errors.New("agent: NewRegistry: nil story")
