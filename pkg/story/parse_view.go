@@ -159,8 +159,9 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 			cnt := 0
 			p.mapping(v, bw+".pairs", nil, func(pk string, _, pv *yaml.Node) {
 				cnt++
-				if pd := deref(pv); pd == nil || pd.Kind != yaml.ScalarNode || (pd.Tag != "!!str" && pd.Tag != "!!null" && pd.Tag != "") {
-					// Upstream requires string values; an unquoted number or bool is not one.
+				if pd := deref(pv); pd == nil || pd.Kind != yaml.ScalarNode || (pd.Tag != "!!str" && pd.Tag != "!!null" && pd.Tag != "!!timestamp" && pd.Tag != "") {
+					// Upstream requires string values; an unquoted number or bool is not
+					// one (an unquoted date is: YAML 1.2 has no timestamp type).
 					p.errf(p.pos(pv), "view", "%s: kv pair %d (%s): value must be a string (got %s)", bw, cnt-1, pk, kindName(pv))
 				}
 			})
