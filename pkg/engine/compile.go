@@ -55,7 +55,7 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 		AppID: st.App.ID, Dir: st.Dir, Root: st.Root, Exits: map[string]bool{},
 		States: map[string]*State{}, Handled: map[string]bool{},
 	}}
-	c.m.pongo = expr.NewPongoLoader(st.Dir, filepath.Join(st.Dir, "prompts"))
+	c.m.pongo = StoryLoader(st)
 	c.m.render = newPromptRenderer(st.Dir, c.m.pongo)
 	c.m.Entry = "app.yaml"
 	if abs, err := filepath.Abs(st.File); err == nil && st.Dir != "" {
@@ -111,6 +111,9 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 	if st.Phases != nil {
 		c.refuse(st.Phases.Pos, "phases: kitsoki run does not execute phase graphs")
 	}
+	if st.Decider != nil {
+		c.refuse(st.Decider.Pos, "decider: kitsoki run does not execute the engine-driven gate decider; remove the block and drive the run with --intent")
+	}
 	for _, s := range st.States {
 		c.state(s, nil)
 	}
@@ -164,6 +167,12 @@ func (c *compiler) state(s *story.State, parent *State) {
 	}
 	if s.Import != nil {
 		c.refuse(s.Pos, "state %q: imported story %q is not executed by kitsoki run", ns.Path, s.Import.Alias)
+	}
+	if s.Decider == "llm" {
+		c.refuse(keyPos(s.Keys, "decider", s.Pos), "state %q: decider: llm: kitsoki run does not let an LLM decide gates; remove it and drive the run with --intent", ns.Path)
+	}
+	if len(s.OnExit) > 0 {
+		c.refuse(keyPos(s.Keys, "on_exit", s.Pos), "state %q: on_exit: the story format has no on_exit, so kitsoki run would not run these effects; move them to the effects: of the transitions that leave the state", ns.Path)
 	}
 	if s.Initial != "" {
 		t, err := compileText(c.m.pongo, s.Initial)
@@ -382,4 +391,12 @@ func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
 		nt.Target = tx
 	}
 	return nt
+}
+
+// keyPos is the position of key's value, else def.
+func keyPos(keys map[string]story.Pos, key string, def story.Pos) story.Pos {
+	if p, ok := keys[key]; ok && p.Line > 0 {
+		return p
+	}
+	return def
 }

@@ -62,3 +62,19 @@ func TestPhasesRefused(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// Keys the engine would otherwise ignore are refused by name and position:
+// the gate decider (top level and decider: llm) and on_exit.
+func TestRefusedIgnoredKeys(t *testing.T) {
+	_, err := Compile(loadStory(t, "unexecuted"), CompileOptions{})
+	var ce *CompileError
+	if !errors.As(err, &ce) || len(ce.Problems) != 3 {
+		t.Fatalf("err = %v", err)
+	}
+	for i, want := range []string{`app.yaml:5:1: decider: kitsoki run does not execute the engine-driven gate decider`,
+		`app.yaml:13:14: state "gate": decider: llm:`, `app.yaml:15:7: state "gate": on_exit:`} {
+		if got := ce.Problems[i].String(); !strings.Contains(got, want) {
+			t.Errorf("problem %d = %s, want %s", i, got, want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
 
@@ -25,11 +26,38 @@ type PromptRenderer struct {
 	inline map[string]*text
 }
 
-// NewPromptRenderer prepares rendering for the story whose base directory
-// is storyDir (prompt and schema paths are relative to it; pongo2
-// include/extends resolve against it and its prompts/ directory).
-func NewPromptRenderer(storyDir string) *PromptRenderer {
-	return newPromptRenderer(storyDir, expr.NewPongoLoader(storyDir, filepath.Join(storyDir, "prompts")))
+// NewPromptRenderer prepares rendering for st. Prompt and schema paths are
+// relative to the story directory; pongo2 {% include %} / {% extends %}
+// resolve through the story's search path (StoryLoader).
+func NewPromptRenderer(st *story.Story) *PromptRenderer {
+	return newPromptRenderer(st.Dir, StoryLoader(st))
+}
+
+// StoryLoader is the pongo2 loader of a story's prompts (story-format
+// §6.3): the search path is prompts.overlay (when set), then the story
+// directory, then its prompts/ directory; "@story/…" names the story
+// directory and "@shared/…" each prompts.shared directory.
+func StoryLoader(st *story.Story) *expr.PongoLoader {
+	var dirs []string
+	if st.Prompts != nil && strings.TrimSpace(st.Prompts.Overlay) != "" {
+		dirs = append(dirs, storyRel(st.Dir, st.Prompts.Overlay))
+	}
+	dirs = append(dirs, st.Dir, filepath.Join(st.Dir, "prompts"))
+	l := expr.NewPongoLoader(dirs...)
+	l.AddNamespace("@story", st.Dir)
+	if st.Prompts != nil {
+		for _, d := range st.Prompts.Shared {
+			l.AddNamespace("@shared", storyRel(st.Dir, d))
+		}
+	}
+	return l
+}
+
+func storyRel(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
 }
 
 func newPromptRenderer(dir string, l *expr.PongoLoader) *PromptRenderer {

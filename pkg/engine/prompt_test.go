@@ -12,7 +12,7 @@ import (
 
 func TestRenderAgentCall(t *testing.T) {
 	st := loadStory(t, "prompts")
-	p := NewPromptRenderer(st.Dir)
+	p := NewPromptRenderer(st)
 	with := st.States[0].OnEnter[0].With
 	before, _ := json.Marshal(with)
 	rc, err := p.RenderAgentCall("host.agent.ask", "ask_call", with, nil, CallEnv{World: StoryWorld(st), StatePath: "asking"})
@@ -39,7 +39,7 @@ func TestRenderAgentCall(t *testing.T) {
 // path — never sent as the literal prompt text.
 func TestRenderMissingPromptPath(t *testing.T) {
 	st := loadStory(t, "prompts")
-	p := NewPromptRenderer(st.Dir)
+	p := NewPromptRenderer(st)
 	w := StoryWorld(st)
 	w["kind"] = "nope"
 	rc, err := p.RenderAgentCall("host.agent.ask", "ask_call", st.States[0].OnEnter[0].With, nil, CallEnv{World: w})
@@ -80,7 +80,7 @@ func TestRunMissingPromptPathIsCallFailure(t *testing.T) {
 // One renderer serves concurrent renders (pkg/eval renders in parallel).
 func TestRenderConcurrent(t *testing.T) {
 	st := loadStory(t, "prompts")
-	p := NewPromptRenderer(st.Dir)
+	p := NewPromptRenderer(st)
 	with := st.States[0].OnEnter[0].With
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
@@ -101,5 +101,18 @@ func TestRenderConcurrent(t *testing.T) {
 		if err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// prompts: {overlay, shared} shape the pongo2 search path: the overlay
+// wins over the story's prompts/, @shared/ and @story/ resolve.
+func TestRenderPromptSearchPath(t *testing.T) {
+	st := loadStory(t, "prompts")
+	rc, err := NewPromptRenderer(st).RenderAgentCall("host.agent.ask", "", map[string]any{"prompt_path": "prompts/layered.md", "args": map[string]any{"who": "you"}}, nil, CallEnv{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rc.Prompt != "overlay header\nshared footer\nHello you.\n" {
+		t.Errorf("prompt = %q", rc.Prompt)
 	}
 }

@@ -19,7 +19,7 @@ type Renderer struct {
 
 // NewRenderer prepares rendering for cs.
 func NewRenderer(st *story.Story, cs *CallSite) *Renderer {
-	return &Renderer{cs: cs, p: engine.NewPromptRenderer(st.Dir), world: engine.StoryWorld(st)}
+	return &Renderer{cs: cs, p: engine.NewPromptRenderer(st), world: engine.StoryWorld(st)}
 }
 
 // World returns a fresh copy of the world snapshot sent with each call
