@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -63,6 +64,12 @@ func newEvalListCmd() *cobra.Command {
 			if err != nil {
 				return usagef("%v", err)
 			}
+			if len(files) == 0 {
+				if _, err := os.Stat(filepath.Join(args[0], "app.yaml")); err != nil {
+					return usagef("eval list: %s is not a story directory (no app.yaml) and has no evals/*.yaml; give a story directory or a dataset file", args[0])
+				}
+				fmt.Fprintf(c.ErrOrStderr(), "kitsoki: no eval datasets under %s (add evals/<call>.yaml with kind: agent_eval)\n", filepath.Join(args[0], "evals"))
+			}
 			loader := &eval.StoryLoader{}
 			rows := []evalListRow{}
 			for _, f := range files {
@@ -105,13 +112,19 @@ func newEvalShowCmd() *cobra.Command {
 			if strings.HasSuffix(strings.ToLower(args[0]), ".json") {
 				r, err := eval.LoadReport(args[0])
 				if err != nil {
-					return usagef("%v", err)
+					return evalLoadErr(err)
+				}
+				if err := checkNotInput("--html", htmlOut, args[0]); err != nil {
+					return err
 				}
 				return showReport(c, r, asJSON, htmlOut)
 			}
 			d, err := eval.LoadDataset(args[0])
 			if err != nil {
-				return usagef("%v", err)
+				return evalLoadErr(err)
+			}
+			if err := checkNotInput("--html", htmlOut, args[0]); err != nil {
+				return err
 			}
 			v := eval.Validate(d, &eval.StoryLoader{})
 			status := eval.StatusInvalid
@@ -125,6 +138,9 @@ func newEvalShowCmd() *cobra.Command {
 			if htmlOut != "" {
 				if latest == nil {
 					return findingf("%s: no report to render (status %s); run kitsoki eval run %s", args[0], status, args[0])
+				}
+				if err := checkNotInput("--html", htmlOut, latest.Path); err != nil {
+					return err
 				}
 				if err := writeHTML(htmlOut, latest); err != nil {
 					return usagef("%v", err)
@@ -155,7 +171,11 @@ func newEvalShowCmd() *cobra.Command {
 					if f.Severity == diag.Warning {
 						tag = "WARN"
 					}
-					fmt.Fprintf(out, "%s: %s:%d:%d: %s\n", tag, f.Pos.File, f.Pos.Line, f.Pos.Col, f.Message)
+					if f.Pos.Line > 0 {
+						fmt.Fprintf(out, "%s: %s:%d:%d: %s\n", tag, f.Pos.File, f.Pos.Line, f.Pos.Col, f.Message)
+					} else {
+						fmt.Fprintf(out, "%s: %s: %s\n", tag, f.Pos.File, f.Message)
+					}
 				}
 			}
 			if !v.OK() {
@@ -229,7 +249,7 @@ func newEvalMergeCmd() *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			d, err := eval.LoadDataset(args[0])
 			if err != nil {
-				return usagef("%v", err)
+				return evalLoadErr(err)
 			}
 			v := eval.Validate(d, &eval.StoryLoader{})
 			if !v.OK() {
@@ -242,7 +262,10 @@ func newEvalMergeCmd() *cobra.Command {
 			for _, p := range args[1:] {
 				r, err := eval.LoadReport(p)
 				if err != nil {
-					return usagef("%v", err)
+					return evalLoadErr(err)
+				}
+				if err := checkNotInput("-o", outPath, p); err != nil {
+					return err
 				}
 				shards = append(shards, r)
 			}
@@ -324,4 +347,30 @@ func newEvalCheckCmd() *cobra.Command {
 	}
 	c.Flags().StringVar(&format, "format", "human", "output format: human, json, github or sarif")
 	return c
+}
+
+// evalLoadErr maps a dataset or report load error to an exit code: a file
+// that was read but does not parse is a finding (1); one that cannot be read
+// is a usage or environment error (2).
+func evalLoadErr(err error) error {
+	if errors.Is(err, eval.ErrSyntax) {
+		return findingf("%v", err)
+	}
+	return usagef("%v", err)
+}
+
+// checkNotInput refuses an output path that names the input file, which
+// would be overwritten before (or while) it is used.
+func checkNotInput(flag, out, in string) error {
+	if out == "" || out == "-" || in == "" {
+		return nil
+	}
+	ost, err := os.Stat(out)
+	if err != nil {
+		return nil
+	}
+	if ist, err := os.Stat(in); err == nil && os.SameFile(ost, ist) {
+		return usagef("%s %s: is also an input of this command (a dataset or report it reads); write the output to another file", flag, out)
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -56,6 +57,14 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 2 usage or environment error.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			switch {
+			case jobs < 0:
+				return usagef("--jobs %d: must be 0 (one per CPU) or more", jobs)
+			case retries < 0:
+				return usagef("--retries %d: must be 0 or more", retries)
+			case timeout < 0:
+				return usagef("--timeout %s: must not be negative (0 = the default of 10m)", timeout)
+			}
 			opts := eval.RunOptions{Concurrency: jobs, Cassette: cassette, Timeout: timeout, Retries: retries}
 			if shard != "" {
 				if _, err := fmt.Sscanf(shard, "%d/%d", &opts.Shard, &opts.Shards); err != nil || opts.Shards < 1 || opts.Shard < 1 || opts.Shard > opts.Shards {
@@ -64,7 +73,12 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 			}
 			d, err := eval.LoadDataset(args[0])
 			if err != nil {
-				return usagef("%v", err)
+				return evalLoadErr(err)
+			}
+			if outPath != "" {
+				if st, err := os.Stat(outPath); err == nil && st.IsDir() {
+					return usagef("-o %s: is a directory; name a report file, e.g. -o %s", outPath, filepath.Join(outPath, "report.json"))
+				}
 			}
 			v := eval.Validate(d, &eval.StoryLoader{})
 			for _, w := range v.Warnings() {

@@ -163,3 +163,95 @@ func TestHostileTraceShowFlags(t *testing.T) {
 		t.Fatalf("a turn in the trace: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// evalHostileDir copies the pr-refinement corpus story (datasets and
+// reports included) into a scratch directory with junk files beside it.
+func evalHostileDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(filepath.Join(dir, "pr"), os.DirFS(evCorpus)); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{
+		"empty.yaml": "", "empty.json": "", "obj.json": "{}", "arr.json": "[1]",
+		"bad.yaml": "a: [\n", "junk.json": "\x06\x07garbage",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestHostileEvalInputs(t *testing.T) {
+	dir := evalHostileDir(t)
+	const (
+		ds     = "pr/evals/merge_judge.yaml"
+		report = "pr/evals/reports/merge_judge/latest.json"
+	)
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"eval", "show", "nosuch.yaml"}, ExitUsageEnv, "eval dataset nosuch.yaml: no such file or directory; give the path of an evals/*.yaml file"},
+		{[]string{"eval", "show", "adir"}, ExitUsageEnv, "eval dataset adir: is a directory"},
+		{[]string{"eval", "show", "-"}, ExitUsageEnv, "datasets are not read from standard input"},
+		{[]string{"eval", "show", "empty.yaml"}, ExitFinding, "kitsoki: empty.yaml: empty file (a dataset starts with kind: agent_eval)"},
+		{[]string{"eval", "show", "bad.yaml"}, ExitFinding, "kitsoki: bad.yaml: parse YAML:"},
+		{[]string{"eval", "run", "empty.yaml"}, ExitFinding, "empty.yaml: empty file"},
+		{[]string{"eval", "show", "nosuch.json"}, ExitUsageEnv, "eval report nosuch.json: no such file or directory"},
+		{[]string{"eval", "show", "empty.json"}, ExitFinding, "eval report empty.json: empty file"},
+		{[]string{"eval", "show", "obj.json"}, ExitFinding, `eval report obj.json: kind is "", want "agent_eval_report"`},
+		{[]string{"eval", "show", "arr.json"}, ExitFinding, "the file holds a JSON array, not an object"},
+		{[]string{"eval", "show", "junk.json"}, ExitFinding, "line 1, column 1: invalid character"},
+		{[]string{"eval", "merge", ds, "obj.json"}, ExitFinding, `eval report obj.json: kind is ""`},
+		{[]string{"eval", "list", "adir"}, ExitUsageEnv, "eval list: adir is not a story directory"},
+		{[]string{"eval", "list", "-"}, ExitUsageEnv, "not read from standard input"},
+		{[]string{"eval", "check", "adir"}, ExitUsageEnv, "eval check: adir is not a story directory (no app.yaml and no evals/*.yaml)"},
+		{[]string{"eval", "run", ds, "-j", "-1"}, ExitUsageEnv, "--jobs -1: must be 0 (one per CPU) or more"},
+		{[]string{"eval", "run", ds, "--retries", "-1"}, ExitUsageEnv, "--retries -1: must be 0 or more"},
+		{[]string{"eval", "run", ds, "--timeout", "-1s"}, ExitUsageEnv, "--timeout -1s: must not be negative"},
+		{[]string{"eval", "run", ds, "-o", "adir"}, ExitUsageEnv, "-o adir: is a directory"},
+		{[]string{"eval", "show", report, "--html", "adir"}, ExitUsageEnv, "write adir: is a directory"},
+		{[]string{"eval", "show", report, "--html", report}, ExitUsageEnv, "is also an input"},
+		{[]string{"eval", "show", ds, "--html", report}, ExitUsageEnv, "is also an input"},
+	}
+	corpus, err := filepath.Abs(evCorpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(filepath.Join(dir, report))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		_, errOut, code := hostile(t, dir, tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("kitsoki %s: exit %d, want %d with %q; stderr:\n%s", strings.Join(tc.args, " "), code, tc.code, tc.want, errOut)
+		}
+		if strings.Contains(errOut, dir) {
+			t.Errorf("kitsoki %s: stderr names the absolute scratch path:\n%s", strings.Join(tc.args, " "), errOut)
+		}
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, report)); !bytes.Equal(before, after) {
+		t.Fatal("eval show --html overwrote the report it read")
+	}
+	if ents := mustReadDir(t, filepath.Join(dir, "adir")); len(ents) != 0 {
+		t.Fatalf("files left in adir: %v", ents)
+	}
+	// A story without datasets lists nothing but says so.
+	if err := os.CopyFS(filepath.Join(dir, "bare"), os.DirFS(corpus)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "bare", "evals")); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := hostile(t, dir, "eval", "list", "bare")
+	if code != 0 || out != "" || !strings.Contains(errOut, "no eval datasets under bare/evals") {
+		t.Fatalf("list of a story without evals: exit %d\n%s%s", code, out, errOut)
+	}
+}

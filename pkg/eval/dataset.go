@@ -3,11 +3,14 @@ package eval
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -152,24 +155,36 @@ func (d *Dataset) PinLabel() string {
 // LoadDataset reads and parses a dataset file. A read or YAML syntax error is
 // returned as an error (there is no dataset); type problems are Findings.
 func LoadDataset(path string) (*Dataset, error) {
+	if path == "-" {
+		return nil, fmt.Errorf("eval dataset -: datasets are not read from standard input (app: and schemas resolve beside the file); pass the path of an evals/*.yaml file")
+	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("eval dataset %s: %w", path, err)
 	}
 	data, err := os.ReadFile(abs)
 	if err != nil {
-		return nil, fmt.Errorf("eval dataset: %w", err)
+		return nil, fmt.Errorf("eval dataset %s: %s", path, fileErrText(err, "give the path of an evals/*.yaml file"))
 	}
-	return ParseDataset(abs, data)
+	return parseDataset(abs, path, data)
 }
 
 // ParseDataset parses dataset bytes; name is the file path used in
 // positions and for resolving app:.
 func ParseDataset(name string, data []byte) (*Dataset, error) {
+	return parseDataset(name, name, data)
+}
+
+// parseDataset parses data as the dataset at name; shown names the file in
+// errors (the path as the user gave it).
+func parseDataset(name, shown string, data []byte) (*Dataset, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("%s: parse YAML: %v (fix the YAML syntax)", name, err)
+		if errors.Is(err, io.EOF) {
+			return nil, syntaxErrorf("%s: empty file (a dataset starts with kind: agent_eval)", shown)
+		}
+		return nil, syntaxErrorf("%s: parse YAML: %s (fix the YAML syntax)", shown, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	d := &Dataset{Path: name, Raw: data, pos: map[string]story.Pos{}}
 	p := &dparser{d: d}
@@ -179,9 +194,9 @@ func ParseDataset(name string, data []byte) (*Dataset, error) {
 	}
 	if root.Kind != yaml.MappingNode {
 		if root.Kind == 0 {
-			return nil, fmt.Errorf("%s: empty file (a dataset starts with kind: agent_eval)", name)
+			return nil, syntaxErrorf("%s: empty file (a dataset starts with kind: agent_eval)", shown)
 		}
-		return nil, fmt.Errorf("%s:%d:%d: a dataset must be a YAML mapping (kind: agent_eval, app:, call:, ...)", name, root.Line, root.Column)
+		return nil, syntaxErrorf("%s:%d:%d: a dataset must be a YAML mapping (kind: agent_eval, app:, call:, ...)", shown, root.Line, root.Column)
 	}
 	p.top(root)
 	return d, nil
@@ -535,9 +550,12 @@ func containsStr(l []string, s string) bool {
 // Discover lists the datasets under root: root itself when it is a file,
 // else root/evals/*.yaml sorted (not .yml, as upstream).
 func Discover(root string) ([]string, error) {
+	if root == "-" {
+		return nil, fmt.Errorf("eval: datasets are not read from standard input; give a story directory or an evals/*.yaml file")
+	}
 	fi, err := os.Stat(root)
 	if err != nil {
-		return nil, fmt.Errorf("eval: %w (give a story directory or an evals/*.yaml file)", err)
+		return nil, fmt.Errorf("eval: %s: %s", root, fileErrText(err, "give a story directory or an evals/*.yaml file"))
 	}
 	if !fi.IsDir() {
 		abs, err := filepath.Abs(root)

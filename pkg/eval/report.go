@@ -101,9 +101,12 @@ type RunInfo struct {
 // LoadReport reads a report. Like upstream, it is a plain unmarshal; a file
 // that is not JSON is an error naming it.
 func LoadReport(path string) (*Report, error) {
+	if path == "-" {
+		return nil, fmt.Errorf("eval report -: reports are not read from standard input; pass the path of a report .json file")
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("eval report: %w", err)
+		return nil, fmt.Errorf("eval report %s: %s", path, fileErrText(err, "give the path of a report .json file"))
 	}
 	return ParseReport(path, b)
 }
@@ -111,8 +114,14 @@ func LoadReport(path string) (*Report, error) {
 // ParseReport decodes report bytes; name labels errors.
 func ParseReport(name string, b []byte) (*Report, error) {
 	var r Report
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, syntaxErrorf("eval report %s: empty file (it must be an agent_eval_report JSON object)", name)
+	}
 	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("eval report %s: %v (it must be an agent_eval_report JSON object)", name, err)
+		return nil, syntaxErrorf("eval report %s: %s (it must be an agent_eval_report JSON object)", name, jsonErrText(b, err))
+	}
+	if r.Kind != "agent_eval_report" {
+		return nil, syntaxErrorf("eval report %s: kind is %q, want \"agent_eval_report\" (is this an eval report? eval run writes them under evals/reports/<call>/)", name, r.Kind)
 	}
 	r.Path = name
 	return &r, nil
@@ -169,13 +178,16 @@ func (r *Report) Marshal() ([]byte, error) {
 // WriteFileAtomic writes data to path through a temporary file in the same
 // directory renamed into place: readers never see a partial file.
 func WriteFileAtomic(path string, data []byte) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("write %s: is a directory; name a file inside it", path)
+	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("eval report: %w", err)
+		return fmt.Errorf("write %s: cannot create its directory: %s", path, fileErrText(err, ""))
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return fmt.Errorf("eval report: %w", err)
+		return fmt.Errorf("write %s: cannot create a file in %s: %s", path, dir, fileErrText(err, ""))
 	}
 	tmp := f.Name()
 	_, werr := f.Write(data)
@@ -193,7 +205,7 @@ func WriteFileAtomic(path string, data []byte) error {
 	}
 	if werr != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("eval report %s: %w", path, werr)
+		return fmt.Errorf("write %s: %s", path, fileErrText(werr, ""))
 	}
 	return nil
 }

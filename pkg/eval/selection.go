@@ -181,6 +181,9 @@ func Check(storyDir string, loader *StoryLoader) ([]diag.Diagnostic, error) {
 	var out []diag.Diagnostic
 	seenStory := map[string]bool{}
 	manifest := filepath.Join(abs, "app.yaml")
+	if _, err := os.Stat(manifest); err != nil && len(files) == 0 {
+		return nil, fmt.Errorf("eval check: %s is not a story directory (no app.yaml and no evals/*.yaml); give the directory holding the story's app.yaml", storyDir)
+	}
 	if _, err := os.Stat(manifest); err == nil {
 		st, err := loader.Load(manifest)
 		if err != nil {

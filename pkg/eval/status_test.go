@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,7 +112,7 @@ func TestReportRoundTrip(t *testing.T) {
 func FuzzParseReport(f *testing.F) {
 	b, _ := os.ReadFile("testdata/pr-refinement/evals/reports/merge_judge/latest.json")
 	f.Add(b)
-	f.Add([]byte(`{"candidates":[{"pass":true,"p95_latency_ms":1}],"calls":[{"candidate":-1}]}`))
+	f.Add([]byte(`{"kind":"agent_eval_report","candidates":[{"pass":true,"p95_latency_ms":1}],"calls":[{"candidate":-1}]}`))
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := ParseReport("fuzz.json", data)
@@ -123,4 +124,38 @@ func FuzzParseReport(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// Files that are read but do not parse are ErrSyntax (a finding), with a
+// message in user terms: no Go type names, the position of a JSON syntax
+// error, and the kind a report must have.
+func TestParseErrorsAreSyntax(t *testing.T) {
+	cases := []struct {
+		data, want string
+	}{
+		{``, "r.json: empty file"},
+		{`[]`, "r.json: the file holds a JSON array, not an object"},
+		{`{}`, `r.json: kind is "", want "agent_eval_report"`},
+		{`{"kind":"agent_eval"}`, `kind is "agent_eval", want "agent_eval_report"`},
+		{"{\n  \"kind\": x\n}", "r.json: line 2, column 11: invalid character 'x'"},
+		{`{"kind":"agent_eval_report","candidates":3}`, `field "candidates" holds a JSON number`},
+	}
+	for _, tc := range cases {
+		_, err := ParseReport("r.json", []byte(tc.data))
+		if err == nil || !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseReport(%q) = %v, want ErrSyntax containing %q", tc.data, err, tc.want)
+		}
+		if err != nil && strings.Contains(err.Error(), "eval.Report") {
+			t.Errorf("Go type name in %v", err)
+		}
+	}
+	for data, want := range map[string]string{"": "d.yaml: empty file", "a: [": "d.yaml: parse YAML:", "- x": "d.yaml:1:1: a dataset must be a YAML mapping"} {
+		_, err := ParseDataset("d.yaml", []byte(data))
+		if err == nil || !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseDataset(%q) = %v, want ErrSyntax containing %q", data, err, want)
+		}
+	}
+	if _, err := LoadDataset(filepath.Join(t.TempDir(), "missing.yaml")); err == nil || errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "no such file or directory; give the path of an evals/*.yaml file") {
+		t.Errorf("missing dataset: %v", err)
+	}
 }

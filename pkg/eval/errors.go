@@ -1,0 +1,80 @@
+package eval
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// ErrSyntax marks an eval dataset or report that was read but does not
+// parse (bad YAML or JSON, an empty file, the wrong kind). Commands treat it
+// as a finding about the file (exit 1) rather than an I/O error (exit 2):
+// errors.Is(err, ErrSyntax).
+var ErrSyntax = errors.New("eval file does not parse")
+
+type syntaxError struct{ msg string }
+
+func (e *syntaxError) Error() string        { return e.msg }
+func (e *syntaxError) Is(target error) bool { return target == ErrSyntax }
+
+func syntaxErrorf(format string, a ...any) error {
+	return &syntaxError{msg: fmt.Sprintf(format, a...)}
+}
+
+// fileErrText is the reason of a file-system error without the path it
+// carries (callers name the path as the user gave it), plus fix when the
+// file is missing or is a directory.
+func fileErrText(err error, fix string) string {
+	msg := err.Error()
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		msg = pe.Err.Error()
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		msg = le.Err.Error()
+	}
+	if fix != "" && (errors.Is(err, fs.ErrNotExist) || strings.Contains(msg, "is a directory")) {
+		msg += "; " + fix
+	}
+	return msg
+}
+
+// jsonErrText describes a JSON decode error in user terms: the line and
+// column of a syntax error, and the JSON type found instead of Go's type
+// names for a type mismatch.
+func jsonErrText(b []byte, err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		line, col := lineCol(b, se.Offset-1) // Offset is just past the bad byte
+		return fmt.Sprintf("line %d, column %d: %s", line, col, se.Error())
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field == "" {
+			return fmt.Sprintf("the file holds a JSON %s, not an object", te.Value)
+		}
+		return fmt.Sprintf("field %q holds a JSON %s, which is the wrong type", te.Field, te.Value)
+	}
+	if err.Error() == "unexpected end of JSON input" {
+		return "the JSON ends early (truncated file?)"
+	}
+	return err.Error()
+}
+
+// lineCol turns a byte offset into a 1-based line and column.
+func lineCol(b []byte, off int64) (int, int) {
+	off = max(0, min(off, int64(len(b))))
+	line, col := 1, 1
+	for _, c := range b[:off] {
+		if c == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}
