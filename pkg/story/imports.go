@@ -82,12 +82,12 @@ func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, str
 		}
 		if repo, ok := l.opts.lookup("KITSOKI_REPO"); ok && repo != "" {
 			path = filepath.Join(repo, "stories", name, "app.yaml")
-		} else if root := findKitsokiRoot(st.Dir); root != "" {
+		} else if root := findKitsokiRoot(st.Dir); root != "" && fileExists(filepath.Join(root, "stories", name, "app.yaml")) {
 			path = filepath.Join(root, "stories", name, "app.yaml")
 		} else {
 			// Upstream falls back to the story library embedded in its binary,
 			// which this toolchain does not carry: the child cannot be checked.
-			l.rep.warnf(im.Pos, "imports", "imports.%s: source %q: cannot resolve @kitsoki/%s here (no $KITSOKI_REPO, no .kitsoki-root marker or kitsoki go.mod above %s); the child is not checked", alias, src, name, st.Dir)
+			l.rep.warnf(im.Pos, "imports", "imports.%s: source %q: cannot resolve @kitsoki/%s here (no $KITSOKI_REPO, and no stories/%s/app.yaml in a kitsoki checkout — .kitsoki-root marker or kitsoki go.mod — above %s; upstream falls back to the library embedded in its binary); the child is not checked", alias, src, name, name, st.Dir)
 			return "", "", false
 		}
 	case filepath.IsAbs(src):
@@ -107,6 +107,11 @@ func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, str
 		}
 	}
 	return filepath.Clean(abs), display, true
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir()
 }
 
 func findKitsokiRoot(dir string) string {

@@ -11,8 +11,14 @@ func (st *Story) lifted(kind, name string) bool {
 		return false
 	}
 	im := st.Imports[alias]
-	if im == nil || im.Child == nil {
+	if im == nil {
 		return false
+	}
+	if im.Child == nil {
+		// The child could not be loaded here (an @kitsoki/ story from the
+		// library embedded in upstream's binary, or a load error already
+		// reported): its names cannot be checked, so they are accepted.
+		return true
 	}
 	ch := im.Child
 	switch kind {
