@@ -28,6 +28,8 @@ func (st *Story) lifted(kind, name string) bool {
 		return ch.Intents[n] != nil || ch.lifted("intent", n)
 	case "agent":
 		return ch.Agents[n] != nil || ch.lifted("agent", n)
+	case "iface":
+		return ch.HostInterfaces[n] != nil || ch.lifted("iface", n)
 	}
 	return false
 }

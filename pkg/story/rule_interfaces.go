@@ -26,6 +26,9 @@ func checkInterfaces(c *checker) {
 			return
 		}
 		hi := c.st.HostInterfaces[parts[1]]
+		if hi == nil && c.st.lifted("iface", parts[1]) {
+			return // a child's interface, lifted as <alias>__<iface> by the fold
+		}
 		if hi == nil {
 			c.rep.errf(p, "interfaces", "%s: invoke %q: iface %q not declared (declared: [%s])", site.Loc, e.Invoke, parts[1], strings.Join(sortedKeys(c.st.HostInterfaces), " "))
 			return
