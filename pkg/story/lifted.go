@@ -94,3 +94,20 @@ func (st *Story) boundByImporter(iface string) bool {
 	}
 	return false
 }
+
+// liftedIntent returns the child intent behind a lifted <alias>__<name>
+// intent (nil when it is not one, or when the child is not loaded).
+func (st *Story) liftedIntent(name string) *Intent {
+	alias, n, ok := strings.Cut(name, "__")
+	if !ok {
+		return nil
+	}
+	im := st.Imports[alias]
+	if im == nil || im.Child == nil {
+		return nil
+	}
+	if in := im.Child.Intents[n]; in != nil {
+		return in
+	}
+	return im.Child.liftedIntent(n)
+}

@@ -59,7 +59,7 @@ func checkPersonas(c *checker) {
 		}
 	}
 	refs := func(p Pos, site, agent string) {
-		if agent == "" || isTemplated(agent) || c.st.Agents[agent] != nil || contains(builtinAgents, agent) {
+		if agent == "" || isTemplated(agent) || c.st.Agents[agent] != nil || contains(builtinAgents, agent) || c.st.lifted("agent", agent) || c.st.importerHas("agent", agent) {
 			return
 		}
 		known := append(sortedKeys(c.st.Agents), builtinAgents...)

@@ -140,7 +140,7 @@ func (c *checker) lookupIntent(s *State, name string, ancestors bool) *Intent {
 			return in
 		}
 	}
-	return nil
+	return c.st.liftedIntent(name)
 }
 
 func dispatchesAgent(s *State) bool {
