@@ -27,13 +27,13 @@ func checkSchemas(c *checker) {
 		if rel, err := filepath.Rel(comp.SchemasDir(), f); err != nil || strings.HasPrefix(rel, "..") {
 			c.rep.warnf(p, "schema", "%s: schema %q is outside the story's schemas/ directory; move it under schemas/ so its $refs can be resolved and checked", where, path)
 			if raw, err := os.ReadFile(f); err == nil {
-				if _, err := schema.CompileBytes(path, raw); err != nil {
+				if _, err := schema.CompileBytes(memName(path), raw); err != nil {
 					c.rep.errf(p, "schema", "%s: %s", where, errMsg(err))
 				}
 			}
 			return
 		}
-		if _, err := comp.Compile(path); err != nil {
+		if _, err := comp.Compile(filepath.Clean(path)); err != nil {
 			c.rep.errf(p, "schema", "%s: %s", where, errMsg(err))
 		}
 	}
@@ -50,4 +50,15 @@ func checkSchemas(c *checker) {
 	if d := c.st.Decider; d != nil {
 		try(d.Pos, "decider.schema", d.Schema)
 	}
+}
+
+// memName is the name an out-of-tree schema is compiled under: without dot
+// segments, which the schema compiler would normalise away from the
+// document's URL and then treat its in-document "#/..." refs as external.
+func memName(path string) string {
+	name := filepath.ToSlash(filepath.Clean(path))
+	for strings.HasPrefix(name, "../") {
+		name = name[3:]
+	}
+	return name
 }
