@@ -63,6 +63,13 @@ func (f *fetchFlags) setup(c *cobra.Command) (*fetch.Pins, *fetch.Fetcher, error
 	if err != nil {
 		return nil, nil, usagef("%v", err)
 	}
+	if st, err := os.Stat(cacheDir); err == nil && !st.IsDir() {
+		from := "--cache-dir"
+		if f.cacheDir == "" {
+			from = "$" + fetch.EnvCacheDir
+		}
+		return nil, nil, usagef("%s %s: is a file, not a directory; point it at a directory (it is created if missing)", from, cacheDir)
+	}
 	fr := &fetch.Fetcher{CacheDir: cacheDir, Mirror: f.mirror, HTTPClient: client, Parts: f.parts}
 	fr.Progress = newFetchDisplay(c.ErrOrStderr()).report
 	return pins, fr, nil

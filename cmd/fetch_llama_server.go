@@ -39,7 +39,7 @@ platform error.`,
 			if platform != "" {
 				var ok bool
 				goos, goarch, ok = strings.Cut(platform, "/")
-				if !ok || goos == "" || goarch == "" {
+				if !ok || goos == "" || goarch == "" || strings.ContainsAny(goarch, "/\\ ") {
 					return usagef("--platform %q: want os/arch, such as linux/amd64", platform)
 				}
 			}

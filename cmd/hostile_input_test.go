@@ -2,8 +2,13 @@ package cmd
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -254,4 +259,53 @@ func TestHostileEvalInputs(t *testing.T) {
 	if code != 0 || out != "" || !strings.Contains(errOut, "no eval datasets under bare/evals") {
 		t.Fatalf("list of a story without evals: exit %d\n%s%s", code, out, errOut)
 	}
+}
+
+func TestHostileFetchInputs(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("KITSOKI_PINS", "")
+	t.Setenv("KITSOKI_CACHE_DIR", filepath.Join(dir, "cache"))
+	// A release archive whose bytes are not gzip, pinned with its true
+	// digest, served on loopback.
+	junk := []byte("\x06\x07 this is not a tar.gz")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(junk) }))
+	t.Cleanup(srv.Close)
+	t.Setenv("KITSOKI_MIRROR", srv.URL) // every download, shims included, stays on loopback
+	sum := sha256.Sum256(junk)
+	files := map[string]string{
+		"unknown.yaml": "models:\n  m:\n    id: m\n    size: big\n    bogus: 1\n",
+		"junk.yaml":    "llama_server:\n  " + runtime.GOOS + "/" + runtime.GOARCH + ":\n    id: ls-junk\n    url: " + srv.URL + "/a.tar.gz\n    sha256: " + hex.EncodeToString(sum[:]) + "\n    format: tar.gz\n    members: [llama-server]\nshims: {}\n",
+		"afile":        "",
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct {
+		args []string
+		code int
+		want []string
+	}{
+		{[]string{"fetch-models", "--list", "--pins", "unknown.yaml"}, ExitUsageEnv,
+			[]string{`unknown.yaml: line 4: cannot unmarshal !!str ` + "`big`" + ` into a number; line 5: unknown key "bogus"`}},
+		{[]string{"fetch-models", "--list", "--cache-dir", "afile"}, ExitUsageEnv,
+			[]string{"--cache-dir afile: is a file, not a directory"}},
+		{[]string{"fetch-llama-server", "--platform", "linux/amd64/x"}, ExitUsageEnv,
+			[]string{`--platform "linux/amd64/x": want os/arch`}},
+		{[]string{"fetch-llama-server", "--pins", "junk.yaml", "--cache-dir", "c"}, ExitFinding,
+			[]string{"not a valid tar.gz (invalid header); its sha256 matched the pin in junk.yaml, so check that pin's format (tar.gz) and url"}},
+	}
+	for _, tc := range cases {
+		_, errOut, code := hostile(t, dir, tc.args...)
+		wantFail(t, code, errOut, tc.code, tc.want...)
+		for _, banned := range []string{"fetch.pinFile", "fetch.Artifact", "gzip: gzip:"} {
+			if strings.Contains(errOut, banned) {
+				t.Errorf("kitsoki %v: Go-internal text %q in:\n%s", tc.args, banned, errOut)
+			}
+		}
+	}
+	t.Setenv("KITSOKI_CACHE_DIR", filepath.Join(dir, "afile"))
+	_, errOut, code := hostile(t, dir, "fetch-models", "--list")
+	wantFail(t, code, errOut, ExitUsageEnv, "$KITSOKI_CACHE_DIR "+filepath.Join(dir, "afile")+": is a file, not a directory")
 }

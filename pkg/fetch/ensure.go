@@ -29,7 +29,7 @@ func (f *Fetcher) Ensure(ctx context.Context, a *Artifact, opts EnsureOptions) (
 		return done, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
-		return Result{}, fmt.Errorf("create cache dir %s: %w (set %s to a writable directory)", filepath.Dir(dest), err, EnvCacheDir)
+		return Result{}, fmt.Errorf("create cache dir %s: %w (set --cache-dir or %s to a writable directory)", filepath.Dir(dest), err, EnvCacheDir)
 	}
 	lock, err := lockFile(ctx, dest+".lock", func() { f.report(Progress{Artifact: a, Phase: PhaseWait}) })
 	if err != nil {

@@ -118,14 +118,14 @@ func (x *extractor) tar(r io.Reader, format string) error {
 	case "tar.gz":
 		gz, err := gzip.NewReader(r)
 		if err != nil {
-			return fmt.Errorf("gzip: %w", err)
+			return fmt.Errorf("not a valid tar.gz (%s)", strings.TrimPrefix(err.Error(), "gzip: "))
 		}
 		defer gz.Close()
 		dr = gz
 	case "tar.xz":
 		xr, err := xz.NewReader(r)
 		if err != nil {
-			return fmt.Errorf("xz: %w", err)
+			return fmt.Errorf("not a valid tar.xz (%s)", strings.TrimPrefix(err.Error(), "xz: "))
 		}
 		dr = xr
 	case "tar.bz2":
@@ -166,7 +166,7 @@ func (x *extractor) tar(r io.Reader, format string) error {
 func (x *extractor) zip(r io.ReaderAt, size int64) error {
 	zr, err := zip.NewReader(r, size)
 	if err != nil {
-		return fmt.Errorf("zip: %w", err)
+		return fmt.Errorf("not a valid zip (%s)", strings.TrimPrefix(err.Error(), "zip: "))
 	}
 	for _, f := range zr.File {
 		mode := f.Mode()

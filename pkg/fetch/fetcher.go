@@ -97,7 +97,7 @@ func ResolveCacheDir(dir string) (string, error) {
 	}
 	base, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("resolve user cache dir: %w (set %s to a writable directory)", err, EnvCacheDir)
+		return "", fmt.Errorf("resolve user cache dir: %w (set --cache-dir or %s to a writable directory)", err, EnvCacheDir)
 	}
 	return filepath.Join(base, "kitsoki"), nil
 }

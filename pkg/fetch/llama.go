@@ -68,7 +68,7 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 	}
 	inst := ServerInstall{Bin: filepath.Join(dir, "llama-server"), LibDir: dir, Release: a.Release, Platform: plat}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return ServerInstall{}, fmt.Errorf("create cache dir %s: %w (set %s to a writable directory)", filepath.Dir(dir), err, EnvCacheDir)
+		return ServerInstall{}, fmt.Errorf("create cache dir %s: %w (set --cache-dir or %s to a writable directory)", filepath.Dir(dir), err, EnvCacheDir)
 	}
 
 	man, ok := readManifest(dir, a)
@@ -144,7 +144,7 @@ func (f *Fetcher) extractRelease(a *Artifact, archive, dir string) (releaseManif
 	}
 	files, err := ExtractFile(archive, a.Format, stage, f.Limits, a.Extract)
 	if err != nil {
-		return releaseManifest{}, fmt.Errorf("extract llama-server archive: %w", err)
+		return releaseManifest{}, fmt.Errorf("extract llama-server archive: %w; its sha256 matched the pin in %s, so check that pin's format (%s) and url", err, a.Source, a.Format)
 	}
 	members := a.Members
 	if len(members) == 0 {

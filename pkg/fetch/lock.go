@@ -16,7 +16,7 @@ type fileLock struct{ f *os.File }
 func lockFile(ctx context.Context, path string, onWait func()) (*fileLock, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w (check that the cache dir is writable, or set %s)", path, err, EnvCacheDir)
+		return nil, fmt.Errorf("lock %s: %w (check that the cache dir is writable, or set --cache-dir or %s)", path, err, EnvCacheDir)
 	}
 	waited := false
 	for {

@@ -93,7 +93,7 @@ func TestOverlayErrorsNameFileAndFix(t *testing.T) {
 	cases := map[string]string{
 		"models:\n  m:\n    id: m\n    url: http://x/m\n    sha256: short\n":            "must be 64 lowercase hex",
 		"models:\n  m:\n    id: m\n    url: ftp://x/m\n":                                "must be an http(s) URL",
-		"models:\n  m:\n    id: m\n    url: http://x/m\n    colour: red\n":              "field colour not found",
+		"models:\n  m:\n    id: m\n    url: http://x/m\n    colour: red\n":              `unknown key "colour"`,
 		"llama_server:\n  linux:\n    id: x\n    url: http://x/y\n    format: tar.gz\n": "platform goos/goarch",
 		"llama_server:\n  linux/amd64:\n    id: x\n    url: http://x/y\n":               "format: is required",
 		"models:\n  m:\n    id: ../m\n    url: http://x/m\n":                            "without slashes",
