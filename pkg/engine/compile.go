@@ -92,6 +92,7 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 	for _, s := range st.AllStates() {
 		addIntents(s.Intents)
 	}
+	c.m.Intents = c.slotDefs(st.Intents, "")
 	c.m.PersonaModels = map[string]string{}
 	for name, p := range st.Agents {
 		if p != nil && p.Model != "" {
@@ -180,6 +181,9 @@ func (c *compiler) state(s *story.State, parent *State) {
 			c.refuse(s.InitialPos, "state %q: initial: %v", ns.Path, err)
 		}
 		ns.Initial = t
+	}
+	if len(s.Intents) > 0 {
+		ns.Intents = c.slotDefs(s.Intents, fmt.Sprintf("state %q: ", ns.Path))
 	}
 	ns.OnEnter = c.effects(s.OnEnter, ns, "on_enter")
 	if s.Timeout != nil {

@@ -37,10 +37,31 @@
 //     wait starts when the machine rests; after: may be templated (rendered
 //     then) and is a Go duration or Nd. Firing is one synthetic turn
 //     (turn.start "[timeout] <state>", machine.timeout, machine.transition
-//     with intent __timeout__, then the usual exits/entries). The run's
+//     with an empty intent, then the usual exits/entries). The run's
 //     context (kitsoki run --timeout, Ctrl-C) ends a pending wait: the run
 //     fails as interrupted. A target of "." is refused (it would fire for
 //     ever).
+//   - Declared slots shape each --intent input before it fires: a left-out
+//     slot takes its default:, a missing required: slot or an enum value
+//     outside values: rejects the input (machine.validation_failed
+//     SLOT_INVALID) and fails the run — a one-shot run cannot ask. The
+//     innermost state-local intents: declaration wins over the global one.
+//     Synthetic intents (emit_intent) carry exactly the slots they render.
+//   - Keys a headless run would otherwise ignore are refused at compile:
+//     the engine-driven gate decider (decider: block, state decider: llm),
+//     on_exit (not in the format), slot validator:, background: and
+//     on_complete. Keys with no effect on a one-shot run by definition are
+//     accepted: presentation (view, menu, footer, theme, transcript,
+//     description, push_history; guard_hint only words a rejection),
+//     free-text routing that --intent input never reaches (default_intent,
+//     agent_off_ramp, contextual_routing, routing:, off_path:, meta_modes:),
+//     emit: to parallel regions (a run has none: parallel states are
+//     refused) and selection: pins (metadata only, story-format §8.4).
+//   - Prompts render through PromptRenderer with the story's search path:
+//     prompts.overlay, the story directory, prompts/; @story/ and @shared/.
+//     A prompt_path that names no file fails the call (with on_error it is
+//     handled like any failed invoke); prompt: names a file when one
+//     exists, else it is inline text.
 //   - Turn 0 is the bootstrap (session.story snapshot, world overrides,
 //     the root's on_enter chain); each consumed input is one more turn.
 //

@@ -46,6 +46,9 @@ type Machine struct {
 	// SlotTypes maps intent -> slot -> declared type (global and
 	// state-local intents), for typing --slot values.
 	SlotTypes map[string]map[string]string
+	// Intents holds the declared slots of the global intents: (intent ->
+	// slot -> definition); State.Intents the state-local ones.
+	Intents map[string]map[string]*SlotDef
 	// PersonaModels maps an agents: persona to its model (trace only).
 	PersonaModels map[string]string
 
@@ -71,7 +74,8 @@ type State struct {
 	OnEnter  []*Effect
 	On       map[string][]*Transition
 	Terminal bool
-	Timeout  *Timeout // timeout: — fires when the run rests here
+	Timeout  *Timeout                       // timeout: — fires when the run rests here
+	Intents  map[string]map[string]*SlotDef // state-local intents: slots
 	Pos      Pos
 }
 

@@ -187,7 +187,12 @@ func (r *runner) run(ctx context.Context) error {
 			return err
 		}
 		r.note(Note{Kind: "intent", State: from, Text: in.Intent + slotText(in.Slots)})
-		err := r.fire(ctx, in.Intent, in.Slots, 0)
+		slots, err := r.inputSlots(in.Intent, in.Slots)
+		if err != nil {
+			_ = r.emit(KindValidationFailed, map[string]any{"code": "SLOT_INVALID", "intent": in.Intent, "state": r.cur.Path, "message": err.Error()})
+		} else {
+			err = r.fire(ctx, in.Intent, slots, 0)
+		}
 		end := map[string]any{"outcome": "transitioned"}
 		if err != nil {
 			end = map[string]any{"outcome": "rejected", "error": err.Error()}

@@ -12,9 +12,6 @@ import (
 // KindTimeout annotates a synthetic timeout turn (trace-eval.md A.7).
 const KindTimeout = "machine.timeout"
 
-// TimeoutIntent is the intent a timeout turn's machine.transition carries.
-const TimeoutIntent = "__timeout__"
-
 var dayRe = regexp.MustCompile(`^(\d+)d$`)
 
 // parseDuration accepts a Go duration or Nd on its own (story-format §4.1).
@@ -65,7 +62,8 @@ func (r *runner) wait(ctx context.Context, d time.Duration) error {
 
 // fireTimeout waits out the resting state's timeout and takes its target
 // as one synthetic turn: turn.start, machine.timeout, machine.transition
-// (intent __timeout__), the states exited and entered, turn.end.
+// (with an empty intent: no user intent fired it, so trace exporters do not
+// turn it into a flow step), the states exited and entered, turn.end.
 func (r *runner) fireTimeout(ctx context.Context, tm *Timeout, owner *State) error {
 	env := r.env(nil, nil)
 	after, err := tm.After.render(env)
@@ -99,7 +97,7 @@ func (r *runner) fireTimeout(ctx context.Context, tm *Timeout, owner *State) err
 	if err := r.emit(KindTimeout, map[string]any{"state": owner.Path, "after": strings.TrimSpace(after), "target": res.describe()}); err != nil {
 		return err
 	}
-	if err := r.emit(KindTransition, map[string]any{"from": from, "intent": TimeoutIntent, "slots": map[string]any{}, "to": res.describe()}); err != nil {
+	if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "", "slots": map[string]any{}, "to": res.describe()}); err != nil {
 		return err
 	}
 	var emits []pendingEmit
