@@ -309,3 +309,13 @@ func TestHostileFetchInputs(t *testing.T) {
 	_, errOut, code := hostile(t, dir, "fetch-models", "--list")
 	wantFail(t, code, errOut, ExitUsageEnv, "$KITSOKI_CACHE_DIR "+filepath.Join(dir, "afile")+": is a file, not a directory")
 }
+
+func TestHostileValidateInputs(t *testing.T) {
+	dir := hostileDir(t)
+	_, errOut, code := hostile(t, dir, "validate", "-")
+	wantFail(t, code, errOut, ExitUsageEnv, "-: stories are not read from standard input", "pass the story directory or its app.yaml")
+	_, errOut, code = hostile(t, dir, "validate", "-j", "-1", "adir")
+	wantFail(t, code, errOut, ExitUsageEnv, "--jobs -1: must be 0 (one per CPU) or more")
+	_, errOut, code = hostile(t, dir, "validate", "adir")
+	wantFail(t, code, errOut, ExitUsageEnv, "adir: not a story directory (no app.yaml); use adir/... to search below it")
+}

@@ -38,6 +38,9 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 			if err != nil {
 				return usagef("--format: %v", err)
 			}
+			if jobs < 0 {
+				return usagef("--jobs %d: must be 0 (one per CPU) or more", jobs)
+			}
 			files, err := validate.Expand(args)
 			if err != nil {
 				return usagef("%v", err)

@@ -32,6 +32,9 @@ func Expand(args []string) ([]string, error) {
 		}
 	}
 	for _, arg := range args {
+		if arg == "-" {
+			return nil, fmt.Errorf("-: stories are not read from standard input (prompts, schemas and includes are files beside %s); pass the story directory or its %s", StoryFile, StoryFile)
+		}
 		if arg == "..." || strings.HasSuffix(arg, "/...") || strings.HasSuffix(arg, string(filepath.Separator)+"...") {
 			root := strings.TrimSuffix(strings.TrimSuffix(arg, "..."), "/")
 			if root == "" {
