@@ -50,7 +50,7 @@ func (st *Story) importerHas(kind, name string) bool {
 				return true
 			}
 		case "host":
-			if hostAllowed(imp.Hosts, name) {
+			if hostAllowed(imp.inheritedHosts(), name) {
 				return true
 			}
 		}
@@ -110,4 +110,17 @@ func (st *Story) liftedIntent(name string) *Intent {
 		return in
 	}
 	return im.Child.liftedIntent(n)
+}
+
+// inheritedHosts is the story's hosts: list after upstream's fold: its own
+// entries plus those of every imports: child with hosts: inherit (the
+// default), recursively.
+func (st *Story) inheritedHosts() []string {
+	out := append([]string{}, st.Hosts...)
+	for _, a := range st.ImportOrder {
+		if im := st.Imports[a]; im != nil && im.Child != nil && im.Child != st && im.Hosts != "declared" {
+			out = append(out, im.Child.inheritedHosts()...)
+		}
+	}
+	return out
 }

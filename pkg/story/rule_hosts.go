@@ -12,9 +12,12 @@ func checkHosts(c *checker) {
 	if len(c.st.Hosts) == 0 {
 		return
 	}
+	// imports: children with hosts: inherit (the default) union their
+	// hosts into this story's list upstream.
+	allowed := c.st.inheritedHosts()
 	c.eachEffect(func(e *Effect, site effSite) {
 		inv := strings.TrimSpace(e.Invoke)
-		if inv == "" || isTemplated(inv) || strings.HasPrefix(inv, "iface.") || hostAllowed(c.st.Hosts, inv) || c.st.importerHas("host", inv) {
+		if inv == "" || isTemplated(inv) || strings.HasPrefix(inv, "iface.") || hostAllowed(allowed, inv) || c.st.importerHas("host", inv) {
 			return
 		}
 		msg := fmt.Sprintf("%s: invoke %q is not declared in app hosts", site.Loc, inv)
@@ -34,7 +37,7 @@ func checkHosts(c *checker) {
 	})
 	for _, n := range sortedKeys(c.st.Proposals) {
 		ex := c.st.Proposals[n].Execute
-		if ex == nil || ex.Invoke == "" || isTemplated(ex.Invoke) || strings.HasPrefix(ex.Invoke, "iface.") || hostAllowed(c.st.Hosts, ex.Invoke) {
+		if ex == nil || ex.Invoke == "" || isTemplated(ex.Invoke) || strings.HasPrefix(ex.Invoke, "iface.") || hostAllowed(allowed, ex.Invoke) {
 			continue
 		}
 		c.rep.errf(ex.Pos, "hosts", "proposal %q execute: invoke %q is not declared in app hosts", n, ex.Invoke)
