@@ -319,3 +319,15 @@ func TestHostileValidateInputs(t *testing.T) {
 	_, errOut, code = hostile(t, dir, "validate", "adir")
 	wantFail(t, code, errOut, ExitUsageEnv, "adir: not a story directory (no app.yaml); use adir/... to search below it")
 }
+
+func TestHostileTraceLookup(t *testing.T) {
+	dir := hostileDir(t)
+	_, errOut, code := hostile(t, dir, "trace", "verify", "nosuch.jsonl")
+	wantFail(t, code, errOut, ExitUsageEnv, `open trace "nosuch.jsonl": no such file, and no session trace under .kitsoki/sessions has that id`)
+	_, errOut, code = hostile(t, dir, "trace", "show", "adir")
+	wantFail(t, code, errOut, ExitUsageEnv, "adir is a directory; pass a trace file")
+	out, _, code := hostile(t, dir, "trace", "ls", "--sessions-dir", "nosuch")
+	if code != 0 || !strings.Contains(out, "no traces under nosuch (the directory does not exist") {
+		t.Fatalf("ls of a missing sessions dir: exit %d\n%s", code, out)
+	}
+}

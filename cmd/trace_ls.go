@@ -2,7 +2,10 @@ package cmd
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"text/tabwriter"
 	"time"
 
@@ -35,6 +38,10 @@ func newTraceLsCmd(o *traceOpts) *cobra.Command {
 				return nil
 			}
 			if len(list) == 0 {
+				if _, err := os.Stat(o.sessionsDir); errors.Is(err, fs.ErrNotExist) {
+					fmt.Fprintf(out, "no traces under %s (the directory does not exist; kitsoki run creates it, or pass --sessions-dir)\n", o.sessionsDir)
+					return nil
+				}
 				fmt.Fprintf(out, "no traces under %s\n", o.sessionsDir)
 				return nil
 			}

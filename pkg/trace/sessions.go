@@ -120,6 +120,9 @@ func Resolve(arg, dir string) (path string, resolved bool, err error) {
 			return tf.Path, true, nil
 		}
 	}
+	if strings.HasSuffix(arg, ".jsonl") {
+		return "", false, fmt.Errorf("open trace %q: no such file, and no session trace under %s has that id (check the path, or list traces with kitsoki trace ls)", arg, dir)
+	}
 	return "", false, fmt.Errorf("no session trace found under %s matching %q (pass an explicit path, or run a session first)", dir, arg)
 }
 
