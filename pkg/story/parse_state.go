@@ -241,7 +241,8 @@ func (p *fileParser) parseEffects(n *yaml.Node, where string) []*Effect {
 func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 	e := &Effect{Pos: p.pos(n), Has: map[string]bool{}, Keys: map[string]Pos{}}
 	if isNull(n) {
-		p.errf(p.pos(n), "effect", "effect %s: empty effect", where)
+		// Upstream decodes a null list item as a zero effect, a no-op.
+		p.warnf(p.pos(n), "effect", "effect %s: empty effect (it does nothing; remove the bare list item)", where)
 		return e
 	}
 	p.mapping(n, "effect "+where, effectKeys, func(key string, _, v *yaml.Node) {
