@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -43,11 +44,18 @@ func Create(path string, h Header) (*Writer, error) {
 		return nil, errors.New("trace: create: empty path; pass a file path such as .kitsoki/sessions/run.jsonl")
 	}
 	dir := filepath.Dir(path)
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("trace: create %q: is a directory; name a trace file such as %s", path, filepath.Join(path, "run.jsonl"))
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("trace: create %q: %w", path, err)
+		return nil, fmt.Errorf("trace: create %q: cannot create its directory: %w", path, err)
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) && pe.Path == path {
+			return nil, fmt.Errorf("trace: create %q: %w", path, pe.Err)
+		}
 		return nil, fmt.Errorf("trace: create %q: %w", path, err)
 	}
 	if err := lockFile(f); err != nil {
