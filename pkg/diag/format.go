@@ -143,10 +143,10 @@ func WriteHuman(w io.Writer, ds []Diagnostic, o HumanOptions) error {
 		if !ok {
 			continue
 		}
-		line = strings.ReplaceAll(line, "\t", " ")
+		line, col := snippetLine(line, d.Col)
 		fmt.Fprintf(bw, "%5d | %s\n", d.Line, line)
-		if d.Col > 0 {
-			pad := d.Col - 1
+		if col > 0 {
+			pad := col - 1
 			if r := []rune(line); pad > len(r) {
 				pad = len(r)
 			}
@@ -170,4 +170,46 @@ func nthLine(data []byte, n int) (string, bool) {
 		}
 		data = data[j+1:]
 	}
+}
+
+// snippetWidth bounds a quoted source line: a minified or generated file can
+// hold a line of megabytes.
+const snippetWidth = 120
+
+// snippetLine makes a source line safe to quote on a terminal: tabs become
+// spaces, other control characters '?', and a line longer than snippetWidth
+// runes is cut to a window around col with "…" marking the cuts. It returns
+// the line and the caret column within it.
+func snippetLine(line string, col int) (string, int) {
+	r := []rune(line)
+	for i, c := range r {
+		switch {
+		case c == '\t':
+			r[i] = ' '
+		case c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0):
+			r[i] = '?'
+		}
+	}
+	if len(r) <= snippetWidth {
+		return string(r), col
+	}
+	start := 0
+	if col > snippetWidth/2 {
+		start = min(col-1-snippetWidth/2, len(r)-snippetWidth)
+	}
+	end := min(start+snippetWidth, len(r))
+	out := string(r[start:end])
+	if col > 0 {
+		col -= start
+	}
+	if start > 0 {
+		out = "…" + out
+		if col > 0 {
+			col++
+		}
+	}
+	if end < len(r) {
+		out += "…"
+	}
+	return out, col
 }

@@ -1,0 +1,48 @@
+package diag
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// A quoted source line is bounded and free of control characters, and the
+// caret still points at the column.
+func TestHumanSnippetHostileLines(t *testing.T) {
+	long := strings.Repeat("a", 5000) + "X" + strings.Repeat("b", 5000)
+	src := map[string][]byte{
+		"long.yaml": []byte("k: v\n" + long + "\n"),
+		"ctl.yaml":  []byte("k: \x1b]0;pwned\x07 \u0085end\n"),
+	}
+	ds := []Diagnostic{
+		{File: "long.yaml", Line: 2, Col: 5001, Severity: Error, Rule: "r", Message: "m"},
+		{File: "ctl.yaml", Line: 1, Col: 4, Severity: Error, Rule: "r", Message: "m"},
+	}
+	var b bytes.Buffer
+	if err := WriteHuman(&b, ds, HumanOptions{Snippet: true, Source: func(f string) ([]byte, bool) { d, ok := src[f]; return d, ok }}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	// lines: header, source, caret for each diagnostic.
+	srcLine, caret := lines[1], lines[2]
+	if n := len([]rune(srcLine)); n > snippetWidth+20 {
+		t.Fatalf("source line of %d runes quoted", n)
+	}
+	if !strings.Contains(srcLine, "…") || strings.Count(srcLine, "X") != 1 {
+		t.Fatalf("window lacks the column or the cut marks: %q", srcLine)
+	}
+	at := []rune(caret)
+	line := []rune(srcLine)
+	ci := strings.IndexRune(caret, '^')
+	if ci < 0 || len(at) == 0 {
+		t.Fatalf("no caret: %q", caret)
+	}
+	// Both lines share the "%5d | " / "      | " prefix of 8 runes.
+	pos := len([]rune(caret[:ci]))
+	if pos >= len(line) || line[pos] != 'X' {
+		t.Fatalf("caret at %d does not point at X:\n%s\n%s", pos, srcLine, caret)
+	}
+	if strings.ContainsAny(lines[4], "\x1b\x07\u0085") {
+		t.Fatalf("control characters quoted raw: %q", lines[4])
+	}
+}
