@@ -4,6 +4,9 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+
+	"kitsoki/pkg/agent"
+	"kitsoki/pkg/story"
 )
 
 // BenchmarkChainBuiltins: one agent/pre-dispatch pass through budget and
@@ -49,5 +52,43 @@ func BenchmarkExternalHook(b *testing.B) {
 		if _, halt, err := c.Run(context.Background(), PointPreDispatch, p, nil); err != nil || halt != nil {
 			b.Fatal(err, halt)
 		}
+	}
+}
+
+// BenchmarkDispatchHooked: a full agent.Registry.Dispatch to an in-process
+// agent with the default assembly's hooks attached (budget + redact, no
+// patterns) versus none.
+func BenchmarkDispatchHooked(b *testing.B) {
+	for _, hooked := range []bool{false, true} {
+		name := "none"
+		if hooked {
+			name = "default-assembly"
+		}
+		b.Run(name, func(b *testing.B) {
+			a, err := Assemble(Options{StoryDir: b.TempDir(), Getenv: noEnv})
+			if err != nil {
+				b.Fatal(err)
+			}
+			c := a.NewChain()
+			defer c.Close()
+			reg, err := agent.NewRegistryFromPlugins(map[string]*story.AgentPlugin{"agent.x": {Alias: "agent.x", Plugin: story.PluginInProcess}},
+				agent.RegistryOptions{AppID: "bench", StoryDir: b.TempDir()})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer reg.Close()
+			_ = reg.RegisterInProcess("agent.x", &seenAgent{})
+			if hooked {
+				reg.SetHooks(c.AgentHooks())
+			}
+			call := agent.Call{Alias: "agent.x", Verb: "ask", Turn: 1, StatePath: "s", Prompt: "hello", With: map[string]any{"args": map[string]any{"k": "v"}}}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := reg.Dispatch(context.Background(), call); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

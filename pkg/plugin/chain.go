@@ -26,12 +26,7 @@ func (a *Assembly) NewChain() *Chain {
 					reason = p.Reason
 				}
 			}
-			hd = HandlerFunc(func(_ context.Context, _ Point, p Payload) (Result, error) {
-				if p["handler"] == "host.run" {
-					return Result{Outcome: OutcomeHalt, Reason: "host.run is disabled in the plugin assembly (" + reason + ")"}, nil
-				}
-				return Result{Outcome: OutcomeContinue}, nil
-			})
+			hd = hostRunGate{reason: reason}
 		default:
 			m := a.manifests[h.Plugin]
 			if m == nil {
@@ -48,4 +43,14 @@ func (a *Assembly) NewChain() *Chain {
 		c.regs = append(c.regs, Registration{Point: h.Point, PluginID: h.Plugin, OnError: h.OnError, Handler: hd})
 	}
 	return c
+}
+
+// hostRunGate refuses host.run when the host.run plugin is disabled.
+type hostRunGate struct{ reason string }
+
+func (g hostRunGate) Hook(_ context.Context, _ Point, p Payload) (Result, error) {
+	if p["handler"] == "host.run" {
+		return Result{Outcome: OutcomeHalt, Reason: "host.run is disabled in the plugin assembly (" + g.reason + ")"}, nil
+	}
+	return Result{Outcome: OutcomeContinue}, nil
 }

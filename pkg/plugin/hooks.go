@@ -248,8 +248,20 @@ func callHandler(ctx context.Context, reg Registration, point Point, p Payload) 
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
+	if _, ro := reg.Handler.(readOnly); ro {
+		return reg.Handler.Hook(ctx, point, p)
+	}
 	return reg.Handler.Hook(ctx, point, deepCopy(p))
 }
+
+// readOnly marks the package's own handlers, which never modify the
+// payload they are given (no defensive copy needed).
+type readOnly interface{ readsOnly() }
+
+func (*budgetHook) readsOnly()  {}
+func (*redactHook) readsOnly()  {}
+func (*procHandler) readsOnly() {}
+func (hostRunGate) readsOnly()  {}
 
 // checkResult enforces the outcome values and the rewritable keys.
 func checkResult(point Point, cur Payload, res Result) error {

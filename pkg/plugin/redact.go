@@ -51,15 +51,17 @@ func (h *redactHook) maskValue(v any) any {
 	case string:
 		return h.maskString(x)
 	case map[string]any:
+		m := make(map[string]any, len(x))
 		for k, e := range x {
-			x[k] = h.maskValue(e)
+			m[k] = h.maskValue(e)
 		}
-		return x
+		return m
 	case []any:
+		l := make([]any, len(x))
 		for i, e := range x {
-			x[i] = h.maskValue(e)
+			l[i] = h.maskValue(e)
 		}
-		return x
+		return l
 	}
 	return v
 }
