@@ -29,6 +29,9 @@ func checkExprs(c *checker) {
 		if err := c.compileGuard(e.When); err != nil {
 			sev := diag.Error
 			if site.Template {
+				if placeholderErr(e.When, err) {
+					return // substituted when the phase is expanded
+				}
 				sev = diag.Warning
 			}
 			c.rep.add(errAt(e.keyPos("when"), e.When, err), sev, "expr", "%s: effect when %q: %s", site.Loc, e.When, errMsg(err))
@@ -58,6 +61,17 @@ func checkExprs(c *checker) {
 }
 
 func errMsg(err error) string { return err.Error() }
+
+// placeholderErr: inside a phase template, a compile error caused by a
+// {param} placeholder or a {{ tpl.x }} / {{ phase.next.x }} reference is
+// not a problem: expansion substitutes them before upstream compiles.
+func placeholderErr(src string, err error) bool {
+	m := err.Error()
+	if strings.Contains(m, `root "tpl"`) || strings.Contains(m, `root "phase"`) {
+		return true
+	}
+	return phaseParamRe.MatchString(src) || phaseParamRe.MatchString(m)
+}
 
 // errAt moves p to the column an expr/template error points at, when the
 // source is a single-line scalar starting at p.

@@ -17,6 +17,9 @@ func checkValueTemplates(c *checker) {
 			sev = diag.Warning
 		}
 		report := func(p Pos, what string, err error) {
+			if site.Template && placeholderErr("", err) {
+				return // substituted when the phase is expanded
+			}
 			c.rep.add(p, sev, "template", "%s: effect %s: %s", site.Loc, what, errMsg(err))
 		}
 		for _, kv := range e.Set {
