@@ -49,6 +49,10 @@ func (st *Story) importerHas(kind, name string) bool {
 			if imp.Agents[name] != nil {
 				return true
 			}
+		case "world":
+			if imp.Var(name) != nil {
+				return true
+			}
 		case "host":
 			if hostAllowed(imp.inheritedHosts(), name) {
 				return true

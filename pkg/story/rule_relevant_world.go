@@ -11,7 +11,7 @@ func checkRelevantWorld(c *checker) {
 	}
 	for _, s := range c.st.AllStates() {
 		for _, rw := range s.RelevantWorld {
-			if c.st.Var(rw.Name) != nil || contains(reservedWorld, rw.Name) || c.st.lifted("world", rw.Name) {
+			if c.st.Var(rw.Name) != nil || contains(reservedWorld, rw.Name) || c.st.lifted("world", rw.Name) || c.st.importerHas("world", rw.Name) {
 				continue
 			}
 			msg := "state %q: relevant_world key %q is not declared in world schema"
