@@ -244,6 +244,9 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	if e.Background {
 		bad("background: true: background jobs are not executed by kitsoki run; make the invoke synchronous")
 	}
+	if len(e.Effects) > 0 {
+		bad("effects: inline effects only run inside on_complete (after a background job), which kitsoki run does not execute; make them entries of this list")
+	}
 	if len(e.OnComplete) > 0 && !e.Background {
 		bad("on_complete: only runs after a background job, which kitsoki run does not execute")
 	}

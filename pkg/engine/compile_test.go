@@ -64,15 +64,17 @@ func TestPhasesRefused(t *testing.T) {
 }
 
 // Keys the engine would otherwise ignore are refused by name and position:
-// the gate decider (top level and decider: llm) and on_exit.
+// the gate decider (top level and decider: llm), on_exit and inline
+// effects: outside on_complete.
 func TestRefusedIgnoredKeys(t *testing.T) {
 	_, err := Compile(loadStory(t, "unexecuted"), CompileOptions{})
 	var ce *CompileError
-	if !errors.As(err, &ce) || len(ce.Problems) != 3 {
+	if !errors.As(err, &ce) || len(ce.Problems) != 4 {
 		t.Fatalf("err = %v", err)
 	}
 	for i, want := range []string{`app.yaml:5:1: decider: kitsoki run does not execute the engine-driven gate decider`,
-		`app.yaml:13:14: state "gate": decider: llm:`, `app.yaml:15:7: state "gate": on_exit:`} {
+		`app.yaml:13:14: state "gate": decider: llm:`, `app.yaml:15:7: state "gate": on_exit:`,
+		`app.yaml:20:15: gate on.go[0]: effects: inline effects only run inside on_complete`} {
 		if got := ce.Problems[i].String(); !strings.Contains(got, want) {
 			t.Errorf("problem %d = %s, want %s", i, got, want)
 		}

@@ -49,8 +49,8 @@
 //     Synthetic intents (emit_intent) carry exactly the slots they render.
 //   - Keys a headless run would otherwise ignore are refused at compile:
 //     the engine-driven gate decider (decider: block, state decider: llm),
-//     on_exit (not in the format), slot validator:, background: and
-//     on_complete. Keys with no effect on a one-shot run by definition are
+//     on_exit (not in the format), slot validator:, background:,
+//     on_complete and inline effects: outside on_complete. Keys with no effect on a one-shot run by definition are
 //     accepted: presentation (view, menu, footer, theme, transcript,
 //     description, push_history; guard_hint only words a rejection),
 //     free-text routing that --intent input never reaches (default_intent,

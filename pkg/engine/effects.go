@@ -171,7 +171,7 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 		}
 		args = rc.With
 	} else {
-		w, err := renderWith(e.With, e.ID, false, nil, r.env(r.slots, nil))
+		w, err := r.m.renderer().renderWith(e.With, e.ID, false, nil, r.env(r.slots, nil))
 		if err != nil {
 			return nil, fmt.Errorf("%s: invoke %s: with: %w", e.Pos, e.Invoke, err)
 		}

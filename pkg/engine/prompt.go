@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 
@@ -24,6 +25,7 @@ type PromptRenderer struct {
 	mu     sync.Mutex
 	files  map[string]*expr.Pongo
 	inline map[string]*text
+	withs  map[withKey]*preparedWith
 }
 
 // NewPromptRenderer prepares rendering for st. Prompt and schema paths are
@@ -61,7 +63,7 @@ func storyRel(dir, p string) string {
 }
 
 func newPromptRenderer(dir string, l *expr.PongoLoader) *PromptRenderer {
-	return &PromptRenderer{dir: dir, loader: l, files: map[string]*expr.Pongo{}, inline: map[string]*text{}}
+	return &PromptRenderer{dir: dir, loader: l, files: map[string]*expr.Pongo{}, inline: map[string]*text{}, withs: map[withKey]*preparedWith{}}
 }
 
 // CallEnv is what a call site renders against: the template roots world,
@@ -128,7 +130,7 @@ func (p *PromptRenderer) RenderAgentCall(handler, id string, with any, args map[
 	if args != nil {
 		sub = newArgsSub(verb, with, args)
 	}
-	w, err := renderWith(with, id, true, sub, e)
+	w, err := p.renderWith(with, id, true, sub, e)
 	if err != nil {
 		return nil, &RenderError{Stage: "with", Err: err}
 	}
@@ -179,22 +181,19 @@ func (a *argsSub) put(m map[string]any) {
 	m["args"] = a.args
 }
 
-// renderWith renders a raw with: tree against env (on a copy; the tree is
-// never written). Agent calls keep their pongo2 prompt strings as written.
-func renderWith(with any, id string, agentCall bool, sub *argsSub, env expr.Env) (map[string]any, error) {
-	raw := normalize(with)
-	if m, ok := raw.(map[string]any); ok && sub != nil {
-		sub.drop(m)
-	}
-	restore := func(v any) any { return v }
-	if agentCall {
-		raw, restore = splitPrompts(raw)
-	}
-	rendered, err := expr.RenderValue(raw, env)
+// renderWith renders a raw with: tree against env into a new map (the
+// tree is never written). Agent calls keep their pongo2 prompt strings as
+// written.
+func (p *PromptRenderer) renderWith(with any, id string, agentCall bool, sub *argsSub, env expr.Env) (map[string]any, error) {
+	pw, err := p.prepareWith(with, agentCall, sub)
 	if err != nil {
 		return nil, err
 	}
-	out, _ := normalizeFresh(restore(rendered)).(map[string]any)
+	rendered, err := pw.v.Render(env)
+	if err != nil {
+		return nil, err
+	}
+	out, _ := normalizeFresh(pw.restore(rendered)).(map[string]any)
 	if out == nil {
 		out = map[string]any{}
 	}
@@ -205,6 +204,60 @@ func renderWith(with any, id string, agentCall bool, sub *argsSub, env expr.Env)
 		out["call"] = id
 	}
 	return out, nil
+}
+
+// preparedWith is a with: tree with its {{ }} templates compiled.
+type preparedWith struct {
+	src     map[string]any // the tree it was prepared from (kept alive: its address is the cache key)
+	v       *expr.Value
+	restore func(any) any // puts the unrendered prompt strings back
+}
+
+type withKey struct {
+	p         uintptr
+	agentCall bool
+	drop      int8 // 0 none, 1 args, 2 context.args
+}
+
+// prepareWith compiles a with: tree once per (tree, shape). The tree must
+// not change after the first call (story trees never do).
+func (p *PromptRenderer) prepareWith(with any, agentCall bool, sub *argsSub) (*preparedWith, error) {
+	var key withKey
+	m, cacheable := with.(map[string]any)
+	if cacheable && m != nil {
+		key = withKey{p: reflect.ValueOf(m).Pointer(), agentCall: agentCall}
+		if sub != nil {
+			key.drop = 1
+			if sub.inCtx {
+				key.drop = 2
+			}
+		}
+		p.mu.Lock()
+		pw := p.withs[key]
+		p.mu.Unlock()
+		if pw != nil {
+			return pw, nil
+		}
+	}
+	raw := normalize(with)
+	if rm, ok := raw.(map[string]any); ok && sub != nil {
+		sub.drop(rm)
+	}
+	restore := func(v any) any { return v }
+	if agentCall {
+		raw, restore = splitPrompts(raw)
+	}
+	v, err := expr.PrepareValue(raw)
+	if err != nil {
+		return nil, err
+	}
+	pw := &preparedWith{src: m, v: v, restore: restore}
+	if cacheable && m != nil {
+		p.mu.Lock()
+		p.withs[key] = pw
+		p.mu.Unlock()
+	}
+	return pw, nil
 }
 
 // callEnv builds the expression/template environment of the engine.

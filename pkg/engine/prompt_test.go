@@ -116,3 +116,20 @@ func TestRenderPromptSearchPath(t *testing.T) {
 		t.Errorf("prompt = %q", rc.Prompt)
 	}
 }
+
+// BenchmarkRenderAgentCall renders a call site with a prompt file (compiled
+// once) and a templated with: block, as every agent call of a run and
+// every eval example does.
+func BenchmarkRenderAgentCall(b *testing.B) {
+	st := loadStory(b, "prompts")
+	p := NewPromptRenderer(st)
+	with := st.States[0].OnEnter[0].With
+	env := CallEnv{World: StoryWorld(st), StatePath: "asking"}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := p.RenderAgentCall("host.agent.ask", "ask_call", with, nil, env); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "renders/s")
+}
