@@ -118,6 +118,9 @@ func (e *RenderError) Unwrap() error { return e.Err }
 // or context.args for a task call with a context: block and no top-level
 // args. The replaced args are not rendered.
 //
+// with is read, never written, and must not change after the first call:
+// its compiled form is cached per tree (story trees never change).
+//
 // Errors are *RenderError. A "prompt" error still returns the rendered
 // call (With set) so a run can record the call it could not make.
 func (p *PromptRenderer) RenderAgentCall(handler, id string, with any, args map[string]any, env CallEnv) (*RenderedCall, error) {
