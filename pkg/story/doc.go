@@ -23,7 +23,13 @@
 // agent: aliases). Constructs kitsoki run does not execute (imports,
 // phases, parallel states, background jobs, views) are parsed and checked
 // structurally; imported children are loaded beside the parent (Import.Child)
-// and are not folded into it.
+// and are not folded into it. Because upstream checks a child only after
+// folding it, a child is checked in its importers' context (lifted.go): its
+// references may resolve against their global intents, personas, world
+// keys, hosts, agent_plugins and host_bindings, and problems in the blocks
+// the fold drops (agent_plugins, providers, decider, routing, off_path) are
+// warnings. testdata/upstream holds one story per corner of the format that
+// upstream accepts; each must load with no error.
 //
 // The package must not execute a story, dispatch agent calls or touch the
 // network: it only reads the story directory. It imports neither the engine
