@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -329,5 +330,57 @@ func TestHostileTraceLookup(t *testing.T) {
 	out, _, code := hostile(t, dir, "trace", "ls", "--sessions-dir", "nosuch")
 	if code != 0 || !strings.Contains(out, "no traces under nosuch (the directory does not exist") {
 		t.Fatalf("ls of a missing sessions dir: exit %d\n%s", code, out)
+	}
+}
+
+// A trace holds text from agents and stories; printing it must not let
+// that text drive the terminal with escape sequences.
+func TestHostileTraceEscapeSequences(t *testing.T) {
+	dir := hostileDir(t)
+	const esc = "\x1b]0;pwned\x07\x1b[31m"
+	b, err := os.ReadFile(filepath.Join(dir, "run.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		var ev map[string]any
+		if err := json.Unmarshal([]byte(l), &ev); err != nil {
+			t.Fatal(err)
+		}
+		p, _ := ev["payload"].(map[string]any)
+		switch ev["kind"] {
+		case "machine.say":
+			p["text"] = esc + "say"
+		case "agent.call.start":
+			p["model"] = esc + "model"
+			p["agent"] = esc + "agent"
+			p["prompt"] = esc + "prompt"
+			delete(p, "prompt_file")
+		}
+		nl, err := json.Marshal(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, string(nl))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "evil.jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"trace", "show", "--prompts", "--color", "never", "evil.jsonl"},
+		{"trace", "calls", "evil.jsonl"},
+		{"trace", "stats", "evil.jsonl"},
+	} {
+		out, errOut, code := hostile(t, dir, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, errOut)
+		}
+		if strings.ContainsAny(out, "\x1b\x07") {
+			t.Errorf("%v prints raw escape sequences:\n%q", args, out)
+		}
+		if args[1] != "stats" && !strings.Contains(out, `\x1b]0;pwned\x07`) {
+			t.Errorf("%v hides the text instead of escaping it:\n%s", args, out)
+		}
 	}
 }

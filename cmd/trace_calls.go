@@ -54,7 +54,7 @@ func newTraceCallsCmd(o *traceOpts) *cobra.Command {
 					fmt.Fprintf(out, "%-16s  %4d  %-24s  %-8s  %-16s  %-20s  %8s  %7d  %6d  %9s  %s\n",
 						fit(cl.CallID, 16), cl.Turn, fit(cl.StatePath, 24), fit(cl.Verb, 8), fit(orDefault(cl.Agent, "agent.claude"), 16),
 						fit(orDefault(cl.Model, "-"), 20), trace.FormatDuration(cl.DurationMS), cl.InputTokens, cl.OutputTokens,
-						fmt.Sprintf("$%.4f", cl.CostUSD), outcome)
+						fmt.Sprintf("$%.4f", cl.CostUSD), trace.Printable(outcome))
 				}
 				n++
 			}
@@ -97,11 +97,11 @@ func newTraceCallsCmd(o *traceOpts) *cobra.Command {
 
 // fit pads or clips s to n runes.
 func fit(s string, n int) string {
-	r := []rune(s)
+	r := []rune(trace.Printable(s))
 	if len(r) > n {
 		return string(r[:n-1]) + "…"
 	}
-	return s
+	return string(r)
 }
 
 func orDefault(s, d string) string {

@@ -213,7 +213,7 @@ func printPromptOrResponse(w io.Writer, tracePath string, ev *trace.Event, call 
 		return
 	}
 	fmt.Fprintf(w, "              %s:\n", label)
-	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimRight(trace.Printable(text), "\n"), "\n") {
 		fmt.Fprintf(w, "              │ %s\n", l)
 	}
 }

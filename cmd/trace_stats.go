@@ -69,10 +69,10 @@ func printStats(w io.Writer, st *trace.Stats) {
 		keys := sortedKeys(m)
 		width := 0
 		for _, k := range keys {
-			width = max(width, len(k))
+			width = max(width, len(trace.Printable(k)))
 		}
 		for _, k := range keys {
-			fmt.Fprintf(w, "  %-*s  %6d\n", width, k, m[k])
+			fmt.Fprintf(w, "  %-*s  %6d\n", width, trace.Printable(k), m[k])
 		}
 	}
 	counts("events by kind", st.EventsByKind)
@@ -87,7 +87,7 @@ func printStats(w io.Writer, st *trace.Stats) {
 		sort.Strings(names)
 		for _, n := range names {
 			a := st.ByAgent[n]
-			fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%s\t%d\t%d\t$%.4f\n", n, a.Calls, a.Errors,
+			fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%s\t%d\t%d\t$%.4f\n", trace.Printable(n), a.Calls, a.Errors,
 				trace.FormatDuration(a.LatencyP50MS), trace.FormatDuration(a.LatencyP95MS), a.InputTokens, a.OutputTokens, a.CostUSD)
 		}
 		tw.Flush()
