@@ -317,7 +317,7 @@ func humanNotes(w io.Writer) func(engine.Note) {
 			fmt.Fprintf(w, "  intent %s\n", n.Text)
 		case "emit":
 			fmt.Fprintf(w, "  emit %s\n", n.Text)
-		case "on_error":
+		case "on_error", "timeout":
 			fmt.Fprintf(w, "  %s\n", n.Text)
 		}
 	}
