@@ -87,8 +87,9 @@ func checkImports(c *checker) {
 			}
 		}
 		if im.Hosts == "declared" {
+			parentHosts := c.st.inheritedHosts() // own list plus inherit children's
 			for _, h := range ch.Hosts {
-				if !contains(c.st.Hosts, h) {
+				if !hostAllowed(parentHosts, h) {
 					c.rep.errf(im.Pos, "imports", "imports.%s: hosts: declared but parent does not list child host %q", alias, h)
 				}
 			}
