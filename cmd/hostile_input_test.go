@@ -290,6 +290,8 @@ func TestHostileFetchInputs(t *testing.T) {
 	}{
 		{[]string{"fetch-models", "--list", "--pins", "unknown.yaml"}, ExitUsageEnv,
 			[]string{`unknown.yaml: line 4: cannot unmarshal !!str ` + "`big`" + ` into a number; line 5: unknown key "bogus"`}},
+		{[]string{"fetch-models", "--list", "--pins", "-"}, ExitUsageEnv,
+			[]string{"pins overlay -: pin files are not read from standard input"}},
 		{[]string{"fetch-models", "--list", "--cache-dir", "afile"}, ExitUsageEnv,
 			[]string{"--cache-dir afile: is a file, not a directory"}},
 		{[]string{"fetch-llama-server", "--platform", "linux/amd64/x"}, ExitUsageEnv,

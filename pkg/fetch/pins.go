@@ -119,6 +119,9 @@ func LoadPins(overlayPath string) (*Pins, error) {
 	if overlayPath == "" {
 		overlayPath = os.Getenv(EnvPins)
 	}
+	if overlayPath == "-" {
+		return nil, fmt.Errorf("pins overlay -: pin files are not read from standard input; pass the overlay's file path to --pins or %s", EnvPins)
+	}
 	if overlayPath != "" {
 		data, err := os.ReadFile(overlayPath)
 		if err != nil {
