@@ -386,3 +386,25 @@ func TestHostileTraceEscapeSequences(t *testing.T) {
 		}
 	}
 }
+
+func TestHostileValidateDirectoryWhereFileExpected(t *testing.T) {
+	src, err := filepath.Abs("../examples/pr-review")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(filepath.Join(dir, "s"), os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	schema := filepath.Join(dir, "s", "schemas", "verdict.json")
+	if err := os.Remove(schema); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(schema, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := hostile(t, dir, "validate", "s")
+	if code != ExitFinding || !strings.Contains(out, `with.schema "schemas/verdict.json": is a directory; name a file`) {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -1,6 +1,10 @@
 package story
 
-import "strings"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
 
 // checkAgentFiles: prompt_path and schema files of host.agent.* invokes
 // exist, and a prompt: that is written as a path exists (templated paths
@@ -15,6 +19,10 @@ func checkAgentFiles(c *checker) {
 				continue
 			}
 			if _, ok := c.existingFile(r.path); !ok {
+				if c.isDir(r.path) {
+					c.rep.errf(e.keyPos("with"), "agent-file", "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.Loc, r.key, r.path, c.st.Dir)
+					continue
+				}
 				c.rep.errf(e.keyPos("with"), "agent-file", "%s: with.%s %q: file not found (paths are relative to the story directory %s)", site.Loc, r.key, r.path, c.st.Dir)
 			}
 		}
@@ -24,4 +32,13 @@ func checkAgentFiles(c *checker) {
 			c.rep.errf(app.Pos, "agent-file", "app.context_path %q: file not found (paths are relative to the story directory)", app.ContextPath)
 		}
 	}
+}
+
+// isDir reports whether p, relative to the story directory, is a directory.
+func (c *checker) isDir(p string) bool {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(c.st.Dir, p)
+	}
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
