@@ -263,11 +263,29 @@ func (t *mcpHTTPTransport) Ask(ctx context.Context, req *AskRequest) (*AskRespon
 		return nil, err
 	}
 	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: t.tool, Arguments: req})
+	if err != nil && neverSent(err) && ctx.Err() == nil {
+		// The session's connection was already shutting down (a server that
+		// dropped an earlier connection can break the next session's first
+		// POST on a stale keep-alive connection), so the request was never
+		// written: the plugin cannot have acted on it, and one attempt on a
+		// fresh session keeps the single-attempt promise.
+		t.drop(s)
+		if s, err = t.connect(ctx, rec); err != nil {
+			return nil, err
+		}
+		res, err = s.CallTool(ctx, &mcp.CallToolParams{Name: t.tool, Arguments: req})
+	}
 	if err != nil {
 		t.drop(s)
 		return nil, t.failure(ctx, fmt.Sprintf("calling tool %q", t.tool), err, rec)
 	}
 	return t.decode(res)
+}
+
+// neverSent reports whether a CallTool error means the request was refused
+// before it was written: the SDK's connection was already closing.
+func neverSent(err error) bool {
+	return errors.Is(err, mcp.ErrConnectionClosed) && strings.Contains(err.Error(), "client is closing")
 }
 
 // decode turns a tool result into an AskResponse.

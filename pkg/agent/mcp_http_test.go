@@ -286,3 +286,27 @@ func TestMCPHTTPConcurrentSessions(t *testing.T) {
 		t.Fatalf("two transports, want two sessions, server saw %d", n)
 	}
 }
+
+// A session whose connection is already shutting down refuses the call
+// before writing it; the transport opens a fresh session and sends the
+// request once there, so the answer is not lost and the plugin sees one call.
+func TestMCPHTTPRequestRefusedByClosingSessionGoesToAFreshOne(t *testing.T) {
+	f := newMCPFixture(t, mcpecho.Options{})
+	tr := newMCPTransport(t, &story.AgentPlugin{Endpoint: f.ts.URL}, "")
+	askOK(t, tr, referenceRequest())
+	tr.mu.Lock()
+	stale := tr.session
+	tr.mu.Unlock()
+	stale.Close() // the connection shuts down behind the transport's back
+
+	resp := askOK(t, tr, referenceRequest())
+	if string(resp.Submission) != referenceSubmission {
+		t.Fatalf("submission %s", resp.Submission)
+	}
+	if n := f.srv.Sessions(); n != 2 {
+		t.Fatalf("want a second session after the first closed, server saw %d", n)
+	}
+	if n := len(f.headers()); n != 2 {
+		t.Fatalf("the plugin must see each request once: %d tool calls", n)
+	}
+}
