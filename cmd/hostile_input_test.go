@@ -408,3 +408,16 @@ func TestHostileValidateDirectoryWhereFileExpected(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+func TestHostileUnknownSubcommand(t *testing.T) {
+	for _, group := range []string{"eval", "trace", "completion", "mcp"} {
+		out, errOut, code := hostile(t, "", group, "nosuch")
+		wantFail(t, code, errOut, ExitUsageEnv, `unknown command "nosuch" for "kitsoki `+group+`"`)
+		if out != "" {
+			t.Errorf("%s nosuch printed help to stdout:\n%s", group, out)
+		}
+		if out, _, code := hostile(t, "", group); code != 0 || !strings.Contains(out, "Usage:") {
+			t.Errorf("%s alone: exit %d, want its help:\n%s", group, code, out)
+		}
+	}
+}

@@ -64,7 +64,22 @@ func NewRoot(stdout, stderr io.Writer) *cobra.Command {
 	for _, add := range registry {
 		root.AddCommand(add())
 	}
+	root.InitDefaultCompletionCmd()
+	strictGroups(root)
 	return root
+}
+
+// strictGroups makes every command that only groups subcommands (eval, mcp,
+// completion, ...) refuse an unknown subcommand with a usage error (exit 2)
+// instead of printing its help and exiting 0.
+func strictGroups(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		strictGroups(sub)
+	}
+	if c.HasParent() && c.HasSubCommands() && c.Run == nil && c.RunE == nil {
+		c.Args = cobra.NoArgs
+		c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+	}
 }
 
 // registry holds constructors of the subcommands; each command file appends
