@@ -251,6 +251,9 @@ func newEvalMergeCmd() *cobra.Command {
 			if err != nil {
 				return evalLoadErr(err)
 			}
+			if err := checkNotInput("-o", outPath, args[0]); err != nil {
+				return err
+			}
 			v := eval.Validate(d, &eval.StoryLoader{})
 			if !v.OK() {
 				for _, e := range v.Errors() {

@@ -75,6 +75,12 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 			if err != nil {
 				return evalLoadErr(err)
 			}
+			if err := checkNotInput("-o", outPath, args[0]); err != nil {
+				return err
+			}
+			if err := checkNotInput("-o", outPath, cassette); err != nil {
+				return err
+			}
 			if outPath != "" {
 				if st, err := os.Stat(outPath); err == nil && st.IsDir() {
 					return usagef("-o %s: is a directory; name a report file, e.g. -o %s", outPath, filepath.Join(outPath, "report.json"))

@@ -222,6 +222,9 @@ func TestHostileEvalInputs(t *testing.T) {
 		{[]string{"eval", "run", ds, "--retries", "-1"}, ExitUsageEnv, "--retries -1: must be 0 or more"},
 		{[]string{"eval", "run", ds, "--timeout", "-1s"}, ExitUsageEnv, "--timeout -1s: must not be negative"},
 		{[]string{"eval", "run", ds, "-o", "adir"}, ExitUsageEnv, "-o adir: is a directory"},
+		{[]string{"eval", "run", ds, "-o", ds}, ExitUsageEnv, "-o " + ds + ": is also an input"},
+		{[]string{"eval", "merge", ds, report, "-o", ds}, ExitUsageEnv, "-o " + ds + ": is also an input"},
+		{[]string{"eval", "merge", ds, report, "-o", report}, ExitUsageEnv, "-o " + report + ": is also an input"},
 		{[]string{"eval", "show", report, "--html", "adir"}, ExitUsageEnv, "write adir: is a directory"},
 		{[]string{"eval", "show", report, "--html", report}, ExitUsageEnv, "is also an input"},
 		{[]string{"eval", "show", ds, "--html", report}, ExitUsageEnv, "is also an input"},
@@ -231,6 +234,10 @@ func TestHostileEvalInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	before, err := os.ReadFile(filepath.Join(dir, report))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dsBefore, err := os.ReadFile(filepath.Join(dir, ds))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +251,10 @@ func TestHostileEvalInputs(t *testing.T) {
 		}
 	}
 	if after, _ := os.ReadFile(filepath.Join(dir, report)); !bytes.Equal(before, after) {
-		t.Fatal("eval show --html overwrote the report it read")
+		t.Fatal("an eval command overwrote the report it read")
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, ds)); !bytes.Equal(dsBefore, after) {
+		t.Fatal("an eval command overwrote the dataset it read")
 	}
 	if ents := mustReadDir(t, filepath.Join(dir, "adir")); len(ents) != 0 {
 		t.Fatalf("files left in adir: %v", ents)
