@@ -431,3 +431,25 @@ func TestHostileUnknownSubcommand(t *testing.T) {
 		}
 	}
 }
+
+func TestHostileRunTraceOverStory(t *testing.T) {
+	src, err := filepath.Abs("../examples/pr-review")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(filepath.Join(dir, "s"), os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	for _, victim := range []string{"s/app.yaml", "s/cassettes/review.cassette.yaml"} {
+		before, err := os.ReadFile(filepath.Join(dir, victim))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, errOut, code := hostile(t, dir, "run", "s", "--cassette", "s/cassettes/review.cassette.yaml", "--trace", victim)
+		wantFail(t, code, errOut, ExitUsageEnv, "the file exists and is not a kitsoki trace")
+		if after, _ := os.ReadFile(filepath.Join(dir, victim)); !bytes.Equal(before, after) {
+			t.Fatalf("run --trace %s overwrote it", victim)
+		}
+	}
+}

@@ -36,3 +36,39 @@ func TestCreateBadPaths(t *testing.T) {
 		}
 	}
 }
+
+// Create never truncates a file that is not a trace: a story manifest or a
+// cassette named as the trace path by mistake survives.
+func TestCreateRefusesToClobberNonTrace(t *testing.T) {
+	dir := t.TempDir()
+	story := filepath.Join(dir, "app.yaml")
+	body := []byte("app: {id: x}\nroot: s\n")
+	if err := os.WriteFile(story, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Create(story, Header{})
+	if err == nil || !strings.Contains(err.Error(), "is not a kitsoki trace") {
+		t.Fatalf("Create over a story: %v", err)
+	}
+	if got, _ := os.ReadFile(story); string(got) != string(body) {
+		t.Fatalf("story clobbered: %q", got)
+	}
+	// An old trace, an empty file and a header cut short by a crash are
+	// taken over.
+	for name, data := range map[string]string{
+		"old.jsonl":   "{\"kind\":\"session.header\",\"schema_version\":1}\n{\"turn\":0}\n",
+		"empty.jsonl": "",
+		"cut.jsonl":   "{\"kind\":\"sess",
+		"ws.jsonl":    "{ \"schema_version\": 1, \"kind\": \"session.header\" }\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		w, err := Create(p, Header{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		w.Close()
+	}
+}

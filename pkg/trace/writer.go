@@ -36,7 +36,10 @@ type Writer struct {
 
 // Create creates (or truncates) the trace at path, takes an exclusive
 // advisory lock on it and writes the session.header line. Parent directories
-// are created. If another writer holds the file, Create fails with an error
+// are created. An existing file is only truncated when it is empty or a
+// trace (its first line is a session.header, possibly cut short by a
+// crash): a story, a cassette or any other file named by mistake is left
+// untouched and reported. If another writer holds the file, Create fails with an error
 // that says "trace file is locked by another writer" and matches ErrLocked;
 // the file is then left untouched.
 func Create(path string, h Header) (*Writer, error) {
@@ -70,6 +73,11 @@ func Create(path string, h Header) (*Writer, error) {
 		_ = unlockFile(f)
 		f.Close()
 		return nil, fmt.Errorf("trace: create %q: %w", path, err)
+	}
+	if !traceOrEmpty(f) {
+		_ = unlockFile(f)
+		f.Close()
+		return nil, fmt.Errorf("trace: create %q: the file exists and is not a kitsoki trace (line 1 is no session.header); refusing to overwrite it: choose another trace path, or delete the file first", path)
 	}
 	if err := f.Truncate(0); err != nil {
 		return fail(err)
@@ -239,4 +247,27 @@ func (w *Writer) Close() error {
 		return fmt.Errorf("trace: close %q: %w", w.path, cerr)
 	}
 	return nil
+}
+
+// headerPrefix is how every header line starts (kind is the first key).
+const headerPrefix = `{"kind":"session.header"`
+
+// traceOrEmpty reports whether f is empty or starts like a trace.
+func traceOrEmpty(f *os.File) bool {
+	buf := make([]byte, 64<<10)
+	n, _ := f.ReadAt(buf, 0)
+	if n == 0 {
+		return true
+	}
+	line := buf[:n]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	if bytes.HasPrefix(line, []byte(headerPrefix)) || bytes.HasPrefix([]byte(headerPrefix), line) {
+		return true
+	}
+	var h struct {
+		Kind string `json:"kind"`
+	}
+	return json.Unmarshal(line, &h) == nil && h.Kind == "session.header"
 }
