@@ -279,7 +279,13 @@ func TestHostileFetchInputs(t *testing.T) {
 	// A release archive whose bytes are not gzip, pinned with its true
 	// digest, served on loopback.
 	junk := []byte("\x06\x07 this is not a tar.gz")
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(junk) }))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/missing.gguf") {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write(junk)
+	}))
 	t.Cleanup(srv.Close)
 	t.Setenv("KITSOKI_MIRROR", srv.URL) // every download, shims included, stays on loopback
 	sum := sha256.Sum256(junk)
@@ -287,6 +293,7 @@ func TestHostileFetchInputs(t *testing.T) {
 		"unknown.yaml": "models:\n  m:\n    id: m\n    size: big\n    bogus: 1\n",
 		"junk.yaml":    "llama_server:\n  " + runtime.GOOS + "/" + runtime.GOARCH + ":\n    id: ls-junk\n    url: " + srv.URL + "/a.tar.gz\n    sha256: " + hex.EncodeToString(sum[:]) + "\n    format: tar.gz\n    members: [llama-server]\nshims: {}\n",
 		"afile":        "",
+		"404.yaml":     "models:\n  gone:\n    id: gone\n    url: https://models.invalid/missing.gguf\n    sha256: " + strings.Repeat("a", 64) + "\n    format: gguf\n",
 	}
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
@@ -306,6 +313,8 @@ func TestHostileFetchInputs(t *testing.T) {
 			[]string{"--cache-dir afile: is a file, not a directory"}},
 		{[]string{"fetch-llama-server", "--platform", "linux/amd64/x"}, ExitUsageEnv,
 			[]string{`--platform "linux/amd64/x": want os/arch`}},
+		{[]string{"fetch-models", "--pins", "404.yaml", "--cache-dir", "c", "gone"}, ExitFinding,
+			[]string{"http 404", "(nothing was downloaded; run the fetch again"}},
 		{[]string{"fetch-llama-server", "--pins", "junk.yaml", "--cache-dir", "c"}, ExitFinding,
 			[]string{"not a valid tar.gz (invalid header); its sha256 matched the pin in junk.yaml, so check that pin's format (tar.gz) and url"}},
 	}

@@ -174,6 +174,9 @@ func (t *transfer) describe(ctx context.Context, err error) error {
 	case ctx.Err() != nil:
 		return fmt.Errorf("%s: download from %s interrupted: %w (the partial download is kept at %s; the next fetch resumes it)", t.a.ID, t.host, ctx.Err(), t.part)
 	default:
+		if st, serr := os.Stat(t.part); serr != nil || st.Size() == 0 {
+			return fmt.Errorf("%s: download from %s failed: %w (nothing was downloaded; run the fetch again, or set --mirror/%s)", t.a.ID, t.host, err, EnvMirror)
+		}
 		return fmt.Errorf("%s: download from %s failed: %w (the partial download is kept; run the fetch again to resume, or set --mirror/%s)", t.a.ID, t.host, err, EnvMirror)
 	}
 }
