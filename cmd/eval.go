@@ -13,6 +13,7 @@ import (
 
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/eval"
+	"kitsoki/pkg/trace"
 )
 
 func init() { registry = append(registry, newEvalCmd) }
@@ -76,17 +77,17 @@ func newEvalListCmd() *cobra.Command {
 				d, err := eval.LoadDataset(f)
 				if err != nil {
 					rows = append(rows, evalListRow{Status: eval.StatusInvalid, Path: f})
-					fmt.Fprintf(c.ErrOrStderr(), "WARN: %v\n", err)
+					fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(err.Error()))
 					continue
 				}
 				v := eval.Validate(d, loader)
 				st, _, err := eval.DatasetStatus(v)
 				if err != nil {
-					fmt.Fprintf(c.ErrOrStderr(), "WARN: %v\n", err)
+					fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(err.Error()))
 				}
 				rows = append(rows, evalListRow{Call: d.Call, Status: st, Comparator: d.ComparatorLabel(), Pin: d.PinLabel(), Path: f})
 			}
-			out := c.OutOrStdout()
+			out := printableWriter{c.OutOrStdout()}
 			if asJSON {
 				return writeJSON(out, rows)
 			}
@@ -108,7 +109,7 @@ func newEvalShowCmd() *cobra.Command {
 		Short: "Show a dataset (call site, status, findings) or a report's candidates",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			out := c.OutOrStdout()
+			out := printableWriter{c.OutOrStdout()}
 			if strings.HasSuffix(strings.ToLower(args[0]), ".json") {
 				r, err := eval.LoadReport(args[0])
 				if err != nil {
@@ -132,7 +133,7 @@ func newEvalShowCmd() *cobra.Command {
 			if v.OK() {
 				status, latest, err = eval.DatasetStatus(v)
 				if err != nil {
-					fmt.Fprintf(c.ErrOrStderr(), "WARN: %v\n", err)
+					fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(err.Error()))
 				}
 			}
 			if htmlOut != "" {
@@ -190,7 +191,7 @@ func newEvalShowCmd() *cobra.Command {
 }
 
 func showReport(c *cobra.Command, r *eval.Report, asJSON bool, htmlOut string) error {
-	out := c.OutOrStdout()
+	out := printableWriter{c.OutOrStdout()}
 	if htmlOut != "" {
 		if err := writeHTML(htmlOut, r); err != nil {
 			return usagef("%v", err)
@@ -257,7 +258,7 @@ func newEvalMergeCmd() *cobra.Command {
 			v := eval.Validate(d, &eval.StoryLoader{})
 			if !v.OK() {
 				for _, e := range v.Errors() {
-					fmt.Fprintf(c.ErrOrStderr(), "ERROR: %s\n", e)
+					fmt.Fprintf(c.ErrOrStderr(), "ERROR: %s\n", trace.Printable(e))
 				}
 				return findingf("eval validation failed")
 			}
@@ -303,7 +304,7 @@ func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath 
 		return err
 	}
 	for _, p := range paths {
-		fmt.Fprintf(c.OutOrStdout(), "wrote %s\n", p)
+		fmt.Fprintf(printableWriter{c.OutOrStdout()}, "wrote %s\n", p)
 	}
 	if r.Run != nil && r.Run.Shard != "" {
 		return nil
@@ -376,4 +377,16 @@ func checkNotInput(flag, out, in string) error {
 		return usagef("%s %s: is also an input of this command (a dataset or report it reads); write the output to another file", flag, out)
 	}
 	return nil
+}
+
+// printableWriter escapes control characters in human output (a dataset's
+// call or a report's model names can carry escape sequences); each Write is
+// one whole Fprintf, so no rune is split.
+type printableWriter struct{ w io.Writer }
+
+func (p printableWriter) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(p.w, trace.Printable(string(b))); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"kitsoki/pkg/eval"
+	"kitsoki/pkg/trace"
 )
 
 // timeNow stamps report file names.
@@ -88,11 +89,11 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 			}
 			v := eval.Validate(d, &eval.StoryLoader{})
 			for _, w := range v.Warnings() {
-				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", w)
+				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(w))
 			}
 			if !v.OK() {
 				for _, e := range v.Errors() {
-					fmt.Fprintf(c.ErrOrStderr(), "ERROR: %s\n", e)
+					fmt.Fprintf(c.ErrOrStderr(), "ERROR: %s\n", trace.Printable(e))
 				}
 				return findingf("eval validation failed")
 			}

@@ -462,3 +462,37 @@ func TestHostileRunTraceOverStory(t *testing.T) {
 		}
 	}
 }
+
+// Text quoted from a dataset or a story (a call id, a key) never reaches
+// the terminal as raw escape sequences, in eval output, diagnostics or
+// error messages.
+func TestHostileEvalEscapeSequences(t *testing.T) {
+	dir := evalHostileDir(t)
+	ds := filepath.Join(dir, "pr", "evals", "merge_judge.yaml")
+	b, err := os.ReadFile(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evil := strings.Replace(string(b), "call: merge_judge", `call: "\e]0;pwned\a"`, 1)
+	if evil == string(b) {
+		t.Fatal("dataset has no call: merge_judge line")
+	}
+	if err := os.WriteFile(ds, []byte(evil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"eval", "list", "pr"},
+		{"eval", "show", "pr/evals/merge_judge.yaml"},
+		{"eval", "check", "pr"},
+		{"eval", "check", "--format", "github", "pr"},
+		{"eval", "run", "pr/evals/merge_judge.yaml", "--cassette", "nosuch"},
+	} {
+		out, errOut, _ := hostile(t, dir, args...)
+		if strings.ContainsAny(out+errOut, "\x1b\x07") {
+			t.Errorf("%v prints raw escape sequences:\n%q\n%q", args, out, errOut)
+		}
+		if !strings.Contains(out+errOut, `\x1b]0;pwned`) {
+			t.Errorf("%v does not show the escaped call:\n%s%s", args, out, errOut)
+		}
+	}
+}

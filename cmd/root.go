@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"kitsoki/pkg/trace"
 )
 
 // Exit codes shared by every command.
@@ -102,11 +104,11 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(stderr, "kitsoki: %v\n", ee.err)
+			fmt.Fprintf(stderr, "kitsoki: %s\n", trace.Printable(ee.err.Error()))
 		}
 		return ee.code
 	}
 	// cobra's own errors (unknown command, bad args) are usage errors.
-	fmt.Fprintf(stderr, "kitsoki: %v\n", err)
+	fmt.Fprintf(stderr, "kitsoki: %s\n", trace.Printable(err.Error()))
 	return ExitUsageEnv
 }

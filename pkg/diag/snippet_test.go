@@ -46,3 +46,21 @@ func TestHumanSnippetHostileLines(t *testing.T) {
 		t.Fatalf("control characters quoted raw: %q", lines[4])
 	}
 }
+
+// Messages quoting story text escape its control characters in the human
+// and GitHub formats (JSON and SARIF escape them by encoding).
+func TestMessagesEscapeControlCharacters(t *testing.T) {
+	ds := []Diagnostic{{File: "a\x1b.yaml", Line: 1, Col: 1, Severity: Error, Rule: "r", Message: "add id: \x1b]0;x\x07 here"}}
+	var h, g bytes.Buffer
+	if err := WriteHuman(&h, ds, HumanOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteGitHub(&g, ds); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"human": h.String(), "github": g.String()} {
+		if strings.ContainsAny(out, "\x1b\x07") || !strings.Contains(out, `add id: \x1b]0;x\x07 here`) || !strings.Contains(out, `a\x1b.yaml`) {
+			t.Errorf("%s: %q", name, out)
+		}
+	}
+}
