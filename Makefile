@@ -5,6 +5,9 @@ COMMIT  ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo none)
 LDFLAGS := -s -w -X kitsoki/cmd.version=$(VERSION) -X kitsoki/cmd.commit=$(COMMIT)
 GO      ?= go
 FUZZTIME ?= 20s
+# Minimising each new interesting input can stall a short run for its whole
+# budget (0 execs/sec while it shrinks a large input); keep it brief.
+FUZZMINIMIZE ?= 5s
 BIN     := bin/kitsoki
 
 .PHONY: build test lint vet fmt-check unit examples bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
@@ -33,11 +36,11 @@ examples: build
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-## fuzz: each fuzz target for FUZZTIME (default 20s).
+## fuzz: each fuzz target for FUZZTIME (default 20s), minimising for at most FUZZMINIMIZE.
 fuzz:
 	@set -e; for pkg in $$($(GO) list ./...); do \
 	  for t in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz' || true); do \
-	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; \
+	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) $$pkg; \
 	  done; \
 	done
 
