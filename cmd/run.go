@@ -225,7 +225,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	_ = chain.RunStart(ctx, map[string]any{"story": path, "app_id": st.App.ID, "session_id": session}, hookEmit(sink, 0))
 	res := engine.Run(ctx, m, engine.Options{
 		SessionID: session, World: world, Inputs: f.inputs.inputs,
-		Agents: engine.RegistryCaller(reg, sink), HostCassette: hc, Sink: sink, Notes: notes,
+		Agents: engine.RegistryCaller(reg, sink), HostCassette: hc, HostHooks: chain, Sink: sink, Notes: notes,
 	})
 	end := map[string]any{"outcome": res.Outcome, "state": res.State}
 	if res.Err != nil {

@@ -82,3 +82,48 @@ entry:
 		t.Fatalf("malformed profile: exit %d\n%s", code, errb.String())
 	}
 }
+
+// TestRunHostPreCallVeto: a real external hook process refuses host.run at
+// host/pre-call; the effect takes its on_error path and the command never
+// runs. Disabling host.run in the profile does the same through its gate.
+func TestRunHostPreCallVeto(t *testing.T) {
+	hook := filepath.Join(t.TempDir(), "testhook")
+	if out, err := exec.Command("go", "build", "-o", hook, "kitsoki/pkg/plugin/internal/testhook").CombinedOutput(); err != nil {
+		t.Fatalf("build testhook: %v\n%s", err, out)
+	}
+	root := t.TempDir()
+	marker := filepath.Join(root, "ran")
+	writeTree(t, root, map[string]string{
+		"story/app.yaml": `app: { id: hostveto, version: 0.1.0 }
+hosts: [host.run]
+root: start
+states:
+  start:
+    on_enter:
+      - invoke: host.run
+        with: { cmd: "touch ` + marker + `" }
+        on_error: refused
+    terminal: true
+  refused:
+    terminal: true
+`,
+		"ext/plugins/policy/manifest.yaml": fmt.Sprintf("id: policy\nhooks: [{point: host/pre-call, on_error: veto}]\nentry: {command: %q, args: [veto]}\n", hook),
+		"ext/plugins.yaml":                 "",
+		"gate.yaml":                        "disable: [host.run]\n",
+	})
+	for _, prof := range []string{filepath.Join(root, "ext", "plugins.yaml"), filepath.Join(root, "gate.yaml")} {
+		tracePath := filepath.Join(t.TempDir(), "run.jsonl")
+		var out, errb bytes.Buffer
+		code := Run([]string{"run", filepath.Join(root, "story"), "--profile", prof, "--trace", tracePath}, &out, &errb)
+		if code != 0 || !strings.Contains(out.String(), "terminal refused") {
+			t.Fatalf("%s: exit %d\n%s%s", prof, code, out.String(), errb.String())
+		}
+		if _, err := os.Stat(marker); err == nil {
+			t.Fatalf("%s: the refused command ran", prof)
+		}
+		tr, _ := os.ReadFile(tracePath)
+		if !strings.Contains(string(tr), `"kind":"hook.halted"`) || !strings.Contains(string(tr), `"point":"host/pre-call"`) {
+			t.Fatalf("%s: trace:\n%s", prof, tr)
+		}
+	}
+}

@@ -22,10 +22,24 @@ func isAgentHandler(h string) bool {
 // builtinHandler reports whether the engine executes h itself.
 func builtinHandler(h string) bool { return h == "host.run" || isAgentHandler(h) }
 
+// HostHooks intercepts host calls other than agent calls (the
+// host/pre-call hook point; pkg/plugin's *Chain satisfies it): it may
+// rewrite the args, or refuse the call with an error, which then takes the
+// effect's on_error path like any failed host call.
+type HostHooks interface {
+	HostPreCall(ctx context.Context, handler string, args map[string]any, emit func(kind string, payload any) error) (map[string]any, error)
+}
+
 // dispatch runs one host call and returns its result data.
 // rc is the rendered agent call (nil for other handlers); promptErr is why
 // its prompt could not be rendered, reported as the call's failure.
 func (r *runner) dispatch(ctx context.Context, e *Effect, args map[string]any, rc *RenderedCall, promptErr error) (map[string]any, string, error) {
+	if h := r.opts.HostHooks; h != nil && !isAgentHandler(e.Invoke) {
+		var err error
+		if args, err = h.HostPreCall(ctx, e.Invoke, args, r.emit); err != nil {
+			return nil, "", err
+		}
+	}
 	if hc := r.opts.HostCassette; hc != nil && hc.Handles(e.Invoke) {
 		return hc.play(ctx, r, e, args)
 	}

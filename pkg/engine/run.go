@@ -37,6 +37,9 @@ type Options struct {
 	// Wait waits out a state's timeout: (nil = a real timer). It returns
 	// ctx's error when ctx ends first.
 	Wait func(ctx context.Context, d time.Duration) error
+	// HostHooks run before every host call that is not an agent call
+	// (host/pre-call hooks); nil = none.
+	HostHooks HostHooks
 }
 
 // Outcome of a run.
