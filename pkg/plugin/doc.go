@@ -14,8 +14,14 @@
 // (Assemble), report.go (report and diagnostics), hooks.go (Chain),
 // redact.go and budget.go (built-in providers), process.go (external hook
 // processes: one JSON line per call, lazy spawn, reuse, one respawn,
-// per-call timeout, killed on Close), agent_hooks.go (the agent.Hooks
-// adapter Dispatch calls).
+// per-call timeout, killed on Close), chain.go (Assembly.NewChain: one
+// chain per run), agent_hooks.go (the agent.Hooks adapter Dispatch calls,
+// HostPreCall for pkg/engine's HostHooks, RunStart/RunEnd), registry.go
+// (Assembly.NewRegistry: disabled aliases are refused, never built).
+//
+// The trace plugin is kernel: it cannot be disabled. Disabling host.run
+// installs a host/pre-call gate that refuses it. kitsoki validate reports
+// profile problems through ProfileDiagnostics.
 //
 // The operator profile is trusted and fails loudly: a malformed profile is
 // an error naming file, line and column. Third-party manifests are not: a
