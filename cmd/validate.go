@@ -23,6 +23,7 @@ func newValidateCmd() *cobra.Command {
 		allowUnsetEnv bool
 		quiet         bool
 		jobs          int
+		profile       string
 	)
 	c := &cobra.Command{
 		Use:   "validate [PATH...]",
@@ -46,8 +47,9 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 				return usagef("%v", err)
 			}
 			res := validate.Run(files, validate.Options{
-				Story: story.Options{AllowUnsetEnv: allowUnsetEnv},
-				Jobs:  jobs,
+				Story:       story.Options{AllowUnsetEnv: allowUnsetEnv},
+				Jobs:        jobs,
+				ProfilePath: profile,
 			})
 			out := c.OutOrStdout()
 			tty := isTerminal(out)
@@ -79,6 +81,7 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 	fl.BoolVar(&allowUnsetEnv, "allow-unset-env", false, "report unset ${VAR} in agent_plugins env/headers as warnings (for CI without secrets)")
 	fl.BoolVarP(&quiet, "quiet", "q", false, "human format: print only diagnostics, no per-story summary")
 	fl.IntVarP(&jobs, "jobs", "j", 0, "stories checked in parallel (default: number of CPUs)")
+	fl.StringVar(&profile, "profile", "", "operator plugin profile to check (default: .kitsoki/plugins.yaml found upward from each story)")
 	return c
 }
 

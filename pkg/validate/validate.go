@@ -2,11 +2,13 @@ package validate
 
 import (
 	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/eval"
+	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/story"
 )
 
@@ -15,6 +17,9 @@ type Options struct {
 	Story story.Options
 	// Jobs bounds parallel loads; 0 means GOMAXPROCS.
 	Jobs int
+	// ProfilePath is the operator plugin profile (--profile); "" searches
+	// .kitsoki/plugins.yaml upward from each story.
+	ProfilePath string
 }
 
 // Result of validating a set of stories.
@@ -41,7 +46,13 @@ func Run(files []string, opts Options) Result {
 			defer wg.Done()
 			defer func() { <-sem }()
 			st, ds := story.Load(f, opts.Story)
-			if st != nil && !diag.HasErrors(ds) {
+			sound := st != nil && !diag.HasErrors(ds)
+			po := plugin.Options{StoryDir: filepath.Dir(f), ProfilePath: opts.ProfilePath}
+			if sound {
+				po.Story = st
+			}
+			ds = append(ds, plugin.ProfileDiagnostics(po)...)
+			if sound {
 				// Pinned selections are checked against their eval evidence
 				// only once the story itself is sound. The engine runs a story
 				// whatever its evidence says, so here they are warnings

@@ -111,3 +111,54 @@ func TestRunReportsErrorsPerFile(t *testing.T) {
 		}
 	}
 }
+
+func writeFile(t *testing.T, p, body string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The operator's plugin profile, found upward from the story, is checked
+// with the story: unknown plugin ids warn, a malformed profile is an error
+// at its own file and line.
+func TestRunReportsPluginProfileProblems(t *testing.T) {
+	dir := t.TempDir()
+	app := filepath.Join(dir, "stories", "s", "app.yaml")
+	writeFile(t, app, "app: {id: s}\nroot: start\nstates:\n  start: {terminal: true}\n")
+	profile := filepath.Join(dir, ".kitsoki", "plugins.yaml")
+
+	writeFile(t, profile, "version: 1\ndisable: [transport.nope]\n")
+	res := Run([]string{app}, Options{})
+	var warned bool
+	for _, d := range res.Diagnostics {
+		if d.File == profile && d.Severity == diag.Warning && strings.Contains(d.Message, "transport.nope") {
+			warned = true
+		}
+	}
+	if !warned || len(res.Invalid) != 0 {
+		t.Fatalf("want an unknown-id warning at the profile, got %v (invalid %v)", res.Diagnostics, res.Invalid)
+	}
+
+	writeFile(t, profile, "version: 1\ndisable: {oops: true}\n")
+	res = Run([]string{app}, Options{})
+	var failed bool
+	for _, d := range res.Diagnostics {
+		if d.File == profile && d.Severity == diag.Error && d.Line == 2 {
+			failed = true
+		}
+	}
+	if !failed || !res.Invalid[app] {
+		t.Fatalf("want a positioned error at %s:2, got %v", profile, res.Diagnostics)
+	}
+
+	// --profile overrides the upward search.
+	other := filepath.Join(dir, "ops.yaml")
+	writeFile(t, other, "version: 1\n")
+	if res = Run([]string{app}, Options{ProfilePath: other}); len(res.Diagnostics) != 0 {
+		t.Fatalf("--profile with a clean file: %v", res.Diagnostics)
+	}
+}
