@@ -15,10 +15,10 @@ BIN     := bin/kitsoki
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
 
-## test: everything CI runs — format, vet, race tests (fuzz seeds included), examples end to end.
+## test: everything CI runs — format, vet (every release platform), race tests (fuzz seeds included), examples end to end.
 test: lint unit examples
 
-lint: fmt-check vet
+lint: fmt-check vet cross
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
