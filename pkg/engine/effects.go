@@ -177,11 +177,31 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 		}
 		args = w
 	}
+	// host/pre-call hooks run first, so harness.called records the args the
+	// handler really receives (model-visible = logged); a halt is the
+	// call's failure and takes the on_error path.
+	var hookErr error
+	if h := r.opts.HostHooks; h != nil && !isAgentHandler(e.Invoke) {
+		if rewritten, err := h.HostPreCall(ctx, e.Invoke, args, r.emit); err != nil {
+			hookErr = err
+		} else {
+			args = rewritten
+		}
+	}
 	if err := r.emit(KindHarnessCalled, map[string]any{"args": args, "background": false, "namespace": e.Invoke}); err != nil {
 		return nil, err
 	}
 	start := time.Now()
-	res, callID, err := r.dispatch(ctx, e, args, rc, promptErr)
+	var (
+		res    map[string]any
+		callID string
+		err    error
+	)
+	if hookErr != nil {
+		err = hookErr
+	} else {
+		res, callID, err = r.dispatch(ctx, e, args, rc, promptErr)
+	}
 	dur := time.Since(start)
 	sum := CallSummary{Handler: e.Invoke, ID: e.ID, CallID: callID, Agent: e.Agent, State: r.cur.Path, Turn: r.turn,
 		DurationMS: dur.Milliseconds(), OK: err == nil}

@@ -30,16 +30,11 @@ type HostHooks interface {
 	HostPreCall(ctx context.Context, handler string, args map[string]any, emit func(kind string, payload any) error) (map[string]any, error)
 }
 
-// dispatch runs one host call and returns its result data.
+// dispatch runs one host call (its host/pre-call hooks already ran in
+// invoke) and returns its result data.
 // rc is the rendered agent call (nil for other handlers); promptErr is why
 // its prompt could not be rendered, reported as the call's failure.
 func (r *runner) dispatch(ctx context.Context, e *Effect, args map[string]any, rc *RenderedCall, promptErr error) (map[string]any, string, error) {
-	if h := r.opts.HostHooks; h != nil && !isAgentHandler(e.Invoke) {
-		var err error
-		if args, err = h.HostPreCall(ctx, e.Invoke, args, r.emit); err != nil {
-			return nil, "", err
-		}
-	}
 	if hc := r.opts.HostCassette; hc != nil && hc.Handles(e.Invoke) {
 		return hc.play(ctx, r, e, args)
 	}
