@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -15,19 +17,33 @@ import (
 
 // PongoLoader compiles pongo2 templates (views, say, prompts, targets) with
 // its own pongo2.TemplateSet, so nothing leaks between stories. Names in
-// {% include %} and {% extends %} resolve, in order: absolute paths as is;
-// a registered namespace prefix ("@shared/", "@import/<alias>/", or
-// "@story/" if registered); otherwise "@story/" and plain names against the
-// search directories in order (overlay first, then the story), then
-// relative to the including file.
+// {% include %}, {% extends %} and {% import %} resolve, in order: a
+// registered namespace prefix ("@shared/", "@import/<alias>/", or "@story/"
+// if registered); otherwise "@story/" and plain names against the search
+// directories in order (overlay first, then the story), then relative to
+// the including file.
+//
+// A name resolves only inside the template roots: the search directories,
+// the namespace directories and the directory of each file given to
+// CompileFile. Absolute names and ".." that leave the roots are refused
+// with an error naming the template, the path and the roots; {% ssi %}
+// (which reads any file) is banned.
 type PongoLoader struct {
 	dirs []string
 	ns   map[string]string // "@shared" -> dir
 	set  *pongo2.TemplateSet
 
-	mu      sync.Mutex
-	getErrs map[string]error // why an include/extends target was refused
+	mu       sync.Mutex
+	getErrs  map[string]error // why an include/extends target was refused
+	files    map[string]bool  // absolute paths given to CompileFile
+	fileDirs []string         // their directories (template roots too)
+	accepted map[string]bool  // absolute paths Abs resolved and allowed
+	refused  int              // counter for refusal sentinels
 }
+
+// refusedPrefix starts the name Abs returns for a refused path, so that
+// Get fails with the recorded reason instead of reading anything.
+const refusedPrefix = "@\x00refused/"
 
 // Pongo is a compiled pongo2 template. It is safe for concurrent rendering.
 type Pongo struct {
@@ -39,7 +55,7 @@ type Pongo struct {
 // NewPongoLoader returns a loader searching dirs, in order, for include and
 // extends targets.
 func NewPongoLoader(dirs ...string) *PongoLoader {
-	l := &PongoLoader{ns: map[string]string{}, getErrs: map[string]error{}}
+	l := &PongoLoader{ns: map[string]string{}, getErrs: map[string]error{}, files: map[string]bool{}, accepted: map[string]bool{}}
 	for _, d := range dirs {
 		if d == "" {
 			continue
@@ -50,6 +66,7 @@ func NewPongoLoader(dirs ...string) *PongoLoader {
 		l.dirs = append(l.dirs, d)
 	}
 	l.set = pongo2.NewSet(fmt.Sprintf("kitsoki-%p", l), fileLoader{l})
+	_ = l.set.BanTag("ssi") // reads any file, past the loader
 	return l
 }
 
@@ -100,6 +117,14 @@ func (l *PongoLoader) CompileFile(path string) (p *Pongo, err error) {
 	if aerr != nil {
 		abs = path
 	}
+	l.mu.Lock()
+	if !l.files[abs] {
+		l.files[abs] = true
+		if d := filepath.Dir(abs); !slices.Contains(l.fileDirs, d) {
+			l.fileDirs = append(l.fileDirs, d)
+		}
+	}
+	l.mu.Unlock()
 	tpl, perr := l.set.FromFile(abs)
 	if perr != nil {
 		return nil, l.pongoError(path, string(src), perr)
@@ -176,15 +201,99 @@ func pongoError(name, src string, err error) *Error {
 // reads gets the ` ?? ` rewrite.
 type fileLoader struct{ l *PongoLoader }
 
+// Abs resolves name as written in the template base ("" for a string
+// template, or when pongo2 re-resolves a name Abs already returned). A
+// refused name becomes a sentinel whose Get fails with the reason.
 func (f fileLoader) Abs(base, name string) string {
-	return f.l.resolve(base, name)
+	l := f.l
+	if strings.HasPrefix(name, refusedPrefix) {
+		return name
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if filepath.IsAbs(name) {
+		if base == "" && (l.files[name] || l.accepted[name]) {
+			return name
+		}
+		return l.refuse(base, name, "absolute paths are not allowed; name the file relative to a template root")
+	}
+	if ns, ok := strings.CutPrefix(name, "@"); ok && !strings.HasPrefix(ns, "story/") {
+		known := false
+		for prefix := range l.ns {
+			if strings.HasPrefix(name, prefix+"/") {
+				known = true
+			}
+		}
+		if !known {
+			return l.refuse(base, name, "no namespace of this name is registered")
+		}
+	}
+	p := l.resolve(base, name)
+	if !l.insideRoots(p) {
+		return l.refuse(base, name, fmt.Sprintf("it resolves to %s, outside the template roots", p))
+	}
+	l.accepted[p] = true
+	return p
+}
+
+// refuse records why name may not be read and returns the sentinel Abs
+// hands to pongo2. l.mu is held.
+func (l *PongoLoader) refuse(base, name, why string) string {
+	if base == "" {
+		base = "<string>"
+	}
+	l.refused++
+	key := fmt.Sprintf("%s%d", refusedPrefix, l.refused)
+	err := &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 %s: template path %q is refused: %s (roots: %s)",
+		base, name, why, strings.Join(l.roots(), ", "))}
+	l.getErrs[key] = err
+	l.getErrs[name] = err // pongo2 may report the name as written
+	return key
+}
+
+// roots lists the template roots. l.mu is held.
+func (l *PongoLoader) roots() []string {
+	out := slices.Clone(l.dirs)
+	for _, prefix := range slices.Sorted(maps.Keys(l.ns)) {
+		out = append(out, l.ns[prefix])
+	}
+	out = append(out, l.fileDirs...)
+	out = slices.DeleteFunc(out, func(d string) bool { return d == "" })
+	seen := map[string]bool{}
+	out = slices.DeleteFunc(out, func(d string) bool { dup := seen[d]; seen[d] = true; return dup })
+	if len(out) == 0 {
+		return []string{"none"}
+	}
+	return out
+}
+
+// insideRoots reports whether the absolute path p lies inside a template
+// root. l.mu is held.
+func (l *PongoLoader) insideRoots(p string) bool {
+	if !filepath.IsAbs(p) {
+		return false
+	}
+	for _, r := range l.roots() {
+		if rel, err := filepath.Rel(r, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+			return true
+		}
+	}
+	return false
 }
 
 func (f fileLoader) Get(name string) (io.Reader, error) {
-	path := name
-	if !filepath.IsAbs(path) {
-		path = f.l.resolve("", path)
+	f.l.mu.Lock()
+	rerr := f.l.getErrs[name]
+	ok := f.l.files[name] || f.l.accepted[name]
+	f.l.mu.Unlock()
+	if strings.HasPrefix(name, refusedPrefix) {
+		return nil, rerr
 	}
+	if !ok {
+		// Every name reaches Get through Abs; anything else is refused.
+		return nil, fmt.Errorf("pongo2: template path %q was not resolved by the loader", name)
+	}
+	path := name
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

@@ -290,3 +290,70 @@ func TestPongoEndcommentHang(t *testing.T) {
 		}
 	}
 }
+
+// Include, extends and import resolve only inside the template roots: an
+// absolute name or a ".." that leaves them is refused, naming the
+// template, the path and the roots, and the outside file is never read.
+func TestPongoLoaderStaysInsideRoots(t *testing.T) {
+	base := t.TempDir()
+	story := filepath.Join(base, "story")
+	secret := filepath.Join(base, "secret.txt")
+	writeFiles(t, base, map[string]string{"secret.txt": "TOPSECRET"})
+	writeFiles(t, story, map[string]string{
+		"prompts/abs.md":     "{% include '" + secret + "' %}",
+		"prompts/dotdot.md":  "{% include '../../secret.txt' %}",
+		"prompts/extends.md": "{% extends '../../secret.txt' %}",
+		"prompts/import.md":  "{% import '" + secret + "' m %}",
+		"prompts/ok.md":      "{% include '../views/part.md' %}",
+		"views/part.md":      "part",
+	})
+	l := NewPongoLoader(filepath.Join(story, "prompts"), story)
+	for _, f := range []string{"abs.md", "dotdot.md", "extends.md", "import.md"} {
+		path := filepath.Join(story, "prompts", f)
+		_, err := l.CompileFile(path)
+		if err == nil {
+			t.Fatalf("%s compiled", f)
+		}
+		for _, want := range []string{"pongo2 " + path, "is refused", "roots: " + filepath.Join(story, "prompts") + ", " + story} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %q lacks %q", f, err, want)
+			}
+		}
+		if strings.Contains(err.Error(), "TOPSECRET") {
+			t.Errorf("%s: the outside file was read: %v", f, err)
+		}
+	}
+	// A ".." that stays inside a root is fine.
+	p, err := l.CompileFile(filepath.Join(story, "prompts", "ok.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := p.Render(nil); out != "part" {
+		t.Errorf("inside include = %q", out)
+	}
+	// String templates, static and at render time.
+	for _, src := range []string{"{% include '" + secret + "' %}", "{% include '../secret.txt' %}", "{% include '@import/x/../../../secret.txt' %}", "{% ssi '" + secret + "' %}"} {
+		if _, err := l.Compile(src); err == nil {
+			t.Errorf("Compile(%q) succeeded", src)
+		} else if strings.Contains(err.Error(), "TOPSECRET") {
+			t.Errorf("Compile(%q) read the file: %v", src, err)
+		}
+	}
+	p, err = l.Compile("{% include world.p %}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{secret, "../secret.txt", "views/part.md"} {
+		out, err := p.Render(Env{"world": map[string]any{"p": name}})
+		if strings.Contains(out, "TOPSECRET") {
+			t.Errorf("render include %q leaked the file", name)
+		}
+		if name == "views/part.md" {
+			if err != nil || out != "part" {
+				t.Errorf("render include %q = %q, %v", name, out, err)
+			}
+		} else if err == nil || !strings.Contains(err.Error(), "is refused") {
+			t.Errorf("render include %q = %q, %v", name, out, err)
+		}
+	}
+}

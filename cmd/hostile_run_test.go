@@ -1,0 +1,96 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Hostile-input regression tests for kitsoki run (and the story argument
+// of mcp serve and plugins): escape sequences from a cassette, prompts
+// reaching outside the story, bad paths and bad flag files.
+
+const hostileRunStory = `app: { id: hostile-run, version: 0.1.0 }
+hosts: [host.agent.ask]
+agents:
+  helper: { system_prompt: "Answer briefly." }
+world:
+  answer: { type: string, default: "" }
+intents:
+  done: { description: "(internal) answered." }
+exits:
+  answered: {}
+root: asking
+states:
+  asking:
+    on_enter:
+      - invoke: host.agent.ask
+        id: q
+        with: { agent: helper, prompt: prompts/q.md }
+        bind: { answer: stdout }
+      - say: "{{ world.answer }}"
+      - emit_intent: done
+    on:
+      done: [ { target: "@exit:answered" } ]
+`
+
+// hostileRunDir writes the story (prompt text prompt) into dir/s and a
+// cassette answering its one call with answer into dir/c.yaml.
+func hostileRunDir(t *testing.T, prompt, answer string) string {
+	t.Helper()
+	dir := hostileDir(t)
+	for name, body := range map[string]string{
+		"s/app.yaml":     hostileRunStory,
+		"s/prompts/q.md": prompt,
+		"c.yaml": "kind: host_cassette\napp_id: hostile-run\nmatch_on: [call]\nepisodes:\n  - id: q\n    match: { call: q }\n" +
+			"    agent: { verb: ask, response: " + `"` + answer + `"` + " }\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestHostileRunPromptOutsideRoots(t *testing.T) {
+	for _, tc := range []struct{ name, tag string }{
+		{"absolute", `{% include "SECRET" %}`},
+		{"dotdot", `{% include "../../secret.txt" %}`},
+		{"parent", `{% extends "../../secret.txt" %}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := hostileRunDir(t, "", "fine")
+			secret := filepath.Join(dir, "secret.txt")
+			if err := os.WriteFile(secret, []byte("TOPSECRET\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			prompt := strings.ReplaceAll(tc.tag, "SECRET", secret)
+			if err := os.WriteFile(filepath.Join(dir, "s", "prompts", "q.md"), []byte("Answer. "+prompt), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, errOut, code := hostile(t, dir, "run", "s", "--cassette", "c.yaml", "--trace", "t.jsonl")
+			if code != ExitFinding {
+				t.Fatalf("exit %d, want 1\n%s%s", code, out, errOut)
+			}
+			for _, want := range []string{"q.md", "is refused", "roots: "} {
+				if !strings.Contains(errOut, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, errOut)
+				}
+			}
+			tr, _ := os.ReadFile(filepath.Join(dir, "t.jsonl"))
+			if strings.Contains(out+errOut+string(tr), "TOPSECRET") {
+				t.Fatalf("the outside file reached the output or the trace:\n%s%s\n%s", out, errOut, tr)
+			}
+			// validate reports it as an error too.
+			vout, verr, vcode := hostile(t, dir, "validate", "s")
+			if vcode != ExitFinding || !strings.Contains(vout, "error: ") || !strings.Contains(vout, "is refused") {
+				t.Fatalf("validate: exit %d\n%s%s", vcode, vout, verr)
+			}
+		})
+	}
+}
