@@ -57,6 +57,22 @@ func hostileRunDir(t *testing.T, prompt, answer string) string {
 	return dir
 }
 
+func TestHostileRunCassetteEscapeSequences(t *testing.T) {
+	// The YAML double-quoted answer holds ESC ] 0 ; pwned BEL: a terminal
+	// title change if printed raw.
+	dir := hostileRunDir(t, "Say hi.", `\e]0;pwned\a ok`)
+	out, errOut, code := hostile(t, dir, "run", "s", "--cassette", "c.yaml", "--trace", "t.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if strings.ContainsAny(out+errOut, "\x1b\x07") {
+		t.Fatalf("raw control characters in the human log:\n%q", out+errOut)
+	}
+	if !strings.Contains(out, `say: \x1b]0;pwned\x07 ok`) {
+		t.Fatalf("the say line does not show the escaped answer:\n%s", out)
+	}
+}
+
 func TestHostileRunPromptOutsideRoots(t *testing.T) {
 	for _, tc := range []struct{ name, tag string }{
 		{"absolute", `{% include "SECRET" %}`},

@@ -186,7 +186,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 		return usagef("plugin profile:\n%v", err)
 	}
 	for _, d := range asm.Diagnostics() {
-		fmt.Fprintf(stderr, "kitsoki: warning: %s\n", d)
+		fmt.Fprintf(stderr, "kitsoki: warning: %s\n", trace.Printable(fmt.Sprint(d)))
 	}
 	chain := asm.NewChain()
 	defer chain.Close()
@@ -219,7 +219,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 
 	var notes func(engine.Note)
 	if !f.jsonOut {
-		fmt.Fprintf(stdout, "run %s (%s)  session %s\n", st.App.ID, path, session)
+		fmt.Fprintf(stdout, "run %s (%s)  session %s\n", trace.Printable(st.App.ID), trace.Printable(path), session)
 		notes = humanNotes(stdout)
 	}
 	_ = chain.RunStart(ctx, map[string]any{"story": path, "app_id": st.App.ID, "session_id": session}, hookEmit(sink, 0))
@@ -272,13 +272,13 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	} else {
 		switch res.Outcome {
 		case engine.OutcomeExit:
-			fmt.Fprintf(stdout, "exit %s\n", res.Exit)
+			fmt.Fprintf(stdout, "exit %s\n", trace.Printable(res.Exit))
 		case engine.OutcomeTerminal:
-			fmt.Fprintf(stdout, "terminal %s\n", res.State)
+			fmt.Fprintf(stdout, "terminal %s\n", trace.Printable(res.State))
 		}
-		fmt.Fprintf(stdout, "trace: %s\n", tracePath)
+		fmt.Fprintf(stdout, "trace: %s\n", trace.Printable(tracePath))
 		if res.Unconsumed > 0 && res.Finished() {
-			fmt.Fprintf(stderr, "kitsoki: warning: %d --intent input(s) not consumed: the run ended at %s first\n", res.Unconsumed, res.State)
+			fmt.Fprintf(stderr, "kitsoki: warning: %d --intent input(s) not consumed: the run ended at %s first\n", res.Unconsumed, trace.Printable(res.State))
 		}
 	}
 	if status != ExitOK {
@@ -299,9 +299,12 @@ func hookEmit(sink engine.Sink, turn int64) func(kind string, payload any) error
 }
 
 // humanNotes prints the short human log: states entered, say lines, calls
-// with durations.
+// with durations. Every text from the story or an agent (a say line, an
+// answer in an error, a state name) goes through trace.Printable: escape
+// sequences are shown, never sent to the terminal.
 func humanNotes(w io.Writer) func(engine.Note) {
 	return func(n engine.Note) {
+		n.State, n.Text, n.Error = trace.Printable(n.State), trace.Printable(n.Text), trace.Printable(n.Error)
 		switch n.Kind {
 		case "enter":
 			fmt.Fprintf(w, "→ %s\n", n.State)
