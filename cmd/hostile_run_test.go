@@ -110,3 +110,34 @@ func TestHostileRunPromptOutsideRoots(t *testing.T) {
 		})
 	}
 }
+
+func TestHostileRunStoryPaths(t *testing.T) {
+	dir := hostileRunDir(t, "Say hi.", "fine")
+	cases := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"run", "nosuch.yaml"}, []string{"nosuch.yaml: no such file or directory"}},
+		{[]string{"run", "adir"}, []string{"adir: not a story directory (no app.yaml)"}},
+		{[]string{"run", "-"}, []string{"-: stories are not read from standard input", "pass the story directory or its app.yaml"}},
+		{[]string{"mcp", "serve", "adir"}, []string{"adir: not a story directory (no app.yaml)"}},
+		{[]string{"mcp", "serve", "nosuch"}, []string{"nosuch: no such file or directory"}},
+		{[]string{"mcp", "serve", "-"}, []string{"-: stories are not read from standard input"}},
+		{[]string{"plugins", "-"}, []string{"-: stories are not read from standard input"}},
+	}
+	for _, tc := range cases {
+		_, errOut, code := hostile(t, dir, tc.args...)
+		if code != ExitUsageEnv {
+			t.Errorf("kitsoki %v: exit %d, want 2\n%s", tc.args, code, errOut)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(errOut, w) {
+				t.Errorf("kitsoki %v: stderr lacks %q:\n%s", tc.args, w, errOut)
+			}
+		}
+		if strings.Contains(errOut, "trace: trace:") || strings.Contains(errOut, "[io]") {
+			t.Errorf("kitsoki %v: %s", tc.args, errOut)
+		}
+	}
+}

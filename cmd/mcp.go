@@ -136,8 +136,8 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	} else if token != "" {
 		return usagef("--token-env only applies with --http")
 	}
-	if _, err := os.Stat(storyPath); err != nil {
-		return usagef("%s: %v", storyPath, errors.Unwrap(err))
+	if err := checkStoryArg(storyPath); err != nil {
+		return err
 	}
 
 	tracePath := f.tracePath

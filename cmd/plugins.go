@@ -56,6 +56,9 @@ func loadStoryForPlugins(stderr io.Writer, args []string) (*story.Story, string,
 	if explicit {
 		path = args[0]
 	}
+	if path == "-" {
+		return nil, "", "", checkStoryArg(path)
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, "", "", usagef("%s: %v", path, errors.Unwrap(err))

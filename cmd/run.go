@@ -127,6 +127,9 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	if f.timeout < 0 {
 		return usagef("--timeout %s: must not be negative", f.timeout)
 	}
+	if err := checkStoryArg(path); err != nil {
+		return err
+	}
 	st, ds := story.Load(path, story.Options{})
 	if diag.HasErrors(ds) || st == nil {
 		errsOnly := ds[:0:0]

@@ -135,7 +135,7 @@ func TestRunUsageAndFindings(t *testing.T) {
 		{[]string{"run", ex, "--slot", "a=b"}, ExitUsageEnv, "must follow the --intent"},
 		{[]string{"run", ex, "--world", "nope=1"}, ExitUsageEnv, `world key "nope" is not declared`},
 		{[]string{"run", ex, "--cassette", filepath.Join(dir, "missing.yaml")}, ExitUsageEnv, "--cassette"},
-		{[]string{"run", filepath.Join(dir, "nowhere")}, ExitFinding, "does not load"},
+		{[]string{"run", filepath.Join(dir, "nowhere")}, ExitUsageEnv, "nowhere: no such file or directory"},
 		// the claude CLI cannot run here; a miss on the cassette fails the run
 		{[]string{"run", ex, "--cassette", filepath.Join("..", "pkg", "engine", "testdata", "agent_probe", "flows", "who_are_you.cassette.yaml")}, ExitFinding, "cassette"},
 	}
