@@ -124,6 +124,8 @@ func TestHostileRunStoryPaths(t *testing.T) {
 		{[]string{"mcp", "serve", "nosuch"}, []string{"nosuch: no such file or directory"}},
 		{[]string{"mcp", "serve", "-"}, []string{"-: stories are not read from standard input"}},
 		{[]string{"plugins", "-"}, []string{"-: stories are not read from standard input"}},
+		{[]string{"run", "s", "--trace", "adir"}, []string{`kitsoki: --trace: create "adir": is a directory`}},
+		{[]string{"mcp", "serve", "s", "--trace", "adir"}, []string{`kitsoki: --trace: create "adir": is a directory`}},
 	}
 	for _, tc := range cases {
 		_, errOut, code := hostile(t, dir, tc.args...)

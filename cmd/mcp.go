@@ -146,7 +146,7 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	}
 	tw, err := trace.Create(tracePath, trace.Header{Story: storyPath, Generator: "kitsoki " + version + " mcp serve"})
 	if err != nil {
-		return usagef("--trace: %v", err)
+		return usagef("--trace: %s", strings.TrimPrefix(err.Error(), "trace: "))
 	}
 	defer tw.Close()
 	sink := agent.SinkFunc(func(ev agent.Event) error {

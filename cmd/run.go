@@ -196,7 +196,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 
 	tw, err := trace.Create(tracePath, trace.Header{AppID: st.App.ID, Story: path, Generator: "kitsoki " + version})
 	if err != nil {
-		return usagef("trace: %v", err)
+		return usagef("--trace: %s", strings.TrimPrefix(err.Error(), "trace: "))
 	}
 	defer tw.Close()
 	sink := engine.TraceSink(tw)
