@@ -143,3 +143,29 @@ func TestHostileRunStoryPaths(t *testing.T) {
 		}
 	}
 }
+
+func TestHostileRunFlagFiles(t *testing.T) {
+	dir := hostileRunDir(t, "Say hi.", "fine")
+	if err := os.WriteFile(filepath.Join(dir, "l.yaml"), []byte("- a\n- b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "s", "--world-file", "l.yaml"}, "--world-file l.yaml: must be a YAML mapping of world keys to values (got a list)"},
+		{[]string{"run", "s", "--world-file", "nosuch"}, "--world-file nosuch: no such file"},
+		{[]string{"run", "s", "--world-file", "adir"}, "--world-file adir: is a directory"},
+		{[]string{"run", "s", "--cassette", "nosuch"}, "kitsoki: --cassette: nosuch: no such file\n"},
+		{[]string{"run", "s", "--host-cassette", "nosuch"}, "kitsoki: --host-cassette: nosuch: no such file\n"},
+	}
+	for _, tc := range cases {
+		_, errOut, code := hostile(t, dir, tc.args...)
+		if code != ExitUsageEnv || !strings.Contains(errOut, tc.want) {
+			t.Errorf("kitsoki %v: exit %d, want 2 and %q:\n%s", tc.args, code, tc.want, errOut)
+		}
+		if strings.Contains(errOut, dir) || strings.Contains(errOut, "malformed") || strings.Contains(errOut, "unmarshal") {
+			t.Errorf("kitsoki %v: absolute path or Go-internal text:\n%s", tc.args, errOut)
+		}
+	}
+}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -91,15 +93,37 @@ func LoadCassette(p string) (*Cassette, error) {
 	}
 	data, err := os.ReadFile(abs)
 	if err != nil {
-		return nil, fmt.Errorf("cassette: %q: %w", abs, err)
+		return nil, fmt.Errorf("%s: %s", p, fileReason(err))
 	}
-	return ParseCassette(abs, data)
+	return parseCassette(p, filepath.Dir(abs), data)
+}
+
+// fileReason is the reason of a file error without Go's "open <abs path>"
+// wrapping: "no such file", "permission denied", "is a directory".
+func fileReason(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 // ParseCassette parses cassette bytes. name is the file path: it appears in
 // errors and roots !include (which may only read inside its directory).
 func ParseCassette(name string, data []byte) (*Cassette, error) {
-	data, err := resolveIncludes(filepath.Dir(name), data)
+	return parseCassette(name, filepath.Dir(name), data)
+}
+
+// parseCassette parses cassette bytes named name (as the user gave it, for
+// messages) whose !include files are read inside dir.
+func parseCassette(name, dir string, data []byte) (*Cassette, error) {
+	data, err := resolveIncludes(dir, data)
 	if err != nil {
 		return nil, fmt.Errorf("cassette: resolve !include in %q: %w", name, err)
 	}

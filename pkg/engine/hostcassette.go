@@ -64,15 +64,11 @@ type hostEpisode struct {
 
 // LoadHostCassette reads a host cassette file.
 func LoadHostCassette(path string) (*HostCassette, error) {
-	abs, err := filepath.Abs(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %s", path, ioReason(err))
 	}
-	data, err := os.ReadFile(abs)
-	if err != nil {
-		return nil, fmt.Errorf("cassette: %w", err)
-	}
-	return ParseHostCassette(abs, data)
+	return ParseHostCassette(path, data)
 }
 
 // ParseHostCassette parses host cassette bytes; name appears in errors.

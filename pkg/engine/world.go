@@ -3,7 +3,9 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"sort"
 	"strconv"
@@ -98,16 +100,62 @@ func declaredList(types map[string]string) string {
 }
 
 // LoadWorldFile reads a YAML (or JSON) mapping of world overrides.
+// Errors name the file as given: "--world-file l.yaml: must be a YAML
+// mapping of world keys to values (got a list)", "--world-file nosuch: no
+// such file".
 func LoadWorldFile(path string) (map[string]any, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("--world-file: %w", err)
+		return nil, fmt.Errorf("--world-file %s: %s", path, ioReason(err))
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("--world-file %s: not valid YAML: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	switch {
+	case root.Kind == 0 || (root.Kind == yaml.ScalarNode && root.Tag == "!!null"):
+		return nil, nil // an empty file overrides nothing
+	case root.Kind != yaml.MappingNode:
+		return nil, fmt.Errorf("--world-file %s: must be a YAML mapping of world keys to values (got %s)", path, yamlKind(root))
 	}
 	var m map[string]any
-	if err := yaml.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("--world-file %s: not a YAML mapping of world keys: %v", path, err)
+	if err := root.Decode(&m); err != nil {
+		return nil, fmt.Errorf("--world-file %s: must be a YAML mapping of world keys to values: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	return m, nil
+}
+
+// yamlKind names the shape of a YAML node for an error message.
+func yamlKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		return "a single value"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	return "a document"
+}
+
+// ioReason is the reason of a file error without Go's "open <abs path>"
+// wrapping: "no such file", "permission denied", "is a directory".
+func ioReason(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 // parseTyped turns the text of a --world or --slot value into a value of the
