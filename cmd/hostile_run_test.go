@@ -158,6 +158,9 @@ func TestHostileRunFlagFiles(t *testing.T) {
 		{[]string{"run", "s", "--world-file", "adir"}, "--world-file adir: is a directory"},
 		{[]string{"run", "s", "--cassette", "nosuch"}, "kitsoki: --cassette: nosuch: no such file\n"},
 		{[]string{"run", "s", "--host-cassette", "nosuch"}, "kitsoki: --host-cassette: nosuch: no such file\n"},
+		{[]string{"run", "s", "--profile", "nosuch"}, "--profile nosuch: the plugin profile cannot be read: no such file or directory"},
+		{[]string{"plugins", "s", "--profile", "nosuch"}, "--profile nosuch: the plugin profile cannot be read: no such file or directory"},
+		{[]string{"mcp", "serve", "s", "--profile", "nosuch", "--trace", "m.jsonl"}, "--profile nosuch: the plugin profile cannot be read: no such file or directory"},
 	}
 	for _, tc := range cases {
 		_, errOut, code := hostile(t, dir, tc.args...)

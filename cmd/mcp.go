@@ -158,6 +158,9 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 		Version: version, Logger: logger, ClaudeSubmit: claudeSubmitCommand()})
 	if err != nil {
 		var pe *plugin.ProfileError
+		if errors.As(err, &pe) && pe.ReadErr != nil {
+			return profileReadError(f.profile, pe)
+		}
 		if errors.As(err, &pe) {
 			return usagef("the plugin profile is malformed:\n%v", pe)
 		}

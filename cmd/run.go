@@ -186,6 +186,10 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	// is written: a malformed operator profile fails loudly, with positions.
 	asm, err := plugin.Assemble(plugin.Options{StoryDir: st.Dir, ProfilePath: f.profile, Story: st})
 	if err != nil {
+		var pe *plugin.ProfileError
+		if errors.As(err, &pe) && pe.ReadErr != nil {
+			return profileReadError(f.profile, pe)
+		}
 		return usagef("plugin profile:\n%v", err)
 	}
 	for _, d := range asm.Diagnostics() {

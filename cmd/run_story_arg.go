@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/validate"
 )
 
@@ -40,3 +41,15 @@ func checkStoryArg(path string) error {
 	return nil
 }
 
+// profileReadError is the usage error for a plugin profile that could not
+// be read at all (a missing --profile file): the reason, not "malformed".
+func profileReadError(flagPath string, pe *plugin.ProfileError) error {
+	file := flagPath
+	if len(pe.Diagnostics) > 0 && pe.Diagnostics[0].File != "" {
+		file = pe.Diagnostics[0].File
+	}
+	if flagPath != "" {
+		return usagef("--profile %s: the plugin profile cannot be read: %v; fix the path or pass another with --profile", file, pe.ReadErr)
+	}
+	return usagef("%s: the plugin profile cannot be read: %v; fix or remove the file", file, pe.ReadErr)
+}

@@ -58,9 +58,12 @@ type BudgetConfig struct {
 	MaxTokens  int64
 }
 
-// ProfileError is a malformed profile: every problem, positioned.
+// ProfileError is a malformed profile: every problem, positioned. When the
+// file could not be read at all, ReadErr holds the reason ("no such file or
+// directory") and Diagnostics its one diagnostic.
 type ProfileError struct {
 	Diagnostics []diag.Diagnostic
+	ReadErr     error
 }
 
 func (e *ProfileError) Error() string {
@@ -98,7 +101,7 @@ func FindProfile(dir string) string {
 func LoadProfile(path string) (*Profile, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, &ProfileError{Diagnostics: []diag.Diagnostic{{File: path, Severity: diag.Error, Rule: RuleProfile,
+		return nil, &ProfileError{ReadErr: errors.New(errText(err)), Diagnostics: []diag.Diagnostic{{File: path, Severity: diag.Error, Rule: RuleProfile,
 			Message: "cannot read the plugin profile: " + errText(err) + "; fix the path given to --profile or remove the file"}}}
 	}
 	return ParseProfile(path, data)

@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -76,6 +77,18 @@ func TestMissingExplicitProfileFails(t *testing.T) {
 	var pe *ProfileError
 	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "cannot read the plugin profile") {
 		t.Fatalf("err = %v", err)
+	}
+	if pe.ReadErr == nil || pe.ReadErr.Error() != "no such file or directory" {
+		t.Fatalf("ReadErr = %v, want the I/O reason", pe.ReadErr)
+	}
+	// A malformed profile that was read has no ReadErr.
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte("- x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Assemble(Options{StoryDir: t.TempDir(), ProfilePath: bad})
+	if !errors.As(err, &pe) || pe.ReadErr != nil {
+		t.Fatalf("malformed profile: err = %v, ReadErr = %v", err, pe.ReadErr)
 	}
 }
 
