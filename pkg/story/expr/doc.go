@@ -15,6 +15,10 @@
 //
 // The package does not read stories, know about states or effects, or decide
 // which YAML position uses which syntax: package story and package engine do.
+// A PongoLoader reads include, extends and import targets only inside its
+// template roots (search directories, namespaces, the directories of files
+// it compiled): an absolute name or a ".." that leaves them is refused with
+// ErrOutsideRoots, so a story cannot pull /etc/passwd into a prompt.
 // It never panics on user input: panics raised inside expr-lang or pongo2 are
 // recovered and returned as errors. It keeps no mutable global state: pongo2
 // template sets are per PongoLoader. The only process-wide pongo2 settings

@@ -41,6 +41,12 @@ type PongoLoader struct {
 	refused  int              // counter for refusal sentinels
 }
 
+// ErrOutsideRoots is wrapped by the *Error of an include, extends or import
+// target the loader refused: an absolute name, a ".." leaving the template
+// roots, or an unregistered namespace. A linter can check it with
+// errors.Is instead of matching message text.
+var ErrOutsideRoots = errors.New("template path outside the template roots")
+
 // refusedPrefix starts the name Abs returns for a refused path, so that
 // Get fails with the recorded reason instead of reading anything.
 const refusedPrefix = "@\x00refused/"
@@ -244,7 +250,7 @@ func (l *PongoLoader) refuse(base, name, why string) string {
 	}
 	l.refused++
 	key := fmt.Sprintf("%s%d", refusedPrefix, l.refused)
-	err := &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 %s: template path %q is refused: %s (roots: %s)",
+	err := &Error{Kind: KindPongo, Err: ErrOutsideRoots, Msg: fmt.Sprintf("pongo2 %s: template path %q is refused: %s (roots: %s)",
 		base, name, why, strings.Join(l.roots(), ", "))}
 	l.getErrs[key] = err
 	l.getErrs[name] = err // pongo2 may report the name as written

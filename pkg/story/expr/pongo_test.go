@@ -322,6 +322,9 @@ func TestPongoLoaderStaysInsideRoots(t *testing.T) {
 		if strings.Contains(err.Error(), "TOPSECRET") {
 			t.Errorf("%s: the outside file was read: %v", f, err)
 		}
+		if !errors.Is(err, ErrOutsideRoots) {
+			t.Errorf("%s: %v does not wrap ErrOutsideRoots", f, err)
+		}
 	}
 	// A ".." that stays inside a root is fine.
 	p, err := l.CompileFile(filepath.Join(story, "prompts", "ok.md"))
