@@ -1,6 +1,10 @@
 package expr
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 var benchEnv = Env{
 	"world": map[string]any{"judge_mode": "llm", "cycle": 2, "max_cycles": 3,
@@ -86,6 +90,36 @@ func BenchmarkPongoRender(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := p.Render(benchEnv); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPongoCompileFileInclude compiles a prompt that includes and
+// extends files of the story: every name goes through the loader's
+// resolution and its template-root check.
+func BenchmarkPongoCompileFileInclude(b *testing.B) {
+	dir := b.TempDir()
+	files := map[string]string{
+		"prompts/top.md":  "{% extends 'prompts/base.md' %}{% block body %}{% include 'prompts/part.md' %} {% include '../views/v.md' %}{% endblock %}",
+		"prompts/base.md": "BASE {% block body %}{% endblock %}",
+		"prompts/part.md": "part {{ args.x ?? 'p' }}",
+		"views/v.md":      "view",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	l := NewPongoLoader(dir, filepath.Join(dir, "prompts"))
+	top := filepath.Join(dir, "prompts", "top.md")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := l.CompileFile(top); err != nil {
 			b.Fatal(err)
 		}
 	}
