@@ -1,0 +1,74 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// LoadWorldFile errors name the file as given with the reason, never Go's
+// unmarshal text or an "open <path>" wrapper.
+func TestLoadWorldFileErrors(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for name, body := range map[string]string{"l.yaml": "- a\n- b\n", "s.yaml": "just text\n", "bad.yaml": "a: [1\n", "empty.yaml": "", "null.yaml": "~\n", "ok.yaml": "a: 1\n"} {
+		if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir("adir", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		"l.yaml":   "--world-file l.yaml: must be a YAML mapping of world keys to values (got a list)",
+		"s.yaml":   "--world-file s.yaml: must be a YAML mapping of world keys to values (got a single value)",
+		"bad.yaml": "--world-file bad.yaml: not valid YAML: ",
+		"nosuch":   "--world-file nosuch: no such file",
+		"adir":     "--world-file adir: is a directory",
+	} {
+		_, err := LoadWorldFile(path)
+		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "unmarshal") || strings.Contains(err.Error(), "open ") {
+			t.Errorf("LoadWorldFile(%q) = %v, want %q", path, err, want)
+		}
+	}
+	for _, path := range []string{"empty.yaml", "null.yaml"} {
+		if m, err := LoadWorldFile(path); err != nil || len(m) != 0 {
+			t.Errorf("LoadWorldFile(%q) = %v, %v; want no overrides", path, m, err)
+		}
+	}
+	if m, err := LoadWorldFile("ok.yaml"); err != nil || m["a"] != 1 {
+		t.Errorf("LoadWorldFile(ok.yaml) = %v, %v", m, err)
+	}
+}
+
+func FuzzLoadWorldFile(f *testing.F) {
+	for _, s := range []string{"a: 1\n", "- a\n", "x", "", "~", "a: [1\n", "&a {b: *a}", "? [a]\n: 1\n", "a: !!binary aGk=\n"} {
+		f.Add([]byte(s))
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(dir, "w.yaml")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m, err := LoadWorldFile(p)
+		if err != nil && m != nil {
+			t.Fatalf("error %v with a world %v", err, m)
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "--world-file "+p+": ") {
+			t.Fatalf("error does not name the file: %v", err)
+		}
+	})
+}
+
+func TestLoadHostCassetteReadErrors(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.Mkdir("adir", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{"nosuch": "nosuch: no such file", "adir": "adir: is a directory"} {
+		if _, err := LoadHostCassette(path); err == nil || err.Error() != want {
+			t.Errorf("LoadHostCassette(%q) = %v, want %q", path, err, want)
+		}
+	}
+}
