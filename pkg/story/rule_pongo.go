@@ -1,6 +1,7 @@
 package story
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,6 +114,11 @@ func checkPongo(c *checker) {
 }
 
 func pongoSeverity(err error) diag.Severity {
+	// A template reaching outside the story's template roots is always an
+	// error: run refuses it, whatever the path's words say.
+	if errors.Is(err, expr.ErrOutsideRoots) {
+		return diag.Error
+	}
 	m := err.Error()
 	for _, s := range []string{"include", "extends", "no such file", "does not exist", "not found", "Filter", "filter"} {
 		if strings.Contains(m, s) {

@@ -1,0 +1,50 @@
+package story
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/diag"
+)
+
+// A prompt that includes a file outside the story's template roots is an
+// error even when the path's words ("include", "not found") would make an
+// ordinary unresolved include a warning.
+func TestPongoOutsideRootsIsAlwaysAnError(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "include-not-found")
+	files := map[string]string{
+		"app.yaml": `app: {id: p}
+root: start
+states:
+  start:
+    on_enter:
+      - invoke: host.agent.ask
+        with: {prompt_path: prompts/p.md}
+        bind: {a: submission}
+    terminal: true
+`,
+		"prompts/p.md": `{% include "` + filepath.Join(outside, "secret.txt") + `" %}`,
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, ds := Load(dir, Options{})
+	for _, d := range ds {
+		if d.Rule == "pongo" && strings.Contains(d.Message, "refused") {
+			if d.Severity != diag.Error {
+				t.Fatalf("outside-roots include reported as %s: %v", d.Severity, d)
+			}
+			return
+		}
+	}
+	t.Fatalf("no refusal reported: %v", ds)
+}
