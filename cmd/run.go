@@ -245,7 +245,9 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	if err := tw.Close(); err != nil && res.Err == nil {
 		res.Outcome, res.Err = engine.OutcomeFailed, fmt.Errorf("trace: %w", err)
 	}
-	_ = closeErr
+	if closeErr != nil {
+		fmt.Fprintf(stderr, "kitsoki: warning: stopping agent plugins: %s\n", trace.Printable(reg.Redact(closeErr.Error())))
+	}
 
 	status := ExitOK
 	var msg string
