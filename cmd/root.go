@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -67,8 +68,25 @@ func NewRoot(stdout, stderr io.Writer) *cobra.Command {
 		root.AddCommand(add())
 	}
 	root.InitDefaultCompletionCmd()
+	root.SetHelpCommand(newHelpCmd(root))
 	strictGroups(root)
 	return root
+}
+
+// newHelpCmd replaces cobra's help command, which prints the root's help
+// and exits 0 for a topic that does not exist.
+func newHelpCmd(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		RunE: func(c *cobra.Command, args []string) error {
+			target, rest, err := root.Find(args)
+			if err != nil || target == nil || len(rest) > 0 {
+				return usagef("unknown help topic %q; run 'kitsoki --help' for the commands", strings.Join(args, " "))
+			}
+			return target.Help()
+		},
+	}
 }
 
 // strictGroups makes every command that only groups subcommands (eval, mcp,
