@@ -30,7 +30,7 @@ import (
 // (which reads any file) is banned.
 type PongoLoader struct {
 	dirs []string
-	ns   map[string]string // "@shared" -> dir
+	ns   map[string][]string // "@shared" -> dirs, searched in order
 	set  *pongo2.TemplateSet
 
 	mu       sync.Mutex
@@ -61,7 +61,7 @@ type Pongo struct {
 // NewPongoLoader returns a loader searching dirs, in order, for include and
 // extends targets.
 func NewPongoLoader(dirs ...string) *PongoLoader {
-	l := &PongoLoader{ns: map[string]string{}, getErrs: map[string]error{}, files: map[string]bool{}, accepted: map[string]bool{}}
+	l := &PongoLoader{ns: map[string][]string{}, getErrs: map[string]error{}, files: map[string]bool{}, accepted: map[string]bool{}}
 	for _, d := range dirs {
 		if d == "" {
 			continue
@@ -77,14 +77,18 @@ func NewPongoLoader(dirs ...string) *PongoLoader {
 }
 
 // AddNamespace maps a name prefix such as "@shared" or "@import/fixer" to a
-// directory: "{% include '@shared/x.md' %}" reads dir/x.md. Call it before
-// compiling templates.
+// directory: "{% include '@shared/x.md' %}" reads dir/x.md. A prefix added
+// more than once (several prompts.shared directories) searches its
+// directories in the order they were added. Call it before compiling
+// templates.
 func (l *PongoLoader) AddNamespace(prefix, dir string) {
 	prefix = strings.TrimSuffix(prefix, "/")
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	l.ns[prefix] = dir
+	if !slices.Contains(l.ns[prefix], dir) {
+		l.ns[prefix] = append(l.ns[prefix], dir)
+	}
 }
 
 // Compile compiles a template held in a string (a view or say: body).
@@ -261,7 +265,7 @@ func (l *PongoLoader) refuse(base, name, why string) string {
 func (l *PongoLoader) roots() []string {
 	out := slices.Clone(l.dirs)
 	for _, prefix := range slices.Sorted(maps.Keys(l.ns)) {
-		out = append(out, l.ns[prefix])
+		out = append(out, l.ns[prefix]...)
 	}
 	out = append(out, l.fileDirs...)
 	out = slices.DeleteFunc(out, func(d string) bool { return d == "" })
@@ -326,7 +330,13 @@ func (l *PongoLoader) resolve(base, name string) string {
 			}
 		}
 		if best != "" {
-			return filepath.Join(l.ns[best], filepath.FromSlash(name[len(best)+1:]))
+			rel := filepath.FromSlash(name[len(best)+1:])
+			for _, d := range l.ns[best] {
+				if st, err := os.Stat(filepath.Join(d, rel)); err == nil && !st.IsDir() {
+					return filepath.Join(d, rel)
+				}
+			}
+			return filepath.Join(l.ns[best][0], rel)
 		}
 		rest, ok := strings.CutPrefix(name, "@story/")
 		if !ok {

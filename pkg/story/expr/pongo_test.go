@@ -360,3 +360,28 @@ func TestPongoLoaderStaysInsideRoots(t *testing.T) {
 		}
 	}
 }
+
+// Several prompts.shared directories all serve @shared/, first match wins.
+func TestPongoNamespaceWithSeveralDirectories(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"a/only_a.md": "from a",
+		"a/both.md":   "a wins",
+		"b/only_b.md": "from b",
+		"b/both.md":   "b loses",
+	})
+	l := NewPongoLoader(root)
+	l.AddNamespace("@shared", filepath.Join(root, "a"))
+	l.AddNamespace("@shared", filepath.Join(root, "b"))
+	p, err := l.Compile(`{% include "@shared/only_a.md" %}|{% include "@shared/only_b.md" %}|{% include "@shared/both.md" %}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.Render(Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != "from a|from b|a wins" {
+		t.Fatalf("got %q", out)
+	}
+}
