@@ -1,0 +1,125 @@
+package engine
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// Rule-by-rule checks of story-format.md §4–§6 not covered elsewhere, each
+// against testdata/semantics.
+
+func TestInitialDescentNestedAndTemplated(t *testing.T) {
+	res, sink := runStory(t, "semantics", "", Options{})
+	wantOutcome(t, res, OutcomeRested, "outer.mid.y")
+	if want := []string{"outer", "outer.mid", "outer.mid.y"}; !reflect.DeepEqual(sink.entered(), want) {
+		t.Errorf("entered %v, want %v", sink.entered(), want)
+	}
+	w, err := InitWorld(compileStory(t, "semantics").World, nil, []string{"pick=x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _ = runStory(t, "semantics", "", Options{World: w})
+	wantOutcome(t, res, OutcomeRested, "outer.mid.x")
+}
+
+func TestTargetFormsMore(t *testing.T) {
+	cases := []struct {
+		name, intent, state, outcome string
+	}{
+		// a bare name inside a compound is top-level, not the sibling outer.mid.b
+		{"bare name is absolute", "sib", "b", OutcomeTerminal},
+		{"../../ pops two segments", "deep", "outer.c", OutcomeRested},
+		{"an arm without when wins", "noarm", "outer.c", OutcomeRested},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, _ := runStory(t, "semantics", "", Options{Inputs: []Input{in(c.intent)}})
+			wantOutcome(t, res, c.outcome, c.state)
+		})
+	}
+}
+
+func TestEmptyTargetStaysWithoutOnEnter(t *testing.T) {
+	res, _ := runStory(t, "semantics", "", Options{Inputs: []Input{in("quiet")}})
+	wantOutcome(t, res, OutcomeRested, "outer.mid.y")
+	if res.World["after"] != "stayed" || res.World["ys"] != 1 {
+		t.Errorf("after = %v ys = %v, want stayed and 1 (no on_enter re-run)", res.World["after"], res.World["ys"])
+	}
+}
+
+func TestGuardHintNamesRejection(t *testing.T) {
+	res, sink := runStory(t, "semantics", "", Options{Inputs: []Input{in("hinted")}})
+	if res.Outcome != OutcomeFailed || !strings.Contains(res.Err.Error(), "pick must be zzz") {
+		t.Fatalf("outcome %s err %v, want the guard_hint", res.Outcome, res.Err)
+	}
+	rej := sink.kinds(KindGuardRejected)
+	if len(rej) != 1 || payloadMap(t, rej[0].Payload)["guard"] != "pick must be zzz" {
+		t.Errorf("guard_rejected = %v", rej)
+	}
+}
+
+func TestLeafWildcardBeatsAncestorIntent(t *testing.T) {
+	w, _ := InitWorld(compileStory(t, "semantics").World, nil, []string{"pick=x"})
+	res, _ := runStory(t, "semantics", "", Options{World: w, Inputs: []Input{in("named")}})
+	wantOutcome(t, res, OutcomeRested, "outer.mid.x")
+	if res.World["seen"] != "leaf-wildcard" {
+		t.Errorf("seen = %v: the leaf's \"*\" must be tried before an ancestor's named handler", res.World["seen"])
+	}
+	// from y (no wildcard, no handler) the ancestor's named handler runs
+	res, _ = runStory(t, "semantics", "", Options{Inputs: []Input{in("named")}})
+	wantOutcome(t, res, OutcomeTerminal, "b")
+	if res.World["seen"] != "ancestor-named" {
+		t.Errorf("seen = %v", res.World["seen"])
+	}
+}
+
+func TestEffectWhenErrorAbortsChain(t *testing.T) {
+	res, _ := runStory(t, "semantics", "badwhen", Options{})
+	if res.Outcome != OutcomeFailed || res.Err == nil {
+		t.Fatalf("outcome %s err %v: a non-bool when must fail the run", res.Outcome, res.Err)
+	}
+	if res.World["after"] != "" {
+		t.Errorf("the chain continued after a when error: after = %v", res.World["after"])
+	}
+}
+
+func TestSayPongoAndWithRecursion(t *testing.T) {
+	res, sink := runStory(t, "semantics", "talk", Options{})
+	wantOutcome(t, res, OutcomeTerminal, "talk")
+	says := sink.kinds(KindSay)
+	if len(says) != 1 || payloadMap(t, says[0].Payload)["text"] != "none / dflt / Y" {
+		t.Errorf("say = %v", says)
+	}
+	// with: strings inside lists (and nested lists) are templates; {{ 1 + 2 }} alone is typed
+	args := payloadMap(t, sink.kinds(KindHarnessCalled)[0].Payload)["args"].(map[string]any)
+	if !reflect.DeepEqual(args["args"], []any{"y", float64(3), []any{"y"}}) {
+		t.Errorf("with.args = %#v", args["args"])
+	}
+	if res.World["both"] != "y-"+toString(res.World["out"]) || res.World["both"] == "y-" {
+		t.Errorf("bind template with world and result roots: both = %v out = %v", res.World["both"], res.World["out"])
+	}
+}
+
+func TestEmitWhenDeferredAndSharedEntry(t *testing.T) {
+	// a pure emit_intent's when: is evaluated after the binds land
+	res, sink := runStory(t, "semantics", "emitter1", Options{})
+	wantOutcome(t, res, OutcomeTerminal, "b")
+	if len(sink.kinds(KindEmitIntent)) != 1 {
+		t.Errorf("want one emit")
+	}
+	// set and emit_intent in one entry: both apply
+	res, _ = runStory(t, "semantics", "emitter2", Options{})
+	wantOutcome(t, res, OutcomeTerminal, "b")
+	if res.World["seen"] != "shared" {
+		t.Errorf("seen = %v", res.World["seen"])
+	}
+}
+
+func TestHostErrorShape(t *testing.T) {
+	res, _ := runStory(t, "onerror", "", Options{})
+	he, _ := res.World["host_error"].(map[string]any)
+	if he["error"] != res.World["last_error"] || he["error"] == "" {
+		t.Errorf("host_error.error = %v, last_error = %v", he["error"], res.World["last_error"])
+	}
+}
