@@ -64,7 +64,8 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, emits *[]pendin
 }
 
 // applySet renders every value against the same pre-block world, then
-// assigns them all.
+// assigns them all. A string result for a key declared bool, int or float
+// is coerced to that type (story-format §3.3).
 func (r *runner) applySet(e *Effect, env map[string]any) error {
 	vals := make([]any, len(e.Set))
 	for i, kv := range e.Set {
@@ -72,7 +73,7 @@ func (r *runner) applySet(e *Effect, env map[string]any) error {
 		if err != nil {
 			return fmt.Errorf("%s: set.%s: %w", e.Pos, kv.Key, err)
 		}
-		vals[i] = normalizeFresh(v)
+		vals[i] = coerceDeclared(r.m.World, kv.Key, normalizeFresh(v))
 	}
 	set := make(map[string]any, len(e.Set))
 	for i, kv := range e.Set {

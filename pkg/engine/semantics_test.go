@@ -123,3 +123,29 @@ func TestHostErrorShape(t *testing.T) {
 		t.Errorf("host_error.error = %v, last_error = %v", he["error"], res.World["last_error"])
 	}
 }
+
+// story-format §3.3: set coerces string results to the declared type for
+// bool, int and float.
+func TestSetCoercesToDeclaredType(t *testing.T) {
+	res, _ := runStory(t, "semantics", "coerce", Options{})
+	wantOutcome(t, res, OutcomeTerminal, "coerce")
+	want := map[string]any{"ys": 10, "flag": true, "ratio": 2.5, "label": 7, "out": "12"}
+	for k, v := range want {
+		if got := res.World[k]; !reflect.DeepEqual(got, v) {
+			t.Errorf("world.%s = %#v (%T), want %#v (%T)", k, got, got, v, v)
+		}
+	}
+}
+
+// story-format §6.2: {{ if }}/{{ range }} with .field, maps as JSON, nil as
+// "", and a bare expression without {{ }} is a literal.
+func TestSetTemplateForms(t *testing.T) {
+	res, _ := runStory(t, "semantics", "tmpls", Options{})
+	wantOutcome(t, res, OutcomeTerminal, "tmpls")
+	want := map[string]any{"t_if": "yes", "t_range": "[1][2]", "t_json": `m={"k":"v"}`, "t_nil": "<>", "t_bare": "world.pick"}
+	for k, v := range want {
+		if got := res.World[k]; got != v {
+			t.Errorf("world.%s = %#v, want %#v", k, got, v)
+		}
+	}
+}

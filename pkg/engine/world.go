@@ -355,3 +355,27 @@ func (m *Machine) TypeSlots(in *Input) error {
 	}
 	return nil
 }
+
+// coerceDeclared converts a string value set into a top-level world key
+// declared bool, int or float to that type (story-format §3.3: set coerces
+// string results). Any other value, key or type, or a string that does not
+// parse as the declared type, is kept as it is.
+func coerceDeclared(vars []WorldVar, key string, v any) any {
+	s, ok := v.(string)
+	if !ok {
+		return v
+	}
+	for _, wv := range vars {
+		if wv.Name != key {
+			continue
+		}
+		switch strings.ToLower(wv.Type) {
+		case "int", "integer", "float", "number", "bool", "boolean":
+			if c, err := parseTyped(s, wv.Type); err == nil {
+				return c
+			}
+		}
+		return v
+	}
+	return v
+}
