@@ -354,7 +354,8 @@ func (r *Registry) checkSubmission(sch *schema.Schema, sub json.RawMessage) (any
 		if ve := sch.ValidateJSON(trimmed); ve != nil {
 			detail = "submission is not valid JSON: " + ve.Error()
 		}
-		return nil, &AskError{Kind: KindSchemaInvalid, Detail: detail + " (raw: " + truncate(string(sub), 256) + ")", Underlying: perr}
+		// Mask before the cut: a secret straddling it must not leave its head.
+		return nil, &AskError{Kind: KindSchemaInvalid, Detail: detail + " (raw: " + truncate(r.redact.String(string(sub)), 256) + ")", Underlying: perr}
 	}
 	if sch != nil {
 		if ve := sch.Validate(v); ve != nil {
