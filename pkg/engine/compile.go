@@ -151,7 +151,7 @@ func (c *compiler) refuse(p story.Pos, format string, a ...any) {
 }
 
 func (c *compiler) state(s *story.State, parent *State) {
-	ns := &State{Path: s.Path, Name: s.Name, Parent: parent, Terminal: s.Terminal, Pos: pos(s.Pos), On: map[string][]*Transition{}}
+	ns := &State{Path: s.Path, Name: s.Name, Parent: parent, Terminal: s.Terminal, Description: s.Description, Pos: pos(s.Pos), On: map[string][]*Transition{}}
 	if ns.Path == "" {
 		ns.Path = s.Name
 		if parent != nil {

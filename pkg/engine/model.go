@@ -74,9 +74,12 @@ type State struct {
 	OnEnter  []*Effect
 	On       map[string][]*Transition
 	Terminal bool
-	Timeout  *Timeout                       // timeout: — fires when the run rests here
-	Intents  map[string]map[string]*SlotDef // state-local intents: slots
-	Pos      Pos
+	// Description is the state's description:, visible to templates as
+	// state.description (story-format §6.3).
+	Description string
+	Timeout     *Timeout                       // timeout: — fires when the run rests here
+	Intents     map[string]map[string]*SlotDef // state-local intents: slots
+	Pos         Pos
 }
 
 // Timeout is a state's timeout: {after, target}. When a run rests (no

@@ -72,8 +72,10 @@ type CallEnv struct {
 	World     map[string]any // read, never written
 	Slots     map[string]any // nil = none
 	StatePath string         // "" = no current state
-	RunID     string
-	Turn      int64
+	// StateDescription is the current state's description: ("" = none).
+	StateDescription string
+	RunID            string
+	Turn             int64
 }
 
 // RenderedCall is one rendered agent call site.
@@ -272,6 +274,7 @@ func callEnv(storyDir string, ce CallEnv) map[string]any {
 	st := map[string]any{}
 	if ce.StatePath != "" {
 		st["path"] = ce.StatePath
+		st["description"] = ce.StateDescription
 	}
 	return map[string]any{
 		"world": ce.World,

@@ -646,6 +646,7 @@ func (r *runner) callEnv() CallEnv {
 	ce := CallEnv{World: r.world, Slots: r.slots, RunID: r.opts.SessionID, Turn: r.turn}
 	if r.cur != nil {
 		ce.StatePath = r.cur.Path
+		ce.StateDescription = r.cur.Description
 	}
 	return ce
 }

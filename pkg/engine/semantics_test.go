@@ -149,3 +149,13 @@ func TestSetTemplateForms(t *testing.T) {
 		}
 	}
 }
+
+// story-format §6.3: say renders with state.{path,description} and run.turn.
+func TestSayStateContext(t *testing.T) {
+	res, sink := runStory(t, "semantics", "described", Options{})
+	wantOutcome(t, res, OutcomeTerminal, "described")
+	says := sink.kinds(KindSay)
+	if len(says) != 1 || payloadMap(t, says[0].Payload)["text"] != "described: The described room (turn 0)" {
+		t.Errorf("say = %v", says)
+	}
+}
