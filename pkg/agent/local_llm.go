@@ -261,9 +261,17 @@ func (l *localLLM) Ask(ctx context.Context, req *AskRequest) (*AskResponse, erro
 		return nil, Errorf(KindTransportError, "%s: the answer from %s is larger than %d MiB", l.alias, hide(endpoint), maxChatBody>>20)
 	}
 	if resp.StatusCode >= 400 {
-		return nil, Errorf(KindTransportError, "%s: http %d from %s: %s", l.alias, resp.StatusCode, hide(endpoint), hide(truncate(strings.TrimSpace(string(raw)), 256)))
+		return nil, Errorf(KindTransportError, "%s: http %d from %s: %s", l.alias, resp.StatusCode, hide(endpoint), truncate(hide(strings.TrimSpace(string(raw))), 256))
 	}
 	cr, content, err := parseChatResponse(raw)
+	if err != nil {
+		// The error quotes raw cut to 256 bytes: parse the masked body for
+		// the message so that no secret straddles the cut.
+		_, _, err = parseChatResponse([]byte(hide(string(raw))))
+		if err == nil {
+			err = errors.New("unparseable chat response")
+		}
+	}
 	if err != nil {
 		return nil, Errorf(KindTransportError, "%s: %s (from %s)", l.alias, hide(err.Error()), hide(endpoint))
 	}

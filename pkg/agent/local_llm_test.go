@@ -212,8 +212,19 @@ func TestLocalLLMAPIKeyEnv(t *testing.T) {
 	if agent.KindOf(err) != agent.KindTransportError || strings.Contains(err.Error(), secret) {
 		t.Fatalf("401: %v", err)
 	}
+	// The echoed body is cut to 256 bytes; a key straddling the cut must
+	// not leave its head behind (mask first, then cut), on an HTTP error
+	// and on an unparseable 200 alike.
+	head := secret[:5] // 250+5 < 256: the head survives a cut made before masking
+	for _, status := range []int{401, 200} {
+		ep.set(func(c *chatEndpoint) { c.status, c.body = status, strings.Repeat("x", 250)+secret })
+		_, err = fx.Registry.Dispatch(context.Background(), call)
+		if agent.KindOf(err) != agent.KindTransportError || strings.Contains(err.Error(), head) {
+			t.Fatalf("%d with the key across the cut: %v", status, err)
+		}
+	}
 	for _, line := range fx.Sink.JSON() {
-		if strings.Contains(line, secret) {
+		if strings.Contains(line, secret) || strings.Contains(line, head) {
 			t.Fatalf("secret in an event: %s", line)
 		}
 	}
