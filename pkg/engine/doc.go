@@ -17,12 +17,19 @@
 //
 //   - Effects run in order and each sees the world left by the previous one.
 //     An invoke is dispatched when the chain reaches it, so its with: is
-//     rendered against the world at dispatch (earlier binds included) — the
-//     observable rule of the upstream engine, without its queue.
+//     rendered against the world at dispatch (earlier binds included).
+//     This differs from the reference's upstream engine, which queues host
+//     calls while it walks the whole step and dispatches them afterwards
+//     (story-format §5.2): there a set/say/when after an invoke in the same
+//     step sees the world before that invoke's bind, and the invoke's with:
+//     sees sets that come after it in the chain. Here both see the order
+//     written. Stories that route on bound values through emit_intent (the
+//     documented idiom) behave the same under both.
 //   - Only the first of set > increment > say > invoke applies per entry.
 //   - emit_intent effects are evaluated (when:, the name, slots:) after the
 //     whole step — transition effects and every on_enter entered — has run,
-//     so they see every bind. Each non-empty name is fired in order at the
+//     so they see every bind (there is no pre-bind emit pass: an emit fires
+//     at most once per entry). Each non-empty name is fired in order at the
 //     then-current state; an empty name emits nothing. Synthetic intents
 //     nest at most 8 deep.
 //   - A failed invoke sets world.last_error (string) and world.host_error

@@ -159,3 +159,13 @@ func TestSayStateContext(t *testing.T) {
 		t.Errorf("say = %v", says)
 	}
 }
+
+// An emit_intent in transition effects fires after the target is entered,
+// at the then-current state (here outer.c, whose ancestor handles named).
+func TestTransitionEmitFiresAtTarget(t *testing.T) {
+	res, _ := runStory(t, "semantics", "hop", Options{Inputs: []Input{in("go_b")}})
+	wantOutcome(t, res, OutcomeTerminal, "b")
+	if res.World["seen"] != "ancestor-named" {
+		t.Errorf("seen = %v", res.World["seen"])
+	}
+}
