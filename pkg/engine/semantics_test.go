@@ -150,13 +150,18 @@ func TestSetTemplateForms(t *testing.T) {
 	}
 }
 
-// story-format §6.3: say renders with state.{path,description} and run.turn.
+// story-format §6.3: say renders with state.{path,description} and run.turn,
+// autoescape off.
 func TestSayStateContext(t *testing.T) {
 	res, sink := runStory(t, "semantics", "described", Options{})
 	wantOutcome(t, res, OutcomeTerminal, "described")
 	says := sink.kinds(KindSay)
-	if len(says) != 1 || payloadMap(t, says[0].Payload)["text"] != "described: The described room (turn 0)" {
-		t.Errorf("say = %v", says)
+	if len(says) != 2 || payloadMap(t, says[0].Payload)["text"] != "described: The described room (turn 0)" {
+		t.Fatalf("say = %v", says)
+	}
+	// autoescape is off
+	if got := payloadMap(t, says[1].Payload)["text"]; got != "<a & 'b'>" {
+		t.Errorf("say = %q, want it unescaped", got)
 	}
 }
 
@@ -167,5 +172,22 @@ func TestTransitionEmitFiresAtTarget(t *testing.T) {
 	wantOutcome(t, res, OutcomeTerminal, "b")
 	if res.World["seen"] != "ancestor-named" {
 		t.Errorf("seen = %v", res.World["seen"])
+	}
+}
+
+// story-format §5.2: only the first of set > increment > say > invoke
+// applies per entry.
+func TestOnlyFirstEffectKindApplies(t *testing.T) {
+	res, sink := runStory(t, "semantics", "firstonly", Options{})
+	wantOutcome(t, res, OutcomeTerminal, "firstonly")
+	if res.World["ys"] != 5 {
+		t.Errorf("ys = %v, want 5", res.World["ys"])
+	}
+	says := sink.kinds(KindSay)
+	if len(says) != 1 || payloadMap(t, says[0].Payload)["text"] != "say-and-invoke" {
+		t.Errorf("say = %v: {increment, say} must not say, {say, invoke} must say", says)
+	}
+	if n := len(sink.kinds(KindHarnessCalled)); n != 0 || res.World["out"] != "" {
+		t.Errorf("{say, invoke} invoked (%d calls, out %v)", n, res.World["out"])
 	}
 }
