@@ -107,6 +107,11 @@ func (e *AskError) Error() string {
 	}
 }
 
+// KindName returns the kind as text. The engine reads it (through an
+// interface, without importing this package's types) to set
+// world.host_error.kind when an agent call fails.
+func (e *AskError) KindName() string { return string(e.Kind) }
+
 // Unwrap returns the underlying error, if any.
 func (e *AskError) Unwrap() error { return e.Underlying }
 

@@ -1,0 +1,107 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"kitsoki/pkg/agent"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/engine"
+	"kitsoki/pkg/story"
+)
+
+const seamStory = `app: { id: seam, version: 0.1.0 }
+agent_plugins:
+  agent.fixer:
+    plugin: builtin.inprocess
+hosts: [host.agent.decide]
+world:
+  verdict: { type: object, default: {} }
+  meta:    { type: object, default: {} }
+  ok:      { type: bool, default: false }
+  code:    { type: int, default: -1 }
+  same:    { type: object, default: {} }
+root: deciding
+states:
+  deciding:
+    on_enter:
+      - invoke: host.agent.decide
+        agent: agent.fixer
+        with:
+          prompt: "decide {{ world.code }}"
+          schema: schemas/verdict.json
+        bind: { verdict: submission, same: submitted, meta: meta, ok: ok, code: exit_code }
+        on_error: failed
+    terminal: true
+  failed:
+    terminal: true
+`
+
+// The seam between the engine and the agent layer, through the real
+// engine: bind: exposes submission/submitted/meta/ok/exit_code (seed §2),
+// and a failed call sets world.host_error.kind to the AskError kind.
+func TestEngineSeamBindKeysAndErrorKind(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "schemas"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "schemas", "verdict.json"),
+		[]byte(`{"type":"object","required":["decision"],"properties":{"decision":{"enum":["accept","reject"]}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(seamStory), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, ds := story.Load(filepath.Join(dir, "app.yaml"), story.Options{})
+	if st == nil || diag.HasErrors(ds) {
+		t.Fatalf("load: %v", ds)
+	}
+	m, err := engine.Compile(st, engine.CompileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, answer, wantState, wantKind string
+	}{
+		{"valid", `{"decision":"accept"}`, "deciding", ""},
+		{"schema invalid", `{"decision":"maybe"}`, "failed", string(agent.KindSchemaInvalid)},
+		{"malformed JSON", `{"decision":`, "failed", string(agent.KindSchemaInvalid)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			reg, err := agent.NewRegistry(st, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer reg.Close()
+			if err := reg.RegisterInProcess("agent.fixer", agent.AgentFunc(func(ctx context.Context, req *agent.AskRequest) (*agent.AskResponse, error) {
+				return &agent.AskResponse{Submission: json.RawMessage(tc.answer), Meta: map[string]any{"model": "m1", "cost_usd": 0.5}}, nil
+			})); err != nil {
+				t.Fatal(err)
+			}
+			res := engine.Run(context.Background(), m, engine.Options{Agents: engine.RegistryCaller(reg, nil)})
+			if res.Outcome != engine.OutcomeTerminal || res.State != tc.wantState {
+				t.Fatalf("outcome %s in %s (err %v), want terminal in %s", res.Outcome, res.State, res.Err, tc.wantState)
+			}
+			w := res.World
+			if tc.wantKind == "" {
+				if w["verdict"].(map[string]any)["decision"] != "accept" || w["same"].(map[string]any)["decision"] != "accept" {
+					t.Errorf("submission/submitted: %v / %v", w["verdict"], w["same"])
+				}
+				if w["meta"].(map[string]any)["model"] != "m1" || w["ok"] != true {
+					t.Errorf("meta/ok: %v / %v", w["meta"], w["ok"])
+				}
+				if c, _ := w["code"].(int64); c != 0 {
+					t.Errorf("exit_code bound %v (%T), want 0", w["code"], w["code"])
+				}
+				return
+			}
+			he, _ := w["host_error"].(map[string]any)
+			if he["kind"] != tc.wantKind {
+				t.Errorf("host_error = %v, want kind %q", he, tc.wantKind)
+			}
+		})
+	}
+}
