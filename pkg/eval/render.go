@@ -38,6 +38,9 @@ func (r *Renderer) Render(args map[string]any) (string, map[string]any, error) {
 		args = map[string]any{}
 	}
 	env := engine.CallEnv{World: r.world, StatePath: r.cs.StatePath, RunID: "eval"}
+	if r.cs.State != nil {
+		env.StateDescription = r.cs.State.Description // templates may read state.description, as in a run
+	}
 	rc, err := r.p.RenderAgentCall(r.cs.Handler, r.cs.Call, r.cs.Effect.With, args, env)
 	if err != nil {
 		return "", nil, fmt.Errorf("call site %q: %w", r.cs.Call, err)

@@ -53,7 +53,7 @@ func TestRenderMatchesLiveRun(t *testing.T) {
 			t.Errorf("%s: eval with %s\nlive with %s", c.EffectID, js(with), js(c.With))
 		}
 	}
-	if want := "You are a judge.\nJudge tabs vs spaces (2); world says tabs vs spaces.\n"; calls[0].Prompt != want {
+	if want := "You are a judge.\nJudge tabs vs spaces (2); world says tabs vs spaces in the judging room.\n"; calls[0].Prompt != want {
 		t.Errorf("live prompt file = %q, want %q", calls[0].Prompt, want)
 	}
 }
