@@ -60,7 +60,8 @@ type claudeCLITransport struct {
 	dir    string
 	log    *slog.Logger
 	redact func(string) string
-	submit []string // kitsoki's submit server command (claude_submit.go); nil = plain text only
+	cut    func(s string, n int) int // where a long stderr line may be split
+	submit []string                  // kitsoki's submit server command (claude_submit.go); nil = plain text only
 
 	mu      sync.Mutex
 	running map[*exec.Cmd]struct{}
@@ -80,7 +81,7 @@ func newClaudeCLITransport(p *story.AgentPlugin, bc BuildContext) (Transport, er
 	}
 	return &claudeCLITransport{
 		alias: p.Alias, bin: bin, model: p.Model, env: env, dir: bc.StoryDir,
-		log: bc.Logger, redact: redactOrIdentity(bc.Redact), submit: bc.ClaudeSubmit,
+		log: bc.Logger, redact: redactOrIdentity(bc.Redact), cut: bc.cut, submit: bc.ClaudeSubmit,
 		running: map[*exec.Cmd]struct{}{},
 	}, nil
 }
@@ -199,6 +200,7 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 	stdout := &cappedBuffer{limit: maxFrameBytes}
 	cmd.Stdout = stdout
 	tail := newStderrTail(t.alias, t.log, t.redact)
+	tail.cut = t.cut
 	cmd.Stderr = tail
 	cmd.WaitDelay = time.Second
 	setProcessGroup(cmd)

@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,7 +17,8 @@ const Redacted = "[REDACTED]"
 // redactor masks the resolved env:/headers: values of every declaration.
 // The zero value (no secrets) returns its input unchanged at no cost.
 type redactor struct {
-	r *strings.Replacer
+	r       *strings.Replacer
+	secrets []string // longest first
 }
 
 func newRedactor(plugins map[string]*story.AgentPlugin) redactor {
@@ -33,9 +35,15 @@ func newRedactor(plugins map[string]*story.AgentPlugin) redactor {
 			}
 		}
 	}
+	return redactorOf(secrets)
+}
+
+// redactorOf masks the given secret values.
+func redactorOf(secrets []string) redactor {
 	if len(secrets) == 0 {
 		return redactor{}
 	}
+	secrets = slices.Clone(secrets)
 	// Longest first, so a secret containing another is masked whole.
 	sort.Slice(secrets, func(i, j int) bool {
 		if len(secrets[i]) != len(secrets[j]) {
@@ -47,7 +55,34 @@ func newRedactor(plugins map[string]*story.AgentPlugin) redactor {
 	for _, s := range secrets {
 		pairs = append(pairs, s, Redacted)
 	}
-	return redactor{r: strings.NewReplacer(pairs...)}
+	return redactor{r: strings.NewReplacer(pairs...), secrets: secrets}
+}
+
+// safeCut returns the largest c <= n at which s can be cut and each side
+// masked alone without any secret losing its mask: no complete occurrence
+// spans c, and no occurrence that may continue past the end of s (a
+// secret's head at the end of s) starts before c. Used to cut a stream
+// (a long stderr line) into pieces.
+func (rd redactor) safeCut(s string, n int) int {
+	c := n
+	for changed := true; changed; {
+		changed = false
+		for _, sec := range rd.secrets {
+			for p := max(0, len(s)-len(sec)+1); p < min(len(s), c); p++ {
+				if strings.HasPrefix(sec, s[p:]) {
+					c, changed = p, true
+					break
+				}
+			}
+			lo := max(0, c-len(sec)+1)
+			if hi := min(len(s), c+len(sec)-1); lo < hi {
+				if i := strings.Index(s[lo:hi], sec); i >= 0 && lo+i < c {
+					c, changed = lo+i, true
+				}
+			}
+		}
+	}
+	return c
 }
 
 func (rd redactor) active() bool { return rd.r != nil }

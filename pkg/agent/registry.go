@@ -116,7 +116,7 @@ func NewRegistryFromPlugins(plugins map[string]*story.AgentPlugin, opts Registry
 	for k, b := range opts.Builders {
 		builders[k] = b
 	}
-	bc := BuildContext{StoryDir: opts.StoryDir, Logger: log, Redact: r.redact.String, ClaudeSubmit: opts.ClaudeSubmit}
+	bc := BuildContext{StoryDir: opts.StoryDir, Logger: log, Redact: r.redact.String, ClaudeSubmit: opts.ClaudeSubmit, cut: r.redact.safeCut}
 	var errs []error
 	for _, alias := range sortedKeys(decls) {
 		p := decls[alias]

@@ -56,6 +56,7 @@ type subprocessTransport struct {
 	dir     string
 	log     *slog.Logger
 	redact  func(string) string
+	cut     func(s string, n int) int // where a long stderr line may be split
 	grace   time.Duration
 
 	turn   chan struct{} // one request in flight: holds a token while asking
@@ -83,6 +84,7 @@ func newSubprocessTransport(p *story.AgentPlugin, bc BuildContext) (Transport, e
 		dir:     bc.StoryDir,
 		log:     bc.Logger,
 		redact:  redactOrIdentity(bc.Redact),
+		cut:     bc.cut,
 		grace:   subprocessTerminateGrace,
 		turn:    make(chan struct{}, 1),
 	}, nil
@@ -199,6 +201,7 @@ func (t *subprocessTransport) spawn() (*pluginProcess, error) {
 	}
 	cmd.Stdout = w
 	tail := newStderrTail(t.alias, t.log, t.redact)
+	tail.cut = t.cut
 	cmd.Stderr = tail
 	if err := cmd.Start(); err != nil {
 		r.Close()

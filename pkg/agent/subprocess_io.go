@@ -127,6 +127,9 @@ type stderrTail struct {
 	alias  string
 	log    *slog.Logger
 	redact func(string) string
+	// cut picks where a too-long line may be split (redactor.safeCut);
+	// nil splits anywhere.
+	cut func(s string, n int) int
 
 	mu      sync.Mutex
 	buf     []byte // the tail; at most stderrTailBytes
@@ -159,8 +162,14 @@ func (s *stderrTail) Write(b []byte) (int, error) {
 		s.line = s.line[i+1:]
 	}
 	if len(s.line) > stderrTailBytes { // a very long line: log it in pieces
-		s.logLine(s.line)
-		s.line = s.line[:0]
+		c := len(s.line)
+		if s.cut != nil { // never inside a secret, so each piece masks alone
+			c = s.cut(string(s.line), c)
+		}
+		if c > 0 {
+			s.logLine(s.line[:c])
+			s.line = append(s.line[:0], s.line[c:]...)
+		}
 	}
 	return len(b), nil
 }

@@ -24,6 +24,9 @@ type BuildContext struct {
 	// ClaudeSubmit starts kitsoki's submit MCP server (e.g. [kitsoki, mcp,
 	// submit]) for builtin.claude_cli decide calls; nil = plain text only.
 	ClaudeSubmit []string
+	// cut is where a streamed text may be split without splitting a
+	// secret (redactor.safeCut); set by the registry, nil = anywhere.
+	cut func(s string, n int) int
 }
 
 // Builder constructs the transport for one agent_plugins: declaration.
