@@ -71,18 +71,6 @@ type Result struct {
 	Substitution *Substitution
 }
 
-// Bind returns the keys an effect's bind: may read (seed §2): submission,
-// submitted (alias), meta, ok and exit_code.
-func (r *Result) Bind() map[string]any {
-	return map[string]any{
-		"submission": r.Value,
-		"submitted":  r.Value,
-		"meta":       r.Meta,
-		"ok":         true,
-		"exit_code":  0,
-	}
-}
-
 // planner is implemented by transports that fix a call's identity before
 // the request is built (the cassette: the episode decides the call id).
 type planner interface {
