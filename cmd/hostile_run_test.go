@@ -29,10 +29,9 @@ states:
         id: q
         with: { agent: helper, prompt: prompts/q.md }
         bind: { answer: stdout }
-      - say: "{{ world.answer }}"
       - emit_intent: done
     on:
-      done: [ { target: "@exit:answered" } ]
+      done: [ { target: "@exit:answered", effects: [ { say: "{{ world.answer }}" } ] } ]
 `
 
 // hostileRunDir writes the story (prompt text prompt) into dir/s and a

@@ -16,26 +16,32 @@
 // Semantics worth knowing:
 //
 //   - Effects run in order and each sees the world left by the previous one.
-//     An invoke is dispatched when the chain reaches it, so its with: is
-//     rendered against the world at dispatch (earlier binds included).
-//     This differs from the reference's upstream engine, which queues host
-//     calls while it walks the whole step and dispatches them afterwards
-//     (story-format §5.2): there a set/say/when after an invoke in the same
-//     step sees the world before that invoke's bind, and the invoke's with:
-//     sees sets that come after it in the chain. Here both see the order
-//     written. Stories that route on bound values through emit_intent (the
-//     documented idiom) behave the same under both.
+//     Host calls are queued, as in the reference (story-format §5.2): while
+//     the machine walks a step (transition effects, then the on_enter of
+//     every state entered) an invoke whose when: passes and whose once:
+//     allows it (both judged at walk time) is queued with the state whose
+//     chain reached it and the slots in force. After the walk the queued
+//     calls are dispatched in order; each one's with: is rendered then, so
+//     it sees the binds of the calls before it and sets written after it in
+//     its chain, while a set/say/when after an invoke in the same chain sees
+//     the world before that invoke's bind. Trace events of a call
+//     (harness.called, harness.returned, agent.call.*) and its CallSummary
+//     are credited to the state that queued it.
 //   - Only the first of set > increment > say > invoke applies per entry.
 //   - emit_intent effects are evaluated (when:, the name, slots:) after the
-//     whole step — transition effects and every on_enter entered — has run,
-//     so they see every bind (there is no pre-bind emit pass: an emit fires
-//     at most once per entry). Each non-empty name is fired in order at the
+//     whole step — transition effects and every on_enter entered — has run
+//     and its queued calls are dispatched, so they see every bind (there is
+//     no pre-bind emit pass: an emit fires at most once per entry). Each non-empty name is fired in order at the
 //     then-current state; an empty name emits nothing. Synthetic intents
 //     nest at most 8 deep.
 //   - A failed invoke sets world.last_error (string) and world.host_error
-//     ({handler, call, error, state}); with on_error the rest of the chain is
-//     dropped and the machine re-enters the on_error target (at most 4
-//     redirects in a row); without on_error the run fails.
+//     ({handler, call, error, state}); with on_error the calls still queued
+//     and the step's emit_intent effects are dropped and the machine
+//     re-enters the on_error target, whose own step is dispatched the same
+//     way (at most 4 redirects in a row). This holds even when the step had
+//     reached a terminal state or an exit: the redirect takes it back (an
+//     on_error of "." leaves the step where it ended).
+//     Without on_error the run fails.
 //   - A user intent that no state handles, or whose every guard fails,
 //     fails the run (a one-shot run cannot ask again).
 //   - A state's timeout: {after, target} fires when the run rests (no

@@ -11,16 +11,16 @@ import (
 )
 
 // runEffects applies effects in order (reference §5.2). emit_intent effects
-// are queued for the post-bind pass. An invoke failure with on_error returns
-// a redirect (the rest of the chain is abandoned); without on_error it fails
-// the run.
-func (r *runner) runEffects(ctx context.Context, effs []*Effect, emits *[]pendingEmit) (*redirect, error) {
+// are queued for the post-bind pass; an invoke whose when: passes and whose
+// once: allows it is queued with the state and slots in force, to be
+// dispatched after the machine step (dispatchCalls).
+func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error {
 	for _, e := range effs {
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("run interrupted: %w", err)
+			return fmt.Errorf("run interrupted: %w", err)
 		}
 		if e.Emit != nil {
-			*emits = append(*emits, pendingEmit{e: e, slots: r.slots})
+			st.emits = append(st.emits, pendingEmit{e: e, slots: r.slots})
 		}
 		if e.Kind == kindNone {
 			continue
@@ -29,7 +29,7 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, emits *[]pendin
 		if e.When != nil {
 			ok, err := e.When.eval(env)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", e.Pos, err)
+				return fmt.Errorf("%s: %w", e.Pos, err)
 			}
 			if !ok {
 				continue
@@ -38,29 +38,32 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, emits *[]pendin
 		switch e.Kind {
 		case kindSet:
 			if err := r.applySet(e, env); err != nil {
-				return nil, err
+				return err
 			}
 		case kindIncrement:
 			if err := r.applyIncrement(e, env); err != nil {
-				return nil, err
+				return err
 			}
 		case kindSay:
 			s, err := e.Say.render(env)
 			if err != nil {
-				return nil, fmt.Errorf("%s: say: %w", e.Pos, err)
+				return fmt.Errorf("%s: say: %w", e.Pos, err)
 			}
 			if err := r.emit(KindSay, map[string]any{"text": s}); err != nil {
-				return nil, err
+				return err
 			}
 			r.note(Note{Kind: "say", State: r.cur.Path, Text: s})
 		case kindInvoke:
-			rd, err := r.invoke(ctx, e)
-			if err != nil || rd != nil {
-				return rd, err
+			queue, err := r.onceAllows(e)
+			if err != nil {
+				return err
+			}
+			if queue {
+				st.calls = append(st.calls, pendingCall{e: e, state: r.cur, slots: r.slots})
 			}
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 // applySet renders every value against the same pre-block world, then
@@ -135,9 +138,9 @@ func asInt(v any) (int, bool) {
 	return 0, false
 }
 
-// invoke runs one host call: once check, with: rendered now (so earlier
-// binds are visible), dispatch, bind, on_error.
-func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
+// onceAllows reports whether an invoke is to be queued: once: true with every
+// bind key already set skips it (world.update skipped: cached, at walk time).
+func (r *runner) onceAllows(e *Effect) (bool, error) {
 	if e.Once && len(e.Bind) > 0 {
 		all := true
 		for _, b := range e.Bind {
@@ -151,9 +154,16 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 			for i, b := range e.Bind {
 				keys[i] = b.Key
 			}
-			return nil, r.emit(KindWorldUpdate, map[string]any{"skipped": "cached", "namespace": e.Invoke, "keys": keys})
+			return false, r.emit(KindWorldUpdate, map[string]any{"skipped": "cached", "namespace": e.Invoke, "keys": keys})
 		}
 	}
+	return true, nil
+}
+
+// invoke dispatches one queued host call with r.cur and r.slots set to the
+// declaring state and its slots: with: rendered now (so earlier binds are
+// visible), dispatch, bind, on_error.
+func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 	var (
 		args      map[string]any
 		rc        *RenderedCall

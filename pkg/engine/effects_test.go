@@ -57,7 +57,10 @@ func TestOnErrorSetsLastErrorAndRedirects(t *testing.T) {
 		t.Errorf("host_error = %v", he)
 	}
 	if res.World["out"] != "" {
-		t.Errorf("the chain after the failed invoke ran: out = %q", res.World["out"])
+		t.Errorf("the failed call's bind landed: out = %q", res.World["out"])
+	}
+	if res.World["walked"] != "yes" {
+		t.Errorf("walked = %q: the chain is walked before its calls are dispatched (§5.2)", res.World["walked"])
 	}
 	if len(sink.kinds(KindHarnessError)) != 1 || len(sink.kinds(KindOnErrorRedirect)) != 1 {
 		t.Errorf("want one harness.error and one redirect event")
@@ -149,7 +152,7 @@ func TestOnErrorStayAndTemplated(t *testing.T) {
 	res, _ := runStory(t, "onerror", "stay", Options{})
 	wantOutcome(t, res, OutcomeRested, "stay")
 	if res.World["out"] != "" {
-		t.Errorf("chain continued after on_error: \".\"")
+		t.Errorf("a call queued after the one that failed with on_error: \".\" ran")
 	}
 	res, _ = runStory(t, "onerror", "templated", Options{})
 	wantOutcome(t, res, OutcomeTerminal, "failed")

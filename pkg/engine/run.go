@@ -153,12 +153,11 @@ func (r *runner) run(ctx context.Context) error {
 		}
 	}
 	// The initial on_enter chain.
-	var emits []pendingEmit
-	rd, err := r.enterFrom(ctx, nil, root, &emits)
-	if err != nil {
+	var st step
+	if err := r.enterFrom(ctx, nil, root, &st); err != nil {
 		return err
 	}
-	if err := r.settle(ctx, rd, emits, 0); err != nil {
+	if err := r.settle(ctx, &st, 0); err != nil {
 		return err
 	}
 	for i := 0; !r.ended; {
@@ -242,6 +241,22 @@ type pendingEmit struct {
 	slots map[string]any
 }
 
+// pendingCall is a host call queued while the machine walks a step, with the
+// state whose chain reached it (trace events are credited to it) and the
+// slots then in force.
+type pendingCall struct {
+	e     *Effect
+	state *State
+	slots map[string]any
+}
+
+// step collects what one machine step queues: host calls to dispatch after
+// the walk, then emit_intent effects for the post-bind pass.
+type step struct {
+	calls []pendingCall
+	emits []pendingEmit
+}
+
 // redirect is an on_error redirect waiting to happen.
 type redirect struct {
 	from   *State
@@ -249,16 +264,26 @@ type redirect struct {
 	err    string
 }
 
-// settle performs pending on_error redirects (depth cap 4), then the
-// post-bind emit_intent pass.
-func (r *runner) settle(ctx context.Context, rd *redirect, emits []pendingEmit, depth int) error {
+// settle finishes a machine step (reference §5.2): it dispatches the queued
+// host calls in order, performs an on_error redirect when one fails (the
+// calls still queued and the step's emits are dropped; the redirect's own
+// step is settled the same way, depth cap 4), then runs the post-bind
+// emit_intent pass.
+func (r *runner) settle(ctx context.Context, st *step, depth int) error {
 	hops := 0
-	for rd != nil && !r.ended {
+	for {
+		rd, err := r.dispatchCalls(ctx, st.calls)
+		if err != nil {
+			return err
+		}
+		if rd == nil {
+			break
+		}
 		hops++
 		if hops > MaxOnErrorDepth {
 			return fmt.Errorf("on_error redirect depth cap %d exceeded: %s keeps failing (last error: %s)", MaxOnErrorDepth, rd.target, rd.err)
 		}
-		emits = nil // the aborted chain's emits are dropped
+		*st = step{} // the failed step's emits are dropped
 		var tmpl *text
 		if isPongo(rd.target) {
 			t, err := r.m.inlinePrompt(rd.target)
@@ -273,9 +298,11 @@ func (r *runner) settle(ctx context.Context, rd *redirect, emits []pendingEmit, 
 		}
 		if res.stay {
 			// on_error: "." — stop the chain, stay put, no re-entry.
-			rd = nil
 			break
 		}
+		// A step that had already reached an exit or terminal state is
+		// taken back: the failure is handled by the redirect, as declared.
+		r.ended, r.outcome, r.exit = false, "", ""
 		from := ""
 		if r.cur != nil {
 			from = r.cur.Path
@@ -284,15 +311,35 @@ func (r *runner) settle(ctx context.Context, rd *redirect, emits []pendingEmit, 
 			return err
 		}
 		r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err})
-		rd, err = r.goTo(ctx, res, true, &emits)
-		if err != nil {
+		if err := r.goTo(ctx, res, true, st); err != nil {
 			return err
 		}
 	}
 	if r.ended {
 		return nil
 	}
-	return r.dispatchEmits(ctx, emits, depth)
+	return r.dispatchEmits(ctx, st.emits, depth)
+}
+
+// dispatchCalls dispatches queued host calls in order, each with r.cur and
+// r.slots set to what they were when the chain reached it, so its with:
+// sees the world as left by the calls before it and its trace events are
+// credited to its state. The first failure with on_error stops the queue
+// and returns the redirect.
+func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redirect, error) {
+	cur, slots := r.cur, r.slots
+	defer func() { r.cur, r.slots = cur, slots }()
+	for _, pc := range calls {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("run interrupted: %w", err)
+		}
+		r.cur, r.slots = pc.state, pc.slots
+		rd, err := r.invoke(ctx, pc.e)
+		if err != nil || rd != nil {
+			return rd, err
+		}
+	}
+	return nil, nil
 }
 
 func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth int) error {
@@ -383,27 +430,23 @@ func (r *runner) fire(ctx context.Context, intent string, slots map[string]any, 
 	if err := r.emit(KindIntentAccepted, map[string]any{"intent": intent, "slots": slots}); err != nil {
 		return err
 	}
-	var emits []pendingEmit
-	rd, err := r.runEffects(ctx, arm.Effects, &emits)
-	if err != nil {
+	var st step
+	if err := r.runEffects(ctx, arm.Effects, &st); err != nil {
 		return err
 	}
-	if rd == nil {
-		res, err := r.resolveTarget(ctx, owner, "", arm.Target)
-		if err != nil {
-			return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
-		}
-		if err := r.emit(KindTransition, map[string]any{"from": r.cur.Path, "intent": intent, "slots": slots, "to": res.describeFrom(r.cur)}); err != nil {
+	res, err := r.resolveTarget(ctx, owner, "", arm.Target)
+	if err != nil {
+		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
+	}
+	if err := r.emit(KindTransition, map[string]any{"from": r.cur.Path, "intent": intent, "slots": slots, "to": res.describeFrom(r.cur)}); err != nil {
+		return err
+	}
+	if !res.stay {
+		if err := r.goTo(ctx, res, false, &st); err != nil {
 			return err
 		}
-		if !res.stay {
-			rd, err = r.goTo(ctx, res, false, &emits)
-			if err != nil {
-				return err
-			}
-		}
 	}
-	return r.settle(ctx, rd, emits, depth)
+	return r.settle(ctx, &st, depth)
 }
 
 // lookup finds the handler list for intent on the leaf, then its ancestors
@@ -524,25 +567,25 @@ func resolvePath(owner *State, s string) (string, error) {
 // ancestor, enter down to the target, descend initial:, running on_enter at
 // each entered level. forceReentry re-enters the target even when it is the
 // current state (on_error redirects, explicit self targets).
-func (r *runner) goTo(ctx context.Context, t target, forceReentry bool, emits *[]pendingEmit) (*redirect, error) {
+func (r *runner) goTo(ctx context.Context, t target, forceReentry bool, st *step) error {
 	if t.exit != "" {
 		for _, k := range r.m.ExitRequires[t.exit] {
 			if isEmpty(getPath(r.world, k)) {
-				return nil, fmt.Errorf("@exit:%s requires world.%s to be set (exits.%s.requires), but it is empty", t.exit, k, t.exit)
+				return fmt.Errorf("@exit:%s requires world.%s to be set (exits.%s.requires), but it is empty", t.exit, k, t.exit)
 			}
 		}
 		for s := r.cur; s != nil; s = s.Parent {
 			if err := r.emitAt(s.Path, KindStateExited, map[string]any{"state": s.Path}); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		exitPath := "__exit__" + t.exit
 		if err := r.emitAt(exitPath, KindStateEntered, map[string]any{"state": exitPath}); err != nil {
-			return nil, err
+			return err
 		}
 		r.note(Note{Kind: "end", State: exitPath, Text: "exit " + t.exit})
 		r.ended, r.outcome, r.exit = true, OutcomeExit, t.exit
-		return nil, nil
+		return nil
 	}
 	dst := t.state
 	// common ancestor: the deepest state that contains both; a target that
@@ -553,11 +596,11 @@ func (r *runner) goTo(ctx context.Context, t target, forceReentry bool, emits *[
 	}
 	for s := r.cur; s != nil && s != anc; s = s.Parent {
 		if err := r.emitAt(s.Path, KindStateExited, map[string]any{"state": s.Path}); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	_ = forceReentry
-	return r.enterFrom(ctx, anc, dst, emits)
+	return r.enterFrom(ctx, anc, dst, st)
 }
 
 func commonAncestor(a, b *State) *State {
@@ -575,23 +618,23 @@ func commonAncestor(a, b *State) *State {
 
 // enterFrom enters every level from below anc down to dst, then descends
 // dst's initial: chain. Each entered level runs its on_enter.
-func (r *runner) enterFrom(ctx context.Context, anc, dst *State, emits *[]pendingEmit) (*redirect, error) {
+func (r *runner) enterFrom(ctx context.Context, anc, dst *State, st *step) error {
 	var chain []*State
 	for s := dst; s != nil && s != anc; s = s.Parent {
 		chain = append(chain, s)
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
-		if rd, err := r.enterOne(ctx, chain[i], emits); rd != nil || err != nil {
-			return rd, err
+		if err := r.enterOne(ctx, chain[i], st); err != nil {
+			return err
 		}
 	}
 	for s := dst; len(s.Children) > 0; {
 		child, err := r.initialChild(s)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if rd, err := r.enterOne(ctx, child, emits); rd != nil || err != nil {
-			return rd, err
+		if err := r.enterOne(ctx, child, st); err != nil {
+			return err
 		}
 		s = child
 	}
@@ -599,18 +642,18 @@ func (r *runner) enterFrom(ctx context.Context, anc, dst *State, emits *[]pendin
 		r.note(Note{Kind: "end", State: r.cur.Path, Text: "terminal " + r.cur.Path})
 		r.ended, r.outcome = true, OutcomeTerminal
 	}
-	return nil, nil
+	return nil
 }
 
-func (r *runner) enterOne(ctx context.Context, s *State, emits *[]pendingEmit) (*redirect, error) {
+func (r *runner) enterOne(ctx context.Context, s *State, st *step) error {
 	r.cur = s
 	if err := r.emitAt(s.Path, KindStateEntered, map[string]any{"state": s.Path}); err != nil {
-		return nil, err
+		return err
 	}
 	if len(s.Children) == 0 {
 		r.note(Note{Kind: "enter", State: s.Path, Text: s.Path})
 	}
-	return r.runEffects(ctx, s.OnEnter, emits)
+	return r.runEffects(ctx, s.OnEnter, st)
 }
 
 func (r *runner) initialChild(s *State) (*State, error) {

@@ -100,10 +100,10 @@ func (r *runner) fireTimeout(ctx context.Context, tm *Timeout, owner *State) err
 	if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "", "slots": map[string]any{}, "to": res.describe()}); err != nil {
 		return err
 	}
-	var emits []pendingEmit
-	rd, err := r.goTo(ctx, res, false, &emits)
+	var st step
+	err = r.goTo(ctx, res, false, &st)
 	if err == nil {
-		err = r.settle(ctx, rd, emits, 0)
+		err = r.settle(ctx, &st, 0)
 	}
 	end := map[string]any{"outcome": "transitioned"}
 	if err != nil {

@@ -1,0 +1,152 @@
+package engine
+
+import (
+	"runtime"
+	"testing"
+)
+
+// story-format §5.2: host calls are queued while the machine walks a step
+// and dispatched afterwards, so the rest of the chain sees the world before
+// the call's bind.
+func TestQueuedInvokeChainSeesPreBindWorld(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses sh")
+	}
+	res, sink := runStory(t, "queued", "", Options{})
+	wantOutcome(t, res, OutcomeRested, "start")
+	if res.World["v"] != "new" {
+		t.Fatalf("v = %v: the queued call's bind did not land", res.World["v"])
+	}
+	if res.World["seen"] != "old" {
+		t.Errorf("seen = %v: a set after an invoke must see the pre-bind world", res.World["seen"])
+	}
+	if res.World["guarded"] != "" {
+		t.Errorf("guarded = %v: a when: after an invoke must see the pre-bind world", res.World["guarded"])
+	}
+	says := sink.kinds(KindSay)
+	if len(says) != 1 || payloadMap(t, says[0].Payload)["text"] != "v is old" {
+		t.Errorf("say = %v: a say after an invoke must see the pre-bind world", says)
+	}
+	// the walk's events come before the call's
+	var order []string
+	for _, e := range sink.evs {
+		switch e.Kind {
+		case KindSay, KindHarnessCalled, KindHarnessReturned:
+			order = append(order, e.Kind)
+		}
+	}
+	if len(order) != 3 || order[0] != KindSay || order[1] != KindHarnessCalled {
+		t.Errorf("event order = %v, want say before harness.called", order)
+	}
+}
+
+// An invoke's with: is rendered at dispatch: it sees sets that come after it
+// in its chain, and the binds of the calls dispatched before it.
+func TestQueuedInvokeWithSeesLaterSetsAndEarlierBinds(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses sh")
+	}
+	res, sink := runStory(t, "queued", "", Options{Inputs: []Input{{Intent: "go"}}})
+	wantOutcome(t, res, OutcomeRested, "later")
+	if res.World["echoed"] != "late=L" {
+		t.Errorf("echoed = %q: with: must see the set written after the invoke", res.World["echoed"])
+	}
+	if res.World["chained"] != "chained-late=L" {
+		t.Errorf("chained = %q: a later call's with: must see the earlier call's bind", res.World["chained"])
+	}
+	if n := len(sink.kinds(KindHarnessCalled)); n != 3 {
+		t.Errorf("%d harness.called, want 3", n)
+	}
+}
+
+// Calls queued by a transition's effects and by the entered state's
+// on_enter are dispatched after the whole step, in walk order, each
+// credited to the state whose chain reached it.
+func TestQueuedInvokeAcrossTransitionCreditsDeclaringState(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses sh")
+	}
+	res, sink := runStory(t, "queued", "later", Options{Inputs: []Input{{Intent: "move"}}})
+	wantOutcome(t, res, OutcomeTerminal, "arrival")
+	if res.World["arrived"] != "arrived-moved" {
+		t.Errorf("arrived = %q: the entered state's call must see the transition call's bind", res.World["arrived"])
+	}
+	called := sink.kinds(KindHarnessCalled)
+	if len(called) != 4 {
+		t.Fatalf("%d harness.called, want 4", len(called))
+	}
+	want := []string{"later", "later", "later", "arrival"}
+	for i, e := range called {
+		if e.StatePath != want[i] {
+			t.Errorf("harness.called[%d] credited to %q, want %q", i, e.StatePath, want[i])
+		}
+	}
+	for _, c := range res.Calls {
+		if c.ID == "on_move" && c.State != "later" || c.ID == "on_arrive" && c.State != "arrival" {
+			t.Errorf("call %s credited to %q", c.ID, c.State)
+		}
+	}
+	// the step's machine events (entering arrival) come before its calls
+	entered, firstMoveCall := -1, -1
+	for i, e := range sink.evs {
+		if e.Kind == KindStateEntered && e.StatePath == "arrival" && entered < 0 {
+			entered = i
+		}
+		if e.Kind == KindHarnessCalled && e.Turn == 1 && firstMoveCall < 0 {
+			firstMoveCall = i
+		}
+	}
+	if entered < 0 || firstMoveCall < entered {
+		t.Errorf("state.entered arrival at %d, first turn-1 call at %d: calls must be dispatched after the walk", entered, firstMoveCall)
+	}
+}
+
+// A failed call with on_error abandons the calls still queued behind it.
+func TestOnErrorAbandonsQueuedCalls(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses sh")
+	}
+	res, sink := runStory(t, "onerror", "abandon", Options{})
+	wantOutcome(t, res, OutcomeTerminal, "failed")
+	if res.World["out"] != "" {
+		t.Errorf("out = %q: the call queued after the failed one ran", res.World["out"])
+	}
+	if n := len(sink.kinds(KindHarnessCalled)); n != 1 {
+		t.Errorf("%d harness.called, want 1", n)
+	}
+	if he, _ := res.World["host_error"].(map[string]any); he["call"] != "first" || he["state"] != "abandon" {
+		t.Errorf("host_error = %v", he)
+	}
+}
+
+// A call queued by a terminal state's on_enter is dispatched after the walk
+// reached that state; its failure with on_error still redirects.
+func TestOnErrorFromTerminalStateRedirects(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses sh")
+	}
+	res, sink := runStory(t, "onerror", "ending", Options{})
+	wantOutcome(t, res, OutcomeTerminal, "failed")
+	if n := len(sink.kinds(KindOnErrorRedirect)); n != 1 {
+		t.Errorf("%d on_error redirects, want 1", n)
+	}
+	if says := sink.kinds(KindSay); len(says) != 1 || payloadMap(t, says[0].Payload)["text"] != "error: report" {
+		t.Errorf("say = %v", says)
+	}
+}
+
+// on_error: "." from a terminal state's queued call leaves the run ended
+// there.
+func TestOnErrorStayFromTerminalStateKeepsItEnded(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses sh")
+	}
+	res, sink := runStory(t, "onerror", "ending_stay", Options{})
+	wantOutcome(t, res, OutcomeTerminal, "ending_stay")
+	if n := len(sink.kinds(KindOnErrorRedirect)); n != 0 {
+		t.Errorf("%d on_error redirects, want none", n)
+	}
+	if le, _ := res.World["last_error"].(string); le == "" {
+		t.Error("last_error not set")
+	}
+}
