@@ -92,6 +92,9 @@ type AskError struct {
 	Kind       Kind
 	Detail     string
 	Underlying error
+	// CallID is the id of the failed call as its agent.call.error event
+	// carries it (set by Dispatch; cassette replays derive their own).
+	CallID string
 }
 
 // Error renders "agent: <kind>: <detail>" (or the underlying error when

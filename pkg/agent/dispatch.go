@@ -290,7 +290,9 @@ func (st *callState) emit(ev Event) error {
 
 // fail reports agent.call.error for ae (secrets masked) and returns it.
 func (st *callState) fail(ae *AskError) (*Result, error) {
-	ae = st.r.redactError(ae)
+	cp := *st.r.redactError(ae)
+	cp.CallID = st.callID
+	ae = &cp
 	end := st.now(st.start)
 	st.r.log.Debug("agent call failed", slog.String("alias", st.alias), slog.String("call_id", st.callID),
 		slog.String("verb", st.c.Verb), slog.Duration("duration", end.Sub(st.start)), slog.String("error", ae.Error()))

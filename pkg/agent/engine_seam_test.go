@@ -105,3 +105,58 @@ func TestEngineSeamBindKeysAndErrorKind(t *testing.T) {
 		})
 	}
 }
+
+// A cassette replay whose recorded answer fails the schema: the engine's
+// call summary names the call with the id the trace's agent.call.error
+// carries (the cassette-derived one), not the live key.
+func TestEngineSeamFailedCassetteCallKeepsItsCallID(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "schemas"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "schemas", "verdict.json"),
+		[]byte(`{"type":"object","required":["decision"],"properties":{"decision":{"enum":["accept","reject"]}}}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(seamStory), 0o644)
+	cas := filepath.Join(dir, "c.cassette.yaml")
+	os.WriteFile(cas, []byte(`kind: host_cassette
+app_id: seam
+episodes:
+  - id: bad_verdict
+    match: { handler: agent.fixer }
+    agent:
+      verb: decide
+      response: '{"decision":"maybe"}'
+`), 0o644)
+	st, ds := story.Load(filepath.Join(dir, "app.yaml"), story.Options{})
+	if st == nil || diag.HasErrors(ds) {
+		t.Fatalf("load: %v", ds)
+	}
+	m, err := engine.Compile(st, engine.CompileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := agent.LoadCassette(cas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errorIDs []string
+	sink := engine.SinkFunc(func(ev engine.Event) error {
+		if ev.Kind == agent.EventCallError {
+			errorIDs = append(errorIDs, ev.CallID)
+		}
+		return nil
+	})
+	reg, err := agent.NewRegistry(st, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Cassette: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	res := engine.Run(context.Background(), m, engine.Options{Agents: engine.RegistryCaller(reg, sink), Sink: sink, NoSnapshot: true})
+	if res.State != "failed" || len(res.Calls) != 1 || len(errorIDs) != 1 {
+		t.Fatalf("state %s, calls %+v, error events %v (err %v)", res.State, res.Calls, errorIDs, res.Err)
+	}
+	want := agent.CassetteCallID("seam", "bad_verdict", 0)
+	if errorIDs[0] != want || res.Calls[0].CallID != want {
+		t.Fatalf("trace call_id %s, summary %s, want both %s", errorIDs[0], res.Calls[0].CallID, want)
+	}
+}

@@ -76,6 +76,12 @@ func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, 
 	}
 	ans, err := r.opts.Agents.CallAgent(ctx, call)
 	if err != nil {
+		// The summary names the call as the trace does: a cassette replay
+		// derives its id from the episode, not from the live key.
+		var ae *agent.AskError
+		if errors.As(err, &ae) && ae.CallID != "" {
+			return nil, ae.CallID, err
+		}
 		return nil, call.CallID, err
 	}
 	callID := ans.CallID
