@@ -3,8 +3,6 @@ package agent
 import (
 	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,7 +16,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -33,20 +30,8 @@ import (
 // loopback HTTP server through a KITSOKI_PINS overlay; the cache is a
 // fresh KITSOKI_CACHE_DIR. Nothing reaches the internet.
 
-// ManagedLLMArtifacts is a loopback artifact server for managed-mode
-// tests: the stand-in release archive and a model file, pinned by an
-// overlay file. Exported from a _test file for the package's external
-// tests (the kitsoki run end to end).
-type ManagedLLMArtifacts struct {
-	URL     string
-	Pins    string // overlay file: set KITSOKI_PINS to it
-	Model   string // pinned model id
-	Archive int64  // archive size
-	hits    atomic.Int64
-}
-
-// Hits counts the requests the artifact server has answered.
-func (a *ManagedLLMArtifacts) Hits() int64 { return a.hits.Load() }
+// ManagedLLMArtifacts is the loopback artifact server of managed-mode tests.
+type ManagedLLMArtifacts = standintest.Artifacts
 
 var standin struct {
 	once sync.Once
@@ -86,52 +71,7 @@ func StandinBinary(t testing.TB) string {
 // NewManagedLLMArtifacts packs the stand-in and serves it.
 func NewManagedLLMArtifacts(t testing.TB) *ManagedLLMArtifacts {
 	t.Helper()
-	bin := StandinBinary(t)
-	archive, archiveSum := standintest.ReleaseArchive(t, bin)
-	model := []byte("GGUF stand-in weights for kitsoki tests")
-	ms := sha256.Sum256(model)
-	a := &ManagedLLMArtifacts{Model: "standin-1b", Archive: int64(len(archive))}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a.hits.Add(1)
-		switch r.URL.Path {
-		case "/llama.tar.gz":
-			http.ServeContent(w, r, "llama.tar.gz", time.Time{}, strings.NewReader(string(archive)))
-		case "/model.gguf":
-			http.ServeContent(w, r, "model.gguf", time.Time{}, strings.NewReader(string(model)))
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	t.Cleanup(srv.Close)
-	a.URL = srv.URL
-	a.Pins = filepath.Join(t.TempDir(), "pins.yaml")
-	overlay := fmt.Sprintf(`llama_server:
-  %s/%s:
-    id: llama-server-standin
-    release: b9444
-    url: %s/llama.tar.gz
-    sha256: %s
-    size: %d
-    format: tar.gz
-    members: [llama-server]
-models:
-  %s:
-    id: %s
-    url: %s/model.gguf
-    sha256: %s
-    size: %d
-    format: gguf
-  nomic-embed-text-v1.5:
-    id: nomic-embed-text-v1.5
-    url: %s/model.gguf
-    sha256: %s
-    format: gguf
-`, runtime.GOOS, runtime.GOARCH, srv.URL, archiveSum, len(archive), a.Model, a.Model, srv.URL, hex.EncodeToString(ms[:]), len(model),
-		srv.URL, hex.EncodeToString(ms[:]))
-	if err := os.WriteFile(a.Pins, []byte(overlay), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return a
+	return standintest.ServeArtifacts(t, StandinBinary(t))
 }
 
 // managedEnv points the fetcher at the artifacts and a fresh cache, and

@@ -3,18 +3,12 @@ package localllme2e
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,18 +16,10 @@ import (
 	"kitsoki/pkg/agent"
 )
 
-// artifacts is a loopback artifact server: the llama-server STAND-IN
-// (built by the test, packed like a llama.cpp release tar.gz with SONAME
-// symlinked fake libraries) and a model file, both pinned with their real
-// sha256 by an overlay file for KITSOKI_PINS.
-type artifacts struct {
-	URL   string
-	Pins  string
-	Model string
-	hits  atomic.Int64
-}
-
-func (a *artifacts) Hits() int64 { return a.hits.Load() }
+// artifacts is the loopback artifact server (standintest.ServeArtifacts):
+// the llama-server STAND-IN packed like a llama.cpp release and a model
+// file, pinned by an overlay file for KITSOKI_PINS.
+type artifacts = standintest.Artifacts
 
 var standin struct {
 	once sync.Once
@@ -68,45 +54,7 @@ func TestMain(m *testing.M) {
 
 func newArtifacts(t *testing.T) *artifacts {
 	t.Helper()
-	archive, archiveSum := standintest.ReleaseArchive(t, standinBinary(t))
-	model := []byte("GGUF stand-in weights for kitsoki tests")
-	ms := sha256.Sum256(model)
-	a := &artifacts{Model: "standin-1b"}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a.hits.Add(1)
-		switch r.URL.Path {
-		case "/llama.tar.gz":
-			http.ServeContent(w, r, "llama.tar.gz", time.Time{}, bytes.NewReader(archive))
-		case "/model.gguf":
-			http.ServeContent(w, r, "model.gguf", time.Time{}, bytes.NewReader(model))
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	t.Cleanup(srv.Close)
-	a.URL = srv.URL
-	a.Pins = filepath.Join(t.TempDir(), "pins.yaml")
-	overlay := fmt.Sprintf(`llama_server:
-  %s/%s:
-    id: llama-server-standin
-    release: b9444
-    url: %s/llama.tar.gz
-    sha256: %s
-    size: %d
-    format: tar.gz
-    members: [llama-server]
-models:
-  %s:
-    id: %s
-    url: %s/model.gguf
-    sha256: %s
-    size: %d
-    format: gguf
-`, runtime.GOOS, runtime.GOARCH, srv.URL, archiveSum, len(archive), a.Model, a.Model, srv.URL, hex.EncodeToString(ms[:]), len(model))
-	if err := os.WriteFile(a.Pins, []byte(overlay), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return a
+	return standintest.ServeArtifacts(t, standinBinary(t))
 }
 
 // claudeStub is an in-process stand-in for the claude CLI behind agent.claude.
