@@ -9,8 +9,10 @@ FUZZTIME ?= 20s
 # budget (0 execs/sec while it shrinks a large input); keep it brief.
 FUZZMINIMIZE ?= 5s
 BIN     := bin/kitsoki
+# Pinned lint tools, fetched through the Go module proxy by `go run`.
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build test lint vet fmt-check unit examples bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
+.PHONY: build test lint vet fmt-check staticcheck tidy-check unit examples bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
@@ -18,7 +20,14 @@ build:
 ## test: everything CI runs — format, vet (every release platform), race tests (fuzz seeds included), examples end to end.
 test: lint unit examples
 
-lint: fmt-check vet cross
+## lint: gofmt, go vet on every release platform, staticcheck, go.mod tidy.
+lint: fmt-check vet cross staticcheck tidy-check
+
+staticcheck:
+	$(GO) run $(STATICCHECK) ./...
+
+tidy-check:
+	$(GO) mod tidy -diff
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

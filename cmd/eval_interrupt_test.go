@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -21,9 +20,6 @@ import (
 // SIGINT once the plugin is up, and checks: exit 2, no report file (not
 // even a temporary one), and the plugin process is gone.
 func TestEvalRunInterruptWritesNothing(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("signals")
-	}
 	needGo(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "kitsoki")

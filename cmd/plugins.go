@@ -63,14 +63,13 @@ func loadStoryForPlugins(stderr io.Writer, args []string) (*story.Story, string,
 	if err != nil {
 		return nil, "", "", usagef("%s: %v", path, errors.Unwrap(err))
 	}
-	dir := path
-	if !fi.IsDir() {
-		dir = filepath.Dir(path)
-	} else if _, err := os.Stat(filepath.Join(path, "app.yaml")); err != nil {
-		if explicit {
-			return nil, "", "", usagef("%s: no app.yaml in this directory; name a story directory or its app.yaml", path)
+	if fi.IsDir() {
+		if _, err := os.Stat(filepath.Join(path, "app.yaml")); err != nil {
+			if explicit {
+				return nil, "", "", usagef("%s: no app.yaml in this directory; name a story directory or its app.yaml", path)
+			}
+			return nil, path, "", nil
 		}
-		return nil, dir, "", nil
 	}
 	st, ds := story.Load(path, story.Options{AllowUnsetEnv: true})
 	if st == nil || diag.HasErrors(ds) {

@@ -21,8 +21,8 @@ import (
 // t.TempDir() with `go build` and returns the executable's path.
 func BuildTestPlugin(t testing.TB, name string) string {
 	t.Helper()
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
 		goBin = "go"
 	}
 	out := filepath.Join(t.TempDir(), name)

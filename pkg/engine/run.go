@@ -519,7 +519,7 @@ func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t 
 	}
 	if name, ok := strings.CutPrefix(s, "@exit:"); ok {
 		if len(r.m.Exits) > 0 && !r.m.Exits[name] {
-			return target{}, fmt.Errorf("target @exit:%s: the story declares no exit %q in exits:", name, name)
+			return target{}, fmt.Errorf("target @exit:%s: the story declares no exit %q (list it under exits)", name, name)
 		}
 		return target{exit: name}, nil
 	}

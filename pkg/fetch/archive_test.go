@@ -22,7 +22,6 @@ type tarEntry struct {
 	typ        byte
 	body       string
 	mode       int64
-	size       int64 // header size override for bombs (0 = len(body))
 }
 
 func buildTar(t testing.TB, entries []tarEntry) []byte {

@@ -98,7 +98,6 @@ type transfer struct {
 	resumed  atomic.Int64
 	nparts   atomic.Int32 // parts in use, for progress reports
 	stateMu  sync.Mutex
-	attempts int
 }
 
 func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Result, error) {

@@ -144,7 +144,7 @@ func (x *extractor) tar(r io.Reader, format string) error {
 		}
 		var kind entryKind
 		switch hdr.Typeflag {
-		case tar.TypeReg, tar.TypeRegA, tar.TypeGNUSparse:
+		case tar.TypeReg, tar.TypeGNUSparse:
 			kind = entryFile
 		case tar.TypeDir:
 			kind = entryDir

@@ -85,7 +85,7 @@ func New(opts Options) (*Server, error) {
 	if version == "" {
 		version = "dev"
 	}
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "kitsoki", Version: version}, &mcp.ServerOptions{HasTools: true})
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "kitsoki", Version: version}, &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}})
 	c, err := s.build()
 	if err != nil {
 		return nil, err

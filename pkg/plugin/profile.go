@@ -151,9 +151,7 @@ func ParseProfile(name string, data []byte) (*Profile, error) {
 				pp.errf(v.Line, v.Column, "version: must be 1")
 			}
 		case "disable":
-			for _, r := range pp.idList(v, "disable") {
-				pp.p.Disable = append(pp.p.Disable, r)
-			}
+			pp.p.Disable = append(pp.p.Disable, pp.idList(v, "disable")...)
 		case "config":
 			pp.config(v)
 		default:

@@ -332,7 +332,7 @@ func TestWriterConcurrentEmit(t *testing.T) {
 func TestRoundTripByteIdentical(t *testing.T) {
 	w, p := mustCreate(t, Header{AppID: "cloak", Story: "examples/cloak/app.yaml", Generator: "kitsoki test"})
 	payloads := []any{
-		map[string]any{"text": "café — “quoted” <b> & \u2028 sep", "n": 1.5e300, "neg": -0.0, "big": 12345678901234567890.0},
+		map[string]any{"text": "café — “quoted” <b> & \u2028 sep", "n": 1.5e300, "neg": math.Copysign(0, -1), "big": 12345678901234567890.0},
 		json.RawMessage(`{"z":1,"a":{"y":[true,false,null],"x":"\u00e9\n\t\\"}}`),
 		[]any{"a", 1, nil},
 		"just a string",

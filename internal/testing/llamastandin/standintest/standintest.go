@@ -34,8 +34,8 @@ const Package = "kitsoki/internal/testing/llamastandin"
 // BuildTo compiles the stand-in into dir/llama-server and returns its path.
 // Use it from TestMain to build once per test binary.
 func BuildTo(dir string) (string, error) {
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
 		goBin = "go"
 	}
 	out := filepath.Join(dir, "llama-server")
