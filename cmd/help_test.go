@@ -17,3 +17,15 @@ func TestHelpTopics(t *testing.T) {
 		t.Fatalf("help: exit %d\n%s", code, out)
 	}
 }
+
+func TestNestedTypoSuggests(t *testing.T) {
+	for _, tc := range []struct{ args, want string }{
+		{"trace shw", "Did you mean this?\n\tshow"},
+		{"eval chek", "Did you mean this?\n\tcheck"},
+	} {
+		code, _, errOut := runCmd(t, strings.Fields(tc.args)...)
+		if code != ExitUsageEnv || !strings.Contains(errOut, tc.want) {
+			t.Errorf("kitsoki %s: exit %d, stderr %q; want exit 2 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}

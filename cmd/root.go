@@ -97,9 +97,26 @@ func strictGroups(c *cobra.Command) {
 		strictGroups(sub)
 	}
 	if c.HasParent() && c.HasSubCommands() && c.Run == nil && c.RunE == nil {
-		c.Args = cobra.NoArgs
+		c.Args = unknownSubcommand
 		c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
 	}
+}
+
+// unknownSubcommand refuses an argument to a command that only groups
+// subcommands, suggesting the nearest ones as cobra does for the root
+// ("kitsoki trace shw" -> "did you mean show?").
+func unknownSubcommand(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
+	if c.SuggestionsMinimumDistance <= 0 {
+		c.SuggestionsMinimumDistance = 2
+	}
+	if sugg := c.SuggestionsFor(args[0]); len(sugg) > 0 {
+		msg += "\n\nDid you mean this?\n\t" + strings.Join(sugg, "\n\t")
+	}
+	return usagef("%s\nrun '%s --help' for its commands", msg, c.CommandPath())
 }
 
 // registry holds constructors of the subcommands; each command file appends

@@ -193,7 +193,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 		return usagef("plugin profile:\n%v", err)
 	}
 	for _, d := range asm.Diagnostics() {
-		fmt.Fprintf(stderr, "kitsoki: warning: %s\n", trace.Printable(fmt.Sprint(d)))
+		warnDiag(stderr, d)
 	}
 	chain := asm.NewChain()
 	defer chain.Close()

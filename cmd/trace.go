@@ -31,7 +31,7 @@ func newTraceCmd() *cobra.Command {
 PATH may be a trace file, - for standard input, or an id or substring of a
 trace's name under the sessions directory (default .kitsoki/sessions/); the
 newest match wins. 'kitsoki trace ls' lists the traces there, newest first.`,
-		Args: cobra.NoArgs,
+		Args: unknownSubcommand,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	pf := c.PersistentFlags()

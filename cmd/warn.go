@@ -1,0 +1,24 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/trace"
+)
+
+// warnDiag prints a run-time warning on one line: "kitsoki: warning:
+// [file:line:col: ]message [rule]". A diagnostic without a file (one about
+// the plugin assembly, say) has no position prefix, and the severity is said
+// once.
+func warnDiag(w io.Writer, d diag.Diagnostic) {
+	line := d.Message
+	if p := d.Pos(); p != "" {
+		line = p + ": " + line
+	}
+	if d.Rule != "" {
+		line += " [" + d.Rule + "]"
+	}
+	fmt.Fprintf(w, "kitsoki: warning: %s\n", trace.Printable(line))
+}
