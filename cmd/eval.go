@@ -332,7 +332,11 @@ func newEvalCheckCmd() *cobra.Command {
 			}
 			out := c.OutOrStdout()
 			tty := isTerminal(out)
-			ho := diag.HumanOptions{Color: tty && os.Getenv("NO_COLOR") == "", Snippet: tty}
+			color, err := useColor(c, out)
+			if err != nil {
+				return err
+			}
+			ho := diag.HumanOptions{Color: color, Snippet: tty}
 			if err := diag.Write(out, f, ds, diag.ToolInfo{Name: "kitsoki", Version: version}, ho); err != nil {
 				return usagef("writing output: %v", err)
 			}

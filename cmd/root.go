@@ -63,6 +63,7 @@ func NewRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &exitError{code: ExitUsageEnv, err: fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
 	})
+	addColorFlag(root)
 	root.AddCommand(newVersionCmd())
 	for _, add := range registry {
 		root.AddCommand(add())

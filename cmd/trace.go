@@ -8,7 +8,6 @@ import (
 	"os/signal"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"kitsoki/pkg/trace"
 )
@@ -18,7 +17,6 @@ func init() { registry = append(registry, newTraceCmd) }
 // traceOpts are the flags every trace subcommand shares.
 type traceOpts struct {
 	sessionsDir string
-	color       string // auto, always, never
 }
 
 func newTraceCmd() *cobra.Command {
@@ -36,7 +34,6 @@ newest match wins. 'kitsoki trace ls' lists the traces there, newest first.`,
 	}
 	pf := c.PersistentFlags()
 	pf.StringVar(&o.sessionsDir, "sessions-dir", trace.DefaultSessionsDir, "where ids and substrings are looked up")
-	pf.StringVar(&o.color, "color", "auto", "colour: auto (on a terminal, unless NO_COLOR is set), always, never")
 	c.AddCommand(newTraceVerifyCmd(o), newTraceShowCmd(o), newTraceCallsCmd(o), newTraceStatsCmd(o),
 		newTraceToCassetteCmd(o), newTraceExportCmd(o), newTraceLsCmd(o))
 	return c
@@ -74,25 +71,6 @@ func (o *traceOpts) openTrace(c *cobra.Command, arg string) (*traceInput, error)
 		return nil, usagef("open trace %q: %v", p, err)
 	}
 	return &traceInput{r: f, name: p, path: p, f: f}, nil
-}
-
-// useColor decides colour for w: --color always/never, else a terminal
-// without NO_COLOR (or TERM=dumb).
-func (o *traceOpts) useColor(w io.Writer) (bool, error) {
-	switch o.color {
-	case "always":
-		return true, nil
-	case "never":
-		return false, nil
-	case "auto", "":
-	default:
-		return false, usagef("--color %q: use auto, always or never", o.color)
-	}
-	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
-		return false, nil
-	}
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd())), nil
 }
 
 // corruptErr turns a read error into the command's exit: a corrupt trace is

@@ -50,7 +50,7 @@ fallback, sub-event count) and say lines. Times are UTC.`,
 	fl := c.Flags()
 	fl.IntVar(&f.turn, "turn", 0, "show only turn `N`")
 	fl.StringSliceVar(&f.kinds, "kind", nil, "show only events whose kind starts with `PREFIX` (repeatable)")
-	fl.BoolVarP(&f.follow, "follow", "f", false, "keep reading as the trace grows (Ctrl-C to stop)")
+	fl.BoolVar(&f.follow, "follow", false, "keep reading as the trace grows (Ctrl-C to stop)")
 	fl.BoolVar(&f.prompts, "prompts", false, "print agent prompts and responses, inline or from agent-prompts/ sidecars")
 	fl.IntVar(&f.width, "width", 100, "clip values to `N` characters")
 	return c
@@ -62,7 +62,7 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 		return err
 	}
 	defer in.Close()
-	color, err := o.useColor(c.OutOrStdout())
+	color, err := useColor(c, c.OutOrStdout())
 	if err != nil {
 		return err
 	}

@@ -53,7 +53,11 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 			})
 			out := c.OutOrStdout()
 			tty := isTerminal(out)
-			ho := diag.HumanOptions{Color: tty && !noColor && os.Getenv("NO_COLOR") == "", Snippet: tty}
+			color, err := useColor(c, out)
+			if err != nil {
+				return err
+			}
+			ho := diag.HumanOptions{Color: color, Snippet: tty}
 			if err := diag.Write(out, f, res.Diagnostics, diag.ToolInfo{Name: "kitsoki", Version: version, Rules: story.Rules()}, ho); err != nil {
 				return usagef("writing output: %v", err)
 			}
@@ -77,7 +81,8 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 	fl := c.Flags()
 	fl.StringVarP(&format, "format", "f", "human", "output format: human, json, github or sarif")
 	fl.BoolVar(&strict, "strict", false, "treat warnings as failures (exit 1)")
-	fl.BoolVar(&noColor, "no-color", false, "disable colour (NO_COLOR is also honoured)")
+	fl.BoolVar(&noColor, "no-color", false, "same as --color never")
+	_ = fl.MarkHidden("no-color")
 	fl.BoolVar(&allowUnsetEnv, "allow-unset-env", false, "report unset ${VAR} in agent_plugins env/headers as warnings (for CI without secrets)")
 	fl.BoolVarP(&quiet, "quiet", "q", false, "human format: print only diagnostics, no per-story summary")
 	fl.IntVarP(&jobs, "jobs", "j", 0, "stories checked in parallel (default: number of CPUs)")
