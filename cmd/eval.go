@@ -20,8 +20,9 @@ func init() { registry = append(registry, newEvalCmd) }
 
 func newEvalCmd() *cobra.Command {
 	c := &cobra.Command{
-		Use:   "eval",
-		Short: "Story-local agent evals: validate datasets and reports, run a candidate matrix, pick the backend",
+		Use:     "eval",
+		Short:   "Story-local agent evals: validate datasets and reports, run a candidate matrix, pick the backend",
+		Example: "  kitsoki eval list examples/ci-triage\n  kitsoki eval run evals/merge_judge.yaml -j 4\n  kitsoki eval check .",
 		Long: `Eval works on <story>/evals/*.yaml datasets (kind: agent_eval) and their
 reports under evals/reports/<call>/*.json (kind: agent_eval_report).
 
@@ -57,9 +58,10 @@ type evalListRow struct {
 func newEvalListCmd() *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
-		Use:   "list <story-dir|eval.yaml>",
-		Short: "List datasets with their status (call, status, comparator, pin, path)",
-		Args:  cobra.ExactArgs(1),
+		Use:     "list <story-dir|eval.yaml>",
+		Short:   "List datasets with their status (call, status, comparator, pin, path)",
+		Example: "  kitsoki eval list pkg/eval/testdata/pr-refinement\n  kitsoki eval list evals/merge_judge.yaml",
+		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			files, err := eval.Discover(args[0])
 			if err != nil {
@@ -105,9 +107,10 @@ func newEvalShowCmd() *cobra.Command {
 	var asJSON bool
 	var htmlOut string
 	c := &cobra.Command{
-		Use:   "show <eval.yaml|report.json>",
-		Short: "Show a dataset (call site, status, findings) or a report's candidates",
-		Args:  cobra.ExactArgs(1),
+		Use:     "show <eval.yaml|report.json>",
+		Short:   "Show a dataset (call site, status, findings) or a report's candidates",
+		Example: "  kitsoki eval show evals/merge_judge.yaml\n  kitsoki eval show evals/reports/merge_judge/latest.json --json\n  kitsoki eval show evals/merge_judge.yaml --html report.html",
+		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			out := printableWriter{c.OutOrStdout()}
 			if strings.HasSuffix(strings.ToLower(args[0]), ".json") {
@@ -244,9 +247,10 @@ func writeHTML(path string, r *eval.Report) error {
 func newEvalMergeCmd() *cobra.Command {
 	var outPath string
 	c := &cobra.Command{
-		Use:   "merge <eval.yaml> <shard.json>...",
-		Short: "Combine the reports of eval run --shard i/n into one report",
-		Args:  cobra.MinimumNArgs(2),
+		Use:     "merge <eval.yaml> <shard.json>...",
+		Short:   "Combine the reports of eval run --shard i/n into one report",
+		Example: "  kitsoki eval run evals/judge.yaml --shard 1/2 -o s1.json   # on machine 1\n  kitsoki eval run evals/judge.yaml --shard 2/2 -o s2.json   # on machine 2\n  kitsoki eval merge evals/judge.yaml s1.json s2.json",
+		Args:    cobra.MinimumNArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
 			d, err := eval.LoadDataset(args[0])
 			if err != nil {
@@ -318,9 +322,10 @@ func finishReport(c *cobra.Command, v *eval.Validation, r *eval.Report, outPath 
 func newEvalCheckCmd() *cobra.Command {
 	var format string
 	c := &cobra.Command{
-		Use:   "check <story-dir>",
-		Short: "CI gate: exit 1 when a pinned selection's evidence is missing, stale, failing, or its candidate did not pass",
-		Args:  cobra.ExactArgs(1),
+		Use:     "check <story-dir>",
+		Short:   "CI gate: exit 1 when a pinned selection's evidence is missing, stale, failing, or its candidate did not pass",
+		Example: "  kitsoki eval check .                 # exit 1 when pinned evidence is missing, stale or failing\n  kitsoki eval check . --format github",
+		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			f, err := diag.ParseFormat(format)
 			if err != nil {

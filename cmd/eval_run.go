@@ -32,8 +32,9 @@ func newEvalRunCmd() *cobra.Command {
 		asJSON     bool
 	)
 	c := &cobra.Command{
-		Use:   "run <eval.yaml>",
-		Short: "Run the candidate matrix for real and write a report with the selected backend",
+		Use:     "run <eval.yaml>",
+		Short:   "Run the candidate matrix for real and write a report with the selected backend",
+		Example: "  kitsoki eval run evals/merge_judge.yaml\n  kitsoki eval run evals/merge_judge.yaml -j 8 --cassette judge.cassette.yaml\n  kitsoki eval run evals/merge_judge.yaml --shard 1/4",
 		Long: `Run measures every candidate of the dataset's matrix (each matrix.profiles
 entry names an agent_plugins alias of the story, × matrix.models[profile] ×
 matrix.effort) on every example, matrix.repeat times, through the same agent

@@ -18,8 +18,9 @@ func newFetchLlamaServerCmd() *cobra.Command {
 		platform string
 	)
 	c := &cobra.Command{
-		Use:   "fetch-llama-server",
-		Short: "Download, verify and unpack the pinned llama-server release into the cache",
+		Use:     "fetch-llama-server",
+		Short:   "Download, verify and unpack the pinned llama-server release into the cache",
+		Example: "  kitsoki fetch-llama-server            # this platform's pinned llama-server\n  kitsoki fetch-llama-server --verify   # re-hash what is cached\n  KITSOKI_MIRROR=https://mirror.example/ kitsoki fetch-llama-server --json",
 		Long: `fetch-llama-server pre-warms the cache with the llama.cpp llama-server release
 pinned for this platform (or --platform os/arch): it downloads the archive,
 checks its sha256 against the pin, unpacks it flat into

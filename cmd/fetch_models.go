@@ -19,8 +19,9 @@ func newFetchModelsCmd() *cobra.Command {
 		list bool
 	)
 	c := &cobra.Command{
-		Use:   "fetch-models [MODEL...]",
-		Short: "Download and verify pinned model weights (GGUF) into the cache",
+		Use:     "fetch-models [MODEL...]",
+		Short:   "Download and verify pinned model weights (GGUF) into the cache",
+		Example: "  kitsoki fetch-models --list\n  kitsoki fetch-models qwen2.5-1.5b-instruct\n  kitsoki fetch-models qwen2.5-1.5b-instruct --verify --json",
 		Long: `fetch-models pre-warms the cache with pinned GGUF weights: each MODEL (default:
 the default model, qwen2.5-1.5b-instruct), or every pinned model with --all.
 Each file is checked against the pinned sha256 and size before it is moved

@@ -28,8 +28,9 @@ func init() { registry = append(registry, newMCPCmd) }
 
 func newMCPCmd() *cobra.Command {
 	c := &cobra.Command{
-		Use:   "mcp",
-		Short: "MCP server: serve a story's agent plugins as MCP tools",
+		Use:     "mcp",
+		Short:   "MCP server: serve a story's agent plugins as MCP tools",
+		Example: "  kitsoki mcp serve examples/ci-triage --http 127.0.0.1:7301",
 	}
 	c.AddCommand(newMCPServeCmd(), newMCPSubmitCmd())
 	return c
@@ -77,8 +78,9 @@ type mcpServeFlags struct {
 func newMCPServeCmd() *cobra.Command {
 	var f mcpServeFlags
 	c := &cobra.Command{
-		Use:   "serve STORY",
-		Short: "Serve one MCP tool per agent alias x verb of STORY (stdio, or --http)",
+		Use:     "serve STORY",
+		Short:   "Serve one MCP tool per agent alias x verb of STORY (stdio, or --http)",
+		Example: "  kitsoki mcp serve examples/ci-triage            # stdio, for an MCP client that spawns it\n  kitsoki mcp serve examples/ci-triage --http 127.0.0.1:7301",
 		Long: `Serve exposes every agent alias x verb that STORY calls as an MCP tool named
 kitsoki_<slug>_<verb> (input {prompt, args?}, the call site's schema as output
 schema; the result is the validated submission as structuredContent).

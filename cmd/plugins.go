@@ -24,8 +24,9 @@ func newPluginsCmd() *cobra.Command {
 		profile string
 	)
 	c := &cobra.Command{
-		Use:   "plugins [STORY]",
-		Short: "Print the resolved plugin assembly: build order, enablement and why, agents, hooks, warnings",
+		Use:     "plugins [STORY]",
+		Short:   "Print the resolved plugin assembly: build order, enablement and why, agents, hooks, warnings",
+		Example: "  kitsoki plugins                        # the built-in plugins and the operator profile\n  kitsoki plugins examples/ci-triage     # a story's resolved assembly\n  kitsoki plugins examples/ci-triage --json",
 		Long: `Plugins resolves the plugin assembly for STORY (a story directory or app.yaml;
 default: the current directory, which may hold no story) and prints it: the build
 order, every plugin enabled or disabled and why, every agent alias with its

@@ -76,8 +76,9 @@ type runFlags struct {
 func newRunCmd() *cobra.Command {
 	f := &runFlags{}
 	c := &cobra.Command{
-		Use:   "run STORY [--intent NAME [--slot k=v]...]...",
-		Short: "Run a story headless, one shot, writing a JSONL trace",
+		Use:     "run STORY [--intent NAME [--slot k=v]...]...",
+		Short:   "Run a story headless, one shot, writing a JSONL trace",
+		Example: "  kitsoki run examples/ci-triage\n  kitsoki run examples/pr-review --cassette examples/pr-review/cassettes/review.cassette.yaml\n  kitsoki run examples/incident-router --world \"alert=sev 4: p99 latency\" --json\n  kitsoki run my-story --intent approve --slot reason=ok --timeout 5m",
 		Long: `Run executes a story (a directory or its app.yaml) from its root state. Agent
 calls go through the story's agent_plugins (or a recorded --cassette); host.run
 runs commands. Each --intent (with the --slot values after it) is consumed in

@@ -22,8 +22,9 @@ type traceOpts struct {
 func newTraceCmd() *cobra.Command {
 	o := &traceOpts{}
 	c := &cobra.Command{
-		Use:   "trace",
-		Short: "Verify, read, summarise, export and replay JSONL traces",
+		Use:     "trace",
+		Short:   "Verify, read, summarise, export and replay JSONL traces",
+		Example: "  kitsoki trace ls\n  kitsoki trace show 20261130T113926Z\n  kitsoki trace verify .kitsoki/sessions/*.jsonl",
 		Long: `Verify, read, summarise, export and replay the JSONL traces that kitsoki run writes.
 
 PATH may be a trace file, - for standard input, or an id or substring of a

@@ -14,9 +14,10 @@ import (
 func newTraceCallsCmd(o *traceOpts) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
-		Use:   "calls PATH",
-		Short: "One row per agent call: id, turn, state, verb, agent, model, duration, tokens, cost, outcome",
-		Args:  cobra.ExactArgs(1),
+		Use:     "calls PATH",
+		Short:   "One row per agent call: id, turn, state, verb, agent, model, duration, tokens, cost, outcome",
+		Example: "  kitsoki trace calls t.jsonl\n  kitsoki trace calls ci-triage --json",
+		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			in, err := o.openTrace(c, args[0])
 			if err != nil {

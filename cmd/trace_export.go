@@ -16,8 +16,9 @@ import (
 func newTraceToCassetteCmd(o *traceOpts) *cobra.Command {
 	var outPath string
 	c := &cobra.Command{
-		Use:   "to-cassette PATH -o FILE",
-		Short: "Write a recorded run's agent calls as a cassette for kitsoki run --cassette",
+		Use:     "to-cassette PATH -o FILE",
+		Short:   "Write a recorded run's agent calls as a cassette for kitsoki run --cassette",
+		Example: "  kitsoki trace to-cassette .kitsoki/sessions/20261130T113926Z-ci-triage-97a8.jsonl -o triage.cassette.yaml\n  kitsoki run examples/ci-triage --cassette triage.cassette.yaml",
 		Long: `Write the agent calls of a recorded run as a host_cassette: one episode per call,
 in call order, with the recorded submission (or error), model, duration, tokens,
 cost and prompt. Replaying the story with 'kitsoki run --cassette FILE' and the

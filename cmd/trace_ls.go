@@ -17,9 +17,10 @@ import (
 func newTraceLsCmd(o *traceOpts) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
-		Use:   "ls",
-		Short: "List the traces under the sessions directory, newest first",
-		Args:  cobra.NoArgs,
+		Use:     "ls",
+		Short:   "List the traces under the sessions directory, newest first",
+		Example: "  kitsoki trace ls\n  kitsoki trace ls --json",
+		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			list, err := trace.ListTraces(o.sessionsDir)
 			if err != nil {

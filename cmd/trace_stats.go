@@ -15,9 +15,10 @@ import (
 func newTraceStatsCmd(o *traceOpts) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
-		Use:   "stats PATH...",
-		Short: "Totals across traces: turns, events by kind, calls and errors by agent and kind, latency, tokens, cost",
-		Args:  cobra.MinimumNArgs(1),
+		Use:     "stats PATH...",
+		Short:   "Totals across traces: turns, events by kind, calls and errors by agent and kind, latency, tokens, cost",
+		Example: "  kitsoki trace stats t.jsonl\n  kitsoki trace stats .kitsoki/sessions/*.jsonl --json",
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			st := trace.NewStats()
 			for _, a := range args {

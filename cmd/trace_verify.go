@@ -10,8 +10,9 @@ import (
 
 func newTraceVerifyCmd(o *traceOpts) *cobra.Command {
 	return &cobra.Command{
-		Use:   "verify PATH...",
-		Short: "Check traces against every read-time rule (exit 1 if any is corrupt)",
+		Use:     "verify PATH...",
+		Short:   "Check traces against every read-time rule (exit 1 if any is corrupt)",
+		Example: "  kitsoki trace verify t.jsonl\n  kitsoki trace verify .kitsoki/sessions/*.jsonl",
 		Long: `Check each trace against every read-time rule of the trace format and print
 either "ok" with its size, or the rule it breaks as path:line: message. All files
 are checked; the exit status is 1 when any is corrupt, 2 when one cannot be read.`,

@@ -26,8 +26,9 @@ func newValidateCmd() *cobra.Command {
 		profile       string
 	)
 	c := &cobra.Command{
-		Use:   "validate [PATH...]",
-		Short: "Lint stories: every load-time check, positioned diagnostics, CI formats",
+		Use:     "validate [PATH...]",
+		Short:   "Lint stories: every load-time check, positioned diagnostics, CI formats",
+		Example: "  kitsoki validate                      # the story in the current directory\n  kitsoki validate stories/...          # every app.yaml below stories/\n  kitsoki validate --format github --strict .\n  kitsoki validate --format sarif stories/... > kitsoki.sarif",
 		Long: `Validate checks story directories, app.yaml files, or DIR/... (every app.yaml
 below DIR). With no PATH it checks the current directory.
 

@@ -57,7 +57,7 @@ func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:     "version",
 		Short:   "Print version, commit and Go version",
-		Example: "  kitsoki version\n  kitsoki --version",
+		Example: "  kitsoki version",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			fmt.Fprintln(c.OutOrStdout(), versionString())
