@@ -71,6 +71,7 @@ func NewRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.InitDefaultCompletionCmd()
 	root.SetHelpCommand(newHelpCmd(root))
 	strictGroups(root)
+	addCompletions(root)
 	return root
 }
 

@@ -1,0 +1,132 @@
+package cmd
+
+import (
+	"maps"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"kitsoki/pkg/fetch"
+	"kitsoki/pkg/story"
+	"kitsoki/pkg/trace"
+)
+
+// formatValues lists the --format values of each command that has one.
+var formatValues = map[string][]string{
+	"kitsoki validate":     {"human", "json", "github", "sarif"},
+	"kitsoki eval check":   {"human", "json", "github", "sarif"},
+	"kitsoki trace export": {"otlp-json"},
+	"kitsoki test":         {"human", "github"},
+}
+
+// addCompletions teaches shell completion the values, not only the files:
+// --color and --format values, model ids for fetch-models, the story's
+// intents for run --intent, session ids for the trace commands. It is wired
+// once over the finished tree, so a command file does not repeat it.
+func addCompletions(root *cobra.Command) {
+	fixed := func(vals ...string) cobra.CompletionFunc {
+		return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return vals, cobra.ShellCompDirectiveNoFileComp
+		}
+	}
+	_ = root.RegisterFlagCompletionFunc(colorFlag, fixed("auto", "always", "never"))
+	walkCommands(root, func(c *cobra.Command) {
+		if c.Flags().Lookup("format") != nil && c.Flags().Lookup("format") != c.InheritedFlags().Lookup("format") {
+			if vals, ok := formatValues[c.CommandPath()]; ok {
+				_ = c.RegisterFlagCompletionFunc("format", fixed(vals...))
+			}
+		}
+		switch {
+		case c.CommandPath() == "kitsoki fetch-models":
+			c.ValidArgsFunction = completeModels
+		case c.CommandPath() == "kitsoki run":
+			_ = c.RegisterFlagCompletionFunc("intent", completeIntents)
+		case c.HasParent() && c.Parent().Name() == "trace" && c.Name() != "ls":
+			c.ValidArgsFunction = completeSessions
+		}
+	})
+}
+
+func walkCommands(c *cobra.Command, f func(*cobra.Command)) {
+	f(c)
+	for _, sub := range c.Commands() {
+		walkCommands(sub, f)
+	}
+}
+
+func completeModels(c *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
+	overlay := ""
+	if fl := c.Flags().Lookup("pins"); fl != nil {
+		overlay = fl.Value.String()
+	}
+	pins, err := fetch.LoadPins(overlay)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	return withPrefix(slices.Sorted(maps.Keys(pins.Models)), prefix), cobra.ShellCompDirectiveNoFileComp
+}
+
+// completeIntents offers the intents of the story named by the first
+// argument: the global library and every state's local intents.
+func completeIntents(_ *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
+	if len(args) == 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	st, _ := story.Load(args[0], story.Options{AllowUnsetEnv: true})
+	if st == nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	set := map[string]bool{}
+	for name := range st.Intents {
+		set[name] = true
+	}
+	var walk func(ss []*story.State)
+	walk = func(ss []*story.State) {
+		for _, s := range ss {
+			for name := range s.Intents {
+				set[name] = true
+			}
+			for name := range s.On {
+				if name != "*" {
+					set[name] = true
+				}
+			}
+			walk(s.Children)
+		}
+	}
+	walk(st.States)
+	return withPrefix(slices.Sorted(maps.Keys(set)), prefix), cobra.ShellCompDirectiveNoFileComp
+}
+
+// completeSessions offers the ids of the traces under the sessions
+// directory, and files as well (a PATH may be either).
+func completeSessions(c *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
+	dir := trace.DefaultSessionsDir
+	if fl := c.Flags().Lookup("sessions-dir"); fl != nil {
+		dir = fl.Value.String()
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return nil, cobra.ShellCompDirectiveDefault
+	}
+	files, err := trace.ListTraces(dir)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveDefault
+	}
+	var ids []string
+	for _, f := range files {
+		ids = append(ids, f.ID)
+	}
+	return withPrefix(ids, prefix), cobra.ShellCompDirectiveDefault
+}
+
+func withPrefix(vals []string, prefix string) []string {
+	var out []string
+	for _, v := range vals {
+		if strings.HasPrefix(v, prefix) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
