@@ -87,17 +87,17 @@ var errStalled = errors.New("no data received within the stall timeout")
 
 // transfer is one download of one artifact into <dest>.part.
 type transfer struct {
-	f        *Fetcher
-	a        *Artifact
-	src      string
-	host     string
-	dest     string
-	part     string
-	st       resumeState
-	done     atomic.Int64 // bytes on disk (sum over parts)
-	resumed  atomic.Int64
-	nparts   atomic.Int32 // parts in use, for progress reports
-	stateMu  sync.Mutex
+	f       *Fetcher
+	a       *Artifact
+	src     string
+	host    string
+	dest    string
+	part    string
+	st      resumeState
+	done    atomic.Int64 // bytes on disk (sum over parts)
+	resumed atomic.Int64
+	nparts  atomic.Int32 // parts in use, for progress reports
+	stateMu sync.Mutex
 }
 
 func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Result, error) {

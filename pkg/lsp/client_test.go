@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-		protocol "github.com/tliron/glsp/protocol_3_16"
+	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"kitsoki/pkg/lsp/lsptest"
 )
@@ -37,7 +37,10 @@ type client struct {
 	t *testing.T
 }
 
-func (c *client) call(method string, params, result any) { c.t.Helper(); c.Call(method, params, result) }
+func (c *client) call(method string, params, result any) {
+	c.t.Helper()
+	c.Call(method, params, result)
+}
 func (c *client) notify(method string, params any)       { c.t.Helper(); c.Notify(method, params) }
 func (c *client) waitDiags(path string, n int) published { c.t.Helper(); return c.WaitDiags(path, n) }
 func (c *client) waitUntil(path string, ok func(published) bool) published {

@@ -46,7 +46,7 @@ func FormatSchema() map[string]any {
 		"transitions": map[string]any{"anyOf": []any{ref("transition"), listOf("transition"), str}},
 		"effects":     effects,
 		"effect": obj(effectKeys, map[string]any{
-			"invoke": map[string]any{"type": []any{"string", "null"}, "examples": []any{"host.run", "host.agent.decide", "host.agent.ask"}},
+			"invoke":   map[string]any{"type": []any{"string", "null"}, "examples": []any{"host.run", "host.agent.decide", "host.agent.ask"}},
 			"on_error": str, "agent": str, "id": str, "emit_intent": str,
 			"selection": ref("selection"),
 		}),
