@@ -42,7 +42,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 			if fi, err := os.Stat(m); err != nil || fi.IsDir() {
 				continue
 			}
-			data, err := os.ReadFile(m)
+			data, err := l.opts.readYAML(m)
 			if err != nil {
 				l.rep.errf(Pos{File: m}, "include", "include read: %v", err)
 				continue

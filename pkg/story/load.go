@@ -25,6 +25,22 @@ type Options struct {
 	AllowUnsetEnv bool
 	// LookupEnv resolves ${VAR}; nil means os.LookupEnv.
 	LookupEnv func(string) (string, bool)
+	// Overlay holds unsaved editor buffers by absolute path: a YAML file of
+	// the story (manifest, include:, imported child) found here is read from
+	// it instead of the disk (kitsoki lsp).
+	Overlay map[string][]byte
+}
+
+// readYAML reads a story YAML file, from the overlay when it holds it.
+func (o Options) readYAML(path string) ([]byte, error) {
+	if o.Overlay != nil {
+		if abs, err := filepath.Abs(path); err == nil {
+			if b, ok := o.Overlay[abs]; ok {
+				return b, nil
+			}
+		}
+	}
+	return os.ReadFile(path)
 }
 
 func (o Options) lookup(name string) (string, bool) {
@@ -50,7 +66,7 @@ func Load(path string, opts Options) (st *Story, ds []diag.Diagnostic) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		manifest = filepath.Join(path, "app.yaml")
 	}
-	data, err := os.ReadFile(manifest)
+	data, err := opts.readYAML(manifest)
 	if err != nil {
 		l.rep.errf(Pos{File: manifest}, "io", "cannot read story manifest: %v", errText(err))
 		return nil, diag.Sort(l.rep.ds)

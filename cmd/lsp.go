@@ -1,0 +1,46 @@
+package cmd
+
+import (
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"kitsoki/pkg/lsp"
+)
+
+func init() { registry = append(registry, newLSPCmd) }
+
+func newLSPCmd() *cobra.Command {
+	var debounce time.Duration
+	c := &cobra.Command{
+		Use:   "lsp",
+		Short: "Run the kitsoki language server over stdio (diagnostics, definition, hover, completion)",
+		Long: `kitsoki lsp is a Language Server Protocol server on stdin/stdout. Editors start it for
+YAML files of a story: it publishes the diagnostics of kitsoki validate for every file of
+the story on open and on change (unsaved buffers are checked), and answers go to
+definition, hover, completion, document symbols and "did you mean" code actions.`,
+		Example: "  kitsoki lsp\n  kitsoki lsp --debounce 300ms",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			s := lsp.New(lsp.Options{Debounce: debounce, Version: versionString()})
+			return s.Serve(ctx, stdio{})
+		},
+	}
+	c.Flags().DurationVar(&debounce, "debounce", lsp.DefaultDebounce, "re-check a story this long after the last edit")
+	return c
+}
+
+// stdio is the process's stdin/stdout as one stream.
+type stdio struct{}
+
+func (stdio) Read(p []byte) (int, error)  { return os.Stdin.Read(p) }
+func (stdio) Write(p []byte) (int, error) { return os.Stdout.Write(p) }
+func (stdio) Close() error {
+	_ = os.Stdin.Close()
+	return os.Stdout.Close()
+}

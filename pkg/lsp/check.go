@@ -1,0 +1,98 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"kitsoki/pkg/diag"
+)
+
+// recheck re-checks every story path belongs to and publishes the
+// diagnostics of each of their files (an empty list clears a fixed file).
+//
+// Checks run one at a time and each reads the buffers when it starts, so
+// the last publish of a file always reflects its latest text, whatever
+// order the (debounced) triggers fire in.
+func (s *Server) recheck(path string) {
+	s.checkMu.Lock()
+	defer s.checkMu.Unlock()
+	overlay := s.overlay()
+	for _, m := range s.ws.storiesOf(path) {
+		e, ds := s.ws.check(m, overlay)
+		s.publish(e, ds)
+	}
+}
+
+// publish sends one publishDiagnostics per file of the story.
+func (s *Server) publish(e *entry, ds []diag.Diagnostic) {
+	byFile := map[string][]diag.Diagnostic{}
+	for _, d := range ds {
+		f := d.File
+		if f == "" {
+			f = e.manifest
+		}
+		if !filepath.IsAbs(f) {
+			if wd, err := os.Getwd(); err == nil {
+				f = filepath.Join(wd, f)
+			}
+		}
+		f = filepath.Clean(f)
+		byFile[f] = append(byFile[f], d)
+	}
+	files := slices.Clone(e.files)
+	for f := range byFile {
+		files = append(files, f)
+	}
+	s.ws.mu.Lock()
+	prev := s.ws.published[e.manifest]
+	now := map[string]bool{}
+	for f := range prev {
+		files = append(files, f)
+	}
+	for f := range byFile {
+		now[f] = true
+	}
+	s.ws.published[e.manifest] = now
+	s.ws.mu.Unlock()
+	slices.Sort(files)
+	files = slices.Compact(files)
+	for _, f := range files {
+		text, _ := s.text(f)
+		var version *protocol.UInteger
+		s.mu.Lock()
+		if d := s.docs[f]; d != nil {
+			v := protocol.UInteger(d.version)
+			version = &v
+		}
+		s.mu.Unlock()
+		list := make([]protocol.Diagnostic, 0, len(byFile[f]))
+		for _, d := range byFile[f] {
+			list = append(list, toLSP(text, d))
+		}
+		s.notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: pathURI(f), Version: version, Diagnostics: list})
+	}
+}
+
+// toLSP converts a diagnostic; the range covers the token at its position.
+func toLSP(text string, d diag.Diagnostic) protocol.Diagnostic {
+	sev := protocol.DiagnosticSeverityError
+	switch d.Severity {
+	case diag.Warning:
+		sev = protocol.DiagnosticSeverityWarning
+	case diag.Error:
+	default:
+		sev = protocol.DiagnosticSeverityInformation
+	}
+	src := "kitsoki"
+	code := protocol.IntegerOrString{Value: d.Rule}
+	return protocol.Diagnostic{
+		Range:    tokenRange(text, d.Line, d.Col),
+		Severity: &sev,
+		Code:     &code,
+		Source:   &src,
+		Message:  d.Message,
+	}
+}

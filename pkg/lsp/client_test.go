@@ -1,0 +1,124 @@
+package lsp
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"kitsoki/pkg/lsp/lsptest"
+)
+
+type pipeRWC struct {
+	io.Reader
+	io.Writer
+	closers []io.Closer
+}
+
+func (p pipeRWC) Close() error {
+	for _, c := range p.closers {
+		_ = c.Close()
+	}
+	return nil
+}
+
+// startInProcess runs a Server on pipes and connects a client to it.
+func startInProcess(t *testing.T, opts Options) *client {
+	t.Helper()
+	return startInProcessC(t, opts)
+}
+
+type client struct {
+	*lsptest.Client
+	t *testing.T
+}
+
+func (c *client) call(method string, params, result any) {
+	c.t.Helper()
+	c.Call(method, params, result)
+}
+func (c *client) notify(method string, params any)       { c.t.Helper(); c.Notify(method, params) }
+func (c *client) waitDiags(path string, n int) published { c.t.Helper(); return c.WaitDiags(path, n) }
+func (c *client) waitUntil(path string, ok func(published) bool) published {
+	c.t.Helper()
+	return c.WaitUntil(path, ok)
+}
+
+type (
+	published = lsptest.Published
+	wireDiag  = lsptest.Diag
+)
+
+func startInProcessC(t *testing.T, opts Options) *client {
+	t.Helper()
+	sr, cw := io.Pipe()
+	cr, sw := io.Pipe()
+	srv := New(opts)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = srv.Serve(ctx, pipeRWC{Reader: sr, Writer: sw, closers: []io.Closer{sr, sw}})
+	}()
+	c := &client{Client: lsptest.Connect(t, pipeRWC{Reader: cr, Writer: cw, closers: []io.Closer{cr, cw}}), t: t}
+	t.Cleanup(func() {
+		_ = c.Conn.Close()
+		cancel()
+		<-done
+	})
+	return c
+}
+
+// copyTree copies testdata dir src into a temp dir and returns the copy.
+func copyTree(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		out := filepath.Join(dst, rel)
+		if fi.IsDir() {
+			return os.MkdirAll(out, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(out, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func open(c *client, path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.Open(path, string(b))
+	return string(b)
+}
+
+func change(c *client, path, text string, version int32) { c.Change(path, text, version) }
+
+// posOf is the LSP position of the first occurrence of needle in text,
+// plus off runes.
+func posOf(t *testing.T, text, needle string, off int) protocol.Position {
+	t.Helper()
+	i := strings.Index(text, needle)
+	if i < 0 {
+		t.Fatalf("%q not in text", needle)
+	}
+	before := text[:i]
+	line := strings.Count(before, "\n")
+	col := len([]rune(before[strings.LastIndex(before, "\n")+1:])) + off
+	return protocol.Position{Line: protocol.UInteger(line), Character: protocol.UInteger(col)}
+}

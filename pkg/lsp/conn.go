@@ -1,0 +1,59 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/sourcegraph/jsonrpc2"
+	"github.com/tliron/glsp"
+)
+
+// Serve runs the server on one stream (stdin/stdout in kitsoki lsp) until
+// the client sends exit or closes the stream.
+func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
+	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rwc, jsonrpc2.VSCodeObjectCodec{}), jsonrpc2.HandlerWithError(s.handle))
+	s.mu.Lock()
+	s.conn = conn
+	s.mu.Unlock()
+	select {
+	case <-conn.DisconnectNotify():
+	case <-ctx.Done():
+		_ = conn.Close()
+	}
+	s.stopTimers()
+	return nil
+}
+
+// handle adapts one jsonrpc2 request to glsp's protocol handler.
+func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+	gc := glsp.Context{
+		Method: req.Method,
+		Notify: func(method string, params any) { _ = conn.Notify(ctx, method, params) },
+		Call:   func(method string, params any, result any) { _ = conn.Call(ctx, method, params, result) },
+	}
+	if req.Params != nil {
+		gc.Params = *req.Params
+	}
+	if req.Method == "exit" {
+		_, _, _, _ = s.proto.Handle(&gc)
+		return nil, conn.Close()
+	}
+	r, validMethod, validParams, err := s.proto.Handle(&gc)
+	switch {
+	case !validMethod:
+		if req.Notif {
+			return nil, nil // unknown notifications are ignored (LSP §3.16 "$/" and others)
+		}
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: fmt.Sprintf("method not supported: %s", req.Method)}
+	case !validParams:
+		msg := "invalid params"
+		if err != nil {
+			msg = err.Error()
+		}
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: msg}
+	case err != nil:
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: err.Error()}
+	}
+	return r, nil
+}

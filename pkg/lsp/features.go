@@ -1,0 +1,429 @@
+package lsp
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"kitsoki/pkg/story"
+)
+
+func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any, error) {
+	path, _, sp := s.at(p.TextDocumentPositionParams)
+	if sp == nil {
+		return nil, nil
+	}
+	st := s.storyFor(path)
+	r := classify(st, path, sp)
+	pos, ok := locationOf(st, path, r)
+	if !ok {
+		return nil, nil
+	}
+	return []protocol.Location{posLocation(pos)}, nil
+}
+
+func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+	path, _, sp := s.at(p.TextDocumentPositionParams)
+	if sp == nil {
+		return nil, nil
+	}
+	st := s.storyFor(path)
+	md := hoverText(st, classify(st, path, sp))
+	if md == "" {
+		return nil, nil
+	}
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: md}}, nil
+}
+
+// hoverText describes what r names.
+func hoverText(st *story.Story, r ref) string {
+	if st == nil {
+		return ""
+	}
+	switch r.kind {
+	case refState:
+		sd := st.State(r.name)
+		if sd == nil {
+			return ""
+		}
+		kind := "state"
+		switch {
+		case sd.Parallel:
+			kind = "parallel state"
+		case len(sd.Children) > 0:
+			kind = "compound state"
+		case sd.Terminal:
+			kind = "terminal state"
+		}
+		out := fmt.Sprintf("**%s** `%s`", kind, sd.Path)
+		if sd.Initial != "" {
+			out += fmt.Sprintf("  \ninitial: `%s`", sd.Initial)
+		}
+		if len(sd.OnOrder) > 0 {
+			out += "  \nintents: " + codeList(sd.OnOrder)
+		}
+		if d := strings.TrimSpace(sd.Description); d != "" {
+			out += "\n\n" + d
+		}
+		return out
+	case refWorld:
+		v := st.Var(r.name)
+		if v == nil {
+			return ""
+		}
+		typ := v.Type
+		if typ == "" {
+			typ = "any"
+		}
+		out := fmt.Sprintf("**world** `%s`: %s", v.Name, typ)
+		if v.HasDefault {
+			out += fmt.Sprintf("  \ndefault: `%v`", v.Default)
+		}
+		if len(v.Values) > 0 {
+			out += fmt.Sprintf("  \nvalues: `%v`", v.Values)
+		}
+		return out
+	case refIntent:
+		in := st.Intents[r.name]
+		for _, sd := range st.AllStates() {
+			if in == nil {
+				in = sd.Intents[r.name]
+			}
+		}
+		if in == nil {
+			return fmt.Sprintf("**intent** `%s` (not declared: slots are free-form)", r.name)
+		}
+		out := fmt.Sprintf("**intent** `%s`", in.Name)
+		if in.Title != "" {
+			out += " — " + in.Title
+		}
+		for _, name := range in.SlotOrder {
+			sl := in.Slots[name]
+			typ := sl.Type
+			if typ == "" {
+				typ = "string"
+			}
+			req := ""
+			if sl.Required {
+				req = ", required"
+			}
+			out += fmt.Sprintf("  \n- `%s`: %s%s", name, typ, req)
+			if len(sl.Values) > 0 {
+				out += fmt.Sprintf(" %v", sl.Values)
+			}
+		}
+		if in.Description != "" {
+			out += "\n\n" + in.Description
+		}
+		return out
+	case refAlias:
+		p := st.AgentPlugins[r.name]
+		if p == nil {
+			return ""
+		}
+		return fmt.Sprintf("**agent plugin** `%s`: %s  \n%s", p.Alias, p.Plugin, lifecycle(p))
+	case refPersona:
+		p := st.Agents[r.name]
+		if p == nil {
+			return ""
+		}
+		out := fmt.Sprintf("**persona** `%s`", p.Name)
+		if p.Model != "" {
+			out += fmt.Sprintf("  \nmodel: `%s`", p.Model)
+		}
+		return out
+	case refVerb:
+		return fmt.Sprintf("**host.agent.%s**: an agent call through the plugin contract (verbs: ask, decide, extract, task, converse)", r.name)
+	}
+	return ""
+}
+
+// lifecycle says how kitsoki runs an agent plugin (seed 000 §6).
+func lifecycle(p *story.AgentPlugin) string {
+	switch p.Plugin {
+	case "subprocess":
+		return fmt.Sprintf("`%s` is started on the first call, reused for the run, respawned after a crash, stopped at the end", strings.Join(append([]string{p.Command}, p.Args...), " "))
+	case "mcp_http":
+		return fmt.Sprintf("an MCP service at `%s`: kitsoki opens one client session per run and never starts or stops it", p.Endpoint)
+	case "builtin.local_llm":
+		if p.Endpoint != "" {
+			return fmt.Sprintf("attaches to a running llama-server at `%s`; never fetches, starts or stops it", p.Endpoint)
+		}
+		return fmt.Sprintf("managed: the pinned llama-server and `%s` are fetched on first use, started on the first call, stopped at the end", p.Model)
+	case "builtin.claude_cli", "":
+		return "the `claude` CLI, one process per call"
+	case "cassette":
+		return "recorded answers replayed in process; nothing is started"
+	}
+	return ""
+}
+
+func codeList(xs []string) string {
+	out := make([]string, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, "`"+x+"`")
+	}
+	return strings.Join(out, ", ")
+}
+
+var (
+	ignoreRE = regexp.MustCompile(`#\s*kitsoki:ignore\s+([\w-]*)$`)
+	keyRE    = regexp.MustCompile(`^\s*(?:-\s+)?([\w$]+):\s*["']?([^"'\s]*)$`)
+)
+
+func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any, error) {
+	path, err := uriPath(p.TextDocument.URI)
+	if err != nil {
+		return nil, nil
+	}
+	text, _ := s.text(path)
+	ls := lines(text)
+	if int(p.Position.Line) >= len(ls) {
+		return nil, nil
+	}
+	line := ls[p.Position.Line]
+	before := line[:byteOffset(line, protocol.Position{Character: p.Position.Character})]
+	st := s.storyFor(path)
+	items := complete(st, text, int(p.Position.Line), before)
+	return protocol.CompletionList{IsIncomplete: false, Items: items}, nil
+}
+
+// complete lists candidates for the text before the cursor on line.
+func complete(st *story.Story, text string, line int, before string) []protocol.CompletionItem {
+	kind := func(k protocol.CompletionItemKind) *protocol.CompletionItemKind { return &k }
+	mk := func(labels []string, k protocol.CompletionItemKind, detail string) []protocol.CompletionItem {
+		out := make([]protocol.CompletionItem, 0, len(labels))
+		for _, l := range labels {
+			d := detail
+			out = append(out, protocol.CompletionItem{Label: l, Kind: kind(k), Detail: &d})
+		}
+		return out
+	}
+	if m := ignoreRE.FindStringSubmatch(before); m != nil {
+		return mk(ruleIDs(), protocol.CompletionItemKindKeyword, "kitsoki rule")
+	}
+	if i := strings.LastIndex(before, "host.agent."); i >= 0 && !strings.ContainsAny(before[i:], " }") {
+		return mk([]string{"ask", "decide", "extract", "task", "converse", "search"}, protocol.CompletionItemKindMethod, "agent verb")
+	}
+	if i := strings.LastIndex(before, "world."); i >= 0 && !strings.ContainsAny(before[i:], " }|") {
+		return mk(worldKeys(st), protocol.CompletionItemKindVariable, "world key")
+	}
+	if st == nil {
+		return nil
+	}
+	keys := keyPath(text, line)
+	statePath := statePathOf(keys)
+	if m := keyRE.FindStringSubmatch(before); m != nil {
+		switch m[1] {
+		case "target", "on_error", "to", "root":
+			return mk(targets(st, statePath), protocol.CompletionItemKindReference, "state")
+		case "initial":
+			if sd := st.State(statePath); sd != nil {
+				var names []string
+				for _, c := range sd.Children {
+					names = append(names, c.Name)
+				}
+				return mk(names, protocol.CompletionItemKindReference, "child state")
+			}
+		case "agent":
+			return mk(slices.Sorted(mapKeys(st.AgentPlugins)), protocol.CompletionItemKindModule, "agent plugin")
+		case "emit_intent", "default_intent", "intent":
+			return mk(intents(st), protocol.CompletionItemKindEvent, "intent")
+		case "invoke":
+			return mk([]string{"host.run", "host.agent.ask", "host.agent.decide", "host.agent.extract", "host.agent.task", "host.agent.converse", "host.agent.search",
+				"host.artifacts_dir", "host.inbox.add", "host.append_to_file", "host.transport.post", "host.starlark.run"}, protocol.CompletionItemKindFunction, "host handler")
+		}
+	}
+	if len(keys) > 0 && keys[len(keys)-1] == "on" && strings.TrimSpace(before) == strings.TrimLeft(before, " ") && !strings.Contains(before, ":") {
+		return mk(intents(st), protocol.CompletionItemKindEvent, "intent")
+	}
+	return nil
+}
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func ruleIDs() []string {
+	return slices.Sorted(mapKeys(story.Rules()))
+}
+
+func worldKeys(st *story.Story) []string {
+	if st == nil {
+		return nil
+	}
+	var out []string
+	for _, v := range st.World {
+		out = append(out, v.Name)
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+func intents(st *story.Story) []string {
+	set := map[string]bool{}
+	for n := range st.Intents {
+		set[n] = true
+	}
+	for _, sd := range st.AllStates() {
+		for n := range sd.Intents {
+			set[n] = true
+		}
+		for _, n := range sd.OnOrder {
+			if n != "*" {
+				set[n] = true
+			}
+		}
+	}
+	return slices.Sorted(mapKeys(set))
+}
+
+// targets lists the states a target written in from can name: every
+// absolute path, the relative ../ forms of siblings, ".", and exits.
+func targets(st *story.Story, from string) []string {
+	var out []string
+	for _, sd := range st.AllStates() {
+		out = append(out, sd.Path)
+	}
+	if from != "" {
+		segs := strings.Split(from, ".")
+		if sd := st.State(strings.Join(segs[:len(segs)-1], ".")); sd != nil && len(segs) > 1 {
+			for _, c := range sd.Children {
+				out = append(out, "../"+c.Name)
+			}
+		}
+	}
+	out = append(out, ".")
+	for name := range st.Exits {
+		out = append(out, "@exit:"+name)
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// keyPath is the chain of mapping keys enclosing line, read by
+// indentation so it works on a buffer that does not parse yet.
+func keyPath(text string, line int) []string {
+	ls := lines(text)
+	if line >= len(ls) {
+		return nil
+	}
+	indent := func(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
+	cur := indent(ls[line])
+	if strings.TrimSpace(ls[line]) == "" {
+		cur = 1 << 30
+	}
+	var keys []string
+	for i := line - 1; i >= 0; i-- {
+		l := ls[i]
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		ind := indent(l)
+		if ind >= cur {
+			continue
+		}
+		t = strings.TrimPrefix(t, "- ")
+		if k, _, ok := strings.Cut(t, ":"); ok {
+			keys = append([]string{strings.Trim(k, `"' `)}, keys...)
+		}
+		cur = ind
+		if ind == 0 {
+			break
+		}
+	}
+	return keys
+}
+
+func statePathOf(keys []string) string {
+	var segs []string
+	for i := 0; i+1 < len(keys); i++ {
+		if keys[i] == "states" {
+			segs = append(segs, keys[i+1])
+		}
+	}
+	return strings.Join(segs, ".")
+}
+
+func (s *Server) documentSymbol(_ *glsp.Context, p *protocol.DocumentSymbolParams) (any, error) {
+	path, err := uriPath(p.TextDocument.URI)
+	if err != nil {
+		return nil, nil
+	}
+	st := s.storyFor(path)
+	if st == nil {
+		return []protocol.DocumentSymbol{}, nil
+	}
+	text, _ := s.text(path)
+	var build func(ss []*story.State) []protocol.DocumentSymbol
+	build = func(ss []*story.State) []protocol.DocumentSymbol {
+		out := []protocol.DocumentSymbol{}
+		for _, sd := range ss {
+			children := build(sd.Children)
+			if absPath(sd.Pos.File) != path {
+				out = append(out, children...)
+				continue
+			}
+			r := tokenRange(text, sd.Pos.Line, sd.Pos.Col)
+			detail := sd.Path
+			kind := protocol.SymbolKindClass
+			if sd.Terminal {
+				kind = protocol.SymbolKindEnumMember
+			}
+			out = append(out, protocol.DocumentSymbol{Name: sd.Name, Detail: &detail, Kind: kind, Range: r, SelectionRange: r, Children: children})
+		}
+		return out
+	}
+	syms := build(st.States)
+	for _, name := range st.IntentOrder {
+		in := st.Intents[name]
+		if in == nil || absPath(in.Pos.File) != path {
+			continue
+		}
+		r := tokenRange(text, in.Pos.Line, in.Pos.Col)
+		syms = append(syms, protocol.DocumentSymbol{Name: name, Kind: protocol.SymbolKindEvent, Range: r, SelectionRange: r})
+	}
+	for _, v := range st.World {
+		if absPath(v.Pos.File) != path {
+			continue
+		}
+		r := tokenRange(text, v.Pos.Line, v.Pos.Col)
+		syms = append(syms, protocol.DocumentSymbol{Name: v.Name, Kind: protocol.SymbolKindVariable, Range: r, SelectionRange: r})
+	}
+	return syms, nil
+}
+
+var didYouMeanRE = regexp.MustCompile("did you mean `([^`]+)`\\?")
+
+// codeAction offers the "did you mean" fix of each diagnostic in range.
+func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any, error) {
+	actions := []protocol.CodeAction{}
+	for _, d := range p.Context.Diagnostics {
+		m := didYouMeanRE.FindStringSubmatch(d.Message)
+		if m == nil {
+			continue
+		}
+		kind := protocol.CodeActionKindQuickFix
+		pref := true
+		edit := protocol.WorkspaceEdit{Changes: map[protocol.DocumentUri][]protocol.TextEdit{
+			p.TextDocument.URI: {{Range: d.Range, NewText: m[1]}},
+		}}
+		actions = append(actions, protocol.CodeAction{
+			Title: fmt.Sprintf("Replace with %s", m[1]), Kind: &kind, Diagnostics: []protocol.Diagnostic{d},
+			IsPreferred: &pref, Edit: &edit,
+		})
+	}
+	return actions, nil
+}

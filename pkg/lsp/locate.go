@@ -1,0 +1,144 @@
+package lsp
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// spot is what the cursor is on in a story YAML file.
+type spot struct {
+	// keys are the mapping keys from the document root to the node; a
+	// sequence item is "[]".
+	keys []string
+	node *yaml.Node // the scalar under the cursor
+	// isKey: the cursor is on a mapping key (keys ends with it).
+	isKey bool
+	// offset is the cursor's rune offset inside node.Value (-1 when the
+	// scalar is not plain or quoted on one line).
+	offset int
+}
+
+// last returns the nearest enclosing key ("" at the top).
+func (s *spot) last() string {
+	for i := len(s.keys) - 1; i >= 0; i-- {
+		if s.keys[i] != "[]" {
+			return s.keys[i]
+		}
+	}
+	return ""
+}
+
+// parent returns the key above the nearest one.
+func (s *spot) parent() string {
+	n := 0
+	for i := len(s.keys) - 1; i >= 0; i-- {
+		if s.keys[i] != "[]" {
+			if n == 1 {
+				return s.keys[i]
+			}
+			n++
+		}
+	}
+	return ""
+}
+
+// statePath is the dotted path of the state whose block holds the spot:
+// the key after each "states" key.
+func (s *spot) statePath() string {
+	var segs []string
+	for i := 0; i+1 < len(s.keys); i++ {
+		if s.keys[i] == "states" && s.keys[i+1] != "[]" {
+			if s.isKey && i+1 == len(s.keys)-1 {
+				break // on the state's own name: its parent is the context
+			}
+			segs = append(segs, s.keys[i+1])
+		}
+	}
+	return strings.Join(segs, ".")
+}
+
+// locate finds the scalar at 1-based line and rune col in text.
+func locate(text string, line, col int) *spot {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil || len(doc.Content) == 0 {
+		return nil
+	}
+	var found *spot
+	var walk func(n *yaml.Node, keys []string)
+	walk = func(n *yaml.Node, keys []string) {
+		if found != nil || n == nil {
+			return
+		}
+		switch n.Kind {
+		case yaml.DocumentNode:
+			for _, c := range n.Content {
+				walk(c, keys)
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				nk := append(append([]string(nil), keys...), k.Value)
+				if off, ok := covers(k, line, col); ok {
+					found = &spot{keys: nk, node: k, isKey: true, offset: off}
+					return
+				}
+				walk(v, nk)
+			}
+		case yaml.SequenceNode:
+			for _, c := range n.Content {
+				walk(c, append(append([]string(nil), keys...), "[]"))
+			}
+		case yaml.AliasNode:
+		case yaml.ScalarNode:
+			if off, ok := covers(n, line, col); ok {
+				found = &spot{keys: keys, node: n, offset: off}
+			}
+		}
+	}
+	walk(&doc, nil)
+	return found
+}
+
+// covers reports whether the scalar n spans (line, col) and the rune
+// offset inside its value.
+func covers(n *yaml.Node, line, col int) (int, bool) {
+	if n.Kind != yaml.ScalarNode || n.Line != line || n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return -1, false
+	}
+	start := n.Column
+	width := utf8.RuneCountInString(n.Value)
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+		start++
+		width++ // the closing quote still counts as on the token
+	}
+	if col < n.Column || col > start+width {
+		return -1, false
+	}
+	off := col - start
+	if off < 0 {
+		off = 0
+	}
+	return off, true
+}
+
+// wordAt returns the dotted identifier around rune offset off in s
+// ("world.ticket.id" in "{{ world.ticket.id }}").
+func wordAt(s string, off int) string {
+	rs := []rune(s)
+	if off > len(rs) {
+		off = len(rs)
+	}
+	isw := func(r rune) bool {
+		return r == '_' || r == '.' || r == '-' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
+	}
+	a, b := off, off
+	for a > 0 && isw(rs[a-1]) {
+		a--
+	}
+	for b < len(rs) && isw(rs[b]) {
+		b++
+	}
+	return strings.Trim(string(rs[a:b]), ".")
+}

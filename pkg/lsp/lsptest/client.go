@@ -1,0 +1,168 @@
+// Package lsptest is a real LSP client for tests: sourcegraph/jsonrpc2 with
+// the Content-Length framing editors use, recording every
+// publishDiagnostics notification. It drives kitsoki lsp in process or as a
+// child process over stdio, and must not be imported outside tests.
+package lsptest
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+// Published is a publishDiagnostics notification as the client decodes it
+// (glsp's IntegerOrString cannot be unmarshalled, so the wire form is read
+// directly: Code is the rule id).
+type Published struct {
+	URI         string `json:"uri"`
+	Version     *int   `json:"version"`
+	Diagnostics []Diag `json:"diagnostics"`
+}
+
+// Diag is one published diagnostic.
+type Diag struct {
+	Range    protocol.Range `json:"range"`
+	Severity int            `json:"severity"`
+	Code     string         `json:"code"`
+	Source   string         `json:"source"`
+	Message  string         `json:"message"`
+}
+
+// Proto converts d back for a codeAction request.
+func (d Diag) Proto() protocol.Diagnostic {
+	sev := protocol.DiagnosticSeverity(d.Severity)
+	return protocol.Diagnostic{Range: d.Range, Severity: &sev, Message: d.Message}
+}
+
+// Client is a connected LSP client.
+type Client struct {
+	t    testing.TB
+	Conn *jsonrpc2.Conn
+
+	mu    sync.Mutex
+	diags map[string][]Published
+	cond  *sync.Cond
+}
+
+// Wait bounds every wait against a hung server; tests never rely on it.
+const Wait = 60 * time.Second
+
+// Connect speaks LSP on rwc and sends initialize + initialized.
+func Connect(t testing.TB, rwc io.ReadWriteCloser) *Client {
+	t.Helper()
+	c := &Client{t: t, diags: map[string][]Published{}}
+	c.cond = sync.NewCond(&c.mu)
+	h := jsonrpc2.HandlerWithError(func(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+		if req.Method == "textDocument/publishDiagnostics" && req.Params != nil {
+			var p Published
+			if err := json.Unmarshal(*req.Params, &p); err == nil {
+				c.mu.Lock()
+				c.diags[p.URI] = append(c.diags[p.URI], p)
+				c.cond.Broadcast()
+				c.mu.Unlock()
+			}
+		}
+		return nil, nil
+	})
+	c.Conn = jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(rwc, jsonrpc2.VSCodeObjectCodec{}), h)
+	var res protocol.InitializeResult
+	c.Call("initialize", protocol.InitializeParams{}, &res)
+	if res.ServerInfo == nil || res.ServerInfo.Name != "kitsoki" {
+		t.Fatalf("initialize: server info %+v", res.ServerInfo)
+	}
+	c.Notify("initialized", protocol.InitializedParams{})
+	return c
+}
+
+// Call sends a request and decodes its result.
+func (c *Client) Call(method string, params, result any) {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), Wait)
+	defer cancel()
+	if err := c.Conn.Call(ctx, method, params, result); err != nil {
+		c.t.Fatalf("%s: %v", method, err)
+	}
+}
+
+// Notify sends a notification.
+func (c *Client) Notify(method string, params any) {
+	c.t.Helper()
+	if err := c.Conn.Notify(context.Background(), method, params); err != nil {
+		c.t.Fatalf("%s: %v", method, err)
+	}
+}
+
+func (c *Client) wait(path string, ok func([]Published) bool) []Published {
+	c.t.Helper()
+	uri := URI(path)
+	deadline := time.AfterFunc(Wait, func() {
+		c.mu.Lock()
+		c.cond.Broadcast()
+		c.mu.Unlock()
+	})
+	defer deadline.Stop()
+	start := time.Now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for !ok(c.diags[uri]) {
+		if time.Since(start) > Wait {
+			c.t.Fatalf("no matching publishDiagnostics for %s (got %+v)", path, c.diags[uri])
+		}
+		c.cond.Wait()
+	}
+	return c.diags[uri]
+}
+
+// WaitDiags waits for the n-th publish for path.
+func (c *Client) WaitDiags(path string, n int) Published {
+	c.t.Helper()
+	ps := c.wait(path, func(ps []Published) bool { return len(ps) >= n })
+	return ps[n-1]
+}
+
+// WaitUntil waits until the latest publish for path satisfies ok.
+func (c *Client) WaitUntil(path string, ok func(Published) bool) Published {
+	c.t.Helper()
+	ps := c.wait(path, func(ps []Published) bool { return len(ps) > 0 && ok(ps[len(ps)-1]) })
+	return ps[len(ps)-1]
+}
+
+// Open sends didOpen with text.
+func (c *Client) Open(path, text string) {
+	c.Notify("textDocument/didOpen", protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: URI(path), LanguageID: "yaml", Version: 1, Text: text}})
+}
+
+// Change replaces the whole buffer of path.
+func (c *Client) Change(path, text string, version int32) {
+	c.Notify("textDocument/didChange", protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: URI(path)}, Version: version},
+		ContentChanges: []any{protocol.TextDocumentContentChangeEventWhole{Text: text}},
+	})
+}
+
+// Shutdown sends shutdown and exit.
+func (c *Client) Shutdown() {
+	c.t.Helper()
+	var r any
+	c.Call("shutdown", nil, &r)
+	_ = c.Conn.Notify(context.Background(), "exit", nil)
+}
+
+// URI is the file:// URI of an absolute path.
+func URI(p string) string {
+	p = filepath.ToSlash(p)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}

@@ -1,0 +1,284 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/pkg/story"
+)
+
+// at reads the document and the spot under an LSP position.
+func (s *Server) at(p protocol.TextDocumentPositionParams) (path, text string, sp *spot) {
+	path, err := uriPath(p.TextDocument.URI)
+	if err != nil {
+		return "", "", nil
+	}
+	text, ok := s.text(path)
+	if !ok {
+		return path, "", nil
+	}
+	ls := lines(text)
+	if int(p.Position.Line) >= len(ls) {
+		return path, text, nil
+	}
+	line := int(p.Position.Line) + 1
+	col := runeCol(ls[p.Position.Line], p.Position.Character)
+	return path, text, locate(text, line, col)
+}
+
+// storyFor returns the model of the story path belongs to, checking it
+// once if it was never checked.
+func (s *Server) storyFor(path string) *story.Story {
+	s.flush()
+	if st := s.ws.story(path); st != nil {
+		return st
+	}
+	for _, m := range s.ws.storiesOf(path) {
+		e, ds := s.ws.check(m, s.overlay())
+		s.publish(e, ds)
+	}
+	return s.ws.story(path)
+}
+
+// target kinds a spot can name.
+type refKind int
+
+const (
+	refNone refKind = iota
+	refState
+	refIntent
+	refWorld
+	refAlias
+	refPersona
+	refFile
+	refImport
+	refRef // a JSON Schema $ref
+	refVerb
+)
+
+type ref struct {
+	kind refKind
+	name string // the state path, intent, world key, alias, persona, file path
+}
+
+var fileKeys = map[string]bool{"prompt": true, "prompt_path": true, "schema": true, "system_prompt_path": true,
+	"script": true, "context_path": true, "evidence": true, "template_path": true}
+
+// classify decides what the spot refers to in st.
+func classify(st *story.Story, path string, sp *spot) ref {
+	if sp == nil || sp.node == nil {
+		return ref{}
+	}
+	v := sp.node.Value
+	key, parent := sp.last(), sp.parent()
+	if sp.offset >= 0 && !sp.isKey {
+		if w := wordAt(v, sp.offset); strings.HasPrefix(w, "world.") {
+			name := strings.SplitN(strings.TrimPrefix(w, "world."), ".", 2)[0]
+			return ref{kind: refWorld, name: name}
+		}
+	}
+	if sp.isKey {
+		switch parent {
+		case "on":
+			return ref{kind: refIntent, name: v}
+		case "set", "bind", "increment":
+			return ref{kind: refWorld, name: strings.SplitN(v, ".", 2)[0]}
+		case "states":
+			return ref{kind: refState, name: joinPath(sp.statePath(), v)}
+		case "agent_plugins":
+			return ref{kind: refAlias, name: v}
+		case "agents":
+			return ref{kind: refPersona, name: v}
+		case "intents":
+			return ref{kind: refIntent, name: v}
+		}
+		return ref{}
+	}
+	switch {
+	case key == "target" || key == "on_error" || key == "to" || key == "root":
+		return ref{kind: refState, name: resolveState(st, sp.statePath(), v)}
+	case key == "initial":
+		return ref{kind: refState, name: joinPath(sp.statePath(), v)}
+	case key == "emit_intent" || key == "default_intent" || (key == "intent" && parent != "") || key == "menu":
+		return ref{kind: refIntent, name: v}
+	case key == "agent" && parent == "with":
+		return ref{kind: refPersona, name: v}
+	case key == "agent":
+		if st != nil && st.AgentPlugins[v] != nil {
+			return ref{kind: refAlias, name: v}
+		}
+		return ref{kind: refPersona, name: v}
+	case key == "invoke" && strings.HasPrefix(v, "host.agent."):
+		return ref{kind: refVerb, name: strings.TrimPrefix(v, "host.agent.")}
+	case key == "$ref":
+		return ref{kind: refRef, name: v}
+	case key == "source" && len(sp.keys) >= 3 && sp.keys[0] == "imports":
+		return ref{kind: refImport, name: sp.keys[1]}
+	case fileKeys[key] || (key == "[]" && parent == "include") || parent == "include":
+		return ref{kind: refFile, name: v}
+	case key == "relevant_world":
+		return ref{kind: refWorld, name: v}
+	}
+	return ref{}
+}
+
+func joinPath(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "." + b
+}
+
+// resolveState resolves a target written in the state at from.
+func resolveState(st *story.Story, from, target string) string {
+	if st == nil {
+		return target
+	}
+	if s := st.State(from); s != nil {
+		if t, err := s.Resolve(target); err == nil && t.Path != "" {
+			return t.Path
+		}
+	}
+	if t, err := st.ResolveTarget(target); err == nil && t.Path != "" {
+		return t.Path
+	}
+	return strings.ReplaceAll(target, "/", ".")
+}
+
+// locationOf is where r is declared.
+func locationOf(st *story.Story, path string, r ref) (story.Pos, bool) {
+	if st == nil {
+		return story.Pos{}, false
+	}
+	switch r.kind {
+	case refState:
+		if s := st.State(r.name); s != nil {
+			return s.Pos, true
+		}
+	case refIntent:
+		if in := st.Intents[r.name]; in != nil {
+			return in.Pos, true
+		}
+		for _, s := range st.AllStates() {
+			if in := s.Intents[r.name]; in != nil {
+				return in.Pos, true
+			}
+		}
+		for _, alias := range st.ImportOrder {
+			if im := st.Imports[alias]; im != nil && im.Child != nil {
+				name := strings.TrimPrefix(r.name, alias+"__")
+				if in := im.Child.Intents[name]; in != nil {
+					return in.Pos, true
+				}
+			}
+		}
+	case refWorld:
+		if v := st.Var(r.name); v != nil {
+			return v.Pos, true
+		}
+	case refAlias:
+		if p := st.AgentPlugins[r.name]; p != nil && p.Pos.File != "" {
+			return p.Pos, true
+		}
+	case refPersona:
+		if p := st.Agents[r.name]; p != nil {
+			return p.Pos, true
+		}
+	case refImport:
+		if im := st.Imports[r.name]; im != nil && im.Path != "" {
+			return story.Pos{File: im.Path, Line: 1, Col: 1}, true
+		}
+	case refFile:
+		if f := findFile(st, path, r.name); f != "" {
+			return story.Pos{File: f, Line: 1, Col: 1}, true
+		}
+	case refRef:
+		file, ptr, _ := strings.Cut(r.name, "#")
+		target := path
+		if file != "" {
+			target = filepath.Join(filepath.Dir(path), file)
+		}
+		if _, err := os.Stat(target); err != nil {
+			return story.Pos{}, false
+		}
+		line, col := pointerPos(target, ptr)
+		return story.Pos{File: target, Line: line, Col: col}, true
+	}
+	return story.Pos{}, false
+}
+
+// findFile resolves a file a story names: against the story directory, its
+// prompts/ and schemas/ folders, then the directory of the file naming it.
+func findFile(st *story.Story, from, name string) string {
+	if name == "" || strings.Contains(name, "{{") {
+		return ""
+	}
+	var cands []string
+	if filepath.IsAbs(name) {
+		cands = append(cands, name)
+	} else {
+		cands = append(cands, filepath.Join(st.Dir, name), filepath.Join(st.Dir, "prompts", name),
+			filepath.Join(st.Dir, "schemas", name), filepath.Join(filepath.Dir(from), name))
+	}
+	for _, c := range cands {
+		if fi, err := os.Stat(c); err == nil && fi.Mode().IsRegular() {
+			return c
+		}
+	}
+	return ""
+}
+
+// pointerPos finds the line and column of a JSON pointer in a JSON/YAML
+// file (1,1 when it cannot).
+func pointerPos(file, ptr string) (int, int) {
+	b, err := readCapped(file)
+	if err != nil {
+		return 1, 1
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal(b, &doc) != nil || len(doc.Content) == 0 {
+		return 1, 1
+	}
+	n := doc.Content[0]
+	for _, seg := range strings.Split(strings.Trim(ptr, "/"), "/") {
+		if seg == "" {
+			continue
+		}
+		seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
+		if n.Kind != yaml.MappingNode {
+			return n.Line, n.Column
+		}
+		next := (*yaml.Node)(nil)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == seg {
+				next = n.Content[i+1]
+				break
+			}
+		}
+		if next == nil {
+			return n.Line, n.Column
+		}
+		n = next
+	}
+	return n.Line, n.Column
+}
+
+func posLocation(p story.Pos) protocol.Location {
+	text := ""
+	if b, err := readCapped(p.File); err == nil {
+		text = string(b)
+	}
+	r := tokenRange(text, p.Line, p.Col)
+	return protocol.Location{URI: pathURI(absPath(p.File)), Range: r}
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}

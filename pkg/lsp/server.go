@@ -1,0 +1,233 @@
+package lsp
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Debounce is how long after the last change a story is re-checked
+	// (default 150ms; 0 checks at once).
+	Debounce time.Duration
+	// Version is reported to the client as the server's version.
+	Version string
+}
+
+// DefaultDebounce is the re-check delay after an edit.
+const DefaultDebounce = 150 * time.Millisecond
+
+// Server is one language server session.
+type Server struct {
+	opts  Options
+	proto protocol.Handler
+
+	checkMu sync.Mutex // one check at a time (recheck)
+
+	mu     sync.Mutex
+	conn   *jsonrpc2.Conn
+	docs   map[string]*document // by absolute path
+	timers map[string]*time.Timer
+	ws     *workspace
+}
+
+// document is an open editor buffer.
+type document struct {
+	uri     string
+	path    string
+	text    string
+	version int32
+}
+
+// New builds a server. Call Serve to run it.
+func New(opts Options) *Server {
+	s := &Server{opts: opts, docs: map[string]*document{}, timers: map[string]*time.Timer{}}
+	s.ws = newWorkspace()
+	s.proto = protocol.Handler{
+		Initialize:                 s.initialize,
+		Initialized:                func(*glsp.Context, *protocol.InitializedParams) error { return nil },
+		Shutdown:                   func(*glsp.Context) error { return nil },
+		Exit:                       func(*glsp.Context) error { return nil },
+		SetTrace:                   func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
+		TextDocumentDidOpen:        s.didOpen,
+		TextDocumentDidChange:      s.didChange,
+		TextDocumentDidSave:        s.didSave,
+		TextDocumentDidClose:       s.didClose,
+		TextDocumentDefinition:     s.definition,
+		TextDocumentHover:          s.hover,
+		TextDocumentCompletion:     s.completion,
+		TextDocumentDocumentSymbol: s.documentSymbol,
+		TextDocumentCodeAction:     s.codeAction,
+	}
+	return s
+}
+
+func (s *Server) initialize(_ *glsp.Context, _ *protocol.InitializeParams) (any, error) {
+	caps := s.proto.CreateServerCapabilities()
+	sync := protocol.TextDocumentSyncKindFull
+	caps.TextDocumentSync = protocol.TextDocumentSyncOptions{
+		OpenClose: boolPtr(true),
+		Change:    &sync,
+		Save:      &protocol.SaveOptions{IncludeText: boolPtr(false)},
+	}
+	caps.CompletionProvider = &protocol.CompletionOptions{TriggerCharacters: []string{".", " ", ":", "/"}}
+	caps.CodeActionProvider = true
+	version := s.opts.Version
+	return protocol.InitializeResult{
+		Capabilities: caps,
+		ServerInfo:   &protocol.InitializeResultServerInfo{Name: "kitsoki", Version: &version},
+	}, nil
+}
+
+func boolPtr(b bool) *bool { return &b }
+
+func (s *Server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
+	path, err := uriPath(p.TextDocument.URI)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.docs[path] = &document{uri: p.TextDocument.URI, path: path, text: p.TextDocument.Text, version: p.TextDocument.Version}
+	s.mu.Unlock()
+	s.schedule(path, 0)
+	return nil
+}
+
+func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentParams) error {
+	path, err := uriPath(p.TextDocument.URI)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	d := s.docs[path]
+	if d == nil {
+		d = &document{uri: p.TextDocument.URI, path: path}
+		s.docs[path] = d
+	}
+	for _, ch := range p.ContentChanges {
+		switch c := ch.(type) {
+		case protocol.TextDocumentContentChangeEventWhole:
+			d.text = c.Text
+		case protocol.TextDocumentContentChangeEvent:
+			d.text = applyEdit(d.text, c)
+		}
+	}
+	d.version = p.TextDocument.Version
+	s.mu.Unlock()
+	debounce := s.opts.Debounce
+	s.schedule(path, debounce)
+	return nil
+}
+
+func (s *Server) didSave(_ *glsp.Context, p *protocol.DidSaveTextDocumentParams) error {
+	path, err := uriPath(p.TextDocument.URI)
+	if err != nil {
+		return err
+	}
+	s.schedule(path, 0)
+	return nil
+}
+
+func (s *Server) didClose(_ *glsp.Context, p *protocol.DidCloseTextDocumentParams) error {
+	path, err := uriPath(p.TextDocument.URI)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	delete(s.docs, path)
+	s.mu.Unlock()
+	s.schedule(path, 0) // the file on disk is what counts now
+	return nil
+}
+
+// schedule re-checks the stories path belongs to after delay; a newer
+// change of the same file resets the timer (debounce).
+func (s *Server) schedule(path string, delay time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t := s.timers[path]; t != nil {
+		t.Stop()
+	}
+	if delay < 0 {
+		delay = 0
+	}
+	var t *time.Timer
+	t = time.AfterFunc(delay, func() {
+		s.mu.Lock()
+		if s.timers[path] == t {
+			delete(s.timers, path)
+		}
+		s.mu.Unlock()
+		s.recheck(path)
+	})
+	s.timers[path] = t
+}
+
+// flush runs the checks still waiting out their debounce now, so a request
+// answers from the buffers as they are.
+func (s *Server) flush() {
+	s.mu.Lock()
+	var pending []string
+	for p, t := range s.timers {
+		t.Stop()
+		pending = append(pending, p)
+		delete(s.timers, p)
+	}
+	s.mu.Unlock()
+	for _, p := range pending {
+		s.recheck(p)
+	}
+	// and wait for a check already under way
+	s.checkMu.Lock()
+	//lint:ignore SA2001 an empty critical section waits for the check under way
+	s.checkMu.Unlock()
+}
+
+func (s *Server) stopTimers() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, t := range s.timers {
+		t.Stop()
+		delete(s.timers, k)
+	}
+}
+
+// overlay snapshots the open buffers.
+func (s *Server) overlay() map[string][]byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o := make(map[string][]byte, len(s.docs))
+	for p, d := range s.docs {
+		o[p] = []byte(d.text)
+	}
+	return o
+}
+
+// text returns the buffer of path, or the file on disk.
+func (s *Server) text(path string) (string, bool) {
+	s.mu.Lock()
+	d := s.docs[path]
+	s.mu.Unlock()
+	if d != nil {
+		return d.text, true
+	}
+	b, err := readCapped(path)
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
+func (s *Server) notify(method string, params any) {
+	s.mu.Lock()
+	c := s.conn
+	s.mu.Unlock()
+	if c != nil {
+		_ = c.Notify(context.Background(), method, params)
+	}
+}

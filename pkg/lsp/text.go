@@ -1,0 +1,152 @@
+package lsp
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+// maxFile caps what the server reads of a file from disk.
+const maxFile = 4 << 20
+
+func readCapped(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxFile {
+		return nil, errors.New(path + ": larger than 4 MiB")
+	}
+	return b, nil
+}
+
+// lines splits text into lines without their terminators.
+func lines(text string) []string { return strings.Split(text, "\n") }
+
+// utf16Col converts a 1-based rune column on line to a 0-based UTF-16
+// offset, as LSP positions count.
+func utf16Col(line string, runeCol int) protocol.UInteger {
+	n, i := 0, 0
+	for _, r := range line {
+		if i >= runeCol-1 {
+			break
+		}
+		n += len(utf16.Encode([]rune{r}))
+		i++
+	}
+	return protocol.UInteger(n)
+}
+
+// runeCol converts a 0-based UTF-16 offset on line to a 1-based rune column.
+func runeCol(line string, u16 protocol.UInteger) int {
+	n, col := 0, 1
+	for _, r := range line {
+		if protocol.UInteger(n) >= u16 {
+			break
+		}
+		n += len(utf16.Encode([]rune{r}))
+		col++
+	}
+	return col
+}
+
+// byteOffset is the byte offset of an LSP position in text.
+func byteOffset(text string, pos protocol.Position) int {
+	off := 0
+	ls := lines(text)
+	for i := 0; i < int(pos.Line) && i < len(ls); i++ {
+		off += len(ls[i]) + 1
+	}
+	if int(pos.Line) >= len(ls) {
+		return len(text)
+	}
+	line := ls[pos.Line]
+	n := 0
+	for bi, r := range line {
+		if protocol.UInteger(n) >= pos.Character {
+			return off + bi
+		}
+		n += len(utf16.Encode([]rune{r}))
+	}
+	return off + len(line)
+}
+
+// applyEdit applies one ranged change.
+func applyEdit(text string, c protocol.TextDocumentContentChangeEvent) string {
+	if c.Range == nil {
+		return c.Text
+	}
+	a, b := byteOffset(text, c.Range.Start), byteOffset(text, c.Range.End)
+	if a > b {
+		a, b = b, a
+	}
+	return text[:a] + c.Text + text[b:]
+}
+
+// tokenRange is the range of the token starting at 1-based (line, rune
+// col) in text: up to the next space, comma, bracket, quote or colon+space.
+func tokenRange(text string, line, col int) protocol.Range {
+	ls := lines(text)
+	if line < 1 {
+		line = 1
+	}
+	if col < 1 {
+		col = 1
+	}
+	start := protocol.Position{Line: protocol.UInteger(line - 1)}
+	if line > len(ls) {
+		return protocol.Range{Start: start, End: start}
+	}
+	l := ls[line-1]
+	start.Character = utf16Col(l, col)
+	// walk runes from col to the token end
+	i, rc := 0, 1
+	for i < len(l) && rc < col {
+		_, sz := utf8.DecodeRuneInString(l[i:])
+		i += sz
+		rc++
+	}
+	quote := byte(0)
+	if i < len(l) && (l[i] == '"' || l[i] == '\'') {
+		quote = l[i]
+		i++
+		rc++
+	}
+	for i < len(l) {
+		ch := l[i]
+		if quote != 0 {
+			if ch == quote {
+				rc++ // the closing quote is part of the token
+				break
+			}
+		} else if ch == ' ' || ch == ',' || ch == ']' || ch == '}' || ch == '#' || (ch == ':' && (i+1 == len(l) || l[i+1] == ' ')) {
+			break
+		}
+		_, sz := utf8.DecodeRuneInString(l[i:])
+		i += sz
+		rc++
+	}
+	end := protocol.Position{Line: start.Line, Character: utf16Col(l, rc)}
+	if end.Character == start.Character { // an empty token: mark the whole rest of the line
+		end.Character = utf16Col(l, utf8.RuneCountInString(l)+1)
+	}
+	return protocol.Range{Start: start, End: end}
+}

@@ -1,0 +1,30 @@
+package lsp
+
+import (
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+)
+
+// uriPath turns a file:// URI into an absolute, clean path.
+func uriPath(uri string) (string, error) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" {
+		return "", fmt.Errorf("kitsoki lsp only serves file:// documents, not %q", uri)
+	}
+	p := u.Path
+	if len(p) >= 3 && p[0] == '/' && p[2] == ':' { // file:///C:/x on Windows
+		p = p[1:]
+	}
+	return filepath.Clean(filepath.FromSlash(p)), nil
+}
+
+// pathURI is the file:// URI of an absolute path.
+func pathURI(p string) string {
+	p = filepath.ToSlash(p)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}

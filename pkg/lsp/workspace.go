@@ -1,0 +1,141 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+	"kitsoki/pkg/validate"
+)
+
+// workspace remembers the stories checked so far: which files each one is
+// made of (manifest, include files, imported children) and its last model,
+// so a change to any file re-checks every story it belongs to.
+type workspace struct {
+	mu      sync.Mutex
+	stories map[string]*entry // by absolute manifest path
+	// published remembers which files had diagnostics, per story, so a
+	// fixed file is cleared.
+	published map[string]map[string]bool
+}
+
+type entry struct {
+	manifest string
+	st       *story.Story
+	files    []string // absolute paths of every YAML file of the story tree
+}
+
+func newWorkspace() *workspace {
+	return &workspace{stories: map[string]*entry{}, published: map[string]map[string]bool{}}
+}
+
+// manifestFor finds the app.yaml a file belongs to: itself, or the nearest
+// app.yaml in a parent directory (rooms/*.yaml, flows/*.yaml).
+func manifestFor(path string) string {
+	if filepath.Base(path) == "app.yaml" {
+		return path
+	}
+	dir := filepath.Dir(path)
+	for i := 0; i < 4; i++ {
+		m := filepath.Join(dir, "app.yaml")
+		if fi, err := os.Stat(m); err == nil && fi.Mode().IsRegular() {
+			return m
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return ""
+}
+
+// storiesOf lists the manifests to re-check when path changes: the story it
+// belongs to and every known story that reads it (an imported child's
+// importers).
+func (w *workspace) storiesOf(path string) []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	set := map[string]bool{}
+	if m := manifestFor(path); m != "" {
+		set[m] = true
+	}
+	for m, e := range w.stories {
+		if slices.Contains(e.files, path) {
+			set[m] = true
+		}
+	}
+	out := make([]string, 0, len(set))
+	for m := range set {
+		out = append(out, m)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// storyFiles lists the absolute paths of every YAML file a loaded story
+// tree was built from.
+func storyFiles(st *story.Story) []string {
+	var out []string
+	seen := map[*story.Story]bool{}
+	var walk func(s *story.Story)
+	walk = func(s *story.Story) {
+		if s == nil || seen[s] {
+			return
+		}
+		seen[s] = true
+		for _, f := range s.Manifests {
+			if abs, err := filepath.Abs(f); err == nil {
+				out = append(out, abs)
+			}
+		}
+		for _, alias := range s.ImportOrder {
+			if im := s.Imports[alias]; im != nil {
+				walk(im.Child)
+			}
+		}
+	}
+	walk(st)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// check validates one story with the open buffers as overlay, exactly as
+// kitsoki validate does, and loads its model for navigation.
+func (w *workspace) check(manifest string, overlay map[string][]byte) (*entry, []diag.Diagnostic) {
+	opts := story.Options{Overlay: overlay}
+	res := validate.Run([]string{manifest}, validate.Options{Story: opts, Jobs: 1})
+	st, _ := story.Load(manifest, opts)
+	e := &entry{manifest: manifest, st: st}
+	if st != nil {
+		e.files = storyFiles(st)
+	} else {
+		e.files = []string{manifest}
+	}
+	w.mu.Lock()
+	if prev := w.stories[manifest]; st == nil && prev != nil && prev.st != nil {
+		// a buffer that does not parse yet: navigate with the last model
+		e.st, e.files = prev.st, prev.files
+	}
+	w.stories[manifest] = e
+	w.mu.Unlock()
+	return e, res.Diagnostics
+}
+
+// story returns the last model of the story a file belongs to.
+func (w *workspace) story(path string) *story.Story {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if e := w.stories[manifestFor(path)]; e != nil && e.st != nil {
+		return e.st
+	}
+	for _, e := range w.stories {
+		if e.st != nil && slices.Contains(e.files, path) {
+			return e.st
+		}
+	}
+	return nil
+}
