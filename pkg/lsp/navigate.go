@@ -66,7 +66,8 @@ type ref struct {
 }
 
 var fileKeys = map[string]bool{"prompt": true, "prompt_path": true, "schema": true, "system_prompt_path": true,
-	"script": true, "context_path": true, "evidence": true, "template_path": true}
+	"script": true, "context_path": true, "evidence": true, "template_path": true,
+	"view": true, "template": true, "file": true, "path": true, "overlay": true}
 
 // classify decides what the spot refers to in st.
 func classify(st *story.Story, path string, sp *spot) ref {
