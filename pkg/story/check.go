@@ -51,6 +51,7 @@ var allRules = []ruleDef{
 	{"agent-plugin", "agent_plugins: declarations (reference §7)", nil},
 	{"provider", "providers: declarations and references", nil},
 	{"persona", "agents: persona declarations (reference §3.5)", checkPersonas},
+	{"secret-too-short", "warning: a ${VAR} secret in agent_plugins env:/headers: is under 4 bytes and cannot be masked", checkShortSecrets},
 	{"agent-invoke", "host.agent.<verb> invokes: verb, agent alias, with.agent persona, verb/tool cross-checks", checkAgentInvokes},
 	{"agent-file", "prompt, prompt_path and schema files of agent invokes exist", checkAgentFiles},
 	{"schema", "agent schemas compile and $refs stay inside schemas/", checkSchemas},
