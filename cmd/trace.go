@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/trace"
 )
 
@@ -69,7 +70,7 @@ func (o *traceOpts) openTrace(c *cobra.Command, arg string) (*traceInput, error)
 	if resolved {
 		fmt.Fprintf(c.ErrOrStderr(), "# %s\n", p)
 	}
-	f, err := os.Open(p)
+	f, err := safefile.Open(p, safefile.Stream)
 	if err != nil {
 		return nil, usagef("open trace %q: %v", p, err)
 	}

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"kitsoki/internal/safefile"
 )
 
 // maxUnknownSize bounds a download whose pin records no size.
@@ -184,7 +186,7 @@ func (t *transfer) describe(ctx context.Context, err error) error {
 // loadState returns a resume state that still matches the artifact and the part file.
 func (t *transfer) loadState(total int64) (resumeState, bool) {
 	var st resumeState
-	data, err := os.ReadFile(statePath(t.dest))
+	data, err := safefile.ReadFile(statePath(t.dest), safefile.Data)
 	if err != nil || json.Unmarshal(data, &st) != nil {
 		return st, false
 	}

@@ -12,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"kitsoki/internal/safefile"
 )
 
 // Phase says which step a Progress report is about.
@@ -182,7 +184,7 @@ func DefaultHTTPClient() (*http.Client, error) {
 		if err != nil || pool == nil {
 			pool = x509.NewCertPool()
 		}
-		pem, err := os.ReadFile(file)
+		pem, err := safefile.ReadFile(file, safefile.Data)
 		if err != nil {
 			return nil, fmt.Errorf("SSL_CERT_FILE %s: %w (fix the path or unset it)", file, err)
 		}

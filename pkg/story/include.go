@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"kitsoki/internal/safefile"
 )
 
 // includeMerged are the top-level keys an included file contributes
@@ -42,7 +44,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 			if fi, err := os.Stat(m); err != nil || fi.IsDir() {
 				continue
 			}
-			data, err := os.ReadFile(m)
+			data, err := safefile.ReadFile(m, safefile.Story)
 			if err != nil {
 				l.rep.errf(Pos{File: m}, "include", "include read: %v", err)
 				continue

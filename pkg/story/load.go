@@ -15,6 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 )
 
@@ -50,7 +51,7 @@ func Load(path string, opts Options) (st *Story, ds []diag.Diagnostic) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		manifest = filepath.Join(path, "app.yaml")
 	}
-	data, err := os.ReadFile(manifest)
+	data, err := safefile.ReadFile(manifest, safefile.Story)
 	if err != nil {
 		l.rep.errf(Pos{File: manifest}, "io", "cannot read story manifest: %v", errText(err))
 		return nil, diag.Sort(l.rep.ds)

@@ -1,10 +1,10 @@
 package story
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/schema"
 )
 
@@ -26,7 +26,7 @@ func checkSchemas(c *checker) {
 		}
 		if rel, err := filepath.Rel(comp.SchemasDir(), f); err != nil || strings.HasPrefix(rel, "..") {
 			c.rep.warnf(p, "schema", "%s: schema %q is outside the story's schemas/ directory; move it under schemas/ so its $refs can be resolved and checked", where, path)
-			if raw, err := os.ReadFile(f); err == nil {
+			if raw, err := safefile.ReadFile(f, safefile.Story); err == nil {
 				if _, err := schema.CompileBytes(memName(path), raw); err != nil {
 					c.rep.errf(p, "schema", "%s: %s", where, errMsg(err))
 				}

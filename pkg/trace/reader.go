@@ -7,8 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
+
+	"kitsoki/internal/safefile"
 )
 
 // DefaultMaxLineBytes bounds one trace line unless ReadOptions says otherwise.
@@ -57,7 +58,7 @@ func NewReader(r io.Reader, opt ReadOptions) *Reader {
 
 // OpenFile opens the trace at path for streaming; Close closes the file.
 func OpenFile(path string, opt ReadOptions) (*Reader, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.Stream)
 	if err != nil {
 		return nil, fmt.Errorf("open trace %q: %w", path, err)
 	}

@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	"github.com/flosch/pongo2/v6"
+
+	"kitsoki/internal/safefile"
 )
 
 // PongoLoader compiles pongo2 templates (views, say, prompts, targets) with
@@ -116,7 +118,7 @@ func (l *PongoLoader) CompileFile(path string) (p *Pongo, err error) {
 			p, err = nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: internal error: %v", path, r)}
 		}
 	}()
-	src, rerr := os.ReadFile(path)
+	src, rerr := safefile.ReadFile(path, safefile.Story)
 	if rerr != nil {
 		return nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: %v (check the path)", path, rerr), Err: rerr}
 	}
@@ -304,7 +306,7 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 		return nil, fmt.Errorf("pongo2: template path %q was not resolved by the loader", name)
 	}
 	path := name
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFile(path, safefile.Story)
 	if err != nil {
 		return nil, err
 	}
