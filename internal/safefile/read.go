@@ -86,6 +86,9 @@ func ReadRootFile(root *os.Root, name string, limit int64) ([]byte, error) {
 func Check(path string, fi fs.FileInfo, limit int64) error { return check(path, fi, limit) }
 
 func check(path string, fi fs.FileInfo, limit int64) error {
+	if fi.IsDir() {
+		return &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("is a directory, %w: point it at a file", ErrNotRegular)}
+	}
 	if !fi.Mode().IsRegular() {
 		return &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w (%s): kitsoki reads only regular files; point it at a file, not a device, FIFO, socket or directory", ErrNotRegular, kind(fi.Mode()))}
 	}
