@@ -54,6 +54,7 @@ var allRules = []ruleDef{
 	{"secret-too-short", "warning: a ${VAR} secret in agent_plugins env:/headers: is under 4 bytes and cannot be masked", checkShortSecrets},
 	{"agent-invoke", "host.agent.<verb> invokes: verb, agent alias, with.agent persona, verb/tool cross-checks", checkAgentInvokes},
 	{"agent-file", "prompt, prompt_path and schema files of agent invokes exist", checkAgentFiles},
+	{"prompt-root", "prompt:/prompt_path: files stay inside the story's roots (story, imported children, prompt overlays)", checkPromptRoots},
 	{"schema", "agent schemas compile and $refs stay inside schemas/", checkSchemas},
 	{"grammar", "decide schemas of a builtin.local_llm grammar: true alias stay in the llama.cpp grammar subset", checkGrammar},
 	{"expr", "when: guards compile under kitsoki's expr whitelist", checkExprs},

@@ -281,16 +281,44 @@ func (l *PongoLoader) roots() []string {
 
 // insideRoots reports whether the absolute path p lies inside a template
 // root. l.mu is held.
+//
+// Symlinks are resolved before the check (as the schema loader's os.Root
+// does): a link inside a root that points outside every root is outside.
 func (l *PongoLoader) insideRoots(p string) bool {
 	if !filepath.IsAbs(p) {
 		return false
 	}
-	for _, r := range l.roots() {
-		if rel, err := filepath.Rel(r, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+	roots := l.roots()
+	lexical := false
+	for _, r := range roots {
+		if underDir(r, p) {
+			lexical = true
+			break
+		}
+	}
+	if !lexical {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		// A missing file cannot be read through a link; anything else
+		// (a loop, a permission error) is refused.
+		return os.IsNotExist(err)
+	}
+	for _, r := range roots {
+		if underDir(r, real) {
+			return true
+		}
+		if rr, err := filepath.EvalSymlinks(r); err == nil && underDir(rr, real) {
 			return true
 		}
 	}
 	return false
+}
+
+func underDir(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 func (f fileLoader) Get(name string) (io.Reader, error) {
