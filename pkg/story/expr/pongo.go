@@ -263,6 +263,19 @@ func (l *PongoLoader) refuse(base, name, why string) string {
 	return key
 }
 
+// Roots returns the loader's declared roots: its search directories and
+// namespace directories (not the directories of compiled files). A prompt
+// renderer confines prompt files to them.
+func (l *PongoLoader) Roots() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := slices.Clone(l.dirs)
+	for _, prefix := range slices.Sorted(maps.Keys(l.ns)) {
+		out = append(out, l.ns[prefix]...)
+	}
+	return out
+}
+
 // roots lists the template roots. l.mu is held.
 func (l *PongoLoader) roots() []string {
 	out := slices.Clone(l.dirs)
