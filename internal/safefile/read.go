@@ -87,7 +87,8 @@ func Check(path string, fi fs.FileInfo, limit int64) error { return check(path, 
 
 func check(path string, fi fs.FileInfo, limit int64) error {
 	if fi.IsDir() {
-		return &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("is a directory, %w: point it at a file", ErrNotRegular)}
+		// The system's own wording, so messages read as before.
+		return &os.PathError{Op: "read", Path: path, Err: isDirError{}}
 	}
 	if !fi.Mode().IsRegular() {
 		return &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w (%s): kitsoki reads only regular files; point it at a file, not a device, FIFO, socket or directory", ErrNotRegular, kind(fi.Mode()))}
@@ -178,3 +179,9 @@ func Human(n int64) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
+
+// isDirError reads "is a directory" and matches ErrNotRegular.
+type isDirError struct{}
+
+func (isDirError) Error() string        { return "is a directory" }
+func (isDirError) Is(target error) bool { return target == ErrNotRegular }

@@ -67,7 +67,7 @@ func TestLoadHostCassetteReadErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	for path, want := range map[string]string{"nosuch": "nosuch: no such file", "adir": "adir: is a directory"} {
-		if _, err := LoadHostCassette(path); err == nil || !strings.HasPrefix(err.Error(), want) {
+		if _, err := LoadHostCassette(path); err == nil || err.Error() != want {
 			t.Errorf("LoadHostCassette(%q) = %v, want %q", path, err, want)
 		}
 	}
