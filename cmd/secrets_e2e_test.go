@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -37,7 +38,13 @@ func leakyMCP(t *testing.T) string {
 			}
 			secret := strings.TrimPrefix(req.Extra.Header.Get("Authorization"), "Bearer ")
 			channel, _ := ask.With["channel"].(string)
+			if channel == "" {
+				channel, _ = ask.With["prompt"].(string) // from mcp serve
+			}
 			alias, _ := ask.With["alias"].(string)
+			if alias == "" {
+				alias = "agent.remote"
+			}
 			r := leak.For(channel, secret, alias, ask.CallID)
 			if r.IsErrText != "" || r.Crash {
 				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: r.IsErrText + r.Stderr}}}, nil
@@ -98,6 +105,7 @@ states:
   ask:
     on_enter:
       - invoke: host.agent.ask
+        id: leakcall
         agent: %s
         with: { prompt: "go", channel: %s, alias: %s }
         bind: { out: submitted, m: meta }
@@ -108,7 +116,8 @@ states:
     terminal: true
     on_enter:
       - say: "answer: {{ world.out.text }} meta: {{ world.m.token }} {{ world.m.model }}"
-`, plugin, endpoint, r.alias, r.channel, r.alias)})
+`, plugin, endpoint, r.alias, r.channel, r.alias),
+				"story/evals/leak.yaml": "kind: agent_eval\napp: ../app.yaml\ncall: leakcall\nmatrix: {profiles: [" + strings.TrimPrefix(r.alias, "agent.") + "]}\ncomparator: exact\nexamples:\n  - {name: one, expect: {text: ok}}\n"})
 			outputs := map[string][]byte{}
 			kit := func(name string, args ...string) {
 				cmd := exec.Command(bin, args...)
@@ -132,15 +141,25 @@ states:
 			} {
 				kit(strings.Join(args, " "), args...)
 			}
+			// eval: the call site measured against the leaking plugin; its
+			// report lands under story/evals/reports/ (walked below).
+			kit("eval run", "eval", "run", filepath.Join(story, "evals", "leak.yaml"))
+			if r.channel == leak.Answer {
+				if rep, err := os.ReadFile(filepath.Join(story, "evals", "reports", "leakcall", "latest.json")); err != nil || !bytes.Contains(rep, []byte("REDACTED")) {
+					t.Errorf("the eval report holds no masked echo (%v):\n%s", err, rep)
+				}
+			}
+			// mcp serve: the story's agent as an MCP tool, over stdio.
+			mcpServe(t, bin, story, r.alias, r.channel, filepath.Join(dir, "traces", "mcp.jsonl"), outputs)
 			// Every file kitsoki wrote: traces, sidecars, the cassette.
 			_ = filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
-				if err == nil && fi.Mode().IsRegular() && !strings.HasSuffix(p, "app.yaml") {
+				if err == nil && fi.Mode().IsRegular() && !strings.HasSuffix(p, "app.yaml") && !strings.HasSuffix(p, "leak.yaml") {
 					b, _ := os.ReadFile(p)
 					outputs["file "+strings.TrimPrefix(p, dir)] = b
 				}
 				return nil
 			})
-			t.Logf("run: %s%s", outputs["run stdout"], outputs["run stderr"])
+			t.Logf("run: %s%s\neval: %s%s", outputs["run stdout"], outputs["run stderr"], outputs["eval run stdout"], outputs["eval run stderr"])
 			if r.channel == leak.Answer && !bytes.Contains(outputs["run stdout"], []byte("say: answer: raw:[REDACTED]")) {
 				t.Errorf("the masked answer did not reach say:\n%s", outputs["run stdout"])
 			}
@@ -166,6 +185,34 @@ states:
 				t.Errorf("no [REDACTED] anywhere: the plugin's echo never arrived")
 			}
 		})
+	}
+}
+
+// mcpServe calls the row's agent through `kitsoki mcp serve` and records
+// the tool result and the server's stderr.
+func mcpServe(t *testing.T, bin, story, alias, channel, trace string, outputs map[string][]byte) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.Command(bin, "mcp", "serve", story, "--trace", trace)
+	cmd.Env = append(os.Environ(), "LEAK_KEY="+e2eSecret)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
+	if err != nil {
+		t.Fatalf("mcp serve: %v\n%s", err, stderr.String())
+	}
+	tool := "kitsoki_" + strings.ReplaceAll(alias, ".", "_") + "_ask"
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"prompt": channel}})
+	if err != nil {
+		outputs["mcp serve call error"] = []byte(err.Error())
+	}
+	b, _ := json.Marshal(res)
+	outputs["mcp serve result"] = b
+	_ = cs.Close()
+	outputs["mcp serve stderr"] = stderr.Bytes()
+	if channel == leak.Answer && !bytes.Contains(b, []byte("[REDACTED]")) {
+		t.Errorf("mcp serve result holds no masked echo: %s %s", b, stderr.String())
 	}
 }
 

@@ -23,6 +23,7 @@ func main() {
 			ID     json.RawMessage `json:"id"`
 			Params struct {
 				CallID string         `json:"call_id"`
+				Prompt string         `json:"prompt"`
 				With   map[string]any `json:"with"`
 			} `json:"params"`
 		}
@@ -31,7 +32,13 @@ func main() {
 			os.Exit(2)
 		}
 		channel, _ := req.Params.With["channel"].(string)
+		if channel == "" {
+			channel = req.Params.Prompt // mcp serve passes only prompt and args
+		}
 		alias, _ := req.Params.With["alias"].(string)
+		if alias == "" {
+			alias = "agent.leaky"
+		}
 		r := leak.For(channel, secret, alias, req.Params.CallID)
 		if r.Stderr != "" {
 			fmt.Fprintln(os.Stderr, r.Stderr)
