@@ -77,7 +77,7 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 	}
 	out := bufio.NewWriter(c.OutOrStdout())
 	defer out.Flush()
-	rd := trace.NewReader(src, trace.ReadOptions{Name: in.name})
+	rd := trace.NewReader(src, trace.ReadOptions{Name: in.name, Path: in.path}) // Path: large values come back from their blob files
 	h, err := rd.Header()
 	if err != nil {
 		return corruptErr(err)

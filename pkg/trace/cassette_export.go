@@ -66,7 +66,11 @@ var nonIDChars = regexp.MustCompile(`[^A-Za-z0-9_]+`)
 // skipped and reported.
 func ToCassette(r io.Reader, name string, out io.Writer, opt CassetteOptions) (CassetteResult, error) {
 	var res CassetteResult
-	rd := NewReader(r, ReadOptions{Name: name, KeepPayload: IsAgentCallKind})
+	ro := ReadOptions{Name: name, KeepPayload: IsAgentCallKind}
+	if opt.TracePath != "" && opt.TracePath != "-" {
+		ro.Path = opt.TracePath // large values come back from their blob files
+	}
+	rd := NewReader(r, ro)
 	h, err := rd.Header()
 	if err != nil {
 		return res, err
