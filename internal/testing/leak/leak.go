@@ -21,7 +21,13 @@ const (
 	Stderr    = "stderr"     // stderr, then a crash
 	Error     = "error"      // a JSON-RPC error message (an isError tool result over MCP)
 	ErrorData = "error_data" // a JSON-RPC error's data
+	Big       = "big"        // an answer of BigBytes (no secret)
 )
+
+// BigBytes is the size of the Big answer: under the 64 MiB answer frame
+// cap, but two copies of it (a harness.returned event holds submission
+// and submitted) are over the trace reader's 64 MiB line limit.
+const BigBytes = 34 << 20
 
 // Text holds s raw and in each encoded form an echo could carry.
 func Text(s string) string {
@@ -85,6 +91,8 @@ func For(channel, secret, alias, callID string) Reply {
 		return Reply{Stderr: text, Crash: true}
 	case Error:
 		return Reply{ErrMsg: text, IsErrText: text}
+	case Big:
+		return Reply{Result: map[string]any{"submission": map[string]any{"text": strings.Repeat("big answer ", BigBytes/11)}}}
 	case ErrorData:
 		return Reply{ErrMsg: "the plugin failed", ErrData: map[string]any{"detail": text}, IsErrText: "failed: " + text}
 	}
