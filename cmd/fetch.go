@@ -25,6 +25,7 @@ type fetchFlags struct {
 	mirror   string
 	cacheDir string
 	parts    int
+	stall    time.Duration
 	force    bool
 	verify   bool
 	json     bool
@@ -36,6 +37,7 @@ func (f *fetchFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.mirror, "mirror", "", "mirror base URL: downloads come from <mirror>/<host><path> (default $"+fetch.EnvMirror+")")
 	fl.StringVar(&f.cacheDir, "cache-dir", "", "cache root (default $"+fetch.EnvCacheDir+", else the user cache dir + kitsoki)")
 	fl.IntVar(&f.parts, "parts", 4, "parallel ranged requests for large files (1 = one stream)")
+	fl.DurationVar(&f.stall, "stall-timeout", 30*time.Second, "give up on a request that receives no byte for this long (the next fetch resumes)")
 	fl.BoolVar(&f.force, "force", false, "download again even when cached")
 	fl.BoolVar(&f.verify, "verify", false, "re-hash cached files instead of trusting their verification record")
 	fl.BoolVar(&f.json, "json", false, "print the result as JSON on stdout")
@@ -45,6 +47,9 @@ func (f *fetchFlags) register(c *cobra.Command) {
 func (f *fetchFlags) setup(c *cobra.Command) (*fetch.Pins, *fetch.Fetcher, error) {
 	if f.parts < 1 {
 		return nil, nil, usagef("--parts must be at least 1")
+	}
+	if f.stall <= 0 {
+		return nil, nil, usagef("--stall-timeout must be positive (e.g. 30s)")
 	}
 	pins, err := fetch.LoadPins(f.pins)
 	if err != nil {
@@ -70,7 +75,7 @@ func (f *fetchFlags) setup(c *cobra.Command) (*fetch.Pins, *fetch.Fetcher, error
 		}
 		return nil, nil, usagef("%s %s: is a file, not a directory; point it at a directory (it is created if missing)", from, cacheDir)
 	}
-	fr := &fetch.Fetcher{CacheDir: cacheDir, Mirror: f.mirror, HTTPClient: client, Parts: f.parts}
+	fr := &fetch.Fetcher{CacheDir: cacheDir, Mirror: f.mirror, HTTPClient: client, Parts: f.parts, StallTimeout: f.stall}
 	fr.Progress = newFetchDisplay(c.ErrOrStderr()).report
 	return pins, fr, nil
 }

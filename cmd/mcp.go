@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/mcpserve"
 	"kitsoki/pkg/plugin"
@@ -50,7 +51,7 @@ func newMCPSubmitCmd() *cobra.Command {
 			if schemaPath == "" || out == "" {
 				return usagef("mcp submit needs --schema FILE and --out FILE")
 			}
-			raw, err := os.ReadFile(schemaPath)
+			raw, err := safefile.ReadFile(schemaPath, safefile.Story)
 			if err != nil {
 				return usagef("--schema: %v", err)
 			}

@@ -3,10 +3,12 @@
 package cmd
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -54,7 +56,15 @@ states:
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Duration(150+rng.IntN(600)) * time.Millisecond)
+		// The kill point is chosen in events, not in time: wait for the
+		// trace to hold at least one turn, then for a random number of
+		// further lines, so a loaded machine only makes the run slower.
+		target := 2 + rng.IntN(400)
+		if !waitForLines(tr, target, 2*time.Minute) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("run %d: the trace never reached %d lines", i, target)
+		}
 		if err := cmd.Process.Kill(); err != nil {
 			t.Fatal(err)
 		}
@@ -72,4 +82,19 @@ states:
 		torn++
 	}
 	t.Logf("%d of 6 kills tore the last line", torn)
+}
+
+// waitForLines polls the file at path until it holds at least n complete
+// lines or the deadline passes (a bound on a broken run, not a timing
+// assumption: a slow machine only takes longer).
+func waitForLines(path string, n int, within time.Duration) bool {
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(path); err == nil && bytes.Count(b, []byte{'\n'}) >= n {
+			return true
+		}
+		runtime.Gosched()
+		time.Sleep(time.Millisecond) // poll interval, not a wait for an outcome
+	}
+	return false
 }

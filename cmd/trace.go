@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/trace"
 )
 
@@ -67,7 +68,7 @@ func (o *traceOpts) openTrace(c *cobra.Command, arg string) (*traceInput, error)
 	if resolved {
 		fmt.Fprintf(c.ErrOrStderr(), "# %s\n", p)
 	}
-	f, err := os.Open(p)
+	f, err := safefile.Open(p, safefile.Stream)
 	if err != nil {
 		return nil, usagef("open trace %q: %v", p, err)
 	}

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/trace"
 )
 
@@ -77,7 +77,7 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 	}
 	out := bufio.NewWriter(c.OutOrStdout())
 	defer out.Flush()
-	rd := trace.NewReader(src, trace.ReadOptions{Name: in.name})
+	rd := trace.NewReader(src, trace.ReadOptions{Name: in.name, Path: in.path}) // Path: large values come back from their blob files
 	h, err := rd.Header()
 	if err != nil {
 		return corruptErr(err)
@@ -202,7 +202,7 @@ func printPromptOrResponse(w io.Writer, tracePath string, ev *trace.Event, call 
 			text = fmt.Sprintf("(in %s; read the trace from a file to see it)", ref)
 		} else if p, err := trace.ResolveSidecar(tracePath, ref); err != nil {
 			text = fmt.Sprintf("(%v)", err)
-		} else if b, err := os.ReadFile(p); err != nil {
+		} else if b, err := safefile.ReadFile(p, safefile.Cassette); err != nil {
 			text = fmt.Sprintf("(cannot read %s: %v)", ref, err)
 		} else {
 			text = string(b)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -18,6 +17,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/safefile"
 )
 
 // Cassette is a host_cassette fixture (trace-eval.md part B) used as a
@@ -91,7 +92,7 @@ func LoadCassette(p string) (*Cassette, error) {
 	if err != nil {
 		abs = p
 	}
-	data, err := os.ReadFile(abs)
+	data, err := safefile.ReadFile(abs, safefile.Cassette)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", p, fileReason(err))
 	}
@@ -332,7 +333,7 @@ func resolveIncludes(dir string, data []byte) ([]byte, error) {
 		if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return nil, fmt.Errorf("!include %q: path resolves outside the cassette directory", p)
 		}
-		content, err := os.ReadFile(real)
+		content, err := safefile.ReadFile(real, safefile.Cassette)
 		if err != nil {
 			return nil, fmt.Errorf("!include %q: %v", full, err)
 		}

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+
+	"kitsoki/internal/safefile"
 )
 
 // claudeSubmit is the submit-through-MCP path of a builtin.claude_cli
@@ -69,7 +71,7 @@ func (s *claudeSubmit) or(fallback json.RawMessage) json.RawMessage {
 	if s == nil {
 		return fallback
 	}
-	b, err := os.ReadFile(s.out)
+	b, err := safefile.ReadFile(s.out, safefile.Data)
 	if err != nil || !json.Valid(b) {
 		return fallback
 	}

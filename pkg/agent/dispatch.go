@@ -134,7 +134,6 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	if st.persona == "" {
 		st.persona = alias
 	}
-	st.persona = r.redact.String(st.persona)
 
 	// 2. agent.call.start.
 	startPayload := &CallStartPayload{Verb: c.Verb, Agent: st.persona, Model: r.redact.String(c.Model), Prompt: r.redact.String(c.Prompt)}
@@ -200,6 +199,8 @@ func (r *Registry) checkAnswer(alias, callID string, sch *schema.Schema, resp *A
 // returns the filled res.
 func (st *callState) complete(ctx context.Context, resp *AskResponse, value any, res *Result) (*Result, error) {
 	r, c := st.r, st.c
+	// The answer is masked once, here, where it enters the run.
+	resp, value = r.redact.maskAnswer(resp, value)
 	// Post-return hooks (hooks.go) may veto a validated answer.
 	if ae := r.runPostReturn(ctx, c, st.alias, value, resp.Meta); ae != nil {
 		return st.fail(ae)
@@ -214,7 +215,7 @@ func (st *callState) complete(ctx context.Context, resp *AskResponse, value any,
 		// trace's turn order holds whatever the plugin claimed.
 		se.Turn, se.StatePath = c.Turn, c.StatePath
 		if err := st.emit(Event{Kind: se.Kind, CallID: st.callID, TS: ts, Turn: se.Turn, StatePath: se.StatePath,
-			Payload: r.redact.raw(se.Payload)}); err != nil {
+			Payload: se.Payload}); err != nil {
 			return nil, err
 		}
 	}
@@ -227,7 +228,7 @@ func (st *callState) complete(ctx context.Context, resp *AskResponse, value any,
 	res.Duration = end.Sub(st.start)
 	res.Substitution = st.sub
 
-	meta := r.redact.mapValue(resp.Meta)
+	meta := resp.Meta
 	model := c.Model
 	if model == "" {
 		if m, ok := resp.Meta["model"].(string); ok {
@@ -235,7 +236,7 @@ func (st *callState) complete(ctx context.Context, resp *AskResponse, value any,
 		}
 	}
 	complete := &CallCompletePayload{Verb: c.Verb, Agent: st.persona, Model: r.redact.String(model), DurationMS: res.Duration.Milliseconds(),
-		Response: &CallResponse{Submission: r.redact.value(value), Meta: meta}, Meta: meta}
+		Response: &CallResponse{Submission: value, Meta: meta}, Meta: meta}
 	var payload any = complete
 	if st.sub != nil {
 		payload = &SubstitutedCompletePayload{CallCompletePayload: *complete, Substitution: st.sub}
@@ -478,7 +479,7 @@ func (r *Registry) redactError(ae *AskError) *AskError {
 	if detail == "" && ae.Underlying != nil {
 		detail = ae.Underlying.Error()
 	}
-	return &AskError{Kind: ae.Kind, Detail: r.redact.String(detail), Underlying: ae.Underlying}
+	return &AskError{Kind: ae.Kind, Detail: r.redact.String(detail), Underlying: r.redact.underlying(ae.Underlying)}
 }
 
 func truncate(s string, n int) string {

@@ -3,10 +3,12 @@ package agent
 import (
 	"bytes"
 	"encoding/json"
+	"net/url"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"kitsoki/pkg/story"
 )
@@ -14,37 +16,53 @@ import (
 // Redacted replaces every secret value in redacted output.
 const Redacted = "[REDACTED]"
 
-// redactor masks the resolved env:/headers: values of every declaration.
+// MinSecretBytes is the length under which a value is never masked: a
+// value that short ("1", "ok", "x") occurs by chance in every prompt, key
+// and number, and masking it would corrupt the trace without protecting
+// anything. `validate` warns about such values (story rule secret-too-short).
+const MinSecretBytes = story.MinSecretBytes
+
+// redactor masks the resolved env:/headers: values of every declaration,
+// in every form a value takes in output (see secretForms).
 // The zero value (no secrets) returns its input unchanged at no cost.
 type redactor struct {
 	r       *strings.Replacer
-	secrets []string // longest first
+	secrets []string // every form of every secret, longest first
 }
 
 func newRedactor(plugins map[string]*story.AgentPlugin) redactor {
-	seen := map[string]bool{}
 	var secrets []string
 	for _, p := range plugins {
 		if p == nil {
 			continue
 		}
-		for _, v := range p.SecretValues() {
-			if v != "" && !seen[v] {
-				seen[v] = true
-				secrets = append(secrets, v)
-			}
-		}
+		secrets = append(secrets, p.SecretValues()...)
 	}
 	return redactorOf(secrets)
 }
 
-// redactorOf masks the given secret values.
-func redactorOf(secrets []string) redactor {
+// redactorOf masks the given secret values in all their forms. Values
+// under MinSecretBytes are ignored.
+func redactorOf(values []string) redactor {
+	seen := map[string]bool{}
+	var secrets []string
+	for _, v := range values {
+		if len(v) < MinSecretBytes {
+			continue
+		}
+		for _, f := range secretForms(v) {
+			if len(f) >= MinSecretBytes && !seen[f] {
+				seen[f] = true
+				secrets = append(secrets, f)
+			}
+		}
+	}
 	if len(secrets) == 0 {
 		return redactor{}
 	}
 	secrets = slices.Clone(secrets)
-	// Longest first, so a secret containing another is masked whole.
+	// Longest first, so a secret containing another is masked whole
+	// (strings.Replacer tries the pairs in argument order at each position).
 	sort.Slice(secrets, func(i, j int) bool {
 		if len(secrets[i]) != len(secrets[j]) {
 			return len(secrets[i]) > len(secrets[j])
@@ -56,6 +74,74 @@ func redactorOf(secrets []string) redactor {
 		pairs = append(pairs, s, Redacted)
 	}
 	return redactor{r: strings.NewReplacer(pairs...), secrets: secrets}
+}
+
+// secretForms lists the ways a value v can appear in text kitsoki writes
+// or relays: raw; inside a JSON string (Go's escaping with and without
+// HTML escapes, ASCII-only \uXXXX escaping as Python and others emit it),
+// once and twice over (JSON text quoted inside JSON); inside a Go %q; and
+// URL-encoded (query and path escaping, as in headers and URLs).
+func secretForms(v string) []string {
+	forms := []string{v}
+	add := func(s string) {
+		if s != "" && !slices.Contains(forms, s) {
+			forms = append(forms, s)
+		}
+	}
+	for _, f := range []func(string) string{jsonInner, jsonInnerNoHTML, jsonInnerASCII} {
+		once := f(v)
+		add(once)
+		add(f(once))
+	}
+	add(quoteInner(v))
+	add(url.QueryEscape(v))
+	add(url.PathEscape(v))
+	return forms
+}
+
+func jsonInner(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
+}
+
+func jsonInnerNoHTML(s string) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	b := bytes.TrimRight(buf.Bytes(), "\n")
+	return string(b[1 : len(b)-1])
+}
+
+// jsonInnerASCII escapes every non-ASCII rune as \uXXXX (surrogate pairs
+// above the BMP), lower-case hex as most encoders write it.
+func jsonInnerASCII(s string) string {
+	inner := jsonInnerNoHTML(s)
+	var b strings.Builder
+	for _, r := range inner {
+		if r < utf8.RuneSelf {
+			b.WriteRune(r)
+			continue
+		}
+		if r > 0xFFFF {
+			r -= 0x10000
+			writeU(&b, 0xD800+(r>>10))
+			writeU(&b, 0xDC00+(r&0x3FF))
+			continue
+		}
+		writeU(&b, r)
+	}
+	return b.String()
+}
+
+func writeU(b *strings.Builder, r rune) {
+	h := strconv.FormatInt(int64(r), 16)
+	b.WriteString(`\u` + strings.Repeat("0", 4-len(h)) + h)
+}
+
+func quoteInner(s string) string {
+	q := strconv.Quote(s)
+	return q[1 : len(q)-1]
 }
 
 // safeCut returns the largest c <= n at which s can be cut and each side
@@ -95,8 +181,9 @@ func (rd redactor) String(s string) string {
 	return rd.r.Replace(s)
 }
 
-// value returns a copy of a decoded JSON value with every string (keys
-// included) masked. Values without secrets come back as they are.
+// value returns a copy of a decoded JSON value with every string value
+// masked. Map keys are never masked (they are the answer's shape, not its
+// data). Values without secrets come back as they are.
 func (rd redactor) value(v any) any {
 	if rd.r == nil {
 		return v
@@ -107,7 +194,7 @@ func (rd redactor) value(v any) any {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[rd.r.Replace(k)] = rd.value(e)
+			out[k] = rd.value(e)
 		}
 		return out
 	case []any:
@@ -129,26 +216,77 @@ func (rd redactor) mapValue(m map[string]any) map[string]any {
 	return out
 }
 
-// raw masks secrets inside a raw JSON value, keeping the bytes verbatim
-// when no secret occurs in them.
+// raw masks secrets inside a raw JSON value (or text), keeping the bytes
+// verbatim when no secret occurs in them. The JSON-escaped forms are
+// masked in place; when that would break the JSON (a raw form spanning
+// its syntax), the value is decoded, masked and re-encoded instead.
 func (rd redactor) raw(b json.RawMessage) json.RawMessage {
 	if rd.r == nil || len(b) == 0 {
 		return b
+	}
+	s := string(b)
+	out := rd.r.Replace(s)
+	if out == s {
+		return b
+	}
+	wasJSON := json.Valid(b)
+	if !wasJSON || json.Valid([]byte(out)) {
+		return json.RawMessage(out)
 	}
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	if dec.Decode(&v) != nil {
-		return json.RawMessage(strconv.Quote(rd.r.Replace(string(b))))
+		return json.RawMessage(strconv.Quote(out))
 	}
-	red := rd.value(v)
-	out, err := json.Marshal(red)
+	enc, err := json.Marshal(rd.value(v))
 	if err != nil {
-		return b
+		return json.RawMessage(strconv.Quote(out))
 	}
-	orig, err := json.Marshal(v)
-	if err == nil && bytes.Equal(orig, out) {
-		return b
+	return json.RawMessage(enc)
+}
+
+// maskAnswer masks a plugin's answer where it enters the run: the
+// submission, its parsed value, meta, sub-event payloads and transcript,
+// so nothing downstream (binds, world, say, views, the trace, --json) can
+// hold a secret. Masking happens after schema validation.
+func (rd redactor) maskAnswer(resp *AskResponse, value any) (*AskResponse, any) {
+	if rd.r == nil || resp == nil {
+		return resp, value
 	}
-	return out
+	cp := *resp
+	cp.Submission = rd.raw(resp.Submission)
+	cp.Meta = rd.mapValue(resp.Meta)
+	if len(resp.SubEvents) > 0 {
+		cp.SubEvents = slices.Clone(resp.SubEvents)
+		for i := range cp.SubEvents {
+			cp.SubEvents[i].Payload = rd.raw(cp.SubEvents[i].Payload)
+		}
+	}
+	if resp.Transcript != nil {
+		t := *resp.Transcript
+		t.Events = make([]json.RawMessage, len(resp.Transcript.Events))
+		for i, e := range resp.Transcript.Events {
+			t.Events[i] = rd.raw(e)
+		}
+		cp.Transcript = &t
+	}
+	return &cp, rd.value(value)
+}
+
+// maskedError is an underlying error whose text had a secret.
+type maskedError struct{ msg string }
+
+func (e *maskedError) Error() string { return e.msg }
+
+// underlying returns err, or a masked stand-in when its text holds a secret.
+func (rd redactor) underlying(err error) error {
+	if rd.r == nil || err == nil {
+		return err
+	}
+	msg := err.Error()
+	if m := rd.r.Replace(msg); m != msg {
+		return &maskedError{msg: m}
+	}
+	return err
 }

@@ -108,9 +108,11 @@ func TestSecretsNeverLeak(t *testing.T) {
 			if err != nil {
 				produced = append(produced, err.Error())
 			} else {
-				// The engine gets the real answer; only output is masked.
-				if !strings.Contains(string(res.Submission), plantedSecret) && !strings.Contains(string(res.Submission), "hdr-planted") {
-					t.Errorf("%s: the result itself must stay unmasked: %s", alias, res.Submission)
+				// The answer is masked where it enters the run: the engine
+				// binds, says and stores only the masked value.
+				b, _ := json.Marshal(res)
+				if strings.Contains(string(b), plantedSecret) || strings.Contains(string(b), "hdr-planted") || !strings.Contains(string(res.Submission), agent.Redacted) {
+					t.Errorf("%s: the result must come back masked: %s", alias, b)
 				}
 			}
 			c.Alias = "agent.spy"

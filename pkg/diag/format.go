@@ -6,8 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
+
+	"kitsoki/internal/safefile"
 )
 
 // Format names an output format.
@@ -112,7 +113,7 @@ func WriteHuman(w io.Writer, ds []Diagnostic, o HumanOptions) error {
 			if b, ok := cache[file]; ok {
 				return b, b != nil
 			}
-			b, err := os.ReadFile(file)
+			b, err := safefile.ReadFile(file, safefile.Story)
 			if err != nil {
 				b = nil
 			}

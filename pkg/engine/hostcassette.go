@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -15,6 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/agent"
 )
 
@@ -64,7 +64,7 @@ type hostEpisode struct {
 
 // LoadHostCassette reads a host cassette file.
 func LoadHostCassette(path string) (*HostCassette, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.Data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", path, ioReason(err))
 	}

@@ -21,6 +21,7 @@ import (
 type PromptRenderer struct {
 	dir    string
 	loader *expr.PongoLoader
+	roots  []string // prompt files must lie inside one (promptroot.go)
 
 	mu     sync.Mutex
 	files  map[string]*expr.Pongo
@@ -63,7 +64,7 @@ func storyRel(dir, p string) string {
 }
 
 func newPromptRenderer(dir string, l *expr.PongoLoader) *PromptRenderer {
-	return &PromptRenderer{dir: dir, loader: l, files: map[string]*expr.Pongo{}, inline: map[string]*text{}, withs: map[withKey]*preparedWith{}}
+	return &PromptRenderer{dir: dir, loader: l, roots: promptRoots(dir, l), files: map[string]*expr.Pongo{}, inline: map[string]*text{}, withs: map[withKey]*preparedWith{}}
 }
 
 // CallEnv is what a call site renders against: the template roots world,
@@ -366,6 +367,9 @@ func (p *PromptRenderer) renderPrompt(src promptSrc, env expr.Env) (string, erro
 			path = filepath.Join(p.dir, path)
 		}
 		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+			if err := p.confine(src, path); err != nil {
+				return "", err
+			}
 			t, err := p.promptFile(path)
 			if err != nil {
 				return "", fmt.Errorf("%s: %w", src.text, err)

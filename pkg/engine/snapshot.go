@@ -5,11 +5,14 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
+	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"kitsoki/internal/safefile"
 )
 
 // KindSessionStory is the turn-0 snapshot of the story files (A.7).
@@ -24,12 +27,18 @@ const maxSnapshotBytes = 8 << 20
 // files sorted by path, each as uint64-BE len(path), path, uint64-BE
 // len(content), content. Dot directories, dotfiles, node_modules and *~ are
 // skipped; symlinks are not followed.
+//
+// Sizes come from a stat first: contents are read into memory only when
+// they will be kept (all files together within maxSnapshotBytes); otherwise
+// each file is hashed as a stream, so a huge file in the story directory
+// costs time, never memory.
 func storySnapshot(appID, dir, entry string) (map[string]any, error) {
 	type file struct {
-		rel  string
-		data []byte
+		rel, path string
+		size      int64
 	}
 	var files []file
+	var total int64
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -44,37 +53,74 @@ func storySnapshot(appID, dir, entry string) (map[string]any, error) {
 		if d.IsDir() || !d.Type().IsRegular() || strings.HasSuffix(name, "~") {
 			return nil
 		}
-		data, err := os.ReadFile(p)
+		fi, err := d.Info()
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)
-		files = append(files, file{rel: filepath.ToSlash(rel), data: data})
+		files = append(files, file{rel: filepath.ToSlash(rel), path: p, size: fi.Size()})
+		total += fi.Size()
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].rel < files[j].rel })
+	keep := total <= maxSnapshotBytes
 	h := sha256.New()
 	var n [8]byte
-	total := 0
 	out := map[string]any{}
 	for _, f := range files {
 		binary.BigEndian.PutUint64(n[:], uint64(len(f.rel)))
 		h.Write(n[:])
 		h.Write([]byte(f.rel))
-		binary.BigEndian.PutUint64(n[:], uint64(len(f.data)))
+		binary.BigEndian.PutUint64(n[:], uint64(f.size))
 		h.Write(n[:])
-		h.Write(f.data)
-		total += len(f.data)
-		out[f.rel] = base64.StdEncoding.EncodeToString(f.data)
+		data, err := hashFile(h, f.path, f.size, keep)
+		if err != nil {
+			return nil, err
+		}
+		if keep {
+			out[f.rel] = base64.StdEncoding.EncodeToString(data)
+		}
 	}
 	payload := map[string]any{"app_id": appID, "entry": entry, "hash": hex.EncodeToString(h.Sum(nil))}
-	if total <= maxSnapshotBytes {
+	if keep {
 		payload["files"] = out
 	} else {
 		payload["files_omitted"] = "story files exceed 8 MiB"
 	}
 	return payload, nil
+}
+
+// hashFile streams exactly size bytes of the file at path into h, and
+// returns them when keep is set. A file that changed size since its stat
+// is an error (the snapshot would not match the hash).
+func hashFile(h io.Writer, path string, size int64, keep bool) ([]byte, error) {
+	fh, err := safefile.Open(path, safefile.Stream)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	var w io.Writer = h
+	var buf []byte
+	if keep {
+		buf = make([]byte, 0, size)
+		w = io.MultiWriter(h, (*sliceWriter)(&buf))
+	}
+	got, err := io.Copy(w, io.LimitReader(fh, size+1))
+	if err != nil {
+		return nil, fmt.Errorf("story snapshot: %s: %w", path, err)
+	}
+	if got != size {
+		return nil, fmt.Errorf("story snapshot: %s changed while it was read (%d bytes, %d at its stat): run again", path, got, size)
+	}
+	return buf, nil
+}
+
+type sliceWriter []byte
+
+func (s *sliceWriter) Write(p []byte) (int, error) {
+	*s = append(*s, p...)
+	return len(p), nil
 }

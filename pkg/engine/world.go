@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/story"
 )
 
@@ -104,7 +104,7 @@ func declaredList(types map[string]string) string {
 // mapping of world keys to values (got a list)", "--world-file nosuch: no
 // such file".
 func LoadWorldFile(path string) (map[string]any, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.Data)
 	if err != nil {
 		return nil, fmt.Errorf("--world-file %s: %s", path, ioReason(err))
 	}

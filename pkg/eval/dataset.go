@@ -14,6 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -162,7 +163,7 @@ func LoadDataset(path string) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("eval dataset %s: %w", path, err)
 	}
-	data, err := os.ReadFile(abs)
+	data, err := safefile.ReadFile(abs, safefile.Data)
 	if err != nil {
 		return nil, fmt.Errorf("eval dataset %s: %s", path, fileErrText(err, "give the path of an evals/*.yaml file"))
 	}

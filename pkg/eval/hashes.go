@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/story"
 )
 
@@ -56,7 +57,7 @@ func hashFile(dir, p string) string {
 	if err != nil || !fi.Mode().IsRegular() {
 		return ""
 	}
-	b, err := os.ReadFile(p)
+	b, err := safefile.ReadFile(p, safefile.Data)
 	if err != nil {
 		return ""
 	}

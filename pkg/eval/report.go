@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+
+	"kitsoki/internal/safefile"
 )
 
 // Report is an agent_eval_report (reference C.6) plus kitsoki's additions:
@@ -104,7 +106,7 @@ func LoadReport(path string) (*Report, error) {
 	if path == "-" {
 		return nil, fmt.Errorf("eval report -: reports are not read from standard input; pass the path of a report .json file")
 	}
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFile(path, safefile.Data)
 	if err != nil {
 		return nil, fmt.Errorf("eval report %s: %s", path, fileErrText(err, "give the path of a report .json file"))
 	}

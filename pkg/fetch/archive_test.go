@@ -195,6 +195,9 @@ func TestExtractRejectsHostileArchives(t *testing.T) {
 		{"file too big", []tarEntry{{name: "big", typ: tar.TypeReg, body: strings.Repeat("0", 5000)}}, ExtractLimits{MaxFileBytes: 4096}, "limit per file"},
 		{"total too big", []tarEntry{{name: "a", typ: tar.TypeReg, body: strings.Repeat("0", 3000)}, {name: "b", typ: tar.TypeReg, body: strings.Repeat("0", 3000)}}, ExtractLimits{MaxTotalBytes: 5000}, "unpacks to more than"},
 		{"too many entries", []tarEntry{{name: "a", typ: tar.TypeReg}, {name: "b", typ: tar.TypeReg}, {name: "c", typ: tar.TypeReg}}, ExtractLimits{MaxFiles: 2}, "more than 2 entries"},
+		{"two files flatten to one name", []tarEntry{{name: "bin/llama-server", typ: tar.TypeReg, body: "good"}, {name: "extra/llama-server", typ: tar.TypeReg, body: "evil"}}, ExtractLimits{}, `"bin/llama-server" and "extra/llama-server" both flatten to "llama-server"`},
+		{"file and link flatten to one name", []tarEntry{{name: "a/libx.so", typ: tar.TypeReg, body: "x"}, {name: "b/libx.so", typ: tar.TypeSymlink, link: "../a/libx.so"}}, ExtractLimits{}, "both flatten"},
+		{"same member twice", []tarEntry{{name: "x", typ: tar.TypeReg, body: "1"}, {name: "x", typ: tar.TypeReg, body: "2"}}, ExtractLimits{}, "both flatten"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -209,6 +212,12 @@ func TestExtractRejectsHostileArchives(t *testing.T) {
 			}
 		})
 	}
+	t.Run("zip entries flattening to one name", func(t *testing.T) {
+		z := zipOf(t, []tarEntry{{name: "a/f", typ: tar.TypeReg, body: "1"}, {name: "b/f", typ: tar.TypeReg, body: "2"}})
+		if _, _, err := extractBytes(t, z, "zip", ExtractLimits{}, nil); err == nil || !strings.Contains(err.Error(), "both flatten") {
+			t.Errorf("got %v", err)
+		}
+	})
 	t.Run("zip dotdot and fifo", func(t *testing.T) {
 		for _, e := range []tarEntry{{name: "../evil", typ: tar.TypeReg, body: "x"}, {name: "p", typ: tar.TypeFifo}, {name: "l", typ: tar.TypeSymlink, link: "../../x"}} {
 			if _, _, err := extractBytes(t, zipOf(t, []tarEntry{e}), "zip", ExtractLimits{}, nil); err == nil {

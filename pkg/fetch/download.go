@@ -16,6 +16,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"kitsoki/internal/safefile"
 )
 
 // maxUnknownSize bounds a download whose pin records no size.
@@ -36,6 +38,7 @@ type resumeState struct {
 	Total     int64       `json:"total"`
 	Validator string      `json:"validator,omitempty"` // strong ETag or Last-Modified, for If-Range
 	Parallel  bool        `json:"parallel"`
+	Ranges    bool        `json:"ranges,omitempty"` // the server honours Range: the part is resumable
 	Parts     []partState `json:"parts"`
 }
 
@@ -85,19 +88,26 @@ func (e *fatalError) Unwrap() error { return e.err }
 
 var errStalled = errors.New("no data received within the stall timeout")
 
+// maxStalls is how many requests in a row may stall (no byte for the stall
+// timeout) before the download gives up; the part is kept and resumed by
+// the next fetch.
+const maxStalls = 2
+
 // transfer is one download of one artifact into <dest>.part.
 type transfer struct {
-	f       *Fetcher
-	a       *Artifact
-	src     string
-	host    string
-	dest    string
-	part    string
-	st      resumeState
-	done    atomic.Int64 // bytes on disk (sum over parts)
-	resumed atomic.Int64
-	nparts  atomic.Int32 // parts in use, for progress reports
-	stateMu sync.Mutex
+	f        *Fetcher
+	a        *Artifact
+	src      string
+	host     string
+	dest     string
+	part     string
+	st       resumeState
+	done     atomic.Int64 // bytes on disk (sum over parts)
+	resumed  atomic.Int64
+	nparts   atomic.Int32 // parts in use, for progress reports
+	stateMu  sync.Mutex
+	attempts int
+	ranges   atomic.Bool // the server honours Range (Accept-Ranges or a 206)
 }
 
 func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Result, error) {
@@ -114,6 +124,12 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 	prev, ok := t.loadState(total)
 	if !ok {
 		discardPart(dest)
+	}
+	if ok && prev.Ranges {
+		t.ranges.Store(true)
+	}
+	if err := t.checkSpace(total, prev, ok); err != nil {
+		return Result{}, err
 	}
 
 	stop := t.startReporter()
@@ -142,6 +158,13 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 		sum, size, err = t.runSingle(ctx)
 	}
 	stop()
+	if err != nil {
+		if st, serr := os.Stat(t.part); serr == nil && st.Size() > 0 && !t.ranges.Load() {
+			// A part the server cannot resume is only wasted disk.
+			discardPart(dest)
+			return Result{}, fmt.Errorf("%s: download from %s failed: %w (nothing was kept: the server does not support resuming (no Accept-Ranges), so the partial download was deleted; run the fetch again)", a.ID, t.host, err)
+		}
+	}
 	if err != nil {
 		return Result{}, t.describe(ctx, err)
 	}
@@ -183,7 +206,7 @@ func (t *transfer) describe(ctx context.Context, err error) error {
 // loadState returns a resume state that still matches the artifact and the part file.
 func (t *transfer) loadState(total int64) (resumeState, bool) {
 	var st resumeState
-	data, err := os.ReadFile(statePath(t.dest))
+	data, err := safefile.ReadFile(statePath(t.dest), safefile.Data)
 	if err != nil || json.Unmarshal(data, &st) != nil {
 		return st, false
 	}
@@ -217,6 +240,9 @@ func (t *transfer) loadState(total int64) (resumeState, bool) {
 
 func (t *transfer) saveState() {
 	t.stateMu.Lock()
+	if t.ranges.Load() {
+		t.st.Ranges = true
+	}
 	data, _ := json.Marshal(t.st)
 	t.stateMu.Unlock()
 	tmp := statePath(t.dest) + ".tmp"
@@ -285,8 +311,10 @@ func HumanSize(n int64) string {
 	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTPE"[exp])
 }
 
-// get issues one GET, with a Range from off (to end-1 when end > 0).
-func (t *transfer) get(ctx context.Context, off, end int64) (*http.Response, error) {
+// get issues one GET, with a Range from off (to end-1 when end > 0). A
+// server that sends no response headers within the stall timeout is a
+// stall: cancel (the request's own) is called and errStalled returned.
+func (t *transfer) get(ctx context.Context, cancel context.CancelFunc, off, end int64) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.src, nil)
 	if err != nil {
 		return nil, &fatalError{fmt.Errorf("request %s: %w", t.src, err)}
@@ -305,8 +333,14 @@ func (t *transfer) get(ctx context.Context, off, end int64) (*http.Response, err
 			req.Header.Set("If-Range", v)
 		}
 	}
+	var stalled atomic.Bool
+	timer := time.AfterFunc(t.f.stallTimeout(), func() { stalled.Store(true); cancel() })
 	resp, err := t.f.client().Do(req)
+	timer.Stop()
 	if err != nil {
+		if stalled.Load() {
+			return nil, errStalled
+		}
 		return nil, err
 	}
 	if resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusPartialContent || resp.StatusCode == http.StatusRequestedRangeNotSatisfiable {
@@ -322,6 +356,13 @@ func (t *transfer) get(ctx context.Context, off, end int64) (*http.Response, err
 }
 
 func (t *transfer) noteValidator(resp *http.Response) {
+	if resp.StatusCode == http.StatusPartialContent || strings.EqualFold(strings.TrimSpace(resp.Header.Get("Accept-Ranges")), "bytes") {
+		if !t.ranges.Swap(true) {
+			t.stateMu.Lock()
+			t.st.Ranges = true
+			t.stateMu.Unlock()
+		}
+	}
 	v := resp.Header.Get("ETag")
 	if v == "" || strings.HasPrefix(v, "W/") {
 		v = resp.Header.Get("Last-Modified")
@@ -366,11 +407,20 @@ func contentRange(h string) (start, total int64, ok bool) {
 // retry runs attempt until it succeeds, fails fatally, or fails Retries
 // times in a row without progress. attempt returns the bytes it moved.
 func (t *transfer) retry(ctx context.Context, attempt func(ctx context.Context) (int64, error)) error {
-	failures := 0
+	failures, stalls := 0, 0
 	for {
 		n, err := attempt(ctx)
 		if err == nil {
 			return nil
+		}
+		if n > 0 {
+			stalls = 0
+		}
+		if errors.Is(err, errStalled) {
+			stalls++
+			if stalls >= maxStalls {
+				return fmt.Errorf("%w: %d requests in a row received no byte for %s each (stall timeout; see --stall-timeout)", err, stalls, t.f.stallTimeout())
+			}
 		}
 		var fe *fatalError
 		var we *writeError
@@ -472,7 +522,7 @@ func (t *transfer) runSingle(ctx context.Context) (string, int64, error) {
 		}
 		rctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		resp, err := t.get(rctx, done, 0)
+		resp, err := t.get(rctx, cancel, done, 0)
 		if err != nil {
 			return 0, err
 		}
@@ -647,7 +697,7 @@ func (t *transfer) runParallel(ctx context.Context) (string, int64, error) {
 				}
 				rctx, rcancel := context.WithCancel(ctx)
 				defer rcancel()
-				resp, err := t.get(rctx, off, p.End)
+				resp, err := t.get(rctx, rcancel, off, p.End)
 				if err != nil {
 					return 0, err
 				}

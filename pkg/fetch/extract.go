@@ -110,6 +110,8 @@ type extractor struct {
 	entries int
 	total   int64
 	out     map[string]ExtractedFile
+	// from maps each flat output name to the archive member written there.
+	from map[string]string
 }
 
 func (x *extractor) tar(r io.Reader, format string) error {
@@ -264,6 +266,15 @@ func (x *extractor) entry(name string, kind entryKind, perm fs.FileMode, linknam
 	if out == "" || out == "." || out == "/" {
 		return nil
 	}
+	// Flattening must not merge two members: the later one would silently
+	// replace the earlier (which one a user gets would depend on order).
+	if prev, dup := x.from[out]; dup {
+		return fmt.Errorf("entries %q and %q both flatten to %q: refusing an ambiguous archive (each extracted file needs its own base name)", prev, name, out)
+	}
+	if x.from == nil {
+		x.from = map[string]string{}
+	}
+	x.from[out] = name
 	target := filepath.Join(x.dest, out)
 	switch kind {
 	case entrySymlink, entryHardlink:

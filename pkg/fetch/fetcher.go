@@ -12,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"kitsoki/internal/safefile"
 )
 
 // Phase says which step a Progress report is about.
@@ -61,8 +63,15 @@ type Fetcher struct {
 	Retries int
 	// Backoff is the first retry delay, doubled per retry up to 10s (default 500ms).
 	Backoff time.Duration
-	// StallTimeout aborts and retries a request that received no byte for this long (default 30s).
+	// StallTimeout aborts a request that received no byte (headers
+	// included) for this long (default 30s). A stalled request is retried
+	// once, resuming; a second stall in a row without a byte gives up,
+	// keeping the part for the next fetch to resume.
 	StallTimeout time.Duration
+	// FreeSpace reports the bytes free for the cache at dir; nil means the
+	// file system's count (statfs). A download that needs more is refused
+	// before its first byte.
+	FreeSpace func(dir string) (int64, error)
 	// ProgressInterval is the period of PhaseDownload reports (default 250ms).
 	ProgressInterval time.Duration
 	// Probe finds the host C/C++ runtimes on Linux; nil means DefaultHostProbe().
@@ -182,7 +191,7 @@ func DefaultHTTPClient() (*http.Client, error) {
 		if err != nil || pool == nil {
 			pool = x509.NewCertPool()
 		}
-		pem, err := os.ReadFile(file)
+		pem, err := safefile.ReadFile(file, safefile.Data)
 		if err != nil {
 			return nil, fmt.Errorf("SSL_CERT_FILE %s: %w (fix the path or unset it)", file, err)
 		}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+
+	"kitsoki/internal/safefile"
 )
 
 // ServerInstall is a verified, extracted llama-server release.
@@ -189,7 +191,7 @@ func manifestPath(dir string) string { return dir + ".json" }
 
 func readManifest(dir string, a *Artifact) (releaseManifest, bool) {
 	var m releaseManifest
-	data, err := os.ReadFile(manifestPath(dir))
+	data, err := safefile.ReadFile(manifestPath(dir), safefile.Data)
 	if err != nil || json.Unmarshal(data, &m) != nil || m.ArchiveSHA256 != a.SHA256 {
 		return m, false
 	}

@@ -15,6 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pins"
 )
 
@@ -123,7 +124,7 @@ func LoadPins(overlayPath string) (*Pins, error) {
 		return nil, fmt.Errorf("pins overlay -: pin files are not read from standard input; pass the overlay's file path to --pins or %s", EnvPins)
 	}
 	if overlayPath != "" {
-		data, err := os.ReadFile(overlayPath)
+		data, err := safefile.ReadFile(overlayPath, safefile.Data)
 		if err != nil {
 			return nil, fmt.Errorf("pins overlay %s: %w (set by --pins or %s; fix the path or unset it)", overlayPath, err, EnvPins)
 		}

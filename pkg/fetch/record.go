@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"time"
+
+	"kitsoki/internal/safefile"
 )
 
 // record is written next to a verified file (<file>.json) so a warm start
@@ -35,7 +37,7 @@ func writeRecord(file, sum string) error {
 // recordValid reports whether file is recorded as verified with digest
 // want and is unchanged since (size and mtime).
 func recordValid(file, want string, wantSize int64) bool {
-	data, err := os.ReadFile(recordPath(file))
+	data, err := safefile.ReadFile(recordPath(file), safefile.Data)
 	if err != nil {
 		return false
 	}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/plugin"
@@ -457,7 +458,7 @@ func fingerprint(files []string) string {
 	for _, f := range files {
 		h.Write([]byte(f))
 		h.Write([]byte{0})
-		b, err := os.ReadFile(f)
+		b, err := safefile.ReadFile(f, safefile.Story)
 		if err != nil {
 			h.Write([]byte("\x00missing\x00"))
 			continue

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/safefile"
 )
 
 // ManifestFile is the manifest name inside .kitsoki/plugins/<dir>/.
@@ -126,7 +128,7 @@ func discoverManifests(dir string) ([]*Manifest, []Warning) {
 	var warns []Warning
 	for _, n := range names {
 		p := filepath.Join(dir, n, ManifestFile)
-		data, err := os.ReadFile(p)
+		data, err := safefile.ReadFile(p, safefile.Data)
 		if err != nil {
 			if !os.IsNotExist(err) {
 				warns = append(warns, Warning{File: p, Message: "external plugin skipped: " + errText(err)})

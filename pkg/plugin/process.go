@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"kitsoki/internal/proc"
 )
 
 // procHandler serves an external plugin's hooks from one child process:
@@ -135,7 +137,7 @@ func (h *procHandler) kill() {
 func (p *childProc) stop() {
 	p.once.Do(func() { close(p.quit) })
 	_ = p.stdin.Close()
-	_ = p.cmd.Process.Kill()
+	_ = proc.Kill(p.cmd.Process)
 	<-p.done
 }
 
@@ -166,6 +168,9 @@ func startChild(m *Manifest) (*childProc, error) {
 	cmd := exec.Command(command, m.Entry.Args...)
 	cmd.Dir = m.Dir
 	cmd.Env = os.Environ()
+	// Its own process group, and on Linux death with kitsoki: a killed
+	// run leaves no hook or provider process behind.
+	proc.Prepare(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

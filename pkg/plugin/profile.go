@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 )
 
@@ -99,7 +100,7 @@ func FindProfile(dir string) string {
 
 // LoadProfile reads and parses a profile file. Problems are a *ProfileError.
 func LoadProfile(path string) (*Profile, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.Data)
 	if err != nil {
 		return nil, &ProfileError{ReadErr: errors.New(errText(err)), Diagnostics: []diag.Diagnostic{{File: path, Severity: diag.Error, Rule: RuleProfile,
 			Message: "cannot read the plugin profile: " + errText(err) + "; fix the path given to --profile or remove the file"}}}

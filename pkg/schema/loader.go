@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+
+	"kitsoki/internal/safefile"
 )
 
 // rootLoader serves one Compile call: it reads files only through an
@@ -82,7 +84,7 @@ func (l *rootLoader) readRooted(rel string) ([]byte, string) {
 	}
 	var data []byte
 	if err == nil {
-		data, err = l.root.ReadFile(name)
+		data, err = safefile.ReadRootFile(l.root, name, safefile.Story)
 	}
 	if err != nil {
 		switch {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"kitsoki/internal/safefile"
 )
 
 var importAliasRe = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
@@ -119,7 +121,7 @@ func findKitsokiRoot(dir string) string {
 		if _, err := os.Stat(filepath.Join(d, ".kitsoki-root")); err == nil {
 			return d
 		}
-		if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
+		if data, err := safefile.ReadFile(filepath.Join(d, "go.mod"), safefile.Story); err == nil {
 			for _, line := range strings.Split(string(data), "\n") {
 				line = strings.TrimSpace(line)
 				if strings.HasPrefix(line, "module ") {

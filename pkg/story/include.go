@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
 )
 
 // includeMerged are the top-level keys an included file contributes

@@ -15,6 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 )
 
@@ -40,7 +41,7 @@ func (o Options) readYAML(path string) ([]byte, error) {
 			}
 		}
 	}
-	return os.ReadFile(path)
+	return safefile.ReadFile(path, safefile.Story)
 }
 
 func (o Options) lookup(name string) (string, bool) {

@@ -1,9 +1,9 @@
 package story
 
 import (
-	"os"
 	"path/filepath"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/schema"
 )
 
@@ -28,7 +28,7 @@ func checkGrammar(c *checker) {
 		if !filepath.IsAbs(f) {
 			f = filepath.Join(c.st.Dir, path)
 		}
-		raw, err := os.ReadFile(f)
+		raw, err := safefile.ReadFile(f, safefile.Story)
 		if err != nil {
 			c.rep.errf(e.keyPos("with"), "grammar", "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q could not be read: %s", site.Loc, e.Agent, path, errText(err))
 			return

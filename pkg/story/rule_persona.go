@@ -1,11 +1,12 @@
 package story
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+
+	"kitsoki/internal/safefile"
 )
 
 // builtinAgents are agent names meta_modes/off_path/agent_off_ramp may use
@@ -28,7 +29,7 @@ func checkPersonas(c *checker) {
 			if !filepath.IsAbs(f) {
 				f = filepath.Join(pe.Dir, f)
 			}
-			data, err := os.ReadFile(f)
+			data, err := safefile.ReadFile(f, safefile.Story)
 			if err != nil {
 				c.rep.errf(pe.Pos, "persona", "agent %q: system_prompt_path %q: %s", name, f, errText(err))
 			} else {

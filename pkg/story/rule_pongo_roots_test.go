@@ -48,3 +48,46 @@ states:
 	}
 	t.Fatalf("no refusal reported: %v", ds)
 }
+
+// An {% include %} of a symlink inside prompts/ that points outside the
+// roots is refused: the loader resolves links before its root check.
+func TestPongoIncludeOfASymlinkOutIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(t.TempDir(), "passwd")
+	if err := os.WriteFile(secret, []byte("root:x:0:0:SECRET\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"app.yaml": `app: {id: p}
+root: start
+states:
+  start:
+    on_enter:
+      - invoke: host.agent.ask
+        with: {prompt_path: prompts/p.md}
+    terminal: true
+`,
+		"prompts/p.md":   `{% include "inner.md" %}`,
+		"prompts/ok.md":  `fine`,
+		"prompts/ok2.md": `{% include "ok.md" %}`,
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(secret, filepath.Join(dir, "prompts", "inner.md")); err != nil {
+		t.Fatal(err)
+	}
+	_, ds := Load(dir, Options{})
+	for _, d := range ds {
+		if d.Rule == "pongo" && strings.Contains(d.Message, "refused") && d.Severity == diag.Error {
+			return
+		}
+	}
+	t.Fatalf("include of a symlink pointing outside not refused: %v", ds)
+}

@@ -1,7 +1,6 @@
 package story
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -25,12 +24,9 @@ func checkSchemas(c *checker) {
 			return // reported by agent-file
 		}
 		if rel, err := filepath.Rel(comp.SchemasDir(), f); err != nil || strings.HasPrefix(rel, "..") {
-			c.rep.warnf(p, "schema", "%s: schema %q is outside the story's schemas/ directory; move it under schemas/ so its $refs can be resolved and checked", where, path)
-			if raw, err := os.ReadFile(f); err == nil {
-				if _, err := schema.CompileBytes(memName(path), raw); err != nil {
-					c.rep.errf(p, "schema", "%s: %s", where, errMsg(err))
-				}
-			}
+			// Every run would fail on it (the compiler is rooted at
+			// schemas/): a load error, not a warning.
+			c.rep.errf(p, "schema", "%s: schema %q is outside the story's schemas/ directory, so no run can compile it; move it under schemas/", where, path)
 			return
 		}
 		if _, err := comp.Compile(filepath.Clean(path)); err != nil {

@@ -57,6 +57,8 @@ type fileParser struct {
 	file   string // as reported in diagnostics
 	dir    string // absolute directory of the file
 	budget int
+	// exhausted is set once the budget ran out and was reported.
+	exhausted bool
 	// active holds the mapping/sequence nodes being walked, so an alias
 	// that refers to its own ancestor is reported instead of recursing
 	// forever.
@@ -78,6 +80,25 @@ func (p *fileParser) enter(n, orig *yaml.Node, where string) bool {
 }
 
 func (p *fileParser) leave(n *yaml.Node) { delete(p.active, n) }
+
+// spend takes one node from the budget. When it runs out it reports, once
+// per file and at the node where it happened, a positioned error: the rest
+// of the file is not read, and the story must not pass as valid with keys
+// silently dropped.
+func (p *fileParser) spend(at *yaml.Node, where string, idx int) bool {
+	p.budget--
+	if p.budget >= 0 {
+		return true
+	}
+	if !p.exhausted {
+		p.exhausted = true
+		if idx >= 0 {
+			where = fmt.Sprintf("%s[%d]", where, idx)
+		}
+		p.errf(p.pos(at), "yaml-syntax", "%s: the file expands to more than %d YAML nodes (an alias bomb or a huge list); kitsoki stops reading it here rather than drop the rest: shrink or split it", where, maxNodes)
+	}
+	return false
+}
 
 func (p *fileParser) pos(n *yaml.Node) Pos {
 	if n == nil {
@@ -153,8 +174,7 @@ func (p *fileParser) mappingSev(n *yaml.Node, where string, known []string, unkn
 	defer p.leave(n)
 	seen := make(map[string]*yaml.Node, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		p.budget--
-		if p.budget < 0 {
+		if !p.spend(n.Content[i], where, -1) {
 			return true
 		}
 		k, v := deref(n.Content[i]), n.Content[i+1]
@@ -212,8 +232,7 @@ func (p *fileParser) seq(n *yaml.Node, where string, fn func(i int, item *yaml.N
 	}
 	defer p.leave(n)
 	for i, it := range n.Content {
-		p.budget--
-		if p.budget < 0 {
+		if !p.spend(it, where, i) {
 			return true
 		}
 		fn(i, it)
@@ -321,9 +340,16 @@ func (p *fileParser) raw(n *yaml.Node) any {
 }
 
 func (p *fileParser) rawDepth(n *yaml.Node, depth int) any {
+	orig := n
 	n = deref(n)
-	p.budget--
-	if n == nil || p.budget < 0 || depth > 200 {
+	if n == nil || !p.spend(orig, "value", -1) {
+		return nil
+	}
+	if depth > 200 {
+		if !p.exhausted {
+			p.exhausted = true
+			p.errf(p.pos(orig), "yaml-syntax", "value: YAML nested more than 200 levels deep; kitsoki stops reading it here: flatten it")
+		}
 		return nil
 	}
 	if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
@@ -331,7 +357,8 @@ func (p *fileParser) rawDepth(n *yaml.Node, depth int) any {
 			p.active = map[*yaml.Node]bool{}
 		}
 		if p.active[n] {
-			return nil // recursive alias: cut here
+			p.errf(p.pos(orig), "yaml-syntax", "value: recursive YAML (an alias refers to its own ancestor)")
+			return nil
 		}
 		p.active[n] = true
 		defer delete(p.active, n)

@@ -8,12 +8,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"regexp"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/safefile"
 )
 
 // CassetteOptions tune ToCassette.
@@ -65,7 +66,11 @@ var nonIDChars = regexp.MustCompile(`[^A-Za-z0-9_]+`)
 // skipped and reported.
 func ToCassette(r io.Reader, name string, out io.Writer, opt CassetteOptions) (CassetteResult, error) {
 	var res CassetteResult
-	rd := NewReader(r, ReadOptions{Name: name, KeepPayload: IsAgentCallKind})
+	ro := ReadOptions{Name: name, KeepPayload: IsAgentCallKind}
+	if opt.TracePath != "" && opt.TracePath != "-" {
+		ro.Path = opt.TracePath // large values come back from their blob files
+	}
+	rd := NewReader(r, ro)
 	h, err := rd.Header()
 	if err != nil {
 		return res, err
@@ -140,7 +145,7 @@ func episodeFor(c *Call, n int, tracePath string) (cassetteEpisode, error) {
 	ag.Prompt = c.Prompt
 	if ag.Prompt == "" && c.PromptFile != "" && tracePath != "" && tracePath != "-" {
 		if p, err := ResolveSidecar(tracePath, c.PromptFile); err == nil {
-			if b, err := os.ReadFile(p); err == nil {
+			if b, err := safefile.ReadFile(p, safefile.Cassette); err == nil {
 				ag.Prompt = string(b)
 			}
 		}
@@ -164,7 +169,7 @@ func episodeFor(c *Call, n int, tracePath string) (cassetteEpisode, error) {
 		if err != nil {
 			return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: %w", c.CallID, err)
 		}
-		b, err := os.ReadFile(p)
+		b, err := safefile.ReadFile(p, safefile.Cassette)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: its response is in the sidecar %s, which is missing beside the trace; copy the trace's %s/ folder along with it", c.CallID, p, PromptsDir)

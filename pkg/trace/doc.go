@@ -1,7 +1,8 @@
 // Package trace owns the JSONL trace of a kitsoki run: the writer that appends
 // events under an exclusive advisory lock (dense per-turn seq, RFC3339Nano UTC
-// timestamps, one fsynced line per event, prompt and response sidecars under
-// agent-prompts/), the streaming reader that applies every read-time rule of
+// timestamps, one whole line per event fsynced as its SyncPolicy says,
+// prompt and response sidecars and content-addressed blobs for large values
+// under agent-prompts/), the streaming reader that applies every read-time rule of
 // the trace format with its exact message and line number, and the summaries
 // built on top of it (verify, timeline, calls, stats, cassette and OTLP export).
 //

@@ -17,6 +17,7 @@ const (
 	RuleJSON            Rule = "json"
 	RuleDuplicateHeader Rule = "duplicate-header"
 	RuleUnmarshal       Rule = "unmarshal"
+	RuleBlob            Rule = "blob"
 	RuleTurnOrder       Rule = "turn-order"
 	RuleSeqDuplicate    Rule = "seq-duplicate"
 	RuleSeqOrder        Rule = "seq-order"

@@ -7,8 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
+
+	"kitsoki/internal/safefile"
 )
 
 // DefaultMaxLineBytes bounds one trace line unless ReadOptions says otherwise.
@@ -21,6 +22,11 @@ type ReadOptions struct {
 	SkipPayload  bool   // leave Event.Payload nil (faster when only the envelope matters)
 	// KeepPayload, when set, keeps the payload only of the kinds it accepts.
 	KeepPayload func(kind string) bool
+	// Path is the trace file's path, for putting blob values back
+	// (blob.go); OpenFile sets it. Empty: blob references stay as they are.
+	Path string
+	// KeepBlobRefs leaves blob references in payloads as written.
+	KeepBlobRefs bool
 }
 
 // Reader streams a trace, applying every read-time rule of the reference in
@@ -57,12 +63,15 @@ func NewReader(r io.Reader, opt ReadOptions) *Reader {
 
 // OpenFile opens the trace at path for streaming; Close closes the file.
 func OpenFile(path string, opt ReadOptions) (*Reader, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.Stream)
 	if err != nil {
 		return nil, fmt.Errorf("open trace %q: %w", path, err)
 	}
 	if opt.Name == "" {
 		opt.Name = path
+	}
+	if opt.Path == "" {
+		opt.Path = path
 	}
 	r := NewReader(f, opt)
 	r.closer = f
@@ -228,6 +237,14 @@ func (r *Reader) Next() (Event, error) {
 	}
 	ev.Line = n
 	if !r.opt.SkipPayload && payload != nil && (r.opt.KeepPayload == nil || r.opt.KeepPayload(ev.Kind)) {
+		if r.opt.Path != "" && !r.opt.KeepBlobRefs && bytes.Contains(payload, blobMarker) {
+			full, err := resolveBlobs(r.opt.Path, payload, max(r.opt.MaxLineBytes, int(safefile.Cassette)))
+			if err != nil {
+				return Event{}, r.corrupt(n, RuleBlob, err, "line %d: %v", n, err)
+			}
+			ev.Payload = json.RawMessage(full)
+			return ev, nil
+		}
 		ev.Payload = json.RawMessage(r.slab.clone(payload))
 	}
 	return ev, nil

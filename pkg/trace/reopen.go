@@ -35,7 +35,7 @@ func OpenAppend(path string, h Header) (*Writer, error) {
 	if err != nil {
 		return fail(fmt.Errorf("trace: reopen %q: %w", path, err))
 	}
-	w := &Writer{f: f, path: path, dir: filepath.Dir(path), now: time.Now}
+	w := &Writer{f: f, path: path, dir: filepath.Dir(path), now: time.Now, opt: Options{MaxLineBytes: DefaultMaxLineBytes}}
 	if st.Size() == 0 {
 		if h.WrittenAt.IsZero() {
 			h.WrittenAt = w.now()

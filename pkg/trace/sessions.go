@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"kitsoki/internal/safefile"
 )
 
 // DefaultSessionsDir is where kitsoki run writes traces by default,
@@ -72,7 +74,7 @@ func ListTraces(dir string) ([]TraceFile, error) {
 // PeekAppID reads the app_id of a trace's header (first line, at most
 // 64 KiB); "" when absent or unreadable.
 func PeekAppID(path string) string {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.Stream)
 	if err != nil {
 		return ""
 	}

@@ -71,9 +71,11 @@ func (w *Writer) writeSidecar(callID, suffix string, data []byte) (string, error
 		f.Close()
 		return "", fmt.Errorf("trace: sidecar %q: write: %w", p, err)
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return "", fmt.Errorf("trace: sidecar %q: fsync: %w", p, err)
+	if w.opt.Sync != SyncNever {
+		if err := f.Sync(); err != nil {
+			f.Close()
+			return "", fmt.Errorf("trace: sidecar %q: fsync: %w", p, err)
+		}
 	}
 	if err := f.Close(); err != nil {
 		return "", fmt.Errorf("trace: sidecar %q: %w", p, err)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"kitsoki/internal/safefile"
 )
 
 // VerifyResult describes a trace that passed every read-time rule.
@@ -67,7 +69,7 @@ func VerifyFile(path string) (VerifyResult, error) {
 
 // precheckFile applies rules 1-3 of the reference to a whole file.
 func precheckFile(path string) error {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.Stream)
 	if err != nil {
 		return fmt.Errorf("open trace %q: %w", path, err)
 	}

@@ -13,10 +13,12 @@ import (
 )
 
 // Writer appends events to one trace file. It holds an exclusive advisory
-// lock on the file for its whole life; every Append writes one whole line and
-// fsyncs it before returning, so a crash leaves a prefix of complete lines
-// plus at most one torn last line (which the reader rejects with
-// "trace corrupted: missing trailing newline at EOF").
+// lock on the file for its whole life; every Append writes one whole line
+// with one write before returning, and fsyncs as its SyncPolicy says
+// (durability.go), so a crash leaves a prefix of complete lines plus at
+// most one torn last line (which the reader rejects with "trace
+// corrupted: missing trailing newline at EOF"). No line is longer than the
+// reader accepts: large values go to blob files beside the trace (blob.go).
 //
 // A Writer is safe for concurrent use.
 type Writer struct {
@@ -32,6 +34,10 @@ type Writer struct {
 	broken   error
 	closed   bool
 	now      func() time.Time
+	opt      Options
+
+	unsyncedEvents, unsyncedBytes int
+	syncs                         int // fsyncs after the header (tests)
 }
 
 // Create creates (or truncates) the trace at path, takes an exclusive
@@ -43,6 +49,14 @@ type Writer struct {
 // that says "trace file is locked by another writer" and matches ErrLocked;
 // the file is then left untouched.
 func Create(path string, h Header) (*Writer, error) {
+	return CreateWith(path, h, Options{})
+}
+
+// CreateWith is Create with options (the fsync policy, the line bound).
+func CreateWith(path string, h Header, opt Options) (*Writer, error) {
+	if opt.MaxLineBytes <= 0 {
+		opt.MaxLineBytes = DefaultMaxLineBytes
+	}
 	if path == "" {
 		return nil, errors.New("trace: create: empty path; pass a file path such as .kitsoki/sessions/run.jsonl")
 	}
@@ -68,7 +82,7 @@ func Create(path string, h Header) (*Writer, error) {
 		}
 		return nil, fmt.Errorf("trace: lock %q: %w", path, err)
 	}
-	w := &Writer{f: f, path: path, dir: dir, now: time.Now}
+	w := &Writer{f: f, path: path, dir: dir, now: time.Now, opt: opt}
 	fail := func(err error) (*Writer, error) {
 		_ = unlockFile(f)
 		f.Close()
@@ -101,10 +115,12 @@ func Create(path string, h Header) (*Writer, error) {
 	if _, err := f.Write(line); err != nil {
 		return fail(err)
 	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
+	if opt.Sync != SyncNever {
+		if err := f.Sync(); err != nil {
+			return fail(err)
+		}
+		syncDir(dir)
 	}
-	syncDir(dir)
 	return w, nil
 }
 
@@ -210,6 +226,19 @@ func (w *Writer) write(ev Event, payload json.RawMessage) error {
 	if err != nil {
 		return fmt.Errorf("trace: append to %q: %w", w.path, err)
 	}
+	if len(line) > w.opt.MaxLineBytes || len(payload) > BlobThreshold {
+		// Large values leave the line for blob files (stored once each);
+		// a line that still does not fit is refused, never written.
+		if payload, err = w.spill(payload); err != nil {
+			return fmt.Errorf("trace: append %q event to %q: %w", ev.Kind, w.path, err)
+		}
+		if line, err = encodeWire(&ev, payload); err != nil {
+			return fmt.Errorf("trace: append to %q: %w", w.path, err)
+		}
+		if len(line) > w.opt.MaxLineBytes {
+			return fmt.Errorf("trace: append %q event to %q: the event is %d bytes even with its large values moved to blob files, over the %d-byte line limit of the reader; nothing was written", ev.Kind, w.path, len(line), w.opt.MaxLineBytes)
+		}
+	}
 	if i := bytes.IndexAny(line[:len(line)-1], "\r\n\x00"); i >= 0 {
 		// encoding/json escapes control characters, so this cannot happen;
 		// it guards the file format against a future change of encoder.
@@ -219,9 +248,12 @@ func (w *Writer) write(ev Event, payload json.RawMessage) error {
 		w.broken = err
 		return fmt.Errorf("trace: append %q event to %q: write: %w", ev.Kind, w.path, err)
 	}
-	if err := w.f.Sync(); err != nil {
-		w.broken = err
-		return fmt.Errorf("trace: append %q event to %q: fsync: %w", ev.Kind, w.path, err)
+	if w.needSync(ev.Kind, len(line)) {
+		if err := syncData(w.f); err != nil {
+			w.broken = err
+			return fmt.Errorf("trace: append %q event to %q: fsync: %w", ev.Kind, w.path, err)
+		}
+		w.synced()
 	}
 	w.started = true
 	w.lastTurn = ev.Turn
@@ -237,7 +269,10 @@ func (w *Writer) Close() error {
 		return nil
 	}
 	w.closed = true
-	serr := w.f.Sync()
+	var serr error
+	if w.opt.Sync != SyncNever {
+		serr = w.f.Sync()
+	}
 	_ = unlockFile(w.f)
 	cerr := w.f.Close()
 	if serr != nil && w.broken == nil {

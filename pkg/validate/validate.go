@@ -1,11 +1,11 @@
 package validate
 
 import (
-	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/eval"
 	"kitsoki/pkg/plugin"
@@ -93,6 +93,6 @@ func Run(files []string, opts Options) Result {
 }
 
 func readFile(f string) ([]byte, bool) {
-	b, err := os.ReadFile(f)
+	b, err := safefile.ReadFile(f, safefile.Story)
 	return b, err == nil
 }

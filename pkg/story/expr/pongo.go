@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	"github.com/flosch/pongo2/v6"
+
+	"kitsoki/internal/safefile"
 )
 
 // PongoLoader compiles pongo2 templates (views, say, prompts, targets) with
@@ -116,7 +118,7 @@ func (l *PongoLoader) CompileFile(path string) (p *Pongo, err error) {
 			p, err = nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: internal error: %v", path, r)}
 		}
 	}()
-	src, rerr := os.ReadFile(path)
+	src, rerr := safefile.ReadFile(path, safefile.Story)
 	if rerr != nil {
 		return nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: %v (check the path)", path, rerr), Err: rerr}
 	}
@@ -261,6 +263,19 @@ func (l *PongoLoader) refuse(base, name, why string) string {
 	return key
 }
 
+// Roots returns the loader's declared roots: its search directories and
+// namespace directories (not the directories of compiled files). A prompt
+// renderer confines prompt files to them.
+func (l *PongoLoader) Roots() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := slices.Clone(l.dirs)
+	for _, prefix := range slices.Sorted(maps.Keys(l.ns)) {
+		out = append(out, l.ns[prefix]...)
+	}
+	return out
+}
+
 // roots lists the template roots. l.mu is held.
 func (l *PongoLoader) roots() []string {
 	out := slices.Clone(l.dirs)
@@ -279,16 +294,44 @@ func (l *PongoLoader) roots() []string {
 
 // insideRoots reports whether the absolute path p lies inside a template
 // root. l.mu is held.
+//
+// Symlinks are resolved before the check (as the schema loader's os.Root
+// does): a link inside a root that points outside every root is outside.
 func (l *PongoLoader) insideRoots(p string) bool {
 	if !filepath.IsAbs(p) {
 		return false
 	}
-	for _, r := range l.roots() {
-		if rel, err := filepath.Rel(r, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+	roots := l.roots()
+	lexical := false
+	for _, r := range roots {
+		if underDir(r, p) {
+			lexical = true
+			break
+		}
+	}
+	if !lexical {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		// A missing file cannot be read through a link; anything else
+		// (a loop, a permission error) is refused.
+		return os.IsNotExist(err)
+	}
+	for _, r := range roots {
+		if underDir(r, real) {
+			return true
+		}
+		if rr, err := filepath.EvalSymlinks(r); err == nil && underDir(rr, real) {
 			return true
 		}
 	}
 	return false
+}
+
+func underDir(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 func (f fileLoader) Get(name string) (io.Reader, error) {
@@ -304,7 +347,7 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 		return nil, fmt.Errorf("pongo2: template path %q was not resolved by the loader", name)
 	}
 	path := name
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFile(path, safefile.Story)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,62 @@
+package cmd
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"kitsoki/internal/testing/leak"
+)
+
+// A huge answer (under the transports' 64 MiB frame cap) through a real
+// run: the trace it leaves verifies (no line over the reader's limit),
+// `trace show` reads it, and the answer is in a blob file beside it.
+func TestHugeAnswerTraceVerifies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 34 MiB answer")
+	}
+	bin := buildKitsoki(t)
+	plugin := filepath.Join(t.TempDir(), "leakyplugin")
+	if out, err := exec.Command("go", "build", "-o", plugin, "kitsoki/internal/testing/leakyplugin").CombinedOutput(); err != nil {
+		t.Fatalf("build leakyplugin: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"story/app.yaml": fmt.Sprintf(`app: { id: big }
+world:
+  out: { type: object, default: {} }
+agent_plugins:
+  agent.leaky:
+    plugin: subprocess
+    command: %q
+root: ask
+states:
+  ask:
+    terminal: true
+    on_enter:
+      - invoke: host.agent.ask
+        agent: agent.leaky
+        with: { prompt: "go", channel: %s }
+        bind: { out: submitted }
+`, plugin, leak.Big)})
+	tr := filepath.Join(dir, "run.jsonl")
+	if out, err := exec.Command(bin, "run", filepath.Join(dir, "story"), "--trace", tr).CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%.2000s", err, out)
+	}
+	if out, err := exec.Command(bin, "trace", "verify", tr).CombinedOutput(); err != nil {
+		t.Fatalf("trace verify rejects what the run wrote: %v\n%s", err, out)
+	}
+	blobs, _ := filepath.Glob(filepath.Join(dir, "agent-prompts", "blob-*"))
+	if len(blobs) != 1 {
+		t.Fatalf("blobs: %v", blobs)
+	}
+	if fi, err := os.Stat(tr); err != nil || fi.Size() > 8<<20 {
+		t.Fatalf("the trace holds the answer inline: %v %d bytes", err, fi.Size())
+	}
+	out, err := exec.Command(bin, "trace", "show", tr).CombinedOutput()
+	if err != nil || !bytes.Contains(out, []byte("host.agent.ask returned {")) {
+		t.Fatalf("trace show: %v\n%.2000s", err, out)
+	}
+}

@@ -1,0 +1,14 @@
+//go:build !unix && !windows
+
+package proc
+
+import (
+	"os"
+	"os/exec"
+)
+
+func prepare(*exec.Cmd) {}
+
+func terminate(p *os.Process) error { return p.Kill() }
+
+func kill(p *os.Process) error { return p.Kill() }

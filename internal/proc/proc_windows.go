@@ -1,0 +1,25 @@
+//go:build windows
+
+package proc
+
+import (
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+func prepare(cmd *exec.Cmd) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.CreationFlags |= syscall.CREATE_NEW_PROCESS_GROUP
+}
+
+func terminate(p *os.Process) error {
+	if err := p.Signal(os.Interrupt); err != nil {
+		return p.Kill()
+	}
+	return nil
+}
+
+func kill(p *os.Process) error { return p.Kill() }

@@ -1,0 +1,23 @@
+package safefile
+
+// The caps, by what a file holds. A file over its cap is refused with an
+// error naming the file, its size and the cap.
+const (
+	// Story is the cap for story YAML (app.yaml, includes, imported
+	// children), prompt and view templates, persona prompts, schemas and
+	// Starlark scripts: 4 MiB.
+	Story int64 = 4 << 20
+	// Data is the cap for run inputs and fixtures: --world-file, --pins,
+	// --profile, --host-cassette, plugin manifests, flow fixtures, eval
+	// datasets and reports: 16 MiB.
+	Data int64 = 16 << 20
+	// Cassette is the cap for --cassette (an agent cassette or a whole
+	// trace replayed as one): 256 MiB, streaming readers keep their own
+	// per-line cap.
+	Cassette int64 = 256 << 20
+)
+
+// Stream is the cap for files read as a stream of bounded records (a
+// trace: the reader refuses any line over its frame cap), so only the
+// regular-file check applies.
+const Stream int64 = 1 << 62

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package safefile
+
+import "os"
+
+const nonBlockFlag = 0
+
+func openNoBlock(path string) (*os.File, error) { return os.Open(path) }

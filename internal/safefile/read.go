@@ -1,0 +1,187 @@
+package safefile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// ErrNotRegular is wrapped by the error for a path that is not a regular
+// file (a device, FIFO, socket or directory).
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrTooLarge is wrapped by the error for a file over its cap.
+var ErrTooLarge = errors.New("file too large")
+
+// ReadFile reads the regular file at path (symlinks followed) if it is
+// at most limit bytes. Anything else is refused before it is read.
+func ReadFile(path string, limit int64) ([]byte, error) {
+	f, err := Open(path, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAll(f, path, limit)
+}
+
+// Open opens the regular file at path for reading, refusing what is not a
+// regular file or is over limit bytes. The returned file is positioned at
+// its start; a caller that streams it should still bound what it reads
+// (Reader does).
+func Open(path string, limit int64) (*os.File, error) {
+	// Stat first: a FIFO is refused without opening it (an open for
+	// reading would wait for a writer).
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := check(path, fi, limit); err != nil {
+		return nil, err
+	}
+	f, err := openNoBlock(path)
+	if err != nil {
+		return nil, err
+	}
+	// Check what was opened, not what was named: the path may have been
+	// swapped between the stat and the open.
+	fi, err = f.Stat()
+	if err == nil {
+		err = check(path, fi, limit)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// ReadRootFile is ReadFile for a name inside root (os.Root keeps the name
+// from escaping it).
+func ReadRootFile(root *os.Root, name string, limit int64) ([]byte, error) {
+	fi, err := root.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := check(name, fi, limit); err != nil {
+		return nil, err
+	}
+	f, err := root.OpenFile(name, os.O_RDONLY|nonBlockFlag, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if err := check(name, fi, limit); err != nil {
+		return nil, err
+	}
+	return readAll(f, name, limit)
+}
+
+// Check reports whether fi (from a stat of path) is a regular file of at
+// most limit bytes, with the error ReadFile would return.
+func Check(path string, fi fs.FileInfo, limit int64) error { return check(path, fi, limit) }
+
+func check(path string, fi fs.FileInfo, limit int64) error {
+	if fi.IsDir() {
+		// The system's own wording, so messages read as before.
+		return &os.PathError{Op: "read", Path: path, Err: isDirError{}}
+	}
+	if !fi.Mode().IsRegular() {
+		return &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w (%s): kitsoki reads only regular files; point it at a file, not a device, FIFO, socket or directory", ErrNotRegular, kind(fi.Mode()))}
+	}
+	if fi.Size() > limit {
+		return tooLarge(path, fi.Size(), limit)
+	}
+	return nil
+}
+
+func tooLarge(path string, size, limit int64) error {
+	what := fmt.Sprintf("%d bytes", size)
+	if size < 0 {
+		what = "more"
+	}
+	return &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: %s is over the %s cap for this kind of file; split it or shrink it", ErrTooLarge, what, Human(limit))}
+}
+
+// readAll reads f, failing if it turns out to hold more than limit bytes
+// (a file that grows after the stat).
+func readAll(f io.Reader, path string, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, tooLarge(path, -1, limit)
+	}
+	return b, nil
+}
+
+// Reader bounds a stream to limit bytes: reading past the cap is an error
+// naming path (never a silent truncation).
+func Reader(r io.Reader, path string, limit int64) io.Reader {
+	return &capped{r: r, path: path, left: limit, limit: limit}
+}
+
+type capped struct {
+	r     io.Reader
+	path  string
+	left  int64
+	limit int64
+}
+
+func (c *capped) Read(p []byte) (int, error) {
+	if c.left < 0 {
+		return 0, tooLarge(c.path, -1, c.limit)
+	}
+	if int64(len(p)) > c.left+1 {
+		p = p[:c.left+1]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	if c.left < 0 {
+		n += int(c.left)
+		return n, tooLarge(c.path, -1, c.limit)
+	}
+	return n, err
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeIrregular != 0:
+		return "an irregular file"
+	}
+	return "not a regular file"
+}
+
+// Human renders a byte count as "4 MiB".
+func Human(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// isDirError reads "is a directory" and matches ErrNotRegular.
+type isDirError struct{}
+
+func (isDirError) Error() string        { return "is a directory" }
+func (isDirError) Is(target error) bool { return target == ErrNotRegular }

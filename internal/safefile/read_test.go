@@ -1,0 +1,152 @@
+package safefile
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+func TestReadFileRefusesSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, "app.yaml")
+	if err := os.Symlink("/dev/zero", link); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]string{"device": "/dev/zero", "symlink to device": link, "directory": dir}
+	if runtime.GOOS != "windows" {
+		fifo := filepath.Join(dir, "fifo")
+		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cases["fifo"] = fifo
+	}
+	for name, p := range cases {
+		t.Run(name, func(t *testing.T) {
+			// A FIFO with no writer would block an ordinary open forever:
+			// this returning at all is half the test.
+			_, err := ReadFile(p, Story)
+			if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), p) || !(strings.Contains(err.Error(), "regular file") || strings.Contains(err.Error(), "is a directory")) {
+				t.Fatalf("got %v", err)
+			}
+			if f, err := Open(p, Story); err == nil {
+				f.Close()
+				t.Fatal("Open accepted it")
+			}
+		})
+	}
+}
+
+func TestReadFileCap(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f")
+	if err := os.WriteFile(p, bytes.Repeat([]byte("a"), 1024), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := ReadFile(p, 1024); err != nil || len(b) != 1024 {
+		t.Fatalf("at the cap: %d %v", len(b), err)
+	}
+	_, err := ReadFile(p, 1023)
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "1024 bytes") || !strings.Contains(err.Error(), "1023 bytes cap") {
+		t.Fatalf("over the cap: %v", err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	if _, err := ReadRootFile(root, "f", 10); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("root over cap: %v", err)
+	}
+	if b, err := ReadRootFile(root, "f", 2048); err != nil || len(b) != 1024 {
+		t.Fatalf("root: %v", err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "z")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadRootFile(root, "z", 10); err == nil {
+		t.Fatal("root followed a symlink to a device")
+	}
+}
+
+func TestHuman(t *testing.T) {
+	for n, want := range map[int64]string{Story: "4 MiB", Data: "16 MiB", 1 << 30: "1 GiB", 2048: "2 KiB", 7: "7 bytes"} {
+		if got := Human(n); got != want {
+			t.Errorf("Human(%d) = %q", n, got)
+		}
+	}
+}
+
+// Reader returns exactly the bytes of a stream at or under its cap, and
+// an ErrTooLarge error (never a silent truncation) for one over it.
+func FuzzReader(f *testing.F) {
+	f.Add([]byte("hello"), int64(5), 3)
+	f.Add([]byte("hello world"), int64(4), 1)
+	f.Add([]byte{}, int64(0), 7)
+	f.Fuzz(func(t *testing.T, data []byte, limit int64, chunk int) {
+		if limit < 0 || limit > 1<<20 {
+			return
+		}
+		if chunk <= 0 || chunk > 4096 {
+			chunk = 1
+		}
+		r := Reader(&chunked{b: data, n: chunk}, "x", limit)
+		got, err := io.ReadAll(r)
+		if int64(len(data)) <= limit {
+			if err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("under cap: %q %v", got, err)
+			}
+			return
+		}
+		if !errors.Is(err, ErrTooLarge) {
+			t.Fatalf("over cap: no error (%d bytes of %d, limit %d)", len(got), len(data), limit)
+		}
+		if int64(len(got)) > limit {
+			t.Fatalf("returned %d bytes past the %d cap", len(got), limit)
+		}
+	})
+}
+
+// FuzzReadFile: any content at any cap comes back whole or is refused.
+func FuzzReadFile(f *testing.F) {
+	f.Add([]byte("app:\n  id: x\n"), int64(100))
+	f.Add([]byte("abc"), int64(2))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte, limit int64) {
+		if limit < 0 {
+			return
+		}
+		p := filepath.Join(dir, "f")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadFile(p, limit)
+		if int64(len(data)) <= limit {
+			if err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("%v", err)
+			}
+		} else if !errors.Is(err, ErrTooLarge) {
+			t.Fatalf("over cap accepted: %v", err)
+		}
+	})
+}
+
+type chunked struct {
+	b []byte
+	n int
+}
+
+func (c *chunked) Read(p []byte) (int, error) {
+	if len(c.b) == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), c.n, len(c.b))
+	copy(p, c.b[:n])
+	c.b = c.b[n:]
+	return n, nil
+}

@@ -1,0 +1,45 @@
+package engine
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"kitsoki/pkg/story"
+	"kitsoki/pkg/story/expr"
+)
+
+// promptRoots are the directories a prompt file may be read from: the
+// story directory and the loader's roots (prompts overlay, prompts/,
+// shared directories) — the same roots `validate` checks (rule
+// prompt-root).
+func promptRoots(dir string, l *expr.PongoLoader) []string {
+	var roots []string
+	if dir != "" {
+		if abs, err := filepath.Abs(dir); err == nil {
+			roots = append(roots, abs)
+		}
+	}
+	if l != nil {
+		roots = append(roots, l.Roots()...)
+	}
+	return roots
+}
+
+// confine refuses a prompt file outside the story's roots (an absolute
+// path, a "../" leaving them, a symlink pointing out): the run would send
+// it to the plugin and write it into the trace.
+func (p *PromptRenderer) confine(src promptSrc, path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	if story.Confined(abs, p.roots) {
+		return nil
+	}
+	key := src.key
+	if key == "" {
+		key = "prompt"
+	}
+	return fmt.Errorf("%s %q resolves to %s, outside the story's roots (%s): prompt files must live inside the story; move the file there", key, src.text, abs, strings.Join(p.roots, ", "))
+}

@@ -1,0 +1,19 @@
+//go:build unix
+
+package fetch
+
+import (
+	"path/filepath"
+	"syscall"
+)
+
+// freeSpace is the bytes an unprivileged user may still write at dir.
+func freeSpace(dir string) (int64, error) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		return -1, err
+	}
+	return int64(st.Bavail) * int64(st.Bsize), nil
+}
+
+func dirOf(p string) string { return filepath.Dir(p) }

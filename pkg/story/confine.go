@@ -1,0 +1,87 @@
+package story
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// PromptRoots returns the directories prompt files may be read from: the
+// story directory, its prompts overlay and shared directories, and the
+// same roots of every imported child (recursively). Paths are absolute.
+func (st *Story) PromptRoots() []string {
+	var out []string
+	seen := map[*Story]bool{}
+	var walk func(s *Story)
+	walk = func(s *Story) {
+		if s == nil || seen[s] || s.Dir == "" {
+			return
+		}
+		seen[s] = true
+		add := func(d string) {
+			if !filepath.IsAbs(d) {
+				d = filepath.Join(s.Dir, d)
+			}
+			if abs, err := filepath.Abs(d); err == nil {
+				d = abs
+			}
+			for _, o := range out {
+				if o == d {
+					return
+				}
+			}
+			out = append(out, d)
+		}
+		add(s.Dir)
+		if pc := s.Prompts; pc != nil {
+			if strings.TrimSpace(pc.Overlay) != "" {
+				add(pc.Overlay)
+			}
+			for _, d := range pc.Shared {
+				add(d)
+			}
+		}
+		for _, name := range sortedKeys(s.Imports) {
+			if im := s.Imports[name]; im != nil {
+				walk(im.Child)
+			}
+		}
+	}
+	walk(st)
+	return out
+}
+
+// Confined reports whether the absolute path p lies inside one of roots,
+// both as written and after resolving symlinks (of p and of the roots): a
+// symlink inside a root that points outside it is outside.
+func Confined(p string, roots []string) bool {
+	if !filepath.IsAbs(p) {
+		return false
+	}
+	p = filepath.Clean(p)
+	real := p
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		real = r
+	} else if !os.IsNotExist(err) {
+		return false
+	}
+	lexical, resolved := false, false
+	for _, root := range roots {
+		if within(root, p) {
+			lexical = true
+		}
+		rr := root
+		if r, err := filepath.EvalSymlinks(root); err == nil {
+			rr = r
+		}
+		if within(rr, real) || within(root, real) {
+			resolved = true
+		}
+	}
+	return lexical && resolved
+}
+
+func within(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}

@@ -1,0 +1,45 @@
+package story
+
+import "path/filepath"
+
+// checkPromptRoots: a prompt:/prompt_path: file of a host.agent.* invoke
+// lies inside the story's roots (PromptRoots: the story directory, its
+// prompt overlay and shared directories, its imported children), as
+// schemas are confined to schemas/. An absolute path, a "../" that leaves
+// the roots or a symlink pointing outside is an error: the run would send
+// the file to the plugin and copy it into the trace. The engine refuses
+// the same paths at run time.
+func checkPromptRoots(c *checker) {
+	roots := c.st.PromptRoots()
+	c.eachEffect(func(e *Effect, site effSite) {
+		if len(e.Invoke) < len("host.agent.") || e.Invoke[:len("host.agent.")] != "host.agent." || site.Template {
+			return
+		}
+		for _, r := range promptRefs(e) {
+			if !r.isFile || r.schema {
+				continue
+			}
+			f, ok := c.existingFile(r.path)
+			if !ok && !filepath.IsAbs(r.path) {
+				if Confined(f, roots) {
+					continue // missing: reported by agent-file
+				}
+			}
+			if !Confined(f, roots) {
+				c.rep.errf(e.keyPos("with"), "prompt-root", "%s: with.%s %q resolves to %s, outside the story's roots (%s): prompt files must live inside the story (or a declared prompts overlay/shared directory); move the file there",
+					site.Loc, r.key, r.path, f, joinRoots(roots))
+			}
+		}
+	})
+}
+
+func joinRoots(roots []string) string {
+	s := ""
+	for i, r := range roots {
+		if i > 0 {
+			s += ", "
+		}
+		s += r
+	}
+	return s
+}

@@ -1,0 +1,30 @@
+package story
+
+// MinSecretBytes is the length under which a resolved secret is never
+// masked in output: a value that short ("1", "ok") occurs by chance in
+// every prompt, key and number. The agent registry uses the same bound.
+const MinSecretBytes = 4
+
+// checkShortSecrets warns about each agent_plugins env:/headers: value a
+// ${VAR} substitution produced (or header value) that is shorter than
+// MinSecretBytes: kitsoki cannot keep it out of traces and output. The
+// message names the plugin and the length, never the value.
+func checkShortSecrets(c *checker) {
+	for _, alias := range sortedKeys(c.st.AgentPlugins) {
+		ap := c.st.AgentPlugins[alias]
+		if ap == nil {
+			continue
+		}
+		short := 0
+		for _, v := range ap.SecretValues() {
+			if v != "" && len(v) < MinSecretBytes {
+				short++
+			}
+		}
+		if short > 0 {
+			c.rep.warnf(ap.Pos, "secret-too-short",
+				"agent_plugins.%s: %d secret value(s) from ${VAR} in env:/headers: are shorter than %d bytes and cannot be protected: kitsoki never masks values that short in traces or output (use a longer value, or a literal if it is not a secret)",
+				alias, short, MinSecretBytes)
+		}
+	}
+}

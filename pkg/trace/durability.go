@@ -1,0 +1,63 @@
+package trace
+
+// SyncPolicy says when a Writer fsyncs the trace.
+type SyncPolicy int
+
+const (
+	// SyncDurable (the default) writes every line at once (so a SIGKILL
+	// leaves a readable prefix of whole lines) and fsyncs before Append
+	// returns for the events whose loss costs most: every agent answer
+	// (agent.call.complete, agent.call.error) and every turn end
+	// (turn.end); the other events are fsynced in batches (at the latest
+	// every SyncBatchEvents events or SyncBatchBytes bytes) and at Close.
+	SyncDurable SyncPolicy = iota
+	// SyncNever never fsyncs: for traces that are not durable records
+	// (kitsoki test). Lines are still written whole, at once.
+	SyncNever
+	// SyncEvery fsyncs every event (the slowest, strictest policy).
+	SyncEvery
+)
+
+// The batch bounds of SyncDurable.
+const (
+	SyncBatchEvents = 1024
+	SyncBatchBytes  = 4 << 20
+)
+
+// Options configure a Writer (CreateWith).
+type Options struct {
+	Sync SyncPolicy
+	// MaxLineBytes bounds every line written (0 = DefaultMaxLineBytes, the
+	// reader's default limit): larger values move to blob files beside the
+	// trace, and an event that still does not fit is refused.
+	MaxLineBytes int
+}
+
+// durableKind reports whether an event of kind is fsynced before Append
+// returns under SyncDurable.
+func durableKind(kind string) bool {
+	switch kind {
+	case "agent.call.complete", "agent.call.error", "turn.end":
+		return true
+	}
+	return false
+}
+
+// needSync decides, after a line of n bytes of kind was written, whether
+// to fsync now; it updates the unsynced counters.
+func (w *Writer) needSync(kind string, n int) bool {
+	switch w.opt.Sync {
+	case SyncNever:
+		return false
+	case SyncEvery:
+		return true
+	}
+	w.unsyncedEvents++
+	w.unsyncedBytes += n
+	return durableKind(kind) || w.unsyncedEvents >= SyncBatchEvents || w.unsyncedBytes >= SyncBatchBytes
+}
+
+func (w *Writer) synced() {
+	w.unsyncedEvents, w.unsyncedBytes = 0, 0
+	w.syncs++
+}
