@@ -54,7 +54,7 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 			out := c.OutOrStdout()
 			tty := isTerminal(out)
 			ho := diag.HumanOptions{Color: tty && !noColor && os.Getenv("NO_COLOR") == "", Snippet: tty}
-			if err := diag.Write(out, f, res.Diagnostics, diag.ToolInfo{Name: "kitsoki", Version: version, Rules: story.Rules()}, ho); err != nil {
+			if err := diag.Write(out, f, res.Diagnostics, diag.ToolInfo{Name: "kitsoki", Version: version, Rules: story.RuleSummaries()}, ho); err != nil {
 				return usagef("writing output: %v", err)
 			}
 			errs, warns := diag.Count(res.Diagnostics)

@@ -26,12 +26,12 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 		}
 		matches, err := filepath.Glob(full)
 		if err != nil {
-			l.rep.errf(Pos{File: display}, "include", "include glob %q: %v", pat, err)
+			l.rep.errf(Pos{File: display}, ruleInclude, "include glob %q: %v", pat, err)
 			continue
 		}
 		sort.Strings(matches)
 		if len(matches) == 0 {
-			l.rep.warnf(Pos{File: display}, "include", "include glob %q matches no file (upstream ignores it silently)", pat)
+			l.rep.warnf(Pos{File: display}, ruleInclude, "include glob %q matches no file (upstream ignores it silently)", pat)
 		}
 		for _, m := range matches {
 			abs, _ := filepath.Abs(m)
@@ -44,7 +44,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 			}
 			data, err := os.ReadFile(m)
 			if err != nil {
-				l.rep.errf(Pos{File: m}, "include", "include read: %v", err)
+				l.rep.errf(Pos{File: m}, ruleInclude, "include read: %v", err)
 				continue
 			}
 			doc := l.parseYAML(m, data)
@@ -68,11 +68,11 @@ func (l *loader) mergeOne(st *Story, fd *fileDef) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if !includeMerged[k] {
-			l.rep.warnf(fd.present[k], "include", "include: top-level key %q in an included file is ignored (only states, intents, world, agents, providers, hosts, meta_modes, proposals, phases, phase_templates and checkpoint_intents are merged); move it to the manifest", k)
+			l.rep.warnf(fd.present[k], ruleInclude, "include: top-level key %q in an included file is ignored (only states, intents, world, agents, providers, hosts, meta_modes, proposals, phases, phase_templates and checkpoint_intents are merged); move it to the manifest", k)
 		}
 	}
 	collide := func(p Pos, what, name string) {
-		l.rep.errf(p, "include", "include: %s %q is already declared", what, name)
+		l.rep.errf(p, ruleInclude, "include: %s %q is already declared", what, name)
 	}
 	for _, s := range inc.States {
 		if hasTop(st, s.Name) {
@@ -90,7 +90,7 @@ func (l *loader) mergeOne(st *Story, fd *fileDef) {
 	}
 	if inc.Phases != nil {
 		if st.Phases != nil {
-			l.rep.errf(inc.Phases.Pos, "include", "include: phases: block already declared")
+			l.rep.errf(inc.Phases.Pos, ruleInclude, "include: phases: block already declared")
 		} else {
 			st.Phases = inc.Phases
 		}

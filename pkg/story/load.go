@@ -42,7 +42,7 @@ func Load(path string, opts Options) (st *Story, ds []diag.Diagnostic) {
 	defer func() {
 		if r := recover(); r != nil {
 			// A loader bug must not take down the caller; report it as a finding.
-			l.rep.errf(Pos{File: path}, "internal", "internal error while loading the story (please report this bug): %v", r)
+			l.rep.errf(Pos{File: path}, ruleInternal, "internal error while loading the story (please report this bug): %v", r)
 			st, ds = nil, diag.Sort(l.rep.ds)
 		}
 	}()
@@ -52,7 +52,7 @@ func Load(path string, opts Options) (st *Story, ds []diag.Diagnostic) {
 	}
 	data, err := os.ReadFile(manifest)
 	if err != nil {
-		l.rep.errf(Pos{File: manifest}, "io", "cannot read story manifest: %v", errText(err))
+		l.rep.errf(Pos{File: manifest}, ruleIO, "cannot read story manifest: %v", errText(err))
 		return nil, diag.Sort(l.rep.ds)
 	}
 	abs, _ := filepath.Abs(manifest)
@@ -73,7 +73,7 @@ func LoadBytes(name string, data []byte, opts Options) (st *Story, ds []diag.Dia
 	l := &loader{opts: opts, rep: &reporter{}, inMemory: true}
 	defer func() {
 		if r := recover(); r != nil {
-			l.rep.errf(Pos{File: name}, "internal", "internal error while loading the story (please report this bug): %v", r)
+			l.rep.errf(Pos{File: name}, ruleInternal, "internal error while loading the story (please report this bug): %v", r)
 			st, ds = nil, diag.Sort(l.rep.ds)
 		}
 	}()
@@ -123,9 +123,9 @@ func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []s
 	if fd.rootNode != nil {
 		if d := deref(fd.rootNode); d != nil && d.Kind != yaml.ScalarNode {
 			if d.Kind == yaml.MappingNode {
-				p.warnf(p.pos(fd.rootNode), "root", "root: an inline state mapping is accepted by the decoder but not supported by the engine; use a state name")
+				p.warnf(p.pos(fd.rootNode), ruleRoot, "root: an inline state mapping is accepted by the decoder but not supported by the engine; use a state name")
 			} else {
-				p.errf(p.pos(fd.rootNode), "root", "root: unsupported value type %s; expected a state name string", goTypeName(d))
+				p.errf(p.pos(fd.rootNode), ruleRoot, "root: unsupported value type %s; expected a state name string", goTypeName(d))
 			}
 		}
 	}
@@ -177,7 +177,7 @@ func (l *loader) parseYAML(file string, data []byte) *yaml.Node {
 	if line > 0 && col == 0 {
 		col = 1
 	}
-	l.rep.errf(Pos{File: file, Line: line, Col: col}, "yaml-syntax", "YAML syntax error: %s", msg)
+	l.rep.errf(Pos{File: file, Line: line, Col: col}, ruleYAMLSyntax, "YAML syntax error: %s", msg)
 	return nil
 }
 

@@ -44,7 +44,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		s.Path = name
 	}
 	if strings.Contains(name, ".") || strings.Contains(name, "/") {
-		p.warnf(p.pos(k), "state", "state %q: a state name containing '.' or '/' cannot be targeted (targets split paths on them)", s.Path)
+		p.warnf(p.pos(k), ruleState, "state %q: a state name containing '.' or '/' cannot be targeted (targets split paths on them)", s.Path)
 	}
 	p.mapping(v, "state "+quote(s.Path), stateKeys, func(key string, kk, v *yaml.Node) {
 		s.Keys[key] = p.pos(v)
@@ -89,7 +89,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		case "on_enter":
 			s.OnEnter = p.parseEffects(v, w)
 		case "on_exit":
-			p.warnf(p.pos(kk), "unknown-key", "state %q: on_exit is not part of the upstream story format (the existing engine rejects it); use on_enter of the next state or transition effects", s.Path)
+			p.warnf(p.pos(kk), ruleUnknownKey, "state %q: on_exit is not part of the upstream story format (the existing engine rejects it); use on_enter of the next state or transition effects", s.Path)
 			s.OnExit = p.parseEffects(v, w)
 		case "intents":
 			s.Intents, s.IntentOrder = p.parseIntents(v, w)
@@ -165,11 +165,11 @@ func (p *fileParser) parseOffRamp(v *yaml.Node, where string) *OffRamp {
 			o.Enabled = p.boolean(d, where)
 			return o
 		}
-		p.errf(p.pos(v), "type", "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", describe(d))
+		p.errf(p.pos(v), ruleType, "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", describe(d))
 		return o
 	}
 	if d.Kind != yaml.MappingNode {
-		p.errf(p.pos(v), "type", "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", kindName(d))
+		p.errf(p.pos(v), ruleType, "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", kindName(d))
 		return o
 	}
 	o.Enabled = true
@@ -242,7 +242,7 @@ func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 	e := &Effect{Pos: p.pos(n), Has: map[string]bool{}, Keys: map[string]Pos{}}
 	if isNull(n) {
 		// Upstream decodes a null list item as a zero effect, a no-op.
-		p.warnf(p.pos(n), "effect", "effect %s: empty effect (it does nothing; remove the bare list item)", where)
+		p.warnf(p.pos(n), ruleEffect, "effect %s: empty effect (it does nothing; remove the bare list item)", where)
 		return e
 	}
 	p.mapping(n, "effect "+where, effectKeys, func(key string, _, v *yaml.Node) {
@@ -268,7 +268,7 @@ func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 				if m, ok := p.raw(v).(map[string]any); ok {
 					e.With = m
 				} else {
-					p.errf(p.pos(v), "type", "%s: expected a mapping, got %s", w, kindName(v))
+					p.errf(p.pos(v), ruleType, "%s: expected a mapping, got %s", w, kindName(v))
 				}
 			}
 		case "bind":

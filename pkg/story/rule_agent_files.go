@@ -20,16 +20,16 @@ func checkAgentFiles(c *checker) {
 			}
 			if _, ok := c.existingFile(r.path); !ok {
 				if c.isDir(r.path) {
-					c.rep.errf(e.keyPos("with"), "agent-file", "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.Loc, r.key, r.path, c.st.Dir)
+					c.rep.errf(e.keyPos("with"), ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.Loc, r.key, r.path, c.st.Dir)
 					continue
 				}
-				c.rep.errf(e.keyPos("with"), "agent-file", "%s: with.%s %q: file not found (paths are relative to the story directory %s)", site.Loc, r.key, r.path, c.st.Dir)
+				c.rep.errf(e.keyPos("with"), ruleAgentFile, "%s: with.%s %q: file not found (paths are relative to the story directory %s)", site.Loc, r.key, r.path, c.st.Dir)
 			}
 		}
 	})
 	if app := c.st.App; app.ContextPath != "" && !isTemplated(app.ContextPath) {
 		if _, ok := c.existingFile(app.ContextPath); !ok {
-			c.rep.errf(app.Pos, "agent-file", "app.context_path %q: file not found (paths are relative to the story directory)", app.ContextPath)
+			c.rep.errf(app.Pos, ruleAgentFile, "app.context_path %q: file not found (paths are relative to the story directory)", app.ContextPath)
 		}
 	}
 }

@@ -20,7 +20,7 @@ func checkBareExpr(c *checker) {
 			case string:
 				s := strings.TrimSpace(x)
 				if !isTemplated(s) && bareExprRe.MatchString(s) {
-					c.rep.warnf(p, "bare-expr", "%s: %s %q is a bare expression %q — it is passed as that literal string, not its value. Template it: \"{{ %s }}\"", site.Loc, what, path, s, s)
+					c.rep.warnf(p, ruleBareExpr, "%s: %s %q is a bare expression %q — it is passed as that literal string, not its value. Template it: \"{{ %s }}\"", site.Loc, what, path, s, s)
 				}
 			case []any:
 				for _, it := range x {

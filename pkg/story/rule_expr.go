@@ -19,7 +19,7 @@ func checkExprs(c *checker) {
 			return
 		}
 		if err := c.compileGuard(t.When); err != nil {
-			c.rep.errf(errAt(t.WhenPos, t.When, err), "expr", "state %q intent %q transition[%d]: guard when %q: %s", s.Path, in, a, t.When, errMsg(err))
+			c.rep.errf(errAt(t.WhenPos, t.When, err), ruleExpr, "state %q intent %q transition[%d]: guard when %q: %s", s.Path, in, a, t.When, errMsg(err))
 		}
 	})
 	c.eachEffect(func(e *Effect, site effSite) {
@@ -34,7 +34,7 @@ func checkExprs(c *checker) {
 				}
 				sev = diag.Warning
 			}
-			c.rep.add(errAt(e.keyPos("when"), e.When, err), sev, "expr", "%s: effect when %q: %s", site.Loc, e.When, errMsg(err))
+			c.rep.add(errAt(e.keyPos("when"), e.When, err), sev, ruleExpr, "%s: effect when %q: %s", site.Loc, e.When, errMsg(err))
 		}
 	})
 	for _, s := range c.st.AllStates() {
@@ -43,7 +43,7 @@ func checkExprs(c *checker) {
 				return
 			}
 			if err := c.compileGuard(el.When); err != nil {
-				c.rep.errf(el.Pos, "expr", "state %q: %s: when %q: %s", s.Path, where, el.When, errMsg(err))
+				c.rep.errf(el.Pos, ruleExpr, "state %q: %s: when %q: %s", s.Path, where, el.When, errMsg(err))
 			}
 		})
 	}
@@ -54,7 +54,7 @@ func checkExprs(c *checker) {
 				continue
 			}
 			if err := c.compileExpr(sl.Validator); err != nil {
-				c.rep.errf(sl.Pos, "expr", "intent %q slot %q: validator %q: %s", n, sn, sl.Validator, errMsg(err))
+				c.rep.errf(sl.Pos, ruleExpr, "intent %q slot %q: validator %q: %s", n, sn, sl.Validator, errMsg(err))
 			}
 		}
 	}

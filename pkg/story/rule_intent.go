@@ -19,9 +19,9 @@ func checkIntents(c *checker) {
 			}
 			msg := "state %q: on: %q — intent not declared in intents library or state.intents"
 			if sug := suggest(in, c.intentNames(s)); sug != "" {
-				c.rep.errf(s.OnPos[in], "intent", msg+"; did you mean `%s`?", s.Path, in, sug)
+				c.rep.errf(s.OnPos[in], ruleIntent, msg+"; did you mean `%s`?", s.Path, in, sug)
 			} else {
-				c.rep.errf(s.OnPos[in], "intent", msg, s.Path, in)
+				c.rep.errf(s.OnPos[in], ruleIntent, msg, s.Path, in)
 			}
 		}
 	}
@@ -50,7 +50,7 @@ func checkIntents(c *checker) {
 				}
 			}
 		}
-		c.rep.errf(e.keyPos("emit_intent"), "intent", "%s: emit_intent %q is not declared on state %q's on: arcs (nor any ancestor's)", site.Loc, name, site.State.Path)
+		c.rep.errf(e.keyPos("emit_intent"), ruleIntent, "%s: emit_intent %q is not declared on state %q's on: arcs (nor any ancestor's)", site.Loc, name, site.State.Path)
 	})
 }
 

@@ -34,7 +34,7 @@ func checkPongo(c *checker) {
 			seen[src] = err
 		}
 		if err != nil {
-			c.rep.add(p, pongoSeverity(err), "pongo", "%s: %s", where, errMsg(err))
+			c.rep.add(p, pongoSeverity(err), rulePongo, "%s: %s", where, errMsg(err))
 		}
 	}
 	files := map[string]Pos{}
@@ -67,7 +67,7 @@ func checkPongo(c *checker) {
 				if v.Extends != "" && !isTemplated(v.Extends) {
 					f := filepath.Join(c.st.Dir, "views", v.Extends+".pongo")
 					if _, err := os.Stat(f); err != nil {
-						c.rep.warnf(v.Pos, "pongo", "state %q: view extends %q: layout file views/%s.pongo not found in the story (it must come from a prompts overlay at run time)", s.Path, v.Extends, v.Extends)
+						c.rep.warnf(v.Pos, rulePongo, "state %q: view extends %q: layout file views/%s.pongo not found in the story (it must come from a prompts overlay at run time)", s.Path, v.Extends, v.Extends)
 					} else if _, seen := files[f]; !seen {
 						files[f] = v.Pos
 					}
@@ -76,7 +76,7 @@ func checkPongo(c *checker) {
 				if v.TemplateFile != "" && !isTemplated(v.TemplateFile) {
 					f := filepath.Join(c.st.Dir, "views", v.TemplateFile)
 					if _, err := os.Stat(f); err != nil {
-						c.rep.warnf(v.Pos, "pongo", "state %q: view template_file %q: views/%s not found in the story (it must come from a prompts overlay at run time)", s.Path, v.TemplateFile, v.TemplateFile)
+						c.rep.warnf(v.Pos, rulePongo, "state %q: view template_file %q: views/%s not found in the story (it must come from a prompts overlay at run time)", s.Path, v.TemplateFile, v.TemplateFile)
 					} else if _, seen := files[f]; !seen {
 						files[f] = v.Pos
 					}
@@ -108,7 +108,7 @@ func checkPongo(c *checker) {
 	})
 	for f, p := range files {
 		if _, err := pl.CompileFile(f); err != nil {
-			c.rep.add(p, pongoSeverity(err), "pongo", "%s", errMsg(err))
+			c.rep.add(p, pongoSeverity(err), rulePongo, "%s", errMsg(err))
 		}
 	}
 }

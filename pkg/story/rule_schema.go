@@ -25,16 +25,16 @@ func checkSchemas(c *checker) {
 			return // reported by agent-file
 		}
 		if rel, err := filepath.Rel(comp.SchemasDir(), f); err != nil || strings.HasPrefix(rel, "..") {
-			c.rep.warnf(p, "schema", "%s: schema %q is outside the story's schemas/ directory; move it under schemas/ so its $refs can be resolved and checked", where, path)
+			c.rep.warnf(p, ruleSchema, "%s: schema %q is outside the story's schemas/ directory; move it under schemas/ so its $refs can be resolved and checked", where, path)
 			if raw, err := os.ReadFile(f); err == nil {
 				if _, err := schema.CompileBytes(memName(path), raw); err != nil {
-					c.rep.errf(p, "schema", "%s: %s", where, errMsg(err))
+					c.rep.errf(p, ruleSchema, "%s: %s", where, errMsg(err))
 				}
 			}
 			return
 		}
 		if _, err := comp.Compile(filepath.Clean(path)); err != nil {
-			c.rep.errf(p, "schema", "%s: %s", where, errMsg(err))
+			c.rep.errf(p, ruleSchema, "%s: %s", where, errMsg(err))
 		}
 	}
 	c.eachEffect(func(e *Effect, site effSite) {

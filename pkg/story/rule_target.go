@@ -25,7 +25,7 @@ func checkTargets(c *checker) {
 			return
 		}
 		if e.OnError != "" {
-			c.checkTarget(site.State, e.OnError, e.keyPos("on_error"), site.Loc+": on_error: ")
+			c.checkOnError(e, site)
 		}
 		if e.Target != "" && site.OnComplete {
 			c.checkTarget(site.State, e.Target, e.keyPos("target"), site.Loc+": ")
@@ -51,7 +51,7 @@ func (c *checker) checkTarget(from *State, target string, p Pos, prefix string) 
 				msg += fmt.Sprintf("; did you mean `%s`?", s)
 			}
 		}
-		c.rep.errf(p, "target", "%s%s", prefix, msg)
+		c.rep.errf(p, ruleTarget, "%s%s", prefix, msg)
 		return
 	}
 	if t.Kind == TargetExit {
@@ -59,11 +59,11 @@ func (c *checker) checkTarget(from *State, target string, p Pos, prefix string) 
 			if c.st.child {
 				return // mapped by the importing parent (checked there)
 			}
-			c.rep.errf(p, "exits", "%stransition target %q (resolved: %q) does not exist (declare the exit under exits:)", prefix, target, target)
+			c.rep.errf(p, ruleExits, "%stransition target %q (resolved: %q) does not exist (declare the exit under exits:)", prefix, target, target)
 			return
 		}
 		if c.st.Exits[t.Exit] == nil {
-			c.rep.errf(p, "exits", "%s@exit:%s referenced but not declared in exits:", prefix, t.Exit)
+			c.rep.errf(p, ruleExits, "%s@exit:%s referenced but not declared in exits:", prefix, t.Exit)
 		}
 	}
 }

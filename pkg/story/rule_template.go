@@ -20,7 +20,7 @@ func checkValueTemplates(c *checker) {
 			if site.Template && placeholderErr("", err) {
 				return // substituted when the phase is expanded
 			}
-			c.rep.add(p, sev, "template", "%s: effect %s: %s", site.Loc, what, errMsg(err))
+			c.rep.add(p, sev, ruleTemplate, "%s: effect %s: %s", site.Loc, what, errMsg(err))
 		}
 		for _, kv := range e.Set {
 			if sub, err := c.compileValue(kv.Value); err != nil {
@@ -48,7 +48,7 @@ func checkValueTemplates(c *checker) {
 			if !ok {
 				switch kv.Value.(type) {
 				case map[string]any, []any, nil:
-					c.rep.add(kv.Pos, sev, "template", "%s: effect bind %q: expected a result path string such as submitted or stdout_json.sha", site.Loc, kv.Key)
+					c.rep.add(kv.Pos, sev, ruleTemplate, "%s: effect bind %q: expected a result path string such as submitted or stdout_json.sha", site.Loc, kv.Key)
 				}
 				continue
 			}
@@ -63,13 +63,13 @@ func checkValueTemplates(c *checker) {
 		im := c.st.Imports[alias]
 		for _, kv := range im.WorldIn {
 			if _, err := c.compileValue(kv.Value); err != nil {
-				c.rep.errf(kv.Pos, "template", "imports.%s: world_in.%s: %s", alias, kv.Key, errMsg(err))
+				c.rep.errf(kv.Pos, ruleTemplate, "imports.%s: world_in.%s: %s", alias, kv.Key, errMsg(err))
 			}
 		}
 		for _, en := range sortedKeys(im.Exits) {
 			for _, kv := range im.Exits[en].Set {
 				if _, err := c.compileValue(kv.Value); err != nil {
-					c.rep.errf(kv.Pos, "template", "imports.%s: exits.%s.set.%s: %s", alias, en, kv.Key, errMsg(err))
+					c.rep.errf(kv.Pos, ruleTemplate, "imports.%s: exits.%s.set.%s: %s", alias, en, kv.Key, errMsg(err))
 				}
 			}
 		}

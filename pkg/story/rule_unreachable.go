@@ -108,7 +108,7 @@ func checkUnreachable(c *checker) {
 	}
 	for _, s := range st.AllStates() {
 		if !reached[s] {
-			c.rep.warnf(s.Pos, "unreachable", "state %q is unreachable from root %q: no transition, on_error, timeout or on_complete target leads to it", s.Path, st.Root)
+			c.rep.warnf(s.Pos, ruleUnreachable, "state %q is unreachable from root %q: no transition, on_error, timeout or on_complete target leads to it", s.Path, st.Root)
 		}
 	}
 }
