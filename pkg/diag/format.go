@@ -146,10 +146,8 @@ func WriteHuman(w io.Writer, ds []Diagnostic, o HumanOptions) error {
 		line, col := snippetLine(line, d.Col)
 		fmt.Fprintf(bw, "%5d | %s\n", d.Line, line)
 		if col > 0 {
-			pad := col - 1
-			if r := []rune(line); pad > len(r) {
-				pad = len(r)
-			}
+			r := []rune(line)
+			pad := cells(r[:min(col-1, len(r))])
 			fmt.Fprintf(bw, "      | %s%s\n", strings.Repeat(" ", pad), paint(ansiGreen, "^"))
 		}
 	}

@@ -103,6 +103,9 @@ type loader struct {
 	// pending lists the loaded imports: children still to check, deepest
 	// first.
 	pending []*Story
+	// sources holds every parsed file's bytes by display name, to map
+	// positions inside scalars (scalarpos.go).
+	sources map[string][]byte
 }
 
 // loadStory parses a manifest and its include: files into a Story, loads
@@ -152,6 +155,10 @@ var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // parseYAML decodes one YAML document into a node tree, reporting syntax
 // errors positioned.
 func (l *loader) parseYAML(file string, data []byte) *yaml.Node {
+	if l.sources == nil {
+		l.sources = map[string][]byte{}
+	}
+	l.sources[file] = data
 	var doc yaml.Node
 	data = yaml12Directive(data)
 	dec := yaml.NewDecoder(bytes.NewReader(data))

@@ -1,6 +1,10 @@
 package story
 
-import "go.yaml.in/yaml/v3"
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
 
 // Story is a loaded, checked story: the manifest merged with its include:
 // files, with imported children loaded beside it. Every node carries the
@@ -350,6 +354,11 @@ type ViewElement struct {
 	Text string
 	Body any
 	Pos  Pos
+	// WhenPos and TextPos are the positions of the when: and text values;
+	// StrPos maps each string of Body to the position of its first scalar.
+	WhenPos Pos
+	TextPos Pos
+	StrPos  map[string]Pos
 
 	node *yaml.Node
 }
@@ -372,6 +381,26 @@ type Import struct {
 	Path  string
 	Child *Story
 	Pos   Pos
+	// Keys holds the position of each value: "source", "entry", "hosts",
+	// "intents.import.<name>", "overrides.states.<name>",
+	// "host_bindings.<name>", ...
+	Keys map[string]Pos
+}
+
+// at returns the position of the value at key (see Import.Keys), of its
+// closest recorded parent key, or of the alias.
+func (im *Import) at(key string) Pos {
+	for k := key; k != ""; {
+		if p, ok := im.Keys[k]; ok {
+			return p
+		}
+		i := strings.LastIndexByte(k, '.')
+		if i < 0 {
+			break
+		}
+		k = k[:i]
+	}
+	return im.Pos
 }
 
 // ImportExit maps a child exit to a parent state.

@@ -2,6 +2,7 @@ package story
 
 import (
 	"fmt"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -636,8 +637,38 @@ func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
 	return r
 }
 
+// recordItems records in keys the position of each item below v: a
+// mapping's values as "<prefix>.<key>", a list's string items as
+// "<prefix>.<item>", two levels deep.
+func (p *fileParser) recordItems(keys map[string]Pos, prefix string, v *yaml.Node) {
+	d := deref(v)
+	if d == nil {
+		return
+	}
+	switch d.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(d.Content); i += 2 {
+			k := prefix + "." + d.Content[i].Value
+			if _, ok := keys[k]; !ok {
+				keys[k] = p.pos(d.Content[i+1])
+				if strings.Count(k, ".") < 2 {
+					p.recordItems(keys, k, d.Content[i+1])
+				}
+			}
+		}
+	case yaml.SequenceNode:
+		for _, it := range d.Content {
+			if it.Kind == yaml.ScalarNode {
+				if k := prefix + "." + it.Value; keys[k] == (Pos{}) {
+					keys[k] = p.pos(it)
+				}
+			}
+		}
+	}
+}
+
 func (p *fileParser) parseImport(alias string, k, v *yaml.Node) *Import {
-	im := &Import{Alias: alias, Pos: p.pos(k), Exits: map[string]*ImportExit{}, HostBindings: map[string]string{}}
+	im := &Import{Alias: alias, Pos: p.pos(k), Exits: map[string]*ImportExit{}, HostBindings: map[string]string{}, Keys: map[string]Pos{}}
 	where := "imports." + alias
 	if isNull(v) {
 		p.errf(p.pos(k), ruleImports, "imports.%s: empty definition", alias)
@@ -645,6 +676,8 @@ func (p *fileParser) parseImport(alias string, k, v *yaml.Node) *Import {
 	}
 	p.mapping(v, where, importKeys, func(key string, kk, v *yaml.Node) {
 		w := where + "." + key
+		im.Keys[key] = p.pos(v)
+		p.recordItems(im.Keys, key, v)
 		switch key {
 		case "source":
 			im.Source = p.str(v, w)

@@ -86,6 +86,7 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 	p.mappingSev(d, where, append(slices.Clone(viewKinds), "when"), "warning", func(key string, _, v *yaml.Node) {
 		if key == "when" {
 			el.When = p.str(v, where+".when")
+			el.WhenPos = p.pos(v)
 			return
 		}
 		kinds = append(kinds, key)
@@ -103,12 +104,15 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 	el.Kind = kinds[0]
 	if contains(viewStringKinds, el.Kind) {
 		el.Text = p.str(body, where+"."+el.Kind)
+		el.TextPos = p.pos(body)
 		return el
 	}
 	if inBlock && el.Kind == "choice" {
 		p.errf(p.pos(n), ruleView, "%s (choice): choice elements are not allowed inside extends/blocks views", where)
 	}
 	el.Body = p.raw(body)
+	el.StrPos = map[string]Pos{}
+	p.stringPositions(body, el.StrPos, 0)
 	bw := where + " (" + el.Kind + ")"
 	nestedWhen := func(k *yaml.Node) {
 		p.errf(p.pos(k), ruleView, "%s element: `when:` must be a sibling of `%s:` (element level), not nested inside the %s body — a nested guard is ignored. Dedent the `when:` to align with `%s:`.", el.Kind, el.Kind, el.Kind, el.Kind)
@@ -201,4 +205,27 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 		}
 	}
 	return el
+}
+
+// stringPositions records the position of the first scalar holding each
+// string below n (keys excluded).
+func (p *fileParser) stringPositions(n *yaml.Node, out map[string]Pos, depth int) {
+	d := deref(n)
+	if d == nil || depth > 32 {
+		return
+	}
+	switch d.Kind {
+	case yaml.ScalarNode:
+		if _, ok := out[d.Value]; !ok {
+			out[d.Value] = p.pos(d)
+		}
+	case yaml.MappingNode:
+		for i := 1; i < len(d.Content); i += 2 {
+			p.stringPositions(d.Content[i], out, depth+1)
+		}
+	case yaml.SequenceNode:
+		for _, it := range d.Content {
+			p.stringPositions(it, out, depth+1)
+		}
+	}
 }

@@ -20,10 +20,10 @@ func checkAgentFiles(c *checker) {
 			}
 			if _, ok := c.existingFile(r.path); !ok {
 				if c.isDir(r.path) {
-					c.rep.errf(e.keyPos("with"), ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.Loc, r.key, r.path, c.st.Dir)
+					c.rep.errf(e.withPos(r.key), ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.Loc, r.key, r.path, c.st.Dir)
 					continue
 				}
-				c.rep.errf(e.keyPos("with"), ruleAgentFile, "%s: with.%s %q: file not found (paths are relative to the story directory %s)", site.Loc, r.key, r.path, c.st.Dir)
+				c.rep.errf(e.withPos(r.key), ruleAgentFile, "%s: with.%s %q: file not found (paths are relative to the story directory %s)", site.Loc, r.key, r.path, c.st.Dir)
 			}
 		}
 	})

@@ -23,10 +23,10 @@ func checkAgentInvokes(c *checker) {
 		persona := withString(e, "agent")
 		if e.Invoke != "" && !isTemplated(e.Invoke) && verb == "" {
 			if _, ok := e.With["agent"]; ok {
-				c.rep.errf(e.keyPos("with"), ruleAgentInvoke, "%s: with.agent is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc, e.Invoke)
+				c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s: with.agent is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc, e.Invoke)
 			}
 			if _, ok := e.With["provider"]; ok {
-				c.rep.errf(e.keyPos("with"), ruleAgentInvoke, "%s: with.provider is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc, e.Invoke)
+				c.rep.errf(e.withPos("provider"), ruleAgentInvoke, "%s: with.provider is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc, e.Invoke)
 			}
 			if e.Agent != "" {
 				c.rep.warnf(e.keyPos("agent"), ruleAgentInvoke, "%s: agent: %q selects an agent transport and only applies to host.agent.* invokes (got invoke %q)", site.Loc, e.Agent, e.Invoke)
@@ -56,7 +56,7 @@ func checkAgentInvokes(c *checker) {
 			c.rep.errf(e.keyPos("agent"), ruleAgentAlias, "%s", msg)
 		}
 		if _, has := e.With["agent"]; has && persona == "" {
-			c.rep.errf(e.keyPos("with"), ruleAgentInvoke, "%s: with.agent must be a persona name string", site.Loc)
+			c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s: with.agent must be a persona name string", site.Loc)
 		}
 		var pe *Persona
 		if persona != "" && !isTemplated(persona) {
@@ -69,13 +69,13 @@ func checkAgentInvokes(c *checker) {
 				if s := suggest(persona, sortedKeys(c.st.Agents)); s != "" {
 					msg += fmt.Sprintf("; did you mean `%s`?", s)
 				}
-				c.rep.errf(e.keyPos("with"), ruleAgentInvoke, "%s", msg)
+				c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s", msg)
 			default:
 				personaVerbs[persona] = append(personaVerbs[persona], verb)
 			}
 		}
 		if prov := withString(e, "provider"); prov != "" && !isTemplated(prov) && c.st.Providers[prov] == nil {
-			c.rep.errf(e.keyPos("with"), ruleProvider, "provider reference %q at %s with.provider is undefined (known providers: %s)", prov, site.Loc, knownList(sortedKeys(c.st.Providers)))
+			c.rep.errf(e.withPos("provider"), ruleProvider, "provider reference %q at %s with.provider is undefined (known providers: %s)", prov, site.Loc, knownList(sortedKeys(c.st.Providers)))
 		}
 		if verb == "task" {
 			acc, _ := e.With["acceptance"].(map[string]any)
@@ -85,7 +85,7 @@ func checkAgentInvokes(c *checker) {
 			if pe != nil && pe.ExternalSideEffect != nil && !*pe.ExternalSideEffect {
 				for _, t := range pe.Tools {
 					if contains(networkTools, t) {
-						c.rep.errf(e.keyPos("with"), ruleAgentInvoke, "%s: agent %q declares external_side_effect: false but has %q in tools — these declarations contradict each other; an agent with network tools implies external side effects (Mode C). Remove external_side_effect: false or remove the network tool.", site.Loc, persona, "host."+t)
+						c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s: agent %q declares external_side_effect: false but has %q in tools — these declarations contradict each other; an agent with network tools implies external side effects (Mode C). Remove external_side_effect: false or remove the network tool.", site.Loc, persona, "host."+t)
 					}
 				}
 			}
@@ -93,7 +93,7 @@ func checkAgentInvokes(c *checker) {
 		if pe != nil && (verb == "ask" || verb == "decide" || verb == "extract") {
 			for _, t := range pe.Tools {
 				if contains(mutationTools, t) {
-					c.rep.errf(e.keyPos("with"), ruleAgentInvoke, "%s: agent %q declares mutation tool %q — not permitted for host.agent.%s (read-only verb); use host.agent.task for agentic work", site.Loc, persona, "host."+t, verb)
+					c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s: agent %q declares mutation tool %q — not permitted for host.agent.%s (read-only verb); use host.agent.task for agentic work", site.Loc, persona, "host."+t, verb)
 				}
 			}
 		}

@@ -13,7 +13,7 @@ func checkStarlark(c *checker) {
 		if e.Invoke != "host.starlark.run" || site.Template {
 			return
 		}
-		p := e.keyPos("with")
+		p := e.withPos("script")
 		script := withString(e, "script")
 		if script == "" {
 			c.rep.errf(p, ruleStarlark, "%s: host.starlark.run requires a non-empty with.script", site.Loc)

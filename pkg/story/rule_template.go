@@ -2,6 +2,8 @@ package story
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story/expr"
@@ -25,12 +27,13 @@ func checkValueTemplates(c *checker) {
 		for _, kv := range e.Set {
 			if sub, err := c.compileValue(kv.Value); err != nil {
 				src, _ := kv.Value.(string)
-				report(errAt(kv.Pos, src, err), fmt.Sprintf("set %q", kv.Key+sub), err)
+				report(c.errAt(kv.Pos, src, err), fmt.Sprintf("set %q", kv.Key+sub), err)
 			}
 		}
 		for _, k := range sortedKeys(e.With) {
 			if sub, err := c.compileValue(e.With[k]); err != nil {
-				report(e.keyPos("with"), fmt.Sprintf("with %q", k+sub), err)
+				src, _ := lookupRaw(e.With[k], sub).(string)
+				report(c.errAt(e.withPos(k+sub), src, err), fmt.Sprintf("with %q", k+sub), err)
 			}
 		}
 		for _, kv := range e.Slots {
@@ -40,7 +43,7 @@ func checkValueTemplates(c *checker) {
 		}
 		if e.EmitIntent != "" {
 			if err := c.compileTemplate(e.EmitIntent); err != nil {
-				report(errAt(e.keyPos("emit_intent"), e.EmitIntent, err), "emit_intent", err)
+				report(c.errAt(e.keyPos("emit_intent"), e.EmitIntent, err), "emit_intent", err)
 			}
 		}
 		for _, kv := range e.Bind {
@@ -74,4 +77,27 @@ func checkValueTemplates(c *checker) {
 			}
 		}
 	}
+}
+
+// lookupRaw follows a ".a.b[2]" path below a raw value.
+func lookupRaw(v any, path string) any {
+	path = strings.ReplaceAll(strings.ReplaceAll(path, "[", ".["), "]", "")
+	for _, k := range strings.Split(strings.TrimPrefix(path, "."), ".") {
+		if k == "" {
+			continue
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[k]
+		case []any:
+			i, err := strconv.Atoi(strings.TrimPrefix(k, "["))
+			if err != nil || i < 0 || i >= len(x) {
+				return nil
+			}
+			v = x[i]
+		default:
+			return nil
+		}
+	}
+	return v
 }
