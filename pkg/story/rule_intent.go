@@ -6,15 +6,9 @@ import "strings"
 // state itself ("*" always passes); emit_intent names an on: arc of the
 // owning state or an ancestor (reference §4.2, §9.6).
 func checkIntents(c *checker) {
-	lifted := map[string]bool{}
-	for _, im := range c.st.Imports {
-		for _, n := range im.ImportIntent {
-			lifted[n] = true
-		}
-	}
 	for _, s := range c.st.AllStates() {
 		for _, in := range s.OnOrder {
-			if in == "*" || s.Intents[in] != nil || c.st.Intents[in] != nil || lifted[in] || c.st.lifted("intent", in) || c.st.importerHas("intent", in) {
+			if in == "*" || c.intentKnown(s, in, false) {
 				continue
 			}
 			msg := "state %q: on: %q — intent not declared in intents library or state.intents"

@@ -119,30 +119,6 @@ func hasOneRequiredString(in *Intent) bool {
 	return n == 1
 }
 
-// lookupIntent finds an intent declared on the state (and, with ancestors,
-// on its ancestors) or globally.
-func (c *checker) lookupIntent(s *State, name string, ancestors bool) *Intent {
-	for cur := s; cur != nil; cur = cur.Parent {
-		if in := cur.Intents[name]; in != nil {
-			return in
-		}
-		if !ancestors {
-			break
-		}
-	}
-	if in := c.st.Intents[name]; in != nil {
-		return in
-	}
-	// An imported child is checked folded into its importers upstream, so
-	// their global intents are visible to it.
-	for imp := c.st.importer; imp != nil; imp = imp.importer {
-		if in := imp.Intents[name]; in != nil {
-			return in
-		}
-	}
-	return c.st.liftedIntent(name)
-}
-
 func dispatchesAgent(s *State) bool {
 	if s.Mode == "conversational" || (s.AgentOffRamp != nil && s.AgentOffRamp.Enabled) {
 		return true

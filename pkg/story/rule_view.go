@@ -38,7 +38,7 @@ func (c *checker) checkChoice(s *State, el *ViewElement, where string) {
 	if body == nil {
 		return
 	}
-	if in, ok := body["intent"].(string); ok && in != "" && !isTemplated(in) && c.lookupIntent(s, in, true) == nil {
+	if in, ok := body["intent"].(string); ok && in != "" && !isTemplated(in) && !c.intentKnown(s, in, true) {
 		c.rep.errf(el.Pos, ruleView, "%s: intent %q not declared in state or global intents", where, in)
 	}
 	items, _ := body["items"].([]any)
@@ -50,7 +50,9 @@ func (c *checker) checkChoice(s *State, el *ViewElement, where string) {
 		}
 		decl := c.lookupIntent(s, in, true)
 		if decl == nil {
-			c.rep.errf(el.Pos, ruleView, "%s: items[%d]: intent %q not declared in state or global intents", where, j, in)
+			if !c.intentKnown(s, in, true) {
+				c.rep.errf(or(el.StrPos[in], el.Pos), ruleView, "%s: items[%d]: intent %q not declared in state or global intents", where, j, in)
+			}
 			continue
 		}
 		if slots, ok := m["slots"].(map[string]any); ok {
