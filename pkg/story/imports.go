@@ -50,7 +50,7 @@ func (l *loader) loadImports(st *Story, abs string, stack []string) {
 			im.Child = child
 			continue
 		}
-		data, err := os.ReadFile(childAbs)
+		data, err := l.readFile(childAbs)
 		if err != nil {
 			l.rep.errf(im.at("source"), ruleImports, "imports.%s: %s: read: %s", alias, display, errText(err))
 			continue

@@ -42,12 +42,12 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 			if fi, err := os.Stat(m); err != nil || fi.IsDir() {
 				continue
 			}
-			data, err := os.ReadFile(m)
+			data, err := l.readFile(abs)
 			if err != nil {
 				l.rep.errf(Pos{File: m}, ruleInclude, "include read: %v", err)
 				continue
 			}
-			doc := l.parseYAML(m, data)
+			doc := l.parseFile(m, abs, data)
 			if doc == nil {
 				continue
 			}

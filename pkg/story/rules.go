@@ -192,3 +192,8 @@ func Blocking(d diag.Diagnostic) bool {
 func Unrunnable(ds []diag.Diagnostic) bool {
 	return slices.ContainsFunc(ds, Blocking)
 }
+
+// IgnoreRule is the rule of findings about `# kitsoki:ignore` comments
+// (unknown ids, suppressions that suppress nothing), reported by the
+// validate job, which sees every diagnostic.
+func IgnoreRule() Rule { return *ruleIgnore }

@@ -20,23 +20,63 @@ type Options struct {
 	// ProfilePath is the operator plugin profile (--profile); "" searches
 	// .kitsoki/plugins.yaml upward from each story.
 	ProfilePath string
+	// Strict also reports `# kitsoki:ignore` comments that suppress
+	// nothing (the caller fails on warnings).
+	Strict bool
+	// Stdin, when set, is the manifest's bytes for the single file Run is
+	// given (`kitsoki validate -`): includes, imports and relative files
+	// resolve beside that file.
+	Stdin []byte
 }
 
 // Result of validating a set of stories.
 type Result struct {
 	Files       []string          // the app.yaml files checked, sorted
 	Diagnostics []diag.Diagnostic // sorted by file, line, column
-	// Invalid lists the files with at least one error (or, with strict, any finding).
+	// Invalid lists the files with at least one error.
 	Invalid map[string]bool
 }
 
-// Run loads every file in parallel and gathers their diagnostics.
+// Rules lists every rule a validate run can report: the story rules and
+// the profile and selection-evidence checks validate adds.
+func Rules() []story.Rule {
+	rules := story.Rules()
+	rules = append(rules,
+		story.Rule{ID: plugin.RuleProfile, Severity: diag.Error, LintOnly: true,
+			Summary: "the operator plugin profile (.kitsoki/plugins.yaml): known keys, disabled ids, redact and budget config",
+			Example: "disable: [transport.nope]"},
+		story.Rule{ID: eval.RuleSelection, Severity: diag.Warning, LintOnly: true,
+			Summary: "a pinned selection's eval evidence is missing, stale or failing (kitsoki eval check is the gate)",
+			Example: "selection: {profile: fast, evidence: evals/reports/old.json}"},
+		story.Rule{ID: "eval", Severity: diag.Error, LintOnly: true,
+			Summary: "an eval dataset or report a selection names cannot be read",
+			Example: "evals/merge_judge.yaml: examples: at least one example is required"},
+	)
+	return rules
+}
+
+// Summaries maps every rule id of Rules to its one-line summary.
+func Summaries() map[string]string {
+	out := map[string]string{}
+	for _, r := range Rules() {
+		out[r.ID] = r.Summary
+	}
+	return out
+}
+
+// Run loads every file in parallel (sharing one parse cache, so a file
+// imported by many stories is parsed once) and gathers their diagnostics.
 func Run(files []string, opts Options) Result {
 	jobs := opts.Jobs
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
+	sopts := opts.Story
+	if sopts.Cache == nil {
+		sopts.Cache = story.NewCache()
+	}
 	per := make([][]diag.Diagnostic, len(files))
+	stories := make([]*story.Story, len(files))
 	sem := make(chan struct{}, jobs)
 	var wg sync.WaitGroup
 	for i, f := range files {
@@ -45,7 +85,14 @@ func Run(files []string, opts Options) Result {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			st, ds := story.Load(f, opts.Story)
+			var st *story.Story
+			var ds []diag.Diagnostic
+			if opts.Stdin != nil && len(files) == 1 {
+				st, ds = story.LoadSource(f, opts.Stdin, sopts)
+			} else {
+				st, ds = story.Load(f, sopts)
+			}
+			stories[i] = st
 			sound := st != nil && !diag.HasErrors(ds)
 			po := plugin.Options{StoryDir: filepath.Dir(f), ProfilePath: opts.ProfilePath}
 			if sound {
@@ -68,10 +115,30 @@ func Run(files []string, opts Options) Result {
 	}
 	wg.Wait()
 	var all []diag.Diagnostic
-	for _, ds := range per {
+	var yamlFiles []string
+	for i, ds := range per {
 		all = append(all, ds...)
+		yamlFiles = append(yamlFiles, stories[i].Files()...)
+		if stories[i] == nil {
+			yamlFiles = append(yamlFiles, files[i])
+		}
 	}
-	all = diag.FilterIgnored(all, readFile)
+	known := Summaries()
+	src := func(f string) ([]byte, bool) {
+		for _, st := range stories {
+			if b, ok := st.Source(f); ok {
+				return b, true
+			}
+		}
+		b, err := os.ReadFile(f)
+		return b, err == nil
+	}
+	ignoreID := story.IgnoreRule().ID
+	ig := diag.ApplyIgnores(all, yamlFiles, src, func(id string) bool { _, ok := known[id]; return ok }, ignoreID)
+	all = append(ig.Kept, ig.Unknown...)
+	if opts.Strict {
+		all = append(all, ig.Unused...)
+	}
 	all = diag.Sort(all)
 	res := Result{Files: files, Diagnostics: all, Invalid: map[string]bool{}}
 	for i, f := range files {
@@ -82,9 +149,4 @@ func Run(files []string, opts Options) Result {
 		}
 	}
 	return res
-}
-
-func readFile(f string) ([]byte, bool) {
-	b, err := os.ReadFile(f)
-	return b, err == nil
 }

@@ -1,0 +1,146 @@
+package story
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Cache shares read and parsed files between the loads of one process:
+// `kitsoki validate stories/...` parses a story imported by ten others
+// once, not ten times. The parsed YAML node trees are only read after
+// parsing, so loads running in parallel share them. A Cache is safe for
+// concurrent use; the zero value is not usable, use NewCache. Files are
+// keyed by absolute path and never re-read: a Cache lives for one command.
+type Cache struct {
+	mu    sync.Mutex
+	files map[string]*cachedFile
+}
+
+type cachedFile struct {
+	once sync.Once
+	data []byte
+	err  error // read error
+	doc  *yaml.Node
+	syn  *syntaxError
+}
+
+// syntaxError is a YAML decode error with its position.
+type syntaxError struct {
+	line, col int
+	msg       string
+}
+
+// NewCache returns an empty cache.
+func NewCache() *Cache { return &Cache{files: map[string]*cachedFile{}} }
+
+func (c *Cache) entry(abs string) *cachedFile {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f := c.files[abs]
+	if f == nil {
+		f = &cachedFile{}
+		c.files[abs] = f
+	}
+	return f
+}
+
+// readFile returns the bytes of abs, read once per cache.
+func (l *loader) readFile(abs string) ([]byte, error) {
+	if l.opts.Cache == nil {
+		return os.ReadFile(abs)
+	}
+	f := l.opts.Cache.entry(abs)
+	f.once.Do(func() {
+		f.data, f.err = os.ReadFile(abs)
+		if f.err == nil {
+			f.doc, f.syn = decodeYAML(f.data)
+		}
+	})
+	return f.data, f.err
+}
+
+// parseFile parses data, the bytes of abs (from readFile), reporting a
+// syntax error under file. With a cache the tree parsed by readFile is
+// reused.
+func (l *loader) parseFile(file, abs string, data []byte) *yaml.Node {
+	if l.sources == nil {
+		l.sources = map[string][]byte{}
+	}
+	l.sources[file] = data
+	var doc *yaml.Node
+	var syn *syntaxError
+	if l.opts.Cache != nil && abs != "" && !l.inMemory && !l.overlay[abs] {
+		f := l.opts.Cache.entry(abs)
+		f.once.Do(func() { f.data = data; f.doc, f.syn = decodeYAML(data) })
+		doc, syn = f.doc, f.syn
+	} else {
+		doc, syn = decodeYAML(data)
+	}
+	if syn != nil {
+		l.rep.errf(Pos{File: file, Line: syn.line, Col: syn.col}, ruleYAMLSyntax, "YAML syntax error: %s", syn.msg)
+		return nil
+	}
+	return doc
+}
+
+// decodeYAML decodes one YAML document into a node tree.
+func decodeYAML(data []byte) (*yaml.Node, *syntaxError) {
+	var doc yaml.Node
+	data = yaml12Directive(data)
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	err := dec.Decode(&doc)
+	if errors.Is(err, io.EOF) {
+		return &yaml.Node{Kind: yaml.DocumentNode}, nil
+	}
+	if err == nil {
+		return &doc, nil
+	}
+	msg := err.Error()
+	line, col := 0, 0
+	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	if tl, tc := findTab(data); tl > 0 && (strings.Contains(msg, "tab") || tl == line || tl == line-1) {
+		line, col = tl, tc
+		msg = "tab character in indentation; YAML indentation must use spaces (" + msg + ")"
+	}
+	if line > 0 && col == 0 {
+		col = 1
+	}
+	return nil, &syntaxError{line: line, col: col, msg: msg}
+}
+
+// Files lists every YAML file read to load the story, its includes and its
+// imported children, sorted.
+func (st *Story) Files() []string {
+	if st == nil {
+		return nil
+	}
+	out := make([]string, 0, len(st.sources))
+	for f := range st.sources {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Source returns the bytes of a file read to load the story (by the name
+// diagnostics use), so callers quoting lines need not read it again.
+func (st *Story) Source(file string) ([]byte, bool) {
+	if st == nil {
+		return nil, false
+	}
+	b, ok := st.sources[file]
+	return b, ok
+}
