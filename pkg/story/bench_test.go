@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -65,4 +66,31 @@ func BenchmarkValidate(b *testing.B) {
 			reportCPU(b, start)
 		})
 	}
+}
+
+// BenchmarkLarge30kStates loads a 30,000-state story (150,000 effects).
+// live-MiB is the heap still in use with the loaded story alive (after a
+// GC); peak-MiB the largest heap seen while loading (sampled by the GC's
+// own statistics: HeapSys high-water mark); B/op everything allocated.
+func BenchmarkLarge30kStates(b *testing.B) {
+	dir := genStory(b, 30000)
+	b.ReportAllocs()
+	var live, peak float64
+	for b.Loop() {
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		st, ds := Load(dir, Options{})
+		var after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		if len(ds) != 0 || len(st.States) != 30000 {
+			b.Fatalf("%d diagnostics, %d states", len(ds), len(st.States))
+		}
+		live = float64(after.HeapAlloc) / (1 << 20)
+		peak = float64(after.HeapSys) / (1 << 20)
+		runtime.KeepAlive(st)
+	}
+	b.ReportMetric(live, "live-MiB")
+	b.ReportMetric(peak, "heap-sys-MiB")
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -25,11 +26,14 @@ type Cache struct {
 }
 
 type cachedFile struct {
-	once sync.Once
-	data []byte
-	err  error // read error
-	doc  *yaml.Node
-	syn  *syntaxError
+	read  sync.Once
+	data  []byte
+	err   error // read error
+	parse sync.Once
+	// parsed is set once doc/syn are written (by parse).
+	parsed atomic.Bool
+	doc    *yaml.Node
+	syn    *syntaxError
 }
 
 // syntaxError is a YAML decode error with its position.
@@ -58,28 +62,28 @@ func (l *loader) readFile(abs string) ([]byte, error) {
 		return os.ReadFile(abs)
 	}
 	f := l.opts.Cache.entry(abs)
-	f.once.Do(func() {
-		f.data, f.err = os.ReadFile(abs)
-		if f.err == nil {
-			f.doc, f.syn = decodeYAML(f.data)
-		}
-	})
+	f.read.Do(func() { f.data, f.err = os.ReadFile(abs) })
 	return f.data, f.err
 }
 
 // parseFile parses data, the bytes of abs (from readFile), reporting a
-// syntax error under file. With a cache the tree parsed by readFile is
-// reused.
-func (l *loader) parseFile(file, abs string, data []byte) *yaml.Node {
+// syntax error under file. The parsed tree of a shared file (an include or
+// an imports: child, which many stories may read) is kept in the cache and
+// reused; a top manifest's tree is reused when cached but not kept: a
+// large story's node tree would otherwise stay alive for the whole run.
+func (l *loader) parseFile(file, abs string, data []byte, shared bool) *yaml.Node {
 	if l.sources == nil {
 		l.sources = map[string][]byte{}
 	}
 	l.sources[file] = data
 	var doc *yaml.Node
 	var syn *syntaxError
-	if l.opts.Cache != nil && abs != "" && !l.inMemory && !l.overlay[abs] {
+	cached := l.opts.Cache != nil && abs != "" && !l.inMemory && !l.overlay[abs]
+	if cached && shared {
 		f := l.opts.Cache.entry(abs)
-		f.once.Do(func() { f.data = data; f.doc, f.syn = decodeYAML(data) })
+		f.parse.Do(func() { f.doc, f.syn = decodeYAML(data); f.parsed.Store(true) })
+		doc, syn = f.doc, f.syn
+	} else if f := l.cachedDoc(abs, cached); f != nil {
 		doc, syn = f.doc, f.syn
 	} else {
 		doc, syn = decodeYAML(data)
@@ -89,6 +93,21 @@ func (l *loader) parseFile(file, abs string, data []byte) *yaml.Node {
 		return nil
 	}
 	return doc
+}
+
+// cachedDoc returns the cache entry of abs when its tree was already
+// parsed.
+func (l *loader) cachedDoc(abs string, cached bool) *cachedFile {
+	if !cached {
+		return nil
+	}
+	l.opts.Cache.mu.Lock()
+	f := l.opts.Cache.files[abs]
+	l.opts.Cache.mu.Unlock()
+	if f != nil && f.parsed.Load() {
+		return f
+	}
+	return nil
 }
 
 // decodeYAML decodes one YAML document into a node tree.

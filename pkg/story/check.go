@@ -193,7 +193,7 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // keyPos returns the position of an effect key's value, or the effect's.
 func (e *Effect) keyPos(key string) Pos {
-	if p, ok := e.Keys[key]; ok {
+	if p, ok := e.KeyPos(key); ok {
 		return p
 	}
 	return e.Pos

@@ -47,7 +47,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 				l.rep.errf(Pos{File: m}, ruleInclude, "include read: %v", err)
 				continue
 			}
-			doc := l.parseFile(m, abs, data)
+			doc := l.parseFile(m, abs, data, true)
 			if doc == nil {
 				continue
 			}

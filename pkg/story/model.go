@@ -314,12 +314,31 @@ type Effect struct {
 	Selection  *Selection
 
 	// Has reports which keys were written (set, increment, say, invoke, ...),
-	// even when their value is empty.
-	Has  map[string]bool
-	Pos  Pos
-	Keys map[string]Pos // position of each key's value
+	// even when their value is empty. Effects with the same key set share
+	// one map: it is read-only.
+	Has map[string]bool
+	Pos Pos
+	// keys holds the position of each key's value (KeyPos); a compact list:
+	// a story has many effects and few keys per effect.
+	keys []keyAt
 
 	withNode *yaml.Node
+}
+
+// keyAt is the position of one key's value, in the effect's file.
+type keyAt struct {
+	key       string
+	line, col int32
+}
+
+// KeyPos returns the position of the value of key, if the effect has it.
+func (e *Effect) KeyPos(key string) (Pos, bool) {
+	for _, k := range e.keys {
+		if k.key == key {
+			return Pos{File: e.Pos.File, Line: int(k.line), Col: int(k.col)}, true
+		}
+	}
+	return Pos{}, false
 }
 
 // Selection is an effect's selection: pin.

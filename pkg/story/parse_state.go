@@ -2,6 +2,7 @@ package story
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -239,7 +240,7 @@ func (p *fileParser) parseEffects(n *yaml.Node, where string) []*Effect {
 }
 
 func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
-	e := &Effect{Pos: p.pos(n), Has: map[string]bool{}, Keys: map[string]Pos{}}
+	e := &Effect{Pos: p.pos(n), Has: map[string]bool{}}
 	if isNull(n) {
 		// Upstream decodes a null list item as a zero effect, a no-op.
 		p.warnf(p.pos(n), ruleEffect, "effect %s: empty effect (it does nothing; remove the bare list item)", where)
@@ -247,7 +248,8 @@ func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 	}
 	p.mapping(n, "effect "+where, effectKeys, func(key string, _, v *yaml.Node) {
 		e.Has[key] = true
-		e.Keys[key] = p.valuePos(v)
+		vp := p.valuePos(v)
+		e.keys = append(e.keys, keyAt{key: key, line: int32(vp.Line), col: int32(vp.Col)})
 		w := where + "." + key
 		switch key {
 		case "when":
@@ -297,6 +299,7 @@ func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 			e.Selection = p.parseSelection(v, w)
 		}
 	})
+	e.Has = p.internKeys(e.Has)
 	return e
 }
 
@@ -322,3 +325,23 @@ func (p *fileParser) parseSelection(v *yaml.Node, where string) *Selection {
 }
 
 func quote(s string) string { return fmt.Sprintf("%q", s) }
+
+// internKeys returns a shared map equal to has: effects of a story repeat a
+// few key sets, and Has is never written after parsing, so one map per key
+// set replaces one per effect.
+func (p *fileParser) internKeys(has map[string]bool) map[string]bool {
+	keys := make([]string, 0, len(has))
+	for k := range has {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	sig := strings.Join(keys, ",")
+	if p.hasSets == nil {
+		p.hasSets = map[string]map[string]bool{}
+	}
+	if m, ok := p.hasSets[sig]; ok {
+		return m
+	}
+	p.hasSets[sig] = has
+	return has
+}

@@ -61,6 +61,8 @@ type fileParser struct {
 	// that refers to its own ancestor is reported instead of recursing
 	// forever.
 	active map[*yaml.Node]bool
+	// hasSets interns Effect.Has maps by key set (internKeys).
+	hasSets map[string]map[string]bool
 }
 
 // enter marks n as being walked; it reports and returns false when n is
