@@ -67,10 +67,10 @@ func (l *loader) readFile(abs string) ([]byte, error) {
 }
 
 // parseFile parses data, the bytes of abs (from readFile), reporting a
-// syntax error under file. The parsed tree of a shared file (an include or
-// an imports: child, which many stories may read) is kept in the cache and
-// reused; a top manifest's tree is reused when cached but not kept: a
-// large story's node tree would otherwise stay alive for the whole run.
+// syntax error under file. The parsed tree of a shared file (an imports:
+// child, which many stories may import) is kept in the cache and reused; a
+// top manifest's or an include's tree is reused when cached but not kept:
+// a large story's node tree would otherwise stay alive for the whole run.
 func (l *loader) parseFile(file, abs string, data []byte, shared bool) *yaml.Node {
 	if l.sources == nil {
 		l.sources = map[string][]byte{}

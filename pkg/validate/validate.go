@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 
 	"kitsoki/pkg/diag"
@@ -76,7 +77,9 @@ func Run(files []string, opts Options) Result {
 		sopts.Cache = story.NewCache()
 	}
 	per := make([][]diag.Diagnostic, len(files))
-	stories := make([]*story.Story, len(files))
+	// Only the files' bytes outlive a load (for ignore comments); the
+	// models are dropped as soon as each story is checked.
+	sources := make([]map[string][]byte, len(files))
 	sem := make(chan struct{}, jobs)
 	var wg sync.WaitGroup
 	for i, f := range files {
@@ -92,7 +95,10 @@ func Run(files []string, opts Options) Result {
 			} else {
 				st, ds = story.Load(f, sopts)
 			}
-			stories[i] = st
+			sources[i] = map[string][]byte{}
+			for _, yf := range st.Files() {
+				sources[i][yf], _ = st.Source(yf)
+			}
 			sound := st != nil && !diag.HasErrors(ds)
 			po := plugin.Options{StoryDir: filepath.Dir(f), ProfilePath: opts.ProfilePath}
 			if sound {
@@ -116,19 +122,22 @@ func Run(files []string, opts Options) Result {
 	wg.Wait()
 	var all []diag.Diagnostic
 	var yamlFiles []string
+	merged := map[string][]byte{}
 	for i, ds := range per {
 		all = append(all, ds...)
-		yamlFiles = append(yamlFiles, stories[i].Files()...)
-		if stories[i] == nil {
+		for f, b := range sources[i] {
+			merged[f] = b
+			yamlFiles = append(yamlFiles, f)
+		}
+		if len(sources[i]) == 0 {
 			yamlFiles = append(yamlFiles, files[i])
 		}
 	}
+	slices.Sort(yamlFiles)
 	known := Summaries()
 	src := func(f string) ([]byte, bool) {
-		for _, st := range stories {
-			if b, ok := st.Source(f); ok {
-				return b, true
-			}
+		if b, ok := merged[f]; ok {
+			return b, true
 		}
 		b, err := os.ReadFile(f)
 		return b, err == nil
