@@ -62,6 +62,11 @@ func (l *loader) scalarRunes(p Pos, val string) ([]Pos, bool) {
 	if p.Col-1 >= len(first) {
 		return nil, false
 	}
+	// Value positions of quoted scalars point just inside the quote
+	// (fileParser.valuePos); a plain scalar never follows a quote.
+	if p.Col >= 2 && (first[p.Col-2] == '"' || first[p.Col-2] == '\'') {
+		p.Col--
+	}
 	var got []rune
 	var at []Pos
 	emit := func(r rune, line, col int) {
