@@ -73,7 +73,27 @@ func BenchmarkValidate(b *testing.B) {
 // GC); peak-MiB the largest heap seen while loading (sampled by the GC's
 // own statistics: HeapSys high-water mark); B/op everything allocated.
 func BenchmarkLarge30kStates(b *testing.B) {
-	dir := genStory(b, 30000)
+	b.Run("lean", func(b *testing.B) { benchLarge(b, genLeanStory(b, 30000)) })
+	b.Run("heavy-5-effects", func(b *testing.B) { benchLarge(b, genStory(b, 30000)) })
+}
+
+// genLeanStory writes n states, each with a description, one say and two
+// transitions (the shape of a large generated menu or quiz story).
+func genLeanStory(tb testing.TB, n int) string {
+	tb.Helper()
+	var b strings.Builder
+	b.WriteString("app: {id: lean}\nroot: s0\nintents:\n  next: {}\n  back: {}\nstates:\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "  s%d:\n    description: \"state %d\"\n    on_enter:\n      - say: \"at %d\"\n    on:\n      next: [{target: s%d}]\n      back: [{target: s0}]\n", i, i, i, (i+1)%n)
+	}
+	dir := tb.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(b.String()), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}
+
+func benchLarge(b *testing.B, dir string) {
 	b.ReportAllocs()
 	var live, peak float64
 	for b.Loop() {
