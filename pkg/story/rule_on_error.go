@@ -28,15 +28,20 @@ func (c *checker) checkOnError(e *Effect, site effSite) {
 		}
 		return
 	}
-	for _, base := range c.dispatchStates(site) {
-		t, err := c.st.ResolveFrom(base, target)
-		if err == nil && t.Kind == TargetState {
-			continue
+	// The turn may end in one of several states; the redirect is broken
+	// only when it resolves from none of them.
+	bases := c.dispatchStates(site)
+	for _, base := range bases {
+		if t, err := c.st.ResolveFrom(base, target); err == nil && t.Kind == TargetState {
+			return
 		}
-		resolved, _ := ResolvePath(base, target)
-		c.onErrorDangles(e, site, target, resolved, base, err)
+	}
+	if len(bases) == 0 {
 		return
 	}
+	_, err := c.st.ResolveFrom(bases[0], target)
+	resolved, _ := ResolvePath(bases[0], target)
+	c.onErrorDangles(e, site, target, resolved, bases[0], err)
 }
 
 func (c *checker) onErrorDangles(e *Effect, site effSite, target, resolved, base string, err error) {
@@ -128,7 +133,24 @@ func (c *checker) dispatchStates(site effSite) []string {
 		}
 		return out
 	}
-	return []string{c.settled(s)}
+	// An on_enter chain runs whenever s is entered: on the way to its
+	// initial leaf, or to any state below it a transition targets.
+	out := []string{c.settled(s)}
+	seen := map[string]bool{out[0]: true}
+	c.eachTransition(func(from *State, _ string, _ int, t *Transition) {
+		tg, err := from.Resolve(t.Target)
+		if err != nil || tg.Kind != TargetState || tg.State == nil || tg.State.Import != nil {
+			return
+		}
+		if tg.State != s && !strings.HasPrefix(tg.State.Path+".", s.Path+".") {
+			return
+		}
+		if b := c.settled(tg.State); !seen[b] {
+			seen[b] = true
+			out = append(out, b)
+		}
+	})
+	return out
 }
 
 // settled is where entering s comes to rest: down through literal

@@ -15,6 +15,8 @@ var (
 	// runtimeRootRe finds template roots whose values are only known at run
 	// time.
 	runtimeRootRe = regexp.MustCompile(`\b(slots|args|result|item|event|proposal|state)\b`)
+	// filterRe finds the pongo2 filters of a {{ }} tag.
+	filterRe = regexp.MustCompile(`\|\s*([A-Za-z_][A-Za-z0-9_]*)`)
 )
 
 // checkUnreachable warns about states no path from root can enter.
@@ -211,6 +213,19 @@ func (sv *staticValues) templateTargets(tpl string) ([]string, bool) {
 		out = append(out, strings.Fields(lit)...)
 	}
 	for _, tag := range tagRe.FindAllString(tpl, -1) {
+		if strings.HasPrefix(tag, "{%") {
+			// control tags ({% if world.x %}) choose between the literal
+			// texts; they print nothing themselves. A {% set %} or a loop
+			// feeds a {{ }} tag, which is judged on its own.
+			continue
+		}
+		if f := filterRe.FindAllStringSubmatch(tag, -1); len(f) > 0 {
+			for _, m := range f {
+				if m[1] != "default" && m[1] != "default_if_none" {
+					known = false // a filter turns the values into others
+				}
+			}
+		}
 		refs := worldRefRe.FindAllStringSubmatch(tag, -1)
 		rest := worldRefRe.ReplaceAllString(quotedRe.ReplaceAllString(tag, ""), "")
 		for _, r := range refs {
@@ -224,7 +239,7 @@ func (sv *staticValues) templateTargets(tpl string) ([]string, bool) {
 		if runtimeRootRe.MatchString(rest) {
 			known = false
 		}
-		if len(refs) == 0 && !quotedRe.MatchString(tag) && !strings.HasPrefix(tag, "{%") {
+		if len(refs) == 0 && !quotedRe.MatchString(tag) {
 			known = false
 		}
 	}
