@@ -134,6 +134,8 @@ type loader struct {
 	// sources holds every parsed file's bytes by display name, to map
 	// positions inside scalars (scalarpos.go).
 	sources map[string][]byte
+	// lines caches sources split into lines (scalarpos.go).
+	lines map[string][]string
 }
 
 // loadStory parses a manifest and its include: files into a Story, loads

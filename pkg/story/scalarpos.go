@@ -50,11 +50,18 @@ func (l *loader) valuePos(p Pos, val string, line, col int) Pos {
 // file position of each rune of val, plus one for the position just past
 // its end.
 func (l *loader) scalarRunes(p Pos, val string) ([]Pos, bool) {
-	src, ok := l.sources[p.File]
+	lines, ok := l.lines[p.File]
 	if !ok {
-		return nil, false
+		src, ok := l.sources[p.File]
+		if !ok {
+			return nil, false
+		}
+		lines = strings.Split(string(src), "\n")
+		if l.lines == nil {
+			l.lines = map[string][]string{}
+		}
+		l.lines[p.File] = lines
 	}
-	lines := strings.Split(string(src), "\n")
 	if p.Line > len(lines) {
 		return nil, false
 	}
