@@ -147,6 +147,12 @@ func TestApplyIgnores(t *testing.T) {
 	if len(res.Unknown) != 1 || res.Unknown[0].Pos() != "f:6:27" || !strings.Contains(res.Unknown[0].Message, "nosuch") {
 		t.Fatalf("unknown: %v", res.Unknown)
 	}
+	// An ignore aimed at an error says errors cannot be silenced.
+	errRes := ApplyIgnores([]Diagnostic{{File: "g", Line: 1, Severity: Error, Rule: "r1"}}, []string{"g"},
+		func(string) ([]byte, bool) { return []byte("a: 1 # kitsoki:ignore r1\n"), true }, known, "ignore")
+	if len(errRes.Kept) != 1 || len(errRes.Unknown) != 1 || !strings.Contains(errRes.Unknown[0].Message, "only warnings can be silenced") {
+		t.Fatalf("ignore on an error: %+v", errRes)
+	}
 	var unused []string
 	for _, d := range res.Unused {
 		unused = append(unused, d.Pos())

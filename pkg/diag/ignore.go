@@ -91,7 +91,8 @@ func (m Marker) covers(d Diagnostic) bool {
 type IgnoreResult struct {
 	// Kept are the diagnostics no marker suppresses.
 	Kept []Diagnostic
-	// Unknown are warnings about ids no rule has (always reported).
+	// Unknown are warnings about ids no rule has, and about ids aimed at
+	// an error, which cannot be suppressed (always reported).
 	Unknown []Diagnostic
 	// Unused are warnings about markers (or ids) that suppress nothing
 	// (reported under --strict).
@@ -126,7 +127,20 @@ func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, boo
 	}
 	var res IgnoreResult
 	used := make([]map[string]bool, len(markers))
+	// errs records, per marker, the rules of errors on its line: an error is
+	// never suppressed, and the marker's report says so.
+	errs := make([]map[string]bool, len(markers))
 	for _, d := range ds {
+		if d.Severity == Error && d.Line > 0 {
+			for i, m := range markers {
+				if m.covers(d) {
+					if errs[i] == nil {
+						errs[i] = map[string]bool{}
+					}
+					errs[i][d.Rule] = true
+				}
+			}
+		}
 		hidden := false
 		if d.Severity == Warning && d.Line > 0 {
 			for i, m := range markers {
@@ -156,6 +170,9 @@ func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, boo
 			case !known(id):
 				res.Unknown = append(res.Unknown, Diagnostic{File: m.File, Line: m.Line, Col: m.RuleCols[j], Severity: Warning, Rule: ruleID,
 					Message: fmt.Sprintf("%s %s: no rule has this id (kitsoki validate --list-rules lists them)", IgnoreMarker, id)})
+			case !used[i][id] && errs[i][id]:
+				res.Unknown = append(res.Unknown, Diagnostic{File: m.File, Line: m.Line, Col: m.RuleCols[j], Severity: Warning, Rule: ruleID,
+					Message: fmt.Sprintf("%s %s cannot suppress the %s error on line %d: only warnings can be silenced (an error is a real defect; fix it)", IgnoreMarker, id, id, m.Covers)})
 			case !used[i][id]:
 				res.Unused = append(res.Unused, Diagnostic{File: m.File, Line: m.Line, Col: m.RuleCols[j], Severity: Warning, Rule: ruleID,
 					Message: fmt.Sprintf("%s %s suppresses nothing: no %s warning is reported on line %d; remove it", IgnoreMarker, id, id, m.Covers)})
