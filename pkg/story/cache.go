@@ -67,17 +67,19 @@ func (l *loader) readFile(abs string) ([]byte, error) {
 }
 
 // parseFile parses data, the bytes of abs (from readFile), reporting a
-// syntax error under file. The parsed tree of a shared file (an imports:
+// syntax error under file; owned reports a tree no other load shares. The
+// parsed tree of a shared file (an imports:
 // child, which many stories may import) is kept in the cache and reused; a
 // top manifest's or an include's tree is reused when cached but not kept:
 // a large story's node tree would otherwise stay alive for the whole run.
-func (l *loader) parseFile(file, abs string, data []byte, shared bool) *yaml.Node {
+func (l *loader) parseFile(file, abs string, data []byte, shared bool) (*yaml.Node, bool) {
 	if l.sources == nil {
 		l.sources = map[string][]byte{}
 	}
 	l.sources[file] = data
 	var doc *yaml.Node
 	var syn *syntaxError
+	owned := false // a tree no other load can see: parsing may release it
 	cached := l.opts.Cache != nil && abs != "" && !l.inMemory && !l.overlay[abs]
 	if cached && shared {
 		f := l.opts.Cache.entry(abs)
@@ -87,12 +89,13 @@ func (l *loader) parseFile(file, abs string, data []byte, shared bool) *yaml.Nod
 		doc, syn = f.doc, f.syn
 	} else {
 		doc, syn = decodeYAML(data)
+		owned = true
 	}
 	if syn != nil {
 		l.rep.errf(Pos{File: file, Line: syn.line, Col: syn.col}, ruleYAMLSyntax, "YAML syntax error: %s", syn.msg)
-		return nil
+		return nil, false
 	}
-	return doc
+	return doc, owned
 }
 
 // cachedDoc returns the cache entry of abs when its tree was already

@@ -47,11 +47,11 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 				l.rep.errf(Pos{File: m}, ruleInclude, "include read: %v", err)
 				continue
 			}
-			doc := l.parseFile(m, abs, data, false) // an include belongs to its story
+			doc, owned := l.parseFile(m, abs, data, false) // an include belongs to its story
 			if doc == nil {
 				continue
 			}
-			p := &fileParser{reporter: l.rep, file: m, dir: filepath.Dir(abs), budget: maxNodes}
+			p := &fileParser{reporter: l.rep, file: m, dir: filepath.Dir(abs), budget: maxNodes, owned: owned}
 			fd := p.parseDoc(doc)
 			st.Manifests = append(st.Manifests, m)
 			l.mergeOne(st, fd)

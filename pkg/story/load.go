@@ -142,11 +142,11 @@ type loader struct {
 // imports, and indexes states. Checks run separately (check). stack holds
 // the canonical paths of the importers, for cycle detection.
 func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []string) *Story {
-	doc := l.parseFile(display, abs, data, !top)
+	doc, owned := l.parseFile(display, abs, data, !top)
 	if doc == nil {
 		return nil
 	}
-	p := &fileParser{reporter: l.rep, file: display, dir: filepath.Dir(abs), budget: maxNodes}
+	p := &fileParser{reporter: l.rep, file: display, dir: filepath.Dir(abs), budget: maxNodes, owned: owned}
 	fd := p.parseDoc(doc)
 	st := fd.st
 	st.File = display

@@ -30,8 +30,16 @@ var (
 // parseStates parses a states: mapping under parent (nil = top level).
 func (p *fileParser) parseStates(n *yaml.Node, parent *State, where string) []*State {
 	var out []*State
+	// In a large story the node tree outweighs the model: once a top-level
+	// state is parsed, its mapping lets go of its children (the subtrees
+	// the model keeps, and the nodes aliases point at, stay alive). Only a
+	// tree nobody else reads, and never an anchored node, is released.
+	release := p.owned && parent == nil && where == "states"
 	p.mapping(n, where, nil, func(name string, k, v *yaml.Node) {
 		out = append(out, p.parseState(name, k, v, parent, where+"."+name))
+		if release && v != nil && v.Kind == yaml.MappingNode && v.Anchor == "" {
+			v.Content = nil
+		}
 	})
 	return out
 }

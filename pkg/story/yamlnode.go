@@ -63,6 +63,9 @@ type fileParser struct {
 	active map[*yaml.Node]bool
 	// hasSets interns Effect.Has maps by key set (internKeys).
 	hasSets map[string]map[string]bool
+	// owned: the tree belongs to this parse alone, so a top-level state's
+	// nodes are released once the state is parsed (parseStates).
+	owned bool
 }
 
 // enter marks n as being walked; it reports and returns false when n is
