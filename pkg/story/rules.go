@@ -126,7 +126,7 @@ var (
 	ruleStarlark = &Rule{ID: "starlark", Severity: diag.Error, Summary: "host.starlark.run scripts exist inside the story with their sidecar",
 		Example: "- {invoke: host.starlark.run, with: {script: missing.star}}"}
 	ruleIgnore = &Rule{ID: "ignore", Severity: diag.Warning, LintOnly: true,
-		Summary: "a # kitsoki:ignore comment names an unknown rule, or (with --strict) suppresses nothing",
+		Summary: "a # kitsoki:ignore comment names an unknown rule or an error (which cannot be silenced), or (with --strict) suppresses nothing",
 		Example: "x: 1  # kitsoki:ignore no-such-rule"}
 	ruleInternal = &Rule{ID: "internal", Severity: diag.Error, Summary: "an internal loader error (a bug: please report it)",
 		Example: "(none: report the story that triggers it)"}

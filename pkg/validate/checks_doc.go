@@ -9,10 +9,11 @@ import (
 
 // ChecksMarkdown renders docs/checks.md: every rule Rules lists, with its
 // severity, whether kitsoki run refuses a story with the finding, its
-// example and, when storyTestdata (pkg/story/testdata) holds one, the
-// diagnostic its broken/<rule> story produces, exactly as validate prints
-// it. A test keeps docs/checks.md equal to this output.
-func ChecksMarkdown(storyTestdata string) string {
+// example and, when one of goldenDirs holds <rule>/expect.golden (the
+// per-rule goldens of pkg/story/testdata/broken and pkg/validate/testdata),
+// the first diagnostic its story produces, exactly as validate prints it.
+// A test keeps docs/checks.md equal to this output.
+func ChecksMarkdown(goldenDirs ...string) string {
 	var b strings.Builder
 	b.WriteString("# kitsoki validate: the checks\n\n")
 	b.WriteString("<!-- Generated from the rule registry (pkg/story/rules.go, pkg/validate) and the\n")
@@ -32,17 +33,21 @@ func ChecksMarkdown(storyTestdata string) string {
 	for _, r := range rules {
 		fmt.Fprintf(&b, "\n## %s\n\n%s.\n\nSeverity: %s. Run: %s.\n\n", r.ID, r.Summary, r.Severity, runVerdict(r.LintOnly))
 		fmt.Fprintf(&b, "Example:\n\n```yaml\n%s\n```\n", r.Example)
-		golden := filepath.Join(storyTestdata, "broken", r.ID, "expect.golden")
-		if data, err := os.ReadFile(golden); err == nil && len(data) > 0 {
+		for _, dir := range goldenDirs {
+			data, err := os.ReadFile(filepath.Join(dir, r.ID, "expect.golden"))
+			if err != nil || len(data) == 0 {
+				continue
+			}
 			lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
 			// the first diagnostic of the rule, with its source line and caret
 			for i, l := range lines {
 				if strings.HasSuffix(l, "["+r.ID+"]") {
 					end := min(i+3, len(lines))
-					fmt.Fprintf(&b, "\n`pkg/story/testdata/broken/%s` reports:\n\n```text\n%s\n```\n", r.ID, strings.Join(lines[i:end], "\n"))
+					fmt.Fprintf(&b, "\nIts test story reports:\n\n```text\n%s\n```\n", strings.Join(lines[i:end], "\n"))
 					break
 				}
 			}
+			break
 		}
 	}
 	return b.String()

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
@@ -16,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite docs/checks.md")
 // docs/checks.md is generated from the registry and the per-rule goldens
 // and must stay equal to it (like actionlint's check-checks).
 func TestChecksDocIsCurrent(t *testing.T) {
-	got := ChecksMarkdown(filepath.Join("..", "story", "testdata"))
+	got := ChecksMarkdown(filepath.Join("..", "story", "testdata", "broken"), "testdata")
 	path := filepath.Join("..", "..", "docs", "checks.md")
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
@@ -75,5 +76,34 @@ func TestIgnoreExamplesNameRealRules(t *testing.T) {
 		if f != "../../docs/checks.md" && n == 0 {
 			t.Errorf("%s: no kitsoki:ignore example found", f)
 		}
+	}
+}
+
+// The ignore rule's golden: file:line:col and the caret of every finding
+// about # kitsoki:ignore comments, under --strict.
+func TestIgnoreGolden(t *testing.T) {
+	res := Run([]string{filepath.Join("testdata", "ignore", "app.yaml")}, Options{Strict: true})
+	var b strings.Builder
+	var ds []diag.Diagnostic
+	for _, d := range res.Diagnostics {
+		if d.Rule == story.IgnoreRule().ID {
+			ds = append(ds, d)
+		}
+	}
+	if err := diag.WriteHuman(&b, ds, diag.HumanOptions{Snippet: true}); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "ignore", "expect.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != string(want) || len(ds) != 3 {
+		t.Fatalf("ignore findings changed (go test -run IgnoreGolden -update):\n%s", b.String())
 	}
 }
