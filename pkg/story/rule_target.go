@@ -3,6 +3,7 @@ package story
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // checkTargets: every transition target, on_error, timeout.target and
@@ -47,7 +48,14 @@ func (c *checker) checkTarget(from *State, target string, p Pos, prefix string) 
 			} else {
 				msg = fmt.Sprintf("state %q: %s", from.Path, msg)
 			}
-			if s := suggest(te.Resolved, c.allPaths()); s != "" {
+			if t := strings.TrimSpace(target); strings.HasPrefix(t, "..") && !strings.HasPrefix(t, "../") && t != ".." {
+				// "..c" is one segment appended to the path, not "../c"
+				if alt, err := from.Resolve("../" + strings.TrimLeft(t, ".")); err == nil && alt.Kind == TargetState {
+					msg += fmt.Sprintf("; a parent step is \"../\": did you mean `../%s` (%s)?", strings.TrimLeft(t, "."), alt.Path)
+				} else {
+					msg += "; a parent step is \"../\" (with the slash)"
+				}
+			} else if s := suggest(te.Resolved, c.allPaths()); s != "" {
 				msg += fmt.Sprintf("; did you mean `%s`?", s)
 			}
 		}
