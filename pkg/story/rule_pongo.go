@@ -138,6 +138,18 @@ func checkPongo(c *checker) {
 	})
 	for f, p := range files {
 		if _, err := pl.CompileFile(f); err != nil {
+			// An error inside the template file is reported there, at
+			// its token; the referencing with: value is named.
+			var ee *expr.Error
+			if errors.As(err, &ee) && ee.Line > 0 && ee.Col > 0 && strings.Contains(ee.Msg, " "+f+":") {
+				src, _ := os.ReadFile(f)
+				hint := ternaryHint(string(src), err, "")
+				if hint == "" && pongoSeverity(err) == diag.Error {
+					hint = "; upstream loads the story, and the call that renders this template fails at run time"
+				}
+				c.rep.add(Pos{File: c.displayPath(f), Line: ee.Line, Col: ee.Col}, pongoSeverity(err), rulePongo, "%s (referenced at %s:%d:%d)%s", errMsg(err), p.File, p.Line, p.Col, hint)
+				continue
+			}
 			c.rep.add(p, pongoSeverity(err), rulePongo, "%s", errMsg(err))
 		}
 	}
@@ -193,4 +205,14 @@ func or(p, fallback Pos) Pos {
 		return p
 	}
 	return fallback
+}
+
+// displayPath names a file of the story directory the way the manifest is
+// named (relative when the manifest path is).
+func (c *checker) displayPath(abs string) string {
+	rel, err := filepath.Rel(c.st.Dir, abs)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return abs
+	}
+	return filepath.Join(filepath.Dir(c.st.File), rel)
 }
