@@ -334,8 +334,8 @@ func TestHostileFetchInputs(t *testing.T) {
 
 func TestHostileValidateInputs(t *testing.T) {
 	dir := hostileDir(t)
-	_, errOut, code := hostile(t, dir, "validate", "-")
-	wantFail(t, code, errOut, ExitUsageEnv, "-: stories are not read from standard input", "pass the story directory or its app.yaml")
+	_, errOut, code := hostile(t, dir, "validate", "-", "adir")
+	wantFail(t, code, errOut, ExitUsageEnv, "-: a story read from standard input is checked alone")
 	_, errOut, code = hostile(t, dir, "validate", "-j", "-1", "adir")
 	wantFail(t, code, errOut, ExitUsageEnv, "--jobs -1: must be 0 (one per CPU) or more")
 	_, errOut, code = hostile(t, dir, "validate", "adir")

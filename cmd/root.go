@@ -132,7 +132,15 @@ func Execute() int {
 
 // Run executes the command line args and returns the exit code.
 func Run(args []string, stdout, stderr io.Writer) int {
+	return RunIO(args, nil, stdout, stderr)
+}
+
+// RunIO is Run with a standard input (nil: the process's).
+func RunIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := NewRoot(stdout, stderr)
+	if stdin != nil {
+		root.SetIn(stdin)
+	}
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {

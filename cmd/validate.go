@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -15,6 +17,9 @@ import (
 
 func init() { registry = append(registry, newValidateCmd) }
 
+// maxStdinStory bounds a story read from standard input.
+const maxStdinStory = 16 << 20
+
 func newValidateCmd() *cobra.Command {
 	var (
 		format        string
@@ -24,18 +29,28 @@ func newValidateCmd() *cobra.Command {
 		quiet         bool
 		jobs          int
 		profile       string
+		listRules     bool
+		stdinName     string
 	)
 	c := &cobra.Command{
 		Use:     "validate [PATH...]",
 		Short:   "Lint stories: every load-time check, positioned diagnostics, CI formats",
 		Example: "  kitsoki validate                      # the story in the current directory\n  kitsoki validate stories/...          # every app.yaml below stories/\n  kitsoki validate --format github --strict .\n  kitsoki validate --format sarif stories/... > kitsoki.sarif",
 		Long: `Validate checks story directories, app.yaml files, or DIR/... (every app.yaml
-below DIR). With no PATH it checks the current directory.
+below DIR). With no PATH it checks the current directory. "-" reads one
+app.yaml from standard input (an editor's buffer); --stdin-filename names
+the file it stands for, so includes, imports and prompt files resolve
+beside it and diagnostics carry its name.
 
 Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 2 usage or I/O error. Warnings can be silenced on their line with a
-'# kitsoki:ignore RULE' comment (or on the line below a comment-only line).`,
+'# kitsoki:ignore RULE' comment (or on the line below a comment-only line);
+--list-rules lists the rule ids.`,
 		RunE: func(c *cobra.Command, args []string) error {
+			out := c.OutOrStdout()
+			if listRules {
+				return writeRules(out, format)
+			}
 			f, err := diag.ParseFormat(format)
 			if err != nil {
 				return usagef("--format: %v", err)
@@ -43,35 +58,85 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 			if jobs < 0 {
 				return usagef("--jobs %d: must be 0 (one per CPU) or more", jobs)
 			}
-			files, err := validate.Expand(args)
-			if err != nil {
-				return usagef("%v", err)
-			}
-			res := validate.Run(files, validate.Options{
+			opts := validate.Options{
 				Story:       story.Options{AllowUnsetEnv: allowUnsetEnv},
 				Jobs:        jobs,
 				ProfilePath: profile,
-			})
-			out := c.OutOrStdout()
+				Strict:      strict,
+			}
+			var files []string
+			if len(args) == 1 && args[0] == "-" {
+				data, err := io.ReadAll(io.LimitReader(c.InOrStdin(), maxStdinStory+1))
+				if err != nil {
+					return usagef("-: reading standard input: %v", err)
+				}
+				if len(data) > maxStdinStory {
+					return usagef("-: standard input holds more than %d MiB; a story manifest is far smaller", maxStdinStory>>20)
+				}
+				name := stdinName
+				if name == "" {
+					name = validate.StoryFile
+				}
+				if fi, err := os.Stat(name); err == nil && fi.IsDir() {
+					name = filepath.Join(name, validate.StoryFile)
+				}
+				opts.Stdin = data
+				files = []string{filepath.Clean(name)}
+			} else {
+				if stdinName != "" {
+					return usagef("--stdin-filename: only meaningful with - (read the story from standard input)")
+				}
+				files, err = validate.Expand(args)
+				if err != nil {
+					return usagef("%v", err)
+				}
+			}
+			res := validate.Run(files, opts)
 			tty := isTerminal(out)
 			color, err := useColor(c, out)
 			if err != nil {
 				return err
 			}
 			ho := diag.HumanOptions{Color: color, Snippet: tty}
-			if err := diag.Write(out, f, res.Diagnostics, diag.ToolInfo{Name: "kitsoki", Version: version, Rules: story.Rules()}, ho); err != nil {
+			if opts.Stdin != nil {
+				src := opts.Stdin
+				ho.Source = func(file string) ([]byte, bool) {
+					if file == files[0] {
+						return src, true
+					}
+					b, err := os.ReadFile(file)
+					return b, err == nil
+				}
+			}
+			tool := diag.ToolInfo{Name: "kitsoki", Version: version, Rules: validate.Summaries(), Help: ruleHelp(), Root: validate.RepoRoot()}
+			if err := diag.Write(out, f, res.Diagnostics, tool, ho); err != nil {
 				return usagef("writing output: %v", err)
 			}
 			errs, warns := diag.Count(res.Diagnostics)
 			if f == diag.FormatHuman && !quiet {
+				perWarn := map[string]int{}
+				for _, d := range res.Diagnostics {
+					if d.Severity == diag.Warning {
+						perWarn[d.File]++
+					}
+				}
 				for _, file := range res.Files {
-					if !res.Invalid[file] {
+					switch {
+					case res.Invalid[file]:
+					case strict && perWarn[file] > 0:
+						n := perWarn[file]
+						fmt.Fprintf(out, "✗ %s — %d %s (failing under --strict)\n", file, n, plural(n, "warning", "warnings"))
+					default:
 						fmt.Fprintf(out, "✓ %s — valid\n", file)
 					}
 				}
-				fmt.Fprintf(c.ErrOrStderr(), "%d %s checked: %d %s, %d %s\n",
+				verdict := ""
+				if strict && errs == 0 && warns > 0 {
+					verdict = " (--strict: warnings fail)"
+				}
+				fmt.Fprintf(c.ErrOrStderr(), "%d %s checked: %d %s, %d %s%s\n",
 					len(res.Files), plural(len(res.Files), "story", "stories"),
-					errs, plural(errs, "error", "errors"), warns, plural(warns, "warning", "warnings"))
+					errs, plural(errs, "error", "errors"), warns, plural(warns, "warning", "warnings"), verdict)
 			}
 			if errs > 0 || (strict && warns > 0) {
 				return silentExit(ExitFinding)
@@ -80,15 +145,63 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 		},
 	}
 	fl := c.Flags()
-	fl.StringVarP(&format, "format", "f", "human", "output format: human, json, github or sarif")
-	fl.BoolVar(&strict, "strict", false, "treat warnings as failures (exit 1)")
+	fl.StringVarP(&format, "format", "f", "human", "output format: human, json, github or sarif (--list-rules: human or json)")
+	fl.BoolVar(&strict, "strict", false, "treat warnings as failures (exit 1) and report kitsoki:ignore comments that suppress nothing")
 	fl.BoolVar(&noColor, "no-color", false, "same as --color never")
 	_ = fl.MarkHidden("no-color")
 	fl.BoolVar(&allowUnsetEnv, "allow-unset-env", false, "report unset ${VAR} in agent_plugins env/headers as warnings (for CI without secrets)")
 	fl.BoolVarP(&quiet, "quiet", "q", false, "human format: print only diagnostics, no per-story summary")
 	fl.IntVarP(&jobs, "jobs", "j", 0, "stories checked in parallel (default: number of CPUs)")
 	fl.StringVar(&profile, "profile", "", "operator plugin profile to check (default: .kitsoki/plugins.yaml found upward from each story)")
+	fl.BoolVar(&listRules, "list-rules", false, "list every rule: id, severity, whether run refuses the story, summary, example")
+	fl.StringVar(&stdinName, "stdin-filename", "", "with -: the app.yaml path the standard input stands for (positions, relative files)")
 	return c
+}
+
+// ruleHelp is the SARIF help text of every rule: its summary and example.
+func ruleHelp() map[string]string {
+	out := map[string]string{}
+	for _, r := range validate.Rules() {
+		h := r.Summary + ".\nExample:\n" + r.Example
+		if r.LintOnly {
+			h += "\nThe existing engine loads a story with this finding; kitsoki run warns and goes ahead."
+		}
+		out[r.ID] = h
+	}
+	return out
+}
+
+func writeRules(w io.Writer, format string) error {
+	rules := validate.Rules()
+	switch format {
+	case "json":
+		type row struct {
+			ID       string `json:"id"`
+			Severity string `json:"severity"`
+			Blocking bool   `json:"blocking"`
+			Summary  string `json:"summary"`
+			Example  string `json:"example"`
+		}
+		rows := make([]row, len(rules))
+		for i, r := range rules {
+			rows[i] = row{r.ID, string(r.Severity), !r.LintOnly, r.Summary, r.Example}
+		}
+		return writeJSON(w, rows)
+	case "human", "text", "":
+	default:
+		return usagef("--format %q: --list-rules prints human or json", format)
+	}
+	for _, r := range rules {
+		run := "run refuses"
+		if r.LintOnly || r.Severity == diag.Warning {
+			run = "lint only"
+		}
+		fmt.Fprintf(w, "%-16s %-7s %-11s %s\n", r.ID, r.Severity, run, r.Summary)
+		for _, line := range strings.Split(r.Example, "\n") {
+			fmt.Fprintf(w, "%16s   | %s\n", "", line)
+		}
+	}
+	return nil
 }
 
 func isTerminal(w io.Writer) bool {

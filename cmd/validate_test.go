@@ -113,3 +113,69 @@ func TestValidateEveryBrokenStoryFails(t *testing.T) {
 		}
 	}
 }
+
+// `validate -` checks standard input as the file --stdin-filename names:
+// positions carry that name and relative files resolve beside it.
+func TestValidateStdin(t *testing.T) {
+	src, err := os.ReadFile(brokenStories + "/target/app.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := RunIO([]string{"validate", "-", "--stdin-filename", brokenStories + "/target/app.yaml"}, bytes.NewReader(src), &out, &errb)
+	if code != 1 || !strings.Contains(out.String(), brokenStories+"/target/app.yaml:8:21: error:") {
+		t.Fatalf("exit %d:\n%s%s", code, out.String(), errb.String())
+	}
+	// The buffer, not the file, is checked.
+	fixed := bytes.Replace(src, []byte("target: ending"), []byte("target: end"), 1)
+	out.Reset()
+	errb.Reset()
+	code = RunIO([]string{"validate", "-", "--stdin-filename", brokenStories + "/target"}, bytes.NewReader(fixed), &out, &errb)
+	if code != 0 || !strings.Contains(out.String(), "— valid") {
+		t.Fatalf("fixed buffer: exit %d:\n%s%s", code, out.String(), errb.String())
+	}
+	if code := RunIO([]string{"validate", "--stdin-filename", "x.yaml", brokenStories + "/target"}, nil, &out, &errb); code != 2 {
+		t.Fatalf("--stdin-filename without -: exit %d", code)
+	}
+}
+
+// --strict on warnings only prints the real verdict, not "valid".
+func TestValidateStrictVerdict(t *testing.T) {
+	code, out, errOut := runCmd(t, "validate", "--strict", brokenStories+"/unreachable")
+	if code != 1 || strings.Contains(out, "valid") || !strings.Contains(out, "✗ "+brokenStories+"/unreachable/app.yaml — 1 warning (failing under --strict)") ||
+		!strings.Contains(errOut, "(--strict: warnings fail)") {
+		t.Fatalf("exit %d:\n%s%s", code, out, errOut)
+	}
+}
+
+// --list-rules lists every rule with its severity, whether run refuses the
+// story, a summary and an example.
+func TestValidateListRules(t *testing.T) {
+	code, out, _ := runCmd(t, "validate", "--list-rules")
+	if code != 0 || !strings.Contains(out, "on-error-target  error   lint only") || !strings.Contains(out, "target           error   run refuses") || !strings.Contains(out, "| on:") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	code, out, _ = runCmd(t, "validate", "--list-rules", "--format", "json")
+	var rows []map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) < 40 {
+		t.Fatalf("json: exit %d %s", code, out)
+	}
+}
+
+// Ignore comments: an unknown id is a warning; one that suppresses nothing
+// is reported under --strict only.
+func TestValidateIgnoreComments(t *testing.T) {
+	dir := t.TempDir()
+	app := "app: {id: x}\nroot: start\nintents: {go: {}}\nstates:\n  start:\n    on:\n      go: [{target: end}]\n  end: {terminal: true}  # kitsoki:ignore unreachable\n  island: {}  # kitsoki:ignore unreachable, no-such-rule\n"
+	if err := os.WriteFile(dir+"/app.yaml", []byte(app), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCmd(t, "validate", "-q", dir)
+	if code != 0 || strings.Contains(out, "is unreachable") || !strings.Contains(out, "app.yaml:9:45: warning: kitsoki:ignore no-such-rule: no rule has this id") || strings.Contains(out, "suppresses nothing") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	code, out, _ = runCmd(t, "validate", "-q", "--strict", dir)
+	if code != 1 || !strings.Contains(out, "app.yaml:8:43: warning: kitsoki:ignore unreachable suppresses nothing") {
+		t.Fatalf("strict: exit %d:\n%s", code, out)
+	}
+}

@@ -124,8 +124,8 @@ func TestSARIFShape(t *testing.T) {
 	}
 }
 
-func TestFilterIgnored(t *testing.T) {
-	src := []byte("a: 1 # kitsoki:ignore r1\n# kitsoki:ignore r2, r3\nb: 2\nc: 3 # kitsoki:ignore\nd: 4 # kitsoki:ignore other\n")
+func TestApplyIgnores(t *testing.T) {
+	src := []byte("a: 1 # kitsoki:ignore r1\n# kitsoki:ignore r2, r3\nb: 2\nc: 3 # kitsoki:ignore\nd: 4 # kitsoki:ignore other\ne: 5 # kitsoki:ignore r1, nosuch\n")
 	ds := []Diagnostic{
 		{File: "f", Line: 1, Severity: Warning, Rule: "r1"},
 		{File: "f", Line: 1, Severity: Warning, Rule: "zz"},
@@ -134,14 +134,33 @@ func TestFilterIgnored(t *testing.T) {
 		{File: "f", Line: 5, Severity: Warning, Rule: "r1"},
 		{File: "f", Line: 4, Severity: Error, Rule: "any"},
 	}
-	out := FilterIgnored(ds, func(string) ([]byte, bool) { return src, true })
+	known := func(id string) bool { return id != "nosuch" }
+	res := ApplyIgnores(ds, []string{"f"}, func(string) ([]byte, bool) { return src, true }, known, "ignore")
 	var kept []string
-	for _, d := range out {
+	for _, d := range res.Kept {
 		kept = append(kept, d.Pos()+" "+d.Rule+" "+string(d.Severity))
 	}
 	want := "f:1 zz warning|f:5 r1 warning|f:4 any error"
 	if strings.Join(kept, "|") != want {
 		t.Fatalf("kept %q, want %q", strings.Join(kept, "|"), want)
+	}
+	if len(res.Unknown) != 1 || res.Unknown[0].Pos() != "f:6:27" || !strings.Contains(res.Unknown[0].Message, "nosuch") {
+		t.Fatalf("unknown: %v", res.Unknown)
+	}
+	// An ignore aimed at an error says errors cannot be silenced.
+	errRes := ApplyIgnores([]Diagnostic{{File: "g", Line: 1, Severity: Error, Rule: "r1"}}, []string{"g"},
+		func(string) ([]byte, bool) { return []byte("a: 1 # kitsoki:ignore r1\n"), true }, known, "ignore")
+	if len(errRes.Kept) != 1 || len(errRes.Unknown) != 1 || !strings.Contains(errRes.Unknown[0].Message, "only warnings can be silenced") {
+		t.Fatalf("ignore on an error: %+v", errRes)
+	}
+	var unused []string
+	for _, d := range res.Unused {
+		unused = append(unused, d.Pos())
+	}
+	// line 2 names r2 (nothing) and r3 (used); line 5 names other (nothing);
+	// line 6 names r1 (nothing on line 6).
+	if got := strings.Join(unused, "|"); got != "f:2:18|f:5:23|f:6:23" {
+		t.Fatalf("unused: %s (%v)", got, res.Unused)
 	}
 }
 

@@ -1,8 +1,12 @@
 // Package diag owns positioned diagnostics: the value every check in kitsoki
 // produces ({file, line, col, severity, rule, message}), their deterministic
-// order, and their output formats (human with source line and caret, JSON,
-// GitHub workflow annotations, SARIF 2.1.0).
+// order, `# kitsoki:ignore` markers (which warnings they suppress, which name
+// unknown rules, which suppress nothing), and their output formats (human
+// with the source line and a caret indented by display cells, JSON, GitHub
+// workflow annotations, SARIF 2.1.0 with repository-relative,
+// percent-encoded URIs).
 //
-// It knows nothing about stories: callers produce diagnostics, diag sorts and
-// prints them. It never reads files other than to quote a source line.
+// It knows nothing about stories: callers produce diagnostics and name the
+// known rule ids; diag sorts, filters and prints them. It never reads files
+// other than to quote a source line.
 package diag

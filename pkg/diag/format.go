@@ -2,7 +2,6 @@ package diag
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -127,6 +126,8 @@ func WriteHuman(w io.Writer, ds []Diagnostic, o HumanOptions) error {
 		}
 		return code + s + ansiReset
 	}
+	// every file is split into lines once, however many diagnostics it has
+	split := map[string][]string{}
 	for _, d := range ds {
 		sev := paint(ansiRed+ansiBold, string(d.Severity))
 		if d.Severity == Warning {
@@ -136,41 +137,26 @@ func WriteHuman(w io.Writer, ds []Diagnostic, o HumanOptions) error {
 		if !o.Snippet || d.Line <= 0 {
 			continue
 		}
-		data, ok := src(d.File)
-		if !ok {
+		ls, seen := split[d.File]
+		if !seen {
+			if data, ok := src(d.File); ok {
+				ls = strings.Split(string(data), "\n")
+			}
+			split[d.File] = ls
+		}
+		if d.Line > len(ls) || (d.Line == len(ls) && ls[d.Line-1] == "") {
 			continue
 		}
-		line, ok := nthLine(data, d.Line)
-		if !ok {
-			continue
-		}
+		line := strings.TrimRight(ls[d.Line-1], "\r")
 		line, col := snippetLine(line, d.Col)
 		fmt.Fprintf(bw, "%5d | %s\n", d.Line, line)
 		if col > 0 {
-			pad := col - 1
-			if r := []rune(line); pad > len(r) {
-				pad = len(r)
-			}
+			r := []rune(line)
+			pad := cells(r[:min(col-1, len(r))])
 			fmt.Fprintf(bw, "      | %s%s\n", strings.Repeat(" ", pad), paint(ansiGreen, "^"))
 		}
 	}
 	return bw.Flush()
-}
-
-func nthLine(data []byte, n int) (string, bool) {
-	for i := 1; ; i++ {
-		j := bytes.IndexByte(data, '\n')
-		if i == n {
-			if j < 0 {
-				j = len(data)
-			}
-			return strings.TrimRight(string(data[:j]), "\r"), true
-		}
-		if j < 0 {
-			return "", false
-		}
-		data = data[j+1:]
-	}
 }
 
 // snippetWidth bounds a quoted source line: a minified or generated file can

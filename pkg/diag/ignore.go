@@ -2,13 +2,15 @@ package diag
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // IgnoreMarker starts an inline suppression comment in a YAML file:
 //
-//   - say: "x"   # kitsoki:ignore effect-multiple-kinds
-//     # kitsoki:ignore unreachable-state,unused-intent
+//   - say: "x"   # kitsoki:ignore effect-kinds
+//     # kitsoki:ignore unreachable, bare-expr
 //     orphan: {}
 //
 // A marker applies to its own line, or to the next line when the comment
@@ -17,62 +19,165 @@ import (
 // refuse the story, and hiding it would only move the failure to run time.
 const IgnoreMarker = "kitsoki:ignore"
 
-// FilterIgnored drops warnings suppressed by an inline marker. src returns
-// the file's bytes (ok=false when unreadable: nothing is dropped).
-func FilterIgnored(ds []Diagnostic, src func(file string) ([]byte, bool)) []Diagnostic {
-	out := ds[:0:0]
-	lines := map[string][][]byte{}
-	for _, d := range ds {
-		if d.Severity != Warning || d.Line <= 0 {
-			out = append(out, d)
+// Marker is one `# kitsoki:ignore` comment.
+type Marker struct {
+	File string
+	Line int // the marker's own line
+	Col  int // the column of "kitsoki:ignore"
+	// Covers is the line the marker suppresses on (its own line, or the next
+	// one for a comment alone on its line).
+	Covers int
+	// Rules are the ids it names (nil: every rule).
+	Rules []string
+	// RuleCols are the columns of each id.
+	RuleCols []int
+}
+
+// FindMarkers returns every marker of a file.
+func FindMarkers(file string, data []byte) []Marker {
+	var out []Marker
+	for i, raw := range bytes.Split(data, []byte("\n")) {
+		line := string(bytes.TrimRight(raw, "\r"))
+		h := strings.Index(line, "#")
+		if h < 0 {
 			continue
 		}
-		ls, seen := lines[d.File]
-		if !seen {
-			if data, ok := src(d.File); ok {
-				ls = bytes.Split(data, []byte("\n"))
+		j := strings.Index(line[h:], IgnoreMarker)
+		if j < 0 {
+			continue
+		}
+		at := h + j
+		m := Marker{File: file, Line: i + 1, Col: utf8.RuneCountInString(line[:at]) + 1, Covers: i + 1}
+		if strings.TrimSpace(line[:h]) == "" {
+			m.Covers = i + 2
+		}
+		rest := line[at+len(IgnoreMarker):]
+		off := at + len(IgnoreMarker)
+		for len(rest) > 0 {
+			k := strings.IndexFunc(rest, func(r rune) bool { return r != ',' && r != ' ' && r != '\t' })
+			if k < 0 {
+				break
 			}
-			lines[d.File] = ls
+			rest, off = rest[k:], off+k
+			e := strings.IndexAny(rest, ", \t")
+			if e < 0 {
+				e = len(rest)
+			}
+			m.Rules = append(m.Rules, rest[:e])
+			m.RuleCols = append(m.RuleCols, utf8.RuneCountInString(line[:off])+1)
+			rest, off = rest[e:], off+e
 		}
-		if suppressed(ls, d.Line, d.Rule) {
-			continue
-		}
-		out = append(out, d)
+		out = append(out, m)
 	}
 	return out
 }
 
-func suppressed(ls [][]byte, line int, rule string) bool {
-	if line-1 < len(ls) && markerCovers(string(ls[line-1]), rule) {
+func (m Marker) covers(d Diagnostic) bool {
+	if d.File != m.File || d.Line != m.Covers {
+		return false
+	}
+	if len(m.Rules) == 0 {
 		return true
 	}
-	if line-2 >= 0 && line-2 < len(ls) {
-		prev := strings.TrimSpace(string(ls[line-2]))
-		if strings.HasPrefix(prev, "#") && markerCovers(prev, rule) {
+	for _, r := range m.Rules {
+		if r == d.Rule {
 			return true
 		}
 	}
 	return false
 }
 
-func markerCovers(line, rule string) bool {
-	i := strings.Index(line, "#")
-	if i < 0 {
-		return false
-	}
-	comment := line[i:]
-	j := strings.Index(comment, IgnoreMarker)
-	if j < 0 {
-		return false
-	}
-	rest := strings.TrimSpace(comment[j+len(IgnoreMarker):])
-	if rest == "" {
-		return true
-	}
-	for _, id := range strings.FieldsFunc(rest, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
-		if id == rule {
-			return true
+// IgnoreResult is what applying the markers of a set of files gives.
+type IgnoreResult struct {
+	// Kept are the diagnostics no marker suppresses.
+	Kept []Diagnostic
+	// Unknown are warnings about ids no rule has, and about ids aimed at
+	// an error, which cannot be suppressed (always reported).
+	Unknown []Diagnostic
+	// Unused are warnings about markers (or ids) that suppress nothing
+	// (reported under --strict).
+	Unused []Diagnostic
+}
+
+// ApplyIgnores drops the warnings suppressed by the markers of files
+// (src returns a file's bytes; an unreadable file has no markers), and
+// reports markers naming an id known does not accept and markers that
+// suppress nothing, as warnings of rule ruleID.
+func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, bool), known func(string) bool, ruleID string) IgnoreResult {
+	var markers []Marker
+	seen := map[string]bool{}
+	for _, f := range files {
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		if data, ok := src(f); ok {
+			markers = append(markers, FindMarkers(f, data)...)
 		}
 	}
-	return false
+	// Diagnostics in files outside the list (an eval report, ...) may carry
+	// markers too.
+	for _, d := range ds {
+		if d.Severity == Warning && d.Line > 0 && !seen[d.File] {
+			seen[d.File] = true
+			if data, ok := src(d.File); ok {
+				markers = append(markers, FindMarkers(d.File, data)...)
+			}
+		}
+	}
+	var res IgnoreResult
+	used := make([]map[string]bool, len(markers))
+	// errs records, per marker, the rules of errors on its line: an error is
+	// never suppressed, and the marker's report says so.
+	errs := make([]map[string]bool, len(markers))
+	for _, d := range ds {
+		if d.Severity == Error && d.Line > 0 {
+			for i, m := range markers {
+				if m.covers(d) {
+					if errs[i] == nil {
+						errs[i] = map[string]bool{}
+					}
+					errs[i][d.Rule] = true
+				}
+			}
+		}
+		hidden := false
+		if d.Severity == Warning && d.Line > 0 {
+			for i, m := range markers {
+				if m.covers(d) {
+					hidden = true
+					if used[i] == nil {
+						used[i] = map[string]bool{}
+					}
+					used[i][d.Rule] = true
+				}
+			}
+		}
+		if !hidden {
+			res.Kept = append(res.Kept, d)
+		}
+	}
+	for i, m := range markers {
+		if len(m.Rules) == 0 {
+			if len(used[i]) == 0 {
+				res.Unused = append(res.Unused, Diagnostic{File: m.File, Line: m.Line, Col: m.Col, Severity: Warning, Rule: ruleID,
+					Message: fmt.Sprintf("%s suppresses nothing: no warning is reported on line %d; remove the comment", IgnoreMarker, m.Covers)})
+			}
+			continue
+		}
+		for j, id := range m.Rules {
+			switch {
+			case !known(id):
+				res.Unknown = append(res.Unknown, Diagnostic{File: m.File, Line: m.Line, Col: m.RuleCols[j], Severity: Warning, Rule: ruleID,
+					Message: fmt.Sprintf("%s %s: no rule has this id (kitsoki validate --list-rules lists them)", IgnoreMarker, id)})
+			case !used[i][id] && errs[i][id]:
+				res.Unknown = append(res.Unknown, Diagnostic{File: m.File, Line: m.Line, Col: m.RuleCols[j], Severity: Warning, Rule: ruleID,
+					Message: fmt.Sprintf("%s %s cannot suppress the %s error on line %d: only warnings can be silenced (an error is a real defect; fix it)", IgnoreMarker, id, id, m.Covers)})
+			case !used[i][id]:
+				res.Unused = append(res.Unused, Diagnostic{File: m.File, Line: m.Line, Col: m.RuleCols[j], Severity: Warning, Rule: ruleID,
+					Message: fmt.Sprintf("%s %s suppresses nothing: no %s warning is reported on line %d; remove it", IgnoreMarker, id, id, m.Covers)})
+			}
+		}
+	}
+	return res
 }

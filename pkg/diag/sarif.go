@@ -3,8 +3,10 @@ package diag
 import (
 	"encoding/json"
 	"io"
+	"net/url"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // ToolInfo describes the producing tool for SARIF output.
@@ -15,7 +17,16 @@ type ToolInfo struct {
 	// Rules maps rule ids to a one-line description; rules that appear in
 	// diagnostics but not here are still listed.
 	Rules map[string]string
+	// Help maps rule ids to their help text (summary, example).
+	Help map[string]string
+	// Root is the absolute directory SARIF URIs are relative to (the
+	// repository root; "" means the working directory). Files outside it
+	// get absolute file: URIs.
+	Root string
 }
+
+// srcRoot is the uriBaseId of repository-relative artifact URIs.
+const srcRoot = "%SRCROOT%"
 
 type sarifLog struct {
 	Schema  string     `json:"$schema"`
@@ -24,8 +35,10 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
+	Tool               sarifTool                `json:"tool"`
+	OriginalURIBaseIDs map[string]sarifArtifact `json:"originalUriBaseIds,omitempty"`
+	ColumnKind         string                   `json:"columnKind"`
+	Results            []sarifResult            `json:"results"`
 }
 
 type sarifTool struct {
@@ -42,6 +55,7 @@ type sarifDriver struct {
 type sarifRule struct {
 	ID               string        `json:"id"`
 	ShortDescription *sarifMessage `json:"shortDescription,omitempty"`
+	Help             *sarifMessage `json:"help,omitempty"`
 }
 
 type sarifMessage struct {
@@ -66,7 +80,8 @@ type sarifPhysical struct {
 }
 
 type sarifArtifact struct {
-	URI string `json:"uri"`
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
 }
 
 type sarifRegion struct {
@@ -96,6 +111,13 @@ func WriteSARIF(w io.Writer, ds []Diagnostic, tool ToolInfo) error {
 		if desc := tool.Rules[id]; desc != "" {
 			rules[i].ShortDescription = &sarifMessage{Text: desc}
 		}
+		if h := tool.Help[id]; h != "" {
+			rules[i].Help = &sarifMessage{Text: h}
+		}
+	}
+	root := tool.Root
+	if root == "" {
+		root, _ = filepath.Abs(".")
 	}
 	results := make([]sarifResult, 0, len(ds))
 	for _, d := range ds {
@@ -103,7 +125,7 @@ func WriteSARIF(w io.Writer, ds []Diagnostic, tool ToolInfo) error {
 		if d.Severity == Warning {
 			level = "warning"
 		}
-		loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: filepath.ToSlash(d.File)}}}
+		loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: artifact(root, d.File)}}
 		if d.Line > 0 {
 			loc.PhysicalLocation.Region = &sarifRegion{StartLine: d.Line, StartColumn: d.Col}
 		}
@@ -117,14 +139,53 @@ func WriteSARIF(w io.Writer, ds []Diagnostic, tool ToolInfo) error {
 		name = "kitsoki"
 	}
 	log := sarifLog{
-		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
+		Schema:  "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
 		Version: "2.1.0",
 		Runs: []sarifRun{{
-			Tool:    sarifTool{Driver: sarifDriver{Name: name, Version: tool.Version, InformationURI: tool.URI, Rules: rules}},
-			Results: results,
+			Tool:               sarifTool{Driver: sarifDriver{Name: name, Version: tool.Version, InformationURI: tool.URI, Rules: rules}},
+			OriginalURIBaseIDs: map[string]sarifArtifact{srcRoot: {URI: fileURI(root, true)}},
+			ColumnKind:         "unicodeCodePoints",
+			Results:            results,
 		}},
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(log)
+}
+
+// artifact locates file for SARIF: a percent-encoded URI relative to root
+// with uriBaseId %SRCROOT%, or an absolute file: URI for a file outside
+// root.
+func artifact(root, file string) sarifArtifact {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return sarifArtifact{URI: escapePath(filepath.ToSlash(file))}
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return sarifArtifact{URI: fileURI(abs, false)}
+	}
+	return sarifArtifact{URI: escapePath(filepath.ToSlash(rel)), URIBaseID: srcRoot}
+}
+
+// escapePath percent-encodes each segment of a slash path.
+func escapePath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
+}
+
+// fileURI is the file: URI of an absolute path (with a trailing slash for a
+// directory).
+func fileURI(abs string, dir bool) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // C:/x -> /C:/x
+	}
+	if dir && !strings.HasSuffix(p, "/") {
+		p += "/"
+	}
+	return "file://" + escapePath(p)
 }

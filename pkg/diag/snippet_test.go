@@ -64,3 +64,32 @@ func TestMessagesEscapeControlCharacters(t *testing.T) {
 		}
 	}
 }
+
+// The caret counts display cells: an emoji or a CJK character before the
+// column takes two, a combining mark none.
+func TestCaretCountsDisplayCells(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{"say: \"🎉 {{ x ? y : z }}\"", "say: \"🎉 {{ x "},
+		{"say: \"日本 {{ x ? y : z }}\"", "say: \"日本 {{ x "},
+		{"say: \"é {{ x ? y : z }}\"", "say: \"é {{ x "}, // e + combining acute
+	} {
+		r := []rune(tc.line)
+		col := len([]rune(tc.want)) + 1 // the '?'
+		ds := []Diagnostic{{File: "f", Line: 1, Col: col, Severity: Error, Rule: "r", Message: "m"}}
+		var b bytes.Buffer
+		if err := WriteHuman(&b, ds, HumanOptions{Snippet: true, Source: func(string) ([]byte, bool) { return []byte(tc.line + "\n"), true }}); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(b.String(), "\n")
+		caret := strings.TrimPrefix(lines[2], "      | ")
+		if r[col-1] != '?' {
+			t.Fatalf("test column wrong: %q", string(r[col-1]))
+		}
+		if got, want := len(caret)-1, cells([]rune(tc.want)); got != want || strings.TrimSpace(caret) != "^" {
+			t.Errorf("%q: caret at cell %d, want %d:\n%s", tc.line, got, want, b.String())
+		}
+	}
+	if cells([]rune("🎉")) != 2 || cells([]rune("日")) != 2 || cells([]rune("e\u0301")) != 1 || cells([]rune("a")) != 1 {
+		t.Fatal("cell widths")
+	}
+}

@@ -76,6 +76,9 @@ type StoryLoader struct {
 type storyEntry struct {
 	st  *story.Story
 	err error
+	// lint holds the story's findings upstream's loader accepts (a missing
+	// prompt file, a dangling on_error, ...): shown as warnings.
+	lint []diag.Diagnostic
 }
 
 // Load loads the story at path (cached). A story with load errors is an
@@ -92,12 +95,19 @@ func (l *StoryLoader) Load(path string) (*story.Story, error) {
 	opts := l.Opts
 	opts.AllowUnsetEnv = true
 	st, ds := story.Load(path, opts)
-	// The story's own "selection" rule wants the evidence report to exist;
-	// eval is what produces it, and checks it itself (CheckSelections).
-	var fatal []diag.Diagnostic
+	// A dataset is invalid only when its story does not load (upstream's
+	// semantics): findings upstream's loader accepts (story.Blocking is
+	// false for them: lint-only rules such as a missing prompt file, a
+	// dangling on_error, or the selection evidence eval itself produces)
+	// are warnings.
+	var fatal, lint []diag.Diagnostic
 	for _, d := range ds {
-		if d.Severity == diag.Error && d.Rule != "selection" {
+		switch {
+		case story.Blocking(d):
 			fatal = append(fatal, d)
+		case d.Severity == diag.Error:
+			d.Severity = diag.Warning
+			lint = append(lint, d)
 		}
 	}
 	var err error
@@ -112,8 +122,19 @@ func (l *StoryLoader) Load(path string) (*story.Story, error) {
 	if l.cache == nil {
 		l.cache = map[string]storyEntry{}
 	}
-	l.cache[path] = storyEntry{st, err}
+	l.cache[path] = storyEntry{st, err, lint}
 	return st, err
+}
+
+// Lint returns the findings of the story at path (loaded by Load) that do
+// not stop it from loading, as warnings.
+func (l *StoryLoader) Lint(path string) []diag.Diagnostic {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.cache[path].lint
 }
 
 // Validate checks a dataset in the reference's order (C.3), adding the
@@ -190,6 +211,10 @@ func Validate(d *Dataset, loader *StoryLoader) *Validation {
 		return v
 	}
 	v.Story = st
+	for _, ld := range loader.Lint(appPath) {
+		v.Findings = append(v.Findings, Finding{Pos: story.Pos{File: ld.File, Line: ld.Line, Col: ld.Col}, Severity: diag.Warning,
+			Message: fmt.Sprintf("story: %s [%s]", ld.Message, ld.Rule)})
+	}
 	cs := FindCallSite(st, d.Call)
 	if cs == nil {
 		errf("call", "call site %q not found; add id: %s to the target host.agent.* invoke", d.Call, d.Call)

@@ -256,7 +256,11 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 }
 
 func ruleIDs() []string {
-	return slices.Sorted(mapKeys(story.Rules()))
+	var ids []string
+	for _, r := range story.Rules() {
+		ids = append(ids, r.ID)
+	}
+	return ids
 }
 
 func worldKeys(st *story.Story) []string {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -65,4 +66,51 @@ func BenchmarkValidate(b *testing.B) {
 			reportCPU(b, start)
 		})
 	}
+}
+
+// BenchmarkLarge30kStates loads a 30,000-state story (150,000 effects).
+// live-MiB is the heap still in use with the loaded story alive (after a
+// GC); peak-MiB the largest heap seen while loading (sampled by the GC's
+// own statistics: HeapSys high-water mark); B/op everything allocated.
+func BenchmarkLarge30kStates(b *testing.B) {
+	b.Run("lean", func(b *testing.B) { benchLarge(b, genLeanStory(b, 30000)) })
+	b.Run("heavy-5-effects", func(b *testing.B) { benchLarge(b, genStory(b, 30000)) })
+}
+
+// genLeanStory writes n states, each with a description, one say and two
+// transitions (the shape of a large generated menu or quiz story).
+func genLeanStory(tb testing.TB, n int) string {
+	tb.Helper()
+	var b strings.Builder
+	b.WriteString("app: {id: lean}\nroot: s0\nintents:\n  next: {}\n  back: {}\nstates:\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "  s%d:\n    description: \"state %d\"\n    on_enter:\n      - say: \"at %d\"\n    on:\n      next: [{target: s%d}]\n      back: [{target: s0}]\n", i, i, i, (i+1)%n)
+	}
+	dir := tb.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(b.String()), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}
+
+func benchLarge(b *testing.B, dir string) {
+	b.ReportAllocs()
+	var live, peak float64
+	for b.Loop() {
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		st, ds := Load(dir, Options{})
+		var after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		if len(ds) != 0 || len(st.States) != 30000 {
+			b.Fatalf("%d diagnostics, %d states", len(ds), len(st.States))
+		}
+		live = float64(after.HeapAlloc) / (1 << 20)
+		peak = float64(after.HeapSys) / (1 << 20)
+		runtime.KeepAlive(st)
+	}
+	b.ReportMetric(live, "live-MiB")
+	b.ReportMetric(peak, "heap-sys-MiB")
 }

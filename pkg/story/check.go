@@ -1,7 +1,11 @@
 package story
 
 import (
+	"strconv"
+	"strings"
+
 	"fmt"
+	"go.yaml.in/yaml/v3"
 	"sort"
 )
 
@@ -20,87 +24,64 @@ type effectAt struct {
 	site effSite
 }
 
-// ruleDef is one check: a stable id, a one-line description, and the pass
-// (nil for rules reported while parsing).
-type ruleDef struct {
-	id   string
-	desc string
+// pass is one rule's check over a loaded story. Rules without a pass are
+// reported while parsing or loading.
+type pass struct {
+	rule *Rule
 	run  func(c *checker)
 }
 
-// allRules lists every rule in the order the passes run. Rules with a nil
-// run are reported by the parser/loader.
-var allRules = []ruleDef{
-	{"yaml-syntax", "YAML syntax errors and tab indentation", nil},
-	{"duplicate-key", "a mapping key is declared twice", nil},
-	{"type", "a value has the wrong YAML type (string, list, mapping, bool, number)", nil},
-	{"unknown-key", "a key is not part of the story format (with a did-you-mean suggestion)", nil},
-	{"io", "a story file cannot be read", nil},
-	{"include", "include: globs and the merge of included files", nil},
-	{"imports", "imports: children: source, alias, cycles, entry, exits, world_in, hosts, intents, overrides", checkImports},
-	{"app", "app.id is required; app.context and app.context_path are exclusive", checkApp},
-	{"root", "root names an existing state", checkRoot},
-	{"initial", "a compound state's initial names a child; parallel states have 2+ regions and no initial", checkInitial},
-	{"state", "state-level value checks: decider, write_mode, transcript, theme, intercept_drive, timeout, off-ramp, default_intent", checkStateValues},
-	{"view", "view structure and choice cross-references", checkViews},
-	{"target", "transition, on_error, timeout and on_complete targets resolve (absolute, dotted, ../, ., @exit:)", checkTargets},
-	{"intent", "intents used in on:, default_intent and emit_intent are declared", checkIntents},
-	{"relevant-world", "relevant_world keys are declared in world:", checkRelevantWorld},
-	{"hosts", "invokes are in the hosts: allow-list when it is non-empty", checkHosts},
-	{"effect", "effect shape: background, on_complete, target, emit_intent rules", checkEffectShape},
-	{"agent-plugin", "agent_plugins: declarations (reference §7)", nil},
-	{"provider", "providers: declarations and references", nil},
-	{"persona", "agents: persona declarations (reference §3.5)", checkPersonas},
-	{"secret-too-short", "warning: a ${VAR} secret in agent_plugins env:/headers: is under 4 bytes and cannot be masked", checkShortSecrets},
-	{"agent-invoke", "host.agent.<verb> invokes: verb, agent alias, with.agent persona, verb/tool cross-checks", checkAgentInvokes},
-	{"agent-file", "prompt, prompt_path and schema files of agent invokes exist", checkAgentFiles},
-	{"prompt-root", "prompt:/prompt_path: files stay inside the story's roots (story, imported children, prompt overlays)", checkPromptRoots},
-	{"schema", "agent schemas compile and $refs stay inside schemas/", checkSchemas},
-	{"grammar", "decide schemas of a builtin.local_llm grammar: true alias stay in the llama.cpp grammar subset", checkGrammar},
-	{"expr", "when: guards compile under kitsoki's expr whitelist", checkExprs},
-	{"template", "{{ }} value templates in set/with/slots/emit_intent/bind compile", checkValueTemplates},
-	{"pongo", "pongo2 templates in say, views and prompt files compile", checkPongo},
-	{"effect-kinds", "warning: an effect carries more than one of set/increment/say/invoke (only the first runs)", checkEffectKinds},
-	{"once-bind", "once: true needs a non-empty bind:", checkOnceBind},
-	{"bare-expr", "warning: a with: value looks like an expression but has no {{ }}", checkBareExpr},
-	{"unreachable", "warning: a state cannot be reached from root", checkUnreachable},
-	{"decide-schema", "warning: host.agent.decide without a schema", checkDecideSchema},
-	{"selection", "selection: blocks: known keys, evidence file exists", checkSelection},
-	{"exits", "@exit:<name> targets name an exit declared in exits:", nil},
-	{"phases", "phases: and phase_templates: structure", checkPhases},
-	{"meta-mode", "meta_modes: declarations", checkMetaModes},
-	{"decider", "decider: block", checkDecider},
-	{"routing", "routing: block and intent synonyms", checkRouting},
-	{"interfaces", "host_interfaces and iface.<name>.<op> invokes", checkInterfaces},
-	{"starlark", "host.starlark.run scripts exist inside the story with their sidecar", checkStarlark},
-	{"internal", "an internal loader error (a bug: please report it)", nil},
-}
-
-// Rules returns every rule id with a one-line description (for SARIF
-// output and docs).
-func Rules() map[string]string {
-	out := make(map[string]string, len(allRules))
-	for _, r := range allRules {
-		out[r.id] = r.desc
+// passes lists the checks in the order they run.
+func passes() []pass {
+	return []pass{
+		{ruleImports, checkImports},
+		{ruleApp, checkApp},
+		{ruleRoot, checkRoot},
+		{ruleInitial, checkInitial},
+		{ruleState, checkStateValues},
+		{ruleView, checkViews},
+		{ruleTarget, checkTargets},
+		{ruleIntent, checkIntents},
+		{ruleRelevantWorld, checkRelevantWorld},
+		{ruleHosts, checkHosts},
+		{ruleEffect, checkEffectShape},
+		{rulePersona, checkPersonas},
+		{ruleSecretTooShort, checkShortSecrets},
+		{ruleAgentInvoke, checkAgentInvokes},
+		{ruleAgentFile, checkAgentFiles},
+		{rulePromptRoot, checkPromptRoots},
+		{ruleSchema, checkSchemas},
+		{ruleGrammar, checkGrammar},
+		{ruleExpr, checkExprs},
+		{ruleTemplate, checkValueTemplates},
+		{rulePongo, checkPongo},
+		{ruleEffectKinds, checkEffectKinds},
+		{ruleOnceBind, checkOnceBind},
+		{ruleBareExpr, checkBareExpr},
+		{ruleUnreachable, checkUnreachable},
+		{ruleDecideSchema, checkDecideSchema},
+		{ruleSelection, checkSelection},
+		{rulePhases, checkPhases},
+		{ruleMetaMode, checkMetaModes},
+		{ruleDecider, checkDecider},
+		{ruleRouting, checkRouting},
+		{ruleInterfaces, checkInterfaces},
+		{ruleStarlark, checkStarlark},
 	}
-	return out
 }
 
-// unfoldedRules check blocks upstream drops when it folds an imported
-// child into its importer (decider:, routing:); their errors are only
-// warnings in a child.
-var unfoldedRules = map[string]bool{"decider": true, "routing": true}
+// unfolded reports whether r checks a block upstream drops when it folds
+// an imported child into its importer (decider:, routing:); its errors are
+// only warnings in a child.
+func unfolded(r *Rule) bool { return r == ruleDecider || r == ruleRouting }
 
 func (l *loader) check(st *Story) {
 	c := &checker{st: st, rep: l.rep, l: l}
-	for _, r := range allRules {
-		if r.run == nil {
-			continue
-		}
+	for _, ps := range passes() {
 		mark := len(l.rep.ds)
-		r.run(c)
-		if st.child && unfoldedRules[r.id] {
-			l.rep.demoteSince(mark, "ignored in an imported child: upstream does not fold its "+r.id+" block")
+		ps.run(c)
+		if st.child && unfolded(ps.rule) {
+			l.rep.demoteSince(mark, "ignored in an imported child: upstream does not fold its "+ps.rule.ID+" block")
 		}
 	}
 }
@@ -214,7 +195,7 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // keyPos returns the position of an effect key's value, or the effect's.
 func (e *Effect) keyPos(key string) Pos {
-	if p, ok := e.Keys[key]; ok {
+	if p, ok := e.KeyPos(key); ok {
 		return p
 	}
 	return e.Pos
@@ -225,4 +206,37 @@ func (s *State) keyPos(key string) Pos {
 		return p
 	}
 	return s.Pos
+}
+
+// withPos returns the position of the with: value at a dotted key
+// ("schema", "context.prompt", "items[2].text"), of the deepest part of it
+// that exists, or of the with: key.
+func (e *Effect) withPos(key string) Pos {
+	n := deref(e.withNode)
+	if n == nil {
+		return e.keyPos("with")
+	}
+	best := e.keyPos("with")
+	key = strings.ReplaceAll(strings.ReplaceAll(key, "[", ".["), "]", "")
+	for _, k := range strings.Split(strings.TrimPrefix(key, "."), ".") {
+		var next *yaml.Node
+		switch {
+		case strings.HasPrefix(k, "[") && n.Kind == yaml.SequenceNode:
+			if i, err := strconv.Atoi(k[1:]); err == nil && i >= 0 && i < len(n.Content) {
+				next = deref(n.Content[i])
+			}
+		case n.Kind == yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == k {
+					next = deref(n.Content[i+1])
+				}
+			}
+		}
+		if next == nil {
+			break
+		}
+		n = next
+		best = Pos{File: e.Pos.File, Line: n.Line, Col: n.Column}
+	}
+	return best
 }

@@ -11,11 +11,28 @@
 // unknown-key problems with "did you mean" suggestions (suggest.go);
 // include.go merges include: files; imports.go loads imports: children with
 // cycle detection; plugins.go validates agent_plugins:/providers: and
-// substitutes ${VAR}; resolve.go resolves state targets. check.go lists
-// every rule with its stable id (Rules) and runs the passes; each check is
-// one rule_<name>.go file. A story loads in three steps: parse every file
-// into the model, merge and index it, run every rule. Problems never stop
-// the load early: every problem of every file is reported.
+// substitutes ${VAR}; resolve.go holds ResolvePath, the one target
+// resolver of kitsoki (upstream's semantics, story-runtime.md §1.6/§2.4:
+// the engine calls it too); scalarpos.go maps an expression library's
+// line:col inside a scalar back to the file, through every YAML scalar
+// style, so a diagnostic names the offending token; cache.go shares parsed
+// files between the loads of one process (Options.Cache). rules.go is the
+// rule registry: every diagnostic is created from a *Rule value (id,
+// severity, summary, example), never from a string; check.go runs the
+// passes; each check is one rule_<name>.go file. A story loads in three
+// steps: parse every file into the model, merge and index it, run every
+// rule. Problems never stop the load early: every problem of every file is
+// reported.
+//
+// Runnable or not: Blocking(d) (and Unrunnable(ds)) tells run, test and
+// eval whether a diagnostic makes the story unrunnable. A rule marked
+// LintOnly checks something upstream's loader accepts (story-format.md
+// §10: prompt and schema files, $refs, on_error targets, effect agent:
+// aliases; views, say and prompt templates, which upstream compiles only
+// when rendering; unreachable states and the other warnings): its errors
+// stay errors for validate, but runners print them as warnings and go
+// ahead, as the existing engine would load the story. Errors of every
+// other rule (and of an id this package does not know) block.
 //
 // Upstream compatibility: a story the existing engine accepts loads with no
 // error, except where the issue asks for stricter checks (missing prompt,

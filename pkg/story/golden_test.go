@@ -1,11 +1,14 @@
 package story
 
 import (
+	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/pkg/diag"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/broken.golden")
@@ -26,6 +29,7 @@ func TestBrokenGolden(t *testing.T) {
 			out = strings.ReplaceAll(out, wd, "$PKG")
 		}
 		b.WriteString(out)
+		checkRuleGolden(t, e.Name(), ds)
 	}
 	golden := filepath.Join("testdata", "broken.golden")
 	if *update {
@@ -39,5 +43,37 @@ func TestBrokenGolden(t *testing.T) {
 	}
 	if got := b.String(); got != string(want) {
 		t.Errorf("diagnostics changed; diff against %s (rerun with -update if intended):\n%s", golden, got)
+	}
+}
+
+// checkRuleGolden pins, per rule, every diagnostic as the human format
+// prints it: file:line:col, the source line and the caret under the token
+// (testdata/broken/<rule>/expect.golden).
+func checkRuleGolden(t *testing.T, rule string, ds []diag.Diagnostic) {
+	t.Helper()
+	var b bytes.Buffer
+	err := diag.WriteHuman(&b, ds, diag.HumanOptions{Snippet: true, Source: func(f string) ([]byte, bool) {
+		data, err := os.ReadFile(f)
+		return data, err == nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	if wd, err := os.Getwd(); err == nil {
+		got = strings.ReplaceAll(got, wd, "$PKG")
+	}
+	golden := filepath.Join("testdata", "broken", rule, "expect.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -run BrokenGolden -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s: positions or carets changed; diff against %s (rerun with -update if intended):\n%s", rule, golden, got)
 	}
 }

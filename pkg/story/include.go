@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-
 )
 
 // includeMerged are the top-level keys an included file contributes
@@ -27,12 +26,12 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 		}
 		matches, err := filepath.Glob(full)
 		if err != nil {
-			l.rep.errf(Pos{File: display}, "include", "include glob %q: %v", pat, err)
+			l.rep.errf(Pos{File: display}, ruleInclude, "include glob %q: %v", pat, err)
 			continue
 		}
 		sort.Strings(matches)
 		if len(matches) == 0 {
-			l.rep.warnf(Pos{File: display}, "include", "include glob %q matches no file (upstream ignores it silently)", pat)
+			l.rep.warnf(Pos{File: display}, ruleInclude, "include glob %q matches no file (upstream ignores it silently)", pat)
 		}
 		for _, m := range matches {
 			abs, _ := filepath.Abs(m)
@@ -43,16 +42,16 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 			if fi, err := os.Stat(m); err != nil || fi.IsDir() {
 				continue
 			}
-			data, err := l.opts.readYAML(m)
+			data, err := l.readFile(abs)
 			if err != nil {
-				l.rep.errf(Pos{File: m}, "include", "include read: %v", err)
+				l.rep.errf(Pos{File: m}, ruleInclude, "include read: %v", err)
 				continue
 			}
-			doc := l.parseYAML(m, data)
+			doc, owned := l.parseFile(m, abs, data, false) // an include belongs to its story
 			if doc == nil {
 				continue
 			}
-			p := &fileParser{reporter: l.rep, file: m, dir: filepath.Dir(abs), budget: maxNodes}
+			p := &fileParser{reporter: l.rep, file: m, dir: filepath.Dir(abs), budget: maxNodes, owned: owned}
 			fd := p.parseDoc(doc)
 			st.Manifests = append(st.Manifests, m)
 			l.mergeOne(st, fd)
@@ -69,11 +68,11 @@ func (l *loader) mergeOne(st *Story, fd *fileDef) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if !includeMerged[k] {
-			l.rep.warnf(fd.present[k], "include", "include: top-level key %q in an included file is ignored (only states, intents, world, agents, providers, hosts, meta_modes, proposals, phases, phase_templates and checkpoint_intents are merged); move it to the manifest", k)
+			l.rep.warnf(fd.present[k], ruleInclude, "include: top-level key %q in an included file is ignored (only states, intents, world, agents, providers, hosts, meta_modes, proposals, phases, phase_templates and checkpoint_intents are merged); move it to the manifest", k)
 		}
 	}
 	collide := func(p Pos, what, name string) {
-		l.rep.errf(p, "include", "include: %s %q is already declared", what, name)
+		l.rep.errf(p, ruleInclude, "include: %s %q is already declared", what, name)
 	}
 	for _, s := range inc.States {
 		if hasTop(st, s.Name) {
@@ -91,7 +90,7 @@ func (l *loader) mergeOne(st *Story, fd *fileDef) {
 	}
 	if inc.Phases != nil {
 		if st.Phases != nil {
-			l.rep.errf(inc.Phases.Pos, "include", "include: phases: block already declared")
+			l.rep.errf(inc.Phases.Pos, ruleInclude, "include: phases: block already declared")
 		} else {
 			st.Phases = inc.Phases
 		}

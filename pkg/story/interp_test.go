@@ -110,7 +110,7 @@ states:
 }
 
 func TestRulesHaveDescriptions(t *testing.T) {
-	for id, desc := range Rules() {
+	for id, desc := range RuleSummaries() {
 		if id == "" || desc == "" || strings.ContainsAny(id, " _") {
 			t.Errorf("bad rule %q: %q", id, desc)
 		}

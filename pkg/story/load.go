@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,7 +14,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 )
 
@@ -26,22 +24,13 @@ type Options struct {
 	AllowUnsetEnv bool
 	// LookupEnv resolves ${VAR}; nil means os.LookupEnv.
 	LookupEnv func(string) (string, bool)
+	// Cache, when set, shares read and parsed files with other loads of
+	// the process (each file is parsed once).
+	Cache *Cache
 	// Overlay holds unsaved editor buffers by absolute path: a YAML file of
 	// the story (manifest, include:, imported child) found here is read from
-	// it instead of the disk (kitsoki lsp).
+	// it instead of the disk and never enters the Cache (kitsoki lsp).
 	Overlay map[string][]byte
-}
-
-// readYAML reads a story YAML file, from the overlay when it holds it.
-func (o Options) readYAML(path string) ([]byte, error) {
-	if o.Overlay != nil {
-		if abs, err := filepath.Abs(path); err == nil {
-			if b, ok := o.Overlay[abs]; ok {
-				return b, nil
-			}
-		}
-	}
-	return safefile.ReadFile(path, safefile.Story)
 }
 
 func (o Options) lookup(name string) (string, bool) {
@@ -59,7 +48,7 @@ func Load(path string, opts Options) (st *Story, ds []diag.Diagnostic) {
 	defer func() {
 		if r := recover(); r != nil {
 			// A loader bug must not take down the caller; report it as a finding.
-			l.rep.errf(Pos{File: path}, "internal", "internal error while loading the story (please report this bug): %v", r)
+			l.rep.errf(Pos{File: path}, ruleInternal, "internal error while loading the story (please report this bug): %v", r)
 			st, ds = nil, diag.Sort(l.rep.ds)
 		}
 	}()
@@ -67,20 +56,42 @@ func Load(path string, opts Options) (st *Story, ds []diag.Diagnostic) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		manifest = filepath.Join(path, "app.yaml")
 	}
-	data, err := opts.readYAML(manifest)
+	abs, _ := filepath.Abs(manifest)
+	data, err := l.readFile(abs)
 	if err != nil {
-		l.rep.errf(Pos{File: manifest}, "io", "cannot read story manifest: %v", errText(err))
+		l.rep.errf(Pos{File: manifest}, ruleIO, "cannot read story manifest: %v", errText(err))
 		return nil, diag.Sort(l.rep.ds)
 	}
-	abs, _ := filepath.Abs(manifest)
-	st = l.loadStory(manifest, abs, data, true, nil)
+	return l.loadTop(manifest, abs, data)
+}
+
+func (l *loader) loadTop(manifest, abs string, data []byte) (*Story, []diag.Diagnostic) {
+	st := l.loadStory(manifest, abs, data, true, nil)
 	for _, child := range l.pending {
 		l.check(child)
 	}
 	if st != nil {
+		st.sources = l.sources
 		l.check(st)
 	}
 	return st, diag.Sort(l.rep.ds)
+}
+
+// LoadSource loads a story whose manifest is at path but whose bytes are
+// data (an editor's unsaved buffer, `kitsoki validate -`): include:,
+// imports: and every relative file resolve beside path, exactly as Load
+// would, and diagnostics name path.
+func LoadSource(path string, data []byte, opts Options) (st *Story, ds []diag.Diagnostic) {
+	l := &loader{opts: opts, rep: &reporter{}}
+	defer func() {
+		if r := recover(); r != nil {
+			l.rep.errf(Pos{File: path}, ruleInternal, "internal error while loading the story (please report this bug): %v", r)
+			st, ds = nil, diag.Sort(l.rep.ds)
+		}
+	}()
+	abs, _ := filepath.Abs(path)
+	l.overlay = map[string]bool{abs: true}
+	return l.loadTop(path, abs, data)
 }
 
 // LoadBytes loads an in-memory app.yaml (name is used in diagnostics and
@@ -90,13 +101,14 @@ func LoadBytes(name string, data []byte, opts Options) (st *Story, ds []diag.Dia
 	l := &loader{opts: opts, rep: &reporter{}, inMemory: true}
 	defer func() {
 		if r := recover(); r != nil {
-			l.rep.errf(Pos{File: name}, "internal", "internal error while loading the story (please report this bug): %v", r)
+			l.rep.errf(Pos{File: name}, ruleInternal, "internal error while loading the story (please report this bug): %v", r)
 			st, ds = nil, diag.Sort(l.rep.ds)
 		}
 	}()
 	abs, _ := filepath.Abs(name)
 	st = l.loadStory(name, abs, data, true, nil)
 	if st != nil {
+		st.sources = l.sources
 		l.check(st)
 	}
 	return st, diag.Sort(l.rep.ds)
@@ -120,17 +132,25 @@ type loader struct {
 	// pending lists the loaded imports: children still to check, deepest
 	// first.
 	pending []*Story
+	// overlay lists the files whose bytes were given, not read: they never
+	// enter the cache.
+	overlay map[string]bool
+	// sources holds every parsed file's bytes by display name, to map
+	// positions inside scalars (scalarpos.go).
+	sources map[string][]byte
+	// lines caches sources split into lines (scalarpos.go).
+	lines map[string][]string
 }
 
 // loadStory parses a manifest and its include: files into a Story, loads
 // imports, and indexes states. Checks run separately (check). stack holds
 // the canonical paths of the importers, for cycle detection.
 func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []string) *Story {
-	doc := l.parseYAML(display, data)
+	doc, owned := l.parseFile(display, abs, data, !top)
 	if doc == nil {
 		return nil
 	}
-	p := &fileParser{reporter: l.rep, file: display, dir: filepath.Dir(abs), budget: maxNodes}
+	p := &fileParser{reporter: l.rep, file: display, dir: filepath.Dir(abs), budget: maxNodes, owned: owned}
 	fd := p.parseDoc(doc)
 	st := fd.st
 	st.File = display
@@ -140,9 +160,9 @@ func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []s
 	if fd.rootNode != nil {
 		if d := deref(fd.rootNode); d != nil && d.Kind != yaml.ScalarNode {
 			if d.Kind == yaml.MappingNode {
-				p.warnf(p.pos(fd.rootNode), "root", "root: an inline state mapping is accepted by the decoder but not supported by the engine; use a state name")
+				p.warnf(p.pos(fd.rootNode), ruleRoot, "root: an inline state mapping is accepted by the decoder but not supported by the engine; use a state name")
 			} else {
-				p.errf(p.pos(fd.rootNode), "root", "root: unsupported value type %s; expected a state name string", goTypeName(d))
+				p.errf(p.pos(fd.rootNode), ruleRoot, "root: unsupported value type %s; expected a state name string", goTypeName(d))
 			}
 		}
 	}
@@ -165,38 +185,6 @@ func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []s
 }
 
 var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-// parseYAML decodes one YAML document into a node tree, reporting syntax
-// errors positioned.
-func (l *loader) parseYAML(file string, data []byte) *yaml.Node {
-	var doc yaml.Node
-	data = yaml12Directive(data)
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	err := dec.Decode(&doc)
-	if errors.Is(err, io.EOF) {
-		return &yaml.Node{Kind: yaml.DocumentNode}
-	}
-	if err == nil {
-		return &doc
-	}
-	msg := err.Error()
-	line, col := 0, 0
-	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		msg = m[2]
-	} else {
-		msg = strings.TrimPrefix(msg, "yaml: ")
-	}
-	if tl, tc := findTab(data); tl > 0 && (strings.Contains(msg, "tab") || tl == line || tl == line-1) {
-		line, col = tl, tc
-		msg = "tab character in indentation; YAML indentation must use spaces (" + msg + ")"
-	}
-	if line > 0 && col == 0 {
-		col = 1
-	}
-	l.rep.errf(Pos{File: file, Line: line, Col: col}, "yaml-syntax", "YAML syntax error: %s", msg)
-	return nil
-}
 
 // yaml12Directive turns a leading "%YAML 1.2" directive (which upstream's
 // YAML 1.2 decoder accepts and this YAML 1.1 parser rejects as an

@@ -2,6 +2,7 @@ package story
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -29,8 +30,16 @@ var (
 // parseStates parses a states: mapping under parent (nil = top level).
 func (p *fileParser) parseStates(n *yaml.Node, parent *State, where string) []*State {
 	var out []*State
+	// In a large story the node tree outweighs the model: once a top-level
+	// state is parsed, its mapping lets go of its children (the subtrees
+	// the model keeps, and the nodes aliases point at, stay alive). Only a
+	// tree nobody else reads, and never an anchored node, is released.
+	release := p.owned && parent == nil && where == "states"
 	p.mapping(n, where, nil, func(name string, k, v *yaml.Node) {
 		out = append(out, p.parseState(name, k, v, parent, where+"."+name))
+		if release && v != nil && v.Kind == yaml.MappingNode && v.Anchor == "" {
+			v.Content = nil
+		}
 	})
 	return out
 }
@@ -44,7 +53,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		s.Path = name
 	}
 	if strings.Contains(name, ".") || strings.Contains(name, "/") {
-		p.warnf(p.pos(k), "state", "state %q: a state name containing '.' or '/' cannot be targeted (targets split paths on them)", s.Path)
+		p.warnf(p.pos(k), ruleState, "state %q: a state name containing '.' or '/' cannot be targeted (targets split paths on them)", s.Path)
 	}
 	p.mapping(v, "state "+quote(s.Path), stateKeys, func(key string, kk, v *yaml.Node) {
 		s.Keys[key] = p.pos(v)
@@ -89,7 +98,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		case "on_enter":
 			s.OnEnter = p.parseEffects(v, w)
 		case "on_exit":
-			p.warnf(p.pos(kk), "unknown-key", "state %q: on_exit is not part of the upstream story format (the existing engine rejects it); use on_enter of the next state or transition effects", s.Path)
+			p.warnf(p.pos(kk), ruleUnknownKey, "state %q: on_exit is not part of the upstream story format (the existing engine rejects it); use on_enter of the next state or transition effects", s.Path)
 			s.OnExit = p.parseEffects(v, w)
 		case "intents":
 			s.Intents, s.IntentOrder = p.parseIntents(v, w)
@@ -165,11 +174,11 @@ func (p *fileParser) parseOffRamp(v *yaml.Node, where string) *OffRamp {
 			o.Enabled = p.boolean(d, where)
 			return o
 		}
-		p.errf(p.pos(v), "type", "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", describe(d))
+		p.errf(p.pos(v), ruleType, "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", describe(d))
 		return o
 	}
 	if d.Kind != yaml.MappingNode {
-		p.errf(p.pos(v), "type", "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", kindName(d))
+		p.errf(p.pos(v), ruleType, "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", kindName(d))
 		return o
 	}
 	o.Enabled = true
@@ -239,15 +248,16 @@ func (p *fileParser) parseEffects(n *yaml.Node, where string) []*Effect {
 }
 
 func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
-	e := &Effect{Pos: p.pos(n), Has: map[string]bool{}, Keys: map[string]Pos{}}
+	e := &Effect{Pos: p.pos(n), Has: map[string]bool{}}
 	if isNull(n) {
 		// Upstream decodes a null list item as a zero effect, a no-op.
-		p.warnf(p.pos(n), "effect", "effect %s: empty effect (it does nothing; remove the bare list item)", where)
+		p.warnf(p.pos(n), ruleEffect, "effect %s: empty effect (it does nothing; remove the bare list item)", where)
 		return e
 	}
 	p.mapping(n, "effect "+where, effectKeys, func(key string, _, v *yaml.Node) {
 		e.Has[key] = true
-		e.Keys[key] = p.valuePos(v)
+		vp := p.valuePos(v)
+		e.keys = append(e.keys, keyAt{key: key, line: int32(vp.Line), col: int32(vp.Col)})
 		w := where + "." + key
 		switch key {
 		case "when":
@@ -268,7 +278,7 @@ func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 				if m, ok := p.raw(v).(map[string]any); ok {
 					e.With = m
 				} else {
-					p.errf(p.pos(v), "type", "%s: expected a mapping, got %s", w, kindName(v))
+					p.errf(p.pos(v), ruleType, "%s: expected a mapping, got %s", w, kindName(v))
 				}
 			}
 		case "bind":
@@ -297,6 +307,7 @@ func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 			e.Selection = p.parseSelection(v, w)
 		}
 	})
+	e.Has = p.internKeys(e.Has)
 	return e
 }
 
@@ -322,3 +333,23 @@ func (p *fileParser) parseSelection(v *yaml.Node, where string) *Selection {
 }
 
 func quote(s string) string { return fmt.Sprintf("%q", s) }
+
+// internKeys returns a shared map equal to has: effects of a story repeat a
+// few key sets, and Has is never written after parsing, so one map per key
+// set replaces one per effect.
+func (p *fileParser) internKeys(has map[string]bool) map[string]bool {
+	keys := make([]string, 0, len(has))
+	for k := range has {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	sig := strings.Join(keys, ",")
+	if p.hasSets == nil {
+		p.hasSets = map[string]map[string]bool{}
+	}
+	if m, ok := p.hasSets[sig]; ok {
+		return m
+	}
+	p.hasSets[sig] = has
+	return has
+}

@@ -2,6 +2,7 @@ package story
 
 import (
 	"fmt"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -135,7 +136,7 @@ func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
 		case "agent_plugins":
 			fd.pluginsNode = v
 			if !isNull(v) && deref(v) != nil && deref(v).Kind != yaml.MappingNode {
-				p.errf(p.pos(v), "type", "agent_plugins: expected a mapping, got %s", kindName(v))
+				p.errf(p.pos(v), ruleType, "agent_plugins: expected a mapping, got %s", kindName(v))
 			}
 		case "providers":
 			p.mapping(v, "providers", nil, func(name string, k, v *yaml.Node) {
@@ -286,7 +287,7 @@ func (p *fileParser) parseIntent(name string, k, v *yaml.Node, where string) *In
 			p.seq(v, w, func(i int, it *yaml.Node) {
 				s := p.str(it, fmt.Sprintf("%s[%d]", w, i))
 				if s == "" {
-					p.errf(p.pos(it), "intent", "intent %q: synonyms[%d] is empty", name, i)
+					p.errf(p.pos(it), ruleIntent, "intent %q: synonyms[%d] is empty", name, i)
 				}
 				in.Synonyms = append(in.Synonyms, s)
 			})
@@ -340,7 +341,7 @@ func (p *fileParser) parseSlot(name string, k, v *yaml.Node, where string) *Slot
 	})
 	if synNode != nil && !isNull(synNode) {
 		if sl.Type != "enum" {
-			p.errf(p.pos(synNode), "intent", "%s slot %q: synonyms: is only valid on enum slots (got type %q)", where, name, sl.Type)
+			p.errf(p.pos(synNode), ruleIntent, "%s slot %q: synonyms: is only valid on enum slots (got type %q)", where, name, sl.Type)
 		} else {
 			p.mapping(synNode, where+".synonyms", nil, func(ek string, kk, ev *yaml.Node) {
 				found := false
@@ -350,11 +351,11 @@ func (p *fileParser) parseSlot(name string, k, v *yaml.Node, where string) *Slot
 					}
 				}
 				if !found {
-					p.errf(p.pos(kk), "intent", "%s slot %q: synonyms key %q is not in values: %v", where, name, ek, sl.Values)
+					p.errf(p.pos(kk), ruleIntent, "%s slot %q: synonyms key %q is not in values: %v", where, name, ek, sl.Values)
 				}
 				for i, s := range sl.Synonyms[ek] {
 					if s == "" {
-						p.errf(p.pos(ev), "intent", "%s slot %q: synonyms[%q][%d] is empty", where, name, ek, i)
+						p.errf(p.pos(ev), ruleIntent, "%s slot %q: synonyms[%q][%d] is empty", where, name, ek, i)
 					}
 				}
 			})
@@ -366,7 +367,7 @@ func (p *fileParser) parseSlot(name string, k, v *yaml.Node, where string) *Slot
 func (p *fileParser) parsePersona(name string, k, v *yaml.Node) *Persona {
 	pe := &Persona{Name: name, Pos: p.pos(k), Dir: p.dir}
 	if isNull(v) {
-		p.errf(p.pos(k), "persona", "agent %q: empty definition", name)
+		p.errf(p.pos(k), rulePersona, "agent %q: empty definition", name)
 		return pe
 	}
 	where := "agents." + name
@@ -409,7 +410,7 @@ func (p *fileParser) parseBashProfile(v *yaml.Node, where string) *BashProfile {
 			bp.ReadOnly = true
 			return bp
 		}
-		p.errf(p.pos(v), "persona", `%s: unrecognised form %q; expected "read-only", {commands:[...]}, or {sandboxed_write:<dir>}`, where, d.Value)
+		p.errf(p.pos(v), rulePersona, `%s: unrecognised form %q; expected "read-only", {commands:[...]}, or {sandboxed_write:<dir>}`, where, d.Value)
 		return bp
 	}
 	n := 0
@@ -422,7 +423,7 @@ func (p *fileParser) parseBashProfile(v *yaml.Node, where string) *BashProfile {
 		}
 	})
 	if n != 1 {
-		p.errf(p.pos(v), "persona", `%s: unrecognised form; expected "read-only", {commands:[...]}, or {sandboxed_write:<dir>}`, where)
+		p.errf(p.pos(v), rulePersona, `%s: unrecognised form; expected "read-only", {commands:[...]}, or {sandboxed_write:<dir>}`, where)
 	}
 	return bp
 }
@@ -431,7 +432,7 @@ func (p *fileParser) parseProviderShape(name string, k, v *yaml.Node) *Provider 
 	pr := &Provider{Name: name, Pos: p.pos(k), Env: map[string]string{}}
 	where := "providers." + name
 	if isNull(v) {
-		p.errf(p.pos(k), "provider", "providers.%s: empty declaration", name)
+		p.errf(p.pos(k), ruleProvider, "providers.%s: empty declaration", name)
 		pr.declaredEmpty = true
 		return pr
 	}
@@ -528,7 +529,7 @@ func (p *fileParser) parsePhases(k, v *yaml.Node) *Phases {
 			p.mapping(v, "phases.graph", nil, func(id string, gk, gv *yaml.Node) {
 				pn := &PhaseNode{ID: id, Pos: p.pos(gk), Params: map[string]any{}}
 				if isNull(gv) {
-					p.errf(p.pos(gk), "phases", "phases.graph[%q]: empty entry", id)
+					p.errf(p.pos(gk), rulePhases, "phases.graph[%q]: empty entry", id)
 				}
 				p.mapping(gv, "phases.graph."+id, nil, func(key string, _, v *yaml.Node) {
 					switch key {
@@ -554,7 +555,7 @@ func (p *fileParser) parseMetaMode(key string, k, v *yaml.Node) *MetaMode {
 	mm := &MetaMode{Key: key, Pos: p.pos(k)}
 	where := "meta_modes." + key
 	if isNull(v) {
-		p.errf(p.pos(k), "meta-mode", "meta_mode %q: empty definition", key)
+		p.errf(p.pos(k), ruleMetaMode, "meta_mode %q: empty definition", key)
 		return mm
 	}
 	p.mapping(v, where, metaModeKeys, func(f string, _, v *yaml.Node) {
@@ -612,7 +613,7 @@ func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
 		case "cache_max_age":
 			if s := p.str(v, w); s != "" && !isTemplated(s) {
 				if _, err := parseDuration(s); err != nil {
-					p.errf(p.pos(v), "routing", "routing.cache_max_age: app.ParseDuration: %v", err)
+					p.errf(p.pos(v), ruleRouting, "routing.cache_max_age: app.ParseDuration: %v", err)
 				}
 			}
 		case "stopwords_extra":
@@ -636,15 +637,47 @@ func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
 	return r
 }
 
+// recordItems records in keys the position of each item below v: a
+// mapping's values as "<prefix>.<key>", a list's string items as
+// "<prefix>.<item>", two levels deep.
+func (p *fileParser) recordItems(keys map[string]Pos, prefix string, v *yaml.Node) {
+	d := deref(v)
+	if d == nil {
+		return
+	}
+	switch d.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(d.Content); i += 2 {
+			k := prefix + "." + d.Content[i].Value
+			if _, ok := keys[k]; !ok {
+				keys[k] = p.pos(d.Content[i+1])
+				if strings.Count(k, ".") < 2 {
+					p.recordItems(keys, k, d.Content[i+1])
+				}
+			}
+		}
+	case yaml.SequenceNode:
+		for _, it := range d.Content {
+			if it.Kind == yaml.ScalarNode {
+				if k := prefix + "." + it.Value; keys[k] == (Pos{}) {
+					keys[k] = p.pos(it)
+				}
+			}
+		}
+	}
+}
+
 func (p *fileParser) parseImport(alias string, k, v *yaml.Node) *Import {
-	im := &Import{Alias: alias, Pos: p.pos(k), Exits: map[string]*ImportExit{}, HostBindings: map[string]string{}}
+	im := &Import{Alias: alias, Pos: p.pos(k), Exits: map[string]*ImportExit{}, HostBindings: map[string]string{}, Keys: map[string]Pos{}}
 	where := "imports." + alias
 	if isNull(v) {
-		p.errf(p.pos(k), "imports", "imports.%s: empty definition", alias)
+		p.errf(p.pos(k), ruleImports, "imports.%s: empty definition", alias)
 		return im
 	}
 	p.mapping(v, where, importKeys, func(key string, kk, v *yaml.Node) {
 		w := where + "." + key
+		im.Keys[key] = p.pos(v)
+		p.recordItems(im.Keys, key, v)
 		switch key {
 		case "source":
 			im.Source = p.str(v, w)

@@ -34,7 +34,7 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 	case yaml.MappingNode:
 		keys := keysOf(d)
 		if contains(keys, "template_file") && (contains(keys, "extends") || contains(keys, "blocks")) {
-			p.errf(p.pos(n), "view", "view: template_file is mutually exclusive with extends/blocks")
+			p.errf(p.pos(n), ruleView, "view: template_file is mutually exclusive with extends/blocks")
 		}
 		v.Kind = "extends"
 		v.Blocks = map[string][]*ViewElement{}
@@ -57,7 +57,7 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 			}
 		})
 	default:
-		p.errf(p.pos(n), "view", "view: must be a string, an array of elements, or an {extends, blocks} mapping: got %s", kindName(d))
+		p.errf(p.pos(n), ruleView, "view: must be a string, an array of elements, or an {extends, blocks} mapping: got %s", kindName(d))
 	}
 	return v
 }
@@ -76,7 +76,7 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 	d := deref(n)
 	el := &ViewElement{Pos: p.pos(n), node: d}
 	if d == nil || d.Kind != yaml.MappingNode {
-		p.errf(p.pos(n), "view", "%s: element must be a mapping with one kind key (one of %s), got %s", where, strings.Join(viewKinds, " / "), kindName(n))
+		p.errf(p.pos(n), ruleView, "%s: element must be a mapping with one kind key (one of %s), got %s", where, strings.Join(viewKinds, " / "), kindName(n))
 		return nil
 	}
 	var kinds []string
@@ -86,6 +86,7 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 	p.mappingSev(d, where, append(slices.Clone(viewKinds), "when"), "warning", func(key string, _, v *yaml.Node) {
 		if key == "when" {
 			el.When = p.str(v, where+".when")
+			el.WhenPos = p.pos(v)
 			return
 		}
 		kinds = append(kinds, key)
@@ -93,25 +94,28 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 	})
 	switch len(kinds) {
 	case 0:
-		p.errf(p.pos(n), "view", "%s: element has no kind (expected one of prose / heading / list / kv / code / template / banner / choice)", where)
+		p.errf(p.pos(n), ruleView, "%s: element has no kind (expected one of prose / heading / list / kv / code / template / banner / choice)", where)
 		return nil
 	case 1:
 	default:
-		p.errf(p.pos(n), "view", "%s: element has multiple kinds set (%s); each element must declare exactly one", where, strings.Join(kinds, ", "))
+		p.errf(p.pos(n), ruleView, "%s: element has multiple kinds set (%s); each element must declare exactly one", where, strings.Join(kinds, ", "))
 		return nil
 	}
 	el.Kind = kinds[0]
 	if contains(viewStringKinds, el.Kind) {
 		el.Text = p.str(body, where+"."+el.Kind)
+		el.TextPos = p.pos(body)
 		return el
 	}
 	if inBlock && el.Kind == "choice" {
-		p.errf(p.pos(n), "view", "%s (choice): choice elements are not allowed inside extends/blocks views", where)
+		p.errf(p.pos(n), ruleView, "%s (choice): choice elements are not allowed inside extends/blocks views", where)
 	}
 	el.Body = p.raw(body)
+	el.StrPos = map[string]Pos{}
+	p.stringPositions(body, el.StrPos, 0)
 	bw := where + " (" + el.Kind + ")"
 	nestedWhen := func(k *yaml.Node) {
-		p.errf(p.pos(k), "view", "%s element: `when:` must be a sibling of `%s:` (element level), not nested inside the %s body — a nested guard is ignored. Dedent the `when:` to align with `%s:`.", el.Kind, el.Kind, el.Kind, el.Kind)
+		p.errf(p.pos(k), ruleView, "%s element: `when:` must be a sibling of `%s:` (element level), not nested inside the %s body — a nested guard is ignored. Dedent the `when:` to align with `%s:`.", el.Kind, el.Kind, el.Kind, el.Kind)
 	}
 	switch el.Kind {
 	case "list":
@@ -127,7 +131,7 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 					iw := fmt.Sprintf("%s.items[%d]", bw, i)
 					if id != nil && id.Kind == yaml.ScalarNode {
 						if id.Value == "" {
-							p.errf(p.pos(it), "view", "list item: empty string is not allowed")
+							p.errf(p.pos(it), ruleView, "list item: empty string is not allowed")
 						}
 						return
 					}
@@ -140,11 +144,11 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 						}
 					})
 					if label == "" {
-						p.errf(p.pos(it), "view", "list item: label is required")
+						p.errf(p.pos(it), ruleView, "list item: label is required")
 					}
 				})
 				if cnt == 0 {
-					p.errf(p.pos(n), "view", "%s: list requires items: with at least one entry", bw)
+					p.errf(p.pos(n), ruleView, "%s: list requires items: with at least one entry", bw)
 				}
 			case "marker":
 				p.str(v, bw+".marker")
@@ -162,11 +166,11 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 				if pd := deref(pv); pd == nil || pd.Kind != yaml.ScalarNode || (pd.Tag != "!!str" && pd.Tag != "!!null" && pd.Tag != "!!timestamp" && pd.Tag != "") {
 					// Upstream requires string values; an unquoted number or bool is not
 					// one (an unquoted date is: YAML 1.2 has no timestamp type).
-					p.errf(p.pos(pv), "view", "%s: kv pair %d (%s): value must be a string (got %s)", bw, cnt-1, pk, kindName(pv))
+					p.errf(p.pos(pv), ruleView, "%s: kv pair %d (%s): value must be a string (got %s)", bw, cnt-1, pk, kindName(pv))
 				}
 			})
 			if cnt == 0 {
-				p.errf(p.pos(v), "view", "%s: kv requires pairs: with at least one entry", bw)
+				p.errf(p.pos(v), ruleView, "%s: kv requires pairs: with at least one entry", bw)
 			}
 		})
 	case "banner":
@@ -182,7 +186,7 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 			}
 		})
 		if strings.TrimSpace(text) == "" {
-			p.errf(p.pos(n), "view", "%s: banner requires a non-empty text", bw)
+			p.errf(p.pos(n), ruleView, "%s: banner requires a non-empty text", bw)
 		}
 	case "media":
 		handle := ""
@@ -193,12 +197,35 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 			}
 		})
 		if strings.TrimSpace(handle) == "" {
-			p.errf(p.pos(n), "view", "%s: media requires a non-empty handle", bw)
+			p.errf(p.pos(n), ruleView, "%s: media requires a non-empty handle", bw)
 		}
 	case "choice":
 		if bd := deref(body); bd == nil || bd.Kind != yaml.MappingNode {
-			p.errf(p.pos(body), "view", "%s: choice: must be a mapping, got %s", bw, kindName(body))
+			p.errf(p.pos(body), ruleView, "%s: choice: must be a mapping, got %s", bw, kindName(body))
 		}
 	}
 	return el
+}
+
+// stringPositions records the position of the first scalar holding each
+// string below n (keys excluded).
+func (p *fileParser) stringPositions(n *yaml.Node, out map[string]Pos, depth int) {
+	d := deref(n)
+	if d == nil || depth > 32 {
+		return
+	}
+	switch d.Kind {
+	case yaml.ScalarNode:
+		if _, ok := out[d.Value]; !ok {
+			out[d.Value] = p.pos(d)
+		}
+	case yaml.MappingNode:
+		for i := 1; i < len(d.Content); i += 2 {
+			p.stringPositions(d.Content[i], out, depth+1)
+		}
+	case yaml.SequenceNode:
+		for _, it := range d.Content {
+			p.stringPositions(it, out, depth+1)
+		}
+	}
 }

@@ -28,7 +28,7 @@ func (l *loader) resolvePlugins(st *Story, fd *fileDef) {
 			alias := k.Value
 			kp := p.pos(k)
 			if seen[alias] {
-				p.errf(kp, "duplicate-key", "agent_plugins: mapping key %q already defined", alias)
+				p.errf(kp, ruleDuplicateKey, "agent_plugins: mapping key %q already defined", alias)
 				continue
 			}
 			seen[alias] = true
@@ -37,11 +37,11 @@ func (l *loader) resolvePlugins(st *Story, fd *fileDef) {
 			}
 			st.pluginAliases[alias] = true
 			if isNull(v) {
-				p.errf(kp, "agent-plugin", "agent_plugins.%s: empty declaration", alias)
+				p.errf(kp, ruleAgentPlugin, "agent_plugins.%s: empty declaration", alias)
 				continue
 			}
 			if !strings.HasPrefix(alias, "agent.") {
-				p.errf(kp, "agent-plugin", "agent_plugins: key %q must start with 'agent.' prefix", alias)
+				p.errf(kp, ruleAgentPlugin, "agent_plugins: key %q must start with 'agent.' prefix", alias)
 				continue
 			}
 			ap := l.parsePlugin(p, alias, k, v)
@@ -98,19 +98,19 @@ func (l *loader) parsePlugin(p *fileParser, alias string, k, v *yaml.Node) *Agen
 	kp := ap.Pos
 	switch {
 	case !hasPlugin || strings.TrimSpace(ap.Plugin) == "":
-		p.errf(kp, "agent-plugin", "agent_plugins.%s: plugin: is required", alias)
+		p.errf(kp, ruleAgentPlugin, "agent_plugins.%s: plugin: is required", alias)
 		return nil
 	case !contains(supportedPlugins, ap.Plugin):
-		p.errf(kp, "agent-plugin", "agent_plugins.%s: unknown plugin %q (supported: %s)", alias, ap.Plugin, strings.Join(supportedPlugins, ", "))
+		p.errf(kp, ruleAgentPlugin, "agent_plugins.%s: unknown plugin %q (supported: %s)", alias, ap.Plugin, strings.Join(supportedPlugins, ", "))
 		return nil
 	case ap.Plugin == PluginSubprocess && strings.TrimSpace(ap.Command) == "":
-		p.errf(kp, "agent-plugin", "agent_plugins.%s: subprocess plugin requires command:", alias)
+		p.errf(kp, ruleAgentPlugin, "agent_plugins.%s: subprocess plugin requires command:", alias)
 		return nil
 	case ap.Plugin == PluginMCPHTTP && strings.TrimSpace(ap.Endpoint) == "":
-		p.errf(kp, "agent-plugin", "agent_plugins.%s: mcp_http plugin requires endpoint:", alias)
+		p.errf(kp, ruleAgentPlugin, "agent_plugins.%s: mcp_http plugin requires endpoint:", alias)
 		return nil
 	case ap.Plugin == PluginLocalLLM && strings.TrimSpace(ap.Model) == "" && strings.TrimSpace(ap.Endpoint) == "":
-		p.errf(kp, "agent-plugin", "agent_plugins.%s: builtin.local_llm plugin requires model: or endpoint:", alias)
+		p.errf(kp, ruleAgentPlugin, "agent_plugins.%s: builtin.local_llm plugin requires model: or endpoint:", alias)
 		return nil
 	}
 	var envSecrets, headerSecrets []string
@@ -149,9 +149,9 @@ func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string) (m
 		for _, name := range unset {
 			msg := fmt.Sprintf("%s: env var %s referenced in %s.%s not set", prefix, name, field, it.key)
 			if l.opts.AllowUnsetEnv {
-				p.warnf(p.pos(it.v), "agent-plugin", "%s", msg)
+				p.warnf(p.pos(it.v), ruleAgentPlugin, "%s", msg)
 			} else {
-				p.errf(p.pos(it.v), "agent-plugin", "%s", msg)
+				p.errf(p.pos(it.v), ruleAgentPlugin, "%s", msg)
 			}
 		}
 		out[it.key] = val
@@ -213,11 +213,11 @@ func (l *loader) resolveProviders(st *Story) {
 			continue
 		}
 		if pr.Model == "" && pr.Effort == "" && len(pr.Env) == 0 {
-			l.rep.errf(pr.Pos, "provider", "providers.%s: a provider must set model:, effort:, and/or env: (an empty provider has no effect)", n)
+			l.rep.errf(pr.Pos, ruleProvider, "providers.%s: a provider must set model:, effort:, and/or env: (an empty provider has no effect)", n)
 			continue
 		}
 		if pr.Effort != "" && !contains(validEfforts, pr.Effort) {
-			l.rep.errf(pr.Pos, "provider", "providers.%s: effort %q is invalid (valid: low, medium, high, xhigh, max)", n, pr.Effort)
+			l.rep.errf(pr.Pos, ruleProvider, "providers.%s: effort %q is invalid (valid: low, medium, high, xhigh, max)", n, pr.Effort)
 		}
 		keys := make([]string, 0, len(pr.Env))
 		for k := range pr.Env {
@@ -228,9 +228,9 @@ func (l *loader) resolveProviders(st *Story) {
 			val, unset := interpolate(pr.Env[k], l.opts.lookup)
 			for _, name := range unset {
 				if l.opts.AllowUnsetEnv {
-					l.rep.warnf(pr.Pos, "provider", "providers.%s: env var %s referenced in env.%s not set", n, name, k)
+					l.rep.warnf(pr.Pos, ruleProvider, "providers.%s: env var %s referenced in env.%s not set", n, name, k)
 				} else {
-					l.rep.errf(pr.Pos, "provider", "providers.%s: env var %s referenced in env.%s not set", n, name, k)
+					l.rep.errf(pr.Pos, ruleProvider, "providers.%s: env var %s referenced in env.%s not set", n, name, k)
 				}
 			}
 			pr.Env[k] = val

@@ -70,7 +70,23 @@ func (st *Story) ResolveTarget(target string) (Target, error) {
 	return st.resolveFrom(nil, target)
 }
 
+// ResolveFrom resolves target against base, a state path or (for an
+// on_error inside a parallel state) the encoded "<root>#<leaf>|<leaf>"
+// dispatch state, with ResolvePath, then looks the result up. It is what
+// the engine calls for rendered targets.
+func (st *Story) ResolveFrom(base, target string) (Target, error) {
+	return st.resolveAt(base, st.byPath[base], target)
+}
+
 func (st *Story) resolveFrom(from *State, target string) (Target, error) {
+	base := ""
+	if from != nil {
+		base = from.Path
+	}
+	return st.resolveAt(base, from, target)
+}
+
+func (st *Story) resolveAt(base string, from *State, target string) (Target, error) {
 	t := strings.TrimSpace(target)
 	switch {
 	case t == "" || t == ".":
@@ -80,27 +96,10 @@ func (st *Story) resolveFrom(from *State, target string) (Target, error) {
 	case strings.HasPrefix(t, "@exit:"):
 		return Target{Kind: TargetExit, Exit: strings.TrimPrefix(t, "@exit:")}, nil
 	}
-	resolved := t
-	if strings.HasPrefix(t, "../") || t == ".." {
-		var segs []string
-		if from != nil {
-			segs = strings.Split(from.Path, ".")
-		}
-		rest := t
-		for rest == ".." || strings.HasPrefix(rest, "../") {
-			if len(segs) == 0 {
-				return Target{}, &TargetError{Target: target, Resolved: t,
-					Msg: fmt.Sprintf("transition target %q climbs above the top level (too many ../ segments)", target)}
-			}
-			segs = segs[:len(segs)-1]
-			rest = strings.TrimPrefix(strings.TrimPrefix(rest, ".."), "/")
-		}
-		if rest != "" {
-			segs = append(segs, strings.Split(strings.ReplaceAll(rest, "/", "."), ".")...)
-		}
-		resolved = strings.Join(segs, ".")
-	} else {
-		resolved = strings.ReplaceAll(t, "/", ".")
+	resolved, err := ResolvePath(base, t)
+	if err != nil {
+		return Target{}, &TargetError{Target: target, Resolved: t,
+			Msg: fmt.Sprintf("transition target %q climbs above the top level (too many ../ segments)", target)}
 	}
 	if resolved == "" {
 		return Target{}, &TargetError{Target: target, Resolved: resolved}
@@ -124,6 +123,52 @@ func (st *Story) resolveFrom(from *State, target string) (Target, error) {
 		return Target{Kind: TargetPhase, Path: resolved}, nil
 	}
 	return Target{}, &TargetError{Target: target, Resolved: resolved}
+}
+
+// ResolvePath resolves a target path against base, the dotted path of the
+// state it is resolved from, exactly as upstream's engine does
+// (story-runtime.md §1.6, §2.4; story-format.md §4.3). It is the one
+// resolver of kitsoki: the loader's checks and the engine both call it.
+//
+//   - "" and "." resolve to base;
+//   - a target that does not start with ".." is absolute: "/" becomes ".";
+//   - a target that starts with ".." is split on "/": each ".." segment pops
+//     one "."-separated segment off base, "." and empty segments are
+//     skipped, any other segment is appended as is.
+//
+// So "../c" from "a.b" is "a.c", "../../c" is "c", and "..c" from "a.b" is
+// "a.b...c" (one segment "..c" appended), which names no state: upstream's
+// loader rejects it and its engine cannot enter it. For on_error, base is
+// the dispatch state, which inside a parallel state is the encoded
+// "<root>#<leaf>|<leaf>" string: popping splits it on "." too.
+//
+// ResolvePath does not check that the result exists, render templates or
+// map "@exit:" targets. The error reports a ".." that climbs above the top.
+func ResolvePath(base, target string) (string, error) {
+	t := strings.TrimSpace(target)
+	switch {
+	case t == "" || t == ".":
+		return base, nil
+	case !strings.HasPrefix(t, ".."):
+		return strings.ReplaceAll(t, "/", "."), nil
+	}
+	var segs []string
+	if base != "" {
+		segs = strings.Split(base, ".")
+	}
+	for _, seg := range strings.Split(t, "/") {
+		switch seg {
+		case "", ".":
+		case "..":
+			if len(segs) == 0 {
+				return "", fmt.Errorf("target %q climbs above the top level (too many ../ segments)", target)
+			}
+			segs = segs[:len(segs)-1]
+		default:
+			segs = append(segs, seg)
+		}
+	}
+	return strings.Join(segs, "."), nil
 }
 
 var phaseParamRe = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)\}`)

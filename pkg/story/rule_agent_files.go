@@ -1,6 +1,7 @@
 package story
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,16 +21,16 @@ func checkAgentFiles(c *checker) {
 			}
 			if _, ok := c.existingFile(r.path); !ok {
 				if c.isDir(r.path) {
-					c.rep.errf(e.keyPos("with"), "agent-file", "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.Loc, r.key, r.path, c.st.Dir)
+					c.rep.errf(e.withPos(r.key), ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.Loc, r.key, r.path, c.st.Dir)
 					continue
 				}
-				c.rep.errf(e.keyPos("with"), "agent-file", "%s: with.%s %q: file not found (paths are relative to the story directory %s)", site.Loc, r.key, r.path, c.st.Dir)
+				c.rep.errf(e.withPos(r.key), ruleAgentFile, "%s", c.missingFileMsg(site, r))
 			}
 		}
 	})
 	if app := c.st.App; app.ContextPath != "" && !isTemplated(app.ContextPath) {
 		if _, ok := c.existingFile(app.ContextPath); !ok {
-			c.rep.errf(app.Pos, "agent-file", "app.context_path %q: file not found (paths are relative to the story directory)", app.ContextPath)
+			c.rep.errf(app.Pos, ruleAgentFile, "app.context_path %q: file not found (paths are relative to the story directory)", app.ContextPath)
 		}
 	}
 }
@@ -41,4 +42,20 @@ func (c *checker) isDir(p string) bool {
 	}
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
+}
+
+// missingFileMsg says what a missing prompt/schema file does at run time
+// and how to fix it. In an imported child, upstream's fold re-bases the
+// path to an absolute one against the child's directory, so it must exist
+// there whatever the importer's layout.
+func (c *checker) missingFileMsg(site effSite, r fileRef) string {
+	what := "prompt"
+	if r.schema {
+		what = "schema"
+	}
+	msg := fmt.Sprintf("%s: with.%s %q: file not found (paths are relative to the story directory %s)", site.Loc, r.key, r.path, c.st.Dir)
+	if c.st.child && c.st.importer != nil && !filepath.IsAbs(r.path) {
+		msg = fmt.Sprintf("%s: with.%s %q: file not found: importing this story re-bases the path to %s (against the child's directory), where no file exists", site.Loc, r.key, r.path, filepath.Join(c.st.Dir, r.path))
+	}
+	return msg + fmt.Sprintf("; upstream loads the story, but this call fails every time it runs (the %s cannot be read) — create the file or correct the path", what)
 }

@@ -23,13 +23,13 @@ func checkAgentInvokes(c *checker) {
 		persona := withString(e, "agent")
 		if e.Invoke != "" && !isTemplated(e.Invoke) && verb == "" {
 			if _, ok := e.With["agent"]; ok {
-				c.rep.errf(e.keyPos("with"), "agent-invoke", "%s: with.agent is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc, e.Invoke)
+				c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s: with.agent is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc, e.Invoke)
 			}
 			if _, ok := e.With["provider"]; ok {
-				c.rep.errf(e.keyPos("with"), "agent-invoke", "%s: with.provider is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc, e.Invoke)
+				c.rep.errf(e.withPos("provider"), ruleAgentInvoke, "%s: with.provider is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc, e.Invoke)
 			}
 			if e.Agent != "" {
-				c.rep.warnf(e.keyPos("agent"), "agent-invoke", "%s: agent: %q selects an agent transport and only applies to host.agent.* invokes (got invoke %q)", site.Loc, e.Agent, e.Invoke)
+				c.rep.warnf(e.keyPos("agent"), ruleAgentInvoke, "%s: agent: %q selects an agent transport and only applies to host.agent.* invokes (got invoke %q)", site.Loc, e.Agent, e.Invoke)
 			}
 			return
 		}
@@ -39,13 +39,13 @@ func checkAgentInvokes(c *checker) {
 		switch {
 		case contains(agentVerbs, verb):
 		case contains(upstreamOnlyVerbs, verb):
-			c.rep.warnf(e.keyPos("invoke"), "agent-invoke", "%s: host.agent.%s is an upstream handler that kitsoki run does not dispatch (supported verbs: %s)", site.Loc, verb, strings.Join(agentVerbs, ", "))
+			c.rep.warnf(e.keyPos("invoke"), ruleAgentInvoke, "%s: host.agent.%s is an upstream handler that kitsoki run does not dispatch (supported verbs: %s)", site.Loc, verb, strings.Join(agentVerbs, ", "))
 		default:
 			msg := fmt.Sprintf("%s: unknown agent verb %q in invoke %q (supported: %s)", site.Loc, verb, e.Invoke, strings.Join(agentVerbs, ", "))
 			if s := suggest(verb, agentVerbs); s != "" {
 				msg += fmt.Sprintf("; did you mean `host.agent.%s`?", s)
 			}
-			c.rep.errf(e.keyPos("invoke"), "agent-invoke", "%s", msg)
+			c.rep.errf(e.keyPos("invoke"), ruleAgentInvoke, "%s", msg)
 		}
 		if e.Agent != "" && !isTemplated(e.Agent) && c.st.AgentPlugins[e.Agent] == nil && !c.st.pluginAliases[e.Agent] && c.st.pluginFor(e.Agent) == nil {
 			aliases := sortedKeys(c.st.AgentPlugins)
@@ -53,10 +53,10 @@ func checkAgentInvokes(c *checker) {
 			if s := suggest(e.Agent, aliases); s != "" {
 				msg += fmt.Sprintf("; did you mean `%s`?", s)
 			}
-			c.rep.errf(e.keyPos("agent"), "agent-invoke", "%s", msg)
+			c.rep.errf(e.keyPos("agent"), ruleAgentAlias, "%s", msg)
 		}
 		if _, has := e.With["agent"]; has && persona == "" {
-			c.rep.errf(e.keyPos("with"), "agent-invoke", "%s: with.agent must be a persona name string", site.Loc)
+			c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s: with.agent must be a persona name string", site.Loc)
 		}
 		var pe *Persona
 		if persona != "" && !isTemplated(persona) {
@@ -69,23 +69,23 @@ func checkAgentInvokes(c *checker) {
 				if s := suggest(persona, sortedKeys(c.st.Agents)); s != "" {
 					msg += fmt.Sprintf("; did you mean `%s`?", s)
 				}
-				c.rep.errf(e.keyPos("with"), "agent-invoke", "%s", msg)
+				c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s", msg)
 			default:
 				personaVerbs[persona] = append(personaVerbs[persona], verb)
 			}
 		}
 		if prov := withString(e, "provider"); prov != "" && !isTemplated(prov) && c.st.Providers[prov] == nil {
-			c.rep.errf(e.keyPos("with"), "provider", "provider reference %q at %s with.provider is undefined (known providers: %s)", prov, site.Loc, knownList(sortedKeys(c.st.Providers)))
+			c.rep.errf(e.withPos("provider"), ruleProvider, "provider reference %q at %s with.provider is undefined (known providers: %s)", prov, site.Loc, knownList(sortedKeys(c.st.Providers)))
 		}
 		if verb == "task" {
 			acc, _ := e.With["acceptance"].(map[string]any)
 			if sch, ok := acc["schema"]; !ok || sch == nil || sch == "" {
-				c.rep.errf(e.keyPos("invoke"), "agent-invoke", "%s: host.agent.task requires acceptance.schema to be set in the with: block", site.Loc)
+				c.rep.errf(e.keyPos("invoke"), ruleAgentInvoke, "%s: host.agent.task requires acceptance.schema to be set in the with: block", site.Loc)
 			}
 			if pe != nil && pe.ExternalSideEffect != nil && !*pe.ExternalSideEffect {
 				for _, t := range pe.Tools {
 					if contains(networkTools, t) {
-						c.rep.errf(e.keyPos("with"), "agent-invoke", "%s: agent %q declares external_side_effect: false but has %q in tools — these declarations contradict each other; an agent with network tools implies external side effects (Mode C). Remove external_side_effect: false or remove the network tool.", site.Loc, persona, "host."+t)
+						c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s: agent %q declares external_side_effect: false but has %q in tools — these declarations contradict each other; an agent with network tools implies external side effects (Mode C). Remove external_side_effect: false or remove the network tool.", site.Loc, persona, "host."+t)
 					}
 				}
 			}
@@ -93,7 +93,7 @@ func checkAgentInvokes(c *checker) {
 		if pe != nil && (verb == "ask" || verb == "decide" || verb == "extract") {
 			for _, t := range pe.Tools {
 				if contains(mutationTools, t) {
-					c.rep.errf(e.keyPos("with"), "agent-invoke", "%s: agent %q declares mutation tool %q — not permitted for host.agent.%s (read-only verb); use host.agent.task for agentic work", site.Loc, persona, "host."+t, verb)
+					c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s: agent %q declares mutation tool %q — not permitted for host.agent.%s (read-only verb); use host.agent.task for agentic work", site.Loc, persona, "host."+t, verb)
 				}
 			}
 		}
@@ -101,7 +101,7 @@ func checkAgentInvokes(c *checker) {
 			if v, ok := e.With["validator"].(map[string]any); ok {
 				if cmd, ok := v["post_cmd"].(string); ok && cmd != "" && !isTemplated(cmd) {
 					if f := strings.Fields(cmd); len(f) > 0 && !contains(readOnlyArgv0, filepath0(f[0])) {
-						c.rep.warnf(e.keyPos("with"), "agent-invoke", "%s: agent verb cross-check: decide/extract validator.post_cmd argv0 %q is not on the read-only allowlist; runtime sandbox enforces isolation", site.Loc, f[0])
+						c.rep.warnf(e.keyPos("with"), ruleAgentInvoke, "%s: agent verb cross-check: decide/extract validator.post_cmd argv0 %q is not on the read-only allowlist; runtime sandbox enforces isolation", site.Loc, f[0])
 					}
 				}
 			}
@@ -116,7 +116,7 @@ func checkAgentInvokes(c *checker) {
 		vs := personaVerbs[name]
 		sort.Strings(vs)
 		if contains(vs, "ask") || contains(vs, "decide") {
-			c.rep.errf(pe.Pos, "persona", "agent %q declares Bash but no bash_profile; required when the agent is referenced by host.agent.ask or host.agent.decide (those verbs run every Bash command through a profile allowlist)", name)
+			c.rep.errf(pe.Pos, rulePersona, "agent %q declares Bash but no bash_profile; required when the agent is referenced by host.agent.ask or host.agent.decide (those verbs run every Bash command through a profile allowlist)", name)
 		}
 	}
 }

@@ -9,9 +9,9 @@ func checkApp(c *checker) {
 		p = Pos{File: st.File, Line: 1, Col: 1}
 	}
 	if st.App.ID == "" && !st.child {
-		c.rep.errf(p, "app", "app.id is required")
+		c.rep.errf(p, ruleApp, "app.id is required")
 	}
 	if st.App.Context != "" && st.App.ContextPath != "" {
-		c.rep.errf(p, "app", "app.context and app.context_path are mutually exclusive; set only one")
+		c.rep.errf(p, ruleApp, "app.context and app.context_path are mutually exclusive; set only one")
 	}
 }

@@ -20,7 +20,10 @@ func checkBareExpr(c *checker) {
 			case string:
 				s := strings.TrimSpace(x)
 				if !isTemplated(s) && bareExprRe.MatchString(s) {
-					c.rep.warnf(p, "bare-expr", "%s: %s %q is a bare expression %q — it is passed as that literal string, not its value. Template it: \"{{ %s }}\"", site.Loc, what, path, s, s)
+					if what == "with" {
+						p = e.withPos(path)
+					}
+					c.rep.warnf(p, ruleBareExpr, "%s: %s %q is a bare expression %q — it is passed as that literal string, not its value. Template it: \"{{ %s }}\"", site.Loc, what, path, s, s)
 				}
 			case []any:
 				for _, it := range x {
@@ -33,7 +36,7 @@ func checkBareExpr(c *checker) {
 			}
 		}
 		for _, k := range sortedKeys(e.With) {
-			walk(e.With[k], k, e.keyPos("with"), "with")
+			walk(e.With[k], k, e.withPos(k), "with")
 		}
 		for _, kv := range e.Set {
 			walk(kv.Value, kv.Key, kv.Pos, "set")

@@ -19,7 +19,7 @@ func checkExprs(c *checker) {
 			return
 		}
 		if err := c.compileGuard(t.When); err != nil {
-			c.rep.errf(errAt(t.WhenPos, t.When, err), "expr", "state %q intent %q transition[%d]: guard when %q: %s", s.Path, in, a, t.When, errMsg(err))
+			c.rep.errf(c.errAt(t.WhenPos, t.When, err), ruleExpr, "state %q intent %q transition[%d]: guard when %q: %s", s.Path, in, a, t.When, errMsg(err))
 		}
 	})
 	c.eachEffect(func(e *Effect, site effSite) {
@@ -34,7 +34,7 @@ func checkExprs(c *checker) {
 				}
 				sev = diag.Warning
 			}
-			c.rep.add(errAt(e.keyPos("when"), e.When, err), sev, "expr", "%s: effect when %q: %s", site.Loc, e.When, errMsg(err))
+			c.rep.add(c.errAt(e.keyPos("when"), e.When, err), sev, ruleExpr, "%s: effect when %q: %s", site.Loc, e.When, errMsg(err))
 		}
 	})
 	for _, s := range c.st.AllStates() {
@@ -43,7 +43,13 @@ func checkExprs(c *checker) {
 				return
 			}
 			if err := c.compileGuard(el.When); err != nil {
-				c.rep.errf(el.Pos, "expr", "state %q: %s: when %q: %s", s.Path, where, el.When, errMsg(err))
+				// Upstream compiles a view's when: only when it renders
+				// the view: the story loads, and the state shows no view.
+				msg := errMsg(err)
+				if strings.Contains(msg, "map literal") {
+					msg += "; expr has no map literal to compare with: test emptiness with len(...) == 0 or != nil"
+				}
+				c.rep.errf(c.errAt(el.WhenPos, el.When, err), ruleViewRender, "state %q: %s: when %q: %s; upstream loads the story but the view fails to render whenever this state is shown (the turn records no view)", s.Path, where, el.When, msg)
 			}
 		})
 	}
@@ -54,7 +60,7 @@ func checkExprs(c *checker) {
 				continue
 			}
 			if err := c.compileExpr(sl.Validator); err != nil {
-				c.rep.errf(sl.Pos, "expr", "intent %q slot %q: validator %q: %s", n, sn, sl.Validator, errMsg(err))
+				c.rep.errf(sl.Pos, ruleExpr, "intent %q slot %q: validator %q: %s", n, sn, sl.Validator, errMsg(err))
 			}
 		}
 	}
@@ -73,15 +79,14 @@ func placeholderErr(src string, err error) bool {
 	return phaseParamRe.MatchString(src) || phaseParamRe.MatchString(m)
 }
 
-// errAt moves p to the column an expr/template error points at, when the
-// source is a single-line scalar starting at p.
-func errAt(p Pos, src string, err error) Pos {
+// errAt moves p, the position of the scalar src, to the token an
+// expr/template/pongo2 error points at (Line and Col inside src).
+func (c *checker) errAt(p Pos, src string, err error) Pos {
 	var ee *expr.Error
-	if !errors.As(err, &ee) || ee.Line != 1 || ee.Col <= 0 || strings.ContainsAny(src, "\n\\") || ee.Src != src {
+	if !errors.As(err, &ee) || ee.Line <= 0 || ee.Col <= 0 || (ee.Src != "" && ee.Src != src) {
 		return p
 	}
-	p.Col += ee.Col - 1
-	return p
+	return c.l.valuePos(p, src, ee.Line, ee.Col)
 }
 
 // eachViewElement visits the elements of a state's view and of its

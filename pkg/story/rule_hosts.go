@@ -33,14 +33,14 @@ func checkHosts(c *checker) {
 		} else {
 			msg += " (add it to hosts:)"
 		}
-		c.rep.errf(e.keyPos("invoke"), "hosts", "%s", msg)
+		c.rep.errf(e.keyPos("invoke"), ruleHosts, "%s", msg)
 	})
 	for _, n := range sortedKeys(c.st.Proposals) {
 		ex := c.st.Proposals[n].Execute
 		if ex == nil || ex.Invoke == "" || isTemplated(ex.Invoke) || strings.HasPrefix(ex.Invoke, "iface.") || hostAllowed(allowed, ex.Invoke) {
 			continue
 		}
-		c.rep.errf(ex.Pos, "hosts", "proposal %q execute: invoke %q is not declared in app hosts", n, ex.Invoke)
+		c.rep.errf(ex.Pos, ruleHosts, "proposal %q execute: invoke %q is not declared in app hosts", n, ex.Invoke)
 	}
 }
 

@@ -15,19 +15,19 @@ func checkImports(c *checker) {
 		switch im.Hosts {
 		case "", "inherit", "declared":
 		default:
-			c.rep.errf(im.Pos, "imports", "imports.%s: hosts: must be 'inherit' or 'declared' (got %q)", alias, im.Hosts)
+			c.rep.errf(im.at("hosts"), ruleImports, "imports.%s: hosts: must be 'inherit' or 'declared' (got %q)", alias, im.Hosts)
 		}
 		for _, n := range im.ExportIntent {
 			if c.st.Intents[n] == nil {
-				c.rep.errf(im.Pos, "imports", "imports.%s: intents.export references undefined parent intent %q", alias, n)
+				c.rep.errf(im.at("intents.export."+n), ruleImports, "imports.%s: intents.export references undefined parent intent %q", alias, n)
 			}
 		}
 		for _, en := range sortedKeys(im.Exits) {
 			ex := im.Exits[en]
 			if ex.To == "" {
-				c.rep.errf(ex.Pos, "imports", "imports.%s: exits.%s: to: is required (the parent state the exit lands in)", alias, en)
+				c.rep.errf(ex.Pos, ruleImports, "imports.%s: exits.%s: to: is required (the parent state the exit lands in)", alias, en)
 			} else if _, err := c.st.ResolveTarget(ex.To); err != nil {
-				c.rep.errf(ex.ToPos, "target", "imports.%s: exits.%s.to: %s", alias, en, errMsg(err))
+				c.rep.errf(ex.ToPos, ruleTarget, "imports.%s: exits.%s.to: %s", alias, en, errMsg(err))
 			}
 		}
 		ch := im.Child
@@ -39,19 +39,19 @@ func checkImports(c *checker) {
 			entry = ch.Root
 		}
 		if entry == "" {
-			c.rep.errf(im.Pos, "imports", "imports.%s: entry is required (child declares no root either)", alias)
+			c.rep.errf(im.at("entry"), ruleImports, "imports.%s: entry is required (child declares no root either)", alias)
 		} else if !isTemplated(entry) && !hasTop(ch, entry) {
-			c.rep.errf(im.Pos, "imports", "imports.%s: entry %q is not a top-level state of the child %s", alias, entry, ch.File)
+			c.rep.errf(im.at("entry"), ruleImports, "imports.%s: entry %q is not a top-level state of the child %s", alias, entry, ch.File)
 		}
 		for _, en := range sortedKeys(im.Exits) {
 			if ch.Exits[en] == nil {
-				c.rep.errf(im.Exits[en].Pos, "imports", "imports.%s: exits.%s: child does not declare an exit named %q", alias, en, en)
+				c.rep.errf(im.Exits[en].Pos, ruleImports, "imports.%s: exits.%s: child does not declare an exit named %q", alias, en, en)
 			}
 		}
 		used := childExitUses(ch)
 		for _, u := range used {
 			if im.Exits[u.exit] == nil {
-				c.rep.errf(im.Pos, "imports", "imports.%s: child uses @exit:%s but parent does not map it", alias, u.exit)
+				c.rep.errf(im.Pos, ruleImports, "imports.%s: child uses @exit:%s but parent does not map it", alias, u.exit)
 			}
 			if decl := ch.Exits[u.exit]; decl != nil && u.t != nil {
 				var missing []string
@@ -61,14 +61,14 @@ func checkImports(c *checker) {
 					}
 				}
 				if len(missing) > 0 {
-					c.rep.errf(u.t.Pos, "imports", "imports.%s: state %q intent %q transitions to @exit:%s but does not set required key(s) [%s] (declared in child.exits.%s.requires)", alias, u.state, u.intent, u.exit, strings.Join(missing, " "), u.exit)
+					c.rep.errf(u.t.Pos, ruleImports, "imports.%s: state %q intent %q transitions to @exit:%s but does not set required key(s) [%s] (declared in child.exits.%s.requires)", alias, u.state, u.intent, u.exit, strings.Join(missing, " "), u.exit)
 				}
 			}
 		}
 		collide := func(what string, names []string, exists func(string) bool) {
 			for _, n := range names {
 				if exists(alias + "__" + n) {
-					c.rep.errf(im.Pos, "imports", "imports.%s: %s %q collides", alias, what, alias+"__"+n)
+					c.rep.errf(im.Pos, ruleImports, "imports.%s: %s %q collides", alias, what, alias+"__"+n)
 				}
 			}
 		}
@@ -83,14 +83,14 @@ func checkImports(c *checker) {
 		collide("host_interface", sortedKeys(ch.HostInterfaces), func(n string) bool { return c.st.HostInterfaces[n] != nil })
 		for _, kv := range im.WorldIn {
 			if ch.Var(kv.Key) == nil {
-				c.rep.errf(kv.Pos, "imports", "imports.%s: world_in.%s: child does not declare world key %q", alias, kv.Key, kv.Key)
+				c.rep.errf(kv.Pos, ruleImports, "imports.%s: world_in.%s: child does not declare world key %q", alias, kv.Key, kv.Key)
 			}
 		}
 		if im.Hosts == "declared" {
 			parentHosts := c.st.inheritedHosts() // own list plus inherit children's
 			for _, h := range ch.Hosts {
 				if !hostAllowed(parentHosts, h) {
-					c.rep.errf(im.Pos, "imports", "imports.%s: hosts: declared but parent does not list child host %q", alias, h)
+					c.rep.errf(im.at("hosts"), ruleImports, "imports.%s: hosts: declared but parent does not list child host %q", alias, h)
 				}
 			}
 		}
@@ -101,27 +101,27 @@ func checkImports(c *checker) {
 		for _, n := range im.ImportIntent {
 			switch {
 			case !contains(exported, n):
-				c.rep.errf(im.Pos, "imports", "imports.%s: intents.import.%s: child does not declare it in exports.intents", alias, n)
+				c.rep.errf(im.at("intents.import."+n), ruleImports, "imports.%s: intents.import.%s: child does not declare it in exports.intents", alias, n)
 			case ch.Intents[n] == nil:
-				c.rep.errf(im.Pos, "imports", "imports.%s: intents.import.%s: child does not define this intent", alias, n)
+				c.rep.errf(im.at("intents.import."+n), ruleImports, "imports.%s: intents.import.%s: child does not define this intent", alias, n)
 			case c.st.Intents[n] != nil:
-				c.rep.errf(im.Pos, "imports", "imports.%s: intents.import.%s: collides with parent intent of same name", alias, n)
+				c.rep.errf(im.at("intents.import."+n), ruleImports, "imports.%s: intents.import.%s: collides with parent intent of same name", alias, n)
 			}
 		}
 		if ov := im.Overrides; ov != nil {
 			for _, n := range sortedKeys(ov.States) {
 				if !hasTop(ch, n) {
-					c.rep.errf(ov.Pos, "imports", "imports.%s: overrides: states.%s: child does not declare a top-level state named %q", alias, n, n)
+					c.rep.errf(im.at("overrides.states."+n), ruleImports, "imports.%s: overrides: states.%s: child does not declare a top-level state named %q", alias, n, n)
 				}
 			}
 			for _, n := range sortedKeys(ov.Intents) {
 				if ch.Intents[n] == nil {
-					c.rep.errf(ov.Pos, "imports", "imports.%s: overrides: intents.%s: child does not declare an intent named %q", alias, n, n)
+					c.rep.errf(im.at("overrides.intents."+n), ruleImports, "imports.%s: overrides: intents.%s: child does not declare an intent named %q", alias, n, n)
 				}
 			}
 			for _, rel := range sortedKeys(ov.Prompts) {
 				if _, ok := c.existingFile(ov.Prompts[rel]); !ok {
-					c.rep.errf(ov.Pos, "imports", "imports.%s: overrides: prompts.%s: %s: no such file", alias, rel, ov.Prompts[rel])
+					c.rep.errf(im.at("overrides.prompts."+rel), ruleImports, "imports.%s: overrides: prompts.%s: %s: no such file", alias, rel, ov.Prompts[rel])
 				}
 			}
 		}
@@ -130,7 +130,7 @@ func checkImports(c *checker) {
 				continue // grandchild form <gchild>__<iface>: lifted interfaces are not modelled
 			}
 			if ch.HostInterfaces[n] == nil {
-				c.rep.errf(im.Pos, "imports", "imports.%s: host_bindings.%s: no matching host_interface (looked for %q in lifted child interfaces)", alias, n, alias+"__"+n)
+				c.rep.errf(im.at("host_bindings."+n), ruleImports, "imports.%s: host_bindings.%s: no matching host_interface (looked for %q in lifted child interfaces)", alias, n, alias+"__"+n)
 			}
 		}
 	}

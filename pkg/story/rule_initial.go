@@ -6,22 +6,22 @@ func checkInitial(c *checker) {
 	for _, s := range c.st.AllStates() {
 		if s.Parallel {
 			if len(s.Children) < 2 {
-				c.rep.errf(s.Pos, "initial", "state %q: parallel state must declare at least 2 child regions (got %d)", s.Path, len(s.Children))
+				c.rep.errf(s.Pos, ruleInitial, "state %q: parallel state must declare at least 2 child regions (got %d)", s.Path, len(s.Children))
 			}
 			if s.Initial != "" {
-				c.rep.errf(s.InitialPos, "initial", "state %q: parallel state must not declare initial: — each region picks its own initial", s.Path)
+				c.rep.errf(s.InitialPos, ruleInitial, "state %q: parallel state must not declare initial: — each region picks its own initial", s.Path)
 			}
 			for _, ch := range s.Children {
 				if ch.Parallel {
 					// Upstream's validate accepts this; only building a session fails.
-					c.rep.warnf(ch.Pos, "initial", "state %q: parallel state %q child %q is itself type: parallel — nested parallel regions are not supported (the engine refuses the story when a session starts)", ch.Path, s.Path, ch.Name)
+					c.rep.warnf(ch.Pos, ruleInitial, "state %q: parallel state %q child %q is itself type: parallel — nested parallel regions are not supported (the engine refuses the story when a session starts)", ch.Path, s.Path, ch.Name)
 				}
 			}
 			continue
 		}
 		if s.Initial == "" {
 			if len(s.Children) > 0 {
-				c.rep.warnf(s.Pos, "initial", "state %q has child states but no initial:; entering it will not descend into a child (set initial: to one of them)", s.Path)
+				c.rep.warnf(s.Pos, ruleInitial, "state %q has child states but no initial:; entering it will not descend into a child (set initial: to one of them)", s.Path)
 			}
 			continue
 		}
@@ -38,9 +38,9 @@ func checkInitial(c *checker) {
 		}
 		if !found && c.st.byPath[s.Path+"."+s.Initial] == nil {
 			if sug := suggest(s.Initial, names); sug != "" {
-				c.rep.errf(s.InitialPos, "initial", "state %q: initial child %q does not exist; did you mean `%s`?", s.Path, s.Initial, sug)
+				c.rep.errf(s.InitialPos, ruleInitial, "state %q: initial child %q does not exist; did you mean `%s`?", s.Path, s.Initial, sug)
 			} else {
-				c.rep.errf(s.InitialPos, "initial", "state %q: initial child %q does not exist", s.Path, s.Initial)
+				c.rep.errf(s.InitialPos, ruleInitial, "state %q: initial child %q does not exist", s.Path, s.Initial)
 			}
 		}
 	}

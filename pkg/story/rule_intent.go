@@ -6,22 +6,16 @@ import "strings"
 // state itself ("*" always passes); emit_intent names an on: arc of the
 // owning state or an ancestor (reference §4.2, §9.6).
 func checkIntents(c *checker) {
-	lifted := map[string]bool{}
-	for _, im := range c.st.Imports {
-		for _, n := range im.ImportIntent {
-			lifted[n] = true
-		}
-	}
 	for _, s := range c.st.AllStates() {
 		for _, in := range s.OnOrder {
-			if in == "*" || s.Intents[in] != nil || c.st.Intents[in] != nil || lifted[in] || c.st.lifted("intent", in) || c.st.importerHas("intent", in) {
+			if in == "*" || c.intentKnown(s, in, false) {
 				continue
 			}
 			msg := "state %q: on: %q — intent not declared in intents library or state.intents"
 			if sug := suggest(in, c.intentNames(s)); sug != "" {
-				c.rep.errf(s.OnPos[in], "intent", msg+"; did you mean `%s`?", s.Path, in, sug)
+				c.rep.errf(s.OnPos[in], ruleIntent, msg+"; did you mean `%s`?", s.Path, in, sug)
 			} else {
-				c.rep.errf(s.OnPos[in], "intent", msg, s.Path, in)
+				c.rep.errf(s.OnPos[in], ruleIntent, msg, s.Path, in)
 			}
 		}
 	}
@@ -50,7 +44,7 @@ func checkIntents(c *checker) {
 				}
 			}
 		}
-		c.rep.errf(e.keyPos("emit_intent"), "intent", "%s: emit_intent %q is not declared on state %q's on: arcs (nor any ancestor's)", site.Loc, name, site.State.Path)
+		c.rep.errf(e.keyPos("emit_intent"), ruleIntent, "%s: emit_intent %q is not declared on state %q's on: arcs (nor any ancestor's)", site.Loc, name, site.State.Path)
 	})
 }
 

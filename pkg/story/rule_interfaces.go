@@ -12,7 +12,7 @@ func checkInterfaces(c *checker) {
 	for _, n := range sortedKeys(c.st.HostInterfaces) {
 		hi := c.st.HostInterfaces[n]
 		if hi.Default == "" && !c.st.boundByImporter(n) {
-			c.rep.errf(hi.Pos, "interfaces", "host_interface %q: no default and no host_binding override", n)
+			c.rep.errf(hi.Pos, ruleInterfaces, "host_interface %q: no default and no host_binding override", n)
 		}
 	}
 	c.eachEffect(func(e *Effect, site effSite) {
@@ -22,7 +22,7 @@ func checkInterfaces(c *checker) {
 		parts := strings.Split(e.Invoke, ".")
 		p := e.keyPos("invoke")
 		if len(parts) != 3 || parts[1] == "" || parts[2] == "" {
-			c.rep.errf(p, "interfaces", "%s: invoke %q: expected iface.<name>.<op>", site.Loc, e.Invoke)
+			c.rep.errf(p, ruleInterfaces, "%s: invoke %q: expected iface.<name>.<op>", site.Loc, e.Invoke)
 			return
 		}
 		hi := c.st.HostInterfaces[parts[1]]
@@ -30,7 +30,7 @@ func checkInterfaces(c *checker) {
 			return // a child's interface, lifted as <alias>__<iface> by the fold
 		}
 		if hi == nil {
-			c.rep.errf(p, "interfaces", "%s: invoke %q: iface %q not declared (declared: [%s])", site.Loc, e.Invoke, parts[1], strings.Join(sortedKeys(c.st.HostInterfaces), " "))
+			c.rep.errf(p, ruleInterfaces, "%s: invoke %q: iface %q not declared (declared: [%s])", site.Loc, e.Invoke, parts[1], strings.Join(sortedKeys(c.st.HostInterfaces), " "))
 			return
 		}
 		if hi.Operations[parts[2]] == nil {
@@ -38,7 +38,7 @@ func checkInterfaces(c *checker) {
 			if s := suggest(parts[2], sortedKeys(hi.Operations)); s != "" {
 				msg += fmt.Sprintf("; did you mean `%s`?", s)
 			}
-			c.rep.errf(p, "interfaces", "%s", msg)
+			c.rep.errf(p, ruleInterfaces, "%s", msg)
 		}
 	})
 }

@@ -21,9 +21,9 @@ func checkPersonas(c *checker) {
 		pe := c.st.Agents[name]
 		switch {
 		case pe.SystemPrompt != "" && pe.SystemPromptPath != "":
-			c.rep.errf(pe.Pos, "persona", "agent %q: system_prompt and system_prompt_path are mutually exclusive", name)
+			c.rep.errf(pe.Pos, rulePersona, "agent %q: system_prompt and system_prompt_path are mutually exclusive", name)
 		case pe.SystemPrompt == "" && pe.SystemPromptPath == "":
-			c.rep.errf(pe.Pos, "persona", "agent %q: one of system_prompt or system_prompt_path is required", name)
+			c.rep.errf(pe.Pos, rulePersona, "agent %q: one of system_prompt or system_prompt_path is required", name)
 		case pe.SystemPromptPath != "":
 			f := pe.SystemPromptPath
 			if !filepath.IsAbs(f) {
@@ -31,7 +31,7 @@ func checkPersonas(c *checker) {
 			}
 			data, err := safefile.ReadFile(f, safefile.Story)
 			if err != nil {
-				c.rep.errf(pe.Pos, "persona", "agent %q: system_prompt_path %q: %s", name, f, errText(err))
+				c.rep.errf(pe.Pos, rulePersona, "agent %q: system_prompt_path %q: %s", name, f, errText(err))
 			} else {
 				pe.SystemPromptResolved = string(data)
 			}
@@ -39,10 +39,10 @@ func checkPersonas(c *checker) {
 			pe.SystemPromptResolved = pe.SystemPrompt
 		}
 		if pe.Effort != "" && !contains(validEfforts, pe.Effort) {
-			c.rep.errf(pe.Pos, "persona", "agent %q: effort %q is invalid (valid: low, medium, high, xhigh, max)", name, pe.Effort)
+			c.rep.errf(pe.Pos, rulePersona, "agent %q: effort %q is invalid (valid: low, medium, high, xhigh, max)", name, pe.Effort)
 		}
 		if pe.Provider != "" && c.st.Providers[pe.Provider] == nil {
-			c.rep.errf(pe.Pos, "provider", "provider reference %q at agents.%s.provider is undefined (known providers: %s)", pe.Provider, name, knownList(sortedKeys(c.st.Providers)))
+			c.rep.errf(pe.Pos, ruleProvider, "provider reference %q at agents.%s.provider is undefined (known providers: %s)", pe.Provider, name, knownList(sortedKeys(c.st.Providers)))
 		}
 		if pe.Cwd != "" {
 			c.checkCwd(pe.Pos, "agent "+quote(name), pe.Cwd)
@@ -56,7 +56,7 @@ func checkPersonas(c *checker) {
 		if pe.ExternalSideEffect != nil && *pe.ExternalSideEffect != inferred && inferred {
 			// false + network tools is reported on task invokes; only the
 			// advisory mismatch is left here.
-			c.rep.warnf(pe.Pos, "persona", "agent %q: external_side_effect declaration (%v) disagrees with the value inferred from its tools (%v)", name, *pe.ExternalSideEffect, inferred)
+			c.rep.warnf(pe.Pos, rulePersona, "agent %q: external_side_effect declaration (%v) disagrees with the value inferred from its tools (%v)", name, *pe.ExternalSideEffect, inferred)
 		}
 	}
 	refs := func(p Pos, site, agent string) {
@@ -65,7 +65,7 @@ func checkPersonas(c *checker) {
 		}
 		known := append(sortedKeys(c.st.Agents), builtinAgents...)
 		sort.Strings(known)
-		c.rep.errf(p, "persona", "agent reference %q at %s is undefined (known agents: %s)", agent, site, strings.Join(known, ", "))
+		c.rep.errf(p, rulePersona, "agent reference %q at %s is undefined (known agents: %s)", agent, site, strings.Join(known, ", "))
 	}
 	for _, k := range sortedKeys(c.st.MetaModes) {
 		mm := c.st.MetaModes[k]
@@ -97,9 +97,9 @@ func (c *checker) checkCwd(p Pos, who, cwd string) {
 		}
 		if _, ok := c.l.opts.lookup(name); !ok {
 			if c.l.opts.AllowUnsetEnv {
-				c.rep.warnf(p, "persona", "%s: cwd %q references unset env var %s", who, cwd, name)
+				c.rep.warnf(p, rulePersona, "%s: cwd %q references unset env var %s", who, cwd, name)
 			} else {
-				c.rep.errf(p, "persona", "%s: cwd %q references unset env var %s", who, cwd, name)
+				c.rep.errf(p, rulePersona, "%s: cwd %q references unset env var %s", who, cwd, name)
 			}
 		}
 	}

@@ -8,16 +8,16 @@ func checkPhases(c *checker) {
 		return
 	}
 	if len(c.st.PhaseTemplates) == 0 {
-		c.rep.errf(ph.Pos, "phases", "phases: declared but no phase_templates: present")
+		c.rep.errf(ph.Pos, rulePhases, "phases: declared but no phase_templates: present")
 		return
 	}
 	if ph.Template == "" {
-		c.rep.errf(ph.Pos, "phases", "phases.template: required")
+		c.rep.errf(ph.Pos, rulePhases, "phases.template: required")
 		return
 	}
 	tpl := c.st.PhaseTemplates[ph.Template]
 	if tpl == nil {
-		c.rep.errf(ph.Pos, "phases", "phases.template %q: not found in phase_templates", ph.Template)
+		c.rep.errf(ph.Pos, rulePhases, "phases.template %q: not found in phase_templates", ph.Template)
 		return
 	}
 	for _, id := range ph.Order {
@@ -25,7 +25,7 @@ func checkPhases(c *checker) {
 		for _, pn := range sortedKeys(tpl.Parameters) {
 			pp := tpl.Parameters[pn]
 			if _, ok := node.Params[pn]; !ok && pp.Required && pp.Default == nil && pn != "id" {
-				c.rep.errf(node.Pos, "phases", "phases.graph[%q]: missing required template parameter %q", id, pn)
+				c.rep.errf(node.Pos, rulePhases, "phases.graph[%q]: missing required template parameter %q", id, pn)
 			}
 		}
 	}

@@ -26,7 +26,7 @@ func checkPromptRoots(c *checker) {
 				}
 			}
 			if !Confined(f, roots) {
-				c.rep.errf(e.keyPos("with"), "prompt-root", "%s: with.%s %q resolves to %s, outside the story's roots (%s): prompt files must live inside the story (or a declared prompts overlay/shared directory); move the file there",
+				c.rep.errf(e.keyPos("with"), rulePromptRoot, "%s: with.%s %q resolves to %s, outside the story's roots (%s): prompt files must live inside the story (or a declared prompts overlay/shared directory); move the file there",
 					site.Loc, r.key, r.path, f, joinRoots(roots))
 			}
 		}

@@ -16,9 +16,9 @@ func checkRelevantWorld(c *checker) {
 			}
 			msg := "state %q: relevant_world key %q is not declared in world schema"
 			if sug := suggest(rw.Name, names); sug != "" {
-				c.rep.errf(rw.Pos, "relevant-world", msg+"; did you mean `%s`?", s.Path, rw.Name, sug)
+				c.rep.errf(rw.Pos, ruleRelevantWorld, msg+"; did you mean `%s`?", s.Path, rw.Name, sug)
 			} else {
-				c.rep.errf(rw.Pos, "relevant-world", msg, s.Path, rw.Name)
+				c.rep.errf(rw.Pos, ruleRelevantWorld, msg, s.Path, rw.Name)
 			}
 		}
 	}

@@ -5,7 +5,7 @@ func checkRoot(c *checker) {
 	st := c.st
 	if st.rootNode == nil {
 		if !st.child {
-			c.rep.errf(Pos{File: st.File, Line: 1, Col: 1}, "root", "root: unsupported value type <nil>; expected a state name string")
+			c.rep.errf(Pos{File: st.File, Line: 1, Col: 1}, ruleRoot, "root: unsupported value type <nil>; expected a state name string")
 		}
 		return
 	}
@@ -15,10 +15,10 @@ func checkRoot(c *checker) {
 	if st.byPath[st.Root] == nil && !st.phaseGen[st.Root] {
 		msg := "root: state %q is not declared in states"
 		if s := suggest(st.Root, topStateNames(st)); s != "" {
-			c.rep.errf(st.RootPos, "root", msg+"; did you mean `%s`?", st.Root, s)
+			c.rep.errf(st.RootPos, ruleRoot, msg+"; did you mean `%s`?", st.Root, s)
 			return
 		}
-		c.rep.errf(st.RootPos, "root", msg, st.Root)
+		c.rep.errf(st.RootPos, ruleRoot, msg, st.Root)
 	}
 }
 

@@ -26,11 +26,11 @@ func checkSchemas(c *checker) {
 		if rel, err := filepath.Rel(comp.SchemasDir(), f); err != nil || strings.HasPrefix(rel, "..") {
 			// Every run would fail on it (the compiler is rooted at
 			// schemas/): a load error, not a warning.
-			c.rep.errf(p, "schema", "%s: schema %q is outside the story's schemas/ directory, so no run can compile it; move it under schemas/", where, path)
+			c.rep.errf(p, ruleSchema, "%s: schema %q is outside the story's schemas/ directory, so no run can compile it; move it under schemas/", where, path)
 			return
 		}
 		if _, err := comp.Compile(filepath.Clean(path)); err != nil {
-			c.rep.errf(p, "schema", "%s: %s", where, errMsg(err))
+			c.rep.errf(p, ruleSchema, "%s: %s", where, errMsg(err))
 		}
 	}
 	c.eachEffect(func(e *Effect, site effSite) {
@@ -39,7 +39,7 @@ func checkSchemas(c *checker) {
 		}
 		for _, r := range promptRefs(e) {
 			if r.schema {
-				try(e.keyPos("with"), site.Loc+": with."+r.key, r.path)
+				try(e.withPos(r.key), site.Loc+": with."+r.key, r.path)
 			}
 		}
 	})

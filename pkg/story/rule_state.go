@@ -9,63 +9,63 @@ func checkStateValues(c *checker) {
 		switch s.Decider {
 		case "", "human", "llm":
 		default:
-			c.rep.errf(s.keyPos("decider"), "state", `state %q: decider %q is invalid (want "", "human", or "llm")`, s.Path, s.Decider)
+			c.rep.errf(s.keyPos("decider"), ruleState, `state %q: decider %q is invalid (want "", "human", or "llm")`, s.Path, s.Decider)
 		}
 		switch s.WriteMode {
 		case "", "open":
 		case "read_only":
 			if !dispatchesAgent(s) {
-				c.rep.errf(s.keyPos("write_mode"), "state", "state %q: write_mode: read_only is only meaningful on a room that dispatches an agent (mode: conversational, an agent_off_ramp, or a host.agent.task / host.agent.converse effect); it would silently do nothing here", s.Path)
+				c.rep.errf(s.keyPos("write_mode"), ruleState, "state %q: write_mode: read_only is only meaningful on a room that dispatches an agent (mode: conversational, an agent_off_ramp, or a host.agent.task / host.agent.converse effect); it would silently do nothing here", s.Path)
 			}
 		default:
-			c.rep.errf(s.keyPos("write_mode"), "state", `state %q: write_mode %q is invalid (want "", "open", or "read_only")`, s.Path, s.WriteMode)
+			c.rep.errf(s.keyPos("write_mode"), ruleState, `state %q: write_mode %q is invalid (want "", "open", or "read_only")`, s.Path, s.WriteMode)
 		}
 		if _, ok := s.Keys["transcript"]; ok {
 			if !top {
-				c.rep.errf(s.keyPos("transcript"), "state", "state %q: transcript: only allowed on top-level (room) states", s.Path)
+				c.rep.errf(s.keyPos("transcript"), ruleState, "state %q: transcript: only allowed on top-level (room) states", s.Path)
 			} else if s.Transcript != "" && s.Transcript != "persistent" && s.Transcript != "transient" {
-				c.rep.errf(s.keyPos("transcript"), "state", `state %q: transcript: %q is not one of "persistent", "transient"`, s.Path, s.Transcript)
+				c.rep.errf(s.keyPos("transcript"), ruleState, `state %q: transcript: %q is not one of "persistent", "transient"`, s.Path, s.Transcript)
 			}
 		}
 		if _, ok := s.Keys["theme"]; ok && !top {
-			c.rep.errf(s.keyPos("theme"), "state", "state %q: theme: only allowed on top-level (room) states", s.Path)
+			c.rep.errf(s.keyPos("theme"), ruleState, "state %q: theme: only allowed on top-level (room) states", s.Path)
 		}
 		if s.InterceptDrive != "" && s.InterceptDrive != "rest" {
-			c.rep.errf(s.keyPos("intercept_drive"), "state", `state %q: intercept_drive %q is invalid (the only valid value is "rest")`, s.Path, s.InterceptDrive)
+			c.rep.errf(s.keyPos("intercept_drive"), ruleState, `state %q: intercept_drive %q is invalid (the only valid value is "rest")`, s.Path, s.InterceptDrive)
 		}
 		if t := s.Timeout; t != nil {
 			if t.After == "" {
-				c.rep.errf(t.Pos, "state", "state %q: timeout: missing 'after' field", s.Path)
+				c.rep.errf(t.Pos, ruleState, "state %q: timeout: missing 'after' field", s.Path)
 			} else if !isTemplated(t.After) {
 				if _, err := parseDuration(t.After); err != nil {
-					c.rep.errf(t.Pos, "state", "state %q: timeout.after %q: app.ParseDuration: %v", s.Path, t.After, err)
+					c.rep.errf(t.Pos, ruleState, "state %q: timeout.after %q: app.ParseDuration: %v", s.Path, t.After, err)
 				}
 			}
 			if t.Target == "" {
-				c.rep.errf(t.Pos, "state", "state %q: timeout: missing 'target' field", s.Path)
+				c.rep.errf(t.Pos, ruleState, "state %q: timeout: missing 'target' field", s.Path)
 			}
 		}
 		if o := s.AgentOffRamp; o != nil && o.Enabled {
 			if s.Terminal {
-				c.rep.errf(o.Pos, "state", "state %q declares agent_off_ramp on a terminal: true state; a terminal state never routes free text", s.Path)
+				c.rep.errf(o.Pos, ruleState, "state %q declares agent_off_ramp on a terminal: true state; a terminal state never routes free text", s.Path)
 			}
 			if s.Mode == "conversational" {
-				c.rep.errf(o.Pos, "state", "state %q declares agent_off_ramp on a mode: conversational state; that harness is already free-form, so the flag is meaningless there", s.Path)
+				c.rep.errf(o.Pos, ruleState, "state %q declares agent_off_ramp on a mode: conversational state; that harness is already free-form, so the flag is meaningless there", s.Path)
 			}
 		}
 		if cr := s.ContextualRouting; cr != nil && cr.Enabled {
 			if cr.RoomChat == nil && cr.HelpChat == nil && cr.MetaChat == nil {
-				c.rep.errf(cr.Pos, "state", "state %q: contextual_routing.enabled requires at least one lane (room_chat, help_chat, or meta_chat)", s.Path)
+				c.rep.errf(cr.Pos, ruleState, "state %q: contextual_routing.enabled requires at least one lane (room_chat, help_chat, or meta_chat)", s.Path)
 			}
 			for _, f := range []struct{ key, v string }{{"plan_accept_intent", cr.PlanAcceptIntent}, {"plan_refine_intent", cr.PlanRefineIntent}} {
 				if f.v == "" {
 					continue
 				}
 				if _, ok := s.On[f.v]; !ok {
-					c.rep.errf(cr.Pos, "state", "state %q: contextual_routing.%s %q has no matching on: arc in this state", s.Path, f.key, f.v)
+					c.rep.errf(cr.Pos, ruleState, "state %q: contextual_routing.%s %q has no matching on: arc in this state", s.Path, f.key, f.v)
 				}
 				if c.lookupIntent(s, f.v, true) == nil {
-					c.rep.errf(cr.Pos, "state", "state %q: contextual_routing.%s %q is not a declared intent", s.Path, f.key, f.v)
+					c.rep.errf(cr.Pos, ruleState, "state %q: contextual_routing.%s %q is not a declared intent", s.Path, f.key, f.v)
 				}
 			}
 		}
@@ -88,7 +88,7 @@ func checkStateValues(c *checker) {
 func (c *checker) checkReservedSet(s *State, where string, e *Effect) {
 	for _, kv := range e.Set {
 		if kv.Key == "write_mode_scope" {
-			c.rep.errf(kv.Pos, "state", `state %q %s: set: "write_mode_scope" is engine-reserved — a story may not self-grant write mode`, s.Path, where)
+			c.rep.errf(kv.Pos, ruleState, `state %q %s: set: "write_mode_scope" is engine-reserved — a story may not self-grant write mode`, s.Path, where)
 		}
 	}
 }
@@ -97,15 +97,15 @@ func (c *checker) checkDefaultIntent(s *State) {
 	di := s.DefaultIntent
 	p := s.keyPos("default_intent")
 	if _, ok := s.On[di]; !ok {
-		c.rep.errf(p, "state", "state %q: default_intent %q has no matching on: arc in this state", s.Path, di)
+		c.rep.errf(p, ruleState, "state %q: default_intent %q has no matching on: arc in this state", s.Path, di)
 	}
 	in := c.lookupIntent(s, di, true)
 	if in == nil {
-		c.rep.errf(p, "state", "state %q: default_intent %q is not a declared intent", s.Path, di)
+		c.rep.errf(p, ruleState, "state %q: default_intent %q is not a declared intent", s.Path, di)
 		return
 	}
 	if !hasOneRequiredString(in) {
-		c.rep.errf(p, "state", "state %q: default_intent %q must declare exactly one required string slot to receive the free-text utterance", s.Path, di)
+		c.rep.errf(p, ruleState, "state %q: default_intent %q must declare exactly one required string slot to receive the free-text utterance", s.Path, di)
 	}
 }
 
@@ -117,30 +117,6 @@ func hasOneRequiredString(in *Intent) bool {
 		}
 	}
 	return n == 1
-}
-
-// lookupIntent finds an intent declared on the state (and, with ancestors,
-// on its ancestors) or globally.
-func (c *checker) lookupIntent(s *State, name string, ancestors bool) *Intent {
-	for cur := s; cur != nil; cur = cur.Parent {
-		if in := cur.Intents[name]; in != nil {
-			return in
-		}
-		if !ancestors {
-			break
-		}
-	}
-	if in := c.st.Intents[name]; in != nil {
-		return in
-	}
-	// An imported child is checked folded into its importers upstream, so
-	// their global intents are visible to it.
-	for imp := c.st.importer; imp != nil; imp = imp.importer {
-		if in := imp.Intents[name]; in != nil {
-			return in
-		}
-	}
-	return c.st.liftedIntent(name)
 }
 
 func dispatchesAgent(s *State) bool {

@@ -3,6 +3,7 @@ package story
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // checkTargets: every transition target, on_error, timeout.target and
@@ -25,7 +26,7 @@ func checkTargets(c *checker) {
 			return
 		}
 		if e.OnError != "" {
-			c.checkTarget(site.State, e.OnError, e.keyPos("on_error"), site.Loc+": on_error: ")
+			c.checkOnError(e, site)
 		}
 		if e.Target != "" && site.OnComplete {
 			c.checkTarget(site.State, e.Target, e.keyPos("target"), site.Loc+": ")
@@ -47,11 +48,18 @@ func (c *checker) checkTarget(from *State, target string, p Pos, prefix string) 
 			} else {
 				msg = fmt.Sprintf("state %q: %s", from.Path, msg)
 			}
-			if s := suggest(te.Resolved, c.allPaths()); s != "" {
+			if t := strings.TrimSpace(target); strings.HasPrefix(t, "..") && !strings.HasPrefix(t, "../") && t != ".." {
+				// "..c" is one segment appended to the path, not "../c"
+				if alt, err := from.Resolve("../" + strings.TrimLeft(t, ".")); err == nil && alt.Kind == TargetState {
+					msg += fmt.Sprintf("; a parent step is \"../\": did you mean `../%s` (%s)?", strings.TrimLeft(t, "."), alt.Path)
+				} else {
+					msg += "; a parent step is \"../\" (with the slash)"
+				}
+			} else if s := suggest(te.Resolved, c.allPaths()); s != "" {
 				msg += fmt.Sprintf("; did you mean `%s`?", s)
 			}
 		}
-		c.rep.errf(p, "target", "%s%s", prefix, msg)
+		c.rep.errf(p, ruleTarget, "%s%s", prefix, msg)
 		return
 	}
 	if t.Kind == TargetExit {
@@ -59,11 +67,11 @@ func (c *checker) checkTarget(from *State, target string, p Pos, prefix string) 
 			if c.st.child {
 				return // mapped by the importing parent (checked there)
 			}
-			c.rep.errf(p, "exits", "%stransition target %q (resolved: %q) does not exist (declare the exit under exits:)", prefix, target, target)
+			c.rep.errf(p, ruleExits, "%stransition target %q (resolved: %q) does not exist (declare the exit under exits:)", prefix, target, target)
 			return
 		}
 		if c.st.Exits[t.Exit] == nil {
-			c.rep.errf(p, "exits", "%s@exit:%s referenced but not declared in exits:", prefix, t.Exit)
+			c.rep.errf(p, ruleExits, "%s@exit:%s referenced but not declared in exits:", prefix, t.Exit)
 		}
 	}
 }

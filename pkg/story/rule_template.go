@@ -2,6 +2,8 @@ package story
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story/expr"
@@ -20,17 +22,18 @@ func checkValueTemplates(c *checker) {
 			if site.Template && placeholderErr("", err) {
 				return // substituted when the phase is expanded
 			}
-			c.rep.add(p, sev, "template", "%s: effect %s: %s", site.Loc, what, errMsg(err))
+			c.rep.add(p, sev, ruleTemplate, "%s: effect %s: %s", site.Loc, what, errMsg(err))
 		}
 		for _, kv := range e.Set {
 			if sub, err := c.compileValue(kv.Value); err != nil {
 				src, _ := kv.Value.(string)
-				report(errAt(kv.Pos, src, err), fmt.Sprintf("set %q", kv.Key+sub), err)
+				report(c.errAt(kv.Pos, src, err), fmt.Sprintf("set %q", kv.Key+sub), err)
 			}
 		}
 		for _, k := range sortedKeys(e.With) {
 			if sub, err := c.compileValue(e.With[k]); err != nil {
-				report(e.keyPos("with"), fmt.Sprintf("with %q", k+sub), err)
+				src, _ := lookupRaw(e.With[k], sub).(string)
+				report(c.errAt(e.withPos(k+sub), src, err), fmt.Sprintf("with %q", k+sub), err)
 			}
 		}
 		for _, kv := range e.Slots {
@@ -40,7 +43,7 @@ func checkValueTemplates(c *checker) {
 		}
 		if e.EmitIntent != "" {
 			if err := c.compileTemplate(e.EmitIntent); err != nil {
-				report(errAt(e.keyPos("emit_intent"), e.EmitIntent, err), "emit_intent", err)
+				report(c.errAt(e.keyPos("emit_intent"), e.EmitIntent, err), "emit_intent", err)
 			}
 		}
 		for _, kv := range e.Bind {
@@ -48,7 +51,7 @@ func checkValueTemplates(c *checker) {
 			if !ok {
 				switch kv.Value.(type) {
 				case map[string]any, []any, nil:
-					c.rep.add(kv.Pos, sev, "template", "%s: effect bind %q: expected a result path string such as submitted or stdout_json.sha", site.Loc, kv.Key)
+					c.rep.add(kv.Pos, sev, ruleTemplate, "%s: effect bind %q: expected a result path string such as submitted or stdout_json.sha", site.Loc, kv.Key)
 				}
 				continue
 			}
@@ -63,15 +66,38 @@ func checkValueTemplates(c *checker) {
 		im := c.st.Imports[alias]
 		for _, kv := range im.WorldIn {
 			if _, err := c.compileValue(kv.Value); err != nil {
-				c.rep.errf(kv.Pos, "template", "imports.%s: world_in.%s: %s", alias, kv.Key, errMsg(err))
+				c.rep.errf(kv.Pos, ruleTemplate, "imports.%s: world_in.%s: %s", alias, kv.Key, errMsg(err))
 			}
 		}
 		for _, en := range sortedKeys(im.Exits) {
 			for _, kv := range im.Exits[en].Set {
 				if _, err := c.compileValue(kv.Value); err != nil {
-					c.rep.errf(kv.Pos, "template", "imports.%s: exits.%s.set.%s: %s", alias, en, kv.Key, errMsg(err))
+					c.rep.errf(kv.Pos, ruleTemplate, "imports.%s: exits.%s.set.%s: %s", alias, en, kv.Key, errMsg(err))
 				}
 			}
 		}
 	}
+}
+
+// lookupRaw follows a ".a.b[2]" path below a raw value.
+func lookupRaw(v any, path string) any {
+	path = strings.ReplaceAll(strings.ReplaceAll(path, "[", ".["), "]", "")
+	for _, k := range strings.Split(strings.TrimPrefix(path, "."), ".") {
+		if k == "" {
+			continue
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[k]
+		case []any:
+			i, err := strconv.Atoi(strings.TrimPrefix(k, "["))
+			if err != nil || i < 0 || i >= len(x) {
+				return nil
+			}
+			v = x[i]
+		default:
+			return nil
+		}
+	}
+	return v
 }

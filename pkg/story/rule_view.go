@@ -19,7 +19,7 @@ func checkViews(c *checker) {
 				choices++
 				where := fmt.Sprintf("state %q: %sview[%d] (choice)", s.Path, prefix, i)
 				if choices > 1 {
-					c.rep.errf(el.Pos, "view", "%s: only one choice element per view is allowed", where)
+					c.rep.errf(el.Pos, ruleView, "%s: only one choice element per view is allowed", where)
 				}
 				c.checkChoice(s, el, where)
 			}
@@ -38,8 +38,8 @@ func (c *checker) checkChoice(s *State, el *ViewElement, where string) {
 	if body == nil {
 		return
 	}
-	if in, ok := body["intent"].(string); ok && in != "" && !isTemplated(in) && c.lookupIntent(s, in, true) == nil {
-		c.rep.errf(el.Pos, "view", "%s: intent %q not declared in state or global intents", where, in)
+	if in, ok := body["intent"].(string); ok && in != "" && !isTemplated(in) && !c.intentKnown(s, in, true) {
+		c.rep.errf(el.Pos, ruleView, "%s: intent %q not declared in state or global intents", where, in)
 	}
 	items, _ := body["items"].([]any)
 	for j, it := range items {
@@ -50,19 +50,21 @@ func (c *checker) checkChoice(s *State, el *ViewElement, where string) {
 		}
 		decl := c.lookupIntent(s, in, true)
 		if decl == nil {
-			c.rep.errf(el.Pos, "view", "%s: items[%d]: intent %q not declared in state or global intents", where, j, in)
+			if !c.intentKnown(s, in, true) {
+				c.rep.errf(or(el.StrPos[in], el.Pos), ruleView, "%s: items[%d]: intent %q not declared in state or global intents", where, j, in)
+			}
 			continue
 		}
 		if slots, ok := m["slots"].(map[string]any); ok {
 			for _, k := range sortedKeys(slots) {
 				if decl.Slots[k] == nil {
-					c.rep.errf(el.Pos, "view", "%s: items[%d].slots: key %q is not a declared slot of intent %q", where, j, k, in)
+					c.rep.errf(el.Pos, ruleView, "%s: items[%d].slots: key %q is not a declared slot of intent %q", where, j, k, in)
 				}
 			}
 		}
 		if param, ok := m["param"].(map[string]any); ok {
 			if sl, _ := param["slot"].(string); sl != "" && decl.Slots[sl] == nil {
-				c.rep.errf(el.Pos, "view", "%s: items[%d].param.slot: %q is not a declared slot of intent %q", where, j, sl, in)
+				c.rep.errf(el.Pos, ruleView, "%s: items[%d].param.slot: %q is not a declared slot of intent %q", where, j, sl, in)
 			}
 		}
 	}

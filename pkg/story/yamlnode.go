@@ -19,7 +19,7 @@ type reporter struct {
 	ds []diag.Diagnostic
 }
 
-func (r *reporter) add(p Pos, sev diag.Severity, rule, format string, a ...any) {
+func (r *reporter) add(p Pos, sev diag.Severity, rule *Rule, format string, a ...any) {
 	msg := fmt.Sprintf(format, a...)
 	// Diagnostics are one line: library errors sometimes append a source
 	// snippet with a caret, which the output formats render themselves.
@@ -28,15 +28,15 @@ func (r *reporter) add(p Pos, sev diag.Severity, rule, format string, a ...any) 
 	}
 	r.ds = append(r.ds, diag.Diagnostic{
 		File: p.File, Line: p.Line, Col: p.Col,
-		Severity: sev, Rule: rule, Message: msg,
+		Severity: sev, Rule: rule.ID, Message: msg,
 	})
 }
 
-func (r *reporter) errf(p Pos, rule, format string, a ...any) {
+func (r *reporter) errf(p Pos, rule *Rule, format string, a ...any) {
 	r.add(p, diag.Error, rule, format, a...)
 }
 
-func (r *reporter) warnf(p Pos, rule, format string, a ...any) {
+func (r *reporter) warnf(p Pos, rule *Rule, format string, a ...any) {
 	r.add(p, diag.Warning, rule, format, a...)
 }
 
@@ -63,6 +63,11 @@ type fileParser struct {
 	// that refers to its own ancestor is reported instead of recursing
 	// forever.
 	active map[*yaml.Node]bool
+	// hasSets interns Effect.Has maps by key set (internKeys).
+	hasSets map[string]map[string]bool
+	// owned: the tree belongs to this parse alone, so a top-level state's
+	// nodes are released once the state is parsed (parseStates).
+	owned bool
 }
 
 // enter marks n as being walked; it reports and returns false when n is
@@ -72,7 +77,7 @@ func (p *fileParser) enter(n, orig *yaml.Node, where string) bool {
 		p.active = map[*yaml.Node]bool{}
 	}
 	if p.active[n] || len(p.active) > 200 {
-		p.errf(p.pos(orig), "yaml-syntax", "%s: recursive or too deeply nested YAML (an alias refers to its own ancestor)", where)
+		p.errf(p.pos(orig), ruleYAMLSyntax, "%s: recursive or too deeply nested YAML (an alias refers to its own ancestor)", where)
 		return false
 	}
 	p.active[n] = true
@@ -95,7 +100,7 @@ func (p *fileParser) spend(at *yaml.Node, where string, idx int) bool {
 		if idx >= 0 {
 			where = fmt.Sprintf("%s[%d]", where, idx)
 		}
-		p.errf(p.pos(at), "yaml-syntax", "%s: the file expands to more than %d YAML nodes (an alias bomb or a huge list); kitsoki stops reading it here rather than drop the rest: shrink or split it", where, maxNodes)
+		p.errf(p.pos(at), ruleYAMLSyntax, "%s: the file expands to more than %d YAML nodes (an alias bomb or a huge list); kitsoki stops reading it here rather than drop the rest: shrink or split it", where, maxNodes)
 	}
 	return false
 }
@@ -165,7 +170,7 @@ func (p *fileParser) mappingSev(n *yaml.Node, where string, known []string, unkn
 		return false
 	}
 	if n.Kind != yaml.MappingNode {
-		p.errf(p.pos(orig), "type", "%s: expected a mapping, got %s", where, kindName(n))
+		p.errf(p.pos(orig), ruleType, "%s: expected a mapping, got %s", where, kindName(n))
 		return false
 	}
 	if !p.enter(n, orig, where) {
@@ -182,7 +187,7 @@ func (p *fileParser) mappingSev(n *yaml.Node, where string, known []string, unkn
 			continue
 		}
 		if k.Kind != yaml.ScalarNode {
-			p.errf(p.pos(k), "type", "%s: mapping keys must be strings, got %s", where, kindName(k))
+			p.errf(p.pos(k), ruleType, "%s: mapping keys must be strings, got %s", where, kindName(k))
 			continue
 		}
 		key := k.Value
@@ -199,7 +204,7 @@ func (p *fileParser) mappingSev(n *yaml.Node, where string, known []string, unkn
 			continue
 		}
 		if prev, dup := seen[key]; dup {
-			p.errf(p.pos(k), "duplicate-key", "%s: mapping key %q already defined at line %d, column %d", where, key, prev.Line, prev.Column)
+			p.errf(p.pos(k), ruleDuplicateKey, "%s: mapping key %q already defined at line %d, column %d", where, key, prev.Line, prev.Column)
 			continue
 		}
 		seen[key] = k
@@ -208,7 +213,7 @@ func (p *fileParser) mappingSev(n *yaml.Node, where string, known []string, unkn
 			if s := suggest(key, known); s != "" {
 				msg += fmt.Sprintf("; did you mean `%s`?", s)
 			}
-			p.add(p.pos(k), unknownSev, "unknown-key", "%s", msg)
+			p.add(p.pos(k), unknownSev, ruleUnknownKey, "%s", msg)
 			continue
 		}
 		fn(key, k, v)
@@ -224,7 +229,7 @@ func (p *fileParser) seq(n *yaml.Node, where string, fn func(i int, item *yaml.N
 		return false
 	}
 	if n.Kind != yaml.SequenceNode {
-		p.errf(p.pos(orig), "type", "%s: expected a list, got %s", where, kindName(n))
+		p.errf(p.pos(orig), ruleType, "%s: expected a list, got %s", where, kindName(n))
 		return false
 	}
 	if !p.enter(n, orig, where) {
@@ -249,7 +254,7 @@ func (p *fileParser) str(n *yaml.Node, where string) string {
 		return ""
 	}
 	if n.Kind != yaml.ScalarNode {
-		p.errf(p.pos(orig), "type", "%s: expected a string, got %s", where, kindName(n))
+		p.errf(p.pos(orig), ruleType, "%s: expected a string, got %s", where, kindName(n))
 		return ""
 	}
 	return n.Value
@@ -269,7 +274,7 @@ func (p *fileParser) boolean(n *yaml.Node, where string) bool {
 			return false
 		}
 	}
-	p.errf(p.pos(orig), "type", "%s: expected true or false, got %s", where, describe(n))
+	p.errf(p.pos(orig), ruleType, "%s: expected true or false, got %s", where, describe(n))
 	return false
 }
 
@@ -292,7 +297,7 @@ func (p *fileParser) integer(n *yaml.Node, where string) int {
 			return int(v)
 		}
 	}
-	p.errf(p.pos(orig), "type", "%s: expected an integer, got %s", where, describe(n))
+	p.errf(p.pos(orig), ruleType, "%s: expected an integer, got %s", where, describe(n))
 	return 0
 }
 
@@ -307,7 +312,7 @@ func (p *fileParser) float(n *yaml.Node, where string) *float64 {
 			return &v
 		}
 	}
-	p.errf(p.pos(orig), "type", "%s: expected a number, got %s", where, describe(n))
+	p.errf(p.pos(orig), ruleType, "%s: expected a number, got %s", where, describe(n))
 	return nil
 }
 
@@ -348,7 +353,7 @@ func (p *fileParser) rawDepth(n *yaml.Node, depth int) any {
 	if depth > 200 {
 		if !p.exhausted {
 			p.exhausted = true
-			p.errf(p.pos(orig), "yaml-syntax", "value: YAML nested more than 200 levels deep; kitsoki stops reading it here: flatten it")
+			p.errf(p.pos(orig), ruleYAMLSyntax, "value: YAML nested more than 200 levels deep; kitsoki stops reading it here: flatten it")
 		}
 		return nil
 	}
@@ -357,7 +362,7 @@ func (p *fileParser) rawDepth(n *yaml.Node, depth int) any {
 			p.active = map[*yaml.Node]bool{}
 		}
 		if p.active[n] {
-			p.errf(p.pos(orig), "yaml-syntax", "value: recursive YAML (an alias refers to its own ancestor)")
+			p.errf(p.pos(orig), ruleYAMLSyntax, "value: recursive YAML (an alias refers to its own ancestor)")
 			return nil
 		}
 		p.active[n] = true

@@ -33,7 +33,7 @@ func Expand(args []string) ([]string, error) {
 	}
 	for _, arg := range args {
 		if arg == "-" {
-			return nil, fmt.Errorf("-: stories are not read from standard input (prompts, schemas and includes are files beside %s); pass the story directory or its %s", StoryFile, StoryFile)
+			return nil, fmt.Errorf("-: a story read from standard input is checked alone: pass - as the only path (with --stdin-filename for its place)")
 		}
 		if arg == "..." || strings.HasSuffix(arg, "/...") || strings.HasSuffix(arg, string(filepath.Separator)+"...") {
 			root := strings.TrimSuffix(strings.TrimSuffix(arg, "..."), "/")
@@ -95,4 +95,24 @@ func walk(root string) ([]string, error) {
 		return nil, err
 	}
 	return found, nil
+}
+
+// RepoRoot is the directory SARIF URIs are relative to: the nearest
+// directory at or above the working directory holding .git, else the
+// working directory.
+func RepoRoot() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for d := wd; ; {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return wd
+		}
+		d = parent
+	}
 }

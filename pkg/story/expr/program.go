@@ -1,13 +1,75 @@
 package expr
 
 import (
+	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/checker"
+	"github.com/expr-lang/expr/compiler"
+	"github.com/expr-lang/expr/conf"
+	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/optimizer"
 	"github.com/expr-lang/expr/vm"
 )
+
+// Compile configurations are built once and reused: expr.Compile builds a
+// fresh one (the whole builtin table, the environment's type cache) for
+// every expression, which dominated loading a large story. A
+// configuration's type cache is not safe for concurrent use, so each is
+// used by one compile at a time (the pools hold at most one per
+// concurrently compiling goroutine).
+var (
+	guardConfigs = sync.Pool{New: func() any { return newConfig(true) }}
+	exprConfigs  = sync.Pool{New: func() any { return newConfig(false) }}
+)
+
+func newConfig(guard bool) *conf.Config {
+	c := conf.CreateNew()
+	opts := []expr.Option{
+		expr.Env(compileEnv),
+		expr.AllowUndefinedVariables(),
+		expr.Patch(lenPatch{}),
+	}
+	if guard {
+		opts = append(opts, expr.AsBool())
+	}
+	for _, op := range opts {
+		op(c)
+	}
+	for name := range c.Disabled {
+		delete(c.Builtins, name)
+	}
+	c.Check()
+	return c
+}
+
+// compileWith is expr.Compile with a prepared configuration.
+func compileWith(src string, guard bool) (*vm.Program, error) {
+	pool := &exprConfigs
+	if guard {
+		pool = &guardConfigs
+	}
+	c := pool.Get().(*conf.Config)
+	defer pool.Put(c)
+	tree, err := checker.ParseCheck(src, c)
+	if err != nil {
+		return nil, err
+	}
+	if c.Optimize {
+		if err := optimizer.Optimize(&tree.Node, c); err != nil {
+			var fe *file.Error
+			if errors.As(err, &fe) {
+				return nil, fe.Bind(tree.Source)
+			}
+			return nil, err
+		}
+	}
+	return compiler.Compile(tree, c)
+}
 
 // Program is a compiled, whitelisted expr-lang expression. It is safe for
 // concurrent use.
@@ -38,15 +100,7 @@ func compile(src string, guard bool) (p *Program, err error) {
 			p, err = nil, &Error{Kind: KindCompile, Msg: fmt.Sprintf("expr compile %q: internal error: %v", src, r), Src: src}
 		}
 	}()
-	opts := []expr.Option{
-		expr.Env(compileEnv),
-		expr.AllowUndefinedVariables(),
-		expr.Patch(lenPatch{}),
-	}
-	if guard {
-		opts = append(opts, expr.AsBool())
-	}
-	prog, cerr := expr.Compile(src, opts...)
+	prog, cerr := compileWith(src, guard)
 	if cerr != nil {
 		return nil, compileError(src, cerr)
 	}

@@ -1,0 +1,71 @@
+package story
+
+// The one intent lookup every rule uses (on:, choice items, default_intent,
+// contextual_routing, routing.free_form_fallback): a name is declared when
+// upstream's fold would leave an intent of that name visible to the state.
+
+// lookupIntent finds the intent name as seen from state s: on s itself
+// (and, with ancestors, on its ancestors), in the global intents:, lifted
+// from a child through imports.<alias>.intents.import, in the global
+// intents of the stories importing this one (an imported child is checked
+// folded into its importers upstream), or as an <alias>__<name> intent of
+// a child. It returns nil when no declaration is known.
+func (c *checker) lookupIntent(s *State, name string, ancestors bool) *Intent {
+	for cur := s; cur != nil; cur = cur.Parent {
+		if in := cur.Intents[name]; in != nil {
+			return in
+		}
+		if !ancestors {
+			break
+		}
+	}
+	if in := c.st.Intents[name]; in != nil {
+		return in
+	}
+	if in := c.st.importedIntent(name); in != nil {
+		return in
+	}
+	for imp := c.st.importer; imp != nil; imp = imp.importer {
+		if in := imp.Intents[name]; in != nil {
+			return in
+		}
+		if in := imp.importedIntent(name); in != nil {
+			return in
+		}
+	}
+	return c.st.liftedIntent(name)
+}
+
+// intentKnown reports whether name is declared as seen from s: found by
+// lookupIntent, or lifted from a child that could not be loaded here (an
+// @kitsoki/ story embedded in upstream's binary), whose names are accepted.
+func (c *checker) intentKnown(s *State, name string, ancestors bool) bool {
+	if c.lookupIntent(s, name, ancestors) != nil || c.st.lifted("intent", name) {
+		return true
+	}
+	for _, a := range c.st.ImportOrder {
+		im := c.st.Imports[a]
+		if contains(im.ImportIntent, name) { // a missing child intent is reported by the imports rule
+			return true
+		}
+	}
+	return false
+}
+
+// importedIntent is the child intent an imports.<alias>.intents.import
+// entry lifts into st under its own name.
+func (st *Story) importedIntent(name string) *Intent {
+	for _, a := range st.ImportOrder {
+		im := st.Imports[a]
+		if im == nil || im.Child == nil || !contains(im.ImportIntent, name) {
+			continue
+		}
+		if in := im.Child.Intents[name]; in != nil {
+			return in
+		}
+		if in := im.Child.liftedIntent(name); in != nil {
+			return in
+		}
+	}
+	return nil
+}

@@ -1,0 +1,78 @@
+package validate
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"kitsoki/pkg/story"
+)
+
+// sharedCorpus is the upstream corpus of 21 stories (outside the module;
+// the benchmarks skip when it is absent).
+const sharedCorpus = "/work/shared/corpus"
+
+// corpusTimes copies the shared corpus n times into a temporary directory
+// and returns its app.yaml files (21 × 4 = 84, about the 85 stories of the
+// issue's measurement).
+func corpusTimes(b *testing.B, n int) []string {
+	b.Helper()
+	if _, err := os.Stat(sharedCorpus); err != nil {
+		b.Skip("no shared corpus at " + sharedCorpus)
+	}
+	dir := b.TempDir()
+	for i := 0; i < n; i++ {
+		dst := filepath.Join(dir, "copy"+strconv.Itoa(i))
+		if err := os.CopyFS(dst, os.DirFS(sharedCorpus)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	files, err := Expand([]string{dir + "/..."})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return files
+}
+
+// BenchmarkCorpusOneProcess validates corpus×4 in one call, as
+// `kitsoki validate stories/...` does: one parse cache, loads in parallel.
+func BenchmarkCorpusOneProcess(b *testing.B) {
+	files := corpusTimes(b, 4)
+	b.ReportAllocs()
+	for b.Loop() {
+		Run(files, Options{Story: story.Options{AllowUnsetEnv: true}})
+	}
+	b.ReportMetric(float64(len(files)), "stories")
+}
+
+// BenchmarkCorpusPerStoryNoCache loads the same stories one by one with no
+// shared cache (every import parsed again): the shape of running a
+// validator once per story, without the process start.
+func BenchmarkCorpusPerStoryNoCache(b *testing.B) {
+	files := corpusTimes(b, 4)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, f := range files {
+			story.Load(f, story.Options{AllowUnsetEnv: true})
+		}
+	}
+	b.ReportMetric(float64(len(files)), "stories")
+}
+
+// BenchmarkStartup runs the built binary's `version` command: the process
+// start-up every command pays (package initialisation included).
+func BenchmarkStartup(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "kitsoki")
+	build := exec.Command("go", "build", "-o", bin, "kitsoki")
+	build.Dir = filepath.Join("..", "..")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	for b.Loop() {
+		if out, err := exec.Command(bin, "version").CombinedOutput(); err != nil {
+			b.Fatalf("%v: %s", err, out)
+		}
+	}
+}

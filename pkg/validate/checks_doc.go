@@ -1,0 +1,63 @@
+package validate
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ChecksMarkdown renders docs/checks.md: every rule Rules lists, with its
+// severity, whether kitsoki run refuses a story with the finding, its
+// example and, when one of goldenDirs holds <rule>/expect.golden (the
+// per-rule goldens of pkg/story/testdata/broken and pkg/validate/testdata),
+// the first diagnostic its story produces, exactly as validate prints it.
+// A test keeps docs/checks.md equal to this output.
+func ChecksMarkdown(goldenDirs ...string) string {
+	var b strings.Builder
+	b.WriteString("# kitsoki validate: the checks\n\n")
+	b.WriteString("<!-- Generated from the rule registry (pkg/story/rules.go, pkg/validate) and the\n")
+	b.WriteString("     per-rule goldens; do not edit: go test ./pkg/validate -run ChecksDoc -update -->\n\n")
+	b.WriteString("Every diagnostic carries one of these rule ids (`file:line:col: severity: message [rule]`).\n")
+	b.WriteString("`kitsoki validate --list-rules` prints the same list. A warning is silenced on its line with\n")
+	b.WriteString("`# kitsoki:ignore <rule>` (or on the next line, from a comment alone on its line); an unknown\n")
+	b.WriteString("id is itself a warning, and `--strict` reports an ignore that suppresses nothing.\n\n")
+	b.WriteString("**run** says what `kitsoki run`, `test` and `eval` do with an error of the rule: *refuses*\n")
+	b.WriteString("(the existing engine's loader rejects the story too) or *warns* (the existing engine loads the\n")
+	b.WriteString("story and fails, if at all, only at run or render time; `story.Blocking` is false).\n\n")
+	b.WriteString("| rule | severity | run | summary |\n|---|---|---|---|\n")
+	rules := Rules()
+	for _, r := range rules {
+		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s | %s |\n", r.ID, r.ID, r.Severity, runVerdict(r.LintOnly), mdCell(r.Summary))
+	}
+	for _, r := range rules {
+		fmt.Fprintf(&b, "\n## %s\n\n%s.\n\nSeverity: %s. Run: %s.\n\n", r.ID, r.Summary, r.Severity, runVerdict(r.LintOnly))
+		fmt.Fprintf(&b, "Example:\n\n```yaml\n%s\n```\n", r.Example)
+		for _, dir := range goldenDirs {
+			data, err := os.ReadFile(filepath.Join(dir, r.ID, "expect.golden"))
+			if err != nil || len(data) == 0 {
+				continue
+			}
+			lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+			// the first diagnostic of the rule, with its source line and caret
+			for i, l := range lines {
+				if strings.HasSuffix(l, "["+r.ID+"]") {
+					end := min(i+3, len(lines))
+					fmt.Fprintf(&b, "\nIts test story reports:\n\n```text\n%s\n```\n", strings.Join(lines[i:end], "\n"))
+					break
+				}
+			}
+			break
+		}
+	}
+	return b.String()
+}
+
+func runVerdict(lintOnly bool) string {
+	if lintOnly {
+		return "warns"
+	}
+	return "refuses"
+}
+
+func mdCell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }

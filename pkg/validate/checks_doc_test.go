@@ -1,0 +1,109 @@
+package validate
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var update = flag.Bool("update", false, "rewrite docs/checks.md")
+
+// docs/checks.md is generated from the registry and the per-rule goldens
+// and must stay equal to it (like actionlint's check-checks).
+func TestChecksDocIsCurrent(t *testing.T) {
+	got := ChecksMarkdown(filepath.Join("..", "story", "testdata", "broken"), "testdata")
+	path := filepath.Join("..", "..", "docs", "checks.md")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(want) != got {
+		t.Fatalf("docs/checks.md is stale: go test ./pkg/validate -run ChecksDoc -update")
+	}
+}
+
+// Every diagnostic of every broken story carries a registered rule id.
+func TestEveryDiagnosticNamesARegisteredRule(t *testing.T) {
+	known := Summaries()
+	files, err := Expand([]string{filepath.Join("..", "story", "testdata", "broken") + "/..."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Run(files, Options{Story: story.Options{LookupEnv: func(string) (string, bool) { return "", false }}})
+	if len(res.Diagnostics) < 40 {
+		t.Fatalf("only %d diagnostics", len(res.Diagnostics))
+	}
+	for _, d := range res.Diagnostics {
+		if _, ok := known[d.Rule]; !ok {
+			t.Errorf("unregistered rule id %q: %s", d.Rule, d)
+		}
+	}
+}
+
+// The kitsoki:ignore examples in the docs name rules that exist.
+func TestIgnoreExamplesNameRealRules(t *testing.T) {
+	known := Summaries()
+	re := regexp.MustCompile("kitsoki:ignore ((?:[a-z][a-z-]*(?:, ?)?)+)")
+	for _, f := range []string{"../../README.md", "../diag/ignore.go", "../../docs/checks.md"} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, m := range re.FindAllStringSubmatch(string(data), -1) {
+			for _, id := range strings.Split(m[1], ",") {
+				id = strings.TrimSpace(id)
+				if id == "" || id == "no-such-rule" || id == "comment" || id == "names" || id == "suppresses" {
+					continue
+				}
+				n++
+				if _, ok := known[id]; !ok {
+					t.Errorf("%s: kitsoki:ignore %s names no rule", f, id)
+				}
+			}
+		}
+		if f != "../../docs/checks.md" && n == 0 {
+			t.Errorf("%s: no kitsoki:ignore example found", f)
+		}
+	}
+}
+
+// The ignore rule's golden: file:line:col and the caret of every finding
+// about # kitsoki:ignore comments, under --strict.
+func TestIgnoreGolden(t *testing.T) {
+	res := Run([]string{filepath.Join("testdata", "ignore", "app.yaml")}, Options{Strict: true})
+	var b strings.Builder
+	var ds []diag.Diagnostic
+	for _, d := range res.Diagnostics {
+		if d.Rule == story.IgnoreRule().ID {
+			ds = append(ds, d)
+		}
+	}
+	if err := diag.WriteHuman(&b, ds, diag.HumanOptions{Snippet: true}); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "ignore", "expect.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != string(want) || len(ds) != 3 {
+		t.Fatalf("ignore findings changed (go test -run IgnoreGolden -update):\n%s", b.String())
+	}
+}
