@@ -116,7 +116,7 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	}
 	sch, schemaErr := r.schemaFor(c)
 	if sch != nil {
-		req.Schema = sch.Raw
+		req.Schema = sch.Bundled
 	}
 	res := &Result{Alias: alias}
 	if p, ok := t.(planner); ok && req.CallID == "" {

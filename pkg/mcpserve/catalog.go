@@ -147,7 +147,7 @@ func buildTools(st *story.Story, asm *plugin.Assembly, schemas *schema.Compiler)
 			if err != nil {
 				return nil, fmt.Errorf("%s: schema %s: %v", name, t.Schemas[0], err)
 			}
-			t.Output = json.RawMessage(sch.Raw)
+			t.Output = json.RawMessage(sch.Bundled)
 		}
 		tools[name] = t
 	}
