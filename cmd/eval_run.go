@@ -134,6 +134,7 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 	fl.StringVar(&shard, "shard", "", "run slice `i/n` of the calls (combine with kitsoki eval merge)")
 	fl.StringVarP(&outPath, "output", "o", "", "write the report to `FILE` only (default: reports/<call>/<timestamp>.json and latest.json)")
 	fl.DurationVar(&timeout, "timeout", 0, "hard deadline of one call (default 10m)")
+	fl.DurationVar(&timeout, "call-timeout", 0, "the same as --timeout: hard deadline of one call (default 10m), the name kitsoki run uses")
 	fl.IntVar(&retries, "retries", 1, "retries of a call that fails with plugin_crash or transport_error")
 	fl.BoolVar(&noProgress, "no-progress", false, "no progress bar, even on a terminal")
 	fl.BoolVar(&asJSON, "json", false, "also print the report JSON on stdout")

@@ -52,6 +52,8 @@ var allRules = []ruleDef{
 	{"provider", "providers: declarations and references", nil},
 	{"persona", "agents: persona declarations (reference §3.5)", checkPersonas},
 	{"agent-invoke", "host.agent.<verb> invokes: verb, agent alias, with.agent persona, verb/tool cross-checks", checkAgentInvokes},
+	{"agent-template", "a templated agent: alias that is one world variable renders to declared aliases", checkAgentTemplate},
+	{"call-timeout", "an effect's timeout: is a positive duration on a host.agent.* invoke", checkCallTimeout},
 	{"agent-file", "prompt, prompt_path and schema files of agent invokes exist", checkAgentFiles},
 	{"schema", "agent schemas compile and $refs stay inside schemas/", checkSchemas},
 	{"grammar", "decide schemas of a builtin.local_llm grammar: true alias stay in the llama.cpp grammar subset", checkGrammar},
