@@ -73,8 +73,8 @@ states:
         bind: { got: submission }
     terminal: true
 `, echo, echo),
-		"story/schemas/line.json": `{"type":"object","required":["line"],"properties":{"line":{"$ref":"common.json#/$defs/text"}}}`,
-		"story/schemas/common.json": `{"$defs":{"text":{"type":"string","minLength":1}}}`,
+		"story/schemas/line.json":               `{"type":"object","required":["line"],"properties":{"line":{"$ref":"common.json#/$defs/text"}}}`,
+		"story/schemas/common.json":             `{"$defs":{"text":{"type":"string","minLength":1}}}`,
 		".kitsoki/plugins/router/manifest.yaml": fmt.Sprintf("id: router\nhooks: [{point: agent/pre-dispatch}]\nentry: {command: %q, args: [reroute, agent.second]}\n", hook),
 	})
 	tracePath := filepath.Join(t.TempDir(), "run.jsonl")

@@ -268,8 +268,8 @@ type callState struct {
 	persona string
 	sink    Sink
 	start   time.Time
-	sub     *Substitution // set once a fallback took over the call
-	timeout time.Duration // the call's hard timeout
+	sub     *Substitution  // set once a fallback took over the call
+	timeout time.Duration  // the call's hard timeout
 	meta    map[string]any // meta of an answer refused after it arrived (post-return veto)
 	late    *AskResponse   // an answer that arrived after the hard deadline
 }
