@@ -115,4 +115,3 @@ func firstNonEmpty(xs ...string) string {
 	}
 	return ""
 }
-
