@@ -271,3 +271,69 @@ states:
 	}
 	_ = os.Remove
 }
+
+// TestOTLPAgentSpansNestUnderTheHostCall: a real run through a real
+// subprocess plugin, exported as OTLP: the invoke_agent span carries
+// gen_ai.provider.name and is a child of the execute_tool host.agent.ask
+// span of the host call that made it.
+func TestOTLPAgentSpansNestUnderTheHostCall(t *testing.T) {
+	echo := buildTestBinary(t, "kitsoki/pkg/agent/internal/testplugins/echoagent")
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"story/app.yaml": fmt.Sprintf(`app: { id: otlp, version: 0.1.0 }
+agent_plugins:
+  agent.sub: { plugin: subprocess, command: %q, args: [-alias, agent.sub] }
+root: start
+states:
+  start:
+    on_enter:
+      - invoke: host.agent.ask
+        agent: agent.sub
+        with: { prompt: "hello" }
+    terminal: true
+`, echo)})
+	tracePath := filepath.Join(t.TempDir(), "run.jsonl")
+	var out, errb bytes.Buffer
+	if code := Run([]string{"run", filepath.Join(root, "story"), "--trace", tracePath}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	out.Reset()
+	if code := Run([]string{"trace", "export", "--format", "otlp-json", tracePath}, &out, &errb); code != 0 {
+		t.Fatalf("export: exit %d %s", code, errb.String())
+	}
+	var doc struct {
+		ResourceSpans []struct {
+			ScopeSpans []struct {
+				Spans []struct {
+					SpanID       string `json:"spanId"`
+					ParentSpanID string `json:"parentSpanId"`
+					Name         string `json:"name"`
+					Attributes   []struct {
+						Key   string `json:"key"`
+						Value struct {
+							StringValue string `json:"stringValue"`
+						} `json:"value"`
+					} `json:"attributes"`
+				} `json:"spans"`
+			} `json:"scopeSpans"`
+		} `json:"resourceSpans"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	ids := map[string]string{}
+	var agentParent, provider string
+	for _, sp := range doc.ResourceSpans[0].ScopeSpans[0].Spans {
+		ids[sp.SpanID] = sp.Name
+		if strings.HasPrefix(sp.Name, "invoke_agent") {
+			agentParent = sp.ParentSpanID
+			for _, a := range sp.Attributes {
+				if a.Key == "gen_ai.provider.name" {
+					provider = a.Value.StringValue
+				}
+			}
+		}
+	}
+	if ids[agentParent] != "execute_tool host.agent.ask" || provider != "kitsoki.subprocess" {
+		t.Fatalf("invoke_agent parent %q (%s), provider %q\n%s", agentParent, ids[agentParent], provider, out.String())
+	}
+}

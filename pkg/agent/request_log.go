@@ -50,6 +50,7 @@ func (r *Registry) inheritsClaudeDefault(persona string) bool {
 // logRequest fills the request half of agent.call.start, masked.
 func (r *Registry) logRequest(p *CallStartPayload, alias, sysPrompt string, req *AskRequest, timeout time.Duration) {
 	p.Alias = alias
+	p.Provider = r.providerOf(alias)
 	p.SystemPrompt = r.redact.String(sysPrompt)
 	if len(req.With) > 0 {
 		p.With = r.redact.mapValue(req.With)

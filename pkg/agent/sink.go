@@ -69,6 +69,7 @@ type CallStartPayload struct {
 	// block, the (bundled) schema document, the soft deadline and the hard
 	// timeout.
 	Alias        string          `json:"alias,omitempty"`
+	Provider     string          `json:"provider,omitempty"` // gen_ai.provider.name for OTLP export (provider.go)
 	SystemPrompt string          `json:"system_prompt,omitempty"`
 	With         map[string]any  `json:"with,omitempty"`
 	Schema       json.RawMessage `json:"schema,omitempty"`
