@@ -86,6 +86,7 @@ func New(opts Options) (*Server, error) {
 		version = "dev"
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "kitsoki", Version: version}, &mcp.ServerOptions{HasTools: true})
+	s.mcp.AddReceivingMiddleware(s.refreshOnRequest)
 	c, err := s.build()
 	if err != nil {
 		return nil, err
