@@ -8,6 +8,7 @@ import (
 
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/eval"
+	"kitsoki/pkg/mcpserve"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/story"
 )
@@ -62,6 +63,7 @@ func Run(files []string, opts Options) Result {
 					d.Severity = diag.Warning
 					ds = append(ds, d)
 				}
+				ds = append(ds, mcpserve.CheckToolNames(st)...)
 			}
 			per[i] = ds
 		}()
