@@ -129,3 +129,23 @@ func TestPersonaSystemPromptReachesCLIAndTrace(t *testing.T) {
 		}
 	}
 }
+
+// An answer line over the 64 MiB frame cap from a real subprocess plugin
+// fails the call with a message that says what the cap is and what to do.
+func TestFrameCapMessage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 64 MiB through a pipe")
+	}
+	bin := BuildTestPlugin(t, "echoagent")
+	reg, err := NewRegistryFromPlugins(map[string]*story.AgentPlugin{
+		"agent.big": {Alias: "agent.big", Plugin: story.PluginSubprocess, Command: bin, Args: []string{"-alias", "agent.big"}},
+	}, RegistryOptions{AppID: "f", StoryDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	_, err = reg.Dispatch(context.Background(), Call{Alias: "agent.big", Verb: "ask", Prompt: "p", With: map[string]any{"fault": "big:67200000"}})
+	if KindOf(err) != KindPluginCrash || !strings.Contains(err.Error(), "the plugin wrote an answer line longer than kitsoki's 64 MiB frame cap") {
+		t.Fatalf("err = %v", err)
+	}
+}
