@@ -36,5 +36,5 @@ func (r *Registry) providerOf(alias string) string {
 		}
 		return host
 	}
-	return "kitsoki." + d.Plugin
+	return "kitsoki." + strings.TrimPrefix(d.Plugin, "builtin.")
 }
