@@ -245,3 +245,37 @@ func FuzzBundleVerdicts(f *testing.F) {
 		}
 	})
 }
+
+// FuzzBundleSchema: for any root schema file beside the fixed files of
+// bundleStory, Compile never panics, and when it succeeds the bundle
+// compiles on its own and agrees with the source on the corpus.
+func FuzzBundleSchema(f *testing.F) {
+	for _, name := range []string{"schemas/verdict.json", "schemas/node.json", "schemas/plain.json"} {
+		f.Add([]byte(bundleStory[name]))
+	}
+	f.Add([]byte(`{"$ref":"common.json#target"}`))
+	f.Add([]byte(`{"$id":"https://x.test/r.json","properties":{"a":{"$ref":"common.json#/$defs/tagged"}}}`))
+	f.Add([]byte(`{"$defs":{"common.json":{"type":"string"}},"properties":{"a":{"$ref":"common.json#/$defs/action"},"b":{"$ref":"#/$defs/common.json"}}}`))
+	f.Add([]byte(`{"allOf":[{"$ref":"sub/item.json"},{"$anchor":"target"}]}`))
+	dir := f.TempDir()
+	for name, body := range bundleStory {
+		mustWrite(f, dir, name, body)
+	}
+	docs := bundleCorpus["schemas/verdict.json"]
+	f.Fuzz(func(t *testing.T, root []byte) {
+		mustWrite(t, dir, "schemas/fuzz.json", string(root))
+		src, err := NewCompiler(dir).Compile("schemas/fuzz.json")
+		if err != nil {
+			return
+		}
+		b, err := CompileBytes("bundle", src.Bundled)
+		if err != nil {
+			t.Fatalf("bundle of %s does not compile: %v\n%s", root, err, src.Bundled)
+		}
+		for _, d := range docs {
+			if (src.ValidateJSON([]byte(d)) == nil) != (b.ValidateJSON([]byte(d)) == nil) {
+				t.Fatalf("root %s: verdicts differ on %s\n%s", root, d, src.Bundled)
+			}
+		}
+	})
+}
