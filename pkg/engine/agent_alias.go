@@ -59,13 +59,15 @@ func aliasError(e *Effect, alias string, err error) error {
 	return fmt.Errorf("agent: %q rendered to %q: %w", e.Agent, alias, err)
 }
 
-// usedAgent is the alias that served the call callID (after hooks), else
-// the effect's agent: as written.
+// usedAgent is the alias that served the call callID (after hooks, a
+// rendered template) when it is not what the effect says, else the
+// effect's agent: as written ("" for the default agent.claude, as before).
 func (r *runner) usedAgent(e *Effect, callID string) string {
-	if a, ok := r.agentUsed[callID]; ok && callID != "" {
-		return a
+	a, ok := r.agentUsed[callID]
+	if !ok || callID == "" || a == e.Agent || (e.Agent == "" && a == story.DefaultAgentAlias) {
+		return e.Agent
 	}
-	return e.Agent
+	return a
 }
 
 // noteAgent records the alias that served callID.
