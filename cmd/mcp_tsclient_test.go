@@ -41,7 +41,8 @@ states:
     terminal: true
 `,
 		"story/schemas/verdict.json":     `{"type":"object","required":["decision"],"properties":{"decision":{"$ref":"common.json#/$defs/decision"},"seen":{"$ref":"common.json#text"}}}`,
-		"story/schemas/common.json":      `{"$defs":{"decision":{"enum":["approve","reject"]},"text":{"$anchor":"text","type":"string"}}}`,
+		"story/schemas/common.json":      `{"$defs":{"decision":{"enum":["approve","reject"]},"text":{"$anchor":"text","$ref":"defs/text.json"}}}`,
+		"story/schemas/defs/text.json":   `{"type":"string","minLength":1}`,
 		"story/schemas/nested/pick.json": `{"type":"object","properties":{"decision":{"$ref":"../common.json#/$defs/decision"},"seen":{"$ref":"../verdict.json#/properties/seen"}},"required":["decision"]}`,
 	})
 	bin := buildKitsoki(t)
