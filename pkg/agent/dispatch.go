@@ -440,8 +440,9 @@ type askOutcome struct {
 // askWithDeadline runs t.Ask under the hard deadline. The transport runs on
 // its own goroutine so that a transport ignoring ctx cannot hold the call
 // past the deadline. When the deadline passes, the transport is cancelled
-// and given lateGrace to return; an answer it still produces is late: it is
-// returned as such (for the record) and never used.
+// and (unless the caller's own context ended: an interrupted run does not
+// wait) given lateGrace to return; an answer it still produces is late: it
+// is returned as such (for the record) and never used.
 func askWithDeadline(ctx context.Context, t Transport, alias string, req *AskRequest, timeout time.Duration) (*AskResponse, *AskResponse, *AskError) {
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -461,12 +462,14 @@ func askWithDeadline(ctx context.Context, t Transport, alias string, req *AskReq
 	case <-cctx.Done():
 		cancel()
 		var late *AskResponse
-		select {
-		case o := <-ch:
-			if o.err == nil && o.resp != nil {
-				late = o.resp
+		if ctx.Err() == nil { // the call's own deadline, not the run ending
+			select {
+			case o := <-ch:
+				if o.err == nil && o.resp != nil {
+					late = o.resp
+				}
+			case <-time.After(lateGrace):
 			}
-		case <-time.After(lateGrace):
 		}
 		return nil, late, deadlineError(ctx, alias, cctx.Err(), timeout)
 	}
