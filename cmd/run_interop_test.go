@@ -94,6 +94,10 @@ states:
 	if w["hooked"] != "by testhook" {
 		t.Fatalf("start with: %v", w)
 	}
+	rw := firstEvent(t, evs, "hook.rewrote")
+	if vals, _ := rw["values"].(map[string]any); vals["alias"] != "agent.second" || vals["with"].(map[string]any)["hooked"] != "by testhook" {
+		t.Fatalf("hook.rewrote must carry the new values: %v", rw)
+	}
 	// What the plugin read, line for line.
 	var world map[string]any
 	for _, ev := range evs {
