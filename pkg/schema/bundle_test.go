@@ -53,8 +53,8 @@ var bundleStory = map[string]string{
   "$schema": "http://json-schema.org/draft-07/schema#",
   "definitions": {"size": {"enum": ["s", "m", "l"]}}
 }`,
-	"schemas/plain.json": `{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}},"$defs":{"a":{"type":"string"}}}`,
-	"schemas/legacy.json": `{"type":"object","properties":{"n":{"$ref":"legacydefs.json#/definitions/n"},"e":{"$ref":"legacydefs.json#/definitions/e"}}}`,
+	"schemas/plain.json":      `{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}},"$defs":{"a":{"type":"string"}}}`,
+	"schemas/legacy.json":     `{"type":"object","properties":{"n":{"$ref":"legacydefs.json#/definitions/n"},"e":{"$ref":"legacydefs.json#/definitions/e"}}}`,
 	"schemas/legacydefs.json": `{"definitions":{"n":{"type":"integer","multipleOf":3},"e":{"$ref":"#/definitions/n","maximum":9}}}`,
 }
 
@@ -88,7 +88,7 @@ var bundleCorpus = map[string][]string{
 		`{"size":1}`,
 		`{}`,
 	},
-	"schemas/plain.json": {`{"a":"x"}`, `{"a":1}`},
+	"schemas/plain.json":  {`{"a":"x"}`, `{"a":1}`},
 	"schemas/legacy.json": {`{"n":3}`, `{"n":4}`, `{"e":6}`, `{"e":12}`, `{"e":5}`, `{"n":"3"}`},
 }
 
