@@ -28,6 +28,9 @@ agent_plugins:
   agent.other:
     plugin: mcp_http
     endpoint: ` + mcpUpstream(t) + `
+  agent.third:
+    plugin: mcp_http
+    endpoint: ` + mcpUpstream(t) + `
 root: start
 states:
   start:
@@ -38,11 +41,17 @@ states:
       - invoke: host.agent.extract
         agent: agent.other
         with: { prompt: "pull", schema: schemas/nested/pick.json }
+      - invoke: host.agent.decide
+        agent: agent.third
+        with: { prompt: "any", schema: schemas/untyped.json }
     terminal: true
 `,
-		"story/schemas/verdict.json":     `{"type":"object","required":["decision"],"properties":{"decision":{"$ref":"common.json#/$defs/decision"},"seen":{"$ref":"common.json#text"}}}`,
-		"story/schemas/common.json":      `{"$defs":{"decision":{"enum":["approve","reject"]},"text":{"$anchor":"text","$ref":"defs/text.json"}}}`,
-		"story/schemas/defs/text.json":   `{"type":"string","minLength":1}`,
+		"story/schemas/verdict.json":   `{"type":"object","required":["decision"],"properties":{"decision":{"$ref":"common.json#/$defs/decision"},"seen":{"$ref":"common.json#text"}}}`,
+		"story/schemas/common.json":    `{"$defs":{"decision":{"enum":["approve","reject"]},"text":{"$anchor":"text","$ref":"defs/text.json"}}}`,
+		"story/schemas/defs/text.json": `{"type":"string","minLength":1}`,
+		// No "type":"object" at the root: MCP forbids it as an outputSchema,
+		// and one such tool would make the SDK reject the whole list.
+		"story/schemas/untyped.json":     `{"$ref":"verdict.json"}`,
 		"story/schemas/nested/pick.json": `{"type":"object","properties":{"decision":{"$ref":"../common.json#/$defs/decision"},"seen":{"$ref":"../verdict.json#/properties/seen"}},"required":["decision"]}`,
 	})
 	bin := buildKitsoki(t)
@@ -52,6 +61,7 @@ states:
 		Calls: []tsmcp.Call{
 			{Name: "kitsoki_agent_remote_decide", Arguments: map[string]any{"prompt": "ship it?"}},
 			{Name: "kitsoki_agent_other_extract", Arguments: map[string]any{"prompt": "which?"}},
+			{Name: "kitsoki_agent_third_decide", Arguments: map[string]any{"prompt": "any?"}},
 		},
 	})
 	var names []string
@@ -62,13 +72,18 @@ states:
 			t.Errorf("%s: outputSchema still holds a file reference: %s", tl.Name, raw)
 		}
 	}
-	if strings.Join(names, ",") != "kitsoki_agent_other_extract,kitsoki_agent_remote_decide" {
+	if strings.Join(names, ",") != "kitsoki_agent_other_extract,kitsoki_agent_remote_decide,kitsoki_agent_third_decide" {
 		t.Fatalf("tools = %v", names)
 	}
-	if len(out.Results) != 2 {
+	for _, tl := range out.Tools {
+		if tl.Name == "kitsoki_agent_third_decide" && tl.OutputSchema != nil {
+			t.Errorf("an outputSchema without type object was published: %v", tl.OutputSchema)
+		}
+	}
+	if len(out.Results) != 3 {
 		t.Fatalf("results = %+v", out.Results)
 	}
-	for i, prompt := range []string{"ship it?", "which?"} {
+	for i, prompt := range []string{"ship it?", "which?", "any?"} {
 		r := out.Results[i]
 		if r.Error != "" || r.Result.IsError {
 			t.Fatalf("%s: %s %+v", r.Name, r.Error, r.Result.Content)
