@@ -46,13 +46,13 @@ states:
         with: { prompt: "any", schema: schemas/untyped.json }
     terminal: true
 `,
-		"story/schemas/verdict.json":   `{"type":"object","required":["decision"],"properties":{"decision":{"$ref":"common.json#/$defs/decision"},"seen":{"$ref":"common.json#text"}}}`,
+		"story/schemas/verdict.json":   `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","required":["decision"],"properties":{"decision":{"$ref":"common.json#/$defs/decision"},"seen":{"$ref":"common.json#text"}}}`,
 		"story/schemas/common.json":    `{"$defs":{"decision":{"enum":["approve","reject"]},"text":{"$anchor":"text","$ref":"defs/text.json"}}}`,
 		"story/schemas/defs/text.json": `{"type":"string","minLength":1}`,
 		// No "type":"object" at the root: MCP forbids it as an outputSchema,
 		// and one such tool would make the SDK reject the whole list.
-		"story/schemas/untyped.json":     `{"$ref":"verdict.json"}`,
-		"story/schemas/nested/pick.json": `{"type":"object","properties":{"decision":{"$ref":"../common.json#/$defs/decision"},"seen":{"$ref":"../verdict.json#/properties/seen"}},"required":["decision"]}`,
+		"story/schemas/untyped.json":     `{"$schema":"https://json-schema.org/draft/2020-12/schema","$ref":"verdict.json"}`,
+		"story/schemas/nested/pick.json": `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"decision":{"$ref":"../common.json#/$defs/decision"},"seen":{"$ref":"../verdict.json#/properties/seen"}},"required":["decision"]}`,
 	})
 	bin := buildKitsoki(t)
 	out := tsmcp.Run(t, tsmcp.Plan{
