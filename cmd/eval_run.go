@@ -30,6 +30,7 @@ func newEvalRunCmd() *cobra.Command {
 		retries    int
 		noProgress bool
 		asJSON     bool
+		profile    string
 	)
 	c := &cobra.Command{
 		Use:     "run <eval.yaml>",
@@ -98,6 +99,11 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 				}
 				return findingf("eval validation failed")
 			}
+			chain, err := evalOperatorProfile(v.Story, profile, &opts)
+			if err != nil {
+				return err
+			}
+			defer chain.Close()
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			var bar *progressbar.ProgressBar
@@ -135,7 +141,9 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 	fl.StringVar(&shard, "shard", "", "run slice `i/n` of the calls (combine with kitsoki eval merge)")
 	fl.StringVarP(&outPath, "output", "o", "", "write the report to `FILE` only (default: reports/<call>/<timestamp>.json and latest.json)")
 	fl.DurationVar(&timeout, "timeout", 0, "hard deadline of one call (default 10m)")
+	fl.DurationVar(&timeout, "call-timeout", 0, "the same as --timeout: hard deadline of one call (default 10m), the name kitsoki run uses")
 	fl.IntVar(&retries, "retries", 1, "retries of a call that fails with plugin_crash or transport_error")
+	fl.StringVar(&profile, "profile", "", "plugin profile (default: .kitsoki/plugins.yaml found upward from the story): its disable:, redact, budget and hooks apply as in kitsoki run")
 	fl.BoolVar(&noProgress, "no-progress", false, "no progress bar, even on a terminal")
 	fl.BoolVar(&asJSON, "json", false, "also print the report JSON on stdout")
 	// Upstream gated the runner behind --live; runs are live by default here.

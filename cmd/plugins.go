@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -20,8 +21,9 @@ func init() { registry = append(registry, newPluginsCmd) }
 
 func newPluginsCmd() *cobra.Command {
 	var (
-		asJSON  bool
-		profile string
+		asJSON      bool
+		profile     string
+		callTimeout time.Duration
 	)
 	c := &cobra.Command{
 		Use:     "plugins [STORY]",
@@ -40,10 +42,14 @@ Exit status: 0 printed, 1 the story does not load, 2 usage error or a malformed
 profile.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runPlugins(c.OutOrStdout(), c.ErrOrStderr(), args, profile, asJSON)
+			if err := checkCallTimeout(callTimeout); err != nil {
+				return err
+			}
+			return runPlugins(c.OutOrStdout(), c.ErrOrStderr(), args, profile, asJSON, callTimeout)
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the assembly report as JSON")
+	c.Flags().DurationVar(&callTimeout, "call-timeout", 0, "show the timeouts a run with this --call-timeout would use (default 10m)")
 	c.Flags().StringVar(&profile, "profile", "", "plugin profile file (default: .kitsoki/plugins.yaml found upward from the story)")
 	return c
 }
@@ -86,7 +92,7 @@ func loadStoryForPlugins(stderr io.Writer, args []string) (*story.Story, string,
 	return st, st.Dir, path, nil
 }
 
-func runPlugins(stdout, stderr io.Writer, args []string, profile string, asJSON bool) error {
+func runPlugins(stdout, stderr io.Writer, args []string, profile string, asJSON bool, callTimeout time.Duration) error {
 	st, dir, path, err := loadStoryForPlugins(stderr, args)
 	if err != nil {
 		return err
@@ -104,6 +110,7 @@ func runPlugins(stdout, stderr io.Writer, args []string, profile string, asJSON 
 		return usagef("%v", err)
 	}
 	rep := a.Report(path)
+	plugin.AnnotateTimeouts(rep, st, callTimeout)
 	if asJSON {
 		b, err := rep.JSON()
 		if err != nil {
@@ -145,9 +152,15 @@ func writePluginsHuman(w io.Writer, r *plugin.Report) {
 		if !a.Enabled {
 			state = "disabled: " + a.Reason
 		}
-		fmt.Fprintf(tw, "  %s\t%s (%s)\t%s\t%s\n", a.Alias, a.Transport, a.Plugin, a.Lifecycle, state)
+		fmt.Fprintf(tw, "  %s\t%s (%s)\t%s\ttimeout %s\t%s\n", a.Alias, a.Transport, a.Plugin, a.Lifecycle, a.Timeout, state)
+		for _, ct := range a.CallTimeouts {
+			fmt.Fprintf(tw, "  \t  %s in %s: timeout %s (timeout: on the invoke)\t\t\t\n", ct.Verb, ct.State, ct.Timeout)
+		}
 	}
 	_ = tw.Flush()
+	if len(r.Agents) > 0 {
+		fmt.Fprintf(w, "  (a call's soft deadline, AskRequest.deadline, is its timeout or the run's --timeout end, whichever comes first)\n")
+	}
 	fmt.Fprintf(w, "\nhooks:\n")
 	if len(r.Hooks) == 0 {
 		fmt.Fprintf(w, "  (none)\n")

@@ -91,3 +91,68 @@ func TestPluginsCommand(t *testing.T) {
 		t.Fatalf("stderr:\n%s", errb.String())
 	}
 }
+
+// TestPluginsShowsTimeoutsAndEndpointMode: the effective hard timeout of
+// every alias (default, --call-timeout, per-invoke timeout:) and the right
+// lifecycle for an endpoint-mode builtin.local_llm.
+func TestPluginsShowsTimeoutsAndEndpointMode(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"story/app.yaml": `app: { id: tmo, version: 0.1.0 }
+agent_plugins:
+  agent.glm: { plugin: builtin.local_llm, endpoint: "http://127.0.0.1:1/v1", model: glm-4.6 }
+  agent.local: { plugin: builtin.local_llm, model: qwen2.5-0.5b-instruct-q4 }
+root: start
+states:
+  start:
+    on_enter:
+      - invoke: host.agent.ask
+        agent: agent.glm
+        timeout: 45s
+        with: { prompt: "hi" }
+    terminal: true
+`})
+	var out, errb bytes.Buffer
+	if code := Run([]string{"plugins", filepath.Join(root, "story")}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	s := out.String()
+	for _, want := range []string{"timeout 10m0s (default)", "ask in start: timeout 45s", "remote OpenAI-compatible endpoint, no sidecar"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q:\n%s", want, s)
+		}
+	}
+	var glmLine, localLine string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, "agent.glm ") {
+			glmLine = l
+		}
+		if strings.Contains(l, "agent.local ") {
+			localLine = l
+		}
+	}
+	if strings.Contains(glmLine, "sidecar per run") || !strings.Contains(localLine, "sidecar per run") {
+		t.Errorf("lifecycles: %q / %q", glmLine, localLine)
+	}
+	out.Reset()
+	if code := Run([]string{"plugins", filepath.Join(root, "story"), "--json", "--call-timeout", "90s"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var rep struct {
+		Agents []struct {
+			Alias        string
+			Timeout      string
+			CallTimeouts []struct{ State, Verb, Timeout string } `json:"call_timeouts"`
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range rep.Agents {
+		if a.Timeout != "1m30s (--call-timeout)" {
+			t.Errorf("%s: timeout %q", a.Alias, a.Timeout)
+		}
+		if a.Alias == "agent.glm" && (len(a.CallTimeouts) != 1 || a.CallTimeouts[0].Timeout != "45s") {
+			t.Errorf("agent.glm call timeouts %+v", a.CallTimeouts)
+		}
+	}
+}

@@ -70,6 +70,7 @@ type runFlags struct {
 	tracePath    string
 	jsonOut      bool
 	timeout      time.Duration
+	callTimeout  time.Duration
 	profile      string
 }
 
@@ -101,6 +102,7 @@ rested before the end (or the story is invalid), 2 usage or environment error.`,
 	fl.StringVar(&f.hostCassette, "host-cassette", "", "answer host calls (any handler with episodes) from this host cassette")
 	fl.StringVar(&f.tracePath, "trace", "", "trace file (default .kitsoki/sessions/<session>.jsonl)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop the run (plugins and commands included) after this long, e.g. 10m; 0 = no limit")
+	fl.DurationVar(&f.callTimeout, "call-timeout", 0, "hard timeout of each agent call without its own timeout: (default 10m); a slow call fails with deadline_exceeded and takes on_error")
 	fl.StringVar(&f.profile, "profile", "", "plugin profile (default: .kitsoki/plugins.yaml found upward from the story); see kitsoki plugins")
 	fl.BoolVar(&f.jsonOut, "json", false, "print a JSON summary {exit, state, world, calls, trace} instead of the log")
 	return c
@@ -127,6 +129,9 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	}
 	if f.timeout < 0 {
 		return usagef("--timeout %s: must not be negative", f.timeout)
+	}
+	if err := checkCallTimeout(f.callTimeout); err != nil {
+		return err
 	}
 	if err := checkStoryArg(path); err != nil {
 		return err
@@ -207,7 +212,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	sink := engine.TraceSink(tw)
 
 	reg, err := asm.NewRegistry(st, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Cassette: cas, Sink: engine.AgentSink(sink),
-		ClaudeSubmit: claudeSubmitCommand()})
+		ClaudeSubmit: claudeSubmitCommand(), Timeout: f.callTimeout})
 	if err != nil {
 		return usagef("%v", err)
 	}

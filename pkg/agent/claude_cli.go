@@ -20,7 +20,7 @@ import (
 // The builtin.claude_cli transport runs Anthropic's `claude` CLI once per
 // Ask, in print mode with JSON output:
 //
-//	claude -p --output-format json [--model <model>]
+//	claude -p --output-format json [--model <model>] [--system-prompt <persona>]
 //
 // where <model> is the calling persona's model when Dispatch passes it
 // (withCallModel), else the declaration's model:, else the CLI's default;
@@ -140,11 +140,39 @@ func (t *claudeCLITransport) modelFor(ctx context.Context) string {
 	return t.model
 }
 
-// claudeArgs is the CLI's argv after the program name.
-func claudeArgs(model string) []string {
+// callPersonaKey carries the calling persona's system prompt to the
+// transport (the wire request has no system prompt field).
+type callPersonaKey struct{}
+
+type callPersona struct {
+	systemPrompt string
+	inherit      bool // inherit_claude_default: append to the CLI's own prompt
+}
+
+// withCallPersona returns ctx carrying the persona's system prompt for
+// this call ("" leaves ctx as is). Dispatch records the same text on
+// agent.call.start.
+func withCallPersona(ctx context.Context, systemPrompt string, inherit bool) context.Context {
+	if systemPrompt == "" {
+		return ctx
+	}
+	return context.WithValue(ctx, callPersonaKey{}, callPersona{systemPrompt, inherit})
+}
+
+// claudeArgs is the CLI's argv after the program name: the persona's
+// system prompt goes in --system-prompt (--append-system-prompt with
+// inherit_claude_default), as upstream's default verb path does.
+func claudeArgs(ctx context.Context, model string) []string {
 	args := []string{"-p", "--output-format", "json"}
 	if model != "" {
 		args = append(args, "--model", model)
+	}
+	if p, ok := ctx.Value(callPersonaKey{}).(callPersona); ok {
+		flag := "--system-prompt"
+		if p.inherit {
+			flag = "--append-system-prompt"
+		}
+		args = append(args, flag, p.systemPrompt)
 	}
 	return args
 }
@@ -193,7 +221,7 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 	model := t.modelFor(ctx)
 	sub := t.prepareSubmit(req) // nil: plain-text answer only
 	defer sub.cleanup()
-	cmd := exec.Command(bin, append(claudeArgs(model), sub.claudeArgs()...)...)
+	cmd := exec.Command(bin, append(claudeArgs(ctx, model), sub.claudeArgs()...)...)
 	cmd.Env = fullEnv(t.env)
 	cmd.Dir = t.dir
 	cmd.Stdin = bytes.NewReader(sub.prompt(claudePrompt(req)))

@@ -95,6 +95,9 @@ type AskError struct {
 	// CallID is the id of the failed call as its agent.call.error event
 	// carries it (set by Dispatch; cassette replays derive their own).
 	CallID string
+	// Alias is the plugin alias the call went to, after the pre-dispatch
+	// hooks (set by Dispatch).
+	Alias string
 }
 
 // Error renders "agent: <kind>: <detail>" (or the underlying error when

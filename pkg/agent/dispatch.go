@@ -98,6 +98,7 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	if timeout <= 0 {
 		timeout = r.timeout
 	}
+	st.timeout = timeout
 
 	// 1. Build the request.
 	req := &AskRequest{
@@ -108,15 +109,12 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 		Prompt:    c.Prompt,
 		With:      copyMap(c.With),
 		World:     snapshotWorld(c.World),
-		Deadline:  c.Deadline,
+		Deadline:  softDeadline(ctx, c.Deadline, st.start, timeout),
 		CallID:    c.CallID,
-	}
-	if req.Deadline.IsZero() {
-		req.Deadline = st.start.Add(timeout).UTC()
 	}
 	sch, schemaErr := r.schemaFor(c)
 	if sch != nil {
-		req.Schema = sch.Raw
+		req.Schema = sch.Bundled
 	}
 	res := &Result{Alias: alias}
 	if p, ok := t.(planner); ok && req.CallID == "" {
@@ -144,6 +142,8 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 		}
 		startPayload.Input = map[string]any{"schema_path": p}
 	}
+	sysPrompt := r.systemPrompt(c.Persona)
+	r.logRequest(startPayload, alias, sysPrompt, req, timeout)
 	if err := st.emit(Event{Kind: EventCallStart, CallID: req.CallID, TS: st.start, Turn: c.Turn, StatePath: c.StatePath,
 		EpisodeID: res.EpisodeID, MatchIdx: res.MatchIdx, Payload: startPayload}); err != nil {
 		return nil, err
@@ -155,8 +155,10 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	// 3. The transport, under the hard deadline.
 	// The persona model travels beside the request (the wire has no model
 	// field); transports that can honour it (builtin.claude_cli) read it.
-	resp, askErr := askWithDeadline(withCallModel(ctx, c.Model), t, alias, req, timeout)
+	tctx := withCallPersona(withCallModel(ctx, c.Model), sysPrompt, r.inheritsClaudeDefault(c.Persona))
+	resp, late, askErr := askWithDeadline(tctx, t, alias, req, timeout)
 	if askErr != nil {
+		st.late = late
 		return st.fail(askErr)
 	}
 
@@ -203,6 +205,7 @@ func (st *callState) complete(ctx context.Context, resp *AskResponse, value any,
 	resp, value = r.redact.maskAnswer(resp, value)
 	// Post-return hooks (hooks.go) may veto a validated answer.
 	if ae := r.runPostReturn(ctx, c, st.alias, value, resp.Meta); ae != nil {
+		st.meta = resp.Meta // the vetoed answer's cost still counts
 		return st.fail(ae)
 	}
 	prev := st.start
@@ -266,7 +269,10 @@ type callState struct {
 	persona string
 	sink    Sink
 	start   time.Time
-	sub     *Substitution // set once a fallback took over the call
+	sub     *Substitution  // set once a fallback took over the call
+	timeout time.Duration  // the call's hard timeout
+	meta    map[string]any // meta of an answer refused after it arrived (post-return veto)
+	late    *AskResponse   // an answer that arrived after the hard deadline
 }
 
 // now is the call's clock: monotonic from start (it never goes back, even
@@ -293,13 +299,16 @@ func (st *callState) emit(ev Event) error {
 func (st *callState) fail(ae *AskError) (*Result, error) {
 	cp := *st.r.redactError(ae)
 	cp.CallID = st.callID
+	cp.Alias = st.alias
 	ae = &cp
 	end := st.now(st.start)
 	st.r.log.Debug("agent call failed", slog.String("alias", st.alias), slog.String("call_id", st.callID),
 		slog.String("verb", st.c.Verb), slog.Duration("duration", end.Sub(st.start)), slog.String("error", ae.Error()))
-	var payload any = &CallErrorPayload{Verb: st.c.Verb, Agent: st.persona, DurationMS: end.Sub(st.start).Milliseconds(), Error: ae.Error()}
+	ep := &CallErrorPayload{Verb: st.c.Verb, Agent: st.persona, DurationMS: end.Sub(st.start).Milliseconds(), Error: ae.Error()}
+	st.r.logRefused(ep, st, ae)
+	var payload any = ep
 	if st.sub != nil {
-		payload = &SubstitutedErrorPayload{CallErrorPayload: *payload.(*CallErrorPayload), Substitution: st.sub}
+		payload = &SubstitutedErrorPayload{CallErrorPayload: *ep, Substitution: st.sub}
 	}
 	if err := st.emit(Event{Kind: EventCallError, CallID: st.callID, TS: end, Turn: st.c.Turn, StatePath: st.c.StatePath,
 		Payload: payload}); err != nil {
@@ -431,8 +440,11 @@ type askOutcome struct {
 
 // askWithDeadline runs t.Ask under the hard deadline. The transport runs on
 // its own goroutine so that a transport ignoring ctx cannot hold the call
-// past the deadline; its late answer is discarded.
-func askWithDeadline(ctx context.Context, t Transport, alias string, req *AskRequest, timeout time.Duration) (*AskResponse, *AskError) {
+// past the deadline. When the deadline passes, the transport is cancelled
+// and (unless the caller's own context ended: an interrupted run does not
+// wait) given lateGrace to return; an answer it still produces is late: it
+// is returned as such (for the record) and never used.
+func askWithDeadline(ctx context.Context, t Transport, alias string, req *AskRequest, timeout time.Duration) (*AskResponse, *AskResponse, *AskError) {
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	ch := make(chan askOutcome, 1)
@@ -449,25 +461,40 @@ func askWithDeadline(ctx context.Context, t Transport, alias string, req *AskReq
 	select {
 	case out = <-ch:
 	case <-cctx.Done():
-		return nil, ctxError(alias, cctx.Err())
+		cancel()
+		var late *AskResponse
+		if ctx.Err() == nil { // the call's own deadline, not the run ending
+			select {
+			case o := <-ch:
+				if o.err == nil && o.resp != nil {
+					late = o.resp
+				}
+			case <-time.After(lateGrace):
+			}
+		}
+		return nil, late, deadlineError(ctx, alias, cctx.Err(), timeout)
 	}
 	if cerr := cctx.Err(); cerr != nil {
-		return nil, ctxError(alias, cerr) // answered, but too late
+		var late *AskResponse
+		if out.err == nil {
+			late = out.resp
+		}
+		return nil, late, deadlineError(ctx, alias, cerr, timeout) // answered, but too late
 	}
 	if out.err != nil {
 		var ae *AskError
 		if errors.As(out.err, &ae) {
-			return nil, ae
+			return nil, nil, ae
 		}
 		if errors.Is(out.err, context.DeadlineExceeded) || errors.Is(out.err, context.Canceled) {
-			return nil, ctxError(alias, out.err)
+			return nil, nil, deadlineError(ctx, alias, out.err, timeout)
 		}
-		return nil, &AskError{Kind: KindPluginCrash, Detail: alias + ": " + out.err.Error(), Underlying: out.err}
+		return nil, nil, &AskError{Kind: KindPluginCrash, Detail: alias + ": " + out.err.Error(), Underlying: out.err}
 	}
 	if out.resp == nil {
-		return &AskResponse{}, nil
+		return &AskResponse{}, nil, nil
 	}
-	return out.resp, nil
+	return out.resp, nil, nil
 }
 
 // redactError returns ae with every secret masked in what it prints.

@@ -4,13 +4,16 @@
 // declarations into transports, and the single Dispatch pipeline every agent
 // call goes through:
 //
-//  1. build the request: rendered prompt, the compiled schema, the story's
-//     with: block, a deep-copied read-only world snapshot, the soft deadline
-//     and the deterministic call_id;
-//  2. report agent.call.start to the event Sink;
+//  1. build the request: rendered prompt, the compiled schema in its
+//     bundled (self-contained) form, the story's with: block, a deep-copied
+//     read-only world snapshot, the soft deadline (never past the hard
+//     timeout nor the context's own deadline) and the deterministic call_id;
+//  2. report agent.call.start to the event Sink, with the request as the
+//     plugin receives it (request_log.go: alias, provider, system prompt,
+//     with, schema, deadline, timeout; masked);
 //  3. hand the request to the transport under a hard context deadline
 //     (default 10 minutes, per-call override); an answer that arrives after
-//     the deadline is discarded;
+//     the deadline is discarded and recorded as such on agent.call.error;
 //  4. enforce the sub-event rules (namespace "<alias>.", matching call_id,
 //     timestamps re-stamped inside the call window, all-or-nothing);
 //  5. validate the submission against the schema (schema_invalid with the

@@ -85,8 +85,9 @@ func (r *Registry) fallback(ctx context.Context, st *callState, req *AskRequest,
 	if remaining <= 0 {
 		return st.fail(ctxError(FallbackAlias, context.DeadlineExceeded))
 	}
-	resp, askErr := askWithDeadline(withCallModel(ctx, st.c.Model), ft, FallbackAlias, req, remaining)
+	resp, late, askErr := askWithDeadline(withCallModel(ctx, st.c.Model), ft, FallbackAlias, req, remaining)
 	if askErr != nil {
+		st.late = late
 		return st.fail(askErr)
 	}
 	value, verr := r.checkAnswer(FallbackAlias, req.CallID, sch, resp)

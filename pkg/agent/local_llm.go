@@ -36,6 +36,9 @@ import (
 //     strict: true when json_schema: true and the call has a schema, or when
 //     grammar: true and the schema is inside llama.cpp's grammar subset
 //     (schema.CheckGrammarSubset). Meta records which one was applied.
+//   - the request names the declared model:, else (endpoint mode) the first
+//     model GET /v1/models lists, else none (local_llm_model.go); meta's
+//     model_source says which.
 //   - api_key_env: names the variable whose value is sent as a bearer token,
 //     read at every call; unset or empty is a transport_error. headers: are
 //     sent on every request (endpoint mode); env: is added to the managed
@@ -67,6 +70,9 @@ type localLLM struct {
 	redact     func(string) string
 
 	subset sync.Map // schema text -> bool (inside the grammar subset)
+
+	listedMu sync.Mutex
+	listed   string // the model /v1/models listed (local_llm_model.go)
 }
 
 func newLocalLLMTransport(p *story.AgentPlugin, bc BuildContext) (Transport, error) {
@@ -199,7 +205,8 @@ func (l *localLLM) Ask(ctx context.Context, req *AskRequest) (*AskResponse, erro
 	}
 
 	grammar, jsonSchema := l.constraint(req.Schema)
-	body := chatRequest{Model: l.model, Messages: []chatMessage{{Role: "user", Content: req.Prompt}}}
+	sendModel, modelSource := l.requestModel(ctx, base, key)
+	body := chatRequest{Model: sendModel, Messages: []chatMessage{{Role: "user", Content: req.Prompt}}}
 	if grammar || jsonSchema {
 		body.ResponseFormat = &responseFormat{Type: "json_schema",
 			JSONSchema: &jsonSchemaFormat{Name: "submission", Strict: true, Schema: bytes.TrimSpace(req.Schema)}}
@@ -275,12 +282,13 @@ func (l *localLLM) Ask(ctx context.Context, req *AskRequest) (*AskResponse, erro
 	if err != nil {
 		return nil, Errorf(KindTransportError, "%s: %s (from %s)", l.alias, hide(err.Error()), hide(endpoint))
 	}
-	model := l.model
+	model := sendModel
 	if model == "" {
 		model = cr.Model
 	}
 	meta := map[string]any{
 		"model":             model,
+		"model_source":      modelSource,
 		"prompt_tokens":     cr.Usage.PromptTokens,
 		"completion_tokens": cr.Usage.CompletionTokens,
 		"grammar":           grammar,

@@ -28,6 +28,10 @@ type chatEndpoint struct {
 	body    string        // raw response body; "" = a completion of content
 	content string        // the assistant content
 	delay   time.Duration // before answering
+	// models is the GET .../models answer ("" = a 404); modelGets counts
+	// those requests (they are not in reqs).
+	models    string
+	modelGets int
 }
 
 type recordedChat struct {
@@ -41,6 +45,18 @@ func newChatEndpoint(t testing.TB) *chatEndpoint {
 	t.Helper()
 	c := &chatEndpoint{status: 200, content: `{"verdict":"approve"}`}
 	c.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") {
+			c.mu.Lock()
+			c.modelGets++
+			models := c.models
+			c.mu.Unlock()
+			if models == "" {
+				http.NotFound(w, r)
+				return
+			}
+			io.WriteString(w, models)
+			return
+		}
 		raw, _ := io.ReadAll(r.Body)
 		var body map[string]any
 		_ = json.Unmarshal(raw, &body)
@@ -358,4 +374,58 @@ func jsonEqual(a, b string) bool {
 	xb, _ := json.Marshal(x)
 	yb, _ := json.Marshal(y)
 	return string(xb) == string(yb)
+}
+
+// TestLocalLLMEndpointModel: endpoint mode sends the declared model, else
+// the one the server lists at /v1/models (asked once), else none; meta's
+// model_source says which. The server is a real loopback HTTP server.
+func TestLocalLLMEndpointModel(t *testing.T) {
+	cases := []struct {
+		name, declared, models, wantSent, wantSource string
+		wantGets                                     int
+	}{
+		{"declared", "glm-4.6", `{"object":"list","data":[{"id":"other"}]}`, "glm-4.6", "declared", 0},
+		{"listed", "", `{"object":"list","data":[{"id":"glm-4.5-air","object":"model"},{"id":"second"}]}`, "glm-4.5-air", "listed", 1},
+		{"ollama shape", "", `{"models":[{"name":"qwen:1b","model":"qwen2.5:1.5b"}]}`, "qwen2.5:1.5b", "listed", 1},
+		{"no list", "", "", "", "server default", 2},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ep := newChatEndpoint(t)
+			ep.set(func(c *chatEndpoint) { c.models = tc.models })
+			reg, err := agent.NewRegistryFromPlugins(map[string]*story.AgentPlugin{
+				"agent.glm": {Alias: "agent.glm", Plugin: story.PluginLocalLLM, Endpoint: ep.URL + "/api/paas/v4", Model: tc.declared},
+			}, agent.RegistryOptions{AppID: "m", StoryDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer reg.Close()
+			var res *agent.Result
+			for range 2 {
+				if res, err = reg.Dispatch(context.Background(), agent.Call{Alias: "agent.glm", Verb: "ask", Prompt: "hi"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			reqs := ep.requests()
+			sent, has := reqs[len(reqs)-1].Body["model"]
+			if tc.wantSent == "" && has {
+				t.Fatalf("sent model %v, want none", sent)
+			}
+			if tc.wantSent != "" && sent != tc.wantSent {
+				t.Fatalf("sent model %v, want %q", sent, tc.wantSent)
+			}
+			if res.Meta["model_source"] != tc.wantSource {
+				t.Fatalf("meta %v", res.Meta)
+			}
+			if reqs[0].Path != "/api/paas/v4/chat/completions" {
+				t.Fatalf("chat path %s", reqs[0].Path)
+			}
+			ep.mu.Lock()
+			gets := ep.modelGets
+			ep.mu.Unlock()
+			if gets != tc.wantGets {
+				t.Fatalf("GET /models %d times, want %d", gets, tc.wantGets)
+			}
+		})
+	}
 }

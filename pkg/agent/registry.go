@@ -43,6 +43,11 @@ type RegistryOptions struct {
 	Timeout time.Duration
 	// Schemas compiles with.schema paths; nil means schema.NewCompiler(StoryDir).
 	Schemas *schema.Compiler
+	// Personas is the story's persona table (agents:): a call's Persona
+	// selects the system prompt Dispatch records on agent.call.start and
+	// hands to transports that take one (builtin.claude_cli). NewRegistry
+	// sets it from the story.
+	Personas map[string]*story.Persona
 	// ClaudeSubmit is the command that starts kitsoki's submit MCP server
 	// (kitsoki mcp submit) for builtin.claude_cli decide calls; nil keeps
 	// the plain-text answer path only (see claude_submit.go).
@@ -60,6 +65,8 @@ type Registry struct {
 	timeout time.Duration
 	schemas *schema.Compiler
 	redact  redactor
+	// personas is RegistryOptions.Personas (read-only).
+	personas map[string]*story.Persona
 	// schemaCache maps a with.schema path to its compiled schema (the
 	// compiler caches too, but resolving the path costs more than a lookup).
 	schemaCache sync.Map
@@ -101,6 +108,7 @@ func NewRegistryFromPlugins(plugins map[string]*story.AgentPlugin, opts Registry
 		log:        log,
 		timeout:    opts.Timeout,
 		schemas:    opts.Schemas,
+		personas:   opts.Personas,
 		redact:     newRedactor(decls),
 		transports: map[string]Transport{},
 		pending:    map[string]error{},

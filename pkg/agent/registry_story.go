@@ -20,5 +20,8 @@ func NewRegistry(st *story.Story, opts RegistryOptions) (*Registry, error) {
 	if opts.StoryDir == "" {
 		opts.StoryDir = st.Dir
 	}
+	if opts.Personas == nil {
+		opts.Personas = st.Agents
+	}
 	return NewRegistryFromPlugins(st.AgentPlugins, opts)
 }

@@ -63,6 +63,18 @@ type CallStartPayload struct {
 	Model  string         `json:"model,omitempty"`
 	Prompt string         `json:"prompt,omitempty"` // inline; the trace writer may offload it to a sidecar
 	Input  map[string]any `json:"input,omitempty"`  // verb descriptor, e.g. {"schema_path": ...}
+	// The rest is the request exactly as the plugin receives it, after the
+	// pre-dispatch hooks (model-visible = logged), secrets masked: the
+	// alias that serves the call, the persona's system prompt, the with:
+	// block, the (bundled) schema document, the soft deadline and the hard
+	// timeout.
+	Alias        string          `json:"alias,omitempty"`
+	Provider     string          `json:"provider,omitempty"` // gen_ai.provider.name for OTLP export (provider.go)
+	SystemPrompt string          `json:"system_prompt,omitempty"`
+	With         map[string]any  `json:"with,omitempty"`
+	Schema       json.RawMessage `json:"schema,omitempty"`
+	Deadline     string          `json:"deadline,omitempty"` // RFC 3339, UTC
+	TimeoutMS    int64           `json:"timeout_ms,omitempty"`
 }
 
 // CallResponse is the response object inside agent.call.complete.
@@ -87,4 +99,13 @@ type CallErrorPayload struct {
 	Agent      string `json:"agent,omitempty"`
 	DurationMS int64  `json:"duration_ms"`
 	Error      string `json:"error"`
+	// Meta is what the plugin reported with an answer that was then
+	// refused (a post-return veto, an answer past the deadline), masked:
+	// its cost still counts.
+	Meta map[string]any `json:"meta,omitempty"`
+	// TimeoutMS is the hard timeout a deadline_exceeded call ran under.
+	TimeoutMS int64 `json:"timeout_ms,omitempty"`
+	// Discarded is an answer that arrived after the hard deadline: kept
+	// for the record (masked), never bound.
+	Discarded *CallResponse `json:"discarded,omitempty"`
 }

@@ -139,7 +139,7 @@ func (p *pluginProcess) kill() {
 	<-p.exited
 }
 
-var errFrameTooLarge = fmt.Errorf("an answer line is larger than %d MiB", maxFrameBytes>>20)
+var errFrameTooLarge = fmt.Errorf("an answer line longer than kitsoki's %d MiB frame cap (one JSON-RPC message per line, its sub-events included); put bulky output in a file and name it in the answer", maxFrameBytes>>20)
 
 func (p *pluginProcess) readLoop(r *os.File) {
 	defer r.Close()

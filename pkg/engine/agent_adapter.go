@@ -15,11 +15,11 @@ func RegistryCaller(reg *agent.Registry, sink Sink) AgentCaller {
 		res, err := reg.Dispatch(ctx, agent.Call{
 			Alias: c.Alias, Verb: c.Verb, SessionID: c.SessionID, Turn: c.Turn, StatePath: c.StatePath,
 			Prompt: c.Prompt, SchemaPath: c.SchemaPath, With: c.With, World: c.World, Persona: c.Persona, Model: c.Model,
-			Sink: as,
+			Timeout: c.Timeout, Sink: as,
 		})
 		if err != nil {
 			return nil, err
 		}
-		return &AgentAnswer{Submission: res.Submission, Meta: res.Meta, CallID: res.CallID, Duration: res.Duration}, nil
+		return &AgentAnswer{Submission: res.Submission, Meta: res.Meta, CallID: res.CallID, Duration: res.Duration, Alias: res.Alias}, nil
 	})
 }

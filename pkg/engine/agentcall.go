@@ -22,6 +22,9 @@ type AgentCall struct {
 	StatePath  string
 	CallID     string // derived live call id (16 hex)
 	EffectID   string // the effect's id:, "" when none
+	// Timeout is the invoke's timeout: (0 = the agent layer's default, the
+	// run's --call-timeout).
+	Timeout time.Duration
 }
 
 // AgentAnswer is a successful agent call.
@@ -30,6 +33,9 @@ type AgentAnswer struct {
 	Meta       map[string]any
 	CallID     string
 	Duration   time.Duration
+	// Alias is the plugin alias that served the call (a pre-dispatch hook
+	// may have rerouted it); "" = the call's Alias.
+	Alias string
 }
 
 // AgentCaller dispatches agent calls. The implementation reports

@@ -240,6 +240,8 @@ func (c *compiler) effects(list []*story.Effect, owner *State, where string) []*
 
 func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	ne := &Effect{ID: e.ID, With: normalize(anyMap(e.With)), OnError: e.OnError, Once: e.Once, Agent: e.Agent, Pos: pos(e.Pos), owner: owner}
+	ne.Timeout, _ = e.CallTimeout() // a bad timeout: is validate's call-timeout error
+	ne.agentTmpl = c.agentAliasTemplate(e, where)
 	bad := func(format string, a ...any) { c.refuse(e.Pos, "%s: "+format, append([]any{where}, a...)...) }
 	if e.Background {
 		bad("background: true: background jobs are not executed by kitsoki run; make the invoke synchronous")

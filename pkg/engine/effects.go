@@ -214,7 +214,7 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 		res, callID, err = r.dispatch(ctx, e, args, rc, promptErr)
 	}
 	dur := time.Since(start)
-	sum := CallSummary{Handler: e.Invoke, ID: e.ID, CallID: callID, Agent: e.Agent, State: r.cur.Path, Turn: r.turn,
+	sum := CallSummary{Handler: e.Invoke, ID: e.ID, CallID: callID, Agent: r.usedAgent(e, callID), State: r.cur.Path, Turn: r.turn,
 		DurationMS: dur.Milliseconds(), OK: err == nil}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -225,7 +225,7 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 		msg := err.Error()
 		sum.Error = msg
 		r.calls = append(r.calls, sum)
-		r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e), Duration: dur, Error: msg})
+		r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e, sum.Agent), Duration: dur, Error: msg})
 		if err := r.emit(KindHarnessError, map[string]any{"phase": "invoke", "namespace": e.Invoke, "error": msg}); err != nil {
 			return nil, err
 		}
@@ -251,7 +251,7 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 		return &redirect{from: e.owner, target: e.OnError, err: msg}, nil
 	}
 	r.calls = append(r.calls, sum)
-	r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e) + resultText(e.Invoke, res), Duration: dur})
+	r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e, sum.Agent) + resultText(e.Invoke, res), Duration: dur})
 	if err := r.emit(KindHarnessReturned, map[string]any{"namespace": e.Invoke, "data": res}); err != nil {
 		return nil, err
 	}
@@ -292,13 +292,13 @@ func noteKind(handler string) string {
 	return "host"
 }
 
-func callText(e *Effect) string {
+func callText(e *Effect, agent string) string {
 	s := e.Invoke
 	if e.ID != "" {
 		s += " [" + e.ID + "]"
 	}
-	if e.Agent != "" {
-		s += " via " + e.Agent
+	if agent != "" {
+		s += " via " + agent
 	}
 	return s
 }

@@ -55,9 +55,9 @@ func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, 
 		return nil, "", errors.New("no agent layer configured for this run")
 	}
 	verb := strings.TrimPrefix(e.Invoke, "host.agent.")
-	alias := e.Agent
-	if alias == "" {
-		alias = "agent.claude"
+	alias, err := r.agentAlias(e)
+	if err != nil {
+		return nil, "", err
 	}
 	persona, _ := args["agent"].(string)
 	if rc == nil {
@@ -73,21 +73,29 @@ func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, 
 		Verb: verb, Alias: alias, Persona: persona, Model: r.m.PersonaModels[persona], Prompt: rc.Prompt, SchemaPath: rc.SchemaPath,
 		With: args, World: r.world, SessionID: r.opts.SessionID, Turn: r.turn,
 		StatePath: r.cur.Path, CallID: agent.LiveCallID(r.m.AppID, r.turn, r.cur.Path, seq), EffectID: e.ID,
+		Timeout: e.Timeout,
 	}
 	ans, err := r.opts.Agents.CallAgent(ctx, call)
 	if err != nil {
+		err = aliasError(e, alias, err)
 		// The summary names the call as the trace does: a cassette replay
 		// derives its id from the episode, not from the live key.
 		var ae *agent.AskError
 		if errors.As(err, &ae) && ae.CallID != "" {
+			r.noteAgent(ae.CallID, ae.Alias)
 			return nil, ae.CallID, err
 		}
+		r.noteAgent(call.CallID, alias)
 		return nil, call.CallID, err
 	}
 	callID := ans.CallID
 	if callID == "" {
 		callID = call.CallID
 	}
+	if ans.Alias != "" {
+		alias = ans.Alias
+	}
+	r.noteAgent(callID, alias)
 	return agentResult(verb, ans), callID, nil
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"sync"
+	"time"
 
 	"kitsoki/pkg/story/expr"
 )
@@ -124,9 +125,11 @@ type Effect struct {
 	Once      bool
 	Emit      *valueTmpl // emit_intent
 	Slots     []slotKV
-	Agent     string // agent_plugins alias, "" = agent.claude
+	Agent     string        // agent_plugins alias, "" = agent.claude
+	Timeout   time.Duration // the invoke's timeout: (0 = the run's --call-timeout)
 	Pos       Pos
-	owner     *State // the state whose on_enter or on: holds the effect
+	agentTmpl *valueTmpl // a templated agent: (agent_alias.go)
+	owner     *State     // the state whose on_enter or on: holds the effect
 }
 
 type setKV struct {

@@ -82,6 +82,8 @@ type runner struct {
 	exit    string
 	calls   []CallSummary
 	agentN  map[string]int // per turn+state agent call counter
+	// agentUsed maps a call id to the alias that served it (agent_alias.go).
+	agentUsed map[string]string
 	// turnState is the state at the start of the turn: host cassettes match
 	// phase against it (trace-eval.md B.2).
 	turnState string

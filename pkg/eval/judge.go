@@ -85,6 +85,10 @@ func newJudge(st *story.Story, c Comparator, cas *agent.Cassette, compiler *sche
 	if err != nil {
 		return nil, fmt.Errorf("judge %s: %w", alias, err)
 	}
+	if err := opts.prepare(alias, reg); err != nil {
+		reg.Close()
+		return nil, fmt.Errorf("judge %s: %w", alias, err)
+	}
 	if cas != nil {
 		err = reg.Register(alias, cas.For(alias))
 	} else if a, ok := opts.InProcess[alias]; ok {

@@ -46,6 +46,27 @@ type RunOptions struct {
 	Sink agent.Sink
 	// MaxFailureSamples caps failure_samples (0 = 50).
 	MaxFailureSamples int
+	// Hooks, when set, intercept every call of every candidate and of the
+	// judge (the operator profile's chain: redact, budget, external
+	// hooks), so an eval measures the dispatch a run makes.
+	Hooks agent.Hooks
+	// Refuse, when set, says why an alias may not be dispatched (disabled
+	// by the operator profile); nil = every alias may be.
+	Refuse func(alias string) error
+}
+
+// prepare applies the operator's refusal and hooks to a registry serving
+// alias (for runs, plugin.Assembly.NewRegistry and SetHooks do this).
+func (o RunOptions) prepare(alias string, reg *agent.Registry) error {
+	if o.Refuse != nil {
+		if err := o.Refuse(alias); err != nil {
+			return err
+		}
+	}
+	if o.Hooks != nil {
+		reg.SetHooks(o.Hooks)
+	}
+	return nil
 }
 
 // job is one candidate × example × repeat.
@@ -310,6 +331,10 @@ func candidateRegistry(st *story.Story, sp CandidateSpec, cas *agent.Cassette, c
 	}
 	reg, err := agent.NewRegistryFromPlugins(plugins, ro)
 	if err != nil {
+		return nil, fmt.Errorf("matrix profile %q: %w", sp.Profile, err)
+	}
+	if err := opts.prepare(sp.Alias, reg); err != nil {
+		reg.Close()
 		return nil, fmt.Errorf("matrix profile %q: %w", sp.Profile, err)
 	}
 	if cas != nil {

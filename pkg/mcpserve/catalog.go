@@ -23,8 +23,11 @@ type Tool struct {
 	Verb    string
 	Schemas []string // distinct with.schema paths of the call sites ("" = none)
 	Sites   []string // state paths of the call sites
-	// Output is the compiled call-site schema (JSON), when there is exactly one.
-	Output json.RawMessage
+	// Output is the compiled call-site schema (JSON, bundled), when there is
+	// exactly one and MCP accepts it as an outputSchema (output_schema.go);
+	// OutputOmitted says why a single schema was not published.
+	Output        json.RawMessage
+	OutputOmitted string
 }
 
 // Catalog is an immutable tool catalog snapshot.
@@ -147,7 +150,11 @@ func buildTools(st *story.Story, asm *plugin.Assembly, schemas *schema.Compiler)
 			if err != nil {
 				return nil, fmt.Errorf("%s: schema %s: %v", name, t.Schemas[0], err)
 			}
-			t.Output = json.RawMessage(sch.Raw)
+			if ok, why := outputSchema(sch.Bundled); ok {
+				t.Output = json.RawMessage(sch.Bundled)
+			} else {
+				t.OutputOmitted = why
+			}
 		}
 		tools[name] = t
 	}

@@ -87,6 +87,7 @@ func New(opts Options) (*Server, error) {
 		version = "dev"
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "kitsoki", Version: version}, &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}})
+	s.mcp.AddReceivingMiddleware(s.refreshOnRequest)
 	c, err := s.build()
 	if err != nil {
 		return nil, err
@@ -209,6 +210,9 @@ func (s *Server) Apply(c *Catalog) bool {
 func (s *Server) mcpTool(c *Catalog, t *Tool) *mcp.Tool {
 	desc := fmt.Sprintf("Ask the story agent %s to %s (host.agent.%s; call sites: %s). Single attempt: a failed call is not retried.",
 		t.Alias, t.Verb, t.Verb, strings.Join(t.Sites, ", "))
+	if t.OutputOmitted != "" {
+		desc += fmt.Sprintf(" The answer is validated against %s, which is not published as the outputSchema: %s.", t.Schemas[0], t.OutputOmitted)
+	}
 	mt := &mcp.Tool{Name: t.Name, Description: desc, InputSchema: t.inputSchema(),
 		Meta: mcp.Meta{"kitsoki/generation": c.Generation, "kitsoki/revision": c.Revision, "kitsoki/alias": t.Alias}}
 	if len(t.Output) > 0 {

@@ -56,6 +56,15 @@ var transports = []transportInfo{
 	{story.PluginSubprocess, "transport.subprocess", "subprocess: a JSON-RPC program on stdin/stdout", "process per run, started lazily, reused, respawned after a crash"},
 }
 
+// agentLifecycle is lifecycleOf for one declaration: a builtin.local_llm
+// with endpoint: talks to a server someone else runs, no sidecar.
+func agentLifecycle(ap *story.AgentPlugin) string {
+	if ap.Plugin == story.PluginLocalLLM && ap.Endpoint != "" {
+		return "remote OpenAI-compatible endpoint, no sidecar (HTTP per call)"
+	}
+	return lifecycleOf(ap.Plugin)
+}
+
 func lifecycleOf(pluginType string) string {
 	for _, t := range transports {
 		if t.typ == pluginType {

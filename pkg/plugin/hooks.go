@@ -107,9 +107,12 @@ type EventPayload struct {
 	Point   Point    `json:"point"`
 	Plugin  string   `json:"plugin"`
 	Changed []string `json:"changed,omitempty"`
-	Reason  string   `json:"reason,omitempty"`
-	Error   string   `json:"error,omitempty"`
-	OnError string   `json:"on_error,omitempty"`
+	// Values holds the new value of each changed key (hook.rewrote), with
+	// the profile's secrets masked: what the hook made the call send.
+	Values  map[string]any `json:"values,omitempty"`
+	Reason  string         `json:"reason,omitempty"`
+	Error   string         `json:"error,omitempty"`
+	OnError string         `json:"on_error,omitempty"`
 }
 
 // Halt says which hook stopped an action and why.
@@ -228,7 +231,7 @@ func (c *Chain) Run(ctx context.Context, point Point, payload Payload, emit func
 					next[k] = res.Payload[k]
 				}
 				cur = next
-				if e := emit(Event{Kind: EventRewrote, Payload: &EventPayload{Point: point, Plugin: reg.PluginID, Changed: changed}}); e != nil {
+				if e := emit(Event{Kind: EventRewrote, Payload: &EventPayload{Point: point, Plugin: reg.PluginID, Changed: changed, Values: c.rewrittenValues(changed, next)}}); e != nil {
 					return nil, nil, e
 				}
 			}

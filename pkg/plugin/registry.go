@@ -22,6 +22,9 @@ func (a *Assembly) NewRegistry(st *story.Story, opts agent.RegistryOptions) (*ag
 		}
 		decls[alias] = p
 	}
+	if opts.Personas == nil {
+		opts.Personas = st.Agents
+	}
 	reg, err := agent.NewRegistryFromPlugins(decls, opts)
 	if err != nil {
 		return nil, err

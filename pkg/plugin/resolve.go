@@ -39,6 +39,11 @@ type AgentStatus struct {
 	Enabled   bool   `json:"enabled"`
 	Reason    string `json:"reason,omitempty"`
 	Injected  bool   `json:"injected,omitempty"`
+	// Timeout is the effective hard timeout of the alias's calls that set
+	// no timeout: of their own (--call-timeout, else 10m); CallTimeouts
+	// lists the invokes that do. Filled by AnnotateTimeouts.
+	Timeout      string        `json:"timeout,omitempty"`
+	CallTimeouts []CallTimeout `json:"call_timeouts,omitempty"`
 }
 
 // HookStatus is one hook registration, in chain order.
@@ -147,7 +152,7 @@ func Assemble(opts Options) (*Assembly, error) {
 	var agents []AgentStatus
 	if opts.Story != nil {
 		for alias, ap := range opts.Story.AgentPlugins {
-			as := AgentStatus{Alias: alias, Transport: ap.Plugin, Plugin: TransportID(ap.Plugin), Lifecycle: lifecycleOf(ap.Plugin), Injected: ap.Injected}
+			as := AgentStatus{Alias: alias, Transport: ap.Plugin, Plugin: TransportID(ap.Plugin), Lifecycle: agentLifecycle(ap), Injected: ap.Injected}
 			agents = append(agents, as)
 			req := []string{as.Plugin}
 			if as.Plugin == "" {

@@ -82,3 +82,32 @@ func BenchmarkGrammarSubset(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCompileBundled compiles (uncached) a schema whose refs span
+// four files, bundling included: the per-schema load-time cost.
+func BenchmarkCompileBundled(b *testing.B) {
+	dir := b.TempDir()
+	for name, body := range bundleStory {
+		mustWrite(b, dir, name, body)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := NewCompiler(dir).Compile("schemas/verdict.json")
+		if err != nil || len(s.Bundled) == len(s.Raw) {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCompileSelfContained is the same for a file without external
+// refs (no bundling work: Bundled is Raw).
+func BenchmarkCompileSelfContained(b *testing.B) {
+	dir := b.TempDir()
+	mustWrite(b, dir, "schemas/verdict.json", verdictSchema)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := NewCompiler(dir).Compile("schemas/verdict.json"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -38,6 +38,12 @@ type Schema struct {
 	Path string
 	// Raw holds the schema file's bytes exactly as read.
 	Raw json.RawMessage
+	// Bundled is the self-contained document kitsoki sends wherever a
+	// schema travels (bundle.go): Raw itself when the file references no
+	// other file, else Raw with every referenced file inlined under $defs
+	// and every $ref rewritten to a pointer into the bundle. It validates
+	// exactly what Raw validates.
+	Bundled json.RawMessage
 
 	compiled *jsonschema.Schema
 }
@@ -159,7 +165,11 @@ func (c *Compiler) compile(rel string) (*Schema, error) {
 	if err != nil {
 		return nil, l.convert(display(rel), err)
 	}
-	return &Schema{Path: display(rel), Raw: json.RawMessage(raw), compiled: sch}, nil
+	bundled, err := c.bundle(l, rel, raw)
+	if err != nil {
+		return nil, err
+	}
+	return &Schema{Path: display(rel), Raw: json.RawMessage(raw), Bundled: json.RawMessage(bundled), compiled: sch}, nil
 }
 
 // CompileBytes compiles a self-contained schema held in memory. Only
@@ -185,7 +195,7 @@ func CompileBytes(name string, raw []byte) (*Schema, error) {
 	}
 	cp := make([]byte, len(raw))
 	copy(cp, raw)
-	return &Schema{Path: name, Raw: json.RawMessage(cp), compiled: sch}, nil
+	return &Schema{Path: name, Raw: json.RawMessage(cp), Bundled: json.RawMessage(cp), compiled: sch}, nil
 }
 
 func newJSONSchemaCompiler(l jsonschema.URLLoader) *jsonschema.Compiler {

@@ -11,6 +11,11 @@
 // (errors.Is). Nothing is fetched from the
 // network; the standard metaschemas are built in.
 //
+// Every compiled schema also has a bundled form (bundle.go): the one
+// self-contained document kitsoki sends wherever a schema travels, with the
+// files it references inlined under $defs and every $ref rewritten to a
+// pointer into it, accepting exactly what the source files accept.
+//
 // Validation is the hot path of every agent call: a Schema is compiled once
 // (a Compiler caches by path) and Validate only walks the compiled form.
 // Errors are values (CompileError, ValidationError, GrammarViolation) with

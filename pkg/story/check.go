@@ -49,6 +49,8 @@ func passes() []pass {
 		{ruleSecretTooShort, checkShortSecrets},
 		{ruleAgentInvoke, checkAgentInvokes},
 		{ruleAgentFile, checkAgentFiles},
+		{ruleAgentTemplate, checkAgentTemplate},
+		{ruleCallTimeout, checkCallTimeout},
 		{rulePromptRoot, checkPromptRoots},
 		{ruleSchema, checkSchemas},
 		{ruleGrammar, checkGrammar},

@@ -312,6 +312,9 @@ type Effect struct {
 	Effects    []*Effect
 	Agent      string // agent_plugins alias ("" = agent.claude)
 	Selection  *Selection
+	// Timeout is the hard timeout of a host.agent.* call as written ("90s",
+	// "5m"); "" = the run's --call-timeout (rule_call_timeout.go).
+	Timeout string
 
 	// Has reports which keys were written (set, increment, say, invoke, ...),
 	// even when their value is empty. Effects with the same key set share

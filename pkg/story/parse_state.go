@@ -19,7 +19,7 @@ var (
 	effectKeys     = []string{
 		"when", "set", "increment", "say", "invoke", "id", "with", "bind", "on_error",
 		"emit", "background", "once", "on_complete", "target", "emit_intent", "slots",
-		"effects", "agent", "selection",
+		"effects", "agent", "selection", "timeout",
 	}
 	selectionKeys = []string{"profile", "model", "effort", "evidence", "fallback_profile"}
 	timeoutKeys   = []string{"after", "target"}
@@ -303,6 +303,8 @@ func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 			e.Effects = p.parseEffects(v, w)
 		case "agent":
 			e.Agent = p.str(v, w)
+		case "timeout":
+			e.Timeout = p.str(v, w)
 		case "selection":
 			e.Selection = p.parseSelection(v, w)
 		}

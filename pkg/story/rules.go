@@ -134,6 +134,12 @@ var (
 	rulePromptRoot = &Rule{ID: "prompt-root", Severity: diag.Error, LintOnly: true,
 		Summary: "prompt:/prompt_path: files stay inside the story's roots (story, imported children, prompt overlays); the call fails at run time otherwise",
 		Example: "with: {prompt_path: ../../etc/passwd}"}
+	ruleAgentTemplate = &Rule{ID: "agent-template", Severity: diag.Error, LintOnly: true,
+		Summary: "a templated agent: alias that is one world variable renders to declared aliases",
+		Example: "- {invoke: host.agent.ask, agent: \"{{ world.who }}\"}   # who: {default: agent.nope}"}
+	ruleCallTimeout = &Rule{ID: "call-timeout", Severity: diag.Error,
+		Summary: "an effect's timeout: is a positive duration on a host.agent.* invoke",
+		Example: "- {invoke: host.agent.ask, timeout: soon}"}
 	ruleInternal = &Rule{ID: "internal", Severity: diag.Error, Summary: "an internal loader error (a bug: please report it)",
 		Example: "(none: report the story that triggers it)"}
 )
@@ -144,7 +150,7 @@ var registry = []*Rule{
 	ruleImports, ruleApp, ruleRoot, ruleInitial, ruleState, ruleView, ruleViewRender,
 	ruleTarget, ruleOnErrorTarget, ruleIntent, ruleRelevantWorld, ruleHosts, ruleEffect,
 	ruleAgentPlugin, ruleProvider, rulePersona, ruleSecretTooShort, ruleAgentInvoke, ruleAgentAlias,
-	ruleAgentFile, rulePromptRoot, ruleSchema, ruleGrammar, ruleExpr, ruleTemplate, rulePongo,
+	ruleAgentFile, rulePromptRoot, ruleAgentTemplate, ruleCallTimeout, ruleSchema, ruleGrammar, ruleExpr, ruleTemplate, rulePongo,
 	ruleEffectKinds, ruleOnceBind, ruleBareExpr, ruleUnreachable, ruleDecideSchema,
 	ruleSelection, ruleExits, rulePhases, ruleMetaMode, ruleDecider, ruleRouting,
 	ruleInterfaces, ruleStarlark, ruleIgnore, ruleInternal,

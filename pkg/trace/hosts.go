@@ -1,6 +1,9 @@
 package trace
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // HostCall is one host call reconstructed from harness.called /
 // harness.dispatched (either or both), harness.error and harness.returned.
@@ -12,6 +15,7 @@ type HostCall struct {
 	End       time.Time
 	Error     string // from harness.returned or a harness.error
 	Returned  bool   // false when the trace ends before harness.returned
+	StartLine int    // trace line of the event that opened the call
 }
 
 // hostTracker pairs host events FIFO per namespace. Engines differ in what
@@ -54,7 +58,7 @@ func (t *hostTracker) observe(ev *Event) *HostCall {
 				return nil
 			}
 		}
-		t.open[ns] = append(q, &hostPending{HostCall: HostCall{Namespace: ns, Turn: ev.Turn, StatePath: ev.StatePath, Start: ev.TS},
+		t.open[ns] = append(q, &hostPending{HostCall: HostCall{Namespace: ns, Turn: ev.Turn, StatePath: ev.StatePath, Start: ev.TS, StartLine: ev.Line},
 			called: called, dispatched: !called})
 		return nil
 	case "harness.error":
@@ -67,7 +71,7 @@ func (t *hostTracker) observe(ev *Event) *HostCall {
 			q = t.open[ns]
 		}
 		if len(q) == 0 { // an error with no call: a call of its own
-			return &HostCall{Namespace: orText(ns, "(no namespace)"), Turn: ev.Turn, StatePath: ev.StatePath, Start: ev.TS, End: ev.TS, Error: orText(errText, "host error"), Returned: true}
+			return &HostCall{Namespace: orText(ns, "(no namespace)"), Turn: ev.Turn, StatePath: ev.StatePath, Start: ev.TS, End: ev.TS, StartLine: ev.Line, Error: orText(errText, "host error"), Returned: true}
 		}
 		q[0].Error = orText(errText, "host error")
 		q[0].End = ev.TS
@@ -75,7 +79,7 @@ func (t *hostTracker) observe(ev *Event) *HostCall {
 	}
 	// harness.returned
 	if len(q) == 0 {
-		return &HostCall{Namespace: ns, Turn: ev.Turn, StatePath: ev.StatePath, Start: ev.TS, End: ev.TS, Error: errText, Returned: true}
+		return &HostCall{Namespace: ns, Turn: ev.Turn, StatePath: ev.StatePath, Start: ev.TS, End: ev.TS, Error: errText, Returned: true, StartLine: ev.Line}
 	}
 	p := q[0]
 	t.open[ns] = q[1:]
@@ -84,6 +88,23 @@ func (t *hostTracker) observe(ev *Event) *HostCall {
 		p.Error = errText
 	}
 	return &p.HostCall
+}
+
+// openAgentCall returns the most recently opened host.agent.* call still
+// open (the host call an agent.call.start belongs to), or nil.
+func (t *hostTracker) openAgentCall() *HostCall {
+	var best *HostCall
+	for ns, q := range t.open {
+		if !strings.HasPrefix(ns, "host.agent.") {
+			continue
+		}
+		for _, p := range q {
+			if best == nil || p.StartLine > best.StartLine {
+				best = &p.HostCall
+			}
+		}
+	}
+	return best
 }
 
 // pending returns the calls with no harness.returned, oldest first.

@@ -81,8 +81,9 @@ type OTLPOptions struct {
 // ExportOTLP streams a trace as OTLP/JSON (an ExportTraceServiceRequest, the
 // body a collector accepts on POST /v1/traces): one span for the run, one
 // per agent call (GenAI semantic-convention attributes:
-// gen_ai.operation.name, gen_ai.request.model, gen_ai.usage.input_tokens,
-// ...) and one per host call. Spans are written as the trace is read; the
+// gen_ai.operation.name, gen_ai.provider.name, gen_ai.request.model,
+// gen_ai.usage.input_tokens, ...), nested under the host.agent.* call that
+// made it, and one per host call. Spans are written as the trace is read; the
 // run span comes last. On a corrupt trace the JSON is still closed and the
 // read error is returned.
 func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err error) {
@@ -126,6 +127,22 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 	var calls CallTracker
 	var hosts hostTracker
 	hostN := 0
+	// An agent call's span nests under the host.agent.* call open when it
+	// started; its provider is what agent.call.start says.
+	hostSpanID := func(hc *HostCall, n int) string {
+		if hc.StartLine > 0 {
+			return spanID("host@" + strconv.Itoa(hc.StartLine))
+		}
+		return spanID("host:" + strconv.Itoa(n))
+	}
+	parents := map[string]string{}   // call_id -> parent span id
+	providers := map[string]string{} // call_id -> gen_ai.provider.name
+	callParent := func(c *Call) string {
+		if p := parents[c.CallID]; p != "" {
+			return p
+		}
+		return runID
+	}
 	first, last := time.Time{}, time.Time{}
 	events, turns, lastTurn, callErrors := 0, 0, 0, 0
 	writeHost := func(hc *HostCall) {
@@ -140,7 +157,7 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 		if end.IsZero() {
 			end = last
 		}
-		sp := &otlpSpan{TraceID: traceID, SpanID: spanID("host:" + strconv.Itoa(hostN)), ParentSpanID: runID,
+		sp := &otlpSpan{TraceID: traceID, SpanID: hostSpanID(hc, hostN), ParentSpanID: runID,
 			Name: "execute_tool " + hc.Namespace, Kind: spanKindInternal, StartTimeUnixNano: unixNano(hc.Start), EndTimeUnixNano: unixNano(end),
 			Status: &otlpStatus{Code: statusOK}}
 		switch {
@@ -178,15 +195,23 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 		if hc := hosts.observe(&ev); hc != nil {
 			writeHost(hc)
 		}
+		if ev.Kind == "agent.call.start" && ev.CallID != "" {
+			if hc := hosts.openAgentCall(); hc != nil {
+				parents[ev.CallID] = hostSpanID(hc, 0)
+			}
+			providers[ev.CallID] = startProvider(ev.Payload)
+		}
 		if c := calls.Observe(&ev); c != nil {
 			if c.Outcome == OutcomeError {
 				callErrors++
 			}
-			write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), runID, ev.TS))
+			write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), providers[c.CallID], ev.TS))
+			delete(parents, c.CallID)
+			delete(providers, c.CallID)
 		}
 	}
 	for _, c := range calls.Open() {
-		write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), runID, last))
+		write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), providers[c.CallID], last))
 	}
 	for _, hc := range hosts.pending() {
 		writeHost(hc)
@@ -217,9 +242,38 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 	return rerr
 }
 
-func callSpan(c *Call, traceID, id, parent string, fallbackEnd time.Time) *otlpSpan {
+// startProvider reads agent.call.start's provider (kitsoki writes it from
+// the plugin type); older traces have none: "agent.claude" was Anthropic's
+// CLI, anything else is reported as "unknown" (the attribute is required).
+func startProvider(p any) string {
+	raw, ok := p.(json.RawMessage)
+	if !ok {
+		return ""
+	}
+	var provider, alias, agent string
+	eachMember(raw, func(key, val []byte) {
+		switch string(key) {
+		case "provider":
+			provider, _ = parseString(val, nil, false)
+		case "alias":
+			alias, _ = parseString(val, nil, false)
+		case "agent":
+			agent, _ = parseString(val, nil, false)
+		}
+	})
+	if provider != "" {
+		return provider
+	}
+	if firstNonEmpty(alias, agent) == "agent.claude" {
+		return "anthropic"
+	}
+	return ""
+}
+
+func callSpan(c *Call, traceID, id, parent, provider string, fallbackEnd time.Time) *otlpSpan {
 	var a attrs
 	a.str("gen_ai.operation.name", "invoke_agent")
+	a.str("gen_ai.provider.name", firstNonEmpty(provider, "unknown"))
 	a.str("gen_ai.agent.name", firstNonEmpty(c.Agent, "agent.claude"))
 	a.str("gen_ai.request.model", c.Model)
 	a.str("gen_ai.response.model", c.Model)

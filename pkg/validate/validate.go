@@ -9,6 +9,7 @@ import (
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/eval"
+	"kitsoki/pkg/mcpserve"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/story"
 )
@@ -115,6 +116,7 @@ func Run(files []string, opts Options) Result {
 					d.Severity = diag.Warning
 					ds = append(ds, d)
 				}
+				ds = append(ds, mcpserve.CheckToolNames(st)...)
 			}
 			per[i] = ds
 		}()

@@ -88,6 +88,8 @@ func Normalize(evs []agent.Event) []string {
 		delete(p, "duration_ms")
 		delete(p, "meta")
 		delete(p, "model")
+		delete(p, "deadline") // wall-clock: start + timeout
+		delete(p, "provider") // names the transport, which is what differs
 		if r, ok := p["response"].(map[string]any); ok {
 			delete(r, "meta")
 		}

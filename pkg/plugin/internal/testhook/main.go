@@ -1,6 +1,6 @@
 // Command testhook is an external hook provider for pkg/plugin's tests. It
 // speaks the hook protocol (one JSON line in, one out) and behaves by mode
-// (first argument): rewrite, veto, crash, crash-once MARKER, sleep, garbage,
+// (first argument): rewrite, reroute ALIAS, veto, crash, crash-once MARKER, sleep, garbage,
 // pid.
 package main
 
@@ -35,6 +35,14 @@ func main() {
 		case "rewrite":
 			p, _ := req.Payload["prompt"].(string)
 			out = map[string]any{"outcome": "continue", "payload": map[string]any{"prompt": p + " [checked by testhook]"}}
+		case "reroute":
+			// reroute ALIAS: send the call to ALIAS and mark its with: block.
+			w, _ := req.Payload["with"].(map[string]any)
+			if w == nil {
+				w = map[string]any{}
+			}
+			w["hooked"] = "by testhook"
+			out = map[string]any{"outcome": "continue", "payload": map[string]any{"alias": os.Args[2], "with": w}}
 		case "veto":
 			out = map[string]any{"outcome": "halt", "reason": "policy says no"}
 		case "crash":

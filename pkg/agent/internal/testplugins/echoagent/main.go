@@ -24,6 +24,7 @@
 //
 //	ECHO_STDERR            a line written to stderr on start-up and on crash
 //	ECHO_IGNORE_SIGTERM=1  ignore SIGTERM and keep running after stdin closes
+//	ECHO_COST_USD=x        report meta.cost_usd x with every answer
 package main
 
 import (
@@ -175,6 +176,7 @@ func handle(req *rpcRequest, line []byte, out *bufio.Writer) {
 		resp := echo.Answer(&ask, fault, alias, "subprocess", nil)
 		b, _ := json.Marshal(map[string]string{"line": string(line)})
 		resp.Submission = b
+		addCost(resp.Meta)
 		write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: resp})
 		return
 	case "stdout_unsolicited":
@@ -184,5 +186,13 @@ func handle(req *rpcRequest, line []byte, out *bufio.Writer) {
 	}
 	resp := echo.Answer(&ask, fault, alias, "subprocess", os.Environ())
 	resp.Meta["pid"] = os.Getpid()
+	addCost(resp.Meta)
 	write(out, rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: resp})
+}
+
+// addCost reports ECHO_COST_USD, when set, as meta.cost_usd.
+func addCost(meta map[string]any) {
+	if c, err := strconv.ParseFloat(os.Getenv("ECHO_COST_USD"), 64); err == nil {
+		meta["cost_usd"] = c
+	}
 }

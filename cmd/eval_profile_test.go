@@ -1,0 +1,60 @@
+package cmd
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestEvalRunHonoursTheOperatorProfile: eval run measures the dispatch a
+// run makes. A profile that disables the candidate's alias refuses the
+// eval; a budget hook halts the calls past its limit (real subprocess
+// plugin, real hook chain).
+func TestEvalRunHonoursTheOperatorProfile(t *testing.T) {
+	needGo(t)
+	plug := buildTestBinary(t, "kitsoki/pkg/eval/internal/evalplugin")
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"app.yaml": fmt.Sprintf(`app: {id: evprof, version: 0.1.0}
+agent_plugins:
+  agent.plug: {plugin: subprocess, command: %q}
+hosts: [host.agent.decide]
+world:
+  out: {type: object, default: {}}
+root: s
+states:
+  s:
+    on_enter:
+      - invoke: host.agent.decide
+        id: pick
+        agent: agent.plug
+        with: {prompt: "pick", args: {}}
+        bind: {out: submitted}
+    terminal: true
+`, plug),
+		"evals/pick.yaml": "kind: agent_eval\napp: ../app.yaml\ncall: pick\nmatrix: {profiles: [plug], models: {plug: [good]}}\ncomparator: exact\n" +
+			"examples: [{name: a, args: {merge_sha: x}, expect: {intent: accept}}, {name: b, args: {merge_sha: y}, expect: {intent: accept}}, {name: c, args: {merge_sha: z}, expect: {intent: accept}}]\n",
+		"off.yaml":    "disable: [agent.plug]\n",
+		"budget.yaml": "config:\n  budget: {max_cost_usd: 0.0015}\n",
+	})
+	ds := filepath.Join(dir, "evals", "pick.yaml")
+	var out, errb bytes.Buffer
+	code := Run([]string{"eval", "run", ds, "--profile", filepath.Join(dir, "off.yaml"), "-o", filepath.Join(dir, "r0.json"), "--no-progress", "-j", "1"}, &out, &errb)
+	if code != 2 || !strings.Contains(errb.String(), "agent.plug is disabled in the plugin assembly") {
+		t.Fatalf("disabled alias: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	report := filepath.Join(dir, "r1.json")
+	Run([]string{"eval", "run", ds, "--profile", filepath.Join(dir, "budget.yaml"), "-o", report, "--no-progress", "-j", "1"}, &out, &errb)
+	b, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatalf("no report: %v\n%s%s", err, out.String(), errb.String())
+	}
+	if !strings.Contains(string(b), "hook_vetoed") && !strings.Contains(string(b), "budget") {
+		t.Fatalf("the budget hook did not act on the eval's calls:\n%s", b)
+	}
+}

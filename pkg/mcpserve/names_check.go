@@ -1,0 +1,67 @@
+package mcpserve
+
+import (
+	"fmt"
+	"sort"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+// RuleToolName is the diagnostic rule of CheckToolNames.
+const RuleToolName = "mcp-tool-name"
+
+// CheckToolNames reports, for kitsoki validate, the (alias, verb) pairs of
+// st's call sites that `kitsoki mcp serve` could not offer: two aliases
+// whose tool names collide (agent.a-b and agent.a_b both slug to a_b),
+// or an alias with nothing to name a tool after. mcp serve refuses such a
+// story (exit 1); a run does not care, so these are warnings (validate
+// --strict fails on them). Every declared alias counts, enabled or not: a
+// profile may enable it later.
+func CheckToolNames(st *story.Story) []diag.Diagnostic {
+	if st == nil {
+		return nil
+	}
+	type pair struct{ alias, verb string }
+	seen := map[pair]bool{}
+	var pairs []pair
+	for _, s := range callSites(st) {
+		p := pair{s.alias, s.verb}
+		if !seen[p] {
+			seen[p] = true
+			pairs = append(pairs, p)
+		}
+	}
+	sort.Slice(pairs, func(i, j int) bool {
+		if pairs[i].alias != pairs[j].alias {
+			return pairs[i].alias < pairs[j].alias
+		}
+		return pairs[i].verb < pairs[j].verb
+	})
+	at := func(alias string) diag.Diagnostic {
+		d := diag.Diagnostic{File: st.File, Severity: diag.Warning, Rule: RuleToolName}
+		if ap := st.AgentPlugins[alias]; ap != nil && ap.Pos.Line > 0 {
+			d.File, d.Line, d.Col = ap.Pos.File, ap.Pos.Line, ap.Pos.Col
+		}
+		return d
+	}
+	var out []diag.Diagnostic
+	owner := map[string]pair{}
+	for _, p := range pairs {
+		name, err := ToolName(p.alias, p.verb)
+		if err != nil {
+			d := at(p.alias)
+			d.Message = fmt.Sprintf("kitsoki mcp serve cannot offer %s: %v", p.alias, err)
+			out = append(out, d)
+			continue
+		}
+		if prev, ok := owner[name]; ok {
+			d := at(p.alias)
+			d.Message = fmt.Sprintf("agent aliases %s and %s both become the MCP tool %s (host.agent.%s), so kitsoki mcp serve refuses this story; rename one of them", prev.alias, p.alias, name, p.verb)
+			out = append(out, d)
+			continue
+		}
+		owner[name] = p
+	}
+	return out
+}

@@ -1,0 +1,55 @@
+package mcpserve
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// outputSchema decides whether a call site's (bundled) schema can be a
+// tool's outputSchema. MCP requires {"type": "object", ...} at the root,
+// and clients enforce it strictly: the TypeScript SDK rejects the whole
+// tools/list result — every tool — when one outputSchema has another root
+// type or a non-object subschema under properties. Such a schema is kept
+// off the tool (answers are still validated against it by kitsoki, and an
+// object answer is still returned as structuredContent); why names the
+// reason for the tool description.
+func outputSchema(bundled json.RawMessage) (ok bool, why string) {
+	var root map[string]any
+	if err := json.Unmarshal(bundled, &root); err != nil || root == nil {
+		return false, "its schema is not a JSON object"
+	}
+	if root["type"] != "object" {
+		return false, fmt.Sprintf(`its schema's root is not {"type": "object"} (type %v), which MCP requires of an outputSchema`, describeType(root["type"]))
+	}
+	if p, has := root["properties"]; has {
+		props, isObj := p.(map[string]any)
+		if !isObj {
+			return false, "its schema's properties is not an object"
+		}
+		for name, sub := range props {
+			if _, isObj := sub.(map[string]any); !isObj {
+				return false, fmt.Sprintf("its schema's property %q is not an object schema (MCP clients reject boolean subschemas there)", name)
+			}
+		}
+	}
+	if r, has := root["required"]; has {
+		arr, isArr := r.([]any)
+		if !isArr {
+			return false, "its schema's required is not a list"
+		}
+		for _, x := range arr {
+			if _, isStr := x.(string); !isStr {
+				return false, "its schema's required holds a non-string"
+			}
+		}
+	}
+	return true, ""
+}
+
+func describeType(t any) string {
+	if t == nil {
+		return "unset"
+	}
+	b, _ := json.Marshal(t)
+	return string(b)
+}
