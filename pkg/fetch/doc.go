@@ -20,7 +20,8 @@
 //	models/<id>.gguf          model weights
 //	models/<id>.gguf.json     record (size, mtime, digest) of a verified file
 //	*.part, *.part.json       an interrupted download and its resume state
-//	*.lock                    cross-process lock of one artifact
+//	*.lock                    cross-process lock of one artifact (removed by
+//	                          its holder on release, except on Windows)
 //
 // What it must not do: know about agents, stories or processes (pkg/sidecar
 // runs the server), print anything (progress goes through a callback; the
