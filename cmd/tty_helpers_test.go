@@ -152,4 +152,3 @@ func lineStartingWith(lines []string, prefix string) (string, bool) {
 	}
 	return "", false
 }
-
