@@ -29,12 +29,21 @@ type ptyProcess struct {
 
 func startOnPTY(t *testing.T, bin string, env []string, args ...string) *ptyProcess {
 	t.Helper()
+	return startOnPTYWith(t, bin, env, false, args...)
+}
+
+// startOnPTYWith also puts stdout on the terminal when stdoutToo.
+func startOnPTYWith(t *testing.T, bin string, env []string, stdoutToo bool, args ...string) *ptyProcess {
+	t.Helper()
 	m, s := trOpenPTY(t)
 	p := &ptyProcess{master: m, read: make(chan struct{})}
 	p.cmd = exec.Command(bin, args...)
 	p.cmd.Env = append(os.Environ(), append([]string{"TERM=xterm", "NO_COLOR="}, env...)...)
 	p.cmd.Stdin, p.cmd.Stderr = s, s
 	p.cmd.Stdout = &p.stdout
+	if stdoutToo {
+		p.cmd.Stdout = s
+	}
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
