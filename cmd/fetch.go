@@ -34,9 +34,9 @@ func (f *fetchFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.mirror, "mirror", "", "mirror base URL: downloads come from <mirror>/<host><path> (default $"+fetch.EnvMirror+")")
 	fl.StringVar(&f.cacheDir, "cache-dir", "", "cache root (default $"+fetch.EnvCacheDir+", else the user cache dir + kitsoki)")
 	fl.IntVar(&f.parts, "parts", 4, "parallel ranged requests for large files (1 = one stream)")
-	fl.BoolVar(&f.force, "force", false, "download again even when cached")
+	fl.BoolVar(&f.force, "force", false, "download again even when cached (the cached file stays until the new one has verified)")
 	fl.BoolVar(&f.verify, "verify", false, "re-hash cached files instead of trusting their verification record")
-	fl.BoolVar(&f.json, "json", false, "print the result as JSON on stdout")
+	fl.BoolVar(&f.json, "json", false, "print a JSON array on stdout: one object per artifact, with ok and, on failure, error")
 }
 
 // setup loads the pins and builds a Fetcher whose progress goes to stderr.

@@ -180,7 +180,7 @@ func TestFetchProgressCountsOnlyThisRun(t *testing.T) {
 	d.report(fetch.Progress{Artifact: a, Phase: fetch.PhaseDone, Done: 200e6, Resumed: 100e6, Total: 200e6})
 	want := "downloading big (200.0 MB) from h\n" +
 		"big: [===============>    ]  75%  150.0 MB / 200.0 MB  10.0 MB/s  ETA 5s\n" +
-		"big: downloaded 100.0 MB in 10s (10.0 MB/s), resumed after 100.0 MB already on disk\n"
+		"big: downloaded 100.0 MB in 10.00s (10.0 MB/s), resumed after 100.0 MB already on disk\n"
 	if buf.String() != want {
 		t.Fatalf("got\n%s\nwant\n%s", buf.String(), want)
 	}

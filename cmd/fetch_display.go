@@ -116,7 +116,7 @@ func (d *fetchDisplay) report(p fetch.Progress) {
 	case fetch.PhaseDone:
 		d.clearLocked()
 		elapsed := now.Sub(d.start[id])
-		line := fmt.Sprintf("%s: downloaded %s in %s", id, byteCount(p.Done-p.Resumed), elapsed.Round(100*time.Millisecond))
+		line := fmt.Sprintf("%s: downloaded %s in %s", id, byteCount(p.Done-p.Resumed), fmtDur(elapsed))
 		if r := rate(p.Done-p.Resumed, elapsed); r > 0 {
 			line += fmt.Sprintf(" (%s/s)", byteCount(r))
 		}

@@ -33,8 +33,8 @@ endpoint: mode there.
 Environment: KITSOKI_CACHE_DIR, KITSOKI_PINS, KITSOKI_MIRROR, HTTPS_PROXY,
 NO_PROXY, SSL_CERT_FILE.
 
-Exit status: 0 ready, 1 download or verification failed, 2 usage, pins or
-platform error.`,
+Exit status: 0 ready, 1 download or verification failed, 2 usage, pins,
+mirror or platform error, 130 interrupted (the partial download is kept).`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			goos, goarch := runtime.GOOS, runtime.GOARCH

@@ -34,7 +34,13 @@ use endpoint: mode for them.
 Environment: KITSOKI_CACHE_DIR, KITSOKI_PINS, KITSOKI_MIRROR, HTTPS_PROXY,
 NO_PROXY, SSL_CERT_FILE.
 
-Exit status: 0 ready, 1 download or verification failed, 2 usage or pins error.`,
+On a terminal a status line shows the bar, speed and ETA (counting only the
+bytes moved by this run) and a verifying line while a cached file is hashed;
+elsewhere a plain line every few seconds. Ctrl-C keeps the partial download
+and prints the command that resumes it.
+
+Exit status: 0 ready, 1 download or verification failed, 2 usage or pins error
+(a bad --mirror or KITSOKI_MIRROR included), 130 interrupted.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			pins, f, err := ff.setup(c)
 			if err != nil {
