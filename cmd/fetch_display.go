@@ -51,7 +51,7 @@ func (d *fetchDisplay) clearLocked() {
 }
 
 func (d *fetchDisplay) drawLocked(line string) {
-	fmt.Fprint(d.w, "\r\x1b[K"+line)
+	fmt.Fprint(d.w, "\r\x1b[K"+fitWidth(d.w, line))
 	d.drawn = true
 }
 
@@ -189,4 +189,22 @@ func byteCount(n int64) string {
 		return "0 B"
 	}
 	return fetch.HumanSize(n)
+}
+
+// fitWidth cuts line to the width of the terminal behind w (less one
+// column, so the cursor never wraps): a wrapped status line could not be
+// erased by \r + ESC[K.
+func fitWidth(w io.Writer, line string) string {
+	f, ok := w.(*os.File)
+	if !ok {
+		return line
+	}
+	cols, _, err := term.GetSize(int(f.Fd()))
+	if err != nil || cols <= 1 {
+		return line
+	}
+	if r := []rune(line); len(r) > cols-1 {
+		return string(r[:cols-1])
+	}
+	return line
 }

@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 var spinLine = regexp.MustCompile(`[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] host\.run  \d+\.\ds`)
@@ -131,4 +133,24 @@ func TestCallSpinnerOnlyOnATerminal(t *testing.T) {
 		t.Fatal("no spinner on a terminal")
 	}
 	sp.close()
+}
+
+// TestStatusLinesFitTheTerminal: a status line longer than the terminal
+// is cut one column short of its width, so \r + ESC[K can erase it.
+func TestStatusLinesFitTheTerminal(t *testing.T) {
+	m, s := trOpenPTY(t)
+	defer m.Close()
+	defer s.Close()
+	if err := unix.IoctlSetWinsize(int(m.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 24, Col: 20}); err != nil {
+		t.Skipf("set window size: %v", err)
+	}
+	if got := fitWidth(s, strings.Repeat("é", 50)); got != strings.Repeat("é", 19) {
+		t.Fatalf("cut to %d runes", len([]rune(got)))
+	}
+	if got := fitWidth(s, "short"); got != "short" {
+		t.Fatalf("short line changed: %q", got)
+	}
+	if got := fitWidth(&bytes.Buffer{}, strings.Repeat("x", 500)); len(got) != 500 {
+		t.Fatal("cut off a terminal")
+	}
 }

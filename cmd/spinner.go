@@ -62,7 +62,7 @@ func (s *callSpinner) loop() {
 			s.mu.Lock()
 			if len(s.active) > 0 {
 				s.frame = (s.frame + 1) % len(spinFrames)
-				fmt.Fprint(s.w, "\r\x1b[K"+s.lineLocked())
+				fmt.Fprint(s.w, "\r\x1b[K"+fitWidth(s.w, s.lineLocked()))
 				s.drawn = true
 			}
 			s.mu.Unlock()
