@@ -211,3 +211,18 @@ func BenchmarkFetchWarmStart(b *testing.B) {
 		}
 	}
 }
+
+// TestFetchLlamaServerVerifyIsVisible: --verify of an extracted release
+// shows the verifying step.
+func TestFetchLlamaServerVerifyIsVisible(t *testing.T) {
+	overlay, _ := fetchFixture(t)
+	cache := t.TempDir()
+	args := []string{"fetch-llama-server", "--platform", "plan9/mips", "--pins", overlay, "--cache-dir", cache}
+	if code, _, errs := runFetch(t, args...); code != 0 {
+		t.Fatal(errs)
+	}
+	code, _, errs := runFetch(t, append(args, "--verify")...)
+	if code != 0 || !strings.Contains(errs, "verifying sha256 of the cached llama-server-test") {
+		t.Fatalf("exit %d %q", code, errs)
+	}
+}
