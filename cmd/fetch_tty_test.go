@@ -107,4 +107,31 @@ func TestFetchOnTerminalProgressAndCtrlC(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(cache, "models", "big.gguf")); !bytes.Equal(got, data) {
 		t.Fatal("resumed file differs")
 	}
+
+	notFound := httptest.NewServer(http.NotFoundHandler())
+	defer notFound.Close()
+	// Exit codes of the binary: a bad $KITSOKI_MIRROR is a usage error
+	// like a bad --mirror (2); a 404 is a failed download (1).
+	for _, c := range []struct {
+		env  []string
+		args []string
+		want int
+	}{
+		{[]string{"KITSOKI_MIRROR=ftp://mirror.example"}, nil, 2},
+		{nil, []string{"--mirror", "ftp://mirror.example"}, 2},
+		{nil, []string{"--mirror", notFound.URL, "--force"}, 1},
+	} {
+		cmd := exec.Command(bin, append([]string{"fetch-models", "big", "--pins", overlay, "--cache-dir", cache}, c.args...)...)
+		cmd.Env = append(os.Environ(), c.env...)
+		out, _ := cmd.CombinedOutput()
+		if got := cmd.ProcessState.ExitCode(); got != c.want {
+			t.Errorf("%v %v: exit %d, want %d\n%s", c.env, c.args, got, c.want, out)
+		}
+		if c.want == 1 && !strings.Contains(string(out), "(the cached file is kept)") {
+			t.Errorf("failed --force does not say the cached file is kept:\n%s", out)
+		}
+	}
+	if got, _ := os.ReadFile(filepath.Join(cache, "models", "big.gguf")); !bytes.Equal(got, data) {
+		t.Fatal("a failed --force lost the cached file")
+	}
 }
