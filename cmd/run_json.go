@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -127,11 +128,16 @@ func classifyCallError(handler, msg string, ok bool) *callError {
 	}
 }
 
-func callsJSON(cs []engine.CallSummary) []callJSON {
+// callsJSON converts the call summaries; when the run was stopped (Ctrl-C,
+// --timeout) its last failed call is the one the stop cut short.
+func callsJSON(cs []engine.CallSummary, stopped bool) []callJSON {
 	out := make([]callJSON, 0, len(cs))
 	for _, c := range cs {
 		out = append(out, callJSON{Handler: c.Handler, ID: c.ID, CallID: c.CallID, Agent: c.Agent, State: c.State, Turn: c.Turn,
 			DurationMS: c.DurationMS, OK: c.OK, Error: classifyCallError(c.Handler, c.Error, c.OK)})
+	}
+	if n := len(out); stopped && n > 0 && out[n-1].Error != nil {
+		out[n-1].Error.Kind = "interrupted"
 	}
 	return out
 }
@@ -139,7 +145,7 @@ func callsJSON(cs []engine.CallSummary) []callJSON {
 // writeRunJSON prints the summary of a run that ran.
 func writeRunJSON(w io.Writer, res *engine.Result, status int, msg, tracePath, session string) error {
 	out := runJSON{Schema: runSchemaVersion, Outcome: res.Outcome, Status: status, Error: msg, World: res.World,
-		Calls: callsJSON(res.Calls), State: &res.State, Trace: &tracePath, Session: &session, Unconsumed: res.Unconsumed, ended: true}
+		Calls: callsJSON(res.Calls, errors.Is(res.Err, context.Canceled) || errors.Is(res.Err, context.DeadlineExceeded)), State: &res.State, Trace: &tracePath, Session: &session, Unconsumed: res.Unconsumed, ended: true}
 	if res.Outcome == engine.OutcomeExit {
 		e := res.Exit
 		out.Exit = &e
