@@ -226,3 +226,30 @@ func TestFetchLlamaServerVerifyIsVisible(t *testing.T) {
 		t.Fatalf("exit %d %q", code, errs)
 	}
 }
+
+// TestFetchDisplayWhileNothingMoves: before the first byte a terminal shows
+// what the download waits for, a log shows nothing, and neither says
+// "size unknown".
+func TestFetchDisplayWhileNothingMoves(t *testing.T) {
+	a := &fetch.Artifact{ID: "big"}
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tty := range []bool{false, true} {
+		clock := t0
+		var buf bytes.Buffer
+		d := newFetchDisplay(&buf)
+		d.tty, d.every = tty, 0
+		d.now = func() time.Time { return clock }
+		d.report(fetch.Progress{Artifact: a, Phase: fetch.PhaseStart, Host: "h:1", Total: 200e6})
+		clock = t0.Add(3 * time.Second)
+		d.report(fetch.Progress{Artifact: a, Phase: fetch.PhaseDownload, Host: "h:1", Total: 200e6})
+		d.abort()
+		got := buf.String()
+		want := "downloading big (200.0 MB) from h:1\n"
+		if tty {
+			want += "\r\x1b[Kbig waiting for h:1  3s\r\x1b[K"
+		}
+		if got != want {
+			t.Errorf("tty=%v: %q, want %q", tty, got, want)
+		}
+	}
+}

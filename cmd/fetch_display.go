@@ -101,7 +101,13 @@ func (d *fetchDisplay) report(p fetch.Progress) {
 		d.start[id], d.last[id] = now, now
 	case fetch.PhaseDownload:
 		if p.Done <= p.Resumed {
-			return // nothing moved yet in this run: no "0 B / 200 MB" noise
+			// Nothing moved yet in this run (connecting, retrying a refused
+			// connection): no "0 B / 200 MB (0%)", but on a terminal say
+			// what it waits for.
+			if waited := now.Sub(d.start[id]); d.tty && waited >= time.Second {
+				d.drawLocked(fmt.Sprintf("%s waiting for %s  %ds", id, p.Host, int(waited.Seconds())))
+			}
+			return
 		}
 		line := progressLine(p, now.Sub(d.start[id]))
 		if d.tty {
