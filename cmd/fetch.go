@@ -8,13 +8,10 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"kitsoki/pkg/fetch"
 )
@@ -29,6 +26,8 @@ type fetchFlags struct {
 	force    bool
 	verify   bool
 	json     bool
+
+	display *fetchDisplay // set by setup
 }
 
 func (f *fetchFlags) register(c *cobra.Command) {
@@ -38,9 +37,9 @@ func (f *fetchFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.cacheDir, "cache-dir", "", "cache root (default $"+fetch.EnvCacheDir+", else the user cache dir + kitsoki)")
 	fl.IntVar(&f.parts, "parts", 4, "parallel ranged requests for large files (1 = one stream)")
 	fl.DurationVar(&f.stall, "stall-timeout", 30*time.Second, "give up on a request that receives no byte for this long (the next fetch resumes)")
-	fl.BoolVar(&f.force, "force", false, "download again even when cached")
+	fl.BoolVar(&f.force, "force", false, "download again even when cached (the cached file stays until the new one has verified)")
 	fl.BoolVar(&f.verify, "verify", false, "re-hash cached files instead of trusting their verification record")
-	fl.BoolVar(&f.json, "json", false, "print the result as JSON on stdout")
+	fl.BoolVar(&f.json, "json", false, "print a JSON array on stdout: one object per artifact, with ok and, on failure, error")
 }
 
 // setup loads the pins and builds a Fetcher whose progress goes to stderr.
@@ -55,13 +54,18 @@ func (f *fetchFlags) setup(c *cobra.Command) (*fetch.Pins, *fetch.Fetcher, error
 	if err != nil {
 		return nil, nil, usagef("%v", err)
 	}
-	if f.mirror != "" {
-		if _, err := fetch.MirrorURL("https://example.com/x", f.mirror); err != nil {
-			return nil, nil, usagef("--mirror: %v", err)
+	mirror, from := f.mirror, "--mirror"
+	if mirror == "" {
+		mirror, from = os.Getenv(fetch.EnvMirror), "$"+fetch.EnvMirror
+	}
+	if mirror != "" {
+		if _, err := fetch.MirrorURL("https://example.com/x", mirror); err != nil {
+			return nil, nil, usagef("%s: %v", from, err)
 		}
 	}
-	client, err := fetch.DefaultHTTPClient()
-	if err != nil {
+	// The client (and the system certificate pool) is built only when a
+	// byte must move; a bad SSL_CERT_FILE is still a usage error up front.
+	if err := fetch.CheckTLSEnv(); err != nil {
 		return nil, nil, usagef("%v", err)
 	}
 	cacheDir, err := fetch.ResolveCacheDir(f.cacheDir)
@@ -75,102 +79,61 @@ func (f *fetchFlags) setup(c *cobra.Command) (*fetch.Pins, *fetch.Fetcher, error
 		}
 		return nil, nil, usagef("%s %s: is a file, not a directory; point it at a directory (it is created if missing)", from, cacheDir)
 	}
-	fr := &fetch.Fetcher{CacheDir: cacheDir, Mirror: f.mirror, HTTPClient: client, Parts: f.parts, StallTimeout: f.stall}
-	fr.Progress = newFetchDisplay(c.ErrOrStderr()).report
+	fr := &fetch.Fetcher{CacheDir: cacheDir, Mirror: f.mirror, HTTPClient: fetch.LazyHTTPClient(), Parts: f.parts, StallTimeout: f.stall}
+	f.display = newFetchDisplay(c.ErrOrStderr())
+	fr.Progress = f.display.report
 	return pins, fr, nil
 }
 
 // fetchContext is cancelled by SIGINT/SIGTERM so an interrupted download
-// keeps its resumable part.
-func fetchContext(c *cobra.Command) (context.Context, context.CancelFunc) {
-	ctx := c.Context()
-	if ctx == nil {
-		ctx = context.Background()
+// keeps its resumable part. interrupted reports whether that happened.
+func fetchContext(c *cobra.Command) (ctx context.Context, cancel context.CancelFunc, interrupted func() bool) {
+	parent := c.Context()
+	if parent == nil {
+		parent = context.Background()
 	}
-	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, cancel = signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	return ctx, cancel, func() bool { return ctx.Err() != nil && parent.Err() == nil }
 }
 
-func fetchIsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
+// exitInterrupted is the exit status after Ctrl-C (128 + SIGINT), as shells report it.
+const exitInterrupted = 130
+
+// interruptedExit erases the progress line and prints, on a line of its
+// own, what was kept and how to resume; the status is 130.
+func interruptedExit(c *cobra.Command, d *fetchDisplay, args []string, err error) error {
+	d.abort()
+	w := c.ErrOrStderr()
+	fmt.Fprintf(w, "kitsoki: interrupted: %v\n", err)
+	fmt.Fprintf(w, "kitsoki: to resume, run: %s\n", resumeCommand(c, args))
+	return silentExit(exitInterrupted)
 }
 
-// fetchDisplay shows progress: a bar per artifact on a terminal, a plain
-// line every few seconds elsewhere.
-type fetchDisplay struct {
-	w     io.Writer
-	tty   bool
-	every time.Duration
-
-	mu    sync.Mutex
-	bars  map[string]*progressbar.ProgressBar
-	last  map[string]time.Time
-	start map[string]time.Time
-}
-
-func newFetchDisplay(w io.Writer) *fetchDisplay {
-	return &fetchDisplay{w: w, tty: fetchIsTerminal(w), every: 5 * time.Second,
-		bars: map[string]*progressbar.ProgressBar{}, last: map[string]time.Time{}, start: map[string]time.Time{}}
-}
-
-func (d *fetchDisplay) report(p fetch.Progress) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	id := p.Artifact.ID
-	switch p.Phase {
-	case fetch.PhaseWait:
-		fmt.Fprintf(d.w, "waiting for another kitsoki process fetching %s\n", id)
-	case fetch.PhaseStart:
-		fmt.Fprintf(d.w, "downloading %s (%s) from %s\n", id, fetch.HumanSize(p.Total), p.Host)
-		d.start[id], d.last[id] = time.Now(), time.Now()
-		if d.tty {
-			max := p.Total
-			if max <= 0 {
-				max = -1
-			}
-			d.bars[id] = progressbar.NewOptions64(max,
-				progressbar.OptionSetWriter(d.w),
-				progressbar.OptionSetDescription(id),
-				progressbar.OptionShowBytes(true),
-				progressbar.OptionSetWidth(30),
-				progressbar.OptionThrottle(100*time.Millisecond),
-				progressbar.OptionShowCount(),
-				progressbar.OptionClearOnFinish(),
-			)
-		}
-	case fetch.PhaseDownload:
-		if bar := d.bars[id]; bar != nil {
-			_ = bar.Set64(p.Done)
-			return
-		}
-		if time.Since(d.last[id]) < d.every {
-			return
-		}
-		d.last[id] = time.Now()
-		fmt.Fprintf(d.w, "%s: %s\n", id, progressLine(p, time.Since(d.start[id])))
-	case fetch.PhaseDone:
-		if bar := d.bars[id]; bar != nil {
-			_ = bar.Finish()
-			delete(d.bars, id)
-		}
-		line := fmt.Sprintf("%s: downloaded %s in %s", id, fetch.HumanSize(p.Done), time.Since(d.start[id]).Round(100*time.Millisecond))
-		if p.Resumed > 0 {
-			line += fmt.Sprintf(" (resumed after %s already on disk)", fetch.HumanSize(p.Resumed))
-		}
-		fmt.Fprintln(d.w, line)
+// resumeCommand is the command line to run again: the command, its
+// arguments and the flags that were set.
+func resumeCommand(c *cobra.Command, args []string) string {
+	parts := []string{c.CommandPath()}
+	for _, a := range args {
+		parts = append(parts, shellWord(a))
 	}
+	for _, name := range []string{"all", "platform", "pins", "mirror", "cache-dir", "parts", "force", "verify", "json"} {
+		fl := c.Flags().Lookup(name)
+		switch {
+		case fl == nil || !fl.Changed:
+		case fl.Value.Type() == "bool" && fl.Value.String() == "true":
+			parts = append(parts, "--"+name)
+		default:
+			parts = append(parts, "--"+name+"="+shellWord(fl.Value.String()))
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
-func progressLine(p fetch.Progress, elapsed time.Duration) string {
-	var b strings.Builder
-	b.WriteString(fetch.HumanSize(p.Done))
-	if p.Total > 0 {
-		fmt.Fprintf(&b, " / %s (%d%%)", fetch.HumanSize(p.Total), p.Done*100/p.Total)
+func shellWord(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`*?[]{}()<>|&;#~") {
+		return s
 	}
-	if s := elapsed.Seconds(); s > 0 && p.Done > p.Resumed {
-		fmt.Fprintf(&b, " %s/s", fetch.HumanSize(int64(float64(p.Done-p.Resumed)/s)))
-	}
-	return b.String()
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // fetchResult is one line of output (and one JSON object with --json).
@@ -184,15 +147,25 @@ type fetchResult struct {
 	Downloaded bool   `json:"downloaded"`
 	LibDir     string `json:"lib_dir,omitempty"`
 	Shim       bool   `json:"shim,omitempty"`
+	// OK is false when the artifact is not ready; Error then says why
+	// (path, size and sha256 are where and what the pin expects).
+	OK    bool   `json:"ok"`
+	Error string `json:"error,omitempty"`
 }
 
 func printFetchResults(w io.Writer, asJSON bool, rs []fetchResult) error {
 	if asJSON {
+		if rs == nil {
+			rs = []fetchResult{}
+		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rs)
 	}
 	for _, r := range rs {
+		if !r.OK {
+			continue // the error is on stderr
+		}
 		state := "cached"
 		if r.Downloaded {
 			state = "downloaded"

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -32,8 +33,8 @@ endpoint: mode there.
 Environment: KITSOKI_CACHE_DIR, KITSOKI_PINS, KITSOKI_MIRROR, HTTPS_PROXY,
 NO_PROXY, SSL_CERT_FILE.
 
-Exit status: 0 ready, 1 download or verification failed, 2 usage, pins or
-platform error.`,
+Exit status: 0 ready, 1 download or verification failed, 2 usage, pins,
+mirror or platform error, 130 interrupted (the partial download is kept).`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			goos, goarch := runtime.GOOS, runtime.GOARCH
@@ -51,14 +52,25 @@ platform error.`,
 			if _, err := pins.LlamaServer(goos, goarch); err != nil {
 				return usagef("%v", err)
 			}
-			ctx, cancel := fetchContext(c)
+			ctx, cancel, interrupted := fetchContext(c)
 			defer cancel()
+			a, _ := pins.LlamaServer(goos, goarch)
 			inst, err := f.EnsureLlamaServer(ctx, pins, goos, goarch, fetch.EnsureOptions{Force: ff.force, Verify: ff.verify})
 			if err != nil {
+				if ff.json {
+					res := fetchResult{ID: a.ID, Kind: string(a.Kind), Platform: goos + "/" + goarch, SHA256: a.SHA256, Size: a.Size, Error: err.Error()}
+					if dir, derr := f.ReleaseDir(a); derr == nil {
+						res.Path, res.LibDir = filepath.Join(dir, "llama-server"), dir
+					}
+					_ = printFetchResults(c.OutOrStdout(), true, []fetchResult{res})
+				}
+				if interrupted() {
+					return interruptedExit(c, ff.display, nil, err)
+				}
+				ff.display.abort()
 				return findingf("fetch llama-server: %v", err)
 			}
-			a, _ := pins.LlamaServer(goos, goarch)
-			res := fetchResult{ID: a.ID, Kind: string(a.Kind), Platform: inst.Platform, Path: inst.Bin, SHA256: a.SHA256, Downloaded: inst.Downloaded, LibDir: inst.LibDir, Shim: inst.Shim}
+			res := fetchResult{ID: a.ID, Kind: string(a.Kind), Platform: inst.Platform, Path: inst.Bin, SHA256: a.SHA256, Downloaded: inst.Downloaded, LibDir: inst.LibDir, Shim: inst.Shim, OK: true}
 			if st, err := statSize(inst.Bin); err == nil {
 				res.Size = st
 			}

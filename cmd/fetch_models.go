@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -33,7 +34,13 @@ use endpoint: mode for them.
 Environment: KITSOKI_CACHE_DIR, KITSOKI_PINS, KITSOKI_MIRROR, HTTPS_PROXY,
 NO_PROXY, SSL_CERT_FILE.
 
-Exit status: 0 ready, 1 download or verification failed, 2 usage or pins error.`,
+On a terminal a status line shows the bar, speed and ETA (counting only the
+bytes moved by this run) and a verifying line while a cached file is hashed;
+elsewhere a plain line every few seconds. Ctrl-C keeps the partial download
+and prints the command that resumes it.
+
+Exit status: 0 ready, 1 download or verification failed, 2 usage or pins error
+(a bad --mirror or KITSOKI_MIRROR included), 130 interrupted.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			pins, f, err := ff.setup(c)
 			if err != nil {
@@ -67,26 +74,39 @@ Exit status: 0 ready, 1 download or verification failed, 2 usage or pins error.`
 					arts = append(arts, a)
 				}
 			}
-			ctx, cancel := fetchContext(c)
+			ctx, cancel, interrupted := fetchContext(c)
 			defer cancel()
 			var results []fetchResult
-			var failed []string
+			var failed, lastErr error
 			for _, a := range arts {
 				res, err := f.Ensure(ctx, a, fetch.EnsureOptions{Force: ff.force, Verify: ff.verify})
+				r := fetchResult{ID: a.ID, Kind: string(a.Kind), Path: res.Path, Size: res.Size, SHA256: res.SHA256, Downloaded: res.Downloaded, OK: err == nil}
 				if err != nil {
-					fmt.Fprintf(c.ErrOrStderr(), "kitsoki: fetch model %q: %v\n", a.ID, err)
-					failed = append(failed, a.ID)
-					if ctx.Err() != nil {
-						break
+					msg := err.Error()
+					if ff.force && f.Cached(a) {
+						msg += " (the cached file is kept)"
 					}
+					r.Path, _ = f.Path(a)
+					r.Size, r.SHA256, r.Error = a.Size, a.SHA256, msg
+					failed, lastErr = err, errors.New(msg)
+				}
+				results = append(results, r)
+				if err == nil {
 					continue
 				}
-				results = append(results, fetchResult{ID: a.ID, Kind: string(a.Kind), Path: res.Path, Size: res.Size, SHA256: res.SHA256, Downloaded: res.Downloaded})
+				if interrupted() {
+					if ff.json {
+						_ = printFetchResults(c.OutOrStdout(), true, results)
+					}
+					return interruptedExit(c, ff.display, args, lastErr)
+				}
+				ff.display.abort()
+				fmt.Fprintf(c.ErrOrStderr(), "kitsoki: fetch model %q: %s\n", a.ID, lastErr)
 			}
 			if err := printFetchResults(c.OutOrStdout(), ff.json, results); err != nil {
 				return err
 			}
-			if len(failed) > 0 {
+			if failed != nil {
 				return silentExit(ExitFinding)
 			}
 			return nil
@@ -127,8 +147,8 @@ func listPins(w io.Writer, asJSON bool, pins *fetch.Pins, f *fetch.Fetcher) erro
 			if p, err := f.Path(a); err == nil {
 				if f.Cached(a) {
 					e.State, e.Path = "verified", p
-				} else if st, err := os.Stat(p + ".part"); err == nil {
-					e.State = fmt.Sprintf("partial (%s on disk)", fetch.HumanSize(st.Size()))
+				} else if n, ok := f.PartialBytes(a); ok {
+					e.State = fmt.Sprintf("partial (%s on disk)", byteCount(n))
 				}
 			}
 		}

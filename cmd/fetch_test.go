@@ -19,7 +19,7 @@ import (
 
 // fetchFixture serves a tiny model and a tiny llama-server release on
 // loopback and writes a pins overlay for them.
-func fetchFixture(t *testing.T) (overlay string, requests *int) {
+func fetchFixture(t testing.TB) (overlay string, requests *int) {
 	t.Helper()
 	model := []byte("GGUF tiny weights for the fetch command test")
 	var buf bytes.Buffer

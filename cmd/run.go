@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -72,6 +71,8 @@ type runFlags struct {
 	timeout      time.Duration
 	callTimeout  time.Duration
 	profile      string
+
+	spinner *callSpinner // nil off a terminal
 }
 
 func newRunCmd() *cobra.Command {
@@ -86,11 +87,26 @@ runs commands. Each --intent (with the --slot values after it) is consumed in
 order whenever the machine rests. The run ends at an exit or terminal state,
 or when the machine rests with no input left.
 
+On a terminal a spinner with the elapsed time shows the call in progress
+(erased when it returns); nothing of it reaches a pipe or a log.
+
+--json prints one object instead of the log, also when the run cannot
+start: {"schema": 1, "outcome", "status", "exit", "state", "world", "calls",
+"trace", "session"}, where outcome is exit, terminal, failed or rested (or
+invalid with "diagnostics", or usage) and each calls[] entry has an "error"
+object {"kind", "detail"} when it failed. Its JSON Schema: kitsoki schema run.
+
 Exit status: 0 the run reached an exit or terminal state, 1 the run failed or
 rested before the end (or the story is invalid), 2 usage or environment error.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runStory(c.Context(), c.OutOrStdout(), c.ErrOrStderr(), args[0], f)
+			f.spinner = newCallSpinner(c.ErrOrStderr())
+			defer f.spinner.close()
+			err := runStory(c.Context(), f.spinner.guard(c.OutOrStdout()), f.spinner.guard(c.ErrOrStderr()), args[0], f)
+			if f.jsonOut {
+				return runJSONError(c.OutOrStdout(), err)
+			}
+			return err
 		},
 	}
 	fl := c.Flags()
@@ -104,23 +120,8 @@ rested before the end (or the story is invalid), 2 usage or environment error.`,
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop the run (plugins and commands included) after this long, e.g. 10m; 0 = no limit")
 	fl.DurationVar(&f.callTimeout, "call-timeout", 0, "hard timeout of each agent call without its own timeout: (default 10m); a slow call fails with deadline_exceeded and takes on_error")
 	fl.StringVar(&f.profile, "profile", "", "plugin profile (default: .kitsoki/plugins.yaml found upward from the story); see kitsoki plugins")
-	fl.BoolVar(&f.jsonOut, "json", false, "print a JSON summary {exit, state, world, calls, trace} instead of the log")
+	fl.BoolVar(&f.jsonOut, "json", false, "print one JSON object (schema 1: outcome, status, exit, state, world, calls, trace, session; see kitsoki schema run) instead of the log")
 	return c
-}
-
-// runSummary is the --json output.
-type runSummary struct {
-	Exit    *string              `json:"exit"`
-	Outcome string               `json:"outcome"`
-	State   string               `json:"state"`
-	Status  int                  `json:"status"`
-	Error   string               `json:"error,omitempty"`
-	World   map[string]any       `json:"world"`
-	Calls   []engine.CallSummary `json:"calls"`
-	Trace   string               `json:"trace"`
-	Session string               `json:"session"`
-	// Unconsumed counts --intent inputs left when the run ended first.
-	Unconsumed int `json:"unconsumed,omitempty"`
 }
 
 func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *runFlags) error {
@@ -145,7 +146,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 			}
 		}
 		_ = diag.WriteHuman(stderr, errsOnly, diag.HumanOptions{})
-		return findingf("%s: the story does not load (%d error(s)); see `kitsoki validate %s`", path, len(errsOnly), path)
+		return invalidStory(errsOnly, findingf("%s: the story does not load (%d error(s)); see `kitsoki validate %s`", path, len(errsOnly), path))
 	}
 	var hc *engine.HostCassette
 	if f.hostCassette != "" {
@@ -209,7 +210,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 		return usagef("--trace: %s", strings.TrimPrefix(err.Error(), "trace: "))
 	}
 	defer tw.Close()
-	sink := engine.TraceSink(tw)
+	sink := f.spinner.watch(engine.TraceSink(tw))
 
 	reg, err := asm.NewRegistry(st, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Cassette: cas, Sink: engine.AgentSink(sink),
 		ClaudeSubmit: claudeSubmitCommand(), Timeout: f.callTimeout})
@@ -270,19 +271,8 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 			res.State, strings.Join(res.Available, ", "))
 	}
 	if f.jsonOut {
-		sum := runSummary{Outcome: res.Outcome, State: res.State, Status: status, Error: msg, World: res.World,
-			Calls: res.Calls, Trace: tracePath, Session: session, Unconsumed: res.Unconsumed}
-		if res.Outcome == engine.OutcomeExit {
-			e := res.Exit
-			sum.Exit = &e
-		}
-		if sum.Calls == nil {
-			sum.Calls = []engine.CallSummary{}
-		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(sum); err != nil {
-			return usagef("writing summary: %v", err)
+		if err := writeRunJSON(stdout, res, status, msg, tracePath, session); err != nil {
+			return err
 		}
 	} else {
 		switch res.Outcome {

@@ -12,8 +12,9 @@ func init() { registry = append(registry, newSchemaCmd) }
 
 func newSchemaCmd() *cobra.Command {
 	c := &cobra.Command{
-		Use:   "schema",
-		Short: "Print JSON Schemas of kitsoki's formats (for editors' YAML language servers)",
+		Use:     "schema",
+		Short:   "Print JSON Schemas of kitsoki's formats (for editors' YAML language servers) and outputs",
+		Example: "  kitsoki schema app > .vscode/kitsoki-app.schema.json\n  kitsoki schema run > run.schema.json",
 	}
 	c.AddCommand(&cobra.Command{
 		Use:     "app",
@@ -26,6 +27,16 @@ func newSchemaCmd() *cobra.Command {
 				return err
 			}
 			_, err = c.OutOrStdout().Write(append(b, '\n'))
+			return err
+		},
+	})
+	c.AddCommand(&cobra.Command{
+		Use:     "run",
+		Short:   "Print the JSON Schema of the kitsoki run --json output",
+		Example: "  kitsoki schema run > run.schema.json",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			_, err := c.OutOrStdout().Write(runSchema)
 			return err
 		},
 	})

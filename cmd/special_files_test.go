@@ -22,7 +22,7 @@ func TestSpecialFilesAreRefused(t *testing.T) {
 			setup func(dir, bad string) []string
 		}{
 			{"include", func(dir, bad string) []string {
-				writeStory(t, dir, "include: [\""+bad+"\"]\n"+minimalStory)
+				writeStoryIn(t, dir, "include: [\""+bad+"\"]\n"+minimalStory)
 				return []string{"validate", dir}
 			}},
 			{"app.yaml symlink", func(dir, bad string) []string {
@@ -32,7 +32,7 @@ func TestSpecialFilesAreRefused(t *testing.T) {
 				return []string{"validate", dir}
 			}},
 			{"prompt symlink", func(dir, bad string) []string {
-				writeStory(t, dir, promptStory)
+				writeStoryIn(t, dir, promptStory)
 				if err := os.MkdirAll(filepath.Join(dir, "prompts"), 0o755); err != nil {
 					t.Fatal(err)
 				}
@@ -42,19 +42,19 @@ func TestSpecialFilesAreRefused(t *testing.T) {
 				return []string{"validate", dir}
 			}},
 			{"--world-file", func(dir, bad string) []string {
-				writeStory(t, dir, minimalStory)
+				writeStoryIn(t, dir, minimalStory)
 				return []string{"run", dir, "--world-file", bad}
 			}},
 			{"--cassette", func(dir, bad string) []string {
-				writeStory(t, dir, minimalStory)
+				writeStoryIn(t, dir, minimalStory)
 				return []string{"run", dir, "--cassette", bad}
 			}},
 			{"--host-cassette", func(dir, bad string) []string {
-				writeStory(t, dir, minimalStory)
+				writeStoryIn(t, dir, minimalStory)
 				return []string{"run", dir, "--host-cassette", bad}
 			}},
 			{"--profile", func(dir, bad string) []string {
-				writeStory(t, dir, minimalStory)
+				writeStoryIn(t, dir, minimalStory)
 				return []string{"run", dir, "--profile", bad}
 			}},
 			{"--pins", func(dir, bad string) []string {
@@ -103,7 +103,7 @@ states:
           prompt_path: prompts/p.md
 `
 
-func writeStory(t *testing.T, dir, src string) {
+func writeStoryIn(t *testing.T, dir, src string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)

@@ -8,7 +8,9 @@
 // to a .part file next to their destination, are hashed while written, and
 // are renamed into place only after the sha256 (and size, when pinned)
 // match. A mismatch leaves nothing behind and names the artifact, the
-// expected and the actual digest.
+// expected and the actual digest. A forced download keeps the verified
+// file until its replacement has verified and is renamed over it; a
+// download that fails before writing a byte leaves no .part.
 //
 // Cache layout (root: KITSOKI_CACHE_DIR, else the OS user cache dir +
 // "kitsoki"):
@@ -20,7 +22,8 @@
 //	models/<id>.gguf          model weights
 //	models/<id>.gguf.json     record (size, mtime, digest) of a verified file
 //	*.part, *.part.json       an interrupted download and its resume state
-//	*.lock                    cross-process lock of one artifact
+//	*.lock                    cross-process lock of one artifact (removed by
+//	                          its holder on release, except on Windows)
 //
 // What it must not do: know about agents, stories or processes (pkg/sidecar
 // runs the server), print anything (progress goes through a callback; the

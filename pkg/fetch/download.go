@@ -166,6 +166,7 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 		}
 	}
 	if err != nil {
+		t.dropEmptyPart()
 		return Result{}, t.describe(ctx, err)
 	}
 	if sum != a.SHA256 || (a.Size > 0 && size != a.Size) {
@@ -193,10 +194,12 @@ func (t *transfer) describe(ctx context.Context, err error) error {
 	switch {
 	case errors.As(err, &we):
 		return fmt.Errorf("%s: %w", t.a.ID, err)
+	case ctx.Err() != nil && t.done.Load() == 0:
+		return fmt.Errorf("%s: download from %s interrupted: %w (nothing was downloaded yet)", t.a.ID, t.host, ctx.Err())
 	case ctx.Err() != nil:
 		return fmt.Errorf("%s: download from %s interrupted: %w (the partial download is kept at %s; the next fetch resumes it)", t.a.ID, t.host, ctx.Err(), t.part)
 	default:
-		if st, serr := os.Stat(t.part); serr != nil || st.Size() == 0 {
+		if _, serr := os.Stat(t.part); serr != nil {
 			return fmt.Errorf("%s: download from %s failed: %w (nothing was downloaded; run the fetch again, or set --mirror/%s)", t.a.ID, t.host, err, EnvMirror)
 		}
 		return fmt.Errorf("%s: download from %s failed: %w (the partial download is kept; run the fetch again to resume, or set --mirror/%s)", t.a.ID, t.host, err, EnvMirror)
@@ -434,10 +437,7 @@ func (t *transfer) retry(ctx context.Context, attempt func(ctx context.Context) 
 		if failures >= t.f.retries() {
 			return fmt.Errorf("%w (gave up after %d attempts without progress)", err, failures)
 		}
-		delay := t.f.backoff() << (failures - 1)
-		if delay > 10*time.Second || delay <= 0 {
-			delay = 10 * time.Second
-		}
+		delay := retryDelay(t.f.backoff(), failures)
 		select {
 		case <-ctx.Done():
 			return ctx.Err()

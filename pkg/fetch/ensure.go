@@ -38,7 +38,8 @@ func (f *Fetcher) Ensure(ctx context.Context, a *Artifact, opts EnsureOptions) (
 	defer lock.release()
 
 	if opts.Force {
-		removeRecorded(dest)
+		// The verified file stays until its replacement has verified:
+		// download renames the new file over it in one step.
 		discardPart(dest)
 	} else if recordValid(dest, a.SHA256, a.Size) && !opts.Verify {
 		// Another process finished it while we waited.
@@ -46,7 +47,7 @@ func (f *Fetcher) Ensure(ctx context.Context, a *Artifact, opts EnsureOptions) (
 		return done, nil
 	} else if _, err := os.Stat(dest); err == nil {
 		// A file without a valid record, or --verify: hash it once.
-		sum, n, err := hashFile(dest)
+		sum, n, err := f.hashCached(a, dest)
 		if err == nil && sum == a.SHA256 && (a.Size == 0 || n == a.Size) {
 			if err := writeRecord(dest, sum); err != nil {
 				return Result{}, fmt.Errorf("record %s: %w", dest, err)
@@ -55,6 +56,7 @@ func (f *Fetcher) Ensure(ctx context.Context, a *Artifact, opts EnsureOptions) (
 			return done, nil
 		}
 		// Corrupt or foreign: it must not stay in the cache.
+		f.report(Progress{Artifact: a, Phase: PhaseMismatch, Done: n, Total: a.Size})
 		removeRecorded(dest)
 	}
 

@@ -25,6 +25,8 @@ const (
 	PhaseDownload Phase = "download" // periodic byte counts
 	PhaseDone     Phase = "done"     // verified and in place
 	PhaseWait     Phase = "wait"     // another process holds the artifact's lock
+	PhaseVerify   Phase = "verify"   // hashing a cached file: Done of Total bytes hashed
+	PhaseMismatch Phase = "mismatch" // the cached file failed its sha256 and is downloaded again
 )
 
 // Progress is one report about one artifact.

@@ -93,7 +93,11 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 	}
 	man, ok = readManifest(dir, a)
 	if ok && opts.Verify {
-		if err := verifyRelease(dir, man); err != nil {
+		total := releaseSize(man)
+		f.report(Progress{Artifact: a, Phase: PhaseVerify, Total: total})
+		err := verifyRelease(dir, man)
+		f.report(Progress{Artifact: a, Phase: PhaseVerify, Done: total, Total: total})
+		if err != nil {
 			ok = false
 		}
 	}
@@ -236,6 +240,20 @@ func verifyRelease(dir string, m releaseManifest) error {
 		}
 	}
 	return nil
+}
+
+// releaseSize is the byte count verifyRelease hashes.
+func releaseSize(m releaseManifest) int64 {
+	var n int64
+	for _, f := range m.Files {
+		if f.Link == "" {
+			n += f.Size
+		}
+	}
+	if m.Shim != nil {
+		n += m.Shim.Size
+	}
+	return n
 }
 
 // ReleaseCached reports whether the release for a is extracted and recorded.

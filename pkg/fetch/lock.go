@@ -8,42 +8,71 @@ import (
 )
 
 // fileLock is a cross-process lock held on a *.lock file in the cache.
-// Lock files are never removed: removing them would let two processes lock
-// two different inodes of the same name.
-type fileLock struct{ f *os.File }
+//
+// The holder removes the file before it unlocks (where the OS lets an open
+// file be removed), so no empty lock file stays behind. A waiter that had
+// opened the old file then holds a lock on a name nobody can see; it
+// notices on taking the lock that the path no longer names its file, and
+// starts again on the current one. Two processes therefore never hold
+// locks on two different files of the same name at the same time.
+type fileLock struct {
+	f    *os.File
+	path string
+}
 
 // lockFile takes the lock on path, polling until it is free or ctx ends.
 func lockFile(ctx context.Context, path string, onWait func()) (*fileLock, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w (check that the cache dir is writable, or set --cache-dir or %s)", path, err, EnvCacheDir)
-	}
 	waited := false
 	for {
-		ok, err := tryLock(f)
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 		if err != nil {
-			f.Close()
-			return nil, fmt.Errorf("lock %s: %w", path, err)
+			return nil, fmt.Errorf("lock %s: %w (check that the cache dir is writable, or set --cache-dir or %s)", path, err, EnvCacheDir)
 		}
-		if ok {
-			return &fileLock{f: f}, nil
+		for {
+			ok, err := tryLock(f)
+			if err != nil {
+				f.Close()
+				return nil, fmt.Errorf("lock %s: %w", path, err)
+			}
+			if ok {
+				break
+			}
+			if !waited && onWait != nil {
+				onWait()
+			}
+			waited = true
+			select {
+			case <-ctx.Done():
+				f.Close()
+				return nil, fmt.Errorf("waiting for another kitsoki process holding %s: %w", path, ctx.Err())
+			case <-time.After(50 * time.Millisecond):
+			}
 		}
-		if !waited && onWait != nil {
-			onWait()
+		if stillNamed(f, path) {
+			return &fileLock{f: f, path: path}, nil
 		}
-		waited = true
-		select {
-		case <-ctx.Done():
-			f.Close()
-			return nil, fmt.Errorf("waiting for another kitsoki process holding %s: %w", path, ctx.Err())
-		case <-time.After(50 * time.Millisecond):
-		}
+		// The previous holder removed the file we locked: retry on the new one.
+		_ = unlock(f)
+		f.Close()
 	}
+}
+
+// stillNamed reports whether path still names the open file f.
+func stillNamed(f *os.File, path string) bool {
+	a, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	b, err := os.Stat(path)
+	return err == nil && os.SameFile(a, b)
 }
 
 func (l *fileLock) release() {
 	if l == nil || l.f == nil {
 		return
+	}
+	if removeLockOnRelease {
+		_ = os.Remove(l.path)
 	}
 	_ = unlock(l.f)
 	_ = l.f.Close()

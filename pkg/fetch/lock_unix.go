@@ -21,3 +21,6 @@ func tryLock(f *os.File) (bool, error) {
 }
 
 func unlock(f *os.File) error { return syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
+
+// removeLockOnRelease: an open, locked file can be unlinked here.
+const removeLockOnRelease = true

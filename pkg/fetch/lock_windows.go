@@ -25,3 +25,7 @@ func tryLock(f *os.File) (bool, error) {
 func unlock(f *os.File) error {
 	return windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, new(windows.Overlapped))
 }
+
+// removeLockOnRelease: Windows cannot remove a file another process holds
+// open, so lock files stay (they are empty and harmless).
+const removeLockOnRelease = false

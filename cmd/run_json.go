@@ -1,0 +1,209 @@
+package cmd
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+
+	"kitsoki/pkg/agent"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/engine"
+)
+
+// runSchemaVersion is the "schema" of run --json: bump it when a field
+// changes meaning or disappears (adding an optional field does not).
+const runSchemaVersion = 1
+
+// runSchema is the JSON Schema of the run --json output (kitsoki schema run).
+//
+//go:embed run.schema.json
+var runSchema []byte
+
+// Outcomes of a run that did not start, beside engine's exit, terminal,
+// failed and rested.
+const (
+	outcomeInvalid = "invalid" // the story does not load or compile
+	outcomeUsage   = "usage"   // a bad flag value, world override, cassette or profile
+)
+
+// runJSON is the run --json output; run.schema.json describes it.
+type runJSON struct {
+	Schema      int               `json:"schema"`
+	Outcome     string            `json:"outcome"`
+	Status      int               `json:"status"`
+	Exit        *string           `json:"exit,omitempty"`
+	State       *string           `json:"state,omitempty"`
+	Error       string            `json:"error,omitempty"`
+	World       map[string]any    `json:"world,omitempty"`
+	Calls       []callJSON        `json:"calls,omitempty"`
+	Trace       *string           `json:"trace,omitempty"`
+	Session     *string           `json:"session,omitempty"`
+	Unconsumed  int               `json:"unconsumed,omitempty"`
+	Diagnostics []diag.Diagnostic `json:"diagnostics,omitempty"`
+
+	ended bool // the run ran: exit, state, world, calls, trace, session are always written
+}
+
+// MarshalJSON writes the fields every ended run has even when empty
+// (exit null, calls [], world {}).
+func (r runJSON) MarshalJSON() ([]byte, error) {
+	type plain runJSON
+	if !r.ended {
+		return json.Marshal(plain(r))
+	}
+	type ended struct {
+		plain
+		Exit    *string        `json:"exit"`
+		State   string         `json:"state"`
+		World   map[string]any `json:"world"`
+		Calls   []callJSON     `json:"calls"`
+		Trace   string         `json:"trace"`
+		Session string         `json:"session"`
+	}
+	e := ended{plain: plain(r), Exit: r.Exit, World: r.World, Calls: r.Calls}
+	e.State, e.Trace, e.Session = deref(r.State), deref(r.Trace), deref(r.Session)
+	if e.World == nil {
+		e.World = map[string]any{}
+	}
+	if e.Calls == nil {
+		e.Calls = []callJSON{}
+	}
+	return json.Marshal(e)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// callJSON is one call of calls[]: engine.CallSummary with the error as
+// an object.
+type callJSON struct {
+	Handler    string     `json:"handler"`
+	ID         string     `json:"id,omitempty"`
+	CallID     string     `json:"call_id,omitempty"`
+	Agent      string     `json:"agent,omitempty"`
+	State      string     `json:"state"`
+	Turn       int64      `json:"turn"`
+	DurationMS int64      `json:"duration_ms"`
+	OK         bool       `json:"ok"`
+	Error      *callError `json:"error,omitempty"`
+}
+
+// callError is {kind, detail}: the kind of the plugin contract (or
+// host_error, agent_error, interrupted) and the text without it.
+type callError struct {
+	Kind   string `json:"kind"`
+	Detail string `json:"detail"`
+}
+
+// classifyCallError splits a call's error text ("agent: <kind>: <detail>",
+// the form traces carry) into kind and detail.
+func classifyCallError(handler, msg string, ok bool) *callError {
+	if ok {
+		return nil
+	}
+	if rest, found := strings.CutPrefix(msg, "agent: "); found {
+		for _, k := range agent.Kinds() {
+			if rest == string(k) {
+				return &callError{Kind: string(k), Detail: ""}
+			}
+			if d, found := strings.CutPrefix(rest, string(k)+": "); found {
+				return &callError{Kind: string(k), Detail: d}
+			}
+		}
+	}
+	switch {
+	case strings.HasSuffix(msg, "context canceled") || strings.HasSuffix(msg, "context deadline exceeded"):
+		return &callError{Kind: "interrupted", Detail: msg}
+	case strings.HasPrefix(handler, "host.agent."):
+		return &callError{Kind: "agent_error", Detail: msg}
+	default:
+		return &callError{Kind: "host_error", Detail: msg}
+	}
+}
+
+// callsJSON converts the call summaries; when the run was stopped (Ctrl-C,
+// --timeout) its last failed call is the one the stop cut short.
+func callsJSON(cs []engine.CallSummary, stopped bool) []callJSON {
+	out := make([]callJSON, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, callJSON{Handler: c.Handler, ID: c.ID, CallID: c.CallID, Agent: c.Agent, State: c.State, Turn: c.Turn,
+			DurationMS: c.DurationMS, OK: c.OK, Error: classifyCallError(c.Handler, c.Error, c.OK)})
+	}
+	if n := len(out); stopped && n > 0 && out[n-1].Error != nil {
+		out[n-1].Error.Kind = "interrupted"
+	}
+	return out
+}
+
+// writeRunJSON prints the summary of a run that ran.
+func writeRunJSON(w io.Writer, res *engine.Result, status int, msg, tracePath, session string) error {
+	out := runJSON{Schema: runSchemaVersion, Outcome: res.Outcome, Status: status, Error: msg, World: res.World,
+		Calls: callsJSON(res.Calls, errors.Is(res.Err, context.Canceled) || errors.Is(res.Err, context.DeadlineExceeded)), State: &res.State, Trace: &tracePath, Session: &session, Unconsumed: res.Unconsumed, ended: true}
+	if res.Outcome == engine.OutcomeExit {
+		e := res.Exit
+		out.Exit = &e
+	}
+	return encodeRunJSON(w, out)
+}
+
+func encodeRunJSON(w io.Writer, v runJSON) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return usagef("writing summary: %v", err)
+	}
+	return nil
+}
+
+// storyLoadError is an invalid story: the finding and its diagnostics,
+// which run --json prints in its error object.
+type storyLoadError struct {
+	*exitError
+	diags []diag.Diagnostic
+}
+
+// Unwrap returns the *exitError, so that the exit code is found.
+func (e *storyLoadError) Unwrap() error { return e.exitError }
+
+func invalidStory(ds []diag.Diagnostic, err error) error {
+	var ee *exitError
+	if !errors.As(err, &ee) {
+		ee = &exitError{code: ExitFinding, err: err}
+	}
+	return &storyLoadError{exitError: ee, diags: ds}
+}
+
+// runJSONError turns an error that stopped run --json before its summary
+// was printed into the error object on stdout (the message also stays on
+// stderr). Errors after the summary (silent exits) pass through.
+func runJSONError(w io.Writer, err error) error {
+	var ee *exitError
+	if err == nil || !errors.As(err, &ee) || ee.err == nil {
+		return err
+	}
+	out := runJSON{Schema: runSchemaVersion, Outcome: outcomeInvalid, Status: ee.code, Error: ee.err.Error()}
+	if ee.code == ExitUsageEnv {
+		out.Outcome = outcomeUsage
+	}
+	var le *storyLoadError
+	if errors.As(err, &le) {
+		out.Diagnostics = le.diags
+		if out.Diagnostics == nil {
+			out.Diagnostics = []diag.Diagnostic{}
+		}
+	}
+	if out.Outcome == outcomeInvalid && out.Diagnostics == nil {
+		out.Diagnostics = []diag.Diagnostic{}
+	}
+	if werr := encodeRunJSON(w, out); werr != nil {
+		return werr
+	}
+	return err
+}

@@ -1,0 +1,216 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"kitsoki/pkg/agent"
+)
+
+func runSchemaT(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(runSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("run.schema.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("run.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch
+}
+
+func writeStory(t *testing.T, body string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// runJSONOut runs kitsoki run --json in process and returns the exit code
+// and the decoded stdout, which must satisfy run.schema.json.
+func runJSONOut(t *testing.T, sch *jsonschema.Schema, args ...string) (int, map[string]any) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(append([]string{"run", "--json", "--trace", filepath.Join(t.TempDir(), "t.jsonl")}, args...), &out, &errb)
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out.Bytes()))
+	if err != nil {
+		t.Fatalf("stdout is not one JSON value: %v\n%q\nstderr: %s", err, out.String(), errb.String())
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Fatalf("output does not satisfy run.schema.json: %v\n%s", err, out.String())
+	}
+	var m map[string]any
+	json.Unmarshal(out.Bytes(), &m)
+	if m["schema"] != float64(1) || m["status"] != float64(code) {
+		t.Fatalf("schema %v, status %v, exit %d", m["schema"], m["status"], code)
+	}
+	return code, m
+}
+
+// TestRunJSONShapes: real runs of every outcome print one object that
+// satisfies the shipped schema; failed calls carry {kind, detail}.
+func TestRunJSONShapes(t *testing.T) {
+	sch := runSchemaT(t)
+	ex := filepath.Join("..", "examples", "pr-review")
+
+	code, m := runJSONOut(t, sch, ex, "--cassette", filepath.Join(ex, "cassettes", "review.cassette.yaml"))
+	if code != 0 || m["outcome"] != "exit" || m["exit"] != "changes_requested" || len(m["calls"].([]any)) == 0 {
+		t.Fatalf("exit run: %d %v", code, m)
+	}
+
+	hostFail := writeStory(t, `app: { id: hf, version: 0.1.0 }
+hosts: [host.run]
+root: start
+states:
+  start:
+    on_enter:
+      - invoke: host.run
+        with: { cmd: "true", timeout: "soon" }
+        on_error: handled
+  handled:
+    terminal: true
+`)
+	code, m = runJSONOut(t, sch, hostFail)
+	calls := m["calls"].([]any)
+	if code != 0 || m["outcome"] != "terminal" || len(calls) != 1 {
+		t.Fatalf("host failure run: %d %v", code, m)
+	}
+	if e, ok := calls[0].(map[string]any)["error"].(map[string]any); !ok || e["kind"] != "host_error" || e["detail"] == "" {
+		t.Fatalf("host call error: %v", calls[0])
+	}
+
+	agentFail := writeStory(t, `app: { id: af, version: 0.1.0 }
+agent_plugins:
+  agent.gone:
+    plugin: subprocess
+    command: "`+filepath.Join(t.TempDir(), "no-such-plugin")+`"
+hosts: [host.agent.decide]
+world:
+  out: { type: object, default: {} }
+root: start
+states:
+  start:
+    on_enter:
+      - invoke: host.agent.decide
+        agent: agent.gone
+        with: { prompt: "pick", args: {} }
+        bind: { out: submitted }
+    terminal: true
+`)
+	code, m = runJSONOut(t, sch, agentFail)
+	calls = m["calls"].([]any)
+	if code != 1 || m["outcome"] != "failed" || len(calls) != 1 {
+		t.Fatalf("agent failure run: %d %v", code, m)
+	}
+	e, _ := calls[0].(map[string]any)["error"].(map[string]any)
+	known := false
+	for _, k := range agent.Kinds() {
+		known = known || e["kind"] == string(k)
+	}
+	if !known || strings.HasPrefix(e["detail"].(string), "agent:") {
+		t.Fatalf("agent call error is not {kind, detail}: %v", e)
+	}
+
+	rested := writeStory(t, `app: { id: rs, version: 0.1.0 }
+root: wait
+states:
+  wait: {}
+`)
+	code, m = runJSONOut(t, sch, rested)
+	if code != 1 || m["outcome"] != "rested" || m["exit"] != nil || !strings.Contains(m["error"].(string), "--intent") || len(m["calls"].([]any)) != 0 {
+		t.Fatalf("rested run: %d %v", code, m)
+	}
+
+	slow := writeStory(t, `app: { id: slow, version: 0.1.0 }
+hosts: [host.run]
+root: start
+states:
+  start:
+    terminal: true
+    on_enter:
+      - invoke: host.run
+        with: { cmd: "sleep 30" }
+`)
+	code, m = runJSONOut(t, sch, slow, "--timeout", "200ms")
+	calls = m["calls"].([]any)
+	if code != 1 || m["outcome"] != "failed" || len(calls) != 1 || calls[0].(map[string]any)["error"].(map[string]any)["kind"] != "interrupted" {
+		t.Fatalf("run stopped by --timeout: %d %v", code, m)
+	}
+
+	invalid := writeStory(t, "app: { id: bad, version: 0.1.0 }\nroot: nowhere\nstates:\n  s: { terminal: true }\n")
+	code, m = runJSONOut(t, sch, invalid)
+	ds, _ := m["diagnostics"].([]any)
+	if code != 1 || m["outcome"] != "invalid" || len(ds) == 0 || !strings.Contains(m["error"].(string), "does not load") {
+		t.Fatalf("invalid story: %d %v", code, m)
+	}
+	if _, ok := m["calls"]; ok {
+		t.Fatalf("an invalid story has no calls: %v", m)
+	}
+
+	code, m = runJSONOut(t, sch, rested, "--world", "nope=1")
+	if code != 2 || m["outcome"] != "usage" || m["error"] == "" {
+		t.Fatalf("usage error: %d %v", code, m)
+	}
+}
+
+// TestRunSchemaIsNotVacuous: the schema rejects what the old output was (a
+// string error, no schema key) and lists every agent error kind.
+func TestRunSchemaIsNotVacuous(t *testing.T) {
+	sch := runSchemaT(t)
+	old := map[string]any{"exit": nil, "outcome": "failed", "state": "s", "status": 1, "world": map[string]any{}, "trace": "t", "session": "x",
+		"calls": []any{map[string]any{"handler": "host.run", "state": "s", "turn": 1, "duration_ms": 1, "ok": false, "error": "boom"}}}
+	if sch.Validate(old) == nil {
+		t.Fatal("output without schema and with a string error accepted")
+	}
+	old["schema"] = 1
+	if sch.Validate(old) == nil {
+		t.Fatal("string calls[].error accepted")
+	}
+	old["calls"] = []any{map[string]any{"handler": "host.run", "state": "s", "turn": 1, "duration_ms": 1, "ok": false, "error": map[string]any{"kind": "host_error", "detail": "boom"}}}
+	if err := sch.Validate(old); err != nil {
+		t.Fatalf("valid object refused: %v", err)
+	}
+	for _, k := range agent.Kinds() {
+		if !bytes.Contains(runSchema, []byte(`"`+string(k)+`"`)) {
+			t.Errorf("run.schema.json does not list agent error kind %q", k)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := Run([]string{"schema", "run"}, &out, &errb); code != 0 || !bytes.Equal(out.Bytes(), runSchema) {
+		t.Fatalf("kitsoki schema run: exit %d", code)
+	}
+}
+
+func TestClassifyCallError(t *testing.T) {
+	cases := []struct {
+		handler, msg, kind, detail string
+	}{
+		{"host.agent.decide", "agent: schema_invalid: submitted.x: missing", "schema_invalid", "submitted.x: missing"},
+		{"host.agent.decide", "agent: plugin_crash", "plugin_crash", ""},
+		{"host.agent.decide", "no agent configured", "agent_error", "no agent configured"},
+		{"host.run", "exit status 3", "host_error", "exit status 3"},
+		{"host.run", "signal: killed: context canceled", "interrupted", "signal: killed: context canceled"},
+	}
+	for _, c := range cases {
+		got := classifyCallError(c.handler, c.msg, false)
+		if got == nil || got.Kind != c.kind || got.Detail != c.detail {
+			t.Errorf("%s %q: %+v", c.handler, c.msg, got)
+		}
+	}
+	if classifyCallError("host.run", "", true) != nil {
+		t.Error("an ok call has an error")
+	}
+}

@@ -1,0 +1,46 @@
+package fetch
+
+import (
+	"encoding/json"
+	"os"
+)
+
+// dropEmptyPart removes the part file and its state when the transfer
+// wrote no byte of it (a 404, a refused connection): a parallel part is
+// created at its final size, so without this a failed start would leave a
+// sparse file that looks like a large partial download.
+func (t *transfer) dropEmptyPart() {
+	if t.done.Load() == 0 {
+		discardPart(t.dest)
+	}
+}
+
+// PartialBytes reports how many bytes of an interrupted download of a are
+// really on disk: the sum of the parts' progress from the resume state (a
+// parallel .part is sparse, so its length says nothing), else the length
+// of a single-stream .part. ok is false when there is no partial download.
+func (f *Fetcher) PartialBytes(a *Artifact) (n int64, ok bool) {
+	dest, err := f.Path(a)
+	if err != nil {
+		return 0, false
+	}
+	fi, err := os.Stat(partPath(dest))
+	if err != nil {
+		return 0, false
+	}
+	var st resumeState
+	data, err := os.ReadFile(statePath(dest))
+	if err != nil || json.Unmarshal(data, &st) != nil {
+		// No usable state: the next fetch starts over.
+		return 0, true
+	}
+	if !st.Parallel {
+		return fi.Size(), true
+	}
+	for _, p := range st.Parts {
+		if p.Done > 0 {
+			n += p.Done
+		}
+	}
+	return n, true
+}
