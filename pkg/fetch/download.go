@@ -159,8 +159,9 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 	}
 	stop()
 	if err != nil {
-		if st, serr := os.Stat(t.part); serr == nil && st.Size() > 0 && !t.ranges.Load() {
-			// A part the server cannot resume is only wasted disk.
+		if t.done.Load() > 0 && !t.ranges.Load() {
+			// A part the server cannot resume is only wasted disk (a part
+			// that holds no byte yet is dropped below either way).
 			discardPart(dest)
 			return Result{}, fmt.Errorf("%s: download from %s failed: %w (nothing was kept: the server does not support resuming (no Accept-Ranges), so the partial download was deleted; run the fetch again)", a.ID, t.host, err)
 		}
