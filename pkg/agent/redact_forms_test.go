@@ -2,6 +2,7 @@ package agent
 
 import (
 	"encoding/json"
+	"html"
 	"net/url"
 	"strings"
 	"testing"
