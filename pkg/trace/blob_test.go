@@ -59,8 +59,17 @@ func TestLargeAnswerRoundTripAtTheCap(t *testing.T) {
 			defer rd.Close()
 			for i := 1; i < len(events); i++ {
 				if i == 1 {
-					if _, err := rd.Next(); err != nil { // agent.call.complete: response_file
+					ev, err := rd.Next() // agent.call.complete
+					if err != nil {
 						t.Fatal(err)
+					}
+					var p struct {
+						Response struct {
+							Submission string `json:"submission"`
+						} `json:"response"`
+					}
+					if err := json.Unmarshal(ev.Payload.(json.RawMessage), &p); err != nil || p.Response.Submission != answer {
+						t.Fatalf("agent.call.complete response not round-tripped (%v, %d bytes)", err, len(p.Response.Submission))
 					}
 				}
 				ev, err := rd.Next()
