@@ -1,6 +1,9 @@
 package story
 
-import "path/filepath"
+import (
+	"path/filepath"
+	"strings"
+)
 
 // checkPromptRoots: a prompt:/prompt_path: file of a host.agent.* invoke
 // lies inside the story's roots (PromptRoots: the story directory, its
@@ -12,7 +15,7 @@ import "path/filepath"
 func checkPromptRoots(c *checker) {
 	roots := c.st.PromptRoots()
 	c.eachEffect(func(e *Effect, site effSite) {
-		if len(e.Invoke) < len("host.agent.") || e.Invoke[:len("host.agent.")] != "host.agent." || site.Template {
+		if !strings.HasPrefix(e.Invoke, "host.agent.") || site.Template {
 			return
 		}
 		for _, r := range promptRefs(e) {
@@ -27,19 +30,9 @@ func checkPromptRoots(c *checker) {
 			}
 			if !Confined(f, roots) {
 				c.rep.errf(e.keyPos("with"), "prompt-root", "%s: with.%s %q resolves to %s, outside the story's roots (%s): prompt files must live inside the story (or a declared prompts overlay/shared directory); move the file there",
-					site.Loc, r.key, r.path, f, joinRoots(roots))
+					site.Loc, r.key, r.path, f, strings.Join(roots, ", "))
 			}
 		}
 	})
 }
 
-func joinRoots(roots []string) string {
-	s := ""
-	for i, r := range roots {
-		if i > 0 {
-			s += ", "
-		}
-		s += r
-	}
-	return s
-}
