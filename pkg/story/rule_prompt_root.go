@@ -35,4 +35,3 @@ func checkPromptRoots(c *checker) {
 		}
 	})
 }
-
