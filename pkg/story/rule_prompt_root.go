@@ -1,9 +1,6 @@
 package story
 
-import (
-	"path/filepath"
-	"strings"
-)
+import "strings"
 
 // checkPromptRoots: a prompt:/prompt_path: file of a host.agent.* invoke
 // lies inside the story's roots (PromptRoots: the story directory, its
@@ -22,12 +19,8 @@ func checkPromptRoots(c *checker) {
 			if !r.isFile || r.schema {
 				continue
 			}
-			f, ok := c.existingFile(r.path)
-			if !ok && !filepath.IsAbs(r.path) {
-				if Confined(f, roots) {
-					continue // missing: reported by agent-file
-				}
-			}
+			// A missing file inside the roots is agent-file's to report.
+			f, _ := c.existingFile(r.path)
 			if !Confined(f, roots) {
 				c.rep.errf(e.keyPos("with"), "prompt-root", "%s: with.%s %q resolves to %s, outside the story's roots (%s): prompt files must live inside the story (or a declared prompts overlay/shared directory); move the file there",
 					site.Loc, r.key, r.path, f, strings.Join(roots, ", "))
