@@ -148,4 +148,12 @@ func TestMissingBlobIsReported(t *testing.T) {
 	if ce, ok := IsCorrupt(err); !ok || ce.Rule != RuleBlob || ce.Line != 2 {
 		t.Fatalf("got %v", err)
 	}
+	// verify checks blobs too (it skips payloads otherwise).
+	if _, err := VerifyFile(path); err == nil || !strings.Contains(err.Error(), "changed or cut") {
+		t.Fatalf("verify: %v", err)
+	}
+	os.Remove(blobs[0])
+	if _, err := VerifyFile(path); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Fatalf("verify with the blob gone: %v", err)
+	}
 }
