@@ -135,7 +135,7 @@ states:
 			cas := filepath.Join(dir, "cassette.yaml")
 			for _, args := range [][]string{
 				{"trace", "verify", tr}, {"trace", "show", tr}, {"trace", "show", "--prompts", tr},
-				{"trace", "calls", tr}, {"trace", "calls", "--json", tr}, {"trace", "stats", tr},
+				{"trace", "calls", tr}, {"trace", "calls", "--json", tr}, {"trace", "stats", tr}, {"trace", "stats", "--json", tr},
 				{"trace", "to-cassette", tr, "-o", cas}, {"trace", "export", "--format", "otlp-json", tr},
 				{"trace", "ls", "--json"},
 			} {

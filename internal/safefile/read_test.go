@@ -6,24 +6,21 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 )
 
 func TestReadFileRefusesSpecialFiles(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero here")
+	}
 	dir := t.TempDir()
 	link := filepath.Join(dir, "app.yaml")
 	if err := os.Symlink("/dev/zero", link); err != nil {
 		t.Fatal(err)
 	}
 	cases := map[string]string{"device": "/dev/zero", "symlink to device": link, "directory": dir}
-	if runtime.GOOS != "windows" {
-		fifo := filepath.Join(dir, "fifo")
-		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if fifo := makeFIFO(t, dir); fifo != "" {
 		cases["fifo"] = fifo
 	}
 	for name, p := range cases {
@@ -66,11 +63,13 @@ func TestReadFileCap(t *testing.T) {
 	if b, err := ReadRootFile(root, "f", 2048); err != nil || len(b) != 1024 {
 		t.Fatalf("root: %v", err)
 	}
-	if err := os.Symlink("/dev/zero", filepath.Join(dir, "z")); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ReadRootFile(root, "z", 10); err == nil {
-		t.Fatal("root followed a symlink to a device")
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		if err := os.Symlink("/dev/zero", filepath.Join(dir, "z")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadRootFile(root, "z", 10); err == nil {
+			t.Fatal("root followed a symlink to a device")
+		}
 	}
 }
 

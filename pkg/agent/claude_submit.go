@@ -71,7 +71,7 @@ func (s *claudeSubmit) or(fallback json.RawMessage) json.RawMessage {
 	if s == nil {
 		return fallback
 	}
-	b, err := safefile.ReadFile(s.out, safefile.Data)
+	b, err := safefile.ReadFile(s.out, maxFrameBytes) // the answer cap of every transport
 	if err != nil || !json.Valid(b) {
 		return fallback
 	}

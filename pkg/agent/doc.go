@@ -51,5 +51,9 @@
 // through the Sink interface defined here), read a schema outside the story's
 // schemas/ directory (pkg/schema enforces the root), or let a resolved
 // env:/headers: secret reach a request, an event, an error or a log line
-// (everything produced passes through the registry's redactor).
+// (everything produced passes through the registry's redactor, redact.go:
+// a plugin's answer is masked once as Dispatch returns it, so what the
+// engine binds, says and traces never holds a secret; every form of a
+// value — raw, JSON-escaped, URL-encoded — is matched; values under 4
+// bytes, map keys, kinds and agent names are never masked).
 package agent

@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"encoding/json"
+	"html"
 	"net/url"
 	"slices"
 	"sort"
@@ -79,8 +80,9 @@ func redactorOf(values []string) redactor {
 // secretForms lists the ways a value v can appear in text kitsoki writes
 // or relays: raw; inside a JSON string (Go's escaping with and without
 // HTML escapes, ASCII-only \uXXXX escaping as Python and others emit it),
-// once and twice over (JSON text quoted inside JSON); inside a Go %q; and
-// URL-encoded (query and path escaping, as in headers and URLs).
+// once and twice over (JSON text quoted inside JSON); inside a Go %q;
+// HTML-escaped; and URL-encoded (query and path escaping, as in headers
+// and URLs).
 func secretForms(v string) []string {
 	forms := []string{v}
 	add := func(s string) {
@@ -94,6 +96,7 @@ func secretForms(v string) []string {
 		add(f(once))
 	}
 	add(quoteInner(v))
+	add(html.EscapeString(v))
 	add(url.QueryEscape(v))
 	add(url.PathEscape(v))
 	return forms

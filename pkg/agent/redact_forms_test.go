@@ -2,6 +2,7 @@ package agent
 
 import (
 	"encoding/json"
+	"html"
 	"net/url"
 	"strings"
 	"testing"
@@ -24,6 +25,7 @@ func TestRedactorMasksEveryForm(t *testing.T) {
 		"python-ascii":  `"pa\"ss\\w\u00f6rd<&>\ud83d\udd11-42"`,
 		"go-quote":      `"` + quoteInner(secret) + `"`,
 		"url-query":     url.QueryEscape(secret),
+		"html":          html.EscapeString(secret),
 		"url-path":      url.PathEscape(secret),
 		"in-error-data": `{"jsonrpc":"2.0","error":{"code":1,"message":"x","data":` + string(jsonOnce) + `}}`,
 	}

@@ -20,7 +20,9 @@ type envValue struct{ name, value string }
 func newRedactHook(cfg RedactConfig, getenv func(string) string) *redactHook {
 	h := &redactHook{patterns: cfg.Patterns}
 	for _, n := range cfg.Env {
-		if v := getenv(n); v != "" {
+		// A value under 4 bytes ("1", "ok") occurs by chance everywhere:
+		// masking it would corrupt every prompt and protect nothing.
+		if v := getenv(n); len(v) >= 4 {
 			h.values = append(h.values, envValue{n, v})
 		}
 	}

@@ -1,6 +1,6 @@
 package story
 
-import "path/filepath"
+import "strings"
 
 // checkPromptRoots: a prompt:/prompt_path: file of a host.agent.* invoke
 // lies inside the story's roots (PromptRoots: the story directory, its
@@ -12,34 +12,19 @@ import "path/filepath"
 func checkPromptRoots(c *checker) {
 	roots := c.st.PromptRoots()
 	c.eachEffect(func(e *Effect, site effSite) {
-		if len(e.Invoke) < len("host.agent.") || e.Invoke[:len("host.agent.")] != "host.agent." || site.Template {
+		if !strings.HasPrefix(e.Invoke, "host.agent.") || site.Template {
 			return
 		}
 		for _, r := range promptRefs(e) {
 			if !r.isFile || r.schema {
 				continue
 			}
-			f, ok := c.existingFile(r.path)
-			if !ok && !filepath.IsAbs(r.path) {
-				if Confined(f, roots) {
-					continue // missing: reported by agent-file
-				}
-			}
+			// A missing file inside the roots is agent-file's to report.
+			f, _ := c.existingFile(r.path)
 			if !Confined(f, roots) {
 				c.rep.errf(e.keyPos("with"), rulePromptRoot, "%s: with.%s %q resolves to %s, outside the story's roots (%s): prompt files must live inside the story (or a declared prompts overlay/shared directory); move the file there",
-					site.Loc, r.key, r.path, f, joinRoots(roots))
+					site.Loc, r.key, r.path, f, strings.Join(roots, ", "))
 			}
 		}
 	})
-}
-
-func joinRoots(roots []string) string {
-	s := ""
-	for i, r := range roots {
-		if i > 0 {
-			s += ", "
-		}
-		s += r
-	}
-	return s
 }

@@ -12,9 +12,9 @@ import (
 	"time"
 )
 
-// BenchmarkTraceAppend measures Writer.Append on a real file. Each append is
-// fsynced, so the figure is bounded by the disk's fsync latency, not by
-// encoding.
+// BenchmarkTraceAppend measures Writer.Append on a real file under the
+// default SyncDurable policy: these plain events are fsynced in batches
+// (SyncBatchEvents), so the figure is mostly encoding and write(2).
 func BenchmarkTraceAppend(b *testing.B) {
 	w, err := Create(filepath.Join(b.TempDir(), "bench.jsonl"), Header{})
 	if err != nil {

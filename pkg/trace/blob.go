@@ -276,3 +276,48 @@ func resolveValue(tracePath string, v any, limit int64) (any, error) {
 	}
 	return v, nil
 }
+
+// checkBlobs checks that each blob payload refers to exists beside the
+// trace with its recorded size (without reading it).
+func checkBlobs(tracePath string, payload json.RawMessage) error {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(payload))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return err
+	}
+	var walk func(v any) error
+	walk = func(v any) error {
+		switch x := v.(type) {
+		case map[string]any:
+			if isBlobRef(x) {
+				ref := x[BlobKey].(string)
+				p, err := ResolveSidecar(tracePath, ref)
+				if err != nil {
+					return err
+				}
+				fi, err := os.Stat(p)
+				if err != nil {
+					return fmt.Errorf("blob %s: %w", ref, err)
+				}
+				if n, ok := x["bytes"].(json.Number); ok && n.String() != fmt.Sprint(fi.Size()) {
+					return fmt.Errorf("blob %s holds %d bytes, the trace says %s: the blob file was changed or cut", ref, fi.Size(), n)
+				}
+				return nil
+			}
+			for _, e := range x {
+				if err := walk(e); err != nil {
+					return err
+				}
+			}
+		case []any:
+			for _, e := range x {
+				if err := walk(e); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return walk(v)
+}

@@ -27,6 +27,9 @@ type ReadOptions struct {
 	Path string
 	// KeepBlobRefs leaves blob references in payloads as written.
 	KeepBlobRefs bool
+	// CheckBlobs (with Path) checks that every blob a payload refers to
+	// exists with its recorded size, even when payloads are skipped.
+	CheckBlobs bool
 }
 
 // Reader streams a trace, applying every read-time rule of the reference in
@@ -236,6 +239,11 @@ func (r *Reader) Next() (Event, error) {
 		return Event{}, err
 	}
 	ev.Line = n
+	if r.opt.CheckBlobs && r.opt.Path != "" && bytes.Contains(payload, blobMarker) {
+		if err := checkBlobs(r.opt.Path, payload); err != nil {
+			return Event{}, r.corrupt(n, RuleBlob, err, "line %d: %v", n, err)
+		}
+	}
 	if !r.opt.SkipPayload && payload != nil && (r.opt.KeepPayload == nil || r.opt.KeepPayload(ev.Kind)) {
 		if r.opt.Path != "" && !r.opt.KeepBlobRefs && bytes.Contains(payload, blobMarker) {
 			full, err := resolveBlobs(r.opt.Path, payload, max(r.opt.MaxLineBytes, int(safefile.Cassette)))

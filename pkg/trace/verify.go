@@ -59,7 +59,7 @@ func VerifyFile(path string) (VerifyResult, error) {
 	if err := precheckFile(path); err != nil {
 		return VerifyResult{}, err
 	}
-	rd, err := OpenFile(path, ReadOptions{SkipPayload: true})
+	rd, err := OpenFile(path, ReadOptions{SkipPayload: true, CheckBlobs: true})
 	if err != nil {
 		return VerifyResult{}, err
 	}

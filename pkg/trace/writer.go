@@ -157,6 +157,14 @@ func (w *Writer) Append(ev Event) error {
 	if err != nil {
 		return err
 	}
+	if len(payload) > BlobThreshold {
+		// Large values leave the event first, for blob files named by
+		// their content: an answer that also appears in the response, the
+		// bind and the say is stored once.
+		if payload, err = w.spill(payload); err != nil {
+			return fmt.Errorf("trace: append %q event to %q: %w", ev.Kind, w.path, err)
+		}
+	}
 	if ev.CallID != "" {
 		switch ev.Kind {
 		case "agent.call.start":
@@ -226,7 +234,7 @@ func (w *Writer) write(ev Event, payload json.RawMessage) error {
 	if err != nil {
 		return fmt.Errorf("trace: append to %q: %w", w.path, err)
 	}
-	if len(line) > w.opt.MaxLineBytes || len(payload) > BlobThreshold {
+	if len(line) > w.opt.MaxLineBytes {
 		// Large values leave the line for blob files (stored once each);
 		// a line that still does not fit is refused, never written.
 		if payload, err = w.spill(payload); err != nil {
