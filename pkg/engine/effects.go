@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"time"
 )
@@ -52,6 +53,7 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 			if err := r.emit(KindSay, map[string]any{"text": s}); err != nil {
 				return err
 			}
+			r.said = append(r.said, s)
 			r.note(Note{Kind: "say", State: r.cur.Path, Text: s})
 		case kindInvoke:
 			queue, err := r.onceAllows(e)
@@ -199,90 +201,151 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 			args = rewritten
 		}
 	}
-	if err := r.emit(KindHarnessCalled, map[string]any{"args": args, "background": false, "namespace": e.Invoke}); err != nil {
+	if err := r.emit(KindHarnessCalled, map[string]any{"args": args, "background": e.Background, "namespace": e.Invoke}); err != nil {
 		return nil, err
+	}
+	if e.Background && hookErr == nil {
+		return nil, r.submit(ctx, e, args, rc, promptErr)
 	}
 	start := time.Now()
 	var (
-		res    map[string]any
+		hr     hostAnswer
 		callID string
 		err    error
 	)
 	if hookErr != nil {
 		err = hookErr
 	} else {
-		res, callID, err = r.dispatch(ctx, e, args, rc, promptErr)
+		hr, callID, err = r.dispatch(ctx, e, args, rc, promptErr)
 	}
 	dur := time.Since(start)
+	res := hr.data
 	sum := CallSummary{Handler: e.Invoke, ID: e.ID, CallID: callID, Agent: e.Agent, State: r.cur.Path, Turn: r.turn,
-		DurationMS: dur.Milliseconds(), OK: err == nil}
+		DurationMS: dur.Milliseconds(), OK: err == nil && hr.err == ""}
+	if err != nil && ctx.Err() != nil {
+		sum.Error = err.Error()
+		r.calls = append(r.calls, sum)
+		return nil, fmt.Errorf("run interrupted during %s: %w", e.Invoke, ctx.Err())
+	}
 	if err != nil {
-		if ctx.Err() != nil {
-			sum.Error = err.Error()
-			r.calls = append(r.calls, sum)
-			return nil, fmt.Errorf("run interrupted during %s: %w", e.Invoke, ctx.Err())
-		}
+		// infrastructure failure (story-runtime §2.3): last_error,
+		// host_error {message, namespace}, harness.returned; no binds
 		msg := err.Error()
 		sum.Error = msg
 		r.calls = append(r.calls, sum)
 		r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e), Duration: dur, Error: msg})
-		if err := r.emit(KindHarnessError, map[string]any{"phase": "invoke", "namespace": e.Invoke, "error": msg}); err != nil {
-			return nil, err
-		}
-		if err := r.emit(KindHarnessReturned, map[string]any{"namespace": e.Invoke, "error": msg}); err != nil {
-			return nil, err
-		}
-		hostErr := map[string]any{"handler": e.Invoke, "error": msg, "state": r.cur.Path}
-		if e.ID != "" {
-			hostErr["call"] = e.ID
-		}
+		hostErr := map[string]any{"message": msg, "namespace": e.Invoke}
 		var ae interface{ KindName() string }
 		if errors.As(err, &ae) {
 			hostErr["kind"] = ae.KindName()
 		}
-		r.world["last_error"] = msg
-		r.world["host_error"] = hostErr
-		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"last_error": msg, "host_error": hostErr}}); err != nil {
+		if err := r.setError(msg, hostErr); err != nil {
 			return nil, err
 		}
-		if e.OnError == "" {
-			return nil, fmt.Errorf("%s: invoke %s failed: %s (add on_error: <state> to the effect to handle it)", e.Pos, e.Invoke, msg)
+		if err := r.emit(KindHarnessReturned, map[string]any{"error": msg, "namespace": e.Invoke}); err != nil {
+			return nil, err
 		}
-		return &redirect{from: e.owner, target: e.OnError, err: msg}, nil
+		return r.failed(e, msg)
+	}
+	if hr.err != "" {
+		sum.Error = hr.err
+		hostErr := map[string]any{"message": hr.err, "namespace": e.Invoke}
+		if res != nil {
+			hostErr["data"] = deepCopy(res)
+			if v, ok := res["stderr"]; ok {
+				hostErr["stderr"] = v
+			}
+			if v, ok := res["exit_code"]; ok {
+				hostErr["exit_code"] = v
+			}
+		}
+		if err := r.setError(hr.err, hostErr); err != nil {
+			return nil, err
+		}
 	}
 	r.calls = append(r.calls, sum)
-	r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e) + resultText(e.Invoke, res), Duration: dur})
-	if err := r.emit(KindHarnessReturned, map[string]any{"namespace": e.Invoke, "data": res}); err != nil {
+	r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e) + resultText(e.Invoke, res), Duration: dur, Error: hr.err})
+	if err := r.bindResult(e, res); err != nil {
 		return nil, err
 	}
-	for _, b := range e.Bind {
+	ret := map[string]any{"namespace": e.Invoke}
+	if res != nil {
+		ret["data"] = res
+	}
+	if hr.err != "" {
+		ret["error"] = hr.err
+	}
+	if err := r.emit(KindHarnessReturned, ret); err != nil {
+		return nil, err
+	}
+	if hr.err != "" {
+		return r.failed(e, hr.err)
+	}
+	return nil, nil
+}
+
+// setError records a failed call in world.last_error and world.host_error.
+func (r *runner) setError(msg string, hostErr map[string]any) error {
+	r.world["last_error"] = msg
+	r.world["host_error"] = hostErr
+	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"last_error": msg}}); err != nil {
+		return err
+	}
+	return r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"host_error": deepCopy(hostErr)}})
+}
+
+// failed decides what a failed call does: with on_error, a redirect; a
+// one-shot run without one fails; a session goes on with the batch
+// (story-runtime §2.3).
+func (r *runner) failed(e *Effect, msg string) (*redirect, error) {
+	if e.OnError != "" {
+		return &redirect{from: e.owner, target: e.OnError, err: msg}, nil
+	}
+	if r.oneShot {
+		return nil, fmt.Errorf("%s: invoke %s failed: %s (add on_error: <state> to the effect to handle it)", e.Pos, e.Invoke, msg)
+	}
+	return nil, nil
+}
+
+// bindResult applies an effect's binds (sorted by world key, one
+// world.update each). A path bind on a missing result path leaves the
+// world value untouched; a template bind applies even without data.
+func (r *runner) bindResult(e *Effect, res map[string]any) error {
+	binds := append([]bindKV(nil), e.Bind...)
+	sort.SliceStable(binds, func(i, j int) bool { return binds[i].Key < binds[j].Key })
+	for _, b := range binds {
 		var v any
 		if b.Tmpl != nil {
-			v, err = b.Tmpl.render(r.env(r.slots, map[string]any{"result": res}))
+			x, err := b.Tmpl.render(r.env(r.slots, map[string]any{"result": res}))
 			if err != nil {
-				return nil, fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
+				r.note(Note{Kind: "host", State: r.cur.Path, Error: fmt.Sprintf("%s: bind.%s: %v", e.Pos, b.Key, err)})
+				continue
 			}
+			v = x
 		} else {
+			if res == nil {
+				continue
+			}
 			segs, err := parsePath(b.Path)
 			if err != nil {
-				return nil, fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
+				return fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
 			}
 			x, ok := lookupPath(res, segs)
 			if !ok {
-				// a missing result path leaves the world value untouched
 				continue
 			}
 			v = x
 		}
 		v = deepCopy(normalizeFresh(v))
 		if err := setPath(r.world, b.Key, v); err != nil {
-			return nil, fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
+			return fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
 		}
+		r.bound = true
 		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{b.Key: v}}); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 func noteKind(handler string) string {

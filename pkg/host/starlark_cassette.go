@@ -67,6 +67,9 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 	if len(data) > maxCassette {
 		return nil, fmt.Errorf("%s: http cassette is larger than %d bytes", path, maxCassette)
 	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("%s: the http cassette is empty", path)
+	}
 	var raw rawCassette
 	var node yaml.Node
 	if err := yaml.Unmarshal(data, &node); err != nil {

@@ -55,3 +55,21 @@ func render(t testing.TB, r *Renderer, path string, world map[string]any) string
 	}
 	return out
 }
+
+// loadLax loads a story whose lint errors upstream's loader would accept
+// (a map literal in a view when:, a pongo2 ternary), as kitsoki run does
+// with warnings. The errors are returned for the test to check.
+func loadLax(t testing.TB, dir string) (*story.Story, []diag.Diagnostic) {
+	t.Helper()
+	st, ds := story.Load(dir, story.Options{LookupEnv: func(string) (string, bool) { return "", false }})
+	if st == nil {
+		t.Fatalf("load %s: no story: %v", dir, ds)
+	}
+	var errs []diag.Diagnostic
+	for _, d := range ds {
+		if d.Severity == diag.Error {
+			errs = append(errs, d)
+		}
+	}
+	return st, errs
+}

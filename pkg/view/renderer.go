@@ -88,14 +88,39 @@ func New(st *story.Story, opts ...Option) *Renderer {
 	return r
 }
 
+// TransitionViewKey is the extra entry that carries the winning
+// transition's view: a *story.View, or the source of a pongo2 string view.
+// When present it replaces the state's view (all of a parallel state's
+// views) for this render, as upstream does (story-runtime §3.6, §8).
+const TransitionViewKey = "transition_view"
+
 // RenderView renders the view of the state at statePath ("a.b", or a
 // parallel "p#p.a.x|p.b.y") against world. extra entries are added to the
 // template context over the defaults (for example "slots", "run", "event",
-// "args"). A state without a view of its own uses its nearest ancestor's;
+// "args"; TransitionViewKey selects a transition's view). A state without a view of its own uses its nearest ancestor's;
 // when none has one the result is "" with no error. The engine's
 // ViewRenderer interface (story-runtime §8).
 func (r *Renderer) RenderView(statePath string, world map[string]any, extra map[string]any) (out string, err error) {
 	defer r.recoverInto(statePath, &out, &err)
+	if tv, ok := extra[TransitionViewKey]; ok {
+		rest := make(map[string]any, len(extra))
+		for k, v := range extra {
+			if k != TransitionViewKey {
+				rest[k] = v
+			}
+		}
+		switch v := tv.(type) {
+		case *story.View:
+			if v != nil {
+				return r.RenderTransitionView(statePath, v, world, rest)
+			}
+		case string:
+			if v != "" {
+				return r.RenderTransitionView(statePath, &story.View{Kind: "template", Template: v}, world, rest)
+			}
+		}
+		extra = rest
+	}
 	if root, leaves, ok := splitParallel(statePath); ok {
 		return r.renderParallel(root, leaves, world, extra)
 	}
