@@ -145,7 +145,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 			return usagef("--host-cassette: %v", err)
 		}
 	}
-	if ld.Compile(hc); ld.CompileErr != nil {
+	if ld.Compile(engine.CompileOptions{HostCassette: hc}); ld.CompileErr != nil {
 		return findingf("%s: %v", path, ld.CompileErr)
 	}
 	st, m := ld.Story, ld.Machine

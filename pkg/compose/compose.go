@@ -11,8 +11,9 @@ import (
 // LoadOptions tune Load.
 type LoadOptions struct {
 	Story story.Options
-	// HostCassette lets Compile accept handlers only the cassette answers.
-	HostCassette *engine.HostCassette
+	// Compile tunes the engine's compile (a host cassette whose handlers it
+	// accepts, late handler checks for the flow rig).
+	Compile engine.CompileOptions
 	// NoCompile loads and checks only (call Loaded.Compile later).
 	NoCompile bool
 }
@@ -61,15 +62,14 @@ func Load(path string, o LoadOptions) (*Loaded, error) {
 	}
 	ld := &Loaded{Path: path, Story: st, Diagnostics: ds}
 	if !o.NoCompile {
-		ld.Compile(o.HostCassette)
+		ld.Compile(o.Compile)
 	}
 	return ld, nil
 }
 
-// Compile builds the machine (hc lets it accept handlers only the cassette
-// answers); a refusal is CompileErr.
-func (ld *Loaded) Compile(hc *engine.HostCassette) {
-	ld.Machine, ld.CompileErr = engine.Compile(ld.Story, engine.CompileOptions{HostCassette: hc})
+// Compile builds the machine; a refusal is CompileErr.
+func (ld *Loaded) Compile(o engine.CompileOptions) {
+	ld.Machine, ld.CompileErr = engine.Compile(ld.Story, o)
 	if ld.CompileErr != nil {
 		ld.Machine = nil
 	}

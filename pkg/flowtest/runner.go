@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"kitsoki/pkg/compose"
+	"kitsoki/pkg/engine"
 )
 
 // Options tune a run of fixtures.
@@ -28,6 +29,9 @@ type Options struct {
 	WorkDir string
 	// Generator names the tool in trace headers.
 	Generator string
+	// AllowMissingRecording skips (does not fail) a fixture whose
+	// recording is missing or misses an input (upstream's flag).
+	AllowMissingRecording bool
 }
 
 // Runner runs fixtures; stories are loaded and compiled once each and
@@ -58,7 +62,7 @@ func (r *Runner) Story(app string) (*compose.Loaded, error) {
 		r.stories[app] = e
 	}
 	r.mu.Unlock()
-	e.once.Do(func() { e.ld, e.err = compose.Load(app, compose.LoadOptions{}) })
+	e.once.Do(func() { e.ld, e.err = compose.Load(app, compose.LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}}) })
 	return e.ld, e.err
 }
 

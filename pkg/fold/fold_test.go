@@ -260,8 +260,12 @@ func TestNestedImports(t *testing.T) {
 	eq(t, "ask with", ask.With, map[string]any{"agent": "mid__leaf__helper", "prompt": filepath.Join(leafDir, "prompts/ask.md"), "schema": filepath.Join(leafDir, "schemas/out.json")})
 	eq(t, "on_complete", effs(inner.OnEnter[2].OnComplete), []string{"set mid__leaf__answer={{ world.mid__leaf__answer }}", "set mid__outcome={{ world.mid__leaf__answer }}", "set result={{ world.mid__outcome }}", "target end"})
 	eq(t, "sibling", targets(state(t, f, "mid.leaf.work.sibling")), []string{"mid__leaf__step -> ../../broken"})
-	eq(t, "broken", targets(state(t, f, "mid.leaf.broken")), []string{"mid__leaf__step -> work.inner"})
-	eq(t, "broken say", effs(state(t, f, "mid.leaf.broken").OnEnter), []string{"say Broken: {{ world.last_error }} {{ world.mid__leaf__answer }}"})
+	broken := state(t, f, "mid.leaf.broken")
+	eq(t, "broken", targets(broken), []string{"mid__leaf__step -> work.inner", "mid__leaf__finish -> {% if world.mid__leaf__answer %}work{% else %}broken{% endif %}"})
+	eq(t, "broken enter", effs(broken.OnEnter), []string{"say Broken: {{ world.last_error }} {{ world.mid__leaf__answer }}", "invoke host.run"})
+	// on_error @exit:failed -> mid's bare lobby (parent scope, kept by the leaf
+	// fold) -> the outer fold sees it at depth 1 of mid: ../../lobby = mid.lobby.
+	eq(t, "on_error exit", broken.OnEnter[1].OnError, "../../lobby")
 	lobby := state(t, f, "mid.lobby")
 	eq(t, "lobby arcs", targets(lobby), []string{"mid__advance -> ../leaf", "mid__ping -> .", "mid__home -> end"})
 	eq(t, "lobby increment", effs(lobby.On["mid__advance"][0].Effects), []string{"increment mid__counter=1"})

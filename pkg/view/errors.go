@@ -21,6 +21,8 @@ type Error struct {
 	What string
 	// Msg says what went wrong and, where it can, how to fix it.
 	Msg string
+	// Internal marks a renderer bug (a recovered panic), never bad input.
+	Internal bool
 	// Err is the underlying error (an *expr.Error for template and guard
 	// problems), if any.
 	Err error

@@ -160,7 +160,7 @@ func (r *Renderer) RenderTransitionView(statePath string, v *story.View, world m
 func (r *Renderer) recoverInto(statePath string, out *string, err *error) {
 	if p := recover(); p != nil {
 		*out = ""
-		*err = &Error{State: statePath, What: "view", Msg: fmt.Sprintf("internal error while rendering (please report this bug): %v\n%s", p, debug.Stack())}
+		*err = &Error{State: statePath, What: "view", Internal: true, Msg: fmt.Sprintf("internal error while rendering (please report this bug): %v\n%s", p, debug.Stack())}
 	}
 }
 

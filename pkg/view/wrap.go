@@ -44,8 +44,8 @@ func textWidth(s string) int {
 // does (a greedy word wrap that keeps existing line breaks). Two quirks of
 // that wrapper are kept because they decide where upstream breaks lines:
 // a hyphen is a breakpoint that is written but not counted in the line
-// length, and a word at least limit cells wide is never moved to a line
-// of its own. Spaces pending at a break are dropped; trailing spaces at
+// length, and a word is moved to the next line only while it is narrower
+// than limit (a longer word is never cut). Spaces pending at a break are dropped; trailing spaces at
 // the end of the text are dropped.
 func wordWrap(s string, limit int) string {
 	if limit <= 0 {
