@@ -62,7 +62,9 @@ func (r *Runner) Story(app string) (*compose.Loaded, error) {
 		r.stories[app] = e
 	}
 	r.mu.Unlock()
-	e.once.Do(func() { e.ld, e.err = compose.Load(app, compose.LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}}) })
+	e.once.Do(func() {
+		e.ld, e.err = compose.Load(app, compose.LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}})
+	})
 	return e.ld, e.err
 }
 
