@@ -196,11 +196,18 @@ const kindDispatched = "harness.dispatched"
 
 // hostCallChecks counts harness.dispatched events of the turn by full
 // handler name (flow-format.md §3.8); background calls emit none.
-func (c *checker) hostCallChecks(t *Turn, evs []event) {
+//
+// An engine that writes no harness.dispatched (yet) is read through its
+// foreground harness.called events instead, so the verdict stays upstream's.
+func (c *checker) hostCallChecks(t *Turn, evs []event, legacy bool) {
+	kind := kindDispatched
+	if !legacy && !hasKind(evs, kindDispatched) {
+		kind = engine.KindHarnessCalled
+	}
 	for _, hc := range t.ExpectHostCalls {
 		n := 0
 		for _, ev := range evs {
-			if ev.Kind != kindDispatched || ev.str("namespace") != hc.Handler {
+			if ev.Kind != kind || ev.str("namespace") != hc.Handler || ev.field("background") == true {
 				continue
 			}
 			args, _ := ev.field("args").(map[string]any)
@@ -222,12 +229,25 @@ func (c *checker) hostCallChecks(t *Turn, evs []event) {
 			c.fail(hc.Pos, "expect_host_calls: %s never invoked (args=%s)", hc.Handler, show(kvMap(hc.Args)))
 		}
 	}
-	c.noHostCalls(t.at("expect_no_host_calls"), t.ExpectNoHostCalls, evs)
+	c.noHostCalls(t.at("expect_no_host_calls"), t.ExpectNoHostCalls, evs, legacy)
 }
 
-func (c *checker) noHostCalls(p Pos, names []string, evs []event) {
+func hasKind(evs []event, kind string) bool {
 	for _, ev := range evs {
-		if ev.Kind == kindDispatched && slices.Contains(names, ev.str("namespace")) {
+		if ev.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *checker) noHostCalls(p Pos, names []string, evs []event, legacy bool) {
+	kind := kindDispatched
+	if !legacy && !hasKind(evs, kindDispatched) {
+		kind = engine.KindHarnessCalled
+	}
+	for _, ev := range evs {
+		if ev.Kind == kind && ev.field("background") != true && slices.Contains(names, ev.str("namespace")) {
 			c.fail(p, "expect_no_host_calls: %s was invoked but listed as forbidden", ev.str("namespace"))
 		}
 	}

@@ -164,9 +164,9 @@ func diffValue(path string, got, want any) []string {
 			wv, win := wm[k]
 			switch {
 			case !win:
-				out = append(out, fmt.Sprintf("%s.%s: unexpected key (got %s)", path, k, clip(show(gv))))
+				out = append(out, fmt.Sprintf("%s.%s: unexpected key (got %s)", path, k, clip(show(plain(gv)))))
 			case !gin:
-				out = append(out, fmt.Sprintf("%s.%s: missing (want %s)", path, k, clip(show(wv))))
+				out = append(out, fmt.Sprintf("%s.%s: missing (want %s)", path, k, clip(show(plain(wv)))))
 			default:
 				out = append(out, diffValue(path+"."+k, gv, wv)...)
 			}

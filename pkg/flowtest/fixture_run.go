@@ -452,7 +452,7 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 	c.slotChecks(t, sent)
 	c.eventChecks(t, evs)
 	c.viewChecks(t, view)
-	c.hostCallChecks(t, evs)
+	c.hostCallChecks(t, evs, fr.legacy)
 	c.inboxChecks(t, s.Inbox())
 	c.jobChecks(t, jobsBefore, s.Jobs())
 	return fr.close(tr, c)
@@ -492,7 +492,7 @@ func (fr *fixtureRun) finish(s *engine.Session) {
 				f.WorldDiff = diffValue(kv.Key, world[kv.Key], kv.Value)
 			}
 		}
-		c.noHostCalls(fx.at("expect_no_host_calls"), fx.ExpectNoHostCalls, fr.allEvents)
+		c.noHostCalls(fx.at("expect_no_host_calls"), fx.ExpectNoHostCalls, fr.allEvents, fr.legacy)
 		if fx.StrictCassetteCoverage && fr.hc != nil {
 			if rm, ok := any(fr.hc).(remainder); ok {
 				if left := rm.Remaining(); len(left) > 0 {
