@@ -6,6 +6,7 @@ import (
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/story"
+	"kitsoki/pkg/view"
 )
 
 // LoadOptions tune Load.
@@ -27,7 +28,7 @@ type Loaded struct {
 	// why, by name and position: an *engine.CompileError).
 	Machine    *engine.Machine
 	CompileErr error
-	// Views renders states' views; nil until pkg/view serves them.
+	// Views renders states' views (pkg/view); nil when the story does not compile.
 	Views ViewRenderer
 }
 
@@ -73,7 +74,13 @@ func (ld *Loaded) Compile(o engine.CompileOptions) {
 	if ld.CompileErr != nil {
 		ld.Machine = nil
 	}
-	// TODO(VIEWS): ld.Views = view.New(folded story) once pkg/view lands.
+	if ld.Machine != nil && ld.Views == nil {
+		// The views of the folded machine, each state's against its own
+		// story's views/ (pkg/view).
+		if v, err := view.ForStory(ld.Story); err == nil {
+			ld.Views = v
+		}
+	}
 }
 
 // Plan is a story's resolved plugin assembly (profile, hooks, enabled

@@ -1,0 +1,78 @@
+package fold
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"kitsoki/pkg/story"
+)
+
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestOneChildTwoAliases: the loader shares one Child between aliases; each
+// alias must get its own copy, and hosts: declared does not union.
+func TestOneChildTwoAliases(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"p/app.yaml": `app: { id: p }
+hosts: [host.run, host.other]
+root: s
+intents:
+  go: { description: go }
+imports:
+  a: { source: ../c, exits: { out: { to: s } } }
+  b: { source: ../c, hosts: declared, exits: { out: { to: "b" } } }
+states:
+  s:
+    on:
+      go: [{ target: a }]
+`,
+		"c/app.yaml": `app: { id: c }
+hosts: [host.other, host.child_only]
+world:
+  k: { type: int, default: 3 }
+intents:
+  hop: { description: hop }
+exits:
+  out: {}
+root: r
+states:
+  r:
+    view: "k={{ world.k }}"
+    on:
+      hop:
+        - target: "@exit:out"
+          when: "world.k > 1"
+`,
+	})
+	st, _ := story.Load(filepath.Join(dir, "p"), story.Options{})
+	if st == nil {
+		t.Fatal("no story")
+	}
+	f := mustFold(t, st)
+	eq(t, "paths", f.Paths(), []string{"s", "a", "a.r", "b", "b.r"})
+	eq(t, "world", worldNames(f.Story), []string{"a__k", "b__k"})
+	eq(t, "a view", state(t, f, "a.r").View.Template, "k={{ world.a__k }}")
+	eq(t, "b view", state(t, f, "b.r").View.Template, "k={{ world.b__k }}")
+	eq(t, "a arcs", targets(state(t, f, "a.r")), []string{"a__hop -> s"})
+	eq(t, "b arcs", targets(state(t, f, "b.r")), []string{"b__hop -> b"})
+	eq(t, "b guard", state(t, f, "b.r").On["b__hop"][0].When, "world.b__k > 1")
+	// a inherits (adds host.child_only); b is declared (adds nothing).
+	eq(t, "hosts", f.Story.Hosts, []string{"host.run", "host.other", "host.child_only"})
+	if st.Imports["a"].Child != st.Imports["b"].Child {
+		t.Log("loader did not share the child (test still valid)")
+	}
+}
