@@ -271,7 +271,11 @@ func chunkText(path, text string, lines int) []chunk {
 		}
 	}
 	if b.Len() > 0 {
-		flush(len(ls))
+		total := len(ls)
+		if ls[total-1] == "" {
+			total--
+		}
+		flush(total)
 	}
 	return out
 }
