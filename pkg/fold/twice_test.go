@@ -76,3 +76,71 @@ states:
 		t.Log("loader did not share the child (test still valid)")
 	}
 }
+
+// TestRegionOnErrorLikeDeliver mirrors story-runtime §6.3 example B: a bare
+// on_error in a parallel region leaf (depth 2) becomes ../../../error, which
+// a second fold leaves alone.
+func TestRegionOnErrorLikeDeliver(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"top/app.yaml": `app: { id: top }
+hosts: [host.run]
+root: s
+intents:
+  go: { description: go }
+imports:
+  ship: { source: ../ship }
+states:
+  s:
+    on:
+      go: [{ target: ship }]
+`,
+		"ship/app.yaml": `app: { id: ship }
+hosts: [host.run]
+root: configure
+imports:
+  maker: { source: ../maker, entry: orchestrating }
+states:
+  configure: {}
+`,
+		"maker/app.yaml": `app: { id: maker }
+hosts: [host.run]
+intents:
+  proceed: { description: proceed }
+root: orchestrating
+states:
+  orchestrating:
+    on:
+      proceed: [{ target: parallel_workers }]
+  parallel_workers:
+    type: parallel
+    states:
+      worker_a:
+        initial: executing
+        states:
+          executing:
+            on_enter:
+              - invoke: host.run
+                with: { cmd: "false" }
+                on_error: error
+      worker_b:
+        initial: executing
+        states:
+          executing: {}
+  error: {}
+`,
+	})
+	st, _ := story.Load(filepath.Join(dir, "top"), story.Options{})
+	if st == nil {
+		t.Fatal("no story")
+	}
+	f := mustFold(t, st)
+	ex := state(t, f, "ship.maker.parallel_workers.worker_a.executing")
+	eq(t, "on_error", ex.OnEnter[0].OnError, "../../../error")
+	eq(t, "resolved from the leaf", resolveFrom(ex.Path, ex.OnEnter[0].OnError), "ship.maker.error")
+	eq(t, "parallel kept", state(t, f, "ship.maker.parallel_workers").Type, "parallel")
+	eq(t, "arc", targets(state(t, f, "ship.maker.orchestrating")), []string{"ship__maker__proceed -> ../parallel_workers"})
+	got, _ := f.ResolveIntent("ship.maker.orchestrating", "proceed")
+	eq(t, "alias chased", got, "ship__maker__proceed")
+	got, _ = f.ResolveIntent("ship.maker.orchestrating", "maker__proceed")
+	eq(t, "inner spelling", got, "ship__maker__proceed")
+}
