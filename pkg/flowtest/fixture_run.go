@@ -173,6 +173,12 @@ func (fr *fixtureRun) run(ctx context.Context) {
 		fr.fatal(fx.Pos, "%v", err)
 		return
 	}
+	// The keys every upstream world starts with (story-runtime.md §1.1).
+	for k, v := range map[string]any{"session_cost_usd": 0.0, "turn_cost_usd": 0.0, "last_error": "", "write_mode_scope": ""} {
+		if _, ok := world[k]; !ok {
+			world[k] = v
+		}
+	}
 	for _, kv := range fx.InitialWorld {
 		world[kv.Key] = deepCopy(kv.Value)
 	}
