@@ -88,3 +88,25 @@ func TestUpstreamParallelSmoke(t *testing.T) {
 		t.Errorf("outside: %q", got)
 	}
 }
+
+// TestUpstreamImports: the views upstream recorded for imports_smoke/parent
+// (runtime-probes/traces/imp.jsonl): child views read the projected
+// <alias>__ world keys, an override view replaces the child's.
+func TestUpstreamImports(t *testing.T) {
+	st := load(t, corpus("imports_smoke/parent"))
+	r, err := ForStory(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := map[string]any{"current_ticket": "KIT-42", "sub__ticket_id": "KIT-42", "last_pr_url": "https://example/pr/1"}
+	for path, want := range map[string]string{
+		"sub.idle":    "Ticket: KIT-42. Ready.\n",
+		"sub.working": "[override] Custom working room for KIT-42.\n",
+		"pr_landed":   "PR landed: https://example/pr/1.",
+		"main":        "Hub. ticket=KIT-42.",
+	} {
+		if got := render(t, r, path, w); got != want {
+			t.Errorf("%s: got %q want %q", path, got, want)
+		}
+	}
+}
