@@ -57,7 +57,7 @@ host_handlers:
 		{12, 1, `unknown key "bogus"`},
 		{15, 5, `unknown key "expect_stat" is ignored (did you mean "expect_state"?)`},
 		{16, 5, `"expect_world_final" is ignored`},
-		{20, 26, `"delay" is ignored`},
+		{20, 23, `"delay" is ignored`},
 	} {
 		if !hasDiag(ds, diag.Warning, want.line, want.col, want.text) {
 			t.Errorf("no warning %d:%d %q in %v", want.line, want.col, want.text, ds)
@@ -74,14 +74,14 @@ func TestParseErrorsArePositioned(t *testing.T) {
 		line, col int
 		text      string
 	}{
-		{"test_kind: flow\nturns:\n  - intent: { name: go\n", 3, 0, "YAML does not parse"},
+		{"test_kind: flow\nturns:\n  - intent: { name: go\n", 2, 0, "YAML does not parse"},
 		{"test_kind: flow\nturns:\n  - expect_state: a\n", 3, 5, "a turn needs one of intent:, input: or advance_clock:"},
 		{"test_kind: flow\nturns:\n  - advance_clock: banana\n", 3, 20, `invalid duration "banana"`},
 		{"test_kind: flow\nmode: weird\nturns: []\n", 2, 7, `invalid mode "weird"`},
 		{"test_kind: flow\nturns: {a: 1}\n", 2, 8, "turns: expected a list"},
 		{"test_kind: flow\nexpect_terminal: maybe\nturns: []\n", 2, 18, "expected true or false"},
 		{"test_kind: flow\nhost_cassette: c.yaml\nhost_handlers: {host.run: {data: {}}}\nturns: []\n", 1, 1, "mutually exclusive"},
-		{"test_kind: flow\nturns:\n  - intent: { slots: {} }\n", 3, 15, "name is required"},
+		{"test_kind: flow\nturns:\n  - intent: { slots: {} }\n", 3, 13, "name is required"},
 		{"test_kind: flow\nturns:\n  - intent: { name: go }\n    expect_inbox: { unread: many }\n", 4, 29, "expected a whole number"},
 		{"test_kind: flow\ninitial_state: a\ninitial_state: b\nturns: []\n", 3, 1, "appears twice"},
 	} {
