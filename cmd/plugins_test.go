@@ -101,7 +101,7 @@ func TestPluginsListsHostHandlers(t *testing.T) {
 		"story/app.yaml": `app: { id: hoststory, version: 0.1.0 }
 hosts: [host.run, host.git, host.chat.create, host.ide.open_file]
 host_interfaces:
-  vcs: { default: host.git, ops: [push] }
+  vcs: { default: host.git, operations: { push: {} } }
 root: start
 states:
   start:

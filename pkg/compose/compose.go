@@ -7,6 +7,7 @@ import (
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/view"
+	"kitsoki/pkg/view"
 )
 
 // LoadOptions tune Load.

@@ -449,7 +449,6 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 	}
 	tr.View = view
 	if fr.ld.Views == nil && (t.ExpectViewMatches != nil || t.ExpectNoView) {
-		// TODO(VIEWS): compose.Load sets Views once pkg/view lands.
 		c.fail(t.at("expect_view_matches"), "not supported yet: views (expect_view_matches / expect_no_view need the view renderer)")
 		t = withoutViewChecks(t)
 	}

@@ -15,6 +15,15 @@ type Options struct {
 	// binding overrides" stage, run before interfaces are resolved). Lifted
 	// names (<alias>__<iface>) are accepted.
 	Bindings map[string]string
+	// Phases, when set, expands a story's phases: block into concrete
+	// states (upstream's expandPhases) by editing st — the fold's private
+	// copy — in place. It is called for every story of the import tree
+	// that has phases:, after its own imports are folded and before it is
+	// folded into its importer (upstream's order); the folded story then
+	// has no phases: left. When nil, a child with
+	// phases: is a fold error and the top story's phases: are left as
+	// they are.
+	Phases func(st *story.Story) error
 }
 
 // Folded is a folded story with the facts the fold knows about each state
@@ -82,6 +91,7 @@ func New(st *story.Story, opts Options) (*Folded, error) {
 		return nil, fmt.Errorf("fold: no story")
 	}
 	fs := &folder{
+		opts:      opts,
 		stateDir:  map[*story.State]origin{},
 		effectDir: map[*story.Effect]string{},
 		aliases:   map[*story.State]map[string]string{},

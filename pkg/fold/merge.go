@@ -31,6 +31,7 @@ type node struct {
 }
 
 type folder struct {
+	opts      Options
 	errs      []Problem
 	stateDir  map[*story.State]origin
 	effectDir map[*story.Effect]string
@@ -56,7 +57,7 @@ func (fs *folder) build(st *story.Story, im *story.Import, chain string, stack [
 	for _, s := range n.st.States {
 		fs.mark(s, o)
 	}
-	if im != nil && st.Phases != nil {
+	if im != nil && st.Phases != nil && fs.opts.Phases == nil {
 		fs.errf(chain, st.Phases.Pos, "%s: phases: a phase graph in an imported child is not expanded, so it cannot be folded", st.File)
 	}
 	for _, alias := range st.ImportOrder {
@@ -123,6 +124,23 @@ func (fs *folder) fold(n *node) {
 		fs.applyOverrides(n, k)
 		fs.rebase(n, k)
 		fs.merge(n, k)
+	}
+	if fs.opts.Phases != nil && n.st.Phases != nil {
+		if err := fs.opts.Phases(n.st); err != nil {
+			fs.errf(n.chain, n.st.Phases.Pos, "%s: phases: %v", n.orig.File, err)
+		}
+		o := origin{dir: n.orig.Dir, file: n.orig.File, alias: n.chain}
+		var walk func([]*story.State)
+		walk = func(list []*story.State) {
+			for _, s := range list {
+				if _, ok := fs.stateDir[s]; !ok {
+					fs.mark(s, o)
+				}
+				walk(s.Children)
+			}
+		}
+		walk(n.st.States)
+		n.st.Phases = nil // expanded: what is left are plain states
 	}
 }
 

@@ -144,3 +144,66 @@ states:
 	got, _ = f.ResolveIntent("ship.maker.orchestrating", "maker__proceed")
 	eq(t, "inner spelling", got, "ship__maker__proceed")
 }
+
+// TestPhasesHook: a child's phases are expanded by the caller's hook before
+// the child is folded, and the generated states are folded like the rest.
+func TestPhasesHook(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"p/app.yaml": `app: { id: p }
+root: s
+intents:
+  go: { description: go }
+imports:
+  c: { source: ../c, entry: start }
+states:
+  s:
+    on:
+      go: [{ target: c }]
+`,
+		"c/app.yaml": `app: { id: c }
+intents:
+  next: { description: next }
+root: start
+phase_templates:
+  step:
+    parameters: { id: { type: string, required: true } }
+    states:
+      "{id}_run":
+        on:
+          next: [{ target: start }]
+phases:
+  template: step
+  graph:
+    one: { id: one }
+states:
+  start:
+    on:
+      next: [{ target: one_run }]
+`,
+	})
+	st, _ := story.Load(filepath.Join(dir, "p"), story.Options{})
+	if st == nil {
+		t.Fatal("no story")
+	}
+	if _, err := New(st, Options{}); err == nil {
+		t.Fatal("a child with phases folded without a Phases hook")
+	}
+	calls := 0
+	f, err := New(st, Options{Phases: func(cs *story.Story) error {
+		calls++
+		// A stand-in expansion: the one state the graph generates.
+		cs.States = append(cs.States, &story.State{Name: "one_run", Path: "one_run",
+			On: map[string][]*story.Transition{"next": {{Target: "start"}}}, OnOrder: []string{"next"}})
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "calls", calls, 1)
+	eq(t, "paths", f.Paths(), []string{"s", "c", "c.start", "c.one_run"})
+	eq(t, "generated arc", targets(state(t, f, "c.one_run")), []string{"c__next -> ../start"})
+	eq(t, "generated dir", f.Dir("c.one_run"), filepath.Join(dir, "c"))
+	if f.Story.Phases != nil {
+		t.Error("the child's phases leaked into the importer")
+	}
+}
