@@ -7,7 +7,6 @@ import (
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/view"
-	"kitsoki/pkg/view"
 )
 
 // LoadOptions tune Load.

@@ -17,10 +17,12 @@ import (
 // story sets one, then <dir>/views, then <dir>; "@story/" names <dir>.
 type dirLoader struct {
 	dir  string
-	dirs []string // search directories, in order
+	dirs []string            // search directories, in order
+	ns   map[string][]string // namespace prefix ("@shared") -> directories
 	l    *expr.PongoLoader
 
 	mu      sync.Mutex
+	cycles  map[string]error // include-graph check per file
 	strs    map[string]compiled
 	files   map[string]compiled
 	layouts map[string]compiled
@@ -48,15 +50,17 @@ func (r *Renderer) loader(dir string) *dirLoader {
 	dirs = append(dirs, filepath.Join(dir, "views"), dir)
 	l := expr.NewPongoLoader(dirs...)
 	l.AddNamespace("@story", dir)
+	ns := map[string][]string{}
 	if r.st != nil && r.st.Prompts != nil && dir == r.st.Dir {
 		for _, d := range r.st.Prompts.Shared {
 			if !filepath.IsAbs(d) {
 				d = filepath.Join(dir, d)
 			}
 			l.AddNamespace("@shared", d)
+			ns["@shared"] = append(ns["@shared"], d)
 		}
 	}
-	dl := &dirLoader{dir: dir, dirs: dirs, l: l, strs: map[string]compiled{}, files: map[string]compiled{}, layouts: map[string]compiled{}}
+	dl := &dirLoader{dir: dir, dirs: dirs, ns: ns, l: l, cycles: map[string]error{}, strs: map[string]compiled{}, files: map[string]compiled{}, layouts: map[string]compiled{}}
 	r.loaders[dir] = dl
 	return dl
 }
@@ -70,7 +74,11 @@ func (dl *dirLoader) compileString(src string) (*expr.Pongo, error) {
 	if ok {
 		return c.p, c.err
 	}
-	p, err := dl.l.Compile(src)
+	var p *expr.Pongo
+	err := dl.checkIncludes(src, "")
+	if err == nil {
+		p, err = dl.l.Compile(src)
+	}
 	dl.mu.Lock()
 	dl.strs[src] = compiled{p, err}
 	dl.mu.Unlock()
@@ -137,7 +145,9 @@ func (dl *dirLoader) renderFile(name string, env expr.Env, pos story.Pos, state 
 	c, ok := dl.files[path]
 	dl.mu.Unlock()
 	if !ok {
-		c.p, c.err = dl.l.CompileFile(path)
+		if c.err = dl.checkIncludes("", path); c.err == nil {
+			c.p, c.err = dl.l.CompileFile(path)
+		}
 		dl.mu.Lock()
 		dl.files[path] = c
 		dl.mu.Unlock()
@@ -166,7 +176,9 @@ func (dl *dirLoader) renderLayout(src, name string, env expr.Env, pos story.Pos,
 	if !ok {
 		// Compile the layout itself first: its own syntax errors are then
 		// reported against the layout file, not the generated child.
-		if _, lerr := dl.l.CompileFile(path); lerr != nil {
+		if cerr := dl.checkIncludes("", path); cerr != nil {
+			c.err = fileErr(story.Pos{File: path}, state, path, cerr)
+		} else if _, lerr := dl.l.CompileFile(path); lerr != nil {
 			c.err = fileErr(story.Pos{File: path}, state, path, lerr)
 		} else {
 			c.p, c.err = dl.l.Compile(src)
