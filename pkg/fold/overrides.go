@@ -78,7 +78,9 @@ func (fs *folder) parseOverride(chain string, p story.Pos, label string, doc map
 	st, ds := story.LoadBytes(label, data, story.Options{AllowUnsetEnv: true})
 	var bad []string
 	for _, d := range ds {
-		if d.Severity == diag.Error && structural[d.Rule] {
+		// Reference checks of a lone override (a choice item naming a child
+		// intent the snippet does not declare) are not structural.
+		if d.Severity == diag.Error && structural[d.Rule] && !strings.Contains(d.Message, "not declared") && !strings.Contains(d.Message, "not a declared slot") {
 			bad = append(bad, d.Message)
 		}
 	}

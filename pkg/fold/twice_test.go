@@ -3,6 +3,7 @@ package fold
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"kitsoki/pkg/story"
@@ -205,5 +206,61 @@ states:
 	eq(t, "generated dir", f.Dir("c.one_run"), filepath.Join(dir, "c"))
 	if f.Story.Phases != nil {
 		t.Error("the child's phases leaked into the importer")
+	}
+}
+
+// TestOverrideWithChoiceAndBadShape: an override's choice view naming child
+// intents folds; a malformed override is an error naming the override.
+func TestOverrideWithChoiceAndBadShape(t *testing.T) {
+	files := map[string]string{
+		"c/app.yaml": `app: { id: c }
+intents:
+  hop: { description: hop, slots: { n: { type: int } } }
+root: r
+states:
+  r:
+    on:
+      hop: [{ target: r }]
+`,
+	}
+	files["p/app.yaml"] = `app: { id: p }
+root: s
+imports:
+  c:
+    source: ../c
+    overrides:
+      states:
+        r:
+          view:
+            - choice:
+                items:
+                  - { label: "hop", intent: hop, slots: { n: 1 } }
+          on:
+            hop: [{ target: r }]
+states:
+  s: {}
+`
+	dir := writeFiles(t, files)
+	st, _ := story.Load(filepath.Join(dir, "p"), story.Options{})
+	f := mustFold(t, st)
+	eq(t, "arc", targets(state(t, f, "c.r")), []string{"c__hop -> ../r"})
+	eq(t, "choice kept", state(t, f, "c.r").View.Elements[0].Kind, "choice")
+
+	files["p/app.yaml"] = `app: { id: p }
+root: s
+imports:
+  c:
+    source: ../c
+    overrides:
+      states:
+        r: { on: "not a mapping" }
+states:
+  s: {}
+`
+	dir = writeFiles(t, files)
+	st, _ = story.Load(filepath.Join(dir, "p"), story.Options{})
+	_, err := New(st, Options{})
+	if err == nil || !strings.Contains(err.Error(), "imports.c: ") || !strings.Contains(err.Error(), "overrides.states.r") {
+		t.Fatalf("want an error naming imports.c and the override, got %v", err)
 	}
 }
