@@ -263,4 +263,5 @@ states:
 	if err == nil || !strings.Contains(err.Error(), "imports.c: ") || !strings.Contains(err.Error(), "overrides.states.r") {
 		t.Fatalf("want an error naming imports.c and the override, got %v", err)
 	}
+	t.Log(err)
 }
