@@ -43,6 +43,7 @@ type fixtureRun struct {
 	sess      *engine.Session
 	hc        *engine.HostCassette
 	rec       *Recording
+	star      host.StarlarkOptions
 	hadErrors bool
 	allEvents []event
 	nEvents   int
@@ -132,12 +133,28 @@ func (fr *fixtureRun) run(ctx context.Context) {
 		fr.hc = hc
 	}
 	var unsup []Failure
-	for _, k := range []string{"starlark_http_cassette", "starlark_inspect_cassette"} {
-		if _, ok := fx.KeyPos[k]; ok {
-			// TODO(HOSTS): pass the cassette through host.Options.Starlark.
-			unsup = append(unsup, Failure{Turn: -1, Pos: fx.at(k), Message: "not supported yet: " + k + " (the Starlark host handler's cassette option)"})
+	var star host.StarlarkOptions
+	if p := fx.StarlarkHTTPCassette; p != "" {
+		data, err := readBounded(fr.rel(p))
+		if err == nil {
+			star.HTTPCassette, err = host.ParseHTTPCassette(fr.rel(p), data)
+		}
+		if err != nil {
+			fr.fatal(fx.at("starlark_http_cassette"), "starlark_http_cassette: %v", err)
+			return
 		}
 	}
+	if p := fx.StarlarkInspectCassette; p != "" {
+		data, err := readBounded(fr.rel(p))
+		if err == nil {
+			star.Inspect, err = host.ParseInspectCassette(fr.rel(p), data)
+		}
+		if err != nil {
+			fr.fatal(fx.at("starlark_inspect_cassette"), "starlark_inspect_cassette: %v", err)
+			return
+		}
+	}
+	fr.star = star
 	if fx.StrictCassetteCoverage && fr.hc != nil {
 		if _, ok := any(fr.hc).(remainder); !ok {
 			unsup = append(unsup, Failure{Turn: -1, Pos: fx.at("strict_cassette_coverage"), Message: "not supported yet: strict_cassette_coverage (the host cassette does not report unplayed episodes)"})
@@ -238,10 +255,18 @@ func (fr *fixtureRun) registry(fx *Fixture) *host.Registry {
 		reg.Register("host", dropHandler)
 		return reg
 	}
+	// Tests never reach the network: Starlark's ctx.http answers from the
+	// fixture's cassette or fails.
+	fr.star.NoNetwork = true
 	if len(fx.HostBindings) > 0 {
-		host.RegisterBuiltins(reg, host.Options{})
+		host.RegisterBuiltins(reg, host.Options{Starlark: fr.star})
 	} else if h, _, _, ok := host.Builtins(host.Options{}).Lookup(host.HandlerJobsAnswer); ok {
 		reg.Register(host.HandlerJobsAnswer, h)
+	}
+	if fx.StarlarkHTTPCassette != "" || fx.StarlarkInspectCassette != "" {
+		// The real host.starlark.run runs the script; only its ctx.http /
+		// ctx.fs / ctx.probe traffic is served from the cassettes.
+		reg.Register(host.HandlerStarlarkRun, host.NewStarlarkRun(fr.star))
 	}
 	for _, s := range fx.HostHandlers {
 		reg.Register(s.Name, s.Handler())
