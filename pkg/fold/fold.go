@@ -49,6 +49,10 @@ type StateInfo struct {
 	Dir string
 	// File is the manifest of that story.
 	File string
+	// Story is that story as loaded (the input, read-only): its prompts:
+	// overlay/shared dirs and search path are the ones its files use
+	// (e.g. engine.StoryLoader(si.Story) for a child's prompt includes).
+	Story *story.Story
 	// Alias is the dotted chain of import aliases the state lives under
 	// ("" for the top story's own states, "fleet.ship.maker" for a
 	// grand-grand-child). A wrapper's Alias is its importer's chain.
@@ -72,6 +76,8 @@ type AliasInfo struct {
 	File   string
 	// Dir is the child story's directory.
 	Dir string
+	// Story is the child as loaded (the input, read-only).
+	Story *story.Story
 }
 
 // Fold returns a new story whose imports are folded into one state tree
@@ -246,13 +252,13 @@ func (fs *folder) result(root *node) *Folded {
 	}
 	for _, s := range root.st.AllStates() {
 		o := fs.stateDir[s]
-		si := &StateInfo{Path: s.Path, Dir: o.dir, File: o.file, Alias: o.alias, IntentAliases: fs.aliases[s]}
-		if si.Dir == "" {
-			si.Dir, si.File = root.st.Dir, root.st.File
+		si := &StateInfo{Path: s.Path, Dir: o.dir, File: o.file, Story: o.story, Alias: o.alias, IntentAliases: fs.aliases[s]}
+		if si.Story == nil {
+			si.Dir, si.File, si.Story = root.orig.Dir, root.orig.File, root.orig
 		}
 		if w := fs.wrappers[s]; w != nil {
 			si.Wrapper = true
-			f.aliases = append(f.aliases, AliasInfo{Path: s.Path, Alias: s.Name, Source: w.source, File: w.file, Dir: w.dir})
+			f.aliases = append(f.aliases, AliasInfo{Path: s.Path, Alias: s.Name, Source: w.source, File: w.file, Dir: w.dir, Story: w.story})
 		}
 		f.states[s.Path] = si
 		if _, dup := f.byPath[s.Path]; !dup {

@@ -170,7 +170,10 @@ func TestImportsSmoke(t *testing.T) {
 	}
 	eq(t, "dirs", []string{f.Dir("main"), f.Dir("sub"), f.Dir("sub.idle"), f.Dir("sub.working")},
 		[]string{st.Dir, st.Dir, st.Imports["sub"].Child.Dir, st.Imports["sub"].Child.Dir})
-	eq(t, "aliases", f.Aliases(), []AliasInfo{{Path: "sub", Alias: "sub", Source: "../sub_story", File: st.Imports["sub"].Child.File, Dir: st.Imports["sub"].Child.Dir}})
+	eq(t, "aliases", f.Aliases(), []AliasInfo{{Path: "sub", Alias: "sub", Source: "../sub_story", File: st.Imports["sub"].Child.File, Dir: st.Imports["sub"].Child.Dir, Story: st.Imports["sub"].Child}})
+	if f.Info("sub.idle").Story != st.Imports["sub"].Child || f.Info("main").Story != st || f.Info("sub").Story != st {
+		t.Error("StateInfo.Story wrong")
+	}
 	if f.EffectDir(w.OnEnter[0]) != st.Dir || f.EffectDir(pr.OnEnter[0]) != st.Imports["sub"].Child.Dir {
 		t.Error("effect dirs wrong")
 	}

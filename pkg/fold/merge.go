@@ -14,10 +14,12 @@ var reserved = map[string]bool{"last_error": true, "host_error": true, "write_mo
 // origin is where a folded state came from.
 type origin struct {
 	dir, file, alias string
+	story            *story.Story
 }
 
 type wrapInfo struct {
 	source, file, dir string
+	story             *story.Story
 }
 
 // node is one story of the import tree: a private deep copy (st) of the
@@ -53,7 +55,7 @@ func joinChain(chain, alias string) string {
 // build copies st and, recursively, every imports: child.
 func (fs *folder) build(st *story.Story, im *story.Import, chain string, stack []*story.Story) *node {
 	n := &node{orig: st, st: copyStory(st), im: im, chain: chain}
-	o := origin{dir: st.Dir, file: st.File, alias: chain}
+	o := origin{dir: st.Dir, file: st.File, alias: chain, story: st}
 	for _, s := range n.st.States {
 		fs.mark(s, o)
 	}
@@ -129,7 +131,7 @@ func (fs *folder) fold(n *node) {
 		if err := fs.opts.Phases(n.st); err != nil {
 			fs.errf(n.chain, n.st.Phases.Pos, "%s: phases: %v", n.orig.File, err)
 		}
-		o := origin{dir: n.orig.Dir, file: n.orig.File, alias: n.chain}
+		o := origin{dir: n.orig.Dir, file: n.orig.File, alias: n.chain, story: n.orig}
 		var walk func([]*story.State)
 		walk = func(list []*story.State) {
 			for _, s := range list {
@@ -187,8 +189,8 @@ func (fs *folder) merge(n, k *node) {
 	}
 	w.Children = ch.States
 	w.OnEnter = fs.entryEffects(ch, im, n.orig.Dir)
-	fs.stateDir[w] = origin{dir: n.orig.Dir, file: n.orig.File, alias: n.chain}
-	fs.wrappers[w] = &wrapInfo{source: im.Source, file: k.orig.File, dir: k.orig.Dir}
+	fs.stateDir[w] = origin{dir: n.orig.Dir, file: n.orig.File, alias: n.chain, story: n.orig}
+	fs.wrappers[w] = &wrapInfo{source: im.Source, file: k.orig.File, dir: k.orig.Dir, story: k.orig}
 	if hasTopState(p, alias) {
 		fs.errf(k.chain, im.Pos, "alias collides with existing parent state of the same name")
 	}

@@ -26,7 +26,7 @@ func (fs *folder) applyOverrides(n, k *node) {
 	if ov == nil {
 		return
 	}
-	o := origin{dir: k.orig.Dir, file: k.orig.File, alias: k.chain}
+	o := origin{dir: k.orig.Dir, file: k.orig.File, alias: k.chain, story: k.orig}
 	for _, name := range orderedKeys(nil, ov.States) {
 		idx := -1
 		for i, s := range k.st.States {

@@ -21,6 +21,10 @@ type dirLoader struct {
 	ns   map[string][]string // namespace prefix ("@shared") -> directories
 	l    *expr.PongoLoader
 
+	// compileMu serialises compiles: a pongo2 TemplateSet is not safe for
+	// concurrent FromString/FromFile (rendering a compiled template is).
+	compileMu sync.Mutex
+
 	mu      sync.Mutex
 	cycles  map[string]error // include-graph check per file
 	strs    map[string]compiled
@@ -77,7 +81,9 @@ func (dl *dirLoader) compileString(src string) (*expr.Pongo, error) {
 	var p *expr.Pongo
 	err := dl.checkIncludes(src, "")
 	if err == nil {
+		dl.compileMu.Lock()
 		p, err = dl.l.Compile(src)
+		dl.compileMu.Unlock()
 	}
 	dl.mu.Lock()
 	dl.strs[src] = compiled{p, err}
@@ -146,7 +152,9 @@ func (dl *dirLoader) renderFile(name string, env expr.Env, pos story.Pos, state 
 	dl.mu.Unlock()
 	if !ok {
 		if c.err = dl.checkIncludes("", path); c.err == nil {
+			dl.compileMu.Lock()
 			c.p, c.err = dl.l.CompileFile(path)
+			dl.compileMu.Unlock()
 		}
 		dl.mu.Lock()
 		dl.files[path] = c
@@ -178,10 +186,14 @@ func (dl *dirLoader) renderLayout(src, name string, env expr.Env, pos story.Pos,
 		// reported against the layout file, not the generated child.
 		if cerr := dl.checkIncludes("", path); cerr != nil {
 			c.err = fileErr(story.Pos{File: path}, state, path, cerr)
-		} else if _, lerr := dl.l.CompileFile(path); lerr != nil {
-			c.err = fileErr(story.Pos{File: path}, state, path, lerr)
 		} else {
-			c.p, c.err = dl.l.Compile(src)
+			dl.compileMu.Lock()
+			if _, lerr := dl.l.CompileFile(path); lerr != nil {
+				c.err = fileErr(story.Pos{File: path}, state, path, lerr)
+			} else {
+				c.p, c.err = dl.l.Compile(src)
+			}
+			dl.compileMu.Unlock()
 		}
 		dl.mu.Lock()
 		dl.layouts[src] = c
