@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/pkg/agent"
 	"kitsoki/pkg/host"
 )
 
@@ -201,5 +202,32 @@ func TestHostProviderDisabledAndDuplicate(t *testing.T) {
 	var me *host.MissingError
 	if err := host.Missing(reg, []string{"host.nope.x"}, nil); !errors.As(err, &me) {
 		t.Errorf("missing: %v", err)
+	}
+}
+
+func TestHostRegistryForStory(t *testing.T) {
+	root := t.TempDir()
+	hostProvider(t, root, "gitp", []string{"host.git"}, 0)
+	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, closeAll, warns, err := a.HostRegistry(nil, host.Options{Getenv: noEnv}, agent.LocalEmbedderConfig{})
+	if err != nil || len(warns) != 0 {
+		t.Fatal(err, warns)
+	}
+	defer closeAll()
+	if err := host.Missing(reg, []string{"host.run", "host.git.push", "host.starlark.run"}, nil); err != nil {
+		t.Errorf("missing: %v", err)
+	}
+	res, err := dispatch(t, reg, "host.git.push", nil)
+	if err != nil || res.Data["op"] != "push" {
+		t.Errorf("provider call: %+v %v", res, err)
+	}
+	if err := closeAll(); err != nil {
+		t.Errorf("close: %v", err)
+	}
+	if _, err := dispatch(t, reg, "host.git.push", nil); err == nil || !strings.Contains(err.Error(), "is closed") {
+		t.Errorf("after close: %v", err)
 	}
 }
