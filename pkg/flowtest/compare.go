@@ -38,6 +38,8 @@ func norm(v any) any {
 			return out
 		}
 		return t
+	case num:
+		return t
 	case int:
 		return num(new(big.Float).SetInt64(int64(t)))
 	case int64:

@@ -8,13 +8,14 @@ import (
 )
 
 // runeWidth is the number of terminal cells r takes: 2 for East Asian wide
-// and fullwidth runes, 0 for combining marks and control characters, 1
-// otherwise.
+// and fullwidth runes, 0 for combining marks, format characters (such as
+// the U+2061..U+2063 source sentinels around agent output) and control
+// characters, 1 otherwise.
 func runeWidth(r rune) int {
 	switch {
 	case r < 0x20 || r == 0x7f:
 		return 0
-	case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r):
+	case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || unicode.Is(unicode.Cf, r):
 		return 0
 	}
 	switch width.LookupRune(r).Kind() {

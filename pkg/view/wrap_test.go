@@ -38,7 +38,7 @@ func TestWordWrap(t *testing.T) {
 }
 
 func TestTextWidth(t *testing.T) {
-	if textWidth("abc") != 3 || textWidth("日本") != 4 || textWidth("a\nabcd") != 4 || textWidth("é") != 1 || textWidth("e\u0301") != 1 {
+	if textWidth("abc") != 3 || textWidth("日本") != 4 || textWidth("a\nabcd") != 4 || textWidth("é") != 1 || textWidth("e\u0301") != 1 || textWidth("\u2061x\u2063") != 1 {
 		t.Error("textWidth")
 	}
 	if trimLines("a  \nb\t\nc") != "a\nb\nc" {
