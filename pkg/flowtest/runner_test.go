@@ -140,6 +140,8 @@ func TestEqualRule(t *testing.T) {
 		{map[string]any{"a": []any{1, 2}}, map[string]any{"a": []any{1.0, 2.0}}, true},
 		{[]any{"x", "y"}, []any{"y", "x"}, false}, {map[string]any{"a": 1}, map[string]any{"a": 1, "b": nil}, false},
 		{true, "true", false}, {tenth + 2*tenth, 0.3, false},
+		// Already-normalised values (event payloads) compare again.
+		{norm(map[string]any{"l": []map[string]any{{"s": 200}}}), map[string]any{"l": []any{map[string]any{"s": 200.0}}}, true},
 	} {
 		if got := Equal(tc.a, tc.b); got != tc.eq {
 			t.Errorf("Equal(%#v, %#v) = %v, want %v", tc.a, tc.b, got, tc.eq)
