@@ -28,6 +28,10 @@ import (
 //	{"data":{...},"error":"message"}    a domain error: on_error applies, data still binds
 //	{"infra_error":"message"}           the provider could not do the call at all
 //
+// An answer may add "delay_ms" (how long the call takes in the run's
+// clock) and "clarification": {"question": "...", "data": {...}} (a
+// background call asks the user before it can finish).
+//
 // Calls to one provider are served one at a time.
 
 // DefaultHostTimeout bounds one host-provider call when the manifest sets no
@@ -166,6 +170,11 @@ type hostAnswer struct {
 	Data       map[string]any `json:"data"`
 	Error      string         `json:"error"`
 	InfraError string         `json:"infra_error"`
+	// DelayMS is how long the call takes in the run's (virtual) time.
+	DelayMS int64 `json:"delay_ms"`
+	// Clarification asks the user a question before a background call
+	// can finish.
+	Clarification *host.Clarification `json:"clarification"`
 }
 
 func (p *hostProc) timeout() time.Duration {
@@ -233,7 +242,13 @@ func (p *hostProc) answer(handler string, out []byte) (host.Result, error) {
 	if a.Data != nil {
 		a.Data = normalizeInts(a.Data).(map[string]any)
 	}
-	return host.Result{Data: a.Data, Error: a.Error}, nil
+	if a.DelayMS < 0 {
+		return host.Result{}, fmt.Errorf("%s answered %s with a negative delay_ms (%d)", p.who(), handler, a.DelayMS)
+	}
+	if a.Clarification != nil && strings.TrimSpace(a.Clarification.Question) == "" {
+		return host.Result{}, fmt.Errorf("%s answered %s with a clarification without a question", p.who(), handler)
+	}
+	return host.Result{Data: a.Data, Error: a.Error, Delay: time.Duration(a.DelayMS) * time.Millisecond, Clarification: a.Clarification}, nil
 }
 
 // normalizeInts is normalize with integral numbers as int (what the engine

@@ -125,6 +125,10 @@ func TestHostProviderErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "not a JSON object") {
 		t.Errorf("garbage: %v", err)
 	}
+	res, err = dispatch(t, reg, "host.git.push", map[string]any{"mode": "clarify"})
+	if err != nil || res.Delay != 1500*time.Millisecond || res.Clarification == nil || res.Clarification.Question != "which remote?" || res.Data["asked"] != true {
+		t.Errorf("clarify: %+v %v", res, err)
+	}
 	// a crash on every call: one respawn, then the error names the
 	// provider, the exit and its stderr.
 	_, err = dispatch(t, reg, "host.git.push", map[string]any{"mode": "crash"})

@@ -193,3 +193,32 @@ func TestCorpusAllStates(t *testing.T) {
 		})
 	}
 }
+
+// TestNestedImportViewRoots: a grand-child's extends: layout comes from
+// its own story (upstream looked it up in the top alias's story and the
+// render failed, story-runtime §6.3 ⚠; docs/compat/views.md).
+func TestNestedImportViewRoots(t *testing.T) {
+	st := load(t, "testdata/nested/top")
+	f, err := fold.New(st, fold.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := FromFolded(f)
+	for path, want := range map[string]string{
+		"hub":      "hub from TOP base",
+		"m.start":  "mid start from MID base",
+		"m.l.room": "leaf room from LEAF base",
+	} {
+		if got := render(t, r, path, nil); got != want {
+			t.Errorf("%s: got %q want %q", path, got, want)
+		}
+	}
+	if d := f.UpstreamViewDir("m.l.room"); !strings.HasSuffix(d, "mid") {
+		t.Errorf("upstream would use %s", d)
+	}
+	// Without DirFor, the renderer still finds the innermost wrapper that
+	// carries its child (unfolded stories) or falls back to the story dir.
+	if got := render(t, New(f.Story), "hub", nil); got != "hub from TOP base" {
+		t.Errorf("default dir: %q", got)
+	}
+}

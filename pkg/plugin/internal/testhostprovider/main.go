@@ -50,6 +50,8 @@ func main() {
 				os.Exit(8)
 			}
 			_ = out.Encode(map[string]any{"data": map[string]any{"recovered": true, "pid": os.Getpid()}})
+		case "clarify":
+			_ = out.Encode(map[string]any{"data": map[string]any{"asked": true}, "delay_ms": 1500, "clarification": map[string]any{"question": "which remote?"}})
 		case "hang":
 			time.Sleep(time.Hour)
 		default:
