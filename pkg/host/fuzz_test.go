@@ -95,3 +95,28 @@ func FuzzTrailingJSON(f *testing.F) {
 		}
 	})
 }
+
+// FuzzGlob: any pattern terminates without panicking and never returns a
+// path outside the root.
+func FuzzGlob(f *testing.F) {
+	root := f.TempDir()
+	for _, p := range []string{"a/b.md", "a/c/d.txt", "e.md"} {
+		full := filepath.Join(root, p)
+		_ = os.MkdirAll(filepath.Dir(full), 0o755)
+		_ = os.WriteFile(full, []byte("x"), 0o644)
+	}
+	for _, s := range []string{"**/*.md", "a/*", "../*", "/etc/*", "[", "a/**/**/d.txt", "**"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, pat string) {
+		got, err := Glob(root, pat, 100)
+		if err != nil {
+			return
+		}
+		for _, g := range got {
+			if !within(root, filepath.Join(root, g)) {
+				t.Fatalf("%q matched %q outside the root", pat, g)
+			}
+		}
+	})
+}

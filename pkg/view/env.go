@@ -24,6 +24,11 @@ func (r *Renderer) env(s *story.State, world, extra map[string]any) expr.Env {
 		"state": map[string]any{"path": s.Path, "description": s.Description},
 	}
 	for k, v := range extra {
+		if v == nil {
+			if _, isRoot := env[k]; isRoot {
+				continue // a nil root stays an empty map
+			}
+		}
 		env[k] = v
 	}
 	h := &helpers{r: r, s: s, env: env}

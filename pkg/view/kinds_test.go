@@ -225,3 +225,17 @@ func TestConcurrentRenders(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestNilRootsInExtra(t *testing.T) {
+	r, w := kinds(t)
+	var nilMap map[string]any
+	for _, extra := range []map[string]any{{"slots": nil}, {"slots": nilMap}, nil} {
+		got, err := r.RenderView("plain", w, extra)
+		if err != nil || got != "n=2 flag=True name=Ada path=plain slot=" {
+			t.Errorf("extra %v: %q %v", extra, got, err)
+		}
+		if _, err := r.RenderView("guards", w, extra); err != nil {
+			t.Errorf("guards with extra %v: %v", extra, err)
+		}
+	}
+}

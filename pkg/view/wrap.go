@@ -60,7 +60,7 @@ func wordWrap(s string, limit int) string {
 		wordLen int
 	)
 	addSpace := func() {
-		lineLen += len([]rune(space.String()))
+		lineLen += space.Len()
 		out.WriteString(space.String())
 		space.Reset()
 	}
@@ -83,7 +83,7 @@ func wordWrap(s string, limit int) string {
 		switch {
 		case c == '\n':
 			if word.Len() == 0 {
-				if lineLen+len([]rune(space.String())) > limit {
+				if lineLen+space.Len() > limit {
 					lineLen = 0
 				} else {
 					out.WriteString(space.String())
@@ -102,7 +102,7 @@ func wordWrap(s string, limit int) string {
 		default:
 			word.WriteRune(c)
 			wordLen += runeWidth(c)
-			if lineLen+len([]rune(space.String()))+wordLen > limit && wordLen < limit {
+			if lineLen+space.Len()+wordLen > limit && wordLen < limit {
 				addNewLine()
 			}
 		}
