@@ -51,6 +51,7 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 				Jobs:        jobs,
 				ProfilePath: profile,
 			})
+			lintFlows(&res, story.Options{AllowUnsetEnv: allowUnsetEnv}) // flow fixtures beside each story
 			out := c.OutOrStdout()
 			tty := isTerminal(out)
 			ho := diag.HumanOptions{Color: tty && !noColor && os.Getenv("NO_COLOR") == "", Snippet: tty}

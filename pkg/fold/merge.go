@@ -69,7 +69,7 @@ func (fs *folder) build(st *story.Story, im *story.Import, chain string, stack [
 		}
 		sub := joinChain(chain, alias)
 		if ci.Child == nil {
-			hint := ""
+			hint := " (see the load errors for it)"
 			if strings.HasPrefix(ci.Source, "@kitsoki/") {
 				hint = " (set KITSOKI_REPO to a kitsoki checkout holding stories/" + strings.TrimPrefix(ci.Source, "@kitsoki/") + "/app.yaml)"
 			}
