@@ -52,7 +52,7 @@ func TestHandlersConcurrent(t *testing.T) {
 
 func BenchmarkStarlarkWeather(b *testing.B) {
 	dir, _ := filepath.Abs("testdata/weather")
-	c := loadHTTP(&testing.T{}, filepath.Join(dir, "forecast.http.yaml"))
+	c := loadHTTP(b, filepath.Join(dir, "forecast.http.yaml"))
 	h := NewStarlarkRun(StarlarkOptions{HTTPCassette: c, NoNetwork: true})
 	args := map[string]any{"script": "weather_report.star", "inputs": map[string]any{"location": "Tokyo", "mode": "forecast"}}
 	for b.Loop() {

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-func loadHTTP(t *testing.T, path string) *HTTPCassette {
+func loadHTTP(t testing.TB, path string) *HTTPCassette {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -97,9 +97,10 @@ const TransitionViewKey = "transition_view"
 // RenderView renders the view of the state at statePath ("a.b", or a
 // parallel "p#p.a.x|p.b.y") against world. extra entries are added to the
 // template context over the defaults (for example "slots", "run", "event",
-// "args"; TransitionViewKey selects a transition's view). A state without a view of its own uses its nearest ancestor's;
-// when none has one the result is "" with no error. The engine's
-// ViewRenderer interface (story-runtime §8).
+// "args"; TransitionViewKey selects a transition's view). A state without
+// a view of its own uses its nearest ancestor's; when none has one the
+// result is "" with no error. The engine's ViewRenderer interface
+// (story-runtime §8).
 func (r *Renderer) RenderView(statePath string, world map[string]any, extra map[string]any) (out string, err error) {
 	defer r.recoverInto(statePath, &out, &err)
 	if tv, ok := extra[TransitionViewKey]; ok {
@@ -144,11 +145,8 @@ func (r *Renderer) RenderTransitionView(statePath string, v *story.View, world m
 		return "", nil
 	}
 	path := statePath
-	if root, leaves, ok := splitParallel(statePath); ok {
-		path = root
-		if len(leaves) > 0 {
-			path = leaves[0]
-		}
+	if root, _, ok := splitParallel(statePath); ok {
+		path = root // a parallel state's transition view renders as the root
 	}
 	s, err := r.state(path)
 	if err != nil {
