@@ -41,17 +41,17 @@ type hostAnswer struct {
 
 // dispatch runs one host call (its host/pre-call hooks already ran in
 // invoke). A handler registered under the exact name wins (flow stubs
-// replace agent verbs too), then the host cassette, then the agent layer
+// replace agent verbs too) after the host cassette, then the agent layer
 // for host.agent.<verb>, then the registry's longest prefix.
 // rc is the rendered agent call (nil for other handlers); promptErr is why
 // its prompt could not be rendered, reported as the call's failure.
 func (r *runner) dispatch(ctx context.Context, e *Effect, args map[string]any, rc *RenderedCall, promptErr error) (hostAnswer, string, error) {
-	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok && op == "" {
-		return r.callHandler(ctx, h, e.Invoke, "", args)
-	}
 	if hc := r.opts.HostCassette; hc != nil && hc.Handles(e.Invoke) {
 		res, id, err := hc.play(ctx, r, e, args)
 		return hostAnswer{data: res}, id, err
+	}
+	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok && op == "" {
+		return r.callHandler(ctx, h, e.Invoke, "", args)
 	}
 	if isAgentHandler(e.Invoke) {
 		res, id, err := r.callAgent(ctx, e, args, rc, promptErr)

@@ -201,7 +201,7 @@ func (r *runner) prepareJob(e *Effect, args map[string]any, rc *RenderedCall, pr
 	env := r.hostEnv()
 	env.Emit = nil
 	args = deepCopy(args).(map[string]any)
-	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok && (op == "" || !isAgentHandler(e.Invoke)) && !(op != "" && r.opts.HostCassette.Handles(e.Invoke)) {
+	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok && (op == "" || !isAgentHandler(e.Invoke)) && !r.opts.HostCassette.Handles(e.Invoke) {
 		return func(ctx context.Context) (hostAnswer, error) {
 			if op != "" {
 				if _, ok := args["op"]; !ok {

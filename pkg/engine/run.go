@@ -146,13 +146,12 @@ func (f funcClock) Now() time.Time { return f() }
 // background jobs are waited for). It always returns a Result;
 // Result.Err carries the failure. It is a Session driven to its end.
 func Run(ctx context.Context, m *Machine, opts Options) *Result {
-	s, err := Start(ctx, m, SessionOptions{Options: opts, Bootstrap: true})
+	s, err := start(ctx, m, SessionOptions{Options: opts, Bootstrap: true}, true)
 	if s == nil {
 		return &Result{Outcome: OutcomeFailed, Err: err}
 	}
 	defer s.Close()
 	r := s.r
-	r.oneShot = true
 	consumed := 0
 	if err == nil {
 		err = s.runInputs(ctx, &consumed)

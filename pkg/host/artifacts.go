@@ -180,10 +180,8 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 
 // errText is an error's text without the Op/Path decoration of *PathError.
 func errText(err error) string {
-	var pe *os.PathError
 	if e, ok := err.(*os.PathError); ok {
-		pe = e
-		return pe.Err.Error()
+		return e.Err.Error()
 	}
 	return err.Error()
 }

@@ -14,6 +14,7 @@ import (
 	"go.starlark.net/lib/json"
 	"go.starlark.net/lib/math"
 	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
 	"go.starlark.net/syntax"
 )
 
@@ -77,9 +78,6 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	script := strArg(c.Args, "script")
 	path, err := StarlarkScript(c.Env.StoryDir, script)
 	if err != nil {
-		if errors.Is(err, errOutside) {
-			return domainErr("%v", err), nil
-		}
 		return domainErr("%v", err), nil
 	}
 	src, err := readLimited(path, maxScript)
@@ -126,7 +124,10 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 		return fail("inputs: %v", err)
 	}
 
+	predeclared := starlark.StringDict{"json": json.Module, "math": math.Module, "struct": starlark.NewBuiltin("struct", starlarkstruct.Make)}
+	opts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
 	thread := &starlark.Thread{Name: name + " " + script, Print: func(*starlark.Thread, string) {}}
+	thread.Load = newModuleLoader(storyDir, filepath.Dir(path), opts, predeclared)
 	steps := h.o.MaxSteps
 	if steps == 0 {
 		steps = DefaultStarlarkSteps
@@ -135,8 +136,6 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	stop := context.AfterFunc(ctx, func() { thread.Cancel("the run was stopped") })
 	defer stop()
 
-	predeclared := starlark.StringDict{"json": json.Module, "math": math.Module}
-	opts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
 	globals, err := starlark.ExecFileOptions(opts, thread, script, src, predeclared)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -211,3 +210,54 @@ func readLimited(path string, max int64) ([]byte, error) {
 }
 
 var defaultHTTP = &http.Client{Timeout: 30 * time.Second}
+
+// newModuleLoader serves load("lib.star", ...) from .star files inside the
+// story directory (paths relative to the loading script's directory, or
+// to the story directory when they start with "//"), each loaded once per
+// call; a cycle is an error.
+func newModuleLoader(storyDir, scriptDir string, opts *syntax.FileOptions, predeclared starlark.StringDict) func(*starlark.Thread, string) (starlark.StringDict, error) {
+	type entry struct {
+		globals starlark.StringDict
+		err     error
+		loading bool
+	}
+	cache := map[string]*entry{}
+	var load func(*starlark.Thread, string) (starlark.StringDict, error)
+	load = func(th *starlark.Thread, module string) (starlark.StringDict, error) {
+		rel := module
+		base := scriptDir
+		if r, ok := strings.CutPrefix(module, "//"); ok {
+			rel, base = r, storyDir
+		}
+		if !strings.HasSuffix(rel, ".star") {
+			return nil, fmt.Errorf("load(%q): only .star files inside the story directory can be loaded", module)
+		}
+		abs := rel
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(base, rel)
+		}
+		abs, err := confine("load", "module", storyDir, abs)
+		if err != nil {
+			return nil, fmt.Errorf("load(%q): the module is outside the story directory", module)
+		}
+		if e, ok := cache[abs]; ok {
+			if e.loading {
+				return nil, fmt.Errorf("load(%q): import cycle", module)
+			}
+			return e.globals, e.err
+		}
+		e := &entry{loading: true}
+		cache[abs] = e
+		src, err := readLimited(abs, maxScript)
+		if err != nil {
+			e.err = fmt.Errorf("load(%q): %s", module, errText(err))
+		} else {
+			sub := &starlark.Thread{Name: th.Name, Print: th.Print, Load: load}
+			sub.SetMaxExecutionSteps(1 << 32)
+			e.globals, e.err = starlark.ExecFileOptions(opts, sub, module, src, predeclared)
+		}
+		e.loading = false
+		return e.globals, e.err
+	}
+	return load
+}
