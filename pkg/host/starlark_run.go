@@ -127,11 +127,11 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	predeclared := starlark.StringDict{"json": json.Module, "math": math.Module, "struct": starlark.NewBuiltin("struct", starlarkstruct.Make)}
 	opts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
 	thread := &starlark.Thread{Name: name + " " + script, Print: func(*starlark.Thread, string) {}}
-	thread.Load = newModuleLoader(storyDir, filepath.Dir(path), opts, predeclared)
 	steps := h.o.MaxSteps
 	if steps == 0 {
 		steps = DefaultStarlarkSteps
 	}
+	thread.Load = newModuleLoader(ctx, steps, storyDir, filepath.Dir(path), opts, predeclared)
 	thread.SetMaxExecutionSteps(steps)
 	stop := context.AfterFunc(ctx, func() { thread.Cancel("the run was stopped") })
 	defer stop()
@@ -215,7 +215,7 @@ var defaultHTTP = &http.Client{Timeout: 30 * time.Second}
 // story directory (paths relative to the loading script's directory, or
 // to the story directory when they start with "//"), each loaded once per
 // call; a cycle is an error.
-func newModuleLoader(storyDir, scriptDir string, opts *syntax.FileOptions, predeclared starlark.StringDict) func(*starlark.Thread, string) (starlark.StringDict, error) {
+func newModuleLoader(ctx context.Context, steps uint64, storyDir, scriptDir string, opts *syntax.FileOptions, predeclared starlark.StringDict) func(*starlark.Thread, string) (starlark.StringDict, error) {
 	type entry struct {
 		globals starlark.StringDict
 		err     error
@@ -253,8 +253,10 @@ func newModuleLoader(storyDir, scriptDir string, opts *syntax.FileOptions, prede
 			e.err = fmt.Errorf("load(%q): %s", module, errText(err))
 		} else {
 			sub := &starlark.Thread{Name: th.Name, Print: th.Print, Load: load}
-			sub.SetMaxExecutionSteps(1 << 32)
+			sub.SetMaxExecutionSteps(steps)
+			stop := context.AfterFunc(ctx, func() { sub.Cancel("the run was stopped") })
 			e.globals, e.err = starlark.ExecFileOptions(opts, sub, module, src, predeclared)
+			stop()
 		}
 		e.loading = false
 		return e.globals, e.err

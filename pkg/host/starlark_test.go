@@ -176,6 +176,31 @@ func TestStarlarkChecks(t *testing.T) {
 	}
 }
 
+func TestStarlarkLoadAndStruct(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "lib/util.star"), "def shout(s):\n    return s.upper() + \"!\"\n")
+	writeFile(t, filepath.Join(dir, "scripts/main.star"), "load(\"//lib/util.star\", \"shout\")\nload(\"helper.star\", \"twice\")\ndef main(ctx):\n    p = struct(a = 1)\n    return {\"out\": shout(\"hi\") + twice(str(p.a))}\n")
+	writeFile(t, filepath.Join(dir, "scripts/helper.star"), "def twice(s):\n    return s + s\n")
+	writeFile(t, filepath.Join(dir, "scripts/main.star.yaml"), "outputs:\n  out: { type: string }\n")
+	writeFile(t, filepath.Join(dir, "scripts/bad.star"), "load(\"../../../etc/x.star\", \"y\")\ndef main(ctx):\n    return {}\n")
+	writeFile(t, filepath.Join(dir, "scripts/bad.star.yaml"), "outputs: {}\n")
+	writeFile(t, filepath.Join(dir, "scripts/cyc.star"), "load(\"cyc.star\", \"x\")\nx = 1\ndef main(ctx):\n    return {}\n")
+	writeFile(t, filepath.Join(dir, "scripts/cyc.star.yaml"), "outputs: {}\n")
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	d := mustOK(t, h, starEnv(dir), map[string]any{"script": "scripts/main.star"})
+	if d["out"] != "HI!11" {
+		t.Errorf("load: %v", d)
+	}
+	res, _ := call(t, h, starEnv(dir), map[string]any{"script": "scripts/bad.star"})
+	if !strings.Contains(res.Error, "outside the story directory") {
+		t.Errorf("escape: %q", res.Error)
+	}
+	res, _ = call(t, h, starEnv(dir), map[string]any{"script": "scripts/cyc.star"})
+	if !strings.Contains(res.Error, "cycle") {
+		t.Errorf("cycle: %q", res.Error)
+	}
+}
+
 func TestStarlarkCancel(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "spin.star"), "def main(ctx):\n    while True:\n        pass\n")
