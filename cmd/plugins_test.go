@@ -126,7 +126,7 @@ states:
 		"host.git", "provider:gitp", "git and chat for this team",
 		"host.chat is called by:", `state "start" on_enter[2]`, "(host.chat.create)",
 		"host.git is called by:", "(host.git.push via iface.vcs.push)",
-		"host.ide.open_file", "missing",
+		"host.ide", "missing",
 		"1 host handler(s) the story calls have no handler", "--host-cassette FILE",
 	} {
 		if !strings.Contains(s, want) {
@@ -150,7 +150,7 @@ states:
 	for _, h := range rep.Hosts {
 		got[h.Name] = h.Source + "/" + strings.Repeat("u", len(h.Uses))
 	}
-	for name, want := range map[string]string{"host.run": "builtin/u", "host.git": "provider:gitp/u", "host.chat": "provider:gitp/u", "host.ide.open_file": "missing/u", "host.inbox.add": "builtin/"} {
+	for name, want := range map[string]string{"host.run": "builtin/u", "host.git": "provider:gitp/u", "host.chat": "provider:gitp/u", "host.ide": "missing/u", "host.inbox.add": "builtin/"} {
 		if got[name] != want {
 			t.Errorf("%s: %q, want %q (all: %v)", name, got[name], want, got)
 		}

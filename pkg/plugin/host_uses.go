@@ -135,10 +135,13 @@ func ListHosts(reg *host.Registry, uses []HostUse) []HostEntry {
 				byName[served].Uses = append(byName[served].Uses, u)
 				continue
 			}
-			e := byName[u.Handler]
-			if e == nil {
-				e = &HostEntry{Name: u.Handler, Source: "missing", Summary: "no handler: add a host provider (.kitsoki/plugins/<dir>/manifest.yaml hosts:) or pass --host-cassette FILE", Uses: []HostUse{}}
-				byName[u.Handler] = e
+			// Missing calls are grouped by namespace (host.git for
+			// host.git.push and host.git.merge): one provider serves them.
+			ns := missingName(u.Handler)
+			e := byName[ns]
+			if e == nil || e.Source != "missing" {
+				e = &HostEntry{Name: ns, Source: "missing", Summary: "no handler: add a host provider (.kitsoki/plugins/<dir>/manifest.yaml hosts: [" + ns + "]) or pass --host-cassette FILE", Uses: []HostUse{}}
+				byName[ns] = e
 			}
 			e.Uses = append(e.Uses, u)
 		}
@@ -149,4 +152,14 @@ func ListHosts(reg *host.Registry, uses []HostUse) []HostEntry {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// missingName is the namespace of an unserved handler (host.<ns>), or the
+// name itself when it has no op.
+func missingName(h string) string {
+	parts := strings.SplitN(h, ".", 3)
+	if len(parts) == 3 {
+		return parts[0] + "." + parts[1]
+	}
+	return h
 }

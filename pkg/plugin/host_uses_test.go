@@ -79,7 +79,7 @@ intents:
 			missing = append(missing, h.Name)
 		}
 	}
-	if strings.Join(missing, ",") != "host.git_worktree.create" {
+	if strings.Join(missing, ",") != "host.git_worktree" {
 		t.Errorf("missing: %v", missing)
 	}
 
