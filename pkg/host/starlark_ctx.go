@@ -32,11 +32,12 @@ type scriptCtx struct {
 }
 
 func (s *scriptCtx) value(inputs map[string]any) (starlark.Value, error) {
+	// inputs and world values are fresh copies: a script may change them
+	// without touching the run's world.
 	in, err := toStarlark(inputs)
 	if err != nil {
 		return nil, err
 	}
-	in.Freeze()
 	b := starlark.NewBuiltin
 	world := starlarkstruct.FromStringDict(starlark.String("world"), starlark.StringDict{
 		"get": b("world.get", s.worldGet),
@@ -73,7 +74,6 @@ func (s *scriptCtx) worldGet(_ *starlark.Thread, fn *starlark.Builtin, args star
 	if err != nil {
 		return nil, fmt.Errorf("world.get(%q): %v", key, err)
 	}
-	sv.Freeze()
 	return sv, nil
 }
 
