@@ -252,7 +252,12 @@ func (fr *fixtureRun) fail(turn int, p Pos, format string, a ...any) {
 func (fr *fixtureRun) registry(fx *Fixture) *host.Registry {
 	reg := host.NewRegistry()
 	if fr.legacy {
+		// Every handler by prefix; agent verbs by exact name (the engine
+		// routes those to its agent layer unless a handler has the name).
 		reg.Register("host", dropHandler)
+		for _, v := range []string{"ask", "decide", "extract", "task", "converse", "search"} {
+			reg.Register("host.agent."+v, dropHandler)
+		}
 		return reg
 	}
 	// Tests never reach the network: Starlark's ctx.http answers from the

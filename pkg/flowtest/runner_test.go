@@ -505,6 +505,25 @@ expect_files:
 	wantFail(t, rs[0], `expect_world_final["out"]: got "hi", want "nope"`, `expect_files[there.txt]: content does not match "^bye"`, "expect_files[missing.txt]: file does not exist")
 }
 
+func TestLegacyPathDropsAgentCalls(t *testing.T) {
+	wantPass(t, one(t, `test_kind: flow
+initial_state: a
+turns:
+  - intent: { name: judge }
+    expect_state: j
+    expect_world: { n: 0, last_error: "" }
+`))
+	// On the orchestrator path the stub answers the agent verb.
+	wantPass(t, one(t, `test_kind: flow
+initial_state: a
+host_handlers:
+  host.agent.decide: { data: { count: 7 } }
+turns:
+  - intent: { name: judge }
+    expect_world: { n: 7 }
+`))
+}
+
 func TestLegacyPathDropsHostCalls(t *testing.T) {
 	// No host_handlers and no orchestrator key: upstream's legacy path,
 	// where no handler runs and nothing is bound.
