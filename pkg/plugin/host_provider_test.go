@@ -24,7 +24,7 @@ var (
 )
 
 // testHostProviderBinary builds internal/testhostprovider once.
-func testHostProviderBinary(t *testing.T) string {
+func testHostProviderBinary(t testing.TB) string {
 	t.Helper()
 	bin := testHookBinary(t) // makes binDir
 	hostProvOnce.Do(func() {
@@ -40,7 +40,7 @@ func testHostProviderBinary(t *testing.T) string {
 	return hostProvBin
 }
 
-func hostProvider(t *testing.T, root, id string, hosts []string, timeoutMS int) string {
+func hostProvider(t testing.TB, root, id string, hosts []string, timeoutMS int) string {
 	t.Helper()
 	bin := testHostProviderBinary(t)
 	m := fmt.Sprintf("id: %s\nversion: 0.1.0\nsummary: test provider %s\nhosts: [%s]\nentry:\n  command: %q\n  timeout_ms: %d\n", id, id, strings.Join(hosts, ", "), bin, timeoutMS)
@@ -233,5 +233,26 @@ func TestHostRegistryForStory(t *testing.T) {
 	}
 	if _, err := dispatch(t, reg, "host.git.push", nil); err == nil || !strings.Contains(err.Error(), "is closed") {
 		t.Errorf("after close: %v", err)
+	}
+}
+
+// BenchmarkHostProviderCall: one host call round trip to a warm provider
+// process (line-JSON over pipes).
+func BenchmarkHostProviderCall(b *testing.B) {
+	root := b.TempDir()
+	hostProvider(b, root, "gitp", []string{"host.git"}, 0)
+	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
+	if err != nil {
+		b.Fatal(err)
+	}
+	reg := host.NewRegistry()
+	closeAll, _ := a.RegisterHostProviders(reg)
+	defer closeAll()
+	h, _, op, _ := reg.Lookup("host.git.push")
+	c := &host.Call{Handler: "host.git.push", Op: op, Args: map[string]any{"branch": "main"}}
+	for b.Loop() {
+		if _, err := h.Call(b.Context(), c); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
