@@ -265,9 +265,8 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 	}
 	r.calls = append(r.calls, sum)
 	r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e) + resultText(e.Invoke, res), Duration: dur, Error: hr.err})
-	if err := r.bindResult(e, res); err != nil {
-		return nil, err
-	}
+	// harness.returned, then the binds (upstream writes the binds first;
+	// the order is kept from the existing trace shape, docs/compat/engine.md)
 	ret := map[string]any{"namespace": e.Invoke}
 	if res != nil {
 		ret["data"] = res
@@ -276,6 +275,9 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 		ret["error"] = hr.err
 	}
 	if err := r.emit(KindHarnessReturned, ret); err != nil {
+		return nil, err
+	}
+	if err := r.bindResult(e, res); err != nil {
 		return nil, err
 	}
 	if hr.err != "" {

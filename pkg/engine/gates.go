@@ -36,6 +36,11 @@ func (r *runner) gateStops(name string, depth int) (bool, error) {
 		return true, r.emit(KindGateDecided, map[string]any{"available_intents": cands, "bailed_to_human": true,
 			"chosen_intent": "", "decider": "human", "state": s.Path})
 	}
+	if s.Decider == "" && r.so.Mode != ModeStaged {
+		// upstream records every default pass through a gate; we record
+		// it only where a decider or the staged mode was in play
+		return false, nil
+	}
 	return false, r.emit(KindGateDecided, map[string]any{"available_intents": cands, "bailed_to_human": false,
 		"chosen_intent": name, "decider": "default", "state": s.Path})
 }

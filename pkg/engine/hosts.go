@@ -21,7 +21,6 @@ func isAgentHandler(h string) bool {
 	return ok && agentVerbs[v]
 }
 
-
 // HostHooks intercepts host calls other than agent calls (the
 // host/pre-call hook point; pkg/plugin's *Chain satisfies it): it may
 // rewrite the args, or refuse the call with an error, which then takes the

@@ -166,7 +166,7 @@ type Effect struct {
 	Target *text
 	Inline []*Effect
 	Pos    Pos
-	owner     *State // the state whose on_enter or on: holds the effect
+	owner  *State // the state whose on_enter or on: holds the effect
 }
 
 type setKV struct {

@@ -198,8 +198,16 @@ func (s *Session) runInputs(ctx context.Context, consumed *int) error {
 		if err != nil {
 			return err
 		}
-		if t.Rejection != nil {
-			return t.Rejection
+		if rj := t.Rejection; rj != nil {
+			switch rj.Code {
+			case CodeNotAllowed:
+				return fmt.Errorf("%s (it handles: %s)", rj.Message, listOrNone(rj.Allowed))
+			case CodeMissingSlots:
+				return fmt.Errorf("intent %q: %s; pass --slot NAME=VALUE", in.Intent, rj.Message)
+			case CodeGuardFailed:
+				return rj
+			}
+			return fmt.Errorf("intent %q: %s", in.Intent, rj.Message)
 		}
 		if t.Err != nil {
 			return t.Err
@@ -237,8 +245,8 @@ func (s *Session) runInputs(ctx context.Context, consumed *int) error {
 			case <-timerC:
 			}
 		} else {
-			r.note(Note{Kind: "timeout", State: r.statePath(), Text: fmt.Sprintf("waiting %s for the timeout of %s → %s", tm.after, tm.owner.Path, tm.tm.Target.src), Duration: tm.deadline.Sub(r.clock.Now())})
-			if err := r.wait(ctx, tm.deadline.Sub(r.clock.Now())); err != nil {
+			r.note(Note{Kind: "timeout", State: r.statePath(), Text: fmt.Sprintf("waiting %s for the timeout of %s → %s", tm.after, tm.owner.Path, tm.tm.Target.src), Duration: tm.d})
+			if err := r.wait(ctx, tm.d); err != nil {
 				return fmt.Errorf("run interrupted while waiting %s for the timeout of %q: %w", tm.after, tm.owner.Path, err)
 			}
 		}
@@ -271,8 +279,7 @@ func (r *runner) start(ctx context.Context) error {
 			return err
 		}
 		r.turnState = r.statePath()
-		r.arm()
-		return nil
+		return r.arm()
 	}
 	root := r.m.States[spec]
 	if root == nil {
@@ -304,8 +311,7 @@ func (r *runner) start(ctx context.Context) error {
 	if err := r.settle(ctx, &st, 0); err != nil {
 		return err
 	}
-	r.arm()
-	return nil
+	return r.arm()
 }
 
 // saved is what a turn-fatal error restores.
@@ -410,7 +416,13 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		t.Err, t.Events, t.State = err, r.events, r.statePath()
 		return t, nil
 	}
-	r.arm()
+	if err := r.arm(); err != nil {
+		if e := r.emitAt(from, KindTurnEnd, map[string]any{"error": err.Error(), "outcome": "error"}); e != nil {
+			return t, e
+		}
+		t.Err, t.Events, t.State = err, r.events, r.statePath()
+		return t, nil
+	}
 	end := map[string]any{"outcome": "transitioned", "to": r.statePath()}
 	if v := r.renderView(slots); v != "" {
 		end["view"] = v

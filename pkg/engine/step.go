@@ -25,12 +25,16 @@ func (r *runner) settle(ctx context.Context, st *step, depth int) error {
 		}
 		*st = step{} // the failed step's emits are dropped
 		hops++
-		if hops > MaxOnErrorDepth {
+		if hops > MaxOnErrorDepth+1 {
+			// the first redirect is depth 0: the sixth (depth 5) is refused
+			if r.oneShot {
+				return fmt.Errorf("on_error redirect depth cap %d exceeded: %s keeps failing (last error: %s)", MaxOnErrorDepth, rd.target, rd.err)
+			}
 			// story-runtime §2.4: the redirect is refused, the session
 			// stays where the last redirect took it.
-			return r.emit(KindHarnessError, map[string]any{"cap": MaxOnErrorDepth, "depth": hops,
+			return r.emit(KindHarnessError, map[string]any{"cap": MaxOnErrorDepth, "depth": hops - 1,
 				"message": "on_error redirect chain exceeded depth cap; staying at the originating state. Last error: " + rd.err,
-				"prior": r.statePath(), "reason": "on_error.depth_cap_exceeded", "target": rd.target})
+				"prior":   r.statePath(), "reason": "on_error.depth_cap_exceeded", "target": rd.target})
 		}
 		var tmpl *text
 		if isPongo(rd.target) {
@@ -217,10 +221,8 @@ func hintText(h string) string {
 // take applies a chosen arm: its effects, the transition, the entries, and
 // settles the step.
 func (r *runner) take(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner *State, depth int) error {
-	if depth == 0 {
-		if err := r.emit(KindIntentAccepted, map[string]any{"intent": intent, "slots": slots}); err != nil {
-			return err
-		}
+	if err := r.emit(KindIntentAccepted, map[string]any{"intent": intent, "slots": slots}); err != nil {
+		return err
 	}
 	if arm.View != "" && depth == 0 {
 		r.transView = arm.View

@@ -40,35 +40,48 @@ type armedTimeout struct {
 	owner    *State
 	tm       *Timeout
 	after    string
+	d        time.Duration
 	deadline time.Time
 }
 
-// arm re-arms the resting state's own timeout (story-runtime §4): only the
-// leaf's (a parallel configuration: the root's) timeout counts; a stay
-// re-arms with a fresh deadline.
-func (r *runner) arm() {
+// arm re-arms the timeout of the resting configuration (story-runtime §4):
+// the innermost active state that declares one (upstream counts only the
+// leaf's, ⚠; a parallel configuration: the root or above); every
+// successful turn re-arms with a fresh deadline. A timeout whose after:
+// cannot be rendered is reported (one-shot run: the run fails).
+func (r *runner) arm() error {
 	r.timer = nil
 	if r.ended || r.cur == nil {
-		return
+		return nil
 	}
-	owner := r.cur
+	var owner *State
+	start := r.cur
 	if r.par != nil {
-		owner = r.par.root
+		start = r.par.root
 	}
-	if owner.Timeout == nil {
-		return
+	for s := start; s != nil; s = s.Parent {
+		if s.Timeout != nil {
+			owner = s
+			break
+		}
+	}
+	if owner == nil {
+		return nil
 	}
 	after, err := owner.Timeout.After.render(r.env(nil, nil))
-	if err != nil {
-		r.note(Note{Kind: "timeout", State: owner.Path, Error: fmt.Sprintf("%s: timeout.after: %v", owner.Timeout.Pos, err)})
-		return
+	if err == nil {
+		var d time.Duration
+		if d, err = parseDuration(after); err == nil {
+			r.timer = &armedTimeout{state: r.statePath(), owner: owner, tm: owner.Timeout, after: strings.TrimSpace(after), d: d, deadline: r.now().Add(d)}
+			return nil
+		}
 	}
-	d, err := parseDuration(after)
-	if err != nil {
-		r.note(Note{Kind: "timeout", State: owner.Path, Error: fmt.Sprintf("%s: timeout.after: %v", owner.Timeout.Pos, err)})
-		return
+	err = fmt.Errorf("%s: state %q: timeout.after: %w", owner.Timeout.Pos, owner.Path, err)
+	r.note(Note{Kind: "timeout", State: owner.Path, Error: err.Error()})
+	if r.oneShot {
+		return err
 	}
-	r.timer = &armedTimeout{state: r.statePath(), owner: owner, tm: owner.Timeout, after: strings.TrimSpace(after), deadline: r.now().Add(d)}
+	return nil
 }
 
 // wait blocks for d or until ctx ends.
@@ -143,7 +156,9 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	if err != nil {
 		return fail(err)
 	}
-	r.arm()
+	if err := r.arm(); err != nil {
+		return fail(err)
+	}
 	if e := r.emitAt(from, KindTurnEnd, map[string]any{"outcome": "timeout", "to": r.statePath()}); e != nil {
 		return t, e
 	}
