@@ -203,6 +203,16 @@ func (fr *fixtureRun) run(ctx context.Context) {
 		Options:    engine.Options{SessionID: sessionID(fx), World: world, Agents: agents, HostCassette: fr.hc, Sink: sink, NoSnapshot: true},
 		StartState: fx.InitialState, Hosts: reg, Clock: engine.NewVirtualClock(epoch), WorkDir: fr.r.opts.WorkDir,
 	}
+	// mode: staged stops emit chains at decision gates; "oneshot" is
+	// upstream's other spelling of one-shot. The legacy path ignores mode.
+	if !fr.legacy {
+		switch fx.Mode {
+		case "staged":
+			o.Mode = engine.ModeStaged
+		case "one-shot", "oneshot":
+			o.Mode = engine.ModeOneShot
+		}
+	}
 	if ld.Views != nil {
 		o.Views = ld.Views
 	}

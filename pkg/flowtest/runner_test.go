@@ -382,6 +382,42 @@ expect_terminal: true
 	}
 }
 
+// A background stub that asks a question waits in awaiting_input until
+// the story answers it (templated slot from the world), then completes.
+func TestClarificationRoundTrip(t *testing.T) {
+	wantPass(t, one(t, `test_kind: flow
+initial_state: a
+host_handlers:
+  host.run:
+    request_clarification: "Which environment?"
+    data: { stdout: "answered" }
+turns:
+  - intent: { name: bg }
+    advance_clock: 10ms
+    expect_state: c
+    expect_jobs: [{ namespace: host.run, status: awaiting_input }]
+    expect_inbox: { unread: 2, needs_attention: 1, severities: [action_required, info] }
+  - intent: { name: answer_clarification, slots: { job_id: "{{ world.last_job_id }}", answer: prod } }
+    advance_clock: 1s
+    expect_state: c
+    expect_world: { result: answered }
+    expect_jobs: [{ namespace: host.run, status: done }]
+expect_no_errors: true
+`))
+}
+
+// mode: staged reaches the engine (docs-review's staged fixture is the
+// corpus case); an invalid mode is a parse error (TestParseErrorsArePositioned).
+func TestModeKeyRuns(t *testing.T) {
+	wantPass(t, one(t, `test_kind: flow
+initial_state: a
+mode: staged`+stubs+`
+turns:
+  - intent: { name: go }
+    expect_state: b
+`))
+}
+
 func TestRecordingInput(t *testing.T) {
 	rec := `kind: recording
 entries:
