@@ -24,6 +24,8 @@ type HTTPCassette struct {
 
 	mu     sync.Mutex
 	played []bool
+	record string // RecordNone, RecordNewEpisodes, RecordAll
+	dirty  bool
 }
 
 // HTTPExchange is one recorded request/response.
@@ -61,8 +63,8 @@ type rawRequest struct {
 }
 
 // ParseHTTPCassette parses a kind: http_cassette file; path labels errors.
-// Only replay is supported: record_mode may be absent or none (a
-// recording mode is refused with the fix).
+// record_mode (none, new_episodes, all) sets the record mode; see
+// SetRecordMode and Flush.
 func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 	if len(data) > maxCassette {
 		return nil, fmt.Errorf("%s: http cassette is larger than %d bytes", path, maxCassette)
@@ -85,9 +87,9 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 		return nil, fmt.Errorf("%s: kind is %q; an http cassette says kind: http_cassette", path, raw.Kind)
 	}
 	switch raw.RecordMode {
-	case "", "none":
+	case "", RecordNone, RecordNewEpisodes, RecordAll:
 	default:
-		return nil, fmt.Errorf("%s: record_mode %q: kitsoki only replays http cassettes; set record_mode: none (or drop it)", path, raw.RecordMode)
+		return nil, fmt.Errorf("%s: record_mode %q is not one of none, new_episodes, all", path, raw.RecordMode)
 	}
 	lines := exchangeLines(&node)
 	c := &HTTPCassette{Path: path}
@@ -137,6 +139,11 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 		c.Exchanges = append(c.Exchanges, ex)
 	}
 	c.played = make([]bool, len(c.Exchanges))
+	if raw.RecordMode != "" && raw.RecordMode != RecordNone {
+		if err := c.SetRecordMode(raw.RecordMode); err != nil {
+			return nil, err
+		}
+	}
 	return c, nil
 }
 

@@ -137,12 +137,15 @@ func (s *scriptCtx) httpCall(method string) func(*starlark.Thread, *starlark.Bui
 }
 
 func (s *scriptCtx) do(method, u string, hdr map[string]string, body string) (*httpResponse, error) {
-	if c := s.o.HTTPCassette; c != nil {
+	c := s.o.HTTPCassette
+	if c != nil {
 		ex, err := c.Answer(method, u)
-		if err != nil {
+		if err == nil {
+			return &httpResponse{status: ex.Status, body: ex.Body, headers: ex.Headers}, nil
+		}
+		if !c.recording() {
 			return nil, err
 		}
-		return &httpResponse{status: ex.Status, body: ex.Body, headers: ex.Headers}, nil
 	}
 	if s.o.NoNetwork {
 		return nil, fmt.Errorf("this run allows no network and has no http cassette; give the flow a starlark_http_cassette")
@@ -178,7 +181,11 @@ func (s *scriptCtx) do(method, u string, hdr map[string]string, body string) (*h
 	for k := range resp.Header {
 		h[k] = resp.Header.Get(k)
 	}
-	return &httpResponse{status: resp.StatusCode, body: string(b), headers: h}, nil
+	r := &httpResponse{status: resp.StatusCode, body: string(b), headers: h}
+	if c != nil {
+		c.add(method, u, r)
+	}
+	return r, nil
 }
 
 // httpResponse is what ctx.http.get/post return: status, body (text),
