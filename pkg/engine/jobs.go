@@ -67,6 +67,15 @@ func (s *jobStore) list() []JobInfo {
 	return out
 }
 
+// pending is running() with the channel the next change closes, read
+// together so that no change is missed.
+func (s *jobStore) pending() (int, <-chan struct{}) {
+	s.mu.Lock()
+	ch := s.notify
+	s.mu.Unlock()
+	return s.running(), ch
+}
+
 // running counts jobs whose completion turn is still to come and that are
 // not waiting for an answer.
 func (s *jobStore) running() int {
@@ -373,6 +382,23 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		r.cur = j.owner
 	}
 	var st step
+	if err := r.runEffects(ctx, j.e.OnComplete, &st); err != nil {
+		return err
+	}
+	if r.cur == nil || r.par == nil {
+		r.cur = cur
+	}
+	r.redirectErr = ""
+	if err := r.settle(ctx, &st, 0); err != nil {
+		return err
+	}
+	if r.redirectErr != "" || r.ended {
+		// an on_error redirect wins over target:
+		return nil
+	}
+	if j.owner != nil && r.par == nil {
+		r.cur = j.owner
+	}
 	var tgt *Effect
 	for _, e := range j.e.OnComplete {
 		if e.Target == nil {
@@ -391,18 +417,8 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 			break
 		}
 	}
-	if err := r.runEffects(ctx, j.e.OnComplete, &st); err != nil {
-		return err
-	}
-	if r.cur == nil || r.par == nil {
+	if tgt == nil {
 		r.cur = cur
-	}
-	r.redirectErr = ""
-	if err := r.settle(ctx, &st, 0); err != nil {
-		return err
-	}
-	if tgt == nil || r.redirectErr != "" || r.ended {
-		// an on_error redirect wins over target:
 		return nil
 	}
 	var st2 step

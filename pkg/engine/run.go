@@ -219,9 +219,8 @@ func (s *Session) runInputs(ctx context.Context, consumed *int) error {
 		}
 		s.mu.Lock()
 		r.drainJobs(ctx)
-		running := r.jobs.running()
+		running, ch := r.jobs.pending()
 		tm := r.timer
-		ch := r.jobs.notify
 		s.mu.Unlock()
 		if running == 0 && tm == nil {
 			return nil

@@ -240,8 +240,7 @@ func (s *Session) Wait(ctx context.Context) error {
 	for {
 		s.mu.Lock()
 		s.r.drainJobs(ctx)
-		running := s.r.jobs.running()
-		ch := s.r.jobs.notify
+		running, ch := s.r.jobs.pending()
 		s.mu.Unlock()
 		if running == 0 {
 			return nil
