@@ -60,8 +60,8 @@ func TestTestExitCodesAndOutput(t *testing.T) {
 	}
 	for _, want := range []string{"ok    " + filepath.Join(dir, "flows", "a_pass.yaml") + "  (1 turn, ",
 		"FAIL  " + filepath.Join(dir, "flows", "b_fail.yaml") + "  (2 turns, ",
-		"turn 2 (" + filepath.Join(dir, "flows", "b_fail.yaml") + ":9:5): expect_state: got \"a\", want \"b\"",
-		`world out: got "hi" (string), want "bye" (string)`,
+		"      turn 2 → a (expected b)\n        " + filepath.Join(dir, "flows", "b_fail.yaml") + ":9:5: expect_state: got \"a\", want \"b\"",
+		`b_fail.yaml:10:21: expect_world["out"]: got "hi" (string), want "bye" (string)`,
 		"last events of the turn:", "machine.transition b → a (back)",
 		"\n1 passed, 1 failed\n"} {
 		if !strings.Contains(out, want) {

@@ -48,7 +48,7 @@ func (c *checker) worldKeys(label string, kvs []KV, world map[string]any, typed 
 		} else {
 			f = c.fail(kv.Pos, "%s[%q]: got %s, want %s", label, kv.Key, clip(show(got)), clip(show(kv.Value)))
 		}
-		f.WorldDiff = diffValue(kv.Key, got, kv.Value)
+		f.WorldDiff = nestedDiff(kv.Key, got, kv.Value)
 	}
 }
 
@@ -87,7 +87,7 @@ func (c *checker) worldChecks(t *Turn, world, before map[string]any, legacy bool
 		for _, k := range sortedKeys(before) {
 			if !Equal(before[k], world[k]) {
 				f := c.fail(t.at("expect_world_unchanged"), "expect_world_unchanged: world[%q] changed from %s to %s", k, clip(show(before[k])), clip(show(world[k])))
-				f.WorldDiff = diffValue(k, world[k], before[k])
+				f.WorldDiff = nestedDiff(k, world[k], before[k])
 			}
 		}
 	}

@@ -138,6 +138,20 @@ func typeName(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
+// nestedDiff is diffValue when either side is a map or a list (a scalar's
+// failure message already says all), else nil.
+func nestedDiff(path string, got, want any) []string {
+	switch norm(got).(type) {
+	case map[string]any, []any:
+		return diffValue(path, got, want)
+	}
+	switch norm(want).(type) {
+	case map[string]any, []any:
+		return diffValue(path, got, want)
+	}
+	return nil
+}
+
 // diffValue is the minimal difference between want and got, as lines
 // "path: got X, want Y" (a nested map reports only the differing keys).
 func diffValue(path string, got, want any) []string {
@@ -184,7 +198,7 @@ func diffValue(path string, got, want any) []string {
 		}
 		return out
 	}
-	return []string{fmt.Sprintf("%s: got %s (%s), want %s (%s)", path, clip(show(got)), typeName(got), clip(show(want)), typeName(want))}
+	return []string{fmt.Sprintf("%s: got %s (%s), want %s (%s)", path, clip(show(plain(g))), typeName(got), clip(show(plain(w))), typeName(want))}
 }
 
 func clip(s string) string {

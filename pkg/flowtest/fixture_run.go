@@ -534,7 +534,7 @@ func (fr *fixtureRun) finish(s *engine.Session) {
 		for _, kv := range fx.ExpectWorldFinal {
 			if !Equal(world[kv.Key], kv.Value) {
 				f := c.fail(kv.Pos, "expect_world_final[%q]: got %s, want %s", kv.Key, clip(show(world[kv.Key])), clip(show(kv.Value)))
-				f.WorldDiff = diffValue(kv.Key, world[kv.Key], kv.Value)
+				f.WorldDiff = nestedDiff(kv.Key, world[kv.Key], kv.Value)
 			}
 		}
 		c.noHostCalls(fx.at("expect_no_host_calls"), fx.ExpectNoHostCalls, fr.allEvents, fr.legacy)

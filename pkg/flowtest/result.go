@@ -60,8 +60,10 @@ func (f Failure) Detail() string {
 	return b.String()
 }
 
-// WriteText prints one line per fixture and the failure details, then the
-// summary "N passed, M failed".
+// WriteText prints one line per fixture, then for a failed one each
+// failing turn once (where it landed, what was expected) with its
+// failures at their fixture positions, the minimal world diffs and the
+// turn's last events; then the summary "N passed, M failed".
 func WriteText(w io.Writer, results []*Result) {
 	passed, failed := 0, 0
 	for _, r := range results {
@@ -74,11 +76,9 @@ func WriteText(w io.Writer, results []*Result) {
 		}
 		fmt.Fprintf(w, "%s  %s  (%d %s, %s)\n", status, r.Name, r.Turns, plural(r.Turns, "turn", "turns"), fmtDuration(r.Duration))
 		if r.Fatal != nil {
-			fmt.Fprintf(w, "      %s\n", indent(r.Fatal.Detail(), "      "))
+			fmt.Fprintf(w, "      %s: %s\n", r.Fatal.Pos, indent(r.Fatal.Message, "        "))
 		}
-		for _, f := range r.Failures {
-			fmt.Fprintf(w, "      %s\n", indent(f.Detail(), "      "))
-		}
+		writeFailures(w, r.Failures)
 		switch {
 		case r.Flow != nil && r.Flow.Skipped:
 		case r.Passed():
@@ -88,6 +88,44 @@ func WriteText(w io.Writer, results []*Result) {
 		}
 	}
 	fmt.Fprintf(w, "%d passed, %d failed\n", passed, failed)
+}
+
+func writeFailures(w io.Writer, fs []Failure) {
+	for i := 0; i < len(fs); {
+		j := i
+		for j < len(fs) && fs[j].Turn == fs[i].Turn {
+			j++
+		}
+		group := fs[i:j]
+		head := "session"
+		if t := group[0].Turn; t >= 0 {
+			head = fmt.Sprintf("turn %d → %s", t+1, group[0].State)
+			for _, f := range group {
+				if f.Want != "" {
+					head += fmt.Sprintf(" (expected %s)", f.Want)
+					break
+				}
+			}
+		}
+		fmt.Fprintf(w, "      %s\n", head)
+		var events []string
+		for _, f := range group {
+			fmt.Fprintf(w, "        %s: %s\n", f.Pos, indent(f.Message, "          "))
+			for _, d := range f.WorldDiff {
+				fmt.Fprintf(w, "          world %s\n", d)
+			}
+			if len(f.Events) > 0 {
+				events = f.Events
+			}
+		}
+		if len(events) > 0 {
+			fmt.Fprintf(w, "        last events of the turn:\n")
+			for _, e := range events {
+				fmt.Fprintf(w, "          %s\n", e)
+			}
+		}
+		i = j
+	}
 }
 
 // WriteGitHub prints GitHub workflow annotations, one per failure, at the
