@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -37,6 +38,7 @@ type testFlags struct {
 	traceOut  string
 	verbose   bool
 	upstream  bool // the `test flows APP` spelling
+	timeout   time.Duration
 }
 
 func newTestCmd() *cobra.Command {
@@ -94,6 +96,7 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 	fl.IntVarP(&f.jobs, "jobs", "j", 0, "fixtures run in parallel (default: number of CPUs)")
 	fl.StringVar(&f.traceDir, "trace-dir", "", "write one JSONL trace per fixture into `DIR`")
 	fl.StringVar(&f.shard, "shard", "", "run slice `i/n` of the fixtures (stable by path; merge reports with kitsoki test merge)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "fail a fixture that runs longer than this in real time, e.g. 2m (0 = no limit)")
 	_ = full
 }
 
@@ -103,6 +106,9 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	}
 	if f.format != "text" && f.format != "github" {
 		return usagef("--format %q: expected text or github", f.format)
+	}
+	if f.timeout < 0 {
+		return usagef("--timeout %s: must not be negative", f.timeout)
 	}
 	if f.jobs < 0 {
 		return usagef("-j %d: must be 0 (one per CPU) or more", f.jobs)
@@ -182,7 +188,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		}
 	}
 	runner := flowtest.NewRunner(flowtest.Options{Jobs: f.jobs, FailFast: f.failFast, TraceDir: traceDir, Recording: f.recording,
-		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss})
+		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout})
 	// Every story loads before anything runs: a story that does not load
 	// is exit 2, named with its diagnostics.
 	seen := map[string]bool{}

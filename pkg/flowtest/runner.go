@@ -29,6 +29,9 @@ type Options struct {
 	WorkDir string
 	// Generator names the tool in trace headers.
 	Generator string
+	// Timeout bounds each fixture's real running time (0 = none): a story
+	// whose real handlers hang (host_bindings) fails instead of blocking CI.
+	Timeout time.Duration
 	// AllowMissingRecording skips (does not fail) a fixture whose
 	// recording is missing or misses an input (upstream's flag).
 	AllowMissingRecording bool
@@ -131,8 +134,17 @@ func (r *Runner) RunFixture(ctx context.Context, fx *Fixture) (res *Result) {
 		res.Fatal = &Failure{Turn: -1, Pos: Pos{File: fx.Story}, Message: err.Error()}
 		return res
 	}
+	if r.opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, r.opts.Timeout)
+		defer cancel()
+	}
 	fr := &fixtureRun{r: r, fx: fx, ld: ld, res: res}
 	fr.run(ctx)
+	if ctx.Err() != nil && r.opts.Timeout > 0 && res.Fatal == nil {
+		res.Failures = append(res.Failures, Failure{Turn: -1, Pos: fx.Pos, Message: fmt.Sprintf("the fixture did not finish within --timeout %s", r.opts.Timeout)})
+		res.Flow.Passed = false
+	}
 	return res
 }
 
