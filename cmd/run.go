@@ -118,6 +118,10 @@ type runSummary struct {
 	Session string               `json:"session"`
 	// Unconsumed counts --intent inputs left when the run ended first.
 	Unconsumed int `json:"unconsumed,omitempty"`
+	// Jobs are the run's background jobs (how each ended), Inbox its
+	// notifications (host.inbox.add and job notices).
+	Jobs  []engine.JobInfo   `json:"jobs"`
+	Inbox []engine.InboxItem `json:"inbox"`
 }
 
 func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *runFlags) error {
@@ -149,6 +153,9 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 		return findingf("%s: %v", path, ld.CompileErr)
 	}
 	st, m := ld.Story, ld.Machine
+	for _, w := range m.Warnings {
+		fmt.Fprintf(stderr, "kitsoki: warning: %s\n", trace.Printable(w.String()))
+	}
 	var fileWorld map[string]any
 	if f.worldFile != "" {
 		if fileWorld, err = engine.LoadWorldFile(f.worldFile); err != nil {
@@ -258,7 +265,13 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	}
 	if f.jsonOut {
 		sum := runSummary{Outcome: res.Outcome, State: res.State, Status: status, Error: msg, World: res.World,
-			Calls: res.Calls, Trace: tracePath, Session: session, Unconsumed: res.Unconsumed}
+			Calls: res.Calls, Trace: tracePath, Session: session, Unconsumed: res.Unconsumed, Jobs: res.Jobs, Inbox: res.Inbox}
+		if sum.Jobs == nil {
+			sum.Jobs = []engine.JobInfo{}
+		}
+		if sum.Inbox == nil {
+			sum.Inbox = []engine.InboxItem{}
+		}
 		if res.Outcome == engine.OutcomeExit {
 			e := res.Exit
 			sum.Exit = &e
@@ -324,6 +337,12 @@ func humanNotes(w io.Writer) func(engine.Note) {
 			fmt.Fprintf(w, "  emit %s\n", n.Text)
 		case "on_error", "timeout":
 			fmt.Fprintf(w, "  %s\n", n.Text)
+		case "job":
+			if n.Error != "" {
+				fmt.Fprintf(w, "  %s: %s\n", n.Text, oneLine(n.Error))
+			} else {
+				fmt.Fprintf(w, "  %s\n", n.Text)
+			}
 		}
 	}
 }

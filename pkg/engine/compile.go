@@ -1,11 +1,13 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"kitsoki/pkg/fold"
 	"kitsoki/pkg/host"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
@@ -46,6 +48,9 @@ type CompileOptions struct {
 	// Hosts is the registry the run will dispatch through (nil = the
 	// engine's defaults); a handler it cannot serve is refused.
 	Hosts *host.Registry
+	// Bindings rebinds host interfaces before they are resolved (a flow
+	// fixture's host_bindings:, fold.Options.Bindings).
+	Bindings map[string]string
 	// LateHandlers leaves handler checks to call time (the flow rig: an
 	// unstubbed handler is an infra error when called, flow-format §4.4).
 	LateHandlers bool
@@ -74,10 +79,28 @@ func pos(p story.Pos) Pos { return Pos{File: p.File, Line: p.Line, Col: p.Col} }
 // jobs) and host handlers it cannot answer are refused here, all of them at
 // once, by name and position — a story is never half-run.
 func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
+	var folded *fold.Folded
+	if len(st.Imports) > 0 || len(opts.Bindings) > 0 {
+		// imports are folded into one state tree first (seam 3)
+		f, err := fold.New(st, fold.Options{Bindings: opts.Bindings})
+		if err != nil {
+			var fe *fold.Error
+			if errors.As(err, &fe) {
+				ce := &CompileError{}
+				for _, p := range fe.Problems {
+					ce.Problems = append(ce.Problems, Problem{Pos: pos(p.Pos), Message: "imports." + p.Alias + ": " + p.Message})
+				}
+				return nil, ce
+			}
+			return nil, err
+		}
+		folded, st = f, f.Story
+	}
 	c := &compiler{st: st, opts: opts, m: &Machine{
 		AppID: st.App.ID, Dir: st.Dir, Root: st.Root, Exits: map[string]bool{},
 		States: map[string]*State{}, Handled: map[string]bool{},
 	}}
+	c.m.Folded = folded
 	c.m.pongo = StoryLoader(st)
 	c.m.render = newPromptRenderer(st.Dir, c.m.pongo)
 	c.m.Entry = "app.yaml"
@@ -120,16 +143,6 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 	for name, p := range st.Agents {
 		if p != nil && p.Model != "" {
 			c.m.PersonaModels[name] = p.Model
-		}
-	}
-	if len(st.Imports) > 0 {
-		names := make([]string, 0, len(st.Imports))
-		for n := range st.Imports {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			c.refuse(st.Imports[n].Pos, "imports: %q: kitsoki run does not execute imported stories; run the child story directly", n)
 		}
 	}
 	if st.Decider != nil {
@@ -190,6 +203,11 @@ func (c *compiler) state(s *story.State, parent *State) {
 	c.m.Order = append(c.m.Order, ns)
 	if parent != nil {
 		parent.Children = append(parent.Children, ns)
+	}
+	if f := c.m.Folded; f != nil {
+		if si := f.Info(ns.Path); si != nil && len(si.IntentAliases) > 0 {
+			ns.Aliases = si.IntentAliases
+		}
 	}
 	ns.Parallel = s.Parallel || s.Type == "parallel"
 	ns.Decider = s.Decider

@@ -3,6 +3,7 @@ package engine
 import (
 	"sync"
 
+	"kitsoki/pkg/fold"
 	"kitsoki/pkg/story/expr"
 )
 
@@ -51,6 +52,9 @@ type Machine struct {
 	Intents map[string]map[string]*SlotDef
 	// PersonaModels maps an agents: persona to its model (trace only).
 	PersonaModels map[string]string
+	// Folded is the import fold's side table (nil for a story without
+	// imports): per-state story directories and intent aliases.
+	Folded *fold.Folded
 	// Decider is the app-level engine decider (decider: block), nil = none.
 	Decider *AppDecider
 	// Warnings are findings that do not stop the run (on_exit, ...).

@@ -259,6 +259,12 @@ func (s *Session) runInputs(ctx context.Context, consumed *int) error {
 			return t.Err
 		}
 	}
+	// the run ended with jobs still running: wait for each to end (its
+	// on_complete is skipped, the session is over) so the log and the
+	// summary say how it ended
+	if err := s.Wait(ctx); err != nil {
+		return fmt.Errorf("run interrupted while waiting for background jobs: %w", err)
+	}
 	return nil
 }
 
@@ -349,7 +355,11 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	rej := r.checkAllowed(in.Intent)
 	var slots map[string]any
 	if rej == nil {
-		slots, rej = r.inputSlots(in.Intent, in.Slots)
+		name := in.Intent
+		if r.par == nil {
+			name = r.resolveAlias(in.Intent)
+		}
+		slots, rej = r.inputSlots(name, in.Slots)
 		if rej != nil && rej.Code == CodeMissingSlots && !r.oneShot {
 			t.Rejection, t.Number = rej, r.turn
 			return t, nil
@@ -495,6 +505,13 @@ func (r *runner) checkAllowed(intent string) *Rejection {
 		for s := l; s != nil; s = s.Parent {
 			if len(s.On[intent]) > 0 || len(s.On["*"]) > 0 {
 				return nil
+			}
+			if a, ok := s.Aliases[intent]; ok && a != intent {
+				for x := l; x != nil; x = x.Parent {
+					if len(x.On[a]) > 0 {
+						return nil
+					}
+				}
 			}
 		}
 	}

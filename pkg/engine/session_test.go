@@ -523,3 +523,32 @@ func TestViewAndErrorBanner(t *testing.T) {
 	}
 	t.Skip("p2 probe has no err1 redirect in this layout")
 }
+
+// Imports are folded at compile time: the wrapper projects world_in, the
+// child's bare intents answer through their aliases, an exit's set: lands
+// in the parent (story-runtime §6).
+func TestImportsRunFolded(t *testing.T) {
+	s, _ := probe(t, "imports/parent", "main", nil)
+	tn := fire(t, s, "begin_substory")
+	wantState(t, s, "sub.idle")
+	if w := s.World(); w["current_ticket"] != "KIT-42" || w["sub__ticket_id"] != "KIT-42" {
+		t.Fatalf("world %v", w)
+	}
+	_ = tn
+	// the bare child name resolves through the folded state's aliases
+	tn = fire(t, s, "start_work")
+	if tn.Rejection != nil || tn.Err != nil {
+		t.Fatalf("start_work: %+v %v", tn.Rejection, tn.Err)
+	}
+	wantState(t, s, "sub.working")
+	tn, _ = s.Fire(t.Context(), Input{Intent: "sub__finish", Slots: map[string]any{"url": "https://example/pr/1"}})
+	if tn.Rejection != nil || tn.Err != nil {
+		t.Fatalf("finish: %+v %v", tn.Rejection, tn.Err)
+	}
+	wantState(t, s, "pr_landed")
+	if w := s.World(); w["sub__pr_url"] != "https://example/pr/1" || w["last_pr_url"] != "https://example/pr/1" {
+		t.Errorf("world %v", w)
+	}
+	fire(t, s, "go_main")
+	wantState(t, s, "main")
+}
