@@ -185,6 +185,19 @@ func (fr *fixtureRun) run(ctx context.Context) {
 	}
 	defer closeAgents()
 
+	// Real handlers (host_bindings, Starlark) write into the fixture's own
+	// working directory, a fresh temporary one unless --workdir names one:
+	// a run leaves nothing behind and parallel fixtures never share files.
+	workDir := fr.r.opts.WorkDir
+	if workDir == "" {
+		tmp, err := os.MkdirTemp("", "kitsoki-flow-")
+		if err != nil {
+			fr.fatal(fx.Pos, "working directory: %v", err)
+			return
+		}
+		defer os.RemoveAll(tmp)
+		workDir = tmp
+	}
 	world, err := engine.InitWorld(fr.m.World, nil, nil)
 	if err != nil {
 		fr.fatal(fx.Pos, "%v", err)
@@ -201,7 +214,7 @@ func (fr *fixtureRun) run(ctx context.Context) {
 	}
 	o := engine.SessionOptions{
 		Options:    engine.Options{SessionID: sessionID(fx), World: world, Agents: agents, HostCassette: fr.hc, Sink: sink, NoSnapshot: true},
-		StartState: fx.InitialState, Hosts: reg, Clock: engine.NewVirtualClock(epoch), WorkDir: fr.r.opts.WorkDir,
+		StartState: fx.InitialState, Hosts: reg, Clock: engine.NewVirtualClock(epoch), WorkDir: workDir,
 	}
 	// mode: staged stops emit chains at decision gates; "oneshot" is
 	// upstream's other spelling of one-shot. The legacy path ignores mode.

@@ -25,7 +25,8 @@ type Options struct {
 	// Recording overrides every fixture's recording: (resolved against the
 	// fixture's directory, as upstream's --recording).
 	Recording string
-	// WorkDir is the directory host handlers work in ("" = the current one).
+	// WorkDir is the directory real host handlers work in; "" = a fresh
+	// temporary directory per fixture, removed afterwards.
 	WorkDir string
 	// Generator names the tool in trace headers.
 	Generator string
