@@ -432,6 +432,7 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 		ov, can := any(s).(overrider)
 		if !can {
 			// The turn would run on the wrong world: no other verdict.
+			c.state = s.State()
 			c.fail(t.at("world_override"), "not supported yet: world_override (the engine session cannot override world keys)")
 			return fr.close(&TurnResult{TurnIndex: t.Index, NewState: s.State()}, c)
 		} else if err := ov.Override(ctx, kvMap(t.WorldOverride)); err != nil {
