@@ -30,8 +30,11 @@ func toEvents(evs []engine.Event, legacy bool) []event {
 }
 
 // legacyKind is what upstream's legacy path reports: the machine's own
-// events, no turn.*, no dispatch (flow-format.md §3.5).
+// events (no intent_accepted), no turn.*, no dispatch (flow-format.md §3.5).
 func legacyKind(k string) bool {
+	if k == engine.KindIntentAccepted {
+		return false
+	}
 	return strings.HasPrefix(k, "machine.") || k == engine.KindHarnessCalled || k == engine.KindWorldUpdate
 }
 
