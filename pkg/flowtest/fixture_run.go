@@ -496,7 +496,7 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 		}
 	}
 	world := s.World()
-	if view == "" && !clarify && fr.ld.Views != nil {
+	if view == "" && fr.ld.Views != nil {
 		if v, err := fr.ld.Views.RenderView(state, world, nil); err == nil {
 			view = v
 		}
