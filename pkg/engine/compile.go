@@ -249,7 +249,7 @@ func (c *compiler) state(s *story.State, parent *State) {
 				nt.View = tr.View.Template
 			}
 			if tr.Target != "" {
-				t, err := compileText(c.m.pongo, tr.Target)
+				t, err := compileTarget(c.m.pongo, tr.Target)
 				if err != nil {
 					c.refuse(tr.TargetPos, "state %q: on.%s: target: %v", ns.Path, intent, err)
 				}
@@ -302,7 +302,7 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 		ne.OnComplete = c.effects(e.OnComplete, owner, strings.TrimPrefix(where, owner.Path+" ")+".on_complete")
 	}
 	if e.Target != "" {
-		t, err := compileText(c.m.pongo, e.Target)
+		t, err := compileTarget(c.m.pongo, e.Target)
 		if err != nil {
 			bad("target: %v", err)
 		}
@@ -452,7 +452,7 @@ func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
 	case ".":
 		c.refuse(t.TargetPos, "state %q: timeout.target: \".\" stays in the state, so the timeout would fire for ever; name the state to go to", ns.Path)
 	default:
-		tx, err := compileText(c.m.pongo, tg)
+		tx, err := compileTarget(c.m.pongo, tg)
 		if err != nil {
 			c.refuse(t.TargetPos, "state %q: timeout.target: %v", ns.Path, err)
 		}

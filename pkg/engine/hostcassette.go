@@ -352,3 +352,24 @@ func shallowWith(m map[string]any, k string, v any) map[string]any {
 	out[k] = v
 	return out
 }
+
+// Remaining lists the ids of the episodes never played, in file order
+// (strict_cassette_coverage).
+func (hc *HostCassette) Remaining() []string {
+	if hc == nil {
+		return nil
+	}
+	hc.mu.Lock()
+	defer hc.mu.Unlock()
+	var out []string
+	for i, ep := range hc.episodes {
+		if !hc.played[i] {
+			id := ep.ID
+			if id == "" {
+				id = fmt.Sprintf("#%d", i+1)
+			}
+			out = append(out, id)
+		}
+	}
+	return out
+}

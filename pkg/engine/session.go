@@ -358,3 +358,18 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
+
+// Override patches world keys between turns (a flow's world_override:). It
+// uses up a turn number and writes no event (upstream's side channel never
+// reaches the trace, flow-format §3.1). Dotted keys address nested maps.
+func (s *Session) Override(ctx context.Context, kv map[string]any) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, k := range sortedKeys(kv) {
+		if err := setPath(s.r.world, k, deepCopy(normalize(kv[k]))); err != nil {
+			return fmt.Errorf("world_override %s: %w", k, err)
+		}
+	}
+	s.r.turn++
+	return nil
+}
