@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
 	"strings"
@@ -242,8 +243,8 @@ func (p *hostProc) answer(handler string, out []byte) (host.Result, error) {
 	if a.Data != nil {
 		a.Data = normalizeInts(a.Data).(map[string]any)
 	}
-	if a.DelayMS < 0 {
-		return host.Result{}, fmt.Errorf("%s answered %s with a negative delay_ms (%d)", p.who(), handler, a.DelayMS)
+	if a.DelayMS < 0 || a.DelayMS > int64(math.MaxInt64/time.Millisecond) {
+		return host.Result{}, fmt.Errorf("%s answered %s with delay_ms %d; give a non-negative number of milliseconds", p.who(), handler, a.DelayMS)
 	}
 	if a.Clarification != nil && strings.TrimSpace(a.Clarification.Question) == "" {
 		return host.Result{}, fmt.Errorf("%s answered %s with a clarification without a question", p.who(), handler)
