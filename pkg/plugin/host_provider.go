@@ -289,7 +289,13 @@ func (p *hostProc) roundTrip(ctx context.Context, handler string, line []byte) (
 	select {
 	case out, ok := <-cp.lines:
 		if !ok {
-			<-cp.done
+			// stdout closed: the process is exiting, or printed a line
+			// longer than the reader takes (then kill() stops it).
+			select {
+			case <-cp.done:
+			case <-time.After(2 * time.Second):
+				return nil, false, fmt.Errorf("%s closed its output without answering %s (or answered with a line over 16 MiB); the process was stopped", p.who(), handler)
+			}
 			return nil, true, p.crashErr(cp, "exited before answering "+handler)
 		}
 		return out, false, nil
