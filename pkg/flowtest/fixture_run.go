@@ -21,17 +21,6 @@ import (
 // The flow rig's clock starts at the Unix epoch, as upstream's.
 var epoch = time.Unix(0, 0).UTC()
 
-// overrider is the engine session's world override (flow-format.md §3.1
-// world_override). TODO(ENGINE): Session.Override; until it exists such
-// turns fail with "not supported yet".
-type overrider interface {
-	Override(ctx context.Context, kv map[string]any) error
-}
-
-// remainder lists never-played cassette episodes (strict_cassette_coverage).
-// TODO(ENGINE): (*engine.HostCassette).Remaining.
-type remainder interface{ Remaining() []string }
-
 type fixtureRun struct {
 	r      *Runner
 	fx     *Fixture
@@ -132,7 +121,6 @@ func (fr *fixtureRun) run(ctx context.Context) {
 		}
 		fr.hc = hc
 	}
-	var unsup []Failure
 	var star host.StarlarkOptions
 	if p := fx.StarlarkHTTPCassette; p != "" {
 		data, err := readBounded(fr.rel(p))
@@ -155,15 +143,6 @@ func (fr *fixtureRun) run(ctx context.Context) {
 		}
 	}
 	fr.star = star
-	if fx.StrictCassetteCoverage && fr.hc != nil {
-		if _, ok := any(fr.hc).(remainder); !ok {
-			unsup = append(unsup, Failure{Turn: -1, Pos: fx.at("strict_cassette_coverage"), Message: "not supported yet: strict_cassette_coverage (the host cassette does not report unplayed episodes)"})
-		}
-	}
-	if len(unsup) > 0 {
-		fr.unsupported(unsup)
-		return
-	}
 
 	reg := fr.registry(fx)
 	sink := engine.Sink(engine.SinkFunc(func(engine.Event) error { return nil }))
@@ -429,13 +408,8 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 		in = &engine.Input{Intent: e.Intent, Slots: sent}
 	}
 	if len(t.WorldOverride) > 0 {
-		ov, can := any(s).(overrider)
-		if !can {
-			// The turn would run on the wrong world: no other verdict.
-			c.state = s.State()
-			c.fail(t.at("world_override"), "not supported yet: world_override (the engine session cannot override world keys)")
-			return fr.close(&TurnResult{TurnIndex: t.Index, NewState: s.State()}, c)
-		} else if err := ov.Override(ctx, kvMap(t.WorldOverride)); err != nil {
+		// Written before the intent, so its guards see them (§3.1).
+		if err := s.Override(ctx, kvMap(t.WorldOverride)); err != nil {
 			c.fail(t.at("world_override"), "world_override: %v", err)
 		}
 	}
@@ -553,10 +527,8 @@ func (fr *fixtureRun) finish(s *engine.Session) {
 		}
 		c.noHostCalls(fx.at("expect_no_host_calls"), fx.ExpectNoHostCalls, fr.allEvents, fr.legacy)
 		if fx.StrictCassetteCoverage && fr.hc != nil {
-			if rm, ok := any(fr.hc).(remainder); ok {
-				if left := rm.Remaining(); len(left) > 0 {
-					c.fail(fx.at("strict_cassette_coverage"), "unexpected remaining episodes: %v", left)
-				}
+			if left := fr.hc.Remaining(); len(left) > 0 {
+				c.fail(fx.at("strict_cassette_coverage"), "unexpected remaining episodes: %v", left)
 			}
 		}
 	}

@@ -584,3 +584,85 @@ func fmtInt(i int) string {
 	}
 	return string(b)
 }
+
+func TestWorldOverride(t *testing.T) {
+	wantPass(t, one(t, `test_kind: flow
+initial_state: a`+stubs+`
+turns:
+  - intent: { name: locked }
+    expect_error: { code: GUARD_FAILED }
+  - intent: { name: locked }
+    world_override: { flag: true }
+    expect_state: b
+    expect_world: { flag: true, out: hi }
+`))
+	// Legacy: expect_world_unchanged compares with the world after the
+	// override.
+	wantPass(t, one(t, `test_kind: flow
+initial_state: a
+turns:
+  - intent: { name: locked }
+    world_override: { flag: true, n: 5 }
+    expect_state: b
+    expect_world_unchanged: true
+  - intent: { name: back }
+    world_override: { n: 6 }
+    expect_world: { n: 6 }
+`))
+	wantFail(t, one(t, `test_kind: flow
+initial_state: a
+turns:
+  - intent: { name: toggle }
+    expect_world_unchanged: true
+`), `expect_world_unchanged: world["flag"] changed from false to true`)
+	// Upstream never evaluates it on the orchestrator path.
+	wantPass(t, one(t, `test_kind: flow
+initial_state: a
+use_orchestrator: true
+turns:
+  - intent: { name: toggle }
+    expect_world_unchanged: true
+`))
+}
+
+const cassette = `kind: host_cassette
+app_id: rig
+episodes:
+  - id: run_first
+    match: { handler: host.run, call: first }
+    response: { data: { stdout: "from-cassette" } }
+  - id: never
+    match: { handler: host.run, call: nope }
+    response: { data: {} }
+`
+
+func TestHostCassetteAndStrictCoverage(t *testing.T) {
+	rs := runFlow(t, `test_kind: flow
+initial_state: a
+host_cassette: c.cassette.yaml
+turns:
+  - intent: { name: go }
+    expect_world: { out: from-cassette }
+`, map[string]string{"c.cassette.yaml": cassette}, Options{})
+	wantPass(t, rs[0])
+	rs = runFlow(t, `test_kind: flow
+initial_state: a
+host_cassette: c.cassette.yaml
+strict_cassette_coverage: true
+turns:
+  - intent: { name: go }
+    expect_world: { out: from-cassette }
+`, map[string]string{"c.cassette.yaml": cassette}, Options{})
+	fs := wantFail(t, rs[0], "unexpected remaining episodes: [never]")
+	if fs[0].Turn != -1 || fs[0].Pos.Line != 4 {
+		t.Errorf("strict coverage is a session failure at its key: %+v", fs[0])
+	}
+	rs = runFlow(t, `test_kind: flow
+initial_state: a
+host_cassette: missing.cassette.yaml
+turns: []
+`, nil, Options{})
+	if rs[0].Fatal == nil || !strings.Contains(rs[0].Fatal.Message, "host_cassette:") || rs[0].Fatal.Pos.Line != 3 {
+		t.Fatalf("a cassette that does not load is a positioned fatal error: %+v", rs[0].Fatal)
+	}
+}
