@@ -247,41 +247,58 @@ type Inspection struct {
 
 var inspectOps = map[string]bool{"read": true, "exists": true, "glob": true, "probe": true}
 
-// ParseInspectCassette parses a kind: inspect_cassette file.
+// ParseInspectCassette parses a kind: inspect_cassette file. Upstream's
+// exact layout is not known, so it reads leniently: entries under
+// inspections:, exchanges:, entries: or episodes:, each with op (or kind /
+// type), target (or path / pattern / name), result (or content / value /
+// response) and status; an entry it cannot read as one of read, exists,
+// glob or probe is skipped (the call then falls through to the story
+// directory). The kind and the YAML itself are checked.
 func ParseInspectCassette(path string, data []byte) (*InspectCassette, error) {
 	if len(data) > maxCassette {
 		return nil, fmt.Errorf("%s: inspect cassette is larger than %d bytes", path, maxCassette)
 	}
-	var raw struct {
-		Kind        string       `yaml:"kind"`
-		Inspections []Inspection `yaml:"inspections"`
-		Exchanges   []Inspection `yaml:"exchanges"`
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("%s: the inspect cassette is empty", path)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&raw); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: the inspect cassette is empty", path)
-		}
+	var raw map[string]any
+	if err := yaml.Unmarshal(data, &raw); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	if raw.Kind != "inspect_cassette" {
-		return nil, fmt.Errorf("%s: kind is %q; an inspect cassette says kind: inspect_cassette", path, raw.Kind)
+	if k, _ := raw["kind"].(string); k != "inspect_cassette" {
+		return nil, fmt.Errorf("%s: kind is %q; an inspect cassette says kind: inspect_cassette", path, raw["kind"])
 	}
-	c := &InspectCassette{Path: path, Entries: append(raw.Inspections, raw.Exchanges...)}
-	for i := range c.Entries {
-		e := &c.Entries[i]
-		if !inspectOps[e.Op] {
-			return nil, fmt.Errorf("%s: inspections[%d].op %q must be read, exists, glob or probe", path, i, e.Op)
+	c := &InspectCassette{Path: path}
+	pick := func(m map[string]any, keys ...string) any {
+		for _, k := range keys {
+			if v, ok := m[k]; ok {
+				return v
+			}
 		}
-		if e.Target == "" {
-			return nil, fmt.Errorf("%s: inspections[%d] needs a target", path, i)
+		return nil
+	}
+	for _, list := range []string{"inspections", "exchanges", "entries", "episodes"} {
+		items, _ := raw[list].([]any)
+		for _, it := range items {
+			m, ok := it.(map[string]any)
+			if !ok {
+				continue
+			}
+			e := Inspection{}
+			e.Op, _ = pick(m, "op", "kind", "type").(string)
+			e.Target, _ = pick(m, "target", "path", "pattern", "name").(string)
+			e.Status, _ = m["status"].(string)
+			e.Result = normalizeYAML(pick(m, "result", "content", "value", "response"))
+			if !inspectOps[e.Op] || e.Target == "" {
+				continue
+			}
+			switch e.Status {
+			case "", "ok", "missing", "error":
+			default:
+				e.Status = "ok"
+			}
+			c.Entries = append(c.Entries, e)
 		}
-		switch e.Status {
-		case "", "ok", "missing", "error":
-		default:
-			return nil, fmt.Errorf("%s: inspections[%d].status %q must be ok, missing or error", path, i, e.Status)
-		}
-		e.Result = normalizeYAML(e.Result)
 	}
 	return c, nil
 }
