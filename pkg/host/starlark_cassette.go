@@ -122,6 +122,9 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 		if ex.URL == "" && ex.URLPattern == nil {
 			return nil, fmt.Errorf("%s: needs url or url_pattern", where)
 		}
+		if ex.Status == 0 {
+			ex.Status = 200 // a response without a status is a plain success
+		}
 		if ex.Status < 100 || ex.Status > 599 {
 			return nil, fmt.Errorf("%s: response.status %d is not an HTTP status (100-599)", where, ex.Status)
 		}
