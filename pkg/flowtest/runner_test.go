@@ -666,3 +666,81 @@ turns: []
 		t.Fatalf("a cassette that does not load is a positioned fatal error: %+v", rs[0].Fatal)
 	}
 }
+
+// host_bindings recompiles the story with the fixture's bindings (and
+// registers every built-in); iface calls then reach the bound handler.
+func TestHostBindings(t *testing.T) {
+	wantPass(t, one(t, `test_kind: flow
+initial_state: a
+host_handlers:
+  host.gitx: { data: { ok: "via-default" } }
+turns:
+  - intent: { name: ship }
+    expect_world: { out: via-default }
+    expect_host_calls: [{ handler: host.gitx.push, times: 1, args: { branch: main } }]
+`))
+	wantPass(t, one(t, `test_kind: flow
+initial_state: a
+host_bindings: { vcs: host.local }
+host_handlers:
+  host.local:
+    by_op:
+      push: { data: { ok: "via-binding" } }
+turns:
+  - intent: { name: ship }
+    expect_world: { out: via-binding }
+    expect_host_calls: [{ handler: host.local.push, times: 1 }]
+`))
+}
+
+// The report of a run has upstream's shape: dense seq from 0, zero ts,
+// null events on a clock-only turn, the [session] pseudo-turn last.
+func TestReportOfARun(t *testing.T) {
+	rs := runFlow(t, `test_kind: flow
+initial_state: a`+stubs+`
+turns:
+  - intent: { name: go }
+  - advance_clock: 1s
+expect_terminal: true
+`, nil, Options{})
+	rep := NewReport(rs)
+	if rep.Passed != 0 || rep.Failed != 1 || len(rep.Results) != 1 {
+		t.Fatalf("counts: %+v", rep)
+	}
+	turns := rep.Results[0].Turns
+	if len(turns) != 3 {
+		t.Fatalf("turns: %d", len(turns))
+	}
+	ev := turns[0].Events
+	if len(ev) == 0 || ev[0].Seq != 0 || ev[len(ev)-1].Seq != int64(len(ev)-1) || !ev[0].TS.IsZero() || ev[0].Turn < 1 {
+		t.Fatalf("events: %+v", ev)
+	}
+	if turns[1].Events != nil || turns[1].NewState != "b" || !turns[1].Passed {
+		t.Fatalf("clock-only turn: %+v", turns[1])
+	}
+	if p := turns[2]; p.TurnIndex != -1 || p.Passed || p.NewState != "" || p.View != "" || p.Events != nil || len(p.Failures) != 1 {
+		t.Fatalf("pseudo-turn: %+v", p)
+	}
+	data, _ := MarshalReport(rep)
+	if !strings.Contains(string(data), `"Events": null`) || !strings.Contains(string(data), `"TurnIndex": -1`) {
+		t.Fatalf("marshalled: %s", data)
+	}
+}
+
+// Fail-fast across fixtures: nothing starts after the first failure.
+func TestFailFastAcrossFixtures(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "flows")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "a.yaml"), []byte("test_kind: flow\ninitial_state: a\nturns:\n  - intent: { name: go }\n    expect_state: zz\n"), 0o644)
+	for _, n := range []string{"b", "c", "d"} {
+		os.WriteFile(filepath.Join(dir, n+".yaml"), []byte("test_kind: flow\ninitial_state: a\nturns: []\n"), 0o644)
+	}
+	app, _ := filepath.Abs(rigApp)
+	files, _, _ := Discover([]string{app}, filepath.Join(dir, "*.yaml"), false, nil)
+	if rs := NewRunner(Options{Jobs: 1, FailFast: true}).Run(context.Background(), files); len(rs) != 1 || rs[0].Passed() {
+		t.Fatalf("fail-fast ran %d fixtures", len(rs))
+	}
+	if rs := NewRunner(Options{Jobs: 1}).Run(context.Background(), files); len(rs) != 4 {
+		t.Fatalf("without fail-fast: %d", len(rs))
+	}
+}
