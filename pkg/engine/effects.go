@@ -8,6 +8,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -21,7 +22,7 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 			return fmt.Errorf("run interrupted: %w", err)
 		}
 		if e.Emit != nil {
-			st.emits = append(st.emits, pendingEmit{e: e, slots: r.slots})
+			st.emits = append(st.emits, pendingEmit{e: e, slots: r.slots, pre: r.emitNamesNow(e)})
 		}
 		if e.Kind == kindNone {
 			continue
@@ -384,4 +385,17 @@ func resultText(handler string, res map[string]any) string {
 		return fmt.Sprintf(" → exit %v", c)
 	}
 	return ""
+}
+
+// emitNamesNow reports whether an emit_intent entry names an intent with
+// the world as it is at walk time (before the step's calls bind).
+func (r *runner) emitNamesNow(e *Effect) bool {
+	env := r.env(r.slots, nil)
+	if e.When != nil {
+		if ok, err := e.When.eval(env); err != nil || !ok {
+			return false
+		}
+	}
+	v, err := e.Emit.render(env)
+	return err == nil && strings.TrimSpace(toString(v)) != ""
 }

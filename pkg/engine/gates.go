@@ -19,17 +19,17 @@ const (
 // human, and in staged mode unless the state pins decider: llm (an origin
 // state whose emit names a hidden: intent is exempt). A hop that fires at
 // a gate is recorded as decided by default.
-func (r *runner) gateStops(name string, depth int) (bool, error) {
+func (r *runner) gateStops(name string, depth int, postBind bool) (bool, error) {
 	if r.par != nil || r.cur == nil {
 		return false, nil
 	}
 	s := r.cur
-	cands := r.gateCandidates(s)
-	if len(cands) == 0 {
+	cands, gate := r.gateCandidates(s)
+	if !gate {
 		return false, nil
 	}
 	stop := s.Decider == "human"
-	if !stop && r.so.Mode == ModeStaged && s.Decider != "llm" {
+	if !stop && postBind && r.so.Mode == ModeStaged && s.Decider != "llm" {
 		stop = !(depth == 0 && r.m.Hidden[name])
 	}
 	if stop {
@@ -45,11 +45,12 @@ func (r *runner) gateStops(name string, depth int) (bool, error) {
 		"chosen_intent": name, "decider": "default", "state": s.Path})
 }
 
-// gateCandidates are the operator-only forward intents of s: handled on s
-// or an ancestor, with an arm whose literal target leaves s for another
-// state (not an exit), and not named by a literal emit_intent of s's own
-// on_enter. Empty means s is not a decision gate.
-func (r *runner) gateCandidates(s *State) []string {
+// gateCandidates are the forward intents of s: handled on s or an
+// ancestor, with an arm whose target leaves s for another state (not an
+// exit). s is a decision gate when one of them is operator-only: not named
+// by a literal emit_intent of s's own on_enter.
+func (r *runner) gateCandidates(s *State) ([]string, bool) {
+	gate := false
 	emitted := map[string]bool{}
 	for _, e := range s.OnEnter {
 		if e.Emit != nil && e.Emit.tmpl == nil {
@@ -65,9 +66,6 @@ func (r *runner) gateCandidates(s *State) []string {
 				continue
 			}
 			seen[name] = true
-			if emitted[name] {
-				continue
-			}
 			for _, a := range arms {
 				if a.When != nil && !a.Default {
 					if ok, err := a.When.eval(env); err != nil || !ok {
@@ -81,19 +79,19 @@ func (r *runner) gateCandidates(s *State) []string {
 				if tg == "" || tg == "." || strings.HasPrefix(tg, "@exit:") || strings.HasPrefix(tg, "__exit__") {
 					continue
 				}
-				if a.Target.templated() {
-					out = append(out, name)
-					break
-				}
-				p, err := resolvePath(x, tg)
-				if err != nil || p == s.Path {
-					continue
+				if !a.Target.templated() {
+					if p, err := resolvePath(x, tg); err != nil || p == s.Path {
+						continue
+					}
 				}
 				out = append(out, name)
+				if !emitted[name] {
+					gate = true
+				}
 				break
 			}
 		}
 	}
 	sort.Strings(out)
-	return out
+	return out, gate
 }

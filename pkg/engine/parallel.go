@@ -132,7 +132,7 @@ func (r *runner) takeParallel(ctx context.Context, intent string, slots map[stri
 	if err != nil {
 		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
 	}
-	if err := r.emit(KindTransition, map[string]any{"from": r.statePath(), "intent": intent, "slots": slots, "to": res.describeFrom(r.cur)}); err != nil {
+	if err := r.emit(KindTransition, map[string]any{"from": r.statePath(), "intent": intent, "slots": slots, "to": r.predictTo(res)}); err != nil {
 		return err
 	}
 	reg := r.par.regionOf(leaf)

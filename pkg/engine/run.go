@@ -567,9 +567,13 @@ func sameJSON(a, b any) bool {
 }
 
 // pendingEmit is an emit_intent effect waiting for the post-bind pass.
+// pre records that it already named an intent when the chain was walked
+// (upstream dispatches those in its pre-bind pass, where staged mode does
+// not stop, story-runtime §1.9).
 type pendingEmit struct {
 	e     *Effect
 	slots map[string]any
+	pre   bool
 }
 
 // pendingCall is a host call queued while the machine walks a step, with the

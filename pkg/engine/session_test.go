@@ -467,13 +467,23 @@ func TestGatesHumanAndStaged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := Start(t.Context(), m, SessionOptions{Mode: ModeStaged})
+	reg := host.NewRegistry()
+	reg.Register("host.a", stub(map[string]any{"val": "X"}, "", 0))
+	st, err := Start(t.Context(), m, SessionOptions{Mode: ModeStaged, Hosts: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
+	// a literal emit fires in the pre-bind pass, where staged mode does
+	// not stop; one that needs a bind is post-bind and stops at the gate
 	fire(t, st, "go_g")
-	wantState(t, st, "g")
+	wantState(t, st, "a")
+	fire(t, st, "back")
+	tn = fire(t, st, "go_pb")
+	wantState(t, st, "pb")
+	if gd := kindsOf(tn.Events, KindGateDecided); len(gd) != 1 || payloadMap(t, gd[0].Payload)["bailed_to_human"] != true {
+		t.Errorf("staged gate events %v", gd)
+	}
 }
 
 // Events of a turn are in Turn.Events, in order, with the RunIntent prefix.

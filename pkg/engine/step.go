@@ -140,7 +140,7 @@ func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth i
 		if depth+1 > MaxEmitDepth {
 			return fmt.Errorf("emit_intent: dispatch exceeded max depth (%d) at state %q — likely a cyclic emit chain", MaxEmitDepth, r.statePath())
 		}
-		if stop, err := r.gateStops(name, depth); err != nil || stop {
+		if stop, err := r.gateStops(name, depth, !pe.pre); err != nil || stop {
 			return err
 		}
 		if err := r.emit(KindEmitIntent, map[string]any{"intent": name, "slots": slots, "depth": depth + 1}); err != nil {
@@ -242,7 +242,7 @@ func (r *runner) take(ctx context.Context, intent string, slots map[string]any, 
 			return err
 		}
 	}
-	tr := map[string]any{"from": r.statePath(), "intent": intent, "slots": slots, "to": res.describeFrom(r.cur)}
+	tr := map[string]any{"from": r.statePath(), "intent": intent, "slots": slots, "to": r.predictTo(res)}
 	if depth > 0 {
 		tr["synthetic"] = true
 	}
@@ -728,4 +728,63 @@ func (r *runner) note(n Note) {
 	if r.opts.Notes != nil {
 		r.opts.Notes(n)
 	}
+}
+
+// predictTo is the state a resolved target lands on, written as
+// machine.transition.to before the move (story-runtime §1.8): a compound
+// descends initial:, a parallel state (or a region move) is the encoded
+// configuration, a stay is the current state.
+func (r *runner) predictTo(res target) string {
+	switch {
+	case res.stay:
+		return r.statePath()
+	case res.exit != "":
+		return "__exit__" + res.exit
+	}
+	leaf, err := r.initialLeaf(res.state)
+	if err != nil {
+		return res.state.Path
+	}
+	if r.par != nil && res.state.within(r.par.root) {
+		pc := r.par.clone()
+		pc.set(leaf)
+		return pc.encode()
+	}
+	if leaf.Parallel {
+		pc := &parConf{root: leaf}
+		for _, reg := range leaf.regions() {
+			l, err := r.initialLeaf(reg)
+			if err != nil {
+				return leaf.Path
+			}
+			pc.set(l)
+		}
+		return pc.encode()
+	}
+	if p := parallelAncestor(leaf); p != nil {
+		// a target inside a parallel state enters every region
+		pc := &parConf{root: p}
+		for _, reg := range p.regions() {
+			if leaf.within(reg) || leaf == reg {
+				pc.set(leaf)
+				continue
+			}
+			l, err := r.initialLeaf(reg)
+			if err != nil {
+				return leaf.Path
+			}
+			pc.set(l)
+		}
+		return pc.encode()
+	}
+	return leaf.Path
+}
+
+func parallelAncestor(s *State) *State {
+	for x := s.Parent; x != nil; x = x.Parent {
+		if x.Parallel {
+			return x
+		}
+	}
+	return nil
 }
