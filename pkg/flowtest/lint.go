@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -20,6 +21,8 @@ const (
 	RuleUnknownState  = "flow-unknown-state"  // initial_state / expect_state names no state
 	RuleUnusedStub    = "flow-unused-stub"    // a host_handlers stub for a handler the story never calls
 	RuleNotChecked    = "flow-not-checked"    // an assertion upstream never evaluates where it stands
+	RuleMissingFile   = "flow-missing-file"   // a cassette or recording the fixture names does not exist (error: it cannot run)
+	RuleBadRegex      = "flow-bad-regex"      // an expect_view_matches that is not a Go regular expression (the turn always fails)
 )
 
 // LintStory parses and lints the fixtures beside a loaded story
@@ -45,7 +48,8 @@ func HasFlows(app string) bool {
 
 // Lint checks fixtures against their story: intents and states it does
 // not declare, stubs for handlers it never calls, assertions that are
-// never evaluated. Every finding is a positioned warning.
+// never evaluated or cannot match (positioned warnings), and files the
+// fixture names that do not exist (errors: it cannot run).
 func Lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 	if st == nil {
 		return nil
@@ -59,6 +63,29 @@ func Lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 		ds = append(ds, diag.Diagnostic{File: p.File, Line: p.Line, Col: p.Col, Severity: diag.Warning, Rule: rule, Message: fmt.Sprintf(format, a...)})
 	}
 	for _, fx := range fxs {
+		for _, k := range []string{"host_cassette", "starlark_http_cassette", "starlark_inspect_cassette", "recording"} {
+			p := map[string]string{"host_cassette": fx.HostCassette, "starlark_http_cassette": fx.StarlarkHTTPCassette,
+				"starlark_inspect_cassette": fx.StarlarkInspectCassette, "recording": fx.Recording}[k]
+			if p == "" {
+				continue
+			}
+			full := p
+			if !filepath.IsAbs(p) {
+				full = filepath.Join(filepath.Dir(fx.File), p)
+			}
+			if st, err := os.Stat(full); err != nil || st.IsDir() {
+				at := fx.at(k)
+				ds = append(ds, diag.Diagnostic{File: at.File, Line: at.Line, Col: at.Col, Severity: diag.Error, Rule: RuleMissingFile,
+					Message: fmt.Sprintf("%s: %s does not exist (paths are relative to the fixture's directory)", k, full)})
+			}
+		}
+		for _, t := range fx.Turns {
+			if t.ExpectViewMatches != nil {
+				if _, err := regexp.Compile(*t.ExpectViewMatches); err != nil {
+					warn(t.at("expect_view_matches"), RuleBadRegex, "turns[%d].expect_view_matches: %v; the turn will always fail", t.Index, err)
+				}
+			}
+		}
 		if fx.InitialState != "" && !ix.hasState(fx.InitialState) {
 			warn(fx.at("initial_state"), RuleUnknownState, "initial_state %q is not a state of the story%s; every turn would be rejected", fx.InitialState, ix.suggestState(fx.InitialState))
 		}
