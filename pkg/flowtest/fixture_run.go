@@ -52,8 +52,9 @@ func (fr *fixtureRun) fatal(p Pos, format string, a ...any) {
 	fr.res.Flow.Passed = false
 }
 
-// unsupported fails the fixture (exit 1, not 2) for a construct the
-// engine does not run yet, at the construct's position.
+// unsupported fails the fixture (exit 1, not 2) before any turn: a
+// construct the engine does not run yet, or a session that cannot start,
+// at its position, in the [session] pseudo-turn.
 func (fr *fixtureRun) unsupported(msgs []Failure) {
 	fr.res.Flow.Turns = append(fr.res.Flow.Turns, &TurnResult{TurnIndex: -1, Failures: messages(msgs)})
 	fr.res.Failures = append(fr.res.Failures, msgs...)
@@ -213,8 +214,7 @@ func (fr *fixtureRun) run(ctx context.Context) {
 		defer sess.Close()
 	}
 	if err != nil {
-		fr.fail(-1, fx.at("initial_state"), "initial_state %q: the session cannot start: %v", fx.InitialState, err)
-		fr.finish(nil)
+		fr.unsupported([]Failure{{Turn: -1, Pos: fx.at("initial_state"), Message: fmt.Sprintf("initial_state %q: the session cannot start: %v", fx.InitialState, err)}})
 		return
 	}
 	fr.sess = sess
@@ -241,10 +241,6 @@ func (fr *fixtureRun) recordingProblem(p Pos, format string, a ...any) {
 		return
 	}
 	fr.fatal(p, format, a...)
-}
-
-func (fr *fixtureRun) fail(turn int, p Pos, format string, a ...any) {
-	fr.res.Failures = append(fr.res.Failures, Failure{Turn: turn, Pos: p, Message: fmt.Sprintf(format, a...)})
 }
 
 // registry is the fixture's host registry (flow-format.md §4.4-4.5): on

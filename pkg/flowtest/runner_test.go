@@ -744,3 +744,13 @@ func TestFailFastAcrossFixtures(t *testing.T) {
 		t.Fatalf("without fail-fast: %d", len(rs))
 	}
 }
+
+func TestStartStateThatDoesNotExist(t *testing.T) {
+	r := one(t, "test_kind: flow\ninitial_state: nowhere\nturns:\n  - intent: { name: go }\n")
+	if r.Passed() || r.Fatal != nil {
+		t.Fatalf("a start state that does not exist fails the fixture (not fatal): %+v", r)
+	}
+	if last := r.Flow.Turns[len(r.Flow.Turns)-1]; last.TurnIndex != -1 || len(last.Failures) == 0 {
+		t.Fatalf("the failure is in the [session] pseudo-turn: %+v", r.Flow.Turns)
+	}
+}
