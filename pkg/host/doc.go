@@ -13,7 +13,8 @@
 // procgroup_*.go (host.run), stdoutjson.go (trailing JSON of an output),
 // artifacts.go, appendfile.go, inbox.go (inbox, transport, jobs), workdir.go
 // (confinement of every story-named path to the run's working directory),
-// starlark_*.go (host.starlark.run: sidecar, cassettes, ctx, conversion),
+// starlark_*.go (host.starlark.run: sidecar, http/inspect cassettes and
+// http recording, ctx, conversion, load()),
 // search.go (host.agent.search over an embedder, with an on-disk vector
 // cache). Upstream behaviours chosen deliberately are in docs/compat/hosts.md.
 //
