@@ -376,13 +376,24 @@ func Glob(root, pattern string, max int) ([]string, error) {
 		return nil, fmt.Errorf("pattern %q is malformed: %v", pattern, err)
 	}
 	segs := strings.Split(path.Clean(pattern), "/")
+	// Walk only below the pattern's literal prefix (docs/ for docs/**/*.md).
+	start := root
+	for _, sg := range segs[:len(segs)-1] {
+		if strings.ContainsAny(sg, "*?[\\") {
+			break
+		}
+		start = filepath.Join(start, sg)
+	}
+	if _, err := os.Stat(start); err != nil {
+		return nil, nil
+	}
 	var out []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
 		if d.IsDir() {
-			if p != root && strings.HasPrefix(d.Name(), ".") && !strings.HasPrefix(pattern, ".") {
+			if p != start && strings.HasPrefix(d.Name(), ".") && !strings.HasPrefix(pattern, ".") {
 				return filepath.SkipDir
 			}
 			return nil
