@@ -108,10 +108,11 @@ type runner struct {
 	said        []string
 	bound       bool // a call of this turn bound something (story-runtime §8)
 	transView   string
+	entered     map[*State]bool // states whose on_enter ran this turn
 }
 
 func newRunner(m *Machine, o SessionOptions) *runner {
-	r := &runner{m: m, opts: o.Options, so: o, agentN: map[string]int{}, clock: o.Clock, hosts: o.Hosts}
+	r := &runner{m: m, opts: o.Options, so: o, agentN: map[string]int{}, clock: o.Clock, hosts: o.Hosts, entered: map[*State]bool{}}
 	if r.clock == nil {
 		if o.Now != nil {
 			r.clock = funcClock(o.Now)
@@ -340,6 +341,7 @@ func (r *runner) restore(s saved) {
 
 func (r *runner) beginTurn() {
 	r.events, r.redirectErr, r.said, r.bound, r.transView = nil, "", nil, false, ""
+	r.entered = map[*State]bool{}
 }
 
 // userTurn is one explicit-intent turn (story-runtime.md §1.3-§1.12).
@@ -386,6 +388,9 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		err = r.fire(ctx, in.Intent, slots, 0)
 		if errors.As(err, &rej) {
 			err = nil
+		}
+		if err == nil && rej == nil {
+			err = r.postBindResting(ctx)
 		}
 	}
 	if rej != nil {
@@ -631,4 +636,25 @@ func toString(v any) string {
 	default:
 		return fmt.Sprint(t)
 	}
+}
+
+// postBindResting is upstream's post-bind pass for a turn whose final
+// state was not entered (a stay arc, story-runtime §1.9): the resting
+// leaf's own on_enter emit_intent entries are evaluated against the world
+// the turn left, with empty slots, so a router room routes once a stay arc
+// set what it waits for.
+func (r *runner) postBindResting(ctx context.Context) error {
+	if r.ended || r.par != nil || r.cur == nil || r.entered[r.cur] || r.redirectErr != "" {
+		return nil
+	}
+	var emits []pendingEmit
+	for _, e := range r.cur.OnEnter {
+		if e.Emit != nil {
+			emits = append(emits, pendingEmit{e: e, slots: map[string]any{}})
+		}
+	}
+	if len(emits) == 0 {
+		return nil
+	}
+	return r.dispatchEmits(ctx, emits, 0)
 }

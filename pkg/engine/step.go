@@ -253,6 +253,7 @@ func (r *runner) take(ctx context.Context, intent string, slots map[string]any, 
 		if r.selfReentry(res) {
 			// the resolved leaf is the current one: only its on_enter
 			// re-runs, with no exit/enter events (story-runtime §1.8)
+			r.entered[r.cur] = true
 			if err := r.runEffects(ctx, r.cur.OnEnter, &st); err != nil {
 				return err
 			}
@@ -652,6 +653,9 @@ func (r *runner) checkTerminal() {
 
 func (r *runner) enterOne(ctx context.Context, s *State, st *step) error {
 	r.cur = s
+	if r.entered != nil {
+		r.entered[s] = true
+	}
 	if err := r.emitAt(s.Path, KindStateEntered, map[string]any{"state": s.Path}); err != nil {
 		return err
 	}
