@@ -754,3 +754,49 @@ func TestStartStateThatDoesNotExist(t *testing.T) {
 		t.Fatalf("the failure is in the [session] pseudo-turn: %+v", r.Flow.Turns)
 	}
 }
+
+func TestExpectWorldFullAndViews(t *testing.T) {
+	wantFail(t, one(t, `test_kind: flow
+initial_state: a`+stubs+`
+turns:
+  - intent: { name: go }
+    expect_world_full: { out: hi }
+`), `expect_world_full: unexpected key "items" in world`, `expect_world_full: unexpected key "obj" in world`)
+	wantFail(t, one(t, `test_kind: flow
+initial_state: a`+stubs+`
+turns:
+  - intent: { name: go }
+    expect_world_full: { out: bye }
+`), `expect_world_full["out"]: got "hi", want "bye"`)
+	// The rig's states have no views: the view is empty.
+	wantPass(t, one(t, `test_kind: flow
+initial_state: a`+stubs+`
+turns:
+  - intent: { name: go }
+    expect_no_view: true
+    expect_view_matches: "^$"
+`))
+	wantFail(t, one(t, `test_kind: flow
+initial_state: a`+stubs+`
+turns:
+  - intent: { name: go }
+    expect_view_matches: "(unclosed"
+`), `expect_view_matches: invalid regex "(unclosed"`)
+}
+
+func TestViewMatches(t *testing.T) {
+	wantPass(t, one(t, `test_kind: flow
+initial_state: a
+initial_world: { n: 4 }
+turns:
+  - intent: { name: finish }
+    expect_view_matches: "Done with n=4"
+`))
+	wantFail(t, one(t, `test_kind: flow
+initial_state: a
+turns:
+  - intent: { name: finish }
+    expect_view_matches: "n=9"
+    expect_no_view: true
+`), "expect_view_matches: view does not match \"n=9\"\nview: \"Done with n=0.\"", "expect_no_view: view is not empty")
+}
