@@ -2,6 +2,7 @@ package flowtest
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -173,8 +174,8 @@ func (p *parser) fields(n *yaml.Node, where string, known map[string]func(k, v *
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolve(n.Content[i+1])
 		if _, dup := keys[k.Value]; dup {
-			p.errf(k, RuleShape, "%s: key %q appears twice; keep one", where, k.Value)
-			continue
+			// Upstream's decoder lets the later one win; so do we, loudly.
+			p.warnf(k, RuleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
 		}
 		keys[k.Value] = p.pos(k)
 		if f, ok := known[k.Value]; ok {
@@ -246,6 +247,15 @@ func (p *parser) boolean(v *yaml.Node, where string) bool {
 	}
 	b, ok := scalarValue(v).(bool)
 	if !ok {
+		// A quoted "true" or a YAML 1.1 yes/no: what was meant is clear.
+		switch strings.ToLower(strings.TrimSpace(v.Value)) {
+		case "true", "yes", "on":
+			p.warnf(v, RuleShape, "%s: %q read as true; write true", where, v.Value)
+			return true
+		case "false", "no", "off":
+			p.warnf(v, RuleShape, "%s: %q read as false; write false", where, v.Value)
+			return false
+		}
 		p.errf(v, RuleShape, "%s: expected true or false, got %q", where, v.Value)
 	}
 	return b
@@ -260,6 +270,11 @@ func (p *parser) integer(v *yaml.Node, where string) int {
 		case float64:
 			if x == float64(int(x)) {
 				return int(x)
+			}
+		case string:
+			if n, err := strconv.Atoi(strings.TrimSpace(x)); err == nil {
+				p.warnf(v, RuleShape, "%s: %q read as the number %d; write it unquoted", where, x, n)
+				return n
 			}
 		}
 	}
@@ -294,15 +309,17 @@ func (p *parser) kvs(v *yaml.Node, where string) []KV {
 		return nil
 	}
 	out := make([]KV, 0, len(v.Content)/2)
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k := v.Content[i]
-		if seen[k.Value] {
-			p.errf(k, RuleShape, "%s: key %q appears twice; keep one", where, k.Value)
+		kv := KV{Key: k.Value, Value: p.valueOf(v.Content[i+1]), Pos: p.pos(k)}
+		if j, dup := seen[k.Value]; dup {
+			p.warnf(k, RuleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
+			out[j] = kv
 			continue
 		}
-		seen[k.Value] = true
-		out = append(out, KV{Key: k.Value, Value: p.valueOf(v.Content[i+1]), Pos: p.pos(k)})
+		seen[k.Value] = len(out)
+		out = append(out, kv)
 	}
 	return out
 }
