@@ -46,9 +46,13 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 		"starlark_inspect_cassette": func(k, v *yaml.Node) { fx.StarlarkInspectCassette = p.str(v, "starlark_inspect_cassette") },
 		"host_bindings": func(k, v *yaml.Node) {
 			for _, kv := range p.kvs(v, "host_bindings") {
-				if _, ok := kv.Value.(string); !ok {
+				switch val := kv.Value.(type) {
+				case string:
+				case map[string]any, []any, nil:
 					p.errf(v, RuleShape, "host_bindings.%s: expected a handler name (string)", kv.Key)
 					continue
+				default:
+					kv.Value = fmt.Sprint(val)
 				}
 				fx.HostBindings = append(fx.HostBindings, kv)
 			}
