@@ -479,7 +479,7 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 	c.stateChecks(t, state)
 	c.worldChecks(t, world, before, fr.legacy)
 	c.slotChecks(t, sent)
-	c.eventChecks(t, evs)
+	c.eventChecks(t, evs, fr.legacy)
 	c.viewChecks(t, view)
 	c.hostCallChecks(t, evs, fr.legacy)
 	c.inboxChecks(t, s.Inbox())

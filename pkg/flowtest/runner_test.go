@@ -322,6 +322,10 @@ turns:
     expect_events:
       - { kind: machine.transition, from: a, to: b }
       - { kind: world.update, effect: { set: { out: hi } } }
+  - intent: { name: back }
+  - intent: { name: go }
+    expect_events:
+      - { kind: harness.dispatched, effect: { namespace: host.run, args: { call: first, cmd: "echo 1" } } }
 expect_events_count_atleast: 3
 `))
 	wantFail(t, one(t, `test_kind: flow
