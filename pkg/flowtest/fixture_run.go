@@ -424,6 +424,9 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 	view := ""
 	if turn != nil {
 		evs = toEvents(turn.Events, fr.legacy)
+		if t.DisplayInput != "" {
+			displayInput(evs, t.DisplayInput)
+		}
 		rej = turn.Rejection
 		view = turn.View
 		// Upstream's orchestrator turns a missing required slot into a
@@ -599,4 +602,20 @@ func withoutViewChecks(t *Turn) *Turn {
 	cp := *t
 	cp.ExpectViewMatches, cp.ExpectNoView = nil, false
 	return &cp
+}
+
+// displayInput puts a turn's display_input where upstream does: in place
+// of "[intent] <name>" in turn.input and turn.start (the report's and the
+// assertions' view of the events; the trace keeps what the engine wrote).
+func displayInput(evs []event, text string) {
+	for i := range evs {
+		if evs[i].Kind != engine.KindTurnInput && evs[i].Kind != engine.KindTurnStart {
+			continue
+		}
+		if m, ok := evs[i].payload.(map[string]any); ok {
+			if _, has := m["input"]; has {
+				m["input"] = text
+			}
+		}
+	}
 }

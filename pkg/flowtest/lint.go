@@ -11,6 +11,7 @@ import (
 
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/fold"
+	"kitsoki/pkg/phases"
 	"kitsoki/pkg/story"
 )
 
@@ -54,8 +55,8 @@ func Lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 	if st == nil {
 		return nil
 	}
-	if f, err := fold.Fold(st); err == nil && f != nil {
-		st = f
+	if f, err := fold.New(st, fold.Options{Phases: phases.Expand}); err == nil && f != nil {
+		st = f.Story
 	}
 	ix := indexStory(st)
 	var ds []diag.Diagnostic

@@ -804,3 +804,14 @@ turns:
     expect_no_view: true
 `), "expect_view_matches: view does not match \"n=9\"\nview: \"Done with n=0.\"", "expect_no_view: view is not empty")
 }
+
+func TestDisplayInput(t *testing.T) {
+	wantPass(t, one(t, `test_kind: flow
+initial_state: a`+stubs+`
+turns:
+  - intent: { name: go }
+    display_input: "please go"
+    expect_events:
+      - { kind: turn.input, effect: { input: "please go" } }
+`))
+}
