@@ -77,7 +77,9 @@ func (ld *Loaded) Compile(o engine.CompileOptions) {
 	if ld.Machine != nil && ld.Views == nil {
 		// The views of the folded machine, each state's against its own
 		// story's views/ (pkg/view).
-		if v, err := view.ForStory(ld.Story); err == nil {
+		if ld.Machine.Folded != nil { // the engine's fold (imports, phases expanded)
+			ld.Views = view.FromFolded(ld.Machine.Folded)
+		} else if v, err := view.ForStory(ld.Story); err == nil {
 			ld.Views = v
 		}
 	}

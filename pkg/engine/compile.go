@@ -9,6 +9,7 @@ import (
 
 	"kitsoki/pkg/fold"
 	"kitsoki/pkg/host"
+	"kitsoki/pkg/phases"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
@@ -80,15 +81,19 @@ func pos(p story.Pos) Pos { return Pos{File: p.File, Line: p.Line, Col: p.Col} }
 // once, by name and position — a story is never half-run.
 func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 	var folded *fold.Folded
-	if len(st.Imports) > 0 || len(opts.Bindings) > 0 {
+	if len(st.Imports) > 0 || len(opts.Bindings) > 0 || st.Phases != nil {
 		// imports are folded into one state tree first (seam 3)
-		f, err := fold.New(st, fold.Options{Bindings: opts.Bindings})
+		f, err := fold.New(st, fold.Options{Bindings: opts.Bindings, Phases: phases.Expand})
 		if err != nil {
 			var fe *fold.Error
 			if errors.As(err, &fe) {
 				ce := &CompileError{}
 				for _, p := range fe.Problems {
-					ce.Problems = append(ce.Problems, Problem{Pos: pos(p.Pos), Message: "imports." + p.Alias + ": " + p.Message})
+					msg := p.Message // a top-story problem (phases) has no alias
+					if p.Alias != "" {
+						msg = "imports." + p.Alias + ": " + msg
+					}
+					ce.Problems = append(ce.Problems, Problem{Pos: pos(p.Pos), Message: msg})
 				}
 				return nil, ce
 			}
