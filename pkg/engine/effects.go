@@ -265,6 +265,11 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 		}
 	}
 	r.calls = append(r.calls, sum)
+	if meta, ok := res["meta"].(map[string]any); ok && isAgentHandler(e.Invoke) {
+		if c, ok := meta["cost_usd"].(float64); ok && c > 0 {
+			r.batchCost += c
+		}
+	}
 	r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e) + resultText(e.Invoke, res), Duration: dur, Error: hr.err})
 	// harness.returned, then the binds (upstream writes the binds first;
 	// the order is kept from the existing trace shape, docs/compat/engine.md)

@@ -109,6 +109,7 @@ type runner struct {
 	bound       bool // a call of this turn bound something (story-runtime §8)
 	transView   string
 	entered     map[*State]bool // states whose on_enter ran this turn
+	batchCost   float64         // agent cost of the batch being dispatched
 }
 
 func newRunner(m *Machine, o SessionOptions) *runner {

