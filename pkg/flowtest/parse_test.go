@@ -166,3 +166,18 @@ func FuzzParseFixture(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseRecording(f *testing.F) {
+	f.Add([]byte("kind: recording\nentries:\n  - { state: a, input: go, intent: { name: go, slots: { x: 1 } } }\n"))
+	f.Add([]byte("kind: recording\nentries:\n  - { state: a, input: hm, clarify: true }\n"))
+	f.Add([]byte("kind: other\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := ParseRecording("r.yaml", data)
+		if err == nil {
+			if len(r.Entries) == 0 {
+				t.Fatal("a recording without entries parsed")
+			}
+			_, _ = r.Lookup("a", "go")
+		}
+	})
+}

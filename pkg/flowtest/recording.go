@@ -33,6 +33,11 @@ func LoadRecording(path string) (*Recording, error) {
 	if len(data) > MaxFixtureBytes {
 		return nil, fmt.Errorf("recording %q: larger than %d bytes", path, MaxFixtureBytes)
 	}
+	return ParseRecording(path, data)
+}
+
+// ParseRecording parses a recording's bytes (path names it in errors).
+func ParseRecording(path string, data []byte) (*Recording, error) {
 	var raw struct {
 		Kind    string `yaml:"kind"`
 		Entries []struct {
