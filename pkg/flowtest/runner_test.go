@@ -815,3 +815,19 @@ turns:
       - { kind: turn.input, effect: { input: "please go" } }
 `))
 }
+
+// by_call keys on the rendered effect id (a templated id arrives rendered).
+func TestByCallTemplatedID(t *testing.T) {
+	wantPass(t, one(t, `test_kind: flow
+initial_state: a
+initial_world: { n: 2 }
+host_handlers:
+  host.run:
+    data: { stdout: "top" }
+    by_call:
+      "tick-2-": { data: { stdout: "matched" } }
+turns:
+  - intent: { name: tick }
+    expect_world: { result: matched }
+`))
+}

@@ -3,8 +3,10 @@ package flowtest
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"kitsoki/pkg/host"
+	"kitsoki/pkg/story/expr"
 )
 
 // Handler serves a host_handlers stub as a host.Handler. Resolution order
@@ -41,6 +43,7 @@ func (s *Stub) answer(c *host.Call) (host.Result, error) {
 // answer for c, nil when neither has one.
 func (s *Stub) envelope(c *host.Call) *Envelope {
 	if id, ok := c.Args["call"].(string); ok && s.ByCall != nil {
+		id = renderID(id, c.Env.World)
 		if e, ok := s.ByCall[id]; ok {
 			return e
 		}
@@ -55,6 +58,24 @@ func (s *Stub) envelope(c *host.Call) *Envelope {
 		}
 	}
 	return nil
+}
+
+// renderID renders a templated effect id against the dispatch world, as
+// upstream re-renders it with the other args (flow-format.md §4.3), for an
+// engine that hands it over unrendered.
+func renderID(id string, world map[string]any) string {
+	if !strings.Contains(id, "{{") {
+		return id
+	}
+	tpl, err := expr.CompilePongo(id)
+	if err != nil {
+		return id
+	}
+	out, err := tpl.Render(expr.Env{"world": world})
+	if err != nil {
+		return id
+	}
+	return out
 }
 
 // copyData deep-copies a stub's data: the engine may keep what it binds.
