@@ -2,6 +2,7 @@ package flowtest
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -96,10 +97,13 @@ func readBounded(p string) ([]byte, error) {
 	if st.Size() > MaxFixtureBytes {
 		return nil, fmt.Errorf("fixture file is %d bytes, more than the %d-byte limit; split it into several files", st.Size(), MaxFixtureBytes)
 	}
-	buf := make([]byte, st.Size())
-	n, err := f.Read(buf)
-	if err != nil && n != len(buf) {
+	// Bounded even if the file grows after Stat.
+	data, err := io.ReadAll(io.LimitReader(f, MaxFixtureBytes+1))
+	if err != nil {
 		return nil, fmt.Errorf("cannot read the fixture: %v", err)
 	}
-	return buf[:n], nil
+	if len(data) > MaxFixtureBytes {
+		return nil, fmt.Errorf("fixture file is more than the %d-byte limit; split it into several files", MaxFixtureBytes)
+	}
+	return data, nil
 }
