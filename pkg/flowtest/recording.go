@@ -2,7 +2,6 @@ package flowtest
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -26,12 +25,9 @@ type RecordingEntry struct {
 
 // LoadRecording reads a recording file.
 func LoadRecording(path string) (*Recording, error) {
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path)
 	if err != nil {
-		return nil, fmt.Errorf("recording %q: %v", path, err)
-	}
-	if len(data) > MaxFixtureBytes {
-		return nil, fmt.Errorf("recording %q: larger than %d bytes", path, MaxFixtureBytes)
+		return nil, fmt.Errorf("recording %q: %v", path, strings.TrimPrefix(err.Error(), "cannot read the fixture: "))
 	}
 	return ParseRecording(path, data)
 }
