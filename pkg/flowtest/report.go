@@ -89,9 +89,13 @@ func ReadReport(path string) (*Report, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, 1<<30))
+	const maxReport = 1 << 30
+	data, err := io.ReadAll(io.LimitReader(f, maxReport+1))
 	if err != nil {
 		return nil, err
+	}
+	if len(data) > maxReport {
+		return nil, fmt.Errorf("%s: larger than %d bytes; not a kitsoki test --json report", path, maxReport)
 	}
 	var r Report
 	if err := json.Unmarshal(data, &r); err != nil {
