@@ -250,9 +250,7 @@ func (c *compiler) state(s *story.State, parent *State) {
 	for _, intent := range onOrder(s) {
 		for _, tr := range s.On[intent] {
 			nt := &Transition{Default: tr.Default, Hint: tr.GuardHint, Pos: pos(tr.Pos), Emits: tr.Emit}
-			if tr.View != nil && tr.View.Kind == "template" {
-				nt.View = tr.View.Template
-			}
+			nt.View = tr.View
 			if tr.Target != "" {
 				t, err := compileTarget(c.m.pongo, tr.Target)
 				if err != nil {

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"kitsoki/pkg/fold"
+	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
 
@@ -123,9 +124,9 @@ type Transition struct {
 	Default bool
 	Hint    string // guard_hint, reported when every guard fails
 	Effects []*Effect
-	// View is the transition's own template view (replaces the state's
-	// view for the turn), "" when none.
-	View string
+	// View is the transition's own view (it replaces the state's view for
+	// the turn, story-runtime §8), nil when none.
+	View *story.View
 	// Emits is the transition-level emit: list (parallel regions).
 	Emits []string
 	// ExitSet holds the set: of an imported child's exit mapping, run after

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"kitsoki/pkg/host"
+	"kitsoki/pkg/story"
 )
 
 // Caps of reference §5.2.
@@ -107,7 +108,7 @@ type runner struct {
 	redirectErr string // the error an on_error redirect handled this turn
 	said        []string
 	bound       bool // a call of this turn bound something (story-runtime §8)
-	transView   string
+	transView   *story.View
 	entered     map[*State]bool // states whose on_enter ran this turn
 	batchCost   float64         // agent cost of the batch being dispatched
 }
@@ -341,7 +342,7 @@ func (r *runner) restore(s saved) {
 }
 
 func (r *runner) beginTurn() {
-	r.events, r.redirectErr, r.said, r.bound, r.transView = nil, "", nil, false, ""
+	r.events, r.redirectErr, r.said, r.bound, r.transView = nil, "", nil, false, nil
 	r.entered = map[*State]bool{}
 }
 
@@ -468,7 +469,7 @@ func (r *runner) renderView(slots map[string]any) string {
 		return ""
 	}
 	extra := map[string]any{"slots": slots}
-	if r.transView != "" && !r.bound {
+	if r.transView != nil && !r.bound {
 		extra["transition_view"] = r.transView
 	}
 	v, err := r.so.Views.RenderView(r.statePath(), r.world.Snapshot(), extra)

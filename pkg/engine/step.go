@@ -261,7 +261,7 @@ func (r *runner) take(ctx context.Context, intent string, slots map[string]any, 
 	if err := r.emit(KindIntentAccepted, map[string]any{"intent": intent, "slots": slots}); err != nil {
 		return err
 	}
-	if arm.View != "" && depth == 0 {
+	if arm.View != nil && depth == 0 {
 		r.transView = arm.View
 	}
 	var st step
