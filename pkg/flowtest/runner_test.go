@@ -831,3 +831,30 @@ turns:
     expect_world: { result: matched }
 `))
 }
+
+// A cassette episode's delay on a foreground call never hangs the fixture
+// (upstream sleeps on its fake clock forever there).
+func TestCassetteDelayDoesNotHang(t *testing.T) {
+	done := make(chan []*Result, 1)
+	go func() {
+		done <- runFlow(t, `test_kind: flow
+initial_state: a
+host_cassette: c.cassette.yaml
+turns:
+  - intent: { name: go }
+    expect_world: { out: slow }
+`, map[string]string{"c.cassette.yaml": `kind: host_cassette
+episodes:
+  - id: slow
+    match: { handler: host.run }
+    delay: 1h
+    response: { data: { stdout: slow } }
+`}, Options{})
+	}()
+	select {
+	case rs := <-done:
+		wantPass(t, rs[0])
+	case <-time.After(time.Minute): // a hang, not a timing assertion
+		t.Fatal("a cassette delay hung the fixture")
+	}
+}
