@@ -296,6 +296,7 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 func (r *runner) setError(msg string, hostErr map[string]any) error {
 	r.world["last_error"] = msg
 	r.world["host_error"] = hostErr
+	r.bound = true // an applied error re-renders like a bind (story-runtime §2.3)
 	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"last_error": msg}}); err != nil {
 		return err
 	}

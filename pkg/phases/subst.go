@@ -43,7 +43,25 @@ func (b *binding) text(s string, p story.Pos, key bool) string {
 			}
 			if j := strings.Index(s[i+2:], closer); j >= 0 {
 				end := i + 2 + j + 2
-				out.WriteString(b.tag(s[i:end], p))
+				t := s[i:end]
+				if exactTagRe.MatchString(t) {
+					// raw text in place of the tag; its {{- / -}} trims
+					// the whitespace around it as pongo2 would have
+					if strings.HasPrefix(t, "{{-") {
+						trimmed := strings.TrimRight(out.String(), " \t\r\n")
+						out.Reset()
+						out.WriteString(trimmed)
+					}
+					out.WriteString(b.tag(t, p))
+					i = end
+					if strings.HasSuffix(t, "-}}") {
+						for i < len(s) && strings.ContainsRune(" \t\r\n", rune(s[i])) {
+							i++
+						}
+					}
+					continue
+				}
+				out.WriteString(b.tag(t, p))
 				i = end
 				continue
 			}
