@@ -335,7 +335,7 @@ func humanNotes(w io.Writer) func(engine.Note) {
 			fmt.Fprintf(w, "  intent %s\n", n.Text)
 		case "emit":
 			fmt.Fprintf(w, "  emit %s\n", n.Text)
-		case "on_error", "timeout":
+		case "on_error", "timeout", "decider":
 			fmt.Fprintf(w, "  %s\n", n.Text)
 		case "job":
 			if n.Error != "" {

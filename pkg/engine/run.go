@@ -216,6 +216,15 @@ func (s *Session) runInputs(ctx context.Context, consumed *int) error {
 			return t.Err
 		}
 	}
+	for i := 0; i < MaxDeciderDepth; i++ {
+		fired, err := s.decide(ctx)
+		if err != nil {
+			return err
+		}
+		if !fired {
+			break
+		}
+	}
 	for !r.ended {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("run interrupted: %w", err)

@@ -583,3 +583,34 @@ func TestCostFolding(t *testing.T) {
 		t.Errorf("costs %v %v", w["turn_cost_usd"], w["session_cost_usd"])
 	}
 }
+
+// The app-level decider of a one-shot run picks among a resting gate's
+// intents: a confident choice fires, a doubtful one bails (§7).
+func TestAppDecider(t *testing.T) {
+	for _, tc := range []struct {
+		answer  string
+		outcome string
+		state   string
+	}{
+		{`{"intent":"ship","confidence":0.9}`, OutcomeTerminal, "shipped"},
+		{`{"intent":"ship","confidence":0.5}`, OutcomeRested, "gate"},
+		{`{"intent":"launch","confidence":0.99}`, OutcomeRested, "gate"},
+	} {
+		var got AgentCall
+		agents := AgentCallerFunc(func(ctx context.Context, c AgentCall) (*AgentAnswer, error) {
+			got = c
+			return &AgentAnswer{Submission: []byte(tc.answer)}, nil
+		})
+		res, sink := runStory(t, "decider", "", Options{Agents: agents})
+		if res.Outcome != tc.outcome || res.State != tc.state {
+			t.Errorf("%s: outcome %s at %s (err %v)", tc.answer, res.Outcome, res.State, res.Err)
+		}
+		if got.Verb != "decide" || got.Persona != "judge" || !strings.Contains(got.Prompt, "hold") {
+			t.Errorf("decider call %+v", got)
+		}
+		gd := sink.kinds(KindGateDecided)
+		if len(gd) != 1 || payloadMap(t, gd[0].Payload)["decider"] != "llm" {
+			t.Errorf("gate events %v", gd)
+		}
+	}
+}
