@@ -85,7 +85,7 @@ func TestTestFlowsSpellingAndReports(t *testing.T) {
 	rep := filepath.Join(t.TempDir(), "r.json")
 	ju := filepath.Join(t.TempDir(), "r.xml")
 	code, out, errOut := runCmd(t, "test", "flows", filepath.Join(dir, "app.yaml"), "--json", rep, "--junit", ju, "--fail-fast", "-j", "1")
-	if code != ExitFinding {
+	if code != ExitFinding || !strings.HasSuffix(out, "1 passed, 1 failed\nSummary: 1/2 flows pass\nFAIL\n") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
 	data, err := os.ReadFile(rep)
