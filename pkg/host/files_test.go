@@ -244,7 +244,7 @@ func TestBuiltinsAndMissing(t *testing.T) {
 	if !errors.As(err, &me) || strings.Join(me.Handlers, ",") != "host.chat.create,host.git.push" {
 		t.Fatalf("missing: %v", err)
 	}
-	for _, want := range []string{"host.chat.create, host.git.push", ".kitsoki/plugins/", "hosts: [host.chat]", "--host-cassette"} {
+	for _, want := range []string{"host.chat.create, host.git.push", ".kitsoki/plugins/", "hosts: [host.chat, host.git]", "--host-cassette"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("message lacks %q: %s", want, err)
 		}

@@ -37,9 +37,16 @@ func (e *MissingError) Error() string {
 	} else {
 		fmt.Fprintf(&b, "no host handler serves %d of the story's calls: %s", len(e.Handlers), strings.Join(e.Handlers, ", "))
 	}
-	b.WriteString("; provide one with a host provider (a manifest under .kitsoki/plugins/<dir>/manifest.yaml whose hosts: lists the handler or its namespace, e.g. ")
-	fmt.Fprintf(&b, "hosts: [%s]", namespaceOf(e.Handlers[0]))
-	b.WriteString("), or answer the calls from a recording with --host-cassette FILE; `kitsoki plugins` lists the handlers available")
+	var ns []string
+	seen := map[string]bool{}
+	for _, h := range e.Handlers {
+		if n := namespaceOf(h); !seen[n] {
+			seen[n] = true
+			ns = append(ns, n)
+		}
+	}
+	fmt.Fprintf(&b, "; serve %s with a host provider (a manifest under .kitsoki/plugins/<dir>/manifest.yaml with hosts: [%s])", pronoun(len(e.Handlers)), strings.Join(ns, ", "))
+	b.WriteString(", or answer the calls from a recording with --host-cassette FILE; `kitsoki plugins` lists the handlers available")
 	return b.String()
 }
 
@@ -77,4 +84,11 @@ func Missing(reg *Registry, handlers []string, served func(string) bool) error {
 	}
 	sort.Strings(miss)
 	return &MissingError{Handlers: miss}
+}
+
+func pronoun(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
 }
