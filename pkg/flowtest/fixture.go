@@ -206,6 +206,7 @@ type Stub struct {
 	Error                string
 	InfraError           string
 	Delay                time.Duration
+	DelayErr             string // a delay that does not parse: each call's infra error
 	RequestClarification string
 	ByCall               map[string]*Envelope
 	ByOp                 map[string]*Envelope

@@ -259,9 +259,15 @@ func (p *parser) stub(k, v *yaml.Node) *Stub {
 		"error":       func(k, v *yaml.Node) { s.Error = p.str(v, w+".error") },
 		"infra_error": func(k, v *yaml.Node) { s.InfraError = p.str(v, w+".infra_error") },
 		"delay": func(k, v *yaml.Node) {
-			if raw, ok := p.duration(v, w+".delay"); ok {
-				s.Delay, _ = ParseDuration(raw)
+			// Upstream parses a stub's delay when the stub is called: a bad
+			// one is that call's infra error, not a fixture that cannot run.
+			raw := p.str(v, w+".delay")
+			d, err := ParseDuration(raw)
+			if err != nil {
+				p.warnf(v, RuleValue, "%s.delay: %v; every call of this stub fails with an infra error", w, err)
+				s.DelayErr = fmt.Sprintf("stub %s: parse delay: %v", s.Name, err)
 			}
+			s.Delay = d
 		},
 		"request_clarification": func(k, v *yaml.Node) { s.RequestClarification = p.str(v, w+".request_clarification") },
 		"by_call":               func(k, v *yaml.Node) { s.ByCall = envelopes(v, w+".by_call") },

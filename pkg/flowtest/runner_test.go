@@ -269,6 +269,17 @@ turns:
 `))
 }
 
+func TestStubBadDelayIsAnInfraError(t *testing.T) {
+	wantPass(t, one(t, `test_kind: flow
+initial_state: a
+host_handlers:
+  host.run: { data: { stdout: x }, delay: "soon" }
+turns:
+  - intent: { name: go }
+    expect_world: { out: "", last_error: "stub host.run: parse delay: invalid duration \"soon\": use a Go duration (500ms, 2s, 9m, 1h) or days (11d)" }
+`))
+}
+
 func TestStubByOp(t *testing.T) {
 	s := &Stub{Name: "host.git", Data: map[string]any{"x": 1}, ByOp: map[string]*Envelope{"push": {Data: map[string]any{"x": 2}}},
 		ByCall: map[string]*Envelope{"c1": {InfraError: "down"}}}

@@ -21,6 +21,9 @@ func (s *Stub) Handler() host.Handler {
 }
 
 func (s *Stub) answer(c *host.Call) (host.Result, error) {
+	if s.DelayErr != "" {
+		return host.Result{}, errors.New(s.DelayErr)
+	}
 	res := host.Result{Delay: s.Delay}
 	if s.RequestClarification != "" {
 		res.Clarification = &host.Clarification{Question: s.RequestClarification, Data: map[string]any{"answer": "string"}}
