@@ -14,7 +14,11 @@ import (
 // when the loader reports errors (Expand is checked on its own).
 func loadLoose(t *testing.T, yaml string) *story.Story {
 	t.Helper()
-	dir := t.TempDir()
+	return writeAndLoad(t, t.TempDir(), yaml)
+}
+
+func writeAndLoad(t testing.TB, dir, yaml string) *story.Story {
+	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}

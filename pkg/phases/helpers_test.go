@@ -21,11 +21,3 @@ func load(t *testing.T, dir string) *story.Story {
 	}
 	return st
 }
-
-// strip clears back pointers so a state tree can be marshalled.
-func strip(s *story.State) {
-	s.Parent = nil
-	for _, c := range s.Children {
-		strip(c)
-	}
-}
