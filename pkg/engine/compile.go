@@ -299,6 +299,11 @@ func (c *compiler) effects(list []*story.Effect, owner *State, where string) []*
 
 func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	ne := &Effect{ID: e.ID, With: normalize(anyMap(e.With)), OnError: e.OnError, Once: e.Once, Agent: e.Agent, Pos: pos(e.Pos), owner: owner}
+	if f := c.m.Folded; f != nil && e.Invoke != "" {
+		if si := f.Info(owner.Path); si != nil && si.Story != nil && si.Story.Dir != c.m.Dir {
+			ne.render = c.m.storyRenderer(si.Story)
+		}
+	}
 	bad := func(format string, a ...any) { c.refuse(e.Pos, "%s: "+format, append([]any{where}, a...)...) }
 	ne.Event, ne.Background = e.Emit, e.Background
 	if len(e.OnComplete) > 0 {

@@ -176,7 +176,7 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 		// the one renderer pkg/eval uses too: the with: block, then the
 		// prompt; a prompt that cannot be rendered is the call's failure
 		var err error
-		rc, err = r.m.renderer().RenderAgentCall(e.Invoke, e.ID, e.With, nil, r.callEnv())
+		rc, err = r.m.rendererOf(e).RenderAgentCall(e.Invoke, e.ID, e.With, nil, r.callEnv())
 		var re *RenderError
 		if err != nil && errors.As(err, &re) && re.Stage == "prompt" {
 			promptErr = err

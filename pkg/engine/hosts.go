@@ -10,6 +10,7 @@ import (
 
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/host"
+	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
 
@@ -202,4 +203,29 @@ func agentResult(verb string, ans *AgentAnswer) map[string]any {
 		}
 	}
 	return res
+}
+
+// rendererOf is the prompt renderer for an effect: its declaring story's
+// (an imported child resolves its prompt includes against its own search
+// path), else the machine's.
+func (m *Machine) rendererOf(e *Effect) *PromptRenderer {
+	if e != nil && e.render != nil {
+		return e.render
+	}
+	return m.renderer()
+}
+
+// storyRenderer returns (building once) the renderer of a child story.
+func (m *Machine) storyRenderer(st *story.Story) *PromptRenderer {
+	m.promptMu.Lock()
+	defer m.promptMu.Unlock()
+	if m.renders == nil {
+		m.renders = map[string]*PromptRenderer{}
+	}
+	if p := m.renders[st.Dir]; p != nil {
+		return p
+	}
+	p := newPromptRenderer(st.Dir, StoryLoader(st))
+	m.renders[st.Dir] = p
+	return p
 }

@@ -66,6 +66,8 @@ type Machine struct {
 	pongo    *expr.PongoLoader
 	promptMu sync.Mutex
 	render   *PromptRenderer
+	// renders holds one prompt renderer per imported story directory.
+	renders map[string]*PromptRenderer
 }
 
 // AppDecider is the top-level decider: block (story-runtime §7).
@@ -172,6 +174,9 @@ type Effect struct {
 	Inline []*Effect
 	Pos    Pos
 	owner  *State // the state whose on_enter or on: holds the effect
+	// render is the prompt renderer of the story that declared the effect
+	// (an imported child's own search path); nil = the machine's.
+	render *PromptRenderer
 }
 
 type setKV struct {

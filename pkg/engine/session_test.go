@@ -614,3 +614,26 @@ func TestAppDecider(t *testing.T) {
 		}
 	}
 }
+
+// An imported child's prompt includes resolve against the child's own
+// search path (per-alias prompt roots, story-runtime §6).
+func TestImportedPromptIncludesResolveInChild(t *testing.T) {
+	var got AgentCall
+	agents := AgentCallerFunc(func(ctx context.Context, c AgentCall) (*AgentAnswer, error) {
+		got = c
+		return &AgentAnswer{Submission: []byte(`"hi"`)}, nil
+	})
+	m, err := Compile(loadStory(t, "aliasprompt"), CompileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Start(t.Context(), m, SessionOptions{Options: Options{Agents: agents}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tn := fire(t, s, "go")
+	if tn.Err != nil || !strings.Contains(got.Prompt, "PARTIAL-OF-KID") {
+		t.Fatalf("prompt %q err %v world %v", got.Prompt, tn.Err, s.World())
+	}
+}
