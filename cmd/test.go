@@ -162,6 +162,9 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	}
 	ds = diag.Sort(ds)
 	_ = diag.WriteHuman(stderr, ds, diag.HumanOptions{})
+	if f.format == "github" {
+		_ = diag.WriteGitHub(stdout, ds) // fixture warnings and errors as annotations too
+	}
 	if diag.HasErrors(ds) {
 		errs, _ := diag.Count(ds)
 		return usagef("%d fixture error(s): the fixtures above cannot run; fix them (nothing was run)", errs)

@@ -141,9 +141,10 @@ func TestTestFlowsSpellingAndReports(t *testing.T) {
 }
 
 func TestTestGitHubFormat(t *testing.T) {
-	dir := testStory(t, map[string]string{"b_fail.yaml": failFlow})
+	dir := testStory(t, map[string]string{"b_fail.yaml": failFlow + "bogus: 1\n"})
 	code, out, _ := runCmd(t, "test", dir, "--format", "github")
-	if code != ExitFinding || !strings.Contains(out, "::error file="+filepath.Join(dir, "flows", "b_fail.yaml")+",line=9,col=5,") {
+	if code != ExitFinding || !strings.Contains(out, "::error file="+filepath.Join(dir, "flows", "b_fail.yaml")+",line=9,col=5,") ||
+		!strings.Contains(out, "::warning file="+filepath.Join(dir, "flows", "b_fail.yaml")+",line=11,") {
 		t.Fatalf("github: %d\n%s", code, out)
 	}
 }
