@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"os"
+
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/story"
@@ -19,7 +21,10 @@ func lintFlows(res *validate.Result, opts story.Options) {
 		if st == nil || diag.HasErrors(ds) {
 			continue
 		}
-		fds := flowtest.LintStory(f, st)
+		fds := diag.FilterIgnored(flowtest.LintStory(f, st), func(p string) ([]byte, bool) {
+			b, err := os.ReadFile(p)
+			return b, err == nil
+		}) // '# kitsoki:ignore RULE' works in fixtures too
 		if diag.HasErrors(fds) {
 			res.Invalid[f] = true
 		}

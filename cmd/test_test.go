@@ -224,6 +224,10 @@ func TestValidateLintsFixtures(t *testing.T) {
 	if code != ExitOK || !strings.Contains(out, `initial_state "nowhere" is not a state of the story`) || !strings.Contains(out, `unknown key "bogus"`) {
 		t.Fatalf("validate: %d\n%s", code, out)
 	}
+	dir = testStory(t, map[string]string{"a.yaml": "test_kind: flow\nturns:\n  - intent: { name: go }\n    bogus: 1 # kitsoki:ignore flow-unknown-key\n"})
+	if code, out, _ := runCmd(t, "validate", dir); code != ExitOK || strings.Contains(out, "bogus") {
+		t.Fatalf("kitsoki:ignore in a fixture: %d\n%s", code, out)
+	}
 	dir = testStory(t, map[string]string{"a.yaml": "test_kind: flow\nturns:\n  - expect_state: a\n"})
 	if code, out, _ := runCmd(t, "validate", dir); code != ExitFinding || !strings.Contains(out, "a turn needs one of intent:") {
 		t.Fatalf("validate unrunnable fixture: %d\n%s", code, out)
