@@ -160,7 +160,10 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if err != nil {
 		return usagef("%v", err)
 	}
-	ds = diag.Sort(ds)
+	ds = diag.Sort(diag.FilterIgnored(ds, func(p string) ([]byte, bool) {
+		b, err := os.ReadFile(p)
+		return b, err == nil
+	}))
 	_ = diag.WriteHuman(stderr, ds, diag.HumanOptions{})
 	if f.format == "github" {
 		_ = diag.WriteGitHub(stdout, ds) // fixture warnings and errors as annotations too
