@@ -81,18 +81,26 @@ func (r *runner) applySet(e *Effect, env map[string]any) error {
 		}
 		vals[i] = coerceDeclared(r.m.World, kv.Key, normalizeFresh(v))
 	}
-	set := make(map[string]any, len(e.Set))
-	for i, kv := range e.Set {
+	// committed in sorted key order, one world.update per key
+	// (story-runtime §1.7)
+	order := make([]int, len(e.Set))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return e.Set[order[a]].Key < e.Set[order[b]].Key })
+	for _, i := range order {
+		kv := e.Set[i]
 		if err := setPath(r.world, kv.Key, vals[i]); err != nil {
 			return fmt.Errorf("%s: set.%s: %w", e.Pos, kv.Key, err)
 		}
-		set[kv.Key] = vals[i]
+		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{kv.Key: vals[i]}}); err != nil {
+			return err
+		}
 	}
-	return r.emit(KindWorldUpdate, map[string]any{"set": set})
+	return nil
 }
 
 func (r *runner) applyIncrement(e *Effect, env map[string]any) error {
-	inc := make(map[string]any, len(e.Increment))
 	for _, kv := range e.Increment {
 		dv, err := kv.Delta.render(env)
 		if err != nil {
@@ -110,9 +118,11 @@ func (r *runner) applyIncrement(e *Effect, env map[string]any) error {
 		if err := setPath(r.world, kv.Key, n+d); err != nil {
 			return fmt.Errorf("%s: increment.%s: %w", e.Pos, kv.Key, err)
 		}
-		inc[kv.Key] = d
+		if err := r.emit(KindWorldUpdate, map[string]any{"increment": map[string]any{kv.Key: d}}); err != nil {
+			return err
+		}
 	}
-	return r.emit(KindWorldUpdate, map[string]any{"increment": inc})
+	return nil
 }
 
 func asInt(v any) (int, bool) {
