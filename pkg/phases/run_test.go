@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/fold"
@@ -148,5 +149,29 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestViewsOfGeneratedStates: the composed story renders the views of
+// generated states (all four forms) against the story's views/.
+func TestViewsOfGeneratedStates(t *testing.T) {
+	ld, err := compose.Load("../story/testdata/upstream/phases-full", compose.LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}})
+	if err != nil || ld.CompileErr != nil || ld.Views == nil {
+		t.Fatalf("load: %v %v", err, ld.CompileErr)
+	}
+	world := map[string]any{"x": "", "spec": map[string]any{}}
+	for path, want := range map[string]string{
+		"design_drafting":       "Drafting Design (3)",
+		"build_drafting":        "Drafting Build (5)\nBudget:  5",
+		"design_awaiting_reply": "Checkpoint: ",
+	} {
+		got, err := ld.Views.RenderView(path, world, nil)
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		if !strings.Contains(got, want) {
+			t.Errorf("%s: view %q does not contain %q", path, got, want)
+		}
 	}
 }
