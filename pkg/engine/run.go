@@ -360,9 +360,6 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	r.beginTurn()
 	from := r.statePath()
 	t := &Turn{State: from}
-	if in.Slots == nil && !r.oneShot {
-		in.Slots = nil
-	}
 	// Checks that write no event and use no turn number: a missing
 	// required slot is a clarification (story-runtime §1.2).
 	rej := r.checkAllowed(in.Intent)

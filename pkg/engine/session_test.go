@@ -637,3 +637,14 @@ func TestImportedPromptIncludesResolveInChild(t *testing.T) {
 		t.Fatalf("prompt %q err %v world %v", got.Prompt, tn.Err, s.World())
 	}
 }
+
+// A terminal state still accepts its own intents; leaving it reopens the
+// session (story-runtime §1.11).
+func TestTerminalStateTakesIntents(t *testing.T) {
+	s, _ := probe(t, "p6", "fin", nil)
+	fire(t, s, "after")
+	wantState(t, s, "b")
+	if out, _ := s.Outcome(); out != "" {
+		t.Errorf("outcome %q after leaving the terminal state", out)
+	}
+}

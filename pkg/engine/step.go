@@ -497,6 +497,11 @@ func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) err
 		return nil
 	}
 	dst := t.state
+	if r.outcome == OutcomeTerminal {
+		// a terminal state still takes its own intents (story-runtime
+		// §1.11): leaving it reopens the session
+		r.ended, r.outcome = false, ""
+	}
 	if r.par != nil && dst.within(r.par.root) {
 		return r.moveRegion(ctx, dst, st, descend)
 	}
