@@ -421,16 +421,23 @@ expect_no_errors: true
 `))
 }
 
-// mode: staged reaches the engine (docs-review's staged fixture is the
-// corpus case); an invalid mode is a parse error (TestParseErrorsArePositioned).
-func TestModeKeyRuns(t *testing.T) {
-	wantPass(t, one(t, `test_kind: flow
+// mode: staged reaches the engine session: its gate decisions are
+// recorded (machine.gate_decided), which the default mode does not do
+// (docs-review's staged fixture is the corpus case for the stop itself).
+func TestModeStaged(t *testing.T) {
+	fixture := func(mode string) string {
+		return `test_kind: flow
 initial_state: a
-mode: staged`+stubs+`
+mode: "` + mode + `"` + stubs + `
 turns:
-  - intent: { name: go }
-    expect_state: b
-`))
+  - intent: { name: gate }
+    expect_events: [{ kind: machine.gate_decided }]
+`
+	}
+	wantPass(t, one(t, fixture("staged")))
+	for _, mode := range []string{"", "one-shot", "oneshot"} {
+		wantFail(t, one(t, fixture(mode)), "expect_events: event {kind=machine.gate_decided} not found")
+	}
 }
 
 func TestRecordingInput(t *testing.T) {
