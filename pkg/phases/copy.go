@@ -105,7 +105,9 @@ func (c *copier) state(s *story.State, parent *story.State) *story.State {
 	}
 	ns.Children = nil
 	for _, ch := range s.Children {
-		ns.Children = append(ns.Children, c.state(ch, ns))
+		if ch != nil {
+			ns.Children = append(ns.Children, c.state(ch, ns))
+		}
 	}
 	return ns
 }

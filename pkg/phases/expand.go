@@ -57,6 +57,9 @@ func Expand(st *story.Story) error {
 		c := &copier{b: b}
 		var mine []*story.State
 		for _, ts := range tpl.States {
+			if ts == nil {
+				continue
+			}
 			s := c.state(ts, nil)
 			if who, dup := taken[s.Name]; dup {
 				ps.add(ts.Pos, "%s: template state %q expands to %q, which %s already declares (a state key needs {id} or a parameter that differs per phase)", where, ts.Name, s.Name, who)
