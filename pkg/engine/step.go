@@ -287,7 +287,10 @@ func (r *runner) take(ctx context.Context, intent string, slots map[string]any, 
 		return err
 	}
 	if !res.stay {
-		if r.selfReentry(res) {
+		if r.selfReentry(res) && depth > 0 {
+			// an emit hop back to the current leaf runs no on_enter
+			// (story-runtime §1.9 step 4)
+		} else if r.selfReentry(res) {
 			// the resolved leaf is the current one: only its on_enter
 			// re-runs, with no exit/enter events (story-runtime §1.8)
 			r.entered[r.cur] = true
