@@ -46,7 +46,7 @@ func TestTagForms(t *testing.T) {
     parameters: {title: {type: string, default: "It's"}, n: {type: int, default: 4}, on: {type: bool, default: true}}
     states:
       "{id}_s":
-        view: "{{ tpl.title | upper }} {{tpl.n}} {{- tpl.on -}} {% if tpl.n > 3 %}big{% endif %} {{ world.{id}_x }} {{ world.tpl.n }} {x} {{ phase.next.go|default:'none' }} json {\"k\": 1}"
+        view: "{{ tpl.title | upper }} {{tpl.n}} {{- tpl.on -}} {% if tpl.n > 3 %}big{% endif %} {{ world.{id}_x }} {{ world.tpl.n }} {x} {{ phase.next.go|default:'none' }} {{ phase.next.skip|default:'none' }} json {\"k\": 1}"
         on:
           go:
             - when: "world.count < {{ tpl.n }} && {on}"
@@ -59,7 +59,7 @@ phases:
 		t.Fatal(err)
 	}
 	s := find(t, st, "a_s")
-	eq(t, "view", s.View.Template, `{{ "It's" | upper }} 4true{% if 4 > 3 %}big{% endif %} {{ world.a_x }} {{ world.tpl.n }} {x} {{ "start"|default:'none' }} json {"k": 1}`)
+	eq(t, "view", s.View.Template, `{{ "It's" | upper }} 4true{% if 4 > 3 %}big{% endif %} {{ world.a_x }} {{ world.tpl.n }} {x} {{ "start"|default:'none' }} {{ ""|default:'none' }} json {"k": 1}`)
 	eq(t, "guard", s.On["go"][0].When, "world.count < 4 && true")
 	eq(t, "target", s.On["go"][0].Target, "start")
 }

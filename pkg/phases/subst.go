@@ -104,13 +104,13 @@ func (b *binding) param(name string) (string, bool) {
 // referring to them gets a pongo2 literal in their place.
 func (b *binding) tag(t string, p story.Pos) string {
 	if m := exactTagRe.FindStringSubmatch(t); m != nil {
-		v, _ := b.ref(m[1], p)
+		v, _ := b.ref(m[1], p, true)
 		return scalar(v)
 	}
 	inner := t[2 : len(t)-2]
 	inner = refRe.ReplaceAllStringFunc(inner, func(m string) string {
 		sub := refRe.FindStringSubmatch(m)
-		v, ok := b.ref(sub[2], p)
+		v, ok := b.ref(sub[2], p, false)
 		if !ok {
 			return m
 		}
@@ -136,8 +136,11 @@ func (b *binding) tag(t string, p story.Pos) string {
 	return t[:2] + out.String() + t[len(t)-2:]
 }
 
-// ref looks up tpl.<param>, phase.next.<arc> or phase.id.
-func (b *binding) ref(r string, p story.Pos) (any, bool) {
+// ref looks up tpl.<param>, phase.next.<arc> or phase.id. A missing
+// next: arc is an error in the exact form; inside a larger tag
+// (`{{ phase.next.skip | default:"lobby" }}`) it is the empty string, so
+// a filter can supply the fallback.
+func (b *binding) ref(r string, p story.Pos, exact bool) (any, bool) {
 	switch {
 	case r == "phase.id":
 		return b.id, true
@@ -153,6 +156,14 @@ func (b *binding) ref(r string, p story.Pos) (any, bool) {
 		return "", false
 	default:
 		arc := strings.TrimPrefix(r, "phase.next.")
+		if !exact {
+			if m, ok := b.next.(map[string]any); ok || b.next == nil {
+				if v, has := m[arc]; has {
+					return v, true
+				}
+				return "", true
+			}
+		}
 		if b.next == nil {
 			b.probs.add(p, "%s: {{ phase.next.%s }}: the entry has no next: (add next: {%s: <state>})", b.where, arc, arc)
 			return "", false
