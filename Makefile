@@ -12,13 +12,13 @@ BIN     := bin/kitsoki
 # Pinned lint tools, fetched through the Go module proxy by `go run`.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build test lint vet fmt-check staticcheck tidy-check unit examples bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
+.PHONY: build test lint vet fmt-check staticcheck tidy-check unit examples flows bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
 
-## test: everything CI runs — format, vet (every release platform), race tests (fuzz seeds included), examples end to end.
-test: lint unit examples
+## test: everything CI runs — format, vet (every release platform), race tests (fuzz seeds included), examples end to end, flow fixtures.
+test: lint unit examples flows
 
 ## lint: gofmt, go vet on every release platform, staticcheck, go.mod tidy.
 lint: fmt-check vet cross staticcheck tidy-check
@@ -41,6 +41,16 @@ unit:
 
 examples: build
 	./scripts/examples.sh $(BIN)
+
+## flows: kitsoki test over the examples' flow fixtures and, when ../shared/corpus exists, the corpus's.
+CORPUS ?= ../shared/corpus
+flows: build
+	./$(BIN) test examples/... -j 2
+	@if [ -d "$(CORPUS)" ]; then \
+	  echo "== kitsoki test $(CORPUS)/..."; ./$(BIN) test $(CORPUS)/... -j 2; \
+	else \
+	  echo "flows: $(CORPUS) is missing; skipping the corpus fixtures (set CORPUS=DIR to run them)"; \
+	fi
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/host"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/story"
 )
@@ -111,6 +112,17 @@ func runPlugins(stdout, stderr io.Writer, args []string, profile string, asJSON 
 	}
 	rep := a.Report(path)
 	plugin.AnnotateTimeouts(rep, st, callTimeout)
+	// Host handlers: the built-ins, then the providers' (a provider
+	// process is only started by a call, never by listing).
+	reg := host.Builtins(host.Options{})
+	closeProviders, warns := a.RegisterHostProviders(reg)
+	defer func() { _ = closeProviders() }()
+	rep.Warnings = append(rep.Warnings, warns...)
+	var uses []plugin.HostUse
+	if st != nil {
+		uses = plugin.StoryHostCalls(st)
+	}
+	rep.Hosts = plugin.ListHosts(reg, uses)
 	if asJSON {
 		b, err := rep.JSON()
 		if err != nil {
@@ -168,6 +180,7 @@ func writePluginsHuman(w io.Writer, r *plugin.Report) {
 	for _, h := range r.Hooks {
 		fmt.Fprintf(w, "  %d. %s  %s  (on_error: %s)\n", h.Order, h.Point, h.Plugin, h.OnError)
 	}
+	writeHostsHuman(w, r.Hosts)
 	if len(r.Warnings) > 0 {
 		fmt.Fprintf(w, "\nwarnings:\n")
 		for _, x := range r.Warnings {
@@ -178,5 +191,50 @@ func writePluginsHuman(w io.Writer, r *plugin.Report) {
 			}
 			fmt.Fprintf(w, "  %s%s\n", pos, x.Message)
 		}
+	}
+}
+
+// writeHostsHuman prints the host handlers and the story calls each serves.
+func writeHostsHuman(w io.Writer, hosts []plugin.HostEntry) {
+	fmt.Fprintf(w, "\nhost handlers:\n")
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	missing := 0
+	for _, h := range hosts {
+		calls := "no story calls"
+		switch n := len(h.Uses); {
+		case n == 1:
+			calls = "1 story call"
+		case n > 1:
+			calls = fmt.Sprintf("%d story calls", n)
+		}
+		if h.Source == "missing" {
+			missing++
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", h.Name, h.Source, calls, h.Summary)
+	}
+	_ = tw.Flush()
+	for _, h := range hosts {
+		if len(h.Uses) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n  %s is called by:\n", h.Name)
+		for _, u := range h.Uses {
+			pos := ""
+			if u.File != "" {
+				pos = fmt.Sprintf("%s:%d: ", u.File, u.Line)
+			}
+			via := ""
+			if u.Handler != h.Name || u.Invoke != "" {
+				via = " (" + u.Handler
+				if u.Invoke != "" {
+					via += " via " + u.Invoke
+				}
+				via += ")"
+			}
+			fmt.Fprintf(w, "    %s%s%s\n", pos, u.Site, via)
+		}
+	}
+	if missing > 0 {
+		fmt.Fprintf(w, "\n%d host handler(s) the story calls have no handler: a run stops before it starts; add a host provider (.kitsoki/plugins/<dir>/manifest.yaml with hosts:) or answer them with --host-cassette FILE\n", missing)
 	}
 }

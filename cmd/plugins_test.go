@@ -156,3 +156,68 @@ states:
 		}
 	}
 }
+
+// TestPluginsListsHostHandlers: every host handler, built in or provided by
+// a manifest's hosts:, with the story calls it serves; a call nobody
+// serves is listed as missing with the ways to provide it.
+func TestPluginsListsHostHandlers(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"story/app.yaml": `app: { id: hoststory, version: 0.1.0 }
+hosts: [host.run, host.git, host.chat.create, host.ide.open_file]
+host_interfaces:
+  vcs: { default: host.git, operations: { push: {} } }
+root: start
+states:
+  start:
+    on_enter:
+      - invoke: host.run
+        with: { cmd: "true" }
+      - invoke: iface.vcs.push
+      - invoke: host.chat.create
+      - invoke: host.ide.open_file
+    terminal: true
+`,
+		".kitsoki/plugins/gitp/manifest.yaml": "id: gitp\nsummary: git and chat for this team\nhosts: [host.git, host.chat]\nentry: { command: ./never-started }\n",
+	})
+	var out, errb bytes.Buffer
+	if code := Run([]string{"plugins", filepath.Join(root, "story")}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	s := out.String()
+	for _, want := range []string{
+		"host handlers:",
+		"host.run", "builtin", "host.starlark.run",
+		"host.git", "provider:gitp", "git and chat for this team",
+		"host.chat is called by:", `state "start" on_enter[2]`, "(host.chat.create)",
+		"host.git is called by:", "(host.git.push via iface.vcs.push)",
+		"host.ide", "missing",
+		"1 host handler(s) the story calls have no handler", "--host-cassette FILE",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q:\n%s", want, s)
+		}
+	}
+	out.Reset()
+	if code := Run([]string{"plugins", "--json", filepath.Join(root, "story")}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var rep struct {
+		Hosts []struct {
+			Name, Source string
+			Uses         []struct{ Handler, Site string }
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, h := range rep.Hosts {
+		got[h.Name] = h.Source + "/" + strings.Repeat("u", len(h.Uses))
+	}
+	for name, want := range map[string]string{"host.run": "builtin/u", "host.git": "provider:gitp/u", "host.chat": "provider:gitp/u", "host.ide": "missing/u", "host.inbox.add": "builtin/"} {
+		if got[name] != want {
+			t.Errorf("%s: %q, want %q (all: %v)", name, got[name], want, got)
+		}
+	}
+}

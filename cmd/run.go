@@ -18,10 +18,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"kitsoki/pkg/agent"
+	"kitsoki/pkg/compose"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/plugin"
-	"kitsoki/pkg/story"
 	"kitsoki/pkg/trace"
 )
 
@@ -137,27 +137,27 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	if err := checkStoryArg(path); err != nil {
 		return err
 	}
-	st, ds := story.Load(path, story.Options{})
-	if diag.HasErrors(ds) || st == nil {
-		errsOnly := ds[:0:0]
-		for _, d := range ds {
-			if d.Severity == diag.Error {
-				errsOnly = append(errsOnly, d)
-			}
+	ld, err := compose.Load(path, compose.LoadOptions{NoCompile: true})
+	if err != nil {
+		var le *compose.LoadError
+		if errors.As(err, &le) {
+			_ = diag.WriteHuman(stderr, le.Diagnostics, diag.HumanOptions{})
+			return invalidStory(le.Diagnostics, findingf("%s: the story does not load (%d error(s)); see `kitsoki validate %s`", path, len(le.Diagnostics), path))
 		}
-		_ = diag.WriteHuman(stderr, errsOnly, diag.HumanOptions{})
-		return invalidStory(errsOnly, findingf("%s: the story does not load (%d error(s)); see `kitsoki validate %s`", path, len(errsOnly), path))
+		return findingf("%s: %v", path, err)
 	}
 	var hc *engine.HostCassette
 	if f.hostCassette != "" {
-		var err error
 		if hc, err = engine.LoadHostCassette(f.hostCassette); err != nil {
 			return usagef("--host-cassette: %v", err)
 		}
 	}
-	m, err := engine.Compile(st, engine.CompileOptions{HostCassette: hc})
-	if err != nil {
-		return findingf("%s: %v", path, err)
+	if ld.Compile(engine.CompileOptions{HostCassette: hc}); ld.CompileErr != nil {
+		return findingf("%s: %v", path, ld.CompileErr)
+	}
+	st, m := ld.Story, ld.Machine
+	for _, w := range m.Warnings {
+		fmt.Fprintf(stderr, "kitsoki: warning: %s\n", trace.Printable(w.String()))
 	}
 	var fileWorld map[string]any
 	if f.worldFile != "" {
@@ -191,7 +191,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	}
 	// The plugin assembly (profile, hooks, enabled aliases) before anything
 	// is written: a malformed operator profile fails loudly, with positions.
-	asm, err := plugin.Assemble(plugin.Options{StoryDir: st.Dir, ProfilePath: f.profile, Story: st})
+	plan, err := compose.Resolve(ld, f.profile)
 	if err != nil {
 		var pe *plugin.ProfileError
 		if errors.As(err, &pe) && pe.ReadErr != nil {
@@ -199,11 +199,9 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 		}
 		return usagef("plugin profile:\n%v", err)
 	}
-	for _, d := range asm.Diagnostics() {
+	for _, d := range plan.Warnings() {
 		warnDiag(stderr, d)
 	}
-	chain := asm.NewChain()
-	defer chain.Close()
 
 	tw, err := trace.Create(tracePath, trace.Header{AppID: st.App.ID, Story: path, Generator: "kitsoki " + version})
 	if err != nil {
@@ -212,13 +210,12 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	defer tw.Close()
 	sink := f.spinner.watch(engine.TraceSink(tw))
 
-	reg, err := asm.NewRegistry(st, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Cassette: cas, Sink: engine.AgentSink(sink),
-		ClaudeSubmit: claudeSubmitCommand(), Timeout: f.callTimeout})
+	rt, err := plan.Build(compose.BuildOptions{Cassette: cas, Sink: sink, ClaudeSubmit: claudeSubmitCommand(), CallTimeout: f.callTimeout})
 	if err != nil {
 		return usagef("%v", err)
 	}
-	defer reg.Close()
-	reg.SetHooks(chain.AgentHooks())
+	defer rt.Close()
+	chain, reg := rt.Chain, rt.Agents
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -239,7 +236,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	_ = chain.RunStart(ctx, map[string]any{"story": path, "app_id": st.App.ID, "session_id": session}, hookEmit(sink, 0))
 	res := engine.Run(ctx, m, engine.Options{
 		SessionID: session, World: world, Inputs: f.inputs.inputs,
-		Agents: engine.RegistryCaller(reg, sink), HostCassette: hc, HostHooks: chain, Sink: sink, Notes: notes,
+		Agents: rt.Caller(), HostCassette: hc, HostHooks: chain, Sink: sink, Notes: notes,
 	})
 	end := map[string]any{"outcome": res.Outcome, "state": res.State}
 	if res.Err != nil {
@@ -247,8 +244,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	}
 	_ = chain.RunEnd(context.WithoutCancel(ctx), end, hookEmit(sink, res.Turns))
 	// Stop plugins and hook processes before the trace closes, whatever happened.
-	closeErr := reg.Close()
-	_ = chain.Close()
+	closeErr, _ := rt.Close()
 	if err := tw.Close(); err != nil && res.Err == nil {
 		res.Outcome, res.Err = engine.OutcomeFailed, fmt.Errorf("trace: %w", err)
 	}
@@ -325,8 +321,14 @@ func humanNotes(w io.Writer) func(engine.Note) {
 			fmt.Fprintf(w, "  intent %s\n", n.Text)
 		case "emit":
 			fmt.Fprintf(w, "  emit %s\n", n.Text)
-		case "on_error", "timeout":
+		case "on_error", "timeout", "decider":
 			fmt.Fprintf(w, "  %s\n", n.Text)
+		case "job":
+			if n.Error != "" {
+				fmt.Fprintf(w, "  %s: %s\n", n.Text, oneLine(n.Error))
+			} else {
+				fmt.Fprintf(w, "  %s\n", n.Text)
+			}
 		}
 	}
 }

@@ -43,6 +43,10 @@ type runJSON struct {
 	Session     *string           `json:"session,omitempty"`
 	Unconsumed  int               `json:"unconsumed,omitempty"`
 	Diagnostics []diag.Diagnostic `json:"diagnostics,omitempty"`
+	// Jobs are the run's background jobs (how each ended), Inbox its
+	// notifications (host.inbox.add and job notices).
+	Jobs  []engine.JobInfo   `json:"jobs,omitempty"`
+	Inbox []engine.InboxItem `json:"inbox,omitempty"`
 
 	ended bool // the run ran: exit, state, world, calls, trace, session are always written
 }
@@ -56,14 +60,22 @@ func (r runJSON) MarshalJSON() ([]byte, error) {
 	}
 	type ended struct {
 		plain
-		Exit    *string        `json:"exit"`
-		State   string         `json:"state"`
-		World   map[string]any `json:"world"`
-		Calls   []callJSON     `json:"calls"`
-		Trace   string         `json:"trace"`
-		Session string         `json:"session"`
+		Exit    *string            `json:"exit"`
+		State   string             `json:"state"`
+		World   map[string]any     `json:"world"`
+		Calls   []callJSON         `json:"calls"`
+		Trace   string             `json:"trace"`
+		Session string             `json:"session"`
+		Jobs    []engine.JobInfo   `json:"jobs"`
+		Inbox   []engine.InboxItem `json:"inbox"`
 	}
-	e := ended{plain: plain(r), Exit: r.Exit, World: r.World, Calls: r.Calls}
+	e := ended{plain: plain(r), Exit: r.Exit, World: r.World, Calls: r.Calls, Jobs: r.Jobs, Inbox: r.Inbox}
+	if e.Jobs == nil {
+		e.Jobs = []engine.JobInfo{}
+	}
+	if e.Inbox == nil {
+		e.Inbox = []engine.InboxItem{}
+	}
 	e.State, e.Trace, e.Session = deref(r.State), deref(r.Trace), deref(r.Session)
 	if e.World == nil {
 		e.World = map[string]any{}
@@ -145,7 +157,7 @@ func callsJSON(cs []engine.CallSummary, stopped bool) []callJSON {
 // writeRunJSON prints the summary of a run that ran.
 func writeRunJSON(w io.Writer, res *engine.Result, status int, msg, tracePath, session string) error {
 	out := runJSON{Schema: runSchemaVersion, Outcome: res.Outcome, Status: status, Error: msg, World: res.World,
-		Calls: callsJSON(res.Calls, errors.Is(res.Err, context.Canceled) || errors.Is(res.Err, context.DeadlineExceeded)), State: &res.State, Trace: &tracePath, Session: &session, Unconsumed: res.Unconsumed, ended: true}
+		Calls: callsJSON(res.Calls, errors.Is(res.Err, context.Canceled) || errors.Is(res.Err, context.DeadlineExceeded)), State: &res.State, Trace: &tracePath, Session: &session, Unconsumed: res.Unconsumed, Jobs: res.Jobs, Inbox: res.Inbox, ended: true}
 	if res.Outcome == engine.OutcomeExit {
 		e := res.Exit
 		out.Exit = &e

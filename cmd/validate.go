@@ -92,6 +92,7 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 				}
 			}
 			res := validate.Run(files, opts)
+			lintFlows(&res, story.Options{AllowUnsetEnv: allowUnsetEnv}) // flow fixtures beside each story
 			tty := isTerminal(out)
 			color, err := useColor(c, out)
 			if err != nil {

@@ -36,4 +36,6 @@ run ci-triage fix_needed
 run pr-review __exit__changes_requested --cassette examples/pr-review/cassettes/review.cassette.yaml
 run incident-router __exit__paged
 run incident-router __exit__ticketed --world "alert=service=search sev 4: p99 latency over budget"
+run changelog summarized --intent summarize
+run release-notes published
 echo "examples: ok"

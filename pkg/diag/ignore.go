@@ -181,3 +181,14 @@ func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, boo
 	}
 	return res
 }
+
+// FilterIgnored drops the warnings that the `# kitsoki:ignore` markers of
+// their own files suppress, judging no marker (ApplyIgnores does that for
+// kitsoki validate); flow fixture lint uses it.
+func FilterIgnored(ds []Diagnostic, src func(string) ([]byte, bool)) []Diagnostic {
+	files := make([]string, 0, len(ds))
+	for _, d := range ds {
+		files = append(files, d.File)
+	}
+	return ApplyIgnores(ds, files, src, func(string) bool { return true }, "").Kept
+}

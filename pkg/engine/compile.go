@@ -1,11 +1,15 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"kitsoki/pkg/fold"
+	"kitsoki/pkg/host"
+	"kitsoki/pkg/phases"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
@@ -42,6 +46,31 @@ type CompileOptions struct {
 	// HostCassette, when set, answers the handlers it has episodes for, so
 	// those handlers are not refused.
 	HostCassette *HostCassette
+	// Hosts is the registry the run will dispatch through (nil = the
+	// engine's defaults); a handler it cannot serve is refused.
+	Hosts *host.Registry
+	// Bindings rebinds host interfaces before they are resolved (a flow
+	// fixture's host_bindings:, fold.Options.Bindings).
+	Bindings map[string]string
+	// LateHandlers leaves handler checks to call time (the flow rig: an
+	// unstubbed handler is an infra error when called, flow-format §4.4).
+	LateHandlers bool
+}
+
+func (c *compiler) hosts() *host.Registry {
+	if c.opts.Hosts != nil {
+		return c.opts.Hosts
+	}
+	return defaultHosts()
+}
+
+// handled reports whether a run can serve handler h.
+func (c *compiler) handled(h string) bool {
+	if isAgentHandler(h) || c.opts.LateHandlers || c.opts.HostCassette.Handles(h) {
+		return true
+	}
+	_, _, _, ok := c.hosts().Lookup(h)
+	return ok
 }
 
 func pos(p story.Pos) Pos { return Pos{File: p.File, Line: p.Line, Col: p.Col} }
@@ -51,10 +80,32 @@ func pos(p story.Pos) Pos { return Pos{File: p.File, Line: p.Line, Col: p.Col} }
 // jobs) and host handlers it cannot answer are refused here, all of them at
 // once, by name and position — a story is never half-run.
 func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
+	var folded *fold.Folded
+	if len(st.Imports) > 0 || len(opts.Bindings) > 0 || st.Phases != nil {
+		// imports are folded into one state tree first (seam 3)
+		f, err := fold.New(st, fold.Options{Bindings: opts.Bindings, Phases: phases.Expand})
+		if err != nil {
+			var fe *fold.Error
+			if errors.As(err, &fe) {
+				ce := &CompileError{}
+				for _, p := range fe.Problems {
+					msg := p.Message // a top-story problem (phases) has no alias
+					if p.Alias != "" {
+						msg = "imports." + p.Alias + ": " + msg
+					}
+					ce.Problems = append(ce.Problems, Problem{Pos: pos(p.Pos), Message: msg})
+				}
+				return nil, ce
+			}
+			return nil, err
+		}
+		folded, st = f, f.Story
+	}
 	c := &compiler{st: st, opts: opts, m: &Machine{
 		AppID: st.App.ID, Dir: st.Dir, Root: st.Root, Exits: map[string]bool{},
 		States: map[string]*State{}, Handled: map[string]bool{},
 	}}
+	c.m.Folded = folded
 	c.m.pongo = StoryLoader(st)
 	c.m.render = newPromptRenderer(st.Dir, c.m.pongo)
 	c.m.Entry = "app.yaml"
@@ -99,21 +150,11 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 			c.m.PersonaModels[name] = p.Model
 		}
 	}
-	if len(st.Imports) > 0 {
-		names := make([]string, 0, len(st.Imports))
-		for n := range st.Imports {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			c.refuse(st.Imports[n].Pos, "imports: %q: kitsoki run does not execute imported stories; run the child story directly", n)
-		}
-	}
-	if st.Phases != nil {
-		c.refuse(st.Phases.Pos, "phases: kitsoki run does not execute phase graphs")
-	}
 	if st.Decider != nil {
-		c.refuse(st.Decider.Pos, "decider: kitsoki run does not execute the engine-driven gate decider; remove the block and drive the run with --intent")
+		c.m.Decider = &AppDecider{Agent: st.Decider.Agent, Schema: st.Decider.Schema, Prompt: st.Decider.Prompt, Threshold: 0.8}
+		if st.Decider.Threshold != nil {
+			c.m.Decider.Threshold = *st.Decider.Threshold
+		}
 	}
 	for _, s := range st.States {
 		c.state(s, nil)
@@ -146,6 +187,11 @@ type compiler struct {
 	problems []Problem
 }
 
+// warn records a finding that does not stop the run (Machine.Warnings).
+func (c *compiler) warn(p story.Pos, format string, a ...any) {
+	c.m.Warnings = append(c.m.Warnings, Problem{Pos: pos(p), Message: fmt.Sprintf(format, a...)})
+}
+
 func (c *compiler) refuse(p story.Pos, format string, a ...any) {
 	c.problems = append(c.problems, Problem{Pos: pos(p), Message: fmt.Sprintf(format, a...)})
 }
@@ -163,17 +209,29 @@ func (c *compiler) state(s *story.State, parent *State) {
 	if parent != nil {
 		parent.Children = append(parent.Children, ns)
 	}
-	if s.Parallel || s.Type == "parallel" {
-		c.refuse(s.Pos, "state %q: parallel states are not executed by kitsoki run", ns.Path)
+	if f := c.m.Folded; f != nil {
+		if si := f.Info(ns.Path); si != nil && len(si.IntentAliases) > 0 {
+			ns.Aliases = si.IntentAliases
+		}
+	}
+	ns.Parallel = s.Parallel || s.Type == "parallel"
+	ns.Decider = s.Decider
+	if ns.Parallel {
+		if len(s.Children) < 2 {
+			c.refuse(s.Pos, "state %q: a parallel state needs at least 2 regions (child states), it has %d", ns.Path, len(s.Children))
+		}
+		if s.Initial != "" {
+			c.refuse(s.InitialPos, "state %q: a parallel state enters every region; remove its initial:", ns.Path)
+		}
+		if parent != nil && parent.Parallel {
+			c.refuse(s.Pos, "state %q: a parallel state cannot be a region of the parallel state %q; put a compound state between them", ns.Path, parent.Path)
+		}
 	}
 	if s.Import != nil {
 		c.refuse(s.Pos, "state %q: imported story %q is not executed by kitsoki run", ns.Path, s.Import.Alias)
 	}
-	if s.Decider == "llm" {
-		c.refuse(keyPos(s.Keys, "decider", s.Pos), "state %q: decider: llm: kitsoki run does not let an LLM decide gates; remove it and drive the run with --intent", ns.Path)
-	}
 	if len(s.OnExit) > 0 {
-		c.refuse(keyPos(s.Keys, "on_exit", s.Pos), "state %q: on_exit: the story format has no on_exit, so kitsoki run would not run these effects; move them to the effects: of the transitions that leave the state", ns.Path)
+		c.warn(keyPos(s.Keys, "on_exit", s.Pos), "state %q: on_exit: the story format has no on_exit, so these effects never run; move them to the effects: of the transitions that leave the state", ns.Path)
 	}
 	if s.Initial != "" {
 		t, err := compileText(c.m.pongo, s.Initial)
@@ -191,9 +249,10 @@ func (c *compiler) state(s *story.State, parent *State) {
 	}
 	for _, intent := range onOrder(s) {
 		for _, tr := range s.On[intent] {
-			nt := &Transition{Default: tr.Default, Hint: tr.GuardHint, Pos: pos(tr.Pos)}
+			nt := &Transition{Default: tr.Default, Hint: tr.GuardHint, Pos: pos(tr.Pos), Emits: tr.Emit}
+			nt.View = tr.View
 			if tr.Target != "" {
-				t, err := compileText(c.m.pongo, tr.Target)
+				t, err := compileTarget(c.m.pongo, tr.Target)
 				if err != nil {
 					c.refuse(tr.TargetPos, "state %q: on.%s: target: %v", ns.Path, intent, err)
 				}
@@ -242,15 +301,25 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	ne := &Effect{ID: e.ID, With: normalize(anyMap(e.With)), OnError: e.OnError, Once: e.Once, Agent: e.Agent, Pos: pos(e.Pos), owner: owner}
 	ne.Timeout, _ = e.CallTimeout() // a bad timeout: is validate's call-timeout error
 	ne.agentTmpl = c.agentAliasTemplate(e, where)
+	if f := c.m.Folded; f != nil && e.Invoke != "" {
+		if si := f.Info(owner.Path); si != nil && si.Story != nil && si.Story.Dir != c.m.Dir {
+			ne.render = c.m.storyRenderer(si.Story)
+		}
+	}
 	bad := func(format string, a ...any) { c.refuse(e.Pos, "%s: "+format, append([]any{where}, a...)...) }
-	if e.Background {
-		bad("background: true: background jobs are not executed by kitsoki run; make the invoke synchronous")
+	ne.Event, ne.Background = e.Emit, e.Background
+	if len(e.OnComplete) > 0 {
+		ne.OnComplete = c.effects(e.OnComplete, owner, strings.TrimPrefix(where, owner.Path+" ")+".on_complete")
+	}
+	if e.Target != "" {
+		t, err := compileTarget(c.m.pongo, e.Target)
+		if err != nil {
+			bad("target: %v", err)
+		}
+		ne.Target = t
 	}
 	if len(e.Effects) > 0 {
-		bad("effects: inline effects only run inside on_complete (after a background job), which kitsoki run does not execute; make them entries of this list")
-	}
-	if len(e.OnComplete) > 0 && !e.Background {
-		bad("on_complete: only runs after a background job, which kitsoki run does not execute")
+		ne.Inline = c.effects(e.Effects, owner, strings.TrimPrefix(where, owner.Path+" ")+".effects")
 	}
 	if e.When != "" {
 		g, err := compileGuard(e.When)
@@ -289,12 +358,12 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 		ne.Kind = kindInvoke
 		ne.Invoke = c.rewriteIface(e)
 		c.m.Handled[ne.Invoke] = true
-		if !builtinHandler(ne.Invoke) && !c.opts.HostCassette.Handles(ne.Invoke) {
+		if !c.handled(ne.Invoke) {
 			via := ""
 			if ne.Invoke != e.Invoke {
 				via = " (bound by host_interfaces to " + ne.Invoke + ")"
 			}
-			bad("invoke %s%s: kitsoki run has no handler for %q (built in: host.run, host.agent.{ask,decide,extract,task,converse}); answer it from a recording with --host-cassette FILE", e.Invoke, via, ne.Invoke)
+			bad("invoke %s%s: kitsoki run has no handler for %q (available: %s, host.agent.{ask,decide,extract,task,converse}); provide it with a host provider under .kitsoki/plugins/ or answer it from a recording with --host-cassette FILE", e.Invoke, via, ne.Invoke, strings.Join(c.hosts().Names(), ", "))
 		}
 		check := ne.With
 		if isAgentHandler(ne.Invoke) {
@@ -393,7 +462,7 @@ func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
 	case ".":
 		c.refuse(t.TargetPos, "state %q: timeout.target: \".\" stays in the state, so the timeout would fire for ever; name the state to go to", ns.Path)
 	default:
-		tx, err := compileText(c.m.pongo, tg)
+		tx, err := compileTarget(c.m.pongo, tg)
 		if err != nil {
 			c.refuse(t.TargetPos, "state %q: timeout.target: %v", ns.Path, err)
 		}

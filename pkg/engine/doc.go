@@ -1,90 +1,76 @@
-// Package engine runs a loaded story headless, one shot, from its root state
-// until it reaches an exit or terminal state or rests with no input left.
+// Package engine runs a loaded story: a Session takes one turn at a time
+// (kitsoki test drives it fixture turn by fixture turn) and Run drives a
+// session to its end for kitsoki run.
+// It owns the run-time semantics of the story format (story-runtime.md,
+// story-format.md §4–§6) and the trace events they write; it must not parse
+// YAML (pkg/story), fold imports (pkg/fold, called at Compile), serve host
+// handlers (pkg/host, through a *host.Registry), render views (pkg/view,
+// through ViewRenderer), talk to agent transports (pkg/agent, through
+// AgentCaller) or format trace lines (pkg/trace, through Sink).
 //
-// It owns the run-time semantics of the story format (reference
-// story-format.md §4–§6): world initialisation, effects (when, set,
-// increment, say, invoke + with + bind, on_error, once, emit_intent + slots),
-// transitions (leaf then ancestors, "*" wildcard, guards in order,
-// default: true, every target form, templated targets, @exit:<name>,
-// terminal: true), state timeout: and the built-in hosts (host.run and
-// host.agent.<verb>).
-// Host calls other than those are answered from a host cassette or refused
-// before anything runs, as are the constructs it does not execute (imports,
-// phases, parallel states, background jobs): Compile reports every one of
-// them, by name and position, and returns no Machine.
+// Files: session.go (the Session API: Start, Fire, Advance, State, World,
+// Outcome, Jobs, Inbox, Wait, Override, Close), run.go (Run, the turn loop,
+// rejections), step.go (effects walk, queued calls, on_error, emit hops,
+// entering and leaving states), parallel.go (parallel configurations,
+// regions, emit: propagation), timeout.go (timeouts on the clock), jobs.go
+// (background jobs, on_complete, clarifications, the inbox), gates.go
+// (decision gates, decider: human, staged mode), slots.go (slot defaults,
+// enums, types and validators), clock.go (the wall and virtual clocks),
+// compile.go (the executable Machine, built once before anything runs).
 //
-// Semantics worth knowing:
+// Semantics worth knowing (each choice where upstream is odd is listed in
+// docs/compat/engine.md):
 //
-//   - Effects run in order and each sees the world left by the previous one.
-//     Host calls are queued, as in the reference (story-format §5.2): while
-//     the machine walks a step (transition effects, then the on_enter of
-//     every state entered) an invoke whose when: passes and whose once:
-//     allows it (both judged at walk time) is queued with the state whose
-//     chain reached it and the slots in force. After the walk the queued
-//     calls are dispatched in order; each one's with: is rendered then, so
-//     it sees the binds of the calls before it and sets written after it in
-//     its chain, while a set/say/when after an invoke in the same chain sees
-//     the world before that invoke's bind. Trace events of a call
-//     (harness.called, harness.returned, agent.call.*) and its CallSummary
-//     are credited to the state that queued it.
-//   - Only the first of set > increment > say > invoke applies per entry.
-//   - emit_intent effects are evaluated (when:, the name, slots:) after the
-//     whole step — transition effects and every on_enter entered — has run
-//     and its queued calls are dispatched, so they see every bind (there is
-//     no pre-bind emit pass: an emit fires at most once per entry). Each non-empty name is fired in order at the
-//     then-current state; an empty name emits nothing. Synthetic intents
-//     nest at most 8 deep.
-//   - A failed invoke sets world.last_error (string) and world.host_error
-//     ({handler, call, error, state}); with on_error the calls still queued
-//     and the step's emit_intent effects are dropped and the machine
-//     re-enters the on_error target, whose own step is dispatched the same
-//     way (at most 4 redirects in a row). This holds even when the step had
-//     reached a terminal state or an exit: the redirect takes it back (an
-//     on_error of "." leaves the step where it ended).
-//     Without on_error the run fails.
-//   - A user intent that no state handles, or whose every guard fails,
-//     fails the run (a one-shot run cannot ask again).
-//   - A state's timeout: {after, target} fires when the run rests (no
-//     input left) inside it: inputs are consumed first, so a timeout never
-//     pre-empts one. The innermost active state with a timeout wins; the
-//     wait starts when the machine rests; after: may be templated (rendered
-//     then) and is a Go duration or Nd. Firing is one synthetic turn
-//     (turn.start "[timeout] <state>", machine.timeout, machine.transition
-//     with an empty intent, then the usual exits/entries). The run's
-//     context (kitsoki run --timeout, Ctrl-C) ends a pending wait: the run
-//     fails as interrupted. A target of "." is refused (it would fire for
-//     ever).
-//   - Declared slots shape each --intent input before it fires: a left-out
-//     slot takes its default:, a missing required: slot or an enum value
-//     outside values: rejects the input (machine.validation_failed
-//     SLOT_INVALID) and fails the run — a one-shot run cannot ask. The
-//     innermost state-local intents: declaration wins over the global one.
-//     Synthetic intents (emit_intent) carry exactly the slots they render.
-//   - Keys a headless run would otherwise ignore are refused at compile:
-//     the engine-driven gate decider (decider: block, state decider: llm),
-//     on_exit (not in the format), slot validator:, background:,
-//     on_complete and inline effects: outside on_complete. Keys with no effect on a one-shot run by definition are
-//     accepted: presentation (view, menu, footer, theme, transcript,
-//     description, push_history; guard_hint only words a rejection),
-//     free-text routing that --intent input never reaches (default_intent,
-//     agent_off_ramp, contextual_routing, routing:, off_path:, meta_modes:),
-//     emit: to parallel regions (a run has none: parallel states are
-//     refused) and selection: pins (metadata only, story-format §8.4).
-//   - Prompts render through PromptRenderer with the story's search path:
-//     prompts.overlay, the story directory, prompts/; @story/ and @shared/.
-//     A prompt_path that names no file fails the call (with on_error it is
-//     handled like any failed invoke); prompt: names a file when one
-//     exists, else it is inline text.
-//   - Turn 0 is the bootstrap (session.story snapshot, world overrides,
-//     the root's on_enter chain); each consumed input is one more turn.
+//   - Turn 0 (SessionOptions.Bootstrap, kitsoki run) writes session.story
+//     and the world overrides, then runs the on_enter chain of every state
+//     from the top down to the start leaf. The flow rig starts at
+//     StartState with no on_enter run (story-runtime §0).
+//   - A user intent goes through the allowed-set check (the leaf and its
+//     ancestors, every region of a parallel state; import aliases), then
+//     the slots (defaults, required, enum values, declared type:,
+//     validator:). A miss is a *Rejection with upstream's codes
+//     (INTENT_NOT_ALLOWED_IN_STATE, MISSING_SLOTS, INVALID_SLOT_VALUE,
+//     GUARD_FAILED); a missing required slot writes no event and uses no
+//     turn number. A guard or template error is turn-fatal: the state and
+//     world are restored and the turn ends with outcome "error".
+//   - Effects run in order; only the first of set > increment > say >
+//     invoke applies per entry. Host calls are queued while a step is
+//     walked and dispatched after it (with: rendered at dispatch, so it
+//     sees earlier binds); a domain error still binds its data; a failure
+//     sets last_error and host_error {message, namespace, ...}; with
+//     on_error the rest of the batch is dropped and the target (resolved
+//     against the declaring state) is entered — at most 5 redirects in a
+//     row (depths 0-4), then harness.error on_error.depth_cap_exceeded;
+//     without on_error a session goes on (kitsoki run fails, as before).
+//   - emit_intent entries are evaluated after the step's calls are
+//     dispatched (they see every bind) and fired depth-first, at most 24
+//     deep (upstream's measured cap, not the documented 8). A turn that
+//     rests without entering its leaf (a stay arc) re-evaluates the leaf's
+//     own on_enter emits. At a decision gate decider: human stops the
+//     chain (machine.gate_decided bailed_to_human), and in staged mode so
+//     does any emit that only names an intent after the binds, unless the
+//     state pins decider: llm.
+//   - Parallel states rest as "root#leafA|leafB" (leaves sorted). A user
+//     intent goes to the first region (in name order) with a winning arm;
+//     a target inside the root moves the region that contains it, one
+//     outside exits the whole configuration; emit: events propagate to
+//     every other region (depth cap 24).
+//   - Timeouts: after every successful turn the innermost active state
+//     with timeout: (a parallel root or above) is armed on the session's
+//     clock; Advance fires what falls due in time order, together with
+//     background completions. Targets are rendered and resolved like arc
+//     targets.
+//   - Background jobs (background: true) bind their id (job_id / last_job_id)
+//     and write scheduler.submitted at once; with a virtual clock the
+//     handler answers at once and the job completes when the clock passes
+//     its delay, with the wall clock it runs on its own goroutine. Its
+//     completion is a synthetic turn that runs on_complete from the origin
+//     state (skipped when the session moved on) with last_job_id,
+//     last_job_status and last_job_result set, then the first target whose
+//     when: passes (an on_error redirect wins). A handler's clarification
+//     parks the job in awaiting_input (an action_required notification)
+//     until host.jobs.answer_clarification answers it.
 //
-// The engine does not parse YAML (pkg/story does), does not talk to agent
-// transports itself (pkg/agent does, through the AgentCaller seam;
-// RegistryCaller adapts *agent.Registry), and does not format trace lines
-// (pkg/trace does, through the Sink seam; TraceSink adapts *trace.Writer).
-// Prompt rendering lives in PromptRenderer.RenderAgentCall, which the run
-// and pkg/eval share, so an eval renders exactly what a run sends.
-//
-// It never prints: the caller (cmd/run.go) receives a Result and an optional
-// stream of Notes for its human log.
+// It never prints: callers receive Turns, a Result and an optional stream
+// of Notes for a human log.
 package engine

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -20,7 +22,7 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 			return fmt.Errorf("run interrupted: %w", err)
 		}
 		if e.Emit != nil {
-			st.emits = append(st.emits, pendingEmit{e: e, slots: r.slots})
+			st.emits = append(st.emits, pendingEmit{e: e, slots: r.slots, pre: r.emitNamesNow(e)})
 		}
 		if e.Kind == kindNone {
 			continue
@@ -52,6 +54,7 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 			if err := r.emit(KindSay, map[string]any{"text": s}); err != nil {
 				return err
 			}
+			r.said = append(r.said, s)
 			r.note(Note{Kind: "say", State: r.cur.Path, Text: s})
 		case kindInvoke:
 			queue, err := r.onceAllows(e)
@@ -78,18 +81,26 @@ func (r *runner) applySet(e *Effect, env map[string]any) error {
 		}
 		vals[i] = coerceDeclared(r.m.World, kv.Key, normalizeFresh(v))
 	}
-	set := make(map[string]any, len(e.Set))
-	for i, kv := range e.Set {
+	// committed in sorted key order, one world.update per key
+	// (story-runtime §1.7)
+	order := make([]int, len(e.Set))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return e.Set[order[a]].Key < e.Set[order[b]].Key })
+	for _, i := range order {
+		kv := e.Set[i]
 		if err := setPath(r.world, kv.Key, vals[i]); err != nil {
 			return fmt.Errorf("%s: set.%s: %w", e.Pos, kv.Key, err)
 		}
-		set[kv.Key] = vals[i]
+		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{kv.Key: vals[i]}}); err != nil {
+			return err
+		}
 	}
-	return r.emit(KindWorldUpdate, map[string]any{"set": set})
+	return nil
 }
 
 func (r *runner) applyIncrement(e *Effect, env map[string]any) error {
-	inc := make(map[string]any, len(e.Increment))
 	for _, kv := range e.Increment {
 		dv, err := kv.Delta.render(env)
 		if err != nil {
@@ -107,9 +118,11 @@ func (r *runner) applyIncrement(e *Effect, env map[string]any) error {
 		if err := setPath(r.world, kv.Key, n+d); err != nil {
 			return fmt.Errorf("%s: increment.%s: %w", e.Pos, kv.Key, err)
 		}
-		inc[kv.Key] = d
+		if err := r.emit(KindWorldUpdate, map[string]any{"increment": map[string]any{kv.Key: d}}); err != nil {
+			return err
+		}
 	}
-	return r.emit(KindWorldUpdate, map[string]any{"increment": inc})
+	return nil
 }
 
 func asInt(v any) (int, bool) {
@@ -173,7 +186,7 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 		// the one renderer pkg/eval uses too: the with: block, then the
 		// prompt; a prompt that cannot be rendered is the call's failure
 		var err error
-		rc, err = r.m.renderer().RenderAgentCall(e.Invoke, e.ID, e.With, nil, r.callEnv())
+		rc, err = r.m.rendererOf(e).RenderAgentCall(e.Invoke, e.ID, e.With, nil, r.callEnv())
 		var re *RenderError
 		if err != nil && errors.As(err, &re) && re.Stage == "prompt" {
 			promptErr = err
@@ -199,90 +212,159 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 			args = rewritten
 		}
 	}
-	if err := r.emit(KindHarnessCalled, map[string]any{"args": args, "background": false, "namespace": e.Invoke}); err != nil {
+	if err := r.emit(KindHarnessCalled, map[string]any{"args": args, "background": e.Background, "namespace": e.Invoke}); err != nil {
 		return nil, err
+	}
+	if e.Background && hookErr == nil {
+		return nil, r.submit(ctx, e, args, rc, promptErr)
 	}
 	start := time.Now()
 	var (
-		res    map[string]any
+		hr     hostAnswer
 		callID string
 		err    error
 	)
 	if hookErr != nil {
 		err = hookErr
 	} else {
-		res, callID, err = r.dispatch(ctx, e, args, rc, promptErr)
+		hr, callID, err = r.dispatch(ctx, e, args, rc, promptErr)
 	}
 	dur := time.Since(start)
+	res := hr.data
 	sum := CallSummary{Handler: e.Invoke, ID: e.ID, CallID: callID, Agent: r.usedAgent(e, callID), State: r.cur.Path, Turn: r.turn,
-		DurationMS: dur.Milliseconds(), OK: err == nil}
+		DurationMS: dur.Milliseconds(), OK: err == nil && hr.err == ""}
+	if err != nil && ctx.Err() != nil {
+		sum.Error = err.Error()
+		r.calls = append(r.calls, sum)
+		return nil, fmt.Errorf("run interrupted during %s: %w", e.Invoke, ctx.Err())
+	}
 	if err != nil {
-		if ctx.Err() != nil {
-			sum.Error = err.Error()
-			r.calls = append(r.calls, sum)
-			return nil, fmt.Errorf("run interrupted during %s: %w", e.Invoke, ctx.Err())
-		}
+		// infrastructure failure (story-runtime §2.3): last_error,
+		// host_error {message, namespace}, harness.returned; no binds
 		msg := err.Error()
 		sum.Error = msg
 		r.calls = append(r.calls, sum)
 		r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e, sum.Agent), Duration: dur, Error: msg})
-		if err := r.emit(KindHarnessError, map[string]any{"phase": "invoke", "namespace": e.Invoke, "error": msg}); err != nil {
-			return nil, err
-		}
-		if err := r.emit(KindHarnessReturned, map[string]any{"namespace": e.Invoke, "error": msg}); err != nil {
-			return nil, err
-		}
-		hostErr := map[string]any{"handler": e.Invoke, "error": msg, "state": r.cur.Path}
-		if e.ID != "" {
-			hostErr["call"] = e.ID
-		}
+		hostErr := map[string]any{"message": msg, "namespace": e.Invoke}
 		var ae interface{ KindName() string }
 		if errors.As(err, &ae) {
 			hostErr["kind"] = ae.KindName()
 		}
-		r.world["last_error"] = msg
-		r.world["host_error"] = hostErr
-		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"last_error": msg, "host_error": hostErr}}); err != nil {
+		if err := r.setError(msg, hostErr); err != nil {
 			return nil, err
 		}
-		if e.OnError == "" {
-			return nil, fmt.Errorf("%s: invoke %s failed: %s (add on_error: <state> to the effect to handle it)", e.Pos, e.Invoke, msg)
+		if err := r.emit(KindHarnessReturned, map[string]any{"error": msg, "namespace": e.Invoke}); err != nil {
+			return nil, err
 		}
-		return &redirect{from: e.owner, target: e.OnError, err: msg}, nil
+		return r.failed(e, msg)
+	}
+	if hr.err != "" {
+		sum.Error = hr.err
+		hostErr := map[string]any{"message": hr.err, "namespace": e.Invoke}
+		if res != nil {
+			hostErr["data"] = deepCopy(res)
+			if v, ok := res["stderr"]; ok {
+				hostErr["stderr"] = v
+			}
+			if v, ok := res["exit_code"]; ok {
+				hostErr["exit_code"] = v
+			}
+		}
+		if err := r.setError(hr.err, hostErr); err != nil {
+			return nil, err
+		}
 	}
 	r.calls = append(r.calls, sum)
-	r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e, sum.Agent) + resultText(e.Invoke, res), Duration: dur})
-	if err := r.emit(KindHarnessReturned, map[string]any{"namespace": e.Invoke, "data": res}); err != nil {
+	if meta, ok := res["meta"].(map[string]any); ok && isAgentHandler(e.Invoke) {
+		if c, ok := meta["cost_usd"].(float64); ok && c > 0 {
+			r.batchCost += c
+		}
+	}
+	r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e, sum.Agent) + resultText(e.Invoke, res), Duration: dur, Error: hr.err})
+	// harness.returned, then the binds (upstream writes the binds first;
+	// the order is kept from the existing trace shape, docs/compat/engine.md)
+	ret := map[string]any{"namespace": e.Invoke}
+	if res != nil {
+		ret["data"] = res
+	}
+	if hr.err != "" {
+		ret["error"] = hr.err
+	}
+	if err := r.emit(KindHarnessReturned, ret); err != nil {
 		return nil, err
 	}
-	for _, b := range e.Bind {
+	if err := r.bindResult(e, res); err != nil {
+		return nil, err
+	}
+	if hr.err != "" {
+		return r.failed(e, hr.err)
+	}
+	return nil, nil
+}
+
+// setError records a failed call in world.last_error and world.host_error.
+func (r *runner) setError(msg string, hostErr map[string]any) error {
+	r.world["last_error"] = msg
+	r.world["host_error"] = hostErr
+	r.bound = true // an applied error re-renders like a bind (story-runtime §2.3)
+	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"last_error": msg}}); err != nil {
+		return err
+	}
+	return r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"host_error": deepCopy(hostErr)}})
+}
+
+// failed decides what a failed call does: with on_error, a redirect; a
+// one-shot run without one fails; a session goes on with the batch
+// (story-runtime §2.3).
+func (r *runner) failed(e *Effect, msg string) (*redirect, error) {
+	if e.OnError != "" {
+		return &redirect{from: e.owner, target: e.OnError, err: msg}, nil
+	}
+	if r.oneShot {
+		return nil, fmt.Errorf("%s: invoke %s failed: %s (add on_error: <state> to the effect to handle it)", e.Pos, e.Invoke, msg)
+	}
+	return nil, nil
+}
+
+// bindResult applies an effect's binds (sorted by world key, one
+// world.update each). A path bind on a missing result path leaves the
+// world value untouched; a template bind applies even without data.
+func (r *runner) bindResult(e *Effect, res map[string]any) error {
+	binds := append([]bindKV(nil), e.Bind...)
+	sort.SliceStable(binds, func(i, j int) bool { return binds[i].Key < binds[j].Key })
+	for _, b := range binds {
 		var v any
 		if b.Tmpl != nil {
-			v, err = b.Tmpl.render(r.env(r.slots, map[string]any{"result": res}))
+			x, err := b.Tmpl.render(r.env(r.slots, map[string]any{"result": res}))
 			if err != nil {
-				return nil, fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
+				r.note(Note{Kind: "host", State: r.cur.Path, Error: fmt.Sprintf("%s: bind.%s: %v", e.Pos, b.Key, err)})
+				continue
 			}
+			v = x
 		} else {
+			if res == nil {
+				continue
+			}
 			segs, err := parsePath(b.Path)
 			if err != nil {
-				return nil, fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
+				return fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
 			}
 			x, ok := lookupPath(res, segs)
 			if !ok {
-				// a missing result path leaves the world value untouched
 				continue
 			}
 			v = x
 		}
 		v = deepCopy(normalizeFresh(v))
 		if err := setPath(r.world, b.Key, v); err != nil {
-			return nil, fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
+			return fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
 		}
+		r.bound = true
 		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{b.Key: v}}); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 func noteKind(handler string) string {
@@ -319,4 +401,17 @@ func resultText(handler string, res map[string]any) string {
 		return fmt.Sprintf(" → exit %v", c)
 	}
 	return ""
+}
+
+// emitNamesNow reports whether an emit_intent entry names an intent with
+// the world as it is at walk time (before the step's calls bind).
+func (r *runner) emitNamesNow(e *Effect) bool {
+	env := r.env(r.slots, nil)
+	if e.When != nil {
+		if ok, err := e.When.eval(env); err != nil || !ok {
+			return false
+		}
+	}
+	v, err := e.Emit.render(env)
+	return err == nil && strings.TrimSpace(toString(v)) != ""
 }

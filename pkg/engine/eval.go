@@ -70,6 +70,24 @@ func (v *valueTmpl) render(env expr.Env) (any, error) {
 type text struct {
 	src string
 	p   *expr.Pongo
+	x   *expr.Template // a target written in the expr template syntax
+}
+
+// compileTarget compiles a transition, on_complete or timeout target:
+// pongo2 first (upstream's user-turn renderer), else the expr template
+// engine (upstream's renderer on emit hops and on_complete targets,
+// story-runtime §1.6, §5), so a `{{ c ? 'a' : 'b' }}` target works on
+// every path.
+func compileTarget(l *expr.PongoLoader, src string) (*text, error) {
+	t, err := compileText(l, src)
+	if err == nil {
+		return t, nil
+	}
+	x, xerr := expr.CompileTemplate(src)
+	if xerr != nil {
+		return nil, err
+	}
+	return &text{src: src, x: x}, nil
 }
 
 func isPongo(s string) bool { return strings.Contains(s, "{{") || strings.Contains(s, "{%") }
@@ -95,10 +113,17 @@ func (t *text) render(env expr.Env) (string, error) {
 	if t == nil {
 		return "", nil
 	}
+	if t.x != nil {
+		v, err := t.x.Render(env)
+		if err != nil {
+			return "", err
+		}
+		return toString(v), nil
+	}
 	if t.p == nil {
 		return t.src, nil
 	}
 	return t.p.Render(env)
 }
 
-func (t *text) templated() bool { return t != nil && t.p != nil }
+func (t *text) templated() bool { return t != nil && (t.p != nil || t.x != nil) }

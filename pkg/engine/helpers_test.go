@@ -99,3 +99,16 @@ func wantOutcome(t *testing.T, res *Result, outcome, state string) {
 		t.Fatalf("outcome %s at %q (err %v), want %s at %q", res.Outcome, res.State, res.Err, outcome, state)
 	}
 }
+
+// onErrorTransitions are the machine.transition events of on_error
+// redirects (story-runtime §2.4).
+func onErrorTransitions(t *testing.T, s *recSink) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, e := range s.kinds(KindTransition) {
+		if p := payloadMap(t, e.Payload); p["intent"] == "on_error" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -233,7 +233,9 @@ func (hc *HostCassette) play(ctx context.Context, r *runner, e *Effect, args map
 	if err != nil {
 		return nil, "", err
 	}
-	if ep.Delay != "" {
+	if _, virtual := r.clock.(*VirtualClock); ep.Delay != "" && !virtual {
+		// a virtual clock never sleeps: the delay is virtual time that
+		// nothing advances during a foreground call (upstream hangs, ⚠)
 		d, _ := time.ParseDuration(ep.Delay)
 		t := time.NewTimer(d)
 		select {
@@ -348,5 +350,26 @@ func shallowWith(m map[string]any, k string, v any) map[string]any {
 		out[kk] = vv
 	}
 	out[k] = v
+	return out
+}
+
+// Remaining lists the ids of the episodes never played, in file order
+// (strict_cassette_coverage).
+func (hc *HostCassette) Remaining() []string {
+	if hc == nil {
+		return nil
+	}
+	hc.mu.Lock()
+	defer hc.mu.Unlock()
+	var out []string
+	for i, ep := range hc.episodes {
+		if !hc.played[i] {
+			id := ep.ID
+			if id == "" {
+				id = fmt.Sprintf("#%d", i+1)
+			}
+			out = append(out, id)
+		}
+	}
 	return out
 }

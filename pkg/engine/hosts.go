@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"kitsoki/pkg/agent"
+	"kitsoki/pkg/host"
+	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
 
@@ -19,9 +22,6 @@ func isAgentHandler(h string) bool {
 	return ok && agentVerbs[v]
 }
 
-// builtinHandler reports whether the engine executes h itself.
-func builtinHandler(h string) bool { return h == "host.run" || isAgentHandler(h) }
-
 // HostHooks intercepts host calls other than agent calls (the
 // host/pre-call hook point; pkg/plugin's *Chain satisfies it): it may
 // rewrite the args, or refuse the call with an error, which then takes the
@@ -30,22 +30,66 @@ type HostHooks interface {
 	HostPreCall(ctx context.Context, handler string, args map[string]any, emit func(kind string, payload any) error) (map[string]any, error)
 }
 
+// hostAnswer is a host call's outcome: data and a domain error
+// (story-runtime §2.3), plus what a background job needs.
+type hostAnswer struct {
+	data  map[string]any
+	err   string
+	delay time.Duration
+	clar  *host.Clarification
+}
+
 // dispatch runs one host call (its host/pre-call hooks already ran in
-// invoke) and returns its result data.
+// invoke). A handler registered under the exact name wins (flow stubs
+// replace agent verbs too) after the host cassette, then the agent layer
+// for host.agent.<verb>, then the registry's longest prefix.
 // rc is the rendered agent call (nil for other handlers); promptErr is why
 // its prompt could not be rendered, reported as the call's failure.
-func (r *runner) dispatch(ctx context.Context, e *Effect, args map[string]any, rc *RenderedCall, promptErr error) (map[string]any, string, error) {
+func (r *runner) dispatch(ctx context.Context, e *Effect, args map[string]any, rc *RenderedCall, promptErr error) (hostAnswer, string, error) {
 	if hc := r.opts.HostCassette; hc != nil && hc.Handles(e.Invoke) {
-		return hc.play(ctx, r, e, args)
+		res, id, err := hc.play(ctx, r, e, args)
+		return hostAnswer{data: res}, id, err
 	}
-	switch {
-	case e.Invoke == "host.run":
-		res, err := hostRun(ctx, args)
-		return res, "", err
-	case isAgentHandler(e.Invoke):
-		return r.callAgent(ctx, e, args, rc, promptErr)
+	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok && op == "" {
+		return r.callHandler(ctx, h, e.Invoke, "", args)
 	}
-	return nil, "", fmt.Errorf("no handler for %s (answer it with --host-cassette FILE)", e.Invoke)
+	if isAgentHandler(e.Invoke) {
+		res, id, err := r.callAgent(ctx, e, args, rc, promptErr)
+		return hostAnswer{data: res}, id, err
+	}
+	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok {
+		return r.callHandler(ctx, h, e.Invoke, op, args)
+	}
+	return hostAnswer{}, "", fmt.Errorf("host: no handler registered for %q", e.Invoke)
+}
+
+// callHandler calls a registry handler.
+func (r *runner) callHandler(ctx context.Context, h host.Handler, name, op string, args map[string]any) (hostAnswer, string, error) {
+	if op != "" {
+		if _, ok := args["op"]; !ok {
+			args = shallowWith(args, "op", op)
+		}
+	}
+	res, err := h.Call(ctx, &host.Call{Handler: name, Op: op, Args: args, Env: r.hostEnv()})
+	if err != nil {
+		return hostAnswer{}, "", err
+	}
+	return hostAnswer{data: res.Data, err: res.Error, delay: res.Delay, clar: res.Clarification}, "", nil
+}
+
+// hostEnv is what a handler may read about the call's place in the run.
+func (r *runner) hostEnv() host.Env {
+	st := ""
+	if r.cur != nil {
+		st = r.cur.Path
+	}
+	dir := r.m.Dir
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	return host.Env{SessionID: r.opts.SessionID, Turn: r.turn, State: st, World: r.world.Snapshot(), StoryDir: dir,
+		WorkDir: r.so.WorkDir, Now: r.clock.Now, Emit: r.emit,
+		Services: &host.Services{Inbox: r.inbox, Jobs: r.jobs}}
 }
 
 // callAgent hands the rendered agent call (RenderAgentCall) to the
@@ -59,22 +103,13 @@ func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, 
 	if err != nil {
 		return nil, "", err
 	}
-	persona, _ := args["agent"].(string)
 	if rc == nil {
 		return nil, "", fmt.Errorf("%s: the call was not rendered", e.Invoke)
 	}
 	if promptErr != nil {
 		return nil, "", fmt.Errorf("%s: %w", e.Invoke, promptErr)
 	}
-	key := fmt.Sprintf("%d|%s", r.turn, r.cur.Path)
-	seq := r.agentN[key]
-	r.agentN[key] = seq + 1
-	call := AgentCall{
-		Verb: verb, Alias: alias, Persona: persona, Model: r.m.PersonaModels[persona], Prompt: rc.Prompt, SchemaPath: rc.SchemaPath,
-		With: args, World: r.world, SessionID: r.opts.SessionID, Turn: r.turn,
-		StatePath: r.cur.Path, CallID: agent.LiveCallID(r.m.AppID, r.turn, r.cur.Path, seq), EffectID: e.ID,
-		Timeout: e.Timeout,
-	}
+	call := r.agentCall(e, alias, args, rc)
 	ans, err := r.opts.Agents.CallAgent(ctx, call)
 	if err != nil {
 		err = aliasError(e, alias, err)
@@ -97,6 +132,21 @@ func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, 
 	}
 	r.noteAgent(callID, alias)
 	return agentResult(verb, ans), callID, nil
+}
+
+// agentCall builds the agent call of a rendered invoke.
+func (r *runner) agentCall(e *Effect, alias string, args map[string]any, rc *RenderedCall) AgentCall {
+	verb := strings.TrimPrefix(e.Invoke, "host.agent.")
+	persona, _ := args["agent"].(string)
+	key := fmt.Sprintf("%d|%s", r.turn, r.cur.Path)
+	seq := r.agentN[key]
+	r.agentN[key] = seq + 1
+	return AgentCall{
+		Verb: verb, Alias: alias, Persona: persona, Model: r.m.PersonaModels[persona], Prompt: rc.Prompt, SchemaPath: rc.SchemaPath,
+		With: args, World: r.world, SessionID: r.opts.SessionID, Turn: r.turn,
+		StatePath: r.cur.Path, CallID: agent.LiveCallID(r.m.AppID, r.turn, r.cur.Path, seq), EffectID: e.ID,
+		Timeout: e.Timeout,
+	}
 }
 
 // inlinePrompt compiles (once) an inline pongo2 template (templated
@@ -161,4 +211,29 @@ func agentResult(verb string, ans *AgentAnswer) map[string]any {
 		}
 	}
 	return res
+}
+
+// rendererOf is the prompt renderer for an effect: its declaring story's
+// (an imported child resolves its prompt includes against its own search
+// path), else the machine's.
+func (m *Machine) rendererOf(e *Effect) *PromptRenderer {
+	if e != nil && e.render != nil {
+		return e.render
+	}
+	return m.renderer()
+}
+
+// storyRenderer returns (building once) the renderer of a child story.
+func (m *Machine) storyRenderer(st *story.Story) *PromptRenderer {
+	m.promptMu.Lock()
+	defer m.promptMu.Unlock()
+	if m.renders == nil {
+		m.renders = map[string]*PromptRenderer{}
+	}
+	if p := m.renders[st.Dir]; p != nil {
+		return p
+	}
+	p := newPromptRenderer(st.Dir, StoryLoader(st))
+	m.renders[st.Dir] = p
+	return p
 }

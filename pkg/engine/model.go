@@ -4,6 +4,8 @@ import (
 	"sync"
 	"time"
 
+	"kitsoki/pkg/fold"
+	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
 
@@ -52,10 +54,27 @@ type Machine struct {
 	Intents map[string]map[string]*SlotDef
 	// PersonaModels maps an agents: persona to its model (trace only).
 	PersonaModels map[string]string
+	// Folded is the import fold's side table (nil for a story without
+	// imports): per-state story directories and intent aliases.
+	Folded *fold.Folded
+	// Decider is the app-level engine decider (decider: block), nil = none.
+	Decider *AppDecider
+	// Warnings are findings that do not stop the run (on_exit, ...).
+	Warnings []Problem
+	// Hidden names the intents declared hidden: true.
+	Hidden map[string]bool
 
 	pongo    *expr.PongoLoader
 	promptMu sync.Mutex
 	render   *PromptRenderer
+	// renders holds one prompt renderer per imported story directory.
+	renders map[string]*PromptRenderer
+}
+
+// AppDecider is the top-level decider: block (story-runtime §7).
+type AppDecider struct {
+	Agent, Schema, Prompt string
+	Threshold             float64
 }
 
 // WorldVar is one declared world variable with its default.
@@ -80,7 +99,17 @@ type State struct {
 	Description string
 	Timeout     *Timeout                       // timeout: — fires when the run rests here
 	Intents     map[string]map[string]*SlotDef // state-local intents: slots
-	Pos         Pos
+	// Parallel marks a parallel state: entering it enters every region
+	// (child) at once (story-runtime §3).
+	Parallel bool
+	// Aliases maps a bare intent name of an imported child to its folded
+	// name (story-runtime §1.4 step 1).
+	Aliases map[string]string
+	// Decider is the state's decider: ("human", "llm" or "").
+	Decider string
+	// Hidden lists intents declared hidden: true (the staged origin-state
+	// exception of story-runtime §1.9).
+	Pos Pos
 }
 
 // Timeout is a state's timeout: {after, target}. When a run rests (no
@@ -98,6 +127,14 @@ type Transition struct {
 	Default bool
 	Hint    string // guard_hint, reported when every guard fails
 	Effects []*Effect
+	// View is the transition's own view (it replaces the state's view for
+	// the turn, story-runtime §8), nil when none.
+	View *story.View
+	// Emits is the transition-level emit: list (parallel regions).
+	Emits []string
+	// ExitSet holds the set: of an imported child's exit mapping, run after
+	// the transition's own effects.
+	ExitSet []*Effect
 	Pos     Pos
 }
 
@@ -127,9 +164,22 @@ type Effect struct {
 	Slots     []slotKV
 	Agent     string        // agent_plugins alias, "" = agent.claude
 	Timeout   time.Duration // the invoke's timeout: (0 = the run's --call-timeout)
-	Pos       Pos
-	agentTmpl *valueTmpl // a templated agent: (agent_alias.go)
-	owner     *State     // the state whose on_enter or on: holds the effect
+	agentTmpl *valueTmpl    // a templated agent: (agent_alias.go)
+	// Event is the effect's emit: (an event for the other parallel regions).
+	Event string
+	// Background submits the invoke as a background job; OnComplete runs
+	// when it ends (story-runtime §5).
+	Background bool
+	OnComplete []*Effect
+	// Target is an on_complete entry's target: (nil elsewhere); Inline
+	// its effects: list, run when that target is taken.
+	Target *text
+	Inline []*Effect
+	Pos    Pos
+	owner  *State // the state whose on_enter or on: holds the effect
+	// render is the prompt renderer of the story that declared the effect
+	// (an imported child's own search path); nil = the machine's.
+	render *PromptRenderer
 }
 
 type setKV struct {

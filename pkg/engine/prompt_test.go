@@ -72,8 +72,9 @@ func TestRunMissingPromptPathIsCallFailure(t *testing.T) {
 	if called || !strings.Contains(fmt.Sprint(res.World["last_error"]), "names no file") {
 		t.Errorf("called=%v last_error=%v", called, res.World["last_error"])
 	}
-	if len(sink.kinds(KindHarnessCalled)) != 1 || len(sink.kinds(KindHarnessError)) != 1 {
-		t.Errorf("harness events: %d called, %d error", len(sink.kinds(KindHarnessCalled)), len(sink.kinds(KindHarnessError)))
+	ret := sink.kinds(KindHarnessReturned)
+	if len(sink.kinds(KindHarnessCalled)) != 1 || len(ret) != 1 || payloadMap(t, ret[0].Payload)["error"] == nil {
+		t.Errorf("harness events: %d called, returned %v", len(sink.kinds(KindHarnessCalled)), ret)
 	}
 }
 

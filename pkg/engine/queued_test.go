@@ -114,7 +114,7 @@ func TestOnErrorAbandonsQueuedCalls(t *testing.T) {
 	if n := len(sink.kinds(KindHarnessCalled)); n != 1 {
 		t.Errorf("%d harness.called, want 1", n)
 	}
-	if he, _ := res.World["host_error"].(map[string]any); he["call"] != "first" || he["state"] != "abandon" {
+	if he, _ := res.World["host_error"].(map[string]any); he["namespace"] != "host.run" {
 		t.Errorf("host_error = %v", he)
 	}
 }
@@ -127,10 +127,10 @@ func TestOnErrorFromTerminalStateRedirects(t *testing.T) {
 	}
 	res, sink := runStory(t, "onerror", "ending", Options{})
 	wantOutcome(t, res, OutcomeTerminal, "failed")
-	if n := len(sink.kinds(KindOnErrorRedirect)); n != 1 {
+	if n := len(onErrorTransitions(t, sink)); n != 1 {
 		t.Errorf("%d on_error redirects, want 1", n)
 	}
-	if says := sink.kinds(KindSay); len(says) != 1 || payloadMap(t, says[0].Payload)["text"] != "error: report" {
+	if says := sink.kinds(KindSay); len(says) != 1 || payloadMap(t, says[0].Payload)["text"] != "error: host.run" {
 		t.Errorf("say = %v", says)
 	}
 }

@@ -3,15 +3,19 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"time"
+
+	"kitsoki/pkg/host"
+	"kitsoki/pkg/story"
 )
 
 // Caps of reference §5.2.
 const (
-	MaxEmitDepth    = 8
+	MaxEmitDepth    = 24 // measured (story-runtime §1.9), not the documented 8
 	MaxOnErrorDepth = 4
 )
 
@@ -63,6 +67,9 @@ type Result struct {
 	Available []string
 	// Unconsumed counts the inputs left when the run ended early.
 	Unconsumed int
+	// Jobs are the run's background jobs, Inbox its notifications.
+	Jobs  []JobInfo
+	Inbox []InboxItem
 }
 
 // Finished reports whether the run reached an exit or terminal state.
@@ -73,8 +80,10 @@ func (r *Result) Finished() bool {
 type runner struct {
 	m       *Machine
 	opts    Options
+	so      SessionOptions
 	world   World
-	cur     *State // current leaf; nil after an exit
+	cur     *State   // current leaf (a parallel configuration: the region leaf in focus); nil after an exit
+	par     *parConf // the active parallel configuration, nil outside one
 	turn    int64
 	slots   map[string]any
 	ended   bool
@@ -87,15 +96,41 @@ type runner struct {
 	// turnState is the state at the start of the turn: host cassettes match
 	// phase against it (trace-eval.md B.2).
 	turnState string
-	consumed  int
+	clock     Clock
+	hosts     *host.Registry
+	jobs      *jobStore
+	inbox     *inboxStore
+	jobCtx    context.Context
+	timer     *armedTimeout
+	// oneShot is engine.Run: the [direct] turn prefix and a rejection
+	// fails the run.
+	oneShot bool
+	// per-turn
+	events      []Event
+	redirectErr string // the error an on_error redirect handled this turn
+	said        []string
+	bound       bool // a call of this turn bound something (story-runtime §8)
+	transView   *story.View
+	entered     map[*State]bool // states whose on_enter ran this turn
+	batchCost   float64         // agent cost of the batch being dispatched
 }
 
-// Run executes the machine from its root until it ends or rests with no
-// input (a resting state's timeout: is waited out and fired first). It always returns a Result; Result.Err carries the failure.
-func Run(ctx context.Context, m *Machine, opts Options) *Result {
-	r := &runner{m: m, opts: opts, agentN: map[string]int{}}
-	if opts.World != nil {
-		r.world = opts.World
+func newRunner(m *Machine, o SessionOptions) *runner {
+	r := &runner{m: m, opts: o.Options, so: o, agentN: map[string]int{}, clock: o.Clock, hosts: o.Hosts, entered: map[*State]bool{}}
+	if r.clock == nil {
+		if o.Now != nil {
+			r.clock = funcClock(o.Now)
+		} else {
+			r.clock = realClock{}
+		}
+	}
+	if r.hosts == nil {
+		r.hosts = defaultHosts()
+	}
+	r.jobs = newJobStore()
+	r.inbox = &inboxStore{}
+	if o.World != nil {
+		r.world = o.World
 	} else {
 		w, _ := InitWorld(m.World, nil, nil)
 		r.world = w
@@ -103,7 +138,29 @@ func Run(ctx context.Context, m *Machine, opts Options) *Result {
 	if r.opts.SessionID != "" {
 		r.world["session_id"] = r.opts.SessionID
 	}
-	err := r.run(ctx)
+	return r
+}
+
+// funcClock adapts Options.Now.
+type funcClock func() time.Time
+
+func (f funcClock) Now() time.Time { return f() }
+
+// Run executes the machine from its root until it ends or rests with no
+// input (a resting state's timeout: is waited out and fired first, and
+// background jobs are waited for). It always returns a Result;
+// Result.Err carries the failure. It is a Session driven to its end.
+func Run(ctx context.Context, m *Machine, opts Options) *Result {
+	s, err := start(ctx, m, SessionOptions{Options: opts, Bootstrap: true}, true)
+	if s == nil {
+		return &Result{Outcome: OutcomeFailed, Err: err}
+	}
+	defer s.Close()
+	r := s.r
+	consumed := 0
+	if err == nil {
+		err = s.runInputs(ctx, &consumed)
+	}
 	res := &Result{World: r.world.Snapshot(), Calls: r.calls, Turns: r.turn}
 	switch {
 	case r.ended:
@@ -113,29 +170,139 @@ func Run(ctx context.Context, m *Machine, opts Options) *Result {
 	default:
 		res.Outcome = OutcomeRested
 	}
-	if r.cur != nil {
-		res.State = r.cur.Path
-	}
-	if res.Outcome == OutcomeExit {
-		res.State = "__exit__" + r.exit
-	}
+	res.State = r.statePath()
 	if err != nil {
 		res.Outcome, res.Err = OutcomeFailed, err
 		if r.cur != nil {
-			_ = r.emit(KindMachineError, map[string]any{"state": r.cur.Path, "error": err.Error()})
+			_ = r.emit(KindMachineError, map[string]any{"state": r.statePath(), "error": err.Error()})
 		}
 	}
-	res.Unconsumed = len(opts.Inputs) - r.consumed
+	res.Unconsumed = len(opts.Inputs) - consumed
 	if res.Outcome == OutcomeRested && r.cur != nil {
-		res.Available = r.available(r.cur)
+		res.Available = r.allowed()
 	}
+	res.Jobs = r.jobs.list()
+	res.Inbox = r.inbox.list()
 	return res
 }
 
-func (r *runner) run(ctx context.Context) error {
-	root := r.m.States[r.m.Root]
+// runInputs is the one-shot loop of Run: every input in order, then the
+// resting state's timeouts and the background jobs, until nothing is left
+// to wait for.
+func (s *Session) runInputs(ctx context.Context, consumed *int) error {
+	r := s.r
+	for _, in := range r.opts.Inputs {
+		if r.ended {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("run interrupted: %w", err)
+		}
+		*consumed++
+		t, err := s.Fire(ctx, in)
+		if err != nil {
+			return err
+		}
+		if rj := t.Rejection; rj != nil {
+			switch rj.Code {
+			case CodeNotAllowed:
+				return fmt.Errorf("%s (it handles: %s)", rj.Message, listOrNone(rj.Allowed))
+			case CodeMissingSlots:
+				return fmt.Errorf("intent %q: %s; pass --slot NAME=VALUE", in.Intent, rj.Message)
+			case CodeGuardFailed:
+				return rj
+			}
+			return fmt.Errorf("intent %q: %s", in.Intent, rj.Message)
+		}
+		if t.Err != nil {
+			return t.Err
+		}
+	}
+	for i := 0; i < MaxDeciderDepth; i++ {
+		fired, err := s.decide(ctx)
+		if err != nil {
+			return err
+		}
+		if !fired {
+			break
+		}
+	}
+	for !r.ended {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("run interrupted: %w", err)
+		}
+		s.mu.Lock()
+		r.drainJobs(ctx)
+		running, ch := r.jobs.pending()
+		tm := r.timer
+		s.mu.Unlock()
+		if running == 0 && tm == nil {
+			return nil
+		}
+		if running > 0 {
+			var timerC <-chan time.Time
+			if tm != nil {
+				d := tm.deadline.Sub(r.clock.Now())
+				if d < 0 {
+					d = 0
+				}
+				t := time.NewTimer(d)
+				timerC = t.C
+				defer t.Stop()
+			}
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("run interrupted while waiting for %d background job(s): %w", running, ctx.Err())
+			case <-ch:
+				continue
+			case <-timerC:
+			}
+		} else {
+			r.note(Note{Kind: "timeout", State: r.statePath(), Text: fmt.Sprintf("waiting %s for the timeout of %s → %s", tm.after, tm.owner.Path, tm.tm.Target.src), Duration: tm.d})
+			if err := r.wait(ctx, tm.d); err != nil {
+				return fmt.Errorf("run interrupted while waiting %s for the timeout of %q: %w", tm.after, tm.owner.Path, err)
+			}
+		}
+		s.mu.Lock()
+		t, err := r.timeoutTurn(ctx)
+		s.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		if t != nil && t.Err != nil {
+			return t.Err
+		}
+	}
+	// the run ended with jobs still running: wait for each to end (its
+	// on_complete is skipped, the session is over) so the log and the
+	// summary say how it ended
+	if err := s.Wait(ctx); err != nil {
+		return fmt.Errorf("run interrupted while waiting for background jobs: %w", err)
+	}
+	return nil
+}
+
+// start places the machine and, with Bootstrap, runs turn 0.
+func (r *runner) start(ctx context.Context) error {
+	spec := r.so.StartState
+	if spec == "" {
+		spec = r.m.Root
+	}
+	if r.m.States[strings.Split(spec, "#")[0]] == nil && !strings.Contains(spec, "#") {
+		if spec == r.m.Root {
+			return fmt.Errorf("root state %q does not exist", r.m.Root)
+		}
+	}
+	if !r.so.Bootstrap {
+		if err := r.placeAt(spec); err != nil {
+			return err
+		}
+		r.turnState = r.statePath()
+		return r.arm()
+	}
+	root := r.m.States[spec]
 	if root == nil {
-		return fmt.Errorf("root state %q does not exist", r.m.Root)
+		return fmt.Errorf("start state %q does not exist", spec)
 	}
 	r.turnState = root.Path
 	// Turn 0: bootstrap. The story snapshot and the world overrides first,
@@ -154,66 +321,243 @@ func (r *runner) run(ctx context.Context) error {
 			return err
 		}
 	}
-	// The initial on_enter chain.
+	// The initial on_enter chain: every state from the top down to the
+	// start leaf.
 	var st step
-	if err := r.enterFrom(ctx, nil, root, &st); err != nil {
+	if err := r.enterFrom(ctx, nil, root, &st, true); err != nil {
 		return err
 	}
 	if err := r.settle(ctx, &st, 0); err != nil {
 		return err
 	}
-	for i := 0; !r.ended; {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("run interrupted: %w", err)
+	return r.arm()
+}
+
+// saved is what a turn-fatal error restores.
+type saved struct {
+	world   World
+	cur     *State
+	par     *parConf
+	ended   bool
+	outcome string
+	exit    string
+}
+
+func (r *runner) save() saved {
+	return saved{world: World(deepCopy(map[string]any(r.world)).(map[string]any)), cur: r.cur, par: r.par.clone(),
+		ended: r.ended, outcome: r.outcome, exit: r.exit}
+}
+
+func (r *runner) restore(s saved) {
+	r.world, r.cur, r.par, r.ended, r.outcome, r.exit = s.world, s.cur, s.par, s.ended, s.outcome, s.exit
+}
+
+func (r *runner) beginTurn() {
+	r.events, r.redirectErr, r.said, r.bound, r.transView = nil, "", nil, false, nil
+	r.entered = map[*State]bool{}
+}
+
+// userTurn is one explicit-intent turn (story-runtime.md §1.3-§1.12).
+func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
+	r.beginTurn()
+	from := r.statePath()
+	t := &Turn{State: from}
+	// Checks that write no event and use no turn number: a missing
+	// required slot is a clarification (story-runtime §1.2).
+	rej := r.checkAllowed(in.Intent)
+	var slots map[string]any
+	if rej == nil {
+		name := in.Intent
+		if r.par == nil {
+			name = r.resolveAlias(in.Intent)
 		}
-		if i == len(r.opts.Inputs) {
-			// no input left: a state with timeout: fires it, else the
-			// machine rests and the run ends
-			tm, owner := r.activeTimeout()
-			if tm == nil {
-				break
-			}
-			if err := r.fireTimeout(ctx, tm, owner); err != nil {
-				return err
-			}
-			continue
-		}
-		in := r.opts.Inputs[i]
-		i++
-		r.turn++
-		r.consumed++
-		from := r.cur.Path
-		r.turnState = from
-		if err := r.emit(KindTurnInput, map[string]any{"input": "[intent] " + in.Intent, "intent": in.Intent}); err != nil {
-			return err
-		}
-		if err := r.emit(KindTurnStart, map[string]any{"direct": true, "input": "[direct] intent=" + in.Intent, "turn": r.turn}); err != nil {
-			return err
-		}
-		r.note(Note{Kind: "intent", State: from, Text: in.Intent + slotText(in.Slots)})
-		slots, err := r.inputSlots(in.Intent, in.Slots)
-		if err != nil {
-			_ = r.emit(KindValidationFailed, map[string]any{"code": "SLOT_INVALID", "intent": in.Intent, "state": r.cur.Path, "message": err.Error()})
-		} else {
-			err = r.fire(ctx, in.Intent, slots, 0)
-		}
-		end := map[string]any{"outcome": "transitioned"}
-		if err != nil {
-			end = map[string]any{"outcome": "rejected", "error": err.Error()}
-		} else if r.cur != nil {
-			end["to"] = r.cur.Path
-		}
-		if r.ended && r.outcome == OutcomeExit {
-			end["to"] = "__exit__" + r.exit
-		}
-		if e2 := r.emitAt(from, KindTurnEnd, end); e2 != nil && err == nil {
-			err = e2
-		}
-		if err != nil {
-			return err
+		slots, rej = r.inputSlots(name, in.Slots)
+		if rej != nil && rej.Code == CodeMissingSlots && !r.oneShot {
+			t.Rejection, t.Number = rej, r.turn
+			return t, nil
 		}
 	}
-	return nil
+	sv := r.save()
+	r.turn++
+	t.Number = r.turn
+	r.turnState = from
+	input := "[intent] " + in.Intent
+	startInput := input
+	if r.oneShot {
+		startInput = "[direct] intent=" + in.Intent
+	}
+	if err := r.emit(KindTurnInput, map[string]any{"input": input, "intent": in.Intent}); err != nil {
+		return t, err
+	}
+	if err := r.emit(KindTurnStart, map[string]any{"direct": true, "input": startInput, "turn": r.turn}); err != nil {
+		return t, err
+	}
+	r.note(Note{Kind: "intent", State: from, Text: in.Intent + slotText(in.Slots)})
+	var err error
+	if rej == nil {
+		err = r.fire(ctx, in.Intent, slots, 0)
+		if errors.As(err, &rej) {
+			err = nil
+		}
+		if err == nil && rej == nil {
+			err = r.postBindResting(ctx)
+		}
+	}
+	if rej != nil {
+		p := map[string]any{"code": rej.Code, "intent": in.Intent, "state": rej.State}
+		if rej.Code == CodeGuardFailed {
+			p["guard_hint"] = rej.GuardHint
+		} else {
+			p["message"] = rej.Message
+		}
+		if rej.Code == CodeMissingSlots {
+			p["missing"] = rej.MissingSlots
+		}
+		if e := r.emit(KindValidationFailed, p); e != nil {
+			return t, e
+		}
+		end := map[string]any{"code": rej.Code, "outcome": "rejected"}
+		if r.oneShot {
+			end["error"] = rej.Message
+		}
+		if e := r.emitAt(from, KindTurnEnd, end); e != nil {
+			return t, e
+		}
+		t.Rejection, t.Events, t.State = rej, r.events, r.statePath()
+		return t, nil
+	}
+	if err != nil {
+		if isTraceErr(err) {
+			return t, err
+		}
+		if !r.oneShot {
+			r.restore(sv)
+			_ = r.emitAt(from, KindMachineError, map[string]any{"error": err.Error(), "intent": in.Intent, "slots": slots, "state": from})
+		}
+		if e := r.emitAt(from, KindTurnEnd, map[string]any{"error": err.Error(), "outcome": "error"}); e != nil {
+			return t, e
+		}
+		t.Err, t.Events, t.State = err, r.events, r.statePath()
+		return t, nil
+	}
+	if err := r.arm(); err != nil {
+		if e := r.emitAt(from, KindTurnEnd, map[string]any{"error": err.Error(), "outcome": "error"}); e != nil {
+			return t, e
+		}
+		t.Err, t.Events, t.State = err, r.events, r.statePath()
+		return t, nil
+	}
+	end := map[string]any{"outcome": "transitioned", "to": r.statePath()}
+	if v := r.renderView(slots); v != "" {
+		end["view"] = v
+		t.View = v
+	}
+	if e := r.emitAt(from, KindTurnEnd, end); e != nil {
+		return t, e
+	}
+	t.Events, t.State = r.events, r.statePath()
+	return t, nil
+}
+
+// traceErr marks a failure to write the trace (the session cannot go on).
+type traceErr struct{ err error }
+
+func (e *traceErr) Error() string { return "trace: " + e.err.Error() }
+func (e *traceErr) Unwrap() error { return e.err }
+
+func isTraceErr(err error) bool {
+	var te *traceErr
+	return errors.As(err, &te)
+}
+
+// renderView renders the resting state's view for turn.end (seam 4) with
+// the error banner of story-runtime §2.4 and the say narration of §8.
+func (r *runner) renderView(slots map[string]any) string {
+	if r.so.Views == nil {
+		return ""
+	}
+	extra := map[string]any{"slots": slots}
+	if r.transView != nil && !r.bound {
+		extra["transition_view"] = r.transView
+	}
+	v, err := r.so.Views.RenderView(r.statePath(), r.world.Snapshot(), extra)
+	if err != nil {
+		r.note(Note{Kind: "view", State: r.statePath(), Error: err.Error()})
+		v = ""
+	}
+	if !r.bound && r.redirectErr == "" && len(r.said) > 0 {
+		say := strings.Join(r.said, "\n")
+		if v == "" {
+			v = say
+		} else {
+			v = say + "\n\n" + v
+		}
+	}
+	if r.redirectErr != "" {
+		if le, _ := r.world["last_error"].(string); le == "" || !strings.Contains(v, le) {
+			banner := "⚠ Action failed: " + r.redirectErr
+			if v == "" {
+				v = banner
+			} else {
+				v += "\n\n" + banner
+			}
+		}
+	}
+	return v
+}
+
+// checkAllowed is the allowed-set check (story-runtime §1.4 step 2).
+func (r *runner) checkAllowed(intent string) *Rejection {
+	if r.ended && r.outcome == OutcomeExit {
+		return &Rejection{Code: CodeNotAllowed, Intent: intent, State: r.statePath(),
+			Message: fmt.Sprintf("intent %q is not allowed in state %q", intent, r.statePath())}
+	}
+	leaves := []*State{r.cur}
+	if r.par != nil {
+		leaves = r.par.leaves
+	}
+	for _, l := range leaves {
+		for s := l; s != nil; s = s.Parent {
+			if len(s.On[intent]) > 0 || len(s.On["*"]) > 0 {
+				return nil
+			}
+			if a, ok := s.Aliases[intent]; ok && a != intent {
+				for x := l; x != nil; x = x.Parent {
+					if len(x.On[a]) > 0 {
+						return nil
+					}
+				}
+			}
+		}
+	}
+	st := r.statePath()
+	if r.par != nil {
+		st = r.par.root.Path
+	}
+	return &Rejection{Code: CodeNotAllowed, Intent: intent, State: st, Allowed: r.allowed(),
+		Message: fmt.Sprintf("intent %q is not allowed in state %q", intent, r.statePath())}
+}
+
+// allowed lists the intents the current configuration handles.
+func (r *runner) allowed() []string {
+	if r.cur == nil || (r.ended && r.outcome == OutcomeExit) {
+		return nil
+	}
+	if r.par == nil {
+		return r.available(r.cur)
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, l := range r.par.leaves {
+		for _, k := range r.available(l) {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // overrides returns the world keys whose initial value differs from the
@@ -238,9 +582,13 @@ func sameJSON(a, b any) bool {
 }
 
 // pendingEmit is an emit_intent effect waiting for the post-bind pass.
+// pre records that it already named an intent when the chain was walked
+// (upstream dispatches those in its pre-bind pass, where staged mode does
+// not stop, story-runtime §1.9).
 type pendingEmit struct {
 	e     *Effect
 	slots map[string]any
+	pre   bool
 }
 
 // pendingCall is a host call queued while the machine walks a step, with the
@@ -264,467 +612,6 @@ type redirect struct {
 	from   *State
 	target string
 	err    string
-}
-
-// settle finishes a machine step (reference §5.2): it dispatches the queued
-// host calls in order, performs an on_error redirect when one fails (the
-// calls still queued and the step's emits are dropped; the redirect's own
-// step is settled the same way, depth cap 4), then runs the post-bind
-// emit_intent pass.
-func (r *runner) settle(ctx context.Context, st *step, depth int) error {
-	hops := 0
-	for {
-		rd, err := r.dispatchCalls(ctx, st.calls)
-		if err != nil {
-			return err
-		}
-		if rd == nil {
-			break
-		}
-		hops++
-		if hops > MaxOnErrorDepth {
-			return fmt.Errorf("on_error redirect depth cap %d exceeded: %s keeps failing (last error: %s)", MaxOnErrorDepth, rd.target, rd.err)
-		}
-		*st = step{} // the failed step's emits are dropped
-		var tmpl *text
-		if isPongo(rd.target) {
-			t, err := r.m.inlinePrompt(rd.target)
-			if err != nil {
-				return fmt.Errorf("on_error target %q: %w", rd.target, err)
-			}
-			tmpl = t
-		}
-		res, err := r.resolveTarget(ctx, rd.from, rd.target, tmpl)
-		if err != nil {
-			return fmt.Errorf("on_error target %q: %w", rd.target, err)
-		}
-		if res.stay {
-			// on_error: "." — stop the chain, stay put, no re-entry.
-			break
-		}
-		// A step that had already reached an exit or terminal state is
-		// taken back: the failure is handled by the redirect, as declared.
-		r.ended, r.outcome, r.exit = false, "", ""
-		from := ""
-		if r.cur != nil {
-			from = r.cur.Path
-		}
-		if err := r.emit(KindOnErrorRedirect, map[string]any{"from": from, "to": res.describe(), "error": rd.err}); err != nil {
-			return err
-		}
-		r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err})
-		if err := r.goTo(ctx, res, true, st); err != nil {
-			return err
-		}
-	}
-	if r.ended {
-		return nil
-	}
-	return r.dispatchEmits(ctx, st.emits, depth)
-}
-
-// dispatchCalls dispatches queued host calls in order, each with r.cur and
-// r.slots set to what they were when the chain reached it, so its with:
-// sees the world as left by the calls before it and its trace events are
-// credited to its state. The first failure with on_error stops the queue
-// and returns the redirect.
-func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redirect, error) {
-	cur, slots := r.cur, r.slots
-	defer func() { r.cur, r.slots = cur, slots }()
-	for _, pc := range calls {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("run interrupted: %w", err)
-		}
-		r.cur, r.slots = pc.state, pc.slots
-		rd, err := r.invoke(ctx, pc.e)
-		if err != nil || rd != nil {
-			return rd, err
-		}
-	}
-	return nil, nil
-}
-
-func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth int) error {
-	for _, pe := range emits {
-		if r.ended {
-			return nil
-		}
-		env := r.env(pe.slots, nil)
-		if pe.e.When != nil {
-			ok, err := pe.e.When.eval(env)
-			if err != nil {
-				return fmt.Errorf("%s: emit_intent %w", pe.e.Pos, err)
-			}
-			if !ok {
-				continue
-			}
-		}
-		v, err := pe.e.Emit.render(env)
-		if err != nil {
-			return fmt.Errorf("%s: emit_intent: %w", pe.e.Pos, err)
-		}
-		name := strings.TrimSpace(toString(v))
-		if name == "" {
-			continue
-		}
-		slots := map[string]any{}
-		for _, s := range pe.e.Slots {
-			sv, err := s.Value.render(env)
-			if err != nil {
-				return fmt.Errorf("%s: slots.%s: %w", pe.e.Pos, s.Key, err)
-			}
-			slots[s.Key] = sv
-		}
-		if depth+1 > MaxEmitDepth {
-			return fmt.Errorf("%s: emit_intent %q: synthetic intent depth cap %d exceeded (a chain of emit_intent effects keeps re-firing)", pe.e.Pos, name, MaxEmitDepth)
-		}
-		if err := r.emit(KindEmitIntent, map[string]any{"intent": name, "slots": slots, "depth": depth + 1}); err != nil {
-			return err
-		}
-		r.note(Note{Kind: "emit", State: r.cur.Path, Text: name + slotText(slots)})
-		if err := r.fire(ctx, name, slots, depth+1); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// fire handles one intent at the current state.
-func (r *runner) fire(ctx context.Context, intent string, slots map[string]any, depth int) error {
-	if slots == nil {
-		slots = map[string]any{}
-	}
-	arms, owner := r.lookup(intent)
-	if arms == nil {
-		avail := r.available(r.cur)
-		_ = r.emit(KindValidationFailed, map[string]any{"code": "INTENT_NOT_ALLOWED_IN_STATE", "intent": intent, "state": r.cur.Path,
-			"message": "no handler for intent"})
-		return fmt.Errorf("intent %q is not handled in state %q (it handles: %s)", intent, r.cur.Path, listOrNone(avail))
-	}
-	r.slots = slots
-	env := r.env(slots, nil)
-	var arm *Transition
-	var hint string
-	for _, a := range arms {
-		if a.Default || a.When == nil {
-			arm = a
-			break
-		}
-		ok, err := a.When.eval(env)
-		if err != nil {
-			return fmt.Errorf("%s: intent %q: %w", a.Pos, intent, err)
-		}
-		if ok {
-			arm = a
-			break
-		}
-		if hint == "" {
-			hint = a.When.src
-			if a.Hint != "" {
-				hint = a.Hint
-			}
-		}
-	}
-	if arm == nil {
-		_ = r.emit(KindGuardRejected, map[string]any{"intent": intent, "state": r.cur.Path, "guard": hint})
-		return fmt.Errorf("intent %q in state %q: every guard failed (first: %s)", intent, r.cur.Path, hint)
-	}
-	if err := r.emit(KindIntentAccepted, map[string]any{"intent": intent, "slots": slots}); err != nil {
-		return err
-	}
-	var st step
-	if err := r.runEffects(ctx, arm.Effects, &st); err != nil {
-		return err
-	}
-	res, err := r.resolveTarget(ctx, owner, "", arm.Target)
-	if err != nil {
-		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
-	}
-	if err := r.emit(KindTransition, map[string]any{"from": r.cur.Path, "intent": intent, "slots": slots, "to": res.describeFrom(r.cur)}); err != nil {
-		return err
-	}
-	if !res.stay {
-		if err := r.goTo(ctx, res, false, &st); err != nil {
-			return err
-		}
-	}
-	return r.settle(ctx, &st, depth)
-}
-
-// lookup finds the handler list for intent on the leaf, then its ancestors
-// (intent name first, then "*"). A level that has handlers is final.
-func (r *runner) lookup(intent string) ([]*Transition, *State) {
-	for s := r.cur; s != nil; s = s.Parent {
-		if arms, ok := s.On[intent]; ok && len(arms) > 0 {
-			return arms, s
-		}
-		if arms, ok := s.On["*"]; ok && len(arms) > 0 {
-			return arms, s
-		}
-	}
-	return nil, nil
-}
-
-func (r *runner) available(s *State) []string {
-	seen := map[string]bool{}
-	var out []string
-	for ; s != nil; s = s.Parent {
-		for k := range s.On {
-			if !seen[k] {
-				seen[k] = true
-				out = append(out, k)
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// target is a resolved transition target.
-type target struct {
-	stay  bool
-	exit  string // @exit:<name>
-	state *State
-}
-
-func (t target) describe() string {
-	switch {
-	case t.exit != "":
-		return "__exit__" + t.exit
-	case t.state != nil:
-		return t.state.Path
-	}
-	return "."
-}
-
-func (t target) describeFrom(cur *State) string {
-	if t.stay && cur != nil {
-		return cur.Path
-	}
-	return t.describe()
-}
-
-// resolveTarget resolves a literal target string (lit) or a compiled
-// (possibly templated) one relative to the declaring state.
-func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t *text) (target, error) {
-	s := lit
-	if t != nil {
-		v, err := t.render(r.env(r.slots, nil))
-		if err != nil {
-			return target{}, fmt.Errorf("target %q: %w", t.src, err)
-		}
-		s = v
-	}
-	s = strings.TrimSpace(s)
-	if s == "" || s == "." {
-		return target{stay: true}, nil
-	}
-	if name, ok := strings.CutPrefix(s, "@exit:"); ok {
-		if len(r.m.Exits) > 0 && !r.m.Exits[name] {
-			return target{}, fmt.Errorf("target @exit:%s: the story declares no exit %q (list it under exits)", name, name)
-		}
-		return target{exit: name}, nil
-	}
-	path, err := resolvePath(owner, s)
-	if err != nil {
-		return target{}, err
-	}
-	st := r.m.States[path]
-	if st == nil {
-		return target{}, fmt.Errorf("target %q resolves to %q, which is not a state", s, path)
-	}
-	return target{state: st}, nil
-}
-
-// resolvePath applies the target forms of reference §4.3: `../x` is relative
-// to the declaring state, anything else is absolute (slashes become dots).
-func resolvePath(owner *State, s string) (string, error) {
-	s = strings.ReplaceAll(s, "/", ".")
-	if !strings.HasPrefix(s, "..") {
-		return s, nil
-	}
-	var segs []string
-	if owner != nil {
-		segs = strings.Split(owner.Path, ".")
-	}
-	rest := s
-	for strings.HasPrefix(rest, "..") {
-		rest = strings.TrimPrefix(rest, "..")
-		rest = strings.TrimPrefix(rest, ".")
-		if len(segs) == 0 {
-			return "", fmt.Errorf("target %q climbs above the top level", s)
-		}
-		segs = segs[:len(segs)-1]
-	}
-	if rest != "" {
-		segs = append(segs, rest)
-	}
-	if len(segs) == 0 {
-		return "", fmt.Errorf("target %q names no state", s)
-	}
-	return strings.Join(segs, "."), nil
-}
-
-// goTo moves the machine to a resolved target: exit states up to the common
-// ancestor, enter down to the target, descend initial:, running on_enter at
-// each entered level. forceReentry re-enters the target even when it is the
-// current state (on_error redirects, explicit self targets).
-func (r *runner) goTo(ctx context.Context, t target, forceReentry bool, st *step) error {
-	if t.exit != "" {
-		for _, k := range r.m.ExitRequires[t.exit] {
-			if isEmpty(getPath(r.world, k)) {
-				return fmt.Errorf("@exit:%s requires world.%s to be set (exits.%s.requires), but it is empty", t.exit, k, t.exit)
-			}
-		}
-		for s := r.cur; s != nil; s = s.Parent {
-			if err := r.emitAt(s.Path, KindStateExited, map[string]any{"state": s.Path}); err != nil {
-				return err
-			}
-		}
-		exitPath := "__exit__" + t.exit
-		if err := r.emitAt(exitPath, KindStateEntered, map[string]any{"state": exitPath}); err != nil {
-			return err
-		}
-		r.note(Note{Kind: "end", State: exitPath, Text: "exit " + t.exit})
-		r.ended, r.outcome, r.exit = true, OutcomeExit, t.exit
-		return nil
-	}
-	dst := t.state
-	// common ancestor: the deepest state that contains both; a target that
-	// is the current leaf or one of its ancestors is re-entered.
-	anc := commonAncestor(r.cur, dst)
-	if anc == dst {
-		anc = dst.Parent
-	}
-	for s := r.cur; s != nil && s != anc; s = s.Parent {
-		if err := r.emitAt(s.Path, KindStateExited, map[string]any{"state": s.Path}); err != nil {
-			return err
-		}
-	}
-	_ = forceReentry
-	return r.enterFrom(ctx, anc, dst, st)
-}
-
-func commonAncestor(a, b *State) *State {
-	depth := map[*State]bool{}
-	for s := a; s != nil; s = s.Parent {
-		depth[s] = true
-	}
-	for s := b; s != nil; s = s.Parent {
-		if depth[s] {
-			return s
-		}
-	}
-	return nil
-}
-
-// enterFrom enters every level from below anc down to dst, then descends
-// dst's initial: chain. Each entered level runs its on_enter.
-func (r *runner) enterFrom(ctx context.Context, anc, dst *State, st *step) error {
-	var chain []*State
-	for s := dst; s != nil && s != anc; s = s.Parent {
-		chain = append(chain, s)
-	}
-	for i := len(chain) - 1; i >= 0; i-- {
-		if err := r.enterOne(ctx, chain[i], st); err != nil {
-			return err
-		}
-	}
-	for s := dst; len(s.Children) > 0; {
-		child, err := r.initialChild(s)
-		if err != nil {
-			return err
-		}
-		if err := r.enterOne(ctx, child, st); err != nil {
-			return err
-		}
-		s = child
-	}
-	if r.cur != nil && r.cur.Terminal && len(r.cur.Children) == 0 {
-		r.note(Note{Kind: "end", State: r.cur.Path, Text: "terminal " + r.cur.Path})
-		r.ended, r.outcome = true, OutcomeTerminal
-	}
-	return nil
-}
-
-func (r *runner) enterOne(ctx context.Context, s *State, st *step) error {
-	r.cur = s
-	if err := r.emitAt(s.Path, KindStateEntered, map[string]any{"state": s.Path}); err != nil {
-		return err
-	}
-	if len(s.Children) == 0 {
-		r.note(Note{Kind: "enter", State: s.Path, Text: s.Path})
-	}
-	return r.runEffects(ctx, s.OnEnter, st)
-}
-
-func (r *runner) initialChild(s *State) (*State, error) {
-	if s.Initial == nil {
-		return nil, fmt.Errorf("%s: compound state %q has no initial: child to enter", s.Pos, s.Path)
-	}
-	name, err := s.Initial.render(r.env(r.slots, nil))
-	if err != nil {
-		return nil, fmt.Errorf("%s: initial of %q: %w", s.Pos, s.Path, err)
-	}
-	name = strings.TrimSpace(name)
-	for _, c := range s.Children {
-		if c.Name == name {
-			return c, nil
-		}
-	}
-	return nil, fmt.Errorf("%s: initial %q of %q names no child state", s.Pos, name, s.Path)
-}
-
-// env builds the expression/template environment.
-func (r *runner) env(slots map[string]any, extra map[string]any) map[string]any {
-	ce := r.callEnv()
-	ce.Slots = slots
-	env := callEnv(r.m.Dir, ce)
-	for k, v := range extra {
-		env[k] = v
-	}
-	return env
-}
-
-// callEnv is the environment of the current step (world, slots, state).
-func (r *runner) callEnv() CallEnv {
-	ce := CallEnv{World: r.world, Slots: r.slots, RunID: r.opts.SessionID, Turn: r.turn}
-	if r.cur != nil {
-		ce.StatePath = r.cur.Path
-		ce.StateDescription = r.cur.Description
-	}
-	return ce
-}
-
-func (r *runner) emit(kind string, payload any) error {
-	sp := ""
-	if r.cur != nil {
-		sp = r.cur.Path
-	}
-	return r.emitAt(sp, kind, payload)
-}
-
-func (r *runner) emitAt(statePath, kind string, payload any) error {
-	if r.opts.Sink == nil {
-		return nil
-	}
-	if err := r.opts.Sink.Emit(Event{Turn: r.turn, Kind: kind, StatePath: statePath, TS: r.now(), Payload: payload}); err != nil {
-		return fmt.Errorf("trace: %w", err)
-	}
-	return nil
-}
-
-func (r *runner) now() time.Time {
-	if r.opts.Now != nil {
-		return r.opts.Now()
-	}
-	return time.Now()
-}
-
-func (r *runner) note(n Note) {
-	if r.opts.Notes != nil {
-		r.opts.Notes(n)
-	}
 }
 
 func slotText(s map[string]any) string {
@@ -759,4 +646,25 @@ func toString(v any) string {
 	default:
 		return fmt.Sprint(t)
 	}
+}
+
+// postBindResting is upstream's post-bind pass for a turn whose final
+// state was not entered (a stay arc, story-runtime §1.9): the resting
+// leaf's own on_enter emit_intent entries are evaluated against the world
+// the turn left, with empty slots, so a router room routes once a stay arc
+// set what it waits for.
+func (r *runner) postBindResting(ctx context.Context) error {
+	if r.ended || r.par != nil || r.cur == nil || r.entered[r.cur] || r.redirectErr != "" {
+		return nil
+	}
+	var emits []pendingEmit
+	for _, e := range r.cur.OnEnter {
+		if e.Emit != nil {
+			emits = append(emits, pendingEmit{e: e, slots: map[string]any{}})
+		}
+	}
+	if len(emits) == 0 {
+		return nil
+	}
+	return r.dispatchEmits(ctx, emits, 0)
 }

@@ -53,9 +53,9 @@ func TestGuardHintNamesRejection(t *testing.T) {
 	if res.Outcome != OutcomeFailed || !strings.Contains(res.Err.Error(), "pick must be zzz") {
 		t.Fatalf("outcome %s err %v, want the guard_hint", res.Outcome, res.Err)
 	}
-	rej := sink.kinds(KindGuardRejected)
-	if len(rej) != 1 || payloadMap(t, rej[0].Payload)["guard"] != "pick must be zzz" {
-		t.Errorf("guard_rejected = %v", rej)
+	rej := sink.kinds(KindValidationFailed)
+	if len(rej) != 1 || payloadMap(t, rej[0].Payload)["guard_hint"] != "pick must be zzz" || payloadMap(t, rej[0].Payload)["code"] != CodeGuardFailed {
+		t.Errorf("validation_failed = %v", rej)
 	}
 }
 
@@ -119,8 +119,8 @@ func TestEmitWhenDeferredAndSharedEntry(t *testing.T) {
 func TestHostErrorShape(t *testing.T) {
 	res, _ := runStory(t, "onerror", "", Options{})
 	he, _ := res.World["host_error"].(map[string]any)
-	if he["error"] != res.World["last_error"] || he["error"] == "" {
-		t.Errorf("host_error.error = %v, last_error = %v", he["error"], res.World["last_error"])
+	if he["message"] != res.World["last_error"] || he["message"] == "" || he["namespace"] != "host.run" {
+		t.Errorf("host_error = %v, last_error = %v", he, res.World["last_error"])
 	}
 }
 

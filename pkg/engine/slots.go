@@ -3,67 +3,95 @@ package engine
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"kitsoki/pkg/story"
 )
 
-// SlotDef is a declared slot of an intent as a run uses it: an --intent
-// input gets the default of a slot it leaves out, is refused when a
-// required slot is missing (a one-shot run cannot ask for it) or when an
-// enum slot's value is not one of values:.
+// SlotDef is a declared slot of an intent as a run uses it: an input gets
+// the default of a slot it leaves out; a missing required slot, an enum
+// value outside values:, a value that is not of the declared type: or
+// one its validator: refuses rejects the intent (story-runtime §1.4; the
+// type and validator checks are ours, upstream never enforces them).
 type SlotDef struct {
-	Required bool
-	Default  any // nil = none
-	Values   []any
+	Required  bool
+	Default   any // nil = none
+	Values    []any
+	Type      string
+	Validator *guard
 }
 
-// slotDefs compiles the slots of an intents: map. A slot validator: is
-// refused: the engine does not evaluate it and will not skip it silently.
+// slotDefs compiles the slots of an intents: map.
 func (c *compiler) slotDefs(in map[string]*story.Intent, where string) map[string]map[string]*SlotDef {
 	out := map[string]map[string]*SlotDef{}
 	for name, it := range in {
 		if it == nil {
 			continue
 		}
+		if it.Hidden {
+			if c.m.Hidden == nil {
+				c.m.Hidden = map[string]bool{}
+			}
+			c.m.Hidden[name] = true
+		}
 		defs := map[string]*SlotDef{}
 		for sn, sl := range it.Slots {
 			if sl == nil {
 				continue
 			}
-			if strings.TrimSpace(sl.Validator) != "" {
-				c.refuse(sl.Pos, "%sintents.%s.slots.%s: validator: kitsoki run does not evaluate slot validators; check the value with a when: guard on the transition instead", where, name, sn)
+			d := &SlotDef{Required: sl.Required, Default: normalize(sl.Default), Values: sl.Values, Type: strings.ToLower(strings.TrimSpace(sl.Type))}
+			if v := strings.TrimSpace(sl.Validator); v != "" {
+				g, err := compileGuard(v)
+				if err != nil {
+					c.refuse(sl.Pos, "%sintents.%s.slots.%s: validator: %v", where, name, sn, err)
+				}
+				d.Validator = g
 			}
-			defs[sn] = &SlotDef{Required: sl.Required, Default: normalize(sl.Default), Values: sl.Values}
+			defs[sn] = d
 		}
 		out[name] = defs
 	}
 	return out
 }
 
-// inputSlots applies the declared slots of intent (the innermost state
-// declaring it locally, else the global intents:) to an input's slots.
-func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any, error) {
-	var defs map[string]*SlotDef
-	found := false
-	for s := r.cur; s != nil && !found; s = s.Parent {
-		defs, found = s.Intents[intent]
+// slotDefsFor finds the declaration of intent: the innermost state that
+// declares it locally (any active region in a parallel state), else the
+// global intents:.
+func (r *runner) slotDefsFor(intent string) (map[string]*SlotDef, bool) {
+	leaves := []*State{r.cur}
+	if r.par != nil {
+		leaves = r.par.leaves
 	}
-	if !found {
-		defs, found = r.m.Intents[intent]
+	for _, l := range leaves {
+		for s := l; s != nil; s = s.Parent {
+			if defs, ok := s.Intents[intent]; ok {
+				return defs, true
+			}
+		}
 	}
+	defs, ok := r.m.Intents[intent]
+	return defs, ok
+}
+
+// inputSlots applies the declared slots of intent to an input's slots.
+func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any, *Rejection) {
+	defs, found := r.slotDefsFor(intent)
 	if !found || len(defs) == 0 {
+		if given == nil {
+			return nil, nil
+		}
 		return given, nil
 	}
 	out := make(map[string]any, len(given)+len(defs))
 	for k, v := range given {
 		out[k] = v
 	}
-	names := make([]string, 0, len(defs))
-	for n := range defs {
-		names = append(names, n)
+	rej := func(code, msg string) *Rejection {
+		return &Rejection{Code: code, Intent: intent, State: r.statePath(), Message: msg}
 	}
-	sort.Strings(names)
+	var missing []string
+	names := sortedKeys(defs)
 	for _, n := range names {
 		d := defs[n]
 		v, ok := out[n]
@@ -72,15 +100,105 @@ func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any
 			case d.Default != nil:
 				out[n] = deepCopy(d.Default)
 			case d.Required:
-				return nil, fmt.Errorf("intent %q: slot %q is required and has no default; pass --slot %s=VALUE", intent, n, n)
+				missing = append(missing, n)
 			}
 			continue
 		}
 		if len(d.Values) > 0 && !oneOf(v, d.Values) {
-			return nil, fmt.Errorf("intent %q: slot %q = %v is not one of its values: %s", intent, n, v, valuesText(d.Values))
+			return nil, rej(CodeInvalidSlot, fmt.Sprintf("slot %q value %q is not one of [%s]", n, fmt.Sprint(v), strings.Join(valueStrings(d.Values), " ")))
+		}
+		tv, err := typedSlot(v, d.Type)
+		if err != nil {
+			return nil, rej(CodeInvalidSlot, fmt.Sprintf("slot %q value %q %v", n, fmt.Sprint(v), err))
+		}
+		out[n] = tv
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		rj := rej(CodeMissingSlots, fmt.Sprintf("intent requires slots: [%s]", strings.Join(missing, " ")))
+		rj.MissingSlots = missing
+		return nil, rj
+	}
+	for _, n := range names {
+		d := defs[n]
+		if d.Validator == nil || out[n] == nil {
+			continue
+		}
+		ok, err := d.Validator.eval(r.env(out, nil))
+		if err != nil || !ok {
+			why := "fails its validator: " + d.Validator.src
+			if err != nil {
+				why = "cannot be checked by its validator " + d.Validator.src + ": " + err.Error()
+			}
+			return nil, rej(CodeInvalidSlot, fmt.Sprintf("slot %q value %q %s", n, fmt.Sprint(out[n]), why))
 		}
 	}
 	return out, nil
+}
+
+// typedSlot checks (and converts a string to) a slot's declared type.
+func typedSlot(v any, typ string) (any, error) {
+	switch typ {
+	case "int", "integer":
+		if s, ok := v.(string); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("is not an integer (the slot is type: %s)", typ)
+			}
+			return int(n), nil
+		}
+		if n, ok := asInt(v); ok {
+			if _, isBool := v.(bool); !isBool {
+				return n, nil
+			}
+		}
+		return nil, fmt.Errorf("is not an integer (the slot is type: %s)", typ)
+	case "number", "float":
+		switch t := v.(type) {
+		case string:
+			f, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
+			if err != nil {
+				return nil, fmt.Errorf("is not a number (the slot is type: %s)", typ)
+			}
+			return f, nil
+		case int, int64, int32, uint64, float64, float32:
+			return v, nil
+		}
+		return nil, fmt.Errorf("is not a number (the slot is type: %s)", typ)
+	case "bool", "boolean":
+		switch t := v.(type) {
+		case bool:
+			return t, nil
+		case string:
+			b, err := strconv.ParseBool(strings.TrimSpace(t))
+			if err == nil {
+				return b, nil
+			}
+		}
+		return nil, fmt.Errorf("is not true or false (the slot is type: %s)", typ)
+	case "string":
+		switch v.(type) {
+		case map[string]any, []any:
+			return nil, fmt.Errorf("is not a string (the slot is type: string)")
+		}
+	case "list", "array":
+		if _, ok := v.([]any); !ok {
+			return nil, fmt.Errorf("is not a list (the slot is type: %s)", typ)
+		}
+	case "object", "map":
+		if _, ok := v.(map[string]any); !ok {
+			return nil, fmt.Errorf("is not a map (the slot is type: %s)", typ)
+		}
+	}
+	return v, nil
+}
+
+func valueStrings(values []any) []string {
+	parts := make([]string, len(values))
+	for i, x := range values {
+		parts[i] = fmt.Sprint(x)
+	}
+	return parts
 }
 
 func oneOf(v any, values []any) bool {
@@ -91,12 +209,4 @@ func oneOf(v any, values []any) bool {
 		}
 	}
 	return false
-}
-
-func valuesText(values []any) string {
-	parts := make([]string, len(values))
-	for i, x := range values {
-		parts[i] = fmt.Sprint(x)
-	}
-	return strings.Join(parts, ", ")
 }

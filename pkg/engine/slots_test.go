@@ -22,8 +22,9 @@ func TestInputSlots(t *testing.T) {
 		slots map[string]any
 		want  string
 	}{
-		{nil, `intent "paint": slot "color" is required and has no default; pass --slot color=VALUE`},
-		{map[string]any{"color": "green"}, `intent "paint": slot "color" = green is not one of its values: red, blue`},
+		{nil, `intent "paint": intent requires slots: [color]; pass --slot NAME=VALUE`},
+		{map[string]any{"color": "green"}, `intent "paint": slot "color" value "green" is not one of [red blue]`},
+		{map[string]any{"color": "red", "size": "big"}, `slot "size" value "big" is not an integer`},
 	} {
 		res, sink := runStory(t, "slots", "", Options{Inputs: []Input{{Intent: "paint", Slots: tc.slots}}})
 		if res.Outcome != OutcomeFailed || res.Err == nil || !strings.Contains(res.Err.Error(), tc.want) {
@@ -35,12 +36,26 @@ func TestInputSlots(t *testing.T) {
 	}
 }
 
-// A slot validator: is refused by position, never skipped.
-func TestSlotValidatorRefused(t *testing.T) {
+// A slot validator: is evaluated (upstream never does): a value it refuses
+// rejects the intent as INVALID_SLOT_VALUE.
+func TestSlotValidatorEnforced(t *testing.T) {
 	st := loadStory(t, "slots")
-	st.Intents["paint"].Slots["size"].Validator = "value > 0"
-	_, err := Compile(st, CompileOptions{})
-	if err == nil || !strings.Contains(err.Error(), `app.yaml:9:`) || !strings.Contains(err.Error(), `intents.paint.slots.size: validator: kitsoki run does not evaluate slot validators`) {
-		t.Fatalf("err = %v", err)
+	st.Intents["paint"].Slots["size"].Validator = "slots.size > 2"
+	m, err := Compile(st, CompileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Start(t.Context(), m, SessionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tn, err := s.Fire(t.Context(), Input{Intent: "paint", Slots: map[string]any{"color": "red", "size": 1}})
+	if err != nil || tn.Rejection == nil || tn.Rejection.Code != CodeInvalidSlot || !strings.Contains(tn.Rejection.Message, "fails its validator: slots.size > 2") {
+		t.Fatalf("turn %+v err %v", tn, err)
+	}
+	tn, _ = s.Fire(t.Context(), Input{Intent: "paint", Slots: map[string]any{"color": "red", "size": 5}})
+	if tn.Rejection != nil || s.World()["size"] != 5 {
+		t.Fatalf("valid value rejected: %+v world %v", tn.Rejection, s.World())
 	}
 }

@@ -34,21 +34,63 @@ func parseDuration(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// activeTimeout returns the timeout of the innermost active state that
-// declares one, with that state.
-func (r *runner) activeTimeout() (*Timeout, *State) {
-	for s := r.cur; s != nil; s = s.Parent {
+// armedTimeout is the pending timeout of the resting state.
+type armedTimeout struct {
+	state    string // the encoded state it was armed for
+	owner    *State
+	tm       *Timeout
+	after    string
+	d        time.Duration
+	deadline time.Time
+}
+
+// arm re-arms the timeout of the resting configuration (story-runtime §4):
+// the innermost active state that declares one (upstream counts only the
+// leaf's, ⚠; a parallel configuration: the root or above); every
+// successful turn re-arms with a fresh deadline. A timeout whose after:
+// cannot be rendered is reported (one-shot run: the run fails).
+func (r *runner) arm() error {
+	r.timer = nil
+	if r.ended || r.cur == nil {
+		return nil
+	}
+	var owner *State
+	start := r.cur
+	if r.par != nil {
+		start = r.par.root
+	}
+	for s := start; s != nil; s = s.Parent {
 		if s.Timeout != nil {
-			return s.Timeout, s
+			owner = s
+			break
 		}
 	}
-	return nil, nil
+	if owner == nil {
+		return nil
+	}
+	after, err := owner.Timeout.After.render(r.env(nil, nil))
+	if err == nil {
+		var d time.Duration
+		if d, err = parseDuration(after); err == nil {
+			r.timer = &armedTimeout{state: r.statePath(), owner: owner, tm: owner.Timeout, after: strings.TrimSpace(after), d: d, deadline: r.now().Add(d)}
+			return nil
+		}
+	}
+	err = fmt.Errorf("%s: state %q: timeout.after: %w", owner.Timeout.Pos, owner.Path, err)
+	r.note(Note{Kind: "timeout", State: owner.Path, Error: err.Error()})
+	if r.oneShot {
+		return err
+	}
+	return nil
 }
 
 // wait blocks for d or until ctx ends.
 func (r *runner) wait(ctx context.Context, d time.Duration) error {
 	if r.opts.Wait != nil {
 		return r.opts.Wait(ctx, d)
+	}
+	if d <= 0 {
+		return ctx.Err()
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -60,61 +102,66 @@ func (r *runner) wait(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// fireTimeout waits out the resting state's timeout and takes its target
-// as one synthetic turn: turn.start, machine.timeout, machine.transition
-// (with an empty intent: no user intent fired it, so trace exporters do not
-// turn it into a flow step), the states exited and entered, turn.end.
-func (r *runner) fireTimeout(ctx context.Context, tm *Timeout, owner *State) error {
-	env := r.env(nil, nil)
-	after, err := tm.After.render(env)
-	if err != nil {
-		return fmt.Errorf("%s: state %q: timeout.after: %w", tm.Pos, owner.Path, err)
+// timeoutTurn fires the armed timeout as one synthetic turn
+// (story-runtime §4): turn.start {kind: timeout}, machine.timeout,
+// machine.transition (intent __timeout__), the exits and entries,
+// turn.end {outcome: timeout}. The target is rendered and resolved against
+// the declaring state (upstream uses it as written, ⚠).
+func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
+	tm := r.timer
+	r.timer = nil
+	if tm == nil || tm.state != r.statePath() {
+		return nil, nil
 	}
-	d, err := parseDuration(after)
-	if err != nil {
-		return fmt.Errorf("%s: state %q: timeout.after: %w", tm.Pos, owner.Path, err)
-	}
-	from := r.cur.Path
-	r.note(Note{Kind: "timeout", State: from, Text: fmt.Sprintf("waiting %s for the timeout of %s → %s", strings.TrimSpace(after), owner.Path, tm.Target.src), Duration: d})
-	if err := r.wait(ctx, d); err != nil {
-		return fmt.Errorf("run interrupted while waiting %s for the timeout of %q: %w", strings.TrimSpace(after), owner.Path, err)
-	}
+	r.beginTurn()
+	from := r.statePath()
+	sv := r.save()
 	r.turn++
 	r.turnState = from
 	r.slots = nil
-	if err := r.emit(KindTurnStart, map[string]any{"input": "[timeout] " + owner.Path, "turn": r.turn}); err != nil {
-		return err
+	t := &Turn{Number: r.turn, State: from}
+	if err := r.emit(KindTurnStart, map[string]any{"kind": "timeout", "source": from, "turn": r.turn}); err != nil {
+		return t, err
 	}
-	res, err := r.resolveTarget(ctx, owner, "", tm.Target)
+	fail := func(err error) (*Turn, error) {
+		if isTraceErr(err) {
+			return t, err
+		}
+		r.restore(sv)
+		if e := r.emitAt(from, KindTurnEnd, map[string]any{"error": err.Error(), "outcome": "error"}); e != nil {
+			return t, e
+		}
+		t.Err, t.Events, t.State = err, r.events, r.statePath()
+		return t, nil
+	}
+	res, err := r.resolveTarget(ctx, tm.owner, "", tm.tm.Target)
 	if err == nil && res.stay {
-		err = fmt.Errorf("target %q stays in the state, so the timeout would fire for ever", tm.Target.src)
+		err = fmt.Errorf("target %q stays in the state, so the timeout would fire for ever", tm.tm.Target.src)
 	}
 	if err != nil {
-		err = fmt.Errorf("%s: state %q: timeout.target: %w", tm.Pos, owner.Path, err)
-		_ = r.emitAt(from, KindTurnEnd, map[string]any{"outcome": "rejected", "error": err.Error()})
-		return err
+		return fail(fmt.Errorf("%s: state %q: timeout.target: %w", tm.tm.Pos, tm.owner.Path, err))
 	}
-	if err := r.emit(KindTimeout, map[string]any{"state": owner.Path, "after": strings.TrimSpace(after), "target": res.describe()}); err != nil {
-		return err
+	r.note(Note{Kind: "timeout", State: from, Text: fmt.Sprintf("timeout of %s after %s → %s", tm.owner.Path, tm.after, res.describe())})
+	if err := r.emit(KindTimeout, map[string]any{"from": from, "to": res.describe()}); err != nil {
+		return t, err
 	}
-	if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "", "slots": map[string]any{}, "to": res.describe()}); err != nil {
-		return err
+	if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "__timeout__", "to": res.describe()}); err != nil {
+		return t, err
 	}
 	var st step
-	err = r.goTo(ctx, res, false, &st)
+	err = r.goTo(ctx, res, &st, true)
 	if err == nil {
 		err = r.settle(ctx, &st, 0)
 	}
-	end := map[string]any{"outcome": "transitioned"}
 	if err != nil {
-		end = map[string]any{"outcome": "rejected", "error": err.Error()}
-	} else if r.ended && r.outcome == OutcomeExit {
-		end["to"] = "__exit__" + r.exit
-	} else if r.cur != nil {
-		end["to"] = r.cur.Path
+		return fail(err)
 	}
-	if e2 := r.emitAt(from, KindTurnEnd, end); e2 != nil && err == nil {
-		err = e2
+	if err := r.arm(); err != nil {
+		return fail(err)
 	}
-	return err
+	if e := r.emitAt(from, KindTurnEnd, map[string]any{"outcome": "timeout", "to": r.statePath()}); e != nil {
+		return t, e
+	}
+	t.Events, t.State = r.events, r.statePath()
+	return t, nil
 }

@@ -33,13 +33,13 @@ func TestTimeoutFiresWhenResting(t *testing.T) {
 	var fired []string
 	for _, e := range sink.kinds(KindTimeout) {
 		p := payloadMap(t, e.Payload)
-		fired = append(fired, p["state"].(string)+"→"+p["target"].(string)+"@"+p["after"].(string))
+		fired = append(fired, p["from"].(string)+"→"+p["to"].(string))
 	}
-	if want := []string{"waiting→escalate@5m", "escalate→pipeline@2m", "pipeline→__exit__done@1d"}; !reflect.DeepEqual(fired, want) {
+	if want := []string{"waiting→escalate", "escalate→pipeline", "pipeline.step→__exit__done"}; !reflect.DeepEqual(fired, want) {
 		t.Errorf("machine.timeout events %v, want %v", fired, want)
 	}
 	for _, e := range sink.kinds(KindTransition) {
-		if p := payloadMap(t, e.Payload); p["intent"] != "" {
+		if p := payloadMap(t, e.Payload); p["intent"] != "__timeout__" {
 			t.Errorf("timeout transition %v", p)
 		}
 	}

@@ -25,7 +25,7 @@ func TestTransitionTargets(t *testing.T) {
 	}{
 		{"initial descends compound", nil, OutcomeRested, "area.a", 1, []string{"area", "area.a"}},
 		{"dot stays without on_enter", []Input{in("stay")}, OutcomeRested, "area.a", 1, []string{"area", "area.a"}},
-		{"explicit self target re-enters", []Input{in("again")}, OutcomeRested, "area.a", 2, []string{"area", "area.a", "area.a"}},
+		{"explicit self target re-runs the leaf on_enter only", []Input{in("again")}, OutcomeRested, "area.a", 2, []string{"area", "area.a"}},
 		{"relative ../", []Input{in("rel")}, OutcomeRested, "area.b", 1, nil},
 		{"slash path is absolute", []Input{in("rel"), in("abs")}, OutcomeRested, "area.a", 2, nil},
 		{"templated target", []Input{in("tmpl")}, OutcomeRested, "area.b", 1, nil},
@@ -74,14 +74,14 @@ func TestHandlerMissAtALevelIsFinal(t *testing.T) {
 	if res.Outcome != OutcomeFailed || !strings.Contains(res.Err.Error(), "every guard failed") {
 		t.Fatalf("outcome %s err %v", res.Outcome, res.Err)
 	}
-	if len(sink.kinds(KindGuardRejected)) != 1 {
-		t.Error("no machine.guard_rejected event")
+	if len(sink.kinds(KindValidationFailed)) != 1 {
+		t.Error("no machine.validation_failed event")
 	}
 }
 
 func TestUnknownIntentFailsNamingState(t *testing.T) {
 	res, _ := runStory(t, "transitions", "", Options{Inputs: []Input{in("rel"), in("stay")}})
-	if res.Outcome != OutcomeFailed || !strings.Contains(res.Err.Error(), `intent "stay" is not handled in state "area.b"`) {
+	if res.Outcome != OutcomeFailed || !strings.Contains(res.Err.Error(), `intent "stay" is not allowed in state "area.b"`) {
 		t.Fatalf("outcome %s err %v", res.Outcome, res.Err)
 	}
 }

@@ -17,7 +17,12 @@
 // per-call timeout, killed on Close), chain.go (Assembly.NewChain: one
 // chain per run), agent_hooks.go (the agent.Hooks adapter Dispatch calls,
 // HostPreCall for pkg/engine's HostHooks, RunStart/RunEnd), registry.go
-// (Assembly.NewRegistry: disabled aliases are refused, never built).
+// (Assembly.NewRegistry: disabled aliases are refused, never built),
+// host_provider.go (external host providers: a manifest's hosts: served
+// by one line-JSON child process as host.Handlers), host_registry.go
+// (Assembly.HostRegistry: a run's host registry), host_embedder.go (the
+// LocalEmbedder behind host.agent.search), host_uses.go (a story's host
+// calls and the kitsoki plugins host listing).
 //
 // The trace plugin is kernel: it cannot be disabled. Disabling host.run
 // installs a host/pre-call gate that refuses it. kitsoki validate reports

@@ -29,7 +29,11 @@ type Manifest struct {
 	Provides []string       `yaml:"provides"`
 	Requires []string       `yaml:"requires"`
 	Hooks    []ManifestHook `yaml:"hooks"`
-	Entry    ManifestEntry  `yaml:"entry"`
+	// Hosts are the host handlers the plugin serves out of process
+	// (host_provider.go): exact names or namespaces ("host.git" serves
+	// host.git.push by prefix).
+	Hosts []string      `yaml:"hosts"`
+	Entry ManifestEntry `yaml:"entry"`
 
 	// Path is the manifest file; Dir its directory (the process runs there).
 	Path string `yaml:"-"`
@@ -82,8 +86,11 @@ func ParseManifest(path string, data []byte) (*Manifest, error) {
 		return nil, fmt.Errorf("%s: entry.command is required", path)
 	case m.Entry.TimeoutMS < 0:
 		return nil, fmt.Errorf("%s: entry.timeout_ms must not be negative", path)
-	case len(m.Hooks) == 0:
-		return nil, fmt.Errorf("%s: hooks: must register at least one hook point", path)
+	case len(m.Hooks) == 0 && len(m.Hosts) == 0:
+		return nil, fmt.Errorf("%s: hooks: must register at least one hook point (or hosts: at least one host handler)", path)
+	}
+	if err := checkManifestHosts(&m); err != nil {
+		return nil, err
 	}
 	for i := range m.Hooks {
 		h := &m.Hooks[i]

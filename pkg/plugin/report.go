@@ -26,6 +26,9 @@ type Report struct {
 	Agents     []AgentStatus  `json:"agents"`
 	Hooks      []HookStatus   `json:"hooks"`
 	Warnings   []Warning      `json:"warnings"`
+	// Hosts lists every host handler, built in or provided, with the story
+	// calls it serves (filled by the caller: ListHosts).
+	Hosts []HostEntry `json:"hosts,omitempty"`
 }
 
 // ReportProfile says which profile was used.

@@ -344,6 +344,19 @@ func (e *Effect) KeyPos(key string) (Pos, bool) {
 	return Pos{}, false
 }
 
+// SetKeyPos records where the value of key is, for an effect built outside
+// the loader (a fold or a phase expansion); a position in another file than
+// e.Pos.File keeps only its line and column.
+func (e *Effect) SetKeyPos(key string, p Pos) {
+	for i, k := range e.keys {
+		if k.key == key {
+			e.keys = append(e.keys[:i:i], e.keys[i+1:]...)
+			break
+		}
+	}
+	e.keys = append(e.keys[:len(e.keys):len(e.keys)], keyAt{key: key, line: int32(p.Line), col: int32(p.Col)})
+}
+
 // Selection is an effect's selection: pin.
 type Selection struct {
 	Profile         string

@@ -5,10 +5,10 @@ import (
 	"testing"
 )
 
-// fold rebuilds the final state and world from a run's events alone, the
+// replayEvents rebuilds the final state and world from a run's events alone, the
 // way a trace reader does: start from the story defaults, apply every
 // world.update (set / increment), follow machine.state_entered.
-func fold(t *testing.T, m *Machine, evs []Event) (string, map[string]any) {
+func replayEvents(t *testing.T, m *Machine, evs []Event) (string, map[string]any) {
 	t.Helper()
 	w, _ := InitWorld(m.World, nil, nil)
 	state := ""
@@ -54,7 +54,7 @@ func TestTraceEventsReconstructTheRun(t *testing.T) {
 			w["session_id"] = "s1"
 			sink := &recSink{}
 			res := Run(t.Context(), m, Options{SessionID: "s1", World: w, Inputs: c.in, Sink: sink})
-			state, world := fold(t, m, sink.evs)
+			state, world := replayEvents(t, m, sink.evs)
 			if state != res.State {
 				t.Errorf("folded state %q, run ended in %q", state, res.State)
 			}

@@ -1,0 +1,399 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"kitsoki/internal/safefile"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"kitsoki/pkg/compose"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/flowtest"
+	"kitsoki/pkg/validate"
+)
+
+func init() { registry = append(registry, newTestCmd) }
+
+type testFlags struct {
+	flows     string
+	run       string
+	jsonOut   string
+	junitOut  string
+	format    string
+	jobs      int
+	failFast  bool
+	traceDir  string
+	shard     string
+	recording string
+	allowMiss bool
+	traceOut  string
+	verbose   bool
+	upstream  bool // the `test flows APP` spelling
+	timeout   time.Duration
+	workDir   string
+}
+
+func newTestCmd() *cobra.Command {
+	f := &testFlags{}
+	c := &cobra.Command{
+		Use:   "test [PATH...]",
+		Short: "Run a story's flow fixtures: stubbed hosts, recorded agents, virtual clock",
+		Long: `Test runs the flow fixtures (flows/*.yaml, test_kind: flow) of story
+directories, app.yaml files or DIR/... (every story below DIR), as validate
+takes them. Each fixture starts at its initial_state with its initial_world,
+answers host calls from its host_handlers stubs or host_cassette, and checks
+the state, world, view, events, host calls, inbox and jobs after each turn.
+Time is virtual: advance_clock moves a per-fixture clock, nothing sleeps.
+
+The existing engine's spelling works too: kitsoki test flows APP.yaml
+[--flows GLOB] [--json FILE] [--fail-fast].
+
+Exit status: 0 every fixture passed, 1 a fixture failed, 2 a fixture or a
+story that cannot be loaded (named and positioned), or a usage error.`,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runTests(c.Context(), c.OutOrStdout(), c.ErrOrStderr(), args, f)
+		},
+	}
+	addTestFlags(c, f, true)
+	up := &testFlags{upstream: true}
+	flows := &cobra.Command{
+		Use:   "flows APP.yaml",
+		Short: "Run one story's flow fixtures (the existing engine's spelling)",
+		Long: `Runs the flow fixtures of APP.yaml, as kitsoki test APP.yaml does, with the
+existing engine's default glob: <app dir>/flows/*.yaml, else ./flows/*.yaml,
+else <app>-flows/*.yaml. --flows GLOB is relative to the current directory.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runTests(c.Context(), c.OutOrStdout(), c.ErrOrStderr(), args, up)
+		},
+	}
+	addTestFlags(flows, up, false)
+	fl := flows.Flags()
+	fl.BoolVar(&up.allowMiss, "allow-missing-recording", false, "skip (not fail) a fixture whose recording is missing or misses an input")
+	fl.StringVar(&up.traceOut, "trace-out", "", "write the last fixture's JSONL trace to this file")
+	fl.BoolVar(&up.verbose, "v", false, "accepted for compatibility (no effect)")
+	c.AddCommand(flows, newTestMergeCmd())
+	return c
+}
+
+func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
+	fl := c.Flags()
+	fl.StringVar(&f.flows, "flows", "", "fixture glob (default <story>/flows/*.yaml)")
+	fl.StringVar(&f.jsonOut, "json", "", "write the JSON report (the existing engine's shape) to `FILE` (- = stdout)")
+	fl.BoolVar(&f.failFast, "fail-fast", false, "stop after the first failing fixture (and skip the rest of its turns)")
+	fl.StringVar(&f.recording, "recording", "", "recording for input: turns (relative to each fixture's directory)")
+	fl.StringVar(&f.run, "run", "", "run only fixtures whose file name matches this `REGEX`")
+	fl.StringVar(&f.junitOut, "junit", "", "write a JUnit XML report to `FILE`")
+	fl.StringVar(&f.format, "format", "text", "output: text, or github (workflow annotations at the failing lines)")
+	fl.IntVarP(&f.jobs, "jobs", "j", 0, "fixtures run in parallel (default: number of CPUs)")
+	fl.StringVar(&f.traceDir, "trace-dir", "", "write one JSONL trace per fixture into `DIR`")
+	fl.StringVar(&f.shard, "shard", "", "run slice `i/n` of the fixtures (stable by path; merge reports with kitsoki test merge)")
+	fl.StringVar(&f.workDir, "workdir", "", "working directory of real host handlers (default: a fresh temporary one per fixture)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "fail a fixture that runs longer than this in real time, e.g. 2m (0 = no limit)")
+	_ = full
+}
+
+func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *testFlags) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if f.format != "text" && f.format != "github" {
+		return usagef("--format %q: expected text or github", f.format)
+	}
+	if f.timeout < 0 {
+		return usagef("--timeout %s: must not be negative", f.timeout)
+	}
+	if f.jobs < 0 {
+		return usagef("-j %d: must be 0 (one per CPU) or more", f.jobs)
+	}
+	var runRE *regexp.Regexp
+	if f.run != "" {
+		var err error
+		if runRE, err = regexp.Compile(f.run); err != nil {
+			return usagef("--run %q: %v", f.run, err)
+		}
+	}
+	shard, shards := 0, 0
+	if f.shard != "" {
+		if _, err := fmt.Sscanf(f.shard, "%d/%d", &shard, &shards); err != nil || shards < 1 || shard < 1 || shard > shards {
+			return usagef("--shard %q: expected i/n with 1 <= i <= n, e.g. --shard 2/4", f.shard)
+		}
+	}
+	for _, out := range []struct{ flag, path string }{{"--json", f.jsonOut}, {"--junit", f.junitOut}, {"--trace-out", f.traceOut}} {
+		if out.path == "" || out.path == "-" {
+			continue
+		}
+		if st, err := os.Stat(filepath.Dir(out.path)); err != nil || !st.IsDir() {
+			return usagef("%s %s: directory %s does not exist; create it first", out.flag, out.path, filepath.Dir(out.path))
+		}
+	}
+
+	var apps []string
+	glob, rel := f.flows, true
+	if f.upstream {
+		app := args[0]
+		if st, err := os.Stat(app); err != nil {
+			return usagef("%s: no such file or directory", app)
+		} else if st.IsDir() {
+			app = filepath.Join(app, validate.StoryFile)
+		}
+		apps, rel = []string{app}, false
+		if glob == "" {
+			glob = flowtest.UpstreamGlob(app)
+		}
+	} else {
+		var err error
+		if apps, err = validate.Expand(args); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	files, ds, err := flowtest.Discover(apps, glob, rel, runRE)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	ds = diag.Sort(diag.FilterIgnored(ds, func(p string) ([]byte, bool) {
+		b, err := safefile.ReadFile(p, safefile.Data)
+		return b, err == nil
+	}))
+	_ = diag.WriteHuman(stderr, ds, diag.HumanOptions{})
+	if f.format == "github" {
+		_ = diag.WriteGitHub(stdout, ds) // fixture warnings and errors as annotations too
+	}
+	if diag.HasErrors(ds) {
+		errs, _ := diag.Count(ds)
+		return usagef("%d fixture error(s): the fixtures above cannot run; fix them (nothing was run)", errs)
+	}
+	if f.upstream && len(files) == 0 {
+		if m, _ := filepath.Glob(glob); len(m) == 0 {
+			return usagef("no flow fixtures matched %q", glob)
+		}
+	}
+	if shards > 0 {
+		files = shardFiles(files, shard, shards)
+	}
+
+	traceDir := f.traceDir
+	if f.traceOut != "" && traceDir == "" {
+		tmp, err := os.MkdirTemp("", "kitsoki-test-trace-")
+		if err != nil {
+			return usagef("--trace-out: %v", err)
+		}
+		defer os.RemoveAll(tmp)
+		traceDir = tmp
+	}
+	if traceDir != "" {
+		if err := os.MkdirAll(traceDir, 0o755); err != nil {
+			return usagef("--trace-dir: %v", err)
+		}
+	}
+	runner := flowtest.NewRunner(flowtest.Options{Jobs: f.jobs, FailFast: f.failFast, TraceDir: traceDir, Recording: f.recording,
+		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout, WorkDir: f.workDir})
+	// Every story loads before anything runs: a story that does not load
+	// is exit 2, named with its diagnostics.
+	seen := map[string]bool{}
+	for _, file := range files {
+		if seen[file.Story] {
+			continue
+		}
+		seen[file.Story] = true
+		if _, err := runner.Story(file.Story); err != nil {
+			var le *compose.LoadError
+			if errors.As(err, &le) {
+				_ = diag.WriteHuman(stderr, le.Diagnostics, diag.HumanOptions{})
+				return usagef("%s: the story does not load (%d error(s)); see `kitsoki validate %s`", file.Story, len(le.Diagnostics), file.Story)
+			}
+			return usagef("%s: %v", file.Story, err)
+		}
+	}
+
+	results := runner.Run(ctx, files)
+
+	text := stdout
+	if f.jsonOut == "-" {
+		text = stderr
+	}
+	if f.jsonOut != "" {
+		data, err := flowtest.MarshalReport(flowtest.NewReport(results))
+		if err != nil {
+			return usagef("--json: %v", err)
+		}
+		if f.jsonOut == "-" {
+			_, err = stdout.Write(append(data, '\n'))
+		} else {
+			err = writeFileAtomic(f.jsonOut, data)
+		}
+		if err != nil {
+			return usagef("--json %s: %v", f.jsonOut, err)
+		}
+	}
+	if f.junitOut != "" {
+		var b strings.Builder
+		if err := flowtest.WriteJUnit(&b, results); err != nil {
+			return usagef("--junit: %v", err)
+		}
+		if err := writeFileAtomic(f.junitOut, []byte(b.String())); err != nil {
+			return usagef("--junit %s: %v", f.junitOut, err)
+		}
+	}
+	if f.traceOut != "" && len(results) > 0 {
+		if last := results[len(results)-1].Trace; last != "" {
+			data, err := os.ReadFile(last)
+			if err == nil {
+				err = writeFileAtomic(f.traceOut, data)
+			}
+			if err != nil {
+				return usagef("--trace-out %s: %v", f.traceOut, err)
+			}
+		}
+	}
+	if f.format == "github" {
+		flowtest.WriteGitHub(text, results)
+	}
+	flowtest.WriteText(text, results)
+	if f.upstream {
+		// The existing engine's last two lines, for CI scripts that grep them.
+		rep := flowtest.NewReport(results)
+		verdict := "PASS"
+		if rep.Failed > 0 {
+			verdict = "FAIL"
+		}
+		fmt.Fprintf(text, "Summary: %d/%d flows pass\n%s\n", rep.Passed, rep.Passed+rep.Failed, verdict)
+	}
+	if len(files) == 0 && !f.upstream {
+		fmt.Fprintf(stderr, "kitsoki test: no flow fixtures found (looked for %s)\n", describeGlob(glob))
+	}
+	fatal, failed := false, false
+	for _, r := range results {
+		if r.Fatal != nil {
+			fatal = true
+		} else if !r.Passed() && !r.Flow.Skipped {
+			failed = true
+		}
+	}
+	switch {
+	case fatal:
+		return silentExit(ExitUsageEnv)
+	case failed:
+		return silentExit(ExitFinding)
+	}
+	return nil
+}
+
+func describeGlob(g string) string {
+	if g == "" {
+		return "<story>/flows/*.yaml"
+	}
+	return g
+}
+
+// shardFiles keeps the fixtures of slice i of n: a fixture belongs to the
+// shard its path (and document number) hashes to, so the assignment never
+// depends on which other fixtures exist.
+func shardFiles(files []*flowtest.File, i, n int) []*flowtest.File {
+	var out []*flowtest.File
+	for _, f := range files {
+		var keep []*flowtest.Fixture
+		for _, fx := range f.Fixtures {
+			h := fnv.New32a()
+			_, _ = h.Write([]byte(filepath.ToSlash(filepath.Clean(fx.File)) + "#" + fmt.Sprint(fx.Doc)))
+			if int(h.Sum32()%uint32(n)) == i-1 {
+				keep = append(keep, fx)
+			}
+		}
+		if len(keep) > 0 {
+			cp := *f
+			cp.Fixtures = keep
+			out = append(out, &cp)
+		}
+	}
+	return out
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same
+// directory, so a reader never sees half a report.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(name)
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return err
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return nil
+}
+
+func newTestMergeCmd() *cobra.Command {
+	var jsonOut, junitOut string
+	c := &cobra.Command{
+		Use:   "merge REPORT.json...",
+		Short: "Merge the --json reports of kitsoki test shards into one",
+		Long: `Merge concatenates the --json reports of test shards (in the order given) and
+sums their counts. The merged report goes to --json FILE (default stdout);
+--junit FILE also writes it as JUnit XML.
+
+Exit status: 0 every merged fixture passed, 1 one failed, 2 a report that
+cannot be read.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			var rs []*flowtest.Report
+			for _, a := range args {
+				r, err := flowtest.ReadReport(a)
+				if err != nil {
+					return usagef("%v", err)
+				}
+				rs = append(rs, r)
+			}
+			m := flowtest.MergeReports(rs)
+			sort.SliceStable(m.Results, func(i, j int) bool { return m.Results[i].File < m.Results[j].File })
+			data, err := flowtest.MarshalReport(m)
+			if err != nil {
+				return usagef("%v", err)
+			}
+			if jsonOut == "" || jsonOut == "-" {
+				_, err = c.OutOrStdout().Write(append(data, '\n'))
+			} else {
+				err = writeFileAtomic(jsonOut, data)
+			}
+			if err != nil {
+				return usagef("--json %s: %v", jsonOut, err)
+			}
+			if junitOut != "" {
+				var b strings.Builder
+				if err := flowtest.WriteJUnitReport(&b, m); err != nil {
+					return usagef("--junit: %v", err)
+				}
+				if err := writeFileAtomic(junitOut, []byte(b.String())); err != nil {
+					return usagef("--junit %s: %v", junitOut, err)
+				}
+			}
+			if m.Failed > 0 {
+				return silentExit(ExitFinding)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&jsonOut, "json", "", "write the merged report to `FILE` (default stdout)")
+	c.Flags().StringVar(&junitOut, "junit", "", "also write the merged report as JUnit XML to `FILE`")
+	return c
+}

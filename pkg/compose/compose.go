@@ -1,0 +1,164 @@
+package compose
+
+import (
+	"kitsoki/pkg/agent"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/engine"
+	"kitsoki/pkg/plugin"
+	"kitsoki/pkg/story"
+	"kitsoki/pkg/view"
+	"time"
+)
+
+// LoadOptions tune Load.
+type LoadOptions struct {
+	Story story.Options
+	// Compile tunes the engine's compile (a host cassette whose handlers it
+	// accepts, late handler checks for the flow rig).
+	Compile engine.CompileOptions
+	// NoCompile loads and checks only (call Loaded.Compile later).
+	NoCompile bool
+}
+
+// Loaded is a story loaded and compiled.
+type Loaded struct {
+	Path        string
+	Story       *story.Story
+	Diagnostics []diag.Diagnostic // the loader's warnings
+	// Machine is nil when the engine refuses the story (CompileErr says
+	// why, by name and position: an *engine.CompileError).
+	Machine    *engine.Machine
+	CompileErr error
+	// Views renders states' views (pkg/view); nil when the story does not compile.
+	Views ViewRenderer
+}
+
+// ViewRenderer renders a state's view (the engine's seam for pkg/view).
+type ViewRenderer interface {
+	RenderView(statePath string, world map[string]any, extra map[string]any) (string, error)
+}
+
+// LoadError is a story that does not load: its error diagnostics.
+type LoadError struct {
+	Path        string
+	Diagnostics []diag.Diagnostic
+}
+
+func (e *LoadError) Error() string {
+	return e.Path + ": the story does not load"
+}
+
+// Load reads, checks and (unless o.NoCompile) compiles the story at path
+// (a directory or its app.yaml). A story with load errors is a *LoadError;
+// a story the engine refuses is a Loaded with CompileErr set.
+func Load(path string, o LoadOptions) (*Loaded, error) {
+	st, ds := story.Load(path, o.Story)
+	if diag.HasErrors(ds) || st == nil {
+		var errs []diag.Diagnostic
+		for _, d := range ds {
+			if d.Severity == diag.Error {
+				errs = append(errs, d)
+			}
+		}
+		return nil, &LoadError{Path: path, Diagnostics: errs}
+	}
+	ld := &Loaded{Path: path, Story: st, Diagnostics: ds}
+	if !o.NoCompile {
+		ld.Compile(o.Compile)
+	}
+	return ld, nil
+}
+
+// Compile builds the machine; a refusal is CompileErr.
+func (ld *Loaded) Compile(o engine.CompileOptions) {
+	ld.Machine, ld.CompileErr = engine.Compile(ld.Story, o)
+	if ld.CompileErr != nil {
+		ld.Machine = nil
+	}
+	if ld.Machine != nil && ld.Views == nil {
+		// The views of the folded machine, each state's against its own
+		// story's views/ (pkg/view).
+		if ld.Machine.Folded != nil { // the engine's fold (imports, phases expanded)
+			ld.Views = view.FromFolded(ld.Machine.Folded)
+		} else if v, err := view.ForStory(ld.Story); err == nil {
+			ld.Views = v
+		}
+	}
+}
+
+// Plan is a story's resolved plugin assembly (profile, hooks, enabled
+// aliases), before anything is started or written.
+type Plan struct {
+	Loaded   *Loaded
+	Assembly *plugin.Assembly
+}
+
+// ProfileError is a plugin profile that cannot be used; Err is the
+// *plugin.ProfileError (ReadErr set when the file cannot be read).
+type ProfileError struct{ Err error }
+
+func (e *ProfileError) Error() string { return e.Err.Error() }
+func (e *ProfileError) Unwrap() error { return e.Err }
+
+// Resolve resolves the plugin assembly of a loaded story (profilePath is
+// --profile; "" = .kitsoki/plugins.yaml found upward from the story).
+func Resolve(ld *Loaded, profilePath string) (*Plan, error) {
+	st := ld.Story
+	asm, err := plugin.Assemble(plugin.Options{StoryDir: st.Dir, ProfilePath: profilePath, Story: st})
+	if err != nil {
+		return nil, &ProfileError{Err: err}
+	}
+	return &Plan{Loaded: ld, Assembly: asm}, nil
+}
+
+// Warnings are the assembly's findings (printed before a run).
+func (p *Plan) Warnings() []diag.Diagnostic { return p.Assembly.Diagnostics() }
+
+// BuildOptions tune Build.
+type BuildOptions struct {
+	// Cassette answers every agent alias (no plugin is started).
+	Cassette *agent.Cassette
+	// Sink receives every event (agent events included); nil drops them.
+	Sink engine.Sink
+	// ClaudeSubmit is the command of kitsoki's submit MCP server.
+	ClaudeSubmit []string
+	// CallTimeout is the hard timeout of an agent call without its own
+	// timeout: (--call-timeout; 0 = the registry's default).
+	CallTimeout time.Duration
+}
+
+// Runtime is the assembled plugin side of a run: the hook chain and the
+// agent registry. Close stops everything it started.
+type Runtime struct {
+	Chain  *plugin.Chain
+	Agents *agent.Registry
+	Sink   engine.Sink
+}
+
+// Build starts the hook chain and builds the agent registry with the
+// chain's agent hooks. A registry error is returned as is.
+func (p *Plan) Build(o BuildOptions) (*Runtime, error) {
+	st := p.Loaded.Story
+	sink := o.Sink
+	if sink == nil {
+		sink = engine.SinkFunc(func(engine.Event) error { return nil })
+	}
+	chain := p.Assembly.NewChain()
+	reg, err := p.Assembly.NewRegistry(st, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Cassette: o.Cassette,
+		Sink: engine.AgentSink(sink), ClaudeSubmit: o.ClaudeSubmit, Timeout: o.CallTimeout})
+	if err != nil {
+		_ = chain.Close()
+		return nil, err
+	}
+	reg.SetHooks(chain.AgentHooks())
+	return &Runtime{Chain: chain, Agents: reg, Sink: sink}, nil
+}
+
+// Caller is the engine's agent layer over the registry.
+func (rt *Runtime) Caller() engine.AgentCaller { return engine.RegistryCaller(rt.Agents, rt.Sink) }
+
+// Close stops agent plugins, then hook processes; the registry's error
+// comes first (redact it with Agents.Redact before printing).
+func (rt *Runtime) Close() (regErr, chainErr error) {
+	return rt.Agents.Close(), rt.Chain.Close()
+}

@@ -1,0 +1,63 @@
+package compose
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"kitsoki/pkg/engine"
+)
+
+const rig = "../flowtest/testdata/rig/app.yaml"
+
+func TestLoadCompileViews(t *testing.T) {
+	ld, err := Load(rig, LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}})
+	if err != nil || ld.Machine == nil || ld.CompileErr != nil || ld.Views == nil {
+		t.Fatalf("load: %v %+v", err, ld)
+	}
+	if ld.Machine.AppID != "rig" {
+		t.Fatalf("machine of the wrong story: %s", ld.Machine.AppID)
+	}
+	ld, err = Load(rig, LoadOptions{NoCompile: true})
+	if err != nil || ld.Machine != nil {
+		t.Fatalf("NoCompile compiled: %+v", ld)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "app.yaml")
+	os.WriteFile(bad, []byte("app: {id: x}\nroot: nowhere\nstates: {a: {}}\n"), 0o644)
+	_, err := Load(bad, LoadOptions{})
+	var le *LoadError
+	if !errors.As(err, &le) || len(le.Diagnostics) == 0 || le.Path != bad {
+		t.Fatalf("a story that does not load is a LoadError with its diagnostics: %v", err)
+	}
+}
+
+func TestResolveBuildClose(t *testing.T) {
+	ld, err := Load(rig, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := Resolve(ld, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt, err := plan.Build(BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rt.Caller() == nil || rt.Chain == nil || rt.Agents == nil {
+		t.Fatalf("runtime: %+v", rt)
+	}
+	if regErr, chainErr := rt.Close(); regErr != nil || chainErr != nil {
+		t.Fatalf("close: %v %v", regErr, chainErr)
+	}
+	_, err = Resolve(ld, filepath.Join(t.TempDir(), "missing.yaml"))
+	var pe *ProfileError
+	if !errors.As(err, &pe) {
+		t.Fatalf("a missing --profile is a ProfileError: %v", err)
+	}
+}

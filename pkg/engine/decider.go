@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"kitsoki/pkg/agent"
+)
+
+// MaxDeciderDepth caps how many gates the app-level decider passes in a
+// row (story-runtime §7).
+const MaxDeciderDepth = 8
+
+// decide is the app-level engine decider (the top-level decider: block) of
+// a one-shot run resting at a decision gate: host.agent.decide picks one
+// of the gate's forward intents; a choice at or above the threshold fires,
+// anything else bails to the human (story-runtime §7). It reports whether
+// an intent fired.
+func (s *Session) decide(ctx context.Context) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.r
+	d := r.m.Decider
+	if d == nil || r.ended || r.par != nil || r.cur == nil || r.cur.Decider == "human" || r.opts.Agents == nil {
+		return false, nil
+	}
+	cands, gate := r.gateCandidates(r.cur)
+	if !gate {
+		return false, nil
+	}
+	state := r.cur.Path
+	with := map[string]any{"agent": d.Agent, "args": map[string]any{"state": state, "candidates": cands,
+		"description": r.cur.Description}}
+	if d.Schema != "" {
+		with["schema"] = d.Schema
+	}
+	prompt := d.Prompt
+	if prompt == "" {
+		prompt = "You decide the next step of a state machine resting in state {{ args.state }} ({{ args.description }}). " +
+			"Choose one intent of {{ args.candidates }} and answer {\"intent\": \"<name>\", \"confidence\": <0..1>, \"reason\": \"...\"}."
+	}
+	with["prompt"] = prompt
+	rc, err := r.m.renderer().RenderAgentCall("host.agent.decide", "decider", with, nil, r.callEnv())
+	if err != nil {
+		return false, fmt.Errorf("decider: %w", err)
+	}
+	call := AgentCall{Verb: "decide", Alias: "agent.claude", Persona: d.Agent, Model: r.m.PersonaModels[d.Agent],
+		Prompt: rc.Prompt, SchemaPath: rc.SchemaPath, With: rc.With, World: r.world, SessionID: r.opts.SessionID,
+		Turn: r.turn, StatePath: state, CallID: agent.LiveCallID(r.m.AppID, r.turn, state+"#decider", 0), EffectID: "decider"}
+	ans, err := r.opts.Agents.CallAgent(ctx, call)
+	chosen, conf := "", 0.0
+	if err == nil {
+		chosen, conf = deciderChoice(ans.Submission)
+	}
+	ok := err == nil && conf >= d.Threshold && slices.Contains(cands, chosen)
+	p := map[string]any{"available_intents": cands, "bailed_to_human": !ok, "chosen_intent": "", "decider": "llm", "state": state}
+	if ok {
+		p["chosen_intent"] = chosen
+	}
+	p["confidence"] = conf
+	if e := r.emit(KindGateDecided, p); e != nil {
+		return false, e
+	}
+	if !ok {
+		why := fmt.Sprintf("confidence %.2f below %.2f", conf, d.Threshold)
+		if err != nil {
+			why = err.Error()
+		} else if !slices.Contains(cands, chosen) {
+			why = fmt.Sprintf("chose %q, not one of %s", chosen, strings.Join(cands, ", "))
+		}
+		r.note(Note{Kind: "decider", State: state, Text: "decider bailed to the human: " + why})
+		return false, nil
+	}
+	r.note(Note{Kind: "decider", State: state, Text: fmt.Sprintf("decider chose %s (confidence %.2f)", chosen, conf)})
+	r.drainJobs(ctx)
+	t, err := r.userTurn(ctx, Input{Intent: chosen})
+	if err != nil {
+		return false, err
+	}
+	if t.Rejection != nil {
+		return false, t.Rejection
+	}
+	return t.Err == nil, t.Err
+}
+
+// deciderChoice reads {intent|choice|chosen_intent|decision, confidence}.
+func deciderChoice(sub json.RawMessage) (string, float64) {
+	var m map[string]any
+	if json.Unmarshal(sub, &m) != nil {
+		return "", 0
+	}
+	name := ""
+	for _, k := range []string{"intent", "chosen_intent", "choice", "decision"} {
+		if s, ok := m[k].(string); ok && s != "" {
+			name = strings.TrimSpace(s)
+			break
+		}
+	}
+	conf, _ := m["confidence"].(float64)
+	return name, conf
+}

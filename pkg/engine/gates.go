@@ -1,0 +1,97 @@
+package engine
+
+import (
+	"sort"
+	"strings"
+)
+
+// KindGateDecided records a decision at a gate (story-runtime §1.9).
+const KindGateDecided = "machine.gate_decided"
+
+// Execution modes (story-runtime §7).
+const (
+	ModeOneShot = "one-shot"
+	ModeStaged  = "staged"
+)
+
+// gateStops decides whether an emit_intent hop may fire at the current
+// state (story-runtime §1.9): at a decision gate it stops for decider:
+// human, and in staged mode unless the state pins decider: llm (an origin
+// state whose emit names a hidden: intent is exempt). A hop that fires at
+// a gate is recorded as decided by default.
+func (r *runner) gateStops(name string, depth int, postBind bool) (bool, error) {
+	if r.par != nil || r.cur == nil {
+		return false, nil
+	}
+	s := r.cur
+	cands, gate := r.gateCandidates(s)
+	if !gate {
+		return false, nil
+	}
+	stop := s.Decider == "human"
+	if !stop && postBind && r.so.Mode == ModeStaged && s.Decider != "llm" {
+		stop = !(depth == 0 && r.m.Hidden[name])
+	}
+	if stop {
+		return true, r.emit(KindGateDecided, map[string]any{"available_intents": cands, "bailed_to_human": true,
+			"chosen_intent": "", "decider": "human", "state": s.Path})
+	}
+	if s.Decider == "" && r.so.Mode != ModeStaged {
+		// upstream records every default pass through a gate; we record
+		// it only where a decider or the staged mode was in play
+		return false, nil
+	}
+	return false, r.emit(KindGateDecided, map[string]any{"available_intents": cands, "bailed_to_human": false,
+		"chosen_intent": name, "decider": "default", "state": s.Path})
+}
+
+// gateCandidates are the forward intents of s: handled on s or an
+// ancestor, with an arm whose target leaves s for another state (not an
+// exit). s is a decision gate when one of them is operator-only: not named
+// by a literal emit_intent of s's own on_enter.
+func (r *runner) gateCandidates(s *State) ([]string, bool) {
+	gate := false
+	emitted := map[string]bool{}
+	for _, e := range s.OnEnter {
+		if e.Emit != nil && e.Emit.tmpl == nil {
+			emitted[strings.TrimSpace(toString(e.Emit.lit))] = true
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	env := r.env(nil, nil)
+	for x := s; x != nil; x = x.Parent {
+		for name, arms := range x.On {
+			if seen[name] || name == "*" {
+				continue
+			}
+			seen[name] = true
+			for _, a := range arms {
+				if a.When != nil && !a.Default {
+					if ok, err := a.When.eval(env); err != nil || !ok {
+						continue
+					}
+				}
+				if a.Target == nil {
+					continue
+				}
+				tg := strings.TrimSpace(a.Target.src)
+				if tg == "" || tg == "." || strings.HasPrefix(tg, "@exit:") || strings.HasPrefix(tg, "__exit__") {
+					continue
+				}
+				if !a.Target.templated() {
+					if p, err := resolvePath(x, tg); err != nil || p == s.Path {
+						continue
+					}
+				}
+				out = append(out, name)
+				if !emitted[name] {
+					gate = true
+				}
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, gate
+}

@@ -1,0 +1,554 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"kitsoki/pkg/host"
+)
+
+// Trace events of background jobs (story-runtime §5).
+const (
+	KindJobSubmitted = "scheduler.submitted"
+	KindJobCompleted = "scheduler.completed"
+)
+
+// job is one background job. Fields past info are guarded by the store's
+// mutex while the job's goroutine runs.
+type job struct {
+	info   JobInfo
+	e      *Effect
+	origin string // encoded origin state
+	owner  *State
+	// virtual clock: when the job next changes (asks or completes)
+	due     time.Time
+	settled bool // a result is in (real mode: the goroutine ended)
+	ans     hostAnswer
+	err     error
+	asked   bool // the clarification question was posted
+	answer  any
+	applied bool // the completion turn ran
+}
+
+// jobStore holds a session's background jobs. It implements host.Jobs.
+type jobStore struct {
+	mu     sync.Mutex
+	jobs   []*job
+	byID   map[string]*job
+	seq    int
+	ready  []*job // real clock: settled, waiting for the session
+	notify chan struct{}
+	wg     sync.WaitGroup
+}
+
+func newJobStore() *jobStore {
+	return &jobStore{byID: map[string]*job{}, notify: make(chan struct{})}
+}
+
+// signal wakes Wait.
+func (s *jobStore) signalLocked() {
+	close(s.notify)
+	s.notify = make(chan struct{})
+}
+
+func (s *jobStore) list() []JobInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]JobInfo, len(s.jobs))
+	for i, j := range s.jobs {
+		out[i] = j.info
+		out[i].Result = deepCopy(j.info.Result).(map[string]any)
+	}
+	return out
+}
+
+// pending is running() with the channel the next change closes, read
+// together so that no change is missed.
+func (s *jobStore) pending() (int, <-chan struct{}) {
+	s.mu.Lock()
+	ch := s.notify
+	s.mu.Unlock()
+	return s.running(), ch
+}
+
+// running counts jobs whose completion turn is still to come and that are
+// not waiting for an answer.
+func (s *jobStore) running() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, j := range s.jobs {
+		if !j.applied && j.info.Status != JobAwaiting {
+			n++
+		}
+	}
+	return n
+}
+
+// AnswerClarification implements host.Jobs (host.jobs.answer_clarification).
+func (s *jobStore) AnswerClarification(ctx context.Context, jobID string, answer any) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	j := s.byID[jobID]
+	if j == nil {
+		return fmt.Errorf("jobs.AnswerClarification: no job %q", jobID)
+	}
+	if j.info.Status != JobAwaiting {
+		return fmt.Errorf("jobs.AnswerClarification: job %s is not awaiting_input (status=%s)", jobID, j.info.Status)
+	}
+	j.info.Status, j.answer, j.info.Question = JobRunning, answer, ""
+	j.ans.clar = nil
+	if j.settled {
+		s.ready = append(s.ready, j)
+		s.signalLocked()
+	}
+	return nil
+}
+
+// jobID is a 26-character ULID-shaped id, deterministic per session: 48
+// bits of clock milliseconds, then the job's sequence number.
+func jobID(t time.Time, seq int) string {
+	const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+	ms := uint64(t.UnixMilli())
+	var b [26]byte
+	for i := 9; i >= 0; i-- {
+		b[i] = alphabet[ms&31]
+		ms >>= 5
+	}
+	n := uint64(seq)
+	for i := 25; i >= 10; i-- {
+		b[i] = alphabet[n&31]
+		n >>= 5
+	}
+	return string(b[:])
+}
+
+// submit starts a background job for a queued invoke (story-runtime §5):
+// the job id is bound (the bind key whose path is job_id, and
+// last_job_id), scheduler.submitted is written and an info notification
+// posted. With a virtual clock the handler runs now and its answer is
+// applied when the clock passes its delay; with the wall clock it runs on
+// its own goroutine.
+func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc *RenderedCall, promptErr error) error {
+	s := r.jobs
+	s.mu.Lock()
+	s.seq++
+	id := jobID(r.now(), s.seq)
+	j := &job{e: e, origin: r.statePath(), owner: r.cur,
+		info: JobInfo{ID: id, Namespace: e.Invoke, Status: JobRunning, State: r.statePath(), Submitted: r.now(), Seq: s.seq}}
+	s.jobs = append(s.jobs, j)
+	s.byID[id] = j
+	s.mu.Unlock()
+
+	key := "last_job_id"
+	binds := append([]bindKV(nil), e.Bind...)
+	sort.Slice(binds, func(a, b int) bool { return binds[a].Key < binds[b].Key })
+	for _, b := range binds {
+		if b.Path == "job_id" {
+			key = b.Key
+			break
+		}
+	}
+	if err := setPath(r.world, key, id); err != nil {
+		return fmt.Errorf("%s: bind.%s: %w", e.Pos, key, err)
+	}
+	r.bound = true
+	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{key: id}}); err != nil {
+		return err
+	}
+	if key != "last_job_id" {
+		r.world["last_job_id"] = id
+		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"last_job_id": id}}); err != nil {
+			return err
+		}
+	}
+	if err := r.emit(KindJobSubmitted, map[string]any{"job_id": id, "namespace": e.Invoke, "state": j.origin}); err != nil {
+		return err
+	}
+	r.inbox.post(InboxItem{Title: "Job submitted: " + e.Invoke, Severity: "info", JobID: id, State: j.origin})
+	r.note(Note{Kind: "job", State: j.origin, Text: "background " + callText(e, e.Agent) + " submitted as job " + id})
+
+	call := r.prepareJob(e, args, rc, promptErr)
+	if _, virtual := r.clock.(*VirtualClock); virtual {
+		ans, err := call(r.jobCtx)
+		s.mu.Lock()
+		j.ans, j.err, j.settled = ans, err, true
+		j.due = r.now().Add(ans.delay)
+		s.mu.Unlock()
+		return nil
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		ans, err := call(r.jobCtx)
+		if err == nil && ans.delay > 0 {
+			t := time.NewTimer(ans.delay)
+			select {
+			case <-r.jobCtx.Done():
+				err = r.jobCtx.Err()
+			case <-t.C:
+			}
+			t.Stop()
+		}
+		s.mu.Lock()
+		j.ans, j.err, j.settled = ans, err, true
+		s.ready = append(s.ready, j)
+		s.signalLocked()
+		s.mu.Unlock()
+	}()
+	return nil
+}
+
+// prepareJob captures everything the job's handler needs, so that it runs
+// without touching the session.
+func (r *runner) prepareJob(e *Effect, args map[string]any, rc *RenderedCall, promptErr error) func(ctx context.Context) (hostAnswer, error) {
+	env := r.hostEnv()
+	env.Emit = nil
+	args = deepCopy(args).(map[string]any)
+	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok && (op == "" || !isAgentHandler(e.Invoke)) && !r.opts.HostCassette.Handles(e.Invoke) {
+		return func(ctx context.Context) (hostAnswer, error) {
+			if op != "" {
+				if _, ok := args["op"]; !ok {
+					args["op"] = op
+				}
+			}
+			res, err := h.Call(ctx, &host.Call{Handler: e.Invoke, Op: op, Args: args, Env: env})
+			if err != nil {
+				return hostAnswer{}, err
+			}
+			return hostAnswer{data: res.Data, err: res.Error, delay: res.Delay, clar: res.Clarification}, nil
+		}
+	}
+	if hc := r.opts.HostCassette; hc != nil && hc.Handles(e.Invoke) {
+		// cassette playback reads the session: answer it now
+		res, _, err := hc.play(r.jobCtx, r, e, args)
+		return func(context.Context) (hostAnswer, error) { return hostAnswer{data: res}, err }
+	}
+	if isAgentHandler(e.Invoke) {
+		if r.opts.Agents == nil || rc == nil || promptErr != nil {
+			err := errors.New("no agent layer configured for this run")
+			if promptErr != nil {
+				err = promptErr
+			}
+			return func(context.Context) (hostAnswer, error) { return hostAnswer{}, err }
+		}
+		alias, err := r.agentAlias(e)
+		if err != nil {
+			return func(context.Context) (hostAnswer, error) { return hostAnswer{}, err }
+		}
+		call := r.agentCall(e, alias, args, rc)
+		agents := r.opts.Agents
+		verb := call.Verb
+		return func(ctx context.Context) (hostAnswer, error) {
+			ans, err := agents.CallAgent(ctx, call)
+			if err != nil {
+				return hostAnswer{}, err
+			}
+			return hostAnswer{data: agentResult(verb, ans)}, nil
+		}
+	}
+	name := e.Invoke
+	return func(context.Context) (hostAnswer, error) {
+		return hostAnswer{}, fmt.Errorf("host: no handler registered for %q", name)
+	}
+}
+
+// drainJobs applies the completions a real-clock session has received.
+func (r *runner) drainJobs(ctx context.Context) {
+	for {
+		s := r.jobs
+		s.mu.Lock()
+		if len(s.ready) == 0 {
+			s.mu.Unlock()
+			return
+		}
+		j := s.ready[0]
+		s.ready = s.ready[1:]
+		s.mu.Unlock()
+		_, _ = r.jobStep(ctx, j)
+	}
+}
+
+// jobStep moves a settled job on: a clarification question is posted
+// (awaiting_input), otherwise the job ends with its completion turn.
+func (r *runner) jobStep(ctx context.Context, j *job) (*Turn, error) {
+	s := r.jobs
+	s.mu.Lock()
+	if j.applied {
+		s.mu.Unlock()
+		return nil, nil
+	}
+	if j.err == nil && j.ans.clar != nil && !j.asked {
+		j.asked = true
+		j.info.Status, j.info.Question = JobAwaiting, j.ans.clar.Question
+		s.mu.Unlock()
+		r.inbox.post(InboxItem{Title: "Job needs input: " + j.info.Namespace, Body: j.ans.clar.Question, Severity: "action_required", JobID: j.info.ID, State: j.origin})
+		r.note(Note{Kind: "job", State: j.origin, Text: "job " + j.info.ID + " asks: " + j.ans.clar.Question})
+		return nil, nil
+	}
+	if j.info.Status == JobAwaiting {
+		s.mu.Unlock()
+		return nil, nil
+	}
+	j.applied = true
+	status := JobDone
+	errMsg := ""
+	switch {
+	case j.err != nil && errors.Is(j.err, context.Canceled):
+		status, errMsg = JobCancelled, j.err.Error()
+	case j.err != nil:
+		status, errMsg = JobFailed, j.err.Error()
+	case j.ans.err != "":
+		status, errMsg = JobFailed, j.ans.err
+	}
+	data := j.ans.data
+	if data == nil {
+		data = map[string]any{}
+	}
+	if j.answer != nil {
+		data = shallowWith(data, "answer", j.answer)
+	}
+	j.info.Status, j.info.Error, j.info.Result, j.info.Ended = status, errMsg, deepCopy(data).(map[string]any), r.now()
+	s.mu.Unlock()
+	return r.completionTurn(ctx, j, status, errMsg, data)
+}
+
+// completionTurn is the synthetic turn of a finished background job
+// (story-runtime §5).
+func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg string, data map[string]any) (*Turn, error) {
+	r.beginTurn()
+	from := r.statePath()
+	sv := r.save()
+	r.turn++
+	r.turnState = from
+	r.slots = nil
+	t := &Turn{Number: r.turn, State: from}
+	sevs := map[string]string{JobDone: "success", JobFailed: "error", JobCancelled: "warn"}
+	verb := map[string]string{JobDone: "finished", JobFailed: "failed", JobCancelled: "cancelled"}
+	r.note(Note{Kind: "job", State: from, Text: fmt.Sprintf("job %s (%s) %s", j.info.ID, j.info.Namespace, verb[status]), Error: errMsg})
+	if err := r.emitAt("", KindTurnStart, map[string]any{"job_id": j.info.ID, "kind": "background_completion", "turn": r.turn}); err != nil {
+		return t, err
+	}
+	err := r.runOnComplete(ctx, j, status, data)
+	if err != nil && isTraceErr(err) {
+		return t, err
+	}
+	if err != nil {
+		r.restore(sv)
+		r.note(Note{Kind: "job", State: from, Text: "on_complete of job " + j.info.ID, Error: err.Error()})
+		_ = r.emitAt("", KindMachineError, map[string]any{"error": err.Error(), "state": from, "job_id": j.info.ID})
+		t.Err = err
+	}
+	done := map[string]any{"job_id": j.info.ID, "status": status}
+	if errMsg != "" {
+		done["error"] = errMsg
+	}
+	if e := r.emitAt("", KindJobCompleted, done); e != nil {
+		return t, e
+	}
+	r.inbox.post(InboxItem{Title: "Job " + verb[status] + ": " + j.info.Namespace, Body: errMsg, Severity: sevs[status], JobID: j.info.ID, State: j.origin})
+	unread, attention := r.inbox.counts()
+	if e := r.emitAt("", KindWorldUpdate, map[string]any{"set": map[string]any{"$inbox": map[string]any{"needs_attention": attention, "unread": unread}}}); e != nil {
+		return t, e
+	}
+	if e := r.emitAt("", KindTurnEnd, map[string]any{"job_status": status, "outcome": "background_completion"}); e != nil {
+		return t, e
+	}
+	t.Events, t.State = r.events, r.statePath()
+	return t, nil
+}
+
+// runOnComplete runs a job's on_complete chain from its origin state
+// (skipped when the session has moved on), then its foreground calls, then
+// the first target whose when: passes.
+func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data map[string]any) error {
+	if r.statePath() != j.origin || r.ended {
+		r.note(Note{Kind: "job", State: r.statePath(), Text: "job " + j.info.ID + " ended after the session left " + j.origin + ": on_complete skipped"})
+		return nil
+	}
+	set := map[string]any{"last_job_id": j.info.ID, "last_job_status": status, "last_job_result": deepCopy(data)}
+	for k, v := range set {
+		r.world[k] = v
+	}
+	if err := r.emit(KindWorldUpdate, map[string]any{"set": deepCopy(set), "source": "job"}); err != nil {
+		return err
+	}
+	if len(j.e.OnComplete) == 0 {
+		return nil
+	}
+	cur := r.cur
+	if j.owner != nil && r.par == nil {
+		r.cur = j.owner
+	}
+	var st step
+	if err := r.runEffects(ctx, j.e.OnComplete, &st); err != nil {
+		return err
+	}
+	if r.cur == nil || r.par == nil {
+		r.cur = cur
+	}
+	r.redirectErr = ""
+	if err := r.settle(ctx, &st, 0); err != nil {
+		return err
+	}
+	if r.redirectErr != "" || r.ended {
+		// an on_error redirect wins over target:
+		return nil
+	}
+	if j.owner != nil && r.par == nil {
+		r.cur = j.owner
+	}
+	var tgt *Effect
+	for _, e := range j.e.OnComplete {
+		if e.Target == nil {
+			continue
+		}
+		ok := true
+		if e.When != nil {
+			v, err := e.When.eval(r.env(nil, nil))
+			if err != nil {
+				return fmt.Errorf("%s: %w", e.Pos, err)
+			}
+			ok = v
+		}
+		if ok {
+			tgt = e
+			break
+		}
+	}
+	if tgt == nil {
+		r.cur = cur
+		return nil
+	}
+	var st2 step
+	if err := r.runEffects(ctx, tgt.Inline, &st2); err != nil {
+		return err
+	}
+	res, err := r.resolveTarget(ctx, j.e.owner, "", tgt.Target)
+	if err != nil {
+		return fmt.Errorf("%s: on_complete target: %w", tgt.Pos, err)
+	}
+	if res.stay {
+		return r.settle(ctx, &st2, 0)
+	}
+	if err := r.emit(KindTransition, map[string]any{"from": r.statePath(), "intent": "__on_complete_target__", "to": res.describe()}); err != nil {
+		return err
+	}
+	if err := r.goTo(ctx, res, &st2, true); err != nil {
+		return err
+	}
+	return r.settle(ctx, &st2, 0)
+}
+
+// advance moves the virtual clock by d, firing due jobs and timeouts in
+// time order (jobs first on a tie).
+func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration) (*Turn, error) {
+	out := &Turn{State: r.statePath(), Number: r.turn}
+	if d <= 0 {
+		return out, nil
+	}
+	end := vc.Now().Add(d)
+	for i := 0; ; i++ {
+		if i > 10000 {
+			return out, errors.New("engine: advance did not settle after 10000 steps (a timeout or job loop)")
+		}
+		var next *job
+		var at time.Time
+		r.jobs.mu.Lock()
+		for _, j := range r.jobs.jobs {
+			if j.applied || !j.settled || (j.info.Status == JobAwaiting) {
+				continue
+			}
+			due := j.due
+			if j.answer != nil && due.Before(vc.Now()) {
+				due = vc.Now()
+			}
+			if next == nil || due.Before(at) {
+				next, at = j, due
+			}
+		}
+		r.jobs.mu.Unlock()
+		tm := r.timer
+		if next != nil && !at.After(end) && (tm == nil || !tm.deadline.Before(at)) {
+			vc.set(at)
+			t, err := r.jobStep(ctx, next)
+			if err != nil {
+				return out, err
+			}
+			out.merge(t)
+			continue
+		}
+		if tm != nil && !tm.deadline.After(end) {
+			vc.set(tm.deadline)
+			t, err := r.timeoutTurn(ctx)
+			if err != nil {
+				return out, err
+			}
+			out.merge(t)
+			continue
+		}
+		break
+	}
+	vc.set(end)
+	out.State = r.statePath()
+	return out, nil
+}
+
+func (t *Turn) merge(x *Turn) {
+	if x == nil {
+		return
+	}
+	t.Events = append(t.Events, x.Events...)
+	t.Number = x.Number
+	if x.Err != nil && t.Err == nil {
+		t.Err = x.Err
+	}
+}
+
+// inboxStore is the run's inbox; it implements host.Inbox.
+type inboxStore struct {
+	mu    sync.Mutex
+	items []InboxItem
+}
+
+func (b *inboxStore) post(it InboxItem) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	it.ID = fmt.Sprintf("n%d", len(b.items)+1)
+	b.items = append(b.items, it)
+	return it.ID
+}
+
+// Add implements host.Inbox (host.inbox.add).
+func (b *inboxStore) Add(ctx context.Context, n host.Notification) (string, error) {
+	sev := strings.TrimSpace(n.Kind)
+	if sev == "" {
+		sev = "info"
+	}
+	return b.post(InboxItem{Title: n.Title, Body: n.Body, Severity: sev, Thread: n.Thread, State: n.State}), nil
+}
+
+func (b *inboxStore) list() []InboxItem {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]InboxItem(nil), b.items...)
+}
+
+func (b *inboxStore) counts() (unread, attention int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, it := range b.items {
+		if !it.Read {
+			unread++
+			if it.Severity == "action_required" {
+				attention++
+			}
+		}
+	}
+	return unread, attention
+}

@@ -1,0 +1,251 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// MaxParallelEmitDepth caps emit: propagation between regions
+// (story-runtime §3.5).
+const MaxParallelEmitDepth = 24
+
+// parConf is an active parallel configuration: the parallel root and one
+// leaf per region, sorted by path (story-runtime §3.2).
+type parConf struct {
+	root   *State
+	leaves []*State
+}
+
+func (p *parConf) clone() *parConf {
+	if p == nil {
+		return nil
+	}
+	return &parConf{root: p.root, leaves: append([]*State(nil), p.leaves...)}
+}
+
+// encode is "<root>#<leaf>|<leaf>...".
+func (p *parConf) encode() string {
+	parts := make([]string, len(p.leaves))
+	for i, l := range p.leaves {
+		parts[i] = l.Path
+	}
+	return p.root.Path + "#" + strings.Join(parts, "|")
+}
+
+// regionOf is the child of the root that contains s.
+func (p *parConf) regionOf(s *State) *State {
+	for x := s; x != nil; x = x.Parent {
+		if x.Parent == p.root {
+			return x
+		}
+	}
+	return nil
+}
+
+// leafIn is the active leaf of region reg.
+func (p *parConf) leafIn(reg *State) *State {
+	for _, l := range p.leaves {
+		if l == reg || l.within(reg) {
+			return l
+		}
+	}
+	return nil
+}
+
+// set makes leaf the active leaf of its region.
+func (p *parConf) set(leaf *State) {
+	reg := p.regionOf(leaf)
+	out := p.leaves[:0]
+	for _, l := range p.leaves {
+		if p.regionOf(l) != reg {
+			out = append(out, l)
+		}
+	}
+	out = append(out, leaf)
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	p.leaves = out
+}
+
+// within reports whether s is a strict descendant of a.
+func (s *State) within(a *State) bool {
+	for x := s.Parent; x != nil; x = x.Parent {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+// regions are a parallel state's children sorted by name.
+func (s *State) regions() []*State {
+	out := append([]*State(nil), s.Children...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// fireParallel handles a user intent in a parallel state (story-runtime
+// §3.4): regions are tried in order, the first whose leaf (or an ancestor,
+// the root and above included) has a winning arm takes the transition.
+func (r *runner) fireParallel(ctx context.Context, intent string, slots map[string]any) error {
+	pc := r.par
+	r.slots = slots
+	env := r.env(slots, nil)
+	hint := ""
+	for _, leaf := range append([]*State(nil), pc.leaves...) {
+		r.cur = leaf
+		name := r.resolveAlias(intent)
+		arms, owner := r.lookup(name)
+		if arms == nil {
+			continue
+		}
+		arm, h, err := r.pickArm(arms, name, env)
+		if err != nil {
+			return err
+		}
+		if arm == nil {
+			if hint == "" {
+				hint = h
+			}
+			continue
+		}
+		return r.takeParallel(ctx, name, slots, arm, owner, leaf)
+	}
+	r.cur = pc.leaves[0]
+	return &Rejection{Code: CodeGuardFailed, Intent: intent, State: pc.root.Path, GuardHint: hint,
+		Message: fmt.Sprintf("no transition matched for intent %q in parallel state %q", intent, pc.root.Path)}
+}
+
+// takeParallel applies a winning regional arm: its effects, the emit:
+// propagation to the other regions, then the region's own move (or the
+// exit of the whole parallel state for a target outside it).
+func (r *runner) takeParallel(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner, leaf *State) error {
+	if err := r.emit(KindIntentAccepted, map[string]any{"intent": intent, "slots": slots}); err != nil {
+		return err
+	}
+	var st step
+	if err := r.runEffects(ctx, arm.Effects, &st); err != nil {
+		return err
+	}
+	res, err := r.resolveTarget(ctx, owner, "", arm.Target)
+	if err != nil {
+		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
+	}
+	if err := r.emit(KindTransition, map[string]any{"from": r.statePath(), "intent": intent, "slots": slots, "to": r.predictTo(res)}); err != nil {
+		return err
+	}
+	reg := r.par.regionOf(leaf)
+	if owner != nil && owner != r.par.root && !owner.within(r.par.root) {
+		reg = nil // a handler above the root: every region may receive
+	}
+	if err := r.propagate(ctx, armEmits(arm), reg, &st, 1); err != nil {
+		return err
+	}
+	if !res.stay && r.par != nil {
+		r.cur = leaf
+		if res.state != nil && res.state.within(r.par.root) {
+			// a target inside the root moves the region that contains
+			// it, whichever region's walk found the handler (upstream
+			// moves the first region's leaf and corrupts the path).
+			if err := r.moveRegion(ctx, res.state, &st, true); err != nil {
+				return err
+			}
+		} else if err := r.goTo(ctx, res, &st, true); err != nil {
+			return err
+		}
+	}
+	if r.par != nil {
+		r.cur = r.par.leaves[0]
+		// emit_intent effects collected inside a parallel turn are
+		// dispatched only when the root (or above) handles them
+		// (story-runtime §3.3-§3.4).
+	}
+	return r.settle(ctx, &st, 0)
+}
+
+// armEmits are the event names an arm propagates: the transition's emit:
+// list plus the emit: of any of its effect entries.
+func armEmits(arm *Transition) []string {
+	out := append([]string(nil), arm.Emits...)
+	for _, e := range arm.Effects {
+		if e.Event != "" {
+			out = append(out, e.Event)
+		}
+	}
+	return out
+}
+
+// propagate delivers emit: events to every region but from, in order
+// (story-runtime §3.5). Each receiver applies its arm, moves, and may emit
+// further events, excluding itself.
+func (r *runner) propagate(ctx context.Context, names []string, from *State, st *step, depth int) error {
+	if len(names) == 0 || r.par == nil {
+		return nil
+	}
+	if depth > MaxParallelEmitDepth {
+		return fmt.Errorf("parallel emit propagation exceeded max depth (%d) — check for cyclic emits", MaxParallelEmitDepth)
+	}
+	for _, name := range names {
+		for _, reg := range r.par.root.regions() {
+			if reg == from || r.par == nil {
+				continue
+			}
+			leaf := r.par.leafIn(reg)
+			if leaf == nil {
+				continue
+			}
+			r.cur = leaf
+			arms, owner := lookupFrom(leaf, reg, name)
+			if arms == nil {
+				continue
+			}
+			arm, _, err := r.pickArm(arms, name, r.env(r.slots, nil))
+			if err != nil {
+				return err
+			}
+			if arm == nil {
+				continue
+			}
+			if err := r.runEffects(ctx, arm.Effects, st); err != nil {
+				return err
+			}
+			res, err := r.resolveTarget(ctx, owner, "", arm.Target)
+			if err != nil {
+				return fmt.Errorf("%s: emit %q: %w", arm.Pos, name, err)
+			}
+			if !res.stay && res.state != nil && (res.state == reg || res.state.within(reg)) {
+				r.cur = leaf
+				if err := r.moveRegion(ctx, res.state, st, true); err != nil {
+					return err
+				}
+			}
+			if err := r.propagate(ctx, armEmits(arm), reg, st, depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// fireAtParallelRoot dispatches an emit_intent hop while a parallel state
+// is active: against the root and its ancestors only; a name nothing there
+// handles is dropped (story-runtime §3.3).
+func (r *runner) fireAtParallelRoot(ctx context.Context, intent string, slots map[string]any, depth int) error {
+	root := r.par.root
+	arms, owner := lookupFrom(root, nil, intent)
+	if arms == nil {
+		r.note(Note{Kind: "emit", State: r.statePath(), Text: "emit_intent " + intent + " dropped: the parallel state " + root.Path + " has no handler for it"})
+		return nil
+	}
+	r.slots = slots
+	arm, _, err := r.pickArm(arms, intent, r.env(slots, nil))
+	if err != nil {
+		return err
+	}
+	if arm == nil {
+		return fmt.Errorf("emit_intent %q at %q: no transition arm matched (intent has no on: handler, or all guards failed)", intent, r.statePath())
+	}
+	r.cur = r.par.leaves[0]
+	return r.take(ctx, intent, slots, arm, owner, depth)
+}

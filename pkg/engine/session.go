@@ -1,0 +1,375 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"kitsoki/pkg/host"
+)
+
+// SessionOptions configure a Session (ENGINE-SEAMS.md seam 2).
+type SessionOptions struct {
+	Options
+	// StartState is where the session starts: "" = the story's root; a
+	// dotted path (a compound descends its initial:) or an encoded
+	// parallel path "p#p.a.x|p.b.y" (story-runtime.md §3.2).
+	StartState string
+	// Bootstrap runs turn 0 (session.story, world overrides, the on_enter
+	// chain of every state from the root to the start leaf). kitsoki run
+	// sets it; the flow rig does not (story-runtime.md §0).
+	Bootstrap bool
+	// Hosts serves every host call that is not an agent verb; nil = the
+	// engine's defaults (host.run, host.jobs.answer_clarification,
+	// host.inbox.add).
+	Hosts *host.Registry
+	// Clock drives timeouts and background completions; nil = wall clock.
+	// A *VirtualClock only moves through Advance.
+	Clock Clock
+	// WorkDir is the run's working directory handed to host handlers.
+	WorkDir string
+	// Views renders the resting state's view at the end of each turn
+	// (turn.end.view); nil = no views.
+	Views ViewRenderer
+	// Mode is the execution mode: "" or ModeOneShot, or ModeStaged
+	// (emit chains stop at decision gates, story-runtime §1.9).
+	Mode string
+}
+
+// ViewRenderer renders a state's view (seam 4; pkg/view implements it).
+type ViewRenderer interface {
+	RenderView(statePath string, world map[string]any, extra map[string]any) (string, error)
+}
+
+// Rejection is an intent the current state cannot take (story-runtime.md
+// §1.4). It is an answer, not a failure of the session.
+type Rejection struct {
+	Code         string // INTENT_NOT_ALLOWED_IN_STATE, MISSING_SLOTS, INVALID_SLOT_VALUE, GUARD_FAILED
+	Message      string
+	Intent       string
+	State        string
+	GuardHint    string
+	MissingSlots []string
+	Allowed      []string
+}
+
+func (r *Rejection) Error() string { return r.Message }
+
+// Rejection codes.
+const (
+	CodeNotAllowed   = "INTENT_NOT_ALLOWED_IN_STATE"
+	CodeMissingSlots = "MISSING_SLOTS"
+	CodeInvalidSlot  = "INVALID_SLOT_VALUE"
+	CodeGuardFailed  = "GUARD_FAILED"
+)
+
+// Turn is what one Fire or Advance did.
+type Turn struct {
+	Number    int64 // the last turn number used (synthetic turns of an Advance included)
+	Events    []Event
+	State     string
+	View      string
+	Rejection *Rejection
+	// Err is a turn-fatal error (story-runtime.md §1.12): state and world
+	// are left as they were before the turn.
+	Err error
+}
+
+// JobInfo describes one background job.
+type JobInfo struct {
+	ID        string         `json:"id"`
+	Namespace string         `json:"namespace"`
+	Status    string         `json:"status"` // running, awaiting_input, done, failed, cancelled
+	State     string         `json:"state"`  // origin state
+	Error     string         `json:"error,omitempty"`
+	Question  string         `json:"question,omitempty"`
+	Result    map[string]any `json:"result,omitempty"`
+	Submitted time.Time      `json:"submitted"`
+	Ended     time.Time      `json:"ended,omitzero"`
+	// Seq orders jobs by creation.
+	Seq int `json:"-"`
+}
+
+// Job statuses.
+const (
+	JobRunning   = "running"
+	JobAwaiting  = "awaiting_input"
+	JobDone      = "done"
+	JobFailed    = "failed"
+	JobCancelled = "cancelled"
+)
+
+// InboxItem is one notification of the run's inbox.
+type InboxItem struct {
+	ID       string `json:"id"`
+	Title    string `json:"title"`
+	Body     string `json:"body,omitempty"`
+	Severity string `json:"severity"` // info, success, warn, error, action_required
+	Thread   string `json:"thread,omitempty"`
+	State    string `json:"state,omitempty"`
+	JobID    string `json:"job_id,omitempty"`
+	Read     bool   `json:"read"`
+}
+
+// Session is a story being run turn by turn. Its methods are safe for
+// concurrent use (they serialise on the session).
+type Session struct {
+	mu   sync.Mutex
+	r    *runner
+	o    SessionOptions
+	ctx  context.Context
+	stop context.CancelFunc
+}
+
+// Start builds a session at o.StartState (or the root) and, with
+// o.Bootstrap, runs turn 0. A failed bootstrap returns the session (so its
+// world and events can be read) together with the error.
+func Start(ctx context.Context, m *Machine, o SessionOptions) (*Session, error) {
+	return start(ctx, m, o, false)
+}
+
+func start(ctx context.Context, m *Machine, o SessionOptions, oneShot bool) (*Session, error) {
+	if m == nil {
+		return nil, errors.New("engine.Start: no machine")
+	}
+	r := newRunner(m, o)
+	r.oneShot = oneShot
+	jctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	s := &Session{r: r, o: o, ctx: jctx, stop: stop}
+	r.jobCtx = jctx
+	if err := r.start(ctx); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+// Fire runs one explicit-intent turn. A rejected intent is Turn.Rejection
+// (the error is nil); a turn-fatal error is Turn.Err and leaves the
+// session as it was. The error return is for a session that cannot go on
+// (a trace that cannot be written).
+func (s *Session) Fire(ctx context.Context, in Input) (*Turn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.r.drainJobs(ctx)
+	return s.r.userTurn(ctx, in)
+}
+
+// Advance moves a virtual clock by d, firing in time order every timeout
+// and background completion that falls due (flow-format.md §5.2). d <= 0
+// does nothing. It never sleeps.
+func (s *Session) Advance(ctx context.Context, d time.Duration) (*Turn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	vc, ok := s.r.clock.(*VirtualClock)
+	if !ok {
+		return nil, errors.New("engine: Advance needs a virtual clock (SessionOptions.Clock = NewVirtualClock)")
+	}
+	return s.r.advance(ctx, vc, d)
+}
+
+// State is the session's state path ("a.b", a parallel "p#p.a.x|p.b.y",
+// or "__exit__<name>" after an exit).
+func (s *Session) State() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.r.statePath()
+}
+
+// World returns a snapshot of the world.
+func (s *Session) World() map[string]any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.r.world.Snapshot()
+}
+
+// Outcome reports how the session stands: OutcomeExit with the exit name,
+// OutcomeTerminal, or "" while it can go on.
+func (s *Session) Outcome() (outcome, exit string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.r.ended {
+		return s.r.outcome, s.r.exit
+	}
+	return "", ""
+}
+
+// Terminal reports whether the resting state (the parallel root for a
+// parallel path) is terminal or an exit.
+func (s *Session) Terminal() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.r.ended
+}
+
+// Calls lists every host and agent call made so far.
+func (s *Session) Calls() []CallSummary {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]CallSummary(nil), s.r.calls...)
+}
+
+// Jobs lists the background jobs in creation order.
+func (s *Session) Jobs() []JobInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.r.jobs.list()
+}
+
+// Inbox lists the run's notifications in arrival order.
+func (s *Session) Inbox() []InboxItem {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.r.inbox.list()
+}
+
+// Available lists the intents the resting state handles.
+func (s *Session) Available() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.r.allowed()
+}
+
+// Wait waits (real clock) until no background job is running, applying
+// each completion as its own turn, or until ctx ends. Jobs waiting for a
+// clarification answer do not hold it up.
+func (s *Session) Wait(ctx context.Context) error {
+	for {
+		s.mu.Lock()
+		s.r.drainJobs(ctx)
+		running, ch := s.r.jobs.pending()
+		s.mu.Unlock()
+		if running == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-ch:
+		}
+	}
+}
+
+// Close cancels running background jobs and releases the session.
+func (s *Session) Close() error {
+	s.stop()
+	s.r.jobs.wg.Wait()
+	return nil
+}
+
+// statePath is the encoded current state.
+func (r *runner) statePath() string {
+	switch {
+	case r.ended && r.outcome == OutcomeExit:
+		return "__exit__" + r.exit
+	case r.par != nil:
+		return r.par.encode()
+	case r.cur != nil:
+		return r.cur.Path
+	}
+	return ""
+}
+
+// startState resolves SessionOptions.StartState to a leaf (or a parallel
+// configuration) without running any on_enter (story-runtime.md §0).
+func (r *runner) placeAt(spec string) error {
+	root, leaves, ok := strings.Cut(spec, "#")
+	if ok {
+		p := r.m.States[root]
+		if p == nil || !p.Parallel {
+			return fmt.Errorf("start state %q: %q is not a parallel state", spec, root)
+		}
+		pc := &parConf{root: p}
+		for _, l := range strings.Split(leaves, "|") {
+			st := r.m.States[strings.TrimSpace(l)]
+			if st == nil || !st.within(p) {
+				return fmt.Errorf("start state %q: %q is not a state inside %q", spec, l, root)
+			}
+			pc.set(st)
+		}
+		for _, reg := range p.regions() {
+			if pc.leafIn(reg) == nil {
+				leaf, err := r.initialLeaf(reg)
+				if err != nil {
+					return err
+				}
+				pc.set(leaf)
+			}
+		}
+		r.par, r.cur = pc, pc.leaves[0]
+		return nil
+	}
+	st := r.m.States[strings.ReplaceAll(spec, "/", ".")]
+	if st == nil {
+		return fmt.Errorf("start state %q is not a state of the story", spec)
+	}
+	return r.placeDescend(st)
+}
+
+// placeDescend rests the machine on st, descending initial: (and into
+// parallel regions) without running on_enter.
+func (r *runner) placeDescend(st *State) error {
+	for st.Parallel {
+		pc := &parConf{root: st}
+		for _, reg := range st.regions() {
+			leaf, err := r.initialLeaf(reg)
+			if err != nil {
+				return err
+			}
+			pc.set(leaf)
+		}
+		r.par, r.cur = pc, pc.leaves[0]
+		return nil
+	}
+	leaf, err := r.initialLeaf(st)
+	if err != nil {
+		return err
+	}
+	if leaf.Parallel {
+		return r.placeDescend(leaf)
+	}
+	r.cur, r.par = leaf, nil
+	return nil
+}
+
+// initialLeaf follows initial: from s down to a leaf (or a parallel state).
+func (r *runner) initialLeaf(s *State) (*State, error) {
+	for len(s.Children) > 0 && !s.Parallel {
+		c, err := r.initialChild(s)
+		if err != nil {
+			return nil, err
+		}
+		if c == nil {
+			return s, nil
+		}
+		s = c
+	}
+	return s, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Override patches world keys between turns (a flow's world_override:). It
+// uses up a turn number and writes no event (upstream's side channel never
+// reaches the trace, flow-format §3.1). Dotted keys address nested maps.
+func (s *Session) Override(ctx context.Context, kv map[string]any) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, k := range sortedKeys(kv) {
+		if err := setPath(s.r.world, k, deepCopy(normalize(kv[k]))); err != nil {
+			return fmt.Errorf("world_override %s: %w", k, err)
+		}
+	}
+	s.r.turn++
+	return nil
+}

@@ -1,0 +1,839 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// settle finishes a machine step (story-runtime §2): it dispatches the
+// queued host calls in order, performs an on_error redirect when one fails
+// (the calls still queued and the step's emits are dropped; the redirect's
+// own step is settled the same way, depth cap 4), then runs the post-bind
+// emit_intent pass.
+func (r *runner) settle(ctx context.Context, st *step, depth int) error {
+	hops := 0
+	for {
+		rd, err := r.dispatchCalls(ctx, st.calls)
+		if err != nil {
+			return err
+		}
+		if rd == nil {
+			break
+		}
+		*st = step{} // the failed step's emits are dropped
+		hops++
+		if hops > MaxOnErrorDepth+1 {
+			// the first redirect is depth 0: the sixth (depth 5) is refused
+			if r.oneShot {
+				return fmt.Errorf("on_error redirect depth cap %d exceeded: %s keeps failing (last error: %s)", MaxOnErrorDepth, rd.target, rd.err)
+			}
+			// story-runtime §2.4: the redirect is refused, the session
+			// stays where the last redirect took it.
+			return r.emit(KindHarnessError, map[string]any{"cap": MaxOnErrorDepth, "depth": hops - 1,
+				"message": "on_error redirect chain exceeded depth cap; staying at the originating state. Last error: " + rd.err,
+				"prior":   r.statePath(), "reason": "on_error.depth_cap_exceeded", "target": rd.target})
+		}
+		var tmpl *text
+		if isPongo(rd.target) {
+			t, err := r.m.inlinePrompt(rd.target)
+			if err != nil {
+				return fmt.Errorf("on_error target %q: %w", rd.target, err)
+			}
+			tmpl = t
+		}
+		res, err := r.resolveTarget(ctx, rd.from, rd.target, tmpl)
+		if err != nil || res.stay {
+			// on_error "." or a target that names no state: the rest of
+			// the batch is dropped and the step rests where it is
+			// (story-runtime §2.4, corrections).
+			if err != nil {
+				r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error target not found", Error: err.Error()})
+				if e := r.emit(KindHarnessError, map[string]any{"phase": "on_error", "error": fmt.Sprintf("on_error target state %q not found", rd.target)}); e != nil {
+					return e
+				}
+			}
+			return nil
+		}
+		if res.state != nil && r.par == nil && r.cur == res.state {
+			// self-redirect: nothing happens (story-runtime §2.4)
+			return nil
+		}
+		// A step that had already reached an exit or terminal state is
+		// taken back: the failure is handled by the redirect, as declared.
+		r.ended, r.outcome, r.exit = false, "", ""
+		from := r.statePath()
+		r.redirectErr = rd.err
+		if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "on_error", "to": res.describe()}); err != nil {
+			return err
+		}
+		r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err})
+		if err := r.goTo(ctx, res, st, true); err != nil {
+			return err
+		}
+	}
+	if r.ended {
+		return nil
+	}
+	return r.dispatchEmits(ctx, st.emits, depth)
+}
+
+// dispatchCalls dispatches queued host calls in order, each with r.cur and
+// r.slots set to what they were when the chain reached it, so its with:
+// sees the world as left by the calls before it and its trace events are
+// credited to its state. The first failure with on_error stops the queue
+// and returns the redirect.
+func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redirect, error) {
+	cur, slots := r.cur, r.slots
+	defer func() {
+		if r.cur != nil {
+			r.cur = cur
+		}
+		r.slots = slots
+	}()
+	if len(calls) == 0 {
+		return nil, nil
+	}
+	r.batchCost = 0
+	for _, pc := range calls {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("run interrupted: %w", err)
+		}
+		r.cur, r.slots = pc.state, pc.slots
+		rd, err := r.invoke(ctx, pc.e)
+		if err != nil {
+			return rd, err
+		}
+		if rd != nil {
+			return rd, r.foldCost()
+		}
+	}
+	return nil, r.foldCost()
+}
+
+// foldCost folds the agent cost of the batch just dispatched into the
+// world (story-runtime §2.6): turn_cost_usd is the batch's sum,
+// session_cost_usd grows by it; an event only when a value changes.
+func (r *runner) foldCost() error {
+	sum := r.batchCost
+	r.batchCost = 0
+	if r.oneShot {
+		// TODO(HARD): kitsoki run folds too once
+		// pkg/trace/testdata/cmd/example_pr_review.golden is regenerated
+		// with the two cost world.update events.
+		return nil
+	}
+	set := map[string]any{}
+	if cur, _ := r.world["turn_cost_usd"].(float64); cur != sum || r.world["turn_cost_usd"] == nil && sum > 0 {
+		if _, declared := r.world["turn_cost_usd"]; declared || sum > 0 {
+			r.world["turn_cost_usd"] = sum
+			set["turn_cost_usd"] = sum
+		}
+	}
+	if sum > 0 {
+		prev, _ := r.world["session_cost_usd"].(float64)
+		r.world["session_cost_usd"] = prev + sum
+		set["session_cost_usd"] = prev + sum
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	return r.emit(KindWorldUpdate, map[string]any{"set": set})
+}
+
+func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth int) error {
+	for _, pe := range emits {
+		if r.ended {
+			return nil
+		}
+		env := r.env(pe.slots, nil)
+		if pe.e.When != nil {
+			ok, err := pe.e.When.eval(env)
+			if err != nil {
+				return fmt.Errorf("%s: emit_intent %w", pe.e.Pos, err)
+			}
+			if !ok {
+				continue
+			}
+		}
+		v, err := pe.e.Emit.render(env)
+		if err != nil {
+			return fmt.Errorf("%s: emit_intent: %w", pe.e.Pos, err)
+		}
+		name := strings.TrimSpace(toString(v))
+		if name == "" {
+			continue
+		}
+		slots := map[string]any{}
+		for _, s := range pe.e.Slots {
+			sv, err := s.Value.render(env)
+			if err != nil {
+				return fmt.Errorf("%s: slots.%s: %w", pe.e.Pos, s.Key, err)
+			}
+			slots[s.Key] = sv
+		}
+		if depth+1 > MaxEmitDepth {
+			return fmt.Errorf("emit_intent: dispatch exceeded max depth (%d) at state %q — likely a cyclic emit chain", MaxEmitDepth, r.statePath())
+		}
+		if stop, err := r.gateStops(name, depth, !pe.pre); err != nil || stop {
+			return err
+		}
+		if err := r.emit(KindEmitIntent, map[string]any{"intent": name, "slots": slots, "depth": depth + 1}); err != nil {
+			return err
+		}
+		r.note(Note{Kind: "emit", State: r.statePath(), Text: name + slotText(slots)})
+		if err := r.fire(ctx, name, slots, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pickArm tries the arms in order (story-runtime §1.5); nil with the hint
+// when every guard fails.
+func (r *runner) pickArm(arms []*Transition, intent string, env map[string]any) (*Transition, string, error) {
+	hint := ""
+	for _, a := range arms {
+		if a.Default || a.When == nil {
+			return a, "", nil
+		}
+		ok, err := a.When.eval(env)
+		if err != nil {
+			return nil, "", fmt.Errorf("%s: intent %q: %w", a.Pos, intent, err)
+		}
+		if ok {
+			return a, "", nil
+		}
+		if hint == "" && a.Hint != "" {
+			hint = a.Hint
+		}
+	}
+	return nil, hint, nil
+}
+
+// fire handles one intent at the current configuration. depth 0 is the
+// user's intent; deeper ones are emit_intent hops.
+func (r *runner) fire(ctx context.Context, intent string, slots map[string]any, depth int) error {
+	if slots == nil {
+		slots = map[string]any{}
+	}
+	if r.par != nil {
+		if depth == 0 {
+			return r.fireParallel(ctx, intent, slots)
+		}
+		return r.fireAtParallelRoot(ctx, intent, slots, depth)
+	}
+	intent = r.resolveAlias(intent)
+	arms, owner := r.lookup(intent)
+	if arms == nil {
+		if depth > 0 {
+			return fmt.Errorf("emit_intent %q at %q: no transition arm matched (intent has no on: handler, or all guards failed)", intent, r.statePath())
+		}
+		return r.checkAllowed(intent)
+	}
+	r.slots = slots
+	arm, hint, err := r.pickArm(arms, intent, r.env(slots, nil))
+	if err != nil {
+		return err
+	}
+	if arm == nil {
+		if depth > 0 {
+			return fmt.Errorf("emit_intent %q at %q: no transition arm matched (intent has no on: handler, or all guards failed)", intent, r.statePath())
+		}
+		return &Rejection{Code: CodeGuardFailed, Intent: intent, State: r.statePath(), GuardHint: hint,
+			Message: fmt.Sprintf("intent %q in state %q: every guard failed%s", intent, r.statePath(), hintText(hint))}
+	}
+	return r.take(ctx, intent, slots, arm, owner, depth)
+}
+
+func hintText(h string) string {
+	if h == "" {
+		return ""
+	}
+	return " (" + h + ")"
+}
+
+// take applies a chosen arm: its effects, the transition, the entries, and
+// settles the step.
+func (r *runner) take(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner *State, depth int) error {
+	if err := r.emit(KindIntentAccepted, map[string]any{"intent": intent, "slots": slots}); err != nil {
+		return err
+	}
+	if arm.View != nil && depth == 0 {
+		r.transView = arm.View
+	}
+	var st step
+	if err := r.runEffects(ctx, arm.Effects, &st); err != nil {
+		return err
+	}
+	res, err := r.resolveTarget(ctx, owner, "", arm.Target)
+	if err != nil {
+		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
+	}
+	for _, x := range arm.ExitSet {
+		// an imported child's exit set: (story-runtime §6.1), after the
+		// transition's own effects
+		if err := r.runEffects(ctx, []*Effect{x}, &st); err != nil {
+			return err
+		}
+	}
+	tr := map[string]any{"from": r.statePath(), "intent": intent, "slots": slots, "to": r.predictTo(res)}
+	if depth > 0 {
+		tr["synthetic"] = true
+	}
+	if err := r.emit(KindTransition, tr); err != nil {
+		return err
+	}
+	if !res.stay {
+		if r.selfReentry(res) && depth > 0 {
+			// an emit hop back to the current leaf runs no on_enter
+			// (story-runtime §1.9 step 4)
+		} else if r.selfReentry(res) {
+			// the resolved leaf is the current one: only its on_enter
+			// re-runs, with no exit/enter events (story-runtime §1.8)
+			r.entered[r.cur] = true
+			if err := r.runEffects(ctx, r.cur.OnEnter, &st); err != nil {
+				return err
+			}
+		} else if err := r.goTo(ctx, res, &st, true); err != nil {
+			return err
+		}
+	}
+	return r.settle(ctx, &st, depth)
+}
+
+// selfReentry reports whether res resolves (after initial: descent) to the
+// current leaf.
+func (r *runner) selfReentry(res target) bool {
+	if res.state == nil || r.par != nil || r.cur == nil {
+		return false
+	}
+	if res.state == r.cur {
+		return true
+	}
+	if !r.cur.within(res.state) {
+		return false
+	}
+	leaf, err := r.initialLeaf(res.state)
+	return err == nil && leaf == r.cur
+}
+
+// lookup finds the handler list for intent on the leaf, then its ancestors
+// (intent name first, then "*"). A level that has handlers is final.
+func (r *runner) lookup(intent string) ([]*Transition, *State) {
+	return lookupFrom(r.cur, nil, intent)
+}
+
+// lookupFrom walks from s up to (and including) stop (nil = the top).
+func lookupFrom(s, stop *State, intent string) ([]*Transition, *State) {
+	for ; s != nil; s = s.Parent {
+		if arms, ok := s.On[intent]; ok && len(arms) > 0 {
+			return arms, s
+		}
+		if arms, ok := s.On["*"]; ok && len(arms) > 0 {
+			return arms, s
+		}
+		if s == stop {
+			break
+		}
+	}
+	return nil, nil
+}
+
+// resolveAlias maps a bare intent name of an imported child to its folded
+// name (story-runtime §1.4 step 1): the first state from the leaf up whose
+// aliases know it.
+func (r *runner) resolveAlias(intent string) string {
+	for s := r.cur; s != nil; s = s.Parent {
+		if len(s.On[intent]) > 0 {
+			return intent
+		}
+		if a, ok := s.Aliases[intent]; ok {
+			return a
+		}
+	}
+	return intent
+}
+
+func (r *runner) available(s *State) []string {
+	seen := map[string]bool{}
+	var out []string
+	for ; s != nil; s = s.Parent {
+		for k := range s.On {
+			if !seen[k] && k != "*" {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// target is a resolved transition target.
+type target struct {
+	stay  bool
+	exit  string // @exit:<name>
+	state *State
+}
+
+func (t target) describe() string {
+	switch {
+	case t.exit != "":
+		return "__exit__" + t.exit
+	case t.state != nil:
+		return t.state.Path
+	}
+	return "."
+}
+
+func (t target) describeFrom(cur *State) string {
+	if t.stay && cur != nil {
+		return cur.Path
+	}
+	return t.describe()
+}
+
+// resolveTarget resolves a literal target string (lit) or a compiled
+// (possibly templated) one relative to the declaring state.
+func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t *text) (target, error) {
+	s := lit
+	if t != nil {
+		v, err := t.render(r.env(r.slots, nil))
+		if err != nil {
+			return target{}, fmt.Errorf("target %q: %w", t.src, err)
+		}
+		s = v
+	}
+	s = strings.TrimSpace(s)
+	if s == "" || s == "." {
+		return target{stay: true}, nil
+	}
+	if name, ok := strings.CutPrefix(s, "@exit:"); ok {
+		if len(r.m.Exits) > 0 && !r.m.Exits[name] {
+			return target{}, fmt.Errorf("target @exit:%s: the story declares no exit %q in exits:", name, name)
+		}
+		return target{exit: name}, nil
+	}
+	if name, ok := strings.CutPrefix(s, "__exit__"); ok && r.m.States[s] == nil {
+		return target{exit: name}, nil
+	}
+	path, err := resolvePath(owner, s)
+	if err != nil {
+		return target{}, err
+	}
+	st := r.m.States[path]
+	if st == nil {
+		return target{}, fmt.Errorf("target %q resolves to %q, which is not a state", s, path)
+	}
+	return target{state: st}, nil
+}
+
+// resolvePath applies the target forms of story-runtime §1.6: `../x` is
+// relative to the declaring state, anything else is absolute (slashes
+// become dots).
+func resolvePath(owner *State, s string) (string, error) {
+	if !strings.HasPrefix(s, "..") {
+		return strings.ReplaceAll(s, "/", "."), nil
+	}
+	var segs []string
+	if owner != nil {
+		segs = strings.Split(owner.Path, ".")
+	}
+	// split on "/" keeping dotted names: "../../a.b" → .., .., a.b
+	parts := strings.Split(s, "/")
+	for _, p := range parts {
+		switch p {
+		case "", ".":
+		case "..":
+			if len(segs) == 0 {
+				return "", fmt.Errorf("target %q climbs above the top level", s)
+			}
+			segs = segs[:len(segs)-1]
+		default:
+			if strings.HasPrefix(p, "..") {
+				// the legacy "..x" / "...x" spelling: each leading ".." pops
+				rest := p
+				for strings.HasPrefix(rest, "..") {
+					rest = strings.TrimPrefix(strings.TrimPrefix(rest, ".."), ".")
+					if len(segs) == 0 {
+						return "", fmt.Errorf("target %q climbs above the top level", s)
+					}
+					segs = segs[:len(segs)-1]
+				}
+				if rest != "" {
+					segs = append(segs, strings.Split(rest, ".")...)
+				}
+				continue
+			}
+			segs = append(segs, strings.Split(p, ".")...)
+		}
+	}
+	if len(segs) == 0 {
+		return "", fmt.Errorf("target %q names no state", s)
+	}
+	return strings.Join(segs, "."), nil
+}
+
+// goTo moves the machine to a resolved target: exit states up to the common
+// ancestor, enter down to the target, descend initial: (when descend),
+// running on_enter at each entered level. A target inside the active
+// parallel state moves only the region that contains it.
+func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) error {
+	if t.exit != "" {
+		for _, k := range r.m.ExitRequires[t.exit] {
+			if isEmpty(getPath(r.world, k)) {
+				return fmt.Errorf("@exit:%s requires world.%s to be set (exits.%s.requires), but it is empty", t.exit, k, t.exit)
+			}
+		}
+		if err := r.exitUpTo(nil); err != nil {
+			return err
+		}
+		exitPath := "__exit__" + t.exit
+		if err := r.emitAt(exitPath, KindStateEntered, map[string]any{"state": exitPath}); err != nil {
+			return err
+		}
+		r.note(Note{Kind: "end", State: exitPath, Text: "exit " + t.exit})
+		r.ended, r.outcome, r.exit = true, OutcomeExit, t.exit
+		return nil
+	}
+	dst := t.state
+	if r.outcome == OutcomeTerminal {
+		// a terminal state still takes its own intents (story-runtime
+		// §1.11): leaving it reopens the session
+		r.ended, r.outcome = false, ""
+	}
+	if r.par != nil && dst.within(r.par.root) {
+		return r.moveRegion(ctx, dst, st, descend)
+	}
+	from := r.cur
+	if r.par != nil {
+		from = r.par.root
+	}
+	// common ancestor: the deepest state that contains both; a target that
+	// is the current leaf or one of its ancestors is re-entered.
+	anc := commonAncestor(from, dst)
+	if anc == dst {
+		anc = dst.Parent
+	}
+	if err := r.exitUpTo(anc); err != nil {
+		return err
+	}
+	return r.enterFrom(ctx, anc, dst, st, descend)
+}
+
+// exitUpTo writes state_exited for every active state below anc, innermost
+// first; a parallel configuration is exited as one coarse state_exited of
+// its root (story-runtime §3.4).
+func (r *runner) exitUpTo(anc *State) error {
+	s := r.cur
+	if r.par != nil {
+		s = r.par.root
+		r.par = nil
+	}
+	for ; s != nil && s != anc; s = s.Parent {
+		if err := r.emitAt(s.Path, KindStateExited, map[string]any{"state": s.Path}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// moveRegion replaces the leaf of the region that contains dst.
+func (r *runner) moveRegion(ctx context.Context, dst *State, st *step, descend bool) error {
+	pc := r.par
+	reg := pc.regionOf(dst)
+	leaf := pc.leafIn(reg)
+	anc := commonAncestor(leaf, dst)
+	if anc == dst {
+		anc = dst.Parent
+	}
+	for s := leaf; s != nil && s != anc; s = s.Parent {
+		if err := r.emitAt(s.Path, KindStateExited, map[string]any{"state": s.Path}); err != nil {
+			return err
+		}
+	}
+	var chain []*State
+	for s := dst; s != nil && s != anc; s = s.Parent {
+		chain = append(chain, s)
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		if err := r.enterOne(ctx, chain[i], st); err != nil {
+			return err
+		}
+	}
+	end := dst
+	if descend {
+		var err error
+		if end, err = r.descend(ctx, dst, st); err != nil {
+			return err
+		}
+	}
+	pc.set(end)
+	r.par, r.cur = pc, end
+	return nil
+}
+
+// descend enters dst's initial: chain down to a leaf, running on_enter.
+func (r *runner) descend(ctx context.Context, dst *State, st *step) (*State, error) {
+	s := dst
+	for len(s.Children) > 0 && !s.Parallel {
+		child, err := r.initialChild(s)
+		if err != nil {
+			return nil, err
+		}
+		if child == nil {
+			break
+		}
+		if err := r.enterOne(ctx, child, st); err != nil {
+			return nil, err
+		}
+		s = child
+	}
+	return s, nil
+}
+
+func commonAncestor(a, b *State) *State {
+	depth := map[*State]bool{}
+	for s := a; s != nil; s = s.Parent {
+		depth[s] = true
+	}
+	for s := b; s != nil; s = s.Parent {
+		if depth[s] {
+			return s
+		}
+	}
+	return nil
+}
+
+// enterFrom enters every level from below anc down to dst, then (with
+// descend) dst's initial: chain. Each entered level runs its on_enter. A
+// parallel state on the way enters every region (story-runtime §3.3).
+func (r *runner) enterFrom(ctx context.Context, anc, dst *State, st *step, descend bool) error {
+	var chain []*State
+	for s := dst; s != nil && s != anc; s = s.Parent {
+		chain = append(chain, s)
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		s := chain[i]
+		if err := r.enterOne(ctx, s, st); err != nil {
+			return err
+		}
+		if s.Parallel {
+			var next *State
+			if i > 0 {
+				next = chain[i-1]
+			}
+			return r.enterParallel(ctx, s, next, chain[:max(i-1, 0)], dst, st, descend || next == nil)
+		}
+	}
+	end := dst
+	if descend {
+		var err error
+		if end, err = r.descend(ctx, dst, st); err != nil {
+			return err
+		}
+		if end.Parallel {
+			return r.enterParallel(ctx, end, nil, nil, end, st, true)
+		}
+	}
+	r.cur = end
+	r.checkTerminal()
+	return nil
+}
+
+// enterParallel enters the regions of p (already entered) in order. When
+// the target lies inside region via, that region follows the target's chain
+// (rest, outermost last) instead of its initial:.
+func (r *runner) enterParallel(ctx context.Context, p, via *State, rest []*State, dst *State, st *step, descend bool) error {
+	pc := &parConf{root: p}
+	for _, reg := range p.regions() {
+		if reg == via {
+			if err := r.enterOne(ctx, reg, st); err != nil {
+				return err
+			}
+			for i := len(rest) - 1; i >= 0; i-- {
+				if err := r.enterOne(ctx, rest[i], st); err != nil {
+					return err
+				}
+			}
+			end := dst
+			if descend {
+				var err error
+				if end, err = r.descend(ctx, dst, st); err != nil {
+					return err
+				}
+			}
+			pc.set(end)
+			continue
+		}
+		if err := r.enterOne(ctx, reg, st); err != nil {
+			return err
+		}
+		end, err := r.descend(ctx, reg, st)
+		if err != nil {
+			return err
+		}
+		pc.set(end)
+	}
+	r.par, r.cur = pc, pc.leaves[0]
+	r.checkTerminal()
+	return nil
+}
+
+// checkTerminal ends the session on a terminal leaf; in a parallel state
+// only the root counts (story-runtime §3.5).
+func (r *runner) checkTerminal() {
+	s := r.cur
+	if r.par != nil {
+		s = r.par.root
+	}
+	if s != nil && s.Terminal && (len(s.Children) == 0 || s.Parallel) {
+		r.note(Note{Kind: "end", State: s.Path, Text: "terminal " + s.Path})
+		r.ended, r.outcome = true, OutcomeTerminal
+	}
+}
+
+func (r *runner) enterOne(ctx context.Context, s *State, st *step) error {
+	r.cur = s
+	if r.entered != nil {
+		r.entered[s] = true
+	}
+	if err := r.emitAt(s.Path, KindStateEntered, map[string]any{"state": s.Path}); err != nil {
+		return err
+	}
+	if len(s.Children) == 0 {
+		r.note(Note{Kind: "enter", State: s.Path, Text: s.Path})
+	}
+	return r.runEffects(ctx, s.OnEnter, st)
+}
+
+// initialChild renders s's initial: and returns that child; nil (no error)
+// when s has no initial: (a compound without one rests on itself,
+// story-runtime §3.1).
+func (r *runner) initialChild(s *State) (*State, error) {
+	if s.Initial == nil {
+		return nil, nil
+	}
+	name, err := s.Initial.render(r.env(r.slots, nil))
+	if err != nil {
+		return nil, fmt.Errorf("%s: initial of %q: %w", s.Pos, s.Path, err)
+	}
+	name = strings.TrimSpace(name)
+	for _, c := range s.Children {
+		if c.Name == name {
+			return c, nil
+		}
+	}
+	return nil, fmt.Errorf("%s: initial %q of %q names no child state", s.Pos, name, s.Path)
+}
+
+// env builds the expression/template environment.
+func (r *runner) env(slots map[string]any, extra map[string]any) map[string]any {
+	ce := r.callEnv()
+	ce.Slots = slots
+	env := callEnv(r.m.Dir, ce)
+	for k, v := range extra {
+		env[k] = v
+	}
+	return env
+}
+
+// callEnv is the environment of the current step (world, slots, state).
+func (r *runner) callEnv() CallEnv {
+	ce := CallEnv{World: r.world, Slots: r.slots, RunID: r.opts.SessionID, Turn: r.turn}
+	if r.cur != nil {
+		ce.StatePath = r.cur.Path
+		ce.StateDescription = r.cur.Description
+	}
+	return ce
+}
+
+func (r *runner) emit(kind string, payload any) error {
+	sp := ""
+	if r.cur != nil {
+		sp = r.cur.Path
+	}
+	return r.emitAt(sp, kind, payload)
+}
+
+func (r *runner) emitAt(statePath, kind string, payload any) error {
+	ev := Event{Turn: r.turn, Kind: kind, StatePath: statePath, TS: r.now(), Payload: payload}
+	r.events = append(r.events, ev)
+	if r.opts.Sink == nil {
+		return nil
+	}
+	if err := r.opts.Sink.Emit(ev); err != nil {
+		return &traceErr{err: err}
+	}
+	return nil
+}
+
+func (r *runner) now() time.Time { return r.clock.Now() }
+
+func (r *runner) note(n Note) {
+	if r.opts.Notes != nil {
+		r.opts.Notes(n)
+	}
+}
+
+// predictTo is the state a resolved target lands on, written as
+// machine.transition.to before the move (story-runtime §1.8): a compound
+// descends initial:, a parallel state (or a region move) is the encoded
+// configuration, a stay is the current state.
+func (r *runner) predictTo(res target) string {
+	switch {
+	case res.stay:
+		return r.statePath()
+	case res.exit != "":
+		return "__exit__" + res.exit
+	}
+	leaf, err := r.initialLeaf(res.state)
+	if err != nil {
+		return res.state.Path
+	}
+	if r.par != nil && res.state.within(r.par.root) {
+		pc := r.par.clone()
+		pc.set(leaf)
+		return pc.encode()
+	}
+	if leaf.Parallel {
+		pc := &parConf{root: leaf}
+		for _, reg := range leaf.regions() {
+			l, err := r.initialLeaf(reg)
+			if err != nil {
+				return leaf.Path
+			}
+			pc.set(l)
+		}
+		return pc.encode()
+	}
+	if p := parallelAncestor(leaf); p != nil {
+		// a target inside a parallel state enters every region
+		pc := &parConf{root: p}
+		for _, reg := range p.regions() {
+			if leaf.within(reg) || leaf == reg {
+				pc.set(leaf)
+				continue
+			}
+			l, err := r.initialLeaf(reg)
+			if err != nil {
+				return leaf.Path
+			}
+			pc.set(l)
+		}
+		return pc.encode()
+	}
+	return leaf.Path
+}
+
+func parallelAncestor(s *State) *State {
+	for x := s.Parent; x != nil; x = x.Parent {
+		if x.Parallel {
+			return x
+		}
+	}
+	return nil
+}

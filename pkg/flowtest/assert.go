@@ -1,0 +1,418 @@
+package flowtest
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"kitsoki/pkg/engine"
+)
+
+// checker collects the failures of one turn (or of the session).
+type checker struct {
+	turn   int
+	fails  []Failure
+	state  string
+	events []event
+}
+
+func (c *checker) fail(p Pos, format string, a ...any) *Failure {
+	c.fails = append(c.fails, Failure{Turn: c.turn, Pos: p, Message: fmt.Sprintf(format, a...), State: c.state, Events: lastEvents(c.events, 8)})
+	return &c.fails[len(c.fails)-1]
+}
+
+func (c *checker) messages() []string {
+	if len(c.fails) == 0 {
+		return nil
+	}
+	out := make([]string, len(c.fails))
+	for i, f := range c.fails {
+		out[i] = f.Message
+	}
+	return out
+}
+
+// worldKeys checks listed top-level keys (flow-format.md §3.3): a missing
+// key equals null; values compare exactly, numbers by value.
+func (c *checker) worldKeys(label string, kvs []KV, world map[string]any, typed bool) {
+	for _, kv := range kvs {
+		got := world[kv.Key]
+		if Equal(got, kv.Value) {
+			continue
+		}
+		var f *Failure
+		if typed {
+			f = c.fail(kv.Pos, "%s[%q]: got %s (%s), want %s (%s)", label, kv.Key, clip(show(got)), typeName(got), clip(show(kv.Value)), typeName(kv.Value))
+		} else {
+			f = c.fail(kv.Pos, "%s[%q]: got %s, want %s", label, kv.Key, clip(show(got)), clip(show(kv.Value)))
+		}
+		f.WorldDiff = nestedDiff(kv.Key, got, kv.Value)
+	}
+}
+
+func (c *checker) stateChecks(t *Turn, state string) {
+	if t.ExpectState != nil && state != *t.ExpectState {
+		f := c.fail(t.at("expect_state"), "expect_state: got %q, want %q", state, *t.ExpectState)
+		f.Want = *t.ExpectState
+	}
+	if t.ExpectNotState != nil && state == *t.ExpectNotState {
+		c.fail(t.at("expect_not_state"), "expect_not_state: state is %q", state)
+	}
+	if t.ExpectStateIn != nil && !slices.Contains(t.ExpectStateIn, state) {
+		c.fail(t.at("expect_state_in"), "expect_state_in: got %q, want one of %q", state, t.ExpectStateIn)
+	}
+}
+
+func (c *checker) worldChecks(t *Turn, world, before map[string]any, legacy bool) {
+	c.worldKeys("expect_world", t.ExpectWorld, world, true)
+	if t.HasWorldFull {
+		c.worldKeys("expect_world_full", t.ExpectWorldFull, world, false)
+		listed := map[string]bool{}
+		for _, kv := range t.ExpectWorldFull {
+			listed[kv.Key] = true
+		}
+		keys := sortedKeys(world)
+		for _, k := range keys {
+			if !listed[k] {
+				c.fail(t.at("expect_world_full"), "expect_world_full: unexpected key %q in world", k)
+			}
+		}
+	}
+	// Upstream evaluates expect_world_unchanged on its legacy path only
+	// (flow-format.md §3.4 ⚠); an orchestrator-path fixture that passes
+	// upstream with it must pass here.
+	if t.ExpectWorldUnchanged && legacy {
+		for _, k := range sortedKeys(before) {
+			if !Equal(before[k], world[k]) {
+				f := c.fail(t.at("expect_world_unchanged"), "expect_world_unchanged: world[%q] changed from %s to %s", k, clip(show(before[k])), clip(show(world[k])))
+				f.WorldDiff = nestedDiff(k, world[k], before[k])
+			}
+		}
+	}
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func (c *checker) slotChecks(t *Turn, sent map[string]any) {
+	for _, kv := range t.ExpectSlots {
+		if !Equal(sent[kv.Key], kv.Value) {
+			c.fail(kv.Pos, "expect_slots[%q]: got %s, want %s", kv.Key, show(sent[kv.Key]), show(kv.Value))
+		}
+	}
+}
+
+// eventMatches is one expect_events entry against one event.
+func eventMatches(want EventExpect, ev event) bool {
+	if want.Kind != ev.Kind {
+		return false
+	}
+	if ev.Payload == nil {
+		return want.From == "" && want.To == "" && len(want.Effect) == 0
+	}
+	if want.From != "" && ev.str("from") != want.From {
+		return false
+	}
+	if want.To != "" && ev.str("to") != want.To {
+		return false
+	}
+	for _, kv := range want.Effect {
+		if !Equal(ev.field(kv.Key), kv.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+func describeEvent(e EventExpect) string {
+	var parts []string
+	parts = append(parts, "kind="+e.Kind)
+	if e.From != "" {
+		parts = append(parts, "from="+e.From)
+	}
+	if e.To != "" {
+		parts = append(parts, "to="+e.To)
+	}
+	for _, kv := range e.Effect {
+		parts = append(parts, kv.Key+"="+show(kv.Value))
+	}
+	return "{" + strings.Join(parts, " ") + "}"
+}
+
+func (c *checker) eventChecks(t *Turn, evs []event, legacy bool) {
+	// While the engine writes no harness.dispatched, its foreground
+	// harness.called events stand in (same namespace and args).
+	if !legacy && !hasKind(evs, kindDispatched) {
+		stand := make([]event, len(evs))
+		for i, ev := range evs {
+			if ev.Kind == engine.KindHarnessCalled && ev.field("background") != true {
+				ev.Kind = kindDispatched
+			}
+			stand[i] = ev
+		}
+		var wantsDispatched bool
+		for _, w := range t.ExpectEvents {
+			wantsDispatched = wantsDispatched || w.Kind == kindDispatched
+		}
+		if wantsDispatched {
+			evs = stand
+		}
+	}
+	// An ordered subsequence with one forward cursor (flow-format.md §3.5).
+	cur := 0
+	for _, want := range t.ExpectEvents {
+		found := false
+		for cur < len(evs) {
+			ev := evs[cur]
+			cur++
+			if eventMatches(want, ev) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			c.fail(want.Pos, "expect_events: event %s not found in subsequence", describeEvent(want))
+		}
+	}
+	if t.HasEventsExact {
+		if len(evs) != len(t.ExpectEventsExact) {
+			c.fail(t.at("expect_events_exact"), "expect_events_exact: got %d events, want %d", len(evs), len(t.ExpectEventsExact))
+		} else {
+			for i, want := range t.ExpectEventsExact {
+				if !eventMatches(want, evs[i]) {
+					c.fail(want.Pos, "expect_events_exact[%d]: event mismatch. got kind=%q, want kind=%q", i, evs[i].Kind, want.Kind)
+				}
+			}
+		}
+	}
+}
+
+func (c *checker) viewChecks(t *Turn, view string) {
+	if t.ExpectViewMatches != nil {
+		re, err := regexp.Compile(*t.ExpectViewMatches)
+		switch {
+		case err != nil:
+			c.fail(t.at("expect_view_matches"), "expect_view_matches: invalid regex %q: %v", *t.ExpectViewMatches, err)
+		case !re.MatchString(view):
+			c.fail(t.at("expect_view_matches"), "expect_view_matches: view does not match %q\nview: %q", *t.ExpectViewMatches, view)
+		}
+	}
+	if t.ExpectNoView && view != "" {
+		c.fail(t.at("expect_no_view"), "expect_no_view: view is not empty: %q", view)
+	}
+}
+
+const kindDispatched = "harness.dispatched"
+
+// hostCallChecks counts harness.dispatched events of the turn by full
+// handler name (flow-format.md §3.8); background calls emit none.
+//
+// An engine that writes no harness.dispatched (yet) is read through its
+// foreground harness.called events instead, so the verdict stays upstream's.
+func (c *checker) hostCallChecks(t *Turn, evs []event, legacy bool) {
+	kind := kindDispatched
+	if !legacy && !hasKind(evs, kindDispatched) {
+		kind = engine.KindHarnessCalled
+	}
+	for _, hc := range t.ExpectHostCalls {
+		n := 0
+		for _, ev := range evs {
+			if ev.Kind != kind || ev.str("namespace") != hc.Handler || ev.field("background") == true {
+				continue
+			}
+			args, _ := ev.field("args").(map[string]any)
+			ok := true
+			for _, kv := range hc.Args {
+				if !Equal(args[kv.Key], kv.Value) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				n++
+			}
+		}
+		switch {
+		case hc.Times != nil && n != *hc.Times:
+			c.fail(hc.Pos, "expect_host_calls: %s expected %d invocations, got %d", hc.Handler, *hc.Times, n)
+		case hc.Times == nil && n == 0:
+			c.fail(hc.Pos, "expect_host_calls: %s never invoked (args=%s)", hc.Handler, show(kvMap(hc.Args)))
+		}
+	}
+	c.noHostCalls(t.at("expect_no_host_calls"), t.ExpectNoHostCalls, evs, legacy)
+}
+
+func hasKind(evs []event, kind string) bool {
+	for _, ev := range evs {
+		if ev.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *checker) noHostCalls(p Pos, names []string, evs []event, legacy bool) {
+	kind := kindDispatched
+	if !legacy && !hasKind(evs, kindDispatched) {
+		kind = engine.KindHarnessCalled
+	}
+	for _, ev := range evs {
+		if ev.Kind == kind && ev.field("background") != true && slices.Contains(names, ev.str("namespace")) {
+			c.fail(p, "expect_no_host_calls: %s was invoked but listed as forbidden", ev.str("namespace"))
+		}
+	}
+}
+
+func (c *checker) inboxChecks(t *Turn, items []engine.InboxItem) {
+	ie := t.ExpectInbox
+	if ie == nil {
+		return
+	}
+	unread, attention := 0, 0
+	var sev []string
+	for _, it := range items {
+		if it.Read {
+			continue
+		}
+		unread++
+		if it.Severity == "action_required" {
+			attention++
+		}
+		sev = append(sev, it.Severity)
+	}
+	if ie.Unread != nil && unread != *ie.Unread {
+		c.fail(ie.Pos, "expect_inbox.unread: got %d, want %d", unread, *ie.Unread)
+	}
+	if ie.NeedsAttention != nil && attention != *ie.NeedsAttention {
+		c.fail(ie.Pos, "expect_inbox.needs_attention: got %d, want %d", attention, *ie.NeedsAttention)
+	}
+	if ie.HasSeverities {
+		want := append([]string(nil), ie.Severities...)
+		sort.Strings(sev)
+		sort.Strings(want)
+		if !slices.Equal(sev, want) {
+			c.fail(ie.Pos, "expect_inbox.severities: got %v, want %v", sev, want)
+		}
+	}
+}
+
+var terminalStatus = []string{engine.JobDone, engine.JobFailed, engine.JobCancelled, engine.JobAwaiting}
+
+// jobChecks matches the jobs that became terminal during the turn
+// (flow-format.md §3.11).
+func (c *checker) jobChecks(t *Turn, before map[string]string, jobs []engine.JobInfo) {
+	if t.ExpectJobs == nil {
+		return
+	}
+	var fresh []engine.JobInfo
+	for _, j := range jobs {
+		if !slices.Contains(terminalStatus, j.Status) {
+			continue
+		}
+		prev, seen := before[j.ID]
+		if seen && (prev == engine.JobDone || prev == engine.JobFailed || prev == engine.JobCancelled || prev == j.Status) {
+			continue
+		}
+		fresh = append(fresh, j)
+	}
+	for i, je := range t.ExpectJobs {
+		if je.Namespace == "" {
+			c.fail(je.Pos, "expect_jobs[%d]: namespace is required", i)
+		}
+		if !slices.Contains(terminalStatus, je.Status) {
+			c.fail(je.Pos, "expect_jobs[%d]: status %q is not one of done|failed|cancelled|awaiting_input", i, je.Status)
+		}
+	}
+	if len(c.fails) > 0 {
+		return
+	}
+	if len(fresh) < len(t.ExpectJobs) {
+		c.fail(t.at("expect_jobs"), "expect_jobs: expected %d jobs to terminate this turn, got %d", len(t.ExpectJobs), len(fresh))
+		return
+	}
+	taken := make([]bool, len(fresh))
+	for i, je := range t.ExpectJobs {
+		k := -1
+		for n, j := range fresh {
+			if !taken[n] && j.Namespace == je.Namespace {
+				k = n
+				break
+			}
+		}
+		if k < 0 {
+			var rest []string
+			for n, j := range fresh {
+				if !taken[n] {
+					rest = append(rest, j.Namespace+"/"+j.Status)
+				}
+			}
+			c.fail(je.Pos, "expect_jobs[%d]: no newly-terminal job found with namespace=%q (remaining: %v)", i, je.Namespace, rest)
+			continue
+		}
+		taken[k] = true
+		if j := fresh[k]; j.Status != je.Status {
+			c.fail(je.Pos, "expect_jobs[%d]: namespace=%q got status=%q, want %q (job_id=%s, error=%q)", i, je.Namespace, j.Status, je.Status, j.ID, j.Error)
+		}
+	}
+}
+
+func jobStatuses(jobs []engine.JobInfo) map[string]string {
+	m := make(map[string]string, len(jobs))
+	for _, j := range jobs {
+		m[j.ID] = j.Status
+	}
+	return m
+}
+
+// errorChecks is expect_error (flow-format.md §3.6). clarify is the
+// orchestrator's MISSING_SLOTS outcome, which is not a rejection there.
+func (c *checker) errorChecks(ee *ErrorExpect, rej *engine.Rejection, legacy, clarify bool) {
+	if rej == nil {
+		mode := "transitioned"
+		if clarify {
+			mode = "clarify"
+		}
+		if legacy {
+			c.fail(ee.Pos, "expected error %q but got none", ee.Code)
+		} else {
+			c.fail(ee.Pos, "expected error %q but got none (mode=%s)", ee.Code, mode)
+		}
+		return
+	}
+	if rej.Code != ee.Code {
+		if legacy {
+			c.fail(ee.Pos, "expected error code %q but got %q", ee.Code, rej.Code)
+		} else {
+			c.fail(ee.Pos, "expect_error: code got %q, want %q", rej.Code, ee.Code)
+		}
+	}
+	for _, a := range ee.AllowedContains {
+		if !slices.Contains(rej.Allowed, a) {
+			c.fail(ee.Pos, "expect_error.allowed_contains: %q not in %v", a, rej.Allowed)
+		}
+	}
+	// Upstream checks missing_slots on its legacy path only.
+	if legacy {
+		for _, m := range ee.MissingSlots {
+			if !slices.Contains(rej.MissingSlots, m) {
+				c.fail(ee.Pos, "expect_error.missing_slots: %q not in %v", m, rej.MissingSlots)
+			}
+		}
+	}
+}
+
+func kvMap(kvs []KV) map[string]any {
+	m := make(map[string]any, len(kvs))
+	for _, kv := range kvs {
+		m[kv.Key] = kv.Value
+	}
+	return m
+}

@@ -1,0 +1,209 @@
+package flowtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+// Equal is the fixture comparison rule (flow-format.md §3.3): nested
+// values exact, map key order irrelevant, lists order-sensitive, numbers
+// equal when their values are (3 == 3.0), "3" != 3, "" != null.
+func Equal(a, b any) bool {
+	return equalNorm(norm(a), norm(b))
+}
+
+// norm turns any value (structs, typed maps, json.Number) into the plain
+// JSON model: map[string]any, []any, string, bool, nil, numbers as
+// *big.Float or float64.
+func norm(v any) any {
+	switch t := v.(type) {
+	case nil, string, bool, map[string]any, []any:
+		if m, ok := t.(map[string]any); ok {
+			out := make(map[string]any, len(m))
+			for k, x := range m {
+				out[k] = norm(x)
+			}
+			return out
+		}
+		if l, ok := t.([]any); ok {
+			out := make([]any, len(l))
+			for i, x := range l {
+				out[i] = norm(x)
+			}
+			return out
+		}
+		return t
+	case num:
+		return t
+	case int:
+		return num(new(big.Float).SetInt64(int64(t)))
+	case int64:
+		return num(new(big.Float).SetInt64(t))
+	case int32:
+		return num(new(big.Float).SetInt64(int64(t)))
+	case uint64:
+		return num(new(big.Float).SetUint64(t))
+	case float64:
+		if math.IsNaN(t) || math.IsInf(t, 0) {
+			return t
+		}
+		return num(new(big.Float).SetFloat64(t))
+	case float32:
+		return norm(float64(t))
+	case json.Number:
+		f, ok := new(big.Float).SetString(t.String())
+		if !ok {
+			return t.String()
+		}
+		return num(f)
+	}
+	// Anything else: through JSON.
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	var out any
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.UseNumber()
+	if err := dec.Decode(&out); err != nil {
+		return string(b)
+	}
+	return norm(out)
+}
+
+type num *big.Float
+
+func equalNorm(a, b any) bool {
+	switch x := a.(type) {
+	case num:
+		y, ok := b.(num)
+		return ok && (*big.Float)(x).Cmp((*big.Float)(y)) == 0
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !equalNorm(xv, yv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !equalNorm(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// show renders a value for a failure message: JSON (sorted keys), or %v.
+func show(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return string(b)
+}
+
+// typeName is the JSON-model type of v, for "got 3 (number), want 3 (string)".
+func typeName(v any) string {
+	switch norm(v).(type) {
+	case nil:
+		return "null"
+	case string:
+		return "string"
+	case bool:
+		return "bool"
+	case num, float64:
+		return "number"
+	case map[string]any:
+		return "map"
+	case []any:
+		return "list"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// nestedDiff is diffValue when either side is a map or a list (a scalar's
+// failure message already says all), else nil.
+func nestedDiff(path string, got, want any) []string {
+	switch norm(got).(type) {
+	case map[string]any, []any:
+		return diffValue(path, got, want)
+	}
+	switch norm(want).(type) {
+	case map[string]any, []any:
+		return diffValue(path, got, want)
+	}
+	return nil
+}
+
+// diffValue is the minimal difference between want and got, as lines
+// "path: got X, want Y" (a nested map reports only the differing keys).
+func diffValue(path string, got, want any) []string {
+	g, w := norm(got), norm(want)
+	if equalNorm(g, w) {
+		return nil
+	}
+	gm, gok := g.(map[string]any)
+	wm, wok := w.(map[string]any)
+	if gok && wok {
+		keys := map[string]bool{}
+		for k := range gm {
+			keys[k] = true
+		}
+		for k := range wm {
+			keys[k] = true
+		}
+		var ks []string
+		for k := range keys {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		var out []string
+		for _, k := range ks {
+			gv, gin := gm[k]
+			wv, win := wm[k]
+			switch {
+			case !win:
+				out = append(out, fmt.Sprintf("%s.%s: unexpected key (got %s)", path, k, clip(show(plain(gv)))))
+			case !gin:
+				out = append(out, fmt.Sprintf("%s.%s: missing (want %s)", path, k, clip(show(plain(wv)))))
+			default:
+				out = append(out, diffValue(path+"."+k, gv, wv)...)
+			}
+		}
+		return out
+	}
+	gl, gok := g.([]any)
+	wl, wok := w.([]any)
+	if gok && wok && len(gl) == len(wl) {
+		var out []string
+		for i := range gl {
+			out = append(out, diffValue(fmt.Sprintf("%s[%d]", path, i), gl[i], wl[i])...)
+		}
+		return out
+	}
+	return []string{fmt.Sprintf("%s: got %s (%s), want %s (%s)", path, clip(show(plain(g))), typeName(got), clip(show(plain(w))), typeName(want))}
+}
+
+func clip(s string) string {
+	if len(s) > 300 {
+		return s[:300] + "…"
+	}
+	return s
+}

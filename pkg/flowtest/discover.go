@@ -1,0 +1,109 @@
+package flowtest
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+
+	"kitsoki/pkg/diag"
+)
+
+// File is a fixture file found for a story, with its flow documents.
+type File struct {
+	Path     string
+	Story    string // the app.yaml
+	Fixtures []*Fixture
+}
+
+// DefaultGlob is where a story's fixtures are looked for (upstream's first
+// rule, flow-format.md §1.1): <dir of app.yaml>/flows/*.yaml.
+func DefaultGlob(app string) string {
+	return filepath.Join(filepath.Dir(app), "flows", "*.yaml")
+}
+
+// UpstreamGlob is upstream's full default-glob rule for `test flows APP`:
+// <app dir>/flows/*.yaml if that directory exists, else ./flows/*.yaml if
+// ./flows exists, else <app minus extension>-flows/*.yaml.
+func UpstreamGlob(app string) string {
+	if st, err := os.Stat(filepath.Join(filepath.Dir(app), "flows")); err == nil && st.IsDir() {
+		return DefaultGlob(app)
+	}
+	if st, err := os.Stat("flows"); err == nil && st.IsDir() {
+		return filepath.Join("flows", "*.yaml")
+	}
+	return app[:len(app)-len(filepath.Ext(app))] + "-flows/*.yaml"
+}
+
+// Discover reads the fixture files of each story: glob (relative globs are
+// relative to the story directory when rel is true, else to the current
+// directory) or DefaultGlob. run, when set, keeps only files whose base
+// name matches. Files holding no flow document are dropped; parse findings
+// are returned with positions.
+func Discover(apps []string, glob string, rel bool, run *regexp.Regexp) ([]*File, []diag.Diagnostic, error) {
+	var files []*File
+	var ds []diag.Diagnostic
+	for _, app := range apps {
+		g := glob
+		switch {
+		case g == "":
+			g = DefaultGlob(app)
+		case rel && !filepath.IsAbs(g):
+			g = filepath.Join(filepath.Dir(app), g)
+		}
+		matches, err := filepath.Glob(g)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--flows %q: %v", glob, err)
+		}
+		sort.Strings(matches)
+		for _, m := range matches {
+			if run != nil && !run.MatchString(filepath.Base(m)) {
+				continue
+			}
+			if st, err := os.Stat(m); err != nil || st.IsDir() {
+				continue
+			}
+			data, err := readBounded(m)
+			if err != nil {
+				ds = append(ds, diag.Diagnostic{File: m, Line: 1, Col: 1, Severity: diag.Error, Rule: RuleSyntax, Message: err.Error()})
+				continue
+			}
+			fxs, fds := Parse(m, data)
+			ds = append(ds, fds...)
+			if len(fxs) == 0 {
+				continue
+			}
+			for _, fx := range fxs {
+				fx.Story = app
+			}
+			files = append(files, &File{Path: m, Story: app, Fixtures: fxs})
+		}
+	}
+	return files, ds, nil
+}
+
+func readBounded(p string) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the fixture: %v", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the fixture: %v", err)
+	}
+	if st.Size() > MaxFixtureBytes {
+		return nil, fmt.Errorf("fixture file is %d bytes, more than the %d-byte limit; split it into several files", st.Size(), MaxFixtureBytes)
+	}
+	// Bounded even if the file grows after Stat.
+	data, err := io.ReadAll(io.LimitReader(f, MaxFixtureBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the fixture: %v", err)
+	}
+	if len(data) > MaxFixtureBytes {
+		return nil, fmt.Errorf("fixture file is more than the %d-byte limit; split it into several files", MaxFixtureBytes)
+	}
+	return data, nil
+}

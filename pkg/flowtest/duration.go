@@ -1,0 +1,33 @@
+package flowtest
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ParseDuration reads a fixture duration: a Go duration ("500ms", "9m")
+// or "<float>d" days ("11d", "1.5d"); "" is 0. Mixing d with other units
+// is an error, as upstream (flow-format.md §5.2).
+func ParseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	if num, ok := strings.CutSuffix(s, "d"); ok {
+		f, err := strconv.ParseFloat(num, 64)
+		if err != nil {
+			return 0, fmt.Errorf("invalid duration %q: a day count is a number followed by d, e.g. 11d or 1.5d", s)
+		}
+		if f < 0 || f > 100000 {
+			return 0, fmt.Errorf("invalid duration %q: out of range", s)
+		}
+		return time.Duration(f * float64(24*time.Hour)), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("invalid duration %q: use a Go duration (500ms, 2s, 9m, 1h) or days (11d)", s)
+	}
+	return d, nil
+}

@@ -1,0 +1,146 @@
+package flowtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+	"time"
+
+	"kitsoki/pkg/engine"
+)
+
+// event is a turn's event in the plain JSON model (payload decoded), as
+// the assertions and the report see it.
+type event struct {
+	engine.Event
+	payload any // decoded JSON model of Payload
+}
+
+func toEvents(evs []engine.Event, legacy bool) []event {
+	out := make([]event, 0, len(evs))
+	for _, ev := range evs {
+		if legacy && !legacyKind(ev.Kind) {
+			continue
+		}
+		out = append(out, event{Event: ev, payload: norm(ev.Payload)})
+	}
+	return out
+}
+
+// legacyKind is what upstream's legacy path reports: the machine's own
+// events (no intent_accepted), no turn.*, no dispatch (flow-format.md §3.5).
+func legacyKind(k string) bool {
+	if k == engine.KindIntentAccepted {
+		return false
+	}
+	return strings.HasPrefix(k, "machine.") || k == engine.KindHarnessCalled || k == engine.KindWorldUpdate
+}
+
+func (e event) field(k string) any {
+	if m, ok := e.payload.(map[string]any); ok {
+		return m[k]
+	}
+	return nil
+}
+
+func (e event) str(k string) string {
+	s, _ := e.field(k).(string)
+	return s
+}
+
+// reportEvents renders events for the JSON report: seq dense from 0 per
+// turn, ts the zero time (flow-format.md §5.1, §6.5).
+func reportEvents(evs []event) []ReportEvent {
+	if len(evs) == 0 {
+		return nil
+	}
+	out := make([]ReportEvent, 0, len(evs))
+	for i, ev := range evs {
+		re := ReportEvent{Turn: ev.Turn, Seq: int64(i), TS: time.Time{}, Kind: ev.Kind, StatePath: ev.StatePath,
+			CallID: ev.CallID, EpisodeID: ev.EpisodeID, MatchIdx: ev.MatchIdx}
+		if ev.Payload != nil {
+			if b, err := json.Marshal(plain(ev.payload)); err == nil {
+				re.Payload = b
+			}
+		}
+		out = append(out, re)
+	}
+	return out
+}
+
+// plain turns the comparison model back into JSON-marshalable values.
+func plain(v any) any {
+	switch t := v.(type) {
+	case num:
+		f, _ := (*big.Float)(t).Float64()
+		if f == float64(int64(f)) && f < 1e15 && f > -1e15 {
+			return int64(f)
+		}
+		return f
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[k] = plain(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = plain(x)
+		}
+		return out
+	}
+	return v
+}
+
+// summary is one line per event for failure output.
+func (e event) summary() string {
+	var b strings.Builder
+	b.WriteString(e.Kind)
+	m, _ := e.payload.(map[string]any)
+	switch e.Kind {
+	case engine.KindTransition:
+		fmt.Fprintf(&b, " %s → %s (%s)", e.str("from"), e.str("to"), e.str("intent"))
+	case engine.KindStateEntered, engine.KindStateExited:
+		fmt.Fprintf(&b, " %s", e.str("state"))
+	case "harness.dispatched", engine.KindHarnessCalled, engine.KindHarnessReturned:
+		fmt.Fprintf(&b, " %s", e.str("namespace"))
+		if s := e.str("error"); s != "" {
+			fmt.Fprintf(&b, " error=%s", clip(s))
+		}
+	default:
+		if len(m) > 0 {
+			keys := make([]string, 0, len(m))
+			for k := range m {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			var parts []string
+			for _, k := range keys {
+				parts = append(parts, k+"="+clipN(show(plain(m[k])), 80))
+			}
+			b.WriteString(" " + strings.Join(parts, " "))
+		}
+	}
+	return b.String()
+}
+
+func clipN(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+func lastEvents(evs []event, n int) []string {
+	if len(evs) > n {
+		evs = evs[len(evs)-n:]
+	}
+	out := make([]string, 0, len(evs))
+	for _, e := range evs {
+		out = append(out, e.summary())
+	}
+	return out
+}

@@ -1,0 +1,222 @@
+package flowtest
+
+import (
+	"fmt"
+	"time"
+)
+
+// Pos is a place in a fixture file (1-based line and column).
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+func (p Pos) String() string {
+	switch {
+	case p.Line > 0:
+		return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+	default:
+		return p.File
+	}
+}
+
+// KV is one key of a mapping the fixture lists, in file order.
+type KV struct {
+	Key   string
+	Value any
+	Pos   Pos
+}
+
+// Fixture is one flow document (a file may hold several).
+type Fixture struct {
+	File  string // the path as discovered (report File)
+	Doc   int    // 1-based index among the file's flow documents
+	Docs  int    // number of flow documents in the file
+	Pos   Pos    // start of the document
+	Story string // the app.yaml this fixture runs against
+
+	App                     string
+	InitialState            string
+	InitialWorld            []KV
+	Turns                   []*Turn
+	ExpectNoErrors          *bool
+	ExpectTerminal          *bool
+	HostHandlers            []*Stub
+	HostCassette            string
+	StarlarkHTTPCassette    string
+	StarlarkInspectCassette string
+	HostBindings            []KV // iface -> handler (string values)
+	ExpectNoHostCalls       []string
+	Recording               string
+	UseOrchestrator         *bool
+	Mode                    string
+	StrictCassetteCoverage  bool
+	ExpectEventsAtLeast     *int
+	ExpectEventsAtMost      *int
+	ExpectWorldFinal        []KV
+	ExpectFiles             []FileExpect
+
+	// KeyPos is the position of each top-level key.
+	KeyPos map[string]Pos
+}
+
+// Name is the fixture's display name: the file, plus "#N" when the file
+// holds several flow documents.
+func (f *Fixture) Name() string {
+	if f.Docs > 1 {
+		return fmt.Sprintf("%s#%d", f.File, f.Doc)
+	}
+	return f.File
+}
+
+// at returns the position of a top-level key, or the document's.
+func (f *Fixture) at(key string) Pos {
+	if p, ok := f.KeyPos[key]; ok {
+		return p
+	}
+	return f.Pos
+}
+
+// Orchestrated reports whether upstream runs this document on its
+// orchestrator path (flow-format.md §1.3); otherwise the legacy machine
+// path, where no host handler runs.
+func (f *Fixture) Orchestrated() bool {
+	if f.UseOrchestrator != nil && !*f.UseOrchestrator {
+		return false
+	}
+	if f.UseOrchestrator != nil && *f.UseOrchestrator {
+		return true
+	}
+	if len(f.HostHandlers) > 0 || f.HostCassette != "" || f.StarlarkHTTPCassette != "" {
+		return true
+	}
+	for _, t := range f.Turns {
+		if t.HasAdvance || t.ExpectInbox != nil || t.ExpectJobs != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Turn is one entry of turns:.
+type Turn struct {
+	Index int // 0-based
+	Pos   Pos
+
+	Intent        *IntentSpec
+	Input         string
+	HasInput      bool
+	AdvanceClock  time.Duration
+	AdvanceRaw    string
+	HasAdvance    bool
+	DisplayInput  string
+	WorldOverride []KV
+
+	ExpectState          *string
+	ExpectNotState       *string
+	ExpectStateIn        []string
+	ExpectWorld          []KV
+	ExpectWorldFull      []KV
+	HasWorldFull         bool
+	ExpectWorldUnchanged bool
+	ExpectSlots          []KV
+	ExpectEvents         []EventExpect
+	ExpectEventsExact    []EventExpect
+	HasEventsExact       bool
+	ExpectError          *ErrorExpect
+	ExpectViewMatches    *string
+	ExpectNoView         bool
+	ExpectHostCalls      []HostCallExpect
+	ExpectNoHostCalls    []string
+	ExpectInbox          *InboxExpect
+	ExpectJobs           []JobExpect
+
+	KeyPos map[string]Pos
+}
+
+func (t *Turn) at(key string) Pos {
+	if p, ok := t.KeyPos[key]; ok {
+		return p
+	}
+	return t.Pos
+}
+
+// IntentSpec is a turn's intent: {name, slots}.
+type IntentSpec struct {
+	Name  string
+	Slots []KV
+	Pos   Pos
+}
+
+// EventExpect is one expect_events entry.
+type EventExpect struct {
+	Kind   string
+	From   string
+	To     string
+	Effect []KV
+	Pos    Pos
+}
+
+// ErrorExpect is expect_error.
+type ErrorExpect struct {
+	Code            string
+	AllowedContains []string
+	MissingSlots    []string
+	GuardHint       string
+	Pos             Pos
+}
+
+// HostCallExpect is one expect_host_calls entry.
+type HostCallExpect struct {
+	Handler string
+	Args    []KV
+	Times   *int
+	Pos     Pos
+}
+
+// InboxExpect is expect_inbox.
+type InboxExpect struct {
+	Unread         *int
+	NeedsAttention *int
+	Severities     []string
+	HasSeverities  bool
+	Pos            Pos
+}
+
+// JobExpect is one expect_jobs entry.
+type JobExpect struct {
+	Namespace string
+	Status    string
+	Pos       Pos
+}
+
+// FileExpect is one expect_files entry.
+type FileExpect struct {
+	Path           string
+	ContentMatches string
+	MustNotExist   bool
+	Pos            Pos
+}
+
+// Stub is one host_handlers entry.
+type Stub struct {
+	Name                 string
+	Data                 map[string]any
+	Error                string
+	InfraError           string
+	Delay                time.Duration
+	DelayErr             string // a delay that does not parse: each call's infra error
+	RequestClarification string
+	ByCall               map[string]*Envelope
+	ByOp                 map[string]*Envelope
+	Pos                  Pos
+}
+
+// Envelope is a by_call / by_op answer.
+type Envelope struct {
+	Data       map[string]any
+	Error      string
+	InfraError string
+	Pos        Pos
+}

@@ -1,0 +1,621 @@
+package flowtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"kitsoki/pkg/compose"
+	"kitsoki/pkg/engine"
+	"kitsoki/pkg/host"
+	"kitsoki/pkg/story"
+	"kitsoki/pkg/story/expr"
+	"kitsoki/pkg/trace"
+)
+
+// The flow rig's clock starts at the Unix epoch, as upstream's.
+var epoch = time.Unix(0, 0).UTC()
+
+type fixtureRun struct {
+	r      *Runner
+	fx     *Fixture
+	ld     *compose.Loaded
+	m      *engine.Machine
+	res    *Result
+	legacy bool
+
+	sess      *engine.Session
+	hc        *engine.HostCassette
+	rec       *Recording
+	star      host.StarlarkOptions
+	hadErrors bool
+	allEvents []event
+	nEvents   int
+}
+
+func (fr *fixtureRun) dir() string { return filepath.Dir(fr.fx.File) }
+
+func (fr *fixtureRun) rel(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(fr.dir(), p)
+}
+
+func (fr *fixtureRun) fatal(p Pos, format string, a ...any) {
+	fr.res.Fatal = &Failure{Turn: -1, Pos: p, Message: fmt.Sprintf(format, a...)}
+	fr.res.Flow.Passed = false
+}
+
+// unsupported fails the fixture (exit 1, not 2) before any turn: a
+// construct the engine does not run yet, or a session that cannot start,
+// at its position, in the [session] pseudo-turn.
+func (fr *fixtureRun) unsupported(msgs []Failure) {
+	fr.res.Flow.Turns = append(fr.res.Flow.Turns, &TurnResult{TurnIndex: -1, Failures: messages(msgs)})
+	fr.res.Failures = append(fr.res.Failures, msgs...)
+	fr.res.Flow.Passed = false
+}
+
+func messages(fs []Failure) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Message
+	}
+	return out
+}
+
+func compileFailures(err error, at Pos) []Failure {
+	var ce *engine.CompileError
+	if errors.As(err, &ce) {
+		out := make([]Failure, 0, len(ce.Problems))
+		for _, p := range ce.Problems {
+			out = append(out, Failure{Turn: -1, Pos: Pos{File: p.Pos.File, Line: p.Pos.Line, Col: p.Pos.Col}, Message: "not supported yet: " + p.Message})
+		}
+		return out
+	}
+	return []Failure{{Turn: -1, Pos: at, Message: "not supported yet: " + err.Error()}}
+}
+
+func (fr *fixtureRun) run(ctx context.Context) {
+	fx := fr.fx
+	fr.legacy = !fx.Orchestrated()
+	ld := fr.ld
+	if len(fx.HostBindings) > 0 {
+		var err error
+		if ld, err = rebind(ld, fx.HostBindings); err != nil {
+			fr.fatal(fx.at("host_bindings"), "host_bindings: %v", err)
+			return
+		}
+	}
+	if ld.CompileErr != nil {
+		fr.unsupported(compileFailures(ld.CompileErr, fx.Pos))
+		return
+	}
+	fr.m = ld.Machine
+
+	// Recording for input: turns (the fixture's, or --recording), relative
+	// to the fixture's directory as upstream (flow-format.md §6.6).
+	if p := fr.r.opts.Recording; p != "" || fx.Recording != "" {
+		if p == "" {
+			p = fx.Recording
+		}
+		rec, err := LoadRecording(fr.rel(p))
+		if err != nil {
+			fr.recordingProblem(fx.at("recording"), "%v", err)
+			if fr.res.Flow.Skipped {
+				fr.res.Flow.Turns = nil
+			}
+			return
+		}
+		fr.rec = rec
+	}
+	if fx.HostCassette != "" {
+		hc, err := engine.LoadHostCassette(fr.rel(fx.HostCassette))
+		if err != nil {
+			fr.fatal(fx.at("host_cassette"), "host_cassette: %v", err)
+			return
+		}
+		fr.hc = hc
+	}
+	var star host.StarlarkOptions
+	if p := fx.StarlarkHTTPCassette; p != "" {
+		data, err := readBounded(fr.rel(p))
+		if err == nil {
+			star.HTTPCassette, err = host.ParseHTTPCassette(fr.rel(p), data)
+		}
+		if err != nil {
+			fr.fatal(fx.at("starlark_http_cassette"), "starlark_http_cassette: %v", err)
+			return
+		}
+	}
+	if p := fx.StarlarkInspectCassette; p != "" {
+		data, err := readBounded(fr.rel(p))
+		if err == nil {
+			star.Inspect, err = host.ParseInspectCassette(fr.rel(p), data)
+		}
+		if err != nil {
+			fr.fatal(fx.at("starlark_inspect_cassette"), "starlark_inspect_cassette: %v", err)
+			return
+		}
+	}
+	fr.star = star
+
+	reg := fr.registry(fx)
+	sink := engine.Sink(engine.SinkFunc(func(engine.Event) error { return nil }))
+	if dir := fr.r.opts.TraceDir; dir != "" {
+		path := filepath.Join(dir, traceName(fx)+".jsonl")
+		tw, err := trace.Create(path, trace.Header{AppID: fr.m.AppID, Story: fx.Story, Generator: fr.r.opts.Generator})
+		if err != nil {
+			fr.fatal(fx.Pos, "--trace-dir: %v", err)
+			return
+		}
+		defer tw.Close()
+		sink = engine.TraceSink(tw)
+		fr.res.Trace = path
+	}
+	agents, closeAgents, err := fr.agents(ld, sink)
+	if err != nil {
+		fr.fatal(fx.at("host_cassette"), "%v", err)
+		return
+	}
+	defer closeAgents()
+
+	// Real handlers (host_bindings, Starlark) write into the fixture's own
+	// working directory, a fresh temporary one unless --workdir names one:
+	// a run leaves nothing behind and parallel fixtures never share files.
+	workDir := fr.r.opts.WorkDir
+	if workDir == "" {
+		tmp, err := os.MkdirTemp("", "kitsoki-flow-")
+		if err != nil {
+			fr.fatal(fx.Pos, "working directory: %v", err)
+			return
+		}
+		defer os.RemoveAll(tmp)
+		workDir = tmp
+	}
+	world, err := engine.InitWorld(fr.m.World, nil, nil)
+	if err != nil {
+		fr.fatal(fx.Pos, "%v", err)
+		return
+	}
+	// The keys every upstream world starts with (story-runtime.md §1.1).
+	for k, v := range map[string]any{"session_cost_usd": 0.0, "turn_cost_usd": 0.0, "last_error": "", "write_mode_scope": ""} {
+		if _, ok := world[k]; !ok {
+			world[k] = v
+		}
+	}
+	for _, kv := range fx.InitialWorld {
+		world[kv.Key] = deepCopy(kv.Value)
+	}
+	o := engine.SessionOptions{
+		Options:    engine.Options{SessionID: sessionID(fx), World: world, Agents: agents, HostCassette: fr.hc, Sink: sink, NoSnapshot: true},
+		StartState: fx.InitialState, Hosts: reg, Clock: engine.NewVirtualClock(epoch), WorkDir: workDir,
+	}
+	// mode: staged stops emit chains at decision gates; "oneshot" is
+	// upstream's other spelling of one-shot. The legacy path ignores mode.
+	if !fr.legacy {
+		switch fx.Mode {
+		case "staged":
+			o.Mode = engine.ModeStaged
+		case "one-shot", "oneshot":
+			o.Mode = engine.ModeOneShot
+		}
+	}
+	if ld.Views != nil {
+		o.Views = ld.Views
+	}
+	sess, err := engine.Start(ctx, fr.m, o)
+	if sess != nil {
+		defer sess.Close()
+	}
+	if err != nil {
+		fr.unsupported([]Failure{{Turn: -1, Pos: fx.at("initial_state"), Message: fmt.Sprintf("initial_state %q: the session cannot start: %v", fx.InitialState, err)}})
+		return
+	}
+	fr.sess = sess
+	for _, t := range fx.Turns {
+		tr, ok := fr.turn(ctx, t)
+		if fr.res.Fatal != nil || fr.res.Flow.Skipped {
+			return
+		}
+		fr.res.Flow.Turns = append(fr.res.Flow.Turns, tr)
+		fr.res.Turns++
+		if !ok && fr.r.opts.FailFast && t.ExpectError == nil {
+			break
+		}
+	}
+	fr.finish(sess)
+}
+
+// recordingProblem is fatal, or a skipped fixture under
+// --allow-missing-recording (upstream's flag).
+func (fr *fixtureRun) recordingProblem(p Pos, format string, a ...any) {
+	if fr.r.opts.AllowMissingRecording {
+		fr.res.Flow.Skipped, fr.res.Flow.Passed = true, false
+		fr.res.Failures = append(fr.res.Failures, Failure{Turn: -1, Pos: p, Message: "skipped: " + fmt.Sprintf(format, a...)})
+		return
+	}
+	fr.fatal(p, format, a...)
+}
+
+// registry is the fixture's host registry (flow-format.md §4.4-4.5): on
+// the orchestrator path only the stubs plus the real
+// host.jobs.answer_clarification, or every builtin first when
+// host_bindings is set; on the legacy path a handler that drops every call.
+func (fr *fixtureRun) registry(fx *Fixture) *host.Registry {
+	reg := host.NewRegistry()
+	if fr.legacy {
+		// Every handler by prefix; agent verbs by exact name (the engine
+		// routes those to its agent layer unless a handler has the name).
+		reg.Register("host", dropHandler)
+		for _, v := range []string{"ask", "decide", "extract", "task", "converse", "search"} {
+			reg.Register("host.agent."+v, dropHandler)
+		}
+		return reg
+	}
+	// Tests never reach the network: Starlark's ctx.http answers from the
+	// fixture's cassette or fails.
+	fr.star.NoNetwork = true
+	if len(fx.HostBindings) > 0 {
+		host.RegisterBuiltins(reg, host.Options{Starlark: fr.star})
+	} else if h, _, _, ok := host.Builtins(host.Options{}).Lookup(host.HandlerJobsAnswer); ok {
+		reg.Register(host.HandlerJobsAnswer, h)
+	}
+	if fx.StarlarkHTTPCassette != "" || fx.StarlarkInspectCassette != "" {
+		// The real host.starlark.run runs the script; only its ctx.http /
+		// ctx.fs / ctx.probe traffic is served from the cassettes.
+		reg.Register(host.HandlerStarlarkRun, host.NewStarlarkRun(fr.star))
+	}
+	for _, s := range fx.HostHandlers {
+		reg.Register(s.Name, s.Handler())
+	}
+	return reg
+}
+
+// agents is the fixture's agent layer: a host_cassette's agent episodes
+// through pkg/agent's cassette transport (no plugin is started), built
+// through the same composition root as kitsoki run; otherwise an agent
+// call nothing stubs is the same infra error as any unregistered handler.
+func (fr *fixtureRun) agents(ld *compose.Loaded, sink engine.Sink) (engine.AgentCaller, func(), error) {
+	none := engine.AgentCallerFunc(func(ctx context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
+		return nil, fmt.Errorf("host: no handler registered for %q", "host.agent."+c.Verb)
+	})
+	if fr.fx.HostCassette == "" || fr.legacy {
+		return none, func() {}, nil
+	}
+	cas, err := loadAgentCassette(fr.rel(fr.fx.HostCassette))
+	if err != nil {
+		return nil, nil, fmt.Errorf("host_cassette: %v", err)
+	}
+	plan, err := compose.Resolve(ld, "")
+	if err != nil {
+		return nil, nil, fmt.Errorf("plugin profile: %v", err)
+	}
+	rt, err := plan.Build(compose.BuildOptions{Cassette: cas, Sink: sink})
+	if err != nil {
+		return nil, nil, err
+	}
+	return rt.Caller(), func() { rt.Close() }, nil
+}
+
+func sessionID(fx *Fixture) string {
+	return "flow-" + slug(fx.Name())
+}
+
+var slugRE = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+func slug(s string) string { return strings.Trim(slugRE.ReplaceAllString(s, "_"), "_") }
+
+// traceName is the --trace-dir file name of a fixture: its path with
+// separators folded, unique per fixture.
+func traceName(fx *Fixture) string {
+	name := strings.TrimSuffix(filepath.ToSlash(filepath.Clean(fx.File)), ".yaml")
+	name = strings.TrimLeft(strings.ReplaceAll(name, "../", ""), "./")
+	if fx.Docs > 1 {
+		name += fmt.Sprintf("-%d", fx.Doc)
+	}
+	return slug(strings.ReplaceAll(name, "/", "__"))
+}
+
+// rebind is the story recompiled with the fixture's host_bindings as its
+// interfaces' defaults (upstream reloads the app with them).
+func rebind(ld *compose.Loaded, binds []KV) (*compose.Loaded, error) {
+	st := *ld.Story
+	st.HostInterfaces = make(map[string]*story.HostInterface, len(ld.Story.HostInterfaces))
+	changed := false
+	for k, v := range ld.Story.HostInterfaces {
+		st.HostInterfaces[k] = v
+	}
+	for _, kv := range binds {
+		to, _ := kv.Value.(string)
+		hi, ok := st.HostInterfaces[kv.Key]
+		if !ok || hi == nil || hi.Default == to {
+			continue
+		}
+		cp := *hi
+		cp.Default = to
+		st.HostInterfaces[kv.Key] = &cp
+		changed = true
+	}
+	if !changed {
+		return ld, nil
+	}
+	out := &compose.Loaded{Path: ld.Path, Story: &st, Diagnostics: ld.Diagnostics, Views: ld.Views}
+	out.Compile(engine.CompileOptions{LateHandlers: true})
+	return out, nil
+}
+
+// renderSlots renders string slot values holding {{ }} against the world
+// before the turn's world_override (flow-format.md §3.1).
+func renderSlots(slots map[string]any, world map[string]any) {
+	for k, v := range slots {
+		s, ok := v.(string)
+		if !ok || !strings.Contains(s, "{{") {
+			continue
+		}
+		tpl, err := expr.CompilePongo(s)
+		if err == nil {
+			var out string
+			if out, err = tpl.Render(expr.Env{"world": world}); err == nil {
+				slots[k] = out
+				continue
+			}
+		}
+		slots[k] = fmt.Sprintf("(renderSlots error for %q: %v)", s, err)
+	}
+}
+
+// turn runs one turn and checks it; ok is false when an expectation failed.
+func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok bool) {
+	s := fr.sess
+	c := &checker{turn: t.Index}
+	jobsBefore := jobStatuses(s.Jobs())
+	var in *engine.Input
+	var sent map[string]any
+	switch {
+	case t.Intent != nil:
+		sent = kvMap(t.Intent.Slots)
+		for k, v := range sent {
+			sent[k] = deepCopy(v)
+		}
+		if !fr.legacy {
+			renderSlots(sent, s.World())
+		}
+		in = &engine.Input{Intent: t.Intent.Name, Slots: sent}
+	case t.HasInput:
+		if fr.rec == nil {
+			fr.recordingProblem(t.at("input"), "turn %d: input %q requires a recording but none was loaded (set recording: in the fixture, or pass --recording)", t.Index+1, t.Input)
+			return nil, false
+		}
+		e, err := fr.rec.Lookup(s.State(), t.Input)
+		if err != nil {
+			fr.recordingProblem(t.at("input"), "turn %d: %v", t.Index+1, err)
+			return nil, false
+		}
+		sent = map[string]any{}
+		for k, v := range e.Slots {
+			sent[k] = deepCopy(v)
+		}
+		in = &engine.Input{Intent: e.Intent, Slots: sent}
+	}
+	if len(t.WorldOverride) > 0 {
+		// Written before the intent, so its guards see them (§3.1).
+		if err := s.Override(ctx, kvMap(t.WorldOverride)); err != nil {
+			c.fail(t.at("world_override"), "world_override: %v", err)
+		}
+	}
+	before := s.World()
+	var turn *engine.Turn
+	if in != nil {
+		var err error
+		if turn, err = s.Fire(ctx, *in); err != nil {
+			fr.fatal(t.Pos, "turn %d: the session cannot go on: %v", t.Index+1, err)
+			return nil, false
+		}
+	}
+	var evs []event
+	var rej *engine.Rejection
+	clarify := false
+	view := ""
+	if turn != nil {
+		evs = toEvents(turn.Events, fr.legacy)
+		if t.DisplayInput != "" {
+			displayInput(evs, t.DisplayInput)
+		}
+		rej = turn.Rejection
+		view = turn.View
+		// Upstream's orchestrator turns a missing required slot into a
+		// clarify outcome, not a rejection (flow-format.md §3.6).
+		if rej != nil && !fr.legacy && rej.Code == engine.CodeMissingSlots {
+			rej, clarify, evs, view = nil, true, nil, ""
+		}
+		if rej != nil {
+			fr.hadErrors = true
+		}
+		if turn.Err != nil {
+			c.fail(t.Pos, "the turn failed: %v", turn.Err)
+		}
+	}
+	if t.HasAdvance && t.AdvanceClock > 0 {
+		adv, err := s.Advance(ctx, t.AdvanceClock)
+		if err != nil {
+			fr.fatal(t.at("advance_clock"), "turn %d: advance_clock %s: %v", t.Index+1, t.AdvanceRaw, err)
+			return nil, false
+		}
+		if adv != nil && adv.Err != nil {
+			c.fail(t.at("advance_clock"), "advance_clock %s: %v", t.AdvanceRaw, adv.Err)
+		}
+	}
+	state := s.State()
+	c.state, c.events = state, evs
+	fr.allEvents = append(fr.allEvents, evs...)
+	fr.nEvents += len(evs)
+	tr = &TurnResult{TurnIndex: t.Index, NewState: state, Events: reportEvents(evs)}
+	if t.ExpectError != nil {
+		// An expect_error turn runs no other assertion (flow-format.md §3.6).
+		c.errorChecks(t.ExpectError, rej, fr.legacy, clarify)
+		return fr.close(tr, c)
+	}
+	if rej != nil {
+		if fr.legacy {
+			c.fail(t.Pos, "unexpected validation error: %s: %s", rej.Code, rej.Message)
+		} else {
+			c.fail(t.Pos, "unexpected rejection: code=%s hint=%s", rej.Code, rej.GuardHint)
+		}
+	}
+	world := s.World()
+	if view == "" && fr.ld.Views != nil {
+		if v, err := fr.ld.Views.RenderView(state, world, nil); err == nil {
+			view = v
+		}
+	}
+	tr.View = view
+	if fr.ld.Views == nil && (t.ExpectViewMatches != nil || t.ExpectNoView) {
+		c.fail(t.at("expect_view_matches"), "not supported yet: views (expect_view_matches / expect_no_view need the view renderer)")
+		t = withoutViewChecks(t)
+	}
+	c.stateChecks(t, state)
+	c.worldChecks(t, world, before, fr.legacy)
+	c.slotChecks(t, sent)
+	c.eventChecks(t, evs, fr.legacy)
+	c.viewChecks(t, view)
+	c.hostCallChecks(t, evs, fr.legacy)
+	c.inboxChecks(t, s.Inbox())
+	c.jobChecks(t, jobsBefore, s.Jobs())
+	return fr.close(tr, c)
+}
+
+func (fr *fixtureRun) close(tr *TurnResult, c *checker) (*TurnResult, bool) {
+	tr.Failures = c.messages()
+	tr.Passed = len(c.fails) == 0
+	fr.res.Failures = append(fr.res.Failures, c.fails...)
+	return tr, tr.Passed
+}
+
+// finish runs the session-level assertions (flow-format.md §3.12) and
+// sets the verdict.
+func (fr *fixtureRun) finish(s *engine.Session) {
+	fx := fr.fx
+	c := &checker{turn: -1}
+	if s != nil {
+		state := s.State()
+		c.state = state
+		if fx.ExpectTerminal != nil && *fx.ExpectTerminal && !fr.terminal(s, state) {
+			c.fail(fx.at("expect_terminal"), "expect_terminal: state %q is not terminal", state)
+		}
+		if fx.ExpectEventsAtLeast != nil && fr.nEvents < *fx.ExpectEventsAtLeast {
+			c.fail(fx.at("expect_events_count_atleast"), "expect_events_count_atleast: got %d events, want >= %d", fr.nEvents, *fx.ExpectEventsAtLeast)
+		}
+		if fx.ExpectEventsAtMost != nil && fr.nEvents > *fx.ExpectEventsAtMost {
+			c.fail(fx.at("expect_events_count_atmost"), "expect_events_count_atmost: got %d events, want <= %d", fr.nEvents, *fx.ExpectEventsAtMost)
+		}
+		if fx.ExpectNoErrors != nil && *fx.ExpectNoErrors && fr.hadErrors {
+			c.fail(fx.at("expect_no_errors"), "expect_no_errors: there were validation errors")
+		}
+		world := s.World()
+		for _, kv := range fx.ExpectWorldFinal {
+			if !Equal(world[kv.Key], kv.Value) {
+				f := c.fail(kv.Pos, "expect_world_final[%q]: got %s, want %s", kv.Key, clip(show(world[kv.Key])), clip(show(kv.Value)))
+				f.WorldDiff = nestedDiff(kv.Key, world[kv.Key], kv.Value)
+			}
+		}
+		c.noHostCalls(fx.at("expect_no_host_calls"), fx.ExpectNoHostCalls, fr.allEvents, fr.legacy)
+		if fx.StrictCassetteCoverage && fr.hc != nil {
+			if left := fr.hc.Remaining(); len(left) > 0 {
+				c.fail(fx.at("strict_cassette_coverage"), "unexpected remaining episodes: %v", left)
+			}
+		}
+	}
+	for _, fe := range fx.ExpectFiles {
+		fr.fileCheck(c, fe)
+	}
+	c.events = nil
+	for i := range c.fails {
+		c.fails[i].Events = nil
+	}
+	passed := true
+	for _, t := range fr.res.Flow.Turns {
+		passed = passed && t.Passed
+	}
+	if len(c.fails) > 0 {
+		fr.res.Flow.Turns = append(fr.res.Flow.Turns, &TurnResult{TurnIndex: -1, Failures: c.messages()})
+		fr.res.Failures = append(fr.res.Failures, c.fails...)
+		passed = false
+	}
+	for _, f := range fr.res.Failures {
+		if f.Turn == -1 {
+			passed = false
+		}
+	}
+	fr.res.Flow.Passed = passed && fr.res.Fatal == nil
+}
+
+// terminal: the state's terminal: true, an exit (__exit__*), or the
+// session's own end.
+func (fr *fixtureRun) terminal(s *engine.Session, state string) bool {
+	if strings.HasPrefix(state, "__exit__") || s.Terminal() {
+		return true
+	}
+	st, ok := fr.m.States[state]
+	return ok && st.Terminal
+}
+
+func (fr *fixtureRun) fileCheck(c *checker, fe FileExpect) {
+	p := fr.rel(fe.Path)
+	st, err := os.Stat(p)
+	exists := err == nil && !st.IsDir()
+	if fe.MustNotExist {
+		if exists {
+			c.fail(fe.Pos, "expect_files[%s]: must_not_exist but file is present", fe.Path)
+		}
+		return
+	}
+	if !exists {
+		abs, _ := filepath.Abs(p)
+		c.fail(fe.Pos, "expect_files[%s]: file does not exist (resolved: %s)", fe.Path, abs)
+		return
+	}
+	if fe.ContentMatches == "" {
+		return
+	}
+	re, err := regexp.Compile(fe.ContentMatches)
+	if err != nil {
+		c.fail(fe.Pos, "expect_files[%s]: invalid regex %q: %v", fe.Path, fe.ContentMatches, err)
+		return
+	}
+	data, err := readBounded(p)
+	if err != nil {
+		c.fail(fe.Pos, "expect_files[%s]: read failed: %v", fe.Path, err)
+		return
+	}
+	if !re.Match(data) {
+		c.fail(fe.Pos, "expect_files[%s]: content does not match %q", fe.Path, fe.ContentMatches)
+	}
+}
+
+func withoutViewChecks(t *Turn) *Turn {
+	cp := *t
+	cp.ExpectViewMatches, cp.ExpectNoView = nil, false
+	return &cp
+}
+
+// displayInput puts a turn's display_input where upstream does: in place
+// of "[intent] <name>" in turn.input and turn.start (the report's and the
+// assertions' view of the events; the trace keeps what the engine wrote).
+func displayInput(evs []event, text string) {
+	for i := range evs {
+		if evs[i].Kind != engine.KindTurnInput && evs[i].Kind != engine.KindTurnStart {
+			continue
+		}
+		if m, ok := evs[i].payload.(map[string]any); ok {
+			if _, has := m["input"]; has {
+				m["input"] = text
+			}
+		}
+	}
+}

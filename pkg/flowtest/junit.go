@@ -1,0 +1,139 @@
+package flowtest
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+)
+
+// JUnit XML (the dialect Jenkins, GitLab and GitHub test reporters read):
+// one testsuite per story, one testcase per flow document.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Skipped  int         `xml:"skipped,attr"`
+	Time     string      `xml:"time,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	File      string        `xml:"file,attr,omitempty"`
+	Line      int           `xml:"line,attr,omitempty"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+	Skipped   *struct{}     `xml:"skipped,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Body    string `xml:",chardata"`
+}
+
+// WriteJUnit writes results as JUnit XML.
+func WriteJUnit(w io.Writer, results []*Result) error {
+	top := junitSuites{Name: "kitsoki test"}
+	idx := map[string]int{}
+	var total float64
+	for _, r := range results {
+		if r.Flow == nil {
+			continue
+		}
+		suite := r.Story
+		if suite == "" {
+			suite = filepath.Dir(filepath.Dir(r.Flow.File))
+		}
+		i, ok := idx[suite]
+		if !ok {
+			i = len(top.Suites)
+			idx[suite] = i
+			top.Suites = append(top.Suites, junitSuite{Name: suite})
+		}
+		s := &top.Suites[i]
+		secs := r.Duration.Seconds()
+		total += secs
+		c := junitCase{Name: r.Name, Classname: suite, File: r.Flow.File, Time: fmt.Sprintf("%.3f", secs)}
+		s.Tests++
+		top.Tests++
+		switch {
+		case r.Flow.Skipped:
+			c.Skipped = &struct{}{}
+			s.Skipped++
+			top.Skipped++
+		case !r.Flow.Passed:
+			s.Failures++
+			top.Failures++
+			var body strings.Builder
+			msg := ""
+			for _, f := range r.Failures {
+				if msg == "" {
+					msg = f.Message
+					c.Line = f.Pos.Line
+				}
+				body.WriteString(f.Detail())
+				body.WriteString("\n")
+			}
+			c.Failure = &junitFailure{Message: firstLine(msg), Type: "flow", Body: body.String()}
+		}
+		s.Time = addSecs(s.Time, secs)
+		s.Cases = append(s.Cases, c)
+	}
+	top.Time = fmt.Sprintf("%.3f", total)
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(top); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+func addSecs(cur string, secs float64) string {
+	var f float64
+	fmt.Sscanf(cur, "%g", &f)
+	return fmt.Sprintf("%.3f", f+secs)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// MergeJUnit is not needed: a JUnit-aware CI merges shard files itself;
+// kitsoki test merge merges the JSON reports and can write JUnit from them.
+func junitFromReport(r *Report) []*Result {
+	var out []*Result
+	for _, f := range r.Results {
+		res := &Result{Name: f.File, Flow: f}
+		for _, t := range f.Turns {
+			for _, msg := range t.Failures {
+				res.Failures = append(res.Failures, Failure{Turn: t.TurnIndex, Message: msg, Pos: Pos{File: f.File}})
+			}
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+// WriteJUnitReport writes a (merged) JSON report as JUnit XML.
+func WriteJUnitReport(w io.Writer, r *Report) error { return WriteJUnit(w, junitFromReport(r)) }

@@ -1,0 +1,263 @@
+package flowtest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/fold"
+	"kitsoki/pkg/phases"
+	"kitsoki/pkg/story"
+)
+
+// Lint rules (warnings: upstream runs such fixtures; they are likely
+// mistakes).
+const (
+	RuleUnknownIntent = "flow-unknown-intent" // a turn fires an intent no state declares or handles
+	RuleUnknownState  = "flow-unknown-state"  // initial_state / expect_state names no state
+	RuleUnusedStub    = "flow-unused-stub"    // a host_handlers stub for a handler the story never calls
+	RuleNotChecked    = "flow-not-checked"    // an assertion upstream never evaluates where it stands
+	RuleMissingFile   = "flow-missing-file"   // a cassette or recording the fixture names does not exist (error: it cannot run)
+	RuleBadRegex      = "flow-bad-regex"      // an expect_view_matches that is not a Go regular expression (the turn always fails)
+)
+
+// LintStory parses and lints the fixtures beside a loaded story
+// (<story dir>/flows/*.yaml): the parse findings (unknown keys, ignored
+// keys, fixtures that cannot run) and Lint's.
+func LintStory(app string, st *story.Story) []diag.Diagnostic {
+	files, ds, err := Discover([]string{app}, "", false, nil)
+	if err != nil {
+		return nil
+	}
+	var fxs []*Fixture
+	for _, f := range files {
+		fxs = append(fxs, f.Fixtures...)
+	}
+	return append(ds, Lint(st, fxs)...)
+}
+
+// HasFlows reports whether a story directory has a flows/ directory.
+func HasFlows(app string) bool {
+	st, err := os.Stat(filepath.Join(filepath.Dir(app), "flows"))
+	return err == nil && st.IsDir()
+}
+
+// Lint checks fixtures against their story: intents and states it does
+// not declare, stubs for handlers it never calls, assertions that are
+// never evaluated or cannot match (positioned warnings), and files the
+// fixture names that do not exist (errors: it cannot run).
+func Lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
+	if st == nil {
+		return nil
+	}
+	if f, err := fold.New(st, fold.Options{Phases: phases.Expand}); err == nil && f != nil {
+		st = f.Story
+	}
+	ix := indexStory(st)
+	var ds []diag.Diagnostic
+	warn := func(p Pos, rule, format string, a ...any) {
+		ds = append(ds, diag.Diagnostic{File: p.File, Line: p.Line, Col: p.Col, Severity: diag.Warning, Rule: rule, Message: fmt.Sprintf(format, a...)})
+	}
+	for _, fx := range fxs {
+		for _, k := range []string{"host_cassette", "starlark_http_cassette", "starlark_inspect_cassette", "recording"} {
+			p := map[string]string{"host_cassette": fx.HostCassette, "starlark_http_cassette": fx.StarlarkHTTPCassette,
+				"starlark_inspect_cassette": fx.StarlarkInspectCassette, "recording": fx.Recording}[k]
+			if p == "" {
+				continue
+			}
+			full := p
+			if !filepath.IsAbs(p) {
+				full = filepath.Join(filepath.Dir(fx.File), p)
+			}
+			if st, err := os.Stat(full); err != nil || st.IsDir() {
+				at := fx.at(k)
+				ds = append(ds, diag.Diagnostic{File: at.File, Line: at.Line, Col: at.Col, Severity: diag.Error, Rule: RuleMissingFile,
+					Message: fmt.Sprintf("%s: %s does not exist (paths are relative to the fixture's directory)", k, full)})
+			}
+		}
+		for _, t := range fx.Turns {
+			if t.ExpectViewMatches != nil {
+				if _, err := regexp.Compile(*t.ExpectViewMatches); err != nil {
+					warn(t.at("expect_view_matches"), RuleBadRegex, "turns[%d].expect_view_matches: %v; the turn will always fail", t.Index, err)
+				}
+			}
+		}
+		if fx.InitialState != "" && !ix.hasState(fx.InitialState) {
+			warn(fx.at("initial_state"), RuleUnknownState, "initial_state %q is not a state of the story%s; every turn would be rejected", fx.InitialState, ix.suggestState(fx.InitialState))
+		}
+		for _, t := range fx.Turns {
+			if t.ExpectError != nil {
+				for _, k := range []string{"expect_state", "expect_not_state", "expect_world", "expect_view_matches", "expect_host_calls", "expect_events"} {
+					if p, ok := t.KeyPos[k]; ok {
+						warn(p, RuleNotChecked, "turns[%d].%s is not checked: a turn with expect_error runs no other assertion", t.Index, k)
+					}
+				}
+				continue // negative turns name unknown intents on purpose
+			}
+			if t.Intent != nil && t.Intent.Name != "" && !ix.intents[t.Intent.Name] {
+				warn(t.Intent.Pos, RuleUnknownIntent, "turns[%d]: intent %q is not declared or handled by any state of the story", t.Index, t.Intent.Name)
+			}
+			for _, s := range statesOf(t) {
+				if !ix.hasState(s.name) {
+					warn(t.at(s.key), RuleUnknownState, "turns[%d].%s: %q is not a state of the story%s", t.Index, s.key, s.name, ix.suggestState(s.name))
+				}
+			}
+			if t.ExpectWorldUnchanged && fx.Orchestrated() {
+				warn(t.at("expect_world_unchanged"), RuleNotChecked, "turns[%d].expect_world_unchanged is not checked on this fixture (upstream evaluates it only when no host_handlers, cassette or clock key is present)", t.Index)
+			}
+		}
+		for _, s := range fx.HostHandlers {
+			if !ix.calls(s.Name) {
+				warn(s.Pos, RuleUnusedStub, "host_handlers.%s: the story never calls this handler (it calls: %s)", s.Name, ix.callList())
+			}
+		}
+	}
+	return ds
+}
+
+type stateRef struct{ key, name string }
+
+func statesOf(t *Turn) []stateRef {
+	var out []stateRef
+	if t.ExpectState != nil {
+		out = append(out, stateRef{"expect_state", *t.ExpectState})
+	}
+	if t.ExpectNotState != nil {
+		out = append(out, stateRef{"expect_not_state", *t.ExpectNotState})
+	}
+	for _, s := range t.ExpectStateIn {
+		out = append(out, stateRef{"expect_state_in", s})
+	}
+	return out
+}
+
+type storyIndex struct {
+	states  map[string]bool
+	intents map[string]bool
+	invoked map[string]bool
+}
+
+func indexStory(st *story.Story) *storyIndex {
+	ix := &storyIndex{states: map[string]bool{}, intents: map[string]bool{}, invoked: map[string]bool{}}
+	for n := range st.Intents {
+		ix.intents[n] = true
+	}
+	for n := range st.CheckpointIntents {
+		ix.intents[n] = true
+	}
+	bind := func(h string) string {
+		// iface.<name>.<op> is dispatched as <binding>.<op>.
+		if rest, ok := strings.CutPrefix(h, "iface."); ok {
+			name, op, _ := strings.Cut(rest, ".")
+			if hi := st.HostInterfaces[name]; hi != nil && hi.Default != "" {
+				if op == "" {
+					return hi.Default
+				}
+				return hi.Default + "." + op
+			}
+		}
+		return h
+	}
+	var effects func([]*story.Effect)
+	effects = func(list []*story.Effect) {
+		for _, e := range list {
+			if e == nil {
+				continue
+			}
+			if e.Invoke != "" {
+				ix.invoked[bind(e.Invoke)] = true
+			}
+			effects(e.OnComplete)
+			effects(e.Effects)
+		}
+	}
+	var walk func([]*story.State)
+	walk = func(list []*story.State) {
+		for _, s := range list {
+			if s == nil {
+				continue
+			}
+			ix.states[s.Path] = true
+			for n := range s.Intents {
+				ix.intents[n] = true
+			}
+			for n, arms := range s.On {
+				ix.intents[n] = true
+				for _, tr := range arms {
+					if tr != nil {
+						effects(tr.Effects)
+					}
+				}
+			}
+			effects(s.OnEnter)
+			walk(s.Children)
+		}
+	}
+	walk(st.States)
+	return ix
+}
+
+func (ix *storyIndex) hasState(p string) bool {
+	if strings.HasPrefix(p, "__exit__") {
+		return true
+	}
+	if root, leaves, ok := strings.Cut(p, "#"); ok {
+		if !ix.states[root] {
+			return false
+		}
+		for _, l := range strings.Split(leaves, "|") {
+			if !ix.states[l] {
+				return false
+			}
+		}
+		return true
+	}
+	return ix.states[p]
+}
+
+func (ix *storyIndex) suggestState(p string) string {
+	best, bestD := "", 3
+	for s := range ix.states {
+		if d := editDistance(p, s); d < bestD || (d == bestD && s < best) {
+			best, bestD = s, d
+		}
+	}
+	if best != "" {
+		return fmt.Sprintf(" (did you mean %q?)", best)
+	}
+	return ""
+}
+
+// calls reports whether a stub named name serves a call of the story:
+// the exact handler, or one below it by dotted prefix.
+func (ix *storyIndex) calls(name string) bool {
+	if name == "host.jobs.answer_clarification" {
+		return true // the real handler is always present; a stub replaces it
+	}
+	for h := range ix.invoked {
+		if h == name || strings.HasPrefix(h, name+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func (ix *storyIndex) callList() string {
+	var hs []string
+	for h := range ix.invoked {
+		hs = append(hs, h)
+	}
+	sort.Strings(hs)
+	if len(hs) == 0 {
+		return "none"
+	}
+	if len(hs) > 8 {
+		hs = append(slices.Clip(hs[:8]), fmt.Sprintf("… %d more", len(hs)-8))
+	}
+	return strings.Join(hs, ", ")
+}

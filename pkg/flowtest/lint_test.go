@@ -1,0 +1,89 @@
+package flowtest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+func TestLint(t *testing.T) {
+	st, ds := story.Load(rigApp, story.Options{})
+	if diag.HasErrors(ds) {
+		t.Fatal(ds)
+	}
+	fxs, pds := Parse("flows/l.yaml", []byte(`test_kind: flow
+initial_state: nowhere
+host_handlers:
+  host.run: { data: {} }
+  host.git: { data: {} }
+turns:
+  - intent: { name: fly }
+    expect_state: bb
+  - intent: { name: nosuch }
+    expect_error: { code: INTENT_NOT_ALLOWED_IN_STATE }
+    expect_state: a
+  - intent: { name: go }
+    expect_world_unchanged: true
+`))
+	if diag.HasErrors(pds) {
+		t.Fatal(pds)
+	}
+	got := Lint(st, fxs)
+	for _, w := range []struct {
+		line int
+		rule string
+	}{{2, RuleUnknownState}, {5, RuleUnusedStub}, {7, RuleUnknownIntent}, {8, RuleUnknownState}, {11, RuleNotChecked}, {13, RuleNotChecked}} {
+		found := false
+		for _, d := range got {
+			if d.Line == w.line && d.Rule == w.rule && d.Severity == diag.Warning {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no %s at line %d in %v", w.rule, w.line, got)
+		}
+	}
+	if len(got) != 6 {
+		t.Errorf("want exactly 6 findings (nosuch under expect_error and host.run are fine): %v", got)
+	}
+}
+
+func TestLintFilesAndRegex(t *testing.T) {
+	st, _ := story.Load(rigApp, story.Options{})
+	fxs, _ := Parse("testdata/none/l.yaml", []byte("test_kind: flow\nrecording: nope.yaml\nturns:\n  - intent: go\n    expect_view_matches: \"(\"\n"))
+	got := Lint(st, fxs)
+	if !hasDiag(got, diag.Error, 2, 1, "testdata/none/nope.yaml does not exist") || !hasDiag(got, diag.Warning, 5, 5, "the turn will always fail") {
+		t.Fatalf("%v", got)
+	}
+}
+
+// The corpus fixtures lint without an unknown state or intent: upstream
+// passes all of them.
+func TestLintCorpus(t *testing.T) {
+	apps, _ := filepath.Glob(filepath.Join(corpusDir, "*", "app.yaml"))
+	more, _ := filepath.Glob(filepath.Join(corpusDir, "*", "*", "app.yaml"))
+	apps = append(apps, more...)
+	if len(apps) == 0 {
+		t.Skip("no corpus")
+	}
+	for _, app := range apps {
+		if !HasFlows(app) {
+			continue
+		}
+		st, ds := story.Load(app, story.Options{})
+		if diag.HasErrors(ds) {
+			continue
+		}
+		for _, d := range LintStory(app, st) {
+			if d.Severity == diag.Error || d.Rule == RuleUnknownState || d.Rule == RuleUnknownIntent {
+				t.Errorf("%s", d)
+			} else if testing.Verbose() {
+				t.Logf("%s", d)
+			}
+		}
+	}
+	_ = os.Getenv
+}

@@ -1,0 +1,349 @@
+package flowtest
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/pkg/diag"
+)
+
+// Diagnostic rules of fixture parsing and linting.
+const (
+	RuleSyntax     = "flow-syntax"      // YAML that does not parse
+	RuleShape      = "flow-shape"       // a key with the wrong kind of value
+	RuleUnknownKey = "flow-unknown-key" // a key the runner does not know (upstream ignores it silently)
+	RuleIgnoredKey = "flow-ignored-key" // a key upstream reads nowhere (kept for compatibility, has no effect)
+	RuleValue      = "flow-value"       // a value that cannot be used (bad duration, bad mode)
+)
+
+// MaxFixtureBytes bounds a fixture file.
+const MaxFixtureBytes = 8 << 20
+
+type parser struct {
+	file    string
+	lineOff int // lines before the document
+	colOff  int // columns before the document on its first line
+	ds      []diag.Diagnostic
+}
+
+func (p *parser) pos(n *yaml.Node) Pos {
+	if n == nil {
+		return Pos{File: p.file, Line: p.lineOff + 1, Col: 1}
+	}
+	col := n.Column
+	if n.Line == 1 {
+		col += p.colOff
+	}
+	return Pos{File: p.file, Line: n.Line + p.lineOff, Col: col}
+}
+
+func (p *parser) add(n *yaml.Node, sev diag.Severity, rule, format string, a ...any) {
+	ps := p.pos(n)
+	p.ds = append(p.ds, diag.Diagnostic{File: ps.File, Line: ps.Line, Col: ps.Col, Severity: sev, Rule: rule, Message: fmt.Sprintf(format, a...)})
+}
+
+func (p *parser) errf(n *yaml.Node, rule, format string, a ...any) {
+	p.add(n, diag.Error, rule, format, a...)
+}
+
+func (p *parser) warnf(n *yaml.Node, rule, format string, a ...any) {
+	p.add(n, diag.Warning, rule, format, a...)
+}
+
+// piece is one "\n---"-separated document of a fixture file.
+type piece struct {
+	text         string
+	line, colOff int // line offset (lines before), column offset on its first line
+}
+
+// split cuts a file on the literal "\n---" as upstream does (flow-format.md
+// §1.2: any line starting with --- splits), trimming each piece and
+// keeping where it starts.
+func split(content string) []piece {
+	var out []piece
+	start := 0
+	for {
+		i := strings.Index(content[start:], "\n---")
+		end := len(content)
+		if i >= 0 {
+			end = start + i
+		}
+		raw := content[start:end]
+		lead := len(raw) - len(strings.TrimLeft(raw, " \t\r\n"))
+		text := strings.TrimSpace(raw)
+		if text != "" {
+			abs := start + lead
+			line := strings.Count(content[:abs], "\n")
+			colOff := abs - (strings.LastIndex(content[:abs], "\n") + 1)
+			out = append(out, piece{text: text, line: line, colOff: colOff})
+		}
+		if i < 0 {
+			break
+		}
+		start = end + len("\n---")
+	}
+	return out
+}
+
+// Parse reads a fixture file's flow documents. Documents whose test_kind
+// is not "flow" are skipped (cassettes, parked fixtures). Diagnostics
+// carry positions; an Error diagnostic means a fixture that cannot run.
+func Parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
+	if len(data) > MaxFixtureBytes {
+		return nil, []diag.Diagnostic{{File: file, Line: 1, Col: 1, Severity: diag.Error, Rule: RuleSyntax,
+			Message: fmt.Sprintf("fixture file is %d bytes, more than the %d-byte limit; split it into several files", len(data), MaxFixtureBytes)}}
+	}
+	var out []*Fixture
+	var ds []diag.Diagnostic
+	for _, pc := range split(string(data)) {
+		p := &parser{file: file, lineOff: pc.line, colOff: pc.colOff}
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(pc.text), &doc); err != nil {
+			line, msg := yamlErrLine(err)
+			ds = append(ds, diag.Diagnostic{File: file, Line: line + pc.line, Col: 1, Severity: diag.Error, Rule: RuleSyntax,
+				Message: "YAML does not parse: " + msg})
+			continue
+		}
+		if len(doc.Content) == 0 {
+			continue
+		}
+		root := doc.Content[0]
+		if root.Kind != yaml.MappingNode {
+			// Not a mapping: not a flow document (upstream's decode would
+			// fail; a stray scalar document is reported, not run).
+			p.errf(root, RuleShape, "a fixture document must be a mapping of keys (test_kind: flow, turns: ...)")
+			ds = append(ds, p.ds...)
+			continue
+		}
+		if kind := mapGet(root, "test_kind"); kind == nil || kind.Kind != yaml.ScalarNode || kind.Value != "flow" {
+			continue
+		}
+		fx := p.fixture(root)
+		fx.File = file
+		ds = append(ds, p.ds...)
+		out = append(out, fx)
+	}
+	for i, fx := range out {
+		fx.Doc, fx.Docs = i+1, len(out)
+	}
+	return out, ds
+}
+
+// yamlErrLine pulls "line N: msg" out of a yaml.v3 error.
+func yamlErrLine(err error) (int, string) {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	var line int
+	if _, e := fmt.Sscanf(msg, "line %d:", &line); e == nil {
+		if i := strings.Index(msg, ":"); i >= 0 {
+			msg = strings.TrimSpace(msg[i+1:])
+		}
+		return line, msg
+	}
+	return 1, msg
+}
+
+func mapGet(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func resolve(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 64; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+// fields walks a mapping, calling known[key] per key; unknown keys are
+// warned about (upstream ignores them silently), ignored ones (upstream
+// has no effect for them) too, with the reason.
+func (p *parser) fields(n *yaml.Node, where string, known map[string]func(k, v *yaml.Node), ignored map[string]string) map[string]Pos {
+	n = resolve(n)
+	keys := map[string]Pos{}
+	if n == nil || n.Kind != yaml.MappingNode {
+		p.errf(n, RuleShape, "%s: expected a mapping", where)
+		return keys
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], resolve(n.Content[i+1])
+		if _, dup := keys[k.Value]; dup {
+			// Upstream's decoder lets the later one win; so do we, loudly.
+			p.warnf(k, RuleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
+		}
+		keys[k.Value] = p.pos(k)
+		if f, ok := known[k.Value]; ok {
+			f(k, v)
+			continue
+		}
+		if why, ok := ignored[k.Value]; ok {
+			p.warnf(k, RuleIgnoredKey, "%s: %q is ignored: %s", where, k.Value, why)
+			continue
+		}
+		p.warnf(k, RuleUnknownKey, "%s: unknown key %q is ignored%s", where, k.Value, suggest(k.Value, known))
+	}
+	return keys
+}
+
+func suggest(key string, known map[string]func(k, v *yaml.Node)) string {
+	best, bestD := "", 3
+	for k := range known {
+		if d := editDistance(key, k); d < bestD || (d == bestD && k < best) {
+			best, bestD = k, d
+		}
+	}
+	if best != "" && bestD <= 2 {
+		return fmt.Sprintf(" (did you mean %q?)", best)
+	}
+	return ""
+}
+
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 99
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := 1
+			if a[i-1] == b[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func (p *parser) str(v *yaml.Node, where string) string {
+	v = resolve(v)
+	if v == nil || (v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
+		return ""
+	}
+	if v.Kind != yaml.ScalarNode {
+		p.errf(v, RuleShape, "%s: expected a string", where)
+		return ""
+	}
+	return v.Value
+}
+
+func (p *parser) boolean(v *yaml.Node, where string) bool {
+	v = resolve(v)
+	if v == nil || v.Kind != yaml.ScalarNode {
+		p.errf(v, RuleShape, "%s: expected true or false", where)
+		return false
+	}
+	b, ok := scalarValue(v).(bool)
+	if !ok {
+		// A quoted "true" or a YAML 1.1 yes/no: what was meant is clear.
+		switch strings.ToLower(strings.TrimSpace(v.Value)) {
+		case "true", "yes", "on":
+			p.warnf(v, RuleShape, "%s: %q read as true; write true", where, v.Value)
+			return true
+		case "false", "no", "off":
+			p.warnf(v, RuleShape, "%s: %q read as false; write false", where, v.Value)
+			return false
+		}
+		p.errf(v, RuleShape, "%s: expected true or false, got %q", where, v.Value)
+	}
+	return b
+}
+
+func (p *parser) integer(v *yaml.Node, where string) int {
+	v = resolve(v)
+	if v != nil && v.Kind == yaml.ScalarNode {
+		switch x := scalarValue(v).(type) {
+		case int64:
+			return int(x)
+		case float64:
+			if x == float64(int(x)) {
+				return int(x)
+			}
+		case string:
+			if n, err := strconv.Atoi(strings.TrimSpace(x)); err == nil {
+				p.warnf(v, RuleShape, "%s: %q read as the number %d; write it unquoted", where, x, n)
+				return n
+			}
+		}
+	}
+	p.errf(v, RuleShape, "%s: expected a whole number", where)
+	return 0
+}
+
+func (p *parser) strList(v *yaml.Node, where string) []string {
+	v = resolve(v)
+	if v == nil || (v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
+		return nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		p.errf(v, RuleShape, "%s: expected a list of strings", where)
+		return nil
+	}
+	out := make([]string, 0, len(v.Content))
+	for i, c := range v.Content {
+		out = append(out, p.str(c, fmt.Sprintf("%s[%d]", where, i)))
+	}
+	return out
+}
+
+// kvs reads a mapping of arbitrary values, keys in file order.
+func (p *parser) kvs(v *yaml.Node, where string) []KV {
+	v = resolve(v)
+	if v == nil || (v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
+		return nil
+	}
+	if v.Kind != yaml.MappingNode {
+		p.errf(v, RuleShape, "%s: expected a mapping", where)
+		return nil
+	}
+	out := make([]KV, 0, len(v.Content)/2)
+	seen := map[string]int{}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k := v.Content[i]
+		kv := KV{Key: k.Value, Value: p.valueOf(v.Content[i+1]), Pos: p.pos(k)}
+		if j, dup := seen[k.Value]; dup {
+			p.warnf(k, RuleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
+			out[j] = kv
+			continue
+		}
+		seen[k.Value] = len(out)
+		out = append(out, kv)
+	}
+	return out
+}
+
+func (p *parser) dataMap(v *yaml.Node, where string) map[string]any {
+	v = resolve(v)
+	if v == nil || (v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
+		return nil
+	}
+	if v.Kind != yaml.MappingNode {
+		p.errf(v, RuleShape, "%s: expected a mapping (the handler's result data)", where)
+		return nil
+	}
+	m, _ := p.valueOf(v).(map[string]any)
+	return m
+}
+
+func (p *parser) duration(v *yaml.Node, where string) (string, bool) {
+	s := p.str(v, where)
+	if _, err := ParseDuration(s); err != nil {
+		p.errf(v, RuleValue, "%s: %v", where, err)
+		return s, false
+	}
+	return s, true
+}
+
+func ptr[T any](v T) *T { return &v }

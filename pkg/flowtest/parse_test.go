@@ -1,0 +1,182 @@
+package flowtest
+
+import (
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/diag"
+)
+
+func parseOne(t *testing.T, src string) ([]*Fixture, []diag.Diagnostic) {
+	t.Helper()
+	return Parse("flows/x.yaml", []byte(src))
+}
+
+func hasDiag(ds []diag.Diagnostic, sev diag.Severity, line, col int, text string) bool {
+	for _, d := range ds {
+		if d.Severity == sev && d.Line == line && (col == 0 || d.Col == col) && strings.Contains(d.Message, text) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestParsePositionsAcrossDocuments(t *testing.T) {
+	src := `test_kind: flow
+initial_state: a
+turns:
+  - intent: { name: go }
+    expect_state: b
+---
+test_kind: host_cassette
+---
+# second flow
+test_kind: flow
+initial_state: b
+bogus: 1
+turns:
+  - intent: go
+    expect_stat: b
+    expect_world_final: { x: 1 }
+host_handlers:
+  host.run:
+    by_call:
+      c1: { data: {}, delay: 20ms }
+`
+	fxs, ds := parseOne(t, src)
+	if len(fxs) != 2 || fxs[0].Docs != 2 || fxs[1].Doc != 2 || fxs[1].Name() != "flows/x.yaml#2" {
+		t.Fatalf("documents: %d", len(fxs))
+	}
+	if p := fxs[1].Turns[0].Pos; p.Line != 14 || p.Col != 5 {
+		t.Errorf("turn position across the --- split: %v", p)
+	}
+	for _, want := range []struct {
+		line, col int
+		text      string
+	}{
+		{12, 1, `unknown key "bogus"`},
+		{15, 5, `unknown key "expect_stat" is ignored (did you mean "expect_state"?)`},
+		{16, 5, `"expect_world_final" is ignored`},
+		{20, 23, `"delay" is ignored`},
+	} {
+		if !hasDiag(ds, diag.Warning, want.line, want.col, want.text) {
+			t.Errorf("no warning %d:%d %q in %v", want.line, want.col, want.text, ds)
+		}
+	}
+	if fxs[1].Turns[0].Intent.Name != "go" {
+		t.Errorf("intent given as a bare name")
+	}
+}
+
+func TestParseErrorsArePositioned(t *testing.T) {
+	for _, tc := range []struct {
+		src       string
+		line, col int
+		text      string
+	}{
+		{"test_kind: flow\nturns:\n  - intent: { name: go\n", 2, 0, "YAML does not parse"},
+		{"test_kind: flow\nturns:\n  - expect_state: a\n", 3, 5, "a turn needs one of intent:, input: or advance_clock:"},
+		{"test_kind: flow\nturns:\n  - advance_clock: banana\n", 3, 20, `invalid duration "banana"`},
+		{"test_kind: flow\nmode: weird\nturns: []\n", 2, 7, `invalid mode "weird"`},
+		{"test_kind: flow\nturns: {a: 1}\n", 2, 8, "turns: expected a list"},
+		{"test_kind: flow\nexpect_terminal: maybe\nturns: []\n", 2, 18, "expected true or false"},
+		{"test_kind: flow\nhost_cassette: c.yaml\nhost_handlers: {host.run: {data: {}}}\nturns: []\n", 1, 1, "mutually exclusive"},
+		{"test_kind: flow\nturns:\n  - intent: { name: go }\n    expect_inbox: { unread: many }\n", 4, 29, "expected a whole number"},
+	} {
+		_, ds := parseOne(t, tc.src)
+		if !hasDiag(ds, diag.Error, tc.line, tc.col, tc.text) {
+			t.Errorf("%q: no error %d:%d %q; got %v", tc.src, tc.line, tc.col, tc.text, ds)
+		}
+	}
+}
+
+// What upstream's decoder accepts, we accept too, with a warning.
+func TestParseLenientLikeUpstream(t *testing.T) {
+	fxs, ds := parseOne(t, "test_kind: flow\ninitial_state: a\ninitial_state: b\nexpect_terminal: \"true\"\nturns:\n  - intent: go\n    expect_world: { k: 1, k: 2 }\n    expect_host_calls: [{ handler: h, times: \"2\" }]\n")
+	if diag.HasErrors(ds) || len(fxs) != 1 {
+		t.Fatalf("%v", ds)
+	}
+	fx := fxs[0]
+	if fx.InitialState != "b" || fx.ExpectTerminal == nil || !*fx.ExpectTerminal || *fx.Turns[0].ExpectHostCalls[0].Times != 2 ||
+		len(fx.Turns[0].ExpectWorld) != 1 || fx.Turns[0].ExpectWorld[0].Value != int64(2) {
+		t.Fatalf("%+v %+v", fx, fx.Turns[0])
+	}
+	for _, w := range []string{`key "initial_state" appears twice`, `"true" read as true`, `key "k" appears twice`, `"2" read as the number 2`} {
+		found := false
+		for _, d := range ds {
+			found = found || strings.Contains(d.Message, w)
+		}
+		if !found {
+			t.Errorf("no warning %q in %v", w, ds)
+		}
+	}
+}
+
+func TestParseSkipsOtherKinds(t *testing.T) {
+	fxs, ds := parseOne(t, "kind: host_cassette\nepisodes: []\n---\ntest_kind: flow_disabled_pending_runner_support\nturns: [{}]\n")
+	if len(fxs) != 0 || len(ds) != 0 {
+		t.Fatalf("non-flow documents are skipped silently: %v %v", fxs, ds)
+	}
+}
+
+// A "billion laughs" of aliases is an error, not an out-of-memory.
+func TestParseAliasBomb(t *testing.T) {
+	src := "test_kind: flow\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\ninitial_world: { k: *e }\nturns: []\n"
+	_, ds := parseOne(t, src)
+	if !hasDiag(ds, diag.Error, 7, 0, "value too large") {
+		t.Fatalf("alias bomb: %v", ds)
+	}
+}
+
+func TestParseDuration(t *testing.T) {
+	for s, want := range map[string]string{"": "0s", "500ms": "500ms", "9m": "9m0s", "11d": "264h0m0s", "1.5d": "36h0m0s"} {
+		d, err := ParseDuration(s)
+		if err != nil || d.String() != want {
+			t.Errorf("%q: %v %v", s, d, err)
+		}
+	}
+	for _, s := range []string{"banana", "1d2h", "-1d", "d"} {
+		if _, err := ParseDuration(s); err == nil {
+			t.Errorf("%q parsed", s)
+		}
+	}
+}
+
+func FuzzParseFixture(f *testing.F) {
+	for _, s := range []string{
+		"test_kind: flow\ninitial_state: a\nturns:\n  - intent: { name: go, slots: { x: 1 } }\n    expect_world: { a: [1, {b: 2}] }\n",
+		"test_kind: flow\nhost_handlers:\n  host.run:\n    by_call: { c: { data: { x: 1 } } }\n    delay: 2s\nturns:\n  - advance_clock: 1d\n",
+		"test_kind: flow\n---\n----\n--- x\ntest_kind: flow\nturns: [{input: hi}]",
+		"test_kind: flow\nturns:\n  - expect_jobs: [{namespace: a, status: done}]\n    expect_inbox: {unread: 1, severities: [info]}\n    intent: x\n",
+		"test_kind: flow\na: &a [1]\nb: *a\n<<: {c: 1}\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fxs, ds := Parse("f.yaml", data)
+		for _, d := range ds {
+			if d.Line < 1 || d.File != "f.yaml" || d.Message == "" {
+				t.Fatalf("unpositioned diagnostic %+v", d)
+			}
+		}
+		for _, fx := range fxs {
+			_ = fx.Orchestrated()
+			_ = fx.Name()
+		}
+	})
+}
+
+func FuzzParseRecording(f *testing.F) {
+	f.Add([]byte("kind: recording\nentries:\n  - { state: a, input: go, intent: { name: go, slots: { x: 1 } } }\n"))
+	f.Add([]byte("kind: recording\nentries:\n  - { state: a, input: hm, clarify: true }\n"))
+	f.Add([]byte("kind: other\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := ParseRecording("r.yaml", data)
+		if err == nil {
+			if len(r.Entries) == 0 {
+				t.Fatal("a recording without entries parsed")
+			}
+			_, _ = r.Lookup("a", "go")
+		}
+	})
+}

@@ -1,0 +1,97 @@
+package flowtest
+
+import (
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Recording maps free text typed in a state to an intent (`kind:
+// recording`, flow-format.md §6.6), for `input:` turns.
+type Recording struct {
+	Path    string
+	Entries []RecordingEntry
+}
+
+// RecordingEntry is one recorded routing.
+type RecordingEntry struct {
+	State   string
+	Input   string
+	Intent  string
+	Slots   map[string]any
+	Clarify bool
+}
+
+// LoadRecording reads a recording file.
+func LoadRecording(path string) (*Recording, error) {
+	data, err := readBounded(path)
+	if err != nil {
+		return nil, fmt.Errorf("recording %q: %v", path, strings.TrimPrefix(err.Error(), "cannot read the fixture: "))
+	}
+	return ParseRecording(path, data)
+}
+
+// ParseRecording parses a recording's bytes (path names it in errors).
+func ParseRecording(path string, data []byte) (*Recording, error) {
+	var raw struct {
+		Kind    string `yaml:"kind"`
+		Entries []struct {
+			State  string `yaml:"state"`
+			Input  string `yaml:"input"`
+			Intent struct {
+				Name  string         `yaml:"name"`
+				Slots map[string]any `yaml:"slots"`
+			} `yaml:"intent"`
+			Clarify bool `yaml:"clarify"`
+		} `yaml:"entries"`
+	}
+	if err := yaml.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("recording %q: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if raw.Kind != "recording" {
+		return nil, fmt.Errorf("recording %q has unexpected kind %q (want \"recording\")", path, raw.Kind)
+	}
+	if len(raw.Entries) == 0 {
+		return nil, fmt.Errorf("recording %q has no entries", path)
+	}
+	r := &Recording{Path: path}
+	for i, e := range raw.Entries {
+		switch {
+		case e.State == "":
+			return nil, fmt.Errorf("recording %q: entry %d has empty state", path, i)
+		case e.Input == "":
+			return nil, fmt.Errorf("recording %q: entry %d has empty input", path, i)
+		case e.Intent.Name == "" && !e.Clarify:
+			return nil, fmt.Errorf("recording %q: entry %d has empty intent name (set intent.name, or clarify:true for a deterministic no-match)", path, i)
+		case e.Intent.Name != "" && e.Clarify:
+			return nil, fmt.Errorf("recording %q: entry %d sets clarify:true and intent.name=%s (a clarify entry must omit intent)", path, i, e.Intent.Name)
+		}
+		r.Entries = append(r.Entries, RecordingEntry{State: e.State, Input: e.Input, Intent: e.Intent.Name, Slots: e.Intent.Slots, Clarify: e.Clarify})
+	}
+	return r, nil
+}
+
+// Lookup finds the entry for (state, input): exact first, then both
+// lower-cased and trimmed; the first entry in file order wins.
+func (r *Recording) Lookup(state, input string) (*RecordingEntry, error) {
+	for i := range r.Entries {
+		if e := &r.Entries[i]; e.State == state && e.Input == input {
+			return r.entry(e, state, input)
+		}
+	}
+	fold := func(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+	for i := range r.Entries {
+		if e := &r.Entries[i]; fold(e.State) == fold(state) && fold(e.Input) == fold(input) {
+			return r.entry(e, state, input)
+		}
+	}
+	return nil, fmt.Errorf("recording miss for input %q in state %q (%s has no entry for it; add {state: %s, input: %q, intent: {name: ...}})", input, state, r.Path, state, input)
+}
+
+func (r *Recording) entry(e *RecordingEntry, state, input string) (*RecordingEntry, error) {
+	if e.Clarify {
+		return nil, fmt.Errorf("recording %s routes input %q in state %q to a clarification, not an intent", r.Path, input, state)
+	}
+	return e, nil
+}

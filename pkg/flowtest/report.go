@@ -1,0 +1,117 @@
+package flowtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+// Report is the --json report in upstream's shape (flow-format.md §6.5):
+// Go field names, no tags, Results null when no flow ran.
+type Report struct {
+	Results []*FlowResult
+	Passed  int
+	Failed  int
+}
+
+// FlowResult is one flow document's result.
+type FlowResult struct {
+	File    string
+	Passed  bool
+	Turns   []*TurnResult
+	Skipped bool
+}
+
+// TurnResult is one turn's result; TurnIndex -1 is the session
+// pseudo-turn that carries session-level failures.
+type TurnResult struct {
+	TurnIndex int
+	Passed    bool
+	Failures  []string
+	NewState  string
+	View      string
+	Events    []ReportEvent
+}
+
+// ReportEvent is an event as the report writes it (upstream's in-memory
+// event struct: turn, seq, ts, kind, then the optional fields).
+type ReportEvent struct {
+	Turn       int64           `json:"turn"`
+	Seq        int64           `json:"seq"`
+	TS         time.Time       `json:"ts"`
+	Kind       string          `json:"kind"`
+	StatePath  string          `json:"state_path,omitempty"`
+	Payload    json.RawMessage `json:"payload,omitempty"`
+	ParentTurn int64           `json:"parent_turn,omitempty"`
+	CallID     string          `json:"call_id,omitempty"`
+	EpisodeID  string          `json:"episode_id,omitempty"`
+	MatchIdx   int             `json:"match_idx,omitempty"`
+}
+
+// NewReport builds the report of a set of results.
+func NewReport(results []*Result) *Report {
+	r := &Report{}
+	for _, res := range results {
+		if res.Flow == nil {
+			continue
+		}
+		r.Results = append(r.Results, res.Flow)
+		switch {
+		case res.Flow.Skipped:
+		case res.Flow.Passed:
+			r.Passed++
+		default:
+			r.Failed++
+		}
+	}
+	return r
+}
+
+// MarshalReport is the report's bytes as upstream writes them: two-space
+// indented JSON, HTML characters escaped, no trailing newline.
+func MarshalReport(r *Report) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// ReadReport parses a --json report (for kitsoki test merge).
+func ReadReport(path string) (*Report, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	const maxReport = 1 << 30
+	data, err := io.ReadAll(io.LimitReader(f, maxReport+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxReport {
+		return nil, fmt.Errorf("%s: larger than %d bytes; not a kitsoki test --json report", path, maxReport)
+	}
+	var r Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("%s: not a kitsoki test --json report: %v", path, err)
+	}
+	return &r, nil
+}
+
+// MergeReports concatenates shard reports (in the order given) and sums
+// their counts.
+func MergeReports(rs []*Report) *Report {
+	out := &Report{}
+	for _, r := range rs {
+		out.Results = append(out.Results, r.Results...)
+		out.Passed += r.Passed
+		out.Failed += r.Failed
+	}
+	return out
+}

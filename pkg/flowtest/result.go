@@ -1,0 +1,172 @@
+package flowtest
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Result is one fixture's outcome: the JSON report's FlowResult plus what
+// the text, GitHub and JUnit outputs need.
+type Result struct {
+	Name     string // display name (file, "#N" for multi-document files)
+	Story    string // the app.yaml
+	Flow     *FlowResult
+	Failures []Failure
+	Duration time.Duration
+	Turns    int // turns run
+	// Trace is the --trace-dir file written for this fixture.
+	Trace string
+	// Fatal is set when the fixture could not run at all (a recording
+	// miss, a cassette that does not load): exit 2.
+	Fatal *Failure
+}
+
+// Passed reports whether the fixture passed.
+func (r *Result) Passed() bool { return r.Fatal == nil && r.Flow != nil && r.Flow.Passed }
+
+// Failure is one failed expectation, placed at the fixture line that
+// declared it.
+type Failure struct {
+	Turn    int // 0-based; -1 = session level
+	Pos     Pos
+	Message string
+	// State is the state the turn landed in; Want is expect_state.
+	State, Want string
+	// WorldDiff is the minimal world difference (expect_world failures).
+	WorldDiff []string
+	// Events are the last events of the turn ("kind detail").
+	Events []string
+}
+
+// Detail is the failure as text: position, message, diff, last events.
+func (f Failure) Detail() string {
+	var b strings.Builder
+	where := "session"
+	if f.Turn >= 0 {
+		where = fmt.Sprintf("turn %d", f.Turn+1)
+	}
+	fmt.Fprintf(&b, "%s (%s): %s", where, f.Pos, f.Message)
+	for _, d := range f.WorldDiff {
+		fmt.Fprintf(&b, "\n    world %s", d)
+	}
+	if len(f.Events) > 0 {
+		b.WriteString("\n    last events of the turn:")
+		for _, e := range f.Events {
+			fmt.Fprintf(&b, "\n      %s", e)
+		}
+	}
+	return b.String()
+}
+
+// WriteText prints one line per fixture, then for a failed one each
+// failing turn once (where it landed, what was expected) with its
+// failures at their fixture positions, the minimal world diffs and the
+// turn's last events; then the summary "N passed, M failed".
+func WriteText(w io.Writer, results []*Result) {
+	passed, failed := 0, 0
+	for _, r := range results {
+		status := "ok  "
+		if !r.Passed() {
+			status = "FAIL"
+		}
+		if r.Flow != nil && r.Flow.Skipped {
+			status = "SKIP"
+		}
+		fmt.Fprintf(w, "%s  %s  (%d %s, %s)\n", status, r.Name, r.Turns, plural(r.Turns, "turn", "turns"), fmtDuration(r.Duration))
+		if r.Fatal != nil {
+			fmt.Fprintf(w, "      %s: %s\n", r.Fatal.Pos, indent(r.Fatal.Message, "        "))
+		}
+		writeFailures(w, r.Failures)
+		switch {
+		case r.Flow != nil && r.Flow.Skipped:
+		case r.Passed():
+			passed++
+		default:
+			failed++
+		}
+	}
+	fmt.Fprintf(w, "%d passed, %d failed\n", passed, failed)
+}
+
+func writeFailures(w io.Writer, fs []Failure) {
+	for i := 0; i < len(fs); {
+		j := i
+		for j < len(fs) && fs[j].Turn == fs[i].Turn {
+			j++
+		}
+		group := fs[i:j]
+		head := "session"
+		if t := group[0].Turn; t >= 0 {
+			head = fmt.Sprintf("turn %d → %s", t+1, group[0].State)
+			for _, f := range group {
+				if f.Want != "" {
+					head += fmt.Sprintf(" (expected %s)", f.Want)
+					break
+				}
+			}
+		}
+		fmt.Fprintf(w, "      %s\n", head)
+		var events []string
+		for _, f := range group {
+			fmt.Fprintf(w, "        %s: %s\n", f.Pos, indent(f.Message, "          "))
+			for _, d := range f.WorldDiff {
+				fmt.Fprintf(w, "          world %s\n", d)
+			}
+			if len(f.Events) > 0 {
+				events = f.Events
+			}
+		}
+		if len(events) > 0 {
+			fmt.Fprintf(w, "        last events of the turn:\n")
+			for _, e := range events {
+				fmt.Fprintf(w, "          %s\n", e)
+			}
+		}
+		i = j
+	}
+}
+
+// WriteGitHub prints GitHub workflow annotations, one per failure, at the
+// line of the fixture that declared the failed expectation.
+func WriteGitHub(w io.Writer, results []*Result) {
+	for _, r := range results {
+		fs := r.Failures
+		if r.Fatal != nil {
+			fs = append([]Failure{*r.Fatal}, fs...)
+		}
+		for _, f := range fs {
+			msg := f.Detail()
+			fmt.Fprintf(w, "::error file=%s,line=%d,col=%d,title=%s::%s\n", ghProp(f.Pos.File), f.Pos.Line, f.Pos.Col, ghProp("kitsoki test "+r.Name), ghData(msg))
+		}
+	}
+}
+
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func ghProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+func indent(s, pad string) string { return strings.ReplaceAll(s, "\n", "\n"+pad) }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func fmtDuration(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return fmt.Sprintf("%dµs", d.Microseconds())
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	default:
+		return fmt.Sprintf("%.2fs", d.Seconds())
+	}
+}

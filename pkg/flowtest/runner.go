@@ -1,0 +1,152 @@
+package flowtest
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"kitsoki/pkg/compose"
+	"kitsoki/pkg/engine"
+)
+
+// Options tune a run of fixtures.
+type Options struct {
+	// Jobs is how many fixtures run at once (0 = number of CPUs).
+	Jobs int
+	// FailFast stops starting fixtures after the first failure, and skips
+	// the remaining turns of a failing fixture.
+	FailFast bool
+	// TraceDir, when set, receives one JSONL trace per fixture.
+	TraceDir string
+	// Recording overrides every fixture's recording: (resolved against the
+	// fixture's directory, as upstream's --recording).
+	Recording string
+	// WorkDir is the directory real host handlers work in; "" = a fresh
+	// temporary directory per fixture, removed afterwards.
+	WorkDir string
+	// Generator names the tool in trace headers.
+	Generator string
+	// Timeout bounds each fixture's real running time (0 = none): a story
+	// whose real handlers hang (host_bindings) fails instead of blocking CI.
+	Timeout time.Duration
+	// AllowMissingRecording skips (does not fail) a fixture whose
+	// recording is missing or misses an input (upstream's flag).
+	AllowMissingRecording bool
+}
+
+// Runner runs fixtures; stories are loaded and compiled once each and
+// shared by their fixtures.
+type Runner struct {
+	opts    Options
+	mu      sync.Mutex
+	stories map[string]*storyEntry
+}
+
+type storyEntry struct {
+	once sync.Once
+	ld   *compose.Loaded
+	err  error
+}
+
+// NewRunner returns a runner.
+func NewRunner(o Options) *Runner {
+	return &Runner{opts: o, stories: map[string]*storyEntry{}}
+}
+
+// Story loads (once) the story at app.
+func (r *Runner) Story(app string) (*compose.Loaded, error) {
+	r.mu.Lock()
+	e, ok := r.stories[app]
+	if !ok {
+		e = &storyEntry{}
+		r.stories[app] = e
+	}
+	r.mu.Unlock()
+	e.once.Do(func() {
+		e.ld, e.err = compose.Load(app, compose.LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}})
+	})
+	return e.ld, e.err
+}
+
+// Run runs every fixture of files, -j at a time, and returns the results
+// in file order. With FailFast, fixtures not yet started when one fails
+// are not run (and not reported).
+func (r *Runner) Run(ctx context.Context, files []*File) []*Result {
+	var fxs []*Fixture
+	for _, f := range files {
+		fxs = append(fxs, f.Fixtures...)
+	}
+	jobs := r.opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	results := make([]*Result, len(fxs))
+	var stop atomic.Bool
+	sem := make(chan struct{}, jobs)
+	var wg sync.WaitGroup
+	for i, fx := range fxs {
+		if stop.Load() || ctx.Err() != nil {
+			break
+		}
+		sem <- struct{}{}
+		if stop.Load() {
+			<-sem
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			res := r.RunFixture(ctx, fx)
+			results[i] = res
+			if r.opts.FailFast && !res.Passed() {
+				stop.Store(true)
+			}
+		}()
+	}
+	wg.Wait()
+	out := results[:0]
+	for _, res := range results {
+		if res != nil {
+			out = append(out, res)
+		}
+	}
+	return out
+}
+
+// RunFixture runs one fixture in isolation: its own world, clock, job
+// store, inbox, host registry and trace.
+func (r *Runner) RunFixture(ctx context.Context, fx *Fixture) (res *Result) {
+	start := time.Now()
+	res = &Result{Name: fx.Name(), Story: fx.Story, Flow: &FlowResult{File: fx.File}}
+	defer func() {
+		if p := recover(); p != nil {
+			res.Fatal = &Failure{Turn: -1, Pos: fx.Pos, Message: fmt.Sprintf("internal error running the fixture: %v (please report it)", p)}
+			res.Flow.Passed = false
+		}
+		res.Duration = time.Since(start)
+	}()
+	ld, err := r.Story(fx.Story)
+	if err != nil {
+		res.Fatal = &Failure{Turn: -1, Pos: Pos{File: fx.Story}, Message: err.Error()}
+		return res
+	}
+	if r.opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, r.opts.Timeout)
+		defer cancel()
+	}
+	fr := &fixtureRun{r: r, fx: fx, ld: ld, res: res}
+	fr.run(ctx)
+	if ctx.Err() != nil && r.opts.Timeout > 0 && res.Fatal == nil {
+		res.Failures = append(res.Failures, Failure{Turn: -1, Pos: fx.Pos, Message: fmt.Sprintf("the fixture did not finish within --timeout %s", r.opts.Timeout)})
+		res.Flow.Passed = false
+	}
+	return res
+}
+
+func (r *Runner) fixtureDir(fx *Fixture) string { return filepath.Dir(fx.File) }

@@ -1,0 +1,116 @@
+package flowtest
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"kitsoki/pkg/host"
+	"kitsoki/pkg/story/expr"
+)
+
+// Handler serves a host_handlers stub as a host.Handler. Resolution order
+// (flow-format.md §4.1 and its corrections): delay, request_clarification,
+// by_call[args.call], by_op[args.op], top-level infra_error, then data and
+// error together (both take effect, as upstream). A by_call/by_op
+// envelope's own delay is ignored (warned about at parse time).
+func (s *Stub) Handler() host.Handler {
+	return host.HandlerFunc(func(ctx context.Context, c *host.Call) (host.Result, error) {
+		return s.answer(c)
+	})
+}
+
+func (s *Stub) answer(c *host.Call) (host.Result, error) {
+	if s.DelayErr != "" {
+		return host.Result{}, errors.New(s.DelayErr)
+	}
+	res := host.Result{Delay: s.Delay}
+	if s.RequestClarification != "" {
+		res.Clarification = &host.Clarification{Question: s.RequestClarification, Data: map[string]any{"answer": "string"}}
+	}
+	if e := s.envelope(c); e != nil {
+		if e.InfraError != "" {
+			return res, errors.New(e.InfraError)
+		}
+		res.Data, res.Error = copyData(e.Data), e.Error
+		return res, nil
+	}
+	if s.InfraError != "" {
+		return res, errors.New(s.InfraError)
+	}
+	res.Data, res.Error = copyData(s.Data), s.Error
+	return res, nil
+}
+
+// envelope is the by_call (effect id) or by_op (prefix-fallback suffix)
+// answer for c, nil when neither has one.
+func (s *Stub) envelope(c *host.Call) *Envelope {
+	if id, ok := c.Args["call"].(string); ok && s.ByCall != nil {
+		id = renderID(id, c.Env.World)
+		if e, ok := s.ByCall[id]; ok {
+			return e
+		}
+	}
+	if s.ByOp != nil {
+		op, _ := c.Args["op"].(string)
+		if op == "" {
+			op = c.Op
+		}
+		if e, ok := s.ByOp[op]; ok {
+			return e
+		}
+	}
+	return nil
+}
+
+// renderID renders a templated effect id against the dispatch world, as
+// upstream re-renders it with the other args (flow-format.md §4.3), for an
+// engine that hands it over unrendered.
+func renderID(id string, world map[string]any) string {
+	if !strings.Contains(id, "{{") {
+		return id
+	}
+	tpl, err := expr.CompilePongo(id)
+	if err != nil {
+		return id
+	}
+	out, err := tpl.Render(expr.Env{"world": world})
+	if err != nil {
+		return id
+	}
+	return out
+}
+
+// copyData deep-copies a stub's data: the engine may keep what it binds.
+func copyData(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	v, _ := deepCopy(m).(map[string]any)
+	return v
+}
+
+func deepCopy(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[k] = deepCopy(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = deepCopy(x)
+		}
+		return out
+	}
+	return v
+}
+
+// dropHandler serves every host call on the legacy path, where upstream
+// never invokes a host handler (flow-format.md §1.3): nothing is returned
+// and nothing is bound.
+var dropHandler = host.HandlerFunc(func(ctx context.Context, c *host.Call) (host.Result, error) {
+	return host.Result{}, nil
+})

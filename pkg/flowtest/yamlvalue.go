@@ -1,0 +1,151 @@
+package flowtest
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// maxAliasExpansion bounds the values alias nodes may expand to (a
+// "billion laughs" fixture is an error, not an out-of-memory).
+const maxAliasExpansion = 100000
+
+// valueOf converts a YAML node into plain Go values: map[string]any,
+// []any, string, int64, float64, bool, nil.
+func (p *parser) valueOf(n *yaml.Node) any {
+	budget := maxAliasExpansion
+	v, err := nodeValue(n, &budget, 0)
+	if err != nil {
+		p.errf(n, "flow-value", "%v", err)
+		return nil
+	}
+	return v
+}
+
+func nodeValue(n *yaml.Node, budget *int, depth int) (any, error) {
+	*budget--
+	if *budget < 0 {
+		return nil, fmt.Errorf("value too large (aliases expand to more than %d nodes); write the value out", maxAliasExpansion)
+	}
+	if depth > 200 {
+		return nil, fmt.Errorf("value nested more than 200 levels deep")
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return nodeValue(n.Content[0], budget, depth+1)
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			return nil, fmt.Errorf("unknown alias")
+		}
+		return nodeValue(n.Alias, budget, depth+1)
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for _, c := range n.Content {
+			v, err := nodeValue(c, budget, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	case yaml.MappingNode:
+		out := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if k.Tag == "!!merge" {
+				mv, err := nodeValue(v, budget, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				merge := func(m any) {
+					if mm, ok := m.(map[string]any); ok {
+						for kk, vv := range mm {
+							if _, set := out[kk]; !set {
+								out[kk] = vv
+							}
+						}
+					}
+				}
+				if list, ok := mv.([]any); ok {
+					for _, m := range list {
+						merge(m)
+					}
+				} else {
+					merge(mv)
+				}
+				continue
+			}
+			kv, err := nodeValue(k, budget, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			vv, err := nodeValue(v, budget, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[keyString(kv)] = vv
+		}
+		return out, nil
+	case yaml.ScalarNode:
+		return scalarValue(n), nil
+	}
+	return nil, nil
+}
+
+func keyString(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return t
+	default:
+		return fmt.Sprint(t)
+	}
+}
+
+func scalarValue(n *yaml.Node) any {
+	switch n.ShortTag() {
+	case "!!null":
+		return nil
+	case "!!bool":
+		b, err := strconv.ParseBool(strings.ToLower(n.Value))
+		if err != nil {
+			return n.Value
+		}
+		return b
+	case "!!int":
+		s := strings.ReplaceAll(n.Value, "_", "")
+		if i, err := strconv.ParseInt(s, 0, 64); err == nil {
+			return i
+		}
+		if strings.HasPrefix(s, "0o") {
+			if i, err := strconv.ParseInt(s[2:], 8, 64); err == nil {
+				return i
+			}
+		}
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return f
+		}
+		return n.Value
+	case "!!float":
+		switch strings.ToLower(n.Value) {
+		case ".inf", "+.inf":
+			return math.Inf(1)
+		case "-.inf":
+			return math.Inf(-1)
+		case ".nan":
+			return math.NaN()
+		}
+		if f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64); err == nil {
+			return f
+		}
+		return n.Value
+	}
+	return n.Value
+}

@@ -1,0 +1,27 @@
+package fold
+
+import (
+	"path/filepath"
+	"testing"
+
+	"kitsoki/pkg/story"
+)
+
+// BenchmarkFold folds the three-layer testdata and the frontier/robbery
+// pair (load excluded).
+func BenchmarkFold(b *testing.B) {
+	for _, dir := range []string{"testdata/nested/top", filepath.Join(corpus, "frontier_event")} {
+		st, _ := story.Load(dir, story.Options{})
+		if st == nil {
+			b.Fatal("no story")
+		}
+		b.Run(filepath.Base(dir), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := New(st, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,212 @@
+package fold
+
+import (
+	"reflect"
+
+	"kitsoki/pkg/story"
+)
+
+// cloneExported returns a new T holding the exported fields of src (a
+// shallow copy). Unexported fields (pkg/story's private indices and back
+// pointers) stay zero, so a copy never answers with the input's data.
+func cloneExported[T any](src *T) *T {
+	if src == nil {
+		return nil
+	}
+	dst := new(T)
+	sv, dv := reflect.ValueOf(src).Elem(), reflect.ValueOf(dst).Elem()
+	t := sv.Type()
+	for i := 0; i < t.NumField(); i++ {
+		if t.Field(i).IsExported() {
+			dv.Field(i).Set(sv.Field(i))
+		}
+	}
+	return dst
+}
+
+// copyAny deep-copies a raw YAML-decoded value (maps, lists, scalars).
+func copyAny(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = copyAny(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = copyAny(e)
+		}
+		return out
+	}
+	return v
+}
+
+func copyKVs(in []story.KV) []story.KV {
+	if in == nil {
+		return nil
+	}
+	out := make([]story.KV, len(in))
+	for i, kv := range in {
+		out[i] = story.KV{Key: kv.Key, Value: copyAny(kv.Value), Pos: kv.Pos}
+	}
+	return out
+}
+
+func copyStrings(in []string) []string {
+	if in == nil {
+		return nil
+	}
+	return append([]string(nil), in...)
+}
+
+func copyEffects(in []*story.Effect) []*story.Effect {
+	if in == nil {
+		return nil
+	}
+	out := make([]*story.Effect, 0, len(in))
+	for _, e := range in {
+		out = append(out, copyEffect(e))
+	}
+	return out
+}
+
+func copyEffect(e *story.Effect) *story.Effect {
+	if e == nil {
+		return nil
+	}
+	c := cloneExported(e)
+	c.Set = copyKVs(e.Set)
+	c.Increment = copyKVs(e.Increment)
+	c.Bind = copyKVs(e.Bind)
+	c.Slots = copyKVs(e.Slots)
+	if e.With != nil {
+		c.With = copyAny(e.With).(map[string]any)
+	}
+	c.OnComplete = copyEffects(e.OnComplete)
+	c.Effects = copyEffects(e.Effects)
+	if e.Has != nil {
+		c.Has = make(map[string]bool, len(e.Has))
+		for k, v := range e.Has {
+			c.Has[k] = v
+		}
+	}
+	return c
+}
+
+func copyElements(in []*story.ViewElement) []*story.ViewElement {
+	if in == nil {
+		return nil
+	}
+	out := make([]*story.ViewElement, 0, len(in))
+	for _, el := range in {
+		if el == nil {
+			out = append(out, nil)
+			continue
+		}
+		c := cloneExported(el)
+		c.Body = copyAny(el.Body)
+		out = append(out, c)
+	}
+	return out
+}
+
+func copyView(v *story.View) *story.View {
+	if v == nil {
+		return nil
+	}
+	c := cloneExported(v)
+	c.Elements = copyElements(v.Elements)
+	if v.Blocks != nil {
+		c.Blocks = make(map[string][]*story.ViewElement, len(v.Blocks))
+		for k, els := range v.Blocks {
+			c.Blocks[k] = copyElements(els)
+		}
+	}
+	c.BlockOrder = copyStrings(v.BlockOrder)
+	return c
+}
+
+func copyTransition(t *story.Transition) *story.Transition {
+	if t == nil {
+		return nil
+	}
+	c := cloneExported(t)
+	c.Effects = copyEffects(t.Effects)
+	c.View = copyView(t.View)
+	c.Emit = copyStrings(t.Emit)
+	return c
+}
+
+func copyIntent(in *story.Intent) *story.Intent {
+	if in == nil {
+		return nil
+	}
+	c := cloneExported(in)
+	c.Examples = copyStrings(in.Examples)
+	c.Synonyms = copyStrings(in.Synonyms)
+	c.SlotOrder = copyStrings(in.SlotOrder)
+	if in.Slots != nil {
+		c.Slots = make(map[string]*story.Slot, len(in.Slots))
+		for k, s := range in.Slots {
+			c.Slots[k] = cloneExported(s)
+		}
+	}
+	return c
+}
+
+func copyIntents(in map[string]*story.Intent) map[string]*story.Intent {
+	if in == nil {
+		return nil
+	}
+	out := make(map[string]*story.Intent, len(in))
+	for k, v := range in {
+		out[k] = copyIntent(v)
+	}
+	return out
+}
+
+// copyState deep-copies s and its subtree; parent is the copy's parent.
+func copyState(s *story.State, parent *story.State) *story.State {
+	c := cloneExported(s)
+	c.Parent = parent
+	c.View = copyView(s.View)
+	c.OnEnter = copyEffects(s.OnEnter)
+	c.OnExit = copyEffects(s.OnExit)
+	c.OnOrder = copyStrings(s.OnOrder)
+	if s.On != nil {
+		c.On = make(map[string][]*story.Transition, len(s.On))
+		for k, arms := range s.On {
+			list := make([]*story.Transition, 0, len(arms))
+			for _, t := range arms {
+				list = append(list, copyTransition(t))
+			}
+			c.On[k] = list
+		}
+	}
+	if s.OnPos != nil {
+		c.OnPos = make(map[string]story.Pos, len(s.OnPos))
+		for k, v := range s.OnPos {
+			c.OnPos[k] = v
+		}
+	}
+	c.Intents = copyIntents(s.Intents)
+	c.IntentOrder = copyStrings(s.IntentOrder)
+	c.Menu = copyStrings(s.Menu)
+	if s.RelevantWorld != nil {
+		c.RelevantWorld = append([]story.NamePos(nil), s.RelevantWorld...)
+	}
+	c.RelevantSlots = copyStrings(s.RelevantSlots)
+	c.Timeout = cloneExported(s.Timeout)
+	c.AgentOffRamp = cloneExported(s.AgentOffRamp)
+	c.ContextualRouting = cloneExported(s.ContextualRouting)
+	// The wrapper marker of pkg/story's model does not survive the fold: a
+	// folded wrapper is an ordinary compound state.
+	c.Import = nil
+	c.Children = nil
+	for _, ch := range s.Children {
+		c.Children = append(c.Children, copyState(ch, c))
+	}
+	return c
+}

@@ -1,0 +1,277 @@
+package fold
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"kitsoki/pkg/story"
+)
+
+// Options tune New.
+type Options struct {
+	// Bindings rebinds top-level host interfaces (iface -> handler) after the
+	// fold, the way a flow fixture's host_bindings: does (upstream's "iface
+	// binding overrides" stage, run before interfaces are resolved). Lifted
+	// names (<alias>__<iface>) are accepted.
+	Bindings map[string]string
+	// Phases, when set, expands a story's phases: block into concrete
+	// states (upstream's expandPhases) by editing st — the fold's private
+	// copy — in place. It is called for every story of the import tree
+	// that has phases:, after its own imports are folded and before it is
+	// folded into its importer (upstream's order); the folded story then
+	// has no phases: left. When nil, a child with
+	// phases: is a fold error and the top story's phases: are left as
+	// they are.
+	Phases func(st *story.Story) error
+}
+
+// Folded is a folded story with the facts the fold knows about each state
+// and effect that pkg/story's model has no field for.
+type Folded struct {
+	// Story is the folded story: no imports, one state tree. Its State and
+	// Var index methods are not built (pkg/story indexes only what it loads):
+	// use Folded.State and Folded.Var.
+	Story *story.Story
+
+	states  map[string]*StateInfo
+	byPath  map[string]*story.State
+	world   map[string]*story.WorldVar
+	effects map[*story.Effect]string
+	aliases []AliasInfo
+}
+
+// StateInfo is what the fold records about one folded state.
+type StateInfo struct {
+	Path string
+	// Dir is the absolute directory of the story that declared the state:
+	// its prompts, schemas, views and scripts resolve against it.
+	Dir string
+	// File is the manifest of that story.
+	File string
+	// Story is that story as loaded (the input, read-only): its prompts:
+	// overlay/shared dirs and search path are the ones its files use
+	// (e.g. engine.StoryLoader(si.Story) for a child's prompt includes).
+	Story *story.Story
+	// Alias is the dotted chain of import aliases the state lives under
+	// ("" for the top story's own states, "fleet.ship.maker" for a
+	// grand-grand-child). A wrapper's Alias is its importer's chain.
+	Alias string
+	// Wrapper is set on the compound state synthesized for an alias.
+	Wrapper bool
+	// IntentAliases maps each spelling a caller may type (a child's bare
+	// intent name, and the names of earlier folds) to the arc name of this
+	// state (upstream's State.IntentAliases).
+	IntentAliases map[string]string
+}
+
+// AliasInfo describes one folded import (at any depth).
+type AliasInfo struct {
+	// Path is the wrapper state path ("sub", "fleet.ship").
+	Path string
+	// Alias is the import alias (the last segment of Path).
+	Alias string
+	// Source is the imports: source as written; File the child manifest.
+	Source string
+	File   string
+	// Dir is the child story's directory.
+	Dir string
+	// Story is the child as loaded (the input, read-only).
+	Story *story.Story
+}
+
+// Fold returns a new story whose imports are folded into one state tree
+// (seam 3). The input is not modified. Use New for the side table.
+func Fold(st *story.Story) (*story.Story, error) {
+	f, err := New(st, Options{})
+	if err != nil {
+		return nil, err
+	}
+	return f.Story, nil
+}
+
+// New folds st and returns the folded story with its side table. A story
+// without imports folds to a copy of itself.
+func New(st *story.Story, opts Options) (*Folded, error) {
+	if st == nil {
+		return nil, fmt.Errorf("fold: no story")
+	}
+	fs := &folder{
+		opts:      opts,
+		stateDir:  map[*story.State]origin{},
+		effectDir: map[*story.Effect]string{},
+		aliases:   map[*story.State]map[string]string{},
+		wrappers:  map[*story.State]*wrapInfo{},
+	}
+	root := fs.build(st, nil, "", []*story.Story{st})
+	if len(fs.errs) == 0 {
+		fs.fold(root)
+	}
+	if len(fs.errs) == 0 {
+		fs.bind(root.st, opts.Bindings)
+	}
+	if len(fs.errs) > 0 {
+		return nil, &Error{Problems: fs.errs}
+	}
+	return fs.result(root), nil
+}
+
+// Problem is one reason a story could not be folded.
+type Problem struct {
+	// Alias is the dotted import alias chain the problem is in.
+	Alias string
+	// Pos is where it was written (file, line, column).
+	Pos     story.Pos
+	Message string
+}
+
+func (p Problem) String() string {
+	where := p.Pos.File
+	if p.Pos.Line > 0 {
+		where = fmt.Sprintf("%s:%d:%d", p.Pos.File, p.Pos.Line, p.Pos.Col)
+	}
+	if where == "" {
+		where = "<story>"
+	}
+	return where + ": imports." + p.Alias + ": " + p.Message
+}
+
+// Error lists every problem of a fold.
+type Error struct {
+	Problems []Problem
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "imports cannot be folded (%d problem", len(e.Problems))
+	if len(e.Problems) != 1 {
+		b.WriteString("s")
+	}
+	b.WriteString("):")
+	for _, p := range e.Problems {
+		b.WriteString("\n  ")
+		b.WriteString(p.String())
+	}
+	return b.String()
+}
+
+// Info returns what the fold recorded about the state at path (nil when
+// there is no such state).
+func (f *Folded) Info(path string) *StateInfo { return f.states[normPath(path)] }
+
+// State returns the folded state at a dotted path ("a.b" or "a/b").
+func (f *Folded) State(path string) *story.State { return f.byPath[normPath(path)] }
+
+// Var returns the folded world variable named name.
+func (f *Folded) Var(name string) *story.WorldVar { return f.world[name] }
+
+// Dir is the story directory the state's prompts, schemas, views and
+// scripts resolve against: the directory of the story that declared it
+// (the top story's directory for unknown paths).
+func (f *Folded) Dir(path string) string {
+	if si := f.Info(path); si != nil {
+		return si.Dir
+	}
+	return f.Story.Dir
+}
+
+// UpstreamViewDir is the story directory upstream renders a state's view
+// against: its renderer is picked by the first path segment only, so every
+// state under a top-level alias uses that alias's child directory, even a
+// grand-child's (story-runtime §6.3 ⚠). Prefer Dir; this is kept so the
+// difference can be reproduced or reported.
+func (f *Folded) UpstreamViewDir(path string) string {
+	first, _, _ := strings.Cut(normPath(path), ".")
+	for _, a := range f.aliases {
+		if a.Path == first {
+			return a.Dir
+		}
+	}
+	return f.Story.Dir
+}
+
+// EffectDir is the story directory an effect's relative paths resolve
+// against: its declaring story's, or the importer's for the effects the
+// fold generates (wrapper world_in/reset sets, exit set:). Unknown effects
+// get the top story's directory.
+func (f *Folded) EffectDir(e *story.Effect) string {
+	if d, ok := f.effects[e]; ok {
+		return d
+	}
+	return f.Story.Dir
+}
+
+// ResolveIntent maps a typed intent name to the arc name it means at
+// statePath, walking the state and its ancestors for the first alias hit
+// (story-runtime §1.4 step 1). A name with no alias is returned unchanged
+// with ok false.
+func (f *Folded) ResolveIntent(statePath, name string) (string, bool) {
+	p := normPath(statePath)
+	for p != "" {
+		if si := f.states[p]; si != nil {
+			if to, ok := si.IntentAliases[name]; ok {
+				return to, true
+			}
+		}
+		i := strings.LastIndexByte(p, '.')
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+	}
+	return name, false
+}
+
+// Aliases lists every folded import, outermost first, in import order.
+func (f *Folded) Aliases() []AliasInfo { return append([]AliasInfo(nil), f.aliases...) }
+
+// Paths lists every folded state path in depth-first declaration order.
+func (f *Folded) Paths() []string {
+	var out []string
+	for _, s := range f.Story.AllStates() {
+		out = append(out, s.Path)
+	}
+	return out
+}
+
+func normPath(p string) string {
+	p = strings.ReplaceAll(p, "/", ".")
+	if i := strings.IndexByte(p, '#'); i >= 0 {
+		p = p[:i]
+	}
+	return p
+}
+
+func (fs *folder) result(root *node) *Folded {
+	f := &Folded{
+		Story:   root.st,
+		states:  map[string]*StateInfo{},
+		byPath:  map[string]*story.State{},
+		world:   map[string]*story.WorldVar{},
+		effects: fs.effectDir,
+	}
+	for _, s := range root.st.AllStates() {
+		o := fs.stateDir[s]
+		si := &StateInfo{Path: s.Path, Dir: o.dir, File: o.file, Story: o.story, Alias: o.alias, IntentAliases: fs.aliases[s]}
+		if si.Story == nil {
+			si.Dir, si.File, si.Story = root.orig.Dir, root.orig.File, root.orig
+		}
+		if w := fs.wrappers[s]; w != nil {
+			si.Wrapper = true
+			f.aliases = append(f.aliases, AliasInfo{Path: s.Path, Alias: s.Name, Source: w.source, File: w.file, Dir: w.dir, Story: w.story})
+		}
+		f.states[s.Path] = si
+		if _, dup := f.byPath[s.Path]; !dup {
+			f.byPath[s.Path] = s
+		}
+	}
+	sort.SliceStable(f.aliases, func(i, j int) bool {
+		return strings.Count(f.aliases[i].Path, ".") < strings.Count(f.aliases[j].Path, ".")
+	})
+	for _, w := range root.st.World {
+		if _, dup := f.world[w.Name]; !dup {
+			f.world[w.Name] = w
+		}
+	}
+	return f
+}

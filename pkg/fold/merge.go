@@ -1,0 +1,484 @@
+package fold
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"kitsoki/pkg/story"
+)
+
+// reserved world keys stay bare at every depth (story-format §1.2).
+var reserved = map[string]bool{"last_error": true, "host_error": true, "write_mode_scope": true, "session_id": true}
+
+// origin is where a folded state came from.
+type origin struct {
+	dir, file, alias string
+	story            *story.Story
+}
+
+type wrapInfo struct {
+	source, file, dir string
+	story             *story.Story
+}
+
+// node is one story of the import tree: a private deep copy (st) of the
+// loaded story (orig), folded in place bottom-up.
+type node struct {
+	orig  *story.Story
+	st    *story.Story
+	im    *story.Import // the import that brought it in (nil at the top)
+	chain string        // dotted alias chain ("" at the top)
+	kids  []*node
+}
+
+type folder struct {
+	opts      Options
+	errs      []Problem
+	stateDir  map[*story.State]origin
+	effectDir map[*story.Effect]string
+	aliases   map[*story.State]map[string]string
+	wrappers  map[*story.State]*wrapInfo
+}
+
+func (fs *folder) errf(chain string, p story.Pos, format string, a ...any) {
+	fs.errs = append(fs.errs, Problem{Alias: chain, Pos: p, Message: fmt.Sprintf(format, a...)})
+}
+
+func joinChain(chain, alias string) string {
+	if chain == "" {
+		return alias
+	}
+	return chain + "." + alias
+}
+
+// build copies st and, recursively, every imports: child.
+func (fs *folder) build(st *story.Story, im *story.Import, chain string, stack []*story.Story) *node {
+	n := &node{orig: st, st: copyStory(st), im: im, chain: chain}
+	o := origin{dir: st.Dir, file: st.File, alias: chain, story: st}
+	for _, s := range n.st.States {
+		fs.mark(s, o)
+	}
+	if im != nil && st.Phases != nil && fs.opts.Phases == nil {
+		fs.errf(chain, st.Phases.Pos, "%s: phases: a phase graph in an imported child is not expanded, so it cannot be folded", st.File)
+	}
+	for _, alias := range st.ImportOrder {
+		ci := st.Imports[alias]
+		if ci == nil {
+			continue
+		}
+		sub := joinChain(chain, alias)
+		if ci.Child == nil {
+			hint := " (see the load errors for it)"
+			if strings.HasPrefix(ci.Source, "@kitsoki/") {
+				hint = " (set KITSOKI_REPO to a kitsoki checkout holding stories/" + strings.TrimPrefix(ci.Source, "@kitsoki/") + "/app.yaml)"
+			}
+			fs.errf(sub, ci.Pos, "source %q: the child story was not loaded%s, so it cannot be folded", ci.Source, hint)
+			continue
+		}
+		cyclic := false
+		for _, s := range stack {
+			if s == ci.Child {
+				cyclic = true
+			}
+		}
+		if cyclic {
+			fs.errf(sub, ci.Pos, "source %q: import cycle back to %s", ci.Source, ci.Child.File)
+			continue
+		}
+		n.kids = append(n.kids, fs.build(ci.Child, ci, sub, append(append([]*story.Story(nil), stack...), ci.Child)))
+	}
+	return n
+}
+
+// mark records the origin of s, its subtree and all their effects.
+func (fs *folder) mark(s *story.State, o origin) {
+	fs.stateDir[s] = o
+	fs.markEffects(s.OnEnter, o.dir)
+	fs.markEffects(s.OnExit, o.dir)
+	for _, arms := range s.On {
+		for _, t := range arms {
+			if t != nil {
+				fs.markEffects(t.Effects, o.dir)
+			}
+		}
+	}
+	for _, ch := range s.Children {
+		fs.mark(ch, o)
+	}
+}
+
+func (fs *folder) markEffects(list []*story.Effect, dir string) {
+	for _, e := range list {
+		if e == nil {
+			continue
+		}
+		fs.effectDir[e] = dir
+		fs.markEffects(e.OnComplete, dir)
+		fs.markEffects(e.Effects, dir)
+	}
+}
+
+// fold folds every child of n into n, deepest first.
+func (fs *folder) fold(n *node) {
+	for _, k := range n.kids {
+		fs.fold(k)
+		fs.applyOverrides(n, k)
+		fs.rebase(n, k)
+		fs.merge(n, k)
+	}
+	if fs.opts.Phases != nil && n.st.Phases != nil {
+		if err := fs.opts.Phases(n.st); err != nil {
+			fs.errf(n.chain, n.st.Phases.Pos, "%s: phases: %v", n.orig.File, err)
+		}
+		o := origin{dir: n.orig.Dir, file: n.orig.File, alias: n.chain, story: n.orig}
+		var walk func([]*story.State)
+		walk = func(list []*story.State) {
+			for _, s := range list {
+				if _, ok := fs.stateDir[s]; !ok {
+					fs.mark(s, o)
+				}
+				walk(s.Children)
+			}
+		}
+		walk(n.st.States)
+		n.st.Phases = nil // expanded: what is left are plain states
+	}
+}
+
+// merge folds the (already folded) child k into n under its alias.
+func (fs *folder) merge(n, k *node) {
+	im, ch, p := k.im, k.st, n.st
+	alias := im.Alias
+	rw := &rewriter{fs: fs, alias: alias, chain: k.chain, exits: im.Exits, parentDir: n.orig.Dir,
+		world: map[string]bool{}, intents: map[string]bool{}, agents: map[string]bool{}, ifaces: map[string]bool{}}
+	for _, w := range ch.World {
+		if !reserved[w.Name] {
+			rw.world[w.Name] = true
+		}
+	}
+	for name := range ch.Intents {
+		rw.intents[name] = true
+	}
+	for _, name := range im.ExportIntent {
+		rw.intents[name] = true
+	}
+	for name := range ch.Agents {
+		rw.agents[name] = true
+	}
+	for name := range ch.HostInterfaces {
+		rw.ifaces[name] = true
+	}
+
+	entry := im.Entry
+	if entry == "" {
+		entry = ch.Root
+	}
+	if entry == "" {
+		fs.errf(k.chain, im.Pos, "entry is required (the child %s declares no root either)", ch.File)
+	}
+
+	for _, s := range ch.States {
+		rw.state(s, 0)
+	}
+	w := &story.State{Name: alias, Path: alias, Type: "compound", Initial: entry, InitialPos: im.Pos, Pos: im.Pos,
+		On: map[string][]*story.Transition{}, OnPos: map[string]story.Pos{}, Intents: map[string]*story.Intent{}, Keys: map[string]story.Pos{}}
+	for _, s := range ch.States {
+		s.Parent = w
+		repath(s, alias)
+	}
+	w.Children = ch.States
+	w.OnEnter = fs.entryEffects(ch, im, n.orig.Dir)
+	fs.stateDir[w] = origin{dir: n.orig.Dir, file: n.orig.File, alias: n.chain, story: n.orig}
+	fs.wrappers[w] = &wrapInfo{source: im.Source, file: k.orig.File, dir: k.orig.Dir, story: k.orig}
+	if hasTopState(p, alias) {
+		fs.errf(k.chain, im.Pos, "alias collides with existing parent state of the same name")
+	}
+	p.States = append(p.States, w)
+
+	fs.mergeWorld(n, k, alias)
+	fs.mergeIntents(n, k, alias)
+	fs.mergeTables(n, k, alias)
+	if im.Hosts != "declared" {
+		for _, h := range ch.Hosts {
+			if !contains(p.Hosts, h) {
+				p.Hosts = append(p.Hosts, h)
+			}
+		}
+	}
+	for _, m := range ch.Manifests {
+		if !contains(p.Manifests, m) {
+			p.Manifests = append(p.Manifests, m)
+		}
+	}
+}
+
+// entryEffects are the wrapper's on_enter (story-runtime §6.1): one set
+// per child world key with a non-nil default that world_in does not
+// project, then one set per world_in key, each group in sorted key order.
+func (fs *folder) entryEffects(ch *story.Story, im *story.Import, dir string) []*story.Effect {
+	in := map[string]bool{}
+	for _, kv := range im.WorldIn {
+		in[kv.Key] = true
+	}
+	var resets []*story.WorldVar
+	for _, v := range ch.World {
+		if v.Default != nil && !in[v.Name] && !reserved[v.Name] {
+			resets = append(resets, v)
+		}
+	}
+	sort.SliceStable(resets, func(i, j int) bool { return resets[i].Name < resets[j].Name })
+	var out []*story.Effect
+	add := func(key string, val any, p story.Pos) {
+		e := &story.Effect{Set: []story.KV{{Key: im.Alias + "__" + key, Value: copyAny(val), Pos: p}},
+			Has: map[string]bool{"set": true}, Pos: p}
+		e.SetKeyPos("set", p)
+		fs.effectDir[e] = dir
+		out = append(out, e)
+	}
+	for _, v := range resets {
+		add(v.Name, v.Default, v.Pos)
+	}
+	wi := append([]story.KV(nil), im.WorldIn...)
+	sort.SliceStable(wi, func(i, j int) bool { return wi[i].Key < wi[j].Key })
+	for _, kv := range wi {
+		add(kv.Key, kv.Value, kv.Pos)
+	}
+	return out
+}
+
+func repath(s *story.State, alias string) {
+	s.Path = alias + "." + s.Path
+	for _, ch := range s.Children {
+		repath(ch, alias)
+	}
+}
+
+func hasTopState(st *story.Story, name string) bool {
+	for _, s := range st.States {
+		if s.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (fs *folder) mergeWorld(n, k *node, alias string) {
+	p := n.st
+	have := map[string]bool{}
+	for _, w := range p.World {
+		have[w.Name] = true
+	}
+	for _, w := range k.st.World {
+		c := cloneExported(w)
+		c.Values = append([]any(nil), w.Values...)
+		c.Default = copyAny(w.Default)
+		if reserved[w.Name] {
+			if have[w.Name] {
+				continue
+			}
+		} else {
+			c.Name = alias + "__" + w.Name
+		}
+		if have[c.Name] {
+			fs.errf(k.chain, k.im.Pos, "world key %q collides", c.Name)
+			continue
+		}
+		have[c.Name] = true
+		p.World = append(p.World, c)
+	}
+}
+
+func (fs *folder) mergeIntents(n, k *node, alias string) {
+	p, ch, im := n.st, k.st, k.im
+	if p.Intents == nil {
+		p.Intents = map[string]*story.Intent{}
+	}
+	add := func(name string, src *story.Intent) {
+		if p.Intents[name] != nil {
+			fs.errf(k.chain, im.Pos, "intent %q collides", name)
+			return
+		}
+		c := copyIntent(src)
+		c.Name = name
+		p.Intents[name] = c
+		p.IntentOrder = append(p.IntentOrder, name)
+	}
+	// The parent's own intents as they were before this child, for export.
+	parentOwn := map[string]*story.Intent{}
+	for name, in := range p.Intents {
+		parentOwn[name] = in
+	}
+	for _, name := range orderedKeys(ch.IntentOrder, ch.Intents) {
+		add(alias+"__"+name, ch.Intents[name])
+	}
+	for _, name := range im.ExportIntent {
+		src := parentOwn[name]
+		if src == nil {
+			fs.errf(k.chain, im.Pos, "intents.export references undefined parent intent %q", name)
+			continue
+		}
+		if ch.Intents[name] != nil {
+			continue // the child declares it too: its own definition was lifted above
+		}
+		add(alias+"__"+name, src)
+	}
+	var exported []string
+	if ch.Exports != nil {
+		exported = ch.Exports.Intents
+	}
+	for _, name := range im.ImportIntent {
+		switch {
+		case !contains(exported, name):
+			fs.errf(k.chain, im.Pos, "intents.import.%s: child does not declare it in exports.intents", name)
+		case ch.Intents[name] == nil:
+			fs.errf(k.chain, im.Pos, "intents.import.%s: child does not define this intent", name)
+		default:
+			add(name, ch.Intents[name])
+		}
+	}
+}
+
+// orderedKeys is order (filtered to keys of m) followed by the keys of m
+// it misses, sorted.
+func orderedKeys[V any](order []string, m map[string]V) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, k := range order {
+		if _, ok := m[k]; ok && !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	var rest []string
+	for k := range m {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	return append(out, rest...)
+}
+
+// mergeTables lifts the child's personas, meta modes and host interfaces
+// under <alias>__<name> and applies the import's host_bindings.
+func (fs *folder) mergeTables(n, k *node, alias string) {
+	p, ch, im := n.st, k.st, k.im
+	for _, name := range orderedKeys(nil, ch.Agents) {
+		if p.Agents == nil {
+			p.Agents = map[string]*story.Persona{}
+		}
+		nn := alias + "__" + name
+		if p.Agents[nn] != nil {
+			fs.errf(k.chain, im.Pos, "agent %q collides", nn)
+			continue
+		}
+		c := cloneExported(ch.Agents[name])
+		c.Name = nn
+		p.Agents[nn] = c
+	}
+	for _, key := range orderedKeys(nil, ch.MetaModes) {
+		if p.MetaModes == nil {
+			p.MetaModes = map[string]*story.MetaMode{}
+		}
+		nk := alias + "__" + key
+		if p.MetaModes[nk] != nil {
+			fs.errf(k.chain, im.Pos, "meta_mode %q collides", nk)
+			continue
+		}
+		c := cloneExported(ch.MetaModes[key])
+		c.Key = nk
+		if ch.Agents[c.Agent] != nil {
+			c.Agent = alias + "__" + c.Agent
+		}
+		p.MetaModes[nk] = c
+	}
+	lifted := map[string]bool{}
+	for _, name := range orderedKeys(nil, ch.HostInterfaces) {
+		if p.HostInterfaces == nil {
+			p.HostInterfaces = map[string]*story.HostInterface{}
+		}
+		nn := alias + "__" + name
+		if p.HostInterfaces[nn] != nil {
+			fs.errf(k.chain, im.Pos, "host_interface %q collides", nn)
+			continue
+		}
+		c := cloneExported(ch.HostInterfaces[name])
+		c.Name = nn
+		p.HostInterfaces[nn] = c
+		lifted[nn] = true
+	}
+	for _, b := range orderedKeys(nil, im.HostBindings) {
+		nn := alias + "__" + b
+		if !lifted[nn] {
+			fs.errf(k.chain, im.Pos, "host_bindings.%s: no matching host_interface (looked for %q in lifted child interfaces)", b, nn)
+			continue
+		}
+		p.HostInterfaces[nn].Default = im.HostBindings[b]
+	}
+}
+
+// bind applies caller-level bindings (Options.Bindings) to the folded
+// story's host interfaces.
+func (fs *folder) bind(st *story.Story, bindings map[string]string) {
+	for _, name := range orderedKeys(nil, bindings) {
+		hi := st.HostInterfaces[name]
+		if hi == nil {
+			fs.errf("", story.Pos{File: st.File}, "binding %s: the story has no host_interface %q", name, name)
+			continue
+		}
+		c := cloneExported(hi)
+		c.Default = bindings[name]
+		st.HostInterfaces[name] = c
+	}
+}
+
+// copyStory deep-copies what the fold changes of a loaded story; the
+// unexported indices of pkg/story are left zero.
+func copyStory(st *story.Story) *story.Story {
+	c := cloneExported(st)
+	c.World = nil
+	for _, w := range st.World {
+		cw := cloneExported(w)
+		cw.Values = append([]any(nil), w.Values...)
+		cw.Default = copyAny(w.Default)
+		c.World = append(c.World, cw)
+	}
+	c.Intents = copyIntents(st.Intents)
+	c.IntentOrder = copyStrings(st.IntentOrder)
+	c.CheckpointIntents = copyIntents(st.CheckpointIntents)
+	c.Agents = copyMap(st.Agents)
+	c.MetaModes = copyMap(st.MetaModes)
+	c.HostInterfaces = copyMap(st.HostInterfaces)
+	c.Hosts = copyStrings(st.Hosts)
+	c.Include = copyStrings(st.Include)
+	c.Manifests = copyStrings(st.Manifests)
+	c.Exits = copyMap(st.Exits)
+	c.Imports, c.ImportOrder = nil, nil
+	c.States = nil
+	for _, s := range st.States {
+		c.States = append(c.States, copyState(s, nil))
+	}
+	return c
+}
+
+// copyMap copies a table, cloning each entry's exported fields.
+func copyMap[T any](m map[string]*T) map[string]*T {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]*T, len(m))
+	for k, v := range m {
+		out[k] = cloneExported(v)
+	}
+	return out
+}

@@ -1,0 +1,95 @@
+package fold
+
+import (
+	"os"
+	"path/filepath"
+
+	"kitsoki/pkg/story"
+)
+
+// rebase makes the child's relative prompt and schema paths absolute
+// against the child's directory, as upstream's loader does before the
+// fold (story-format §1.2): the with: keys prompt, prompt_path and schema,
+// and the same keys under with.context and with.acceptance. Templated
+// values are left alone. overrides.prompts swaps a child prompt file for
+// one of the parent's (resolved against the parent's directory).
+func (fs *folder) rebase(n, k *node) {
+	rb := &rebaser{dir: k.orig.Dir, swap: map[string]string{}}
+	if ov := k.im.Overrides; ov != nil {
+		for rel, repl := range ov.Prompts {
+			if !filepath.IsAbs(repl) {
+				repl = filepath.Join(n.orig.Dir, repl)
+			}
+			rb.swap[filepath.Join(k.orig.Dir, rel)] = filepath.Clean(repl)
+		}
+	}
+	for _, s := range k.st.States {
+		rb.state(s)
+	}
+}
+
+type rebaser struct {
+	dir  string
+	swap map[string]string // absolute child path -> parent replacement
+}
+
+func (rb *rebaser) state(s *story.State) {
+	rb.effects(s.OnEnter)
+	rb.effects(s.OnExit)
+	for _, arms := range s.On {
+		for _, t := range arms {
+			if t != nil {
+				rb.effects(t.Effects)
+			}
+		}
+	}
+	for _, ch := range s.Children {
+		rb.state(ch)
+	}
+}
+
+func (rb *rebaser) effects(list []*story.Effect) {
+	for _, e := range list {
+		if e == nil {
+			continue
+		}
+		if e.With != nil {
+			rb.with(e.With)
+			for _, sub := range []string{"context", "acceptance"} {
+				if m, ok := e.With[sub].(map[string]any); ok {
+					rb.with(m)
+				}
+			}
+		}
+		rb.effects(e.OnComplete)
+		rb.effects(e.Effects)
+	}
+}
+
+func (rb *rebaser) with(m map[string]any) {
+	for _, key := range []string{"prompt", "prompt_path", "schema"} {
+		v, ok := m[key].(string)
+		if !ok || v == "" || story.IsTemplated(v) {
+			continue
+		}
+		abs := v
+		if !filepath.IsAbs(v) {
+			abs = filepath.Join(rb.dir, v)
+		}
+		if repl, ok := rb.swap[filepath.Clean(abs)]; ok {
+			m[key] = repl
+			continue
+		}
+		if filepath.IsAbs(v) {
+			continue
+		}
+		// prompt: is inline text unless it names a file; prompt_path and
+		// schema always name one.
+		if key == "prompt" {
+			if fi, err := os.Stat(abs); err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
+		}
+		m[key] = abs
+	}
+}

@@ -1,0 +1,340 @@
+package fold
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"kitsoki/pkg/story"
+)
+
+// rewriter rewrites one child's states for the fold under alias: world
+// references and keys the child declares get the <alias>__ prefix, intents
+// the child declares (and the exported parent intents) are renamed, its
+// personas and host interfaces are renamed, and targets are rewritten
+// (story-runtime §6.2).
+type rewriter struct {
+	fs        *folder
+	alias     string
+	chain     string
+	exits     map[string]*story.ImportExit
+	parentDir string
+	world     map[string]bool
+	intents   map[string]bool
+	agents    map[string]bool
+	ifaces    map[string]bool
+}
+
+// worldRef matches a world.<key> reference not preceded by an identifier
+// character or a dot (so foo.world.x and myworld.x are left alone).
+var worldRef = regexp.MustCompile(`(^|[^A-Za-z0-9_.])world\.([A-Za-z_][A-Za-z0-9_]*)`)
+
+// text rewrites the world references of a template, guard or expression.
+func (rw *rewriter) text(s string) string {
+	if !strings.Contains(s, "world.") {
+		return s
+	}
+	return worldRef.ReplaceAllStringFunc(s, func(m string) string {
+		sub := worldRef.FindStringSubmatch(m)
+		if !rw.world[sub[2]] {
+			return m
+		}
+		return sub[1] + "world." + rw.alias + "__" + sub[2]
+	})
+}
+
+// key renames a world key (set:/increment:/bind: key, relevant_world,
+// possibly a dotted path into the key) the child declares.
+func (rw *rewriter) key(k string) string {
+	first, rest, dotted := strings.Cut(k, ".")
+	if !rw.world[first] {
+		return k
+	}
+	if dotted {
+		return rw.alias + "__" + first + "." + rest
+	}
+	return rw.alias + "__" + first
+}
+
+// anyValue rewrites every string of a raw value, in place where it can.
+func (rw *rewriter) anyValue(v any) any {
+	switch x := v.(type) {
+	case string:
+		return rw.text(x)
+	case map[string]any:
+		for k, e := range x {
+			x[k] = rw.anyValue(e)
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			x[i] = rw.anyValue(e)
+		}
+		return x
+	}
+	return v
+}
+
+func (rw *rewriter) intent(name string) (string, bool) {
+	if name == "*" || !rw.intents[name] {
+		return name, false
+	}
+	return rw.alias + "__" + name, true
+}
+
+// target rewrites a transition, on_error, on_complete or timeout target of
+// a state at depth (0 = a direct child of the wrapper). It returns the
+// exit when the target was @exit:<name>.
+func (rw *rewriter) target(t string, depth int, p story.Pos, owner *story.State) (string, *story.ImportExit) {
+	switch {
+	case t == "" || t == ".":
+		return t, nil
+	case story.IsTemplated(t):
+		return rw.text(t), nil
+	case strings.HasPrefix(t, "@exit:"):
+		name := strings.TrimPrefix(t, "@exit:")
+		ex := rw.exits[name]
+		if ex == nil || ex.To == "" {
+			rw.fs.errf(rw.chain, p, "state %q: target %q: the import maps no exits.%s.to (the child uses @exit:%s but the parent does not map it)", owner.Path, t, name, name)
+			return t, nil
+		}
+		return ex.To, ex
+	case strings.HasPrefix(t, ".."):
+		n, rest := 0, t
+		for strings.HasPrefix(rest, "../") {
+			n++
+			rest = rest[3:]
+		}
+		if rest == ".." {
+			n++
+		}
+		if n > depth+1 {
+			rw.fs.errf(rw.chain, p, "state %q: target %q walks above the child's namespace (depth %d, %d `..` segments); cross-boundary parent targets are forbidden", owner.Path, t, depth, n)
+		}
+		return t, nil
+	case strings.ContainsAny(t, "./"):
+		return t, nil
+	}
+	return strings.Repeat("../", depth+1) + t, nil
+}
+
+// exitSet is the extra set effect an exit mapping appends (parent scope,
+// not rewritten by this fold).
+func (rw *rewriter) exitSet(ex *story.ImportExit) *story.Effect {
+	if ex == nil || len(ex.Set) == 0 {
+		return nil
+	}
+	e := &story.Effect{Set: copyKVs(ex.Set), Has: map[string]bool{"set": true}, Pos: ex.Pos}
+	e.SetKeyPos("set", ex.Pos)
+	rw.fs.effectDir[e] = rw.parentDir
+	return e
+}
+
+func (rw *rewriter) view(v *story.View) {
+	if v == nil {
+		return
+	}
+	v.Template = rw.text(v.Template)
+	rw.elements(v.Elements)
+	for _, els := range v.Blocks {
+		rw.elements(els)
+	}
+}
+
+func (rw *rewriter) elements(els []*story.ViewElement) {
+	for _, el := range els {
+		if el == nil {
+			continue
+		}
+		el.When = rw.text(el.When)
+		el.Text = rw.text(el.Text)
+		el.Body = rw.anyValue(el.Body)
+	}
+}
+
+// state rewrites s and its subtree in place.
+func (rw *rewriter) state(s *story.State, depth int) {
+	s.Description = rw.text(s.Description)
+	if story.IsTemplated(s.Initial) {
+		s.Initial = rw.text(s.Initial)
+	}
+	s.Footer = rw.text(s.Footer)
+	rw.view(s.View)
+	for i := range s.RelevantWorld {
+		s.RelevantWorld[i].Name = rw.key(s.RelevantWorld[i].Name)
+	}
+	s.OnEnter = rw.effects(s.OnEnter, depth, s)
+	s.OnExit = rw.effects(s.OnExit, depth, s)
+	if t := s.Timeout; t != nil {
+		t.After = rw.text(t.After)
+		t.Target, _ = rw.target(t.Target, depth, t.TargetPos, s)
+	}
+	if r := s.AgentOffRamp; r != nil {
+		if rw.agents[r.Agent] {
+			r.Agent = rw.alias + "__" + r.Agent
+		}
+		if rw.agents[r.Persona] {
+			r.Persona = rw.alias + "__" + r.Persona
+		}
+	}
+	rw.arcs(s, depth)
+	for _, ch := range s.Children {
+		rw.state(ch, depth+1)
+	}
+}
+
+// arcs renames the state's on: intents and local intents, records the
+// alias spellings and rewrites each arm.
+func (rw *rewriter) arcs(s *story.State, depth int) {
+	renamed := map[string]string{}
+	rename := func(name string) string {
+		if n, ok := renamed[name]; ok {
+			return n
+		}
+		n, ok := rw.intent(name)
+		if !ok && name != "*" && s.Intents[name] != nil {
+			n, ok = rw.alias+"__"+name, true
+		}
+		if ok {
+			renamed[name] = n
+		}
+		return n
+	}
+	order := orderedKeys(s.OnOrder, s.On)
+	on := make(map[string][]*story.Transition, len(s.On))
+	onPos := make(map[string]story.Pos, len(s.OnPos))
+	var newOrder []string
+	for _, in := range order {
+		nn := rename(in)
+		for _, t := range s.On[in] {
+			if t == nil {
+				continue
+			}
+			rw.arm(t, depth, s)
+		}
+		on[nn] = append(on[nn], s.On[in]...)
+		if p, ok := s.OnPos[in]; ok {
+			onPos[nn] = p
+		}
+		newOrder = append(newOrder, nn)
+	}
+	s.On, s.OnPos, s.OnOrder = on, onPos, newOrder
+	if len(s.Intents) > 0 {
+		li := make(map[string]*story.Intent, len(s.Intents))
+		for name, in := range s.Intents {
+			nn := rename(name)
+			if in != nil && nn != name {
+				in.Name = nn
+			}
+			li[nn] = in
+		}
+		s.Intents = li
+		for i, name := range s.IntentOrder {
+			s.IntentOrder[i] = rename(name)
+		}
+	}
+	if len(renamed) == 0 {
+		return
+	}
+	m := rw.fs.aliases[s]
+	if m == nil {
+		m = map[string]string{}
+	}
+	// Chase the spellings of earlier folds forward, then add this fold's.
+	for typed, arc := range m {
+		if n, ok := renamed[arc]; ok {
+			m[typed] = n
+		}
+	}
+	keys := make([]string, 0, len(renamed))
+	for k := range renamed {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		m[k] = renamed[k]
+	}
+	rw.fs.aliases[s] = m
+}
+
+func (rw *rewriter) arm(t *story.Transition, depth int, owner *story.State) {
+	t.When = rw.text(t.When)
+	t.GuardHint = rw.text(t.GuardHint)
+	rw.view(t.View)
+	t.Effects = rw.effects(t.Effects, depth, owner)
+	var ex *story.ImportExit
+	t.Target, ex = rw.target(t.Target, depth, t.TargetPos, owner)
+	if e := rw.exitSet(ex); e != nil {
+		t.Effects = append(t.Effects, e)
+	}
+}
+
+// effects rewrites a list of effects in place; an on_complete @exit:
+// target gets its exit set: inserted before it.
+func (rw *rewriter) effects(list []*story.Effect, depth int, owner *story.State) []*story.Effect {
+	if list == nil {
+		return nil
+	}
+	out := make([]*story.Effect, 0, len(list))
+	for _, e := range list {
+		if e == nil {
+			out = append(out, e)
+			continue
+		}
+		rw.effect(e, depth, owner)
+		if e.Target != "" {
+			var ex *story.ImportExit
+			e.Target, ex = rw.target(e.Target, depth, keyPos(e, "target"), owner)
+			if se := rw.exitSet(ex); se != nil {
+				out = append(out, se)
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func keyPos(e *story.Effect, key string) story.Pos {
+	if p, ok := e.KeyPos(key); ok {
+		return p
+	}
+	return e.Pos
+}
+
+func (rw *rewriter) effect(e *story.Effect, depth int, owner *story.State) {
+	e.When = rw.text(e.When)
+	for i := range e.Set {
+		e.Set[i].Key = rw.key(e.Set[i].Key)
+		e.Set[i].Value = rw.anyValue(e.Set[i].Value)
+	}
+	for i := range e.Increment {
+		e.Increment[i].Key = rw.key(e.Increment[i].Key)
+		e.Increment[i].Value = rw.anyValue(e.Increment[i].Value)
+	}
+	for i := range e.Bind {
+		e.Bind[i].Key = rw.key(e.Bind[i].Key)
+		e.Bind[i].Value = rw.anyValue(e.Bind[i].Value)
+	}
+	for i := range e.Slots {
+		e.Slots[i].Value = rw.anyValue(e.Slots[i].Value)
+	}
+	e.Say = rw.text(e.Say)
+	e.ID = rw.text(e.ID)
+	e.EmitIntent = rw.text(e.EmitIntent)
+	if rest, ok := strings.CutPrefix(e.Invoke, "iface."); ok {
+		if name, op, ok := strings.Cut(rest, "."); ok && rw.ifaces[name] {
+			e.Invoke = "iface." + rw.alias + "__" + name + "." + op
+		}
+	}
+	if e.With != nil {
+		if a, ok := e.With["agent"].(string); ok && rw.agents[a] {
+			e.With["agent"] = rw.alias + "__" + a
+		}
+		rw.anyValue(e.With)
+	}
+	if e.OnError != "" {
+		e.OnError, _ = rw.target(e.OnError, depth, keyPos(e, "on_error"), owner)
+	}
+	e.OnComplete = rw.effects(e.OnComplete, depth, owner)
+	e.Effects = rw.effects(e.Effects, depth, owner)
+}

@@ -1,0 +1,105 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// appendFileHandler serves host.append_to_file (story-runtime.md §2.8): a
+// "bug file" with front matter, one "## Comment <time> by <author>"
+// section per call. The file is confined to the run's working directory.
+type appendFileHandler struct{}
+
+func (appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
+	const name = "host.append_to_file"
+	args := c.Args
+	thread := strArg(args, "thread")
+	if strings.TrimSpace(thread) == "" {
+		return domainErr("%s: thread argument is required", name), nil
+	}
+	body, ok := args["body"]
+	if !ok || body == nil {
+		return domainErr("%s: body argument is required", name), nil
+	}
+	wd, err := c.Env.workDir()
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: %v", name, err)
+	}
+	path, err := confine(name, "thread", wd, thread)
+	if err != nil {
+		return domainErr("%v", err), nil
+	}
+	author := strArg(args, "author")
+	if author == "" {
+		author = "kitsoki"
+	}
+	now := c.Env.now().UTC().Format(time.RFC3339)
+	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return Result{}, fmt.Errorf("%s: create %s: %v", name, filepath.Dir(path), err)
+	}
+	old, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		return Result{}, fmt.Errorf("%s: read %s: %v", name, path, err)
+	}
+	var b strings.Builder
+	if len(old) == 0 {
+		fmt.Fprintf(&b, "---\nfiled_at: %q\nstatus: open\ntitle: %s\n---\n# %s\n", now, yamlScalar(stem), stem)
+	} else {
+		b.Write(old)
+		if !strings.HasSuffix(string(old), "\n") {
+			b.WriteString("\n")
+		}
+	}
+	fmt.Fprintf(&b, "\n## Comment %s by %s\n\n", now, author)
+	if t := strArg(args, "title"); t != "" {
+		b.WriteString("### " + t + "\n\n")
+	}
+	b.WriteString(strings.TrimRight(bodyText(body), "\n"))
+	b.WriteString("\n")
+	if p := strArg(args, "phase_id"); p != "" {
+		b.WriteString("\n_phase: " + p + "_\n")
+	}
+	content := b.String()
+	if err := writeFileAtomic(path, []byte(content), 0o644); err != nil {
+		return Result{}, fmt.Errorf("%s: write %s: %v", name, path, err)
+	}
+	n := 0
+	for _, line := range strings.Split(content, "\n") {
+		if strings.HasPrefix(line, "## Comment ") {
+			n++
+		}
+	}
+	return Result{Data: map[string]any{"ok": true, "message_id": stem + "#" + strconv.Itoa(n)}}, nil
+}
+
+// yamlScalar quotes s unless it is a plain, unambiguous YAML string.
+func yamlScalar(s string) string {
+	plain := s != ""
+	for _, r := range s {
+		if !(r == '-' || r == '_' || r == '.' || r == ' ' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			plain = false
+			break
+		}
+	}
+	if plain && (strings.TrimSpace(s) != s || s[0] == '-' || s[0] == '.') {
+		plain = false
+	}
+	switch strings.ToLower(s) {
+	case "true", "false", "yes", "no", "null", "on", "off", "~":
+		plain = false
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		plain = false
+	}
+	if plain {
+		return s
+	}
+	return strconv.Quote(s)
+}

@@ -1,0 +1,203 @@
+package host
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// domainErr builds a domain-error Result (on_error applies; no data).
+func domainErr(format string, a ...any) Result {
+	return Result{Error: fmt.Sprintf(format, a...)}
+}
+
+// strArg returns args[key] as a string: strings pass through, nil and a
+// missing key are "", numbers and bools take their fmt form, maps and lists
+// their compact JSON.
+func strArg(args map[string]any, key string) string {
+	v, ok := args[key]
+	if !ok || v == nil {
+		return ""
+	}
+	return stringify(v)
+}
+
+func stringify(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return t
+	case map[string]any, []any:
+		b, err := json.Marshal(t)
+		if err != nil {
+			return fmt.Sprint(t)
+		}
+		return string(b)
+	}
+	return fmt.Sprint(v)
+}
+
+// boolArg reads a bool (true/false, or the strings "true"/"false").
+func boolArg(args map[string]any, key string) bool {
+	switch t := args[key].(type) {
+	case bool:
+		return t
+	case string:
+		b, _ := strconv.ParseBool(strings.TrimSpace(t))
+		return b
+	}
+	return false
+}
+
+// bodyText renders a body argument: strings as they are, maps and lists
+// as JSON indented by two spaces, anything else in its fmt form.
+func bodyText(v any) string {
+	switch t := v.(type) {
+	case string:
+		return t
+	case map[string]any, []any:
+		b, err := json.MarshalIndent(t, "", "  ")
+		if err != nil {
+			return fmt.Sprint(t)
+		}
+		return string(b)
+	case nil:
+		return ""
+	}
+	return fmt.Sprint(v)
+}
+
+// isInteger reports whether v is one of Go's integer kinds, returning its
+// value as int64 (false for a uint64 above MaxInt64).
+func isInteger(v any) (int64, bool) {
+	switch t := v.(type) {
+	case int:
+		return int64(t), true
+	case int8:
+		return int64(t), true
+	case int16:
+		return int64(t), true
+	case int32:
+		return int64(t), true
+	case int64:
+		return t, true
+	case uint:
+		return int64(t), uint64(t) <= math.MaxInt64
+	case uint8:
+		return int64(t), true
+	case uint16:
+		return int64(t), true
+	case uint32:
+		return int64(t), true
+	case uint64:
+		return int64(t), t <= math.MaxInt64
+	}
+	return 0, false
+}
+
+// durationArg reads a timeout: integer or float seconds, a Go duration
+// string ("1m30s") or a bare numeric string of seconds. Every integer
+// kind is accepted (YAML integer literals included; see
+// docs/compat/hosts.md). It must be positive.
+func durationArg(handler string, v any) (time.Duration, error) {
+	bad := func() error {
+		return fmt.Errorf("%s: timeout must be a positive number of seconds or a duration string (e.g. 30, \"30s\", \"2m\"), got %v", handler, describe(v))
+	}
+	var d time.Duration
+	if n, ok := isInteger(v); ok {
+		d = time.Duration(n) * time.Second
+	} else {
+		switch t := v.(type) {
+		case float32:
+			d = time.Duration(float64(t) * float64(time.Second))
+		case float64:
+			if math.IsNaN(t) || math.IsInf(t, 0) || t > float64(math.MaxInt64/int64(time.Second)) {
+				return 0, bad()
+			}
+			d = time.Duration(t * float64(time.Second))
+		case string:
+			s := strings.TrimSpace(t)
+			if f, err := strconv.ParseFloat(s, 64); err == nil {
+				if math.IsNaN(f) || math.IsInf(f, 0) || f > float64(math.MaxInt64/int64(time.Second)) {
+					return 0, bad()
+				}
+				d = time.Duration(f * float64(time.Second))
+			} else if pd, err := time.ParseDuration(s); err == nil {
+				d = pd
+			} else {
+				return 0, bad()
+			}
+		default:
+			return 0, bad()
+		}
+	}
+	if d <= 0 {
+		return 0, bad()
+	}
+	return d, nil
+}
+
+func describe(v any) string {
+	if s, ok := v.(string); ok {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprintf("%v (%T)", v, v)
+}
+
+// intArg reads a positive-or-zero integer argument with a default.
+func intArg(handler string, args map[string]any, key string, def int) (int, error) {
+	v, ok := args[key]
+	if !ok || v == nil {
+		return def, nil
+	}
+	if n, ok := isInteger(v); ok && n >= 0 && n <= math.MaxInt32 {
+		return int(n), nil
+	}
+	switch t := v.(type) {
+	case float64:
+		if t >= 0 && t == math.Trunc(t) && t <= math.MaxInt32 {
+			return int(t), nil
+		}
+	case string:
+		if n, err := strconv.Atoi(strings.TrimSpace(t)); err == nil && n >= 0 {
+			return n, nil
+		}
+	}
+	return 0, fmt.Errorf("%s: %s must be a non-negative integer, got %s", handler, key, describe(v))
+}
+
+// floatArg reads a number argument with a default.
+func floatArg(handler string, args map[string]any, key string, def float64) (float64, error) {
+	v, ok := args[key]
+	if !ok || v == nil {
+		return def, nil
+	}
+	if n, ok := isInteger(v); ok {
+		return float64(n), nil
+	}
+	switch t := v.(type) {
+	case float64:
+		if !math.IsNaN(t) {
+			return t, nil
+		}
+	case float32:
+		return float64(t), nil
+	case string:
+		if f, err := strconv.ParseFloat(strings.TrimSpace(t), 64); err == nil && !math.IsNaN(f) {
+			return f, nil
+		}
+	}
+	return 0, fmt.Errorf("%s: %s must be a number, got %s", handler, key, describe(v))
+}
+
+// now is the call's clock.
+func (e *Env) now() time.Time {
+	if e != nil && e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
+}

@@ -1,0 +1,187 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"mime"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// artifactsHandler serves host.artifacts_dir (story-runtime.md §2.8):
+// markdown chunks appended (or replaced) in <root>/<thread>.md, or a media
+// file copied to <root>/<thread><ext>.
+type artifactsHandler struct {
+	getenv func(string) string
+}
+
+// artifactSep separates chunks of one artifact file.
+const artifactSep = "\n\n---\n\n"
+
+func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
+	const name = "host.artifacts_dir"
+	args := c.Args
+	thread := strArg(args, "thread")
+	if strings.TrimSpace(thread) == "" {
+		return domainErr("%s: thread argument is required", name), nil
+	}
+	wd, err := c.Env.workDir()
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: %v", name, err)
+	}
+	// The root: the argument (confined to the working directory), then
+	// $KITSOKI_ARTIFACTS_ROOT (the operator's choice, trusted), then
+	// <workdir>/.artifacts.
+	root, shown := "", ""
+	switch {
+	case strArg(args, "artifacts_root") != "":
+		shown = strArg(args, "artifacts_root")
+		r, err := confine(name, "artifacts_root", wd, shown)
+		if err != nil {
+			return domainErr("%v", err), nil
+		}
+		root = r
+	case h.getenv("KITSOKI_ARTIFACTS_ROOT") != "":
+		shown = h.getenv("KITSOKI_ARTIFACTS_ROOT")
+		root = shown
+		if !filepath.IsAbs(root) {
+			root = filepath.Join(wd, root)
+		}
+	default:
+		root = filepath.Join(wd, ".artifacts")
+		shown = root
+	}
+	if src := strArg(args, "src_path"); src != "" {
+		return h.media(c, wd, root, shown, thread, src)
+	}
+	body, ok := args["body"]
+	if !ok || body == nil {
+		return domainErr("%s: body argument is required", name), nil
+	}
+	file := thread
+	if filepath.Ext(file) == "" && !strings.ContainsAny(file, `/\`) {
+		file += ".md"
+	}
+	path, err := confine(name, "thread", root, file)
+	if err != nil {
+		return domainErr("%v", err), nil
+	}
+	mode := strArg(args, "mode")
+	switch mode {
+	case "", "append":
+		mode = "append"
+	case "replace":
+	default:
+		return domainErr("%s: mode %q must be append or replace", name, mode), nil
+	}
+	var chunk strings.Builder
+	if t := strArg(args, "title"); t != "" {
+		chunk.WriteString("### " + t + "\n\n")
+	}
+	chunk.WriteString(bodyText(body))
+	if p := strArg(args, "phase_id"); p != "" {
+		chunk.WriteString("\n\n_phase: " + p + "_")
+	}
+	chunk.WriteString("\n")
+
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return Result{}, fmt.Errorf("%s: create %s: %v", name, filepath.Dir(path), err)
+	}
+	n := 1
+	var content string
+	if mode == "append" {
+		old, err := os.ReadFile(path)
+		if err != nil && !os.IsNotExist(err) {
+			return Result{}, fmt.Errorf("%s: read %s: %v", name, path, err)
+		}
+		if len(old) > 0 {
+			n = strings.Count(string(old), "\n---\n") + 2
+			content = string(old) + artifactSep
+		}
+	}
+	content += chunk.String()
+	if err := writeFileAtomic(path, []byte(content), 0o644); err != nil {
+		return Result{}, fmt.Errorf("%s: write %s: %v", name, path, err)
+	}
+	stem := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	return Result{Data: map[string]any{
+		"ok":         true,
+		"path":       filepath.Join(shown, file),
+		"message_id": fmt.Sprintf("%s#%d", stem, n),
+	}}, nil
+}
+
+var mediaKinds = map[string]bool{"video": true, "image": true, "pdf": true, "html": true, "slideshow": true}
+
+// media copies src_path (confined to the working directory) to
+// <root>/<thread><ext>.
+func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (Result, error) {
+	const name = "host.artifacts_dir"
+	kind := strArg(c.Args, "kind")
+	if !mediaKinds[kind] {
+		return domainErr("%s: kind %q must be one of video, image, pdf, html, slideshow when src_path is set", name, kind), nil
+	}
+	from, err := confine(name, "src_path", wd, src)
+	if err != nil {
+		return domainErr("%v", err), nil
+	}
+	ext := filepath.Ext(from)
+	file := thread + ext
+	to, err := confine(name, "thread", root, file)
+	if err != nil {
+		return domainErr("%v", err), nil
+	}
+	in, err := os.Open(from)
+	if err != nil {
+		return domainErr("%s: src_path %q: %v", name, src, errText(err)), nil
+	}
+	defer in.Close()
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return Result{}, fmt.Errorf("%s: create %s: %v", name, filepath.Dir(to), err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(to), ".artifact-*")
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: %v", name, err)
+	}
+	if _, err := io.Copy(tmp, in); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return Result{}, fmt.Errorf("%s: copy %s: %v", name, src, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return Result{}, fmt.Errorf("%s: %v", name, err)
+	}
+	if err := os.Rename(tmp.Name(), to); err != nil {
+		os.Remove(tmp.Name())
+		return Result{}, fmt.Errorf("%s: %v", name, err)
+	}
+	mt := mime.TypeByExtension(ext)
+	if mt == "" {
+		mt = "application/octet-stream"
+	}
+	label := strArg(c.Args, "label")
+	if label == "" {
+		label = strArg(c.Args, "title")
+	}
+	if label == "" {
+		label = filepath.Base(file)
+	}
+	return Result{Data: map[string]any{
+		"ok":   true,
+		"path": filepath.Join(shown, file),
+		"handle": map[string]any{
+			"id": thread, "kind": kind, "mime": mt, "label": label,
+		},
+	}}, nil
+}
+
+// errText is an error's text without the Op/Path decoration of *PathError.
+func errText(err error) string {
+	if e, ok := err.(*os.PathError); ok {
+		return e.Err.Error()
+	}
+	return err.Error()
+}

@@ -1,0 +1,64 @@
+package host
+
+import "os"
+
+// Options configures the built-in handlers.
+type Options struct {
+	// SelfDir is put first on host.run's PATH (the kitsoki binary's
+	// directory, upstream's behaviour); "" = SelfDir().
+	SelfDir string
+	// Getenv reads KITSOKI_ARTIFACTS_ROOT (nil = os.Getenv).
+	Getenv func(string) string
+	// Starlark configures host.starlark.run (HTTP cassette, step limit).
+	Starlark StarlarkOptions
+	// Search configures host.agent.search (the embedder and its cache).
+	// With no embedder, a search call is a domain error saying how to
+	// configure one.
+	Search SearchOptions
+}
+
+// Built-in handler names.
+const (
+	HandlerRun           = "host.run"
+	HandlerArtifactsDir  = "host.artifacts_dir"
+	HandlerInboxAdd      = "host.inbox.add"
+	HandlerTransportPost = "host.transport.post"
+	HandlerAppendToFile  = "host.append_to_file"
+	HandlerJobsAnswer    = "host.jobs.answer_clarification"
+	HandlerStarlarkRun   = "host.starlark.run"
+	HandlerAgentSearch   = "host.agent.search"
+)
+
+// Builtins returns a registry holding every built-in handler.
+func Builtins(opts Options) *Registry {
+	r := NewRegistry()
+	RegisterBuiltins(r, opts)
+	return r
+}
+
+// RegisterBuiltins registers every built-in handler in r (replacing
+// handlers of the same names).
+func RegisterBuiltins(r *Registry, opts Options) {
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	self := opts.SelfDir
+	if self == "" {
+		self = SelfDir()
+	}
+	b := func(name string, h Handler, summary string) {
+		r.RegisterInfo(name, h, Info{Source: SourceBuiltin, Summary: summary})
+	}
+	b(HandlerRun, runHandler{selfDir: self}, "runs a command (bash -c, or argv with args:); stdout, exit_code, ok, stdout_json")
+	b(HandlerArtifactsDir, artifactsHandler{getenv: getenv}, "appends markdown chunks (or copies media) under the artifacts root")
+	b(HandlerInboxAdd, inboxHandler{}, "adds a notification to the run's inbox")
+	b(HandlerTransportPost, transportHandler{}, "posts to a chat transport (none in a headless run: a domain error)")
+	b(HandlerAppendToFile, appendFileHandler{}, "appends a comment section to a bug file in the working directory")
+	b(HandlerJobsAnswer, jobsAnswerHandler{}, "answers a background job's clarification question")
+	b(HandlerStarlarkRun, NewStarlarkRun(opts.Starlark), "runs a sandboxed Starlark script with a typed sidecar")
+	b(HandlerAgentSearch, NewAgentSearch(opts.Search), "embedding search over the files a corpus: glob selects")
+}
+
+// SourceBuiltin is Info.Source of the built-in handlers.
+const SourceBuiltin = "builtin"

@@ -1,0 +1,5 @@
+package host
+
+import "fmt"
+
+func fmtSprint(v any) string { return fmt.Sprint(v) }

@@ -1,0 +1,122 @@
+package host
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func seedFiles(f *testing.F, glob string) {
+	ms, _ := filepath.Glob(glob)
+	for _, m := range ms {
+		if b, err := os.ReadFile(m); err == nil {
+			f.Add(b)
+		}
+	}
+}
+
+// FuzzParseSidecar: any bytes give a sidecar or an error naming the file,
+// never a panic; a parsed sidecar's types are all known.
+func FuzzParseSidecar(f *testing.F) {
+	seedFiles(f, "testdata/*/scripts/*.yaml")
+	seedFiles(f, "testdata/weather/*.star.yaml")
+	f.Add([]byte("inputs:\n  a: string\n  b: { type: int, default: 3 }\noutputs: ~\n"))
+	f.Add([]byte("inputs: [1, 2]\n"))
+	f.Add([]byte("&a [*a]"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sc, err := ParseSidecar("f.yaml", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.yaml") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		for _, m := range []map[string]Field{sc.Inputs, sc.Outputs} {
+			for n, fl := range m {
+				if !validType(fl.Type) {
+					t.Fatalf("%s: type %q accepted", n, fl.Type)
+				}
+			}
+		}
+		_, _ = sc.CheckInputs(map[string]any{"a": "x", "b": 1})
+		_ = sc.CheckOutputs(map[string]any{"a": nil})
+	})
+}
+
+// FuzzParseHTTPCassette: no panic; errors name the file; a parsed
+// cassette answers without panicking.
+func FuzzParseHTTPCassette(f *testing.F) {
+	seedFiles(f, "testdata/*/cassettes/*.yaml")
+	seedFiles(f, "testdata/weather/*.http.yaml")
+	f.Add([]byte("kind: http_cassette\nexchanges:\n  - match: { url_pattern: \"a+\" }\n    response: { status: 200, body: [1] }\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := ParseHTTPCassette("f.yaml", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.yaml") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		_, _ = c.Answer("GET", "https://example.com/a")
+		_ = c.Unplayed()
+	})
+}
+
+// FuzzParseInspectCassette: no panic; errors name the file.
+func FuzzParseInspectCassette(f *testing.F) {
+	f.Add([]byte("kind: inspect_cassette\ninspections:\n  - { op: read, target: a, result: x }\n"))
+	f.Add([]byte("kind: inspect_cassette\nexchanges:\n  - { op: probe, target: p, status: error }\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := ParseInspectCassette("f.yaml", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.yaml") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		_ = c.find("read", "a")
+	})
+}
+
+// FuzzTrailingJSON: whatever a command prints, the scan terminates and a
+// found value re-encodes.
+func FuzzTrailingJSON(f *testing.F) {
+	f.Add("hello\n{\"a\": 1}\n")
+	f.Add("[\n1,\n2\n]")
+	f.Add("{\n")
+	f.Fuzz(func(t *testing.T, out string) {
+		v, perr, found := TrailingJSON(out)
+		if found && perr != "" {
+			t.Fatal("found and a parse error")
+		}
+		if found {
+			_ = stringify(v)
+		}
+	})
+}
+
+// FuzzGlob: any pattern terminates without panicking and never returns a
+// path outside the root.
+func FuzzGlob(f *testing.F) {
+	root := f.TempDir()
+	for _, p := range []string{"a/b.md", "a/c/d.txt", "e.md"} {
+		full := filepath.Join(root, p)
+		_ = os.MkdirAll(filepath.Dir(full), 0o755)
+		_ = os.WriteFile(full, []byte("x"), 0o644)
+	}
+	for _, s := range []string{"**/*.md", "a/*", "../*", "/etc/*", "[", "a/**/**/d.txt", "**"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, pat string) {
+		got, err := Glob(root, pat, 100)
+		if err != nil {
+			return
+		}
+		for _, g := range got {
+			if !within(root, filepath.Join(root, g)) {
+				t.Fatalf("%q matched %q outside the root", pat, g)
+			}
+		}
+	})
+}

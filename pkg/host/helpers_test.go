@@ -1,0 +1,46 @@
+package host
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// call runs one handler call in a fresh environment.
+func call(t *testing.T, h Handler, env Env, args map[string]any) (Result, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return h.Call(ctx, &Call{Args: args, Env: env})
+}
+
+// mustOK fails unless the call succeeded without a domain error.
+func mustOK(t *testing.T, h Handler, env Env, args map[string]any) map[string]any {
+	t.Helper()
+	res, err := call(t, h, env, args)
+	if err != nil {
+		t.Fatalf("infra error: %v", err)
+	}
+	if res.Error != "" {
+		t.Fatalf("domain error: %s", res.Error)
+	}
+	return res.Data
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func fixedClock() func() time.Time {
+	return func() time.Time { return time.Date(2026, 12, 1, 9, 19, 52, 0, time.UTC) }
+}
+
+func sprint(v any) string { return fmtSprint(v) }

@@ -1,0 +1,77 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// inboxHandler serves host.inbox.add through Env.Services.Inbox.
+type inboxHandler struct{}
+
+func (inboxHandler) Call(ctx context.Context, c *Call) (Result, error) {
+	const name = "host.inbox.add"
+	title, body := strArg(c.Args, "title"), strArg(c.Args, "body")
+	if strings.TrimSpace(title) == "" {
+		return domainErr("%s: title argument is required (non-blank)", name), nil
+	}
+	if strings.TrimSpace(body) == "" {
+		return domainErr("%s: body argument is required (non-blank)", name), nil
+	}
+	kind := strArg(c.Args, "kind")
+	if kind == "" {
+		kind = "info"
+	}
+	n := Notification{Title: title, Body: body, Kind: kind, Thread: strArg(c.Args, "thread"), State: strArg(c.Args, "state")}
+	if n.State == "" {
+		n.State = c.Env.State
+	}
+	if c.Env.Services == nil || c.Env.Services.Inbox == nil {
+		return Result{Data: map[string]any{"ok": true, "id": "", "persisted": false,
+			"note": "no inbox adapter installed; notification dropped"}}, nil
+	}
+	id, err := c.Env.Services.Inbox.Add(ctx, n)
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: %v", name, err)
+	}
+	return Result{Data: map[string]any{"ok": true, "id": id, "persisted": true}}, nil
+}
+
+// transportHandler serves host.transport.post. kitsoki has no transport
+// registry (chat/TUI transports are not part of a headless run), so every
+// valid call is the domain error upstream returns without one.
+type transportHandler struct{}
+
+func (transportHandler) Call(ctx context.Context, c *Call) (Result, error) {
+	const name = "host.transport.post"
+	if strArg(c.Args, "transport") == "" {
+		return domainErr("%s: transport argument is required", name), nil
+	}
+	if strArg(c.Args, "thread") == "" {
+		return domainErr("%s: thread argument is required", name), nil
+	}
+	return domainErr("%s: no transport registry installed in context", name), nil
+}
+
+// jobsAnswerHandler serves host.jobs.answer_clarification through
+// Env.Services.Jobs.
+type jobsAnswerHandler struct{}
+
+func (jobsAnswerHandler) Call(ctx context.Context, c *Call) (Result, error) {
+	const name = "host.jobs.answer_clarification"
+	id := strArg(c.Args, "job_id")
+	if strings.TrimSpace(id) == "" {
+		return domainErr("%s: job_id argument is required", name), nil
+	}
+	answer, ok := c.Args["answer"]
+	if !ok || answer == nil {
+		return domainErr("%s: answer argument is required", name), nil
+	}
+	if c.Env.Services == nil || c.Env.Services.Jobs == nil {
+		return domainErr("%s: no job store installed in this run", name), nil
+	}
+	if err := c.Env.Services.Jobs.AnswerClarification(ctx, id, answer); err != nil {
+		return domainErr("%v", err), nil
+	}
+	return Result{Data: map[string]any{"answered": true, "job_id": id}}, nil
+}

@@ -1,0 +1,269 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// MaxRunOutput bounds how much output host.run keeps; the rest is dropped
+// and Data.stdout_truncated says so.
+const MaxRunOutput = 4 << 20
+
+// runHandler serves host.run (story-runtime.md §2.8).
+//
+// with:
+//
+//	cmd:           the shell command line (bash -c), or the program when args is given
+//	args:          argv elements; present => cmd is exec'd directly, no shell
+//	shell:         force shell mode (true) or argv mode (false)
+//	cwd:           working directory, relative to the run's working directory
+//	env:           extra environment entries {K: V}
+//	stdin:         text fed to the command
+//	timeout:       seconds (number or numeric string) or a Go duration string
+//	fail_on_error: a non-zero exit is a domain error (on_error applies)
+//
+// Data: {stdout (stdout and stderr interleaved, untrimmed), exit_code, ok,
+// stdout_json? | stdout_json_parse_error?}; a timeout adds timed_out.
+type runHandler struct {
+	selfDir string // prepended to PATH ("" = none)
+}
+
+func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
+	args := c.Args
+	cmdStr := strArg(args, "cmd")
+	if strings.TrimSpace(cmdStr) == "" {
+		return domainErr("host.run: cmd argument is required"), nil
+	}
+	rawArgs, hasArgs := args["args"]
+	var argv []string
+	if hasArgs && rawArgs != nil {
+		list, ok := rawArgs.([]any)
+		if !ok {
+			return domainErr("host.run: args must be a list, got %T", rawArgs), nil
+		}
+		for i, a := range list {
+			s, err := argString(a)
+			if err != nil {
+				return domainErr("host.run: args[%d]: %v", i, err), nil
+			}
+			argv = append(argv, s)
+		}
+	}
+	shell := !hasArgs || rawArgs == nil
+	if s, ok := args["shell"].(bool); ok {
+		shell = s
+	}
+	var timeout time.Duration
+	if to, ok := args["timeout"]; ok && to != nil {
+		d, err := durationArg("host.run", to)
+		if err != nil {
+			return domainErr("%v", err), nil
+		}
+		timeout = d
+	}
+	wd, err := c.Env.workDir()
+	if err != nil {
+		return Result{}, fmt.Errorf("host.run: %v", err)
+	}
+	dir := wd
+	if cwd := strArg(args, "cwd"); cwd != "" {
+		dir = cwd
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(wd, cwd)
+		}
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return domainErr("host.run: cwd %q is not a directory (resolved to %s)", cwd, dir), nil
+		}
+	}
+
+	runCtx := ctx
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	var cmd *exec.Cmd
+	if shell {
+		line := cmdStr
+		if len(argv) > 0 {
+			line += " " + strings.Join(argv, " ")
+		}
+		cmd = shellCommand(runCtx, line)
+	} else {
+		cmd = exec.CommandContext(runCtx, cmdStr, argv...)
+	}
+	cmd.Dir = dir
+	cmd.Env = runEnv(h.selfDir, args["env"])
+	if in, ok := args["stdin"].(string); ok {
+		cmd.Stdin = strings.NewReader(in)
+	}
+	out := &capBuffer{max: MaxRunOutput}
+	cmd.Stdout, cmd.Stderr = out, out
+	setProcessGroup(cmd)
+	cmd.WaitDelay = 2 * time.Second
+	err = cmd.Run()
+	exit := 0
+	if err != nil {
+		var ee *exec.ExitError
+		switch {
+		case ctx.Err() != nil:
+			return Result{}, fmt.Errorf("host.run %q: stopped: %v", cmdStr, ctx.Err())
+		case runCtx.Err() != nil:
+			data := map[string]any{"stdout": out.String(), "exit_code": -1, "ok": false, "timed_out": true}
+			if out.truncated {
+				data["stdout_truncated"] = true
+			}
+			return Result{Data: data, Error: fmt.Sprintf("host.run: timed out after %s", timeout)}, nil
+		case errors.As(err, &ee):
+			exit = ee.ExitCode()
+			if exit < 0 {
+				exit = 1
+			}
+		default:
+			return Result{}, fmt.Errorf("host.run %q: %v", cmdStr, err)
+		}
+	}
+	text := out.String()
+	data := map[string]any{"stdout": text, "exit_code": exit, "ok": exit == 0}
+	if out.truncated {
+		data["stdout_truncated"] = true
+	}
+	if v, perr, found := TrailingJSON(text); found {
+		data["stdout_json"] = v
+	} else if perr != "" {
+		data["stdout_json_parse_error"] = perr
+	}
+	if boolArg(args, "fail_on_error") && exit != 0 {
+		return Result{Data: data, Error: fmt.Sprintf("host.run: command exited %d", exit)}, nil
+	}
+	return Result{Data: data}, nil
+}
+
+// argString converts one args element (story-runtime §2.8): nil → "",
+// strings as they are, bools and numbers in their fmt form (every integer
+// kind, see docs/compat/hosts.md), maps and lists as compact JSON.
+func argString(a any) (string, error) {
+	if n, ok := isInteger(a); ok {
+		return fmt.Sprint(n), nil
+	}
+	switch t := a.(type) {
+	case nil:
+		return "", nil
+	case string:
+		return t, nil
+	case bool, float64, float32:
+		return fmt.Sprint(t), nil
+	case map[string]any, []any:
+		b, err := json.Marshal(t)
+		if err != nil {
+			return "", fmt.Errorf("does not encode as JSON: %v", err)
+		}
+		return string(b), nil
+	case uint64:
+		return fmt.Sprint(t), nil
+	}
+	return "", fmt.Errorf("unsupported type %T", a)
+}
+
+var (
+	bashOnce sync.Once
+	bashPath string
+)
+
+// shellCommand runs line through bash -c (sh -c where bash is missing;
+// cmd /C on Windows).
+func shellCommand(ctx context.Context, line string) *exec.Cmd {
+	if runtime.GOOS == "windows" {
+		return exec.CommandContext(ctx, "cmd", "/C", line)
+	}
+	bashOnce.Do(func() {
+		if p, err := exec.LookPath("bash"); err == nil {
+			bashPath = p
+		}
+	})
+	if bashPath != "" {
+		return exec.CommandContext(ctx, bashPath, "-c", line)
+	}
+	return exec.CommandContext(ctx, "sh", "-c", line)
+}
+
+// runEnv is the process environment, selfDir first on PATH, plus the
+// story's env entries in key order.
+func runEnv(selfDir string, extra any) []string {
+	env := os.Environ()
+	if selfDir != "" {
+		found := false
+		for i, kv := range env {
+			if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+				env[i] = "PATH=" + selfDir + string(os.PathListSeparator) + v
+				found = true
+			}
+		}
+		if !found {
+			env = append(env, "PATH="+selfDir)
+		}
+	}
+	if m, ok := extra.(map[string]any); ok && len(m) > 0 {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			env = append(env, k+"="+stringify(m[k]))
+		}
+	}
+	return env
+}
+
+// SelfDir is the directory of the running kitsoki binary ("" if unknown),
+// which host.run puts first on PATH.
+func SelfDir() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = r
+	}
+	return filepath.Dir(exe)
+}
+
+// capBuffer keeps the first max bytes written and drops the rest. It is
+// safe for the two writers (stdout and stderr) exec gives it.
+type capBuffer struct {
+	mu        sync.Mutex
+	b         bytes.Buffer
+	max       int
+	truncated bool
+}
+
+func (b *capBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if room := b.max - b.b.Len(); room < len(p) {
+		b.truncated = true
+		if room > 0 {
+			b.b.Write(p[:room])
+		}
+		return len(p), nil
+	}
+	return b.b.Write(p)
+}
+
+func (b *capBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}

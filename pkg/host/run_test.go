@@ -1,0 +1,228 @@
+package host
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+func runH() Handler { return runHandler{} }
+
+// TestHostRunReferenceExamples checks the p7 probe values of
+// story-runtime.md §2.8.
+func TestHostRunReferenceExamples(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses a POSIX shell")
+	}
+	env := Env{WorkDir: t.TempDir()}
+	d := mustOK(t, runH(), env, map[string]any{"cmd": `echo hello; echo '{"a": 1}'`})
+	if d["stdout"] != "hello\n{\"a\": 1}\n" || d["exit_code"] != 0 || d["ok"] != true {
+		t.Errorf("echo: %v", d)
+	}
+	if js, _ := d["stdout_json"].(map[string]any); js["a"] != 1 {
+		t.Errorf("stdout_json = %#v", d["stdout_json"])
+	}
+
+	// argv mode, an int element (a YAML integer literal): accepted here
+	// (upstream refuses uint64; docs/compat/hosts.md).
+	for _, n := range []any{3, int64(3), uint64(3)} {
+		d = mustOK(t, runH(), env, map[string]any{"cmd": "printf", "args": []any{"%s|%s", "x y", n}})
+		if d["stdout"] != "x y|3" {
+			t.Errorf("argv %T: %q", n, d["stdout"])
+		}
+	}
+
+	// fail_on_error: the error keeps the data.
+	res, err := call(t, runH(), env, map[string]any{"cmd": "echo oops; exit 4", "fail_on_error": true})
+	if err != nil || res.Error != "host.run: command exited 4" || res.Data["exit_code"] != 4 || res.Data["stdout"] != "oops\n" || res.Data["ok"] != false {
+		t.Errorf("fail_on_error: %+v %v", res, err)
+	}
+	// without it a non-zero exit is a normal result.
+	res, err = call(t, runH(), env, map[string]any{"cmd": "exit 2"})
+	if err != nil || res.Error != "" || res.Data["exit_code"] != 2 || res.Data["ok"] != false || res.Data["stdout"] != "" {
+		t.Errorf("exit 2: %+v %v", res, err)
+	}
+	// missing cmd
+	res, _ = call(t, runH(), env, map[string]any{})
+	if res.Error != "host.run: cmd argument is required" {
+		t.Errorf("missing cmd: %+v", res)
+	}
+	// an unsupported args element is a domain error naming its index.
+	res, _ = call(t, runH(), env, map[string]any{"cmd": "echo", "args": []any{"a", struct{}{}}})
+	if res.Error != "host.run: args[1]: unsupported type struct {}" {
+		t.Errorf("bad element: %q", res.Error)
+	}
+	// exec failure in argv mode is an infra error.
+	if _, err := call(t, runH(), env, map[string]any{"cmd": "definitely-not-a-program-kitsoki", "args": []any{}}); err == nil {
+		t.Error("missing program: no infra error")
+	}
+}
+
+func TestHostRunCombinedOutputAndModes(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses a POSIX shell")
+	}
+	dir := t.TempDir()
+	env := Env{WorkDir: dir}
+	// stdout and stderr interleave into stdout.
+	d := mustOK(t, runH(), env, map[string]any{"cmd": "echo one; echo two >&2; echo three"})
+	if d["stdout"] != "one\ntwo\nthree\n" {
+		t.Errorf("combined: %q", d["stdout"])
+	}
+	if _, ok := d["stderr"]; ok {
+		t.Error("a stderr key: upstream has none (host_error would gain one)")
+	}
+	// argv mode: no shell interpretation.
+	d = mustOK(t, runH(), env, map[string]any{"cmd": "echo", "args": []any{"$HOME", "a b", nil, true, 1.5, map[string]any{"k": "v"}, []any{1}}})
+	if d["stdout"] != "$HOME a b  true 1.5 {\"k\":\"v\"} [1]\n" {
+		t.Errorf("argv: %q", d["stdout"])
+	}
+	// cwd (relative to the working directory), env, stdin, bash.
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d = mustOK(t, runH(), env, map[string]any{"cmd": `printf '{"dir":"%s","v":"%s"}' "$(basename "$PWD")" "$KV"`, "cwd": "sub", "env": map[string]any{"KV": "x1"}})
+	if js, _ := d["stdout_json"].(map[string]any); js["dir"] != "sub" || js["v"] != "x1" {
+		t.Errorf("cwd/env: %v", d)
+	}
+	d = mustOK(t, runH(), env, map[string]any{"cmd": "tr a-z A-Z", "stdin": "shout"})
+	if d["stdout"] != "SHOUT" {
+		t.Errorf("stdin: %q", d["stdout"])
+	}
+	if _, err := exec.LookPath("bash"); err == nil {
+		d = mustOK(t, runH(), env, map[string]any{"cmd": `[[ -n "$BASH_VERSION" ]] && echo bash`})
+		if d["stdout"] != "bash\n" {
+			t.Errorf("not run by bash: %q", d["stdout"])
+		}
+	}
+	res, _ := call(t, runH(), env, map[string]any{"cmd": "true", "cwd": "nope"})
+	if !strings.Contains(res.Error, `cwd "nope" is not a directory`) {
+		t.Errorf("bad cwd: %q", res.Error)
+	}
+	// the kitsoki binary's directory is first on PATH.
+	self := t.TempDir()
+	writeFile(t, filepath.Join(self, "kitsoki-selftest"), "#!/bin/sh\necho from-self\n")
+	if err := os.Chmod(filepath.Join(self, "kitsoki-selftest"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d = mustOK(t, runHandler{selfDir: self}, env, map[string]any{"cmd": "kitsoki-selftest"})
+	if d["stdout"] != "from-self\n" {
+		t.Errorf("self dir on PATH: %v", d)
+	}
+}
+
+func TestHostRunTimeouts(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses a POSIX shell")
+	}
+	env := Env{WorkDir: t.TempDir()}
+	for _, to := range []any{"100ms", 0.1, "0.1"} {
+		res, err := call(t, runH(), env, map[string]any{"cmd": "echo started; sleep 30", "timeout": to})
+		if err != nil {
+			t.Fatalf("timeout %v: infra error %v", to, err)
+		}
+		if !strings.HasPrefix(res.Error, "host.run: timed out after ") || res.Data["timed_out"] != true || res.Data["exit_code"] != -1 || res.Data["ok"] != false || res.Data["stdout"] != "started\n" {
+			t.Errorf("timeout %v: %+v", to, res)
+		}
+	}
+	// integer seconds (YAML literal, any integer kind) are accepted.
+	for _, to := range []any{1, uint64(1), int64(1), "1s", "2"} {
+		d := mustOK(t, runH(), env, map[string]any{"cmd": "true", "timeout": to})
+		if d["ok"] != true {
+			t.Errorf("timeout %v: %v", to, d)
+		}
+	}
+	for _, to := range []any{"soon", 0, -1, "-2s", true, []any{1}} {
+		res, _ := call(t, runH(), env, map[string]any{"cmd": "true", "timeout": to})
+		if !strings.HasPrefix(res.Error, "host.run: timeout must be a positive number of seconds or a duration string") {
+			t.Errorf("timeout %v: %q", to, res.Error)
+		}
+	}
+}
+
+// TestHostRunCancelKillsProcessTree: a cancelled run stops the command and
+// its children (bash -c spawns a sleeping grandchild).
+func TestHostRunCancelKillsProcessTree(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses a POSIX shell")
+	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := runH().Call(ctx, &Call{Args: map[string]any{"cmd": "sleep 30 & echo $! > " + pidFile + "; wait"}})
+		done <- err
+	}()
+	var pid string
+	for i := 0; i < 1000 && pid == ""; i++ {
+		time.Sleep(10 * time.Millisecond)
+		b, _ := os.ReadFile(pidFile)
+		if s := strings.TrimSpace(string(b)); strings.HasSuffix(string(b), "\n") {
+			pid = s
+		}
+	}
+	if pid == "" {
+		t.Fatal("child never started")
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "stopped") {
+			t.Errorf("err = %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("host.run did not return after cancel")
+	}
+	for i := 0; i < 500; i++ {
+		if exec.Command("kill", "-0", pid).Run() != nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Errorf("grandchild %s survived the cancel", pid)
+}
+
+func TestHostRunOutputCap(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses a POSIX shell")
+	}
+	d := mustOK(t, runH(), Env{WorkDir: t.TempDir()}, map[string]any{"cmd": "head -c 5000000 /dev/zero | tr '\\0' a"})
+	if len(d["stdout"].(string)) != MaxRunOutput || d["stdout_truncated"] != true {
+		t.Errorf("cap: len %d truncated %v", len(d["stdout"].(string)), d["stdout_truncated"])
+	}
+}
+
+func TestTrailingJSON(t *testing.T) {
+	cases := []struct {
+		out     string
+		want    string // JSON-ish %v of the value, "" = none
+		wantErr bool
+	}{
+		{"hello\n{\"a\": 1}\n", "map[a:1]", false},
+		{"{\"a\":1}", "map[a:1]", false},
+		{"log line\n{\n  \"a\": {\n    \"b\": [1, 2]\n  }\n}\n", "map[a:map[b:[1 2]]]", false},
+		{"x\n[\n  {\"a\": 1},\n  {\"b\": 2}\n]", "[map[a:1] map[b:2]]", false},
+		{"{\"first\":1}\nthen {\"b\":2}", "", false},
+		{"plain text", "", false},
+		{"", "", false},
+		{"hello\n{\"a\": 1", "", true},
+		{"hello\n{broken}", "", true},
+		{"{\"a\":1}\n{\"b\":2}", "map[b:2]", false},
+		{"{\"a\": 1.5, \"n\": 12345678901}", "map[a:1.5 n:12345678901]", false},
+	}
+	for _, c := range cases {
+		v, perr, found := TrailingJSON(c.out)
+		got := ""
+		if found {
+			got = sprint(v)
+		}
+		if got != c.want || (perr != "") != c.wantErr {
+			t.Errorf("TrailingJSON(%q) = %q, err %q; want %q err %v", c.out, got, perr, c.want, c.wantErr)
+		}
+	}
+}

@@ -1,0 +1,333 @@
+package host
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Embedder turns texts into vectors (pkg/agent's LocalEmbedder, adapted by
+// the composition root: plugin.HostEmbedder).
+type Embedder interface {
+	// Model names the embedding model; it keys the vector cache.
+	Model() string
+	// Embed returns one vector per text, in order; query selects the
+	// model's query prefix instead of its document prefix.
+	Embed(ctx context.Context, texts []string, query bool) ([][]float32, error)
+}
+
+// SearchOptions configures host.agent.search.
+type SearchOptions struct {
+	Embedder Embedder
+	// CacheDir holds the vector cache ("" = <workdir>/.kitsoki-embed-cache).
+	CacheDir string
+	// MaxFiles bounds how many files one corpus may select (0 = 2000).
+	MaxFiles int
+}
+
+// Search defaults and limits.
+const (
+	DefaultTopK       = 5
+	DefaultChunkLines = 40
+	maxChunkBytes     = 4000
+	maxCorpusFile     = 2 << 20
+)
+
+// NewAgentSearch returns the host.agent.search handler:
+//
+//	with:
+//	  query:       the text to look for (required)
+//	  corpus:      a glob (or a list of globs) relative to the working directory, "**" for any depth (required)
+//	  top_k:       hits to return (default 5)
+//	  min_score:   drop hits scoring below it (cosine, default 0)
+//	  chunk_lines: lines per chunk (default 40)
+//
+// Data: {ok, hits: [{path, chunk, start_line, end_line, score, text}],
+// top: the best hit or null, count, chunks, model}. Document vectors are
+// cached on disk per model, chunking and file content hash, so an
+// unchanged file is never embedded twice.
+func NewAgentSearch(o SearchOptions) Handler { return &agentSearch{o: o} }
+
+type agentSearch struct{ o SearchOptions }
+
+type chunk struct {
+	path       string
+	index      int
+	start, end int
+	text       string
+}
+
+func (h *agentSearch) Call(ctx context.Context, c *Call) (Result, error) {
+	const name = "host.agent.search"
+	query := strArg(c.Args, "query")
+	if strings.TrimSpace(query) == "" {
+		return domainErr("%s: query argument is required", name), nil
+	}
+	var globs []string
+	switch t := c.Args["corpus"].(type) {
+	case string:
+		if strings.TrimSpace(t) != "" {
+			globs = []string{t}
+		}
+	case []any:
+		for _, g := range t {
+			if s := stringify(g); strings.TrimSpace(s) != "" {
+				globs = append(globs, s)
+			}
+		}
+	}
+	if len(globs) == 0 {
+		return domainErr("%s: corpus argument is required: a glob such as \"docs/**/*.md\" (or a list of them)", name), nil
+	}
+	topK, err := intArg(name, c.Args, "top_k", DefaultTopK)
+	if err != nil {
+		return domainErr("%v", err), nil
+	}
+	if topK == 0 {
+		topK = DefaultTopK
+	}
+	minScore, err := floatArg(name, c.Args, "min_score", 0)
+	if err != nil {
+		return domainErr("%v", err), nil
+	}
+	chunkLines, err := intArg(name, c.Args, "chunk_lines", DefaultChunkLines)
+	if err != nil {
+		return domainErr("%v", err), nil
+	}
+	if chunkLines == 0 {
+		chunkLines = DefaultChunkLines
+	}
+	if h.o.Embedder == nil {
+		return domainErr("%s: no embedder is configured; set routing.embedding.endpoint (a running llama-server --embeddings) or routing.embedding.model in app.yaml", name), nil
+	}
+	wd, err := c.Env.workDir()
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: %v", name, err)
+	}
+	maxFiles := h.o.MaxFiles
+	if maxFiles <= 0 {
+		maxFiles = 2000
+	}
+	seen := map[string]bool{}
+	var files []string
+	for _, g := range globs {
+		m, err := Glob(wd, g, maxFiles)
+		if err != nil {
+			return domainErr("%s: corpus: %v", name, err), nil
+		}
+		for _, f := range m {
+			if !seen[f] {
+				seen[f] = true
+				files = append(files, f)
+			}
+		}
+	}
+	sort.Strings(files)
+	if len(files) > maxFiles {
+		return domainErr("%s: corpus selects %d files, more than %d; narrow the glob", name, len(files), maxFiles), nil
+	}
+	cacheDir := h.o.CacheDir
+	if cacheDir == "" {
+		cacheDir = filepath.Join(wd, ".kitsoki-embed-cache")
+	}
+	model := h.o.Embedder.Model()
+
+	// Chunk every file; reuse cached vectors per (model, chunking, content).
+	type fileVecs struct {
+		chunks []chunk
+		vecs   [][]float32
+		key    string
+	}
+	var all []*fileVecs
+	var pending []*fileVecs
+	var pendingTexts []string
+	for _, f := range files {
+		data, err := readLimited(filepath.Join(wd, f), maxCorpusFile)
+		if err != nil || !utf8.Valid(data) {
+			continue // binary, huge or unreadable files are not searched
+		}
+		fv := &fileVecs{chunks: chunkText(f, string(data), chunkLines)}
+		if len(fv.chunks) == 0 {
+			continue
+		}
+		sum := sha256.Sum256(data)
+		fv.key = cacheKey(model, chunkLines, hex.EncodeToString(sum[:]))
+		if v, ok := loadVectors(cacheDir, fv.key, len(fv.chunks)); ok {
+			fv.vecs = v
+		} else {
+			pending = append(pending, fv)
+			for _, ch := range fv.chunks {
+				pendingTexts = append(pendingTexts, ch.text)
+			}
+		}
+		all = append(all, fv)
+	}
+	if len(pendingTexts) > 0 {
+		vecs, err := h.o.Embedder.Embed(ctx, pendingTexts, false)
+		if err != nil {
+			return Result{}, fmt.Errorf("%s: embedding the corpus: %v", name, err)
+		}
+		if len(vecs) != len(pendingTexts) {
+			return Result{}, fmt.Errorf("%s: the embedder returned %d vectors for %d chunks", name, len(vecs), len(pendingTexts))
+		}
+		i := 0
+		for _, fv := range pending {
+			fv.vecs = vecs[i : i+len(fv.chunks)]
+			i += len(fv.chunks)
+			// A cache that cannot be written costs speed, not answers.
+			_ = storeVectors(cacheDir, fv.key, model, fv.vecs)
+		}
+	}
+	qv, err := h.o.Embedder.Embed(ctx, []string{query}, true)
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: embedding the query: %v", name, err)
+	}
+	if len(qv) != 1 {
+		return Result{}, fmt.Errorf("%s: the embedder returned %d vectors for the query", name, len(qv))
+	}
+	type scored struct {
+		ch    chunk
+		score float64
+	}
+	var hits []scored
+	total := 0
+	for _, fv := range all {
+		for i, ch := range fv.chunks {
+			total++
+			s, err := cosine(qv[0], fv.vecs[i])
+			if err != nil {
+				return Result{}, fmt.Errorf("%s: %s chunk %d: %v", name, ch.path, ch.index, err)
+			}
+			if s >= minScore {
+				hits = append(hits, scored{ch, s})
+			}
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].score != hits[j].score {
+			return hits[i].score > hits[j].score
+		}
+		if hits[i].ch.path != hits[j].ch.path {
+			return hits[i].ch.path < hits[j].ch.path
+		}
+		return hits[i].ch.index < hits[j].ch.index
+	})
+	if len(hits) > topK {
+		hits = hits[:topK]
+	}
+	out := make([]any, len(hits))
+	for i, s := range hits {
+		out[i] = map[string]any{
+			"path": s.ch.path, "chunk": s.ch.index, "start_line": s.ch.start, "end_line": s.ch.end,
+			"score": math.Round(s.score*1e6) / 1e6, "text": s.ch.text,
+		}
+	}
+	var top any
+	if len(out) > 0 {
+		top = out[0]
+	}
+	return Result{Data: map[string]any{
+		"ok": true, "hits": out, "top": top, "count": len(out), "chunks": total, "model": model,
+	}}, nil
+}
+
+// chunkText splits text into chunks of at most lines lines (and about
+// maxChunkBytes bytes), skipping blank chunks. Lines are 1-based.
+func chunkText(path, text string, lines int) []chunk {
+	ls := strings.SplitAfter(text, "\n")
+	var out []chunk
+	var b strings.Builder
+	start := 1
+	flush := func(end int) {
+		if t := strings.TrimSpace(b.String()); t != "" {
+			out = append(out, chunk{path: path, index: len(out), start: start, end: end, text: strings.TrimRight(b.String(), "\n")})
+		}
+		b.Reset()
+		start = end + 1
+	}
+	n := 0
+	for i, l := range ls {
+		if l == "" {
+			continue
+		}
+		if b.Len() > 0 && b.Len()+len(l) > maxChunkBytes {
+			flush(i)
+			n = 0
+		}
+		b.WriteString(l)
+		n++
+		if n >= lines {
+			flush(i + 1)
+			n = 0
+		}
+	}
+	if b.Len() > 0 {
+		total := len(ls)
+		if ls[total-1] == "" {
+			total--
+		}
+		flush(total)
+	}
+	return out
+}
+
+func cosine(a, b []float32) (float64, error) {
+	if len(a) != len(b) {
+		return 0, fmt.Errorf("vector sizes differ (%d and %d): was the cache written by another model setting? delete the cache directory", len(a), len(b))
+	}
+	var dot, na, nb float64
+	for i := range a {
+		dot += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
+	}
+	if na == 0 || nb == 0 {
+		return 0, nil
+	}
+	return dot / (math.Sqrt(na) * math.Sqrt(nb)), nil
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+// cacheKey names the cache file of one file's vectors.
+func cacheKey(model string, chunkLines int, contentSHA string) string {
+	return fmt.Sprintf("%s/%s-l%d", unsafeName.ReplaceAllString(model, "-"), contentSHA[:32], chunkLines)
+}
+
+type vecFile struct {
+	Model   string      `json:"model"`
+	Vectors [][]float32 `json:"vectors"`
+}
+
+func loadVectors(dir, key string, n int) ([][]float32, bool) {
+	b, err := readLimited(filepath.Join(dir, key+".json"), 256<<20)
+	if err != nil {
+		return nil, false
+	}
+	var vf vecFile
+	if json.Unmarshal(b, &vf) != nil || len(vf.Vectors) != n {
+		return nil, false
+	}
+	return vf.Vectors, true
+}
+
+func storeVectors(dir, key, model string, vecs [][]float32) error {
+	p := filepath.Join(dir, key+".json")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	b, err := json.Marshal(vecFile{Model: model, Vectors: vecs})
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(p, b, 0o644)
+}

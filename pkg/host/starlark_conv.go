@@ -1,0 +1,126 @@
+package host
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"go.starlark.net/starlark"
+)
+
+// toStarlark converts a JSON-like Go value.
+func toStarlark(v any) (starlark.Value, error) {
+	if n, ok := isInteger(v); ok {
+		return starlark.MakeInt64(n), nil
+	}
+	switch t := v.(type) {
+	case nil:
+		return starlark.None, nil
+	case bool:
+		return starlark.Bool(t), nil
+	case uint64:
+		return starlark.MakeUint64(t), nil
+	case float64:
+		return starlark.Float(t), nil
+	case float32:
+		return starlark.Float(t), nil
+	case string:
+		return starlark.String(t), nil
+	case map[string]any:
+		d := starlark.NewDict(len(t))
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			x, err := toStarlark(t[k])
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", k, err)
+			}
+			if err := d.SetKey(starlark.String(k), x); err != nil {
+				return nil, err
+			}
+		}
+		return d, nil
+	case []any:
+		l := make([]starlark.Value, len(t))
+		for i, e := range t {
+			x, err := toStarlark(e)
+			if err != nil {
+				return nil, fmt.Errorf("[%d]: %w", i, err)
+			}
+			l[i] = x
+		}
+		return starlark.NewList(l), nil
+	case []string:
+		l := make([]starlark.Value, len(t))
+		for i, e := range t {
+			l[i] = starlark.String(e)
+		}
+		return starlark.NewList(l), nil
+	}
+	return nil, fmt.Errorf("a %T cannot be passed to Starlark", v)
+}
+
+// fromStarlark converts a Starlark value to a JSON-like Go value (int for
+// integers that fit, float64, string, bool, nil, map[string]any, []any).
+func fromStarlark(v starlark.Value, depth int) (any, error) {
+	if depth > 100 {
+		return nil, fmt.Errorf("value nests deeper than 100 levels")
+	}
+	switch t := v.(type) {
+	case starlark.NoneType:
+		return nil, nil
+	case starlark.Bool:
+		return bool(t), nil
+	case starlark.Int:
+		if n, ok := t.Int64(); ok && n >= math.MinInt && n <= math.MaxInt {
+			return int(n), nil
+		}
+		return nil, fmt.Errorf("integer %s does not fit in 64 bits", t.String())
+	case starlark.Float:
+		f := float64(t)
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("float %s has no JSON form", t.String())
+		}
+		return f, nil
+	case starlark.String:
+		return string(t), nil
+	case *starlark.Dict:
+		out := make(map[string]any, t.Len())
+		for _, it := range t.Items() {
+			k, ok := it[0].(starlark.String)
+			if !ok {
+				return nil, fmt.Errorf("dict key %s is a %s; only string keys can leave the script", it[0].String(), it[0].Type())
+			}
+			x, err := fromStarlark(it[1], depth+1)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", string(k), err)
+			}
+			out[string(k)] = x
+		}
+		return out, nil
+	case *starlark.List:
+		out := make([]any, t.Len())
+		for i := 0; i < t.Len(); i++ {
+			x, err := fromStarlark(t.Index(i), depth+1)
+			if err != nil {
+				return nil, fmt.Errorf("[%d]: %w", i, err)
+			}
+			out[i] = x
+		}
+		return out, nil
+	case starlark.Tuple:
+		out := make([]any, len(t))
+		for i, e := range t {
+			x, err := fromStarlark(e, depth+1)
+			if err != nil {
+				return nil, fmt.Errorf("[%d]: %w", i, err)
+			}
+			out[i] = x
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("a %s value cannot leave the script (use dicts, lists, strings, numbers, bools, None)", v.Type())
+}

@@ -1,0 +1,108 @@
+package host
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// HTTP cassette record modes (SetRecordMode; flows read them from
+// KITSOKI_HTTP_CASSETTE_RECORD).
+const (
+	RecordNone        = "none"         // replay only (default)
+	RecordNewEpisodes = "new_episodes" // replay, and record what the cassette lacks
+	RecordAll         = "all"          // ignore the recording, record everything afresh
+)
+
+// SetRecordMode switches the cassette to recording: a request it cannot
+// answer (new_episodes) or every request (all) goes to the network and is
+// added; Flush writes the file. "1" and "true" mean new_episodes, ""
+// and "0"/"false" none.
+func (c *HTTPCassette) SetRecordMode(mode string) error {
+	switch strings.ToLower(strings.TrimSpace(mode)) {
+	case "", "0", "false", RecordNone:
+		mode = RecordNone
+	case "1", "true", RecordNewEpisodes:
+		mode = RecordNewEpisodes
+	case RecordAll:
+	default:
+		return fmt.Errorf("http cassette %s: record mode %q is not one of none, new_episodes, all", c.Path, mode)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.record = mode
+	if mode == RecordAll {
+		c.Exchanges, c.played = nil, nil
+	}
+	return nil
+}
+
+func (c *HTTPCassette) recording() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.record == RecordNewEpisodes || c.record == RecordAll
+}
+
+// add records one exchange.
+func (c *HTTPCassette) add(method, url string, r *httpResponse) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	h := map[string]string{}
+	if ct := r.headers["Content-Type"]; ct != "" {
+		h["Content-Type"] = ct
+	}
+	c.Exchanges = append(c.Exchanges, HTTPExchange{Method: method, URL: url, Status: r.status, Headers: h, Body: r.body})
+	c.played = append(c.played, true)
+	c.dirty = true
+}
+
+// Flush writes a recording cassette back to its file (atomically) when it
+// gained exchanges; it does nothing in replay mode.
+func (c *HTTPCassette) Flush() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.dirty {
+		return nil
+	}
+	type resp struct {
+		Status  int               `yaml:"status"`
+		Headers map[string]string `yaml:"headers,omitempty"`
+		Body    string            `yaml:"body"`
+	}
+	type req struct {
+		Method     string `yaml:"method,omitempty"`
+		URL        string `yaml:"url,omitempty"`
+		URLPattern string `yaml:"url_pattern,omitempty"`
+	}
+	type ex struct {
+		Request req  `yaml:"request"`
+		Resp    resp `yaml:"response"`
+	}
+	out := struct {
+		Kind       string `yaml:"kind"`
+		RecordMode string `yaml:"record_mode"`
+		Exchanges  []ex   `yaml:"exchanges"`
+	}{Kind: "http_cassette", RecordMode: RecordNone}
+	for _, e := range c.Exchanges {
+		r := req{Method: e.Method, URL: e.URL}
+		if e.URLPattern != nil {
+			r.URLPattern = e.URLPattern.String()
+		}
+		out.Exchanges = append(out.Exchanges, ex{Request: r, Resp: resp{Status: e.Status, Headers: e.Headers, Body: e.Body}})
+	}
+	b, err := yaml.Marshal(out)
+	if err != nil {
+		return fmt.Errorf("flush starlark http cassette %s: %v", c.Path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(c.Path), 0o755); err != nil {
+		return fmt.Errorf("flush starlark http cassette: %v", err)
+	}
+	if err := writeFileAtomic(c.Path, b, 0o644); err != nil {
+		return fmt.Errorf("flush starlark http cassette: %v", err)
+	}
+	c.dirty = false
+	return nil
+}

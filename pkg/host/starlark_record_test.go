@@ -1,0 +1,66 @@
+package host
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// TestHTTPCassetteRecord: in new_episodes mode a request the cassette
+// lacks goes to a real (loopback) server and is recorded; Flush writes a
+// cassette that then replays without the network.
+func TestHTTPCassetteRecord(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"path":%q}`, r.URL.Path)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "s.star"), "def main(ctx):\n    a = ctx.http.get(ctx.inputs[\"base\"] + \"/old\").json()[\"path\"]\n    b = ctx.http.get(ctx.inputs[\"base\"] + \"/new\").json()[\"path\"]\n    return {\"out\": a + b}\n")
+	writeFile(t, filepath.Join(dir, "s.star.yaml"), "inputs:\n  base: { type: string }\noutputs:\n  out: { type: string }\n")
+	cpath := filepath.Join(dir, "c.http.yaml")
+	writeFile(t, cpath, fmt.Sprintf("kind: http_cassette\nexchanges:\n  - request: { method: GET, url: %q }\n    response: { status: 200, body: '{\"path\":\"/recorded-old\"}' }\n", srv.URL+"/old"))
+	c := loadHTTP(t, cpath)
+	if err := c.SetRecordMode("sometimes"); err == nil || !strings.Contains(err.Error(), "not one of none, new_episodes, all") {
+		t.Errorf("bad mode: %v", err)
+	}
+	if err := c.SetRecordMode("1"); err != nil {
+		t.Fatal(err)
+	}
+	args := map[string]any{"script": "s.star", "inputs": map[string]any{"base": srv.URL}}
+	d := mustOK(t, NewStarlarkRun(StarlarkOptions{HTTPCassette: c}), starEnv(dir), args)
+	if d["out"] != "/recorded-old/new" || hits.Load() != 1 {
+		t.Fatalf("record: %v, %d server hits", d, hits.Load())
+	}
+	if err := c.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(cpath)
+	if !strings.Contains(string(b), "record_mode: none") || !strings.Contains(string(b), srv.URL+"/new") {
+		t.Errorf("flushed:\n%s", b)
+	}
+	// the flushed file replays both, with no network
+	d = mustOK(t, NewStarlarkRun(StarlarkOptions{HTTPCassette: loadHTTP(t, cpath), NoNetwork: true}), starEnv(dir), args)
+	if d["out"] != "/recorded-old/new" || hits.Load() != 1 {
+		t.Errorf("replay: %v, %d hits", d, hits.Load())
+	}
+	// NoNetwork wins over recording
+	c2 := loadHTTP(t, cpath)
+	_ = c2.SetRecordMode(RecordAll)
+	res, _ := call(t, NewStarlarkRun(StarlarkOptions{HTTPCassette: c2, NoNetwork: true}), starEnv(dir), args)
+	if !strings.Contains(res.Error, "allows no network") {
+		t.Errorf("no network: %q", res.Error)
+	}
+	// a replay-only cassette never flushes
+	c3 := loadHTTP(t, cpath)
+	if err := c3.Flush(); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,265 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"go.starlark.net/lib/json"
+	"go.starlark.net/lib/math"
+	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
+	"go.starlark.net/syntax"
+)
+
+// StarlarkOptions configures host.starlark.run.
+type StarlarkOptions struct {
+	// HTTPCassette answers ctx.http (flows: starlark_http_cassette). When
+	// set, no request reaches the network.
+	HTTPCassette *HTTPCassette
+	// Inspect answers ctx.fs / ctx.probe first (starlark_inspect_cassette).
+	Inspect *InspectCassette
+	// HTTPClient makes real requests when there is no cassette (nil = a
+	// client with a 30s timeout). NoNetwork refuses them instead.
+	HTTPClient *http.Client
+	NoNetwork  bool
+	// MaxSteps bounds a script's execution steps (0 = DefaultStarlarkSteps).
+	MaxSteps uint64
+}
+
+// DefaultStarlarkSteps is the default execution step limit of a script.
+const DefaultStarlarkSteps = 50_000_000
+
+// Limits on what a script may read.
+const (
+	maxScript   = 4 << 20
+	maxFSRead   = 8 << 20
+	maxHTTPBody = 16 << 20
+	maxGlob     = 10_000
+)
+
+// NewStarlarkRun returns the host.starlark.run handler.
+func NewStarlarkRun(o StarlarkOptions) Handler { return &starlarkRun{o: o} }
+
+type starlarkRun struct{ o StarlarkOptions }
+
+// StarlarkScript resolves with.script against the story directory and
+// refuses one outside it.
+func StarlarkScript(storyDir, script string) (string, error) {
+	if strings.TrimSpace(script) == "" {
+		return "", errors.New("host.starlark.run: script argument is required")
+	}
+	base := storyDir
+	if base == "" {
+		base = os.Getenv("KITSOKI_APP_DIR")
+	}
+	if base == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("host.starlark.run: %v", err)
+		}
+		base = wd
+	}
+	base, _ = filepath.Abs(base)
+	return confine("host.starlark.run", "script", base, script)
+}
+
+func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
+	const name = "host.starlark.run"
+	fail := func(format string, a ...any) (Result, error) {
+		return domainErr(name+": "+format, a...), nil
+	}
+	script := strArg(c.Args, "script")
+	path, err := StarlarkScript(c.Env.StoryDir, script)
+	if err != nil {
+		return domainErr("%v", err), nil
+	}
+	src, err := readLimited(path, maxScript)
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: script %q cannot be read: %v", name, script, errText(err))
+	}
+	scData, err := readLimited(path+".yaml", maxSidecar)
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: script %q has no readable sidecar (expected %s): %v", name, script, path+".yaml", errText(err))
+	}
+	sc, err := ParseSidecar(path+".yaml", scData)
+	if err != nil {
+		return fail("sidecar is malformed: %v", err)
+	}
+	var rawIn map[string]any
+	switch t := c.Args["inputs"].(type) {
+	case nil:
+		rawIn = map[string]any{}
+	case map[string]any:
+		rawIn = t
+	default:
+		return fail("inputs must be a mapping of name: value, got %T", t)
+	}
+	inputs, err := sc.CheckInputs(rawIn)
+	if err != nil {
+		return fail("%v", err)
+	}
+	world := map[string]any{}
+	for k, v := range c.Env.World {
+		world[k] = v
+	}
+	if ow, ok := c.Args["world"].(map[string]any); ok {
+		for k, v := range ow {
+			world[k] = v
+		}
+	}
+	storyDir := filepath.Dir(path)
+	if c.Env.StoryDir != "" {
+		storyDir, _ = filepath.Abs(c.Env.StoryDir)
+	}
+	sctx := &scriptCtx{o: &h.o, ctx: ctx, storyDir: storyDir, world: world}
+	ctxVal, err := sctx.value(inputs)
+	if err != nil {
+		return fail("inputs: %v", err)
+	}
+
+	predeclared := starlark.StringDict{"json": json.Module, "math": math.Module, "struct": starlark.NewBuiltin("struct", starlarkstruct.Make)}
+	opts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
+	thread := &starlark.Thread{Name: name + " " + script, Print: func(*starlark.Thread, string) {}}
+	steps := h.o.MaxSteps
+	if steps == 0 {
+		steps = DefaultStarlarkSteps
+	}
+	thread.Load = newModuleLoader(ctx, steps, storyDir, filepath.Dir(path), opts, predeclared)
+	thread.SetMaxExecutionSteps(steps)
+	stop := context.AfterFunc(ctx, func() { thread.Cancel("the run was stopped") })
+	defer stop()
+
+	globals, err := starlark.ExecFileOptions(opts, thread, script, src, predeclared)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Result{}, fmt.Errorf("%s: %v", name, ctx.Err())
+		}
+		return fail("%s", scriptErr(err, steps))
+	}
+	mainFn, ok := globals["main"].(starlark.Callable)
+	if !ok {
+		return fail("script %q defines no main(ctx) function", script)
+	}
+	ret, err := starlark.Call(thread, mainFn, starlark.Tuple{ctxVal}, nil)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Result{}, fmt.Errorf("%s: %v", name, ctx.Err())
+		}
+		return fail("starlark: main(ctx): %s", scriptErr(err, steps))
+	}
+	d, ok := ret.(*starlark.Dict)
+	if !ok {
+		return fail("main(ctx) must return a dict of the declared outputs, got %s", ret.Type())
+	}
+	goOut, err := fromStarlark(d, 0)
+	if err != nil {
+		return fail("main(ctx) returned %v", err)
+	}
+	out := goOut.(map[string]any)
+	if err := sc.CheckOutputs(out); err != nil {
+		return fail("%v", err)
+	}
+	if len(sctx.exchanges) > 0 {
+		out["__http_exchanges"] = sctx.exchanges
+	}
+	if len(sctx.inspections) > 0 {
+		out["__inspections"] = sctx.inspections
+	}
+	return Result{Data: out}, nil
+}
+
+// scriptErr is a script error's message (EvalError: its message, a step
+// limit said plainly; syntax errors keep their position).
+func scriptErr(err error, steps uint64) string {
+	var ee *starlark.EvalError
+	if errors.As(err, &ee) {
+		if strings.Contains(ee.Msg, "too many steps") {
+			return fmt.Sprintf("the script ran more than %d steps and was stopped (an endless loop?)", steps)
+		}
+		return ee.Msg
+	}
+	return err.Error()
+}
+
+func readLimited(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return nil, err
+	} else if fi.IsDir() {
+		return nil, errors.New("is a directory")
+	}
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("larger than %d bytes", max)
+	}
+	return b, nil
+}
+
+var defaultHTTP = &http.Client{Timeout: 30 * time.Second}
+
+// newModuleLoader serves load("lib.star", ...) from .star files inside the
+// story directory (paths relative to the loading script's directory, or
+// to the story directory when they start with "//"), each loaded once per
+// call; a cycle is an error.
+func newModuleLoader(ctx context.Context, steps uint64, storyDir, scriptDir string, opts *syntax.FileOptions, predeclared starlark.StringDict) func(*starlark.Thread, string) (starlark.StringDict, error) {
+	type entry struct {
+		globals starlark.StringDict
+		err     error
+		loading bool
+	}
+	cache := map[string]*entry{}
+	var load func(*starlark.Thread, string) (starlark.StringDict, error)
+	load = func(th *starlark.Thread, module string) (starlark.StringDict, error) {
+		rel := module
+		base := scriptDir
+		if r, ok := strings.CutPrefix(module, "//"); ok {
+			rel, base = r, storyDir
+		}
+		if !strings.HasSuffix(rel, ".star") {
+			return nil, fmt.Errorf("load(%q): only .star files inside the story directory can be loaded", module)
+		}
+		abs := rel
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(base, rel)
+		}
+		abs, err := confine("load", "module", storyDir, abs)
+		if err != nil {
+			return nil, fmt.Errorf("load(%q): the module is outside the story directory", module)
+		}
+		if e, ok := cache[abs]; ok {
+			if e.loading {
+				return nil, fmt.Errorf("load(%q): import cycle", module)
+			}
+			return e.globals, e.err
+		}
+		e := &entry{loading: true}
+		cache[abs] = e
+		src, err := readLimited(abs, maxScript)
+		if err != nil {
+			e.err = fmt.Errorf("load(%q): %s", module, errText(err))
+		} else {
+			sub := &starlark.Thread{Name: th.Name, Print: th.Print, Load: load}
+			sub.SetMaxExecutionSteps(steps)
+			stop := context.AfterFunc(ctx, func() { sub.Cancel("the run was stopped") })
+			e.globals, e.err = starlark.ExecFileOptions(opts, sub, module, src, predeclared)
+			stop()
+		}
+		e.loading = false
+		return e.globals, e.err
+	}
+	return load
+}

@@ -1,0 +1,256 @@
+package host
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Sidecar is a Starlark script's interface file (<script>.yaml): typed
+// inputs, checked before the script runs, and typed outputs, checked
+// after (every declared output returned, no undeclared key).
+type Sidecar struct {
+	Inputs  map[string]Field
+	Outputs map[string]Field
+	// InputOrder / OutputOrder keep the file's order, for messages.
+	InputOrder, OutputOrder []string
+}
+
+// Field is one declared input or output.
+type Field struct {
+	Type        string // string|int|number|bool|object|list|any
+	Required    bool
+	Default     any
+	HasDefault  bool
+	Description string
+}
+
+// SidecarTypes are the type names a sidecar may use.
+var SidecarTypes = []string{"string", "int", "number", "bool", "object", "list", "any"}
+
+// maxSidecar bounds a sidecar file.
+const maxSidecar = 1 << 20
+
+// ParseSidecar parses a sidecar; path labels errors (file:line: message).
+// Unknown keys inside a field are ignored (upstream sidecars carry notes);
+// an unknown type, a field that is not a mapping, or bad YAML is an error.
+func ParseSidecar(path string, data []byte) (*Sidecar, error) {
+	if len(data) > maxSidecar {
+		return nil, fmt.Errorf("%s: sidecar is larger than %d bytes", path, maxSidecar)
+	}
+	var root yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&root); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: the sidecar is empty; declare inputs: and outputs:", path)
+		}
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	doc := &root
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
+		doc = doc.Content[0]
+	}
+	if doc.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("%s:%d: the sidecar must be a mapping with inputs: and outputs:", path, doc.Line)
+	}
+	sc := &Sidecar{Inputs: map[string]Field{}, Outputs: map[string]Field{}}
+	for i := 0; i+1 < len(doc.Content); i += 2 {
+		k, v := doc.Content[i], doc.Content[i+1]
+		switch k.Value {
+		case "inputs":
+			if err := parseFields(path, "inputs", v, sc.Inputs, &sc.InputOrder); err != nil {
+				return nil, err
+			}
+		case "outputs":
+			if err := parseFields(path, "outputs", v, sc.Outputs, &sc.OutputOrder); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return sc, nil
+}
+
+func parseFields(path, section string, n *yaml.Node, into map[string]Field, order *[]string) error {
+	if n.Kind == yaml.ScalarNode && (n.Tag == "!!null" || n.Value == "") {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return fmt.Errorf("%s:%d: %s: must be a mapping of name: {type: ...}", path, n.Line, section)
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		name := k.Value
+		if _, dup := into[name]; dup {
+			return fmt.Errorf("%s:%d: %s.%s is declared twice", path, k.Line, section, name)
+		}
+		f := Field{Type: "any"}
+		switch v.Kind {
+		case yaml.ScalarNode:
+			// shorthand: name: string
+			if v.Value != "" && v.Tag != "!!null" {
+				f.Type = v.Value
+			}
+		case yaml.MappingNode:
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				fk, fv := v.Content[j], v.Content[j+1]
+				switch fk.Value {
+				case "type":
+					if fv.Kind != yaml.ScalarNode {
+						return fmt.Errorf("%s:%d: %s.%s.type must be one of %s", path, fv.Line, section, name, strings.Join(SidecarTypes, "|"))
+					}
+					f.Type = fv.Value
+				case "required":
+					if err := fv.Decode(&f.Required); err != nil {
+						return fmt.Errorf("%s:%d: %s.%s.required must be true or false", path, fv.Line, section, name)
+					}
+				case "description":
+					f.Description = fv.Value
+				case "default":
+					var d any
+					if err := fv.Decode(&d); err != nil {
+						return fmt.Errorf("%s:%d: %s.%s.default: %v", path, fv.Line, section, name, err)
+					}
+					f.Default, f.HasDefault = normalizeYAML(d), true
+				}
+			}
+		default:
+			return fmt.Errorf("%s:%d: %s.%s must be a mapping like {type: string, required: true}", path, v.Line, section, name)
+		}
+		if f.Type == "str" {
+			f.Type = "string"
+		}
+		if !validType(f.Type) {
+			return fmt.Errorf("%s:%d: %s.%s has unknown type %q; use one of %s", path, v.Line, section, name, f.Type, strings.Join(SidecarTypes, "|"))
+		}
+		into[name] = f
+		*order = append(*order, name)
+	}
+	return nil
+}
+
+func validType(t string) bool {
+	for _, s := range SidecarTypes {
+		if t == s {
+			return true
+		}
+	}
+	return false
+}
+
+// normalizeYAML turns map[any]any-free YAML values into JSON-like ones
+// (yaml.v3 already gives map[string]any for string keys).
+func normalizeYAML(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			t[k] = normalizeYAML(x)
+		}
+	case map[any]any:
+		m := make(map[string]any, len(t))
+		for k, x := range t {
+			m[fmt.Sprint(k)] = normalizeYAML(x)
+		}
+		return m
+	case []any:
+		for i, x := range t {
+			t[i] = normalizeYAML(x)
+		}
+	}
+	return v
+}
+
+// typeOK reports whether v satisfies a sidecar type.
+func typeOK(typ string, v any) bool {
+	switch typ {
+	case "any":
+		return true
+	case "string":
+		_, ok := v.(string)
+		return ok
+	case "bool":
+		_, ok := v.(bool)
+		return ok
+	case "int":
+		if _, ok := isInteger(v); ok {
+			return true
+		}
+		f, ok := v.(float64)
+		return ok && f == math.Trunc(f) && !math.IsInf(f, 0)
+	case "number":
+		if _, ok := isInteger(v); ok {
+			return true
+		}
+		switch v.(type) {
+		case float64, float32:
+			return true
+		}
+		return false
+	case "object":
+		_, ok := v.(map[string]any)
+		return ok
+	case "list":
+		_, ok := v.([]any)
+		return ok
+	}
+	return false
+}
+
+// CheckInputs applies defaults and checks inputs against the declaration:
+// a missing required input or a value of the wrong type is an error.
+// Undeclared inputs pass through. It returns the inputs to give the script.
+func (sc *Sidecar) CheckInputs(in map[string]any) (map[string]any, error) {
+	out := make(map[string]any, len(in)+len(sc.Inputs))
+	for k, v := range in {
+		out[k] = v
+	}
+	for _, name := range sc.InputOrder {
+		f := sc.Inputs[name]
+		v, ok := out[name]
+		if !ok || v == nil {
+			if f.HasDefault {
+				out[name] = f.Default
+				continue
+			}
+			if f.Required {
+				return nil, fmt.Errorf("input %q is required (declared %s in the sidecar) but was not given", name, f.Type)
+			}
+			continue
+		}
+		if !typeOK(f.Type, v) {
+			return nil, fmt.Errorf("input %q is declared %s but got %s", name, f.Type, describe(v))
+		}
+	}
+	return out, nil
+}
+
+// CheckOutputs checks a script's returned dict: every declared output
+// present with its type, no undeclared key.
+func (sc *Sidecar) CheckOutputs(out map[string]any) error {
+	var extra []string
+	for k := range out {
+		if _, ok := sc.Outputs[k]; !ok {
+			extra = append(extra, k)
+		}
+	}
+	if len(extra) > 0 {
+		sort.Strings(extra)
+		return fmt.Errorf("main(ctx) returned undeclared output(s) %s; declare them under outputs: in the sidecar", strings.Join(extra, ", "))
+	}
+	for _, name := range sc.OutputOrder {
+		f := sc.Outputs[name]
+		v, ok := out[name]
+		if !ok {
+			return fmt.Errorf("main(ctx) did not return declared output %q (%s)", name, f.Type)
+		}
+		if v != nil && !typeOK(f.Type, v) {
+			return fmt.Errorf("output %q is declared %s but the script returned %s", name, f.Type, describe(v))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,310 @@
+package host
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func loadHTTP(t testing.TB, path string) *HTTPCassette {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseHTTPCassette(path, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func starEnv(dir string) Env { return Env{StoryDir: dir, WorkDir: dir} }
+
+// TestStarlarkMinHappyAndError: the starlark_min fixture's two flows at the
+// handler: the 200 cassette binds widget_name with the exchange summary;
+// the 404 one makes the script fail(), a domain error naming the status.
+func TestStarlarkMinHappyAndError(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/starlark_min")
+	args := map[string]any{"script": "scripts/fetch_widget.star", "inputs": map[string]any{"widget_id": "42"}}
+	h := NewStarlarkRun(StarlarkOptions{HTTPCassette: loadHTTP(t, filepath.Join(dir, "cassettes/widget_ok.http.yaml"))})
+	d := mustOK(t, h, starEnv(dir), args)
+	ex, _ := d["__http_exchanges"].([]any)
+	if d["widget_name"] != "sprocket" || len(ex) != 1 || sprint(ex[0]) != "map[method:GET status:200 url:https://api.example.com/widgets/42]" {
+		t.Errorf("happy: %v", d)
+	}
+	h = NewStarlarkRun(StarlarkOptions{HTTPCassette: loadHTTP(t, filepath.Join(dir, "cassettes/widget_404.http.yaml"))})
+	res, err := call(t, h, starEnv(dir), args)
+	if err != nil || res.Data != nil || res.Error != "host.starlark.run: starlark: main(ctx): fail: widget fetch failed: status 404" {
+		t.Errorf("404: %+v %v", res, err)
+	}
+}
+
+// TestStarlarkWeather runs the weather-report glue (json + math stdlib,
+// resp truthiness, nested outputs) from its recorded cassettes.
+func TestStarlarkWeather(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/weather")
+	args := map[string]any{"script": "weather_report.star", "inputs": map[string]any{"location": "Tokyo", "mode": "forecast"}}
+	h := NewStarlarkRun(StarlarkOptions{HTTPCassette: loadHTTP(t, filepath.Join(dir, "forecast.http.yaml")), NoNetwork: true})
+	d := mustOK(t, h, starEnv(dir), args)
+	if d["place"] != "Tokyo, Japan" || d["coords"] != "35.69°N, 139.69°E · tz Asia/Tokyo" {
+		t.Errorf("forecast: %v", d)
+	}
+	rows, _ := d["rows"].([]any)
+	if len(rows) != 5 || !strings.HasPrefix(d["headline"].(string), "Now 19.8°C, partly cloudy") {
+		t.Errorf("rows %d headline %q", len(rows), d["headline"])
+	}
+	if ex, _ := d["__http_exchanges"].([]any); len(ex) != 2 {
+		t.Errorf("exchanges: %v", ex)
+	}
+	h = NewStarlarkRun(StarlarkOptions{HTTPCassette: loadHTTP(t, filepath.Join(dir, "not_found.http.yaml")), NoNetwork: true})
+	args["inputs"] = map[string]any{"location": "Zzqxville", "mode": "forecast"}
+	res, _ := call(t, h, starEnv(dir), args)
+	if !strings.Contains(res.Error, "no place found matching") || !strings.HasPrefix(res.Error, "host.starlark.run: ") {
+		t.Errorf("not found: %q", res.Error)
+	}
+	// a request the cassette lacks is a domain error, never the network.
+	args["inputs"] = map[string]any{"location": "Paris", "mode": "forecast"}
+	res, _ = call(t, h, starEnv(dir), args)
+	if !strings.Contains(res.Error, "has no exchange for GET https://geocoding-api.open-meteo.com/v1/search?name=Paris") {
+		t.Errorf("miss: %q", res.Error)
+	}
+}
+
+// TestStarlarkReferenceP7 reproduces p7's derive.star: dict inputs, a
+// world.get of a missing key, int doubling; and the attribute form fails
+// as upstream does.
+func TestStarlarkReferenceP7(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "scripts/derive.star"), "def main(ctx):\n    w = ctx.world.get(\"missing\")\n    return {\"greeting\": \"hi \" + ctx.inputs[\"name\"], \"doubled\": ctx.inputs[\"n\"] * 2}\n")
+	writeFile(t, filepath.Join(dir, "scripts/derive.star.yaml"), "inputs:\n  name: { type: string, required: true }\n  n: { type: int, required: true }\noutputs:\n  greeting: { type: string }\n  doubled: { type: int }\n")
+	writeFile(t, filepath.Join(dir, "scripts/attr.star"), "def main(ctx):\n    return {\"greeting\": ctx.inputs.name}\n")
+	writeFile(t, filepath.Join(dir, "scripts/attr.star.yaml"), "inputs:\n  name: { type: string }\noutputs:\n  greeting: { type: string }\n")
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	d := mustOK(t, h, starEnv(dir), map[string]any{"script": "scripts/derive.star", "inputs": map[string]any{"name": "bob", "n": 2}})
+	if sprint(d) != "map[doubled:4 greeting:hi bob]" {
+		t.Errorf("derive: %v", d)
+	}
+	res, _ := call(t, h, starEnv(dir), map[string]any{"script": "scripts/attr.star", "inputs": map[string]any{"name": "bob"}})
+	if res.Error != "host.starlark.run: starlark: main(ctx): dict has no .name field or method" {
+		t.Errorf("attr: %q", res.Error)
+	}
+}
+
+func TestStarlarkChecks(t *testing.T) {
+	dir := t.TempDir()
+	w := func(name, src, sidecar string) {
+		writeFile(t, filepath.Join(dir, name), src)
+		if sidecar != "" {
+			writeFile(t, filepath.Join(dir, name+".yaml"), sidecar)
+		}
+	}
+	io := "inputs:\n  n: { type: int, required: true }\n  tag: { type: string, default: dflt }\noutputs:\n  out: { type: string }\n"
+	w("echo.star", "def main(ctx):\n    return {\"out\": ctx.inputs[\"tag\"] + str(ctx.inputs[\"n\"]) + ctx.world.get(\"who\", \"?\")}\n", io)
+	w("extra.star", "def main(ctx):\n    return {\"out\": \"x\", \"surprise\": 1}\n", io)
+	w("wrongtype.star", "def main(ctx):\n    return {\"out\": 3}\n", io)
+	w("short.star", "def main(ctx):\n    return {}\n", io)
+	w("loop.star", "def main(ctx):\n    n = 0\n    while True:\n        n += 1\n", io)
+	w("nomain.star", "x = 1\n", io)
+	w("syntax.star", "def main(ctx)\n", io)
+	w("notdict.star", "def main(ctx):\n    return [1]\n", io)
+	w("nosidecar.star", "def main(ctx):\n    return {}\n", "")
+	w("badsidecar.star", "def main(ctx):\n    return {}\n", "inputs:\n  a: { type: integer }\n")
+	w("fsread.star", "def main(ctx):\n    return {\"out\": ctx.fs.read(ctx.inputs[\"tag\"])}\n", io)
+	w("fsmisc.star", "def main(ctx):\n    return {\"out\": \"%s %s %s %s\" % (ctx.fs.exists(\"echo.star\"), ctx.fs.exists(\"nope\"), ctx.fs.glob(\"sub/**/*.txt\"), ctx.probe(\"sub\")[\"kind\"])}\n", io)
+	w("sub/a/b.txt", "b", "")
+	w("sub/c.txt", "c", "")
+	w("net.star", "def main(ctx):\n    return {\"out\": ctx.http.get(\"https://example.com\").body}\n", io)
+
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true, MaxSteps: 100000})
+	env := starEnv(dir)
+	env.World = map[string]any{"who": "w"}
+	d := mustOK(t, h, env, map[string]any{"script": "echo.star", "inputs": map[string]any{"n": 5}})
+	if d["out"] != "dflt5w" {
+		t.Errorf("echo: %v", d)
+	}
+	d = mustOK(t, h, env, map[string]any{"script": "echo.star", "inputs": map[string]any{"n": 5, "tag": "t"}, "world": map[string]any{"who": "over"}})
+	if d["out"] != "t5over" {
+		t.Errorf("world overlay: %v", d)
+	}
+	d = mustOK(t, h, env, map[string]any{"script": "fsmisc.star", "inputs": map[string]any{"n": 1}})
+	if d["out"] != `True False ["sub/a/b.txt", "sub/c.txt"] dir` {
+		t.Errorf("fs: %v", d["out"])
+	}
+	if ins, _ := d["__inspections"].([]any); len(ins) != 4 {
+		t.Errorf("inspections: %v", d["__inspections"])
+	}
+	d = mustOK(t, h, env, map[string]any{"script": "fsread.star", "inputs": map[string]any{"n": 1, "tag": "sub/c.txt"}})
+	if d["out"] != "c" {
+		t.Errorf("fs.read: %v", d)
+	}
+	for _, c := range []struct {
+		script string
+		inputs map[string]any
+		want   string
+	}{
+		{"echo.star", map[string]any{}, `input "n" is required`},
+		{"echo.star", map[string]any{"n": "5"}, `input "n" is declared int but got "5"`},
+		{"extra.star", map[string]any{"n": 1}, "returned undeclared output(s) surprise"},
+		{"wrongtype.star", map[string]any{"n": 1}, `output "out" is declared string but the script returned 3 (int)`},
+		{"short.star", map[string]any{"n": 1}, `did not return declared output "out"`},
+		{"loop.star", map[string]any{"n": 1}, "ran more than 100000 steps"},
+		{"nomain.star", map[string]any{"n": 1}, "defines no main(ctx) function"},
+		{"syntax.star", map[string]any{"n": 1}, "syntax.star:2:1: got newline"},
+		{"notdict.star", map[string]any{"n": 1}, "must return a dict"},
+		{"badsidecar.star", map[string]any{}, `unknown type "integer"`},
+		{"fsread.star", map[string]any{"n": 1, "tag": "../../etc/passwd"}, "outside the story directory"},
+		{"fsread.star", map[string]any{"n": 1, "tag": "nope.txt"}, `fs.read("nope.txt")`},
+		{"net.star", map[string]any{"n": 1}, "allows no network and has no http cassette"},
+		{"../outside.star", map[string]any{}, `script "../outside.star" resolves outside`},
+		{"", map[string]any{}, "script argument is required"},
+	} {
+		res, err := call(t, h, env, map[string]any{"script": c.script, "inputs": c.inputs})
+		if err != nil || !strings.Contains(res.Error, c.want) || !strings.HasPrefix(res.Error, "host.starlark.run: ") {
+			t.Errorf("%s %v: %q (%v), want %q", c.script, c.inputs, res.Error, err, c.want)
+		}
+	}
+	// no sidecar / no script: infra errors (upstream: an unreadable script).
+	if _, err := call(t, h, env, map[string]any{"script": "nosidecar.star"}); err == nil || !strings.Contains(err.Error(), "no readable sidecar") {
+		t.Errorf("no sidecar: %v", err)
+	}
+	if _, err := call(t, h, env, map[string]any{"script": "gone.star"}); err == nil {
+		t.Error("missing script: no infra error")
+	}
+}
+
+func TestStarlarkLoadAndStruct(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "lib/util.star"), "def shout(s):\n    return s.upper() + \"!\"\n")
+	writeFile(t, filepath.Join(dir, "scripts/main.star"), "load(\"//lib/util.star\", \"shout\")\nload(\"helper.star\", \"twice\")\ndef main(ctx):\n    p = struct(a = 1)\n    return {\"out\": shout(\"hi\") + twice(str(p.a))}\n")
+	writeFile(t, filepath.Join(dir, "scripts/helper.star"), "def twice(s):\n    return s + s\n")
+	writeFile(t, filepath.Join(dir, "scripts/main.star.yaml"), "outputs:\n  out: { type: string }\n")
+	writeFile(t, filepath.Join(dir, "scripts/bad.star"), "load(\"../../../etc/x.star\", \"y\")\ndef main(ctx):\n    return {}\n")
+	writeFile(t, filepath.Join(dir, "scripts/bad.star.yaml"), "outputs: {}\n")
+	writeFile(t, filepath.Join(dir, "scripts/cyc.star"), "load(\"cyc.star\", \"x\")\nx = 1\ndef main(ctx):\n    return {}\n")
+	writeFile(t, filepath.Join(dir, "scripts/cyc.star.yaml"), "outputs: {}\n")
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	d := mustOK(t, h, starEnv(dir), map[string]any{"script": "scripts/main.star"})
+	if d["out"] != "HI!11" {
+		t.Errorf("load: %v", d)
+	}
+	res, _ := call(t, h, starEnv(dir), map[string]any{"script": "scripts/bad.star"})
+	if !strings.Contains(res.Error, "outside the story directory") {
+		t.Errorf("escape: %q", res.Error)
+	}
+	res, _ = call(t, h, starEnv(dir), map[string]any{"script": "scripts/cyc.star"})
+	if !strings.Contains(res.Error, "cycle") {
+		t.Errorf("cycle: %q", res.Error)
+	}
+}
+
+func TestStarlarkCancel(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "spin.star"), "def main(ctx):\n    while True:\n        pass\n")
+	writeFile(t, filepath.Join(dir, "spin.star.yaml"), "inputs: {}\noutputs: {}\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := NewStarlarkRun(StarlarkOptions{MaxSteps: 1 << 62}).Call(ctx, &Call{Args: map[string]any{"script": "spin.star"}, Env: starEnv(dir)})
+		done <- err
+	}()
+	cancel()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("a cancelled script returned no error")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the script did not stop on cancel")
+	}
+}
+
+func TestInspectCassette(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "s.star"), "def main(ctx):\n    return {\"a\": ctx.fs.read(\"docs/issues.md\"), \"b\": ctx.fs.exists(\"x\"), \"c\": ctx.probe(\"git:status\")}\n")
+	writeFile(t, filepath.Join(dir, "s.star.yaml"), "outputs:\n  a: { type: string }\n  b: { type: bool }\n  c: { type: any }\n")
+	data := []byte("kind: inspect_cassette\ninspections:\n  - { op: read, target: docs/issues.md, result: \"recorded\" }\n  - { op: exists, target: x, result: true }\n  - { op: probe, target: \"git:status\", result: { clean: true } }\n")
+	ic, err := ParseInspectCassette("c.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := mustOK(t, NewStarlarkRun(StarlarkOptions{Inspect: ic, NoNetwork: true}), starEnv(dir), map[string]any{"script": "s.star"})
+	if d["a"] != "recorded" || d["b"] != true || sprint(d["c"]) != "map[clean:true]" {
+		t.Errorf("inspect: %v", d)
+	}
+	for _, bad := range []string{"kind: http_cassette\n", "kind: [\n", ""} {
+		if _, err := ParseInspectCassette("c.yaml", []byte(bad)); err == nil || !strings.HasPrefix(err.Error(), "c.yaml") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	// entries it cannot read are skipped, not fatal (upstream's layout is unknown)
+	ic, err = ParseInspectCassette("c.yaml", []byte("kind: inspect_cassette\nentries:\n  - { op: write, target: x }\n  - { op: read }\n  - just a string\n  - { kind: exists, path: p, value: false }\n"))
+	if err != nil || len(ic.Entries) != 1 || ic.Entries[0].Op != "exists" || ic.Entries[0].Target != "p" || ic.Entries[0].Result != false {
+		t.Errorf("lenient: %+v %v", ic, err)
+	}
+}
+
+func TestHTTPCassetteParse(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"", "is empty"},
+		{"kind: host_cassette\n", `kind is "host_cassette"`},
+		{"kind: http_cassette\nrecord_mode: always\n", `record_mode "always" is not one of none, new_episodes, all`},
+		{"kind: http_cassette\nexchanges:\n  - response: { status: 200 }\n", "c.yaml:3: exchanges[0]: needs match:"},
+		{"kind: http_cassette\nexchanges:\n  - match: { method: GET }\n    response: { status: 200 }\n", "needs url or url_pattern"},
+		{"kind: http_cassette\nexchanges:\n  - match: { url_pattern: \"(\" }\n    response: { status: 200 }\n", "not a valid regular expression"},
+		{"kind: http_cassette\nexchanges:\n  - match: { url: u }\n    response: { status: 42 }\n", "not an HTTP status"},
+		{"kind: http_cassette\nexchanges:\n  - match: { url: u }\n", "needs a response"},
+		{"kind: [\n", "c.yaml:"},
+	} {
+		_, err := ParseHTTPCassette("c.yaml", []byte(c.src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.src, err, c.want)
+		}
+	}
+	c, err := ParseHTTPCassette("c.yaml", []byte("kind: http_cassette\nexchanges:\n  - match: { method: get, url_pattern: \"/w/[0-9]+$\" }\n    response: { status: 200, body: { id: 1 } }\n  - request: { method: GET, url: \"https://x/w/2\" }\n    response: { status: 201, body: two }\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := c.Answer("GET", "https://x/w/2")
+	if err != nil || e.Status != 200 || e.Body != `{"id":1}` {
+		t.Errorf("first: %+v %v", e, err)
+	}
+	e, _ = c.Answer("GET", "https://x/w/2")
+	if e.Status != 201 {
+		t.Errorf("second: %+v", e)
+	}
+	e, _ = c.Answer("GET", "https://x/w/2")
+	if e.Status != 200 {
+		t.Errorf("replay: %+v", e)
+	}
+	if _, err := c.Answer("POST", "https://x/w/2"); err == nil {
+		t.Error("method ignored")
+	}
+	if len(c.Unplayed()) != 0 {
+		t.Errorf("unplayed: %v", c.Unplayed())
+	}
+}
+
+func TestSidecarParse(t *testing.T) {
+	sc, err := ParseSidecar("s.yaml", []byte("inputs:\n  a: string\n  b: { type: str, required: true, description: x, doc: ignored }\noutputs:\n  o: { type: list }\n"))
+	if err != nil || sc.Inputs["a"].Type != "string" || sc.Inputs["b"].Type != "string" || !sc.Inputs["b"].Required || sc.Outputs["o"].Type != "list" {
+		t.Fatalf("%+v %v", sc, err)
+	}
+	for _, c := range []struct{ src, want string }{
+		{"", "is empty"},
+		{"- a\n", "s.yaml:1: the sidecar must be a mapping"},
+		{"inputs: [a]\n", "s.yaml:1: inputs: must be a mapping"},
+		{"inputs:\n  a: { type: integer }\n", `s.yaml:2: inputs.a has unknown type "integer"`},
+		{"inputs:\n  a: { required: maybe }\n", "required must be true or false"},
+		{"inputs:\n  a: [1]\n", "must be a mapping like"},
+		{"outputs:\n  a: string\n  a: int\n", "declared twice"},
+	} {
+		_, err := ParseSidecar("s.yaml", []byte(c.src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.src, err, c.want)
+		}
+	}
+}

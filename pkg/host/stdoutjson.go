@@ -1,0 +1,103 @@
+package host
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
+// TrailingJSON finds the JSON value that ends the output (single- or
+// multi-line): the shortest suffix that starts a line with { or [ and
+// parses as exactly one value. Numbers are int when integral, else float64.
+// When none parses but the last line looks like JSON, parseErr says why.
+func TrailingJSON(out string) (v any, parseErr string, found bool) {
+	s := strings.TrimRight(out, " \t\r\n")
+	if s == "" {
+		return nil, "", false
+	}
+	last := s
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		last = s[i+1:]
+	}
+	lastLooks := looksJSON(last)
+	if end := s[len(s)-1]; end != '}' && end != ']' {
+		if lastLooks {
+			_, err := decodeOne(last)
+			return nil, err.Error(), false
+		}
+		return nil, "", false
+	}
+	var firstErr error
+	for pos := len(s); pos > 0; {
+		i := strings.LastIndexByte(s[:pos], '\n')
+		start := i + 1
+		line := strings.TrimLeft(s[start:], " \t")
+		if len(line) > 0 && (line[0] == '{' || line[0] == '[') {
+			val, err := decodeOne(line)
+			if err == nil {
+				return val, "", true
+			}
+			if firstErr == nil {
+				firstErr = err
+			}
+		}
+		if i < 0 {
+			break
+		}
+		pos = i
+	}
+	if lastLooks && firstErr != nil {
+		return nil, firstErr.Error(), false
+	}
+	return nil, "", false
+}
+
+func looksJSON(line string) bool {
+	t := strings.TrimSpace(line)
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+}
+
+// decodeOne decodes exactly one JSON value.
+func decodeOne(s string) (any, error) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(s[dec.InputOffset():]) != "" {
+		return nil, errTrailing
+	}
+	return Numbers(v), nil
+}
+
+type trailingErr struct{}
+
+func (trailingErr) Error() string { return "trailing data after the JSON value" }
+
+var errTrailing error = trailingErr{}
+
+// DecodeJSON decodes one JSON document with integral numbers as int.
+func DecodeJSON(b []byte) (any, error) { return decodeOne(string(bytes.TrimSpace(b))) }
+
+// Numbers turns json.Number values into int (integral, in range) or
+// float64, in place.
+func Numbers(v any) any {
+	switch t := v.(type) {
+	case json.Number:
+		if n, err := t.Int64(); err == nil {
+			return int(n)
+		}
+		f, _ := t.Float64()
+		return f
+	case map[string]any:
+		for k, x := range t {
+			t[k] = Numbers(x)
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = Numbers(x)
+		}
+	}
+	return v
+}

@@ -1,0 +1,110 @@
+package host
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// workDir is the run's working directory: Env.WorkDir, or the process
+// directory when the run has none.
+func (e *Env) workDir() (string, error) {
+	d := ""
+	if e != nil {
+		d = e.WorkDir
+	}
+	if d == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("the working directory is unknown: %v", err)
+		}
+		d = wd
+	}
+	return filepath.Abs(d)
+}
+
+// errOutside is wrapped by every confinement refusal.
+var errOutside = errors.New("path escapes its directory")
+
+// confine resolves p (relative to base when not absolute) and checks that
+// it stays inside base, following the symlinks of the part that exists.
+// It returns the absolute path. label names the argument in errors.
+func confine(handler, label, base, p string) (string, error) {
+	if strings.ContainsRune(p, 0) {
+		return "", fmt.Errorf("%s: %s %q contains a NUL byte", handler, label, p)
+	}
+	abs := p
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(base, p)
+	}
+	abs = filepath.Clean(abs)
+	if !within(base, abs) {
+		return "", fmt.Errorf("%s: %s %q resolves outside %s (%w); use a path inside it", handler, label, p, base, errOutside)
+	}
+	// Symlinks: the longest existing prefix must still be inside base.
+	realBase, err := filepath.EvalSymlinks(base)
+	if err != nil {
+		realBase = base
+	}
+	probe := abs
+	for {
+		if r, err := filepath.EvalSymlinks(probe); err == nil {
+			rest, _ := filepath.Rel(probe, abs)
+			if !within(realBase, filepath.Join(r, rest)) {
+				return "", fmt.Errorf("%s: %s %q leads outside %s through a symbolic link (%w)", handler, label, p, base, errOutside)
+			}
+			break
+		}
+		parent := filepath.Dir(probe)
+		if parent == probe {
+			break
+		}
+		probe = parent
+	}
+	return abs, nil
+}
+
+// within reports whether p is base or below it (both clean and absolute).
+func within(base, p string) bool {
+	rel, err := filepath.Rel(base, p)
+	if err != nil {
+		return false
+	}
+	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel))
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same
+// directory and a rename, so a reader never sees half a file.
+func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Chmod(tmp, perm); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,88 @@
+package phases
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"kitsoki/pkg/story"
+)
+
+// Problem is one expansion error at the place it was written.
+type Problem struct {
+	Pos     story.Pos
+	Message string
+}
+
+func (p Problem) String() string {
+	if p.Pos.File == "" && p.Pos.Line == 0 {
+		return p.Message
+	}
+	if p.Pos.Line == 0 {
+		return p.Pos.File + ": " + p.Message
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", p.Pos.File, p.Pos.Line, p.Pos.Col, p.Message)
+}
+
+// Error lists every problem found while expanding a story's phases, in
+// position order.
+type Error struct {
+	Problems []Problem
+}
+
+func (e *Error) Error() string {
+	if len(e.Problems) == 1 {
+		return e.Problems[0].String()
+	}
+	parts := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		parts[i] = p.String()
+	}
+	return fmt.Sprintf("%d problems:\n  %s", len(e.Problems), strings.Join(parts, "\n  "))
+}
+
+type problems struct {
+	list []Problem
+	seen map[Problem]bool
+}
+
+func (ps *problems) add(p story.Pos, format string, a ...any) {
+	pr := Problem{Pos: p, Message: fmt.Sprintf(format, a...)}
+	if ps.seen == nil {
+		ps.seen = map[Problem]bool{}
+	}
+	if ps.seen[pr] {
+		return
+	}
+	ps.seen[pr] = true
+	ps.list = append(ps.list, pr)
+}
+
+func (ps *problems) err() error {
+	if len(ps.list) == 0 {
+		return nil
+	}
+	sort.SliceStable(ps.list, func(i, j int) bool {
+		a, b := ps.list[i].Pos, ps.list[j].Pos
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		return ps.list[i].Message < ps.list[j].Message
+	})
+	return &Error{Problems: ps.list}
+}
+
+// Each calls fn for every problem in order, so a caller that wraps the
+// error (the fold) can report each at its own position without importing
+// this package: errors.As(err, &x) with x an interface{ Each(func(story.Pos, string)) }.
+func (e *Error) Each(fn func(pos story.Pos, message string)) {
+	for _, p := range e.Problems {
+		fn(p.Pos, p.Message)
+	}
+}

@@ -1,0 +1,233 @@
+package phases
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/story"
+)
+
+const upstream = "../story/testdata/upstream/"
+
+func expand(t *testing.T, dir string) *story.Story {
+	t.Helper()
+	st := load(t, dir)
+	if err := Expand(st); err != nil {
+		t.Fatalf("expand %s: %v", dir, err)
+	}
+	if st.Phases != nil {
+		t.Fatal("phases: left after expansion")
+	}
+	return st
+}
+
+// find looks a dotted path up in the expanded tree.
+func find(t *testing.T, st *story.Story, path string) *story.State {
+	t.Helper()
+	list := st.States
+	var s *story.State
+	for _, seg := range strings.Split(path, ".") {
+		s = nil
+		for _, c := range list {
+			if c.Name == seg {
+				s = c
+			}
+		}
+		if s == nil {
+			t.Fatalf("state %q not generated", path)
+		}
+		list = s.Children
+	}
+	if s.Path != path {
+		t.Errorf("%s: Path = %q", path, s.Path)
+	}
+	return s
+}
+
+func names(list []*story.State) []string {
+	var out []string
+	for _, s := range list {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+func eq(t *testing.T, what string, got, want any) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s = %#v, want %#v", what, got, want)
+	}
+}
+
+func target(t *testing.T, s *story.State, intent string, arm int) string {
+	t.Helper()
+	arms := s.On[intent]
+	if arm >= len(arms) {
+		t.Fatalf("%s: on.%s has %d arms", s.Path, intent, len(arms))
+	}
+	return arms[arm].Target
+}
+
+func intents(s *story.State) []string {
+	var out []string
+	for n := range s.Intents {
+		out = append(out, n)
+	}
+	sortStrings(out)
+	return out
+}
+
+func sortStrings(s []string) {
+	for i := range s {
+		for j := i + 1; j < len(s); j++ {
+			if s[j] < s[i] {
+				s[i], s[j] = s[j], s[i]
+			}
+		}
+	}
+}
+
+func TestPhasesFull(t *testing.T) {
+	st := expand(t, upstream+"phases-full")
+	eq(t, "states", names(st.States), []string{"lobby", "waiting", "templ_timeout", "finished",
+		"design_drafting", "design_awaiting_reply", "build_drafting", "build_awaiting_reply"})
+
+	dd := find(t, st, "design_drafting")
+	eq(t, "description", dd.Description, "Drafting Design")
+	eq(t, "decider kept", dd.Decider, "llm")
+	eq(t, "extends", dd.View.Extends, "base")
+	eq(t, "block prose", dd.View.Blocks["body"][0].Text, "Drafting Design (3)")
+	eq(t, "block kv", dd.View.Blocks["side"][0].Body, map[string]any{"pairs": map[string]any{"Budget": "3"}})
+	eq(t, "draft -> checkpoint", target(t, dd, "approve", 0), "design_awaiting_reply")
+	if len(dd.OnEnter) != 1 || dd.OnEnter[0].Set[0].Key != "x" || dd.OnEnter[0].Set[0].Value != "design" {
+		t.Errorf("graph on_enter not on the phase's first state: %+v", dd.OnEnter)
+	}
+
+	da := find(t, st, "design_awaiting_reply")
+	eq(t, "template_file", da.View.TemplateFile, "checkpoint.pongo")
+	eq(t, "next.approve", target(t, da, "approve", 0), "build_drafting")
+	eq(t, "revise", target(t, da, "revise", 0), "design_drafting")
+	eq(t, "checkpoint intents", intents(da), []string{"pause"})
+	eq(t, "checkpoint description", da.Intents["pause"].Description, "pause here")
+	if len(da.OnEnter) != 0 {
+		t.Error("graph on_enter leaked into a later state")
+	}
+
+	bd := find(t, st, "build_drafting")
+	eq(t, "param overrides default", bd.View.Blocks["body"][0].Text, "Drafting Build (5)")
+	if len(bd.OnEnter) != 0 {
+		t.Error("design's on_enter leaked into build")
+	}
+	ba := find(t, st, "build_awaiting_reply")
+	eq(t, "last phase next", target(t, ba, "approve", 0), "finished")
+	eq(t, "checkpoint intents (build)", intents(ba), []string{"pause"})
+	eq(t, "drafting has no checkpoint", intents(bd), []string(nil))
+
+	// the template itself is untouched (it is the loaded story's)
+	tpl := st.PhaseTemplates["review"].States[0]
+	eq(t, "template name kept", tpl.Name, "{id}_drafting")
+	eq(t, "template text kept", tpl.Description, "Drafting {{ tpl.title }}")
+}
+
+func TestPhasesParams(t *testing.T) {
+	st := expand(t, upstream+"phases-params")
+	eq(t, "states", names(st.States), []string{"lobby", "finish", "alpha_work", "alpha_awaiting_reply", "beta_work", "beta_awaiting_reply"})
+	aw := find(t, st, "alpha_work")
+	eq(t, "compound", aw.Type, "compound")
+	eq(t, "initial", aw.Initial, "alpha_inner")
+	eq(t, "children", names(aw.Children), []string{"alpha_inner", "alpha_inner2"})
+	in := find(t, st, "alpha_work.alpha_inner")
+	if in.Parent != aw {
+		t.Error("child's Parent is not the generated compound")
+	}
+	eq(t, "relative target", target(t, in, "approve", 0), "../alpha_inner2")
+	eq(t, "nested -> checkpoint", target(t, find(t, st, "alpha_work.alpha_inner2"), "approve", 0), "alpha_awaiting_reply")
+
+	aa := find(t, st, "alpha_awaiting_reply")
+	eq(t, "view defaults", aa.View.Template, "Gate 2")
+	eq(t, "default_intent", aa.DefaultIntent, "feedback")
+	eq(t, "{budget} in a guard", aa.On["approve"][0].When, "world.count < 2")
+	eq(t, "{next_state} target", target(t, aa, "approve", 0), "beta_work")
+	eq(t, "phase.next target", target(t, aa, "approve", 1), "beta_work")
+	eq(t, "arm effects copied", aa.On["approve"][0].Effects[0].Increment[0].Value, 1)
+	eq(t, "checkpoint intents", intents(aa), []string{"feedback", "pause"})
+	eq(t, "checkpoint slots", aa.Intents["feedback"].Slots["text"].Required, true)
+
+	ba := find(t, st, "beta_awaiting_reply")
+	eq(t, "view params", ba.View.Template, "Beta 1")
+	eq(t, "guard (beta)", ba.On["approve"][0].When, "world.count < 1")
+	eq(t, "targets (beta)", []string{target(t, ba, "approve", 0), target(t, ba, "approve", 1)}, []string{"finish", "finish"})
+	eq(t, "checkpoint intents (beta)", intents(ba), []string{"feedback", "pause"})
+}
+
+func TestPhasesTemplateValues(t *testing.T) {
+	st := expand(t, upstream+"phases-template-values")
+	eq(t, "states", names(st.States), []string{"end", "one_a", "two_a"})
+	one := find(t, st, "one_a")
+	set := one.OnEnter[0].Set
+	eq(t, "set rendered", []any{set[0].Value, set[1].Value, set[2].Value}, []any{"First", "3", "two_a"})
+	eq(t, "with rendered", one.OnEnter[1].With, map[string]any{"cmd": "echo First one", "n": "3"})
+	eq(t, "invoke kept", one.OnEnter[1].Invoke, "host.run")
+	eq(t, "say", one.OnEnter[2].Say, "Phase First")
+	eq(t, "emit guard", one.OnEnter[3].When, "world.n < 3")
+	eq(t, "emit_intent", one.OnEnter[3].EmitIntent, "go")
+	eq(t, "arm guard", one.On["go"][0].When, "world.n >= 3")
+	eq(t, "arm target", target(t, one, "go", 0), "two_a")
+	eq(t, "stay arm", target(t, one, "go", 1), ".")
+
+	two := find(t, st, "two_a")
+	set = two.OnEnter[0].Set
+	eq(t, "set rendered (two)", []any{set[0].Value, set[1].Value, set[2].Value}, []any{"Second", "5", "end"})
+	eq(t, "with rendered (two)", two.OnEnter[1].With, map[string]any{"cmd": "echo Second two", "n": "5"})
+	eq(t, "arm (two)", []string{two.On["go"][0].When, target(t, two, "go", 0)}, []string{"world.n >= 5", "end"})
+	// effects are copies, not shared with the template or the other phase
+	if one.OnEnter[1] == two.OnEnter[1] || reflect.ValueOf(one.OnEnter[1].With).UnsafePointer() == reflect.ValueOf(two.OnEnter[1].With).UnsafePointer() {
+		t.Error("effects shared between phases")
+	}
+}
+
+// TestKitchenSinkPhase: the phase-generated target the loader resolves as
+// TargetPhase (story.ResolveTarget) is the state the expansion creates.
+func TestKitchenSinkPhase(t *testing.T) {
+	st := expand(t, upstream+"kitchen-sink")
+	s := find(t, st, "plan_phase_executing")
+	eq(t, "view", s.View.Template, "Plan")
+	eq(t, "next", target(t, s, "approve", 0), "done")
+}
+
+// TestIncludedPhases: phases: and phase_templates: merged from an
+// include: file expand like the manifest's own.
+func TestIncludedPhases(t *testing.T) {
+	st := expand(t, upstream+"include-dropped-keys")
+	s := find(t, st, "one_s")
+	eq(t, "target", target(t, s, "go", 0), "done")
+}
+
+// TestLoaderAgrees: every top-level state the expansion generates is one
+// the loader already resolves as a phase target (story.TargetPhase), so
+// validate's view of the story and the run's agree.
+func TestLoaderAgrees(t *testing.T) {
+	for _, dir := range []string{"phases-full", "phases-params", "phases-template-values", "kitchen-sink", "include-dropped-keys"} {
+		loaded := load(t, upstream+dir)
+		before := map[string]bool{}
+		for _, s := range loaded.States {
+			before[s.Name] = true
+		}
+		st := expand(t, upstream+dir)
+		n := 0
+		for _, s := range st.States {
+			if before[s.Name] {
+				continue
+			}
+			n++
+			tg, err := loaded.ResolveTarget(s.Name)
+			if err != nil || tg.Kind != story.TargetPhase {
+				t.Errorf("%s: generated %q is not a loader phase target (%v, %v)", dir, s.Name, tg.Kind, err)
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: nothing generated", dir)
+		}
+	}
+}

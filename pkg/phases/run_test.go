@@ -1,0 +1,177 @@
+package phases_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/compose"
+	"kitsoki/pkg/engine"
+	"kitsoki/pkg/flowtest"
+	"kitsoki/pkg/fold"
+	"kitsoki/pkg/phases"
+	"kitsoki/pkg/story"
+)
+
+// runFlows runs the flow fixtures beside app through the real engine
+// (pkg/flowtest, as `kitsoki test` does).
+func runFlows(t *testing.T, app string) []*flowtest.Result {
+	t.Helper()
+	files, ds, err := flowtest.Discover([]string{app}, "", false, nil)
+	if err != nil || len(ds) > 0 {
+		t.Fatalf("discover %s: %v %v", app, err, ds)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no fixtures beside %s", app)
+	}
+	return flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(context.Background(), files)
+}
+
+func requirePass(t *testing.T, app string, want int) {
+	t.Helper()
+	res := runFlows(t, app)
+	if len(res) != want {
+		t.Fatalf("%d results, want %d", len(res), want)
+	}
+	for _, r := range res {
+		if !r.Passed() {
+			var b strings.Builder
+			flowtest.WriteText(&b, []*flowtest.Result{r})
+			t.Errorf("%s failed:\n%s", r.Name, b.String())
+		}
+	}
+}
+
+// TestRunPhasedStory: a two-phase story runs from the lobby through both
+// phases (a budgeted cycle, checkpoint intents, rendered views, the
+// entries' on_enter) to its terminal state.
+func TestRunPhasedStory(t *testing.T) {
+	requirePass(t, "testdata/run/app.yaml", 2)
+}
+
+// TestRunImportedPhases: a child's phases are expanded before the child is
+// folded into its importer, and run under the alias.
+func TestRunImportedPhases(t *testing.T) {
+	requirePass(t, "testdata/imported/parent/app.yaml", 1)
+}
+
+// TestRunCanFail: the same story with a fixture that expects the wrong
+// next phase fails, so the passing runs above mean something.
+func TestRunCanFail(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("testdata/run/app.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, os.WriteFile(filepath.Join(dir, "app.yaml"), data, 0o644))
+	must(t, os.MkdirAll(filepath.Join(dir, "flows"), 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, "flows", "wrong.yaml"), []byte(`test_kind: flow
+app: ../app.yaml
+initial_state: alpha_awaiting_reply
+initial_world: {count: 1}
+turns:
+  - intent: {name: approve}
+    expect_state: alpha_work
+`), 0o644))
+	res := runFlows(t, filepath.Join(dir, "app.yaml"))
+	if len(res) != 1 || res[0].Passed() {
+		t.Fatal("a fixture expecting the wrong phase passed")
+	}
+	if got := res[0].Failures[0].State; got != "beta_work" {
+		t.Errorf("landed in %q, want beta_work (the budget is spent)", got)
+	}
+}
+
+// TestCompileRefusesBadPhases: an expansion problem the loader does not
+// see (a generated name that collides) stops engine.Compile, positioned,
+// with no "imports." prefix.
+func TestCompileRefusesBadPhases(t *testing.T) {
+	dir := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(`app: {id: bad}
+intents: {go: {}}
+root: start
+states:
+  start: {on: {go: [{target: start}]}}
+phase_templates:
+  t:
+    states:
+      "{id}": {}
+phases:
+  template: t
+  graph: {start: {}}
+`), 0o644))
+	st, _ := story.Load(dir, story.Options{})
+	if st == nil {
+		t.Fatal("no model")
+	}
+	_, err := engine.Compile(st, engine.CompileOptions{LateHandlers: true})
+	var ce *engine.CompileError
+	if !errors.As(err, &ce) || len(ce.Problems) != 1 {
+		t.Fatalf("err = %v", err)
+	}
+	p := ce.Problems[0]
+	if p.Pos.Line != 10 || !strings.Contains(p.Message, `phases.graph["start"]: template state "{id}" expands to "start", which the story already declares`) || strings.HasPrefix(p.Message, "imports.") {
+		t.Errorf("problem = %+v", p)
+	}
+}
+
+// TestFoldHook: fold.New with the hook leaves no phases: and the
+// generated states carry the story's directory.
+func TestFoldHook(t *testing.T) {
+	st, _ := story.Load("testdata/run", story.Options{})
+	if st == nil {
+		t.Fatal("no model")
+	}
+	f, err := fold.New(st, fold.Options{Phases: phases.Expand})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Story.Phases != nil {
+		t.Error("phases: left in the folded story")
+	}
+	for _, p := range []string{"alpha_work", "alpha_awaiting_reply", "beta_work", "beta_awaiting_reply"} {
+		if f.State(p) == nil {
+			t.Errorf("%s not in the folded story", p)
+		}
+		if abs, _ := filepath.Abs("testdata/run"); f.Dir(p) != abs {
+			t.Errorf("%s: dir %q", p, f.Dir(p))
+		}
+	}
+	if st.Phases == nil {
+		t.Error("the loaded story was edited (the fold's copy must be)")
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestViewsOfGeneratedStates: the composed story renders the views of
+// generated states (all four forms) against the story's views/.
+func TestViewsOfGeneratedStates(t *testing.T) {
+	ld, err := compose.Load("../story/testdata/upstream/phases-full", compose.LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}})
+	if err != nil || ld.CompileErr != nil || ld.Views == nil {
+		t.Fatalf("load: %v %v", err, ld.CompileErr)
+	}
+	world := map[string]any{"x": "", "spec": map[string]any{}}
+	for path, want := range map[string]string{
+		"design_drafting":       "Drafting Design (3)",
+		"build_drafting":        "Drafting Build (5)\nBudget:  5",
+		"design_awaiting_reply": "Checkpoint: ",
+	} {
+		got, err := ld.Views.RenderView(path, world, nil)
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		if !strings.Contains(got, want) {
+			t.Errorf("%s: view %q does not contain %q", path, got, want)
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package plugin
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"kitsoki/pkg/agent"
+	"kitsoki/pkg/host"
+	"kitsoki/pkg/story"
+)
+
+// HostEmbedder adapts pkg/agent's LocalEmbedder to the host.Embedder that
+// host.agent.search uses (the host package does not import the agent
+// transports).
+func HostEmbedder(e *agent.LocalEmbedder) host.Embedder { return localEmbedder{e} }
+
+type localEmbedder struct{ e *agent.LocalEmbedder }
+
+func (l localEmbedder) Model() string {
+	if d := l.e.Dim(); d > 0 {
+		return fmt.Sprintf("%s@%d", l.e.Model(), d)
+	}
+	return l.e.Model()
+}
+
+func (l localEmbedder) Embed(ctx context.Context, texts []string, query bool) ([][]float32, error) {
+	role := agent.EmbedDocument
+	if query {
+		role = agent.EmbedQuery
+	}
+	return l.e.Embed(ctx, texts, role)
+}
+
+// StoryEmbedder builds the embedder the story's routing.embedding block
+// declares (endpoint: attach to a running llama-server --embeddings;
+// model: alone: the managed embedding sidecar, started on the first
+// search) and the search options around it (cache_dir, relative to the
+// story directory; default <workdir>/.kitsoki-embed-cache). It returns
+// zero options and a nil closer when the story declares no embedder.
+// Close the closer when the run ends (it stops a managed sidecar).
+func StoryEmbedder(st *story.Story, cfg agent.LocalEmbedderConfig) (host.SearchOptions, func() error, error) {
+	noop := func() error { return nil }
+	if st == nil || st.Routing == nil {
+		return host.SearchOptions{}, noop, nil
+	}
+	raw, ok := st.Routing.Raw["embedding"].(map[string]any)
+	if !ok {
+		return host.SearchOptions{}, noop, nil
+	}
+	str := func(k string) string { s, _ := raw[k].(string); return strings.TrimSpace(s) }
+	if str("endpoint") == "" && str("model") == "" {
+		return host.SearchOptions{}, noop, nil
+	}
+	if cfg.Endpoint == "" {
+		cfg.Endpoint = str("endpoint")
+	}
+	if cfg.Model == "" {
+		cfg.Model = str("model")
+	}
+	e, err := agent.NewLocalEmbedder(cfg)
+	if err != nil {
+		return host.SearchOptions{}, noop, fmt.Errorf("routing.embedding: %w", err)
+	}
+	o := host.SearchOptions{Embedder: HostEmbedder(e)}
+	if d := str("cache_dir"); d != "" {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(st.Dir, d)
+		}
+		o.CacheDir = d
+	}
+	return o, e.Close, nil
+}

@@ -1,0 +1,350 @@
+package plugin
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"kitsoki/pkg/host"
+)
+
+// An external plugin whose manifest lists hosts: is a host provider: one
+// child process (started on the first call, reused, respawned once per call
+// when it died, killed on timeout and on Close) that serves those host
+// handlers. Each call is one JSON line on its stdin:
+//
+//	{"type":"host.call","handler":"host.git.push","served":"host.git","op":"push",
+//	 "args":{...},"env":{"session_id":..,"turn":..,"state":..,"story_dir":..,"work_dir":..,"world":{...}}}
+//
+// and one JSON line back:
+//
+//	{"data":{...}}                      success (bound by the story's bind:)
+//	{"data":{...},"error":"message"}    a domain error: on_error applies, data still binds
+//	{"infra_error":"message"}           the provider could not do the call at all
+//
+// An answer may add "delay_ms" (how long the call takes in the run's
+// clock) and "clarification": {"question": "...", "data": {...}} (a
+// background call asks the user before it can finish).
+//
+// Calls to one provider are served one at a time.
+
+// DefaultHostTimeout bounds one host-provider call when the manifest sets no
+// entry.timeout_ms (host calls run programs: longer than a hook).
+const DefaultHostTimeout = 10 * time.Minute
+
+var hostNameRe = regexp.MustCompile(`^host\.[a-z0-9_]+(\.[a-z0-9_]+)*$`)
+
+// checkManifestHosts validates hosts: and lists each as "host:<name>" in
+// provides.
+func checkManifestHosts(m *Manifest) error {
+	seen := map[string]bool{}
+	for i, h := range m.Hosts {
+		if !hostNameRe.MatchString(h) {
+			return fmt.Errorf("%s: hosts[%d] %q is not a host handler name; use host.<namespace>[.<op>] in lowercase, e.g. host.git", m.Path, i, h)
+		}
+		if host.IsAgentVerb(h) {
+			return fmt.Errorf("%s: hosts[%d] %q is an agent verb the engine serves through agent_plugins; declare an agent plugin instead", m.Path, i, h)
+		}
+		if seen[h] {
+			return fmt.Errorf("%s: hosts[%d] %q is listed twice", m.Path, i, h)
+		}
+		seen[h] = true
+		p := "host:" + h
+		found := false
+		for _, q := range m.Provides {
+			if q == p {
+				found = true
+			}
+		}
+		if !found {
+			m.Provides = append(m.Provides, p)
+		}
+	}
+	return nil
+}
+
+// HostProvider is one external plugin that serves host handlers.
+type HostProvider struct {
+	ID       string   `json:"id"`
+	Manifest string   `json:"manifest"`
+	Hosts    []string `json:"hosts"`
+	Enabled  bool     `json:"enabled"`
+	Reason   string   `json:"reason,omitempty"`
+}
+
+// HostProviders lists the external host providers, sorted by id.
+func (a *Assembly) HostProviders() []HostProvider {
+	var out []HostProvider
+	for id, m := range a.manifests {
+		if len(m.Hosts) == 0 {
+			continue
+		}
+		hp := HostProvider{ID: id, Manifest: m.Path, Hosts: append([]string(nil), m.Hosts...), Enabled: a.Enabled(id)}
+		for _, p := range a.Plugins {
+			if p.ID == id {
+				hp.Reason = p.Reason
+			}
+		}
+		out = append(out, hp)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// SourceProvider is the host.Info.Source prefix of a provided handler.
+const SourceProvider = "provider:"
+
+// RegisterHostProviders registers the handlers of every enabled host
+// provider in reg (a provider replaces a built-in of the same name: the
+// operator installed it). Two providers claiming one name: the first by
+// id wins and the other is reported in the warnings. The returned close
+// stops the provider processes; call it when the run ends.
+func (a *Assembly) RegisterHostProviders(reg *host.Registry) (closeAll func() error, warnings []Warning) {
+	var procs []*hostProc
+	claimed := map[string]string{}
+	for _, hp := range a.HostProviders() {
+		if !hp.Enabled {
+			continue
+		}
+		m := a.manifests[hp.ID]
+		p := &hostProc{m: m}
+		used := false
+		for _, name := range m.Hosts {
+			if other, dup := claimed[name]; dup {
+				warnings = append(warnings, Warning{File: m.Path, Message: fmt.Sprintf("hosts: %s is already served by the host provider %s; this provider's claim is ignored", name, other)})
+				continue
+			}
+			claimed[name] = hp.ID
+			reg.RegisterInfo(name, p, host.Info{Source: SourceProvider + hp.ID, Summary: m.Summary})
+			used = true
+		}
+		if used {
+			procs = append(procs, p)
+		}
+	}
+	return func() error {
+		var errs []error
+		for _, p := range procs {
+			if err := p.Close(); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		return errors.Join(errs...)
+	}, warnings
+}
+
+// hostProc is the host.Handler of one provider process.
+type hostProc struct {
+	m *Manifest
+
+	mu     sync.Mutex
+	proc   *childProc
+	closed bool
+}
+
+type hostRequest struct {
+	Type    string         `json:"type"`
+	Handler string         `json:"handler"`
+	Served  string         `json:"served,omitempty"`
+	Op      string         `json:"op,omitempty"`
+	Args    map[string]any `json:"args"`
+	Env     hostEnv        `json:"env"`
+}
+
+type hostEnv struct {
+	SessionID string         `json:"session_id,omitempty"`
+	Turn      int64          `json:"turn"`
+	State     string         `json:"state,omitempty"`
+	StoryDir  string         `json:"story_dir,omitempty"`
+	WorkDir   string         `json:"work_dir,omitempty"`
+	World     map[string]any `json:"world,omitempty"`
+}
+
+type hostAnswer struct {
+	Data       map[string]any `json:"data"`
+	Error      string         `json:"error"`
+	InfraError string         `json:"infra_error"`
+	// DelayMS is how long the call takes in the run's (virtual) time.
+	DelayMS int64 `json:"delay_ms"`
+	// Clarification asks the user a question before a background call
+	// can finish.
+	Clarification *host.Clarification `json:"clarification"`
+}
+
+func (p *hostProc) timeout() time.Duration {
+	if p.m.Entry.TimeoutMS > 0 {
+		return time.Duration(p.m.Entry.TimeoutMS) * time.Millisecond
+	}
+	return DefaultHostTimeout
+}
+
+func (p *hostProc) who() string {
+	return fmt.Sprintf("host provider %s (%s)", p.m.ID, p.m.Path)
+}
+
+// Call sends one host call to the provider process.
+func (p *hostProc) Call(ctx context.Context, c *host.Call) (host.Result, error) {
+	served := c.Handler
+	if c.Op != "" && strings.HasSuffix(c.Handler, "."+c.Op) {
+		served = strings.TrimSuffix(c.Handler, "."+c.Op)
+	}
+	req := hostRequest{Type: "host.call", Handler: c.Handler, Served: served, Op: c.Op, Args: c.Args,
+		Env: hostEnv{SessionID: c.Env.SessionID, Turn: c.Env.Turn, State: c.Env.State, StoryDir: c.Env.StoryDir, WorkDir: c.Env.WorkDir, World: c.Env.World}}
+	if req.Args == nil {
+		req.Args = map[string]any{}
+	}
+	line, err := json.Marshal(req)
+	if err != nil {
+		return host.Result{}, fmt.Errorf("%s: the call to %s does not encode as JSON: %v", p.who(), c.Handler, err)
+	}
+	line = append(line, '\n')
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return host.Result{}, fmt.Errorf("%s is closed (the run has ended)", p.who())
+	}
+	for attempt := 0; ; attempt++ {
+		if p.proc == nil {
+			cp, err := startChild(p.m)
+			if err != nil {
+				return host.Result{}, fmt.Errorf("%s: %v", p.who(), err)
+			}
+			p.proc = cp
+		}
+		out, dead, err := p.roundTrip(ctx, c.Handler, line)
+		if err == nil {
+			return p.answer(c.Handler, out)
+		}
+		p.kill()
+		if dead && attempt == 0 && ctx.Err() == nil {
+			continue
+		}
+		return host.Result{}, err
+	}
+}
+
+func (p *hostProc) answer(handler string, out []byte) (host.Result, error) {
+	var a hostAnswer
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	dec.UseNumber()
+	if err := dec.Decode(&a); err != nil {
+		return host.Result{}, fmt.Errorf("%s answered %s with a line that is not a JSON object: %q (%v); answer one {\"data\":...} object per line", p.who(), handler, truncate(string(out), 200), err)
+	}
+	if a.InfraError != "" {
+		return host.Result{}, fmt.Errorf("%s could not serve %s: %s", p.who(), handler, a.InfraError)
+	}
+	if a.Data != nil {
+		a.Data = normalizeInts(a.Data).(map[string]any)
+	}
+	if a.DelayMS < 0 || a.DelayMS > int64(math.MaxInt64/time.Millisecond) {
+		return host.Result{}, fmt.Errorf("%s answered %s with delay_ms %d; give a non-negative number of milliseconds", p.who(), handler, a.DelayMS)
+	}
+	if a.Clarification != nil && strings.TrimSpace(a.Clarification.Question) == "" {
+		return host.Result{}, fmt.Errorf("%s answered %s with a clarification without a question", p.who(), handler)
+	}
+	return host.Result{Data: a.Data, Error: a.Error, Delay: time.Duration(a.DelayMS) * time.Millisecond, Clarification: a.Clarification}, nil
+}
+
+// normalizeInts is normalize with integral numbers as int (what the engine
+// binds from other handlers).
+func normalizeInts(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return int(i)
+		}
+		f, _ := x.Float64()
+		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = normalizeInts(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = normalizeInts(e)
+		}
+	}
+	return v
+}
+
+func (p *hostProc) roundTrip(ctx context.Context, handler string, line []byte) ([]byte, bool, error) {
+	cp := p.proc
+	select {
+	case <-cp.done:
+		return nil, true, p.crashErr(cp, "had exited")
+	default:
+	}
+	if _, err := cp.stdin.Write(line); err != nil {
+		return nil, true, p.crashErr(cp, "could not be written to ("+err.Error()+")")
+	}
+	timer := time.NewTimer(p.timeout())
+	defer timer.Stop()
+	select {
+	case out, ok := <-cp.lines:
+		if !ok {
+			// stdout closed: the process is exiting, or printed a line
+			// longer than the reader takes (then kill() stops it).
+			select {
+			case <-cp.done:
+			case <-time.After(2 * time.Second):
+				return nil, false, fmt.Errorf("%s closed its output without answering %s (or answered with a line over 16 MiB); the process was stopped", p.who(), handler)
+			}
+			return nil, true, p.crashErr(cp, "exited before answering "+handler)
+		}
+		return out, false, nil
+	case <-timer.C:
+		return nil, false, fmt.Errorf("%s did not answer %s within %s (entry.timeout_ms); the process was stopped", p.who(), handler, p.timeout())
+	case <-ctx.Done():
+		return nil, false, fmt.Errorf("%s: %s: %v", p.who(), handler, ctx.Err())
+	}
+}
+
+func (p *hostProc) crashErr(cp *childProc, what string) error {
+	msg := fmt.Sprintf("%s %s", p.who(), what)
+	select {
+	case <-cp.done:
+		if cp.err != nil {
+			msg += ": " + cp.err.Error()
+		}
+	case <-time.After(100 * time.Millisecond):
+	}
+	if t := strings.TrimSpace(cp.stderr.String()); t != "" {
+		msg += "; stderr: " + truncate(t, 512)
+	}
+	return errors.New(msg)
+}
+
+func (p *hostProc) kill() {
+	if p.proc == nil {
+		return
+	}
+	cp := p.proc
+	p.proc = nil
+	cp.stop()
+}
+
+// Close stops the process: stdin closed, a short grace, then a kill.
+func (p *hostProc) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	if p.proc == nil {
+		return nil
+	}
+	cp := p.proc
+	p.proc = nil
+	_ = cp.stdin.Close()
+	select {
+	case <-cp.done:
+	case <-time.After(500 * time.Millisecond):
+		cp.stop()
+	}
+	return nil
+}

@@ -1,0 +1,36 @@
+package plugin
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzHostProviderAnswer: whatever line a provider prints, the answer is a
+// result or an error naming the provider, never a panic.
+func FuzzHostProviderAnswer(f *testing.F) {
+	for _, s := range []string{
+		`{"data":{"a":1,"b":[1.5,{"c":null}]}}`,
+		`{"data":{},"error":"boom"}`,
+		`{"infra_error":"x"}`,
+		`{"data":null,"delay_ms":-5}`,
+		`{"delay_ms":9223372036854775807}`,
+		`{"clarification":{"question":""}}`,
+		`{"clarification":{"question":"q","data":{"answer":"string"}},"delay_ms":10}`,
+		`[1,2]`, `"str"`, `{`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	p := &hostProc{m: &Manifest{ID: "fz", Path: "m.yaml"}}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		res, err := p.answer("host.x.y", line)
+		if err != nil {
+			if !strings.Contains(err.Error(), "host provider fz (m.yaml)") {
+				t.Fatalf("error does not name the provider: %v", err)
+			}
+			return
+		}
+		if res.Delay < 0 {
+			t.Fatalf("negative delay accepted")
+		}
+	})
+}

@@ -1,0 +1,258 @@
+//go:build unix
+
+package plugin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"kitsoki/pkg/agent"
+	"kitsoki/pkg/host"
+)
+
+var (
+	hostProvOnce sync.Once
+	hostProvBin  string
+	hostProvErr  error
+)
+
+// testHostProviderBinary builds internal/testhostprovider once.
+func testHostProviderBinary(t testing.TB) string {
+	t.Helper()
+	bin := testHookBinary(t) // makes binDir
+	hostProvOnce.Do(func() {
+		hostProvBin = filepath.Join(filepath.Dir(bin), "testhostprovider")
+		out, err := exec.Command("go", "build", "-o", hostProvBin, "./internal/testhostprovider").CombinedOutput()
+		if err != nil {
+			hostProvErr = fmt.Errorf("go build testhostprovider: %v\n%s", err, out)
+		}
+	})
+	if hostProvErr != nil {
+		t.Fatal(hostProvErr)
+	}
+	return hostProvBin
+}
+
+func hostProvider(t testing.TB, root, id string, hosts []string, timeoutMS int) string {
+	t.Helper()
+	bin := testHostProviderBinary(t)
+	m := fmt.Sprintf("id: %s\nversion: 0.1.0\nsummary: test provider %s\nhosts: [%s]\nentry:\n  command: %q\n  timeout_ms: %d\n", id, id, strings.Join(hosts, ", "), bin, timeoutMS)
+	return writeFile(t, filepath.Join(root, ProfileDir, "plugins", id, ManifestFile), m)
+}
+
+func providerRegistry(t *testing.T, root string) (*host.Registry, *Assembly, []Warning) {
+	t.Helper()
+	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := host.Builtins(host.Options{Getenv: noEnv})
+	closeAll, warns := a.RegisterHostProviders(reg)
+	t.Cleanup(func() { _ = closeAll() })
+	return reg, a, warns
+}
+
+func dispatch(t *testing.T, reg *host.Registry, name string, args map[string]any) (host.Result, error) {
+	t.Helper()
+	h, _, op, ok := reg.Lookup(name)
+	if !ok {
+		t.Fatalf("%s: no handler", name)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return h.Call(ctx, &host.Call{Handler: name, Op: op, Args: args, Env: host.Env{State: "room", Turn: 3}})
+}
+
+func TestHostProviderServesNamespace(t *testing.T) {
+	root := t.TempDir()
+	hostProvider(t, root, "gitp", []string{"host.git", "host.chat.create"}, 0)
+	reg, a, warns := providerRegistry(t, root)
+	if len(warns) != 0 || len(a.Warnings) != 0 {
+		t.Fatalf("warnings %v %v", warns, a.Warnings)
+	}
+	hp := a.HostProviders()
+	if len(hp) != 1 || hp[0].ID != "gitp" || !hp[0].Enabled || strings.Join(hp[0].Hosts, ",") != "host.git,host.chat.create" {
+		t.Fatalf("providers %+v", hp)
+	}
+	if info, _ := reg.Info("host.git"); info.Source != "provider:gitp" {
+		t.Errorf("info %+v", info)
+	}
+	res, err := dispatch(t, reg, "host.git.push", map[string]any{"branch": "main", "n": 2})
+	if err != nil || res.Error != "" {
+		t.Fatal(res, err)
+	}
+	d := res.Data
+	if d["handler"] != "host.git.push" || d["served"] != "host.git" || d["op"] != "push" || d["state"] != "room" || d["calls"] != 1 {
+		t.Errorf("data %v", d)
+	}
+	if args, _ := d["args"].(map[string]any); args["n"] != 2 || args["branch"] != "main" {
+		t.Errorf("args %v", d["args"])
+	}
+	pid := d["pid"]
+	res, _ = dispatch(t, reg, "host.chat.create", nil)
+	if res.Data["calls"] != 2 || res.Data["pid"] != pid {
+		t.Errorf("the process is not reused: %v (first pid %v)", res.Data, pid)
+	}
+	if err := host.Missing(reg, []string{"host.git.push", "host.chat.create", "host.run"}, nil); err != nil {
+		t.Errorf("missing: %v", err)
+	}
+	if err := host.Missing(reg, []string{"host.chat.list"}, nil); err == nil {
+		t.Error("host.chat.list is not provided (only host.chat.create is)")
+	}
+}
+
+func TestHostProviderErrors(t *testing.T) {
+	root := t.TempDir()
+	hostProvider(t, root, "gitp", []string{"host.git"}, 2000)
+	reg, _, _ := providerRegistry(t, root)
+
+	res, err := dispatch(t, reg, "host.git.push", map[string]any{"mode": "domain"})
+	if err != nil || res.Error != "push rejected" || res.Data["exit_code"] != 3 {
+		t.Errorf("domain: %+v %v", res, err)
+	}
+	_, err = dispatch(t, reg, "host.git.push", map[string]any{"mode": "infra"})
+	if err == nil || !strings.Contains(err.Error(), "host provider gitp (") || !strings.Contains(err.Error(), "could not serve host.git.push: no credentials for origin") {
+		t.Errorf("infra: %v", err)
+	}
+	_, err = dispatch(t, reg, "host.git.push", map[string]any{"mode": "garbage"})
+	if err == nil || !strings.Contains(err.Error(), "not a JSON object") {
+		t.Errorf("garbage: %v", err)
+	}
+	res, err = dispatch(t, reg, "host.git.push", map[string]any{"mode": "clarify"})
+	if err != nil || res.Delay != 1500*time.Millisecond || res.Clarification == nil || res.Clarification.Question != "which remote?" || res.Data["asked"] != true {
+		t.Errorf("clarify: %+v %v", res, err)
+	}
+	// a crash on every call: one respawn, then the error names the
+	// provider, the exit and its stderr.
+	_, err = dispatch(t, reg, "host.git.push", map[string]any{"mode": "crash"})
+	if err == nil || !strings.Contains(err.Error(), "host provider gitp") || !strings.Contains(err.Error(), "exit status 7") || !strings.Contains(err.Error(), "provider exploding on purpose") {
+		t.Errorf("crash: %v", err)
+	}
+	// a crash once: the respawned process answers.
+	marker := filepath.Join(t.TempDir(), "marker")
+	res, err = dispatch(t, reg, "host.git.push", map[string]any{"mode": "crash-once", "marker": marker})
+	if err != nil || res.Data["recovered"] != true {
+		t.Errorf("crash-once: %+v %v", res, err)
+	}
+	// a hang: killed at the timeout, and the next call gets a fresh process.
+	_, err = dispatch(t, reg, "host.git.push", map[string]any{"mode": "hang"})
+	if err == nil || !strings.Contains(err.Error(), "did not answer host.git.push within 2s") {
+		t.Errorf("hang: %v", err)
+	}
+	res, err = dispatch(t, reg, "host.git.status", nil)
+	if err != nil || res.Data["calls"] != 1 {
+		t.Errorf("after hang: %+v %v", res, err)
+	}
+}
+
+func TestHostProviderManifestChecks(t *testing.T) {
+	for _, c := range []struct{ hosts, want string }{
+		{"[git]", `hosts[0] "git" is not a host handler name`},
+		{"[host.Git]", `is not a host handler name`},
+		{"[host.agent.ask]", "is an agent verb"},
+		{"[host.x, host.x]", "listed twice"},
+	} {
+		_, err := ParseManifest("m.yaml", []byte("id: p\nhosts: "+c.hosts+"\nentry: { command: x }\n"))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v", c.hosts, err)
+		}
+	}
+	m, err := ParseManifest("m.yaml", []byte("id: p\nhosts: [host.git]\nentry: { command: x }\n"))
+	if err != nil || strings.Join(m.Provides, ",") != "host:host.git" {
+		t.Errorf("provides: %+v %v", m, err)
+	}
+	if _, err := ParseManifest("m.yaml", []byte("id: p\nentry: { command: x }\n")); err == nil || !strings.Contains(err.Error(), "or hosts:") {
+		t.Errorf("neither hooks nor hosts: %v", err)
+	}
+}
+
+func TestHostProviderDisabledAndDuplicate(t *testing.T) {
+	root := t.TempDir()
+	hostProvider(t, root, "a-prov", []string{"host.git"}, 0)
+	hostProvider(t, root, "b-prov", []string{"host.git", "host.run"}, 0)
+	writeFile(t, filepath.Join(root, ProfileDir, ProfileFile), "disable: [b-prov]\n")
+	reg, a, warns := providerRegistry(t, root)
+	if len(warns) != 0 {
+		t.Errorf("warnings: %v", warns)
+	}
+	if i, _ := reg.Info("host.run"); i.Source != host.SourceBuiltin {
+		t.Errorf("a disabled provider replaced host.run: %+v", i)
+	}
+	for _, hp := range a.HostProviders() {
+		if hp.ID == "b-prov" && (hp.Enabled || !strings.Contains(hp.Reason, "disabled by the profile")) {
+			t.Errorf("b-prov: %+v", hp)
+		}
+	}
+	root2 := t.TempDir()
+	hostProvider(t, root2, "a-prov", []string{"host.git"}, 0)
+	hostProvider(t, root2, "b-prov", []string{"host.git", "host.run"}, 0)
+	reg, _, warns = providerRegistry(t, root2)
+	if len(warns) != 1 || !strings.Contains(warns[0].Message, "host.git is already served by the host provider a-prov") {
+		t.Errorf("dup warnings: %v", warns)
+	}
+	if i, _ := reg.Info("host.run"); i.Source != "provider:b-prov" {
+		t.Errorf("a provider does not replace the built-in: %+v", i)
+	}
+	if _, err := dispatch(t, reg, "host.run", map[string]any{"cmd": "true"}); err != nil {
+		t.Errorf("provided host.run: %v", err)
+	}
+	var me *host.MissingError
+	if err := host.Missing(reg, []string{"host.nope.x"}, nil); !errors.As(err, &me) {
+		t.Errorf("missing: %v", err)
+	}
+}
+
+func TestHostRegistryForStory(t *testing.T) {
+	root := t.TempDir()
+	hostProvider(t, root, "gitp", []string{"host.git"}, 0)
+	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, closeAll, warns, err := a.HostRegistry(nil, host.Options{Getenv: noEnv}, agent.LocalEmbedderConfig{})
+	if err != nil || len(warns) != 0 {
+		t.Fatal(err, warns)
+	}
+	defer closeAll()
+	if err := host.Missing(reg, []string{"host.run", "host.git.push", "host.starlark.run"}, nil); err != nil {
+		t.Errorf("missing: %v", err)
+	}
+	res, err := dispatch(t, reg, "host.git.push", nil)
+	if err != nil || res.Data["op"] != "push" {
+		t.Errorf("provider call: %+v %v", res, err)
+	}
+	if err := closeAll(); err != nil {
+		t.Errorf("close: %v", err)
+	}
+	if _, err := dispatch(t, reg, "host.git.push", nil); err == nil || !strings.Contains(err.Error(), "is closed") {
+		t.Errorf("after close: %v", err)
+	}
+}
+
+// BenchmarkHostProviderCall: one host call round trip to a warm provider
+// process (line-JSON over pipes).
+func BenchmarkHostProviderCall(b *testing.B) {
+	root := b.TempDir()
+	hostProvider(b, root, "gitp", []string{"host.git"}, 0)
+	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
+	if err != nil {
+		b.Fatal(err)
+	}
+	reg := host.NewRegistry()
+	closeAll, _ := a.RegisterHostProviders(reg)
+	defer closeAll()
+	h, _, op, _ := reg.Lookup("host.git.push")
+	c := &host.Call{Handler: "host.git.push", Op: op, Args: map[string]any{"branch": "main"}}
+	for b.Loop() {
+		if _, err := h.Call(b.Context(), c); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

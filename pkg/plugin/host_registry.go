@@ -1,0 +1,36 @@
+package plugin
+
+import (
+	"errors"
+
+	"kitsoki/pkg/agent"
+	"kitsoki/pkg/host"
+	"kitsoki/pkg/story"
+)
+
+// HostRegistry builds a run's host registry: the built-in handlers (with
+// host.agent.search over the embedder st's routing.embedding declares,
+// unless opts.Search already has one), then the enabled host providers.
+// Close the returned closer when the run ends: it stops provider
+// processes and a managed embedding sidecar. The warnings are provider
+// claims that were ignored. Check the story's calls with host.Missing.
+func (a *Assembly) HostRegistry(st *story.Story, opts host.Options, embed agent.LocalEmbedderConfig) (*host.Registry, func() error, []Warning, error) {
+	closeEmbed := func() error { return nil }
+	if opts.Search.Embedder == nil {
+		so, c, err := StoryEmbedder(st, embed)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if so.Embedder != nil {
+			cache := opts.Search.CacheDir
+			opts.Search = so
+			if cache != "" {
+				opts.Search.CacheDir = cache
+			}
+		}
+		closeEmbed = c
+	}
+	reg := host.Builtins(opts)
+	closeProviders, warns := a.RegisterHostProviders(reg)
+	return reg, func() error { return errors.Join(closeProviders(), closeEmbed()) }, warns, nil
+}

@@ -1,0 +1,165 @@
+package plugin
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"kitsoki/pkg/host"
+	"kitsoki/pkg/story"
+)
+
+// HostUse is one story call of a host handler.
+type HostUse struct {
+	Handler string `json:"handler"` // the invoked name after host_interfaces / host_bindings
+	Invoke  string `json:"invoke,omitempty"`
+	Site    string `json:"site"` // e.g. `state "a" on_enter[0]`, or `import "x": state "b" ...`
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+}
+
+// StoryHostCalls lists every host call of st and of its imported
+// children (transition effects, on_enter/on_exit, on_complete, inline
+// effects, proposal execute on_complete), with iface.<name>.<op> resolved
+// through the importer's host_bindings or the interface's default.
+func StoryHostCalls(st *story.Story) []HostUse {
+	var out []HostUse
+	collectHostCalls(st, "", nil, &out)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Handler != out[j].Handler {
+			return out[i].Handler < out[j].Handler
+		}
+		return false
+	})
+	return out
+}
+
+func collectHostCalls(st *story.Story, prefix string, bindings map[string]string, out *[]HostUse) {
+	if st == nil {
+		return
+	}
+	add := func(e *story.Effect, site string) {
+		if e.Invoke == "" {
+			return
+		}
+		h := e.Invoke
+		if strings.HasPrefix(h, "iface.") {
+			parts := strings.Split(h, ".")
+			if len(parts) == 3 && bindings[parts[1]] != "" {
+				h = bindings[parts[1]] + "." + parts[2]
+			} else if r, ok := st.ResolveInvoke(h); ok {
+				h = r
+			}
+		}
+		u := HostUse{Handler: h, Site: prefix + site, File: e.Pos.File, Line: e.Pos.Line}
+		if h != e.Invoke {
+			u.Invoke = e.Invoke
+		}
+		*out = append(*out, u)
+	}
+	var visit func(list []*story.Effect, loc string)
+	visit = func(list []*story.Effect, loc string) {
+		for i, e := range list {
+			site := fmt.Sprintf("%s[%d]", loc, i)
+			add(e, site)
+			visit(e.OnComplete, site+" on_complete")
+			visit(e.Effects, site+" effects")
+		}
+	}
+	for _, s := range st.AllStates() {
+		visit(s.OnEnter, fmt.Sprintf("state %q on_enter", s.Path))
+		visit(s.OnExit, fmt.Sprintf("state %q on_exit", s.Path))
+		for _, in := range s.OnOrder {
+			for a, t := range s.On[in] {
+				visit(t.Effects, fmt.Sprintf("state %q intent %q arc[%d] effect", s.Path, in, a))
+			}
+		}
+	}
+	names := make([]string, 0, len(st.Proposals))
+	for n := range st.Proposals {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if ex := st.Proposals[n].Execute; ex != nil {
+			visit(ex.OnComplete, fmt.Sprintf("proposal %q execute on_complete", n))
+		}
+	}
+	for _, alias := range st.ImportOrder {
+		im := st.Imports[alias]
+		if im == nil || im.Child == nil {
+			continue
+		}
+		b := map[string]string{}
+		for k, v := range im.HostBindings {
+			b[k] = v
+		}
+		collectHostCalls(im.Child, prefix+fmt.Sprintf("import %q: ", alias), b, out)
+	}
+}
+
+// HostEntry is one host handler in the listing: registered (built in or
+// provided) or called by the story.
+type HostEntry struct {
+	Name    string    `json:"name"`
+	Source  string    `json:"source"` // builtin, provider:<id>, agent (the engine's agent layer), missing, ...
+	Summary string    `json:"summary,omitempty"`
+	Uses    []HostUse `json:"uses"`
+}
+
+// ListHosts lists every handler of reg and every story call: each
+// registered handler with the calls it serves (exact name or dotted
+// prefix), agent verbs with source "agent", and calls no handler serves
+// with source "missing".
+func ListHosts(reg *host.Registry, uses []HostUse) []HostEntry {
+	byName := map[string]*HostEntry{}
+	for _, n := range reg.Names() {
+		info, _ := reg.Info(n)
+		src := info.Source
+		if src == "" {
+			src = "registered"
+		}
+		byName[n] = &HostEntry{Name: n, Source: src, Summary: info.Summary, Uses: []HostUse{}}
+	}
+	for _, u := range uses {
+		switch {
+		case host.IsAgentVerb(u.Handler):
+			e := byName[u.Handler]
+			if e == nil {
+				e = &HostEntry{Name: u.Handler, Source: "agent", Summary: "served by the story's agent_plugins (agent layer)", Uses: []HostUse{}}
+				byName[u.Handler] = e
+			}
+			e.Uses = append(e.Uses, u)
+		default:
+			if _, served, _, ok := reg.Lookup(u.Handler); ok {
+				byName[served].Uses = append(byName[served].Uses, u)
+				continue
+			}
+			// Missing calls are grouped by namespace (host.git for
+			// host.git.push and host.git.merge): one provider serves them.
+			ns := missingName(u.Handler)
+			e := byName[ns]
+			if e == nil || e.Source != "missing" {
+				e = &HostEntry{Name: ns, Source: "missing", Summary: "no handler: add a host provider (.kitsoki/plugins/<dir>/manifest.yaml hosts: [" + ns + "]) or pass --host-cassette FILE", Uses: []HostUse{}}
+				byName[ns] = e
+			}
+			e.Uses = append(e.Uses, u)
+		}
+	}
+	out := make([]HostEntry, 0, len(byName))
+	for _, e := range byName {
+		out = append(out, *e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// missingName is the namespace of an unserved handler (host.<ns>), or the
+// name itself when it has no op.
+func missingName(h string) string {
+	parts := strings.SplitN(h, ".", 3)
+	if len(parts) == 3 {
+		return parts[0] + "." + parts[1]
+	}
+	return h
+}

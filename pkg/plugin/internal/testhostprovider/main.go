@@ -1,0 +1,64 @@
+// Command testhostprovider is a real host provider process for
+// pkg/plugin's tests: it reads one host.call JSON line at a time on stdin
+// and answers on stdout, its behaviour chosen by the call's args.mode.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+)
+
+type call struct {
+	Type    string         `json:"type"`
+	Handler string         `json:"handler"`
+	Served  string         `json:"served"`
+	Op      string         `json:"op"`
+	Args    map[string]any `json:"args"`
+	Env     map[string]any `json:"env"`
+}
+
+func main() {
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	out := json.NewEncoder(os.Stdout)
+	n := 0
+	for sc.Scan() {
+		var c call
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			fmt.Fprintln(os.Stderr, "bad request:", err)
+			os.Exit(3)
+		}
+		n++
+		mode, _ := c.Args["mode"].(string)
+		switch mode {
+		case "domain":
+			_ = out.Encode(map[string]any{"data": map[string]any{"exit_code": 3, "stderr": "E!"}, "error": "push rejected"})
+		case "infra":
+			_ = out.Encode(map[string]any{"infra_error": "no credentials for origin"})
+		case "garbage":
+			fmt.Println("this is not json")
+		case "crash":
+			fmt.Fprintln(os.Stderr, "provider exploding on purpose")
+			os.Exit(7)
+		case "crash-once":
+			marker, _ := c.Args["marker"].(string)
+			if _, err := os.Stat(marker); err != nil {
+				_ = os.WriteFile(marker, []byte("x"), 0o644)
+				os.Exit(8)
+			}
+			_ = out.Encode(map[string]any{"data": map[string]any{"recovered": true, "pid": os.Getpid()}})
+		case "clarify":
+			_ = out.Encode(map[string]any{"data": map[string]any{"asked": true}, "delay_ms": 1500, "clarification": map[string]any{"question": "which remote?"}})
+		case "hang":
+			time.Sleep(time.Hour)
+		default:
+			_ = out.Encode(map[string]any{"data": map[string]any{
+				"handler": c.Handler, "served": c.Served, "op": c.Op, "args": c.Args,
+				"state": c.Env["state"], "calls": n, "pid": os.Getpid(),
+			}})
+		}
+	}
+}

@@ -1,0 +1,156 @@
+package view
+
+import (
+	"fmt"
+	"strings"
+
+	"kitsoki/pkg/story"
+	"kitsoki/pkg/story/expr"
+)
+
+// Key-hint lines printed under a choice, per mode. The single-mode line is
+// upstream's, as recorded in its traces; the others follow its pattern.
+const (
+	hintSingle = "[↑/↓ move • Enter pick • Tab chat • Esc cancel]"
+	hintMulti  = "[↑/↓ move • Space toggle • Enter confirm • Tab chat • Esc cancel]"
+	hintForm   = "[Tab next field • Enter submit • Esc cancel]"
+)
+
+// renderChoice prints a choice element as upstream's plain-text view does:
+//
+//	<prompt>:
+//
+//	  label  hint
+//	  label [placeholder]  hint
+//
+//	[↑/↓ move • Enter pick • Tab chat • Esc cancel]
+//
+// Labels are padded two cells past the longest; items whose when: is false
+// are omitted; an item with a param: shows its placeholder (or slot) in
+// brackets after the label.
+func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what string, dl *dirLoader, s *story.State, env expr.Env) (string, error) {
+	leaf := func(src, part string) (string, error) {
+		return dl.renderLeaf(src, env, el.Pos, s.Path, what+part)
+	}
+	mode := strings.ToLower(strings.TrimSpace(str(body, "mode")))
+	prompt, err := leaf(str(body, "prompt"), ".prompt")
+	if err != nil {
+		return "", err
+	}
+	type row struct{ label, hint string }
+	var rows []row
+	if mode == "form" {
+		fields, _ := body["fields"].(map[string]any)
+		for _, name := range r.order.keys(el, []string{"choice", "fields"}, fields) {
+			f, _ := fields[name].(map[string]any)
+			if w := str(f, "when"); w != "" {
+				ok, gerr := r.guard(w, env)
+				if gerr != nil || !ok {
+					if gerr != nil {
+						r.warnf(&Error{Pos: el.Pos, State: s.Path, What: what + ".fields." + name, Msg: fmt.Sprintf("when %q: %v; the field is omitted", w, gerr), Err: gerr})
+					}
+					continue
+				}
+			}
+			label := str(f, "label")
+			if label == "" {
+				label = name
+			}
+			if label, err = leaf(label, ".fields."+name+".label"); err != nil {
+				return "", err
+			}
+			ph, err := leaf(str(f, "placeholder"), ".fields."+name+".placeholder")
+			if err != nil {
+				return "", err
+			}
+			hint := ""
+			if ph != "" {
+				hint = "[" + ph + "]"
+			}
+			rows = append(rows, row{label + ":", hint})
+		}
+	} else {
+		items, _ := body["items"].([]any)
+		for j, it := range items {
+			m, ok := it.(map[string]any)
+			if !ok {
+				continue
+			}
+			part := fmt.Sprintf(".items[%d]", j)
+			if w := str(m, "when"); w != "" {
+				ok, gerr := r.guard(w, env)
+				if gerr != nil {
+					r.warnf(&Error{Pos: el.Pos, State: s.Path, What: what + part, Msg: fmt.Sprintf("when %q: %v; the item is omitted", w, gerr), Err: gerr})
+					continue
+				}
+				if !ok {
+					continue
+				}
+			}
+			label := str(m, "label")
+			if label == "" {
+				label = str(m, "intent")
+			}
+			if label, err = leaf(label, part+".label"); err != nil {
+				return "", err
+			}
+			hint, err := leaf(str(m, "hint"), part+".hint")
+			if err != nil {
+				return "", err
+			}
+			if p, ok := m["param"].(map[string]any); ok {
+				ph := str(p, "placeholder")
+				if ph == "" {
+					ph = str(p, "label")
+				}
+				if ph == "" {
+					ph = str(p, "slot")
+				}
+				if ph, err = leaf(ph, part+".param.placeholder"); err != nil {
+					return "", err
+				}
+				if ph != "" {
+					label += " [" + ph + "]"
+				}
+			}
+			if mode == "multi" {
+				label = "[ ] " + label
+			}
+			rows = append(rows, row{label, hint})
+		}
+	}
+	col := 0
+	for _, rw := range rows {
+		if w := textWidth(rw.label); w > col {
+			col = w
+		}
+	}
+	var b strings.Builder
+	if prompt = strings.TrimSpace(prompt); prompt != "" {
+		b.WriteString(prompt)
+		if !strings.ContainsAny(prompt[len(prompt)-1:], ":?!.") {
+			b.WriteByte(':')
+		}
+		b.WriteString("\n\n")
+	}
+	for _, rw := range rows {
+		b.WriteString("  " + rw.label)
+		if rw.hint != "" {
+			b.WriteString(strings.Repeat(" ", col-textWidth(rw.label)+2))
+			b.WriteString(rw.hint)
+		}
+		b.WriteByte('\n')
+	}
+	if len(rows) > 0 {
+		b.WriteByte('\n')
+	}
+	switch mode {
+	case "multi":
+		b.WriteString(hintMulti)
+	case "form":
+		b.WriteString(hintForm)
+	default:
+		b.WriteString(hintSingle)
+	}
+	return b.String(), nil
+}

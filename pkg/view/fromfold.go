@@ -1,0 +1,24 @@
+package view
+
+import (
+	"kitsoki/pkg/fold"
+	"kitsoki/pkg/story"
+)
+
+// FromFolded returns a renderer for a folded story whose states' views
+// resolve against the directory of the story that declared each state
+// (fold's per-state side table). Options given later override DirFor.
+func FromFolded(f *fold.Folded, opts ...Option) *Renderer {
+	return New(f.Story, append([]Option{DirFor(f.Dir)}, opts...)...)
+}
+
+// ForStory folds st's imports (pkg/fold) and returns a renderer for the
+// folded machine the engine runs; a story without imports folds to a copy
+// of itself. The error is the fold's (*fold.Error).
+func ForStory(st *story.Story, opts ...Option) (*Renderer, error) {
+	f, err := fold.New(st, fold.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return FromFolded(f, opts...), nil
+}

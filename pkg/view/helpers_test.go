@@ -1,0 +1,75 @@
+package view
+
+import (
+	"path/filepath"
+	"testing"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+// load loads a story directory and fails the test on any load error.
+func load(t testing.TB, dir string) *story.Story {
+	t.Helper()
+	st, ds := story.Load(dir, story.Options{LookupEnv: func(string) (string, bool) { return "", false }})
+	for _, d := range ds {
+		if d.Severity == diag.Error {
+			t.Fatalf("load %s: %s:%d:%d: %s", dir, d.File, d.Line, d.Col, d.Message)
+		}
+	}
+	if st == nil {
+		t.Fatalf("load %s: no story", dir)
+	}
+	return st
+}
+
+func corpus(name string) string {
+	return filepath.Join("testdata", "corpus", name)
+}
+
+// defaults returns the story's world defaults.
+func defaults(st *story.Story) map[string]any {
+	w := map[string]any{}
+	for _, v := range st.World {
+		w[v.Name] = v.Default
+	}
+	return w
+}
+
+func with(w map[string]any, kv ...any) map[string]any {
+	out := map[string]any{}
+	for k, v := range w {
+		out[k] = v
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		out[kv[i].(string)] = kv[i+1]
+	}
+	return out
+}
+
+func render(t testing.TB, r *Renderer, path string, world map[string]any) string {
+	t.Helper()
+	out, err := r.RenderView(path, world, nil)
+	if err != nil {
+		t.Fatalf("RenderView(%q): %v", path, err)
+	}
+	return out
+}
+
+// loadLax loads a story whose lint errors upstream's loader would accept
+// (a map literal in a view when:, a pongo2 ternary), as kitsoki run does
+// with warnings. The errors are returned for the test to check.
+func loadLax(t testing.TB, dir string) (*story.Story, []diag.Diagnostic) {
+	t.Helper()
+	st, ds := story.Load(dir, story.Options{LookupEnv: func(string) (string, bool) { return "", false }})
+	if st == nil {
+		t.Fatalf("load %s: no story: %v", dir, ds)
+	}
+	var errs []diag.Diagnostic
+	for _, d := range ds {
+		if d.Severity == diag.Error {
+			errs = append(errs, d)
+		}
+	}
+	return st, errs
+}

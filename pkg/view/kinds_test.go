@@ -1,0 +1,241 @@
+package view
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"kitsoki/pkg/story"
+	"kitsoki/pkg/story/expr"
+)
+
+// kinds loads testdata/kinds (which holds, on purpose, the lint errors
+// upstream's loader accepts: a map literal in a when:, a pongo2 ternary,
+// an unterminated tag, a broken layout, an include leaving the roots).
+func kinds(t *testing.T, opts ...Option) (*Renderer, map[string]any) {
+	t.Helper()
+	st, _ := loadLax(t, "testdata/kinds")
+	return New(st, opts...), defaults(st)
+}
+
+func TestElementKinds(t *testing.T) {
+	r, w := kinds(t)
+	cases := map[string]string{
+		"literal": "no template here {not pongo}",
+		"list":    "1. first Ada\n2. second     with a hint\n3. third\n\nbare\n\n* star",
+		"kv":      "Zeta:    2\nA:       first declared last in sort order\nMiddle:",
+		"banner": strings.Repeat("═", 40) + "\n  Ada\n" + strings.Repeat("═", 40) + "\n\n" +
+			strings.Repeat("═", 80) + "\n  A VERY LONG BANNER TITLE THAT GOES ON  ·  and a subtitle that pushes the rule past eighty columns\n" + strings.Repeat("═", 80),
+		"choices": "Pick some?\n\n  [ ] one\n  [ ] two Ada  second\n\n" + hintMulti,
+		"form":    "  What:      [type it]\n  zz_other:  [more]\n\n" + hintForm,
+		"media":   "[A screenshot] (.artifacts/shot.png)\n\n[bare]",
+	}
+	for path, want := range cases {
+		if got := render(t, r, path, w); got != want {
+			t.Errorf("%s:\n got %q\nwant %q", path, got, want)
+		}
+	}
+}
+
+func TestTemplateContext(t *testing.T) {
+	r, w := kinds(t)
+	got, err := r.RenderView("plain", w, map[string]any{"slots": map[string]any{"s": "S"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "n=2 flag=True name=Ada path=plain slot=S"; got != want {
+		t.Errorf("got %q want %q", got, want)
+	}
+	// ?? is rewritten to |default:, slots default to empty.
+	got = render(t, r, "plain", with(w, "name", nil))
+	if want := "n=2 flag=True name=none path=plain slot="; got != want {
+		t.Errorf("got %q want %q", got, want)
+	}
+	// A nil world renders as an empty one.
+	if got := render(t, r, "plain", nil); got != "n= flag= name=none path=plain slot=" {
+		t.Errorf("nil world: %q", got)
+	}
+}
+
+func TestWhenGuardsAndHelpers(t *testing.T) {
+	var mu sync.Mutex
+	var warns []error
+	r, w := kinds(t, OnWarning(func(e error) { mu.Lock(); warns = append(warns, e); mu.Unlock() }))
+	// n=2: the go arm's guard (n > 5) fails, so go is blocked, and the
+	// element guarded by available('go') is omitted. The map-literal when
+	// fails to compile: that element is omitted with a warning.
+	want := "shown\n\nhelpers go=False stop=False\n\n  indented code\n    kept"
+	if got := render(t, r, "guards", w); got != want {
+		t.Errorf("got %q want %q", got, want)
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0].Error(), "map literal expressions are not allowed") || !strings.Contains(warns[0].Error(), "app.yaml:57:") {
+		t.Errorf("warnings: %v", warns)
+	}
+	// n=9: go becomes available; the guarded element shows.
+	want = "shown\n\nhelpers go=True stop=False\n\nguarded by a helper\n\n  indented code\n    kept"
+	if got := render(t, r, "guards", with(w, "n", 9)); got != want {
+		t.Errorf("n=9: got %q want %q", got, want)
+	}
+	// flag=false flips both headings.
+	if got := render(t, r, "guards", with(w, "flag", false)); !strings.HasPrefix(got, "hidden\n\n") {
+		t.Errorf("flag=false: %q", got)
+	}
+}
+
+func TestHelperStatus(t *testing.T) {
+	st, _ := loadLax(t, "testdata/kinds")
+	r := New(st)
+	s := r.states["guards"]
+	env := r.env(s, map[string]any{"n": 1}, nil)
+	h := &helpers{r: r, s: s, env: env}
+	if st, reason := h.status("go"); st != "blocked" || reason != "n is too small" {
+		t.Errorf("go: %s %q", st, reason)
+	}
+	if st, _ := h.status("stop"); st != "unavailable" {
+		t.Errorf("stop: %s", st)
+	}
+	if !h.blocked("go") || h.blockedReason("go") != "n is too small" || h.intentStatus("go") != "blocked" {
+		t.Error("helpers disagree with status")
+	}
+	menu := env["menu"].([]any)
+	if len(menu) != 1 || menu[0].(map[string]any)["name"] != "go" || menu[0].(map[string]any)["available"] != false {
+		t.Errorf("menu: %v", menu)
+	}
+}
+
+func TestExtendsAndFiles(t *testing.T) {
+	r, w := kinds(t)
+	cases := map[string]string{
+		"extends":         "[T 2\n\nunder the heading]\n[scalar block Ada]\nfoot for extends\n\n",
+		"extends_default": "[default top]\n[default middle]\nfoot for extends_default\n\n",
+		"file":            "WHOLE 2 From a file\n",
+	}
+	for path, want := range cases {
+		if got := render(t, r, path, w); got != want {
+			t.Errorf("%s:\n got %q\nwant %q", path, got, want)
+		}
+	}
+}
+
+func TestFallbackToAncestor(t *testing.T) {
+	r, w := kinds(t)
+	for path, want := range map[string]string{
+		"outer":            "OUTER outer",
+		"outer.inner.leaf": "OUTER outer.inner.leaf", // the leaf's own state context
+		"outer.with_view":  "OWN VIEW",
+		"noview":           "",
+		// A region leaf without a view uses its region's; nothing from the
+		// parallel root (which has no view here); empty renders are dropped.
+		"par#par.r1.a|par.r2.b": "R1 REGION\n\nB par.r2.b",
+		"par#par.r2.c|par.r1.a": "R1 REGION",
+	} {
+		if got := render(t, r, path, w); got != want {
+			t.Errorf("%s: got %q want %q", path, got, want)
+		}
+	}
+}
+
+func TestTransitionViewExtra(t *testing.T) {
+	r, w := kinds(t)
+	got, err := r.RenderView("list", w, map[string]any{TransitionViewKey: "TV {{ world.n }} {{ state.path }}"})
+	if err != nil || got != "TV 2 list" {
+		t.Errorf("string: %q %v", got, err)
+	}
+	tv := &story.View{Kind: "elements", Elements: []*story.ViewElement{{Kind: "heading", Text: "H"}, {Kind: "prose", Text: "P"}}}
+	got, err = r.RenderView("par#par.r1.a|par.r2.b", w, map[string]any{TransitionViewKey: tv})
+	if err != nil || got != "H\n\nP" {
+		t.Errorf("view on a parallel state: %q %v", got, err)
+	}
+	// An empty transition view means none.
+	if got := render(t, r, "outer", with(w)); got != "OUTER outer" {
+		t.Errorf("%q", got)
+	}
+	if got, _ := r.RenderView("outer", w, map[string]any{TransitionViewKey: ""}); got != "OUTER outer" {
+		t.Errorf("empty: %q", got)
+	}
+}
+
+// Upstream ⚠ cases and errors: each fails with a positioned *Error naming
+// the state and the part, never a panic.
+func TestRenderErrors(t *testing.T) {
+	r, w := kinds(t)
+	cases := map[string][]string{
+		"ternary":        {"app.yaml:113:11", `state "ternary"`, "'}}' expected"},
+		"unterminated":   {"app.yaml:115:11", "expected tag elif or else or endif"},
+		"bad_element":    {"app.yaml:119:9", "view[1] (prose)", "Filter 'nosuchfilter' does not exist"},
+		"escape":         {"app.yaml:121:11", "outside the template roots"},
+		"broken_file":    {"views/broken.pongo:2:17", "Unexpected EOF"},
+		"missing_file":   {"app.yaml:109:11", `view file "nope.pongo" not found`},
+		"missing_layout": {"app.yaml:111:11", `view file "nolayout.pongo" not found`},
+		"nosuch":         {`state "nosuch"`, "no such state"},
+		"par#par.r1.zz":  {`state "par.r1.zz"`, "no such state"},
+	}
+	for path, wants := range cases {
+		out, err := r.RenderView(path, w, nil)
+		if err == nil || out != "" {
+			t.Errorf("%s: want an error, got %q, %v", path, out, err)
+			continue
+		}
+		var ve *Error
+		if !errors.As(err, &ve) {
+			t.Errorf("%s: not a *view.Error: %T", path, err)
+		}
+		for _, want := range wants {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: error %q lacks %q", path, err, want)
+			}
+		}
+	}
+	// The refused include is recognisable.
+	_, err := r.RenderView("escape", w, nil)
+	if !errors.Is(err, expr.ErrOutsideRoots) {
+		t.Errorf("escape: %v is not ErrOutsideRoots", err)
+	}
+}
+
+func TestErrorBannerHelper(t *testing.T) {
+	for _, c := range []struct{ view, msg, want string }{
+		{"ROOM", "boom", "ROOM\n\n⚠ Action failed: boom"},
+		{"", "boom", "⚠ Action failed: boom"},
+		{"ROOM last_error=boom", "boom", "ROOM last_error=boom"},
+	} {
+		if got := ErrorBanner(c.view, c.msg); got != c.want {
+			t.Errorf("ErrorBanner(%q, %q) = %q, want %q", c.view, c.msg, got, c.want)
+		}
+	}
+	if PrependSay("", "V") != "V" || PrependSay("S", "") != "S" || PrependSay("S", "V") != "S\n\nV" {
+		t.Error("PrependSay")
+	}
+}
+
+func TestConcurrentRenders(t *testing.T) {
+	r, w := kinds(t)
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			for _, p := range []string{"extends", "list", "kv", "guards", "plain", "par#par.r1.a|par.r2.b"} {
+				if _, err := r.RenderView(p, with(w, "n", i), nil); err != nil {
+					t.Error(err)
+				}
+			}
+		}(i)
+	}
+	wg.Wait()
+}
+
+func TestNilRootsInExtra(t *testing.T) {
+	r, w := kinds(t)
+	var nilMap map[string]any
+	for _, extra := range []map[string]any{{"slots": nil}, {"slots": nilMap}, nil} {
+		got, err := r.RenderView("plain", w, extra)
+		if err != nil || got != "n=2 flag=True name=Ada path=plain slot=" {
+			t.Errorf("extra %v: %q %v", extra, got, err)
+		}
+		if _, err := r.RenderView("guards", w, extra); err != nil {
+			t.Errorf("guards with extra %v: %v", extra, err)
+		}
+	}
+}

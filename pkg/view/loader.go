@@ -1,0 +1,224 @@
+package view
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"kitsoki/pkg/story"
+	"kitsoki/pkg/story/expr"
+)
+
+// dirLoader compiles and caches the templates of one story directory: its
+// views/ layouts and the view strings of the states whose views resolve
+// there. Template roots (story-format §6.3): the prompts overlay when the
+// story sets one, then <dir>/views, then <dir>; "@story/" names <dir>.
+type dirLoader struct {
+	dir  string
+	dirs []string            // search directories, in order
+	ns   map[string][]string // namespace prefix ("@shared") -> directories
+	l    *expr.PongoLoader
+
+	// compileMu serialises compiles: a pongo2 TemplateSet is not safe for
+	// concurrent FromString/FromFile (rendering a compiled template is).
+	compileMu sync.Mutex
+
+	mu      sync.Mutex
+	cycles  map[string]error // include-graph check per file
+	strs    map[string]compiled
+	files   map[string]compiled
+	layouts map[string]compiled
+}
+
+type compiled struct {
+	p   *expr.Pongo
+	err error
+}
+
+func (r *Renderer) loader(dir string) *dirLoader {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if dl := r.loaders[dir]; dl != nil {
+		return dl
+	}
+	var dirs []string
+	if r.st != nil && r.st.Prompts != nil && strings.TrimSpace(r.st.Prompts.Overlay) != "" && dir == r.st.Dir {
+		ov := r.st.Prompts.Overlay
+		if !filepath.IsAbs(ov) {
+			ov = filepath.Join(dir, ov)
+		}
+		dirs = append(dirs, filepath.Join(ov, "views"), ov)
+	}
+	dirs = append(dirs, filepath.Join(dir, "views"), dir)
+	l := expr.NewPongoLoader(dirs...)
+	l.AddNamespace("@story", dir)
+	ns := map[string][]string{}
+	if r.st != nil && r.st.Prompts != nil && dir == r.st.Dir {
+		for _, d := range r.st.Prompts.Shared {
+			if !filepath.IsAbs(d) {
+				d = filepath.Join(dir, d)
+			}
+			l.AddNamespace("@shared", d)
+			ns["@shared"] = append(ns["@shared"], d)
+		}
+	}
+	dl := &dirLoader{dir: dir, dirs: dirs, ns: ns, l: l, cycles: map[string]error{}, strs: map[string]compiled{}, files: map[string]compiled{}, layouts: map[string]compiled{}}
+	r.loaders[dir] = dl
+	return dl
+}
+
+func isTemplate(s string) bool { return strings.Contains(s, "{{") || strings.Contains(s, "{%") }
+
+func (dl *dirLoader) compileString(src string) (*expr.Pongo, error) {
+	dl.mu.Lock()
+	c, ok := dl.strs[src]
+	dl.mu.Unlock()
+	if ok {
+		return c.p, c.err
+	}
+	var p *expr.Pongo
+	err := dl.checkIncludes(src, "")
+	if err == nil {
+		dl.compileMu.Lock()
+		p, err = dl.l.Compile(src)
+		dl.compileMu.Unlock()
+	}
+	dl.mu.Lock()
+	dl.strs[src] = compiled{p, err}
+	dl.mu.Unlock()
+	return p, err
+}
+
+// renderString renders a pongo2 template held in the story YAML.
+func (dl *dirLoader) renderString(src string, env expr.Env, pos story.Pos, state, what string) (string, error) {
+	if !isTemplate(src) {
+		return src, nil
+	}
+	p, err := dl.compileString(src)
+	if err != nil {
+		return "", errAt(pos, state, what, err)
+	}
+	out, err := p.Render(env)
+	if err != nil {
+		return "", errAt(pos, state, what, err)
+	}
+	return out, nil
+}
+
+// renderLeaf renders a short pongo2 string (a label, a kv value, a layout
+// name).
+func (dl *dirLoader) renderLeaf(src string, env expr.Env, pos story.Pos, state, what string) (string, error) {
+	return dl.renderString(src, env, pos, state, what)
+}
+
+// viewFile resolves name (relative, slash-separated) under the search
+// directories; the first existing file wins.
+func (dl *dirLoader) viewFile(name string, pos story.Pos, state, what string) (string, error) {
+	if name == "" || filepath.IsAbs(name) || strings.HasPrefix(filepath.ToSlash(filepath.Clean(filepath.FromSlash(name))), "../") {
+		return "", &Error{Pos: pos, State: state, What: what, Msg: "view file " + quote(name) + " must be a relative path inside the story's views/ directory"}
+	}
+	var tried []string
+	for _, d := range searchDirs(dl) {
+		p := filepath.Join(d, filepath.FromSlash(name))
+		tried = append(tried, p)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, nil
+		}
+	}
+	return "", &Error{Pos: pos, State: state, What: what, Msg: "view file " + quote(name) + " not found (looked for " + strings.Join(tried, ", ") + ")"}
+}
+
+func searchDirs(dl *dirLoader) []string {
+	// Layouts and template files live under views/ (overlay first).
+	var out []string
+	for _, d := range dl.dirs {
+		if filepath.Base(d) == "views" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// renderFile renders views/<name> (a template_file view).
+func (dl *dirLoader) renderFile(name string, env expr.Env, pos story.Pos, state string) (string, error) {
+	path, err := dl.viewFile(name, pos, state, "view.template_file")
+	if err != nil {
+		return "", err
+	}
+	dl.mu.Lock()
+	c, ok := dl.files[path]
+	dl.mu.Unlock()
+	if !ok {
+		if c.err = dl.checkIncludes("", path); c.err == nil {
+			dl.compileMu.Lock()
+			c.p, c.err = dl.l.CompileFile(path)
+			dl.compileMu.Unlock()
+		}
+		dl.mu.Lock()
+		dl.files[path] = c
+		dl.mu.Unlock()
+	}
+	fpos := story.Pos{File: path}
+	if c.err != nil {
+		return "", fileErr(fpos, state, path, c.err)
+	}
+	out, err := c.p.Render(env)
+	if err != nil {
+		return "", fileErr(fpos, state, path, err)
+	}
+	return out, nil
+}
+
+// renderLayout renders the generated child template src of an extends
+// view whose layout is views/<name>.
+func (dl *dirLoader) renderLayout(src, name string, env expr.Env, pos story.Pos, state string) (string, error) {
+	path, err := dl.viewFile(name, pos, state, "view.extends")
+	if err != nil {
+		return "", err
+	}
+	dl.mu.Lock()
+	c, ok := dl.layouts[src]
+	dl.mu.Unlock()
+	if !ok {
+		// Compile the layout itself first: its own syntax errors are then
+		// reported against the layout file, not the generated child.
+		if cerr := dl.checkIncludes("", path); cerr != nil {
+			c.err = fileErr(story.Pos{File: path}, state, path, cerr)
+		} else {
+			dl.compileMu.Lock()
+			if _, lerr := dl.l.CompileFile(path); lerr != nil {
+				c.err = fileErr(story.Pos{File: path}, state, path, lerr)
+			} else {
+				c.p, c.err = dl.l.Compile(src)
+			}
+			dl.compileMu.Unlock()
+		}
+		dl.mu.Lock()
+		dl.layouts[src] = c
+		dl.mu.Unlock()
+	}
+	if c.err != nil {
+		return "", errAt(pos, state, "view.extends "+quote(name), c.err)
+	}
+	out, err := c.p.Render(env)
+	if err != nil {
+		return "", fileErr(story.Pos{File: path}, state, path, err)
+	}
+	return out, nil
+}
+
+func fileErr(pos story.Pos, state, path string, err error) error {
+	var ee *Error
+	if errors.As(err, &ee) {
+		return ee
+	}
+	var xe *expr.Error
+	if errors.As(err, &xe) && xe.Line > 0 {
+		pos.Line, pos.Col = xe.Line, xe.Col
+	}
+	return &Error{Pos: pos, State: state, What: filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path), Msg: err.Error(), Err: err}
+}
+
+func quote(s string) string { return "\"" + strings.ReplaceAll(s, "\"", "\\\"") + "\"" }

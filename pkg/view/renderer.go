@@ -1,0 +1,292 @@
+package view
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"sync"
+
+	"kitsoki/pkg/story"
+	"kitsoki/pkg/story/expr"
+)
+
+// DefaultWidth is the width typed views are laid out at: upstream renders
+// the recorded view as plain text at a fixed 80 columns (story-runtime §8).
+const DefaultWidth = 80
+
+// Option configures a Renderer.
+type Option func(*Renderer)
+
+// DirFor tells the renderer which story directory a state's views resolve
+// against (extends:, template_file:, {% include %}): for a state folded in
+// from an import, its child story's directory. f returns "" to mean the
+// default. Without it, the innermost import wrapper above the state that
+// carries its child story decides, then the story's own directory.
+func DirFor(f func(statePath string) string) Option {
+	return func(r *Renderer) { r.dirFor = f }
+}
+
+// Width sets the layout width of typed views (default 80).
+func Width(n int) Option {
+	return func(r *Renderer) {
+		if n > 0 {
+			r.width = n
+		}
+	}
+}
+
+// OnWarning receives problems that do not stop a render: an element
+// when: guard that fails to compile or evaluate (the element is omitted).
+func OnWarning(f func(error)) Option {
+	return func(r *Renderer) { r.warn = f }
+}
+
+// Renderer renders the views of one (folded) story. It is safe for
+// concurrent use; compiled templates are cached per story directory.
+type Renderer struct {
+	st     *story.Story
+	dirFor func(string) string
+	width  int
+	warn   func(error)
+
+	states map[string]*story.State
+
+	mu      sync.Mutex
+	loaders map[string]*dirLoader
+	guards  map[string]guardEntry
+	order   *orderCache
+}
+
+type guardEntry struct {
+	p   *expr.Program
+	err error
+}
+
+// New returns a renderer for st (the folded story the engine runs).
+func New(st *story.Story, opts ...Option) *Renderer {
+	r := &Renderer{st: st, width: DefaultWidth, states: map[string]*story.State{},
+		loaders: map[string]*dirLoader{}, guards: map[string]guardEntry{}, order: newOrderCache()}
+	for _, o := range opts {
+		o(r)
+	}
+	if st != nil {
+		var walk func([]*story.State)
+		walk = func(list []*story.State) {
+			for _, s := range list {
+				if s == nil {
+					continue
+				}
+				if _, dup := r.states[s.Path]; !dup {
+					r.states[s.Path] = s
+				}
+				walk(s.Children)
+			}
+		}
+		walk(st.States)
+	}
+	return r
+}
+
+// TransitionViewKey is the extra entry that carries the winning
+// transition's view: a *story.View, or the source of a pongo2 string view.
+// When present it replaces the state's view (all of a parallel state's
+// views) for this render, as upstream does (story-runtime §3.6, §8).
+const TransitionViewKey = "transition_view"
+
+// RenderView renders the view of the state at statePath ("a.b", or a
+// parallel "p#p.a.x|p.b.y") against world. extra entries are added to the
+// template context over the defaults (for example "slots", "run", "event",
+// "args"; TransitionViewKey selects a transition's view). A state without
+// a view of its own uses its nearest ancestor's; when none has one the
+// result is "" with no error. The engine's ViewRenderer interface
+// (story-runtime §8).
+func (r *Renderer) RenderView(statePath string, world map[string]any, extra map[string]any) (out string, err error) {
+	defer r.recoverInto(statePath, &out, &err)
+	if tv, ok := extra[TransitionViewKey]; ok {
+		rest := make(map[string]any, len(extra))
+		for k, v := range extra {
+			if k != TransitionViewKey {
+				rest[k] = v
+			}
+		}
+		switch v := tv.(type) {
+		case *story.View:
+			if v != nil {
+				return r.RenderTransitionView(statePath, v, world, rest)
+			}
+		case string:
+			if v != "" {
+				return r.RenderTransitionView(statePath, &story.View{Kind: "template", Template: v}, world, rest)
+			}
+		}
+		extra = rest
+	}
+	if root, leaves, ok := splitParallel(statePath); ok {
+		return r.renderParallel(root, leaves, world, extra)
+	}
+	s, err := r.state(statePath)
+	if err != nil {
+		return "", err
+	}
+	v, _ := r.viewFor(s, nil)
+	if v == nil {
+		return "", nil
+	}
+	return r.render(v, s, world, extra)
+}
+
+// RenderTransitionView renders v (a transition's view:, which replaces the
+// landed state's view for that turn, and for a parallel state replaces
+// all of its views) in the context of the state at statePath.
+func (r *Renderer) RenderTransitionView(statePath string, v *story.View, world map[string]any, extra map[string]any) (out string, err error) {
+	defer r.recoverInto(statePath, &out, &err)
+	if v == nil {
+		return "", nil
+	}
+	path := statePath
+	if root, _, ok := splitParallel(statePath); ok {
+		path = root // a parallel state's transition view renders as the root
+	}
+	s, err := r.state(path)
+	if err != nil {
+		return "", err
+	}
+	return r.render(v, s, world, extra)
+}
+
+func (r *Renderer) recoverInto(statePath string, out *string, err *error) {
+	if p := recover(); p != nil {
+		*out = ""
+		*err = &Error{State: statePath, What: "view", Internal: true, Msg: fmt.Sprintf("internal error while rendering (please report this bug): %v\n%s", p, debug.Stack())}
+	}
+}
+
+func (r *Renderer) state(path string) (*story.State, error) {
+	p := strings.ReplaceAll(path, "/", ".")
+	if s := r.states[p]; s != nil {
+		return s, nil
+	}
+	return nil, &Error{State: path, What: "view", Msg: "no such state in the story (check the state path)"}
+}
+
+// viewFor returns the view s renders: its own, else the nearest ancestor's
+// below stop (exclusive); owner is the state the view belongs to.
+func (r *Renderer) viewFor(s, stop *story.State) (*story.View, *story.State) {
+	for cur := s; cur != nil && cur != stop; cur = cur.Parent {
+		if cur.View != nil {
+			return cur.View, cur
+		}
+	}
+	return nil, nil
+}
+
+// dir is the story directory the views of the state at path resolve
+// against.
+func (r *Renderer) dir(s *story.State) string {
+	if r.dirFor != nil {
+		if d := r.dirFor(s.Path); d != "" {
+			return d
+		}
+	}
+	for cur := s; cur != nil; cur = cur.Parent {
+		if cur.Import != nil && cur.Import.Child != nil && cur.Import.Child.Dir != "" {
+			return cur.Import.Child.Dir
+		}
+	}
+	if r.st != nil {
+		return r.st.Dir
+	}
+	return "."
+}
+
+// render renders one view for state s.
+func (r *Renderer) render(v *story.View, s *story.State, world, extra map[string]any) (string, error) {
+	env := r.env(s, world, extra)
+	dl := r.loader(r.dir(s))
+	switch v.Kind {
+	case "template", "":
+		return dl.renderString(v.Template, env, v.Pos, s.Path, "view")
+	case "elements":
+		return r.renderElements(v.Elements, "view", dl, s, env)
+	case "template_file":
+		if v.TemplateFile == "" {
+			return "", &Error{Pos: v.Pos, State: s.Path, What: "view.template_file", Msg: "template_file is empty (name a file under views/)"}
+		}
+		name, err := dl.renderLeaf(v.TemplateFile, env, v.Pos, s.Path, "view.template_file")
+		if err != nil {
+			return "", err
+		}
+		return dl.renderFile(filepath.ToSlash(name), env, v.Pos, s.Path)
+	case "extends":
+		return r.renderExtends(v, dl, s, env)
+	}
+	return "", &Error{Pos: v.Pos, State: s.Path, What: "view", Msg: fmt.Sprintf("unknown view form %q", v.Kind)}
+}
+
+// renderExtends renders a {extends, blocks} view: each block's elements are
+// laid out as a typed view and the results fill the layout's blocks.
+func (r *Renderer) renderExtends(v *story.View, dl *dirLoader, s *story.State, env expr.Env) (string, error) {
+	if v.Extends == "" {
+		return "", &Error{Pos: v.Pos, State: s.Path, What: "view.extends", Msg: "extends is empty (name a layout under views/, e.g. extends: base)"}
+	}
+	name, err := dl.renderLeaf(v.Extends, env, v.Pos, s.Path, "view.extends")
+	if err != nil {
+		return "", err
+	}
+	if !strings.HasSuffix(name, ".pongo") {
+		name += ".pongo"
+	}
+	blocks := map[string]any{}
+	order := append([]string(nil), v.BlockOrder...)
+	for b := range v.Blocks {
+		if !contains(order, b) {
+			order = append(order, b)
+		}
+	}
+	var src strings.Builder
+	fmt.Fprintf(&src, "{%% extends %q %%}", filepath.ToSlash(name))
+	for i, b := range order {
+		if !isBlockName(b) {
+			return "", &Error{Pos: v.Pos, State: s.Path, What: "view.blocks." + b, Msg: "a block name must be a pongo2 identifier (letters, digits, _)"}
+		}
+		text, err := r.renderElements(v.Blocks[b], "view.blocks."+b, dl, s, env)
+		if err != nil {
+			return "", err
+		}
+		key := fmt.Sprintf("b%d", i)
+		blocks[key] = text
+		fmt.Fprintf(&src, "{%% block %s %%}{{ %s.%s }}{%% endblock %%}", b, blocksVar, key)
+	}
+	benv := make(expr.Env, len(env)+1)
+	for k, val := range env {
+		benv[k] = val
+	}
+	benv[blocksVar] = blocks
+	return dl.renderLayout(src.String(), name, benv, v.Pos, s.Path)
+}
+
+// blocksVar carries the laid-out blocks into the generated child template.
+const blocksVar = "__kitsoki_view_blocks"
+
+func isBlockName(b string) bool {
+	if b == "" {
+		return false
+	}
+	for i, c := range b {
+		if c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && c >= '0' && c <= '9') {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
