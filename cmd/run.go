@@ -156,6 +156,9 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 		return findingf("%s: %v", path, ld.CompileErr)
 	}
 	st, m := ld.Story, ld.Machine
+	for _, d := range ld.LintWarnings {
+		warnDiag(stderr, d)
+	}
 	for _, w := range m.Warnings {
 		fmt.Fprintf(stderr, "kitsoki: warning: %s\n", trace.Printable(w.String()))
 	}

@@ -29,6 +29,9 @@ type Loaded struct {
 	// why, by name and position: an *engine.CompileError).
 	Machine    *engine.Machine
 	CompileErr error
+	// LintWarnings are the errors kitsoki validate reports that do not stop
+	// a run (lint-only rules), as warnings: print them before running.
+	LintWarnings []diag.Diagnostic
 	// Views renders states' views (pkg/view); nil when the story does not compile.
 	Views ViewRenderer
 }
@@ -51,18 +54,29 @@ func (e *LoadError) Error() string {
 // Load reads, checks and (unless o.NoCompile) compiles the story at path
 // (a directory or its app.yaml). A story with load errors is a *LoadError;
 // a story the engine refuses is a Loaded with CompileErr set.
+//
+// Only what makes a story unrunnable stops it (story.Blocking): errors of
+// lint-only rules — findings the existing engine's loader accepts, such as
+// a dangling on_error or a view that cannot render — are kept in
+// Loaded.LintWarnings as warnings, and the run goes ahead.
 func Load(path string, o LoadOptions) (*Loaded, error) {
 	st, ds := story.Load(path, o.Story)
-	if diag.HasErrors(ds) || st == nil {
+	if st == nil || story.Unrunnable(ds) {
 		var errs []diag.Diagnostic
 		for _, d := range ds {
-			if d.Severity == diag.Error {
+			if story.Blocking(d) || (st == nil && d.Severity == diag.Error) {
 				errs = append(errs, d)
 			}
 		}
 		return nil, &LoadError{Path: path, Diagnostics: errs}
 	}
 	ld := &Loaded{Path: path, Story: st, Diagnostics: ds}
+	for _, d := range ds {
+		if d.Severity == diag.Error { // lint-only: not Blocking
+			d.Severity = diag.Warning
+			ld.LintWarnings = append(ld.LintWarnings, d)
+		}
+	}
 	if !o.NoCompile {
 		ld.Compile(o.Compile)
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"kitsoki/pkg/story"
 	"sort"
 	"strings"
 	"time"
@@ -431,50 +432,24 @@ func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t 
 	return target{state: st}, nil
 }
 
-// resolvePath applies the target forms of story-runtime §1.6: `../x` is
-// relative to the declaring state, anything else is absolute (slashes
-// become dots).
+// resolvePath applies the target forms of story-runtime §1.6 through the
+// loader's own resolver (story.ResolvePath), so the engine and kitsoki
+// validate agree on every target: `../x` is relative to the declaring
+// state, anything else is absolute (slashes become dots), and the legacy
+// "..x" spelling names no state.
 func resolvePath(owner *State, s string) (string, error) {
-	if !strings.HasPrefix(s, "..") {
-		return strings.ReplaceAll(s, "/", "."), nil
-	}
-	var segs []string
+	base := ""
 	if owner != nil {
-		segs = strings.Split(owner.Path, ".")
+		base = owner.Path
 	}
-	// split on "/" keeping dotted names: "../../a.b" → .., .., a.b
-	parts := strings.Split(s, "/")
-	for _, p := range parts {
-		switch p {
-		case "", ".":
-		case "..":
-			if len(segs) == 0 {
-				return "", fmt.Errorf("target %q climbs above the top level", s)
-			}
-			segs = segs[:len(segs)-1]
-		default:
-			if strings.HasPrefix(p, "..") {
-				// the legacy "..x" / "...x" spelling: each leading ".." pops
-				rest := p
-				for strings.HasPrefix(rest, "..") {
-					rest = strings.TrimPrefix(strings.TrimPrefix(rest, ".."), ".")
-					if len(segs) == 0 {
-						return "", fmt.Errorf("target %q climbs above the top level", s)
-					}
-					segs = segs[:len(segs)-1]
-				}
-				if rest != "" {
-					segs = append(segs, strings.Split(rest, ".")...)
-				}
-				continue
-			}
-			segs = append(segs, strings.Split(p, ".")...)
-		}
+	p, err := story.ResolvePath(base, s)
+	if err != nil {
+		return "", err
 	}
-	if len(segs) == 0 {
+	if p == "" {
 		return "", fmt.Errorf("target %q names no state", s)
 	}
-	return strings.Join(segs, "."), nil
+	return p, nil
 }
 
 // goTo moves the machine to a resolved target: exit states up to the common

@@ -1,0 +1,48 @@
+package compose
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/diag"
+)
+
+// A finding kitsoki validate reports as an error but the existing engine's
+// loader accepts (here a dangling on_error) does not stop a run: it is a
+// warning of the loaded story. A blocking one (an unknown root) does.
+func TestLintOnlyErrorsDoNotStopARun(t *testing.T) {
+	dir := t.TempDir()
+	write := func(body string) string {
+		if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	ld, err := Load(write(`app: {id: lint}
+root: start
+states:
+  start:
+    terminal: true
+    on_enter:
+      - invoke: host.run
+        with: {cmd: "true"}
+        on_error: nowhere
+`), LoadOptions{})
+	if err != nil {
+		t.Fatalf("a lint-only error stopped the load: %v", err)
+	}
+	if ld.Machine == nil || ld.CompileErr != nil {
+		t.Fatalf("not compiled: %v", ld.CompileErr)
+	}
+	if len(ld.LintWarnings) == 0 || ld.LintWarnings[0].Severity != diag.Warning || !strings.Contains(ld.LintWarnings[0].Message, "nowhere") {
+		t.Fatalf("lint warnings %+v", ld.LintWarnings)
+	}
+	_, err = Load(write("app: {id: lint}\nroot: nowhere\nstates:\n  start: {terminal: true}\n"), LoadOptions{})
+	var le *LoadError
+	if !errors.As(err, &le) || len(le.Diagnostics) == 0 || le.Diagnostics[0].Rule != "root" {
+		t.Fatalf("a blocking error loaded: %v", err)
+	}
+}
