@@ -46,8 +46,9 @@ type testFlags struct {
 func newTestCmd() *cobra.Command {
 	f := &testFlags{}
 	c := &cobra.Command{
-		Use:   "test [PATH...]",
-		Short: "Run a story's flow fixtures: stubbed hosts, recorded agents, virtual clock",
+		Use:     "test [PATH...]",
+		Short:   "Run a story's flow fixtures: stubbed hosts, recorded agents, virtual clock",
+		Example: "  kitsoki test examples/ci-triage\n  kitsoki test stories/... -j 4 --junit report.xml\n  kitsoki test . --run 'happy' --format github\n  kitsoki test stories/... --shard 1/3 --json shard1.json",
 		Long: `Test runs the flow fixtures (flows/*.yaml, test_kind: flow) of story
 directories, app.yaml files or DIR/... (every story below DIR), as validate
 takes them. Each fixture starts at its initial_state with its initial_world,
@@ -67,8 +68,9 @@ story that cannot be loaded (named and positioned), or a usage error.`,
 	addTestFlags(c, f, true)
 	up := &testFlags{upstream: true}
 	flows := &cobra.Command{
-		Use:   "flows APP.yaml",
-		Short: "Run one story's flow fixtures (the existing engine's spelling)",
+		Use:     "flows APP.yaml",
+		Short:   "Run one story's flow fixtures (the existing engine's spelling)",
+		Example: "  kitsoki test flows app.yaml\n  kitsoki test flows app.yaml --flows 'flows/happy*.yaml' --json report.json --fail-fast",
 		Long: `Runs the flow fixtures of APP.yaml, as kitsoki test APP.yaml does, with the
 existing engine's default glob: <app dir>/flows/*.yaml, else ./flows/*.yaml,
 else <app>-flows/*.yaml. --flows GLOB is relative to the current directory.`,
@@ -346,8 +348,9 @@ func writeFileAtomic(path string, data []byte) error {
 func newTestMergeCmd() *cobra.Command {
 	var jsonOut, junitOut string
 	c := &cobra.Command{
-		Use:   "merge REPORT.json...",
-		Short: "Merge the --json reports of kitsoki test shards into one",
+		Use:     "merge REPORT.json...",
+		Short:   "Merge the --json reports of kitsoki test shards into one",
+		Example: "  kitsoki test merge shard1.json shard2.json shard3.json --junit all.xml",
 		Long: `Merge concatenates the --json reports of test shards (in the order given) and
 sums their counts. The merged report goes to --json FILE (default stdout);
 --junit FILE also writes it as JUnit XML.
