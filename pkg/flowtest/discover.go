@@ -1,8 +1,9 @@
 package flowtest
 
 import (
+	"errors"
 	"fmt"
-	"io"
+	"kitsoki/internal/safefile"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -85,25 +86,12 @@ func Discover(apps []string, glob string, rel bool, run *regexp.Regexp) ([]*File
 }
 
 func readBounded(p string) ([]byte, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read the fixture: %v", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("cannot read the fixture: %v", err)
-	}
-	if st.Size() > MaxFixtureBytes {
-		return nil, fmt.Errorf("fixture file is %d bytes, more than the %d-byte limit; split it into several files", st.Size(), MaxFixtureBytes)
-	}
-	// Bounded even if the file grows after Stat.
-	data, err := io.ReadAll(io.LimitReader(f, MaxFixtureBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("cannot read the fixture: %v", err)
-	}
-	if len(data) > MaxFixtureBytes {
+	data, err := safefile.ReadFile(p, MaxFixtureBytes)
+	if errors.Is(err, safefile.ErrTooLarge) {
 		return nil, fmt.Errorf("fixture file is more than the %d-byte limit; split it into several files", MaxFixtureBytes)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the fixture: %v", err)
 	}
 	return data, nil
 }

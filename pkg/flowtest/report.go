@@ -4,8 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
+	"kitsoki/internal/safefile"
 	"time"
 )
 
@@ -84,18 +83,10 @@ func MarshalReport(r *Report) ([]byte, error) {
 
 // ReadReport parses a --json report (for kitsoki test merge).
 func ReadReport(path string) (*Report, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	const maxReport = 1 << 30
-	data, err := io.ReadAll(io.LimitReader(f, maxReport+1))
+	data, err := safefile.ReadFile(path, maxReport)
 	if err != nil {
 		return nil, err
-	}
-	if len(data) > maxReport {
-		return nil, fmt.Errorf("%s: larger than %d bytes; not a kitsoki test --json report", path, maxReport)
 	}
 	var r Report
 	if err := json.Unmarshal(data, &r); err != nil {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
+	"kitsoki/internal/safefile"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -189,24 +189,7 @@ func scriptErr(err error, steps uint64) string {
 }
 
 func readLimited(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil {
-		return nil, err
-	} else if fi.IsDir() {
-		return nil, errors.New("is a directory")
-	}
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > max {
-		return nil, fmt.Errorf("larger than %d bytes", max)
-	}
-	return b, nil
+	return safefile.ReadFile(path, max)
 }
 
 var defaultHTTP = &http.Client{Timeout: 30 * time.Second}

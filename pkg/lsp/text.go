@@ -1,10 +1,7 @@
 package lsp
 
 import (
-	"errors"
-	"fmt"
-	"io"
-	"os"
+	"kitsoki/internal/safefile"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -15,28 +12,7 @@ import (
 // maxFile caps what the server reads of a file from disk.
 const maxFile = 4 << 20
 
-func readCapped(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxFile {
-		return nil, errors.New(path + ": larger than 4 MiB")
-	}
-	return b, nil
-}
+func readCapped(path string) ([]byte, error) { return safefile.ReadFile(path, maxFile) }
 
 // lines splits text into lines without their terminators.
 func lines(text string) []string { return strings.Split(text, "\n") }

@@ -2,7 +2,7 @@ package view
 
 import (
 	"fmt"
-	"io"
+	"kitsoki/internal/safefile"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -139,17 +139,5 @@ func (dl *dirLoader) checkIncludes(src, file string) error {
 }
 
 func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxTemplateFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxTemplateFile {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxTemplateFile)
-	}
-	return b, nil
+	return safefile.ReadFile(path, maxTemplateFile)
 }

@@ -1,8 +1,7 @@
 package view
 
 import (
-	"io"
-	"os"
+	"kitsoki/internal/safefile"
 	"sync"
 
 	"go.yaml.in/yaml/v3"
@@ -122,13 +121,8 @@ func (c *orderCache) find(pos story.Pos) *yaml.Node {
 }
 
 func readYAML(path string) *yaml.Node {
-	f, err := os.Open(path)
+	data, err := safefile.ReadFile(path, maxOrderFile)
 	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxOrderFile+1))
-	if err != nil || len(data) > maxOrderFile {
 		return nil
 	}
 	var root yaml.Node
