@@ -103,6 +103,9 @@ func (l *PongoLoader) Compile(src string) (p *Pongo, err error) {
 	if e := checkPongoHang("<string>", src); e != nil {
 		return nil, e
 	}
+	if e := l.checkIncludeCycle("<string>", src); e != nil {
+		return nil, e
+	}
 	tpl, perr := l.set.FromString(RewritePongo(src))
 	if perr != nil {
 		return nil, l.pongoError("<string>", src, perr)
@@ -128,6 +131,9 @@ func (l *PongoLoader) CompileFile(path string) (p *Pongo, err error) {
 	abs, aerr := filepath.Abs(path)
 	if aerr != nil {
 		abs = path
+	}
+	if e := l.checkIncludeCycle(abs, string(src)); e != nil {
+		return nil, e
 	}
 	l.mu.Lock()
 	if !l.files[abs] {

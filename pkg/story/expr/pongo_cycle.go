@@ -1,0 +1,75 @@
+package expr
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"kitsoki/internal/safefile"
+)
+
+// pongo2 compiles a literal {% include %} / {% extends %} / {% import %}
+// target while compiling the template that names it, with no depth limit:
+// a template that includes itself, directly or through others, recurses
+// until the Go stack overflows and kills the process (kitsoki validate
+// included). Before compiling, the loader follows those literal names
+// through its own resolution and refuses a cycle or a chain deeper than
+// maxIncludeDepth. A name computed at render time is not followed.
+const (
+	maxIncludeDepth = 32
+	maxIncludeFiles = 512
+)
+
+var includeRe = regexp.MustCompile(`\{%-?\s*(?:include|extends|import)\s+(?:"([^"]*)"|'([^']*)')`)
+
+func includeNames(src string) []string {
+	var out []string
+	for _, m := range includeRe.FindAllStringSubmatch(src, -1) {
+		if name := m[1] + m[2]; name != "" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// checkIncludeCycle walks the literal include graph of src (the template
+// file name, or "<string>") and returns an *Error naming the chain when it
+// loops or is too deep.
+func (l *PongoLoader) checkIncludeCycle(name, src string) *Error {
+	if !strings.Contains(src, "{%") {
+		return nil
+	}
+	files := 0
+	var walk func(file, src string, chain []string) *Error
+	walk = func(file, src string, chain []string) *Error {
+		if len(chain) > maxIncludeDepth {
+			return &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: templates include each other more than %d deep (%s); break the chain", name, maxIncludeDepth, strings.Join(chain, " -> "))}
+		}
+		for _, inc := range includeNames(src) {
+			p := l.resolve(file, inc)
+			if p == "" {
+				continue
+			}
+			for _, c := range chain {
+				if c == p {
+					return &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s includes itself (%s -> %s): it would recurse for ever; break the cycle", name, strings.Join(chain, " -> "), p)}
+				}
+			}
+			if files++; files > maxIncludeFiles {
+				return &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: includes more than %d files; simplify the layout", name, maxIncludeFiles)}
+			}
+			if !l.insideRoots(p) {
+				continue // the loader refuses it when pongo2 asks
+			}
+			b, err := safefile.ReadFile(p, safefile.Story)
+			if err != nil {
+				continue // reported when pongo2 asks for it
+			}
+			if e := walk(p, string(b), append(chain[:len(chain):len(chain)], p)); e != nil {
+				return e
+			}
+		}
+		return nil
+	}
+	return walk(name, src, []string{name})
+}
