@@ -40,7 +40,7 @@ func checkImports(c *checker) {
 		}
 		if entry == "" {
 			c.rep.errf(im.at("entry"), ruleImports, "imports.%s: entry is required (child declares no root either)", alias)
-		} else if !isTemplated(entry) && !hasTop(ch, entry) {
+		} else if !isTemplated(entry) && !hasTop(ch, entry) && !ch.phaseGen[entry] {
 			c.rep.errf(im.at("entry"), ruleImports, "imports.%s: entry %q is not a top-level state of the child %s", alias, entry, ch.File)
 		}
 		for _, en := range sortedKeys(im.Exits) {
