@@ -149,7 +149,8 @@ func (fr *fixtureRun) run(ctx context.Context) {
 	sink := engine.Sink(engine.SinkFunc(func(engine.Event) error { return nil }))
 	if dir := fr.r.opts.TraceDir; dir != "" {
 		path := filepath.Join(dir, traceName(fx)+".jsonl")
-		tw, err := trace.Create(path, trace.Header{AppID: fr.m.AppID, Story: fx.Story, Generator: fr.r.opts.Generator})
+		// a test trace is not a durable record: never fsynced
+		tw, err := trace.CreateWith(path, trace.Header{AppID: fr.m.AppID, Story: fx.Story, Generator: fr.r.opts.Generator}, trace.Options{Sync: trace.SyncNever})
 		if err != nil {
 			fr.fatal(fx.Pos, "--trace-dir: %v", err)
 			return
