@@ -1,7 +1,0 @@
-//go:build !unix
-
-package host
-
-import "os/exec"
-
-func setProcessGroup(c *exec.Cmd) {}
