@@ -66,7 +66,7 @@ func (r *runner) settle(ctx context.Context, st *step, depth int) error {
 		r.ended, r.outcome, r.exit = false, "", ""
 		from := r.statePath()
 		r.redirectErr = rd.err
-		if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "on_error", "to": res.describe()}); err != nil {
+		if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "on_error", "to": r.predictTo(res)}); err != nil {
 			return err
 		}
 		r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err})
