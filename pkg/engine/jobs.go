@@ -139,8 +139,12 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 	s.mu.Lock()
 	s.seq++
 	id := jobID(r.now(), s.seq)
-	j := &job{e: e, origin: r.statePath(), owner: r.cur,
-		info: JobInfo{ID: id, Namespace: e.Invoke, Status: JobRunning, State: r.statePath(), Submitted: r.now(), Seq: s.seq}}
+	origin := r.dispatchState
+	if origin == "" {
+		origin = r.statePath()
+	}
+	j := &job{e: e, origin: origin, owner: r.cur,
+		info: JobInfo{ID: id, Namespace: e.Invoke, Status: JobRunning, State: origin, Submitted: r.now(), Seq: s.seq}}
 	s.jobs = append(s.jobs, j)
 	s.byID[id] = j
 	s.mu.Unlock()
@@ -377,16 +381,9 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	if len(j.e.OnComplete) == 0 {
 		return nil
 	}
-	cur := r.cur
-	if j.owner != nil && r.par == nil {
-		r.cur = j.owner
-	}
 	var st step
 	if err := r.runEffects(ctx, j.e.OnComplete, &st); err != nil {
 		return err
-	}
-	if r.cur == nil || r.par == nil {
-		r.cur = cur
 	}
 	r.redirectErr = ""
 	if err := r.settle(ctx, &st, 0); err != nil {
@@ -395,9 +392,6 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	if r.redirectErr != "" || r.ended {
 		// an on_error redirect wins over target:
 		return nil
-	}
-	if j.owner != nil && r.par == nil {
-		r.cur = j.owner
 	}
 	var tgt *Effect
 	for _, e := range j.e.OnComplete {
@@ -418,7 +412,6 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		}
 	}
 	if tgt == nil {
-		r.cur = cur
 		return nil
 	}
 	var st2 step

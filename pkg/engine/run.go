@@ -104,13 +104,14 @@ type runner struct {
 	// fails the run.
 	oneShot bool
 	// per-turn
-	events      []Event
-	redirectErr string // the error an on_error redirect handled this turn
-	said        []string
-	bound       bool // a call of this turn bound something (story-runtime §8)
-	transView   *story.View
-	entered     map[*State]bool // states whose on_enter ran this turn
-	batchCost   float64         // agent cost of the batch being dispatched
+	events        []Event
+	redirectErr   string // the error an on_error redirect handled this turn
+	said          []string
+	bound         bool // a call of this turn bound something (story-runtime §8)
+	transView     *story.View
+	entered       map[*State]bool // states whose on_enter ran this turn
+	batchCost     float64         // agent cost of the batch being dispatched
+	dispatchState string          // the resting state of the batch being dispatched
 }
 
 func newRunner(m *Machine, o SessionOptions) *runner {

@@ -739,3 +739,39 @@ func onErrorTransitionsOf(t *testing.T, evs []Event) []map[string]any {
 	}
 	return out
 }
+
+// A background job queued by a compound ancestor's on_enter has the
+// resting leaf as its origin, so its on_complete runs there.
+func TestBackgroundJobFromAncestor(t *testing.T) {
+	m, err := Compile(loadStory(t, "probes/p4"), CompileOptions{LateHandlers: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg := m.States["bg"]
+	// move bg's on_enter into a compound wrapper whose only child rests
+	wrap := &State{Path: "wrap", Name: "wrap", On: map[string][]*Transition{}, OnEnter: bg.OnEnter, Initial: &text{src: "leaf"}}
+	leaf := &State{Path: "wrap.leaf", Name: "leaf", Parent: wrap, On: map[string][]*Transition{}}
+	wrap.Children = []*State{leaf}
+	for _, e := range wrap.OnEnter {
+		e.owner = wrap
+	}
+	m.States["wrap"], m.States["wrap.leaf"] = wrap, leaf
+	m.States["start"].On["bgok"] = []*Transition{{Target: &text{src: "wrap"}}}
+	reg := host.NewRegistry()
+	reg.Register("host.slow", stub(map[string]any{"v": "OK"}, "", time.Second))
+	s, err := Start(t.Context(), m, SessionOptions{Hosts: reg, Clock: NewVirtualClock(time.Unix(0, 0))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	fire(t, s, "bgok")
+	wantState(t, s, "wrap.leaf")
+	if j := s.Jobs(); j[0].State != "wrap.leaf" {
+		t.Fatalf("origin %q", j[0].State)
+	}
+	advance(t, s, 2*time.Second)
+	wantState(t, s, "done")
+	if s.World()["result"] != "OK" {
+		t.Errorf("world %v", s.World())
+	}
+}

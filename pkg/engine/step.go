@@ -96,6 +96,10 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 	if len(calls) == 0 {
 		return nil, nil
 	}
+	// the dispatch state is where the step rests (story-runtime §2.1): a
+	// background job's origin
+	r.dispatchState = r.statePath()
+	defer func() { r.dispatchState = "" }()
 	r.batchCost = 0
 	for _, pc := range calls {
 		if err := ctx.Err(); err != nil {
