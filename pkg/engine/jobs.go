@@ -37,13 +37,15 @@ type job struct {
 
 // jobStore holds a session's background jobs. It implements host.Jobs.
 type jobStore struct {
-	mu     sync.Mutex
-	jobs   []*job
-	byID   map[string]*job
-	seq    int
-	ready  []*job // real clock: settled, waiting for the session
-	notify chan struct{}
-	wg     sync.WaitGroup
+	mu    sync.Mutex
+	jobs  []*job
+	byID  map[string]*job
+	seq   int
+	ready []*job // real clock: settled, waiting for the session
+	// virtual: jobs complete only through Advance (never from ready)
+	virtual bool
+	notify  chan struct{}
+	wg      sync.WaitGroup
 }
 
 func newJobStore() *jobStore {
@@ -103,7 +105,7 @@ func (s *jobStore) AnswerClarification(ctx context.Context, jobID string, answer
 	}
 	j.info.Status, j.answer, j.info.Question = JobRunning, answer, ""
 	j.ans.clar = nil
-	if j.settled {
+	if j.settled && !s.virtual {
 		s.ready = append(s.ready, j)
 		s.signalLocked()
 	}

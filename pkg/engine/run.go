@@ -127,6 +127,7 @@ func newRunner(m *Machine, o SessionOptions) *runner {
 		r.hosts = defaultHosts()
 	}
 	r.jobs = newJobStore()
+	_, r.jobs.virtual = r.clock.(*VirtualClock)
 	r.inbox = &inboxStore{}
 	if o.World != nil {
 		r.world = o.World
