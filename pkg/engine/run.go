@@ -151,7 +151,14 @@ func (f funcClock) Now() time.Time { return f() }
 // background jobs are waited for). It always returns a Result;
 // Result.Err carries the failure. It is a Session driven to its end.
 func Run(ctx context.Context, m *Machine, opts Options) *Result {
-	s, err := start(ctx, m, SessionOptions{Options: opts, Bootstrap: true}, true)
+	return RunSession(ctx, m, SessionOptions{Options: opts, Bootstrap: true})
+}
+
+// RunSession is Run with the session's options (a host registry, a work
+// directory, views): kitsoki run's one-shot drive of a session.
+func RunSession(ctx context.Context, m *Machine, so SessionOptions) *Result {
+	opts := so.Options
+	s, err := start(ctx, m, so, true)
 	if s == nil {
 		return &Result{Outcome: OutcomeFailed, Err: err}
 	}
