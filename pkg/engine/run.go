@@ -23,6 +23,10 @@ const (
 type Input struct {
 	Intent string
 	Slots  map[string]any
+	// Display, when set, is the text the user typed (a flow's input:
+	// resolved through a recording): turn.input and turn.start carry it
+	// instead of "[intent] <name>" (story-runtime §1.3).
+	Display string
 }
 
 // Options configure one run.
@@ -389,6 +393,9 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	t.Number = r.turn
 	r.turnState = from
 	input := "[intent] " + in.Intent
+	if in.Display != "" {
+		input = in.Display
+	}
 	startInput := input
 	if r.oneShot {
 		startInput = "[direct] intent=" + in.Intent
