@@ -219,7 +219,10 @@ func (r *runner) pickArm(arms []*Transition, intent string, env map[string]any) 
 
 // fire handles one intent at the current configuration. depth 0 is the
 // user's intent; deeper ones are emit_intent hops.
-func (r *runner) fire(ctx context.Context, intent string, slots map[string]any, depth int) error {
+func (r *runner) fire(ctx context.Context, intent string, given map[string]any, depth int) error {
+	// slots is what templates see; the events carry given (null when the
+	// caller passed none, story-runtime §1.3)
+	slots := given
 	if slots == nil {
 		slots = map[string]any{}
 	}
@@ -249,7 +252,7 @@ func (r *runner) fire(ctx context.Context, intent string, slots map[string]any, 
 		return &Rejection{Code: CodeGuardFailed, Intent: intent, State: r.statePath(), GuardHint: hint,
 			Message: fmt.Sprintf("intent %q in state %q: every guard failed%s", intent, r.statePath(), hintText(hint))}
 	}
-	return r.take(ctx, intent, slots, arm, owner, depth)
+	return r.take(ctx, intent, given, arm, owner, depth)
 }
 
 func hintText(h string) string {
