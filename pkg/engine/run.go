@@ -116,6 +116,12 @@ type runner struct {
 	entered       map[*State]bool // states whose on_enter ran this turn
 	batchCost     float64         // agent cost of the batch being dispatched
 	dispatchState string          // the resting state of the batch being dispatched
+	// a walk's events held for upstream's order (step.go take)
+	hold      bool
+	heldHead  *Event
+	held      []Event
+	heldMoves []Event
+	headAt    int
 }
 
 func newRunner(m *Machine, o SessionOptions) *runner {

@@ -775,3 +775,27 @@ func TestBackgroundJobFromAncestor(t *testing.T) {
 		t.Errorf("world %v", s.World())
 	}
 }
+
+// A walk's on_enter effect events come before the exits and entries,
+// exits innermost first, entries outermost first (story-runtime §1.8).
+func TestWalkEventOrder(t *testing.T) {
+	s, _ := probe(t, "p1", "", nil)
+	fire(t, s, "go")
+	tn := fire(t, s, "back")
+	var kinds []string
+	for _, e := range tn.Events {
+		switch e.Kind {
+		case KindWorldUpdate, KindStateEntered, KindStateExited, KindTransition:
+			k := e.Kind
+			if e.Kind == KindStateEntered || e.Kind == KindStateExited {
+				k += ":" + e.StatePath
+			}
+			kinds = append(kinds, k)
+		}
+	}
+	got := strings.Join(kinds, " ")
+	want := "machine.transition world.update world.update world.update machine.state_exited:other machine.state_entered:outer machine.state_entered:outer.mid machine.state_entered:outer.mid.leaf"
+	if !strings.HasSuffix(got, want) {
+		t.Errorf("events:\n %s\nwant suffix:\n %s", got, want)
+	}
+}

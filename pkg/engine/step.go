@@ -271,8 +271,27 @@ func (r *runner) take(ctx context.Context, intent string, slots map[string]any, 
 	if arm.View != nil && depth == 0 {
 		r.transView = arm.View
 	}
+	// upstream's order (story-runtime §1.8): the effect events of the
+	// transition and of the entered on_enter chains, then the exits, then
+	// the entries. The walk's events are held and written in that order
+	// once it is done (see flushHeld).
+	r.hold = true
+	from := r.statePath()
 	var st step
-	if err := r.runEffects(ctx, arm.Effects, &st); err != nil {
+	werr := r.walkArm(ctx, intent, slots, arm, owner, depth, from, &st)
+	r.hold = false
+	if ferr := r.flushHeld(); ferr != nil {
+		return ferr
+	}
+	if werr != nil {
+		return werr
+	}
+	return r.settle(ctx, &st, depth)
+}
+
+// walkArm runs a chosen arm's effects and move with the events held.
+func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner *State, depth int, from string, st *step) error {
+	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
 		return err
 	}
 	res, err := r.resolveTarget(ctx, owner, "", arm.Target)
@@ -282,17 +301,16 @@ func (r *runner) take(ctx context.Context, intent string, slots map[string]any, 
 	for _, x := range arm.ExitSet {
 		// an imported child's exit set: (story-runtime §6.1), after the
 		// transition's own effects
-		if err := r.runEffects(ctx, []*Effect{x}, &st); err != nil {
+		if err := r.runEffects(ctx, []*Effect{x}, st); err != nil {
 			return err
 		}
 	}
-	tr := map[string]any{"from": r.statePath(), "intent": intent, "slots": slots, "to": r.predictTo(res)}
+	tr := map[string]any{"from": from, "intent": intent, "slots": slots, "to": r.predictTo(res)}
 	if depth > 0 {
 		tr["synthetic"] = true
 	}
-	if err := r.emit(KindTransition, tr); err != nil {
-		return err
-	}
+	r.heldHead = &Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr}
+	r.headAt = len(r.held)
 	if !res.stay {
 		if r.selfReentry(res) && depth > 0 {
 			// an emit hop back to the current leaf runs no on_enter
@@ -301,14 +319,52 @@ func (r *runner) take(ctx context.Context, intent string, slots map[string]any, 
 			// the resolved leaf is the current one: only its on_enter
 			// re-runs, with no exit/enter events (story-runtime §1.8)
 			r.entered[r.cur] = true
-			if err := r.runEffects(ctx, r.cur.OnEnter, &st); err != nil {
+			if err := r.runEffects(ctx, r.cur.OnEnter, st); err != nil {
 				return err
 			}
-		} else if err := r.goTo(ctx, res, &st, true); err != nil {
+		} else if err := r.goTo(ctx, res, st, true); err != nil {
 			return err
 		}
 	}
-	return r.settle(ctx, &st, depth)
+	return nil
+}
+
+func (r *runner) statePathForEvent() string {
+	if r.cur != nil {
+		return r.cur.Path
+	}
+	return ""
+}
+
+// flushHeld writes the held walk events: the transition's own effect
+// events, machine.transition, the on_enter effect events, the exits, the
+// entries (upstream writes machine.transition first; the existing trace
+// shape keeps the transition's effects before it).
+func (r *runner) flushHeld() error {
+	head, effs, moves, at := r.heldHead, r.held, r.heldMoves, r.headAt
+	r.heldHead, r.held, r.heldMoves, r.headAt = nil, nil, nil, 0
+	var all []Event
+	if head == nil {
+		at = len(effs)
+	}
+	all = append(all, effs[:at]...)
+	if head != nil {
+		all = append(all, *head)
+	}
+	all = append(all, effs[at:]...)
+	for _, k := range []string{KindStateExited, KindStateEntered} {
+		for _, e := range moves {
+			if e.Kind == k {
+				all = append(all, e)
+			}
+		}
+	}
+	for _, ev := range all {
+		if err := r.write(ev); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // selfReentry reports whether res resolves (after initial: descent) to the
@@ -768,6 +824,19 @@ func (r *runner) emit(kind string, payload any) error {
 
 func (r *runner) emitAt(statePath, kind string, payload any) error {
 	ev := Event{Turn: r.turn, Kind: kind, StatePath: statePath, TS: r.now(), Payload: payload}
+	if r.hold {
+		if kind == KindStateExited || kind == KindStateEntered {
+			r.heldMoves = append(r.heldMoves, ev)
+		} else {
+			r.held = append(r.held, ev)
+		}
+		return nil
+	}
+	return r.write(ev)
+}
+
+// write records ev in the turn and sends it to the sink.
+func (r *runner) write(ev Event) error {
 	r.events = append(r.events, ev)
 	if r.opts.Sink == nil {
 		return nil
