@@ -799,3 +799,18 @@ func TestWalkEventOrder(t *testing.T) {
 		t.Errorf("events:\n %s\nwant suffix:\n %s", got, want)
 	}
 }
+
+// In a session every queued call writes harness.called at walk time and
+// harness.dispatched when it goes out: a call left behind by an on_error
+// redirect has the first and not the second (story-runtime §2.4).
+func TestCalledAndDispatched(t *testing.T) {
+	s, _ := probe(t, "p2", "", map[string]host.Handler{
+		"host.bad": stub(map[string]any{"badval": "BADDATA"}, "boom", 0),
+		"host.a":   stub(map[string]any{"val": "A1"}, "", 0),
+	})
+	tn := fire(t, s, "err1")
+	called, dispatched := kindsOf(tn.Events, KindHarnessCalled), kindsOf(tn.Events, KindHarnessDispatched)
+	if len(called) < 2 || len(dispatched) != len(called)-1 {
+		t.Errorf("%d harness.called, %d harness.dispatched", len(called), len(dispatched))
+	}
+}
