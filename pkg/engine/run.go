@@ -122,6 +122,9 @@ type runner struct {
 	held      []Event
 	heldMoves []Event
 	headAt    int
+	// emitSay is the index in said of the first line an emit hop said
+	// (-1 = no hop fired this turn)
+	emitSay int
 }
 
 func newRunner(m *Machine, o SessionOptions) *runner {
@@ -372,6 +375,7 @@ func (r *runner) restore(s saved) {
 func (r *runner) beginTurn() {
 	r.events, r.redirectErr, r.said, r.bound, r.transView = nil, "", nil, false, nil
 	r.entered = map[*State]bool{}
+	r.emitSay = -1
 }
 
 // userTurn is one explicit-intent turn (story-runtime.md §1.3-§1.12).
@@ -505,8 +509,16 @@ func (r *runner) renderView(slots map[string]any) string {
 		r.note(Note{Kind: "view", State: r.statePath(), Error: err.Error()})
 		v = ""
 	}
-	if !r.bound && r.redirectErr == "" && len(r.said) > 0 {
-		say := strings.Join(r.said, "\n")
+	said := r.said
+	if r.bound {
+		// after binds only the emit chain's narration is kept (§8)
+		said = nil
+		if r.emitSay >= 0 && r.emitSay < len(r.said) {
+			said = r.said[r.emitSay:]
+		}
+	}
+	if r.redirectErr == "" && len(said) > 0 {
+		say := strings.Join(said, "\n")
 		if v == "" {
 			v = say
 		} else {

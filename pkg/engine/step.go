@@ -188,6 +188,9 @@ func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth i
 			return err
 		}
 		r.note(Note{Kind: "emit", State: r.statePath(), Text: name + slotText(slots)})
+		if r.emitSay < 0 {
+			r.emitSay = len(r.said)
+		}
 		if err := r.fire(ctx, name, slots, depth+1); err != nil {
 			return err
 		}
