@@ -814,3 +814,30 @@ func TestCalledAndDispatched(t *testing.T) {
 		t.Errorf("%d harness.called, %d harness.dispatched", len(called), len(dispatched))
 	}
 }
+
+// An on_error target that names no state drops the rest of the batch but
+// the step's emits still fire (story-runtime §2.4 corrections).
+func TestOnErrorNotFoundKeepsEmits(t *testing.T) {
+	m, err := Compile(loadStory(t, "probes/p5"), CompileOptions{LateHandlers: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb := m.States["pb"]
+	pb.OnEnter[0].OnError = "nowhere"
+	pb.OnEnter[1].Emit = &valueTmpl{lit: "fwd"}
+	reg := host.NewRegistry()
+	reg.Register("host.a", stub(nil, "boom", 0))
+	s, err := Start(t.Context(), m, SessionOptions{Hosts: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tn := fire(t, s, "go_pb")
+	wantState(t, s, "a")
+	if he := kindsOf(tn.Events, KindHarnessError); len(he) != 1 {
+		t.Errorf("harness.error %v", he)
+	}
+	if s.World()["last_error"] != "boom" {
+		t.Errorf("last_error %v", s.World()["last_error"])
+	}
+}

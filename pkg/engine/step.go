@@ -23,6 +23,7 @@ func (r *runner) settle(ctx context.Context, st *step, depth int) error {
 		if rd == nil {
 			break
 		}
+		emits := st.emits
 		*st = step{} // the failed step's emits are dropped
 		hops++
 		if hops > MaxOnErrorDepth+1 {
@@ -47,19 +48,26 @@ func (r *runner) settle(ctx context.Context, st *step, depth int) error {
 		res, err := r.resolveTarget(ctx, rd.from, rd.target, tmpl)
 		if err != nil || res.stay {
 			// on_error "." or a target that names no state: the rest of
-			// the batch is dropped and the step rests where it is
-			// (story-runtime §2.4, corrections).
+			// the batch is dropped, the step rests where it is and its
+			// emits still fire (upstream fired them before dispatch, and
+			// runs its post-bind pass; story-runtime §2.4, corrections).
 			if err != nil {
 				r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error target not found", Error: err.Error()})
 				if e := r.emit(KindHarnessError, map[string]any{"phase": "on_error", "error": fmt.Sprintf("on_error target state %q not found", rd.target)}); e != nil {
 					return e
 				}
 			}
-			return nil
+			if r.ended {
+				return nil
+			}
+			return r.dispatchEmits(ctx, emits, depth)
 		}
 		if res.state != nil && r.par == nil && r.cur == res.state {
 			// self-redirect: nothing happens (story-runtime §2.4)
-			return nil
+			if r.ended {
+				return nil
+			}
+			return r.dispatchEmits(ctx, emits, depth)
 		}
 		// A step that had already reached an exit or terminal state is
 		// taken back: the failure is handled by the redirect, as declared.
