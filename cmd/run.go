@@ -21,6 +21,7 @@ import (
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/engine"
+	"kitsoki/pkg/host"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/trace"
 )
@@ -152,7 +153,32 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 			return usagef("--host-cassette: %v", err)
 		}
 	}
-	if ld.Compile(engine.CompileOptions{HostCassette: hc}); ld.CompileErr != nil {
+	// The plugin assembly (profile, hooks, enabled aliases) before anything
+	// is written: a malformed operator profile fails loudly, with positions.
+	plan, err := compose.Resolve(ld, f.profile)
+	if err != nil {
+		var pe *plugin.ProfileError
+		if errors.As(err, &pe) && pe.ReadErr != nil {
+			return profileReadError(f.profile, pe)
+		}
+		return usagef("plugin profile:\n%v", err)
+	}
+	for _, d := range plan.Warnings() {
+		warnDiag(stderr, d)
+	}
+
+	// Host handlers: the built-ins, then the providers the assembly enables
+	// (.kitsoki/plugins/), before the compile checks every call has one.
+	hostReg, closeHosts, hostWarns, err := plan.Assembly.HostRegistry(ld.Story, host.Options{}, agent.LocalEmbedderConfig{})
+	if err != nil {
+		return usagef("host handlers: %v", err)
+	}
+	defer closeHosts()
+	for _, w := range hostWarns {
+		warnDiag(stderr, diag.Diagnostic{File: w.File, Line: w.Line, Col: w.Col, Severity: diag.Warning, Message: w.Message})
+	}
+	engine.PrepareHosts(hostReg)
+	if ld.Compile(engine.CompileOptions{HostCassette: hc, Hosts: hostReg}); ld.CompileErr != nil {
 		return findingf("%s: %v", path, ld.CompileErr)
 	}
 	st, m := ld.Story, ld.Machine
@@ -192,20 +218,6 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	if err := os.MkdirAll(filepath.Dir(tracePath), 0o755); err != nil {
 		return usagef("--trace: %v", err)
 	}
-	// The plugin assembly (profile, hooks, enabled aliases) before anything
-	// is written: a malformed operator profile fails loudly, with positions.
-	plan, err := compose.Resolve(ld, f.profile)
-	if err != nil {
-		var pe *plugin.ProfileError
-		if errors.As(err, &pe) && pe.ReadErr != nil {
-			return profileReadError(f.profile, pe)
-		}
-		return usagef("plugin profile:\n%v", err)
-	}
-	for _, d := range plan.Warnings() {
-		warnDiag(stderr, d)
-	}
-
 	tw, err := trace.Create(tracePath, trace.Header{AppID: st.App.ID, Story: path, Generator: "kitsoki " + version})
 	if err != nil {
 		return usagef("--trace: %s", strings.TrimPrefix(err.Error(), "trace: "))
@@ -237,10 +249,10 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 		notes = humanNotes(stdout)
 	}
 	_ = chain.RunStart(ctx, map[string]any{"story": path, "app_id": st.App.ID, "session_id": session}, hookEmit(sink, 0))
-	res := engine.Run(ctx, m, engine.Options{
+	res := engine.RunSession(ctx, m, engine.SessionOptions{Options: engine.Options{
 		SessionID: session, World: world, Inputs: f.inputs.inputs,
 		Agents: rt.Caller(), HostCassette: hc, HostHooks: chain, Sink: sink, Notes: notes,
-	})
+	}, Bootstrap: true, Hosts: hostReg})
 	end := map[string]any{"outcome": res.Outcome, "state": res.State}
 	if res.Err != nil {
 		end["error"] = res.Err.Error()

@@ -19,9 +19,16 @@ import (
 // regenerates; then drop the override and hostrun.go.
 func defaultHosts() *host.Registry {
 	reg := host.Builtins(host.Options{})
+	PrepareHosts(reg)
+	return reg
+}
+
+// PrepareHosts readies a run's registry (pkg/host's builtins plus any
+// providers) the way kitsoki run uses it: host.run is the engine's copy
+// (see the TODO above) and the engine's fallbacks fill what is missing.
+func PrepareHosts(reg *host.Registry) {
 	reg.Register("host.run", engineHostRun)
 	RegisterEngineHosts(reg)
-	return reg
 }
 
 var engineHostRun = host.HandlerFunc(func(ctx context.Context, c *host.Call) (host.Result, error) {

@@ -36,7 +36,9 @@
 //   - Effects run in order; only the first of set > increment > say >
 //     invoke applies per entry. Host calls are queued while a step is
 //     walked and dispatched after it (with: rendered at dispatch, so it
-//     sees earlier binds); a domain error still binds its data; a failure
+//     sees earlier binds; a session writes harness.called at walk time and
+//     harness.dispatched at dispatch, kitsoki run one harness.called at
+//     dispatch); a domain error still binds its data; a failure
 //     sets last_error and host_error {message, namespace, ...}; with
 //     on_error the rest of the batch is dropped and the target (resolved
 //     against the declaring state) is entered — at most 5 redirects in a

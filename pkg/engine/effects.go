@@ -63,6 +63,14 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 			}
 			if queue {
 				st.calls = append(st.calls, pendingCall{e: e, state: r.cur, slots: r.slots})
+				if !r.oneShot {
+					// a session writes harness.called at walk time with the
+					// args as they render now, and harness.dispatched when
+					// the call goes out (story-runtime §1.7, §2.1)
+					if err := r.emit(KindHarnessCalled, map[string]any{"args": r.walkArgs(e), "background": e.Background, "namespace": e.Invoke}); err != nil {
+						return err
+					}
+				}
 			}
 		}
 	}
@@ -212,8 +220,15 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 			args = rewritten
 		}
 	}
-	if err := r.emit(KindHarnessCalled, map[string]any{"args": args, "background": e.Background, "namespace": e.Invoke}); err != nil {
-		return nil, err
+	switch {
+	case r.oneShot:
+		if err := r.emit(KindHarnessCalled, map[string]any{"args": args, "background": e.Background, "namespace": e.Invoke}); err != nil {
+			return nil, err
+		}
+	case !e.Background:
+		if err := r.emitAt("", KindHarnessDispatched, map[string]any{"args": args, "background": false, "namespace": e.Invoke}); err != nil {
+			return nil, err
+		}
 	}
 	if e.Background && hookErr == nil {
 		return nil, r.submit(ctx, e, args, rc, promptErr)
@@ -414,4 +429,18 @@ func (r *runner) emitNamesNow(e *Effect) bool {
 	}
 	v, err := e.Emit.render(env)
 	return err == nil && strings.TrimSpace(toString(v)) != ""
+}
+
+// walkArgs renders an invoke's with: as it stands at walk time (the
+// machine-time args of harness.called); a template that cannot render yet
+// keeps its source.
+func (r *runner) walkArgs(e *Effect) map[string]any {
+	w, err := r.m.rendererOf(e).renderWith(e.With, e.ID, isAgentHandler(e.Invoke), nil, r.env(r.slots, nil))
+	if err != nil {
+		if m, ok := deepCopy(e.With).(map[string]any); ok {
+			return m
+		}
+		return map[string]any{}
+	}
+	return w
 }

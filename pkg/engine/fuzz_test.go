@@ -4,9 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"kitsoki/pkg/host"
 	"kitsoki/pkg/story"
 )
 
@@ -28,7 +30,8 @@ func FuzzRun(f *testing.F) {
 		if st == nil {
 			return
 		}
-		m, err := Compile(st, CompileOptions{})
+		// no host handler at all: a fuzzer must not run commands or write files
+		m, err := Compile(st, CompileOptions{Hosts: host.NewRegistry()})
 		if err != nil || m.Handled["host.run"] {
 			return
 		}
@@ -37,6 +40,62 @@ func FuzzRun(f *testing.F) {
 		res := Run(ctx, m, Options{Agents: agents, NoSnapshot: true, Inputs: []Input{{Intent: intent}, {Intent: intent}}})
 		if res == nil || res.Outcome == "" {
 			t.Fatal("no result")
+		}
+	})
+}
+
+// FuzzSession drives the probe stories (parallel states, timeouts,
+// background jobs, gates) through arbitrary sequences of intents and clock
+// advances on a virtual clock: no panic, no hang, and the state is always
+// one the story can be in.
+func FuzzSession(f *testing.F) {
+	f.Add("p9", []byte("enter\nboth\nbonly\n+6m\nparent_go\nout"))
+	f.Add("p4", []byte("bgok\n+2s\nlook\nback\nbgerr\n+2s"))
+	f.Add("p3", []byte("go_w\n+6m\nstay\n+20m\nback\ngo_rel\n+2m"))
+	f.Add("p5", []byte("go_loop\ngo_h\nback\ngo_pb"))
+	stubs := host.NewRegistry()
+	for _, n := range []string{"host.slow", "host.slowfail", "host.bad", "host.a"} {
+		stubs.Register(n, host.HandlerFunc(func(ctx context.Context, c *host.Call) (host.Result, error) {
+			return host.Result{Data: map[string]any{"v": "x", "val": "y"}, Delay: time.Second}, nil
+		}))
+	}
+	f.Fuzz(func(t *testing.T, probe string, script []byte) {
+		switch probe {
+		case "p9", "p4", "p3", "p5":
+		default:
+			return
+		}
+		m, err := Compile(loadStory(t, "probes/"+probe), CompileOptions{LateHandlers: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		s, err := Start(ctx, m, SessionOptions{Hosts: stubs, Clock: NewVirtualClock(time.Unix(0, 0))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		for i, line := range strings.Split(string(script), "\n") {
+			if i > 40 {
+				break
+			}
+			if d, ok := strings.CutPrefix(line, "+"); ok {
+				dur, err := time.ParseDuration(d)
+				if err != nil || dur > 1000*time.Hour {
+					continue
+				}
+				if _, err := s.Advance(ctx, dur); err != nil {
+					t.Fatal(err)
+				}
+			} else if _, err := s.Fire(ctx, Input{Intent: line}); err != nil {
+				t.Fatal(err)
+			}
+			st := s.State()
+			root, _, _ := strings.Cut(st, "#")
+			if m.States[root] == nil && !strings.HasPrefix(st, "__exit__") {
+				t.Fatalf("state %q is not a state of %s", st, probe)
+			}
 		}
 	})
 }

@@ -37,13 +37,15 @@ type job struct {
 
 // jobStore holds a session's background jobs. It implements host.Jobs.
 type jobStore struct {
-	mu     sync.Mutex
-	jobs   []*job
-	byID   map[string]*job
-	seq    int
-	ready  []*job // real clock: settled, waiting for the session
-	notify chan struct{}
-	wg     sync.WaitGroup
+	mu    sync.Mutex
+	jobs  []*job
+	byID  map[string]*job
+	seq   int
+	ready []*job // real clock: settled, waiting for the session
+	// virtual: jobs complete only through Advance (never from ready)
+	virtual bool
+	notify  chan struct{}
+	wg      sync.WaitGroup
 }
 
 func newJobStore() *jobStore {
@@ -103,7 +105,7 @@ func (s *jobStore) AnswerClarification(ctx context.Context, jobID string, answer
 	}
 	j.info.Status, j.answer, j.info.Question = JobRunning, answer, ""
 	j.ans.clar = nil
-	if j.settled {
+	if j.settled && !s.virtual {
 		s.ready = append(s.ready, j)
 		s.signalLocked()
 	}
@@ -139,8 +141,12 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 	s.mu.Lock()
 	s.seq++
 	id := jobID(r.now(), s.seq)
-	j := &job{e: e, origin: r.statePath(), owner: r.cur,
-		info: JobInfo{ID: id, Namespace: e.Invoke, Status: JobRunning, State: r.statePath(), Submitted: r.now(), Seq: s.seq}}
+	origin := r.dispatchState
+	if origin == "" {
+		origin = r.statePath()
+	}
+	j := &job{e: e, origin: origin, owner: r.cur,
+		info: JobInfo{ID: id, Namespace: e.Invoke, Status: JobRunning, State: origin, Submitted: r.now(), Seq: s.seq}}
 	s.jobs = append(s.jobs, j)
 	s.byID[id] = j
 	s.mu.Unlock()
@@ -381,16 +387,9 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	if len(j.e.OnComplete) == 0 {
 		return nil
 	}
-	cur := r.cur
-	if j.owner != nil && r.par == nil {
-		r.cur = j.owner
-	}
 	var st step
 	if err := r.runEffects(ctx, j.e.OnComplete, &st); err != nil {
 		return err
-	}
-	if r.cur == nil || r.par == nil {
-		r.cur = cur
 	}
 	r.redirectErr = ""
 	if err := r.settle(ctx, &st, 0); err != nil {
@@ -399,9 +398,6 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	if r.redirectErr != "" || r.ended {
 		// an on_error redirect wins over target:
 		return nil
-	}
-	if j.owner != nil && r.par == nil {
-		r.cur = j.owner
 	}
 	var tgt *Effect
 	for _, e := range j.e.OnComplete {
@@ -422,7 +418,6 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		}
 	}
 	if tgt == nil {
-		r.cur = cur
 		return nil
 	}
 	var st2 step
@@ -436,7 +431,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	if res.stay {
 		return r.settle(ctx, &st2, 0)
 	}
-	if err := r.emit(KindTransition, map[string]any{"from": r.statePath(), "intent": "__on_complete_target__", "to": res.describe()}); err != nil {
+	if err := r.emit(KindTransition, map[string]any{"from": r.statePath(), "intent": "__on_complete_target__", "to": r.predictTo(res)}); err != nil {
 		return err
 	}
 	if err := r.goTo(ctx, res, &st2, true); err != nil {

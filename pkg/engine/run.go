@@ -23,6 +23,10 @@ const (
 type Input struct {
 	Intent string
 	Slots  map[string]any
+	// Display, when set, is the text the user typed (a flow's input:
+	// resolved through a recording): turn.input and turn.start carry it
+	// instead of "[intent] <name>" (story-runtime §1.3).
+	Display string
 }
 
 // Options configure one run.
@@ -106,13 +110,23 @@ type runner struct {
 	// fails the run.
 	oneShot bool
 	// per-turn
-	events      []Event
-	redirectErr string // the error an on_error redirect handled this turn
-	said        []string
-	bound       bool // a call of this turn bound something (story-runtime §8)
-	transView   *story.View
-	entered     map[*State]bool // states whose on_enter ran this turn
-	batchCost   float64         // agent cost of the batch being dispatched
+	events        []Event
+	redirectErr   string // the error an on_error redirect handled this turn
+	said          []string
+	bound         bool // a call of this turn bound something (story-runtime §8)
+	transView     *story.View
+	entered       map[*State]bool // states whose on_enter ran this turn
+	batchCost     float64         // agent cost of the batch being dispatched
+	dispatchState string          // the resting state of the batch being dispatched
+	// a walk's events held for upstream's order (step.go take)
+	hold      bool
+	heldHead  *Event
+	held      []Event
+	heldMoves []Event
+	headAt    int
+	// emitSay is the index in said of the first line an emit hop said
+	// (-1 = no hop fired this turn)
+	emitSay int
 }
 
 func newRunner(m *Machine, o SessionOptions) *runner {
@@ -128,6 +142,7 @@ func newRunner(m *Machine, o SessionOptions) *runner {
 		r.hosts = defaultHosts()
 	}
 	r.jobs = newJobStore()
+	_, r.jobs.virtual = r.clock.(*VirtualClock)
 	r.inbox = &inboxStore{}
 	if o.World != nil {
 		r.world = o.World
@@ -151,7 +166,14 @@ func (f funcClock) Now() time.Time { return f() }
 // background jobs are waited for). It always returns a Result;
 // Result.Err carries the failure. It is a Session driven to its end.
 func Run(ctx context.Context, m *Machine, opts Options) *Result {
-	s, err := start(ctx, m, SessionOptions{Options: opts, Bootstrap: true}, true)
+	return RunSession(ctx, m, SessionOptions{Options: opts, Bootstrap: true})
+}
+
+// RunSession is Run with the session's options (a host registry, a work
+// directory, views): kitsoki run's one-shot drive of a session.
+func RunSession(ctx context.Context, m *Machine, so SessionOptions) *Result {
+	opts := so.Options
+	s, err := start(ctx, m, so, true)
 	if s == nil {
 		return &Result{Outcome: OutcomeFailed, Err: err}
 	}
@@ -355,6 +377,7 @@ func (r *runner) restore(s saved) {
 func (r *runner) beginTurn() {
 	r.events, r.redirectErr, r.said, r.bound, r.transView = nil, "", nil, false, nil
 	r.entered = map[*State]bool{}
+	r.emitSay = -1
 }
 
 // userTurn is one explicit-intent turn (story-runtime.md §1.3-§1.12).
@@ -382,6 +405,9 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	t.Number = r.turn
 	r.turnState = from
 	input := "[intent] " + in.Intent
+	if in.Display != "" {
+		input = in.Display
+	}
 	startInput := input
 	if r.oneShot {
 		startInput = "[direct] intent=" + in.Intent
@@ -485,8 +511,16 @@ func (r *runner) renderView(slots map[string]any) string {
 		r.note(Note{Kind: "view", State: r.statePath(), Error: err.Error()})
 		v = ""
 	}
-	if !r.bound && r.redirectErr == "" && len(r.said) > 0 {
-		say := strings.Join(r.said, "\n")
+	said := r.said
+	if r.bound {
+		// after binds only the emit chain's narration is kept (§8)
+		said = nil
+		if r.emitSay >= 0 && r.emitSay < len(r.said) {
+			said = r.said[r.emitSay:]
+		}
+	}
+	if r.redirectErr == "" && len(said) > 0 {
+		say := strings.Join(said, "\n")
 		if v == "" {
 			v = say
 		} else {

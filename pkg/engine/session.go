@@ -237,6 +237,12 @@ func (s *Session) Available() []string {
 // each completion as its own turn, or until ctx ends. Jobs waiting for a
 // clarification answer do not hold it up.
 func (s *Session) Wait(ctx context.Context) error {
+	if s.r.jobs.virtual {
+		if n, _ := s.r.jobs.pending(); n > 0 {
+			return fmt.Errorf("engine: %d background job(s) run on the virtual clock: Advance it instead of waiting", n)
+		}
+		return nil
+	}
 	for {
 		s.mu.Lock()
 		s.r.drainJobs(ctx)

@@ -648,3 +648,196 @@ func TestTerminalStateTakesIntents(t *testing.T) {
 		t.Errorf("outcome %q after leaving the terminal state", out)
 	}
 }
+
+// Timeout, on_error and on_complete targets descend initial: like any
+// target (upstream lands on the compound itself, ⚠ §2.4/§4/§5).
+func TestSpecialTargetsDescend(t *testing.T) {
+	s, _ := probe(t, "p12", "", map[string]host.Handler{
+		"host.bad":  stub(nil, "boom", 0),
+		"host.slow": stub(map[string]any{}, "", time.Second),
+	})
+	fire(t, s, "t")
+	advance(t, s, 2*time.Minute)
+	wantState(t, s, "comp.inner")
+	fire(t, s, "back")
+	tn := fire(t, s, "e")
+	wantState(t, s, "comp.inner")
+	tr := kindsOf(tn.Events, KindTransition)
+	if len(tr) != 2 || payloadMap(t, tr[1].Payload)["intent"] != "on_error" {
+		t.Errorf("transitions %v", tr)
+	}
+	fire(t, s, "back")
+	fire(t, s, "j")
+	advance(t, s, 2*time.Second)
+	wantState(t, s, "comp.inner")
+	if got := s.World()["log"]; got != "E:comp;E:inner;E:comp;E:inner;E:comp;E:inner;" {
+		t.Errorf("log %q", got)
+	}
+}
+
+// Timeouts and job delays share the virtual clock and fire in time order:
+// a timeout that falls due first moves the session, so the later job's
+// on_complete is stale (flow-format §5.4).
+func TestTimeoutBeforeJobOnOneClock(t *testing.T) {
+	m, err := Compile(loadStory(t, "probes/p4"), CompileOptions{LateHandlers: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.States["bg"].Timeout = &Timeout{After: &text{src: "8m"}, Target: &text{src: "start"}}
+	reg := host.NewRegistry()
+	reg.Register("host.slow", stub(map[string]any{"v": "OK"}, "", 9*time.Minute))
+	s, err := Start(t.Context(), m, SessionOptions{Hosts: reg, Clock: NewVirtualClock(time.Unix(0, 0))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	fire(t, s, "bgok")
+	tn := advance(t, s, 9*time.Minute)
+	wantState(t, s, "start")
+	if s.World()["result"] != "" || s.Jobs()[0].Status != JobDone {
+		t.Errorf("world %v jobs %+v", s.World(), s.Jobs())
+	}
+	var order []string
+	for _, e := range tn.Events {
+		if e.Kind == KindTurnStart {
+			order = append(order, payloadMap(t, e.Payload)["kind"].(string))
+		}
+	}
+	if strings.Join(order, ",") != "timeout,background_completion" {
+		t.Errorf("synthetic turns %v", order)
+	}
+}
+
+// A failure without on_error lets the batch go on in a session; the depth
+// cap refuses the sixth redirect with harness.error (§2.3, §2.4).
+func TestHostFailureSessionSemantics(t *testing.T) {
+	s, _ := probe(t, "p2", "", map[string]host.Handler{
+		"host.bad": stub(map[string]any{"badval": "BADDATA"}, "boom", 0),
+		"host.a":   stub(map[string]any{"val": "A1"}, "", 0),
+	})
+	tn := fire(t, s, "err2")
+	if tn.Err != nil || s.World()["last_error"] != "boom" || s.World()["r1"] != "A1" {
+		t.Fatalf("err2: %v %v", tn.Err, s.World())
+	}
+	fire(t, s, "reset")
+	tn = fire(t, s, "loop")
+	he := kindsOf(tn.Events, KindHarnessError)
+	if len(he) != 1 || payloadMap(t, he[0].Payload)["reason"] != "on_error.depth_cap_exceeded" {
+		t.Errorf("harness.error %v", he)
+	}
+	if n := len(onErrorTransitionsOf(t, tn.Events)); n != 5 {
+		t.Errorf("%d on_error transitions, want 5", n)
+	}
+}
+
+func onErrorTransitionsOf(t *testing.T, evs []Event) []map[string]any {
+	var out []map[string]any
+	for _, e := range kindsOf(evs, KindTransition) {
+		if p := payloadMap(t, e.Payload); p["intent"] == "on_error" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// A background job queued by a compound ancestor's on_enter has the
+// resting leaf as its origin, so its on_complete runs there.
+func TestBackgroundJobFromAncestor(t *testing.T) {
+	m, err := Compile(loadStory(t, "probes/p4"), CompileOptions{LateHandlers: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg := m.States["bg"]
+	// move bg's on_enter into a compound wrapper whose only child rests
+	wrap := &State{Path: "wrap", Name: "wrap", On: map[string][]*Transition{}, OnEnter: bg.OnEnter, Initial: &text{src: "leaf"}}
+	leaf := &State{Path: "wrap.leaf", Name: "leaf", Parent: wrap, On: map[string][]*Transition{}}
+	wrap.Children = []*State{leaf}
+	for _, e := range wrap.OnEnter {
+		e.owner = wrap
+	}
+	m.States["wrap"], m.States["wrap.leaf"] = wrap, leaf
+	m.States["start"].On["bgok"] = []*Transition{{Target: &text{src: "wrap"}}}
+	reg := host.NewRegistry()
+	reg.Register("host.slow", stub(map[string]any{"v": "OK"}, "", time.Second))
+	s, err := Start(t.Context(), m, SessionOptions{Hosts: reg, Clock: NewVirtualClock(time.Unix(0, 0))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	fire(t, s, "bgok")
+	wantState(t, s, "wrap.leaf")
+	if j := s.Jobs(); j[0].State != "wrap.leaf" {
+		t.Fatalf("origin %q", j[0].State)
+	}
+	advance(t, s, 2*time.Second)
+	wantState(t, s, "done")
+	if s.World()["result"] != "OK" {
+		t.Errorf("world %v", s.World())
+	}
+}
+
+// A walk's on_enter effect events come before the exits and entries,
+// exits innermost first, entries outermost first (story-runtime §1.8).
+func TestWalkEventOrder(t *testing.T) {
+	s, _ := probe(t, "p1", "", nil)
+	fire(t, s, "go")
+	tn := fire(t, s, "back")
+	var kinds []string
+	for _, e := range tn.Events {
+		switch e.Kind {
+		case KindWorldUpdate, KindStateEntered, KindStateExited, KindTransition:
+			k := e.Kind
+			if e.Kind == KindStateEntered || e.Kind == KindStateExited {
+				k += ":" + e.StatePath
+			}
+			kinds = append(kinds, k)
+		}
+	}
+	got := strings.Join(kinds, " ")
+	want := "machine.transition world.update world.update world.update machine.state_exited:other machine.state_entered:outer machine.state_entered:outer.mid machine.state_entered:outer.mid.leaf"
+	if !strings.HasSuffix(got, want) {
+		t.Errorf("events:\n %s\nwant suffix:\n %s", got, want)
+	}
+}
+
+// In a session every queued call writes harness.called at walk time and
+// harness.dispatched when it goes out: a call left behind by an on_error
+// redirect has the first and not the second (story-runtime §2.4).
+func TestCalledAndDispatched(t *testing.T) {
+	s, _ := probe(t, "p2", "", map[string]host.Handler{
+		"host.bad": stub(map[string]any{"badval": "BADDATA"}, "boom", 0),
+		"host.a":   stub(map[string]any{"val": "A1"}, "", 0),
+	})
+	tn := fire(t, s, "err1")
+	called, dispatched := kindsOf(tn.Events, KindHarnessCalled), kindsOf(tn.Events, KindHarnessDispatched)
+	if len(called) < 2 || len(dispatched) != len(called)-1 {
+		t.Errorf("%d harness.called, %d harness.dispatched", len(called), len(dispatched))
+	}
+}
+
+// An on_error target that names no state drops the rest of the batch but
+// the step's emits still fire (story-runtime §2.4 corrections).
+func TestOnErrorNotFoundKeepsEmits(t *testing.T) {
+	m, err := Compile(loadStory(t, "probes/p5"), CompileOptions{LateHandlers: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb := m.States["pb"]
+	pb.OnEnter[0].OnError = "nowhere"
+	pb.OnEnter[1].Emit = &valueTmpl{lit: "fwd"}
+	reg := host.NewRegistry()
+	reg.Register("host.a", stub(nil, "boom", 0))
+	s, err := Start(t.Context(), m, SessionOptions{Hosts: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tn := fire(t, s, "go_pb")
+	wantState(t, s, "a")
+	if he := kindsOf(tn.Events, KindHarnessError); len(he) != 1 {
+		t.Errorf("harness.error %v", he)
+	}
+	if s.World()["last_error"] != "boom" {
+		t.Errorf("last_error %v", s.World()["last_error"])
+	}
+}

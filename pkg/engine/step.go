@@ -24,6 +24,7 @@ func (r *runner) settle(ctx context.Context, st *step, depth int) error {
 		if rd == nil {
 			break
 		}
+		emits := st.emits
 		*st = step{} // the failed step's emits are dropped
 		hops++
 		if hops > MaxOnErrorDepth+1 {
@@ -48,26 +49,33 @@ func (r *runner) settle(ctx context.Context, st *step, depth int) error {
 		res, err := r.resolveTarget(ctx, rd.from, rd.target, tmpl)
 		if err != nil || res.stay {
 			// on_error "." or a target that names no state: the rest of
-			// the batch is dropped and the step rests where it is
-			// (story-runtime §2.4, corrections).
+			// the batch is dropped, the step rests where it is and its
+			// emits still fire (upstream fired them before dispatch, and
+			// runs its post-bind pass; story-runtime §2.4, corrections).
 			if err != nil {
 				r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error target not found", Error: err.Error()})
 				if e := r.emit(KindHarnessError, map[string]any{"phase": "on_error", "error": fmt.Sprintf("on_error target state %q not found", rd.target)}); e != nil {
 					return e
 				}
 			}
-			return nil
+			if r.ended {
+				return nil
+			}
+			return r.dispatchEmits(ctx, emits, depth)
 		}
 		if res.state != nil && r.par == nil && r.cur == res.state {
 			// self-redirect: nothing happens (story-runtime §2.4)
-			return nil
+			if r.ended {
+				return nil
+			}
+			return r.dispatchEmits(ctx, emits, depth)
 		}
 		// A step that had already reached an exit or terminal state is
 		// taken back: the failure is handled by the redirect, as declared.
 		r.ended, r.outcome, r.exit = false, "", ""
 		from := r.statePath()
 		r.redirectErr = rd.err
-		if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "on_error", "to": res.describe()}); err != nil {
+		if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "on_error", "to": r.predictTo(res)}); err != nil {
 			return err
 		}
 		r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err})
@@ -97,6 +105,10 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 	if len(calls) == 0 {
 		return nil, nil
 	}
+	// the dispatch state is where the step rests (story-runtime §2.1): a
+	// background job's origin
+	r.dispatchState = r.statePath()
+	defer func() { r.dispatchState = "" }()
 	r.batchCost = 0
 	for _, pc := range calls {
 		if err := ctx.Err(); err != nil {
@@ -185,6 +197,9 @@ func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth i
 			return err
 		}
 		r.note(Note{Kind: "emit", State: r.statePath(), Text: name + slotText(slots)})
+		if r.emitSay < 0 {
+			r.emitSay = len(r.said)
+		}
 		if err := r.fire(ctx, name, slots, depth+1); err != nil {
 			return err
 		}
@@ -216,7 +231,10 @@ func (r *runner) pickArm(arms []*Transition, intent string, env map[string]any) 
 
 // fire handles one intent at the current configuration. depth 0 is the
 // user's intent; deeper ones are emit_intent hops.
-func (r *runner) fire(ctx context.Context, intent string, slots map[string]any, depth int) error {
+func (r *runner) fire(ctx context.Context, intent string, given map[string]any, depth int) error {
+	// slots is what templates see; the events carry given (null when the
+	// caller passed none, story-runtime §1.3)
+	slots := given
 	if slots == nil {
 		slots = map[string]any{}
 	}
@@ -246,7 +264,7 @@ func (r *runner) fire(ctx context.Context, intent string, slots map[string]any, 
 		return &Rejection{Code: CodeGuardFailed, Intent: intent, State: r.statePath(), GuardHint: hint,
 			Message: fmt.Sprintf("intent %q in state %q: every guard failed%s", intent, r.statePath(), hintText(hint))}
 	}
-	return r.take(ctx, intent, slots, arm, owner, depth)
+	return r.take(ctx, intent, given, arm, owner, depth)
 }
 
 func hintText(h string) string {
@@ -265,8 +283,27 @@ func (r *runner) take(ctx context.Context, intent string, slots map[string]any, 
 	if arm.View != nil && depth == 0 {
 		r.transView = arm.View
 	}
+	// upstream's order (story-runtime §1.8): the effect events of the
+	// transition and of the entered on_enter chains, then the exits, then
+	// the entries. The walk's events are held and written in that order
+	// once it is done (see flushHeld).
+	r.hold = true
+	from := r.statePath()
 	var st step
-	if err := r.runEffects(ctx, arm.Effects, &st); err != nil {
+	werr := r.walkArm(ctx, intent, slots, arm, owner, depth, from, &st)
+	r.hold = false
+	if ferr := r.flushHeld(); ferr != nil {
+		return ferr
+	}
+	if werr != nil {
+		return werr
+	}
+	return r.settle(ctx, &st, depth)
+}
+
+// walkArm runs a chosen arm's effects and move with the events held.
+func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner *State, depth int, from string, st *step) error {
+	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
 		return err
 	}
 	res, err := r.resolveTarget(ctx, owner, "", arm.Target)
@@ -276,17 +313,16 @@ func (r *runner) take(ctx context.Context, intent string, slots map[string]any, 
 	for _, x := range arm.ExitSet {
 		// an imported child's exit set: (story-runtime §6.1), after the
 		// transition's own effects
-		if err := r.runEffects(ctx, []*Effect{x}, &st); err != nil {
+		if err := r.runEffects(ctx, []*Effect{x}, st); err != nil {
 			return err
 		}
 	}
-	tr := map[string]any{"from": r.statePath(), "intent": intent, "slots": slots, "to": r.predictTo(res)}
+	tr := map[string]any{"from": from, "intent": intent, "slots": slots, "to": r.predictTo(res)}
 	if depth > 0 {
 		tr["synthetic"] = true
 	}
-	if err := r.emit(KindTransition, tr); err != nil {
-		return err
-	}
+	r.heldHead = &Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr}
+	r.headAt = len(r.held)
 	if !res.stay {
 		if r.selfReentry(res) && depth > 0 {
 			// an emit hop back to the current leaf runs no on_enter
@@ -295,14 +331,52 @@ func (r *runner) take(ctx context.Context, intent string, slots map[string]any, 
 			// the resolved leaf is the current one: only its on_enter
 			// re-runs, with no exit/enter events (story-runtime §1.8)
 			r.entered[r.cur] = true
-			if err := r.runEffects(ctx, r.cur.OnEnter, &st); err != nil {
+			if err := r.runEffects(ctx, r.cur.OnEnter, st); err != nil {
 				return err
 			}
-		} else if err := r.goTo(ctx, res, &st, true); err != nil {
+		} else if err := r.goTo(ctx, res, st, true); err != nil {
 			return err
 		}
 	}
-	return r.settle(ctx, &st, depth)
+	return nil
+}
+
+func (r *runner) statePathForEvent() string {
+	if r.cur != nil {
+		return r.cur.Path
+	}
+	return ""
+}
+
+// flushHeld writes the held walk events: the transition's own effect
+// events, machine.transition, the on_enter effect events, the exits, the
+// entries (upstream writes machine.transition first; the existing trace
+// shape keeps the transition's effects before it).
+func (r *runner) flushHeld() error {
+	head, effs, moves, at := r.heldHead, r.held, r.heldMoves, r.headAt
+	r.heldHead, r.held, r.heldMoves, r.headAt = nil, nil, nil, 0
+	var all []Event
+	if head == nil {
+		at = len(effs)
+	}
+	all = append(all, effs[:at]...)
+	if head != nil {
+		all = append(all, *head)
+	}
+	all = append(all, effs[at:]...)
+	for _, k := range []string{KindStateExited, KindStateEntered} {
+		for _, e := range moves {
+			if e.Kind == k {
+				all = append(all, e)
+			}
+		}
+	}
+	for _, ev := range all {
+		if err := r.write(ev); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // selfReentry reports whether res resolves (after initial: descent) to the
@@ -736,6 +810,19 @@ func (r *runner) emit(kind string, payload any) error {
 
 func (r *runner) emitAt(statePath, kind string, payload any) error {
 	ev := Event{Turn: r.turn, Kind: kind, StatePath: statePath, TS: r.now(), Payload: payload}
+	if r.hold {
+		if kind == KindStateExited || kind == KindStateEntered {
+			r.heldMoves = append(r.heldMoves, ev)
+		} else {
+			r.held = append(r.held, ev)
+		}
+		return nil
+	}
+	return r.write(ev)
+}
+
+// write records ev in the turn and sends it to the sink.
+func (r *runner) write(ev Event) error {
 	r.events = append(r.events, ev)
 	if r.opts.Sink == nil {
 		return nil

@@ -35,7 +35,7 @@ func TestTimeoutFiresWhenResting(t *testing.T) {
 		p := payloadMap(t, e.Payload)
 		fired = append(fired, p["from"].(string)+"→"+p["to"].(string))
 	}
-	if want := []string{"waiting→escalate", "escalate→pipeline", "pipeline.step→__exit__done"}; !reflect.DeepEqual(fired, want) {
+	if want := []string{"waiting→escalate", "escalate→pipeline.step", "pipeline.step→__exit__done"}; !reflect.DeepEqual(fired, want) {
 		t.Errorf("machine.timeout events %v, want %v", fired, want)
 	}
 	for _, e := range sink.kinds(KindTransition) {

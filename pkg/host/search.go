@@ -52,7 +52,8 @@ const (
 //	  chunk_lines: lines per chunk (default 40)
 //
 // Data: {ok, hits: [{path, chunk, start_line, end_line, score, text}],
-// top: the best hit or null, count, chunks, model}. Document vectors are
+// top: the best hit or null, count, chunks, model, skipped: files not
+// searched (binary, over 2 MiB or unreadable)}. Document vectors are
 // cached on disk per model, chunking and file content hash, so an
 // unchanged file is never embedded twice.
 func NewAgentSearch(o SearchOptions) Handler { return &agentSearch{o: o} }
@@ -149,11 +150,14 @@ func (h *agentSearch) Call(ctx context.Context, c *Call) (Result, error) {
 	}
 	var all []*fileVecs
 	var pending []*fileVecs
+	var skipped []any
 	var pendingTexts []string
 	for _, f := range files {
 		data, err := readLimited(filepath.Join(wd, f), maxCorpusFile)
 		if err != nil || !utf8.Valid(data) {
-			continue // binary, huge or unreadable files are not searched
+			// binary, huge or unreadable files are not searched; Data.skipped names them
+			skipped = append(skipped, f)
+			continue
 		}
 		fv := &fileVecs{chunks: chunkText(f, string(data), chunkLines)}
 		if len(fv.chunks) == 0 {
@@ -237,6 +241,7 @@ func (h *agentSearch) Call(ctx context.Context, c *Call) (Result, error) {
 	}
 	return Result{Data: map[string]any{
 		"ok": true, "hits": out, "top": top, "count": len(out), "chunks": total, "model": model,
+		"skipped": append([]any{}, skipped...),
 	}}, nil
 }
 

@@ -90,6 +90,9 @@ func TestAgentSearch(t *testing.T) {
 	if top["start_line"] != 1 || top["end_line"] != 2 || !strings.Contains(top["text"].(string), "launch pad") {
 		t.Errorf("hit: %v", top)
 	}
+	if sk, _ := d["skipped"].([]any); len(sk) != 1 || sk[0] != "docs/bin.md" {
+		t.Errorf("skipped: %v", d["skipped"])
+	}
 	if emb.docs != 2 {
 		t.Errorf("embedded %d document chunks, want 2 (the blank and binary files are skipped)", emb.docs)
 	}

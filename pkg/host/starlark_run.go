@@ -55,6 +55,16 @@ func StarlarkScript(storyDir, script string) (string, error) {
 	if strings.TrimSpace(script) == "" {
 		return "", errors.New("host.starlark.run: script argument is required")
 	}
+	base, err := starlarkBase(storyDir)
+	if err != nil {
+		return "", err
+	}
+	return confine("host.starlark.run", "script", base, script)
+}
+
+// starlarkBase is the directory scripts and ctx.fs are confined to: the
+// story's, else $KITSOKI_APP_DIR, else the process directory.
+func starlarkBase(storyDir string) (string, error) {
 	base := storyDir
 	if base == "" {
 		base = os.Getenv("KITSOKI_APP_DIR")
@@ -66,8 +76,7 @@ func StarlarkScript(storyDir, script string) (string, error) {
 		}
 		base = wd
 	}
-	base, _ = filepath.Abs(base)
-	return confine("host.starlark.run", "script", base, script)
+	return filepath.Abs(base)
 }
 
 func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
@@ -114,9 +123,9 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 			world[k] = v
 		}
 	}
-	storyDir := filepath.Dir(path)
-	if c.Env.StoryDir != "" {
-		storyDir, _ = filepath.Abs(c.Env.StoryDir)
+	storyDir, err := starlarkBase(c.Env.StoryDir)
+	if err != nil {
+		return Result{}, err
 	}
 	sctx := &scriptCtx{o: &h.o, ctx: ctx, storyDir: storyDir, world: world}
 	ctxVal, err := sctx.value(inputs)
