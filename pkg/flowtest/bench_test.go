@@ -4,14 +4,13 @@ import (
 	"context"
 	"testing"
 
-	"kitsoki/pkg/validate"
 )
 
 // BenchmarkCorpus runs every corpus fixture with -j 2, stories loaded and
 // compiled inside the measured run as kitsoki test does (goal: < 2 s on 2
 // cores).
 func BenchmarkCorpus(b *testing.B) {
-	apps, err := validate.Expand([]string{corpusDir + "/..."})
+	apps, err := corpusApps(corpusDir)
 	if err != nil {
 		b.Skip("no corpus: ", err)
 	}
@@ -36,7 +35,7 @@ func BenchmarkCorpus(b *testing.B) {
 // BenchmarkCorpus500 runs the corpus fixtures ten times over (500
 // fixture runs) with -j 2: the scale of upstream's whole suite.
 func BenchmarkCorpus500(b *testing.B) {
-	apps, err := validate.Expand([]string{corpusDir + "/..."})
+	apps, err := corpusApps(corpusDir)
 	if err != nil {
 		b.Skip("no corpus: ", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"kitsoki/pkg/validate"
 )
 
 // Every corpus fixture (upstream passes all 50) either passes here or
@@ -13,7 +12,7 @@ import (
 // verdict. Run under -race it also drives many sessions of one machine at
 // once.
 func TestCorpusVerdicts(t *testing.T) {
-	apps, err := validate.Expand([]string{corpusDir + "/..."})
+	apps, err := corpusApps(corpusDir)
 	if err != nil {
 		t.Skip("no corpus: ", err)
 	}

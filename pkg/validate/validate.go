@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"kitsoki/pkg/flowtest"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -54,6 +55,9 @@ func Rules() []story.Rule {
 			Summary: "an eval dataset or report a selection names cannot be read",
 			Example: "evals/merge_judge.yaml: examples: at least one example is required"},
 	)
+	for _, r := range flowtest.Rules() { // fixture lint (kitsoki validate lints flows/ beside each story)
+		rules = append(rules, story.Rule{ID: r.ID, Severity: r.Severity, LintOnly: true, Summary: r.Summary, Example: r.Example})
+	}
 	return rules
 }
 

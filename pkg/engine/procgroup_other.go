@@ -1,7 +1,0 @@
-//go:build !unix
-
-package engine
-
-import "os/exec"
-
-func setProcessGroup(c *exec.Cmd) {}
