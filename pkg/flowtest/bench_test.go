@@ -3,7 +3,6 @@ package flowtest
 import (
 	"context"
 	"testing"
-
 )
 
 // BenchmarkCorpus runs every corpus fixture with -j 2, stories loaded and

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-
 )
 
 // Every corpus fixture (upstream passes all 50) either passes here or
