@@ -318,7 +318,7 @@ func (r *runner) placeAt(spec string) error {
 // placeDescend rests the machine on st, descending initial: (and into
 // parallel regions) without running on_enter.
 func (r *runner) placeDescend(st *State) error {
-	for st.Parallel {
+	if st.Parallel {
 		pc := &parConf{root: st}
 		for _, reg := range st.regions() {
 			leaf, err := r.initialLeaf(reg)

@@ -464,13 +464,6 @@ func (t target) describe() string {
 	return "."
 }
 
-func (t target) describeFrom(cur *State) string {
-	if t.stay && cur != nil {
-		return cur.Path
-	}
-	return t.describe()
-}
-
 // resolveTarget resolves a literal target string (lit) or a compiled
 // (possibly templated) one relative to the declaring state.
 func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t *text) (target, error) {
@@ -488,7 +481,7 @@ func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t 
 	}
 	if name, ok := strings.CutPrefix(s, "@exit:"); ok {
 		if len(r.m.Exits) > 0 && !r.m.Exits[name] {
-			return target{}, fmt.Errorf("target @exit:%s: the story declares no exit %q in exits:", name, name)
+			return target{}, fmt.Errorf("target @exit:%s: the story declares no exit %q (list it under exits)", name, name)
 		}
 		return target{exit: name}, nil
 	}

@@ -3,7 +3,6 @@ package flowtest
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -148,5 +147,3 @@ func (r *Runner) RunFixture(ctx context.Context, fx *Fixture) (res *Result) {
 	}
 	return res
 }
-
-func (r *Runner) fixtureDir(fx *Fixture) string { return filepath.Dir(fx.File) }

@@ -48,7 +48,7 @@ func ParseSidecar(path string, data []byte) (*Sidecar, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&root); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: the sidecar is empty; declare inputs: and outputs:", path)
+			return nil, fmt.Errorf("%s: the sidecar is empty (declare inputs and outputs)", path)
 		}
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
@@ -57,7 +57,7 @@ func ParseSidecar(path string, data []byte) (*Sidecar, error) {
 		doc = doc.Content[0]
 	}
 	if doc.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("%s:%d: the sidecar must be a mapping with inputs: and outputs:", path, doc.Line)
+		return nil, fmt.Errorf("%s:%d: the sidecar must be a mapping (with inputs and outputs)", path, doc.Line)
 	}
 	sc := &Sidecar{Inputs: map[string]Field{}, Outputs: map[string]Field{}}
 	for i := 0; i+1 < len(doc.Content); i += 2 {

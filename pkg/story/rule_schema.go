@@ -47,14 +47,3 @@ func checkSchemas(c *checker) {
 		try(d.Pos, "decider.schema", d.Schema)
 	}
 }
-
-// memName is the name an out-of-tree schema is compiled under: without dot
-// segments, which the schema compiler would normalise away from the
-// document's URL and then treat its in-document "#/..." refs as external.
-func memName(path string) string {
-	name := filepath.ToSlash(filepath.Clean(path))
-	for strings.HasPrefix(name, "../") {
-		name = name[3:]
-	}
-	return name
-}
