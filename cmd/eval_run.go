@@ -99,11 +99,9 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 				}
 				return findingf("eval validation failed")
 			}
-			chain, err := evalOperatorProfile(v.Story, profile, &opts)
-			if err != nil {
+			if err := evalOperatorProfile(v, profile, &opts); err != nil {
 				return err
 			}
-			defer chain.Close()
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			var bar *progressbar.ProgressBar
