@@ -13,7 +13,7 @@ import (
 // disabled alias is refused, and every call (candidates and judge) goes
 // through the profile's hook chain (redact, budget, external hooks).
 func evalOperatorProfile(v *eval.Validation, profile string, opts *eval.RunOptions) error {
-	plan, err := compose.Resolve(compose.Adopt(v.AppPath, v.Story), profile)
+	plan, err := compose.Resolve(v.Loaded, profile)
 	if err != nil {
 		var pe *plugin.ProfileError
 		if errors.As(err, &pe) && pe.ReadErr != nil {

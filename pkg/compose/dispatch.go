@@ -83,7 +83,9 @@ func (p *Plan) BuildWith(o DispatchOptions) (*Runtime, error) {
 		_ = chain.Close()
 		return nil, err
 	}
-	if err := registerInProcess(reg, o.InProcess, nil); err != nil {
+	// A disabled alias keeps its refusal: a compiled-in agent does not
+	// bring it back.
+	if err := registerInProcess(reg, o.InProcess, func(a string) bool { return p.Refuse(a) == nil }); err != nil {
 		_ = reg.Close()
 		_ = chain.Close()
 		return nil, err
@@ -92,11 +94,11 @@ func (p *Plan) BuildWith(o DispatchOptions) (*Runtime, error) {
 	return &Runtime{Chain: chain, Agents: reg, Sink: o.engineSink()}, nil
 }
 
-// registerInProcess serves the aliases of agents (only those keep allows,
-// when keep is set) with their compiled-in agents.
+// registerInProcess serves the aliases of agents that keep allows with
+// their compiled-in agents.
 func registerInProcess(reg *agent.Registry, agents map[string]agent.Agent, keep func(string) bool) error {
 	for alias, a := range agents {
-		if keep != nil && !keep(alias) {
+		if !keep(alias) {
 			continue
 		}
 		if err := reg.RegisterInProcess(alias, a); err != nil {
