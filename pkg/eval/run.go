@@ -53,6 +53,10 @@ type RunOptions struct {
 	// uses, so an eval measures the dispatch a run makes. Nil resolves the
 	// default profile (.kitsoki/plugins.yaml found upward from the story).
 	Plan *compose.Plan
+	// ClaudeSubmit is the command of kitsoki's submit MCP server for
+	// builtin.claude_cli decide calls, as kitsoki run passes it (nil = the
+	// plain-text answer path only).
+	ClaudeSubmit []string
 }
 
 // loaded is the validated story as pkg/compose loaded it.
@@ -73,7 +77,7 @@ func (o RunOptions) matrix(v *Validation, cas *agent.Cassette, compiler *schema.
 			return nil, fmt.Errorf("plugin profile: %w", err)
 		}
 	}
-	return plan.NewMatrix(compose.DispatchOptions{BuildOptions: compose.BuildOptions{Cassette: cas, CallTimeout: o.Timeout},
+	return plan.NewMatrix(compose.DispatchOptions{BuildOptions: compose.BuildOptions{Cassette: cas, CallTimeout: o.Timeout, ClaudeSubmit: o.ClaudeSubmit},
 		AgentSink: o.Sink, Builders: o.Builders, Schemas: compiler, InProcess: o.InProcess}), nil
 }
 
