@@ -6,4 +6,10 @@
 // It must not hold run logic, flags or output formats: it only builds and
 // closes the parts, leaving the turn loop to pkg/engine and the wording of
 // errors to cmd/.
+//
+// Layout: compose.go (Load, Resolve, Build: a run's parts), dispatch.go
+// (ResolveWith, BuildWith and DispatchOptions: every registry a plan
+// builds, with the extras of eval and mcp serve; Refuse), matrix.go (an
+// eval's registry per candidate under one hook chain), load_strict.go
+// (LoadStrict for mcp serve), adopt.go (a story another loader read).
 package compose
