@@ -2,33 +2,25 @@ package cmd
 
 import (
 	"errors"
-	"fmt"
 
+	"kitsoki/pkg/compose"
 	"kitsoki/pkg/eval"
 	"kitsoki/pkg/plugin"
-	"kitsoki/pkg/story"
 )
 
 // evalOperatorProfile resolves the operator's plugin assembly for an eval
-// run, as kitsoki run does: a disabled alias is refused, and every call
-// (candidates and judge) goes through the profile's hook chain (redact,
-// budget, external hooks). The caller closes the returned chain.
-func evalOperatorProfile(st *story.Story, profile string, opts *eval.RunOptions) (*plugin.Chain, error) {
-	asm, err := plugin.Assemble(plugin.Options{StoryDir: st.Dir, ProfilePath: profile, Story: st})
+// run through the composition root kitsoki run uses (compose.Resolve): a
+// disabled alias is refused, and every call (candidates and judge) goes
+// through the profile's hook chain (redact, budget, external hooks).
+func evalOperatorProfile(v *eval.Validation, profile string, opts *eval.RunOptions) error {
+	plan, err := compose.Resolve(v.Loaded, profile)
 	if err != nil {
 		var pe *plugin.ProfileError
 		if errors.As(err, &pe) && pe.ReadErr != nil {
-			return nil, profileReadError(profile, pe)
+			return profileReadError(profile, pe)
 		}
-		return nil, usagef("plugin profile:\n%v", err)
+		return usagef("plugin profile:\n%v", err)
 	}
-	chain := asm.NewChain()
-	opts.Hooks = chain.AgentHooks()
-	opts.Refuse = func(alias string) error {
-		if ag, ok := asm.Agent(alias); ok && !ag.Enabled {
-			return fmt.Errorf("%s is disabled in the plugin assembly (%s); see `kitsoki plugins`", alias, ag.Reason)
-		}
-		return nil
-	}
-	return chain, nil
+	opts.Plan = plan
+	return nil
 }

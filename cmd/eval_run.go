@@ -68,7 +68,7 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 			case timeout < 0:
 				return usagef("--timeout %s: must not be negative (0 = the default of 10m)", timeout)
 			}
-			opts := eval.RunOptions{Concurrency: jobs, Cassette: cassette, Timeout: timeout, Retries: retries}
+			opts := eval.RunOptions{Concurrency: jobs, Cassette: cassette, Timeout: timeout, Retries: retries, ClaudeSubmit: claudeSubmitCommand()}
 			if shard != "" {
 				if _, err := fmt.Sscanf(shard, "%d/%d", &opts.Shard, &opts.Shards); err != nil || opts.Shards < 1 || opts.Shard < 1 || opts.Shard > opts.Shards {
 					return usagef("--shard %q: expected i/n with 1 <= i <= n, e.g. --shard 2/4", shard)
@@ -99,11 +99,9 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 				}
 				return findingf("eval validation failed")
 			}
-			chain, err := evalOperatorProfile(v.Story, profile, &opts)
-			if err != nil {
+			if err := evalOperatorProfile(v, profile, &opts); err != nil {
 				return err
 			}
-			defer chain.Close()
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			var bar *progressbar.ProgressBar

@@ -117,12 +117,7 @@ func (e *ProfileError) Unwrap() error { return e.Err }
 // Resolve resolves the plugin assembly of a loaded story (profilePath is
 // --profile; "" = .kitsoki/plugins.yaml found upward from the story).
 func Resolve(ld *Loaded, profilePath string) (*Plan, error) {
-	st := ld.Story
-	asm, err := plugin.Assemble(plugin.Options{StoryDir: st.Dir, ProfilePath: profilePath, Story: st})
-	if err != nil {
-		return nil, &ProfileError{Err: err}
-	}
-	return &Plan{Loaded: ld, Assembly: asm}, nil
+	return ResolveWith(ld, ResolveOptions{Profile: profilePath})
 }
 
 // Warnings are the assembly's findings (printed before a run).
@@ -152,20 +147,7 @@ type Runtime struct {
 // Build starts the hook chain and builds the agent registry with the
 // chain's agent hooks. A registry error is returned as is.
 func (p *Plan) Build(o BuildOptions) (*Runtime, error) {
-	st := p.Loaded.Story
-	sink := o.Sink
-	if sink == nil {
-		sink = engine.SinkFunc(func(engine.Event) error { return nil })
-	}
-	chain := p.Assembly.NewChain()
-	reg, err := p.Assembly.NewRegistry(st, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Cassette: o.Cassette,
-		Sink: engine.AgentSink(sink), ClaudeSubmit: o.ClaudeSubmit, Timeout: o.CallTimeout})
-	if err != nil {
-		_ = chain.Close()
-		return nil, err
-	}
-	reg.SetHooks(chain.AgentHooks())
-	return &Runtime{Chain: chain, Agents: reg, Sink: sink}, nil
+	return p.BuildWith(DispatchOptions{BuildOptions: o})
 }
 
 // Caller is the engine's agent layer over the registry.

@@ -20,6 +20,11 @@
 // bar, selection strategies), merge.go (shards), selection.go
 // (CheckSelections and Check), html.go (the self-contained report page).
 //
+// Every candidate's registry and the judge's are built by pkg/compose (a
+// compose.Matrix of RunOptions.Plan: the operator profile's disable:,
+// redact, budget and external hooks, one hook chain for the whole eval),
+// the composition root kitsoki run, test and mcp serve build through.
+//
 // How a candidate's model and effort reach the backend (per transport):
 //
 //   - subprocess and mcp_http: the with: block sent in the AskRequest gains

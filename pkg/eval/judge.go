@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"kitsoki/pkg/agent"
+	"kitsoki/pkg/compose"
 	"kitsoki/pkg/schema"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
@@ -43,7 +44,7 @@ type judgeRunner struct {
 	appID  string
 }
 
-func newJudge(st *story.Story, c Comparator, cas *agent.Cassette, compiler *schema.Compiler, opts RunOptions) (*judgeRunner, error) {
+func newJudge(mx *compose.Matrix, st *story.Story, c Comparator, cassette bool) (*judgeRunner, error) {
 	alias := c.Agent
 	if alias == "" {
 		alias = story.DefaultAgentAlias
@@ -72,31 +73,15 @@ func newJudge(st *story.Story, c Comparator, cas *agent.Cassette, compiler *sche
 	if err != nil {
 		return nil, fmt.Errorf("judge prompt: %v", err)
 	}
-	ro := agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Builders: opts.Builders, Sink: opts.Sink, Timeout: opts.Timeout, Schemas: compiler}
-	plugins := map[string]*story.AgentPlugin{}
-	if cas == nil {
-		decl := st.AgentPlugins[alias]
-		if decl == nil {
+	var decl *story.AgentPlugin
+	if !cassette {
+		if decl = st.AgentPlugins[alias]; decl == nil {
 			return nil, fmt.Errorf("comparator.agent %q is not an agent_plugins alias of the app", alias)
 		}
-		plugins[alias] = decl
 	}
-	reg, err := agent.NewRegistryFromPlugins(plugins, ro)
+	reg, err := mx.Registry(alias, decl)
 	if err != nil {
 		return nil, fmt.Errorf("judge %s: %w", alias, err)
-	}
-	if err := opts.prepare(alias, reg); err != nil {
-		reg.Close()
-		return nil, fmt.Errorf("judge %s: %w", alias, err)
-	}
-	if cas != nil {
-		err = reg.Register(alias, cas.For(alias))
-	} else if a, ok := opts.InProcess[alias]; ok {
-		err = reg.RegisterInProcess(alias, a)
-	}
-	if err != nil {
-		reg.Close()
-		return nil, err
 	}
 	return &judgeRunner{reg: reg, alias: alias, schema: sc, tmpl: tmpl, appID: st.App.ID}, nil
 }

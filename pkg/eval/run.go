@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"kitsoki/pkg/agent"
+	"kitsoki/pkg/compose"
 	"kitsoki/pkg/schema"
 	"kitsoki/pkg/story"
 )
@@ -46,27 +47,38 @@ type RunOptions struct {
 	Sink agent.Sink
 	// MaxFailureSamples caps failure_samples (0 = 50).
 	MaxFailureSamples int
-	// Hooks, when set, intercept every call of every candidate and of the
-	// judge (the operator profile's chain: redact, budget, external
-	// hooks), so an eval measures the dispatch a run makes.
-	Hooks agent.Hooks
-	// Refuse, when set, says why an alias may not be dispatched (disabled
-	// by the operator profile); nil = every alias may be.
-	Refuse func(alias string) error
+	// Plan is the operator's plugin assembly of the story (compose.Resolve:
+	// disable:, redact, budget, external hooks): every candidate and the
+	// judge are built from it, through the composition root kitsoki run
+	// uses, so an eval measures the dispatch a run makes. Nil resolves the
+	// default profile (.kitsoki/plugins.yaml found upward from the story).
+	Plan *compose.Plan
+	// ClaudeSubmit is the command of kitsoki's submit MCP server for
+	// builtin.claude_cli decide calls, as kitsoki run passes it (nil = the
+	// plain-text answer path only).
+	ClaudeSubmit []string
 }
 
-// prepare applies the operator's refusal and hooks to a registry serving
-// alias (for runs, plugin.Assembly.NewRegistry and SetHooks do this).
-func (o RunOptions) prepare(alias string, reg *agent.Registry) error {
-	if o.Refuse != nil {
-		if err := o.Refuse(alias); err != nil {
-			return err
+// loaded is the validated story as pkg/compose loaded it.
+func (v *Validation) loaded() *compose.Loaded {
+	if v.Loaded != nil {
+		return v.Loaded
+	}
+	return compose.Adopt(v.AppPath, v.Story) // a Validation built by hand
+}
+
+// matrix builds the eval's registries: one hook chain for every call, a
+// registry per candidate (compose.Matrix).
+func (o RunOptions) matrix(v *Validation, cas *agent.Cassette, compiler *schema.Compiler) (*compose.Matrix, error) {
+	plan := o.Plan
+	if plan == nil {
+		var err error
+		if plan, err = compose.Resolve(v.loaded(), ""); err != nil {
+			return nil, fmt.Errorf("plugin profile: %w", err)
 		}
 	}
-	if o.Hooks != nil {
-		reg.SetHooks(o.Hooks)
-	}
-	return nil
+	return plan.NewMatrix(compose.DispatchOptions{BuildOptions: compose.BuildOptions{Cassette: cas, CallTimeout: o.Timeout, ClaudeSubmit: o.ClaudeSubmit},
+		AgentSink: o.Sink, Builders: o.Builders, Schemas: compiler, InProcess: o.InProcess}), nil
 }
 
 // job is one candidate × example × repeat.
@@ -140,6 +152,11 @@ func Run(ctx context.Context, v *Validation, opts RunOptions) (*Report, error) {
 			return nil, fmt.Errorf("call site %q: %v", cs.Call, err)
 		}
 	}
+	mx, err := opts.matrix(v, cas, compiler)
+	if err != nil {
+		return nil, err
+	}
+	defer mx.Close() // after the registries (deferred below) are closed
 	regs := make([]*agent.Registry, len(specs))
 	defer func() {
 		for _, r := range regs {
@@ -149,13 +166,13 @@ func Run(ctx context.Context, v *Validation, opts RunOptions) (*Report, error) {
 		}
 	}()
 	for i, sp := range specs {
-		if regs[i], err = candidateRegistry(st, sp, cas, compiler, opts); err != nil {
+		if regs[i], err = candidateRegistry(mx, st, sp, cas != nil); err != nil {
 			return nil, err
 		}
 	}
 	var judge *judgeRunner
 	if d.Comparator.Kind == "judge" {
-		if judge, err = newJudge(st, d.Comparator, cas, compiler, opts); err != nil {
+		if judge, err = newJudge(mx, st, d.Comparator, cas != nil); err != nil {
 			return nil, err
 		}
 		defer judge.close()
@@ -315,43 +332,22 @@ func cloneMap(m map[string]any) map[string]any {
 // candidateRegistry builds the registry serving one candidate: only its
 // alias, with the candidate's model in the declaration for transports that
 // take the model from it (builtin.claude_cli, builtin.local_llm).
-func candidateRegistry(st *story.Story, sp CandidateSpec, cas *agent.Cassette, compiler *schema.Compiler, opts RunOptions) (*agent.Registry, error) {
-	ro := agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Builders: opts.Builders, Sink: opts.Sink, Timeout: opts.Timeout, Schemas: compiler}
-	plugins := map[string]*story.AgentPlugin{}
-	if cas == nil {
-		decl := st.AgentPlugins[sp.Alias]
-		if decl == nil {
+func candidateRegistry(mx *compose.Matrix, st *story.Story, sp CandidateSpec, cassette bool) (*agent.Registry, error) {
+	var decl *story.AgentPlugin
+	if !cassette {
+		d := st.AgentPlugins[sp.Alias]
+		if d == nil {
 			return nil, fmt.Errorf("matrix profile %q: agent_plugins alias %s is not declared", sp.Profile, sp.Alias)
 		}
-		cp := *decl
+		cp := *d
 		if sp.Model != "" && (cp.Plugin == story.PluginClaudeCLI || cp.Plugin == story.PluginLocalLLM) {
 			cp.Model = sp.Model
 		}
-		plugins[sp.Alias] = &cp
+		decl = &cp
 	}
-	reg, err := agent.NewRegistryFromPlugins(plugins, ro)
+	reg, err := mx.Registry(sp.Alias, decl)
 	if err != nil {
 		return nil, fmt.Errorf("matrix profile %q: %w", sp.Profile, err)
-	}
-	if err := opts.prepare(sp.Alias, reg); err != nil {
-		reg.Close()
-		return nil, fmt.Errorf("matrix profile %q: %w", sp.Profile, err)
-	}
-	if cas != nil {
-		if err := reg.Register(sp.Alias, cas.For(sp.Alias)); err != nil {
-			reg.Close()
-			return nil, err
-		}
-		return reg, nil
-	}
-	for alias, a := range opts.InProcess {
-		if alias != sp.Alias {
-			continue
-		}
-		if err := reg.RegisterInProcess(alias, a); err != nil {
-			reg.Close()
-			return nil, err
-		}
 	}
 	return reg, nil
 }

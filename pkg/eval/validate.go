@@ -1,11 +1,13 @@
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
 
+	"kitsoki/pkg/compose"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/schema"
 	"kitsoki/pkg/story"
@@ -22,10 +24,13 @@ var knownEfforts = []string{"low", "medium", "high", "xhigh", "max"}
 
 // Validation is the result of validating a dataset against its story.
 type Validation struct {
-	Dataset  *Dataset
-	Story    *story.Story // nil when app: could not be loaded
-	AppPath  string       // resolved app path
-	CallSite *CallSite    // nil when not found
+	Dataset *Dataset
+	Story   *story.Story // nil when app: could not be loaded
+	// Loaded is Story as the composition root (pkg/compose) loaded it:
+	// what RunOptions.Plan is resolved from.
+	Loaded   *compose.Loaded
+	AppPath  string    // resolved app path
+	CallSite *CallSite // nil when not found
 	Hashes   Hashes
 	Findings []Finding
 }
@@ -74,7 +79,7 @@ type StoryLoader struct {
 }
 
 type storyEntry struct {
-	st  *story.Story
+	ld  *compose.Loaded
 	err error
 	// lint holds the story's findings upstream's loader accepts (a missing
 	// prompt file, a dangling on_error, ...): shown as warnings.
@@ -90,40 +95,51 @@ func (l *StoryLoader) Load(path string) (*story.Story, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if e, ok := l.cache[path]; ok {
-		return e.st, e.err
+		return storyOf(e.ld), e.err
 	}
 	opts := l.Opts
 	opts.AllowUnsetEnv = true
-	st, ds := story.Load(path, opts)
-	// A dataset is invalid only when its story does not load (upstream's
-	// semantics): findings upstream's loader accepts (story.Blocking is
+	// The composition root's load (compose.Load, as kitsoki run loads): a
+	// dataset is invalid only when its story does not load (upstream's
+	// semantics); findings upstream's loader accepts (story.Blocking is
 	// false for them: lint-only rules such as a missing prompt file, a
 	// dangling on_error, or the selection evidence eval itself produces)
 	// are warnings.
-	var fatal, lint []diag.Diagnostic
-	for _, d := range ds {
-		switch {
-		case story.Blocking(d):
-			fatal = append(fatal, d)
-		case d.Severity == diag.Error:
-			d.Severity = diag.Warning
-			lint = append(lint, d)
-		}
-	}
-	var err error
-	if st == nil || len(fatal) > 0 {
+	ld, err := compose.Load(path, compose.LoadOptions{Story: opts, NoCompile: true})
+	var lint []diag.Diagnostic
+	if err != nil {
 		msg := "story could not be loaded"
-		if len(fatal) > 0 {
-			msg = fatal[0].String()
+		var le *compose.LoadError
+		if errors.As(err, &le) && len(le.Diagnostics) > 0 {
+			msg = le.Diagnostics[0].String()
 		}
-		err = fmt.Errorf("%s", msg)
-		st = nil
+		err, ld = fmt.Errorf("%s", msg), nil
+	} else {
+		lint = ld.LintWarnings
 	}
 	if l.cache == nil {
 		l.cache = map[string]storyEntry{}
 	}
-	l.cache[path] = storyEntry{st, err, lint}
-	return st, err
+	l.cache[path] = storyEntry{ld, err, lint}
+	return storyOf(ld), err
+}
+
+// Loaded returns the story at path as the composition root loaded it
+// (nil unless Load loaded it).
+func (l *StoryLoader) Loaded(path string) *compose.Loaded {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.cache[path].ld
+}
+
+func storyOf(ld *compose.Loaded) *story.Story {
+	if ld == nil {
+		return nil
+	}
+	return ld.Story
 }
 
 // Lint returns the findings of the story at path (loaded by Load) that do
@@ -211,6 +227,9 @@ func Validate(d *Dataset, loader *StoryLoader) *Validation {
 		return v
 	}
 	v.Story = st
+	if v.Loaded = loader.Loaded(appPath); v.Loaded == nil { // a nil loader keeps nothing
+		v.Loaded = compose.Adopt(appPath, st)
+	}
 	for _, ld := range loader.Lint(appPath) {
 		v.Findings = append(v.Findings, Finding{Pos: story.Pos{File: ld.File, Line: ld.Line, Col: ld.Col}, Severity: diag.Warning,
 			Message: fmt.Sprintf("story: %s [%s]", ld.Message, ld.Rule)})

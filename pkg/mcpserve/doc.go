@@ -4,6 +4,9 @@
 // site's schema as output schema. A call dispatches through the same
 // agent.Registry pipeline as a story call (schema validation, hooks, trace
 // events) and answers with the validated submission as structuredContent.
+// Each catalog's story, assembly, registry and hook chain are built by
+// pkg/compose (LoadStrict, ResolveWith, BuildWith), the composition root
+// kitsoki run, test and eval run build through.
 //
 // Discovery is never authorization: every call first re-reads the story,
 // the profile and the external plugin manifests (a content fingerprint), so

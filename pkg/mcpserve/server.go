@@ -24,7 +24,7 @@ import (
 
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/agent"
-	"kitsoki/pkg/diag"
+	"kitsoki/pkg/compose"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/schema"
 	"kitsoki/pkg/story"
@@ -114,7 +114,16 @@ func (s *Server) Current() *Catalog {
 func (s *Server) build() (*Catalog, error) {
 	rev := s.revision.Add(1)
 	c := &Catalog{Generation: s.generation, Revision: rev, Tools: map[string]*Tool{}}
-	st, ds := story.Load(s.opts.StoryPath, story.Options{})
+	// The same composition root as kitsoki run (pkg/compose), strict:
+	// there is no run to warn before, so any error refuses the story.
+	ld, lerr := compose.LoadStrict(s.opts.StoryPath, compose.LoadOptions{NoCompile: true})
+	var st *story.Story
+	var sle *compose.StrictLoadError
+	if lerr == nil {
+		st = ld.Story
+	} else if errors.As(lerr, &sle) {
+		st = sle.Story
+	}
 	c.files = []string{storyFile(s.opts.StoryPath)}
 	if st != nil {
 		c.files = append(c.files[:0], st.Manifests...)
@@ -129,21 +138,22 @@ func (s *Server) build() (*Catalog, error) {
 	}
 	c.files = append(c.files, profileCandidates(dir, s.opts.ProfilePath)...)
 	c.files = append(c.files, manifestFiles(dir, prof)...)
-	if st == nil || diag.HasErrors(ds) {
+	if lerr != nil {
 		var msgs []string
-		for _, d := range ds {
-			if d.Severity == diag.Error {
+		if sle != nil {
+			for _, d := range sle.Diagnostics {
 				msgs = append(msgs, d.String())
 			}
 		}
 		c.print = fingerprint(c.files)
 		return c, fmt.Errorf("%s: the story does not load:\n%s", s.opts.StoryPath, strings.Join(msgs, "\n"))
 	}
-	asm, err := plugin.Assemble(plugin.Options{StoryDir: st.Dir, ProfilePath: s.opts.ProfilePath, Story: st, Getenv: s.opts.Getenv})
+	plan, err := compose.ResolveWith(ld, compose.ResolveOptions{Profile: s.opts.ProfilePath, Getenv: s.opts.Getenv})
 	if err != nil {
 		c.print = fingerprint(c.files)
 		return c, err
 	}
+	asm := plan.Assembly
 	schemas := schema.NewCompiler(st.Dir)
 	tools, err := buildTools(st, asm, schemas)
 	if err != nil {
@@ -159,14 +169,13 @@ func (s *Server) build() (*Catalog, error) {
 	}
 	c.print = fingerprint(c.files)
 	// Only enabled aliases get a transport: a disabled one is never built.
-	reg, err := asm.NewRegistry(st, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Builders: s.opts.Builders,
-		Sink: s.opts.Sink, Logger: s.log, Timeout: s.opts.CallTimeout, Schemas: schemas, ClaudeSubmit: s.opts.ClaudeSubmit})
+	rt, err := plan.BuildWith(compose.DispatchOptions{
+		BuildOptions: compose.BuildOptions{ClaudeSubmit: s.opts.ClaudeSubmit, CallTimeout: s.opts.CallTimeout},
+		AgentSink:    s.opts.Sink, Builders: s.opts.Builders, Logger: s.log, Schemas: schemas})
 	if err != nil {
 		return c, err
 	}
-	chain := asm.NewChain()
-	reg.SetHooks(chain.AgentHooks())
-	c.story, c.asm, c.reg, c.chain, c.Tools = st, asm, reg, chain, tools
+	c.story, c.asm, c.reg, c.chain, c.Tools = st, asm, rt.Agents, rt.Chain, tools
 	return c, nil
 }
 

@@ -1,0 +1,126 @@
+package compose
+
+import (
+	"fmt"
+	"log/slog"
+
+	"kitsoki/pkg/agent"
+	"kitsoki/pkg/engine"
+	"kitsoki/pkg/plugin"
+	"kitsoki/pkg/schema"
+	"kitsoki/pkg/story"
+)
+
+// ResolveOptions tune ResolveWith.
+type ResolveOptions struct {
+	// Profile is --profile ("" = .kitsoki/plugins.yaml found upward from
+	// the story).
+	Profile string
+	// Getenv resolves the env var names of the profile's redact config
+	// (os.Getenv if nil).
+	Getenv func(string) string
+}
+
+// ResolveWith is Resolve with every option: the one place a story's plugin
+// assembly (profile, disable:, hooks, redact, budget) is resolved, for
+// kitsoki run, test, eval run and mcp serve alike.
+func ResolveWith(ld *Loaded, o ResolveOptions) (*Plan, error) {
+	st := ld.Story
+	asm, err := plugin.Assemble(plugin.Options{StoryDir: st.Dir, ProfilePath: o.Profile, Story: st, Getenv: o.Getenv})
+	if err != nil {
+		return nil, &ProfileError{Err: err}
+	}
+	return &Plan{Loaded: ld, Assembly: asm}, nil
+}
+
+// DispatchOptions are BuildOptions plus what callers without an engine
+// run (eval run, mcp serve) or with compiled-in agents add.
+type DispatchOptions struct {
+	BuildOptions
+	// AgentSink, when set, receives the agent and hook events instead of
+	// BuildOptions.Sink (a caller that runs no engine traces agent events
+	// only).
+	AgentSink agent.Sink
+	// Builders add transport builders by plugin type (builtin.local_llm).
+	Builders map[string]agent.Builder
+	// Logger is the registry's debug log; nil discards.
+	Logger *slog.Logger
+	// Schemas compiles with.schema paths (nil = a compiler of the story's
+	// directory).
+	Schemas *schema.Compiler
+	// InProcess serves builtin.inprocess aliases (and may replace any
+	// alias) with compiled-in agents.
+	InProcess map[string]agent.Agent
+}
+
+// engineSink is BuildOptions.Sink, or a sink that drops everything.
+func (o DispatchOptions) engineSink() engine.Sink {
+	if o.Sink == nil {
+		return engine.SinkFunc(func(engine.Event) error { return nil })
+	}
+	return o.Sink
+}
+
+// registryOptions are the agent.RegistryOptions of every registry a plan
+// builds.
+func (o DispatchOptions) registryOptions(st *story.Story) agent.RegistryOptions {
+	sink := o.AgentSink
+	if sink == nil {
+		sink = engine.AgentSink(o.engineSink())
+	}
+	return agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Cassette: o.Cassette, Sink: sink,
+		ClaudeSubmit: o.ClaudeSubmit, Timeout: o.CallTimeout, Builders: o.Builders, Logger: o.Logger, Schemas: o.Schemas}
+}
+
+// BuildWith starts the hook chain and builds the agent registry of every
+// alias the assembly enables (a disabled one answers with its refusal),
+// with the chain's agent hooks. Build is BuildWith without the extras.
+func (p *Plan) BuildWith(o DispatchOptions) (*Runtime, error) {
+	st := p.Loaded.Story
+	chain := p.Assembly.NewChain()
+	reg, err := p.Assembly.NewRegistry(st, o.registryOptions(st))
+	if err != nil {
+		_ = chain.Close()
+		return nil, err
+	}
+	// A disabled alias keeps its refusal: a compiled-in agent does not
+	// bring it back.
+	if err := registerInProcess(reg, o.InProcess, func(a string) bool { return p.Refuse(a) == nil }); err != nil {
+		_ = reg.Close()
+		_ = chain.Close()
+		return nil, err
+	}
+	reg.SetHooks(chain.AgentHooks())
+	return &Runtime{Chain: chain, Agents: reg, Sink: o.engineSink()}, nil
+}
+
+// registerInProcess serves the aliases of agents that keep allows with
+// their compiled-in agents.
+func registerInProcess(reg *agent.Registry, agents map[string]agent.Agent, keep func(string) bool) error {
+	for alias, a := range agents {
+		if !keep(alias) {
+			continue
+		}
+		if err := reg.RegisterInProcess(alias, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DisabledError is an alias the operator profile disables, asked for by
+// a caller that refuses it up front (eval run) rather than at dispatch.
+type DisabledError struct{ Alias, Reason string }
+
+func (e *DisabledError) Error() string {
+	return fmt.Sprintf("%s is disabled in the plugin assembly (%s); see `kitsoki plugins`", e.Alias, e.Reason)
+}
+
+// Refuse is the operator's refusal of alias: a *DisabledError when the
+// assembly disables it, nil otherwise.
+func (p *Plan) Refuse(alias string) error {
+	if ag, ok := p.Assembly.Agent(alias); ok && !ag.Enabled {
+		return &DisabledError{Alias: alias, Reason: ag.Reason}
+	}
+	return nil
+}
