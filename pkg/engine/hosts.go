@@ -74,8 +74,18 @@ func (r *runner) callHandler(ctx context.Context, h host.Handler, name, op strin
 	if err != nil {
 		return hostAnswer{}, "", err
 	}
-	return hostAnswer{data: res.Data, err: res.Error, delay: res.Delay, clar: res.Clarification}, "", nil
+	if res.Clarification != nil {
+		// Only a background job can wait for an answer. A foreground call
+		// asking one fails as upstream's does: a domain error, no data, no
+		// bind (flow-format.md §4.1; on_error applies).
+		return hostAnswer{err: errForegroundClarification}, "", nil
+	}
+	return hostAnswer{data: res.Data, err: res.Error, delay: res.Delay}, "", nil
 }
+
+// errForegroundClarification is upstream's text for a clarification asked
+// outside a background job.
+const errForegroundClarification = "host.RequestClarification: not running as a background job (no JobContext in ctx)"
 
 // hostEnv is what a handler may read about the call's place in the run.
 func (r *runner) hostEnv() host.Env {
