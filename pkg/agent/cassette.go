@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -587,7 +589,7 @@ func episodeSubmission(s string) json.RawMessage {
 }
 
 func describeArgs(args map[string]any) string {
-	keys := sortedKeys(args)
+	keys := slices.Sorted(maps.Keys(args))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		b, err := json.Marshal(jsonable(args[k]))

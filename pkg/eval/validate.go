@@ -2,7 +2,9 @@ package eval
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -305,7 +307,7 @@ func checkMatrix(d *Dataset, errf, warnf func(key, format string, a ...any)) {
 		}
 		seen[p] = true
 	}
-	for _, p := range sortedKeys(m.Models) {
+	for _, p := range slices.Sorted(maps.Keys(m.Models)) {
 		key := "matrix.models." + p
 		if !seen[p] {
 			errf(key, "matrix.models.%s names a profile that is not in matrix.profiles", p)

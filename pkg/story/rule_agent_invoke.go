@@ -2,6 +2,8 @@ package story
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -48,7 +50,7 @@ func checkAgentInvokes(c *checker) {
 			c.rep.errf(e.keyPos("invoke"), ruleAgentInvoke, "%s", msg)
 		}
 		if e.Agent != "" && !isTemplated(e.Agent) && c.st.AgentPlugins[e.Agent] == nil && !c.st.pluginAliases[e.Agent] && c.st.pluginFor(e.Agent) == nil {
-			aliases := sortedKeys(c.st.AgentPlugins)
+			aliases := slices.Sorted(maps.Keys(c.st.AgentPlugins))
 			msg := fmt.Sprintf("%s: agent %q is not declared in agent_plugins (declared: %s); upstream would silently fall back to agent.claude", site.Loc, e.Agent, strings.Join(aliases, ", "))
 			if s := suggest(e.Agent, aliases); s != "" {
 				msg += fmt.Sprintf("; did you mean `%s`?", s)
@@ -66,7 +68,7 @@ func checkAgentInvokes(c *checker) {
 				// a child's persona, lifted into the parent by the import fold
 			case pe == nil:
 				msg := fmt.Sprintf("%s: with.agent %q is not declared in agents", site.Loc, persona)
-				if s := suggest(persona, sortedKeys(c.st.Agents)); s != "" {
+				if s := suggest(persona, slices.Sorted(maps.Keys(c.st.Agents))); s != "" {
 					msg += fmt.Sprintf("; did you mean `%s`?", s)
 				}
 				c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s", msg)
@@ -75,7 +77,7 @@ func checkAgentInvokes(c *checker) {
 			}
 		}
 		if prov := withString(e, "provider"); prov != "" && !isTemplated(prov) && c.st.Providers[prov] == nil {
-			c.rep.errf(e.withPos("provider"), ruleProvider, "provider reference %q at %s with.provider is undefined (known providers: %s)", prov, site.Loc, knownList(sortedKeys(c.st.Providers)))
+			c.rep.errf(e.withPos("provider"), ruleProvider, "provider reference %q at %s with.provider is undefined (known providers: %s)", prov, site.Loc, knownList(slices.Sorted(maps.Keys(c.st.Providers))))
 		}
 		if verb == "task" {
 			acc, _ := e.With["acceptance"].(map[string]any)
@@ -108,7 +110,7 @@ func checkAgentInvokes(c *checker) {
 		}
 	})
 	// Bash without bash_profile on a persona used by ask/decide.
-	for _, name := range sortedKeys(personaVerbs) {
+	for _, name := range slices.Sorted(maps.Keys(personaVerbs)) {
 		pe := c.st.Agents[name]
 		if pe == nil || pe.BashProfile != nil || !contains(pe.Tools, "Bash") {
 			continue

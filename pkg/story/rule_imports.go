@@ -2,6 +2,8 @@ package story
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -22,7 +24,7 @@ func checkImports(c *checker) {
 				c.rep.errf(im.at("intents.export."+n), ruleImports, "imports.%s: intents.export references undefined parent intent %q", alias, n)
 			}
 		}
-		for _, en := range sortedKeys(im.Exits) {
+		for _, en := range slices.Sorted(maps.Keys(im.Exits)) {
 			ex := im.Exits[en]
 			if ex.To == "" {
 				c.rep.errf(ex.Pos, ruleImports, "imports.%s: exits.%s: to: is required (the parent state the exit lands in)", alias, en)
@@ -43,7 +45,7 @@ func checkImports(c *checker) {
 		} else if !isTemplated(entry) && !hasTop(ch, entry) && !ch.phaseGen[entry] {
 			c.rep.errf(im.at("entry"), ruleImports, "imports.%s: entry %q is not a top-level state of the child %s", alias, entry, ch.File)
 		}
-		for _, en := range sortedKeys(im.Exits) {
+		for _, en := range slices.Sorted(maps.Keys(im.Exits)) {
 			if ch.Exits[en] == nil {
 				c.rep.errf(im.Exits[en].Pos, ruleImports, "imports.%s: exits.%s: child does not declare an exit named %q", alias, en, en)
 			}
@@ -78,9 +80,9 @@ func checkImports(c *checker) {
 		}
 		collide("world key", worldNames, func(n string) bool { return c.st.Var(n) != nil })
 		collide("intent", ch.IntentOrder, func(n string) bool { return c.st.Intents[n] != nil })
-		collide("agent", sortedKeys(ch.Agents), func(n string) bool { return c.st.Agents[n] != nil })
-		collide("meta_mode", sortedKeys(ch.MetaModes), func(n string) bool { return c.st.MetaModes[n] != nil })
-		collide("host_interface", sortedKeys(ch.HostInterfaces), func(n string) bool { return c.st.HostInterfaces[n] != nil })
+		collide("agent", slices.Sorted(maps.Keys(ch.Agents)), func(n string) bool { return c.st.Agents[n] != nil })
+		collide("meta_mode", slices.Sorted(maps.Keys(ch.MetaModes)), func(n string) bool { return c.st.MetaModes[n] != nil })
+		collide("host_interface", slices.Sorted(maps.Keys(ch.HostInterfaces)), func(n string) bool { return c.st.HostInterfaces[n] != nil })
 		for _, kv := range im.WorldIn {
 			if ch.Var(kv.Key) == nil {
 				c.rep.errf(kv.Pos, ruleImports, "imports.%s: world_in.%s: child does not declare world key %q", alias, kv.Key, kv.Key)
@@ -109,23 +111,23 @@ func checkImports(c *checker) {
 			}
 		}
 		if ov := im.Overrides; ov != nil {
-			for _, n := range sortedKeys(ov.States) {
+			for _, n := range slices.Sorted(maps.Keys(ov.States)) {
 				if !hasTop(ch, n) {
 					c.rep.errf(im.at("overrides.states."+n), ruleImports, "imports.%s: overrides: states.%s: child does not declare a top-level state named %q", alias, n, n)
 				}
 			}
-			for _, n := range sortedKeys(ov.Intents) {
+			for _, n := range slices.Sorted(maps.Keys(ov.Intents)) {
 				if ch.Intents[n] == nil {
 					c.rep.errf(im.at("overrides.intents."+n), ruleImports, "imports.%s: overrides: intents.%s: child does not declare an intent named %q", alias, n, n)
 				}
 			}
-			for _, rel := range sortedKeys(ov.Prompts) {
+			for _, rel := range slices.Sorted(maps.Keys(ov.Prompts)) {
 				if _, ok := c.existingFile(ov.Prompts[rel]); !ok {
 					c.rep.errf(im.at("overrides.prompts."+rel), ruleImports, "imports.%s: overrides: prompts.%s: %s: no such file", alias, rel, ov.Prompts[rel])
 				}
 			}
 		}
-		for _, n := range sortedKeys(im.HostBindings) {
+		for _, n := range slices.Sorted(maps.Keys(im.HostBindings)) {
 			if strings.Contains(n, "__") {
 				continue // grandchild form <gchild>__<iface>: lifted interfaces are not modelled
 			}

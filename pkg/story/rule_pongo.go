@@ -2,9 +2,11 @@ package story
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"kitsoki/pkg/diag"
@@ -180,7 +182,7 @@ func walkStrings(v any, fn func(string)) {
 			walkStrings(it, fn)
 		}
 	case map[string]any:
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			walkStrings(x[k], fn)
 		}
 	}
