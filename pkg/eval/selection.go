@@ -180,7 +180,7 @@ func Check(storyDir string, loader *StoryLoader) ([]diag.Diagnostic, error) {
 	}
 	var out []diag.Diagnostic
 	seenStory := map[string]bool{}
-	manifest := filepath.Join(abs, "app.yaml")
+	manifest := filepath.Join(abs, story.StoryFile)
 	if _, err := os.Stat(manifest); err != nil && len(files) == 0 {
 		return nil, fmt.Errorf("eval check: %s is not a story directory (no app.yaml and no evals/*.yaml); give the directory holding the story's app.yaml", storyDir)
 	}
