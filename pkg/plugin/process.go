@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/proc"
 )
 
@@ -235,29 +236,6 @@ func truncate(s string, n int) string {
 	return s[:n] + "..."
 }
 
-// normalize turns json.Number into int64 or float64.
-func normalize(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = normalize(e)
-		}
-		return x
-	case []any:
-		for i, e := range x {
-			x[i] = normalize(e)
-		}
-		return x
-	}
-	return v
-}
-
 // parseResult decodes one answer line of an external hook process:
 // {outcome, reason?, payload?}. Numbers become int64 or float64.
 func parseResult(line []byte) (Result, error) {
@@ -271,7 +249,7 @@ func parseResult(line []byte) (Result, error) {
 		return Result{}, errors.New("more than one JSON value on the line")
 	}
 	if res.Payload != nil {
-		res.Payload = normalize(res.Payload).(map[string]any)
+		res.Payload = jsonvalue.Int64s(res.Payload).(map[string]any)
 	}
 	return res, nil
 }
