@@ -48,7 +48,7 @@ func Write(w io.Writer, f Format, ds []Diagnostic, tool ToolInfo, ho HumanOption
 	case FormatGitHub:
 		return WriteGitHub(w, ds)
 	case FormatSARIF:
-		return WriteSARIF(w, ds, tool)
+		return writeSARIF(w, ds, tool)
 	default:
 		return WriteHuman(w, ds, ho)
 	}

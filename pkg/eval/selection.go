@@ -27,7 +27,7 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 	}
 	var out []diag.Diagnostic
 	datasets := storyDatasets(st.Dir)
-	for _, ae := range AgentEffects(st) {
+	for _, ae := range agentEffects(st) {
 		e := ae.Effect
 		sel := e.Selection
 		if sel == nil {
@@ -59,7 +59,7 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 			continue
 		}
 		cs := newCallSite(ae.State, ae.Index, e)
-		cur := ComputeHashes(d, st, cs)
+		cur := computeHashes(d, st, cs)
 		pin := Pin{Profile: sel.Profile, Model: sel.Model, Effort: sel.Effort, Evidence: sel.Evidence}
 		for _, p := range checkPin(st.Dir, d, pin, cur) {
 			pos := sel.Pos
@@ -110,7 +110,7 @@ func checkPin(storyDir string, d *Dataset, pin Pin, cur Hashes) []pinProblem {
 	if err != nil {
 		return []pinProblem{{fmt.Sprintf("selection.evidence %q does not parse: %v", evidence, err), true}}
 	}
-	if f := StaleFields(r.Hashes, cur); len(f) > 0 {
+	if f := staleFields(r.Hashes, cur); len(f) > 0 {
 		return []pinProblem{{fmt.Sprintf("selection.evidence %q is stale: the %s changed since it was generated; re-run kitsoki eval run %s", evidence, strings.Join(f, ", "), rel(d.Path)), true}}
 	}
 	if pin.Profile == "" {

@@ -36,9 +36,9 @@ import (
 //
 // Calls to one provider are served one at a time.
 
-// DefaultHostTimeout bounds one host-provider call when the manifest sets no
+// defaultHostTimeout bounds one host-provider call when the manifest sets no
 // entry.timeout_ms (host calls run programs: longer than a hook).
-const DefaultHostTimeout = 10 * time.Minute
+const defaultHostTimeout = 10 * time.Minute
 
 var hostNameRe = regexp.MustCompile(`^host\.[a-z0-9_]+(\.[a-z0-9_]+)*$`)
 
@@ -183,7 +183,7 @@ func (p *hostProc) timeout() time.Duration {
 	if p.m.Entry.TimeoutMS > 0 {
 		return time.Duration(p.m.Entry.TimeoutMS) * time.Millisecond
 	}
-	return DefaultHostTimeout
+	return defaultHostTimeout
 }
 
 func (p *hostProc) who() string {

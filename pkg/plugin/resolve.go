@@ -209,7 +209,7 @@ func storyAgents(opts Options, descs []Descriptor) ([]AgentStatus, []node) {
 	}
 	var agents []AgentStatus
 	for alias, ap := range opts.Story.AgentPlugins {
-		as := AgentStatus{Alias: alias, Transport: ap.Plugin, Plugin: TransportID(ap.Plugin), Lifecycle: agentLifecycle(ap), Injected: ap.Injected}
+		as := AgentStatus{Alias: alias, Transport: ap.Plugin, Plugin: transportID(ap.Plugin), Lifecycle: agentLifecycle(ap), Injected: ap.Injected}
 		agents = append(agents, as)
 		req := []string{as.Plugin}
 		if as.Plugin == "" {
@@ -384,7 +384,7 @@ func (a *Assembly) Agent(alias string) (AgentStatus, bool) {
 }
 
 // TransportEnabled reports whether agent_plugins plugin type t may be used.
-func (a *Assembly) TransportEnabled(t string) bool { return a.Enabled(TransportID(t)) }
+func (a *Assembly) TransportEnabled(t string) bool { return a.Enabled(transportID(t)) }
 
 func sortDescriptors(ds []Descriptor) {
 	sort.SliceStable(ds, func(i, j int) bool { return ds[i].ID < ds[j].ID })

@@ -6,7 +6,7 @@
 // profile (pkg/plugin) and of pinned selections' eval evidence (pkg/eval),
 // applying `kitsoki:ignore` markers, and returning one deterministic, sorted
 // list of diagnostics. It also owns the list of every rule a run can report
-// (Rules) and docs/checks.md generated from it (ChecksMarkdown).
+// (Rules) and docs/checks.md generated from it (checksMarkdown).
 //
 // It does not check stories itself (pkg/story does) and it does not print
 // (cmd/ does).
