@@ -1,4 +1,9 @@
-// Package validate owns the `kitsoki validate` job above a single story:
+// Package validate owns the kitsoki validate job above a single story:
+// expanding paths into story files ([Expand]), loading them in parallel
+// through pkg/story with one parse cache, and the rule list ([Rules]). It must
+// not check a story itself (pkg/story does) nor format output (cmd/ does).
+//
+// In full, it owns the `kitsoki validate` job above a single story:
 // expanding command-line paths (story directories, app.yaml files and
 // DIR/... patterns) into story files, loading them in parallel through
 // pkg/story with one shared parse cache (a file imported by many stories is
