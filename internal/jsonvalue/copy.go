@@ -1,6 +1,9 @@
 package jsonvalue
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // Copy returns a deep copy of the maps (map[string]any) and slices ([]any)
 // of v; every other value is shared as it is.
@@ -97,4 +100,32 @@ func RoundTrip(v any) any {
 		return v
 	}
 	return out
+}
+
+// Normalize returns a copy of a YAML-decoded value in JSON shapes: every
+// map (map[string]any or map[any]any, keys printed with fmt.Sprint) becomes
+// a new map[string]any, every []any a new slice; other values are shared.
+func Normalize(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = Normalize(e)
+		}
+		return out
+	case map[any]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[fmt.Sprint(k)] = Normalize(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = Normalize(e)
+		}
+		return out
+	default:
+		return v
+	}
 }

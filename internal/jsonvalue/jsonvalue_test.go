@@ -93,3 +93,20 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatal("nil")
 	}
 }
+
+func TestNormalize(t *testing.T) {
+	inner := map[any]any{1: "one", "k": []any{map[any]any{true: "t"}}}
+	src := map[string]any{"m": inner, "s": "x"}
+	got := Normalize(src)
+	want := map[string]any{"m": map[string]any{"1": "one", "k": []any{map[string]any{"true": "t"}}}, "s": "x"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Normalize = %#v, want %#v", got, want)
+	}
+	if _, err := json.Marshal(got); err != nil {
+		t.Fatalf("not encodable: %v", err)
+	}
+	got.(map[string]any)["s"] = "changed"
+	if src["s"] != "x" {
+		t.Fatal("Normalize aliases the source map")
+	}
+}
