@@ -55,14 +55,6 @@ func (d *fetchDisplay) drawLocked(line string) {
 	d.drawn = true
 }
 
-// println prints a line of its own, first erasing the status line.
-func (d *fetchDisplay) println(format string, a ...any) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.clearLocked()
-	fmt.Fprintf(d.w, format+"\n", a...)
-}
-
 // abort erases the status line so that what follows (an error, the
 // interrupt message) starts on a line of its own.
 func (d *fetchDisplay) abort() {

@@ -95,19 +95,18 @@ const maxStalls = 2
 
 // transfer is one download of one artifact into <dest>.part.
 type transfer struct {
-	f        *Fetcher
-	a        *Artifact
-	src      string
-	host     string
-	dest     string
-	part     string
-	st       resumeState
-	done     atomic.Int64 // bytes on disk (sum over parts)
-	resumed  atomic.Int64
-	nparts   atomic.Int32 // parts in use, for progress reports
-	stateMu  sync.Mutex
-	attempts int
-	ranges   atomic.Bool // the server honours Range (Accept-Ranges or a 206)
+	f       *Fetcher
+	a       *Artifact
+	src     string
+	host    string
+	dest    string
+	part    string
+	st      resumeState
+	done    atomic.Int64 // bytes on disk (sum over parts)
+	resumed atomic.Int64
+	nparts  atomic.Int32 // parts in use, for progress reports
+	stateMu sync.Mutex
+	ranges  atomic.Bool // the server honours Range (Accept-Ranges or a 206)
 }
 
 func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Result, error) {

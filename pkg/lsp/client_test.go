@@ -41,7 +41,6 @@ func (c *client) call(method string, params, result any) {
 	c.t.Helper()
 	c.Call(method, params, result)
 }
-func (c *client) notify(method string, params any)       { c.t.Helper(); c.Notify(method, params) }
 func (c *client) waitDiags(path string, n int) published { c.t.Helper(); return c.WaitDiags(path, n) }
 func (c *client) waitUntil(path string, ok func(published) bool) published {
 	c.t.Helper()
