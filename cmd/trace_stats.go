@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"text/tabwriter"
 
@@ -67,7 +69,7 @@ func printStats(w io.Writer, st *trace.Stats) {
 			return
 		}
 		fmt.Fprintf(w, "\n%s\n", title)
-		keys := sortedKeys(m)
+		keys := slices.Sorted(maps.Keys(m))
 		width := 0
 		for _, k := range keys {
 			width = max(width, len(trace.Printable(k)))
@@ -95,13 +97,4 @@ func printStats(w io.Writer, st *trace.Stats) {
 	}
 	counts("agent errors by kind", st.ErrorsByKind)
 	counts("host calls by handler", st.HostByHandler)
-}
-
-func sortedKeys(m map[string]int) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -1,7 +1,3 @@
-// Package pins holds kitsoki's pinned download artifacts as human-readable
-// YAML files embedded into the binary: llama-server releases per platform
-// (llama-server.yaml), model weights (models.yaml) and runtime shims
-// (shims.yaml). It only exposes the files; pkg/fetch parses and checks them.
 package pins
 
 import "embed"

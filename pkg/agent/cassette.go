@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +20,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
 )
 
@@ -165,13 +168,13 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 		if a := re.Agent; a != nil {
 			ea := &EpisodeAgent{Verb: a.Verb, Agent: a.Agent, Model: a.Model, Turn: a.Turn, DurationMS: a.DurationMS,
 				PromptTokens: a.PromptTokens, ResponseTokens: a.ResponseTokens, CostUSD: a.CostUSD,
-				SystemPrompt: a.SystemPrompt, Prompt: a.Prompt, Input: jsonable(a.Input), Error: a.Error, CallID: a.CallID}
+				SystemPrompt: a.SystemPrompt, Prompt: a.Prompt, Input: jsonvalue.Normalize(a.Input), Error: a.Error, CallID: a.CallID}
 			switch r := a.Response.(type) {
 			case nil:
 			case string:
 				ea.Response = r
 			default:
-				b, err := json.Marshal(jsonable(r))
+				b, err := json.Marshal(jsonvalue.Normalize(r))
 				if err != nil {
 					return nil, fmt.Errorf("cassette: %q: episode %q: agent.response cannot be encoded as JSON: %v", name, re.ID, err)
 				}
@@ -252,38 +255,11 @@ func transcriptEvent(ev any) (json.RawMessage, error) {
 		}
 		return json.RawMessage(s), nil
 	}
-	b, err := json.Marshal(jsonable(ev))
+	b, err := json.Marshal(jsonvalue.Normalize(ev))
 	if err != nil {
 		return nil, fmt.Errorf("cannot be encoded as JSON: %v", err)
 	}
 	return b, nil
-}
-
-// jsonable converts YAML-decoded values (map[string]any already with v3)
-// into something encoding/json accepts.
-func jsonable(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = jsonable(e)
-		}
-		return out
-	case map[any]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[fmt.Sprint(k)] = jsonable(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = jsonable(e)
-		}
-		return out
-	default:
-		return v
-	}
 }
 
 // parseDelay accepts Go durations and whole days ("2d").
@@ -462,8 +438,8 @@ func valuesEqual(a, b any) bool {
 			return true
 		}
 	}
-	ja, err1 := json.Marshal(jsonable(a))
-	jb, err2 := json.Marshal(jsonable(b))
+	ja, err1 := json.Marshal(jsonvalue.Normalize(a))
+	jb, err2 := json.Marshal(jsonvalue.Normalize(b))
 	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
 }
 
@@ -558,14 +534,14 @@ func (a *cassetteAgent) Ask(ctx context.Context, req *AskRequest) (*AskResponse,
 		resp.Submission = episodeSubmission(ag.Response)
 		resp.Transcript = ag.Transcript
 		if h, _ := ep.Match["handler"].(string); strings.HasPrefix(h, "host.") && ep.Response.Data != nil {
-			meta["response_data"] = jsonable(ep.Response.Data)
+			meta["response_data"] = jsonvalue.Normalize(ep.Response.Data)
 		}
 		return resp, nil
 	}
 	if ep.Response.Error != "" {
 		return nil, Errorf(KindPluginCrash, "cassette episode %q: %s", ep.ID, ep.Response.Error)
 	}
-	b, err := json.Marshal(jsonable(ep.Response.Data))
+	b, err := json.Marshal(jsonvalue.Normalize(ep.Response.Data))
 	if err != nil {
 		return nil, Errorf(KindTransportError, "cassette episode %q: response.data cannot be encoded as JSON: %v", ep.ID, err)
 	}
@@ -587,10 +563,10 @@ func episodeSubmission(s string) json.RawMessage {
 }
 
 func describeArgs(args map[string]any) string {
-	keys := sortedKeys(args)
+	keys := slices.Sorted(maps.Keys(args))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		b, err := json.Marshal(jsonable(args[k]))
+		b, err := json.Marshal(jsonvalue.Normalize(args[k]))
 		if err != nil {
 			b = []byte(fmt.Sprint(args[k]))
 		}

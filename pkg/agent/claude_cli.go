@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"kitsoki/internal/proc"
 	"kitsoki/pkg/story"
 )
 
@@ -222,7 +223,7 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 	sub := t.prepareSubmit(req) // nil: plain-text answer only
 	defer sub.cleanup()
 	cmd := exec.Command(bin, append(claudeArgs(ctx, model), sub.claudeArgs()...)...)
-	cmd.Env = fullEnv(t.env)
+	cmd.Env = proc.FullEnv(t.env)
 	cmd.Dir = t.dir
 	cmd.Stdin = bytes.NewReader(sub.prompt(claudePrompt(req)))
 	stdout := &cappedBuffer{limit: maxFrameBytes}

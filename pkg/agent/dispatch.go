@@ -7,10 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"strings"
 	"time"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/schema"
 )
 
@@ -362,12 +362,12 @@ func (r *Registry) checkSubmission(sch *schema.Schema, sub json.RawMessage) (any
 			return nil, &AskError{Kind: KindSchemaInvalid, Detail: "submission does not satisfy " + sch.Path + ": " + ve.Error(), Underlying: ve}
 		}
 	}
-	return normalizeNumbers(v), nil
+	return jsonvalue.Int64s(v), nil
 }
 
 // decodeJSON parses one JSON value. Numbers with 16 or more digits go
 // through json.Number so no precision is lost; everything else takes the
-// faster float64 path (normalizeNumbers turns integral values into int64).
+// faster float64 path (jsonvalue.Int64s turns integral values into int64).
 func decodeJSON(b []byte) (any, error) {
 	if !hasLongNumber(b) {
 		var v any
@@ -402,35 +402,6 @@ func hasLongNumber(b []byte) bool {
 		}
 	}
 	return false
-}
-
-// normalizeNumbers turns json.Number into int64 (integers) or float64.
-func normalizeNumbers(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
-			return int64(x)
-		}
-		return x
-	case map[string]any:
-		for k, e := range x {
-			x[k] = normalizeNumbers(e)
-		}
-		return x
-	case []any:
-		for i, e := range x {
-			x[i] = normalizeNumbers(e)
-		}
-		return x
-	default:
-		return v
-	}
 }
 
 type askOutcome struct {

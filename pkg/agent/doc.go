@@ -1,4 +1,12 @@
-// Package agent owns kitsoki's Agent Plugin Contract: the wire types sent to
+// Package agent owns kitsoki's Agent Plugin Contract: the wire types
+// ([AskRequest], [AskResponse], [SubEvent], [AskError]), the [Registry] that
+// turns agent_plugins: declarations into transports (or Go agents,
+// [Registry.RegisterInProcess]) and the one [Registry.Dispatch] pipeline every
+// agent call goes through. It must not import pkg/trace or pkg/engine (events
+// leave through [Sink]), read a schema outside the story's schemas/, or let a
+// declared secret reach a request, an event, an error or a log line.
+//
+// In full, it owns kitsoki's Agent Plugin Contract: the wire types sent to
 // and received from a plugin (AskRequest, AskResponse, SubEvent, AskError),
 // deterministic call ids, the registry that turns a story's agent_plugins:
 // declarations into transports, and the single Dispatch pipeline every agent

@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -104,7 +106,7 @@ func newLocalLLM(p *story.AgentPlugin, bc BuildContext, cfg localLLMConfig) (*lo
 		}
 	} else {
 		ms := newManagedServer(p.Alias, model, p.ServerBin, bc.StoryDir, p.Port, false, cfg.tune, bc.Logger, cfg.disclose)
-		for _, k := range sortedKeys(p.Env) {
+		for _, k := range slices.Sorted(maps.Keys(p.Env)) {
 			ms.env = append(ms.env, k+"="+p.Env[k])
 		}
 		l.server = ms

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -126,7 +128,7 @@ func NewRegistryFromPlugins(plugins map[string]*story.AgentPlugin, opts Registry
 	}
 	bc := BuildContext{StoryDir: opts.StoryDir, Logger: log, Redact: r.redact.String, ClaudeSubmit: opts.ClaudeSubmit, cut: r.redact.safeCut}
 	var errs []error
-	for _, alias := range sortedKeys(decls) {
+	for _, alias := range slices.Sorted(maps.Keys(decls)) {
 		p := decls[alias]
 		switch {
 		case opts.Cassette != nil:
@@ -282,7 +284,7 @@ func (r *Registry) Close() error {
 	r.transports = map[string]Transport{}
 	r.mu.Unlock()
 	var errs []error
-	for _, alias := range sortedKeys(ts) {
+	for _, alias := range slices.Sorted(maps.Keys(ts)) {
 		if err := ts[alias].Close(); err != nil {
 			errs = append(errs, fmt.Errorf("agent: close %s: %s", alias, r.redact.String(err.Error())))
 		}
@@ -298,13 +300,4 @@ func (r *Registry) nextSeq(session string, turn int64, state string) int {
 	r.seqs[k] = n + 1
 	r.seqMu.Unlock()
 	return n
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

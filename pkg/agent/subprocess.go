@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"kitsoki/internal/proc"
 	"kitsoki/pkg/story"
 )
 
@@ -28,7 +29,7 @@ import (
 //   - the program (command:, args:) starts on the first Ask and is reused;
 //     a relative command path with a slash and the working directory are
 //     taken relative to the story directory; there is no shell;
-//   - its environment is minimalEnv: a short inherited list plus env:;
+//   - its environment is proc.MinimalEnv: a short inherited list plus env:;
 //   - one request is in flight at a time; a caller waiting for its turn
 //     still honours its context; reply ids are checked;
 //   - stderr is kept (last 8 KiB, redacted) for plugin_crash details and
@@ -80,7 +81,7 @@ func newSubprocessTransport(p *story.AgentPlugin, bc BuildContext) (Transport, e
 		alias:   p.Alias,
 		command: cmd,
 		args:    append([]string(nil), p.Args...),
-		env:     minimalEnv(os.Environ(), p.Env),
+		env:     proc.MinimalEnv(os.Environ(), p.Env),
 		dir:     bc.StoryDir,
 		log:     bc.Logger,
 		redact:  redactOrIdentity(bc.Redact),

@@ -2,10 +2,8 @@ package agent
 
 import (
 	"bytes"
+	"kitsoki/internal/proc"
 	"log/slog"
-	"os"
-	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -21,82 +19,6 @@ const (
 	// stdout). A larger answer is a plugin_crash, never an unbounded read.
 	maxFrameBytes = 64 << 20
 )
-
-// inheritedEnv lists the variables a subprocess plugin inherits from
-// kitsoki's environment; everything else must be given in env:. The list is
-// what a program needs to find executables, write temp files and decode
-// text: PATH, HOME, USER, LOGNAME, SHELL, TMPDIR/TEMP/TMP, LANG, LANGUAGE,
-// LC_*, TZ, TERM, plus the Windows essentials (SYSTEMROOT, COMSPEC, PATHEXT,
-// USERPROFILE, APPDATA, LOCALAPPDATA, PROGRAMDATA, WINDIR).
-var inheritedEnv = []string{
-	"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TMPDIR", "TEMP", "TMP",
-	"LANG", "LANGUAGE", "TZ", "TERM",
-	"SYSTEMROOT", "COMSPEC", "PATHEXT", "USERPROFILE", "APPDATA", "LOCALAPPDATA", "PROGRAMDATA", "WINDIR",
-}
-
-// minimalEnv builds a plugin environment: the inherited variables of
-// parent (os.Environ() form) plus extra, which wins on a clash. The result is
-// sorted by key so the child sees a deterministic environment.
-func minimalEnv(parent []string, extra map[string]string) []string {
-	m := map[string]string{}
-	for _, kv := range parent {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			continue
-		}
-		if inheritedKey(k) {
-			m[k] = v
-		}
-	}
-	for k, v := range extra {
-		if runtime.GOOS == "windows" {
-			for have := range m {
-				if strings.EqualFold(have, k) {
-					delete(m, have)
-				}
-			}
-		}
-		m[k] = v
-	}
-	out := make([]string, 0, len(m))
-	for k, v := range m {
-		out = append(out, k+"="+v)
-	}
-	slices.Sort(out)
-	return out
-}
-
-func inheritedKey(k string) bool {
-	if runtime.GOOS == "windows" {
-		k = strings.ToUpper(k)
-	}
-	return strings.HasPrefix(k, "LC_") || slices.Contains(inheritedEnv, k)
-}
-
-// fullEnv is os.Environ() plus extra (extra wins), for programs such as the
-// claude CLI that need the user's whole configuration.
-func fullEnv(extra map[string]string) []string {
-	env := os.Environ()
-	if len(extra) == 0 {
-		return env
-	}
-	out := env[:0:0]
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		if _, over := extra[k]; !over {
-			out = append(out, kv)
-		}
-	}
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		out = append(out, k+"="+extra[k])
-	}
-	return out
-}
 
 // redactOrIdentity returns bc.Redact, or the identity when the caller gave none.
 func redactOrIdentity(f func(string) string) func(string) string {
@@ -131,27 +53,23 @@ type stderrTail struct {
 	// nil splits anywhere.
 	cut func(s string, n int) int
 
-	mu      sync.Mutex
-	buf     []byte // the tail; at most stderrTailBytes
-	wrapped bool   // bytes were dropped from the front
-	line    []byte // the incomplete last line, for the logger
+	kept *proc.Tail // the last stderrTailBytes
+
+	mu   sync.Mutex
+	line []byte // the incomplete last line, for the logger
 }
 
 func newStderrTail(alias string, log *slog.Logger, redact func(string) string) *stderrTail {
-	return &stderrTail{alias: alias, log: log, redact: redact}
+	return &stderrTail{alias: alias, log: log, redact: redact, kept: proc.NewTail(stderrTailBytes)}
 }
 
 func (s *stderrTail) Write(b []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.buf = append(s.buf, b...)
-	if over := len(s.buf) - stderrTailBytes; over > 0 {
-		s.buf = append(s.buf[:0], s.buf[over:]...)
-		s.wrapped = true
-	}
+	s.kept.Write(b)
 	if s.log == nil {
 		return len(b), nil
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.line = append(s.line, b...)
 	for {
 		i := bytes.IndexByte(s.line, '\n')
@@ -185,16 +103,5 @@ func (s *stderrTail) logLine(l []byte) {
 // String is the redacted tail. When the front was dropped, the first,
 // partial line is dropped too so no half of a secret can survive the cut.
 func (s *stderrTail) String() string {
-	s.mu.Lock()
-	b := s.buf
-	if s.wrapped {
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			b = b[i+1:]
-		} else {
-			b = nil
-		}
-	}
-	out := s.redact(strings.TrimRight(string(b), "\r\n"))
-	s.mu.Unlock()
-	return out
+	return s.redact(strings.TrimRight(s.kept.Lines(), "\r\n"))
 }

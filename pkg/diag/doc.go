@@ -1,4 +1,10 @@
-// Package diag owns positioned diagnostics: the value every check in kitsoki
+// Package diag owns positioned diagnostics ([Diagnostic]): their order, `#
+// kitsoki:ignore` markers ([Marker]) and output formats ([Write],
+// [WriteHuman], [WriteJSON], [WriteGitHub], SARIF). It must not know about
+// stories nor read files other than to quote a source line: callers produce
+// the diagnostics and name the rules.
+//
+// In full, it owns positioned diagnostics: the value every check in kitsoki
 // produces ({file, line, col, severity, rule, message}), their deterministic
 // order, `# kitsoki:ignore` markers (which warnings they suppress, which name
 // unknown rules, which suppress nothing), and their output formats (human

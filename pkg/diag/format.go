@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/termsafe"
 )
 
 // Format names an output format.
@@ -47,7 +48,7 @@ func Write(w io.Writer, f Format, ds []Diagnostic, tool ToolInfo, ho HumanOption
 	case FormatGitHub:
 		return WriteGitHub(w, ds)
 	case FormatSARIF:
-		return WriteSARIF(w, ds, tool)
+		return writeSARIF(w, ds, tool)
 	default:
 		return WriteHuman(w, ds, ho)
 	}
@@ -71,7 +72,7 @@ func WriteGitHub(w io.Writer, ds []Diagnostic) error {
 		if d.Severity == Warning {
 			level = "warning"
 		}
-		props := []string{"file=" + ghProp(printable(d.File))}
+		props := []string{"file=" + ghProp(termsafe.Printable(d.File))}
 		if d.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", d.Line))
 		}
@@ -79,7 +80,7 @@ func WriteGitHub(w io.Writer, ds []Diagnostic) error {
 			props = append(props, fmt.Sprintf("col=%d", d.Col))
 		}
 		props = append(props, "title="+ghProp("kitsoki "+d.Rule))
-		fmt.Fprintf(bw, "::%s %s::%s\n", level, strings.Join(props, ","), ghData(printable(d.Message)))
+		fmt.Fprintf(bw, "::%s %s::%s\n", level, strings.Join(props, ","), ghData(termsafe.Printable(d.Message)))
 	}
 	return bw.Flush()
 }
@@ -133,7 +134,7 @@ func WriteHuman(w io.Writer, ds []Diagnostic, o HumanOptions) error {
 		if d.Severity == Warning {
 			sev = paint(ansiYellow+ansiBold, string(d.Severity))
 		}
-		fmt.Fprintf(bw, "%s: %s: %s %s\n", paint(ansiBold, printable(d.Pos())), sev, printable(d.Message), paint(ansiDim, "["+printable(d.Rule)+"]"))
+		fmt.Fprintf(bw, "%s: %s: %s %s\n", paint(ansiBold, termsafe.Printable(d.Pos())), sev, termsafe.Printable(d.Message), paint(ansiDim, "["+termsafe.Printable(d.Rule)+"]"))
 		if !o.Snippet || d.Line <= 0 {
 			continue
 		}
@@ -199,29 +200,4 @@ func snippetLine(line string, col int) (string, int) {
 		out += "…"
 	}
 	return out, col
-}
-
-// printable escapes the control characters of a message (a key or value
-// quoted from a story can carry escape sequences) as \xNN or \uNNNN, keeping
-// newlines and tabs.
-func printable(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
-		return s
-	}
-	var b strings.Builder
-	for _, c := range s {
-		switch {
-		case !isControl(c):
-			b.WriteRune(c)
-		case c < 0x100:
-			fmt.Fprintf(&b, "\\x%02x", c)
-		default:
-			fmt.Fprintf(&b, "\\u%04x", c)
-		}
-	}
-	return b.String()
-}
-
-func isControl(c rune) bool {
-	return (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == 0x2028 || c == 0x2029 || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)
 }

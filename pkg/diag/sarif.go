@@ -89,8 +89,8 @@ type sarifRegion struct {
 	StartColumn int `json:"startColumn,omitempty"`
 }
 
-// WriteSARIF writes a SARIF 2.1.0 log with one run.
-func WriteSARIF(w io.Writer, ds []Diagnostic, tool ToolInfo) error {
+// writeSARIF writes a SARIF 2.1.0 log with one run.
+func writeSARIF(w io.Writer, ds []Diagnostic, tool ToolInfo) error {
 	ids := map[string]bool{}
 	for id := range tool.Rules {
 		ids[id] = true

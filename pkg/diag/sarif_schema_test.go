@@ -33,7 +33,7 @@ func TestSARIFValidatesAgainstSchema(t *testing.T) {
 		{File: outside, Severity: Error, Rule: "io", Message: "x"},
 	}
 	var b bytes.Buffer
-	if err := WriteSARIF(&b, ds, ToolInfo{Version: "1", Rules: map[string]string{"target": "t"}, Help: map[string]string{"target": "help text"}, Root: root}); err != nil {
+	if err := writeSARIF(&b, ds, ToolInfo{Version: "1", Rules: map[string]string{"target": "t"}, Help: map[string]string{"target": "help text"}, Root: root}); err != nil {
 		t.Fatal(err)
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b.Bytes()))

@@ -26,11 +26,11 @@ type CallSite struct {
 	State  *story.State  `json:"-"`
 }
 
-// FindCallSite walks the story's states (top-level names sorted, children
+// findCallSite walks the story's states (top-level names sorted, children
 // sorted, recursively) and returns the first host.agent.* effect whose id:
 // is call. Effects are scanned from on_enter and every on.<intent>[].effects,
 // recursing into on_complete and inline effects.
-func FindCallSite(st *story.Story, call string) *CallSite {
+func findCallSite(st *story.Story, call string) *CallSite {
 	var found *CallSite
 	walkAgentEffects(st, func(s *story.State, idx int, e *story.Effect) bool {
 		if strings.TrimSpace(e.ID) != call {
@@ -49,8 +49,8 @@ type AgentEffect struct {
 	Effect *story.Effect
 }
 
-// AgentEffects lists every host.agent.* effect of the story in walk order.
-func AgentEffects(st *story.Story) []AgentEffect {
+// agentEffects lists every host.agent.* effect of the story in walk order.
+func agentEffects(st *story.Story) []AgentEffect {
 	var out []AgentEffect
 	walkAgentEffects(st, func(s *story.State, idx int, e *story.Effect) bool {
 		out = append(out, AgentEffect{State: s, Index: idx, Effect: e})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"kitsoki/internal/jsonvalue"
 	"sort"
 	"strings"
 )
@@ -127,18 +128,5 @@ func jsonEqual(a, b any) bool {
 }
 
 // jsonNormalize round-trips v through JSON (numbers float64, maps
-// map[string]any). Values that cannot be encoded are returned as is.
-func jsonNormalize(v any) any {
-	if v == nil {
-		return nil
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return v
-	}
-	var out any
-	if err := json.Unmarshal(b, &out); err != nil {
-		return v
-	}
-	return out
-}
+// map[string]any); see [jsonvalue.RoundTrip].
+func jsonNormalize(v any) any { return jsonvalue.RoundTrip(v) }

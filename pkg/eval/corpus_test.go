@@ -20,7 +20,7 @@ func TestHashVectorsPRRefinement(t *testing.T) {
 		Dataset: "sha256:c19a51bd7ca0b2af3c41a62a7f8b42cf2b193849012ab9e7da5d6747c5527063",
 		Prompt:  "sha256:2b246de68da28766e47fabbd7ab33584a9aa56457442dba2974d59d0f22e1b3d",
 		Schema:  "sha256:e80f67e1121fd7d73a00e6db263e9d059af3c1813ec8a54faaea71ec5fdd0973",
-		Toolbox: EmptyHash,
+		Toolbox: emptyHash,
 	}
 	if v.Hashes != want {
 		t.Errorf("hashes\n got %+v\nwant %+v", v.Hashes, want)

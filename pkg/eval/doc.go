@@ -1,4 +1,10 @@
-// Package eval owns story-local agent evals: the dataset format
+// Package eval owns story-local agent evals: the [Dataset] format
+// (evals/*.yaml), its validation, the call-site walk, hashes, the [Report] and
+// its statuses, the comparators and the matrix runner that dispatches every
+// candidate through pkg/agent. It must not print, parse flags, edit stories or
+// write anything but report files ([WriteFileAtomic]).
+//
+// In full, it owns story-local agent evals: the dataset format
 // (<story>/evals/*.yaml, kind: agent_eval) parsed from YAML nodes so every
 // finding has a position, every validation rule (the reference's texts plus
 // checks of task, matrix and selection), the call-site walk, the four hashes

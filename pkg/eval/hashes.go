@@ -12,9 +12,9 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// EmptyHash is sha256 of no bytes: the toolbox hash of an agent with no
+// emptyHash is sha256 of no bytes: the toolbox hash of an agent with no
 // tools.
-const EmptyHash = "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+const emptyHash = "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
 // Hashes are the four inputs a report's freshness depends on (reference
 // C.5). An empty string means the hash could not be computed.
@@ -25,16 +25,16 @@ type Hashes struct {
 	Toolbox string `json:"toolbox_hash,omitempty"`
 }
 
-// HashBytes is "sha256:" + lowercase hex of b.
-func HashBytes(b []byte) string {
+// hashBytes is "sha256:" + lowercase hex of b.
+func hashBytes(b []byte) string {
 	s := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(s[:])
 }
 
-// ComputeHashes computes the hashes of a dataset against its call site.
+// computeHashes computes the hashes of a dataset against its call site.
 // st and cs may be nil (only the dataset hash is then known).
-func ComputeHashes(d *Dataset, st *story.Story, cs *CallSite) Hashes {
-	h := Hashes{Dataset: HashBytes(d.Raw)}
+func computeHashes(d *Dataset, st *story.Story, cs *CallSite) Hashes {
+	h := Hashes{Dataset: hashBytes(d.Raw)}
 	if st == nil || cs == nil {
 		return h
 	}
@@ -61,17 +61,17 @@ func hashFile(dir, p string) string {
 	if err != nil {
 		return ""
 	}
-	return HashBytes(b)
+	return hashBytes(b)
 }
 
 // toolboxHash is sha256 of the persona's declared tools, sorted and joined
-// with NUL. No persona or no tools gives EmptyHash.
+// with NUL. No persona or no tools gives emptyHash.
 func toolboxHash(st *story.Story, persona string) string {
 	pr := st.Agents[persona]
 	if pr == nil {
-		return EmptyHash
+		return emptyHash
 	}
 	tools := append([]string(nil), pr.Tools...)
 	sort.Strings(tools)
-	return HashBytes([]byte(strings.Join(tools, "\x00")))
+	return hashBytes([]byte(strings.Join(tools, "\x00")))
 }

@@ -40,8 +40,8 @@ func Merge(v *Validation, shards []*Report) (*Report, error) {
 		if s.Call != v.Dataset.Call {
 			return nil, fmt.Errorf("eval merge: %s measures call %q, the dataset's call is %q", s.Path, s.Call, v.Dataset.Call)
 		}
-		if s.Dataset != v.Hashes.Dataset || IsStale(s.Hashes, v.Hashes) {
-			return nil, fmt.Errorf("eval merge: %s was produced from other inputs (%v changed); re-run that shard", s.Path, append(StaleFields(s.Hashes, v.Hashes), datasetIf(s.Dataset != v.Hashes.Dataset)...))
+		if s.Dataset != v.Hashes.Dataset || isStale(s.Hashes, v.Hashes) {
+			return nil, fmt.Errorf("eval merge: %s was produced from other inputs (%v changed); re-run that shard", s.Path, append(staleFields(s.Hashes, v.Hashes), datasetIf(s.Dataset != v.Hashes.Dataset)...))
 		}
 		if len(s.Candidates) != len(first.Candidates) {
 			return nil, fmt.Errorf("eval merge: %s has %d candidates, %s has %d", s.Path, len(s.Candidates), first.Path, len(first.Candidates))

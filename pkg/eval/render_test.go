@@ -34,7 +34,7 @@ func TestRenderMatchesLiveRun(t *testing.T) {
 	}
 	js := func(v any) string { b, _ := json.Marshal(v); return string(b) }
 	for _, c := range calls {
-		cs := FindCallSite(st, c.EffectID)
+		cs := findCallSite(st, c.EffectID)
 		if cs == nil {
 			t.Fatalf("no call site %q", c.EffectID)
 		}
@@ -65,14 +65,14 @@ func TestRenderSubstitutesExampleArgs(t *testing.T) {
 	if st == nil || diag.HasErrors(ds) {
 		t.Fatalf("load: %v", ds)
 	}
-	p, with, err := NewRenderer(st, FindCallSite(st, "judge_call")).Render(map[string]any{"topic": "{{ world.topic }}", "n": 7})
+	p, with, err := NewRenderer(st, findCallSite(st, "judge_call")).Render(map[string]any{"topic": "{{ world.topic }}", "n": 7})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(p, "Judge {{ world.topic }} (7)") || with["call"] != "judge_call" || with["note"] != "level 3" {
 		t.Errorf("prompt %q with %v", p, with)
 	}
-	p, with, err = NewRenderer(st, FindCallSite(st, "task_call")).Render(map[string]any{"file": "x.go"})
+	p, with, err = NewRenderer(st, findCallSite(st, "task_call")).Render(map[string]any{"file": "x.go"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -90,7 +90,7 @@ func TestRunEndToEnd(t *testing.T) {
 	if d == nil || d.Strategy != "cheapest_passing" || d.SelectedProfile != "plug" || d.SelectedModel != "good" || d.SelectedEffort != "low" {
 		t.Errorf("decision %+v", d)
 	}
-	if rep.Hashes != v.Hashes || rep.Dataset == "" || rep.Prompt == "" || rep.Schema == "" || rep.Toolbox == EmptyHash {
+	if rep.Hashes != v.Hashes || rep.Dataset == "" || rep.Prompt == "" || rep.Schema == "" || rep.Toolbox == emptyHash {
 		t.Errorf("report hashes %+v, want %+v", rep.Hashes, v.Hashes)
 	}
 	reasons := map[string]string{}

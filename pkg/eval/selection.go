@@ -27,7 +27,7 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 	}
 	var out []diag.Diagnostic
 	datasets := storyDatasets(st.Dir)
-	for _, ae := range AgentEffects(st) {
+	for _, ae := range agentEffects(st) {
 		e := ae.Effect
 		sel := e.Selection
 		if sel == nil {
@@ -59,7 +59,7 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 			continue
 		}
 		cs := newCallSite(ae.State, ae.Index, e)
-		cur := ComputeHashes(d, st, cs)
+		cur := computeHashes(d, st, cs)
 		pin := Pin{Profile: sel.Profile, Model: sel.Model, Effort: sel.Effort, Evidence: sel.Evidence}
 		for _, p := range checkPin(st.Dir, d, pin, cur) {
 			pos := sel.Pos
@@ -110,7 +110,7 @@ func checkPin(storyDir string, d *Dataset, pin Pin, cur Hashes) []pinProblem {
 	if err != nil {
 		return []pinProblem{{fmt.Sprintf("selection.evidence %q does not parse: %v", evidence, err), true}}
 	}
-	if f := StaleFields(r.Hashes, cur); len(f) > 0 {
+	if f := staleFields(r.Hashes, cur); len(f) > 0 {
 		return []pinProblem{{fmt.Sprintf("selection.evidence %q is stale: the %s changed since it was generated; re-run kitsoki eval run %s", evidence, strings.Join(f, ", "), rel(d.Path)), true}}
 	}
 	if pin.Profile == "" {
@@ -180,7 +180,7 @@ func Check(storyDir string, loader *StoryLoader) ([]diag.Diagnostic, error) {
 	}
 	var out []diag.Diagnostic
 	seenStory := map[string]bool{}
-	manifest := filepath.Join(abs, "app.yaml")
+	manifest := filepath.Join(abs, story.StoryFile)
 	if _, err := os.Stat(manifest); err != nil && len(files) == 0 {
 		return nil, fmt.Errorf("eval check: %s is not a story directory (no app.yaml and no evals/*.yaml); give the directory holding the story's app.yaml", storyDir)
 	}

@@ -16,7 +16,7 @@ func ReportStatus(r *Report, cur Hashes) string {
 	if r == nil {
 		return StatusUnmeasured
 	}
-	if IsStale(r.Hashes, cur) {
+	if isStale(r.Hashes, cur) {
 		return StatusStale
 	}
 	for _, c := range r.Candidates {
@@ -27,15 +27,15 @@ func ReportStatus(r *Report, cur Hashes) string {
 	return StatusFailing
 }
 
-// IsStale reports whether any hash is known on both sides and differs.
-func IsStale(rep, cur Hashes) bool {
+// isStale reports whether any hash is known on both sides and differs.
+func isStale(rep, cur Hashes) bool {
 	diff := func(a, b string) bool { return a != "" && b != "" && a != b }
 	return diff(rep.Dataset, cur.Dataset) || diff(rep.Prompt, cur.Prompt) ||
 		diff(rep.Schema, cur.Schema) || diff(rep.Toolbox, cur.Toolbox)
 }
 
-// StaleFields names the hashes that differ ("dataset", "prompt", ...).
-func StaleFields(rep, cur Hashes) []string {
+// staleFields names the hashes that differ ("dataset", "prompt", ...).
+func staleFields(rep, cur Hashes) []string {
 	var out []string
 	diff := func(name, a, b string) {
 		if a != "" && b != "" && a != b {

@@ -9,7 +9,7 @@ import (
 )
 
 func TestReportStatus(t *testing.T) {
-	cur := Hashes{Dataset: "sha256:a", Prompt: "sha256:p", Schema: "sha256:s", Toolbox: EmptyHash}
+	cur := Hashes{Dataset: "sha256:a", Prompt: "sha256:p", Schema: "sha256:s", Toolbox: emptyHash}
 	pass := []Candidate{{Pass: false}, {Pass: true}}
 	fail := []Candidate{{Pass: false}}
 	for _, c := range []struct {
@@ -34,7 +34,7 @@ func TestReportStatus(t *testing.T) {
 	if got := ReportStatus(&Report{Hashes: Hashes{Prompt: "sha256:x"}, Candidates: pass}, Hashes{}); got != StatusPassing {
 		t.Errorf("unknown current hash: %q", got)
 	}
-	if f := StaleFields(Hashes{Dataset: "x", Schema: "y"}, Hashes{Dataset: "z", Schema: "y"}); len(f) != 1 || f[0] != "dataset" {
+	if f := staleFields(Hashes{Dataset: "x", Schema: "y"}, Hashes{Dataset: "z", Schema: "y"}); len(f) != 1 || f[0] != "dataset" {
 		t.Errorf("stale fields %v", f)
 	}
 }

@@ -3,7 +3,9 @@ package eval
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -156,7 +158,7 @@ func (l *StoryLoader) Lint(path string) []diag.Diagnostic {
 // Validate checks a dataset in the reference's order (C.3), adding the
 // task, matrix and selection checks upstream skips. loader may be nil.
 func Validate(d *Dataset, loader *StoryLoader) *Validation {
-	v := &Validation{Dataset: d, Hashes: Hashes{Dataset: HashBytes(d.Raw)}}
+	v := &Validation{Dataset: d, Hashes: Hashes{Dataset: hashBytes(d.Raw)}}
 	v.Findings = append(v.Findings, d.Findings...)
 	errf := func(key, format string, a ...any) {
 		v.Findings = append(v.Findings, Finding{Pos: d.PosOf(key), Severity: diag.Error, Message: fmt.Sprintf(format, a...)})
@@ -234,13 +236,13 @@ func Validate(d *Dataset, loader *StoryLoader) *Validation {
 		v.Findings = append(v.Findings, Finding{Pos: story.Pos{File: ld.File, Line: ld.Line, Col: ld.Col}, Severity: diag.Warning,
 			Message: fmt.Sprintf("story: %s [%s]", ld.Message, ld.Rule)})
 	}
-	cs := FindCallSite(st, d.Call)
+	cs := findCallSite(st, d.Call)
 	if cs == nil {
 		errf("call", "call site %q not found; add id: %s to the target host.agent.* invoke", d.Call, d.Call)
 		return v
 	}
 	v.CallSite = cs
-	v.Hashes = ComputeHashes(d, st, cs)
+	v.Hashes = computeHashes(d, st, cs)
 	if d.Agent != "" && cs.Agent != "" && d.Agent != cs.Agent {
 		errf("agent", "dataset agent %q does not match call-site agent %q", d.Agent, cs.Agent)
 	}
@@ -324,7 +326,7 @@ func checkMatrix(d *Dataset, errf, warnf func(key, format string, a ...any)) {
 		}
 		seen[p] = true
 	}
-	for _, p := range sortedKeys(m.Models) {
+	for _, p := range slices.Sorted(maps.Keys(m.Models)) {
 		key := "matrix.models." + p
 		if !seen[p] {
 			errf(key, "matrix.models.%s names a profile that is not in matrix.profiles", p)

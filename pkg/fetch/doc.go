@@ -1,4 +1,11 @@
-// Package fetch owns kitsoki's pinned downloads: the pin files (embedded
+// Package fetch owns kitsoki's pinned downloads ([Fetcher], [Pins]): the pin
+// files, the user cache, resumable sha256-verified downloads under a
+// cross-process lock, safe archive extraction and the Linux C++ runtime probe
+// ([HostRuntime]). It must not know about agents, stories or processes
+// (pkg/sidecar runs the server), print anything, or reach any host but the
+// pinned URL or its mirror.
+//
+// In full, it owns kitsoki's pinned downloads: the pin files (embedded
 // from pins/ plus a KITSOKI_PINS overlay), the user cache layout, resumable
 // sha256-verified downloads with a cross-process lock per artifact, safe
 // extraction of release archives, and the Linux libstdc++/glibc probe that

@@ -591,144 +591,164 @@ func (t *transfer) runSingle(ctx context.Context) (string, int64, error) {
 // final size, while a hasher follows the contiguous written prefix so the
 // digest is computed in order.
 func (t *transfer) runParallel(ctx context.Context) (string, int64, error) {
-	fh, err := os.OpenFile(t.part, os.O_RDWR|os.O_CREATE, 0o644)
+	fh, err := t.openPart()
 	if err != nil {
-		return "", 0, &writeError{path: t.part, err: err}
+		return "", 0, err
 	}
 	defer fh.Close()
-	total := t.st.Total
-	if fi, err := fh.Stat(); err == nil && fi.Size() != total {
-		if err := fh.Truncate(total); err != nil {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pr := t.newParallelRun(fh)
+
+	hres := make(chan hashed, 1)
+	go func() { hres <- pr.hashInOrder(ctx) }()
+	saverDone := make(chan struct{})
+	go func() {
+		defer close(saverDone)
+		pr.saveEverySecond(ctx)
+	}()
+
+	first := pr.fetchParts(ctx, cancel)
+	if first == nil {
+		res := <-hres
+		cancel()
+		<-saverDone
+		t.snapshot(pr.progress)
+		if res.err != nil {
+			return "", 0, res.err
+		}
+		if err := fh.Sync(); err != nil {
 			return "", 0, &writeError{path: t.part, err: err}
 		}
+		return res.sum, pr.total, nil
 	}
+	cancel()
+	<-hres
+	<-saverDone
+	t.snapshot(pr.progress)
+	t.saveState()
+	return "", 0, first
+}
+
+// parallelRun is one parallel download: the part file, each part's bounds
+// and bytes done so far, and the wake-up of the hasher.
+type parallelRun struct {
+	t        *transfer
+	fh       *os.File
+	total    int64
+	bounds   []partState
+	progress []atomic.Int64
+	notify   chan struct{}
+}
+
+// hashed is the hasher's result: the SHA-256 of the whole file or why it
+// stopped.
+type hashed struct {
+	sum string
+	err error
+}
+
+// openPart opens the .part file and sizes it to the whole download.
+func (t *transfer) openPart() (*os.File, error) {
+	fh, err := os.OpenFile(t.part, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, &writeError{path: t.part, err: err}
+	}
+	if fi, err := fh.Stat(); err == nil && fi.Size() != t.st.Total {
+		if err := fh.Truncate(t.st.Total); err != nil {
+			fh.Close()
+			return nil, &writeError{path: t.part, err: err}
+		}
+	}
+	return fh, nil
+}
+
+// newParallelRun takes each part's progress from the saved state (a
+// resumed download) and saves the state once.
+func (t *transfer) newParallelRun(fh *os.File) *parallelRun {
 	n := len(t.st.Parts)
 	t.nparts.Store(int32(n))
-	bounds := append([]partState(nil), t.st.Parts...)
-	progress := make([]atomic.Int64, n)
+	pr := &parallelRun{t: t, fh: fh, total: t.st.Total, bounds: append([]partState(nil), t.st.Parts...),
+		progress: make([]atomic.Int64, n), notify: make(chan struct{}, 1)}
 	var resumed int64
 	for i, p := range t.st.Parts {
-		progress[i].Store(p.Done)
+		pr.progress[i].Store(p.Done)
 		resumed += p.Done
 	}
 	t.resumed.Store(resumed)
 	t.done.Store(resumed)
 	t.saveState()
+	return pr
+}
 
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	notify := make(chan struct{}, 1)
-	poke := func() {
+// poke wakes the hasher (never blocks).
+func (pr *parallelRun) poke() {
+	select {
+	case pr.notify <- struct{}{}:
+	default:
+	}
+}
+
+// hashInOrder reads back what the parts wrote, in file order, as soon as
+// it is written, and returns the file's SHA-256.
+func (pr *parallelRun) hashInOrder(ctx context.Context) hashed {
+	h := sha256.New()
+	buf := make([]byte, 1<<20)
+	var off int64
+	i := 0
+	for off < pr.total {
+		p := pr.bounds[i]
+		avail := p.Start + pr.progress[i].Load()
+		if off < avail {
+			m := min(avail-off, int64(len(buf)))
+			r, err := pr.fh.ReadAt(buf[:m], off)
+			h.Write(buf[:r])
+			off += int64(r)
+			if err != nil && !(errors.Is(err, io.EOF) && int64(r) == m) {
+				return hashed{err: fmt.Errorf("read back %s: %w", pr.t.part, err)}
+			}
+			if off >= p.End {
+				i++
+			}
+			continue
+		}
 		select {
-		case notify <- struct{}{}:
-		default:
+		case <-pr.notify:
+		case <-ctx.Done():
+			return hashed{err: ctx.Err()}
 		}
 	}
+	return hashed{sum: hex.EncodeToString(h.Sum(nil))}
+}
 
-	// Hasher: reads back what the parts wrote, in file order.
-	type hashed struct {
-		sum string
-		err error
+// saveEverySecond saves the resumable state each second until ctx ends.
+func (pr *parallelRun) saveEverySecond(ctx context.Context) {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			pr.t.snapshot(pr.progress)
+			pr.t.saveState()
+		}
 	}
-	hres := make(chan hashed, 1)
-	go func() {
-		h := sha256.New()
-		buf := make([]byte, 1<<20)
-		var off int64
-		i := 0
-		for off < total {
-			p := bounds[i]
-			avail := p.Start + progress[i].Load()
-			if off < avail {
-				m := avail - off
-				if m > int64(len(buf)) {
-					m = int64(len(buf))
-				}
-				r, err := fh.ReadAt(buf[:m], off)
-				h.Write(buf[:r])
-				off += int64(r)
-				if err != nil && !(errors.Is(err, io.EOF) && int64(r) == m) {
-					hres <- hashed{err: fmt.Errorf("read back %s: %w", t.part, err)}
-					return
-				}
-				if off >= p.End {
-					i++
-				}
-				continue
-			}
-			select {
-			case <-notify:
-			case <-ctx.Done():
-				hres <- hashed{err: ctx.Err()}
-				return
-			}
-		}
-		hres <- hashed{sum: hex.EncodeToString(h.Sum(nil))}
-	}()
+}
 
-	// State saver.
-	saverDone := make(chan struct{})
-	go func() {
-		defer close(saverDone)
-		tick := time.NewTicker(time.Second)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-				t.snapshot(progress)
-				t.saveState()
-			}
-		}
-	}()
-
-	errs := make(chan error, n)
+// fetchParts downloads every part at once (each with its retries); the
+// first failure cancels the others. It returns the error to report: a
+// server that refuses ranges wins over the cancellations it caused.
+func (pr *parallelRun) fetchParts(ctx context.Context, cancel context.CancelFunc) error {
+	errs := make(chan error, len(pr.bounds))
 	var wg sync.WaitGroup
-	for i := range bounds {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			p := bounds[i]
-			err := t.retry(ctx, func(ctx context.Context) (int64, error) {
-				off := p.Start + progress[i].Load()
-				if off >= p.End {
-					return 0, nil
-				}
-				rctx, rcancel := context.WithCancel(ctx)
-				defer rcancel()
-				resp, err := t.get(rctx, rcancel, off, p.End)
-				if err != nil {
-					return 0, err
-				}
-				defer resp.Body.Close()
-				if resp.StatusCode != http.StatusPartialContent {
-					return 0, errNoRange
-				}
-				start, tot, ok := contentRange(resp.Header.Get("Content-Range"))
-				if !ok || start != off || tot != total {
-					return 0, errNoRange
-				}
-				w := io.NewOffsetWriter(fh, off)
-				want := p.End - off
-				m, err := t.copyBody(resp.Body, rcancel, w, want, func(k int64) {
-					progress[i].Add(k)
-					t.done.Add(k)
-					poke()
-				})
-				if err != nil {
-					return m, err
-				}
-				if m < want {
-					return m, io.ErrUnexpectedEOF
-				}
-				return m, nil
-			})
-			if err != nil {
+	for i := range pr.bounds {
+		wg.Go(func() {
+			if err := pr.t.retry(ctx, func(ctx context.Context) (int64, error) { return pr.fetchPart(ctx, i) }); err != nil {
 				errs <- err
 				cancel()
 			}
-		}(i)
+		})
 	}
 	wg.Wait()
 	close(errs)
@@ -738,25 +758,44 @@ func (t *transfer) runParallel(ctx context.Context) (string, int64, error) {
 			first = err
 		}
 	}
-	if first == nil {
-		res := <-hres
-		cancel()
-		<-saverDone
-		t.snapshot(progress)
-		if res.err != nil {
-			return "", 0, res.err
-		}
-		if err := fh.Sync(); err != nil {
-			return "", 0, &writeError{path: t.part, err: err}
-		}
-		return res.sum, total, nil
+	return first
+}
+
+// fetchPart is one attempt at part i: a range request from where the part
+// stands to its end, written in place.
+func (pr *parallelRun) fetchPart(ctx context.Context, i int) (int64, error) {
+	p := pr.bounds[i]
+	off := p.Start + pr.progress[i].Load()
+	if off >= p.End {
+		return 0, nil
 	}
-	cancel()
-	<-hres
-	<-saverDone
-	t.snapshot(progress)
-	t.saveState()
-	return "", 0, first
+	rctx, rcancel := context.WithCancel(ctx)
+	defer rcancel()
+	resp, err := pr.t.get(rctx, rcancel, off, p.End)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusPartialContent {
+		return 0, errNoRange
+	}
+	start, tot, ok := contentRange(resp.Header.Get("Content-Range"))
+	if !ok || start != off || tot != pr.total {
+		return 0, errNoRange
+	}
+	want := p.End - off
+	m, err := pr.t.copyBody(resp.Body, rcancel, io.NewOffsetWriter(pr.fh, off), want, func(k int64) {
+		pr.progress[i].Add(k)
+		pr.t.done.Add(k)
+		pr.poke()
+	})
+	if err != nil {
+		return m, err
+	}
+	if m < want {
+		return m, io.ErrUnexpectedEOF
+	}
+	return m, nil
 }
 
 func (t *transfer) snapshot(progress []atomic.Int64) {

@@ -27,18 +27,18 @@ type ExtractLimits struct {
 	MaxTotalBytes int64 // all regular files
 }
 
-// DefaultLimits fit a llama.cpp release (a few hundred MB unpacked) with room.
-var DefaultLimits = ExtractLimits{MaxFiles: 10000, MaxFileBytes: 2 << 30, MaxTotalBytes: 4 << 30}
+// defaultLimits fit a llama.cpp release (a few hundred MB unpacked) with room.
+var defaultLimits = ExtractLimits{MaxFiles: 10000, MaxFileBytes: 2 << 30, MaxTotalBytes: 4 << 30}
 
 func (l ExtractLimits) withDefaults() ExtractLimits {
 	if l.MaxFiles <= 0 {
-		l.MaxFiles = DefaultLimits.MaxFiles
+		l.MaxFiles = defaultLimits.MaxFiles
 	}
 	if l.MaxFileBytes <= 0 {
-		l.MaxFileBytes = DefaultLimits.MaxFileBytes
+		l.MaxFileBytes = defaultLimits.MaxFileBytes
 	}
 	if l.MaxTotalBytes <= 0 {
-		l.MaxTotalBytes = DefaultLimits.MaxTotalBytes
+		l.MaxTotalBytes = defaultLimits.MaxTotalBytes
 	}
 	return l
 }

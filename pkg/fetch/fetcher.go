@@ -76,9 +76,9 @@ type Fetcher struct {
 	FreeSpace func(dir string) (int64, error)
 	// ProgressInterval is the period of PhaseDownload reports (default 250ms).
 	ProgressInterval time.Duration
-	// Probe finds the host C/C++ runtimes on Linux; nil means DefaultHostProbe().
+	// Probe finds the host C/C++ runtimes on Linux; nil means defaultHostProbe().
 	Probe *HostProbe
-	// Limits bounds archive extraction; zero fields take DefaultLimits.
+	// Limits bounds archive extraction; zero fields take defaultLimits.
 	Limits ExtractLimits
 }
 

@@ -56,7 +56,7 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 	plat := goos + "/" + goarch
 	var decision RuntimeDecision
 	if runtime.GOOS == "linux" && goos == runtime.GOOS && goarch == runtime.GOARCH {
-		probe := DefaultHostProbe()
+		probe := defaultHostProbe()
 		if f.Probe != nil {
 			probe = *f.Probe
 		}

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -242,7 +244,7 @@ func (p *Pins) LlamaServer(goos, goarch string) (*Artifact, error) {
 	a, ok := p.LlamaServers[plat]
 	if !ok {
 		return nil, fmt.Errorf("no llama-server pin for platform %q (pinned: %s): managed mode is unavailable here; use endpoint: mode with a llama-server you run, or add a pin with --pins/%s",
-			plat, strings.Join(sortedKeys(p.LlamaServers), ", "), EnvPins)
+			plat, strings.Join(slices.Sorted(maps.Keys(p.LlamaServers)), ", "), EnvPins)
 	}
 	if !a.Pinned() {
 		return nil, fmt.Errorf("llama-server (%s): download pin not configured (managed mode unavailable until pins are set); use endpoint: mode, or set sha256 in %s", plat, a.Source)
@@ -259,7 +261,7 @@ func (p *Pins) Model(id string) (*Artifact, error) {
 	a, ok := p.Models[id]
 	if !ok {
 		return nil, fmt.Errorf("no weights pin for model %q (pinned: %s); use endpoint: mode, or add a pin with --pins/%s",
-			id, strings.Join(sortedKeys(p.Models), ", "), EnvPins)
+			id, strings.Join(slices.Sorted(maps.Keys(p.Models)), ", "), EnvPins)
 	}
 	if !a.Pinned() {
 		return nil, fmt.Errorf("%s weights: download pin not configured (managed mode unavailable until pins are set); use endpoint: mode, or set sha256 in %s", id, a.Source)
@@ -276,7 +278,7 @@ func (p *Pins) Shim(goos, goarch string) (*Artifact, bool) {
 // DefaultModel is the id of the model marked default (qwen2.5-1.5b-instruct
 // in the embedded pins).
 func (p *Pins) DefaultModel() string {
-	for _, k := range sortedKeys(p.Models) {
+	for _, k := range slices.Sorted(maps.Keys(p.Models)) {
 		if p.Models[k].Default {
 			return k
 		}
@@ -288,20 +290,11 @@ func (p *Pins) DefaultModel() string {
 func (p *Pins) All() []*Artifact {
 	var out []*Artifact
 	for _, m := range []map[string]*Artifact{p.LlamaServers, p.Models, p.Shims} {
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			out = append(out, m[k])
 		}
 	}
 	return out
-}
-
-func sortedKeys(m map[string]*Artifact) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // MirrorURL rewrites raw for a mirror: <mirror>/<original host><original

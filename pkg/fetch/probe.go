@@ -27,9 +27,9 @@ type HostRuntime struct {
 	Glibc         string // highest GLIBC_2.N symbol version node, e.g. "2.34"
 }
 
-// DefaultHostProbe lists the usual places of libstdc++.so.6 and libc.so.6
+// defaultHostProbe lists the usual places of libstdc++.so.6 and libc.so.6
 // on glibc Linux distributions (RHEL/Fedora lib64, Debian multiarch, Arch).
-func DefaultHostProbe() HostProbe {
+func defaultHostProbe() HostProbe {
 	return HostProbe{
 		LibstdcxxPaths: []string{
 			"/lib64/libstdc++.so.6",

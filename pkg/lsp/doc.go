@@ -1,4 +1,9 @@
-// Package lsp is kitsoki's language server (kitsoki lsp): the checks of
+// Package lsp owns kitsoki's language server ([Server]): the checks of kitsoki
+// validate on unsaved buffers, and navigation (definition, hover, completion,
+// symbols, quick fixes). It must not run a story, call an agent or write a
+// story file: it reads through pkg/story and answers the editor.
+//
+// In full, it is kitsoki's language server (kitsoki lsp): the checks of
 // kitsoki validate on unsaved editor buffers, published for every file of a
 // story, plus navigation of a story — definition, hover, completion,
 // document symbols and the "did you mean" fixes as code actions.

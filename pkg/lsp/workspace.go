@@ -35,12 +35,12 @@ func newWorkspace() *workspace {
 // manifestFor finds the app.yaml a file belongs to: itself, or the nearest
 // app.yaml in a parent directory (rooms/*.yaml, flows/*.yaml).
 func manifestFor(path string) string {
-	if filepath.Base(path) == "app.yaml" {
+	if filepath.Base(path) == story.StoryFile {
 		return path
 	}
 	dir := filepath.Dir(path)
 	for i := 0; i < 4; i++ {
-		m := filepath.Join(dir, "app.yaml")
+		m := filepath.Join(dir, story.StoryFile)
 		if fi, err := os.Stat(m); err == nil && fi.Mode().IsRegular() {
 			return m
 		}

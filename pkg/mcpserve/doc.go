@@ -1,4 +1,9 @@
-// Package mcpserve serves a story's agent plugins as MCP tools (kitsoki mcp
+// Package mcpserve owns kitsoki mcp serve ([Server], [Catalog]): one MCP tool
+// per agent alias × verb a story calls, dispatched through pkg/agent, and the
+// submit server of builtin.claude_cli ([NewSubmitServer]). It must not run the
+// story's state machine or choose transports: pkg/agent's registry does.
+//
+// In full, it serves a story's agent plugins as MCP tools (kitsoki mcp
 // serve): one tool per agent alias × verb the story calls, named
 // kitsoki_<slug>_<verb> (names.go), with input {prompt, args?} and the call
 // site's schema as output schema. A call dispatches through the same

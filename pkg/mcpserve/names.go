@@ -8,9 +8,9 @@ import (
 	"strings"
 )
 
-// MaxToolName is the longest tool name kitsoki emits (the strictest common
+// maxToolName is the longest tool name kitsoki emits (the strictest common
 // provider limit).
-const MaxToolName = 64
+const maxToolName = 64
 
 const toolPrefix = "kitsoki_"
 
@@ -31,7 +31,7 @@ func Slug(alias string) string {
 }
 
 // ToolName returns kitsoki_<slug>_<verb>. When that is longer than
-// MaxToolName, the slug is truncated and "_" plus the first 8 hex digits of
+// maxToolName, the slug is truncated and "_" plus the first 8 hex digits of
 // sha256(alias) is appended, so the name stays stable and distinct.
 func ToolName(alias, verb string) (string, error) {
 	if !verbRe.MatchString(verb) {
@@ -42,14 +42,14 @@ func ToolName(alias, verb string) (string, error) {
 		return "", fmt.Errorf("agent alias %q has no letters or digits to name a tool after; rename it", alias)
 	}
 	name := toolPrefix + slug + "_" + verb
-	if len(name) <= MaxToolName {
+	if len(name) <= maxToolName {
 		return name, nil
 	}
 	sum := sha256.Sum256([]byte(alias))
 	suffix := "_" + hex.EncodeToString(sum[:])[:8]
-	keep := MaxToolName - len(toolPrefix) - len("_"+verb) - len(suffix)
+	keep := maxToolName - len(toolPrefix) - len("_"+verb) - len(suffix)
 	if keep < 1 {
-		return "", fmt.Errorf("agent verb %q is too long for a %d-character tool name", verb, MaxToolName)
+		return "", fmt.Errorf("agent verb %q is too long for a %d-character tool name", verb, maxToolName)
 	}
 	return toolPrefix + slug[:keep] + suffix + "_" + verb, nil
 }

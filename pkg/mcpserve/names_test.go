@@ -22,7 +22,7 @@ func TestToolNames(t *testing.T) {
 	n1, err1 := ToolName(long1, "converse")
 	n2, err2 := ToolName(long2, "converse")
 	again, _ := ToolName(long1, "converse")
-	if err1 != nil || err2 != nil || len(n1) != MaxToolName || len(n2) != MaxToolName || n1 == n2 || n1 != again {
+	if err1 != nil || err2 != nil || len(n1) != maxToolName || len(n2) != maxToolName || n1 == n2 || n1 != again {
 		t.Fatalf("long names: %q (%d) %q (%d) %v %v", n1, len(n1), n2, len(n2), err1, err2)
 	}
 	if !strings.HasPrefix(n1, "kitsoki_agent_very_long_alias_") || !strings.HasSuffix(n1, "_converse") {
@@ -53,7 +53,7 @@ func FuzzToolName(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(n) > MaxToolName || !strings.HasPrefix(n, "kitsoki_") {
+		if len(n) > maxToolName || !strings.HasPrefix(n, "kitsoki_") {
 			t.Fatalf("ToolName(%q, %q) = %q", alias, verb, n)
 		}
 		for _, r := range n {

@@ -33,9 +33,9 @@ const (
 	IDBudget  = "budget"
 )
 
-// TransportID returns the plugin id of an agent_plugins plugin type:
+// transportID returns the plugin id of an agent_plugins plugin type:
 // "transport.subprocess", "transport.claude_cli", ... ("" for unknown).
-func TransportID(pluginType string) string {
+func transportID(pluginType string) string {
 	for _, t := range transports {
 		if t.typ == pluginType {
 			return t.id

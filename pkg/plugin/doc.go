@@ -1,4 +1,9 @@
-// Package plugin owns kitsoki's plugin assembly: the operator profile
+// Package plugin owns kitsoki's plugin assembly ([Assembly]): the operator
+// profile, built-in and external plugin descriptors, resolution and build
+// order, the assembly report and the hook [Chain]. It must not dispatch agent
+// calls or run host handlers itself: pkg/agent and pkg/engine call its hooks.
+//
+// In full, it owns kitsoki's plugin assembly: the operator profile
 // (.kitsoki/plugins.yaml, found upward from the story, or --profile FILE),
 // plugin descriptors (id, summary, provides, requires) for the built-in
 // plugins (each agent transport, the trace sink, host.run, the redact and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"kitsoki/internal/jsonvalue"
 	"reflect"
 	"sort"
 	"strings"
@@ -254,7 +255,7 @@ func callHandler(ctx context.Context, reg Registration, point Point, p Payload) 
 	if _, ro := reg.Handler.(readOnly); ro {
 		return reg.Handler.Hook(ctx, point, p)
 	}
-	return reg.Handler.Hook(ctx, point, deepCopy(p))
+	return reg.Handler.Hook(ctx, point, jsonvalue.CopyMap(p))
 }
 
 // readOnly marks the package's own handlers, which never modify the
@@ -342,31 +343,4 @@ func jsonEqual(a, b any) bool {
 	ja, err1 := json.Marshal(a)
 	jb, err2 := json.Marshal(b)
 	return err1 == nil && err2 == nil && string(ja) == string(jb)
-}
-
-// deepCopy copies a JSON-like value (maps, slices, scalars).
-func deepCopy(p Payload) Payload {
-	if p == nil {
-		return nil
-	}
-	return copyValue(p).(map[string]any)
-}
-
-func copyValue(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = copyValue(e)
-		}
-		return m
-	case []any:
-		s := make([]any, len(x))
-		for i, e := range x {
-			s[i] = copyValue(e)
-		}
-		return s
-	default:
-		return v
-	}
 }

@@ -33,14 +33,14 @@ func (l localEmbedder) Embed(ctx context.Context, texts []string, query bool) ([
 	return l.e.Embed(ctx, texts, role)
 }
 
-// StoryEmbedder builds the embedder the story's routing.embedding block
+// storyEmbedder builds the embedder the story's routing.embedding block
 // declares (endpoint: attach to a running llama-server --embeddings;
 // model: alone: the managed embedding sidecar, started on the first
 // search) and the search options around it (cache_dir, relative to the
 // story directory; default <workdir>/.kitsoki-embed-cache). It returns
 // zero options and a nil closer when the story declares no embedder.
 // Close the closer when the run ends (it stops a managed sidecar).
-func StoryEmbedder(st *story.Story, cfg agent.LocalEmbedderConfig) (host.SearchOptions, func() error, error) {
+func storyEmbedder(st *story.Story, cfg agent.LocalEmbedderConfig) (host.SearchOptions, func() error, error) {
 	noop := func() error { return nil }
 	if st == nil || st.Routing == nil {
 		return host.SearchOptions{}, noop, nil

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/host"
 )
 
@@ -35,9 +36,9 @@ import (
 //
 // Calls to one provider are served one at a time.
 
-// DefaultHostTimeout bounds one host-provider call when the manifest sets no
+// defaultHostTimeout bounds one host-provider call when the manifest sets no
 // entry.timeout_ms (host calls run programs: longer than a hook).
-const DefaultHostTimeout = 10 * time.Minute
+const defaultHostTimeout = 10 * time.Minute
 
 var hostNameRe = regexp.MustCompile(`^host\.[a-z0-9_]+(\.[a-z0-9_]+)*$`)
 
@@ -182,7 +183,7 @@ func (p *hostProc) timeout() time.Duration {
 	if p.m.Entry.TimeoutMS > 0 {
 		return time.Duration(p.m.Entry.TimeoutMS) * time.Millisecond
 	}
-	return DefaultHostTimeout
+	return defaultHostTimeout
 }
 
 func (p *hostProc) who() string {
@@ -241,7 +242,7 @@ func (p *hostProc) answer(handler string, out []byte) (host.Result, error) {
 		return host.Result{}, fmt.Errorf("%s could not serve %s: %s", p.who(), handler, a.InfraError)
 	}
 	if a.Data != nil {
-		a.Data = normalizeInts(a.Data).(map[string]any)
+		a.Data = jsonvalue.Ints(a.Data).(map[string]any)
 	}
 	if a.DelayMS < 0 || a.DelayMS > int64(math.MaxInt64/time.Millisecond) {
 		return host.Result{}, fmt.Errorf("%s answered %s with delay_ms %d; give a non-negative number of milliseconds", p.who(), handler, a.DelayMS)
@@ -250,28 +251,6 @@ func (p *hostProc) answer(handler string, out []byte) (host.Result, error) {
 		return host.Result{}, fmt.Errorf("%s answered %s with a clarification without a question", p.who(), handler)
 	}
 	return host.Result{Data: a.Data, Error: a.Error, Delay: time.Duration(a.DelayMS) * time.Millisecond, Clarification: a.Clarification}, nil
-}
-
-// normalizeInts is normalize with integral numbers as int (what the engine
-// binds from other handlers).
-func normalizeInts(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return int(i)
-		}
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = normalizeInts(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = normalizeInts(e)
-		}
-	}
-	return v
 }
 
 func (p *hostProc) roundTrip(ctx context.Context, handler string, line []byte) ([]byte, bool, error) {

@@ -159,16 +159,16 @@ func TestHostProviderManifestChecks(t *testing.T) {
 		{"[host.agent.ask]", "is an agent verb"},
 		{"[host.x, host.x]", "listed twice"},
 	} {
-		_, err := ParseManifest("m.yaml", []byte("id: p\nhosts: "+c.hosts+"\nentry: { command: x }\n"))
+		_, err := parseManifest("m.yaml", []byte("id: p\nhosts: "+c.hosts+"\nentry: { command: x }\n"))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v", c.hosts, err)
 		}
 	}
-	m, err := ParseManifest("m.yaml", []byte("id: p\nhosts: [host.git]\nentry: { command: x }\n"))
+	m, err := parseManifest("m.yaml", []byte("id: p\nhosts: [host.git]\nentry: { command: x }\n"))
 	if err != nil || strings.Join(m.Provides, ",") != "host:host.git" {
 		t.Errorf("provides: %+v %v", m, err)
 	}
-	if _, err := ParseManifest("m.yaml", []byte("id: p\nentry: { command: x }\n")); err == nil || !strings.Contains(err.Error(), "or hosts:") {
+	if _, err := parseManifest("m.yaml", []byte("id: p\nentry: { command: x }\n")); err == nil || !strings.Contains(err.Error(), "or hosts:") {
 		t.Errorf("neither hooks nor hosts: %v", err)
 	}
 }

@@ -17,7 +17,7 @@ import (
 func (a *Assembly) HostRegistry(st *story.Story, opts host.Options, embed agent.LocalEmbedderConfig) (*host.Registry, func() error, []Warning, error) {
 	closeEmbed := func() error { return nil }
 	if opts.Search.Embedder == nil {
-		so, c, err := StoryEmbedder(st, embed)
+		so, c, err := storyEmbedder(st, embed)
 		if err != nil {
 			return nil, nil, nil, err
 		}

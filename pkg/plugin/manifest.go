@@ -69,8 +69,8 @@ const (
 
 var idRe = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 
-// ParseManifest parses and checks a manifest; path labels errors.
-func ParseManifest(path string, data []byte) (*Manifest, error) {
+// parseManifest parses and checks a manifest; path labels errors.
+func parseManifest(path string, data []byte) (*Manifest, error) {
 	var m Manifest
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -142,7 +142,7 @@ func discoverManifests(dir string) ([]*Manifest, []Warning) {
 			}
 			continue
 		}
-		m, err := ParseManifest(p, data)
+		m, err := parseManifest(p, data)
 		if err != nil {
 			warns = append(warns, Warning{File: p, Message: "external plugin skipped: malformed manifest: " + err.Error()})
 			continue

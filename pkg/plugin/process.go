@@ -8,13 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/proc"
 )
 
@@ -35,7 +35,7 @@ type childProc struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	lines  chan []byte // closed at EOF
-	stderr *tailBuffer
+	stderr *proc.Tail
 	done   chan struct{} // closed when the process has exited
 	quit   chan struct{} // closed by kill: the reader stops delivering lines
 	once   sync.Once
@@ -167,7 +167,7 @@ func startChild(m *Manifest) (*childProc, error) {
 	}
 	cmd := exec.Command(command, m.Entry.Args...)
 	cmd.Dir = m.Dir
-	cmd.Env = os.Environ()
+	cmd.Env = proc.FullEnv(nil)
 	// Its own process group, and on Linux death with kitsoki: a killed
 	// run leaves no hook or provider process behind.
 	proc.Prepare(cmd)
@@ -179,7 +179,7 @@ func startChild(m *Manifest) (*childProc, error) {
 	if err != nil {
 		return nil, err
 	}
-	tail := &tailBuffer{max: 4096}
+	tail := proc.NewTail(4096)
 	cmd.Stderr = tail
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("external plugin %s: cannot start %s: %v; fix entry.command in %s", m.ID, m.Entry.Command, errText(err), m.Path)
@@ -205,57 +205,11 @@ func startChild(m *Manifest) (*childProc, error) {
 	return p, nil
 }
 
-// tailBuffer keeps the last max bytes written.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if len(t.b) > t.max {
-		t.b = t.b[len(t.b)-t.max:]
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.b)
-}
-
 func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
 	return s[:n] + "..."
-}
-
-// normalize turns json.Number into int64 or float64.
-func normalize(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = normalize(e)
-		}
-		return x
-	case []any:
-		for i, e := range x {
-			x[i] = normalize(e)
-		}
-		return x
-	}
-	return v
 }
 
 // parseResult decodes one answer line of an external hook process:
@@ -271,7 +225,7 @@ func parseResult(line []byte) (Result, error) {
 		return Result{}, errors.New("more than one JSON value on the line")
 	}
 	if res.Payload != nil {
-		res.Payload = normalize(res.Payload).(map[string]any)
+		res.Payload = jsonvalue.Int64s(res.Payload).(map[string]any)
 	}
 	return res, nil
 }

@@ -113,7 +113,7 @@ func FuzzParseManifest(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := ParseManifest("m.yaml", b)
+		m, err := parseManifest("m.yaml", b)
 		if err == nil && (m == nil || m.Entry.Command == "" || len(m.Hooks) == 0) {
 			t.Fatalf("accepted an incomplete manifest: %+v", m)
 		}

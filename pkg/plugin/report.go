@@ -7,8 +7,8 @@ import (
 	"kitsoki/pkg/diag"
 )
 
-// ReportVersion is the version of the assembly report format.
-const ReportVersion = 1
+// reportVersion is the version of the assembly report format.
+const reportVersion = 1
 
 // Schema is the JSON Schema of Report (assembly.schema.json).
 //
@@ -40,7 +40,7 @@ type ReportProfile struct {
 // Report returns the assembly report. It holds ids, reasons and positions,
 // never a configured secret or pattern.
 func (a *Assembly) Report(storyPath string) *Report {
-	r := &Report{Version: ReportVersion, Story: storyPath, Profile: ReportProfile{Path: a.ProfilePath, Found: a.ProfileFound},
+	r := &Report{Version: reportVersion, Story: storyPath, Profile: ReportProfile{Path: a.ProfilePath, Found: a.ProfileFound},
 		PluginsDir: a.PluginsDir, BuildOrder: a.BuildOrder, Plugins: a.Plugins, Agents: a.Agents, Hooks: a.Hooks, Warnings: a.Warnings}
 	if r.BuildOrder == nil {
 		r.BuildOrder = []string{}

@@ -2,8 +2,10 @@ package plugin
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -81,120 +83,180 @@ type Assembly struct {
 // Assemble finds and parses the profile, discovers external plugins and
 // resolves the assembly. The only error is a malformed or unreadable
 // operator profile (*ProfileError): it fails loudly with positions.
+//
+// The steps: find the profile ([Assembly.loadProfile]), gather the
+// descriptors (built-in and discovered), add the story's agent aliases as
+// nodes, apply the profile's disable:/config:, order the build (Kahn's
+// algorithm, disabling what requires a disabled, unknown or cyclic id),
+// record each status, and register the hooks in chain order.
 func Assemble(opts Options) (*Assembly, error) {
 	a := &Assembly{getenv: opts.Getenv, manifests: map[string]*Manifest{}}
 	if a.getenv == nil {
 		a.getenv = os.Getenv
 	}
-	dir := opts.StoryDir
-	if dir == "" {
-		dir = "."
+	if err := a.loadProfile(opts); err != nil {
+		return nil, err
 	}
-	switch {
-	case opts.ProfilePath != "":
-		a.ProfilePath = opts.ProfilePath
-	default:
-		a.ProfilePath = FindProfile(dir)
-	}
-	if a.ProfilePath != "" {
-		p, err := LoadProfile(a.ProfilePath)
-		if err != nil {
-			return nil, err
-		}
-		a.Profile, a.ProfileFound = p, true
-		a.PluginsDir = filepath.Join(filepath.Dir(a.ProfilePath), "plugins")
-	} else {
-		a.Profile = &Profile{}
-		if kd := findDir(dir, ProfileDir); kd != "" {
-			a.PluginsDir = filepath.Join(kd, "plugins")
-		}
-	}
-
-	descs := Builtins()
-	byID := map[string]*Descriptor{}
-	for i := range descs {
-		byID[descs[i].ID] = &descs[i]
-	}
-	if a.PluginsDir != "" {
-		ms, warns := discoverManifests(a.PluginsDir)
-		a.Warnings = append(a.Warnings, warns...)
-		for _, m := range ms {
-			if prev, dup := byID[m.ID]; dup {
-				what := "a built-in plugin"
-				if prev.Source == SourceExternal {
-					what = "the external plugin in " + prev.Manifest
-				}
-				a.Warnings = append(a.Warnings, Warning{File: m.Path, Message: fmt.Sprintf("external plugin skipped: id %q is already used by %s; give it another id", m.ID, what)})
-				continue
-			}
-			d := Descriptor{ID: m.ID, Version: m.Version, Summary: m.Summary, Provides: m.Provides, Requires: m.Requires,
-				Source: SourceExternal, Manifest: m.Path}
-			descs = append(descs, d)
-			byID[m.ID] = &descs[len(descs)-1]
-			a.manifests[m.ID] = m
-		}
-		byID = map[string]*Descriptor{} // descs may have moved
-		for i := range descs {
-			byID[descs[i].ID] = &descs[i]
-		}
-	}
-	sortDescriptors(descs)
-
-	// Agent aliases take part in resolution: they require their transport.
-	type node struct {
-		id       string
-		requires []string
-	}
-	var nodes []node
-	for _, d := range descs {
-		nodes = append(nodes, node{d.ID, d.Requires})
-	}
-	var agents []AgentStatus
-	if opts.Story != nil {
-		for alias, ap := range opts.Story.AgentPlugins {
-			as := AgentStatus{Alias: alias, Transport: ap.Plugin, Plugin: TransportID(ap.Plugin), Lifecycle: agentLifecycle(ap), Injected: ap.Injected}
-			agents = append(agents, as)
-			req := []string{as.Plugin}
-			if as.Plugin == "" {
-				req = []string{"transport:" + ap.Plugin}
-			}
-			nodes = append(nodes, node{alias, req})
-		}
-		sort.Slice(agents, func(i, j int) bool { return agents[i].Alias < agents[j].Alias })
-	}
+	descs, byID := a.descriptors()
+	agents, nodes := storyAgents(opts, descs)
 	known := map[string]bool{}
 	for _, n := range nodes {
 		known[n.id] = true
 	}
+	reason := a.profileReasons(known, byID)
+	a.BuildOrder = a.buildOrder(nodes, agents, known, reason)
+	for _, d := range descs {
+		a.Plugins = append(a.Plugins, PluginStatus{Descriptor: d, Enabled: reason[d.ID] == "", Reason: reason[d.ID]})
+	}
+	for i := range agents {
+		agents[i].Reason = reason[agents[i].Alias]
+		agents[i].Enabled = agents[i].Reason == ""
+	}
+	a.Agents = agents
+	a.registerHooks()
+	return a, nil
+}
 
+// node is one vertex of the build graph: a plugin or an agent alias.
+type node struct {
+	id       string
+	requires []string
+}
+
+// loadProfile finds (or takes) the operator profile and the plugins
+// directory beside it.
+func (a *Assembly) loadProfile(opts Options) error {
+	dir := opts.StoryDir
+	if dir == "" {
+		dir = "."
+	}
+	a.ProfilePath = opts.ProfilePath
+	if a.ProfilePath == "" {
+		a.ProfilePath = FindProfile(dir)
+	}
+	if a.ProfilePath == "" {
+		a.Profile = &Profile{}
+		if kd := findDir(dir, ProfileDir); kd != "" {
+			a.PluginsDir = filepath.Join(kd, "plugins")
+		}
+		return nil
+	}
+	p, err := LoadProfile(a.ProfilePath)
+	if err != nil {
+		return err
+	}
+	a.Profile, a.ProfileFound = p, true
+	a.PluginsDir = filepath.Join(filepath.Dir(a.ProfilePath), "plugins")
+	return nil
+}
+
+// descriptors returns the built-in descriptors plus the external ones
+// discovered under PluginsDir (a clashing id is skipped with a warning),
+// sorted, and an index by id.
+func (a *Assembly) descriptors() ([]Descriptor, map[string]*Descriptor) {
+	descs := Builtins()
+	if a.PluginsDir != "" {
+		descs = a.addExternal(descs)
+	}
+	sortDescriptors(descs)
+	return descs, indexDescriptors(descs)
+}
+
+func indexDescriptors(descs []Descriptor) map[string]*Descriptor {
+	byID := make(map[string]*Descriptor, len(descs))
+	for i := range descs {
+		byID[descs[i].ID] = &descs[i]
+	}
+	return byID
+}
+
+// addExternal appends the manifests found under PluginsDir whose id is
+// free and records them in a.manifests.
+func (a *Assembly) addExternal(descs []Descriptor) []Descriptor {
+	ms, warns := discoverManifests(a.PluginsDir)
+	a.Warnings = append(a.Warnings, warns...)
+	owner := map[string]string{} // id -> "" (built-in) or manifest path
+	for _, d := range descs {
+		owner[d.ID] = ""
+	}
+	for _, m := range ms {
+		if prev, dup := owner[m.ID]; dup {
+			what := "a built-in plugin"
+			if prev != "" {
+				what = "the external plugin in " + prev
+			}
+			a.Warnings = append(a.Warnings, Warning{File: m.Path, Message: fmt.Sprintf("external plugin skipped: id %q is already used by %s; give it another id", m.ID, what)})
+			continue
+		}
+		descs = append(descs, Descriptor{ID: m.ID, Version: m.Version, Summary: m.Summary, Provides: m.Provides, Requires: m.Requires,
+			Source: SourceExternal, Manifest: m.Path})
+		owner[m.ID] = m.Path
+		a.manifests[m.ID] = m
+	}
+	return descs
+}
+
+// storyAgents returns the story's agent aliases (sorted) and the build
+// graph's nodes: every descriptor, then every alias requiring its
+// transport.
+func storyAgents(opts Options, descs []Descriptor) ([]AgentStatus, []node) {
+	nodes := make([]node, 0, len(descs))
+	for _, d := range descs {
+		nodes = append(nodes, node{d.ID, d.Requires})
+	}
+	if opts.Story == nil {
+		return nil, nodes
+	}
+	var agents []AgentStatus
+	for alias, ap := range opts.Story.AgentPlugins {
+		as := AgentStatus{Alias: alias, Transport: ap.Plugin, Plugin: transportID(ap.Plugin), Lifecycle: agentLifecycle(ap), Injected: ap.Injected}
+		agents = append(agents, as)
+		req := []string{as.Plugin}
+		if as.Plugin == "" {
+			req = []string{"transport:" + ap.Plugin}
+		}
+		nodes = append(nodes, node{alias, req})
+	}
+	sort.Slice(agents, func(i, j int) bool { return agents[i].Alias < agents[j].Alias })
+	return agents, nodes
+}
+
+// profileReasons applies the profile's disable: list (unknown and kernel
+// ids are warnings) and warns about config: blocks nothing reads. It
+// returns the disable reason by id.
+func (a *Assembly) profileReasons(known map[string]bool, byID map[string]*Descriptor) map[string]string {
 	reason := map[string]string{}
-	where := func(r Ref) string {
-		return fmt.Sprintf("%s:%d:%d", a.ProfilePath, r.Line, r.Col)
+	warn := func(r Ref, msg string) {
+		a.Warnings = append(a.Warnings, Warning{File: a.ProfilePath, Line: r.Line, Col: r.Col, Message: msg})
 	}
 	for _, r := range a.Profile.Disable {
-		if !known[r.ID] {
-			a.Warnings = append(a.Warnings, Warning{File: a.ProfilePath, Line: r.Line, Col: r.Col,
-				Message: fmt.Sprintf("disable: unknown plugin id %q (ignored); known ids: %s", r.ID, strings.Join(sortedKnown(known), ", "))})
-			continue
+		switch d := byID[r.ID]; {
+		case !known[r.ID]:
+			warn(r, fmt.Sprintf("disable: unknown plugin id %q (ignored); known ids: %s", r.ID, strings.Join(sortedKnown(known), ", ")))
+		case d != nil && d.Kernel:
+			warn(r, fmt.Sprintf("disable: %s is part of the kernel and cannot be disabled (ignored)", r.ID))
+		default:
+			reason[r.ID] = fmt.Sprintf("disabled by the profile (%s:%d:%d)", a.ProfilePath, r.Line, r.Col)
 		}
-		if d := byID[r.ID]; d != nil && d.Kernel {
-			a.Warnings = append(a.Warnings, Warning{File: a.ProfilePath, Line: r.Line, Col: r.Col,
-				Message: fmt.Sprintf("disable: %s is part of the kernel and cannot be disabled (ignored)", r.ID)})
-			continue
-		}
-		reason[r.ID] = "disabled by the profile (" + where(r) + ")"
 	}
 	for _, r := range a.Profile.Configured {
-		if r.ID != IDRedact && r.ID != IDBudget {
-			msg := fmt.Sprintf("config: plugin %q takes no configuration here (ignored); configurable: budget, redact", r.ID)
-			if !known[r.ID] {
-				msg = fmt.Sprintf("config: unknown plugin id %q (ignored); configurable: budget, redact", r.ID)
-			}
-			a.Warnings = append(a.Warnings, Warning{File: a.ProfilePath, Line: r.Line, Col: r.Col, Message: msg})
+		if r.ID == IDRedact || r.ID == IDBudget {
+			continue
+		}
+		if known[r.ID] {
+			warn(r, fmt.Sprintf("config: plugin %q takes no configuration here (ignored); configurable: budget, redact", r.ID))
+		} else {
+			warn(r, fmt.Sprintf("config: unknown plugin id %q (ignored); configurable: budget, redact", r.ID))
 		}
 	}
+	return reason
+}
 
-	// Build order: Kahn's algorithm, ties broken by id.
+// buildOrder orders the nodes by Kahn's algorithm (ties broken by id),
+// disabling in reason each node that requires an unknown or disabled id
+// and every node of a requires cycle. It returns the order of the plugins
+// (agent aliases left out).
+func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[string]bool, reason map[string]string) []string {
 	reqs := map[string][]string{}
 	indeg := map[string]int{}
 	users := map[string][]string{}
@@ -218,20 +280,7 @@ func Assemble(opts Options) (*Assembly, error) {
 		id := ready[0]
 		ready = ready[1:]
 		order = append(order, id)
-		if _, off := reason[id]; !off {
-			for _, q := range reqs[id] {
-				switch {
-				case !known[q]:
-					reason[id] = fmt.Sprintf("requires %s, which is not a known plugin", q)
-					a.Warnings = append(a.Warnings, Warning{Message: fmt.Sprintf("%s requires %q, which is not a known plugin; it is disabled", id, q)})
-				case reason[q] != "":
-					reason[id] = fmt.Sprintf("requires %s, which is disabled", q)
-				}
-				if reason[id] != "" {
-					break
-				}
-			}
-		}
+		a.inheritDisable(id, reqs[id], known, reason)
 		for _, u := range users[id] {
 			indeg[u]--
 			if indeg[u] == 0 {
@@ -253,23 +302,39 @@ func Assemble(opts Options) (*Assembly, error) {
 	for _, ag := range agents {
 		isAlias[ag.Alias] = true
 	}
+	var plugins []string
 	for _, id := range order {
 		if !isAlias[id] {
-			a.BuildOrder = append(a.BuildOrder, id)
+			plugins = append(plugins, id)
 		}
 	}
-	for _, d := range descs {
-		a.Plugins = append(a.Plugins, PluginStatus{Descriptor: d, Enabled: reason[d.ID] == "", Reason: reason[d.ID]})
-	}
-	for i := range agents {
-		agents[i].Reason = reason[agents[i].Alias]
-		agents[i].Enabled = agents[i].Reason == ""
-	}
-	a.Agents = agents
+	return plugins
+}
 
-	// Hook registrations in chain order: budget first (cheapest halt),
-	// external plugins in directory order, redact last so that what reaches
-	// the model is masked whatever an earlier hook wrote.
+// inheritDisable disables id (once) when its first failing requirement is
+// unknown (a warning) or disabled.
+func (a *Assembly) inheritDisable(id string, requires []string, known map[string]bool, reason map[string]string) {
+	if _, off := reason[id]; off {
+		return
+	}
+	for _, q := range requires {
+		switch {
+		case !known[q]:
+			reason[id] = fmt.Sprintf("requires %s, which is not a known plugin", q)
+			a.Warnings = append(a.Warnings, Warning{Message: fmt.Sprintf("%s requires %q, which is not a known plugin; it is disabled", id, q)})
+			return
+		case reason[q] != "":
+			reason[id] = fmt.Sprintf("requires %s, which is disabled", q)
+			return
+		}
+	}
+}
+
+// registerHooks records the hook registrations in chain order: the
+// host.run gate when host.run is disabled, budget first (cheapest halt),
+// external plugins in directory order, redact last so that what reaches
+// the model is masked whatever an earlier hook wrote.
+func (a *Assembly) registerHooks() {
 	add := func(p Point, id, onErr string) {
 		a.Hooks = append(a.Hooks, HookStatus{Order: len(a.Hooks) + 1, Point: p, Plugin: id, OnError: onErr})
 	}
@@ -280,10 +345,7 @@ func Assemble(opts Options) (*Assembly, error) {
 		add(PointPreDispatch, IDBudget, OnErrorContinue)
 		add(PointPostReturn, IDBudget, OnErrorContinue)
 	}
-	var ext []*Manifest
-	for _, m := range a.manifests {
-		ext = append(ext, m)
-	}
+	ext := slices.Collect(maps.Values(a.manifests))
 	sort.Slice(ext, func(i, j int) bool { return ext[i].Path < ext[j].Path })
 	for _, m := range ext {
 		if !a.Enabled(m.ID) {
@@ -296,7 +358,6 @@ func Assemble(opts Options) (*Assembly, error) {
 	if a.Enabled(IDRedact) {
 		add(PointPreDispatch, IDRedact, OnErrorVeto)
 	}
-	return a, nil
 }
 
 // Enabled reports whether the plugin id is enabled (unknown ids are not).
@@ -323,7 +384,7 @@ func (a *Assembly) Agent(alias string) (AgentStatus, bool) {
 }
 
 // TransportEnabled reports whether agent_plugins plugin type t may be used.
-func (a *Assembly) TransportEnabled(t string) bool { return a.Enabled(TransportID(t)) }
+func (a *Assembly) TransportEnabled(t string) bool { return a.Enabled(transportID(t)) }
 
 func sortDescriptors(ds []Descriptor) {
 	sort.SliceStable(ds, func(i, j int) bool { return ds[i].ID < ds[j].ID })

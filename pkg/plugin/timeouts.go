@@ -7,9 +7,9 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// DefaultCallTimeout is the hard timeout of an agent call when neither the
+// defaultCallTimeout is the hard timeout of an agent call when neither the
 // invoke's timeout: nor --call-timeout sets one (agent.DefaultTimeout).
-const DefaultCallTimeout = 10 * time.Minute
+const defaultCallTimeout = 10 * time.Minute
 
 // CallTimeout is one host.agent.* invoke that sets its own timeout:.
 type CallTimeout struct {
@@ -19,13 +19,13 @@ type CallTimeout struct {
 }
 
 // AnnotateTimeouts fills each agent's effective timeout into r: def (the
-// run's --call-timeout; 0 = DefaultCallTimeout) and the invokes of st that
+// run's --call-timeout; 0 = defaultCallTimeout) and the invokes of st that
 // set their own. The soft deadline a plugin is sent is the earlier of that
 // timeout and the run's own end (--timeout).
 func AnnotateTimeouts(r *Report, st *story.Story, def time.Duration) {
 	label := def.String() + " (--call-timeout)"
 	if def <= 0 {
-		label = DefaultCallTimeout.String() + " (default)"
+		label = defaultCallTimeout.String() + " (default)"
 	}
 	per := map[string][]CallTimeout{}
 	if st != nil {

@@ -1,4 +1,10 @@
-// Package schema owns JSON Schema for stories: compiling the schema files a
+// Package schema owns JSON Schema for stories ([Compiler], [Schema]):
+// compiling the files under a story's schemas/, validating submissions
+// ([ValidationError]) and the llama.cpp grammar-subset check
+// ([GrammarViolation]). It must not read outside the story's schemas/
+// directory ([ErrOutsideRoot]).
+//
+// In full, it owns JSON Schema for stories: compiling the schema files a
 // story keeps under its schemas/ directory, validating agent submissions
 // against them, and the llama.cpp grammar-subset check applied to decide
 // schemas of grammar: true local_llm plugins.

@@ -2,8 +2,9 @@ package schema
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -133,7 +134,7 @@ func walkSchema(node any, ptr string, base *url.URL, file string, ids map[string
 		if !ok {
 			continue
 		}
-		for _, name := range sortedKeys(m) {
+		for _, name := range slices.Sorted(maps.Keys(m)) {
 			walkSchema(m[name], ptr+"/"+escapePointer(kw)+"/"+escapePointer(name), base, file, ids, sites)
 		}
 	}
@@ -148,15 +149,6 @@ func stripFragment(s string) string {
 		return s[:i]
 	}
 	return s
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // escapePointer escapes one JSON pointer token (RFC 6901).

@@ -1,4 +1,10 @@
-// Package sidecar supervises one llama-server process: it picks a free
+// Package sidecar owns supervising one llama-server process ([Sidecar]): a
+// free loopback port, the /health gate, restart after a crash and stop on
+// every path, with kitsoki's process policy from internal/proc. It must not
+// download anything (pkg/fetch does) nor speak the chat or embeddings API
+// (pkg/agent does).
+//
+// In full, it supervises one llama-server process: it picks a free
 // loopback port, spawns the server with the release directory first on
 // LD_LIBRARY_PATH, gates on GET /health (503 while the model loads, 200
 // ready), keeps the last 8 KiB of the server's output for error messages,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"kitsoki/internal/proc"
 	"log/slog"
 	"net"
 	"net/http"
@@ -62,7 +63,7 @@ type process struct {
 	cmd    *exec.Cmd
 	port   int
 	url    string
-	out    *tail
+	out    *proc.Tail
 	exited chan struct{}
 	err    error // set before exited is closed
 }
@@ -179,12 +180,12 @@ func (s *Sidecar) spawnLocked(ctx context.Context) error {
 			return err
 		}
 	}
-	out := &tail{}
+	out := proc.NewTail(tailSize)
 	cmd := exec.Command(s.cfg.Bin, Args(s.cfg, port)...)
 	cmd.Env = Env(s.cfg, os.Environ())
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = 2 * time.Second
-	setProcessGroup(cmd)
+	proc.Prepare(cmd) // own process group; on Linux, dies with kitsoki
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start llama-server %s: %w (check server_bin, or run kitsoki fetch-llama-server)", s.cfg.Bin, err)
 	}
@@ -264,16 +265,16 @@ func lastOutput(p *process) string {
 func (s *Sidecar) stopProcess(p *process) error {
 	pid := p.cmd.Process.Pid
 	if !p.dead() {
-		_ = terminate(pid)
+		_ = proc.Terminate(p.cmd.Process)
 		select {
 		case <-p.exited:
 		case <-time.After(s.cfg.StopGrace):
 			s.logf(slog.LevelWarn, "llama-server ignored SIGTERM; killing it", "pid", pid, "grace", s.cfg.StopGrace)
-			_ = kill(pid)
+			_ = proc.Kill(p.cmd.Process)
 			<-p.exited
 		}
 	}
-	_ = kill(pid) // anything left in its process group
+	_ = proc.Kill(p.cmd.Process) // anything left in its process group
 	return nil
 }
 
@@ -328,7 +329,7 @@ func (s *Sidecar) Ensure(ctx context.Context) error {
 	}
 	if s.proc != nil {
 		s.logf(slog.LevelWarn, "llama-server exited; restarting", "pid", s.proc.cmd.Process.Pid, "exit", fmt.Sprint(s.proc.err), "output", s.proc.out.String())
-		_ = kill(s.proc.cmd.Process.Pid)
+		_ = proc.Kill(s.proc.cmd.Process)
 	}
 	s.restarts++
 	if err := s.spawnLocked(ctx); err != nil {

@@ -1,12 +1,14 @@
 package story
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
 	"fmt"
+
 	"go.yaml.in/yaml/v3"
-	"sort"
 )
 
 // checker runs the rules over one loaded story.
@@ -147,7 +149,7 @@ func (c *checker) walkEffects(fn func(e *Effect, site effSite)) {
 		}
 	}
 	visitStates(c.st.AllStates(), false)
-	for _, n := range sortedKeys(c.st.PhaseTemplates) {
+	for _, n := range slices.Sorted(maps.Keys(c.st.PhaseTemplates)) {
 		visitStates(flatten(c.st.PhaseTemplates[n].States), true)
 	}
 	if c.st.Phases != nil {
@@ -155,7 +157,7 @@ func (c *checker) walkEffects(fn func(e *Effect, site effSite)) {
 			visit(c.st.Phases.Graph[id].OnEnter, effSite{Template: true}, fmt.Sprintf("phases.graph[%q] ", id), "on_enter")
 		}
 	}
-	for _, n := range sortedKeys(c.st.Proposals) {
+	for _, n := range slices.Sorted(maps.Keys(c.st.Proposals)) {
 		if ex := c.st.Proposals[n].Execute; ex != nil {
 			visit(ex.OnComplete, effSite{OnComplete: true}, fmt.Sprintf("proposal %q execute ", n), "on_complete")
 		}
@@ -183,15 +185,6 @@ func flatten(states []*State) []*State {
 		}
 	}
 	walk(states)
-	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
 

@@ -2,6 +2,8 @@ package story
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"kitsoki/pkg/story/expr"
@@ -68,7 +70,7 @@ func (c *checker) compileValue(v any) (string, error) {
 			}
 		}
 	case map[string]any:
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			if p, err := c.compileValue(x[k]); err != nil {
 				return "." + k + p, err
 			}

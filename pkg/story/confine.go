@@ -1,8 +1,10 @@
 package story
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -41,7 +43,7 @@ func (st *Story) PromptRoots() []string {
 				add(d)
 			}
 		}
-		for _, name := range sortedKeys(s.Imports) {
+		for _, name := range slices.Sorted(maps.Keys(s.Imports)) {
 			if im := s.Imports[name]; im != nil {
 				walk(im.Child)
 			}

@@ -1,4 +1,10 @@
-// Package story owns the kitsoki story format: the typed model of an
+// Package story owns the kitsoki story format: the typed model of an app.yaml
+// ([Story], [StoryFile]) with its include: files and imports: children, the
+// loader that keeps every node's position, and the static checks ([Rule])
+// kitsoki validate reports. It must not run a story, fold imports or expand
+// phases (pkg/engine, pkg/fold, pkg/phases do).
+//
+// In full, it owns the kitsoki story format: the typed model of an
 // app.yaml (with its include: files and imports: children), the loader that
 // builds it from YAML nodes so every node keeps its file, line and column,
 // ${VAR} interpolation for agent_plugins/providers, target resolution, and

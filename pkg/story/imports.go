@@ -83,9 +83,9 @@ func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, str
 			return "", "", false
 		}
 		if repo, ok := l.opts.lookup("KITSOKI_REPO"); ok && repo != "" {
-			path = filepath.Join(repo, "stories", name, "app.yaml")
-		} else if root := findKitsokiRoot(st.Dir); root != "" && fileExists(filepath.Join(root, "stories", name, "app.yaml")) {
-			path = filepath.Join(root, "stories", name, "app.yaml")
+			path = filepath.Join(repo, "stories", name, StoryFile)
+		} else if root := findKitsokiRoot(st.Dir); root != "" && fileExists(filepath.Join(root, "stories", name, StoryFile)) {
+			path = filepath.Join(root, "stories", name, StoryFile)
 		} else {
 			// Upstream falls back to the story library embedded in its binary,
 			// which this toolchain does not carry: the child cannot be checked.
@@ -98,14 +98,14 @@ func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, str
 		path = filepath.Join(st.Dir, src)
 	}
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, "app.yaml")
+		path = filepath.Join(path, StoryFile)
 	}
 	abs, _ := filepath.Abs(path)
 	display := path
 	if !filepath.IsAbs(src) && !strings.HasPrefix(src, "@") {
 		display = filepath.Join(filepath.Dir(st.File), src)
 		if !strings.HasSuffix(display, ".yaml") && !strings.HasSuffix(display, ".yml") {
-			display = filepath.Join(display, "app.yaml")
+			display = filepath.Join(display, StoryFile)
 		}
 	}
 	return filepath.Clean(abs), display, true

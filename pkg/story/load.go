@@ -33,6 +33,10 @@ type Options struct {
 	Overlay map[string][]byte
 }
 
+// StoryFile is the manifest name of a story directory: the file [Load]
+// reads when it is given a directory, and the one an import names.
+const StoryFile = "app.yaml"
+
 func (o Options) lookup(name string) (string, bool) {
 	if o.LookupEnv != nil {
 		return o.LookupEnv(name)
@@ -54,7 +58,7 @@ func Load(path string, opts Options) (st *Story, ds []diag.Diagnostic) {
 	}()
 	manifest := path
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		manifest = filepath.Join(path, "app.yaml")
+		manifest = filepath.Join(path, StoryFile)
 	}
 	abs, _ := filepath.Abs(manifest)
 	data, err := l.readFile(abs)

@@ -80,21 +80,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		case "states":
 			s.Children = p.parseStates(v, s, w)
 		case "on":
-			p.mapping(v, w, nil, func(intent string, ik, iv *yaml.Node) {
-				s.OnOrder = append(s.OnOrder, intent)
-				s.OnPos[intent] = p.pos(ik)
-				var arms []*Transition
-				d := deref(iv)
-				if d != nil && d.Kind == yaml.MappingNode {
-					// A single arm written as a mapping.
-					arms = append(arms, p.parseTransition(iv, w+"."+intent))
-				} else {
-					p.seq(iv, w+"."+intent, func(i int, it *yaml.Node) {
-						arms = append(arms, p.parseTransition(it, fmt.Sprintf("%s.%s[%d]", w, intent, i)))
-					})
-				}
-				s.On[intent] = arms
-			})
+			p.parseOn(s, v, w)
 		case "on_enter":
 			s.OnEnter = p.parseEffects(v, w)
 		case "on_exit":
@@ -107,51 +93,17 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		case "default_intent":
 			s.DefaultIntent = p.str(v, w)
 		case "relevant_world":
-			if d := deref(v); d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
-				s.RelevantWorld = append(s.RelevantWorld, NamePos{d.Value, p.pos(d)})
-			} else {
-				p.seq(v, w, func(i int, it *yaml.Node) {
-					s.RelevantWorld = append(s.RelevantWorld, NamePos{p.str(it, fmt.Sprintf("%s[%d]", w, i)), p.pos(it)})
-				})
-			}
+			s.RelevantWorld = p.parseRelevantWorld(v, w)
 		case "relevant_slots":
 			s.RelevantSlots = p.strList(v, w)
 		case "footer":
 			s.Footer = p.str(v, w)
 		case "timeout":
-			t := &Timeout{Pos: p.pos(kk)}
-			p.mapping(v, "state "+quote(s.Path)+" timeout", timeoutKeys, func(tk string, _, tv *yaml.Node) {
-				if tk == "after" {
-					t.After = p.str(tv, w+".after")
-				} else {
-					t.Target = p.str(tv, w+".target")
-					t.TargetPos = p.pos(tv)
-				}
-			})
-			s.Timeout = t
+			s.Timeout = p.parseTimeout(s, kk, v, w)
 		case "agent_off_ramp":
 			s.AgentOffRamp = p.parseOffRamp(v, w)
 		case "contextual_routing":
-			cr := &ContextualRouting{Pos: p.pos(kk)}
-			p.mapping(v, w, ctxRouteKeys, func(ck string, _, cv *yaml.Node) {
-				switch ck {
-				case "enabled":
-					cr.Enabled = p.boolean(cv, w+".enabled")
-				case "help_chat":
-					cr.HelpChat = p.raw(cv)
-				case "room_chat":
-					cr.RoomChat = p.raw(cv)
-				case "meta_chat":
-					cr.MetaChat = p.raw(cv)
-				case "pending_plan_path":
-					cr.PendingPlanPath = p.str(cv, w+".pending_plan_path")
-				case "plan_accept_intent":
-					cr.PlanAcceptIntent = p.str(cv, w+".plan_accept_intent")
-				case "plan_refine_intent":
-					cr.PlanRefineIntent = p.str(cv, w+".plan_refine_intent")
-				}
-			})
-			s.ContextualRouting = cr
+			s.ContextualRouting = p.parseContextualRouting(kk, v, w)
 		case "transcript":
 			s.Transcript = p.str(v, w)
 		case "theme":
@@ -161,6 +113,76 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		}
 	})
 	return s
+}
+
+// parseOn reads a state's on: block: per intent, one arm written as a
+// mapping or a list of arms.
+func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
+	p.mapping(v, w, nil, func(intent string, ik, iv *yaml.Node) {
+		s.OnOrder = append(s.OnOrder, intent)
+		s.OnPos[intent] = p.pos(ik)
+		var arms []*Transition
+		d := deref(iv)
+		if d != nil && d.Kind == yaml.MappingNode {
+			// A single arm written as a mapping.
+			arms = append(arms, p.parseTransition(iv, w+"."+intent))
+		} else {
+			p.seq(iv, w+"."+intent, func(i int, it *yaml.Node) {
+				arms = append(arms, p.parseTransition(it, fmt.Sprintf("%s.%s[%d]", w, intent, i)))
+			})
+		}
+		s.On[intent] = arms
+	})
+}
+
+// parseRelevantWorld reads relevant_world: one name or a list of names.
+func (p *fileParser) parseRelevantWorld(v *yaml.Node, w string) []NamePos {
+	if d := deref(v); d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
+		return []NamePos{{d.Value, p.pos(d)}}
+	}
+	var out []NamePos
+	p.seq(v, w, func(i int, it *yaml.Node) {
+		out = append(out, NamePos{p.str(it, fmt.Sprintf("%s[%d]", w, i)), p.pos(it)})
+	})
+	return out
+}
+
+// parseTimeout reads a state's timeout: block.
+func (p *fileParser) parseTimeout(s *State, kk, v *yaml.Node, w string) *Timeout {
+	t := &Timeout{Pos: p.pos(kk)}
+	p.mapping(v, "state "+quote(s.Path)+" timeout", timeoutKeys, func(tk string, _, tv *yaml.Node) {
+		if tk == "after" {
+			t.After = p.str(tv, w+".after")
+		} else {
+			t.Target = p.str(tv, w+".target")
+			t.TargetPos = p.pos(tv)
+		}
+	})
+	return t
+}
+
+// parseContextualRouting reads a state's contextual_routing: block.
+func (p *fileParser) parseContextualRouting(kk, v *yaml.Node, w string) *ContextualRouting {
+	cr := &ContextualRouting{Pos: p.pos(kk)}
+	p.mapping(v, w, ctxRouteKeys, func(ck string, _, cv *yaml.Node) {
+		switch ck {
+		case "enabled":
+			cr.Enabled = p.boolean(cv, w+".enabled")
+		case "help_chat":
+			cr.HelpChat = p.raw(cv)
+		case "room_chat":
+			cr.RoomChat = p.raw(cv)
+		case "meta_chat":
+			cr.MetaChat = p.raw(cv)
+		case "pending_plan_path":
+			cr.PendingPlanPath = p.str(cv, w+".pending_plan_path")
+		case "plan_accept_intent":
+			cr.PlanAcceptIntent = p.str(cv, w+".plan_accept_intent")
+		case "plan_refine_intent":
+			cr.PlanRefineIntent = p.str(cv, w+".plan_refine_intent")
+		}
+	})
+	return cr
 }
 
 func (p *fileParser) parseOffRamp(v *yaml.Node, where string) *OffRamp {

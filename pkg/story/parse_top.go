@@ -88,26 +88,7 @@ func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
 		fd.present[key] = p.pos(k)
 		switch key {
 		case "app":
-			st.App.Pos = p.pos(k)
-			p.mapping(v, "app", appKeys, func(key string, _, v *yaml.Node) {
-				s := p.str(v, "app."+key)
-				switch key {
-				case "id":
-					st.App.ID = s
-				case "version":
-					st.App.Version = s
-				case "title":
-					st.App.Title = s
-				case "author":
-					st.App.Author = s
-				case "license":
-					st.App.License = s
-				case "context":
-					st.App.Context = s
-				case "context_path":
-					st.App.ContextPath = s
-				}
-			})
+			p.parseApp(st, k, v)
 		case "root":
 			fd.rootNode = v
 			st.RootPos = p.pos(v)
@@ -143,21 +124,7 @@ func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
 				st.Providers[name] = p.parseProviderShape(name, k, v)
 			})
 		case "off_path":
-			st.OffPath = &OffPath{Pos: p.pos(k)}
-			p.mapping(v, "off_path", offPathKeys, func(key string, _, v *yaml.Node) {
-				switch key {
-				case "trigger":
-					st.OffPath.Trigger = p.str(v, "off_path.trigger")
-				case "banner":
-					st.OffPath.Banner = p.str(v, "off_path.banner")
-				case "return":
-					st.OffPath.Return = p.raw(v)
-				case "persona":
-					st.OffPath.Persona = p.str(v, "off_path.persona")
-				case "agent":
-					st.OffPath.Agent = p.str(v, "off_path.agent")
-				}
-			})
+			st.OffPath = p.parseOffPath(k, v)
 		case "proposals":
 			p.mapping(v, "proposals", nil, func(name string, k, v *yaml.Node) {
 				st.Proposals[name] = p.parseProposal(name, k, v)
@@ -173,19 +140,7 @@ func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
 				st.MetaModes[name] = p.parseMetaMode(name, k, v)
 			})
 		case "decider":
-			st.Decider = &Decider{Pos: p.pos(k)}
-			p.mapping(v, "decider", deciderKeys, func(key string, _, v *yaml.Node) {
-				switch key {
-				case "agent":
-					st.Decider.Agent = p.str(v, "decider.agent")
-				case "schema":
-					st.Decider.Schema = p.str(v, "decider.schema")
-				case "prompt":
-					st.Decider.Prompt = p.str(v, "decider.prompt")
-				case "threshold":
-					st.Decider.Threshold = p.float(v, "decider.threshold")
-				}
-			})
+			st.Decider = p.parseDecider(k, v)
 		case "routing":
 			st.Routing = p.parseRouting(k, v)
 		case "imports":
@@ -195,16 +150,7 @@ func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
 			})
 		case "exits":
 			p.mapping(v, "exits", nil, func(name string, k, v *yaml.Node) {
-				e := &Exit{Name: name, Pos: p.pos(k)}
-				p.mapping(v, "exits."+name, exitKeys, func(key string, _, v *yaml.Node) {
-					switch key {
-					case "description":
-						e.Description = p.str(v, "exits."+name+".description")
-					case "requires":
-						e.Requires = p.strList(v, "exits."+name+".requires")
-					}
-				})
-				st.Exits[name] = e
+				st.Exits[name] = p.parseExit(name, k, v)
 			})
 		case "exports":
 			st.Exports = &Exports{Pos: p.pos(k)}
@@ -216,17 +162,99 @@ func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
 				st.HostInterfaces[name] = p.parseInterface(name, k, v)
 			})
 		case "prompts":
-			st.Prompts = &PromptsConfig{Pos: p.pos(k)}
-			p.mapping(v, "prompts", promptsKeys, func(key string, _, v *yaml.Node) {
-				if key == "shared" {
-					st.Prompts.Shared = p.strList(v, "prompts.shared")
-				} else {
-					st.Prompts.Overlay = p.str(v, "prompts.overlay")
-				}
-			})
+			st.Prompts = p.parsePrompts(k, v)
 		}
 	})
 	return fd
+}
+
+// parseApp reads the app: block.
+func (p *fileParser) parseApp(st *Story, k, v *yaml.Node) {
+	st.App.Pos = p.pos(k)
+	p.mapping(v, "app", appKeys, func(key string, _, v *yaml.Node) {
+		s := p.str(v, "app."+key)
+		switch key {
+		case "id":
+			st.App.ID = s
+		case "version":
+			st.App.Version = s
+		case "title":
+			st.App.Title = s
+		case "author":
+			st.App.Author = s
+		case "license":
+			st.App.License = s
+		case "context":
+			st.App.Context = s
+		case "context_path":
+			st.App.ContextPath = s
+		}
+	})
+}
+
+// parseOffPath reads the off_path: block.
+func (p *fileParser) parseOffPath(k, v *yaml.Node) *OffPath {
+	op := &OffPath{Pos: p.pos(k)}
+	p.mapping(v, "off_path", offPathKeys, func(key string, _, v *yaml.Node) {
+		switch key {
+		case "trigger":
+			op.Trigger = p.str(v, "off_path.trigger")
+		case "banner":
+			op.Banner = p.str(v, "off_path.banner")
+		case "return":
+			op.Return = p.raw(v)
+		case "persona":
+			op.Persona = p.str(v, "off_path.persona")
+		case "agent":
+			op.Agent = p.str(v, "off_path.agent")
+		}
+	})
+	return op
+}
+
+// parseDecider reads the decider: block.
+func (p *fileParser) parseDecider(k, v *yaml.Node) *Decider {
+	d := &Decider{Pos: p.pos(k)}
+	p.mapping(v, "decider", deciderKeys, func(key string, _, v *yaml.Node) {
+		switch key {
+		case "agent":
+			d.Agent = p.str(v, "decider.agent")
+		case "schema":
+			d.Schema = p.str(v, "decider.schema")
+		case "prompt":
+			d.Prompt = p.str(v, "decider.prompt")
+		case "threshold":
+			d.Threshold = p.float(v, "decider.threshold")
+		}
+	})
+	return d
+}
+
+// parseExit reads one exits.<name> entry.
+func (p *fileParser) parseExit(name string, k, v *yaml.Node) *Exit {
+	e := &Exit{Name: name, Pos: p.pos(k)}
+	p.mapping(v, "exits."+name, exitKeys, func(key string, _, v *yaml.Node) {
+		switch key {
+		case "description":
+			e.Description = p.str(v, "exits."+name+".description")
+		case "requires":
+			e.Requires = p.strList(v, "exits."+name+".requires")
+		}
+	})
+	return e
+}
+
+// parsePrompts reads the prompts: block.
+func (p *fileParser) parsePrompts(k, v *yaml.Node) *PromptsConfig {
+	pc := &PromptsConfig{Pos: p.pos(k)}
+	p.mapping(v, "prompts", promptsKeys, func(key string, _, v *yaml.Node) {
+		if key == "shared" {
+			pc.Shared = p.strList(v, "prompts.shared")
+		} else {
+			pc.Overlay = p.str(v, "prompts.overlay")
+		}
+	})
+	return pc
 }
 
 func (p *fileParser) parseWorldVar(name string, k, v *yaml.Node) *WorldVar {

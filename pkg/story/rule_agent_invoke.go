@@ -2,6 +2,8 @@ package story
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -20,95 +22,148 @@ func checkAgentInvokes(c *checker) {
 	personaVerbs := map[string][]string{}
 	c.eachEffect(func(e *Effect, site effSite) {
 		verb := agentVerb(e.Invoke)
-		persona := withString(e, "agent")
 		if e.Invoke != "" && !isTemplated(e.Invoke) && verb == "" {
-			if _, ok := e.With["agent"]; ok {
-				c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s: with.agent is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc, e.Invoke)
-			}
-			if _, ok := e.With["provider"]; ok {
-				c.rep.errf(e.withPos("provider"), ruleAgentInvoke, "%s: with.provider is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc, e.Invoke)
-			}
-			if e.Agent != "" {
-				c.rep.warnf(e.keyPos("agent"), ruleAgentInvoke, "%s: agent: %q selects an agent transport and only applies to host.agent.* invokes (got invoke %q)", site.Loc, e.Agent, e.Invoke)
-			}
+			checkNonAgentWith(c, e, site)
 			return
 		}
 		if verb == "" {
 			return
 		}
-		switch {
-		case contains(agentVerbs, verb):
-		case contains(upstreamOnlyVerbs, verb):
-			c.rep.warnf(e.keyPos("invoke"), ruleAgentInvoke, "%s: host.agent.%s is an upstream handler that kitsoki run does not dispatch (supported verbs: %s)", site.Loc, verb, strings.Join(agentVerbs, ", "))
-		default:
-			msg := fmt.Sprintf("%s: unknown agent verb %q in invoke %q (supported: %s)", site.Loc, verb, e.Invoke, strings.Join(agentVerbs, ", "))
-			if s := suggest(verb, agentVerbs); s != "" {
-				msg += fmt.Sprintf("; did you mean `host.agent.%s`?", s)
-			}
-			c.rep.errf(e.keyPos("invoke"), ruleAgentInvoke, "%s", msg)
-		}
-		if e.Agent != "" && !isTemplated(e.Agent) && c.st.AgentPlugins[e.Agent] == nil && !c.st.pluginAliases[e.Agent] && c.st.pluginFor(e.Agent) == nil {
-			aliases := sortedKeys(c.st.AgentPlugins)
-			msg := fmt.Sprintf("%s: agent %q is not declared in agent_plugins (declared: %s); upstream would silently fall back to agent.claude", site.Loc, e.Agent, strings.Join(aliases, ", "))
-			if s := suggest(e.Agent, aliases); s != "" {
-				msg += fmt.Sprintf("; did you mean `%s`?", s)
-			}
-			c.rep.errf(e.keyPos("agent"), ruleAgentAlias, "%s", msg)
-		}
-		if _, has := e.With["agent"]; has && persona == "" {
-			c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s: with.agent must be a persona name string", site.Loc)
-		}
-		var pe *Persona
-		if persona != "" && !isTemplated(persona) {
-			pe = c.st.Agents[persona]
-			switch {
-			case pe == nil && (c.st.lifted("agent", persona) || c.st.importerHas("agent", persona)):
-				// a child's persona, lifted into the parent by the import fold
-			case pe == nil:
-				msg := fmt.Sprintf("%s: with.agent %q is not declared in agents", site.Loc, persona)
-				if s := suggest(persona, sortedKeys(c.st.Agents)); s != "" {
-					msg += fmt.Sprintf("; did you mean `%s`?", s)
-				}
-				c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s", msg)
-			default:
-				personaVerbs[persona] = append(personaVerbs[persona], verb)
-			}
+		checkAgentVerb(c, e, site, verb)
+		checkAgentAlias(c, e, site)
+		persona := withString(e, "agent")
+		pe := checkPersonaRef(c, e, site, persona)
+		if pe != nil {
+			personaVerbs[persona] = append(personaVerbs[persona], verb)
 		}
 		if prov := withString(e, "provider"); prov != "" && !isTemplated(prov) && c.st.Providers[prov] == nil {
-			c.rep.errf(e.withPos("provider"), ruleProvider, "provider reference %q at %s with.provider is undefined (known providers: %s)", prov, site.Loc, knownList(sortedKeys(c.st.Providers)))
+			c.rep.errf(e.withPos("provider"), ruleProvider, "provider reference %q at %s with.provider is undefined (known providers: %s)", prov, site.Loc, knownList(slices.Sorted(maps.Keys(c.st.Providers))))
 		}
 		if verb == "task" {
-			acc, _ := e.With["acceptance"].(map[string]any)
-			if sch, ok := acc["schema"]; !ok || sch == nil || sch == "" {
-				c.rep.errf(e.keyPos("invoke"), ruleAgentInvoke, "%s: host.agent.task requires acceptance.schema to be set in the with: block", site.Loc)
-			}
-			if pe != nil && pe.ExternalSideEffect != nil && !*pe.ExternalSideEffect {
-				for _, t := range pe.Tools {
-					if contains(networkTools, t) {
-						c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s: agent %q declares external_side_effect: false but has %q in tools — these declarations contradict each other; an agent with network tools implies external side effects (Mode C). Remove external_side_effect: false or remove the network tool.", site.Loc, persona, "host."+t)
-					}
-				}
-			}
+			checkTaskInvoke(c, e, site, persona, pe)
 		}
 		if pe != nil && (verb == "ask" || verb == "decide" || verb == "extract") {
-			for _, t := range pe.Tools {
-				if contains(mutationTools, t) {
-					c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s: agent %q declares mutation tool %q — not permitted for host.agent.%s (read-only verb); use host.agent.task for agentic work", site.Loc, persona, "host."+t, verb)
-				}
-			}
+			checkReadOnlyTools(c, e, site, persona, pe, verb)
 		}
 		if verb == "decide" || verb == "extract" {
-			if v, ok := e.With["validator"].(map[string]any); ok {
-				if cmd, ok := v["post_cmd"].(string); ok && cmd != "" && !isTemplated(cmd) {
-					if f := strings.Fields(cmd); len(f) > 0 && !contains(readOnlyArgv0, filepath0(f[0])) {
-						c.rep.warnf(e.keyPos("with"), ruleAgentInvoke, "%s: agent verb cross-check: decide/extract validator.post_cmd argv0 %q is not on the read-only allowlist; runtime sandbox enforces isolation", site.Loc, f[0])
-					}
-				}
-			}
+			checkValidatorArgv0(c, e, site)
 		}
 	})
-	// Bash without bash_profile on a persona used by ask/decide.
-	for _, name := range sortedKeys(personaVerbs) {
+	checkBashProfiles(c, personaVerbs)
+}
+
+// checkNonAgentWith: with.agent, with.provider and agent: only mean
+// something on host.agent.* invokes.
+func checkNonAgentWith(c *checker, e *Effect, site effSite) {
+	if _, ok := e.With["agent"]; ok {
+		c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s: with.agent is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc, e.Invoke)
+	}
+	if _, ok := e.With["provider"]; ok {
+		c.rep.errf(e.withPos("provider"), ruleAgentInvoke, "%s: with.provider is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc, e.Invoke)
+	}
+	if e.Agent != "" {
+		c.rep.warnf(e.keyPos("agent"), ruleAgentInvoke, "%s: agent: %q selects an agent transport and only applies to host.agent.* invokes (got invoke %q)", site.Loc, e.Agent, e.Invoke)
+	}
+}
+
+// checkAgentVerb: the verb is one kitsoki dispatches (an upstream-only
+// verb is a warning, an unknown one an error with a suggestion).
+func checkAgentVerb(c *checker, e *Effect, site effSite, verb string) {
+	switch {
+	case contains(agentVerbs, verb):
+	case contains(upstreamOnlyVerbs, verb):
+		c.rep.warnf(e.keyPos("invoke"), ruleAgentInvoke, "%s: host.agent.%s is an upstream handler that kitsoki run does not dispatch (supported verbs: %s)", site.Loc, verb, strings.Join(agentVerbs, ", "))
+	default:
+		msg := fmt.Sprintf("%s: unknown agent verb %q in invoke %q (supported: %s)", site.Loc, verb, e.Invoke, strings.Join(agentVerbs, ", "))
+		if s := suggest(verb, agentVerbs); s != "" {
+			msg += fmt.Sprintf("; did you mean `host.agent.%s`?", s)
+		}
+		c.rep.errf(e.keyPos("invoke"), ruleAgentInvoke, "%s", msg)
+	}
+}
+
+// checkAgentAlias: the effect-level agent: alias is declared (upstream
+// silently falls back to agent.claude; here it is an error).
+func checkAgentAlias(c *checker, e *Effect, site effSite) {
+	if e.Agent == "" || isTemplated(e.Agent) || c.st.AgentPlugins[e.Agent] != nil || c.st.pluginAliases[e.Agent] || c.st.pluginFor(e.Agent) != nil {
+		return
+	}
+	aliases := slices.Sorted(maps.Keys(c.st.AgentPlugins))
+	msg := fmt.Sprintf("%s: agent %q is not declared in agent_plugins (declared: %s); upstream would silently fall back to agent.claude", site.Loc, e.Agent, strings.Join(aliases, ", "))
+	if s := suggest(e.Agent, aliases); s != "" {
+		msg += fmt.Sprintf("; did you mean `%s`?", s)
+	}
+	c.rep.errf(e.keyPos("agent"), ruleAgentAlias, "%s", msg)
+}
+
+// checkPersonaRef: with.agent is a persona name declared in agents (or
+// lifted from an imported child). It returns the persona when it is
+// declared here.
+func checkPersonaRef(c *checker, e *Effect, site effSite, persona string) *Persona {
+	if _, has := e.With["agent"]; has && persona == "" {
+		c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s: with.agent must be a persona name string", site.Loc)
+	}
+	if persona == "" || isTemplated(persona) {
+		return nil
+	}
+	pe := c.st.Agents[persona]
+	if pe != nil || c.st.lifted("agent", persona) || c.st.importerHas("agent", persona) {
+		return pe // a nil pe here is a child's persona, lifted into the parent by the import fold
+	}
+	msg := fmt.Sprintf("%s: with.agent %q is not declared in agents", site.Loc, persona)
+	if s := suggest(persona, slices.Sorted(maps.Keys(c.st.Agents))); s != "" {
+		msg += fmt.Sprintf("; did you mean `%s`?", s)
+	}
+	c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s", msg)
+	return nil
+}
+
+// checkTaskInvoke: host.agent.task needs acceptance.schema, and its
+// persona cannot both deny external side effects and hold network tools.
+func checkTaskInvoke(c *checker, e *Effect, site effSite, persona string, pe *Persona) {
+	acc, _ := e.With["acceptance"].(map[string]any)
+	if sch, ok := acc["schema"]; !ok || sch == nil || sch == "" {
+		c.rep.errf(e.keyPos("invoke"), ruleAgentInvoke, "%s: host.agent.task requires acceptance.schema to be set in the with: block", site.Loc)
+	}
+	if pe == nil || pe.ExternalSideEffect == nil || *pe.ExternalSideEffect {
+		return
+	}
+	for _, t := range pe.Tools {
+		if contains(networkTools, t) {
+			c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s: agent %q declares external_side_effect: false but has %q in tools — these declarations contradict each other; an agent with network tools implies external side effects (Mode C). Remove external_side_effect: false or remove the network tool.", site.Loc, persona, "host."+t)
+		}
+	}
+}
+
+// checkReadOnlyTools: a read-only verb's persona holds no mutation tool.
+func checkReadOnlyTools(c *checker, e *Effect, site effSite, persona string, pe *Persona, verb string) {
+	for _, t := range pe.Tools {
+		if contains(mutationTools, t) {
+			c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s: agent %q declares mutation tool %q — not permitted for host.agent.%s (read-only verb); use host.agent.task for agentic work", site.Loc, persona, "host."+t, verb)
+		}
+	}
+}
+
+// checkValidatorArgv0 warns when a decide/extract validator.post_cmd
+// starts with a program off the read-only allowlist.
+func checkValidatorArgv0(c *checker, e *Effect, site effSite) {
+	v, ok := e.With["validator"].(map[string]any)
+	if !ok {
+		return
+	}
+	cmd, ok := v["post_cmd"].(string)
+	if !ok || cmd == "" || isTemplated(cmd) {
+		return
+	}
+	if f := strings.Fields(cmd); len(f) > 0 && !contains(readOnlyArgv0, filepath0(f[0])) {
+		c.rep.warnf(e.keyPos("with"), ruleAgentInvoke, "%s: agent verb cross-check: decide/extract validator.post_cmd argv0 %q is not on the read-only allowlist; runtime sandbox enforces isolation", site.Loc, f[0])
+	}
+}
+
+// checkBashProfiles: a persona with Bash used by ask/decide declares a
+// bash_profile.
+func checkBashProfiles(c *checker, personaVerbs map[string][]string) {
+	for _, name := range slices.Sorted(maps.Keys(personaVerbs)) {
 		pe := c.st.Agents[name]
 		if pe == nil || pe.BashProfile != nil || !contains(pe.Tools, "Bash") {
 			continue

@@ -1,7 +1,9 @@
 package story
 
 import (
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -30,12 +32,12 @@ func checkBareExpr(c *checker) {
 					walk(it, path, p, what)
 				}
 			case map[string]any:
-				for _, k := range sortedKeys(x) {
+				for _, k := range slices.Sorted(maps.Keys(x)) {
 					walk(x[k], path+"."+k, p, what)
 				}
 			}
 		}
-		for _, k := range sortedKeys(e.With) {
+		for _, k := range slices.Sorted(maps.Keys(e.With)) {
 			walk(e.With[k], k, e.withPos(k), "with")
 		}
 		for _, kv := range e.Set {

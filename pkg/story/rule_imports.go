@@ -2,6 +2,8 @@ package story
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -12,126 +14,181 @@ import (
 func checkImports(c *checker) {
 	for _, alias := range c.st.ImportOrder {
 		im := c.st.Imports[alias]
-		switch im.Hosts {
-		case "", "inherit", "declared":
-		default:
-			c.rep.errf(im.at("hosts"), ruleImports, "imports.%s: hosts: must be 'inherit' or 'declared' (got %q)", alias, im.Hosts)
-		}
-		for _, n := range im.ExportIntent {
-			if c.st.Intents[n] == nil {
-				c.rep.errf(im.at("intents.export."+n), ruleImports, "imports.%s: intents.export references undefined parent intent %q", alias, n)
-			}
-		}
-		for _, en := range sortedKeys(im.Exits) {
-			ex := im.Exits[en]
-			if ex.To == "" {
-				c.rep.errf(ex.Pos, ruleImports, "imports.%s: exits.%s: to: is required (the parent state the exit lands in)", alias, en)
-			} else if _, err := c.st.ResolveTarget(ex.To); err != nil {
-				c.rep.errf(ex.ToPos, ruleTarget, "imports.%s: exits.%s.to: %s", alias, en, errMsg(err))
-			}
-		}
+		checkImportParentSide(c, alias, im)
 		ch := im.Child
 		if ch == nil {
 			continue
 		}
-		entry := im.Entry
-		if entry == "" {
-			entry = ch.Root
+		checkImportEntry(c, alias, im, ch)
+		checkImportExits(c, alias, im, ch)
+		checkImportCollisions(c, alias, im, ch)
+		checkImportWorldAndHosts(c, alias, im, ch)
+		checkImportIntents(c, alias, im, ch)
+		checkImportOverrides(c, alias, im, ch)
+		checkImportHostBindings(c, alias, im, ch)
+	}
+}
+
+// checkImportParentSide: what an import entry says about the parent alone
+// (hosts: value, intents.export, exits.*.to), checked even when the child
+// did not load.
+func checkImportParentSide(c *checker, alias string, im *Import) {
+	switch im.Hosts {
+	case "", "inherit", "declared":
+	default:
+		c.rep.errf(im.at("hosts"), ruleImports, "imports.%s: hosts: must be 'inherit' or 'declared' (got %q)", alias, im.Hosts)
+	}
+	for _, n := range im.ExportIntent {
+		if c.st.Intents[n] == nil {
+			c.rep.errf(im.at("intents.export."+n), ruleImports, "imports.%s: intents.export references undefined parent intent %q", alias, n)
 		}
-		if entry == "" {
-			c.rep.errf(im.at("entry"), ruleImports, "imports.%s: entry is required (child declares no root either)", alias)
-		} else if !isTemplated(entry) && !hasTop(ch, entry) && !ch.phaseGen[entry] {
-			c.rep.errf(im.at("entry"), ruleImports, "imports.%s: entry %q is not a top-level state of the child %s", alias, entry, ch.File)
+	}
+	for _, en := range slices.Sorted(maps.Keys(im.Exits)) {
+		ex := im.Exits[en]
+		if ex.To == "" {
+			c.rep.errf(ex.Pos, ruleImports, "imports.%s: exits.%s: to: is required (the parent state the exit lands in)", alias, en)
+		} else if _, err := c.st.ResolveTarget(ex.To); err != nil {
+			c.rep.errf(ex.ToPos, ruleTarget, "imports.%s: exits.%s.to: %s", alias, en, errMsg(err))
 		}
-		for _, en := range sortedKeys(im.Exits) {
-			if ch.Exits[en] == nil {
-				c.rep.errf(im.Exits[en].Pos, ruleImports, "imports.%s: exits.%s: child does not declare an exit named %q", alias, en, en)
-			}
+	}
+}
+
+// checkImportEntry: the entry (or the child's root) is a top-level state
+// of the child, or one its phases generate.
+func checkImportEntry(c *checker, alias string, im *Import, ch *Story) {
+	entry := im.Entry
+	if entry == "" {
+		entry = ch.Root
+	}
+	if entry == "" {
+		c.rep.errf(im.at("entry"), ruleImports, "imports.%s: entry is required (child declares no root either)", alias)
+	} else if !isTemplated(entry) && !hasTop(ch, entry) && !ch.phaseGen[entry] {
+		c.rep.errf(im.at("entry"), ruleImports, "imports.%s: entry %q is not a top-level state of the child %s", alias, entry, ch.File)
+	}
+}
+
+// checkImportExits: every mapped exit is declared by the child, every
+// @exit the child uses is mapped, and a transition to an exit sets the
+// keys the exit requires.
+func checkImportExits(c *checker, alias string, im *Import, ch *Story) {
+	for _, en := range slices.Sorted(maps.Keys(im.Exits)) {
+		if ch.Exits[en] == nil {
+			c.rep.errf(im.Exits[en].Pos, ruleImports, "imports.%s: exits.%s: child does not declare an exit named %q", alias, en, en)
 		}
-		used := childExitUses(ch)
-		for _, u := range used {
-			if im.Exits[u.exit] == nil {
-				c.rep.errf(im.Pos, ruleImports, "imports.%s: child uses @exit:%s but parent does not map it", alias, u.exit)
-			}
-			if decl := ch.Exits[u.exit]; decl != nil && u.t != nil {
-				var missing []string
-				for _, key := range decl.Requires {
-					if !setsKey(u.t, key) && !nonZeroDefault(ch, key) {
-						missing = append(missing, key)
-					}
-				}
-				if len(missing) > 0 {
-					c.rep.errf(u.t.Pos, ruleImports, "imports.%s: state %q intent %q transitions to @exit:%s but does not set required key(s) [%s] (declared in child.exits.%s.requires)", alias, u.state, u.intent, u.exit, strings.Join(missing, " "), u.exit)
-				}
-			}
+	}
+	for _, u := range childExitUses(ch) {
+		if im.Exits[u.exit] == nil {
+			c.rep.errf(im.Pos, ruleImports, "imports.%s: child uses @exit:%s but parent does not map it", alias, u.exit)
 		}
-		collide := func(what string, names []string, exists func(string) bool) {
-			for _, n := range names {
-				if exists(alias + "__" + n) {
-					c.rep.errf(im.Pos, ruleImports, "imports.%s: %s %q collides", alias, what, alias+"__"+n)
-				}
-			}
+		decl := ch.Exits[u.exit]
+		if decl == nil || u.t == nil {
+			continue
 		}
-		var worldNames []string
-		for _, w := range ch.World {
-			worldNames = append(worldNames, w.Name)
-		}
-		collide("world key", worldNames, func(n string) bool { return c.st.Var(n) != nil })
-		collide("intent", ch.IntentOrder, func(n string) bool { return c.st.Intents[n] != nil })
-		collide("agent", sortedKeys(ch.Agents), func(n string) bool { return c.st.Agents[n] != nil })
-		collide("meta_mode", sortedKeys(ch.MetaModes), func(n string) bool { return c.st.MetaModes[n] != nil })
-		collide("host_interface", sortedKeys(ch.HostInterfaces), func(n string) bool { return c.st.HostInterfaces[n] != nil })
-		for _, kv := range im.WorldIn {
-			if ch.Var(kv.Key) == nil {
-				c.rep.errf(kv.Pos, ruleImports, "imports.%s: world_in.%s: child does not declare world key %q", alias, kv.Key, kv.Key)
-			}
-		}
-		if im.Hosts == "declared" {
-			parentHosts := c.st.inheritedHosts() // own list plus inherit children's
-			for _, h := range ch.Hosts {
-				if !hostAllowed(parentHosts, h) {
-					c.rep.errf(im.at("hosts"), ruleImports, "imports.%s: hosts: declared but parent does not list child host %q", alias, h)
-				}
-			}
-		}
-		exported := []string{}
-		if ch.Exports != nil {
-			exported = ch.Exports.Intents
-		}
-		for _, n := range im.ImportIntent {
-			switch {
-			case !contains(exported, n):
-				c.rep.errf(im.at("intents.import."+n), ruleImports, "imports.%s: intents.import.%s: child does not declare it in exports.intents", alias, n)
-			case ch.Intents[n] == nil:
-				c.rep.errf(im.at("intents.import."+n), ruleImports, "imports.%s: intents.import.%s: child does not define this intent", alias, n)
-			case c.st.Intents[n] != nil:
-				c.rep.errf(im.at("intents.import."+n), ruleImports, "imports.%s: intents.import.%s: collides with parent intent of same name", alias, n)
+		var missing []string
+		for _, key := range decl.Requires {
+			if !setsKey(u.t, key) && !nonZeroDefault(ch, key) {
+				missing = append(missing, key)
 			}
 		}
-		if ov := im.Overrides; ov != nil {
-			for _, n := range sortedKeys(ov.States) {
-				if !hasTop(ch, n) {
-					c.rep.errf(im.at("overrides.states."+n), ruleImports, "imports.%s: overrides: states.%s: child does not declare a top-level state named %q", alias, n, n)
-				}
-			}
-			for _, n := range sortedKeys(ov.Intents) {
-				if ch.Intents[n] == nil {
-					c.rep.errf(im.at("overrides.intents."+n), ruleImports, "imports.%s: overrides: intents.%s: child does not declare an intent named %q", alias, n, n)
-				}
-			}
-			for _, rel := range sortedKeys(ov.Prompts) {
-				if _, ok := c.existingFile(ov.Prompts[rel]); !ok {
-					c.rep.errf(im.at("overrides.prompts."+rel), ruleImports, "imports.%s: overrides: prompts.%s: %s: no such file", alias, rel, ov.Prompts[rel])
-				}
+		if len(missing) > 0 {
+			c.rep.errf(u.t.Pos, ruleImports, "imports.%s: state %q intent %q transitions to @exit:%s but does not set required key(s) [%s] (declared in child.exits.%s.requires)", alias, u.state, u.intent, u.exit, strings.Join(missing, " "), u.exit)
+		}
+	}
+}
+
+// checkImportCollisions: the child's names, prefixed with alias__, do not
+// clash with the parent's world keys, intents, agents, meta modes or host
+// interfaces.
+func checkImportCollisions(c *checker, alias string, im *Import, ch *Story) {
+	collide := func(what string, names []string, exists func(string) bool) {
+		for _, n := range names {
+			if exists(alias + "__" + n) {
+				c.rep.errf(im.Pos, ruleImports, "imports.%s: %s %q collides", alias, what, alias+"__"+n)
 			}
 		}
-		for _, n := range sortedKeys(im.HostBindings) {
-			if strings.Contains(n, "__") {
-				continue // grandchild form <gchild>__<iface>: lifted interfaces are not modelled
-			}
-			if ch.HostInterfaces[n] == nil {
-				c.rep.errf(im.at("host_bindings."+n), ruleImports, "imports.%s: host_bindings.%s: no matching host_interface (looked for %q in lifted child interfaces)", alias, n, alias+"__"+n)
-			}
+	}
+	var worldNames []string
+	for _, w := range ch.World {
+		worldNames = append(worldNames, w.Name)
+	}
+	collide("world key", worldNames, func(n string) bool { return c.st.Var(n) != nil })
+	collide("intent", ch.IntentOrder, func(n string) bool { return c.st.Intents[n] != nil })
+	collide("agent", slices.Sorted(maps.Keys(ch.Agents)), func(n string) bool { return c.st.Agents[n] != nil })
+	collide("meta_mode", slices.Sorted(maps.Keys(ch.MetaModes)), func(n string) bool { return c.st.MetaModes[n] != nil })
+	collide("host_interface", slices.Sorted(maps.Keys(ch.HostInterfaces)), func(n string) bool { return c.st.HostInterfaces[n] != nil })
+}
+
+// checkImportWorldAndHosts: world_in names child world keys; with hosts:
+// declared, the parent lists every host the child uses.
+func checkImportWorldAndHosts(c *checker, alias string, im *Import, ch *Story) {
+	for _, kv := range im.WorldIn {
+		if ch.Var(kv.Key) == nil {
+			c.rep.errf(kv.Pos, ruleImports, "imports.%s: world_in.%s: child does not declare world key %q", alias, kv.Key, kv.Key)
+		}
+	}
+	if im.Hosts != "declared" {
+		return
+	}
+	parentHosts := c.st.inheritedHosts() // own list plus inherit children's
+	for _, h := range ch.Hosts {
+		if !hostAllowed(parentHosts, h) {
+			c.rep.errf(im.at("hosts"), ruleImports, "imports.%s: hosts: declared but parent does not list child host %q", alias, h)
+		}
+	}
+}
+
+// checkImportIntents: an imported intent is exported and defined by the
+// child and free in the parent.
+func checkImportIntents(c *checker, alias string, im *Import, ch *Story) {
+	exported := []string{}
+	if ch.Exports != nil {
+		exported = ch.Exports.Intents
+	}
+	for _, n := range im.ImportIntent {
+		switch {
+		case !contains(exported, n):
+			c.rep.errf(im.at("intents.import."+n), ruleImports, "imports.%s: intents.import.%s: child does not declare it in exports.intents", alias, n)
+		case ch.Intents[n] == nil:
+			c.rep.errf(im.at("intents.import."+n), ruleImports, "imports.%s: intents.import.%s: child does not define this intent", alias, n)
+		case c.st.Intents[n] != nil:
+			c.rep.errf(im.at("intents.import."+n), ruleImports, "imports.%s: intents.import.%s: collides with parent intent of same name", alias, n)
+		}
+	}
+}
+
+// checkImportOverrides: overrides name child states and intents, and
+// prompt files that exist.
+func checkImportOverrides(c *checker, alias string, im *Import, ch *Story) {
+	ov := im.Overrides
+	if ov == nil {
+		return
+	}
+	for _, n := range slices.Sorted(maps.Keys(ov.States)) {
+		if !hasTop(ch, n) {
+			c.rep.errf(im.at("overrides.states."+n), ruleImports, "imports.%s: overrides: states.%s: child does not declare a top-level state named %q", alias, n, n)
+		}
+	}
+	for _, n := range slices.Sorted(maps.Keys(ov.Intents)) {
+		if ch.Intents[n] == nil {
+			c.rep.errf(im.at("overrides.intents."+n), ruleImports, "imports.%s: overrides: intents.%s: child does not declare an intent named %q", alias, n, n)
+		}
+	}
+	for _, rel := range slices.Sorted(maps.Keys(ov.Prompts)) {
+		if _, ok := c.existingFile(ov.Prompts[rel]); !ok {
+			c.rep.errf(im.at("overrides.prompts."+rel), ruleImports, "imports.%s: overrides: prompts.%s: %s: no such file", alias, rel, ov.Prompts[rel])
+		}
+	}
+}
+
+// checkImportHostBindings: each host_bindings key names a child host
+// interface (the grandchild form <gchild>__<iface> is not modelled).
+func checkImportHostBindings(c *checker, alias string, im *Import, ch *Story) {
+	for _, n := range slices.Sorted(maps.Keys(im.HostBindings)) {
+		if strings.Contains(n, "__") {
+			continue // grandchild form <gchild>__<iface>: lifted interfaces are not modelled
+		}
+		if ch.HostInterfaces[n] == nil {
+			c.rep.errf(im.at("host_bindings."+n), ruleImports, "imports.%s: host_bindings.%s: no matching host_interface (looked for %q in lifted child interfaces)", alias, n, alias+"__"+n)
 		}
 	}
 }

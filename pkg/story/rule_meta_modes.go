@@ -2,6 +2,8 @@ package story
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -11,7 +13,7 @@ func checkMetaModes(c *checker) {
 	claimed := map[string]string{} // group+trigger -> key
 	defaults := map[string][]string{}
 	groups := map[string]int{}
-	for _, k := range sortedKeys(c.st.MetaModes) {
+	for _, k := range slices.Sorted(maps.Keys(c.st.MetaModes)) {
 		mm := c.st.MetaModes[k]
 		if mm.Trigger == "" {
 			c.rep.errf(mm.Pos, ruleMetaMode, "meta_mode %q: trigger is required", k)
@@ -53,7 +55,7 @@ func checkMetaModes(c *checker) {
 		}
 		n := len(defaults[g])
 		var p Pos
-		for _, k := range sortedKeys(c.st.MetaModes) {
+		for _, k := range slices.Sorted(maps.Keys(c.st.MetaModes)) {
 			if c.st.MetaModes[k].Group == g {
 				p = c.st.MetaModes[k].Pos
 				break

@@ -1,5 +1,10 @@
 package story
 
+import (
+	"maps"
+	"slices"
+)
+
 // checkPhases: phases: / phase_templates: structure (reference §9.3). The
 // expansion itself is not performed (kitsoki run does not execute phases).
 func checkPhases(c *checker) {
@@ -22,7 +27,7 @@ func checkPhases(c *checker) {
 	}
 	for _, id := range ph.Order {
 		node := ph.Graph[id]
-		for _, pn := range sortedKeys(tpl.Parameters) {
+		for _, pn := range slices.Sorted(maps.Keys(tpl.Parameters)) {
 			pp := tpl.Parameters[pn]
 			if _, ok := node.Params[pn]; !ok && pp.Required && pp.Default == nil && pn != "id" {
 				c.rep.errf(node.Pos, rulePhases, "phases.graph[%q]: missing required template parameter %q", id, pn)

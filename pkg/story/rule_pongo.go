@@ -2,9 +2,11 @@ package story
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"kitsoki/pkg/diag"
@@ -17,6 +19,45 @@ import (
 // and unknown filters are warnings: upstream resolves them through search
 // paths and namespaces that are only known at run time.
 func checkPongo(c *checker) {
+	pc := newPongoCheck(c)
+	if ctx := c.st.App.Context; ctx != "" {
+		pc.compile(c.st.App.Pos, "app.context", ctx)
+	}
+	if cp := c.st.App.ContextPath; cp != "" && !isTemplated(cp) {
+		if f, ok := c.existingFile(cp); ok {
+			pc.files[f] = c.st.App.Pos
+		}
+	}
+	for _, s := range c.st.AllStates() {
+		pc.state(s)
+	}
+	c.eachEffect(func(e *Effect, site effSite) {
+		if e.Say != "" && !site.Template {
+			pc.compile(e.keyPos("say"), site.Loc+": say", e.Say)
+		}
+		if !strings.HasPrefix(e.Invoke, "host.agent.") {
+			return
+		}
+		for _, ref := range promptRefs(e) {
+			if f, ok := c.existingFile(ref.path); ok && ref.isFile {
+				pc.addFile(f, e.withPos(ref.key))
+			}
+		}
+	})
+	pc.compileFiles()
+}
+
+// pongoCheck is one run of checkPongo: the story's loader, the compile
+// result of each distinct source, and the template files to compile with
+// the position that references each.
+type pongoCheck struct {
+	c     *checker
+	pl    *expr.PongoLoader
+	seen  map[string]error
+	files map[string]Pos
+}
+
+func newPongoCheck(c *checker) *pongoCheck {
 	pl := expr.NewPongoLoader(filepath.Join(c.st.Dir, "prompts"), filepath.Join(c.st.Dir, "views"), c.st.Dir)
 	pl.AddNamespace("@story", c.st.Dir)
 	if c.st.Prompts != nil {
@@ -24,134 +65,138 @@ func checkPongo(c *checker) {
 			pl.AddNamespace("@shared", filepath.Join(c.st.Dir, d))
 		}
 	}
-	seen := map[string]error{}
-	compile := func(p Pos, where, src string) {
-		if !strings.Contains(src, "{{") && !strings.Contains(src, "{%") {
-			return
-		}
-		err, ok := seen[src]
-		if !ok {
-			_, err = pl.Compile(src)
-			seen[src] = err
-		}
-		if err != nil {
-			c.rep.add(c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s", where, errMsg(err), ternaryHint(src, err, ""))
+	return &pongoCheck{c: c, pl: pl, seen: map[string]error{}, files: map[string]Pos{}}
+}
+
+// compiled compiles src once (nil when src holds no tag) and returns the
+// error.
+func (pc *pongoCheck) compiled(src string) error {
+	if !strings.Contains(src, "{{") && !strings.Contains(src, "{%") {
+		return nil
+	}
+	err, ok := pc.seen[src]
+	if !ok {
+		_, err = pc.pl.Compile(src)
+		pc.seen[src] = err
+	}
+	return err
+}
+
+// addFile records a template file to compile, at its first reference.
+func (pc *pongoCheck) addFile(f string, p Pos) {
+	if _, seen := pc.files[f]; !seen {
+		pc.files[f] = p
+	}
+}
+
+// compile reports a template that does not compile.
+func (pc *pongoCheck) compile(p Pos, where, src string) {
+	if err := pc.compiled(src); err != nil {
+		pc.c.rep.add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s", where, errMsg(err), ternaryHint(src, err, ""))
+	}
+}
+
+// compileView reports a view element that does not compile. Such an
+// element loads upstream (views are rendered, and compiled, only when
+// shown): the rule says what happens at run time.
+func (pc *pongoCheck) compileView(p Pos, where, src string, guarded bool) {
+	err := pc.compiled(src)
+	if err == nil {
+		return
+	}
+	c := pc.c
+	if sev := pongoSeverity(err); sev == diag.Warning {
+		c.rep.add(c.errAt(p, src, err), sev, rulePongo, "%s: %s", where, errMsg(err))
+		return
+	}
+	when := "whenever it is shown"
+	if guarded {
+		when = "whenever its when: holds"
+	}
+	hint := ternaryHint(src, err, when)
+	if hint == "" {
+		hint = "; upstream loads the story but this element fails to render " + when + " (the turn records no view)"
+	}
+	c.rep.errf(c.errAt(p, src, err), ruleViewRender, "%s: %s%s", where, errMsg(err), hint)
+}
+
+// state checks a state's footer, its views (and those of its
+// transitions) and its view elements.
+func (pc *pongoCheck) state(s *State) {
+	if e, ok := s.Keys["footer"]; ok {
+		pc.compile(e, "state "+quote(s.Path)+" footer", s.Footer)
+	}
+	views := []*View{s.View}
+	for _, in := range s.OnOrder {
+		for _, t := range s.On[in] {
+			views = append(views, t.View)
 		}
 	}
-	// A view element that does not compile loads upstream (views are
-	// rendered, and compiled, only when shown): the rule says what happens
-	// at run time.
-	compileView := func(p Pos, where, src string, guarded bool) {
-		if !strings.Contains(src, "{{") && !strings.Contains(src, "{%") {
-			return
-		}
-		err, ok := seen[src]
-		if !ok {
-			_, err = pl.Compile(src)
-			seen[src] = err
-		}
-		if err == nil {
-			return
-		}
-		if sev := pongoSeverity(err); sev == diag.Warning {
-			c.rep.add(c.errAt(p, src, err), sev, rulePongo, "%s: %s", where, errMsg(err))
-			return
-		}
-		when := "whenever it is shown"
-		if guarded {
-			when = "whenever its when: holds"
-		}
-		hint := ternaryHint(src, err, when)
-		if hint == "" {
-			hint = "; upstream loads the story but this element fails to render " + when + " (the turn records no view)"
-		}
-		c.rep.errf(c.errAt(p, src, err), ruleViewRender, "%s: %s%s", where, errMsg(err), hint)
-	}
-	files := map[string]Pos{}
-	if ctx := c.st.App.Context; ctx != "" {
-		compile(c.st.App.Pos, "app.context", ctx)
-	}
-	if cp := c.st.App.ContextPath; cp != "" && !isTemplated(cp) {
-		if f, ok := c.existingFile(cp); ok {
-			files[f] = c.st.App.Pos
+	for _, v := range views {
+		if v != nil {
+			pc.view(s, v)
 		}
 	}
-	for _, s := range c.st.AllStates() {
-		if e, ok := s.Keys["footer"]; ok {
-			compile(e, "state "+quote(s.Path)+" footer", s.Footer)
+	pc.c.eachViewElement(s, func(el *ViewElement, where string) {
+		w := "state " + quote(s.Path) + " " + where
+		if el.Text != "" {
+			pc.compileView(or(el.TextPos, el.Pos), w, el.Text, el.When != "")
 		}
-		views := []*View{s.View}
-		for _, in := range s.OnOrder {
-			for _, t := range s.On[in] {
-				views = append(views, t.View)
-			}
-		}
-		for _, v := range views {
-			if v == nil {
-				continue
-			}
-			switch v.Kind {
-			case "template":
-				compile(v.Pos, "state "+quote(s.Path)+" view", v.Template)
-			case "extends":
-				if v.Extends != "" && !isTemplated(v.Extends) {
-					f := filepath.Join(c.st.Dir, "views", v.Extends+".pongo")
-					if _, err := os.Stat(f); err != nil {
-						c.rep.warnf(v.Pos, rulePongo, "state %q: view extends %q: layout file views/%s.pongo not found in the story (it must come from a prompts overlay at run time)", s.Path, v.Extends, v.Extends)
-					} else if _, seen := files[f]; !seen {
-						files[f] = v.Pos
-					}
-				}
-			case "template_file":
-				if v.TemplateFile != "" && !isTemplated(v.TemplateFile) {
-					f := filepath.Join(c.st.Dir, "views", v.TemplateFile)
-					if _, err := os.Stat(f); err != nil {
-						c.rep.warnf(v.Pos, rulePongo, "state %q: view template_file %q: views/%s not found in the story (it must come from a prompts overlay at run time)", s.Path, v.TemplateFile, v.TemplateFile)
-					} else if _, seen := files[f]; !seen {
-						files[f] = v.Pos
-					}
-				}
-			}
-		}
-		c.eachViewElement(s, func(el *ViewElement, where string) {
-			w := "state " + quote(s.Path) + " " + where
-			if el.Text != "" {
-				compileView(or(el.TextPos, el.Pos), w, el.Text, el.When != "")
-			}
-			walkStrings(el.Body, func(str string) { compileView(or(el.StrPos[str], el.Pos), w, str, el.When != "") })
-		})
-	}
-	c.eachEffect(func(e *Effect, site effSite) {
-		if e.Say != "" && !site.Template {
-			compile(e.keyPos("say"), site.Loc+": say", e.Say)
-		}
-		if !strings.HasPrefix(e.Invoke, "host.agent.") {
-			return
-		}
-		for _, ref := range promptRefs(e) {
-			if f, ok := c.existingFile(ref.path); ok && ref.isFile {
-				if _, seen := files[f]; !seen {
-					files[f] = e.withPos(ref.key)
-				}
-			}
-		}
+		walkStrings(el.Body, func(str string) { pc.compileView(or(el.StrPos[str], el.Pos), w, str, el.When != "") })
 	})
-	for f, p := range files {
-		if _, err := pl.CompileFile(f); err != nil {
-			// An error inside the template file is reported there, at
-			// its token; the referencing with: value is named.
-			var ee *expr.Error
-			if errors.As(err, &ee) && ee.Line > 0 && ee.Col > 0 && strings.Contains(ee.Msg, " "+f+":") {
-				src, _ := os.ReadFile(f)
-				hint := ternaryHint(string(src), err, "")
-				if hint == "" && pongoSeverity(err) == diag.Error {
-					hint = "; upstream loads the story, and the call that renders this template fails at run time"
-				}
-				c.rep.add(Pos{File: c.displayPath(f), Line: ee.Line, Col: ee.Col}, pongoSeverity(err), rulePongo, "%s (referenced at %s:%d:%d)%s", errMsg(err), p.File, p.Line, p.Col, hint)
-				continue
-			}
-			c.rep.add(p, pongoSeverity(err), rulePongo, "%s", errMsg(err))
+}
+
+// view checks one view: a template compiles, a layout or template file
+// exists in the story (else a warning: an overlay may bring it) and is
+// queued for compiling.
+func (pc *pongoCheck) view(s *State, v *View) {
+	c := pc.c
+	switch v.Kind {
+	case "template":
+		pc.compile(v.Pos, "state "+quote(s.Path)+" view", v.Template)
+	case "extends":
+		if v.Extends == "" || isTemplated(v.Extends) {
+			return
 		}
+		f := filepath.Join(c.st.Dir, "views", v.Extends+".pongo")
+		if _, err := os.Stat(f); err != nil {
+			c.rep.warnf(v.Pos, rulePongo, "state %q: view extends %q: layout file views/%s.pongo not found in the story (it must come from a prompts overlay at run time)", s.Path, v.Extends, v.Extends)
+			return
+		}
+		pc.addFile(f, v.Pos)
+	case "template_file":
+		if v.TemplateFile == "" || isTemplated(v.TemplateFile) {
+			return
+		}
+		f := filepath.Join(c.st.Dir, "views", v.TemplateFile)
+		if _, err := os.Stat(f); err != nil {
+			c.rep.warnf(v.Pos, rulePongo, "state %q: view template_file %q: views/%s not found in the story (it must come from a prompts overlay at run time)", s.Path, v.TemplateFile, v.TemplateFile)
+			return
+		}
+		pc.addFile(f, v.Pos)
+	}
+}
+
+// compileFiles compiles every queued template file. An error inside the
+// file is reported there, at its token, naming the reference.
+func (pc *pongoCheck) compileFiles() {
+	c := pc.c
+	for f, p := range pc.files {
+		_, err := pc.pl.CompileFile(f)
+		if err == nil {
+			continue
+		}
+		var ee *expr.Error
+		if errors.As(err, &ee) && ee.Line > 0 && ee.Col > 0 && strings.Contains(ee.Msg, " "+f+":") {
+			src, _ := os.ReadFile(f)
+			hint := ternaryHint(string(src), err, "")
+			if hint == "" && pongoSeverity(err) == diag.Error {
+				hint = "; upstream loads the story, and the call that renders this template fails at run time"
+			}
+			c.rep.add(Pos{File: c.displayPath(f), Line: ee.Line, Col: ee.Col}, pongoSeverity(err), rulePongo, "%s (referenced at %s:%d:%d)%s", errMsg(err), p.File, p.Line, p.Col, hint)
+			continue
+		}
+		c.rep.add(p, pongoSeverity(err), rulePongo, "%s", errMsg(err))
 	}
 }
 
@@ -180,7 +225,7 @@ func walkStrings(v any, fn func(string)) {
 			walkStrings(it, fn)
 		}
 	case map[string]any:
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			walkStrings(x[k], fn)
 		}
 	}

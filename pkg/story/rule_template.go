@@ -2,6 +2,8 @@ package story
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,7 +32,7 @@ func checkValueTemplates(c *checker) {
 				report(c.errAt(kv.Pos, src, err), fmt.Sprintf("set %q", kv.Key+sub), err)
 			}
 		}
-		for _, k := range sortedKeys(e.With) {
+		for _, k := range slices.Sorted(maps.Keys(e.With)) {
 			if sub, err := c.compileValue(e.With[k]); err != nil {
 				src, _ := lookupRaw(e.With[k], sub).(string)
 				report(c.errAt(e.withPos(k+sub), src, err), fmt.Sprintf("with %q", k+sub), err)
@@ -69,7 +71,7 @@ func checkValueTemplates(c *checker) {
 				c.rep.errf(kv.Pos, ruleTemplate, "imports.%s: world_in.%s: %s", alias, kv.Key, errMsg(err))
 			}
 		}
-		for _, en := range sortedKeys(im.Exits) {
+		for _, en := range slices.Sorted(maps.Keys(im.Exits)) {
 			for _, kv := range im.Exits[en].Set {
 				if _, err := c.compileValue(kv.Value); err != nil {
 					c.rep.errf(kv.Pos, ruleTemplate, "imports.%s: exits.%s.set.%s: %s", alias, en, kv.Key, errMsg(err))

@@ -1,6 +1,10 @@
 package story
 
-import "fmt"
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
 
 // checkViews: choice elements name declared intents and slots (reference
 // §9.6 "Choice cross-references"); only one choice per view. Structural
@@ -56,7 +60,7 @@ func (c *checker) checkChoice(s *State, el *ViewElement, where string) {
 			continue
 		}
 		if slots, ok := m["slots"].(map[string]any); ok {
-			for _, k := range sortedKeys(slots) {
+			for _, k := range slices.Sorted(maps.Keys(slots)) {
 				if decl.Slots[k] == nil {
 					c.rep.errf(el.Pos, ruleView, "%s: items[%d].slots: key %q is not a declared slot of intent %q", where, j, k, in)
 				}

@@ -43,6 +43,9 @@ func (l *loader) valuePos(p Pos, val string, line, col int) Pos {
 		}
 		return p
 	}
+	if idx >= len(at) { // (line, col) is past what the source kept (a chomped block's last break)
+		return p
+	}
 	return at[idx]
 }
 
@@ -50,19 +53,8 @@ func (l *loader) valuePos(p Pos, val string, line, col int) Pos {
 // file position of each rune of val, plus one for the position just past
 // its end.
 func (l *loader) scalarRunes(p Pos, val string) ([]Pos, bool) {
-	lines, ok := l.lines[p.File]
-	if !ok {
-		src, ok := l.sources[p.File]
-		if !ok {
-			return nil, false
-		}
-		lines = strings.Split(string(src), "\n")
-		if l.lines == nil {
-			l.lines = map[string][]string{}
-		}
-		l.lines[p.File] = lines
-	}
-	if p.Line > len(lines) {
+	lines, ok := l.sourceLines(p.File)
+	if !ok || p.Line > len(lines) {
 		return nil, false
 	}
 	first := []rune(strings.TrimRight(lines[p.Line-1], "\r"))
@@ -74,143 +66,198 @@ func (l *loader) scalarRunes(p Pos, val string) ([]Pos, bool) {
 	if p.Col >= 2 && (first[p.Col-2] == '"' || first[p.Col-2] == '\'') {
 		p.Col--
 	}
-	var got []rune
-	var at []Pos
-	emit := func(r rune, line, col int) {
-		got = append(got, r)
-		at = append(at, Pos{File: p.File, Line: line, Col: col})
-	}
-	line := func(n int) []rune { // 1-based
-		if n > len(lines) {
-			return nil
-		}
-		return []rune(strings.TrimRight(lines[n-1], "\r"))
-	}
+	rs := &runeScan{file: p.File, lines: lines}
 	switch first[p.Col-1] {
 	case '|', '>':
-		folded := first[p.Col-1] == '>'
-		indent := -1
-		lastBlank, prevText := false, false
-		n := p.Line + 1
-		for ; n <= len(lines); n++ {
-			rs := line(n)
-			lead := 0
-			for lead < len(rs) && rs[lead] == ' ' {
-				lead++
-			}
-			blank := lead == len(rs)
-			if !blank && indent < 0 {
-				indent = lead
-			}
-			if !blank && lead < indent {
-				break
-			}
-			if blank {
-				if folded || indent < 0 {
-					emit('\n', n, 1)
-				} else {
-					// a blank line inside a literal block: its spaces past
-					// the indentation are content
-					for i := indent; i < len(rs); i++ {
-						emit(rs[i], n, i+1)
-					}
-					emit('\n', n, len(rs)+1)
-				}
-				lastBlank, prevText = true, false
-				continue
-			}
-			more := lead > indent
-			if folded && prevText && !lastBlank && !more {
-				// the line break before this line folds into a space
-				got[len(got)-1] = ' '
-			}
-			for i := indent; i < len(rs); i++ {
-				emit(rs[i], n, i+1)
-			}
-			emit('\n', n, len(rs)+1)
-			lastBlank, prevText = false, !more
-		}
-		// chomping: compare without trailing line breaks
-		trimmed := strings.TrimRight(string(got), "\n")
-		want := strings.TrimRight(val, "\n")
-		if trimmed != want {
+		return rs.block(p, first[p.Col-1] == '>', val)
+	case '"':
+		if !rs.doubleQuoted(p, first) {
 			return nil, false
 		}
-		n = utf8.RuneCountInString(want)
-		return at[:min(n+1, len(at))], true
-	case '"':
-		n, i := p.Line, p.Col // i: 0-based index of the rune after the quote
-		rs := first
-		for {
-			if i >= len(rs) {
-				// a line break folds into a space; the next line's
-				// leading blanks are dropped
-				n++
-				if n > len(lines) {
-					return nil, false
-				}
-				if len(got) > 0 && got[len(got)-1] == '\\' {
-					return nil, false
-				}
-				emit(' ', n-1, len(rs)+1)
-				rs = line(n)
-				i = 0
-				for i < len(rs) && (rs[i] == ' ' || rs[i] == '\t') {
-					i++
-				}
-				continue
-			}
-			r := rs[i]
-			if r == '"' {
-				break
-			}
-			if r == '\\' && i+1 < len(rs) {
-				width := 2
-				switch rs[i+1] {
-				case 'x':
-					width = 4
-				case 'u':
-					width = 6
-				case 'U':
-					width = 10
-				}
-				// the escape is one rune of the value
-				emit(0, n, i+1)
-				i += width
-				continue
-			}
-			emit(r, n, i+1)
-			i++
-		}
-		emit(0, n, i+1)
-		return checkRunes(got, at, val, true)
+		return checkRunes(rs.got, rs.at, val, true)
 	case '\'':
-		rs := first
-		i := p.Col
-		for i < len(rs) {
-			if rs[i] == '\'' {
-				if i+1 < len(rs) && rs[i+1] == '\'' {
-					emit('\'', p.Line, i+1)
-					i += 2
-					continue
-				}
-				break
-			}
-			emit(rs[i], p.Line, i+1)
-			i++
-		}
-		emit(0, p.Line, i+1)
-		return checkRunes(got, at, val, false)
+		rs.singleQuoted(p, first)
+		return checkRunes(rs.got, rs.at, val, false)
 	default:
-		rs := first
-		for i := p.Col - 1; i < len(rs); i++ {
-			emit(rs[i], p.Line, i+1)
+		for i := p.Col - 1; i < len(first); i++ {
+			rs.emit(first[i], p.Line, i+1)
 		}
-		emit(0, p.Line, len(rs)+1)
+		rs.emit(0, p.Line, len(first)+1)
 		// a plain scalar ends before " #" and trailing blanks, and may be
 		// followed by ", " or "}" in a flow mapping: val is a prefix.
-		return checkRunes(got, at, val, false)
+		return checkRunes(rs.got, rs.at, val, false)
 	}
+}
+
+// sourceLines returns the lines of a file the loader read (split once).
+func (l *loader) sourceLines(file string) ([]string, bool) {
+	if lines, ok := l.lines[file]; ok {
+		return lines, true
+	}
+	src, ok := l.sources[file]
+	if !ok {
+		return nil, false
+	}
+	lines := strings.Split(string(src), "\n")
+	if l.lines == nil {
+		l.lines = map[string][]string{}
+	}
+	l.lines[file] = lines
+	return lines, true
+}
+
+// runeScan collects the runes of a scalar as it is re-read from the
+// source, each with its file position.
+type runeScan struct {
+	file  string
+	lines []string
+	got   []rune
+	at    []Pos
+}
+
+func (rs *runeScan) emit(r rune, line, col int) {
+	rs.got = append(rs.got, r)
+	rs.at = append(rs.at, Pos{File: rs.file, Line: line, Col: col})
+}
+
+// line returns line n (1-based) without its \r; nil past the end.
+func (rs *runeScan) line(n int) []rune {
+	if n > len(rs.lines) {
+		return nil
+	}
+	return []rune(strings.TrimRight(rs.lines[n-1], "\r"))
+}
+
+// block re-reads a literal (|) or folded (>) block scalar whose indicator
+// is at p and matches it against val (chomping aside).
+func (rs *runeScan) block(p Pos, folded bool, val string) ([]Pos, bool) {
+	indent := -1
+	lastBlank, prevText := false, false
+	for n := p.Line + 1; n <= len(rs.lines); n++ {
+		line := rs.line(n)
+		lead := 0
+		for lead < len(line) && line[lead] == ' ' {
+			lead++
+		}
+		blank := lead == len(line)
+		if !blank && indent < 0 {
+			indent = lead
+		}
+		if !blank && lead < indent {
+			break
+		}
+		if blank {
+			rs.blankLine(n, line, folded, indent)
+			lastBlank, prevText = true, false
+			continue
+		}
+		more := lead > indent
+		if folded && prevText && !lastBlank && !more {
+			// the line break before this line folds into a space
+			rs.got[len(rs.got)-1] = ' '
+		}
+		for i := indent; i < len(line); i++ {
+			rs.emit(line[i], n, i+1)
+		}
+		rs.emit('\n', n, len(line)+1)
+		lastBlank, prevText = false, !more
+	}
+	// chomping: compare without trailing line breaks
+	trimmed := strings.TrimRight(string(rs.got), "\n")
+	want := strings.TrimRight(val, "\n")
+	if trimmed != want {
+		return nil, false
+	}
+	n := utf8.RuneCountInString(want)
+	return rs.at[:min(n+1, len(rs.at))], true
+}
+
+// blankLine emits a blank line of a block scalar: a line break, plus, in a
+// literal block past its indentation, the line's spaces (they are content).
+func (rs *runeScan) blankLine(n int, line []rune, folded bool, indent int) {
+	if folded || indent < 0 {
+		rs.emit('\n', n, 1)
+		return
+	}
+	for i := indent; i < len(line); i++ {
+		rs.emit(line[i], n, i+1)
+	}
+	rs.emit('\n', n, len(line)+1)
+}
+
+// doubleQuoted re-reads a "..." scalar opening at p (first is its line);
+// an escape counts as one rune of the value and a line break folds into a
+// space. It reports false when the scalar cannot be followed.
+func (rs *runeScan) doubleQuoted(p Pos, first []rune) bool {
+	n, i := p.Line, p.Col // i: 0-based index of the rune after the quote
+	line := first
+	for {
+		if i >= len(line) {
+			// a line break folds into a space; the next line's
+			// leading blanks are dropped
+			n++
+			if n > len(rs.lines) {
+				return false
+			}
+			if len(rs.got) > 0 && rs.got[len(rs.got)-1] == '\\' {
+				return false
+			}
+			rs.emit(' ', n-1, len(line)+1)
+			line = rs.line(n)
+			i = 0
+			for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+				i++
+			}
+			continue
+		}
+		r := line[i]
+		if r == '"' {
+			break
+		}
+		if r == '\\' && i+1 < len(line) {
+			// the escape is one rune of the value
+			rs.emit(0, n, i+1)
+			i += escapeWidth(line[i+1])
+			continue
+		}
+		rs.emit(r, n, i+1)
+		i++
+	}
+	rs.emit(0, n, i+1)
+	return true
+}
+
+// escapeWidth is the source width of a double-quoted escape by the rune
+// after its backslash.
+func escapeWidth(r rune) int {
+	switch r {
+	case 'x':
+		return 4
+	case 'u':
+		return 6
+	case 'U':
+		return 10
+	}
+	return 2
+}
+
+// singleQuoted re-reads a single-quoted scalar opening at p (a doubled
+// quote is one quote).
+func (rs *runeScan) singleQuoted(p Pos, first []rune) {
+	i := p.Col
+	for i < len(first) {
+		if first[i] == '\'' {
+			if i+1 < len(first) && first[i+1] == '\'' {
+				rs.emit('\'', p.Line, i+1)
+				i += 2
+				continue
+			}
+			break
+		}
+		rs.emit(first[i], p.Line, i+1)
+		i++
+	}
+	rs.emit(0, p.Line, i+1)
 }
 
 // checkRunes keeps the positions of val's runes (and the one past its end)

@@ -12,12 +12,12 @@ import (
 	"kitsoki/internal/safefile"
 )
 
-// BlobThreshold is the size over which a payload's string values (and,
+// blobThreshold is the size over which a payload's string values (and,
 // when the line would still be too long, its arrays and objects) leave the
 // line for a blob file under agent-prompts/ beside the trace. Blobs are
 // named by their content's sha256, so a large answer that recurs in many
 // events (harness.returned, world.update, machine.say) is stored once.
-const BlobThreshold = 256 << 10
+const blobThreshold = 256 << 10
 
 // BlobKey is the key of a blob reference: a value written as
 // {"$kitsoki_blob": "agent-prompts/blob-<sha256>.txt", "bytes": N} stands
@@ -26,7 +26,7 @@ const BlobThreshold = 256 << 10
 const BlobKey = "$kitsoki_blob"
 
 // spill rewrites payload with its large values moved to blob files: first
-// every string over BlobThreshold; then, while the payload is still over
+// every string over blobThreshold; then, while the payload is still over
 // the line bound, the largest array or object.
 func (w *Writer) spill(payload json.RawMessage) (json.RawMessage, error) {
 	var v any
@@ -48,7 +48,7 @@ func (w *Writer) spill(payload json.RawMessage) (json.RawMessage, error) {
 	budget := w.opt.MaxLineBytes - 4096
 	for len(out) > budget {
 		path, size := largestContainer(v, nil, 0)
-		if path == nil || size <= BlobThreshold {
+		if path == nil || size <= blobThreshold {
 			break // nothing left to move: the caller refuses the event
 		}
 		if v, err = w.spillAt(v, path); err != nil {
@@ -64,7 +64,7 @@ func (w *Writer) spill(payload json.RawMessage) (json.RawMessage, error) {
 func (w *Writer) spillStrings(v any) (any, error) {
 	switch x := v.(type) {
 	case string:
-		if len(x) > BlobThreshold {
+		if len(x) > blobThreshold {
 			return w.blobRef([]byte(x), ".txt")
 		}
 	case map[string]any:
@@ -102,7 +102,7 @@ func largestContainer(v any, path []any, depth int) ([]any, int) {
 			if len(b) > bestSize {
 				best, bestSize = p, len(b)
 			}
-			if sub, n := largestContainer(e, p, depth+1); n > BlobThreshold && n*2 > bestSize {
+			if sub, n := largestContainer(e, p, depth+1); n > blobThreshold && n*2 > bestSize {
 				// prefer a smaller inner container that holds most of it
 				best, bestSize = sub, n
 			}

@@ -17,9 +17,9 @@ func TestLargeAnswerRoundTripAtTheCap(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		limit int
-	}{{"1MiB line limit", 1 << 20}, {"default 64MiB line limit", DefaultMaxLineBytes}} {
+	}{{"1MiB line limit", 1 << 20}, {"default 64MiB line limit", defaultMaxLineBytes}} {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.limit == DefaultMaxLineBytes && (testing.Short() || raceEnabled) {
+			if tc.limit == defaultMaxLineBytes && (testing.Short() || raceEnabled) {
 				t.Skip("64 MiB round trip: skipped in -short and under the race detector (minutes there); the 1 MiB case runs the same code")
 			}
 			// An answer at the cap, with characters JSON must escape so the
@@ -128,7 +128,7 @@ func TestMissingBlobIsReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Append(Event{Turn: 1, Kind: "harness.returned", Payload: map[string]any{"result": strings.Repeat("x", BlobThreshold+1)}}); err != nil {
+	if err := w.Append(Event{Turn: 1, Kind: "harness.returned", Payload: map[string]any{"result": strings.Repeat("x", blobThreshold+1)}}); err != nil {
 		t.Fatal(err)
 	}
 	w.Close()

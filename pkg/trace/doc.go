@@ -1,4 +1,9 @@
-// Package trace owns the JSONL trace of a kitsoki run: the writer that appends
+// Package trace owns the JSONL trace of a kitsoki run: the [Writer], the
+// streaming [Reader] with every read-time rule, and the summaries built on
+// them ([Timeline], [Stats], [ExportOTLP]). It must not import pkg/agent,
+// pkg/engine or cmd, nor print: it returns values and streams.
+//
+// In full, it owns the JSONL trace of a kitsoki run: the writer that appends
 // events under an exclusive advisory lock (dense per-turn seq, RFC3339Nano UTC
 // timestamps, one whole line per event fsynced as its SyncPolicy says,
 // prompt and response sidecars and content-addressed blobs for large values

@@ -27,7 +27,7 @@ const (
 // Options configure a Writer (CreateWith).
 type Options struct {
 	Sync SyncPolicy
-	// MaxLineBytes bounds every line written (0 = DefaultMaxLineBytes, the
+	// MaxLineBytes bounds every line written (0 = defaultMaxLineBytes, the
 	// reader's default limit): larger values move to blob files beside the
 	// trace, and an event that still does not fit is refused.
 	MaxLineBytes int

@@ -12,13 +12,13 @@ import (
 	"kitsoki/internal/safefile"
 )
 
-// DefaultMaxLineBytes bounds one trace line unless ReadOptions says otherwise.
-const DefaultMaxLineBytes = 64 << 20
+// defaultMaxLineBytes bounds one trace line unless ReadOptions says otherwise.
+const defaultMaxLineBytes = 64 << 20
 
 // ReadOptions tune a Reader.
 type ReadOptions struct {
 	Name         string // named in errors; the path, or "-" for stdin
-	MaxLineBytes int    // 0 means DefaultMaxLineBytes
+	MaxLineBytes int    // 0 means defaultMaxLineBytes
 	SkipPayload  bool   // leave Event.Payload nil (faster when only the envelope matters)
 	// KeepPayload, when set, keeps the payload only of the kinds it accepts.
 	KeepPayload func(kind string) bool
@@ -56,7 +56,7 @@ type Reader struct {
 // NewReader reads a trace from r.
 func NewReader(r io.Reader, opt ReadOptions) *Reader {
 	if opt.MaxLineBytes <= 0 {
-		opt.MaxLineBytes = DefaultMaxLineBytes
+		opt.MaxLineBytes = defaultMaxLineBytes
 	}
 	if opt.Name == "" {
 		opt.Name = "-"

@@ -9,12 +9,12 @@ import (
 	"time"
 )
 
-// OpenAppend reopens an existing trace to append to it, under the same
+// openAppend reopens an existing trace to append to it, under the same
 // exclusive lock as Create. The file must pass every read-time rule (a trace
 // the reader rejects is never extended); the seq counter resumes after the
 // last event, and turns keep going forward from the last one. An empty (0
 // byte) file is treated as new and gets a header h.
-func OpenAppend(path string, h Header) (*Writer, error) {
+func openAppend(path string, h Header) (*Writer, error) {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return nil, fmt.Errorf("trace: reopen %q: %w", path, err)
@@ -35,7 +35,7 @@ func OpenAppend(path string, h Header) (*Writer, error) {
 	if err != nil {
 		return fail(fmt.Errorf("trace: reopen %q: %w", path, err))
 	}
-	w := &Writer{f: f, path: path, dir: filepath.Dir(path), now: time.Now, opt: Options{MaxLineBytes: DefaultMaxLineBytes}}
+	w := &Writer{f: f, path: path, dir: filepath.Dir(path), now: time.Now, opt: Options{MaxLineBytes: defaultMaxLineBytes}}
 	if st.Size() == 0 {
 		if h.WrittenAt.IsZero() {
 			h.WrittenAt = w.now()

@@ -14,11 +14,11 @@ func TestOpenAppendResumesSeq(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := OpenAppend(p, Header{}); err == nil || !strings.Contains(err.Error(), "locked by another writer") {
+	if _, err := openAppend(p, Header{}); err == nil || !strings.Contains(err.Error(), "locked by another writer") {
 		t.Fatalf("reopen while locked: %v", err)
 	}
 	w.Close()
-	w2, err := OpenAppend(p, Header{})
+	w2, err := openAppend(p, Header{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestOpenAppendResumesSeq(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.jsonl")
 	data, _ := os.ReadFile("testdata/corrupt/01_missing_trailing_newline.jsonl")
 	os.WriteFile(bad, data, 0o644)
-	if _, err := OpenAppend(bad, Header{}); err == nil || !strings.Contains(err.Error(), "missing trailing newline at EOF") {
+	if _, err := openAppend(bad, Header{}); err == nil || !strings.Contains(err.Error(), "missing trailing newline at EOF") {
 		t.Fatalf("torn trace reopened: %v", err)
 	}
 	if after, _ := os.ReadFile(bad); string(after) != string(data) {
@@ -46,7 +46,7 @@ func TestOpenAppendResumesSeq(t *testing.T) {
 	// An empty file gets a header.
 	empty := filepath.Join(t.TempDir(), "e.jsonl")
 	os.WriteFile(empty, nil, 0o644)
-	w3, err := OpenAppend(empty, Header{AppID: "e"})
+	w3, err := openAppend(empty, Header{AppID: "e"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"kitsoki/internal/termsafe"
 )
 
 // Category groups timeline lines (cmd/ picks a colour per category).
@@ -148,35 +150,9 @@ func (tl *Timeline) Feed(ev *Event) (Line, bool) {
 
 // Printable makes text from a trace safe to print on a terminal: control
 // characters other than newline and tab (escape sequences an agent answer
-// or a story could carry) are shown as \xNN or \uNNNN.
-func Printable(s string) string {
-	clean := true
-	for _, c := range s {
-		if isControl(c) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for _, c := range s {
-		switch {
-		case !isControl(c):
-			b.WriteRune(c)
-		case c < 0x100:
-			fmt.Fprintf(&b, "\\x%02x", c)
-		default:
-			fmt.Fprintf(&b, "\\u%04x", c)
-		}
-	}
-	return b.String()
-}
-
-func isControl(c rune) bool {
-	return (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == 0x2028 || c == 0x2029 || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)
-}
+// or a story could carry) are shown as \xNN or \uNNNN. The set is
+// internal/termsafe's, shared with pkg/diag.
+func Printable(s string) string { return termsafe.Printable(s) }
 
 // Open returns the agent calls that have not finished (so far).
 func (tl *Timeline) Open() []*Call { return tl.calls.Open() }

@@ -55,7 +55,7 @@ func Create(path string, h Header) (*Writer, error) {
 // CreateWith is Create with options (the fsync policy, the line bound).
 func CreateWith(path string, h Header, opt Options) (*Writer, error) {
 	if opt.MaxLineBytes <= 0 {
-		opt.MaxLineBytes = DefaultMaxLineBytes
+		opt.MaxLineBytes = defaultMaxLineBytes
 	}
 	if path == "" {
 		return nil, errors.New("trace: create: empty path; pass a file path such as .kitsoki/sessions/run.jsonl")
@@ -157,7 +157,7 @@ func (w *Writer) Append(ev Event) error {
 	if err != nil {
 		return err
 	}
-	if len(payload) > BlobThreshold {
+	if len(payload) > blobThreshold {
 		// Large values leave the event first, for blob files named by
 		// their content: an answer that also appears in the response, the
 		// bind and the say is stored once.

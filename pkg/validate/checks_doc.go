@@ -7,13 +7,13 @@ import (
 	"strings"
 )
 
-// ChecksMarkdown renders docs/checks.md: every rule Rules lists, with its
+// checksMarkdown renders docs/checks.md: every rule Rules lists, with its
 // severity, whether kitsoki run refuses a story with the finding, its
 // example and, when one of goldenDirs holds <rule>/expect.golden (the
 // per-rule goldens of pkg/story/testdata/broken and pkg/validate/testdata),
 // the first diagnostic its story produces, exactly as validate prints it.
 // A test keeps docs/checks.md equal to this output.
-func ChecksMarkdown(goldenDirs ...string) string {
+func checksMarkdown(goldenDirs ...string) string {
 	var b strings.Builder
 	b.WriteString("# kitsoki validate: the checks\n\n")
 	b.WriteString("<!-- Generated from the rule registry (pkg/story/rules.go, pkg/validate) and the\n")

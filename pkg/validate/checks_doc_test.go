@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite docs/checks.md")
 // docs/checks.md is generated from the registry and the per-rule goldens
 // and must stay equal to it (like actionlint's check-checks).
 func TestChecksDocIsCurrent(t *testing.T) {
-	got := ChecksMarkdown(filepath.Join("..", "story", "testdata", "broken"), "testdata")
+	got := checksMarkdown(filepath.Join("..", "story", "testdata", "broken"), "testdata")
 	path := filepath.Join("..", "..", "docs", "checks.md")
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {

@@ -1,4 +1,9 @@
-// Package validate owns the `kitsoki validate` job above a single story:
+// Package validate owns the kitsoki validate job above a single story:
+// expanding paths into story files ([Expand]), loading them in parallel
+// through pkg/story with one parse cache, and the rule list ([Rules]). It must
+// not check a story itself (pkg/story does) nor format output (cmd/ does).
+//
+// In full, it owns the `kitsoki validate` job above a single story:
 // expanding command-line paths (story directories, app.yaml files and
 // DIR/... patterns) into story files, loading them in parallel through
 // pkg/story with one shared parse cache (a file imported by many stories is
@@ -6,7 +11,7 @@
 // profile (pkg/plugin) and of pinned selections' eval evidence (pkg/eval),
 // applying `kitsoki:ignore` markers, and returning one deterministic, sorted
 // list of diagnostics. It also owns the list of every rule a run can report
-// (Rules) and docs/checks.md generated from it (ChecksMarkdown).
+// (Rules) and docs/checks.md generated from it (checksMarkdown).
 //
 // It does not check stories itself (pkg/story does) and it does not print
 // (cmd/ does).

@@ -4,14 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"kitsoki/pkg/story"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 )
 
-// StoryFile is the manifest name of a story directory.
-const StoryFile = "app.yaml"
+// StoryFile is the manifest name of a story directory ([story.StoryFile]).
+const StoryFile = story.StoryFile
 
 // Expand turns command-line arguments into a sorted, de-duplicated list of
 // app.yaml paths. No arguments means the current directory. An argument

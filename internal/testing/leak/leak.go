@@ -1,8 +1,3 @@
-// Package leak is the hostile half of kitsoki's secret tests: the text a
-// leaking plugin echoes (a secret in every form it can take in output) and
-// the AskResponse / error it answers per channel. The subprocess plugin
-// (internal/testing/leakyplugin) and the tests' MCP server share it. It
-// must not be imported outside tests.
 package leak
 
 import (

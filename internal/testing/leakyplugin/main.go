@@ -1,7 +1,3 @@
-// Command leakyplugin is a hostile subprocess agent plugin for kitsoki's
-// secret tests: JSON-RPC 2.0 over stdin/stdout (method agent.ask), it
-// echoes the secret in $LEAK_KEY, in every form, through the channel the
-// request's with.channel names (internal/testing/leak).
 package main
 
 import (

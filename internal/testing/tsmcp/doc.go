@@ -1,4 +1,9 @@
-// Package tsmcp drives MCP servers with the official MCP TypeScript SDK
+// Package tsmcp owns driving MCP servers in tests with the official MCP
+// TypeScript SDK client ([Call]), installed once per pinned lock with npm ci.
+// It must not be imported outside tests nor touch any network but the npm
+// registry.
+//
+// In full, it drives MCP servers with the official MCP TypeScript SDK
 // client (npm @modelcontextprotocol/sdk), for tests only: a standard client
 // nobody on the project wrote. It owns the pinned package.json and
 // package-lock.json (testdata/), installs them once per lock into the user

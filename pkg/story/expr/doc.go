@@ -1,4 +1,11 @@
-// Package expr owns the three expression syntaxes a story uses, each fixed by
+// Package expr owns the three expression syntaxes of a story (expr-lang
+// guards and typed values, kitsoki's {{ }} effect-value templates, pongo2
+// views and prompts), compiling and evaluating them ([CompileValue],
+// [Program], [Template], [PongoLoader]) with errors as [Error]. It must not
+// know the story model or which YAML position uses which syntax, nor read
+// a template outside its roots ([ErrOutsideRoots]).
+//
+// In full, it owns the three expression syntaxes a story uses, each fixed by
 // its YAML position (story-format §6):
 //
 //   - guards and typed values: expr-lang behind kitsoki's whitelist

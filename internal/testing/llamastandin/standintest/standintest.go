@@ -1,6 +1,3 @@
-// Package standintest builds the llama-server STAND-IN
-// (kitsoki/internal/testing/llamastandin) for tests, and packs it into a
-// llama.cpp-like release archive. Only tests import it.
 package standintest
 
 import (

@@ -1,9 +1,3 @@
-// Command claudestandin is a STAND-IN for Anthropic's `claude` CLI (which
-// cannot run on these machines) for the submit-through-MCP tests: it reads
-// --mcp-config, starts the "kitsoki" stdio server listed there with the
-// MCP Go SDK client, first submits an answer that violates the schema
-// (expecting a tool error), then the answer in $STANDIN_ANSWER, and prints
-// claude's JSON result envelope.
 package main
 
 import (

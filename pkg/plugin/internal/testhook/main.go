@@ -1,7 +1,3 @@
-// Command testhook is an external hook provider for pkg/plugin's tests. It
-// speaks the hook protocol (one JSON line in, one out) and behaves by mode
-// (first argument): rewrite, reroute ALIAS, veto, crash, crash-once MARKER, sleep, garbage,
-// pid.
 package main
 
 import (

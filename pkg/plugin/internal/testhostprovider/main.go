@@ -1,6 +1,3 @@
-// Command testhostprovider is a real host provider process for
-// pkg/plugin's tests: it reads one host.call JSON line at a time on stdin
-// and answers on stdout, its behaviour chosen by the call's args.mode.
 package main
 
 import (

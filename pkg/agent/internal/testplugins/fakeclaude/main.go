@@ -1,29 +1,3 @@
-// Command fakeclaude is a STAND-IN for Anthropic's `claude` CLI, which cannot
-// run on test machines (no account, no network). It mimics only what kitsoki's
-// builtin.claude_cli transport relies on: print mode (-p) with
-// `--output-format json`, the prompt read from stdin, and one JSON result
-// envelope on stdout shaped like the real CLI's:
-//
-//	{"type":"result","subtype":"success","is_error":false,"duration_ms":..,
-//	 "duration_api_ms":..,"num_turns":1,"result":"<text>","session_id":"..",
-//	 "total_cost_usd":0.0123,"usage":{"input_tokens":..,"cache_creation_input_tokens":..,
-//	 "cache_read_input_tokens":..,"output_tokens":..,"server_tool_use":{..},
-//	 "service_tier":"standard"},"modelUsage":{"<model>":{..}},"permission_denials":[],"uuid":".."}
-//
-// FAKE_CLAUDE_ANSWER is the JSON answer (default {"answer":"stand-in"}).
-// FAKE_CLAUDE_MODE shapes the output:
-//
-//	fenced (default)  result = prose + a ```json fenced block holding the answer
-//	plain             result = the answer as bare text
-//	structured        result = prose; the answer in "structured_output"
-//	is_error          an error envelope (is_error true), exit status 1
-//	crash             a line on stderr, nothing on stdout, exit status 2
-//	not_json          plain text on stdout, exit status 0
-//	hang              never answer
-//
-// FAKE_CLAUDE_RECORD, when set, is a file that receives
-// {"args":[...],"stdin":"...","env":[...]} so tests can assert the argv and
-// the prompt the transport sent.
 package main
 
 import (

@@ -1,0 +1,131 @@
+package jsonvalue
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Copy returns a deep copy of the maps (map[string]any) and slices ([]any)
+// of v; every other value is shared as it is.
+func Copy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		return CopyMap(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = Copy(e)
+		}
+		return out
+	default:
+		return v
+	}
+}
+
+// CopyMap is [Copy] for a map; nil stays nil.
+func CopyMap(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, e := range m {
+		out[k] = Copy(e)
+	}
+	return out
+}
+
+// CopyAsJSON returns a copy of v that shares nothing with it and holds only
+// JSON shapes: maps and slices are copied, []string and map[string]string
+// become []any and map[string]any, a [json.RawMessage] is copied, scalars
+// stay, and anything else (structs, typed slices) is replaced by its JSON
+// form — what a plugin sees on the wire. A value JSON cannot encode
+// becomes nil.
+func CopyAsJSON(v any) any {
+	switch x := v.(type) {
+	case nil, string, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64,
+		float32, float64, json.Number:
+		return v
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = CopyAsJSON(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = CopyAsJSON(e)
+		}
+		return out
+	case []string:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = e
+		}
+		return out
+	case map[string]string:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = e
+		}
+		return out
+	case json.RawMessage:
+		return append(json.RawMessage(nil), x...)
+	default:
+		b, err := json.Marshal(x)
+		if err != nil {
+			return nil
+		}
+		var c any
+		if json.Unmarshal(b, &c) != nil {
+			return nil
+		}
+		return c
+	}
+}
+
+// RoundTrip encodes v as JSON and decodes it again (numbers float64, maps
+// map[string]any). A value that cannot be encoded is returned as it is;
+// nil stays nil.
+func RoundTrip(v any) any {
+	if v == nil {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		return v
+	}
+	return out
+}
+
+// Normalize returns a copy of a YAML-decoded value in JSON shapes: every
+// map (map[string]any or map[any]any, keys printed with fmt.Sprint) becomes
+// a new map[string]any, every []any a new slice; other values are shared.
+func Normalize(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = Normalize(e)
+		}
+		return out
+	case map[any]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[fmt.Sprint(k)] = Normalize(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = Normalize(e)
+		}
+		return out
+	default:
+		return v
+	}
+}

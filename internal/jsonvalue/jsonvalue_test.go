@@ -1,0 +1,112 @@
+package jsonvalue
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func decode(t *testing.T, s string) any {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestInts(t *testing.T) {
+	got := Ints(decode(t, `{"a":1,"b":[2,2.5,{"c":-3}],"d":"4","e":1e400,"f":12345678901234567890}`))
+	want := map[string]any{"a": 1, "b": []any{2, 2.5, map[string]any{"c": -3}}, "d": "4", "e": got.(map[string]any)["e"], "f": 1.2345678901234567e19}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Ints = %#v, want %#v", got, want)
+	}
+	if Ints(json.Number("7")) != 7 {
+		t.Fatal("a bare number is not converted")
+	}
+}
+
+func TestInt64s(t *testing.T) {
+	got := Int64s(decode(t, `{"a":1,"b":[2,2.5]}`))
+	want := map[string]any{"a": int64(1), "b": []any{int64(2), 2.5}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Int64s = %#v, want %#v", got, want)
+	}
+	var plain any
+	if err := json.Unmarshal([]byte(`[3, 3.5, 9007199254740993]`), &plain); err != nil {
+		t.Fatal(err)
+	}
+	got = Int64s(plain)
+	if g := got.([]any); g[0] != int64(3) || g[1] != 3.5 {
+		t.Fatalf("floats: %#v", g)
+	}
+	if _, ok := got.([]any)[2].(float64); !ok {
+		t.Fatalf("a float beyond 2^53 became %T", got.([]any)[2])
+	}
+}
+
+func TestCopySharesNoContainer(t *testing.T) {
+	src := map[string]any{"m": map[string]any{"x": 1}, "s": []any{map[string]any{"y": 2}}, "t": []string{"keep"}}
+	c := Copy(src).(map[string]any)
+	c["m"].(map[string]any)["x"] = 9
+	c["s"].([]any)[0].(map[string]any)["y"] = 9
+	if src["m"].(map[string]any)["x"] != 1 || src["s"].([]any)[0].(map[string]any)["y"] != 2 {
+		t.Fatal("Copy aliases the source")
+	}
+	if _, ok := c["t"].([]string); !ok {
+		t.Fatal("Copy changed a value it does not walk")
+	}
+	if CopyMap(nil) != nil {
+		t.Fatal("CopyMap(nil) != nil")
+	}
+}
+
+func TestCopyAsJSON(t *testing.T) {
+	type pt struct {
+		X int `json:"x"`
+	}
+	raw := json.RawMessage(`{"r":1}`)
+	src := map[string]any{"ss": []string{"a"}, "ms": map[string]string{"k": "v"}, "st": pt{X: 1}, "raw": raw, "bad": make(chan int)}
+	got := CopyAsJSON(src).(map[string]any)
+	want := map[string]any{"ss": []any{"a"}, "ms": map[string]any{"k": "v"}, "st": map[string]any{"x": float64(1)}, "raw": raw, "bad": nil}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("CopyAsJSON = %#v, want %#v", got, want)
+	}
+	raw[2] = 'X'
+	if got["raw"].(json.RawMessage)[2] == 'X' {
+		t.Fatal("RawMessage shared")
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	if got := RoundTrip(map[string]int{"a": 1}); !reflect.DeepEqual(got, map[string]any{"a": float64(1)}) {
+		t.Fatalf("RoundTrip = %#v", got)
+	}
+	ch := make(chan int)
+	if RoundTrip(ch) != any(ch) {
+		t.Fatal("an unencodable value is not returned as it is")
+	}
+	if RoundTrip(nil) != nil {
+		t.Fatal("nil")
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	inner := map[any]any{1: "one", "k": []any{map[any]any{true: "t"}}}
+	src := map[string]any{"m": inner, "s": "x"}
+	got := Normalize(src)
+	want := map[string]any{"m": map[string]any{"1": "one", "k": []any{map[string]any{"true": "t"}}}, "s": "x"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Normalize = %#v, want %#v", got, want)
+	}
+	if _, err := json.Marshal(got); err != nil {
+		t.Fatalf("not encodable: %v", err)
+	}
+	got.(map[string]any)["s"] = "changed"
+	if src["s"] != "x" {
+		t.Fatal("Normalize aliases the source map")
+	}
+}

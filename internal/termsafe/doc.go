@@ -1,0 +1,11 @@
+// Package termsafe owns the one set of control characters kitsoki refuses
+// to print raw on a terminal and [Printable], which escapes them as \xNN or
+// \uNNNN. It must not touch colour, layout or where text is written: callers
+// ([kitsoki/pkg/trace.Printable], pkg/diag's formats) decide that.
+//
+// The set is C0 controls except newline and tab, DEL, the C1 controls,
+// the line and paragraph separators (U+2028, U+2029) and the bidirectional
+// embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069):
+// what a story or an agent answer could carry to move the cursor, retitle
+// the terminal or reorder what the reader sees.
+package termsafe

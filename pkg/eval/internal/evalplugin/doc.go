@@ -1,0 +1,24 @@
+// Command evalplugin owns the subprocess agent plugin pkg/eval's tests build
+// and run, behaving per with.model so every runner metric has a known expected
+// value. It must not be built or run outside tests.
+//
+// In full, it is the subprocess agent plugin eval's tests build with
+// `go build` and run for real (JSON-RPC 2.0, one message per line, method
+// agent.ask). It classifies a merge: intent "accept" when args.merge_sha is
+// set, else "refine" — and behaves per with.model so every runner metric
+// has a known expected value:
+//
+//	good     always right; meta.cost_usd 0.001
+//	sloppy   always "accept" (wrong when merge_sha is empty); cost 0.0005;
+//	         meta.fallback true for pr_id "1"
+//	broken   pr_id "2": intent "maybe" (schema-invalid); pr_id "4": a
+//	         JSON-RPC error (plugin_crash, process kept); else right
+//	leaky    always "refine", with reason "token $EVAL_TOKEN" (a secret)
+//	hang     never answers (interrupt tests)
+//	slow     right; sleeps 2500 ms for pr_id "1" on turn 0 (the first repeat)
+//	(judge)  a call whose with: has expect (the judge comparator's call):
+//	         verdict pass when with.actual.intent equals with.expect.intent
+//
+// Every answer's meta carries model and effort as received. With
+// EVAL_PIDFILE set, the plugin writes its pid there on start.
+package main
