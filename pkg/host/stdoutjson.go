@@ -3,6 +3,7 @@ package host
 import (
 	"bytes"
 	"encoding/json"
+	"kitsoki/internal/jsonvalue"
 	"strings"
 )
 
@@ -81,23 +82,5 @@ var errTrailing error = trailingErr{}
 func DecodeJSON(b []byte) (any, error) { return decodeOne(string(bytes.TrimSpace(b))) }
 
 // Numbers turns json.Number values into int (integral, in range) or
-// float64, in place.
-func Numbers(v any) any {
-	switch t := v.(type) {
-	case json.Number:
-		if n, err := t.Int64(); err == nil {
-			return int(n)
-		}
-		f, _ := t.Float64()
-		return f
-	case map[string]any:
-		for k, x := range t {
-			t[k] = Numbers(x)
-		}
-	case []any:
-		for i, x := range t {
-			t[i] = Numbers(x)
-		}
-	}
-	return v
-}
+// float64, in place ([jsonvalue.Ints]).
+func Numbers(v any) any { return jsonvalue.Ints(v) }
