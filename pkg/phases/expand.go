@@ -2,7 +2,8 @@ package phases
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"kitsoki/pkg/story"
 )
@@ -91,7 +92,7 @@ func bind(id string, node *story.PhaseNode, tpl *story.PhaseTemplate, where stri
 	b := &binding{id: id, params: map[string]any{"id": id, "phase_id": id}, unset: map[string]bool{},
 		next: node.Next, probs: ps, where: where}
 	ok := true
-	for _, name := range sortedKeys(tpl.Parameters) {
+	for _, name := range slices.Sorted(maps.Keys(tpl.Parameters)) {
 		pp := tpl.Parameters[name]
 		if v, given := node.Params[name]; given {
 			b.params[name] = v
@@ -129,7 +130,7 @@ func mergeCheckpoints(s *story.State, name string, cps map[string]*story.Intent)
 		if s.Intents == nil {
 			s.Intents = map[string]*story.Intent{}
 		}
-		for _, n := range sortedKeys(cps) {
+		for _, n := range slices.Sorted(maps.Keys(cps)) {
 			if _, own := s.Intents[n]; own || cps[n] == nil {
 				continue
 			}
@@ -154,7 +155,7 @@ func order(ph *story.Phases) []string {
 			out = append(out, id)
 		}
 	}
-	for _, id := range sortedKeys(ph.Graph) {
+	for _, id := range slices.Sorted(maps.Keys(ph.Graph)) {
 		if !seen[id] {
 			out = append(out, id)
 		}
@@ -166,7 +167,7 @@ func declared(m map[string]*story.PhaseTemplate) string {
 	if len(m) == 0 {
 		return "none"
 	}
-	ks := sortedKeys(m)
+	ks := slices.Sorted(maps.Keys(m))
 	out := ""
 	for i, k := range ks {
 		if i > 0 {
@@ -175,13 +176,4 @@ func declared(m map[string]*story.PhaseTemplate) string {
 		out += k
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }

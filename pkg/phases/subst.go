@@ -3,7 +3,9 @@ package phases
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -186,7 +188,7 @@ func arcs(m map[string]any) string {
 	if len(m) == 0 {
 		return "none"
 	}
-	return strings.Join(sortedKeys(m), ", ")
+	return strings.Join(slices.Sorted(maps.Keys(m)), ", ")
 }
 
 // scalar is the text a value substitutes as.

@@ -2,9 +2,7 @@ package view
 
 import (
 	"fmt"
-	"sort"
 	"strings"
-
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
@@ -254,13 +252,4 @@ func renderMedia(body map[string]any, leaf func(string, string) (string, error))
 		out += " (" + path + ")"
 	}
 	return out, nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

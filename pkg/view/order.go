@@ -2,6 +2,8 @@ package view
 
 import (
 	"kitsoki/internal/safefile"
+	"maps"
+	"slices"
 	"sync"
 
 	"go.yaml.in/yaml/v3"
@@ -59,7 +61,7 @@ func (c *orderCache) keys(el *story.ViewElement, path []string, m map[string]any
 			}
 		}
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if !seen[k] {
 			out = append(out, k)
 		}
