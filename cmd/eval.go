@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"kitsoki/pkg/story"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,7 +69,7 @@ func newEvalListCmd() *cobra.Command {
 				return usagef("%v", err)
 			}
 			if len(files) == 0 {
-				if _, err := os.Stat(filepath.Join(args[0], "app.yaml")); err != nil {
+				if _, err := os.Stat(filepath.Join(args[0], story.StoryFile)); err != nil {
 					return usagef("eval list: %s is not a story directory (no app.yaml) and has no evals/*.yaml; give a story directory or a dataset file", args[0])
 				}
 				fmt.Fprintf(c.ErrOrStderr(), "kitsoki: no eval datasets under %s (add evals/<call>.yaml with kind: agent_eval)\n", filepath.Join(args[0], "evals"))

@@ -409,7 +409,7 @@ func (s *Server) HTTPHandler(token string) http.Handler {
 
 func storyFile(p string) string {
 	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-		return filepath.Join(p, "app.yaml")
+		return filepath.Join(p, story.StoryFile)
 	}
 	return p
 }
