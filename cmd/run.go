@@ -129,44 +129,17 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if f.timeout < 0 {
-		return usagef("--timeout %s: must not be negative", f.timeout)
-	}
-	if err := checkCallTimeout(f.callTimeout); err != nil {
+	if err := checkRunFlags(path, f); err != nil {
 		return err
 	}
-	if err := checkStoryArg(path); err != nil {
+	ld, err := loadRunStory(stderr, path)
+	if err != nil {
 		return err
 	}
-	ld, err := compose.Load(path, compose.LoadOptions{NoCompile: true})
+	hc, plan, err := resolveRunPlan(stderr, ld, f)
 	if err != nil {
-		var le *compose.LoadError
-		if errors.As(err, &le) {
-			_ = diag.WriteHuman(stderr, le.Diagnostics, diag.HumanOptions{})
-			return invalidStory(le.Diagnostics, findingf("%s: the story does not load (%d error(s)); see `kitsoki validate %s`", path, len(le.Diagnostics), path))
-		}
-		return findingf("%s: %v", path, err)
+		return err
 	}
-	var hc *engine.HostCassette
-	if f.hostCassette != "" {
-		if hc, err = engine.LoadHostCassette(f.hostCassette); err != nil {
-			return usagef("--host-cassette: %v", err)
-		}
-	}
-	// The plugin assembly (profile, hooks, enabled aliases) before anything
-	// is written: a malformed operator profile fails loudly, with positions.
-	plan, err := compose.Resolve(ld, f.profile)
-	if err != nil {
-		var pe *plugin.ProfileError
-		if errors.As(err, &pe) && pe.ReadErr != nil {
-			return profileReadError(f.profile, pe)
-		}
-		return usagef("plugin profile:\n%v", err)
-	}
-	for _, d := range plan.Warnings() {
-		warnDiag(stderr, d)
-	}
-
 	// Host handlers: the built-ins, then the providers the assembly enables
 	// (.kitsoki/plugins/), before the compile checks every call has one.
 	hostReg, closeHosts, hostWarns, err := plan.Assembly.HostRegistry(ld.Story, host.Options{}, agent.LocalEmbedderConfig{})
@@ -177,50 +150,18 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	for _, w := range hostWarns {
 		warnDiag(stderr, diag.Diagnostic{File: w.File, Line: w.Line, Col: w.Col, Severity: diag.Warning, Message: w.Message})
 	}
-	engine.PrepareHosts(hostReg)
-	if ld.Compile(engine.CompileOptions{HostCassette: hc, Hosts: hostReg}); ld.CompileErr != nil {
-		return findingf("%s: %v", path, ld.CompileErr)
+	if err := compileRunStory(stderr, path, ld, hc, hostReg); err != nil {
+		return err
 	}
 	st, m := ld.Story, ld.Machine
-	for _, d := range ld.LintWarnings {
-		warnDiag(stderr, d)
-	}
-	for _, w := range m.Warnings {
-		fmt.Fprintf(stderr, "kitsoki: warning: %s\n", trace.Printable(w.String()))
-	}
-	var fileWorld map[string]any
-	if f.worldFile != "" {
-		if fileWorld, err = engine.LoadWorldFile(f.worldFile); err != nil {
-			return usagef("%v", err)
-		}
-	}
-	world, err := engine.InitWorld(m.World, fileWorld, f.world)
+	world, cas, err := runInputs(m, f)
 	if err != nil {
-		return usagef("%v", err)
-	}
-	for i := range f.inputs.inputs {
-		if err := m.TypeSlots(&f.inputs.inputs[i]); err != nil {
-			return usagef("%v", err)
-		}
-	}
-	var cas *agent.Cassette
-	if f.cassette != "" {
-		if cas, err = agent.LoadCassette(f.cassette); err != nil {
-			return usagef("--cassette: %v", err)
-		}
+		return err
 	}
 
-	session := newSessionID(st.App.ID)
-	tracePath := f.tracePath
-	if tracePath == "" {
-		tracePath = filepath.Join(".kitsoki", "sessions", session+".jsonl")
-	}
-	if err := os.MkdirAll(filepath.Dir(tracePath), 0o755); err != nil {
-		return usagef("--trace: %v", err)
-	}
-	tw, err := trace.Create(tracePath, trace.Header{AppID: st.App.ID, Story: path, Generator: "kitsoki " + version})
+	session, tracePath, tw, err := openRunTrace(st.App.ID, path, f.tracePath)
 	if err != nil {
-		return usagef("--trace: %s", strings.TrimPrefix(err.Error(), "trace: "))
+		return err
 	}
 	defer tw.Close()
 	sink := f.spinner.watch(engine.TraceSink(tw))
@@ -232,16 +173,8 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	defer rt.Close()
 	chain, reg := rt.Chain, rt.Agents
 
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := runContext(ctx, f.timeout)
 	defer stop()
-	if f.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, f.timeout)
-		defer cancel()
-	}
-	// After the first Ctrl-C the run winds down (plugins stopped, trace
-	// closed); a second one gets the default behaviour and kills kitsoki.
-	go func() { <-ctx.Done(); stop() }()
 
 	var notes func(engine.Note)
 	if !f.jsonOut {
@@ -266,21 +199,142 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	if closeErr != nil {
 		fmt.Fprintf(stderr, "kitsoki: warning: stopping agent plugins: %s\n", trace.Printable(reg.Redact(closeErr.Error())))
 	}
+	return finishRun(stdout, stderr, res, f, tracePath, session)
+}
 
-	status := ExitOK
-	var msg string
-	switch res.Outcome {
-	case engine.OutcomeFailed:
-		status = ExitFinding
-		msg = res.Err.Error()
-		if f.timeout > 0 && errors.Is(res.Err, context.DeadlineExceeded) {
-			msg += fmt.Sprintf(" (--timeout %s reached)", f.timeout)
-		}
-	case engine.OutcomeRested:
-		status = ExitFinding
-		msg = fmt.Sprintf("the run rested in state %q with no input left (it handles: %s); pass --intent NAME to continue",
-			res.State, strings.Join(res.Available, ", "))
+// checkRunFlags checks the flags that need no story, and the story
+// argument.
+func checkRunFlags(path string, f *runFlags) error {
+	if f.timeout < 0 {
+		return usagef("--timeout %s: must not be negative", f.timeout)
 	}
+	if err := checkCallTimeout(f.callTimeout); err != nil {
+		return err
+	}
+	return checkStoryArg(path)
+}
+
+// loadRunStory loads the story (not compiled yet: the host handlers come
+// first), printing the loader's diagnostics when it does not load.
+func loadRunStory(stderr io.Writer, path string) (*compose.Loaded, error) {
+	ld, err := compose.Load(path, compose.LoadOptions{NoCompile: true})
+	if err != nil {
+		var le *compose.LoadError
+		if errors.As(err, &le) {
+			_ = diag.WriteHuman(stderr, le.Diagnostics, diag.HumanOptions{})
+			return nil, invalidStory(le.Diagnostics, findingf("%s: the story does not load (%d error(s)); see `kitsoki validate %s`", path, len(le.Diagnostics), path))
+		}
+		return nil, findingf("%s: %v", path, err)
+	}
+	return ld, nil
+}
+
+// resolveRunPlan loads --host-cassette and resolves the plugin assembly
+// (profile, hooks, enabled aliases) before anything is written: a malformed
+// operator profile fails loudly, with positions.
+func resolveRunPlan(stderr io.Writer, ld *compose.Loaded, f *runFlags) (*engine.HostCassette, *compose.Plan, error) {
+	var hc *engine.HostCassette
+	if f.hostCassette != "" {
+		var err error
+		if hc, err = engine.LoadHostCassette(f.hostCassette); err != nil {
+			return nil, nil, usagef("--host-cassette: %v", err)
+		}
+	}
+	plan, err := compose.Resolve(ld, f.profile)
+	if err != nil {
+		var pe *plugin.ProfileError
+		if errors.As(err, &pe) && pe.ReadErr != nil {
+			return nil, nil, profileReadError(f.profile, pe)
+		}
+		return nil, nil, usagef("plugin profile:\n%v", err)
+	}
+	for _, d := range plan.Warnings() {
+		warnDiag(stderr, d)
+	}
+	return hc, plan, nil
+}
+
+// compileRunStory compiles the loaded story against the host handlers and
+// prints the lint and machine warnings.
+func compileRunStory(stderr io.Writer, path string, ld *compose.Loaded, hc *engine.HostCassette, hostReg *host.Registry) error {
+	engine.PrepareHosts(hostReg)
+	if ld.Compile(engine.CompileOptions{HostCassette: hc, Hosts: hostReg}); ld.CompileErr != nil {
+		return findingf("%s: %v", path, ld.CompileErr)
+	}
+	for _, d := range ld.LintWarnings {
+		warnDiag(stderr, d)
+	}
+	for _, w := range ld.Machine.Warnings {
+		fmt.Fprintf(stderr, "kitsoki: warning: %s\n", trace.Printable(w.String()))
+	}
+	return nil
+}
+
+// runInputs builds the initial world (--world-file, then --world), types
+// the --slot values and loads --cassette.
+func runInputs(m *engine.Machine, f *runFlags) (engine.World, *agent.Cassette, error) {
+	var fileWorld map[string]any
+	if f.worldFile != "" {
+		var err error
+		if fileWorld, err = engine.LoadWorldFile(f.worldFile); err != nil {
+			return nil, nil, usagef("%v", err)
+		}
+	}
+	world, err := engine.InitWorld(m.World, fileWorld, f.world)
+	if err != nil {
+		return nil, nil, usagef("%v", err)
+	}
+	for i := range f.inputs.inputs {
+		if err := m.TypeSlots(&f.inputs.inputs[i]); err != nil {
+			return nil, nil, usagef("%v", err)
+		}
+	}
+	var cas *agent.Cassette
+	if f.cassette != "" {
+		if cas, err = agent.LoadCassette(f.cassette); err != nil {
+			return nil, nil, usagef("--cassette: %v", err)
+		}
+	}
+	return world, cas, nil
+}
+
+// openRunTrace picks the session id and creates the trace (--trace, or
+// .kitsoki/sessions/<session>.jsonl).
+func openRunTrace(appID, path, flagPath string) (session, tracePath string, tw *trace.Writer, err error) {
+	session = newSessionID(appID)
+	tracePath = flagPath
+	if tracePath == "" {
+		tracePath = filepath.Join(".kitsoki", "sessions", session+".jsonl")
+	}
+	if err := os.MkdirAll(filepath.Dir(tracePath), 0o755); err != nil {
+		return "", "", nil, usagef("--trace: %v", err)
+	}
+	tw, err = trace.Create(tracePath, trace.Header{AppID: appID, Story: path, Generator: "kitsoki " + version})
+	if err != nil {
+		return "", "", nil, usagef("--trace: %s", strings.TrimPrefix(err.Error(), "trace: "))
+	}
+	return session, tracePath, tw, nil
+}
+
+// runContext ends the run on SIGINT/SIGTERM or after timeout (0 = none).
+// After the first Ctrl-C the run winds down (plugins stopped, trace
+// closed); a second one gets the default behaviour and kills kitsoki.
+func runContext(ctx context.Context, timeout time.Duration) (context.Context, func()) {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	cancel := func() {}
+	if timeout > 0 {
+		var cancelTimeout context.CancelFunc
+		ctx, cancelTimeout = context.WithTimeout(ctx, timeout)
+		cancel = cancelTimeout
+	}
+	go func() { <-ctx.Done(); stop() }()
+	return ctx, func() { cancel(); stop() }
+}
+
+// finishRun reports the run's result (the log's last lines or the --json
+// object) and returns its exit status.
+func finishRun(stdout, stderr io.Writer, res *engine.Result, f *runFlags, tracePath, session string) error {
+	status, msg := runStatus(res, f.timeout)
 	if f.jsonOut {
 		if err := writeRunJSON(stdout, res, status, msg, tracePath, session); err != nil {
 			return err
@@ -304,6 +358,23 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 		return &exitError{code: status, err: errors.New(msg)}
 	}
 	return nil
+}
+
+// runStatus is the exit status of a run's outcome and, when it is not
+// ExitOK, the message saying why.
+func runStatus(res *engine.Result, timeout time.Duration) (int, string) {
+	switch res.Outcome {
+	case engine.OutcomeFailed:
+		msg := res.Err.Error()
+		if timeout > 0 && errors.Is(res.Err, context.DeadlineExceeded) {
+			msg += fmt.Sprintf(" (--timeout %s reached)", timeout)
+		}
+		return ExitFinding, msg
+	case engine.OutcomeRested:
+		return ExitFinding, fmt.Sprintf("the run rested in state %q with no input left (it handles: %s); pass --intent NAME to continue",
+			res.State, strings.Join(res.Available, ", "))
+	}
+	return ExitOK, ""
 }
 
 // hookEmit writes hook.* outcome events of run/start and run/end into the

@@ -92,160 +92,198 @@ type job struct {
 // render) and returns ctx.Err() when ctx ends first: the caller writes
 // nothing then.
 func Run(ctx context.Context, v *Validation, opts RunOptions) (*Report, error) {
+	r, err := planRun(v, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	if err := r.open(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	recs, err := r.dispatch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.report(recs, start), nil
+}
+
+// evalRun is one Run: the plan (specs, rendered examples, jobs) and the
+// registries serving it.
+type evalRun struct {
+	v     *Validation
+	d     *Dataset
+	st    *story.Story
+	cs    *CallSite
+	opts  RunOptions
+	cas   *agent.Cassette
+	specs []CandidateSpec
+	rnd   *Renderer
+	rend  []renderedExample
+	jobs  []job
+	total int
+	conc  int
+	sch   *schema.Schema
+	// compiler compiles the call site's schema and serves the matrix.
+	compiler *schema.Compiler
+	mx       *compose.Matrix
+	regs     []*agent.Registry
+	judge    *judgeRunner
+	// slots holds one slot per subprocess candidate (see open).
+	slots []chan struct{}
+}
+
+// renderedExample is one example's prompt and with:, rendered once.
+type renderedExample struct {
+	prompt string
+	with   map[string]any
+}
+
+// jobResult is one job's scored record or its environment error.
+type jobResult struct {
+	rec CallRecord
+	err error
+}
+
+// planRun checks the options and the dataset and renders every example,
+// before anything is built or dispatched.
+func planRun(v *Validation, opts RunOptions) (*evalRun, error) {
 	if !v.OK() {
 		return nil, fmt.Errorf("%s: eval validation failed", v.Dataset.Path)
 	}
-	d, st, cs := v.Dataset, v.Story, v.CallSite
-	var cas *agent.Cassette
+	r := &evalRun{v: v, d: v.Dataset, st: v.Story, cs: v.CallSite, opts: opts}
 	if opts.Cassette != "" {
 		c, err := agent.LoadCassette(opts.Cassette)
 		if err != nil {
 			return nil, err
 		}
-		cas = c
-		opts.Concurrency = 1
+		r.cas = c
+		r.opts.Concurrency = 1
 	}
-	specs, err := ExpandMatrix(d, st, cs, cas != nil)
+	specs, err := ExpandMatrix(r.d, r.st, r.cs, r.cas != nil)
 	if err != nil {
 		return nil, err
 	}
+	r.specs = specs
 	if opts.Shards > 0 && (opts.Shard < 1 || opts.Shard > opts.Shards) {
 		return nil, fmt.Errorf("shard %d/%d: the shard index must be between 1 and %d", opts.Shard, opts.Shards, opts.Shards)
 	}
-	repeat := d.Matrix.Repeat
-	if repeat < 1 {
-		repeat = 1
-	}
 	// Render every example once, before anything is dispatched.
-	rnd := NewRenderer(st, cs)
-	type rendered struct {
-		prompt string
-		with   map[string]any
+	r.rnd = NewRenderer(r.st, r.cs)
+	if r.rend, err = renderExamples(r.rnd, r.d.Examples); err != nil {
+		return nil, err
 	}
-	rend := make([]rendered, len(d.Examples))
-	for i, ex := range d.Examples {
+	r.planJobs()
+	r.compiler = schema.NewCompiler(r.st.Dir)
+	if r.cs.SchemaPath != "" {
+		if r.sch, err = r.compiler.Compile(r.cs.SchemaPath); err != nil {
+			return nil, fmt.Errorf("call site %q: %v", r.cs.Call, err)
+		}
+	}
+	r.conc = r.opts.Concurrency
+	if r.conc <= 0 {
+		r.conc = runtime.NumCPU()
+	}
+	return r, nil
+}
+
+// renderExamples renders every example's prompt and with:.
+func renderExamples(rnd *Renderer, examples []Example) ([]renderedExample, error) {
+	rend := make([]renderedExample, len(examples))
+	for i, ex := range examples {
 		p, w, err := rnd.Render(ex.Args)
 		if err != nil {
 			return nil, fmt.Errorf("example %q: %w", ex.Name, err)
 		}
-		rend[i] = rendered{p, w}
+		rend[i] = renderedExample{p, w}
 	}
-	// Jobs are numbered candidate-major (the shard split and call ids
-	// depend on it) but dispatched example-major, round-robin over the
-	// candidates, so concurrent calls spread over backends.
-	var jobs []job
-	total := len(specs) * len(d.Examples) * repeat
-	for ei := range d.Examples {
-		for r := 0; r < repeat; r++ {
-			for ci := range specs {
-				idx := (ci*len(d.Examples)+ei)*repeat + r
-				if opts.Shards == 0 || idx%opts.Shards == opts.Shard-1 {
-					jobs = append(jobs, job{idx: idx, cand: ci, ex: ei, rep: r})
+	return rend, nil
+}
+
+// planJobs lists this shard's jobs. Jobs are numbered candidate-major (the
+// shard split and call ids depend on it) but dispatched example-major,
+// round-robin over the candidates, so concurrent calls spread over
+// backends.
+func (r *evalRun) planJobs() {
+	repeat := max(r.d.Matrix.Repeat, 1)
+	nex := len(r.d.Examples)
+	r.total = len(r.specs) * nex * repeat
+	for ei := range r.d.Examples {
+		for rep := 0; rep < repeat; rep++ {
+			for ci := range r.specs {
+				idx := (ci*nex+ei)*repeat + rep
+				if r.opts.Shards == 0 || idx%r.opts.Shards == r.opts.Shard-1 {
+					r.jobs = append(r.jobs, job{idx: idx, cand: ci, ex: ei, rep: rep})
 				}
 			}
 		}
 	}
-	compiler := schema.NewCompiler(st.Dir)
-	var sch *schema.Schema
-	if cs.SchemaPath != "" {
-		if sch, err = compiler.Compile(cs.SchemaPath); err != nil {
-			return nil, fmt.Errorf("call site %q: %v", cs.Call, err)
-		}
-	}
-	mx, err := opts.matrix(v, cas, compiler)
-	if err != nil {
-		return nil, err
-	}
-	defer mx.Close() // after the registries (deferred below) are closed
-	regs := make([]*agent.Registry, len(specs))
-	defer func() {
-		for _, r := range regs {
-			if r != nil {
-				r.Close()
-			}
-		}
-	}()
-	for i, sp := range specs {
-		if regs[i], err = candidateRegistry(mx, st, sp, cas != nil); err != nil {
-			return nil, err
-		}
-	}
-	var judge *judgeRunner
-	if d.Comparator.Kind == "judge" {
-		if judge, err = newJudge(mx, st, d.Comparator, cas != nil); err != nil {
-			return nil, err
-		}
-		defer judge.close()
-	}
+}
 
+// open builds the hook chain, a registry per candidate and the judge. What
+// it opened is closed by close, even when open fails part-way.
+func (r *evalRun) open() error {
+	mx, err := r.opts.matrix(r.v, r.cas, r.compiler)
+	if err != nil {
+		return err
+	}
+	r.mx = mx
+	r.regs = make([]*agent.Registry, len(r.specs))
+	for i, sp := range r.specs {
+		if r.regs[i], err = candidateRegistry(mx, r.st, sp, r.cas != nil); err != nil {
+			return err
+		}
+	}
+	if r.d.Comparator.Kind == "judge" {
+		if r.judge, err = newJudge(mx, r.st, r.d.Comparator, r.cas != nil); err != nil {
+			return err
+		}
+	}
 	// A subprocess plugin answers one request at a time; holding a slot per
 	// candidate keeps time spent queueing behind our own calls out of the
 	// measured latency.
-	slots := make([]chan struct{}, len(specs))
-	for i, sp := range specs {
+	r.slots = make([]chan struct{}, len(r.specs))
+	for i, sp := range r.specs {
 		if sp.Backend == story.PluginSubprocess {
-			slots[i] = make(chan struct{}, 1)
+			r.slots[i] = make(chan struct{}, 1)
 		}
 	}
+	return nil
+}
+
+// close closes the judge, then the registries, then the hook chain.
+func (r *evalRun) close() {
+	if r.judge != nil {
+		r.judge.close()
+	}
+	for _, reg := range r.regs {
+		if reg != nil {
+			reg.Close()
+		}
+	}
+	if r.mx != nil {
+		r.mx.Close()
+	}
+}
+
+// dispatch runs every job on r.conc workers and returns the records in
+// completion order. The first environment error cancels the rest.
+func (r *evalRun) dispatch(ctx context.Context) ([]CallRecord, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	conc := opts.Concurrency
-	if conc <= 0 {
-		conc = runtime.NumCPU()
-	}
-	start := time.Now()
 	jobCh := make(chan job)
-	type result struct {
-		rec CallRecord
-		err error
-	}
-	resCh := make(chan result)
+	resCh := make(chan jobResult)
 	var wg sync.WaitGroup
-	for w := 0; w < conc; w++ {
+	for w := 0; w < r.conc; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range jobCh {
-				sp := specs[j.cand]
-				ex := d.Examples[j.ex]
-				with := cloneMap(rend[j.ex].with)
-				if sp.Model != "" {
-					with["model"] = sp.Model
-				}
-				if sp.Effort != "" {
-					with["effort"] = sp.Effort
-				}
-				call := agent.Call{
-					Alias: sp.Alias, Verb: cs.Verb(), SessionID: "eval:" + d.Call, Turn: int64(j.rep),
-					StatePath: cs.StatePath, Prompt: rend[j.ex].prompt, SchemaPath: cs.SchemaPath, Schema: sch,
-					With: with, World: rnd.World(), Persona: cs.Agent, Model: sp.Model, Timeout: opts.Timeout,
-				}
-				if cas == nil {
-					call.CallID = agent.CallID(regs[j.cand].AppID(), fmt.Sprintf("eval:%s:%d:%s:%d", d.Call, j.cand, ex.Name, j.rep))
-				}
-				if sl := slots[j.cand]; sl != nil {
-					select {
-					case sl <- struct{}{}:
-					case <-ctx.Done():
-						return
-					}
-				}
-				rec, err := runOne(ctx, regs[j.cand], call, d.Comparator, ex, judge, cas != nil, opts.Retries)
-				if sl := slots[j.cand]; sl != nil {
-					<-sl
-				}
-				rec.Candidate, rec.Example, rec.Repeat = j.cand, ex.Name, j.rep
-				select {
-				case resCh <- result{rec, err}:
-				case <-ctx.Done():
-					return
-				}
-			}
+			r.work(ctx, jobCh, resCh)
 		}()
 	}
 	go func() {
 		defer close(jobCh)
-		for _, j := range jobs {
+		for _, j := range r.jobs {
 			select {
 			case jobCh <- j:
 			case <-ctx.Done():
@@ -254,7 +292,71 @@ func Run(ctx context.Context, v *Validation, opts RunOptions) (*Report, error) {
 		}
 	}()
 	go func() { wg.Wait(); close(resCh) }()
-	recs := make([]CallRecord, 0, len(jobs))
+	return r.collect(ctx, cancel, resCh)
+}
+
+// work runs jobs from jobCh until it closes or ctx ends.
+func (r *evalRun) work(ctx context.Context, jobCh <-chan job, resCh chan<- jobResult) {
+	for j := range jobCh {
+		res, ok := r.runJob(ctx, j)
+		if !ok {
+			return
+		}
+		select {
+		case resCh <- res:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// runJob dispatches and scores one job, holding its candidate's slot
+// around the call; false when ctx ended while waiting for the slot.
+func (r *evalRun) runJob(ctx context.Context, j job) (jobResult, bool) {
+	ex := r.d.Examples[j.ex]
+	call := r.call(j, ex)
+	sl := r.slots[j.cand]
+	if sl != nil {
+		select {
+		case sl <- struct{}{}:
+		case <-ctx.Done():
+			return jobResult{}, false
+		}
+	}
+	rec, err := runOne(ctx, r.regs[j.cand], call, r.d.Comparator, ex, r.judge, r.cas != nil, r.opts.Retries)
+	if sl != nil {
+		<-sl
+	}
+	rec.Candidate, rec.Example, rec.Repeat = j.cand, ex.Name, j.rep
+	return jobResult{rec, err}, true
+}
+
+// call is the agent call of one job.
+func (r *evalRun) call(j job, ex Example) agent.Call {
+	sp := r.specs[j.cand]
+	with := cloneMap(r.rend[j.ex].with)
+	if sp.Model != "" {
+		with["model"] = sp.Model
+	}
+	if sp.Effort != "" {
+		with["effort"] = sp.Effort
+	}
+	d, cs := r.d, r.cs
+	call := agent.Call{
+		Alias: sp.Alias, Verb: cs.Verb(), SessionID: "eval:" + d.Call, Turn: int64(j.rep),
+		StatePath: cs.StatePath, Prompt: r.rend[j.ex].prompt, SchemaPath: cs.SchemaPath, Schema: r.sch,
+		With: with, World: r.rnd.World(), Persona: cs.Agent, Model: sp.Model, Timeout: r.opts.Timeout,
+	}
+	if r.cas == nil {
+		call.CallID = agent.CallID(r.regs[j.cand].AppID(), fmt.Sprintf("eval:%s:%d:%s:%d", d.Call, j.cand, ex.Name, j.rep))
+	}
+	return call
+}
+
+// collect gathers the results, reporting progress, until every worker
+// has stopped; the first error cancels the run and is returned.
+func (r *evalRun) collect(ctx context.Context, cancel context.CancelFunc, resCh <-chan jobResult) ([]CallRecord, error) {
+	recs := make([]CallRecord, 0, len(r.jobs))
 	var firstErr error
 	for res := range resCh {
 		if res.err != nil {
@@ -265,39 +367,43 @@ func Run(ctx context.Context, v *Validation, opts RunOptions) (*Report, error) {
 			continue
 		}
 		recs = append(recs, res.rec)
-		if opts.Progress != nil {
-			opts.Progress(len(recs), len(jobs))
+		if r.opts.Progress != nil {
+			r.opts.Progress(len(recs), len(r.jobs))
 		}
 	}
-	if err := context.Cause(ctx); firstErr == nil && err != nil && len(recs) < len(jobs) {
+	if err := context.Cause(ctx); firstErr == nil && err != nil && len(recs) < len(r.jobs) {
 		firstErr = err
 	}
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	if len(recs) != len(jobs) {
+	if len(recs) != len(r.jobs) {
 		return nil, errors.New("eval run: interrupted")
 	}
+	return recs, nil
+}
 
+// report folds the records into the report, with the run's metadata.
+func (r *evalRun) report(recs []CallRecord, start time.Time) *Report {
 	now := time.Now
-	if opts.Now != nil {
-		now = opts.Now
+	if r.opts.Now != nil {
+		now = r.opts.Now
 	}
-	rep := newReport(v, specs, recs, opts.MaxFailureSamples)
+	rep := newReport(r.v, r.specs, recs, r.opts.MaxFailureSamples)
 	rep.GeneratedAt = now().UTC().Format(time.RFC3339)
 	mode := "live"
-	if cas != nil {
+	if r.cas != nil {
 		mode = "cassette"
 	}
-	rep.Run = &RunInfo{Mode: mode, Concurrency: conc, Jobs: len(jobs), TotalJobs: total}
-	if cas == nil {
+	rep.Run = &RunInfo{Mode: mode, Concurrency: r.conc, Jobs: len(r.jobs), TotalJobs: r.total}
+	if r.cas == nil {
 		rep.Run.WallMS = time.Since(start).Milliseconds()
 	}
-	if opts.Shards > 0 {
-		rep.Run.Shard = fmt.Sprintf("%d/%d", opts.Shard, opts.Shards)
+	if r.opts.Shards > 0 {
+		rep.Run.Shard = fmt.Sprintf("%d/%d", r.opts.Shard, r.opts.Shards)
 		rep.Calls = recs
 	}
-	return rep, nil
+	return rep
 }
 
 // newReport folds records into a report for the validated dataset.

@@ -69,43 +69,9 @@ type chunk struct {
 
 func (h *agentSearch) Call(ctx context.Context, c *Call) (Result, error) {
 	const name = "host.agent.search"
-	query := strArg(c.Args, "query")
-	if strings.TrimSpace(query) == "" {
-		return domainErr("%s: query argument is required", name), nil
-	}
-	var globs []string
-	switch t := c.Args["corpus"].(type) {
-	case string:
-		if strings.TrimSpace(t) != "" {
-			globs = []string{t}
-		}
-	case []any:
-		for _, g := range t {
-			if s := stringify(g); strings.TrimSpace(s) != "" {
-				globs = append(globs, s)
-			}
-		}
-	}
-	if len(globs) == 0 {
-		return domainErr("%s: corpus argument is required: a glob such as \"docs/**/*.md\" (or a list of them)", name), nil
-	}
-	topK, err := intArg(name, c.Args, "top_k", DefaultTopK)
-	if err != nil {
-		return domainErr("%v", err), nil
-	}
-	if topK == 0 {
-		topK = DefaultTopK
-	}
-	minScore, err := floatArg(name, c.Args, "min_score", 0)
-	if err != nil {
-		return domainErr("%v", err), nil
-	}
-	chunkLines, err := intArg(name, c.Args, "chunk_lines", DefaultChunkLines)
-	if err != nil {
-		return domainErr("%v", err), nil
-	}
-	if chunkLines == 0 {
-		chunkLines = DefaultChunkLines
+	a, bad := parseSearchArgs(name, c.Args)
+	if bad != "" {
+		return domainErr("%s", bad), nil
 	}
 	if h.o.Embedder == nil {
 		return domainErr("%s: no embedder is configured; set routing.embedding.endpoint (a running llama-server --embeddings) or routing.embedding.model in app.yaml", name), nil
@@ -118,12 +84,98 @@ func (h *agentSearch) Call(ctx context.Context, c *Call) (Result, error) {
 	if maxFiles <= 0 {
 		maxFiles = 2000
 	}
+	files, bad := corpusFiles(name, wd, a.globs, maxFiles)
+	if bad != "" {
+		return domainErr("%s", bad), nil
+	}
+	cacheDir := h.o.CacheDir
+	if cacheDir == "" {
+		cacheDir = filepath.Join(wd, ".kitsoki-embed-cache")
+	}
+	model := h.o.Embedder.Model()
+	all, skipped, err := h.corpusVectors(ctx, name, wd, files, cacheDir, model, a.chunkLines)
+	if err != nil {
+		return Result{}, err
+	}
+	qv, err := h.o.Embedder.Embed(ctx, []string{a.query}, true)
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: embedding the query: %v", name, err)
+	}
+	if len(qv) != 1 {
+		return Result{}, fmt.Errorf("%s: the embedder returned %d vectors for the query", name, len(qv))
+	}
+	hits, total, err := rankChunks(name, all, qv[0], a.minScore, a.topK)
+	if err != nil {
+		return Result{}, err
+	}
+	return searchResult(hits, total, model, skipped), nil
+}
+
+// searchArgs are host.agent.search's with: arguments, defaults applied.
+type searchArgs struct {
+	query      string
+	globs      []string
+	topK       int
+	minScore   float64
+	chunkLines int
+}
+
+// parseSearchArgs reads the with: arguments; the second result, when not
+// empty, is the domain error saying which one is wrong.
+func parseSearchArgs(name string, args map[string]any) (searchArgs, string) {
+	a := searchArgs{query: strArg(args, "query")}
+	if strings.TrimSpace(a.query) == "" {
+		return a, fmt.Sprintf("%s: query argument is required", name)
+	}
+	if a.globs = corpusGlobs(args["corpus"]); len(a.globs) == 0 {
+		return a, fmt.Sprintf("%s: corpus argument is required: a glob such as \"docs/**/*.md\" (or a list of them)", name)
+	}
+	var err error
+	if a.topK, err = intArg(name, args, "top_k", DefaultTopK); err != nil {
+		return a, err.Error()
+	}
+	if a.topK == 0 {
+		a.topK = DefaultTopK
+	}
+	if a.minScore, err = floatArg(name, args, "min_score", 0); err != nil {
+		return a, err.Error()
+	}
+	if a.chunkLines, err = intArg(name, args, "chunk_lines", DefaultChunkLines); err != nil {
+		return a, err.Error()
+	}
+	if a.chunkLines == 0 {
+		a.chunkLines = DefaultChunkLines
+	}
+	return a, ""
+}
+
+// corpusGlobs is corpus: as a list of non-blank globs (a string or a list).
+func corpusGlobs(v any) []string {
+	var globs []string
+	switch t := v.(type) {
+	case string:
+		if strings.TrimSpace(t) != "" {
+			globs = []string{t}
+		}
+	case []any:
+		for _, g := range t {
+			if s := stringify(g); strings.TrimSpace(s) != "" {
+				globs = append(globs, s)
+			}
+		}
+	}
+	return globs
+}
+
+// corpusFiles is the sorted union of the globs' files under wd; the second
+// result, when not empty, is the domain error (a bad glob, too many files).
+func corpusFiles(name, wd string, globs []string, maxFiles int) ([]string, string) {
 	seen := map[string]bool{}
 	var files []string
 	for _, g := range globs {
 		m, err := Glob(wd, g, maxFiles)
 		if err != nil {
-			return domainErr("%s: corpus: %v", name, err), nil
+			return nil, fmt.Sprintf("%s: corpus: %v", name, err)
 		}
 		for _, f := range m {
 			if !seen[f] {
@@ -134,20 +186,22 @@ func (h *agentSearch) Call(ctx context.Context, c *Call) (Result, error) {
 	}
 	sort.Strings(files)
 	if len(files) > maxFiles {
-		return domainErr("%s: corpus selects %d files, more than %d; narrow the glob", name, len(files), maxFiles), nil
+		return nil, fmt.Sprintf("%s: corpus selects %d files, more than %d; narrow the glob", name, len(files), maxFiles)
 	}
-	cacheDir := h.o.CacheDir
-	if cacheDir == "" {
-		cacheDir = filepath.Join(wd, ".kitsoki-embed-cache")
-	}
-	model := h.o.Embedder.Model()
+	return files, ""
+}
 
-	// Chunk every file; reuse cached vectors per (model, chunking, content).
-	type fileVecs struct {
-		chunks []chunk
-		vecs   [][]float32
-		key    string
-	}
+// fileVecs is one corpus file's chunks, their vectors and its cache key.
+type fileVecs struct {
+	chunks []chunk
+	vecs   [][]float32
+	key    string
+}
+
+// corpusVectors chunks every file and returns its chunks with their
+// vectors, reusing cached vectors per (model, chunking, content) and
+// embedding the rest in one call; skipped names the files not searched.
+func (h *agentSearch) corpusVectors(ctx context.Context, name, wd string, files []string, cacheDir, model string, chunkLines int) ([]*fileVecs, []any, error) {
 	var all []*fileVecs
 	var pending []*fileVecs
 	var skipped []any
@@ -176,43 +230,53 @@ func (h *agentSearch) Call(ctx context.Context, c *Call) (Result, error) {
 		all = append(all, fv)
 	}
 	if len(pendingTexts) > 0 {
-		vecs, err := h.o.Embedder.Embed(ctx, pendingTexts, false)
-		if err != nil {
-			return Result{}, fmt.Errorf("%s: embedding the corpus: %v", name, err)
-		}
-		if len(vecs) != len(pendingTexts) {
-			return Result{}, fmt.Errorf("%s: the embedder returned %d vectors for %d chunks", name, len(vecs), len(pendingTexts))
-		}
-		i := 0
-		for _, fv := range pending {
-			fv.vecs = vecs[i : i+len(fv.chunks)]
-			i += len(fv.chunks)
-			// A cache that cannot be written costs speed, not answers.
-			_ = storeVectors(cacheDir, fv.key, model, fv.vecs)
+		if err := h.embedPending(ctx, name, pending, pendingTexts, cacheDir, model); err != nil {
+			return nil, nil, err
 		}
 	}
-	qv, err := h.o.Embedder.Embed(ctx, []string{query}, true)
+	return all, skipped, nil
+}
+
+// embedPending embeds the chunks without cached vectors and caches them.
+func (h *agentSearch) embedPending(ctx context.Context, name string, pending []*fileVecs, texts []string, cacheDir, model string) error {
+	vecs, err := h.o.Embedder.Embed(ctx, texts, false)
 	if err != nil {
-		return Result{}, fmt.Errorf("%s: embedding the query: %v", name, err)
+		return fmt.Errorf("%s: embedding the corpus: %v", name, err)
 	}
-	if len(qv) != 1 {
-		return Result{}, fmt.Errorf("%s: the embedder returned %d vectors for the query", name, len(qv))
+	if len(vecs) != len(texts) {
+		return fmt.Errorf("%s: the embedder returned %d vectors for %d chunks", name, len(vecs), len(texts))
 	}
-	type scored struct {
-		ch    chunk
-		score float64
+	i := 0
+	for _, fv := range pending {
+		fv.vecs = vecs[i : i+len(fv.chunks)]
+		i += len(fv.chunks)
+		// A cache that cannot be written costs speed, not answers.
+		_ = storeVectors(cacheDir, fv.key, model, fv.vecs)
 	}
-	var hits []scored
+	return nil
+}
+
+// scoredChunk is a chunk and its cosine score against the query.
+type scoredChunk struct {
+	ch    chunk
+	score float64
+}
+
+// rankChunks scores every chunk against the query vector and returns the
+// best topK scoring at least minScore (score, then path, then chunk index),
+// with the number of chunks scored.
+func rankChunks(name string, all []*fileVecs, qv []float32, minScore float64, topK int) ([]scoredChunk, int, error) {
+	var hits []scoredChunk
 	total := 0
 	for _, fv := range all {
 		for i, ch := range fv.chunks {
 			total++
-			s, err := cosine(qv[0], fv.vecs[i])
+			s, err := cosine(qv, fv.vecs[i])
 			if err != nil {
-				return Result{}, fmt.Errorf("%s: %s chunk %d: %v", name, ch.path, ch.index, err)
+				return nil, 0, fmt.Errorf("%s: %s chunk %d: %v", name, ch.path, ch.index, err)
 			}
 			if s >= minScore {
-				hits = append(hits, scored{ch, s})
+				hits = append(hits, scoredChunk{ch, s})
 			}
 		}
 	}
@@ -228,6 +292,11 @@ func (h *agentSearch) Call(ctx context.Context, c *Call) (Result, error) {
 	if len(hits) > topK {
 		hits = hits[:topK]
 	}
+	return hits, total, nil
+}
+
+// searchResult is the handler's Data for the ranked hits.
+func searchResult(hits []scoredChunk, total int, model string, skipped []any) Result {
 	out := make([]any, len(hits))
 	for i, s := range hits {
 		out[i] = map[string]any{
@@ -242,7 +311,7 @@ func (h *agentSearch) Call(ctx context.Context, c *Call) (Result, error) {
 	return Result{Data: map[string]any{
 		"ok": true, "hits": out, "top": top, "count": len(out), "chunks": total, "model": model,
 		"skipped": append([]any{}, skipped...),
-	}}, nil
+	}}
 }
 
 // chunkText splits text into chunks of at most lines lines (and about
