@@ -2,9 +2,9 @@ package view
 
 import (
 	"fmt"
-	"strings"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
+	"strings"
 )
 
 // renderElements lays out a typed element list as plain text (story-runtime
