@@ -411,6 +411,7 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 		}
 	}
 	before := s.World()
+	from := s.State()
 	var turn *engine.Turn
 	if in != nil {
 		var err error
@@ -425,6 +426,9 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 	view := ""
 	if turn != nil {
 		evs = toEvents(turn.Events, fr.legacy)
+		if !fr.legacy {
+			orchestratorStatePaths(evs, from)
+		}
 		if t.DisplayInput != "" {
 			displayInput(evs, t.DisplayInput)
 		}
@@ -434,6 +438,9 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 		// clarify outcome, not a rejection (flow-format.md §3.6).
 		if rej != nil && !fr.legacy && rej.Code == engine.CodeMissingSlots {
 			rej, clarify, evs, view = nil, true, nil, ""
+		}
+		if rej != nil && fr.legacy && rej.Code == engine.CodeMissingSlots && len(evs) == 0 {
+			evs = []event{legacyMissingSlots(rej, in.Intent)}
 		}
 		if rej != nil {
 			fr.hadErrors = true
