@@ -312,7 +312,7 @@ turns:
       - { handler: host.run, args: { cmd: "nope" } }
     expect_no_host_calls: [host.run]
 expect_no_host_calls: [host.run]
-`), "expect_host_calls: host.run expected 2 invocations, got 1", `expect_host_calls: host.run never invoked (args={"cmd":"nope"})`,
+`), "expect_host_calls: host.run expected 2 invocations, got 1", "expect_host_calls: host.run never invoked (args=map[cmd:nope])",
 		"expect_no_host_calls: host.run was invoked but listed as forbidden")
 	// Background calls are not dispatched in the foreground: times: 0.
 	wantPass(t, one(t, `test_kind: flow
@@ -348,7 +348,7 @@ turns:
       - { kind: machine.transition, from: a, to: b }
     expect_events_exact: [{ kind: turn.input }]
 expect_events_count_atmost: 1
-`), "expect_events: event {kind=machine.transition from=a to=b} not found in subsequence",
+`), "expect_events: event {Kind:machine.transition From:a To:b Effect:map[]} not found in subsequence",
 		"expect_events_exact: got", "expect_events_count_atmost: got")
 }
 
@@ -436,7 +436,7 @@ turns:
 	}
 	wantPass(t, one(t, fixture("staged")))
 	for _, mode := range []string{"", "one-shot", "oneshot"} {
-		wantFail(t, one(t, fixture(mode)), "expect_events: event {kind=machine.gate_decided} not found")
+		wantFail(t, one(t, fixture(mode)), "expect_events: event {Kind:machine.gate_decided From: To: Effect:map[]} not found")
 	}
 }
 
