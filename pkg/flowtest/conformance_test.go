@@ -223,3 +223,25 @@ turns:
 `), "expect_events: event {Kind:world.update From: To: Effect:map[set:map[n:[1 2.5] out:nope]]} not found in subsequence",
 		"expect_events: event {Kind:turn.end From: To: Effect:map[]} not found in subsequence")
 }
+
+// §2.1: the initial state's on_enter never runs, and its timeout is armed
+// at the seeded start (orchestrator path).
+func TestInitialStateSeeding(t *testing.T) {
+	wantPass(t, one(t, `test_kind: flow
+initial_state: b`+stubs+`
+turns:
+  - intent: { name: back }
+    expect_state: a
+    expect_world: { out: "" }
+    expect_host_calls: [{ handler: host.run, times: 0 }]
+`))
+	wantPass(t, one(t, `test_kind: flow
+initial_state: w
+use_orchestrator: true
+turns:
+  - advance_clock: 10d
+    expect_state: done
+    expect_host_calls: [{ handler: host.run, times: 0 }]
+expect_terminal: true
+`))
+}

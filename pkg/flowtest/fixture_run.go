@@ -380,9 +380,13 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 	var sent map[string]any
 	switch {
 	case t.Intent != nil:
-		sent = kvMap(t.Intent.Slots)
-		for k, v := range sent {
-			sent[k] = deepCopy(v)
+		// No slots: key means no slots map at all (upstream's payload
+		// carries slots: null then); slots: {} is an empty one.
+		if t.Intent.Slots != nil {
+			sent = kvMap(t.Intent.Slots)
+			for k, v := range sent {
+				sent[k] = deepCopy(v)
+			}
 		}
 		if !fr.legacy {
 			renderSlots(sent, s.World())
