@@ -481,7 +481,11 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 		}
 	}
 	world := s.World()
-	if view == "" && fr.ld.Views != nil {
+	// The view (flow-format.md §3.7): on the legacy path the landed state
+	// re-rendered against the landed world, the turn's own view when that
+	// fails; on the orchestrator path the turn's view (banner included),
+	// the re-render when it is empty.
+	if (view == "" || fr.legacy) && fr.ld.Views != nil {
 		if v, err := fr.ld.Views.RenderView(state, world, nil); err == nil {
 			view = v
 		}
