@@ -109,3 +109,19 @@ func eventKinds(evs []ReportEvent, sorted bool) string {
 	}
 	return strings.Join(ks, " ")
 }
+
+// Probes upstream passes (flow-format.md §4.1, runs g01/g02; g03 pins the
+// foreground clarification text): a foreground stub delay, a foreground
+// request_clarification (a domain error, nothing bound), error and data
+// together, a top-level infra_error behind an unmatched by_call.
+func TestUpstreamProbesThatPass(t *testing.T) {
+	base := filepath.Join("testdata", "upstream", "probe2")
+	app, _ := filepath.Abs(filepath.Join(base, "app.yaml"))
+	files, _, err := Discover([]string{app}, filepath.Join(base, "flows", "*.yaml"), false, nil)
+	if err != nil || len(files) != 3 {
+		t.Fatalf("%v %d", err, len(files))
+	}
+	for _, r := range NewRunner(Options{Jobs: 1}).Run(context.Background(), files) {
+		wantPass(t, r)
+	}
+}
