@@ -245,3 +245,37 @@ turns:
 expect_terminal: true
 `))
 }
+
+// §2.1, §2.2: an initial_state the story does not have is accepted: every
+// intent is rejected there (so expect_error passes and a fixture with no
+// turns passes), clock-only turns pass, the session checks see it.
+func TestUnknownInitialState(t *testing.T) {
+	for _, orch := range []string{"true", "false"} {
+		wantPass(t, one(t, `test_kind: flow
+initial_state: nowhere
+use_orchestrator: `+orch+`
+turns: []
+`))
+		r := one(t, `test_kind: flow
+initial_state: nowhere
+use_orchestrator: `+orch+`
+initial_world: { n: 4 }
+turns:
+  - intent: { name: go }
+    expect_error: { code: INTENT_NOT_ALLOWED_IN_STATE }
+  - intent: { name: go }
+    expect_state: nowhere
+    expect_world: { n: 4 }
+expect_terminal: true
+expect_no_errors: true
+`)
+		want := `unexpected rejection: code=INTENT_NOT_ALLOWED_IN_STATE hint=`
+		if orch == "false" {
+			want = `unexpected validation error: INTENT_NOT_ALLOWED_IN_STATE: intent "go" is not allowed in state "nowhere"`
+		}
+		wantFail(t, r, want, `expect_terminal: state "nowhere" is not terminal`, "expect_no_errors: there were validation errors")
+		if ts := r.Flow.Turns; len(ts) != 3 || !ts[0].Passed || ts[1].Passed || ts[1].NewState != "nowhere" || len(ts[1].Failures) != 1 || ts[2].TurnIndex != -1 {
+			t.Errorf("use_orchestrator %s: turns %+v", orch, ts)
+		}
+	}
+}

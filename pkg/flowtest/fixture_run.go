@@ -214,6 +214,10 @@ func (fr *fixtureRun) run(ctx context.Context) {
 	if sess != nil {
 		defer sess.Close()
 	}
+	if err != nil && fr.strandedState(err) {
+		fr.stranded(world)
+		return
+	}
 	if err != nil {
 		fr.unsupported([]Failure{{Turn: -1, Pos: fx.at("initial_state"), Message: fmt.Sprintf("initial_state %q: the session cannot start: %v", fx.InitialState, err)}})
 		return
@@ -515,7 +519,14 @@ func (fr *fixtureRun) close(tr *TurnResult, c *checker) (*TurnResult, bool) {
 
 // finish runs the session-level assertions (flow-format.md §3.12) and
 // sets the verdict.
-func (fr *fixtureRun) finish(s *engine.Session) {
+// session is what the session checks read of a session.
+type session interface {
+	State() string
+	World() map[string]any
+	Terminal() bool
+}
+
+func (fr *fixtureRun) finish(s session) {
 	fx := fr.fx
 	c := &checker{turn: -1}
 	if s != nil {
@@ -573,7 +584,7 @@ func (fr *fixtureRun) finish(s *engine.Session) {
 
 // terminal: the state's terminal: true, an exit (__exit__*), or the
 // session's own end.
-func (fr *fixtureRun) terminal(s *engine.Session, state string) bool {
+func (fr *fixtureRun) terminal(s session, state string) bool {
 	if strings.HasPrefix(state, "__exit__") || s.Terminal() {
 		return true
 	}
