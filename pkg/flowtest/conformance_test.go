@@ -279,3 +279,49 @@ expect_no_errors: true
 		}
 	}
 }
+
+// §3.6 ⚠ (scratch probe7): on the legacy path an expect_error turn whose
+// intent was accepted is thrown away: it reports the pre-turn state and
+// the next turn starts from the pre-turn state and world. The
+// orchestrator path keeps the turn.
+func TestLegacyExpectErrorDiscardsAcceptedTurn(t *testing.T) {
+	r := one(t, `test_kind: flow
+initial_state: a
+turns:
+  - intent: { name: toggle }
+    expect_error: { code: GUARD_FAILED }
+  - intent: { name: go }
+    expect_error: { code: GUARD_FAILED }
+  - intent: { name: back }
+    expect_error: { code: INTENT_NOT_ALLOWED_IN_STATE }
+  - intent: { name: locked }
+    expect_error: { code: GUARD_FAILED }
+  - intent: { name: go }
+    expect_state: b
+    expect_world: { flag: false }
+`)
+	wantFail(t, r, `expected error "GUARD_FAILED" but got none`)
+	var got []string
+	for _, tr := range r.Flow.Turns {
+		got = append(got, tr.NewState)
+		if tr.TurnIndex >= 2 && !tr.Passed {
+			t.Errorf("turn %d: %v", tr.TurnIndex, tr.Failures)
+		}
+	}
+	if strings.Join(got, " ") != "a a a a b" {
+		t.Errorf("states: %v", got)
+	}
+	r = one(t, `test_kind: flow
+initial_state: a
+use_orchestrator: true
+turns:
+  - intent: { name: toggle }
+    expect_error: { code: GUARD_FAILED }
+  - intent: { name: locked }
+    expect_state: b
+`)
+	wantFail(t, r, `expected error "GUARD_FAILED" but got none (mode=transitioned)`)
+	if !r.Flow.Turns[1].Passed {
+		t.Errorf("the orchestrator keeps the accepted turn: %v", r.Flow.Turns[1].Failures)
+	}
+}
