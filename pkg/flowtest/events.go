@@ -25,8 +25,8 @@ func toEvents(evs []engine.Event, legacy bool) []event {
 			continue
 		}
 		if legacy {
-			// Upstream's legacy events carry no state_path (§6.1).
-			ev.StatePath = ""
+			// Upstream's legacy events carry no state_path and turn 0 (§6.1).
+			ev.StatePath, ev.Turn = "", 0
 		}
 		out = append(out, event{Event: ev, payload: norm(ev.Payload)})
 	}

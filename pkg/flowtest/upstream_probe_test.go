@@ -92,6 +92,9 @@ func compareFlow(t *testing.T, name string, g, w *FlowResult) {
 			if k < len(gt.Events) && gt.Events[k].Kind == we.Kind && gt.Events[k].StatePath != we.StatePath {
 				t.Errorf("%s: event %d %s state_path %q, upstream %q", at, k, we.Kind, gt.Events[k].StatePath, we.StatePath)
 			}
+			if legacy && k < len(gt.Events) && gt.Events[k].Turn != 0 {
+				t.Errorf("%s: legacy event %d has turn %d, upstream 0", at, k, gt.Events[k].Turn)
+			}
 		}
 	}
 }
