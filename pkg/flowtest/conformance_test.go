@@ -325,3 +325,22 @@ turns:
 		t.Errorf("the orchestrator keeps the accepted turn: %v", r.Flow.Turns[1].Failures)
 	}
 }
+
+// The session checks read the session the turns ended in, also after a
+// legacy expect_error turn was discarded.
+func TestSessionChecksAfterDiscardedTurn(t *testing.T) {
+	r := one(t, `test_kind: flow
+initial_state: a
+turns:
+  - intent: { name: toggle }
+    expect_error: { code: GUARD_FAILED }
+  - intent: { name: finish }
+    expect_state: done
+expect_terminal: true
+expect_world_final: { flag: false }
+`)
+	wantFail(t, r, `expected error "GUARD_FAILED" but got none`)
+	if last := r.Flow.Turns[len(r.Flow.Turns)-1]; last.TurnIndex == -1 {
+		t.Errorf("session checks failed after the discarded turn: %v", last.Failures)
+	}
+}

@@ -241,7 +241,7 @@ func (fr *fixtureRun) run(ctx context.Context) {
 			break
 		}
 	}
-	fr.finish(sess)
+	fr.finish(fr.sess)
 }
 
 // recordingProblem is fatal, or a skipped fixture under
