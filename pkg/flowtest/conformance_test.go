@@ -344,3 +344,23 @@ expect_world_final: { flag: false }
 		t.Errorf("session checks failed after the discarded turn: %v", last.Failures)
 	}
 }
+
+// An emit hop is reported as upstream writes it: its machine.transition
+// (from the gate to the target), with no machine.emit_intent event.
+func TestEmitHopEvents(t *testing.T) {
+	r := one(t, `test_kind: flow
+initial_state: a`+stubs+`
+turns:
+  - intent: { name: gate }
+    expect_state: done
+    expect_events:
+      - { kind: machine.transition, from: a, to: g }
+      - { kind: machine.transition, from: g, to: done }
+`)
+	wantPass(t, r)
+	for _, ev := range NewReport([]*Result{r}).Results[0].Turns[0].Events {
+		if ev.Kind == "machine.emit_intent" {
+			t.Fatalf("machine.emit_intent reported: upstream never writes it")
+		}
+	}
+}
