@@ -41,6 +41,7 @@ type testFlags struct {
 	upstream  bool // the `test flows APP` spelling
 	timeout   time.Duration
 	workDir   string
+	repo      string // --kitsoki-repo
 }
 
 func newTestCmd() *cobra.Command {
@@ -101,6 +102,7 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 	fl.StringVar(&f.traceDir, "trace-dir", "", "write one JSONL trace per fixture into `DIR`")
 	fl.StringVar(&f.shard, "shard", "", "run slice `i/n` of the fixtures (stable by path; merge reports with kitsoki test merge)")
 	fl.StringVar(&f.workDir, "workdir", "", "working directory of real host handlers (default: a fresh temporary one per fixture)")
+	fl.StringVar(&f.repo, "kitsoki-repo", "", "kitsoki checkout `DIR` that @kitsoki/<name> imports resolve in (DIR/stories/<name>), before $KITSOKI_REPO")
 	fl.DurationVar(&f.timeout, "timeout", 0, "fail a fixture that runs longer than this in real time, e.g. 2m (0 = no limit)")
 	_ = full
 }
@@ -199,7 +201,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		}
 	}
 	runner := flowtest.NewRunner(flowtest.Options{Jobs: f.jobs, FailFast: f.failFast, TraceDir: traceDir, Recording: f.recording,
-		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout, WorkDir: f.workDir})
+		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout, WorkDir: f.workDir, KitsokiRepo: f.repo})
 	// Every story loads before anything runs: a story that does not load
 	// is exit 2, named with its diagnostics.
 	seen := map[string]bool{}

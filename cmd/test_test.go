@@ -233,3 +233,64 @@ func TestValidateLintsFixtures(t *testing.T) {
 		t.Fatalf("validate unrunnable fixture: %d\n%s", code, out)
 	}
 }
+
+// --kitsoki-repo (upstream's global flag, flow-format.md §6.8) resolves
+// @kitsoki/<name> imports in DIR/stories/<name>; without it (and without
+// $KITSOKI_REPO or a checkout above) the child cannot load.
+func TestTestKitsokiRepo(t *testing.T) {
+	t.Setenv("KITSOKI_REPO", "")
+	repo := t.TempDir()
+	child := filepath.Join(repo, "stories", "child")
+	os.MkdirAll(child, 0o755)
+	os.WriteFile(filepath.Join(child, "app.yaml"), []byte(`app: { id: child, version: 0.1.0 }
+intents:
+  finish: { description: "finish" }
+root: idle
+exits:
+  done: { description: "done" }
+states:
+  idle:
+    description: "idle"
+    on:
+      finish:
+        - target: "@exit:done"
+`), 0o644)
+	parent := t.TempDir()
+	os.MkdirAll(filepath.Join(parent, "flows"), 0o755)
+	os.WriteFile(filepath.Join(parent, "app.yaml"), []byte(`app: { id: parent, version: 0.1.0 }
+intents:
+  begin: { description: "begin" }
+root: main
+imports:
+  sub:
+    source: "@kitsoki/child"
+    entry: idle
+    exits:
+      done: { to: end }
+states:
+  main:
+    description: "main"
+    on:
+      begin:
+        - target: sub
+  end:
+    description: "end"
+    terminal: true
+`), 0o644)
+	os.WriteFile(filepath.Join(parent, "flows", "f.yaml"), []byte(`test_kind: flow
+initial_state: main
+turns:
+  - intent: { name: begin }
+    expect_state: sub.idle
+  - intent: { name: sub__finish }
+    expect_state: end
+expect_terminal: true
+`), 0o644)
+	app := filepath.Join(parent, "app.yaml")
+	if code, out, errOut := runCmd(t, "test", "flows", app, "--kitsoki-repo", repo); code != 0 {
+		t.Fatalf("with --kitsoki-repo: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if code, _, _ := runCmd(t, "test", "flows", app); code == 0 {
+		t.Fatalf("without --kitsoki-repo the child must not resolve")
+	}
+}

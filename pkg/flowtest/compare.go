@@ -207,3 +207,29 @@ func clip(s string) string {
 	}
 	return s
 }
+
+// goText prints v as Go's %v prints the decoded YAML value upstream
+// shows where a message echoes what the fixture asked for (expect_events
+// entries, expect_host_calls args): maps with sorted keys as map[k:v],
+// lists as [a b], null as <nil>.
+func goText(v any) string {
+	switch t := plain(norm(v)).(type) {
+	case nil:
+		return "<nil>"
+	case map[string]any:
+		keys := sortedKeys(t)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = k + ":" + goText(t[k])
+		}
+		return "map[" + strings.Join(parts, " ") + "]"
+	case []any:
+		parts := make([]string, len(t))
+		for i, x := range t {
+			parts[i] = goText(x)
+		}
+		return "[" + strings.Join(parts, " ") + "]"
+	default:
+		return fmt.Sprintf("%v", t)
+	}
+}

@@ -24,9 +24,44 @@ func toEvents(evs []engine.Event, legacy bool) []event {
 		if legacy && !legacyKind(ev.Kind) {
 			continue
 		}
+		if ev.Kind == engine.KindEmitIntent {
+			// Upstream writes an emit hop as its synthetic machine.transition
+			// only; the engine's extra machine.emit_intent would change the
+			// counts fixtures assert (expect_events_exact, *_count_*).
+			continue
+		}
+		if legacy {
+			// Upstream's legacy events carry no state_path and turn 0 (§6.1).
+			ev.StatePath, ev.Turn = "", 0
+		}
 		out = append(out, event{Event: ev, payload: norm(ev.Payload)})
 	}
 	return out
+}
+
+// legacyMissingSlots is the machine.validation_failed event upstream's
+// legacy path reports for a MISSING_SLOTS rejection, which the engine
+// answers (as upstream's orchestrator) without any event.
+func legacyMissingSlots(rej *engine.Rejection, intent string) event {
+	p := map[string]any{"code": rej.Code, "intent": intent, "message": rej.Message, "state": rej.State}
+	return event{Event: engine.Event{Kind: engine.KindValidationFailed, Payload: p}, payload: norm(p)}
+}
+
+// orchestratorStatePaths stamps the turn's events as upstream's report
+// does (flow-format.md §6.5 and Corrections): every event carries the
+// turn's starting state, except machine.state_entered / state_exited,
+// which carry their own state.
+func orchestratorStatePaths(evs []event, from string) {
+	for i := range evs {
+		switch evs[i].Kind {
+		case engine.KindStateEntered, engine.KindStateExited:
+			if s := evs[i].str("state"); s != "" {
+				evs[i].StatePath = s
+			}
+		default:
+			evs[i].StatePath = from
+		}
+	}
 }
 
 // legacyKind is what upstream's legacy path reports: the machine's own

@@ -30,6 +30,8 @@ type fixtureRun struct {
 	legacy bool
 
 	sess      *engine.Session
+	first     *engine.Session       // the session run() closes; restarts close their own
+	sopts     engine.SessionOptions // how the session was started (legacy restarts)
 	hc        *engine.HostCassette
 	rec       *Recording
 	star      host.StarlarkOptions
@@ -214,11 +216,20 @@ func (fr *fixtureRun) run(ctx context.Context) {
 	if sess != nil {
 		defer sess.Close()
 	}
+	if err != nil && fr.strandedState(err) {
+		fr.stranded(world)
+		return
+	}
 	if err != nil {
 		fr.unsupported([]Failure{{Turn: -1, Pos: fx.at("initial_state"), Message: fmt.Sprintf("initial_state %q: the session cannot start: %v", fx.InitialState, err)}})
 		return
 	}
-	fr.sess = sess
+	fr.sess, fr.first, fr.sopts = sess, sess, o
+	defer func() {
+		if fr.sess != fr.first {
+			fr.sess.Close()
+		}
+	}()
 	for _, t := range fx.Turns {
 		tr, ok := fr.turn(ctx, t)
 		if fr.res.Fatal != nil || fr.res.Flow.Skipped {
@@ -230,7 +241,7 @@ func (fr *fixtureRun) run(ctx context.Context) {
 			break
 		}
 	}
-	fr.finish(sess)
+	fr.finish(fr.sess)
 }
 
 // recordingProblem is fatal, or a skipped fixture under
@@ -380,9 +391,13 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 	var sent map[string]any
 	switch {
 	case t.Intent != nil:
-		sent = kvMap(t.Intent.Slots)
-		for k, v := range sent {
-			sent[k] = deepCopy(v)
+		// No slots: key means no slots map at all (upstream's payload
+		// carries slots: null then); slots: {} is an empty one.
+		if t.Intent.Slots != nil {
+			sent = kvMap(t.Intent.Slots)
+			for k, v := range sent {
+				sent[k] = deepCopy(v)
+			}
 		}
 		if !fr.legacy {
 			renderSlots(sent, s.World())
@@ -411,6 +426,7 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 		}
 	}
 	before := s.World()
+	from := s.State()
 	var turn *engine.Turn
 	if in != nil {
 		var err error
@@ -425,6 +441,9 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 	view := ""
 	if turn != nil {
 		evs = toEvents(turn.Events, fr.legacy)
+		if !fr.legacy {
+			orchestratorStatePaths(evs, from)
+		}
 		if t.DisplayInput != "" {
 			displayInput(evs, t.DisplayInput)
 		}
@@ -434,6 +453,9 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 		// clarify outcome, not a rejection (flow-format.md §3.6).
 		if rej != nil && !fr.legacy && rej.Code == engine.CodeMissingSlots {
 			rej, clarify, evs, view = nil, true, nil, ""
+		}
+		if rej != nil && fr.legacy && rej.Code == engine.CodeMissingSlots && len(evs) == 0 {
+			evs = []event{legacyMissingSlots(rej, in.Intent)}
 		}
 		if rej != nil {
 			fr.hadErrors = true
@@ -459,7 +481,19 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 	tr = &TurnResult{TurnIndex: t.Index, NewState: state, Events: reportEvents(evs)}
 	if t.ExpectError != nil {
 		// An expect_error turn runs no other assertion (flow-format.md §3.6).
+		if fr.legacy {
+			c.state = from
+		}
 		c.errorChecks(t.ExpectError, rej, fr.legacy, clarify)
+		if fr.legacy {
+			// Upstream's legacy path records the pre-turn state and throws
+			// an accepted turn's result away: the next turn starts where
+			// this one did.
+			tr.NewState = from
+			if rej == nil && turn != nil && !fr.restart(ctx, t, from, before) {
+				return nil, false
+			}
+		}
 		return fr.close(tr, c)
 	}
 	if rej != nil {
@@ -470,7 +504,11 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 		}
 	}
 	world := s.World()
-	if view == "" && fr.ld.Views != nil {
+	// The view (flow-format.md §3.7): on the legacy path the landed state
+	// re-rendered against the landed world, the turn's own view when that
+	// fails; on the orchestrator path the turn's view (banner included),
+	// the re-render when it is empty.
+	if (view == "" || fr.legacy) && fr.ld.Views != nil {
 		if v, err := fr.ld.Views.RenderView(state, world, nil); err == nil {
 			view = v
 		}
@@ -491,6 +529,28 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 	return fr.close(tr, c)
 }
 
+// restart puts the legacy session back at state with world (an accepted
+// expect_error turn discarded). The legacy path has no clock, jobs or
+// host results, so a fresh session resting there is the same machine.
+func (fr *fixtureRun) restart(ctx context.Context, t *Turn, state string, world map[string]any) bool {
+	o := fr.sopts
+	o.StartState = state
+	o.Options.World, _ = deepCopy(world).(map[string]any)
+	sess, err := engine.Start(ctx, fr.m, o)
+	if err != nil {
+		if sess != nil {
+			sess.Close()
+		}
+		fr.fatal(t.Pos, "turn %d: the session cannot go back to %q: %v", t.Index+1, state, err)
+		return false
+	}
+	if fr.sess != fr.first {
+		fr.sess.Close()
+	}
+	fr.sess = sess
+	return true
+}
+
 func (fr *fixtureRun) close(tr *TurnResult, c *checker) (*TurnResult, bool) {
 	tr.Failures = c.messages()
 	tr.Passed = len(c.fails) == 0
@@ -500,7 +560,14 @@ func (fr *fixtureRun) close(tr *TurnResult, c *checker) (*TurnResult, bool) {
 
 // finish runs the session-level assertions (flow-format.md §3.12) and
 // sets the verdict.
-func (fr *fixtureRun) finish(s *engine.Session) {
+// session is what the session checks read of a session.
+type session interface {
+	State() string
+	World() map[string]any
+	Terminal() bool
+}
+
+func (fr *fixtureRun) finish(s session) {
 	fx := fr.fx
 	c := &checker{turn: -1}
 	if s != nil {
@@ -558,7 +625,7 @@ func (fr *fixtureRun) finish(s *engine.Session) {
 
 // terminal: the state's terminal: true, an exit (__exit__*), or the
 // session's own end.
-func (fr *fixtureRun) terminal(s *engine.Session, state string) bool {
+func (fr *fixtureRun) terminal(s session, state string) bool {
 	if strings.HasPrefix(state, "__exit__") || s.Terminal() {
 		return true
 	}

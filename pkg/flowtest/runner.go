@@ -3,6 +3,7 @@ package flowtest
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -35,6 +36,10 @@ type Options struct {
 	// AllowMissingRecording skips (does not fail) a fixture whose
 	// recording is missing or misses an input (upstream's flag).
 	AllowMissingRecording bool
+	// KitsokiRepo, when set, is where @kitsoki/<name> imports resolve
+	// (<repo>/stories/<name>/app.yaml), before $KITSOKI_REPO: upstream's
+	// --kitsoki-repo (flow-format.md §6.8).
+	KitsokiRepo string
 }
 
 // Runner runs fixtures; stories are loaded and compiled once each and
@@ -66,7 +71,16 @@ func (r *Runner) Story(app string) (*compose.Loaded, error) {
 	}
 	r.mu.Unlock()
 	e.once.Do(func() {
-		e.ld, e.err = compose.Load(app, compose.LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}})
+		lo := compose.LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}}
+		if repo := r.opts.KitsokiRepo; repo != "" {
+			lo.Story.LookupEnv = func(name string) (string, bool) {
+				if name == "KITSOKI_REPO" {
+					return repo, true
+				}
+				return os.LookupEnv(name)
+			}
+		}
+		e.ld, e.err = compose.Load(app, lo)
 	})
 	return e.ld, e.err
 }
