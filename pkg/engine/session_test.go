@@ -651,27 +651,46 @@ func TestTerminalStateTakesIntents(t *testing.T) {
 
 // Timeout, on_error and on_complete targets descend initial: like any
 // target (upstream lands on the compound itself, ⚠ §2.4/§4/§5).
-func TestSpecialTargetsDescend(t *testing.T) {
+// Timeout, on_error and on_complete targets land flat and do not descend
+// initial: (story-runtime §2.4, §4, §5; runtime-probes/traces/p12a.jsonl):
+// a compound target rests on the compound, runs only its own on_enter,
+// renders its own view, and writes one state_exited/state_entered pair.
+func TestSpecialTargetsLandFlat(t *testing.T) {
 	s, _ := probe(t, "p12", "", map[string]host.Handler{
 		"host.bad":  stub(nil, "boom", 0),
 		"host.slow": stub(map[string]any{}, "", time.Second),
 	})
 	fire(t, s, "t")
-	advance(t, s, 2*time.Minute)
-	wantState(t, s, "comp.inner")
+	tn := advance(t, s, 2*time.Minute)
+	wantState(t, s, "comp")
+	wantMoves(t, tn.Events, "tw", "comp")
+	if tr := kindsOf(tn.Events, KindTransition); len(tr) != 1 || payloadMap(t, tr[0].Payload)["to"] != "comp" {
+		t.Errorf("timeout transitions %v", tr)
+	}
 	fire(t, s, "back")
-	tn := fire(t, s, "e")
-	wantState(t, s, "comp.inner")
+	tn = fire(t, s, "e")
+	wantState(t, s, "comp")
 	tr := kindsOf(tn.Events, KindTransition)
-	if len(tr) != 2 || payloadMap(t, tr[1].Payload)["intent"] != "on_error" {
+	if len(tr) != 2 || payloadMap(t, tr[1].Payload)["intent"] != "on_error" || payloadMap(t, tr[1].Payload)["to"] != "comp" {
 		t.Errorf("transitions %v", tr)
 	}
 	fire(t, s, "back")
 	fire(t, s, "j")
-	advance(t, s, 2*time.Second)
-	wantState(t, s, "comp.inner")
-	if got := s.World()["log"]; got != "E:comp;E:inner;E:comp;E:inner;E:comp;E:inner;" {
+	tn = advance(t, s, 2*time.Second)
+	wantState(t, s, "comp")
+	wantMoves(t, tn.Events, "jw", "comp")
+	if got := s.World()["log"]; got != "E:comp;E:comp;E:comp;" {
 		t.Errorf("log %q", got)
+	}
+}
+
+// wantMoves checks a turn's state_exited/state_entered events are exactly
+// one exit of from and one entry of to.
+func wantMoves(t *testing.T, evs []Event, from, to string) {
+	t.Helper()
+	ex, en := kindsOf(evs, KindStateExited), kindsOf(evs, KindStateEntered)
+	if len(ex) != 1 || len(en) != 1 || payloadMap(t, ex[0].Payload)["state"] != from || payloadMap(t, en[0].Payload)["state"] != to {
+		t.Errorf("moves: exited %v entered %v, want %s -> %s", ex, en, from, to)
 	}
 }
 

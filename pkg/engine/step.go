@@ -75,11 +75,11 @@ func (r *runner) settle(ctx context.Context, st *step, depth int) error {
 		r.ended, r.outcome, r.exit = false, "", ""
 		from := r.statePath()
 		r.redirectErr = rd.err
-		if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "on_error", "to": r.predictTo(res)}); err != nil {
+		if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "on_error", "to": r.landTo(res)}); err != nil {
 			return err
 		}
 		r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err})
-		if err := r.goTo(ctx, res, st, true); err != nil {
+		if err := r.land(ctx, res, st); err != nil {
 			return err
 		}
 	}
@@ -890,5 +890,47 @@ func parallelAncestor(s *State) *State {
 			return x
 		}
 	}
+	return nil
+}
+
+// flatLanding reports whether res is landed flat (landFlat): a plain state
+// target, outside any parallel configuration.
+func (r *runner) flatLanding(res target) bool {
+	return res.state != nil && !res.stay && res.exit == "" && r.par == nil &&
+		!res.state.Parallel && parallelAncestor(res.state) == nil
+}
+
+// landTo is the machine.transition.to of an on_error, timeout or
+// on_complete target: the state itself when it is landed flat, otherwise
+// the path predictTo gives.
+func (r *runner) landTo(res target) string {
+	if r.flatLanding(res) {
+		return res.state.Path
+	}
+	return r.predictTo(res)
+}
+
+// land enters an on_error, timeout or on_complete target as upstream does
+// (story-runtime §2.4, §4, §5): flat, one state_exited of the current state
+// and one state_entered of the target, only the target's own on_enter, and
+// no initial: descent, so a compound target rests on the compound itself.
+// Targets in or into a parallel state and exits take the ordinary path.
+func (r *runner) land(ctx context.Context, res target, st *step) error {
+	if !r.flatLanding(res) {
+		return r.goTo(ctx, res, st, true)
+	}
+	if r.outcome == OutcomeTerminal {
+		r.ended, r.outcome = false, ""
+	}
+	if r.cur != nil {
+		if err := r.emitAt(r.cur.Path, KindStateExited, map[string]any{"state": r.cur.Path}); err != nil {
+			return err
+		}
+	}
+	if err := r.enterOne(ctx, res.state, st); err != nil {
+		return err
+	}
+	r.cur = res.state
+	r.checkTerminal()
 	return nil
 }
