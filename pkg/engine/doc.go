@@ -35,8 +35,10 @@
 //     world are restored and the turn ends with outcome "error".
 //   - Effects run in order; only the first of set > increment > say >
 //     invoke applies per entry. Host calls are queued while a step is
-//     walked and dispatched after it (with: rendered at dispatch, so it
-//     sees earlier binds; a session writes harness.called at walk time and
+//     walked and dispatched after it (in a session a foreground call's
+//     with: is rendered at dispatch against the world at the invoke's
+//     place in the chain plus the batch's earlier binds, as upstream; in
+//     kitsoki run against the live world; a session writes harness.called at walk time and
 //     harness.dispatched at dispatch, kitsoki run one harness.called at
 //     dispatch); a domain error still binds its data; a failure
 //     sets last_error and host_error {message, namespace, ...}; with

@@ -117,6 +117,8 @@ type runner struct {
 	transView     *story.View
 	entered       map[*State]bool // states whose on_enter ran this turn
 	batchCost     float64         // agent cost of the batch being dispatched
+	batchBound    []string        // world keys the batch's calls bound so far
+	renderWorld   World           // the world a dispatched call's with: renders against (nil: r.world)
 	dispatchState string          // the resting state of the batch being dispatched
 	// a walk's events held for upstream's order (step.go take)
 	hold      bool
@@ -632,6 +634,11 @@ type pendingCall struct {
 	e     *Effect
 	state *State
 	slots map[string]any
+	// world is a session's snapshot of the world at the invoke's place in
+	// the chain: a foreground call's with: is rendered against it at
+	// dispatch, overlaid with the binds of the batch's earlier calls
+	// (story-runtime §2.1). nil: render against the live world.
+	world World
 }
 
 // step collects what one machine step queues: host calls to dispatch after

@@ -110,12 +110,15 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 	r.dispatchState = r.statePath()
 	defer func() { r.dispatchState = "" }()
 	r.batchCost = 0
+	r.batchBound = nil
+	defer func() { r.batchBound = nil }()
 	for _, pc := range calls {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("run interrupted: %w", err)
 		}
 		r.cur, r.slots = pc.state, pc.slots
-		rd, err := r.invoke(ctx, pc.e)
+		r.renderWorld = r.overlayBatch(pc.world)
+		rd, err := r.invokeRendered(ctx, pc.e)
 		if err != nil {
 			return rd, err
 		}
@@ -124,6 +127,30 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 		}
 	}
 	return nil, r.foldCost()
+}
+
+// overlayBatch is the world a queued call's with: renders against: its
+// walk-time snapshot with the binds of the batch's earlier calls laid over
+// it (story-runtime §2.1: a set placed after the invoke is not visible, an
+// earlier call's bind is). nil snapshot: nil (the live world).
+func (r *runner) overlayBatch(snap World) World {
+	if snap == nil {
+		return nil
+	}
+	w, _ := deepCopy(map[string]any(snap)).(map[string]any)
+	for _, k := range r.batchBound {
+		if err := setPath(w, k, deepCopy(getPath(r.world, k))); err != nil {
+			return nil // a bind path the snapshot cannot hold: the live world
+		}
+	}
+	return w
+}
+
+// invokeRendered dispatches one queued call; renderWorld only lasts for
+// the rendering of its with:.
+func (r *runner) invokeRendered(ctx context.Context, e *Effect) (*redirect, error) {
+	defer func() { r.renderWorld = nil }()
+	return r.invoke(ctx, e)
 }
 
 // foldCost folds the agent cost of the batch just dispatched into the

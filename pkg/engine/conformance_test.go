@@ -1,0 +1,45 @@
+package engine
+
+import (
+	"context"
+	"testing"
+
+	"kitsoki/pkg/host"
+)
+
+// Conformance with upstream's runtime probes (runtime-probes/, traces in
+// runtime-probes/traces/): each test replays a probe's turns and checks
+// what upstream's trace shows.
+
+// A queued call's with: is rendered at dispatch against the world as it
+// was at the invoke's place in the chain, plus the binds of the batch's
+// earlier calls: p2 `calls` sends x=v1 to the first call although a later
+// set made k=v2, and y=A1 (the first call's bind) to the second
+// (traces/p2a.jsonl turn 1).
+func TestDispatchRendersAgainstInvokeSnapshot(t *testing.T) {
+	var got []map[string]any
+	h := host.HandlerFunc(func(ctx context.Context, c *host.Call) (host.Result, error) {
+		got = append(got, c.Args)
+		if c.Args["call"] == "first" {
+			return host.Result{Data: map[string]any{"val": "A1"}}, nil
+		}
+		return host.Result{Data: map[string]any{"val": "A2", "obj": map[string]any{"list": []any{1, 2, 3}}}}, nil
+	})
+	s, _ := probe(t, "p2", "", map[string]host.Handler{"host.a": h})
+	fire(t, s, "calls")
+	want := []map[string]any{
+		{"call": "first", "x": "v1", "lit": "plain", "n": int64(3), "nested": map[string]any{"a": "v1"}, "list": []any{"v1", int64(2)}},
+		{"call": "second", "x": "v2", "y": "A1"},
+	}
+	if len(got) != 2 {
+		t.Fatalf("calls %v", got)
+	}
+	for i := range want {
+		if !sameJSON(got[i], want[i]) {
+			t.Errorf("call %d args %#v, want %#v", i, got[i], want[i])
+		}
+	}
+	if w := s.World(); w["k"] != "v2" || w["r1"] != "A1" || w["r2"] != "A2" {
+		t.Errorf("world k=%v r1=%v r2=%v", w["k"], w["r1"], w["r2"])
+	}
+}
