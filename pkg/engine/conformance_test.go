@@ -43,3 +43,34 @@ func TestDispatchRendersAgainstInvokeSnapshot(t *testing.T) {
 		t.Errorf("world k=%v r1=%v r2=%v", w["k"], w["r1"], w["r2"])
 	}
 }
+
+// After the on_error depth cap the session rests where the last redirect
+// took it (loopb, upstream's replayed state) but the view is the
+// originating state's (LOOPA), with no banner, and harness.error carries
+// upstream's message (traces/p2a.jsonl turn 11).
+func TestDepthCapViewIsOriginatingState(t *testing.T) {
+	m, err := Compile(loadStory(t, "probes/p2"), CompileOptions{LateHandlers: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := host.NewRegistry()
+	reg.Register("host.bad", stub(map[string]any{"val": "BADDATA"}, "boom", 0))
+	s, err := Start(t.Context(), m, SessionOptions{Hosts: reg, Views: fakeViews{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tn := fire(t, s, "loop")
+	wantState(t, s, "loopb")
+	if tn.View != "VIEW loopa" {
+		t.Errorf("view %q, want the originating state's without a banner", tn.View)
+	}
+	he := kindsOf(tn.Events, KindHarnessError)
+	if len(he) != 1 || payloadMap(t, he[0].Payload)["message"] != "on_error redirect chain exceeded depth cap; staying at the originating state. A host call's on_error: arc is looping (likely the same host failing repeatedly)." {
+		t.Errorf("harness.error %v", he)
+	}
+	tn = fire(t, s, "reset")
+	if tn.View != "VIEW start" {
+		t.Errorf("next turn view %q", tn.View)
+	}
+}

@@ -112,6 +112,7 @@ type runner struct {
 	// per-turn
 	events        []Event
 	redirectErr   string // the error an on_error redirect handled this turn
+	capView       string // after the on_error depth cap: the state whose view turn.end shows (§2.4)
 	said          []string
 	bound         bool // a call of this turn bound something (story-runtime §8)
 	transView     *story.View
@@ -377,7 +378,7 @@ func (r *runner) restore(s saved) {
 }
 
 func (r *runner) beginTurn() {
-	r.events, r.redirectErr, r.said, r.bound, r.transView = nil, "", nil, false, nil
+	r.events, r.redirectErr, r.said, r.bound, r.transView, r.capView = nil, "", nil, false, nil, ""
 	r.entered = map[*State]bool{}
 	r.emitSay = -1
 }
@@ -508,7 +509,14 @@ func (r *runner) renderView(slots map[string]any) string {
 	if r.transView != nil && !r.bound {
 		extra["transition_view"] = r.transView
 	}
-	v, err := r.so.Views.RenderView(r.statePath(), r.world.Snapshot(), extra)
+	path := r.statePath()
+	if r.capView != "" {
+		// the on_error depth cap (story-runtime §2.4, corrections):
+		// upstream "stays at the originating state" for the view, the
+		// state it had reached before dispatch, with no banner
+		path = r.capView
+	}
+	v, err := r.so.Views.RenderView(path, r.world.Snapshot(), extra)
 	if err != nil {
 		r.note(Note{Kind: "view", State: r.statePath(), Error: err.Error()})
 		v = ""
@@ -529,7 +537,7 @@ func (r *runner) renderView(slots map[string]any) string {
 			v = say + "\n\n" + v
 		}
 	}
-	if r.redirectErr != "" {
+	if r.redirectErr != "" && r.capView == "" {
 		if le, _ := r.world["last_error"].(string); le == "" || !strings.Contains(v, le) {
 			banner := "⚠ Action failed: " + r.redirectErr
 			if v == "" {

@@ -16,6 +16,7 @@ import (
 // emit_intent pass.
 func (r *runner) settle(ctx context.Context, st *step, depth int) error {
 	hops := 0
+	origin := r.statePath()
 	for {
 		rd, err := r.dispatchCalls(ctx, st.calls)
 		if err != nil {
@@ -33,9 +34,12 @@ func (r *runner) settle(ctx context.Context, st *step, depth int) error {
 				return fmt.Errorf("on_error redirect depth cap %d exceeded: %s keeps failing (last error: %s)", MaxOnErrorDepth, rd.target, rd.err)
 			}
 			// story-runtime §2.4: the redirect is refused, the session
-			// stays where the last redirect took it.
+			// stays where the last redirect took it (the replayed state
+			// upstream's flow rig asserts), the view is the originating
+			// state's.
+			r.capView = origin
 			return r.emit(KindHarnessError, map[string]any{"cap": MaxOnErrorDepth, "depth": hops - 1,
-				"message": "on_error redirect chain exceeded depth cap; staying at the originating state. Last error: " + rd.err,
+				"message": "on_error redirect chain exceeded depth cap; staying at the originating state. A host call's on_error: arc is looping (likely the same host failing repeatedly).",
 				"prior":   r.statePath(), "reason": "on_error.depth_cap_exceeded", "target": rd.target})
 		}
 		var tmpl *text
