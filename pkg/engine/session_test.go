@@ -111,23 +111,27 @@ func TestParallelFirstWinningRegion(t *testing.T) {
 // emit: propagates to the other regions, chains, never back to its sender
 // and the sender's own move comes last (§3.5).
 func TestParallelEmitPropagation(t *testing.T) {
-	s, sink := probe(t, "p9", "", nil)
+	s, _ := probe(t, "p9", "", nil)
 	fire(t, s, "enter")
 	tn := fire(t, s, "bonly")
-	wantState(t, s, "p#p.a.a2|p.b.b2")
+	// as upstream (runtime-probes/traces/p9b.jsonl turn 2): b's new leaf
+	// b2 is in place before propagation, so a's pong moves b on to b3;
+	// b's own b1 -> b2 events come last, machine.transition.to is final
+	wantState(t, s, "p#p.a.a2|p.b.b3")
 	if !strings.HasSuffix(s.World()["log"].(string), "T:bonly;T:a.ping;") {
 		t.Errorf("log = %q", s.World()["log"])
 	}
-	// b: b1 -> b2 (its own move) after a moved and emitted pong, which b
-	// (still in b1, whose arms have no pong) ignores
 	var moves []string
 	for _, e := range kindsOf(tn.Events, KindStateEntered) {
 		moves = append(moves, e.StatePath)
 	}
-	if strings.Join(moves, " ") != "p.a.a2 p.b.b2" {
+	if strings.Join(moves, " ") != "p.a.a2 p.b.b3 p.b.b2" {
 		t.Errorf("entered this turn: %v", moves)
 	}
-	_ = sink
+	tr := kindsOf(tn.Events, KindTransition)
+	if len(tr) != 1 || payloadMap(t, tr[0].Payload)["to"] != "p#p.a.a2|p.b.b3" {
+		t.Errorf("transition %v", tr)
+	}
 }
 
 // A target outside the parallel root exits it with one coarse exit event.
