@@ -74,3 +74,29 @@ func TestDepthCapViewIsOriginatingState(t *testing.T) {
 		t.Errorf("next turn view %q", tn.View)
 	}
 }
+
+// The world a turn starts from is the replayed one (story-runtime §1.1):
+// a number set by a world.update comes back a float64 (a key declared
+// type: int an int64), an increment an int64 (runtime-probes p13: lit=5
+// renders 5.000000 on the next turn).
+func TestWorldIsReplayedBetweenTurns(t *testing.T) {
+	s, _ := probe(t, "p13", "", nil)
+	fire(t, s, "a")
+	if _, isF := s.World()["lit"].(float64); isF {
+		t.Errorf("lit is already a float64 in its own turn")
+	}
+	fire(t, s, "b")
+	w := s.World()
+	if v, ok := w["lit"].(float64); !ok || v != 5 {
+		t.Errorf("lit %#v, want float64 5", w["lit"])
+	}
+	if v, ok := w["cnt"].(int64); !ok || v != 3 {
+		t.Errorf("cnt %#v, want int64 3", w["cnt"])
+	}
+	if v, ok := w["mp"].(map[string]any); !ok || v["k"] != float64(1) {
+		t.Errorf("mp %#v, want k float64 1", w["mp"])
+	}
+	if v, ok := w["f"].(float64); !ok || v != 1.5 {
+		t.Errorf("f %#v", w["f"])
+	}
+}

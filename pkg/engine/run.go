@@ -113,6 +113,9 @@ type runner struct {
 	events        []Event
 	redirectErr   string // the error an on_error redirect handled this turn
 	capView       string // after the on_error depth cap: the state whose view turn.end shows (§2.4)
+	// written is how each top-level world key was last written since the
+	// previous turn began ("set" or "increment"), for replayWorld.
+	written map[string]string
 	said          []string
 	bound         bool // a call of this turn bound something (story-runtime §8)
 	transView     *story.View
@@ -378,6 +381,7 @@ func (r *runner) restore(s saved) {
 }
 
 func (r *runner) beginTurn() {
+	r.replayWorld()
 	r.events, r.redirectErr, r.said, r.bound, r.transView, r.capView = nil, "", nil, false, nil, ""
 	r.entered = map[*State]bool{}
 	r.emitSay = -1

@@ -848,6 +848,9 @@ func (r *runner) emitAt(statePath, kind string, payload any) error {
 // write records ev in the turn and sends it to the sink.
 func (r *runner) write(ev Event) error {
 	r.events = append(r.events, ev)
+	if ev.Kind == KindWorldUpdate {
+		r.noteWritten(ev.Payload)
+	}
 	if r.opts.Sink == nil {
 		return nil
 	}
