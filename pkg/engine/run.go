@@ -110,12 +110,12 @@ type runner struct {
 	// fails the run.
 	oneShot bool
 	// per-turn
-	events        []Event
-	redirectErr   string // the error an on_error redirect handled this turn
-	capView       string // after the on_error depth cap: the state whose view turn.end shows (§2.4)
+	events      []Event
+	redirectErr string // the error an on_error redirect handled this turn
+	capView     string // after the on_error depth cap: the state whose view turn.end shows (§2.4)
 	// written is how each top-level world key was last written since the
 	// previous turn began ("set" or "increment"), for replayWorld.
-	written map[string]string
+	written       map[string]string
 	said          []string
 	bound         bool // a call of this turn bound something (story-runtime §8)
 	transView     *story.View
