@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"kitsoki/pkg/host"
@@ -98,5 +99,43 @@ func TestWorldIsReplayedBetweenTurns(t *testing.T) {
 	}
 	if v, ok := w["f"].(float64); !ok || v != 1.5 {
 		t.Errorf("f %#v", w["f"])
+	}
+}
+
+// Entering an import wrapper (runtime-probes/traces/imp.jsonl turns 1-2):
+// machine.intent_accepted keeps the typed spelling (start_work) while
+// machine.transition gets the arc's (sub__start_work); machine.transition
+// comes first, then the arc's set, the wrapper's resets and world_in, the
+// exit and the entries; transition.to is the descended leaf.
+func TestImportWrapperEventsAsUpstream(t *testing.T) {
+	s, _ := probe(t, "imports/parent", "main", nil)
+	tn := fire(t, s, "begin_substory")
+	var got []string
+	for _, e := range tn.Events {
+		p := payloadMap(t, e.Payload)
+		switch e.Kind {
+		case KindTransition:
+			got = append(got, "T:"+p["to"].(string))
+		case KindWorldUpdate:
+			for k := range p["set"].(map[string]any) {
+				got = append(got, "W:"+k)
+			}
+		case KindStateExited:
+			got = append(got, "X:"+p["state"].(string))
+		case KindStateEntered:
+			got = append(got, "E:"+p["state"].(string))
+		}
+	}
+	want := "T:sub.idle W:current_ticket W:sub__fail_reason W:sub__pr_url W:sub__ticket_id X:main E:sub E:sub.idle"
+	if strings.Join(got, " ") != want {
+		t.Errorf("events\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
+	tn = fire(t, s, "start_work")
+	acc, tr := kindsOf(tn.Events, KindIntentAccepted), kindsOf(tn.Events, KindTransition)
+	if len(acc) != 1 || payloadMap(t, acc[0].Payload)["intent"] != "start_work" {
+		t.Errorf("intent_accepted %v", acc)
+	}
+	if len(tr) != 1 || payloadMap(t, tr[0].Payload)["intent"] != "sub__start_work" {
+		t.Errorf("transition %v", tr)
 	}
 }

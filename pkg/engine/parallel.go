@@ -126,7 +126,7 @@ func (r *runner) fireParallel(ctx context.Context, intent string, slots map[stri
 // exit/enter events come last, and machine.transition.to is the final
 // configuration.
 func (r *runner) takeParallel(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner, leaf *State) error {
-	if err := r.emit(KindIntentAccepted, map[string]any{"intent": intent, "slots": slots}); err != nil {
+	if err := r.emit(KindIntentAccepted, map[string]any{"intent": r.acceptedName(intent), "slots": slots}); err != nil {
 		return err
 	}
 	var st step

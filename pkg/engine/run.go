@@ -112,6 +112,7 @@ type runner struct {
 	// per-turn
 	events      []Event
 	redirectErr string // the error an on_error redirect handled this turn
+	typed       string // the intent name as fire received it, for machine.intent_accepted
 	capView     string // after the on_error depth cap: the state whose view turn.end shows (§2.4)
 	// written is how each top-level world key was last written since the
 	// previous turn began ("set" or "increment"), for replayWorld.

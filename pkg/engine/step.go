@@ -269,6 +269,10 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 	if slots == nil {
 		slots = map[string]any{}
 	}
+	// machine.intent_accepted keeps the spelling as typed (or emitted);
+	// machine.transition gets the arc's, an import alias resolved
+	// (story-runtime §1.4, §6.1)
+	r.typed = intent
 	if r.par != nil {
 		if depth == 0 {
 			return r.fireParallel(ctx, intent, slots)
@@ -298,6 +302,17 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 	return r.take(ctx, intent, given, arm, owner, depth)
 }
 
+// acceptedName is the name machine.intent_accepted records: the typed
+// spelling fire saw, else the arc's.
+func (r *runner) acceptedName(intent string) string {
+	typed := r.typed
+	r.typed = ""
+	if typed == "" {
+		return intent
+	}
+	return typed
+}
+
 func hintText(h string) string {
 	if h == "" {
 		return ""
@@ -308,7 +323,7 @@ func hintText(h string) string {
 // take applies a chosen arm: its effects, the transition, the entries, and
 // settles the step.
 func (r *runner) take(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner *State, depth int) error {
-	if err := r.emit(KindIntentAccepted, map[string]any{"intent": intent, "slots": slots}); err != nil {
+	if err := r.emit(KindIntentAccepted, map[string]any{"intent": r.acceptedName(intent), "slots": slots}); err != nil {
 		return err
 	}
 	if arm.View != nil && depth == 0 {
@@ -379,16 +394,21 @@ func (r *runner) statePathForEvent() string {
 	return ""
 }
 
-// flushHeld writes the held walk events: the transition's own effect
-// events, machine.transition, the on_enter effect events, the exits, the
-// entries (upstream writes machine.transition first; the existing trace
-// shape keeps the transition's effects before it).
+// flushHeld writes the held walk events: machine.transition, the
+// transition's own effect events, the on_enter effect events, the exits,
+// the entries (upstream's order, story-runtime §1.8). kitsoki run keeps
+// the transition's own effect events before machine.transition (its trace
+// golden).
 func (r *runner) flushHeld() error {
 	head, effs, moves, at := r.heldHead, r.held, r.heldMoves, r.headAt
 	r.heldHead, r.held, r.heldMoves, r.headAt = nil, nil, nil, 0
 	var all []Event
 	if head == nil {
 		at = len(effs)
+	} else if !r.oneShot {
+		// a session writes upstream's order (story-runtime §1.8):
+		// machine.transition first, then every effect event
+		at = 0
 	}
 	all = append(all, effs[:at]...)
 	if head != nil {
