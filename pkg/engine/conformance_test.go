@@ -139,3 +139,27 @@ func TestImportWrapperEventsAsUpstream(t *testing.T) {
 		t.Errorf("transition %v", tr)
 	}
 }
+
+// A session writes a call's binds before its harness.returned, as upstream
+// (runtime-probes/traces/p2a.jsonl turn 1: world.update r1, then
+// harness.returned).
+func TestBindsBeforeReturned(t *testing.T) {
+	s, _ := probe(t, "p2", "", map[string]host.Handler{"host.a": stub(map[string]any{"val": "A1"}, "", 0)})
+	tn := fire(t, s, "calls")
+	var seq []string
+	for _, e := range tn.Events {
+		switch e.Kind {
+		case KindHarnessReturned:
+			seq = append(seq, "R")
+		case KindWorldUpdate:
+			if set, _ := payloadMap(t, e.Payload)["set"].(map[string]any); set != nil {
+				if _, ok := set["r1"]; ok {
+					seq = append(seq, "r1")
+				}
+			}
+		}
+	}
+	if len(seq) < 2 || seq[0] != "r1" || seq[1] != "R" {
+		t.Errorf("order %v, want r1 before the first harness.returned", seq)
+	}
+}

@@ -311,8 +311,9 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 		}
 	}
 	r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e, sum.Agent) + resultText(e.Invoke, res), Duration: dur, Error: hr.err})
-	// harness.returned, then the binds (upstream writes the binds first;
-	// the order is kept from the existing trace shape, docs/compat/engine.md)
+	// a session writes the binds, then harness.returned (upstream's order,
+	// story-runtime §2.3); kitsoki run writes harness.returned first (its
+	// trace golden, docs/compat/engine.md)
 	ret := map[string]any{"namespace": e.Invoke}
 	if res != nil {
 		ret["data"] = res
@@ -320,11 +321,18 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 	if hr.err != "" {
 		ret["error"] = hr.err
 	}
+	if !r.oneShot {
+		if err := r.bindResult(e, res); err != nil {
+			return nil, err
+		}
+	}
 	if err := r.emit(KindHarnessReturned, ret); err != nil {
 		return nil, err
 	}
-	if err := r.bindResult(e, res); err != nil {
-		return nil, err
+	if r.oneShot {
+		if err := r.bindResult(e, res); err != nil {
+			return nil, err
+		}
 	}
 	if hr.err != "" {
 		return r.failed(e, hr.err)
