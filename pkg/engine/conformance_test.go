@@ -163,3 +163,40 @@ func TestBindsBeforeReturned(t *testing.T) {
 		t.Errorf("order %v, want r1 before the first harness.returned", seq)
 	}
 }
+
+// Slot values are kept as sent (upstream never converts them): "7" for a
+// type: int slot stays the string "7", and a validator that cannot be
+// evaluated on it (string > int) does not refuse it. A value that is not
+// of the type at all is still refused (docs/compat/engine.md).
+func TestSlotValueKeptAsSent(t *testing.T) {
+	s, _ := probe(t, "p10", "", nil)
+	tn, err := s.Fire(t.Context(), Input{Intent: "val", Slots: map[string]any{"n": "7"}})
+	if err != nil || tn.Rejection != nil || tn.Err != nil {
+		t.Fatalf("val n=7: %v %+v %v", err, tn.Rejection, tn.Err)
+	}
+	if got := s.World()["got"]; got != "7" {
+		t.Errorf("got %#v, want the string \"7\"", got)
+	}
+	tn, err = s.Fire(t.Context(), Input{Intent: "val", Slots: map[string]any{"n": 3}})
+	if err != nil || tn.Rejection == nil || tn.Rejection.Code != CodeInvalidSlot {
+		t.Errorf("val n=3 (fails slots.n > 5): %v %+v", err, tn.Rejection)
+	}
+}
+
+// A slot validator that does not compile is a warning, not a refusal:
+// upstream never evaluates validators, so the story must still run.
+func TestUncompilableValidatorWarns(t *testing.T) {
+	st := loadStory(t, "probes/p10")
+	st.Intents["val"].Slots["n"].Validator = "slots.n >>> 5"
+	m, err := Compile(st, CompileOptions{LateHandlers: true})
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	found := false
+	for _, w := range m.Warnings {
+		found = found || strings.Contains(w.Message, "intents.val.slots.n: validator:")
+	}
+	if !found {
+		t.Errorf("warnings %v", m.Warnings)
+	}
+}
