@@ -177,6 +177,9 @@ func TestParallelRootTimeout(t *testing.T) {
 	if len(to) != 1 || payloadMap(t, to[0].Payload)["from"] != "p#p.a.a1|p.b.b2" {
 		t.Errorf("timeout events %v", to)
 	}
+	// landed flat: the configuration is exited as its encoded path
+	// (runtime-probes/traces/p9b.jsonl turn 5)
+	wantMoves(t, tn.Events, "p#p.a.a1|p.b.b2", "start")
 }
 
 // A stay re-arms the timeout with a fresh deadline (§4).

@@ -947,10 +947,12 @@ func parallelAncestor(s *State) *State {
 	return nil
 }
 
-// flatLanding reports whether res is landed flat (landFlat): a plain state
-// target, outside any parallel configuration.
+// flatLanding reports whether res is landed flat (land): a plain state
+// target outside any parallel state (the active configuration, if any, is
+// left whole).
 func (r *runner) flatLanding(res target) bool {
-	return res.state != nil && !res.stay && res.exit == "" && r.par == nil &&
+	return res.state != nil && !res.stay && res.exit == "" &&
+		(r.par == nil || !res.state.within(r.par.root) && res.state != r.par.root) &&
 		!res.state.Parallel && parallelAncestor(res.state) == nil
 }
 
@@ -969,6 +971,8 @@ func (r *runner) landTo(res target) string {
 // and one state_entered of the target, only the target's own on_enter, and
 // no initial: descent, so a compound target rests on the compound itself.
 // Targets in or into a parallel state and exits take the ordinary path.
+// An active parallel configuration is exited as one state_exited of its
+// encoded path.
 func (r *runner) land(ctx context.Context, res target, st *step) error {
 	if !r.flatLanding(res) {
 		return r.goTo(ctx, res, st, true)
@@ -976,11 +980,14 @@ func (r *runner) land(ctx context.Context, res target, st *step) error {
 	if r.outcome == OutcomeTerminal {
 		r.ended, r.outcome = false, ""
 	}
-	if r.cur != nil {
-		if err := r.emitAt(r.cur.Path, KindStateExited, map[string]any{"state": r.cur.Path}); err != nil {
+	if from := r.statePath(); from != "" {
+		// a parallel configuration is exited as its encoded path
+		// (runtime-probes p9 b.yaml: the root's timeout)
+		if err := r.emitAt(from, KindStateExited, map[string]any{"state": from}); err != nil {
 			return err
 		}
 	}
+	r.par = nil
 	if err := r.enterOne(ctx, res.state, st); err != nil {
 		return err
 	}
