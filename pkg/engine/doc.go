@@ -35,15 +35,23 @@
 //     world are restored and the turn ends with outcome "error".
 //   - Effects run in order; only the first of set > increment > say >
 //     invoke applies per entry. Host calls are queued while a step is
-//     walked and dispatched after it (with: rendered at dispatch, so it
-//     sees earlier binds; a session writes harness.called at walk time and
-//     harness.dispatched at dispatch, kitsoki run one harness.called at
-//     dispatch); a domain error still binds its data; a failure
+//     walked and dispatched after it (in a session a foreground call's
+//     with: is rendered at dispatch against the world at the invoke's
+//     place in the chain plus the batch's earlier binds, as upstream; in
+//     kitsoki run against the live world; a session writes harness.called
+//     at walk time and harness.dispatched at dispatch, kitsoki run one
+//     harness.called at dispatch); a domain error still binds its data; a failure
 //     sets last_error and host_error {message, namespace, ...}; with
 //     on_error the rest of the batch is dropped and the target (resolved
 //     against the declaring state) is entered — at most 5 redirects in a
-//     row (depths 0-4), then harness.error on_error.depth_cap_exceeded;
-//     without on_error a session goes on (kitsoki run fails, as before).
+//     row (depths 0-4), then harness.error on_error.depth_cap_exceeded
+//     (the view is then the originating state's); without on_error a
+//     session goes on (kitsoki run fails, as before). on_error, timeout
+//     and on_complete targets are landed flat as upstream's: one exit,
+//     one entry, only the target's own on_enter, no initial: descent.
+//   - Between a session's turns the world takes the shape upstream's
+//     per-turn replay gives it: numbers written by a world.update set are
+//     float64 (a key declared type: int an int64), increments int64.
 //   - emit_intent entries are evaluated after the step's calls are
 //     dispatched (they see every bind) and fired depth-first, at most 24
 //     deep (upstream's measured cap, not the documented 8). A turn that
@@ -56,7 +64,8 @@
 //     intent goes to the first region (in name order) with a winning arm;
 //     a target inside the root moves the region that contains it, one
 //     outside exits the whole configuration; emit: events propagate to
-//     every other region (depth cap 24).
+//     every other region (depth cap 24), the winning region already at
+//     its new leaf.
 //   - Timeouts: after every successful turn the innermost active state
 //     with timeout: (a parallel root or above) is armed on the session's
 //     clock; Advance fires what falls due in time order, together with

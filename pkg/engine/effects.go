@@ -62,7 +62,11 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 				return err
 			}
 			if queue {
-				st.calls = append(st.calls, pendingCall{e: e, state: r.cur, slots: r.slots})
+				pc := pendingCall{e: e, state: r.cur, slots: r.slots}
+				if !r.oneShot && !e.Background {
+					pc.world, _ = deepCopy(map[string]any(r.world)).(map[string]any)
+				}
+				st.calls = append(st.calls, pc)
 				if !r.oneShot {
 					// a session writes harness.called at walk time with the
 					// args as they render now, and harness.dispatched when
@@ -190,6 +194,16 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 		rc        *RenderedCall
 		promptErr error
 	)
+	live := r.world
+	if r.renderWorld != nil {
+		// with: renders against the call's snapshot (dispatchCalls); the
+		// live world is back before anything is dispatched or bound
+		r.world = r.renderWorld
+	}
+	renderErr := func(err error) (*redirect, error) {
+		r.world = live
+		return nil, err
+	}
 	if isAgentHandler(e.Invoke) {
 		// the one renderer pkg/eval uses too: the with: block, then the
 		// prompt; a prompt that cannot be rendered is the call's failure
@@ -199,16 +213,17 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 		if err != nil && errors.As(err, &re) && re.Stage == "prompt" {
 			promptErr = err
 		} else if err != nil {
-			return nil, fmt.Errorf("%s: invoke %s: %w", e.Pos, e.Invoke, err)
+			return renderErr(fmt.Errorf("%s: invoke %s: %w", e.Pos, e.Invoke, err))
 		}
 		args = rc.With
 	} else {
 		w, err := r.m.renderer().renderWith(e.With, e.ID, false, nil, r.env(r.slots, nil))
 		if err != nil {
-			return nil, fmt.Errorf("%s: invoke %s: with: %w", e.Pos, e.Invoke, err)
+			return renderErr(fmt.Errorf("%s: invoke %s: with: %w", e.Pos, e.Invoke, err))
 		}
 		args = w
 	}
+	r.world = live
 	// host/pre-call hooks run first, so harness.called records the args the
 	// handler really receives (model-visible = logged); a halt is the
 	// call's failure and takes the on_error path.
@@ -296,8 +311,9 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 		}
 	}
 	r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e, sum.Agent) + resultText(e.Invoke, res), Duration: dur, Error: hr.err})
-	// harness.returned, then the binds (upstream writes the binds first;
-	// the order is kept from the existing trace shape, docs/compat/engine.md)
+	// a session writes the binds, then harness.returned (upstream's order,
+	// story-runtime §2.3); kitsoki run writes harness.returned first (its
+	// trace golden, docs/compat/engine.md)
 	ret := map[string]any{"namespace": e.Invoke}
 	if res != nil {
 		ret["data"] = res
@@ -305,11 +321,18 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 	if hr.err != "" {
 		ret["error"] = hr.err
 	}
+	if !r.oneShot {
+		if err := r.bindResult(e, res); err != nil {
+			return nil, err
+		}
+	}
 	if err := r.emit(KindHarnessReturned, ret); err != nil {
 		return nil, err
 	}
-	if err := r.bindResult(e, res); err != nil {
-		return nil, err
+	if r.oneShot {
+		if err := r.bindResult(e, res); err != nil {
+			return nil, err
+		}
 	}
 	if hr.err != "" {
 		return r.failed(e, hr.err)
@@ -375,6 +398,7 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 			return fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
 		}
 		r.bound = true
+		r.batchBound = append(r.batchBound, b.Key)
 		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{b.Key: v}}); err != nil {
 			return err
 		}

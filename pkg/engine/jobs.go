@@ -431,10 +431,10 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	if res.stay {
 		return r.settle(ctx, &st2, 0)
 	}
-	if err := r.emit(KindTransition, map[string]any{"from": r.statePath(), "intent": "__on_complete_target__", "to": r.predictTo(res)}); err != nil {
+	if err := r.emit(KindTransition, map[string]any{"from": r.statePath(), "intent": "__on_complete_target__", "to": r.landTo(res)}); err != nil {
 		return err
 	}
-	if err := r.goTo(ctx, res, &st2, true); err != nil {
+	if err := r.land(ctx, res, &st2); err != nil {
 		return err
 	}
 	return r.settle(ctx, &st2, 0)

@@ -119,41 +119,25 @@ func (r *runner) fireParallel(ctx context.Context, intent string, slots map[stri
 
 // takeParallel applies a winning regional arm: its effects, the emit:
 // propagation to the other regions, then the region's own move (or the
-// exit of the whole parallel state for a target outside it).
+// exit of the whole parallel state for a target outside it). As upstream
+// (story-runtime §3.5, runtime-probes p9 `bonly`): the winning region's
+// new leaf is in the configuration before propagation, so an event sent
+// back to it finds it there (and a receiver may move it further); its own
+// exit/enter events come last, and machine.transition.to is the final
+// configuration.
 func (r *runner) takeParallel(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner, leaf *State) error {
-	if err := r.emit(KindIntentAccepted, map[string]any{"intent": intent, "slots": slots}); err != nil {
+	if err := r.emit(KindIntentAccepted, map[string]any{"intent": r.acceptedName(intent), "slots": slots}); err != nil {
 		return err
 	}
 	var st step
-	if err := r.runEffects(ctx, arm.Effects, &st); err != nil {
-		return err
+	r.hold = true
+	werr := r.walkParallel(ctx, intent, slots, arm, owner, leaf, &st)
+	r.hold = false
+	if ferr := r.flushHeld(); ferr != nil {
+		return ferr
 	}
-	res, err := r.resolveTarget(ctx, owner, "", arm.Target)
-	if err != nil {
-		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
-	}
-	if err := r.emit(KindTransition, map[string]any{"from": r.statePath(), "intent": intent, "slots": slots, "to": r.predictTo(res)}); err != nil {
-		return err
-	}
-	reg := r.par.regionOf(leaf)
-	if owner != nil && owner != r.par.root && !owner.within(r.par.root) {
-		reg = nil // a handler above the root: every region may receive
-	}
-	if err := r.propagate(ctx, armEmits(arm), reg, &st, 1); err != nil {
-		return err
-	}
-	if !res.stay && r.par != nil {
-		r.cur = leaf
-		if res.state != nil && res.state.within(r.par.root) {
-			// a target inside the root moves the region that contains
-			// it, whichever region's walk found the handler (upstream
-			// moves the first region's leaf and corrupts the path).
-			if err := r.moveRegion(ctx, res.state, &st, true); err != nil {
-				return err
-			}
-		} else if err := r.goTo(ctx, res, &st, true); err != nil {
-			return err
-		}
+	if werr != nil {
+		return werr
 	}
 	if r.par != nil {
 		r.cur = r.par.leaves[0]
@@ -162,6 +146,91 @@ func (r *runner) takeParallel(ctx context.Context, intent string, slots map[stri
 		// (story-runtime §3.3-§3.4).
 	}
 	return r.settle(ctx, &st, 0)
+}
+
+// walkParallel is takeParallel's walk, with the events held.
+func (r *runner) walkParallel(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner, leaf *State, st *step) error {
+	from := r.statePath()
+	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
+		return err
+	}
+	res, err := r.resolveTarget(ctx, owner, "", arm.Target)
+	if err != nil {
+		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
+	}
+	tr := map[string]any{"from": from, "intent": intent, "slots": slots, "to": r.predictTo(res)}
+	r.heldHead = &Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr}
+	r.headAt = len(r.held)
+	reg := r.par.regionOf(leaf)
+	if owner != nil && owner != r.par.root && !owner.within(r.par.root) {
+		reg = nil // a handler above the root: every region may receive
+	}
+	inside := !res.stay && res.state != nil && res.state.within(r.par.root)
+	// a target inside the root moves the region that contains it,
+	// whichever region's walk found the handler (upstream moves the first
+	// region's leaf and corrupts the path)
+	var old, pre *State
+	if inside {
+		old = r.par.leafIn(r.par.regionOf(res.state))
+		if pre, err = r.initialLeaf(res.state); err != nil {
+			return err
+		}
+		r.par.set(pre)
+	}
+	if err := r.propagate(ctx, armEmits(arm), reg, st, 1); err != nil {
+		return err
+	}
+	switch {
+	case inside && r.par != nil:
+		if err := r.moveRegionFrom(ctx, old, res.state, pre, st); err != nil {
+			return err
+		}
+	case !res.stay && r.par != nil:
+		r.cur = leaf
+		if err := r.goTo(ctx, res, st, true); err != nil {
+			return err
+		}
+	}
+	tr["to"] = r.statePath()
+	return nil
+}
+
+// moveRegionFrom writes the winning region's own move from old to dst
+// (exits, entries, on_enter, initial: descent) after propagation. The
+// configuration already holds pre (dst's initial leaf); it takes the leaf
+// the descent reaches unless a receiver has moved the region meanwhile.
+func (r *runner) moveRegionFrom(ctx context.Context, old, dst, pre *State, st *step) error {
+	pc := r.par
+	reg := pc.regionOf(dst)
+	anc := commonAncestor(old, dst)
+	if anc == dst {
+		anc = dst.Parent
+	}
+	for s := old; s != nil && s != anc; s = s.Parent {
+		if err := r.emitAt(s.Path, KindStateExited, map[string]any{"state": s.Path}); err != nil {
+			return err
+		}
+	}
+	var chain []*State
+	for s := dst; s != nil && s != anc; s = s.Parent {
+		chain = append(chain, s)
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		if err := r.enterOne(ctx, chain[i], st); err != nil {
+			return err
+		}
+	}
+	end, err := r.descend(ctx, dst, st)
+	if err != nil {
+		return err
+	}
+	if r.par == pc && pc.leafIn(reg) == pre {
+		pc.set(end)
+	}
+	if r.par != nil {
+		r.cur = r.par.leaves[0]
+	}
+	return nil
 }
 
 // armEmits are the event names an arm propagates: the transition's emit:

@@ -110,13 +110,20 @@ type runner struct {
 	// fails the run.
 	oneShot bool
 	// per-turn
-	events        []Event
-	redirectErr   string // the error an on_error redirect handled this turn
+	events      []Event
+	redirectErr string // the error an on_error redirect handled this turn
+	typed       string // the intent name as fire received it, for machine.intent_accepted
+	capView     string // after the on_error depth cap: the state whose view turn.end shows (§2.4)
+	// written is how each top-level world key was last written since the
+	// previous turn began ("set" or "increment"), for replayWorld.
+	written       map[string]string
 	said          []string
 	bound         bool // a call of this turn bound something (story-runtime §8)
 	transView     *story.View
 	entered       map[*State]bool // states whose on_enter ran this turn
 	batchCost     float64         // agent cost of the batch being dispatched
+	batchBound    []string        // world keys the batch's calls bound so far
+	renderWorld   World           // the world a dispatched call's with: renders against (nil: r.world)
 	dispatchState string          // the resting state of the batch being dispatched
 	// a walk's events held for upstream's order (step.go take)
 	hold      bool
@@ -375,7 +382,8 @@ func (r *runner) restore(s saved) {
 }
 
 func (r *runner) beginTurn() {
-	r.events, r.redirectErr, r.said, r.bound, r.transView = nil, "", nil, false, nil
+	r.replayWorld()
+	r.events, r.redirectErr, r.said, r.bound, r.transView, r.capView = nil, "", nil, false, nil, ""
 	r.entered = map[*State]bool{}
 	r.emitSay = -1
 }
@@ -506,7 +514,14 @@ func (r *runner) renderView(slots map[string]any) string {
 	if r.transView != nil && !r.bound {
 		extra["transition_view"] = r.transView
 	}
-	v, err := r.so.Views.RenderView(r.statePath(), r.world.Snapshot(), extra)
+	path := r.statePath()
+	if r.capView != "" {
+		// the on_error depth cap (story-runtime §2.4, corrections):
+		// upstream "stays at the originating state" for the view, the
+		// state it had reached before dispatch, with no banner
+		path = r.capView
+	}
+	v, err := r.so.Views.RenderView(path, r.world.Snapshot(), extra)
 	if err != nil {
 		r.note(Note{Kind: "view", State: r.statePath(), Error: err.Error()})
 		v = ""
@@ -527,7 +542,7 @@ func (r *runner) renderView(slots map[string]any) string {
 			v = say + "\n\n" + v
 		}
 	}
-	if r.redirectErr != "" {
+	if r.redirectErr != "" && r.capView == "" {
 		if le, _ := r.world["last_error"].(string); le == "" || !strings.Contains(v, le) {
 			banner := "⚠ Action failed: " + r.redirectErr
 			if v == "" {
@@ -632,6 +647,11 @@ type pendingCall struct {
 	e     *Effect
 	state *State
 	slots map[string]any
+	// world is a session's snapshot of the world at the invoke's place in
+	// the chain: a foreground call's with: is rendered against it at
+	// dispatch, overlaid with the binds of the batch's earlier calls
+	// (story-runtime §2.1). nil: render against the live world.
+	world World
 }
 
 // step collects what one machine step queues: host calls to dispatch after

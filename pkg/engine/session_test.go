@@ -111,23 +111,27 @@ func TestParallelFirstWinningRegion(t *testing.T) {
 // emit: propagates to the other regions, chains, never back to its sender
 // and the sender's own move comes last (§3.5).
 func TestParallelEmitPropagation(t *testing.T) {
-	s, sink := probe(t, "p9", "", nil)
+	s, _ := probe(t, "p9", "", nil)
 	fire(t, s, "enter")
 	tn := fire(t, s, "bonly")
-	wantState(t, s, "p#p.a.a2|p.b.b2")
+	// as upstream (runtime-probes/traces/p9b.jsonl turn 2): b's new leaf
+	// b2 is in place before propagation, so a's pong moves b on to b3;
+	// b's own b1 -> b2 events come last, machine.transition.to is final
+	wantState(t, s, "p#p.a.a2|p.b.b3")
 	if !strings.HasSuffix(s.World()["log"].(string), "T:bonly;T:a.ping;") {
 		t.Errorf("log = %q", s.World()["log"])
 	}
-	// b: b1 -> b2 (its own move) after a moved and emitted pong, which b
-	// (still in b1, whose arms have no pong) ignores
 	var moves []string
 	for _, e := range kindsOf(tn.Events, KindStateEntered) {
 		moves = append(moves, e.StatePath)
 	}
-	if strings.Join(moves, " ") != "p.a.a2 p.b.b2" {
+	if strings.Join(moves, " ") != "p.a.a2 p.b.b3 p.b.b2" {
 		t.Errorf("entered this turn: %v", moves)
 	}
-	_ = sink
+	tr := kindsOf(tn.Events, KindTransition)
+	if len(tr) != 1 || payloadMap(t, tr[0].Payload)["to"] != "p#p.a.a2|p.b.b3" {
+		t.Errorf("transition %v", tr)
+	}
 }
 
 // A target outside the parallel root exits it with one coarse exit event.
@@ -173,6 +177,9 @@ func TestParallelRootTimeout(t *testing.T) {
 	if len(to) != 1 || payloadMap(t, to[0].Payload)["from"] != "p#p.a.a1|p.b.b2" {
 		t.Errorf("timeout events %v", to)
 	}
+	// landed flat: the configuration is exited as its encoded path
+	// (runtime-probes/traces/p9b.jsonl turn 5)
+	wantMoves(t, tn.Events, "p#p.a.a1|p.b.b2", "start")
 }
 
 // A stay re-arms the timeout with a fresh deadline (§4).
@@ -651,27 +658,46 @@ func TestTerminalStateTakesIntents(t *testing.T) {
 
 // Timeout, on_error and on_complete targets descend initial: like any
 // target (upstream lands on the compound itself, ⚠ §2.4/§4/§5).
-func TestSpecialTargetsDescend(t *testing.T) {
+// Timeout, on_error and on_complete targets land flat and do not descend
+// initial: (story-runtime §2.4, §4, §5; runtime-probes/traces/p12a.jsonl):
+// a compound target rests on the compound, runs only its own on_enter,
+// renders its own view, and writes one state_exited/state_entered pair.
+func TestSpecialTargetsLandFlat(t *testing.T) {
 	s, _ := probe(t, "p12", "", map[string]host.Handler{
 		"host.bad":  stub(nil, "boom", 0),
 		"host.slow": stub(map[string]any{}, "", time.Second),
 	})
 	fire(t, s, "t")
-	advance(t, s, 2*time.Minute)
-	wantState(t, s, "comp.inner")
+	tn := advance(t, s, 2*time.Minute)
+	wantState(t, s, "comp")
+	wantMoves(t, tn.Events, "tw", "comp")
+	if tr := kindsOf(tn.Events, KindTransition); len(tr) != 1 || payloadMap(t, tr[0].Payload)["to"] != "comp" {
+		t.Errorf("timeout transitions %v", tr)
+	}
 	fire(t, s, "back")
-	tn := fire(t, s, "e")
-	wantState(t, s, "comp.inner")
+	tn = fire(t, s, "e")
+	wantState(t, s, "comp")
 	tr := kindsOf(tn.Events, KindTransition)
-	if len(tr) != 2 || payloadMap(t, tr[1].Payload)["intent"] != "on_error" {
+	if len(tr) != 2 || payloadMap(t, tr[1].Payload)["intent"] != "on_error" || payloadMap(t, tr[1].Payload)["to"] != "comp" {
 		t.Errorf("transitions %v", tr)
 	}
 	fire(t, s, "back")
 	fire(t, s, "j")
-	advance(t, s, 2*time.Second)
-	wantState(t, s, "comp.inner")
-	if got := s.World()["log"]; got != "E:comp;E:inner;E:comp;E:inner;E:comp;E:inner;" {
+	tn = advance(t, s, 2*time.Second)
+	wantState(t, s, "comp")
+	wantMoves(t, tn.Events, "jw", "comp")
+	if got := s.World()["log"]; got != "E:comp;E:comp;E:comp;" {
 		t.Errorf("log %q", got)
+	}
+}
+
+// wantMoves checks a turn's state_exited/state_entered events are exactly
+// one exit of from and one entry of to.
+func wantMoves(t *testing.T, evs []Event, from, to string) {
+	t.Helper()
+	ex, en := kindsOf(evs, KindStateExited), kindsOf(evs, KindStateEntered)
+	if len(ex) != 1 || len(en) != 1 || payloadMap(t, ex[0].Payload)["state"] != from || payloadMap(t, en[0].Payload)["state"] != to {
+		t.Errorf("moves: exited %v entered %v, want %s -> %s", ex, en, from, to)
 	}
 }
 

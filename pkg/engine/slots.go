@@ -44,9 +44,12 @@ func (c *compiler) slotDefs(in map[string]*story.Intent, where string) map[strin
 			if v := strings.TrimSpace(sl.Validator); v != "" {
 				g, err := compileGuard(v)
 				if err != nil {
-					c.refuse(sl.Pos, "%sintents.%s.slots.%s: validator: %v", where, name, sn, err)
+					// upstream never evaluates validators, so a story whose
+					// validator we cannot compile must still run
+					c.warn(sl.Pos, "%sintents.%s.slots.%s: validator: %v; the validator is not checked", where, name, sn, err)
+				} else {
+					d.Validator = g
 				}
-				d.Validator = g
 			}
 			defs[sn] = d
 		}
@@ -107,11 +110,11 @@ func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any
 		if len(d.Values) > 0 && !oneOf(v, d.Values) {
 			return nil, rej(CodeInvalidSlot, fmt.Sprintf("slot %q value %q is not one of [%s]", n, fmt.Sprint(v), strings.Join(valueStrings(d.Values), " ")))
 		}
-		tv, err := typedSlot(v, d.Type)
-		if err != nil {
+		if _, err := typedSlot(v, d.Type); err != nil {
 			return nil, rej(CodeInvalidSlot, fmt.Sprintf("slot %q value %q %v", n, fmt.Sprint(v), err))
 		}
-		out[n] = tv
+		// the value is kept as sent (upstream never converts it): a "3"
+		// for a type: int slot stays the string "3"
 	}
 	if len(missing) > 0 {
 		sort.Strings(missing)
@@ -125,18 +128,21 @@ func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any
 			continue
 		}
 		ok, err := d.Validator.eval(r.env(out, nil))
-		if err != nil || !ok {
-			why := "fails its validator: " + d.Validator.src
-			if err != nil {
-				why = "cannot be checked by its validator " + d.Validator.src + ": " + err.Error()
-			}
-			return nil, rej(CodeInvalidSlot, fmt.Sprintf("slot %q value %q %s", n, fmt.Sprint(out[n]), why))
+		if err != nil {
+			// a validator that cannot be evaluated on this value does not
+			// refuse it (upstream accepts every value)
+			r.note(Note{Kind: "slot", State: r.statePath(), Text: fmt.Sprintf("slot %q: validator %s not checked", n, d.Validator.src), Error: err.Error()})
+			continue
+		}
+		if !ok {
+			return nil, rej(CodeInvalidSlot, fmt.Sprintf("slot %q value %q fails its validator: %s", n, fmt.Sprint(out[n]), d.Validator.src))
 		}
 	}
 	return out, nil
 }
 
-// typedSlot checks (and converts a string to) a slot's declared type.
+// typedSlot checks a slot value against its declared type; a string that
+// parses as the type passes (the caller keeps the value as sent).
 func typedSlot(v any, typ string) (any, error) {
 	switch typ {
 	case "int", "integer":

@@ -16,6 +16,7 @@ import (
 // emit_intent pass.
 func (r *runner) settle(ctx context.Context, st *step, depth int) error {
 	hops := 0
+	origin := r.statePath()
 	for {
 		rd, err := r.dispatchCalls(ctx, st.calls)
 		if err != nil {
@@ -33,9 +34,12 @@ func (r *runner) settle(ctx context.Context, st *step, depth int) error {
 				return fmt.Errorf("on_error redirect depth cap %d exceeded: %s keeps failing (last error: %s)", MaxOnErrorDepth, rd.target, rd.err)
 			}
 			// story-runtime §2.4: the redirect is refused, the session
-			// stays where the last redirect took it.
+			// stays where the last redirect took it (the replayed state
+			// upstream's flow rig asserts), the view is the originating
+			// state's.
+			r.capView = origin
 			return r.emit(KindHarnessError, map[string]any{"cap": MaxOnErrorDepth, "depth": hops - 1,
-				"message": "on_error redirect chain exceeded depth cap; staying at the originating state. Last error: " + rd.err,
+				"message": "on_error redirect chain exceeded depth cap; staying at the originating state. A host call's on_error: arc is looping (likely the same host failing repeatedly).",
 				"prior":   r.statePath(), "reason": "on_error.depth_cap_exceeded", "target": rd.target})
 		}
 		var tmpl *text
@@ -75,11 +79,11 @@ func (r *runner) settle(ctx context.Context, st *step, depth int) error {
 		r.ended, r.outcome, r.exit = false, "", ""
 		from := r.statePath()
 		r.redirectErr = rd.err
-		if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "on_error", "to": r.predictTo(res)}); err != nil {
+		if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "on_error", "to": r.landTo(res)}); err != nil {
 			return err
 		}
 		r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err})
-		if err := r.goTo(ctx, res, st, true); err != nil {
+		if err := r.land(ctx, res, st); err != nil {
 			return err
 		}
 	}
@@ -110,12 +114,15 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 	r.dispatchState = r.statePath()
 	defer func() { r.dispatchState = "" }()
 	r.batchCost = 0
+	r.batchBound = nil
+	defer func() { r.batchBound = nil }()
 	for _, pc := range calls {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("run interrupted: %w", err)
 		}
 		r.cur, r.slots = pc.state, pc.slots
-		rd, err := r.invoke(ctx, pc.e)
+		r.renderWorld = r.overlayBatch(pc.world)
+		rd, err := r.invokeRendered(ctx, pc.e)
 		if err != nil {
 			return rd, err
 		}
@@ -124,6 +131,30 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 		}
 	}
 	return nil, r.foldCost()
+}
+
+// overlayBatch is the world a queued call's with: renders against: its
+// walk-time snapshot with the binds of the batch's earlier calls laid over
+// it (story-runtime §2.1: a set placed after the invoke is not visible, an
+// earlier call's bind is). nil snapshot: nil (the live world).
+func (r *runner) overlayBatch(snap World) World {
+	if snap == nil {
+		return nil
+	}
+	w, _ := deepCopy(map[string]any(snap)).(map[string]any)
+	for _, k := range r.batchBound {
+		if err := setPath(w, k, deepCopy(getPath(r.world, k))); err != nil {
+			return nil // a bind path the snapshot cannot hold: the live world
+		}
+	}
+	return w
+}
+
+// invokeRendered dispatches one queued call; renderWorld only lasts for
+// the rendering of its with:.
+func (r *runner) invokeRendered(ctx context.Context, e *Effect) (*redirect, error) {
+	defer func() { r.renderWorld = nil }()
+	return r.invoke(ctx, e)
 }
 
 // foldCost folds the agent cost of the batch just dispatched into the
@@ -238,6 +269,10 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 	if slots == nil {
 		slots = map[string]any{}
 	}
+	// machine.intent_accepted keeps the spelling as typed (or emitted);
+	// machine.transition gets the arc's, an import alias resolved
+	// (story-runtime §1.4, §6.1)
+	r.typed = intent
 	if r.par != nil {
 		if depth == 0 {
 			return r.fireParallel(ctx, intent, slots)
@@ -267,6 +302,17 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 	return r.take(ctx, intent, given, arm, owner, depth)
 }
 
+// acceptedName is the name machine.intent_accepted records: the typed
+// spelling fire saw, else the arc's.
+func (r *runner) acceptedName(intent string) string {
+	typed := r.typed
+	r.typed = ""
+	if typed == "" {
+		return intent
+	}
+	return typed
+}
+
 func hintText(h string) string {
 	if h == "" {
 		return ""
@@ -277,7 +323,7 @@ func hintText(h string) string {
 // take applies a chosen arm: its effects, the transition, the entries, and
 // settles the step.
 func (r *runner) take(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner *State, depth int) error {
-	if err := r.emit(KindIntentAccepted, map[string]any{"intent": intent, "slots": slots}); err != nil {
+	if err := r.emit(KindIntentAccepted, map[string]any{"intent": r.acceptedName(intent), "slots": slots}); err != nil {
 		return err
 	}
 	if arm.View != nil && depth == 0 {
@@ -348,16 +394,21 @@ func (r *runner) statePathForEvent() string {
 	return ""
 }
 
-// flushHeld writes the held walk events: the transition's own effect
-// events, machine.transition, the on_enter effect events, the exits, the
-// entries (upstream writes machine.transition first; the existing trace
-// shape keeps the transition's effects before it).
+// flushHeld writes the held walk events: machine.transition, the
+// transition's own effect events, the on_enter effect events, the exits,
+// the entries (upstream's order, story-runtime §1.8). kitsoki run keeps
+// the transition's own effect events before machine.transition (its trace
+// golden).
 func (r *runner) flushHeld() error {
 	head, effs, moves, at := r.heldHead, r.held, r.heldMoves, r.headAt
 	r.heldHead, r.held, r.heldMoves, r.headAt = nil, nil, nil, 0
 	var all []Event
 	if head == nil {
 		at = len(effs)
+	} else if !r.oneShot {
+		// a session writes upstream's order (story-runtime §1.8):
+		// machine.transition first, then every effect event
+		at = 0
 	}
 	all = append(all, effs[:at]...)
 	if head != nil {
@@ -817,6 +868,9 @@ func (r *runner) emitAt(statePath, kind string, payload any) error {
 // write records ev in the turn and sends it to the sink.
 func (r *runner) write(ev Event) error {
 	r.events = append(r.events, ev)
+	if ev.Kind == KindWorldUpdate {
+		r.noteWritten(ev.Payload)
+	}
 	if r.opts.Sink == nil {
 		return nil
 	}
@@ -890,5 +944,54 @@ func parallelAncestor(s *State) *State {
 			return x
 		}
 	}
+	return nil
+}
+
+// flatLanding reports whether res is landed flat (land): a plain state
+// target outside any parallel state (the active configuration, if any, is
+// left whole).
+func (r *runner) flatLanding(res target) bool {
+	return res.state != nil && !res.stay && res.exit == "" &&
+		(r.par == nil || !res.state.within(r.par.root) && res.state != r.par.root) &&
+		!res.state.Parallel && parallelAncestor(res.state) == nil
+}
+
+// landTo is the machine.transition.to of an on_error, timeout or
+// on_complete target: the state itself when it is landed flat, otherwise
+// the path predictTo gives.
+func (r *runner) landTo(res target) string {
+	if r.flatLanding(res) {
+		return res.state.Path
+	}
+	return r.predictTo(res)
+}
+
+// land enters an on_error, timeout or on_complete target as upstream does
+// (story-runtime §2.4, §4, §5): flat, one state_exited of the current state
+// and one state_entered of the target, only the target's own on_enter, and
+// no initial: descent, so a compound target rests on the compound itself.
+// Targets in or into a parallel state and exits take the ordinary path.
+// An active parallel configuration is exited as one state_exited of its
+// encoded path.
+func (r *runner) land(ctx context.Context, res target, st *step) error {
+	if !r.flatLanding(res) {
+		return r.goTo(ctx, res, st, true)
+	}
+	if r.outcome == OutcomeTerminal {
+		r.ended, r.outcome = false, ""
+	}
+	if from := r.statePath(); from != "" {
+		// a parallel configuration is exited as its encoded path
+		// (runtime-probes p9 b.yaml: the root's timeout)
+		if err := r.emitAt(from, KindStateExited, map[string]any{"state": from}); err != nil {
+			return err
+		}
+	}
+	r.par = nil
+	if err := r.enterOne(ctx, res.state, st); err != nil {
+		return err
+	}
+	r.cur = res.state
+	r.checkTerminal()
 	return nil
 }

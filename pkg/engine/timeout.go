@@ -142,14 +142,14 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 		return fail(fmt.Errorf("%s: state %q: timeout.target: %w", tm.tm.Pos, tm.owner.Path, err))
 	}
 	r.note(Note{Kind: "timeout", State: from, Text: fmt.Sprintf("timeout of %s after %s → %s", tm.owner.Path, tm.after, res.describe())})
-	if err := r.emit(KindTimeout, map[string]any{"from": from, "to": r.predictTo(res)}); err != nil {
+	if err := r.emit(KindTimeout, map[string]any{"from": from, "to": r.landTo(res)}); err != nil {
 		return t, err
 	}
-	if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "__timeout__", "to": r.predictTo(res)}); err != nil {
+	if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "__timeout__", "to": r.landTo(res)}); err != nil {
 		return t, err
 	}
 	var st step
-	err = r.goTo(ctx, res, &st, true)
+	err = r.land(ctx, res, &st)
 	if err == nil {
 		err = r.settle(ctx, &st, 0)
 	}

@@ -18,8 +18,8 @@ func (f *fakeWait) wait(ctx context.Context, d time.Duration) error {
 }
 
 // A run that rests in a state with timeout: fires it: the leaf's own, a
-// templated after:, then a compound ancestor's (the innermost active one),
-// each as one synthetic turn, until an exit.
+// templated after:, then a compound's (landed on flat, without initial:
+// descent, as upstream), each as one synthetic turn, until an exit.
 func TestTimeoutFiresWhenResting(t *testing.T) {
 	fw := &fakeWait{}
 	res, sink := runStory(t, "timeout", "", Options{Wait: fw.wait})
@@ -35,7 +35,7 @@ func TestTimeoutFiresWhenResting(t *testing.T) {
 		p := payloadMap(t, e.Payload)
 		fired = append(fired, p["from"].(string)+"→"+p["to"].(string))
 	}
-	if want := []string{"waiting→escalate", "escalate→pipeline.step", "pipeline.step→__exit__done"}; !reflect.DeepEqual(fired, want) {
+	if want := []string{"waiting→escalate", "escalate→pipeline", "pipeline→__exit__done"}; !reflect.DeepEqual(fired, want) {
 		t.Errorf("machine.timeout events %v, want %v", fired, want)
 	}
 	for _, e := range sink.kinds(KindTransition) {
@@ -43,7 +43,7 @@ func TestTimeoutFiresWhenResting(t *testing.T) {
 			t.Errorf("timeout transition %v", p)
 		}
 	}
-	if got := strings.Join(sink.entered(), " "); got != "waiting escalate pipeline pipeline.step __exit__done" {
+	if got := strings.Join(sink.entered(), " "); got != "waiting escalate pipeline __exit__done" {
 		t.Errorf("entered %s", got)
 	}
 }
@@ -87,7 +87,7 @@ func TestTimeoutRealTimer(t *testing.T) {
 	m.Root = "escalate"
 	m.States["pipeline"].Timeout = nil
 	res := Run(context.Background(), m, Options{World: w})
-	wantOutcome(t, res, OutcomeRested, "pipeline.step")
+	wantOutcome(t, res, OutcomeRested, "pipeline")
 }
 
 // A templated after: that renders to no duration fails the run by position.
