@@ -66,9 +66,9 @@
 //     outside exits the whole configuration; emit: events propagate to
 //     every other region (depth cap 24), the winning region already at
 //     its new leaf.
-//   - Timeouts: after every successful turn the innermost active state
-//     with timeout: (a parallel root or above) is armed on the session's
-//     clock; Advance fires what falls due in time order, together with
+//   - Timeouts: after every successful turn the resting state's own
+//     timeout: (a parallel root's in a parallel configuration; never a
+//     compound ancestor's, as upstream) is armed on the session's clock; Advance fires what falls due in time order, together with
 //     background completions. Targets are rendered and resolved like arc
 //     targets.
 //   - Background jobs (background: true) bind their id (job_id / last_job_id)

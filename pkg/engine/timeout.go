@@ -45,27 +45,22 @@ type armedTimeout struct {
 }
 
 // arm re-arms the timeout of the resting configuration (story-runtime §4):
-// the innermost active state that declares one (upstream counts only the
-// leaf's, ⚠; a parallel configuration: the root or above); every
-// successful turn re-arms with a fresh deadline. A timeout whose after:
-// cannot be rendered is reported (one-shot run: the run fails).
+// only the resting state's own timeout counts, as upstream's ("innermost
+// wins" is really "only the leaf counts"): a compound ancestor's timeout is
+// never armed while the machine rests in a child, and in a parallel
+// configuration only the parallel root's is (region leaves' are not).
+// Every successful turn re-arms with a fresh deadline. A timeout whose
+// after: cannot be rendered is reported (one-shot run: the run fails).
 func (r *runner) arm() error {
 	r.timer = nil
 	if r.ended || r.cur == nil {
 		return nil
 	}
-	var owner *State
-	start := r.cur
+	owner := r.cur
 	if r.par != nil {
-		start = r.par.root
+		owner = r.par.root
 	}
-	for s := start; s != nil; s = s.Parent {
-		if s.Timeout != nil {
-			owner = s
-			break
-		}
-	}
-	if owner == nil {
+	if owner.Timeout == nil {
 		return nil
 	}
 	after, err := owner.Timeout.After.render(r.env(nil, nil))
