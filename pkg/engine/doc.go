@@ -60,6 +60,10 @@
 //     chain (machine.gate_decided bailed_to_human), and in staged mode so
 //     does any emit that only names an intent after the binds, unless the
 //     state pins decider: llm.
+//   - SessionOptions.MachineOnly (the flow rig's legacy path) is the
+//     machine alone: harness.called is written but no host call is queued
+//     or dispatched (no job, no bind), emits are evaluated where the chain
+//     reaches them and no post-bind pass runs.
 //   - Parallel states rest as "root#leafA|leafB" (leaves sorted). A user
 //     intent goes to the first region (in name order) with a winning arm;
 //     a target inside the root moves the region that contains it, one

@@ -22,7 +22,13 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 			return fmt.Errorf("run interrupted: %w", err)
 		}
 		if e.Emit != nil {
-			st.emits = append(st.emits, pendingEmit{e: e, slots: r.slots, pre: r.emitNamesNow(e)})
+			if r.so.MachineOnly {
+				if err := r.walkEmit(e, st); err != nil {
+					return err
+				}
+			} else {
+				st.emits = append(st.emits, pendingEmit{e: e, slots: r.slots, pre: r.emitNamesNow(e)})
+			}
 		}
 		if e.Kind == kindNone {
 			continue
@@ -61,7 +67,12 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 			if err != nil {
 				return err
 			}
-			if queue {
+			if queue && r.so.MachineOnly {
+				// the machine alone: the call is written, never queued
+				if err := r.emit(KindHarnessCalled, map[string]any{"args": r.walkArgs(e), "background": e.Background, "namespace": e.Invoke}); err != nil {
+					return err
+				}
+			} else if queue {
 				pc := pendingCall{e: e, state: r.cur, slots: r.slots}
 				if !r.oneShot && !e.Background {
 					pc.world, _ = deepCopy(map[string]any(r.world)).(map[string]any)
@@ -440,6 +451,38 @@ func resultText(handler string, res map[string]any) string {
 		return fmt.Sprintf(" → exit %v", c)
 	}
 	return ""
+}
+
+// walkEmit is an emit_intent entry on a MachineOnly session, evaluated
+// where the chain reaches it as upstream's machine does (story-runtime
+// §1.7): a false when: or an empty name queues nothing; a when: that
+// cannot be evaluated is left to the post-bind pass, which a machine-only
+// session does not run; a name or slot template that fails is turn-fatal.
+func (r *runner) walkEmit(e *Effect, st *step) error {
+	env := r.env(r.slots, nil)
+	if e.When != nil {
+		if ok, err := e.When.eval(env); err != nil || !ok {
+			return nil
+		}
+	}
+	v, err := e.Emit.render(env)
+	if err != nil {
+		return fmt.Errorf("%s: emit_intent: %w", e.Pos, err)
+	}
+	name := strings.TrimSpace(toString(v))
+	if name == "" {
+		return nil
+	}
+	slots := map[string]any{}
+	for _, s := range e.Slots {
+		sv, err := s.Value.render(env)
+		if err != nil {
+			return fmt.Errorf("%s: slots.%s: %w", e.Pos, s.Key, err)
+		}
+		slots[s.Key] = sv
+	}
+	st.emits = append(st.emits, pendingEmit{e: e, slots: r.slots, pre: true, walked: true, name: name, emitSlots: slots})
+	return nil
 }
 
 // emitNamesNow reports whether an emit_intent entry names an intent with

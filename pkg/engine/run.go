@@ -638,6 +638,11 @@ type pendingEmit struct {
 	e     *Effect
 	slots map[string]any
 	pre   bool
+	// walked: evaluated at walk time (a MachineOnly session, walkEmit);
+	// name and emitSlots are what it fires.
+	walked    bool
+	name      string
+	emitSlots map[string]any
 }
 
 // pendingCall is a host call queued while the machine walks a step, with the
@@ -708,7 +713,7 @@ func toString(v any) string {
 // the turn left, with empty slots, so a router room routes once a stay arc
 // set what it waits for.
 func (r *runner) postBindResting(ctx context.Context) error {
-	if r.ended || r.par != nil || r.cur == nil || r.entered[r.cur] || r.redirectErr != "" {
+	if r.so.MachineOnly || r.ended || r.par != nil || r.cur == nil || r.entered[r.cur] || r.redirectErr != "" {
 		return nil
 	}
 	var emits []pendingEmit

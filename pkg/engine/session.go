@@ -38,6 +38,13 @@ type SessionOptions struct {
 	// Mode is the execution mode: "" or ModeOneShot, or ModeStaged
 	// (emit chains stop at decision gates, story-runtime §1.9).
 	Mode string
+	// MachineOnly runs turns as upstream's state machine alone (the flow
+	// rig's legacy path, flow-format.md §1.3): host invocations are written
+	// (harness.called) but never queued or dispatched, foreground or
+	// background (no handler runs, no job is submitted, nothing is bound);
+	// emit_intent entries are evaluated where the chain reaches them and no
+	// post-bind emit pass runs (story-runtime.md §1.9). Hosts is not used.
+	MachineOnly bool
 }
 
 // ViewRenderer renders a state's view (seam 4; pkg/view implements it).

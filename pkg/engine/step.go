@@ -187,36 +187,54 @@ func (r *runner) foldCost() error {
 	return r.emit(KindWorldUpdate, map[string]any{"set": set})
 }
 
+// emitTarget is the intent and slots a queued emit fires ("" = none):
+// evaluated now against the post-dispatch world, or what walkEmit
+// evaluated at walk time on a MachineOnly session.
+func (r *runner) emitTarget(pe pendingEmit) (string, map[string]any, error) {
+	if pe.walked {
+		return pe.name, pe.emitSlots, nil
+	}
+	env := r.env(pe.slots, nil)
+	if pe.e.When != nil {
+		ok, err := pe.e.When.eval(env)
+		if err != nil {
+			return "", nil, fmt.Errorf("%s: emit_intent %w", pe.e.Pos, err)
+		}
+		if !ok {
+			return "", nil, nil
+		}
+	}
+	v, err := pe.e.Emit.render(env)
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: emit_intent: %w", pe.e.Pos, err)
+	}
+	name := strings.TrimSpace(toString(v))
+	if name == "" {
+		return "", nil, nil
+	}
+	slots := map[string]any{}
+	for _, s := range pe.e.Slots {
+		sv, err := s.Value.render(env)
+		if err != nil {
+			return "", nil, fmt.Errorf("%s: slots.%s: %w", pe.e.Pos, s.Key, err)
+		}
+		slots[s.Key] = sv
+	}
+	return name, slots, nil
+}
+
+// dispatchEmits fires queued emits depth-first (story-runtime §1.9).
 func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth int) error {
 	for _, pe := range emits {
 		if r.ended {
 			return nil
 		}
-		env := r.env(pe.slots, nil)
-		if pe.e.When != nil {
-			ok, err := pe.e.When.eval(env)
-			if err != nil {
-				return fmt.Errorf("%s: emit_intent %w", pe.e.Pos, err)
-			}
-			if !ok {
-				continue
-			}
-		}
-		v, err := pe.e.Emit.render(env)
+		name, slots, err := r.emitTarget(pe)
 		if err != nil {
-			return fmt.Errorf("%s: emit_intent: %w", pe.e.Pos, err)
+			return err
 		}
-		name := strings.TrimSpace(toString(v))
 		if name == "" {
 			continue
-		}
-		slots := map[string]any{}
-		for _, s := range pe.e.Slots {
-			sv, err := s.Value.render(env)
-			if err != nil {
-				return fmt.Errorf("%s: slots.%s: %w", pe.e.Pos, s.Key, err)
-			}
-			slots[s.Key] = sv
 		}
 		if depth+1 > MaxEmitDepth {
 			return fmt.Errorf("emit_intent: dispatch exceeded max depth (%d) at state %q — likely a cyclic emit chain", MaxEmitDepth, r.statePath())

@@ -199,6 +199,9 @@ func (fr *fixtureRun) run(ctx context.Context) {
 		Options:    engine.Options{SessionID: sessionID(fx), World: world, Agents: agents, HostCassette: fr.hc, Sink: sink, NoSnapshot: true},
 		StartState: fx.InitialState, Hosts: reg, Clock: engine.NewVirtualClock(epoch), WorkDir: workDir,
 	}
+	// The legacy path is upstream's machine alone (flow-format.md §1.3):
+	// no host call is queued or dispatched, no post-bind emit pass runs.
+	o.MachineOnly = fr.legacy
 	// mode: staged stops emit chains at decision gates; "oneshot" is
 	// upstream's other spelling of one-shot. The legacy path ignores mode.
 	if !fr.legacy {

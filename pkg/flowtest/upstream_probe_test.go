@@ -128,3 +128,20 @@ func TestUpstreamProbesThatPass(t *testing.T) {
 		wantPass(t, r)
 	}
 }
+
+// Legacy-path fixtures upstream passes (flow-format.md §1.3): the machine
+// alone, so a stay arc fires no post-bind emit (legacy.yaml rests in r)
+// and a background invoke submits no job and binds nothing
+// (legacy_background.yaml); orchestrator.yaml is the same stay arc on the
+// orchestrator path, where the post-bind pass routes to s.
+func TestUpstreamLegacyFixtures(t *testing.T) {
+	base := filepath.Join("testdata", "upstream-legacy", "no_post_bind")
+	app, _ := filepath.Abs(filepath.Join(base, "app.yaml"))
+	files, _, err := Discover([]string{app}, filepath.Join(base, "flows", "*.yaml"), false, nil)
+	if err != nil || len(files) != 3 {
+		t.Fatalf("%v %d", err, len(files))
+	}
+	for _, r := range NewRunner(Options{Jobs: 1}).Run(context.Background(), files) {
+		t.Run(filepath.Base(r.Name), func(t *testing.T) { wantPass(t, r) })
+	}
+}
