@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"kitsoki/internal/jsonvalue"
 )
 
 // runEffects applies effects in order (reference §5.2). emit_intent effects
@@ -64,7 +66,7 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 			if queue {
 				pc := pendingCall{e: e, state: r.cur, slots: r.slots}
 				if !r.oneShot && !e.Background {
-					pc.world, _ = deepCopy(map[string]any(r.world)).(map[string]any)
+					pc.world, _ = jsonvalue.Normalize(map[string]any(r.world)).(map[string]any)
 				}
 				st.calls = append(st.calls, pc)
 				if !r.oneShot {
@@ -292,7 +294,7 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 		sum.Error = hr.err
 		hostErr := map[string]any{"message": hr.err, "namespace": e.Invoke}
 		if res != nil {
-			hostErr["data"] = deepCopy(res)
+			hostErr["data"] = jsonvalue.Normalize(res)
 			if v, ok := res["stderr"]; ok {
 				hostErr["stderr"] = v
 			}
@@ -348,7 +350,7 @@ func (r *runner) setError(msg string, hostErr map[string]any) error {
 	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"last_error": msg}}); err != nil {
 		return err
 	}
-	return r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"host_error": deepCopy(hostErr)}})
+	return r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"host_error": jsonvalue.Normalize(hostErr)}})
 }
 
 // failed decides what a failed call does: with on_error, a redirect; a
@@ -393,7 +395,7 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 			}
 			v = x
 		}
-		v = deepCopy(normalizeFresh(v))
+		v = jsonvalue.Normalize(normalizeFresh(v))
 		if err := setPath(r.world, b.Key, v); err != nil {
 			return fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
 		}
@@ -461,7 +463,7 @@ func (r *runner) emitNamesNow(e *Effect) bool {
 func (r *runner) walkArgs(e *Effect) map[string]any {
 	w, err := r.m.rendererOf(e).renderWith(e.With, e.ID, isAgentHandler(e.Invoke), nil, r.env(r.slots, nil))
 	if err != nil {
-		if m, ok := deepCopy(e.With).(map[string]any); ok {
+		if m, ok := jsonvalue.Normalize(e.With).(map[string]any); ok {
 			return m
 		}
 		return map[string]any{}
