@@ -111,26 +111,68 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	runRE, shard, shards, err := checkTestFlags(f)
+	if err != nil {
+		return err
+	}
+	apps, glob, rel, err := testApps(args, f)
+	if err != nil {
+		return err
+	}
+	files, err := discoverFixtures(stdout, stderr, f, apps, glob, rel, runRE)
+	if err != nil {
+		return err
+	}
+	if shards > 0 {
+		files = shardFiles(files, shard, shards)
+	}
+	traceDir, cleanup, err := testTraceDir(f)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	runner := flowtest.NewRunner(flowtest.Options{Jobs: f.jobs, FailFast: f.failFast, TraceDir: traceDir, Recording: f.recording,
+		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout, WorkDir: f.workDir, KitsokiRepo: f.repo})
+	if err := loadTestStories(stderr, runner, files); err != nil {
+		return err
+	}
+
+	results := runner.Run(ctx, files)
+
+	text := stdout
+	if f.jsonOut == "-" {
+		text = stderr
+	}
+	if err := writeTestReports(stdout, f, results); err != nil {
+		return err
+	}
+	writeTestText(text, f, results)
+	if len(files) == 0 && !f.upstream {
+		fmt.Fprintf(stderr, "kitsoki test: no flow fixtures found (looked for %s)\n", describeGlob(glob))
+	}
+	return testExit(results)
+}
+
+// checkTestFlags rejects flag values that cannot work and returns the
+// compiled --run pattern and the parsed --shard i/n (0/0 without one).
+func checkTestFlags(f *testFlags) (runRE *regexp.Regexp, shard, shards int, err error) {
 	if f.format != "text" && f.format != "github" {
-		return usagef("--format %q: expected text or github", f.format)
+		return nil, 0, 0, usagef("--format %q: expected text or github", f.format)
 	}
 	if f.timeout < 0 {
-		return usagef("--timeout %s: must not be negative", f.timeout)
+		return nil, 0, 0, usagef("--timeout %s: must not be negative", f.timeout)
 	}
 	if f.jobs < 0 {
-		return usagef("-j %d: must be 0 (one per CPU) or more", f.jobs)
+		return nil, 0, 0, usagef("-j %d: must be 0 (one per CPU) or more", f.jobs)
 	}
-	var runRE *regexp.Regexp
 	if f.run != "" {
-		var err error
 		if runRE, err = regexp.Compile(f.run); err != nil {
-			return usagef("--run %q: %v", f.run, err)
+			return nil, 0, 0, usagef("--run %q: %v", f.run, err)
 		}
 	}
-	shard, shards := 0, 0
 	if f.shard != "" {
 		if _, err := fmt.Sscanf(f.shard, "%d/%d", &shard, &shards); err != nil || shards < 1 || shard < 1 || shard > shards {
-			return usagef("--shard %q: expected i/n with 1 <= i <= n, e.g. --shard 2/4", f.shard)
+			return nil, 0, 0, usagef("--shard %q: expected i/n with 1 <= i <= n, e.g. --shard 2/4", f.shard)
 		}
 	}
 	for _, out := range []struct{ flag, path string }{{"--json", f.jsonOut}, {"--junit", f.junitOut}, {"--trace-out", f.traceOut}} {
@@ -138,32 +180,43 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 			continue
 		}
 		if st, err := os.Stat(filepath.Dir(out.path)); err != nil || !st.IsDir() {
-			return usagef("%s %s: directory %s does not exist; create it first", out.flag, out.path, filepath.Dir(out.path))
+			return nil, 0, 0, usagef("%s %s: directory %s does not exist; create it first", out.flag, out.path, filepath.Dir(out.path))
 		}
 	}
+	return runRE, shard, shards, nil
+}
 
-	var apps []string
-	glob, rel := f.flows, true
-	if f.upstream {
-		app := args[0]
-		if st, err := os.Stat(app); err != nil {
-			return usagef("%s: no such file or directory", app)
-		} else if st.IsDir() {
-			app = filepath.Join(app, validate.StoryFile)
-		}
-		apps, rel = []string{app}, false
-		if glob == "" {
-			glob = flowtest.UpstreamGlob(app)
-		}
-	} else {
-		var err error
+// testApps turns the arguments into story files and the fixture glob
+// (relative to each story when rel is true): `test flows APP` takes one
+// app with the existing engine's default glob, `test PATH...` expands as
+// validate does.
+func testApps(args []string, f *testFlags) (apps []string, glob string, rel bool, err error) {
+	glob, rel = f.flows, true
+	if !f.upstream {
 		if apps, err = validate.Expand(args); err != nil {
-			return usagef("%v", err)
+			return nil, "", false, usagef("%v", err)
 		}
+		return apps, glob, rel, nil
 	}
+	app := args[0]
+	if st, err := os.Stat(app); err != nil {
+		return nil, "", false, usagef("%s: no such file or directory", app)
+	} else if st.IsDir() {
+		app = filepath.Join(app, validate.StoryFile)
+	}
+	if glob == "" {
+		glob = flowtest.UpstreamGlob(app)
+	}
+	return []string{app}, glob, false, nil
+}
+
+// discoverFixtures finds the fixtures, prints their diagnostics (stderr,
+// and stdout annotations with --format github) and refuses to run any
+// when one has an error or `test flows` matched nothing.
+func discoverFixtures(stdout, stderr io.Writer, f *testFlags, apps []string, glob string, rel bool, runRE *regexp.Regexp) ([]*flowtest.File, error) {
 	files, ds, err := flowtest.Discover(apps, glob, rel, runRE)
 	if err != nil {
-		return usagef("%v", err)
+		return nil, usagef("%v", err)
 	}
 	ds = diag.Sort(diag.FilterIgnored(ds, func(p string) ([]byte, bool) {
 		b, err := safefile.ReadFile(p, safefile.Data)
@@ -175,35 +228,42 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	}
 	if diag.HasErrors(ds) {
 		errs, _ := diag.Count(ds)
-		return usagef("%d fixture error(s): the fixtures above cannot run; fix them (nothing was run)", errs)
+		return nil, usagef("%d fixture error(s): the fixtures above cannot run; fix them (nothing was run)", errs)
 	}
 	if f.upstream && len(files) == 0 {
 		if m, _ := filepath.Glob(glob); len(m) == 0 {
-			return usagef("no flow fixtures matched %q", glob)
+			return nil, usagef("no flow fixtures matched %q", glob)
 		}
 	}
-	if shards > 0 {
-		files = shardFiles(files, shard, shards)
-	}
+	return files, nil
+}
 
-	traceDir := f.traceDir
-	if f.traceOut != "" && traceDir == "" {
+// testTraceDir returns the directory traces go to: --trace-dir (created),
+// else a temporary one when --trace-out needs the last trace, else "".
+// The caller defers cleanup, which removes a temporary directory.
+func testTraceDir(f *testFlags) (dir string, cleanup func(), err error) {
+	cleanup = func() {}
+	dir = f.traceDir
+	if f.traceOut != "" && dir == "" {
 		tmp, err := os.MkdirTemp("", "kitsoki-test-trace-")
 		if err != nil {
-			return usagef("--trace-out: %v", err)
+			return "", cleanup, usagef("--trace-out: %v", err)
 		}
-		defer os.RemoveAll(tmp)
-		traceDir = tmp
+		cleanup = func() { os.RemoveAll(tmp) }
+		dir = tmp
 	}
-	if traceDir != "" {
-		if err := os.MkdirAll(traceDir, 0o755); err != nil {
-			return usagef("--trace-dir: %v", err)
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			cleanup()
+			return "", func() {}, usagef("--trace-dir: %v", err)
 		}
 	}
-	runner := flowtest.NewRunner(flowtest.Options{Jobs: f.jobs, FailFast: f.failFast, TraceDir: traceDir, Recording: f.recording,
-		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout, WorkDir: f.workDir, KitsokiRepo: f.repo})
-	// Every story loads before anything runs: a story that does not load
-	// is exit 2, named with its diagnostics.
+	return dir, cleanup, nil
+}
+
+// loadTestStories loads every story before anything runs: a story that
+// does not load is exit 2, named with its diagnostics.
+func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtest.File) error {
 	seen := map[string]bool{}
 	for _, file := range files {
 		if seen[file.Story] {
@@ -219,13 +279,12 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 			return usagef("%s: %v", file.Story, err)
 		}
 	}
+	return nil
+}
 
-	results := runner.Run(ctx, files)
-
-	text := stdout
-	if f.jsonOut == "-" {
-		text = stderr
-	}
+// writeTestReports writes the --json (to stdout for -), --junit and
+// --trace-out files.
+func writeTestReports(stdout io.Writer, f *testFlags, results []*flowtest.Result) error {
 	if f.jsonOut != "" {
 		data, err := flowtest.MarshalReport(flowtest.NewReport(results))
 		if err != nil {
@@ -249,17 +308,32 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 			return usagef("--junit %s: %v", f.junitOut, err)
 		}
 	}
-	if f.traceOut != "" && len(results) > 0 {
-		if last := results[len(results)-1].Trace; last != "" {
-			data, err := os.ReadFile(last)
-			if err == nil {
-				err = writeFileAtomic(f.traceOut, data)
-			}
-			if err != nil {
-				return usagef("--trace-out %s: %v", f.traceOut, err)
-			}
-		}
+	return writeLastTrace(f.traceOut, results)
+}
+
+// writeLastTrace copies the last fixture's trace to --trace-out.
+func writeLastTrace(traceOut string, results []*flowtest.Result) error {
+	if traceOut == "" || len(results) == 0 {
+		return nil
 	}
+	last := results[len(results)-1].Trace
+	if last == "" {
+		return nil
+	}
+	data, err := os.ReadFile(last)
+	if err == nil {
+		err = writeFileAtomic(traceOut, data)
+	}
+	if err != nil {
+		return usagef("--trace-out %s: %v", traceOut, err)
+	}
+	return nil
+}
+
+// writeTestText prints the results to text: GitHub annotations with
+// --format github, the text report, and for `test flows` the existing
+// engine's last two lines.
+func writeTestText(text io.Writer, f *testFlags, results []*flowtest.Result) {
 	if f.format == "github" {
 		flowtest.WriteGitHub(text, results)
 	}
@@ -273,9 +347,11 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		}
 		fmt.Fprintf(text, "Summary: %d/%d flows pass\n%s\n", rep.Passed, rep.Passed+rep.Failed, verdict)
 	}
-	if len(files) == 0 && !f.upstream {
-		fmt.Fprintf(stderr, "kitsoki test: no flow fixtures found (looked for %s)\n", describeGlob(glob))
-	}
+}
+
+// testExit is the exit status of the results: 2 when a fixture could not
+// run, 1 when one failed (a skipped one does not), else success.
+func testExit(results []*flowtest.Result) error {
 	fatal, failed := false, false
 	for _, r := range results {
 		if r.Fatal != nil {

@@ -6,32 +6,43 @@ import (
 )
 
 // Copy returns a deep copy of the maps (map[string]any) and slices ([]any)
-// of v; every other value is shared as it is.
-func Copy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		return CopyMap(x)
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = Copy(e)
-		}
-		return out
-	default:
-		return v
-	}
-}
+// of v; every other value is shared as it is. A nil map stays nil.
+func Copy(v any) any { return copyValue(v, false) }
+
+// CopyNilAsEmpty is [Copy], except that every map of the copy is a new,
+// non-nil one: a nil map[string]any (at the top or nested) becomes an empty
+// map, which JSON encodes as {} rather than null.
+func CopyNilAsEmpty(v any) any { return copyValue(v, true) }
 
 // CopyMap is [Copy] for a map; nil stays nil.
 func CopyMap(m map[string]any) map[string]any {
 	if m == nil {
 		return nil
 	}
-	out := make(map[string]any, len(m))
-	for k, e := range m {
-		out[k] = Copy(e)
+	return copyValue(m, false).(map[string]any)
+}
+
+// copyValue is [Copy] (nilAsEmpty false) and [CopyNilAsEmpty] (true).
+func copyValue(v any, nilAsEmpty bool) any {
+	switch x := v.(type) {
+	case map[string]any:
+		if x == nil && !nilAsEmpty {
+			return x
+		}
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = copyValue(e, nilAsEmpty)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = copyValue(e, nilAsEmpty)
+		}
+		return out
+	default:
+		return v
 	}
-	return out
 }
 
 // CopyAsJSON returns a copy of v that shares nothing with it and holds only

@@ -110,3 +110,24 @@ func TestNormalize(t *testing.T) {
 		t.Fatal("Normalize aliases the source map")
 	}
 }
+
+func TestCopyNilAsEmpty(t *testing.T) {
+	var none map[string]any
+	src := map[string]any{"n": none, "s": []any{none, map[string]any{"y": 2}}}
+	kept, _ := json.Marshal(Copy(src))
+	if string(kept) != `{"n":null,"s":[null,{"y":2}]}` {
+		t.Fatalf("Copy: %s", kept)
+	}
+	c := CopyNilAsEmpty(src).(map[string]any)
+	filled, _ := json.Marshal(c)
+	if string(filled) != `{"n":{},"s":[{},{"y":2}]}` {
+		t.Fatalf("CopyNilAsEmpty: %s", filled)
+	}
+	if m, ok := CopyNilAsEmpty(none).(map[string]any); !ok || m == nil {
+		t.Fatalf("CopyNilAsEmpty(nil map) = %#v", m)
+	}
+	c["s"].([]any)[1].(map[string]any)["y"] = 9
+	if src["s"].([]any)[1].(map[string]any)["y"] != 2 {
+		t.Fatal("CopyNilAsEmpty aliases the source")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/fold"
 	"kitsoki/pkg/host"
 	"kitsoki/pkg/phases"
@@ -298,7 +299,7 @@ func (c *compiler) effects(list []*story.Effect, owner *State, where string) []*
 }
 
 func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
-	ne := &Effect{ID: e.ID, With: normalize(anyMap(e.With)), OnError: e.OnError, Once: e.Once, Agent: e.Agent, Pos: pos(e.Pos), owner: owner}
+	ne := &Effect{ID: e.ID, With: jsonvalue.Normalize(anyMap(e.With)), OnError: e.OnError, Once: e.Once, Agent: e.Agent, Pos: pos(e.Pos), owner: owner}
 	ne.Timeout, _ = e.CallTimeout() // a bad timeout: is validate's call-timeout error
 	ne.agentTmpl = c.agentAliasTemplate(e, where)
 	if f := c.m.Folded; f != nil && e.Invoke != "" {
@@ -332,7 +333,7 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	case len(e.Set) > 0 || e.Has["set"]:
 		ne.Kind = kindSet
 		for _, kv := range e.Set {
-			v, err := compileValue(normalize(kv.Value))
+			v, err := compileValue(jsonvalue.Normalize(kv.Value))
 			if err != nil {
 				c.refuse(kv.Pos, "%s: set.%s: %v", where, kv.Key, err)
 			}
@@ -341,7 +342,7 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	case len(e.Increment) > 0 || e.Has["increment"]:
 		ne.Kind = kindIncrement
 		for _, kv := range e.Increment {
-			v, err := compileValue(normalize(kv.Value))
+			v, err := compileValue(jsonvalue.Normalize(kv.Value))
 			if err != nil {
 				c.refuse(kv.Pos, "%s: increment.%s: %v", where, kv.Key, err)
 			}
@@ -401,7 +402,7 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 		}
 		ne.Emit = v
 		for _, kv := range e.Slots {
-			sv, err := compileValue(normalize(kv.Value))
+			sv, err := compileValue(jsonvalue.Normalize(kv.Value))
 			if err != nil {
 				c.refuse(kv.Pos, "%s: slots.%s: %v", where, kv.Key, err)
 			}

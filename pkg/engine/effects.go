@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"kitsoki/internal/jsonvalue"
 )
 
 // runEffects applies effects in order (reference §5.2). emit_intent effects
@@ -75,7 +77,7 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 			} else if queue {
 				pc := pendingCall{e: e, state: r.cur, slots: r.slots}
 				if !r.oneShot && !e.Background {
-					pc.world, _ = deepCopy(map[string]any(r.world)).(map[string]any)
+					pc.world, _ = jsonvalue.Normalize(map[string]any(r.world)).(map[string]any)
 				}
 				st.calls = append(st.calls, pc)
 				if !r.oneShot {
@@ -200,61 +202,13 @@ func (r *runner) onceAllows(e *Effect) (bool, error) {
 // declaring state and its slots: with: rendered now (so earlier binds are
 // visible), dispatch, bind, on_error.
 func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
-	var (
-		args      map[string]any
-		rc        *RenderedCall
-		promptErr error
-	)
-	live := r.world
-	if r.renderWorld != nil {
-		// with: renders against the call's snapshot (dispatchCalls); the
-		// live world is back before anything is dispatched or bound
-		r.world = r.renderWorld
-	}
-	renderErr := func(err error) (*redirect, error) {
-		r.world = live
+	args, rc, promptErr, err := r.renderInvoke(e)
+	if err != nil {
 		return nil, err
 	}
-	if isAgentHandler(e.Invoke) {
-		// the one renderer pkg/eval uses too: the with: block, then the
-		// prompt; a prompt that cannot be rendered is the call's failure
-		var err error
-		rc, err = r.m.rendererOf(e).RenderAgentCall(e.Invoke, e.ID, e.With, nil, r.callEnv())
-		var re *RenderError
-		if err != nil && errors.As(err, &re) && re.Stage == "prompt" {
-			promptErr = err
-		} else if err != nil {
-			return renderErr(fmt.Errorf("%s: invoke %s: %w", e.Pos, e.Invoke, err))
-		}
-		args = rc.With
-	} else {
-		w, err := r.m.renderer().renderWith(e.With, e.ID, false, nil, r.env(r.slots, nil))
-		if err != nil {
-			return renderErr(fmt.Errorf("%s: invoke %s: with: %w", e.Pos, e.Invoke, err))
-		}
-		args = w
-	}
-	r.world = live
-	// host/pre-call hooks run first, so harness.called records the args the
-	// handler really receives (model-visible = logged); a halt is the
-	// call's failure and takes the on_error path.
-	var hookErr error
-	if h := r.opts.HostHooks; h != nil && !isAgentHandler(e.Invoke) {
-		if rewritten, err := h.HostPreCall(ctx, e.Invoke, args, r.emit); err != nil {
-			hookErr = err
-		} else {
-			args = rewritten
-		}
-	}
-	switch {
-	case r.oneShot:
-		if err := r.emit(KindHarnessCalled, map[string]any{"args": args, "background": e.Background, "namespace": e.Invoke}); err != nil {
-			return nil, err
-		}
-	case !e.Background:
-		if err := r.emitAt("", KindHarnessDispatched, map[string]any{"args": args, "background": false, "namespace": e.Invoke}); err != nil {
-			return nil, err
-		}
+	args, hookErr := r.hostPreCall(ctx, e, args)
+	if err := r.announceCall(e, args); err != nil {
+		return nil, err
 	}
 	if e.Background && hookErr == nil {
 		return nil, r.submit(ctx, e, args, rc, promptErr)
@@ -263,55 +217,112 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 	var (
 		hr     hostAnswer
 		callID string
-		err    error
 	)
-	if hookErr != nil {
-		err = hookErr
-	} else {
+	err = hookErr
+	if err == nil {
 		hr, callID, err = r.dispatch(ctx, e, args, rc, promptErr)
 	}
 	dur := time.Since(start)
-	res := hr.data
 	sum := CallSummary{Handler: e.Invoke, ID: e.ID, CallID: callID, Agent: r.usedAgent(e, callID), State: r.cur.Path, Turn: r.turn,
 		DurationMS: dur.Milliseconds(), OK: err == nil && hr.err == ""}
-	if err != nil && ctx.Err() != nil {
-		sum.Error = err.Error()
-		r.calls = append(r.calls, sum)
+	if err != nil {
+		return r.callFailed(ctx, e, sum, dur, err)
+	}
+	return r.callAnswered(e, sum, dur, hr)
+}
+
+// renderInvoke renders a call's with: block (and, for an agent call, its
+// prompt: a prompt that cannot be rendered is returned as promptErr, the
+// call's failure, not as err). with: renders against the call's snapshot
+// (dispatchCalls) when there is one; the live world is back before it
+// returns, so nothing is dispatched or bound against the snapshot.
+func (r *runner) renderInvoke(e *Effect) (args map[string]any, rc *RenderedCall, promptErr, err error) {
+	live := r.world
+	if r.renderWorld != nil {
+		r.world = r.renderWorld
+	}
+	defer func() { r.world = live }()
+	if !isAgentHandler(e.Invoke) {
+		w, err := r.m.renderer().renderWith(e.With, e.ID, false, nil, r.env(r.slots, nil))
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("%s: invoke %s: with: %w", e.Pos, e.Invoke, err)
+		}
+		return w, nil, nil, nil
+	}
+	// the one renderer pkg/eval uses too: the with: block, then the prompt
+	rc, err = r.m.rendererOf(e).RenderAgentCall(e.Invoke, e.ID, e.With, nil, r.callEnv())
+	var re *RenderError
+	if err != nil && errors.As(err, &re) && re.Stage == "prompt" {
+		promptErr = err
+	} else if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: invoke %s: %w", e.Pos, e.Invoke, err)
+	}
+	return rc.With, rc, promptErr, nil
+}
+
+// hostPreCall runs the host/pre-call hooks of a host (not agent) call
+// first, so harness.called records the args the handler really receives
+// (model-visible = logged); a halt is returned as the call's failure and
+// takes the on_error path.
+func (r *runner) hostPreCall(ctx context.Context, e *Effect, args map[string]any) (map[string]any, error) {
+	h := r.opts.HostHooks
+	if h == nil || isAgentHandler(e.Invoke) {
+		return args, nil
+	}
+	rewritten, err := h.HostPreCall(ctx, e.Invoke, args, r.emit)
+	if err != nil {
+		return args, err
+	}
+	return rewritten, nil
+}
+
+// announceCall writes harness.called (kitsoki run) or harness.dispatched
+// (a session's foreground call) before the call is made.
+func (r *runner) announceCall(e *Effect, args map[string]any) error {
+	switch {
+	case r.oneShot:
+		return r.emit(KindHarnessCalled, map[string]any{"args": args, "background": e.Background, "namespace": e.Invoke})
+	case !e.Background:
+		return r.emitAt("", KindHarnessDispatched, map[string]any{"args": args, "background": false, "namespace": e.Invoke})
+	}
+	return nil
+}
+
+// callFailed records a call that brought no answer: an interrupted run
+// stops; an infrastructure failure (story-runtime §2.3) sets last_error and
+// host_error {message, namespace}, writes harness.returned, binds nothing
+// and takes the on_error path.
+func (r *runner) callFailed(ctx context.Context, e *Effect, sum CallSummary, dur time.Duration, err error) (*redirect, error) {
+	msg := err.Error()
+	sum.Error = msg
+	r.calls = append(r.calls, sum)
+	if ctx.Err() != nil {
 		return nil, fmt.Errorf("run interrupted during %s: %w", e.Invoke, ctx.Err())
 	}
-	if err != nil {
-		// infrastructure failure (story-runtime §2.3): last_error,
-		// host_error {message, namespace}, harness.returned; no binds
-		msg := err.Error()
-		sum.Error = msg
-		r.calls = append(r.calls, sum)
-		r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e, sum.Agent), Duration: dur, Error: msg})
-		hostErr := map[string]any{"message": msg, "namespace": e.Invoke}
-		var ae interface{ KindName() string }
-		if errors.As(err, &ae) {
-			hostErr["kind"] = ae.KindName()
-		}
-		if err := r.setError(msg, hostErr); err != nil {
-			return nil, err
-		}
-		if err := r.emit(KindHarnessReturned, map[string]any{"error": msg, "namespace": e.Invoke}); err != nil {
-			return nil, err
-		}
-		return r.failed(e, msg)
+	r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e, sum.Agent), Duration: dur, Error: msg})
+	hostErr := map[string]any{"message": msg, "namespace": e.Invoke}
+	var ae interface{ KindName() string }
+	if errors.As(err, &ae) {
+		hostErr["kind"] = ae.KindName()
 	}
+	if err := r.setError(msg, hostErr); err != nil {
+		return nil, err
+	}
+	if err := r.emit(KindHarnessReturned, map[string]any{"error": msg, "namespace": e.Invoke}); err != nil {
+		return nil, err
+	}
+	return r.failed(e, msg)
+}
+
+// callAnswered records a call's answer: a domain error sets last_error and
+// host_error (with the data, stderr and exit code), an agent's cost is
+// added to the batch, then the binds and harness.returned are written and
+// a failed answer takes the on_error path.
+func (r *runner) callAnswered(e *Effect, sum CallSummary, dur time.Duration, hr hostAnswer) (*redirect, error) {
+	res := hr.data
 	if hr.err != "" {
 		sum.Error = hr.err
-		hostErr := map[string]any{"message": hr.err, "namespace": e.Invoke}
-		if res != nil {
-			hostErr["data"] = deepCopy(res)
-			if v, ok := res["stderr"]; ok {
-				hostErr["stderr"] = v
-			}
-			if v, ok := res["exit_code"]; ok {
-				hostErr["exit_code"] = v
-			}
-		}
-		if err := r.setError(hr.err, hostErr); err != nil {
+		if err := r.setError(hr.err, answerError(e, hr)); err != nil {
 			return nil, err
 		}
 	}
@@ -322,9 +333,37 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 		}
 	}
 	r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e, sum.Agent) + resultText(e.Invoke, res), Duration: dur, Error: hr.err})
-	// a session writes the binds, then harness.returned (upstream's order,
-	// story-runtime §2.3); kitsoki run writes harness.returned first (its
-	// trace golden, docs/compat/engine.md)
+	if err := r.bindAndReturn(e, hr); err != nil {
+		return nil, err
+	}
+	if hr.err != "" {
+		return r.failed(e, hr.err)
+	}
+	return nil, nil
+}
+
+// answerError is world.host_error for an answer that carries an error.
+func answerError(e *Effect, hr hostAnswer) map[string]any {
+	res := hr.data
+	hostErr := map[string]any{"message": hr.err, "namespace": e.Invoke}
+	if res != nil {
+		hostErr["data"] = jsonvalue.Normalize(res)
+		if v, ok := res["stderr"]; ok {
+			hostErr["stderr"] = v
+		}
+		if v, ok := res["exit_code"]; ok {
+			hostErr["exit_code"] = v
+		}
+	}
+	return hostErr
+}
+
+// bindAndReturn applies the binds and writes harness.returned: a session
+// writes the binds first (upstream's order, story-runtime §2.3); kitsoki
+// run writes harness.returned first (its trace golden,
+// docs/compat/engine.md).
+func (r *runner) bindAndReturn(e *Effect, hr hostAnswer) error {
+	res := hr.data
 	ret := map[string]any{"namespace": e.Invoke}
 	if res != nil {
 		ret["data"] = res
@@ -334,21 +373,16 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 	}
 	if !r.oneShot {
 		if err := r.bindResult(e, res); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if err := r.emit(KindHarnessReturned, ret); err != nil {
-		return nil, err
+		return err
 	}
 	if r.oneShot {
-		if err := r.bindResult(e, res); err != nil {
-			return nil, err
-		}
+		return r.bindResult(e, res)
 	}
-	if hr.err != "" {
-		return r.failed(e, hr.err)
-	}
-	return nil, nil
+	return nil
 }
 
 // setError records a failed call in world.last_error and world.host_error.
@@ -359,7 +393,7 @@ func (r *runner) setError(msg string, hostErr map[string]any) error {
 	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"last_error": msg}}); err != nil {
 		return err
 	}
-	return r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"host_error": deepCopy(hostErr)}})
+	return r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"host_error": jsonvalue.Normalize(hostErr)}})
 }
 
 // failed decides what a failed call does: with on_error, a redirect; a
@@ -404,7 +438,7 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 			}
 			v = x
 		}
-		v = deepCopy(normalizeFresh(v))
+		v = jsonvalue.Normalize(normalizeFresh(v))
 		if err := setPath(r.world, b.Key, v); err != nil {
 			return fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
 		}
@@ -504,7 +538,7 @@ func (r *runner) emitNamesNow(e *Effect) bool {
 func (r *runner) walkArgs(e *Effect) map[string]any {
 	w, err := r.m.rendererOf(e).renderWith(e.With, e.ID, isAgentHandler(e.Invoke), nil, r.env(r.slots, nil))
 	if err != nil {
-		if m, ok := deepCopy(e.With).(map[string]any); ok {
+		if m, ok := jsonvalue.Normalize(e.With).(map[string]any); ok {
 			return m
 		}
 		return map[string]any{}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story/expr"
 )
 
@@ -60,7 +61,7 @@ func (v *valueTmpl) render(env expr.Env) (any, error) {
 		return nil, nil
 	}
 	if v.tmpl == nil {
-		return deepCopy(v.lit), nil
+		return jsonvalue.Normalize(v.lit), nil
 	}
 	return v.tmpl.Render(env)
 }

@@ -14,6 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/agent"
 )
@@ -106,8 +107,8 @@ func ParseHostCassette(abs string, data []byte) (*HostCassette, error) {
 		if ep == nil {
 			return nil, fmt.Errorf("cassette: %q: episode %d is empty", abs, i)
 		}
-		ep.Match, _ = normalize(ep.Match).(map[string]any)
-		ep.Response.Data = normalize(ep.Response.Data)
+		ep.Match, _ = jsonvalue.Normalize(ep.Match).(map[string]any)
+		ep.Response.Data = jsonvalue.Normalize(ep.Response.Data)
 		h, _ := ep.Match["handler"].(string)
 		if h == "" {
 			return nil, fmt.Errorf("cassette: %q: episode %q: match.handler is required", abs, ep.ID)
@@ -257,7 +258,7 @@ func (hc *HostCassette) play(ctx context.Context, r *runner, e *Effect, args map
 			verb = strings.TrimPrefix(e.Invoke, "host.agent.")
 		}
 		start := &agent.CallStartPayload{Verb: verb, Agent: ep.Agent.Agent, Model: ep.Agent.Model, Prompt: ep.Agent.Prompt}
-		if in, ok := normalize(ep.Agent.Input).(map[string]any); ok {
+		if in, ok := jsonvalue.Normalize(ep.Agent.Input).(map[string]any); ok {
 			start.Input = in
 		}
 		if err := r.opts.emitRaw(Event{Turn: r.turn, Kind: agent.EventCallStart, StatePath: r.cur.Path, CallID: callID,
@@ -308,14 +309,14 @@ func (hc *HostCassette) play(ctx context.Context, r *runner, e *Effect, args map
 	if ep.Response.Error != "" {
 		return nil, callID, fmt.Errorf("%s", ep.Response.Error)
 	}
-	data, _ := deepCopy(ep.Response.Data).(map[string]any)
+	data, _ := jsonvalue.Normalize(ep.Response.Data).(map[string]any)
 	if data == nil {
 		data = map[string]any{}
 	}
 	if isAgentHandler(e.Invoke) {
 		if _, ok := data["submitted"]; !ok {
 			if s, ok := data["submission"]; ok {
-				data["submitted"] = deepCopy(s)
+				data["submitted"] = jsonvalue.Normalize(s)
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
@@ -245,7 +246,7 @@ func (p *PromptRenderer) prepareWith(with any, agentCall bool, sub *argsSub) (*p
 			return pw, nil
 		}
 	}
-	raw := normalize(with)
+	raw := jsonvalue.Normalize(with)
 	if rm, ok := raw.(map[string]any); ok && sub != nil {
 		sub.drop(rm)
 	}

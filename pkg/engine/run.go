@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/host"
 	"kitsoki/pkg/story"
 )
@@ -373,7 +374,7 @@ type saved struct {
 }
 
 func (r *runner) save() saved {
-	return saved{world: World(deepCopy(map[string]any(r.world)).(map[string]any)), cur: r.cur, par: r.par.clone(),
+	return saved{world: World(jsonvalue.Normalize(map[string]any(r.world)).(map[string]any)), cur: r.cur, par: r.par.clone(),
 		ended: r.ended, outcome: r.outcome, exit: r.exit}
 }
 
@@ -619,7 +620,7 @@ func (r *runner) overrides() map[string]any {
 		if ok && sameJSON(d, v) {
 			continue
 		}
-		out[k] = deepCopy(v)
+		out[k] = jsonvalue.Normalize(v)
 	}
 	return out
 }

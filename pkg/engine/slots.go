@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story"
 )
 
@@ -40,7 +41,7 @@ func (c *compiler) slotDefs(in map[string]*story.Intent, where string) map[strin
 			if sl == nil {
 				continue
 			}
-			d := &SlotDef{Required: sl.Required, Default: normalize(sl.Default), Values: sl.Values, Type: strings.ToLower(strings.TrimSpace(sl.Type))}
+			d := &SlotDef{Required: sl.Required, Default: jsonvalue.Normalize(sl.Default), Values: sl.Values, Type: strings.ToLower(strings.TrimSpace(sl.Type))}
 			if v := strings.TrimSpace(sl.Validator); v != "" {
 				g, err := compileGuard(v)
 				if err != nil {
@@ -101,7 +102,7 @@ func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any
 		if !ok || v == nil {
 			switch {
 			case d.Default != nil:
-				out[n] = deepCopy(d.Default)
+				out[n] = jsonvalue.Normalize(d.Default)
 			case d.Required:
 				missing = append(missing, n)
 			}

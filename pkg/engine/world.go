@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/story"
 )
@@ -33,7 +34,7 @@ func InitWorld(vars []WorldVar, file map[string]any, kv []string) (World, error)
 	w := World{}
 	types := map[string]string{}
 	for _, v := range vars {
-		w[v.Name] = deepCopy(v.Default)
+		w[v.Name] = jsonvalue.Normalize(v.Default)
 		types[v.Name] = v.Type
 	}
 	check := func(k, from string) error {
@@ -51,7 +52,7 @@ func InitWorld(vars []WorldVar, file map[string]any, kv []string) (World, error)
 		if err := check(k, "--world-file"); err != nil {
 			return nil, err
 		}
-		w[k] = normalize(file[k])
+		w[k] = jsonvalue.Normalize(file[k])
 	}
 	for _, s := range kv {
 		k, raw, ok := strings.Cut(s, "=")
@@ -82,7 +83,7 @@ func StoryWorld(st *story.Story) World {
 func worldVars(st *story.Story) []WorldVar {
 	out := make([]WorldVar, 0, len(st.World))
 	for _, v := range st.World {
-		out = append(out, WorldVar{Name: v.Name, Type: v.Type, Default: normalize(v.Default)})
+		out = append(out, WorldVar{Name: v.Name, Type: v.Type, Default: jsonvalue.Normalize(v.Default)})
 	}
 	return out
 }
@@ -186,7 +187,7 @@ func parseTyped(raw, typ string) (any, error) {
 		if err := yaml.Unmarshal([]byte(raw), &v); err != nil {
 			return nil, fmt.Errorf("%q is not a YAML/JSON %s: %v", raw, typ, err)
 		}
-		return normalize(v), nil
+		return jsonvalue.Normalize(v), nil
 	case "string", "":
 		return raw, nil
 	default:
@@ -194,34 +195,7 @@ func parseTyped(raw, typ string) (any, error) {
 	}
 }
 
-// normalize converts YAML-decoded values to JSON-friendly shapes
-// (map[string]any everywhere) so expressions and traces see one form.
-func normalize(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			out[k] = normalize(x)
-		}
-		return out
-	case map[any]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			out[fmt.Sprint(k)] = normalize(x)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = normalize(x)
-		}
-		return out
-	default:
-		return v
-	}
-}
-
-// normalizeFresh is normalize for values the engine just built (rendered
+// normalizeFresh is [jsonvalue.Normalize] for values the engine just built (rendered
 // templates, decoded results): it converts map[any]any in place instead of
 // copying every map.
 func normalizeFresh(v any) any {
@@ -243,40 +217,25 @@ func normalizeFresh(v any) any {
 		}
 		return t
 	case map[any]any:
-		return normalize(t)
+		return jsonvalue.Normalize(t)
 	default:
 		return v
 	}
 }
 
-// deepCopy copies maps and slices so that world values never alias story
-// literals or host results.
-func deepCopy(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			out[k] = deepCopy(x)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = deepCopy(x)
-		}
-		return out
-	case map[any]any:
-		return normalize(t)
-	default:
-		return v
-	}
-}
+// normalize and deepCopy are [jsonvalue.Normalize] (a copy in JSON shapes:
+// every map and slice new, map[any]any converted, so world values never
+// alias story literals or host results), kept under these names for
+// session.go, step.go and jobs.go until those call it directly.
+func normalize(v any) any { return jsonvalue.Normalize(v) }
+
+func deepCopy(v any) any { return jsonvalue.Normalize(v) }
 
 // Snapshot returns a deep copy of the world.
 func (w World) Snapshot() map[string]any {
 	out := make(map[string]any, len(w))
 	for k, v := range w {
-		out[k] = deepCopy(v)
+		out[k] = jsonvalue.Normalize(v)
 	}
 	return out
 }
@@ -310,27 +269,7 @@ func decodeJSON(data []byte) (any, error) {
 	if dec.More() {
 		return nil, fmt.Errorf("trailing data after JSON value")
 	}
-	return numbers(v), nil
-}
-
-func numbers(v any) any {
-	switch t := v.(type) {
-	case json.Number:
-		if n, err := t.Int64(); err == nil {
-			return int(n)
-		}
-		f, _ := t.Float64()
-		return f
-	case map[string]any:
-		for k, x := range t {
-			t[k] = numbers(x)
-		}
-	case []any:
-		for i, x := range t {
-			t[i] = numbers(x)
-		}
-	}
-	return v
+	return jsonvalue.Ints(v), nil
 }
 
 // TypeSlots converts the string values of an --intent's --slot flags to the

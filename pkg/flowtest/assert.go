@@ -2,6 +2,7 @@ package flowtest
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -72,7 +73,7 @@ func (c *checker) worldChecks(t *Turn, world, before map[string]any, legacy bool
 		for _, kv := range t.ExpectWorldFull {
 			listed[kv.Key] = true
 		}
-		keys := sortedKeys(world)
+		keys := slices.Sorted(maps.Keys(world))
 		for _, k := range keys {
 			if !listed[k] {
 				c.fail(t.at("expect_world_full"), "expect_world_full: unexpected key %q in world", k)
@@ -83,22 +84,13 @@ func (c *checker) worldChecks(t *Turn, world, before map[string]any, legacy bool
 	// (flow-format.md §3.4 ⚠); an orchestrator-path fixture that passes
 	// upstream with it must pass here.
 	if t.ExpectWorldUnchanged && legacy {
-		for _, k := range sortedKeys(before) {
+		for _, k := range slices.Sorted(maps.Keys(before)) {
 			if !Equal(before[k], world[k]) {
 				f := c.fail(t.at("expect_world_unchanged"), "expect_world_unchanged: world[%q] changed from %s to %s", k, clip(show(before[k])), clip(show(world[k])))
 				f.WorldDiff = nestedDiff(k, world[k], before[k])
 			}
 		}
 	}
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func (c *checker) slotChecks(t *Turn, sent map[string]any) {

@@ -3,9 +3,11 @@ package flowtest
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -217,7 +219,7 @@ func goText(v any) string {
 	case nil:
 		return "<nil>"
 	case map[string]any:
-		keys := sortedKeys(t)
+		keys := slices.Sorted(maps.Keys(t))
 		parts := make([]string, len(keys))
 		for i, k := range keys {
 			parts[i] = k + ":" + goText(t[k])

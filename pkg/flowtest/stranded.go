@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/engine"
 )
 
@@ -73,7 +74,7 @@ func (fr *fixtureRun) strandedTurn(ss *strandedSession, t *Turn) (*TurnResult, b
 		name, sent = e.Intent, e.Slots
 	}
 	for _, kv := range t.WorldOverride {
-		ss.world[kv.Key] = deepCopy(kv.Value)
+		ss.world[kv.Key] = jsonvalue.CopyNilAsEmpty(kv.Value)
 	}
 	var rej *engine.Rejection
 	var evs []event

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/host"
 	"kitsoki/pkg/story/expr"
 )
@@ -32,13 +33,13 @@ func (s *Stub) answer(c *host.Call) (host.Result, error) {
 		if e.InfraError != "" {
 			return res, errors.New(e.InfraError)
 		}
-		res.Data, res.Error = copyData(e.Data), e.Error
+		res.Data, res.Error = jsonvalue.CopyMap(e.Data), e.Error
 		return res, nil
 	}
 	if s.InfraError != "" {
 		return res, errors.New(s.InfraError)
 	}
-	res.Data, res.Error = copyData(s.Data), s.Error
+	res.Data, res.Error = jsonvalue.CopyMap(s.Data), s.Error
 	return res, nil
 }
 
@@ -81,32 +82,10 @@ func renderID(id string, world map[string]any) string {
 	return out
 }
 
-// copyData deep-copies a stub's data: the engine may keep what it binds.
-func copyData(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	v, _ := deepCopy(m).(map[string]any)
-	return v
-}
-
-func deepCopy(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			out[k] = deepCopy(x)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = deepCopy(x)
-		}
-		return out
-	}
-	return v
-}
+// deepCopy is [jsonvalue.CopyNilAsEmpty] (every map and slice new, a nil
+// map an empty one), kept under this name for fixture_run.go until it calls
+// it directly.
+func deepCopy(v any) any { return jsonvalue.CopyNilAsEmpty(v) }
 
 // dropHandler serves every host call on the legacy path, where upstream
 // never invokes a host handler (flow-format.md §1.3): nothing is returned

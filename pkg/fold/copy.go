@@ -3,6 +3,7 @@ package fold
 import (
 	"reflect"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story"
 )
 
@@ -24,32 +25,13 @@ func cloneExported[T any](src *T) *T {
 	return dst
 }
 
-// copyAny deep-copies a raw YAML-decoded value (maps, lists, scalars).
-func copyAny(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = copyAny(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = copyAny(e)
-		}
-		return out
-	}
-	return v
-}
-
 func copyKVs(in []story.KV) []story.KV {
 	if in == nil {
 		return nil
 	}
 	out := make([]story.KV, len(in))
 	for i, kv := range in {
-		out[i] = story.KV{Key: kv.Key, Value: copyAny(kv.Value), Pos: kv.Pos}
+		out[i] = story.KV{Key: kv.Key, Value: jsonvalue.CopyNilAsEmpty(kv.Value), Pos: kv.Pos}
 	}
 	return out
 }
@@ -82,7 +64,7 @@ func copyEffect(e *story.Effect) *story.Effect {
 	c.Bind = copyKVs(e.Bind)
 	c.Slots = copyKVs(e.Slots)
 	if e.With != nil {
-		c.With = copyAny(e.With).(map[string]any)
+		c.With = jsonvalue.CopyNilAsEmpty(e.With).(map[string]any)
 	}
 	c.OnComplete = copyEffects(e.OnComplete)
 	c.Effects = copyEffects(e.Effects)
@@ -106,7 +88,7 @@ func copyElements(in []*story.ViewElement) []*story.ViewElement {
 			continue
 		}
 		c := cloneExported(el)
-		c.Body = copyAny(el.Body)
+		c.Body = jsonvalue.CopyNilAsEmpty(el.Body)
 		out = append(out, c)
 	}
 	return out

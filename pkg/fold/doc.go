@@ -1,4 +1,10 @@
-// Package fold owns the import fold: it turns a loaded story whose
+// Package fold owns the import fold ([Fold], [New]): one story with a single
+// state tree made of a story and its imports: children, plus the side table
+// [Folded] that says where each folded state's files resolve and which
+// intent spellings it answers. It must not mutate its pkg/story input nor
+// run anything: the engine compiles and runs the folded story.
+//
+// In full, it owns the import fold: it turns a loaded story whose
 // imports: children sit beside it (story.Import.Child) into one story with a
 // single state tree, exactly as upstream's loader folds them (wrapper state
 // per alias, <alias>__<key> world, renamed intents, mapped exits, rewritten

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story"
 )
 
@@ -230,7 +231,7 @@ func (fs *folder) entryEffects(ch *story.Story, im *story.Import, dir string) []
 	sort.SliceStable(resets, func(i, j int) bool { return resets[i].Name < resets[j].Name })
 	var out []*story.Effect
 	add := func(key string, val any, p story.Pos) {
-		e := &story.Effect{Set: []story.KV{{Key: im.Alias + "__" + key, Value: copyAny(val), Pos: p}},
+		e := &story.Effect{Set: []story.KV{{Key: im.Alias + "__" + key, Value: jsonvalue.CopyNilAsEmpty(val), Pos: p}},
 			Has: map[string]bool{"set": true}, Pos: p}
 		e.SetKeyPos("set", p)
 		fs.effectDir[e] = dir
@@ -281,7 +282,7 @@ func (fs *folder) mergeWorld(n, k *node, alias string) {
 	for _, w := range k.st.World {
 		c := cloneExported(w)
 		c.Values = append([]any(nil), w.Values...)
-		c.Default = copyAny(w.Default)
+		c.Default = jsonvalue.CopyNilAsEmpty(w.Default)
 		if reserved[w.Name] {
 			if have[w.Name] {
 				continue
@@ -450,7 +451,7 @@ func copyStory(st *story.Story) *story.Story {
 	for _, w := range st.World {
 		cw := cloneExported(w)
 		cw.Values = append([]any(nil), w.Values...)
-		cw.Default = copyAny(w.Default)
+		cw.Default = jsonvalue.CopyNilAsEmpty(w.Default)
 		c.World = append(c.World, cw)
 	}
 	c.Intents = copyIntents(st.Intents)

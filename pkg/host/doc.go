@@ -1,4 +1,11 @@
 // Package host owns the host handlers a story's invoke: effects call
+// ([Handler], [Call], [Result]) and the [Registry] that finds one by exact
+// name or longest dotted prefix, filled by [RegisterBuiltins]. It must not
+// import pkg/engine, the agent transports or pkg/trace: the engine hands it
+// a [Call] and records what comes back, and the agent verbs ([IsAgentVerb])
+// stay in pkg/agent.
+//
+// In full, it owns the host handlers a story's invoke: effects call
 // (host.run, host.artifacts_dir, host.inbox.add, host.starlark.run, ...) and
 // the registry that finds one by exact name or longest dotted prefix.
 //

@@ -1,4 +1,12 @@
-// Package view owns rendering a state's view at run time, as the upstream
+// Package view owns rendering a state's view at run time as upstream does
+// ([Renderer.RenderView], from [New], [ForStory] or [FromFolded]): pongo2
+// string views, layouts, template files and typed elements, every problem
+// a positioned [Error]. It must not decide when a view is rendered, touch
+// the world, the trace or the turn, or edit the story model: pkg/engine
+// calls it at turn end and owns the say prepend and the error banner
+// ([PrependSay] and [ErrorBanner] only provide their text).
+//
+// In full, it owns rendering a state's view at run time, as the upstream
 // engine does (story-runtime §8, §3.6): pongo2 string views, extends/blocks
 // layouts and template_file views resolved against the state's story
 // views/ directory, typed element views laid out as plain text at width 80
