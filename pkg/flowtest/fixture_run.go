@@ -86,41 +86,106 @@ func compileFailures(err error, at Pos) []Failure {
 func (fr *fixtureRun) run(ctx context.Context) {
 	fx := fr.fx
 	fr.legacy = !fx.Orchestrated()
-	ld := fr.ld
+	ld, ok := fr.machine()
+	if !ok || !fr.loadRecording() || !fr.loadCassettes() {
+		return
+	}
+	reg := fr.registry(fx)
+	sink, closeTrace, ok := fr.traceSink()
+	if !ok {
+		return
+	}
+	defer closeTrace()
+	agents, closeAgents, err := fr.agents(ld, sink)
+	if err != nil {
+		fr.fatal(fx.at("host_cassette"), "%v", err)
+		return
+	}
+	defer closeAgents()
+	workDir, removeWorkDir, ok := fr.workDir()
+	if !ok {
+		return
+	}
+	defer removeWorkDir()
+	world, ok := fr.initialWorld()
+	if !ok {
+		return
+	}
+	o := fr.sessionOptions(ld, reg, world, agents, sink, workDir)
+	sess, err := engine.Start(ctx, fr.m, o)
+	if sess != nil {
+		defer sess.Close()
+	}
+	if err != nil && fr.strandedState(err) {
+		fr.stranded(world)
+		return
+	}
+	if err != nil {
+		fr.unsupported([]Failure{{Turn: -1, Pos: fx.at("initial_state"), Message: fmt.Sprintf("initial_state %q: the session cannot start: %v", fx.InitialState, err)}})
+		return
+	}
+	fr.sess, fr.first, fr.sopts = sess, sess, o
+	defer func() {
+		if fr.sess != fr.first {
+			fr.sess.Close()
+		}
+	}()
+	if fr.turns(ctx) {
+		fr.finish(fr.sess)
+	}
+}
+
+// machine is the fixture's story, rebound to its host_bindings; false
+// when the bindings or the story's compilation fail the fixture.
+func (fr *fixtureRun) machine() (*compose.Loaded, bool) {
+	fx, ld := fr.fx, fr.ld
 	if len(fx.HostBindings) > 0 {
 		var err error
 		if ld, err = rebind(ld, fx.HostBindings); err != nil {
 			fr.fatal(fx.at("host_bindings"), "host_bindings: %v", err)
-			return
+			return nil, false
 		}
 	}
 	if ld.CompileErr != nil {
 		fr.unsupported(compileFailures(ld.CompileErr, fx.Pos))
-		return
+		return nil, false
 	}
 	fr.m = ld.Machine
+	return ld, true
+}
 
-	// Recording for input: turns (the fixture's, or --recording), relative
-	// to the fixture's directory as upstream (flow-format.md §6.6).
-	if p := fr.r.opts.Recording; p != "" || fx.Recording != "" {
-		if p == "" {
-			p = fx.Recording
-		}
-		rec, err := LoadRecording(fr.rel(p))
-		if err != nil {
-			fr.recordingProblem(fx.at("recording"), "%v", err)
-			if fr.res.Flow.Skipped {
-				fr.res.Flow.Turns = nil
-			}
-			return
-		}
-		fr.rec = rec
+// loadRecording loads the recording for input: turns (the fixture's, or
+// --recording), relative to the fixture's directory as upstream
+// (flow-format.md §6.6).
+func (fr *fixtureRun) loadRecording() bool {
+	fx := fr.fx
+	p := fr.r.opts.Recording
+	if p == "" && fx.Recording == "" {
+		return true
 	}
+	if p == "" {
+		p = fx.Recording
+	}
+	rec, err := LoadRecording(fr.rel(p))
+	if err != nil {
+		fr.recordingProblem(fx.at("recording"), "%v", err)
+		if fr.res.Flow.Skipped {
+			fr.res.Flow.Turns = nil
+		}
+		return false
+	}
+	fr.rec = rec
+	return true
+}
+
+// loadCassettes loads the fixture's host and Starlark cassettes.
+func (fr *fixtureRun) loadCassettes() bool {
+	fx := fr.fx
 	if fx.HostCassette != "" {
 		hc, err := engine.LoadHostCassette(fr.rel(fx.HostCassette))
 		if err != nil {
 			fr.fatal(fx.at("host_cassette"), "host_cassette: %v", err)
-			return
+			return false
 		}
 		fr.hc = hc
 	}
@@ -132,7 +197,7 @@ func (fr *fixtureRun) run(ctx context.Context) {
 		}
 		if err != nil {
 			fr.fatal(fx.at("starlark_http_cassette"), "starlark_http_cassette: %v", err)
-			return
+			return false
 		}
 	}
 	if p := fx.StarlarkInspectCassette; p != "" {
@@ -142,59 +207,71 @@ func (fr *fixtureRun) run(ctx context.Context) {
 		}
 		if err != nil {
 			fr.fatal(fx.at("starlark_inspect_cassette"), "starlark_inspect_cassette: %v", err)
-			return
+			return false
 		}
 	}
 	fr.star = star
+	return true
+}
 
-	reg := fr.registry(fx)
-	sink := engine.Sink(engine.SinkFunc(func(engine.Event) error { return nil }))
-	if dir := fr.r.opts.TraceDir; dir != "" {
-		path := filepath.Join(dir, traceName(fx)+".jsonl")
-		// a test trace is not a durable record: never fsynced
-		tw, err := trace.CreateWith(path, trace.Header{AppID: fr.m.AppID, Story: fx.Story, Generator: fr.r.opts.Generator}, trace.Options{Sync: trace.SyncNever})
-		if err != nil {
-			fr.fatal(fx.Pos, "--trace-dir: %v", err)
-			return
-		}
-		defer tw.Close()
-		sink = engine.TraceSink(tw)
-		fr.res.Trace = path
+// traceSink is where the session's events go: a trace file under
+// --trace-dir, nowhere otherwise; closeTrace closes it.
+func (fr *fixtureRun) traceSink() (sink engine.Sink, closeTrace func(), ok bool) {
+	fx := fr.fx
+	sink = engine.SinkFunc(func(engine.Event) error { return nil })
+	dir := fr.r.opts.TraceDir
+	if dir == "" {
+		return sink, func() {}, true
 	}
-	agents, closeAgents, err := fr.agents(ld, sink)
+	path := filepath.Join(dir, traceName(fx)+".jsonl")
+	// a test trace is not a durable record: never fsynced
+	tw, err := trace.CreateWith(path, trace.Header{AppID: fr.m.AppID, Story: fx.Story, Generator: fr.r.opts.Generator}, trace.Options{Sync: trace.SyncNever})
 	if err != nil {
-		fr.fatal(fx.at("host_cassette"), "%v", err)
-		return
+		fr.fatal(fx.Pos, "--trace-dir: %v", err)
+		return nil, nil, false
 	}
-	defer closeAgents()
+	fr.res.Trace = path
+	return engine.TraceSink(tw), func() { tw.Close() }, true
+}
 
-	// Real handlers (host_bindings, Starlark) write into the fixture's own
-	// working directory, a fresh temporary one unless --workdir names one:
-	// a run leaves nothing behind and parallel fixtures never share files.
-	workDir := fr.r.opts.WorkDir
-	if workDir == "" {
-		tmp, err := os.MkdirTemp("", "kitsoki-flow-")
-		if err != nil {
-			fr.fatal(fx.Pos, "working directory: %v", err)
-			return
-		}
-		defer os.RemoveAll(tmp)
-		workDir = tmp
+// workDir is where real handlers (host_bindings, Starlark) write: the
+// fixture's own working directory, a fresh temporary one unless --workdir
+// names one, so a run leaves nothing behind and parallel fixtures never
+// share files. remove deletes the temporary one.
+func (fr *fixtureRun) workDir() (dir string, remove func(), ok bool) {
+	if dir := fr.r.opts.WorkDir; dir != "" {
+		return dir, func() {}, true
 	}
+	tmp, err := os.MkdirTemp("", "kitsoki-flow-")
+	if err != nil {
+		fr.fatal(fr.fx.Pos, "working directory: %v", err)
+		return "", nil, false
+	}
+	return tmp, func() { os.RemoveAll(tmp) }, true
+}
+
+// initialWorld is the story's world, with the keys every upstream world
+// starts with (story-runtime.md §1.1) and the fixture's initial_world.
+func (fr *fixtureRun) initialWorld() (map[string]any, bool) {
 	world, err := engine.InitWorld(fr.m.World, nil, nil)
 	if err != nil {
-		fr.fatal(fx.Pos, "%v", err)
-		return
+		fr.fatal(fr.fx.Pos, "%v", err)
+		return nil, false
 	}
-	// The keys every upstream world starts with (story-runtime.md §1.1).
 	for k, v := range map[string]any{"session_cost_usd": 0.0, "turn_cost_usd": 0.0, "last_error": "", "write_mode_scope": ""} {
 		if _, ok := world[k]; !ok {
 			world[k] = v
 		}
 	}
-	for _, kv := range fx.InitialWorld {
+	for _, kv := range fr.fx.InitialWorld {
 		world[kv.Key] = deepCopy(kv.Value)
 	}
+	return world, true
+}
+
+// sessionOptions is how the fixture's session starts.
+func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, world map[string]any, agents engine.AgentCaller, sink engine.Sink, workDir string) engine.SessionOptions {
+	fx := fr.fx
 	o := engine.SessionOptions{
 		Options:    engine.Options{SessionID: sessionID(fx), World: world, Agents: agents, HostCassette: fr.hc, Sink: sink, NoSnapshot: true},
 		StartState: fx.InitialState, Hosts: reg, Clock: engine.NewVirtualClock(epoch), WorkDir: workDir,
@@ -215,28 +292,16 @@ func (fr *fixtureRun) run(ctx context.Context) {
 	if ld.Views != nil {
 		o.Views = ld.Views
 	}
-	sess, err := engine.Start(ctx, fr.m, o)
-	if sess != nil {
-		defer sess.Close()
-	}
-	if err != nil && fr.strandedState(err) {
-		fr.stranded(world)
-		return
-	}
-	if err != nil {
-		fr.unsupported([]Failure{{Turn: -1, Pos: fx.at("initial_state"), Message: fmt.Sprintf("initial_state %q: the session cannot start: %v", fx.InitialState, err)}})
-		return
-	}
-	fr.sess, fr.first, fr.sopts = sess, sess, o
-	defer func() {
-		if fr.sess != fr.first {
-			fr.sess.Close()
-		}
-	}()
-	for _, t := range fx.Turns {
+	return o
+}
+
+// turns runs the fixture's turns; false when one ended the run (fatal or
+// skipped), so no session-level verdict follows.
+func (fr *fixtureRun) turns(ctx context.Context) bool {
+	for _, t := range fr.fx.Turns {
 		tr, ok := fr.turn(ctx, t)
 		if fr.res.Fatal != nil || fr.res.Flow.Skipped {
-			return
+			return false
 		}
 		fr.res.Flow.Turns = append(fr.res.Flow.Turns, tr)
 		fr.res.Turns++
@@ -244,7 +309,7 @@ func (fr *fixtureRun) run(ctx context.Context) {
 			break
 		}
 	}
-	fr.finish(fr.sess)
+	return true
 }
 
 // recordingProblem is fatal, or a skipped fixture under
@@ -385,13 +450,60 @@ func renderSlots(slots map[string]any, world map[string]any) {
 	}
 }
 
+// outcome is what one fired turn produced, as the checks read it.
+type outcome struct {
+	turn    *engine.Turn
+	evs     []event
+	rej     *engine.Rejection
+	clarify bool
+	view    string
+}
+
 // turn runs one turn and checks it; ok is false when an expectation failed.
 func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok bool) {
 	s := fr.sess
 	c := &checker{turn: t.Index}
 	jobsBefore := jobStatuses(s.Jobs())
-	var in *engine.Input
-	var sent map[string]any
+	in, sent, ok := fr.input(t)
+	if !ok {
+		return nil, false
+	}
+	if len(t.WorldOverride) > 0 {
+		// Written before the intent, so its guards see them (§3.1).
+		if err := s.Override(ctx, kvMap(t.WorldOverride)); err != nil {
+			c.fail(t.at("world_override"), "world_override: %v", err)
+		}
+	}
+	before := s.World()
+	from := s.State()
+	var out outcome
+	if in != nil {
+		turn, err := s.Fire(ctx, *in)
+		if err != nil {
+			fr.fatal(t.Pos, "turn %d: the session cannot go on: %v", t.Index+1, err)
+			return nil, false
+		}
+		out = fr.outcome(t, c, in, turn, from)
+	}
+	if !fr.advance(ctx, t, c) {
+		return nil, false
+	}
+	state := s.State()
+	c.state, c.events = state, out.evs
+	fr.allEvents = append(fr.allEvents, out.evs...)
+	fr.nEvents += len(out.evs)
+	tr = &TurnResult{TurnIndex: t.Index, NewState: state, Events: reportEvents(out.evs)}
+	if t.ExpectError != nil {
+		return fr.errorTurn(ctx, t, c, tr, out, from, before)
+	}
+	fr.checkTurn(t, c, tr, out, sent, before, jobsBefore)
+	return fr.close(tr, c)
+}
+
+// input is what a turn sends: its intent and slots (a copy), or the
+// recording's answer for its input: line; nil when it sends nothing.
+// ok is false when the recording cannot answer (the run ends).
+func (fr *fixtureRun) input(t *Turn) (in *engine.Input, sent map[string]any, ok bool) {
 	switch {
 	case t.Intent != nil:
 		// No slots: key means no slots map at all (upstream's payload
@@ -403,114 +515,107 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 			}
 		}
 		if !fr.legacy {
-			renderSlots(sent, s.World())
+			renderSlots(sent, fr.sess.World())
 		}
-		in = &engine.Input{Intent: t.Intent.Name, Slots: sent}
+		return &engine.Input{Intent: t.Intent.Name, Slots: sent}, sent, true
 	case t.HasInput:
 		if fr.rec == nil {
 			fr.recordingProblem(t.at("input"), "turn %d: input %q requires a recording but none was loaded (set recording: in the fixture, or pass --recording)", t.Index+1, t.Input)
-			return nil, false
+			return nil, nil, false
 		}
-		e, err := fr.rec.Lookup(s.State(), t.Input)
+		e, err := fr.rec.Lookup(fr.sess.State(), t.Input)
 		if err != nil {
 			fr.recordingProblem(t.at("input"), "turn %d: %v", t.Index+1, err)
-			return nil, false
+			return nil, nil, false
 		}
 		sent = map[string]any{}
 		for k, v := range e.Slots {
 			sent[k] = deepCopy(v)
 		}
-		in = &engine.Input{Intent: e.Intent, Slots: sent}
+		return &engine.Input{Intent: e.Intent, Slots: sent}, sent, true
 	}
-	if len(t.WorldOverride) > 0 {
-		// Written before the intent, so its guards see them (§3.1).
-		if err := s.Override(ctx, kvMap(t.WorldOverride)); err != nil {
-			c.fail(t.at("world_override"), "world_override: %v", err)
-		}
+	return nil, nil, true
+}
+
+// outcome reads a fired turn as upstream reports it: its events, its
+// rejection (or clarify) and its view.
+func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engine.Turn, from string) outcome {
+	out := outcome{turn: turn, evs: toEvents(turn.Events, fr.legacy), rej: turn.Rejection, view: turn.View}
+	if !fr.legacy {
+		orchestratorStatePaths(out.evs, from)
 	}
-	before := s.World()
-	from := s.State()
-	var turn *engine.Turn
-	if in != nil {
-		var err error
-		if turn, err = s.Fire(ctx, *in); err != nil {
-			fr.fatal(t.Pos, "turn %d: the session cannot go on: %v", t.Index+1, err)
+	if t.DisplayInput != "" {
+		displayInput(out.evs, t.DisplayInput)
+	}
+	// Upstream's orchestrator turns a missing required slot into a
+	// clarify outcome, not a rejection (flow-format.md §3.6).
+	if out.rej != nil && !fr.legacy && out.rej.Code == engine.CodeMissingSlots {
+		out.rej, out.clarify, out.evs, out.view = nil, true, nil, ""
+	}
+	if out.rej != nil && fr.legacy && out.rej.Code == engine.CodeMissingSlots && len(out.evs) == 0 {
+		out.evs = []event{legacyMissingSlots(out.rej, in.Intent)}
+	}
+	if out.rej != nil {
+		fr.hadErrors = true
+	}
+	if turn.Err != nil {
+		c.fail(t.Pos, "the turn failed: %v", turn.Err)
+	}
+	return out
+}
+
+// advance moves the virtual clock by the turn's advance_clock; false when
+// the session cannot go on.
+func (fr *fixtureRun) advance(ctx context.Context, t *Turn, c *checker) bool {
+	if !t.HasAdvance || t.AdvanceClock <= 0 {
+		return true
+	}
+	adv, err := fr.sess.Advance(ctx, t.AdvanceClock)
+	if err != nil {
+		fr.fatal(t.at("advance_clock"), "turn %d: advance_clock %s: %v", t.Index+1, t.AdvanceRaw, err)
+		return false
+	}
+	if adv != nil && adv.Err != nil {
+		c.fail(t.at("advance_clock"), "advance_clock %s: %v", t.AdvanceRaw, adv.Err)
+	}
+	return true
+}
+
+// errorTurn checks an expect_error turn, which runs no other assertion
+// (flow-format.md §3.6).
+func (fr *fixtureRun) errorTurn(ctx context.Context, t *Turn, c *checker, tr *TurnResult, out outcome, from string, before map[string]any) (*TurnResult, bool) {
+	if fr.legacy {
+		c.state = from
+	}
+	c.errorChecks(t.ExpectError, out.rej, fr.legacy, out.clarify)
+	if fr.legacy {
+		// Upstream's legacy path records the pre-turn state and throws
+		// an accepted turn's result away: the next turn starts where
+		// this one did.
+		tr.NewState = from
+		if out.rej == nil && out.turn != nil && !fr.restart(ctx, t, from, before) {
 			return nil, false
 		}
 	}
-	var evs []event
-	var rej *engine.Rejection
-	clarify := false
-	view := ""
-	if turn != nil {
-		evs = toEvents(turn.Events, fr.legacy)
-		if !fr.legacy {
-			orchestratorStatePaths(evs, from)
-		}
-		if t.DisplayInput != "" {
-			displayInput(evs, t.DisplayInput)
-		}
-		rej = turn.Rejection
-		view = turn.View
-		// Upstream's orchestrator turns a missing required slot into a
-		// clarify outcome, not a rejection (flow-format.md §3.6).
-		if rej != nil && !fr.legacy && rej.Code == engine.CodeMissingSlots {
-			rej, clarify, evs, view = nil, true, nil, ""
-		}
-		if rej != nil && fr.legacy && rej.Code == engine.CodeMissingSlots && len(evs) == 0 {
-			evs = []event{legacyMissingSlots(rej, in.Intent)}
-		}
-		if rej != nil {
-			fr.hadErrors = true
-		}
-		if turn.Err != nil {
-			c.fail(t.Pos, "the turn failed: %v", turn.Err)
-		}
-	}
-	if t.HasAdvance && t.AdvanceClock > 0 {
-		adv, err := s.Advance(ctx, t.AdvanceClock)
-		if err != nil {
-			fr.fatal(t.at("advance_clock"), "turn %d: advance_clock %s: %v", t.Index+1, t.AdvanceRaw, err)
-			return nil, false
-		}
-		if adv != nil && adv.Err != nil {
-			c.fail(t.at("advance_clock"), "advance_clock %s: %v", t.AdvanceRaw, adv.Err)
-		}
-	}
-	state := s.State()
-	c.state, c.events = state, evs
-	fr.allEvents = append(fr.allEvents, evs...)
-	fr.nEvents += len(evs)
-	tr = &TurnResult{TurnIndex: t.Index, NewState: state, Events: reportEvents(evs)}
-	if t.ExpectError != nil {
-		// An expect_error turn runs no other assertion (flow-format.md §3.6).
-		if fr.legacy {
-			c.state = from
-		}
-		c.errorChecks(t.ExpectError, rej, fr.legacy, clarify)
-		if fr.legacy {
-			// Upstream's legacy path records the pre-turn state and throws
-			// an accepted turn's result away: the next turn starts where
-			// this one did.
-			tr.NewState = from
-			if rej == nil && turn != nil && !fr.restart(ctx, t, from, before) {
-				return nil, false
-			}
-		}
-		return fr.close(tr, c)
-	}
-	if rej != nil {
+	return fr.close(tr, c)
+}
+
+// checkTurn runs a turn's expectations on what it landed on.
+func (fr *fixtureRun) checkTurn(t *Turn, c *checker, tr *TurnResult, out outcome, sent, before map[string]any, jobsBefore map[string]string) {
+	s := fr.sess
+	if rej := out.rej; rej != nil {
 		if fr.legacy {
 			c.fail(t.Pos, "unexpected validation error: %s: %s", rej.Code, rej.Message)
 		} else {
 			c.fail(t.Pos, "unexpected rejection: code=%s hint=%s", rej.Code, rej.GuardHint)
 		}
 	}
-	world := s.World()
+	state, world := tr.NewState, s.World()
 	// The view (flow-format.md §3.7): on the legacy path the landed state
 	// re-rendered against the landed world, the turn's own view when that
 	// fails; on the orchestrator path the turn's view (banner included),
 	// the re-render when it is empty.
+	view := out.view
 	if (view == "" || fr.legacy) && fr.ld.Views != nil {
 		if v, err := fr.ld.Views.RenderView(state, world, nil); err == nil {
 			view = v
@@ -524,12 +629,11 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 	c.stateChecks(t, state)
 	c.worldChecks(t, world, before, fr.legacy)
 	c.slotChecks(t, sent)
-	c.eventChecks(t, evs, fr.legacy)
+	c.eventChecks(t, out.evs, fr.legacy)
 	c.viewChecks(t, view)
-	c.hostCallChecks(t, evs, fr.legacy)
+	c.hostCallChecks(t, out.evs, fr.legacy)
 	c.inboxChecks(t, s.Inbox())
 	c.jobChecks(t, jobsBefore, s.Jobs())
-	return fr.close(tr, c)
 }
 
 // restart puts the legacy session back at state with world (an accepted
