@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
 	"path"
 	"path/filepath"
@@ -97,25 +95,9 @@ func LoadCassette(p string) (*Cassette, error) {
 	}
 	data, err := safefile.ReadFile(abs, safefile.Cassette)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s", p, fileReason(err))
+		return nil, fmt.Errorf("%s: %s", p, safefile.Reason(err))
 	}
 	return parseCassette(p, filepath.Dir(abs), data)
-}
-
-// fileReason is the reason of a file error without Go's "open <abs path>"
-// wrapping: "no such file", "permission denied", "is a directory".
-func fileReason(err error) string {
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "no such file"
-	case errors.Is(err, fs.ErrPermission):
-		return "permission denied"
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // ParseCassette parses cassette bytes. name is the file path: it appears in

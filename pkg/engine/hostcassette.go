@@ -67,7 +67,7 @@ type hostEpisode struct {
 func LoadHostCassette(path string) (*HostCassette, error) {
 	data, err := safefile.ReadFile(path, safefile.Data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s", path, ioReason(err))
+		return nil, fmt.Errorf("%s: %s", path, safefile.Reason(err))
 	}
 	return ParseHostCassette(path, data)
 }

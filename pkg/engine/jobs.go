@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/host"
 )
 
@@ -64,7 +65,7 @@ func (s *jobStore) list() []JobInfo {
 	out := make([]JobInfo, len(s.jobs))
 	for i, j := range s.jobs {
 		out[i] = j.info
-		out[i].Result = deepCopy(j.info.Result).(map[string]any)
+		out[i].Result = jsonvalue.Normalize(j.info.Result).(map[string]any)
 	}
 	return out
 }
@@ -215,7 +216,7 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 func (r *runner) prepareJob(e *Effect, args map[string]any, rc *RenderedCall, promptErr error) func(ctx context.Context) (hostAnswer, error) {
 	env := r.hostEnv()
 	env.Emit = nil
-	args = deepCopy(args).(map[string]any)
+	args = jsonvalue.Normalize(args).(map[string]any)
 	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok && (op == "" || !isAgentHandler(e.Invoke)) && !r.opts.HostCassette.Handles(e.Invoke) {
 		return func(ctx context.Context) (hostAnswer, error) {
 			if op != "" {
@@ -319,7 +320,7 @@ func (r *runner) jobStep(ctx context.Context, j *job) (*Turn, error) {
 	if j.answer != nil {
 		data = shallowWith(data, "answer", j.answer)
 	}
-	j.info.Status, j.info.Error, j.info.Result, j.info.Ended = status, errMsg, deepCopy(data).(map[string]any), r.now()
+	j.info.Status, j.info.Error, j.info.Result, j.info.Ended = status, errMsg, jsonvalue.Normalize(data).(map[string]any), r.now()
 	s.mu.Unlock()
 	return r.completionTurn(ctx, j, status, errMsg, data)
 }
@@ -377,11 +378,11 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		r.note(Note{Kind: "job", State: r.statePath(), Text: "job " + j.info.ID + " ended after the session left " + j.origin + ": on_complete skipped"})
 		return nil
 	}
-	set := map[string]any{"last_job_id": j.info.ID, "last_job_status": status, "last_job_result": deepCopy(data)}
+	set := map[string]any{"last_job_id": j.info.ID, "last_job_status": status, "last_job_result": jsonvalue.Normalize(data)}
 	for k, v := range set {
 		r.world[k] = v
 	}
-	if err := r.emit(KindWorldUpdate, map[string]any{"set": deepCopy(set), "source": "job"}); err != nil {
+	if err := r.emit(KindWorldUpdate, map[string]any{"set": jsonvalue.Normalize(set), "source": "job"}); err != nil {
 		return err
 	}
 	if len(j.e.OnComplete) == 0 {

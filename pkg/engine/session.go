@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/host"
 )
 
@@ -363,23 +365,14 @@ func (r *runner) initialLeaf(s *State) (*State, error) {
 	return s, nil
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // Override patches world keys between turns (a flow's world_override:). It
 // uses up a turn number and writes no event (upstream's side channel never
 // reaches the trace, flow-format §3.1). Dotted keys address nested maps.
 func (s *Session) Override(ctx context.Context, kv map[string]any) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, k := range sortedKeys(kv) {
-		if err := setPath(s.r.world, k, deepCopy(normalize(kv[k]))); err != nil {
+	for _, k := range slices.Sorted(maps.Keys(kv)) {
+		if err := setPath(s.r.world, k, jsonvalue.Normalize(kv[k])); err != nil {
 			return fmt.Errorf("world_override %s: %w", k, err)
 		}
 	}

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -95,7 +97,7 @@ func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any
 		return &Rejection{Code: code, Intent: intent, State: r.statePath(), Message: msg}
 	}
 	var missing []string
-	names := sortedKeys(defs)
+	names := slices.Sorted(maps.Keys(defs))
 	for _, n := range names {
 		d := defs[n]
 		v, ok := out[n]

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story"
 	"sort"
 	"strings"
@@ -141,9 +142,9 @@ func (r *runner) overlayBatch(snap World) World {
 	if snap == nil {
 		return nil
 	}
-	w, _ := deepCopy(map[string]any(snap)).(map[string]any)
+	w, _ := jsonvalue.Normalize(map[string]any(snap)).(map[string]any)
 	for _, k := range r.batchBound {
-		if err := setPath(w, k, deepCopy(getPath(r.world, k))); err != nil {
+		if err := setPath(w, k, jsonvalue.Normalize(getPath(r.world, k))); err != nil {
 			return nil // a bind path the snapshot cannot hold: the live world
 		}
 	}

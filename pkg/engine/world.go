@@ -3,9 +3,7 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"sort"
 	"strconv"
 	"strings"
@@ -107,7 +105,7 @@ func declaredList(types map[string]string) string {
 func LoadWorldFile(path string) (map[string]any, error) {
 	data, err := safefile.ReadFile(path, safefile.Data)
 	if err != nil {
-		return nil, fmt.Errorf("--world-file %s: %s", path, ioReason(err))
+		return nil, fmt.Errorf("--world-file %s: %s", path, safefile.Reason(err))
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -141,22 +139,6 @@ func yamlKind(n *yaml.Node) string {
 		return "an alias"
 	}
 	return "a document"
-}
-
-// ioReason is the reason of a file error without Go's "open <abs path>"
-// wrapping: "no such file", "permission denied", "is a directory".
-func ioReason(err error) string {
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "no such file"
-	case errors.Is(err, fs.ErrPermission):
-		return "permission denied"
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // parseTyped turns the text of a --world or --slot value into a value of the
@@ -222,14 +204,6 @@ func normalizeFresh(v any) any {
 		return v
 	}
 }
-
-// normalize and deepCopy are [jsonvalue.Normalize] (a copy in JSON shapes:
-// every map and slice new, map[any]any converted, so world values never
-// alias story literals or host results), kept under these names for
-// session.go, step.go and jobs.go until those call it directly.
-func normalize(v any) any { return jsonvalue.Normalize(v) }
-
-func deepCopy(v any) any { return jsonvalue.Normalize(v) }
 
 // Snapshot returns a deep copy of the world.
 func (w World) Snapshot() map[string]any {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/host"
@@ -264,7 +265,7 @@ func (fr *fixtureRun) initialWorld() (map[string]any, bool) {
 		}
 	}
 	for _, kv := range fr.fx.InitialWorld {
-		world[kv.Key] = deepCopy(kv.Value)
+		world[kv.Key] = jsonvalue.CopyNilAsEmpty(kv.Value)
 	}
 	return world, true
 }
@@ -511,7 +512,7 @@ func (fr *fixtureRun) input(t *Turn) (in *engine.Input, sent map[string]any, ok 
 		if t.Intent.Slots != nil {
 			sent = kvMap(t.Intent.Slots)
 			for k, v := range sent {
-				sent[k] = deepCopy(v)
+				sent[k] = jsonvalue.CopyNilAsEmpty(v)
 			}
 		}
 		if !fr.legacy {
@@ -530,7 +531,7 @@ func (fr *fixtureRun) input(t *Turn) (in *engine.Input, sent map[string]any, ok 
 		}
 		sent = map[string]any{}
 		for k, v := range e.Slots {
-			sent[k] = deepCopy(v)
+			sent[k] = jsonvalue.CopyNilAsEmpty(v)
 		}
 		return &engine.Input{Intent: e.Intent, Slots: sent}, sent, true
 	}
@@ -642,7 +643,7 @@ func (fr *fixtureRun) checkTurn(t *Turn, c *checker, tr *TurnResult, out outcome
 func (fr *fixtureRun) restart(ctx context.Context, t *Turn, state string, world map[string]any) bool {
 	o := fr.sopts
 	o.StartState = state
-	o.Options.World, _ = deepCopy(world).(map[string]any)
+	o.Options.World, _ = jsonvalue.CopyNilAsEmpty(world).(map[string]any)
 	sess, err := engine.Start(ctx, fr.m, o)
 	if err != nil {
 		if sess != nil {

@@ -82,11 +82,6 @@ func renderID(id string, world map[string]any) string {
 	return out
 }
 
-// deepCopy is [jsonvalue.CopyNilAsEmpty] (every map and slice new, a nil
-// map an empty one), kept under this name for fixture_run.go until it calls
-// it directly.
-func deepCopy(v any) any { return jsonvalue.CopyNilAsEmpty(v) }
-
 // dropHandler serves every host call on the legacy path, where upstream
 // never invokes a host handler (flow-format.md §1.3): nothing is returned
 // and nothing is bound.

@@ -1,0 +1,23 @@
+package safefile
+
+import (
+	"errors"
+	"io/fs"
+)
+
+// Reason is the reason of a file error without Go's "open <abs path>"
+// wrapping ("no such file", "permission denied", "is a directory"), for
+// messages that name the file as the user gave it.
+func Reason(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
