@@ -202,23 +202,8 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 func (r *runner) moveRegionFrom(ctx context.Context, old, dst, pre *State, st *step) error {
 	pc := r.par
 	reg := pc.regionOf(dst)
-	anc := commonAncestor(old, dst)
-	if anc == dst {
-		anc = dst.Parent
-	}
-	for s := old; s != nil && s != anc; s = s.Parent {
-		if err := r.emitAt(s.Path, KindStateExited, map[string]any{"state": s.Path}); err != nil {
-			return err
-		}
-	}
-	var chain []*State
-	for s := dst; s != nil && s != anc; s = s.Parent {
-		chain = append(chain, s)
-	}
-	for i := len(chain) - 1; i >= 0; i-- {
-		if err := r.enterOne(ctx, chain[i], st); err != nil {
-			return err
-		}
+	if err := r.swapLeaf(ctx, old, dst, st); err != nil {
+		return err
 	}
 	end, err := r.descend(ctx, dst, st)
 	if err != nil {

@@ -653,11 +653,9 @@ func (r *runner) exitUpTo(anc *State) error {
 	return nil
 }
 
-// moveRegion replaces the leaf of the region that contains dst.
-func (r *runner) moveRegion(ctx context.Context, dst *State, st *step, descend bool) error {
-	pc := r.par
-	reg := pc.regionOf(dst)
-	leaf := pc.leafIn(reg)
+// swapLeaf exits from leaf up to its common ancestor with dst (dst's
+// parent when dst is that ancestor) and enters down to dst, outermost first.
+func (r *runner) swapLeaf(ctx context.Context, leaf, dst *State, st *step) error {
 	anc := commonAncestor(leaf, dst)
 	if anc == dst {
 		anc = dst.Parent
@@ -675,6 +673,17 @@ func (r *runner) moveRegion(ctx context.Context, dst *State, st *step, descend b
 		if err := r.enterOne(ctx, chain[i], st); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// moveRegion replaces the leaf of the region that contains dst.
+func (r *runner) moveRegion(ctx context.Context, dst *State, st *step, descend bool) error {
+	pc := r.par
+	reg := pc.regionOf(dst)
+	leaf := pc.leafIn(reg)
+	if err := r.swapLeaf(ctx, leaf, dst, st); err != nil {
+		return err
 	}
 	end := dst
 	if descend {
