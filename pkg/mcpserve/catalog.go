@@ -73,39 +73,20 @@ type site struct {
 // callSites walks every effect of the story.
 func callSites(st *story.Story) []site {
 	var out []site
-	var walk func(state string, es []*story.Effect)
-	walk = func(state string, es []*story.Effect) {
-		for _, e := range es {
-			if e == nil {
-				continue
-			}
-			if strings.HasPrefix(e.Invoke, "host.agent.") {
-				verb := strings.TrimPrefix(e.Invoke, "host.agent.")
-				alias := e.Agent
-				if alias == "" {
-					alias = story.DefaultAgentAlias
-				}
-				if dispatchedVerbs[verb] && !strings.Contains(alias, "{{") {
-					sch, _ := e.With["schema"].(string)
-					if strings.Contains(sch, "{{") {
-						sch = ""
-					}
-					out = append(out, site{alias, verb, sch, state})
-				}
-			}
-			walk(state, e.Effects)
-			walk(state, e.OnComplete)
+	story.EachAgentEffect(st, func(state string, e *story.Effect) {
+		verb := strings.TrimPrefix(e.Invoke, "host.agent.")
+		alias := e.Agent
+		if alias == "" {
+			alias = story.DefaultAgentAlias
 		}
-	}
-	for _, s := range st.AllStates() {
-		walk(s.Path, s.OnEnter)
-		walk(s.Path, s.OnExit)
-		for _, intent := range s.OnOrder {
-			for _, tr := range s.On[intent] {
-				walk(s.Path, tr.Effects)
+		if dispatchedVerbs[verb] && !strings.Contains(alias, "{{") {
+			sch, _ := e.With["schema"].(string)
+			if strings.Contains(sch, "{{") {
+				sch = ""
 			}
+			out = append(out, site{alias, verb, sch, state})
 		}
-	}
+	})
 	return out
 }
 

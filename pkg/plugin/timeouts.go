@@ -29,7 +29,7 @@ func AnnotateTimeouts(r *Report, st *story.Story, def time.Duration) {
 	}
 	per := map[string][]CallTimeout{}
 	if st != nil {
-		eachAgentEffect(st, func(state string, e *story.Effect) {
+		story.EachAgentEffect(st, func(state string, e *story.Effect) {
 			if e.Timeout == "" {
 				return
 			}
@@ -43,31 +43,5 @@ func AnnotateTimeouts(r *Report, st *story.Story, def time.Duration) {
 	for i := range r.Agents {
 		r.Agents[i].Timeout = label
 		r.Agents[i].CallTimeouts = per[r.Agents[i].Alias]
-	}
-}
-
-// eachAgentEffect calls f for every host.agent.* effect of st.
-func eachAgentEffect(st *story.Story, f func(state string, e *story.Effect)) {
-	var walk func(state string, es []*story.Effect)
-	walk = func(state string, es []*story.Effect) {
-		for _, e := range es {
-			if e == nil {
-				continue
-			}
-			if strings.HasPrefix(e.Invoke, "host.agent.") {
-				f(state, e)
-			}
-			walk(state, e.Effects)
-			walk(state, e.OnComplete)
-		}
-	}
-	for _, s := range st.AllStates() {
-		walk(s.Path, s.OnEnter)
-		walk(s.Path, s.OnExit)
-		for _, intent := range s.OnOrder {
-			for _, tr := range s.On[intent] {
-				walk(s.Path, tr.Effects)
-			}
-		}
 	}
 }
