@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/fold"
 	"kitsoki/pkg/host"
 	"kitsoki/pkg/phases"
@@ -28,19 +29,7 @@ type CompileError struct {
 	Problems []Problem
 }
 
-func (e *CompileError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "story cannot be run (%d problem", len(e.Problems))
-	if len(e.Problems) != 1 {
-		b.WriteString("s")
-	}
-	b.WriteString("):")
-	for _, p := range e.Problems {
-		b.WriteString("\n  ")
-		b.WriteString(p.String())
-	}
-	return b.String()
-}
+func (e *CompileError) Error() string { return diag.Problems("story cannot be run", e.Problems) }
 
 // CompileOptions tune Compile.
 type CompileOptions struct {

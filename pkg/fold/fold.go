@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
@@ -141,19 +142,7 @@ type Error struct {
 	Problems []Problem
 }
 
-func (e *Error) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "imports cannot be folded (%d problem", len(e.Problems))
-	if len(e.Problems) != 1 {
-		b.WriteString("s")
-	}
-	b.WriteString("):")
-	for _, p := range e.Problems {
-		b.WriteString("\n  ")
-		b.WriteString(p.String())
-	}
-	return b.String()
-}
+func (e *Error) Error() string { return diag.Problems("imports cannot be folded", e.Problems) }
 
 // Info returns what the fold recorded about the state at path (nil when
 // there is no such state).
