@@ -374,50 +374,14 @@ func orderedKeys[V any](order []string, m map[string]V) []string {
 // under <alias>__<name> and applies the import's host_bindings.
 func (fs *folder) mergeTables(n, k *node, alias string) {
 	p, ch, im := n.st, k.st, k.im
-	for _, name := range orderedKeys(nil, ch.Agents) {
-		if p.Agents == nil {
-			p.Agents = map[string]*story.Persona{}
-		}
-		nn := alias + "__" + name
-		if p.Agents[nn] != nil {
-			fs.errf(k.chain, im.Pos, "agent %q collides", nn)
-			continue
-		}
-		c := cloneExported(ch.Agents[name])
-		c.Name = nn
-		p.Agents[nn] = c
-	}
-	for _, key := range orderedKeys(nil, ch.MetaModes) {
-		if p.MetaModes == nil {
-			p.MetaModes = map[string]*story.MetaMode{}
-		}
-		nk := alias + "__" + key
-		if p.MetaModes[nk] != nil {
-			fs.errf(k.chain, im.Pos, "meta_mode %q collides", nk)
-			continue
-		}
-		c := cloneExported(ch.MetaModes[key])
+	liftTable(fs, k, alias, "agent", &p.Agents, ch.Agents, func(c *story.Persona, nn string) { c.Name = nn })
+	liftTable(fs, k, alias, "meta_mode", &p.MetaModes, ch.MetaModes, func(c *story.MetaMode, nk string) {
 		c.Key = nk
 		if ch.Agents[c.Agent] != nil {
 			c.Agent = alias + "__" + c.Agent
 		}
-		p.MetaModes[nk] = c
-	}
-	lifted := map[string]bool{}
-	for _, name := range orderedKeys(nil, ch.HostInterfaces) {
-		if p.HostInterfaces == nil {
-			p.HostInterfaces = map[string]*story.HostInterface{}
-		}
-		nn := alias + "__" + name
-		if p.HostInterfaces[nn] != nil {
-			fs.errf(k.chain, im.Pos, "host_interface %q collides", nn)
-			continue
-		}
-		c := cloneExported(ch.HostInterfaces[name])
-		c.Name = nn
-		p.HostInterfaces[nn] = c
-		lifted[nn] = true
-	}
+	})
+	lifted := liftTable(fs, k, alias, "host_interface", &p.HostInterfaces, ch.HostInterfaces, func(c *story.HostInterface, nn string) { c.Name = nn })
 	for _, b := range orderedKeys(nil, im.HostBindings) {
 		nn := alias + "__" + b
 		if !lifted[nn] {
@@ -426,6 +390,29 @@ func (fs *folder) mergeTables(n, k *node, alias string) {
 		}
 		p.HostInterfaces[nn].Default = im.HostBindings[b]
 	}
+}
+
+// liftTable copies each entry of the child's table src into the parent's
+// *dst as <alias>__<name> (adopt renames the copy), in key order; a name
+// the parent already has is a collision of what. It returns the names
+// lifted.
+func liftTable[T any](fs *folder, k *node, alias, what string, dst *map[string]*T, src map[string]*T, adopt func(c *T, name string)) map[string]bool {
+	lifted := map[string]bool{}
+	for _, name := range orderedKeys(nil, src) {
+		if *dst == nil {
+			*dst = map[string]*T{}
+		}
+		nn := alias + "__" + name
+		if (*dst)[nn] != nil {
+			fs.errf(k.chain, k.im.Pos, "%s %q collides", what, nn)
+			continue
+		}
+		c := cloneExported(src[name])
+		adopt(c, nn)
+		(*dst)[nn] = c
+		lifted[nn] = true
+	}
+	return lifted
 }
 
 // bind applies caller-level bindings (Options.Bindings) to the folded
