@@ -315,48 +315,41 @@ func checkMatrix(d *Dataset, errf, warnf func(key, format string, a ...any)) {
 	if len(m.Profiles) == 0 {
 		warnf("matrix", "matrix.profiles is empty: eval run has no candidate to measure (list agent_plugins aliases)")
 	}
-	seen := map[string]bool{}
-	for i, p := range m.Profiles {
-		if strings.TrimSpace(p) == "" {
-			errf(fmt.Sprintf("matrix.profiles[%d]", i), "matrix.profiles[%d] is empty", i)
-			continue
-		}
-		if seen[p] {
-			errf(fmt.Sprintf("matrix.profiles[%d]", i), "duplicate profile %q in matrix.profiles", p)
-		}
-		seen[p] = true
-	}
+	seen := checkList("matrix.profiles", "profile", m.Profiles, errf, nil)
 	for _, p := range slices.Sorted(maps.Keys(m.Models)) {
 		key := "matrix.models." + p
 		if !seen[p] {
 			errf(key, "matrix.models.%s names a profile that is not in matrix.profiles", p)
 		}
-		ms := map[string]bool{}
-		for i, model := range m.Models[p] {
-			if strings.TrimSpace(model) == "" {
-				errf(fmt.Sprintf("%s[%d]", key, i), "matrix.models.%s[%d] is empty", p, i)
-				continue
-			}
-			if ms[model] {
-				errf(fmt.Sprintf("%s[%d]", key, i), "duplicate model %q in matrix.models.%s", model, p)
-			}
-			ms[model] = true
-		}
+		checkList(key, "model", m.Models[p], errf, nil)
 	}
-	es := map[string]bool{}
-	for i, e := range m.Effort {
-		if strings.TrimSpace(e) == "" {
-			errf(fmt.Sprintf("matrix.effort[%d]", i), "matrix.effort[%d] is empty", i)
+	checkList("matrix.effort", "effort", m.Effort, errf, func(at, e string) {
+		if !containsStr(knownEfforts, e) {
+			warnf(at, "%s %q is not one of low, medium, high, xhigh, max", at, e)
+		}
+	})
+}
+
+// checkList checks the list at key: no empty entry, no entry twice (a
+// duplicate what); each, when set, sees every non-empty entry at its key.
+// It returns the entries seen.
+func checkList(key, what string, list []string, errf func(key, format string, a ...any), each func(at, v string)) map[string]bool {
+	seen := map[string]bool{}
+	for i, v := range list {
+		at := fmt.Sprintf("%s[%d]", key, i)
+		if strings.TrimSpace(v) == "" {
+			errf(at, "%s is empty", at)
 			continue
 		}
-		if es[e] {
-			errf(fmt.Sprintf("matrix.effort[%d]", i), "duplicate effort %q in matrix.effort", e)
+		if seen[v] {
+			errf(at, "duplicate %s %q in %s", what, v, key)
 		}
-		es[e] = true
-		if !containsStr(knownEfforts, e) {
-			warnf(fmt.Sprintf("matrix.effort[%d]", i), "matrix.effort[%d] %q is not one of low, medium, high, xhigh, max", i, e)
+		seen[v] = true
+		if each != nil {
+			each(at, v)
 		}
 	}
+	return seen
 }
 
 func checkSelection(d *Dataset, errf func(key, format string, a ...any)) {
