@@ -100,6 +100,12 @@ type AskError struct {
 	Alias string
 }
 
+// pluginError is an AskError of kind whose detail names the plugin
+// ("<who>: <message>"), passed through redact as a whole.
+func pluginError(redact func(string) string, who string, kind Kind, format string, args ...any) *AskError {
+	return &AskError{Kind: kind, Detail: redact(who + ": " + fmt.Sprintf(format, args...))}
+}
+
 // Error renders "agent: <kind>: <detail>" (or the underlying error when
 // there is no detail), the format traces carry.
 func (e *AskError) Error() string {

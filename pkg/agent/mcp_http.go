@@ -364,7 +364,7 @@ func (t *mcpHTTPTransport) failure(ctx context.Context, doing string, err error,
 }
 
 func (t *mcpHTTPTransport) errf(kind Kind, format string, args ...any) *AskError {
-	return &AskError{Kind: kind, Detail: t.redact(fmt.Sprintf("mcp_http plugin %s: ", t.alias) + fmt.Sprintf(format, args...))}
+	return pluginError(t.redact, "mcp_http plugin "+t.alias, kind, format, args...)
 }
 
 // Close ends the MCP session and releases idle connections. Idempotent.

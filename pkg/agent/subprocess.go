@@ -444,7 +444,7 @@ func (t *subprocessTransport) parseReply(line []byte, id int64) (resp *AskRespon
 }
 
 func (t *subprocessTransport) errf(kind Kind, format string, args ...any) *AskError {
-	return &AskError{Kind: kind, Detail: t.redact(fmt.Sprintf("subprocess plugin %s: ", t.alias) + fmt.Sprintf(format, args...))}
+	return pluginError(t.redact, "subprocess plugin "+t.alias, kind, format, args...)
 }
 
 // Close stops the plugin: stdin closed, SIGTERM to its process group,
