@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/term"
 
+	"kitsoki/internal/human"
 	"kitsoki/pkg/fetch"
 )
 
@@ -114,7 +115,7 @@ func (d *fetchDisplay) report(p fetch.Progress) {
 	case fetch.PhaseDone:
 		d.clearLocked()
 		elapsed := now.Sub(d.start[id])
-		line := fmt.Sprintf("%s: downloaded %s in %s", id, byteCount(p.Done-p.Resumed), fmtDur(elapsed))
+		line := fmt.Sprintf("%s: downloaded %s in %s", id, byteCount(p.Done-p.Resumed), human.Duration(elapsed))
 		if r := rate(p.Done-p.Resumed, elapsed); r > 0 {
 			line += fmt.Sprintf(" (%s/s)", byteCount(r))
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/human"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/diag"
@@ -399,9 +400,9 @@ func humanNotes(w io.Writer) func(engine.Note) {
 			fmt.Fprintf(w, "  say: %s\n", oneLine(n.Text))
 		case "agent", "host":
 			if n.Error != "" {
-				fmt.Fprintf(w, "  %s  failed after %s: %s\n", n.Text, fmtDur(n.Duration), oneLine(n.Error))
+				fmt.Fprintf(w, "  %s  failed after %s: %s\n", n.Text, human.Duration(n.Duration), oneLine(n.Error))
 			} else {
-				fmt.Fprintf(w, "  %s  (%s)\n", n.Text, fmtDur(n.Duration))
+				fmt.Fprintf(w, "  %s  (%s)\n", n.Text, human.Duration(n.Duration))
 			}
 		case "intent":
 			fmt.Fprintf(w, "  intent %s\n", n.Text)
@@ -425,17 +426,6 @@ func oneLine(s string) string {
 		s = s[:i] + " …"
 	}
 	return s
-}
-
-func fmtDur(d time.Duration) string {
-	switch {
-	case d < time.Millisecond:
-		return fmt.Sprintf("%dµs", d.Microseconds())
-	case d < time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	default:
-		return fmt.Sprintf("%.2fs", d.Seconds())
-	}
 }
 
 var slugRE = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

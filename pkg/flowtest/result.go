@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"kitsoki/internal/human"
 )
 
 // Result is one fixture's outcome: the JSON report's FlowResult plus what
@@ -74,7 +76,7 @@ func WriteText(w io.Writer, results []*Result) {
 		if r.Flow != nil && r.Flow.Skipped {
 			status = "SKIP"
 		}
-		fmt.Fprintf(w, "%s  %s  (%d %s, %s)\n", status, r.Name, r.Turns, plural(r.Turns, "turn", "turns"), fmtDuration(r.Duration))
+		fmt.Fprintf(w, "%s  %s  (%d %s, %s)\n", status, r.Name, r.Turns, plural(r.Turns, "turn", "turns"), human.Duration(r.Duration))
 		if r.Fatal != nil {
 			fmt.Fprintf(w, "      %s: %s\n", r.Fatal.Pos, indent(r.Fatal.Message, "        "))
 		}
@@ -158,15 +160,4 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-func fmtDuration(d time.Duration) string {
-	switch {
-	case d < time.Millisecond:
-		return fmt.Sprintf("%dµs", d.Microseconds())
-	case d < time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	default:
-		return fmt.Sprintf("%.2fs", d.Seconds())
-	}
 }
