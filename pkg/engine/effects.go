@@ -283,7 +283,10 @@ func (r *runner) announceCall(e *Effect, args map[string]any) error {
 	case r.oneShot:
 		return r.emit(KindHarnessCalled, map[string]any{"args": args, "background": e.Background, "namespace": e.Invoke})
 	case !e.Background:
-		return r.emitAt("", KindHarnessDispatched, map[string]any{"args": args, "background": false, "namespace": e.Invoke})
+		// upstream's shape (trace-eval.md A): rerender_fell_back is true only
+		// when a with: leaf could not be re-rendered at dispatch, which
+		// fails the call here instead
+		return r.emitAt("", KindHarnessDispatched, map[string]any{"args": args, "background": false, "namespace": e.Invoke, "rerender_fell_back": false})
 	}
 	return nil
 }

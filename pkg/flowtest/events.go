@@ -34,7 +34,7 @@ func toEvents(evs []engine.Event, legacy bool) []event {
 			// Upstream's legacy events carry no state_path and turn 0 (§6.1).
 			ev.StatePath, ev.Turn = "", 0
 		}
-		out = append(out, event{Event: ev, payload: norm(ev.Payload)})
+		out = append(out, event{Event: ev, payload: normPayload(ev.Payload)})
 	}
 	return out
 }
@@ -178,4 +178,31 @@ func lastEvents(evs []event, n int) []string {
 		out = append(out, e.summary())
 	}
 	return out
+}
+
+// normPayload is norm for an event payload, except that a nil map or list
+// stays null: upstream's report records `slots: null` for an intent sent
+// without slots, and fixtures match it (expect_events effect: {slots: null}).
+func normPayload(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		if t == nil {
+			return nil
+		}
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[k] = normPayload(x)
+		}
+		return out
+	case []any:
+		if t == nil {
+			return nil
+		}
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = normPayload(x)
+		}
+		return out
+	}
+	return norm(v)
 }
