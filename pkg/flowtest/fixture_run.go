@@ -331,7 +331,9 @@ func (fr *fixtureRun) recordingProblem(p Pos, format string, a ...any) {
 func (fr *fixtureRun) registry(fx *Fixture) *host.Registry {
 	reg := host.NewRegistry()
 	if fr.legacy {
-		// Every handler by prefix; agent verbs by exact name (the engine
+		// A MachineOnly session dispatches nothing; this registry is only a
+		// guard that a call reaching a handler anyway is dropped, never run:
+		// every handler by prefix, agent verbs by exact name (the engine
 		// routes those to its agent layer unless a handler has the name).
 		reg.Register("host", dropHandler)
 		for _, v := range []string{"ask", "decide", "extract", "task", "converse", "search"} {
