@@ -51,7 +51,7 @@ func (r *runner) settle(ctx context.Context, st *step, depth int) error {
 			}
 			tmpl = t
 		}
-		res, err := r.resolveTarget(ctx, rd.from, rd.target, tmpl)
+		res, err := r.resolveTarget(ctx, r.dispatchBase(rd.from), rd.target, tmpl)
 		if err != nil || res.stay {
 			// on_error "." or a target that names no state: the rest of
 			// the batch is dropped, the step rests where it is and its
@@ -574,6 +574,27 @@ func (r *runner) resolveTarget(ctx context.Context, owner *State, lit string, t 
 // validate agree on every target: `../x` is relative to the declaring
 // state, anything else is absolute (slashes become dots), and the legacy
 // "..x" spelling names no state.
+// dispatchBase is the state an on_error target's "../" climbs from: the
+// state the turn ends in, as upstream (story-runtime.md §2.4), not the
+// state that declares the effect. Inside a parallel state it is the
+// active leaf of the declaring region: upstream pops segments of the
+// encoded "<root>#<leaf>|<leaf>" string and lands on a corrupt path
+// (§6.3 example B, docs/compat/engine.md).
+func (r *runner) dispatchBase(owner *State) *State {
+	switch {
+	case r.par != nil:
+		if reg := r.par.regionOf(owner); reg != nil {
+			if l := r.par.leafIn(reg); l != nil {
+				return l
+			}
+		}
+		return owner
+	case r.cur != nil:
+		return r.cur
+	}
+	return owner
+}
+
 func resolvePath(owner *State, s string) (string, error) {
 	base := ""
 	if owner != nil {

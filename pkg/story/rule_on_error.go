@@ -7,7 +7,8 @@ import (
 )
 
 // checkOnError: an on_error: target resolves, against the state the turn
-// ends in (the dispatch state, story-runtime.md §2.4), to a state. Upstream
+// ends in (the dispatch state, story-runtime.md §2.4), to a state; inside a
+// parallel state a "../" target is written absolute. Upstream
 // loads a story whose on_error dangles; at run time the failed call is
 // recorded, the redirect is dropped ("on_error target state ... not
 // found") and the rest of the batch is skipped. Such a redirect can never
@@ -31,17 +32,50 @@ func (c *checker) checkOnError(e *Effect, site effSite) {
 	// The turn may end in one of several states; the redirect is broken
 	// only when it resolves from none of them.
 	bases := c.dispatchStates(site)
-	for _, base := range bases {
-		if t, err := c.st.ResolveFrom(base, target); err == nil && t.Kind == TargetState {
-			return
-		}
-	}
 	if len(bases) == 0 {
 		return
 	}
-	_, err := c.st.ResolveFrom(bases[0], target)
-	resolved, _ := ResolvePath(bases[0], target)
-	c.onErrorDangles(e, site, target, resolved, bases[0], err)
+	for _, base := range bases {
+		kb := c.regionBase(base, site.State)
+		if t, err := c.st.ResolveFrom(kb, target); err == nil && t.Kind == TargetState {
+			if kb != base {
+				c.parallelOnError(e, site, target, base, kb, t.Path)
+			}
+			return
+		}
+	}
+	kb := c.regionBase(bases[0], site.State)
+	_, err := c.st.ResolveFrom(kb, target)
+	resolved, _ := ResolvePath(kb, target)
+	c.onErrorDangles(e, site, target, resolved, kb, err)
+}
+
+// regionBase is the state kitsoki climbs from for an on_error "../"
+// dispatched at base: base itself, or inside a parallel state (the encoded
+// "<root>#<leaf>|<leaf>") the leaf of the region that declares the effect.
+func (c *checker) regionBase(base string, decl *State) string {
+	root, leaves, ok := strings.Cut(base, "#")
+	if !ok || decl == nil || !strings.HasPrefix(decl.Path, root+".") {
+		return base
+	}
+	region, _, _ := strings.Cut(strings.TrimPrefix(decl.Path, root+"."), ".")
+	for _, l := range strings.Split(leaves, "|") {
+		if l == root+"."+region || strings.HasPrefix(l, root+"."+region+".") {
+			return l
+		}
+	}
+	return base
+}
+
+// parallelOnError reports a "../" on_error inside a parallel state: kitsoki
+// climbs from the declaring region's leaf, the existing engine from the
+// whole encoded state, landing on a corrupt path (story-runtime.md §6.3
+// example B). The absolute target means the same to both.
+func (c *checker) parallelOnError(e *Effect, site effSite, target, base, kb, to string) {
+	upstream, _ := ResolvePath(base, target)
+	c.rep.errf(e.keyPos("on_error"), ruleOnErrorTarget,
+		"%s: on_error %q inside a parallel state: kitsoki climbs from the region's leaf %q to %q, but the existing engine climbs from the whole parallel state %q and lands on the corrupt path %q (its lookup stops at \"#\"); did you mean `%s`? (absolute, it means the same to both)",
+		site.Loc, target, kb, to, base, upstream, to)
 }
 
 func (c *checker) onErrorDangles(e *Effect, site effSite, target, resolved, base string, err error) {

@@ -92,17 +92,32 @@ func checkUnreachable(c *checker) {
 			}
 		}
 	}
-	var effTargets func(s *State, list []*Effect)
-	effTargets = func(s *State, list []*Effect) {
+	// onError follows an on_error target: a "../" one climbs from the
+	// states the turn can end in (rule_on_error.go), like the engine.
+	onError := func(site effSite, target string) {
+		if !strings.HasPrefix(strings.TrimSpace(target), "..") {
+			follow(site.State, target)
+			return
+		}
+		for _, base := range c.dispatchStates(site) {
+			if t, err := st.ResolveFrom(c.regionBase(base, site.State), target); err == nil && t.State != nil {
+				enter(t.State)
+			}
+		}
+	}
+	var effTargets func(site effSite, list []*Effect)
+	effTargets = func(site effSite, list []*Effect) {
 		for _, e := range list {
 			if e.OnError != "" {
-				follow(s, e.OnError)
+				onError(site, e.OnError)
 			}
 			if e.Target != "" {
-				follow(s, e.Target)
+				follow(site.State, e.Target)
 			}
-			effTargets(s, e.OnComplete)
-			effTargets(s, e.Effects)
+			oc := site
+			oc.OnComplete = true
+			effTargets(oc, e.OnComplete)
+			effTargets(site, e.Effects)
 		}
 	}
 	for len(queue) > 0 && !giveUp {
@@ -111,11 +126,11 @@ func checkUnreachable(c *checker) {
 		for _, in := range s.OnOrder {
 			for _, t := range s.On[in] {
 				follow(s, t.Target)
-				effTargets(s, t.Effects)
+				effTargets(effSite{State: s, Intent: in}, t.Effects)
 			}
 		}
-		effTargets(s, s.OnEnter)
-		effTargets(s, s.OnExit)
+		effTargets(effSite{State: s}, s.OnEnter)
+		effTargets(effSite{State: s}, s.OnExit)
 		if s.Timeout != nil {
 			follow(s, s.Timeout.Target)
 		}
