@@ -165,7 +165,8 @@ func WriteHuman(w io.Writer, ds []Diagnostic, o HumanOptions) error {
 const snippetWidth = 120
 
 // snippetLine makes a source line safe to quote on a terminal: tabs become
-// spaces, other control characters '?', and a line longer than snippetWidth
+// spaces, other control characters (termsafe.IsControl: C0, DEL, C1, line
+// separators, bidi controls) '?', and a line longer than snippetWidth
 // runes is cut to a window around col with "…" marking the cuts. It returns
 // the line and the caret column within it.
 func snippetLine(line string, col int) (string, int) {
@@ -174,7 +175,7 @@ func snippetLine(line string, col int) (string, int) {
 		switch {
 		case c == '\t':
 			r[i] = ' '
-		case c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0):
+		case c == '\n' || termsafe.IsControl(c):
 			r[i] = '?'
 		}
 	}

@@ -12,7 +12,7 @@ func TestHumanSnippetHostileLines(t *testing.T) {
 	long := strings.Repeat("a", 5000) + "X" + strings.Repeat("b", 5000)
 	src := map[string][]byte{
 		"long.yaml": []byte("k: v\n" + long + "\n"),
-		"ctl.yaml":  []byte("k: \x1b]0;pwned\x07 \u0085end\n"),
+		"ctl.yaml":  []byte("k: \x1b]0;pwned\x07 \u0085end \u202eevil\u2066 \u2028x\n"),
 	}
 	ds := []Diagnostic{
 		{File: "long.yaml", Line: 2, Col: 5001, Severity: Error, Rule: "r", Message: "m"},
@@ -42,7 +42,7 @@ func TestHumanSnippetHostileLines(t *testing.T) {
 	if pos >= len(line) || line[pos] != 'X' {
 		t.Fatalf("caret at %d does not point at X:\n%s\n%s", pos, srcLine, caret)
 	}
-	if strings.ContainsAny(lines[4], "\x1b\x07\u0085") {
+	if strings.ContainsAny(lines[4], "\x1b\x07\u0085\u202e\u2066\u2028") {
 		t.Fatalf("control characters quoted raw: %q", lines[4])
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/flosch/pongo2/v6"
 
@@ -194,10 +195,14 @@ func pongoError(name, src string, err error) *Error {
 	e := &Error{Kind: KindPongo, Src: src, Err: err}
 	var pe *pongo2.Error
 	if errors.As(err, &pe) {
-		e.Line, e.Col = pe.Line, pe.Column
 		where := name
 		if pe.Filename != "" && pe.Filename != "<string>" && pe.Filename != name {
 			where = pe.Filename
+		}
+		e.Line, e.Col = pe.Line, pe.Column
+		if where == name {
+			// pongo2 counts bytes; Error.Col counts code points
+			e.Col = byteColToRune(src, pe.Line, pe.Column)
 		}
 		msg := pe.OrigError.Error()
 		if pe.Line > 0 {
@@ -205,7 +210,7 @@ func pongoError(name, src string, err error) *Error {
 			if pe.Token != nil {
 				near = fmt.Sprintf(" near %q", pe.Token.Val)
 			}
-			e.Msg = fmt.Sprintf("pongo2 %s:%d:%d: %s%s", where, pe.Line, pe.Column, msg, near)
+			e.Msg = fmt.Sprintf("pongo2 %s:%d:%d: %s%s", where, e.Line, e.Col, msg, near)
 		} else {
 			e.Msg = fmt.Sprintf("pongo2 %s: %s", where, msg)
 		}
@@ -409,4 +414,25 @@ func (l *PongoLoader) resolve(base, name string) string {
 		return cands[0]
 	}
 	return name
+}
+
+// byteColToRune turns pongo2's 1-based byte column on line (1-based) of
+// src into a 1-based code-point column; it is returned unchanged when src
+// does not have that line.
+func byteColToRune(src string, line, col int) int {
+	if line < 1 || col < 1 {
+		return col
+	}
+	for i := 1; i < line; i++ {
+		nl := strings.IndexByte(src, '\n')
+		if nl < 0 {
+			return col
+		}
+		src = src[nl+1:]
+	}
+	if nl := strings.IndexByte(src, '\n'); nl >= 0 {
+		src = src[:nl]
+	}
+	n := min(col-1, len(src))
+	return utf8.RuneCountInString(src[:n]) + 1
 }
