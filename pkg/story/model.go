@@ -420,7 +420,8 @@ type Import struct {
 	Pos   Pos
 	// Keys holds the position of each value: "source", "entry", "hosts",
 	// "intents.import.<name>", "overrides.states.<name>",
-	// "host_bindings.<name>", ...
+	// "host_bindings.<name>", ...; a mapping entry's key under the same
+	// path + keySuffix (atKey).
 	Keys map[string]Pos
 }
 
@@ -438,6 +439,20 @@ func (im *Import) at(key string) Pos {
 		k = k[:i]
 	}
 	return im.Pos
+}
+
+// keySuffix marks, in Import.Keys, the position of a mapping entry's key
+// (the token that names a child world key, state or binding) beside its
+// value's.
+const keySuffix = "#key"
+
+// atKey is the position of the key naming the mapping entry at path (e.g.
+// "overrides.states.ghost"), or at(path) when there is none.
+func (im *Import) atKey(path string) Pos {
+	if p, ok := im.Keys[path+keySuffix]; ok {
+		return p
+	}
+	return im.at(path)
 }
 
 // ImportExit maps a child exit to a parent state.

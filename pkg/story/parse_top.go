@@ -679,6 +679,7 @@ func (p *fileParser) recordItems(keys map[string]Pos, prefix string, v *yaml.Nod
 			k := prefix + "." + d.Content[i].Value
 			if _, ok := keys[k]; !ok {
 				keys[k] = p.pos(d.Content[i+1])
+				keys[k+keySuffix] = p.pos(d.Content[i])
 				if strings.Count(k, ".") < 2 {
 					p.recordItems(keys, k, d.Content[i+1])
 				}

@@ -40,7 +40,7 @@ func checkImportParentSide(c *checker, alias string, im *Import) {
 	}
 	for _, n := range im.ExportIntent {
 		if c.st.Intents[n] == nil {
-			c.rep.errf(im.at("intents.export."+n), ruleImports, "imports.%s: intents.export references undefined parent intent %q", alias, n)
+			c.rep.errf(im.atKey("intents.export."+n), ruleImports, "imports.%s: intents.export references undefined parent intent %q", alias, n)
 		}
 	}
 	for _, en := range slices.Sorted(maps.Keys(im.Exits)) {
@@ -123,7 +123,7 @@ func checkImportCollisions(c *checker, alias string, im *Import, ch *Story) {
 func checkImportWorldAndHosts(c *checker, alias string, im *Import, ch *Story) {
 	for _, kv := range im.WorldIn {
 		if ch.Var(kv.Key) == nil {
-			c.rep.errf(kv.Pos, ruleImports, "imports.%s: world_in.%s: child does not declare world key %q", alias, kv.Key, kv.Key)
+			c.rep.errf(im.atKey("world_in."+kv.Key), ruleImports, "imports.%s: world_in.%s: child does not declare world key %q", alias, kv.Key, kv.Key)
 		}
 	}
 	if im.Hosts != "declared" {
@@ -165,12 +165,12 @@ func checkImportOverrides(c *checker, alias string, im *Import, ch *Story) {
 	}
 	for _, n := range slices.Sorted(maps.Keys(ov.States)) {
 		if !hasTop(ch, n) {
-			c.rep.errf(im.at("overrides.states."+n), ruleImports, "imports.%s: overrides: states.%s: child does not declare a top-level state named %q", alias, n, n)
+			c.rep.errf(im.atKey("overrides.states."+n), ruleImports, "imports.%s: overrides: states.%s: child does not declare a top-level state named %q", alias, n, n)
 		}
 	}
 	for _, n := range slices.Sorted(maps.Keys(ov.Intents)) {
 		if ch.Intents[n] == nil {
-			c.rep.errf(im.at("overrides.intents."+n), ruleImports, "imports.%s: overrides: intents.%s: child does not declare an intent named %q", alias, n, n)
+			c.rep.errf(im.atKey("overrides.intents."+n), ruleImports, "imports.%s: overrides: intents.%s: child does not declare an intent named %q", alias, n, n)
 		}
 	}
 	for _, rel := range slices.Sorted(maps.Keys(ov.Prompts)) {
@@ -188,7 +188,7 @@ func checkImportHostBindings(c *checker, alias string, im *Import, ch *Story) {
 			continue // grandchild form <gchild>__<iface>: lifted interfaces are not modelled
 		}
 		if ch.HostInterfaces[n] == nil {
-			c.rep.errf(im.at("host_bindings."+n), ruleImports, "imports.%s: host_bindings.%s: no matching host_interface (looked for %q in lifted child interfaces)", alias, n, alias+"__"+n)
+			c.rep.errf(im.atKey("host_bindings."+n), ruleImports, "imports.%s: host_bindings.%s: no matching host_interface (looked for %q in lifted child interfaces)", alias, n, alias+"__"+n)
 		}
 	}
 }
