@@ -20,11 +20,13 @@ func checkAgentFiles(c *checker) {
 				continue
 			}
 			if _, ok := c.existingFile(r.path); !ok {
+				// at the path itself, also when it is a > or | block
+				at := c.l.valuePos(e.withPos(r.key), r.path, 1, 1)
 				if c.isDir(r.path) {
-					c.rep.errf(e.withPos(r.key), ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.Loc, r.key, r.path, c.st.Dir)
+					c.rep.errf(at, ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.Loc, r.key, r.path, c.st.Dir)
 					continue
 				}
-				c.rep.errf(e.withPos(r.key), ruleAgentFile, "%s", c.missingFileMsg(site, r))
+				c.rep.errf(at, ruleAgentFile, "%s", c.missingFileMsg(site, r))
 			}
 		}
 	})
