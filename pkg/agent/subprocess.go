@@ -30,7 +30,7 @@ import (
 //   - the program (command:, args:) starts on the first Ask and is reused;
 //     a relative command path with a slash and the working directory are
 //     taken relative to the story directory; there is no shell;
-//   - its environment is proc.MinimalEnv: a short inherited list plus env:;
+//   - its environment is proc.EnvMinimal: a short inherited list plus env:;
 //   - one request is in flight at a time; a caller waiting for its turn
 //     still honours its context; reply ids are checked;
 //   - stderr is kept (last 8 KiB, redacted) for plugin_crash details and
