@@ -2,6 +2,7 @@ package proc
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -61,7 +62,7 @@ func child(r string) int {
 		return 0
 	case "pdeath":
 		cmd := exec.Command(os.Args[0])
-		p, err := Start(nil, cmd, Policy{Env: Env{Policy: EnvInherit, Vars: role("sleep")}})
+		p, err := Start(context.Background(), cmd, Policy{Env: Env{Policy: EnvInherit, Vars: role("sleep")}})
 		if err != nil {
 			fmt.Println("ERR", err)
 			return 1

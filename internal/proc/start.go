@@ -32,7 +32,8 @@ type Process struct {
 // holds what the spawner owns (path, args, directory, stdout, stdin
 // data). Start reaps the child itself (use [Process.Wait], never
 // cmd.Wait); when ctx ends first, the child is stopped with pol's stop
-// sequence. The error is cmd.Start's, for the spawner to explain.
+// sequence (a nil ctx is context.Background()). The error is cmd.Start's,
+// for the spawner to explain.
 func Start(ctx context.Context, cmd *exec.Cmd, pol Policy) (*Process, error) {
 	if cmd.Env != nil {
 		return nil, errors.New("proc.Start: cmd.Env is set; the environment comes from Policy.Env")
