@@ -35,8 +35,11 @@ func (t *Tail) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// String returns the bytes kept, as written.
+// String returns the bytes kept, as written ("" for a nil Tail).
 func (t *Tail) String() string {
+	if t == nil {
+		return ""
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.buf)
@@ -46,6 +49,9 @@ func (t *Tail) String() string {
 // dropped from the front, the partial first line goes too (so no half of a
 // secret a redactor would mask whole survives the cut).
 func (t *Tail) Lines() string {
+	if t == nil {
+		return ""
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	b := t.buf

@@ -55,3 +55,25 @@ func TestFullEnvOverrides(t *testing.T) {
 		t.Fatal("FullEnv(nil) is not the inherited environment")
 	}
 }
+
+// Build: a parent's duplicate keeps its last value in the first place,
+// edits apply in order, Prepend on an unset or empty variable is the value
+// alone, and EnvInherit keeps the parent's order.
+func TestEnvBuild(t *testing.T) {
+	sep := string(os.PathListSeparator)
+	parent := []string{"A=1", "PATH=/bin", "B=2", "A=3", "EMPTY="}
+	got := Env{Policy: EnvInherit, Vars: []Var{
+		{Key: "PATH", Value: "/self", Prepend: true},
+		{Key: "LIB", Value: "/lib", Prepend: true},
+		{Key: "EMPTY", Value: "/e", Prepend: true},
+		{Key: "B", Value: "x"},
+		{Key: "LIB", Value: "/first", Prepend: true},
+	}}.Build(parent)
+	want := []string{"A=3", "PATH=/self" + sep + "/bin", "B=x", "EMPTY=/e", "LIB=/first" + sep + "/lib"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Build = %q, want %q", got, want)
+	}
+	if got := (Env{Policy: EnvMinimal, Vars: Set(map[string]string{"Z": "1", "A": "2"})}).Build([]string{"PATH=/bin", "SECRET=s"}); !slices.Equal(got, []string{"A=2", "PATH=/bin", "Z=1"}) {
+		t.Fatalf("minimal Build = %q", got)
+	}
+}

@@ -65,8 +65,17 @@ type claudeCLITransport struct {
 	submit []string                  // kitsoki's submit server command (claude_submit.go); nil = plain text only
 
 	mu      sync.Mutex
-	running map[*exec.Cmd]struct{}
+	running map[*proc.Process]struct{}
 	closed  bool
+}
+
+// claudePolicy is how the claude CLI runs (internal/proc): kitsoki's whole
+// environment plus env: (it needs the user's claude configuration), and
+// SIGKILL to its group at once when the call's context ends or the
+// transport closes (a one-shot call has no state worth a graceful stop).
+// Its stderr goes to the redacting stderrTail.
+func claudePolicy(env map[string]string) proc.Policy {
+	return proc.Policy{Env: proc.Env{Policy: proc.EnvInherit, Vars: proc.Set(env)}, WaitDelay: time.Second}
 }
 
 // newClaudeCLITransport is the Builder for plugin: builtin.claude_cli.
@@ -83,7 +92,7 @@ func newClaudeCLITransport(p *story.AgentPlugin, bc BuildContext) (Transport, er
 	return &claudeCLITransport{
 		alias: p.Alias, bin: bin, model: p.Model, env: env, dir: bc.StoryDir,
 		log: bc.Logger, redact: redactOrIdentity(bc.Redact), cut: bc.cut, submit: bc.ClaudeSubmit,
-		running: map[*exec.Cmd]struct{}{},
+		running: map[*proc.Process]struct{}{},
 	}, nil
 }
 
@@ -196,7 +205,7 @@ func (c *cappedBuffer) Write(b []byte) (int, error) {
 	return c.buf.Write(b)
 }
 
-func (t *claudeCLITransport) track(cmd *exec.Cmd, add bool) bool {
+func (t *claudeCLITransport) track(cmd *proc.Process, add bool) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if add {
@@ -223,7 +232,6 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 	sub := t.prepareSubmit(req) // nil: plain-text answer only
 	defer sub.cleanup()
 	cmd := exec.Command(bin, append(claudeArgs(ctx, model), sub.claudeArgs()...)...)
-	cmd.Env = proc.FullEnv(t.env)
 	cmd.Dir = t.dir
 	cmd.Stdin = bytes.NewReader(sub.prompt(claudePrompt(req)))
 	stdout := &cappedBuffer{limit: maxFrameBytes}
@@ -231,36 +239,32 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 	tail := newStderrTail(t.alias, t.log, t.redact)
 	tail.cut = t.cut
 	cmd.Stderr = tail
-	cmd.WaitDelay = time.Second
-	setProcessGroup(cmd)
 	t.mu.Lock()
 	closed := t.closed
 	t.mu.Unlock()
 	if closed {
 		return nil, t.errf(KindTransportError, "the transport is closed (Ask after Close)")
 	}
-	if err := cmd.Start(); err != nil {
+	pr, err := proc.Start(context.Background(), cmd, claudePolicy(t.env))
+	if err != nil {
 		return nil, t.errf(KindTransportError, "cannot start %s (%v); %s", bin, err, claudeInstallHint)
 	}
-	if !t.track(cmd, true) {
-		killGroup(cmd.Process)
-		cmd.Wait()
+	if !t.track(pr, true) {
+		pr.Kill("the transport closed")
 		return nil, t.errf(KindTransportError, "the transport was closed while claude was starting")
 	}
-	defer t.track(cmd, false)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	defer t.track(pr, false)
 	var waitErr error
 	select {
-	case waitErr = <-done:
+	case <-pr.Done():
+		waitErr = pr.Wait()
 	case <-ctx.Done():
-		killGroup(cmd.Process)
-		<-done
+		pr.Stop("the call's deadline passed")
 		return nil, t.errf(KindDeadlineExceeded, "claude did not answer before the call's deadline (%v); its process group was killed%s", ctx.Err(), claudeStderr(tail))
 	}
 	status := "exit status 0"
-	if cmd.ProcessState != nil {
-		status = cmd.ProcessState.String()
+	if ps := pr.State(); ps != nil {
+		status = ps.String()
 	}
 	if t.isClosed() && waitErr != nil {
 		return nil, t.errf(KindTransportError, "the transport was closed while claude was running")
@@ -425,13 +429,13 @@ func claudeMeta(env *claudeEnvelope, model string) map[string]any {
 func (t *claudeCLITransport) Close() error {
 	t.mu.Lock()
 	t.closed = true
-	cmds := make([]*exec.Cmd, 0, len(t.running))
+	cmds := make([]*proc.Process, 0, len(t.running))
 	for c := range t.running {
 		cmds = append(cmds, c)
 	}
 	t.mu.Unlock()
 	for _, c := range cmds {
-		killGroup(c.Process)
+		c.Stop("the transport closed")
 	}
 	return nil
 }

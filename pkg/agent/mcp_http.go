@@ -49,6 +49,10 @@ type mcpHTTPTransport struct {
 	shutdown context.CancelFunc // aborts every HTTP request still running at Close
 	log      *slog.Logger
 	redact   func(string) string
+	// maxEvent bounds one server-sent event, i.e. one answer:
+	// maxFrameBytes (the subprocess transport's limit), above the SDK's
+	// 16 MiB default. Tests lower it to prove the rule with small answers.
+	maxEvent int
 
 	mu         sync.Mutex // guards session, connecting and closed
 	session    *mcp.ClientSession
@@ -88,6 +92,7 @@ func newMCPHTTPTransport(p *story.AgentPlugin, bc BuildContext) (Transport, erro
 		shutdown: shutdown,
 		log:      bc.Logger,
 		redact:   redactOrIdentity(bc.Redact),
+		maxEvent: maxFrameBytes,
 	}, nil
 }
 
@@ -207,7 +212,7 @@ func (t *mcpHTTPTransport) connect(ctx context.Context, rec *httpFailure) (*mcp.
 			HTTPClient:           t.http,
 			MaxRetries:           -1, // a dropped stream is an error now, not a reconnect loop
 			DisableStandaloneSSE: true,
-			MaxEventSize:         maxFrameBytes, // the subprocess transport's answer limit
+			MaxEventSize:         t.maxEvent,
 		}, nil)
 
 		t.mu.Lock()

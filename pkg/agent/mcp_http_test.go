@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -308,5 +309,36 @@ func TestMCPHTTPRequestRefusedByClosingSessionGoesToAFreshOne(t *testing.T) {
 	}
 	if n := len(f.headers()); n != 2 {
 		t.Fatalf("the plugin must see each request once: %d tool calls", n)
+	}
+}
+
+// The answer limit is the transport's own, not the SDK's: its default is
+// the subprocess frame cap, above the SDK's 16 MiB, and the SDK enforces
+// whatever the transport sets — shown with a lowered limit, so an answer
+// just under it passes and one just over fails, quickly even under -race
+// (where the "50 MB answer" fault test runs below 16 MiB). Were the limit
+// not passed to the SDK, the larger answer would pass under its default.
+func TestMCPHTTPAnswerLimitIsTheTransports(t *testing.T) {
+	if maxFrameBytes <= mcp.DefaultMaxEventSize {
+		t.Fatalf("the frame cap %d does not raise the SDK's %d", maxFrameBytes, mcp.DefaultMaxEventSize)
+	}
+	f := newMCPFixture(t, mcpecho.Options{})
+	tr := newMCPTransport(t, &story.AgentPlugin{Endpoint: f.ts.URL}, "")
+	if tr.maxEvent != maxFrameBytes {
+		t.Fatalf("default answer limit %d, want the frame cap %d", tr.maxEvent, maxFrameBytes)
+	}
+	const limit = 256 << 10
+	tr.maxEvent = limit
+	// An answer travels in the event about twice (text and structured
+	// content): a quarter of the limit is well under it, the limit well over.
+	if resp := askOK(t, tr, withFault("big:"+strconv.Itoa(limit/4))); len(resp.Submission) < limit/4 {
+		t.Fatalf("submission of %d bytes", len(resp.Submission))
+	}
+	ae := askKind(t, tr, context.Background(), withFault("big:"+strconv.Itoa(limit)), KindTransportError)
+	if !strings.Contains(ae.Detail, strconv.Itoa(limit)) {
+		t.Fatalf("the error does not name the limit:\n%s", ae.Detail)
+	}
+	if resp := askOK(t, tr, referenceRequest()); string(resp.Submission) != referenceSubmission {
+		t.Fatalf("after the over-limit answer: %s", resp.Submission)
 	}
 }

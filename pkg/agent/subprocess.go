@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,7 +30,7 @@ import (
 //   - the program (command:, args:) starts on the first Ask and is reused;
 //     a relative command path with a slash and the working directory are
 //     taken relative to the story directory; there is no shell;
-//   - its environment is proc.MinimalEnv: a short inherited list plus env:;
+//   - its environment is proc.EnvMinimal: a short inherited list plus env:;
 //   - one request is in flight at a time; a caller waiting for its turn
 //     still honours its context; reply ids are checked;
 //   - stderr is kept (last 8 KiB, redacted) for plugin_crash details and
@@ -45,6 +46,19 @@ import (
 // subprocessTerminateGrace is how long Close waits after SIGTERM.
 const subprocessTerminateGrace = 2 * time.Second
 
+// subprocessPolicy is how a plugin program runs (internal/proc): the
+// minimal environment plus env:, a stdin pipe, and on Close stdin closed
+// with SIGTERM to its group at once, SIGKILL after grace. Its stderr goes
+// to the plugin's redacting stderrTail.
+func subprocessPolicy(env map[string]string, grace time.Duration) proc.Policy {
+	return proc.Policy{
+		Env:       proc.Env{Policy: proc.EnvMinimal, Vars: proc.Set(env)},
+		StdinPipe: true,
+		TermGrace: grace,
+		WaitDelay: time.Second,
+	}
+}
+
 // crashExitWait is how long a crash report waits for the process to exit on
 // its own after stdout closed, so the exit status is the plugin's own.
 const crashExitWait = 500 * time.Millisecond
@@ -53,7 +67,7 @@ type subprocessTransport struct {
 	alias   string
 	command string
 	args    []string
-	env     []string
+	env     map[string]string
 	dir     string
 	log     *slog.Logger
 	redact  func(string) string
@@ -81,7 +95,7 @@ func newSubprocessTransport(p *story.AgentPlugin, bc BuildContext) (Transport, e
 		alias:   p.Alias,
 		command: cmd,
 		args:    append([]string(nil), p.Args...),
-		env:     proc.MinimalEnv(os.Environ(), p.Env),
+		env:     maps.Clone(p.Env),
 		dir:     bc.StoryDir,
 		log:     bc.Logger,
 		redact:  redactOrIdentity(bc.Redact),
@@ -93,7 +107,7 @@ func newSubprocessTransport(p *story.AgentPlugin, bc BuildContext) (Transport, e
 
 // pluginProcess is one running plugin program.
 type pluginProcess struct {
-	cmd    *exec.Cmd
+	proc   *proc.Process
 	stdin  io.WriteCloser
 	stderr *stderrTail
 
@@ -102,7 +116,6 @@ type pluginProcess struct {
 	readErr error         // why; set before readEnd closes
 	partial []byte        // bytes of an unterminated last line; set before readEnd closes
 	abandon chan struct{} // closed to release the reader when nobody listens
-	exited  chan struct{} // closed once Wait returned
 	once    sync.Once
 }
 
@@ -110,7 +123,7 @@ func (p *pluginProcess) release() { p.once.Do(func() { close(p.abandon) }) }
 
 func (p *pluginProcess) dead() bool {
 	select {
-	case <-p.exited:
+	case <-p.proc.Done():
 		return true
 	case <-p.readEnd:
 		return true
@@ -121,12 +134,10 @@ func (p *pluginProcess) dead() bool {
 
 // status is the exit status text, once the process has exited.
 func (p *pluginProcess) status() string {
-	select {
-	case <-p.exited:
-	default:
+	if !p.proc.Exited() {
 		return "still running"
 	}
-	if ps := p.cmd.ProcessState; ps != nil {
+	if ps := p.proc.State(); ps != nil {
 		return ps.String()
 	}
 	return "unknown exit status"
@@ -134,10 +145,8 @@ func (p *pluginProcess) status() string {
 
 // kill ends the process group and waits for the process to be reaped.
 func (p *pluginProcess) kill() {
-	p.stdin.Close()
-	killGroup(p.cmd.Process)
 	p.release()
-	<-p.exited
+	p.proc.Kill("the call failed or its deadline passed")
 }
 
 var errFrameTooLarge = fmt.Errorf("an answer line longer than kitsoki's %d MiB frame cap (one JSON-RPC message per line, its sub-events included); put bulky output in a file and name it in the answer", maxFrameBytes>>20)
@@ -187,45 +196,31 @@ func readFrame(br *bufio.Reader) ([]byte, error) {
 // spawn starts the plugin program. Called with t.mu held.
 func (t *subprocessTransport) spawn() (*pluginProcess, error) {
 	cmd := exec.Command(t.command, t.args...)
-	cmd.Env = t.env
 	cmd.Dir = t.dir
-	setProcessGroup(cmd)
-	cmd.WaitDelay = time.Second
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, t.errf(KindPluginCrash, "cannot open the plugin's stdin: %v", err)
-	}
 	r, w, err := os.Pipe()
 	if err != nil {
-		stdin.Close()
 		return nil, t.errf(KindPluginCrash, "cannot open the plugin's stdout: %v", err)
 	}
 	cmd.Stdout = w
 	tail := newStderrTail(t.alias, t.log, t.redact)
 	tail.cut = t.cut
 	cmd.Stderr = tail
-	if err := cmd.Start(); err != nil {
+	pr, err := proc.Start(context.Background(), cmd, subprocessPolicy(t.env, t.grace))
+	w.Close()
+	if err != nil {
 		r.Close()
-		w.Close()
-		stdin.Close()
 		return nil, t.errf(KindPluginCrash, "cannot start %q: %v; check command: in agent_plugins.%s (an absolute path, a path relative to the story directory, or a program on PATH)",
 			t.command, err, t.alias)
 	}
-	w.Close()
 	p := &pluginProcess{
-		cmd: cmd, stdin: stdin, stderr: tail,
+		proc: pr, stdin: pr.Stdin(), stderr: tail,
 		lines:   make(chan []byte),
 		readEnd: make(chan struct{}),
 		abandon: make(chan struct{}),
-		exited:  make(chan struct{}),
 	}
 	go p.readLoop(r)
-	go func() {
-		cmd.Wait()
-		close(p.exited)
-	}()
 	if t.log != nil {
-		t.log.Debug("agent plugin started", "agent", t.alias, "pid", cmd.Process.Pid)
+		t.log.Debug("agent plugin started", "agent", t.alias, "pid", pr.Pid())
 	}
 	return p, nil
 }
@@ -350,7 +345,7 @@ func (t *subprocessTransport) Ask(ctx context.Context, req *AskRequest) (*AskRes
 // crash reports p's death as plugin_crash with its exit status and stderr.
 func (t *subprocessTransport) crash(p *pluginProcess, what string) *AskError {
 	select {
-	case <-p.exited:
+	case <-p.proc.Done():
 	case <-time.After(crashExitWait):
 	}
 	status := p.status()
@@ -462,15 +457,7 @@ func (t *subprocessTransport) Close() error {
 	if p == nil {
 		return nil
 	}
-	p.stdin.Close()
-	terminateGroup(p.cmd.Process)
-	select {
-	case <-p.exited:
-	case <-time.After(t.grace):
-	}
-	// Also reaches children the plugin left behind in its group.
-	killGroup(p.cmd.Process)
+	p.proc.Stop("the transport closed") // also reaches children left in its group
 	p.release()
-	<-p.exited
 	return nil
 }

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"kitsoki/internal/proc"
 )
 
 // MaxRunOutput bounds how much output host.run keeps; the rest is dropped
@@ -99,20 +101,20 @@ func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		if len(argv) > 0 {
 			line += " " + strings.Join(argv, " ")
 		}
-		cmd = shellCommand(runCtx, line)
+		cmd = shellCommand(line)
 	} else {
-		cmd = exec.CommandContext(runCtx, cmdStr, argv...)
+		cmd = exec.Command(cmdStr, argv...)
 	}
 	cmd.Dir = dir
-	cmd.Env = runEnv(h.selfDir, args["env"])
 	if in, ok := args["stdin"].(string); ok {
 		cmd.Stdin = strings.NewReader(in)
 	}
 	out := &capBuffer{max: MaxRunOutput}
 	cmd.Stdout, cmd.Stderr = out, out
-	setProcessGroup(cmd)
-	cmd.WaitDelay = 2 * time.Second
-	err = cmd.Run()
+	pr, err := proc.Start(runCtx, cmd, runPolicy(h.selfDir, args["env"]))
+	if err == nil {
+		err = pr.Wait()
+	}
 	exit := 0
 	if err != nil {
 		var ee *exec.ExitError
@@ -183,9 +185,9 @@ var (
 
 // shellCommand runs line through bash -c (sh -c where bash is missing;
 // cmd /C on Windows).
-func shellCommand(ctx context.Context, line string) *exec.Cmd {
+func shellCommand(line string) *exec.Cmd {
 	if runtime.GOOS == "windows" {
-		return exec.CommandContext(ctx, "cmd", "/C", line)
+		return exec.Command("cmd", "/C", line)
 	}
 	bashOnce.Do(func() {
 		if p, err := exec.LookPath("bash"); err == nil {
@@ -193,26 +195,20 @@ func shellCommand(ctx context.Context, line string) *exec.Cmd {
 		}
 	})
 	if bashPath != "" {
-		return exec.CommandContext(ctx, bashPath, "-c", line)
+		return exec.Command(bashPath, "-c", line)
 	}
-	return exec.CommandContext(ctx, "sh", "-c", line)
+	return exec.Command("sh", "-c", line)
 }
 
-// runEnv is the process environment, selfDir first on PATH, plus the
-// story's env entries in key order.
-func runEnv(selfDir string, extra any) []string {
-	env := os.Environ()
+// runPolicy is how host.run's command runs (internal/proc): kitsoki's
+// whole environment, selfDir first on PATH, then the story's env entries
+// in key order (a story's PATH replaces the edited one); SIGKILL to its
+// group at once when the call is cancelled or times out, bash -c children
+// too; output copied at most 2 s after the command exited.
+func runPolicy(selfDir string, extra any) proc.Policy {
+	var vars []proc.Var
 	if selfDir != "" {
-		found := false
-		for i, kv := range env {
-			if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-				env[i] = "PATH=" + selfDir + string(os.PathListSeparator) + v
-				found = true
-			}
-		}
-		if !found {
-			env = append(env, "PATH="+selfDir)
-		}
+		vars = append(vars, proc.Var{Key: "PATH", Value: selfDir, Prepend: true})
 	}
 	if m, ok := extra.(map[string]any); ok && len(m) > 0 {
 		keys := make([]string, 0, len(m))
@@ -221,10 +217,10 @@ func runEnv(selfDir string, extra any) []string {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			env = append(env, k+"="+stringify(m[k]))
+			vars = append(vars, proc.Var{Key: k, Value: stringify(m[k])})
 		}
 	}
-	return env
+	return proc.Policy{Env: proc.Env{Policy: proc.EnvInherit, Vars: vars}, WaitDelay: 2 * time.Second}
 }
 
 // SelfDir is the directory of the running kitsoki binary ("" if unknown),

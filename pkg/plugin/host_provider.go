@@ -289,8 +289,8 @@ func (p *hostProc) crashErr(cp *childProc, what string) error {
 	msg := fmt.Sprintf("%s %s", p.who(), what)
 	select {
 	case <-cp.done:
-		if cp.err != nil {
-			msg += ": " + cp.err.Error()
+		if err := cp.proc.Wait(); err != nil {
+			msg += ": " + err.Error()
 		}
 	case <-time.After(100 * time.Millisecond):
 	}
@@ -319,11 +319,6 @@ func (p *hostProc) Close() error {
 	}
 	cp := p.proc
 	p.proc = nil
-	_ = cp.stdin.Close()
-	select {
-	case <-cp.done:
-	case <-time.After(500 * time.Millisecond):
-		cp.stop()
-	}
+	cp.close()
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -32,14 +33,25 @@ type procHandler struct {
 }
 
 type childProc struct {
-	cmd    *exec.Cmd
+	proc   *proc.Process
 	stdin  io.WriteCloser
 	lines  chan []byte // closed at EOF
 	stderr *proc.Tail
-	done   chan struct{} // closed when the process has exited
-	quit   chan struct{} // closed by kill: the reader stops delivering lines
+	done   <-chan struct{} // closed when the process has exited
+	quit   chan struct{}   // closed by kill: the reader stops delivering lines
 	once   sync.Once
-	err    error // Wait's result, set before done closes
+}
+
+// childPolicy is how a hook or host-provider process runs
+// (internal/proc): kitsoki's whole environment (a story's own program
+// needs the user's configuration), a stdin pipe, the last 4 KiB of stderr
+// for errors, and on Close stdin closed, 500 ms to exit, then SIGKILL to
+// its group (no SIGTERM: the protocol's stop is the end of stdin).
+var childPolicy = proc.Policy{
+	Env:        proc.Env{Policy: proc.EnvInherit},
+	StdinPipe:  true,
+	StderrTail: 4096,
+	StdinGrace: 500 * time.Millisecond,
 }
 
 type request struct {
@@ -114,8 +126,8 @@ func (h *procHandler) crashErr(p *childProc, what string) error {
 	msg := fmt.Sprintf("external plugin %s (%s) %s", h.m.ID, h.m.Entry.Command, what)
 	select {
 	case <-p.done:
-		if p.err != nil {
-			msg += ": " + p.err.Error()
+		if err := p.proc.Wait(); err != nil {
+			msg += ": " + err.Error()
 		}
 	case <-time.After(100 * time.Millisecond):
 	}
@@ -136,9 +148,7 @@ func (h *procHandler) kill() {
 
 func (p *childProc) stop() {
 	p.once.Do(func() { close(p.quit) })
-	_ = p.stdin.Close()
-	_ = proc.Kill(p.cmd.Process)
-	<-p.done
+	p.proc.Kill("the call failed or timed out")
 }
 
 // Close stops the child: stdin closed, a short grace, then a kill.
@@ -151,13 +161,15 @@ func (h *procHandler) Close() error {
 	}
 	p := h.proc
 	h.proc = nil
-	_ = p.stdin.Close()
-	select {
-	case <-p.done:
-	case <-time.After(500 * time.Millisecond):
-		p.stop()
-	}
+	p.close()
 	return nil
+}
+
+// close stops the child with childPolicy: stdin closed, 500 ms to exit,
+// then SIGKILL to its group.
+func (p *childProc) close() {
+	p.once.Do(func() { close(p.quit) })
+	p.proc.Stop("the plugin closed")
 }
 
 func startChild(m *Manifest) (*childProc, error) {
@@ -167,25 +179,22 @@ func startChild(m *Manifest) (*childProc, error) {
 	}
 	cmd := exec.Command(command, m.Entry.Args...)
 	cmd.Dir = m.Dir
-	cmd.Env = proc.FullEnv(nil)
+	stdout, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stdout = w
 	// Its own process group, and on Linux death with kitsoki: a killed
 	// run leaves no hook or provider process behind.
-	proc.Prepare(cmd)
-	stdin, err := cmd.StdinPipe()
+	pr, err := proc.Start(context.Background(), cmd, childPolicy)
+	w.Close()
 	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	tail := proc.NewTail(4096)
-	cmd.Stderr = tail
-	if err := cmd.Start(); err != nil {
+		stdout.Close()
 		return nil, fmt.Errorf("external plugin %s: cannot start %s: %v; fix entry.command in %s", m.ID, m.Entry.Command, errText(err), m.Path)
 	}
-	p := &childProc{cmd: cmd, stdin: stdin, lines: make(chan []byte, 1), stderr: tail, done: make(chan struct{}), quit: make(chan struct{})}
+	p := &childProc{proc: pr, stdin: pr.Stdin(), lines: make(chan []byte, 1), stderr: pr.Tail(), done: pr.Done(), quit: make(chan struct{})}
 	go func() {
+		defer stdout.Close()
 		sc := bufio.NewScanner(stdout)
 		sc.Buffer(make([]byte, 64*1024), 16<<20)
 		for sc.Scan() {
@@ -199,8 +208,6 @@ func startChild(m *Manifest) (*childProc, error) {
 			}
 		}
 		close(p.lines)
-		p.err = cmd.Wait()
-		close(p.done)
 	}()
 	return p, nil
 }

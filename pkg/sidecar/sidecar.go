@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -60,22 +59,14 @@ type Sidecar struct {
 
 // process is one spawn of the server.
 type process struct {
-	cmd    *exec.Cmd
+	proc   *proc.Process
 	port   int
 	url    string
 	out    *proc.Tail
-	exited chan struct{}
-	err    error // set before exited is closed
+	exited <-chan struct{}
 }
 
-func (p *process) dead() bool {
-	select {
-	case <-p.exited:
-		return true
-	default:
-		return false
-	}
-}
+func (p *process) dead() bool { return p.proc.Exited() }
 
 // Start spawns the server and returns once GET /health answers 200. On any
 // failure the process is stopped and the error carries the server's last
@@ -135,22 +126,33 @@ func Args(cfg Config, port int) []string {
 
 // Env returns the environment for the server: the inherited one plus
 // cfg.Env, with the library directory first on LD_LIBRARY_PATH on Linux.
-func Env(cfg Config, base []string) []string {
-	env := append(append([]string{}, base...), cfg.Env...)
-	if runtime.GOOS != "linux" {
-		return env
-	}
-	dir := cfg.LibDir
-	if dir == "" {
-		dir = filepath.Dir(cfg.Bin)
-	}
-	val := dir
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "LD_LIBRARY_PATH="); ok && v != "" {
-			val = dir + string(os.PathListSeparator) + v
+func Env(cfg Config, base []string) []string { return serverPolicy(cfg).Env.Build(base) }
+
+// serverPolicy is how llama-server runs (internal/proc): kitsoki's whole
+// environment plus cfg.Env (in order), the library directory first on
+// LD_LIBRARY_PATH on Linux, stdout and stderr together in the output
+// tail, and on Stop SIGTERM to its group, SIGKILL after cfg.StopGrace.
+func serverPolicy(cfg Config) proc.Policy {
+	var vars []proc.Var
+	for _, kv := range cfg.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			vars = append(vars, proc.Var{Key: k, Value: v})
 		}
 	}
-	return append(env, "LD_LIBRARY_PATH="+val) // exec keeps the last duplicate
+	if runtime.GOOS == "linux" {
+		dir := cfg.LibDir
+		if dir == "" {
+			dir = filepath.Dir(cfg.Bin)
+		}
+		vars = append(vars, proc.Var{Key: "LD_LIBRARY_PATH", Value: dir, Prepend: true})
+	}
+	return proc.Policy{
+		Env:        proc.Env{Policy: proc.EnvInherit, Vars: vars},
+		StderrTail: tailSize,
+		TailStdout: true,
+		TermGrace:  cfg.StopGrace,
+		WaitDelay:  2 * time.Second,
+	}
 }
 
 // freePort asks the kernel for a free loopback port. Another process may
@@ -180,27 +182,20 @@ func (s *Sidecar) spawnLocked(ctx context.Context) error {
 			return err
 		}
 	}
-	out := proc.NewTail(tailSize)
 	cmd := exec.Command(s.cfg.Bin, Args(s.cfg, port)...)
-	cmd.Env = Env(s.cfg, os.Environ())
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.WaitDelay = 2 * time.Second
-	proc.Prepare(cmd) // own process group; on Linux, dies with kitsoki
-	if err := cmd.Start(); err != nil {
+	// Own process group; on Linux, dies with kitsoki.
+	pr, err := proc.Start(context.Background(), cmd, serverPolicy(s.cfg))
+	if err != nil {
 		return fmt.Errorf("start llama-server %s: %w (check server_bin, or run kitsoki fetch-llama-server)", s.cfg.Bin, err)
 	}
-	p := &process{cmd: cmd, port: port, url: "http://" + net.JoinHostPort(s.cfg.Host, strconv.Itoa(port)), out: out, exited: make(chan struct{})}
-	go func() {
-		p.err = cmd.Wait()
-		close(p.exited)
-	}()
-	s.logf(slog.LevelInfo, "llama-server starting", "pid", cmd.Process.Pid, "url", p.url, "model", s.cfg.Model)
+	p := &process{proc: pr, port: port, url: "http://" + net.JoinHostPort(s.cfg.Host, strconv.Itoa(port)), out: pr.Tail(), exited: pr.Done()}
+	s.logf(slog.LevelInfo, "llama-server starting", "pid", pr.Pid(), "url", p.url, "model", s.cfg.Model)
 	if err := s.waitHealthy(ctx, p); err != nil {
 		s.stopProcess(p)
 		return err
 	}
 	s.proc = p
-	s.logf(slog.LevelInfo, "llama-server ready", "pid", cmd.Process.Pid, "url", p.url)
+	s.logf(slog.LevelInfo, "llama-server ready", "pid", pr.Pid(), "url", p.url)
 	return nil
 }
 
@@ -211,7 +206,7 @@ func (s *Sidecar) waitHealthy(ctx context.Context, p *process) error {
 	for {
 		select {
 		case <-p.exited:
-			return fmt.Errorf("llama-server exited before it became healthy (%v)%s", p.err, lastOutput(p))
+			return fmt.Errorf("llama-server exited before it became healthy (%v)%s", p.proc.Wait(), lastOutput(p))
 		default:
 		}
 		status, err := s.probe(ctx, p.url)
@@ -230,7 +225,7 @@ func (s *Sidecar) waitHealthy(ctx context.Context, p *process) error {
 			return fmt.Errorf("llama-server at %s not healthy after %s (last /health: %s); the model may be too large for this machine, or raise the startup timeout%s",
 				p.url, s.cfg.StartupTimeout, last, lastOutput(p))
 		case <-p.exited:
-			return fmt.Errorf("llama-server exited before it became healthy (%v)%s", p.err, lastOutput(p))
+			return fmt.Errorf("llama-server exited before it became healthy (%v)%s", p.proc.Wait(), lastOutput(p))
 		case <-time.After(s.cfg.HealthInterval):
 		}
 	}
@@ -263,18 +258,9 @@ func lastOutput(p *process) string {
 // stopProcess sends SIGTERM to the group, waits the grace period, then
 // SIGKILLs the group, and returns once the server has been reaped.
 func (s *Sidecar) stopProcess(p *process) error {
-	pid := p.cmd.Process.Pid
-	if !p.dead() {
-		_ = proc.Terminate(p.cmd.Process)
-		select {
-		case <-p.exited:
-		case <-time.After(s.cfg.StopGrace):
-			s.logf(slog.LevelWarn, "llama-server ignored SIGTERM; killing it", "pid", pid, "grace", s.cfg.StopGrace)
-			_ = proc.Kill(p.cmd.Process)
-			<-p.exited
-		}
+	if p.proc.Stop("the sidecar stopped") == proc.Killed {
+		s.logf(slog.LevelWarn, "llama-server ignored SIGTERM; killed it", "pid", p.proc.Pid(), "grace", s.cfg.StopGrace)
 	}
-	_ = proc.Kill(p.cmd.Process) // anything left in its process group
 	return nil
 }
 
@@ -296,7 +282,7 @@ func (s *Sidecar) PID() int {
 	if s.proc == nil {
 		return 0
 	}
-	return s.proc.cmd.Process.Pid
+	return s.proc.proc.Pid()
 }
 
 // Restarts counts restarts after crashes.
@@ -328,8 +314,8 @@ func (s *Sidecar) Ensure(ctx context.Context) error {
 		return nil
 	}
 	if s.proc != nil {
-		s.logf(slog.LevelWarn, "llama-server exited; restarting", "pid", s.proc.cmd.Process.Pid, "exit", fmt.Sprint(s.proc.err), "output", s.proc.out.String())
-		_ = proc.Kill(s.proc.cmd.Process)
+		s.logf(slog.LevelWarn, "llama-server exited; restarting", "pid", s.proc.proc.Pid(), "exit", fmt.Sprint(s.proc.proc.Wait()), "output", s.proc.out.String())
+		s.proc.proc.Kill("it crashed") // anything left in its process group
 	}
 	s.restarts++
 	if err := s.spawnLocked(ctx); err != nil {
@@ -348,6 +334,6 @@ func (s *Sidecar) Stop() error {
 		return nil
 	}
 	err := s.stopProcess(s.proc)
-	s.logf(slog.LevelInfo, "llama-server stopped", "pid", s.proc.cmd.Process.Pid)
+	s.logf(slog.LevelInfo, "llama-server stopped", "pid", s.proc.proc.Pid())
 	return err
 }
