@@ -96,7 +96,7 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 		States: map[string]*State{}, Handled: map[string]bool{},
 	}}
 	c.m.Folded = folded
-	c.m.pongo = StoryLoader(st)
+	c.m.pongo = storyLoader(st)
 	c.m.render = newPromptRenderer(st.Dir, c.m.pongo)
 	c.m.Entry = "app.yaml"
 	if abs, err := filepath.Abs(st.File); err == nil && st.Dir != "" {

@@ -13,12 +13,6 @@ import (
 	"kitsoki/pkg/host"
 )
 
-// Trace events of background jobs (story-runtime §5).
-const (
-	KindJobSubmitted = "scheduler.submitted"
-	KindJobCompleted = "scheduler.completed"
-)
-
 // job is one background job. Fields past info are guarded by the store's
 // mutex while the job's goroutine runs.
 type job struct {

@@ -16,8 +16,8 @@ import (
 
 // Caps of reference §5.2.
 const (
-	MaxEmitDepth    = 24 // measured (story-runtime §1.9), not the documented 8
-	MaxOnErrorDepth = 4
+	maxEmitDepth    = 24 // measured (story-runtime §1.9), not the documented 8
+	maxOnErrorDepth = 4
 )
 
 // Input is one --intent with its slots, consumed when the machine rests.
@@ -248,7 +248,7 @@ func (s *Session) runInputs(ctx context.Context, consumed *int) error {
 			return t.Err
 		}
 	}
-	for i := 0; i < MaxDeciderDepth; i++ {
+	for i := 0; i < maxDeciderDepth; i++ {
 		fired, err := s.decide(ctx)
 		if err != nil {
 			return err
@@ -536,24 +536,40 @@ func (r *runner) renderView(slots map[string]any) string {
 		}
 	}
 	if r.redirectErr == "" && len(said) > 0 {
-		say := strings.Join(said, "\n")
-		if v == "" {
-			v = say
-		} else {
-			v = say + "\n\n" + v
-		}
+		v = prependSay(strings.Join(said, "\n"), v)
 	}
 	if r.redirectErr != "" && r.capView == "" {
-		if le, _ := r.world["last_error"].(string); le == "" || !strings.Contains(v, le) {
-			banner := "⚠ Action failed: " + r.redirectErr
-			if v == "" {
-				v = banner
-			} else {
-				v += "\n\n" + banner
-			}
-		}
+		le, _ := r.world["last_error"].(string)
+		v = errorBanner(v, le, r.redirectErr)
 	}
 	return v
+}
+
+// prependSay puts a turn's say narration before its view, separated by a
+// blank line when both are non-empty (story-runtime §8).
+func prependSay(say, view string) string {
+	switch {
+	case say == "":
+		return view
+	case view == "":
+		return say
+	}
+	return say + "\n\n" + view
+}
+
+// errorBanner appends upstream's banner after an on_error redirect
+// (story-runtime §2.4), "⚠ Action failed: <msg>" after a blank line (an
+// empty view becomes the banner alone), unless the view already shows
+// lastErr, the world's last_error.
+func errorBanner(view, lastErr, msg string) string {
+	if lastErr != "" && strings.Contains(view, lastErr) {
+		return view
+	}
+	banner := "⚠ Action failed: " + msg
+	if view == "" {
+		return banner
+	}
+	return view + "\n\n" + banner
 }
 
 // checkAllowed is the allowed-set check (story-runtime §1.4 step 2).

@@ -68,7 +68,8 @@ type Rejection struct {
 
 func (r *Rejection) Error() string { return r.Message }
 
-// Rejection codes.
+// Rejection codes: the values of [Rejection.Code], one per reason a turn
+// is refused before anything runs.
 const (
 	CodeNotAllowed   = "INTENT_NOT_ALLOWED_IN_STATE"
 	CodeMissingSlots = "MISSING_SLOTS"
@@ -103,7 +104,7 @@ type JobInfo struct {
 	Seq int `json:"-"`
 }
 
-// Job statuses.
+// Job statuses: the values of [JobInfo.Status].
 const (
 	JobRunning   = "running"
 	JobAwaiting  = "awaiting_input"

@@ -9,9 +9,6 @@ import (
 	"time"
 )
 
-// KindTimeout annotates a synthetic timeout turn (trace-eval.md A.7).
-const KindTimeout = "machine.timeout"
-
 var dayRe = regexp.MustCompile(`^(\d+)d$`)
 
 // parseDuration accepts a Go duration or Nd on its own (story-format §4.1).

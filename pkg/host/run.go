@@ -16,9 +16,9 @@ import (
 	"time"
 )
 
-// MaxRunOutput bounds how much output host.run keeps; the rest is dropped
+// maxRunOutput bounds how much output host.run keeps; the rest is dropped
 // and Data.stdout_truncated says so.
-const MaxRunOutput = 4 << 20
+const maxRunOutput = 4 << 20
 
 // runHandler serves host.run (story-runtime.md §2.8).
 //
@@ -108,7 +108,7 @@ func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if in, ok := args["stdin"].(string); ok {
 		cmd.Stdin = strings.NewReader(in)
 	}
-	out := &capBuffer{max: MaxRunOutput}
+	out := &capBuffer{max: maxRunOutput}
 	cmd.Stdout, cmd.Stderr = out, out
 	setProcessGroup(cmd)
 	cmd.WaitDelay = 2 * time.Second
@@ -139,7 +139,7 @@ func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if out.truncated {
 		data["stdout_truncated"] = true
 	}
-	if v, perr, found := TrailingJSON(text); found {
+	if v, perr, found := trailingJSON(text); found {
 		data["stdout_json"] = v
 	} else if perr != "" {
 		data["stdout_json_parse_error"] = perr
@@ -227,9 +227,9 @@ func runEnv(selfDir string, extra any) []string {
 	return env
 }
 
-// SelfDir is the directory of the running kitsoki binary ("" if unknown),
+// selfDir is the directory of the running kitsoki binary ("" if unknown),
 // which host.run puts first on PATH.
-func SelfDir() string {
+func selfDir() string {
 	exe, err := os.Executable()
 	if err != nil {
 		return ""

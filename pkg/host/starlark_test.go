@@ -289,7 +289,7 @@ func TestHTTPCassetteParse(t *testing.T) {
 }
 
 func TestSidecarParse(t *testing.T) {
-	sc, err := ParseSidecar("s.yaml", []byte("inputs:\n  a: string\n  b: { type: str, required: true, description: x, doc: ignored }\noutputs:\n  o: { type: list }\n"))
+	sc, err := parseSidecar("s.yaml", []byte("inputs:\n  a: string\n  b: { type: str, required: true, description: x, doc: ignored }\noutputs:\n  o: { type: list }\n"))
 	if err != nil || sc.Inputs["a"].Type != "string" || sc.Inputs["b"].Type != "string" || !sc.Inputs["b"].Required || sc.Outputs["o"].Type != "list" {
 		t.Fatalf("%+v %v", sc, err)
 	}
@@ -302,7 +302,7 @@ func TestSidecarParse(t *testing.T) {
 		{"inputs:\n  a: [1]\n", "must be a mapping like"},
 		{"outputs:\n  a: string\n  a: int\n", "declared twice"},
 	} {
-		_, err := ParseSidecar("s.yaml", []byte(c.src))
+		_, err := parseSidecar("s.yaml", []byte(c.src))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want %q", c.src, err, c.want)
 		}

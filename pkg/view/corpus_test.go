@@ -83,7 +83,7 @@ func TestCorpusGolden(t *testing.T) {
 			for k, v := range c.world {
 				world[k] = v
 			}
-			got := render(t, New(st), state, world)
+			got := render(t, newRenderer(st), state, world)
 			if c.match != "" && !regexp.MustCompile(c.match).MatchString(got) {
 				t.Errorf("expect_view_matches %q fails on:\n%s", c.match, got)
 			}
@@ -122,7 +122,7 @@ func TestImportedViewRoots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := New(f.Story, DirFor(f.Dir))
+	r := newRenderer(f.Story, dirFor(f.Dir))
 	world := map[string]any{}
 	for _, v := range f.Story.World {
 		world[v.Name] = v.Default
@@ -176,7 +176,7 @@ func TestCorpusAllStates(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := New(f.Story, DirFor(f.Dir))
+			r := newRenderer(f.Story, dirFor(f.Dir))
 			world := map[string]any{}
 			for _, v := range f.Story.World {
 				world[v.Name] = v.Default
@@ -216,9 +216,9 @@ func TestNestedImportViewRoots(t *testing.T) {
 	if d := f.UpstreamViewDir("m.l.room"); !strings.HasSuffix(d, "mid") {
 		t.Errorf("upstream would use %s", d)
 	}
-	// Without DirFor, the renderer still finds the innermost wrapper that
+	// Without dirFor, the renderer still finds the innermost wrapper that
 	// carries its child (unfolded stories) or falls back to the story dir.
-	if got := render(t, New(f.Story), "hub", nil); got != "hub from TOP base" {
+	if got := render(t, newRenderer(f.Story), "hub", nil); got != "hub from TOP base" {
 		t.Errorf("default dir: %q", got)
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 func TestUpstreamProbeP6(t *testing.T) {
 	st := load(t, "testdata/p6")
-	r := New(st)
+	r := newRenderer(st)
 	w := defaults(st)
 	rule := strings.Repeat("═", 40)
 	cases := []struct {
@@ -37,19 +37,11 @@ func TestUpstreamProbeP6(t *testing.T) {
 	if !strings.HasSuffix(got, "code line\n\nhidden") {
 		t.Errorf("typed with flag=false: %q", got)
 	}
-	// Upstream's banner after an on_error redirect.
-	if got := ErrorBanner(render(t, r, "errroom", w), "kaboom"); got != "ERRROOM plain\n\n⚠ Action failed: kaboom" {
-		t.Errorf("banner: %q", got)
-	}
-	// Say narration before the view (p6 sayonly).
-	if got := PrependSay("line one\nline two", render(t, r, "b", w)); got != "line one\nline two\n\nB" {
-		t.Errorf("say: %q", got)
-	}
 }
 
 func TestUpstreamTransitionView(t *testing.T) {
 	st := load(t, "testdata/p6")
-	r := New(st)
+	r := newRenderer(st)
 	tv := st.States[0].On["tv"][0].View
 	got, err := r.RenderTransitionView("b", tv, defaults(st), nil)
 	if err != nil || got != "TRANSITION VIEW r=" {
@@ -59,7 +51,7 @@ func TestUpstreamTransitionView(t *testing.T) {
 
 func TestUpstreamParallelP9(t *testing.T) {
 	st := load(t, "testdata/p9")
-	r := New(st)
+	r := newRenderer(st)
 	w := defaults(st)
 	for path, want := range map[string]string{
 		"p#p.a.a1|p.b.b1": "P-PARENT\n\nA1\n\nB1",
@@ -76,7 +68,7 @@ func TestUpstreamParallelP9(t *testing.T) {
 
 func TestUpstreamParallelSmoke(t *testing.T) {
 	st := load(t, corpus("parallel_smoke"))
-	r := New(st)
+	r := newRenderer(st)
 	w := defaults(st)
 	if got, want := render(t, r, "clock#clock.calendar.day1|clock.weather.dry", w), "── clock ──\n\nCalendar: day 1.\n\nWeather: dry."; got != want {
 		t.Errorf("got %q want %q", got, want)
