@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -155,15 +157,8 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 		c.refuse(st.RootPos, "root: state %q does not exist", st.Root)
 	}
 	if len(c.problems) > 0 {
-		sort.SliceStable(c.problems, func(i, j int) bool {
-			a, b := c.problems[i].Pos, c.problems[j].Pos
-			if a.File != b.File {
-				return a.File < b.File
-			}
-			if a.Line != b.Line {
-				return a.Line < b.Line
-			}
-			return a.Col < b.Col
+		slices.SortStableFunc(c.problems, func(a, b Problem) int {
+			return cmp.Or(cmp.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
 		})
 		return nil, &CompileError{Problems: c.problems}
 	}
@@ -175,6 +170,20 @@ type compiler struct {
 	opts     CompileOptions
 	m        *Machine
 	problems []Problem
+}
+
+// keyValues compiles the values of a set: or increment: effect (verb),
+// refusing a value that does not compile at its own position.
+func (c *compiler) keyValues(kvs []story.KV, where, verb string) []setKV {
+	var out []setKV
+	for _, kv := range kvs {
+		v, err := compileValue(jsonvalue.Normalize(kv.Value))
+		if err != nil {
+			c.refuse(kv.Pos, "%s: %s.%s: %v", where, verb, kv.Key, err)
+		}
+		out = append(out, setKV{Key: kv.Key, Value: v})
+	}
+	return out
 }
 
 // warn records a finding that does not stop the run (Machine.Warnings).
@@ -321,22 +330,10 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	switch {
 	case len(e.Set) > 0 || e.Has["set"]:
 		ne.Kind = kindSet
-		for _, kv := range e.Set {
-			v, err := compileValue(jsonvalue.Normalize(kv.Value))
-			if err != nil {
-				c.refuse(kv.Pos, "%s: set.%s: %v", where, kv.Key, err)
-			}
-			ne.Set = append(ne.Set, setKV{Key: kv.Key, Value: v})
-		}
+		ne.Set = c.keyValues(e.Set, where, "set")
 	case len(e.Increment) > 0 || e.Has["increment"]:
 		ne.Kind = kindIncrement
-		for _, kv := range e.Increment {
-			v, err := compileValue(jsonvalue.Normalize(kv.Value))
-			if err != nil {
-				c.refuse(kv.Pos, "%s: increment.%s: %v", where, kv.Key, err)
-			}
-			ne.Increment = append(ne.Increment, incKV{Key: kv.Key, Delta: v})
-		}
+		ne.Increment = c.keyValues(e.Increment, where, "increment")
 	case e.Say != "" || e.Has["say"]:
 		ne.Kind = kindSay
 		t, err := compileText(c.m.pongo, e.Say)

@@ -389,6 +389,20 @@ func (r *runner) beginTurn() {
 	r.emitSay = -1
 }
 
+// beginSyntheticTurn starts a turn no user intent asked for (a timeout, a
+// background completion): it takes the next turn number at the current
+// state with no slots, and returns that state, the saved run to restore if
+// the turn fails, and the Turn to fill.
+func (r *runner) beginSyntheticTurn() (from string, sv saved, t *Turn) {
+	r.beginTurn()
+	from = r.statePath()
+	sv = r.save()
+	r.turn++
+	r.turnState = from
+	r.slots = nil
+	return from, sv, &Turn{Number: r.turn, State: from}
+}
+
 // userTurn is one explicit-intent turn (story-runtime.md §1.3-§1.12).
 func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	r.beginTurn()

@@ -685,16 +685,22 @@ func (r *runner) moveRegion(ctx context.Context, dst *State, st *step, descend b
 	if err := r.swapLeaf(ctx, leaf, dst, st); err != nil {
 		return err
 	}
-	end := dst
-	if descend {
-		var err error
-		if end, err = r.descend(ctx, dst, st); err != nil {
-			return err
-		}
+	end, err := r.maybeDescend(ctx, dst, st, descend)
+	if err != nil {
+		return err
 	}
 	pc.set(end)
 	r.par, r.cur = pc, end
 	return nil
+}
+
+// maybeDescend is dst itself, or with descend the leaf its initial:
+// chain reaches (running on_enter on the way, as descend does).
+func (r *runner) maybeDescend(ctx context.Context, dst *State, st *step, descend bool) (*State, error) {
+	if !descend {
+		return dst, nil
+	}
+	return r.descend(ctx, dst, st)
 }
 
 // descend enters dst's initial: chain down to a leaf, running on_enter.
@@ -780,12 +786,9 @@ func (r *runner) enterParallel(ctx context.Context, p, via *State, rest []*State
 					return err
 				}
 			}
-			end := dst
-			if descend {
-				var err error
-				if end, err = r.descend(ctx, dst, st); err != nil {
-					return err
-				}
+			end, err := r.maybeDescend(ctx, dst, st, descend)
+			if err != nil {
+				return err
 			}
 			pc.set(end)
 			continue

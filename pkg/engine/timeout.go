@@ -105,13 +105,7 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	if tm == nil || tm.state != r.statePath() {
 		return nil, nil
 	}
-	r.beginTurn()
-	from := r.statePath()
-	sv := r.save()
-	r.turn++
-	r.turnState = from
-	r.slots = nil
-	t := &Turn{Number: r.turn, State: from}
+	from, sv, t := r.beginSyntheticTurn()
 	if err := r.emit(KindTurnStart, map[string]any{"kind": "timeout", "source": from, "turn": r.turn}); err != nil {
 		return t, err
 	}

@@ -227,13 +227,23 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-func (p *parser) str(v *yaml.Node, where string) string {
+// node resolves v and returns it when it is of the given kind; nil when it
+// is absent or null (no value), or of another kind (then a shape error
+// "<where>: expected <what>" is reported).
+func (p *parser) node(v *yaml.Node, kind yaml.Kind, where, what string) *yaml.Node {
 	v = resolve(v)
 	if v == nil || (v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
-		return ""
+		return nil
 	}
-	if v.Kind != yaml.ScalarNode {
-		p.errf(v, ruleShape, "%s: expected a string", where)
+	if v.Kind != kind {
+		p.errf(v, ruleShape, "%s: expected %s", where, what)
+		return nil
+	}
+	return v
+}
+
+func (p *parser) str(v *yaml.Node, where string) string {
+	if v = p.node(v, yaml.ScalarNode, where, "a string"); v == nil {
 		return ""
 	}
 	return v.Value
@@ -283,12 +293,7 @@ func (p *parser) integer(v *yaml.Node, where string) int {
 }
 
 func (p *parser) strList(v *yaml.Node, where string) []string {
-	v = resolve(v)
-	if v == nil || (v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
-		return nil
-	}
-	if v.Kind != yaml.SequenceNode {
-		p.errf(v, ruleShape, "%s: expected a list of strings", where)
+	if v = p.node(v, yaml.SequenceNode, where, "a list of strings"); v == nil {
 		return nil
 	}
 	out := make([]string, 0, len(v.Content))
@@ -300,12 +305,7 @@ func (p *parser) strList(v *yaml.Node, where string) []string {
 
 // kvs reads a mapping of arbitrary values, keys in file order.
 func (p *parser) kvs(v *yaml.Node, where string) []KV {
-	v = resolve(v)
-	if v == nil || (v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
-		return nil
-	}
-	if v.Kind != yaml.MappingNode {
-		p.errf(v, ruleShape, "%s: expected a mapping", where)
+	if v = p.node(v, yaml.MappingNode, where, "a mapping"); v == nil {
 		return nil
 	}
 	out := make([]KV, 0, len(v.Content)/2)
@@ -325,12 +325,7 @@ func (p *parser) kvs(v *yaml.Node, where string) []KV {
 }
 
 func (p *parser) dataMap(v *yaml.Node, where string) map[string]any {
-	v = resolve(v)
-	if v == nil || (v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
-		return nil
-	}
-	if v.Kind != yaml.MappingNode {
-		p.errf(v, ruleShape, "%s: expected a mapping (the handler's result data)", where)
+	if v = p.node(v, yaml.MappingNode, where, "a mapping (the handler's result data)"); v == nil {
 		return nil
 	}
 	m, _ := p.valueOf(v).(map[string]any)

@@ -16,11 +16,7 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 		"initial_state": func(k, v *yaml.Node) { fx.InitialState = p.str(v, "initial_state") },
 		"initial_world": func(k, v *yaml.Node) { fx.InitialWorld = p.kvs(v, "initial_world") },
 		"turns": func(k, v *yaml.Node) {
-			if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" {
-				return
-			}
-			if v.Kind != yaml.SequenceNode {
-				p.errf(v, ruleShape, "turns: expected a list of turns")
+			if v = p.node(v, yaml.SequenceNode, "turns", "a list of turns"); v == nil {
 				return
 			}
 			for i, t := range v.Content {
@@ -30,11 +26,7 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 		"expect_no_errors": func(k, v *yaml.Node) { fx.ExpectNoErrors = ptr(p.boolean(v, "expect_no_errors")) },
 		"expect_terminal":  func(k, v *yaml.Node) { fx.ExpectTerminal = ptr(p.boolean(v, "expect_terminal")) },
 		"host_handlers": func(k, v *yaml.Node) {
-			if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" {
-				return
-			}
-			if v.Kind != yaml.MappingNode {
-				p.errf(v, ruleShape, "host_handlers: expected a mapping of handler name to stub")
+			if v = p.node(v, yaml.MappingNode, "host_handlers", "a mapping of handler name to stub"); v == nil {
 				return
 			}
 			for i := 0; i+1 < len(v.Content); i += 2 {

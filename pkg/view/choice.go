@@ -37,8 +37,7 @@ func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what
 	if err != nil {
 		return "", err
 	}
-	type row struct{ label, hint string }
-	var rows []row
+	var rows []labelRow
 	if mode == "form" {
 		fields, _ := body["fields"].(map[string]any)
 		for _, name := range r.order.keys(el, []string{"choice", "fields"}, fields) {
@@ -67,7 +66,7 @@ func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what
 			if ph != "" {
 				hint = "[" + ph + "]"
 			}
-			rows = append(rows, row{label + ":", hint})
+			rows = append(rows, labelRow{label + ":", hint})
 		}
 	} else {
 		items, _ := body["items"].([]any)
@@ -116,15 +115,10 @@ func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what
 			if mode == "multi" {
 				label = "[ ] " + label
 			}
-			rows = append(rows, row{label, hint})
+			rows = append(rows, labelRow{label, hint})
 		}
 	}
-	col := 0
-	for _, rw := range rows {
-		if w := textWidth(rw.label); w > col {
-			col = w
-		}
-	}
+	col := labelWidth(rows)
 	var b strings.Builder
 	if prompt = strings.TrimSpace(prompt); prompt != "" {
 		b.WriteString(prompt)
