@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -91,6 +92,23 @@ func runStory(t testing.TB, name, root string, opts Options) (*Result, *recSink)
 	sink := &recSink{}
 	opts.Sink = sink
 	return Run(context.Background(), m, opts), sink
+}
+
+// runWant runs testdata/<name> as runStory does and fails the test unless
+// the run ends with outcome at state.
+func runWant(t *testing.T, name, root string, opts Options, outcome, state string) (*Result, *recSink) {
+	t.Helper()
+	res, sink := runStory(t, name, root, opts)
+	wantOutcome(t, res, outcome, state)
+	return res, sink
+}
+
+// needSh skips a test whose story runs sh through host.run.
+func needSh(t *testing.T) {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("uses sh")
+	}
 }
 
 func wantOutcome(t *testing.T, res *Result, outcome, state string) {

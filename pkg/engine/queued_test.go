@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"runtime"
 	"testing"
 )
 
@@ -9,11 +8,8 @@ import (
 // and dispatched afterwards, so the rest of the chain sees the world before
 // the call's bind.
 func TestQueuedInvokeChainSeesPreBindWorld(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("uses sh")
-	}
-	res, sink := runStory(t, "queued", "", Options{})
-	wantOutcome(t, res, OutcomeRested, "start")
+	needSh(t)
+	res, sink := runWant(t, "queued", "", Options{}, OutcomeRested, "start")
 	if res.World["v"] != "new" {
 		t.Fatalf("v = %v: the queued call's bind did not land", res.World["v"])
 	}
@@ -43,11 +39,8 @@ func TestQueuedInvokeChainSeesPreBindWorld(t *testing.T) {
 // An invoke's with: is rendered at dispatch: it sees sets that come after it
 // in its chain, and the binds of the calls dispatched before it.
 func TestQueuedInvokeWithSeesLaterSetsAndEarlierBinds(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("uses sh")
-	}
-	res, sink := runStory(t, "queued", "", Options{Inputs: []Input{{Intent: "go"}}})
-	wantOutcome(t, res, OutcomeRested, "later")
+	needSh(t)
+	res, sink := runWant(t, "queued", "", Options{Inputs: []Input{{Intent: "go"}}}, OutcomeRested, "later")
 	if res.World["echoed"] != "late=L" {
 		t.Errorf("echoed = %q: with: must see the set written after the invoke", res.World["echoed"])
 	}
@@ -63,11 +56,8 @@ func TestQueuedInvokeWithSeesLaterSetsAndEarlierBinds(t *testing.T) {
 // on_enter are dispatched after the whole step, in walk order, each
 // credited to the state whose chain reached it.
 func TestQueuedInvokeAcrossTransitionCreditsDeclaringState(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("uses sh")
-	}
-	res, sink := runStory(t, "queued", "later", Options{Inputs: []Input{{Intent: "move"}}})
-	wantOutcome(t, res, OutcomeTerminal, "arrival")
+	needSh(t)
+	res, sink := runWant(t, "queued", "later", Options{Inputs: []Input{{Intent: "move"}}}, OutcomeTerminal, "arrival")
 	if res.World["arrived"] != "arrived-moved" {
 		t.Errorf("arrived = %q: the entered state's call must see the transition call's bind", res.World["arrived"])
 	}
@@ -103,11 +93,8 @@ func TestQueuedInvokeAcrossTransitionCreditsDeclaringState(t *testing.T) {
 
 // A failed call with on_error abandons the calls still queued behind it.
 func TestOnErrorAbandonsQueuedCalls(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("uses sh")
-	}
-	res, sink := runStory(t, "onerror", "abandon", Options{})
-	wantOutcome(t, res, OutcomeTerminal, "failed")
+	needSh(t)
+	res, sink := runWant(t, "onerror", "abandon", Options{}, OutcomeTerminal, "failed")
 	if res.World["out"] != "" {
 		t.Errorf("out = %q: the call queued after the failed one ran", res.World["out"])
 	}
@@ -122,11 +109,8 @@ func TestOnErrorAbandonsQueuedCalls(t *testing.T) {
 // A call queued by a terminal state's on_enter is dispatched after the walk
 // reached that state; its failure with on_error still redirects.
 func TestOnErrorFromTerminalStateRedirects(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("uses sh")
-	}
-	res, sink := runStory(t, "onerror", "ending", Options{})
-	wantOutcome(t, res, OutcomeTerminal, "failed")
+	needSh(t)
+	_, sink := runWant(t, "onerror", "ending", Options{}, OutcomeTerminal, "failed")
 	if n := len(onErrorTransitions(t, sink)); n != 1 {
 		t.Errorf("%d on_error redirects, want 1", n)
 	}
@@ -138,11 +122,8 @@ func TestOnErrorFromTerminalStateRedirects(t *testing.T) {
 // on_error: "." from a terminal state's queued call leaves the run ended
 // there.
 func TestOnErrorStayFromTerminalStateKeepsItEnded(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("uses sh")
-	}
-	res, sink := runStory(t, "onerror", "ending_stay", Options{})
-	wantOutcome(t, res, OutcomeTerminal, "ending_stay")
+	needSh(t)
+	res, sink := runWant(t, "onerror", "ending_stay", Options{}, OutcomeTerminal, "ending_stay")
 	if n := len(sink.kinds(KindOnErrorRedirect)); n != 0 {
 		t.Errorf("%d on_error redirects, want none", n)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -27,6 +28,16 @@ func mustOK(t *testing.T, h Handler, env Env, args map[string]any) map[string]an
 		t.Fatalf("domain error: %s", res.Error)
 	}
 	return res.Data
+}
+
+// wantDomainErr fails unless the call ends in a domain error (no infra
+// error) whose text contains want; what names the case.
+func wantDomainErr(t *testing.T, h Handler, env Env, args map[string]any, what, want string) {
+	t.Helper()
+	res, err := call(t, h, env, args)
+	if err != nil || !strings.Contains(res.Error, want) {
+		t.Errorf("%s: domain error %q (infra error %v), want one containing %q", what, res.Error, err, want)
+	}
 }
 
 func writeFile(t *testing.T, path, content string) {

@@ -68,10 +68,7 @@ func TestStarlarkWeather(t *testing.T) {
 	}
 	// a request the cassette lacks is a domain error, never the network.
 	args["inputs"] = map[string]any{"location": "Paris", "mode": "forecast"}
-	res, _ = call(t, h, starEnv(dir), args)
-	if !strings.Contains(res.Error, "has no exchange for GET https://geocoding-api.open-meteo.com/v1/search?name=Paris") {
-		t.Errorf("miss: %q", res.Error)
-	}
+	wantDomainErr(t, h, starEnv(dir), args, "miss", "has no exchange for GET https://geocoding-api.open-meteo.com/v1/search?name=Paris")
 }
 
 // TestStarlarkReferenceP7 reproduces p7's derive.star: dict inputs, a
@@ -191,14 +188,8 @@ func TestStarlarkLoadAndStruct(t *testing.T) {
 	if d["out"] != "HI!11" {
 		t.Errorf("load: %v", d)
 	}
-	res, _ := call(t, h, starEnv(dir), map[string]any{"script": "scripts/bad.star"})
-	if !strings.Contains(res.Error, "outside the story directory") {
-		t.Errorf("escape: %q", res.Error)
-	}
-	res, _ = call(t, h, starEnv(dir), map[string]any{"script": "scripts/cyc.star"})
-	if !strings.Contains(res.Error, "cycle") {
-		t.Errorf("cycle: %q", res.Error)
-	}
+	wantDomainErr(t, h, starEnv(dir), map[string]any{"script": "scripts/bad.star"}, "escape", "outside the story directory")
+	wantDomainErr(t, h, starEnv(dir), map[string]any{"script": "scripts/cyc.star"}, "cycle", "cycle")
 }
 
 func TestStarlarkCancel(t *testing.T) {

@@ -31,11 +31,7 @@ func TestElementKinds(t *testing.T) {
 		"form":    "  What:      [type it]\n  zz_other:  [more]\n\n" + hintForm,
 		"media":   "[A screenshot] (.artifacts/shot.png)\n\n[bare]",
 	}
-	for path, want := range cases {
-		if got := render(t, r, path, w); got != want {
-			t.Errorf("%s:\n got %q\nwant %q", path, got, want)
-		}
-	}
+	wantRenders(t, r, w, cases)
 }
 
 func TestTemplateContext(t *testing.T) {
@@ -111,16 +107,12 @@ func TestExtendsAndFiles(t *testing.T) {
 		"extends_default": "[default top]\n[default middle]\nfoot for extends_default\n\n",
 		"file":            "WHOLE 2 From a file\n",
 	}
-	for path, want := range cases {
-		if got := render(t, r, path, w); got != want {
-			t.Errorf("%s:\n got %q\nwant %q", path, got, want)
-		}
-	}
+	wantRenders(t, r, w, cases)
 }
 
 func TestFallbackToAncestor(t *testing.T) {
 	r, w := kinds(t)
-	for path, want := range map[string]string{
+	wantRenders(t, r, w, map[string]string{
 		"outer":            "OUTER outer",
 		"outer.inner.leaf": "OUTER outer.inner.leaf", // the leaf's own state context
 		"outer.with_view":  "OWN VIEW",
@@ -129,11 +121,7 @@ func TestFallbackToAncestor(t *testing.T) {
 		// parallel root (which has no view here); empty renders are dropped.
 		"par#par.r1.a|par.r2.b": "R1 REGION\n\nB par.r2.b",
 		"par#par.r2.c|par.r1.a": "R1 REGION",
-	} {
-		if got := render(t, r, path, w); got != want {
-			t.Errorf("%s: got %q want %q", path, got, want)
-		}
-	}
+	})
 }
 
 func TestTransitionViewExtra(t *testing.T) {

@@ -53,17 +53,13 @@ func TestUpstreamParallelP9(t *testing.T) {
 	st := load(t, "testdata/p9")
 	r := newRenderer(st)
 	w := defaults(st)
-	for path, want := range map[string]string{
+	wantRenders(t, r, w, map[string]string{
 		"p#p.a.a1|p.b.b1": "P-PARENT\n\nA1\n\nB1",
 		"p#p.b.b1|p.a.a1": "P-PARENT\n\nA1\n\nB1", // sorted, whatever the encoding order
 		"p#p.a.a1|p.b.b2": "P-PARENT\n\nA1\n\nB2",
 		"p#p.a.a2|p.b.b3": "P-PARENT\n\nA2\n\nB3",
 		"p#p.b.b2|p.b.b2": "P-PARENT\n\nB2\n\nB2", // upstream's corrupt path renders each listed leaf
-	} {
-		if got := render(t, r, path, w); got != want {
-			t.Errorf("%s: got %q want %q", path, got, want)
-		}
-	}
+	})
 }
 
 func TestUpstreamParallelSmoke(t *testing.T) {
@@ -91,14 +87,10 @@ func TestUpstreamImports(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := map[string]any{"current_ticket": "KIT-42", "sub__ticket_id": "KIT-42", "last_pr_url": "https://example/pr/1"}
-	for path, want := range map[string]string{
+	wantRenders(t, r, w, map[string]string{
 		"sub.idle":    "Ticket: KIT-42. Ready.\n",
 		"sub.working": "[override] Custom working room for KIT-42.\n",
 		"pr_landed":   "PR landed: https://example/pr/1.",
 		"main":        "Hub. ticket=KIT-42.",
-	} {
-		if got := render(t, r, path, w); got != want {
-			t.Errorf("%s: got %q want %q", path, got, want)
-		}
-	}
+	})
 }
