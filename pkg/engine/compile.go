@@ -4,9 +4,9 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
@@ -277,12 +277,7 @@ func onOrder(s *story.State) []string {
 	if len(s.OnOrder) == len(s.On) {
 		return s.OnOrder
 	}
-	keys := make([]string, 0, len(s.On))
-	for k := range s.On {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return slices.Sorted(maps.Keys(s.On))
 }
 
 func (c *compiler) effects(list []*story.Effect, owner *State, where string) []*Effect {

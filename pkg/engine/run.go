@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -708,11 +710,7 @@ func slotText(s map[string]any) string {
 	if len(s) == 0 {
 		return ""
 	}
-	keys := make([]string, 0, len(s))
-	for k := range s {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(s))
 	var b strings.Builder
 	for _, k := range keys {
 		fmt.Fprintf(&b, " %s=%v", k, s[k])

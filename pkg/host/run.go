@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -215,11 +216,7 @@ func runEnv(selfDir string, extra any) []string {
 		}
 	}
 	if m, ok := extra.(map[string]any); ok && len(m) > 0 {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(m))
 		for _, k := range keys {
 			env = append(env, k+"="+stringify(m[k]))
 		}

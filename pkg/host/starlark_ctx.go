@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -217,11 +219,7 @@ func (r *httpResponse) Attr(name string) (starlark.Value, error) {
 		return r.Truth(), nil
 	case "headers":
 		d := starlark.NewDict(len(r.headers))
-		keys := make([]string, 0, len(r.headers))
-		for k := range r.headers {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(r.headers))
 		for _, k := range keys {
 			_ = d.SetKey(starlark.String(k), starlark.String(r.headers[k]))
 		}
