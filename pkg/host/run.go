@@ -42,37 +42,11 @@ type runHandler struct {
 
 func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	args := c.Args
-	cmdStr := strArg(args, "cmd")
-	if strings.TrimSpace(cmdStr) == "" {
-		return domainErr("host.run: cmd argument is required"), nil
+	sp, bad := parseRunSpec(args)
+	if bad != nil {
+		return *bad, nil
 	}
-	rawArgs, hasArgs := args["args"]
-	var argv []string
-	if hasArgs && rawArgs != nil {
-		list, ok := rawArgs.([]any)
-		if !ok {
-			return domainErr("host.run: args must be a list, got %T", rawArgs), nil
-		}
-		for i, a := range list {
-			s, err := argString(a)
-			if err != nil {
-				return domainErr("host.run: args[%d]: %v", i, err), nil
-			}
-			argv = append(argv, s)
-		}
-	}
-	shell := !hasArgs || rawArgs == nil
-	if s, ok := args["shell"].(bool); ok {
-		shell = s
-	}
-	var timeout time.Duration
-	if to, ok := args["timeout"]; ok && to != nil {
-		d, err := durationArg("host.run", to)
-		if err != nil {
-			return domainErr("%v", err), nil
-		}
-		timeout = d
-	}
+	cmdStr, timeout := sp.cmd, sp.timeout
 	wd, err := c.Env.workDir()
 	if err != nil {
 		return Result{}, fmt.Errorf("host.run: %v", err)
@@ -94,16 +68,7 @@ func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		runCtx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	var cmd *exec.Cmd
-	if shell {
-		line := cmdStr
-		if len(argv) > 0 {
-			line += " " + strings.Join(argv, " ")
-		}
-		cmd = shellCommand(runCtx, line)
-	} else {
-		cmd = exec.CommandContext(runCtx, cmdStr, argv...)
-	}
+	cmd := sp.command(runCtx)
 	cmd.Dir = dir
 	cmd.Env = runEnv(h.selfDir, args["env"])
 	if in, ok := args["stdin"].(string); ok {
@@ -135,6 +100,77 @@ func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 			return Result{}, fmt.Errorf("host.run %q: %v", cmdStr, err)
 		}
 	}
+	data := runData(out, exit)
+	if boolArg(args, "fail_on_error") && exit != 0 {
+		return Result{Data: data, Error: fmt.Sprintf("host.run: command exited %d", exit)}, nil
+	}
+	return Result{Data: data}, nil
+}
+
+// runSpec is what host.run's with: asks to run.
+type runSpec struct {
+	cmd     string
+	argv    []string
+	shell   bool
+	timeout time.Duration
+}
+
+// parseRunSpec reads cmd, args, shell and timeout from with:; a value that
+// cannot be used is the domain error it returns.
+func parseRunSpec(args map[string]any) (runSpec, *Result) {
+	bad := func(format string, a ...any) (runSpec, *Result) {
+		r := domainErr(format, a...)
+		return runSpec{}, &r
+	}
+	sp := runSpec{cmd: strArg(args, "cmd")}
+	if strings.TrimSpace(sp.cmd) == "" {
+		return bad("host.run: cmd argument is required")
+	}
+	rawArgs, hasArgs := args["args"]
+	if hasArgs && rawArgs != nil {
+		list, ok := rawArgs.([]any)
+		if !ok {
+			return bad("host.run: args must be a list, got %T", rawArgs)
+		}
+		for i, a := range list {
+			s, err := argString(a)
+			if err != nil {
+				return bad("host.run: args[%d]: %v", i, err)
+			}
+			sp.argv = append(sp.argv, s)
+		}
+	}
+	sp.shell = !hasArgs || rawArgs == nil
+	if s, ok := args["shell"].(bool); ok {
+		sp.shell = s
+	}
+	if to, ok := args["timeout"]; ok && to != nil {
+		d, err := durationArg("host.run", to)
+		if err != nil {
+			return bad("%v", err)
+		}
+		sp.timeout = d
+	}
+	return sp, nil
+}
+
+// command is the process to start: the shell line (cmd and the args
+// joined by spaces) in shell mode, else cmd exec'd with args as argv.
+func (sp runSpec) command(ctx context.Context) *exec.Cmd {
+	if !sp.shell {
+		return exec.CommandContext(ctx, sp.cmd, sp.argv...)
+	}
+	line := sp.cmd
+	if len(sp.argv) > 0 {
+		line += " " + strings.Join(sp.argv, " ")
+	}
+	return shellCommand(ctx, line)
+}
+
+// runData is host.run's result data for a command that exited: the output
+// (and whether it was cut), the exit code, and the JSON value its output
+// ends with (or why that did not parse).
+func runData(out *capBuffer, exit int) map[string]any {
 	text := out.String()
 	data := map[string]any{"stdout": text, "exit_code": exit, "ok": exit == 0}
 	if out.truncated {
@@ -145,10 +181,7 @@ func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	} else if perr != "" {
 		data["stdout_json_parse_error"] = perr
 	}
-	if boolArg(args, "fail_on_error") && exit != 0 {
-		return Result{Data: data, Error: fmt.Sprintf("host.run: command exited %d", exit)}, nil
-	}
-	return Result{Data: data}, nil
+	return data
 }
 
 // argString converts one args element (story-runtime §2.8): nil → "",
