@@ -57,9 +57,7 @@ func TestOnErrorSetsLastErrorAndRedirects(t *testing.T) {
 	if res.World["out"] != "bad\n" {
 		t.Errorf("a domain error binds its data (story-runtime §2.3): out = %q", res.World["out"])
 	}
-	if res.World["walked"] != "yes" {
-		t.Errorf("walked = %q: the chain is walked before its calls are dispatched (§5.2)", res.World["walked"])
-	}
+	wantWorld(t, res.World, "walked", "yes", "the chain is walked before its calls are dispatched (§5.2)")
 	if len(onErrorTransitions(t, sink)) != 1 {
 		t.Errorf("want one on_error transition")
 	}
@@ -87,9 +85,7 @@ func TestInvokeFailureWithoutOnErrorFailsRun(t *testing.T) {
 
 func TestEmitIntentAfterBinds(t *testing.T) {
 	res, sink := runWant(t, "emit", "", Options{}, OutcomeTerminal, "done")
-	if res.World["reason"] != "verdict=yes" {
-		t.Errorf("reason = %v: slots must render after the bind", res.World["reason"])
-	}
+	wantWorld(t, res.World, "reason", "verdict=yes", "slots must render after the bind")
 	if n := len(sink.kinds(KindEmitIntent)); n != 1 {
 		t.Errorf("%d emits, want 1", n)
 	}

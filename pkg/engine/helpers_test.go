@@ -103,6 +103,15 @@ func runWant(t *testing.T, name, root string, opts Options, outcome, state strin
 	return res, sink
 }
 
+// wantWorld fails unless the world's key holds want; why says which rule
+// the value shows.
+func wantWorld(t *testing.T, w World, key string, want any, why string) {
+	t.Helper()
+	if got := w[key]; got != want {
+		t.Errorf("%s = %#v, want %#v: %s", key, got, want, why)
+	}
+}
+
 // needSh skips a test whose story runs sh through host.run.
 func needSh(t *testing.T) {
 	t.Helper()

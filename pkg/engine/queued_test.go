@@ -13,12 +13,8 @@ func TestQueuedInvokeChainSeesPreBindWorld(t *testing.T) {
 	if res.World["v"] != "new" {
 		t.Fatalf("v = %v: the queued call's bind did not land", res.World["v"])
 	}
-	if res.World["seen"] != "old" {
-		t.Errorf("seen = %v: a set after an invoke must see the pre-bind world", res.World["seen"])
-	}
-	if res.World["guarded"] != "" {
-		t.Errorf("guarded = %v: a when: after an invoke must see the pre-bind world", res.World["guarded"])
-	}
+	wantWorld(t, res.World, "seen", "old", "a set after an invoke must see the pre-bind world")
+	wantWorld(t, res.World, "guarded", "", "a when: after an invoke must see the pre-bind world")
 	says := sink.kinds(KindSay)
 	if len(says) != 1 || payloadMap(t, says[0].Payload)["text"] != "v is old" {
 		t.Errorf("say = %v: a say after an invoke must see the pre-bind world", says)
@@ -41,12 +37,8 @@ func TestQueuedInvokeChainSeesPreBindWorld(t *testing.T) {
 func TestQueuedInvokeWithSeesLaterSetsAndEarlierBinds(t *testing.T) {
 	needSh(t)
 	res, sink := runWant(t, "queued", "", Options{Inputs: []Input{{Intent: "go"}}}, OutcomeRested, "later")
-	if res.World["echoed"] != "late=L" {
-		t.Errorf("echoed = %q: with: must see the set written after the invoke", res.World["echoed"])
-	}
-	if res.World["chained"] != "chained-late=L" {
-		t.Errorf("chained = %q: a later call's with: must see the earlier call's bind", res.World["chained"])
-	}
+	wantWorld(t, res.World, "echoed", "late=L", "with: must see the set written after the invoke")
+	wantWorld(t, res.World, "chained", "chained-late=L", "a later call's with: must see the earlier call's bind")
 	if n := len(sink.kinds(KindHarnessCalled)); n != 3 {
 		t.Errorf("%d harness.called, want 3", n)
 	}
@@ -58,9 +50,7 @@ func TestQueuedInvokeWithSeesLaterSetsAndEarlierBinds(t *testing.T) {
 func TestQueuedInvokeAcrossTransitionCreditsDeclaringState(t *testing.T) {
 	needSh(t)
 	res, sink := runWant(t, "queued", "later", Options{Inputs: []Input{{Intent: "move"}}}, OutcomeTerminal, "arrival")
-	if res.World["arrived"] != "arrived-moved" {
-		t.Errorf("arrived = %q: the entered state's call must see the transition call's bind", res.World["arrived"])
-	}
+	wantWorld(t, res.World, "arrived", "arrived-moved", "the entered state's call must see the transition call's bind")
 	called := sink.kinds(KindHarnessCalled)
 	if len(called) != 4 {
 		t.Fatalf("%d harness.called, want 4", len(called))
@@ -95,9 +85,7 @@ func TestQueuedInvokeAcrossTransitionCreditsDeclaringState(t *testing.T) {
 func TestOnErrorAbandonsQueuedCalls(t *testing.T) {
 	needSh(t)
 	res, sink := runWant(t, "onerror", "abandon", Options{}, OutcomeTerminal, "failed")
-	if res.World["out"] != "" {
-		t.Errorf("out = %q: the call queued after the failed one ran", res.World["out"])
-	}
+	wantWorld(t, res.World, "out", "", "the call queued after the failed one ran")
 	if n := len(sink.kinds(KindHarnessCalled)); n != 1 {
 		t.Errorf("%d harness.called, want 1", n)
 	}

@@ -59,15 +59,11 @@ func TestGuardHintNamesRejection(t *testing.T) {
 func TestLeafWildcardBeatsAncestorIntent(t *testing.T) {
 	w, _ := InitWorld(compileStory(t, "semantics").World, nil, []string{"pick=x"})
 	res, _ := runWant(t, "semantics", "", Options{World: w, Inputs: []Input{in("named")}}, OutcomeRested, "outer.mid.x")
-	if res.World["seen"] != "leaf-wildcard" {
-		t.Errorf("seen = %v: the leaf's \"*\" must be tried before an ancestor's named handler", res.World["seen"])
-	}
+	wantWorld(t, res.World, "seen", "leaf-wildcard", "the leaf's \"*\" must be tried before an ancestor's named handler")
 	// from y (no wildcard, no handler) the ancestor's named handler runs
 	res, _ = runStory(t, "semantics", "", Options{Inputs: []Input{in("named")}})
 	wantOutcome(t, res, OutcomeTerminal, "b")
-	if res.World["seen"] != "ancestor-named" {
-		t.Errorf("seen = %v", res.World["seen"])
-	}
+	wantWorld(t, res.World, "seen", "ancestor-named", "")
 }
 
 func TestEffectWhenErrorAbortsChain(t *testing.T) {
@@ -105,9 +101,7 @@ func TestEmitWhenDeferredAndSharedEntry(t *testing.T) {
 	// set and emit_intent in one entry: both apply
 	res, _ = runStory(t, "semantics", "emitter2", Options{})
 	wantOutcome(t, res, OutcomeTerminal, "b")
-	if res.World["seen"] != "shared" {
-		t.Errorf("seen = %v", res.World["seen"])
-	}
+	wantWorld(t, res.World, "seen", "shared", "")
 }
 
 func TestHostErrorShape(t *testing.T) {
@@ -160,9 +154,7 @@ func TestSayStateContext(t *testing.T) {
 // at the then-current state (here outer.c, whose ancestor handles named).
 func TestTransitionEmitFiresAtTarget(t *testing.T) {
 	res, _ := runWant(t, "semantics", "hop", Options{Inputs: []Input{in("go_b")}}, OutcomeTerminal, "b")
-	if res.World["seen"] != "ancestor-named" {
-		t.Errorf("seen = %v", res.World["seen"])
-	}
+	wantWorld(t, res.World, "seen", "ancestor-named", "")
 }
 
 // story-format §5.2: only the first of set > increment > say > invoke

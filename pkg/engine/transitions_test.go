@@ -51,9 +51,7 @@ func TestTransitionTargets(t *testing.T) {
 
 func TestWildcardAndExitPayload(t *testing.T) {
 	res, sink := runWant(t, "transitions", "", Options{Inputs: []Input{in("up"), in("anything-at-all")}}, OutcomeTerminal, "end")
-	if res.World["seen"] != "wildcard" {
-		t.Errorf("seen = %v", res.World["seen"])
-	}
+	wantWorld(t, res.World, "seen", "wildcard", "")
 	tr := sink.kinds(KindTransition)
 	last := payloadMap(t, tr[len(tr)-1].Payload)
 	if last["intent"] != "anything-at-all" || last["from"] != "top" || last["to"] != "end" {

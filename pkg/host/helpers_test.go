@@ -40,6 +40,20 @@ func wantDomainErr(t *testing.T, h Handler, env Env, args map[string]any, what, 
 	}
 }
 
+// parseErrCase is a source a parser must refuse and a part of the error.
+type parseErrCase struct{ src, want string }
+
+// wantParseErrs fails for each case parse accepts, or refuses with an
+// error that does not contain the case's want.
+func wantParseErrs(t *testing.T, parse func(src []byte) error, cases []parseErrCase) {
+	t.Helper()
+	for _, c := range cases {
+		if err := parse([]byte(c.src)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.src, err, c.want)
+		}
+	}
+}
+
 func writeFile(t *testing.T, path, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
