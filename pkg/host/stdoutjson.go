@@ -69,7 +69,7 @@ func decodeOne(s string) (any, error) {
 	if strings.TrimSpace(s[dec.InputOffset():]) != "" {
 		return nil, errTrailing
 	}
-	return numbers(v), nil
+	return jsonvalue.Ints(v), nil
 }
 
 type trailingErr struct{}
@@ -80,7 +80,3 @@ var errTrailing error = trailingErr{}
 
 // decodeJSON decodes one JSON document with integral numbers as int.
 func decodeJSON(b []byte) (any, error) { return decodeOne(string(bytes.TrimSpace(b))) }
-
-// numbers turns json.Number values into int (integral, in range) or
-// float64, in place ([jsonvalue.Ints]).
-func numbers(v any) any { return jsonvalue.Ints(v) }
