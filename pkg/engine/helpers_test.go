@@ -82,6 +82,21 @@ func compileStory(t testing.TB, name string) *Machine {
 	return m
 }
 
+// compileSource loads an in-memory app.yaml (name in diagnostics) and
+// compiles it with opts, failing the test where either refuses it.
+func compileSource(t testing.TB, name, src string, opts CompileOptions) *Machine {
+	t.Helper()
+	st, ds := story.LoadBytes(name, []byte(src), story.Options{})
+	if st == nil || story.Unrunnable(ds) {
+		t.Fatalf("load: %v", ds)
+	}
+	m, err := Compile(st, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // runStory runs testdata/<name> from root (or from the given root state).
 func runStory(t testing.TB, name, root string, opts Options) (*Result, *recSink) {
 	t.Helper()
