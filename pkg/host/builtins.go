@@ -17,7 +17,8 @@ type Options struct {
 	Search SearchOptions
 }
 
-// Built-in handler names.
+// Built-in handler names: what Builtins registers, for an embedder that
+// replaces, wraps or lists one (Registry.Register, Registry.Lookup).
 const (
 	HandlerRun           = "host.run"
 	HandlerArtifactsDir  = "host.artifacts_dir"
