@@ -2,7 +2,6 @@ package compose
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -26,9 +25,7 @@ func TestLoadCompileViews(t *testing.T) {
 }
 
 func TestLoadErrors(t *testing.T) {
-	dir := t.TempDir()
-	bad := filepath.Join(dir, "app.yaml")
-	os.WriteFile(bad, []byte("app: {id: x}\nroot: nowhere\nstates: {a: {}}\n"), 0o644)
+	bad := filepath.Join(writeStory(t, map[string]string{"app.yaml": "app: {id: x}\nroot: nowhere\nstates: {a: {}}\n"}), "app.yaml")
 	_, err := Load(bad, LoadOptions{})
 	var le *LoadError
 	if !errors.As(err, &le) || len(le.Diagnostics) == 0 || le.Path != bad {

@@ -3,8 +3,6 @@ package compose
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,7 +15,6 @@ import (
 // compiled-in agents of DispatchOptions.InProcess.
 func twoAliases(t *testing.T, profile string) *Loaded {
 	t.Helper()
-	dir := t.TempDir()
 	files := map[string]string{
 		"app.yaml": `app: {id: twoal}
 agent_plugins:
@@ -37,16 +34,7 @@ states:
 	if profile != "" {
 		files[".kitsoki/plugins.yaml"] = profile
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ld, err := Load(dir, LoadOptions{NoCompile: true})
+	ld, err := Load(writeStory(t, files), LoadOptions{NoCompile: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,19 +127,7 @@ func TestMatrixRegistryServesOneAlias(t *testing.T) {
 // LoadStrict refuses a story with a lint-only error (Load runs it) and
 // keeps the partial story for a watcher.
 func TestLoadStrict(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(`app: {id: lint}
-root: start
-states:
-  start:
-    terminal: true
-    on_enter:
-      - invoke: host.run
-        with: {cmd: "true"}
-        on_error: nowhere
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := writeStory(t, map[string]string{"app.yaml": lintOnlyStory})
 	if _, err := Load(dir, LoadOptions{NoCompile: true}); err != nil {
 		t.Fatalf("Load: %v", err)
 	}

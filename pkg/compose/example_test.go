@@ -10,37 +10,46 @@ import (
 	"kitsoki/pkg/engine"
 )
 
-// Embedding kitsoki in a Go program: load a story through the one
-// composition root, build its plugin side, start a session on the compiled
-// machine and drive it turn by turn, as kitsoki run and kitsoki test do.
+// An embedder builds a run the way every kitsoki command does: Load the
+// story (compiled, with its view renderer), Resolve its plugin plan,
+// Build the runtime (hook chain and agent registry), then hand the parts
+// to a session and close the runtime at the end.
 func Example() {
-	dir, _ := os.MkdirTemp("", "kitsoki-embed")
+	dir, err := os.MkdirTemp("", "compose-example")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer os.RemoveAll(dir)
-	_ = os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(`app: {id: door}
-root: closed
+	app := `app: { id: lamp, version: 0.1.0 }
 world:
-  opened: {type: int, default: 0}
+  lit: { type: bool, default: false }
 intents:
-  open: {}
+  light: {}
+root: dark
 states:
-  closed:
-    view: "The door is closed."
+  dark:
+    view: "It is dark."
     on:
-      open:
-        - target: opened
+      light:
+        - target: bright
           effects:
-            - increment: {opened: 1}
-  opened:
+            - set: { lit: true }
+  bright:
+    view: "The lamp is lit: {{ world.lit }}."
     terminal: true
-    view: "The door is open ({{ world.opened }} time)."
-`), 0o644)
+`
+	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(app), 0o644); err != nil {
+		fmt.Println(err)
+		return
+	}
 
 	ld, err := compose.Load(dir, compose.LoadOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	plan, err := compose.Resolve(ld, "")
+	plan, err := compose.Resolve(ld, "") // "" = no --profile file
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -62,14 +71,14 @@ states:
 		return
 	}
 	defer s.Close()
-	turn, err := s.Fire(ctx, engine.Input{Intent: "open"})
+	turn, err := s.Fire(ctx, engine.Input{Intent: "light"})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(turn.State, s.Terminal())
+	fmt.Println(turn.State)
 	fmt.Println(turn.View)
 	// Output:
-	// opened true
-	// The door is open (1 time).
+	// bright
+	// The lamp is lit: True.
 }

@@ -2,8 +2,6 @@ package compose
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,23 +12,8 @@ import (
 // loader accepts (here a dangling on_error) does not stop a run: it is a
 // warning of the loaded story. A blocking one (an unknown root) does.
 func TestLintOnlyErrorsDoNotStopARun(t *testing.T) {
-	dir := t.TempDir()
-	write := func(body string) string {
-		if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return dir
-	}
-	ld, err := Load(write(`app: {id: lint}
-root: start
-states:
-  start:
-    terminal: true
-    on_enter:
-      - invoke: host.run
-        with: {cmd: "true"}
-        on_error: nowhere
-`), LoadOptions{})
+	write := func(body string) string { return writeStory(t, map[string]string{"app.yaml": body}) }
+	ld, err := Load(write(lintOnlyStory), LoadOptions{})
 	if err != nil {
 		t.Fatalf("a lint-only error stopped the load: %v", err)
 	}

@@ -19,8 +19,7 @@ func TestAgentCallPromptSchemaAlias(t *testing.T) {
 		}
 		return &AgentAnswer{Submission: []byte(`"hello there"`)}, nil
 	})
-	res, sink := runStory(t, "agent", "", Options{Agents: agents})
-	wantOutcome(t, res, OutcomeTerminal, "judging")
+	res, sink := runWant(t, "agent", "", Options{Agents: agents}, OutcomeTerminal, "judging")
 	if len(got) != 2 {
 		t.Fatalf("%d calls", len(got))
 	}

@@ -6,13 +6,12 @@ import (
 	"time"
 
 	"kitsoki/pkg/host"
-	"kitsoki/pkg/story"
 )
 
 // A foreground call that asks a clarification fails as upstream's does: a
 // domain error (last_error set), no data bound (flow-probes/probe2 g01).
 func TestForegroundClarificationIsADomainError(t *testing.T) {
-	st, ds := story.LoadBytes("fg.yaml", []byte(`app: {id: fg}
+	m := compileSource(t, "fg.yaml", `app: {id: fg}
 world:
   n: {type: int, default: 0}
 intents:
@@ -25,14 +24,7 @@ states:
     on_enter:
       - invoke: host.ask.user
         bind: {n: count}
-`), story.Options{})
-	if st == nil || story.Unrunnable(ds) {
-		t.Fatalf("load: %v", ds)
-	}
-	m, err := Compile(st, CompileOptions{LateHandlers: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+`, CompileOptions{LateHandlers: true})
 	reg := host.NewRegistry()
 	reg.Register("host.ask.user", host.HandlerFunc(func(context.Context, *host.Call) (host.Result, error) {
 		return host.Result{Data: map[string]any{"count": 3}, Clarification: &host.Clarification{Question: "what?"}}, nil

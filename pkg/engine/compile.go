@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
@@ -73,20 +75,8 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 	var folded *fold.Folded
 	if len(st.Imports) > 0 || len(opts.Bindings) > 0 || st.Phases != nil {
 		// imports are folded into one state tree first (seam 3)
-		f, err := fold.New(st, fold.Options{Bindings: opts.Bindings, Phases: phases.Expand})
+		f, err := foldForCompile(st, opts)
 		if err != nil {
-			var fe *fold.Error
-			if errors.As(err, &fe) {
-				ce := &CompileError{}
-				for _, p := range fe.Problems {
-					msg := p.Message // a top-story problem (phases) has no alias
-					if p.Alias != "" {
-						msg = "imports." + p.Alias + ": " + msg
-					}
-					ce.Problems = append(ce.Problems, Problem{Pos: pos(p.Pos), Message: msg})
-				}
-				return nil, ce
-			}
 			return nil, err
 		}
 		folded, st = f, f.Story
@@ -96,14 +86,9 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 		States: map[string]*State{}, Handled: map[string]bool{},
 	}}
 	c.m.Folded = folded
-	c.m.pongo = StoryLoader(st)
+	c.m.pongo = storyLoader(st)
 	c.m.render = newPromptRenderer(st.Dir, c.m.pongo)
-	c.m.Entry = "app.yaml"
-	if abs, err := filepath.Abs(st.File); err == nil && st.Dir != "" {
-		if rel, err := filepath.Rel(st.Dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
-			c.m.Entry = filepath.ToSlash(rel)
-		}
-	}
+	c.m.Entry = entryFile(st)
 	c.m.World = worldVars(st)
 	c.m.ExitRequires = map[string][]string{}
 	for name, ex := range st.Exits {
@@ -112,27 +97,7 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 			c.m.ExitRequires[name] = ex.Requires
 		}
 	}
-	c.m.SlotTypes = map[string]map[string]string{}
-	addIntents := func(in map[string]*story.Intent) {
-		for name, it := range in {
-			if it == nil {
-				continue
-			}
-			for sn, sl := range it.Slots {
-				if sl == nil {
-					continue
-				}
-				if c.m.SlotTypes[name] == nil {
-					c.m.SlotTypes[name] = map[string]string{}
-				}
-				c.m.SlotTypes[name][sn] = sl.Type
-			}
-		}
-	}
-	addIntents(st.Intents)
-	for _, s := range st.AllStates() {
-		addIntents(s.Intents)
-	}
+	c.m.SlotTypes = slotTypes(st)
 	c.m.Intents = c.slotDefs(st.Intents, "")
 	c.m.PersonaModels = map[string]string{}
 	for name, p := range st.Agents {
@@ -140,12 +105,7 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 			c.m.PersonaModels[name] = p.Model
 		}
 	}
-	if st.Decider != nil {
-		c.m.Decider = &AppDecider{Agent: st.Decider.Agent, Schema: st.Decider.Schema, Prompt: st.Decider.Prompt, Threshold: 0.8}
-		if st.Decider.Threshold != nil {
-			c.m.Decider.Threshold = *st.Decider.Threshold
-		}
-	}
+	c.m.Decider = appDecider(st.Decider)
 	for _, s := range st.States {
 		c.state(s, nil)
 	}
@@ -155,19 +115,85 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 		c.refuse(st.RootPos, "root: state %q does not exist", st.Root)
 	}
 	if len(c.problems) > 0 {
-		sort.SliceStable(c.problems, func(i, j int) bool {
-			a, b := c.problems[i].Pos, c.problems[j].Pos
-			if a.File != b.File {
-				return a.File < b.File
-			}
-			if a.Line != b.Line {
-				return a.Line < b.Line
-			}
-			return a.Col < b.Col
+		slices.SortStableFunc(c.problems, func(a, b Problem) int {
+			return cmp.Or(cmp.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
 		})
 		return nil, &CompileError{Problems: c.problems}
 	}
 	return c.m, nil
+}
+
+// foldForCompile folds st's imports and phases; a fold problem becomes a
+// CompileError problem, prefixed with the import alias it came from.
+func foldForCompile(st *story.Story, opts CompileOptions) (*fold.Folded, error) {
+	f, err := fold.New(st, fold.Options{Bindings: opts.Bindings, Phases: phases.Expand})
+	if err == nil {
+		return f, nil
+	}
+	var fe *fold.Error
+	if !errors.As(err, &fe) {
+		return nil, err
+	}
+	ce := &CompileError{}
+	for _, p := range fe.Problems {
+		msg := p.Message // a top-story problem (phases) has no alias
+		if p.Alias != "" {
+			msg = "imports." + p.Alias + ": " + msg
+		}
+		ce.Problems = append(ce.Problems, Problem{Pos: pos(p.Pos), Message: msg})
+	}
+	return nil, ce
+}
+
+// entryFile is the story file relative to the story directory
+// ("app.yaml" when it is not below it).
+func entryFile(st *story.Story) string {
+	if abs, err := filepath.Abs(st.File); err == nil && st.Dir != "" {
+		if rel, err := filepath.Rel(st.Dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return "app.yaml"
+}
+
+// slotTypes maps intent → slot → declared type:, over the story's intents
+// and every state's own.
+func slotTypes(st *story.Story) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	add := func(in map[string]*story.Intent) {
+		for name, it := range in {
+			if it == nil {
+				continue
+			}
+			for sn, sl := range it.Slots {
+				if sl == nil {
+					continue
+				}
+				if out[name] == nil {
+					out[name] = map[string]string{}
+				}
+				out[name][sn] = sl.Type
+			}
+		}
+	}
+	add(st.Intents)
+	for _, s := range st.AllStates() {
+		add(s.Intents)
+	}
+	return out
+}
+
+// appDecider is the app-level decider: (threshold 0.8 unless set); nil
+// when the story has none.
+func appDecider(d *story.Decider) *AppDecider {
+	if d == nil {
+		return nil
+	}
+	ad := &AppDecider{Agent: d.Agent, Schema: d.Schema, Prompt: d.Prompt, Threshold: 0.8}
+	if d.Threshold != nil {
+		ad.Threshold = *d.Threshold
+	}
+	return ad
 }
 
 type compiler struct {
@@ -175,6 +201,20 @@ type compiler struct {
 	opts     CompileOptions
 	m        *Machine
 	problems []Problem
+}
+
+// keyValues compiles the values of a set: or increment: effect (verb),
+// refusing a value that does not compile at its own position.
+func (c *compiler) keyValues(kvs []story.KV, where, verb string) []setKV {
+	var out []setKV
+	for _, kv := range kvs {
+		v, err := compileValue(jsonvalue.Normalize(kv.Value))
+		if err != nil {
+			c.refuse(kv.Pos, "%s: %s.%s: %v", where, verb, kv.Key, err)
+		}
+		out = append(out, setKV{Key: kv.Key, Value: v})
+	}
+	return out
 }
 
 // warn records a finding that does not stop the run (Machine.Warnings).
@@ -268,12 +308,7 @@ func onOrder(s *story.State) []string {
 	if len(s.OnOrder) == len(s.On) {
 		return s.OnOrder
 	}
-	keys := make([]string, 0, len(s.On))
-	for k := range s.On {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return slices.Sorted(maps.Keys(s.On))
 }
 
 func (c *compiler) effects(list []*story.Effect, owner *State, where string) []*Effect {
@@ -321,22 +356,10 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	switch {
 	case len(e.Set) > 0 || e.Has["set"]:
 		ne.Kind = kindSet
-		for _, kv := range e.Set {
-			v, err := compileValue(jsonvalue.Normalize(kv.Value))
-			if err != nil {
-				c.refuse(kv.Pos, "%s: set.%s: %v", where, kv.Key, err)
-			}
-			ne.Set = append(ne.Set, setKV{Key: kv.Key, Value: v})
-		}
+		ne.Set = c.keyValues(e.Set, where, "set")
 	case len(e.Increment) > 0 || e.Has["increment"]:
 		ne.Kind = kindIncrement
-		for _, kv := range e.Increment {
-			v, err := compileValue(jsonvalue.Normalize(kv.Value))
-			if err != nil {
-				c.refuse(kv.Pos, "%s: increment.%s: %v", where, kv.Key, err)
-			}
-			ne.Increment = append(ne.Increment, incKV{Key: kv.Key, Delta: v})
-		}
+		ne.Increment = c.keyValues(e.Increment, where, "increment")
 	case e.Say != "" || e.Has["say"]:
 		ne.Kind = kindSay
 		t, err := compileText(c.m.pongo, e.Say)
@@ -345,60 +368,79 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 		}
 		ne.Say = t
 	case e.Invoke != "":
-		ne.Kind = kindInvoke
-		ne.Invoke = c.rewriteIface(e)
-		c.m.Handled[ne.Invoke] = true
-		if !c.handled(ne.Invoke) {
-			via := ""
-			if ne.Invoke != e.Invoke {
-				via = " (bound by host_interfaces to " + ne.Invoke + ")"
-			}
-			bad("invoke %s%s: kitsoki run has no handler for %q (available: %s, host.agent.{ask,decide,extract,task,converse}); provide it with a host provider under .kitsoki/plugins/ or answer it from a recording with --host-cassette FILE", e.Invoke, via, ne.Invoke, strings.Join(c.hosts().Names(), ", "))
-		}
-		check := ne.With
-		if isAgentHandler(ne.Invoke) {
-			check, _ = splitPrompts(check)
-		}
-		if err := expr.CompileValue(check); err != nil {
-			bad("invoke %s: with: %v", e.Invoke, err)
-		}
-		for _, kv := range e.Bind {
-			s, ok := kv.Value.(string)
-			if !ok {
-				c.refuse(kv.Pos, "%s: bind.%s: the result path must be a string", where, kv.Key)
-				continue
-			}
-			b := bindKV{Key: kv.Key}
-			if strings.Contains(s, "{{") {
-				t, err := compileValue(s)
-				if err != nil {
-					c.refuse(kv.Pos, "%s: bind.%s: %v", where, kv.Key, err)
-				}
-				b.Tmpl = t
-			} else {
-				if _, err := parsePath(s); err != nil {
-					c.refuse(kv.Pos, "%s: bind.%s: %v", where, kv.Key, err)
-				}
-				b.Path = s
-			}
-			ne.Bind = append(ne.Bind, b)
-		}
+		c.invoke(e, ne, where, bad)
 	}
 	if e.EmitIntent != "" || e.Has["emit_intent"] {
-		v, err := compileValue(e.EmitIntent)
-		if err != nil {
-			bad("emit_intent: %v", err)
-		}
-		ne.Emit = v
-		for _, kv := range e.Slots {
-			sv, err := compileValue(jsonvalue.Normalize(kv.Value))
-			if err != nil {
-				c.refuse(kv.Pos, "%s: slots.%s: %v", where, kv.Key, err)
-			}
-			ne.Slots = append(ne.Slots, slotKV{Key: kv.Key, Value: sv})
-		}
+		c.emitIntent(e, ne, where, bad)
 	}
 	return ne
+}
+
+// invoke compiles an invoke: effect into ne: the handler (host_interfaces
+// rewritten) must be served, with: must compile, and so must bind:.
+func (c *compiler) invoke(e *story.Effect, ne *Effect, where string, bad func(string, ...any)) {
+	ne.Kind = kindInvoke
+	ne.Invoke = c.rewriteIface(e)
+	c.m.Handled[ne.Invoke] = true
+	if !c.handled(ne.Invoke) {
+		via := ""
+		if ne.Invoke != e.Invoke {
+			via = " (bound by host_interfaces to " + ne.Invoke + ")"
+		}
+		bad("invoke %s%s: kitsoki run has no handler for %q (available: %s, host.agent.{ask,decide,extract,task,converse}); provide it with a host provider under .kitsoki/plugins/ or answer it from a recording with --host-cassette FILE", e.Invoke, via, ne.Invoke, strings.Join(c.hosts().Names(), ", "))
+	}
+	check := ne.With
+	if isAgentHandler(ne.Invoke) {
+		check, _ = splitPrompts(check)
+	}
+	if err := expr.CompileValue(check); err != nil {
+		bad("invoke %s: with: %v", e.Invoke, err)
+	}
+	ne.Bind = c.binds(e.Bind, where)
+}
+
+// binds compiles an invoke's bind: entries: a result path, or a template
+// when the value has {{ }}.
+func (c *compiler) binds(kvs []story.KV, where string) []bindKV {
+	var out []bindKV
+	for _, kv := range kvs {
+		s, ok := kv.Value.(string)
+		if !ok {
+			c.refuse(kv.Pos, "%s: bind.%s: the result path must be a string", where, kv.Key)
+			continue
+		}
+		b := bindKV{Key: kv.Key}
+		if strings.Contains(s, "{{") {
+			t, err := compileValue(s)
+			if err != nil {
+				c.refuse(kv.Pos, "%s: bind.%s: %v", where, kv.Key, err)
+			}
+			b.Tmpl = t
+		} else {
+			if _, err := parsePath(s); err != nil {
+				c.refuse(kv.Pos, "%s: bind.%s: %v", where, kv.Key, err)
+			}
+			b.Path = s
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// emitIntent compiles an effect's emit_intent: and its slots: into ne.
+func (c *compiler) emitIntent(e *story.Effect, ne *Effect, where string, bad func(string, ...any)) {
+	v, err := compileValue(e.EmitIntent)
+	if err != nil {
+		bad("emit_intent: %v", err)
+	}
+	ne.Emit = v
+	for _, kv := range e.Slots {
+		sv, err := compileValue(jsonvalue.Normalize(kv.Value))
+		if err != nil {
+			c.refuse(kv.Pos, "%s: slots.%s: %v", where, kv.Key, err)
+		}
+		ne.Slots = append(ne.Slots, slotKV{Key: kv.Key, Value: sv})
+	}
 }
 
 func anyMap(m map[string]any) any {

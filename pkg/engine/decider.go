@@ -10,9 +10,9 @@ import (
 	"kitsoki/pkg/agent"
 )
 
-// MaxDeciderDepth caps how many gates the app-level decider passes in a
+// maxDeciderDepth caps how many gates the app-level decider passes in a
 // row (story-runtime §7).
-const MaxDeciderDepth = 8
+const maxDeciderDepth = 8
 
 // decide is the app-level engine decider (the top-level decider: block) of
 // a one-shot run resting at a decision gate: host.agent.decide picks one

@@ -10,14 +10,11 @@ import (
 func defaultHosts() *host.Registry { return host.Builtins(host.Options{}) }
 
 // PrepareHosts readies a run's registry (pkg/host's builtins plus any
-// providers): the engine's own fallbacks fill what is missing.
-func PrepareHosts(reg *host.Registry) { RegisterEngineHosts(reg) }
-
-// RegisterEngineHosts adds pkg/host's run-store handlers
+// providers): it adds pkg/host's run-store handlers
 // (host.jobs.answer_clarification and host.inbox.add, which work against
 // the run's own job store and inbox) to reg, without replacing a handler
 // already registered under the same name (a stub, a provider).
-func RegisterEngineHosts(reg *host.Registry) {
+func PrepareHosts(reg *host.Registry) {
 	builtins := host.Builtins(host.Options{})
 	for _, name := range []string{host.HandlerJobsAnswer, host.HandlerInboxAdd} {
 		if _, served, _, ok := reg.Lookup(name); ok && served == name {

@@ -127,7 +127,7 @@ func (r *runner) applySet(e *Effect, env map[string]any) error {
 
 func (r *runner) applyIncrement(e *Effect, env map[string]any) error {
 	for _, kv := range e.Increment {
-		dv, err := kv.Delta.render(env)
+		dv, err := kv.Value.render(env)
 		if err != nil {
 			return fmt.Errorf("%s: increment.%s: %w", e.Pos, kv.Key, err)
 		}

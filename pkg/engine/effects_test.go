@@ -7,8 +7,7 @@ import (
 )
 
 func TestEffectsSetIncrementSayBindRerender(t *testing.T) {
-	res, sink := runStory(t, "effects", "", Options{})
-	wantOutcome(t, res, OutcomeTerminal, "start")
+	res, sink := runWant(t, "effects", "", Options{}, OutcomeTerminal, "start")
 	w := res.World
 	checks := map[string]any{
 		"a": 10, "b": 6, // every key of one set renders against the pre-block world
@@ -47,8 +46,7 @@ func TestEffectsSetIncrementSayBindRerender(t *testing.T) {
 }
 
 func TestOnErrorSetsLastErrorAndRedirects(t *testing.T) {
-	res, sink := runStory(t, "onerror", "", Options{})
-	wantOutcome(t, res, OutcomeTerminal, "failed")
+	res, sink := runWant(t, "onerror", "", Options{}, OutcomeTerminal, "failed")
 	if le, _ := res.World["last_error"].(string); le != "host.run: command exited 7" {
 		t.Errorf("last_error = %q", le)
 	}
@@ -59,9 +57,7 @@ func TestOnErrorSetsLastErrorAndRedirects(t *testing.T) {
 	if res.World["out"] != "bad\n" {
 		t.Errorf("a domain error binds its data (story-runtime §2.3): out = %q", res.World["out"])
 	}
-	if res.World["walked"] != "yes" {
-		t.Errorf("walked = %q: the chain is walked before its calls are dispatched (§5.2)", res.World["walked"])
-	}
+	wantWorld(t, res.World, "walked", "yes", "the chain is walked before its calls are dispatched (§5.2)")
 	if len(onErrorTransitions(t, sink)) != 1 {
 		t.Errorf("want one on_error transition")
 	}
@@ -88,19 +84,15 @@ func TestInvokeFailureWithoutOnErrorFailsRun(t *testing.T) {
 }
 
 func TestEmitIntentAfterBinds(t *testing.T) {
-	res, sink := runStory(t, "emit", "", Options{})
-	wantOutcome(t, res, OutcomeTerminal, "done")
-	if res.World["reason"] != "verdict=yes" {
-		t.Errorf("reason = %v: slots must render after the bind", res.World["reason"])
-	}
+	res, sink := runWant(t, "emit", "", Options{}, OutcomeTerminal, "done")
+	wantWorld(t, res.World, "reason", "verdict=yes", "slots must render after the bind")
 	if n := len(sink.kinds(KindEmitIntent)); n != 1 {
 		t.Errorf("%d emits, want 1", n)
 	}
 }
 
 func TestEmptyEmitDoesNothing(t *testing.T) {
-	res, sink := runStory(t, "emit", "quiet", Options{})
-	wantOutcome(t, res, OutcomeRested, "quiet")
+	res, sink := runWant(t, "emit", "quiet", Options{}, OutcomeRested, "quiet")
 	if n := len(sink.kinds(KindEmitIntent)); n != 0 {
 		t.Errorf("%d emits, want none", n)
 	}
@@ -129,8 +121,7 @@ func TestOnceSkipsWhenBindTargetsSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, sink := runStory(t, "agent", "", Options{Agents: agents, World: w})
-	wantOutcome(t, res, OutcomeTerminal, "judging")
+	res, sink := runWant(t, "agent", "", Options{Agents: agents, World: w}, OutcomeTerminal, "judging")
 	if calls != 1 { // only the ask; the decide was cached
 		t.Errorf("%d agent calls, want 1", calls)
 	}
@@ -149,8 +140,7 @@ func TestOnceSkipsWhenBindTargetsSet(t *testing.T) {
 }
 
 func TestOnErrorStayAndTemplated(t *testing.T) {
-	res, _ := runStory(t, "onerror", "stay", Options{})
-	wantOutcome(t, res, OutcomeRested, "stay")
+	res, _ := runWant(t, "onerror", "stay", Options{}, OutcomeRested, "stay")
 	if res.World["out"] != "" {
 		t.Errorf("a call queued after the one that failed with on_error: \".\" ran")
 	}

@@ -2,8 +2,11 @@ package engine
 
 import "time"
 
-// Event kinds the engine writes (trace-eval.md A.7).
+// Event kinds the engine writes (trace-eval.md A.7): the whole vocabulary
+// of [Event.Kind], for a [Sink] or a reader of [Turn.Events] that picks
+// events out by kind.
 const (
+	KindSessionStory      = "session.story" // the turn-0 snapshot of the story files
 	KindTurnInput         = "turn.input"
 	KindTurnStart         = "turn.start"
 	KindTurnEnd           = "turn.end"
@@ -17,11 +20,15 @@ const (
 	KindMachineError      = "machine.error"
 	KindEmitIntent        = "machine.emit_intent"
 	KindOnErrorRedirect   = "machine.on_error_redirect"
+	KindGateDecided       = "machine.gate_decided" // a decision at a gate (story-runtime §1.9)
+	KindTimeout           = "machine.timeout"      // annotates a synthetic timeout turn
 	KindWorldUpdate       = "world.update"
 	KindHarnessCalled     = "harness.called"
 	KindHarnessDispatched = "harness.dispatched"
 	KindHarnessReturned   = "harness.returned"
 	KindHarnessError      = "harness.error"
+	KindJobSubmitted      = "scheduler.submitted" // a background job started (story-runtime §5)
+	KindJobCompleted      = "scheduler.completed" // a background job ended
 )
 
 // Event is one trace event as the engine produces it. The writer assigns

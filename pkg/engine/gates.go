@@ -5,9 +5,6 @@ import (
 	"strings"
 )
 
-// KindGateDecided records a decision at a gate (story-runtime §1.9).
-const KindGateDecided = "machine.gate_decided"
-
 // Execution modes (story-runtime §7).
 const (
 	ModeOneShot = "one-shot"

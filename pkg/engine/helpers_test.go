@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -81,6 +82,21 @@ func compileStory(t testing.TB, name string) *Machine {
 	return m
 }
 
+// compileSource loads an in-memory app.yaml (name in diagnostics) and
+// compiles it with opts, failing the test where either refuses it.
+func compileSource(t testing.TB, name, src string, opts CompileOptions) *Machine {
+	t.Helper()
+	st, ds := story.LoadBytes(name, []byte(src), story.Options{})
+	if st == nil || story.Unrunnable(ds) {
+		t.Fatalf("load: %v", ds)
+	}
+	m, err := Compile(st, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // runStory runs testdata/<name> from root (or from the given root state).
 func runStory(t testing.TB, name, root string, opts Options) (*Result, *recSink) {
 	t.Helper()
@@ -91,6 +107,32 @@ func runStory(t testing.TB, name, root string, opts Options) (*Result, *recSink)
 	sink := &recSink{}
 	opts.Sink = sink
 	return Run(context.Background(), m, opts), sink
+}
+
+// runWant runs testdata/<name> as runStory does and fails the test unless
+// the run ends with outcome at state.
+func runWant(t *testing.T, name, root string, opts Options, outcome, state string) (*Result, *recSink) {
+	t.Helper()
+	res, sink := runStory(t, name, root, opts)
+	wantOutcome(t, res, outcome, state)
+	return res, sink
+}
+
+// wantWorld fails unless the world's key holds want; why says which rule
+// the value shows.
+func wantWorld(t *testing.T, w World, key string, want any, why string) {
+	t.Helper()
+	if got := w[key]; got != want {
+		t.Errorf("%s = %#v, want %#v: %s", key, got, want, why)
+	}
+}
+
+// needSh skips a test whose story runs sh through host.run.
+func needSh(t *testing.T) {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("uses sh")
+	}
 }
 
 func wantOutcome(t *testing.T, res *Result, outcome, state string) {

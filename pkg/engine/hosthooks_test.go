@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -16,9 +15,7 @@ func (f hostHooksFunc) HostPreCall(ctx context.Context, handler string, args map
 }
 
 func TestHostPreCallHooks(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("uses sh")
-	}
+	needSh(t)
 	// A refusal takes the effect's on_error path, like a failed call.
 	veto := hostHooksFunc(func(_ context.Context, h string, _ map[string]any, emit func(string, any) error) (map[string]any, error) {
 		if err := emit("hook.halted", map[string]any{"point": "host/pre-call", "plugin": "policy", "reason": "no shell"}); err != nil {
@@ -26,8 +23,7 @@ func TestHostPreCallHooks(t *testing.T) {
 		}
 		return nil, errors.New("hook policy at host/pre-call halted the call: no shell")
 	})
-	res, sink := runStory(t, "onerror", "", Options{HostHooks: veto})
-	wantOutcome(t, res, OutcomeTerminal, "failed")
+	res, sink := runWant(t, "onerror", "", Options{HostHooks: veto}, OutcomeTerminal, "failed")
 	if len(sink.kinds("hook.halted")) != 1 || len(res.Calls) != 1 || !strings.Contains(res.Calls[0].Error, "no shell") {
 		t.Fatalf("calls %+v, events %v", res.Calls, sink.kinds("hook.halted"))
 	}

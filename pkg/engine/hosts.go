@@ -243,7 +243,7 @@ func (m *Machine) storyRenderer(st *story.Story) *PromptRenderer {
 	if p := m.renders[st.Dir]; p != nil {
 		return p
 	}
-	p := newPromptRenderer(st.Dir, StoryLoader(st))
+	p := newPromptRenderer(st.Dir, storyLoader(st))
 	m.renders[st.Dir] = p
 	return p
 }

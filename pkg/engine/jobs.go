@@ -13,12 +13,6 @@ import (
 	"kitsoki/pkg/host"
 )
 
-// Trace events of background jobs (story-runtime §5).
-const (
-	KindJobSubmitted = "scheduler.submitted"
-	KindJobCompleted = "scheduler.completed"
-)
-
 // job is one background job. Fields past info are guarded by the store's
 // mutex while the job's goroutine runs.
 type job struct {
@@ -328,13 +322,7 @@ func (r *runner) jobStep(ctx context.Context, j *job) (*Turn, error) {
 // completionTurn is the synthetic turn of a finished background job
 // (story-runtime §5).
 func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg string, data map[string]any) (*Turn, error) {
-	r.beginTurn()
-	from := r.statePath()
-	sv := r.save()
-	r.turn++
-	r.turnState = from
-	r.slots = nil
-	t := &Turn{Number: r.turn, State: from}
+	from, sv, t := r.beginSyntheticTurn()
 	sevs := map[string]string{JobDone: "success", JobFailed: "error", JobCancelled: "warn"}
 	verb := map[string]string{JobDone: "finished", JobFailed: "failed", JobCancelled: "cancelled"}
 	r.note(Note{Kind: "job", State: from, Text: fmt.Sprintf("job %s (%s) %s", j.info.ID, j.info.Namespace, verb[status]), Error: errMsg})

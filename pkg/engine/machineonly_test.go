@@ -19,7 +19,7 @@ func machineOnly(t *testing.T, on bool) (*Session, *atomic.Int64) {
 	}
 	var n atomic.Int64
 	reg := host.NewRegistry()
-	RegisterEngineHosts(reg)
+	PrepareHosts(reg)
 	reg.Register("host.run", host.HandlerFunc(func(ctx context.Context, c *host.Call) (host.Result, error) {
 		n.Add(1)
 		return host.Result{Data: map[string]any{"stdout": "ran"}}, nil

@@ -152,7 +152,7 @@ type Effect struct {
 	Kind      int
 	When      *guard
 	Set       []setKV
-	Increment []incKV
+	Increment []setKV
 	Say       *text
 	Invoke    string
 	ID        string
@@ -182,14 +182,11 @@ type Effect struct {
 	render *PromptRenderer
 }
 
+// setKV is one key of a set: effect, or of an increment: effect (Value
+// is then the delta).
 type setKV struct {
 	Key   string
 	Value *valueTmpl
-}
-
-type incKV struct {
-	Key   string
-	Delta *valueTmpl
 }
 
 type bindKV struct {

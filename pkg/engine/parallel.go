@@ -7,9 +7,9 @@ import (
 	"strings"
 )
 
-// MaxParallelEmitDepth caps emit: propagation between regions
+// maxParallelEmitDepth caps emit: propagation between regions
 // (story-runtime §3.5).
-const MaxParallelEmitDepth = 24
+const maxParallelEmitDepth = 24
 
 // parConf is an active parallel configuration: the parallel root and one
 // leaf per region, sorted by path (story-runtime §3.2).
@@ -237,8 +237,8 @@ func (r *runner) propagate(ctx context.Context, names []string, from *State, st 
 	if len(names) == 0 || r.par == nil {
 		return nil
 	}
-	if depth > MaxParallelEmitDepth {
-		return fmt.Errorf("parallel emit propagation exceeded max depth (%d) — check for cyclic emits", MaxParallelEmitDepth)
+	if depth > maxParallelEmitDepth {
+		return fmt.Errorf("parallel emit propagation exceeded max depth (%d) — check for cyclic emits", maxParallelEmitDepth)
 	}
 	for _, name := range names {
 		for _, reg := range r.par.root.regions() {

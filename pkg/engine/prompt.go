@@ -32,16 +32,16 @@ type PromptRenderer struct {
 
 // NewPromptRenderer prepares rendering for st. Prompt and schema paths are
 // relative to the story directory; pongo2 {% include %} / {% extends %}
-// resolve through the story's search path (StoryLoader).
+// resolve through the story's search path (storyLoader).
 func NewPromptRenderer(st *story.Story) *PromptRenderer {
-	return newPromptRenderer(st.Dir, StoryLoader(st))
+	return newPromptRenderer(st.Dir, storyLoader(st))
 }
 
-// StoryLoader is the pongo2 loader of a story's prompts (story-format
+// storyLoader is the pongo2 loader of a story's prompts (story-format
 // §6.3): the search path is prompts.overlay (when set), then the story
 // directory, then its prompts/ directory; "@story/…" names the story
 // directory and "@shared/…" each prompts.shared directory.
-func StoryLoader(st *story.Story) *expr.PongoLoader {
+func storyLoader(st *story.Story) *expr.PongoLoader {
 	var dirs []string
 	if st.Prompts != nil && strings.TrimSpace(st.Prompts.Overlay) != "" {
 		dirs = append(dirs, storyRel(st.Dir, st.Prompts.Overlay))

@@ -67,8 +67,7 @@ func TestRunMissingPromptPathIsCallFailure(t *testing.T) {
 	})
 	w := StoryWorld(loadStory(t, "prompts"))
 	w["kind"] = "nope"
-	res, sink := runStory(t, "prompts", "", Options{Agents: agents, World: w})
-	wantOutcome(t, res, OutcomeTerminal, "failed")
+	res, sink := runWant(t, "prompts", "", Options{Agents: agents, World: w}, OutcomeTerminal, "failed")
 	if called || !strings.Contains(fmt.Sprint(res.World["last_error"]), "names no file") {
 		t.Errorf("called=%v last_error=%v", called, res.World["last_error"])
 	}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"runtime"
 	"testing"
 )
 
@@ -9,20 +8,13 @@ import (
 // and dispatched afterwards, so the rest of the chain sees the world before
 // the call's bind.
 func TestQueuedInvokeChainSeesPreBindWorld(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("uses sh")
-	}
-	res, sink := runStory(t, "queued", "", Options{})
-	wantOutcome(t, res, OutcomeRested, "start")
+	needSh(t)
+	res, sink := runWant(t, "queued", "", Options{}, OutcomeRested, "start")
 	if res.World["v"] != "new" {
 		t.Fatalf("v = %v: the queued call's bind did not land", res.World["v"])
 	}
-	if res.World["seen"] != "old" {
-		t.Errorf("seen = %v: a set after an invoke must see the pre-bind world", res.World["seen"])
-	}
-	if res.World["guarded"] != "" {
-		t.Errorf("guarded = %v: a when: after an invoke must see the pre-bind world", res.World["guarded"])
-	}
+	wantWorld(t, res.World, "seen", "old", "a set after an invoke must see the pre-bind world")
+	wantWorld(t, res.World, "guarded", "", "a when: after an invoke must see the pre-bind world")
 	says := sink.kinds(KindSay)
 	if len(says) != 1 || payloadMap(t, says[0].Payload)["text"] != "v is old" {
 		t.Errorf("say = %v: a say after an invoke must see the pre-bind world", says)
@@ -43,17 +35,10 @@ func TestQueuedInvokeChainSeesPreBindWorld(t *testing.T) {
 // An invoke's with: is rendered at dispatch: it sees sets that come after it
 // in its chain, and the binds of the calls dispatched before it.
 func TestQueuedInvokeWithSeesLaterSetsAndEarlierBinds(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("uses sh")
-	}
-	res, sink := runStory(t, "queued", "", Options{Inputs: []Input{{Intent: "go"}}})
-	wantOutcome(t, res, OutcomeRested, "later")
-	if res.World["echoed"] != "late=L" {
-		t.Errorf("echoed = %q: with: must see the set written after the invoke", res.World["echoed"])
-	}
-	if res.World["chained"] != "chained-late=L" {
-		t.Errorf("chained = %q: a later call's with: must see the earlier call's bind", res.World["chained"])
-	}
+	needSh(t)
+	res, sink := runWant(t, "queued", "", Options{Inputs: []Input{{Intent: "go"}}}, OutcomeRested, "later")
+	wantWorld(t, res.World, "echoed", "late=L", "with: must see the set written after the invoke")
+	wantWorld(t, res.World, "chained", "chained-late=L", "a later call's with: must see the earlier call's bind")
 	if n := len(sink.kinds(KindHarnessCalled)); n != 3 {
 		t.Errorf("%d harness.called, want 3", n)
 	}
@@ -63,14 +48,9 @@ func TestQueuedInvokeWithSeesLaterSetsAndEarlierBinds(t *testing.T) {
 // on_enter are dispatched after the whole step, in walk order, each
 // credited to the state whose chain reached it.
 func TestQueuedInvokeAcrossTransitionCreditsDeclaringState(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("uses sh")
-	}
-	res, sink := runStory(t, "queued", "later", Options{Inputs: []Input{{Intent: "move"}}})
-	wantOutcome(t, res, OutcomeTerminal, "arrival")
-	if res.World["arrived"] != "arrived-moved" {
-		t.Errorf("arrived = %q: the entered state's call must see the transition call's bind", res.World["arrived"])
-	}
+	needSh(t)
+	res, sink := runWant(t, "queued", "later", Options{Inputs: []Input{{Intent: "move"}}}, OutcomeTerminal, "arrival")
+	wantWorld(t, res.World, "arrived", "arrived-moved", "the entered state's call must see the transition call's bind")
 	called := sink.kinds(KindHarnessCalled)
 	if len(called) != 4 {
 		t.Fatalf("%d harness.called, want 4", len(called))
@@ -103,14 +83,9 @@ func TestQueuedInvokeAcrossTransitionCreditsDeclaringState(t *testing.T) {
 
 // A failed call with on_error abandons the calls still queued behind it.
 func TestOnErrorAbandonsQueuedCalls(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("uses sh")
-	}
-	res, sink := runStory(t, "onerror", "abandon", Options{})
-	wantOutcome(t, res, OutcomeTerminal, "failed")
-	if res.World["out"] != "" {
-		t.Errorf("out = %q: the call queued after the failed one ran", res.World["out"])
-	}
+	needSh(t)
+	res, sink := runWant(t, "onerror", "abandon", Options{}, OutcomeTerminal, "failed")
+	wantWorld(t, res.World, "out", "", "the call queued after the failed one ran")
 	if n := len(sink.kinds(KindHarnessCalled)); n != 1 {
 		t.Errorf("%d harness.called, want 1", n)
 	}
@@ -122,11 +97,8 @@ func TestOnErrorAbandonsQueuedCalls(t *testing.T) {
 // A call queued by a terminal state's on_enter is dispatched after the walk
 // reached that state; its failure with on_error still redirects.
 func TestOnErrorFromTerminalStateRedirects(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("uses sh")
-	}
-	res, sink := runStory(t, "onerror", "ending", Options{})
-	wantOutcome(t, res, OutcomeTerminal, "failed")
+	needSh(t)
+	_, sink := runWant(t, "onerror", "ending", Options{}, OutcomeTerminal, "failed")
 	if n := len(onErrorTransitions(t, sink)); n != 1 {
 		t.Errorf("%d on_error redirects, want 1", n)
 	}
@@ -138,11 +110,8 @@ func TestOnErrorFromTerminalStateRedirects(t *testing.T) {
 // on_error: "." from a terminal state's queued call leaves the run ended
 // there.
 func TestOnErrorStayFromTerminalStateKeepsItEnded(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("uses sh")
-	}
-	res, sink := runStory(t, "onerror", "ending_stay", Options{})
-	wantOutcome(t, res, OutcomeTerminal, "ending_stay")
+	needSh(t)
+	res, sink := runWant(t, "onerror", "ending_stay", Options{}, OutcomeTerminal, "ending_stay")
 	if n := len(sink.kinds(KindOnErrorRedirect)); n != 0 {
 		t.Errorf("%d on_error redirects, want none", n)
 	}

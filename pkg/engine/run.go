@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -16,8 +18,8 @@ import (
 
 // Caps of reference §5.2.
 const (
-	MaxEmitDepth    = 24 // measured (story-runtime §1.9), not the documented 8
-	MaxOnErrorDepth = 4
+	maxEmitDepth    = 24 // measured (story-runtime §1.9), not the documented 8
+	maxOnErrorDepth = 4
 )
 
 // Input is one --intent with its slots, consumed when the machine rests.
@@ -248,7 +250,7 @@ func (s *Session) runInputs(ctx context.Context, consumed *int) error {
 			return t.Err
 		}
 	}
-	for i := 0; i < MaxDeciderDepth; i++ {
+	for i := 0; i < maxDeciderDepth; i++ {
 		fired, err := s.decide(ctx)
 		if err != nil {
 			return err
@@ -387,6 +389,20 @@ func (r *runner) beginTurn() {
 	r.events, r.redirectErr, r.said, r.bound, r.transView, r.capView = nil, "", nil, false, nil, ""
 	r.entered = map[*State]bool{}
 	r.emitSay = -1
+}
+
+// beginSyntheticTurn starts a turn no user intent asked for (a timeout, a
+// background completion): it takes the next turn number at the current
+// state with no slots, and returns that state, the saved run to restore if
+// the turn fails, and the Turn to fill.
+func (r *runner) beginSyntheticTurn() (from string, sv saved, t *Turn) {
+	r.beginTurn()
+	from = r.statePath()
+	sv = r.save()
+	r.turn++
+	r.turnState = from
+	r.slots = nil
+	return from, sv, &Turn{Number: r.turn, State: from}
 }
 
 // userTurn is one explicit-intent turn (story-runtime.md §1.3-§1.12).
@@ -536,24 +552,40 @@ func (r *runner) renderView(slots map[string]any) string {
 		}
 	}
 	if r.redirectErr == "" && len(said) > 0 {
-		say := strings.Join(said, "\n")
-		if v == "" {
-			v = say
-		} else {
-			v = say + "\n\n" + v
-		}
+		v = prependSay(strings.Join(said, "\n"), v)
 	}
 	if r.redirectErr != "" && r.capView == "" {
-		if le, _ := r.world["last_error"].(string); le == "" || !strings.Contains(v, le) {
-			banner := "⚠ Action failed: " + r.redirectErr
-			if v == "" {
-				v = banner
-			} else {
-				v += "\n\n" + banner
-			}
-		}
+		le, _ := r.world["last_error"].(string)
+		v = errorBanner(v, le, r.redirectErr)
 	}
 	return v
+}
+
+// prependSay puts a turn's say narration before its view, separated by a
+// blank line when both are non-empty (story-runtime §8).
+func prependSay(say, view string) string {
+	switch {
+	case say == "":
+		return view
+	case view == "":
+		return say
+	}
+	return say + "\n\n" + view
+}
+
+// errorBanner appends upstream's banner after an on_error redirect
+// (story-runtime §2.4), "⚠ Action failed: <msg>" after a blank line (an
+// empty view becomes the banner alone), unless the view already shows
+// lastErr, the world's last_error.
+func errorBanner(view, lastErr, msg string) string {
+	if lastErr != "" && strings.Contains(view, lastErr) {
+		return view
+	}
+	banner := "⚠ Action failed: " + msg
+	if view == "" {
+		return banner
+	}
+	return view + "\n\n" + banner
 }
 
 // checkAllowed is the allowed-set check (story-runtime §1.4 step 2).
@@ -678,11 +710,7 @@ func slotText(s map[string]any) string {
 	if len(s) == 0 {
 		return ""
 	}
-	keys := make([]string, 0, len(s))
-	for k := range s {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(s))
 	var b strings.Builder
 	for _, k := range keys {
 		fmt.Fprintf(&b, " %s=%v", k, s[k])

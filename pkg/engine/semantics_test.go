@@ -10,8 +10,7 @@ import (
 // against testdata/semantics.
 
 func TestInitialDescentNestedAndTemplated(t *testing.T) {
-	res, sink := runStory(t, "semantics", "", Options{})
-	wantOutcome(t, res, OutcomeRested, "outer.mid.y")
+	res, sink := runWant(t, "semantics", "", Options{}, OutcomeRested, "outer.mid.y")
 	if want := []string{"outer", "outer.mid", "outer.mid.y"}; !reflect.DeepEqual(sink.entered(), want) {
 		t.Errorf("entered %v, want %v", sink.entered(), want)
 	}
@@ -34,15 +33,13 @@ func TestTargetFormsMore(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res, _ := runStory(t, "semantics", "", Options{Inputs: []Input{in(c.intent)}})
-			wantOutcome(t, res, c.outcome, c.state)
+			runWant(t, "semantics", "", Options{Inputs: []Input{in(c.intent)}}, c.outcome, c.state)
 		})
 	}
 }
 
 func TestEmptyTargetStaysWithoutOnEnter(t *testing.T) {
-	res, _ := runStory(t, "semantics", "", Options{Inputs: []Input{in("quiet")}})
-	wantOutcome(t, res, OutcomeRested, "outer.mid.y")
+	res, _ := runWant(t, "semantics", "", Options{Inputs: []Input{in("quiet")}}, OutcomeRested, "outer.mid.y")
 	if res.World["after"] != "stayed" || res.World["ys"] != 1 {
 		t.Errorf("after = %v ys = %v, want stayed and 1 (no on_enter re-run)", res.World["after"], res.World["ys"])
 	}
@@ -61,17 +58,12 @@ func TestGuardHintNamesRejection(t *testing.T) {
 
 func TestLeafWildcardBeatsAncestorIntent(t *testing.T) {
 	w, _ := InitWorld(compileStory(t, "semantics").World, nil, []string{"pick=x"})
-	res, _ := runStory(t, "semantics", "", Options{World: w, Inputs: []Input{in("named")}})
-	wantOutcome(t, res, OutcomeRested, "outer.mid.x")
-	if res.World["seen"] != "leaf-wildcard" {
-		t.Errorf("seen = %v: the leaf's \"*\" must be tried before an ancestor's named handler", res.World["seen"])
-	}
+	res, _ := runWant(t, "semantics", "", Options{World: w, Inputs: []Input{in("named")}}, OutcomeRested, "outer.mid.x")
+	wantWorld(t, res.World, "seen", "leaf-wildcard", "the leaf's \"*\" must be tried before an ancestor's named handler")
 	// from y (no wildcard, no handler) the ancestor's named handler runs
 	res, _ = runStory(t, "semantics", "", Options{Inputs: []Input{in("named")}})
 	wantOutcome(t, res, OutcomeTerminal, "b")
-	if res.World["seen"] != "ancestor-named" {
-		t.Errorf("seen = %v", res.World["seen"])
-	}
+	wantWorld(t, res.World, "seen", "ancestor-named", "")
 }
 
 func TestEffectWhenErrorAbortsChain(t *testing.T) {
@@ -85,8 +77,7 @@ func TestEffectWhenErrorAbortsChain(t *testing.T) {
 }
 
 func TestSayPongoAndWithRecursion(t *testing.T) {
-	res, sink := runStory(t, "semantics", "talk", Options{})
-	wantOutcome(t, res, OutcomeTerminal, "talk")
+	res, sink := runWant(t, "semantics", "talk", Options{}, OutcomeTerminal, "talk")
 	says := sink.kinds(KindSay)
 	if len(says) != 1 || payloadMap(t, says[0].Payload)["text"] != "none / dflt / Y" {
 		t.Errorf("say = %v", says)
@@ -103,17 +94,14 @@ func TestSayPongoAndWithRecursion(t *testing.T) {
 
 func TestEmitWhenDeferredAndSharedEntry(t *testing.T) {
 	// a pure emit_intent's when: is evaluated after the binds land
-	res, sink := runStory(t, "semantics", "emitter1", Options{})
-	wantOutcome(t, res, OutcomeTerminal, "b")
+	res, sink := runWant(t, "semantics", "emitter1", Options{}, OutcomeTerminal, "b")
 	if len(sink.kinds(KindEmitIntent)) != 1 {
 		t.Errorf("want one emit")
 	}
 	// set and emit_intent in one entry: both apply
 	res, _ = runStory(t, "semantics", "emitter2", Options{})
 	wantOutcome(t, res, OutcomeTerminal, "b")
-	if res.World["seen"] != "shared" {
-		t.Errorf("seen = %v", res.World["seen"])
-	}
+	wantWorld(t, res.World, "seen", "shared", "")
 }
 
 func TestHostErrorShape(t *testing.T) {
@@ -127,8 +115,7 @@ func TestHostErrorShape(t *testing.T) {
 // story-format §3.3: set coerces string results to the declared type for
 // bool, int and float.
 func TestSetCoercesToDeclaredType(t *testing.T) {
-	res, _ := runStory(t, "semantics", "coerce", Options{})
-	wantOutcome(t, res, OutcomeTerminal, "coerce")
+	res, _ := runWant(t, "semantics", "coerce", Options{}, OutcomeTerminal, "coerce")
 	want := map[string]any{"ys": 10, "flag": true, "ratio": 2.5, "label": 7, "out": "12"}
 	for k, v := range want {
 		if got := res.World[k]; !reflect.DeepEqual(got, v) {
@@ -140,8 +127,7 @@ func TestSetCoercesToDeclaredType(t *testing.T) {
 // story-format §6.2: {{ if }}/{{ range }} with .field, maps as JSON, nil as
 // "", and a bare expression without {{ }} is a literal.
 func TestSetTemplateForms(t *testing.T) {
-	res, _ := runStory(t, "semantics", "tmpls", Options{})
-	wantOutcome(t, res, OutcomeTerminal, "tmpls")
+	res, _ := runWant(t, "semantics", "tmpls", Options{}, OutcomeTerminal, "tmpls")
 	want := map[string]any{"t_if": "yes", "t_range": "[1][2]", "t_json": `m={"k":"v"}`, "t_nil": "<>", "t_bare": "world.pick"}
 	for k, v := range want {
 		if got := res.World[k]; got != v {
@@ -153,8 +139,7 @@ func TestSetTemplateForms(t *testing.T) {
 // story-format §6.3: say renders with state.{path,description} and run.turn,
 // autoescape off.
 func TestSayStateContext(t *testing.T) {
-	res, sink := runStory(t, "semantics", "described", Options{})
-	wantOutcome(t, res, OutcomeTerminal, "described")
+	_, sink := runWant(t, "semantics", "described", Options{}, OutcomeTerminal, "described")
 	says := sink.kinds(KindSay)
 	if len(says) != 2 || payloadMap(t, says[0].Payload)["text"] != "described: The described room (turn 0)" {
 		t.Fatalf("say = %v", says)
@@ -168,18 +153,14 @@ func TestSayStateContext(t *testing.T) {
 // An emit_intent in transition effects fires after the target is entered,
 // at the then-current state (here outer.c, whose ancestor handles named).
 func TestTransitionEmitFiresAtTarget(t *testing.T) {
-	res, _ := runStory(t, "semantics", "hop", Options{Inputs: []Input{in("go_b")}})
-	wantOutcome(t, res, OutcomeTerminal, "b")
-	if res.World["seen"] != "ancestor-named" {
-		t.Errorf("seen = %v", res.World["seen"])
-	}
+	res, _ := runWant(t, "semantics", "hop", Options{Inputs: []Input{in("go_b")}}, OutcomeTerminal, "b")
+	wantWorld(t, res.World, "seen", "ancestor-named", "")
 }
 
 // story-format §5.2: only the first of set > increment > say > invoke
 // applies per entry.
 func TestOnlyFirstEffectKindApplies(t *testing.T) {
-	res, sink := runStory(t, "semantics", "firstonly", Options{})
-	wantOutcome(t, res, OutcomeTerminal, "firstonly")
+	res, sink := runWant(t, "semantics", "firstonly", Options{}, OutcomeTerminal, "firstonly")
 	if res.World["ys"] != 5 {
 		t.Errorf("ys = %v, want 5", res.World["ys"])
 	}

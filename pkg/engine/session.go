@@ -68,7 +68,8 @@ type Rejection struct {
 
 func (r *Rejection) Error() string { return r.Message }
 
-// Rejection codes.
+// Rejection codes: the values of [Rejection.Code], one per reason a turn
+// is refused before anything runs.
 const (
 	CodeNotAllowed   = "INTENT_NOT_ALLOWED_IN_STATE"
 	CodeMissingSlots = "MISSING_SLOTS"
@@ -103,7 +104,7 @@ type JobInfo struct {
 	Seq int `json:"-"`
 }
 
-// Job statuses.
+// Job statuses: the values of [JobInfo.Status].
 const (
 	JobRunning   = "running"
 	JobAwaiting  = "awaiting_input"
@@ -305,17 +306,7 @@ func (r *runner) placeAt(spec string) error {
 			}
 			pc.set(st)
 		}
-		for _, reg := range p.regions() {
-			if pc.leafIn(reg) == nil {
-				leaf, err := r.initialLeaf(reg)
-				if err != nil {
-					return err
-				}
-				pc.set(leaf)
-			}
-		}
-		r.par, r.cur = pc, pc.leaves[0]
-		return nil
+		return r.placeRegions(pc)
 	}
 	st := r.m.States[strings.ReplaceAll(spec, "/", ".")]
 	if st == nil {
@@ -328,16 +319,7 @@ func (r *runner) placeAt(spec string) error {
 // parallel regions) without running on_enter.
 func (r *runner) placeDescend(st *State) error {
 	if st.Parallel {
-		pc := &parConf{root: st}
-		for _, reg := range st.regions() {
-			leaf, err := r.initialLeaf(reg)
-			if err != nil {
-				return err
-			}
-			pc.set(leaf)
-		}
-		r.par, r.cur = pc, pc.leaves[0]
-		return nil
+		return r.placeRegions(&parConf{root: st})
 	}
 	leaf, err := r.initialLeaf(st)
 	if err != nil {
@@ -347,6 +329,22 @@ func (r *runner) placeDescend(st *State) error {
 		return r.placeDescend(leaf)
 	}
 	r.cur, r.par = leaf, nil
+	return nil
+}
+
+// placeRegions rests the machine on the parallel configuration pc, each
+// region pc has no leaf in at its initial leaf (no on_enter run).
+func (r *runner) placeRegions(pc *parConf) error {
+	for _, reg := range pc.root.regions() {
+		if pc.leafIn(reg) == nil {
+			leaf, err := r.initialLeaf(reg)
+			if err != nil {
+				return err
+			}
+			pc.set(leaf)
+		}
+	}
+	r.par, r.cur = pc, pc.leaves[0]
 	return nil
 }
 

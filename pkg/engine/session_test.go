@@ -19,7 +19,7 @@ func probe(t *testing.T, name, startState string, stubs map[string]host.Handler)
 		t.Fatal(err)
 	}
 	reg := host.NewRegistry()
-	RegisterEngineHosts(reg)
+	PrepareHosts(reg)
 	for n, h := range stubs {
 		reg.Register(n, h)
 	}
@@ -321,7 +321,7 @@ func TestBackgroundClarification(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := host.NewRegistry()
-	RegisterEngineHosts(reg)
+	PrepareHosts(reg)
 	reg.Register("host.run", host.HandlerFunc(func(ctx context.Context, c *host.Call) (host.Result, error) {
 		return host.Result{Data: map[string]any{"stdout": "clarification-done"}, Clarification: &host.Clarification{Question: "Which environment?"}}, nil
 	}))

@@ -9,8 +9,7 @@ import (
 // (global and state-local intents), a missing required slot and a value
 // outside an enum's values: reject the input.
 func TestInputSlots(t *testing.T) {
-	res, _ := runStory(t, "slots", "", Options{Inputs: []Input{{Intent: "paint", Slots: map[string]any{"color": "red"}}}})
-	wantOutcome(t, res, OutcomeRested, "canvas")
+	res, _ := runWant(t, "slots", "", Options{Inputs: []Input{{Intent: "paint", Slots: map[string]any{"color": "red"}}}}, OutcomeRested, "canvas")
 	if res.World["color"] != "red" || res.World["size"] != 3 {
 		t.Errorf("world %v: want color red, size from the slot default 3", res.World)
 	}

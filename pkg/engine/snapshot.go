@@ -15,9 +15,6 @@ import (
 	"kitsoki/internal/safefile"
 )
 
-// KindSessionStory is the turn-0 snapshot of the story files (A.7).
-const KindSessionStory = "session.story"
-
 // maxSnapshotBytes bounds the file contents embedded in session.story; past
 // it the hash still covers every file but the contents are left out.
 const maxSnapshotBytes = 8 << 20

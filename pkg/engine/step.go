@@ -29,17 +29,17 @@ func (r *runner) settle(ctx context.Context, st *step, depth int) error {
 		emits := st.emits
 		*st = step{} // the failed step's emits are dropped
 		hops++
-		if hops > MaxOnErrorDepth+1 {
+		if hops > maxOnErrorDepth+1 {
 			// the first redirect is depth 0: the sixth (depth 5) is refused
 			if r.oneShot {
-				return fmt.Errorf("on_error redirect depth cap %d exceeded: %s keeps failing (last error: %s)", MaxOnErrorDepth, rd.target, rd.err)
+				return fmt.Errorf("on_error redirect depth cap %d exceeded: %s keeps failing (last error: %s)", maxOnErrorDepth, rd.target, rd.err)
 			}
 			// story-runtime §2.4: the redirect is refused, the session
 			// stays where the last redirect took it (the replayed state
 			// upstream's flow rig asserts), the view is the originating
 			// state's.
 			r.capView = origin
-			return r.emit(KindHarnessError, map[string]any{"cap": MaxOnErrorDepth, "depth": hops - 1,
+			return r.emit(KindHarnessError, map[string]any{"cap": maxOnErrorDepth, "depth": hops - 1,
 				"message": "on_error redirect chain exceeded depth cap; staying at the originating state. A host call's on_error: arc is looping (likely the same host failing repeatedly).",
 				"prior":   r.statePath(), "reason": "on_error.depth_cap_exceeded", "target": rd.target})
 		}
@@ -237,8 +237,8 @@ func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth i
 		if name == "" {
 			continue
 		}
-		if depth+1 > MaxEmitDepth {
-			return fmt.Errorf("emit_intent: dispatch exceeded max depth (%d) at state %q — likely a cyclic emit chain", MaxEmitDepth, r.statePath())
+		if depth+1 > maxEmitDepth {
+			return fmt.Errorf("emit_intent: dispatch exceeded max depth (%d) at state %q — likely a cyclic emit chain", maxEmitDepth, r.statePath())
 		}
 		if stop, err := r.gateStops(name, depth, !pe.pre); err != nil || stop {
 			return err
@@ -706,16 +706,22 @@ func (r *runner) moveRegion(ctx context.Context, dst *State, st *step, descend b
 	if err := r.swapLeaf(ctx, leaf, dst, st); err != nil {
 		return err
 	}
-	end := dst
-	if descend {
-		var err error
-		if end, err = r.descend(ctx, dst, st); err != nil {
-			return err
-		}
+	end, err := r.maybeDescend(ctx, dst, st, descend)
+	if err != nil {
+		return err
 	}
 	pc.set(end)
 	r.par, r.cur = pc, end
 	return nil
+}
+
+// maybeDescend is dst itself, or with descend the leaf its initial:
+// chain reaches (running on_enter on the way, as descend does).
+func (r *runner) maybeDescend(ctx context.Context, dst *State, st *step, descend bool) (*State, error) {
+	if !descend {
+		return dst, nil
+	}
+	return r.descend(ctx, dst, st)
 }
 
 // descend enters dst's initial: chain down to a leaf, running on_enter.
@@ -801,12 +807,9 @@ func (r *runner) enterParallel(ctx context.Context, p, via *State, rest []*State
 					return err
 				}
 			}
-			end := dst
-			if descend {
-				var err error
-				if end, err = r.descend(ctx, dst, st); err != nil {
-					return err
-				}
+			end, err := r.maybeDescend(ctx, dst, st, descend)
+			if err != nil {
+				return err
 			}
 			pc.set(end)
 			continue

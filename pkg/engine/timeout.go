@@ -9,9 +9,6 @@ import (
 	"time"
 )
 
-// KindTimeout annotates a synthetic timeout turn (trace-eval.md A.7).
-const KindTimeout = "machine.timeout"
-
 var dayRe = regexp.MustCompile(`^(\d+)d$`)
 
 // parseDuration accepts a Go duration or Nd on its own (story-format §4.1).
@@ -108,13 +105,7 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	if tm == nil || tm.state != r.statePath() {
 		return nil, nil
 	}
-	r.beginTurn()
-	from := r.statePath()
-	sv := r.save()
-	r.turn++
-	r.turnState = from
-	r.slots = nil
-	t := &Turn{Number: r.turn, State: from}
+	from, sv, t := r.beginSyntheticTurn()
 	if err := r.emit(KindTurnStart, map[string]any{"kind": "timeout", "source": from, "turn": r.turn}); err != nil {
 		return t, err
 	}

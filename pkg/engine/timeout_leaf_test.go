@@ -3,15 +3,13 @@ package engine
 import (
 	"testing"
 	"time"
-
-	"kitsoki/pkg/story"
 )
 
 // Only the resting state's own timeout is armed (story-runtime §4, probe
 // p3 b.yaml): a compound ancestor's never fires while the machine rests in
 // a child; the leaf's does.
 func TestOnlyTheRestingLeafsTimeoutIsArmed(t *testing.T) {
-	st, ds := story.LoadBytes("leaf.yaml", []byte(`app: {id: leaf}
+	m := compileSource(t, "leaf.yaml", `app: {id: leaf}
 intents:
   next: {}
 root: par
@@ -26,14 +24,7 @@ states:
         timeout: {after: 1m, target: done}
   gone: {terminal: true}
   done: {terminal: true}
-`), story.Options{})
-	if st == nil || story.Unrunnable(ds) {
-		t.Fatalf("load: %v", ds)
-	}
-	m, err := Compile(st, CompileOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+`, CompileOptions{})
 	s, err := Start(t.Context(), m, SessionOptions{StartState: "par.c1", Clock: NewVirtualClock(time.Unix(0, 0))})
 	if err != nil {
 		t.Fatal(err)

@@ -22,8 +22,7 @@ func (f *fakeWait) wait(ctx context.Context, d time.Duration) error {
 // descent, as upstream), each as one synthetic turn, until an exit.
 func TestTimeoutFiresWhenResting(t *testing.T) {
 	fw := &fakeWait{}
-	res, sink := runStory(t, "timeout", "", Options{Wait: fw.wait})
-	wantOutcome(t, res, OutcomeExit, "__exit__done")
+	res, sink := runWant(t, "timeout", "", Options{Wait: fw.wait}, OutcomeExit, "__exit__done")
 	if want := []time.Duration{5 * time.Minute, 2 * time.Minute, 24 * time.Hour}; !reflect.DeepEqual(fw.got, want) {
 		t.Errorf("waited %v, want %v", fw.got, want)
 	}
@@ -52,8 +51,7 @@ func TestTimeoutFiresWhenResting(t *testing.T) {
 // timeout, and a state without timeout: rests as before.
 func TestTimeoutInputFirst(t *testing.T) {
 	fw := &fakeWait{}
-	res, _ := runStory(t, "timeout", "", Options{Wait: fw.wait, Inputs: []Input{{Intent: "go"}}})
-	wantOutcome(t, res, OutcomeRested, "idle")
+	runWant(t, "timeout", "", Options{Wait: fw.wait, Inputs: []Input{{Intent: "go"}}}, OutcomeRested, "idle")
 	if len(fw.got) != 0 {
 		t.Errorf("waited %v", fw.got)
 	}

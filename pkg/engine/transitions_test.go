@@ -38,8 +38,7 @@ func TestTransitionTargets(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res, sink := runStory(t, "transitions", "", Options{Inputs: c.inputs})
-			wantOutcome(t, res, c.outcome, c.state)
+			res, sink := runWant(t, "transitions", "", Options{Inputs: c.inputs}, c.outcome, c.state)
 			if res.World["n"] != c.n {
 				t.Errorf("n = %v, want %d (on_enter runs of area.a)", res.World["n"], c.n)
 			}
@@ -51,11 +50,8 @@ func TestTransitionTargets(t *testing.T) {
 }
 
 func TestWildcardAndExitPayload(t *testing.T) {
-	res, sink := runStory(t, "transitions", "", Options{Inputs: []Input{in("up"), in("anything-at-all")}})
-	wantOutcome(t, res, OutcomeTerminal, "end")
-	if res.World["seen"] != "wildcard" {
-		t.Errorf("seen = %v", res.World["seen"])
-	}
+	res, sink := runWant(t, "transitions", "", Options{Inputs: []Input{in("up"), in("anything-at-all")}}, OutcomeTerminal, "end")
+	wantWorld(t, res.World, "seen", "wildcard", "")
 	tr := sink.kinds(KindTransition)
 	last := payloadMap(t, tr[len(tr)-1].Payload)
 	if last["intent"] != "anything-at-all" || last["from"] != "top" || last["to"] != "end" {
@@ -87,8 +83,7 @@ func TestUnknownIntentFailsNamingState(t *testing.T) {
 }
 
 func TestInputsConsumedInOrderAndTurns(t *testing.T) {
-	res, sink := runStory(t, "inputs", "", Options{Inputs: []Input{in("hello", "name", "ada"), in("next"), in("next"), in("finish")}})
-	wantOutcome(t, res, OutcomeExit, "__exit__finished")
+	res, sink := runWant(t, "inputs", "", Options{Inputs: []Input{in("hello", "name", "ada"), in("next"), in("next"), in("finish")}}, OutcomeExit, "__exit__finished")
 	if res.World["name"] != "ada" || res.World["count"] != 3 {
 		t.Errorf("world = %v", res.World)
 	}
@@ -112,8 +107,7 @@ func TestInputsConsumedInOrderAndTurns(t *testing.T) {
 }
 
 func TestRestsWhenInputRunsOut(t *testing.T) {
-	res, _ := runStory(t, "inputs", "", Options{Inputs: []Input{in("hello", "name", "bo")}})
-	wantOutcome(t, res, OutcomeRested, "hall")
+	res, _ := runWant(t, "inputs", "", Options{Inputs: []Input{in("hello", "name", "bo")}}, OutcomeRested, "hall")
 	if !reflect.DeepEqual(res.Available, []string{"finish", "next"}) {
 		t.Errorf("available = %v", res.Available)
 	}
@@ -123,8 +117,7 @@ func TestRestsWhenInputRunsOut(t *testing.T) {
 }
 
 func TestUnconsumedInputsCounted(t *testing.T) {
-	res, _ := runStory(t, "transitions", "", Options{Inputs: []Input{in("out"), in("stay"), in("stay")}})
-	wantOutcome(t, res, OutcomeExit, "__exit__done")
+	res, _ := runWant(t, "transitions", "", Options{Inputs: []Input{in("out"), in("stay"), in("stay")}}, OutcomeExit, "__exit__done")
 	if res.Unconsumed != 2 {
 		t.Errorf("unconsumed = %d, want 2", res.Unconsumed)
 	}

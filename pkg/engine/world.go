@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -87,11 +89,7 @@ func worldVars(st *story.Story) []WorldVar {
 }
 
 func declaredList(types map[string]string) string {
-	keys := make([]string, 0, len(types))
-	for k := range types {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(types))
 	if len(keys) == 0 {
 		return "none"
 	}

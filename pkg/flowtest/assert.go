@@ -39,7 +39,7 @@ func (c *checker) messages() []string {
 func (c *checker) worldKeys(label string, kvs []KV, world map[string]any, typed bool) {
 	for _, kv := range kvs {
 		got := world[kv.Key]
-		if Equal(got, kv.Value) {
+		if equal(got, kv.Value) {
 			continue
 		}
 		var f *Failure
@@ -85,7 +85,7 @@ func (c *checker) worldChecks(t *Turn, world, before map[string]any, legacy bool
 	// upstream with it must pass here.
 	if t.ExpectWorldUnchanged && legacy {
 		for _, k := range slices.Sorted(maps.Keys(before)) {
-			if !Equal(before[k], world[k]) {
+			if !equal(before[k], world[k]) {
 				f := c.fail(t.at("expect_world_unchanged"), "expect_world_unchanged: world[%q] changed from %s to %s", k, clip(show(before[k])), clip(show(world[k])))
 				f.WorldDiff = nestedDiff(k, world[k], before[k])
 			}
@@ -95,7 +95,7 @@ func (c *checker) worldChecks(t *Turn, world, before map[string]any, legacy bool
 
 func (c *checker) slotChecks(t *Turn, sent map[string]any) {
 	for _, kv := range t.ExpectSlots {
-		if !Equal(sent[kv.Key], kv.Value) {
+		if !equal(sent[kv.Key], kv.Value) {
 			c.fail(kv.Pos, "expect_slots[%q]: got %s, want %s", kv.Key, show(sent[kv.Key]), show(kv.Value))
 		}
 	}
@@ -116,7 +116,7 @@ func eventMatches(want EventExpect, ev event) bool {
 		return false
 	}
 	for _, kv := range want.Effect {
-		if !Equal(ev.field(kv.Key), kv.Value) {
+		if !equal(ev.field(kv.Key), kv.Value) {
 			return false
 		}
 	}
@@ -213,7 +213,7 @@ func (c *checker) hostCallChecks(t *Turn, evs []event, legacy bool) {
 			args, _ := ev.field("args").(map[string]any)
 			ok := true
 			for _, kv := range hc.Args {
-				if !Equal(args[kv.Key], kv.Value) {
+				if !equal(args[kv.Key], kv.Value) {
 					ok = false
 					break
 				}

@@ -9,14 +9,7 @@ import (
 // compiled inside the measured run as kitsoki test does (goal: < 2 s on 2
 // cores).
 func BenchmarkCorpus(b *testing.B) {
-	apps, err := corpusApps(corpusDir)
-	if err != nil {
-		b.Skip("no corpus: ", err)
-	}
-	files, _, err := Discover(apps, "", false, nil)
-	if err != nil || len(files) == 0 {
-		b.Skip("no corpus fixtures")
-	}
+	files := corpusFiles(b)
 	n := 0
 	for _, f := range files {
 		n += len(f.Fixtures)
@@ -34,14 +27,7 @@ func BenchmarkCorpus(b *testing.B) {
 // BenchmarkCorpus500 runs the corpus fixtures ten times over (500
 // fixture runs) with -j 2: the scale of upstream's whole suite.
 func BenchmarkCorpus500(b *testing.B) {
-	apps, err := corpusApps(corpusDir)
-	if err != nil {
-		b.Skip("no corpus: ", err)
-	}
-	files, _, err := Discover(apps, "", false, nil)
-	if err != nil || len(files) == 0 {
-		b.Skip("no corpus fixtures")
-	}
+	files := corpusFiles(b)
 	var many []*File
 	for range 10 {
 		many = append(many, files...)

@@ -12,10 +12,10 @@ import (
 	"strings"
 )
 
-// Equal is the fixture comparison rule (flow-format.md §3.3): nested
+// equal is the fixture comparison rule (flow-format.md §3.3): nested
 // values exact, map key order irrelevant, lists order-sensitive, numbers
 // equal when their values are (3 == 3.0), "3" != 3, "" != null.
-func Equal(a, b any) bool {
+func equal(a, b any) bool {
 	return equalNorm(norm(a), norm(b))
 }
 

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"sort"
+	"testing"
 )
 
 // corpusApps lists every app.yaml below dir (what `kitsoki test DIR/...`
@@ -22,4 +23,19 @@ func corpusApps(dir string) ([]string, error) {
 	})
 	sort.Strings(out)
 	return out, err
+}
+
+// corpusFiles discovers the fixtures of every corpus story, skipping the
+// test or benchmark where there is no corpus.
+func corpusFiles(tb testing.TB) []*File {
+	tb.Helper()
+	apps, err := corpusApps(corpusDir)
+	if err != nil {
+		tb.Skip("no corpus: ", err)
+	}
+	files, _, err := Discover(apps, "", false, nil)
+	if err != nil || len(files) == 0 {
+		tb.Skip("no corpus fixtures")
+	}
+	return files
 }

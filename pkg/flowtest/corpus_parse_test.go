@@ -29,7 +29,7 @@ func TestCorpusFixturesParse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fxs, ds := Parse(f, data)
+		fxs, ds := parse(f, data)
 		n += len(fxs)
 		for _, d := range ds {
 			if d.Severity == diag.Error {

@@ -11,14 +11,7 @@ import (
 // verdict. Run under -race it also drives many sessions of one machine at
 // once.
 func TestCorpusVerdicts(t *testing.T) {
-	apps, err := corpusApps(corpusDir)
-	if err != nil {
-		t.Skip("no corpus: ", err)
-	}
-	files, _, err := Discover(apps, "", false, nil)
-	if err != nil || len(files) == 0 {
-		t.Skip("no corpus fixtures")
-	}
+	files := corpusFiles(t)
 	rs := NewRunner(Options{Jobs: 2}).Run(context.Background(), files)
 	passed, unsupported := 0, 0
 	for _, r := range rs {

@@ -19,9 +19,9 @@ type File struct {
 	Fixtures []*Fixture
 }
 
-// DefaultGlob is where a story's fixtures are looked for (upstream's first
+// defaultGlob is where a story's fixtures are looked for (upstream's first
 // rule, flow-format.md §1.1): <dir of app.yaml>/flows/*.yaml.
-func DefaultGlob(app string) string {
+func defaultGlob(app string) string {
 	return filepath.Join(filepath.Dir(app), "flows", "*.yaml")
 }
 
@@ -30,7 +30,7 @@ func DefaultGlob(app string) string {
 // ./flows exists, else <app minus extension>-flows/*.yaml.
 func UpstreamGlob(app string) string {
 	if st, err := os.Stat(filepath.Join(filepath.Dir(app), "flows")); err == nil && st.IsDir() {
-		return DefaultGlob(app)
+		return defaultGlob(app)
 	}
 	if st, err := os.Stat("flows"); err == nil && st.IsDir() {
 		return filepath.Join("flows", "*.yaml")
@@ -40,7 +40,7 @@ func UpstreamGlob(app string) string {
 
 // Discover reads the fixture files of each story: glob (relative globs are
 // relative to the story directory when rel is true, else to the current
-// directory) or DefaultGlob. run, when set, keeps only files whose base
+// directory) or defaultGlob. run, when set, keeps only files whose base
 // name matches. Files holding no flow document are dropped; parse findings
 // are returned with positions.
 func Discover(apps []string, glob string, rel bool, run *regexp.Regexp) ([]*File, []diag.Diagnostic, error) {
@@ -50,7 +50,7 @@ func Discover(apps []string, glob string, rel bool, run *regexp.Regexp) ([]*File
 		g := glob
 		switch {
 		case g == "":
-			g = DefaultGlob(app)
+			g = defaultGlob(app)
 		case rel && !filepath.IsAbs(g):
 			g = filepath.Join(filepath.Dir(app), g)
 		}
@@ -68,10 +68,10 @@ func Discover(apps []string, glob string, rel bool, run *regexp.Regexp) ([]*File
 			}
 			data, err := readBounded(m)
 			if err != nil {
-				ds = append(ds, diag.Diagnostic{File: m, Line: 1, Col: 1, Severity: diag.Error, Rule: RuleSyntax, Message: err.Error()})
+				ds = append(ds, diag.Diagnostic{File: m, Line: 1, Col: 1, Severity: diag.Error, Rule: ruleSyntax, Message: err.Error()})
 				continue
 			}
-			fxs, fds := Parse(m, data)
+			fxs, fds := parse(m, data)
 			ds = append(ds, fds...)
 			if len(fxs) == 0 {
 				continue
@@ -86,9 +86,9 @@ func Discover(apps []string, glob string, rel bool, run *regexp.Regexp) ([]*File
 }
 
 func readBounded(p string) ([]byte, error) {
-	data, err := safefile.ReadFile(p, MaxFixtureBytes)
+	data, err := safefile.ReadFile(p, maxFixtureBytes)
 	if errors.Is(err, safefile.ErrTooLarge) {
-		return nil, fmt.Errorf("fixture file is more than the %d-byte limit; split it into several files", MaxFixtureBytes)
+		return nil, fmt.Errorf("fixture file is more than the %d-byte limit; split it into several files", maxFixtureBytes)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the fixture: %v", err)

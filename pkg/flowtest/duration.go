@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// ParseDuration reads a fixture duration: a Go duration ("500ms", "9m")
+// parseDuration reads a fixture duration: a Go duration ("500ms", "9m")
 // or "<float>d" days ("11d", "1.5d"); "" is 0. Mixing d with other units
 // is an error, as upstream (flow-format.md §5.2).
-func ParseDuration(s string) (time.Duration, error) {
+func parseDuration(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return 0, nil

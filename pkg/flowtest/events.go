@@ -3,8 +3,9 @@ package flowtest
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -147,11 +148,7 @@ func (e event) summary() string {
 		}
 	default:
 		if len(m) > 0 {
-			keys := make([]string, 0, len(m))
-			for k := range m {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
+			keys := slices.Sorted(maps.Keys(m))
 			var parts []string
 			for _, k := range keys {
 				parts = append(parts, k+"="+clipN(show(plain(m[k])), 80))

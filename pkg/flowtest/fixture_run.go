@@ -167,7 +167,7 @@ func (fr *fixtureRun) loadRecording() bool {
 	if p == "" {
 		p = fx.Recording
 	}
-	rec, err := LoadRecording(fr.rel(p))
+	rec, err := loadRecording(fr.rel(p))
 	if err != nil {
 		fr.recordingProblem(fx.at("recording"), "%v", err)
 		if fr.res.Flow.Skipped {
@@ -697,7 +697,7 @@ func (fr *fixtureRun) finish(s session) {
 		}
 		world := s.World()
 		for _, kv := range fx.ExpectWorldFinal {
-			if !Equal(world[kv.Key], kv.Value) {
+			if !equal(world[kv.Key], kv.Value) {
 				f := c.fail(kv.Pos, "expect_world_final[%q]: got %s, want %s", kv.Key, clip(show(world[kv.Key])), clip(show(kv.Value)))
 				f.WorldDiff = nestedDiff(kv.Key, world[kv.Key], kv.Value)
 			}

@@ -14,7 +14,7 @@ func TestLint(t *testing.T) {
 	if diag.HasErrors(ds) {
 		t.Fatal(ds)
 	}
-	fxs, pds := Parse("flows/l.yaml", []byte(`test_kind: flow
+	fxs, pds := parse("flows/l.yaml", []byte(`test_kind: flow
 initial_state: nowhere
 host_handlers:
   host.run: { data: {} }
@@ -31,11 +31,11 @@ turns:
 	if diag.HasErrors(pds) {
 		t.Fatal(pds)
 	}
-	got := Lint(st, fxs)
+	got := lint(st, fxs)
 	for _, w := range []struct {
 		line int
 		rule string
-	}{{2, RuleUnknownState}, {5, RuleUnusedStub}, {7, RuleUnknownIntent}, {8, RuleUnknownState}, {11, RuleNotChecked}, {13, RuleNotChecked}} {
+	}{{2, ruleUnknownState}, {5, ruleUnusedStub}, {7, ruleUnknownIntent}, {8, ruleUnknownState}, {11, ruleNotChecked}, {13, ruleNotChecked}} {
 		found := false
 		for _, d := range got {
 			if d.Line == w.line && d.Rule == w.rule && d.Severity == diag.Warning {
@@ -53,8 +53,8 @@ turns:
 
 func TestLintFilesAndRegex(t *testing.T) {
 	st, _ := story.Load(rigApp, story.Options{})
-	fxs, _ := Parse("testdata/none/l.yaml", []byte("test_kind: flow\nrecording: nope.yaml\nturns:\n  - intent: go\n    expect_view_matches: \"(\"\n"))
-	got := Lint(st, fxs)
+	fxs, _ := parse("testdata/none/l.yaml", []byte("test_kind: flow\nrecording: nope.yaml\nturns:\n  - intent: go\n    expect_view_matches: \"(\"\n"))
+	got := lint(st, fxs)
 	if !hasDiag(got, diag.Error, 2, 1, "testdata/none/nope.yaml does not exist") || !hasDiag(got, diag.Warning, 5, 5, "the turn will always fail") {
 		t.Fatalf("%v", got)
 	}
@@ -78,7 +78,7 @@ func TestLintCorpus(t *testing.T) {
 			continue
 		}
 		for _, d := range LintStory(app, st) {
-			if d.Severity == diag.Error || d.Rule == RuleUnknownState || d.Rule == RuleUnknownIntent {
+			if d.Severity == diag.Error || d.Rule == ruleUnknownState || d.Rule == ruleUnknownIntent {
 				t.Errorf("%s", d)
 			} else if testing.Verbose() {
 				t.Logf("%s", d)

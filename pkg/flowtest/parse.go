@@ -12,15 +12,15 @@ import (
 
 // Diagnostic rules of fixture parsing and linting.
 const (
-	RuleSyntax     = "flow-syntax"      // YAML that does not parse
-	RuleShape      = "flow-shape"       // a key with the wrong kind of value
-	RuleUnknownKey = "flow-unknown-key" // a key the runner does not know (upstream ignores it silently)
-	RuleIgnoredKey = "flow-ignored-key" // a key upstream reads nowhere (kept for compatibility, has no effect)
-	RuleValue      = "flow-value"       // a value that cannot be used (bad duration, bad mode)
+	ruleSyntax     = "flow-syntax"      // YAML that does not parse
+	ruleShape      = "flow-shape"       // a key with the wrong kind of value
+	ruleUnknownKey = "flow-unknown-key" // a key the runner does not know (upstream ignores it silently)
+	ruleIgnoredKey = "flow-ignored-key" // a key upstream reads nowhere (kept for compatibility, has no effect)
+	ruleValue      = "flow-value"       // a value that cannot be used (bad duration, bad mode)
 )
 
-// MaxFixtureBytes bounds a fixture file.
-const MaxFixtureBytes = 8 << 20
+// maxFixtureBytes bounds a fixture file.
+const maxFixtureBytes = 8 << 20
 
 type parser struct {
 	file    string
@@ -88,13 +88,13 @@ func split(content string) []piece {
 	return out
 }
 
-// Parse reads a fixture file's flow documents. Documents whose test_kind
+// parse reads a fixture file's flow documents. Documents whose test_kind
 // is not "flow" are skipped (cassettes, parked fixtures). Diagnostics
 // carry positions; an Error diagnostic means a fixture that cannot run.
-func Parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
-	if len(data) > MaxFixtureBytes {
-		return nil, []diag.Diagnostic{{File: file, Line: 1, Col: 1, Severity: diag.Error, Rule: RuleSyntax,
-			Message: fmt.Sprintf("fixture file is %d bytes, more than the %d-byte limit; split it into several files", len(data), MaxFixtureBytes)}}
+func parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
+	if len(data) > maxFixtureBytes {
+		return nil, []diag.Diagnostic{{File: file, Line: 1, Col: 1, Severity: diag.Error, Rule: ruleSyntax,
+			Message: fmt.Sprintf("fixture file is %d bytes, more than the %d-byte limit; split it into several files", len(data), maxFixtureBytes)}}
 	}
 	var out []*Fixture
 	var ds []diag.Diagnostic
@@ -103,7 +103,7 @@ func Parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
 		var doc yaml.Node
 		if err := yaml.Unmarshal([]byte(pc.text), &doc); err != nil {
 			line, msg := yamlErrLine(err)
-			ds = append(ds, diag.Diagnostic{File: file, Line: line + pc.line, Col: 1, Severity: diag.Error, Rule: RuleSyntax,
+			ds = append(ds, diag.Diagnostic{File: file, Line: line + pc.line, Col: 1, Severity: diag.Error, Rule: ruleSyntax,
 				Message: "YAML does not parse: " + msg})
 			continue
 		}
@@ -114,7 +114,7 @@ func Parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
 		if root.Kind != yaml.MappingNode {
 			// Not a mapping: not a flow document (upstream's decode would
 			// fail; a stray scalar document is reported, not run).
-			p.errf(root, RuleShape, "a fixture document must be a mapping of keys (test_kind: flow, turns: ...)")
+			p.errf(root, ruleShape, "a fixture document must be a mapping of keys (test_kind: flow, turns: ...)")
 			ds = append(ds, p.ds...)
 			continue
 		}
@@ -168,14 +168,14 @@ func (p *parser) fields(n *yaml.Node, where string, known map[string]func(k, v *
 	n = resolve(n)
 	keys := map[string]Pos{}
 	if n == nil || n.Kind != yaml.MappingNode {
-		p.errf(n, RuleShape, "%s: expected a mapping", where)
+		p.errf(n, ruleShape, "%s: expected a mapping", where)
 		return keys
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolve(n.Content[i+1])
 		if _, dup := keys[k.Value]; dup {
 			// Upstream's decoder lets the later one win; so do we, loudly.
-			p.warnf(k, RuleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
+			p.warnf(k, ruleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
 		}
 		keys[k.Value] = p.pos(k)
 		if f, ok := known[k.Value]; ok {
@@ -183,10 +183,10 @@ func (p *parser) fields(n *yaml.Node, where string, known map[string]func(k, v *
 			continue
 		}
 		if why, ok := ignored[k.Value]; ok {
-			p.warnf(k, RuleIgnoredKey, "%s: %q is ignored: %s", where, k.Value, why)
+			p.warnf(k, ruleIgnoredKey, "%s: %q is ignored: %s", where, k.Value, why)
 			continue
 		}
-		p.warnf(k, RuleUnknownKey, "%s: unknown key %q is ignored%s", where, k.Value, suggest(k.Value, known))
+		p.warnf(k, ruleUnknownKey, "%s: unknown key %q is ignored%s", where, k.Value, suggest(k.Value, known))
 	}
 	return keys
 }
@@ -227,13 +227,23 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-func (p *parser) str(v *yaml.Node, where string) string {
+// node resolves v and returns it when it is of the given kind; nil when it
+// is absent or null (no value), or of another kind (then a shape error
+// "<where>: expected <what>" is reported).
+func (p *parser) node(v *yaml.Node, kind yaml.Kind, where, what string) *yaml.Node {
 	v = resolve(v)
 	if v == nil || (v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
-		return ""
+		return nil
 	}
-	if v.Kind != yaml.ScalarNode {
-		p.errf(v, RuleShape, "%s: expected a string", where)
+	if v.Kind != kind {
+		p.errf(v, ruleShape, "%s: expected %s", where, what)
+		return nil
+	}
+	return v
+}
+
+func (p *parser) str(v *yaml.Node, where string) string {
+	if v = p.node(v, yaml.ScalarNode, where, "a string"); v == nil {
 		return ""
 	}
 	return v.Value
@@ -242,7 +252,7 @@ func (p *parser) str(v *yaml.Node, where string) string {
 func (p *parser) boolean(v *yaml.Node, where string) bool {
 	v = resolve(v)
 	if v == nil || v.Kind != yaml.ScalarNode {
-		p.errf(v, RuleShape, "%s: expected true or false", where)
+		p.errf(v, ruleShape, "%s: expected true or false", where)
 		return false
 	}
 	b, ok := scalarValue(v).(bool)
@@ -250,13 +260,13 @@ func (p *parser) boolean(v *yaml.Node, where string) bool {
 		// A quoted "true" or a YAML 1.1 yes/no: what was meant is clear.
 		switch strings.ToLower(strings.TrimSpace(v.Value)) {
 		case "true", "yes", "on":
-			p.warnf(v, RuleShape, "%s: %q read as true; write true", where, v.Value)
+			p.warnf(v, ruleShape, "%s: %q read as true; write true", where, v.Value)
 			return true
 		case "false", "no", "off":
-			p.warnf(v, RuleShape, "%s: %q read as false; write false", where, v.Value)
+			p.warnf(v, ruleShape, "%s: %q read as false; write false", where, v.Value)
 			return false
 		}
-		p.errf(v, RuleShape, "%s: expected true or false, got %q", where, v.Value)
+		p.errf(v, ruleShape, "%s: expected true or false, got %q", where, v.Value)
 	}
 	return b
 }
@@ -273,22 +283,17 @@ func (p *parser) integer(v *yaml.Node, where string) int {
 			}
 		case string:
 			if n, err := strconv.Atoi(strings.TrimSpace(x)); err == nil {
-				p.warnf(v, RuleShape, "%s: %q read as the number %d; write it unquoted", where, x, n)
+				p.warnf(v, ruleShape, "%s: %q read as the number %d; write it unquoted", where, x, n)
 				return n
 			}
 		}
 	}
-	p.errf(v, RuleShape, "%s: expected a whole number", where)
+	p.errf(v, ruleShape, "%s: expected a whole number", where)
 	return 0
 }
 
 func (p *parser) strList(v *yaml.Node, where string) []string {
-	v = resolve(v)
-	if v == nil || (v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
-		return nil
-	}
-	if v.Kind != yaml.SequenceNode {
-		p.errf(v, RuleShape, "%s: expected a list of strings", where)
+	if v = p.node(v, yaml.SequenceNode, where, "a list of strings"); v == nil {
 		return nil
 	}
 	out := make([]string, 0, len(v.Content))
@@ -300,12 +305,7 @@ func (p *parser) strList(v *yaml.Node, where string) []string {
 
 // kvs reads a mapping of arbitrary values, keys in file order.
 func (p *parser) kvs(v *yaml.Node, where string) []KV {
-	v = resolve(v)
-	if v == nil || (v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
-		return nil
-	}
-	if v.Kind != yaml.MappingNode {
-		p.errf(v, RuleShape, "%s: expected a mapping", where)
+	if v = p.node(v, yaml.MappingNode, where, "a mapping"); v == nil {
 		return nil
 	}
 	out := make([]KV, 0, len(v.Content)/2)
@@ -314,7 +314,7 @@ func (p *parser) kvs(v *yaml.Node, where string) []KV {
 		k := v.Content[i]
 		kv := KV{Key: k.Value, Value: p.valueOf(v.Content[i+1]), Pos: p.pos(k)}
 		if j, dup := seen[k.Value]; dup {
-			p.warnf(k, RuleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
+			p.warnf(k, ruleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
 			out[j] = kv
 			continue
 		}
@@ -325,12 +325,7 @@ func (p *parser) kvs(v *yaml.Node, where string) []KV {
 }
 
 func (p *parser) dataMap(v *yaml.Node, where string) map[string]any {
-	v = resolve(v)
-	if v == nil || (v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
-		return nil
-	}
-	if v.Kind != yaml.MappingNode {
-		p.errf(v, RuleShape, "%s: expected a mapping (the handler's result data)", where)
+	if v = p.node(v, yaml.MappingNode, where, "a mapping (the handler's result data)"); v == nil {
 		return nil
 	}
 	m, _ := p.valueOf(v).(map[string]any)
@@ -339,8 +334,8 @@ func (p *parser) dataMap(v *yaml.Node, where string) map[string]any {
 
 func (p *parser) duration(v *yaml.Node, where string) (string, bool) {
 	s := p.str(v, where)
-	if _, err := ParseDuration(s); err != nil {
-		p.errf(v, RuleValue, "%s: %v", where, err)
+	if _, err := parseDuration(s); err != nil {
+		p.errf(v, ruleValue, "%s: %v", where, err)
 		return s, false
 	}
 	return s, true

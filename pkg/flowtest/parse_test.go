@@ -9,7 +9,7 @@ import (
 
 func parseOne(t *testing.T, src string) ([]*Fixture, []diag.Diagnostic) {
 	t.Helper()
-	return Parse("flows/x.yaml", []byte(src))
+	return parse("flows/x.yaml", []byte(src))
 }
 
 func hasDiag(ds []diag.Diagnostic, sev diag.Severity, line, col int, text string) bool {
@@ -130,13 +130,13 @@ func TestParseAliasBomb(t *testing.T) {
 
 func TestParseDuration(t *testing.T) {
 	for s, want := range map[string]string{"": "0s", "500ms": "500ms", "9m": "9m0s", "11d": "264h0m0s", "1.5d": "36h0m0s"} {
-		d, err := ParseDuration(s)
+		d, err := parseDuration(s)
 		if err != nil || d.String() != want {
 			t.Errorf("%q: %v %v", s, d, err)
 		}
 	}
 	for _, s := range []string{"banana", "1d2h", "-1d", "d"} {
-		if _, err := ParseDuration(s); err == nil {
+		if _, err := parseDuration(s); err == nil {
 			t.Errorf("%q parsed", s)
 		}
 	}
@@ -153,7 +153,7 @@ func FuzzParseFixture(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fxs, ds := Parse("f.yaml", data)
+		fxs, ds := parse("f.yaml", data)
 		for _, d := range ds {
 			if d.Line < 1 || d.File != "f.yaml" || d.Message == "" {
 				t.Fatalf("unpositioned diagnostic %+v", d)
@@ -171,7 +171,7 @@ func FuzzParseRecording(f *testing.F) {
 	f.Add([]byte("kind: recording\nentries:\n  - { state: a, input: hm, clarify: true }\n"))
 	f.Add([]byte("kind: other\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := ParseRecording("r.yaml", data)
+		r, err := parseRecording("r.yaml", data)
 		if err == nil {
 			if len(r.Entries) == 0 {
 				t.Fatal("a recording without entries parsed")

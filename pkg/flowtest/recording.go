@@ -23,17 +23,17 @@ type RecordingEntry struct {
 	Clarify bool
 }
 
-// LoadRecording reads a recording file.
-func LoadRecording(path string) (*Recording, error) {
+// loadRecording reads a recording file.
+func loadRecording(path string) (*Recording, error) {
 	data, err := readBounded(path)
 	if err != nil {
 		return nil, fmt.Errorf("recording %q: %v", path, strings.TrimPrefix(err.Error(), "cannot read the fixture: "))
 	}
-	return ParseRecording(path, data)
+	return parseRecording(path, data)
 }
 
-// ParseRecording parses a recording's bytes (path names it in errors).
-func ParseRecording(path string, data []byte) (*Recording, error) {
+// parseRecording parses a recording's bytes (path names it in errors).
+func parseRecording(path string, data []byte) (*Recording, error) {
 	var raw struct {
 		Kind    string `yaml:"kind"`
 		Entries []struct {

@@ -143,8 +143,8 @@ func TestEqualRule(t *testing.T) {
 		// Already-normalised values (event payloads) compare again.
 		{norm(map[string]any{"l": []map[string]any{{"s": 200}}}), map[string]any{"l": []any{map[string]any{"s": 200.0}}}, true},
 	} {
-		if got := Equal(tc.a, tc.b); got != tc.eq {
-			t.Errorf("Equal(%#v, %#v) = %v, want %v", tc.a, tc.b, got, tc.eq)
+		if got := equal(tc.a, tc.b); got != tc.eq {
+			t.Errorf("equal(%#v, %#v) = %v, want %v", tc.a, tc.b, got, tc.eq)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-// Package fold owns the import fold ([Fold], [New]): one story with a single
+// Package fold owns the import fold ([New]): one story with a single
 // state tree made of a story and its imports: children, plus the side table
 // [Folded] that says where each folded state's files resolve and which
 // intent spellings it answers. It must not mutate its pkg/story input nor
@@ -14,7 +14,7 @@
 // It must not touch pkg/story (read-only input, never mutated) nor run
 // anything: the engine compiles and runs the folded story.
 //
-// Layout: fold.go holds the entry points (Fold, New) and the side table;
+// Layout: fold.go holds the entry point (New) and the side table;
 // copy.go the deep copy of the input; merge.go folds one child under its
 // alias; rewrite.go the world/target/intent rewriting of child strings;
 // overrides.go parses overrides.states/intents; rebase.go re-bases the

@@ -76,11 +76,7 @@ func dumpEffects(b *strings.Builder, pre string, list []*story.Effect) {
 	for _, e := range list {
 		switch {
 		case len(e.Set) > 0:
-			var kv []string
-			for _, s := range e.Set {
-				kv = append(kv, fmt.Sprintf("%s=%v", s.Key, s.Value))
-			}
-			fmt.Fprintf(b, "%s set %s\n", pre, strings.Join(kv, " "))
+			fmt.Fprintf(b, "%s set %s\n", pre, pairs(e.Set))
 		case e.Invoke != "":
 			fmt.Fprintf(b, "%s invoke %s with=%v", pre, e.Invoke, e.With)
 			if e.OnError != "" {

@@ -52,7 +52,7 @@ type StateInfo struct {
 	File string
 	// Story is that story as loaded (the input, read-only): its prompts:
 	// overlay/shared dirs and search path are the ones its files use
-	// (e.g. engine.StoryLoader(si.Story) for a child's prompt includes).
+	// (e.g. the engine's prompt loader for a child's prompt includes).
 	Story *story.Story
 	// Alias is the dotted chain of import aliases the state lives under
 	// ("" for the top story's own states, "fleet.ship.maker" for a
@@ -79,16 +79,6 @@ type AliasInfo struct {
 	Dir string
 	// Story is the child as loaded (the input, read-only).
 	Story *story.Story
-}
-
-// Fold returns a new story whose imports are folded into one state tree
-// (seam 3). The input is not modified. Use New for the side table.
-func Fold(st *story.Story) (*story.Story, error) {
-	f, err := New(st, Options{})
-	if err != nil {
-		return nil, err
-	}
-	return f.Story, nil
 }
 
 // New folds st and returns the folded story with its side table. A story

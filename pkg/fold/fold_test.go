@@ -76,17 +76,22 @@ func targets(s *story.State) []string {
 	return out
 }
 
+// pairs renders a set: effect's keys as "k=v k=v".
+func pairs(kvs []story.KV) string {
+	var kv []string
+	for _, s := range kvs {
+		kv = append(kv, fmt.Sprintf("%s=%v", s.Key, s.Value))
+	}
+	return strings.Join(kv, " ")
+}
+
 // effs renders a list of effects one string each.
 func effs(list []*story.Effect) []string {
 	var out []string
 	for _, e := range list {
 		switch {
 		case len(e.Set) > 0:
-			var kv []string
-			for _, s := range e.Set {
-				kv = append(kv, fmt.Sprintf("%s=%v", s.Key, s.Value))
-			}
-			out = append(out, "set "+strings.Join(kv, " "))
+			out = append(out, "set "+pairs(e.Set))
 		case len(e.Increment) > 0:
 			out = append(out, fmt.Sprintf("increment %s=%v", e.Increment[0].Key, e.Increment[0].Value))
 		case e.Say != "":

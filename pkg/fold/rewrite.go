@@ -1,8 +1,9 @@
 package fold
 
 import (
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"kitsoki/pkg/story"
@@ -246,11 +247,7 @@ func (rw *rewriter) arcs(s *story.State, depth int) {
 			m[typed] = n
 		}
 	}
-	keys := make([]string, 0, len(renamed))
-	for k := range renamed {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(renamed))
 	for _, k := range keys {
 		m[k] = renamed[k]
 	}

@@ -5,7 +5,7 @@ import "os"
 // Options configures the built-in handlers.
 type Options struct {
 	// SelfDir is put first on host.run's PATH (the kitsoki binary's
-	// directory, upstream's behaviour); "" = SelfDir().
+	// directory, upstream's behaviour); "" = selfDir().
 	SelfDir string
 	// Getenv reads KITSOKI_ARTIFACTS_ROOT (nil = os.Getenv).
 	Getenv func(string) string
@@ -17,7 +17,8 @@ type Options struct {
 	Search SearchOptions
 }
 
-// Built-in handler names.
+// Built-in handler names: what Builtins registers, for an embedder that
+// replaces, wraps or lists one (Registry.Register, Registry.Lookup).
 const (
 	HandlerRun           = "host.run"
 	HandlerArtifactsDir  = "host.artifacts_dir"
@@ -45,7 +46,7 @@ func RegisterBuiltins(r *Registry, opts Options) {
 	}
 	self := opts.SelfDir
 	if self == "" {
-		self = SelfDir()
+		self = selfDir()
 	}
 	b := func(name string, h Handler, summary string) {
 		r.RegisterInfo(name, h, Info{Source: SourceBuiltin, Summary: summary})
@@ -57,7 +58,7 @@ func RegisterBuiltins(r *Registry, opts Options) {
 	b(HandlerAppendToFile, appendFileHandler{}, "appends a comment section to a bug file in the working directory")
 	b(HandlerJobsAnswer, jobsAnswerHandler{}, "answers a background job's clarification question")
 	b(HandlerStarlarkRun, NewStarlarkRun(opts.Starlark), "runs a sandboxed Starlark script with a typed sidecar")
-	b(HandlerAgentSearch, NewAgentSearch(opts.Search), "embedding search over the files a corpus: glob selects")
+	b(HandlerAgentSearch, newAgentSearch(opts.Search), "embedding search over the files a corpus: glob selects")
 }
 
 // SourceBuiltin is Info.Source of the built-in handlers.

@@ -25,7 +25,7 @@ func FuzzParseSidecar(f *testing.F) {
 	f.Add([]byte("inputs: [1, 2]\n"))
 	f.Add([]byte("&a [*a]"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		sc, err := ParseSidecar("f.yaml", data)
+		sc, err := parseSidecar("f.yaml", data)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "f.yaml") {
 				t.Fatalf("error does not name the file: %v", err)
@@ -86,7 +86,7 @@ func FuzzTrailingJSON(f *testing.F) {
 	f.Add("[\n1,\n2\n]")
 	f.Add("{\n")
 	f.Fuzz(func(t *testing.T, out string) {
-		v, perr, found := TrailingJSON(out)
+		v, perr, found := trailingJSON(out)
 		if found && perr != "" {
 			t.Fatal("found and a parse error")
 		}
@@ -109,7 +109,7 @@ func FuzzGlob(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, pat string) {
-		got, err := Glob(root, pat, 100)
+		got, err := glob(root, pat, 100)
 		if err != nil {
 			return
 		}

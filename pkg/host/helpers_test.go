@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -27,6 +28,30 @@ func mustOK(t *testing.T, h Handler, env Env, args map[string]any) map[string]an
 		t.Fatalf("domain error: %s", res.Error)
 	}
 	return res.Data
+}
+
+// wantDomainErr fails unless the call ends in a domain error (no infra
+// error) whose text contains want; what names the case.
+func wantDomainErr(t *testing.T, h Handler, env Env, args map[string]any, what, want string) {
+	t.Helper()
+	res, err := call(t, h, env, args)
+	if err != nil || !strings.Contains(res.Error, want) {
+		t.Errorf("%s: domain error %q (infra error %v), want one containing %q", what, res.Error, err, want)
+	}
+}
+
+// parseErrCase is a source a parser must refuse and a part of the error.
+type parseErrCase struct{ src, want string }
+
+// wantParseErrs fails for each case parse accepts, or refuses with an
+// error that does not contain the case's want.
+func wantParseErrs(t *testing.T, parse func(src []byte) error, cases []parseErrCase) {
+	t.Helper()
+	for _, c := range cases {
+		if err := parse([]byte(c.src)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.src, err, c.want)
+		}
+	}
 }
 
 func writeFile(t *testing.T, path, content string) {

@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// AgentVerbs are the host.agent.<verb> calls the engine routes to its
+// agentVerbs are the host.agent.<verb> calls the engine routes to its
 // agent layer before the registry (host.agent.search is a registry
 // handler).
-var AgentVerbs = []string{"ask", "ask_with_mcp", "converse", "decide", "extract", "task"}
+var agentVerbs = []string{"ask", "ask_with_mcp", "converse", "decide", "extract", "task"}
 
 // IsAgentVerb reports whether name is an engine-routed agent verb.
 func IsAgentVerb(name string) bool {
@@ -17,7 +17,7 @@ func IsAgentVerb(name string) bool {
 	if !ok {
 		return false
 	}
-	for _, a := range AgentVerbs {
+	for _, a := range agentVerbs {
 		if v == a {
 			return true
 		}

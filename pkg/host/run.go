@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -18,9 +19,9 @@ import (
 	"kitsoki/internal/proc"
 )
 
-// MaxRunOutput bounds how much output host.run keeps; the rest is dropped
+// maxRunOutput bounds how much output host.run keeps; the rest is dropped
 // and Data.stdout_truncated says so.
-const MaxRunOutput = 4 << 20
+const maxRunOutput = 4 << 20
 
 // runHandler serves host.run (story-runtime.md §2.8).
 //
@@ -43,37 +44,11 @@ type runHandler struct {
 
 func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	args := c.Args
-	cmdStr := strArg(args, "cmd")
-	if strings.TrimSpace(cmdStr) == "" {
-		return domainErr("host.run: cmd argument is required"), nil
+	sp, bad := parseRunSpec(args)
+	if bad != nil {
+		return *bad, nil
 	}
-	rawArgs, hasArgs := args["args"]
-	var argv []string
-	if hasArgs && rawArgs != nil {
-		list, ok := rawArgs.([]any)
-		if !ok {
-			return domainErr("host.run: args must be a list, got %T", rawArgs), nil
-		}
-		for i, a := range list {
-			s, err := argString(a)
-			if err != nil {
-				return domainErr("host.run: args[%d]: %v", i, err), nil
-			}
-			argv = append(argv, s)
-		}
-	}
-	shell := !hasArgs || rawArgs == nil
-	if s, ok := args["shell"].(bool); ok {
-		shell = s
-	}
-	var timeout time.Duration
-	if to, ok := args["timeout"]; ok && to != nil {
-		d, err := durationArg("host.run", to)
-		if err != nil {
-			return domainErr("%v", err), nil
-		}
-		timeout = d
-	}
+	cmdStr, timeout := sp.cmd, sp.timeout
 	wd, err := c.Env.workDir()
 	if err != nil {
 		return Result{}, fmt.Errorf("host.run: %v", err)
@@ -95,21 +70,12 @@ func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		runCtx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	var cmd *exec.Cmd
-	if shell {
-		line := cmdStr
-		if len(argv) > 0 {
-			line += " " + strings.Join(argv, " ")
-		}
-		cmd = shellCommand(line)
-	} else {
-		cmd = exec.Command(cmdStr, argv...)
-	}
+	cmd := sp.command()
 	cmd.Dir = dir
 	if in, ok := args["stdin"].(string); ok {
 		cmd.Stdin = strings.NewReader(in)
 	}
-	out := &capBuffer{max: MaxRunOutput}
+	out := &capBuffer{max: maxRunOutput}
 	cmd.Stdout, cmd.Stderr = out, out
 	pr, err := proc.Start(runCtx, cmd, runPolicy(h.selfDir, args["env"]))
 	if err == nil {
@@ -136,20 +102,88 @@ func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 			return Result{}, fmt.Errorf("host.run %q: %v", cmdStr, err)
 		}
 	}
+	data := runData(out, exit)
+	if boolArg(args, "fail_on_error") && exit != 0 {
+		return Result{Data: data, Error: fmt.Sprintf("host.run: command exited %d", exit)}, nil
+	}
+	return Result{Data: data}, nil
+}
+
+// runSpec is what host.run's with: asks to run.
+type runSpec struct {
+	cmd     string
+	argv    []string
+	shell   bool
+	timeout time.Duration
+}
+
+// parseRunSpec reads cmd, args, shell and timeout from with:; a value that
+// cannot be used is the domain error it returns.
+func parseRunSpec(args map[string]any) (runSpec, *Result) {
+	bad := func(format string, a ...any) (runSpec, *Result) {
+		r := domainErr(format, a...)
+		return runSpec{}, &r
+	}
+	sp := runSpec{cmd: strArg(args, "cmd")}
+	if strings.TrimSpace(sp.cmd) == "" {
+		return bad("host.run: cmd argument is required")
+	}
+	rawArgs, hasArgs := args["args"]
+	if hasArgs && rawArgs != nil {
+		list, ok := rawArgs.([]any)
+		if !ok {
+			return bad("host.run: args must be a list, got %T", rawArgs)
+		}
+		for i, a := range list {
+			s, err := argString(a)
+			if err != nil {
+				return bad("host.run: args[%d]: %v", i, err)
+			}
+			sp.argv = append(sp.argv, s)
+		}
+	}
+	sp.shell = !hasArgs || rawArgs == nil
+	if s, ok := args["shell"].(bool); ok {
+		sp.shell = s
+	}
+	if to, ok := args["timeout"]; ok && to != nil {
+		d, err := durationArg("host.run", to)
+		if err != nil {
+			return bad("%v", err)
+		}
+		sp.timeout = d
+	}
+	return sp, nil
+}
+
+// command is the process to start: the shell line (cmd and the args
+// joined by spaces) in shell mode, else cmd exec'd with args as argv.
+func (sp runSpec) command() *exec.Cmd {
+	if !sp.shell {
+		return exec.Command(sp.cmd, sp.argv...)
+	}
+	line := sp.cmd
+	if len(sp.argv) > 0 {
+		line += " " + strings.Join(sp.argv, " ")
+	}
+	return shellCommand(line)
+}
+
+// runData is host.run's result data for a command that exited: the output
+// (and whether it was cut), the exit code, and the JSON value its output
+// ends with (or why that did not parse).
+func runData(out *capBuffer, exit int) map[string]any {
 	text := out.String()
 	data := map[string]any{"stdout": text, "exit_code": exit, "ok": exit == 0}
 	if out.truncated {
 		data["stdout_truncated"] = true
 	}
-	if v, perr, found := TrailingJSON(text); found {
+	if v, perr, found := trailingJSON(text); found {
 		data["stdout_json"] = v
 	} else if perr != "" {
 		data["stdout_json_parse_error"] = perr
 	}
-	if boolArg(args, "fail_on_error") && exit != 0 {
-		return Result{Data: data, Error: fmt.Sprintf("host.run: command exited %d", exit)}, nil
-	}
-	return Result{Data: data}, nil
+	return data
 }
 
 // argString converts one args element (story-runtime §2.8): nil → "",
@@ -211,11 +245,7 @@ func runPolicy(selfDir string, extra any) proc.Policy {
 		vars = append(vars, proc.Var{Key: "PATH", Value: selfDir, Prepend: true})
 	}
 	if m, ok := extra.(map[string]any); ok && len(m) > 0 {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(m))
 		for _, k := range keys {
 			vars = append(vars, proc.Var{Key: k, Value: stringify(m[k])})
 		}
@@ -223,9 +253,9 @@ func runPolicy(selfDir string, extra any) proc.Policy {
 	return proc.Policy{Env: proc.Env{Policy: proc.EnvInherit, Vars: vars}, WaitDelay: 2 * time.Second}
 }
 
-// SelfDir is the directory of the running kitsoki binary ("" if unknown),
+// selfDir is the directory of the running kitsoki binary ("" if unknown),
 // which host.run puts first on PATH.
-func SelfDir() string {
+func selfDir() string {
 	exe, err := os.Executable()
 	if err != nil {
 		return ""

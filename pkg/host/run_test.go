@@ -192,7 +192,7 @@ func TestHostRunOutputCap(t *testing.T) {
 		t.Skip("uses a POSIX shell")
 	}
 	d := mustOK(t, runH(), Env{WorkDir: t.TempDir()}, map[string]any{"cmd": "head -c 5000000 /dev/zero | tr '\\0' a"})
-	if len(d["stdout"].(string)) != MaxRunOutput || d["stdout_truncated"] != true {
+	if len(d["stdout"].(string)) != maxRunOutput || d["stdout_truncated"] != true {
 		t.Errorf("cap: len %d truncated %v", len(d["stdout"].(string)), d["stdout_truncated"])
 	}
 }
@@ -216,13 +216,13 @@ func TestTrailingJSON(t *testing.T) {
 		{"{\"a\": 1.5, \"n\": 12345678901}", "map[a:1.5 n:12345678901]", false},
 	}
 	for _, c := range cases {
-		v, perr, found := TrailingJSON(c.out)
+		v, perr, found := trailingJSON(c.out)
 		got := ""
 		if found {
 			got = sprint(v)
 		}
 		if got != c.want || (perr != "") != c.wantErr {
-			t.Errorf("TrailingJSON(%q) = %q, err %q; want %q err %v", c.out, got, perr, c.want, c.wantErr)
+			t.Errorf("trailingJSON(%q) = %q, err %q; want %q err %v", c.out, got, perr, c.want, c.wantErr)
 		}
 	}
 }

@@ -36,13 +36,13 @@ type SearchOptions struct {
 
 // Search defaults and limits.
 const (
-	DefaultTopK       = 5
-	DefaultChunkLines = 40
+	defaultTopK       = 5
+	defaultChunkLines = 40
 	maxChunkBytes     = 4000
 	maxCorpusFile     = 2 << 20
 )
 
-// NewAgentSearch returns the host.agent.search handler:
+// newAgentSearch returns the host.agent.search handler:
 //
 //	with:
 //	  query:       the text to look for (required)
@@ -56,7 +56,7 @@ const (
 // searched (binary, over 2 MiB or unreadable)}. Document vectors are
 // cached on disk per model, chunking and file content hash, so an
 // unchanged file is never embedded twice.
-func NewAgentSearch(o SearchOptions) Handler { return &agentSearch{o: o} }
+func newAgentSearch(o SearchOptions) Handler { return &agentSearch{o: o} }
 
 type agentSearch struct{ o SearchOptions }
 
@@ -131,20 +131,20 @@ func parseSearchArgs(name string, args map[string]any) (searchArgs, string) {
 		return a, fmt.Sprintf("%s: corpus argument is required: a glob such as \"docs/**/*.md\" (or a list of them)", name)
 	}
 	var err error
-	if a.topK, err = intArg(name, args, "top_k", DefaultTopK); err != nil {
+	if a.topK, err = intArg(name, args, "top_k", defaultTopK); err != nil {
 		return a, err.Error()
 	}
 	if a.topK == 0 {
-		a.topK = DefaultTopK
+		a.topK = defaultTopK
 	}
 	if a.minScore, err = floatArg(name, args, "min_score", 0); err != nil {
 		return a, err.Error()
 	}
-	if a.chunkLines, err = intArg(name, args, "chunk_lines", DefaultChunkLines); err != nil {
+	if a.chunkLines, err = intArg(name, args, "chunk_lines", defaultChunkLines); err != nil {
 		return a, err.Error()
 	}
 	if a.chunkLines == 0 {
-		a.chunkLines = DefaultChunkLines
+		a.chunkLines = defaultChunkLines
 	}
 	return a, ""
 }
@@ -173,7 +173,7 @@ func corpusFiles(name, wd string, globs []string, maxFiles int) ([]string, strin
 	seen := map[string]bool{}
 	var files []string
 	for _, g := range globs {
-		m, err := Glob(wd, g, maxFiles)
+		m, err := glob(wd, g, maxFiles)
 		if err != nil {
 			return nil, fmt.Sprintf("%s: corpus: %v", name, err)
 		}

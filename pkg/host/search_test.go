@@ -80,7 +80,7 @@ func searchCorpus(t *testing.T) string {
 func TestAgentSearch(t *testing.T) {
 	wd := searchCorpus(t)
 	emb := &bagEmbedder{}
-	h := NewAgentSearch(SearchOptions{Embedder: emb})
+	h := newAgentSearch(SearchOptions{Embedder: emb})
 	env := Env{WorkDir: wd}
 	d := mustOK(t, h, env, map[string]any{"query": "where do rockets launch to orbit", "corpus": "docs/**/*.md", "top_k": 1})
 	top, _ := d["top"].(map[string]any)
@@ -121,7 +121,7 @@ func TestAgentSearch(t *testing.T) {
 		t.Errorf("changed file: %d", emb.docs)
 	}
 	other := &bagEmbedder{model: "other/model.v2"}
-	mustOK(t, NewAgentSearch(SearchOptions{Embedder: other}), env, map[string]any{"query": "dogs", "corpus": "notes.txt"})
+	mustOK(t, newAgentSearch(SearchOptions{Embedder: other}), env, map[string]any{"query": "dogs", "corpus": "notes.txt"})
 	if other.docs != 1 {
 		t.Errorf("other model reused a cache: %d", other.docs)
 	}
@@ -135,7 +135,7 @@ func TestAgentSearch(t *testing.T) {
 func TestAgentSearchErrors(t *testing.T) {
 	wd := searchCorpus(t)
 	env := Env{WorkDir: wd}
-	h := NewAgentSearch(SearchOptions{Embedder: &bagEmbedder{}})
+	h := newAgentSearch(SearchOptions{Embedder: &bagEmbedder{}})
 	for _, c := range []struct {
 		args map[string]any
 		want string
@@ -153,15 +153,15 @@ func TestAgentSearchErrors(t *testing.T) {
 			t.Errorf("%v: %q (%v), want %q", c.args, res.Error, err, c.want)
 		}
 	}
-	res, _ := call(t, NewAgentSearch(SearchOptions{}), env, map[string]any{"query": "q", "corpus": "*"})
+	res, _ := call(t, newAgentSearch(SearchOptions{}), env, map[string]any{"query": "q", "corpus": "*"})
 	if !strings.Contains(res.Error, "no embedder is configured; set routing.embedding.endpoint") {
 		t.Errorf("no embedder: %q", res.Error)
 	}
-	_, err := call(t, NewAgentSearch(SearchOptions{Embedder: &bagEmbedder{fail: errors.New("local embed: http 500")}}), env, map[string]any{"query": "q", "corpus": "docs/*.md"})
+	_, err := call(t, newAgentSearch(SearchOptions{Embedder: &bagEmbedder{fail: errors.New("local embed: http 500")}}), env, map[string]any{"query": "q", "corpus": "docs/*.md"})
 	if err == nil || !strings.Contains(err.Error(), "embedding the corpus: local embed: http 500") {
 		t.Errorf("embedder failure: %v", err)
 	}
-	_, err = call(t, NewAgentSearch(SearchOptions{Embedder: &bagEmbedder{wrongN: true}, CacheDir: t.TempDir()}), env, map[string]any{"query": "q", "corpus": "docs/*.md"})
+	_, err = call(t, newAgentSearch(SearchOptions{Embedder: &bagEmbedder{wrongN: true}, CacheDir: t.TempDir()}), env, map[string]any{"query": "q", "corpus": "docs/*.md"})
 	if err == nil || !strings.Contains(err.Error(), "vectors for") {
 		t.Errorf("short answer: %v", err)
 	}
@@ -184,11 +184,11 @@ func TestChunkText(t *testing.T) {
 func TestGlob(t *testing.T) {
 	wd := searchCorpus(t)
 	writeFile(t, filepath.Join(wd, ".hidden/x.md"), "x")
-	got, err := Glob(wd, "**/*.md", 100)
+	got, err := glob(wd, "**/*.md", 100)
 	if err != nil || strings.Join(got, ",") != "docs/bin.md,docs/cats.md,docs/deep/rockets.md,docs/empty.md" {
 		t.Errorf("glob: %v %v", got, err)
 	}
-	if _, err := Glob(wd, "**/*.md", 2); err == nil || !strings.Contains(err.Error(), "more than 2 files") {
+	if _, err := glob(wd, "**/*.md", 2); err == nil || !strings.Contains(err.Error(), "more than 2 files") {
 		t.Errorf("cap: %v", err)
 	}
 }

@@ -24,7 +24,7 @@ type HTTPCassette struct {
 
 	mu     sync.Mutex
 	played []bool
-	record string // RecordNone, RecordNewEpisodes, RecordAll
+	record string // recordNone, recordNewEpisodes, recordAll
 	dirty  bool
 }
 
@@ -87,7 +87,7 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 		return nil, fmt.Errorf("%s: kind is %q; an http cassette says kind: http_cassette", path, raw.Kind)
 	}
 	switch raw.RecordMode {
-	case "", RecordNone, RecordNewEpisodes, RecordAll:
+	case "", recordNone, recordNewEpisodes, recordAll:
 	default:
 		return nil, fmt.Errorf("%s: record_mode %q is not one of none, new_episodes, all", path, raw.RecordMode)
 	}
@@ -142,7 +142,7 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 		c.Exchanges = append(c.Exchanges, ex)
 	}
 	c.played = make([]bool, len(c.Exchanges))
-	if raw.RecordMode != "" && raw.RecordMode != RecordNone {
+	if raw.RecordMode != "" && raw.RecordMode != recordNone {
 		if err := c.SetRecordMode(raw.RecordMode); err != nil {
 			return nil, err
 		}

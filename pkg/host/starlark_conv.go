@@ -2,8 +2,9 @@ package host
 
 import (
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 
 	"go.starlark.net/starlark"
 )
@@ -28,11 +29,7 @@ func toStarlark(v any) (starlark.Value, error) {
 		return starlark.String(t), nil
 	case map[string]any:
 		d := starlark.NewDict(len(t))
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(t))
 		for _, k := range keys {
 			x, err := toStarlark(t[k])
 			if err != nil {

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -217,18 +219,14 @@ func (r *httpResponse) Attr(name string) (starlark.Value, error) {
 		return r.Truth(), nil
 	case "headers":
 		d := starlark.NewDict(len(r.headers))
-		keys := make([]string, 0, len(r.headers))
-		for k := range r.headers {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(r.headers))
 		for _, k := range keys {
 			_ = d.SetKey(starlark.String(k), starlark.String(r.headers[k]))
 		}
 		return d, nil
 	case "json":
 		return starlark.NewBuiltin("json", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-			v, err := DecodeJSON([]byte(r.body))
+			v, err := decodeJSON([]byte(r.body))
 			if err != nil {
 				return nil, fmt.Errorf("response body is not JSON: %v", err)
 			}
@@ -311,7 +309,7 @@ func (s *scriptCtx) fsGlob(_ *starlark.Thread, fn *starlark.Builtin, args starla
 		s.inspect("glob", pat, statusOf(e))
 		return toStarlark(e.Result)
 	}
-	matches, err := Glob(s.storyDir, pat, maxGlob)
+	matches, err := glob(s.storyDir, pat, maxGlob)
 	if err != nil {
 		return nil, fmt.Errorf("fs.glob(%q): %v", pat, err)
 	}
@@ -360,11 +358,11 @@ func statusOf(e *Inspection) string {
 	return e.Status
 }
 
-// Glob returns the files under root matching pattern (slash-separated,
+// glob returns the files under root matching pattern (slash-separated,
 // relative to root; "**" matches any number of directories), sorted and
 // relative to root. A pattern reaching outside root is refused; at most
 // max matches are returned, more is an error.
-func Glob(root, pattern string, max int) ([]string, error) {
+func glob(root, pattern string, max int) ([]string, error) {
 	pattern = filepath.ToSlash(strings.TrimSpace(pattern))
 	if pattern == "" {
 		return nil, fmt.Errorf("the pattern is empty")

@@ -12,9 +12,9 @@ import (
 // HTTP cassette record modes (SetRecordMode; flows read them from
 // KITSOKI_HTTP_CASSETTE_RECORD).
 const (
-	RecordNone        = "none"         // replay only (default)
-	RecordNewEpisodes = "new_episodes" // replay, and record what the cassette lacks
-	RecordAll         = "all"          // ignore the recording, record everything afresh
+	recordNone        = "none"         // replay only (default)
+	recordNewEpisodes = "new_episodes" // replay, and record what the cassette lacks
+	recordAll         = "all"          // ignore the recording, record everything afresh
 )
 
 // SetRecordMode switches the cassette to recording: a request it cannot
@@ -23,18 +23,18 @@ const (
 // and "0"/"false" none.
 func (c *HTTPCassette) SetRecordMode(mode string) error {
 	switch strings.ToLower(strings.TrimSpace(mode)) {
-	case "", "0", "false", RecordNone:
-		mode = RecordNone
-	case "1", "true", RecordNewEpisodes:
-		mode = RecordNewEpisodes
-	case RecordAll:
+	case "", "0", "false", recordNone:
+		mode = recordNone
+	case "1", "true", recordNewEpisodes:
+		mode = recordNewEpisodes
+	case recordAll:
 	default:
 		return fmt.Errorf("http cassette %s: record mode %q is not one of none, new_episodes, all", c.Path, mode)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.record = mode
-	if mode == RecordAll {
+	if mode == recordAll {
 		c.Exchanges, c.played = nil, nil
 	}
 	return nil
@@ -43,7 +43,7 @@ func (c *HTTPCassette) SetRecordMode(mode string) error {
 func (c *HTTPCassette) recording() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.record == RecordNewEpisodes || c.record == RecordAll
+	return c.record == recordNewEpisodes || c.record == recordAll
 }
 
 // add records one exchange.
@@ -85,7 +85,7 @@ func (c *HTTPCassette) Flush() error {
 		Kind       string `yaml:"kind"`
 		RecordMode string `yaml:"record_mode"`
 		Exchanges  []ex   `yaml:"exchanges"`
-	}{Kind: "http_cassette", RecordMode: RecordNone}
+	}{Kind: "http_cassette", RecordMode: recordNone}
 	for _, e := range c.Exchanges {
 		r := req{Method: e.Method, URL: e.URL}
 		if e.URLPattern != nil {

@@ -53,7 +53,7 @@ func TestHTTPCassetteRecord(t *testing.T) {
 	}
 	// NoNetwork wins over recording
 	c2 := loadHTTP(t, cpath)
-	_ = c2.SetRecordMode(RecordAll)
+	_ = c2.SetRecordMode(recordAll)
 	res, _ := call(t, NewStarlarkRun(StarlarkOptions{HTTPCassette: c2, NoNetwork: true}), starEnv(dir), args)
 	if !strings.Contains(res.Error, "allows no network") {
 		t.Errorf("no network: %q", res.Error)

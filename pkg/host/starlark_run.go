@@ -29,12 +29,12 @@ type StarlarkOptions struct {
 	// client with a 30s timeout). NoNetwork refuses them instead.
 	HTTPClient *http.Client
 	NoNetwork  bool
-	// MaxSteps bounds a script's execution steps (0 = DefaultStarlarkSteps).
+	// MaxSteps bounds a script's execution steps (0 = defaultStarlarkSteps).
 	MaxSteps uint64
 }
 
-// DefaultStarlarkSteps is the default execution step limit of a script.
-const DefaultStarlarkSteps = 50_000_000
+// defaultStarlarkSteps is the default execution step limit of a script.
+const defaultStarlarkSteps = 50_000_000
 
 // Limits on what a script may read.
 const (
@@ -49,9 +49,9 @@ func NewStarlarkRun(o StarlarkOptions) Handler { return &starlarkRun{o: o} }
 
 type starlarkRun struct{ o StarlarkOptions }
 
-// StarlarkScript resolves with.script against the story directory and
+// starlarkScript resolves with.script against the story directory and
 // refuses one outside it.
-func StarlarkScript(storyDir, script string) (string, error) {
+func starlarkScript(storyDir, script string) (string, error) {
 	if strings.TrimSpace(script) == "" {
 		return "", errors.New("host.starlark.run: script argument is required")
 	}
@@ -85,7 +85,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 		return domainErr(name+": "+format, a...), nil
 	}
 	script := strArg(c.Args, "script")
-	path, err := StarlarkScript(c.Env.StoryDir, script)
+	path, err := starlarkScript(c.Env.StoryDir, script)
 	if err != nil {
 		return domainErr("%v", err), nil
 	}
@@ -97,7 +97,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: script %q has no readable sidecar (expected %s): %v", name, script, path+".yaml", errText(err))
 	}
-	sc, err := ParseSidecar(path+".yaml", scData)
+	sc, err := parseSidecar(path+".yaml", scData)
 	if err != nil {
 		return fail("sidecar is malformed: %v", err)
 	}
@@ -138,7 +138,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	thread := &starlark.Thread{Name: name + " " + script, Print: func(*starlark.Thread, string) {}}
 	steps := h.o.MaxSteps
 	if steps == 0 {
-		steps = DefaultStarlarkSteps
+		steps = defaultStarlarkSteps
 	}
 	thread.Load = newModuleLoader(ctx, steps, storyDir, filepath.Dir(path), opts, predeclared)
 	thread.SetMaxExecutionSteps(steps)

@@ -31,16 +31,16 @@ type Field struct {
 	Description string
 }
 
-// SidecarTypes are the type names a sidecar may use.
-var SidecarTypes = []string{"string", "int", "number", "bool", "object", "list", "any"}
+// sidecarTypes are the type names a sidecar may use.
+var sidecarTypes = []string{"string", "int", "number", "bool", "object", "list", "any"}
 
 // maxSidecar bounds a sidecar file.
 const maxSidecar = 1 << 20
 
-// ParseSidecar parses a sidecar; path labels errors (file:line: message).
+// parseSidecar parses a sidecar; path labels errors (file:line: message).
 // Unknown keys inside a field are ignored (upstream sidecars carry notes);
 // an unknown type, a field that is not a mapping, or bad YAML is an error.
-func ParseSidecar(path string, data []byte) (*Sidecar, error) {
+func parseSidecar(path string, data []byte) (*Sidecar, error) {
 	if len(data) > maxSidecar {
 		return nil, fmt.Errorf("%s: sidecar is larger than %d bytes", path, maxSidecar)
 	}
@@ -102,7 +102,7 @@ func parseFields(path, section string, n *yaml.Node, into map[string]Field, orde
 				switch fk.Value {
 				case "type":
 					if fv.Kind != yaml.ScalarNode {
-						return fmt.Errorf("%s:%d: %s.%s.type must be one of %s", path, fv.Line, section, name, strings.Join(SidecarTypes, "|"))
+						return fmt.Errorf("%s:%d: %s.%s.type must be one of %s", path, fv.Line, section, name, strings.Join(sidecarTypes, "|"))
 					}
 					f.Type = fv.Value
 				case "required":
@@ -126,7 +126,7 @@ func parseFields(path, section string, n *yaml.Node, into map[string]Field, orde
 			f.Type = "string"
 		}
 		if !validType(f.Type) {
-			return fmt.Errorf("%s:%d: %s.%s has unknown type %q; use one of %s", path, v.Line, section, name, f.Type, strings.Join(SidecarTypes, "|"))
+			return fmt.Errorf("%s:%d: %s.%s has unknown type %q; use one of %s", path, v.Line, section, name, f.Type, strings.Join(sidecarTypes, "|"))
 		}
 		into[name] = f
 		*order = append(*order, name)
@@ -135,7 +135,7 @@ func parseFields(path, section string, n *yaml.Node, into map[string]Field, orde
 }
 
 func validType(t string) bool {
-	for _, s := range SidecarTypes {
+	for _, s := range sidecarTypes {
 		if t == s {
 			return true
 		}

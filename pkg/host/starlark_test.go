@@ -68,10 +68,7 @@ func TestStarlarkWeather(t *testing.T) {
 	}
 	// a request the cassette lacks is a domain error, never the network.
 	args["inputs"] = map[string]any{"location": "Paris", "mode": "forecast"}
-	res, _ = call(t, h, starEnv(dir), args)
-	if !strings.Contains(res.Error, "has no exchange for GET https://geocoding-api.open-meteo.com/v1/search?name=Paris") {
-		t.Errorf("miss: %q", res.Error)
-	}
+	wantDomainErr(t, h, starEnv(dir), args, "miss", "has no exchange for GET https://geocoding-api.open-meteo.com/v1/search?name=Paris")
 }
 
 // TestStarlarkReferenceP7 reproduces p7's derive.star: dict inputs, a
@@ -191,14 +188,8 @@ func TestStarlarkLoadAndStruct(t *testing.T) {
 	if d["out"] != "HI!11" {
 		t.Errorf("load: %v", d)
 	}
-	res, _ := call(t, h, starEnv(dir), map[string]any{"script": "scripts/bad.star"})
-	if !strings.Contains(res.Error, "outside the story directory") {
-		t.Errorf("escape: %q", res.Error)
-	}
-	res, _ = call(t, h, starEnv(dir), map[string]any{"script": "scripts/cyc.star"})
-	if !strings.Contains(res.Error, "cycle") {
-		t.Errorf("cycle: %q", res.Error)
-	}
+	wantDomainErr(t, h, starEnv(dir), map[string]any{"script": "scripts/bad.star"}, "escape", "outside the story directory")
+	wantDomainErr(t, h, starEnv(dir), map[string]any{"script": "scripts/cyc.star"}, "cycle", "cycle")
 }
 
 func TestStarlarkCancel(t *testing.T) {
@@ -248,7 +239,10 @@ func TestInspectCassette(t *testing.T) {
 }
 
 func TestHTTPCassetteParse(t *testing.T) {
-	for _, c := range []struct{ src, want string }{
+	wantParseErrs(t, func(src []byte) error {
+		_, err := ParseHTTPCassette("c.yaml", src)
+		return err
+	}, []parseErrCase{
 		{"", "is empty"},
 		{"kind: host_cassette\n", `kind is "host_cassette"`},
 		{"kind: http_cassette\nrecord_mode: always\n", `record_mode "always" is not one of none, new_episodes, all`},
@@ -258,12 +252,7 @@ func TestHTTPCassetteParse(t *testing.T) {
 		{"kind: http_cassette\nexchanges:\n  - match: { url: u }\n    response: { status: 42 }\n", "not an HTTP status"},
 		{"kind: http_cassette\nexchanges:\n  - match: { url: u }\n", "needs a response"},
 		{"kind: [\n", "c.yaml:"},
-	} {
-		_, err := ParseHTTPCassette("c.yaml", []byte(c.src))
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q: %v, want %q", c.src, err, c.want)
-		}
-	}
+	})
 	c, err := ParseHTTPCassette("c.yaml", []byte("kind: http_cassette\nexchanges:\n  - match: { method: get, url_pattern: \"/w/[0-9]+$\" }\n    response: { status: 200, body: { id: 1 } }\n  - request: { method: GET, url: \"https://x/w/2\" }\n    response: { status: 201, body: two }\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -289,11 +278,14 @@ func TestHTTPCassetteParse(t *testing.T) {
 }
 
 func TestSidecarParse(t *testing.T) {
-	sc, err := ParseSidecar("s.yaml", []byte("inputs:\n  a: string\n  b: { type: str, required: true, description: x, doc: ignored }\noutputs:\n  o: { type: list }\n"))
+	sc, err := parseSidecar("s.yaml", []byte("inputs:\n  a: string\n  b: { type: str, required: true, description: x, doc: ignored }\noutputs:\n  o: { type: list }\n"))
 	if err != nil || sc.Inputs["a"].Type != "string" || sc.Inputs["b"].Type != "string" || !sc.Inputs["b"].Required || sc.Outputs["o"].Type != "list" {
 		t.Fatalf("%+v %v", sc, err)
 	}
-	for _, c := range []struct{ src, want string }{
+	wantParseErrs(t, func(src []byte) error {
+		_, err := parseSidecar("s.yaml", src)
+		return err
+	}, []parseErrCase{
 		{"", "is empty"},
 		{"- a\n", "s.yaml:1: the sidecar must be a mapping"},
 		{"inputs: [a]\n", "s.yaml:1: inputs: must be a mapping"},
@@ -301,10 +293,5 @@ func TestSidecarParse(t *testing.T) {
 		{"inputs:\n  a: { required: maybe }\n", "required must be true or false"},
 		{"inputs:\n  a: [1]\n", "must be a mapping like"},
 		{"outputs:\n  a: string\n  a: int\n", "declared twice"},
-	} {
-		_, err := ParseSidecar("s.yaml", []byte(c.src))
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q: %v, want %q", c.src, err, c.want)
-		}
-	}
+	})
 }

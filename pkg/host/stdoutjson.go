@@ -7,11 +7,11 @@ import (
 	"strings"
 )
 
-// TrailingJSON finds the JSON value that ends the output (single- or
+// trailingJSON finds the JSON value that ends the output (single- or
 // multi-line): the shortest suffix that starts a line with { or [ and
 // parses as exactly one value. Numbers are int when integral, else float64.
 // When none parses but the last line looks like JSON, parseErr says why.
-func TrailingJSON(out string) (v any, parseErr string, found bool) {
+func trailingJSON(out string) (v any, parseErr string, found bool) {
 	s := strings.TrimRight(out, " \t\r\n")
 	if s == "" {
 		return nil, "", false
@@ -69,7 +69,7 @@ func decodeOne(s string) (any, error) {
 	if strings.TrimSpace(s[dec.InputOffset():]) != "" {
 		return nil, errTrailing
 	}
-	return Numbers(v), nil
+	return jsonvalue.Ints(v), nil
 }
 
 type trailingErr struct{}
@@ -78,9 +78,5 @@ func (trailingErr) Error() string { return "trailing data after the JSON value" 
 
 var errTrailing error = trailingErr{}
 
-// DecodeJSON decodes one JSON document with integral numbers as int.
-func DecodeJSON(b []byte) (any, error) { return decodeOne(string(bytes.TrimSpace(b))) }
-
-// Numbers turns json.Number values into int (integral, in range) or
-// float64, in place ([jsonvalue.Ints]).
-func Numbers(v any) any { return jsonvalue.Ints(v) }
+// decodeJSON decodes one JSON document with integral numbers as int.
+func decodeJSON(b []byte) (any, error) { return decodeOne(string(bytes.TrimSpace(b))) }

@@ -1,8 +1,9 @@
 package phases
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"kitsoki/pkg/story"
@@ -62,18 +63,9 @@ func (ps *problems) err() error {
 	if len(ps.list) == 0 {
 		return nil
 	}
-	sort.SliceStable(ps.list, func(i, j int) bool {
-		a, b := ps.list[i].Pos, ps.list[j].Pos
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Col != b.Col {
-			return a.Col < b.Col
-		}
-		return ps.list[i].Message < ps.list[j].Message
+	slices.SortStableFunc(ps.list, func(a, b Problem) int {
+		return cmp.Or(cmp.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line),
+			cmp.Compare(a.Pos.Col, b.Pos.Col), cmp.Compare(a.Message, b.Message))
 	})
 	return &Error{Problems: ps.list}
 }

@@ -7,7 +7,7 @@ import "testing"
 func BenchmarkRender(b *testing.B) {
 	cloak := load(b, corpus("cloak"))
 	weather := load(b, corpus("weather-report"))
-	rc, rw := New(cloak), New(weather)
+	rc, rw := newRenderer(cloak), newRenderer(weather)
 	wc := with(defaults(cloak), "wearing_cloak", false)
 	ww := with(defaults(weather), "mode", "forecast", "place", "Tokyo, Japan",
 		"rows", []any{map[string]any{"date": "d", "desc": "x", "hi": 1, "lo": 0, "precip": 0, "wind": 3}})

@@ -37,94 +37,123 @@ func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what
 	if err != nil {
 		return "", err
 	}
-	type row struct{ label, hint string }
-	var rows []row
+	var rows []labelRow
 	if mode == "form" {
-		fields, _ := body["fields"].(map[string]any)
-		for _, name := range r.order.keys(el, []string{"choice", "fields"}, fields) {
-			f, _ := fields[name].(map[string]any)
-			if w := str(f, "when"); w != "" {
-				ok, gerr := r.guard(w, env)
-				if gerr != nil || !ok {
-					if gerr != nil {
-						r.warnf(&Error{Pos: el.Pos, State: s.Path, What: what + ".fields." + name, Msg: fmt.Sprintf("when %q: %v; the field is omitted", w, gerr), Err: gerr})
-					}
-					continue
-				}
-			}
-			label := str(f, "label")
-			if label == "" {
-				label = name
-			}
-			if label, err = leaf(label, ".fields."+name+".label"); err != nil {
-				return "", err
-			}
-			ph, err := leaf(str(f, "placeholder"), ".fields."+name+".placeholder")
-			if err != nil {
-				return "", err
-			}
-			hint := ""
-			if ph != "" {
-				hint = "[" + ph + "]"
-			}
-			rows = append(rows, row{label + ":", hint})
-		}
+		rows, err = r.formRows(el, body, what, s, env, leaf)
 	} else {
-		items, _ := body["items"].([]any)
-		for j, it := range items {
-			m, ok := it.(map[string]any)
+		rows, err = r.itemRows(el, body, what, s, env, leaf, mode == "multi")
+	}
+	if err != nil {
+		return "", err
+	}
+	return layoutChoice(prompt, rows, mode), nil
+}
+
+// leafRenderer renders one string leaf of an element; part names it after
+// the element's own place (".prompt", ".items[0].label").
+type leafRenderer func(src, part string) (string, error)
+
+// formRows are the rows of a form choice: one "<label>:" per field in
+// declaration order, its placeholder in brackets as the hint; a field
+// whose when: is false (or fails, with a warning) is omitted.
+func (r *Renderer) formRows(el *story.ViewElement, body map[string]any, what string, s *story.State, env expr.Env, leaf leafRenderer) ([]labelRow, error) {
+	var rows []labelRow
+	fields, _ := body["fields"].(map[string]any)
+	for _, name := range r.order.keys(el, []string{"choice", "fields"}, fields) {
+		f, _ := fields[name].(map[string]any)
+		if w := str(f, "when"); w != "" {
+			ok, gerr := r.guard(w, env)
+			if gerr != nil || !ok {
+				if gerr != nil {
+					r.warnf(&Error{Pos: el.Pos, State: s.Path, What: what + ".fields." + name, Msg: fmt.Sprintf("when %q: %v; the field is omitted", w, gerr), Err: gerr})
+				}
+				continue
+			}
+		}
+		label := str(f, "label")
+		if label == "" {
+			label = name
+		}
+		label, err := leaf(label, ".fields."+name+".label")
+		if err != nil {
+			return nil, err
+		}
+		ph, err := leaf(str(f, "placeholder"), ".fields."+name+".placeholder")
+		if err != nil {
+			return nil, err
+		}
+		hint := ""
+		if ph != "" {
+			hint = "[" + ph + "]"
+		}
+		rows = append(rows, labelRow{label + ":", hint})
+	}
+	return rows, nil
+}
+
+// itemRows are the rows of a single or multi choice: one per item (label,
+// else its intent; a param: placeholder in brackets; "[ ] " before each
+// label in multi mode); an item whose when: is false (or fails, with a
+// warning) is omitted.
+func (r *Renderer) itemRows(el *story.ViewElement, body map[string]any, what string, s *story.State, env expr.Env, leaf leafRenderer, multi bool) ([]labelRow, error) {
+	var rows []labelRow
+	items, _ := body["items"].([]any)
+	for j, it := range items {
+		m, ok := it.(map[string]any)
+		if !ok {
+			continue
+		}
+		part := fmt.Sprintf(".items[%d]", j)
+		if w := str(m, "when"); w != "" {
+			ok, gerr := r.guard(w, env)
+			if gerr != nil {
+				r.warnf(&Error{Pos: el.Pos, State: s.Path, What: what + part, Msg: fmt.Sprintf("when %q: %v; the item is omitted", w, gerr), Err: gerr})
+				continue
+			}
 			if !ok {
 				continue
 			}
-			part := fmt.Sprintf(".items[%d]", j)
-			if w := str(m, "when"); w != "" {
-				ok, gerr := r.guard(w, env)
-				if gerr != nil {
-					r.warnf(&Error{Pos: el.Pos, State: s.Path, What: what + part, Msg: fmt.Sprintf("when %q: %v; the item is omitted", w, gerr), Err: gerr})
-					continue
-				}
-				if !ok {
-					continue
-				}
-			}
-			label := str(m, "label")
-			if label == "" {
-				label = str(m, "intent")
-			}
-			if label, err = leaf(label, part+".label"); err != nil {
-				return "", err
-			}
-			hint, err := leaf(str(m, "hint"), part+".hint")
-			if err != nil {
-				return "", err
-			}
-			if p, ok := m["param"].(map[string]any); ok {
-				ph := str(p, "placeholder")
-				if ph == "" {
-					ph = str(p, "label")
-				}
-				if ph == "" {
-					ph = str(p, "slot")
-				}
-				if ph, err = leaf(ph, part+".param.placeholder"); err != nil {
-					return "", err
-				}
-				if ph != "" {
-					label += " [" + ph + "]"
-				}
-			}
-			if mode == "multi" {
-				label = "[ ] " + label
-			}
-			rows = append(rows, row{label, hint})
 		}
-	}
-	col := 0
-	for _, rw := range rows {
-		if w := textWidth(rw.label); w > col {
-			col = w
+		label := str(m, "label")
+		if label == "" {
+			label = str(m, "intent")
 		}
+		label, err := leaf(label, part+".label")
+		if err != nil {
+			return nil, err
+		}
+		hint, err := leaf(str(m, "hint"), part+".hint")
+		if err != nil {
+			return nil, err
+		}
+		if p, ok := m["param"].(map[string]any); ok {
+			ph := str(p, "placeholder")
+			if ph == "" {
+				ph = str(p, "label")
+			}
+			if ph == "" {
+				ph = str(p, "slot")
+			}
+			if ph, err = leaf(ph, part+".param.placeholder"); err != nil {
+				return nil, err
+			}
+			if ph != "" {
+				label += " [" + ph + "]"
+			}
+		}
+		if multi {
+			label = "[ ] " + label
+		}
+		rows = append(rows, labelRow{label, hint})
 	}
+	return rows, nil
+}
+
+// layoutChoice lays out a choice: the prompt (a colon added unless it ends
+// in punctuation) and a blank line, the rows with hints aligned two cells
+// past the longest label, a blank line, and the mode's key-hint line.
+func layoutChoice(prompt string, rows []labelRow, mode string) string {
+	col := labelWidth(rows)
 	var b strings.Builder
 	if prompt = strings.TrimSpace(prompt); prompt != "" {
 		b.WriteString(prompt)
@@ -152,5 +181,5 @@ func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what
 	default:
 		b.WriteString(hintSingle)
 	}
-	return b.String(), nil
+	return b.String()
 }

@@ -83,7 +83,7 @@ func TestCorpusGolden(t *testing.T) {
 			for k, v := range c.world {
 				world[k] = v
 			}
-			got := render(t, New(st), state, world)
+			got := render(t, newRenderer(st), state, world)
 			if c.match != "" && !regexp.MustCompile(c.match).MatchString(got) {
 				t.Errorf("expect_view_matches %q fails on:\n%s", c.match, got)
 			}
@@ -118,15 +118,7 @@ func golden(t *testing.T, name, got string) {
 // imports ../robbery as "bandits").
 func TestImportedViewRoots(t *testing.T) {
 	st := load(t, corpus("frontier_event"))
-	f, err := fold.New(st, fold.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := New(f.Story, DirFor(f.Dir))
-	world := map[string]any{}
-	for _, v := range f.Story.World {
-		world[v.Name] = v.Default
-	}
+	f, r, world := foldedRenderer(t, st)
 	var robberyExtends []string
 	for _, s := range allStates(f.Story.States) {
 		if !strings.HasPrefix(s.Path, "bandits.") || s.View == nil || s.View.Kind != "extends" {
@@ -172,15 +164,7 @@ func TestCorpusAllStates(t *testing.T) {
 	for _, name := range []string{"cloak", "weather-report", "fix-tests", "inbox-demo", "pr-refinement", "routing-demo", "typedview_after_bind", "parallel_smoke", "error_banner", "proposal_smoke", "robbery", "frontier_event"} {
 		t.Run(name, func(t *testing.T) {
 			st := load(t, corpus(name))
-			f, err := fold.New(st, fold.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := New(f.Story, DirFor(f.Dir))
-			world := map[string]any{}
-			for _, v := range f.Story.World {
-				world[v.Name] = v.Default
-			}
+			f, r, world := foldedRenderer(t, st)
 			var b strings.Builder
 			for _, s := range allStates(f.Story.States) {
 				got, err := r.RenderView(s.Path, world, nil)
@@ -204,21 +188,17 @@ func TestNestedImportViewRoots(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := FromFolded(f)
-	for path, want := range map[string]string{
+	wantRenders(t, r, nil, map[string]string{
 		"hub":      "hub from TOP base",
 		"m.start":  "mid start from MID base",
 		"m.l.room": "leaf room from LEAF base",
-	} {
-		if got := render(t, r, path, nil); got != want {
-			t.Errorf("%s: got %q want %q", path, got, want)
-		}
-	}
+	})
 	if d := f.UpstreamViewDir("m.l.room"); !strings.HasSuffix(d, "mid") {
 		t.Errorf("upstream would use %s", d)
 	}
-	// Without DirFor, the renderer still finds the innermost wrapper that
+	// Without dirFor, the renderer still finds the innermost wrapper that
 	// carries its child (unfolded stories) or falls back to the story dir.
-	if got := render(t, New(f.Story), "hub", nil); got != "hub from TOP base" {
+	if got := render(t, newRenderer(f.Story), "hub", nil); got != "hub from TOP base" {
 		t.Errorf("default dir: %q", got)
 	}
 }

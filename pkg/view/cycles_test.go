@@ -52,7 +52,7 @@ func TestIncludeCycles(t *testing.T) {
 		state("deep", &story.View{Kind: "template_file", TemplateFile: deep}),
 		state("ok", &story.View{Kind: "template_file", TemplateFile: "ok.pongo"}),
 	}}
-	r := New(st)
+	r := newRenderer(st)
 	for path, want := range map[string]string{
 		"self":    "includes itself",
 		"ring":    "includes itself",

@@ -1,10 +1,9 @@
 // Package view owns rendering a state's view at run time as upstream does
-// ([Renderer.RenderView], from [New], [ForStory] or [FromFolded]): pongo2
-// string views, layouts, template files and typed elements, every problem
+// ([Renderer.RenderView], from [ForStory] or [FromFolded]): pongo2 string
+// views, layouts, template files and typed elements, every problem
 // a positioned [Error]. It must not decide when a view is rendered, touch
 // the world, the trace or the turn, or edit the story model: pkg/engine
-// calls it at turn end and owns the say prepend and the error banner
-// ([PrependSay] and [ErrorBanner] only provide their text).
+// calls it at turn end and owns the say prepend and the error banner.
 //
 // In full, it owns rendering a state's view at run time, as the upstream
 // engine does (story-runtime §8, §3.6): pongo2 string views, extends/blocks
@@ -16,8 +15,7 @@
 //
 // It must not decide when a view is rendered, nor touch the world, the
 // trace or the turn: package engine calls Renderer.RenderView at turn end
-// and owns the say prepend and the error banner (helpers PrependSay and
-// ErrorBanner are provided here so the text matches upstream). It never
+// and owns the say prepend and the error banner. It never
 // edits the story model (package story) and reads files only inside the
 // story's template roots, through story/expr's PongoLoader. Rendering
 // never panics: every problem is a positioned *Error.

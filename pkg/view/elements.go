@@ -92,8 +92,7 @@ func str(m map[string]any, key string) string {
 func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what string, dl *dirLoader, s *story.State, env expr.Env) (string, error) {
 	marker := listMarker(str(body, "marker"))
 	items, _ := body["items"].([]any)
-	type row struct{ label, hint string }
-	var rows []row
+	var rows []labelRow
 	for j, it := range items {
 		part := fmt.Sprintf("%s.items[%d]", what, j)
 		var label, hint string
@@ -124,14 +123,9 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 		if hint, err = dl.renderLeaf(hint, env, el.Pos, s.Path, part+".hint"); err != nil {
 			return "", err
 		}
-		rows = append(rows, row{label, hint})
+		rows = append(rows, labelRow{label, hint})
 	}
-	col := 0
-	for _, rw := range rows {
-		if w := textWidth(rw.label); w > col {
-			col = w
-		}
-	}
+	col := labelWidth(rows)
 	var b strings.Builder
 	for i, rw := range rows {
 		if i > 0 {
@@ -252,4 +246,16 @@ func renderMedia(body map[string]any, leaf func(string, string) (string, error))
 		out += " (" + path + ")"
 	}
 	return out, nil
+}
+
+// labelRow is one row of a list or choice laid out as label and hint.
+type labelRow struct{ label, hint string }
+
+// labelWidth is the width of the widest label: the hint column starts past it.
+func labelWidth(rows []labelRow) int {
+	col := 0
+	for _, rw := range rows {
+		col = max(col, textWidth(rw.label))
+	}
+	return col
 }

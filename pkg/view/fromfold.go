@@ -7,9 +7,9 @@ import (
 
 // FromFolded returns a renderer for a folded story whose states' views
 // resolve against the directory of the story that declared each state
-// (fold's per-state side table). Options given later override DirFor.
+// (fold's per-state side table); opts (Width, OnWarning) apply after it.
 func FromFolded(f *fold.Folded, opts ...Option) *Renderer {
-	return New(f.Story, append([]Option{DirFor(f.Dir)}, opts...)...)
+	return newRenderer(f.Story, append([]Option{dirFor(f.Dir)}, opts...)...)
 }
 
 // ForStory folds st's imports (pkg/fold) and returns a renderer for the

@@ -45,10 +45,10 @@ func FuzzRender(f *testing.F) {
 		for _, v := range views {
 			s := &story.State{Name: "s", Path: "s", View: v}
 			st := &story.Story{Dir: dir, States: []*story.State{s}}
-			r := New(st)
+			r := newRenderer(st)
 			world := map[string]any{"x": text, "l": []any{text, 1, nil}}
 			for _, p := range []string{"s", "s#s|s", text} {
-				_, err := r.RenderView(p, world, map[string]any{TransitionViewKey: ""})
+				_, err := r.RenderView(p, world, map[string]any{transitionViewKey: ""})
 				var ve *Error
 				if errors.As(err, &ve) && ve.Internal {
 					t.Fatalf("internal error for %q / %q: %v", text, guard, err)

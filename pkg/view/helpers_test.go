@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/fold"
 	"kitsoki/pkg/story"
 )
 
@@ -45,6 +46,29 @@ func with(w map[string]any, kv ...any) map[string]any {
 		out[kv[i].(string)] = kv[i+1]
 	}
 	return out
+}
+
+// wantRenders renders each state path of cases against world and fails
+// where the render differs from the case's text.
+func wantRenders(t testing.TB, r *Renderer, world map[string]any, cases map[string]string) {
+	t.Helper()
+	for path, want := range cases {
+		if got := render(t, r, path, world); got != want {
+			t.Errorf("%s:\n got %q\nwant %q", path, got, want)
+		}
+	}
+}
+
+// foldedRenderer folds st and returns the fold, a renderer resolving each
+// state's files in the story that declared it, and the folded world's
+// defaults.
+func foldedRenderer(t testing.TB, st *story.Story) (*fold.Folded, *Renderer, map[string]any) {
+	t.Helper()
+	f, err := fold.New(st, fold.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, newRenderer(f.Story, dirFor(f.Dir)), defaults(f.Story)
 }
 
 func render(t testing.TB, r *Renderer, path string, world map[string]any) string {

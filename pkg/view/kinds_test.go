@@ -16,7 +16,7 @@ import (
 func kinds(t *testing.T, opts ...Option) (*Renderer, map[string]any) {
 	t.Helper()
 	st, _ := loadLax(t, "testdata/kinds")
-	return New(st, opts...), defaults(st)
+	return newRenderer(st, opts...), defaults(st)
 }
 
 func TestElementKinds(t *testing.T) {
@@ -31,11 +31,7 @@ func TestElementKinds(t *testing.T) {
 		"form":    "  What:      [type it]\n  zz_other:  [more]\n\n" + hintForm,
 		"media":   "[A screenshot] (.artifacts/shot.png)\n\n[bare]",
 	}
-	for path, want := range cases {
-		if got := render(t, r, path, w); got != want {
-			t.Errorf("%s:\n got %q\nwant %q", path, got, want)
-		}
-	}
+	wantRenders(t, r, w, cases)
 }
 
 func TestTemplateContext(t *testing.T) {
@@ -85,7 +81,7 @@ func TestWhenGuardsAndHelpers(t *testing.T) {
 
 func TestHelperStatus(t *testing.T) {
 	st, _ := loadLax(t, "testdata/kinds")
-	r := New(st)
+	r := newRenderer(st)
 	s := r.states["guards"]
 	env := r.env(s, map[string]any{"n": 1}, nil)
 	h := &helpers{r: r, s: s, env: env}
@@ -111,16 +107,12 @@ func TestExtendsAndFiles(t *testing.T) {
 		"extends_default": "[default top]\n[default middle]\nfoot for extends_default\n\n",
 		"file":            "WHOLE 2 From a file\n",
 	}
-	for path, want := range cases {
-		if got := render(t, r, path, w); got != want {
-			t.Errorf("%s:\n got %q\nwant %q", path, got, want)
-		}
-	}
+	wantRenders(t, r, w, cases)
 }
 
 func TestFallbackToAncestor(t *testing.T) {
 	r, w := kinds(t)
-	for path, want := range map[string]string{
+	wantRenders(t, r, w, map[string]string{
 		"outer":            "OUTER outer",
 		"outer.inner.leaf": "OUTER outer.inner.leaf", // the leaf's own state context
 		"outer.with_view":  "OWN VIEW",
@@ -129,21 +121,17 @@ func TestFallbackToAncestor(t *testing.T) {
 		// parallel root (which has no view here); empty renders are dropped.
 		"par#par.r1.a|par.r2.b": "R1 REGION\n\nB par.r2.b",
 		"par#par.r2.c|par.r1.a": "R1 REGION",
-	} {
-		if got := render(t, r, path, w); got != want {
-			t.Errorf("%s: got %q want %q", path, got, want)
-		}
-	}
+	})
 }
 
 func TestTransitionViewExtra(t *testing.T) {
 	r, w := kinds(t)
-	got, err := r.RenderView("list", w, map[string]any{TransitionViewKey: "TV {{ world.n }} {{ state.path }}"})
+	got, err := r.RenderView("list", w, map[string]any{transitionViewKey: "TV {{ world.n }} {{ state.path }}"})
 	if err != nil || got != "TV 2 list" {
 		t.Errorf("string: %q %v", got, err)
 	}
 	tv := &story.View{Kind: "elements", Elements: []*story.ViewElement{{Kind: "heading", Text: "H"}, {Kind: "prose", Text: "P"}}}
-	got, err = r.RenderView("par#par.r1.a|par.r2.b", w, map[string]any{TransitionViewKey: tv})
+	got, err = r.RenderView("par#par.r1.a|par.r2.b", w, map[string]any{transitionViewKey: tv})
 	if err != nil || got != "H\n\nP" {
 		t.Errorf("view on a parallel state: %q %v", got, err)
 	}
@@ -151,7 +139,7 @@ func TestTransitionViewExtra(t *testing.T) {
 	if got := render(t, r, "outer", with(w)); got != "OUTER outer" {
 		t.Errorf("%q", got)
 	}
-	if got, _ := r.RenderView("outer", w, map[string]any{TransitionViewKey: ""}); got != "OUTER outer" {
+	if got, _ := r.RenderView("outer", w, map[string]any{transitionViewKey: ""}); got != "OUTER outer" {
 		t.Errorf("empty: %q", got)
 	}
 }
@@ -191,21 +179,6 @@ func TestRenderErrors(t *testing.T) {
 	_, err := r.RenderView("escape", w, nil)
 	if !errors.Is(err, expr.ErrOutsideRoots) {
 		t.Errorf("escape: %v is not ErrOutsideRoots", err)
-	}
-}
-
-func TestErrorBannerHelper(t *testing.T) {
-	for _, c := range []struct{ view, msg, want string }{
-		{"ROOM", "boom", "ROOM\n\n⚠ Action failed: boom"},
-		{"", "boom", "⚠ Action failed: boom"},
-		{"ROOM last_error=boom", "boom", "ROOM last_error=boom"},
-	} {
-		if got := ErrorBanner(c.view, c.msg); got != c.want {
-			t.Errorf("ErrorBanner(%q, %q) = %q, want %q", c.view, c.msg, got, c.want)
-		}
-	}
-	if PrependSay("", "V") != "V" || PrependSay("S", "") != "S" || PrependSay("S", "V") != "S\n\nV" {
-		t.Error("PrependSay")
 	}
 }
 

@@ -11,19 +11,19 @@ import (
 	"kitsoki/pkg/story/expr"
 )
 
-// DefaultWidth is the width typed views are laid out at: upstream renders
+// defaultWidth is the width typed views are laid out at: upstream renders
 // the recorded view as plain text at a fixed 80 columns (story-runtime §8).
-const DefaultWidth = 80
+const defaultWidth = 80
 
 // Option configures a Renderer.
 type Option func(*Renderer)
 
-// DirFor tells the renderer which story directory a state's views resolve
+// dirFor tells the renderer which story directory a state's views resolve
 // against (extends:, template_file:, {% include %}): for a state folded in
 // from an import, its child story's directory. f returns "" to mean the
 // default. Without it, the innermost import wrapper above the state that
 // carries its child story decides, then the story's own directory.
-func DirFor(f func(statePath string) string) Option {
+func dirFor(f func(statePath string) string) Option {
 	return func(r *Renderer) { r.dirFor = f }
 }
 
@@ -63,9 +63,9 @@ type guardEntry struct {
 	err error
 }
 
-// New returns a renderer for st (the folded story the engine runs).
-func New(st *story.Story, opts ...Option) *Renderer {
-	r := &Renderer{st: st, width: DefaultWidth, states: map[string]*story.State{},
+// newRenderer returns a renderer for st (the folded story the engine runs).
+func newRenderer(st *story.Story, opts ...Option) *Renderer {
+	r := &Renderer{st: st, width: defaultWidth, states: map[string]*story.State{},
 		loaders: map[string]*dirLoader{}, guards: map[string]guardEntry{}, order: newOrderCache()}
 	for _, o := range opts {
 		o(r)
@@ -88,11 +88,11 @@ func New(st *story.Story, opts ...Option) *Renderer {
 	return r
 }
 
-// TransitionViewKey is the extra entry that carries the winning
+// transitionViewKey is the extra entry that carries the winning
 // transition's view: a *story.View, or the source of a pongo2 string view.
 // When present it replaces the state's view (all of a parallel state's
 // views) for this render, as upstream does (story-runtime §3.6, §8).
-const TransitionViewKey = "transition_view"
+const transitionViewKey = "transition_view"
 
 // RenderView renders the view of the state at statePath ("a.b", or a
 // parallel "p#p.a.x|p.b.y") against world. extra entries are added to the
@@ -103,10 +103,10 @@ const TransitionViewKey = "transition_view"
 // (story-runtime §8).
 func (r *Renderer) RenderView(statePath string, world map[string]any, extra map[string]any) (out string, err error) {
 	defer r.recoverInto(statePath, &out, &err)
-	if tv, ok := extra[TransitionViewKey]; ok {
+	if tv, ok := extra[transitionViewKey]; ok {
 		rest := make(map[string]any, len(extra))
 		for k, v := range extra {
-			if k != TransitionViewKey {
+			if k != transitionViewKey {
 				rest[k] = v
 			}
 		}

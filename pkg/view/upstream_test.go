@@ -11,7 +11,7 @@ import (
 
 func TestUpstreamProbeP6(t *testing.T) {
 	st := load(t, "testdata/p6")
-	r := New(st)
+	r := newRenderer(st)
 	w := defaults(st)
 	rule := strings.Repeat("═", 40)
 	cases := []struct {
@@ -37,19 +37,11 @@ func TestUpstreamProbeP6(t *testing.T) {
 	if !strings.HasSuffix(got, "code line\n\nhidden") {
 		t.Errorf("typed with flag=false: %q", got)
 	}
-	// Upstream's banner after an on_error redirect.
-	if got := ErrorBanner(render(t, r, "errroom", w), "kaboom"); got != "ERRROOM plain\n\n⚠ Action failed: kaboom" {
-		t.Errorf("banner: %q", got)
-	}
-	// Say narration before the view (p6 sayonly).
-	if got := PrependSay("line one\nline two", render(t, r, "b", w)); got != "line one\nline two\n\nB" {
-		t.Errorf("say: %q", got)
-	}
 }
 
 func TestUpstreamTransitionView(t *testing.T) {
 	st := load(t, "testdata/p6")
-	r := New(st)
+	r := newRenderer(st)
 	tv := st.States[0].On["tv"][0].View
 	got, err := r.RenderTransitionView("b", tv, defaults(st), nil)
 	if err != nil || got != "TRANSITION VIEW r=" {
@@ -59,24 +51,20 @@ func TestUpstreamTransitionView(t *testing.T) {
 
 func TestUpstreamParallelP9(t *testing.T) {
 	st := load(t, "testdata/p9")
-	r := New(st)
+	r := newRenderer(st)
 	w := defaults(st)
-	for path, want := range map[string]string{
+	wantRenders(t, r, w, map[string]string{
 		"p#p.a.a1|p.b.b1": "P-PARENT\n\nA1\n\nB1",
 		"p#p.b.b1|p.a.a1": "P-PARENT\n\nA1\n\nB1", // sorted, whatever the encoding order
 		"p#p.a.a1|p.b.b2": "P-PARENT\n\nA1\n\nB2",
 		"p#p.a.a2|p.b.b3": "P-PARENT\n\nA2\n\nB3",
 		"p#p.b.b2|p.b.b2": "P-PARENT\n\nB2\n\nB2", // upstream's corrupt path renders each listed leaf
-	} {
-		if got := render(t, r, path, w); got != want {
-			t.Errorf("%s: got %q want %q", path, got, want)
-		}
-	}
+	})
 }
 
 func TestUpstreamParallelSmoke(t *testing.T) {
 	st := load(t, corpus("parallel_smoke"))
-	r := New(st)
+	r := newRenderer(st)
 	w := defaults(st)
 	if got, want := render(t, r, "clock#clock.calendar.day1|clock.weather.dry", w), "── clock ──\n\nCalendar: day 1.\n\nWeather: dry."; got != want {
 		t.Errorf("got %q want %q", got, want)
@@ -99,14 +87,10 @@ func TestUpstreamImports(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := map[string]any{"current_ticket": "KIT-42", "sub__ticket_id": "KIT-42", "last_pr_url": "https://example/pr/1"}
-	for path, want := range map[string]string{
+	wantRenders(t, r, w, map[string]string{
 		"sub.idle":    "Ticket: KIT-42. Ready.\n",
 		"sub.working": "[override] Custom working room for KIT-42.\n",
 		"pr_landed":   "PR landed: https://example/pr/1.",
 		"main":        "Hub. ticket=KIT-42.",
-	} {
-		if got := render(t, r, path, w); got != want {
-			t.Errorf("%s: got %q want %q", path, got, want)
-		}
-	}
+	})
 }
