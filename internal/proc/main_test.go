@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // childEnv selects a child role when the test binary re-executes itself.
@@ -40,7 +41,9 @@ func child(r string) int {
 		if r == "block" {
 			fmt.Println("ready")
 		}
-		select {}
+		for {
+			time.Sleep(time.Hour) // not select{}: with no other goroutine the runtime reports a deadlock and exits
+		}
 	case "ignore":
 		signal.Ignore(syscall.SIGTERM)
 		gc := exec.Command(os.Args[0])
@@ -50,7 +53,9 @@ func child(r string) int {
 			return 1
 		}
 		fmt.Println("ready", gc.Process.Pid)
-		select {}
+		for {
+			time.Sleep(time.Hour) // not select{}: with no other goroutine the runtime reports a deadlock and exits
+		}
 	case "stdin":
 		fmt.Println("ready")
 		io.Copy(io.Discard, os.Stdin)
@@ -68,7 +73,9 @@ func child(r string) int {
 			return 1
 		}
 		fmt.Println(p.Pid())
-		select {}
+		for {
+			time.Sleep(time.Hour) // not select{}: with no other goroutine the runtime reports a deadlock and exits
+		}
 	}
 	if n, ok := strings.CutPrefix(r, "stderr "); ok {
 		var size int
