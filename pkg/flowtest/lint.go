@@ -15,17 +15,6 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// Lint rules (warnings: upstream runs such fixtures; they are likely
-// mistakes).
-const (
-	RuleUnknownIntent = "flow-unknown-intent" // a turn fires an intent no state declares or handles
-	RuleUnknownState  = "flow-unknown-state"  // initial_state / expect_state names no state
-	RuleUnusedStub    = "flow-unused-stub"    // a host_handlers stub for a handler the story never calls
-	RuleNotChecked    = "flow-not-checked"    // an assertion upstream never evaluates where it stands
-	RuleMissingFile   = "flow-missing-file"   // a cassette or recording the fixture names does not exist (error: it cannot run)
-	RuleBadRegex      = "flow-bad-regex"      // an expect_view_matches that is not a Go regular expression (the turn always fails)
-)
-
 // LintStory parses and lints the fixtures beside a loaded story
 // (<story dir>/flows/*.yaml): the parse findings (unknown keys, ignored
 // keys, fixtures that cannot run) and Lint's.
@@ -60,8 +49,8 @@ func Lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 	}
 	ix := indexStory(st)
 	var ds []diag.Diagnostic
-	warn := func(p Pos, rule, format string, a ...any) {
-		ds = append(ds, diag.Diagnostic{File: p.File, Line: p.Line, Col: p.Col, Severity: diag.Warning, Rule: rule, Message: fmt.Sprintf(format, a...)})
+	warn := func(p Pos, rule *diag.Rule, format string, a ...any) {
+		ds = append(ds, diag.Diagnostic{File: p.File, Line: p.Line, Col: p.Col, Severity: diag.Warning, Rule: rule.ID, Message: fmt.Sprintf(format, a...)})
 	}
 	for _, fx := range fxs {
 		for _, k := range []string{"host_cassette", "starlark_http_cassette", "starlark_inspect_cassette", "recording"} {
@@ -76,44 +65,44 @@ func Lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 			}
 			if st, err := os.Stat(full); err != nil || st.IsDir() {
 				at := fx.at(k)
-				ds = append(ds, diag.Diagnostic{File: at.File, Line: at.Line, Col: at.Col, Severity: diag.Error, Rule: RuleMissingFile,
+				ds = append(ds, diag.Diagnostic{File: at.File, Line: at.Line, Col: at.Col, Severity: diag.Error, Rule: ruleMissingFile.ID,
 					Message: fmt.Sprintf("%s: %s does not exist (paths are relative to the fixture's directory)", k, full)})
 			}
 		}
 		for _, t := range fx.Turns {
 			if t.ExpectViewMatches != nil {
 				if _, err := regexp.Compile(*t.ExpectViewMatches); err != nil {
-					warn(t.at("expect_view_matches"), RuleBadRegex, "turns[%d].expect_view_matches: %v; the turn will always fail", t.Index, err)
+					warn(t.at("expect_view_matches"), ruleBadRegex, "turns[%d].expect_view_matches: %v; the turn will always fail", t.Index, err)
 				}
 			}
 		}
 		if fx.InitialState != "" && !ix.hasState(fx.InitialState) {
-			warn(fx.at("initial_state"), RuleUnknownState, "initial_state %q is not a state of the story%s; every turn would be rejected", fx.InitialState, ix.suggestState(fx.InitialState))
+			warn(fx.at("initial_state"), ruleUnknownState, "initial_state %q is not a state of the story%s; every turn would be rejected", fx.InitialState, ix.suggestState(fx.InitialState))
 		}
 		for _, t := range fx.Turns {
 			if t.ExpectError != nil {
 				for _, k := range []string{"expect_state", "expect_not_state", "expect_world", "expect_view_matches", "expect_host_calls", "expect_events"} {
 					if p, ok := t.KeyPos[k]; ok {
-						warn(p, RuleNotChecked, "turns[%d].%s is not checked: a turn with expect_error runs no other assertion", t.Index, k)
+						warn(p, ruleNotChecked, "turns[%d].%s is not checked: a turn with expect_error runs no other assertion", t.Index, k)
 					}
 				}
 				continue // negative turns name unknown intents on purpose
 			}
 			if t.Intent != nil && t.Intent.Name != "" && !ix.intents[t.Intent.Name] {
-				warn(t.Intent.Pos, RuleUnknownIntent, "turns[%d]: intent %q is not declared or handled by any state of the story", t.Index, t.Intent.Name)
+				warn(t.Intent.Pos, ruleUnknownIntent, "turns[%d]: intent %q is not declared or handled by any state of the story", t.Index, t.Intent.Name)
 			}
 			for _, s := range statesOf(t) {
 				if !ix.hasState(s.name) {
-					warn(t.at(s.key), RuleUnknownState, "turns[%d].%s: %q is not a state of the story%s", t.Index, s.key, s.name, ix.suggestState(s.name))
+					warn(t.at(s.key), ruleUnknownState, "turns[%d].%s: %q is not a state of the story%s", t.Index, s.key, s.name, ix.suggestState(s.name))
 				}
 			}
 			if t.ExpectWorldUnchanged && fx.Orchestrated() {
-				warn(t.at("expect_world_unchanged"), RuleNotChecked, "turns[%d].expect_world_unchanged is not checked on this fixture (upstream evaluates it only when no host_handlers, cassette or clock key is present)", t.Index)
+				warn(t.at("expect_world_unchanged"), ruleNotChecked, "turns[%d].expect_world_unchanged is not checked on this fixture (upstream evaluates it only when no host_handlers, cassette or clock key is present)", t.Index)
 			}
 		}
 		for _, s := range fx.HostHandlers {
 			if !ix.calls(s.Name) {
-				warn(s.Pos, RuleUnusedStub, "host_handlers.%s: the story never calls this handler (it calls: %s)", s.Name, ix.callList())
+				warn(s.Pos, ruleUnusedStub, "host_handlers.%s: the story never calls this handler (it calls: %s)", s.Name, ix.callList())
 			}
 		}
 	}

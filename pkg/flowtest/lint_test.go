@@ -34,16 +34,16 @@ turns:
 	got := Lint(st, fxs)
 	for _, w := range []struct {
 		line int
-		rule string
-	}{{2, RuleUnknownState}, {5, RuleUnusedStub}, {7, RuleUnknownIntent}, {8, RuleUnknownState}, {11, RuleNotChecked}, {13, RuleNotChecked}} {
+		rule *diag.Rule
+	}{{2, ruleUnknownState}, {5, ruleUnusedStub}, {7, ruleUnknownIntent}, {8, ruleUnknownState}, {11, ruleNotChecked}, {13, ruleNotChecked}} {
 		found := false
 		for _, d := range got {
-			if d.Line == w.line && d.Rule == w.rule && d.Severity == diag.Warning {
+			if d.Line == w.line && d.Rule == w.rule.ID && d.Severity == diag.Warning {
 				found = true
 			}
 		}
 		if !found {
-			t.Errorf("no %s at line %d in %v", w.rule, w.line, got)
+			t.Errorf("no %s at line %d in %v", w.rule.ID, w.line, got)
 		}
 	}
 	if len(got) != 6 {
@@ -78,7 +78,7 @@ func TestLintCorpus(t *testing.T) {
 			continue
 		}
 		for _, d := range LintStory(app, st) {
-			if d.Severity == diag.Error || d.Rule == RuleUnknownState || d.Rule == RuleUnknownIntent {
+			if d.Severity == diag.Error || d.Rule == ruleUnknownState.ID || d.Rule == ruleUnknownIntent.ID {
 				t.Errorf("%s", d)
 			} else if testing.Verbose() {
 				t.Logf("%s", d)

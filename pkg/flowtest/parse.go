@@ -10,15 +10,6 @@ import (
 	"kitsoki/pkg/diag"
 )
 
-// Diagnostic rules of fixture parsing and linting.
-const (
-	RuleSyntax     = "flow-syntax"      // YAML that does not parse
-	RuleShape      = "flow-shape"       // a key with the wrong kind of value
-	RuleUnknownKey = "flow-unknown-key" // a key the runner does not know (upstream ignores it silently)
-	RuleIgnoredKey = "flow-ignored-key" // a key upstream reads nowhere (kept for compatibility, has no effect)
-	RuleValue      = "flow-value"       // a value that cannot be used (bad duration, bad mode)
-)
-
 // MaxFixtureBytes bounds a fixture file.
 const MaxFixtureBytes = 8 << 20
 
@@ -40,16 +31,16 @@ func (p *parser) pos(n *yaml.Node) Pos {
 	return Pos{File: p.file, Line: n.Line + p.lineOff, Col: col}
 }
 
-func (p *parser) add(n *yaml.Node, sev diag.Severity, rule, format string, a ...any) {
+func (p *parser) add(n *yaml.Node, sev diag.Severity, rule *diag.Rule, format string, a ...any) {
 	ps := p.pos(n)
-	p.ds = append(p.ds, diag.Diagnostic{File: ps.File, Line: ps.Line, Col: ps.Col, Severity: sev, Rule: rule, Message: fmt.Sprintf(format, a...)})
+	p.ds = append(p.ds, diag.Diagnostic{File: ps.File, Line: ps.Line, Col: ps.Col, Severity: sev, Rule: rule.ID, Message: fmt.Sprintf(format, a...)})
 }
 
-func (p *parser) errf(n *yaml.Node, rule, format string, a ...any) {
+func (p *parser) errf(n *yaml.Node, rule *diag.Rule, format string, a ...any) {
 	p.add(n, diag.Error, rule, format, a...)
 }
 
-func (p *parser) warnf(n *yaml.Node, rule, format string, a ...any) {
+func (p *parser) warnf(n *yaml.Node, rule *diag.Rule, format string, a ...any) {
 	p.add(n, diag.Warning, rule, format, a...)
 }
 
@@ -93,7 +84,7 @@ func split(content string) []piece {
 // carry positions; an Error diagnostic means a fixture that cannot run.
 func Parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
 	if len(data) > MaxFixtureBytes {
-		return nil, []diag.Diagnostic{{File: file, Line: 1, Col: 1, Severity: diag.Error, Rule: RuleSyntax,
+		return nil, []diag.Diagnostic{{File: file, Line: 1, Col: 1, Severity: diag.Error, Rule: ruleSyntax.ID,
 			Message: fmt.Sprintf("fixture file is %d bytes, more than the %d-byte limit; split it into several files", len(data), MaxFixtureBytes)}}
 	}
 	var out []*Fixture
@@ -103,7 +94,7 @@ func Parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
 		var doc yaml.Node
 		if err := yaml.Unmarshal([]byte(pc.text), &doc); err != nil {
 			line, msg := yamlErrLine(err)
-			ds = append(ds, diag.Diagnostic{File: file, Line: line + pc.line, Col: 1, Severity: diag.Error, Rule: RuleSyntax,
+			ds = append(ds, diag.Diagnostic{File: file, Line: line + pc.line, Col: 1, Severity: diag.Error, Rule: ruleSyntax.ID,
 				Message: "YAML does not parse: " + msg})
 			continue
 		}
@@ -114,7 +105,7 @@ func Parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
 		if root.Kind != yaml.MappingNode {
 			// Not a mapping: not a flow document (upstream's decode would
 			// fail; a stray scalar document is reported, not run).
-			p.errf(root, RuleShape, "a fixture document must be a mapping of keys (test_kind: flow, turns: ...)")
+			p.errf(root, ruleShape, "a fixture document must be a mapping of keys (test_kind: flow, turns: ...)")
 			ds = append(ds, p.ds...)
 			continue
 		}
@@ -168,14 +159,14 @@ func (p *parser) fields(n *yaml.Node, where string, known map[string]func(k, v *
 	n = resolve(n)
 	keys := map[string]Pos{}
 	if n == nil || n.Kind != yaml.MappingNode {
-		p.errf(n, RuleShape, "%s: expected a mapping", where)
+		p.errf(n, ruleShape, "%s: expected a mapping", where)
 		return keys
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolve(n.Content[i+1])
 		if _, dup := keys[k.Value]; dup {
 			// Upstream's decoder lets the later one win; so do we, loudly.
-			p.warnf(k, RuleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
+			p.warnf(k, ruleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
 		}
 		keys[k.Value] = p.pos(k)
 		if f, ok := known[k.Value]; ok {
@@ -183,10 +174,10 @@ func (p *parser) fields(n *yaml.Node, where string, known map[string]func(k, v *
 			continue
 		}
 		if why, ok := ignored[k.Value]; ok {
-			p.warnf(k, RuleIgnoredKey, "%s: %q is ignored: %s", where, k.Value, why)
+			p.warnf(k, ruleIgnoredKey, "%s: %q is ignored: %s", where, k.Value, why)
 			continue
 		}
-		p.warnf(k, RuleUnknownKey, "%s: unknown key %q is ignored%s", where, k.Value, suggest(k.Value, known))
+		p.warnf(k, ruleUnknownKey, "%s: unknown key %q is ignored%s", where, k.Value, suggest(k.Value, known))
 	}
 	return keys
 }
@@ -233,7 +224,7 @@ func (p *parser) str(v *yaml.Node, where string) string {
 		return ""
 	}
 	if v.Kind != yaml.ScalarNode {
-		p.errf(v, RuleShape, "%s: expected a string", where)
+		p.errf(v, ruleShape, "%s: expected a string", where)
 		return ""
 	}
 	return v.Value
@@ -242,7 +233,7 @@ func (p *parser) str(v *yaml.Node, where string) string {
 func (p *parser) boolean(v *yaml.Node, where string) bool {
 	v = resolve(v)
 	if v == nil || v.Kind != yaml.ScalarNode {
-		p.errf(v, RuleShape, "%s: expected true or false", where)
+		p.errf(v, ruleShape, "%s: expected true or false", where)
 		return false
 	}
 	b, ok := scalarValue(v).(bool)
@@ -250,13 +241,13 @@ func (p *parser) boolean(v *yaml.Node, where string) bool {
 		// A quoted "true" or a YAML 1.1 yes/no: what was meant is clear.
 		switch strings.ToLower(strings.TrimSpace(v.Value)) {
 		case "true", "yes", "on":
-			p.warnf(v, RuleShape, "%s: %q read as true; write true", where, v.Value)
+			p.warnf(v, ruleShape, "%s: %q read as true; write true", where, v.Value)
 			return true
 		case "false", "no", "off":
-			p.warnf(v, RuleShape, "%s: %q read as false; write false", where, v.Value)
+			p.warnf(v, ruleShape, "%s: %q read as false; write false", where, v.Value)
 			return false
 		}
-		p.errf(v, RuleShape, "%s: expected true or false, got %q", where, v.Value)
+		p.errf(v, ruleShape, "%s: expected true or false, got %q", where, v.Value)
 	}
 	return b
 }
@@ -273,12 +264,12 @@ func (p *parser) integer(v *yaml.Node, where string) int {
 			}
 		case string:
 			if n, err := strconv.Atoi(strings.TrimSpace(x)); err == nil {
-				p.warnf(v, RuleShape, "%s: %q read as the number %d; write it unquoted", where, x, n)
+				p.warnf(v, ruleShape, "%s: %q read as the number %d; write it unquoted", where, x, n)
 				return n
 			}
 		}
 	}
-	p.errf(v, RuleShape, "%s: expected a whole number", where)
+	p.errf(v, ruleShape, "%s: expected a whole number", where)
 	return 0
 }
 
@@ -288,7 +279,7 @@ func (p *parser) strList(v *yaml.Node, where string) []string {
 		return nil
 	}
 	if v.Kind != yaml.SequenceNode {
-		p.errf(v, RuleShape, "%s: expected a list of strings", where)
+		p.errf(v, ruleShape, "%s: expected a list of strings", where)
 		return nil
 	}
 	out := make([]string, 0, len(v.Content))
@@ -305,7 +296,7 @@ func (p *parser) kvs(v *yaml.Node, where string) []KV {
 		return nil
 	}
 	if v.Kind != yaml.MappingNode {
-		p.errf(v, RuleShape, "%s: expected a mapping", where)
+		p.errf(v, ruleShape, "%s: expected a mapping", where)
 		return nil
 	}
 	out := make([]KV, 0, len(v.Content)/2)
@@ -314,7 +305,7 @@ func (p *parser) kvs(v *yaml.Node, where string) []KV {
 		k := v.Content[i]
 		kv := KV{Key: k.Value, Value: p.valueOf(v.Content[i+1]), Pos: p.pos(k)}
 		if j, dup := seen[k.Value]; dup {
-			p.warnf(k, RuleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
+			p.warnf(k, ruleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
 			out[j] = kv
 			continue
 		}
@@ -330,7 +321,7 @@ func (p *parser) dataMap(v *yaml.Node, where string) map[string]any {
 		return nil
 	}
 	if v.Kind != yaml.MappingNode {
-		p.errf(v, RuleShape, "%s: expected a mapping (the handler's result data)", where)
+		p.errf(v, ruleShape, "%s: expected a mapping (the handler's result data)", where)
 		return nil
 	}
 	m, _ := p.valueOf(v).(map[string]any)
@@ -340,7 +331,7 @@ func (p *parser) dataMap(v *yaml.Node, where string) map[string]any {
 func (p *parser) duration(v *yaml.Node, where string) (string, bool) {
 	s := p.str(v, where)
 	if _, err := ParseDuration(s); err != nil {
-		p.errf(v, RuleValue, "%s: %v", where, err)
+		p.errf(v, ruleValue, "%s: %v", where, err)
 		return s, false
 	}
 	return s, true

@@ -20,7 +20,7 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 				return
 			}
 			if v.Kind != yaml.SequenceNode {
-				p.errf(v, RuleShape, "turns: expected a list of turns")
+				p.errf(v, ruleShape, "turns: expected a list of turns")
 				return
 			}
 			for i, t := range v.Content {
@@ -34,7 +34,7 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 				return
 			}
 			if v.Kind != yaml.MappingNode {
-				p.errf(v, RuleShape, "host_handlers: expected a mapping of handler name to stub")
+				p.errf(v, ruleShape, "host_handlers: expected a mapping of handler name to stub")
 				return
 			}
 			for i := 0; i+1 < len(v.Content); i += 2 {
@@ -49,7 +49,7 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 				switch val := kv.Value.(type) {
 				case string:
 				case map[string]any, []any, nil:
-					p.errf(v, RuleShape, "host_bindings.%s: expected a handler name (string)", kv.Key)
+					p.errf(v, ruleShape, "host_bindings.%s: expected a handler name (string)", kv.Key)
 					continue
 				default:
 					kv.Value = fmt.Sprint(val)
@@ -64,7 +64,7 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 		"mode": func(k, v *yaml.Node) {
 			fx.Mode = p.str(v, "mode")
 			if !slices.Contains([]string{"", "one-shot", "oneshot", "staged"}, fx.Mode) {
-				p.errf(v, RuleValue, "mode: invalid mode %q (want \"staged\" or \"one-shot\")", fx.Mode)
+				p.errf(v, ruleValue, "mode: invalid mode %q (want \"staged\" or \"one-shot\")", fx.Mode)
 			}
 		},
 		"expect_events_count_atleast": func(k, v *yaml.Node) { fx.ExpectEventsAtLeast = ptr(p.integer(v, "expect_events_count_atleast")) },
@@ -72,7 +72,7 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 		"expect_world_final":          func(k, v *yaml.Node) { fx.ExpectWorldFinal = p.kvs(v, "expect_world_final") },
 		"expect_files": func(k, v *yaml.Node) {
 			if v.Kind != yaml.SequenceNode {
-				p.errf(v, RuleShape, "expect_files: expected a list of {path, content_matches?, must_not_exist?}")
+				p.errf(v, ruleShape, "expect_files: expected a list of {path, content_matches?, must_not_exist?}")
 				return
 			}
 			for i, c := range v.Content {
@@ -92,7 +92,7 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 		"expect_final_state": "upstream documents it but never reads it; use expect_state on the last turn",
 	})
 	if fx.HostCassette != "" && len(fx.HostHandlers) > 0 {
-		p.errf(root, RuleShape, "host_cassette and host_handlers are mutually exclusive; answer every handler from the cassette, or stub them all")
+		p.errf(root, ruleShape, "host_cassette and host_handlers are mutually exclusive; answer every handler from the cassette, or stub them all")
 	}
 	return fx
 }
@@ -120,7 +120,7 @@ func (p *parser) turn(n *yaml.Node, i int) *Turn {
 			}
 			if is.Name == "" {
 				// Upstream fires it anyway (and the engine rejects it).
-				p.warnf(v, RuleShape, "%s.intent: no name: the turn fires an empty intent, which every state rejects (intent: {name: NAME, slots: {...}})", w)
+				p.warnf(v, ruleShape, "%s.intent: no name: the turn fires an empty intent, which every state rejects (intent: {name: NAME, slots: {...}})", w)
 			}
 			t.Intent = is
 		},
@@ -160,7 +160,7 @@ func (p *parser) turn(n *yaml.Node, i int) *Turn {
 		"expect_no_view":      func(k, v *yaml.Node) { t.ExpectNoView = p.boolean(v, w+".expect_no_view") },
 		"expect_host_calls": func(k, v *yaml.Node) {
 			if v.Kind != yaml.SequenceNode {
-				p.errf(v, RuleShape, "%s.expect_host_calls: expected a list of {handler, args?, times?}", w)
+				p.errf(v, ruleShape, "%s.expect_host_calls: expected a list of {handler, args?, times?}", w)
 				return
 			}
 			for j, c := range v.Content {
@@ -187,7 +187,7 @@ func (p *parser) turn(n *yaml.Node, i int) *Turn {
 		},
 		"expect_jobs": func(k, v *yaml.Node) {
 			if v.Kind != yaml.SequenceNode {
-				p.errf(v, RuleShape, "%s.expect_jobs: expected a list of {namespace, status}", w)
+				p.errf(v, ruleShape, "%s.expect_jobs: expected a list of {namespace, status}", w)
 				return
 			}
 			t.ExpectJobs = []JobExpect{}
@@ -204,14 +204,14 @@ func (p *parser) turn(n *yaml.Node, i int) *Turn {
 	}
 	t.KeyPos = p.fields(n, w, known, turnIgnored)
 	if t.Intent == nil && !t.HasInput && !t.HasAdvance {
-		p.errf(n, RuleShape, "%s: a turn needs one of intent:, input: or advance_clock:", w)
+		p.errf(n, ruleShape, "%s: a turn needs one of intent:, input: or advance_clock:", w)
 	}
 	return t
 }
 
 func (p *parser) events(v *yaml.Node, where string) []EventExpect {
 	if v.Kind != yaml.SequenceNode {
-		p.errf(v, RuleShape, "%s: expected a list of {kind, from?, to?, effect?}", where)
+		p.errf(v, ruleShape, "%s: expected a list of {kind, from?, to?, effect?}", where)
 		return nil
 	}
 	out := []EventExpect{}
@@ -239,7 +239,7 @@ func (p *parser) stub(k, v *yaml.Node) *Stub {
 	envelopes := func(v *yaml.Node, ww string) map[string]*Envelope {
 		out := map[string]*Envelope{}
 		if v.Kind != yaml.MappingNode {
-			p.errf(v, RuleShape, "%s: expected a mapping of id to {data, error, infra_error}", ww)
+			p.errf(v, ruleShape, "%s: expected a mapping of id to {data, error, infra_error}", ww)
 			return out
 		}
 		for i := 0; i+1 < len(v.Content); i += 2 {
@@ -265,7 +265,7 @@ func (p *parser) stub(k, v *yaml.Node) *Stub {
 			raw := p.str(v, w+".delay")
 			d, err := ParseDuration(raw)
 			if err != nil {
-				p.warnf(v, RuleValue, "%s.delay: %v; every call of this stub fails with an infra error", w, err)
+				p.warnf(v, ruleValue, "%s.delay: %v; every call of this stub fails with an infra error", w, err)
 				s.DelayErr = fmt.Sprintf("stub %s: parse delay: %v", s.Name, err)
 			}
 			s.Delay = d
