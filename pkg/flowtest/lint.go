@@ -64,7 +64,7 @@ func Lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 				full = filepath.Join(filepath.Dir(fx.File), p)
 			}
 			if st, err := os.Stat(full); err != nil || st.IsDir() {
-				at := fx.at(k)
+				at := fx.valueAt(k)
 				ds = append(ds, diag.Diagnostic{File: at.File, Line: at.Line, Col: at.Col, Severity: diag.Error, Rule: ruleMissingFile.ID,
 					Message: fmt.Sprintf("%s: %s does not exist (paths are relative to the fixture's directory)", k, full)})
 			}
@@ -72,12 +72,12 @@ func Lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 		for _, t := range fx.Turns {
 			if t.ExpectViewMatches != nil {
 				if _, err := regexp.Compile(*t.ExpectViewMatches); err != nil {
-					warn(t.at("expect_view_matches"), ruleBadRegex, "turns[%d].expect_view_matches: %v; the turn will always fail", t.Index, err)
+					warn(t.valueAt("expect_view_matches"), ruleBadRegex, "turns[%d].expect_view_matches: %v; the turn will always fail", t.Index, err)
 				}
 			}
 		}
 		if fx.InitialState != "" && !ix.hasState(fx.InitialState) {
-			warn(fx.at("initial_state"), ruleUnknownState, "initial_state %q is not a state of the story%s; every turn would be rejected", fx.InitialState, ix.suggestState(fx.InitialState))
+			warn(fx.valueAt("initial_state"), ruleUnknownState, "initial_state %q is not a state of the story%s; every turn would be rejected", fx.InitialState, ix.suggestState(fx.InitialState))
 		}
 		for _, t := range fx.Turns {
 			if t.ExpectError != nil {
@@ -93,7 +93,7 @@ func Lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 			}
 			for _, s := range statesOf(t) {
 				if !ix.hasState(s.name) {
-					warn(t.at(s.key), ruleUnknownState, "turns[%d].%s: %q is not a state of the story%s", t.Index, s.key, s.name, ix.suggestState(s.name))
+					warn(t.valueAt(s.key), ruleUnknownState, "turns[%d].%s: %q is not a state of the story%s", t.Index, s.key, s.name, ix.suggestState(s.name))
 				}
 			}
 			if t.ExpectWorldUnchanged && fx.Orchestrated() {

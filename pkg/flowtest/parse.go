@@ -156,11 +156,18 @@ func resolve(n *yaml.Node) *yaml.Node {
 // warned about (upstream ignores them silently), ignored ones (upstream
 // has no effect for them) too, with the reason.
 func (p *parser) fields(n *yaml.Node, where string, known map[string]func(k, v *yaml.Node), ignored map[string]string) map[string]Pos {
+	keys, _ := p.fieldsAt(n, where, known, ignored)
+	return keys
+}
+
+// fieldsAt is fields, also returning the position of each key's value
+// (where a diagnostic about the value points).
+func (p *parser) fieldsAt(n *yaml.Node, where string, known map[string]func(k, v *yaml.Node), ignored map[string]string) (keys, vals map[string]Pos) {
 	n = resolve(n)
-	keys := map[string]Pos{}
+	keys, vals = map[string]Pos{}, map[string]Pos{}
 	if n == nil || n.Kind != yaml.MappingNode {
 		p.errf(n, ruleShape, "%s: expected a mapping", where)
-		return keys
+		return keys, vals
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolve(n.Content[i+1])
@@ -168,7 +175,7 @@ func (p *parser) fields(n *yaml.Node, where string, known map[string]func(k, v *
 			// Upstream's decoder lets the later one win; so do we, loudly.
 			p.warnf(k, ruleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
 		}
-		keys[k.Value] = p.pos(k)
+		keys[k.Value], vals[k.Value] = p.pos(k), p.pos(v)
 		if f, ok := known[k.Value]; ok {
 			f(k, v)
 			continue
@@ -179,7 +186,7 @@ func (p *parser) fields(n *yaml.Node, where string, known map[string]func(k, v *
 		}
 		p.warnf(k, ruleUnknownKey, "%s: unknown key %q is ignored%s", where, k.Value, suggest(k.Value, known))
 	}
-	return keys
+	return keys, vals
 }
 
 func suggest(key string, known map[string]func(k, v *yaml.Node)) string {

@@ -16,7 +16,8 @@ import (
 func checksMarkdown(goldenDirs ...string) string {
 	var b strings.Builder
 	b.WriteString("# kitsoki validate: the checks\n\n")
-	b.WriteString("<!-- Generated from the rule registry (pkg/story/rules.go, pkg/validate) and the\n")
+	b.WriteString("<!-- Generated from the rule registry (validate.Rules: the diag.Rule values of pkg/story,\n")
+	b.WriteString("     pkg/plugin, pkg/eval, pkg/mcpserve and pkg/flowtest) and the\n")
 	b.WriteString("     per-rule goldens; do not edit: go test ./pkg/validate -run ChecksDoc -update -->\n\n")
 	b.WriteString("Every diagnostic carries one of these rule ids (`file:line:col: severity: message [rule]`).\n")
 	b.WriteString("`kitsoki validate --list-rules` prints the same list. A warning is silenced on its line with\n")
