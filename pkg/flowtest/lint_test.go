@@ -51,11 +51,12 @@ turns:
 	}
 }
 
+// The findings point at the offending value (the path, the pattern).
 func TestLintFilesAndRegex(t *testing.T) {
 	st, _ := story.Load(rigApp, story.Options{})
 	fxs, _ := Parse("testdata/none/l.yaml", []byte("test_kind: flow\nrecording: nope.yaml\nturns:\n  - intent: go\n    expect_view_matches: \"(\"\n"))
 	got := Lint(st, fxs)
-	if !hasDiag(got, diag.Error, 2, 1, "testdata/none/nope.yaml does not exist") || !hasDiag(got, diag.Warning, 5, 5, "the turn will always fail") {
+	if !hasDiag(got, diag.Error, 2, 12, "testdata/none/nope.yaml does not exist") || !hasDiag(got, diag.Warning, 5, 26, "the turn will always fail") {
 		t.Fatalf("%v", got)
 	}
 }
