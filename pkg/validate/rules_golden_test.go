@@ -22,11 +22,6 @@ import (
 // tool names) and the ignore comments.
 var goldenDirs = []string{filepath.Join("..", "story", "testdata", "broken"), "testdata"}
 
-// noGolden names the registered rules that cannot have a golden, and why.
-var noGolden = map[string]string{
-	"internal": "it reports a panic the loader recovered from: a kitsoki bug, which no input can trigger on purpose (a story that did would be fixed, not kept as a test)",
-}
-
 func noEnv(string) (string, bool) { return "", false }
 
 // validateLikeCmd is what `kitsoki validate <app>` reports: Run, then the
