@@ -25,7 +25,7 @@ var (
 	ruleUnknownKey = &Rule{ID: "unknown-key", Severity: diag.Error, Summary: "a key is not part of the story format (with a did-you-mean suggestion)",
 		Example: "app: {idd: demo}"}
 	ruleIO = &Rule{ID: "io", Severity: diag.Error, Summary: "a story file cannot be read",
-		Example: "kitsoki run stories/gone   # the directory holds no app.yaml"}
+		Example: "app.yaml -> ../generated/app.yaml   # a link to a file that does not exist"}
 	ruleInclude = &Rule{ID: "include", Severity: diag.Error, Summary: "include: globs and the merge of included files",
 		Example: "include: [parts/*.yaml]   # matches nothing"}
 	ruleImports = &Rule{ID: "imports", Severity: diag.Error, Summary: "imports: children: source, alias, cycles, entry, exits, world_in, hosts, intents, overrides",
