@@ -1,8 +1,9 @@
-// Package diag owns positioned diagnostics ([Diagnostic]): their order, `#
-// kitsoki:ignore` markers ([Marker]) and output formats ([Write],
-// [WriteHuman], [WriteJSON], [WriteGitHub], SARIF). It must not know about
-// stories nor read files other than to quote a source line: callers produce
-// the diagnostics and name the rules.
+// Package diag owns positioned diagnostics ([Diagnostic]) and the shape of
+// the rules they name ([Rule]): their order, `# kitsoki:ignore` markers
+// ([Marker]) and output formats ([Write], [WriteHuman], [WriteJSON],
+// [WriteGitHub], SARIF). It must not know about stories nor read files other
+// than to quote a source line: callers produce the diagnostics and declare
+// the rules.
 //
 // In full, it owns positioned diagnostics: the value every check in kitsoki
 // produces ({file, line, col, severity, rule, message}), their deterministic

@@ -113,9 +113,9 @@ type Finding struct {
 	Message  string
 }
 
-// Diagnostic renders f as a diag.Diagnostic with rule "eval".
+// Diagnostic renders f as a diag.Diagnostic of rule ruleEval ("eval").
 func (f Finding) Diagnostic() diag.Diagnostic {
-	return diag.Diagnostic{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Severity: f.Severity, Rule: "eval", Message: f.Message}
+	return diag.Diagnostic{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Severity: f.Severity, Rule: ruleEval.ID, Message: f.Message}
 }
 
 // PosOf returns the position of a dotted key path ("call",

@@ -10,9 +10,6 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// RuleSelection is the rule id of selection-evidence diagnostics.
-const RuleSelection = "selection-evidence"
-
 // CheckSelections checks every host.agent.* effect with a selection: block
 // against its eval dataset (evals/*.yaml whose call: is the effect's id:)
 // and evidence report (selection.evidence, relative to the story
@@ -40,7 +37,7 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 			return sel.Pos
 		}
 		report := func(pos story.Pos, format string, a ...any) {
-			out = append(out, diag.Diagnostic{File: pos.File, Line: pos.Line, Col: pos.Col, Severity: diag.Error, Rule: RuleSelection, Message: fmt.Sprintf(format, a...)})
+			out = append(out, diag.Diagnostic{File: pos.File, Line: pos.Line, Col: pos.Col, Severity: diag.Error, Rule: ruleSelection.ID, Message: fmt.Sprintf(format, a...)})
 		}
 		id := strings.TrimSpace(e.ID)
 		if id == "" {
@@ -187,7 +184,7 @@ func Check(storyDir string, loader *StoryLoader) ([]diag.Diagnostic, error) {
 	if _, err := os.Stat(manifest); err == nil {
 		st, err := loader.Load(manifest)
 		if err != nil {
-			out = append(out, diag.Diagnostic{File: manifest, Severity: diag.Error, Rule: RuleSelection, Message: "load app: " + err.Error()})
+			out = append(out, diag.Diagnostic{File: manifest, Severity: diag.Error, Rule: ruleSelection.ID, Message: "load app: " + err.Error()})
 		} else {
 			out = append(out, CheckSelections(st)...)
 			seenStory[st.Dir] = true
@@ -196,7 +193,7 @@ func Check(storyDir string, loader *StoryLoader) ([]diag.Diagnostic, error) {
 	for _, f := range files {
 		d, err := LoadDataset(f)
 		if err != nil {
-			out = append(out, diag.Diagnostic{File: f, Severity: diag.Error, Rule: "eval", Message: err.Error()})
+			out = append(out, diag.Diagnostic{File: f, Severity: diag.Error, Rule: ruleEval.ID, Message: err.Error()})
 			continue
 		}
 		if d.Selection == nil || d.Selection.Pinned == nil {
@@ -219,7 +216,7 @@ func Check(storyDir string, loader *StoryLoader) ([]diag.Diagnostic, error) {
 					ppos = ep
 				}
 			}
-			out = append(out, diag.Diagnostic{File: ppos.File, Line: ppos.Line, Col: ppos.Col, Severity: diag.Error, Rule: RuleSelection, Message: p.msg})
+			out = append(out, diag.Diagnostic{File: ppos.File, Line: ppos.Line, Col: ppos.Col, Severity: diag.Error, Rule: ruleSelection.ID, Message: p.msg})
 		}
 	}
 	return diag.Sort(out), nil

@@ -49,7 +49,7 @@ func TestCheckSelections(t *testing.T) {
 			}
 			return ds
 		}
-		if len(ds) != 1 || !strings.Contains(ds[0].Message, want) || ds[0].Severity != diag.Error || ds[0].Rule != RuleSelection {
+		if len(ds) != 1 || !strings.Contains(ds[0].Message, want) || ds[0].Severity != diag.Error || ds[0].Rule != ruleSelection.ID {
 			t.Errorf("want one error containing %q, got %v", want, ds)
 		}
 		return ds

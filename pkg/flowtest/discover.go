@@ -68,7 +68,7 @@ func Discover(apps []string, glob string, rel bool, run *regexp.Regexp) ([]*File
 			}
 			data, err := readBounded(m)
 			if err != nil {
-				ds = append(ds, diag.Diagnostic{File: m, Line: 1, Col: 1, Severity: diag.Error, Rule: ruleSyntax, Message: err.Error()})
+				ds = append(ds, diag.Diagnostic{File: m, Line: 1, Col: 1, Severity: diag.Error, Rule: ruleSyntax.ID, Message: err.Error()})
 				continue
 			}
 			fxs, fds := parse(m, data)

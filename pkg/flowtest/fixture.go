@@ -57,8 +57,8 @@ type Fixture struct {
 	ExpectWorldFinal        []KV
 	ExpectFiles             []FileExpect
 
-	// KeyPos is the position of each top-level key.
-	KeyPos map[string]Pos
+	// KeyPos is the position of each top-level key; ValPos of its value.
+	KeyPos, ValPos map[string]Pos
 }
 
 // Name is the fixture's display name: the file, plus "#N" when the file
@@ -76,6 +76,14 @@ func (f *Fixture) at(key string) Pos {
 		return p
 	}
 	return f.Pos
+}
+
+// valueAt returns the position of a top-level key's value, or at(key)'s.
+func (f *Fixture) valueAt(key string) Pos {
+	if p, ok := f.ValPos[key]; ok {
+		return p
+	}
+	return f.at(key)
 }
 
 // Orchestrated reports whether upstream runs this document on its
@@ -132,7 +140,7 @@ type Turn struct {
 	ExpectInbox          *InboxExpect
 	ExpectJobs           []JobExpect
 
-	KeyPos map[string]Pos
+	KeyPos, ValPos map[string]Pos
 }
 
 func (t *Turn) at(key string) Pos {
@@ -140,6 +148,14 @@ func (t *Turn) at(key string) Pos {
 		return p
 	}
 	return t.Pos
+}
+
+// valueAt returns the position of a turn key's value, or at(key)'s.
+func (t *Turn) valueAt(key string) Pos {
+	if p, ok := t.ValPos[key]; ok {
+		return p
+	}
+	return t.at(key)
 }
 
 // IntentSpec is a turn's intent: {name, slots}.

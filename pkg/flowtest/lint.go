@@ -15,17 +15,6 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// Lint rules (warnings: upstream runs such fixtures; they are likely
-// mistakes).
-const (
-	ruleUnknownIntent = "flow-unknown-intent" // a turn fires an intent no state declares or handles
-	ruleUnknownState  = "flow-unknown-state"  // initial_state / expect_state names no state
-	ruleUnusedStub    = "flow-unused-stub"    // a host_handlers stub for a handler the story never calls
-	ruleNotChecked    = "flow-not-checked"    // an assertion upstream never evaluates where it stands
-	ruleMissingFile   = "flow-missing-file"   // a cassette or recording the fixture names does not exist (error: it cannot run)
-	ruleBadRegex      = "flow-bad-regex"      // an expect_view_matches that is not a Go regular expression (the turn always fails)
-)
-
 // LintStory parses and lints the fixtures beside a loaded story
 // (<story dir>/flows/*.yaml): the parse findings (unknown keys, ignored
 // keys, fixtures that cannot run) and lint's.
@@ -60,8 +49,8 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 	}
 	ix := indexStory(st)
 	var ds []diag.Diagnostic
-	warn := func(p Pos, rule, format string, a ...any) {
-		ds = append(ds, diag.Diagnostic{File: p.File, Line: p.Line, Col: p.Col, Severity: diag.Warning, Rule: rule, Message: fmt.Sprintf(format, a...)})
+	warn := func(p Pos, rule *diag.Rule, format string, a ...any) {
+		ds = append(ds, diag.Diagnostic{File: p.File, Line: p.Line, Col: p.Col, Severity: diag.Warning, Rule: rule.ID, Message: fmt.Sprintf(format, a...)})
 	}
 	for _, fx := range fxs {
 		for _, k := range []string{"host_cassette", "starlark_http_cassette", "starlark_inspect_cassette", "recording"} {
@@ -75,20 +64,20 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 				full = filepath.Join(filepath.Dir(fx.File), p)
 			}
 			if st, err := os.Stat(full); err != nil || st.IsDir() {
-				at := fx.at(k)
-				ds = append(ds, diag.Diagnostic{File: at.File, Line: at.Line, Col: at.Col, Severity: diag.Error, Rule: ruleMissingFile,
+				at := fx.valueAt(k)
+				ds = append(ds, diag.Diagnostic{File: at.File, Line: at.Line, Col: at.Col, Severity: diag.Error, Rule: ruleMissingFile.ID,
 					Message: fmt.Sprintf("%s: %s does not exist (paths are relative to the fixture's directory)", k, full)})
 			}
 		}
 		for _, t := range fx.Turns {
 			if t.ExpectViewMatches != nil {
 				if _, err := regexp.Compile(*t.ExpectViewMatches); err != nil {
-					warn(t.at("expect_view_matches"), ruleBadRegex, "turns[%d].expect_view_matches: %v; the turn will always fail", t.Index, err)
+					warn(t.valueAt("expect_view_matches"), ruleBadRegex, "turns[%d].expect_view_matches: %v; the turn will always fail", t.Index, err)
 				}
 			}
 		}
 		if fx.InitialState != "" && !ix.hasState(fx.InitialState) {
-			warn(fx.at("initial_state"), ruleUnknownState, "initial_state %q is not a state of the story%s; every turn would be rejected", fx.InitialState, ix.suggestState(fx.InitialState))
+			warn(fx.valueAt("initial_state"), ruleUnknownState, "initial_state %q is not a state of the story%s; every turn would be rejected", fx.InitialState, ix.suggestState(fx.InitialState))
 		}
 		for _, t := range fx.Turns {
 			if t.ExpectError != nil {
@@ -104,7 +93,7 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 			}
 			for _, s := range statesOf(t) {
 				if !ix.hasState(s.name) {
-					warn(t.at(s.key), ruleUnknownState, "turns[%d].%s: %q is not a state of the story%s", t.Index, s.key, s.name, ix.suggestState(s.name))
+					warn(t.valueAt(s.key), ruleUnknownState, "turns[%d].%s: %q is not a state of the story%s", t.Index, s.key, s.name, ix.suggestState(s.name))
 				}
 			}
 			if t.ExpectWorldUnchanged && fx.Orchestrated() {

@@ -34,16 +34,16 @@ turns:
 	got := lint(st, fxs)
 	for _, w := range []struct {
 		line int
-		rule string
+		rule *diag.Rule
 	}{{2, ruleUnknownState}, {5, ruleUnusedStub}, {7, ruleUnknownIntent}, {8, ruleUnknownState}, {11, ruleNotChecked}, {13, ruleNotChecked}} {
 		found := false
 		for _, d := range got {
-			if d.Line == w.line && d.Rule == w.rule && d.Severity == diag.Warning {
+			if d.Line == w.line && d.Rule == w.rule.ID && d.Severity == diag.Warning {
 				found = true
 			}
 		}
 		if !found {
-			t.Errorf("no %s at line %d in %v", w.rule, w.line, got)
+			t.Errorf("no %s at line %d in %v", w.rule.ID, w.line, got)
 		}
 	}
 	if len(got) != 6 {
@@ -51,11 +51,12 @@ turns:
 	}
 }
 
+// The findings point at the offending value (the path, the pattern).
 func TestLintFilesAndRegex(t *testing.T) {
 	st, _ := story.Load(rigApp, story.Options{})
 	fxs, _ := parse("testdata/none/l.yaml", []byte("test_kind: flow\nrecording: nope.yaml\nturns:\n  - intent: go\n    expect_view_matches: \"(\"\n"))
 	got := lint(st, fxs)
-	if !hasDiag(got, diag.Error, 2, 1, "testdata/none/nope.yaml does not exist") || !hasDiag(got, diag.Warning, 5, 5, "the turn will always fail") {
+	if !hasDiag(got, diag.Error, 2, 12, "testdata/none/nope.yaml does not exist") || !hasDiag(got, diag.Warning, 5, 26, "the turn will always fail") {
 		t.Fatalf("%v", got)
 	}
 }
@@ -78,7 +79,7 @@ func TestLintCorpus(t *testing.T) {
 			continue
 		}
 		for _, d := range LintStory(app, st) {
-			if d.Severity == diag.Error || d.Rule == ruleUnknownState || d.Rule == ruleUnknownIntent {
+			if d.Severity == diag.Error || d.Rule == ruleUnknownState.ID || d.Rule == ruleUnknownIntent.ID {
 				t.Errorf("%s", d)
 			} else if testing.Verbose() {
 				t.Logf("%s", d)

@@ -10,15 +10,6 @@ import (
 	"kitsoki/pkg/diag"
 )
 
-// Diagnostic rules of fixture parsing and linting.
-const (
-	ruleSyntax     = "flow-syntax"      // YAML that does not parse
-	ruleShape      = "flow-shape"       // a key with the wrong kind of value
-	ruleUnknownKey = "flow-unknown-key" // a key the runner does not know (upstream ignores it silently)
-	ruleIgnoredKey = "flow-ignored-key" // a key upstream reads nowhere (kept for compatibility, has no effect)
-	ruleValue      = "flow-value"       // a value that cannot be used (bad duration, bad mode)
-)
-
 // maxFixtureBytes bounds a fixture file.
 const maxFixtureBytes = 8 << 20
 
@@ -40,16 +31,16 @@ func (p *parser) pos(n *yaml.Node) Pos {
 	return Pos{File: p.file, Line: n.Line + p.lineOff, Col: col}
 }
 
-func (p *parser) add(n *yaml.Node, sev diag.Severity, rule, format string, a ...any) {
+func (p *parser) add(n *yaml.Node, sev diag.Severity, rule *diag.Rule, format string, a ...any) {
 	ps := p.pos(n)
-	p.ds = append(p.ds, diag.Diagnostic{File: ps.File, Line: ps.Line, Col: ps.Col, Severity: sev, Rule: rule, Message: fmt.Sprintf(format, a...)})
+	p.ds = append(p.ds, diag.Diagnostic{File: ps.File, Line: ps.Line, Col: ps.Col, Severity: sev, Rule: rule.ID, Message: fmt.Sprintf(format, a...)})
 }
 
-func (p *parser) errf(n *yaml.Node, rule, format string, a ...any) {
+func (p *parser) errf(n *yaml.Node, rule *diag.Rule, format string, a ...any) {
 	p.add(n, diag.Error, rule, format, a...)
 }
 
-func (p *parser) warnf(n *yaml.Node, rule, format string, a ...any) {
+func (p *parser) warnf(n *yaml.Node, rule *diag.Rule, format string, a ...any) {
 	p.add(n, diag.Warning, rule, format, a...)
 }
 
@@ -93,7 +84,7 @@ func split(content string) []piece {
 // carry positions; an Error diagnostic means a fixture that cannot run.
 func parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
 	if len(data) > maxFixtureBytes {
-		return nil, []diag.Diagnostic{{File: file, Line: 1, Col: 1, Severity: diag.Error, Rule: ruleSyntax,
+		return nil, []diag.Diagnostic{{File: file, Line: 1, Col: 1, Severity: diag.Error, Rule: ruleSyntax.ID,
 			Message: fmt.Sprintf("fixture file is %d bytes, more than the %d-byte limit; split it into several files", len(data), maxFixtureBytes)}}
 	}
 	var out []*Fixture
@@ -103,7 +94,7 @@ func parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
 		var doc yaml.Node
 		if err := yaml.Unmarshal([]byte(pc.text), &doc); err != nil {
 			line, msg := yamlErrLine(err)
-			ds = append(ds, diag.Diagnostic{File: file, Line: line + pc.line, Col: 1, Severity: diag.Error, Rule: ruleSyntax,
+			ds = append(ds, diag.Diagnostic{File: file, Line: line + pc.line, Col: 1, Severity: diag.Error, Rule: ruleSyntax.ID,
 				Message: "YAML does not parse: " + msg})
 			continue
 		}
@@ -165,11 +156,18 @@ func resolve(n *yaml.Node) *yaml.Node {
 // warned about (upstream ignores them silently), ignored ones (upstream
 // has no effect for them) too, with the reason.
 func (p *parser) fields(n *yaml.Node, where string, known map[string]func(k, v *yaml.Node), ignored map[string]string) map[string]Pos {
+	keys, _ := p.fieldsAt(n, where, known, ignored)
+	return keys
+}
+
+// fieldsAt is fields, also returning the position of each key's value
+// (where a diagnostic about the value points).
+func (p *parser) fieldsAt(n *yaml.Node, where string, known map[string]func(k, v *yaml.Node), ignored map[string]string) (keys, vals map[string]Pos) {
 	n = resolve(n)
-	keys := map[string]Pos{}
+	keys, vals = map[string]Pos{}, map[string]Pos{}
 	if n == nil || n.Kind != yaml.MappingNode {
 		p.errf(n, ruleShape, "%s: expected a mapping", where)
-		return keys
+		return keys, vals
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolve(n.Content[i+1])
@@ -177,7 +175,7 @@ func (p *parser) fields(n *yaml.Node, where string, known map[string]func(k, v *
 			// Upstream's decoder lets the later one win; so do we, loudly.
 			p.warnf(k, ruleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
 		}
-		keys[k.Value] = p.pos(k)
+		keys[k.Value], vals[k.Value] = p.pos(k), p.pos(v)
 		if f, ok := known[k.Value]; ok {
 			f(k, v)
 			continue
@@ -188,7 +186,7 @@ func (p *parser) fields(n *yaml.Node, where string, known map[string]func(k, v *
 		}
 		p.warnf(k, ruleUnknownKey, "%s: unknown key %q is ignored%s", where, k.Value, suggest(k.Value, known))
 	}
-	return keys
+	return keys, vals
 }
 
 func suggest(key string, known map[string]func(k, v *yaml.Node)) string {

@@ -79,7 +79,7 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 			}
 		},
 	}
-	fx.KeyPos = p.fields(root, "fixture", known, map[string]string{
+	fx.KeyPos, fx.ValPos = p.fieldsAt(root, "fixture", known, map[string]string{
 		"expect_outcome":     "upstream documents it but never reads it; assert the state with expect_state or expect_terminal",
 		"expect_final_state": "upstream documents it but never reads it; use expect_state on the last turn",
 	})
@@ -106,7 +106,7 @@ func (p *parser) turn(n *yaml.Node, i int) *Turn {
 				is.Name = p.str(v, w+".intent")
 			} else {
 				p.fields(v, w+".intent", map[string]func(k, v *yaml.Node){
-					"name":  func(k, v *yaml.Node) { is.Name = p.str(v, w+".intent.name") },
+					"name":  func(k, v *yaml.Node) { is.Name, is.Pos = p.str(v, w+".intent.name"), p.pos(v) },
 					"slots": func(k, v *yaml.Node) { is.Slots = p.kvs(v, w+".intent.slots") },
 				}, nil)
 			}
@@ -194,7 +194,7 @@ func (p *parser) turn(n *yaml.Node, i int) *Turn {
 			}
 		},
 	}
-	t.KeyPos = p.fields(n, w, known, turnIgnored)
+	t.KeyPos, t.ValPos = p.fieldsAt(n, w, known, turnIgnored)
 	if t.Intent == nil && !t.HasInput && !t.HasAdvance {
 		p.errf(n, ruleShape, "%s: a turn needs one of intent:, input: or advance_clock:", w)
 	}

@@ -2,28 +2,40 @@ package flowtest
 
 import "kitsoki/pkg/diag"
 
-// RuleInfo describes one fixture rule for kitsoki validate --list-rules,
-// SARIF and docs/checks.md.
-type RuleInfo struct {
-	ID       string
-	Severity diag.Severity
-	Summary  string
-	Example  string
+// The rules of fixture parsing (errf/warnf) and linting (Lint). Every
+// fixture diagnostic takes its id from one of these values. All are
+// LintOnly: a story runs whatever its fixtures say.
+var (
+	ruleSyntax = &diag.Rule{ID: "flow-syntax", Severity: diag.Error, LintOnly: true,
+		Summary: "a flow fixture's YAML does not parse", Example: "turns: [ {intent: go"}
+	ruleShape = &diag.Rule{ID: "flow-shape", Severity: diag.Error, LintOnly: true,
+		Summary: "a fixture key holds the wrong kind of value", Example: "turns: {intent: go}"}
+	ruleUnknownKey = &diag.Rule{ID: "flow-unknown-key", Severity: diag.Warning, LintOnly: true,
+		Summary: "a fixture key the runner does not know (the existing engine ignores it silently)", Example: "expect_stat: done"}
+	ruleIgnoredKey = &diag.Rule{ID: "flow-ignored-key", Severity: diag.Warning, LintOnly: true,
+		Summary: "a fixture key the existing engine reads nowhere (kept for compatibility, no effect)", Example: "by_call: {x: {delay: 1s}}"}
+	ruleValue = &diag.Rule{ID: "flow-value", Severity: diag.Error, LintOnly: true,
+		Summary: "a fixture value that cannot be used (a bad duration, an unknown mode)", Example: "advance_clock: soon"}
+	ruleUnknownIntent = &diag.Rule{ID: "flow-unknown-intent", Severity: diag.Warning, LintOnly: true,
+		Summary: "a turn fires an intent no state declares or handles", Example: "- intent: {name: lauch}"}
+	ruleUnknownState = &diag.Rule{ID: "flow-unknown-state", Severity: diag.Warning, LintOnly: true,
+		Summary: "initial_state or expect_state names no state of the story", Example: "initial_state: lobbby"}
+	ruleUnusedStub = &diag.Rule{ID: "flow-unused-stub", Severity: diag.Warning, LintOnly: true,
+		Summary: "a host_handlers stub for a handler the story never calls", Example: "host_handlers: {host.nope: {data: {}}}"}
+	ruleNotChecked = &diag.Rule{ID: "flow-not-checked", Severity: diag.Warning, LintOnly: true,
+		Summary: "an assertion the existing engine never evaluates where it stands", Example: "turns: [{expect_terminal: true, intent: {name: go}}]"}
+	ruleMissingFile = &diag.Rule{ID: "flow-missing-file", Severity: diag.Error, LintOnly: true,
+		Summary: "a cassette or recording the fixture names does not exist (it cannot run)", Example: "host_cassette: missing.yaml"}
+	ruleBadRegex = &diag.Rule{ID: "flow-bad-regex", Severity: diag.Warning, LintOnly: true,
+		Summary: "an expect_view_matches that is not a Go regular expression (the turn always fails)", Example: "expect_view_matches: \"(unclosed\""}
+)
+
+// rules lists every fixture rule in documentation order.
+var rules = []*diag.Rule{
+	ruleSyntax, ruleShape, ruleUnknownKey, ruleIgnoredKey, ruleValue, ruleUnknownIntent,
+	ruleUnknownState, ruleUnusedStub, ruleNotChecked, ruleMissingFile, ruleBadRegex,
 }
 
-// Rules lists every rule the fixture parser and linter report.
-func Rules() []RuleInfo {
-	return []RuleInfo{
-		{ruleSyntax, diag.Error, "a flow fixture's YAML does not parse", "turns: [ {intent: go"},
-		{ruleShape, diag.Error, "a fixture key holds the wrong kind of value", "turns: {intent: go}"},
-		{ruleUnknownKey, diag.Warning, "a fixture key the runner does not know (the existing engine ignores it silently)", "expect_stat: done"},
-		{ruleIgnoredKey, diag.Warning, "a fixture key the existing engine reads nowhere (kept for compatibility, no effect)", "by_call: {x: {delay: 1s}}"},
-		{ruleValue, diag.Error, "a fixture value that cannot be used (a bad duration, an unknown mode)", "advance_clock: soon"},
-		{ruleUnknownIntent, diag.Warning, "a turn fires an intent no state declares or handles", "- intent: {name: lauch}"},
-		{ruleUnknownState, diag.Warning, "initial_state or expect_state names no state of the story", "initial_state: lobbby"},
-		{ruleUnusedStub, diag.Warning, "a host_handlers stub for a handler the story never calls", "host_handlers: {host.nope: {data: {}}}"},
-		{ruleNotChecked, diag.Warning, "an assertion the existing engine never evaluates where it stands", "turns: [{expect_terminal: true, intent: {name: go}}]"},
-		{ruleMissingFile, diag.Error, "a cassette or recording the fixture names does not exist (it cannot run)", "host_cassette: missing.yaml"},
-		{ruleBadRegex, diag.Warning, "an expect_view_matches that is not a Go regular expression (the turn always fails)", "expect_view_matches: \"(unclosed\""},
-	}
-}
+// Rules lists (copies of) every rule the fixture parser and linter report,
+// for kitsoki validate --list-rules, SARIF and docs/checks.md.
+func Rules() []diag.Rule { return diag.Values(rules) }

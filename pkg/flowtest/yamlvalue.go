@@ -19,7 +19,7 @@ func (p *parser) valueOf(n *yaml.Node) any {
 	budget := maxAliasExpansion
 	v, err := nodeValue(n, &budget, 0)
 	if err != nil {
-		p.errf(n, "flow-value", "%v", err)
+		p.errf(n, ruleValue, "%v", err)
 		return nil
 	}
 	return v

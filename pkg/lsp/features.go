@@ -11,6 +11,7 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"kitsoki/pkg/story"
+	"kitsoki/pkg/validate"
 )
 
 func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any, error) {
@@ -257,7 +258,7 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 
 func ruleIDs() []string {
 	var ids []string
-	for _, r := range story.Rules() {
+	for _, r := range validate.Rules() { // the one list: story, flow fixture, eval, profile and MCP rules
 		ids = append(ids, r.ID)
 	}
 	return ids

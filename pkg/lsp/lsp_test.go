@@ -212,6 +212,7 @@ func TestDefinitionHoverCompletionSymbols(t *testing.T) {
 		{edit(roomText, "host.agent.decide", "host.agent."), "host.agent.", []string{"decide", "ask"}},
 		{edit(roomText, "agent: agent.judge", "agent: "), "agent: ", []string{"agent.judge"}},
 		{"# kitsoki:ignore unre\n" + roomText, "# kitsoki:ignore unre", []string{"unreachable"}},
+		{"# kitsoki:ignore mcp\n" + roomText, "# kitsoki:ignore mcp", []string{"mcp-tool-name", "flow-unknown-key"}}, // every rule validate reports
 	}
 	for i, tc := range cases {
 		change(c, room, tc.text, int32(10+i))

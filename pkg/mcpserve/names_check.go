@@ -8,8 +8,14 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// RuleToolName is the diagnostic rule of CheckToolNames.
-const RuleToolName = "mcp-tool-name"
+// ruleToolName is the rule of CheckToolNames' diagnostics. LintOnly: only
+// kitsoki mcp serve refuses such a story; a run does not care.
+var ruleToolName = &diag.Rule{ID: "mcp-tool-name", Severity: diag.Warning, LintOnly: true,
+	Summary: "two agent aliases become the same MCP tool name (or one names no tool), so kitsoki mcp serve refuses the story",
+	Example: "agent_plugins:\n  agent.a-b: {plugin: subprocess, command: x}\n  agent.a_b: {plugin: subprocess, command: y}"}
+
+// Rules lists (a copy of) the rule of the package's diagnostics.
+func Rules() []diag.Rule { return diag.Values([]*diag.Rule{ruleToolName}) }
 
 // CheckToolNames reports, for kitsoki validate, the (alias, verb) pairs of
 // st's call sites that `kitsoki mcp serve` could not offer: two aliases
@@ -39,7 +45,7 @@ func CheckToolNames(st *story.Story) []diag.Diagnostic {
 		return pairs[i].verb < pairs[j].verb
 	})
 	at := func(alias string) diag.Diagnostic {
-		d := diag.Diagnostic{File: st.File, Severity: diag.Warning, Rule: RuleToolName}
+		d := diag.Diagnostic{File: st.File, Severity: diag.Warning, Rule: ruleToolName.ID}
 		if ap := st.AgentPlugins[alias]; ap != nil && ap.Pos.Line > 0 {
 			d.File, d.Line, d.Col = ap.Pos.File, ap.Pos.Line, ap.Pos.Col
 		}

@@ -21,9 +21,6 @@ const ProfileDir = ".kitsoki"
 // ProfileFile is the profile's name inside ProfileDir.
 const ProfileFile = "plugins.yaml"
 
-// RuleProfile is the diagnostic rule of profile problems.
-const RuleProfile = "plugin-profile"
-
 // Profile is the operator-owned plugin profile:
 //
 //	disable: [transport.mcp_http, agent.fixer]   # plugin ids or agent aliases
@@ -102,7 +99,7 @@ func FindProfile(dir string) string {
 func LoadProfile(path string) (*Profile, error) {
 	data, err := safefile.ReadFile(path, safefile.Data)
 	if err != nil {
-		return nil, &ProfileError{ReadErr: errors.New(errText(err)), Diagnostics: []diag.Diagnostic{{File: path, Severity: diag.Error, Rule: RuleProfile,
+		return nil, &ProfileError{ReadErr: errors.New(errText(err)), Diagnostics: []diag.Diagnostic{{File: path, Severity: diag.Error, Rule: ruleProfile.ID,
 			Message: "cannot read the plugin profile: " + errText(err) + "; fix the path given to --profile or remove the file"}}}
 	}
 	return ParseProfile(path, data)
@@ -175,7 +172,7 @@ type profileParser struct {
 
 func (pp *profileParser) errf(line, col int, format string, a ...any) {
 	pp.diags = append(pp.diags, diag.Diagnostic{File: pp.name, Line: line, Col: col, Severity: diag.Error,
-		Rule: RuleProfile, Message: fmt.Sprintf(format, a...)})
+		Rule: ruleProfile.ID, Message: fmt.Sprintf(format, a...)})
 }
 
 func (pp *profileParser) err() error {

@@ -52,7 +52,7 @@ func TestParseProfileErrorsArePositioned(t *testing.T) {
 				t.Fatalf("err = %v, want *ProfileError", err)
 			}
 			d := pe.Diagnostics[0]
-			if !strings.Contains(d.Message, c.want) || d.Line != c.line || (c.col != 0 && d.Col != c.col) || d.File != "p.yaml" || d.Rule != RuleProfile {
+			if !strings.Contains(d.Message, c.want) || d.Line != c.line || (c.col != 0 && d.Col != c.col) || d.File != "p.yaml" || d.Rule != ruleProfile.ID {
 				t.Fatalf("diag = %+v, want %q at %d:%d", d, c.want, c.line, c.col)
 			}
 		})

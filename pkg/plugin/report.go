@@ -69,7 +69,7 @@ func (r *Report) JSON() ([]byte, error) { return json.MarshalIndent(r, "", "  ")
 func (a *Assembly) Diagnostics() []diag.Diagnostic {
 	var out []diag.Diagnostic
 	for _, w := range a.Warnings {
-		out = append(out, diag.Diagnostic{File: w.File, Line: w.Line, Col: w.Col, Severity: diag.Warning, Rule: RuleProfile, Message: w.Message})
+		out = append(out, diag.Diagnostic{File: w.File, Line: w.Line, Col: w.Col, Severity: diag.Warning, Rule: ruleProfile.ID, Message: w.Message})
 	}
 	return diag.Sort(out)
 }
@@ -83,7 +83,7 @@ func ProfileDiagnostics(opts Options) []diag.Diagnostic {
 		if pe, ok := err.(*ProfileError); ok {
 			return pe.Diagnostics
 		}
-		return []diag.Diagnostic{{File: opts.ProfilePath, Severity: diag.Error, Rule: RuleProfile, Message: err.Error()}}
+		return []diag.Diagnostic{{File: opts.ProfilePath, Severity: diag.Error, Rule: ruleProfile.ID, Message: err.Error()}}
 	}
 	return a.Diagnostics()
 }

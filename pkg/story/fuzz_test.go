@@ -15,6 +15,9 @@ func FuzzLoad(f *testing.F) {
 	}
 	for _, s := range seeds {
 		data, err := os.ReadFile(s)
+		if err != nil && s == filepath.Join("testdata", "broken", "io", "app.yaml") {
+			continue // a dangling link on purpose: the io rule's input
+		}
 		if err != nil {
 			f.Fatal(err)
 		}

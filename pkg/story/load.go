@@ -63,7 +63,11 @@ func Load(path string, opts Options) (st *Story, ds []diag.Diagnostic) {
 	abs, _ := filepath.Abs(manifest)
 	data, err := l.readFile(abs)
 	if err != nil {
-		l.rep.errf(Pos{File: manifest}, ruleIO, "cannot read story manifest: %v", errText(err))
+		why := errText(err)
+		if target, lerr := os.Readlink(manifest); lerr == nil && errors.Is(err, fs.ErrNotExist) {
+			why = fmt.Sprintf("it links to %s, which does not exist; restore the target or fix the link", target)
+		}
+		l.rep.errf(Pos{File: manifest}, ruleIO, "cannot read story manifest: %s", why)
 		return nil, diag.Sort(l.rep.ds)
 	}
 	return l.loadTop(manifest, abs, data)

@@ -7,25 +7,13 @@ import (
 	"kitsoki/pkg/diag"
 )
 
-// Rule is one check of the story format: its stable id (the one every
-// diagnostic carries and `# kitsoki:ignore` names), its usual severity, a
-// one-line summary, a minimal example that triggers it, and whether
-// upstream's loader accepts a story with the finding.
+// Rule is one check of the story format: the shared diag.Rule (id,
+// severity, summary, example, LintOnly: upstream's loader accepts a story
+// with the finding; see Blocking).
 //
 // Every diagnostic the package reports is created from a Rule value, never
 // from a string: reporter.errf/warnf take a *Rule.
-type Rule struct {
-	ID       string
-	Severity diag.Severity
-	Summary  string
-	// Example is a YAML fragment (one line or a few) that triggers the rule.
-	Example string
-	// LintOnly marks a rule whose findings upstream's loader accepts: the
-	// story loads and runs there (and fails, if at all, only at run or render
-	// time). run, test and eval print such errors as warnings and go ahead;
-	// validate still reports them as errors. See Blocking.
-	LintOnly bool
-}
+type Rule = diag.Rule
 
 var (
 	ruleYAMLSyntax = &Rule{ID: "yaml-syntax", Severity: diag.Error, Summary: "YAML syntax errors and tab indentation",
@@ -37,7 +25,7 @@ var (
 	ruleUnknownKey = &Rule{ID: "unknown-key", Severity: diag.Error, Summary: "a key is not part of the story format (with a did-you-mean suggestion)",
 		Example: "app: {idd: demo}"}
 	ruleIO = &Rule{ID: "io", Severity: diag.Error, Summary: "a story file cannot be read",
-		Example: "kitsoki validate missing/app.yaml"}
+		Example: "app.yaml -> ../generated/app.yaml   # a link to a file that does not exist"}
 	ruleInclude = &Rule{ID: "include", Severity: diag.Error, Summary: "include: globs and the merge of included files",
 		Example: "include: [parts/*.yaml]   # matches nothing"}
 	ruleImports = &Rule{ID: "imports", Severity: diag.Error, Summary: "imports: children: source, alias, cycles, entry, exits, world_in, hosts, intents, overrides",
@@ -159,10 +147,7 @@ var registry = []*Rule{
 // Rules returns every rule, sorted by id. The values are copies: changing
 // them changes nothing in the package.
 func Rules() []Rule {
-	out := make([]Rule, len(registry))
-	for i, r := range registry {
-		out[i] = *r
-	}
+	out := diag.Values(registry)
 	slices.SortFunc(out, func(a, b Rule) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }

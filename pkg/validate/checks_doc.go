@@ -11,12 +11,15 @@ import (
 // severity, whether kitsoki run refuses a story with the finding, its
 // example and, when one of goldenDirs holds <rule>/expect.golden (the
 // per-rule goldens of pkg/story/testdata/broken and pkg/validate/testdata),
-// the first diagnostic its story produces, exactly as validate prints it.
+// the input's directory (repository-relative: goldenDirs are relative to
+// pkg/validate) and the first diagnostic it produces, exactly as validate
+// prints it.
 // A test keeps docs/checks.md equal to this output.
 func checksMarkdown(goldenDirs ...string) string {
 	var b strings.Builder
 	b.WriteString("# kitsoki validate: the checks\n\n")
-	b.WriteString("<!-- Generated from the rule registry (pkg/story/rules.go, pkg/validate) and the\n")
+	b.WriteString("<!-- Generated from the rule registry (validate.Rules: the diag.Rule values of pkg/story,\n")
+	b.WriteString("     pkg/plugin, pkg/eval, pkg/mcpserve and pkg/flowtest) and the\n")
 	b.WriteString("     per-rule goldens; do not edit: go test ./pkg/validate -run ChecksDoc -update -->\n\n")
 	b.WriteString("Every diagnostic carries one of these rule ids (`file:line:col: severity: message [rule]`).\n")
 	b.WriteString("`kitsoki validate --list-rules` prints the same list. A warning is silenced on its line with\n")
@@ -33,6 +36,9 @@ func checksMarkdown(goldenDirs ...string) string {
 	for _, r := range rules {
 		fmt.Fprintf(&b, "\n## %s\n\n%s.\n\nSeverity: %s. Run: %s.\n\n", r.ID, r.Summary, r.Severity, runVerdict(r.LintOnly))
 		fmt.Fprintf(&b, "Example:\n\n```yaml\n%s\n```\n", r.Example)
+		if why, ok := noGolden[r.ID]; ok {
+			fmt.Fprintf(&b, "\nNo test input: %s.\n", why)
+		}
 		for _, dir := range goldenDirs {
 			data, err := os.ReadFile(filepath.Join(dir, r.ID, "expect.golden"))
 			if err != nil || len(data) == 0 {
@@ -43,7 +49,8 @@ func checksMarkdown(goldenDirs ...string) string {
 			for i, l := range lines {
 				if strings.HasSuffix(l, "["+r.ID+"]") {
 					end := min(i+3, len(lines))
-					fmt.Fprintf(&b, "\nIts test story reports:\n\n```text\n%s\n```\n", strings.Join(lines[i:end], "\n"))
+					in := filepath.ToSlash(filepath.Join("pkg", "validate", dir, r.ID)) + "/"
+					fmt.Fprintf(&b, "\nIts test input, [`%s`](../%s), reports:\n\n```text\n%s\n```\n", in, in, strings.Join(lines[i:end], "\n"))
 					break
 				}
 			}
@@ -51,6 +58,13 @@ func checksMarkdown(goldenDirs ...string) string {
 		}
 	}
 	return b.String()
+}
+
+// noGolden names the registered rules that cannot have a test input and
+// golden, and why (docs/checks.md says so; TestEveryRuleHasAGolden exempts
+// them and only them).
+var noGolden = map[string]string{
+	"internal": "it reports a panic the loader recovered from: a kitsoki bug, which no input can trigger on purpose (a story that did would be fixed, not kept as a test)",
 }
 
 func runVerdict(lintOnly bool) string {

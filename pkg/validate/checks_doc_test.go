@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite docs/checks.md")
 // docs/checks.md is generated from the registry and the per-rule goldens
 // and must stay equal to it (like actionlint's check-checks).
 func TestChecksDocIsCurrent(t *testing.T) {
-	got := checksMarkdown(filepath.Join("..", "story", "testdata", "broken"), "testdata")
+	got := checksMarkdown(goldenDirs...)
 	path := filepath.Join("..", "..", "docs", "checks.md")
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
@@ -33,20 +33,34 @@ func TestChecksDocIsCurrent(t *testing.T) {
 	}
 }
 
-// Every diagnostic of every broken story carries a registered rule id.
+// Every diagnostic validate reports for the test inputs of every package
+// (stories, flow fixtures, eval datasets, plugin profiles, the per-rule
+// inputs of testdata/) carries a registered rule id.
 func TestEveryDiagnosticNamesARegisteredRule(t *testing.T) {
 	known := Summaries()
-	files, err := Expand([]string{filepath.Join("..", "story", "testdata", "broken") + "/..."})
+	var roots []string
+	for _, dir := range []string{filepath.Join("..", "story", "testdata", "broken"), "testdata",
+		filepath.Join("..", "flowtest", "testdata"), filepath.Join("..", "eval", "testdata")} {
+		roots = append(roots, dir+"/...")
+	}
+	files, err := Expand(roots)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := Run(files, Options{Story: story.Options{LookupEnv: func(string) (string, bool) { return "", false }}})
-	if len(res.Diagnostics) < 40 {
-		t.Fatalf("only %d diagnostics", len(res.Diagnostics))
+	ds := validateLikeCmd(t, files, true)
+	if len(ds) < 60 {
+		t.Fatalf("only %d diagnostics", len(ds))
 	}
-	for _, d := range res.Diagnostics {
+	seen := map[string]bool{}
+	for _, d := range ds {
+		seen[d.Rule] = true
 		if _, ok := known[d.Rule]; !ok {
 			t.Errorf("unregistered rule id %q: %s", d.Rule, d)
+		}
+	}
+	for _, id := range []string{"flow-unknown-key", "plugin-profile", "selection-evidence", "mcp-tool-name", "ignore"} {
+		if !seen[id] {
+			t.Errorf("no %s diagnostic: the inputs no longer cover the checks validate adds", id)
 		}
 	}
 }

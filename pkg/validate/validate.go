@@ -40,23 +40,15 @@ type Result struct {
 	Invalid map[string]bool
 }
 
-// Rules lists every rule a validate run can report: the story rules and
-// the profile and selection-evidence checks validate adds.
+// Rules lists every rule a validate run can report: the story rules, then
+// those of the checks validate adds (plugin profile, eval evidence, MCP
+// tool names) and of the flow fixtures it lints beside each story. Each
+// package declares its own rules (diag.Rule values); this is the one list
+// --list-rules, SARIF and docs/checks.md show.
 func Rules() []story.Rule {
 	rules := story.Rules()
-	rules = append(rules,
-		story.Rule{ID: plugin.RuleProfile, Severity: diag.Error, LintOnly: true,
-			Summary: "the operator plugin profile (.kitsoki/plugins.yaml): known keys, disabled ids, redact and budget config",
-			Example: "disable: [transport.nope]"},
-		story.Rule{ID: eval.RuleSelection, Severity: diag.Warning, LintOnly: true,
-			Summary: "a pinned selection's eval evidence is missing, stale or failing (kitsoki eval check is the gate)",
-			Example: "selection: {profile: fast, evidence: evals/reports/old.json}"},
-		story.Rule{ID: "eval", Severity: diag.Error, LintOnly: true,
-			Summary: "an eval dataset or report a selection names cannot be read",
-			Example: "evals/merge_judge.yaml: examples: at least one example is required"},
-	)
-	for _, r := range flowtest.Rules() { // fixture lint (kitsoki validate lints flows/ beside each story)
-		rules = append(rules, story.Rule{ID: r.ID, Severity: r.Severity, LintOnly: true, Summary: r.Summary, Example: r.Example})
+	for _, more := range [][]diag.Rule{plugin.Rules(), eval.Rules(), mcpserve.Rules(), flowtest.Rules()} {
+		rules = append(rules, more...)
 	}
 	return rules
 }

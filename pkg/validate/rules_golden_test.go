@@ -1,0 +1,127 @@
+package validate
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kitsoki/internal/safefile"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/eval"
+	"kitsoki/pkg/flowtest"
+	"kitsoki/pkg/story"
+)
+
+// goldenDirs hold one <rule>/ directory per rule: a minimal broken input and
+// its expect.golden, every diagnostic as `kitsoki validate` prints it on a
+// terminal (file:line:col, message, source line, caret). The story rules'
+// are pkg/story's (TestBrokenGolden); this package's cover the rules of the
+// checks validate adds (flow fixtures, plugin profile, eval evidence, MCP
+// tool names) and the ignore comments.
+var goldenDirs = []string{filepath.Join("..", "story", "testdata", "broken"), "testdata"}
+
+func noEnv(string) (string, bool) { return "", false }
+
+// validateLikeCmd is what `kitsoki validate <app>` reports: Run, then the
+// lint of the flow fixtures beside a sound story, with kitsoki:ignore
+// applied to them (cmd/test_lint.go's lintFlows, which cmd/ wires).
+func validateLikeCmd(t *testing.T, apps []string, strict bool) []diag.Diagnostic {
+	t.Helper()
+	opts := story.Options{LookupEnv: noEnv}
+	res := Run(apps, Options{Story: opts, Strict: strict})
+	for _, f := range res.Files {
+		if res.Invalid[f] || !flowtest.HasFlows(f) {
+			continue
+		}
+		st, ds := story.Load(f, opts)
+		if st == nil || diag.HasErrors(ds) {
+			continue
+		}
+		res.Diagnostics = append(res.Diagnostics, diag.FilterIgnored(flowtest.LintStory(f, st), func(p string) ([]byte, bool) {
+			b, err := safefile.ReadFile(p, safefile.Data)
+			return b, err == nil
+		})...)
+	}
+	return diag.Sort(res.Diagnostics)
+}
+
+// human renders ds as the human format with snippets, machine paths
+// replaced by $PKG.
+func human(t *testing.T, ds []diag.Diagnostic) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := diag.WriteHuman(&b, ds, diag.HumanOptions{Snippet: true}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if wd, err := os.Getwd(); err == nil {
+		out = strings.ReplaceAll(out, wd, "$PKG")
+	}
+	return out
+}
+
+// TestRuleGoldens pins, per rule of testdata/<rule>/, every diagnostic of
+// its input as validate prints it (the eval rule's, as `kitsoki eval
+// check` does: validate never reads a dataset that does not parse).
+// Regenerate with: go test ./pkg/validate -run RuleGoldens -update
+func TestRuleGoldens(t *testing.T) {
+	ents, err := os.ReadDir("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := Summaries()
+	n := 0
+	for _, e := range ents {
+		rule := e.Name()
+		if !e.IsDir() || rule == story.IgnoreRule().ID { // TestIgnoreGolden (--strict, ignore findings only)
+			continue
+		}
+		n++
+		t.Run(rule, func(t *testing.T) {
+			if _, ok := known[rule]; !ok {
+				t.Fatalf("testdata/%s names no registered rule", rule)
+			}
+			dir := filepath.Join("testdata", rule)
+			var ds []diag.Diagnostic
+			if rule == "eval" {
+				ds, err = eval.Check(dir, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				ds = validateLikeCmd(t, []string{filepath.Join(dir, StoryFile)}, false)
+			}
+			found := false
+			for _, d := range ds {
+				if d.Rule == rule {
+					found = true
+					if d.Line == 0 || d.Col == 0 {
+						t.Errorf("not positioned at a token: %s", d)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("rule %s not reported; got:\n%s", rule, human(t, ds))
+			}
+			got := human(t, ds)
+			golden := filepath.Join(dir, "expect.golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./pkg/validate -run RuleGoldens -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("positions or carets changed; diff against %s (rerun with -update if intended):\n%s", golden, got)
+			}
+		})
+	}
+	if n < 10 {
+		t.Fatalf("only %d rule directories under testdata", n)
+	}
+}
