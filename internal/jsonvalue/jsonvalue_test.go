@@ -50,7 +50,7 @@ func TestInt64s(t *testing.T) {
 
 func TestCopySharesNoContainer(t *testing.T) {
 	src := map[string]any{"m": map[string]any{"x": 1}, "s": []any{map[string]any{"y": 2}}, "t": []string{"keep"}}
-	c := Copy(src).(map[string]any)
+	c := deepCopy(src).(map[string]any)
 	c["m"].(map[string]any)["x"] = 9
 	c["s"].([]any)[0].(map[string]any)["y"] = 9
 	if src["m"].(map[string]any)["x"] != 1 || src["s"].([]any)[0].(map[string]any)["y"] != 2 {
@@ -114,7 +114,7 @@ func TestNormalize(t *testing.T) {
 func TestCopyNilAsEmpty(t *testing.T) {
 	var none map[string]any
 	src := map[string]any{"n": none, "s": []any{none, map[string]any{"y": 2}}}
-	kept, _ := json.Marshal(Copy(src))
+	kept, _ := json.Marshal(deepCopy(src))
 	if string(kept) != `{"n":null,"s":[null,{"y":2}]}` {
 		t.Fatalf("Copy: %s", kept)
 	}

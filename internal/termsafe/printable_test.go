@@ -29,12 +29,12 @@ func TestPrintable(t *testing.T) {
 // Every rune either passes or is escaped, and nothing escaped survives.
 func TestIsControlBoundaries(t *testing.T) {
 	for _, c := range []rune{0x1f, 0x7f, 0x80, 0x9f, 0x2028, 0x2029, 0x202a, 0x202e, 0x2066, 0x2069} {
-		if !IsControl(c) {
+		if !isControl(c) {
 			t.Errorf("IsControl(%U) = false", c)
 		}
 	}
 	for _, c := range []rune{'\n', '\t', ' ', '~', 0xa0, 0x2027, 0x202f, 0x2065, 0x206a} {
-		if IsControl(c) {
+		if isControl(c) {
 			t.Errorf("IsControl(%U) = true", c)
 		}
 	}
@@ -46,10 +46,10 @@ func FuzzPrintable(f *testing.F) {
 	f.Add("\u202eevil")
 	f.Fuzz(func(t *testing.T, s string) {
 		out := Printable(s)
-		if strings.ContainsFunc(out, IsControl) {
+		if strings.ContainsFunc(out, isControl) {
 			t.Fatalf("Printable(%q) = %q still holds a control character", s, out)
 		}
-		if utf8.ValidString(s) && !strings.ContainsFunc(s, IsControl) && out != s {
+		if utf8.ValidString(s) && !strings.ContainsFunc(s, isControl) && out != s {
 			t.Fatalf("clean %q changed to %q", s, out)
 		}
 	})

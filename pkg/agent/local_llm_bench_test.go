@@ -2,7 +2,6 @@ package agent_test
 
 import (
 	"context"
-	"math/rand"
 	"os"
 	"testing"
 
@@ -79,17 +78,6 @@ func BenchmarkLocalLLMWarmStart(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		dispatchOnce()
-	}
-}
-
-func BenchmarkTruncateNomic(b *testing.B) {
-	v := make([]float32, 768)
-	for i := range v {
-		v[i] = rand.Float32()
-	}
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		agent.Truncate(v, 256, true)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"kitsoki/internal/closeonce"
 	"kitsoki/internal/proc"
 	"kitsoki/pkg/story"
 )
@@ -450,27 +451,14 @@ func (t *subprocessTransport) errf(kind Kind, format string, args ...any) *AskEr
 // Close stops the plugin: stdin closed, SIGTERM to its process group,
 // SIGKILL after 2 s. Idempotent; a call in flight fails with transport_error.
 func (t *subprocessTransport) Close() error {
-	t.mu.Lock()
-	if t.closed {
-		t.mu.Unlock()
-		return nil
-	}
-	t.closed = true
-	p := t.proc
-	t.proc = nil
-	t.mu.Unlock()
-	if p == nil {
+	var p *pluginProcess
+	if !closeonce.Mark(&t.mu, &t.closed, func() { p, t.proc = t.proc, nil }) || p == nil {
 		return nil
 	}
 	p.stdin.Close()
-	terminateGroup(p.cmd.Process)
-	select {
-	case <-p.exited:
-	case <-time.After(t.grace):
-	}
-	// Also reaches children the plugin left behind in its group.
-	killGroup(p.cmd.Process)
+	// The final SIGKILL also reaches children the plugin left behind in
+	// its group.
+	proc.Stop(p.cmd.Process, p.exited, t.grace)
 	p.release()
-	<-p.exited
 	return nil
 }

@@ -13,8 +13,5 @@ import (
 // plugin behind.
 func setProcessGroup(cmd *exec.Cmd) { proc.Prepare(cmd) }
 
-// terminateGroup asks the plugin's whole process group to stop (SIGTERM).
-func terminateGroup(p *os.Process) error { return proc.Terminate(p) }
-
 // killGroup kills the plugin's whole process group (SIGKILL).
 func killGroup(p *os.Process) error { return proc.Kill(p) }

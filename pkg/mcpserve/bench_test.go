@@ -12,7 +12,7 @@ func BenchmarkToolName(b *testing.B) {
 	long := "agent." + strings.Repeat("long_alias_", 8)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := ToolName(long, "decide"); err != nil {
+		if _, err := toolName(long, "decide"); err != nil {
 			b.Fatal(err)
 		}
 	}

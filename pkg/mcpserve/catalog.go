@@ -117,7 +117,7 @@ func buildTools(st *story.Story, asm *plugin.Assembly, schemas *schema.Compiler)
 	tools := map[string]*Tool{}
 	for _, k := range keys {
 		t := byKey[k]
-		name, err := ToolName(t.Alias, t.Verb)
+		name, err := toolName(t.Alias, t.Verb)
 		if err != nil {
 			return nil, err
 		}

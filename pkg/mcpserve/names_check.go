@@ -8,8 +8,8 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// RuleToolName is the diagnostic rule of CheckToolNames.
-const RuleToolName = "mcp-tool-name"
+// ruleToolName is the diagnostic rule of CheckToolNames.
+const ruleToolName = "mcp-tool-name"
 
 // CheckToolNames reports, for kitsoki validate, the (alias, verb) pairs of
 // st's call sites that `kitsoki mcp serve` could not offer: two aliases
@@ -39,7 +39,7 @@ func CheckToolNames(st *story.Story) []diag.Diagnostic {
 		return pairs[i].verb < pairs[j].verb
 	})
 	at := func(alias string) diag.Diagnostic {
-		d := diag.Diagnostic{File: st.File, Severity: diag.Warning, Rule: RuleToolName}
+		d := diag.Diagnostic{File: st.File, Severity: diag.Warning, Rule: ruleToolName}
 		if ap := st.AgentPlugins[alias]; ap != nil && ap.Pos.Line > 0 {
 			d.File, d.Line, d.Col = ap.Pos.File, ap.Pos.Line, ap.Pos.Col
 		}
@@ -48,7 +48,7 @@ func CheckToolNames(st *story.Story) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	owner := map[string]pair{}
 	for _, p := range pairs {
-		name, err := ToolName(p.alias, p.verb)
+		name, err := toolName(p.alias, p.verb)
 		if err != nil {
 			d := at(p.alias)
 			d.Message = fmt.Sprintf("kitsoki mcp serve cannot offer %s: %v", p.alias, err)

@@ -16,7 +16,7 @@ func TestCheckToolNamesAgreesWithServe(t *testing.T) {
 		t.Fatalf("load: %v", ds)
 	}
 	got := CheckToolNames(st)
-	if len(got) != 1 || got[0].Rule != RuleToolName || got[0].Line == 0 ||
+	if len(got) != 1 || got[0].Rule != ruleToolName || got[0].Line == 0 ||
 		!strings.Contains(got[0].Message, "agent.re-mote and agent.re_mote both become the MCP tool kitsoki_agent_re_mote_ask") {
 		t.Fatalf("diagnostics %v", got)
 	}

@@ -28,7 +28,7 @@ func BenchmarkChainBuiltins(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, halt, err := c.Run(context.Background(), PointPreDispatch, p, nil); err != nil || halt != nil {
+		if _, halt, err := c.Run(context.Background(), pointPreDispatch, p, nil); err != nil || halt != nil {
 			b.Fatal(err, halt)
 		}
 	}
@@ -38,7 +38,7 @@ func BenchmarkChainBuiltins(b *testing.B) {
 // (rewrite mode).
 func BenchmarkExternalHook(b *testing.B) {
 	root := b.TempDir()
-	externalPlugin(b, root, "ext", []string{"rewrite"}, OnErrorVeto, 5000, PointPreDispatch)
+	externalPlugin(b, root, "ext", []string{"rewrite"}, onErrorVeto, 5000, pointPreDispatch)
 	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
 	if err != nil {
 		b.Fatal(err)
@@ -49,7 +49,7 @@ func BenchmarkExternalHook(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, halt, err := c.Run(context.Background(), PointPreDispatch, p, nil); err != nil || halt != nil {
+		if _, halt, err := c.Run(context.Background(), pointPreDispatch, p, nil); err != nil || halt != nil {
 			b.Fatal(err, halt)
 		}
 	}

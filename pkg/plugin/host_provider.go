@@ -99,8 +99,8 @@ func (a *Assembly) HostProviders() []HostProvider {
 	return out
 }
 
-// SourceProvider is the host.Info.Source prefix of a provided handler.
-const SourceProvider = "provider:"
+// sourceProvider is the host.Info.Source prefix of a provided handler.
+const sourceProvider = "provider:"
 
 // RegisterHostProviders registers the handlers of every enabled host
 // provider in reg (a provider replaces a built-in of the same name: the
@@ -123,7 +123,7 @@ func (a *Assembly) RegisterHostProviders(reg *host.Registry) (closeAll func() er
 				continue
 			}
 			claimed[name] = hp.ID
-			reg.RegisterInfo(name, p, host.Info{Source: SourceProvider + hp.ID, Summary: m.Summary})
+			reg.RegisterInfo(name, p, host.Info{Source: sourceProvider + hp.ID, Summary: m.Summary})
 			used = true
 		}
 		if used {

@@ -94,7 +94,7 @@ intents:
 		t.Fatal(err)
 	}
 	c := jsonschema.NewCompiler()
-	doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader(Schema))
+	doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader(assemblySchema))
 	if err := c.AddResource("assembly.schema.json", doc); err != nil {
 		t.Fatal(err)
 	}

@@ -69,8 +69,8 @@ func (h *redactHook) maskValue(v any) any {
 }
 
 func (h *redactHook) Hook(_ context.Context, point Point, p Payload) (Result, error) {
-	if point != PointPreDispatch || (len(h.patterns) == 0 && len(h.values) == 0) {
-		return Result{Outcome: OutcomeContinue}, nil
+	if point != pointPreDispatch || (len(h.patterns) == 0 && len(h.values) == 0) {
+		return Result{Outcome: outcomeContinue}, nil
 	}
 	out := Payload{}
 	if s, ok := p["prompt"].(string); ok {
@@ -79,5 +79,5 @@ func (h *redactHook) Hook(_ context.Context, point Point, p Payload) (Result, er
 	if w, ok := p["with"].(map[string]any); ok {
 		out["with"] = h.maskValue(w)
 	}
-	return Result{Outcome: OutcomeContinue, Payload: out}, nil
+	return Result{Outcome: outcomeContinue, Payload: out}, nil
 }

@@ -10,10 +10,10 @@ import (
 // reportVersion is the version of the assembly report format.
 const reportVersion = 1
 
-// Schema is the JSON Schema of Report (assembly.schema.json).
+// assemblySchema is the JSON assemblySchema of Report (assembly.schema.json).
 //
 //go:embed assembly.schema.json
-var Schema []byte
+var assemblySchema []byte
 
 // Report is the assembly as `kitsoki plugins --json` prints it.
 type Report struct {

@@ -58,11 +58,11 @@ func TestExplicitTransitiveAndUnknownDisable(t *testing.T) {
 config:
   mystery: {}
 `)
-	externalPlugin(t, root, "needs-remote", nil, OnErrorContinue, 1000, PointRunStart)
+	externalPlugin(t, root, "needs-remote", nil, onErrorContinue, 1000, pointRunStart)
 	// make the external plugin require the disabled transport
 	mp := filepath.Join(root, ProfileDir, "plugins", "needs-remote", ManifestFile)
 	writeFile(t, mp, strings.Replace(readFile(t, mp), "provides: [policy]", "provides: [policy]\nrequires: [transport.mcp_http]", 1))
-	externalPlugin(t, root, "needs-ghost", nil, OnErrorContinue, 1000, PointRunStart)
+	externalPlugin(t, root, "needs-ghost", nil, onErrorContinue, 1000, pointRunStart)
 	gp := filepath.Join(root, ProfileDir, "plugins", "needs-ghost", ManifestFile)
 	writeFile(t, gp, strings.Replace(readFile(t, gp), "provides: [policy]", "provides: [policy]\nrequires: [ghost]", 1))
 
@@ -80,7 +80,7 @@ config:
 	if p := status["transport.mcp_http"]; p.Enabled || !strings.Contains(p.Reason, "disabled by the profile") || !strings.Contains(p.Reason, ":2:5") {
 		t.Errorf("transport.mcp_http = %+v", p)
 	}
-	if p := status["needs-remote"]; p.Enabled || p.Reason != "requires transport.mcp_http, which is disabled" || p.Source != SourceExternal {
+	if p := status["needs-remote"]; p.Enabled || p.Reason != "requires transport.mcp_http, which is disabled" || p.Source != sourceExternal {
 		t.Errorf("needs-remote = %+v", p)
 	}
 	if p := status["needs-ghost"]; p.Enabled || !strings.Contains(p.Reason, "ghost, which is not a known plugin") {
@@ -164,7 +164,7 @@ func TestRequiresCycleDisablesBoth(t *testing.T) {
 func TestReportMatchesCommittedSchema(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, ProfileDir, ProfileFile), "disable: [transport.subprocess, nope]\n")
-	externalPlugin(t, root, "policy", []string{"veto"}, OnErrorVeto, 500, PointPreDispatch, PointHostPreCall)
+	externalPlugin(t, root, "policy", []string{"veto"}, onErrorVeto, 500, pointPreDispatch, pointHostPreCall)
 	a, err := Assemble(Options{StoryDir: root, Story: testStory(), Getenv: noEnv})
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +174,7 @@ func TestReportMatchesCommittedSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := jsonschema.NewCompiler()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(assemblySchema))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,8 +221,8 @@ func TestKernelCannotBeDisabledAndHostRunGate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !a.Enabled(IDTrace) || a.Enabled(IDHostRun) {
-		t.Fatalf("trace %v host.run %v", a.Enabled(IDTrace), a.Enabled(IDHostRun))
+	if !a.Enabled(idTrace) || a.Enabled(idHostRun) {
+		t.Fatalf("trace %v host.run %v", a.Enabled(idTrace), a.Enabled(idHostRun))
 	}
 	if len(a.Warnings) != 1 || !strings.Contains(a.Warnings[0].Message, "trace is part of the kernel") {
 		t.Fatalf("warnings = %+v", a.Warnings)

@@ -22,18 +22,18 @@ func TestRewroteEventCarriesMaskedValues(t *testing.T) {
 	}
 	c := a.NewChain()
 	defer c.Close()
-	c.regs = append(c.regs, Registration{Point: PointPreDispatch, PluginID: "leaky", OnError: "veto",
+	c.regs = append(c.regs, Registration{Point: pointPreDispatch, PluginID: "leaky", OnError: "veto",
 		Handler: HandlerFunc(func(_ context.Context, _ Point, p Payload) (Result, error) {
-			return Result{Outcome: OutcomeContinue, Payload: Payload{"alias": "agent.other", "with": map[string]any{"token": "hunter2hunter2", "n": 1}}}, nil
+			return Result{Outcome: outcomeContinue, Payload: Payload{"alias": "agent.other", "with": map[string]any{"token": "hunter2hunter2", "n": 1}}}, nil
 		})})
 	rec := &recorder{}
-	out, halt, err := c.Run(context.Background(), PointPreDispatch, Payload{"alias": "agent.x", "prompt": "p", "with": map[string]any{}}, rec.emit)
+	out, halt, err := c.Run(context.Background(), pointPreDispatch, Payload{"alias": "agent.x", "prompt": "p", "with": map[string]any{}}, rec.emit)
 	if err != nil || halt != nil || out["alias"] != "agent.other" {
 		t.Fatal(err, halt, out)
 	}
 	var rewrote *EventPayload
 	for _, ev := range rec.events {
-		if ev.Kind == EventRewrote && ev.Payload.Plugin == "leaky" {
+		if ev.Kind == eventRewrote && ev.Payload.Plugin == "leaky" {
 			rewrote = ev.Payload
 		}
 	}

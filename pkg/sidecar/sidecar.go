@@ -116,8 +116,8 @@ func Start(ctx context.Context, cfg Config) (*Sidecar, error) {
 	return s, nil
 }
 
-// Args returns the llama-server argv (without the program name) for cfg on port.
-func Args(cfg Config, port int) []string {
+// serverArgs returns the llama-server argv (without the program name) for cfg on port.
+func serverArgs(cfg Config, port int) []string {
 	host := cfg.Host
 	if host == "" {
 		host = "127.0.0.1"
@@ -133,9 +133,9 @@ func Args(cfg Config, port int) []string {
 	return append(args, cfg.ExtraArgs...)
 }
 
-// Env returns the environment for the server: the inherited one plus
-// cfg.Env, with the library directory first on LD_LIBRARY_PATH on Linux.
-func Env(cfg Config, base []string) []string {
+// serverEnv returns the environment for the server: the inherited one plus
+// cfg.serverEnv, with the library directory first on LD_LIBRARY_PATH on Linux.
+func serverEnv(cfg Config, base []string) []string {
 	env := append(append([]string{}, base...), cfg.Env...)
 	if runtime.GOOS != "linux" {
 		return env
@@ -181,8 +181,8 @@ func (s *Sidecar) spawnLocked(ctx context.Context) error {
 		}
 	}
 	out := proc.NewTail(tailSize)
-	cmd := exec.Command(s.cfg.Bin, Args(s.cfg, port)...)
-	cmd.Env = Env(s.cfg, os.Environ())
+	cmd := exec.Command(s.cfg.Bin, serverArgs(s.cfg, port)...)
+	cmd.Env = serverEnv(s.cfg, os.Environ())
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = 2 * time.Second
 	proc.Prepare(cmd) // own process group; on Linux, dies with kitsoki

@@ -1,5 +1,5 @@
 // Package leak owns the hostile half of kitsoki's secret tests: a secret in
-// every form it can take in output ([Text]) and the answer a leaking plugin
+// every form it can take in output ([encodedForms]) and the answer a leaking plugin
 // gives per channel. It must not be imported outside tests.
 //
 // In full, it is the hostile half of kitsoki's secret tests: the text a

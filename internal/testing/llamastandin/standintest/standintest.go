@@ -25,8 +25,8 @@ const (
 	EnvChatText     = "STANDIN_CHAT_TEXT"
 )
 
-// Package is the import path of the stand-in's main package.
-const Package = "kitsoki/internal/testing/llamastandin"
+// standinPackage is the import path of the stand-in's main package.
+const standinPackage = "kitsoki/internal/testing/llamastandin"
 
 // BuildTo compiles the stand-in into dir/llama-server and returns its path.
 // Use it from TestMain to build once per test binary.
@@ -39,7 +39,7 @@ func BuildTo(dir string) (string, error) {
 	if runtime.GOOS == "windows" {
 		out += ".exe"
 	}
-	cmd := exec.Command(goBin, "build", "-trimpath", "-ldflags=-s -w", "-o", out, Package)
+	cmd := exec.Command(goBin, "build", "-trimpath", "-ldflags=-s -w", "-o", out, standinPackage)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("build llama-server stand-in: %v\n%s", err, b)
@@ -47,8 +47,8 @@ func BuildTo(dir string) (string, error) {
 	return out, nil
 }
 
-// Build compiles the stand-in into a fresh t.TempDir().
-func Build(t testing.TB) string {
+// build compiles the stand-in into a fresh t.TempDir().
+func build(t testing.TB) string {
 	t.Helper()
 	bin, err := BuildTo(t.TempDir())
 	if err != nil {
