@@ -50,14 +50,14 @@ func TestInt64s(t *testing.T) {
 
 func TestCopySharesNoContainer(t *testing.T) {
 	src := map[string]any{"m": map[string]any{"x": 1}, "s": []any{map[string]any{"y": 2}}, "t": []string{"keep"}}
-	c := deepCopy(src).(map[string]any)
+	c := CopyMap(src)
 	c["m"].(map[string]any)["x"] = 9
 	c["s"].([]any)[0].(map[string]any)["y"] = 9
 	if src["m"].(map[string]any)["x"] != 1 || src["s"].([]any)[0].(map[string]any)["y"] != 2 {
-		t.Fatal("Copy aliases the source")
+		t.Fatal("CopyMap aliases the source")
 	}
 	if _, ok := c["t"].([]string); !ok {
-		t.Fatal("Copy changed a value it does not walk")
+		t.Fatal("CopyMap changed a value it does not walk")
 	}
 	if CopyMap(nil) != nil {
 		t.Fatal("CopyMap(nil) != nil")
@@ -114,9 +114,9 @@ func TestNormalize(t *testing.T) {
 func TestCopyNilAsEmpty(t *testing.T) {
 	var none map[string]any
 	src := map[string]any{"n": none, "s": []any{none, map[string]any{"y": 2}}}
-	kept, _ := json.Marshal(deepCopy(src))
+	kept, _ := json.Marshal(CopyMap(src))
 	if string(kept) != `{"n":null,"s":[null,{"y":2}]}` {
-		t.Fatalf("Copy: %s", kept)
+		t.Fatalf("CopyMap: %s", kept)
 	}
 	c := CopyNilAsEmpty(src).(map[string]any)
 	filled, _ := json.Marshal(c)

@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	_ "embed"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,6 +10,18 @@ import (
 	"sync"
 	"testing"
 )
+
+// assemblySchema is the JSON Schema of Report (assembly.schema.json); the
+// tests check every report against it.
+//
+//go:embed assembly.schema.json
+var assemblySchema []byte
+
+// newChain builds a chain from registrations (in order), without the
+// configured assembly's secret mask (Assembly.NewChain builds that one).
+func newChain(regs ...Registration) *Chain {
+	return &Chain{regs: regs, mask: func(s string) string { return s }}
+}
 
 var (
 	hookOnce sync.Once

@@ -135,12 +135,6 @@ type Chain struct {
 	mask    func(string) string
 }
 
-// newChain builds a chain from registrations (in order). Tests and
-// embedders use it; Assembly.newChain builds the configured one.
-func newChain(regs ...Registration) *Chain {
-	return &Chain{regs: regs, mask: func(s string) string { return s }}
-}
-
 // Registrations returns the chain's registrations in order.
 func (c *Chain) Registrations() []Registration { return append([]Registration(nil), c.regs...) }
 

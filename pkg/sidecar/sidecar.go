@@ -134,7 +134,7 @@ func serverArgs(cfg Config, port int) []string {
 }
 
 // serverEnv returns the environment for the server: the inherited one plus
-// cfg.serverEnv, with the library directory first on LD_LIBRARY_PATH on Linux.
+// cfg.Env, with the library directory first on LD_LIBRARY_PATH on Linux.
 func serverEnv(cfg Config, base []string) []string {
 	env := append(append([]string{}, base...), cfg.Env...)
 	if runtime.GOOS != "linux" {

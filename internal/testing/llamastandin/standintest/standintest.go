@@ -47,16 +47,6 @@ func BuildTo(dir string) (string, error) {
 	return out, nil
 }
 
-// build compiles the stand-in into a fresh t.TempDir().
-func build(t testing.TB) string {
-	t.Helper()
-	bin, err := BuildTo(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bin
-}
-
 // ReleaseArchive packs the stand-in binary like a llama.cpp release
 // tar.gz: everything under llama-b9444/, fake shared libraries with SONAME
 // symlinks (libllama.so.0 -> libllama.so.0.0.9444, ...). Start the stand-in
