@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 )
 
@@ -88,4 +89,45 @@ func ReleaseArchive(t testing.TB, bin string) ([]byte, string) {
 	}
 	sum := sha256.Sum256(buf.Bytes())
 	return buf.Bytes(), hex.EncodeToString(sum[:])
+}
+
+// Cache builds the stand-in once per test binary and gives every test its
+// own copy: declare one as a package variable. The build directory is
+// removed as soon as the bytes are read, so no TestMain cleanup is needed.
+type Cache struct {
+	once sync.Once
+	exe  []byte
+	err  error
+}
+
+// Binary writes the stand-in into t.TempDir() and returns its path,
+// building it on first use.
+func (c *Cache) Binary(t testing.TB) string {
+	t.Helper()
+	c.once.Do(func() {
+		dir, err := os.MkdirTemp("", "kitsoki-standin-")
+		if err != nil {
+			c.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		bin, err := BuildTo(dir)
+		if err != nil {
+			c.err = err
+			return
+		}
+		c.exe, c.err = os.ReadFile(bin)
+	})
+	if c.err != nil {
+		t.Fatal(c.err)
+	}
+	name := "llama-server"
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, c.exe, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
