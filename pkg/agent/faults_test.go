@@ -231,13 +231,7 @@ func TestFaults(t *testing.T) {
 				}
 			}
 		}
-		wg.Wait()
-		close(errs)
-		for err := range errs {
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
+		agent.WaitNoError(t, &wg, errs)
 		if len(pids[0]) != 1 || len(pids[1]) != 1 {
 			t.Fatalf("each session must reuse one plugin process: %v", pids)
 		}

@@ -275,13 +275,7 @@ func TestMCPHTTPConcurrentSessions(t *testing.T) {
 			errs <- err
 		}()
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	WaitNoError(t, &wg, errs)
 	if n := f.srv.Sessions(); n != 2 {
 		t.Fatalf("two transports, want two sessions, server saw %d", n)
 	}

@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -108,4 +109,17 @@ func CheckNoChildren(t testing.TB) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	})
+}
+
+// WaitNoError waits for wg, then closes errs (which the goroutines of wg
+// send on) and fails t at the first non-nil error.
+func WaitNoError(t testing.TB, wg *sync.WaitGroup, errs chan error) {
+	t.Helper()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -59,6 +59,24 @@ func testHookBinary(t testing.TB) string {
 }
 
 // writeFile writes content under dir, creating parents.
+// assembleWithSecret assembles a story-less assembly under the operator
+// profile YAML profile, in an environment where SECRET_X is
+// "hunter2hunter2" (and nothing else is set).
+func assembleWithSecret(t testing.TB, profile string) *Assembly {
+	t.Helper()
+	a, err := Assemble(Options{StoryDir: t.TempDir(), ProfilePath: writeFile(t, t.TempDir()+"/p.yaml", profile),
+		Getenv: func(k string) string {
+			if k == "SECRET_X" {
+				return "hunter2hunter2"
+			}
+			return ""
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 func writeFile(t testing.TB, path, content string) string {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

@@ -135,16 +135,7 @@ func TestRedactAndBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := Assemble(Options{StoryDir: t.TempDir(), ProfilePath: writeFile(t, t.TempDir()+"/p.yaml", "config:\n  redact: {patterns: [\"sk-[a-z0-9]{6,}\"], env: [SECRET_X]}\n  budget: {max_cost_usd: 0.5, max_tokens: 100}\n"),
-		Getenv: func(k string) string {
-			if k == "SECRET_X" {
-				return "hunter2hunter2"
-			}
-			return ""
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := assembleWithSecret(t, "config:\n  redact: {patterns: [\"sk-[a-z0-9]{6,}\"], env: [SECRET_X]}\n  budget: {max_cost_usd: 0.5, max_tokens: 100}\n")
 	_ = p
 	c := a.NewChain()
 	defer c.Close()

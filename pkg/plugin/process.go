@@ -25,10 +25,46 @@ import (
 // timeout: its state is unknown), killed on Close.
 type procHandler struct {
 	m *Manifest
+	childSlot
+}
 
-	mu     sync.Mutex // one call at a time
+// childSlot holds the one child process of an external plugin or a host
+// provider. mu is held for a whole call (one call at a time).
+type childSlot struct {
+	mu     sync.Mutex
 	proc   *childProc
 	closed bool
+}
+
+// kill stops the child, if any; the next call starts a new one. The
+// caller holds mu.
+func (s *childSlot) kill() {
+	if s.proc == nil {
+		return
+	}
+	p := s.proc
+	s.proc = nil
+	p.stop()
+}
+
+// Close stops the child: stdin closed, a short grace, then a kill. Later
+// calls are refused.
+func (s *childSlot) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	if s.proc == nil {
+		return nil
+	}
+	p := s.proc
+	s.proc = nil
+	_ = p.stdin.Close()
+	select {
+	case <-p.done:
+	case <-time.After(500 * time.Millisecond):
+		p.stop()
+	}
+	return nil
 }
 
 type childProc struct {
@@ -111,7 +147,14 @@ func (h *procHandler) roundTrip(ctx context.Context, line []byte) (Result, bool,
 }
 
 func (h *procHandler) crashErr(p *childProc, what string) error {
-	msg := fmt.Sprintf("external plugin %s (%s) %s", h.m.ID, h.m.Entry.Command, what)
+	return p.crashErr(fmt.Sprintf("external plugin %s (%s)", h.m.ID, h.m.Entry.Command), what)
+}
+
+// crashErr is the error for a child that is gone: "<who> <what>", its exit
+// status once it has exited (waiting at most 100 ms for that) and the tail
+// of its stderr.
+func (p *childProc) crashErr(who, what string) error {
+	msg := who + " " + what
 	select {
 	case <-p.done:
 		if p.err != nil {
@@ -125,39 +168,11 @@ func (h *procHandler) crashErr(p *childProc, what string) error {
 	return errors.New(msg)
 }
 
-func (h *procHandler) kill() {
-	if h.proc == nil {
-		return
-	}
-	p := h.proc
-	h.proc = nil
-	p.stop()
-}
-
 func (p *childProc) stop() {
 	p.once.Do(func() { close(p.quit) })
 	_ = p.stdin.Close()
 	_ = proc.Kill(p.cmd.Process)
 	<-p.done
-}
-
-// Close stops the child: stdin closed, a short grace, then a kill.
-func (h *procHandler) Close() error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.closed = true
-	if h.proc == nil {
-		return nil
-	}
-	p := h.proc
-	h.proc = nil
-	_ = p.stdin.Close()
-	select {
-	case <-p.done:
-	case <-time.After(500 * time.Millisecond):
-		p.stop()
-	}
-	return nil
 }
 
 func startChild(m *Manifest) (*childProc, error) {

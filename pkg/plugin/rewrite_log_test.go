@@ -10,16 +10,7 @@ import (
 // hook.rewrote carries the new values (model-visible = logged), with the
 // profile's env secrets masked even when a hook writes one in.
 func TestRewroteEventCarriesMaskedValues(t *testing.T) {
-	a, err := Assemble(Options{StoryDir: t.TempDir(), ProfilePath: writeFile(t, t.TempDir()+"/p.yaml", "config:\n  redact: {env: [SECRET_X]}\n"),
-		Getenv: func(k string) string {
-			if k == "SECRET_X" {
-				return "hunter2hunter2"
-			}
-			return ""
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := assembleWithSecret(t, "config:\n  redact: {env: [SECRET_X]}\n")
 	c := a.NewChain()
 	defer c.Close()
 	c.regs = append(c.regs, Registration{Point: pointPreDispatch, PluginID: "leaky", OnError: "veto",
