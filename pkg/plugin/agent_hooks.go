@@ -26,12 +26,9 @@ func (h agentHooks) PreDispatch(ctx context.Context, req *agent.HookRequest, emi
 	}
 	p := Payload{"alias": req.Alias, "verb": req.Verb, "prompt": req.Prompt, "with": with, "schema_id": req.SchemaID,
 		"turn": req.Turn, "state_path": req.StatePath}
-	out, halt, err := h.c.Run(ctx, pointPreDispatch, p, emitTo(emit))
-	if err != nil {
-		return nil, err
-	}
-	if halt != nil {
-		return &agent.HookVeto{Hook: halt.Plugin, Point: string(halt.Point), Reason: halt.Reason}, nil
+	out, veto, err := h.run(ctx, pointPreDispatch, p, emit)
+	if err != nil || veto != nil {
+		return veto, err
 	}
 	if s, ok := out["alias"].(string); ok {
 		req.Alias = s
@@ -53,14 +50,20 @@ func (h agentHooks) PostReturn(ctx context.Context, req *agent.HookRequest, subm
 	}
 	p := Payload{"alias": req.Alias, "verb": req.Verb, "submission": submission, "meta": meta,
 		"turn": req.Turn, "state_path": req.StatePath}
-	_, halt, err := h.c.Run(ctx, pointPostReturn, p, emitTo(emit))
+	_, veto, err := h.run(ctx, pointPostReturn, p, emit)
+	return veto, err
+}
+
+// run runs the chain at point; a halt is the veto the agent layer reports.
+func (h agentHooks) run(ctx context.Context, point Point, p Payload, emit agent.HookEmit) (Payload, *agent.HookVeto, error) {
+	out, halt, err := h.c.Run(ctx, point, p, emitTo(emit))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if halt != nil {
-		return &agent.HookVeto{Hook: halt.Plugin, Point: string(halt.Point), Reason: halt.Reason}, nil
+		return out, &agent.HookVeto{Hook: halt.Plugin, Point: string(halt.Point), Reason: halt.Reason}, nil
 	}
-	return nil, nil
+	return out, nil, nil
 }
 
 // HostPreCall runs host/pre-call for a host effect (handler, args) and

@@ -52,15 +52,12 @@ func TestDispatchRecordsThePostHookPromptByteForByte(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, ProfileDir, ProfileFile), "config:\n  redact: {patterns: [\"sk-[a-z0-9]{6,}\"]}\n")
 	externalPlugin(t, root, "ext", []string{"rewrite"}, onErrorVeto, 5000, pointPreDispatch)
-	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := assemble(t, root)
 	chain := a.NewChain()
 	defer chain.Close()
 	reg, sink, agents := newHookedRegistry(t, chain)
 
-	_, err = reg.Dispatch(context.Background(), agent.Call{Alias: "agent.x", Verb: "ask", SessionID: "s", Turn: 1, StatePath: "st",
+	_, err := reg.Dispatch(context.Background(), agent.Call{Alias: "agent.x", Verb: "ask", SessionID: "s", Turn: 1, StatePath: "st",
 		Prompt: "use key sk-abcdef123\tplease ünï"})
 	if err != nil {
 		t.Fatal(err)

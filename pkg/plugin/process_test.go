@@ -17,10 +17,7 @@ func chainFor(t *testing.T, args []string, onError string, timeoutMS int, points
 	t.Helper()
 	root := t.TempDir()
 	externalPlugin(t, root, "ext", args, onError, timeoutMS, points...)
-	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := assemble(t, root)
 	if !a.Enabled("ext") {
 		t.Fatalf("external plugin not enabled: %+v %v", a.Plugins, a.Warnings)
 	}

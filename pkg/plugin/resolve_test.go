@@ -1,14 +1,11 @@
 package plugin
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"kitsoki/pkg/story"
 )
@@ -152,10 +149,7 @@ func TestRequiresCycleDisablesBoth(t *testing.T) {
 		writeFile(t, filepath.Join(root, ProfileDir, "plugins", pair[0], ManifestFile),
 			"id: "+pair[0]+"\nrequires: ["+pair[1]+"]\nhooks: [{point: run/end}]\nentry: {command: x}\n")
 	}
-	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := assemble(t, root)
 	if a.Enabled("a-plug") || a.Enabled("b-plug") {
 		t.Fatalf("cycle members enabled: %+v", a.Plugins)
 	}
@@ -173,25 +167,8 @@ func TestReportMatchesCommittedSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := jsonschema.NewCompiler()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(assemblySchema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.AddResource("assembly.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("assembly.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sch.Validate(inst); err != nil {
-		t.Fatalf("report does not satisfy assembly.schema.json: %v\n%s", err, b)
-	}
+	sch := reportSchema(t)
+	checkReport(t, sch, b)
 	// and the schema is not vacuous: a disabled plugin without a reason fails
 	var m map[string]any
 	_ = json.Unmarshal(b, &m)
@@ -217,10 +194,7 @@ func idx(xs []string, x string) int {
 func TestKernelCannotBeDisabledAndHostRunGate(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, ProfileDir, ProfileFile), "disable: [trace, host.run]\n")
-	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := assemble(t, root)
 	if !a.Enabled(idTrace) || a.Enabled(idHostRun) {
 		t.Fatalf("trace %v host.run %v", a.Enabled(idTrace), a.Enabled(idHostRun))
 	}
