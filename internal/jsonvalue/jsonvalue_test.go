@@ -131,3 +131,19 @@ func TestCopyNilAsEmpty(t *testing.T) {
 		t.Fatal("CopyNilAsEmpty aliases the source")
 	}
 }
+
+func TestMapStrings(t *testing.T) {
+	up := func(s string) string { return strings.ToUpper(s) }
+	src := map[string]any{"k": "v", "n": 1.5, "l": []any{"a", map[string]any{"x": "y"}}, "nil": nil}
+	got, _ := json.Marshal(MapStrings(src, up, false))
+	if string(got) != `{"k":"V","l":["A",{"x":"Y"}],"n":1.5,"nil":null}` {
+		t.Fatalf("values: %s", got)
+	}
+	got, _ = json.Marshal(MapStrings(src, up, true))
+	if string(got) != `{"K":"V","L":["A",{"X":"Y"}],"N":1.5,"NIL":null}` {
+		t.Fatalf("keys: %s", got)
+	}
+	if src["k"] != "v" || src["l"].([]any)[0] != "a" || src["l"].([]any)[1].(map[string]any)["x"] != "y" {
+		t.Fatalf("the source changed: %v", src)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story"
 )
 
@@ -191,24 +192,7 @@ func (rd redactor) value(v any) any {
 	if rd.r == nil {
 		return v
 	}
-	switch x := v.(type) {
-	case string:
-		return rd.r.Replace(x)
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = rd.value(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = rd.value(e)
-		}
-		return out
-	default:
-		return v
-	}
+	return jsonvalue.MapStrings(v, rd.r.Replace, false)
 }
 
 func (rd redactor) mapValue(m map[string]any) map[string]any {

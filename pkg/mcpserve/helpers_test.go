@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -74,40 +73,6 @@ func write(t testing.TB, path, content string) {
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// recSink records events.
-type recSink struct {
-	mu sync.Mutex
-	ev []agent.Event
-}
-
-func (r *recSink) Emit(ev agent.Event) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.ev = append(r.ev, ev)
-	return nil
-}
-
-func (r *recSink) kinds() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []string
-	for _, e := range r.ev {
-		out = append(out, e.Kind)
-	}
-	return out
-}
-
-func (r *recSink) first(kind string) (agent.Event, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, e := range r.ev {
-		if e.Kind == kind {
-			return e, true
-		}
-	}
-	return agent.Event{}, false
 }
 
 // connectPipe connects the SDK client to s over io.Pipe pairs with the

@@ -45,6 +45,18 @@ func (s *RecordingSink) Kinds() []string {
 	return out
 }
 
+// First returns the first recorded event of kind.
+func (s *RecordingSink) First(kind string) (agent.Event, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, e := range s.events {
+		if e.Kind == kind {
+			return e, true
+		}
+	}
+	return agent.Event{}, false
+}
+
 // Reset forgets every recorded event.
 func (s *RecordingSink) Reset() {
 	s.mu.Lock()
