@@ -54,7 +54,7 @@ func (f *mcpFixture) headers() []http.Header {
 
 func newMCPTransport(t *testing.T, p *story.AgentPlugin, secret string) *mcpHTTPTransport {
 	t.Helper()
-	bc := BuildContext{Logger: slog.New(slog.NewTextHandler(&syncBuffer{}, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+	bc := BuildContext{Logger: slog.New(slog.NewTextHandler(&SyncBuffer{}, &slog.HandlerOptions{Level: slog.LevelDebug}))}
 	if secret != "" {
 		bc.Redact = func(s string) string { return strings.ReplaceAll(s, secret, "[REDACTED]") }
 	}
