@@ -111,3 +111,14 @@ func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
 	}
 	return out
 }
+
+// newServer serves the story at dir until the test ends.
+func newServer(t testing.TB, dir string) *Server {
+	t.Helper()
+	s, err := New(Options{StoryPath: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}

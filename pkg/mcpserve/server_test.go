@@ -114,11 +114,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 func TestServeOverHTTPWithBearer(t *testing.T) {
 	_, dir := writeStory(t, storyYAML(upstream(t)))
-	s, err := New(Options{StoryPath: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := newServer(t, dir)
 	ts := httptest.NewServer(s.HTTPHandler("s3cret"))
 	defer ts.Close()
 	ctx := context.Background()
@@ -145,11 +141,7 @@ func TestServeOverHTTPWithBearer(t *testing.T) {
 func TestListChangedAfterEditAndRevokedAliasFailsClosed(t *testing.T) {
 	url := upstream(t)
 	root, dir := writeStory(t, storyYAML(url))
-	s, err := New(Options{StoryPath: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := newServer(t, dir)
 	changed := make(chan struct{}, 16)
 	cs := connectPipe(t, s, &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 		changed <- struct{}{}
