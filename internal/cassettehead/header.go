@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// Kind is the value a cassette's kind: must have.
-const Kind = "host_cassette"
+// kindHostCassette is the value a cassette's kind: must have.
+const kindHostCassette = "host_cassette"
 
 // Header is the part of a host_cassette document every reader checks.
 // Readers embed it in their document struct with `yaml:",inline"`.
@@ -24,8 +24,8 @@ type Header struct {
 // reader that only replays passes replayOnly, the reason it gives for
 // refusing new_episodes; "" accepts it.
 func (h *Header) Check(name, replayOnly string) (*regexp.Regexp, error) {
-	if h.Kind != Kind {
-		return nil, fmt.Errorf("cassette: %q: kind must be %q, got %q", name, Kind, h.Kind)
+	if h.Kind != kindHostCassette {
+		return nil, fmt.Errorf("cassette: %q: kind must be %q, got %q", name, kindHostCassette, h.Kind)
 	}
 	switch h.RecordMode {
 	case "", "none":

@@ -36,7 +36,7 @@ func TestCheck(t *testing.T) {
 			t.Errorf("%q: got %v, want %s", c.src, err, c.want)
 		}
 	}
-	h := Header{Kind: Kind, PhaseFrom: `^(\w+)\.`}
+	h := Header{Kind: kindHostCassette, PhaseFrom: `^(\w+)\.`}
 	re, err := h.Check("c.yaml", "")
 	if err != nil || re == nil || re.FindStringSubmatch("plan.x")[1] != "plan" {
 		t.Fatalf("phase_from: %v %v", re, err)

@@ -48,12 +48,12 @@ func BuildTo(dir string) (string, error) {
 	return out, nil
 }
 
-// ReleaseArchive packs the stand-in binary like a llama.cpp release
+// releaseArchive packs the stand-in binary like a llama.cpp release
 // tar.gz: everything under llama-b9444/, fake shared libraries with SONAME
 // symlinks (libllama.so.0 -> libllama.so.0.0.9444, ...). Start the stand-in
 // with STANDIN_REQUIRE_LIB=libllama.so.0 to prove the links and
 // LD_LIBRARY_PATH work. It returns the archive and its sha256.
-func ReleaseArchive(t testing.TB, bin string) ([]byte, string) {
+func releaseArchive(t testing.TB, bin string) ([]byte, string) {
 	t.Helper()
 	server, err := os.ReadFile(bin)
 	if err != nil {
