@@ -25,10 +25,16 @@ const (
 	EmbedQuery
 )
 
-// Embedding model ids with known prefixes and dimensions.
+// Embedding model ids with known task prefixes and dimensions, for
+// LocalEmbedderConfig.Model; another id gets no prefix and the server's
+// own dimension.
 const (
+	// EmbedModelNomic is the default: "search_document: " and
+	// "search_query: " prefixes, 256 dimensions (matryoshka-truncated).
 	EmbedModelNomic = "nomic-embed-text-v1.5"
-	EmbedModelBGE   = "bge-small-en-v1.5"
+	// EmbedModelBGE prefixes queries only ("search_query: "), 384
+	// dimensions.
+	EmbedModelBGE = "bge-small-en-v1.5"
 )
 
 // embedModel is what kitsoki knows about an embedding model.
