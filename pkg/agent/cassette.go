@@ -315,19 +315,6 @@ func (c *Cassette) Remaining() []string {
 	return out
 }
 
-// SeedMatchCounts continues match_idx numbering from a previous run (e.g.
-// max(match_idx)+1 per episode from a resumed trace) so call ids are not
-// reused.
-func (c *Cassette) SeedMatchCounts(counts map[string]int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for id, n := range counts {
-		if n > c.counts[id] {
-			c.counts[id] = n
-		}
-	}
-}
-
 // planned is an episode chosen by plan and not yet asked.
 type planned struct{ i, idx int }
 

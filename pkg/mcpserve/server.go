@@ -231,14 +231,6 @@ func (s *Server) mcpTool(c *Catalog, t *Tool) *mcp.Tool {
 	return mt
 }
 
-// Reload rebuilds the catalog from disk and applies it. On failure the
-// catalog becomes empty (fail closed) and the error is returned.
-func (s *Server) Reload() error {
-	s.reloadMu.Lock()
-	defer s.reloadMu.Unlock()
-	return s.reloadLocked()
-}
-
 func (s *Server) reloadLocked() error {
 	c, err := s.build()
 	if err != nil {

@@ -135,9 +135,6 @@ type Chain struct {
 	mask    func(string) string
 }
 
-// Registrations returns the chain's registrations in order.
-func (c *Chain) Registrations() []Registration { return append([]Registration(nil), c.regs...) }
-
 // Has reports whether any handler is registered at p.
 func (c *Chain) Has(p Point) bool {
 	if c == nil {

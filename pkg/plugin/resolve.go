@@ -383,9 +383,6 @@ func (a *Assembly) Agent(alias string) (AgentStatus, bool) {
 	return AgentStatus{}, false
 }
 
-// TransportEnabled reports whether agent_plugins plugin type t may be used.
-func (a *Assembly) TransportEnabled(t string) bool { return a.Enabled(transportID(t)) }
-
 func sortDescriptors(ds []Descriptor) {
 	sort.SliceStable(ds, func(i, j int) bool { return ds[i].ID < ds[j].ID })
 }
