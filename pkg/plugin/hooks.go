@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"kitsoki/internal/jsonvalue"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -305,12 +307,7 @@ func keyList(m map[string]bool) string {
 	if len(m) == 0 {
 		return "none"
 	}
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return strings.Join(ks, ", ")
+	return strings.Join(slices.Sorted(maps.Keys(m)), ", ")
 }
 
 // changedKeys lists the keys whose value differs between a and b, sorted
