@@ -5,16 +5,15 @@ import (
 	"fmt"
 )
 
-// Copy returns a deep copy of the maps (map[string]any) and slices ([]any)
-// of v; every other value is shared as it is. A nil map stays nil.
-func Copy(v any) any { return copyValue(v, false) }
-
-// CopyNilAsEmpty is [Copy], except that every map of the copy is a new,
-// non-nil one: a nil map[string]any (at the top or nested) becomes an empty
-// map, which JSON encodes as {} rather than null.
+// CopyNilAsEmpty returns a deep copy of the maps (map[string]any) and
+// slices ([]any) of v, every other value shared as it is, in which every
+// map is a new, non-nil one: a nil map[string]any (at the top or nested)
+// becomes an empty map, which JSON encodes as {} rather than null.
 func CopyNilAsEmpty(v any) any { return copyValue(v, true) }
 
-// CopyMap is [Copy] for a map; nil stays nil.
+// CopyMap returns a deep copy of the maps (map[string]any) and slices
+// ([]any) of m; every other value is shared as it is. A nil map, at the
+// top or nested, stays nil.
 func CopyMap(m map[string]any) map[string]any {
 	if m == nil {
 		return nil
@@ -22,7 +21,7 @@ func CopyMap(m map[string]any) map[string]any {
 	return copyValue(m, false).(map[string]any)
 }
 
-// copyValue is [Copy] (nilAsEmpty false) and [CopyNilAsEmpty] (true).
+// copyValue is [CopyMap] (nilAsEmpty false) and [CopyNilAsEmpty] (true).
 func copyValue(v any, nilAsEmpty bool) any {
 	switch x := v.(type) {
 	case map[string]any:

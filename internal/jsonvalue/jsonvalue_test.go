@@ -50,14 +50,14 @@ func TestInt64s(t *testing.T) {
 
 func TestCopySharesNoContainer(t *testing.T) {
 	src := map[string]any{"m": map[string]any{"x": 1}, "s": []any{map[string]any{"y": 2}}, "t": []string{"keep"}}
-	c := Copy(src).(map[string]any)
+	c := CopyMap(src)
 	c["m"].(map[string]any)["x"] = 9
 	c["s"].([]any)[0].(map[string]any)["y"] = 9
 	if src["m"].(map[string]any)["x"] != 1 || src["s"].([]any)[0].(map[string]any)["y"] != 2 {
-		t.Fatal("Copy aliases the source")
+		t.Fatal("CopyMap aliases the source")
 	}
 	if _, ok := c["t"].([]string); !ok {
-		t.Fatal("Copy changed a value it does not walk")
+		t.Fatal("CopyMap changed a value it does not walk")
 	}
 	if CopyMap(nil) != nil {
 		t.Fatal("CopyMap(nil) != nil")
@@ -114,9 +114,9 @@ func TestNormalize(t *testing.T) {
 func TestCopyNilAsEmpty(t *testing.T) {
 	var none map[string]any
 	src := map[string]any{"n": none, "s": []any{none, map[string]any{"y": 2}}}
-	kept, _ := json.Marshal(Copy(src))
+	kept, _ := json.Marshal(CopyMap(src))
 	if string(kept) != `{"n":null,"s":[null,{"y":2}]}` {
-		t.Fatalf("Copy: %s", kept)
+		t.Fatalf("CopyMap: %s", kept)
 	}
 	c := CopyNilAsEmpty(src).(map[string]any)
 	filled, _ := json.Marshal(c)
@@ -129,5 +129,21 @@ func TestCopyNilAsEmpty(t *testing.T) {
 	c["s"].([]any)[1].(map[string]any)["y"] = 9
 	if src["s"].([]any)[1].(map[string]any)["y"] != 2 {
 		t.Fatal("CopyNilAsEmpty aliases the source")
+	}
+}
+
+func TestMapStrings(t *testing.T) {
+	up := func(s string) string { return strings.ToUpper(s) }
+	src := map[string]any{"k": "v", "n": 1.5, "l": []any{"a", map[string]any{"x": "y"}}, "nil": nil}
+	got, _ := json.Marshal(MapStrings(src, up, false))
+	if string(got) != `{"k":"V","l":["A",{"x":"Y"}],"n":1.5,"nil":null}` {
+		t.Fatalf("values: %s", got)
+	}
+	got, _ = json.Marshal(MapStrings(src, up, true))
+	if string(got) != `{"K":"V","L":["A",{"X":"Y"}],"N":1.5,"NIL":null}` {
+		t.Fatalf("keys: %s", got)
+	}
+	if src["k"] != "v" || src["l"].([]any)[0] != "a" || src["l"].([]any)[1].(map[string]any)["x"] != "y" {
+		t.Fatalf("the source changed: %v", src)
 	}
 }

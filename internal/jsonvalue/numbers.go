@@ -8,49 +8,37 @@ import (
 // Ints turns every [json.Number] in v into int (integral and in range) or
 // float64, in place, and returns v (a bare number is returned converted).
 // It is the form the engine binds handler results in.
-func Ints(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if n, err := x.Int64(); err == nil {
-			return int(n)
-		}
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = Ints(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = Ints(e)
-		}
-	}
-	return v
-}
+func Ints(v any) any { return convertNumbers(v, false) }
 
 // Int64s turns every [json.Number] in v into int64 (integral and in range)
 // or float64, and every integral float64 below 2^53 in magnitude into
 // int64 (what a decoder without UseNumber produced), in place; it returns
 // v (a bare number is returned converted).
-func Int64s(v any) any {
+func Int64s(v any) any { return convertNumbers(v, true) }
+
+// convertNumbers is [Ints] (int64s false) and [Int64s] (true).
+func convertNumbers(v any, int64s bool) any {
 	switch x := v.(type) {
 	case json.Number:
 		if n, err := x.Int64(); err == nil {
-			return n
+			if int64s {
+				return n
+			}
+			return int(n)
 		}
 		f, _ := x.Float64()
 		return f
 	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+		if int64s && x == math.Trunc(x) && math.Abs(x) < 1<<53 {
 			return int64(x)
 		}
 	case map[string]any:
 		for k, e := range x {
-			x[k] = Int64s(e)
+			x[k] = convertNumbers(e, int64s)
 		}
 	case []any:
 		for i, e := range x {
-			x[i] = Int64s(e)
+			x[i] = convertNumbers(e, int64s)
 		}
 	}
 	return v

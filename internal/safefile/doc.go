@@ -1,6 +1,6 @@
 // Package safefile owns reading the files kitsoki is given ([ReadFile],
-// [Open], [Check]) as regular files under a size cap, refusing devices, FIFOs,
-// sockets and directories ([ErrNotRegular]) and oversize files ([ErrTooLarge])
+// [Open]) as regular files under a size cap, refusing devices, FIFOs,
+// sockets and directories and oversize files ([ErrTooLarge])
 // before a byte is read. It must not parse what they hold, confine paths to a
 // story's roots or write anything: its callers keep those.
 //

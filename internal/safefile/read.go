@@ -8,9 +8,9 @@ import (
 	"os"
 )
 
-// ErrNotRegular is wrapped by the error for a path that is not a regular
+// errNotRegular is wrapped by the error for a path that is not a regular
 // file (a device, FIFO, socket or directory).
-var ErrNotRegular = errors.New("not a regular file")
+var errNotRegular = errors.New("not a regular file")
 
 // ErrTooLarge is wrapped by the error for a file over its cap.
 var ErrTooLarge = errors.New("file too large")
@@ -29,7 +29,7 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 // Open opens the regular file at path for reading, refusing what is not a
 // regular file or is over limit bytes. The returned file is positioned at
 // its start; a caller that streams it should still bound what it reads
-// (Reader does).
+// (a line cap, or io.LimitReader).
 func Open(path string, limit int64) (*os.File, error) {
 	// Stat first: a FIFO is refused without opening it (an open for
 	// reading would wait for a writer).
@@ -81,17 +81,13 @@ func ReadRootFile(root *os.Root, name string, limit int64) ([]byte, error) {
 	return readAll(f, name, limit)
 }
 
-// Check reports whether fi (from a stat of path) is a regular file of at
-// most limit bytes, with the error ReadFile would return.
-func Check(path string, fi fs.FileInfo, limit int64) error { return check(path, fi, limit) }
-
 func check(path string, fi fs.FileInfo, limit int64) error {
 	if fi.IsDir() {
 		// The system's own wording, so messages read as before.
 		return &os.PathError{Op: "read", Path: path, Err: isDirError{}}
 	}
 	if !fi.Mode().IsRegular() {
-		return &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w (%s): kitsoki reads only regular files; point it at a file, not a device, FIFO, socket or directory", ErrNotRegular, kind(fi.Mode()))}
+		return &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w (%s): kitsoki reads only regular files; point it at a file, not a device, FIFO, socket or directory", errNotRegular, kind(fi.Mode()))}
 	}
 	if fi.Size() > limit {
 		return tooLarge(path, fi.Size(), limit)
@@ -104,7 +100,7 @@ func tooLarge(path string, size, limit int64) error {
 	if size < 0 {
 		what = "more"
 	}
-	return &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: %s is over the %s cap for this kind of file; split it or shrink it", ErrTooLarge, what, Human(limit))}
+	return &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: %s is over the %s cap for this kind of file; split it or shrink it", ErrTooLarge, what, humanSize(limit))}
 }
 
 // readAll reads f, failing if it turns out to hold more than limit bytes
@@ -118,35 +114,6 @@ func readAll(f io.Reader, path string, limit int64) ([]byte, error) {
 		return nil, tooLarge(path, -1, limit)
 	}
 	return b, nil
-}
-
-// Reader bounds a stream to limit bytes: reading past the cap is an error
-// naming path (never a silent truncation).
-func Reader(r io.Reader, path string, limit int64) io.Reader {
-	return &capped{r: r, path: path, left: limit, limit: limit}
-}
-
-type capped struct {
-	r     io.Reader
-	path  string
-	left  int64
-	limit int64
-}
-
-func (c *capped) Read(p []byte) (int, error) {
-	if c.left < 0 {
-		return 0, tooLarge(c.path, -1, c.limit)
-	}
-	if int64(len(p)) > c.left+1 {
-		p = p[:c.left+1]
-	}
-	n, err := c.r.Read(p)
-	c.left -= int64(n)
-	if c.left < 0 {
-		n += int(c.left)
-		return n, tooLarge(c.path, -1, c.limit)
-	}
-	return n, err
 }
 
 func kind(m fs.FileMode) string {
@@ -167,8 +134,8 @@ func kind(m fs.FileMode) string {
 	return "not a regular file"
 }
 
-// Human renders a byte count as "4 MiB".
-func Human(n int64) string {
+// humanSize renders a byte count as "4 MiB".
+func humanSize(n int64) string {
 	switch {
 	case n >= 1<<30 && n%(1<<30) == 0:
 		return fmt.Sprintf("%d GiB", n>>30)
@@ -184,4 +151,4 @@ func Human(n int64) string {
 type isDirError struct{}
 
 func (isDirError) Error() string        { return "is a directory" }
-func (isDirError) Is(target error) bool { return target == ErrNotRegular }
+func (isDirError) Is(target error) bool { return target == errNotRegular }

@@ -14,23 +14,26 @@ func CallID(appID, key string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// LiveKey is the call-id key of a live call: "<turn>:<state_path>:<seq>",
+// liveKey is the call-id key of a live call: "<turn>:<state_path>:<seq>",
 // where seq counts the agent calls made in that turn and state (from 0).
-func LiveKey(turn int64, statePath string, seq int) string {
+func liveKey(turn int64, statePath string, seq int) string {
 	return strconv.FormatInt(turn, 10) + ":" + statePath + ":" + strconv.Itoa(seq)
 }
 
-// CassetteKey is the call-id key of a cassette replay: "<episodeID>:<matchIdx>".
-func CassetteKey(episodeID string, matchIdx int) string {
+// cassetteKey is the call-id key of a cassette replay: "<episodeID>:<matchIdx>".
+func cassetteKey(episodeID string, matchIdx int) string {
 	return episodeID + ":" + strconv.Itoa(matchIdx)
 }
 
-// LiveCallID is CallID(appID, LiveKey(turn, statePath, seq)).
+// LiveCallID is the call id of a live call: CallID with the key
+// "<turn>:<state_path>:<seq>", where seq counts the agent calls made in that
+// turn and state (from 0).
 func LiveCallID(appID string, turn int64, statePath string, seq int) string {
-	return CallID(appID, LiveKey(turn, statePath, seq))
+	return CallID(appID, liveKey(turn, statePath, seq))
 }
 
-// CassetteCallID is CallID(appID, CassetteKey(episodeID, matchIdx)).
+// CassetteCallID is the call id of a cassette replay: CallID with the key
+// "<episodeID>:<matchIdx>".
 func CassetteCallID(appID, episodeID string, matchIdx int) string {
-	return CallID(appID, CassetteKey(episodeID, matchIdx))
+	return CallID(appID, cassetteKey(episodeID, matchIdx))
 }

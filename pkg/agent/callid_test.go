@@ -26,7 +26,10 @@ func TestCallIDVectors(t *testing.T) {
 	if got := agent.CassetteCallID("myapp", "run_any", 1); got != "cb5a0fc6d598fe07" {
 		t.Errorf("CassetteCallID = %s", got)
 	}
-	if agent.LiveKey(3, "planning.refine", 2) != "3:planning.refine:2" || agent.CassetteKey("ep", 4) != "ep:4" {
+	// The keys behind the two call ids: "<turn>:<state_path>:<seq>" and
+	// "<episode>:<match_idx>".
+	if agent.LiveCallID("app", 3, "planning.refine", 2) != agent.CallID("app", "3:planning.refine:2") ||
+		agent.CassetteCallID("app", "ep", 4) != agent.CallID("app", "ep:4") {
 		t.Error("key formats changed")
 	}
 }

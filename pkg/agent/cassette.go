@@ -18,6 +18,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/cassettehead"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
 )
@@ -115,28 +116,17 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 	}
 	var raw rawCassette
 	if err := yaml.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("cassette: %q: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, cassettehead.YAMLError(name, err)
 	}
-	if raw.Kind != "host_cassette" {
-		return nil, fmt.Errorf("cassette: %q: kind must be \"host_cassette\", got %q", name, raw.Kind)
+	phaseFrom, err := raw.Check(name, "")
+	if err != nil {
+		return nil, err
 	}
-	switch raw.RecordMode {
-	case "", "none", "new_episodes":
-	default:
-		return nil, fmt.Errorf("cassette: %q: record_mode %q is not supported; valid values are \"none\" or \"new_episodes\"", name, raw.RecordMode)
-	}
-	c := &Cassette{Path: name, AppID: raw.AppID, AppVersion: raw.AppVersion, RecordMode: raw.RecordMode, MatchOn: raw.MatchOn,
+	c := &Cassette{Path: name, AppID: raw.AppID, AppVersion: raw.AppVersion, RecordMode: raw.RecordMode, PhaseFrom: phaseFrom, MatchOn: raw.MatchOn,
 		counts: map[string]int{}, pending: map[string]planned{}}
-	if raw.PhaseFrom != "" {
-		re, err := regexp.Compile(raw.PhaseFrom)
-		if err != nil {
-			return nil, fmt.Errorf("cassette: %q: phase_from regex: %v", name, err)
-		}
-		c.PhaseFrom = re
-	}
 	for i, re := range raw.Episodes {
 		if re == nil {
-			return nil, fmt.Errorf("cassette: %q: episode %d is empty", name, i)
+			return nil, cassettehead.EmptyEpisode(name, i)
 		}
 		ep := &Episode{ID: re.ID, Match: re.Match, Replay: re.Replay,
 			Response: EpisodeResponse{Data: re.Response.Data, Error: re.Response.Error, InfraError: re.Response.InfraError}}
@@ -182,15 +172,12 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 }
 
 type rawCassette struct {
-	Kind        string        `yaml:"kind"`
-	AppID       string        `yaml:"app_id"`
-	AppVersion  string        `yaml:"app_version"`
-	RecordMode  string        `yaml:"record_mode"`
-	PhaseFrom   string        `yaml:"phase_from"`
-	MatchOn     []string      `yaml:"match_on"`
-	Episodes    []*rawEpisode `yaml:"episodes"`
-	SourceRun   string        `yaml:"source_run"`
-	GeneratedAt string        `yaml:"generated_at"`
+	cassettehead.Header `yaml:",inline"`
+	AppVersion          string        `yaml:"app_version"`
+	MatchOn             []string      `yaml:"match_on"`
+	Episodes            []*rawEpisode `yaml:"episodes"`
+	SourceRun           string        `yaml:"source_run"`
+	GeneratedAt         string        `yaml:"generated_at"`
 }
 
 type rawEpisode struct {
@@ -326,19 +313,6 @@ func (c *Cassette) Remaining() []string {
 		}
 	}
 	return out
-}
-
-// SeedMatchCounts continues match_idx numbering from a previous run (e.g.
-// max(match_idx)+1 per episode from a resumed trace) so call ids are not
-// reused.
-func (c *Cassette) SeedMatchCounts(counts map[string]int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for id, n := range counts {
-		if n > c.counts[id] {
-			c.counts[id] = n
-		}
-	}
 }
 
 // planned is an episode chosen by plan and not yet asked.

@@ -25,10 +25,16 @@ const (
 	EmbedQuery
 )
 
-// Embedding model ids with known prefixes and dimensions.
+// Embedding model ids with known task prefixes and dimensions, for
+// LocalEmbedderConfig.Model; another id gets no prefix and the server's
+// own dimension.
 const (
+	// EmbedModelNomic is the default: "search_document: " and
+	// "search_query: " prefixes, 256 dimensions (matryoshka-truncated).
 	EmbedModelNomic = "nomic-embed-text-v1.5"
-	EmbedModelBGE   = "bge-small-en-v1.5"
+	// EmbedModelBGE prefixes queries only ("search_query: "), 384
+	// dimensions.
+	EmbedModelBGE = "bge-small-en-v1.5"
 )
 
 // embedModel is what kitsoki knows about an embedding model.
@@ -43,10 +49,10 @@ var embedModels = map[string]embedModel{
 	EmbedModelBGE:   {query: "search_query: ", dim: 384},
 }
 
-// EmbedPrefix returns the task prefix model puts before a text of role
+// embedPrefix returns the task prefix model puts before a text of role
 // (nomic: "search_document: " / "search_query: "; bge: "search_query: "
 // for queries only; unknown models: none).
-func EmbedPrefix(model string, role EmbedRole) string {
+func embedPrefix(model string, role EmbedRole) string {
 	m := embedModels[model]
 	if role == EmbedQuery {
 		return m.query
@@ -170,7 +176,7 @@ func (e *LocalEmbedder) Embed(ctx context.Context, texts []string, role EmbedRol
 	if err != nil {
 		return nil, fmt.Errorf("local embed: %w", err)
 	}
-	prefix := EmbedPrefix(e.model, role)
+	prefix := embedPrefix(e.model, role)
 	input := make([]string, len(texts))
 	for i, t := range texts {
 		input[i] = prefix + t
@@ -213,7 +219,7 @@ func (e *LocalEmbedder) Embed(ctx context.Context, texts []string, role EmbedRol
 			if len(v) < e.dim {
 				return nil, fmt.Errorf("local embed: %s returned %d-dimensional vectors, fewer than the %d asked for; set Dim to at most %d", e.model, len(v), e.dim, len(v))
 			}
-			vecs[i] = Truncate(v, e.dim, e.info.matryoshka)
+			vecs[i] = truncateVector(v, e.dim, e.info.matryoshka)
 		}
 	}
 	return vecs, nil
@@ -249,13 +255,13 @@ func parseEmbeddings(raw []byte, n int) ([][]float32, error) {
 	return out, nil
 }
 
-// Truncate returns the first dim components of v, L2-normalised. With
+// truncateVector returns the first dim components of v, L2-normalised. With
 // layerNorm (nomic's Matryoshka recipe: layer_norm, slice, normalise) the
 // mean of all of v's components is subtracted first; layer_norm's division
 // by the standard deviation is one scale factor for the whole vector, which
 // the final normalisation cancels, so it is skipped. v is not modified. A
 // zero vector stays zero.
-func Truncate(v []float32, dim int, layerNorm bool) []float32 {
+func truncateVector(v []float32, dim int, layerNorm bool) []float32 {
 	if dim <= 0 || dim > len(v) {
 		dim = len(v)
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"kitsoki/internal/testing/llamastandin/standintest"
 )
 
 func TestEmbedPrefixes(t *testing.T) {
@@ -26,7 +28,7 @@ func TestEmbedPrefixes(t *testing.T) {
 		{"some-other-model", EmbedQuery, ""},
 	}
 	for _, c := range cases {
-		if got := EmbedPrefix(c.model, c.role); got != c.want {
+		if got := embedPrefix(c.model, c.role); got != c.want {
 			t.Errorf("EmbedPrefix(%s, %d) = %q, want %q", c.model, c.role, got, c.want)
 		}
 	}
@@ -203,17 +205,17 @@ func TestLocalEmbedderErrors(t *testing.T) {
 
 func TestTruncate(t *testing.T) {
 	v := []float32{3, 4, 12}
-	got := Truncate(v, 2, false)
+	got := truncateVector(v, 2, false)
 	if len(got) != 2 || math.Abs(float64(got[0])-0.6) > 1e-6 || math.Abs(float64(got[1])-0.8) > 1e-6 {
 		t.Fatalf("Truncate %v", got)
 	}
 	if v[0] != 3 || v[2] != 12 {
 		t.Fatal("Truncate modified its input")
 	}
-	if z := Truncate([]float32{0, 0, 0}, 2, true); z[0] != 0 || z[1] != 0 {
+	if z := truncateVector([]float32{0, 0, 0}, 2, true); z[0] != 0 || z[1] != 0 {
 		t.Fatalf("zero vector %v", z)
 	}
-	if all := Truncate(v, 0, false); len(all) != 3 || math.Abs(norm32(all)-1) > 1e-6 {
+	if all := truncateVector(v, 0, false); len(all) != 3 || math.Abs(norm32(all)-1) > 1e-6 {
 		t.Fatalf("dim 0 keeps every component, normalised: %v", all)
 	}
 	// Layer-norm is scale invariant: an L2-normalised input gives the
@@ -227,7 +229,7 @@ func TestTruncate(t *testing.T) {
 	for i, x := range raw {
 		r32[i], n32[i] = float32(x), float32(x/math.Sqrt(n))
 	}
-	a, b := Truncate(r32, 16, true), Truncate(n32, 16, true)
+	a, b := truncateVector(r32, 16, true), truncateVector(n32, 16, true)
 	for i := range a {
 		if math.Abs(float64(a[i]-b[i])) > 1e-5 {
 			t.Fatalf("component %d: %v vs %v", i, a[i], b[i])
@@ -241,7 +243,7 @@ func TestLocalEmbedderManaged(t *testing.T) {
 	CheckNoChildren(t)
 	a := NewManagedLLMArtifacts(t)
 	_, record := managedEnv(t, a)
-	t.Setenv("STANDIN_EMBED_DIM", "768")
+	t.Setenv(standintest.EnvEmbedDim, "768")
 	var disclose strings.Builder
 	e, err := NewLocalEmbedder(LocalEmbedderConfig{Model: EmbedModelNomic, Disclose: &syncWriter{b: &disclose}, tune: fastTune})
 	if err != nil {

@@ -40,10 +40,9 @@ states:
     terminal: true
 `
 
-// The seam between the engine and the agent layer, through the real
-// engine: bind: exposes submission/submitted/meta/ok/exit_code (seed §2),
-// and a failed call sets world.host_error.kind to the AskError kind.
-func TestEngineSeamBindKeysAndErrorKind(t *testing.T) {
+// seamDir writes seamStory and its schema into a fresh directory.
+func seamDir(t *testing.T) string {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "schemas"), 0o755); err != nil {
 		t.Fatal(err)
@@ -55,6 +54,12 @@ func TestEngineSeamBindKeysAndErrorKind(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(seamStory), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+// seamMachine loads and compiles the story in dir.
+func seamMachine(t *testing.T, dir string) (*story.Story, *engine.Machine) {
+	t.Helper()
 	st, ds := story.Load(filepath.Join(dir, "app.yaml"), story.Options{})
 	if st == nil || diag.HasErrors(ds) {
 		t.Fatalf("load: %v", ds)
@@ -63,6 +68,14 @@ func TestEngineSeamBindKeysAndErrorKind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return st, m
+}
+
+// The seam between the engine and the agent layer, through the real
+// engine: bind: exposes submission/submitted/meta/ok/exit_code (seed §2),
+// and a failed call sets world.host_error.kind to the AskError kind.
+func TestEngineSeamBindKeysAndErrorKind(t *testing.T) {
+	st, m := seamMachine(t, seamDir(t))
 	for _, tc := range []struct {
 		name, answer, wantState, wantKind string
 	}{
@@ -110,13 +123,7 @@ func TestEngineSeamBindKeysAndErrorKind(t *testing.T) {
 // call summary names the call with the id the trace's agent.call.error
 // carries (the cassette-derived one), not the live key.
 func TestEngineSeamFailedCassetteCallKeepsItsCallID(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "schemas"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(dir, "schemas", "verdict.json"),
-		[]byte(`{"type":"object","required":["decision"],"properties":{"decision":{"enum":["accept","reject"]}}}`), 0o644)
-	os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(seamStory), 0o644)
+	dir := seamDir(t)
 	cas := filepath.Join(dir, "c.cassette.yaml")
 	os.WriteFile(cas, []byte(`kind: host_cassette
 app_id: seam
@@ -127,14 +134,7 @@ episodes:
       verb: decide
       response: '{"decision":"maybe"}'
 `), 0o644)
-	st, ds := story.Load(filepath.Join(dir, "app.yaml"), story.Options{})
-	if st == nil || diag.HasErrors(ds) {
-		t.Fatalf("load: %v", ds)
-	}
-	m, err := engine.Compile(st, engine.CompileOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, m := seamMachine(t, dir)
 	c, err := agent.LoadCassette(cas)
 	if err != nil {
 		t.Fatal(err)

@@ -50,8 +50,8 @@ type SubstitutedErrorPayload struct {
 	Substitution *Substitution `json:"substitution"`
 }
 
-// FallbackAlias is the agent a rejected local-model answer goes to.
-const FallbackAlias = story.DefaultAgentAlias
+// fallbackAlias is the agent a rejected local-model answer goes to.
+const fallbackAlias = story.DefaultAgentAlias
 
 // substituter is implemented by transports whose schema_invalid answers
 // are re-dispatched to FallbackAlias.
@@ -63,7 +63,7 @@ type substituter interface {
 // t) falls back.
 func substitutes(alias string, t Transport) bool {
 	s, ok := t.(substituter)
-	return ok && s.substituteOnSchemaInvalid() && alias != FallbackAlias
+	return ok && s.substituteOnSchemaInvalid() && alias != fallbackAlias
 }
 
 // fallback re-dispatches the rejected call to FallbackAlias and reports
@@ -72,25 +72,25 @@ func (r *Registry) fallback(ctx context.Context, st *callState, req *AskRequest,
 	st.sub = &Substitution{
 		Reason:         string(KindSchemaInvalid),
 		OriginalPlugin: st.alias,
-		FallbackPlugin: FallbackAlias,
+		FallbackPlugin: fallbackAlias,
 		OriginalError:  r.redact.String(rejected.Error()),
 	}
 	r.log.Debug("agent call falls back", slog.String("alias", st.alias), slog.String("call_id", st.callID),
-		slog.String("fallback", FallbackAlias), slog.String("rejected", st.sub.OriginalError))
-	_, ft, err := r.Resolve(FallbackAlias)
+		slog.String("fallback", fallbackAlias), slog.String("rejected", st.sub.OriginalError))
+	_, ft, err := r.Resolve(fallbackAlias)
 	if err != nil {
-		return st.fail(Errorf(KindTransportError, "local_llm fallback: %s rejected by the schema, and %s cannot answer instead: %v", st.alias, FallbackAlias, err))
+		return st.fail(Errorf(KindTransportError, "local_llm fallback: %s rejected by the schema, and %s cannot answer instead: %v", st.alias, fallbackAlias, err))
 	}
 	remaining := timeout - time.Since(st.start)
 	if remaining <= 0 {
-		return st.fail(ctxError(FallbackAlias, context.DeadlineExceeded))
+		return st.fail(ctxError(fallbackAlias, context.DeadlineExceeded))
 	}
-	resp, late, askErr := askWithDeadline(withCallModel(ctx, st.c.Model), ft, FallbackAlias, req, remaining)
+	resp, late, askErr := askWithDeadline(withCallModel(ctx, st.c.Model), ft, fallbackAlias, req, remaining)
 	if askErr != nil {
 		st.late = late
 		return st.fail(askErr)
 	}
-	value, verr := r.checkAnswer(FallbackAlias, req.CallID, sch, resp)
+	value, verr := r.checkAnswer(fallbackAlias, req.CallID, sch, resp)
 	if verr != nil {
 		return st.fail(verr)
 	}

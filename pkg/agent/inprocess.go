@@ -28,8 +28,9 @@ type inprocess struct {
 	a     Agent
 }
 
-// NewInProcess wraps a Go agent as a Transport (what RegisterInProcess uses;
-// exported for conformance tests that drive transports directly).
+// NewInProcess wraps a Go agent as a Transport: what RegisterInProcess
+// uses, and what a RegistryOptions.Builders entry returns to serve a plugin
+// type with Go code (see the example).
 func NewInProcess(alias string, a Agent) Transport { return &inprocess{alias: alias, a: a} }
 
 func (t *inprocess) Ask(ctx context.Context, req *AskRequest) (*AskResponse, error) {

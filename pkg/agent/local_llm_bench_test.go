@@ -2,7 +2,6 @@ package agent_test
 
 import (
 	"context"
-	"math/rand"
 	"os"
 	"testing"
 
@@ -24,25 +23,12 @@ import (
 func BenchmarkLocalLLM(b *testing.B) {
 	discard := agent.RegistryOptions{Sink: agent.SinkFunc(func(agent.Event) error { return nil })}
 	call := agent.Call{Alias: "agent.local", Verb: "decide", Prompt: "approve?", SchemaPath: "schemas/verdict.json"}
-	run := func(b *testing.B, fx *agenttest.Fixture) {
-		ctx := context.Background()
-		if _, err := fx.Registry.Dispatch(ctx, call); err != nil {
-			b.Fatal(err)
-		}
-		b.ReportAllocs()
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			if _, err := fx.Registry.Dispatch(ctx, call); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
 	b.Run("endpoint", func(b *testing.B) {
 		ep := newChatEndpoint(b).URL
 		p := &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Endpoint: ep, Model: "m", Grammar: true}
 		fx := agenttest.NewFixture(b, map[string]*story.AgentPlugin{"agent.local": p}, discard)
 		fx.WriteSchema("verdict.json", verdictSchema)
-		run(b, fx)
+		benchDispatch(b, fx.Registry, call)
 	})
 	b.Run("managed", func(b *testing.B) {
 		quietDisclosure(b)
@@ -53,7 +39,7 @@ func BenchmarkLocalLLM(b *testing.B) {
 		p := &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: a.Model, Grammar: true}
 		fx := agenttest.NewFixture(b, map[string]*story.AgentPlugin{"agent.local": p}, discard)
 		fx.WriteSchema("verdict.json", verdictSchema)
-		run(b, fx)
+		benchDispatch(b, fx.Registry, call)
 	})
 }
 
@@ -79,17 +65,6 @@ func BenchmarkLocalLLMWarmStart(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		dispatchOnce()
-	}
-}
-
-func BenchmarkTruncateNomic(b *testing.B) {
-	v := make([]float32, 768)
-	for i := range v {
-		v[i] = rand.Float32()
-	}
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		agent.Truncate(v, 256, true)
 	}
 }
 

@@ -33,45 +33,13 @@ import (
 // ManagedLLMArtifacts is the loopback artifact server of managed-mode tests.
 type ManagedLLMArtifacts = standintest.Artifacts
 
-var standin struct {
-	once sync.Once
-	exe  []byte
-	err  error
-}
-
-// StandinBinary writes the llama-server stand-in into t.TempDir() and
-// returns its path. It is compiled once per test binary (the build
-// directory is removed at once; the bytes are kept).
-func StandinBinary(t testing.TB) string {
-	t.Helper()
-	standin.once.Do(func() {
-		dir, err := os.MkdirTemp("", "kitsoki-standin-")
-		if err != nil {
-			standin.err = err
-			return
-		}
-		defer os.RemoveAll(dir)
-		bin, err := standintest.BuildTo(dir)
-		if err != nil {
-			standin.err = err
-			return
-		}
-		standin.exe, standin.err = os.ReadFile(bin)
-	})
-	if standin.err != nil {
-		t.Fatal(standin.err)
-	}
-	p := filepath.Join(t.TempDir(), "llama-server")
-	if err := os.WriteFile(p, standin.exe, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+// standin builds the stand-in once for this test binary.
+var standin standintest.Cache
 
 // NewManagedLLMArtifacts packs the stand-in and serves it.
 func NewManagedLLMArtifacts(t testing.TB) *ManagedLLMArtifacts {
 	t.Helper()
-	return standintest.ServeArtifacts(t, StandinBinary(t))
+	return standintest.ServeArtifacts(t, standin.Binary(t))
 }
 
 // managedEnv points the fetcher at the artifacts and a fresh cache, and
@@ -294,7 +262,7 @@ func TestManagedServerBinAndPort(t *testing.T) {
 	a := NewManagedLLMArtifacts(t)
 	cache, record := managedEnv(t, a)
 	t.Setenv(standintest.EnvRequireLib, "")
-	bin := StandinBinary(t)
+	bin := standin.Binary(t)
 	port := freeLoopbackPort(t)
 	l := newManagedLocal(t, &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: a.Model, ServerBin: bin, Port: port,
 		Env: map[string]string{standintest.EnvChatText: "hello from env:"}}, fastTune, nil)

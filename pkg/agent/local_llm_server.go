@@ -158,13 +158,17 @@ func (m *managedServer) recoverFrom(ctx context.Context, failedURL string) (url 
 // crashNoticeWait bounds how long recoverFrom waits for a crash to show.
 const crashNoticeWait = 2 * time.Second
 
-func (m *managedServer) restarts() int {
+// restarts counts the running sidecar's restarts (0 when none).
+func (m *managedServer) restarts() int { return m.ofRunning((*sidecar.Sidecar).Restarts) }
+
+// ofRunning is f of the running sidecar, read under sem (0 when none).
+func (m *managedServer) ofRunning(f func(*sidecar.Sidecar) int) int {
 	m.sem <- struct{}{}
 	defer func() { <-m.sem }()
 	if m.sc == nil {
 		return 0
 	}
-	return m.sc.Restarts()
+	return f(m.sc)
 }
 
 // ctxErr returns the context's error, naming a close as the cause.
@@ -264,14 +268,7 @@ func (m *managedServer) close() error {
 }
 
 // pid is the running sidecar's process id (0 when none); tests use it.
-func (m *managedServer) pid() int {
-	m.sem <- struct{}{}
-	defer func() { <-m.sem }()
-	if m.sc == nil {
-		return 0
-	}
-	return m.sc.PID()
-}
+func (m *managedServer) pid() int { return m.ofRunning((*sidecar.Sidecar).PID) }
 
 // resolveServerBin finds server_bin: a path with a separator is relative
 // to the story directory; a bare name is looked up on PATH.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"kitsoki/internal/closeonce"
 	"kitsoki/pkg/story"
 )
 
@@ -374,15 +375,10 @@ func (t *mcpHTTPTransport) errf(kind Kind, format string, args ...any) *AskError
 
 // Close ends the MCP session and releases idle connections. Idempotent.
 func (t *mcpHTTPTransport) Close() error {
-	t.mu.Lock()
-	if t.closed {
-		t.mu.Unlock()
+	var s *mcp.ClientSession
+	if !closeonce.Mark(&t.mu, &t.closed, func() { s, t.session = t.session, nil }) {
 		return nil
 	}
-	t.closed = true
-	s := t.session
-	t.session = nil
-	t.mu.Unlock()
 	if s != nil {
 		// Ending the session is a DELETE; a server that does not answer it
 		// within the grace period is cut off.

@@ -55,7 +55,7 @@ func (f *mcpFixture) headers() []http.Header {
 
 func newMCPTransport(t *testing.T, p *story.AgentPlugin, secret string) *mcpHTTPTransport {
 	t.Helper()
-	bc := BuildContext{Logger: slog.New(slog.NewTextHandler(&syncBuffer{}, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+	bc := BuildContext{Logger: slog.New(slog.NewTextHandler(&SyncBuffer{}, &slog.HandlerOptions{Level: slog.LevelDebug}))}
 	if secret != "" {
 		bc.Redact = func(s string) string { return strings.ReplaceAll(s, secret, "[REDACTED]") }
 	}
@@ -276,13 +276,7 @@ func TestMCPHTTPConcurrentSessions(t *testing.T) {
 			errs <- err
 		}()
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	WaitNoError(t, &wg, errs)
 	if n := f.srv.Sessions(); n != 2 {
 		t.Fatalf("two transports, want two sessions, server saw %d", n)
 	}

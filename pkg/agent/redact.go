@@ -11,17 +11,18 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story"
 )
 
 // Redacted replaces every secret value in redacted output.
 const Redacted = "[REDACTED]"
 
-// MinSecretBytes is the length under which a value is never masked: a
+// minSecretBytes is the length under which a value is never masked: a
 // value that short ("1", "ok", "x") occurs by chance in every prompt, key
 // and number, and masking it would corrupt the trace without protecting
 // anything. `validate` warns about such values (story rule secret-too-short).
-const MinSecretBytes = story.MinSecretBytes
+const minSecretBytes = story.MinSecretBytes
 
 // redactor masks the resolved env:/headers: values of every declaration,
 // in every form a value takes in output (see secretForms).
@@ -48,11 +49,11 @@ func redactorOf(values []string) redactor {
 	seen := map[string]bool{}
 	var secrets []string
 	for _, v := range values {
-		if len(v) < MinSecretBytes {
+		if len(v) < minSecretBytes {
 			continue
 		}
 		for _, f := range secretForms(v) {
-			if len(f) >= MinSecretBytes && !seen[f] {
+			if len(f) >= minSecretBytes && !seen[f] {
 				seen[f] = true
 				secrets = append(secrets, f)
 			}
@@ -191,24 +192,7 @@ func (rd redactor) value(v any) any {
 	if rd.r == nil {
 		return v
 	}
-	switch x := v.(type) {
-	case string:
-		return rd.r.Replace(x)
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = rd.value(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = rd.value(e)
-		}
-		return out
-	default:
-		return v
-	}
+	return jsonvalue.MapStrings(v, rd.r.Replace, false)
 }
 
 func (rd redactor) mapValue(m map[string]any) map[string]any {

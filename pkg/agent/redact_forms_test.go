@@ -102,7 +102,7 @@ func FuzzRedactorOnlyTouchesSecrets(f *testing.F) {
 	f.Fuzz(func(t *testing.T, secret, text string) {
 		rd := redactorOf([]string{secret})
 		got := rd.String(text)
-		if len(secret) < MinSecretBytes {
+		if len(secret) < minSecretBytes {
 			if got != text {
 				t.Fatalf("short secret %q changed %q", secret, text)
 			}

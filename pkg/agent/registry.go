@@ -14,13 +14,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	"kitsoki/internal/closeonce"
 	"kitsoki/pkg/schema"
 	"kitsoki/pkg/story"
 )
 
-// DefaultTimeout is the hard deadline of an agent call when neither the call
+// defaultTimeout is the hard deadline of an agent call when neither the call
 // nor the registry sets one.
-const DefaultTimeout = 10 * time.Minute
+const defaultTimeout = 10 * time.Minute
 
 // RegistryOptions configures NewRegistry.
 type RegistryOptions struct {
@@ -117,7 +118,7 @@ func NewRegistryFromPlugins(plugins map[string]*story.AgentPlugin, opts Registry
 		seqs:       map[string]int{},
 	}
 	if r.timeout <= 0 {
-		r.timeout = DefaultTimeout
+		r.timeout = defaultTimeout
 	}
 	if r.schemas == nil {
 		r.schemas = schema.NewCompiler(opts.StoryDir)
@@ -274,15 +275,10 @@ func (r *Registry) AppID() string { return r.appID }
 
 // Close closes every transport once; later calls return nil.
 func (r *Registry) Close() error {
-	r.mu.Lock()
-	if r.closed {
-		r.mu.Unlock()
+	var ts map[string]Transport
+	if !closeonce.Mark(&r.mu, &r.closed, func() { ts, r.transports = r.transports, map[string]Transport{} }) {
 		return nil
 	}
-	r.closed = true
-	ts := r.transports
-	r.transports = map[string]Transport{}
-	r.mu.Unlock()
 	var errs []error
 	for _, alias := range slices.Sorted(maps.Keys(ts)) {
 		if err := ts[alias].Close(); err != nil {

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"kitsoki/internal/closeonce"
 	"kitsoki/internal/proc"
 	"kitsoki/pkg/story"
 )
@@ -445,16 +446,8 @@ func (t *subprocessTransport) errf(kind Kind, format string, args ...any) *AskEr
 // Close stops the plugin: stdin closed, SIGTERM to its process group,
 // SIGKILL after 2 s. Idempotent; a call in flight fails with transport_error.
 func (t *subprocessTransport) Close() error {
-	t.mu.Lock()
-	if t.closed {
-		t.mu.Unlock()
-		return nil
-	}
-	t.closed = true
-	p := t.proc
-	t.proc = nil
-	t.mu.Unlock()
-	if p == nil {
+	var p *pluginProcess
+	if !closeonce.Mark(&t.mu, &t.closed, func() { p, t.proc = t.proc, nil }) || p == nil {
 		return nil
 	}
 	p.proc.Stop("the transport closed") // also reaches children left in its group

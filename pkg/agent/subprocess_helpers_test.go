@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -108,4 +109,37 @@ func CheckNoChildren(t testing.TB) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	})
+}
+
+// WaitNoError waits for wg, then closes errs (which the goroutines of wg
+// send on) and fails t at the first non-nil error.
+func WaitNoError(t testing.TB, wg *sync.WaitGroup, errs chan error) {
+	t.Helper()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// SyncBuffer is a goroutine-safe bytes.Buffer: a log or output sink the
+// test reads while a transport writes it.
+type SyncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *SyncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// String returns what was written so far.
+func (s *SyncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

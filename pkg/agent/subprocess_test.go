@@ -37,34 +37,16 @@ func withFault(fault string) *AskRequest {
 	return r
 }
 
-// syncBuffer is a goroutine-safe log sink.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 type subprocessFixture struct {
 	tr  *subprocessTransport
-	log *syncBuffer
+	log *SyncBuffer
 }
 
 // newEchoSubprocess builds a subprocess transport for the echoagent test
 // plugin. secret, when set, is redacted by the BuildContext.
 func newEchoSubprocess(t *testing.T, bin string, env map[string]string, secret string) subprocessFixture {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &SyncBuffer{}
 	bc := BuildContext{
 		StoryDir: t.TempDir(),
 		Logger:   slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),

@@ -14,6 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/cassettehead"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/agent"
@@ -75,37 +76,21 @@ func LoadHostCassette(path string) (*HostCassette, error) {
 // ParseHostCassette parses host cassette bytes; name appears in errors.
 func ParseHostCassette(abs string, data []byte) (*HostCassette, error) {
 	var doc struct {
-		Kind       string         `yaml:"kind"`
-		AppID      string         `yaml:"app_id"`
-		RecordMode string         `yaml:"record_mode"`
-		PhaseFrom  string         `yaml:"phase_from"`
-		Episodes   []*hostEpisode `yaml:"episodes"`
+		cassettehead.Header `yaml:",inline"`
+		Episodes            []*hostEpisode `yaml:"episodes"`
 	}
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("cassette: %q: %v", abs, cleanYAMLErr(err))
+		return nil, cassettehead.YAMLError(abs, err)
 	}
-	if doc.Kind != "host_cassette" {
-		return nil, fmt.Errorf("cassette: %q: kind must be \"host_cassette\", got %q", abs, doc.Kind)
+	phaseFrom, err := doc.Check(abs, "kitsoki run replays only; recording is not supported here")
+	if err != nil {
+		return nil, err
 	}
-	switch doc.RecordMode {
-	case "", "none":
-	case "new_episodes":
-		return nil, fmt.Errorf("cassette: %q: record_mode %q: kitsoki run replays only; recording is not supported here", abs, doc.RecordMode)
-	default:
-		return nil, fmt.Errorf("cassette: %q: record_mode %q is not supported; valid values are \"none\" or \"new_episodes\"", abs, doc.RecordMode)
-	}
-	hc := &HostCassette{Path: abs, AppID: doc.AppID, episodes: doc.Episodes, handlers: map[string]bool{},
+	hc := &HostCassette{Path: abs, AppID: doc.AppID, phaseFrom: phaseFrom, episodes: doc.Episodes, handlers: map[string]bool{},
 		played: map[int]bool{}, counts: map[string]int{}}
-	if doc.PhaseFrom != "" {
-		re, err := regexp.Compile(doc.PhaseFrom)
-		if err != nil {
-			return nil, fmt.Errorf("cassette: %q: phase_from regex: %v", abs, err)
-		}
-		hc.phaseFrom = re
-	}
 	for i, ep := range doc.Episodes {
 		if ep == nil {
-			return nil, fmt.Errorf("cassette: %q: episode %d is empty", abs, i)
+			return nil, cassettehead.EmptyEpisode(abs, i)
 		}
 		ep.Match, _ = jsonvalue.Normalize(ep.Match).(map[string]any)
 		ep.Response.Data = jsonvalue.Normalize(ep.Response.Data)
@@ -342,8 +327,6 @@ func (o *Options) emitRaw(ev Event) error {
 	}
 	return o.Sink.Emit(ev)
 }
-
-func cleanYAMLErr(err error) string { return strings.TrimPrefix(err.Error(), "yaml: ") }
 
 func shallowWith(m map[string]any, k string, v any) map[string]any {
 	out := make(map[string]any, len(m)+1)

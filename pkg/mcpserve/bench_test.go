@@ -12,7 +12,7 @@ func BenchmarkToolName(b *testing.B) {
 	long := "agent." + strings.Repeat("long_alias_", 8)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := ToolName(long, "decide"); err != nil {
+		if _, err := toolName(long, "decide"); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -25,11 +25,7 @@ func BenchmarkToolName(b *testing.B) {
 func BenchmarkServeCall(b *testing.B) {
 	url := upstream(b)
 	_, dir := writeStory(b, storyYAML(url))
-	s, err := New(Options{StoryPath: dir})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s := newServer(b, dir)
 	cs := connectPipe(b, s, nil)
 	args := &mcp.CallToolParams{Name: "kitsoki_agent_remote_decide", Arguments: map[string]any{"prompt": "p"}}
 	b.ReportAllocs()

@@ -3,6 +3,8 @@ package mcpserve
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -48,14 +50,7 @@ type Catalog struct {
 }
 
 // Names lists the tool names, sorted.
-func (c *Catalog) Names() []string {
-	out := make([]string, 0, len(c.Tools))
-	for n := range c.Tools {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+func (c *Catalog) Names() []string { return slices.Sorted(maps.Keys(c.Tools)) }
 
 func (c *Catalog) close() {
 	if c.reg != nil {
@@ -117,7 +112,7 @@ func buildTools(st *story.Story, asm *plugin.Assembly, schemas *schema.Compiler)
 	tools := map[string]*Tool{}
 	for _, k := range keys {
 		t := byKey[k]
-		name, err := ToolName(t.Alias, t.Verb)
+		name, err := toolName(t.Alias, t.Verb)
 		if err != nil {
 			return nil, err
 		}

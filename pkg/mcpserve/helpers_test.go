@@ -2,18 +2,15 @@ package mcpserve
 
 import (
 	"context"
-	"encoding/json"
 	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"kitsoki/internal/testing/mcpask"
 	"kitsoki/pkg/agent"
 )
 
@@ -21,25 +18,15 @@ import (
 // transport's "ask" tool: schema calls get {decision, prompt}, others the
 // prompt echoed as a JSON string.
 func upstream(t testing.TB) string {
-	t.Helper()
-	srv := mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "v0"}, nil)
-	srv.AddTool(&mcp.Tool{Name: "ask", InputSchema: map[string]any{"type": "object"}},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			var ar agent.AskRequest
-			if err := json.Unmarshal(req.Params.Arguments, &ar); err != nil {
-				return nil, err
-			}
-			var resp map[string]any
-			if len(ar.Schema) > 0 {
-				resp = map[string]any{"submission": map[string]any{"decision": "approve", "prompt": ar.Prompt, "args": ar.With["args"]}, "meta": map[string]any{"cost_usd": 0.25}}
-			} else {
-				resp = map[string]any{"submission": "echo: " + ar.Prompt}
-			}
-			return &mcp.CallToolResult{StructuredContent: resp, Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
-		})
-	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-	t.Cleanup(ts.Close)
-	return ts.URL
+	return mcpask.Serve(t, func(ar *agent.AskRequest) *mcp.CallToolResult {
+		var resp map[string]any
+		if len(ar.Schema) > 0 {
+			resp = map[string]any{"submission": map[string]any{"decision": "approve", "prompt": ar.Prompt, "args": ar.With["args"]}, "meta": map[string]any{"cost_usd": 0.25}}
+		} else {
+			resp = map[string]any{"submission": "echo: " + ar.Prompt}
+		}
+		return &mcp.CallToolResult{StructuredContent: resp, Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}
+	})
 }
 
 const verdictSchema = `{"type":"object","required":["decision"],"properties":{"decision":{"enum":["approve","reject"]},"prompt":{"type":"string"},"args":{}}}`
@@ -88,40 +75,6 @@ func write(t testing.TB, path, content string) {
 	}
 }
 
-// recSink records events.
-type recSink struct {
-	mu sync.Mutex
-	ev []agent.Event
-}
-
-func (r *recSink) Emit(ev agent.Event) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.ev = append(r.ev, ev)
-	return nil
-}
-
-func (r *recSink) kinds() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []string
-	for _, e := range r.ev {
-		out = append(out, e.Kind)
-	}
-	return out
-}
-
-func (r *recSink) first(kind string) (agent.Event, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, e := range r.ev {
-		if e.Kind == kind {
-			return e, true
-		}
-	}
-	return agent.Event{}, false
-}
-
 // connectPipe connects the SDK client to s over io.Pipe pairs with the
 // newline-delimited stdio framing.
 func connectPipe(t testing.TB, s *Server, copts *mcp.ClientOptions) *mcp.ClientSession {
@@ -157,4 +110,15 @@ func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
 		out = append(out, tl.Name)
 	}
 	return out
+}
+
+// newServer serves the story at dir until the test ends.
+func newServer(t testing.TB, dir string) *Server {
+	t.Helper()
+	s, err := New(Options{StoryPath: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
 }

@@ -16,9 +16,9 @@ const toolPrefix = "kitsoki_"
 
 var verbRe = regexp.MustCompile(`^[a-z0-9_]+$`)
 
-// Slug lowercases an alias and turns every character other than a-z and
+// aliasSlug lowercases an alias and turns every character other than a-z and
 // 0-9 into '_'.
-func Slug(alias string) string {
+func aliasSlug(alias string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(alias) {
 		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
@@ -30,14 +30,14 @@ func Slug(alias string) string {
 	return b.String()
 }
 
-// ToolName returns kitsoki_<slug>_<verb>. When that is longer than
+// toolName returns kitsoki_<slug>_<verb>. When that is longer than
 // maxToolName, the slug is truncated and "_" plus the first 8 hex digits of
 // sha256(alias) is appended, so the name stays stable and distinct.
-func ToolName(alias, verb string) (string, error) {
+func toolName(alias, verb string) (string, error) {
 	if !verbRe.MatchString(verb) {
 		return "", fmt.Errorf("agent verb %q of %s cannot be part of a tool name (only a-z, 0-9 and _)", verb, alias)
 	}
-	slug := Slug(alias)
+	slug := aliasSlug(alias)
 	if strings.Trim(slug, "_") == "" {
 		return "", fmt.Errorf("agent alias %q has no letters or digits to name a tool after; rename it", alias)
 	}

@@ -54,7 +54,7 @@ func CheckToolNames(st *story.Story) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	owner := map[string]pair{}
 	for _, p := range pairs {
-		name, err := ToolName(p.alias, p.verb)
+		name, err := toolName(p.alias, p.verb)
 		if err != nil {
 			d := at(p.alias)
 			d.Message = fmt.Sprintf("kitsoki mcp serve cannot offer %s: %v", p.alias, err)

@@ -12,26 +12,26 @@ func TestToolNames(t *testing.T) {
 		{"agent.ünï", "task", "kitsoki_agent__n__task"},
 	}
 	for _, c := range cases {
-		got, err := ToolName(c.alias, c.verb)
+		got, err := toolName(c.alias, c.verb)
 		if err != nil || got != c.want {
 			t.Errorf("ToolName(%q, %q) = %q, %v; want %q", c.alias, c.verb, got, err, c.want)
 		}
 	}
 	long1 := "agent." + strings.Repeat("very_long_alias_", 6) + "one"
 	long2 := "agent." + strings.Repeat("very_long_alias_", 6) + "two"
-	n1, err1 := ToolName(long1, "converse")
-	n2, err2 := ToolName(long2, "converse")
-	again, _ := ToolName(long1, "converse")
+	n1, err1 := toolName(long1, "converse")
+	n2, err2 := toolName(long2, "converse")
+	again, _ := toolName(long1, "converse")
 	if err1 != nil || err2 != nil || len(n1) != maxToolName || len(n2) != maxToolName || n1 == n2 || n1 != again {
 		t.Fatalf("long names: %q (%d) %q (%d) %v %v", n1, len(n1), n2, len(n2), err1, err2)
 	}
 	if !strings.HasPrefix(n1, "kitsoki_agent_very_long_alias_") || !strings.HasSuffix(n1, "_converse") {
 		t.Fatalf("long name shape: %q", n1)
 	}
-	if _, err := ToolName("agent.x", "Bad-Verb"); err == nil {
+	if _, err := toolName("agent.x", "Bad-Verb"); err == nil {
 		t.Fatal("invalid verb accepted")
 	}
-	if _, err := ToolName("...", "ask"); err == nil {
+	if _, err := toolName("...", "ask"); err == nil {
 		t.Fatal("alias without letters accepted")
 	}
 }
@@ -49,7 +49,7 @@ func FuzzToolName(f *testing.F) {
 		f.Add(s, "ask")
 	}
 	f.Fuzz(func(t *testing.T, alias, verb string) {
-		n, err := ToolName(alias, verb)
+		n, err := toolName(alias, verb)
 		if err != nil {
 			return
 		}

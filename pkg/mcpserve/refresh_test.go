@@ -16,11 +16,7 @@ func TestReEnabledToolWithoutWatcher(t *testing.T) {
 	root, dir := writeStory(t, storyYAML(upstream(t)))
 	prof := filepath.Join(root, ".kitsoki", "plugins.yaml")
 	write(t, prof, "disable: [agent.remote]\n")
-	s, err := New(Options{StoryPath: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := newServer(t, dir)
 	cs := connectPipe(t, s, nil)
 	if got := toolNames(t, cs); len(got) != 0 {
 		t.Fatalf("disabled alias listed: %v", got)

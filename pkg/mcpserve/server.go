@@ -22,6 +22,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"kitsoki/internal/closeonce"
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/compose"
@@ -230,14 +231,6 @@ func (s *Server) mcpTool(c *Catalog, t *Tool) *mcp.Tool {
 	return mt
 }
 
-// Reload rebuilds the catalog from disk and applies it. On failure the
-// catalog becomes empty (fail closed) and the error is returned.
-func (s *Server) Reload() error {
-	s.reloadMu.Lock()
-	defer s.reloadMu.Unlock()
-	return s.reloadLocked()
-}
-
 func (s *Server) reloadLocked() error {
 	c, err := s.build()
 	if err != nil {
@@ -307,14 +300,10 @@ func (s *Server) Watch(ctx context.Context, interval time.Duration) {
 // Close stops serving: the current catalog's transports and hook
 // processes are closed once their calls finish.
 func (s *Server) Close() error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	var cur *Catalog
+	if !closeonce.Mark(&s.mu, &s.closed, func() { cur = s.cur }) {
 		return nil
 	}
-	s.closed = true
-	cur := s.cur
-	s.mu.Unlock()
 	if cur != nil {
 		cur.inflight.Wait()
 		cur.close()

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"kitsoki/pkg/agent/agenttest"
 )
 
 func callText(r *mcp.CallToolResult) string {
@@ -27,7 +29,7 @@ func callText(r *mcp.CallToolResult) string {
 
 func TestServeOverStdioFraming(t *testing.T) {
 	_, dir := writeStory(t, storyYAML(upstream(t)))
-	sink := &recSink{}
+	sink := &agenttest.RecordingSink{}
 	s, err := New(Options{StoryPath: dir, Sink: sink})
 	if err != nil {
 		t.Fatal(err)
@@ -72,23 +74,23 @@ func TestServeOverStdioFraming(t *testing.T) {
 		t.Fatalf("structuredContent = %s", sc)
 	}
 	// traced like a story call
-	start, ok := sink.first("agent.call.start")
+	start, ok := sink.First("agent.call.start")
 	if !ok || start.PayloadMap()["prompt"] != "ship it?" || start.PayloadMap()["verb"] != "decide" {
-		t.Fatalf("start event: %+v (kinds %v)", start, sink.kinds())
+		t.Fatalf("start event: %+v (kinds %v)", start, sink.Kinds())
 	}
-	if _, ok := sink.first("agent.call.complete"); !ok {
-		t.Fatalf("no agent.call.complete: %v", sink.kinds())
+	if _, ok := sink.First("agent.call.complete"); !ok {
+		t.Fatalf("no agent.call.complete: %v", sink.Kinds())
 	}
 
 	// invalid input is rejected before anything is dispatched
-	before := len(sink.kinds())
+	before := len(sink.Kinds())
 	for _, args := range []map[string]any{{}, {"prompt": ""}, {"prompt": "x", "args": "no"}, {"prompt": "x", "extra": 1}} {
 		r, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "kitsoki_agent_remote_decide", Arguments: args})
 		if err != nil || !r.IsError || !strings.Contains(callText(r), "invalid input") {
 			t.Fatalf("args %v: err %v result %+v", args, err, r)
 		}
 	}
-	if len(sink.kinds()) != before {
+	if len(sink.Kinds()) != before {
 		t.Fatal("an invalid call reached the agent")
 	}
 
@@ -112,11 +114,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 func TestServeOverHTTPWithBearer(t *testing.T) {
 	_, dir := writeStory(t, storyYAML(upstream(t)))
-	s, err := New(Options{StoryPath: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := newServer(t, dir)
 	ts := httptest.NewServer(s.HTTPHandler("s3cret"))
 	defer ts.Close()
 	ctx := context.Background()
@@ -143,11 +141,7 @@ func TestServeOverHTTPWithBearer(t *testing.T) {
 func TestListChangedAfterEditAndRevokedAliasFailsClosed(t *testing.T) {
 	url := upstream(t)
 	root, dir := writeStory(t, storyYAML(url))
-	s, err := New(Options{StoryPath: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := newServer(t, dir)
 	changed := make(chan struct{}, 16)
 	cs := connectPipe(t, s, &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 		changed <- struct{}{}

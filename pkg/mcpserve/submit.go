@@ -14,8 +14,8 @@ import (
 	"kitsoki/pkg/schema"
 )
 
-// SubmitTool is the name of the one tool of a submit server.
-const SubmitTool = "submit"
+// submitTool is the name of the one tool of a submit server.
+const submitTool = "submit"
 
 // NewSubmitServer returns the MCP server kitsoki hands to `claude` for one
 // decide call (kitsoki mcp submit): a single tool, submit, whose input
@@ -38,7 +38,7 @@ func NewSubmitServer(schemaRaw []byte, out, version string) (*mcp.Server, error)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "kitsoki-submit", Version: version}, nil)
 	var mu sync.Mutex
 	done := false
-	srv.AddTool(&mcp.Tool{Name: SubmitTool, InputSchema: json.RawMessage(schemaRaw),
+	srv.AddTool(&mcp.Tool{Name: submitTool, InputSchema: json.RawMessage(schemaRaw),
 		Description: "Submit your final answer. Its arguments are the answer itself and must satisfy the input schema; call it exactly once."},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			raw := req.Params.Arguments
@@ -82,5 +82,5 @@ func SubmitConfig(path string, command string, args []string) (string, error) {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		return "", err
 	}
-	return "mcp__kitsoki__" + SubmitTool, nil
+	return "mcp__kitsoki__" + submitTool, nil
 }

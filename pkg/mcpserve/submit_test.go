@@ -35,24 +35,24 @@ func TestSubmitServer(t *testing.T) {
 	}
 	defer cs.Close()
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 1 || tools.Tools[0].Name != SubmitTool {
+	if err != nil || len(tools.Tools) != 1 || tools.Tools[0].Name != submitTool {
 		t.Fatalf("tools %v %+v", err, tools)
 	}
-	r, _ := cs.CallTool(ctx, &mcp.CallToolParams{Name: SubmitTool, Arguments: map[string]any{"decision": "maybe"}})
+	r, _ := cs.CallTool(ctx, &mcp.CallToolParams{Name: submitTool, Arguments: map[string]any{"decision": "maybe"}})
 	if !r.IsError || !strings.Contains(callText(r), "does not satisfy") {
 		t.Fatalf("invalid answer: %+v", r)
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Fatal("an invalid answer was written")
 	}
-	r, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: SubmitTool, Arguments: map[string]any{"decision": "approve"}})
+	r, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: submitTool, Arguments: map[string]any{"decision": "approve"}})
 	if r.IsError {
 		t.Fatalf("valid answer refused: %s", callText(r))
 	}
 	if b, _ := os.ReadFile(out); string(b) != `{"decision":"approve"}` {
 		t.Fatalf("written %q", b)
 	}
-	r, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: SubmitTool, Arguments: map[string]any{"decision": "reject"}})
+	r, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: submitTool, Arguments: map[string]any{"decision": "reject"}})
 	if !r.IsError {
 		t.Fatal("a second answer was accepted")
 	}

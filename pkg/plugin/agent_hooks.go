@@ -17,7 +17,7 @@ func emitTo(emit agent.HookEmit) func(Event) error {
 }
 
 func (h agentHooks) PreDispatch(ctx context.Context, req *agent.HookRequest, emit agent.HookEmit) (*agent.HookVeto, error) {
-	if !h.c.Has(PointPreDispatch) {
+	if !h.c.Has(pointPreDispatch) {
 		return nil, nil
 	}
 	with := map[string]any{}
@@ -26,12 +26,9 @@ func (h agentHooks) PreDispatch(ctx context.Context, req *agent.HookRequest, emi
 	}
 	p := Payload{"alias": req.Alias, "verb": req.Verb, "prompt": req.Prompt, "with": with, "schema_id": req.SchemaID,
 		"turn": req.Turn, "state_path": req.StatePath}
-	out, halt, err := h.c.Run(ctx, PointPreDispatch, p, emitTo(emit))
-	if err != nil {
-		return nil, err
-	}
-	if halt != nil {
-		return &agent.HookVeto{Hook: halt.Plugin, Point: string(halt.Point), Reason: halt.Reason}, nil
+	out, veto, err := h.run(ctx, pointPreDispatch, p, emit)
+	if err != nil || veto != nil {
+		return veto, err
 	}
 	if s, ok := out["alias"].(string); ok {
 		req.Alias = s
@@ -48,19 +45,25 @@ func (h agentHooks) PreDispatch(ctx context.Context, req *agent.HookRequest, emi
 }
 
 func (h agentHooks) PostReturn(ctx context.Context, req *agent.HookRequest, submission any, meta map[string]any, emit agent.HookEmit) (*agent.HookVeto, error) {
-	if !h.c.Has(PointPostReturn) {
+	if !h.c.Has(pointPostReturn) {
 		return nil, nil
 	}
 	p := Payload{"alias": req.Alias, "verb": req.Verb, "submission": submission, "meta": meta,
 		"turn": req.Turn, "state_path": req.StatePath}
-	_, halt, err := h.c.Run(ctx, PointPostReturn, p, emitTo(emit))
+	_, veto, err := h.run(ctx, pointPostReturn, p, emit)
+	return veto, err
+}
+
+// run runs the chain at point; a halt is the veto the agent layer reports.
+func (h agentHooks) run(ctx context.Context, point Point, p Payload, emit agent.HookEmit) (Payload, *agent.HookVeto, error) {
+	out, halt, err := h.c.Run(ctx, point, p, emitTo(emit))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if halt != nil {
-		return &agent.HookVeto{Hook: halt.Plugin, Point: string(halt.Point), Reason: halt.Reason}, nil
+		return out, &agent.HookVeto{Hook: halt.Plugin, Point: string(halt.Point), Reason: halt.Reason}, nil
 	}
-	return nil, nil
+	return out, nil, nil
 }
 
 // HostPreCall runs host/pre-call for a host effect (handler, args) and
@@ -68,10 +71,10 @@ func (h agentHooks) PostReturn(ctx context.Context, req *agent.HookRequest, subm
 // error, so the effect takes its on_error path like any failed host call.
 // emit receives the hook.* events (pkg/engine's emit has this shape).
 func (c *Chain) HostPreCall(ctx context.Context, handler string, args map[string]any, emit func(kind string, payload any) error) (map[string]any, error) {
-	if !c.Has(PointHostPreCall) {
+	if !c.Has(pointHostPreCall) {
 		return args, nil
 	}
-	out, halt, err := c.Run(ctx, PointHostPreCall, Payload{"handler": handler, "args": args}, emitFunc(emit))
+	out, halt, err := c.Run(ctx, pointHostPreCall, Payload{"handler": handler, "args": args}, emitFunc(emit))
 	if err != nil {
 		return nil, err
 	}
@@ -88,13 +91,13 @@ func (c *Chain) HostPreCall(ctx context.Context, handler string, args map[string
 // RunStart runs the observational run/start point (payload e.g. story,
 // app_id, session_id).
 func (c *Chain) RunStart(ctx context.Context, payload map[string]any, emit func(kind string, payload any) error) error {
-	return c.observe(ctx, PointRunStart, payload, emit)
+	return c.observe(ctx, pointRunStart, payload, emit)
 }
 
 // RunEnd runs the observational run/end point (payload e.g. outcome,
 // state, error).
 func (c *Chain) RunEnd(ctx context.Context, payload map[string]any, emit func(kind string, payload any) error) error {
-	return c.observe(ctx, PointRunEnd, payload, emit)
+	return c.observe(ctx, pointRunEnd, payload, emit)
 }
 
 func (c *Chain) observe(ctx context.Context, point Point, payload Payload, emit func(kind string, payload any) error) error {

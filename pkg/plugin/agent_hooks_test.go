@@ -51,16 +51,13 @@ func newHookedRegistry(t *testing.T, chain *Chain) (*agent.Registry, *agenttest.
 func TestDispatchRecordsThePostHookPromptByteForByte(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, ProfileDir, ProfileFile), "config:\n  redact: {patterns: [\"sk-[a-z0-9]{6,}\"]}\n")
-	externalPlugin(t, root, "ext", []string{"rewrite"}, OnErrorVeto, 5000, PointPreDispatch)
-	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
-	if err != nil {
-		t.Fatal(err)
-	}
+	externalPlugin(t, root, "ext", []string{"rewrite"}, onErrorVeto, 5000, pointPreDispatch)
+	a := assemble(t, root)
 	chain := a.NewChain()
 	defer chain.Close()
 	reg, sink, agents := newHookedRegistry(t, chain)
 
-	_, err = reg.Dispatch(context.Background(), agent.Call{Alias: "agent.x", Verb: "ask", SessionID: "s", Turn: 1, StatePath: "st",
+	_, err := reg.Dispatch(context.Background(), agent.Call{Alias: "agent.x", Verb: "ask", SessionID: "s", Turn: 1, StatePath: "st",
 		Prompt: "use key sk-abcdef123\tplease ünï"})
 	if err != nil {
 		t.Fatal(err)
@@ -90,9 +87,9 @@ func TestDispatchRecordsThePostHookPromptByteForByte(t *testing.T) {
 }
 
 func TestDispatchHookVetoAndAliasRewrite(t *testing.T) {
-	veto := NewChain(Registration{Point: PointPreDispatch, PluginID: "policy", OnError: OnErrorContinue,
+	veto := newChain(Registration{Point: pointPreDispatch, PluginID: "policy", OnError: onErrorContinue,
 		Handler: HandlerFunc(func(context.Context, Point, Payload) (Result, error) {
-			return Result{Outcome: OutcomeHalt, Reason: "not on fridays"}, nil
+			return Result{Outcome: outcomeHalt, Reason: "not on fridays"}, nil
 		})})
 	reg, sink, agents := newHookedRegistry(t, veto)
 	_, err := reg.Dispatch(context.Background(), agent.Call{Alias: "agent.x", Verb: "ask", Turn: 1, StatePath: "st", Prompt: "p"})
@@ -104,9 +101,9 @@ func TestDispatchHookVetoAndAliasRewrite(t *testing.T) {
 		t.Fatalf("vetoed call reached the agent or was reported: %v", sink.Kinds())
 	}
 
-	reroute := NewChain(Registration{Point: PointPreDispatch, PluginID: "router", OnError: OnErrorContinue,
+	reroute := newChain(Registration{Point: pointPreDispatch, PluginID: "router", OnError: onErrorContinue,
 		Handler: HandlerFunc(func(_ context.Context, _ Point, p Payload) (Result, error) {
-			return Result{Outcome: OutcomeContinue, Payload: Payload{"alias": "agent.y", "with": map[string]any{"k": "v2"}}}, nil
+			return Result{Outcome: outcomeContinue, Payload: Payload{"alias": "agent.y", "with": map[string]any{"k": "v2"}}}, nil
 		})})
 	reg, _, agents = newHookedRegistry(t, reroute)
 	res, err := reg.Dispatch(context.Background(), agent.Call{Alias: "agent.x", Verb: "ask", Turn: 1, StatePath: "st", Prompt: "p", With: map[string]any{"k": "v"}})
@@ -141,12 +138,12 @@ func TestDispatchPostReturnHaltAndBudget(t *testing.T) {
 	}
 	_ = sink
 
-	halt := NewChain(Registration{Point: PointPostReturn, PluginID: "auditor", OnError: OnErrorContinue,
+	halt := newChain(Registration{Point: pointPostReturn, PluginID: "auditor", OnError: onErrorContinue,
 		Handler: HandlerFunc(func(_ context.Context, _ Point, p Payload) (Result, error) {
 			if sub, _ := p["submission"].(map[string]any); sub["ok"] == true {
-				return Result{Outcome: OutcomeHalt, Reason: "answer rejected by audit"}, nil
+				return Result{Outcome: outcomeHalt, Reason: "answer rejected by audit"}, nil
 			}
-			return Result{Outcome: OutcomeContinue}, nil
+			return Result{Outcome: outcomeContinue}, nil
 		})})
 	reg, sink, _ = newHookedRegistry(t, halt)
 	_, err = reg.Dispatch(context.Background(), call)

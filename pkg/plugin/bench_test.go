@@ -25,34 +25,19 @@ func BenchmarkChainBuiltins(b *testing.B) {
 		prompt[i] = 'a' + byte(i%26)
 	}
 	p := Payload{"alias": "agent.claude", "verb": "decide", "prompt": string(prompt), "with": map[string]any{"args": map[string]any{"k": "v"}}}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, halt, err := c.Run(context.Background(), PointPreDispatch, p, nil); err != nil || halt != nil {
-			b.Fatal(err, halt)
-		}
-	}
+	benchPreDispatch(b, c, p)
 }
 
 // BenchmarkExternalHook: one round trip to a reused external hook process
 // (rewrite mode).
 func BenchmarkExternalHook(b *testing.B) {
 	root := b.TempDir()
-	externalPlugin(b, root, "ext", []string{"rewrite"}, OnErrorVeto, 5000, PointPreDispatch)
-	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
-	if err != nil {
-		b.Fatal(err)
-	}
+	externalPlugin(b, root, "ext", []string{"rewrite"}, onErrorVeto, 5000, pointPreDispatch)
+	a := assemble(b, root)
 	c := a.NewChain()
 	defer c.Close()
 	p := Payload{"prompt": "hello", "alias": "agent.claude"}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, halt, err := c.Run(context.Background(), PointPreDispatch, p, nil); err != nil || halt != nil {
-			b.Fatal(err, halt)
-		}
-	}
+	benchPreDispatch(b, c, p)
 }
 
 // BenchmarkDispatchHooked: a full agent.Registry.Dispatch to an in-process
@@ -90,5 +75,17 @@ func BenchmarkDispatchHooked(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// benchPreDispatch times c's agent/pre-dispatch hooks on p.
+func benchPreDispatch(b *testing.B, c *Chain, p Payload) {
+	b.Helper()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, halt, err := c.Run(context.Background(), pointPreDispatch, p, nil); err != nil || halt != nil {
+			b.Fatal(err, halt)
+		}
 	}
 }

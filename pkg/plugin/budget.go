@@ -22,14 +22,14 @@ func (b *budgetHook) Hook(_ context.Context, point Point, p Payload) (Result, er
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	switch point {
-	case PointPreDispatch:
+	case pointPreDispatch:
 		if b.cfg.MaxCostUSD > 0 && b.cost >= b.cfg.MaxCostUSD {
-			return Result{Outcome: OutcomeHalt, Reason: fmt.Sprintf("run budget spent: reported cost $%.4f reached the limit $%.4f (config.budget.max_cost_usd)", b.cost, b.cfg.MaxCostUSD)}, nil
+			return Result{Outcome: outcomeHalt, Reason: fmt.Sprintf("run budget spent: reported cost $%.4f reached the limit $%.4f (config.budget.max_cost_usd)", b.cost, b.cfg.MaxCostUSD)}, nil
 		}
 		if b.cfg.MaxTokens > 0 && b.tokens >= b.cfg.MaxTokens {
-			return Result{Outcome: OutcomeHalt, Reason: fmt.Sprintf("run budget spent: %d reported tokens reached the limit %d (config.budget.max_tokens)", b.tokens, b.cfg.MaxTokens)}, nil
+			return Result{Outcome: outcomeHalt, Reason: fmt.Sprintf("run budget spent: %d reported tokens reached the limit %d (config.budget.max_tokens)", b.tokens, b.cfg.MaxTokens)}, nil
 		}
-	case PointPostReturn:
+	case pointPostReturn:
 		meta, _ := p["meta"].(map[string]any)
 		if c, ok := number(meta["cost_usd"]); ok {
 			b.cost += c
@@ -44,7 +44,7 @@ func (b *budgetHook) Hook(_ context.Context, point Point, p Payload) (Result, er
 			b.tokens += int64(t)
 		}
 	}
-	return Result{Outcome: OutcomeContinue}, nil
+	return Result{Outcome: outcomeContinue}, nil
 }
 
 func number(v any) (float64, bool) {

@@ -15,14 +15,14 @@ func (a *Assembly) NewChain() *Chain {
 	for _, h := range a.Hooks {
 		var hd Handler
 		switch h.Plugin {
-		case IDBudget:
+		case idBudget:
 			hd = bud
-		case IDRedact:
+		case idRedact:
 			hd = red
-		case IDHostRun:
+		case idHostRun:
 			reason := ""
 			for _, p := range a.Plugins {
-				if p.ID == IDHostRun {
+				if p.ID == idHostRun {
 					reason = p.Reason
 				}
 			}
@@ -50,7 +50,7 @@ type hostRunGate struct{ reason string }
 
 func (g hostRunGate) Hook(_ context.Context, _ Point, p Payload) (Result, error) {
 	if p["handler"] == "host.run" {
-		return Result{Outcome: OutcomeHalt, Reason: "host.run is disabled in the plugin assembly (" + g.reason + ")"}, nil
+		return Result{Outcome: outcomeHalt, Reason: "host.run is disabled in the plugin assembly (" + g.reason + ")"}, nil
 	}
-	return Result{Outcome: OutcomeContinue}, nil
+	return Result{Outcome: outcomeContinue}, nil
 }

@@ -6,8 +6,8 @@ import "kitsoki/pkg/story"
 type Source string
 
 const (
-	SourceBuiltin  Source = "builtin"
-	SourceExternal Source = "external"
+	sourceBuiltin  Source = "builtin"
+	sourceExternal Source = "external"
 )
 
 // Descriptor describes one plugin: what it provides and what it needs.
@@ -27,10 +27,10 @@ type Descriptor struct {
 
 // Built-in plugin ids.
 const (
-	IDTrace   = "trace"
-	IDHostRun = "host.run"
-	IDRedact  = "redact"
-	IDBudget  = "budget"
+	idTrace   = "trace"
+	idHostRun = "host.run"
+	idRedact  = "redact"
+	idBudget  = "budget"
 )
 
 // transportID returns the plugin id of an agent_plugins plugin type:
@@ -74,21 +74,21 @@ func lifecycleOf(pluginType string) string {
 	return "unknown"
 }
 
-// Builtins returns the descriptors of every built-in plugin, sorted by id.
-func Builtins() []Descriptor {
+// builtinDescriptors returns the descriptors of every built-in plugin, sorted by id.
+func builtinDescriptors() []Descriptor {
 	out := []Descriptor{
-		{ID: IDBudget, Summary: "halts agent calls once the run's reported cost or token total passes a limit",
+		{ID: idBudget, Summary: "halts agent calls once the run's reported cost or token total passes a limit",
 			Provides: []string{"hook:agent/pre-dispatch", "hook:agent/post-return"}},
-		{ID: IDHostRun, Summary: "host.run: runs a program named by the story", Provides: []string{"host:host.run"}},
-		{ID: IDRedact, Summary: "masks patterns and named env var values in prompts before dispatch",
+		{ID: idHostRun, Summary: "host.run: runs a program named by the story", Provides: []string{"host:host.run"}},
+		{ID: idRedact, Summary: "masks patterns and named env var values in prompts before dispatch",
 			Provides: []string{"hook:agent/pre-dispatch"}},
-		{ID: IDTrace, Summary: "the JSONL trace sink (kernel: cannot be disabled)", Provides: []string{"trace.sink"}, Kernel: true},
+		{ID: idTrace, Summary: "the JSONL trace sink (kernel: cannot be disabled)", Provides: []string{"trace.sink"}, Kernel: true},
 	}
 	for _, t := range transports {
 		out = append(out, Descriptor{ID: t.id, Summary: t.summary, Provides: []string{"transport:" + t.typ}})
 	}
 	for i := range out {
-		out[i].Source = SourceBuiltin
+		out[i].Source = sourceBuiltin
 		if out[i].Requires == nil {
 			out[i].Requires = []string{}
 		}

@@ -1,6 +1,8 @@
 package plugin
 
 import (
+	"bytes"
+	_ "embed"
 	"fmt"
 	"os"
 	"os/exec"
@@ -8,44 +10,120 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-var (
-	hookOnce sync.Once
-	hookBin  string
-	hookErr  error
-	binDir   string
-)
+// assemblySchema is the JSON Schema of Report (assembly.schema.json); the
+// tests check every report against it.
+//
+//go:embed assembly.schema.json
+var assemblySchema []byte
+
+// reportSchema compiles assemblySchema.
+func reportSchema(t testing.TB) *jsonschema.Schema {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(assemblySchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("assembly.schema.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("assembly.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch
+}
+
+// checkReport fails t unless the report JSON b satisfies sch.
+func checkReport(t testing.TB, sch *jsonschema.Schema, b []byte) {
+	t.Helper()
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Fatalf("report does not satisfy assembly.schema.json: %v\n%s", err, b)
+	}
+}
+
+// assemble assembles the story directory root (no story, no environment).
+func assemble(t testing.TB, root string) *Assembly {
+	t.Helper()
+	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// newChain builds a chain from registrations (in order), without the
+// configured assembly's secret mask (Assembly.NewChain builds that one).
+func newChain(regs ...Registration) *Chain {
+	return &Chain{regs: regs, mask: func(s string) string { return s }}
+}
+
+// programs are the test programs, built together once per test binary
+// into dir (removed by TestMain).
+var programs struct {
+	once sync.Once
+	dir  string
+	err  error
+}
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if binDir != "" {
-		_ = os.RemoveAll(binDir)
+	if programs.dir != "" {
+		_ = os.RemoveAll(programs.dir)
 	}
 	os.Exit(code)
 }
 
-// testHookBinary builds internal/testhook once per test binary.
-func testHookBinary(t testing.TB) string {
+// testProgram returns the path of the test program internal/<name>
+// (testhook, testhostprovider), building them all on first use.
+func testProgram(t testing.TB, name string) string {
 	t.Helper()
-	hookOnce.Do(func() {
-		binDir, hookErr = os.MkdirTemp("", "kitsoki-testhook-")
-		if hookErr != nil {
+	programs.once.Do(func() {
+		programs.dir, programs.err = os.MkdirTemp("", "kitsoki-plugin-tests-")
+		if programs.err != nil {
 			return
 		}
-		hookBin = filepath.Join(binDir, "testhook")
-		out, err := exec.Command("go", "build", "-o", hookBin, "./internal/testhook").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", programs.dir+string(filepath.Separator), "./internal/testhook", "./internal/testhostprovider").CombinedOutput()
 		if err != nil {
-			hookErr = fmt.Errorf("go build testhook: %v\n%s", err, out)
+			programs.err = fmt.Errorf("go build the test programs: %v\n%s", err, out)
 		}
 	})
-	if hookErr != nil {
-		t.Fatal(hookErr)
+	if programs.err != nil {
+		t.Fatal(programs.err)
 	}
-	return hookBin
+	return filepath.Join(programs.dir, name)
 }
 
+// testHookBinary is the hook plugin program (internal/testhook).
+func testHookBinary(t testing.TB) string { return testProgram(t, "testhook") }
+
 // writeFile writes content under dir, creating parents.
+// assembleWithSecret assembles a story-less assembly under the operator
+// profile YAML profile, in an environment where SECRET_X is
+// "hunter2hunter2" (and nothing else is set).
+func assembleWithSecret(t testing.TB, profile string) *Assembly {
+	t.Helper()
+	a, err := Assemble(Options{StoryDir: t.TempDir(), ProfilePath: writeFile(t, t.TempDir()+"/p.yaml", profile),
+		Getenv: func(k string) string {
+			if k == "SECRET_X" {
+				return "hunter2hunter2"
+			}
+			return ""
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 func writeFile(t testing.TB, path, content string) string {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"kitsoki/internal/jsonvalue"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -15,20 +17,20 @@ type Point string
 
 // Hook points.
 const (
-	PointPreDispatch Point = "agent/pre-dispatch" // alias, verb, prompt, with, schema_id; may rewrite prompt, with, alias; may halt
-	PointPostReturn  Point = "agent/post-return"  // alias, verb, submission, meta; may halt
-	PointHostPreCall Point = "host/pre-call"      // handler, args; may rewrite args; may halt
-	PointRunStart    Point = "run/start"          // observational
-	PointRunEnd      Point = "run/end"            // observational
+	pointPreDispatch Point = "agent/pre-dispatch" // alias, verb, prompt, with, schema_id; may rewrite prompt, with, alias; may halt
+	pointPostReturn  Point = "agent/post-return"  // alias, verb, submission, meta; may halt
+	pointHostPreCall Point = "host/pre-call"      // handler, args; may rewrite args; may halt
+	pointRunStart    Point = "run/start"          // observational
+	pointRunEnd      Point = "run/end"            // observational
 )
 
-// Points lists every hook point.
-func Points() []Point {
-	return []Point{PointPreDispatch, PointPostReturn, PointHostPreCall, PointRunStart, PointRunEnd}
+// allPoints lists every hook point.
+func allPoints() []Point {
+	return []Point{pointPreDispatch, pointPostReturn, pointHostPreCall, pointRunStart, pointRunEnd}
 }
 
 func (p Point) valid() bool {
-	for _, q := range Points() {
+	for _, q := range allPoints() {
 		if p == q {
 			return true
 		}
@@ -39,9 +41,9 @@ func (p Point) valid() bool {
 // rewritable lists the payload keys a handler may change at a point.
 func (p Point) rewritable() map[string]bool {
 	switch p {
-	case PointPreDispatch:
+	case pointPreDispatch:
 		return map[string]bool{"prompt": true, "with": true, "alias": true}
-	case PointHostPreCall:
+	case pointHostPreCall:
 		return map[string]bool{"args": true}
 	}
 	return nil
@@ -49,15 +51,15 @@ func (p Point) rewritable() map[string]bool {
 
 // canHalt reports whether a halt at p stops the action (run/* are
 // observational: a halt only stops later handlers).
-func (p Point) canHalt() bool { return p != PointRunStart && p != PointRunEnd }
+func (p Point) canHalt() bool { return p != pointRunStart && p != pointRunEnd }
 
 // Payload is a hook payload: a JSON object.
 type Payload = map[string]any
 
 // Outcomes a handler returns.
 const (
-	OutcomeContinue = "continue"
-	OutcomeHalt     = "halt"
+	outcomeContinue = "continue"
+	outcomeHalt     = "halt"
 )
 
 // Result is what a handler returns. Payload nil means "unchanged";
@@ -92,9 +94,9 @@ type Registration struct {
 
 // Hook outcome event kinds.
 const (
-	EventRewrote = "hook.rewrote"
-	EventHalted  = "hook.halted"
-	EventFailed  = "hook.failed"
+	eventRewrote = "hook.rewrote"
+	eventHalted  = "hook.halted"
+	eventFailed  = "hook.failed"
 )
 
 // Event is one hook outcome, reported through the caller's emit function.
@@ -134,15 +136,6 @@ type Chain struct {
 	closers []func() error
 	mask    func(string) string
 }
-
-// NewChain builds a chain from registrations (in order). Tests and
-// embedders use it; Assembly.NewChain builds the configured one.
-func NewChain(regs ...Registration) *Chain {
-	return &Chain{regs: regs, mask: func(s string) string { return s }}
-}
-
-// Registrations returns the chain's registrations in order.
-func (c *Chain) Registrations() []Registration { return append([]Registration(nil), c.regs...) }
 
 // Has reports whether any handler is registered at p.
 func (c *Chain) Has(p Point) bool {
@@ -193,12 +186,12 @@ func (c *Chain) Run(ctx context.Context, point Point, payload Payload, emit func
 		}
 		if err != nil {
 			ev := &EventPayload{Point: point, Plugin: reg.PluginID, Error: c.mask(err.Error()), OnError: reg.OnError}
-			if e := emit(Event{Kind: EventFailed, Payload: ev}); e != nil {
+			if e := emit(Event{Kind: eventFailed, Payload: ev}); e != nil {
 				return nil, nil, e
 			}
-			if reg.OnError == OnErrorVeto {
+			if reg.OnError == onErrorVeto {
 				h := &Halt{Point: point, Plugin: reg.PluginID, Reason: "hook failed and its on_error is veto: " + ev.Error}
-				if e := emit(Event{Kind: EventHalted, Payload: &EventPayload{Point: point, Plugin: reg.PluginID, Reason: h.Reason}}); e != nil {
+				if e := emit(Event{Kind: eventHalted, Payload: &EventPayload{Point: point, Plugin: reg.PluginID, Reason: h.Reason}}); e != nil {
 					return nil, nil, e
 				}
 				if point.canHalt() {
@@ -208,12 +201,12 @@ func (c *Chain) Run(ctx context.Context, point Point, payload Payload, emit func
 			}
 			continue
 		}
-		if res.Outcome == OutcomeHalt {
+		if res.Outcome == outcomeHalt {
 			reason := c.mask(res.Reason)
 			if reason == "" {
 				reason = "no reason given"
 			}
-			if e := emit(Event{Kind: EventHalted, Payload: &EventPayload{Point: point, Plugin: reg.PluginID, Reason: reason}}); e != nil {
+			if e := emit(Event{Kind: eventHalted, Payload: &EventPayload{Point: point, Plugin: reg.PluginID, Reason: reason}}); e != nil {
 				return nil, nil, e
 			}
 			if point.canHalt() {
@@ -232,7 +225,7 @@ func (c *Chain) Run(ctx context.Context, point Point, payload Payload, emit func
 					next[k] = res.Payload[k]
 				}
 				cur = next
-				if e := emit(Event{Kind: EventRewrote, Payload: &EventPayload{Point: point, Plugin: reg.PluginID, Changed: changed, Values: c.rewrittenValues(changed, next)}}); e != nil {
+				if e := emit(Event{Kind: eventRewrote, Payload: &EventPayload{Point: point, Plugin: reg.PluginID, Changed: changed, Values: c.rewrittenValues(changed, next)}}); e != nil {
 					return nil, nil, e
 				}
 			}
@@ -270,13 +263,13 @@ func (hostRunGate) readsOnly()  {}
 // checkResult enforces the outcome values and the rewritable keys.
 func checkResult(point Point, cur Payload, res Result) error {
 	switch res.Outcome {
-	case OutcomeContinue, OutcomeHalt:
+	case outcomeContinue, outcomeHalt:
 	case "":
 		return fmt.Errorf("hook answered without an outcome; answer {\"outcome\":\"continue\"} or {\"outcome\":\"halt\",\"reason\":...}")
 	default:
 		return fmt.Errorf("hook outcome %q is neither continue nor halt", res.Outcome)
 	}
-	if res.Payload == nil || res.Outcome == OutcomeHalt {
+	if res.Payload == nil || res.Outcome == outcomeHalt {
 		return nil
 	}
 	allowed := point.rewritable()
@@ -314,12 +307,7 @@ func keyList(m map[string]bool) string {
 	if len(m) == 0 {
 		return "none"
 	}
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return strings.Join(ks, ", ")
+	return strings.Join(slices.Sorted(maps.Keys(m)), ", ")
 }
 
 // changedKeys lists the keys whose value differs between a and b, sorted

@@ -21,22 +21,22 @@ func (r *recorder) kinds() string {
 
 func appendPrompt(s string) HandlerFunc {
 	return func(_ context.Context, _ Point, p Payload) (Result, error) {
-		return Result{Outcome: OutcomeContinue, Payload: Payload{"prompt": p["prompt"].(string) + s}}, nil
+		return Result{Outcome: outcomeContinue, Payload: Payload{"prompt": p["prompt"].(string) + s}}, nil
 	}
 }
 
 func TestChainWaterfallOrderAndHalt(t *testing.T) {
 	var sawThird bool
-	c := NewChain(
-		Registration{Point: PointPreDispatch, PluginID: "one", OnError: OnErrorContinue, Handler: appendPrompt(" +1")},
-		Registration{Point: PointPostReturn, PluginID: "other-point", OnError: OnErrorContinue, Handler: appendPrompt(" never")},
-		Registration{Point: PointPreDispatch, PluginID: "two", OnError: OnErrorContinue, Handler: appendPrompt(" +2")},
-		Registration{Point: PointPreDispatch, PluginID: "noop", OnError: OnErrorContinue, Handler: HandlerFunc(func(context.Context, Point, Payload) (Result, error) {
-			return Result{Outcome: OutcomeContinue}, nil
+	c := newChain(
+		Registration{Point: pointPreDispatch, PluginID: "one", OnError: onErrorContinue, Handler: appendPrompt(" +1")},
+		Registration{Point: pointPostReturn, PluginID: "other-point", OnError: onErrorContinue, Handler: appendPrompt(" never")},
+		Registration{Point: pointPreDispatch, PluginID: "two", OnError: onErrorContinue, Handler: appendPrompt(" +2")},
+		Registration{Point: pointPreDispatch, PluginID: "noop", OnError: onErrorContinue, Handler: HandlerFunc(func(context.Context, Point, Payload) (Result, error) {
+			return Result{Outcome: outcomeContinue}, nil
 		})},
 	)
 	rec := &recorder{}
-	out, halt, err := c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "p", "verb": "decide"}, rec.emit)
+	out, halt, err := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "p", "verb": "decide"}, rec.emit)
 	if err != nil || halt != nil {
 		t.Fatal(err, halt)
 	}
@@ -48,21 +48,21 @@ func TestChainWaterfallOrderAndHalt(t *testing.T) {
 	}
 
 	// A halt stops the chain and the action.
-	c = NewChain(
-		Registration{Point: PointPreDispatch, PluginID: "one", OnError: OnErrorContinue, Handler: appendPrompt(" +1")},
-		Registration{Point: PointPreDispatch, PluginID: "stop", OnError: OnErrorContinue, Handler: HandlerFunc(func(_ context.Context, _ Point, p Payload) (Result, error) {
+	c = newChain(
+		Registration{Point: pointPreDispatch, PluginID: "one", OnError: onErrorContinue, Handler: appendPrompt(" +1")},
+		Registration{Point: pointPreDispatch, PluginID: "stop", OnError: onErrorContinue, Handler: HandlerFunc(func(_ context.Context, _ Point, p Payload) (Result, error) {
 			if p["prompt"] != "p +1" {
 				t.Errorf("second handler saw %v, want the first one's rewrite", p["prompt"])
 			}
-			return Result{Outcome: OutcomeHalt, Reason: "nope"}, nil
+			return Result{Outcome: outcomeHalt, Reason: "nope"}, nil
 		})},
-		Registration{Point: PointPreDispatch, PluginID: "third", OnError: OnErrorContinue, Handler: HandlerFunc(func(context.Context, Point, Payload) (Result, error) {
+		Registration{Point: pointPreDispatch, PluginID: "third", OnError: onErrorContinue, Handler: HandlerFunc(func(context.Context, Point, Payload) (Result, error) {
 			sawThird = true
-			return Result{Outcome: OutcomeContinue}, nil
+			return Result{Outcome: outcomeContinue}, nil
 		})},
 	)
 	rec = &recorder{}
-	_, halt, err = c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "p"}, rec.emit)
+	_, halt, err = c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "p"}, rec.emit)
 	if err != nil || halt == nil || halt.Plugin != "stop" || halt.Reason != "nope" || sawThird {
 		t.Fatalf("halt = %+v err = %v sawThird = %v", halt, err, sawThird)
 	}
@@ -73,16 +73,16 @@ func TestChainWaterfallOrderAndHalt(t *testing.T) {
 
 func TestChainObservationalHaltOnlyStopsLaterHandlers(t *testing.T) {
 	later := false
-	c := NewChain(
-		Registration{Point: PointRunEnd, PluginID: "stop", OnError: OnErrorContinue, Handler: HandlerFunc(func(context.Context, Point, Payload) (Result, error) {
-			return Result{Outcome: OutcomeHalt, Reason: "x"}, nil
+	c := newChain(
+		Registration{Point: pointRunEnd, PluginID: "stop", OnError: onErrorContinue, Handler: HandlerFunc(func(context.Context, Point, Payload) (Result, error) {
+			return Result{Outcome: outcomeHalt, Reason: "x"}, nil
 		})},
-		Registration{Point: PointRunEnd, PluginID: "later", OnError: OnErrorContinue, Handler: HandlerFunc(func(context.Context, Point, Payload) (Result, error) {
+		Registration{Point: pointRunEnd, PluginID: "later", OnError: onErrorContinue, Handler: HandlerFunc(func(context.Context, Point, Payload) (Result, error) {
 			later = true
-			return Result{Outcome: OutcomeContinue}, nil
+			return Result{Outcome: outcomeContinue}, nil
 		})},
 	)
-	_, halt, err := c.Run(context.Background(), PointRunEnd, Payload{}, nil)
+	_, halt, err := c.Run(context.Background(), pointRunEnd, Payload{}, nil)
 	if halt != nil || err != nil || later {
 		t.Fatalf("halt %v err %v later %v", halt, err, later)
 	}
@@ -90,28 +90,28 @@ func TestChainObservationalHaltOnlyStopsLaterHandlers(t *testing.T) {
 
 func TestChainRejectsReadOnlyRewriteAndFollowsOnError(t *testing.T) {
 	bad := HandlerFunc(func(context.Context, Point, Payload) (Result, error) {
-		return Result{Outcome: OutcomeContinue, Payload: Payload{"verb": "task"}}, nil
+		return Result{Outcome: outcomeContinue, Payload: Payload{"verb": "task"}}, nil
 	})
 	failing := HandlerFunc(func(context.Context, Point, Payload) (Result, error) { return Result{}, errors.New("down") })
 	panicking := HandlerFunc(func(context.Context, Point, Payload) (Result, error) { panic("oops") })
 	for _, h := range []Handler{bad, failing, panicking} {
 		rec := &recorder{}
-		c := NewChain(Registration{Point: PointPreDispatch, PluginID: "x", OnError: OnErrorContinue, Handler: h})
-		out, halt, err := c.Run(context.Background(), PointPreDispatch, Payload{"verb": "decide", "prompt": "p"}, rec.emit)
+		c := newChain(Registration{Point: pointPreDispatch, PluginID: "x", OnError: onErrorContinue, Handler: h})
+		out, halt, err := c.Run(context.Background(), pointPreDispatch, Payload{"verb": "decide", "prompt": "p"}, rec.emit)
 		if err != nil || halt != nil || out["verb"] != "decide" || rec.kinds() != "hook.failed:x" {
 			t.Fatalf("continue: out %v halt %v err %v events %s", out, halt, err, rec.kinds())
 		}
 		rec = &recorder{}
-		c = NewChain(Registration{Point: PointPreDispatch, PluginID: "x", OnError: OnErrorVeto, Handler: h})
-		_, halt, _ = c.Run(context.Background(), PointPreDispatch, Payload{"verb": "decide", "prompt": "p"}, rec.emit)
+		c = newChain(Registration{Point: pointPreDispatch, PluginID: "x", OnError: onErrorVeto, Handler: h})
+		_, halt, _ = c.Run(context.Background(), pointPreDispatch, Payload{"verb": "decide", "prompt": "p"}, rec.emit)
 		if halt == nil || !strings.Contains(halt.Reason, "on_error is veto") || rec.kinds() != "hook.failed:x,hook.halted:x" {
 			t.Fatalf("veto: halt %+v events %s", halt, rec.kinds())
 		}
 	}
 	if !strings.Contains(func() string {
 		rec := &recorder{}
-		c := NewChain(Registration{Point: PointPreDispatch, PluginID: "x", OnError: OnErrorContinue, Handler: bad})
-		_, _, _ = c.Run(context.Background(), PointPreDispatch, Payload{"verb": "decide"}, rec.emit)
+		c := newChain(Registration{Point: pointPreDispatch, PluginID: "x", OnError: onErrorContinue, Handler: bad})
+		_, _, _ = c.Run(context.Background(), pointPreDispatch, Payload{"verb": "decide"}, rec.emit)
 		return rec.events[0].Payload.Error
 	}(), `rewrote "verb", which is read-only`) {
 		t.Fatal("read-only rewrite error is not explained")
@@ -119,37 +119,28 @@ func TestChainRejectsReadOnlyRewriteAndFollowsOnError(t *testing.T) {
 }
 
 func TestHandlerGetsACopy(t *testing.T) {
-	c := NewChain(Registration{Point: PointPreDispatch, PluginID: "mut", OnError: OnErrorContinue, Handler: HandlerFunc(func(_ context.Context, _ Point, p Payload) (Result, error) {
+	c := newChain(Registration{Point: pointPreDispatch, PluginID: "mut", OnError: onErrorContinue, Handler: HandlerFunc(func(_ context.Context, _ Point, p Payload) (Result, error) {
 		p["with"].(map[string]any)["k"] = "changed in place"
-		return Result{Outcome: OutcomeContinue}, nil
+		return Result{Outcome: outcomeContinue}, nil
 	})})
 	in := Payload{"with": map[string]any{"k": "v"}}
-	out, _, _ := c.Run(context.Background(), PointPreDispatch, in, nil)
+	out, _, _ := c.Run(context.Background(), pointPreDispatch, in, nil)
 	if out["with"].(map[string]any)["k"] != "v" || in["with"].(map[string]any)["k"] != "v" {
 		t.Fatal("an in-place mutation leaked past the hook")
 	}
 }
 
 func TestRedactAndBudget(t *testing.T) {
-	p, err := ParseProfile("p.yaml", []byte("config:\n  redact: {patterns: [\"sk-[a-z0-9]{6,}\"], env: [SECRET_X]}\n  budget: {max_cost_usd: 0.5, max_tokens: 100}\n"))
+	p, err := parseProfile("p.yaml", []byte("config:\n  redact: {patterns: [\"sk-[a-z0-9]{6,}\"], env: [SECRET_X]}\n  budget: {max_cost_usd: 0.5, max_tokens: 100}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := Assemble(Options{StoryDir: t.TempDir(), ProfilePath: writeFile(t, t.TempDir()+"/p.yaml", "config:\n  redact: {patterns: [\"sk-[a-z0-9]{6,}\"], env: [SECRET_X]}\n  budget: {max_cost_usd: 0.5, max_tokens: 100}\n"),
-		Getenv: func(k string) string {
-			if k == "SECRET_X" {
-				return "hunter2hunter2"
-			}
-			return ""
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := assembleWithSecret(t, "config:\n  redact: {patterns: [\"sk-[a-z0-9]{6,}\"], env: [SECRET_X]}\n  budget: {max_cost_usd: 0.5, max_tokens: 100}\n")
 	_ = p
 	c := a.NewChain()
 	defer c.Close()
 	rec := &recorder{}
-	out, halt, err := c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "key sk-abcdef123 pw hunter2hunter2", "with": map[string]any{"note": "hunter2hunter2"}}, rec.emit)
+	out, halt, err := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "key sk-abcdef123 pw hunter2hunter2", "with": map[string]any{"note": "hunter2hunter2"}}, rec.emit)
 	if err != nil || halt != nil {
 		t.Fatal(err, halt)
 	}
@@ -158,20 +149,20 @@ func TestRedactAndBudget(t *testing.T) {
 	}
 	// budget: 0.3 + 0.3 passes 0.5; the next call halts
 	for i := 0; i < 2; i++ {
-		if _, halt, _ := c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "x"}, nil); halt != nil {
+		if _, halt, _ := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "x"}, nil); halt != nil {
 			t.Fatalf("call %d halted early: %v", i, halt)
 		}
-		_, _, _ = c.Run(context.Background(), PointPostReturn, Payload{"meta": map[string]any{"cost_usd": 0.3}}, nil)
+		_, _, _ = c.Run(context.Background(), pointPostReturn, Payload{"meta": map[string]any{"cost_usd": 0.3}}, nil)
 	}
-	_, halt, _ = c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "x"}, nil)
-	if halt == nil || halt.Plugin != IDBudget || !strings.Contains(halt.Reason, "max_cost_usd") {
+	_, halt, _ = c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "x"}, nil)
+	if halt == nil || halt.Plugin != idBudget || !strings.Contains(halt.Reason, "max_cost_usd") {
 		t.Fatalf("budget did not halt: %+v", halt)
 	}
 	// a fresh chain is a fresh run
 	c2 := a.NewChain()
 	defer c2.Close()
-	_, _, _ = c2.Run(context.Background(), PointPostReturn, Payload{"meta": map[string]any{"usage": map[string]any{"input_tokens": int64(60), "output_tokens": float64(50)}}}, nil)
-	_, halt, _ = c2.Run(context.Background(), PointPreDispatch, Payload{"prompt": "x"}, nil)
+	_, _, _ = c2.Run(context.Background(), pointPostReturn, Payload{"meta": map[string]any{"usage": map[string]any{"input_tokens": int64(60), "output_tokens": float64(50)}}}, nil)
+	_, halt, _ = c2.Run(context.Background(), pointPreDispatch, Payload{"prompt": "x"}, nil)
 	if halt == nil || !strings.Contains(halt.Reason, "110 reported tokens") {
 		t.Fatalf("token budget: %+v", halt)
 	}
@@ -179,25 +170,25 @@ func TestRedactAndBudget(t *testing.T) {
 
 func TestHostPreCallAndRunPoints(t *testing.T) {
 	var seen []string
-	c := NewChain(
-		Registration{Point: PointHostPreCall, PluginID: "args", OnError: OnErrorContinue, Handler: HandlerFunc(func(_ context.Context, _ Point, p Payload) (Result, error) {
+	c := newChain(
+		Registration{Point: pointHostPreCall, PluginID: "args", OnError: onErrorContinue, Handler: HandlerFunc(func(_ context.Context, _ Point, p Payload) (Result, error) {
 			a := p["args"].(map[string]any)
 			a["dry_run"] = true
-			return Result{Outcome: OutcomeContinue, Payload: Payload{"args": a}}, nil
+			return Result{Outcome: outcomeContinue, Payload: Payload{"args": a}}, nil
 		})},
-		Registration{Point: PointHostPreCall, PluginID: "deny", OnError: OnErrorContinue, Handler: HandlerFunc(func(_ context.Context, _ Point, p Payload) (Result, error) {
+		Registration{Point: pointHostPreCall, PluginID: "deny", OnError: onErrorContinue, Handler: HandlerFunc(func(_ context.Context, _ Point, p Payload) (Result, error) {
 			if p["handler"] == "host.run" && p["args"].(map[string]any)["cmd"] == "rm" {
-				return Result{Outcome: OutcomeHalt, Reason: "rm is not allowed"}, nil
+				return Result{Outcome: outcomeHalt, Reason: "rm is not allowed"}, nil
 			}
-			return Result{Outcome: OutcomeContinue}, nil
+			return Result{Outcome: outcomeContinue}, nil
 		})},
-		Registration{Point: PointRunStart, PluginID: "obs", OnError: OnErrorContinue, Handler: HandlerFunc(func(_ context.Context, p Point, _ Payload) (Result, error) {
+		Registration{Point: pointRunStart, PluginID: "obs", OnError: onErrorContinue, Handler: HandlerFunc(func(_ context.Context, p Point, _ Payload) (Result, error) {
 			seen = append(seen, string(p))
-			return Result{Outcome: OutcomeContinue}, nil
+			return Result{Outcome: outcomeContinue}, nil
 		})},
-		Registration{Point: PointRunEnd, PluginID: "obs", OnError: OnErrorContinue, Handler: HandlerFunc(func(_ context.Context, p Point, pl Payload) (Result, error) {
+		Registration{Point: pointRunEnd, PluginID: "obs", OnError: onErrorContinue, Handler: HandlerFunc(func(_ context.Context, p Point, pl Payload) (Result, error) {
 			seen = append(seen, string(p)+":"+pl["outcome"].(string))
-			return Result{Outcome: OutcomeHalt}, nil // observational: no effect
+			return Result{Outcome: outcomeHalt}, nil // observational: no effect
 		})},
 	)
 	var kinds []string
@@ -235,6 +226,6 @@ func FuzzParseResult(f *testing.F) {
 			return
 		}
 		// whatever decodes must survive the chain's checks without panicking
-		_ = checkResult(PointPreDispatch, Payload{"prompt": "p"}, res)
+		_ = checkResult(pointPreDispatch, Payload{"prompt": "p"}, res)
 	})
 }

@@ -11,10 +11,10 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// HostEmbedder adapts pkg/agent's LocalEmbedder to the host.Embedder that
+// hostEmbedder adapts pkg/agent's LocalEmbedder to the host.Embedder that
 // host.agent.search uses (the host package does not import the agent
 // transports).
-func HostEmbedder(e *agent.LocalEmbedder) host.Embedder { return localEmbedder{e} }
+func hostEmbedder(e *agent.LocalEmbedder) host.Embedder { return localEmbedder{e} }
 
 type localEmbedder struct{ e *agent.LocalEmbedder }
 
@@ -63,7 +63,7 @@ func storyEmbedder(st *story.Story, cfg agent.LocalEmbedderConfig) (host.SearchO
 	if err != nil {
 		return host.SearchOptions{}, noop, fmt.Errorf("routing.embedding: %w", err)
 	}
-	o := host.SearchOptions{Embedder: HostEmbedder(e)}
+	o := host.SearchOptions{Embedder: hostEmbedder(e)}
 	if d := str("cache_dir"); d != "" {
 		if !filepath.IsAbs(d) {
 			d = filepath.Join(st.Dir, d)

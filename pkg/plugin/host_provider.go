@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"kitsoki/internal/jsonvalue"
@@ -99,8 +98,8 @@ func (a *Assembly) HostProviders() []HostProvider {
 	return out
 }
 
-// SourceProvider is the host.Info.Source prefix of a provided handler.
-const SourceProvider = "provider:"
+// sourceProvider is the host.Info.Source prefix of a provided handler.
+const sourceProvider = "provider:"
 
 // RegisterHostProviders registers the handlers of every enabled host
 // provider in reg (a provider replaces a built-in of the same name: the
@@ -123,7 +122,7 @@ func (a *Assembly) RegisterHostProviders(reg *host.Registry) (closeAll func() er
 				continue
 			}
 			claimed[name] = hp.ID
-			reg.RegisterInfo(name, p, host.Info{Source: SourceProvider + hp.ID, Summary: m.Summary})
+			reg.RegisterInfo(name, p, host.Info{Source: sourceProvider + hp.ID, Summary: m.Summary})
 			used = true
 		}
 		if used {
@@ -144,10 +143,7 @@ func (a *Assembly) RegisterHostProviders(reg *host.Registry) (closeAll func() er
 // hostProc is the host.Handler of one provider process.
 type hostProc struct {
 	m *Manifest
-
-	mu     sync.Mutex
-	proc   *childProc
-	closed bool
+	childSlot
 }
 
 type hostRequest struct {
@@ -285,40 +281,4 @@ func (p *hostProc) roundTrip(ctx context.Context, handler string, line []byte) (
 	}
 }
 
-func (p *hostProc) crashErr(cp *childProc, what string) error {
-	msg := fmt.Sprintf("%s %s", p.who(), what)
-	select {
-	case <-cp.done:
-		if err := cp.proc.Wait(); err != nil {
-			msg += ": " + err.Error()
-		}
-	case <-time.After(100 * time.Millisecond):
-	}
-	if t := strings.TrimSpace(cp.stderr.String()); t != "" {
-		msg += "; stderr: " + truncate(t, 512)
-	}
-	return errors.New(msg)
-}
-
-func (p *hostProc) kill() {
-	if p.proc == nil {
-		return
-	}
-	cp := p.proc
-	p.proc = nil
-	cp.stop()
-}
-
-// Close stops the process: stdin closed, a short grace, then a kill.
-func (p *hostProc) Close() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.closed = true
-	if p.proc == nil {
-		return nil
-	}
-	cp := p.proc
-	p.proc = nil
-	cp.close()
-	return nil
-}
+func (p *hostProc) crashErr(cp *childProc, what string) error { return cp.crashErr(p.who(), what) }

@@ -6,10 +6,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,28 +15,9 @@ import (
 	"kitsoki/pkg/host"
 )
 
-var (
-	hostProvOnce sync.Once
-	hostProvBin  string
-	hostProvErr  error
-)
-
-// testHostProviderBinary builds internal/testhostprovider once.
-func testHostProviderBinary(t testing.TB) string {
-	t.Helper()
-	bin := testHookBinary(t) // makes binDir
-	hostProvOnce.Do(func() {
-		hostProvBin = filepath.Join(filepath.Dir(bin), "testhostprovider")
-		out, err := exec.Command("go", "build", "-o", hostProvBin, "./internal/testhostprovider").CombinedOutput()
-		if err != nil {
-			hostProvErr = fmt.Errorf("go build testhostprovider: %v\n%s", err, out)
-		}
-	})
-	if hostProvErr != nil {
-		t.Fatal(hostProvErr)
-	}
-	return hostProvBin
-}
+// testHostProviderBinary is the host provider program
+// (internal/testhostprovider).
+func testHostProviderBinary(t testing.TB) string { return testProgram(t, "testhostprovider") }
 
 func hostProvider(t testing.TB, root, id string, hosts []string, timeoutMS int) string {
 	t.Helper()
@@ -49,10 +28,7 @@ func hostProvider(t testing.TB, root, id string, hosts []string, timeoutMS int) 
 
 func providerRegistry(t *testing.T, root string) (*host.Registry, *Assembly, []Warning) {
 	t.Helper()
-	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := assemble(t, root)
 	reg := host.Builtins(host.Options{Getenv: noEnv})
 	closeAll, warns := a.RegisterHostProviders(reg)
 	t.Cleanup(func() { _ = closeAll() })
@@ -212,10 +188,7 @@ func TestHostProviderDisabledAndDuplicate(t *testing.T) {
 func TestHostRegistryForStory(t *testing.T) {
 	root := t.TempDir()
 	hostProvider(t, root, "gitp", []string{"host.git"}, 0)
-	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := assemble(t, root)
 	reg, closeAll, warns, err := a.HostRegistry(nil, host.Options{Getenv: noEnv}, agent.LocalEmbedderConfig{})
 	if err != nil || len(warns) != 0 {
 		t.Fatal(err, warns)
@@ -241,10 +214,7 @@ func TestHostRegistryForStory(t *testing.T) {
 func BenchmarkHostProviderCall(b *testing.B) {
 	root := b.TempDir()
 	hostProvider(b, root, "gitp", []string{"host.git"}, 0)
-	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
-	if err != nil {
-		b.Fatal(err)
-	}
+	a := assemble(b, root)
 	reg := host.NewRegistry()
 	closeAll, _ := a.RegisterHostProviders(reg)
 	defer closeAll()

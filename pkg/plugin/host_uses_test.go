@@ -1,12 +1,9 @@
 package plugin
 
 import (
-	"bytes"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"kitsoki/pkg/host"
 	"kitsoki/pkg/story"
@@ -83,27 +80,12 @@ intents:
 		t.Errorf("missing: %v", missing)
 	}
 
-	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := assemble(t, root)
 	rep := a.Report("parent/app.yaml")
 	rep.Hosts = hosts
 	b, err := rep.JSON()
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := jsonschema.NewCompiler()
-	doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader(Schema))
-	if err := c.AddResource("assembly.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("assembly.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err := sch.Validate(inst); err != nil {
-		t.Fatalf("report with hosts does not satisfy the schema: %v", err)
-	}
+	checkReport(t, reportSchema(t), b)
 }

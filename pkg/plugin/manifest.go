@@ -17,9 +17,9 @@ import (
 // ManifestFile is the manifest name inside .kitsoki/plugins/<dir>/.
 const ManifestFile = "manifest.yaml"
 
-// DefaultHookTimeout bounds one external hook call when the manifest sets
+// defaultHookTimeout bounds one external hook call when the manifest sets
 // no entry.timeout_ms.
-const DefaultHookTimeout = 5 * time.Second
+const defaultHookTimeout = 5 * time.Second
 
 // Manifest is an external plugin's manifest.yaml.
 type Manifest struct {
@@ -58,13 +58,13 @@ func (m *Manifest) Timeout() time.Duration {
 	if m.Entry.TimeoutMS > 0 {
 		return time.Duration(m.Entry.TimeoutMS) * time.Millisecond
 	}
-	return DefaultHookTimeout
+	return defaultHookTimeout
 }
 
 // On-error policies of a hook.
 const (
-	OnErrorContinue = "continue"
-	OnErrorVeto     = "veto"
+	onErrorContinue = "continue"
+	onErrorVeto     = "veto"
 )
 
 var idRe = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
@@ -95,12 +95,12 @@ func parseManifest(path string, data []byte) (*Manifest, error) {
 	for i := range m.Hooks {
 		h := &m.Hooks[i]
 		if !h.Point.valid() {
-			return nil, fmt.Errorf("%s: hooks[%d].point %q is not a hook point; use one of %v", path, i, h.Point, Points())
+			return nil, fmt.Errorf("%s: hooks[%d].point %q is not a hook point; use one of %v", path, i, h.Point, allPoints())
 		}
 		switch h.OnError {
 		case "":
-			h.OnError = OnErrorContinue
-		case OnErrorContinue, OnErrorVeto:
+			h.OnError = onErrorContinue
+		case onErrorContinue, onErrorVeto:
 		default:
 			return nil, fmt.Errorf("%s: hooks[%d].on_error %q must be continue or veto", path, i, h.OnError)
 		}

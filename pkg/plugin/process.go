@@ -26,10 +26,41 @@ import (
 // timeout: its state is unknown), killed on Close.
 type procHandler struct {
 	m *Manifest
+	childSlot
+}
 
-	mu     sync.Mutex // one call at a time
+// childSlot holds the one child process of an external plugin or a host
+// provider. mu is held for a whole call (one call at a time).
+type childSlot struct {
+	mu     sync.Mutex
 	proc   *childProc
 	closed bool
+}
+
+// kill stops the child, if any; the next call starts a new one. The
+// caller holds mu.
+func (s *childSlot) kill() {
+	if s.proc == nil {
+		return
+	}
+	p := s.proc
+	s.proc = nil
+	p.stop()
+}
+
+// Close stops the child (childPolicy: stdin closed, a short grace, then a
+// kill to its group). Later calls are refused.
+func (s *childSlot) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	if s.proc == nil {
+		return nil
+	}
+	p := s.proc
+	s.proc = nil
+	p.close()
+	return nil
 }
 
 type childProc struct {
@@ -123,7 +154,14 @@ func (h *procHandler) roundTrip(ctx context.Context, line []byte) (Result, bool,
 }
 
 func (h *procHandler) crashErr(p *childProc, what string) error {
-	msg := fmt.Sprintf("external plugin %s (%s) %s", h.m.ID, h.m.Entry.Command, what)
+	return p.crashErr(fmt.Sprintf("external plugin %s (%s)", h.m.ID, h.m.Entry.Command), what)
+}
+
+// crashErr is the error for a child that is gone: "<who> <what>", its exit
+// status once it has exited (waiting at most 100 ms for that) and the tail
+// of its stderr.
+func (p *childProc) crashErr(who, what string) error {
+	msg := who + " " + what
 	select {
 	case <-p.done:
 		if err := p.proc.Wait(); err != nil {
@@ -137,32 +175,9 @@ func (h *procHandler) crashErr(p *childProc, what string) error {
 	return errors.New(msg)
 }
 
-func (h *procHandler) kill() {
-	if h.proc == nil {
-		return
-	}
-	p := h.proc
-	h.proc = nil
-	p.stop()
-}
-
 func (p *childProc) stop() {
 	p.once.Do(func() { close(p.quit) })
 	p.proc.Kill("the call failed or timed out")
-}
-
-// Close stops the child: stdin closed, a short grace, then a kill.
-func (h *procHandler) Close() error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.closed = true
-	if h.proc == nil {
-		return nil
-	}
-	p := h.proc
-	h.proc = nil
-	p.close()
-	return nil
 }
 
 // close stops the child with childPolicy: stdin closed, 500 ms to exit,

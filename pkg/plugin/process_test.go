@@ -17,10 +17,7 @@ func chainFor(t *testing.T, args []string, onError string, timeoutMS int, points
 	t.Helper()
 	root := t.TempDir()
 	externalPlugin(t, root, "ext", args, onError, timeoutMS, points...)
-	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := assemble(t, root)
 	if !a.Enabled("ext") {
 		t.Fatalf("external plugin not enabled: %+v %v", a.Plugins, a.Warnings)
 	}
@@ -30,9 +27,9 @@ func chainFor(t *testing.T, args []string, onError string, timeoutMS int, points
 }
 
 func TestExternalRewrite(t *testing.T) {
-	c := chainFor(t, []string{"rewrite"}, OnErrorContinue, 5000, PointPreDispatch)
+	c := chainFor(t, []string{"rewrite"}, onErrorContinue, 5000, pointPreDispatch)
 	rec := &recorder{}
-	out, halt, err := c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "hello", "alias": "agent.claude"}, rec.emit)
+	out, halt, err := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "hello", "alias": "agent.claude"}, rec.emit)
 	if err != nil || halt != nil {
 		t.Fatal(err, halt)
 	}
@@ -45,17 +42,17 @@ func TestExternalRewrite(t *testing.T) {
 }
 
 func TestExternalVeto(t *testing.T) {
-	c := chainFor(t, []string{"veto"}, OnErrorContinue, 5000, PointPreDispatch)
-	_, halt, err := c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "hello"}, nil)
+	c := chainFor(t, []string{"veto"}, onErrorContinue, 5000, pointPreDispatch)
+	_, halt, err := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "hello"}, nil)
 	if err != nil || halt == nil || halt.Plugin != "ext" || halt.Reason != "policy says no" {
 		t.Fatalf("halt %+v err %v", halt, err)
 	}
 }
 
 func TestExternalCrashFollowsOnError(t *testing.T) {
-	c := chainFor(t, []string{"crash"}, OnErrorContinue, 5000, PointPreDispatch)
+	c := chainFor(t, []string{"crash"}, onErrorContinue, 5000, pointPreDispatch)
 	rec := &recorder{}
-	out, halt, err := c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "hello"}, rec.emit)
+	out, halt, err := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "hello"}, rec.emit)
 	if err != nil || halt != nil || out["prompt"] != "hello" {
 		t.Fatalf("continue: out %v halt %v err %v", out, halt, err)
 	}
@@ -63,9 +60,9 @@ func TestExternalCrashFollowsOnError(t *testing.T) {
 		t.Fatalf("events %s %+v", rec.kinds(), rec.events[0].Payload)
 	}
 
-	c = chainFor(t, []string{"crash"}, OnErrorVeto, 5000, PointPreDispatch)
+	c = chainFor(t, []string{"crash"}, onErrorVeto, 5000, pointPreDispatch)
 	rec = &recorder{}
-	_, halt, err = c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "hello"}, rec.emit)
+	_, halt, err = c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "hello"}, rec.emit)
 	if err != nil || halt == nil || !strings.Contains(halt.Reason, "exited before answering") {
 		t.Fatalf("veto: halt %+v err %v", halt, err)
 	}
@@ -76,40 +73,40 @@ func TestExternalCrashFollowsOnError(t *testing.T) {
 
 func TestExternalRespawnsOnceForADeadChild(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "crashed")
-	c := chainFor(t, []string{"crash-once", marker}, OnErrorVeto, 5000, PointPreDispatch)
+	c := chainFor(t, []string{"crash-once", marker}, onErrorVeto, 5000, pointPreDispatch)
 	rec := &recorder{}
-	_, halt, err := c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "x"}, rec.emit)
+	_, halt, err := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "x"}, rec.emit)
 	if err != nil || halt != nil || len(rec.events) != 0 {
 		t.Fatalf("respawn did not recover: halt %+v err %v events %s", halt, err, rec.kinds())
 	}
 }
 
 func TestExternalTimeout(t *testing.T) {
-	c := chainFor(t, []string{"sleep"}, OnErrorVeto, 200, PointPreDispatch)
+	c := chainFor(t, []string{"sleep"}, onErrorVeto, 200, pointPreDispatch)
 	rec := &recorder{}
-	_, halt, err := c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "x"}, rec.emit)
+	_, halt, err := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "x"}, rec.emit)
 	if err != nil || halt == nil || !strings.Contains(halt.Reason, "did not answer within 200ms") {
 		t.Fatalf("halt %+v err %v", halt, err)
 	}
-	c = chainFor(t, []string{"sleep"}, OnErrorContinue, 200, PointPreDispatch)
-	out, halt, _ := c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "x"}, nil)
+	c = chainFor(t, []string{"sleep"}, onErrorContinue, 200, pointPreDispatch)
+	out, halt, _ := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "x"}, nil)
 	if halt != nil || out["prompt"] != "x" {
 		t.Fatalf("continue after timeout: %v %v", out, halt)
 	}
 }
 
 func TestExternalGarbageIsAFailure(t *testing.T) {
-	c := chainFor(t, []string{"garbage"}, OnErrorVeto, 2000, PointPreDispatch)
-	_, halt, _ := c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "x"}, nil)
+	c := chainFor(t, []string{"garbage"}, onErrorVeto, 2000, pointPreDispatch)
+	_, halt, _ := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "x"}, nil)
 	if halt == nil || !strings.Contains(halt.Reason, "not a JSON result") {
 		t.Fatalf("halt %+v", halt)
 	}
 }
 
 func TestExternalProcessReusedAndKilledOnClose(t *testing.T) {
-	c := chainFor(t, []string{"pid"}, OnErrorContinue, 5000, PointPreDispatch, PointHostPreCall)
-	out1, _, _ := c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "x"}, nil)
-	out2, _, _ := c.Run(context.Background(), PointPreDispatch, Payload{"prompt": "x"}, nil)
+	c := chainFor(t, []string{"pid"}, onErrorContinue, 5000, pointPreDispatch, pointHostPreCall)
+	out1, _, _ := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "x"}, nil)
+	out2, _, _ := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "x"}, nil)
 	p1, p2 := out1["prompt"].(string), out2["prompt"].(string)
 	pid1, pid2 := strings.Fields(p1)[0], strings.Fields(p2)[0]
 	if pid1 != pid2 || !strings.HasSuffix(p2, "call=2") {

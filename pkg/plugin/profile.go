@@ -95,14 +95,14 @@ func FindProfile(dir string) string {
 	}
 }
 
-// LoadProfile reads and parses a profile file. Problems are a *ProfileError.
-func LoadProfile(path string) (*Profile, error) {
+// readProfile reads and parses a profile file. Problems are a *ProfileError.
+func readProfile(path string) (*Profile, error) {
 	data, err := safefile.ReadFile(path, safefile.Data)
 	if err != nil {
 		return nil, &ProfileError{ReadErr: errors.New(errText(err)), Diagnostics: []diag.Diagnostic{{File: path, Severity: diag.Error, Rule: ruleProfile.ID,
 			Message: "cannot read the plugin profile: " + errText(err) + "; fix the path given to --profile or remove the file"}}}
 	}
-	return ParseProfile(path, data)
+	return parseProfile(path, data)
 }
 
 func errText(err error) string {
@@ -113,8 +113,8 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// ParseProfile parses profile YAML. name labels diagnostics.
-func ParseProfile(name string, data []byte) (*Profile, error) {
+// parseProfile parses profile YAML. name labels diagnostics.
+func parseProfile(name string, data []byte) (*Profile, error) {
 	pp := profileParser{name: name, p: &Profile{Path: name}}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -220,7 +220,7 @@ func (pp *profileParser) config(v *yaml.Node) {
 		k, c := v.Content[i], v.Content[i+1]
 		pp.p.Configured = append(pp.p.Configured, Ref{ID: k.Value, Line: k.Line, Col: k.Column})
 		switch k.Value {
-		case IDRedact:
+		case idRedact:
 			pp.mapping(c, "config.redact", func(key *yaml.Node, val *yaml.Node) {
 				switch key.Value {
 				case "patterns":
@@ -244,7 +244,7 @@ func (pp *profileParser) config(v *yaml.Node) {
 					pp.errf(key.Line, key.Column, "unknown key %q in config.redact; known keys: patterns, env", key.Value)
 				}
 			})
-		case IDBudget:
+		case idBudget:
 			pp.mapping(c, "config.budget", func(key *yaml.Node, val *yaml.Node) {
 				switch key.Value {
 				case "max_cost_usd":

@@ -9,7 +9,7 @@ import (
 )
 
 func TestParseProfileOK(t *testing.T) {
-	p, err := ParseProfile("plugins.yaml", []byte(`version: 1
+	p, err := parseProfile("plugins.yaml", []byte(`version: 1
 disable: [transport.mcp_http, agent.fixer]
 config:
   redact:
@@ -46,7 +46,7 @@ func TestParseProfileErrorsArePositioned(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ParseProfile("p.yaml", []byte(c.src))
+			_, err := parseProfile("p.yaml", []byte(c.src))
 			var pe *ProfileError
 			if !errors.As(err, &pe) {
 				t.Fatalf("err = %v, want *ProfileError", err)
@@ -97,7 +97,7 @@ func FuzzParseProfile(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		p, err := ParseProfile("f.yaml", b)
+		p, err := parseProfile("f.yaml", b)
 		if err == nil && p == nil {
 			t.Fatal("nil profile without error")
 		}

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"kitsoki/internal/jsonvalue"
 )
 
 // redactHook is the built-in redact provider at agent/pre-dispatch: every
@@ -48,29 +50,11 @@ func (h *redactHook) secretsOnly(s string) string {
 	return s
 }
 
-func (h *redactHook) maskValue(v any) any {
-	switch x := v.(type) {
-	case string:
-		return h.maskString(x)
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = h.maskValue(e)
-		}
-		return m
-	case []any:
-		l := make([]any, len(x))
-		for i, e := range x {
-			l[i] = h.maskValue(e)
-		}
-		return l
-	}
-	return v
-}
+func (h *redactHook) maskValue(v any) any { return jsonvalue.MapStrings(v, h.maskString, false) }
 
 func (h *redactHook) Hook(_ context.Context, point Point, p Payload) (Result, error) {
-	if point != PointPreDispatch || (len(h.patterns) == 0 && len(h.values) == 0) {
-		return Result{Outcome: OutcomeContinue}, nil
+	if point != pointPreDispatch || (len(h.patterns) == 0 && len(h.values) == 0) {
+		return Result{Outcome: outcomeContinue}, nil
 	}
 	out := Payload{}
 	if s, ok := p["prompt"].(string); ok {
@@ -79,5 +63,5 @@ func (h *redactHook) Hook(_ context.Context, point Point, p Payload) (Result, er
 	if w, ok := p["with"].(map[string]any); ok {
 		out["with"] = h.maskValue(w)
 	}
-	return Result{Outcome: OutcomeContinue, Payload: out}, nil
+	return Result{Outcome: outcomeContinue, Payload: out}, nil
 }

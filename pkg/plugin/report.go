@@ -1,7 +1,6 @@
 package plugin
 
 import (
-	_ "embed"
 	"encoding/json"
 
 	"kitsoki/pkg/diag"
@@ -9,11 +8,6 @@ import (
 
 // reportVersion is the version of the assembly report format.
 const reportVersion = 1
-
-// Schema is the JSON Schema of Report (assembly.schema.json).
-//
-//go:embed assembly.schema.json
-var Schema []byte
 
 // Report is the assembly as `kitsoki plugins --json` prints it.
 type Report struct {

@@ -141,7 +141,7 @@ func (a *Assembly) loadProfile(opts Options) error {
 		}
 		return nil
 	}
-	p, err := LoadProfile(a.ProfilePath)
+	p, err := readProfile(a.ProfilePath)
 	if err != nil {
 		return err
 	}
@@ -154,7 +154,7 @@ func (a *Assembly) loadProfile(opts Options) error {
 // discovered under PluginsDir (a clashing id is skipped with a warning),
 // sorted, and an index by id.
 func (a *Assembly) descriptors() ([]Descriptor, map[string]*Descriptor) {
-	descs := Builtins()
+	descs := builtinDescriptors()
 	if a.PluginsDir != "" {
 		descs = a.addExternal(descs)
 	}
@@ -189,7 +189,7 @@ func (a *Assembly) addExternal(descs []Descriptor) []Descriptor {
 			continue
 		}
 		descs = append(descs, Descriptor{ID: m.ID, Version: m.Version, Summary: m.Summary, Provides: m.Provides, Requires: m.Requires,
-			Source: SourceExternal, Manifest: m.Path})
+			Source: sourceExternal, Manifest: m.Path})
 		owner[m.ID] = m.Path
 		a.manifests[m.ID] = m
 	}
@@ -240,7 +240,7 @@ func (a *Assembly) profileReasons(known map[string]bool, byID map[string]*Descri
 		}
 	}
 	for _, r := range a.Profile.Configured {
-		if r.ID == IDRedact || r.ID == IDBudget {
+		if r.ID == idRedact || r.ID == idBudget {
 			continue
 		}
 		if known[r.ID] {
@@ -338,12 +338,12 @@ func (a *Assembly) registerHooks() {
 	add := func(p Point, id, onErr string) {
 		a.Hooks = append(a.Hooks, HookStatus{Order: len(a.Hooks) + 1, Point: p, Plugin: id, OnError: onErr})
 	}
-	if !a.Enabled(IDHostRun) {
-		add(PointHostPreCall, IDHostRun, OnErrorVeto) // the gate: refuses host.run
+	if !a.Enabled(idHostRun) {
+		add(pointHostPreCall, idHostRun, onErrorVeto) // the gate: refuses host.run
 	}
-	if a.Enabled(IDBudget) {
-		add(PointPreDispatch, IDBudget, OnErrorContinue)
-		add(PointPostReturn, IDBudget, OnErrorContinue)
+	if a.Enabled(idBudget) {
+		add(pointPreDispatch, idBudget, onErrorContinue)
+		add(pointPostReturn, idBudget, onErrorContinue)
 	}
 	ext := slices.Collect(maps.Values(a.manifests))
 	sort.Slice(ext, func(i, j int) bool { return ext[i].Path < ext[j].Path })
@@ -355,8 +355,8 @@ func (a *Assembly) registerHooks() {
 			add(h.Point, m.ID, h.OnError)
 		}
 	}
-	if a.Enabled(IDRedact) {
-		add(PointPreDispatch, IDRedact, OnErrorVeto)
+	if a.Enabled(idRedact) {
+		add(pointPreDispatch, idRedact, onErrorVeto)
 	}
 }
 
@@ -382,9 +382,6 @@ func (a *Assembly) Agent(alias string) (AgentStatus, bool) {
 	}
 	return AgentStatus{}, false
 }
-
-// TransportEnabled reports whether agent_plugins plugin type t may be used.
-func (a *Assembly) TransportEnabled(t string) bool { return a.Enabled(transportID(t)) }
 
 func sortDescriptors(ds []Descriptor) {
 	sort.SliceStable(ds, func(i, j int) bool { return ds[i].ID < ds[j].ID })

@@ -1,14 +1,11 @@
 package plugin
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"kitsoki/pkg/story"
 )
@@ -58,11 +55,11 @@ func TestExplicitTransitiveAndUnknownDisable(t *testing.T) {
 config:
   mystery: {}
 `)
-	externalPlugin(t, root, "needs-remote", nil, OnErrorContinue, 1000, PointRunStart)
+	externalPlugin(t, root, "needs-remote", nil, onErrorContinue, 1000, pointRunStart)
 	// make the external plugin require the disabled transport
 	mp := filepath.Join(root, ProfileDir, "plugins", "needs-remote", ManifestFile)
 	writeFile(t, mp, strings.Replace(readFile(t, mp), "provides: [policy]", "provides: [policy]\nrequires: [transport.mcp_http]", 1))
-	externalPlugin(t, root, "needs-ghost", nil, OnErrorContinue, 1000, PointRunStart)
+	externalPlugin(t, root, "needs-ghost", nil, onErrorContinue, 1000, pointRunStart)
 	gp := filepath.Join(root, ProfileDir, "plugins", "needs-ghost", ManifestFile)
 	writeFile(t, gp, strings.Replace(readFile(t, gp), "provides: [policy]", "provides: [policy]\nrequires: [ghost]", 1))
 
@@ -80,7 +77,7 @@ config:
 	if p := status["transport.mcp_http"]; p.Enabled || !strings.Contains(p.Reason, "disabled by the profile") || !strings.Contains(p.Reason, ":2:5") {
 		t.Errorf("transport.mcp_http = %+v", p)
 	}
-	if p := status["needs-remote"]; p.Enabled || p.Reason != "requires transport.mcp_http, which is disabled" || p.Source != SourceExternal {
+	if p := status["needs-remote"]; p.Enabled || p.Reason != "requires transport.mcp_http, which is disabled" || p.Source != sourceExternal {
 		t.Errorf("needs-remote = %+v", p)
 	}
 	if p := status["needs-ghost"]; p.Enabled || !strings.Contains(p.Reason, "ghost, which is not a known plugin") {
@@ -152,10 +149,7 @@ func TestRequiresCycleDisablesBoth(t *testing.T) {
 		writeFile(t, filepath.Join(root, ProfileDir, "plugins", pair[0], ManifestFile),
 			"id: "+pair[0]+"\nrequires: ["+pair[1]+"]\nhooks: [{point: run/end}]\nentry: {command: x}\n")
 	}
-	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := assemble(t, root)
 	if a.Enabled("a-plug") || a.Enabled("b-plug") {
 		t.Fatalf("cycle members enabled: %+v", a.Plugins)
 	}
@@ -164,7 +158,7 @@ func TestRequiresCycleDisablesBoth(t *testing.T) {
 func TestReportMatchesCommittedSchema(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, ProfileDir, ProfileFile), "disable: [transport.subprocess, nope]\n")
-	externalPlugin(t, root, "policy", []string{"veto"}, OnErrorVeto, 500, PointPreDispatch, PointHostPreCall)
+	externalPlugin(t, root, "policy", []string{"veto"}, onErrorVeto, 500, pointPreDispatch, pointHostPreCall)
 	a, err := Assemble(Options{StoryDir: root, Story: testStory(), Getenv: noEnv})
 	if err != nil {
 		t.Fatal(err)
@@ -173,25 +167,8 @@ func TestReportMatchesCommittedSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := jsonschema.NewCompiler()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.AddResource("assembly.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("assembly.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sch.Validate(inst); err != nil {
-		t.Fatalf("report does not satisfy assembly.schema.json: %v\n%s", err, b)
-	}
+	sch := reportSchema(t)
+	checkReport(t, sch, b)
 	// and the schema is not vacuous: a disabled plugin without a reason fails
 	var m map[string]any
 	_ = json.Unmarshal(b, &m)
@@ -217,12 +194,9 @@ func idx(xs []string, x string) int {
 func TestKernelCannotBeDisabledAndHostRunGate(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, ProfileDir, ProfileFile), "disable: [trace, host.run]\n")
-	a, err := Assemble(Options{StoryDir: root, Getenv: noEnv})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !a.Enabled(IDTrace) || a.Enabled(IDHostRun) {
-		t.Fatalf("trace %v host.run %v", a.Enabled(IDTrace), a.Enabled(IDHostRun))
+	a := assemble(t, root)
+	if !a.Enabled(idTrace) || a.Enabled(idHostRun) {
+		t.Fatalf("trace %v host.run %v", a.Enabled(idTrace), a.Enabled(idHostRun))
 	}
 	if len(a.Warnings) != 1 || !strings.Contains(a.Warnings[0].Message, "trace is part of the kernel") {
 		t.Fatalf("warnings = %+v", a.Warnings)

@@ -1,5 +1,7 @@
 package plugin
 
+import "kitsoki/internal/jsonvalue"
+
 // rewrittenValues is the new value of each changed key for hook.rewrote
 // (model-visible = logged), every string masked with the chain's secrets.
 func (c *Chain) rewrittenValues(changed []string, next Payload) map[string]any {
@@ -12,23 +14,4 @@ func (c *Chain) rewrittenValues(changed []string, next Payload) map[string]any {
 
 // maskValue returns a copy of a decoded JSON value with mask applied to
 // every string, map keys included.
-func maskValue(mask func(string) string, v any) any {
-	switch x := v.(type) {
-	case string:
-		return mask(x)
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[mask(k)] = maskValue(mask, e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = maskValue(mask, e)
-		}
-		return out
-	default:
-		return v
-	}
-}
+func maskValue(mask func(string) string, v any) any { return jsonvalue.MapStrings(v, mask, true) }

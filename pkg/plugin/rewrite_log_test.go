@@ -10,30 +10,21 @@ import (
 // hook.rewrote carries the new values (model-visible = logged), with the
 // profile's env secrets masked even when a hook writes one in.
 func TestRewroteEventCarriesMaskedValues(t *testing.T) {
-	a, err := Assemble(Options{StoryDir: t.TempDir(), ProfilePath: writeFile(t, t.TempDir()+"/p.yaml", "config:\n  redact: {env: [SECRET_X]}\n"),
-		Getenv: func(k string) string {
-			if k == "SECRET_X" {
-				return "hunter2hunter2"
-			}
-			return ""
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := assembleWithSecret(t, "config:\n  redact: {env: [SECRET_X]}\n")
 	c := a.NewChain()
 	defer c.Close()
-	c.regs = append(c.regs, Registration{Point: PointPreDispatch, PluginID: "leaky", OnError: "veto",
+	c.regs = append(c.regs, Registration{Point: pointPreDispatch, PluginID: "leaky", OnError: "veto",
 		Handler: HandlerFunc(func(_ context.Context, _ Point, p Payload) (Result, error) {
-			return Result{Outcome: OutcomeContinue, Payload: Payload{"alias": "agent.other", "with": map[string]any{"token": "hunter2hunter2", "n": 1}}}, nil
+			return Result{Outcome: outcomeContinue, Payload: Payload{"alias": "agent.other", "with": map[string]any{"token": "hunter2hunter2", "n": 1}}}, nil
 		})})
 	rec := &recorder{}
-	out, halt, err := c.Run(context.Background(), PointPreDispatch, Payload{"alias": "agent.x", "prompt": "p", "with": map[string]any{}}, rec.emit)
+	out, halt, err := c.Run(context.Background(), pointPreDispatch, Payload{"alias": "agent.x", "prompt": "p", "with": map[string]any{}}, rec.emit)
 	if err != nil || halt != nil || out["alias"] != "agent.other" {
 		t.Fatal(err, halt, out)
 	}
 	var rewrote *EventPayload
 	for _, ev := range rec.events {
-		if ev.Kind == EventRewrote && ev.Payload.Plugin == "leaky" {
+		if ev.Kind == eventRewrote && ev.Payload.Plugin == "leaky" {
 			rewrote = ev.Payload
 		}
 	}

@@ -25,3 +25,18 @@ func ExampleServeIO() {
 	// Output:
 	// {"jsonrpc":"2.0","id":7,"result":{"submission":{"decision":"approve"},"meta":{"model":"rules/1"}}}
 }
+
+// A Handler fails a call by returning an error: a plain one is answered
+// with CodeServer, an *Error keeps its code and data. kitsoki reports
+// either as plugin_crash with the message.
+func ExampleError() {
+	answer := func(ctx context.Context, req *pluginkit.Request) (*pluginkit.Response, error) {
+		return nil, &pluginkit.Error{Code: pluginkit.CodeServer, Message: "the rules file is missing", Data: map[string]any{"path": "rules.yaml"}}
+	}
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"agent.ask","params":{"verb":"decide"}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"agent.cancel","params":{}}` + "\n")
+	_ = pluginkit.ServeIO(context.Background(), in, os.Stdout, answer)
+	// Output:
+	// {"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"the rules file is missing","data":{"path":"rules.yaml"}}}
+	// {"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"method not found: agent.cancel"}}
+}

@@ -13,15 +13,23 @@ import (
 	"syscall"
 )
 
-// MaxFrame is the largest request line Serve reads (kitsoki's own cap).
+// MaxFrame is the largest request line Serve reads, in bytes: kitsoki's
+// own cap on one JSON-RPC message, which an answer line must stay under
+// too (put bulky output in a file and name it in the answer).
 const MaxFrame = 64 << 20
 
-// JSON-RPC error codes Serve uses.
+// JSON-RPC error codes. Serve answers with the first three itself; a
+// Handler returns an *Error with CodeServer (or its own code in
+// -32099..-32000) to fail a call with data kitsoki records.
 const (
-	CodeParse          = -32700
+	// CodeParse: the request line is not JSON.
+	CodeParse = -32700
+	// CodeMethodNotFound: a method other than agent.ask.
 	CodeMethodNotFound = -32601
-	CodeInvalidParams  = -32602
-	CodeServer         = -32000
+	// CodeInvalidParams: params that do not decode as a Request.
+	CodeInvalidParams = -32602
+	// CodeServer: the code Serve gives a Handler's plain error.
+	CodeServer = -32000
 )
 
 // Handler answers one agent call. ctx ends at the request's soft deadline,

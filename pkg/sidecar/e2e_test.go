@@ -3,16 +3,9 @@
 package sidecar
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
 	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"kitsoki/internal/testing/llamastandin/standintest"
@@ -25,39 +18,8 @@ import (
 // server is the llama-server stand-in packed like a llama.cpp release and
 // served from loopback with its real sha256 through a pins overlay.
 func TestFetchExtractSpawnFromEmptyCache(t *testing.T) {
-	archive, archiveSum := standintest.ReleaseArchive(t, standin)
-	model := []byte("GGUF stand-in weights")
-	ms := sha256.Sum256(model)
-	var hits atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
-		switch r.URL.Path {
-		case "/llama.tar.gz":
-			w.Write(archive)
-		case "/model.gguf":
-			w.Write(model)
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	defer srv.Close()
-	overlay := filepath.Join(t.TempDir(), "pins.yaml")
-	os.WriteFile(overlay, []byte(fmt.Sprintf(`llama_server:
-  %s/%s:
-    id: llama-server-standin
-    release: b9444
-    url: %s/llama.tar.gz
-    sha256: %s
-    format: tar.gz
-    members: [llama-server]
-models:
-  tiny:
-    id: tiny
-    url: %s/model.gguf
-    sha256: %s
-    size: %d
-`, runtime.GOOS, runtime.GOARCH, srv.URL, archiveSum, srv.URL, hex.EncodeToString(ms[:]), len(model))), 0o644)
-	pins, err := fetch.LoadPins(overlay)
+	a := standintest.ServeArtifacts(t, standin)
+	pins, err := fetch.LoadPins(a.Pins)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +30,7 @@ models:
 		if err != nil {
 			t.Fatal(err)
 		}
-		ma, err := pins.Model("tiny")
+		ma, err := pins.Model(a.Model)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,8 +56,8 @@ models:
 	if !run() {
 		t.Fatal("cold run downloaded nothing")
 	}
-	n := hits.Load()
-	if run() || hits.Load() != n {
-		t.Fatalf("warm run went to the network (%d -> %d requests)", n, hits.Load())
+	n := a.Hits()
+	if run() || a.Hits() != n {
+		t.Fatalf("warm run went to the network (%d -> %d requests)", n, a.Hits())
 	}
 }

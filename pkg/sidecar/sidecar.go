@@ -107,8 +107,8 @@ func Start(ctx context.Context, cfg Config) (*Sidecar, error) {
 	return s, nil
 }
 
-// Args returns the llama-server argv (without the program name) for cfg on port.
-func Args(cfg Config, port int) []string {
+// serverArgs returns the llama-server argv (without the program name) for cfg on port.
+func serverArgs(cfg Config, port int) []string {
 	host := cfg.Host
 	if host == "" {
 		host = "127.0.0.1"
@@ -124,9 +124,9 @@ func Args(cfg Config, port int) []string {
 	return append(args, cfg.ExtraArgs...)
 }
 
-// Env returns the environment for the server: the inherited one plus
+// serverEnv returns the environment for the server: the inherited one plus
 // cfg.Env, with the library directory first on LD_LIBRARY_PATH on Linux.
-func Env(cfg Config, base []string) []string { return serverPolicy(cfg).Env.Build(base) }
+func serverEnv(cfg Config, base []string) []string { return serverPolicy(cfg).Env.Build(base) }
 
 // serverPolicy is how llama-server runs (internal/proc): kitsoki's whole
 // environment plus cfg.Env (in order), the library directory first on
@@ -182,7 +182,7 @@ func (s *Sidecar) spawnLocked(ctx context.Context) error {
 			return err
 		}
 	}
-	cmd := exec.Command(s.cfg.Bin, Args(s.cfg, port)...)
+	cmd := exec.Command(s.cfg.Bin, serverArgs(s.cfg, port)...)
 	// Own process group; on Linux, dies with kitsoki.
 	pr, err := proc.Start(context.Background(), cmd, serverPolicy(s.cfg))
 	if err != nil {

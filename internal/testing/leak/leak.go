@@ -19,31 +19,31 @@ const (
 	Big       = "big"        // an answer of BigBytes (no secret)
 )
 
-// BigBytes is the size of the Big answer: under the 64 MiB answer frame
+// bigBytes is the size of the Big answer: under the 64 MiB answer frame
 // cap, but two copies of it (a harness.returned event holds submission
 // and submitted) are over the trace reader's 64 MiB line limit.
-const BigBytes = 34 << 20
+const bigBytes = 34 << 20
 
-// Text holds s raw and in each encoded form an echo could carry.
-func Text(s string) string {
-	return "raw:" + s + " json:" + JSONInner(s) + " ascii:" + ASCIIInner(s) + " url:" + url.QueryEscape(s) + " path:" + url.PathEscape(s)
+// encodedForms holds s raw and in each encoded form an echo could carry.
+func encodedForms(s string) string {
+	return "raw:" + s + " json:" + jsonInner(s) + " ascii:" + asciiInner(s) + " url:" + url.QueryEscape(s) + " path:" + url.PathEscape(s)
 }
 
 // Forms lists s in every form a test must not find in output.
 func Forms(s string) map[string]string {
-	return map[string]string{"raw": s, "json": JSONInner(s), "ascii": ASCIIInner(s), "url": url.QueryEscape(s), "path": url.PathEscape(s)}
+	return map[string]string{"raw": s, "json": jsonInner(s), "ascii": asciiInner(s), "url": url.QueryEscape(s), "path": url.PathEscape(s)}
 }
 
-// JSONInner is s JSON-escaped, without the quotes.
-func JSONInner(s string) string {
+// jsonInner is s JSON-escaped, without the quotes.
+func jsonInner(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b[1 : len(b)-1])
 }
 
-// ASCIIInner is s JSON-escaped with every non-ASCII rune as \uXXXX.
-func ASCIIInner(s string) string {
+// asciiInner is s JSON-escaped with every non-ASCII rune as \uXXXX.
+func asciiInner(s string) string {
 	var b strings.Builder
-	for _, r := range JSONInner(s) {
+	for _, r := range jsonInner(s) {
 		switch {
 		case r < utf8.RuneSelf:
 			b.WriteRune(r)
@@ -71,7 +71,7 @@ type Reply struct {
 // For builds the reply for channel, for a plugin aliased alias answering
 // call callID.
 func For(channel, secret, alias, callID string) Reply {
-	text := Text(secret)
+	text := encodedForms(secret)
 	ok := map[string]any{"submission": map[string]any{"text": "ok"}}
 	switch channel {
 	case Answer:
@@ -87,7 +87,7 @@ func For(channel, secret, alias, callID string) Reply {
 	case Error:
 		return Reply{ErrMsg: text, IsErrText: text}
 	case Big:
-		return Reply{Result: map[string]any{"submission": map[string]any{"text": strings.Repeat("big answer ", BigBytes/11)}}}
+		return Reply{Result: map[string]any{"submission": map[string]any{"text": strings.Repeat("big answer ", bigBytes/11)}}}
 	case ErrorData:
 		return Reply{ErrMsg: "the plugin failed", ErrData: map[string]any{"detail": text}, IsErrText: "failed: " + text}
 	}

@@ -57,9 +57,9 @@ type Output struct {
 	} `json:"results"`
 }
 
-// Dir returns the directory holding node_modules and client.mjs, installing
+// installDir returns the directory holding node_modules and client.mjs, installing
 // it on first use. It skips the test, saying so, when node or npm is missing.
-func Dir(t testing.TB) string {
+func installDir(t testing.TB) string {
 	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node is not installed: the MCP TypeScript SDK client test needs node and npm (apt-get install nodejs npm)")
@@ -112,7 +112,7 @@ func Dir(t testing.TB) string {
 // SDK throwing) fails the test with the client's stderr.
 func Run(t testing.TB, plan Plan) *Output {
 	t.Helper()
-	dir := Dir(t)
+	dir := installDir(t)
 	raw, err := json.Marshal(plan)
 	if err != nil {
 		t.Fatal(err)

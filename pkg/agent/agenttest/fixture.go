@@ -25,7 +25,7 @@ func NewFixture(t testing.TB, plugins map[string]*story.AgentPlugin, opts agent.
 	t.Helper()
 	dir := t.TempDir()
 	f := &Fixture{Dir: dir, Sink: &RecordingSink{}}
-	f.WriteSchema(ReferenceSchemaName, ReferenceSchema)
+	f.WriteSchema(referenceSchemaName, referenceSchema)
 	if opts.StoryDir == "" {
 		opts.StoryDir = dir
 	}

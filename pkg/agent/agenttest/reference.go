@@ -12,15 +12,15 @@ import (
 // this prompt must come back from every transport as exactly
 // ReferenceSubmission.
 const (
-	ReferenceVerb       = "decide"
+	referenceVerb       = "decide"
 	ReferencePrompt     = "which is the best option for this context?"
 	ReferenceSubmission = `{"echo_prompt_head":"which is the best option for this context?","echo_verb":"decide"}`
 	// ReferenceAlias is the alias conformance tests register every transport under.
 	ReferenceAlias = "agent.echo"
-	// ReferenceSchemaName is the schema file NewFixture writes under schemas/.
-	ReferenceSchemaName = "echo.json"
-	// ReferenceSchema accepts exactly the echo answer's shape.
-	ReferenceSchema = `{
+	// referenceSchemaName is the schema file NewFixture writes under schemas/.
+	referenceSchemaName = "echo.json"
+	// referenceSchema accepts exactly the echo answer's shape.
+	referenceSchema = `{
   "type": "object",
   "required": ["echo_prompt_head", "echo_verb"],
   "additionalProperties": false,
@@ -36,12 +36,12 @@ const (
 func ReferenceCall() agent.Call {
 	return agent.Call{
 		Alias:      ReferenceAlias,
-		Verb:       ReferenceVerb,
+		Verb:       referenceVerb,
 		SessionID:  "conformance",
 		Turn:       1,
 		StatePath:  "room",
 		Prompt:     ReferencePrompt,
-		SchemaPath: "schemas/" + ReferenceSchemaName,
+		SchemaPath: "schemas/" + referenceSchemaName,
 		World:      map[string]any{"repo": "acme/infra"},
 	}
 }

@@ -45,6 +45,18 @@ func (s *RecordingSink) Kinds() []string {
 	return out
 }
 
+// First returns the first recorded event of kind.
+func (s *RecordingSink) First(kind string) (agent.Event, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, e := range s.events {
+		if e.Kind == kind {
+			return e, true
+		}
+	}
+	return agent.Event{}, false
+}
+
 // Reset forgets every recorded event.
 func (s *RecordingSink) Reset() {
 	s.mu.Lock()
@@ -71,16 +83,11 @@ func (s *RecordingSink) JSON() []string {
 	return out
 }
 
-// Normalized renders the events in a transport-independent form for
-// comparing sequences across transports: kind and the payload with
-// duration_ms, model and every meta (transport-specific) removed. call_id is
-// left out too: cassette calls derive it from the episode, live calls from
-// the turn and state; compare Event.CallID separately.
-func (s *RecordingSink) Normalized() []string {
-	return Normalize(s.Events())
-}
-
-// Normalize is RecordingSink.Normalized for any event list.
+// Normalize renders events in a transport-independent form for comparing
+// sequences across transports: kind and the payload with duration_ms, model
+// and every meta (transport-specific) removed. call_id is left out too:
+// cassette calls derive it from the episode, live calls from the turn and
+// state; compare Event.CallID separately.
 func Normalize(evs []agent.Event) []string {
 	out := make([]string, len(evs))
 	for i, e := range evs {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,40 +20,12 @@ import (
 // file, pinned by an overlay file for KITSOKI_PINS.
 type artifacts = standintest.Artifacts
 
-var standin struct {
-	once sync.Once
-	path string
-	err  error
-}
-
-// standinBinary builds the stand-in once per test binary.
-func standinBinary(t *testing.T) string {
-	t.Helper()
-	standin.once.Do(func() {
-		dir, err := os.MkdirTemp("", "kitsoki-e2e-standin-")
-		if err != nil {
-			standin.err = err
-			return
-		}
-		standin.path, standin.err = standintest.BuildTo(dir)
-	})
-	if standin.err != nil {
-		t.Fatal(standin.err)
-	}
-	return standin.path
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if standin.path != "" {
-		os.RemoveAll(filepath.Dir(standin.path))
-	}
-	os.Exit(code)
-}
+// standin builds the stand-in once for this test binary.
+var standin standintest.Cache
 
 func newArtifacts(t *testing.T) *artifacts {
 	t.Helper()
-	return standintest.ServeArtifacts(t, standinBinary(t))
+	return standintest.ServeArtifacts(t, standin.Binary(t))
 }
 
 // claudeStub is an in-process stand-in for the claude CLI behind agent.claude.

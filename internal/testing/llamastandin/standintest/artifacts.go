@@ -16,7 +16,7 @@ import (
 )
 
 // Artifacts is a loopback artifact server for managed-mode tests: the
-// stand-in packed as a llama.cpp release archive (ReleaseArchive) and a
+// stand-in packed as a llama.cpp release archive (releaseArchive) and a
 // model file, both pinned with their real sha256 by an overlay file to set
 // as KITSOKI_PINS. The model file is also pinned as nomic-embed-text-v1.5
 // for embedding sidecars.
@@ -34,7 +34,7 @@ func (a *Artifacts) Hits() int64 { return a.hits.Load() }
 // file until the test ends.
 func ServeArtifacts(t testing.TB, bin string) *Artifacts {
 	t.Helper()
-	archive, archiveSum := ReleaseArchive(t, bin)
+	archive, archiveSum := releaseArchive(t, bin)
 	model := []byte("GGUF stand-in weights for kitsoki tests")
 	ms := sha256.Sum256(model)
 	modelSum := hex.EncodeToString(ms[:])

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 )
 
@@ -25,8 +26,8 @@ const (
 	EnvChatText     = "STANDIN_CHAT_TEXT"
 )
 
-// Package is the import path of the stand-in's main package.
-const Package = "kitsoki/internal/testing/llamastandin"
+// standinPackage is the import path of the stand-in's main package.
+const standinPackage = "kitsoki/internal/testing/llamastandin"
 
 // BuildTo compiles the stand-in into dir/llama-server and returns its path.
 // Use it from TestMain to build once per test binary.
@@ -39,7 +40,7 @@ func BuildTo(dir string) (string, error) {
 	if runtime.GOOS == "windows" {
 		out += ".exe"
 	}
-	cmd := exec.Command(goBin, "build", "-trimpath", "-ldflags=-s -w", "-o", out, Package)
+	cmd := exec.Command(goBin, "build", "-trimpath", "-ldflags=-s -w", "-o", out, standinPackage)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("build llama-server stand-in: %v\n%s", err, b)
@@ -47,22 +48,12 @@ func BuildTo(dir string) (string, error) {
 	return out, nil
 }
 
-// Build compiles the stand-in into a fresh t.TempDir().
-func Build(t testing.TB) string {
-	t.Helper()
-	bin, err := BuildTo(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bin
-}
-
-// ReleaseArchive packs the stand-in binary like a llama.cpp release
+// releaseArchive packs the stand-in binary like a llama.cpp release
 // tar.gz: everything under llama-b9444/, fake shared libraries with SONAME
 // symlinks (libllama.so.0 -> libllama.so.0.0.9444, ...). Start the stand-in
 // with STANDIN_REQUIRE_LIB=libllama.so.0 to prove the links and
 // LD_LIBRARY_PATH work. It returns the archive and its sha256.
-func ReleaseArchive(t testing.TB, bin string) ([]byte, string) {
+func releaseArchive(t testing.TB, bin string) ([]byte, string) {
 	t.Helper()
 	server, err := os.ReadFile(bin)
 	if err != nil {
@@ -98,4 +89,45 @@ func ReleaseArchive(t testing.TB, bin string) ([]byte, string) {
 	}
 	sum := sha256.Sum256(buf.Bytes())
 	return buf.Bytes(), hex.EncodeToString(sum[:])
+}
+
+// Cache builds the stand-in once per test binary and gives every test its
+// own copy: declare one as a package variable. The build directory is
+// removed as soon as the bytes are read, so no TestMain cleanup is needed.
+type Cache struct {
+	once sync.Once
+	exe  []byte
+	err  error
+}
+
+// Binary writes the stand-in into t.TempDir() and returns its path,
+// building it on first use.
+func (c *Cache) Binary(t testing.TB) string {
+	t.Helper()
+	c.once.Do(func() {
+		dir, err := os.MkdirTemp("", "kitsoki-standin-")
+		if err != nil {
+			c.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		bin, err := BuildTo(dir)
+		if err != nil {
+			c.err = err
+			return
+		}
+		c.exe, c.err = os.ReadFile(bin)
+	})
+	if c.err != nil {
+		t.Fatal(c.err)
+	}
+	name := "llama-server"
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, c.exe, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -38,8 +38,8 @@ type Response struct {
 	SubEvents  []SubEvent      `json:"sub_events,omitempty"`
 }
 
-// PromptHeadBytes is how much of the prompt the reference answer echoes.
-const PromptHeadBytes = 50
+// promptHeadBytes is how much of the prompt the reference answer echoes.
+const promptHeadBytes = 50
 
 // Fault returns with.fault, or fallback (the host's default fault, e.g.
 // the environment variable KITSOKI_TEST_FAULT) when the request names none.
@@ -65,26 +65,26 @@ func FaultArg(fault string) (name, arg string) {
 	return name, arg
 }
 
-// Reference is the conformance reference submission for r: compact JSON,
+// referenceSubmission is the conformance reference submission for r: compact JSON,
 // keys sorted, the first 50 bytes of the prompt and the verb.
-func Reference(r *Request) json.RawMessage {
+func referenceSubmission(r *Request) json.RawMessage {
 	b, _ := json.Marshal(map[string]string{"echo_prompt_head": head(r.Prompt), "echo_verb": r.Verb})
 	return b
 }
 
 func head(p string) string {
-	if len(p) > PromptHeadBytes {
-		return p[:PromptHeadBytes]
+	if len(p) > promptHeadBytes {
+		return p[:promptHeadBytes]
 	}
 	return p
 }
 
-// Malformed is the malformed-JSON answer of the conformance suite. A plugin
+// malformedAnswer is the malformed-JSON answer of the conformance suite. A plugin
 // on a JSON wire cannot put broken JSON in the submission field, so the
 // out-of-process plugins send it as a JSON string (what a plugin passing a
 // model's broken text through would do); kitsoki rejects both forms as
 // schema_invalid.
-const Malformed = `{"echo_verb": "decide"`
+const malformedAnswer = `{"echo_verb": "decide"`
 
 // Answer builds the reply to r for the answer-level faults. They mirror
 // kitsoki/pkg/agent/agenttest mode for mode, byte for byte:
@@ -103,7 +103,7 @@ const Malformed = `{"echo_verb": "decide"`
 // the submission.
 func Answer(r *Request, fault, alias, transport string, env []string) Response {
 	resp := Response{
-		Submission: Reference(r),
+		Submission: referenceSubmission(r),
 		Meta:       map[string]any{"echo": true, "transport": transport},
 	}
 	sub := func(kind, callID string) SubEvent {
@@ -117,7 +117,7 @@ func Answer(r *Request, fault, alias, transport string, env []string) Response {
 	case "schema_invalid":
 		resp.Submission = json.RawMessage(`{"echo_verb":42}`)
 	case "malformed":
-		b, _ := json.Marshal(Malformed)
+		b, _ := json.Marshal(malformedAnswer)
 		resp.Submission = b
 	case "namespace":
 		resp.SubEvents = []SubEvent{sub(alias+".tool", r.CallID), sub("agent.other.tool", r.CallID)}
@@ -136,16 +136,16 @@ func Answer(r *Request, fault, alias, transport string, env []string) Response {
 	return resp
 }
 
-// LateBy is how long after the request's soft deadline a "late" plugin
+// lateBy is how long after the request's soft deadline a "late" plugin
 // answers (the conformance suite sets the soft deadline to the hard one).
-const LateBy = 300 * time.Millisecond
+const lateBy = 300 * time.Millisecond
 
 // SleepLate sleeps until LateBy past r's deadline (or LateBy when the
 // deadline is unreadable or already long gone).
 func SleepLate(r *Request) {
-	d := LateBy
+	d := lateBy
 	if t, err := time.Parse(time.RFC3339Nano, r.Deadline); err == nil {
-		if until := time.Until(t) + LateBy; until > d {
+		if until := time.Until(t) + lateBy; until > d {
 			d = until
 		}
 	}
