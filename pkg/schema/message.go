@@ -37,7 +37,12 @@ var superscript = map[byte]string{
 // "1×10⁻⁰⁶", "-Inf" stays "-Inf".
 func englishFloat(f float64) string {
 	s := strconv.FormatFloat(f, 'g', -1, 64)
-	if strings.ContainsAny(s, "IN") { // Inf, NaN
+	switch s {
+	case "+Inf":
+		return "∞"
+	case "-Inf":
+		return "-∞"
+	case "NaN":
 		return s
 	}
 	mant, exp, hasExp := strings.Cut(s, "e")

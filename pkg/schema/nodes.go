@@ -453,7 +453,7 @@ func (e *engine) nodeAt(d *document, ptr string) (*node, error) {
 		return nil, &CompileError{File: d.file, Pointer: ptr, Message: "internal: no schema at this pointer"}
 	}
 	in := d.infoAt(ptr)
-	n := &node{draft: in.d, loc: key, res: in.res, minLength: -1, maxLength: -1, minItems: -1, maxItems: -1,
+	n := &node{draft: in.d, loc: d.file + "#" + ptr, res: in.res, minLength: -1, maxLength: -1, minItems: -1, maxItems: -1,
 		minContains: -1, maxContains: -1, minProps: -1, maxProps: -1}
 	e.nodes[key] = n
 	switch x := v.(type) {

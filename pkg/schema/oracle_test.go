@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -332,6 +333,8 @@ func examplesOf(raw []byte) []string {
 	return out
 }
 
+var hugeExponent = regexp.MustCompile(`[eE][+-]?0*[0-9]{4,}`)
+
 // FuzzDifferential: for arbitrary schema and instance bytes, the engine
 // and the library accept/refuse the schema alike and agree on the verdict.
 func FuzzDifferential(f *testing.F) {
@@ -340,6 +343,11 @@ func FuzzDifferential(f *testing.F) {
 	}
 	f.Add([]byte(verdictSchema), []byte(`{"verdict":"pass","intent":"accept","reason":"looks good","confidence":0.9}`))
 	f.Fuzz(func(t *testing.T, schema, instance []byte) {
+		if hugeExponent.Match(schema) || hugeExponent.Match(instance) {
+			// The library expands 1e999999999 with big.Rat (minutes of
+			// work); the engine does not (TestHugeExponents).
+			return
+		}
 		mine, err := CompileBytes("fuzz.json", schema)
 		lib, lerr := oracleCompile("fuzz.json", schema)
 		if (err == nil) != (lerr == nil) {
