@@ -71,27 +71,27 @@ func chartSVG(r *Report) string {
 // htmlTmpl is parsed on first use, not at start-up.
 var htmlTmpl = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("report").Funcs(template.FuncMap{
-	"pct": func(f float64) string { return fmt.Sprintf("%.0f%%", f*100) },
-	"ms": func(p *int64) string {
-		if p == nil {
-			return "–"
-		}
-		return fmt.Sprintf("%d ms", *p)
-	},
-	"usd": func(p *float64) string {
-		if p == nil {
-			return "–"
-		}
-		return fmt.Sprintf("$%.6f", *p)
-	},
-	"rate": func(p *float64) string {
-		if p == nil {
-			return "–"
-		}
-		return fmt.Sprintf("%.0f%%", *p*100)
-	},
-	"json": func(v any) string { return fmt.Sprintf("%v", jsonString(v)) },
-}).Parse(`<!DOCTYPE html>
+		"pct": func(f float64) string { return fmt.Sprintf("%.0f%%", f*100) },
+		"ms": func(p *int64) string {
+			if p == nil {
+				return "–"
+			}
+			return fmt.Sprintf("%d ms", *p)
+		},
+		"usd": func(p *float64) string {
+			if p == nil {
+				return "–"
+			}
+			return fmt.Sprintf("$%.6f", *p)
+		},
+		"rate": func(p *float64) string {
+			if p == nil {
+				return "–"
+			}
+			return fmt.Sprintf("%.0f%%", *p*100)
+		},
+		"json": func(v any) string { return fmt.Sprintf("%v", jsonString(v)) },
+	}).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>eval {{.R.Call}}</title>
 <style>
