@@ -17,7 +17,8 @@
 // (errors.Is). Nothing is fetched from the
 // network; the standard drafts (04, 06, 07, 2019-09, 2020-12) are built in.
 //
-// The JSON Schema engine is the package's own (nodes.go compiles, eval.go
+// The JSON Schema engine is the package's own (nodes.go compiles, resources.go
+// resolves ids, anchors and refs, eval.go
 // validates, metacheck.go is each draft's metaschema as code, format.go the
 // formats drafts 4-7 assert, number.go exact decimals); tests keep
 // santhosh-tekuri/jsonschema as a differential oracle only, so the shipped

@@ -45,10 +45,9 @@ func (d draft) idKeyword() string {
 // draftOfURL maps a $schema value to a draft; false when it names none of
 // the standard metaschemas.
 func draftOfURL(s string) (draft, bool) {
-	s = strings.TrimSuffix(s, "#")
-	if strings.Contains(s, "#") {
-		return 0, false
-	}
+	// A fragment is ignored, as the library did: the document named is
+	// the draft's metaschema.
+	s, _, _ = strings.Cut(s, "#")
 	rest, ok := strings.CutPrefix(s, "http://")
 	if !ok {
 		rest, ok = strings.CutPrefix(s, "https://")

