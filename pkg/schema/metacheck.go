@@ -126,15 +126,7 @@ func metaCheck(v any, ptr string, d draft) *schemaIssue {
 	}
 	// An embedded resource may name its own draft.
 	if ptr != "" {
-		if _, hasID := obj[d.idKeyword()].(string); hasID {
-			if s, ok := obj["$schema"].(string); ok {
-				nd, known := draftOfURL(s)
-				if !known {
-					return &schemaIssue{ptr + "/$schema", fmt.Sprintf("$schema %q names no standard JSON Schema draft; use e.g. \"https://json-schema.org/draft/2020-12/schema\"", s)}
-				}
-				d = nd
-			}
-		}
+		d = embeddedDraft(obj, d)
 	}
 	for _, kw := range slices.Sorted(maps.Keys(obj)) {
 		if is := checkKeyword(obj, kw, obj[kw], ptr+"/"+escapePointer(kw), d); is != nil {
@@ -142,6 +134,24 @@ func metaCheck(v any, ptr string, d draft) *schemaIssue {
 		}
 	}
 	return nil
+}
+
+// embeddedDraft is the draft of a subschema: its own when it names a
+// standard one in $schema and is a resource by that draft's id keyword
+// ("id" for draft-04, else "$id"), the enclosing draft otherwise.
+func embeddedDraft(obj map[string]any, enclosing draft) draft {
+	s, ok := obj["$schema"].(string)
+	if !ok {
+		return enclosing
+	}
+	d, known := draftOfURL(s)
+	if !known {
+		return enclosing
+	}
+	if id, ok := obj[d.idKeyword()].(string); !ok || id == "" {
+		return enclosing
+	}
+	return d
 }
 
 func describeJSON(v any) string {

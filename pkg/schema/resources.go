@@ -153,28 +153,24 @@ func (e *engine) index(d *document, v any, ptr string, base *url.URL, dr draft, 
 		d.info[ptr] = posInfo{base, dr, res}
 		return nil
 	}
+	newDraft := dr
+	if !isRoot {
+		newDraft = embeddedDraft(obj, dr)
+	}
 	_, hasRef := obj["$ref"]
-	idIgnored := dr <= draft7 && hasRef
-	if id, ok := obj[dr.idKeyword()].(string); ok && id != "" && !idIgnored {
+	idIgnored := newDraft <= draft7 && hasRef
+	if id, ok := obj[newDraft.idKeyword()].(string); ok && id != "" && !idIgnored {
 		u, err := url.Parse(id)
 		if err != nil {
-			return &CompileError{File: d.file, Pointer: ptr + "/" + dr.idKeyword(), Message: fmt.Sprintf("%s %q is not a valid URI reference: %v", dr.idKeyword(), id, err)}
+			return &CompileError{File: d.file, Pointer: ptr + "/" + newDraft.idKeyword(), Message: fmt.Sprintf("%s %q is not a valid URI reference: %v", newDraft.idKeyword(), id, err)}
 		}
 		t := resolveURI(base, u)
 		frag := t.Fragment
 		t.Fragment, t.RawFragment = "", ""
 		if stripFragment(id) != "" {
-			newDraft := dr
-			if !isRoot {
-				if s, ok := obj["$schema"].(string); ok {
-					if nd, known := draftOfURL(s); known {
-						newDraft = nd
-					}
-				}
-			}
 			key := t.String()
 			if prev, dup := e.resources[key]; dup && !(prev.doc == d && prev.ptr == ptr) {
-				return &CompileError{File: d.file, Pointer: ptr + "/" + dr.idKeyword(), Message: fmt.Sprintf("duplicate %s %q: %s#%s names the same resource", dr.idKeyword(), id, prev.doc.file, prev.ptr)}
+				return &CompileError{File: d.file, Pointer: ptr + "/" + newDraft.idKeyword(), Message: fmt.Sprintf("duplicate %s %q: %s#%s names the same resource", newDraft.idKeyword(), id, prev.doc.file, prev.ptr)}
 			}
 			if !isRoot {
 				res = newResource(key, newDraft, d)
@@ -433,6 +429,13 @@ func (e *engine) resolve(d *document, ptr string, base *url.URL, kw, ref string)
 	case bool, map[string]any:
 	default:
 		return nil, fail(fmt.Sprintf("points at %s, not a schema", describeJSON(v)), false)
+	}
+	if _, known := loc.doc.info[ptrTo]; !known {
+		// A target outside the positions the self-check walked (under an
+		// unknown keyword) is checked as the schema it is used as.
+		if is := metaCheck(v, ptrTo, loc.doc.infoAt(ptrTo).d); is != nil {
+			return nil, &CompileError{File: loc.doc.file, Pointer: is.ptr, Message: "not a valid JSON Schema: " + is.msg}
+		}
 	}
 	return e.nodeAt(loc.doc, ptrTo)
 }
