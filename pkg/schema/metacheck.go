@@ -174,7 +174,7 @@ func describeJSON(v any) string {
 }
 
 func issuef(ptr, kw, format string, args ...any) *schemaIssue {
-	return &schemaIssue{ptr, fmt.Sprintf("%q ", kw) + fmt.Sprintf(format, args...)}
+	return &schemaIssue{ptr, fmt.Sprintf("%q ", strings.TrimSuffix(kw, "[]")) + fmt.Sprintf(format, args...)}
 }
 
 // checkKeyword checks one keyword's value (and the subschemas it holds).

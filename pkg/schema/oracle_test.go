@@ -189,6 +189,9 @@ var trickySchemas = []string{
 	`{"$id":"urn:example:root","$defs":{"a":{"$id":"urn:example:a","type":"integer"}},"$ref":"urn:example:a"}`,
 	`{"$id":"http://x.test/dir/root.json","$defs":{"a":{"$id":"../other.json","$anchor":"here","type":"string"}},"$ref":"http://x.test/other.json#here"}`,
 	`{"$defs":{"a":{"$anchor":"x","type":"integer"}},"properties":{"p":{"$ref":"#x"}}}`,
+	`{"$defs":{"a":{"$schema":"http://x.test/unknown"}}}`, `{"$defs":{"a":{"$schema":"http://x.test/unknown"}},"$ref":"#/$defs/a"}`,
+	`{"properties":{"a":{"$schema":"http://x.test/unknown"}}}`, `{"$defs":{"a":{"$id":"http://x.test/a","$schema":"http://x.test/unknown"}}}`,
+	`{"properties":{"a":{"$schema":5}}}`, `{"properties":{"a":{"$schema":"http://json-schema.org/draft-07/schema#","$id":"http://x.test/a","items":[{"type":"integer"}]}}}`,
 	`{"allOf":[{"$ref":"#/$defs/t"}],"$defs":{"t":{"anyOf":[{"type":"integer"},{"$ref":"#/$defs/t"}]}}}`,
 }
 

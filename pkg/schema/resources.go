@@ -127,7 +127,7 @@ func (e *engine) addDocument(docURL string, doc any) (*document, error) {
 	return d, nil
 }
 
-func (e *engine) unknownMetaschema(docURL, file, s string) error {
+func (e *engine) unknownMetaschema(docURL, file, s string) *CompileError {
 	u, err := url.Parse(s)
 	outside := true
 	if err == nil {
@@ -155,6 +155,13 @@ func (e *engine) index(d *document, v any, ptr string, base *url.URL, dr draft, 
 	}
 	newDraft := dr
 	if !isRoot {
+		if s, ok := obj["$schema"].(string); ok {
+			if _, known := draftOfURL(s); !known {
+				err := e.unknownMetaschema(d.url, d.file, s)
+				err.Pointer = ptr + "/$schema"
+				return err
+			}
+		}
 		newDraft = embeddedDraft(obj, dr)
 	}
 	_, hasRef := obj["$ref"]
