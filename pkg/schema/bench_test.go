@@ -111,3 +111,36 @@ func BenchmarkCompileSelfContained(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCompileBytes compiles the verdict schema held in memory: the
+// engine's compile cost without the filesystem.
+func BenchmarkCompileBytes(b *testing.B) {
+	raw := []byte(verdictSchema)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := CompileBytes("verdict.json", raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkValidateRefs validates a submission against a schema whose refs
+// span four files (anchors, a nested $id, recursion, unevaluatedProperties).
+func BenchmarkValidateRefs(b *testing.B) {
+	dir := b.TempDir()
+	for name, body := range bundleStory {
+		mustWrite(b, dir, name, body)
+	}
+	s, err := NewCompiler(dir).Compile("schemas/verdict.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc := []byte(`{"action":"wait","target":{"id":1,"label":"ok"},"items":[{"kind":"close","weight":9.5}],"note":"hi",
+		"tree":{"value":1,"children":[{"value":2,"children":[{"value":3}]}]},"tagged":{"tag":"abc"}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if ve := s.ValidateJSON(doc); ve != nil {
+			b.Fatal(ve)
+		}
+	}
+}

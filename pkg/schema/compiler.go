@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Compiler compiles the schema files of one story. All loading is rooted at
@@ -45,7 +43,7 @@ type Schema struct {
 	// exactly what Raw validates.
 	Bundled json.RawMessage
 
-	compiled *jsonschema.Schema
+	root *node
 }
 
 // NewCompiler roots all schema loading at <storyDir>/schemas: nothing outside
@@ -157,19 +155,15 @@ func (c *Compiler) compile(rel string) (*Schema, error) {
 	if err := l.scan(u, display(rel), doc); err != nil {
 		return nil, err
 	}
-	jc := newJSONSchemaCompiler(l)
-	if err := jc.AddResource(u, doc); err != nil {
-		return nil, l.convert(display(rel), err)
-	}
-	sch, err := jc.Compile(u)
+	root, err := l.engine().compileRoot(u, doc)
 	if err != nil {
-		return nil, l.convert(display(rel), err)
+		return nil, err
 	}
 	bundled, err := c.bundle(l, rel, raw)
 	if err != nil {
 		return nil, err
 	}
-	return &Schema{Path: display(rel), Raw: json.RawMessage(raw), Bundled: json.RawMessage(bundled), compiled: sch}, nil
+	return &Schema{Path: display(rel), Raw: json.RawMessage(raw), Bundled: json.RawMessage(bundled), root: root}, nil
 }
 
 // CompileBytes compiles a self-contained schema held in memory. Only
@@ -185,24 +179,13 @@ func CompileBytes(name string, raw []byte) (*Schema, error) {
 	if err := l.scan(u, name, doc); err != nil {
 		return nil, err
 	}
-	jc := newJSONSchemaCompiler(l)
-	if err := jc.AddResource(u, doc); err != nil {
-		return nil, convertCompileErr(name, l.sites, err, nil)
-	}
-	sch, err := jc.Compile(u)
+	root, err := l.engine(u).compileRoot(u, doc)
 	if err != nil {
-		return nil, convertCompileErr(name, l.sites, err, nil)
+		return nil, err
 	}
 	cp := make([]byte, len(raw))
 	copy(cp, raw)
-	return &Schema{Path: name, Raw: json.RawMessage(cp), Bundled: json.RawMessage(cp), compiled: sch}, nil
-}
-
-func newJSONSchemaCompiler(l jsonschema.URLLoader) *jsonschema.Compiler {
-	jc := jsonschema.NewCompiler()
-	jc.DefaultDraft(jsonschema.Draft2020)
-	jc.UseLoader(l)
-	return jc
+	return &Schema{Path: name, Raw: json.RawMessage(cp), Bundled: json.RawMessage(cp), root: root}, nil
 }
 
 // decodeSchema parses schema bytes keeping number precision.

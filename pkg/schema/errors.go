@@ -3,14 +3,8 @@ package schema
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"sort"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
 
 // ErrOutsideRoot is matched (errors.Is) by a CompileError whose schema path
@@ -75,29 +69,29 @@ func (e *ValidationError) leaf(sb *strings.Builder) {
 	sb.WriteString(e.Message)
 }
 
-var english = message.NewPrinter(language.English)
-
-// fromLibrary flattens the library's error tree into a ValidationError.
-func fromLibrary(ve *jsonschema.ValidationError) *ValidationError {
-	var leaves []*jsonschema.ValidationError
-	collectLeaves(ve, &leaves)
+// fromLeaves turns the evaluation's leaf failures into a ValidationError.
+func fromLeaves(leaves []leaf) *ValidationError {
 	if len(leaves) == 0 {
-		leaves = append(leaves, ve)
+		return &ValidationError{Constraint: "schema", Message: "validation failed"}
 	}
-	// The library walks properties in map order; sorting by instance
-	// pointer (stable, so branch order under one pointer is kept) makes
-	// the first leaf and Error() deterministic.
+	// Sorting by instance pointer (stable, so keyword and branch order
+	// under one pointer is kept) makes the first leaf and Error()
+	// independent of map order.
 	sort.SliceStable(leaves, func(i, j int) bool {
-		return lessPointer(leaves[i].InstanceLocation, leaves[j].InstanceLocation)
+		return lessPointer(leaves[i].path, leaves[j].path)
 	})
-	out := leafOf(leaves[0])
+	out := leafError(leaves[0])
 	if len(leaves) > 1 {
 		out.More = make([]ValidationError, 0, len(leaves)-1)
 		for _, l := range leaves[1:] {
-			out.More = append(out.More, leafOf(l))
+			out.More = append(out.More, leafError(l))
 		}
 	}
 	return &out
+}
+
+func leafError(l leaf) ValidationError {
+	return ValidationError{Pointer: jsonPointer(l.path), Constraint: l.constraint, Message: l.msg}
 }
 
 func lessPointer(a, b []string) bool {
@@ -107,114 +101,4 @@ func lessPointer(a, b []string) bool {
 		}
 	}
 	return len(a) < len(b)
-}
-
-func collectLeaves(e *jsonschema.ValidationError, out *[]*jsonschema.ValidationError) {
-	if len(e.Causes) == 0 {
-		*out = append(*out, e)
-		return
-	}
-	for _, c := range e.Causes {
-		collectLeaves(c, out)
-	}
-}
-
-func leafOf(e *jsonschema.ValidationError) ValidationError {
-	c := constraintOf(e.ErrorKind)
-	msg := e.ErrorKind.LocalizedString(english)
-	// Some library messages already start with the keyword
-	// ("maximum: got 5, want 1"); keep it once.
-	msg = strings.TrimPrefix(msg, c+": ")
-	return ValidationError{Pointer: jsonPointer(e.InstanceLocation), Constraint: c, Message: msg}
-}
-
-func constraintOf(k jsonschema.ErrorKind) string {
-	switch k.(type) {
-	case *kind.Not:
-		return "not"
-	case *kind.FalseSchema:
-		return "false"
-	case *kind.RefCycle:
-		return "$ref"
-	case *kind.InvalidJsonValue:
-		return "json"
-	case *kind.Schema, *kind.Group:
-		return "schema"
-	}
-	if p := k.KeywordPath(); len(p) > 0 {
-		return p[0]
-	}
-	return "schema"
-}
-
-// convertCompileErr turns a library compile error into a *CompileError
-// naming the file and, where it can be found, the pointer and the ref.
-// describe maps a library URL to (file, pointer); nil means in-memory.
-func convertCompileErr(file string, sites []refSite, err error, describe func(string) (string, string)) error {
-	if ce, ok := asCompileError(err); ok {
-		return ce
-	}
-	if describe == nil {
-		describe = func(raw string) (string, string) {
-			if u, perr := url.Parse(raw); perr == nil && u.Scheme == "kitsoki-mem" {
-				return file, u.Fragment
-			}
-			return raw, ""
-		}
-	}
-	scan := refScanner{sites: sites}
-	refErr := func(target, msg string, outside bool) error {
-		if site, ok := scan.siteFor(target); ok {
-			return &CompileError{File: site.file, Pointer: site.pointer, Ref: site.ref, Message: fmt.Sprintf("$ref %q %s", site.ref, msg), outside: outside}
-		}
-		f, p := describe(target)
-		return &CompileError{File: file, Message: fmt.Sprintf("reference to %s%s %s", f, fragSuffix(p), msg), outside: outside}
-	}
-
-	var (
-		le  *jsonschema.LoadURLError
-		sve *jsonschema.SchemaValidationError
-		pnf *jsonschema.JSONPointerNotFoundError
-		ijp *jsonschema.InvalidJsonPointerError
-		anf *jsonschema.AnchorNotFoundError
-		ire *jsonschema.InvalidRegexError
-		use *jsonschema.UnsupportedURLSchemeError
-	)
-	switch {
-	case errors.As(err, &le):
-		if ce, ok := asCompileError(le.Err); ok {
-			return ce
-		}
-		var lerr *loadError
-		outside := errors.As(le.Err, &lerr) && lerr.outside
-		return refErr(le.URL, "cannot be loaded: "+le.Err.Error(), outside)
-	case errors.As(err, &sve):
-		f, p := describe(sve.URL)
-		var ve *jsonschema.ValidationError
-		if errors.As(sve.Err, &ve) {
-			v := fromLibrary(ve)
-			ptr := p + v.Pointer
-			return &CompileError{File: f, Pointer: ptr, Message: fmt.Sprintf("not a valid JSON Schema: %s: %s", v.Constraint, v.Message)}
-		}
-		return &CompileError{File: f, Pointer: p, Message: "not a valid JSON Schema: " + sve.Err.Error()}
-	case errors.As(err, &pnf):
-		return refErr(pnf.URL, "points at nothing: no such JSON pointer in the target schema", false)
-	case errors.As(err, &ijp):
-		return refErr(ijp.URL, "has an invalid JSON pointer fragment", false)
-	case errors.As(err, &anf):
-		return refErr(anf.Reference, "names an anchor that does not exist", false)
-	case errors.As(err, &ire):
-		f, p := describe(ire.URL)
-		return &CompileError{File: f, Pointer: p, Message: fmt.Sprintf("invalid regular expression %q: %v", ire.Regex, ire.Err)}
-	case errors.As(err, &use):
-		return &CompileError{File: file, Message: err.Error()}
-	}
-	return &CompileError{File: file, Message: err.Error()}
-}
-
-func fragSuffix(p string) string {
-	if p == "" {
-		return ""
-	}
-	return "#" + p
 }

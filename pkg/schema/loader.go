@@ -98,7 +98,8 @@ func (l *rootLoader) readRooted(rel string) ([]byte, string) {
 	return data, ""
 }
 
-// Load implements jsonschema.URLLoader for references the scanner allowed.
+// Load serves the engine the documents references lead to (the scanner
+// allowed them).
 // It re-checks the rooting rule itself: nothing outside the root is read.
 func (l *rootLoader) Load(rawURL string) (any, error) {
 	u, err := url.Parse(rawURL)
@@ -147,14 +148,31 @@ func (l *rootLoader) describe(raw string) (string, string) {
 	return raw, u.Fragment
 }
 
-func (l *rootLoader) convert(file string, err error) error {
-	return convertCompileErr(file, l.sites, err, l.describe)
+// engine builds the compiler for one Compile call over this loader.
+func (l *rootLoader) engine() *engine {
+	return newEngine(l, func(u string) string {
+		f, _ := l.describe(u)
+		return f
+	}, func(u *url.URL) bool {
+		_, ok := l.relOf(u)
+		return ok
+	})
 }
 
 // memLoader serves CompileBytes: nothing is ever loaded.
 type memLoader struct {
 	refScanner
 	name string
+}
+
+// engine builds the compiler for the in-memory document at docURL.
+func (l *memLoader) engine(docURL string) *engine {
+	return newEngine(l, func(u string) string {
+		if u == docURL {
+			return l.name
+		}
+		return u
+	}, nil)
 }
 
 func (l *memLoader) Load(rawURL string) (any, error) {

@@ -78,23 +78,6 @@ func (s *refScanner) scan(docURL, file string, doc any) error {
 	return nil
 }
 
-// siteFor finds the recorded reference that resolved to target (compared
-// with and then without fragment).
-func (s *refScanner) siteFor(target string) (refSite, bool) {
-	for _, site := range s.sites {
-		if site.target == target {
-			return site, true
-		}
-	}
-	want := stripFragment(target)
-	for _, site := range s.sites {
-		if site.target != "" && stripFragment(site.target) == want {
-			return site, true
-		}
-	}
-	return refSite{}, false
-}
-
 func walkSchema(node any, ptr string, base *url.URL, file string, ids map[string]bool, sites *[]refSite) {
 	obj, ok := node.(map[string]any)
 	if !ok {

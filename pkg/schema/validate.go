@@ -6,25 +6,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Validate checks an already-decoded JSON value (from json.Unmarshal, with
 // or without UseNumber). It returns nil when v satisfies the schema.
 func (s *Schema) Validate(v any) *ValidationError {
-	if s == nil || s.compiled == nil {
+	if s == nil || s.root == nil {
 		return &ValidationError{Constraint: "schema", Message: "no compiled schema; build one with Compiler.Compile or CompileBytes"}
 	}
-	err := s.compiled.Validate(v)
-	if err == nil {
+	var stack [16]*node
+	ev := evaluation{stack: stack[:0]}
+	if ev.eval(s.root, v, false, nil) {
 		return nil
 	}
-	var ve *jsonschema.ValidationError
-	if errors.As(err, &ve) {
-		return fromLibrary(ve)
-	}
-	return &ValidationError{Constraint: "json", Message: err.Error()}
+	return fromLeaves(ev.leaves)
 }
 
 // ValidateJSON parses data (numbers kept exact) and validates it. Malformed

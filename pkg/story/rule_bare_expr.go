@@ -5,11 +5,15 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // bareExprRe matches a string that reads as an expression over a template
 // root (world.x, slots.y ?? 'z', args.n + 1) but has no {{ }}.
-var bareExprRe = regexp.MustCompile(`^!?\(?(world|slots|args|result|event|item|proposal)\.[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*|\[[^\]]*\])*\s*(\?\?|==|!=|<=|>=|&&|\|\||[<>+\-*/%?]|$)`)
+// It is compiled on first use, not at every start-up.
+var bareExprRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^!?\(?(world|slots|args|result|event|item|proposal)\.[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*|\[[^\]]*\])*\s*(\?\?|==|!=|<=|>=|&&|\|\||[<>+\-*/%?]|$)`)
+})
 
 // checkBareExpr warns about a with:/set: value that looks like an
 // expression but is not wrapped in {{ }}: it reaches the host as that
@@ -21,7 +25,7 @@ func checkBareExpr(c *checker) {
 			switch x := v.(type) {
 			case string:
 				s := strings.TrimSpace(x)
-				if !isTemplated(s) && bareExprRe.MatchString(s) {
+				if !isTemplated(s) && bareExprRe().MatchString(s) {
 					if what == "with" {
 						p = e.withPos(path)
 					}
