@@ -63,6 +63,7 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 				Jobs:        jobs,
 				ProfilePath: profile,
 				Strict:      strict,
+				Flows:       true, // flow fixtures beside each story
 			}
 			var files []string
 			if len(args) == 1 && args[0] == "-" {
@@ -92,7 +93,6 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 				}
 			}
 			res := validate.Run(files, opts)
-			lintFlows(&res, story.Options{AllowUnsetEnv: allowUnsetEnv}) // flow fixtures beside each story
 			tty := isTerminal(out)
 			color, err := useColor(c, out)
 			if err != nil {

@@ -30,7 +30,12 @@ const (
 // (<story dir>/flows/*.yaml): the parse findings (unknown keys, ignored
 // keys, fixtures that cannot run) and Lint's.
 func LintStory(app string, st *story.Story) []diag.Diagnostic {
-	files, ds, err := Discover([]string{app}, "", false, nil)
+	return (*LintCache)(nil).LintStory(app, st)
+}
+
+// LintStory is [LintStory] decoding fixture documents through c (lint_cache.go).
+func (c *LintCache) LintStory(app string, st *story.Story) []diag.Diagnostic {
+	files, ds, err := discover([]string{app}, "", false, nil, c)
 	if err != nil {
 		return nil
 	}

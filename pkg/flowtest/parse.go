@@ -92,6 +92,11 @@ func split(content string) []piece {
 // is not "flow" are skipped (cassettes, parked fixtures). Diagnostics
 // carry positions; an Error diagnostic means a fixture that cannot run.
 func Parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
+	return parse(file, data, nil)
+}
+
+// parse is Parse decoding documents through a cache (nil: none).
+func parse(file string, data []byte, c *LintCache) ([]*Fixture, []diag.Diagnostic) {
 	if len(data) > MaxFixtureBytes {
 		return nil, []diag.Diagnostic{{File: file, Line: 1, Col: 1, Severity: diag.Error, Rule: RuleSyntax,
 			Message: fmt.Sprintf("fixture file is %d bytes, more than the %d-byte limit; split it into several files", len(data), MaxFixtureBytes)}}
@@ -100,8 +105,8 @@ func Parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
 	var ds []diag.Diagnostic
 	for _, pc := range split(string(data)) {
 		p := &parser{file: file, lineOff: pc.line, colOff: pc.colOff}
-		var doc yaml.Node
-		if err := yaml.Unmarshal([]byte(pc.text), &doc); err != nil {
+		doc, err := c.unmarshal(pc.text)
+		if err != nil {
 			line, msg := yamlErrLine(err)
 			ds = append(ds, diag.Diagnostic{File: file, Line: line + pc.line, Col: 1, Severity: diag.Error, Rule: RuleSyntax,
 				Message: "YAML does not parse: " + msg})

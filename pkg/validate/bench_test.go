@@ -37,14 +37,23 @@ func corpusTimes(b *testing.B, n int) []string {
 }
 
 // BenchmarkCorpusOneProcess validates corpus×4 in one call, as
-// `kitsoki validate stories/...` does: one parse cache, loads in parallel.
+// `kitsoki validate stories/...` does: one parse cache, loads in parallel,
+// flow fixtures linted. cpu-ns/story is the process CPU time (user+system,
+// all threads) per story checked: the figure issue 15 sets its goal on.
 func BenchmarkCorpusOneProcess(b *testing.B) {
 	files := corpusTimes(b, 4)
 	b.ReportAllocs()
+	var cpu int64
 	for b.Loop() {
-		Run(files, Options{Story: story.Options{AllowUnsetEnv: true}})
+		start := processCPU()
+		Run(files, Options{Story: story.Options{AllowUnsetEnv: true}, Flows: true})
+		cpu += processCPU() - start
 	}
 	b.ReportMetric(float64(len(files)), "stories")
+	if cpu > 0 {
+		b.ReportMetric(float64(cpu)/float64(b.N)/float64(len(files)), "cpu-ns/story")
+		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+	}
 }
 
 // BenchmarkCorpusPerStoryNoCache loads the same stories one by one with no

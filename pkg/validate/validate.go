@@ -30,6 +30,10 @@ type Options struct {
 	// given (`kitsoki validate -`): includes, imports and relative files
 	// resolve beside that file.
 	Stdin []byte
+	// Flows also lints the flow fixtures beside each story whose check
+	// found no error (<story dir>/flows/*.yaml, as `kitsoki validate`
+	// does), against the story already loaded.
+	Flows bool
 }
 
 // Result of validating a set of stories.
@@ -81,7 +85,9 @@ func Run(files []string, opts Options) Result {
 	if sopts.Cache == nil {
 		sopts.Cache = story.NewCache()
 	}
+	fixtures := &flowtest.LintCache{} // fixture documents, decoded once per run
 	per := make([][]diag.Diagnostic, len(files))
+	flows := make([][]diag.Diagnostic, len(files)) // fixture findings, kept apart from the ignore pass
 	// Only the files' bytes outlive a load (for ignore comments); the
 	// models are dropped as soon as each story is checked.
 	sources := make([]map[string][]byte, len(files))
@@ -123,6 +129,9 @@ func Run(files []string, opts Options) Result {
 				ds = append(ds, mcpserve.CheckToolNames(st)...)
 			}
 			per[i] = ds
+			if opts.Flows && sound && !diag.HasErrors(ds) {
+				flows[i] = lintFlows(f, st, fixtures)
+			}
 		}()
 	}
 	wg.Wait()
@@ -157,11 +166,15 @@ func Run(files []string, opts Options) Result {
 	all = diag.Sort(all)
 	res := Result{Files: files, Diagnostics: all, Invalid: map[string]bool{}}
 	for i, f := range files {
-		for _, d := range per[i] {
-			if d.Severity == diag.Error {
-				res.Invalid[f] = true
-			}
+		if diag.HasErrors(per[i]) || diag.HasErrors(flows[i]) {
+			res.Invalid[f] = true
 		}
+	}
+	if opts.Flows {
+		for _, fds := range flows {
+			res.Diagnostics = append(res.Diagnostics, fds...)
+		}
+		res.Diagnostics = diag.Sort(res.Diagnostics)
 	}
 	return res
 }
