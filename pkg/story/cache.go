@@ -23,7 +23,7 @@ import (
 type Cache struct {
 	mu    sync.Mutex
 	files map[string]*cachedFile
-	trees treeCache // parsed trees by content (parsecache.go)
+	share sharedCache // what loads share by content (parsecache.go)
 }
 
 type cachedFile struct {

@@ -1,6 +1,7 @@
 package story
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"sync"
 
@@ -12,6 +13,14 @@ import (
 // without a content cache: a run over a huge tree of stories keeps its
 // peak heap, and only loses sharing for the files past the bound.
 const maxKeptSource = 16 << 20
+
+// sharedCache is what the loads of one Cache share by content rather than
+// by path: parsed trees, and the sources known to compile clean.
+type sharedCache struct {
+	trees    treeCache
+	good     goodSources
+	compiles compileResults
+}
 
 // treeCache holds parsed YAML trees by the SHA-256 of their bytes, for
 // every load of one Cache: a file is parsed once per process whatever its
@@ -66,7 +75,7 @@ func (l *loader) parseTree(file, abs string, data []byte, shared bool) (*yaml.No
 	if c == nil || abs == "" || l.inMemory || l.overlay[abs] {
 		return l.parseFile(file, abs, data, shared)
 	}
-	doc, syn, ok := c.trees.tree(data)
+	doc, syn, ok := c.share.trees.tree(data)
 	if !ok {
 		return l.parseFile(file, abs, data, shared)
 	}
@@ -79,4 +88,121 @@ func (l *loader) parseTree(file, abs string, data []byte, shared bool) (*yaml.No
 		return nil, false
 	}
 	return doc, false
+}
+
+// goodSources records, by kind and SHA-256, the template and schema
+// sources that compiled without error and whose compile reads nothing
+// else (self-contained below): compiling them again, for a story copied
+// into another directory or a prompt shared by several stories, can only
+// succeed again, so it is skipped. Failures are never recorded: their
+// messages name files and are recomputed for each story.
+type goodSources struct {
+	mu  sync.Mutex
+	set map[goodKey]bool
+}
+
+type goodKey struct {
+	kind goodKind
+	sum  [sha256.Size]byte
+}
+
+type goodKind uint8
+
+const (
+	goodPongo  goodKind = iota + 1 // a pongo2 template (inline or file)
+	goodSchema                     // a JSON Schema file
+)
+
+// selfContained reports whether compiling src reads no other file: a
+// pongo2 template with no include/extends/import (nor the banned ssi), a
+// JSON Schema with no $ref or $dynamicRef. Words are matched anywhere, so
+// a template merely mentioning them is compiled every time.
+func selfContained(kind goodKind, src []byte) bool {
+	switch kind {
+	case goodPongo:
+		for _, w := range []string{"include", "extends", "import", "ssi"} {
+			if bytes.Contains(src, []byte(w)) {
+				return false
+			}
+		}
+		return true
+	case goodSchema:
+		return !bytes.Contains(src, []byte("Ref"))
+	}
+	return false
+}
+
+// knownGood reports whether src of kind compiled clean before in this
+// cache (always false without a cache).
+func (c *Cache) knownGood(kind goodKind, src []byte) bool {
+	if c == nil || !selfContained(kind, src) {
+		return false
+	}
+	sum := sha256.Sum256(src)
+	g := &c.share.good
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.set[goodKey{kind, sum}]
+}
+
+// markGood records that src of kind compiled clean.
+func (c *Cache) markGood(kind goodKind, src []byte) {
+	if c == nil || !selfContained(kind, src) {
+		return
+	}
+	sum := sha256.Sum256(src)
+	g := &c.share.good
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.set == nil {
+		g.set = map[goodKey]bool{}
+	}
+	g.set[goodKey{kind, sum}] = true
+}
+
+// compileResults shares the outcome of compiling a guard, an expression or
+// a {{ }} value template between the loads of one Cache: each is a pure
+// function of its source (the expression library's environment is fixed),
+// and its error, when there is one, says nothing of the file it came from
+// (the caller positions it). The error values are only read.
+type compileResults struct {
+	mu  sync.Mutex
+	err map[compileKey]error
+}
+
+type compileKey struct {
+	kind compileKind
+	src  string
+}
+
+type compileKind uint8
+
+const (
+	compiledGuard compileKind = iota + 1
+	compiledExpr
+	compiledTemplate
+)
+
+// compiled returns compile's outcome for src, computed once per cache
+// (every time without a cache).
+func (c *Cache) compiled(kind compileKind, src string, compile func() error) error {
+	if c == nil {
+		return compile()
+	}
+	r := &c.share.compiles
+	k := compileKey{kind, src}
+	r.mu.Lock()
+	err, ok := r.err[k]
+	r.mu.Unlock()
+	if ok {
+		return err
+	}
+	err = compile()
+	r.mu.Lock()
+	if r.err == nil {
+		r.err = map[compileKey]error{}
+	}
+	r.err[k] = err
+	r.mu.Unlock()
+	return err
 }
