@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -57,6 +58,13 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 			}
 			if jobs < 0 {
 				return usagef("--jobs %d: must be 0 (one per CPU) or more", jobs)
+			}
+			if _, set := os.LookupEnv("GOGC"); !set {
+				// A validate run is short and its heap is mostly
+				// per-story garbage: collecting at 5x the live heap
+				// instead of 2x cuts its CPU by about a quarter (corpus×4)
+				// for ~10 MB more peak memory. An explicit GOGC wins.
+				debug.SetGCPercent(400)
 			}
 			opts := validate.Options{
 				Story:       story.Options{AllowUnsetEnv: allowUnsetEnv},

@@ -21,9 +21,9 @@ type LintCache struct {
 }
 
 // maxKeptDocs bounds the text whose decoded trees a LintCache keeps (a
-// tree weighs some ten times its text); documents past it are decoded
+// tree weighs some twelve times its text); documents past it are decoded
 // afresh, so a huge run keeps its peak heap.
-const maxKeptDocs = 16 << 20
+const maxKeptDocs = 4 << 20
 
 type cachedDoc struct {
 	once sync.Once
