@@ -60,8 +60,12 @@ func Lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 	if st == nil {
 		return nil
 	}
-	if f, err := fold.New(st, fold.Options{Phases: phases.Expand}); err == nil && f != nil {
-		st = f.Story
+	// A story with no imports and no phases folds to a copy of itself
+	// (fold.New has nothing to merge or expand): it is indexed as loaded.
+	if len(st.ImportOrder) > 0 || st.Phases != nil {
+		if f, err := fold.New(st, fold.Options{Phases: phases.Expand}); err == nil && f != nil {
+			st = f.Story
+		}
 	}
 	ix := indexStory(st)
 	var ds []diag.Diagnostic
