@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"bytes"
+
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/flowtest"
@@ -18,6 +20,6 @@ func lintFlows(app string, st *story.Story, c *flowtest.LintCache) []diag.Diagno
 	}
 	return diag.FilterIgnored(c.LintStory(app, st), func(p string) ([]byte, bool) {
 		b, err := safefile.ReadFile(p, safefile.Data)
-		return b, err == nil
+		return b, err == nil && bytes.Contains(b, ignoreMarker)
 	})
 }

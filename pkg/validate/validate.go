@@ -1,7 +1,7 @@
 package validate
 
 import (
-	"kitsoki/pkg/flowtest"
+	"bytes"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -10,10 +10,13 @@ import (
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/eval"
+	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/mcpserve"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/story"
 )
+
+var ignoreMarker = []byte(diag.IgnoreMarker)
 
 // Options for a validation run.
 type Options struct {
@@ -151,11 +154,14 @@ func Run(files []string, opts Options) Result {
 	slices.Sort(yamlFiles)
 	known := Summaries()
 	src := func(f string) ([]byte, bool) {
-		if b, ok := merged[f]; ok {
-			return b, true
+		b, ok := merged[f]
+		if !ok {
+			var err error
+			b, err = safefile.ReadFile(f, safefile.Story)
+			ok = err == nil
 		}
-		b, err := safefile.ReadFile(f, safefile.Story)
-		return b, err == nil
+		// A file without the marker has no markers: skip scanning it.
+		return b, ok && bytes.Contains(b, ignoreMarker)
 	}
 	ignoreID := story.IgnoreRule().ID
 	ig := diag.ApplyIgnores(all, yamlFiles, src, func(id string) bool { _, ok := known[id]; return ok }, ignoreID)
