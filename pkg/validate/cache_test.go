@@ -47,6 +47,19 @@ var leakStories = map[string]map[string]string{
 		"app.yaml":     "app: {id: broken}\nroot: s\ninclude: [inc/*.yaml]\nstates:\n  s: {terminal: true}\n",
 		"inc/bad.yaml": "states:\n  t: [unclosed\n",
 	},
+	// Templates and schemas that fail, in both copies: a compile is
+	// skipped only for a source that compiled clean before, so each copy
+	// reports its own failures (their messages name the copy's files).
+	"tplbad": {
+		"app.yaml":       tplApp,
+		"prompts/p.md":   "Hello {% for %}\n",
+		"schemas/v.json": `{"type": "objec"}`,
+	},
+	"tplgood": {
+		"app.yaml":       strings.Replace(tplApp, `{% if %}broken`, `{% if world.x %}fine{% endif %}`, 1),
+		"prompts/p.md":   "Hello {{ world.name }}\n",
+		"schemas/v.json": `{"type": "object"}`,
+	},
 	// An importer and a story that is also imported: the child is parsed
 	// once and checked in each importer's context.
 	"importer": {
@@ -57,10 +70,24 @@ var leakStories = map[string]map[string]string{
 	},
 }
 
-// leakCorpus writes two copies of the story corpus of this module (and of
-// the shared upstream corpus when present) and of leakStories below one
-// directory, and returns the app.yaml files.
-func leakCorpus(t *testing.T) []string {
+const tplApp = `app: {id: tpl}
+root: s
+states:
+  s:
+    on_enter:
+      - say: "{% if %}broken"
+      - say: "{{ world.ok }} fine"
+      - invoke: host.agent.task
+        with:
+          prompt: prompts/p.md
+          schema: schemas/v.json
+    terminal: true
+`
+
+// leakCorpus writes two copies (a/ and b/) of the story corpus of this
+// module, of the shared upstream corpus when present and of leakStories
+// below one directory, and returns that directory and the app.yaml files.
+func leakCorpus(t *testing.T) (string, []string) {
 	t.Helper()
 	dir := t.TempDir()
 	for _, copyName := range []string{"a", "b"} {
@@ -94,7 +121,7 @@ func leakCorpus(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return files
+	return dir, files
 }
 
 func renderResult(res Result) string {
@@ -124,7 +151,7 @@ func TestHelperValidateProcess(t *testing.T) {
 // many gets exactly the findings it gets alone: the caches never carry one
 // story's state into another.
 func TestCacheSharesNothingBetweenStories(t *testing.T) {
-	files := leakCorpus(t)
+	root, files := leakCorpus(t)
 	opts := func(c *story.Cache) Options {
 		return Options{Story: story.Options{AllowUnsetEnv: true, Cache: c}, Flows: true}
 	}
@@ -171,6 +198,23 @@ func TestCacheSharesNothingBetweenStories(t *testing.T) {
 		t.Errorf("stories checked alone differ from checked together:\n%s", lineDiff(want, got))
 	}
 
+	// Copy b says of each story what copy a says (its own paths in
+	// place of a's), but for the one manifest that differs.
+	aDir, bDir := filepath.Join(root, "a")+string(filepath.Separator), filepath.Join(root, "b")+string(filepath.Separator)
+	var fromA, fromB []string
+	for _, line := range strings.Split(first, "\n") {
+		switch {
+		case strings.Contains(line, "routing-demo"):
+		case strings.HasPrefix(line, aDir):
+			fromA = append(fromA, strings.ReplaceAll(line, aDir, bDir))
+		case strings.HasPrefix(line, bDir):
+			fromB = append(fromB, line)
+		}
+	}
+	if len(fromA) == 0 || strings.Join(fromA, "\n") != strings.Join(fromB, "\n") {
+		t.Errorf("copy b's findings differ from copy a's:\n%s", lineDiff(strings.Join(fromA, "\n"), strings.Join(fromB, "\n")))
+	}
+
 	// The leak stories' findings are the ones each should have.
 	for _, want := range []struct {
 		file, rule string
@@ -186,6 +230,12 @@ func TestCacheSharesNothingBetweenStories(t *testing.T) {
 		{"b/leak/broken2/inc/bad.yaml", "yaml-syntax", true},
 		{"b/module/routing-demo/app.yaml", "unknown-key", true},
 		{"a/module/routing-demo/app.yaml", "unknown-key", false},
+		{"a/leak/tplbad/app.yaml", "pongo", true},
+		{"b/leak/tplbad/app.yaml", "pongo", true},
+		{"a/leak/tplbad/app.yaml", "schema", true},
+		{"b/leak/tplbad/app.yaml", "schema", true},
+		{"a/leak/tplgood/app.yaml", "pongo", false},
+		{"b/leak/tplgood/app.yaml", "schema", false},
 	} {
 		found := false
 		for _, line := range strings.Split(first, "\n") {
