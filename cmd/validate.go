@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -58,11 +59,19 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 			if jobs < 0 {
 				return usagef("--jobs %d: must be 0 (one per CPU) or more", jobs)
 			}
+			if _, set := os.LookupEnv("GOGC"); !set {
+				// A validate run is short and its heap is mostly
+				// per-story garbage: collecting at 5x the live heap
+				// instead of 2x cuts its CPU by about a quarter (corpus×4)
+				// for ~10 MB more peak memory. An explicit GOGC wins.
+				debug.SetGCPercent(400)
+			}
 			opts := validate.Options{
 				Story:       story.Options{AllowUnsetEnv: allowUnsetEnv},
 				Jobs:        jobs,
 				ProfilePath: profile,
 				Strict:      strict,
+				Flows:       true, // flow fixtures beside each story
 			}
 			var files []string
 			if len(args) == 1 && args[0] == "-" {
@@ -92,7 +101,6 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 				}
 			}
 			res := validate.Run(files, opts)
-			lintFlows(&res, story.Options{AllowUnsetEnv: allowUnsetEnv}) // flow fixtures beside each story
 			tty := isTerminal(out)
 			color, err := useColor(c, out)
 			if err != nil {

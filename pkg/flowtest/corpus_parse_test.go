@@ -29,7 +29,7 @@ func TestCorpusFixturesParse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fxs, ds := parse(f, data)
+		fxs, ds := parse(f, data, nil)
 		n += len(fxs)
 		for _, d := range ds {
 			if d.Severity == diag.Error {

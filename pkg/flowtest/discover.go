@@ -44,6 +44,11 @@ func UpstreamGlob(app string) string {
 // name matches. Files holding no flow document are dropped; parse findings
 // are returned with positions.
 func Discover(apps []string, glob string, rel bool, run *regexp.Regexp) ([]*File, []diag.Diagnostic, error) {
+	return discover(apps, glob, rel, run, nil)
+}
+
+// discover is Discover parsing through a document cache (nil: none).
+func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintCache) ([]*File, []diag.Diagnostic, error) {
 	var files []*File
 	var ds []diag.Diagnostic
 	for _, app := range apps {
@@ -71,7 +76,7 @@ func Discover(apps []string, glob string, rel bool, run *regexp.Regexp) ([]*File
 				ds = append(ds, diag.Diagnostic{File: m, Line: 1, Col: 1, Severity: diag.Error, Rule: ruleSyntax.ID, Message: err.Error()})
 				continue
 			}
-			fxs, fds := parse(m, data)
+			fxs, fds := parse(m, data, c)
 			ds = append(ds, fds...)
 			if len(fxs) == 0 {
 				continue

@@ -19,7 +19,12 @@ import (
 // (<story dir>/flows/*.yaml): the parse findings (unknown keys, ignored
 // keys, fixtures that cannot run) and lint's.
 func LintStory(app string, st *story.Story) []diag.Diagnostic {
-	files, ds, err := Discover([]string{app}, "", false, nil)
+	return (*LintCache)(nil).LintStory(app, st)
+}
+
+// LintStory is [LintStory] decoding fixture documents through c (lint_cache.go).
+func (c *LintCache) LintStory(app string, st *story.Story) []diag.Diagnostic {
+	files, ds, err := discover([]string{app}, "", false, nil, c)
 	if err != nil {
 		return nil
 	}
@@ -44,8 +49,12 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 	if st == nil {
 		return nil
 	}
-	if f, err := fold.New(st, fold.Options{Phases: phases.Expand}); err == nil && f != nil {
-		st = f.Story
+	// A story with no imports and no phases folds to a copy of itself
+	// (fold.New has nothing to merge or expand): it is indexed as loaded.
+	if len(st.ImportOrder) > 0 || st.Phases != nil {
+		if f, err := fold.New(st, fold.Options{Phases: phases.Expand}); err == nil && f != nil {
+			st = f.Story
+		}
 	}
 	ix := indexStory(st)
 	var ds []diag.Diagnostic

@@ -27,7 +27,7 @@ turns:
     expect_state: a
   - intent: { name: go }
     expect_world_unchanged: true
-`))
+`), nil)
 	if diag.HasErrors(pds) {
 		t.Fatal(pds)
 	}
@@ -54,7 +54,7 @@ turns:
 // The findings point at the offending value (the path, the pattern).
 func TestLintFilesAndRegex(t *testing.T) {
 	st, _ := story.Load(rigApp, story.Options{})
-	fxs, _ := parse("testdata/none/l.yaml", []byte("test_kind: flow\nrecording: nope.yaml\nturns:\n  - intent: go\n    expect_view_matches: \"(\"\n"))
+	fxs, _ := parse("testdata/none/l.yaml", []byte("test_kind: flow\nrecording: nope.yaml\nturns:\n  - intent: go\n    expect_view_matches: \"(\"\n"), nil)
 	got := lint(st, fxs)
 	if !hasDiag(got, diag.Error, 2, 12, "testdata/none/nope.yaml does not exist") || !hasDiag(got, diag.Warning, 5, 26, "the turn will always fail") {
 		t.Fatalf("%v", got)

@@ -79,10 +79,11 @@ func split(content string) []piece {
 	return out
 }
 
-// parse reads a fixture file's flow documents. Documents whose test_kind
-// is not "flow" are skipped (cassettes, parked fixtures). Diagnostics
-// carry positions; an Error diagnostic means a fixture that cannot run.
-func parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
+// parse reads a fixture file's flow documents, decoding them through c
+// (nil: no cache). Documents whose test_kind is not "flow" are skipped
+// (cassettes, parked fixtures). Diagnostics carry positions; an Error
+// diagnostic means a fixture that cannot run.
+func parse(file string, data []byte, c *LintCache) ([]*Fixture, []diag.Diagnostic) {
 	if len(data) > maxFixtureBytes {
 		return nil, []diag.Diagnostic{{File: file, Line: 1, Col: 1, Severity: diag.Error, Rule: ruleSyntax.ID,
 			Message: fmt.Sprintf("fixture file is %d bytes, more than the %d-byte limit; split it into several files", len(data), maxFixtureBytes)}}
@@ -91,8 +92,8 @@ func parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
 	var ds []diag.Diagnostic
 	for _, pc := range split(string(data)) {
 		p := &parser{file: file, lineOff: pc.line, colOff: pc.colOff}
-		var doc yaml.Node
-		if err := yaml.Unmarshal([]byte(pc.text), &doc); err != nil {
+		doc, err := c.unmarshal(pc.text)
+		if err != nil {
 			line, msg := yamlErrLine(err)
 			ds = append(ds, diag.Diagnostic{File: file, Line: line + pc.line, Col: 1, Severity: diag.Error, Rule: ruleSyntax.ID,
 				Message: "YAML does not parse: " + msg})

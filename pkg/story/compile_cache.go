@@ -29,7 +29,7 @@ func (c *checker) compileGuard(src string) error {
 	if err, ok := cc.guards[src]; ok {
 		return err
 	}
-	_, err := expr.CompileGuard(src)
+	err := c.l.opts.Cache.compiled(compiledGuard, src, func() error { _, err := expr.CompileGuard(src); return err })
 	cc.guards[src] = err
 	return err
 }
@@ -39,7 +39,7 @@ func (c *checker) compileExpr(src string) error {
 	if err, ok := cc.exprs[src]; ok {
 		return err
 	}
-	_, err := expr.CompileExpr(src)
+	err := c.l.opts.Cache.compiled(compiledExpr, src, func() error { _, err := expr.CompileExpr(src); return err })
 	cc.exprs[src] = err
 	return err
 }
@@ -52,7 +52,7 @@ func (c *checker) compileTemplate(s string) error {
 	if err, ok := cc.templates[s]; ok {
 		return err
 	}
-	_, err := expr.CompileTemplate(s)
+	err := c.l.opts.Cache.compiled(compiledTemplate, s, func() error { _, err := expr.CompileTemplate(s); return err })
 	cc.templates[s] = err
 	return err
 }

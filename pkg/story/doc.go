@@ -22,7 +22,9 @@
 // the engine calls it too); scalarpos.go maps an expression library's
 // line:col inside a scalar back to the file, through every YAML scalar
 // style, so a diagnostic names the offending token; cache.go shares parsed
-// files between the loads of one process (Options.Cache). rules.go is the
+// files between the loads of one process (Options.Cache), and parsecache.go
+// what they share by content: parsed trees, compile results and the
+// template and schema sources known to compile clean. rules.go is the
 // rule registry: every diagnostic is created from a *Rule value (id,
 // severity, summary, example), never from a string; check.go runs the
 // passes; each check is one rule_<name>.go file. A story loads in three

@@ -47,7 +47,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 				l.rep.errf(Pos{File: m}, ruleInclude, "include read: %v", err)
 				continue
 			}
-			doc, owned := l.parseFile(m, abs, data, false) // an include belongs to its story
+			doc, owned := l.parseTree(m, abs, data, false) // an include belongs to its story
 			if doc == nil {
 				continue
 			}

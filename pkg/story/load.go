@@ -154,7 +154,7 @@ type loader struct {
 // imports, and indexes states. Checks run separately (check). stack holds
 // the canonical paths of the importers, for cycle detection.
 func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []string) *Story {
-	doc, owned := l.parseFile(display, abs, data, !top)
+	doc, owned := l.parseTree(display, abs, data, !top)
 	if doc == nil {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story/expr"
 )
@@ -76,8 +77,15 @@ func (pc *pongoCheck) compiled(src string) error {
 	}
 	err, ok := pc.seen[src]
 	if !ok {
+		cache := pc.c.l.opts.Cache
+		if cache.knownGood(goodPongo, []byte(src)) {
+			return nil
+		}
 		_, err = pc.pl.Compile(src)
 		pc.seen[src] = err
+		if err == nil {
+			cache.markGood(goodPongo, []byte(src))
+		}
 	}
 	return err
 }
@@ -181,9 +189,20 @@ func (pc *pongoCheck) view(s *State, v *View) {
 // file is reported there, at its token, naming the reference.
 func (pc *pongoCheck) compileFiles() {
 	c := pc.c
+	cache := c.l.opts.Cache
 	for f, p := range pc.files {
+		var src []byte
+		if cache != nil {
+			src, _ = safefile.ReadFile(f, safefile.Story)
+			if src != nil && cache.knownGood(goodPongo, src) {
+				continue
+			}
+		}
 		_, err := pc.pl.CompileFile(f)
 		if err == nil {
+			if src != nil {
+				cache.markGood(goodPongo, src)
+			}
 			continue
 		}
 		var ee *expr.Error

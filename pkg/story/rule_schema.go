@@ -29,8 +29,18 @@ func checkSchemas(c *checker) {
 			c.rep.errf(p, ruleSchema, "%s: schema %q is outside the story's schemas/ directory, so no run can compile it; move it under schemas/", where, path)
 			return
 		}
+		cache := c.l.opts.Cache
+		var src []byte
+		if cache != nil {
+			src, _ = comp.ReadFile(filepath.Clean(path)) // rooted as Compile reads it
+			if src != nil && cache.knownGood(goodSchema, src) {
+				return
+			}
+		}
 		if _, err := comp.Compile(filepath.Clean(path)); err != nil {
 			c.rep.errf(p, ruleSchema, "%s: %s", where, errMsg(err))
+		} else if src != nil {
+			cache.markGood(goodSchema, src)
 		}
 	}
 	c.eachEffect(func(e *Effect, site effSite) {

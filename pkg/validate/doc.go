@@ -8,7 +8,10 @@
 // DIR/... patterns) into story files, loading them in parallel through
 // pkg/story with one shared parse cache (a file imported by many stories is
 // parsed once per process), adding the problems of the operator's plugin
-// profile (pkg/plugin) and of pinned selections' eval evidence (pkg/eval),
+// profile (pkg/plugin), of pinned selections' eval evidence (pkg/eval) and,
+// with Options.Flows, of the flow fixtures beside each story that checks
+// clean (pkg/flowtest's lint, against the story already loaded, fixture
+// documents decoded once per run: flows.go),
 // applying `kitsoki:ignore` markers, and returning one deterministic, sorted
 // list of diagnostics. It also owns the list of every rule a run can report
 // (Rules) and docs/checks.md generated from it (checksMarkdown).

@@ -1,7 +1,7 @@
 package validate
 
 import (
-	"kitsoki/pkg/flowtest"
+	"bytes"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -10,10 +10,13 @@ import (
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/eval"
+	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/mcpserve"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/story"
 )
+
+var ignoreMarker = []byte(diag.IgnoreMarker)
 
 // Options for a validation run.
 type Options struct {
@@ -30,6 +33,10 @@ type Options struct {
 	// given (`kitsoki validate -`): includes, imports and relative files
 	// resolve beside that file.
 	Stdin []byte
+	// Flows also lints the flow fixtures beside each story whose check
+	// found no error (<story dir>/flows/*.yaml, as `kitsoki validate`
+	// does), against the story already loaded.
+	Flows bool
 }
 
 // Result of validating a set of stories.
@@ -73,7 +80,9 @@ func Run(files []string, opts Options) Result {
 	if sopts.Cache == nil {
 		sopts.Cache = story.NewCache()
 	}
+	fixtures := &flowtest.LintCache{} // fixture documents, decoded once per run
 	per := make([][]diag.Diagnostic, len(files))
+	flows := make([][]diag.Diagnostic, len(files)) // fixture findings, kept apart from the ignore pass
 	// Only the files' bytes outlive a load (for ignore comments); the
 	// models are dropped as soon as each story is checked.
 	sources := make([]map[string][]byte, len(files))
@@ -115,6 +124,9 @@ func Run(files []string, opts Options) Result {
 				ds = append(ds, mcpserve.CheckToolNames(st)...)
 			}
 			per[i] = ds
+			if opts.Flows && sound && !diag.HasErrors(ds) {
+				flows[i] = lintFlows(f, st, fixtures)
+			}
 		}()
 	}
 	wg.Wait()
@@ -134,11 +146,14 @@ func Run(files []string, opts Options) Result {
 	slices.Sort(yamlFiles)
 	known := Summaries()
 	src := func(f string) ([]byte, bool) {
-		if b, ok := merged[f]; ok {
-			return b, true
+		b, ok := merged[f]
+		if !ok {
+			var err error
+			b, err = safefile.ReadFile(f, safefile.Story)
+			ok = err == nil
 		}
-		b, err := safefile.ReadFile(f, safefile.Story)
-		return b, err == nil
+		// A file without the marker has no markers: skip scanning it.
+		return b, ok && bytes.Contains(b, ignoreMarker)
 	}
 	ignoreID := story.IgnoreRule().ID
 	ig := diag.ApplyIgnores(all, yamlFiles, src, func(id string) bool { _, ok := known[id]; return ok }, ignoreID)
@@ -149,11 +164,15 @@ func Run(files []string, opts Options) Result {
 	all = diag.Sort(all)
 	res := Result{Files: files, Diagnostics: all, Invalid: map[string]bool{}}
 	for i, f := range files {
-		for _, d := range per[i] {
-			if d.Severity == diag.Error {
-				res.Invalid[f] = true
-			}
+		if diag.HasErrors(per[i]) || diag.HasErrors(flows[i]) {
+			res.Invalid[f] = true
 		}
+	}
+	if opts.Flows {
+		for _, fds := range flows {
+			res.Diagnostics = append(res.Diagnostics, fds...)
+		}
+		res.Diagnostics = diag.Sort(res.Diagnostics)
 	}
 	return res
 }

@@ -1,9 +1,9 @@
 package expr
 
 // Env is the evaluation environment: root name -> value. The roots a guard
-// may reach into are listed in Roots() (world, slots, event, run, args, menu,
-// item, proposal, inbox, workspace, result); pongo2 templates also see state
-// and the view helper functions.
+// may reach into are world, slots, event, run, args, menu, item, proposal,
+// inbox, workspace and result; pongo2 templates also see state and the view
+// helper functions.
 type Env = map[string]any
 
 // compileEnv declares every root as a map so member access type-checks as

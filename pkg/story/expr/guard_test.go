@@ -78,7 +78,7 @@ func TestCompileGuardAllowed(t *testing.T) {
 }
 
 func TestViewFunctionsAllowed(t *testing.T) {
-	for _, fn := range ViewFunctions() {
+	for _, fn := range guardViewFunctions() {
 		src := fn + "('go') != nil"
 		p, err := CompileGuard(src)
 		if err != nil {
@@ -183,7 +183,7 @@ func TestCompileExprTyped(t *testing.T) {
 			t.Errorf("Eval(%q): %v", c.src, err)
 			continue
 		}
-		if Stringify(got) != Stringify(c.want) || typeName(got) != typeName(c.want) {
+		if stringify(got) != stringify(c.want) || typeName(got) != typeName(c.want) {
 			t.Errorf("Eval(%q) = %#v, want %#v", c.src, got, c.want)
 		}
 	}
@@ -261,12 +261,12 @@ func TestWhitelistPositions(t *testing.T) {
 }
 
 func TestWhitelistListsAreCopies(t *testing.T) {
-	r := Roots()
+	r := guardRoots()
 	r[0] = "os"
 	if _, err := CompileGuard("os.x == 1"); err == nil {
-		t.Error("mutating Roots() changed the whitelist")
+		t.Error("mutating guardRoots() changed the whitelist")
 	}
-	if len(Builtins()) != 19 || len(ViewFunctions()) != 4 || Roots()[0] != "slots" {
-		t.Errorf("lists: %v %v %v", Roots(), Builtins(), ViewFunctions())
+	if len(guardBuiltins()) != 19 || len(guardViewFunctions()) != 4 || guardRoots()[0] != "slots" {
+		t.Errorf("lists: %v %v %v", guardRoots(), guardBuiltins(), guardViewFunctions())
 	}
 }

@@ -107,7 +107,7 @@ func (l *PongoLoader) Compile(src string) (p *Pongo, err error) {
 	if e := l.checkIncludeCycle("<string>", src); e != nil {
 		return nil, e
 	}
-	tpl, perr := l.set.FromString(RewritePongo(src))
+	tpl, perr := l.set.FromString(rewritePongo(src))
 	if perr != nil {
 		return nil, l.pongoError("<string>", src, perr)
 	}
@@ -369,7 +369,7 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 		f.l.mu.Unlock()
 		return nil, e
 	}
-	return bytes.NewReader([]byte(RewritePongo(string(b)))), nil
+	return bytes.NewReader([]byte(rewritePongo(string(b)))), nil
 }
 
 func (l *PongoLoader) resolve(base, name string) string {

@@ -88,7 +88,7 @@ func valueText(in *pongo2.Value) string {
 	if in == nil || in.IsNil() {
 		return ""
 	}
-	return Stringify(in.Interface())
+	return stringify(in.Interface())
 }
 
 // filterWordwrap wraps text at N runes per line (Django semantics): words

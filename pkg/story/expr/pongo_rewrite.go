@@ -2,10 +2,10 @@ package expr
 
 import "strings"
 
-// RewritePongo rewrites ` ?? ` into `|default:` inside {{ }} and {% %} tags,
+// rewritePongo rewrites ` ?? ` into `|default:` inside {{ }} and {% %} tags,
 // outside string literals, as kitsoki does before handing a template to
 // pongo2: `{{ world.x ?? "none" }}` becomes `{{ world.x|default:"none" }}`.
-func RewritePongo(src string) string {
+func rewritePongo(src string) string {
 	if !strings.Contains(src, " ?? ") {
 		return src
 	}

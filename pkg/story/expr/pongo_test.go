@@ -86,8 +86,8 @@ func TestRewritePongo(t *testing.T) {
 		`{{ 'esc\' ?? ' ?? b }}`:     `{{ 'esc\' ?? '|default:b }}`,
 	}
 	for in, want := range cases {
-		if got := RewritePongo(in); got != want {
-			t.Errorf("RewritePongo(%q) = %q, want %q", in, got, want)
+		if got := rewritePongo(in); got != want {
+			t.Errorf("rewritePongo(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -37,7 +37,7 @@ func (t *Template) RenderString(env Env) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return Stringify(v), nil
+	return stringify(v), nil
 }
 
 func renderNodes(b *strings.Builder, nodes []tNode, env Env) error {
@@ -50,7 +50,7 @@ func renderNodes(b *strings.Builder, nodes []tNode, env Env) error {
 			if err != nil {
 				return err
 			}
-			b.WriteString(Stringify(v))
+			b.WriteString(stringify(v))
 		case *tIf:
 			for _, br := range n.branches {
 				ok := true
@@ -59,7 +59,7 @@ func renderNodes(b *strings.Builder, nodes []tNode, env Env) error {
 					if err != nil {
 						return err
 					}
-					ok = Truthy(v)
+					ok = truthy(v)
 				}
 				if ok {
 					if err := renderNodes(b, br.body, env); err != nil {
@@ -124,9 +124,9 @@ func rangeItems(src string, v any) ([]any, error) {
 	return nil, &Error{Kind: KindEval, Msg: fmt.Sprintf("template range %q: cannot range over %s (want a list)", src, typeName(v)), Src: src}
 }
 
-// Truthy is the truth value {{ if }} uses: false, nil, "", 0 and empty
+// truthy is the truth value {{ if }} uses: false, nil, "", 0 and empty
 // lists and maps are false; everything else is true.
-func Truthy(v any) bool {
+func truthy(v any) bool {
 	switch v := v.(type) {
 	case nil:
 		return false
@@ -155,10 +155,10 @@ func Truthy(v any) bool {
 	return true
 }
 
-// Stringify formats a value for interpolation: nil as "", strings as is,
+// stringify formats a value for interpolation: nil as "", strings as is,
 // maps, slices and structs as compact JSON (HTML characters not escaped),
 // everything else with fmt.
-func Stringify(v any) string {
+func stringify(v any) string {
 	switch v := v.(type) {
 	case nil:
 		return ""

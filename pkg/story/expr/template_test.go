@@ -248,28 +248,28 @@ func TestStringifyAndTruthy(t *testing.T) {
 		nil: "", "x": "x", true: "true", 3: "3", 2.5: "2.5",
 	}
 	for in, want := range str {
-		if got := Stringify(in); got != want {
-			t.Errorf("Stringify(%#v) = %q, want %q", in, got, want)
+		if got := stringify(in); got != want {
+			t.Errorf("stringify(%#v) = %q, want %q", in, got, want)
 		}
 	}
-	if got := Stringify(s{A: 1}); got != `{"A":1}` {
-		t.Errorf("Stringify(struct) = %q", got)
+	if got := stringify(s{A: 1}); got != `{"A":1}` {
+		t.Errorf("stringify(struct) = %q", got)
 	}
-	if got := Stringify([]string{"<a>"}); got != `["<a>"]` {
-		t.Errorf("Stringify(slice) = %q", got)
+	if got := stringify([]string{"<a>"}); got != `["<a>"]` {
+		t.Errorf("stringify(slice) = %q", got)
 	}
 	var np *s
-	if got := Stringify(np); got != "" {
-		t.Errorf("Stringify(nil ptr) = %q", got)
+	if got := stringify(np); got != "" {
+		t.Errorf("stringify(nil ptr) = %q", got)
 	}
 	for _, v := range []any{nil, false, "", 0, 0.0, []any{}, map[string]any{}, int64(0), uint(0), np} {
-		if Truthy(v) {
-			t.Errorf("Truthy(%#v) = true", v)
+		if truthy(v) {
+			t.Errorf("truthy(%#v) = true", v)
 		}
 	}
 	for _, v := range []any{true, "x", 1, 0.1, []any{1}, map[string]any{"a": 1}, int64(2), s{}} {
-		if !Truthy(v) {
-			t.Errorf("Truthy(%#v) = false", v)
+		if !truthy(v) {
+			t.Errorf("truthy(%#v) = false", v)
 		}
 	}
 }

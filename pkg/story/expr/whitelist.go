@@ -25,16 +25,16 @@ var (
 	viewFnSet  = toSet(viewFunctions)
 )
 
-// Roots returns the roots a guard may access members of, in the order the
+// guardRoots returns the roots a guard may access members of, in the order the
 // whitelist message lists them.
-func Roots() []string { return append([]string(nil), roots...) }
+func guardRoots() []string { return append([]string(nil), roots...) }
 
-// Builtins returns the expr-lang built-in functions a guard may call.
-func Builtins() []string { return append([]string(nil), builtins...) }
+// guardBuiltins returns the expr-lang built-in functions a guard may call.
+func guardBuiltins() []string { return append([]string(nil), builtins...) }
 
-// ViewFunctions returns the non-built-in functions a guard may call (view
+// guardViewFunctions returns the non-built-in functions a guard may call (view
 // helpers the engine puts in the Env).
-func ViewFunctions() []string { return append([]string(nil), viewFunctions...) }
+func guardViewFunctions() []string { return append([]string(nil), viewFunctions...) }
 
 func toSet(xs []string) map[string]bool {
 	m := make(map[string]bool, len(xs))

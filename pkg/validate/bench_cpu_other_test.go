@@ -1,0 +1,5 @@
+//go:build !unix
+
+package validate
+
+func processCPU() int64 { return 0 }

@@ -1,0 +1,25 @@
+package validate
+
+import (
+	"bytes"
+
+	"kitsoki/internal/safefile"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/flowtest"
+	"kitsoki/pkg/story"
+)
+
+// lintFlows returns the findings of the flow fixtures beside a sound,
+// already loaded story (flowtest.LintStory): warnings, and errors for
+// fixtures that cannot run (which make the story's check fail). The story
+// is the one Run loaded, so fixtures cost no second load.
+// '# kitsoki:ignore RULE' comments work in fixtures too.
+func lintFlows(app string, st *story.Story, c *flowtest.LintCache) []diag.Diagnostic {
+	if st == nil || !flowtest.HasFlows(app) {
+		return nil
+	}
+	return diag.FilterIgnored(c.LintStory(app, st), func(p string) ([]byte, bool) {
+		b, err := safefile.ReadFile(p, safefile.Data)
+		return b, err == nil && bytes.Contains(b, ignoreMarker)
+	})
+}
