@@ -24,6 +24,9 @@ type Options struct {
 	AllowUnsetEnv bool
 	// LookupEnv resolves ${VAR}; nil means os.LookupEnv.
 	LookupEnv func(string) (string, bool)
+	// wholeParse turns off the state-by-state parse of large files
+	// (yamlsplit.go), for tests comparing the two.
+	wholeParse bool
 	// Cache, when set, shares read and parsed files with other loads of
 	// the process (each file is parsed once).
 	Cache *Cache
@@ -150,12 +153,10 @@ type loader struct {
 // imports, and indexes states. Checks run separately (check). stack holds
 // the canonical paths of the importers, for cycle detection.
 func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []string) *Story {
-	doc, owned := l.parseFile(display, abs, data, !top)
-	if doc == nil {
+	fd, p := l.parseFileDoc(display, abs, data, !top)
+	if fd == nil {
 		return nil
 	}
-	p := &fileParser{reporter: l.rep, file: display, dir: filepath.Dir(abs), budget: maxNodes, owned: owned}
-	fd := p.parseDoc(doc)
 	st := fd.st
 	st.File = display
 	st.Dir = filepath.Dir(abs)

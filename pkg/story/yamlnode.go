@@ -10,9 +10,16 @@ import (
 	"kitsoki/pkg/diag"
 )
 
-// maxNodes bounds the work spent walking one file's YAML tree, so aliases
-// that fan out (a "billion laughs" document) cannot hang the loader.
+// maxNodes is the floor of the node budget of one file (nodeBudget).
 const maxNodes = 2_000_000
+
+// nodeBudget bounds the work spent walking the YAML tree of a file of size
+// bytes, so aliases that fan out (a "billion laughs" document) cannot hang
+// the loader: maxNodes plus one node per byte. A YAML node takes at least
+// one byte of text ("1," or "a,"), so a file without aliases never reaches
+// its budget however large it is (the read cap bounds the size); only
+// alias expansion can.
+func nodeBudget(size int) int { return maxNodes + size }
 
 // reporter collects diagnostics for one load.
 type reporter struct {
@@ -57,6 +64,8 @@ type fileParser struct {
 	file   string // as reported in diagnostics
 	dir    string // absolute directory of the file
 	budget int
+	// limit is the budget the parse started with (for the message).
+	limit int
 	// exhausted is set once the budget ran out and was reported.
 	exhausted bool
 	// active holds the mapping/sequence nodes being walked, so an alias
@@ -68,6 +77,14 @@ type fileParser struct {
 	// owned: the tree belongs to this parse alone, so a top-level state's
 	// nodes are released once the state is parsed (parseStates).
 	owned bool
+	// split, when set, is the file cut state by state (yamlsplit.go):
+	// parseDoc reads the states: block from splitData chunk by chunk.
+	split     *statesSplit
+	splitData []byte
+	// splitUsed and splitFailed report that the block was read from the
+	// split, and that a chunk was not safe to (the whole file is parsed
+	// instead).
+	splitUsed, splitFailed bool
 }
 
 // enter marks n as being walked; it reports and returns false when n is
@@ -100,7 +117,7 @@ func (p *fileParser) spend(at *yaml.Node, where string, idx int) bool {
 		if idx >= 0 {
 			where = fmt.Sprintf("%s[%d]", where, idx)
 		}
-		p.errf(p.pos(at), ruleYAMLSyntax, "%s: the file expands to more than %d YAML nodes (an alias bomb or a huge list); kitsoki stops reading it here rather than drop the rest: shrink or split it", where, maxNodes)
+		p.errf(p.pos(at), ruleYAMLSyntax, "%s: the file expands to more than %d YAML nodes (an alias bomb: aliases expanding to far more nodes than the file holds); kitsoki stops reading it here rather than drop the rest: shrink or split it", where, p.limit)
 	}
 	return false
 }

@@ -145,7 +145,7 @@ func Run(files []string, opts Options) Result {
 		if b, ok := merged[f]; ok {
 			return b, true
 		}
-		b, err := safefile.ReadFile(f, safefile.Story)
+		b, err := safefile.ReadFile(f, safefile.StoryYAML)
 		return b, err == nil
 	}
 	ignoreID := story.IgnoreRule().ID
