@@ -24,7 +24,14 @@ var (
 	selectionKeys = []string{"profile", "model", "effort", "evidence", "fallback_profile"}
 	timeoutKeys   = []string{"after", "target"}
 	offRampKeys   = []string{"agent", "persona", "banner"}
-	ctxRouteKeys  = []string{"enabled", "help_chat", "room_chat", "meta_chat", "pending_plan_path", "plan_accept_intent", "plan_refine_intent"}
+	// unkeyedStateKeys are the state keys State.Keys leaves out: their
+	// values carry their own positions or are never reported at.
+	unkeyedStateKeys = map[string]bool{
+		"type": true, "mode": true, "description": true, "view": true, "terminal": true,
+		"initial": true, "states": true, "on": true, "on_enter": true, "intents": true,
+		"menu": true, "relevant_world": true, "relevant_slots": true,
+	}
+	ctxRouteKeys = []string{"enabled", "help_chat", "room_chat", "meta_chat", "pending_plan_path", "plan_accept_intent", "plan_refine_intent"}
 )
 
 // parseStates parses a states: mapping under parent (nil = top level).
@@ -46,7 +53,7 @@ func (p *fileParser) parseStates(n *yaml.Node, parent *State, where string) []*S
 
 func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, where string) *State {
 	s := &State{Name: name, Parent: parent, Pos: p.pos(k), On: map[string][]*Transition{},
-		OnPos: map[string]Pos{}, Intents: map[string]*Intent{}, Keys: map[string]Pos{}}
+		OnPos: map[string]Pos{}}
 	if parent != nil {
 		s.Path = parent.Path + "." + name
 	} else {
@@ -56,7 +63,12 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		p.warnf(p.pos(k), ruleState, "state %q: a state name containing '.' or '/' cannot be targeted (targets split paths on them)", s.Path)
 	}
 	p.mapping(v, "state "+quote(s.Path), stateKeys, func(key string, kk, v *yaml.Node) {
-		s.Keys[key] = p.pos(v)
+		if !unkeyedStateKeys[key] {
+			if s.Keys == nil {
+				s.Keys = map[string]Pos{}
+			}
+			s.Keys[key] = p.pos(v)
+		}
 		w := where + "." + key
 		switch key {
 		case "type":
@@ -295,7 +307,7 @@ func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 		case "id":
 			e.ID = p.str(v, w)
 		case "with":
-			e.withNode = deref(v)
+			p.recordWith(e, v)
 			if !isNull(v) {
 				if m, ok := p.raw(v).(map[string]any); ok {
 					e.With = m
