@@ -27,6 +27,8 @@ type Options struct {
 	// wholeParse turns off the state-by-state parse of large files
 	// (yamlsplit.go), for tests comparing the two.
 	wholeParse bool
+	// splitBatch, when set, is the batch size of that parse (in bytes).
+	splitBatch int
 	// Cache, when set, shares read and parsed files with other loads of
 	// the process (each file is parsed once).
 	Cache *Cache

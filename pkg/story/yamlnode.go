@@ -81,6 +81,7 @@ type fileParser struct {
 	// parseDoc reads the states: block from splitData chunk by chunk.
 	split     *statesSplit
 	splitData []byte
+	batch     int // bytes of state text parsed at once
 	// splitUsed and splitFailed report that the block was read from the
 	// split, and that a chunk was not safe to (the whole file is parsed
 	// instead).

@@ -166,28 +166,49 @@ func plainKeyStart(c byte) bool {
 	return true
 }
 
-// parseChunk parses the text of one state and returns its key and value
-// nodes at their lines in the file, or false when the chunk is not exactly
-// one block mapping key at the expected column, has an anchor or an
-// alias, or does not parse.
-func parseChunk(data []byte, c chunkSpan, indent int) (k, v *yaml.Node, ok bool) {
-	doc, syn := decodeYAML(data[c.start:c.end])
+// batchBytes is about how much state text parseBatch parses at once: a
+// YAML tree weighs some 25 bytes a byte of text, so a batch's tree stays
+// under a megabyte, while the parser's own set-up (some kilobytes) is paid
+// once a batch, not once a state.
+const batchBytes = 32 << 10
+
+// nextBatch returns how many chunks from the start of cs make one batch
+// of about max bytes.
+func nextBatch(cs []chunkSpan, max int) int {
+	n, size := 0, 0
+	for n < len(cs) && (n == 0 || size+cs[n].end-cs[n].start <= max) {
+		size += cs[n].end - cs[n].start
+		n++
+	}
+	return n
+}
+
+// parseBatch parses the text of consecutive states cs and returns their
+// key and value nodes (key, value, key, value...) at their lines in the
+// file, or false when the text is not exactly one block mapping whose keys
+// start the chunks, at the expected column, or has an anchor or an alias,
+// or does not parse.
+func parseBatch(data []byte, cs []chunkSpan, indent int) ([]*yaml.Node, bool) {
+	first := cs[0]
+	doc, syn := decodeYAML(data[first.start:cs[len(cs)-1].end])
 	if syn != nil || doc == nil || doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		return nil, nil, false
+		return nil, false
 	}
 	m := doc.Content[0]
-	if m.Kind != yaml.MappingNode || m.Style&yaml.FlowStyle != 0 || len(m.Content) != 2 || m.Anchor != "" || m.Tag != "!!map" {
-		return nil, nil, false
+	if m.Kind != yaml.MappingNode || m.Style&yaml.FlowStyle != 0 || len(m.Content) != 2*len(cs) || m.Anchor != "" || m.Tag != "!!map" {
+		return nil, false
 	}
-	k, v = m.Content[0], m.Content[1]
-	if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" || k.Line != 1 || k.Column != indent+1 {
-		return nil, nil, false
+	shift := first.line - 1
+	for i, c := range cs {
+		k, v := m.Content[2*i], m.Content[2*i+1]
+		if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" || k.Line != c.line-shift || k.Column != indent+1 {
+			return nil, false
+		}
+		if !shiftLines(k, shift, 0) || !shiftLines(v, shift, 0) {
+			return nil, false
+		}
 	}
-	shift := c.line - 1
-	if !shiftLines(k, shift, 0) || !shiftLines(v, shift, 0) {
-		return nil, nil, false
-	}
-	return k, v, true
+	return m.Content, true
 }
 
 // shiftLines adds shift to the line of n and every node under it; it
@@ -220,7 +241,10 @@ func (l *loader) parseFileDoc(display, abs string, data []byte, shared bool) (*f
 			if top, syn := decodeYAML(sp.top); syn == nil {
 				mark := len(l.rep.ds)
 				p := newParser(true)
-				p.split, p.splitData = sp, data
+				p.split, p.splitData, p.batch = sp, data, batchBytes
+				if l.opts.splitBatch > 0 {
+					p.batch = l.opts.splitBatch
+				}
 				fd := p.parseDoc(top)
 				if p.splitUsed && !p.splitFailed {
 					if l.sources == nil {
@@ -266,19 +290,29 @@ func (p *fileParser) parseSplitStates() []*State {
 	var out []*State
 	type at struct{ line, col int }
 	seen := make(map[string]at, len(p.split.chunks))
-	for _, c := range p.split.chunks {
-		k, v, ok := parseChunk(p.splitData, c, p.split.indent)
-		if !ok || !p.spend(k, "states", -1) {
+	for cs := p.split.chunks; len(cs) > 0; {
+		n := nextBatch(cs, p.batch)
+		pairs, ok := parseBatch(p.splitData, cs[:n], p.split.indent)
+		if !ok {
 			p.splitFailed = true
 			return nil
 		}
-		key := k.Value
-		if prev, dup := seen[key]; dup {
-			p.errf(p.pos(k), ruleDuplicateKey, "%s: mapping key %q already defined at line %d, column %d", "states", key, prev.line, prev.col)
-			continue
+		cs = cs[n:]
+		for i := 0; i < len(pairs); i += 2 {
+			k, v := pairs[i], pairs[i+1]
+			pairs[i], pairs[i+1] = nil, nil // the state's nodes go once it is parsed
+			if !p.spend(k, "states", -1) {
+				p.splitFailed = true
+				return nil
+			}
+			key := k.Value
+			if prev, dup := seen[key]; dup {
+				p.errf(p.pos(k), ruleDuplicateKey, "%s: mapping key %q already defined at line %d, column %d", "states", key, prev.line, prev.col)
+				continue
+			}
+			seen[key] = at{k.Line, k.Column}
+			out = append(out, p.parseState(key, k, v, nil, "states."+key))
 		}
-		seen[key] = at{k.Line, k.Column}
-		out = append(out, p.parseState(key, k, v, nil, "states."+key))
 	}
 	return out
 }

@@ -60,14 +60,14 @@ func TestSplitParseMatchesWholeParse(t *testing.T) {
 	cut := 0
 	for name, src := range splitCases {
 		t.Run(name, func(t *testing.T) {
-			if _, ok := splitStates([]byte(src)); ok {
+			if splitParses([]byte(src)) {
 				cut++
 			}
 			compareSplitBytes(t, []byte(src))
 		})
 	}
 	if cut < 10 {
-		t.Fatalf("only %d of the cases were cut: the split path is not tested", cut)
+		t.Fatalf("only %d of the cases were cut and parsed: the split path is not tested", cut)
 	}
 	var dirs []string
 	for _, glob := range []string{"testdata/*/*/app.yaml", "testdata/*/app.yaml", "../../examples/*/app.yaml", "../../examples/*/*/app.yaml"} {
@@ -83,18 +83,18 @@ func TestSplitParseMatchesWholeParse(t *testing.T) {
 	cut = 0
 	for _, dir := range dirs {
 		t.Run(dir, func(t *testing.T) {
-			if data, err := os.ReadFile(filepath.Join(dir, "app.yaml")); err == nil {
-				if _, ok := splitStates(data); ok {
-					cut++
-				}
+			if data, err := os.ReadFile(filepath.Join(dir, "app.yaml")); err == nil && splitParses(data) {
+				cut++
 			}
-			a, da := Load(dir, Options{LookupEnv: noEnv})
 			b, db := Load(dir, Options{LookupEnv: noEnv, wholeParse: true})
-			if diff := diffDiags(da, db); diff != "" {
-				t.Fatalf("diagnostics differ:\n%s", diff)
-			}
-			if err := sameModel(reflect.ValueOf(a), reflect.ValueOf(b), "story", map[[2]uintptr]bool{}); err != nil {
-				t.Fatal(err)
+			for _, batch := range []int{0, 1, 700} {
+				a, da := Load(dir, Options{LookupEnv: noEnv, splitBatch: batch})
+				if diff := diffDiags(da, db); diff != "" {
+					t.Fatalf("batch %d: diagnostics differ:\n%s", batch, diff)
+				}
+				if err := sameModel(reflect.ValueOf(a), reflect.ValueOf(b), "story", map[[2]uintptr]bool{}); err != nil {
+					t.Fatalf("batch %d: %v", batch, err)
+				}
 			}
 		})
 	}
@@ -103,15 +103,35 @@ func TestSplitParseMatchesWholeParse(t *testing.T) {
 	}
 }
 
+// splitParses reports whether data is cut and every state parses on its
+// own (the split is then used, not the whole-file fallback).
+func splitParses(data []byte) bool {
+	sp, ok := splitStates(data)
+	if !ok {
+		return false
+	}
+	if _, syn := decodeYAML(sp.top); syn != nil {
+		return false
+	}
+	for i := range sp.chunks {
+		if _, ok := parseBatch(data, sp.chunks[i:i+1], sp.indent); !ok {
+			return false
+		}
+	}
+	return true
+}
+
 func compareSplitBytes(t *testing.T, data []byte) {
 	t.Helper()
-	a, da := LoadBytes("s.yaml", data, Options{LookupEnv: noEnv})
 	b, db := LoadBytes("s.yaml", data, Options{LookupEnv: noEnv, wholeParse: true})
-	if diff := diffDiags(da, db); diff != "" {
-		t.Fatalf("diagnostics differ:\n%s", diff)
-	}
-	if err := sameModel(reflect.ValueOf(a), reflect.ValueOf(b), "story", map[[2]uintptr]bool{}); err != nil {
-		t.Fatal(err)
+	for _, batch := range []int{0, 1, 40} {
+		a, da := LoadBytes("s.yaml", data, Options{LookupEnv: noEnv, splitBatch: batch})
+		if diff := diffDiags(da, db); diff != "" {
+			t.Fatalf("batch %d: diagnostics differ:\n%s", batch, diff)
+		}
+		if err := sameModel(reflect.ValueOf(a), reflect.ValueOf(b), "story", map[[2]uintptr]bool{}); err != nil {
+			t.Fatalf("batch %d: %v", batch, err)
+		}
 	}
 }
 
