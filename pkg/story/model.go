@@ -330,12 +330,17 @@ type Effect struct {
 	// a story has many effects and few keys per effect.
 	keys []keyAt
 
-	// withAt holds the position of every value under with: (withPos);
-	// withNode is the with: tree itself instead, kept only when it holds
-	// an alias (whose expansion a table could not bound).
-	withAt   []withAt
-	withSeq  bool // the with: value is a list
-	withNode *yaml.Node
+	// with locates the values under with: (withPos); nil without with:.
+	with *withIndex
+}
+
+// withIndex holds the position of every value under an effect's with:
+// by path, or, only when the tree holds an alias (whose expansion a table
+// could not bound), the with: tree itself.
+type withIndex struct {
+	at   []withAt
+	seq  bool // the with: value is a list
+	node *yaml.Node
 }
 
 // withAt is the position of one value under an effect's with:, by its

@@ -18,10 +18,11 @@ func (p *fileParser) recordWith(e *Effect, v *yaml.Node) {
 		return
 	}
 	if hasAlias(d, 0) {
-		e.withNode = d
+		e.with = &withIndex{node: d}
 		return
 	}
-	e.withSeq = d.Kind == yaml.SequenceNode
+	wi := &withIndex{seq: d.Kind == yaml.SequenceNode}
+	e.with = wi
 	out := []withAt{}
 	var walk func(n *yaml.Node, path string)
 	walk = func(n *yaml.Node, path string) {
@@ -63,7 +64,7 @@ func (p *fileParser) recordWith(e *Effect, v *yaml.Node) {
 	}
 	walk(d, "")
 	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
-	e.withAt = out[:len(out):len(out)]
+	wi.at = out[:len(out):len(out)]
 }
 
 // laterKey reports whether the key at Content[i] of mapping n is repeated
@@ -98,15 +99,16 @@ func hasAlias(n *yaml.Node, depth int) bool {
 // ("schema", "context.prompt", "items[2].text"), of the deepest part of it
 // that exists, or of the with: key.
 func (e *Effect) withPos(key string) Pos {
-	if e.withNode != nil {
-		return e.withNodePos(key)
-	}
 	best := e.keyPos("with")
-	if e.withAt == nil {
+	if e.with == nil {
 		return best
 	}
+	if e.with.node != nil {
+		return e.withNodePos(key)
+	}
+	at := e.with.at
 	key = strings.ReplaceAll(strings.ReplaceAll(key, "[", ".["), "]", "")
-	path, seq := "", e.withSeq
+	path, seq := "", e.with.seq
 	for _, k := range strings.Split(strings.TrimPrefix(key, "."), ".") {
 		if seq {
 			// A list item is named by its index, as the node walk reads it.
@@ -120,11 +122,11 @@ func (e *Effect) withPos(key string) Pos {
 			path += "."
 		}
 		path += k
-		i := sort.Search(len(e.withAt), func(i int) bool { return e.withAt[i].path >= path })
-		if i == len(e.withAt) || e.withAt[i].path != path {
+		i := sort.Search(len(at), func(i int) bool { return at[i].path >= path })
+		if i == len(at) || at[i].path != path {
 			break
 		}
-		w := e.withAt[i]
+		w := at[i]
 		best, seq = Pos{File: e.Pos.File, Line: int(w.line), Col: int(w.col)}, w.seq
 	}
 	return best
@@ -132,7 +134,7 @@ func (e *Effect) withPos(key string) Pos {
 
 // withNodePos is withPos over a with: tree kept as nodes.
 func (e *Effect) withNodePos(key string) Pos {
-	n := e.withNode
+	n := e.with.node
 	best := e.keyPos("with")
 	key = strings.ReplaceAll(strings.ReplaceAll(key, "[", ".["), "]", "")
 	for _, k := range strings.Split(strings.TrimPrefix(key, "."), ".") {

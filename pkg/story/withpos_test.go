@@ -51,7 +51,7 @@ func checkWithPos(t *testing.T, src, q string) {
 	table.SetKeyPos("with", Pos{Line: 1, Col: 7})
 	nodes := *table
 	p.recordWith(table, d)
-	nodes.withNode = d
+	nodes.with = &withIndex{node: d}
 	if got, want := table.withPos(q), nodes.withNodePos(q); got != want {
 		t.Errorf("with: %q, withPos(%q) = %v, the node walk says %v", src, q, got, want)
 	}
