@@ -248,7 +248,7 @@ func goTypeName(n *yaml.Node) string {
 
 // index builds the path index and the wrapper states of imports.
 func (s *Story) index() {
-	s.byPath = map[string]*State{}
+	s.byPath = make(map[string]*State, countStates(s.States)+len(s.ImportOrder))
 	var walk func(list []*State)
 	walk = func(list []*State) {
 		for _, st := range list {
@@ -297,7 +297,7 @@ func (s *Story) Var(name string) *WorldVar {
 // AllStates returns every state of the tree in depth-first declaration
 // order (import wrapper states are not included).
 func (s *Story) AllStates() []*State {
-	var out []*State
+	out := make([]*State, 0, countStates(s.States))
 	var walk func(list []*State)
 	walk = func(list []*State) {
 		for _, st := range list {
@@ -307,6 +307,16 @@ func (s *Story) AllStates() []*State {
 	}
 	walk(s.States)
 	return out
+}
+
+// countStates counts the states of a tree, so a large story's lists and
+// index are allocated once at their size.
+func countStates(list []*State) int {
+	n := len(list)
+	for _, st := range list {
+		n += countStates(st.Children)
+	}
+	return n
 }
 
 // IsTemplated reports whether s holds a template ({{ or {%), whose value is

@@ -234,7 +234,7 @@ func (p *fileParser) parseTransition(n *yaml.Node, where string) *Transition {
 	d := deref(n)
 	if d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
 		// Shorthand: a bare target string.
-		t.Target, t.TargetPos = d.Value, p.pos(d)
+		t.Target, t.TargetPos = p.intern(d.Value), p.pos(d)
 		return t
 	}
 	p.mapping(n, "transition "+where, transitionKeys, func(key string, _, v *yaml.Node) {

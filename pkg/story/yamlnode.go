@@ -86,6 +86,35 @@ type fileParser struct {
 	// split, and that a chunk was not safe to (the whole file is parsed
 	// instead).
 	splitUsed, splitFailed bool
+	// strs remembers recent strings (intern).
+	strs *[internSlots]string
+}
+
+// internSlots is the size of the string cache of a file's parse.
+const internSlots = 4096
+
+// intern returns an earlier string equal to s when the cache holds one: a
+// large story repeats the same intent names, targets, guards and
+// templates thousands of times, and the model then keeps one copy. The
+// cache is a fixed table (a hash picks the slot, a newer string takes it
+// over), so it costs 64 KiB however many distinct strings a file has.
+func (p *fileParser) intern(s string) string {
+	if len(s) == 0 || len(s) > 128 {
+		return s
+	}
+	if p.strs == nil {
+		p.strs = new([internSlots]string)
+	}
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
+	}
+	slot := &p.strs[h%internSlots]
+	if *slot == s {
+		return *slot
+	}
+	*slot = s
+	return s
 }
 
 // enter marks n as being walked; it reports and returns false when n is
@@ -208,7 +237,7 @@ func (p *fileParser) mappingSev(n *yaml.Node, where string, known []string, unkn
 			p.errf(p.pos(k), ruleType, "%s: mapping keys must be strings, got %s", where, kindName(k))
 			continue
 		}
-		key := k.Value
+		key := p.intern(k.Value)
 		if k.Tag == "!!merge" {
 			// `<<: *anchor` merges another mapping in.
 			src := deref(v)
@@ -275,7 +304,7 @@ func (p *fileParser) str(n *yaml.Node, where string) string {
 		p.errf(p.pos(orig), ruleType, "%s: expected a string, got %s", where, kindName(n))
 		return ""
 	}
-	return n.Value
+	return p.intern(n.Value)
 }
 
 func (p *fileParser) boolean(n *yaml.Node, where string) bool {
@@ -415,11 +444,15 @@ func (p *fileParser) rawDepth(n *yaml.Node, depth int) any {
 				}
 				continue
 			}
-			out[k.Value] = p.rawDepth(n.Content[i+1], depth+1)
+			out[p.intern(k.Value)] = p.rawDepth(n.Content[i+1], depth+1)
 		}
 		return out
 	case yaml.ScalarNode:
-		return scalarValue(n)
+		v := scalarValue(n)
+		if s, ok := v.(string); ok {
+			return p.intern(s)
+		}
+		return v
 	}
 	return nil
 }
