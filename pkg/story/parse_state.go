@@ -2,7 +2,7 @@ package story
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -282,14 +282,14 @@ func (p *fileParser) parseEffects(n *yaml.Node, where string) []*Effect {
 }
 
 func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
-	e := &Effect{Pos: p.pos(n), Has: map[string]bool{}}
+	e := &Effect{Pos: p.pos(n)}
 	if isNull(n) {
 		// Upstream decodes a null list item as a zero effect, a no-op.
 		p.warnf(p.pos(n), ruleEffect, "effect %s: empty effect (it does nothing; remove the bare list item)", where)
+		e.Has = p.keySet(nil)
 		return e
 	}
 	p.mapping(n, "effect "+where, effectKeys, func(key string, _, v *yaml.Node) {
-		e.Has[key] = true
 		vp := p.valuePos(v)
 		e.keys = append(e.keys, keyAt{key: key, line: int32(vp.Line), col: int32(vp.Col)})
 		w := where + "." + key
@@ -343,7 +343,7 @@ func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 			e.Selection = p.parseSelection(v, w)
 		}
 	})
-	e.Has = p.internKeys(e.Has)
+	e.Has = p.keySet(e.keys)
 	return e
 }
 
@@ -370,22 +370,36 @@ func (p *fileParser) parseSelection(v *yaml.Node, where string) *Selection {
 
 func quote(s string) string { return fmt.Sprintf("%q", s) }
 
-// internKeys returns a shared map equal to has: effects of a story repeat a
-// few key sets, and Has is never written after parsing, so one map per key
-// set replaces one per effect.
-func (p *fileParser) internKeys(has map[string]bool) map[string]bool {
-	keys := make([]string, 0, len(has))
-	for k := range has {
-		keys = append(keys, k)
+// keySet returns the Has map of an effect with keys: effects of a story
+// repeat a few key sets, and Has is never written after parsing, so one
+// shared map per key set replaces one per effect (looked up by the sorted
+// names, without building a map or a string unless the set is new).
+func (p *fileParser) keySet(keys []keyAt) map[string]bool {
+	var nb [16]string
+	names := nb[:0]
+	for _, k := range keys {
+		names = append(names, k.key)
 	}
-	sort.Strings(keys)
-	sig := strings.Join(keys, ",")
+	slices.Sort(names)
+	names = slices.Compact(names)
+	var sb [256]byte
+	sig := sb[:0]
+	for i, n := range names {
+		if i > 0 {
+			sig = append(sig, ',')
+		}
+		sig = append(sig, n...)
+	}
+	if m, ok := p.hasSets[string(sig)]; ok {
+		return m
+	}
 	if p.hasSets == nil {
 		p.hasSets = map[string]map[string]bool{}
 	}
-	if m, ok := p.hasSets[sig]; ok {
-		return m
+	has := make(map[string]bool, len(names))
+	for _, n := range names {
+		has[n] = true
 	}
-	p.hasSets[sig] = has
+	p.hasSets[string(sig)] = has
 	return has
 }

@@ -9,27 +9,31 @@ import (
 )
 
 // A large story is mostly its top-level states: block, and a YAML node
-// tree of the whole file weighs several times the model built from it.
-// The split below cuts that block at the lines that start a state (a key
-// at the block's indentation), so each state is parsed on its own, turned
-// into the model and dropped before the next one is parsed: the whole
-// tree never exists at once. The rest of the file is parsed as one
-// document with the block's lines left empty, so every line keeps its
-// number, and each state's nodes are shifted back to their lines;
-// columns never change because no line is altered.
+// tree of the whole file weighs some 25 times its text. The split below
+// cuts that block at the lines that start a state (a key at the block's
+// indentation) and parses it a batch of states at a time (parseBatch),
+// turning each batch into the model and dropping its nodes before the next
+// one is parsed: the whole tree never exists at once. The rest of the file
+// is parsed as one document with the block's lines left empty, so every
+// line keeps its number; each batch's nodes are shifted back to their
+// lines, and columns never change because no line is altered.
 //
 // The split is used only when it is provably the same parse; anything
 // else falls back to parsing the whole file (parseFile), which is also
 // what reports every syntax error. The text checks (splitStates) refuse
-// tabs, CRs, directives, document markers, a states: value on its own
-// line, and state lines that do not start with a plain or quoted key; the
-// parse checks (parseChunk) refuse a chunk that is not exactly one block
-// mapping key at the expected place, and any anchor or alias (an alias
-// could point across a cut, an anchor be redefined); any syntax error
-// anywhere falls back too. A cut inside a quoted or flow scalar leaves
-// its chunk unterminated (a syntax error), and plain and block scalars
-// end at a less indented line in both parses, so a chunk that parses is
-// the text its state has in the whole file.
+// tabs, CRs, directives, document markers, anything after `states:` on its
+// line, a top-level key that is quoted, complex or a merge, and state lines
+// that do not start with a plain or quoted key; the parse checks
+// (parseBatch) refuse a batch that is not one block mapping whose keys
+// start its chunks at the expected column, and any anchor or alias (an
+// alias could point across a cut, an anchor be redefined); any syntax
+// error anywhere falls back too. Why that is the same parse: a line is
+// read the same whatever follows it, so the top document reads `states:`
+// as the top-level key the whole file has; a cut inside a quoted or flow
+// scalar leaves its batch unterminated (a syntax error), and plain and
+// block scalars end at a less indented line in both parses, so a batch
+// that parses is the text its states have in the whole file.
+// TestSplitParseMatchesWholeParse and FuzzSplitStates check it.
 
 // statesSplit is a file cut around its top-level states: block.
 type statesSplit struct {
