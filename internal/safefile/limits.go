@@ -3,9 +3,13 @@ package safefile
 // The caps, by what a file holds. A file over its cap is refused with an
 // error naming the file, its size and the cap.
 const (
-	// Story is the cap for story YAML (app.yaml, includes, imported
-	// children), prompt and view templates, persona prompts, schemas and
-	// Starlark scripts: 4 MiB.
+	// StoryYAML is the cap for story YAML: app.yaml, include: files and
+	// imported children (and the readers quoting their lines): 64 MiB, room
+	// for a story of a few hundred thousand states while a read stays
+	// bounded.
+	StoryYAML int64 = 64 << 20
+	// Story is the cap for the other files a story names: prompt and view
+	// templates, persona prompts, schemas and Starlark scripts: 4 MiB.
 	Story int64 = 4 << 20
 	// Data is the cap for run inputs and fixtures: --world-file, --pins,
 	// --profile, --host-cassette, plugin manifests, flow fixtures, eval

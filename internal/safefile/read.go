@@ -106,9 +106,29 @@ func tooLarge(path string, size, limit int64) error {
 // readAll reads f, failing if it turns out to hold more than limit bytes
 // (a file that grows after the stat).
 func readAll(f io.Reader, path string, limit int64) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
+	// A file's size sizes the buffer (one byte more to see the end without
+	// growing it): a large story is not copied through doubling buffers.
+	// The size is only a hint; the cap is enforced on what is read.
+	size := int64(512)
+	if st, ok := f.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := st.Stat(); err == nil && fi.Size() >= 0 && fi.Size() < limit {
+			size = fi.Size() + 1
+		}
+	}
+	b := make([]byte, 0, size)
+	r := io.LimitReader(f, limit+1)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
 	}
 	if int64(len(b)) > limit {
 		return nil, tooLarge(path, -1, limit)

@@ -113,7 +113,7 @@ func WriteHuman(w io.Writer, ds []Diagnostic, o HumanOptions) error {
 			if b, ok := cache[file]; ok {
 				return b, b != nil
 			}
-			b, err := safefile.ReadFile(file, safefile.Story)
+			b, err := safefile.ReadFile(file, safefile.StoryYAML)
 			if err != nil {
 				b = nil
 			}

@@ -9,8 +9,8 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
-// maxFile caps what the server reads of a file from disk.
-const maxFile = 4 << 20
+// maxFile caps what the server reads of a file from disk: the story YAML cap.
+const maxFile = safefile.StoryYAML
 
 func readCapped(path string) ([]byte, error) { return safefile.ReadFile(path, maxFile) }
 

@@ -460,7 +460,7 @@ func fingerprint(files []string) string {
 	for _, f := range files {
 		h.Write([]byte(f))
 		h.Write([]byte{0})
-		b, err := safefile.ReadFile(f, safefile.Story)
+		b, err := safefile.ReadFile(f, safefile.StoryYAML)
 		if err != nil {
 			h.Write([]byte("\x00missing\x00"))
 			continue

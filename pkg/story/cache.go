@@ -67,10 +67,10 @@ func (l *loader) readFile(abs string) ([]byte, error) {
 		return b, nil
 	}
 	if l.opts.Cache == nil {
-		return safefile.ReadFile(abs, safefile.Story)
+		return safefile.ReadFile(abs, safefile.StoryYAML)
 	}
 	f := l.opts.Cache.entry(abs)
-	f.read.Do(func() { f.data, f.err = safefile.ReadFile(abs, safefile.Story) })
+	f.read.Do(func() { f.data, f.err = safefile.ReadFile(abs, safefile.StoryYAML) })
 	return f.data, f.err
 }
 

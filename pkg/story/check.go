@@ -3,12 +3,8 @@ package story
 import (
 	"maps"
 	"slices"
-	"strconv"
-	"strings"
 
 	"fmt"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // checker runs the rules over one loaded story.
@@ -201,37 +197,4 @@ func (s *State) keyPos(key string) Pos {
 		return p
 	}
 	return s.Pos
-}
-
-// withPos returns the position of the with: value at a dotted key
-// ("schema", "context.prompt", "items[2].text"), of the deepest part of it
-// that exists, or of the with: key.
-func (e *Effect) withPos(key string) Pos {
-	n := deref(e.withNode)
-	if n == nil {
-		return e.keyPos("with")
-	}
-	best := e.keyPos("with")
-	key = strings.ReplaceAll(strings.ReplaceAll(key, "[", ".["), "]", "")
-	for _, k := range strings.Split(strings.TrimPrefix(key, "."), ".") {
-		var next *yaml.Node
-		switch {
-		case strings.HasPrefix(k, "[") && n.Kind == yaml.SequenceNode:
-			if i, err := strconv.Atoi(k[1:]); err == nil && i >= 0 && i < len(n.Content) {
-				next = deref(n.Content[i])
-			}
-		case n.Kind == yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				if n.Content[i].Value == k {
-					next = deref(n.Content[i+1])
-				}
-			}
-		}
-		if next == nil {
-			break
-		}
-		n = next
-		best = Pos{File: e.Pos.File, Line: n.Line, Col: n.Column}
-	}
-	return best
 }

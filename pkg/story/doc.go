@@ -12,7 +12,12 @@
 //
 // Layout (actionlint style): model.go holds the types; load.go the entry
 // points (Load, LoadBytes) and the path index; yamlnode.go the node walker
-// (duplicate keys, type errors, recursive aliases, a node budget);
+// (duplicate keys, type errors, recursive aliases, a node budget that
+// grows with the file, a string cache); yamlsplit.go parses a large file's
+// top-level states: block in batches of states, when the cut is provably
+// the whole-file parse (else the whole file is parsed), so a big story's
+// YAML tree never exists at once; withpos.go keeps an effect's with:
+// positions as a table, so the model holds no YAML nodes;
 // parse_*.go turn YAML nodes into the model and report syntax, type and
 // unknown-key problems with "did you mean" suggestions (suggest.go);
 // include.go merges include: files; imports.go loads imports: children with

@@ -47,12 +47,10 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 				l.rep.errf(Pos{File: m}, ruleInclude, "include read: %v", err)
 				continue
 			}
-			doc, owned := l.parseTree(m, abs, data, false) // an include belongs to its story
-			if doc == nil {
+			fd, _ := l.parseFileDoc(m, abs, data, false) // an include belongs to its story
+			if fd == nil {
 				continue
 			}
-			p := &fileParser{reporter: l.rep, file: m, dir: filepath.Dir(abs), budget: maxNodes, owned: owned}
-			fd := p.parseDoc(doc)
 			st.Manifests = append(st.Manifests, m)
 			l.mergeOne(st, fd)
 		}

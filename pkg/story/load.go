@@ -24,6 +24,11 @@ type Options struct {
 	AllowUnsetEnv bool
 	// LookupEnv resolves ${VAR}; nil means os.LookupEnv.
 	LookupEnv func(string) (string, bool)
+	// wholeParse turns off the state-by-state parse of large files
+	// (yamlsplit.go), for tests comparing the two.
+	wholeParse bool
+	// splitBatch, when set, is the batch size of that parse (in bytes).
+	splitBatch int
 	// Cache, when set, shares read and parsed files with other loads of
 	// the process (each file is parsed once).
 	Cache *Cache
@@ -154,12 +159,10 @@ type loader struct {
 // imports, and indexes states. Checks run separately (check). stack holds
 // the canonical paths of the importers, for cycle detection.
 func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []string) *Story {
-	doc, owned := l.parseTree(display, abs, data, !top)
-	if doc == nil {
+	fd, p := l.parseFileDoc(display, abs, data, !top)
+	if fd == nil {
 		return nil
 	}
-	p := &fileParser{reporter: l.rep, file: display, dir: filepath.Dir(abs), budget: maxNodes, owned: owned}
-	fd := p.parseDoc(doc)
 	st := fd.st
 	st.File = display
 	st.Dir = filepath.Dir(abs)
@@ -249,7 +252,7 @@ func goTypeName(n *yaml.Node) string {
 
 // index builds the path index and the wrapper states of imports.
 func (s *Story) index() {
-	s.byPath = map[string]*State{}
+	s.byPath = make(map[string]*State, countStates(s.States)+len(s.ImportOrder))
 	var walk func(list []*State)
 	walk = func(list []*State) {
 		for _, st := range list {
@@ -298,7 +301,7 @@ func (s *Story) Var(name string) *WorldVar {
 // AllStates returns every state of the tree in depth-first declaration
 // order (import wrapper states are not included).
 func (s *Story) AllStates() []*State {
-	var out []*State
+	out := make([]*State, 0, countStates(s.States))
 	var walk func(list []*State)
 	walk = func(list []*State) {
 		for _, st := range list {
@@ -308,6 +311,16 @@ func (s *Story) AllStates() []*State {
 	}
 	walk(s.States)
 	return out
+}
+
+// countStates counts the states of a tree, so a large story's lists and
+// index are allocated once at their size.
+func countStates(list []*State) int {
+	n := len(list)
+	for _, st := range list {
+		n += countStates(st.Children)
+	}
+	return n
 }
 
 // IsTemplated reports whether s holds a template ({{ or {%), whose value is

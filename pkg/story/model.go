@@ -204,7 +204,7 @@ type State struct {
 	OnOrder []string
 	OnPos   map[string]Pos
 
-	Intents       map[string]*Intent // state-local intents
+	Intents       map[string]*Intent // state-local intents (nil when none)
 	IntentOrder   []string
 	Menu          []string
 	DefaultIntent string
@@ -225,8 +225,13 @@ type State struct {
 	// The wrapper has no children in this model; the child story is Import.Child.
 	Import *Import
 
-	Pos  Pos
-	Keys map[string]Pos // position of each key's value
+	Pos Pos
+	// Keys holds the position of the value of each key written whose value
+	// has no position of its own in the model and is reported at (decider,
+	// write_mode, transcript, theme, footer, on_exit, ...: not description,
+	// on, on_enter, states, view, ...); nil when there is none. Use it
+	// read-only: a large story has many states and few such keys.
+	Keys map[string]Pos
 
 	story *Story
 }
@@ -325,7 +330,25 @@ type Effect struct {
 	// a story has many effects and few keys per effect.
 	keys []keyAt
 
-	withNode *yaml.Node
+	// with locates the values under with: (withPos); nil without with:.
+	with *withIndex
+}
+
+// withIndex holds the position of every value under an effect's with:
+// by path, or, only when the tree holds an alias (whose expansion a table
+// could not bound), the with: tree itself.
+type withIndex struct {
+	at   []withAt
+	seq  bool // the with: value is a list
+	node *yaml.Node
+}
+
+// withAt is the position of one value under an effect's with:, by its
+// dotted path ("args.[0]", "context.prompt").
+type withAt struct {
+	path      string
+	line, col int32
+	seq       bool // the value is a list
 }
 
 // keyAt is the position of one key's value, in the effect's file.
@@ -396,8 +419,6 @@ type ViewElement struct {
 	WhenPos Pos
 	TextPos Pos
 	StrPos  map[string]Pos
-
-	node *yaml.Node
 }
 
 // Import is one imports: entry. Child is the loaded child story (nil when

@@ -2,7 +2,7 @@ package story
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -24,7 +24,14 @@ var (
 	selectionKeys = []string{"profile", "model", "effort", "evidence", "fallback_profile"}
 	timeoutKeys   = []string{"after", "target"}
 	offRampKeys   = []string{"agent", "persona", "banner"}
-	ctxRouteKeys  = []string{"enabled", "help_chat", "room_chat", "meta_chat", "pending_plan_path", "plan_accept_intent", "plan_refine_intent"}
+	// unkeyedStateKeys are the state keys State.Keys leaves out: their
+	// values carry their own positions or are never reported at.
+	unkeyedStateKeys = map[string]bool{
+		"type": true, "mode": true, "description": true, "view": true, "terminal": true,
+		"initial": true, "states": true, "on": true, "on_enter": true, "intents": true,
+		"menu": true, "relevant_world": true, "relevant_slots": true,
+	}
+	ctxRouteKeys = []string{"enabled", "help_chat", "room_chat", "meta_chat", "pending_plan_path", "plan_accept_intent", "plan_refine_intent"}
 )
 
 // parseStates parses a states: mapping under parent (nil = top level).
@@ -46,7 +53,7 @@ func (p *fileParser) parseStates(n *yaml.Node, parent *State, where string) []*S
 
 func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, where string) *State {
 	s := &State{Name: name, Parent: parent, Pos: p.pos(k), On: map[string][]*Transition{},
-		OnPos: map[string]Pos{}, Intents: map[string]*Intent{}, Keys: map[string]Pos{}}
+		OnPos: map[string]Pos{}}
 	if parent != nil {
 		s.Path = parent.Path + "." + name
 	} else {
@@ -56,7 +63,12 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		p.warnf(p.pos(k), ruleState, "state %q: a state name containing '.' or '/' cannot be targeted (targets split paths on them)", s.Path)
 	}
 	p.mapping(v, "state "+quote(s.Path), stateKeys, func(key string, kk, v *yaml.Node) {
-		s.Keys[key] = p.pos(v)
+		if !unkeyedStateKeys[key] {
+			if s.Keys == nil {
+				s.Keys = map[string]Pos{}
+			}
+			s.Keys[key] = p.pos(v)
+		}
 		w := where + "." + key
 		switch key {
 		case "type":
@@ -222,7 +234,7 @@ func (p *fileParser) parseTransition(n *yaml.Node, where string) *Transition {
 	d := deref(n)
 	if d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
 		// Shorthand: a bare target string.
-		t.Target, t.TargetPos = d.Value, p.pos(d)
+		t.Target, t.TargetPos = p.intern(d.Value), p.pos(d)
 		return t
 	}
 	p.mapping(n, "transition "+where, transitionKeys, func(key string, _, v *yaml.Node) {
@@ -270,14 +282,14 @@ func (p *fileParser) parseEffects(n *yaml.Node, where string) []*Effect {
 }
 
 func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
-	e := &Effect{Pos: p.pos(n), Has: map[string]bool{}}
+	e := &Effect{Pos: p.pos(n)}
 	if isNull(n) {
 		// Upstream decodes a null list item as a zero effect, a no-op.
 		p.warnf(p.pos(n), ruleEffect, "effect %s: empty effect (it does nothing; remove the bare list item)", where)
+		e.Has = p.keySet(nil)
 		return e
 	}
 	p.mapping(n, "effect "+where, effectKeys, func(key string, _, v *yaml.Node) {
-		e.Has[key] = true
 		vp := p.valuePos(v)
 		e.keys = append(e.keys, keyAt{key: key, line: int32(vp.Line), col: int32(vp.Col)})
 		w := where + "." + key
@@ -295,7 +307,7 @@ func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 		case "id":
 			e.ID = p.str(v, w)
 		case "with":
-			e.withNode = deref(v)
+			p.recordWith(e, v)
 			if !isNull(v) {
 				if m, ok := p.raw(v).(map[string]any); ok {
 					e.With = m
@@ -331,7 +343,7 @@ func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 			e.Selection = p.parseSelection(v, w)
 		}
 	})
-	e.Has = p.internKeys(e.Has)
+	e.Has = p.keySet(e.keys)
 	return e
 }
 
@@ -358,22 +370,36 @@ func (p *fileParser) parseSelection(v *yaml.Node, where string) *Selection {
 
 func quote(s string) string { return fmt.Sprintf("%q", s) }
 
-// internKeys returns a shared map equal to has: effects of a story repeat a
-// few key sets, and Has is never written after parsing, so one map per key
-// set replaces one per effect.
-func (p *fileParser) internKeys(has map[string]bool) map[string]bool {
-	keys := make([]string, 0, len(has))
-	for k := range has {
-		keys = append(keys, k)
+// keySet returns the Has map of an effect with keys: effects of a story
+// repeat a few key sets, and Has is never written after parsing, so one
+// shared map per key set replaces one per effect (looked up by the sorted
+// names, without building a map or a string unless the set is new).
+func (p *fileParser) keySet(keys []keyAt) map[string]bool {
+	var nb [16]string
+	names := nb[:0]
+	for _, k := range keys {
+		names = append(names, k.key)
 	}
-	sort.Strings(keys)
-	sig := strings.Join(keys, ",")
+	slices.Sort(names)
+	names = slices.Compact(names)
+	var sb [256]byte
+	sig := sb[:0]
+	for i, n := range names {
+		if i > 0 {
+			sig = append(sig, ',')
+		}
+		sig = append(sig, n...)
+	}
+	if m, ok := p.hasSets[string(sig)]; ok {
+		return m
+	}
 	if p.hasSets == nil {
 		p.hasSets = map[string]map[string]bool{}
 	}
-	if m, ok := p.hasSets[sig]; ok {
-		return m
+	has := make(map[string]bool, len(names))
+	for _, n := range names {
+		has[n] = true
 	}
-	p.hasSets[sig] = has
+	p.hasSets[string(sig)] = has
 	return has
 }

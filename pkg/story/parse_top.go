@@ -104,6 +104,14 @@ func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
 		case "checkpoint_intents":
 			st.CheckpointIntents, _ = p.parseIntents(v, "checkpoint_intents")
 		case "states":
+			if p.split != nil {
+				if k.Line != p.split.statesLine || v == nil || v.Kind != yaml.ScalarNode || v.Tag != "!!null" {
+					p.splitFailed = true
+					return
+				}
+				st.States = p.parseSplitStates()
+				return
+			}
 			st.States = p.parseStates(v, nil, "states")
 		case "hosts":
 			st.HostsPos = p.pos(v)

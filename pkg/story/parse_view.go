@@ -49,7 +49,7 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 				p.mapping(val, "view.blocks", nil, func(b string, _, bv *yaml.Node) {
 					v.BlockOrder = append(v.BlockOrder, b)
 					if bd := deref(bv); bd != nil && bd.Kind == yaml.ScalarNode && !isNull(bd) {
-						v.Blocks[b] = []*ViewElement{{Kind: "template", Text: bd.Value, Pos: p.pos(bd), node: bd}}
+						v.Blocks[b] = []*ViewElement{{Kind: "template", Text: bd.Value, Pos: p.pos(bd)}}
 						return
 					}
 					v.Blocks[b] = p.parseElements(bv, where+".blocks."+b, true)
@@ -74,7 +74,7 @@ func (p *fileParser) parseElements(n *yaml.Node, where string, inBlock bool) []*
 
 func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *ViewElement {
 	d := deref(n)
-	el := &ViewElement{Pos: p.pos(n), node: d}
+	el := &ViewElement{Pos: p.pos(n)}
 	if d == nil || d.Kind != yaml.MappingNode {
 		p.errf(p.pos(n), ruleView, "%s: element must be a mapping with one kind key (one of %s), got %s", where, strings.Join(viewKinds, " / "), kindName(n))
 		return nil

@@ -16,7 +16,7 @@ var validEfforts = []string{"low", "medium", "high", "xhigh", "max"}
 // §7.2, rule agent-plugin), substitutes ${VAR} in env/headers, and injects
 // agent.claude. Included files never contribute plugins.
 func (l *loader) resolvePlugins(st *Story, fd *fileDef) {
-	p := &fileParser{reporter: l.rep, file: fd.file, dir: fd.dir, budget: maxNodes}
+	p := &fileParser{reporter: l.rep, file: fd.file, dir: fd.dir, budget: maxNodes, limit: maxNodes}
 	n := deref(fd.pluginsNode)
 	if n != nil && n.Kind == yaml.MappingNode {
 		seen := map[string]bool{}

@@ -11,7 +11,10 @@ import (
 )
 
 // Exhausting the YAML node budget is a positioned error, never a story
-// that loads with the rest of the file silently dropped.
+// that loads with the rest of the file silently dropped. The budget grows
+// with the file: an alias bomb (in the header or inside a state, which
+// turns the state-by-state parse off) is refused, a file that is simply
+// large is read whole.
 func TestNodeBudgetExhaustionIsAPositionedError(t *testing.T) {
 	var bomb strings.Builder
 	bomb.WriteString("x0: &a0 [q, q, q, q, q, q, q, q, q, q]\n")
@@ -34,17 +37,22 @@ func TestNodeBudgetExhaustionIsAPositionedError(t *testing.T) {
 		list.WriteString("1")
 	}
 	list.WriteString("]")
-	for name, worldValue := range map[string]string{
-		"alias bomb": "  bomb:\n    type: map\n    default:\n" + indent(bomb.String(), "      "),
-		"huge list":  "  big:\n    type: list\n    default: " + list.String() + "\n",
+	states := "states:\n  done:\n    terminal: true\n  other:\n    terminal: true\n"
+	for name, c := range map[string]struct {
+		world, states string
+		refused       bool
+	}{
+		"alias bomb":          {"  bomb:\n    type: map\n    default:\n" + indent(bomb.String(), "      "), states, true},
+		"alias bomb in state": {"", states + "  bomb:\n    on_enter:\n      - set:\n" + indent(bomb.String(), "          "), true},
+		"huge list":           {"  big:\n    type: list\n    default: " + list.String() + "\n", states, false},
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			src := "app:\n  id: budget\nworld:\n" + worldValue + "  after:\n    type: int\n    default: 7\nroot: done\nstates:\n  done:\n    terminal: true\n"
+			src := "app:\n  id: budget\nworld:\n" + c.world + "  after:\n    type: int\n    default: 7\nroot: done\n" + c.states
 			if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, ds := Load(dir, Options{})
+			st, ds := Load(dir, Options{})
 			found := false
 			for _, d := range ds {
 				if d.Severity == diag.Error && strings.Contains(d.Message, "YAML nodes") {
@@ -54,8 +62,16 @@ func TestNodeBudgetExhaustionIsAPositionedError(t *testing.T) {
 					}
 				}
 			}
-			if !found {
-				t.Fatalf("budget exhaustion not reported:\n%s", render(ds))
+			if found != c.refused {
+				t.Fatalf("budget exhaustion reported: %v, want %v:\n%s", found, c.refused, render(ds))
+			}
+			if !c.refused {
+				if v := st.Var("big"); v == nil || len(v.Default.([]any)) != maxNodes+100 {
+					t.Fatalf("the huge list was not read whole")
+				}
+				if v := st.Var("after"); v == nil || v.Default != 7 {
+					t.Fatalf("the key after the huge list was not read")
+				}
 			}
 		})
 	}

@@ -10,9 +10,16 @@ import (
 	"kitsoki/pkg/diag"
 )
 
-// maxNodes bounds the work spent walking one file's YAML tree, so aliases
-// that fan out (a "billion laughs" document) cannot hang the loader.
+// maxNodes is the floor of the node budget of one file (nodeBudget).
 const maxNodes = 2_000_000
+
+// nodeBudget bounds the work spent walking the YAML tree of a file of size
+// bytes, so aliases that fan out (a "billion laughs" document) cannot hang
+// the loader: maxNodes plus one node per byte. A YAML node takes at least
+// one byte of text ("1," or "a,"), so a file without aliases never reaches
+// its budget however large it is (the read cap bounds the size); only
+// alias expansion can.
+func nodeBudget(size int) int { return maxNodes + size }
 
 // reporter collects diagnostics for one load.
 type reporter struct {
@@ -57,6 +64,8 @@ type fileParser struct {
 	file   string // as reported in diagnostics
 	dir    string // absolute directory of the file
 	budget int
+	// limit is the budget the parse started with (for the message).
+	limit int
 	// exhausted is set once the budget ran out and was reported.
 	exhausted bool
 	// active holds the mapping/sequence nodes being walked, so an alias
@@ -68,6 +77,44 @@ type fileParser struct {
 	// owned: the tree belongs to this parse alone, so a top-level state's
 	// nodes are released once the state is parsed (parseStates).
 	owned bool
+	// split, when set, is the file cut state by state (yamlsplit.go):
+	// parseDoc reads the states: block from splitData chunk by chunk.
+	split     *statesSplit
+	splitData []byte
+	batch     int // bytes of state text parsed at once
+	// splitUsed and splitFailed report that the block was read from the
+	// split, and that a chunk was not safe to (the whole file is parsed
+	// instead).
+	splitUsed, splitFailed bool
+	// strs remembers recent strings (intern).
+	strs *[internSlots]string
+}
+
+// internSlots is the size of the string cache of a file's parse.
+const internSlots = 4096
+
+// intern returns an earlier string equal to s when the cache holds one: a
+// large story repeats the same intent names, targets, guards and
+// templates thousands of times, and the model then keeps one copy. The
+// cache is a fixed table (a hash picks the slot, a newer string takes it
+// over), so it costs 64 KiB however many distinct strings a file has.
+func (p *fileParser) intern(s string) string {
+	if len(s) == 0 || len(s) > 128 {
+		return s
+	}
+	if p.strs == nil {
+		p.strs = new([internSlots]string)
+	}
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
+	}
+	slot := &p.strs[h%internSlots]
+	if *slot == s {
+		return *slot
+	}
+	*slot = s
+	return s
 }
 
 // enter marks n as being walked; it reports and returns false when n is
@@ -100,7 +147,7 @@ func (p *fileParser) spend(at *yaml.Node, where string, idx int) bool {
 		if idx >= 0 {
 			where = fmt.Sprintf("%s[%d]", where, idx)
 		}
-		p.errf(p.pos(at), ruleYAMLSyntax, "%s: the file expands to more than %d YAML nodes (an alias bomb or a huge list); kitsoki stops reading it here rather than drop the rest: shrink or split it", where, maxNodes)
+		p.errf(p.pos(at), ruleYAMLSyntax, "%s: the file expands to more than %d YAML nodes (an alias bomb: aliases expanding to far more nodes than the file holds); kitsoki stops reading it here rather than drop the rest: shrink or split it", where, p.limit)
 	}
 	return false
 }
@@ -190,7 +237,7 @@ func (p *fileParser) mappingSev(n *yaml.Node, where string, known []string, unkn
 			p.errf(p.pos(k), ruleType, "%s: mapping keys must be strings, got %s", where, kindName(k))
 			continue
 		}
-		key := k.Value
+		key := p.intern(k.Value)
 		if k.Tag == "!!merge" {
 			// `<<: *anchor` merges another mapping in.
 			src := deref(v)
@@ -257,7 +304,7 @@ func (p *fileParser) str(n *yaml.Node, where string) string {
 		p.errf(p.pos(orig), ruleType, "%s: expected a string, got %s", where, kindName(n))
 		return ""
 	}
-	return n.Value
+	return p.intern(n.Value)
 }
 
 func (p *fileParser) boolean(n *yaml.Node, where string) bool {
@@ -397,11 +444,15 @@ func (p *fileParser) rawDepth(n *yaml.Node, depth int) any {
 				}
 				continue
 			}
-			out[k.Value] = p.rawDepth(n.Content[i+1], depth+1)
+			out[p.intern(k.Value)] = p.rawDepth(n.Content[i+1], depth+1)
 		}
 		return out
 	case yaml.ScalarNode:
-		return scalarValue(n)
+		v := scalarValue(n)
+		if s, ok := v.(string); ok {
+			return p.intern(s)
+		}
+		return v
 	}
 	return nil
 }

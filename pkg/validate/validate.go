@@ -149,7 +149,7 @@ func Run(files []string, opts Options) Result {
 		b, ok := merged[f]
 		if !ok {
 			var err error
-			b, err = safefile.ReadFile(f, safefile.Story)
+			b, err = safefile.ReadFile(f, safefile.StoryYAML)
 			ok = err == nil
 		}
 		// A file without the marker has no markers: skip scanning it.

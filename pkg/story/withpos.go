@@ -1,0 +1,161 @@
+package story
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// recordWith keeps what withPos needs of an effect's with: value: a table
+// of every value's position by path, so the model holds no YAML nodes. A
+// tree with an alias is kept as nodes instead (an alias may expand far
+// beyond what a table should hold; the walk below follows it lazily).
+func (p *fileParser) recordWith(e *Effect, v *yaml.Node) {
+	d := deref(v)
+	if d == nil {
+		return
+	}
+	if hasAlias(d, 0) {
+		e.with = &withIndex{node: d}
+		return
+	}
+	wi := &withIndex{seq: d.Kind == yaml.SequenceNode}
+	e.with = wi
+	out := []withAt{}
+	var walk func(n *yaml.Node, path string)
+	walk = func(n *yaml.Node, path string) {
+		add := func(seg string, c *yaml.Node) {
+			k := seg
+			if path != "" {
+				k = path + "." + seg
+			}
+			out = append(out, withAt{path: k, line: int32(c.Line), col: int32(c.Column), seq: c.Kind == yaml.SequenceNode})
+			walk(c, k)
+		}
+		switch n.Kind {
+		case yaml.MappingNode:
+			var last map[string]int // for a large mapping: the last index of each key
+			if len(n.Content) > 64 {
+				last = make(map[string]int, len(n.Content)/2)
+				for i := 0; i+1 < len(n.Content); i += 2 {
+					last[n.Content[i].Value] = i
+				}
+			}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				key := n.Content[i].Value
+				// A path segment never holds '.' or ']' (withPos splits on
+				// them), and a repeated key resolves to its last value.
+				later := laterKey(n, i)
+				if last != nil {
+					later = last[key] != i
+				}
+				if strings.ContainsAny(key, ".]") || later {
+					continue
+				}
+				add(key, n.Content[i+1])
+			}
+		case yaml.SequenceNode:
+			for i, c := range n.Content {
+				add("["+strconv.Itoa(i), c)
+			}
+		}
+	}
+	walk(d, "")
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	wi.at = out[:len(out):len(out)]
+}
+
+// laterKey reports whether the key at Content[i] of mapping n is repeated
+// after it (a small mapping: a large one uses an index).
+func laterKey(n *yaml.Node, i int) bool {
+	if len(n.Content) > 64 {
+		return false
+	}
+	for j := i + 2; j+1 < len(n.Content); j += 2 {
+		if n.Content[j].Value == n.Content[i].Value {
+			return true
+		}
+	}
+	return false
+}
+
+// hasAlias reports an alias anywhere under n (bounded depth: deeper trees
+// are kept as nodes too).
+func hasAlias(n *yaml.Node, depth int) bool {
+	if n.Kind == yaml.AliasNode || depth > 200 {
+		return true
+	}
+	for _, c := range n.Content {
+		if hasAlias(c, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// withPos returns the position of the with: value at a dotted key
+// ("schema", "context.prompt", "items[2].text"), of the deepest part of it
+// that exists, or of the with: key.
+func (e *Effect) withPos(key string) Pos {
+	best := e.keyPos("with")
+	if e.with == nil {
+		return best
+	}
+	if e.with.node != nil {
+		return e.withNodePos(key)
+	}
+	at := e.with.at
+	key = strings.ReplaceAll(strings.ReplaceAll(key, "[", ".["), "]", "")
+	path, seq := "", e.with.seq
+	for _, k := range strings.Split(strings.TrimPrefix(key, "."), ".") {
+		if seq {
+			// A list item is named by its index, as the node walk reads it.
+			i, err := strconv.Atoi(strings.TrimPrefix(k, "["))
+			if !strings.HasPrefix(k, "[") || err != nil || i < 0 {
+				break
+			}
+			k = "[" + strconv.Itoa(i)
+		}
+		if path != "" {
+			path += "."
+		}
+		path += k
+		i := sort.Search(len(at), func(i int) bool { return at[i].path >= path })
+		if i == len(at) || at[i].path != path {
+			break
+		}
+		w := at[i]
+		best, seq = Pos{File: e.Pos.File, Line: int(w.line), Col: int(w.col)}, w.seq
+	}
+	return best
+}
+
+// withNodePos is withPos over a with: tree kept as nodes.
+func (e *Effect) withNodePos(key string) Pos {
+	n := e.with.node
+	best := e.keyPos("with")
+	key = strings.ReplaceAll(strings.ReplaceAll(key, "[", ".["), "]", "")
+	for _, k := range strings.Split(strings.TrimPrefix(key, "."), ".") {
+		var next *yaml.Node
+		switch {
+		case strings.HasPrefix(k, "[") && n.Kind == yaml.SequenceNode:
+			if i, err := strconv.Atoi(k[1:]); err == nil && i >= 0 && i < len(n.Content) {
+				next = deref(n.Content[i])
+			}
+		case n.Kind == yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == k {
+					next = deref(n.Content[i+1])
+				}
+			}
+		}
+		if next == nil {
+			break
+		}
+		n = next
+		best = Pos{File: e.Pos.File, Line: n.Line, Col: n.Column}
+	}
+	return best
+}

@@ -1,0 +1,334 @@
+package story
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// A large story is mostly its top-level states: block, and a YAML node
+// tree of the whole file weighs some 25 times its text. The split below
+// cuts that block at the lines that start a state (a key at the block's
+// indentation) and parses it a batch of states at a time (parseBatch),
+// turning each batch into the model and dropping its nodes before the next
+// one is parsed: the whole tree never exists at once. The rest of the file
+// is parsed as one document with the block's lines left empty, so every
+// line keeps its number; each batch's nodes are shifted back to their
+// lines, and columns never change because no line is altered.
+//
+// The split is used only when it is provably the same parse; anything
+// else falls back to parsing the whole file (parseFile), which is also
+// what reports every syntax error. The text checks (splitStates) refuse
+// tabs, CRs, directives, document markers, anything after `states:` on its
+// line, a top-level key that is quoted, complex or a merge, and state lines
+// that do not start with a plain or quoted key; the parse checks
+// (parseBatch) refuse a batch that is not one block mapping whose keys
+// start its chunks at the expected column, and any anchor or alias (an
+// alias could point across a cut, an anchor be redefined); any syntax
+// error anywhere falls back too. Why that is the same parse: a line is
+// read the same whatever follows it, so the top document reads `states:`
+// as the top-level key the whole file has; a cut inside a quoted or flow
+// scalar leaves its batch unterminated (a syntax error), and plain and
+// block scalars end at a less indented line in both parses, so a batch
+// that parses is the text its states have in the whole file.
+// TestSplitParseMatchesWholeParse and FuzzSplitStates check it.
+
+// statesSplit is a file cut around its top-level states: block.
+type statesSplit struct {
+	// top is the file with the block's lines emptied (newlines kept).
+	top []byte
+	// statesLine is the 1-based line of the `states:` key.
+	statesLine int
+	// indent is the column (0-based) of the state keys.
+	indent int
+	// chunks are the byte spans of the states, in order.
+	chunks []chunkSpan
+}
+
+// chunkSpan is the text of one state: data[start:end], starting at line.
+type chunkSpan struct {
+	start, end int
+	line       int
+}
+
+// splitStates cuts data around its top-level states: block, or reports
+// false when the cut is not provably safe or not worth it (fewer than two
+// states).
+func splitStates(data []byte) (*statesSplit, bool) {
+	if bytes.IndexByte(data, '\t') >= 0 || bytes.IndexByte(data, '\r') >= 0 {
+		return nil, false
+	}
+	sp := &statesSplit{indent: -1}
+	const (
+		before = iota // the lines before `states:`
+		inside        // the states block
+		after         // the rest of the file
+	)
+	phase := before
+	blockStart, tailStart := -1, len(data)
+	lineNo := 0
+	for off := 0; off < len(data); {
+		end := len(data)
+		if i := bytes.IndexByte(data[off:], '\n'); i >= 0 {
+			end = off + i + 1
+		}
+		line := data[off:end]
+		lineNo++
+		ind, content := lineIndent(line)
+		if ind == 0 && (line[0] == '%' || bytes.HasPrefix(line, []byte("---")) || bytes.HasPrefix(line, []byte("..."))) {
+			return nil, false // directives and document markers
+		}
+		if phase == inside && content && ind == 0 {
+			phase, tailStart = after, off
+		}
+		switch {
+		case phase == inside:
+			if !content {
+				break
+			}
+			if sp.indent < 0 {
+				sp.indent = ind
+			}
+			switch {
+			case ind < sp.indent:
+				return nil, false
+			case ind == sp.indent:
+				if !plainKeyStart(line[ind]) {
+					return nil, false
+				}
+				if n := len(sp.chunks); n > 0 {
+					sp.chunks[n-1].end = off
+				}
+				sp.chunks = append(sp.chunks, chunkSpan{start: off, line: lineNo})
+			}
+		case ind == 0 && content:
+			// A top-level key: the only states: key must be spelled plainly.
+			if phase == before && isStatesKeyLine(line) {
+				sp.statesLine, blockStart, phase = lineNo, end, inside
+			} else if bytes.HasPrefix(line, []byte("states")) || strings.IndexByte("\"'?{[&*!<", line[0]) >= 0 {
+				return nil, false // `states :`, `states: {…}`, a quoted or complex key, a merge…
+			}
+		}
+		off = end
+	}
+	if sp.statesLine == 0 || len(sp.chunks) < 2 {
+		return nil, false
+	}
+	sp.chunks[len(sp.chunks)-1].end = tailStart
+	// The top document: the block's lines emptied, every newline kept.
+	top := make([]byte, 0, blockStart+bytes.Count(data[blockStart:tailStart], []byte("\n"))+len(data)-tailStart)
+	top = append(top, data[:blockStart]...)
+	for _, c := range data[blockStart:tailStart] {
+		if c == '\n' {
+			top = append(top, '\n')
+		}
+	}
+	sp.top = append(top, data[tailStart:]...)
+	return sp, true
+}
+
+// lineIndent returns the number of leading spaces of line and whether it
+// holds anything but spaces and a comment.
+func lineIndent(line []byte) (int, bool) {
+	i := 0
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	if i == len(line) || line[i] == '\n' || line[i] == '#' {
+		return i, false
+	}
+	return i, true
+}
+
+// isStatesKeyLine reports a line that is exactly `states:`, optionally
+// followed by spaces and a comment.
+func isStatesKeyLine(line []byte) bool {
+	rest, ok := bytes.CutPrefix(line, []byte("states:"))
+	if !ok {
+		return false
+	}
+	i := 0
+	for i < len(rest) && rest[i] == ' ' {
+		i++
+	}
+	if i == len(rest) || rest[i] == '\n' {
+		return true
+	}
+	return rest[i] == '#' && i > 0
+}
+
+// plainKeyStart reports a first character of a state key line that starts
+// a plain or quoted scalar key (no indicator: sequence, complex key, flow
+// collection, anchor, alias, tag, block scalar, reserved).
+func plainKeyStart(c byte) bool {
+	switch c {
+	case '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '%', '@', '`':
+		return false
+	}
+	return true
+}
+
+// batchBytes is about how much state text parseBatch parses at once: a
+// YAML tree weighs some 25 bytes a byte of text, so a batch's tree stays
+// under a megabyte, while the parser's own set-up (some kilobytes) is paid
+// once a batch, not once a state.
+const batchBytes = 32 << 10
+
+// nextBatch returns how many chunks from the start of cs make one batch
+// of about max bytes.
+func nextBatch(cs []chunkSpan, max int) int {
+	n, size := 0, 0
+	for n < len(cs) && (n == 0 || size+cs[n].end-cs[n].start <= max) {
+		size += cs[n].end - cs[n].start
+		n++
+	}
+	return n
+}
+
+// parseBatch parses the text of consecutive states cs and returns their
+// key and value nodes (key, value, key, value...) at their lines in the
+// file, or false when the text is not exactly one block mapping whose keys
+// start the chunks, at the expected column, or has an anchor or an alias,
+// or does not parse.
+func parseBatch(data []byte, cs []chunkSpan, indent int) ([]*yaml.Node, bool) {
+	first := cs[0]
+	doc, syn := decodeYAML(data[first.start:cs[len(cs)-1].end])
+	if syn != nil || doc == nil || doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return nil, false
+	}
+	m := doc.Content[0]
+	if m.Kind != yaml.MappingNode || m.Style&yaml.FlowStyle != 0 || len(m.Content) != 2*len(cs) || m.Anchor != "" || m.Tag != "!!map" {
+		return nil, false
+	}
+	shift := first.line - 1
+	for i, c := range cs {
+		k, v := m.Content[2*i], m.Content[2*i+1]
+		if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" || k.Line != c.line-shift || k.Column != indent+1 {
+			return nil, false
+		}
+		if !shiftLines(k, shift, 0) || !shiftLines(v, shift, 0) {
+			return nil, false
+		}
+	}
+	return m.Content, true
+}
+
+// shiftLines adds shift to the line of n and every node under it; it
+// reports false at an anchor or an alias (or past a depth no story has).
+func shiftLines(n *yaml.Node, shift, depth int) bool {
+	if n.Anchor != "" || n.Kind == yaml.AliasNode || depth > 1000 {
+		return false
+	}
+	n.Line += shift
+	for _, c := range n.Content {
+		if !shiftLines(c, shift, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// parseFileDoc parses the bytes of one file (from readFile) into what it
+// contributes, state by state when the file's tree would be this load's
+// alone (not an imported child the cache shares) and the split is safe,
+// else through the whole-file parse. It returns nil after a syntax error
+// (reported).
+func (l *loader) parseFileDoc(display, abs string, data []byte, shared bool) (*fileDef, *fileParser) {
+	newParser := func(owned bool) *fileParser {
+		b := nodeBudget(len(data))
+		return &fileParser{reporter: l.rep, file: display, dir: filepath.Dir(abs), budget: b, limit: b, owned: owned}
+	}
+	// A small file validate sees again (a shared import, a copied story)
+	// comes from the content cache (parsecache.go); a large one is split,
+	// so its whole YAML tree never exists at once.
+	if !l.opts.wholeParse && (len(data) >= splitMinBytes || !l.treeCacheable(abs)) && l.freshParse(abs, shared) {
+		if sp, ok := splitStates(data); ok {
+			if top, syn := decodeYAML(sp.top); syn == nil {
+				mark := len(l.rep.ds)
+				p := newParser(true)
+				p.split, p.splitData, p.batch = sp, data, batchBytes
+				if l.opts.splitBatch > 0 {
+					p.batch = l.opts.splitBatch
+				}
+				fd := p.parseDoc(top)
+				if p.splitUsed && !p.splitFailed {
+					if l.sources == nil {
+						l.sources = map[string][]byte{}
+					}
+					l.sources[display] = data
+					return fd, p
+				}
+				l.rep.ds = l.rep.ds[:mark] // parsed again below, whole
+			}
+		}
+	}
+	doc, owned := l.parseTree(display, abs, data, shared)
+	if doc == nil {
+		return nil, nil
+	}
+	p := newParser(owned)
+	return p.parseDoc(doc), p
+}
+
+// splitMinBytes is the size from which a file is split rather than taken
+// from (or put in) the content cache.
+const splitMinBytes = 256 << 10
+
+// treeCacheable reports whether parseTree would use the content cache.
+func (l *loader) treeCacheable(abs string) bool {
+	return l.opts.Cache != nil && abs != "" && !l.inMemory && !l.overlay[abs]
+}
+
+// freshParse reports whether parseFile would parse abs afresh for this
+// load alone (rather than share or reuse the cache's tree).
+func (l *loader) freshParse(abs string, shared bool) bool {
+	cached := l.opts.Cache != nil && abs != "" && !l.inMemory && !l.overlay[abs]
+	if cached && shared {
+		return false
+	}
+	return l.cachedDoc(abs, cached) == nil
+}
+
+// parseSplitStates parses the top-level states: block of a split file one
+// chunk at a time, as parseStates would parse its mapping; it sets
+// splitFailed when a chunk is not safe (the caller then parses the whole
+// file instead).
+func (p *fileParser) parseSplitStates() []*State {
+	p.splitUsed = true
+	block := &yaml.Node{Kind: yaml.MappingNode} // stands for the states mapping on the walk path
+	if !p.enter(block, nil, "states") {
+		p.splitFailed = true
+		return nil
+	}
+	defer p.leave(block)
+	var out []*State
+	type at struct{ line, col int }
+	seen := make(map[string]at, len(p.split.chunks))
+	for cs := p.split.chunks; len(cs) > 0; {
+		n := nextBatch(cs, p.batch)
+		pairs, ok := parseBatch(p.splitData, cs[:n], p.split.indent)
+		if !ok {
+			p.splitFailed = true
+			return nil
+		}
+		cs = cs[n:]
+		for i := 0; i < len(pairs); i += 2 {
+			k, v := pairs[i], pairs[i+1]
+			pairs[i], pairs[i+1] = nil, nil // the state's nodes go once it is parsed
+			if !p.spend(k, "states", -1) {
+				p.splitFailed = true
+				return nil
+			}
+			key := k.Value
+			if prev, dup := seen[key]; dup {
+				p.errf(p.pos(k), ruleDuplicateKey, "%s: mapping key %q already defined at line %d, column %d", "states", key, prev.line, prev.col)
+				continue
+			}
+			seen[key] = at{k.Line, k.Column}
+			out = append(out, p.parseState(key, k, v, nil, "states."+key))
+		}
+	}
+	return out
+}
