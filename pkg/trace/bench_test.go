@@ -14,7 +14,7 @@ import (
 
 // BenchmarkTraceAppend measures Writer.Append on a real file under the
 // default SyncDurable policy: these plain events are fsynced in batches
-// (SyncBatchEvents), so the figure is mostly encoding and write(2).
+// (syncBatchEvents), so the figure is mostly encoding and write(2).
 func BenchmarkTraceAppend(b *testing.B) {
 	w, err := Create(filepath.Join(b.TempDir(), "bench.jsonl"), Header{})
 	if err != nil {

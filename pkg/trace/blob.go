@@ -19,11 +19,11 @@ import (
 // events (harness.returned, world.update, machine.say) is stored once.
 const blobThreshold = 256 << 10
 
-// BlobKey is the key of a blob reference: a value written as
+// blobKey is the key of a blob reference: a value written as
 // {"$kitsoki_blob": "agent-prompts/blob-<sha256>.txt", "bytes": N} stands
 // for the string held raw in that file (".json": the JSON value held in it).
 // Readers given the trace's directory put the value back (ReadOptions.Dir).
-const BlobKey = "$kitsoki_blob"
+const blobKey = "$kitsoki_blob"
 
 // spill rewrites payload with its large values moved to blob files: first
 // every string over blobThreshold; then, while the payload is still over
@@ -161,7 +161,7 @@ func (w *Writer) spillAt(root any, path []any) (any, error) {
 func (w *Writer) blobRef(data []byte, ext string) (any, error) {
 	sum := sha256.Sum256(data)
 	name := "blob-" + hex.EncodeToString(sum[:]) + ext
-	dir := filepath.Join(w.dir, PromptsDir)
+	dir := filepath.Join(w.dir, promptsDir)
 	p := filepath.Join(dir, name)
 	if fi, err := os.Stat(p); err != nil || fi.Size() != int64(len(data)) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -188,7 +188,7 @@ func (w *Writer) blobRef(data []byte, ext string) (any, error) {
 			return nil, fmt.Errorf("blob %s: %w", p, err)
 		}
 	}
-	return map[string]any{BlobKey: PromptsDir + "/" + name, "bytes": len(data)}, nil
+	return map[string]any{blobKey: promptsDir + "/" + name, "bytes": len(data)}, nil
 }
 
 func isBlobRef(v any) bool {
@@ -196,7 +196,7 @@ func isBlobRef(v any) bool {
 	if !ok || len(m) != 2 {
 		return false
 	}
-	_, ok = m[BlobKey].(string)
+	_, ok = m[blobKey].(string)
 	return ok
 }
 
@@ -210,7 +210,7 @@ func marshalNoHTML(v any) ([]byte, error) {
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
-var blobMarker = []byte(`"` + BlobKey + `"`)
+var blobMarker = []byte(`"` + blobKey + `"`)
 
 // resolveBlobs puts the values of blob references in payload back, reading
 // each file (under the trace's agent-prompts/, at most limit bytes).
@@ -235,7 +235,7 @@ func resolveValue(tracePath string, v any, limit int64) (any, error) {
 	switch x := v.(type) {
 	case map[string]any:
 		if isBlobRef(x) {
-			ref := x[BlobKey].(string)
+			ref := x[blobKey].(string)
 			p, err := ResolveSidecar(tracePath, ref)
 			if err != nil {
 				return nil, err
@@ -291,7 +291,7 @@ func checkBlobs(tracePath string, payload json.RawMessage) error {
 		switch x := v.(type) {
 		case map[string]any:
 			if isBlobRef(x) {
-				ref := x[BlobKey].(string)
+				ref := x[blobKey].(string)
 				p, err := ResolveSidecar(tracePath, ref)
 				if err != nil {
 					return err

@@ -6,12 +6,12 @@ type errLocked struct{ err error }
 func (e errLocked) Error() string { return e.err.Error() }
 func (e errLocked) Unwrap() error { return e.err }
 
-// ErrLocked is matched (errors.Is) by the error Create returns when another
+// errTraceLocked is matched (errors.Is) by the error Create returns when another
 // writer holds the trace file.
-var ErrLocked = errLockedSentinel{}
+var errTraceLocked = errLockedSentinel{}
 
 type errLockedSentinel struct{}
 
 func (errLockedSentinel) Error() string { return "trace file is locked by another writer" }
 
-func (e errLocked) Is(target error) bool { return target == ErrLocked }
+func (e errLocked) Is(target error) bool { return target == errTraceLocked }

@@ -21,7 +21,7 @@ func openAppend(path string, h Header) (*Writer, error) {
 	}
 	if err := lockFile(f); err != nil {
 		f.Close()
-		if errors.Is(err, ErrLocked) {
+		if errors.Is(err, errTraceLocked) {
 			return nil, fmt.Errorf("trace: open %q: trace file is locked by another writer: %w", path, err)
 		}
 		return nil, fmt.Errorf("trace: lock %q: %w", path, err)
@@ -40,7 +40,7 @@ func openAppend(path string, h Header) (*Writer, error) {
 		if h.WrittenAt.IsZero() {
 			h.WrittenAt = w.now()
 		}
-		line, err := EncodeHeader(h)
+		line, err := encodeHeader(h)
 		if err != nil {
 			return fail(err)
 		}
