@@ -17,8 +17,8 @@ type Renderer struct {
 	world map[string]any
 }
 
-// NewRenderer prepares rendering for cs.
-func NewRenderer(st *story.Story, cs *CallSite) *Renderer {
+// newRenderer prepares rendering for cs.
+func newRenderer(st *story.Story, cs *CallSite) *Renderer {
 	return &Renderer{cs: cs, p: engine.NewPromptRenderer(st), world: engine.StoryWorld(st)}
 }
 

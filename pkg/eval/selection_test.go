@@ -31,10 +31,10 @@ func TestCheckSelections(t *testing.T) {
 	// The story's own selection rule reports the missing evidence, but eval
 	// still loads the story: producing that evidence is its job.
 	v := mustValidate(t, dsPath)
-	latest := filepath.Join(ReportsDir(v.Dataset), "latest.json")
+	latest := filepath.Join(reportsDir(v.Dataset), "latest.json")
 	writeRep := func(r *Report) {
 		t.Helper()
-		if err := WriteReport(latest, r); err != nil {
+		if err := writeReport(latest, r); err != nil {
 			t.Fatal(err)
 		}
 	}
