@@ -133,7 +133,7 @@ func extractBytes(t testing.TB, data []byte, format string, lim ExtractLimits, o
 	if err := os.Mkdir(dest, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	files, err := Extract(bytes.NewReader(data), int64(len(data)), format, dest, lim, only)
+	files, err := extractArchive(bytes.NewReader(data), int64(len(data)), format, dest, lim, only)
 	return dest, files, err
 }
 
@@ -275,7 +275,7 @@ func FuzzExtract(f *testing.F) {
 		parent := t.TempDir()
 		dest := filepath.Join(parent, "out")
 		os.Mkdir(dest, 0o755)
-		files, err := Extract(bytes.NewReader(data), int64(len(data)), format, dest, ExtractLimits{MaxFiles: 64, MaxFileBytes: 1 << 20, MaxTotalBytes: 4 << 20}, nil)
+		files, err := extractArchive(bytes.NewReader(data), int64(len(data)), format, dest, ExtractLimits{MaxFiles: 64, MaxFileBytes: 1 << 20, MaxTotalBytes: 4 << 20}, nil)
 		ents, _ := os.ReadDir(parent)
 		if len(ents) != 1 {
 			t.Fatalf("wrote outside the destination: %v", ents)

@@ -52,13 +52,13 @@ type ExtractedFile struct {
 	Mode   fs.FileMode `json:"mode"`
 }
 
-// ExtractFile extracts the archive at archivePath (format tar.gz, tar.xz,
+// extractFile extracts the archive at archivePath (format tar.gz, tar.xz,
 // tar.bz2 or zip) flat into destDir, which must exist: every file lands
 // at destDir/<base name>, SONAME symlinks kept as symlinks to flat names.
 // Rejected: absolute names, "..", links resolving outside the archive,
 // devices and fifos, and anything past the limits. When only is non-nil,
 // just those members (cleaned archive path -> output name) are extracted.
-func ExtractFile(archivePath, format, destDir string, lim ExtractLimits, only map[string]string) ([]ExtractedFile, error) {
+func extractFile(archivePath, format, destDir string, lim ExtractLimits, only map[string]string) ([]ExtractedFile, error) {
 	fh, err := os.Open(archivePath)
 	if err != nil {
 		return nil, err
@@ -68,15 +68,15 @@ func ExtractFile(archivePath, format, destDir string, lim ExtractLimits, only ma
 	if err != nil {
 		return nil, err
 	}
-	files, err := Extract(fh, st.Size(), format, destDir, lim, only)
+	files, err := extractArchive(fh, st.Size(), format, destDir, lim, only)
 	if err != nil {
 		return nil, fmt.Errorf("archive %s: %w", archivePath, err)
 	}
 	return files, nil
 }
 
-// Extract is ExtractFile over any ReaderAt of the given size.
-func Extract(r io.ReaderAt, size int64, format, destDir string, lim ExtractLimits, only map[string]string) ([]ExtractedFile, error) {
+// extractArchive is extractFile over any ReaderAt of the given size.
+func extractArchive(r io.ReaderAt, size int64, format, destDir string, lim ExtractLimits, only map[string]string) ([]ExtractedFile, error) {
 	x := &extractor{dest: destDir, lim: lim.withDefaults(), only: only, out: map[string]ExtractedFile{}}
 	var err error
 	switch format {

@@ -121,7 +121,7 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 			return ServerInstall{}, fmt.Errorf("libstdc++ shim: %w", err)
 		}
 		inst.Downloaded = inst.Downloaded || res.Downloaded
-		files, err := ExtractFile(res.Path, shimArt.Format, dir, f.Limits, shimArt.Extract)
+		files, err := extractFile(res.Path, shimArt.Format, dir, f.Limits, shimArt.Extract)
 		if err != nil {
 			return ServerInstall{}, fmt.Errorf("libstdc++ shim: %w", err)
 		}
@@ -148,7 +148,7 @@ func (f *Fetcher) extractRelease(a *Artifact, archive, dir string) (releaseManif
 	if err := os.Chmod(stage, 0o755); err != nil {
 		return releaseManifest{}, err
 	}
-	files, err := ExtractFile(archive, a.Format, stage, f.Limits, a.Extract)
+	files, err := extractFile(archive, a.Format, stage, f.Limits, a.Extract)
 	if err != nil {
 		return releaseManifest{}, fmt.Errorf("extract llama-server archive: %w; its sha256 matched the pin in %s, so check that pin's format (%s) and url", err, a.Source, a.Format)
 	}
