@@ -89,7 +89,7 @@ func TestHostileRunPromptOutsideRoots(t *testing.T) {
 				t.Fatal(err)
 			}
 			out, errOut, code := hostile(t, dir, "run", "s", "--cassette", "c.yaml", "--trace", "t.jsonl")
-			if code != ExitFinding {
+			if code != exitFinding {
 				t.Fatalf("exit %d, want 1\n%s%s", code, out, errOut)
 			}
 			for _, want := range []string{"q.md", "is refused", "roots: "} {
@@ -103,7 +103,7 @@ func TestHostileRunPromptOutsideRoots(t *testing.T) {
 			}
 			// validate reports it as an error too.
 			vout, verr, vcode := hostile(t, dir, "validate", "s")
-			if vcode != ExitFinding || !strings.Contains(vout, "error: ") || !strings.Contains(vout, "is refused") {
+			if vcode != exitFinding || !strings.Contains(vout, "error: ") || !strings.Contains(vout, "is refused") {
 				t.Fatalf("validate: exit %d\n%s%s", vcode, vout, verr)
 			}
 		})
@@ -128,7 +128,7 @@ func TestHostileRunStoryPaths(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, errOut, code := hostile(t, dir, tc.args...)
-		if code != ExitUsageEnv {
+		if code != exitUsageEnv {
 			t.Errorf("kitsoki %v: exit %d, want 2\n%s", tc.args, code, errOut)
 			continue
 		}
@@ -163,7 +163,7 @@ func TestHostileRunFlagFiles(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, errOut, code := hostile(t, dir, tc.args...)
-		if code != ExitUsageEnv || !strings.Contains(errOut, tc.want) {
+		if code != exitUsageEnv || !strings.Contains(errOut, tc.want) {
 			t.Errorf("kitsoki %v: exit %d, want 2 and %q:\n%s", tc.args, code, tc.want, errOut)
 		}
 		if strings.Contains(errOut, dir) || strings.Contains(errOut, "malformed") || strings.Contains(errOut, "unmarshal") {

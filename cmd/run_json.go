@@ -187,7 +187,7 @@ func (e *storyLoadError) Unwrap() error { return e.exitError }
 func invalidStory(ds []diag.Diagnostic, err error) error {
 	var ee *exitError
 	if !errors.As(err, &ee) {
-		ee = &exitError{code: ExitFinding, err: err}
+		ee = &exitError{code: exitFinding, err: err}
 	}
 	return &storyLoadError{exitError: ee, diags: ds}
 }
@@ -201,7 +201,7 @@ func runJSONError(w io.Writer, err error) error {
 		return err
 	}
 	out := runJSON{Schema: runSchemaVersion, Outcome: outcomeInvalid, Status: ee.code, Error: ee.err.Error()}
-	if ee.code == ExitUsageEnv {
+	if ee.code == exitUsageEnv {
 		out.Outcome = outcomeUsage
 	}
 	var le *storyLoadError

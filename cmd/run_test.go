@@ -131,13 +131,13 @@ func TestRunUsageAndFindings(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"run"}, ExitUsageEnv, "accepts 1 arg"},
-		{[]string{"run", ex, "--slot", "a=b"}, ExitUsageEnv, "must follow the --intent"},
-		{[]string{"run", ex, "--world", "nope=1"}, ExitUsageEnv, `world key "nope" is not declared`},
-		{[]string{"run", ex, "--cassette", filepath.Join(dir, "missing.yaml")}, ExitUsageEnv, "--cassette"},
-		{[]string{"run", filepath.Join(dir, "nowhere")}, ExitUsageEnv, "nowhere: no such file or directory"},
+		{[]string{"run"}, exitUsageEnv, "accepts 1 arg"},
+		{[]string{"run", ex, "--slot", "a=b"}, exitUsageEnv, "must follow the --intent"},
+		{[]string{"run", ex, "--world", "nope=1"}, exitUsageEnv, `world key "nope" is not declared`},
+		{[]string{"run", ex, "--cassette", filepath.Join(dir, "missing.yaml")}, exitUsageEnv, "--cassette"},
+		{[]string{"run", filepath.Join(dir, "nowhere")}, exitUsageEnv, "nowhere: no such file or directory"},
 		// the claude CLI cannot run here; a miss on the cassette fails the run
-		{[]string{"run", ex, "--cassette", filepath.Join("..", "pkg", "engine", "testdata", "agent_probe", "flows", "who_are_you.cassette.yaml")}, ExitFinding, "cassette"},
+		{[]string{"run", ex, "--cassette", filepath.Join("..", "pkg", "engine", "testdata", "agent_probe", "flows", "who_are_you.cassette.yaml")}, exitFinding, "cassette"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
@@ -171,7 +171,7 @@ states:
 	tr := filepath.Join(dir, "t.jsonl")
 	var out, errb bytes.Buffer
 	code := Run([]string{"run", dir, "--intent", "go", "--trace", tr}, &out, &errb)
-	if code != ExitFinding || !strings.Contains(errb.String(), `rested in state "busy"`) || !strings.Contains(errb.String(), "stop") {
+	if code != exitFinding || !strings.Contains(errb.String(), `rested in state "busy"`) || !strings.Contains(errb.String(), "stop") {
 		t.Fatalf("exit %d, stderr %s", code, errb.String())
 	}
 	out.Reset()
@@ -192,7 +192,7 @@ func TestRunHostCassetteAndIntents(t *testing.T) {
 		args = append(args, "--intent", "ask", "--slot", "question=who are you")
 	}
 	code := Run(args, &out, &errb)
-	if code != ExitFinding { // the probe room waits for more questions: the run rests
+	if code != exitFinding { // the probe room waits for more questions: the run rests
 		t.Fatalf("exit %d: %s %s", code, out.String(), errb.String())
 	}
 	var sum struct {
@@ -227,7 +227,7 @@ states:
 	tr := filepath.Join(dir, "t.jsonl")
 	var out, errb bytes.Buffer
 	code := Run([]string{"run", dir, "--timeout", "300ms", "--trace", tr}, &out, &errb)
-	if code != ExitFinding || !strings.Contains(errb.String(), "--timeout 300ms reached") {
+	if code != exitFinding || !strings.Contains(errb.String(), "--timeout 300ms reached") {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	if kinds := countKinds(readTrace(t, tr)); kinds["machine.error"] != 1 {

@@ -1,6 +1,6 @@
 // Package diag owns positioned diagnostics ([Diagnostic]): their order, `#
 // kitsoki:ignore` markers ([Marker]) and output formats ([Write],
-// [WriteHuman], [WriteJSON], [WriteGitHub], SARIF). It must not know about
+// [WriteHuman], [writeJSON], [WriteGitHub], SARIF). It must not know about
 // stories nor read files other than to quote a source line: callers produce
 // the diagnostics and name the rules.
 //

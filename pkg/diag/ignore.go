@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// IgnoreMarker starts an inline suppression comment in a YAML file:
+// ignoreMarker starts an inline suppression comment in a YAML file:
 //
 //   - say: "x"   # kitsoki:ignore effect-kinds
 //     # kitsoki:ignore unreachable, bare-expr
@@ -17,7 +17,7 @@ import (
 // stands alone on its line. With no rule ids it suppresses every rule on that
 // line. Only warnings can be suppressed: an error means the engine would
 // refuse the story, and hiding it would only move the failure to run time.
-const IgnoreMarker = "kitsoki:ignore"
+const ignoreMarker = "kitsoki:ignore"
 
 // Marker is one `# kitsoki:ignore` comment.
 type Marker struct {
@@ -33,8 +33,8 @@ type Marker struct {
 	RuleCols []int
 }
 
-// FindMarkers returns every marker of a file.
-func FindMarkers(file string, data []byte) []Marker {
+// findMarkers returns every marker of a file.
+func findMarkers(file string, data []byte) []Marker {
 	var out []Marker
 	for i, raw := range bytes.Split(data, []byte("\n")) {
 		line := string(bytes.TrimRight(raw, "\r"))
@@ -42,7 +42,7 @@ func FindMarkers(file string, data []byte) []Marker {
 		if h < 0 {
 			continue
 		}
-		j := strings.Index(line[h:], IgnoreMarker)
+		j := strings.Index(line[h:], ignoreMarker)
 		if j < 0 {
 			continue
 		}
@@ -51,8 +51,8 @@ func FindMarkers(file string, data []byte) []Marker {
 		if strings.TrimSpace(line[:h]) == "" {
 			m.Covers = i + 2
 		}
-		rest := line[at+len(IgnoreMarker):]
-		off := at + len(IgnoreMarker)
+		rest := line[at+len(ignoreMarker):]
+		off := at + len(ignoreMarker)
 		for len(rest) > 0 {
 			k := strings.IndexFunc(rest, func(r rune) bool { return r != ',' && r != ' ' && r != '\t' })
 			if k < 0 {
@@ -112,7 +112,7 @@ func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, boo
 		}
 		seen[f] = true
 		if data, ok := src(f); ok {
-			markers = append(markers, FindMarkers(f, data)...)
+			markers = append(markers, findMarkers(f, data)...)
 		}
 	}
 	// Diagnostics in files outside the list (an eval report, ...) may carry
@@ -121,7 +121,7 @@ func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, boo
 		if d.Severity == Warning && d.Line > 0 && !seen[d.File] {
 			seen[d.File] = true
 			if data, ok := src(d.File); ok {
-				markers = append(markers, FindMarkers(d.File, data)...)
+				markers = append(markers, findMarkers(d.File, data)...)
 			}
 		}
 	}
@@ -161,7 +161,7 @@ func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, boo
 		if len(m.Rules) == 0 {
 			if len(used[i]) == 0 {
 				res.Unused = append(res.Unused, Diagnostic{File: m.File, Line: m.Line, Col: m.Col, Severity: Warning, Rule: ruleID,
-					Message: fmt.Sprintf("%s suppresses nothing: no warning is reported on line %d; remove the comment", IgnoreMarker, m.Covers)})
+					Message: fmt.Sprintf("%s suppresses nothing: no warning is reported on line %d; remove the comment", ignoreMarker, m.Covers)})
 			}
 			continue
 		}
@@ -169,13 +169,13 @@ func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, boo
 			switch {
 			case !known(id):
 				res.Unknown = append(res.Unknown, Diagnostic{File: m.File, Line: m.Line, Col: m.RuleCols[j], Severity: Warning, Rule: ruleID,
-					Message: fmt.Sprintf("%s %s: no rule has this id (kitsoki validate --list-rules lists them)", IgnoreMarker, id)})
+					Message: fmt.Sprintf("%s %s: no rule has this id (kitsoki validate --list-rules lists them)", ignoreMarker, id)})
 			case !used[i][id] && errs[i][id]:
 				res.Unknown = append(res.Unknown, Diagnostic{File: m.File, Line: m.Line, Col: m.RuleCols[j], Severity: Warning, Rule: ruleID,
-					Message: fmt.Sprintf("%s %s cannot suppress the %s error on line %d: only warnings can be silenced (an error is a real defect; fix it)", IgnoreMarker, id, id, m.Covers)})
+					Message: fmt.Sprintf("%s %s cannot suppress the %s error on line %d: only warnings can be silenced (an error is a real defect; fix it)", ignoreMarker, id, id, m.Covers)})
 			case !used[i][id]:
 				res.Unused = append(res.Unused, Diagnostic{File: m.File, Line: m.Line, Col: m.RuleCols[j], Severity: Warning, Rule: ruleID,
-					Message: fmt.Sprintf("%s %s suppresses nothing: no %s warning is reported on line %d; remove it", IgnoreMarker, id, id, m.Covers)})
+					Message: fmt.Sprintf("%s %s suppresses nothing: no %s warning is reported on line %d; remove it", ignoreMarker, id, id, m.Covers)})
 			}
 		}
 	}
