@@ -1,6 +1,6 @@
 // Package diag owns positioned diagnostics ([Diagnostic]): their order, `#
-// kitsoki:ignore` markers ([Marker]) and output formats ([Write],
-// [WriteHuman], [writeJSON], [WriteGitHub], SARIF). It must not know about
+// kitsoki:ignore` markers ([ApplyIgnores]) and output formats ([Write],
+// [WriteHuman], JSON, [WriteGitHub], SARIF). It must not know about
 // stories nor read files other than to quote a source line: callers produce
 // the diagnostics and name the rules.
 //

@@ -19,8 +19,8 @@ import (
 // refuse the story, and hiding it would only move the failure to run time.
 const ignoreMarker = "kitsoki:ignore"
 
-// Marker is one `# kitsoki:ignore` comment.
-type Marker struct {
+// ignoreMark is one `# kitsoki:ignore` comment.
+type ignoreMark struct {
 	File string
 	Line int // the marker's own line
 	Col  int // the column of "kitsoki:ignore"
@@ -34,8 +34,8 @@ type Marker struct {
 }
 
 // findMarkers returns every marker of a file.
-func findMarkers(file string, data []byte) []Marker {
-	var out []Marker
+func findMarkers(file string, data []byte) []ignoreMark {
+	var out []ignoreMark
 	for i, raw := range bytes.Split(data, []byte("\n")) {
 		line := string(bytes.TrimRight(raw, "\r"))
 		h := strings.Index(line, "#")
@@ -47,7 +47,7 @@ func findMarkers(file string, data []byte) []Marker {
 			continue
 		}
 		at := h + j
-		m := Marker{File: file, Line: i + 1, Col: utf8.RuneCountInString(line[:at]) + 1, Covers: i + 1}
+		m := ignoreMark{File: file, Line: i + 1, Col: utf8.RuneCountInString(line[:at]) + 1, Covers: i + 1}
 		if strings.TrimSpace(line[:h]) == "" {
 			m.Covers = i + 2
 		}
@@ -72,7 +72,7 @@ func findMarkers(file string, data []byte) []Marker {
 	return out
 }
 
-func (m Marker) covers(d Diagnostic) bool {
+func (m ignoreMark) covers(d Diagnostic) bool {
 	if d.File != m.File || d.Line != m.Covers {
 		return false
 	}
@@ -104,7 +104,7 @@ type IgnoreResult struct {
 // reports markers naming an id known does not accept and markers that
 // suppress nothing, as warnings of rule ruleID.
 func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, bool), known func(string) bool, ruleID string) IgnoreResult {
-	var markers []Marker
+	var markers []ignoreMark
 	seen := map[string]bool{}
 	for _, f := range files {
 		if seen[f] {

@@ -118,7 +118,7 @@ type evalRun struct {
 	opts  RunOptions
 	cas   *agent.Cassette
 	specs []CandidateSpec
-	rnd   *Renderer
+	rnd   *exampleRenderer
 	rend  []renderedExample
 	jobs  []job
 	total int
@@ -188,7 +188,7 @@ func planRun(v *Validation, opts RunOptions) (*evalRun, error) {
 }
 
 // renderExamples renders every example's prompt and with:.
-func renderExamples(rnd *Renderer, examples []Example) ([]renderedExample, error) {
+func renderExamples(rnd *exampleRenderer, examples []Example) ([]renderedExample, error) {
 	rend := make([]renderedExample, len(examples))
 	for i, ex := range examples {
 		p, w, err := rnd.Render(ex.Args)

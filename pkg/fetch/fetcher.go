@@ -79,7 +79,7 @@ type Fetcher struct {
 	// Probe finds the host C/C++ runtimes on Linux; nil means defaultHostProbe().
 	Probe *HostProbe
 	// Limits bounds archive extraction; zero fields take defaultLimits.
-	Limits ExtractLimits
+	Limits extractLimits
 }
 
 // EnsureOptions change how Ensure treats a cached file.

@@ -28,8 +28,8 @@ type releaseManifest struct {
 	ArchiveSHA256 string          `json:"archive_sha256"`
 	Release       string          `json:"release"`
 	Platform      string          `json:"platform"`
-	Files         []ExtractedFile `json:"files"`
-	Shim          *ExtractedFile  `json:"shim,omitempty"`
+	Files         []extractedFile `json:"files"`
+	Shim          *extractedFile  `json:"shim,omitempty"`
 	ShimSHA256    string          `json:"shim_archive_sha256,omitempty"`
 }
 
@@ -223,7 +223,7 @@ func writeManifest(dir string, m releaseManifest) error {
 func verifyRelease(dir string, m releaseManifest) error {
 	files := m.Files
 	if m.Shim != nil {
-		files = append(append([]ExtractedFile{}, files...), *m.Shim)
+		files = append(append([]extractedFile{}, files...), *m.Shim)
 	}
 	for _, f := range files {
 		p := filepath.Join(dir, f.Name)
