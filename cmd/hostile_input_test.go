@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // Hostile-input regression tests: every command, fed a bad path, a bad
@@ -51,17 +53,7 @@ func hostileDir(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	copyFile(t, trTriage, filepath.Join(dir, "run.jsonl"))
-	side := filepath.Join(filepath.Dir(trTriage), "agent-prompts")
-	ents, err := os.ReadDir(side)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(filepath.Join(dir, "agent-prompts"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range ents {
-		copyFile(t, filepath.Join(side, e.Name()), filepath.Join(dir, "agent-prompts", e.Name()))
-	}
+	storytest.CopyTree(t, filepath.Join(filepath.Dir(trTriage), "agent-prompts"), filepath.Join(dir, "agent-prompts"))
 	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -178,14 +170,10 @@ func evalHostileDir(t *testing.T) string {
 	if err := os.CopyFS(filepath.Join(dir, "pr"), os.DirFS(evCorpus)); err != nil {
 		t.Fatal(err)
 	}
-	for name, data := range map[string]string{
+	writeTree(t, dir, map[string]string{
 		"empty.yaml": "", "empty.json": "", "obj.json": "{}", "arr.json": "[1]",
 		"bad.yaml": "a: [\n", "junk.json": "\x06\x07garbage",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -407,14 +395,8 @@ func TestHostileTraceEscapeSequences(t *testing.T) {
 }
 
 func TestHostileValidateDirectoryWhereFileExpected(t *testing.T) {
-	src, err := filepath.Abs("../examples/pr-review")
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	if err := os.CopyFS(filepath.Join(dir, "s"), os.DirFS(src)); err != nil {
-		t.Fatal(err)
-	}
+	storytest.CopyTree(t, "../examples/pr-review", filepath.Join(dir, "s"))
 	schema := filepath.Join(dir, "s", "schemas", "verdict.json")
 	if err := os.Remove(schema); err != nil {
 		t.Fatal(err)
@@ -442,14 +424,8 @@ func TestHostileUnknownSubcommand(t *testing.T) {
 }
 
 func TestHostileRunTraceOverStory(t *testing.T) {
-	src, err := filepath.Abs("../examples/pr-review")
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	if err := os.CopyFS(filepath.Join(dir, "s"), os.DirFS(src)); err != nil {
-		t.Fatal(err)
-	}
+	storytest.CopyTree(t, "../examples/pr-review", filepath.Join(dir, "s"))
 	for _, victim := range []string{"s/app.yaml", "s/cassettes/review.cassette.yaml"} {
 		before, err := os.ReadFile(filepath.Join(dir, victim))
 		if err != nil {

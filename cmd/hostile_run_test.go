@@ -39,20 +39,12 @@ states:
 func hostileRunDir(t *testing.T, prompt, answer string) string {
 	t.Helper()
 	dir := hostileDir(t)
-	for name, body := range map[string]string{
+	writeTree(t, dir, map[string]string{
 		"s/app.yaml":     hostileRunStory,
 		"s/prompts/q.md": prompt,
 		"c.yaml": "kind: host_cassette\napp_id: hostile-run\nmatch_on: [call]\nepisodes:\n  - id: q\n    match: { call: q }\n" +
 			"    agent: { verb: ask, response: " + `"` + answer + `"` + " }\n",
-	} {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	return dir
 }
 

@@ -63,15 +63,6 @@ states:
 	return filepath.Join(root, "story")
 }
 
-func buildKitsoki(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "kitsoki")
-	if out, err := exec.Command("go", "build", "-o", bin, "kitsoki").CombinedOutput(); err != nil {
-		t.Fatalf("go build kitsoki: %v\n%s", err, out)
-	}
-	return bin
-}
-
 func TestMCPServeBinaryOverStdioAndHTTP(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the kitsoki binary")
@@ -196,10 +187,7 @@ func TestClaudeStandInSubmitsThroughMCP(t *testing.T) {
 		t.Skip("builds the kitsoki binary")
 	}
 	bin := buildKitsoki(t)
-	standin := filepath.Join(t.TempDir(), "claude")
-	if out, err := exec.Command("go", "build", "-o", standin, "kitsoki/pkg/mcpserve/internal/claudestandin").CombinedOutput(); err != nil {
-		t.Fatalf("build stand-in: %v\n%s", err, out)
-	}
+	standin := buildTestBinary(t, "kitsoki/pkg/mcpserve/internal/claudestandin")
 	dir := t.TempDir()
 	schemaPath := filepath.Join(dir, "verdict.json")
 	writeTree(t, dir, map[string]string{"verdict.json": `{"type":"object","required":["decision"],"properties":{"decision":{"enum":["approve","reject"]}},"additionalProperties":false}`})
@@ -234,10 +222,7 @@ func TestClaudeCLIDecideSubmitsThroughMCP(t *testing.T) {
 		t.Skip("builds the kitsoki binary")
 	}
 	bin := buildKitsoki(t)
-	standin := filepath.Join(t.TempDir(), "claude")
-	if out, err := exec.Command("go", "build", "-o", standin, "kitsoki/pkg/mcpserve/internal/claudestandin").CombinedOutput(); err != nil {
-		t.Fatalf("build stand-in: %v\n%s", err, out)
-	}
+	standin := buildTestBinary(t, "kitsoki/pkg/mcpserve/internal/claudestandin")
 	dir := t.TempDir()
 	reg, err := agent.NewRegistryFromPlugins(map[string]*story.AgentPlugin{
 		"agent.claude": {Alias: "agent.claude", Plugin: story.PluginClaudeCLI, ClaudeBin: standin, Env: map[string]string{"STANDIN_ANSWER": `{"decision":"reject"}`}},

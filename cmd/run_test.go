@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,13 +45,6 @@ func countKinds(evs []trace.Event) map[string]int {
 		m[e.Kind]++
 	}
 	return m
-}
-
-func needGo(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("the examples' plugin is `go run`: needs the go tool on PATH")
-	}
 }
 
 // TestRunExamples runs every example end to end through the CLI, reads each

@@ -68,10 +68,7 @@ func TestSecretsNeverReachAnyOutput(t *testing.T) {
 		t.Skip("builds kitsoki and a plugin")
 	}
 	bin := buildKitsoki(t)
-	plugin := filepath.Join(t.TempDir(), "leakyplugin")
-	if out, err := exec.Command("go", "build", "-o", plugin, "kitsoki/internal/testing/leakyplugin").CombinedOutput(); err != nil {
-		t.Fatalf("build leakyplugin: %v\n%s", err, out)
-	}
+	plugin := buildTestBinary(t, "kitsoki/internal/testing/leakyplugin")
 	endpoint := leakyMCP(t) + "/mcp"
 	type row struct{ alias, channel string }
 	var rows []row

@@ -21,12 +21,10 @@ func testStory(t *testing.T, flows map[string]string) string {
 	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	os.MkdirAll(filepath.Join(dir, "flows"), 0o755)
-	for name, body := range flows {
-		if err := os.WriteFile(filepath.Join(dir, "flows", name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.MkdirAll(filepath.Join(dir, "flows"), 0o755); err != nil {
+		t.Fatal(err)
 	}
+	writeTree(t, filepath.Join(dir, "flows"), flows)
 	return dir
 }
 
