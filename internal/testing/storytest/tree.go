@@ -26,7 +26,13 @@ func WriteTree(t testing.TB, root string, files map[string]string) {
 // as needed); anything else (a link, a FIFO) fails the test.
 func CopyTree(t testing.TB, src, dst string) {
 	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+	if err := copyTree(src, dst); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -47,9 +53,6 @@ func CopyTree(t testing.TB, src, dst string) {
 		}
 		return os.WriteFile(out, b, 0o644)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TempCopy copies src into a fresh t.TempDir() and returns the copy.
