@@ -8,10 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/trace"
 )
 
@@ -242,7 +242,7 @@ func TestTraceShowFollow(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out syncBuffer
+	var out storytest.SyncBuffer
 	done := make(chan int)
 	go func() {
 		var errb bytes.Buffer
@@ -274,22 +274,4 @@ func TestTraceShowFollow(t *testing.T) {
 	if code := <-done; code != 0 {
 		t.Fatalf("follow exit %d", code)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for one writer and one reader goroutine.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

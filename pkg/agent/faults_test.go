@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/agent/agenttest"
 	"kitsoki/pkg/agent/internal/testplugins/mcpecho"
@@ -33,29 +34,11 @@ const (
 	mcpAlias = "agent.mcp"
 )
 
-// lockedBuffer is a goroutine-safe debug log.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // faultSession is one session: a registry with a subprocess alias (the
 // echoagent program) and an mcp_http alias (the mcpecho server).
 type faultSession struct {
 	fx  *agenttest.Fixture
-	log *lockedBuffer
+	log *storytest.SyncBuffer
 }
 
 // newFaultSession builds the session against srv (its hanging calls are
@@ -63,7 +46,7 @@ type faultSession struct {
 func newFaultSession(t *testing.T, echoBin string, srv *mcpecho.Server, env, headers map[string]string) faultSession {
 	t.Helper()
 	endpoint := srv.URL
-	log := &lockedBuffer{}
+	log := &storytest.SyncBuffer{}
 	fx := agenttest.NewFixture(t, map[string]*story.AgentPlugin{
 		subAlias: {Alias: subAlias, Plugin: story.PluginSubprocess, Command: echoBin, Args: []string{"-alias", subAlias}, Env: env,
 			Secrets: slices.Collect(maps.Values(env))}, // as if each came from ${VAR}
