@@ -3,9 +3,7 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,16 +25,10 @@ func readTrace(t *testing.T, path string) []trace.Event {
 		t.Fatalf("trace header: %v", err)
 	}
 	var evs []trace.Event
-	for {
-		ev, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return evs
-		}
-		if err != nil {
-			t.Fatalf("trace %s: %v", path, err)
-		}
-		evs = append(evs, ev)
+	if err := r.Each(func(ev *trace.Event) { evs = append(evs, *ev) }); err != nil {
+		t.Fatalf("trace %s: %v", path, err)
 	}
+	return evs
 }
 
 func countKinds(evs []trace.Event) map[string]int {

@@ -200,6 +200,21 @@ func (r *Reader) Header() (Header, error) {
 	return *r.header, nil
 }
 
+// Each calls fn with every remaining event, in order, and returns nil at
+// the end of the trace or the first error Next returns.
+func (r *Reader) Each(fn func(*Event)) error {
+	for {
+		ev, err := r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		fn(&ev)
+	}
+}
+
 // Next returns the next event, or io.EOF after the last one. Any other error
 // is a *CorruptError (or wraps one) and is returned again by later calls.
 func (r *Reader) Next() (Event, error) {

@@ -59,15 +59,8 @@ func openAppend(path string, h Header) (*Writer, error) {
 	if _, err := rd.Header(); err != nil {
 		return fail(fmt.Errorf("trace: reopen %q: the trace is not valid, so it is not extended: %w", path, err))
 	}
-	for {
-		ev, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return fail(fmt.Errorf("trace: reopen %q: the trace is not valid, so it is not extended: %w", path, err))
-		}
-		w.started, w.lastTurn, w.nextSeq = true, ev.Turn, ev.Seq+1
+	if err := rd.Each(func(ev *Event) { w.started, w.lastTurn, w.nextSeq = true, ev.Turn, ev.Seq+1 }); err != nil {
+		return fail(fmt.Errorf("trace: reopen %q: the trace is not valid, so it is not extended: %w", path, err))
 	}
 	if _, err := f.Seek(0, io.SeekEnd); err != nil {
 		return fail(fmt.Errorf("trace: reopen %q: %w", path, err))
