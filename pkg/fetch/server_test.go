@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -142,6 +143,35 @@ func (fs *fileServer) serve(w http.ResponseWriter, r *http.Request) {
 				time.Sleep(d)
 			}
 		}
+	}
+}
+
+// cut makes the server abort the connection after n body bytes, times
+// times.
+func (fs *fileServer) cut(n int64, times int32) {
+	fs.cutAfter = n
+	fs.cuts.Store(times)
+}
+
+// ensureOK runs f.Ensure for a, failing the test on an error.
+func ensureOK(t testing.TB, f *Fetcher, a *Artifact) Result {
+	t.Helper()
+	res, err := f.Ensure(ctxT(t), a, EnsureOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// wantContent fails the test unless the file at path holds data.
+func wantContent(t testing.TB, path string, data []byte) {
+	t.Helper()
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, data) {
+		t.Fatalf("%s: the content differs from what was served", path)
 	}
 }
 
