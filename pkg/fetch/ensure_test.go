@@ -200,29 +200,29 @@ func TestChangedFileBehindURLRestartsFromZero(t *testing.T) {
 
 func TestHTTPErrors(t *testing.T) {
 	data := randomData(1000, 9)
-	t.Run("404 fails at once", func(t *testing.T) {
-		fs := newFileServer(t, data)
-		fs.status = http.StatusNotFound
-		_, err := newTestFetcher(t).Ensure(ctxT(t), testModel(t, fs, data), EnsureOptions{})
-		if err == nil || !strings.Contains(err.Error(), "http 404") || !strings.Contains(err.Error(), "test-model") {
-			t.Fatalf("err = %v", err)
-		}
-		if fs.requests.Load() != 1 {
-			t.Fatalf("404 retried: %d requests", fs.requests.Load())
-		}
-	})
-	t.Run("500 retried then reported", func(t *testing.T) {
-		fs := newFileServer(t, data)
-		fs.status = http.StatusInternalServerError
-		f := newTestFetcher(t)
-		_, err := f.Ensure(ctxT(t), testModel(t, fs, data), EnsureOptions{})
-		if err == nil || !strings.Contains(err.Error(), "http 500") || !strings.Contains(err.Error(), "gave up after 3 attempts") {
-			t.Fatalf("err = %v", err)
-		}
-		if fs.requests.Load() != 3 {
-			t.Fatalf("%d requests, want 3", fs.requests.Load())
-		}
-	})
+	for _, tc := range []struct {
+		name     string
+		status   int
+		want     []string
+		requests int64
+	}{
+		{"404 fails at once", http.StatusNotFound, []string{"http 404", "test-model"}, 1},
+		{"500 retried then reported", http.StatusInternalServerError, []string{"http 500", "gave up after 3 attempts"}, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := newFileServer(t, data)
+			fs.status = tc.status
+			_, err := newTestFetcher(t).Ensure(ctxT(t), testModel(t, fs, data), EnsureOptions{})
+			for _, w := range tc.want {
+				if err == nil || !strings.Contains(err.Error(), w) {
+					t.Fatalf("err = %v, want it to say %q", err, w)
+				}
+			}
+			if got := fs.requests.Load(); got != tc.requests {
+				t.Fatalf("%d requests, want %d", got, tc.requests)
+			}
+		})
+	}
 	t.Run("500 then recovery", func(t *testing.T) {
 		fs := newFileServer(t, data)
 		fs.status = http.StatusServiceUnavailable

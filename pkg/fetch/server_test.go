@@ -107,23 +107,22 @@ func (fs *fileServer) serve(w http.ResponseWriter, r *http.Request) {
 	began := time.Now()
 	for len(body) > 0 {
 		n := min(chunk, int64(len(body)))
-		if fs.cutAfter > 0 && sentHere+n > fs.cutAfter && fs.cuts.Load() > 0 {
-			n = fs.cutAfter - sentHere
-			if n > 0 {
+		// sendTo sends the body up to offset at (of this response) and
+		// flushes it.
+		sendTo := func(at int64) {
+			if n := at - sentHere; n > 0 {
 				w.Write(body[:n])
 				fs.sent.Add(n)
 			}
 			w.(http.Flusher).Flush()
+		}
+		if fs.cutAfter > 0 && sentHere+n > fs.cutAfter && fs.cuts.Load() > 0 {
+			sendTo(fs.cutAfter)
 			fs.cuts.Add(-1)
 			panic(http.ErrAbortHandler)
 		}
 		if fs.stallAt > 0 && sentHere+n > fs.stallAt && fs.stalls.Load() > 0 {
-			n = fs.stallAt - sentHere
-			if n > 0 {
-				w.Write(body[:n])
-				fs.sent.Add(n)
-			}
-			w.(http.Flusher).Flush()
+			sendTo(fs.stallAt)
 			fs.stalls.Add(-1)
 			select {
 			case <-r.Context().Done():
