@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/mcpserve"
 	"kitsoki/pkg/schema"
@@ -25,18 +25,9 @@ import (
 // mcpUpstream is a real SDK MCP server answering the story's mcp_http alias.
 func mcpUpstream(t *testing.T) string {
 	t.Helper()
-	srv := mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "v0"}, nil)
-	srv.AddTool(&mcp.Tool{Name: "ask", InputSchema: map[string]any{"type": "object"}},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			var ar agent.AskRequest
-			if err := json.Unmarshal(req.Params.Arguments, &ar); err != nil {
-				return nil, err
-			}
-			return &mcp.CallToolResult{StructuredContent: map[string]any{"submission": map[string]any{"decision": "approve", "seen": ar.Prompt}}}, nil
-		})
-	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-	t.Cleanup(ts.Close)
-	return ts.URL
+	return storytest.MCPAsk(t, "upstream", func(_ *mcp.CallToolRequest, ar agent.AskRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{StructuredContent: map[string]any{"submission": map[string]any{"decision": "approve", "seen": ar.Prompt}}}, nil
+	})
 }
 
 func mcpStoryDir(t *testing.T) string {

@@ -1,11 +1,8 @@
 package eval
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,30 +38,21 @@ func fakeClaude(t testing.TB) string { return testPrograms.Path(t, "fakeclaude")
 // tool answers the merge classification correctly with meta.cost_usd 0.002.
 func mcpAgent(t testing.TB) string {
 	t.Helper()
-	srv := mcp.NewServer(&mcp.Implementation{Name: "eval-test-agent", Version: "v0"}, nil)
-	srv.AddTool(&mcp.Tool{Name: "ask", Description: "classifies a merge", InputSchema: map[string]any{"type": "object"}},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			var ask struct {
-				With map[string]any `json:"with"`
-			}
-			if err := json.Unmarshal(req.Params.Arguments, &ask); err != nil {
-				return nil, err
-			}
-			args, _ := ask.With["args"].(map[string]any)
-			intent := "refine"
-			if s, _ := args["merge_sha"].(string); s != "" {
-				intent = "accept"
-			}
-			b, _ := json.Marshal(map[string]any{
-				"submission": map[string]any{"intent": intent, "confidence": 0.8},
-				"meta":       map[string]any{"cost_usd": 0.002, "model": ask.With["model"]},
-			})
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
+	type askArgs struct {
+		With map[string]any `json:"with"`
+	}
+	return storytest.MCPAsk(t, "eval-test-agent", func(_ *mcp.CallToolRequest, ask askArgs) (*mcp.CallToolResult, error) {
+		args, _ := ask.With["args"].(map[string]any)
+		intent := "refine"
+		if s, _ := args["merge_sha"].(string); s != "" {
+			intent = "accept"
+		}
+		b, _ := json.Marshal(map[string]any{
+			"submission": map[string]any{"intent": intent, "confidence": 0.8},
+			"meta":       map[string]any{"cost_usd": 0.002, "model": ask.With["model"]},
 		})
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
-	ts := httptest.NewServer(h)
-	t.Cleanup(ts.Close)
-	return ts.URL
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
+	})
 }
 
 const fixtureApp = `app: {id: evalrun, version: 0.1.0, title: "eval run fixture"}

@@ -2,10 +2,7 @@ package mcpserve
 
 import (
 	"context"
-	"encoding/json"
 	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
 )
 
@@ -22,24 +20,15 @@ import (
 // prompt echoed as a JSON string.
 func upstream(t testing.TB) string {
 	t.Helper()
-	srv := mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "v0"}, nil)
-	srv.AddTool(&mcp.Tool{Name: "ask", InputSchema: map[string]any{"type": "object"}},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			var ar agent.AskRequest
-			if err := json.Unmarshal(req.Params.Arguments, &ar); err != nil {
-				return nil, err
-			}
-			var resp map[string]any
-			if len(ar.Schema) > 0 {
-				resp = map[string]any{"submission": map[string]any{"decision": "approve", "prompt": ar.Prompt, "args": ar.With["args"]}, "meta": map[string]any{"cost_usd": 0.25}}
-			} else {
-				resp = map[string]any{"submission": "echo: " + ar.Prompt}
-			}
-			return &mcp.CallToolResult{StructuredContent: resp, Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
-		})
-	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-	t.Cleanup(ts.Close)
-	return ts.URL
+	return storytest.MCPAsk(t, "upstream", func(_ *mcp.CallToolRequest, ar agent.AskRequest) (*mcp.CallToolResult, error) {
+		var resp map[string]any
+		if len(ar.Schema) > 0 {
+			resp = map[string]any{"submission": map[string]any{"decision": "approve", "prompt": ar.Prompt, "args": ar.With["args"]}, "meta": map[string]any{"cost_usd": 0.25}}
+		} else {
+			resp = map[string]any{"submission": "echo: " + ar.Prompt}
+		}
+		return &mcp.CallToolResult{StructuredContent: resp, Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+	})
 }
 
 const verdictSchema = `{"type":"object","required":["decision"],"properties":{"decision":{"enum":["approve","reject"]},"prompt":{"type":"string"},"args":{}}}`
