@@ -8,6 +8,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/host"
 	"kitsoki/pkg/story"
 )
@@ -93,15 +94,7 @@ intents:
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := jsonschema.NewCompiler()
-	doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader(Schema))
-	if err := c.AddResource("assembly.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("assembly.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sch := storytest.CompileSchema(t, "assembly.schema.json", Schema)
 	inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 	if err := sch.Validate(inst); err != nil {
 		t.Fatalf("report with hosts does not satisfy the schema: %v", err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/story"
 )
 
@@ -173,18 +174,7 @@ func TestReportMatchesCommittedSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := jsonschema.NewCompiler()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.AddResource("assembly.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("assembly.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sch := storytest.CompileSchema(t, "assembly.schema.json", Schema)
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
