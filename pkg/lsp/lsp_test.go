@@ -19,13 +19,7 @@ import (
 // The published diagnostics are kitsoki validate's, file by file.
 func TestDiagnosticsMatchValidate(t *testing.T) {
 	for _, corpus := range []string{"conflict-resolve", "fix-tests", "imports_smoke/parent"} {
-		src := filepath.Join("..", "..", "..", "..", "shared", "corpus", corpus)
-		if _, err := os.Stat(src); err != nil {
-			src = filepath.Join("/work/shared/corpus", corpus)
-		}
-		if _, err := os.Stat(src); err != nil {
-			t.Skip("the shared corpus is not here")
-		}
+		src := storytest.Corpus(t, corpus)
 		t.Run(corpus, func(t *testing.T) {
 			dir := storytest.TempCopy(t, filepath.Dir(src))
 			manifest := filepath.Join(dir, filepath.Base(src), "app.yaml")
