@@ -32,6 +32,16 @@ func buildKitsoki(t *testing.T) string {
 	return storytest.Build(t, "kitsoki")
 }
 
+// buildKitsokiUnlessShort skips the test under -short (building the binary
+// takes a while), else builds kitsoki.
+func buildKitsokiUnlessShort(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the kitsoki binary")
+	}
+	return buildKitsoki(t)
+}
+
 // buildTestBinary builds one of the repository's test programs.
 func buildTestBinary(t *testing.T, pkg string) string {
 	t.Helper()

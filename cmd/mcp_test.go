@@ -55,10 +55,7 @@ states:
 }
 
 func TestMCPServeBinaryOverStdioAndHTTP(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the kitsoki binary")
-	}
-	bin := buildKitsoki(t)
+	bin := buildKitsokiUnlessShort(t)
 	dir := mcpStoryDir(t)
 	tracePath := filepath.Join(t.TempDir(), "mcp.jsonl")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -174,10 +171,7 @@ func TestMCPServeUsageErrors(t *testing.T) {
 // `kitsoki mcp submit` server with the SDK client, has an invalid answer
 // refused by the schema, and submits a valid one, which lands in --out.
 func TestClaudeStandInSubmitsThroughMCP(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the kitsoki binary")
-	}
-	bin := buildKitsoki(t)
+	bin := buildKitsokiUnlessShort(t)
 	standin := buildTestBinary(t, "kitsoki/pkg/mcpserve/internal/claudestandin")
 	dir := t.TempDir()
 	schemaPath := filepath.Join(dir, "verdict.json")
@@ -209,10 +203,7 @@ func TestClaudeStandInSubmitsThroughMCP(t *testing.T) {
 // text answer is not JSON, so the validated submission can only have come
 // through the submit tool. An ask call keeps the plain-text path.
 func TestClaudeCLIDecideSubmitsThroughMCP(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the kitsoki binary")
-	}
-	bin := buildKitsoki(t)
+	bin := buildKitsokiUnlessShort(t)
 	standin := buildTestBinary(t, "kitsoki/pkg/mcpserve/internal/claudestandin")
 	dir := t.TempDir()
 	reg, err := agent.NewRegistryFromPlugins(map[string]*story.AgentPlugin{

@@ -17,10 +17,7 @@ import (
 // external hook process — and checks the child dies with it (the kernel's
 // parent-death signal, set for every child by internal/proc).
 func TestSIGKILLLeavesNoChildBehind(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the kitsoki binary")
-	}
-	bin := buildKitsoki(t)
+	bin := buildKitsokiUnlessShort(t)
 	for _, tc := range []struct {
 		name  string
 		files func(pidFile string) map[string]string
