@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,12 +18,8 @@ func openAppend(path string, h Header) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("trace: reopen %q: %w", path, err)
 	}
-	if err := lockFile(f); err != nil {
-		f.Close()
-		if errors.Is(err, errTraceLocked) {
-			return nil, fmt.Errorf("trace: open %q: trace file is locked by another writer: %w", path, err)
-		}
-		return nil, fmt.Errorf("trace: lock %q: %w", path, err)
+	if err := lockTrace(f, path); err != nil {
+		return nil, err
 	}
 	fail := func(err error) (*Writer, error) {
 		_ = unlockFile(f)

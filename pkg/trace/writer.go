@@ -75,12 +75,8 @@ func CreateWith(path string, h Header, opt Options) (*Writer, error) {
 		}
 		return nil, fmt.Errorf("trace: create %q: %w", path, err)
 	}
-	if err := lockFile(f); err != nil {
-		f.Close()
-		if errors.Is(err, errTraceLocked) {
-			return nil, fmt.Errorf("trace: open %q: trace file is locked by another writer: %w", path, err)
-		}
-		return nil, fmt.Errorf("trace: lock %q: %w", path, err)
+	if err := lockTrace(f, path); err != nil {
+		return nil, err
 	}
 	w := &Writer{f: f, path: path, dir: dir, now: time.Now, opt: opt}
 	fail := func(err error) (*Writer, error) {
