@@ -9,7 +9,7 @@ import (
 func TestColorFlagEverywhere(t *testing.T) {
 	story := brokenStories + "/unknown-key"
 	code, out, _ := runCmd(t, "validate", "--color", "always", story)
-	if code != ExitFinding || !strings.Contains(out, "\x1b[") {
+	if code != exitFinding || !strings.Contains(out, "\x1b[") {
 		t.Fatalf("validate --color always: exit %d, no colour in %q", code, out)
 	}
 	for _, args := range [][]string{
@@ -26,7 +26,7 @@ func TestColorFlagEverywhere(t *testing.T) {
 		t.Errorf("NO_COLOR: colour printed")
 	}
 	for _, args := range [][]string{{"validate", "--color", "sometimes", story}, {"trace", "show", "--color", "sometimes", "x.jsonl"}} {
-		if code, _, errOut := runCmd(t, args...); code != ExitUsageEnv || !strings.Contains(errOut, "use auto, always or never") {
+		if code, _, errOut := runCmd(t, args...); code != exitUsageEnv || !strings.Contains(errOut, "use auto, always or never") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
 		}
 	}

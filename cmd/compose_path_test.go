@@ -134,6 +134,18 @@ func promptOf(answer any) string {
 	return p
 }
 
+// cliVerdict names what a command did with the call: answered (with the
+// prompt the agent saw), refused with refusedText, or neither.
+func cliVerdict(answered bool, saw string, code int, detail string) onePathOutcome {
+	switch {
+	case answered:
+		return onePathOutcome{"answered", saw, detail}
+	case code != 0 && strings.Contains(detail, refusedText):
+		return onePathOutcome{"refused", "", detail}
+	}
+	return onePathOutcome{"neither answered nor refused", "", detail}
+}
+
 func onePathRun(t *testing.T, dir string) onePathOutcome {
 	var out, errb bytes.Buffer
 	code := Run([]string{"run", dir, "--json", "--intent", "go", "--trace", filepath.Join(t.TempDir(), "t.jsonl")}, &out, &errb)
@@ -143,13 +155,7 @@ func onePathRun(t *testing.T, dir string) onePathOutcome {
 	}
 	_ = json.Unmarshal(out.Bytes(), &res)
 	saw := promptOf(res.World["out"])
-	switch {
-	case code == 0 && saw != "":
-		return onePathOutcome{"answered", saw, detail}
-	case code != 0 && strings.Contains(detail, refusedText):
-		return onePathOutcome{"refused", "", detail}
-	}
-	return onePathOutcome{"neither answered nor refused", "", detail}
+	return cliVerdict(code == 0 && saw != "", saw, code, detail)
 }
 
 func onePathTest(t *testing.T, dir string) onePathOutcome {
@@ -171,13 +177,7 @@ func onePathTest(t *testing.T, dir string) onePathOutcome {
 			}
 		}
 	}
-	switch {
-	case code == 0 && strings.Contains(out.String(), "1 passed, 0 failed"):
-		return onePathOutcome{"answered", saw, detail}
-	case code != 0 && strings.Contains(detail, refusedText):
-		return onePathOutcome{"refused", "", detail}
-	}
-	return onePathOutcome{"neither answered nor refused", "", detail}
+	return cliVerdict(code == 0 && strings.Contains(out.String(), "1 passed, 0 failed"), saw, code, detail)
 }
 
 func onePathEval(t *testing.T, dir string) onePathOutcome {
@@ -197,13 +197,8 @@ func onePathEval(t *testing.T, dir string) onePathOutcome {
 	if len(rep.FailureSamples) == 1 {
 		saw = promptOf(rep.FailureSamples[0].Actual)
 	}
-	switch {
-	case code == 1 && saw != "": // answered, and the example's expect (never) failed it
-		return onePathOutcome{"answered", saw, detail}
-	case code != 0 && strings.Contains(detail, refusedText):
-		return onePathOutcome{"refused", "", detail}
-	}
-	return onePathOutcome{"neither answered nor refused", "", detail}
+	// answered: the example's expect (never) failed the answer
+	return cliVerdict(code == 1 && saw != "", saw, code, detail)
 }
 
 // onePathMCP serves the story over in-process pipes (the stdio transport

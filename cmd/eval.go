@@ -351,7 +351,7 @@ func newEvalCheckCmd() *cobra.Command {
 				if f == diag.FormatHuman {
 					fmt.Fprintf(out, "eval check: %d %s\n", errs, plural(errs, "problem", "problems"))
 				}
-				return silentExit(ExitFinding)
+				return silentExit(exitFinding)
 			}
 			if f == diag.FormatHuman {
 				fmt.Fprintln(out, "eval check: every pinned selection has fresh, passing evidence")

@@ -122,13 +122,7 @@ func evStory(t *testing.T, examples string) (dir, ds, cas string) {
 			"matrix: {profiles: [fast, cheap], repeat: 2}\ncomparator: exact\nselection: {strategy: cheapest_passing}\nexamples:\n" + examples,
 		"cassette.yaml": evCassette,
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, dir, files)
 	return dir, filepath.Join(dir, "evals", "pick.yaml"), filepath.Join(dir, "cassette.yaml")
 }
 

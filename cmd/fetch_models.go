@@ -107,7 +107,7 @@ Exit status: 0 ready, 1 download or verification failed, 2 usage or pins error
 				return err
 			}
 			if failed != nil {
-				return silentExit(ExitFinding)
+				return silentExit(exitFinding)
 			}
 			return nil
 		},

@@ -25,10 +25,7 @@ import (
 // resume command, and running that command again resumes (only the rest
 // is sent) and verifies.
 func TestFetchOnTerminalProgressAndCtrlC(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the kitsoki binary")
-	}
-	bin := buildKitsoki(t)
+	bin := buildKitsokiUnlessShort(t)
 	data := bytes.Repeat([]byte("kitsoki-weights."), 512<<10) // 8 MiB
 	var requests atomic.Int32
 	var resumedFrom atomic.Int64

@@ -6,14 +6,14 @@ import (
 )
 
 func TestHelpTopics(t *testing.T) {
-	if code, _, errOut := runCmd(t, "help", "nosuch"); code != ExitUsageEnv || !strings.Contains(errOut, `unknown help topic "nosuch"`) {
+	if code, _, errOut := runCmd(t, "help", "nosuch"); code != exitUsageEnv || !strings.Contains(errOut, `unknown help topic "nosuch"`) {
 		t.Fatalf("help nosuch: exit %d, stderr %q", code, errOut)
 	}
 	code, out, _ := runCmd(t, "help", "trace", "verify")
-	if code != ExitOK || !strings.Contains(out, "kitsoki trace verify") {
+	if code != exitOK || !strings.Contains(out, "kitsoki trace verify") {
 		t.Fatalf("help trace verify: exit %d\n%s", code, out)
 	}
-	if code, out, _ := runCmd(t, "help"); code != ExitOK || !strings.Contains(out, "Available Commands") {
+	if code, out, _ := runCmd(t, "help"); code != exitOK || !strings.Contains(out, "Available Commands") {
 		t.Fatalf("help: exit %d\n%s", code, out)
 	}
 }
@@ -24,7 +24,7 @@ func TestNestedTypoSuggests(t *testing.T) {
 		{"eval chek", "Did you mean this?\n\tcheck"},
 	} {
 		code, _, errOut := runCmd(t, strings.Fields(tc.args)...)
-		if code != ExitUsageEnv || !strings.Contains(errOut, tc.want) {
+		if code != exitUsageEnv || !strings.Contains(errOut, tc.want) {
 			t.Errorf("kitsoki %s: exit %d, stderr %q; want exit 2 and %q", tc.args, code, errOut, tc.want)
 		}
 	}

@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // Hostile-input regression tests: every command, fed a bad path, a bad
@@ -51,17 +53,7 @@ func hostileDir(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	copyFile(t, trTriage, filepath.Join(dir, "run.jsonl"))
-	side := filepath.Join(filepath.Dir(trTriage), "agent-prompts")
-	ents, err := os.ReadDir(side)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(filepath.Join(dir, "agent-prompts"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range ents {
-		copyFile(t, filepath.Join(side, e.Name()), filepath.Join(dir, "agent-prompts", e.Name()))
-	}
+	storytest.CopyTree(t, filepath.Join(filepath.Dir(trTriage), "agent-prompts"), filepath.Join(dir, "agent-prompts"))
 	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +75,7 @@ func TestHostileTraceToCassetteMissingSidecar(t *testing.T) {
 	dir := t.TempDir()
 	copyFile(t, trTriage, filepath.Join(dir, "run.jsonl"))
 	_, errOut, code := hostile(t, dir, "trace", "to-cassette", "run.jsonl", "-o", "c.yaml")
-	wantFail(t, code, errOut, ExitUsageEnv, "is missing beside the trace; copy the trace's agent-prompts/ folder along with it")
+	wantFail(t, code, errOut, exitUsageEnv, "is missing beside the trace; copy the trace's agent-prompts/ folder along with it")
 	if _, err := os.Stat(filepath.Join(dir, "c.yaml")); err == nil {
 		t.Fatal("a failed to-cassette left c.yaml behind")
 	}
@@ -97,10 +89,10 @@ func TestHostileTraceOutputPaths(t *testing.T) {
 			before, _ := os.ReadFile(trace)
 
 			_, errOut, code := hostile(t, dir, "trace", sub, "run.jsonl", "-o", "nodir/out")
-			wantFail(t, code, errOut, ExitUsageEnv, "-o nodir/out: directory nodir does not exist; create it first")
+			wantFail(t, code, errOut, exitUsageEnv, "-o nodir/out: directory nodir does not exist; create it first")
 
 			out, errOut, code := hostile(t, dir, "trace", sub, "run.jsonl", "-o", "adir")
-			wantFail(t, code, errOut, ExitUsageEnv, "-o adir: is a directory")
+			wantFail(t, code, errOut, exitUsageEnv, "-o adir: is a directory")
 			if strings.Contains(out, "wrote") {
 				t.Fatalf("claims a write that failed:\n%s", out)
 			}
@@ -109,13 +101,13 @@ func TestHostileTraceOutputPaths(t *testing.T) {
 			}
 
 			_, errOut, code = hostile(t, dir, "trace", sub, "run.jsonl", "-o", "./run.jsonl")
-			wantFail(t, code, errOut, ExitUsageEnv, "is the input file")
+			wantFail(t, code, errOut, exitUsageEnv, "is the input file")
 			if after, _ := os.ReadFile(trace); !bytes.Equal(before, after) {
 				t.Fatal("the input trace was overwritten")
 			}
 
 			_, errOut, code = hostile(t, dir, "trace", sub, "run.jsonl", "-o", "run.jsonl/x")
-			wantFail(t, code, errOut, ExitUsageEnv, "run.jsonl is not a directory")
+			wantFail(t, code, errOut, exitUsageEnv, "run.jsonl is not a directory")
 
 			if _, _, code = hostile(t, dir, "trace", sub, "run.jsonl", "-o", "ok.out"); code != 0 {
 				t.Fatalf("good export exit %d", code)
@@ -163,7 +155,7 @@ func TestHostileTraceShowFlags(t *testing.T) {
 	for _, tc := range cases {
 		args := append([]string{"trace", "show", "run.jsonl"}, tc.args...)
 		_, errOut, code := hostile(t, dir, args...)
-		wantFail(t, code, errOut, ExitUsageEnv, tc.want)
+		wantFail(t, code, errOut, exitUsageEnv, tc.want)
 	}
 	if out, errOut, code := hostile(t, dir, "trace", "show", "run.jsonl", "--turn", "1", "--width", "10"); code != 0 || !strings.Contains(out, "turn 1") {
 		t.Fatalf("a turn in the trace: exit %d\n%s%s", code, out, errOut)
@@ -178,14 +170,10 @@ func evalHostileDir(t *testing.T) string {
 	if err := os.CopyFS(filepath.Join(dir, "pr"), os.DirFS(evCorpus)); err != nil {
 		t.Fatal(err)
 	}
-	for name, data := range map[string]string{
+	writeTree(t, dir, map[string]string{
 		"empty.yaml": "", "empty.json": "", "obj.json": "{}", "arr.json": "[1]",
 		"bad.yaml": "a: [\n", "junk.json": "\x06\x07garbage",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -203,31 +191,31 @@ func TestHostileEvalInputs(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"eval", "show", "nosuch.yaml"}, ExitUsageEnv, "eval dataset nosuch.yaml: no such file or directory; give the path of an evals/*.yaml file"},
-		{[]string{"eval", "show", "adir"}, ExitUsageEnv, "eval dataset adir: is a directory"},
-		{[]string{"eval", "show", "-"}, ExitUsageEnv, "datasets are not read from standard input"},
-		{[]string{"eval", "show", "empty.yaml"}, ExitFinding, "kitsoki: empty.yaml: empty file (a dataset starts with kind: agent_eval)"},
-		{[]string{"eval", "show", "bad.yaml"}, ExitFinding, "kitsoki: bad.yaml: parse YAML:"},
-		{[]string{"eval", "run", "empty.yaml"}, ExitFinding, "empty.yaml: empty file"},
-		{[]string{"eval", "show", "nosuch.json"}, ExitUsageEnv, "eval report nosuch.json: no such file or directory"},
-		{[]string{"eval", "show", "empty.json"}, ExitFinding, "eval report empty.json: empty file"},
-		{[]string{"eval", "show", "obj.json"}, ExitFinding, `eval report obj.json: kind is "", want "agent_eval_report"`},
-		{[]string{"eval", "show", "arr.json"}, ExitFinding, "the file holds a JSON array, not an object"},
-		{[]string{"eval", "show", "junk.json"}, ExitFinding, "line 1, column 1: invalid character"},
-		{[]string{"eval", "merge", ds, "obj.json"}, ExitFinding, `eval report obj.json: kind is ""`},
-		{[]string{"eval", "list", "adir"}, ExitUsageEnv, "eval list: adir is not a story directory"},
-		{[]string{"eval", "list", "-"}, ExitUsageEnv, "not read from standard input"},
-		{[]string{"eval", "check", "adir"}, ExitUsageEnv, "eval check: adir is not a story directory (no app.yaml and no evals/*.yaml)"},
-		{[]string{"eval", "run", ds, "-j", "-1"}, ExitUsageEnv, "--jobs -1: must be 0 (one per CPU) or more"},
-		{[]string{"eval", "run", ds, "--retries", "-1"}, ExitUsageEnv, "--retries -1: must be 0 or more"},
-		{[]string{"eval", "run", ds, "--timeout", "-1s"}, ExitUsageEnv, "--timeout -1s: must not be negative"},
-		{[]string{"eval", "run", ds, "-o", "adir"}, ExitUsageEnv, "-o adir: is a directory"},
-		{[]string{"eval", "run", ds, "-o", ds}, ExitUsageEnv, "-o " + ds + ": is also an input"},
-		{[]string{"eval", "merge", ds, report, "-o", ds}, ExitUsageEnv, "-o " + ds + ": is also an input"},
-		{[]string{"eval", "merge", ds, report, "-o", report}, ExitUsageEnv, "-o " + report + ": is also an input"},
-		{[]string{"eval", "show", report, "--html", "adir"}, ExitUsageEnv, "write adir: is a directory"},
-		{[]string{"eval", "show", report, "--html", report}, ExitUsageEnv, "is also an input"},
-		{[]string{"eval", "show", ds, "--html", report}, ExitUsageEnv, "is also an input"},
+		{[]string{"eval", "show", "nosuch.yaml"}, exitUsageEnv, "eval dataset nosuch.yaml: no such file or directory; give the path of an evals/*.yaml file"},
+		{[]string{"eval", "show", "adir"}, exitUsageEnv, "eval dataset adir: is a directory"},
+		{[]string{"eval", "show", "-"}, exitUsageEnv, "datasets are not read from standard input"},
+		{[]string{"eval", "show", "empty.yaml"}, exitFinding, "kitsoki: empty.yaml: empty file (a dataset starts with kind: agent_eval)"},
+		{[]string{"eval", "show", "bad.yaml"}, exitFinding, "kitsoki: bad.yaml: parse YAML:"},
+		{[]string{"eval", "run", "empty.yaml"}, exitFinding, "empty.yaml: empty file"},
+		{[]string{"eval", "show", "nosuch.json"}, exitUsageEnv, "eval report nosuch.json: no such file or directory"},
+		{[]string{"eval", "show", "empty.json"}, exitFinding, "eval report empty.json: empty file"},
+		{[]string{"eval", "show", "obj.json"}, exitFinding, `eval report obj.json: kind is "", want "agent_eval_report"`},
+		{[]string{"eval", "show", "arr.json"}, exitFinding, "the file holds a JSON array, not an object"},
+		{[]string{"eval", "show", "junk.json"}, exitFinding, "line 1, column 1: invalid character"},
+		{[]string{"eval", "merge", ds, "obj.json"}, exitFinding, `eval report obj.json: kind is ""`},
+		{[]string{"eval", "list", "adir"}, exitUsageEnv, "eval list: adir is not a story directory"},
+		{[]string{"eval", "list", "-"}, exitUsageEnv, "not read from standard input"},
+		{[]string{"eval", "check", "adir"}, exitUsageEnv, "eval check: adir is not a story directory (no app.yaml and no evals/*.yaml)"},
+		{[]string{"eval", "run", ds, "-j", "-1"}, exitUsageEnv, "--jobs -1: must be 0 (one per CPU) or more"},
+		{[]string{"eval", "run", ds, "--retries", "-1"}, exitUsageEnv, "--retries -1: must be 0 or more"},
+		{[]string{"eval", "run", ds, "--timeout", "-1s"}, exitUsageEnv, "--timeout -1s: must not be negative"},
+		{[]string{"eval", "run", ds, "-o", "adir"}, exitUsageEnv, "-o adir: is a directory"},
+		{[]string{"eval", "run", ds, "-o", ds}, exitUsageEnv, "-o " + ds + ": is also an input"},
+		{[]string{"eval", "merge", ds, report, "-o", ds}, exitUsageEnv, "-o " + ds + ": is also an input"},
+		{[]string{"eval", "merge", ds, report, "-o", report}, exitUsageEnv, "-o " + report + ": is also an input"},
+		{[]string{"eval", "show", report, "--html", "adir"}, exitUsageEnv, "write adir: is a directory"},
+		{[]string{"eval", "show", report, "--html", report}, exitUsageEnv, "is also an input"},
+		{[]string{"eval", "show", ds, "--html", report}, exitUsageEnv, "is also an input"},
 	}
 	corpus, err := filepath.Abs(evCorpus)
 	if err != nil {
@@ -305,17 +293,17 @@ func TestHostileFetchInputs(t *testing.T) {
 		code int
 		want []string
 	}{
-		{[]string{"fetch-models", "--list", "--pins", "unknown.yaml"}, ExitUsageEnv,
+		{[]string{"fetch-models", "--list", "--pins", "unknown.yaml"}, exitUsageEnv,
 			[]string{`unknown.yaml: line 4: cannot unmarshal !!str ` + "`big`" + ` into a number; line 5: unknown key "bogus"`}},
-		{[]string{"fetch-models", "--list", "--pins", "-"}, ExitUsageEnv,
+		{[]string{"fetch-models", "--list", "--pins", "-"}, exitUsageEnv,
 			[]string{"pins overlay -: pin files are not read from standard input"}},
-		{[]string{"fetch-models", "--list", "--cache-dir", "afile"}, ExitUsageEnv,
+		{[]string{"fetch-models", "--list", "--cache-dir", "afile"}, exitUsageEnv,
 			[]string{"--cache-dir afile: is a file, not a directory"}},
-		{[]string{"fetch-llama-server", "--platform", "linux/amd64/x"}, ExitUsageEnv,
+		{[]string{"fetch-llama-server", "--platform", "linux/amd64/x"}, exitUsageEnv,
 			[]string{`--platform "linux/amd64/x": want os/arch`}},
-		{[]string{"fetch-models", "--pins", "404.yaml", "--cache-dir", "c", "gone"}, ExitFinding,
+		{[]string{"fetch-models", "--pins", "404.yaml", "--cache-dir", "c", "gone"}, exitFinding,
 			[]string{"http 404", "(nothing was downloaded; run the fetch again"}},
-		{[]string{"fetch-llama-server", "--pins", "junk.yaml", "--cache-dir", "c"}, ExitFinding,
+		{[]string{"fetch-llama-server", "--pins", "junk.yaml", "--cache-dir", "c"}, exitFinding,
 			[]string{"not a valid tar.gz (invalid header); its sha256 matched the pin in junk.yaml, so check that pin's format (tar.gz) and url"}},
 	}
 	for _, tc := range cases {
@@ -329,25 +317,25 @@ func TestHostileFetchInputs(t *testing.T) {
 	}
 	t.Setenv("KITSOKI_CACHE_DIR", filepath.Join(dir, "afile"))
 	_, errOut, code := hostile(t, dir, "fetch-models", "--list")
-	wantFail(t, code, errOut, ExitUsageEnv, "$KITSOKI_CACHE_DIR "+filepath.Join(dir, "afile")+": is a file, not a directory")
+	wantFail(t, code, errOut, exitUsageEnv, "$KITSOKI_CACHE_DIR "+filepath.Join(dir, "afile")+": is a file, not a directory")
 }
 
 func TestHostileValidateInputs(t *testing.T) {
 	dir := hostileDir(t)
 	_, errOut, code := hostile(t, dir, "validate", "-", "adir")
-	wantFail(t, code, errOut, ExitUsageEnv, "-: a story read from standard input is checked alone")
+	wantFail(t, code, errOut, exitUsageEnv, "-: a story read from standard input is checked alone")
 	_, errOut, code = hostile(t, dir, "validate", "-j", "-1", "adir")
-	wantFail(t, code, errOut, ExitUsageEnv, "--jobs -1: must be 0 (one per CPU) or more")
+	wantFail(t, code, errOut, exitUsageEnv, "--jobs -1: must be 0 (one per CPU) or more")
 	_, errOut, code = hostile(t, dir, "validate", "adir")
-	wantFail(t, code, errOut, ExitUsageEnv, "adir: not a story directory (no app.yaml); use adir/... to search below it")
+	wantFail(t, code, errOut, exitUsageEnv, "adir: not a story directory (no app.yaml); use adir/... to search below it")
 }
 
 func TestHostileTraceLookup(t *testing.T) {
 	dir := hostileDir(t)
 	_, errOut, code := hostile(t, dir, "trace", "verify", "nosuch.jsonl")
-	wantFail(t, code, errOut, ExitUsageEnv, `open trace "nosuch.jsonl": no such file, and no session trace under .kitsoki/sessions has that id`)
+	wantFail(t, code, errOut, exitUsageEnv, `open trace "nosuch.jsonl": no such file, and no session trace under .kitsoki/sessions has that id`)
 	_, errOut, code = hostile(t, dir, "trace", "show", "adir")
-	wantFail(t, code, errOut, ExitUsageEnv, "adir is a directory; pass a trace file")
+	wantFail(t, code, errOut, exitUsageEnv, "adir is a directory; pass a trace file")
 	out, _, code := hostile(t, dir, "trace", "ls", "--sessions-dir", "nosuch")
 	if code != 0 || !strings.Contains(out, "no traces under nosuch (the directory does not exist") {
 		t.Fatalf("ls of a missing sessions dir: exit %d\n%s", code, out)
@@ -407,14 +395,8 @@ func TestHostileTraceEscapeSequences(t *testing.T) {
 }
 
 func TestHostileValidateDirectoryWhereFileExpected(t *testing.T) {
-	src, err := filepath.Abs("../examples/pr-review")
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	if err := os.CopyFS(filepath.Join(dir, "s"), os.DirFS(src)); err != nil {
-		t.Fatal(err)
-	}
+	storytest.CopyTree(t, "../examples/pr-review", filepath.Join(dir, "s"))
 	schema := filepath.Join(dir, "s", "schemas", "verdict.json")
 	if err := os.Remove(schema); err != nil {
 		t.Fatal(err)
@@ -423,7 +405,7 @@ func TestHostileValidateDirectoryWhereFileExpected(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errOut, code := hostile(t, dir, "validate", "s")
-	if code != ExitFinding || !strings.Contains(out, `with.schema "schemas/verdict.json": is a directory; name a file`) {
+	if code != exitFinding || !strings.Contains(out, `with.schema "schemas/verdict.json": is a directory; name a file`) {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 }
@@ -431,7 +413,7 @@ func TestHostileValidateDirectoryWhereFileExpected(t *testing.T) {
 func TestHostileUnknownSubcommand(t *testing.T) {
 	for _, group := range []string{"eval", "trace", "completion", "mcp"} {
 		out, errOut, code := hostile(t, "", group, "nosuch")
-		wantFail(t, code, errOut, ExitUsageEnv, `unknown command "nosuch" for "kitsoki `+group+`"`)
+		wantFail(t, code, errOut, exitUsageEnv, `unknown command "nosuch" for "kitsoki `+group+`"`)
 		if out != "" {
 			t.Errorf("%s nosuch printed help to stdout:\n%s", group, out)
 		}
@@ -442,21 +424,15 @@ func TestHostileUnknownSubcommand(t *testing.T) {
 }
 
 func TestHostileRunTraceOverStory(t *testing.T) {
-	src, err := filepath.Abs("../examples/pr-review")
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	if err := os.CopyFS(filepath.Join(dir, "s"), os.DirFS(src)); err != nil {
-		t.Fatal(err)
-	}
+	storytest.CopyTree(t, "../examples/pr-review", filepath.Join(dir, "s"))
 	for _, victim := range []string{"s/app.yaml", "s/cassettes/review.cassette.yaml"} {
 		before, err := os.ReadFile(filepath.Join(dir, victim))
 		if err != nil {
 			t.Fatal(err)
 		}
 		_, errOut, code := hostile(t, dir, "run", "s", "--cassette", "s/cassettes/review.cassette.yaml", "--trace", victim)
-		wantFail(t, code, errOut, ExitUsageEnv, "the file exists and is not a kitsoki trace")
+		wantFail(t, code, errOut, exitUsageEnv, "the file exists and is not a kitsoki trace")
 		if after, _ := os.ReadFile(filepath.Join(dir, victim)); !bytes.Equal(before, after) {
 			t.Fatalf("run --trace %s overwrote it", victim)
 		}

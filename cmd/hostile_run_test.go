@@ -39,20 +39,12 @@ states:
 func hostileRunDir(t *testing.T, prompt, answer string) string {
 	t.Helper()
 	dir := hostileDir(t)
-	for name, body := range map[string]string{
+	writeTree(t, dir, map[string]string{
 		"s/app.yaml":     hostileRunStory,
 		"s/prompts/q.md": prompt,
 		"c.yaml": "kind: host_cassette\napp_id: hostile-run\nmatch_on: [call]\nepisodes:\n  - id: q\n    match: { call: q }\n" +
 			"    agent: { verb: ask, response: " + `"` + answer + `"` + " }\n",
-	} {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	return dir
 }
 
@@ -89,7 +81,7 @@ func TestHostileRunPromptOutsideRoots(t *testing.T) {
 				t.Fatal(err)
 			}
 			out, errOut, code := hostile(t, dir, "run", "s", "--cassette", "c.yaml", "--trace", "t.jsonl")
-			if code != ExitFinding {
+			if code != exitFinding {
 				t.Fatalf("exit %d, want 1\n%s%s", code, out, errOut)
 			}
 			for _, want := range []string{"q.md", "is refused", "roots: "} {
@@ -103,7 +95,7 @@ func TestHostileRunPromptOutsideRoots(t *testing.T) {
 			}
 			// validate reports it as an error too.
 			vout, verr, vcode := hostile(t, dir, "validate", "s")
-			if vcode != ExitFinding || !strings.Contains(vout, "error: ") || !strings.Contains(vout, "is refused") {
+			if vcode != exitFinding || !strings.Contains(vout, "error: ") || !strings.Contains(vout, "is refused") {
 				t.Fatalf("validate: exit %d\n%s%s", vcode, vout, verr)
 			}
 		})
@@ -128,7 +120,7 @@ func TestHostileRunStoryPaths(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, errOut, code := hostile(t, dir, tc.args...)
-		if code != ExitUsageEnv {
+		if code != exitUsageEnv {
 			t.Errorf("kitsoki %v: exit %d, want 2\n%s", tc.args, code, errOut)
 			continue
 		}
@@ -163,7 +155,7 @@ func TestHostileRunFlagFiles(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, errOut, code := hostile(t, dir, tc.args...)
-		if code != ExitUsageEnv || !strings.Contains(errOut, tc.want) {
+		if code != exitUsageEnv || !strings.Contains(errOut, tc.want) {
 			t.Errorf("kitsoki %v: exit %d, want 2 and %q:\n%s", tc.args, code, tc.want, errOut)
 		}
 		if strings.Contains(errOut, dir) || strings.Contains(errOut, "malformed") || strings.Contains(errOut, "unmarshal") {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/lsp/lsptest"
 )
 
@@ -30,15 +31,10 @@ func TestLSPBinaryMatchesValidateJSON(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the kitsoki binary")
 	}
-	src := "../../shared/corpus/fix-tests"
-	if _, err := os.Stat(src); err != nil {
-		t.Skip("the shared corpus is not here")
-	}
+	src := storytest.Corpus(t, "fix-tests")
 	bin := buildKitsoki(t)
 	dir := t.TempDir()
-	if out, err := exec.Command("cp", "-r", src, dir).CombinedOutput(); err != nil {
-		t.Fatalf("cp: %v %s", err, out)
-	}
+	storytest.CopyTree(t, src, filepath.Join(dir, "fix-tests"))
 	manifest := filepath.Join(dir, "fix-tests", "app.yaml")
 	text, err := os.ReadFile(manifest)
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kitsoki/internal/testing/mcpask"
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/mcpserve"
 	"kitsoki/pkg/schema"
@@ -24,8 +24,9 @@ import (
 
 // mcpUpstream is a real SDK MCP server answering the story's mcp_http alias.
 func mcpUpstream(t *testing.T) string {
-	return mcpask.Serve(t, func(ar *agent.AskRequest) *mcp.CallToolResult {
-		return &mcp.CallToolResult{StructuredContent: map[string]any{"submission": map[string]any{"decision": "approve", "seen": ar.Prompt}}}
+	t.Helper()
+	return storytest.MCPAsk(t, "upstream", func(_ *mcp.CallToolRequest, ar agent.AskRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{StructuredContent: map[string]any{"submission": map[string]any{"decision": "approve", "seen": ar.Prompt}}}, nil
 	})
 }
 
@@ -53,20 +54,8 @@ states:
 	return filepath.Join(root, "story")
 }
 
-func buildKitsoki(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "kitsoki")
-	if out, err := exec.Command("go", "build", "-o", bin, "kitsoki").CombinedOutput(); err != nil {
-		t.Fatalf("go build kitsoki: %v\n%s", err, out)
-	}
-	return bin
-}
-
 func TestMCPServeBinaryOverStdioAndHTTP(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the kitsoki binary")
-	}
-	bin := buildKitsoki(t)
+	bin := buildKitsokiUnlessShort(t)
 	dir := mcpStoryDir(t)
 	tracePath := filepath.Join(t.TempDir(), "mcp.jsonl")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -182,14 +171,8 @@ func TestMCPServeUsageErrors(t *testing.T) {
 // `kitsoki mcp submit` server with the SDK client, has an invalid answer
 // refused by the schema, and submits a valid one, which lands in --out.
 func TestClaudeStandInSubmitsThroughMCP(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the kitsoki binary")
-	}
-	bin := buildKitsoki(t)
-	standin := filepath.Join(t.TempDir(), "claude")
-	if out, err := exec.Command("go", "build", "-o", standin, "kitsoki/pkg/mcpserve/internal/claudestandin").CombinedOutput(); err != nil {
-		t.Fatalf("build stand-in: %v\n%s", err, out)
-	}
+	bin := buildKitsokiUnlessShort(t)
+	standin := buildTestBinary(t, "kitsoki/pkg/mcpserve/internal/claudestandin")
 	dir := t.TempDir()
 	schemaPath := filepath.Join(dir, "verdict.json")
 	writeTree(t, dir, map[string]string{"verdict.json": `{"type":"object","required":["decision"],"properties":{"decision":{"enum":["approve","reject"]}},"additionalProperties":false}`})
@@ -220,14 +203,8 @@ func TestClaudeStandInSubmitsThroughMCP(t *testing.T) {
 // text answer is not JSON, so the validated submission can only have come
 // through the submit tool. An ask call keeps the plain-text path.
 func TestClaudeCLIDecideSubmitsThroughMCP(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the kitsoki binary")
-	}
-	bin := buildKitsoki(t)
-	standin := filepath.Join(t.TempDir(), "claude")
-	if out, err := exec.Command("go", "build", "-o", standin, "kitsoki/pkg/mcpserve/internal/claudestandin").CombinedOutput(); err != nil {
-		t.Fatalf("build stand-in: %v\n%s", err, out)
-	}
+	bin := buildKitsokiUnlessShort(t)
+	standin := buildTestBinary(t, "kitsoki/pkg/mcpserve/internal/claudestandin")
 	dir := t.TempDir()
 	reg, err := agent.NewRegistryFromPlugins(map[string]*story.AgentPlugin{
 		"agent.claude": {Alias: "agent.claude", Plugin: story.PluginClaudeCLI, ClaudeBin: standin, Env: map[string]string{"STANDIN_ANSWER": `{"decision":"reject"}`}},

@@ -14,9 +14,9 @@ import (
 
 // Exit codes shared by every command.
 const (
-	ExitOK       = 0
-	ExitFinding  = 1
-	ExitUsageEnv = 2
+	exitOK       = 0
+	exitFinding  = 1
+	exitUsageEnv = 2
 )
 
 // exitError carries an exit code out of a RunE without printing twice.
@@ -36,20 +36,20 @@ func (e *exitError) Unwrap() error { return e.err }
 
 // findingf reports a finding (exit 1) with a message.
 func findingf(format string, a ...any) error {
-	return &exitError{code: ExitFinding, err: fmt.Errorf(format, a...)}
+	return &exitError{code: exitFinding, err: fmt.Errorf(format, a...)}
 }
 
 // usagef reports a usage or environment error (exit 2).
 func usagef(format string, a ...any) error {
-	return &exitError{code: ExitUsageEnv, err: fmt.Errorf(format, a...)}
+	return &exitError{code: exitUsageEnv, err: fmt.Errorf(format, a...)}
 }
 
 // silentExit ends the command with code after it has already printed its output.
 func silentExit(code int) error { return &exitError{code: code} }
 
-// NewRoot builds the command tree. Streams are parameters so tests can run
+// newRoot builds the command tree. Streams are parameters so tests can run
 // commands in-process.
-func NewRoot(stdout, stderr io.Writer) *cobra.Command {
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "kitsoki",
 		Short:         "The toolchain for kitsoki stories: validate, run, fetch, eval, trace",
@@ -61,7 +61,7 @@ func NewRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetErr(stderr)
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &exitError{code: ExitUsageEnv, err: fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
+		return &exitError{code: exitUsageEnv, err: fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
 	})
 	addColorFlag(root)
 	root.AddCommand(newVersionCmd())
@@ -132,19 +132,19 @@ func Execute() int {
 
 // Run executes the command line args and returns the exit code.
 func Run(args []string, stdout, stderr io.Writer) int {
-	return RunIO(args, nil, stdout, stderr)
+	return runIO(args, nil, stdout, stderr)
 }
 
-// RunIO is Run with a standard input (nil: the process's).
-func RunIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := NewRoot(stdout, stderr)
+// runIO is Run with a standard input (nil: the process's).
+func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRoot(stdout, stderr)
 	if stdin != nil {
 		root.SetIn(stdin)
 	}
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {
-		return ExitOK
+		return exitOK
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
@@ -155,5 +155,5 @@ func RunIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// cobra's own errors (unknown command, bad args) are usage errors.
 	fmt.Fprintf(stderr, "kitsoki: %s\n", trace.Printable(err.Error()))
-	return ExitUsageEnv
+	return exitUsageEnv
 }

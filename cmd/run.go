@@ -352,7 +352,7 @@ func finishRun(stdout, stderr io.Writer, res *engine.Result, f *runFlags, traceP
 			fmt.Fprintf(stderr, "kitsoki: warning: %d --intent input(s) not consumed: the run ended at %s first\n", res.Unconsumed, trace.Printable(res.State))
 		}
 	}
-	if status != ExitOK {
+	if status != exitOK {
 		if f.jsonOut {
 			return silentExit(status)
 		}
@@ -362,7 +362,7 @@ func finishRun(stdout, stderr io.Writer, res *engine.Result, f *runFlags, traceP
 }
 
 // runStatus is the exit status of a run's outcome and, when it is not
-// ExitOK, the message saying why.
+// exitOK, the message saying why.
 func runStatus(res *engine.Result, timeout time.Duration) (int, string) {
 	switch res.Outcome {
 	case engine.OutcomeFailed:
@@ -370,12 +370,12 @@ func runStatus(res *engine.Result, timeout time.Duration) (int, string) {
 		if timeout > 0 && errors.Is(res.Err, context.DeadlineExceeded) {
 			msg += fmt.Sprintf(" (--timeout %s reached)", timeout)
 		}
-		return ExitFinding, msg
+		return exitFinding, msg
 	case engine.OutcomeRested:
-		return ExitFinding, fmt.Sprintf("the run rested in state %q with no input left (it handles: %s); pass --intent NAME to continue",
+		return exitFinding, fmt.Sprintf("the run rested in state %q with no input left (it handles: %s); pass --intent NAME to continue",
 			res.State, strings.Join(res.Available, ", "))
 	}
-	return ExitOK, ""
+	return exitOK, ""
 }
 
 // hookEmit writes hook.* outcome events of run/start and run/end into the

@@ -19,10 +19,7 @@ func TestHugeAnswerTraceVerifies(t *testing.T) {
 		t.Skip("a 34 MiB answer")
 	}
 	bin := buildKitsoki(t)
-	plugin := filepath.Join(t.TempDir(), "leakyplugin")
-	if out, err := exec.Command("go", "build", "-o", plugin, "kitsoki/internal/testing/leakyplugin").CombinedOutput(); err != nil {
-		t.Fatalf("build leakyplugin: %v\n%s", err, out)
-	}
+	plugin := buildTestBinary(t, "kitsoki/internal/testing/leakyplugin")
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"story/app.yaml": fmt.Sprintf(`app: { id: big }
 world:

@@ -24,11 +24,8 @@ import (
 // documented message: no other corruption.
 func TestRunSIGKILLLeavesAReadableTracePrefix(t *testing.T) {
 	needGo(t)
+	bin := buildKitsoki(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "kitsoki")
-	if out, err := exec.Command("go", "build", "-o", bin, "kitsoki").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	story := `app: { id: pingpong }
 world:
   n:   { type: int, default: 0 }

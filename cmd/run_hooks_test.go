@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,10 +13,7 @@ import (
 // run/start and run/end (observational: its halt stops nothing) and every
 // outcome is in the trace; --profile can disable it.
 func TestRunWithPluginHooks(t *testing.T) {
-	hook := filepath.Join(t.TempDir(), "testhook")
-	if out, err := exec.Command("go", "build", "-o", hook, "kitsoki/pkg/plugin/internal/testhook").CombinedOutput(); err != nil {
-		t.Fatalf("build testhook: %v\n%s", err, out)
-	}
+	hook := buildTestBinary(t, "kitsoki/pkg/plugin/internal/testhook")
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{
 		"story/app.yaml": `app: { id: hooked, version: 0.1.0 }
@@ -87,10 +83,7 @@ entry:
 // host/pre-call; the effect takes its on_error path and the command never
 // runs. Disabling host.run in the profile does the same through its gate.
 func TestRunHostPreCallVeto(t *testing.T) {
-	hook := filepath.Join(t.TempDir(), "testhook")
-	if out, err := exec.Command("go", "build", "-o", hook, "kitsoki/pkg/plugin/internal/testhook").CombinedOutput(); err != nil {
-		t.Fatalf("build testhook: %v\n%s", err, out)
-	}
+	hook := buildTestBinary(t, "kitsoki/pkg/plugin/internal/testhook")
 	root := t.TempDir()
 	marker := filepath.Join(root, "ran")
 	writeTree(t, root, map[string]string{

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,16 +12,6 @@ import (
 
 	"kitsoki/pkg/trace"
 )
-
-// buildTestBinary builds one of the repository's test programs.
-func buildTestBinary(t *testing.T, pkg string) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), filepath.Base(pkg))
-	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
-	}
-	return bin
-}
 
 func payloadOf(t *testing.T, ev trace.Event) map[string]any {
 	t.Helper()

@@ -94,17 +94,11 @@ func deref(s *string) string {
 }
 
 // callJSON is one call of calls[]: engine.CallSummary with the error as
-// an object.
+// an object (the outer Error hides the summary's text, so "error" is
+// written once, last, as before).
 type callJSON struct {
-	Handler    string     `json:"handler"`
-	ID         string     `json:"id,omitempty"`
-	CallID     string     `json:"call_id,omitempty"`
-	Agent      string     `json:"agent,omitempty"`
-	State      string     `json:"state"`
-	Turn       int64      `json:"turn"`
-	DurationMS int64      `json:"duration_ms"`
-	OK         bool       `json:"ok"`
-	Error      *callError `json:"error,omitempty"`
+	engine.CallSummary
+	Error *callError `json:"error,omitempty"`
 }
 
 // callError is {kind, detail}: the kind of the plugin contract (or
@@ -145,8 +139,7 @@ func classifyCallError(handler, msg string, ok bool) *callError {
 func callsJSON(cs []engine.CallSummary, stopped bool) []callJSON {
 	out := make([]callJSON, 0, len(cs))
 	for _, c := range cs {
-		out = append(out, callJSON{Handler: c.Handler, ID: c.ID, CallID: c.CallID, Agent: c.Agent, State: c.State, Turn: c.Turn,
-			DurationMS: c.DurationMS, OK: c.OK, Error: classifyCallError(c.Handler, c.Error, c.OK)})
+		out = append(out, callJSON{CallSummary: c, Error: classifyCallError(c.Handler, c.Error, c.OK)})
 	}
 	if n := len(out); stopped && n > 0 && out[n-1].Error != nil {
 		out[n-1].Error.Kind = "interrupted"
@@ -187,7 +180,7 @@ func (e *storyLoadError) Unwrap() error { return e.exitError }
 func invalidStory(ds []diag.Diagnostic, err error) error {
 	var ee *exitError
 	if !errors.As(err, &ee) {
-		ee = &exitError{code: ExitFinding, err: err}
+		ee = &exitError{code: exitFinding, err: err}
 	}
 	return &storyLoadError{exitError: ee, diags: ds}
 }
@@ -201,7 +194,7 @@ func runJSONError(w io.Writer, err error) error {
 		return err
 	}
 	out := runJSON{Schema: runSchemaVersion, Outcome: outcomeInvalid, Status: ee.code, Error: ee.err.Error()}
-	if ee.code == ExitUsageEnv {
+	if ee.code == exitUsageEnv {
 		out.Outcome = outcomeUsage
 	}
 	var le *storyLoadError

@@ -10,24 +10,13 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
 )
 
 func runSchemaT(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(runSchema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("run.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("run.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sch
+	return storytest.CompileSchema(t, "run.schema.json", runSchema)
 }
 
 func writeStory(t *testing.T, body string) string {

@@ -3,12 +3,9 @@
 package cmd
 
 import (
-	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -20,10 +17,7 @@ import (
 // external hook process — and checks the child dies with it (the kernel's
 // parent-death signal, set for every child by internal/proc).
 func TestSIGKILLLeavesNoChildBehind(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the kitsoki binary")
-	}
-	bin := buildKitsoki(t)
+	bin := buildKitsokiUnlessShort(t)
 	for _, tc := range []struct {
 		name  string
 		files func(pidFile string) map[string]string
@@ -65,53 +59,18 @@ entry:
 			root := t.TempDir()
 			pidFile := filepath.Join(t.TempDir(), "child.pid")
 			writeTree(t, root, tc.files(pidFile))
-			run := exec.Command(bin, "run", filepath.Join(root, "story"), "--trace", filepath.Join(t.TempDir(), "t.jsonl"))
-			run.Dir = root
-			var out bytes.Buffer
-			run.Stdout, run.Stderr = &out, &out
-			if err := run.Start(); err != nil {
-				t.Fatal(err)
-			}
-			exited := make(chan struct{})
-			go func() { _ = run.Wait(); close(exited) }()
-			defer func() { run.Process.Kill(); <-exited }()
-			pid := waitForPID(t, pidFile, exited, &out)
+			p := startProcess(t, root, bin, "run", filepath.Join(root, "story"), "--trace", filepath.Join(t.TempDir(), "t.jsonl"))
+			pid := p.waitForPID(t, pidFile)
 			if !alive(pid) {
 				t.Fatalf("child %d not running before the kill", pid)
 			}
-			if err := run.Process.Signal(syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
-			<-exited
+			p.stop(t, syscall.SIGKILL)
 			if !waitFor(func() bool { return !alive(pid) }, time.Minute) {
 				syscall.Kill(pid, syscall.SIGKILL)
 				t.Fatalf("child %d outlived the SIGKILLed kitsoki", pid)
 			}
 		})
 	}
-}
-
-// waitForPID polls until the child wrote its pid (bounded: a broken run
-// fails the test instead of hanging it).
-func waitForPID(t *testing.T, path string, exited <-chan struct{}, out *bytes.Buffer) int {
-	t.Helper()
-	var pid int
-	if !waitFor(func() bool {
-		select {
-		case <-exited:
-			t.Fatalf("kitsoki exited before its child started:\n%s", out.String())
-		default:
-		}
-		b, err := os.ReadFile(path)
-		if err != nil || !strings.HasSuffix(string(b), "\n") {
-			return false
-		}
-		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
-		return err == nil && pid > 0
-	}, 2*time.Minute) {
-		t.Fatal("the child never started")
-	}
-	return pid
 }
 
 // alive reports whether pid is a live process (a zombie waiting for its
@@ -124,16 +83,4 @@ func alive(pid int) bool {
 	s := string(b)
 	i := strings.LastIndexByte(s, ')')
 	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
-}
-
-// waitFor polls cond until it holds or the bound passes.
-func waitFor(cond func() bool, within time.Duration) bool {
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return true
-		}
-		time.Sleep(2 * time.Millisecond) // poll interval, not a wait for an outcome
-	}
-	return cond()
 }

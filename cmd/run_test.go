@@ -3,11 +3,8 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,16 +25,10 @@ func readTrace(t *testing.T, path string) []trace.Event {
 		t.Fatalf("trace header: %v", err)
 	}
 	var evs []trace.Event
-	for {
-		ev, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return evs
-		}
-		if err != nil {
-			t.Fatalf("trace %s: %v", path, err)
-		}
-		evs = append(evs, ev)
+	if err := r.Each(func(ev *trace.Event) { evs = append(evs, *ev) }); err != nil {
+		t.Fatalf("trace %s: %v", path, err)
 	}
+	return evs
 }
 
 func countKinds(evs []trace.Event) map[string]int {
@@ -46,13 +37,6 @@ func countKinds(evs []trace.Event) map[string]int {
 		m[e.Kind]++
 	}
 	return m
-}
-
-func needGo(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("the examples' plugin is `go run`: needs the go tool on PATH")
-	}
 }
 
 // TestRunExamples runs every example end to end through the CLI, reads each
@@ -131,13 +115,13 @@ func TestRunUsageAndFindings(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"run"}, ExitUsageEnv, "accepts 1 arg"},
-		{[]string{"run", ex, "--slot", "a=b"}, ExitUsageEnv, "must follow the --intent"},
-		{[]string{"run", ex, "--world", "nope=1"}, ExitUsageEnv, `world key "nope" is not declared`},
-		{[]string{"run", ex, "--cassette", filepath.Join(dir, "missing.yaml")}, ExitUsageEnv, "--cassette"},
-		{[]string{"run", filepath.Join(dir, "nowhere")}, ExitUsageEnv, "nowhere: no such file or directory"},
+		{[]string{"run"}, exitUsageEnv, "accepts 1 arg"},
+		{[]string{"run", ex, "--slot", "a=b"}, exitUsageEnv, "must follow the --intent"},
+		{[]string{"run", ex, "--world", "nope=1"}, exitUsageEnv, `world key "nope" is not declared`},
+		{[]string{"run", ex, "--cassette", filepath.Join(dir, "missing.yaml")}, exitUsageEnv, "--cassette"},
+		{[]string{"run", filepath.Join(dir, "nowhere")}, exitUsageEnv, "nowhere: no such file or directory"},
 		// the claude CLI cannot run here; a miss on the cassette fails the run
-		{[]string{"run", ex, "--cassette", filepath.Join("..", "pkg", "engine", "testdata", "agent_probe", "flows", "who_are_you.cassette.yaml")}, ExitFinding, "cassette"},
+		{[]string{"run", ex, "--cassette", filepath.Join("..", "pkg", "engine", "testdata", "agent_probe", "flows", "who_are_you.cassette.yaml")}, exitFinding, "cassette"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
@@ -171,7 +155,7 @@ states:
 	tr := filepath.Join(dir, "t.jsonl")
 	var out, errb bytes.Buffer
 	code := Run([]string{"run", dir, "--intent", "go", "--trace", tr}, &out, &errb)
-	if code != ExitFinding || !strings.Contains(errb.String(), `rested in state "busy"`) || !strings.Contains(errb.String(), "stop") {
+	if code != exitFinding || !strings.Contains(errb.String(), `rested in state "busy"`) || !strings.Contains(errb.String(), "stop") {
 		t.Fatalf("exit %d, stderr %s", code, errb.String())
 	}
 	out.Reset()
@@ -192,7 +176,7 @@ func TestRunHostCassetteAndIntents(t *testing.T) {
 		args = append(args, "--intent", "ask", "--slot", "question=who are you")
 	}
 	code := Run(args, &out, &errb)
-	if code != ExitFinding { // the probe room waits for more questions: the run rests
+	if code != exitFinding { // the probe room waits for more questions: the run rests
 		t.Fatalf("exit %d: %s %s", code, out.String(), errb.String())
 	}
 	var sum struct {
@@ -227,7 +211,7 @@ states:
 	tr := filepath.Join(dir, "t.jsonl")
 	var out, errb bytes.Buffer
 	code := Run([]string{"run", dir, "--timeout", "300ms", "--trace", tr}, &out, &errb)
-	if code != ExitFinding || !strings.Contains(errb.String(), "--timeout 300ms reached") {
+	if code != exitFinding || !strings.Contains(errb.String(), "--timeout 300ms reached") {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	if kinds := countKinds(readTrace(t, tr)); kinds["machine.error"] != 1 {

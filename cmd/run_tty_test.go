@@ -23,10 +23,7 @@ var spinLine = regexp.MustCompile(`[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] host\.run  \
 // in place; when it returns the spinner is gone and the log line starts
 // at column 0. Off a terminal the same run prints no spinner.
 func TestRunSpinnerOnTerminal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the kitsoki binary")
-	}
-	bin := buildKitsoki(t)
+	bin := buildKitsokiUnlessShort(t)
 	dir := t.TempDir()
 	signal := filepath.Join(dir, "go")
 	story := writeStory(t, `app: { id: spin, version: 0.1.0 }
@@ -85,10 +82,7 @@ states:
 // TestRunJSONInvalidStoryBinary: the real binary, an invalid story and
 // --json: exit 1 and the error object on stdout.
 func TestRunJSONInvalidStoryBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the kitsoki binary")
-	}
-	bin := buildKitsoki(t)
+	bin := buildKitsokiUnlessShort(t)
 	story := writeStory(t, "app: { id: bad, version: 0.1.0 }\nroot: nowhere\nstates:\n  s: { terminal: true }\n")
 	cmd := exec.Command(bin, "run", story, "--json")
 	var errb bytes.Buffer

@@ -4,10 +4,8 @@ package cmd
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -21,16 +19,9 @@ import (
 // and checks: exit 1, the plugin process is gone, the trace verifies.
 func TestRunInterruptStopsPluginsAndLeavesValidTrace(t *testing.T) {
 	needGo(t)
+	bin := buildKitsoki(t)
+	plugin := buildTestBinary(t, "kitsoki/examples/plugins/triage-agent")
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "kitsoki")
-	build := exec.Command("go", "build", "-o", bin, "kitsoki")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	plugin := filepath.Join(dir, "triage-agent")
-	if out, err := exec.Command("go", "build", "-o", plugin, "kitsoki/examples/plugins/triage-agent").CombinedOutput(); err != nil {
-		t.Fatalf("go build plugin: %v\n%s", err, out)
-	}
 	pidFile := filepath.Join(dir, "plugin.pid")
 	story := fmt.Sprintf(`app: { id: interrupt, version: 0.1.0 }
 agent_plugins:
@@ -53,59 +44,28 @@ states:
         with: { cmd: "sleep 60" }
     terminal: true
 `, plugin, pidFile)
-	os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(story), 0o644)
+	writeTree(t, dir, map[string]string{"app.yaml": story})
 	tr := filepath.Join(dir, "t.jsonl")
-	cmd := exec.Command(bin, "run", dir, "--trace", tr)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// wait until the sleep has started (harness.called for host.run is in the trace)
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	p := startProcess(t, "", bin, "run", dir, "--trace", tr)
+	// the sleep has started once harness.called for host.run is in the trace
+	p.waitUntil(t, "reached host.run", func() bool {
 		b, _ := os.ReadFile(tr)
-		if bytes.Contains(b, []byte(`"namespace":"host.run"`)) {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("run never reached host.run:\n%s", out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return bytes.Contains(b, []byte(`"namespace":"host.run"`))
+	})
 	pidB, err := os.ReadFile(pidFile)
 	if err != nil {
 		t.Fatalf("plugin pid: %v", err)
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(pidB)))
-	cmd.Process.Signal(os.Interrupt)
-	waitErr := make(chan error, 1)
-	go func() { waitErr <- cmd.Wait() }()
-	select {
-	case err := <-waitErr:
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 1 {
-			t.Errorf("exit %v, want status 1\n%s", err, out.String())
-		}
-	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("kitsoki did not stop after SIGINT")
+	if code := p.stop(t, os.Interrupt); code != 1 {
+		t.Errorf("exit %d, want 1\n%s", code, p.out.String())
 	}
-	if !strings.Contains(out.String(), "interrupted") {
-		t.Errorf("output does not say the run was interrupted:\n%s", out.String())
+	if !strings.Contains(p.out.String(), "interrupted") {
+		t.Errorf("output does not say the run was interrupted:\n%s", p.out.String())
 	}
-	for i := 0; ; i++ {
-		if syscall.Kill(pid, 0) != nil {
-			break
-		}
-		if i == 100 {
-			t.Errorf("plugin %d still running after the run ended", pid)
-			syscall.Kill(pid, syscall.SIGKILL)
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !waitFor(func() bool { return syscall.Kill(pid, 0) != nil }, time.Minute) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("plugin %d still running after the run ended", pid)
 	}
 	evs := readTrace(t, tr)
 	if countKinds(evs)["machine.error"] != 1 {

@@ -16,29 +16,32 @@ func newSchemaCmd() *cobra.Command {
 		Short:   "Print JSON Schemas of kitsoki's formats (for editors' YAML language servers) and outputs",
 		Example: "  kitsoki schema app > .vscode/kitsoki-app.schema.json\n  kitsoki schema run > run.schema.json",
 	}
-	c.AddCommand(&cobra.Command{
-		Use:     "app",
-		Short:   "Print a JSON Schema of the story format (app.yaml and rooms/*.yaml)",
-		Example: "  kitsoki schema app > .vscode/kitsoki-app.schema.json",
+	c.AddCommand(
+		schemaPrintCmd("app", "Print a JSON Schema of the story format (app.yaml and rooms/*.yaml)",
+			"  kitsoki schema app > .vscode/kitsoki-app.schema.json", func() ([]byte, error) {
+				b, err := json.MarshalIndent(story.FormatSchema(), "", "  ")
+				return append(b, '\n'), err
+			}),
+		schemaPrintCmd("run", "Print the JSON Schema of the kitsoki run --json output",
+			"  kitsoki schema run > run.schema.json", func() ([]byte, error) { return runSchema, nil }),
+	)
+	return c
+}
+
+// schemaPrintCmd is a subcommand that prints the schema doc returns.
+func schemaPrintCmd(use, short, example string, doc func() ([]byte, error)) *cobra.Command {
+	return &cobra.Command{
+		Use:     use,
+		Short:   short,
+		Example: example,
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			b, err := json.MarshalIndent(story.FormatSchema(), "", "  ")
+			b, err := doc()
 			if err != nil {
 				return err
 			}
-			_, err = c.OutOrStdout().Write(append(b, '\n'))
+			_, err = c.OutOrStdout().Write(b)
 			return err
 		},
-	})
-	c.AddCommand(&cobra.Command{
-		Use:     "run",
-		Short:   "Print the JSON Schema of the kitsoki run --json output",
-		Example: "  kitsoki schema run > run.schema.json",
-		Args:    cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			_, err := c.OutOrStdout().Write(runSchema)
-			return err
-		},
-	})
-	return c
+	}
 }

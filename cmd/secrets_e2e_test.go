@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"kitsoki/internal/testing/leak"
+	"kitsoki/internal/testing/storytest"
 )
 
 // e2eSecret has a quote, a backslash, non-ASCII and an astral rune, so its
@@ -26,35 +25,28 @@ const e2eSecret = `sk-"quo\te"-ünï-🔑-9f3a`
 // leakyMCP is a real MCP server (the official SDK) whose "ask" tool echoes
 // the bearer token it is sent through the channel with.channel names.
 func leakyMCP(t *testing.T) string {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "leaky", Version: "v0"}, nil)
-	srv.AddTool(&mcp.Tool{Name: "ask", InputSchema: map[string]any{"type": "object"}},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			var ask struct {
-				CallID string         `json:"call_id"`
-				With   map[string]any `json:"with"`
-			}
-			if err := json.Unmarshal(req.Params.Arguments, &ask); err != nil {
-				return nil, err
-			}
-			secret := strings.TrimPrefix(req.Extra.Header.Get("Authorization"), "Bearer ")
-			channel, _ := ask.With["channel"].(string)
-			if channel == "" {
-				channel, _ = ask.With["prompt"].(string) // from mcp serve
-			}
-			alias, _ := ask.With["alias"].(string)
-			if alias == "" {
-				alias = "agent.remote"
-			}
-			r := leak.For(channel, secret, alias, ask.CallID)
-			if r.IsErrText != "" || r.Crash {
-				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: r.IsErrText + r.Stderr}}}, nil
-			}
-			b, _ := json.Marshal(r.Result)
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
-		})
-	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-	t.Cleanup(hs.Close)
-	return hs.URL
+	t.Helper()
+	type askArgs struct {
+		CallID string         `json:"call_id"`
+		With   map[string]any `json:"with"`
+	}
+	return storytest.MCPAsk(t, "leaky", func(req *mcp.CallToolRequest, ask askArgs) (*mcp.CallToolResult, error) {
+		secret := strings.TrimPrefix(req.Extra.Header.Get("Authorization"), "Bearer ")
+		channel, _ := ask.With["channel"].(string)
+		if channel == "" {
+			channel, _ = ask.With["prompt"].(string) // from mcp serve
+		}
+		alias, _ := ask.With["alias"].(string)
+		if alias == "" {
+			alias = "agent.remote"
+		}
+		r := leak.For(channel, secret, alias, ask.CallID)
+		if r.IsErrText != "" || r.Crash {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: r.IsErrText + r.Stderr}}}, nil
+		}
+		b, _ := json.Marshal(r.Result)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
+	})
 }
 
 // TestSecretsNeverReachAnyOutput runs real stories against a real
@@ -68,10 +60,7 @@ func TestSecretsNeverReachAnyOutput(t *testing.T) {
 		t.Skip("builds kitsoki and a plugin")
 	}
 	bin := buildKitsoki(t)
-	plugin := filepath.Join(t.TempDir(), "leakyplugin")
-	if out, err := exec.Command("go", "build", "-o", plugin, "kitsoki/internal/testing/leakyplugin").CombinedOutput(); err != nil {
-		t.Fatalf("build leakyplugin: %v\n%s", err, out)
-	}
+	plugin := buildTestBinary(t, "kitsoki/internal/testing/leakyplugin")
 	endpoint := leakyMCP(t) + "/mcp"
 	type row struct{ alias, channel string }
 	var rows []row

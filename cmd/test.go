@@ -362,9 +362,9 @@ func testExit(results []*flowtest.Result) error {
 	}
 	switch {
 	case fatal:
-		return silentExit(ExitUsageEnv)
+		return silentExit(exitUsageEnv)
 	case failed:
-		return silentExit(ExitFinding)
+		return silentExit(exitFinding)
 	}
 	return nil
 }
@@ -469,7 +469,7 @@ cannot be read.`,
 				}
 			}
 			if m.Failed > 0 {
-				return silentExit(ExitFinding)
+				return silentExit(exitFinding)
 			}
 			return nil
 		},

@@ -21,12 +21,10 @@ func testStory(t *testing.T, flows map[string]string) string {
 	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	os.MkdirAll(filepath.Join(dir, "flows"), 0o755)
-	for name, body := range flows {
-		if err := os.WriteFile(filepath.Join(dir, "flows", name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.MkdirAll(filepath.Join(dir, "flows"), 0o755); err != nil {
+		t.Fatal(err)
 	}
+	writeTree(t, filepath.Join(dir, "flows"), flows)
 	return dir
 }
 
@@ -55,7 +53,7 @@ turns:
 func TestTestExitCodesAndOutput(t *testing.T) {
 	dir := testStory(t, map[string]string{"a_pass.yaml": passFlow, "b_fail.yaml": failFlow})
 	code, out, _ := runCmd(t, "test", dir)
-	if code != ExitFinding {
+	if code != exitFinding {
 		t.Fatalf("exit %d, want 1\n%s", code, out)
 	}
 	for _, want := range []string{"ok    " + filepath.Join(dir, "flows", "a_pass.yaml") + "  (1 turn, ",
@@ -68,13 +66,13 @@ func TestTestExitCodesAndOutput(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if code, out, _ := runCmd(t, "test", dir, "--run", "pass"); code != ExitOK || !strings.HasSuffix(out, "1 passed, 0 failed\n") {
+	if code, out, _ := runCmd(t, "test", dir, "--run", "pass"); code != exitOK || !strings.HasSuffix(out, "1 passed, 0 failed\n") {
 		t.Fatalf("--run: exit %d\n%s", code, out)
 	}
 	// A fixture that cannot run stops everything with exit 2, positioned.
 	bad := testStory(t, map[string]string{"a.yaml": passFlow, "z.yaml": "test_kind: flow\nturns:\n  - advance_clock: soon\n"})
 	code, out, errOut := runCmd(t, "test", bad)
-	if code != ExitUsageEnv || !strings.Contains(errOut, "z.yaml:3:20: error: turns[0].advance_clock: invalid duration \"soon\"") || out != "" {
+	if code != exitUsageEnv || !strings.Contains(errOut, "z.yaml:3:20: error: turns[0].advance_clock: invalid duration \"soon\"") || out != "" {
 		t.Fatalf("bad fixture: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
 }
@@ -85,7 +83,7 @@ func TestTestFlowsSpellingAndReports(t *testing.T) {
 	rep := filepath.Join(t.TempDir(), "r.json")
 	ju := filepath.Join(t.TempDir(), "r.xml")
 	code, out, errOut := runCmd(t, "test", "flows", filepath.Join(dir, "app.yaml"), "--json", rep, "--junit", ju, "--fail-fast", "-j", "1")
-	if code != ExitFinding || !strings.HasSuffix(out, "1 passed, 1 failed\nSummary: 1/2 flows pass\nFAIL\n") {
+	if code != exitFinding || !strings.HasSuffix(out, "1 passed, 1 failed\nSummary: 1/2 flows pass\nFAIL\n") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
 	data, err := os.ReadFile(rep)
@@ -131,11 +129,11 @@ func TestTestFlowsSpellingAndReports(t *testing.T) {
 	}
 	// --json - writes the report on stdout and the text on stderr.
 	code, out, errOut = runCmd(t, "test", dir, "--json", "-", "--run", "pass")
-	if code != ExitOK || !strings.HasPrefix(out, "{") || !strings.Contains(errOut, "1 passed, 0 failed") {
+	if code != exitOK || !strings.HasPrefix(out, "{") || !strings.Contains(errOut, "1 passed, 0 failed") {
 		t.Fatalf("--json -: %d\n%s\n%s", code, out, errOut)
 	}
 	// No fixture matched is exit 2 for the upstream spelling.
-	if code, _, errOut := runCmd(t, "test", "flows", filepath.Join(dir, "app.yaml"), "--flows", filepath.Join(dir, "nope", "*.yaml")); code != ExitUsageEnv || !strings.Contains(errOut, "no flow fixtures matched") {
+	if code, _, errOut := runCmd(t, "test", "flows", filepath.Join(dir, "app.yaml"), "--flows", filepath.Join(dir, "nope", "*.yaml")); code != exitUsageEnv || !strings.Contains(errOut, "no flow fixtures matched") {
 		t.Fatalf("no match: %d %s", code, errOut)
 	}
 }
@@ -143,7 +141,7 @@ func TestTestFlowsSpellingAndReports(t *testing.T) {
 func TestTestGitHubFormat(t *testing.T) {
 	dir := testStory(t, map[string]string{"b_fail.yaml": failFlow + "bogus: 1\n"})
 	code, out, _ := runCmd(t, "test", dir, "--format", "github")
-	if code != ExitFinding || !strings.Contains(out, "::error file="+filepath.Join(dir, "flows", "b_fail.yaml")+",line=9,col=5,") ||
+	if code != exitFinding || !strings.Contains(out, "::error file="+filepath.Join(dir, "flows", "b_fail.yaml")+",line=9,col=5,") ||
 		!strings.Contains(out, "::warning file="+filepath.Join(dir, "flows", "b_fail.yaml")+",line=11,") {
 		t.Fatalf("github: %d\n%s", code, out)
 	}
@@ -190,14 +188,14 @@ func TestTestShardAndMerge(t *testing.T) {
 		}
 	}
 	code, out, errOut := runCmd(t, append([]string{"test", "merge"}, reps...)...)
-	if code != ExitFinding {
+	if code != exitFinding {
 		t.Fatalf("merge: %d %s", code, errOut)
 	}
 	var m struct{ Passed, Failed int }
 	if err := json.Unmarshal([]byte(out), &m); err != nil || m.Passed != 9 || m.Failed != 1 {
 		t.Fatalf("merged: %v %s", err, out)
 	}
-	if code, _, _ := runCmd(t, "test", dir, "--shard", "4/3"); code != ExitUsageEnv {
+	if code, _, _ := runCmd(t, "test", dir, "--shard", "4/3"); code != exitUsageEnv {
 		t.Fatalf("bad shard accepted")
 	}
 }
@@ -205,14 +203,14 @@ func TestTestShardAndMerge(t *testing.T) {
 func TestTestTraceDir(t *testing.T) {
 	dir := testStory(t, map[string]string{"a.yaml": passFlow})
 	td := filepath.Join(t.TempDir(), "traces")
-	if code, out, errOut := runCmd(t, "test", dir, "--trace-dir", td); code != ExitOK {
+	if code, out, errOut := runCmd(t, "test", dir, "--trace-dir", td); code != exitOK {
 		t.Fatalf("%d %s %s", code, out, errOut)
 	}
 	traces, _ := filepath.Glob(filepath.Join(td, "*.jsonl"))
 	if len(traces) != 1 {
 		t.Fatalf("traces: %v", traces)
 	}
-	if code, out, errOut := runCmd(t, "trace", "verify", traces[0]); code != ExitOK {
+	if code, out, errOut := runCmd(t, "trace", "verify", traces[0]); code != exitOK {
 		t.Fatalf("trace verify: %d %s %s", code, out, errOut)
 	}
 }
@@ -221,15 +219,15 @@ func TestTestTraceDir(t *testing.T) {
 func TestValidateLintsFixtures(t *testing.T) {
 	dir := testStory(t, map[string]string{"a.yaml": "test_kind: flow\ninitial_state: nowhere\nturns:\n  - intent: { name: go }\n    bogus: 1\n"})
 	code, out, _ := runCmd(t, "validate", dir)
-	if code != ExitOK || !strings.Contains(out, `initial_state "nowhere" is not a state of the story`) || !strings.Contains(out, `unknown key "bogus"`) {
+	if code != exitOK || !strings.Contains(out, `initial_state "nowhere" is not a state of the story`) || !strings.Contains(out, `unknown key "bogus"`) {
 		t.Fatalf("validate: %d\n%s", code, out)
 	}
 	dir = testStory(t, map[string]string{"a.yaml": "test_kind: flow\nturns:\n  - intent: { name: go }\n    bogus: 1 # kitsoki:ignore flow-unknown-key\n"})
-	if code, out, _ := runCmd(t, "validate", dir); code != ExitOK || strings.Contains(out, "bogus") {
+	if code, out, _ := runCmd(t, "validate", dir); code != exitOK || strings.Contains(out, "bogus") {
 		t.Fatalf("kitsoki:ignore in a fixture: %d\n%s", code, out)
 	}
 	dir = testStory(t, map[string]string{"a.yaml": "test_kind: flow\nturns:\n  - expect_state: a\n"})
-	if code, out, _ := runCmd(t, "validate", dir); code != ExitFinding || !strings.Contains(out, "a turn needs one of intent:") {
+	if code, out, _ := runCmd(t, "validate", dir); code != exitFinding || !strings.Contains(out, "a turn needs one of intent:") {
 		t.Fatalf("validate unrunnable fixture: %d\n%s", code, out)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
@@ -60,20 +59,11 @@ func newTraceCallsCmd(o *traceOpts) *cobra.Command {
 				n++
 			}
 			var calls trace.CallTracker
-			var rerr error
-			for {
-				ev, err := rd.Next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					rerr = err
-					break
-				}
-				if cl := calls.Observe(&ev); cl != nil {
+			rerr := rd.Each(func(ev *trace.Event) {
+				if cl := calls.Observe(ev); cl != nil {
 					row(cl)
 				}
-			}
+			})
 			for _, cl := range calls.Open() {
 				row(cl)
 			}

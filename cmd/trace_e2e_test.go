@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/trace"
 )
 
@@ -65,13 +65,6 @@ func TestTraceCommandsOnExampleRun(t *testing.T) {
 	}
 }
 
-func trNeedGo(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("needs the go tool on PATH (the example plugin is built with go)")
-	}
-}
-
 type trRunSummary struct {
 	State   string         `json:"state"`
 	Outcome string         `json:"outcome"`
@@ -120,7 +113,7 @@ func trStates(t *testing.T, p string) []string {
 // the same states and the same world, and its agent calls come from the
 // cassette's episodes.
 func TestTraceToCassetteReplaysRun(t *testing.T) {
-	trNeedGo(t)
+	needGo(t)
 	tmp := t.TempDir()
 	live := trRunJSON(t, "../examples/ci-triage", "--trace", filepath.Join(tmp, "live.jsonl"))
 	cas := filepath.Join(tmp, "replay.cassette.yaml")
@@ -155,20 +148,12 @@ func TestTraceToCassetteReplaysRun(t *testing.T) {
 // secret through ${VAR} and checks that neither the trace, its sidecars nor
 // any trace command's output contains the secret.
 func TestTraceOutputsCarryNoSecret(t *testing.T) {
-	trNeedGo(t)
+	needGo(t)
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "triage-agent")
-	if out, err := exec.Command("go", "build", "-o", bin, "../examples/plugins/triage-agent").CombinedOutput(); err != nil {
-		t.Fatalf("build plugin: %v\n%s", err, out)
-	}
+	bin := buildTestBinary(t, "kitsoki/examples/plugins/triage-agent")
 	story := filepath.Join(tmp, "story")
 	for _, d := range []string{"prompts", "schemas"} {
-		os.MkdirAll(filepath.Join(story, d), 0o755)
-		entries, _ := os.ReadDir(filepath.Join("../examples/ci-triage", d))
-		for _, e := range entries {
-			b, _ := os.ReadFile(filepath.Join("../examples/ci-triage", d, e.Name()))
-			os.WriteFile(filepath.Join(story, d, e.Name()), b, 0o644)
-		}
+		storytest.CopyTree(t, filepath.Join("../examples/ci-triage", d), filepath.Join(story, d))
 	}
 	app, err := os.ReadFile("../examples/ci-triage/app.yaml")
 	if err != nil {

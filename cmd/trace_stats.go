@@ -6,7 +6,6 @@ import (
 	"io"
 	"maps"
 	"slices"
-	"sort"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -83,12 +82,7 @@ func printStats(w io.Writer, st *trace.Stats) {
 		fmt.Fprintln(w, "\nagent calls by agent")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  AGENT\tCALLS\tERRORS\tP50\tP95\tIN\tOUT\tCOST")
-		names := make([]string, 0, len(st.ByAgent))
-		for n := range st.ByAgent {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
+		for _, n := range slices.Sorted(maps.Keys(st.ByAgent)) {
 			a := st.ByAgent[n]
 			fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%s\t%d\t%d\t$%.4f\n", trace.Printable(n), a.Calls, a.Errors,
 				trace.FormatDuration(a.LatencyP50MS), trace.FormatDuration(a.LatencyP95MS), a.InputTokens, a.OutputTokens, a.CostUSD)

@@ -8,10 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/trace"
 )
 
@@ -27,7 +27,7 @@ const (
 func trRun(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	root := NewRoot(&out, &errb)
+	root := newRoot(&out, &errb)
 	root.SetArgs(args)
 	root.SetIn(strings.NewReader(stdin))
 	code := 0
@@ -37,7 +37,7 @@ func trRun(t *testing.T, stdin string, args ...string) (string, string, int) {
 	return out.String(), errb.String(), code
 }
 
-// exitCodeOf mirrors Run's error handling for a command run through NewRoot.
+// exitCodeOf mirrors Run's error handling for a command run through newRoot.
 func exitCodeOf(stderr *bytes.Buffer, err error) int {
 	if ee, ok := err.(*exitError); ok {
 		if ee.err != nil {
@@ -46,7 +46,7 @@ func exitCodeOf(stderr *bytes.Buffer, err error) int {
 		return ee.code
 	}
 	stderr.WriteString("kitsoki: " + err.Error() + "\n")
-	return ExitUsageEnv
+	return exitUsageEnv
 }
 
 func trGoldenFile(t *testing.T, name, got string) {
@@ -72,7 +72,7 @@ func TestTraceVerifyCommand(t *testing.T) {
 	args := append([]string{"trace", "verify"}, files...)
 	args = append(args, trTriage)
 	out, errOut, code := trRun(t, "", args...)
-	if code != ExitFinding {
+	if code != exitFinding {
 		t.Fatalf("exit %d, stderr %s", code, errOut)
 	}
 	trGoldenFile(t, "verify.golden", out)
@@ -86,11 +86,11 @@ func TestTraceVerifyCommand(t *testing.T) {
 	}
 	data, _ := os.ReadFile(trData + "/corrupt/12_seq_duplicate.jsonl")
 	out, _, code = trRun(t, string(data), "trace", "verify", "-")
-	if code != ExitFinding || out != "-:5: duplicate (turn,seq) at line 5: turn=1 seq=1\n" {
+	if code != exitFinding || out != "-:5: duplicate (turn,seq) at line 5: turn=1 seq=1\n" {
 		t.Fatalf("stdin: exit %d %q", code, out)
 	}
 	_, errOut, code = trRun(t, "", "trace", "verify", filepath.Join(t.TempDir(), "missing.jsonl"))
-	if code != ExitUsageEnv || !strings.Contains(errOut, "no such file") {
+	if code != exitUsageEnv || !strings.Contains(errOut, "no such file") {
 		t.Fatalf("missing file: exit %d %q", code, errOut)
 	}
 }
@@ -120,7 +120,7 @@ func TestTraceShowCommand(t *testing.T) {
 
 	// A corrupt trace: what precedes the corruption is shown, then exit 1.
 	out, errOut, code = trRun(t, "", "trace", "show", trData+"/corrupt/14_seq_gap.jsonl")
-	if code != ExitFinding || !strings.Contains(out, "enter   idle") || !strings.Contains(errOut, "14_seq_gap.jsonl:4: gap in seq within turn 1 at line 4: expected seq 1, got 2") {
+	if code != exitFinding || !strings.Contains(out, "enter   idle") || !strings.Contains(errOut, "14_seq_gap.jsonl:4: gap in seq within turn 1 at line 4: expected seq 1, got 2") {
 		t.Fatalf("corrupt: exit %d\n%s\n%s", code, out, errOut)
 	}
 }
@@ -157,7 +157,7 @@ func TestTraceCallsAndStatsCommands(t *testing.T) {
 		t.Fatalf("stats --json: %v %+v", err, st)
 	}
 	_, errOut, code := trRun(t, "", "trace", "stats", trTriage, trData+"/corrupt/02_crlf.jsonl")
-	if code != ExitFinding || !strings.Contains(errOut, "CRLF line ending at line 2") {
+	if code != exitFinding || !strings.Contains(errOut, "CRLF line ending at line 2") {
 		t.Fatalf("stats on a corrupt trace: %d %s", code, errOut)
 	}
 }
@@ -177,7 +177,7 @@ func TestTraceExportCommand(t *testing.T) {
 		}
 	}
 	_, errOut, code = trRun(t, "", "trace", "export", "--format", "jaeger", trTriage)
-	if code != ExitUsageEnv || !strings.Contains(errOut, "use --format otlp-json") {
+	if code != exitUsageEnv || !strings.Contains(errOut, "use --format otlp-json") {
 		t.Fatalf("%d %s", code, errOut)
 	}
 	p := filepath.Join(t.TempDir(), "spans.json")
@@ -220,7 +220,7 @@ func TestTraceLsAndLookup(t *testing.T) {
 		t.Fatalf("id lookup: %q", errOut)
 	}
 	_, errOut, code = trRun(t, "", "trace", "show", "--sessions-dir", dir, "nomatch")
-	if code != ExitUsageEnv || !strings.Contains(errOut, `no session trace found under `+dir+` matching "nomatch"`) {
+	if code != exitUsageEnv || !strings.Contains(errOut, `no session trace found under `+dir+` matching "nomatch"`) {
 		t.Fatalf("%d %s", code, errOut)
 	}
 	out, _, _ = trRun(t, "", "trace", "ls", "--sessions-dir", filepath.Join(dir, "none"))
@@ -242,11 +242,11 @@ func TestTraceShowFollow(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out syncBuffer
+	var out storytest.SyncBuffer
 	done := make(chan int)
 	go func() {
 		var errb bytes.Buffer
-		root := NewRoot(&out, &errb)
+		root := newRoot(&out, &errb)
 		root.SetArgs([]string{"trace", "show", "--follow", p})
 		code := 0
 		if err := root.ExecuteContext(ctx); err != nil {
@@ -274,22 +274,4 @@ func TestTraceShowFollow(t *testing.T) {
 	if code := <-done; code != 0 {
 		t.Fatalf("follow exit %d", code)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for one writer and one reader goroutine.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -49,9 +49,9 @@ are checked; the exit status is 1 when any is corrupt, 2 when one cannot be read
 			}
 			switch {
 			case corrupt > 0:
-				return silentExit(ExitFinding)
+				return silentExit(exitFinding)
 			case unreadable > 0:
-				return silentExit(ExitUsageEnv)
+				return silentExit(exitUsageEnv)
 			}
 			return nil
 		},

@@ -154,7 +154,7 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 					errs, plural(errs, "error", "errors"), warns, plural(warns, "warning", "warnings"), verdict)
 			}
 			if errs > 0 || (strict && warns > 0) {
-				return silentExit(ExitFinding)
+				return silentExit(exitFinding)
 			}
 			return nil
 		},

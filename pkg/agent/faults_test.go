@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/agent/agenttest"
 	"kitsoki/pkg/agent/internal/testplugins/mcpecho"
@@ -37,7 +38,7 @@ const (
 // echoagent program) and an mcp_http alias (the mcpecho server).
 type faultSession struct {
 	fx  *agenttest.Fixture
-	log *agent.SyncBuffer
+	log *storytest.SyncBuffer
 }
 
 // newFaultSession builds the session against srv (its hanging calls are
@@ -45,7 +46,7 @@ type faultSession struct {
 func newFaultSession(t *testing.T, echoBin string, srv *mcpecho.Server, env, headers map[string]string) faultSession {
 	t.Helper()
 	endpoint := srv.URL
-	log := &agent.SyncBuffer{}
+	log := &storytest.SyncBuffer{}
 	fx := agenttest.NewFixture(t, map[string]*story.AgentPlugin{
 		subAlias: {Alias: subAlias, Plugin: story.PluginSubprocess, Command: echoBin, Args: []string{"-alias", subAlias}, Env: env,
 			Secrets: slices.Collect(maps.Values(env))}, // as if each came from ${VAR}

@@ -7,6 +7,7 @@ package agent
 import (
 	"bytes"
 	"fmt"
+	"kitsoki/internal/testing/storytest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -124,22 +125,6 @@ func WaitNoError(t testing.TB, wg *sync.WaitGroup, errs chan error) {
 	}
 }
 
-// SyncBuffer is a goroutine-safe bytes.Buffer: a log or output sink the
-// test reads while a transport writes it.
-type SyncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *SyncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-// String returns what was written so far.
-func (s *SyncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+// SyncBuffer is a goroutine-safe log or output sink the test reads while
+// a transport writes it.
+type SyncBuffer = storytest.SyncBuffer

@@ -49,11 +49,11 @@ func TestHumanSnippetCaret(t *testing.T) {
 
 func TestJSONStableFields(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteJSON(&b, nil); err != nil || strings.TrimSpace(b.String()) != "[]" {
+	if err := writeJSON(&b, nil); err != nil || strings.TrimSpace(b.String()) != "[]" {
 		t.Fatalf("empty list: %q %v", b.String(), err)
 	}
 	b.Reset()
-	if err := WriteJSON(&b, Sort(sample())); err != nil {
+	if err := writeJSON(&b, Sort(sample())); err != nil {
 		t.Fatal(err)
 	}
 	var back []map[string]any

@@ -1,6 +1,6 @@
 // Package diag owns positioned diagnostics ([Diagnostic]) and the shape of
 // the rules they name ([Rule]): their order, `# kitsoki:ignore` markers
-// ([Marker]) and output formats ([Write], [WriteHuman], [WriteJSON],
+// ([ApplyIgnores]) and output formats ([Write], [WriteHuman], JSON,
 // [WriteGitHub], SARIF). It must not know about stories nor read files other
 // than to quote a source line: callers produce the diagnostics and declare
 // the rules.

@@ -14,6 +14,8 @@ import (
 // Format names an output format.
 type Format string
 
+// The formats ParseFormat accepts and Write renders (the --format values of
+// validate and eval check).
 const (
 	FormatHuman  Format = "human"
 	FormatJSON   Format = "json"
@@ -44,7 +46,7 @@ type HumanOptions struct {
 func Write(w io.Writer, f Format, ds []Diagnostic, tool ToolInfo, ho HumanOptions) error {
 	switch f {
 	case FormatJSON:
-		return WriteJSON(w, ds)
+		return writeJSON(w, ds)
 	case FormatGitHub:
 		return WriteGitHub(w, ds)
 	case FormatSARIF:
@@ -54,8 +56,8 @@ func Write(w io.Writer, f Format, ds []Diagnostic, tool ToolInfo, ho HumanOption
 	}
 }
 
-// WriteJSON writes one JSON array with stable field names; an empty list is `[]`.
-func WriteJSON(w io.Writer, ds []Diagnostic) error {
+// writeJSON writes one JSON array with stable field names; an empty list is `[]`.
+func writeJSON(w io.Writer, ds []Diagnostic) error {
 	if ds == nil {
 		ds = []Diagnostic{}
 	}

@@ -19,8 +19,8 @@ import (
 // refuse the story, and hiding it would only move the failure to run time.
 const IgnoreMarker = "kitsoki:ignore"
 
-// Marker is one `# kitsoki:ignore` comment.
-type Marker struct {
+// ignoreMark is one `# kitsoki:ignore` comment.
+type ignoreMark struct {
 	File string
 	Line int // the marker's own line
 	Col  int // the column of "kitsoki:ignore"
@@ -33,9 +33,9 @@ type Marker struct {
 	RuleCols []int
 }
 
-// FindMarkers returns every marker of a file.
-func FindMarkers(file string, data []byte) []Marker {
-	var out []Marker
+// findMarkers returns every marker of a file.
+func findMarkers(file string, data []byte) []ignoreMark {
+	var out []ignoreMark
 	for i, raw := range bytes.Split(data, []byte("\n")) {
 		line := string(bytes.TrimRight(raw, "\r"))
 		h := strings.Index(line, "#")
@@ -47,7 +47,7 @@ func FindMarkers(file string, data []byte) []Marker {
 			continue
 		}
 		at := h + j
-		m := Marker{File: file, Line: i + 1, Col: utf8.RuneCountInString(line[:at]) + 1, Covers: i + 1}
+		m := ignoreMark{File: file, Line: i + 1, Col: utf8.RuneCountInString(line[:at]) + 1, Covers: i + 1}
 		if strings.TrimSpace(line[:h]) == "" {
 			m.Covers = i + 2
 		}
@@ -72,7 +72,7 @@ func FindMarkers(file string, data []byte) []Marker {
 	return out
 }
 
-func (m Marker) covers(d Diagnostic) bool {
+func (m ignoreMark) covers(d Diagnostic) bool {
 	if d.File != m.File || d.Line != m.Covers {
 		return false
 	}
@@ -104,7 +104,7 @@ type IgnoreResult struct {
 // reports markers naming an id known does not accept and markers that
 // suppress nothing, as warnings of rule ruleID.
 func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, bool), known func(string) bool, ruleID string) IgnoreResult {
-	var markers []Marker
+	var markers []ignoreMark
 	seen := map[string]bool{}
 	for _, f := range files {
 		if seen[f] {
@@ -112,7 +112,7 @@ func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, boo
 		}
 		seen[f] = true
 		if data, ok := src(f); ok {
-			markers = append(markers, FindMarkers(f, data)...)
+			markers = append(markers, findMarkers(f, data)...)
 		}
 	}
 	// Diagnostics in files outside the list (an eval report, ...) may carry
@@ -121,7 +121,7 @@ func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, boo
 		if d.Severity == Warning && d.Line > 0 && !seen[d.File] {
 			seen[d.File] = true
 			if data, ok := src(d.File); ok {
-				markers = append(markers, FindMarkers(d.File, data)...)
+				markers = append(markers, findMarkers(d.File, data)...)
 			}
 		}
 	}

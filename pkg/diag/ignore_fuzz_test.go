@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// FindMarkers never panics and every marker points inside its line.
+// findMarkers never panics and every marker points inside its line.
 func FuzzFindMarkers(f *testing.F) {
 	for _, s := range []string{
 		"a: 1 # kitsoki:ignore r1\n",
@@ -19,7 +19,7 @@ func FuzzFindMarkers(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		lines := strings.Split(src, "\n")
-		for _, m := range FindMarkers("f", []byte(src)) {
+		for _, m := range findMarkers("f", []byte(src)) {
 			if m.Line < 1 || m.Line > len(lines) || m.Covers < m.Line || m.Covers > m.Line+1 {
 				t.Fatalf("bad marker %+v", m)
 			}

@@ -18,13 +18,13 @@ type CandidateSpec struct {
 // Key is "profile/model/effort".
 func (c CandidateSpec) Key() string { return c.Profile + "/" + c.Model + "/" + c.Effort }
 
-// ExpandMatrix lists the candidates of a validated dataset in matrix order:
+// expandMatrix lists the candidates of a validated dataset in matrix order:
 // each profile × its models (matrix.models[profile]; none listed means the
 // backend's own model: the declaration's model:, else the persona's) ×
 // matrix.effort (none listed means one candidate with no effort).
 // anyAlias accepts a profile the story does not declare (cassette runs),
 // naming it agent.<profile>.
-func ExpandMatrix(d *Dataset, st *story.Story, cs *CallSite, anyAlias bool) ([]CandidateSpec, error) {
+func expandMatrix(d *Dataset, st *story.Story, cs *CallSite, anyAlias bool) ([]CandidateSpec, error) {
 	if len(d.Matrix.Profiles) == 0 {
 		return nil, fmt.Errorf("%s: matrix.profiles is empty: list the agent_plugins aliases to measure", d.Path)
 	}
@@ -34,7 +34,7 @@ func ExpandMatrix(d *Dataset, st *story.Story, cs *CallSite, anyAlias bool) ([]C
 	}
 	var out []CandidateSpec
 	for _, p := range d.Matrix.Profiles {
-		alias := ResolveProfile(st, p)
+		alias := resolveProfile(st, p)
 		backend := ""
 		if alias == "" {
 			if !anyAlias {

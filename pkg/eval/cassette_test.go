@@ -65,7 +65,7 @@ func TestRunCassetteDeterministic(t *testing.T) {
 	if !bytes.Equal(out[0], out[1]) {
 		t.Fatalf("cassette runs differ:\n%s\n---\n%s", out[0], out[1])
 	}
-	rep, _ := ParseReport("r", out[0])
+	rep, _ := parseReport("r", out[0])
 	if rep.Run.Mode != "cassette" || rep.Run.WallMS != 0 || rep.Run.Concurrency != 1 {
 		t.Errorf("run info %+v", rep.Run)
 	}
@@ -104,7 +104,7 @@ func TestShardMerge(t *testing.T) {
 		jobs += r.Run.Jobs
 		// Round-trip through the file format, as eval merge reads them.
 		b, _ := r.Marshal()
-		if r, err = ParseReport("shard", b); err != nil {
+		if r, err = parseReport("shard", b); err != nil {
 			t.Fatal(err)
 		}
 		shards = append(shards, r)

@@ -9,11 +9,11 @@ import (
 	"strings"
 )
 
-// Compare applies a deterministic comparator to an example's expect and an
+// compareAnswer applies a deterministic comparator to an example's expect and an
 // answer (reference C.8). It returns whether the answer passes and, when it
 // does not, the reason. judge is not deterministic: Run asks the judge
-// agent instead, and Compare reports it as unavailable offline.
-func Compare(c Comparator, expect map[string]any, actual any) (bool, string) {
+// agent instead, and compareAnswer reports it as unavailable offline.
+func compareAnswer(c Comparator, expect map[string]any, actual any) (bool, string) {
 	expectV := jsonNormalize(expect)
 	actual = jsonNormalize(actual)
 	switch c.Kind {
@@ -33,7 +33,7 @@ func Compare(c Comparator, expect map[string]any, actual any) (bool, string) {
 		}
 		return false, "artifact does not match expected accepted subset"
 	case "enum":
-		f := EnumField(c, expect)
+		f := enumField(c, expect)
 		if f == "" {
 			return false, "enum comparator needs a field or single expected key"
 		}
@@ -55,10 +55,10 @@ func Compare(c Comparator, expect map[string]any, actual any) (bool, string) {
 // scalarForm prints nil as <nil>, like Go's %v of a missing map value.
 func scalarForm(v any) any { return v }
 
-// EnumField is the field the enum comparator reads: comparator.field; else
+// enumField is the field the enum comparator reads: comparator.field; else
 // the single key of expect; else the first of intent, verdict, decision,
 // status present in expect; else "".
-func EnumField(c Comparator, expect map[string]any) string {
+func enumField(c Comparator, expect map[string]any) string {
 	if c.Field != "" {
 		return c.Field
 	}
@@ -75,9 +75,9 @@ func EnumField(c Comparator, expect map[string]any) string {
 	return ""
 }
 
-// DiffFields lists the expect keys missing from actual or not subset-equal,
+// diffFields lists the expect keys missing from actual or not subset-equal,
 // sorted and comma-joined.
-func DiffFields(expect map[string]any, actual any) string {
+func diffFields(expect map[string]any, actual any) string {
 	am, _ := jsonNormalize(actual).(map[string]any)
 	var out []string
 	for k, v := range expect {

@@ -30,16 +30,16 @@ func TestCompare(t *testing.T) {
 		{Comparator{Kind: "judge"}, exp, full, false, "judge comparator is live-gated and has no deterministic offline result"},
 		{Comparator{Kind: "vibes"}, exp, full, false, `unsupported comparator "vibes"`},
 	} {
-		pass, reason := Compare(c.cmp, c.expect, c.actual)
+		pass, reason := compareAnswer(c.cmp, c.expect, c.actual)
 		if pass != c.pass || reason != c.reason {
 			t.Errorf("%+v on %v: got %v %q, want %v %q", c.cmp, c.actual, pass, reason, c.pass, c.reason)
 		}
 	}
-	if got := DiffFields(exp, map[string]any{"intent": "accept", "tags": []any{"a"}}); got != "confidence,nested,tags" {
-		t.Errorf("DiffFields %q", got)
+	if got := diffFields(exp, map[string]any{"intent": "accept", "tags": []any{"a"}}); got != "confidence,nested,tags" {
+		t.Errorf("diffFields %q", got)
 	}
-	if got := EnumField(Comparator{}, map[string]any{"status": "x", "other": 1}); got != "status" {
-		t.Errorf("EnumField %q", got)
+	if got := enumField(Comparator{}, map[string]any{"status": "x", "other": 1}); got != "status" {
+		t.Errorf("enumField %q", got)
 	}
 }
 
@@ -57,7 +57,7 @@ func TestSummarize(t *testing.T) {
 			CallRecord{Candidate: 2, Example: ex, Repeat: i / 4, LatencyMS: 5, SchemaValid: false, Conformant: false, Pass: false, Reason: "agent: plugin_crash: x"},
 		)
 	}
-	cands, dec, samples := Summarize(specs, recs, SummaryConfig{Repeat: 5, Bar: &AdherenceBar{MinPassRate: 0.95}})
+	cands, dec, samples := summarize(specs, recs, SummaryConfig{Repeat: 5, Bar: &AdherenceBar{MinPassRate: 0.95}})
 	a := cands[0]
 	if i64(a.P50LatencyMS) != 1000 || i64(a.P95LatencyMS) != 1900 || !a.Pass || f64(a.PassKRate) != 1 {
 		t.Errorf("a: %+v p50 %d p95 %d", a, i64(a.P50LatencyMS), i64(a.P95LatencyMS))
@@ -65,7 +65,7 @@ func TestSummarize(t *testing.T) {
 	if dec.SelectedProfile != "a" || dec.Strategy != "cheapest_passing" || !strings.Contains(dec.RejectedSummary, "b/fast/: passed but costlier") || !strings.Contains(dec.RejectedSummary, "c/never/: pass rate 0.00 below 0.95") {
 		t.Errorf("cheapest decision %+v", dec)
 	}
-	_, dec, _ = Summarize(specs, recs, SummaryConfig{Repeat: 5, Strategy: "fastest_passing", Bar: &AdherenceBar{MinPassRate: 0.95}})
+	_, dec, _ = summarize(specs, recs, SummaryConfig{Repeat: 5, Strategy: "fastest_passing", Bar: &AdherenceBar{MinPassRate: 0.95}})
 	if dec.SelectedProfile != "b" {
 		t.Errorf("fastest decision %+v", dec)
 	}
@@ -77,7 +77,7 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("samples %d: %+v", len(samples), samples)
 	}
 	// No bar means every call must pass.
-	cands, _, _ = Summarize(specs[:1], []CallRecord{{Candidate: 0, Example: "x", Pass: true}, {Candidate: 0, Example: "x", Repeat: 1}}, SummaryConfig{Repeat: 2})
+	cands, _, _ = summarize(specs[:1], []CallRecord{{Candidate: 0, Example: "x", Pass: true}, {Candidate: 0, Example: "x", Repeat: 1}}, SummaryConfig{Repeat: 2})
 	if cands[0].Pass || f64(cands[0].PassKRate) != 0 || cands[0].ComparatorPassRate != 0.5 {
 		t.Errorf("no bar: %+v", cands[0])
 	}
@@ -86,9 +86,9 @@ func TestSummarize(t *testing.T) {
 	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
 		rev[i], rev[j] = rev[j], rev[i]
 	}
-	c1, d1, s1 := Summarize(specs, recs, SummaryConfig{Repeat: 5})
-	c2, d2, s2 := Summarize(specs, rev, SummaryConfig{Repeat: 5})
+	c1, d1, s1 := summarize(specs, recs, SummaryConfig{Repeat: 5})
+	c2, d2, s2 := summarize(specs, rev, SummaryConfig{Repeat: 5})
 	if jsonString(c1) != jsonString(c2) || jsonString(d1) != jsonString(d2) || jsonString(s1) != jsonString(s2) {
-		t.Error("Summarize depends on record order")
+		t.Error("summarize depends on record order")
 	}
 }

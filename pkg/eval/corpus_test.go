@@ -36,7 +36,7 @@ func TestHashVectorsPRRefinement(t *testing.T) {
 		t.Errorf("status %q %v %v", st, r, err)
 	}
 	for name, want := range map[string]string{"latest.json": StatusPassing, "failing.json": StatusFailing, "stale.json": StatusStale} {
-		r, err := LoadReport(filepath.Join(ReportsDir(d), name))
+		r, err := LoadReport(filepath.Join(reportsDir(d), name))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -170,12 +170,6 @@ func LoadDataset(path string) (*Dataset, error) {
 	return parseDataset(abs, path, data)
 }
 
-// ParseDataset parses dataset bytes; name is the file path used in
-// positions and for resolving app:.
-func ParseDataset(name string, data []byte) (*Dataset, error) {
-	return parseDataset(name, name, data)
-}
-
 // parseDataset parses data as the dataset at name; shown names the file in
 // errors (the path as the user gave it).
 func parseDataset(name, shown string, data []byte) (*Dataset, error) {

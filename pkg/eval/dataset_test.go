@@ -67,7 +67,7 @@ func TestParseDatasetHardErrors(t *testing.T) {
 		"not a map":  "- a\n- b\n",
 		"scalar doc": "hello\n",
 	} {
-		if _, err := ParseDataset("x.yaml", []byte(src)); err == nil {
+		if _, err := parseDataset("x.yaml", "x.yaml", []byte(src)); err == nil {
 			t.Errorf("%s: parsed", name)
 		} else if !strings.Contains(err.Error(), "x.yaml") {
 			t.Errorf("%s: error does not name the file: %v", name, err)
@@ -76,7 +76,7 @@ func TestParseDatasetHardErrors(t *testing.T) {
 }
 
 func TestParseComparatorScalar(t *testing.T) {
-	d, err := ParseDataset("x.yaml", []byte("comparator: exact\n"))
+	d, err := parseDataset("x.yaml", "x.yaml", []byte("comparator: exact\n"))
 	if err != nil || d.Comparator.Kind != "exact" || d.ComparatorLabel() != "exact" {
 		t.Fatalf("%+v %v", d, err)
 	}
@@ -204,7 +204,7 @@ func TestRules(t *testing.T) {
 
 // When app: is empty and there are errors, validation stops before loading.
 func TestValidateStopsWithoutApp(t *testing.T) {
-	d, err := ParseDataset("/nowhere/x.yaml", []byte("kind: agent_eval\ncall: c\ncomparator: exact\nexamples: [{name: a, expect: {x: 1}}]\n"))
+	d, err := parseDataset("/nowhere/x.yaml", "/nowhere/x.yaml", []byte("kind: agent_eval\ncall: c\ncomparator: exact\nexamples: [{name: a, expect: {x: 1}}]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func FuzzParseDataset(f *testing.F) {
 	f.Add([]byte("matrix: {profiles: &a [x], models: {x: *a}, repeat: -1}\n"))
 	f.Add([]byte("selection: {pinned: 3}\ntask: []\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		d, err := ParseDataset("fuzz.yaml", data)
+		d, err := parseDataset("fuzz.yaml", "fuzz.yaml", data)
 		if err != nil {
 			return
 		}

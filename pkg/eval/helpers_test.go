@@ -1,27 +1,21 @@
 package eval
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"kitsoki/internal/testing/storytest"
 )
 
-var (
-	pluginOnce sync.Once
-	pluginPath string
-	pluginErr  error
-	pluginDir  string
-)
+// testPrograms are internal/evalplugin and the internal/fakeclaude
+// stand-in, built once per test binary.
+var testPrograms = storytest.Programs{Pkgs: []string{"kitsoki/pkg/eval/internal/evalplugin", "kitsoki/pkg/eval/internal/fakeclaude"}}
 
 // testSecret is the resolved ${EVAL_TEST_SECRET} of agent.plug's env: it
 // must never reach a report.
@@ -30,66 +24,35 @@ const testSecret = "sekrit-9f8e7d6c"
 func TestMain(m *testing.M) {
 	os.Setenv("EVAL_TEST_SECRET", testSecret)
 	code := m.Run()
-	if pluginDir != "" {
-		os.RemoveAll(pluginDir)
-	}
+	testPrograms.Remove()
 	os.Exit(code)
 }
 
-// buildPlugin builds internal/evalplugin and the internal/fakeclaude
-// stand-in once per test binary and returns the plugin's path.
-func buildPlugin(t testing.TB) string {
-	t.Helper()
-	pluginOnce.Do(func() {
-		pluginDir, pluginErr = os.MkdirTemp("", "evalplugin")
-		if pluginErr != nil {
-			return
-		}
-		pluginPath = filepath.Join(pluginDir, "evalplugin")
-		out, err := exec.Command("go", "build", "-o", pluginDir, "kitsoki/pkg/eval/internal/evalplugin", "kitsoki/pkg/eval/internal/fakeclaude").CombinedOutput()
-		if err != nil {
-			pluginErr = fmt.Errorf("go build test plugins: %v\n%s", err, out)
-		}
-	})
-	if pluginErr != nil {
-		t.Fatal(pluginErr)
-	}
-	return pluginPath
-}
+// buildPlugin returns the path of the built evalplugin.
+func buildPlugin(t testing.TB) string { return testPrograms.Path(t, "evalplugin") }
 
 // fakeClaude is the path of the claude CLI stand-in.
-func fakeClaude(t testing.TB) string {
-	return filepath.Join(filepath.Dir(buildPlugin(t)), "fakeclaude")
-}
+func fakeClaude(t testing.TB) string { return testPrograms.Path(t, "fakeclaude") }
 
 // mcpAgent serves a real MCP server (the Go SDK) on loopback whose "ask"
 // tool answers the merge classification correctly with meta.cost_usd 0.002.
 func mcpAgent(t testing.TB) string {
 	t.Helper()
-	srv := mcp.NewServer(&mcp.Implementation{Name: "eval-test-agent", Version: "v0"}, nil)
-	srv.AddTool(&mcp.Tool{Name: "ask", Description: "classifies a merge", InputSchema: map[string]any{"type": "object"}},
-		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			var ask struct {
-				With map[string]any `json:"with"`
-			}
-			if err := json.Unmarshal(req.Params.Arguments, &ask); err != nil {
-				return nil, err
-			}
-			args, _ := ask.With["args"].(map[string]any)
-			intent := "refine"
-			if s, _ := args["merge_sha"].(string); s != "" {
-				intent = "accept"
-			}
-			b, _ := json.Marshal(map[string]any{
-				"submission": map[string]any{"intent": intent, "confidence": 0.8},
-				"meta":       map[string]any{"cost_usd": 0.002, "model": ask.With["model"]},
-			})
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
+	type askArgs struct {
+		With map[string]any `json:"with"`
+	}
+	return storytest.MCPAsk(t, "eval-test-agent", func(_ *mcp.CallToolRequest, ask askArgs) (*mcp.CallToolResult, error) {
+		args, _ := ask.With["args"].(map[string]any)
+		intent := "refine"
+		if s, _ := args["merge_sha"].(string); s != "" {
+			intent = "accept"
+		}
+		b, _ := json.Marshal(map[string]any{
+			"submission": map[string]any{"intent": intent, "confidence": 0.8},
+			"meta":       map[string]any{"cost_usd": 0.002, "model": ask.With["model"]},
 		})
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
-	ts := httptest.NewServer(h)
-	t.Cleanup(ts.Close)
-	return ts.URL
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
+	})
 }
 
 const fixtureApp = `app: {id: evalrun, version: 0.1.0, title: "eval run fixture"}
@@ -218,15 +181,7 @@ func writeFixture(t testing.TB, f fixture) string {
 		"prompts/judge.md":       fixturePrompt,
 		"evals/merge_judge.yaml": ds,
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	storytest.WriteTree(t, dir, files)
 	return filepath.Join(dir, "evals", "merge_judge.yaml")
 }
 

@@ -49,7 +49,7 @@ func newJudge(mx *compose.Matrix, st *story.Story, c Comparator, cassette bool) 
 	if alias == "" {
 		alias = story.DefaultAgentAlias
 	}
-	if a := ResolveProfile(st, alias); a != "" {
+	if a := resolveProfile(st, alias); a != "" {
 		alias = a
 	}
 	sc, err := schema.CompileBytes("judge_verdict", []byte(judgeSchema))

@@ -7,24 +7,24 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// Renderer renders a call site's prompt and with: block for an example
+// exampleRenderer renders a call site's prompt and with: block for an example
 // exactly as a live run does at the call site (engine.PromptRenderer), with
 // the example's args in place of the call site's template args and the
 // story's world defaults (typed as a run types them) as the world.
-type Renderer struct {
+type exampleRenderer struct {
 	cs    *CallSite
 	p     *engine.PromptRenderer
 	world map[string]any
 }
 
-// NewRenderer prepares rendering for cs.
-func NewRenderer(st *story.Story, cs *CallSite) *Renderer {
-	return &Renderer{cs: cs, p: engine.NewPromptRenderer(st), world: engine.StoryWorld(st)}
+// newRenderer prepares rendering for cs.
+func newRenderer(st *story.Story, cs *CallSite) *exampleRenderer {
+	return &exampleRenderer{cs: cs, p: engine.NewPromptRenderer(st), world: engine.StoryWorld(st)}
 }
 
 // World returns a fresh copy of the world snapshot sent with each call
 // (JSON-shaped: what the wire carries).
-func (r *Renderer) World() map[string]any {
+func (r *exampleRenderer) World() map[string]any {
 	m, _ := jsonNormalize(r.world).(map[string]any)
 	if m == nil {
 		m = map[string]any{}
@@ -33,7 +33,7 @@ func (r *Renderer) World() map[string]any {
 }
 
 // Render returns the rendered prompt and with: block for example args.
-func (r *Renderer) Render(args map[string]any) (string, map[string]any, error) {
+func (r *exampleRenderer) Render(args map[string]any) (string, map[string]any, error) {
 	if args == nil {
 		args = map[string]any{}
 	}

@@ -42,7 +42,7 @@ func TestRenderMatchesLiveRun(t *testing.T) {
 		if cs.Verb() == "task" {
 			args, _ = c.With["context"].(map[string]any)["args"].(map[string]any)
 		}
-		prompt, with, err := NewRenderer(st, cs).Render(args)
+		prompt, with, err := newRenderer(st, cs).Render(args)
 		if err != nil {
 			t.Fatalf("%s: %v", c.EffectID, err)
 		}
@@ -65,14 +65,14 @@ func TestRenderSubstitutesExampleArgs(t *testing.T) {
 	if st == nil || diag.HasErrors(ds) {
 		t.Fatalf("load: %v", ds)
 	}
-	p, with, err := NewRenderer(st, findCallSite(st, "judge_call")).Render(map[string]any{"topic": "{{ world.topic }}", "n": 7})
+	p, with, err := newRenderer(st, findCallSite(st, "judge_call")).Render(map[string]any{"topic": "{{ world.topic }}", "n": 7})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(p, "Judge {{ world.topic }} (7)") || with["call"] != "judge_call" || with["note"] != "level 3" {
 		t.Errorf("prompt %q with %v", p, with)
 	}
-	p, with, err = NewRenderer(st, findCallSite(st, "task_call")).Render(map[string]any{"file": "x.go"})
+	p, with, err = newRenderer(st, findCallSite(st, "task_call")).Render(map[string]any{"file": "x.go"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -110,11 +110,11 @@ func LoadReport(path string) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("eval report %s: %s", path, fileErrText(err, "give the path of a report .json file"))
 	}
-	return ParseReport(path, b)
+	return parseReport(path, b)
 }
 
-// ParseReport decodes report bytes; name labels errors.
-func ParseReport(name string, b []byte) (*Report, error) {
+// parseReport decodes report bytes; name labels errors.
+func parseReport(name string, b []byte) (*Report, error) {
 	var r Report
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil, syntaxErrorf("eval report %s: empty file (it must be an agent_eval_report JSON object)", name)
@@ -129,22 +129,22 @@ func ParseReport(name string, b []byte) (*Report, error) {
 	return &r, nil
 }
 
-// ReportsDir is <dataset dir>/reports/<call>.
-func ReportsDir(d *Dataset) string { return filepath.Join(d.Dir(), "reports", d.Call) }
+// reportsDir is <dataset dir>/reports/<call>.
+func reportsDir(d *Dataset) string { return filepath.Join(d.Dir(), "reports", d.Call) }
 
-// ListReports lists <dataset dir>/reports/<call>/*.json, sorted.
-func ListReports(d *Dataset) []string {
-	m, _ := filepath.Glob(filepath.Join(ReportsDir(d), "*.json"))
+// listReports lists <dataset dir>/reports/<call>/*.json, sorted.
+func listReports(d *Dataset) []string {
+	m, _ := filepath.Glob(filepath.Join(reportsDir(d), "*.json"))
 	sort.Strings(m)
 	return m
 }
 
-// LatestReport returns the dataset's latest report (reference C.2):
+// latestReport returns the dataset's latest report (reference C.2):
 // latest.json when present, else the greatest generated_at (ties: first in
 // sorted order). nil, nil when there is none. Reports that do not parse are
 // skipped unless latest.json itself does not parse (an error).
-func LatestReport(d *Dataset) (*Report, error) {
-	files := ListReports(d)
+func latestReport(d *Dataset) (*Report, error) {
+	files := listReports(d)
 	for _, f := range files {
 		if filepath.Base(f) == "latest.json" {
 			return LoadReport(f)
@@ -212,8 +212,8 @@ func WriteFileAtomic(path string, data []byte) error {
 	return nil
 }
 
-// WriteReport writes r atomically to path.
-func WriteReport(path string, r *Report) error {
+// writeReport writes r atomically to path.
+func writeReport(path string, r *Report) error {
 	b, err := r.Marshal()
 	if err != nil {
 		return fmt.Errorf("eval report %s: %w", path, err)

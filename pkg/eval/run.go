@@ -118,7 +118,7 @@ type evalRun struct {
 	opts  RunOptions
 	cas   *agent.Cassette
 	specs []CandidateSpec
-	rnd   *Renderer
+	rnd   *exampleRenderer
 	rend  []renderedExample
 	jobs  []job
 	total int
@@ -160,7 +160,7 @@ func planRun(v *Validation, opts RunOptions) (*evalRun, error) {
 		r.cas = c
 		r.opts.Concurrency = 1
 	}
-	specs, err := ExpandMatrix(r.d, r.st, r.cs, r.cas != nil)
+	specs, err := expandMatrix(r.d, r.st, r.cs, r.cas != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +169,7 @@ func planRun(v *Validation, opts RunOptions) (*evalRun, error) {
 		return nil, fmt.Errorf("shard %d/%d: the shard index must be between 1 and %d", opts.Shard, opts.Shards, opts.Shards)
 	}
 	// Render every example once, before anything is dispatched.
-	r.rnd = NewRenderer(r.st, r.cs)
+	r.rnd = newRenderer(r.st, r.cs)
 	if r.rend, err = renderExamples(r.rnd, r.d.Examples); err != nil {
 		return nil, err
 	}
@@ -188,7 +188,7 @@ func planRun(v *Validation, opts RunOptions) (*evalRun, error) {
 }
 
 // renderExamples renders every example's prompt and with:.
-func renderExamples(rnd *Renderer, examples []Example) ([]renderedExample, error) {
+func renderExamples(rnd *exampleRenderer, examples []Example) ([]renderedExample, error) {
 	rend := make([]renderedExample, len(examples))
 	for i, ex := range examples {
 		p, w, err := rnd.Render(ex.Args)
@@ -419,7 +419,7 @@ func newReport(v *Validation, specs []CandidateSpec, recs []CallRecord, maxSampl
 	for _, ex := range d.Examples {
 		cfg.Expect[ex.Name] = ex.Expect
 	}
-	cands, dec, samples := Summarize(specs, recs, cfg)
+	cands, dec, samples := summarize(specs, recs, cfg)
 	return &Report{
 		Kind: "agent_eval_report", Eval: d.Call, App: d.App, Call: d.Call,
 		Hashes: v.Hashes, AdherenceBar: d.Task.AdherenceBar,
@@ -515,7 +515,7 @@ func runOne(ctx context.Context, reg *agent.Registry, call agent.Call, cmp Compa
 			return rec, err
 		}
 	} else {
-		rec.Pass, rec.Reason = Compare(cmp, ex.Expect, actual)
+		rec.Pass, rec.Reason = compareAnswer(cmp, ex.Expect, actual)
 	}
 	if !rec.SchemaValid {
 		rec.Pass = false
@@ -553,7 +553,7 @@ func metaInt(m map[string]any, k string) int64 {
 // latest.json under <dataset dir>/reports/<call>/, or
 // shard-<i>-of-<n>.json for a shard.
 func DefaultReportPaths(d *Dataset, r *Report, t time.Time) []string {
-	dir := ReportsDir(d)
+	dir := reportsDir(d)
 	if r.Run != nil && r.Run.Shard != "" {
 		var i, n int
 		fmt.Sscanf(r.Run.Shard, "%d/%d", &i, &n)
@@ -574,7 +574,7 @@ func WriteRunReport(r *Report, storyDir string, paths []string) error {
 		}
 	}
 	for _, p := range paths {
-		if err := WriteReport(p, r); err != nil {
+		if err := writeReport(p, r); err != nil {
 			return err
 		}
 	}

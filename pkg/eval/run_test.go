@@ -166,7 +166,7 @@ func TestRunInterrupted(t *testing.T) {
 	if err == nil || rep != nil {
 		t.Fatalf("interrupted run gave report %v err %v", rep, err)
 	}
-	if files := ListReports(v.Dataset); len(files) != 0 {
+	if files := listReports(v.Dataset); len(files) != 0 {
 		t.Errorf("interrupted run left %v", files)
 	}
 }

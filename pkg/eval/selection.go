@@ -95,10 +95,10 @@ func checkPin(storyDir string, d *Dataset, pin Pin, cur Hashes) []pinProblem {
 		}
 		r, err = LoadReport(p)
 	} else {
-		r, err = LatestReport(d)
-		evidence = rel(ReportsDir(d)) + "/latest.json"
+		r, err = latestReport(d)
+		evidence = rel(reportsDir(d)) + "/latest.json"
 		if err == nil && r == nil {
-			return []pinProblem{{fmt.Sprintf("selection: no evidence report for call %q under %s; run kitsoki eval run %s", d.Call, rel(ReportsDir(d)), rel(d.Path)), true}}
+			return []pinProblem{{fmt.Sprintf("selection: no evidence report for call %q under %s; run kitsoki eval run %s", d.Call, rel(reportsDir(d)), rel(d.Path)), true}}
 		}
 		if r != nil {
 			evidence = rel(r.Path)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -31,10 +32,10 @@ func TestCheckSelections(t *testing.T) {
 	// The story's own selection rule reports the missing evidence, but eval
 	// still loads the story: producing that evidence is its job.
 	v := mustValidate(t, dsPath)
-	latest := filepath.Join(ReportsDir(v.Dataset), "latest.json")
+	latest := filepath.Join(reportsDir(v.Dataset), "latest.json")
 	writeRep := func(r *Report) {
 		t.Helper()
-		if err := WriteReport(latest, r); err != nil {
+		if err := writeReport(latest, r); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -116,7 +117,7 @@ func TestCheckCommandCorpus(t *testing.T) {
 		t.Fatalf("corpus: %v %v", ds, err)
 	}
 	dir := t.TempDir()
-	copyDir(t, "testdata/pr-refinement", dir)
+	storytest.CopyTree(t, "testdata/pr-refinement", dir)
 	for _, f := range []string{"evals/merge_judge.yaml", "rooms/merge.yaml"} {
 		p := filepath.Join(dir, f)
 		b, _ := os.ReadFile(p)
@@ -138,27 +139,5 @@ func TestCheckCommandCorpus(t *testing.T) {
 	}
 	if _, err := Check(filepath.Join(dir, "nope"), nil); err == nil {
 		t.Error("missing dir accepted")
-	}
-}
-
-func copyDir(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		out := filepath.Join(dst, rel)
-		if fi.IsDir() {
-			return os.MkdirAll(out, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(out, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }

@@ -55,7 +55,7 @@ func DatasetStatus(v *Validation) (string, *Report, error) {
 	if !v.OK() {
 		return StatusInvalid, nil, nil
 	}
-	r, err := LatestReport(v.Dataset)
+	r, err := latestReport(v.Dataset)
 	if err != nil {
 		return StatusInvalid, nil, err
 	}

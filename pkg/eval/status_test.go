@@ -44,10 +44,10 @@ func TestReportStatus(t *testing.T) {
 func TestLatestReport(t *testing.T) {
 	dir := t.TempDir()
 	d := &Dataset{Path: filepath.Join(dir, "x.yaml"), Call: "c"}
-	if r, err := LatestReport(d); r != nil || err != nil {
+	if r, err := latestReport(d); r != nil || err != nil {
 		t.Fatalf("no reports: %v %v", r, err)
 	}
-	rd := ReportsDir(d)
+	rd := reportsDir(d)
 	os.MkdirAll(rd, 0o755)
 	write := func(name, body string) {
 		if err := os.WriteFile(filepath.Join(rd, name), []byte(body), 0o644); err != nil {
@@ -57,16 +57,16 @@ func TestLatestReport(t *testing.T) {
 	write("a.json", `{"kind":"agent_eval_report","generated_at":"2026-01-02T00:00:00Z","candidates":[]}`)
 	write("b.json", `{"kind":"agent_eval_report","generated_at":"2026-03-01T00:00:00Z","candidates":[{"pass":true}]}`)
 	write("c.json", `not json`)
-	r, err := LatestReport(d)
+	r, err := latestReport(d)
 	if err != nil || filepath.Base(r.Path) != "b.json" {
 		t.Fatalf("latest %v %v", r, err)
 	}
 	write("latest.json", `{"kind":"agent_eval_report","generated_at":"2020-01-01T00:00:00Z","candidates":[]}`)
-	if r, _ := LatestReport(d); filepath.Base(r.Path) != "latest.json" {
+	if r, _ := latestReport(d); filepath.Base(r.Path) != "latest.json" {
 		t.Errorf("latest.json did not win: %s", r.Path)
 	}
 	write("latest.json", `{`)
-	if _, err := LatestReport(d); err == nil || !strings.Contains(err.Error(), "latest.json") {
+	if _, err := latestReport(d); err == nil || !strings.Contains(err.Error(), "latest.json") {
 		t.Errorf("broken latest.json: %v", err)
 	}
 }
@@ -74,7 +74,7 @@ func TestLatestReport(t *testing.T) {
 func TestWriteFileAtomicLeavesNoTemp(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "sub", "r.json")
-	if err := WriteReport(p, &Report{Kind: "agent_eval_report"}); err != nil {
+	if err := writeReport(p, &Report{Kind: "agent_eval_report"}); err != nil {
 		t.Fatal(err)
 	}
 	ents, _ := os.ReadDir(filepath.Dir(p))
@@ -93,7 +93,7 @@ func TestReportRoundTrip(t *testing.T) {
 	for _, name := range []string{"latest.json", "failing.json", "stale.json"} {
 		p := filepath.Join("testdata/pr-refinement/evals/reports/merge_judge", name)
 		b, _ := os.ReadFile(p)
-		r, err := ParseReport(p, b)
+		r, err := parseReport(p, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,7 +115,7 @@ func FuzzParseReport(f *testing.F) {
 	f.Add([]byte(`{"kind":"agent_eval_report","candidates":[{"pass":true,"p95_latency_ms":1}],"calls":[{"candidate":-1}]}`))
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := ParseReport("fuzz.json", data)
+		r, err := parseReport("fuzz.json", data)
 		if err != nil {
 			return
 		}
@@ -141,18 +141,18 @@ func TestParseErrorsAreSyntax(t *testing.T) {
 		{`{"kind":"agent_eval_report","candidates":3}`, `field "candidates" holds a JSON number`},
 	}
 	for _, tc := range cases {
-		_, err := ParseReport("r.json", []byte(tc.data))
+		_, err := parseReport("r.json", []byte(tc.data))
 		if err == nil || !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("ParseReport(%q) = %v, want ErrSyntax containing %q", tc.data, err, tc.want)
+			t.Errorf("parseReport(%q) = %v, want ErrSyntax containing %q", tc.data, err, tc.want)
 		}
 		if err != nil && strings.Contains(err.Error(), "eval.Report") {
 			t.Errorf("Go type name in %v", err)
 		}
 	}
 	for data, want := range map[string]string{"": "d.yaml: empty file", "a: [": "d.yaml: parse YAML:", "- x": "d.yaml:1:1: a dataset must be a YAML mapping"} {
-		_, err := ParseDataset("d.yaml", []byte(data))
+		_, err := parseDataset("d.yaml", "d.yaml", []byte(data))
 		if err == nil || !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), want) {
-			t.Errorf("ParseDataset(%q) = %v, want ErrSyntax containing %q", data, err, want)
+			t.Errorf("parseDataset(%q) = %v, want ErrSyntax containing %q", data, err, want)
 		}
 	}
 	if _, err := LoadDataset(filepath.Join(t.TempDir(), "missing.yaml")); err == nil || errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "no such file or directory; give the path of an evals/*.yaml file") {

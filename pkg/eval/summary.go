@@ -8,7 +8,7 @@ import (
 )
 
 // CallRecord is one measured call: the unit shard reports carry and
-// Summarize folds into candidates.
+// summarize folds into candidates.
 type CallRecord struct {
 	Candidate   int      `json:"candidate"` // index into the matrix's candidates
 	Example     string   `json:"example"`
@@ -24,7 +24,7 @@ type CallRecord struct {
 	Actual      any      `json:"actual,omitempty"` // kept only for failures
 }
 
-// SummaryConfig is what Summarize needs from the dataset.
+// SummaryConfig is what summarize needs from the dataset.
 type SummaryConfig struct {
 	Bar               *AdherenceBar
 	Repeat            int
@@ -34,10 +34,10 @@ type SummaryConfig struct {
 	MaxFailureSamples int                       // 0 = 50
 }
 
-// Summarize computes every candidate's metrics, applies the adherence bar,
+// summarize computes every candidate's metrics, applies the adherence bar,
 // picks per the strategy and collects failure samples. Records may arrive
 // in any order; the output depends only on their content.
-func Summarize(specs []CandidateSpec, recs []CallRecord, cfg SummaryConfig) ([]Candidate, *Decision, []FailureSample) {
+func summarize(specs []CandidateSpec, recs []CallRecord, cfg SummaryConfig) ([]Candidate, *Decision, []FailureSample) {
 	recs = append([]CallRecord(nil), recs...)
 	sort.SliceStable(recs, func(i, j int) bool {
 		a, b := recs[i], recs[j]

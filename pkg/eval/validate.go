@@ -203,7 +203,7 @@ func Validate(d *Dataset, loader *StoryLoader) *Validation {
 			if len(ex.Expect) == 0 {
 				continue
 			}
-			if f := EnumField(d.Comparator, ex.Expect); f == "" {
+			if f := enumField(d.Comparator, ex.Expect); f == "" {
 				errf(fmt.Sprintf("examples[%d].expect", i), "example %q: enum comparator needs a field or single expected key (set comparator: {kind: enum, field: <key>})", ex.Name)
 			} else if _, ok := ex.Expect[f]; !ok {
 				warnf(fmt.Sprintf("examples[%d].expect", i), "example %q expect has no field %q, which the enum comparator compares", ex.Name, f)
@@ -262,12 +262,12 @@ func Validate(d *Dataset, loader *StoryLoader) *Validation {
 		}
 	}
 	for i, p := range d.Matrix.Profiles {
-		if p != "" && ResolveProfile(st, p) == "" {
+		if p != "" && resolveProfile(st, p) == "" {
 			warnf(fmt.Sprintf("matrix.profiles[%d]", i), "matrix.profiles[%d] %q is not an agent_plugins alias of the app; eval run cannot reach it (declare agent_plugins: agent.%s)", i, p, strings.TrimPrefix(p, "agent."))
 		}
 	}
 	if d.Comparator.Kind == "judge" {
-		if d.Comparator.Agent != "" && ResolveProfile(st, d.Comparator.Agent) == "" {
+		if d.Comparator.Agent != "" && resolveProfile(st, d.Comparator.Agent) == "" {
 			errf("comparator.agent", "comparator.agent %q is not an agent_plugins alias of the app (declare agent_plugins: agent.%s)", d.Comparator.Agent, strings.TrimPrefix(d.Comparator.Agent, "agent."))
 		}
 		warnf("comparator", "judge comparator requires passing evidence for the judge call site before promotion")
@@ -275,10 +275,10 @@ func Validate(d *Dataset, loader *StoryLoader) *Validation {
 	return v
 }
 
-// ResolveProfile maps a matrix profile to the story's agent_plugins alias:
+// resolveProfile maps a matrix profile to the story's agent_plugins alias:
 // the alias itself when declared, else "agent.<profile>" when declared, else
 // "".
-func ResolveProfile(st *story.Story, profile string) string {
+func resolveProfile(st *story.Story, profile string) string {
 	if st == nil {
 		return ""
 	}

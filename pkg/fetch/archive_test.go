@@ -128,12 +128,12 @@ func zipOf(t testing.TB, entries []tarEntry) []byte {
 	return buf.Bytes()
 }
 
-func extractBytes(t testing.TB, data []byte, format string, lim ExtractLimits, only map[string]string) (string, []ExtractedFile, error) {
+func extractBytes(t testing.TB, data []byte, format string, lim extractLimits, only map[string]string) (string, []extractedFile, error) {
 	dest := filepath.Join(t.TempDir(), "out")
 	if err := os.Mkdir(dest, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	files, err := Extract(bytes.NewReader(data), int64(len(data)), format, dest, lim, only)
+	files, err := extractArchive(bytes.NewReader(data), int64(len(data)), format, dest, lim, only)
 	return dest, files, err
 }
 
@@ -147,11 +147,11 @@ func TestExtractFlatKeepsSONAMESymlinksInEveryFormat(t *testing.T) {
 	}
 	for format, build := range cases {
 		t.Run(format, func(t *testing.T) {
-			dest, files, err := extractBytes(t, build(), format, ExtractLimits{}, nil)
+			dest, files, err := extractBytes(t, build(), format, extractLimits{}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			names := map[string]ExtractedFile{}
+			names := map[string]extractedFile{}
 			for _, f := range files {
 				names[f.Name] = f
 			}
@@ -182,22 +182,22 @@ func TestExtractRejectsHostileArchives(t *testing.T) {
 	cases := []struct {
 		name    string
 		entries []tarEntry
-		lim     ExtractLimits
+		lim     extractLimits
 		want    string
 	}{
-		{"absolute path", []tarEntry{{name: "/etc/evil", typ: tar.TypeReg, body: "x"}}, ExtractLimits{}, "absolute path"},
-		{"dotdot", []tarEntry{{name: "a/../../evil", typ: tar.TypeReg, body: "x"}}, ExtractLimits{}, `".." in path`},
-		{"symlink outside", []tarEntry{{name: "a/link", typ: tar.TypeSymlink, link: "../../etc/passwd"}}, ExtractLimits{}, "points outside"},
-		{"absolute symlink", []tarEntry{{name: "link", typ: tar.TypeSymlink, link: "/etc/passwd"}}, ExtractLimits{}, "points outside"},
-		{"hardlink outside", []tarEntry{{name: "h", typ: tar.TypeLink, link: "../x"}}, ExtractLimits{}, "points outside"},
-		{"char device", []tarEntry{{name: "dev", typ: tar.TypeChar}}, ExtractLimits{}, "device"},
-		{"fifo", []tarEntry{{name: "pipe", typ: tar.TypeFifo}}, ExtractLimits{}, "fifo"},
-		{"file too big", []tarEntry{{name: "big", typ: tar.TypeReg, body: strings.Repeat("0", 5000)}}, ExtractLimits{MaxFileBytes: 4096}, "limit per file"},
-		{"total too big", []tarEntry{{name: "a", typ: tar.TypeReg, body: strings.Repeat("0", 3000)}, {name: "b", typ: tar.TypeReg, body: strings.Repeat("0", 3000)}}, ExtractLimits{MaxTotalBytes: 5000}, "unpacks to more than"},
-		{"too many entries", []tarEntry{{name: "a", typ: tar.TypeReg}, {name: "b", typ: tar.TypeReg}, {name: "c", typ: tar.TypeReg}}, ExtractLimits{MaxFiles: 2}, "more than 2 entries"},
-		{"two files flatten to one name", []tarEntry{{name: "bin/llama-server", typ: tar.TypeReg, body: "good"}, {name: "extra/llama-server", typ: tar.TypeReg, body: "evil"}}, ExtractLimits{}, `"bin/llama-server" and "extra/llama-server" both flatten to "llama-server"`},
-		{"file and link flatten to one name", []tarEntry{{name: "a/libx.so", typ: tar.TypeReg, body: "x"}, {name: "b/libx.so", typ: tar.TypeSymlink, link: "../a/libx.so"}}, ExtractLimits{}, "both flatten"},
-		{"same member twice", []tarEntry{{name: "x", typ: tar.TypeReg, body: "1"}, {name: "x", typ: tar.TypeReg, body: "2"}}, ExtractLimits{}, "both flatten"},
+		{"absolute path", []tarEntry{{name: "/etc/evil", typ: tar.TypeReg, body: "x"}}, extractLimits{}, "absolute path"},
+		{"dotdot", []tarEntry{{name: "a/../../evil", typ: tar.TypeReg, body: "x"}}, extractLimits{}, `".." in path`},
+		{"symlink outside", []tarEntry{{name: "a/link", typ: tar.TypeSymlink, link: "../../etc/passwd"}}, extractLimits{}, "points outside"},
+		{"absolute symlink", []tarEntry{{name: "link", typ: tar.TypeSymlink, link: "/etc/passwd"}}, extractLimits{}, "points outside"},
+		{"hardlink outside", []tarEntry{{name: "h", typ: tar.TypeLink, link: "../x"}}, extractLimits{}, "points outside"},
+		{"char device", []tarEntry{{name: "dev", typ: tar.TypeChar}}, extractLimits{}, "device"},
+		{"fifo", []tarEntry{{name: "pipe", typ: tar.TypeFifo}}, extractLimits{}, "fifo"},
+		{"file too big", []tarEntry{{name: "big", typ: tar.TypeReg, body: strings.Repeat("0", 5000)}}, extractLimits{MaxFileBytes: 4096}, "limit per file"},
+		{"total too big", []tarEntry{{name: "a", typ: tar.TypeReg, body: strings.Repeat("0", 3000)}, {name: "b", typ: tar.TypeReg, body: strings.Repeat("0", 3000)}}, extractLimits{MaxTotalBytes: 5000}, "unpacks to more than"},
+		{"too many entries", []tarEntry{{name: "a", typ: tar.TypeReg}, {name: "b", typ: tar.TypeReg}, {name: "c", typ: tar.TypeReg}}, extractLimits{MaxFiles: 2}, "more than 2 entries"},
+		{"two files flatten to one name", []tarEntry{{name: "bin/llama-server", typ: tar.TypeReg, body: "good"}, {name: "extra/llama-server", typ: tar.TypeReg, body: "evil"}}, extractLimits{}, `"bin/llama-server" and "extra/llama-server" both flatten to "llama-server"`},
+		{"file and link flatten to one name", []tarEntry{{name: "a/libx.so", typ: tar.TypeReg, body: "x"}, {name: "b/libx.so", typ: tar.TypeSymlink, link: "../a/libx.so"}}, extractLimits{}, "both flatten"},
+		{"same member twice", []tarEntry{{name: "x", typ: tar.TypeReg, body: "1"}, {name: "x", typ: tar.TypeReg, body: "2"}}, extractLimits{}, "both flatten"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -214,13 +214,13 @@ func TestExtractRejectsHostileArchives(t *testing.T) {
 	}
 	t.Run("zip entries flattening to one name", func(t *testing.T) {
 		z := zipOf(t, []tarEntry{{name: "a/f", typ: tar.TypeReg, body: "1"}, {name: "b/f", typ: tar.TypeReg, body: "2"}})
-		if _, _, err := extractBytes(t, z, "zip", ExtractLimits{}, nil); err == nil || !strings.Contains(err.Error(), "both flatten") {
+		if _, _, err := extractBytes(t, z, "zip", extractLimits{}, nil); err == nil || !strings.Contains(err.Error(), "both flatten") {
 			t.Errorf("got %v", err)
 		}
 	})
 	t.Run("zip dotdot and fifo", func(t *testing.T) {
 		for _, e := range []tarEntry{{name: "../evil", typ: tar.TypeReg, body: "x"}, {name: "p", typ: tar.TypeFifo}, {name: "l", typ: tar.TypeSymlink, link: "../../x"}} {
-			if _, _, err := extractBytes(t, zipOf(t, []tarEntry{e}), "zip", ExtractLimits{}, nil); err == nil {
+			if _, _, err := extractBytes(t, zipOf(t, []tarEntry{e}), "zip", extractLimits{}, nil); err == nil {
 				t.Errorf("zip entry %+v accepted", e)
 			}
 		}
@@ -232,7 +232,7 @@ func TestExtractRejectsHostileArchives(t *testing.T) {
 		if len(data) > 64<<10 {
 			t.Fatalf("fixture not a bomb: %d bytes", len(data))
 		}
-		_, _, err := extractBytes(t, data, "tar.gz", ExtractLimits{MaxFileBytes: 16 << 10}, nil)
+		_, _, err := extractBytes(t, data, "tar.gz", extractLimits{MaxFileBytes: 16 << 10}, nil)
 		if err == nil || !strings.Contains(err.Error(), "decompression bomb") {
 			t.Fatalf("err = %v", err)
 		}
@@ -245,7 +245,7 @@ func TestExtractOnlySelectedMember(t *testing.T) {
 		{name: "lib/libstdc++.so.6.0.30", typ: tar.TypeReg, body: "GLIBCXX_3.4.30"},
 		{name: "lib/libstdc++.so.6", typ: tar.TypeSymlink, link: "libstdc++.so.6.0.30"},
 	})
-	dest, files, err := extractBytes(t, gz(t, raw), "tar.gz", ExtractLimits{}, map[string]string{"lib/libstdc++.so.6.0.30": "libstdc++.so.6"})
+	dest, files, err := extractBytes(t, gz(t, raw), "tar.gz", extractLimits{}, map[string]string{"lib/libstdc++.so.6.0.30": "libstdc++.so.6"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +255,7 @@ func TestExtractOnlySelectedMember(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dest, "libstdc++.so.6")); string(b) != "GLIBCXX_3.4.30" {
 		t.Fatalf("content %q", b)
 	}
-	_, _, err = extractBytes(t, gz(t, raw), "tar.gz", ExtractLimits{}, map[string]string{"lib/missing.so": "x"})
+	_, _, err = extractBytes(t, gz(t, raw), "tar.gz", extractLimits{}, map[string]string{"lib/missing.so": "x"})
 	if err == nil || !strings.Contains(err.Error(), `member "lib/missing.so" not found`) {
 		t.Fatalf("err = %v", err)
 	}
@@ -275,7 +275,7 @@ func FuzzExtract(f *testing.F) {
 		parent := t.TempDir()
 		dest := filepath.Join(parent, "out")
 		os.Mkdir(dest, 0o755)
-		files, err := Extract(bytes.NewReader(data), int64(len(data)), format, dest, ExtractLimits{MaxFiles: 64, MaxFileBytes: 1 << 20, MaxTotalBytes: 4 << 20}, nil)
+		files, err := extractArchive(bytes.NewReader(data), int64(len(data)), format, dest, extractLimits{MaxFiles: 64, MaxFileBytes: 1 << 20, MaxTotalBytes: 4 << 20}, nil)
 		ents, _ := os.ReadDir(parent)
 		if len(ents) != 1 {
 			t.Fatalf("wrote outside the destination: %v", ents)

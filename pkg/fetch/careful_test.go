@@ -21,10 +21,7 @@ func TestForceKeepsVerifiedFileUntilReplacementVerifies(t *testing.T) {
 	fs := newFileServer(t, data)
 	f := newTestFetcher(t)
 	a := testModel(t, fs, data)
-	res, err := f.Ensure(ctxT(t), a, EnsureOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := ensureOK(t, f, a)
 	fs.stallAt = 128 << 10
 	fs.stalls.Store(1)
 	f.StallTimeout = time.Hour
@@ -91,8 +88,7 @@ func TestPartialBytesCountsWhatIsReallyThere(t *testing.T) {
 	data := randomData(4<<20, 23)
 	fs := newFileServer(t, data)
 	fs.rate.Store(8 << 20)
-	fs.cutAfter = 100 << 10
-	fs.cuts.Store(1)
+	fs.cut(100<<10, 1)
 	f := newTestFetcher(t)
 	f.PartThreshold, f.Parts, f.Retries = 1<<20, 4, 1
 	a := testModel(t, fs, data)
@@ -124,10 +120,7 @@ func TestVerifyReportsHashingAndMismatch(t *testing.T) {
 	fs := newFileServer(t, data)
 	f := newTestFetcher(t)
 	a := testModel(t, fs, data)
-	res, err := f.Ensure(ctxT(t), a, EnsureOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := ensureOK(t, f, a)
 	var phases []Phase
 	f.Progress = func(p Progress) {
 		if len(phases) == 0 || phases[len(phases)-1] != p.Phase {

@@ -8,11 +8,11 @@ import (
 	"sync"
 )
 
-// LazyHTTPClient returns a client that builds DefaultHTTPClient (proxies,
+// LazyHTTPClient returns a client that builds defaultHTTPClient (proxies,
 // system certificate pool, SSL_CERT_FILE) on its first request: a warm
 // start that moves no byte never loads the certificate pool. Call
 // CheckTLSEnv first to report a bad SSL_CERT_FILE before anything starts.
-func LazyHTTPClient() *http.Client { return lazyClient(DefaultHTTPClient) }
+func LazyHTTPClient() *http.Client { return lazyClient(defaultHTTPClient) }
 
 func lazyClient(build func() (*http.Client, error)) *http.Client {
 	return &http.Client{Transport: &lazyTransport{build: build}}

@@ -29,20 +29,14 @@ func TestEnsureDownloadsVerifiesAndWarmStartSkipsNetwork(t *testing.T) {
 			host = p.Host
 		}
 	}
-	res, err := f.Ensure(ctxT(t), a, EnsureOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := ensureOK(t, f, a)
 	if !res.Downloaded || res.Size != int64(len(data)) || res.SHA256 != a.SHA256 {
 		t.Fatalf("result %+v", res)
 	}
 	if res.Path != filepath.Join(f.CacheDir, "models", "test-model.gguf") {
 		t.Fatalf("path %s", res.Path)
 	}
-	got, _ := os.ReadFile(res.Path)
-	if !bytes.Equal(got, data) {
-		t.Fatal("content differs")
-	}
+	wantContent(t, res.Path, data)
 	if _, err := os.Stat(res.Path + ".part"); !os.IsNotExist(err) {
 		t.Fatalf(".part left behind: %v", err)
 	}
@@ -72,10 +66,7 @@ func TestEnsureDownloadsVerifiesAndWarmStartSkipsNetwork(t *testing.T) {
 	if err != nil || !res4.Downloaded {
 		t.Fatalf("corrupt file not replaced: %+v %v", res4, err)
 	}
-	got, _ = os.ReadFile(res.Path)
-	if !bytes.Equal(got, data) {
-		t.Fatal("corrupt content kept")
-	}
+	wantContent(t, res.Path, data) // the corrupt content is not kept
 	// --force downloads again.
 	if res5, err := f.Ensure(ctxT(t), a, EnsureOptions{Force: true}); err != nil || !res5.Downloaded {
 		t.Fatalf("force: %+v %v", res5, err)
@@ -128,8 +119,7 @@ func TestCutTransferResumesOnlyTheRest(t *testing.T) {
 	data := randomData(1<<20, 4)
 	fs := newFileServer(t, data)
 	half := int64(len(data) / 2)
-	fs.cutAfter = half
-	fs.cuts.Store(1)
+	fs.cut(half, 1)
 	a := testModel(t, fs, data)
 	f := newTestFetcher(t)
 	f.Retries = 1 // the first call gives up at the cut
@@ -140,10 +130,7 @@ func TestCutTransferResumesOnlyTheRest(t *testing.T) {
 	if fs.sent.Load() != half {
 		t.Fatalf("server sent %d before the cut, want %d", fs.sent.Load(), half)
 	}
-	res, err := f.Ensure(ctxT(t), a, EnsureOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := ensureOK(t, f, a)
 	if res.Resumed != half {
 		t.Fatalf("resumed %d bytes, want %d", res.Resumed, half)
 	}
@@ -154,22 +141,15 @@ func TestCutTransferResumesOnlyTheRest(t *testing.T) {
 	if rs[len(rs)-1] != "bytes=524288-" {
 		t.Fatalf("resume request ranges %q", rs)
 	}
-	got, _ := os.ReadFile(res.Path)
-	if !bytes.Equal(got, data) {
-		t.Fatal("content differs after resume")
-	}
+	wantContent(t, res.Path, data)
 }
 
 func TestCutTransferRetriedWithinOneCall(t *testing.T) {
 	data := randomData(1<<20, 5)
 	fs := newFileServer(t, data)
-	fs.cutAfter = 100 << 10
-	fs.cuts.Store(3)
+	fs.cut(100<<10, 3)
 	a := testModel(t, fs, data)
-	res, err := newTestFetcher(t).Ensure(ctxT(t), a, EnsureOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := ensureOK(t, newTestFetcher(t), a)
 	if fs.sent.Load() != int64(len(data)) || fs.requests.Load() != 4 {
 		t.Fatalf("sent %d in %d requests", fs.sent.Load(), fs.requests.Load())
 	}
@@ -183,32 +163,24 @@ func TestNoRangeSupportRestartsCleanly(t *testing.T) {
 	fs := newFileServer(t, data)
 	fs.noRange = true
 	half := int64(len(data) / 2)
-	fs.cutAfter = half
-	fs.cuts.Store(1)
+	fs.cut(half, 1)
 	a := testModel(t, fs, data)
 	f := newTestFetcher(t)
 	f.Retries = 1
 	if _, err := f.Ensure(ctxT(t), a, EnsureOptions{}); err == nil {
 		t.Fatal("cut not reported")
 	}
-	res, err := f.Ensure(ctxT(t), a, EnsureOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := ensureOK(t, f, a)
 	if res.Resumed != 0 || fs.sent.Load() != half+int64(len(data)) {
 		t.Fatalf("resumed %d, sent %d", res.Resumed, fs.sent.Load())
 	}
-	got, _ := os.ReadFile(res.Path)
-	if !bytes.Equal(got, data) {
-		t.Fatal("content differs")
-	}
+	wantContent(t, res.Path, data)
 }
 
 func TestChangedFileBehindURLRestartsFromZero(t *testing.T) {
 	old := randomData(1<<20, 7)
 	fs := newFileServer(t, old)
-	fs.cutAfter = int64(len(old) / 2)
-	fs.cuts.Store(1)
+	fs.cut(int64(len(old)/2), 1)
 	fresh := randomData(1<<20, 8)
 	a := testModel(t, fs, fresh) // the pin is for the new bytes
 	f := newTestFetcher(t)
@@ -219,44 +191,38 @@ func TestChangedFileBehindURLRestartsFromZero(t *testing.T) {
 	fs.mu.Lock()
 	fs.data, fs.etag = fresh, `"v2"`
 	fs.mu.Unlock()
-	res, err := f.Ensure(ctxT(t), a, EnsureOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := ensureOK(t, f, a)
 	if res.Resumed != 0 {
 		t.Fatalf("resumed %d bytes of a changed file", res.Resumed)
 	}
-	got, _ := os.ReadFile(res.Path)
-	if !bytes.Equal(got, fresh) {
-		t.Fatal("content differs")
-	}
+	wantContent(t, res.Path, fresh)
 }
 
 func TestHTTPErrors(t *testing.T) {
 	data := randomData(1000, 9)
-	t.Run("404 fails at once", func(t *testing.T) {
-		fs := newFileServer(t, data)
-		fs.status = http.StatusNotFound
-		_, err := newTestFetcher(t).Ensure(ctxT(t), testModel(t, fs, data), EnsureOptions{})
-		if err == nil || !strings.Contains(err.Error(), "http 404") || !strings.Contains(err.Error(), "test-model") {
-			t.Fatalf("err = %v", err)
-		}
-		if fs.requests.Load() != 1 {
-			t.Fatalf("404 retried: %d requests", fs.requests.Load())
-		}
-	})
-	t.Run("500 retried then reported", func(t *testing.T) {
-		fs := newFileServer(t, data)
-		fs.status = http.StatusInternalServerError
-		f := newTestFetcher(t)
-		_, err := f.Ensure(ctxT(t), testModel(t, fs, data), EnsureOptions{})
-		if err == nil || !strings.Contains(err.Error(), "http 500") || !strings.Contains(err.Error(), "gave up after 3 attempts") {
-			t.Fatalf("err = %v", err)
-		}
-		if fs.requests.Load() != 3 {
-			t.Fatalf("%d requests, want 3", fs.requests.Load())
-		}
-	})
+	for _, tc := range []struct {
+		name     string
+		status   int
+		want     []string
+		requests int64
+	}{
+		{"404 fails at once", http.StatusNotFound, []string{"http 404", "test-model"}, 1},
+		{"500 retried then reported", http.StatusInternalServerError, []string{"http 500", "gave up after 3 attempts"}, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := newFileServer(t, data)
+			fs.status = tc.status
+			_, err := newTestFetcher(t).Ensure(ctxT(t), testModel(t, fs, data), EnsureOptions{})
+			for _, w := range tc.want {
+				if err == nil || !strings.Contains(err.Error(), w) {
+					t.Fatalf("err = %v, want it to say %q", err, w)
+				}
+			}
+			if got := fs.requests.Load(); got != tc.requests {
+				t.Fatalf("%d requests, want %d", got, tc.requests)
+			}
+		})
+	}
 	t.Run("500 then recovery", func(t *testing.T) {
 		fs := newFileServer(t, data)
 		fs.status = http.StatusServiceUnavailable
@@ -353,17 +319,13 @@ func TestParallelPartsDownloadAndHashInOrder(t *testing.T) {
 			t.Fatalf("part without a closed range: %q", r)
 		}
 	}
-	got, _ := os.ReadFile(res.Path)
-	if !bytes.Equal(got, data) {
-		t.Fatal("content differs")
-	}
+	wantContent(t, res.Path, data)
 }
 
 func TestParallelPartsRetryCutsWithinOneCall(t *testing.T) {
 	data := randomData(4<<20, 13)
 	fs := newFileServer(t, data)
-	fs.cutAfter = 300 << 10
-	fs.cuts.Store(4)
+	fs.cut(300<<10, 4)
 	f := newTestFetcher(t)
 	f.PartThreshold, f.Parts = 1<<20, 4
 	res, err := f.Ensure(ctxT(t), testModel(t, fs, data), EnsureOptions{})
@@ -373,18 +335,14 @@ func TestParallelPartsRetryCutsWithinOneCall(t *testing.T) {
 	if fs.sent.Load() != int64(len(data)) || fs.requests.Load() != 8 {
 		t.Fatalf("sent %d of %d in %d requests (want 8: 4 parts, each cut once)", fs.sent.Load(), len(data), fs.requests.Load())
 	}
-	got, _ := os.ReadFile(res.Path)
-	if !bytes.Equal(got, data) {
-		t.Fatal("content differs")
-	}
+	wantContent(t, res.Path, data)
 }
 
 func TestParallelPartsResumeAcrossCalls(t *testing.T) {
 	data := randomData(4<<20, 13)
 	fs := newFileServer(t, data)
 	fs.rate.Store(8 << 20) // slow enough that every part is under way when the cut comes
-	fs.cutAfter = 300 << 10
-	fs.cuts.Store(1)
+	fs.cut(300<<10, 1)
 	f := newTestFetcher(t)
 	f.PartThreshold, f.Parts, f.Retries = 1<<20, 4, 1
 	a := testModel(t, fs, data)
@@ -394,18 +352,12 @@ func TestParallelPartsResumeAcrossCalls(t *testing.T) {
 	fs.quiesce(t)
 	sentBefore := fs.sent.Load()
 	fs.rate.Store(0)
-	res, err := f.Ensure(ctxT(t), a, EnsureOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := ensureOK(t, f, a)
 	second := fs.sent.Load() - sentBefore
 	if res.Resumed < 300<<10 || second != int64(len(data))-res.Resumed {
 		t.Fatalf("resumed %d bytes, second call fetched %d of %d", res.Resumed, second, len(data))
 	}
-	got, _ := os.ReadFile(res.Path)
-	if !bytes.Equal(got, data) {
-		t.Fatal("content differs")
-	}
+	wantContent(t, res.Path, data)
 }
 
 func TestParallelFallsBackWithoutRange(t *testing.T) {
@@ -418,10 +370,7 @@ func TestParallelFallsBackWithoutRange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _ := os.ReadFile(res.Path)
-	if !bytes.Equal(got, data) {
-		t.Fatal("content differs")
-	}
+	wantContent(t, res.Path, data)
 }
 
 func TestMirrorRewritesHost(t *testing.T) {

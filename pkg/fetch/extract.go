@@ -20,17 +20,17 @@ import (
 	"github.com/ulikunitz/xz"
 )
 
-// ExtractLimits bound an extraction against decompression bombs.
-type ExtractLimits struct {
+// extractLimits bound an extraction against decompression bombs.
+type extractLimits struct {
 	MaxFiles      int   // entries of any kind
 	MaxFileBytes  int64 // one regular file
 	MaxTotalBytes int64 // all regular files
 }
 
 // defaultLimits fit a llama.cpp release (a few hundred MB unpacked) with room.
-var defaultLimits = ExtractLimits{MaxFiles: 10000, MaxFileBytes: 2 << 30, MaxTotalBytes: 4 << 30}
+var defaultLimits = extractLimits{MaxFiles: 10000, MaxFileBytes: 2 << 30, MaxTotalBytes: 4 << 30}
 
-func (l ExtractLimits) withDefaults() ExtractLimits {
+func (l extractLimits) withDefaults() extractLimits {
 	if l.MaxFiles <= 0 {
 		l.MaxFiles = defaultLimits.MaxFiles
 	}
@@ -43,8 +43,8 @@ func (l ExtractLimits) withDefaults() ExtractLimits {
 	return l
 }
 
-// ExtractedFile is one file written by an extraction.
-type ExtractedFile struct {
+// extractedFile is one file written by an extraction.
+type extractedFile struct {
 	Name   string      `json:"name"`             // flat name in the destination
 	Size   int64       `json:"size,omitempty"`   // regular files
 	SHA256 string      `json:"sha256,omitempty"` // regular files
@@ -52,13 +52,13 @@ type ExtractedFile struct {
 	Mode   fs.FileMode `json:"mode"`
 }
 
-// ExtractFile extracts the archive at archivePath (format tar.gz, tar.xz,
+// extractFile extracts the archive at archivePath (format tar.gz, tar.xz,
 // tar.bz2 or zip) flat into destDir, which must exist: every file lands
 // at destDir/<base name>, SONAME symlinks kept as symlinks to flat names.
 // Rejected: absolute names, "..", links resolving outside the archive,
 // devices and fifos, and anything past the limits. When only is non-nil,
 // just those members (cleaned archive path -> output name) are extracted.
-func ExtractFile(archivePath, format, destDir string, lim ExtractLimits, only map[string]string) ([]ExtractedFile, error) {
+func extractFile(archivePath, format, destDir string, lim extractLimits, only map[string]string) ([]extractedFile, error) {
 	fh, err := os.Open(archivePath)
 	if err != nil {
 		return nil, err
@@ -68,16 +68,16 @@ func ExtractFile(archivePath, format, destDir string, lim ExtractLimits, only ma
 	if err != nil {
 		return nil, err
 	}
-	files, err := Extract(fh, st.Size(), format, destDir, lim, only)
+	files, err := extractArchive(fh, st.Size(), format, destDir, lim, only)
 	if err != nil {
 		return nil, fmt.Errorf("archive %s: %w", archivePath, err)
 	}
 	return files, nil
 }
 
-// Extract is ExtractFile over any ReaderAt of the given size.
-func Extract(r io.ReaderAt, size int64, format, destDir string, lim ExtractLimits, only map[string]string) ([]ExtractedFile, error) {
-	x := &extractor{dest: destDir, lim: lim.withDefaults(), only: only, out: map[string]ExtractedFile{}}
+// extractArchive is extractFile over any ReaderAt of the given size.
+func extractArchive(r io.ReaderAt, size int64, format, destDir string, lim extractLimits, only map[string]string) ([]extractedFile, error) {
+	x := &extractor{dest: destDir, lim: lim.withDefaults(), only: only, out: map[string]extractedFile{}}
 	var err error
 	switch format {
 	case "zip":
@@ -95,7 +95,7 @@ func Extract(r io.ReaderAt, size int64, format, destDir string, lim ExtractLimit
 			return nil, fmt.Errorf("member %q not found in archive", from)
 		}
 	}
-	files := make([]ExtractedFile, 0, len(x.out))
+	files := make([]extractedFile, 0, len(x.out))
 	for _, f := range x.out {
 		files = append(files, f)
 	}
@@ -105,11 +105,11 @@ func Extract(r io.ReaderAt, size int64, format, destDir string, lim ExtractLimit
 
 type extractor struct {
 	dest    string
-	lim     ExtractLimits
+	lim     extractLimits
 	only    map[string]string
 	entries int
 	total   int64
-	out     map[string]ExtractedFile
+	out     map[string]extractedFile
 	// from maps each flat output name to the archive member written there.
 	from map[string]string
 }
@@ -314,7 +314,7 @@ func (x *extractor) entry(name string, kind entryKind, perm fs.FileMode, linknam
 		if err := os.Symlink(flat, target); err != nil {
 			return fmt.Errorf("entry %q: %w", name, err)
 		}
-		x.out[out] = ExtractedFile{Name: out, Link: flat, Mode: fs.ModeSymlink | 0o777}
+		x.out[out] = extractedFile{Name: out, Link: flat, Mode: fs.ModeSymlink | 0o777}
 		return nil
 	}
 	if size > x.lim.MaxFileBytes {
@@ -342,6 +342,6 @@ func (x *extractor) entry(name string, kind entryKind, perm fs.FileMode, linknam
 		return fmt.Errorf("entry %q: header says %d bytes, body has %d", name, size, n)
 	}
 	x.total += n
-	x.out[out] = ExtractedFile{Name: out, Size: n, SHA256: hex.EncodeToString(h.Sum(nil)), Mode: perm}
+	x.out[out] = extractedFile{Name: out, Size: n, SHA256: hex.EncodeToString(h.Sum(nil)), Mode: perm}
 	return nil
 }

@@ -51,7 +51,7 @@ type Fetcher struct {
 	CacheDir string
 	// Mirror rewrites artifact URLs to <Mirror>/<host><path>; empty means $KITSOKI_MIRROR.
 	Mirror string
-	// HTTPClient defaults to DefaultHTTPClient().
+	// HTTPClient defaults to defaultHTTPClient().
 	HTTPClient *http.Client
 	// Progress receives reports; nil means none.
 	Progress ProgressFunc
@@ -79,7 +79,7 @@ type Fetcher struct {
 	// Probe finds the host C/C++ runtimes on Linux; nil means defaultHostProbe().
 	Probe *HostProbe
 	// Limits bounds archive extraction; zero fields take defaultLimits.
-	Limits ExtractLimits
+	Limits extractLimits
 }
 
 // EnsureOptions change how Ensure treats a cached file.
@@ -126,7 +126,7 @@ func (f *Fetcher) client() *http.Client {
 	if f.HTTPClient != nil {
 		return f.HTTPClient
 	}
-	c, err := DefaultHTTPClient()
+	c, err := defaultHTTPClient()
 	if err != nil {
 		return http.DefaultClient
 	}
@@ -181,11 +181,11 @@ func (f *Fetcher) report(p Progress) {
 	}
 }
 
-// DefaultHTTPClient is the client used for downloads: proxies from
+// defaultHTTPClient is the client used for downloads: proxies from
 // HTTPS_PROXY/HTTP_PROXY/NO_PROXY, and when SSL_CERT_FILE is set its
 // certificates are trusted in addition to the system roots (on every OS,
 // for TLS-intercepting corporate proxies).
-func DefaultHTTPClient() (*http.Client, error) {
+func defaultHTTPClient() (*http.Client, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.Proxy = http.ProxyFromEnvironment
 	if file := os.Getenv("SSL_CERT_FILE"); file != "" {

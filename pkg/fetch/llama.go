@@ -28,8 +28,8 @@ type releaseManifest struct {
 	ArchiveSHA256 string          `json:"archive_sha256"`
 	Release       string          `json:"release"`
 	Platform      string          `json:"platform"`
-	Files         []ExtractedFile `json:"files"`
-	Shim          *ExtractedFile  `json:"shim,omitempty"`
+	Files         []extractedFile `json:"files"`
+	Shim          *extractedFile  `json:"shim,omitempty"`
 	ShimSHA256    string          `json:"shim_archive_sha256,omitempty"`
 }
 
@@ -121,7 +121,7 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 			return ServerInstall{}, fmt.Errorf("libstdc++ shim: %w", err)
 		}
 		inst.Downloaded = inst.Downloaded || res.Downloaded
-		files, err := ExtractFile(res.Path, shimArt.Format, dir, f.Limits, shimArt.Extract)
+		files, err := extractFile(res.Path, shimArt.Format, dir, f.Limits, shimArt.Extract)
 		if err != nil {
 			return ServerInstall{}, fmt.Errorf("libstdc++ shim: %w", err)
 		}
@@ -148,7 +148,7 @@ func (f *Fetcher) extractRelease(a *Artifact, archive, dir string) (releaseManif
 	if err := os.Chmod(stage, 0o755); err != nil {
 		return releaseManifest{}, err
 	}
-	files, err := ExtractFile(archive, a.Format, stage, f.Limits, a.Extract)
+	files, err := extractFile(archive, a.Format, stage, f.Limits, a.Extract)
 	if err != nil {
 		return releaseManifest{}, fmt.Errorf("extract llama-server archive: %w; its sha256 matched the pin in %s, so check that pin's format (%s) and url", err, a.Source, a.Format)
 	}
@@ -223,7 +223,7 @@ func writeManifest(dir string, m releaseManifest) error {
 func verifyRelease(dir string, m releaseManifest) error {
 	files := m.Files
 	if m.Shim != nil {
-		files = append(append([]ExtractedFile{}, files...), *m.Shim)
+		files = append(append([]extractedFile{}, files...), *m.Shim)
 	}
 	for _, f := range files {
 		p := filepath.Join(dir, f.Name)

@@ -59,11 +59,22 @@ shims:
 	return rs
 }
 
-func TestEnsureLlamaServerExtractsAndReuses(t *testing.T) {
-	rs := newReleaseServer(t, releaseEntries("#!/bin/sh\n"), "GLIBCXX_3.4.33", "GLIBC_2.39")
+// fetcher is a test Fetcher whose host probe reports rs's libraries.
+func (rs *releaseServer) fetcher(t *testing.T) *Fetcher {
 	f := newTestFetcher(t)
 	f.Probe = rs.probe
-	inst, err := f.EnsureLlamaServer(ctxT(t), rs.pins, runtime.GOOS, runtime.GOARCH, EnsureOptions{})
+	return f
+}
+
+// ensure installs rs's llama-server for this host's platform through f.
+func (rs *releaseServer) ensure(t *testing.T, f *Fetcher) (ServerInstall, error) {
+	return f.EnsureLlamaServer(ctxT(t), rs.pins, runtime.GOOS, runtime.GOARCH, EnsureOptions{})
+}
+
+func TestEnsureLlamaServerExtractsAndReuses(t *testing.T) {
+	rs := newReleaseServer(t, releaseEntries("#!/bin/sh\n"), "GLIBCXX_3.4.33", "GLIBC_2.39")
+	f := rs.fetcher(t)
+	inst, err := rs.ensure(t, f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +98,7 @@ func TestEnsureLlamaServerExtractsAndReuses(t *testing.T) {
 	}
 	// Warm: no network.
 	n := rs.archive.requests.Load()
-	inst2, err := f.EnsureLlamaServer(ctxT(t), rs.pins, runtime.GOOS, runtime.GOARCH, EnsureOptions{})
+	inst2, err := rs.ensure(t, f)
 	if err != nil || inst2.Downloaded || rs.archive.requests.Load() != n || inst2.Bin != inst.Bin {
 		t.Fatalf("warm: %+v %v", inst2, err)
 	}
@@ -110,9 +121,8 @@ func TestEnsureLlamaServerInstallsShimOnOldLibstdcxx(t *testing.T) {
 		t.Skip("the libstdc++ probe runs on Linux only")
 	}
 	rs := newReleaseServer(t, releaseEntries("#!/bin/sh\n"), "GLIBCXX_3.4.28 GLIBCXX_3.4.29", "GLIBC_2.34")
-	f := newTestFetcher(t)
-	f.Probe = rs.probe
-	inst, err := f.EnsureLlamaServer(ctxT(t), rs.pins, runtime.GOOS, runtime.GOARCH, EnsureOptions{})
+	f := rs.fetcher(t)
+	inst, err := rs.ensure(t, f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +136,7 @@ func TestEnsureLlamaServerInstallsShimOnOldLibstdcxx(t *testing.T) {
 		t.Fatal("extracted more than the shim member")
 	}
 	n := rs.shim.requests.Load()
-	if inst2, err := f.EnsureLlamaServer(ctxT(t), rs.pins, runtime.GOOS, runtime.GOARCH, EnsureOptions{}); err != nil || !inst2.Shim || rs.shim.requests.Load() != n {
+	if inst2, err := rs.ensure(t, f); err != nil || !inst2.Shim || rs.shim.requests.Load() != n {
 		t.Fatalf("warm shim: %+v %v", inst2, err)
 	}
 }
@@ -136,9 +146,8 @@ func TestEnsureLlamaServerRefusesOldGlibcWithoutNetwork(t *testing.T) {
 		t.Skip("the glibc probe runs on Linux only")
 	}
 	rs := newReleaseServer(t, releaseEntries("x"), "GLIBCXX_3.4.25", "GLIBC_2.17 GLIBC_2.28")
-	f := newTestFetcher(t)
-	f.Probe = rs.probe
-	_, err := f.EnsureLlamaServer(ctxT(t), rs.pins, runtime.GOOS, runtime.GOARCH, EnsureOptions{})
+	f := rs.fetcher(t)
+	_, err := rs.ensure(t, f)
 	if err == nil || !strings.Contains(err.Error(), "glibc 2.28") || !strings.Contains(err.Error(), "shim cannot") || !strings.Contains(err.Error(), "endpoint: mode") {
 		t.Fatalf("err = %v", err)
 	}
@@ -149,9 +158,8 @@ func TestEnsureLlamaServerRefusesOldGlibcWithoutNetwork(t *testing.T) {
 
 func TestEnsureLlamaServerMissingMember(t *testing.T) {
 	rs := newReleaseServer(t, []tarEntry{{name: "llama/README", typ: tar.TypeReg, body: "no binary"}}, "GLIBCXX_3.4.33", "GLIBC_2.39")
-	f := newTestFetcher(t)
-	f.Probe = rs.probe
-	_, err := f.EnsureLlamaServer(ctxT(t), rs.pins, runtime.GOOS, runtime.GOARCH, EnsureOptions{})
+	f := rs.fetcher(t)
+	_, err := rs.ensure(t, f)
 	if err == nil || !strings.Contains(err.Error(), "llama-server not found in archive") {
 		t.Fatalf("err = %v", err)
 	}

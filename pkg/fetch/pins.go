@@ -137,9 +137,9 @@ func LoadPins(overlayPath string) (*Pins, error) {
 	return p, nil
 }
 
-// ParsePins parses one pin file (the format of pins/*.yaml and of an
+// parsePins parses one pin file (the format of pins/*.yaml and of an
 // overlay) and checks every entry. source names the file in errors.
-func ParsePins(data []byte, source string) (*Pins, error) {
+func parsePins(data []byte, source string) (*Pins, error) {
 	p := &Pins{LlamaServers: map[string]*Artifact{}, Models: map[string]*Artifact{}, Shims: map[string]*Artifact{}}
 	if err := p.merge(data, source); err != nil {
 		return nil, err

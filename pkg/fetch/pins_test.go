@@ -125,7 +125,7 @@ func FuzzParsePins(f *testing.F) {
 	f.Add([]byte("llama_server: {linux/amd64: null}"))
 	f.Add([]byte("\t- ["))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := ParsePins(data, "fuzz.yaml")
+		p, err := parsePins(data, "fuzz.yaml")
 		if err != nil {
 			if !strings.Contains(err.Error(), "fuzz.yaml") {
 				t.Fatalf("error without the file name: %v", err)

@@ -58,10 +58,10 @@ const maxProbeBytes = 64 << 20
 func (h HostProbe) Probe() HostRuntime {
 	rt := HostRuntime{GLIBCXXMinor: -1}
 	if p, data := firstReadable(h.LibstdcxxPaths); p != "" {
-		rt.LibstdcxxPath, rt.GLIBCXXMinor = p, MaxGLIBCXXMinor(data)
+		rt.LibstdcxxPath, rt.GLIBCXXMinor = p, maxGLIBCXXMinor(data)
 	}
 	if p, data := firstReadable(h.LibcPaths); p != "" {
-		rt.LibcPath, rt.Glibc = p, MaxGlibc(data)
+		rt.LibcPath, rt.Glibc = p, maxGlibc(data)
 	}
 	return rt
 }
@@ -91,10 +91,10 @@ var (
 	glibcRe   = regexp.MustCompile(`GLIBC_2\.([0-9]+)`)
 )
 
-// MaxGLIBCXXMinor returns the highest N of the GLIBCXX_3.4.N strings in a
+// maxGLIBCXXMinor returns the highest N of the GLIBCXX_3.4.N strings in a
 // libstdc++ image, or -1 when there is none. GLIBCXX_3.4 alone and other
 // major versions are ignored.
-func MaxGLIBCXXMinor(data []byte) int {
+func maxGLIBCXXMinor(data []byte) int {
 	best := -1
 	for _, m := range glibcxxRe.FindAllSubmatch(data, -1) {
 		if n, err := strconv.Atoi(string(m[1])); err == nil && n > best && n < 1000 {
@@ -104,10 +104,10 @@ func MaxGLIBCXXMinor(data []byte) int {
 	return best
 }
 
-// MaxGlibc returns the highest GLIBC_2.N version node in a libc image as
+// maxGlibc returns the highest GLIBC_2.N version node in a libc image as
 // "2.N", or "" when there is none. Binaries need symbol version nodes, so
 // the highest node is what a host can offer.
-func MaxGlibc(data []byte) string {
+func maxGlibc(data []byte) string {
 	best := -1
 	for _, m := range glibcRe.FindAllSubmatch(data, -1) {
 		if n, err := strconv.Atoi(string(m[1])); err == nil && n > best && n < 1000 {

@@ -24,8 +24,8 @@ func TestMaxVersionParsers(t *testing.T) {
 		"GLIBCXX_3.5.40\x00GLIBCXX_3.4.19":    19,
 		"CXXABI_1.3.13 GLIBCXX_3.4.32":        32,
 	} {
-		if got := MaxGLIBCXXMinor([]byte(in)); got != want {
-			t.Errorf("MaxGLIBCXXMinor(%q) = %d, want %d", in, got, want)
+		if got := maxGLIBCXXMinor([]byte(in)); got != want {
+			t.Errorf("maxGLIBCXXMinor(%q) = %d, want %d", in, got, want)
 		}
 	}
 	for in, want := range map[string]string{
@@ -33,8 +33,8 @@ func TestMaxVersionParsers(t *testing.T) {
 		"GLIBC_2.2.5\x00GLIBC_2.34\x00GLIBC_PRIVATE": "2.34",
 		"GLIBC_2.17 GLIBCXX_3.4.30 GLIBC_2.28":       "2.28",
 	} {
-		if got := MaxGlibc([]byte(in)); got != want {
-			t.Errorf("MaxGlibc(%q) = %q, want %q", in, got, want)
+		if got := maxGlibc([]byte(in)); got != want {
+			t.Errorf("maxGlibc(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -94,10 +94,7 @@ func TestTwoProcessesDownloadOnceAndBothSucceed(t *testing.T) {
 			waited = true
 		}
 	}
-	res, err := f.Ensure(ctxT(t), a, EnsureOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := ensureOK(t, f, a)
 	if err := child.Wait(); err != nil {
 		t.Fatalf("child: %v: %s", err, out.String())
 	}
@@ -111,10 +108,7 @@ func TestTwoProcessesDownloadOnceAndBothSucceed(t *testing.T) {
 	if fs.sent.Load() != int64(len(data)) || fs.requests.Load() != 1 {
 		t.Fatalf("server sent %d bytes in %d requests; want one download of %d", fs.sent.Load(), fs.requests.Load(), len(data))
 	}
-	got, _ := os.ReadFile(res.Path)
-	if !bytes.Equal(got, data) {
-		t.Fatal("content differs")
-	}
+	wantContent(t, res.Path, data)
 }
 
 func TestWriteErrorMidFileIsReportedAndResumable(t *testing.T) {
@@ -144,10 +138,7 @@ func TestWriteErrorMidFileIsReportedAndResumable(t *testing.T) {
 	if _, err := os.Stat(dest); !os.IsNotExist(err) {
 		t.Fatal("half-written file in place")
 	}
-	res, err := f.Ensure(ctxT(t), a, EnsureOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := ensureOK(t, f, a)
 	if res.Resumed != int64(limit) {
 		t.Fatalf("resumed %d bytes, want %d", res.Resumed, limit)
 	}

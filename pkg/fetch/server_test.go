@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -106,23 +107,22 @@ func (fs *fileServer) serve(w http.ResponseWriter, r *http.Request) {
 	began := time.Now()
 	for len(body) > 0 {
 		n := min(chunk, int64(len(body)))
-		if fs.cutAfter > 0 && sentHere+n > fs.cutAfter && fs.cuts.Load() > 0 {
-			n = fs.cutAfter - sentHere
-			if n > 0 {
+		// sendTo sends the body up to offset at (of this response) and
+		// flushes it.
+		sendTo := func(at int64) {
+			if n := at - sentHere; n > 0 {
 				w.Write(body[:n])
 				fs.sent.Add(n)
 			}
 			w.(http.Flusher).Flush()
+		}
+		if fs.cutAfter > 0 && sentHere+n > fs.cutAfter && fs.cuts.Load() > 0 {
+			sendTo(fs.cutAfter)
 			fs.cuts.Add(-1)
 			panic(http.ErrAbortHandler)
 		}
 		if fs.stallAt > 0 && sentHere+n > fs.stallAt && fs.stalls.Load() > 0 {
-			n = fs.stallAt - sentHere
-			if n > 0 {
-				w.Write(body[:n])
-				fs.sent.Add(n)
-			}
-			w.(http.Flusher).Flush()
+			sendTo(fs.stallAt)
 			fs.stalls.Add(-1)
 			select {
 			case <-r.Context().Done():
@@ -142,6 +142,35 @@ func (fs *fileServer) serve(w http.ResponseWriter, r *http.Request) {
 				time.Sleep(d)
 			}
 		}
+	}
+}
+
+// cut makes the server abort the connection after n body bytes, times
+// times.
+func (fs *fileServer) cut(n int64, times int32) {
+	fs.cutAfter = n
+	fs.cuts.Store(times)
+}
+
+// ensureOK runs f.Ensure for a, failing the test on an error.
+func ensureOK(t testing.TB, f *Fetcher, a *Artifact) Result {
+	t.Helper()
+	res, err := f.Ensure(ctxT(t), a, EnsureOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// wantContent fails the test unless the file at path holds data.
+func wantContent(t testing.TB, path string, data []byte) {
+	t.Helper()
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, data) {
+		t.Fatalf("%s: the content differs from what was served", path)
 	}
 }
 

@@ -53,10 +53,7 @@ func TestStalledDownloadGivesUpAndResumes(t *testing.T) {
 		t.Fatalf("%d requests, want 2 (one that stalled mid-body, one that sent nothing)", got)
 	}
 	hanging.Store(false)
-	res, err := f.Ensure(ctxT(t), a, EnsureOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := ensureOK(t, f, a)
 	if res.Resumed != 64<<10 {
 		t.Fatalf("resumed %d bytes, want %d", res.Resumed, 64<<10)
 	}
@@ -80,8 +77,7 @@ func TestDownloadRefusedWithoutFreeSpace(t *testing.T) {
 		t.Fatal("a request was made before the space check")
 	}
 	// Keep a part of 64 KiB, then the check asks only for the rest.
-	fs.cutAfter = 64 << 10
-	fs.cuts.Store(100)
+	fs.cut(64<<10, 100)
 	f.FreeSpace = nil
 	f.Retries = 1
 	if _, err := f.Ensure(ctxT(t), a, EnsureOptions{}); err == nil {
@@ -106,8 +102,7 @@ func TestUnresumablePartIsDeleted(t *testing.T) {
 	data := randomData(256<<10, 33)
 	fs := newFileServer(t, data)
 	fs.noRange = true
-	fs.cutAfter = 64 << 10
-	fs.cuts.Store(1)
+	fs.cut(64<<10, 1)
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if fs.requests.Load() >= 1 {
 			http.Error(w, "busy", http.StatusServiceUnavailable)

@@ -20,12 +20,12 @@ func TestSSLCertFileIsTrusted(t *testing.T) {
 	a, _ := p.Model("m")
 
 	t.Setenv("SSL_CERT_FILE", filepath.Join(t.TempDir(), "none.pem"))
-	if _, err := DefaultHTTPClient(); err == nil || !strings.Contains(err.Error(), "SSL_CERT_FILE") {
+	if _, err := defaultHTTPClient(); err == nil || !strings.Contains(err.Error(), "SSL_CERT_FILE") {
 		t.Fatalf("missing SSL_CERT_FILE accepted: %v", err)
 	}
 
 	t.Setenv("SSL_CERT_FILE", "")
-	client, err := DefaultHTTPClient()
+	client, err := defaultHTTPClient()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestSSLCertFileIsTrusted(t *testing.T) {
 	ca := filepath.Join(t.TempDir(), "ca.pem")
 	os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: tlsSrv.Certificate().Raw}), 0o644)
 	t.Setenv("SSL_CERT_FILE", ca)
-	client, err = DefaultHTTPClient()
+	client, err = defaultHTTPClient()
 	if err != nil {
 		t.Fatal(err)
 	}

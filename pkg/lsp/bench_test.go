@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // BenchmarkRecheckAfterEdit is the work one keystroke costs once the
@@ -12,10 +14,7 @@ import (
 // load its model for navigation (goal: under 20 ms for a corpus story).
 func BenchmarkRecheckAfterEdit(b *testing.B) {
 	for _, name := range []string{"fix-tests", "pr-refinement", "conflict-resolve"} {
-		src := filepath.Join("/work/shared/corpus", name)
-		if _, err := os.Stat(src); err != nil {
-			b.Skip("the shared corpus is not here")
-		}
+		src := storytest.Corpus(b, name)
 		b.Run(name, func(b *testing.B) {
 			manifest := filepath.Join(src, "app.yaml")
 			text, err := os.ReadFile(manifest)

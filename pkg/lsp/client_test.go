@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -70,31 +69,6 @@ func startInProcessC(t *testing.T, opts Options) *client {
 		<-done
 	})
 	return c
-}
-
-// copyTree copies testdata dir src into a temp dir and returns the copy.
-func copyTree(t *testing.T, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		out := filepath.Join(dst, rel)
-		if fi.IsDir() {
-			return os.MkdirAll(out, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(out, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
 }
 
 func open(c *client, path string) string {

@@ -10,6 +10,7 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/validate"
@@ -18,15 +19,9 @@ import (
 // The published diagnostics are kitsoki validate's, file by file.
 func TestDiagnosticsMatchValidate(t *testing.T) {
 	for _, corpus := range []string{"conflict-resolve", "fix-tests", "imports_smoke/parent"} {
-		src := filepath.Join("..", "..", "..", "..", "shared", "corpus", corpus)
-		if _, err := os.Stat(src); err != nil {
-			src = filepath.Join("/work/shared/corpus", corpus)
-		}
-		if _, err := os.Stat(src); err != nil {
-			t.Skip("the shared corpus is not here")
-		}
+		src := storytest.Corpus(t, corpus)
 		t.Run(corpus, func(t *testing.T) {
-			dir := copyTree(t, filepath.Dir(src))
+			dir := storytest.TempCopy(t, filepath.Dir(src))
 			manifest := filepath.Join(dir, filepath.Base(src), "app.yaml")
 			// plant a typo in the buffer only: the disk stays valid
 			text, err := os.ReadFile(manifest)
@@ -87,7 +82,7 @@ func compareDiags(t *testing.T, text string, got []wireDiag, want []diag.Diagnos
 }
 
 func TestRoomChangeRechecksStoryAndClears(t *testing.T) {
-	dir := copyTree(t, "testdata/demo")
+	dir := storytest.TempCopy(t, "testdata/demo")
 	manifest, room := filepath.Join(dir, "app.yaml"), filepath.Join(dir, "rooms", "work.yaml")
 	c := startInProcess(t, Options{})
 	open(c, manifest)
@@ -122,7 +117,7 @@ func TestRoomChangeRechecksStoryAndClears(t *testing.T) {
 }
 
 func TestChildChangeRechecksImporter(t *testing.T) {
-	dir := copyTree(t, "testdata")
+	dir := storytest.TempCopy(t, "testdata")
 	parent, child := filepath.Join(dir, "parent", "app.yaml"), filepath.Join(dir, "child", "app.yaml")
 	c := startInProcess(t, Options{})
 	open(c, parent)
@@ -140,7 +135,7 @@ func TestChildChangeRechecksImporter(t *testing.T) {
 }
 
 func TestDefinitionHoverCompletionSymbols(t *testing.T) {
-	dir := copyTree(t, "testdata/demo")
+	dir := storytest.TempCopy(t, "testdata/demo")
 	manifest, room := filepath.Join(dir, "app.yaml"), filepath.Join(dir, "rooms", "work.yaml")
 	c := startInProcess(t, Options{})
 	appText := open(c, manifest)

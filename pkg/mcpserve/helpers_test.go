@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kitsoki/internal/testing/mcpask"
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
 )
 
@@ -18,14 +18,15 @@ import (
 // transport's "ask" tool: schema calls get {decision, prompt}, others the
 // prompt echoed as a JSON string.
 func upstream(t testing.TB) string {
-	return mcpask.Serve(t, func(ar *agent.AskRequest) *mcp.CallToolResult {
+	t.Helper()
+	return storytest.MCPAsk(t, "upstream", func(_ *mcp.CallToolRequest, ar agent.AskRequest) (*mcp.CallToolResult, error) {
 		var resp map[string]any
 		if len(ar.Schema) > 0 {
 			resp = map[string]any{"submission": map[string]any{"decision": "approve", "prompt": ar.Prompt, "args": ar.With["args"]}, "meta": map[string]any{"cost_usd": 0.25}}
 		} else {
 			resp = map[string]any{"submission": "echo: " + ar.Prompt}
 		}
-		return &mcp.CallToolResult{StructuredContent: resp, Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}
+		return &mcp.CallToolResult{StructuredContent: resp, Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
 	})
 }
 

@@ -9,6 +9,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // Every corpus and upstream-compatible story file validates against the
@@ -19,18 +21,7 @@ func TestFormatSchemaAcceptsTheCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("app.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("app.json")
-	if err != nil {
-		t.Fatalf("the format schema does not compile: %v", err)
-	}
+	sch := storytest.CompileSchema(t, "app.json", raw)
 	var files []string
 	for _, root := range []string{"/work/shared/corpus", "testdata/upstream"} {
 		_ = filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {

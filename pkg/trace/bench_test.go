@@ -14,7 +14,7 @@ import (
 
 // BenchmarkTraceAppend measures Writer.Append on a real file under the
 // default SyncDurable policy: these plain events are fsynced in batches
-// (SyncBatchEvents), so the figure is mostly encoding and write(2).
+// (syncBatchEvents), so the figure is mostly encoding and write(2).
 func BenchmarkTraceAppend(b *testing.B) {
 	w, err := Create(filepath.Join(b.TempDir(), "bench.jsonl"), Header{})
 	if err != nil {
@@ -122,18 +122,8 @@ func BenchmarkTraceLarge(b *testing.B) {
 			{"verify", func(r io.Reader) error { _, err := Verify(r, p); return err }},
 			{"stats", func(r io.Reader) error { s := NewStats(); err := s.AddTrace(r, p); s.Finish(); return err }},
 			{"timeline", func(r io.Reader) error {
-				rd := NewReader(r, ReadOptions{})
 				tl := &Timeline{}
-				for {
-					ev, err := rd.Next()
-					if err == io.EOF {
-						return nil
-					}
-					if err != nil {
-						return err
-					}
-					tl.Feed(&ev)
-				}
+				return NewReader(r, ReadOptions{}).Each(func(ev *Event) { tl.Feed(ev) })
 			}},
 			{"otlp", func(r io.Reader) error { return ExportOTLP(r, p, io.Discard, OTLPOptions{}) }},
 		} {

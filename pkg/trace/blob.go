@@ -19,23 +19,21 @@ import (
 // events (harness.returned, world.update, machine.say) is stored once.
 const blobThreshold = 256 << 10
 
-// BlobKey is the key of a blob reference: a value written as
+// blobKey is the key of a blob reference: a value written as
 // {"$kitsoki_blob": "agent-prompts/blob-<sha256>.txt", "bytes": N} stands
 // for the string held raw in that file (".json": the JSON value held in it).
 // Readers given the trace's directory put the value back (ReadOptions.Dir).
-const BlobKey = "$kitsoki_blob"
+const blobKey = "$kitsoki_blob"
 
 // spill rewrites payload with its large values moved to blob files: first
 // every string over blobThreshold; then, while the payload is still over
 // the line bound, the largest array or object.
 func (w *Writer) spill(payload json.RawMessage) (json.RawMessage, error) {
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(payload))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
+	v, err := decodeNumbers(payload)
+	if err != nil {
 		return nil, fmt.Errorf("payload: %w", err)
 	}
-	v, err := w.spillStrings(v)
+	v, err = w.spillStrings(v)
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +159,7 @@ func (w *Writer) spillAt(root any, path []any) (any, error) {
 func (w *Writer) blobRef(data []byte, ext string) (any, error) {
 	sum := sha256.Sum256(data)
 	name := "blob-" + hex.EncodeToString(sum[:]) + ext
-	dir := filepath.Join(w.dir, PromptsDir)
+	dir := filepath.Join(w.dir, promptsDir)
 	p := filepath.Join(dir, name)
 	if fi, err := os.Stat(p); err != nil || fi.Size() != int64(len(data)) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -188,7 +186,7 @@ func (w *Writer) blobRef(data []byte, ext string) (any, error) {
 			return nil, fmt.Errorf("blob %s: %w", p, err)
 		}
 	}
-	return map[string]any{BlobKey: PromptsDir + "/" + name, "bytes": len(data)}, nil
+	return map[string]any{blobKey: promptsDir + "/" + name, "bytes": len(data)}, nil
 }
 
 func isBlobRef(v any) bool {
@@ -196,7 +194,7 @@ func isBlobRef(v any) bool {
 	if !ok || len(m) != 2 {
 		return false
 	}
-	_, ok = m[BlobKey].(string)
+	_, ok = m[blobKey].(string)
 	return ok
 }
 
@@ -210,7 +208,7 @@ func marshalNoHTML(v any) ([]byte, error) {
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
-var blobMarker = []byte(`"` + BlobKey + `"`)
+var blobMarker = []byte(`"` + blobKey + `"`)
 
 // resolveBlobs puts the values of blob references in payload back, reading
 // each file (under the trace's agent-prompts/, at most limit bytes).
@@ -218,13 +216,11 @@ func resolveBlobs(tracePath string, payload json.RawMessage, limit int) (json.Ra
 	if !bytes.Contains(payload, blobMarker) {
 		return payload, nil
 	}
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(payload))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
+	v, err := decodeNumbers(payload)
+	if err != nil {
 		return nil, err
 	}
-	v, err := resolveValue(tracePath, v, int64(limit))
+	v, err = resolveValue(tracePath, v, int64(limit))
 	if err != nil {
 		return nil, err
 	}
@@ -235,8 +231,7 @@ func resolveValue(tracePath string, v any, limit int64) (any, error) {
 	switch x := v.(type) {
 	case map[string]any:
 		if isBlobRef(x) {
-			ref := x[BlobKey].(string)
-			p, err := ResolveSidecar(tracePath, ref)
+			ref, p, err := blobFile(tracePath, x)
 			if err != nil {
 				return nil, err
 			}
@@ -244,16 +239,14 @@ func resolveValue(tracePath string, v any, limit int64) (any, error) {
 			if err != nil {
 				return nil, fmt.Errorf("blob %s: %w", ref, err)
 			}
-			if n, ok := x["bytes"].(json.Number); ok && n.String() != fmt.Sprint(len(b)) {
-				return nil, fmt.Errorf("blob %s holds %d bytes, the trace says %s: the blob file was changed or cut", ref, len(b), n)
+			if err := checkBlobSize(ref, x, int64(len(b))); err != nil {
+				return nil, err
 			}
 			if filepath.Ext(ref) == ".txt" {
 				return string(b), nil
 			}
-			var out any
-			dec := json.NewDecoder(bytes.NewReader(b))
-			dec.UseNumber()
-			if err := dec.Decode(&out); err != nil {
+			out, err := decodeNumbers(b)
+			if err != nil {
 				return nil, fmt.Errorf("blob %s: %w", ref, err)
 			}
 			return out, nil
@@ -280,10 +273,8 @@ func resolveValue(tracePath string, v any, limit int64) (any, error) {
 // checkBlobs checks that each blob payload refers to exists beside the
 // trace with its recorded size (without reading it).
 func checkBlobs(tracePath string, payload json.RawMessage) error {
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(payload))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
+	v, err := decodeNumbers(payload)
+	if err != nil {
 		return err
 	}
 	var walk func(v any) error
@@ -291,8 +282,7 @@ func checkBlobs(tracePath string, payload json.RawMessage) error {
 		switch x := v.(type) {
 		case map[string]any:
 			if isBlobRef(x) {
-				ref := x[BlobKey].(string)
-				p, err := ResolveSidecar(tracePath, ref)
+				ref, p, err := blobFile(tracePath, x)
 				if err != nil {
 					return err
 				}
@@ -300,10 +290,7 @@ func checkBlobs(tracePath string, payload json.RawMessage) error {
 				if err != nil {
 					return fmt.Errorf("blob %s: %w", ref, err)
 				}
-				if n, ok := x["bytes"].(json.Number); ok && n.String() != fmt.Sprint(fi.Size()) {
-					return fmt.Errorf("blob %s holds %d bytes, the trace says %s: the blob file was changed or cut", ref, fi.Size(), n)
-				}
-				return nil
+				return checkBlobSize(ref, x, fi.Size())
 			}
 			for _, e := range x {
 				if err := walk(e); err != nil {
@@ -320,4 +307,33 @@ func checkBlobs(tracePath string, payload json.RawMessage) error {
 		return nil
 	}
 	return walk(v)
+}
+
+// decodeNumbers decodes the first JSON value of b, numbers kept as
+// json.Number (so values re-encode as they were).
+func decodeNumbers(b []byte) (any, error) {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// blobFile returns the reference of the blob reference x and the file it
+// names beside the trace.
+func blobFile(tracePath string, x map[string]any) (ref, path string, err error) {
+	ref = x[blobKey].(string)
+	path, err = ResolveSidecar(tracePath, ref)
+	return ref, path, err
+}
+
+// checkBlobSize checks a blob file's size against the "bytes" its
+// reference x records, when it records one.
+func checkBlobSize(ref string, x map[string]any, size int64) error {
+	if n, ok := x["bytes"].(json.Number); ok && n.String() != fmt.Sprint(size) {
+		return fmt.Errorf("blob %s holds %d bytes, the trace says %s: the blob file was changed or cut", ref, size, n)
+	}
+	return nil
 }

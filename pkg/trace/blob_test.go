@@ -48,7 +48,7 @@ func TestLargeAnswerRoundTripAtTheCap(t *testing.T) {
 			if _, err := VerifyFile(path); err != nil {
 				t.Fatalf("the reader refuses what the writer wrote: %v", err)
 			}
-			blobs, _ := filepath.Glob(filepath.Join(filepath.Dir(path), PromptsDir, "blob-*"))
+			blobs, _ := filepath.Glob(filepath.Join(filepath.Dir(path), promptsDir, "blob-*"))
 			if len(blobs) != 1 {
 				t.Fatalf("the answer is stored %d times as a blob, want once: %v", len(blobs), blobs)
 			}
@@ -132,7 +132,7 @@ func TestMissingBlobIsReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Close()
-	blobs, _ := filepath.Glob(filepath.Join(filepath.Dir(path), PromptsDir, "blob-*"))
+	blobs, _ := filepath.Glob(filepath.Join(filepath.Dir(path), promptsDir, "blob-*"))
 	if len(blobs) != 1 {
 		t.Fatalf("blobs: %v", blobs)
 	}

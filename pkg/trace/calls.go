@@ -160,7 +160,7 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 	if ev.Kind == "agent.call.error" {
 		c.Outcome = OutcomeError
 		c.Error = p.Error
-		c.ErrorKind = ErrorKind(p.Error)
+		c.ErrorKind = errorKind(p.Error)
 	} else {
 		c.Outcome = OutcomeOK
 		c.Response = p.Response
@@ -189,9 +189,9 @@ func (t *CallTracker) Open() []*Call {
 	return out
 }
 
-// ErrorKind extracts the kind from an agent error text "agent: <kind>: ...";
+// errorKind extracts the kind from an agent error text "agent: <kind>: ...";
 // texts of another shape give "error".
-func ErrorKind(msg string) string {
+func errorKind(msg string) string {
 	rest, ok := strings.CutPrefix(msg, "agent: ")
 	if !ok {
 		return "error"
@@ -204,10 +204,10 @@ func ErrorKind(msg string) string {
 	return kind
 }
 
-// Submission returns the submission of a completed call's inline response:
+// submissionOf returns the submission of a completed call's inline response:
 // the "submission" member when the response is the Dispatch shape
 // {submission, meta}, the response itself otherwise.
-func Submission(resp json.RawMessage) json.RawMessage {
+func submissionOf(resp json.RawMessage) json.RawMessage {
 	if len(resp) == 0 {
 		return nil
 	}

@@ -172,13 +172,13 @@ func episodeFor(c *Call, n int, tracePath string) (cassetteEpisode, error) {
 		b, err := safefile.ReadFile(p, safefile.Cassette)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: its response is in the sidecar %s, which is missing beside the trace; copy the trace's %s/ folder along with it", c.CallID, p, PromptsDir)
+				return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: its response is in the sidecar %s, which is missing beside the trace; copy the trace's %s/ folder along with it", c.CallID, p, promptsDir)
 			}
 			return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: read response sidecar %s: %w", c.CallID, p, err)
 		}
 		resp = b
 	}
-	if sub := Submission(resp); len(sub) > 0 && string(sub) != "null" {
+	if sub := submissionOf(resp); len(sub) > 0 && string(sub) != "null" {
 		var s string
 		if sub[0] == '"' && json.Unmarshal(sub, &s) == nil {
 			// The cassette format stores a text answer as is; one that starts

@@ -9,7 +9,7 @@ const (
 	// returns for the events whose loss costs most: every agent answer
 	// (agent.call.complete, agent.call.error) and every turn end
 	// (turn.end); the other events are fsynced in batches (at the latest
-	// every SyncBatchEvents events or SyncBatchBytes bytes) and at Close.
+	// every syncBatchEvents events or syncBatchBytes bytes) and at Close.
 	SyncDurable SyncPolicy = iota
 	// SyncNever never fsyncs: for traces that are not durable records
 	// (kitsoki test). Lines are still written whole, at once.
@@ -20,8 +20,8 @@ const (
 
 // The batch bounds of SyncDurable.
 const (
-	SyncBatchEvents = 1024
-	SyncBatchBytes  = 4 << 20
+	syncBatchEvents = 1024
+	syncBatchBytes  = 4 << 20
 )
 
 // Options configure a Writer (CreateWith).
@@ -54,7 +54,7 @@ func (w *Writer) needSync(kind string, n int) bool {
 	}
 	w.unsyncedEvents++
 	w.unsyncedBytes += n
-	return durableKind(kind) || w.unsyncedEvents >= SyncBatchEvents || w.unsyncedBytes >= SyncBatchBytes
+	return durableKind(kind) || w.unsyncedEvents >= syncBatchEvents || w.unsyncedBytes >= syncBatchBytes
 }
 
 func (w *Writer) synced() {

@@ -42,12 +42,12 @@ func TestSyncPolicy(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	for range SyncBatchEvents {
+	for range syncBatchEvents {
 		if err := w.Append(Event{Turn: 1, Kind: "machine.transition"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if w.syncs != 1 {
-		t.Fatalf("after %d plain events: %d fsyncs, want 1", SyncBatchEvents, w.syncs)
+		t.Fatalf("after %d plain events: %d fsyncs, want 1", syncBatchEvents, w.syncs)
 	}
 }

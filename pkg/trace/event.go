@@ -6,19 +6,19 @@ import (
 	"time"
 )
 
-// SchemaVersion is the highest trace schema version this package reads and
+// currentSchemaVersion is the highest trace schema version this package reads and
 // the one it writes.
-const SchemaVersion = 1
+const currentSchemaVersion = 1
 
-// HeaderKind is the kind of the first line of every trace.
-const HeaderKind = "session.header"
+// headerKind is the kind of the first line of every trace.
+const headerKind = "session.header"
 
 // Header is the first line of a trace. On disk its keys are, in order,
 // kind ("session.header"), schema_version, written_at, then the optional
 // kitsoki additions app_id, story and generator (omitted when empty, so a
 // header without them is byte-identical to the upstream engine's).
 type Header struct {
-	SchemaVersion int       // 0 on write means SchemaVersion
+	SchemaVersion int       // 0 on write means the current version (1)
 	WrittenAt     time.Time // zero on write means now; written RFC3339Nano UTC
 	AppID         string    // story app id, optional
 	Story         string    // story path as given to kitsoki run, optional
@@ -71,15 +71,15 @@ type wireHeader struct {
 
 var emptyObject = json.RawMessage(`{}`)
 
-// EncodeHeader returns the header line (with its trailing LF) exactly as the
-// writer writes it. SchemaVersion 0 is written as SchemaVersion; a zero
+// encodeHeader returns the header line (with its trailing LF) exactly as the
+// writer writes it. SchemaVersion 0 is written as currentSchemaVersion; a zero
 // WrittenAt is kept zero here (the writer fills it before calling this).
-func EncodeHeader(h Header) ([]byte, error) {
+func encodeHeader(h Header) ([]byte, error) {
 	if h.SchemaVersion == 0 {
-		h.SchemaVersion = SchemaVersion
+		h.SchemaVersion = currentSchemaVersion
 	}
 	b, err := json.Marshal(wireHeader{
-		Kind: HeaderKind, SchemaVersion: h.SchemaVersion, WrittenAt: h.WrittenAt.UTC(),
+		Kind: headerKind, SchemaVersion: h.SchemaVersion, WrittenAt: h.WrittenAt.UTC(),
 		AppID: h.AppID, Story: h.Story, Generator: h.Generator,
 	})
 	if err != nil {
@@ -88,12 +88,12 @@ func EncodeHeader(h Header) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// Encode returns the line (with its trailing LF) for ev exactly as the writer
+// encodeEvent returns the line (with its trailing LF) for ev exactly as the writer
 // writes it, using ev.Seq as given and ev.TS converted to UTC. A payload that
 // is a json.RawMessage is compacted and HTML-escaped as encoding/json does;
-// anything else is marshalled. Encode applies no write-time rule: the Writer
+// anything else is marshalled. encodeEvent applies no write-time rule: the Writer
 // does. Reading a trace and encoding its events gives back the same bytes.
-func Encode(ev Event) ([]byte, error) {
+func encodeEvent(ev Event) ([]byte, error) {
 	payload, err := marshalPayload(ev.Payload)
 	if err != nil {
 		return nil, fmt.Errorf("trace: encode %s event: %w", ev.Kind, err)

@@ -94,13 +94,13 @@ func readBytes(data []byte) (Header, []Event, error) {
 
 func encodeTrace(t *testing.T, h Header, evs []Event) []byte {
 	var b bytes.Buffer
-	l, err := EncodeHeader(h)
+	l, err := encodeHeader(h)
 	if err != nil {
 		t.Skip("header not encodable:", err) // e.g. a written_at year outside 0-9999
 	}
 	b.Write(l)
 	for _, ev := range evs {
-		l, err := Encode(ev)
+		l, err := encodeEvent(ev)
 		if err != nil {
 			t.Skip("event not encodable:", err)
 		}

@@ -21,7 +21,7 @@ const goldenDir = "testdata/triage"
 func writeGoldenTrace(t *testing.T, dir string) string {
 	t.Helper()
 	p := filepath.Join(dir, "run.jsonl")
-	os.RemoveAll(filepath.Join(dir, PromptsDir))
+	os.RemoveAll(filepath.Join(dir, promptsDir))
 	base := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	w, err := Create(p, Header{WrittenAt: base, AppID: "ci-triage", Story: "examples/ci-triage/app.yaml", Generator: "kitsoki test"})
 	if err != nil {
@@ -117,7 +117,7 @@ func TestGoldenTraceFixture(t *testing.T) {
 		t.Fatalf("writer output drifted from %s (go test -update rewrites it)", p)
 	}
 	for _, sc := range []string{"a1b2c3d4e5f60718.txt", "a1b2c3d4e5f60718-response.json"} {
-		if _, err := os.Stat(filepath.Join(goldenDir, PromptsDir, sc)); err != nil {
+		if _, err := os.Stat(filepath.Join(goldenDir, promptsDir, sc)); err != nil {
 			t.Fatalf("sidecar %s: %v", sc, err)
 		}
 	}

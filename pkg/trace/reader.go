@@ -185,19 +185,34 @@ func (r *Reader) Header() (Header, error) {
 		}
 	}
 	if err := json.Unmarshal(line, &h); err != nil {
-		if k := probeKind(line); k != HeaderKind {
+		if k := probeKind(line); k != headerKind {
 			return Header{}, r.corrupt(1, RuleHeaderKind, err, "trace missing session.header on line 1 (got kind=%q)", k)
 		}
 		return Header{}, r.corrupt(1, RuleHeaderJSON, err, "line 1: unmarshal header: %v", err)
 	}
-	if h.Kind != HeaderKind {
+	if h.Kind != headerKind {
 		return Header{}, r.corrupt(1, RuleHeaderKind, nil, "trace missing session.header on line 1 (got kind=%q)", h.Kind)
 	}
-	if h.SchemaVersion > SchemaVersion {
-		return Header{}, r.corrupt(1, RuleSchemaVersion, nil, "schema_version %d on disk exceeds highest supported %d", h.SchemaVersion, SchemaVersion)
+	if h.SchemaVersion > currentSchemaVersion {
+		return Header{}, r.corrupt(1, RuleSchemaVersion, nil, "schema_version %d on disk exceeds highest supported %d", h.SchemaVersion, currentSchemaVersion)
 	}
 	r.header = &Header{SchemaVersion: h.SchemaVersion, WrittenAt: h.WrittenAt, AppID: h.AppID, Story: h.Story, Generator: h.Generator}
 	return *r.header, nil
+}
+
+// Each calls fn with every remaining event, in order, and returns nil at
+// the end of the trace or the first error Next returns.
+func (r *Reader) Each(fn func(*Event)) error {
+	for {
+		ev, err := r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		fn(&ev)
+	}
 }
 
 // Next returns the next event, or io.EOF after the last one. Any other error
@@ -225,14 +240,14 @@ func (r *Reader) Next() (Event, error) {
 				return Event{}, r.corrupt(n, RuleJSON, err, "line %d is not valid JSON: %v", n, err)
 			}
 		}
-		if probeKind(line) == HeaderKind {
+		if probeKind(line) == headerKind {
 			return Event{}, r.corrupt(n, RuleDuplicateHeader, nil, "duplicate session.header at line %d", n)
 		}
 		payload, err = slowDecode(line, &ev)
 		if err != nil {
 			return Event{}, r.corrupt(n, RuleUnmarshal, err, "line %d: unmarshal event: %v", n, err)
 		}
-	} else if ev.Kind == HeaderKind {
+	} else if ev.Kind == headerKind {
 		return Event{}, r.corrupt(n, RuleDuplicateHeader, nil, "duplicate session.header at line %d", n)
 	}
 	if err := r.order(n, &ev); err != nil {

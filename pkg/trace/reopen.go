@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,12 +18,8 @@ func openAppend(path string, h Header) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("trace: reopen %q: %w", path, err)
 	}
-	if err := lockFile(f); err != nil {
-		f.Close()
-		if errors.Is(err, ErrLocked) {
-			return nil, fmt.Errorf("trace: open %q: trace file is locked by another writer: %w", path, err)
-		}
-		return nil, fmt.Errorf("trace: lock %q: %w", path, err)
+	if err := lockTrace(f, path); err != nil {
+		return nil, err
 	}
 	fail := func(err error) (*Writer, error) {
 		_ = unlockFile(f)
@@ -40,7 +35,7 @@ func openAppend(path string, h Header) (*Writer, error) {
 		if h.WrittenAt.IsZero() {
 			h.WrittenAt = w.now()
 		}
-		line, err := EncodeHeader(h)
+		line, err := encodeHeader(h)
 		if err != nil {
 			return fail(err)
 		}
@@ -59,15 +54,8 @@ func openAppend(path string, h Header) (*Writer, error) {
 	if _, err := rd.Header(); err != nil {
 		return fail(fmt.Errorf("trace: reopen %q: the trace is not valid, so it is not extended: %w", path, err))
 	}
-	for {
-		ev, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return fail(fmt.Errorf("trace: reopen %q: the trace is not valid, so it is not extended: %w", path, err))
-		}
-		w.started, w.lastTurn, w.nextSeq = true, ev.Turn, ev.Seq+1
+	if err := rd.Each(func(ev *Event) { w.started, w.lastTurn, w.nextSeq = true, ev.Turn, ev.Seq+1 }); err != nil {
+		return fail(fmt.Errorf("trace: reopen %q: the trace is not valid, so it is not extended: %w", path, err))
 	}
 	if _, err := f.Seek(0, io.SeekEnd); err != nil {
 		return fail(fmt.Errorf("trace: reopen %q: %w", path, err))

@@ -44,7 +44,7 @@ func ListTraces(dir string) ([]TraceFile, error) {
 		}
 		if d.IsDir() {
 			n := d.Name()
-			if p != dir && (n == PromptsDir || n == "transcripts" || strings.HasPrefix(n, ".")) {
+			if p != dir && (n == promptsDir || n == "transcripts" || strings.HasPrefix(n, ".")) {
 				return fs.SkipDir
 			}
 			return nil

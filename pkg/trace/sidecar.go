@@ -7,23 +7,23 @@ import (
 	"path/filepath"
 )
 
-// SidecarThreshold is the size above which a prompt or a response leaves the
+// sidecarThreshold is the size above which a prompt or a response leaves the
 // event for a file under agent-prompts/ beside the trace (the ">1KB rule").
-const SidecarThreshold = 1024
+const sidecarThreshold = 1024
 
-// PromptsDir is the sidecar folder name, relative to the trace's directory.
-const PromptsDir = "agent-prompts"
+// promptsDir is the sidecar folder name, relative to the trace's directory.
+const promptsDir = "agent-prompts"
 
 // PromptRef returns the payload fields that carry prompt for the agent call
 // callID: {"prompt_file": "agent-prompts/<call_id>.txt"} after writing the
 // prompt raw to that file beside the trace when it is longer than
-// SidecarThreshold bytes, {"prompt": prompt} otherwise, and an empty map for
+// sidecarThreshold bytes, {"prompt": prompt} otherwise, and an empty map for
 // an empty prompt. Merge the result into the agent.call.start payload.
 func (w *Writer) PromptRef(callID, prompt string) (map[string]any, error) {
 	if prompt == "" {
 		return map[string]any{}, nil
 	}
-	if len(prompt) <= SidecarThreshold {
+	if len(prompt) <= sidecarThreshold {
 		return map[string]any{"prompt": prompt}, nil
 	}
 	rel, err := w.writeSidecar(callID, ".txt", []byte(prompt))
@@ -34,13 +34,13 @@ func (w *Writer) PromptRef(callID, prompt string) (map[string]any, error) {
 }
 
 // ResponseRef is PromptRef for an agent response (JSON): over
-// SidecarThreshold bytes it goes to agent-prompts/<call_id>-response.json and
+// sidecarThreshold bytes it goes to agent-prompts/<call_id>-response.json and
 // the result is {"response_file": ...}; otherwise {"response": response}.
 func (w *Writer) ResponseRef(callID string, response json.RawMessage) (map[string]any, error) {
 	if len(response) == 0 {
 		return map[string]any{}, nil
 	}
-	if len(response) <= SidecarThreshold {
+	if len(response) <= sidecarThreshold {
 		return map[string]any{"response": response}, nil
 	}
 	rel, err := w.writeSidecar(callID, "-response.json", response)
@@ -57,7 +57,7 @@ func (w *Writer) writeSidecar(callID, suffix string, data []byte) (string, error
 	if err := checkCallIDFileName(callID); err != nil {
 		return "", fmt.Errorf("trace: sidecar for %q: %w", w.path, err)
 	}
-	dir := filepath.Join(w.dir, PromptsDir)
+	dir := filepath.Join(w.dir, promptsDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("trace: sidecar dir: %w", err)
 	}
@@ -80,7 +80,7 @@ func (w *Writer) writeSidecar(callID, suffix string, data []byte) (string, error
 	if err := f.Close(); err != nil {
 		return "", fmt.Errorf("trace: sidecar %q: %w", p, err)
 	}
-	return PromptsDir + "/" + name, nil
+	return promptsDir + "/" + name, nil
 }
 
 // checkCallIDFileName accepts call ids that are safe as a file name: 1-128
@@ -106,8 +106,8 @@ func checkCallIDFileName(id string) error {
 // the trace's agent-prompts/ folder.
 func ResolveSidecar(tracePath, ref string) (string, error) {
 	clean := filepath.ToSlash(filepath.Clean(filepath.FromSlash(ref)))
-	if filepath.IsAbs(ref) || len(clean) <= len(PromptsDir)+1 || clean[:len(PromptsDir)+1] != PromptsDir+"/" {
-		return "", fmt.Errorf("sidecar reference %q is not under %s/", ref, PromptsDir)
+	if filepath.IsAbs(ref) || len(clean) <= len(promptsDir)+1 || clean[:len(promptsDir)+1] != promptsDir+"/" {
+		return "", fmt.Errorf("sidecar reference %q is not under %s/", ref, promptsDir)
 	}
 	return filepath.Join(filepath.Dir(tracePath), filepath.FromSlash(clean)), nil
 }

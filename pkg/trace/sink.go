@@ -36,7 +36,7 @@ func (w *Writer) Emit(kind, callID string, payload any) error {
 // set the member must be a JSON string and its decoded text is written;
 // otherwise the raw JSON value is written.
 func (w *Writer) offload(raw json.RawMessage, callID, key, refKey, suffix string, asText bool) (json.RawMessage, error) {
-	if len(raw) <= SidecarThreshold || raw[0] != '{' {
+	if len(raw) <= sidecarThreshold || raw[0] != '{' {
 		return raw, nil
 	}
 	members, err := objectMembers(raw)
@@ -44,7 +44,7 @@ func (w *Writer) offload(raw json.RawMessage, callID, key, refKey, suffix string
 		return raw, nil // not an object we can rewrite: keep it inline
 	}
 	for i, m := range members {
-		if m.key != key || len(m.val) <= SidecarThreshold {
+		if m.key != key || len(m.val) <= sidecarThreshold {
 			continue
 		}
 		data := []byte(m.val)
@@ -53,7 +53,7 @@ func (w *Writer) offload(raw json.RawMessage, callID, key, refKey, suffix string
 			if json.Unmarshal(m.val, &s) != nil {
 				return raw, nil
 			}
-			if len(s) <= SidecarThreshold {
+			if len(s) <= sidecarThreshold {
 				return raw, nil
 			}
 			data = []byte(s)

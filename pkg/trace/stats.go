@@ -76,16 +76,7 @@ func (s *Stats) AddTrace(r io.Reader, name string) error {
 	if _, err := rd.Header(); err != nil {
 		return err
 	}
-	for {
-		ev, err := rd.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		s.Add(&ev)
-	}
+	return rd.Each(s.Add)
 }
 
 // Add counts one event.

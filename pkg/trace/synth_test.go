@@ -17,13 +17,13 @@ func synthTrace(t testing.TB, out io.Writer, turns int) {
 	base := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	clock := base
 	tick := func(d time.Duration) time.Time { clock = clock.Add(d); return clock }
-	h, _ := EncodeHeader(Header{WrittenAt: base, AppID: "ci-triage", Story: "examples/ci-triage/app.yaml", Generator: "kitsoki test"})
+	h, _ := encodeHeader(Header{WrittenAt: base, AppID: "ci-triage", Story: "examples/ci-triage/app.yaml", Generator: "kitsoki test"})
 	out.Write(h)
 	var seq int
 	emit := func(ev Event) {
 		ev.Seq = seq
 		seq++
-		b, err := Encode(ev)
+		b, err := encodeEvent(ev)
 		if err != nil {
 			t.Fatal(err)
 		}

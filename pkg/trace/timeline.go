@@ -136,7 +136,7 @@ func (tl *Timeline) Feed(ev *Event) (Line, bool) {
 			ln.Category = CatError
 		}
 		if done != nil {
-			ln.Text = CallSummary(done)
+			ln.Text = callSummary(done)
 		}
 	default:
 		if ev.CallID != "" && !IsAgentCallKind(ev.Kind) && tl.calls.open[ev.CallID] != nil {
@@ -157,9 +157,9 @@ func Printable(s string) string { return termsafe.Printable(s) }
 // Open returns the agent calls that have not finished (so far).
 func (tl *Timeline) Open() []*Call { return tl.calls.Open() }
 
-// CallSummary is the one-line result of an agent call: verb, outcome,
+// callSummary is the one-line result of an agent call: verb, outcome,
 // duration, tokens, cost, fallback and sub-event count.
-func CallSummary(c *Call) string {
+func callSummary(c *Call) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s ← %s", firstNonEmpty(c.Verb, "?"), c.Outcome)
 	if c.Outcome == OutcomeError {

@@ -33,23 +33,15 @@ func drain(rd *Reader) (VerifyResult, error) {
 	}
 	res.Header = h
 	last, started := 0, false
-	for {
-		ev, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			res.Bytes = rd.BytesRead()
-			return res, err
-		}
+	err = rd.Each(func(ev *Event) {
 		res.Events++
 		if !started || ev.Turn != last {
 			res.Turns++
 			last, started = ev.Turn, true
 		}
-	}
+	})
 	res.Bytes = rd.BytesRead()
-	return res, nil
+	return res, err
 }
 
 // VerifyFile verifies the trace at path in the reference's order: a missing

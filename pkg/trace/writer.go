@@ -46,7 +46,7 @@ type Writer struct {
 // trace (its first line is a session.header, possibly cut short by a
 // crash): a story, a cassette or any other file named by mistake is left
 // untouched and reported. If another writer holds the file, Create fails with an error
-// that says "trace file is locked by another writer" and matches ErrLocked;
+// that says "trace file is locked by another writer" and matches errTraceLocked;
 // the file is then left untouched.
 func Create(path string, h Header) (*Writer, error) {
 	return CreateWith(path, h, Options{})
@@ -75,12 +75,8 @@ func CreateWith(path string, h Header, opt Options) (*Writer, error) {
 		}
 		return nil, fmt.Errorf("trace: create %q: %w", path, err)
 	}
-	if err := lockFile(f); err != nil {
-		f.Close()
-		if errors.Is(err, ErrLocked) {
-			return nil, fmt.Errorf("trace: open %q: trace file is locked by another writer: %w", path, err)
-		}
-		return nil, fmt.Errorf("trace: lock %q: %w", path, err)
+	if err := lockTrace(f, path); err != nil {
+		return nil, err
 	}
 	w := &Writer{f: f, path: path, dir: dir, now: time.Now, opt: opt}
 	fail := func(err error) (*Writer, error) {
@@ -108,7 +104,7 @@ func CreateWith(path string, h Header, opt Options) (*Writer, error) {
 	if err := checkField("header generator", h.Generator); err != nil {
 		return fail(err)
 	}
-	line, err := EncodeHeader(h)
+	line, err := encodeHeader(h)
 	if err != nil {
 		return fail(err)
 	}
@@ -147,7 +143,7 @@ func (w *Writer) Dir() string { return w.dir }
 // (the reader would reject the file). A rejected event writes nothing.
 //
 // Agent events get the sidecar rule: with a CallID, a "prompt" string over
-// SidecarThreshold bytes in an agent.call.start payload moves to
+// sidecarThreshold bytes in an agent.call.start payload moves to
 // agent-prompts/<call_id>.txt and becomes "prompt_file"; a "response" over
 // the threshold in agent.call.complete moves to
 // agent-prompts/<call_id>-response.json and becomes "response_file". The
@@ -186,7 +182,7 @@ func (w *Writer) check(ev *Event) (json.RawMessage, error) {
 	if ev.Kind == "" {
 		return nil, wrap(errors.New("kind is empty; every event needs a kind such as machine.transition"))
 	}
-	if ev.Kind == HeaderKind {
+	if ev.Kind == headerKind {
 		return nil, wrap(errors.New("kind session.header is reserved for line 1 of the trace"))
 	}
 	for _, f := range [...]struct{ name, v string }{

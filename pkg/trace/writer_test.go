@@ -144,7 +144,7 @@ func TestWriterWriteTimeRules(t *testing.T) {
 		want string
 	}{
 		{"empty kind", Event{}, "kind is empty"},
-		{"header kind", Event{Kind: HeaderKind}, "reserved for line 1"},
+		{"header kind", Event{Kind: headerKind}, "reserved for line 1"},
 		{"kind with LF", Event{Kind: "a\nb"}, "line feed"},
 		{"state with CR", Event{Kind: "k", StatePath: "a\rb"}, "carriage return"},
 		{"call id with NUL", Event{Kind: "k", CallID: "a\x00"}, "NUL byte"},
@@ -199,7 +199,7 @@ func TestWriterLock(t *testing.T) {
 	}
 	before, _ := os.ReadFile(p)
 	_, err := Create(p, Header{})
-	if err == nil || !strings.Contains(err.Error(), "trace file is locked by another writer") || !errors.Is(err, ErrLocked) {
+	if err == nil || !strings.Contains(err.Error(), "trace file is locked by another writer") || !errors.Is(err, errTraceLocked) {
 		t.Fatalf("second writer: %v", err)
 	}
 	after, _ := os.ReadFile(p)
@@ -224,12 +224,12 @@ func TestWriterLock(t *testing.T) {
 
 func TestPromptRef(t *testing.T) {
 	w, p := mustCreate(t, Header{})
-	small := strings.Repeat("a", SidecarThreshold)
+	small := strings.Repeat("a", sidecarThreshold)
 	got, err := w.PromptRef("c1", small)
 	if err != nil || got["prompt"] != small || len(got) != 1 {
 		t.Fatalf("small prompt: %v %v", got, err)
 	}
-	big := strings.Repeat("b", SidecarThreshold+1)
+	big := strings.Repeat("b", sidecarThreshold+1)
 	got, err = w.PromptRef("c2", big)
 	if err != nil || got["prompt_file"] != "agent-prompts/c2.txt" || len(got) != 1 {
 		t.Fatalf("big prompt: %v %v", got, err)
@@ -362,13 +362,13 @@ func assertRoundTrip(t *testing.T, p string) {
 	}
 	h, evs := readAll(t, p)
 	var out bytes.Buffer
-	hl, err := EncodeHeader(h)
+	hl, err := encodeHeader(h)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out.Write(hl)
 	for _, ev := range evs {
-		l, err := Encode(ev)
+		l, err := encodeEvent(ev)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -99,7 +99,7 @@ func (c *Client) Notify(method string, params any) {
 
 func (c *Client) wait(path string, ok func([]Published) bool) []Published {
 	c.t.Helper()
-	uri := URI(path)
+	uri := fileURI(path)
 	deadline := time.AfterFunc(Wait, func() {
 		c.mu.Lock()
 		c.cond.Broadcast()
@@ -135,13 +135,13 @@ func (c *Client) WaitUntil(path string, ok func(Published) bool) Published {
 // Open sends didOpen with text.
 func (c *Client) Open(path, text string) {
 	c.Notify("textDocument/didOpen", protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
-		URI: URI(path), LanguageID: "yaml", Version: 1, Text: text}})
+		URI: fileURI(path), LanguageID: "yaml", Version: 1, Text: text}})
 }
 
 // Change replaces the whole buffer of path.
 func (c *Client) Change(path, text string, version int32) {
 	c.Notify("textDocument/didChange", protocol.DidChangeTextDocumentParams{
-		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: URI(path)}, Version: version},
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: fileURI(path)}, Version: version},
 		ContentChanges: []any{protocol.TextDocumentContentChangeEventWhole{Text: text}},
 	})
 }
@@ -154,8 +154,8 @@ func (c *Client) Shutdown() {
 	_ = c.Conn.Notify(context.Background(), "exit", nil)
 }
 
-// URI is the file:// URI of an absolute path.
-func URI(p string) string {
+// fileURI is the file:// URI of an absolute path.
+func fileURI(p string) string {
 	p = filepath.ToSlash(p)
 	if !strings.HasPrefix(p, "/") {
 		p = "/" + p

@@ -2,11 +2,12 @@ package expr
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 func pongoRender(t *testing.T, l *PongoLoader, src string, ctx Env) string {
@@ -124,15 +125,7 @@ func TestPongoErrors(t *testing.T) {
 
 func writeFiles(t *testing.T, root string, files map[string]string) {
 	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	storytest.WriteTree(t, root, files)
 }
 
 func TestPongoIncludeExtendsAndOverlay(t *testing.T) {

@@ -20,5 +20,6 @@
 //	         verdict pass when with.actual.intent equals with.expect.intent
 //
 // Every answer's meta carries model and effort as received. With
-// EVAL_PIDFILE set, the plugin writes its pid there on start.
+// EVAL_HANGFILE set, a call for hang first writes the plugin's pid and a
+// newline there, so a test can wait for the call to have arrived.
 package main

@@ -19,9 +19,6 @@ type request struct {
 }
 
 func main() {
-	if p := os.Getenv("EVAL_PIDFILE"); p != "" {
-		os.WriteFile(p, []byte(fmt.Sprint(os.Getpid())), 0o644)
-	}
 	in := bufio.NewReader(os.Stdin)
 	out := bufio.NewWriter(os.Stdout)
 	for {
@@ -75,6 +72,9 @@ func answer(req *request) map[string]any {
 	case "leaky":
 		return result(req, map[string]any{"intent": "refine", "confidence": 0.5, "reason": "token " + os.Getenv("EVAL_TOKEN")}, meta)
 	case "hang":
+		if p := os.Getenv("EVAL_HANGFILE"); p != "" {
+			os.WriteFile(p, []byte(fmt.Sprintln(os.Getpid())), 0o644)
+		}
 		time.Sleep(time.Hour)
 	case "slow":
 		if pr == "1" && req.Params.Turn == 0 {

@@ -1,0 +1,137 @@
+package cmd
+
+import (
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"kitsoki/internal/testing/storytest"
+)
+
+// The helpers the command tests share: story trees, built programs, and
+// real processes waited on by condition (never by a sleep).
+
+func writeTree(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	storytest.WriteTree(t, root, files)
+}
+
+func needGo(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the examples' plugin is `go run`: needs the go tool on PATH")
+	}
+}
+
+// buildKitsoki builds the kitsoki binary into a temporary folder.
+func buildKitsoki(t *testing.T) string {
+	t.Helper()
+	return storytest.Build(t, "kitsoki")
+}
+
+// buildKitsokiUnlessShort skips the test under -short (building the binary
+// takes a while), else builds kitsoki.
+func buildKitsokiUnlessShort(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the kitsoki binary")
+	}
+	return buildKitsoki(t)
+}
+
+// buildTestBinary builds one of the repository's test programs.
+func buildTestBinary(t *testing.T, pkg string) string {
+	t.Helper()
+	return storytest.Build(t, pkg)
+}
+
+// waitFor polls cond until it holds or the bound passes (a bound on a
+// broken run, not a timing assumption: a slow machine only takes longer).
+func waitFor(cond func() bool, within time.Duration) bool {
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return true
+		}
+		time.Sleep(2 * time.Millisecond) // poll interval, not a wait for an outcome
+	}
+	return cond()
+}
+
+// process is a program under test started with its combined output
+// captured; the test's cleanup kills it if it is still running.
+type process struct {
+	cmd    *exec.Cmd
+	out    storytest.SyncBuffer
+	exited chan struct{}
+}
+
+// startProcess starts bin with args (in dir when not empty).
+func startProcess(t *testing.T, dir, bin string, args ...string) *process {
+	t.Helper()
+	p := &process{cmd: exec.Command(bin, args...), exited: make(chan struct{})}
+	p.cmd.Dir = dir
+	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.out
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = p.cmd.Wait(); close(p.exited) }()
+	t.Cleanup(func() { p.cmd.Process.Kill(); <-p.exited })
+	return p
+}
+
+// waitUntil waits for cond, failing the test when the process exits first
+// or the bound passes.
+func (p *process) waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	exitedFirst := false
+	ok := waitFor(func() bool {
+		select {
+		case <-p.exited:
+			exitedFirst = true
+			return true
+		default:
+		}
+		return cond()
+	}, 2*time.Minute)
+	if exitedFirst && !cond() {
+		t.Fatalf("%s exited before %s:\n%s", p.cmd.Path, what, p.out.String())
+	}
+	if !ok {
+		t.Fatalf("%s: never %s:\n%s", p.cmd.Path, what, p.out.String())
+	}
+}
+
+// waitForPID waits until a child of the process wrote its pid, one line,
+// to path, and returns it.
+func (p *process) waitForPID(t *testing.T, path string) int {
+	t.Helper()
+	var pid int
+	p.waitUntil(t, "its child started", func() bool {
+		b, err := os.ReadFile(path)
+		if err != nil || !strings.HasSuffix(string(b), "\n") {
+			return false
+		}
+		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
+		return err == nil && pid > 0
+	})
+	return pid
+}
+
+// stop sends sig and waits (bounded) for the process to exit; it returns
+// the exit code (-1 for a death by signal).
+func (p *process) stop(t *testing.T, sig os.Signal) int {
+	t.Helper()
+	if err := p.cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.exited:
+	case <-time.After(time.Minute):
+		t.Fatalf("%s did not stop on %v:\n%s", p.cmd.Path, sig, p.out.String())
+	}
+	return p.cmd.ProcessState.ExitCode()
+}

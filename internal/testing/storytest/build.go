@@ -1,0 +1,74 @@
+package storytest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// NeedGo skips the test when the go tool is not on PATH (the helpers below
+// and `go run` plugins need it).
+func NeedGo(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("needs the go tool on PATH")
+	}
+}
+
+// Build compiles the main package pkg (an import path such as "kitsoki" or
+// "kitsoki/internal/testing/leakyplugin") into a fresh t.TempDir() and
+// returns the program's path (named for the last element of pkg).
+func Build(t testing.TB, pkg string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), filepath.Base(pkg))
+	if err := build(bin, pkg); err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+func build(out string, pkgs ...string) error {
+	args := append([]string{"build", "-o", out}, pkgs...)
+	if b, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("go %v: %v\n%s", args, err, b)
+	}
+	return nil
+}
+
+// Programs builds a set of main packages once per test binary, into one
+// temporary folder: declare it as a package variable and call Remove from
+// TestMain after m.Run.
+type Programs struct {
+	Pkgs []string // import paths of the main packages, built together
+
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// Path builds the programs on first use and returns the path of the one
+// named name (the last element of its import path).
+func (p *Programs) Path(t testing.TB, name string) string {
+	t.Helper()
+	p.once.Do(func() {
+		p.dir, p.err = os.MkdirTemp("", "storytest-")
+		if p.err != nil {
+			return
+		}
+		p.err = build(p.dir+string(filepath.Separator), p.Pkgs...)
+	})
+	if p.err != nil {
+		t.Fatal(p.err)
+	}
+	return filepath.Join(p.dir, name)
+}
+
+// Remove deletes the folder the programs were built into, if any.
+func (p *Programs) Remove() {
+	if p.dir != "" {
+		os.RemoveAll(p.dir)
+	}
+}

@@ -1,0 +1,64 @@
+package storytest
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// WriteTree writes files (slash-separated path relative to root -> content)
+// under root, creating the folders they need.
+func WriteTree(t testing.TB, root string, files map[string]string) {
+	t.Helper()
+	for p, c := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// CopyTree copies the folders and regular files below src to dst (created
+// as needed); anything else (a link, a FIFO) fails the test.
+func CopyTree(t testing.TB, src, dst string) {
+	t.Helper()
+	if err := copyTree(src, dst); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		out := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(out, 0o755)
+		case !d.Type().IsRegular():
+			return &fs.PathError{Op: "copy", Path: p, Err: fs.ErrInvalid}
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(out, b, 0o644)
+	})
+}
+
+// TempCopy copies src into a fresh t.TempDir() and returns the copy.
+func TempCopy(t testing.TB, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	CopyTree(t, src, dst)
+	return dst
+}
