@@ -1,10 +1,7 @@
 // Package leak owns the hostile half of kitsoki's secret tests: a secret in
-// every form it can take in output ([Text]) and the answer a leaking plugin
-// gives per channel. It must not be imported outside tests.
+// every form it can take in output ([Text], [Forms]) and the answer a leaking
+// plugin gives per channel ([For]). It must not be imported outside tests.
 //
-// In full, it is the hostile half of kitsoki's secret tests: the text a
-// leaking plugin echoes (a secret in every form it can take in output) and
-// the AskResponse / error it answers per channel. The subprocess plugin
-// (internal/testing/leakyplugin) and the tests' MCP server share it. It
-// must not be imported outside tests.
+// The subprocess plugin (internal/testing/leakyplugin) and the tests' MCP
+// server share it.
 package leak

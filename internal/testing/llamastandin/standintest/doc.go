@@ -1,8 +1,5 @@
-// Package standintest owns building the llama-server STAND-IN ([Build]) and
-// packing it into a llama.cpp-like release archive for tests. It must not be
+// Package standintest owns building the llama-server STAND-IN
+// (kitsoki/internal/testing/llamastandin) with [Build] and packing it into a
+// llama.cpp-like release archive ([ReleaseArchive]) for tests. It must not be
 // imported outside tests.
-//
-// In full, it builds the llama-server STAND-IN
-// (kitsoki/internal/testing/llamastandin) for tests, and packs it into a
-// llama.cpp-like release archive. Only tests import it.
 package standintest
