@@ -5,15 +5,8 @@
 // than to quote a source line: callers produce the diagnostics and declare
 // the rules.
 //
-// In full, it owns positioned diagnostics: the value every check in kitsoki
-// produces ({file, line, col, severity, rule, message}), their deterministic
-// order, `# kitsoki:ignore` markers (which warnings they suppress, which name
-// unknown rules, which suppress nothing), and their output formats (human
-// with the source line and a caret indented by display cells, JSON, GitHub
-// workflow annotations, SARIF 2.1.0 with repository-relative,
-// percent-encoded URIs).
-//
-// It knows nothing about stories: callers produce diagnostics and name the
-// known rule ids; diag sorts, filters and prints them. It never reads files
-// other than to quote a source line.
+// Applying markers also reports those that name an unknown rule or aim at an
+// error, and those that suppress nothing ([IgnoreResult]). The human format
+// quotes the source line with a caret indented by display cells (width.go);
+// SARIF (sarif.go) is 2.1.0 with repository-relative, percent-encoded URIs.
 package diag

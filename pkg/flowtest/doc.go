@@ -6,14 +6,8 @@
 // command line: it drives the engine through its session API and leaves
 // flags and exit codes to cmd/test.go.
 //
-// In full, it owns flow fixtures (`<story>/flows/*.yaml`, `test_kind:
-// flow`): parsing them with positions, stubbing host handlers, driving an
-// engine session turn by turn on a virtual clock, comparing what happened
-// with what the fixture expects, and writing the reports (text, the
-// upstream JSON shape, JUnit, GitHub annotations).
-//
-// It must not reach into the engine's internals, the host handlers'
-// implementations or the command line: it drives the engine through its
-// session API, serves stubs as host.Handlers, and leaves flag parsing and
-// exit codes to cmd/test.go.
+// A fixture is a `test_kind: flow` document, found by default under
+// <story>/flows/*.yaml ([DefaultGlob]) and parsed with positions. Stubs are
+// served as host.Handlers ([Stub.Handler]); [Report] is upstream's JSON
+// report shape.
 package flowtest

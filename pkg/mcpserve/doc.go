@@ -3,32 +3,17 @@
 // submit server of builtin.claude_cli ([NewSubmitServer]). It must not run the
 // story's state machine or choose transports: pkg/agent's registry does.
 //
-// In full, it serves a story's agent plugins as MCP tools (kitsoki mcp
-// serve): one tool per agent alias × verb the story calls, named
-// kitsoki_<slug>_<verb> (names.go), with input {prompt, args?} and the call
-// site's schema as output schema. A call dispatches through the same
-// agent.Registry pipeline as a story call (schema validation, hooks, trace
-// events) and answers with the validated submission as structuredContent.
-// Each catalog's story, assembly, registry and hook chain are built by
-// pkg/compose (LoadStrict, ResolveWith, BuildWith), the composition root
-// kitsoki run, test and eval run build through.
+// A tool is named kitsoki_<slug>_<verb> ([ToolName]), takes {prompt, args?}
+// and has the call site's schema as output schema; it answers with the
+// validated submission as structuredContent. Catalogs are built through
+// pkg/compose ([kitsoki/pkg/compose.LoadStrict], ResolveWith, BuildWith).
 //
-// Discovery is never authorization: every call first re-reads the story,
-// the profile and the external plugin manifests (a content fingerprint), so
-// an edit that revokes an alias or disables its transport fails the call
-// closed even before the watcher has noticed; it then looks the tool up in
-// the current catalog, re-checks that the alias is enabled and validates
-// the input. Calls are single-attempt: nothing is retried, because a plugin
-// may have had side effects.
-//
-// The catalog (catalog.go) is an immutable snapshot with a generation (one
-// per server process) and a monotonic revision; Apply ignores a snapshot
-// older than the current one, so a delayed refresh never restores removed
-// tools. Applying a snapshot updates the SDK server's tool set, which sends
-// notifications/tools/list_changed. Any reload failure (story no longer
-// loads, malformed profile, colliding names) serves an empty catalog: fail
-// closed, with the reason logged.
-//
-// What this package must not do: print (cmd/mcp.go owns the terminal),
-// retry a call, or expose a resolved secret (the agent registry redacts).
+// Discovery is never authorization: every call first re-reads the story, the
+// profile and the external manifests (a content fingerprint), so a revoked
+// alias fails closed before the watcher notices; it then re-checks the tool,
+// the alias and the input. Calls are single-attempt (a plugin may have had
+// side effects). A catalog is an immutable snapshot with a generation and a
+// monotonic revision; [Server.Apply] ignores an older one, so a late refresh
+// never restores removed tools. A reload failure serves an empty catalog,
+// with the reason logged. The package never prints (cmd/mcp.go does).
 package mcpserve

@@ -4,18 +4,11 @@
 // download anything (pkg/fetch does) nor speak the chat or embeddings API
 // (pkg/agent does).
 //
-// In full, it supervises one llama-server process: it picks a free
-// loopback port, spawns the server with the release directory first on
-// LD_LIBRARY_PATH, gates on GET /health (503 while the model loads, 200
-// ready), keeps the last 8 KiB of the server's output for error messages,
-// restarts a crashed server on the next Ensure, and stops it with SIGTERM
-// then SIGKILL after a grace period — the whole process group, and on
-// Linux the server also dies with kitsoki (parent-death signal).
-//
-// One Sidecar serves one declaration and is shared by its calls; every
-// method is safe for concurrent use.
-//
-// What it must not do: download anything (pkg/fetch does), speak the chat
-// or embeddings API beyond /health (pkg/agent's local_llm does), or
-// outlive its owner: every process it starts is stopped on every path.
+// [Start] spawns the server with [Config].LibDir first on LD_LIBRARY_PATH
+// (Linux) and returns once /health turns from 503 (model loading) to 200.
+// [Sidecar.Output] keeps the last 8 KiB of its output for error messages;
+// [Sidecar.Ensure] restarts a crashed server; [Sidecar.Stop] sends SIGTERM,
+// then SIGKILL after a grace, to the whole process group. One Sidecar serves
+// one declaration, shared by its calls; every method is safe for concurrent
+// use.
 package sidecar

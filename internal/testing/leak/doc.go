@@ -2,9 +2,6 @@
 // every form it can take in output ([Forms]) and the answer a leaking
 // plugin gives per channel ([For]). It must not be imported outside tests.
 //
-// In full, it is the hostile half of kitsoki's secret tests: the text a
-// leaking plugin echoes (a secret in every form it can take in output) and
-// the AskResponse / error it answers per channel. The subprocess plugin
-// (internal/testing/leakyplugin) and the tests' MCP server share it. It
-// must not be imported outside tests.
+// The subprocess plugin (internal/testing/leakyplugin) and the tests' MCP
+// server share it.
 package leak

@@ -2,9 +2,7 @@
 // server and a GGUF model cannot exist on test machines), speaking only the
 // HTTP API kitsoki uses. It must not be shipped or run outside tests.
 //
-// In full, it is a STAND-IN for llama.cpp's llama-server, built by
-// tests because the real server (and a GGUF model) cannot exist on test
-// machines. It speaks the parts of llama-server's HTTP API kitsoki uses:
+// The API it serves:
 //
 //	GET  /health, /v1/health   503 {"error":{"code":503,"message":"Loading model",...}}
 //	                           while "loading", then 200 {"status":"ok"}

@@ -2,8 +2,6 @@
 // Content-Length framing) that records every publishDiagnostics notification.
 // It must not be imported outside tests.
 //
-// In full, it is a real LSP client for tests: sourcegraph/jsonrpc2 with
-// the Content-Length framing editors use, recording every
-// publishDiagnostics notification. It drives kitsoki lsp in process or as a
-// child process over stdio, and must not be imported outside tests.
+// [Connect] drives kitsoki lsp over any stream: in process through pipes, or
+// a child process over stdio.
 package lsptest

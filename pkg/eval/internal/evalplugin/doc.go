@@ -2,11 +2,9 @@
 // and run, behaving per with.model so every runner metric has a known expected
 // value. It must not be built or run outside tests.
 //
-// In full, it is the subprocess agent plugin eval's tests build with
-// `go build` and run for real (JSON-RPC 2.0, one message per line, method
-// agent.ask). It classifies a merge: intent "accept" when args.merge_sha is
-// set, else "refine" — and behaves per with.model so every runner metric
-// has a known expected value:
+// It speaks JSON-RPC 2.0, one message per line, method agent.ask, and
+// classifies a merge: intent "accept" when args.merge_sha is set, else
+// "refine". Per with.model:
 //
 //	good     always right; meta.cost_usd 0.001
 //	sloppy   always "accept" (wrong when merge_sha is empty); cost 0.0005;

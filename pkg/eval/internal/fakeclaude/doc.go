@@ -2,12 +2,8 @@
 // tests, answering per --model so a candidate's model is seen to reach the
 // CLI. It must not be built or run outside tests.
 //
-// In full, it is a stand-in for Anthropic's `claude` CLI (which
-// cannot run here), built by eval's tests so the builtin.claude_cli
-// transport runs a real process. It speaks only what that transport uses:
-// `claude -p --output-format json [--model M]`, the prompt on stdin, one
-// result envelope on stdout. Its answer depends on --model, which is how
-// the tests see that a candidate's model reached the CLI:
+// It speaks only what builtin.claude_cli uses: `claude -p --output-format json
+// [--model M]`, the prompt on stdin, one result envelope on stdout:
 //
 //	opus    right (accept when the prompt's merge sha is set, else refine);
 //	        total_cost_usd 0.01

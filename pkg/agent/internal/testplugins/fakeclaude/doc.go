@@ -2,11 +2,9 @@
 // run on test machines), mimicking only the print mode builtin.claude_cli
 // relies on. It must not be built or run outside tests.
 //
-// In full, it is a STAND-IN for Anthropic's `claude` CLI, which cannot
-// run on test machines (no account, no network). It mimics only what kitsoki's
-// builtin.claude_cli transport relies on: print mode (-p) with
-// `--output-format json`, the prompt read from stdin, and one JSON result
-// envelope on stdout shaped like the real CLI's:
+// It takes print mode (-p) with --output-format json, reads the prompt from
+// stdin and writes one JSON result envelope on stdout shaped like the real
+// CLI's:
 //
 //	{"type":"result","subtype":"success","is_error":false,"duration_ms":..,
 //	 "duration_api_ms":..,"num_turns":1,"result":"<text>","session_id":"..",

@@ -2,12 +2,8 @@
 // pkg/agent's tests serve on loopback and reach through mcp_http, answering
 // like package echo. It must not be imported outside tests.
 //
-// In full, it is a real MCP server, built with the official MCP Go SDK,
-// that kitsoki's tests serve on loopback (httptest) and reach through the
-// mcp_http transport. Its tool (default "ask") takes the AskRequest as
-// arguments and answers like the subprocess test plugin (package echo).
-//
-// Faults, selected by the request's with.fault:
+// Its tool (default "ask") takes the AskRequest as arguments. Faults, selected
+// by the request's with.fault:
 //
 //	is_error     a tool result with isError true and a text explaining why
 //	echo_auth    isError, quoting the request's Authorization header
