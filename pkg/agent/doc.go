@@ -10,7 +10,7 @@
 // bundled form, with:, a deep-copied read-only world, a soft deadline inside
 // the hard one, the deterministic [CallID]); report agent.call.start with the
 // request as the plugin receives it (request_log.go); call the transport
-// under the hard deadline ([DefaultTimeout] unless set; a late answer is
+// under the hard deadline (defaultTimeout unless set; a late answer is
 // discarded and recorded); enforce the sub-event rules (namespace "<alias>.",
 // matching call_id, timestamps re-stamped into the call window,
 // all-or-nothing); validate the submission against the schema; report the
@@ -20,12 +20,12 @@
 // agent/post-return may veto after validation (kind hook_vetoed); hook
 // outcomes (hook.rewrote, hook.halted, hook.failed) go to the call's sink.
 //
-// Call ids: live calls use [LiveKey] "<turn>:<state_path>:<seq>", cassette
-// replays [CassetteKey] "<episode>:<match_idx>". Secrets: everything leaving
+// Call ids: live calls use liveKey "<turn>:<state_path>:<seq>", cassette
+// replays cassetteKey "<episode>:<match_idx>". Secrets: everything leaving
 // the registry passes its redactor (redact.go), and an answer is masked once
 // as Dispatch returns it, so what the engine binds, says and traces holds no
 // secret; raw, JSON-escaped and URL-encoded forms are matched; values under
-// [MinSecretBytes], map keys, kinds and agent names are never masked.
+// minSecretBytes, map keys, kinds and agent names are never masked.
 //
 // Layout: one file per transport: inprocess.go, cassette.go (replay of a
 // host_cassette fixture; never declarable in YAML), subprocess*.go,

@@ -13,8 +13,8 @@
 // codes ([CodeNotAllowed], ...); a guard or template error is turn-fatal and
 // restores state and world. Host calls are queued while a step is walked and
 // dispatched after it; emit_intent entries are evaluated after that dispatch
-// and fired depth-first up to [MaxEmitDepth]; on_error redirects stop after
-// depth [MaxOnErrorDepth]. Turn 0 is [SessionOptions].Bootstrap. Every choice
+// and fired depth-first up to maxEmitDepth; on_error redirects stop after
+// depth maxOnErrorDepth. Turn 0 is [SessionOptions].Bootstrap. Every choice
 // where upstream is odd (the replayed world, dispatch-time with:, flat
 // on_error/timeout/on_complete landings, parallel regions, timeouts,
 // background jobs, MachineOnly) is a bullet of docs/compat/engine.md. The

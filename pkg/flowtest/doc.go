@@ -7,7 +7,7 @@
 // flags and exit codes to cmd/test.go.
 //
 // A fixture is a `test_kind: flow` document, found by default under
-// <story>/flows/*.yaml ([DefaultGlob]) and parsed with positions. Stubs are
+// <story>/flows/*.yaml (defaultGlob) and parsed with positions. Stubs are
 // served as host.Handlers ([Stub.Handler]); [Report] is upstream's JSON
 // report shape.
 package flowtest

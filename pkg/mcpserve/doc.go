@@ -3,7 +3,7 @@
 // submit server of builtin.claude_cli ([NewSubmitServer]). It must not run the
 // story's state machine or choose transports: pkg/agent's registry does.
 //
-// A tool is named kitsoki_<slug>_<verb> ([ToolName]), takes {prompt, args?}
+// A tool is named kitsoki_<slug>_<verb> (toolName), takes {prompt, args?}
 // and has the call site's schema as output schema; it answers with the
 // validated submission as structuredContent. Catalogs are built through
 // pkg/compose ([kitsoki/pkg/compose.LoadStrict], ResolveWith, BuildWith).

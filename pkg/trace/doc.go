@@ -9,7 +9,7 @@
 // here reads back and re-encodes byte for byte. The Writer holds an
 // exclusive advisory lock, keeps seq dense per turn, writes whole lines
 // fsynced as its [SyncPolicy] says, and puts prompt and response sidecars and
-// content-addressed blobs under [PromptsDir]. Code that reports events
+// content-addressed blobs under promptsDir. Code that reports events
 // through its own interface (pkg/agent's Sink) is wired to a Writer by an
 // adapter in cmd/ or pkg/engine, through [Writer.Emit] at the position set
 // with [Writer.SetPosition].
