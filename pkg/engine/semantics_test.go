@@ -10,7 +10,7 @@ import (
 // against testdata/semantics.
 
 func TestInitialDescentNestedAndTemplated(t *testing.T) {
-	res, sink := runWant(t, "semantics", "", Options{}, OutcomeRested, "outer.mid.y")
+	_, sink := runWant(t, "semantics", "", Options{}, OutcomeRested, "outer.mid.y")
 	if want := []string{"outer", "outer.mid", "outer.mid.y"}; !reflect.DeepEqual(sink.entered(), want) {
 		t.Errorf("entered %v, want %v", sink.entered(), want)
 	}
@@ -18,7 +18,7 @@ func TestInitialDescentNestedAndTemplated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, _ = runStory(t, "semantics", "", Options{World: w})
+	res, _ := runStory(t, "semantics", "", Options{World: w})
 	wantOutcome(t, res, OutcomeRested, "outer.mid.x")
 }
 
@@ -94,12 +94,12 @@ func TestSayPongoAndWithRecursion(t *testing.T) {
 
 func TestEmitWhenDeferredAndSharedEntry(t *testing.T) {
 	// a pure emit_intent's when: is evaluated after the binds land
-	res, sink := runWant(t, "semantics", "emitter1", Options{}, OutcomeTerminal, "b")
+	_, sink := runWant(t, "semantics", "emitter1", Options{}, OutcomeTerminal, "b")
 	if len(sink.kinds(KindEmitIntent)) != 1 {
 		t.Errorf("want one emit")
 	}
 	// set and emit_intent in one entry: both apply
-	res, _ = runStory(t, "semantics", "emitter2", Options{})
+	res, _ := runStory(t, "semantics", "emitter2", Options{})
 	wantOutcome(t, res, OutcomeTerminal, "b")
 	wantWorld(t, res.World, "seen", "shared", "")
 }

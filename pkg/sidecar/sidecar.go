@@ -124,10 +124,6 @@ func serverArgs(cfg Config, port int) []string {
 	return append(args, cfg.ExtraArgs...)
 }
 
-// serverEnv returns the environment for the server: the inherited one plus
-// cfg.Env, with the library directory first on LD_LIBRARY_PATH on Linux.
-func serverEnv(cfg Config, base []string) []string { return serverPolicy(cfg).Env.Build(base) }
-
 // serverPolicy is how llama-server runs (internal/proc): kitsoki's whole
 // environment plus cfg.Env (in order), the library directory first on
 // LD_LIBRARY_PATH on Linux, stdout and stderr together in the output
