@@ -13,7 +13,7 @@ type EnvPolicy int
 
 const (
 	// EnvMinimal keeps only the variables a program needs to find
-	// executables, write temp files and decode text (see [MinimalEnv]): for
+	// executables, write temp files and decode text (inheritedEnv): for
 	// children that must not see kitsoki's secrets. The result is sorted.
 	EnvMinimal EnvPolicy = iota
 	// EnvInherit keeps kitsoki's whole environment, in its order: for
@@ -124,22 +124,9 @@ var inheritedEnv = []string{
 	"SYSTEMROOT", "COMSPEC", "PATHEXT", "USERPROFILE", "APPDATA", "LOCALAPPDATA", "PROGRAMDATA", "WINDIR",
 }
 
-// MinimalEnv is the [EnvMinimal] environment built from parent with
-// extra set on top (extra wins on a clash), sorted by key so the child
-// sees a deterministic environment.
-func MinimalEnv(parent []string, extra map[string]string) []string {
-	return Env{Policy: EnvMinimal, Vars: Set(extra)}.Build(parent)
-}
-
 func inheritedKey(k string) bool {
 	if runtime.GOOS == "windows" {
 		k = strings.ToUpper(k)
 	}
 	return strings.HasPrefix(k, "LC_") || slices.Contains(inheritedEnv, k)
-}
-
-// FullEnv is the [EnvInherit] environment: os.Environ() with extra set on
-// top (extra wins on a clash; new keys are appended in key order).
-func FullEnv(extra map[string]string) []string {
-	return Env{Policy: EnvInherit, Vars: Set(extra)}.Build(os.Environ())
 }

@@ -38,21 +38,24 @@ func TestTailExactlyFullIsNotWrapped(t *testing.T) {
 }
 
 func TestMinimalEnv(t *testing.T) {
-	got := MinimalEnv([]string{"PATH=/bin", "SECRET_TOKEN=x", "LC_ALL=C", "HOME=/h", "=bad", "noequals"}, map[string]string{"HOME": "/other", "MY": "1"})
+	got := Env{Policy: EnvMinimal, Vars: Set(map[string]string{"HOME": "/other", "MY": "1"})}.Build([]string{"PATH=/bin", "SECRET_TOKEN=x", "LC_ALL=C", "HOME=/h", "=bad", "noequals"})
 	want := []string{"HOME=/other", "LC_ALL=C", "MY=1", "PATH=/bin"}
 	if !slices.Equal(got, want) {
-		t.Fatalf("MinimalEnv = %q, want %q", got, want)
+		t.Fatalf("minimal env = %q, want %q", got, want)
 	}
 }
 
 func TestFullEnvOverrides(t *testing.T) {
 	t.Setenv("KITSOKI_PROC_TEST", "old")
-	got := FullEnv(map[string]string{"KITSOKI_PROC_TEST": "new", "B_KITSOKI": "b"})
-	if slices.Contains(got, "KITSOKI_PROC_TEST=old") || !slices.Contains(got, "KITSOKI_PROC_TEST=new") || !slices.Contains(got, "B_KITSOKI=b") {
-		t.Fatalf("FullEnv = %q", got)
+	full := func(extra map[string]string) []string {
+		return Env{Policy: EnvInherit, Vars: Set(extra)}.Build(os.Environ())
 	}
-	if len(FullEnv(nil)) != len(os.Environ()) {
-		t.Fatal("FullEnv(nil) is not the inherited environment")
+	got := full(map[string]string{"KITSOKI_PROC_TEST": "new", "B_KITSOKI": "b"})
+	if slices.Contains(got, "KITSOKI_PROC_TEST=old") || !slices.Contains(got, "KITSOKI_PROC_TEST=new") || !slices.Contains(got, "B_KITSOKI=b") {
+		t.Fatalf("inherited env = %q", got)
+	}
+	if len(full(nil)) != len(os.Environ()) {
+		t.Fatal("the inherited env with no edits is not the inherited environment")
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 
 // NeedGo skips the test when the go tool is not on PATH (the helpers below
 // and `go run` plugins need it).
-func NeedGo(t testing.TB) {
+func needGo(t testing.TB) {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("needs the go tool on PATH")
