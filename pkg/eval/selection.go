@@ -2,8 +2,10 @@ package eval
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"kitsoki/pkg/diag"
@@ -23,7 +25,7 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 		return nil
 	}
 	var out []diag.Diagnostic
-	datasets := storyDatasets(st.Dir)
+	datasets, broken := storyDatasets(st.Dir)
 	for _, ae := range agentEffects(st) {
 		e := ae.Effect
 		sel := e.Selection
@@ -50,6 +52,15 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 				d = cand
 				break
 			}
+		}
+		if d == nil && len(broken) > 0 {
+			// one of them may be the call's: say why none could be read
+			var why []string
+			for _, f := range slices.Sorted(maps.Keys(broken)) {
+				why = append(why, broken[f].Error()) // names the file
+			}
+			report(sel.Pos, "selection: no eval dataset for call %q loads under %s, and %d dataset(s) there do not load (%s); fix them (kitsoki eval check %s says how), then kitsoki eval run the call's", id, filepath.Join(st.Dir, "evals"), len(broken), strings.Join(why, "; "), st.Dir)
+			continue
 		}
 		if d == nil {
 			report(sel.Pos, "selection: no eval dataset for call %q under %s (add evals/%s.yaml with kind: agent_eval and call: %s, then kitsoki eval run it)", id, filepath.Join(st.Dir, "evals"), id, id)
@@ -146,15 +157,19 @@ func checkPin(storyDir string, d *Dataset, pin Pin, cur Hashes) []pinProblem {
 }
 
 // storyDatasets parses <dir>/evals/*.yaml, skipping files that do not parse.
-func storyDatasets(dir string) []*Dataset {
+func storyDatasets(dir string) ([]*Dataset, map[string]error) {
 	files, _ := Discover(dir)
 	var out []*Dataset
+	broken := map[string]error{}
 	for _, f := range files {
-		if d, err := LoadDataset(f); err == nil {
-			out = append(out, d)
+		d, err := LoadDataset(f)
+		if err != nil {
+			broken[f] = err
+			continue
 		}
+		out = append(out, d)
 	}
-	return out
+	return out, broken
 }
 
 // Check is `kitsoki eval check <story-dir>`: the story's selection: pins

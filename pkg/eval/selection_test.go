@@ -93,6 +93,13 @@ func TestCheckSelections(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "prompts", "judge.md"), []byte("changed {{ args.pr_id }}\n"), 0o644)
 	check("is stale: the prompt changed")
 
+	// a dataset that does not load is named, not silently skipped
+	os.WriteFile(dsPath, []byte("kind: agent_eval\ncall: [\n"), 0o644)
+	ds = check(`no eval dataset for call "merge_judge" loads`)
+	if len(ds) == 1 && !strings.Contains(ds[0].Message, filepath.Base(dsPath)) {
+		t.Errorf("the broken dataset is not named: %q", ds[0].Message)
+	}
+
 	os.Remove(dsPath)
 	check(`no eval dataset for call "merge_judge"`)
 }
