@@ -142,6 +142,15 @@ func (ev *evaluation) eval(n *node, v any, quiet bool, ann *annot) bool {
 	if n.refOnly {
 		return ev.inPlace(n.ref, v, quiet, ann)
 	}
+	if !ev.gate(n, v, t, quiet) {
+		return false
+	}
+	return ev.keywords(n, v, quiet, ann)
+}
+
+// gate checks the keywords that end the evaluation of n when they fail:
+// type, const, enum and format.
+func (ev *evaluation) gate(n *node, v any, t jsonType, quiet bool) bool {
 	if n.types != 0 && n.types&t == 0 {
 		if !(n.types&tInteger != 0 && t == tNumber && isIntegral(v)) {
 			ev.fail(quiet, "type", fmt.Sprintf("got %s, want %s", t, strings.Join(n.types.names(), " or ")))
@@ -156,18 +165,9 @@ func (ev *evaluation) eval(n *node, v any, quiet bool, ann *annot) bool {
 		ev.fail(quiet, "const", msg)
 		return false
 	}
-	if n.hasEnum {
-		found := false
-		for _, e := range n.enum {
-			if equalJSON(v, e) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			ev.fail(quiet, "enum", enumMessage(n.enum))
-			return false
-		}
+	if n.hasEnum && !containsJSON(n.enum, v) {
+		ev.fail(quiet, "enum", enumMessage(n.enum))
+		return false
 	}
 	if n.format != nil {
 		if s, ok := v.(string); ok {
@@ -177,7 +177,12 @@ func (ev *evaluation) eval(n *node, v any, quiet bool, ann *annot) bool {
 			}
 		}
 	}
+	return true
+}
 
+// keywords evaluates the rest of n in order: $ref, the keywords of v's
+// type, the applicators, the unevaluated keywords.
+func (ev *evaluation) keywords(n *node, v any, quiet bool, ann *annot) bool {
 	own := ann
 	if own == nil && n.hasUneval() {
 		own = &annot{}
@@ -186,24 +191,8 @@ func (ev *evaluation) eval(n *node, v any, quiet bool, ann *annot) bool {
 	if n.ref != nil && !ev.inPlace(n.ref, v, quiet, own) {
 		ok = false
 	}
-	switch x := v.(type) {
-	case map[string]any:
-		if !ev.object(n, x, quiet, own) {
-			ok = false
-		}
-	case []any:
-		if !ev.array(n, x, quiet, own) {
-			ok = false
-		}
-	case string:
-		if !ev.str(n, x, quiet) {
-			ok = false
-		}
-	case nil, bool:
-	default:
-		if !ev.number(n, v, quiet) {
-			ok = false
-		}
+	if !ev.typed(n, v, quiet, own) {
+		ok = false
 	}
 	if quiet && !ok {
 		return false
@@ -218,6 +207,31 @@ func (ev *evaluation) eval(n *node, v any, quiet bool, ann *annot) bool {
 		ok = false
 	}
 	return ok
+}
+
+// typed evaluates the keywords of v's own type.
+func (ev *evaluation) typed(n *node, v any, quiet bool, ann *annot) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		return ev.object(n, x, quiet, ann)
+	case []any:
+		return ev.array(n, x, quiet, ann)
+	case string:
+		return ev.str(n, x, quiet)
+	case nil, bool:
+		return true
+	}
+	return ev.number(n, v, quiet)
+}
+
+// containsJSON reports whether list holds a value equal to v.
+func containsJSON(list []any, v any) bool {
+	for _, e := range list {
+		if equalJSON(v, e) {
+			return true
+		}
+	}
+	return false
 }
 
 func isIntegral(v any) bool {
@@ -242,6 +256,45 @@ func enumMessage(enum []any) string {
 }
 
 func (ev *evaluation) object(n *node, obj map[string]any, quiet bool, ann *annot) bool {
+	ok := ev.objectSize(n, obj, quiet)
+	if quiet && !ok {
+		return false
+	}
+	if !ev.dependencies(n, obj, false, quiet, ann) {
+		ok = false
+	}
+	var extra []string
+	for k, pv := range obj {
+		if quiet && !ok {
+			return false
+		}
+		passed, isExtra := ev.property(n, k, pv, quiet, ann)
+		if !passed {
+			ok = false
+		}
+		if isExtra {
+			extra = append(extra, k)
+		}
+	}
+	if len(extra) > 0 {
+		slices.Sort(extra)
+		ev.fail(quiet, "additionalProperties", "additional properties "+joinQuoted(extra)+" not allowed")
+		ok = false
+	}
+	if n.propertyNames != nil && !ev.propertyNames(n, obj, quiet) {
+		ok = false
+		if quiet {
+			return false
+		}
+	}
+	if !ev.dependencies(n, obj, true, quiet, ann) {
+		ok = false
+	}
+	return ok
+}
+
+// objectSize checks minProperties, maxProperties and required.
+func (ev *evaluation) objectSize(n *node, obj map[string]any, quiet bool) bool {
 	ok := true
 	if n.minProps >= 0 && len(obj) < n.minProps {
 		ev.fail(quiet, "minProperties", fmt.Sprintf("got %s, want %s", groupInt(len(obj)), groupInt(n.minProps)))
@@ -259,81 +312,81 @@ func (ev *evaluation) object(n *node, obj map[string]any, quiet bool, ann *annot
 		}
 		ok = false
 	}
-	if quiet && !ok {
-		return false
-	}
+	return ok
+}
+
+// dependencies evaluates the "dependencies" entries of n (late false) or
+// its "dependentSchemas"/"dependentRequired" entries (late true).
+func (ev *evaluation) dependencies(n *node, obj map[string]any, late, quiet bool, ann *annot) bool {
+	ok := true
 	for _, dep := range n.deps {
-		if dep.kw == "dependentSchemas" || dep.kw == "dependentRequired" {
+		if (dep.kw == "dependentSchemas" || dep.kw == "dependentRequired") != late {
 			continue
 		}
 		if !ev.dependency(dep, obj, quiet, ann) {
 			ok = false
 		}
 	}
-	var extra []string
-	for k, pv := range obj {
-		if quiet && !ok {
-			return false
+	return ok
+}
+
+// property evaluates one property against properties, patternProperties
+// and additionalProperties; extra when additionalProperties: false refuses
+// it.
+func (ev *evaluation) property(n *node, k string, pv any, quiet bool, ann *annot) (ok, extra bool) {
+	ok = true
+	seen := false
+	if c, has := n.props[k]; has {
+		seen = true
+		if !ev.child(c, pv, k, quiet) {
+			ok = false
 		}
-		seen := false
-		if c, has := n.props[k]; has {
+	}
+	for _, pp := range n.patternProps {
+		if pp.re.MatchString(k) {
 			seen = true
-			if !ev.child(c, pv, k, quiet) {
+			if !ev.child(pp.n, pv, k, quiet) {
 				ok = false
 			}
 		}
-		for _, pp := range n.patternProps {
-			if pp.re.MatchString(k) {
-				seen = true
-				if !ev.child(pp.n, pv, k, quiet) {
-					ok = false
-				}
-			}
-		}
-		if !seen {
-			if n.additionalFalse {
-				extra = append(extra, k)
-				seen = true
-			} else if n.additional != nil {
-				seen = true
-				if !ev.child(n.additional, pv, k, quiet) {
-					ok = false
-				}
-			}
-		}
-		if seen && ann != nil {
-			ann.prop(k)
-		}
 	}
-	if len(extra) > 0 {
-		slices.Sort(extra)
-		ev.fail(quiet, "additionalProperties", "additional properties "+joinQuoted(extra)+" not allowed")
-		ok = false
-	}
-	if n.propertyNames != nil {
-		for _, k := range sortedKeys(obj) {
-			var sub evaluation
-			sub.stack = ev.stack
-			sub.chainStart = len(ev.stack)
-			if !sub.eval(n.propertyNames, k, quiet, nil) {
-				ok = false
-				if quiet {
-					return false
-				}
-				detail := ""
-				if len(sub.leaves) > 0 {
-					l := sub.leaves[0]
-					detail = " (" + l.constraint + ": " + l.msg + ")"
-				}
-				ev.fail(quiet, "propertyNames", "invalid propertyName "+quoteName(k)+detail)
-			}
-		}
-	}
-	for _, dep := range n.deps {
-		if dep.kw == "dependentSchemas" || dep.kw == "dependentRequired" {
-			if !ev.dependency(dep, obj, quiet, ann) {
+	if !seen {
+		if n.additionalFalse {
+			extra = true
+			seen = true
+		} else if n.additional != nil {
+			seen = true
+			if !ev.child(n.additional, pv, k, quiet) {
 				ok = false
 			}
+		}
+	}
+	if seen && ann != nil {
+		ann.prop(k)
+	}
+	return ok, extra
+}
+
+// propertyNames evaluates every property name (in sorted order) against
+// n.propertyNames, one leaf per refused name; quiet evaluation stops at
+// the first.
+func (ev *evaluation) propertyNames(n *node, obj map[string]any, quiet bool) bool {
+	ok := true
+	for _, k := range sortedKeys(obj) {
+		var sub evaluation
+		sub.stack = ev.stack
+		sub.chainStart = len(ev.stack)
+		if !sub.eval(n.propertyNames, k, quiet, nil) {
+			ok = false
+			if quiet {
+				return false
+			}
+			detail := ""
+			if len(sub.leaves) > 0 {
+				l := sub.leaves[0]
+				detail = " (" + l.constraint + ": " + l.msg + ")"
+			}
+			ev.fail(quiet, "propertyNames", "invalid propertyName "+quoteName(k)+detail)
 		}
 	}
 	return ok
@@ -373,6 +426,29 @@ func missingNames(obj map[string]any, names []string) []string {
 }
 
 func (ev *evaluation) array(n *node, arr []any, quiet bool, ann *annot) bool {
+	ok := ev.arraySize(n, arr, quiet)
+	if quiet && !ok {
+		return false
+	}
+	evaluated := min(len(n.prefix), len(arr))
+	if !ev.itemSchemas(n, arr, evaluated, quiet, ann) {
+		ok = false
+		if quiet {
+			return false
+		}
+	}
+	if n.rest == nil && n.restForbidden && evaluated < len(arr) {
+		ev.fail(quiet, "additionalItems", fmt.Sprintf("last %s additionalItem(s) not allowed", groupInt(len(arr)-evaluated)))
+		ok = false
+	}
+	if n.contains != nil && !ev.contains(n, arr, quiet, ann) {
+		ok = false
+	}
+	return ok
+}
+
+// arraySize checks minItems, maxItems and uniqueItems.
+func (ev *evaluation) arraySize(n *node, arr []any, quiet bool) bool {
 	ok := true
 	if n.minItems >= 0 && len(arr) < n.minItems {
 		ev.fail(quiet, "minItems", fmt.Sprintf("got %s, want %s", groupInt(len(arr)), groupInt(n.minItems)))
@@ -388,10 +464,14 @@ func (ev *evaluation) array(n *node, arr []any, quiet bool, ann *annot) bool {
 			ok = false
 		}
 	}
-	if quiet && !ok {
-		return false
-	}
-	evaluated := min(len(n.prefix), len(arr))
+	return ok
+}
+
+// itemSchemas evaluates the first evaluated items against the prefix
+// schemas and the rest against the items schema; quiet evaluation stops
+// at the first failure.
+func (ev *evaluation) itemSchemas(n *node, arr []any, evaluated int, quiet bool, ann *annot) bool {
+	ok := true
 	for i := 0; i < evaluated; i++ {
 		if !ev.child(n.prefix[i], arr[i], strconv.Itoa(i), quiet) {
 			ok = false
@@ -403,61 +483,64 @@ func (ev *evaluation) array(n *node, arr []any, quiet bool, ann *annot) bool {
 	if ann != nil {
 		ann.prefix = max(ann.prefix, evaluated)
 	}
-	if n.rest != nil {
-		for i := evaluated; i < len(arr); i++ {
-			if !ev.child(n.rest, arr[i], strconv.Itoa(i), quiet) {
-				ok = false
-				if quiet {
-					return false
-				}
-			}
-		}
-		if ann != nil {
-			ann.allItems = true
-		}
-	} else if n.restForbidden && evaluated < len(arr) {
-		ev.fail(quiet, "additionalItems", fmt.Sprintf("last %s additionalItem(s) not allowed", groupInt(len(arr)-evaluated)))
-		ok = false
+	if n.rest == nil {
+		return ok
 	}
-	if n.contains != nil {
-		mark := len(ev.leaves)
-		var matched []int
-		for i, item := range arr {
-			if ev.child(n.contains, item, strconv.Itoa(i), quiet) {
-				matched = append(matched, i)
-				if ann != nil && n.draft >= draft2020 {
-					ann.item(i)
-				}
+	for i := evaluated; i < len(arr); i++ {
+		if !ev.child(n.rest, arr[i], strconv.Itoa(i), quiet) {
+			ok = false
+			if quiet {
+				return false
 			}
 		}
-		passed := true
-		switch {
-		case n.minContains >= 0:
-			if len(matched) < n.minContains {
-				passed = false
-				if len(ev.leaves) == mark {
-					msg := fmt.Sprintf("min %s items required to match contains schema, but none matched", groupInt(n.minContains))
-					if len(matched) > 0 {
-						msg = fmt.Sprintf("min %s items required to match contains schema, but matched %s items at %s", groupInt(n.minContains), groupInt(len(matched)), joinInts(matched))
-					}
-					ev.fail(quiet, "minContains", msg)
-				}
+	}
+	if ann != nil {
+		ann.allItems = true
+	}
+	return ok
+}
+
+// contains evaluates contains with minContains/maxContains; the leaves of
+// the items that did not match go when enough did.
+func (ev *evaluation) contains(n *node, arr []any, quiet bool, ann *annot) bool {
+	ok := true
+	mark := len(ev.leaves)
+	var matched []int
+	for i, item := range arr {
+		if ev.child(n.contains, item, strconv.Itoa(i), quiet) {
+			matched = append(matched, i)
+			if ann != nil && n.draft >= draft2020 {
+				ann.item(i)
 			}
-		case len(matched) == 0:
+		}
+	}
+	passed := true
+	switch {
+	case n.minContains >= 0:
+		if len(matched) < n.minContains {
 			passed = false
 			if len(ev.leaves) == mark {
-				ev.fail(quiet, "contains", "no items match contains schema")
+				msg := fmt.Sprintf("min %s items required to match contains schema, but none matched", groupInt(n.minContains))
+				if len(matched) > 0 {
+					msg = fmt.Sprintf("min %s items required to match contains schema, but matched %s items at %s", groupInt(n.minContains), groupInt(len(matched)), joinInts(matched))
+				}
+				ev.fail(quiet, "minContains", msg)
 			}
 		}
-		if passed {
-			ev.leaves = ev.leaves[:mark]
-		} else {
-			ok = false
+	case len(matched) == 0:
+		passed = false
+		if len(ev.leaves) == mark {
+			ev.fail(quiet, "contains", "no items match contains schema")
 		}
-		if n.maxContains >= 0 && len(matched) > n.maxContains {
-			ev.fail(quiet, "maxContains", fmt.Sprintf("max %s items required to match contains schema, but matched %s items at %s", groupInt(n.maxContains), groupInt(len(matched)), joinInts(matched)))
-			ok = false
-		}
+	}
+	if passed {
+		ev.leaves = ev.leaves[:mark]
+	} else {
+		ok = false
+	}
+	if n.maxContains >= 0 && len(matched) > n.maxContains {
+		ev.fail(quiet, "maxContains", fmt.Sprintf("max %s items required to match contains schema, but matched %s items at %s", groupInt(n.maxContains), groupInt(len(matched)), joinInts(matched)))
+		ok = false
 	}
 	return ok
 }
@@ -519,38 +602,7 @@ func (ev *evaluation) number(n *node, v any, quiet bool) bool {
 }
 
 func (ev *evaluation) applicators(n *node, v any, quiet bool, ann *annot) bool {
-	ok := true
-	if n.recursiveRef != nil {
-		target := n.recursiveRef
-		if target.recAnchor {
-			for _, m := range ev.stack {
-				if m.res != nil && m.res.recursive {
-					target = m
-					break
-				}
-			}
-		}
-		if !ev.inPlace(target, v, quiet, ann) {
-			ok = false
-		}
-	}
-	if n.dynRef != nil {
-		target := n.dynRef
-		if n.dynRefAnchor != "" && target.dynAnchor == n.dynRefAnchor {
-			for _, m := range ev.stack {
-				if m.res == nil {
-					continue
-				}
-				if dn, has := m.res.dynNodes[n.dynRefAnchor]; has {
-					target = dn
-					break
-				}
-			}
-		}
-		if !ev.inPlace(target, v, quiet, ann) {
-			ok = false
-		}
-	}
+	ok := ev.dynamicRefs(n, v, quiet, ann)
 	if quiet && !ok {
 		return false
 	}
@@ -566,55 +618,110 @@ func (ev *evaluation) applicators(n *node, v any, quiet bool, ann *annot) bool {
 			}
 		}
 	}
-	if len(n.anyOf) > 0 {
-		mark := len(ev.leaves)
-		matched := false
-		for _, c := range n.anyOf {
-			if ev.inPlace(c, v, quiet || matched, ann) {
-				matched = true
-				if ann == nil {
-					break
-				}
+	if len(n.anyOf) > 0 && !ev.anyOf(n, v, quiet, ann) {
+		ok = false
+	}
+	if len(n.oneOf) > 0 && !ev.oneOf(n, v, quiet, ann) {
+		ok = false
+	}
+	if n.ifN != nil && !ev.conditional(n, v, quiet, ann) {
+		ok = false
+	}
+	return ok
+}
+
+// dynamicRefs evaluates $recursiveRef and $dynamicRef, each against the
+// outermost schema of the dynamic scope that it names.
+func (ev *evaluation) dynamicRefs(n *node, v any, quiet bool, ann *annot) bool {
+	ok := true
+	if n.recursiveRef != nil && !ev.inPlace(ev.recursiveTarget(n), v, quiet, ann) {
+		ok = false
+	}
+	if n.dynRef != nil && !ev.inPlace(ev.dynamicTarget(n), v, quiet, ann) {
+		ok = false
+	}
+	return ok
+}
+
+// recursiveTarget is what n's $recursiveRef applies: the outermost
+// resource with "$recursiveAnchor": true when the target has one too.
+func (ev *evaluation) recursiveTarget(n *node) *node {
+	target := n.recursiveRef
+	if target.recAnchor {
+		for _, m := range ev.stack {
+			if m.res != nil && m.res.recursive {
+				return m
 			}
 		}
-		if matched {
-			ev.leaves = ev.leaves[:mark]
-		} else {
-			ok = false
+	}
+	return target
+}
+
+// dynamicTarget is what n's $dynamicRef applies: the outermost resource's
+// schema with the same $dynamicAnchor when the target has that anchor.
+func (ev *evaluation) dynamicTarget(n *node) *node {
+	target := n.dynRef
+	if n.dynRefAnchor != "" && target.dynAnchor == n.dynRefAnchor {
+		for _, m := range ev.stack {
+			if m.res == nil {
+				continue
+			}
+			if dn, has := m.res.dynNodes[n.dynRefAnchor]; has {
+				return dn
+			}
 		}
 	}
-	if len(n.oneOf) > 0 {
-		mark := len(ev.leaves)
-		first := -1
-		for i, c := range n.oneOf {
-			if ev.inPlace(c, v, quiet || first >= 0, ann) {
-				if first < 0 {
-					first = i
-					continue
-				}
-				ev.leaves = ev.leaves[:mark]
-				ev.fail(quiet, "oneOf", fmt.Sprintf("'oneOf' failed, subschemas %d, %d matched", first, i))
-				first = -2
+	return target
+}
+
+// anyOf evaluates the anyOf branches: once one matches, the others'
+// leaves go (and with no annotations to collect, the rest are skipped).
+func (ev *evaluation) anyOf(n *node, v any, quiet bool, ann *annot) bool {
+	mark := len(ev.leaves)
+	matched := false
+	for _, c := range n.anyOf {
+		if ev.inPlace(c, v, quiet || matched, ann) {
+			matched = true
+			if ann == nil {
 				break
 			}
 		}
-		switch {
-		case first >= 0:
-			ev.leaves = ev.leaves[:mark]
-		default:
-			ok = false
-		}
 	}
-	if n.ifN != nil {
-		if ev.inPlace(n.ifN, v, true, ann) {
-			if n.thenN != nil && !ev.inPlace(n.thenN, v, quiet, ann) {
-				ok = false
+	if matched {
+		ev.leaves = ev.leaves[:mark]
+	}
+	return matched
+}
+
+// oneOf evaluates the oneOf branches: exactly one must match; a second
+// match replaces every leaf with one naming both.
+func (ev *evaluation) oneOf(n *node, v any, quiet bool, ann *annot) bool {
+	mark := len(ev.leaves)
+	first := -1
+	for i, c := range n.oneOf {
+		if ev.inPlace(c, v, quiet || first >= 0, ann) {
+			if first < 0 {
+				first = i
+				continue
 			}
-		} else if n.elseN != nil && !ev.inPlace(n.elseN, v, quiet, ann) {
-			ok = false
+			ev.leaves = ev.leaves[:mark]
+			ev.fail(quiet, "oneOf", fmt.Sprintf("'oneOf' failed, subschemas %d, %d matched", first, i))
+			return false
 		}
 	}
-	return ok
+	if first >= 0 {
+		ev.leaves = ev.leaves[:mark]
+		return true
+	}
+	return false
+}
+
+// conditional evaluates then or else, by whether if matches.
+func (ev *evaluation) conditional(n *node, v any, quiet bool, ann *annot) bool {
+	if ev.inPlace(n.ifN, v, true, ann) {
+		return n.thenN == nil || ev.inPlace(n.thenN, v, quiet, ann)
+	}
+	return n.elseN == nil || ev.inPlace(n.elseN, v, quiet, ann)
 }
 
 func (ev *evaluation) unevaluated(n *node, v any, quiet bool, ann *annot) bool {
