@@ -111,6 +111,9 @@ func (ev *evaluation) inPlace(n *node, v any, quiet bool, ann *annot) bool {
 	return ok
 }
 
+// eval evaluates n over v: first what ends the evaluation when it fails
+// (a false schema, a reference cycle, a metaschema, type, const, enum and
+// format), then the rest of n's keywords.
 func (ev *evaluation) eval(n *node, v any, quiet bool, ann *annot) bool {
 	if n.isBool {
 		if !n.bval {
@@ -118,11 +121,9 @@ func (ev *evaluation) eval(n *node, v any, quiet bool, ann *annot) bool {
 		}
 		return n.bval
 	}
-	for _, m := range ev.stack[ev.chainStart:] {
-		if m == n {
-			ev.fail(quiet, "$ref", fmt.Sprintf("reference cycle: %s applies to this value again without descending into it", n.loc))
-			return false
-		}
+	if ev.entered(n) {
+		ev.fail(quiet, "$ref", fmt.Sprintf("reference cycle: %s applies to this value again without descending into it", n.loc))
+		return false
 	}
 	ev.stack = append(ev.stack, n)
 	defer func() { ev.stack = ev.stack[:len(ev.stack)-1] }()
@@ -142,15 +143,6 @@ func (ev *evaluation) eval(n *node, v any, quiet bool, ann *annot) bool {
 	if n.refOnly {
 		return ev.inPlace(n.ref, v, quiet, ann)
 	}
-	if !ev.gate(n, v, t, quiet) {
-		return false
-	}
-	return ev.keywords(n, v, quiet, ann)
-}
-
-// gate checks the keywords that end the evaluation of n when they fail:
-// type, const, enum and format.
-func (ev *evaluation) gate(n *node, v any, t jsonType, quiet bool) bool {
 	if n.types != 0 && n.types&t == 0 {
 		if !(n.types&tInteger != 0 && t == tNumber && isIntegral(v)) {
 			ev.fail(quiet, "type", fmt.Sprintf("got %s, want %s", t, strings.Join(n.types.names(), " or ")))
@@ -177,11 +169,22 @@ func (ev *evaluation) gate(n *node, v any, t jsonType, quiet bool) bool {
 			}
 		}
 	}
-	return true
+	return ev.keywords(n, v, quiet, ann)
+}
+
+// entered reports whether n already applies to the current instance (a
+// reference cycle that never descends into the value).
+func (ev *evaluation) entered(n *node) bool {
+	for _, m := range ev.stack[ev.chainStart:] {
+		if m == n {
+			return true
+		}
+	}
+	return false
 }
 
 // keywords evaluates the rest of n in order: $ref, the keywords of v's
-// type, the applicators, the unevaluated keywords.
+// own type, the applicators, the unevaluated keywords.
 func (ev *evaluation) keywords(n *node, v any, quiet bool, ann *annot) bool {
 	own := ann
 	if own == nil && n.hasUneval() {
@@ -191,8 +194,24 @@ func (ev *evaluation) keywords(n *node, v any, quiet bool, ann *annot) bool {
 	if n.ref != nil && !ev.inPlace(n.ref, v, quiet, own) {
 		ok = false
 	}
-	if !ev.typed(n, v, quiet, own) {
-		ok = false
+	switch x := v.(type) {
+	case map[string]any:
+		if !ev.object(n, x, quiet, own) {
+			ok = false
+		}
+	case []any:
+		if !ev.array(n, x, quiet, own) {
+			ok = false
+		}
+	case string:
+		if !ev.str(n, x, quiet) {
+			ok = false
+		}
+	case nil, bool:
+	default:
+		if !ev.number(n, v, quiet) {
+			ok = false
+		}
 	}
 	if quiet && !ok {
 		return false
@@ -207,21 +226,6 @@ func (ev *evaluation) keywords(n *node, v any, quiet bool, ann *annot) bool {
 		ok = false
 	}
 	return ok
-}
-
-// typed evaluates the keywords of v's own type.
-func (ev *evaluation) typed(n *node, v any, quiet bool, ann *annot) bool {
-	switch x := v.(type) {
-	case map[string]any:
-		return ev.object(n, x, quiet, ann)
-	case []any:
-		return ev.array(n, x, quiet, ann)
-	case string:
-		return ev.str(n, x, quiet)
-	case nil, bool:
-		return true
-	}
-	return ev.number(n, v, quiet)
 }
 
 // containsJSON reports whether list holds a value equal to v.
@@ -260,7 +264,7 @@ func (ev *evaluation) object(n *node, obj map[string]any, quiet bool, ann *annot
 	if quiet && !ok {
 		return false
 	}
-	if !ev.dependencies(n, obj, false, quiet, ann) {
+	if len(n.deps) > 0 && !ev.dependencies(n, obj, false, quiet, ann) {
 		ok = false
 	}
 	var extra []string
@@ -268,12 +272,34 @@ func (ev *evaluation) object(n *node, obj map[string]any, quiet bool, ann *annot
 		if quiet && !ok {
 			return false
 		}
-		passed, isExtra := ev.property(n, k, pv, quiet, ann)
-		if !passed {
-			ok = false
+		seen := false
+		if c, has := n.props[k]; has {
+			seen = true
+			if !ev.child(c, pv, k, quiet) {
+				ok = false
+			}
 		}
-		if isExtra {
-			extra = append(extra, k)
+		for _, pp := range n.patternProps {
+			if pp.re.MatchString(k) {
+				seen = true
+				if !ev.child(pp.n, pv, k, quiet) {
+					ok = false
+				}
+			}
+		}
+		if !seen {
+			if n.additionalFalse {
+				extra = append(extra, k)
+				seen = true
+			} else if n.additional != nil {
+				seen = true
+				if !ev.child(n.additional, pv, k, quiet) {
+					ok = false
+				}
+			}
+		}
+		if seen && ann != nil {
+			ann.prop(k)
 		}
 	}
 	if len(extra) > 0 {
@@ -287,7 +313,7 @@ func (ev *evaluation) object(n *node, obj map[string]any, quiet bool, ann *annot
 			return false
 		}
 	}
-	if !ev.dependencies(n, obj, true, quiet, ann) {
+	if len(n.deps) > 0 && !ev.dependencies(n, obj, true, quiet, ann) {
 		ok = false
 	}
 	return ok
@@ -328,43 +354,6 @@ func (ev *evaluation) dependencies(n *node, obj map[string]any, late, quiet bool
 		}
 	}
 	return ok
-}
-
-// property evaluates one property against properties, patternProperties
-// and additionalProperties; extra when additionalProperties: false refuses
-// it.
-func (ev *evaluation) property(n *node, k string, pv any, quiet bool, ann *annot) (ok, extra bool) {
-	ok = true
-	seen := false
-	if c, has := n.props[k]; has {
-		seen = true
-		if !ev.child(c, pv, k, quiet) {
-			ok = false
-		}
-	}
-	for _, pp := range n.patternProps {
-		if pp.re.MatchString(k) {
-			seen = true
-			if !ev.child(pp.n, pv, k, quiet) {
-				ok = false
-			}
-		}
-	}
-	if !seen {
-		if n.additionalFalse {
-			extra = true
-			seen = true
-		} else if n.additional != nil {
-			seen = true
-			if !ev.child(n.additional, pv, k, quiet) {
-				ok = false
-			}
-		}
-	}
-	if seen && ann != nil {
-		ann.prop(k)
-	}
-	return ok, extra
 }
 
 // propertyNames evaluates every property name (in sorted order) against
@@ -602,7 +591,13 @@ func (ev *evaluation) number(n *node, v any, quiet bool) bool {
 }
 
 func (ev *evaluation) applicators(n *node, v any, quiet bool, ann *annot) bool {
-	ok := ev.dynamicRefs(n, v, quiet, ann)
+	ok := true
+	if n.recursiveRef != nil && !ev.inPlace(ev.recursiveTarget(n), v, quiet, ann) {
+		ok = false
+	}
+	if n.dynRef != nil && !ev.inPlace(ev.dynamicTarget(n), v, quiet, ann) {
+		ok = false
+	}
 	if quiet && !ok {
 		return false
 	}
@@ -625,19 +620,6 @@ func (ev *evaluation) applicators(n *node, v any, quiet bool, ann *annot) bool {
 		ok = false
 	}
 	if n.ifN != nil && !ev.conditional(n, v, quiet, ann) {
-		ok = false
-	}
-	return ok
-}
-
-// dynamicRefs evaluates $recursiveRef and $dynamicRef, each against the
-// outermost schema of the dynamic scope that it names.
-func (ev *evaluation) dynamicRefs(n *node, v any, quiet bool, ann *annot) bool {
-	ok := true
-	if n.recursiveRef != nil && !ev.inPlace(ev.recursiveTarget(n), v, quiet, ann) {
-		ok = false
-	}
-	if n.dynRef != nil && !ev.inPlace(ev.dynamicTarget(n), v, quiet, ann) {
 		ok = false
 	}
 	return ok
