@@ -262,12 +262,13 @@ func (f *filler) items() (err error) {
 }
 
 // properties compiles properties, patternProperties and
-// additionalProperties.
+// additionalProperties, each in sorted name order (so the first error, and
+// which referenced file is read first, do not depend on map order).
 func (f *filler) properties() (err error) {
 	n, obj := f.n, f.obj
 	if m, ok := obj["properties"].(map[string]any); ok {
 		n.props = make(map[string]*node, len(m))
-		for k := range m {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			if n.props[k], err = f.named("properties", k); err != nil {
 				return err
 			}
