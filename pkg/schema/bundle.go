@@ -63,7 +63,34 @@ type bundler struct {
 // (raw, its bytes as read). When no reference leaves the file, raw itself.
 func (c *Compiler) bundle(l *rootLoader, rel string, raw []byte) ([]byte, error) {
 	rootURL := l.fileURL(rel)
-	external := false
+	if !refersOutside(l, rel, rootURL) {
+		return raw, nil
+	}
+	doc, err := decodeSchema(display(rel), raw)
+	if err != nil {
+		return nil, err
+	}
+	draft := declaredDraft(doc)
+	b := newBundler(l, draft)
+	b.root = &bundleDoc{rel: rel, url: rootURL, doc: doc}
+	b.add(b.root)
+	if err := b.loadReachable(draft); err != nil {
+		return nil, err
+	}
+	// Place the referenced files under the root's $defs.
+	rootObj, ok := doc.(map[string]any)
+	if !ok {
+		return nil, &CompileError{File: display(rel), Message: "cannot be bundled: the schema is not a JSON object but references other files"}
+	}
+	if err := b.place(rootObj); err != nil {
+		return nil, err
+	}
+	return encodeBundle(rel, rootObj)
+}
+
+// refersOutside reports whether a reference site of the compiled root file
+// rel names another file (the built-in metaschemas aside).
+func refersOutside(l *rootLoader, rel, rootURL string) bool {
 	for _, s := range l.sites {
 		if s.target == "" {
 			continue
@@ -73,18 +100,15 @@ func (c *Compiler) bundle(l *rootLoader, rel string, raw []byte) ([]byte, error)
 			continue
 		}
 		if s.file != display(rel) || stripFragment(s.target) != rootURL {
-			external = true
-			break
+			return true
 		}
 	}
-	if !external {
-		return raw, nil
-	}
-	doc, err := decodeSchema(display(rel), raw)
-	if err != nil {
-		return nil, err
-	}
-	draft := declaredDraft(doc)
+	return false
+}
+
+// newBundler starts a bundle of documents in draft (as declaredDraft names
+// it), which decides the id and definitions keywords.
+func newBundler(l *rootLoader, draft string) *bundler {
 	b := &bundler{l: l, byURL: map[string]*bundleDoc{}, res: map[string]location{}, anchors: map[string]location{},
 		idKw: "$id", defsKw: "$defs"}
 	switch draft {
@@ -93,50 +117,64 @@ func (c *Compiler) bundle(l *rootLoader, rel string, raw []byte) ([]byte, error)
 	case "draft-06", "draft-07":
 		b.defsKw = "definitions"
 	}
-	b.root = &bundleDoc{rel: rel, url: rootURL, doc: doc}
-	b.add(b.root)
-	// Load every file reachable through references, breadth first.
+	return b
+}
+
+// loadReachable loads every file reachable through references from the
+// documents added so far, breadth first.
+func (b *bundler) loadReachable(draft string) error {
 	for i := 0; i < len(b.docs); i++ {
 		for _, t := range b.targets(b.docs[i]) {
-			if _, ok := b.res[stripFragment(t)]; ok {
-				continue
+			if err := b.load(t, draft); err != nil {
+				return err
 			}
-			tu, err := url.Parse(t)
-			if err != nil || isMetaschemaURL(tu) {
-				continue
-			}
-			trel, ok := l.relOf(tu)
-			if !ok {
-				return nil, &CompileError{File: display(rel), Message: fmt.Sprintf("cannot be bundled: a reference resolves to %s, outside the schemas directory", stripFragment(t)), outside: true}
-			}
-			if _, seen := b.byURL[l.fileURL(trel)]; seen {
-				continue // a file already loaded, at a URI none of its resources has
-			}
-			data, err := l.read(trel)
-			if err != nil {
-				return nil, err
-			}
-			d, err := decodeSchema(display(trel), data)
-			if err != nil {
-				return nil, err
-			}
-			if got := declaredDraft(d); got != draft {
-				return nil, &CompileError{File: display(trel), Message: fmt.Sprintf(
-					"is %s but the schema %s that references it is %s; a schema kitsoki sends is bundled into one document with one draft, so declare the same \"$schema\" in both files",
-					draftName(got), display(rel), draftName(draft))}
-			}
-			b.add(&bundleDoc{rel: trel, url: l.fileURL(trel), doc: d})
 		}
 	}
-	// Place the referenced files under the root's $defs.
-	rootObj, ok := doc.(map[string]any)
-	if !ok {
-		return nil, &CompileError{File: display(rel), Message: "cannot be bundled: the schema is not a JSON object but references other files"}
+	return nil
+}
+
+// load adds the file that reference target t names, unless it is loaded
+// already or is a built-in metaschema; it must be in draft too.
+func (b *bundler) load(t, draft string) error {
+	rel := b.root.rel
+	if _, ok := b.res[stripFragment(t)]; ok {
+		return nil
 	}
+	tu, err := url.Parse(t)
+	if err != nil || isMetaschemaURL(tu) {
+		return nil
+	}
+	trel, ok := b.l.relOf(tu)
+	if !ok {
+		return &CompileError{File: display(rel), Message: fmt.Sprintf("cannot be bundled: a reference resolves to %s, outside the schemas directory", stripFragment(t)), outside: true}
+	}
+	if _, seen := b.byURL[b.l.fileURL(trel)]; seen {
+		return nil // a file already loaded, at a URI none of its resources has
+	}
+	data, err := b.l.read(trel)
+	if err != nil {
+		return err
+	}
+	d, err := decodeSchema(display(trel), data)
+	if err != nil {
+		return err
+	}
+	if got := declaredDraft(d); got != draft {
+		return &CompileError{File: display(trel), Message: fmt.Sprintf(
+			"is %s but the schema %s that references it is %s; a schema kitsoki sends is bundled into one document with one draft, so declare the same \"$schema\" in both files",
+			draftName(got), display(rel), draftName(draft))}
+	}
+	b.add(&bundleDoc{rel: trel, url: b.l.fileURL(trel), doc: d})
+	return nil
+}
+
+// place rewrites every document's references to pointers into the bundle
+// and puts the referenced files under the root's definitions keyword.
+func (b *bundler) place(rootObj map[string]any) error {
 	defs, _ := rootObj[b.defsKw].(map[string]any)
 	if defs == nil {
 		if _, exists := rootObj[b.defsKw]; exists {
-			return nil, &CompileError{File: display(rel), Pointer: "/" + b.defsKw, Message: "cannot be bundled: " + b.defsKw + " is not an object"}
+			return &CompileError{File: display(b.root.rel), Pointer: "/" + b.defsKw, Message: "cannot be bundled: " + b.defsKw + " is not an object"}
 		}
 		defs = map[string]any{}
 	}
@@ -157,7 +195,7 @@ func (c *Compiler) bundle(l *rootLoader, rel string, raw []byte) ([]byte, error)
 	for _, d := range b.docs {
 		base, _ := url.Parse(d.url)
 		if err := b.rewrite(d, d.doc, "", base, d == b.root, seenAnchors); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	for i, d := range b.docs[1:] {
@@ -166,6 +204,12 @@ func (c *Compiler) bundle(l *rootLoader, rel string, raw []byte) ([]byte, error)
 	if len(defs) > 0 {
 		rootObj[b.defsKw] = defs
 	}
+	return nil
+}
+
+// encodeBundle writes the bundle of rel and checks that it compiles on its
+// own.
+func encodeBundle(rel string, rootObj map[string]any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

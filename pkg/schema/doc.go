@@ -14,10 +14,10 @@
 //
 // The JSON Schema engine is the package's own (nodes.go compiles,
 // resources.go resolves ids, anchors and refs, eval.go validates,
-// metacheck.go is each draft's metaschema as code, format.go the formats
-// drafts 4-7 assert, number.go exact decimals); tests keep
-// santhosh-tekuri/jsonschema as a differential oracle only, so the binary
-// does not pay its start-up cost. Differences are in docs/compat/schema.md.
+// metacheck.go with metakeywords.go is each draft's metaschema as code,
+// format.go the formats drafts 4-7 assert, number.go exact decimals); tests
+// keep santhosh-tekuri/jsonschema as a differential oracle only, so the
+// binary does not pay its start-up cost. Differences are in docs/compat/schema.md.
 //
 // Validation is the hot path of every agent call: a Compiler caches by path
 // and [Schema.Validate] only walks the compiled form. The package knows

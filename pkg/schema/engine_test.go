@@ -98,3 +98,18 @@ func TestSelfCheckNamesPointer(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstBadPropertyRefIsStable: with several broken refs under
+// "properties", the same one (the first by name) is reported every time,
+// whatever the map order.
+func TestFirstBadPropertyRefIsStable(t *testing.T) {
+	raw := []byte(`{"properties":{"h":{"$ref":"#/no/h"},"c":{"$ref":"#/no/c"},"f":{"$ref":"#/no/f"},"a":{"$ref":"#/no/a"},
+		"g":{"$ref":"#/no/g"},"b":{"$ref":"#/no/b"},"e":{"$ref":"#/no/e"},"d":{"$ref":"#/no/d"}}}`)
+	for range 20 {
+		_, err := CompileBytes("p.json", raw)
+		ce, ok := asCompileError(err)
+		if !ok || ce.Pointer != "/properties/a/$ref" {
+			t.Fatalf("got %v", err)
+		}
+	}
+}

@@ -111,6 +111,9 @@ func (ev *evaluation) inPlace(n *node, v any, quiet bool, ann *annot) bool {
 	return ok
 }
 
+// eval evaluates n over v: first what ends the evaluation when it fails
+// (a false schema, a reference cycle, a metaschema, type, const, enum and
+// format), then the rest of n's keywords.
 func (ev *evaluation) eval(n *node, v any, quiet bool, ann *annot) bool {
 	if n.isBool {
 		if !n.bval {
@@ -118,11 +121,9 @@ func (ev *evaluation) eval(n *node, v any, quiet bool, ann *annot) bool {
 		}
 		return n.bval
 	}
-	for _, m := range ev.stack[ev.chainStart:] {
-		if m == n {
-			ev.fail(quiet, "$ref", fmt.Sprintf("reference cycle: %s applies to this value again without descending into it", n.loc))
-			return false
-		}
+	if ev.entered(n) {
+		ev.fail(quiet, "$ref", fmt.Sprintf("reference cycle: %s applies to this value again without descending into it", n.loc))
+		return false
 	}
 	ev.stack = append(ev.stack, n)
 	defer func() { ev.stack = ev.stack[:len(ev.stack)-1] }()
@@ -156,18 +157,9 @@ func (ev *evaluation) eval(n *node, v any, quiet bool, ann *annot) bool {
 		ev.fail(quiet, "const", msg)
 		return false
 	}
-	if n.hasEnum {
-		found := false
-		for _, e := range n.enum {
-			if equalJSON(v, e) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			ev.fail(quiet, "enum", enumMessage(n.enum))
-			return false
-		}
+	if n.hasEnum && !containsJSON(n.enum, v) {
+		ev.fail(quiet, "enum", enumMessage(n.enum))
+		return false
 	}
 	if n.format != nil {
 		if s, ok := v.(string); ok {
@@ -177,7 +169,23 @@ func (ev *evaluation) eval(n *node, v any, quiet bool, ann *annot) bool {
 			}
 		}
 	}
+	return ev.keywords(n, v, quiet, ann)
+}
 
+// entered reports whether n already applies to the current instance (a
+// reference cycle that never descends into the value).
+func (ev *evaluation) entered(n *node) bool {
+	for _, m := range ev.stack[ev.chainStart:] {
+		if m == n {
+			return true
+		}
+	}
+	return false
+}
+
+// keywords evaluates the rest of n in order: $ref, the keywords of v's
+// own type, the applicators, the unevaluated keywords.
+func (ev *evaluation) keywords(n *node, v any, quiet bool, ann *annot) bool {
 	own := ann
 	if own == nil && n.hasUneval() {
 		own = &annot{}
@@ -220,6 +228,16 @@ func (ev *evaluation) eval(n *node, v any, quiet bool, ann *annot) bool {
 	return ok
 }
 
+// containsJSON reports whether list holds a value equal to v.
+func containsJSON(list []any, v any) bool {
+	for _, e := range list {
+		if equalJSON(v, e) {
+			return true
+		}
+	}
+	return false
+}
+
 func isIntegral(v any) bool {
 	d, ok := toDecimal(v)
 	return ok && d.isInteger()
@@ -242,33 +260,12 @@ func enumMessage(enum []any) string {
 }
 
 func (ev *evaluation) object(n *node, obj map[string]any, quiet bool, ann *annot) bool {
-	ok := true
-	if n.minProps >= 0 && len(obj) < n.minProps {
-		ev.fail(quiet, "minProperties", fmt.Sprintf("got %s, want %s", groupInt(len(obj)), groupInt(n.minProps)))
-		ok = false
-	}
-	if n.maxProps >= 0 && len(obj) > n.maxProps {
-		ev.fail(quiet, "maxProperties", fmt.Sprintf("got %s, want %s", groupInt(len(obj)), groupInt(n.maxProps)))
-		ok = false
-	}
-	if missing := missingNames(obj, n.required); missing != nil {
-		if len(missing) == 1 {
-			ev.fail(quiet, "required", "missing property "+quoteName(missing[0]))
-		} else {
-			ev.fail(quiet, "required", "missing properties "+joinQuoted(missing))
-		}
-		ok = false
-	}
+	ok := ev.objectSize(n, obj, quiet)
 	if quiet && !ok {
 		return false
 	}
-	for _, dep := range n.deps {
-		if dep.kw == "dependentSchemas" || dep.kw == "dependentRequired" {
-			continue
-		}
-		if !ev.dependency(dep, obj, quiet, ann) {
-			ok = false
-		}
+	if len(n.deps) > 0 && !ev.dependencies(n, obj, false, quiet, ann) {
+		ok = false
 	}
 	var extra []string
 	for k, pv := range obj {
@@ -310,30 +307,75 @@ func (ev *evaluation) object(n *node, obj map[string]any, quiet bool, ann *annot
 		ev.fail(quiet, "additionalProperties", "additional properties "+joinQuoted(extra)+" not allowed")
 		ok = false
 	}
-	if n.propertyNames != nil {
-		for _, k := range sortedKeys(obj) {
-			var sub evaluation
-			sub.stack = ev.stack
-			sub.chainStart = len(ev.stack)
-			if !sub.eval(n.propertyNames, k, quiet, nil) {
-				ok = false
-				if quiet {
-					return false
-				}
-				detail := ""
-				if len(sub.leaves) > 0 {
-					l := sub.leaves[0]
-					detail = " (" + l.constraint + ": " + l.msg + ")"
-				}
-				ev.fail(quiet, "propertyNames", "invalid propertyName "+quoteName(k)+detail)
-			}
+	if n.propertyNames != nil && !ev.propertyNames(n, obj, quiet) {
+		ok = false
+		if quiet {
+			return false
 		}
 	}
+	if len(n.deps) > 0 && !ev.dependencies(n, obj, true, quiet, ann) {
+		ok = false
+	}
+	return ok
+}
+
+// objectSize checks minProperties, maxProperties and required.
+func (ev *evaluation) objectSize(n *node, obj map[string]any, quiet bool) bool {
+	ok := true
+	if n.minProps >= 0 && len(obj) < n.minProps {
+		ev.fail(quiet, "minProperties", fmt.Sprintf("got %s, want %s", groupInt(len(obj)), groupInt(n.minProps)))
+		ok = false
+	}
+	if n.maxProps >= 0 && len(obj) > n.maxProps {
+		ev.fail(quiet, "maxProperties", fmt.Sprintf("got %s, want %s", groupInt(len(obj)), groupInt(n.maxProps)))
+		ok = false
+	}
+	if missing := missingNames(obj, n.required); missing != nil {
+		if len(missing) == 1 {
+			ev.fail(quiet, "required", "missing property "+quoteName(missing[0]))
+		} else {
+			ev.fail(quiet, "required", "missing properties "+joinQuoted(missing))
+		}
+		ok = false
+	}
+	return ok
+}
+
+// dependencies evaluates the "dependencies" entries of n (late false) or
+// its "dependentSchemas"/"dependentRequired" entries (late true).
+func (ev *evaluation) dependencies(n *node, obj map[string]any, late, quiet bool, ann *annot) bool {
+	ok := true
 	for _, dep := range n.deps {
-		if dep.kw == "dependentSchemas" || dep.kw == "dependentRequired" {
-			if !ev.dependency(dep, obj, quiet, ann) {
-				ok = false
+		if (dep.kw == "dependentSchemas" || dep.kw == "dependentRequired") != late {
+			continue
+		}
+		if !ev.dependency(dep, obj, quiet, ann) {
+			ok = false
+		}
+	}
+	return ok
+}
+
+// propertyNames evaluates every property name (in sorted order) against
+// n.propertyNames, one leaf per refused name; quiet evaluation stops at
+// the first.
+func (ev *evaluation) propertyNames(n *node, obj map[string]any, quiet bool) bool {
+	ok := true
+	for _, k := range sortedKeys(obj) {
+		var sub evaluation
+		sub.stack = ev.stack
+		sub.chainStart = len(ev.stack)
+		if !sub.eval(n.propertyNames, k, quiet, nil) {
+			ok = false
+			if quiet {
+				return false
 			}
+			detail := ""
+			if len(sub.leaves) > 0 {
+				l := sub.leaves[0]
+				detail = " (" + l.constraint + ": " + l.msg + ")"
+			}
+			ev.fail(quiet, "propertyNames", "invalid propertyName "+quoteName(k)+detail)
 		}
 	}
 	return ok
@@ -373,6 +415,29 @@ func missingNames(obj map[string]any, names []string) []string {
 }
 
 func (ev *evaluation) array(n *node, arr []any, quiet bool, ann *annot) bool {
+	ok := ev.arraySize(n, arr, quiet)
+	if quiet && !ok {
+		return false
+	}
+	evaluated := min(len(n.prefix), len(arr))
+	if !ev.itemSchemas(n, arr, evaluated, quiet, ann) {
+		ok = false
+		if quiet {
+			return false
+		}
+	}
+	if n.rest == nil && n.restForbidden && evaluated < len(arr) {
+		ev.fail(quiet, "additionalItems", fmt.Sprintf("last %s additionalItem(s) not allowed", groupInt(len(arr)-evaluated)))
+		ok = false
+	}
+	if n.contains != nil && !ev.contains(n, arr, quiet, ann) {
+		ok = false
+	}
+	return ok
+}
+
+// arraySize checks minItems, maxItems and uniqueItems.
+func (ev *evaluation) arraySize(n *node, arr []any, quiet bool) bool {
 	ok := true
 	if n.minItems >= 0 && len(arr) < n.minItems {
 		ev.fail(quiet, "minItems", fmt.Sprintf("got %s, want %s", groupInt(len(arr)), groupInt(n.minItems)))
@@ -388,10 +453,14 @@ func (ev *evaluation) array(n *node, arr []any, quiet bool, ann *annot) bool {
 			ok = false
 		}
 	}
-	if quiet && !ok {
-		return false
-	}
-	evaluated := min(len(n.prefix), len(arr))
+	return ok
+}
+
+// itemSchemas evaluates the first evaluated items against the prefix
+// schemas and the rest against the items schema; quiet evaluation stops
+// at the first failure.
+func (ev *evaluation) itemSchemas(n *node, arr []any, evaluated int, quiet bool, ann *annot) bool {
+	ok := true
 	for i := 0; i < evaluated; i++ {
 		if !ev.child(n.prefix[i], arr[i], strconv.Itoa(i), quiet) {
 			ok = false
@@ -403,61 +472,64 @@ func (ev *evaluation) array(n *node, arr []any, quiet bool, ann *annot) bool {
 	if ann != nil {
 		ann.prefix = max(ann.prefix, evaluated)
 	}
-	if n.rest != nil {
-		for i := evaluated; i < len(arr); i++ {
-			if !ev.child(n.rest, arr[i], strconv.Itoa(i), quiet) {
-				ok = false
-				if quiet {
-					return false
-				}
-			}
-		}
-		if ann != nil {
-			ann.allItems = true
-		}
-	} else if n.restForbidden && evaluated < len(arr) {
-		ev.fail(quiet, "additionalItems", fmt.Sprintf("last %s additionalItem(s) not allowed", groupInt(len(arr)-evaluated)))
-		ok = false
+	if n.rest == nil {
+		return ok
 	}
-	if n.contains != nil {
-		mark := len(ev.leaves)
-		var matched []int
-		for i, item := range arr {
-			if ev.child(n.contains, item, strconv.Itoa(i), quiet) {
-				matched = append(matched, i)
-				if ann != nil && n.draft >= draft2020 {
-					ann.item(i)
-				}
+	for i := evaluated; i < len(arr); i++ {
+		if !ev.child(n.rest, arr[i], strconv.Itoa(i), quiet) {
+			ok = false
+			if quiet {
+				return false
 			}
 		}
-		passed := true
-		switch {
-		case n.minContains >= 0:
-			if len(matched) < n.minContains {
-				passed = false
-				if len(ev.leaves) == mark {
-					msg := fmt.Sprintf("min %s items required to match contains schema, but none matched", groupInt(n.minContains))
-					if len(matched) > 0 {
-						msg = fmt.Sprintf("min %s items required to match contains schema, but matched %s items at %s", groupInt(n.minContains), groupInt(len(matched)), joinInts(matched))
-					}
-					ev.fail(quiet, "minContains", msg)
-				}
+	}
+	if ann != nil {
+		ann.allItems = true
+	}
+	return ok
+}
+
+// contains evaluates contains with minContains/maxContains; the leaves of
+// the items that did not match go when enough did.
+func (ev *evaluation) contains(n *node, arr []any, quiet bool, ann *annot) bool {
+	ok := true
+	mark := len(ev.leaves)
+	var matched []int
+	for i, item := range arr {
+		if ev.child(n.contains, item, strconv.Itoa(i), quiet) {
+			matched = append(matched, i)
+			if ann != nil && n.draft >= draft2020 {
+				ann.item(i)
 			}
-		case len(matched) == 0:
+		}
+	}
+	passed := true
+	switch {
+	case n.minContains >= 0:
+		if len(matched) < n.minContains {
 			passed = false
 			if len(ev.leaves) == mark {
-				ev.fail(quiet, "contains", "no items match contains schema")
+				msg := fmt.Sprintf("min %s items required to match contains schema, but none matched", groupInt(n.minContains))
+				if len(matched) > 0 {
+					msg = fmt.Sprintf("min %s items required to match contains schema, but matched %s items at %s", groupInt(n.minContains), groupInt(len(matched)), joinInts(matched))
+				}
+				ev.fail(quiet, "minContains", msg)
 			}
 		}
-		if passed {
-			ev.leaves = ev.leaves[:mark]
-		} else {
-			ok = false
+	case len(matched) == 0:
+		passed = false
+		if len(ev.leaves) == mark {
+			ev.fail(quiet, "contains", "no items match contains schema")
 		}
-		if n.maxContains >= 0 && len(matched) > n.maxContains {
-			ev.fail(quiet, "maxContains", fmt.Sprintf("max %s items required to match contains schema, but matched %s items at %s", groupInt(n.maxContains), groupInt(len(matched)), joinInts(matched)))
-			ok = false
-		}
+	}
+	if passed {
+		ev.leaves = ev.leaves[:mark]
+	} else {
+		ok = false
+	}
+	if n.maxContains >= 0 && len(matched) > n.maxContains {
+		ev.fail(quiet, "maxContains", fmt.Sprintf("max %s items required to match contains schema, but matched %s items at %s", groupInt(n.maxContains), groupInt(len(matched)), joinInts(matched)))
+		ok = false
 	}
 	return ok
 }
@@ -520,36 +592,11 @@ func (ev *evaluation) number(n *node, v any, quiet bool) bool {
 
 func (ev *evaluation) applicators(n *node, v any, quiet bool, ann *annot) bool {
 	ok := true
-	if n.recursiveRef != nil {
-		target := n.recursiveRef
-		if target.recAnchor {
-			for _, m := range ev.stack {
-				if m.res != nil && m.res.recursive {
-					target = m
-					break
-				}
-			}
-		}
-		if !ev.inPlace(target, v, quiet, ann) {
-			ok = false
-		}
+	if n.recursiveRef != nil && !ev.inPlace(ev.recursiveTarget(n), v, quiet, ann) {
+		ok = false
 	}
-	if n.dynRef != nil {
-		target := n.dynRef
-		if n.dynRefAnchor != "" && target.dynAnchor == n.dynRefAnchor {
-			for _, m := range ev.stack {
-				if m.res == nil {
-					continue
-				}
-				if dn, has := m.res.dynNodes[n.dynRefAnchor]; has {
-					target = dn
-					break
-				}
-			}
-		}
-		if !ev.inPlace(target, v, quiet, ann) {
-			ok = false
-		}
+	if n.dynRef != nil && !ev.inPlace(ev.dynamicTarget(n), v, quiet, ann) {
+		ok = false
 	}
 	if quiet && !ok {
 		return false
@@ -566,55 +613,97 @@ func (ev *evaluation) applicators(n *node, v any, quiet bool, ann *annot) bool {
 			}
 		}
 	}
-	if len(n.anyOf) > 0 {
-		mark := len(ev.leaves)
-		matched := false
-		for _, c := range n.anyOf {
-			if ev.inPlace(c, v, quiet || matched, ann) {
-				matched = true
-				if ann == nil {
-					break
-				}
+	if len(n.anyOf) > 0 && !ev.anyOf(n, v, quiet, ann) {
+		ok = false
+	}
+	if len(n.oneOf) > 0 && !ev.oneOf(n, v, quiet, ann) {
+		ok = false
+	}
+	if n.ifN != nil && !ev.conditional(n, v, quiet, ann) {
+		ok = false
+	}
+	return ok
+}
+
+// recursiveTarget is what n's $recursiveRef applies: the outermost
+// resource with "$recursiveAnchor": true when the target has one too.
+func (ev *evaluation) recursiveTarget(n *node) *node {
+	target := n.recursiveRef
+	if target.recAnchor {
+		for _, m := range ev.stack {
+			if m.res != nil && m.res.recursive {
+				return m
 			}
 		}
-		if matched {
-			ev.leaves = ev.leaves[:mark]
-		} else {
-			ok = false
+	}
+	return target
+}
+
+// dynamicTarget is what n's $dynamicRef applies: the outermost resource's
+// schema with the same $dynamicAnchor when the target has that anchor.
+func (ev *evaluation) dynamicTarget(n *node) *node {
+	target := n.dynRef
+	if n.dynRefAnchor != "" && target.dynAnchor == n.dynRefAnchor {
+		for _, m := range ev.stack {
+			if m.res == nil {
+				continue
+			}
+			if dn, has := m.res.dynNodes[n.dynRefAnchor]; has {
+				return dn
+			}
 		}
 	}
-	if len(n.oneOf) > 0 {
-		mark := len(ev.leaves)
-		first := -1
-		for i, c := range n.oneOf {
-			if ev.inPlace(c, v, quiet || first >= 0, ann) {
-				if first < 0 {
-					first = i
-					continue
-				}
-				ev.leaves = ev.leaves[:mark]
-				ev.fail(quiet, "oneOf", fmt.Sprintf("'oneOf' failed, subschemas %d, %d matched", first, i))
-				first = -2
+	return target
+}
+
+// anyOf evaluates the anyOf branches: once one matches, the others'
+// leaves go (and with no annotations to collect, the rest are skipped).
+func (ev *evaluation) anyOf(n *node, v any, quiet bool, ann *annot) bool {
+	mark := len(ev.leaves)
+	matched := false
+	for _, c := range n.anyOf {
+		if ev.inPlace(c, v, quiet || matched, ann) {
+			matched = true
+			if ann == nil {
 				break
 			}
 		}
-		switch {
-		case first >= 0:
-			ev.leaves = ev.leaves[:mark]
-		default:
-			ok = false
-		}
 	}
-	if n.ifN != nil {
-		if ev.inPlace(n.ifN, v, true, ann) {
-			if n.thenN != nil && !ev.inPlace(n.thenN, v, quiet, ann) {
-				ok = false
+	if matched {
+		ev.leaves = ev.leaves[:mark]
+	}
+	return matched
+}
+
+// oneOf evaluates the oneOf branches: exactly one must match; a second
+// match replaces every leaf with one naming both.
+func (ev *evaluation) oneOf(n *node, v any, quiet bool, ann *annot) bool {
+	mark := len(ev.leaves)
+	first := -1
+	for i, c := range n.oneOf {
+		if ev.inPlace(c, v, quiet || first >= 0, ann) {
+			if first < 0 {
+				first = i
+				continue
 			}
-		} else if n.elseN != nil && !ev.inPlace(n.elseN, v, quiet, ann) {
-			ok = false
+			ev.leaves = ev.leaves[:mark]
+			ev.fail(quiet, "oneOf", fmt.Sprintf("'oneOf' failed, subschemas %d, %d matched", first, i))
+			return false
 		}
 	}
-	return ok
+	if first >= 0 {
+		ev.leaves = ev.leaves[:mark]
+		return true
+	}
+	return false
+}
+
+// conditional evaluates then or else, by whether if matches.
+func (ev *evaluation) conditional(n *node, v any, quiet bool, ann *annot) bool {
+	if ev.inPlace(n.ifN, v, true, ann) {
+		return n.thenN == nil || ev.inPlace(n.thenN, v, quiet, ann)
+	}
+	return n.elseN == nil || ev.inPlace(n.elseN, v, quiet, ann)
 }
 
 func (ev *evaluation) unevaluated(n *node, v any, quiet bool, ann *annot) bool {

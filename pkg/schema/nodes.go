@@ -110,51 +110,105 @@ func (e *engine) nodeAt(d *document, ptr string) (*node, error) {
 	return nil, &CompileError{File: d.file, Pointer: ptr, Message: fmt.Sprintf("a schema must be an object or a boolean, got %s", describeJSON(v))}
 }
 
+// fill compiles the keywords of the schema object obj at ptr into n, step
+// by step in a fixed order (the first error wins, and the order decides
+// which nodes are compiled first).
 func (e *engine) fill(n *node, d *document, ptr string, obj map[string]any, in posInfo) error {
-	dr := in.d
-	sub := func(kw string) (*node, error) {
-		if _, ok := obj[kw]; !ok {
-			return nil, nil
-		}
-		return e.nodeAt(d, ptr+"/"+kw)
+	f := &filler{e: e, n: n, d: d, ptr: ptr, obj: obj, dr: in.d, base: in.base}
+	if done, err := f.refs(); done || err != nil {
+		return err
 	}
-	subList := func(kw string) ([]*node, error) {
-		arr, ok := obj[kw].([]any)
-		if !ok {
-			return nil, nil
-		}
-		out := make([]*node, len(arr))
-		for i := range arr {
-			c, err := e.nodeAt(d, ptr+"/"+kw+"/"+strconv.Itoa(i))
-			if err != nil {
-				return nil, err
-			}
-			out[i] = c
-		}
-		return out, nil
+	if err := f.applicators(); err != nil {
+		return err
 	}
-	var err error
+	if err := f.items(); err != nil {
+		return err
+	}
+	if err := f.properties(); err != nil {
+		return err
+	}
+	if err := f.dependencies(); err != nil {
+		return err
+	}
+	if err := f.validation(); err != nil {
+		return err
+	}
+	if err := f.draft6(); err != nil {
+		return err
+	}
+	if err := f.conditional(); err != nil {
+		return err
+	}
+	return f.draft2019()
+}
+
+// filler is one schema object being compiled into its node.
+type filler struct {
+	e    *engine
+	n    *node
+	d    *document
+	ptr  string
+	obj  map[string]any
+	dr   draft
+	base *url.URL
+}
+
+// sub compiles the subschema under kw; nil when kw is absent.
+func (f *filler) sub(kw string) (*node, error) {
+	if _, ok := f.obj[kw]; !ok {
+		return nil, nil
+	}
+	return f.e.nodeAt(f.d, f.ptr+"/"+kw)
+}
+
+// subList compiles the subschemas listed under kw; nil when kw holds no
+// array.
+func (f *filler) subList(kw string) ([]*node, error) {
+	arr, ok := f.obj[kw].([]any)
+	if !ok {
+		return nil, nil
+	}
+	out := make([]*node, len(arr))
+	for i := range arr {
+		c, err := f.e.nodeAt(f.d, f.ptr+"/"+kw+"/"+strconv.Itoa(i))
+		if err != nil {
+			return nil, err
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// named compiles the subschema under name in the object kw.
+func (f *filler) named(kw, name string) (*node, error) {
+	return f.e.nodeAt(f.d, f.ptr+"/"+kw+"/"+escapePointer(name))
+}
+
+// refs resolves $ref, $recursiveRef and $dynamicRef; done when a draft ≤ 7
+// $ref replaces every sibling keyword.
+func (f *filler) refs() (done bool, err error) {
+	n, obj := f.n, f.obj
 	if ref, ok := obj["$ref"].(string); ok {
-		if n.ref, err = e.resolve(d, ptr, in.base, "$ref", ref); err != nil {
-			return err
+		if n.ref, err = f.e.resolve(f.d, f.ptr, f.base, "$ref", ref); err != nil {
+			return false, err
 		}
-		if dr <= draft7 {
+		if f.dr <= draft7 {
 			n.refOnly = true
-			return nil
+			return true, nil
 		}
 	}
-	if dr >= draft2019 {
+	if f.dr >= draft2019 {
 		if ref, ok := obj["$recursiveRef"].(string); ok {
-			if n.recursiveRef, err = e.resolve(d, ptr, in.base, "$recursiveRef", ref); err != nil {
-				return err
+			if n.recursiveRef, err = f.e.resolve(f.d, f.ptr, f.base, "$recursiveRef", ref); err != nil {
+				return false, err
 			}
 		}
 		n.recAnchor, _ = obj["$recursiveAnchor"].(bool)
 	}
-	if dr == draft2020 {
+	if f.dr == draft2020 {
 		if ref, ok := obj["$dynamicRef"].(string); ok {
-			if n.dynRef, err = e.resolve(d, ptr, in.base, "$dynamicRef", ref); err != nil {
-				return err
+			if n.dynRef, err = f.e.resolve(f.d, f.ptr, f.base, "$dynamicRef", ref); err != nil {
+				return false, err
 			}
 			if u, perr := url.Parse(ref); perr == nil && u.Fragment != "" && !strings.HasPrefix(u.Fragment, "/") {
 				n.dynRefAnchor = u.Fragment
@@ -162,45 +216,60 @@ func (e *engine) fill(n *node, d *document, ptr string, obj map[string]any, in p
 		}
 		n.dynAnchor, _ = obj["$dynamicAnchor"].(string)
 	}
+	return false, nil
+}
 
-	// applicators
-	if n.allOf, err = subList("allOf"); err != nil {
+// applicators compiles allOf, anyOf, oneOf and not.
+func (f *filler) applicators() (err error) {
+	n := f.n
+	if n.allOf, err = f.subList("allOf"); err != nil {
 		return err
 	}
-	if n.anyOf, err = subList("anyOf"); err != nil {
+	if n.anyOf, err = f.subList("anyOf"); err != nil {
 		return err
 	}
-	if n.oneOf, err = subList("oneOf"); err != nil {
+	if n.oneOf, err = f.subList("oneOf"); err != nil {
 		return err
 	}
-	if n.not, err = sub("not"); err != nil {
-		return err
-	}
-	if dr <= draft2019 {
-		if _, isArr := obj["items"].([]any); isArr {
-			if n.prefix, err = subList("items"); err != nil {
-				return err
-			}
-			if b, ok := obj["additionalItems"].(bool); ok {
-				n.restForbidden = !b
-			} else if n.rest, err = sub("additionalItems"); err != nil {
-				return err
-			}
-		} else if n.rest, err = sub("items"); err != nil {
+	n.not, err = f.sub("not")
+	return err
+}
+
+// items compiles the item schemas: items (array form) and additionalItems
+// up to 2019-09, prefixItems and items from 2020-12.
+func (f *filler) items() (err error) {
+	n := f.n
+	if f.dr > draft2019 {
+		if n.prefix, err = f.subList("prefixItems"); err != nil {
 			return err
 		}
-	} else {
-		if n.prefix, err = subList("prefixItems"); err != nil {
-			return err
-		}
-		if n.rest, err = sub("items"); err != nil {
-			return err
-		}
+		n.rest, err = f.sub("items")
+		return err
 	}
+	if _, isArr := f.obj["items"].([]any); !isArr {
+		n.rest, err = f.sub("items")
+		return err
+	}
+	if n.prefix, err = f.subList("items"); err != nil {
+		return err
+	}
+	if b, ok := f.obj["additionalItems"].(bool); ok {
+		n.restForbidden = !b
+		return nil
+	}
+	n.rest, err = f.sub("additionalItems")
+	return err
+}
+
+// properties compiles properties, patternProperties and
+// additionalProperties, each in sorted name order (so the first error, and
+// which referenced file is read first, do not depend on map order).
+func (f *filler) properties() (err error) {
+	n, obj := f.n, f.obj
 	if m, ok := obj["properties"].(map[string]any); ok {
 		n.props = make(map[string]*node, len(m))
-		for k := range m {
-			if n.props[k], err = e.nodeAt(d, ptr+"/properties/"+escapePointer(k)); err != nil {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if n.props[k], err = f.named("properties", k); err != nil {
 				return err
 			}
 		}
@@ -209,9 +278,9 @@ func (e *engine) fill(n *node, d *document, ptr string, obj map[string]any, in p
 		for _, k := range slices.Sorted(maps.Keys(m)) {
 			re, rerr := regexp.Compile(k)
 			if rerr != nil {
-				return &CompileError{File: d.file, Pointer: ptr + "/patternProperties/" + escapePointer(k), Message: fmt.Sprintf("invalid regex %q: %v", k, rerr)}
+				return &CompileError{File: f.d.file, Pointer: f.ptr + "/patternProperties/" + escapePointer(k), Message: fmt.Sprintf("invalid regex %q: %v", k, rerr)}
 			}
-			c, err := e.nodeAt(d, ptr+"/patternProperties/"+escapePointer(k))
+			c, err := f.named("patternProperties", k)
 			if err != nil {
 				return err
 			}
@@ -221,59 +290,51 @@ func (e *engine) fill(n *node, d *document, ptr string, obj map[string]any, in p
 	if b, ok := obj["additionalProperties"].(bool); ok {
 		n.additionalFalse = !b
 		if b {
-			n.additional = &node{isBool: true, bval: true, draft: dr, loc: n.loc + "/additionalProperties", res: n.res}
+			n.additional = &node{isBool: true, bval: true, draft: f.dr, loc: n.loc + "/additionalProperties", res: n.res}
 		}
-	} else if n.additional, err = sub("additionalProperties"); err != nil {
-		return err
+		return nil
 	}
-	if m, ok := obj["dependencies"].(map[string]any); ok {
-		for _, k := range slices.Sorted(maps.Keys(m)) {
-			dep := dependency{kw: "dependencies", prop: k}
-			if arr, isArr := m[k].([]any); isArr {
-				dep.names = stringsOf(arr)
-			} else if dep.n, err = e.nodeAt(d, ptr+"/dependencies/"+escapePointer(k)); err != nil {
-				return err
-			}
-			n.deps = append(n.deps, dep)
-		}
-	}
+	n.additional, err = f.sub("additionalProperties")
+	return err
+}
 
-	// validation
-	if t, ok := obj["type"]; ok {
-		switch x := t.(type) {
-		case string:
-			n.types = typeNamed(x)
-		case []any:
-			for _, e := range x {
-				if s, ok := e.(string); ok {
-					n.types |= typeNamed(s)
-				}
-			}
+// dependencies compiles "dependencies": names required, or a schema, when
+// a property is present.
+func (f *filler) dependencies() (err error) {
+	m, ok := f.obj["dependencies"].(map[string]any)
+	if !ok {
+		return nil
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		dep := dependency{kw: "dependencies", prop: k}
+		if arr, isArr := m[k].([]any); isArr {
+			dep.names = stringsOf(arr)
+		} else if dep.n, err = f.named("dependencies", k); err != nil {
+			return err
 		}
+		f.n.deps = append(f.n.deps, dep)
+	}
+	return nil
+}
+
+// validation reads the assertions holding no subschema: type, enum, the
+// numeric bounds, the string, array and object bounds, pattern, required
+// and format.
+func (f *filler) validation() error {
+	n, obj := f.n, f.obj
+	if t, ok := obj["type"]; ok {
+		n.types = typesOf(t)
 	}
 	if arr, ok := obj["enum"].([]any); ok {
 		n.hasEnum, n.enum = true, arr
 	}
-	n.multipleOf = decimalOf(obj["multipleOf"])
-	n.maximum = decimalOf(obj["maximum"])
-	n.minimum = decimalOf(obj["minimum"])
-	if dr == draft4 {
-		if b, _ := obj["exclusiveMaximum"].(bool); b {
-			n.exclMax, n.maximum = n.maximum, nil
-		}
-		if b, _ := obj["exclusiveMinimum"].(bool); b {
-			n.exclMin, n.minimum = n.minimum, nil
-		}
-	} else {
-		n.exclMax = decimalOf(obj["exclusiveMaximum"])
-		n.exclMin = decimalOf(obj["exclusiveMinimum"])
-	}
+	f.numeric()
 	n.minLength = countOf(obj["minLength"])
 	n.maxLength = countOf(obj["maxLength"])
 	if p, ok := obj["pattern"].(string); ok {
 		re, rerr := regexp.Compile(p)
 		if rerr != nil {
-			return &CompileError{File: d.file, Pointer: ptr + "/pattern", Message: fmt.Sprintf("invalid regex %q: %v", p, rerr)}
+			return &CompileError{File: f.d.file, Pointer: f.ptr + "/pattern", Message: fmt.Sprintf("invalid regex %q: %v", p, rerr)}
 		}
 		n.pattern = re
 	}
@@ -285,65 +346,118 @@ func (e *engine) fill(n *node, d *document, ptr string, obj map[string]any, in p
 	if arr, ok := obj["required"].([]any); ok {
 		n.required = stringsOf(arr)
 	}
-	if f, ok := obj["format"].(string); ok && dr <= draft7 {
-		if c := formatChecker(f); c != nil {
-			n.format, n.formatName = c, f
-		}
-	}
-
-	if dr >= draft6 {
-		if n.contains, err = sub("contains"); err != nil {
-			return err
-		}
-		if n.propertyNames, err = sub("propertyNames"); err != nil {
-			return err
-		}
-		if c, ok := obj["const"]; ok {
-			n.hasConst, n.constV = true, c
-		}
-	}
-	if dr >= draft7 {
-		if n.ifN, err = sub("if"); err != nil {
-			return err
-		}
-		if n.ifN != nil {
-			if n.thenN, err = sub("then"); err != nil {
-				return err
-			}
-			if n.elseN, err = sub("else"); err != nil {
-				return err
-			}
-		}
-	}
-	if dr >= draft2019 {
-		if n.contains != nil {
-			n.minContains = countOf(obj["minContains"])
-			n.maxContains = countOf(obj["maxContains"])
-		}
-		if m, ok := obj["dependentSchemas"].(map[string]any); ok {
-			for _, k := range slices.Sorted(maps.Keys(m)) {
-				c, err := e.nodeAt(d, ptr+"/dependentSchemas/"+escapePointer(k))
-				if err != nil {
-					return err
-				}
-				n.deps = append(n.deps, dependency{kw: "dependentSchemas", prop: k, n: c})
-			}
-		}
-		if m, ok := obj["dependentRequired"].(map[string]any); ok {
-			for _, k := range slices.Sorted(maps.Keys(m)) {
-				if arr, ok := m[k].([]any); ok {
-					n.deps = append(n.deps, dependency{kw: "dependentRequired", prop: k, names: stringsOf(arr)})
-				}
-			}
-		}
-		if n.unevalItems, err = sub("unevaluatedItems"); err != nil {
-			return err
-		}
-		if n.unevalProps, err = sub("unevaluatedProperties"); err != nil {
-			return err
+	if s, ok := obj["format"].(string); ok && f.dr <= draft7 {
+		if c := formatChecker(s); c != nil {
+			n.format, n.formatName = c, s
 		}
 	}
 	return nil
+}
+
+// typesOf reads a "type" value: one name or a list of them.
+func typesOf(t any) jsonType {
+	var types jsonType
+	switch x := t.(type) {
+	case string:
+		types = typeNamed(x)
+	case []any:
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				types |= typeNamed(s)
+			}
+		}
+	}
+	return types
+}
+
+// numeric reads multipleOf and the bounds (draft-04's boolean
+// exclusiveMaximum/exclusiveMinimum turn maximum/minimum exclusive).
+func (f *filler) numeric() {
+	n, obj := f.n, f.obj
+	n.multipleOf = decimalOf(obj["multipleOf"])
+	n.maximum = decimalOf(obj["maximum"])
+	n.minimum = decimalOf(obj["minimum"])
+	if f.dr != draft4 {
+		n.exclMax = decimalOf(obj["exclusiveMaximum"])
+		n.exclMin = decimalOf(obj["exclusiveMinimum"])
+		return
+	}
+	if b, _ := obj["exclusiveMaximum"].(bool); b {
+		n.exclMax, n.maximum = n.maximum, nil
+	}
+	if b, _ := obj["exclusiveMinimum"].(bool); b {
+		n.exclMin, n.minimum = n.minimum, nil
+	}
+}
+
+// draft6 compiles the keywords draft-06 added: contains, propertyNames and
+// const.
+func (f *filler) draft6() (err error) {
+	if f.dr < draft6 {
+		return nil
+	}
+	n := f.n
+	if n.contains, err = f.sub("contains"); err != nil {
+		return err
+	}
+	if n.propertyNames, err = f.sub("propertyNames"); err != nil {
+		return err
+	}
+	if c, ok := f.obj["const"]; ok {
+		n.hasConst, n.constV = true, c
+	}
+	return nil
+}
+
+// conditional compiles if/then/else (draft-07 on); then and else only
+// beside an if.
+func (f *filler) conditional() (err error) {
+	n := f.n
+	if f.dr < draft7 {
+		return nil
+	}
+	if n.ifN, err = f.sub("if"); err != nil || n.ifN == nil {
+		return err
+	}
+	if n.thenN, err = f.sub("then"); err != nil {
+		return err
+	}
+	n.elseN, err = f.sub("else")
+	return err
+}
+
+// draft2019 compiles the keywords 2019-09 added: the contains bounds,
+// dependentSchemas, dependentRequired and the unevaluated keywords.
+func (f *filler) draft2019() (err error) {
+	if f.dr < draft2019 {
+		return nil
+	}
+	n, obj := f.n, f.obj
+	if n.contains != nil {
+		n.minContains = countOf(obj["minContains"])
+		n.maxContains = countOf(obj["maxContains"])
+	}
+	if m, ok := obj["dependentSchemas"].(map[string]any); ok {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			c, err := f.named("dependentSchemas", k)
+			if err != nil {
+				return err
+			}
+			n.deps = append(n.deps, dependency{kw: "dependentSchemas", prop: k, n: c})
+		}
+	}
+	if m, ok := obj["dependentRequired"].(map[string]any); ok {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if arr, ok := m[k].([]any); ok {
+				n.deps = append(n.deps, dependency{kw: "dependentRequired", prop: k, names: stringsOf(arr)})
+			}
+		}
+	}
+	if n.unevalItems, err = f.sub("unevaluatedItems"); err != nil {
+		return err
+	}
+	n.unevalProps, err = f.sub("unevaluatedProperties")
+	return err
 }
 
 func stringsOf(arr []any) []string {

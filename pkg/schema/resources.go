@@ -155,44 +155,80 @@ func (e *engine) index(d *document, v any, ptr string, base *url.URL, dr draft, 
 	}
 	newDraft := dr
 	if !isRoot {
-		if s, ok := obj["$schema"].(string); ok {
-			if _, known := draftOfURL(s); !known {
-				err := e.unknownMetaschema(d.url, d.file, s)
-				err.Pointer = ptr + "/$schema"
-				return err
-			}
+		var err error
+		if newDraft, err = e.embeddedDraftAt(d, obj, ptr, dr); err != nil {
+			return err
 		}
-		newDraft = embeddedDraft(obj, dr)
 	}
 	_, hasRef := obj["$ref"]
 	idIgnored := newDraft <= draft7 && hasRef
 	if id, ok := obj[newDraft.idKeyword()].(string); ok && id != "" && !idIgnored {
-		u, err := url.Parse(id)
-		if err != nil {
-			return &CompileError{File: d.file, Pointer: ptr + "/" + newDraft.idKeyword(), Message: fmt.Sprintf("%s %q is not a valid URI reference: %v", newDraft.idKeyword(), id, err)}
-		}
-		t := resolveURI(base, u)
-		frag := t.Fragment
-		t.Fragment, t.RawFragment = "", ""
-		if stripFragment(id) != "" {
-			key := t.String()
-			if prev, dup := e.resources[key]; dup && !(prev.doc == d && prev.ptr == ptr) {
-				return &CompileError{File: d.file, Pointer: ptr + "/" + newDraft.idKeyword(), Message: fmt.Sprintf("duplicate %s %q: %s#%s names the same resource", newDraft.idKeyword(), id, prev.doc.file, prev.ptr)}
-			}
-			if !isRoot {
-				res = newResource(key, newDraft, d)
-				e.allRes = append(e.allRes, res)
-			}
-			e.resources[key] = resLoc{d, ptr, res}
-			base = t
-			dr = newDraft
-		}
-		if dr <= draft7 && frag != "" && !strings.HasPrefix(frag, "/") {
-			if err := e.addAnchor(d, res, frag, ptr, dr.idKeyword()); err != nil {
-				return err
-			}
+		var err error
+		if base, dr, res, err = e.indexID(d, id, ptr, base, dr, newDraft, res, isRoot); err != nil {
+			return err
 		}
 	}
+	if err := e.indexAnchors(d, obj, ptr, dr, res); err != nil {
+		return err
+	}
+	d.info[ptr] = posInfo{base, dr, res}
+	var err error
+	eachPosition(obj, ptr, dr, func(sub any, sp string) {
+		if err == nil {
+			err = e.index(d, sub, sp, base, dr, res, false)
+		}
+	})
+	return err
+}
+
+// embeddedDraftAt is the draft of the subschema obj at ptr (inside a
+// schema of draft dr); an unknown $schema there is refused.
+func (e *engine) embeddedDraftAt(d *document, obj map[string]any, ptr string, dr draft) (draft, error) {
+	if s, ok := obj["$schema"].(string); ok {
+		if _, known := draftOfURL(s); !known {
+			err := e.unknownMetaschema(d.url, d.file, s)
+			err.Pointer = ptr + "/$schema"
+			return 0, err
+		}
+	}
+	return embeddedDraft(obj, dr), nil
+}
+
+// indexID records the resource that the id (of draft newDraft) at ptr
+// names, and for drafts up to 7 the anchor its plain-name fragment
+// defines. It returns the base URI, draft and resource in force there.
+func (e *engine) indexID(d *document, id, ptr string, base *url.URL, dr, newDraft draft, res *resource, isRoot bool) (*url.URL, draft, *resource, error) {
+	u, err := url.Parse(id)
+	if err != nil {
+		return nil, 0, nil, &CompileError{File: d.file, Pointer: ptr + "/" + newDraft.idKeyword(), Message: fmt.Sprintf("%s %q is not a valid URI reference: %v", newDraft.idKeyword(), id, err)}
+	}
+	t := resolveURI(base, u)
+	frag := t.Fragment
+	t.Fragment, t.RawFragment = "", ""
+	if stripFragment(id) != "" {
+		key := t.String()
+		if prev, dup := e.resources[key]; dup && !(prev.doc == d && prev.ptr == ptr) {
+			return nil, 0, nil, &CompileError{File: d.file, Pointer: ptr + "/" + newDraft.idKeyword(), Message: fmt.Sprintf("duplicate %s %q: %s#%s names the same resource", newDraft.idKeyword(), id, prev.doc.file, prev.ptr)}
+		}
+		if !isRoot {
+			res = newResource(key, newDraft, d)
+			e.allRes = append(e.allRes, res)
+		}
+		e.resources[key] = resLoc{d, ptr, res}
+		base = t
+		dr = newDraft
+	}
+	if dr <= draft7 && frag != "" && !strings.HasPrefix(frag, "/") {
+		if err := e.addAnchor(d, res, frag, ptr, dr.idKeyword()); err != nil {
+			return nil, 0, nil, err
+		}
+	}
+	return base, dr, res, nil
+}
+
+// indexAnchors records the $anchor and $dynamicAnchor of obj at ptr, and
+// marks res recursive when its root has "$recursiveAnchor": true.
+func (e *engine) indexAnchors(d *document, obj map[string]any, ptr string, dr draft, res *resource) error {
 	if dr >= draft2019 {
 		if a, ok := obj["$anchor"].(string); ok {
 			if err := e.addAnchor(d, res, a, ptr, "$anchor"); err != nil {
@@ -215,14 +251,7 @@ func (e *engine) index(d *document, v any, ptr string, base *url.URL, dr draft, 
 			res.recursive = true
 		}
 	}
-	d.info[ptr] = posInfo{base, dr, res}
-	var err error
-	eachPosition(obj, ptr, dr, func(sub any, sp string) {
-		if err == nil {
-			err = e.index(d, sub, sp, base, dr, res, false)
-		}
-	})
-	return err
+	return nil
 }
 
 func (e *engine) addAnchor(d *document, res *resource, name, ptr, kw string) error {
