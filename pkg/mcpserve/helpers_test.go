@@ -3,13 +3,11 @@ package mcpserve
 import (
 	"context"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
 )
@@ -61,19 +59,9 @@ func writeStory(t testing.TB, yaml string) (root, dir string) {
 	t.Helper()
 	root = t.TempDir()
 	dir = filepath.Join(root, "story")
-	write(t, filepath.Join(dir, "app.yaml"), yaml)
-	write(t, filepath.Join(dir, "schemas", "verdict.json"), verdictSchema)
+	storytest.WriteFile(t, filepath.Join(dir, "app.yaml"), yaml)
+	storytest.WriteFile(t, filepath.Join(dir, "schemas", "verdict.json"), verdictSchema)
 	return root, dir
-}
-
-func write(t testing.TB, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // connectPipe connects the SDK client to s over io.Pipe pairs with the

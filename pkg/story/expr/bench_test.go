@@ -1,9 +1,10 @@
 package expr
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 var benchEnv = Env{
@@ -106,15 +107,7 @@ func BenchmarkPongoCompileFileInclude(b *testing.B) {
 		"prompts/part.md": "part {{ args.x ?? 'p' }}",
 		"views/v.md":      "view",
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	storytest.WriteTree(b, dir, files)
 	l := NewPongoLoader(dir, filepath.Join(dir, "prompts"))
 	top := filepath.Join(dir, "prompts", "top.md")
 	b.ReportAllocs()
