@@ -14,6 +14,18 @@ var benchEnv = Env{
 	"slots": map[string]any{"text": "hello"},
 }
 
+// benchLoop runs one step per benchmark iteration, reporting allocations;
+// a step's error fails the benchmark.
+func benchLoop(b *testing.B, step func() error) {
+	b.Helper()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := step(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkGuardEval(b *testing.B) {
 	p, err := CompileGuard("world.judge_mode != 'human' && world.llm_verdict.confidence >= 0.7 && world.llm_verdict.verdict != 'uncertain' && len(world.items) > 0")
 	if err != nil {
@@ -30,12 +42,10 @@ func BenchmarkGuardEval(b *testing.B) {
 }
 
 func BenchmarkGuardCompile(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := CompileGuard("world.cycle >= world.max_cycles && world.llm_verdict.intent == 'accept'"); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchLoop(b, func() error {
+		_, err := CompileGuard("world.cycle >= world.max_cycles && world.llm_verdict.intent == 'accept'")
+		return err
+	})
 }
 
 func BenchmarkTemplateRenderTyped(b *testing.B) {
@@ -44,12 +54,10 @@ func BenchmarkTemplateRenderTyped(b *testing.B) {
 		b.Fatal(err)
 	}
 	env := withRoots(benchEnv)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := t.Render(env); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchLoop(b, func() error {
+		_, err := t.Render(env)
+		return err
+	})
 }
 
 func BenchmarkTemplateRenderString(b *testing.B) {
@@ -58,12 +66,10 @@ func BenchmarkTemplateRenderString(b *testing.B) {
 		b.Fatal(err)
 	}
 	env := withRoots(benchEnv)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := t.Render(env); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchLoop(b, func() error {
+		_, err := t.Render(env)
+		return err
+	})
 }
 
 func BenchmarkRenderValueTree(b *testing.B) {
@@ -75,12 +81,10 @@ func BenchmarkRenderValueTree(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := pv.Render(benchEnv); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchLoop(b, func() error {
+		_, err := pv.Render(benchEnv)
+		return err
+	})
 }
 
 func BenchmarkPongoRender(b *testing.B) {
@@ -88,12 +92,10 @@ func BenchmarkPongoRender(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := p.Render(benchEnv); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchLoop(b, func() error {
+		_, err := p.Render(benchEnv)
+		return err
+	})
 }
 
 // BenchmarkPongoCompileFileInclude compiles a prompt that includes and
@@ -110,10 +112,8 @@ func BenchmarkPongoCompileFileInclude(b *testing.B) {
 	storytest.WriteTree(b, dir, files)
 	l := NewPongoLoader(dir, filepath.Join(dir, "prompts"))
 	top := filepath.Join(dir, "prompts", "top.md")
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := l.CompileFile(top); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchLoop(b, func() error {
+		_, err := l.CompileFile(top)
+		return err
+	})
 }
