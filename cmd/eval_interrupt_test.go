@@ -29,20 +29,7 @@ agent_plugins:
     plugin: subprocess
     command: %q
     env: {EVAL_HANGFILE: %q}
-hosts: [host.agent.decide]
-world:
-  out: {type: object, default: {}}
-root: s
-states:
-  s:
-    on_enter:
-      - invoke: host.agent.decide
-        id: pick
-        agent: agent.plug
-        with: {prompt: "pick", args: {}}
-        bind: {out: submitted}
-    terminal: true
-`, plugin, hangFile),
+`, plugin, hangFile) + evalPickStates,
 		"evals/pick.yaml": "kind: agent_eval\napp: ../app.yaml\ncall: pick\nmatrix: {profiles: [plug], models: {plug: [hang]}}\ncomparator: exact\nexamples: [{name: a, expect: {x: 1}}]\n",
 	})
 	p := startProcess(t, "", bin, "eval", "run", filepath.Join(dir, "evals", "pick.yaml"))

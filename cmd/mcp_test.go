@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"kitsoki/internal/testing/mcpstory"
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/mcpserve"
@@ -34,20 +35,8 @@ func mcpStoryDir(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{
-		"story/app.yaml": `app: { id: mcpcli, version: 0.1.0 }
-agent_plugins:
-  agent.remote:
-    plugin: mcp_http
-    endpoint: ` + mcpUpstream(t) + `
-root: start
-states:
-  start:
-    on_enter:
-      - invoke: host.agent.decide
-        agent: agent.remote
-        with: { prompt: "judge", schema: schemas/verdict.json }
-    terminal: true
-`,
+		"story/app.yaml": mcpstory.App("mcpcli",
+			mcpstory.Call{Alias: "agent.remote", Endpoint: mcpUpstream(t), Host: "host.agent.decide", Prompt: "judge", Schema: "schemas/verdict.json"}),
 		"story/schemas/verdict.json": `{"type":"object","required":["decision"],"properties":{"decision":{"enum":["approve","reject"]},"seen":{"type":"string"}}}`,
 		".kitsoki/plugins.yaml":      "config:\n  redact: {patterns: [\"sk-[a-z0-9]{6,}\"]}\n",
 	})

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent/agenttest"
 )
