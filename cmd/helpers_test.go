@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"strconv"
@@ -17,6 +18,15 @@ import (
 func writeTree(t *testing.T, root string, files map[string]string) {
 	t.Helper()
 	storytest.WriteTree(t, root, files)
+}
+
+// runCmd runs the command line args in process and returns its exit code
+// and what it wrote to stdout and stderr.
+func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Run(args, &out, &errb)
+	return code, out.String(), errb.String()
 }
 
 func needGo(t *testing.T) {

@@ -1,10 +1,8 @@
 package cmd
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,6 +30,19 @@ func firstEvent(t *testing.T, evs []trace.Event, kind string) map[string]any {
 	}
 	t.Fatalf("no %s event in the trace (kinds %v)", kind, countKinds(evs))
 	return nil
+}
+
+// runTraced runs `kitsoki run story --trace <a fresh file> args...` in
+// process, fails the test unless it exits 0, and returns the trace's path
+// and the run's stdout.
+func runTraced(t *testing.T, story string, args ...string) (tracePath, stdout string) {
+	t.Helper()
+	tracePath = filepath.Join(t.TempDir(), "run.jsonl")
+	code, out, errOut := runCmd(t, append([]string{"run", story, "--trace", tracePath}, args...)...)
+	if code != 0 {
+		t.Fatalf("run %s: exit %d\n%s\n%s", story, code, out, errOut)
+	}
+	return tracePath, out
 }
 
 // TestRunLogsTheRequestThePluginReceived: a real pre-dispatch hook process
@@ -66,13 +77,9 @@ states:
 		"story/schemas/common.json":             `{"$defs":{"text":{"type":"string","minLength":1}}}`,
 		".kitsoki/plugins/router/manifest.yaml": fmt.Sprintf("id: router\nhooks: [{point: agent/pre-dispatch}]\nentry: {command: %q, args: [reroute, agent.second]}\n", hook),
 	})
-	tracePath := filepath.Join(t.TempDir(), "run.jsonl")
-	var out, errb bytes.Buffer
-	if code := Run([]string{"run", filepath.Join(root, "story"), "--trace", tracePath, "--timeout", "2m"}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
-	}
-	if !strings.Contains(out.String(), "via agent.second") || strings.Contains(out.String(), "via agent.first") {
-		t.Fatalf("the log must name the alias that served the call:\n%s", out.String())
+	tracePath, out := runTraced(t, filepath.Join(root, "story"), "--timeout", "2m")
+	if !strings.Contains(out, "via agent.second") || strings.Contains(out, "via agent.first") {
+		t.Fatalf("the log must name the alias that served the call:\n%s", out)
 	}
 	evs := readTrace(t, tracePath)
 	start := firstEvent(t, evs, "agent.call.start")
@@ -152,21 +159,20 @@ states:
 `, echo),
 		".kitsoki/plugins/policy/manifest.yaml": fmt.Sprintf("id: policy\nhooks: [{point: agent/post-return}]\nentry: {command: %q, args: [veto]}\n", hook),
 	})
-	tracePath := filepath.Join(t.TempDir(), "run.jsonl")
-	var out, errb bytes.Buffer
-	if code := Run([]string{"run", filepath.Join(root, "story"), "--trace", tracePath}, &out, &errb); code != 0 || !strings.Contains(out.String(), "terminal refused") {
-		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
+	tracePath, out := runTraced(t, filepath.Join(root, "story"))
+	if !strings.Contains(out, "terminal refused") {
+		t.Fatalf("the vetoed call must go to on_error:\n%s", out)
 	}
 	ep := firstEvent(t, readTrace(t, tracePath), "agent.call.error")
 	if m, _ := ep["meta"].(map[string]any); m["cost_usd"] != 0.001 || !strings.Contains(ep["error"].(string), "hook_vetoed") {
 		t.Fatalf("error payload: %v", ep)
 	}
-	out.Reset()
-	if code := Run([]string{"trace", "calls", tracePath, "--json"}, &out, &errb); code != 0 {
-		t.Fatalf("trace calls: exit %d %s", code, errb.String())
+	code, out, errOut := runCmd(t, "trace", "calls", tracePath, "--json")
+	if code != 0 {
+		t.Fatalf("trace calls: exit %d %s", code, errOut)
 	}
-	if !strings.Contains(out.String(), `"cost_usd":0.001`) {
-		t.Fatalf("trace calls must count the vetoed answer's cost:\n%s", out.String())
+	if !strings.Contains(out, `"cost_usd":0.001`) {
+		t.Fatalf("trace calls must count the vetoed answer's cost:\n%s", out)
 	}
 }
 
@@ -201,11 +207,9 @@ states:
   done: { terminal: true }
 `, echo),
 	})
-	tracePath := filepath.Join(t.TempDir(), "run.jsonl")
-	var out, errb bytes.Buffer
-	code := Run([]string{"run", filepath.Join(root, "story"), "--trace", tracePath, "--call-timeout", "400ms"}, &out, &errb)
-	if code != 0 || !strings.Contains(out.String(), "terminal done") {
-		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
+	tracePath, out := runTraced(t, filepath.Join(root, "story"), "--call-timeout", "400ms")
+	if !strings.Contains(out, "terminal done") {
+		t.Fatalf("the timed-out calls must go to on_error:\n%s", out)
 	}
 	var timeouts []any
 	for _, ev := range readTrace(t, tracePath) {
@@ -220,7 +224,7 @@ states:
 	if fmt.Sprint(timeouts) != "[300 400]" {
 		t.Fatalf("timeouts recorded %v, want [300 400]", timeouts)
 	}
-	if code := Run([]string{"run", filepath.Join(root, "story"), "--call-timeout", "-1s"}, &out, &errb); code != 2 {
+	if code, _, _ := runCmd(t, "run", filepath.Join(root, "story"), "--call-timeout", "-1s"); code != 2 {
 		t.Fatalf("negative --call-timeout: exit %d", code)
 	}
 }
@@ -247,22 +251,17 @@ states:
 `, echo),
 	})
 	story := filepath.Join(root, "story")
-	var out, errb bytes.Buffer
-	if code := Run([]string{"validate", story}, &out, &errb); code != 0 {
-		t.Fatalf("validate: exit %d\n%s%s", code, out.String(), errb.String())
+	if code, out, errOut := runCmd(t, "validate", story); code != 0 {
+		t.Fatalf("validate: exit %d\n%s%s", code, out, errOut)
 	}
-	out.Reset()
-	if code := Run([]string{"run", story, "--trace", filepath.Join(t.TempDir(), "a.jsonl")}, &out, &errb); code != 0 || !strings.Contains(out.String(), "via agent.b") {
-		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
+	if _, out := runTraced(t, story); !strings.Contains(out, "via agent.b") {
+		t.Fatalf("the rendered alias must serve the call:\n%s", out)
 	}
-	out.Reset()
-	errb.Reset()
-	code := Run([]string{"run", story, "--world", "pick=agent.nope", "--trace", filepath.Join(t.TempDir(), "b.jsonl")}, &out, &errb)
-	all := out.String() + errb.String()
+	code, out, errOut := runCmd(t, "run", story, "--world", "pick=agent.nope", "--trace", filepath.Join(t.TempDir(), "b.jsonl"))
+	all := out + errOut
 	if code != 1 || !strings.Contains(all, `"{{ world.pick }}" rendered to "agent.nope"`) {
 		t.Fatalf("unknown rendered alias: exit %d\n%s", code, all)
 	}
-	_ = os.Remove
 }
 
 // TestOTLPAgentSpansNestUnderTheHostCall: a real run through a real
@@ -284,14 +283,10 @@ states:
         with: { prompt: "hello" }
     terminal: true
 `, echo)})
-	tracePath := filepath.Join(t.TempDir(), "run.jsonl")
-	var out, errb bytes.Buffer
-	if code := Run([]string{"run", filepath.Join(root, "story"), "--trace", tracePath}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
-	}
-	out.Reset()
-	if code := Run([]string{"trace", "export", "--format", "otlp-json", tracePath}, &out, &errb); code != 0 {
-		t.Fatalf("export: exit %d %s", code, errb.String())
+	tracePath, _ := runTraced(t, filepath.Join(root, "story"))
+	code, out, errOut := runCmd(t, "trace", "export", "--format", "otlp-json", tracePath)
+	if code != 0 {
+		t.Fatalf("export: exit %d %s", code, errOut)
 	}
 	var doc struct {
 		ResourceSpans []struct {
@@ -310,8 +305,8 @@ states:
 			} `json:"scopeSpans"`
 		} `json:"resourceSpans"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
 	}
 	ids := map[string]string{}
 	var agentParent, provider string
@@ -327,6 +322,6 @@ states:
 		}
 	}
 	if ids[agentParent] != "execute_tool host.agent.ask" || provider != "kitsoki.subprocess" {
-		t.Fatalf("invoke_agent parent %q (%s), provider %q\n%s", agentParent, ids[agentParent], provider, out.String())
+		t.Fatalf("invoke_agent parent %q (%s), provider %q\n%s", agentParent, ids[agentParent], provider, out)
 	}
 }
