@@ -74,7 +74,7 @@ type onePathOutcome struct {
 // miss the profile.
 func TestOneCompositionRoot(t *testing.T) {
 	needGo(t)
-	echo := buildTestBinary(t, "kitsoki/pkg/agent/internal/testplugins/echoagent")
+	echo := echoAgent(t)
 	commands := []struct {
 		name string
 		run  func(t *testing.T, dir string) onePathOutcome

@@ -58,6 +58,13 @@ func buildTestBinary(t *testing.T, pkg string) string {
 	return storytest.Build(t, pkg)
 }
 
+// echoAgent builds the echo test agent, a real subprocess plugin whose
+// with: fault key picks its behaviour (echo_request, hang, ...).
+func echoAgent(t *testing.T) string {
+	t.Helper()
+	return buildTestBinary(t, "kitsoki/pkg/agent/internal/testplugins/echoagent")
+}
+
 // waitFor polls cond until it holds or the bound passes (a bound on a
 // broken run, not a timing assumption: a slow machine only takes longer).
 func waitFor(cond func() bool, within time.Duration) bool {

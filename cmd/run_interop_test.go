@@ -51,7 +51,7 @@ func runTraced(t *testing.T, story string, args ...string) (tracePath, stdout st
 // record exactly that request (alias, with, prompt, schema, system prompt,
 // deadline), and the CLI must name the alias that served the call.
 func TestRunLogsTheRequestThePluginReceived(t *testing.T) {
-	echo := buildTestBinary(t, "kitsoki/pkg/agent/internal/testplugins/echoagent")
+	echo := echoAgent(t)
 	hook := buildTestBinary(t, "kitsoki/pkg/plugin/internal/testhook")
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{
@@ -139,7 +139,7 @@ states:
 // subprocess plugin's answer; the error event keeps the plugin's meta, so
 // `trace calls` still counts its cost.
 func TestRunPostReturnVetoKeepsMeta(t *testing.T) {
-	echo := buildTestBinary(t, "kitsoki/pkg/agent/internal/testplugins/echoagent")
+	echo := echoAgent(t)
 	hook := buildTestBinary(t, "kitsoki/pkg/plugin/internal/testhook")
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{
@@ -181,7 +181,7 @@ states:
 // invoke without one, after --call-timeout); on_error fires and the run
 // goes on. The timeouts are in the trace.
 func TestRunCallTimeout(t *testing.T) {
-	echo := buildTestBinary(t, "kitsoki/pkg/agent/internal/testplugins/echoagent")
+	echo := echoAgent(t)
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{
 		"story/app.yaml": fmt.Sprintf(`app: { id: slow, version: 0.1.0 }
@@ -232,7 +232,7 @@ states:
 // TestRunTemplatedAgentAlias: agent: "{{ world.pick }}" is rendered at
 // dispatch; an unknown rendered alias fails naming template and value.
 func TestRunTemplatedAgentAlias(t *testing.T) {
-	echo := buildTestBinary(t, "kitsoki/pkg/agent/internal/testplugins/echoagent")
+	echo := echoAgent(t)
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{
 		"story/app.yaml": fmt.Sprintf(`app: { id: tmpl, version: 0.1.0 }
@@ -269,7 +269,7 @@ states:
 // gen_ai.provider.name and is a child of the execute_tool host.agent.ask
 // span of the host call that made it.
 func TestOTLPAgentSpansNestUnderTheHostCall(t *testing.T) {
-	echo := buildTestBinary(t, "kitsoki/pkg/agent/internal/testplugins/echoagent")
+	echo := echoAgent(t)
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"story/app.yaml": fmt.Sprintf(`app: { id: otlp, version: 0.1.0 }
 agent_plugins:

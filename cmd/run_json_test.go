@@ -123,16 +123,7 @@ states:
 		t.Fatalf("rested run: %d %v", code, m)
 	}
 
-	slow := writeStory(t, `app: { id: slow, version: 0.1.0 }
-hosts: [host.run]
-root: start
-states:
-  start:
-    terminal: true
-    on_enter:
-      - invoke: host.run
-        with: { cmd: "sleep 30" }
-`)
+	slow := writeStory(t, slowStory)
 	code, m = runJSONOut(t, sch, slow, "--timeout", "200ms")
 	calls = m["calls"].([]any)
 	if code != 1 || m["outcome"] != "failed" || len(calls) != 1 || calls[0].(map[string]any)["error"].(map[string]any)["kind"] != "interrupted" {

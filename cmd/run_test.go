@@ -196,9 +196,8 @@ func TestRunHostCassetteAndIntents(t *testing.T) {
 	}
 }
 
-func TestRunTimeout(t *testing.T) {
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(`app: { id: slow, version: 0.1.0 }
+// slowStory's one call runs for 30s: a run of it ends by --timeout.
+const slowStory = `app: { id: slow, version: 0.1.0 }
 hosts: [host.run]
 root: start
 states:
@@ -207,7 +206,11 @@ states:
     on_enter:
       - invoke: host.run
         with: { cmd: "sleep 30" }
-`), 0o644)
+`
+
+func TestRunTimeout(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"app.yaml": slowStory})
 	tr := filepath.Join(dir, "t.jsonl")
 	var out, errb bytes.Buffer
 	code := Run([]string{"run", dir, "--timeout", "300ms", "--trace", tr}, &out, &errb)
