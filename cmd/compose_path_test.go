@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // onePathStory calls agent.plug (a real subprocess plugin, echoagent,
@@ -109,7 +111,7 @@ func TestOneCompositionRoot(t *testing.T) {
 			if row.profile != "" {
 				files[".kitsoki/plugins.yaml"] = row.profile
 			}
-			writeTree(t, dir, files)
+			storytest.WriteTree(t, dir, files)
 			for _, c := range commands {
 				got := c.run(t, dir)
 				if got.outcome != row.want {

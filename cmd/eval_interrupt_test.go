@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // TestEvalRunInterruptWritesNothing builds the real binary and the eval
@@ -22,7 +24,7 @@ func TestEvalRunInterruptWritesNothing(t *testing.T) {
 	plugin := buildTestBinary(t, "kitsoki/pkg/eval/internal/evalplugin")
 	dir := t.TempDir()
 	hangFile := filepath.Join(dir, "plugin.hang")
-	writeTree(t, dir, map[string]string{
+	storytest.WriteTree(t, dir, map[string]string{
 		"app.yaml": fmt.Sprintf(`app: {id: evint, version: 0.1.0}
 agent_plugins:
   agent.plug:

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // evalPickStates is the rest of an app.yaml whose agent_plugins declare
@@ -35,7 +37,7 @@ func TestEvalRunHonoursTheOperatorProfile(t *testing.T) {
 	needGo(t)
 	plug := buildTestBinary(t, "kitsoki/pkg/eval/internal/evalplugin")
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	storytest.WriteTree(t, dir, map[string]string{
 		"app.yaml": fmt.Sprintf(`app: {id: evprof, version: 0.1.0}
 agent_plugins:
   agent.plug: {plugin: subprocess, command: %q}

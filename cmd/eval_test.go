@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 const evCorpus = "../pkg/eval/testdata/pr-refinement"
@@ -115,7 +117,7 @@ func evStory(t *testing.T, examples string) (dir, ds, cas string) {
 			"matrix: {profiles: [fast, cheap], repeat: 2}\ncomparator: exact\nselection: {strategy: cheapest_passing}\nexamples:\n" + examples,
 		"cassette.yaml": evCassette,
 	}
-	writeTree(t, dir, files)
+	storytest.WriteTree(t, dir, files)
 	return dir, filepath.Join(dir, "evals", "pick.yaml"), filepath.Join(dir, "cassette.yaml")
 }
 

@@ -12,13 +12,8 @@ import (
 	"kitsoki/internal/testing/storytest"
 )
 
-// The helpers the command tests share: story trees, built programs, and
-// real processes waited on by condition (never by a sleep).
-
-func writeTree(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	storytest.WriteTree(t, root, files)
-}
+// The helpers the command tests share: the in-process command line, built
+// programs, and real processes waited on by condition (never by a sleep).
 
 // runCmd runs the command line args in process and returns its exit code
 // and what it wrote to stdout and stderr.

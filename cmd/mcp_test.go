@@ -34,7 +34,7 @@ func mcpUpstream(t *testing.T) string {
 func mcpStoryDir(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	storytest.WriteTree(t, root, map[string]string{
 		"story/app.yaml": mcpstory.App("mcpcli",
 			mcpstory.Call{Alias: "agent.remote", Endpoint: mcpUpstream(t), Host: "host.agent.decide", Prompt: "judge", Schema: "schemas/verdict.json"}),
 		"story/schemas/verdict.json": `{"type":"object","required":["decision"],"properties":{"decision":{"enum":["approve","reject"]},"seen":{"type":"string"}}}`,
@@ -164,7 +164,7 @@ func TestClaudeStandInSubmitsThroughMCP(t *testing.T) {
 	standin := buildTestBinary(t, "kitsoki/pkg/mcpserve/internal/claudestandin")
 	dir := t.TempDir()
 	schemaPath := filepath.Join(dir, "verdict.json")
-	writeTree(t, dir, map[string]string{"verdict.json": `{"type":"object","required":["decision"],"properties":{"decision":{"enum":["approve","reject"]}},"additionalProperties":false}`})
+	storytest.WriteTree(t, dir, map[string]string{"verdict.json": `{"type":"object","required":["decision"],"properties":{"decision":{"enum":["approve","reject"]}},"additionalProperties":false}`})
 	out := filepath.Join(dir, "submission.json")
 	cfg := filepath.Join(dir, "mcp.json")
 	tool, err := mcpserve.SubmitConfig(cfg, bin, []string{"mcp", "submit", "--schema", schemaPath, "--out", out})

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"kitsoki/internal/testing/mcpstory"
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/internal/testing/tsmcp"
 )
 
@@ -20,7 +21,7 @@ func TestMCPServeWithTypeScriptSDKClient(t *testing.T) {
 		t.Skip("builds the kitsoki binary and runs node")
 	}
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	storytest.WriteTree(t, root, map[string]string{
 		"story/app.yaml": mcpstory.App("tsclient",
 			mcpstory.Call{Alias: "agent.remote", Endpoint: mcpUpstream(t), Host: "host.agent.decide", Prompt: "judge", Schema: "schemas/verdict.json"},
 			mcpstory.Call{Alias: "agent.other", Endpoint: mcpUpstream(t), Host: "host.agent.extract", Prompt: "pull", Schema: "schemas/nested/pick.json"},

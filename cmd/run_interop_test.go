@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/trace"
 )
 
@@ -54,7 +55,7 @@ func TestRunLogsTheRequestThePluginReceived(t *testing.T) {
 	echo := echoAgent(t)
 	hook := buildTestBinary(t, "kitsoki/pkg/plugin/internal/testhook")
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	storytest.WriteTree(t, root, map[string]string{
 		"story/app.yaml": fmt.Sprintf(`app: { id: logged, version: 0.1.0 }
 agent_plugins:
   agent.first: { plugin: subprocess, command: %q, args: [-alias, agent.first] }
@@ -142,7 +143,7 @@ func TestRunPostReturnVetoKeepsMeta(t *testing.T) {
 	echo := echoAgent(t)
 	hook := buildTestBinary(t, "kitsoki/pkg/plugin/internal/testhook")
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	storytest.WriteTree(t, root, map[string]string{
 		"story/app.yaml": fmt.Sprintf(`app: { id: vetoed, version: 0.1.0 }
 agent_plugins:
   agent.paid: { plugin: subprocess, command: %q, args: [-alias, agent.paid], env: { ECHO_COST_USD: "0.001" } }
@@ -183,7 +184,7 @@ states:
 func TestRunCallTimeout(t *testing.T) {
 	echo := echoAgent(t)
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	storytest.WriteTree(t, root, map[string]string{
 		"story/app.yaml": fmt.Sprintf(`app: { id: slow, version: 0.1.0 }
 agent_plugins:
   agent.slow: { plugin: subprocess, command: %q, args: [-alias, agent.slow] }
@@ -234,7 +235,7 @@ states:
 func TestRunTemplatedAgentAlias(t *testing.T) {
 	echo := echoAgent(t)
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	storytest.WriteTree(t, root, map[string]string{
 		"story/app.yaml": fmt.Sprintf(`app: { id: tmpl, version: 0.1.0 }
 agent_plugins:
   agent.b: { plugin: subprocess, command: %q, args: [-alias, agent.b] }
@@ -271,7 +272,7 @@ states:
 func TestOTLPAgentSpansNestUnderTheHostCall(t *testing.T) {
 	echo := echoAgent(t)
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"story/app.yaml": fmt.Sprintf(`app: { id: otlp, version: 0.1.0 }
+	storytest.WriteTree(t, root, map[string]string{"story/app.yaml": fmt.Sprintf(`app: { id: otlp, version: 0.1.0 }
 agent_plugins:
   agent.sub: { plugin: subprocess, command: %q, args: [-alias, agent.sub] }
 root: start

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/trace"
 )
 
@@ -210,7 +211,7 @@ states:
 
 func TestRunTimeout(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"app.yaml": slowStory})
+	storytest.WriteTree(t, dir, map[string]string{"app.yaml": slowStory})
 	tr := filepath.Join(dir, "t.jsonl")
 	var out, errb bytes.Buffer
 	code := Run([]string{"run", dir, "--timeout", "300ms", "--trace", tr}, &out, &errb)

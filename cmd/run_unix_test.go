@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // TestRunInterruptStopsPluginsAndLeavesValidTrace builds the real binary,
@@ -44,7 +46,7 @@ states:
         with: { cmd: "sleep 60" }
     terminal: true
 `, plugin, pidFile)
-	writeTree(t, dir, map[string]string{"app.yaml": story})
+	storytest.WriteTree(t, dir, map[string]string{"app.yaml": story})
 	tr := filepath.Join(dir, "t.jsonl")
 	p := startProcess(t, "", bin, "run", dir, "--trace", tr)
 	// the sleep has started once harness.called for host.run is in the trace

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // testStory copies the flowtest rig story into a temporary directory with
@@ -24,7 +26,7 @@ func testStory(t *testing.T, flows map[string]string) string {
 	if err := os.MkdirAll(filepath.Join(dir, "flows"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeTree(t, filepath.Join(dir, "flows"), flows)
+	storytest.WriteTree(t, filepath.Join(dir, "flows"), flows)
 	return dir
 }
 

@@ -48,8 +48,10 @@ func BenchmarkGuardCompile(b *testing.B) {
 	})
 }
 
-func BenchmarkTemplateRenderTyped(b *testing.B) {
-	t, err := CompileTemplate("{{ world.cycle + 1 }}")
+// benchTemplateRender renders the template src against benchEnv.
+func benchTemplateRender(b *testing.B, src string) {
+	b.Helper()
+	t, err := CompileTemplate(src)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -60,16 +62,12 @@ func BenchmarkTemplateRenderTyped(b *testing.B) {
 	})
 }
 
+func BenchmarkTemplateRenderTyped(b *testing.B) {
+	benchTemplateRender(b, "{{ world.cycle + 1 }}")
+}
+
 func BenchmarkTemplateRenderString(b *testing.B) {
-	t, err := CompileTemplate("Cycle {{ world.cycle }} of {{ world.max_cycles }}: {{ if world.llm_verdict.intent == 'accept' }}accepted ({{ world.llm_verdict.reason }}){{ else }}open{{ end }} [{{ range world.items }}{{ .name }},{{ end }}]")
-	if err != nil {
-		b.Fatal(err)
-	}
-	env := withRoots(benchEnv)
-	benchLoop(b, func() error {
-		_, err := t.Render(env)
-		return err
-	})
+	benchTemplateRender(b, "Cycle {{ world.cycle }} of {{ world.max_cycles }}: {{ if world.llm_verdict.intent == 'accept' }}accepted ({{ world.llm_verdict.reason }}){{ else }}open{{ end }} [{{ range world.items }}{{ .name }},{{ end }}]")
 }
 
 func BenchmarkRenderValueTree(b *testing.B) {
