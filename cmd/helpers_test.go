@@ -24,6 +24,13 @@ func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
+// writeStory writes body as the app.yaml of a fresh story folder and
+// returns the folder.
+func writeStory(t *testing.T, body string) string {
+	t.Helper()
+	return storytest.TempTree(t, map[string]string{"app.yaml": body})
+}
+
 func needGo(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {

@@ -3,7 +3,6 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,15 +16,6 @@ import (
 func runSchemaT(t *testing.T) *jsonschema.Schema {
 	t.Helper()
 	return storytest.CompileSchema(t, "run.schema.json", runSchema)
-}
-
-func writeStory(t *testing.T, body string) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
 }
 
 // runJSONOut runs kitsoki run --json in process and returns the exit code

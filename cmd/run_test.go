@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/trace"
 )
 
@@ -210,8 +209,7 @@ states:
 `
 
 func TestRunTimeout(t *testing.T) {
-	dir := t.TempDir()
-	storytest.WriteTree(t, dir, map[string]string{"app.yaml": slowStory})
+	dir := writeStory(t, slowStory)
 	tr := filepath.Join(dir, "t.jsonl")
 	var out, errb bytes.Buffer
 	code := Run([]string{"run", dir, "--timeout", "300ms", "--trace", tr}, &out, &errb)
