@@ -71,11 +71,13 @@ func (b *bagEmbedder) Embed(_ context.Context, texts []string, query bool) ([][]
 
 func searchCorpus(t *testing.T) string {
 	wd := t.TempDir()
-	storytest.WriteFile(t, filepath.Join(wd, "docs/cats.md"), "Cats purr and sleep in the sun.\nA cat chases mice.\n")
-	storytest.WriteFile(t, filepath.Join(wd, "docs/deep/rockets.md"), "Rockets burn fuel to reach orbit.\nThe launch pad is ready.\n")
-	storytest.WriteFile(t, filepath.Join(wd, "docs/empty.md"), "\n\n")
-	storytest.WriteFile(t, filepath.Join(wd, "notes.txt"), "cats cats cats\n")
-	storytest.WriteFile(t, filepath.Join(wd, "docs/bin.md"), "\xff\xfe\x00")
+	storytest.WriteTree(t, wd, map[string]string{
+		"docs/cats.md":         "Cats purr and sleep in the sun.\nA cat chases mice.\n",
+		"docs/deep/rockets.md": "Rockets burn fuel to reach orbit.\nThe launch pad is ready.\n",
+		"docs/empty.md":        "\n\n",
+		"notes.txt":            "cats cats cats\n",
+		"docs/bin.md":          "\xff\xfe\x00",
+	})
 	return wd
 }
 

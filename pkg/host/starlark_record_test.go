@@ -25,8 +25,10 @@ func TestHTTPCassetteRecord(t *testing.T) {
 	}))
 	defer srv.Close()
 	dir := t.TempDir()
-	storytest.WriteFile(t, filepath.Join(dir, "s.star"), "def main(ctx):\n    a = ctx.http.get(ctx.inputs[\"base\"] + \"/old\").json()[\"path\"]\n    b = ctx.http.get(ctx.inputs[\"base\"] + \"/new\").json()[\"path\"]\n    return {\"out\": a + b}\n")
-	storytest.WriteFile(t, filepath.Join(dir, "s.star.yaml"), "inputs:\n  base: { type: string }\noutputs:\n  out: { type: string }\n")
+	storytest.WriteTree(t, dir, map[string]string{
+		"s.star":      "def main(ctx):\n    a = ctx.http.get(ctx.inputs[\"base\"] + \"/old\").json()[\"path\"]\n    b = ctx.http.get(ctx.inputs[\"base\"] + \"/new\").json()[\"path\"]\n    return {\"out\": a + b}\n",
+		"s.star.yaml": "inputs:\n  base: { type: string }\noutputs:\n  out: { type: string }\n",
+	})
 	cpath := filepath.Join(dir, "c.http.yaml")
 	storytest.WriteFile(t, cpath, fmt.Sprintf("kind: http_cassette\nexchanges:\n  - request: { method: GET, url: %q }\n    response: { status: 200, body: '{\"path\":\"/recorded-old\"}' }\n", srv.URL+"/old"))
 	c := loadHTTP(t, cpath)

@@ -78,10 +78,12 @@ func TestStarlarkWeather(t *testing.T) {
 // as upstream does.
 func TestStarlarkReferenceP7(t *testing.T) {
 	dir := t.TempDir()
-	storytest.WriteFile(t, filepath.Join(dir, "scripts/derive.star"), "def main(ctx):\n    w = ctx.world.get(\"missing\")\n    return {\"greeting\": \"hi \" + ctx.inputs[\"name\"], \"doubled\": ctx.inputs[\"n\"] * 2}\n")
-	storytest.WriteFile(t, filepath.Join(dir, "scripts/derive.star.yaml"), "inputs:\n  name: { type: string, required: true }\n  n: { type: int, required: true }\noutputs:\n  greeting: { type: string }\n  doubled: { type: int }\n")
-	storytest.WriteFile(t, filepath.Join(dir, "scripts/attr.star"), "def main(ctx):\n    return {\"greeting\": ctx.inputs.name}\n")
-	storytest.WriteFile(t, filepath.Join(dir, "scripts/attr.star.yaml"), "inputs:\n  name: { type: string }\noutputs:\n  greeting: { type: string }\n")
+	storytest.WriteTree(t, dir, map[string]string{
+		"scripts/derive.star":      "def main(ctx):\n    w = ctx.world.get(\"missing\")\n    return {\"greeting\": \"hi \" + ctx.inputs[\"name\"], \"doubled\": ctx.inputs[\"n\"] * 2}\n",
+		"scripts/derive.star.yaml": "inputs:\n  name: { type: string, required: true }\n  n: { type: int, required: true }\noutputs:\n  greeting: { type: string }\n  doubled: { type: int }\n",
+		"scripts/attr.star":        "def main(ctx):\n    return {\"greeting\": ctx.inputs.name}\n",
+		"scripts/attr.star.yaml":   "inputs:\n  name: { type: string }\noutputs:\n  greeting: { type: string }\n",
+	})
 	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
 	d := mustOK(t, h, starEnv(dir), map[string]any{"script": "scripts/derive.star", "inputs": map[string]any{"name": "bob", "n": 2}})
 	if sprint(d) != "map[doubled:4 greeting:hi bob]" {
@@ -177,14 +179,16 @@ func TestStarlarkChecks(t *testing.T) {
 
 func TestStarlarkLoadAndStruct(t *testing.T) {
 	dir := t.TempDir()
-	storytest.WriteFile(t, filepath.Join(dir, "lib/util.star"), "def shout(s):\n    return s.upper() + \"!\"\n")
-	storytest.WriteFile(t, filepath.Join(dir, "scripts/main.star"), "load(\"//lib/util.star\", \"shout\")\nload(\"helper.star\", \"twice\")\ndef main(ctx):\n    p = struct(a = 1)\n    return {\"out\": shout(\"hi\") + twice(str(p.a))}\n")
-	storytest.WriteFile(t, filepath.Join(dir, "scripts/helper.star"), "def twice(s):\n    return s + s\n")
-	storytest.WriteFile(t, filepath.Join(dir, "scripts/main.star.yaml"), "outputs:\n  out: { type: string }\n")
-	storytest.WriteFile(t, filepath.Join(dir, "scripts/bad.star"), "load(\"../../../etc/x.star\", \"y\")\ndef main(ctx):\n    return {}\n")
-	storytest.WriteFile(t, filepath.Join(dir, "scripts/bad.star.yaml"), "outputs: {}\n")
-	storytest.WriteFile(t, filepath.Join(dir, "scripts/cyc.star"), "load(\"cyc.star\", \"x\")\nx = 1\ndef main(ctx):\n    return {}\n")
-	storytest.WriteFile(t, filepath.Join(dir, "scripts/cyc.star.yaml"), "outputs: {}\n")
+	storytest.WriteTree(t, dir, map[string]string{
+		"lib/util.star":          "def shout(s):\n    return s.upper() + \"!\"\n",
+		"scripts/main.star":      "load(\"//lib/util.star\", \"shout\")\nload(\"helper.star\", \"twice\")\ndef main(ctx):\n    p = struct(a = 1)\n    return {\"out\": shout(\"hi\") + twice(str(p.a))}\n",
+		"scripts/helper.star":    "def twice(s):\n    return s + s\n",
+		"scripts/main.star.yaml": "outputs:\n  out: { type: string }\n",
+		"scripts/bad.star":       "load(\"../../../etc/x.star\", \"y\")\ndef main(ctx):\n    return {}\n",
+		"scripts/bad.star.yaml":  "outputs: {}\n",
+		"scripts/cyc.star":       "load(\"cyc.star\", \"x\")\nx = 1\ndef main(ctx):\n    return {}\n",
+		"scripts/cyc.star.yaml":  "outputs: {}\n",
+	})
 	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
 	d := mustOK(t, h, starEnv(dir), map[string]any{"script": "scripts/main.star"})
 	if d["out"] != "HI!11" {
@@ -196,8 +200,10 @@ func TestStarlarkLoadAndStruct(t *testing.T) {
 
 func TestStarlarkCancel(t *testing.T) {
 	dir := t.TempDir()
-	storytest.WriteFile(t, filepath.Join(dir, "spin.star"), "def main(ctx):\n    while True:\n        pass\n")
-	storytest.WriteFile(t, filepath.Join(dir, "spin.star.yaml"), "inputs: {}\noutputs: {}\n")
+	storytest.WriteTree(t, dir, map[string]string{
+		"spin.star":      "def main(ctx):\n    while True:\n        pass\n",
+		"spin.star.yaml": "inputs: {}\noutputs: {}\n",
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -217,8 +223,10 @@ func TestStarlarkCancel(t *testing.T) {
 
 func TestInspectCassette(t *testing.T) {
 	dir := t.TempDir()
-	storytest.WriteFile(t, filepath.Join(dir, "s.star"), "def main(ctx):\n    return {\"a\": ctx.fs.read(\"docs/issues.md\"), \"b\": ctx.fs.exists(\"x\"), \"c\": ctx.probe(\"git:status\")}\n")
-	storytest.WriteFile(t, filepath.Join(dir, "s.star.yaml"), "outputs:\n  a: { type: string }\n  b: { type: bool }\n  c: { type: any }\n")
+	storytest.WriteTree(t, dir, map[string]string{
+		"s.star":      "def main(ctx):\n    return {\"a\": ctx.fs.read(\"docs/issues.md\"), \"b\": ctx.fs.exists(\"x\"), \"c\": ctx.probe(\"git:status\")}\n",
+		"s.star.yaml": "outputs:\n  a: { type: string }\n  b: { type: bool }\n  c: { type: any }\n",
+	})
 	data := []byte("kind: inspect_cassette\ninspections:\n  - { op: read, target: docs/issues.md, result: \"recorded\" }\n  - { op: exists, target: x, result: true }\n  - { op: probe, target: \"git:status\", result: { clean: true } }\n")
 	ic, err := ParseInspectCassette("c.yaml", data)
 	if err != nil {
