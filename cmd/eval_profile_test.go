@@ -36,8 +36,7 @@ states:
 func TestEvalRunHonoursTheOperatorProfile(t *testing.T) {
 	needGo(t)
 	plug := buildTestBinary(t, "kitsoki/pkg/eval/internal/evalplugin")
-	dir := t.TempDir()
-	storytest.WriteTree(t, dir, map[string]string{
+	dir := storytest.TempTree(t, map[string]string{
 		"app.yaml": fmt.Sprintf(`app: {id: evprof, version: 0.1.0}
 agent_plugins:
   agent.plug: {plugin: subprocess, command: %q}

@@ -33,8 +33,7 @@ func mcpUpstream(t *testing.T) string {
 
 func mcpStoryDir(t *testing.T) string {
 	t.Helper()
-	root := t.TempDir()
-	storytest.WriteTree(t, root, map[string]string{
+	root := storytest.TempTree(t, map[string]string{
 		"story/app.yaml": mcpstory.App("mcpcli",
 			mcpstory.Call{Alias: "agent.remote", Endpoint: mcpUpstream(t), Host: "host.agent.decide", Prompt: "judge", Schema: "schemas/verdict.json"}),
 		"story/schemas/verdict.json": `{"type":"object","required":["decision"],"properties":{"decision":{"enum":["approve","reject"]},"seen":{"type":"string"}}}`,

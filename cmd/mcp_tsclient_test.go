@@ -20,8 +20,7 @@ func TestMCPServeWithTypeScriptSDKClient(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the kitsoki binary and runs node")
 	}
-	root := t.TempDir()
-	storytest.WriteTree(t, root, map[string]string{
+	root := storytest.TempTree(t, map[string]string{
 		"story/app.yaml": mcpstory.App("tsclient",
 			mcpstory.Call{Alias: "agent.remote", Endpoint: mcpUpstream(t), Host: "host.agent.decide", Prompt: "judge", Schema: "schemas/verdict.json"},
 			mcpstory.Call{Alias: "agent.other", Endpoint: mcpUpstream(t), Host: "host.agent.extract", Prompt: "pull", Schema: "schemas/nested/pick.json"},

@@ -21,8 +21,7 @@ func TestHugeAnswerTraceVerifies(t *testing.T) {
 	}
 	bin := buildKitsoki(t)
 	plugin := buildTestBinary(t, "kitsoki/internal/testing/leakyplugin")
-	dir := t.TempDir()
-	storytest.WriteTree(t, dir, map[string]string{"story/app.yaml": fmt.Sprintf(`app: { id: big }
+	dir := storytest.TempTree(t, map[string]string{"story/app.yaml": fmt.Sprintf(`app: { id: big }
 world:
   out: { type: object, default: {} }
 agent_plugins:

@@ -16,8 +16,7 @@ import (
 // outcome is in the trace; --profile can disable it.
 func TestRunWithPluginHooks(t *testing.T) {
 	hook := buildTestBinary(t, "kitsoki/pkg/plugin/internal/testhook")
-	root := t.TempDir()
-	storytest.WriteTree(t, root, map[string]string{
+	root := storytest.TempTree(t, map[string]string{
 		"story/app.yaml": `app: { id: hooked, version: 0.1.0 }
 hosts: [host.run]
 world:

@@ -54,8 +54,7 @@ func runTraced(t *testing.T, story string, args ...string) (tracePath, stdout st
 func TestRunLogsTheRequestThePluginReceived(t *testing.T) {
 	echo := echoAgent(t)
 	hook := buildTestBinary(t, "kitsoki/pkg/plugin/internal/testhook")
-	root := t.TempDir()
-	storytest.WriteTree(t, root, map[string]string{
+	root := storytest.TempTree(t, map[string]string{
 		"story/app.yaml": fmt.Sprintf(`app: { id: logged, version: 0.1.0 }
 agent_plugins:
   agent.first: { plugin: subprocess, command: %q, args: [-alias, agent.first] }
@@ -142,8 +141,7 @@ states:
 func TestRunPostReturnVetoKeepsMeta(t *testing.T) {
 	echo := echoAgent(t)
 	hook := buildTestBinary(t, "kitsoki/pkg/plugin/internal/testhook")
-	root := t.TempDir()
-	storytest.WriteTree(t, root, map[string]string{
+	root := storytest.TempTree(t, map[string]string{
 		"story/app.yaml": fmt.Sprintf(`app: { id: vetoed, version: 0.1.0 }
 agent_plugins:
   agent.paid: { plugin: subprocess, command: %q, args: [-alias, agent.paid], env: { ECHO_COST_USD: "0.001" } }
@@ -183,8 +181,7 @@ states:
 // goes on. The timeouts are in the trace.
 func TestRunCallTimeout(t *testing.T) {
 	echo := echoAgent(t)
-	root := t.TempDir()
-	storytest.WriteTree(t, root, map[string]string{
+	root := storytest.TempTree(t, map[string]string{
 		"story/app.yaml": fmt.Sprintf(`app: { id: slow, version: 0.1.0 }
 agent_plugins:
   agent.slow: { plugin: subprocess, command: %q, args: [-alias, agent.slow] }
@@ -234,8 +231,7 @@ states:
 // dispatch; an unknown rendered alias fails naming template and value.
 func TestRunTemplatedAgentAlias(t *testing.T) {
 	echo := echoAgent(t)
-	root := t.TempDir()
-	storytest.WriteTree(t, root, map[string]string{
+	root := storytest.TempTree(t, map[string]string{
 		"story/app.yaml": fmt.Sprintf(`app: { id: tmpl, version: 0.1.0 }
 agent_plugins:
   agent.b: { plugin: subprocess, command: %q, args: [-alias, agent.b] }
@@ -271,8 +267,7 @@ states:
 // span of the host call that made it.
 func TestOTLPAgentSpansNestUnderTheHostCall(t *testing.T) {
 	echo := echoAgent(t)
-	root := t.TempDir()
-	storytest.WriteTree(t, root, map[string]string{"story/app.yaml": fmt.Sprintf(`app: { id: otlp, version: 0.1.0 }
+	root := storytest.TempTree(t, map[string]string{"story/app.yaml": fmt.Sprintf(`app: { id: otlp, version: 0.1.0 }
 agent_plugins:
   agent.sub: { plugin: subprocess, command: %q, args: [-alias, agent.sub] }
 root: start

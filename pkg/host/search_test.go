@@ -70,8 +70,7 @@ func (b *bagEmbedder) Embed(_ context.Context, texts []string, query bool) ([][]
 }
 
 func searchCorpus(t *testing.T) string {
-	wd := t.TempDir()
-	storytest.WriteTree(t, wd, map[string]string{
+	wd := storytest.TempTree(t, map[string]string{
 		"docs/cats.md":         "Cats purr and sleep in the sun.\nA cat chases mice.\n",
 		"docs/deep/rockets.md": "Rockets burn fuel to reach orbit.\nThe launch pad is ready.\n",
 		"docs/empty.md":        "\n\n",

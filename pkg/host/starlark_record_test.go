@@ -24,8 +24,7 @@ func TestHTTPCassetteRecord(t *testing.T) {
 		fmt.Fprintf(w, `{"path":%q}`, r.URL.Path)
 	}))
 	defer srv.Close()
-	dir := t.TempDir()
-	storytest.WriteTree(t, dir, map[string]string{
+	dir := storytest.TempTree(t, map[string]string{
 		"s.star":      "def main(ctx):\n    a = ctx.http.get(ctx.inputs[\"base\"] + \"/old\").json()[\"path\"]\n    b = ctx.http.get(ctx.inputs[\"base\"] + \"/new\").json()[\"path\"]\n    return {\"out\": a + b}\n",
 		"s.star.yaml": "inputs:\n  base: { type: string }\noutputs:\n  out: { type: string }\n",
 	})

@@ -77,8 +77,7 @@ func TestStarlarkWeather(t *testing.T) {
 // world.get of a missing key, int doubling; and the attribute form fails
 // as upstream does.
 func TestStarlarkReferenceP7(t *testing.T) {
-	dir := t.TempDir()
-	storytest.WriteTree(t, dir, map[string]string{
+	dir := storytest.TempTree(t, map[string]string{
 		"scripts/derive.star":      "def main(ctx):\n    w = ctx.world.get(\"missing\")\n    return {\"greeting\": \"hi \" + ctx.inputs[\"name\"], \"doubled\": ctx.inputs[\"n\"] * 2}\n",
 		"scripts/derive.star.yaml": "inputs:\n  name: { type: string, required: true }\n  n: { type: int, required: true }\noutputs:\n  greeting: { type: string }\n  doubled: { type: int }\n",
 		"scripts/attr.star":        "def main(ctx):\n    return {\"greeting\": ctx.inputs.name}\n",
@@ -178,8 +177,7 @@ func TestStarlarkChecks(t *testing.T) {
 }
 
 func TestStarlarkLoadAndStruct(t *testing.T) {
-	dir := t.TempDir()
-	storytest.WriteTree(t, dir, map[string]string{
+	dir := storytest.TempTree(t, map[string]string{
 		"lib/util.star":          "def shout(s):\n    return s.upper() + \"!\"\n",
 		"scripts/main.star":      "load(\"//lib/util.star\", \"shout\")\nload(\"helper.star\", \"twice\")\ndef main(ctx):\n    p = struct(a = 1)\n    return {\"out\": shout(\"hi\") + twice(str(p.a))}\n",
 		"scripts/helper.star":    "def twice(s):\n    return s + s\n",
@@ -199,8 +197,7 @@ func TestStarlarkLoadAndStruct(t *testing.T) {
 }
 
 func TestStarlarkCancel(t *testing.T) {
-	dir := t.TempDir()
-	storytest.WriteTree(t, dir, map[string]string{
+	dir := storytest.TempTree(t, map[string]string{
 		"spin.star":      "def main(ctx):\n    while True:\n        pass\n",
 		"spin.star.yaml": "inputs: {}\noutputs: {}\n",
 	})
@@ -222,8 +219,7 @@ func TestStarlarkCancel(t *testing.T) {
 }
 
 func TestInspectCassette(t *testing.T) {
-	dir := t.TempDir()
-	storytest.WriteTree(t, dir, map[string]string{
+	dir := storytest.TempTree(t, map[string]string{
 		"s.star":      "def main(ctx):\n    return {\"a\": ctx.fs.read(\"docs/issues.md\"), \"b\": ctx.fs.exists(\"x\"), \"c\": ctx.probe(\"git:status\")}\n",
 		"s.star.yaml": "outputs:\n  a: { type: string }\n  b: { type: bool }\n  c: { type: any }\n",
 	})

@@ -265,8 +265,7 @@ func TestPongoEndcommentHang(t *testing.T) {
 		}
 	}
 	// The same refusal for an included file, with the loader's reason.
-	dir := t.TempDir()
-	storytest.WriteTree(t, dir, map[string]string{"bad.md": "{% comment %}x{% endcomment y %}", "top.md": "{% include 'bad.md' %}"})
+	dir := storytest.TempTree(t, map[string]string{"bad.md": "{% comment %}x{% endcomment y %}", "top.md": "{% include 'bad.md' %}"})
 	l := NewPongoLoader(dir)
 	for _, compile := range []func() error{
 		func() error { _, err := l.CompileFile(filepath.Join(dir, "top.md")); return err },
@@ -351,8 +350,7 @@ func TestPongoLoaderStaysInsideRoots(t *testing.T) {
 
 // Several prompts.shared directories all serve @shared/, first match wins.
 func TestPongoNamespaceWithSeveralDirectories(t *testing.T) {
-	root := t.TempDir()
-	storytest.WriteTree(t, root, map[string]string{
+	root := storytest.TempTree(t, map[string]string{
 		"a/only_a.md": "from a",
 		"a/both.md":   "a wins",
 		"b/only_b.md": "from b",
