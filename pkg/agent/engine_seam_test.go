@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/agent"
-	"kitsoki/pkg/diag"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
 )
@@ -60,10 +60,7 @@ func seamDir(t *testing.T) string {
 // seamMachine loads and compiles the story in dir.
 func seamMachine(t *testing.T, dir string) (*story.Story, *engine.Machine) {
 	t.Helper()
-	st, ds := story.Load(filepath.Join(dir, "app.yaml"), story.Options{})
-	if st == nil || diag.HasErrors(ds) {
-		t.Fatalf("load: %v", ds)
-	}
+	st := storyload.Load(t, filepath.Join(dir, "app.yaml"), story.Options{})
 	m, err := engine.Compile(st, engine.CompileOptions{})
 	if err != nil {
 		t.Fatal(err)
