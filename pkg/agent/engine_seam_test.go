@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"kitsoki/internal/testing/storyload"
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
@@ -43,18 +44,10 @@ states:
 // seamDir writes seamStory and its schema into a fresh directory.
 func seamDir(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "schemas"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "schemas", "verdict.json"),
-		[]byte(`{"type":"object","required":["decision"],"properties":{"decision":{"enum":["accept","reject"]}}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(seamStory), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return storytest.TempTree(t, map[string]string{
+		"schemas/verdict.json": `{"type":"object","required":["decision"],"properties":{"decision":{"enum":["accept","reject"]}}}`,
+		"app.yaml":             seamStory,
+	})
 }
 
 // seamMachine loads and compiles the story in dir.
