@@ -75,7 +75,7 @@ type onePathOutcome struct {
 // command sends. A command building its registry or hooks by hand would
 // miss the profile.
 func TestOneCompositionRoot(t *testing.T) {
-	needGo(t)
+	storytest.NeedGo(t)
 	echo := echoAgent(t)
 	commands := []struct {
 		name string

@@ -19,7 +19,7 @@ import (
 // SIGINT once the call has reached the plugin, and checks: exit 2, no
 // report file (not even a temporary one), and the plugin process is gone.
 func TestEvalRunInterruptWritesNothing(t *testing.T) {
-	needGo(t)
+	storytest.NeedGo(t)
 	bin := buildKitsoki(t)
 	plugin := buildTestBinary(t, "kitsoki/pkg/eval/internal/evalplugin")
 	dir := t.TempDir()

@@ -34,7 +34,7 @@ states:
 // eval; a budget hook halts the calls past its limit (real subprocess
 // plugin, real hook chain).
 func TestEvalRunHonoursTheOperatorProfile(t *testing.T) {
-	needGo(t)
+	storytest.NeedGo(t)
 	plug := buildTestBinary(t, "kitsoki/pkg/eval/internal/evalplugin")
 	dir := storytest.TempTree(t, map[string]string{
 		"app.yaml": fmt.Sprintf(`app: {id: evprof, version: 0.1.0}

@@ -31,13 +31,6 @@ func writeStory(t *testing.T, body string) string {
 	return storytest.TempTree(t, map[string]string{"app.yaml": body})
 }
 
-func needGo(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("the examples' plugin is `go run`: needs the go tool on PATH")
-	}
-}
-
 // buildKitsoki builds the kitsoki binary into a temporary folder.
 func buildKitsoki(t *testing.T) string {
 	t.Helper()

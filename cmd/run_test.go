@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/trace"
 )
 
@@ -42,7 +43,7 @@ func countKinds(evs []trace.Event) map[string]int {
 // TestRunExamples runs every example end to end through the CLI, reads each
 // trace back with the strict reader and checks what it recorded.
 func TestRunExamples(t *testing.T) {
-	needGo(t)
+	storytest.NeedGo(t)
 	ex := filepath.Join("..", "examples")
 	cases := []struct {
 		name  string

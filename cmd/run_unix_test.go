@@ -20,7 +20,7 @@ import (
 // starts a run whose plugin is alive while a host.run sleeps, sends SIGINT,
 // and checks: exit 1, the plugin process is gone, the trace verifies.
 func TestRunInterruptStopsPluginsAndLeavesValidTrace(t *testing.T) {
-	needGo(t)
+	storytest.NeedGo(t)
 	bin := buildKitsoki(t)
 	plugin := buildTestBinary(t, "kitsoki/examples/plugins/triage-agent")
 	dir := t.TempDir()
