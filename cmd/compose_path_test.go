@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // onePathStory calls agent.plug (a real subprocess plugin, echoagent,
@@ -73,8 +75,8 @@ type onePathOutcome struct {
 // command sends. A command building its registry or hooks by hand would
 // miss the profile.
 func TestOneCompositionRoot(t *testing.T) {
-	needGo(t)
-	echo := buildTestBinary(t, "kitsoki/pkg/agent/internal/testplugins/echoagent")
+	storytest.NeedGo(t)
+	echo := echoAgent(t)
 	commands := []struct {
 		name string
 		run  func(t *testing.T, dir string) onePathOutcome
@@ -109,7 +111,7 @@ func TestOneCompositionRoot(t *testing.T) {
 			if row.profile != "" {
 				files[".kitsoki/plugins.yaml"] = row.profile
 			}
-			writeTree(t, dir, files)
+			storytest.WriteTree(t, dir, files)
 			for _, c := range commands {
 				got := c.run(t, dir)
 				if got.outcome != row.want {

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // TestEvalRunInterruptWritesNothing builds the real binary and the eval
@@ -17,32 +19,19 @@ import (
 // SIGINT once the call has reached the plugin, and checks: exit 2, no
 // report file (not even a temporary one), and the plugin process is gone.
 func TestEvalRunInterruptWritesNothing(t *testing.T) {
-	needGo(t)
+	storytest.NeedGo(t)
 	bin := buildKitsoki(t)
 	plugin := buildTestBinary(t, "kitsoki/pkg/eval/internal/evalplugin")
 	dir := t.TempDir()
 	hangFile := filepath.Join(dir, "plugin.hang")
-	writeTree(t, dir, map[string]string{
+	storytest.WriteTree(t, dir, map[string]string{
 		"app.yaml": fmt.Sprintf(`app: {id: evint, version: 0.1.0}
 agent_plugins:
   agent.plug:
     plugin: subprocess
     command: %q
     env: {EVAL_HANGFILE: %q}
-hosts: [host.agent.decide]
-world:
-  out: {type: object, default: {}}
-root: s
-states:
-  s:
-    on_enter:
-      - invoke: host.agent.decide
-        id: pick
-        agent: agent.plug
-        with: {prompt: "pick", args: {}}
-        bind: {out: submitted}
-    terminal: true
-`, plugin, hangFile),
+`, plugin, hangFile) + evalPickStates,
 		"evals/pick.yaml": "kind: agent_eval\napp: ../app.yaml\ncall: pick\nmatrix: {profiles: [plug], models: {plug: [hang]}}\ncomparator: exact\nexamples: [{name: a, expect: {x: 1}}]\n",
 	})
 	p := startProcess(t, "", bin, "eval", "run", filepath.Join(dir, "evals", "pick.yaml"))

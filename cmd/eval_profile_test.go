@@ -7,21 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
-// TestEvalRunHonoursTheOperatorProfile: eval run measures the dispatch a
-// run makes. A profile that disables the candidate's alias refuses the
-// eval; a budget hook halts the calls past its limit (real subprocess
-// plugin, real hook chain).
-func TestEvalRunHonoursTheOperatorProfile(t *testing.T) {
-	needGo(t)
-	plug := buildTestBinary(t, "kitsoki/pkg/eval/internal/evalplugin")
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
-		"app.yaml": fmt.Sprintf(`app: {id: evprof, version: 0.1.0}
-agent_plugins:
-  agent.plug: {plugin: subprocess, command: %q}
-hosts: [host.agent.decide]
+// evalPickStates is the rest of an app.yaml whose agent_plugins declare
+// agent.plug: one state making the decide call "pick" the eval tests'
+// datasets name, through agent.plug.
+const evalPickStates = `hosts: [host.agent.decide]
 world:
   out: {type: object, default: {}}
 root: s
@@ -34,7 +27,20 @@ states:
         with: {prompt: "pick", args: {}}
         bind: {out: submitted}
     terminal: true
-`, plug),
+`
+
+// TestEvalRunHonoursTheOperatorProfile: eval run measures the dispatch a
+// run makes. A profile that disables the candidate's alias refuses the
+// eval; a budget hook halts the calls past its limit (real subprocess
+// plugin, real hook chain).
+func TestEvalRunHonoursTheOperatorProfile(t *testing.T) {
+	storytest.NeedGo(t)
+	plug := buildTestBinary(t, "kitsoki/pkg/eval/internal/evalplugin")
+	dir := storytest.TempTree(t, map[string]string{
+		"app.yaml": fmt.Sprintf(`app: {id: evprof, version: 0.1.0}
+agent_plugins:
+  agent.plug: {plugin: subprocess, command: %q}
+`, plug) + evalPickStates,
 		"evals/pick.yaml": "kind: agent_eval\napp: ../app.yaml\ncall: pick\nmatrix: {profiles: [plug], models: {plug: [good]}}\ncomparator: exact\n" +
 			"examples: [{name: a, args: {merge_sha: x}, expect: {intent: accept}}, {name: b, args: {merge_sha: y}, expect: {intent: accept}}, {name: c, args: {merge_sha: z}, expect: {intent: accept}}]\n",
 		"off.yaml":    "disable: [agent.plug]\n",

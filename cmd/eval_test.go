@@ -7,29 +7,24 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 const evCorpus = "../pkg/eval/testdata/pr-refinement"
 
-func evRun(t *testing.T, args ...string) (string, string, int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := Run(args, &out, &errb)
-	return out.String(), errb.String(), code
-}
-
 func TestEvalListShowCheckCorpus(t *testing.T) {
-	out, errOut, code := evRun(t, "eval", "list", evCorpus)
+	code, out, errOut := runCmd(t, "eval", "list", evCorpus)
 	abs, _ := filepath.Abs(filepath.Join(evCorpus, "evals", "merge_judge.yaml"))
 	if code != 0 || out != "merge_judge\tpassing\tenum/intent\tsynthetic-codex/syn:small:text\t"+abs+"\n" {
 		t.Errorf("list: %d %q %q", code, out, errOut)
 	}
-	out, _, code = evRun(t, "eval", "list", "--json", evCorpus)
+	code, out, _ = runCmd(t, "eval", "list", "--json", evCorpus)
 	var rows []map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 || rows[0]["status"] != "passing" || rows[0]["pin"] != "synthetic-codex/syn:small:text" {
 		t.Errorf("list --json: %d %s", code, out)
 	}
-	out, _, code = evRun(t, "eval", "show", filepath.Join(evCorpus, "evals", "merge_judge.yaml"))
+	code, out, _ = runCmd(t, "eval", "show", filepath.Join(evCorpus, "evals", "merge_judge.yaml"))
 	for _, want := range []string{"call: merge_judge\n", "handler: host.agent.decide\n", "state: merge_awaiting_reply\n", "schema: schemas/judge_verdict.json\n", "comparator: enum/intent\n", "status: passing\n", `WARN: `} {
 		if !strings.Contains(out, want) {
 			t.Errorf("show dataset lacks %q:\n%s", want, out)
@@ -39,7 +34,7 @@ func TestEvalListShowCheckCorpus(t *testing.T) {
 		t.Errorf("show dataset exit %d", code)
 	}
 	html := filepath.Join(t.TempDir(), "r.html")
-	out, _, code = evRun(t, "eval", "show", "--html", html, filepath.Join(evCorpus, "evals", "reports", "merge_judge", "latest.json"))
+	code, out, _ = runCmd(t, "eval", "show", "--html", html, filepath.Join(evCorpus, "evals", "reports", "merge_judge", "latest.json"))
 	if code != 0 || !strings.Contains(out, "- synthetic-codex/syn:small:text effort=low pass pass_rate=1.00 cost=0.000800 p95=3100ms\n") ||
 		!strings.Contains(out, "status candidates: 3\n") {
 		t.Errorf("show report: %d\n%s", code, out)
@@ -58,15 +53,15 @@ func TestEvalListShowCheckCorpus(t *testing.T) {
 			t.Errorf("html is not self-contained: has %q", banned)
 		}
 	}
-	out, _, code = evRun(t, "eval", "show", "--json", filepath.Join(evCorpus, "evals", "reports", "merge_judge", "failing.json"))
+	code, out, _ = runCmd(t, "eval", "show", "--json", filepath.Join(evCorpus, "evals", "reports", "merge_judge", "failing.json"))
 	if code != 0 || !strings.Contains(out, `"kind": "agent_eval_report"`) {
 		t.Errorf("show --json report: %d %s", code, out)
 	}
-	out, _, code = evRun(t, "eval", "check", evCorpus)
+	code, out, _ = runCmd(t, "eval", "check", evCorpus)
 	if code != 0 || !strings.Contains(out, "every pinned selection has fresh, passing evidence") {
 		t.Errorf("check: %d %s", code, out)
 	}
-	_, errOut, code = evRun(t, "eval", "list", "/nonexistent/story")
+	code, _, errOut = runCmd(t, "eval", "list", "/nonexistent/story")
 	if code != 2 || !strings.Contains(errOut, "no such file") {
 		t.Errorf("list missing: %d %s", code, errOut)
 	}
@@ -122,13 +117,13 @@ func evStory(t *testing.T, examples string) (dir, ds, cas string) {
 			"matrix: {profiles: [fast, cheap], repeat: 2}\ncomparator: exact\nselection: {strategy: cheapest_passing}\nexamples:\n" + examples,
 		"cassette.yaml": evCassette,
 	}
-	writeTree(t, dir, files)
+	storytest.WriteTree(t, dir, files)
 	return dir, filepath.Join(dir, "evals", "pick.yaml"), filepath.Join(dir, "cassette.yaml")
 }
 
 func TestEvalRunCassetteShardMerge(t *testing.T) {
 	dir, ds, cas := evStory(t, "  - {name: one, args: {x: a}, expect: {word: a}}\n  - {name: two, args: {x: a}, expect: {word: a}}\n")
-	out, errOut, code := evRun(t, "eval", "run", "--cassette", cas, ds)
+	code, out, errOut := runCmd(t, "eval", "run", "--cassette", cas, ds)
 	if code != 0 || !strings.Contains(out, "decision: cheapest_passing -> cheap/ effort=") {
 		t.Fatalf("run: %d\n%s\n%s", code, out, errOut)
 	}
@@ -142,19 +137,19 @@ func TestEvalRunCassetteShardMerge(t *testing.T) {
 	if rep["decision"].(map[string]any)["evidence"] != "evals/reports/pick/latest.json" || rep["dataset_hash"] == nil {
 		t.Errorf("report %s", b)
 	}
-	out, _, code = evRun(t, "eval", "list", dir)
+	code, out, _ = runCmd(t, "eval", "list", dir)
 	if code != 0 || !strings.HasPrefix(out, "pick\tpassing\texact\t\t") {
 		t.Errorf("list after run: %q", out)
 	}
 	// Two shards and a merge give the same candidates as the full run.
 	s1, s2 := filepath.Join(dir, "evals", "reports", "pick", "shard-1-of-2.json"), filepath.Join(dir, "evals", "reports", "pick", "shard-2-of-2.json")
 	for _, s := range []string{"1/2", "2/2"} {
-		if _, errOut, code := evRun(t, "eval", "run", "--cassette", cas, "--shard", s, ds); code != 0 {
+		if code, _, errOut := runCmd(t, "eval", "run", "--cassette", cas, "--shard", s, ds); code != 0 {
 			t.Fatalf("shard %s: %d %s", s, code, errOut)
 		}
 	}
 	merged := filepath.Join(t.TempDir(), "merged.json")
-	if _, errOut, code := evRun(t, "eval", "merge", "-o", merged, ds, s1, s2); code != 0 {
+	if code, _, errOut := runCmd(t, "eval", "merge", "-o", merged, ds, s1, s2); code != 0 {
 		t.Fatalf("merge: %d %s", code, errOut)
 	}
 	mb, _ := os.ReadFile(merged)
@@ -165,30 +160,30 @@ func TestEvalRunCassetteShardMerge(t *testing.T) {
 	if string(full) != string(got) {
 		t.Errorf("merged candidates differ:\n%s\n%s", got, full)
 	}
-	if _, errOut, code := evRun(t, "eval", "merge", ds, s1); code != 1 || !strings.Contains(errOut, "missing shard") {
+	if code, _, errOut := runCmd(t, "eval", "merge", ds, s1); code != 1 || !strings.Contains(errOut, "missing shard") {
 		t.Errorf("merge with a missing shard: %d %s", code, errOut)
 	}
-	if _, errOut, code := evRun(t, "eval", "run", "--shard", "3/2", ds); code != 2 || !strings.Contains(errOut, "--shard") {
+	if code, _, errOut := runCmd(t, "eval", "run", "--shard", "3/2", ds); code != 2 || !strings.Contains(errOut, "--shard") {
 		t.Errorf("bad shard: %d %s", code, errOut)
 	}
 }
 
 func TestEvalRunFailingAndInvalid(t *testing.T) {
 	_, ds, cas := evStory(t, "  - {name: one, args: {x: b}, expect: {word: b}}\n")
-	out, errOut, code := evRun(t, "eval", "run", "--cassette", cas, "-o", filepath.Join(t.TempDir(), "r.json"), ds)
+	code, out, errOut := runCmd(t, "eval", "run", "--cassette", cas, "-o", filepath.Join(t.TempDir(), "r.json"), ds)
 	if code != 1 || !strings.Contains(errOut, "no candidate passed") || !strings.Contains(out, "fail pass_rate=0.00") {
 		t.Errorf("failing run: %d\n%s\n%s", code, out, errOut)
 	}
 	os.WriteFile(ds, []byte("kind: agent_eval\napp: ../app.yaml\ncall: nope\ncomparator: exact\nexamples: [{name: a, expect: {word: a}}]\n"), 0o644)
-	_, errOut, code = evRun(t, "eval", "run", ds)
+	code, _, errOut = runCmd(t, "eval", "run", ds)
 	if code != 1 || !strings.Contains(errOut, `ERROR: call site "nope" not found`) || !strings.Contains(errOut, "eval validation failed") {
 		t.Errorf("invalid run: %d %s", code, errOut)
 	}
-	out, _, code = evRun(t, "eval", "show", ds)
+	code, out, _ = runCmd(t, "eval", "show", ds)
 	if code != 1 || !strings.Contains(out, "status: invalid") {
 		t.Errorf("show invalid: %d %s", code, out)
 	}
-	out, _, code = evRun(t, "eval", "list", filepath.Dir(filepath.Dir(ds)))
+	code, out, _ = runCmd(t, "eval", "list", filepath.Dir(filepath.Dir(ds)))
 	if code != 0 || !strings.HasPrefix(out, "nope\tinvalid\texact") {
 		t.Errorf("list invalid: %d %q", code, out)
 	}

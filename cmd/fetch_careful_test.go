@@ -21,7 +21,7 @@ import (
 func TestFetchJSONFailureIsAnObject(t *testing.T) {
 	overlay, _ := fetchFixture(t)
 	cache := t.TempDir()
-	code, out, errs := runFetch(t, "fetch-models", "tiny", "missing", "--json", "--pins", overlay, "--cache-dir", cache)
+	code, out, errs := runCmd(t, "fetch-models", "tiny", "missing", "--json", "--pins", overlay, "--cache-dir", cache)
 	if code != 1 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -50,7 +50,7 @@ func TestFetchJSONFailureIsAnObject(t *testing.T) {
 
 	notFound := httptest.NewServer(http.NotFoundHandler())
 	defer notFound.Close()
-	code, out, _ = runFetch(t, "fetch-llama-server", "--platform", "plan9/mips", "--json", "--pins", overlay, "--cache-dir", cache, "--mirror", notFound.URL)
+	code, out, _ = runCmd(t, "fetch-llama-server", "--platform", "plan9/mips", "--json", "--pins", overlay, "--cache-dir", cache, "--mirror", notFound.URL)
 	if code != 1 {
 		t.Fatalf("llama-server 404: exit %d", code)
 	}
@@ -76,18 +76,18 @@ func cacheFiles(t *testing.T, root string, keep func(string) bool) []string {
 func TestFetchMirrorErrorsAreUsageErrors(t *testing.T) {
 	overlay, _ := fetchFixture(t)
 	cache := t.TempDir()
-	code, _, errs := runFetch(t, "fetch-models", "tiny", "--pins", overlay, "--cache-dir", cache, "--mirror", "ftp://nope")
+	code, _, errs := runCmd(t, "fetch-models", "tiny", "--pins", overlay, "--cache-dir", cache, "--mirror", "ftp://nope")
 	if code != 2 || !strings.Contains(errs, "--mirror") {
 		t.Fatalf("--mirror: exit %d %q", code, errs)
 	}
 	t.Setenv(fetch.EnvMirror, "ftp://nope")
-	code, _, errs = runFetch(t, "fetch-models", "tiny", "--pins", overlay, "--cache-dir", cache)
+	code, _, errs = runCmd(t, "fetch-models", "tiny", "--pins", overlay, "--cache-dir", cache)
 	if code != 2 || !strings.Contains(errs, "$"+fetch.EnvMirror) {
 		t.Fatalf("$%s: exit %d %q", fetch.EnvMirror, code, errs)
 	}
 	t.Setenv(fetch.EnvMirror, "")
 	t.Setenv("SSL_CERT_FILE", filepath.Join(t.TempDir(), "none.pem"))
-	code, _, errs = runFetch(t, "fetch-models", "tiny", "--pins", overlay, "--cache-dir", cache)
+	code, _, errs = runCmd(t, "fetch-models", "tiny", "--pins", overlay, "--cache-dir", cache)
 	if code != 2 || !strings.Contains(errs, "SSL_CERT_FILE") {
 		t.Fatalf("bad SSL_CERT_FILE: exit %d %q", code, errs)
 	}
@@ -99,15 +99,15 @@ func TestFetchVerifySaysWhy(t *testing.T) {
 	overlay, _ := fetchFixture(t)
 	cache := t.TempDir()
 	common := []string{"--pins", overlay, "--cache-dir", cache}
-	if code, _, errs := runFetch(t, append([]string{"fetch-models", "tiny"}, common...)...); code != 0 {
+	if code, _, errs := runCmd(t, append([]string{"fetch-models", "tiny"}, common...)...); code != 0 {
 		t.Fatal(errs)
 	}
-	code, _, errs := runFetch(t, append([]string{"fetch-models", "tiny", "--verify"}, common...)...)
+	code, _, errs := runCmd(t, append([]string{"fetch-models", "tiny", "--verify"}, common...)...)
 	if code != 0 || !strings.Contains(errs, "verifying sha256 of the cached tiny (44 B)") || strings.Contains(errs, "mismatch") || strings.Contains(errs, "downloading") {
 		t.Fatalf("intact: exit %d %q", code, errs)
 	}
 	os.WriteFile(filepath.Join(cache, "models", "tiny.gguf"), bytes.Repeat([]byte("x"), 44), 0o644)
-	code, out, errs := runFetch(t, append([]string{"fetch-models", "tiny", "--verify"}, common...)...)
+	code, out, errs := runCmd(t, append([]string{"fetch-models", "tiny", "--verify"}, common...)...)
 	if code != 0 || !strings.Contains(errs, "tiny: sha256 mismatch on the cached file, downloading again\n") || !strings.Contains(out, "tiny ready (downloaded)") {
 		t.Fatalf("corrupt: exit %d %q %q", code, errs, out)
 	}
@@ -122,13 +122,13 @@ func TestFetchForceReplacesTheFile(t *testing.T) {
 	overlay, requests := fetchFixture(t)
 	cache := t.TempDir()
 	common := []string{"--pins", overlay, "--cache-dir", cache}
-	runFetch(t, append([]string{"fetch-models", "tiny"}, common...)...)
+	runCmd(t, append([]string{"fetch-models", "tiny"}, common...)...)
 	before := *requests
-	code, out, errs := runFetch(t, append([]string{"fetch-models", "tiny", "--force"}, common...)...)
+	code, out, errs := runCmd(t, append([]string{"fetch-models", "tiny", "--force"}, common...)...)
 	if code != 0 || *requests != before+1 || !strings.Contains(out, "tiny ready (downloaded)") {
 		t.Fatalf("--force: exit %d %q %q", code, out, errs)
 	}
-	code, out, _ = runFetch(t, append([]string{"fetch-models", "--list"}, common...)...)
+	code, out, _ = runCmd(t, append([]string{"fetch-models", "--list"}, common...)...)
 	if code != 0 || !regexpLine(out, `model\s+tiny\s+44 B\s+verified`) {
 		t.Fatalf("list after --force:\n%s", out)
 	}
@@ -151,12 +151,12 @@ func TestFetchListCountsBytesReallyOnDisk(t *testing.T) {
 	fh.Close()
 	state := fmt.Sprintf(`{"url":%q,"sha256":%q,"total":44,"parallel":true,"parts":[{"start":0,"end":22,"done":5},{"start":22,"end":44,"done":0}]}`, a.URL, a.SHA256)
 	os.WriteFile(dest+".part.json", []byte(state), 0o644)
-	code, out, _ := runFetch(t, "fetch-models", "--list", "--pins", overlay, "--cache-dir", cache)
+	code, out, _ := runCmd(t, "fetch-models", "--list", "--pins", overlay, "--cache-dir", cache)
 	if code != 0 || !regexpLine(out, `model\s+tiny\s+44 B\s+partial \(5 B on disk\)`) {
 		t.Fatalf("list:\n%s", out)
 	}
 	os.WriteFile(dest+".part.json", []byte(strings.ReplaceAll(state, `"done":5`, `"done":0`)), 0o644)
-	if _, out, _ = runFetch(t, "fetch-models", "--list", "--pins", overlay, "--cache-dir", cache); !regexpLine(out, `tiny\s+44 B\s+partial \(0 B on disk\)`) {
+	if _, out, _ = runCmd(t, "fetch-models", "--list", "--pins", overlay, "--cache-dir", cache); !regexpLine(out, `tiny\s+44 B\s+partial \(0 B on disk\)`) {
 		t.Fatalf("list of an empty part:\n%s", out)
 	}
 }
@@ -218,10 +218,10 @@ func TestFetchLlamaServerVerifyIsVisible(t *testing.T) {
 	overlay, _ := fetchFixture(t)
 	cache := t.TempDir()
 	args := []string{"fetch-llama-server", "--platform", "plan9/mips", "--pins", overlay, "--cache-dir", cache}
-	if code, _, errs := runFetch(t, args...); code != 0 {
+	if code, _, errs := runCmd(t, args...); code != 0 {
 		t.Fatal(errs)
 	}
-	code, _, errs := runFetch(t, append(args, "--verify")...)
+	code, _, errs := runCmd(t, append(args, "--verify")...)
 	if code != 0 || !strings.Contains(errs, "verifying sha256 of the cached llama-server-test") {
 		t.Fatalf("exit %d %q", code, errs)
 	}

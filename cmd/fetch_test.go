@@ -82,19 +82,12 @@ models:
 	return overlay, &n
 }
 
-func runFetch(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := Run(args, &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 func TestFetchModelsCommand(t *testing.T) {
 	overlay, requests := fetchFixture(t)
 	cache := t.TempDir()
 	common := []string{"--pins", overlay, "--cache-dir", cache}
 
-	code, out, errs := runFetch(t, append([]string{"fetch-models", "tiny", "--json"}, common...)...)
+	code, out, errs := runCmd(t, append([]string{"fetch-models", "tiny", "--json"}, common...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -107,33 +100,33 @@ func TestFetchModelsCommand(t *testing.T) {
 	}
 
 	before := *requests
-	code, out, _ = runFetch(t, append([]string{"fetch-models", "tiny"}, common...)...)
+	code, out, _ = runCmd(t, append([]string{"fetch-models", "tiny"}, common...)...)
 	if code != 0 || *requests != before || !strings.Contains(out, "tiny ready (cached)") || !strings.Contains(out, "sha256  "+rs[0].SHA256) {
 		t.Fatalf("warm: exit %d, %d new requests, out %q", code, *requests-before, out)
 	}
 
-	code, out, _ = runFetch(t, append([]string{"fetch-models", "--list"}, common...)...)
+	code, out, _ = runCmd(t, append([]string{"fetch-models", "--list"}, common...)...)
 	if code != 0 || !regexpLine(out, `model\s+tiny\s+44 B\s+verified`) || !regexpLine(out, `model\s+bge-small-en-v1.5\s+-\s+unpinned`) || !regexpLine(out, `model\s+qwen2.5-1.5b-instruct\s+1.1 GB\s+not cached`) {
 		t.Fatalf("list:\n%s", out)
 	}
 
-	code, _, errs = runFetch(t, append([]string{"fetch-models", "wrong"}, common...)...)
+	code, _, errs = runCmd(t, append([]string{"fetch-models", "wrong"}, common...)...)
 	if code != 1 || !strings.Contains(errs, "sha256 mismatch") {
 		t.Fatalf("mismatch: exit %d %q", code, errs)
 	}
-	code, _, errs = runFetch(t, append([]string{"fetch-models", "missing"}, common...)...)
+	code, _, errs = runCmd(t, append([]string{"fetch-models", "missing"}, common...)...)
 	if code != 1 || !strings.Contains(errs, "http 404") {
 		t.Fatalf("404: exit %d %q", code, errs)
 	}
-	code, _, errs = runFetch(t, append([]string{"fetch-models", "nope"}, common...)...)
+	code, _, errs = runCmd(t, append([]string{"fetch-models", "nope"}, common...)...)
 	if code != 2 || !strings.Contains(errs, `no weights pin for model "nope"`) {
 		t.Fatalf("unknown: exit %d %q", code, errs)
 	}
-	code, _, errs = runFetch(t, append([]string{"fetch-models", "bge-small-en-v1.5"}, common...)...)
+	code, _, errs = runCmd(t, append([]string{"fetch-models", "bge-small-en-v1.5"}, common...)...)
 	if code != 2 || !strings.Contains(errs, "endpoint: mode") {
 		t.Fatalf("unpinned: exit %d %q", code, errs)
 	}
-	code, _, _ = runFetch(t, append([]string{"fetch-models", "tiny", "--all"}, common...)...)
+	code, _, _ = runCmd(t, append([]string{"fetch-models", "tiny", "--all"}, common...)...)
 	if code != 2 {
 		t.Fatalf("MODEL with --all: exit %d", code)
 	}
@@ -142,7 +135,7 @@ func TestFetchModelsCommand(t *testing.T) {
 func TestFetchLlamaServerCommand(t *testing.T) {
 	overlay, _ := fetchFixture(t)
 	cache := t.TempDir()
-	code, out, errs := runFetch(t, "fetch-llama-server", "--platform", "plan9/mips", "--pins", overlay, "--cache-dir", cache, "--json")
+	code, out, errs := runCmd(t, "fetch-llama-server", "--platform", "plan9/mips", "--pins", overlay, "--cache-dir", cache, "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -156,11 +149,11 @@ func TestFetchLlamaServerCommand(t *testing.T) {
 	if filepath.Base(rs[0].Path) != "llama-server" {
 		t.Fatalf("path %s", rs[0].Path)
 	}
-	code, _, errs = runFetch(t, "fetch-llama-server", "--platform", "windows/arm64", "--pins", overlay, "--cache-dir", cache)
+	code, _, errs = runCmd(t, "fetch-llama-server", "--platform", "windows/arm64", "--pins", overlay, "--cache-dir", cache)
 	if code != 2 || !strings.Contains(errs, `"windows/arm64"`) || !strings.Contains(errs, "endpoint: mode") {
 		t.Fatalf("unpinned platform: exit %d %q", code, errs)
 	}
-	code, _, _ = runFetch(t, "fetch-llama-server", "--platform", "linux")
+	code, _, _ = runCmd(t, "fetch-llama-server", "--platform", "linux")
 	if code != 2 {
 		t.Fatalf("bad --platform: exit %d", code)
 	}

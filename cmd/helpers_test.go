@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"strconv"
@@ -11,19 +12,23 @@ import (
 	"kitsoki/internal/testing/storytest"
 )
 
-// The helpers the command tests share: story trees, built programs, and
-// real processes waited on by condition (never by a sleep).
+// The helpers the command tests share: the in-process command line, built
+// programs, and real processes waited on by condition (never by a sleep).
 
-func writeTree(t *testing.T, root string, files map[string]string) {
+// runCmd runs the command line args in process and returns its exit code
+// and what it wrote to stdout and stderr.
+func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	storytest.WriteTree(t, root, files)
+	var out, errb bytes.Buffer
+	code = Run(args, &out, &errb)
+	return code, out.String(), errb.String()
 }
 
-func needGo(t *testing.T) {
+// writeStory writes body as the app.yaml of a fresh story folder and
+// returns the folder.
+func writeStory(t *testing.T, body string) string {
 	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("the examples' plugin is `go run`: needs the go tool on PATH")
-	}
+	return storytest.TempTree(t, map[string]string{"app.yaml": body})
 }
 
 // buildKitsoki builds the kitsoki binary into a temporary folder.
@@ -46,6 +51,13 @@ func buildKitsokiUnlessShort(t *testing.T) string {
 func buildTestBinary(t *testing.T, pkg string) string {
 	t.Helper()
 	return storytest.Build(t, pkg)
+}
+
+// echoAgent builds the echo test agent, a real subprocess plugin whose
+// with: fault key picks its behaviour (echo_request, hang, ...).
+func echoAgent(t *testing.T) string {
+	t.Helper()
+	return buildTestBinary(t, "kitsoki/pkg/agent/internal/testplugins/echoagent")
 }
 
 // waitFor polls cond until it holds or the bound passes (a bound on a

@@ -170,7 +170,7 @@ func evalHostileDir(t *testing.T) string {
 	if err := os.CopyFS(filepath.Join(dir, "pr"), os.DirFS(evCorpus)); err != nil {
 		t.Fatal(err)
 	}
-	writeTree(t, dir, map[string]string{
+	storytest.WriteTree(t, dir, map[string]string{
 		"empty.yaml": "", "empty.json": "", "obj.json": "{}", "arr.json": "[1]",
 		"bad.yaml": "a: [\n", "junk.json": "\x06\x07garbage",
 	})

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // Hostile-input regression tests for kitsoki run (and the story argument
@@ -39,7 +41,7 @@ states:
 func hostileRunDir(t *testing.T, prompt, answer string) string {
 	t.Helper()
 	dir := hostileDir(t)
-	writeTree(t, dir, map[string]string{
+	storytest.WriteTree(t, dir, map[string]string{
 		"s/app.yaml":     hostileRunStory,
 		"s/prompts/q.md": prompt,
 		"c.yaml": "kind: host_cassette\napp_id: hostile-run\nmatch_on: [call]\nepisodes:\n  - id: q\n    match: { call: q }\n" +

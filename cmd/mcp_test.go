@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"kitsoki/internal/testing/mcpstory"
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/mcpserve"
@@ -32,22 +33,9 @@ func mcpUpstream(t *testing.T) string {
 
 func mcpStoryDir(t *testing.T) string {
 	t.Helper()
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{
-		"story/app.yaml": `app: { id: mcpcli, version: 0.1.0 }
-agent_plugins:
-  agent.remote:
-    plugin: mcp_http
-    endpoint: ` + mcpUpstream(t) + `
-root: start
-states:
-  start:
-    on_enter:
-      - invoke: host.agent.decide
-        agent: agent.remote
-        with: { prompt: "judge", schema: schemas/verdict.json }
-    terminal: true
-`,
+	root := storytest.TempTree(t, map[string]string{
+		"story/app.yaml": mcpstory.App("mcpcli",
+			mcpstory.Call{Alias: "agent.remote", Endpoint: mcpUpstream(t), Host: "host.agent.decide", Prompt: "judge", Schema: "schemas/verdict.json"}),
 		"story/schemas/verdict.json": `{"type":"object","required":["decision"],"properties":{"decision":{"enum":["approve","reject"]},"seen":{"type":"string"}}}`,
 		".kitsoki/plugins.yaml":      "config:\n  redact: {patterns: [\"sk-[a-z0-9]{6,}\"]}\n",
 	})
@@ -175,7 +163,7 @@ func TestClaudeStandInSubmitsThroughMCP(t *testing.T) {
 	standin := buildTestBinary(t, "kitsoki/pkg/mcpserve/internal/claudestandin")
 	dir := t.TempDir()
 	schemaPath := filepath.Join(dir, "verdict.json")
-	writeTree(t, dir, map[string]string{"verdict.json": `{"type":"object","required":["decision"],"properties":{"decision":{"enum":["approve","reject"]}},"additionalProperties":false}`})
+	storytest.WriteTree(t, dir, map[string]string{"verdict.json": `{"type":"object","required":["decision"],"properties":{"decision":{"enum":["approve","reject"]}},"additionalProperties":false}`})
 	out := filepath.Join(dir, "submission.json")
 	cfg := filepath.Join(dir, "mcp.json")
 	tool, err := mcpserve.SubmitConfig(cfg, bin, []string{"mcp", "submit", "--schema", schemaPath, "--out", out})

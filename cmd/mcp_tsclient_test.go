@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/mcpstory"
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/internal/testing/tsmcp"
 )
 
@@ -18,34 +20,11 @@ func TestMCPServeWithTypeScriptSDKClient(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the kitsoki binary and runs node")
 	}
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{
-		"story/app.yaml": `app: { id: tsclient, version: 0.1.0 }
-agent_plugins:
-  agent.remote:
-    plugin: mcp_http
-    endpoint: ` + mcpUpstream(t) + `
-  agent.other:
-    plugin: mcp_http
-    endpoint: ` + mcpUpstream(t) + `
-  agent.third:
-    plugin: mcp_http
-    endpoint: ` + mcpUpstream(t) + `
-root: start
-states:
-  start:
-    on_enter:
-      - invoke: host.agent.decide
-        agent: agent.remote
-        with: { prompt: "judge", schema: schemas/verdict.json }
-      - invoke: host.agent.extract
-        agent: agent.other
-        with: { prompt: "pull", schema: schemas/nested/pick.json }
-      - invoke: host.agent.decide
-        agent: agent.third
-        with: { prompt: "any", schema: schemas/untyped.json }
-    terminal: true
-`,
+	root := storytest.TempTree(t, map[string]string{
+		"story/app.yaml": mcpstory.App("tsclient",
+			mcpstory.Call{Alias: "agent.remote", Endpoint: mcpUpstream(t), Host: "host.agent.decide", Prompt: "judge", Schema: "schemas/verdict.json"},
+			mcpstory.Call{Alias: "agent.other", Endpoint: mcpUpstream(t), Host: "host.agent.extract", Prompt: "pull", Schema: "schemas/nested/pick.json"},
+			mcpstory.Call{Alias: "agent.third", Endpoint: mcpUpstream(t), Host: "host.agent.decide", Prompt: "any", Schema: "schemas/untyped.json"}),
 		"story/schemas/verdict.json":   `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","required":["decision"],"properties":{"decision":{"$ref":"common.json#/$defs/decision"},"seen":{"$ref":"common.json#text"}}}`,
 		"story/schemas/common.json":    `{"$defs":{"decision":{"enum":["approve","reject"]},"text":{"$anchor":"text","$ref":"defs/text.json"}}}`,
 		"story/schemas/defs/text.json": `{"type":"string","minLength":1}`,

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 const pluginsStory = `app: { id: plugstory, version: 0.1.0 }
@@ -27,8 +29,7 @@ states:
 `
 
 func TestPluginsCommand(t *testing.T) {
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	root := storytest.TempTree(t, map[string]string{
 		"story/app.yaml":                   pluginsStory,
 		".kitsoki/plugins.yaml":            "disable: [transport.mcp_http, no.such.plugin]\n",
 		".kitsoki/plugins/x/manifest.yaml": "id: BAD\n",
@@ -68,7 +69,7 @@ func TestPluginsCommand(t *testing.T) {
 
 	// --profile wins over the upward search; a malformed one fails with position, exit 2.
 	bad := filepath.Join(root, "bad.yaml")
-	writeTree(t, root, map[string]string{"bad.yaml": "disable: [a]\nenable: [b]\n"})
+	storytest.WriteTree(t, root, map[string]string{"bad.yaml": "disable: [a]\nenable: [b]\n"})
 	errb.Reset()
 	if code := Run([]string{"plugins", "--profile", bad, filepath.Join(root, "story")}, &out, &errb); code != 2 {
 		t.Fatalf("malformed profile: exit %d", code)
@@ -82,8 +83,7 @@ func TestPluginsCommand(t *testing.T) {
 // every alias (default, --call-timeout, per-invoke timeout:) and the right
 // lifecycle for an endpoint-mode builtin.local_llm.
 func TestPluginsShowsTimeoutsAndEndpointMode(t *testing.T) {
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{"story/app.yaml": `app: { id: tmo, version: 0.1.0 }
+	root := storytest.TempTree(t, map[string]string{"story/app.yaml": `app: { id: tmo, version: 0.1.0 }
 agent_plugins:
   agent.glm: { plugin: builtin.local_llm, endpoint: "http://127.0.0.1:1/v1", model: glm-4.6 }
   agent.local: { plugin: builtin.local_llm, model: qwen2.5-0.5b-instruct-q4 }
@@ -147,8 +147,7 @@ states:
 // a manifest's hosts:, with the story calls it serves; a call nobody
 // serves is listed as missing with the ways to provide it.
 func TestPluginsListsHostHandlers(t *testing.T) {
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	root := storytest.TempTree(t, map[string]string{
 		"story/app.yaml": `app: { id: hoststory, version: 0.1.0 }
 hosts: [host.run, host.git, host.chat.create, host.ide.open_file]
 host_interfaces:

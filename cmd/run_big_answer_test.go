@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"kitsoki/internal/testing/leak"
+	"kitsoki/internal/testing/storytest"
 )
 
 // A huge answer (under the transports' 64 MiB frame cap) through a real
@@ -20,8 +21,7 @@ func TestHugeAnswerTraceVerifies(t *testing.T) {
 	}
 	bin := buildKitsoki(t)
 	plugin := buildTestBinary(t, "kitsoki/internal/testing/leakyplugin")
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"story/app.yaml": fmt.Sprintf(`app: { id: big }
+	dir := storytest.TempTree(t, map[string]string{"story/app.yaml": fmt.Sprintf(`app: { id: big }
 world:
   out: { type: object, default: {} }
 agent_plugins:

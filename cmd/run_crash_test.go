@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/trace"
 )
 
@@ -23,7 +24,7 @@ import (
 // behind must verify, or be rejected only for a torn last line with the
 // documented message: no other corruption.
 func TestRunSIGKILLLeavesAReadableTracePrefix(t *testing.T) {
-	needGo(t)
+	storytest.NeedGo(t)
 	bin := buildKitsoki(t)
 	dir := t.TempDir()
 	story := `app: { id: pingpong }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // TestRunWithPluginHooks: a real external hook process is called at
@@ -14,8 +16,7 @@ import (
 // outcome is in the trace; --profile can disable it.
 func TestRunWithPluginHooks(t *testing.T) {
 	hook := buildTestBinary(t, "kitsoki/pkg/plugin/internal/testhook")
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	root := storytest.TempTree(t, map[string]string{
 		"story/app.yaml": `app: { id: hooked, version: 0.1.0 }
 hosts: [host.run]
 world:
@@ -61,7 +62,7 @@ entry:
 
 	// --profile disabling the external plugin: no hook runs.
 	prof := filepath.Join(root, "off.yaml")
-	writeTree(t, root, map[string]string{"off.yaml": "disable: [policy]\n"})
+	storytest.WriteTree(t, root, map[string]string{"off.yaml": "disable: [policy]\n"})
 	out.Reset()
 	tr2 := filepath.Join(t.TempDir(), "r2.jsonl")
 	if code := Run([]string{"run", filepath.Join(root, "story"), "--profile", prof, "--trace", tr2}, &out, &errb); code != 0 {
@@ -73,7 +74,7 @@ entry:
 
 	// A malformed profile fails before anything runs, with its position.
 	errb.Reset()
-	writeTree(t, root, map[string]string{"bad.yaml": "disable: nope\n"})
+	storytest.WriteTree(t, root, map[string]string{"bad.yaml": "disable: nope\n"})
 	if code := Run([]string{"run", filepath.Join(root, "story"), "--profile", filepath.Join(root, "bad.yaml"), "--trace", filepath.Join(t.TempDir(), "r3.jsonl")}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "bad.yaml:1:10") {
 		t.Fatalf("malformed profile: exit %d\n%s", code, errb.String())
 	}
@@ -86,7 +87,7 @@ func TestRunHostPreCallVeto(t *testing.T) {
 	hook := buildTestBinary(t, "kitsoki/pkg/plugin/internal/testhook")
 	root := t.TempDir()
 	marker := filepath.Join(root, "ran")
-	writeTree(t, root, map[string]string{
+	storytest.WriteTree(t, root, map[string]string{
 		"story/app.yaml": `app: { id: hostveto, version: 0.1.0 }
 hosts: [host.run]
 root: start

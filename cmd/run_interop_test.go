@@ -1,15 +1,14 @@
 package cmd
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/trace"
 )
 
@@ -34,16 +33,28 @@ func firstEvent(t *testing.T, evs []trace.Event, kind string) map[string]any {
 	return nil
 }
 
+// runTraced runs `kitsoki run story --trace <a fresh file> args...` in
+// process, fails the test unless it exits 0, and returns the trace's path
+// and the run's stdout.
+func runTraced(t *testing.T, story string, args ...string) (tracePath, stdout string) {
+	t.Helper()
+	tracePath = filepath.Join(t.TempDir(), "run.jsonl")
+	code, out, errOut := runCmd(t, append([]string{"run", story, "--trace", tracePath}, args...)...)
+	if code != 0 {
+		t.Fatalf("run %s: exit %d\n%s\n%s", story, code, out, errOut)
+	}
+	return tracePath, out
+}
+
 // TestRunLogsTheRequestThePluginReceived: a real pre-dispatch hook process
 // reroutes the call to another alias and rewrites with:; the real
 // subprocess plugin echoes the request line it read. agent.call.start must
 // record exactly that request (alias, with, prompt, schema, system prompt,
 // deadline), and the CLI must name the alias that served the call.
 func TestRunLogsTheRequestThePluginReceived(t *testing.T) {
-	echo := buildTestBinary(t, "kitsoki/pkg/agent/internal/testplugins/echoagent")
+	echo := echoAgent(t)
 	hook := buildTestBinary(t, "kitsoki/pkg/plugin/internal/testhook")
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	root := storytest.TempTree(t, map[string]string{
 		"story/app.yaml": fmt.Sprintf(`app: { id: logged, version: 0.1.0 }
 agent_plugins:
   agent.first: { plugin: subprocess, command: %q, args: [-alias, agent.first] }
@@ -66,13 +77,9 @@ states:
 		"story/schemas/common.json":             `{"$defs":{"text":{"type":"string","minLength":1}}}`,
 		".kitsoki/plugins/router/manifest.yaml": fmt.Sprintf("id: router\nhooks: [{point: agent/pre-dispatch}]\nentry: {command: %q, args: [reroute, agent.second]}\n", hook),
 	})
-	tracePath := filepath.Join(t.TempDir(), "run.jsonl")
-	var out, errb bytes.Buffer
-	if code := Run([]string{"run", filepath.Join(root, "story"), "--trace", tracePath, "--timeout", "2m"}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
-	}
-	if !strings.Contains(out.String(), "via agent.second") || strings.Contains(out.String(), "via agent.first") {
-		t.Fatalf("the log must name the alias that served the call:\n%s", out.String())
+	tracePath, out := runTraced(t, filepath.Join(root, "story"), "--timeout", "2m")
+	if !strings.Contains(out, "via agent.second") || strings.Contains(out, "via agent.first") {
+		t.Fatalf("the log must name the alias that served the call:\n%s", out)
 	}
 	evs := readTrace(t, tracePath)
 	start := firstEvent(t, evs, "agent.call.start")
@@ -132,10 +139,9 @@ states:
 // subprocess plugin's answer; the error event keeps the plugin's meta, so
 // `trace calls` still counts its cost.
 func TestRunPostReturnVetoKeepsMeta(t *testing.T) {
-	echo := buildTestBinary(t, "kitsoki/pkg/agent/internal/testplugins/echoagent")
+	echo := echoAgent(t)
 	hook := buildTestBinary(t, "kitsoki/pkg/plugin/internal/testhook")
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	root := storytest.TempTree(t, map[string]string{
 		"story/app.yaml": fmt.Sprintf(`app: { id: vetoed, version: 0.1.0 }
 agent_plugins:
   agent.paid: { plugin: subprocess, command: %q, args: [-alias, agent.paid], env: { ECHO_COST_USD: "0.001" } }
@@ -152,21 +158,20 @@ states:
 `, echo),
 		".kitsoki/plugins/policy/manifest.yaml": fmt.Sprintf("id: policy\nhooks: [{point: agent/post-return}]\nentry: {command: %q, args: [veto]}\n", hook),
 	})
-	tracePath := filepath.Join(t.TempDir(), "run.jsonl")
-	var out, errb bytes.Buffer
-	if code := Run([]string{"run", filepath.Join(root, "story"), "--trace", tracePath}, &out, &errb); code != 0 || !strings.Contains(out.String(), "terminal refused") {
-		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
+	tracePath, out := runTraced(t, filepath.Join(root, "story"))
+	if !strings.Contains(out, "terminal refused") {
+		t.Fatalf("the vetoed call must go to on_error:\n%s", out)
 	}
 	ep := firstEvent(t, readTrace(t, tracePath), "agent.call.error")
 	if m, _ := ep["meta"].(map[string]any); m["cost_usd"] != 0.001 || !strings.Contains(ep["error"].(string), "hook_vetoed") {
 		t.Fatalf("error payload: %v", ep)
 	}
-	out.Reset()
-	if code := Run([]string{"trace", "calls", tracePath, "--json"}, &out, &errb); code != 0 {
-		t.Fatalf("trace calls: exit %d %s", code, errb.String())
+	code, out, errOut := runCmd(t, "trace", "calls", tracePath, "--json")
+	if code != 0 {
+		t.Fatalf("trace calls: exit %d %s", code, errOut)
 	}
-	if !strings.Contains(out.String(), `"cost_usd":0.001`) {
-		t.Fatalf("trace calls must count the vetoed answer's cost:\n%s", out.String())
+	if !strings.Contains(out, `"cost_usd":0.001`) {
+		t.Fatalf("trace calls must count the vetoed answer's cost:\n%s", out)
 	}
 }
 
@@ -175,9 +180,8 @@ states:
 // invoke without one, after --call-timeout); on_error fires and the run
 // goes on. The timeouts are in the trace.
 func TestRunCallTimeout(t *testing.T) {
-	echo := buildTestBinary(t, "kitsoki/pkg/agent/internal/testplugins/echoagent")
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	echo := echoAgent(t)
+	root := storytest.TempTree(t, map[string]string{
 		"story/app.yaml": fmt.Sprintf(`app: { id: slow, version: 0.1.0 }
 agent_plugins:
   agent.slow: { plugin: subprocess, command: %q, args: [-alias, agent.slow] }
@@ -201,11 +205,9 @@ states:
   done: { terminal: true }
 `, echo),
 	})
-	tracePath := filepath.Join(t.TempDir(), "run.jsonl")
-	var out, errb bytes.Buffer
-	code := Run([]string{"run", filepath.Join(root, "story"), "--trace", tracePath, "--call-timeout", "400ms"}, &out, &errb)
-	if code != 0 || !strings.Contains(out.String(), "terminal done") {
-		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
+	tracePath, out := runTraced(t, filepath.Join(root, "story"), "--call-timeout", "400ms")
+	if !strings.Contains(out, "terminal done") {
+		t.Fatalf("the timed-out calls must go to on_error:\n%s", out)
 	}
 	var timeouts []any
 	for _, ev := range readTrace(t, tracePath) {
@@ -220,7 +222,7 @@ states:
 	if fmt.Sprint(timeouts) != "[300 400]" {
 		t.Fatalf("timeouts recorded %v, want [300 400]", timeouts)
 	}
-	if code := Run([]string{"run", filepath.Join(root, "story"), "--call-timeout", "-1s"}, &out, &errb); code != 2 {
+	if code, _, _ := runCmd(t, "run", filepath.Join(root, "story"), "--call-timeout", "-1s"); code != 2 {
 		t.Fatalf("negative --call-timeout: exit %d", code)
 	}
 }
@@ -228,9 +230,8 @@ states:
 // TestRunTemplatedAgentAlias: agent: "{{ world.pick }}" is rendered at
 // dispatch; an unknown rendered alias fails naming template and value.
 func TestRunTemplatedAgentAlias(t *testing.T) {
-	echo := buildTestBinary(t, "kitsoki/pkg/agent/internal/testplugins/echoagent")
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	echo := echoAgent(t)
+	root := storytest.TempTree(t, map[string]string{
 		"story/app.yaml": fmt.Sprintf(`app: { id: tmpl, version: 0.1.0 }
 agent_plugins:
   agent.b: { plugin: subprocess, command: %q, args: [-alias, agent.b] }
@@ -247,22 +248,17 @@ states:
 `, echo),
 	})
 	story := filepath.Join(root, "story")
-	var out, errb bytes.Buffer
-	if code := Run([]string{"validate", story}, &out, &errb); code != 0 {
-		t.Fatalf("validate: exit %d\n%s%s", code, out.String(), errb.String())
+	if code, out, errOut := runCmd(t, "validate", story); code != 0 {
+		t.Fatalf("validate: exit %d\n%s%s", code, out, errOut)
 	}
-	out.Reset()
-	if code := Run([]string{"run", story, "--trace", filepath.Join(t.TempDir(), "a.jsonl")}, &out, &errb); code != 0 || !strings.Contains(out.String(), "via agent.b") {
-		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
+	if _, out := runTraced(t, story); !strings.Contains(out, "via agent.b") {
+		t.Fatalf("the rendered alias must serve the call:\n%s", out)
 	}
-	out.Reset()
-	errb.Reset()
-	code := Run([]string{"run", story, "--world", "pick=agent.nope", "--trace", filepath.Join(t.TempDir(), "b.jsonl")}, &out, &errb)
-	all := out.String() + errb.String()
+	code, out, errOut := runCmd(t, "run", story, "--world", "pick=agent.nope", "--trace", filepath.Join(t.TempDir(), "b.jsonl"))
+	all := out + errOut
 	if code != 1 || !strings.Contains(all, `"{{ world.pick }}" rendered to "agent.nope"`) {
 		t.Fatalf("unknown rendered alias: exit %d\n%s", code, all)
 	}
-	_ = os.Remove
 }
 
 // TestOTLPAgentSpansNestUnderTheHostCall: a real run through a real
@@ -270,9 +266,8 @@ states:
 // gen_ai.provider.name and is a child of the execute_tool host.agent.ask
 // span of the host call that made it.
 func TestOTLPAgentSpansNestUnderTheHostCall(t *testing.T) {
-	echo := buildTestBinary(t, "kitsoki/pkg/agent/internal/testplugins/echoagent")
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{"story/app.yaml": fmt.Sprintf(`app: { id: otlp, version: 0.1.0 }
+	echo := echoAgent(t)
+	root := storytest.TempTree(t, map[string]string{"story/app.yaml": fmt.Sprintf(`app: { id: otlp, version: 0.1.0 }
 agent_plugins:
   agent.sub: { plugin: subprocess, command: %q, args: [-alias, agent.sub] }
 root: start
@@ -284,14 +279,10 @@ states:
         with: { prompt: "hello" }
     terminal: true
 `, echo)})
-	tracePath := filepath.Join(t.TempDir(), "run.jsonl")
-	var out, errb bytes.Buffer
-	if code := Run([]string{"run", filepath.Join(root, "story"), "--trace", tracePath}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
-	}
-	out.Reset()
-	if code := Run([]string{"trace", "export", "--format", "otlp-json", tracePath}, &out, &errb); code != 0 {
-		t.Fatalf("export: exit %d %s", code, errb.String())
+	tracePath, _ := runTraced(t, filepath.Join(root, "story"))
+	code, out, errOut := runCmd(t, "trace", "export", "--format", "otlp-json", tracePath)
+	if code != 0 {
+		t.Fatalf("export: exit %d %s", code, errOut)
 	}
 	var doc struct {
 		ResourceSpans []struct {
@@ -310,8 +301,8 @@ states:
 			} `json:"scopeSpans"`
 		} `json:"resourceSpans"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
 	}
 	ids := map[string]string{}
 	var agentParent, provider string
@@ -327,6 +318,6 @@ states:
 		}
 	}
 	if ids[agentParent] != "execute_tool host.agent.ask" || provider != "kitsoki.subprocess" {
-		t.Fatalf("invoke_agent parent %q (%s), provider %q\n%s", agentParent, ids[agentParent], provider, out.String())
+		t.Fatalf("invoke_agent parent %q (%s), provider %q\n%s", agentParent, ids[agentParent], provider, out)
 	}
 }

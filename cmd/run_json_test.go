@@ -3,7 +3,6 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,15 +16,6 @@ import (
 func runSchemaT(t *testing.T) *jsonschema.Schema {
 	t.Helper()
 	return storytest.CompileSchema(t, "run.schema.json", runSchema)
-}
-
-func writeStory(t *testing.T, body string) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
 }
 
 // runJSONOut runs kitsoki run --json in process and returns the exit code
@@ -123,16 +113,7 @@ states:
 		t.Fatalf("rested run: %d %v", code, m)
 	}
 
-	slow := writeStory(t, `app: { id: slow, version: 0.1.0 }
-hosts: [host.run]
-root: start
-states:
-  start:
-    terminal: true
-    on_enter:
-      - invoke: host.run
-        with: { cmd: "sleep 30" }
-`)
+	slow := writeStory(t, slowStory)
 	code, m = runJSONOut(t, sch, slow, "--timeout", "200ms")
 	calls = m["calls"].([]any)
 	if code != 1 || m["outcome"] != "failed" || len(calls) != 1 || calls[0].(map[string]any)["error"].(map[string]any)["kind"] != "interrupted" {

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // TestSIGKILLLeavesNoChildBehind kills a real `kitsoki run` with SIGKILL
@@ -58,7 +60,7 @@ entry:
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
 			pidFile := filepath.Join(t.TempDir(), "child.pid")
-			writeTree(t, root, tc.files(pidFile))
+			storytest.WriteTree(t, root, tc.files(pidFile))
 			p := startProcess(t, root, bin, "run", filepath.Join(root, "story"), "--trace", filepath.Join(t.TempDir(), "t.jsonl"))
 			pid := p.waitForPID(t, pidFile)
 			if !alive(pid) {

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // TestRunHostProvider: kitsoki run serves host.git.push from a host
@@ -16,8 +18,7 @@ import (
 // shell script answering one JSON line per call) — and without it the
 // run is refused before it starts, naming the ways to provide one.
 func TestRunHostProvider(t *testing.T) {
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	root := storytest.TempTree(t, map[string]string{
 		"story/app.yaml": `app: { id: provdemo, version: 0.1.0 }
 hosts: [host.git]
 world:

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/trace"
 )
 
@@ -42,7 +43,7 @@ func countKinds(evs []trace.Event) map[string]int {
 // TestRunExamples runs every example end to end through the CLI, reads each
 // trace back with the strict reader and checks what it recorded.
 func TestRunExamples(t *testing.T) {
-	needGo(t)
+	storytest.NeedGo(t)
 	ex := filepath.Join("..", "examples")
 	cases := []struct {
 		name  string
@@ -196,9 +197,8 @@ func TestRunHostCassetteAndIntents(t *testing.T) {
 	}
 }
 
-func TestRunTimeout(t *testing.T) {
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(`app: { id: slow, version: 0.1.0 }
+// slowStory's one call runs for 30s: a run of it ends by --timeout.
+const slowStory = `app: { id: slow, version: 0.1.0 }
 hosts: [host.run]
 root: start
 states:
@@ -207,7 +207,10 @@ states:
     on_enter:
       - invoke: host.run
         with: { cmd: "sleep 30" }
-`), 0o644)
+`
+
+func TestRunTimeout(t *testing.T) {
+	dir := writeStory(t, slowStory)
 	tr := filepath.Join(dir, "t.jsonl")
 	var out, errb bytes.Buffer
 	code := Run([]string{"run", dir, "--timeout", "300ms", "--trace", tr}, &out, &errb)

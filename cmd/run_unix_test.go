@@ -12,13 +12,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // TestRunInterruptStopsPluginsAndLeavesValidTrace builds the real binary,
 // starts a run whose plugin is alive while a host.run sleeps, sends SIGINT,
 // and checks: exit 1, the plugin process is gone, the trace verifies.
 func TestRunInterruptStopsPluginsAndLeavesValidTrace(t *testing.T) {
-	needGo(t)
+	storytest.NeedGo(t)
 	bin := buildKitsoki(t)
 	plugin := buildTestBinary(t, "kitsoki/examples/plugins/triage-agent")
 	dir := t.TempDir()
@@ -44,7 +46,7 @@ states:
         with: { cmd: "sleep 60" }
     terminal: true
 `, plugin, pidFile)
-	writeTree(t, dir, map[string]string{"app.yaml": story})
+	storytest.WriteTree(t, dir, map[string]string{"app.yaml": story})
 	tr := filepath.Join(dir, "t.jsonl")
 	p := startProcess(t, "", bin, "run", dir, "--trace", tr)
 	// the sleep has started once harness.called for host.run is in the trace

@@ -74,7 +74,7 @@ func TestSecretsNeverReachAnyOutput(t *testing.T) {
 		t.Run(r.alias+"/"+r.channel, func(t *testing.T) {
 			dir := t.TempDir()
 			story := filepath.Join(dir, "story")
-			writeTree(t, dir, map[string]string{"story/app.yaml": fmt.Sprintf(`app: { id: leaky }
+			storytest.WriteTree(t, dir, map[string]string{"story/app.yaml": fmt.Sprintf(`app: { id: leaky }
 world:
   out: { type: object, default: {} }
   m:   { type: object, default: {} }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // Every file kitsoki reads is a regular file read under a cap: a device,
@@ -105,7 +107,5 @@ states:
 
 func writeStoryIn(t *testing.T, dir, src string) {
 	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	storytest.WriteFile(t, filepath.Join(dir, "app.yaml"), src)
 }

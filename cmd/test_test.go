@@ -7,24 +7,20 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // testStory copies the flowtest rig story into a temporary directory with
 // the given fixtures under flows/.
 func testStory(t *testing.T, flows map[string]string) string {
 	t.Helper()
-	dir := t.TempDir()
 	src, err := os.ReadFile("../pkg/flowtest/testdata/rig/app.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, "flows"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeTree(t, filepath.Join(dir, "flows"), flows)
+	dir := storytest.TempTree(t, map[string]string{"app.yaml": string(src)})
+	storytest.WriteTree(t, filepath.Join(dir, "flows"), flows)
 	return dir
 }
 
@@ -238,9 +234,7 @@ func TestValidateLintsFixtures(t *testing.T) {
 func TestTestKitsokiRepo(t *testing.T) {
 	t.Setenv("KITSOKI_REPO", "")
 	repo := t.TempDir()
-	child := filepath.Join(repo, "stories", "child")
-	os.MkdirAll(child, 0o755)
-	os.WriteFile(filepath.Join(child, "app.yaml"), []byte(`app: { id: child, version: 0.1.0 }
+	storytest.WriteFile(t, filepath.Join(repo, "stories", "child", "app.yaml"), `app: { id: child, version: 0.1.0 }
 intents:
   finish: { description: "finish" }
 root: idle
@@ -252,10 +246,9 @@ states:
     on:
       finish:
         - target: "@exit:done"
-`), 0o644)
-	parent := t.TempDir()
-	os.MkdirAll(filepath.Join(parent, "flows"), 0o755)
-	os.WriteFile(filepath.Join(parent, "app.yaml"), []byte(`app: { id: parent, version: 0.1.0 }
+`)
+	parent := storytest.TempTree(t, map[string]string{
+		"app.yaml": `app: { id: parent, version: 0.1.0 }
 intents:
   begin: { description: "begin" }
 root: main
@@ -274,8 +267,8 @@ states:
   end:
     description: "end"
     terminal: true
-`), 0o644)
-	os.WriteFile(filepath.Join(parent, "flows", "f.yaml"), []byte(`test_kind: flow
+`,
+		"flows/f.yaml": `test_kind: flow
 initial_state: main
 turns:
   - intent: { name: begin }
@@ -283,7 +276,8 @@ turns:
   - intent: { name: sub__finish }
     expect_state: end
 expect_terminal: true
-`), 0o644)
+`,
+	})
 	app := filepath.Join(parent, "app.yaml")
 	if code, out, errOut := runCmd(t, "test", "flows", app, "--kitsoki-repo", repo); code != 0 {
 		t.Fatalf("with --kitsoki-repo: exit %d\n%s\n%s", code, out, errOut)

@@ -113,7 +113,7 @@ func trStates(t *testing.T, p string) []string {
 // the same states and the same world, and its agent calls come from the
 // cassette's episodes.
 func TestTraceToCassetteReplaysRun(t *testing.T) {
-	needGo(t)
+	storytest.NeedGo(t)
 	tmp := t.TempDir()
 	live := trRunJSON(t, "../examples/ci-triage", "--trace", filepath.Join(tmp, "live.jsonl"))
 	cas := filepath.Join(tmp, "replay.cassette.yaml")
@@ -148,7 +148,7 @@ func TestTraceToCassetteReplaysRun(t *testing.T) {
 // secret through ${VAR} and checks that neither the trace, its sidecars nor
 // any trace command's output contains the secret.
 func TestTraceOutputsCarryNoSecret(t *testing.T) {
-	needGo(t)
+	storytest.NeedGo(t)
 	tmp := t.TempDir()
 	bin := buildTestBinary(t, "kitsoki/examples/plugins/triage-agent")
 	story := filepath.Join(tmp, "story")

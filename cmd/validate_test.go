@@ -10,13 +10,6 @@ import (
 
 const brokenStories = "../pkg/story/testdata/broken"
 
-func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = Run(args, &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 func TestValidateExitCodes(t *testing.T) {
 	for _, tc := range []struct {
 		name string

@@ -7,8 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"kitsoki/internal/testing/storyload"
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
-	"kitsoki/pkg/diag"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
 )
@@ -43,27 +44,16 @@ states:
 // seamDir writes seamStory and its schema into a fresh directory.
 func seamDir(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "schemas"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "schemas", "verdict.json"),
-		[]byte(`{"type":"object","required":["decision"],"properties":{"decision":{"enum":["accept","reject"]}}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(seamStory), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return storytest.TempTree(t, map[string]string{
+		"schemas/verdict.json": `{"type":"object","required":["decision"],"properties":{"decision":{"enum":["accept","reject"]}}}`,
+		"app.yaml":             seamStory,
+	})
 }
 
 // seamMachine loads and compiles the story in dir.
 func seamMachine(t *testing.T, dir string) (*story.Story, *engine.Machine) {
 	t.Helper()
-	st, ds := story.Load(filepath.Join(dir, "app.yaml"), story.Options{})
-	if st == nil || diag.HasErrors(ds) {
-		t.Fatalf("load: %v", ds)
-	}
+	st := storyload.Load(t, filepath.Join(dir, "app.yaml"), story.Options{})
 	m, err := engine.Compile(st, engine.CompileOptions{})
 	if err != nil {
 		t.Fatal(err)

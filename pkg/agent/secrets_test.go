@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/agent/agenttest"
-	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
@@ -45,13 +45,8 @@ func loadSecretStory(t *testing.T) *story.Story {
 		t.Fatal(err)
 	}
 	env := map[string]string{"LEAKY_KEY": plantedSecret, "REMOTE_TOKEN": strings.TrimPrefix(plantedHeader, "Bearer ")}
-	st, ds := story.Load(filepath.Join(dir, "app.yaml"), story.Options{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
-	for _, d := range ds {
-		if d.Severity == diag.Error {
-			t.Fatalf("story does not load: %v", d)
-		}
-	}
-	if st == nil || st.AgentPlugins["agent.leaky"] == nil || st.AgentPlugins["agent.leaky"].Env["API_KEY"] != plantedSecret {
+	st := storyload.Load(t, filepath.Join(dir, "app.yaml"), story.Options{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
+	if st.AgentPlugins["agent.leaky"] == nil || st.AgentPlugins["agent.leaky"].Env["API_KEY"] != plantedSecret {
 		t.Fatalf("secret story: %#v", st)
 	}
 	return st

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/engine"
 )
 
@@ -25,7 +26,7 @@ func TestLoadCompileViews(t *testing.T) {
 }
 
 func TestLoadErrors(t *testing.T) {
-	bad := filepath.Join(writeStory(t, map[string]string{"app.yaml": "app: {id: x}\nroot: nowhere\nstates: {a: {}}\n"}), "app.yaml")
+	bad := filepath.Join(storytest.TempTree(t, map[string]string{"app.yaml": "app: {id: x}\nroot: nowhere\nstates: {a: {}}\n"}), "app.yaml")
 	_, err := Load(bad, LoadOptions{})
 	var le *LoadError
 	if !errors.As(err, &le) || len(le.Diagnostics) == 0 || le.Path != bad {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
@@ -34,7 +35,7 @@ states:
 	if profile != "" {
 		files[".kitsoki/plugins.yaml"] = profile
 	}
-	ld, err := Load(writeStory(t, files), LoadOptions{NoCompile: true})
+	ld, err := Load(storytest.TempTree(t, files), LoadOptions{NoCompile: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func TestMatrixRegistryServesOneAlias(t *testing.T) {
 // LoadStrict refuses a story with a lint-only error (Load runs it) and
 // keeps the partial story for a watcher.
 func TestLoadStrict(t *testing.T) {
-	dir := writeStory(t, map[string]string{"app.yaml": lintOnlyStory})
+	dir := storytest.TempTree(t, map[string]string{"app.yaml": lintOnlyStory})
 	if _, err := Load(dir, LoadOptions{NoCompile: true}); err != nil {
 		t.Fatalf("Load: %v", err)
 	}

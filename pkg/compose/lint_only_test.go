@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/diag"
 )
 
@@ -12,7 +13,7 @@ import (
 // loader accepts (here a dangling on_error) does not stop a run: it is a
 // warning of the loaded story. A blocking one (an unknown root) does.
 func TestLintOnlyErrorsDoNotStopARun(t *testing.T) {
-	write := func(body string) string { return writeStory(t, map[string]string{"app.yaml": body}) }
+	write := func(body string) string { return storytest.TempTree(t, map[string]string{"app.yaml": body}) }
 	ld, err := Load(write(lintOnlyStory), LoadOptions{})
 	if err != nil {
 		t.Fatalf("a lint-only error stopped the load: %v", err)

@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
 
+	"kitsoki/internal/testing/storyload"
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
-	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/trace"
 )
@@ -44,14 +44,11 @@ states:
 // binds the answer. Events go to a counting sink (a trace file's fsync per
 // line would dominate; see pkg/trace's BenchmarkTraceAppend).
 func BenchmarkRun(b *testing.B) {
-	dir := b.TempDir()
-	os.MkdirAll(filepath.Join(dir, "schemas"), 0o755)
-	os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(benchStory), 0o644)
-	os.WriteFile(filepath.Join(dir, "schemas", "v.json"), []byte(`{"type":"object","required":["ok"],"properties":{"ok":{"type":"boolean"}}}`), 0o644)
-	st, ds := story.Load(dir, story.Options{})
-	if st == nil || diag.HasErrors(ds) {
-		b.Fatalf("load: %v", ds)
-	}
+	dir := storytest.TempTree(b, map[string]string{
+		"app.yaml":       benchStory,
+		"schemas/v.json": `{"type":"object","required":["ok"],"properties":{"ok":{"type":"boolean"}}}`,
+	})
+	st := storyload.Load(b, dir, story.Options{})
 	m, err := Compile(st, CompileOptions{})
 	if err != nil {
 		b.Fatal(err)
@@ -87,11 +84,8 @@ func BenchmarkRun(b *testing.B) {
 // real trace file: every event is fsynced before the run goes on, so this
 // measures the disk, not the engine.
 func BenchmarkRunTraced(b *testing.B) {
-	dir := b.TempDir()
-	os.MkdirAll(filepath.Join(dir, "schemas"), 0o755)
-	os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(benchStory), 0o644)
-	os.WriteFile(filepath.Join(dir, "schemas", "v.json"), []byte(`{"type":"object"}`), 0o644)
-	st, _ := story.Load(dir, story.Options{})
+	dir := storytest.TempTree(b, map[string]string{"app.yaml": benchStory, "schemas/v.json": `{"type":"object"}`})
+	st := storyload.Load(b, dir, story.Options{})
 	m, err := Compile(st, CompileOptions{})
 	if err != nil {
 		b.Fatal(err)

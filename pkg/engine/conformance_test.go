@@ -50,10 +50,7 @@ func TestDispatchRendersAgainstInvokeSnapshot(t *testing.T) {
 // originating state's (LOOPA), with no banner, and harness.error carries
 // upstream's message (traces/p2a.jsonl turn 11).
 func TestDepthCapViewIsOriginatingState(t *testing.T) {
-	m, err := Compile(loadStory(t, "probes/p2"), CompileOptions{LateHandlers: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := compileProbe(t, "p2")
 	reg := host.NewRegistry()
 	reg.Register("host.bad", stub(map[string]any{"val": "BADDATA"}, "boom", 0))
 	s, err := Start(t.Context(), m, SessionOptions{Hosts: reg, Views: fakeViews{}})

@@ -5,11 +5,10 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 	"testing"
 
-	"kitsoki/pkg/diag"
+	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/story"
 )
 
@@ -62,15 +61,7 @@ func payloadMap(t *testing.T, p any) map[string]any {
 // loadStory loads testdata/<name> and fails on load errors.
 func loadStory(t testing.TB, name string) *story.Story {
 	t.Helper()
-	st, ds := story.Load(filepath.Join("testdata", name), story.Options{})
-	if st == nil || diag.HasErrors(ds) {
-		var b strings.Builder
-		for _, d := range ds {
-			b.WriteString(d.String() + "\n")
-		}
-		t.Fatalf("load %s:\n%s", name, b.String())
-	}
-	return st
+	return storyload.Load(t, filepath.Join("testdata", name), story.Options{})
 }
 
 func compileStory(t testing.TB, name string) *Machine {

@@ -13,10 +13,7 @@ import (
 // host.run stub, MachineOnly on or off.
 func machineOnly(t *testing.T, on bool) (*Session, *atomic.Int64) {
 	t.Helper()
-	m, err := Compile(loadStory(t, "probes/machineonly"), CompileOptions{LateHandlers: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := compileProbe(t, "machineonly")
 	var n atomic.Int64
 	reg := host.NewRegistry()
 	PrepareHosts(reg)

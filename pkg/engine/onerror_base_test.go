@@ -29,13 +29,7 @@ func TestOnErrorResolvesAgainstDispatchState(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			reg := host.NewRegistry()
-			reg.Register("host.a", stub(nil, "boom", 0))
-			s, err := Start(t.Context(), m, SessionOptions{Hosts: reg})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
+			s := startHosts(t, m, map[string]host.Handler{"host.a": stub(nil, "boom", 0)})
 			fire(t, s, tc.intent)
 			wantState(t, s, tc.want)
 		})

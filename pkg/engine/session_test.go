@@ -10,14 +10,22 @@ import (
 	"kitsoki/pkg/host"
 )
 
-// probe starts a session on testdata/probes/<name> with a virtual clock,
-// the given stubs and no bootstrap (the flow rig's shape).
-func probe(t *testing.T, name, startState string, stubs map[string]host.Handler) (*Session, *recSink) {
+// compileProbe compiles testdata/probes/<name> with late handlers (the
+// flow rig's compile).
+func compileProbe(t *testing.T, name string) *Machine {
 	t.Helper()
 	m, err := Compile(loadStory(t, "probes/"+name), CompileOptions{LateHandlers: true})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m
+}
+
+// probe starts a session on testdata/probes/<name> with a virtual clock,
+// the given stubs and no bootstrap (the flow rig's shape).
+func probe(t *testing.T, name, startState string, stubs map[string]host.Handler) (*Session, *recSink) {
+	t.Helper()
+	m := compileProbe(t, name)
 	reg := host.NewRegistry()
 	PrepareHosts(reg)
 	for n, h := range stubs {
@@ -55,6 +63,31 @@ func wantState(t *testing.T, s *Session, want string) {
 	t.Helper()
 	if got := s.State(); got != want {
 		t.Fatalf("state %q, want %q", got, want)
+	}
+}
+
+// startHosts starts a session on m whose registry holds only hosts (no
+// PrepareHosts, real clock), closed when the test ends.
+func startHosts(t *testing.T, m *Machine, hosts map[string]host.Handler) *Session {
+	t.Helper()
+	reg := host.NewRegistry()
+	for n, h := range hosts {
+		reg.Register(n, h)
+	}
+	s, err := Start(t.Context(), m, SessionOptions{Hosts: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// wantLogEnds fails unless the world's log (the probes' trace of entries
+// and transitions) ends with suffix.
+func wantLogEnds(t *testing.T, s *Session, suffix string) {
+	t.Helper()
+	if log, _ := s.World()["log"].(string); !strings.HasSuffix(log, suffix) {
+		t.Errorf("log = %q, want it to end with %q", log, suffix)
 	}
 }
 
@@ -103,9 +136,7 @@ func TestParallelFirstWinningRegion(t *testing.T) {
 	fire(t, s, "enter")
 	fire(t, s, "both")
 	wantState(t, s, "p#p.a.a1|p.b.b2")
-	if !strings.HasSuffix(s.World()["log"].(string), "T:b.both;") {
-		t.Errorf("log = %q", s.World()["log"])
-	}
+	wantLogEnds(t, s, "T:b.both;")
 }
 
 // emit: propagates to the other regions, chains, never back to its sender
@@ -118,9 +149,7 @@ func TestParallelEmitPropagation(t *testing.T) {
 	// b2 is in place before propagation, so a's pong moves b on to b3;
 	// b's own b1 -> b2 events come last, machine.transition.to is final
 	wantState(t, s, "p#p.a.a2|p.b.b3")
-	if !strings.HasSuffix(s.World()["log"].(string), "T:bonly;T:a.ping;") {
-		t.Errorf("log = %q", s.World()["log"])
-	}
+	wantLogEnds(t, s, "T:bonly;T:a.ping;")
 	var moves []string
 	for _, e := range kindsOf(tn.Events, KindStateEntered) {
 		moves = append(moves, e.StatePath)
@@ -316,10 +345,7 @@ func TestBackgroundOnCompleteOnError(t *testing.T) {
 // A clarification parks the job in awaiting_input with an action_required
 // notification; the answer resumes it and the next advance completes it.
 func TestBackgroundClarification(t *testing.T) {
-	m, err := Compile(loadStory(t, "probes/bgjobs"), CompileOptions{LateHandlers: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := compileProbe(t, "bgjobs")
 	reg := host.NewRegistry()
 	PrepareHosts(reg)
 	reg.Register("host.run", host.HandlerFunc(func(ctx context.Context, c *host.Call) (host.Result, error) {
@@ -361,15 +387,11 @@ func TestBackgroundClarification(t *testing.T) {
 // With the wall clock, jobs run concurrently on their own goroutines and
 // Wait applies each completion (run with -race).
 func TestBackgroundJobsConcurrentRealClock(t *testing.T) {
-	m, err := Compile(loadStory(t, "probes/p4"), CompileOptions{LateHandlers: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := compileProbe(t, "p4")
 	var mu sync.Mutex
 	inFlight, peak := 0, 0
 	release := make(chan struct{})
-	reg := host.NewRegistry()
-	reg.Register("host.slow", host.HandlerFunc(func(ctx context.Context, c *host.Call) (host.Result, error) {
+	s := startHosts(t, m, map[string]host.Handler{"host.slow": host.HandlerFunc(func(ctx context.Context, c *host.Call) (host.Result, error) {
 		mu.Lock()
 		inFlight++
 		peak = max(peak, inFlight)
@@ -379,12 +401,7 @@ func TestBackgroundJobsConcurrentRealClock(t *testing.T) {
 		inFlight--
 		mu.Unlock()
 		return host.Result{Data: map[string]any{"v": "OK"}}, nil
-	}))
-	s, err := Start(t.Context(), m, SessionOptions{Hosts: reg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	})})
 	fire(t, s, "bgstale") // job 1, origin bg2
 	fire(t, s, "leave")
 	fire(t, s, "bgok") // job 2, origin bg
@@ -470,10 +487,7 @@ func TestGatesHumanAndStaged(t *testing.T) {
 	fire(t, s2, "go_g")
 	wantState(t, s2, "a")
 
-	m, err := Compile(loadStory(t, "probes/p5"), CompileOptions{LateHandlers: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := compileProbe(t, "p5")
 	reg := host.NewRegistry()
 	reg.Register("host.a", stub(map[string]any{"val": "X"}, "", 0))
 	st, err := Start(t.Context(), m, SessionOptions{Mode: ModeStaged, Hosts: reg})
@@ -517,10 +531,7 @@ func (fakeViews) RenderView(path string, w map[string]any, extra map[string]any)
 }
 
 func TestViewAndErrorBanner(t *testing.T) {
-	m, err := Compile(loadStory(t, "probes/p2"), CompileOptions{LateHandlers: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := compileProbe(t, "p2")
 	reg := host.NewRegistry()
 	reg.Register("host.bad", stub(map[string]any{"badval": "BADDATA", "stderr": "E!", "exit_code": 3}, "boom", 0))
 	reg.Register("host.ok", stub(map[string]any{"v": "fine"}, "", 0))
@@ -705,10 +716,7 @@ func wantMoves(t *testing.T, evs []Event, from, to string) {
 // a timeout that falls due first moves the session, so the later job's
 // on_complete is stale (flow-format §5.4).
 func TestTimeoutBeforeJobOnOneClock(t *testing.T) {
-	m, err := Compile(loadStory(t, "probes/p4"), CompileOptions{LateHandlers: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := compileProbe(t, "p4")
 	m.States["bg"].Timeout = &Timeout{After: &text{src: "8m"}, Target: &text{src: "start"}}
 	reg := host.NewRegistry()
 	reg.Register("host.slow", stub(map[string]any{"v": "OK"}, "", 9*time.Minute))
@@ -769,10 +777,7 @@ func onErrorTransitionsOf(t *testing.T, evs []Event) []map[string]any {
 // A background job queued by a compound ancestor's on_enter has the
 // resting leaf as its origin, so its on_complete runs there.
 func TestBackgroundJobFromAncestor(t *testing.T) {
-	m, err := Compile(loadStory(t, "probes/p4"), CompileOptions{LateHandlers: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := compileProbe(t, "p4")
 	bg := m.States["bg"]
 	// move bg's on_enter into a compound wrapper whose only child rests
 	wrap := &State{Path: "wrap", Name: "wrap", On: map[string][]*Transition{}, OnEnter: bg.OnEnter, Initial: &text{src: "leaf"}}
@@ -844,20 +849,11 @@ func TestCalledAndDispatched(t *testing.T) {
 // An on_error target that names no state drops the rest of the batch but
 // the step's emits still fire (story-runtime §2.4 corrections).
 func TestOnErrorNotFoundKeepsEmits(t *testing.T) {
-	m, err := Compile(loadStory(t, "probes/p5"), CompileOptions{LateHandlers: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := compileProbe(t, "p5")
 	pb := m.States["pb"]
 	pb.OnEnter[0].OnError = "nowhere"
 	pb.OnEnter[1].Emit = &valueTmpl{lit: "fwd"}
-	reg := host.NewRegistry()
-	reg.Register("host.a", stub(nil, "boom", 0))
-	s, err := Start(t.Context(), m, SessionOptions{Hosts: reg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := startHosts(t, m, map[string]host.Handler{"host.a": stub(nil, "boom", 0)})
 	tn := fire(t, s, "go_pb")
 	wantState(t, s, "a")
 	if he := kindsOf(tn.Events, KindHarnessError); len(he) != 1 {

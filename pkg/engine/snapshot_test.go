@@ -5,20 +5,19 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 func TestStorySnapshotHashAndSkips(t *testing.T) {
-	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, "prompts"), 0o755)
-	os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
-	os.WriteFile(filepath.Join(dir, "app.yaml"), []byte("app: {id: x}\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "prompts", "p.md"), []byte("hi"), 0o644)
-	os.WriteFile(filepath.Join(dir, ".hidden"), []byte("no"), 0o644)
-	os.WriteFile(filepath.Join(dir, "app.yaml~"), []byte("no"), 0o644)
-	os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("no"), 0o644)
+	dir := storytest.TempTree(t, map[string]string{
+		"app.yaml":     "app: {id: x}\n",
+		"prompts/p.md": "hi",
+		".hidden":      "no",
+		"app.yaml~":    "no",
+		".git/HEAD":    "no",
+	})
 	snap, err := storySnapshot("x", dir, "app.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
 )
 
@@ -58,13 +58,7 @@ func benchStory(b testing.TB) string {
 		"evals/pick.yaml": "kind: agent_eval\napp: ../app.yaml\ncall: pick\ntask: {adherence_bar: {min_pass_rate: 0.9}}\n" +
 			"matrix: {profiles: [a, b, c], repeat: 5}\ncomparator: {kind: enum, field: parity}\nselection: {strategy: fastest_passing}\nexamples:\n" + ex.String(),
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	storytest.WriteTree(b, dir, files)
 	return filepath.Join(dir, "evals", "pick.yaml")
 }
 

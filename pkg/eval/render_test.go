@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"kitsoki/pkg/diag"
+	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
 )
@@ -15,10 +15,7 @@ import (
 // call site, rendering an example whose args are what the run's with.args
 // rendered to gives the prompt and with: block the run sent.
 func TestRenderMatchesLiveRun(t *testing.T) {
-	st, ds := story.Load("testdata/render", story.Options{})
-	if st == nil || diag.HasErrors(ds) {
-		t.Fatalf("load: %v", ds)
-	}
+	st := storyload.Load(t, "testdata/render", story.Options{})
 	m, err := engine.Compile(st, engine.CompileOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -61,10 +58,7 @@ func TestRenderMatchesLiveRun(t *testing.T) {
 // An example's args replace the call site's template args (context.args
 // for a task call without top-level args) and are not rendered.
 func TestRenderSubstitutesExampleArgs(t *testing.T) {
-	st, ds := story.Load("testdata/render", story.Options{})
-	if st == nil || diag.HasErrors(ds) {
-		t.Fatalf("load: %v", ds)
-	}
+	st := storyload.Load(t, "testdata/render", story.Options{})
 	p, with, err := newRenderer(st, findCallSite(st, "judge_call")).Render(map[string]any{"topic": "{{ world.topic }}", "n": 7})
 	if err != nil {
 		t.Fatal(err)

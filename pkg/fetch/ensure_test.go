@@ -150,9 +150,7 @@ func TestCutTransferRetriedWithinOneCall(t *testing.T) {
 	fs.cut(100<<10, 3)
 	a := testModel(t, fs, data)
 	res := ensureOK(t, newTestFetcher(t), a)
-	if fs.sent.Load() != int64(len(data)) || fs.requests.Load() != 4 {
-		t.Fatalf("sent %d in %d requests", fs.sent.Load(), fs.requests.Load())
-	}
+	wantTraffic(t, fs, 4, int64(len(data)), "3 cut transfers, each resumed")
 	if res.Size != int64(len(data)) {
 		t.Fatalf("%+v", res)
 	}
@@ -249,17 +247,11 @@ func TestStalledServerIsRetried(t *testing.T) {
 	fs.stalls.Store(1)
 	f := newTestFetcher(t)
 	f.StallTimeout = 200 * time.Millisecond
-	res, err := f.Ensure(ctxT(t), testModel(t, fs, data), EnsureOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fs.requests.Load() != 2 || fs.sent.Load() != int64(len(data)) {
-		t.Fatalf("%d requests, %d bytes sent", fs.requests.Load(), fs.sent.Load())
-	}
+	ensureOK(t, f, testModel(t, fs, data))
+	wantTraffic(t, fs, 2, int64(len(data)), "the stalled request, then one resume")
 	if rs := fs.rangesSeen(); rs[1] != "bytes=65536-" {
 		t.Fatalf("ranges %q", rs)
 	}
-	_ = res
 }
 
 func TestStalledServerAndContextCancel(t *testing.T) {
@@ -307,10 +299,7 @@ func TestParallelPartsDownloadAndHashInOrder(t *testing.T) {
 			parts = p.Parts
 		}
 	}
-	res, err := f.Ensure(ctxT(t), testModel(t, fs, data), EnsureOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := ensureOK(t, f, testModel(t, fs, data))
 	if parts != 4 || fs.requests.Load() != 4 || fs.sent.Load() != int64(len(data)) {
 		t.Fatalf("parts %d, requests %d, sent %d", parts, fs.requests.Load(), fs.sent.Load())
 	}
@@ -328,13 +317,8 @@ func TestParallelPartsRetryCutsWithinOneCall(t *testing.T) {
 	fs.cut(300<<10, 4)
 	f := newTestFetcher(t)
 	f.PartThreshold, f.Parts = 1<<20, 4
-	res, err := f.Ensure(ctxT(t), testModel(t, fs, data), EnsureOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fs.sent.Load() != int64(len(data)) || fs.requests.Load() != 8 {
-		t.Fatalf("sent %d of %d in %d requests (want 8: 4 parts, each cut once)", fs.sent.Load(), len(data), fs.requests.Load())
-	}
+	res := ensureOK(t, f, testModel(t, fs, data))
+	wantTraffic(t, fs, 8, int64(len(data)), "4 parts, each cut once")
 	wantContent(t, res.Path, data)
 }
 
@@ -366,10 +350,7 @@ func TestParallelFallsBackWithoutRange(t *testing.T) {
 	fs.noRange = true
 	f := newTestFetcher(t)
 	f.PartThreshold, f.Parts = 1<<20, 4
-	res, err := f.Ensure(ctxT(t), testModel(t, fs, data), EnsureOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := ensureOK(t, f, testModel(t, fs, data))
 	wantContent(t, res.Path, data)
 }
 

@@ -105,9 +105,7 @@ func TestTwoProcessesDownloadOnceAndBothSucceed(t *testing.T) {
 	if !childRes.Downloaded || res.Downloaded || !waited {
 		t.Fatalf("child downloaded=%v, parent downloaded=%v waited=%v", childRes.Downloaded, res.Downloaded, waited)
 	}
-	if fs.sent.Load() != int64(len(data)) || fs.requests.Load() != 1 {
-		t.Fatalf("server sent %d bytes in %d requests; want one download of %d", fs.sent.Load(), fs.requests.Load(), len(data))
-	}
+	wantTraffic(t, fs, 1, int64(len(data)), "one download for both processes")
 	wantContent(t, res.Path, data)
 }
 

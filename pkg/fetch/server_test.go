@@ -162,6 +162,15 @@ func ensureOK(t testing.TB, f *Fetcher, a *Artifact) Result {
 	return res
 }
 
+// wantTraffic fails the test unless the server answered requests requests
+// and sent sent bytes in all; why says what that count shows.
+func wantTraffic(t testing.TB, fs *fileServer, requests, sent int64, why string) {
+	t.Helper()
+	if r, s := fs.requests.Load(), fs.sent.Load(); r != requests || s != sent {
+		t.Fatalf("server sent %d bytes in %d requests; want %d in %d: %s", s, r, sent, requests, why)
+	}
+}
+
 // wantContent fails the test unless the file at path holds data.
 func wantContent(t testing.TB, path string, data []byte) {
 	t.Helper()

@@ -5,15 +5,13 @@ import (
 	"path/filepath"
 	"testing"
 
+	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
 func TestLint(t *testing.T) {
-	st, ds := story.Load(rigApp, story.Options{})
-	if diag.HasErrors(ds) {
-		t.Fatal(ds)
-	}
+	st := storyload.Load(t, rigApp, story.Options{})
 	fxs, pds := parse("flows/l.yaml", []byte(`test_kind: flow
 initial_state: nowhere
 host_handlers:

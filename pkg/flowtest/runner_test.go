@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/diag"
 )
 
@@ -17,19 +18,15 @@ const rigApp = "testdata/rig/app.yaml"
 // directory and runs its documents against the rig story.
 func runFlow(t *testing.T, fixture string, extra map[string]string, o Options) []*Result {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "flows")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	tree := map[string]string{"f.yaml": fixture}
 	for name, body := range extra {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
+		if name != "f.yaml" {
+			tree[name] = body
 		}
 	}
+	dir := filepath.Join(t.TempDir(), "flows")
+	storytest.WriteTree(t, dir, tree)
 	path := filepath.Join(dir, "f.yaml")
-	if err := os.WriteFile(path, []byte(fixture), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	app, _ := filepath.Abs(rigApp)
 	files, ds, err := Discover([]string{app}, path, false, nil)
 	if err != nil {
@@ -492,8 +489,7 @@ expect_terminal: true
 // store, so 24 fixtures racing on the same story give the same verdicts as
 // one at a time.
 func TestIsolationUnderJobs(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "flows")
-	os.MkdirAll(dir, 0o755)
+	fixtures := map[string]string{}
 	for i := 0; i < 24; i++ {
 		body := `test_kind: flow
 initial_state: a
@@ -507,8 +503,10 @@ turns:
     expect_jobs: [{ namespace: host.run, status: done }]
     expect_inbox: { unread: 2 }
 `
-		os.WriteFile(filepath.Join(dir, "f"+itoa(100+i)+".yaml"), []byte(body), 0o644)
+		fixtures["f"+itoa(100+i)+".yaml"] = body
 	}
+	dir := filepath.Join(t.TempDir(), "flows")
+	storytest.WriteTree(t, dir, fixtures)
 	app, _ := filepath.Abs(rigApp)
 	files, _, err := Discover([]string{app}, filepath.Join(dir, "*.yaml"), false, nil)
 	if err != nil || len(files) != 24 {
@@ -751,12 +749,12 @@ expect_terminal: true
 
 // Fail-fast across fixtures: nothing starts after the first failure.
 func TestFailFastAcrossFixtures(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "flows")
-	os.MkdirAll(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, "a.yaml"), []byte("test_kind: flow\ninitial_state: a\nturns:\n  - intent: { name: go }\n    expect_state: zz\n"), 0o644)
+	fixtures := map[string]string{"a.yaml": "test_kind: flow\ninitial_state: a\nturns:\n  - intent: { name: go }\n    expect_state: zz\n"}
 	for _, n := range []string{"b", "c", "d"} {
-		os.WriteFile(filepath.Join(dir, n+".yaml"), []byte("test_kind: flow\ninitial_state: a\nturns: []\n"), 0o644)
+		fixtures[n+".yaml"] = "test_kind: flow\ninitial_state: a\nturns: []\n"
 	}
+	dir := filepath.Join(t.TempDir(), "flows")
+	storytest.WriteTree(t, dir, fixtures)
 	app, _ := filepath.Abs(rigApp)
 	files, _, _ := Discover([]string{app}, filepath.Join(dir, "*.yaml"), false, nil)
 	if rs := NewRunner(Options{Jobs: 1, FailFast: true}).Run(context.Background(), files); len(rs) != 1 || rs[0].Passed() {

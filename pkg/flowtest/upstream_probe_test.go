@@ -118,15 +118,7 @@ func eventKinds(evs []ReportEvent, sorted bool) string {
 // request_clarification (a domain error, nothing bound), error and data
 // together, a top-level infra_error behind an unmatched by_call.
 func TestUpstreamProbesThatPass(t *testing.T) {
-	base := filepath.Join("testdata", "upstream", "probe2")
-	app, _ := filepath.Abs(filepath.Join(base, "app.yaml"))
-	files, _, err := Discover([]string{app}, filepath.Join(base, "flows", "*.yaml"), false, nil)
-	if err != nil || len(files) != 3 {
-		t.Fatalf("%v %d", err, len(files))
-	}
-	for _, r := range NewRunner(Options{Jobs: 1}).Run(context.Background(), files) {
-		wantPass(t, r)
-	}
+	wantStoryFlowsPass(t, filepath.Join("testdata", "upstream", "probe2"), 3)
 }
 
 // Legacy-path fixtures upstream passes (flow-format.md §1.3): the machine
@@ -135,26 +127,25 @@ func TestUpstreamProbesThatPass(t *testing.T) {
 // (legacy_background.yaml); orchestrator.yaml is the same stay arc on the
 // orchestrator path, where the post-bind pass routes to s.
 func TestUpstreamLegacyFixtures(t *testing.T) {
-	base := filepath.Join("testdata", "upstream-legacy", "no_post_bind")
-	app, _ := filepath.Abs(filepath.Join(base, "app.yaml"))
-	files, _, err := Discover([]string{app}, filepath.Join(base, "flows", "*.yaml"), false, nil)
-	if err != nil || len(files) != 3 {
-		t.Fatalf("%v %d", err, len(files))
-	}
-	for _, r := range NewRunner(Options{Jobs: 1}).Run(context.Background(), files) {
-		t.Run(filepath.Base(r.Name), func(t *testing.T) { wantPass(t, r) })
-	}
+	wantStoryFlowsPass(t, filepath.Join("testdata", "upstream-legacy", "no_post_bind"), 3)
 }
 
 // Binds come before harness.returned, an intent sent without slots is
 // reported with slots: null, and harness.dispatched carries
 // rerender_fell_back (flow-format.md §6.5), as upstream's reports show.
 func TestUpstreamEventShapes(t *testing.T) {
-	base := filepath.Join("testdata", "upstream-legacy", "returned_after_binds")
+	wantStoryFlowsPass(t, filepath.Join("testdata", "upstream-legacy", "returned_after_binds"), 2)
+}
+
+// wantStoryFlowsPass runs the flows <base>/flows/*.yaml (there must be n)
+// against the story <base>/app.yaml, one subtest each, and fails each
+// flow that does not pass.
+func wantStoryFlowsPass(t *testing.T, base string, n int) {
+	t.Helper()
 	app, _ := filepath.Abs(filepath.Join(base, "app.yaml"))
 	files, _, err := Discover([]string{app}, filepath.Join(base, "flows", "*.yaml"), false, nil)
-	if err != nil || len(files) != 2 {
-		t.Fatalf("%v %d", err, len(files))
+	if err != nil || len(files) != n {
+		t.Fatalf("%s: %v, %d flows, want %d", base, err, len(files), n)
 	}
 	for _, r := range NewRunner(Options{Jobs: 1}).Run(context.Background(), files) {
 		t.Run(filepath.Base(r.Name), func(t *testing.T) { wantPass(t, r) })

@@ -8,28 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"kitsoki/pkg/diag"
+	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/story"
 )
 
 const corpus = "../../../shared/corpus"
-
-func noEnv(string) (string, bool) { return "", false }
-
-// load loads a story and fails on load errors.
-func load(t *testing.T, path string, opts story.Options) *story.Story {
-	t.Helper()
-	st, ds := story.Load(path, opts)
-	for _, d := range ds {
-		if d.Severity == diag.Error {
-			t.Fatalf("load %s: %s", path, d)
-		}
-	}
-	if st == nil {
-		t.Fatalf("load %s: no story", path)
-	}
-	return st
-}
 
 func mustFold(t *testing.T, st *story.Story) *Folded {
 	t.Helper()
@@ -116,7 +99,7 @@ func worldNames(st *story.Story) []string {
 }
 
 func TestImportsSmoke(t *testing.T) {
-	st := load(t, filepath.Join(corpus, "imports_smoke/parent"), story.Options{})
+	st := storyload.Load(t, filepath.Join(corpus, "imports_smoke/parent"), story.Options{})
 	f := mustFold(t, st)
 	fs := f.Story
 	eq(t, "paths", f.Paths(), []string{"main", "pr_landed", "sub", "sub.idle", "sub.working", "sub.processing"})
@@ -188,7 +171,7 @@ func TestImportsSmoke(t *testing.T) {
 }
 
 func TestFrontierEvent(t *testing.T) {
-	st := load(t, filepath.Join(corpus, "frontier_event"), story.Options{})
+	st := storyload.Load(t, filepath.Join(corpus, "frontier_event"), story.Options{})
 	f := mustFold(t, st)
 	robbery := abs(t, filepath.Join(corpus, "robbery"))
 	eq(t, "paths", f.Paths(), []string{"scouting", "bandits", "bandits.encounter"})
@@ -238,7 +221,7 @@ func TestFrontierEvent(t *testing.T) {
 }
 
 func TestNestedImports(t *testing.T) {
-	st := load(t, "testdata/nested/top", story.Options{})
+	st := storyload.Load(t, "testdata/nested/top", story.Options{})
 	f := mustFold(t, st)
 	fs := f.Story
 	eq(t, "paths", f.Paths(), []string{"start", "end", "mid", "mid.lobby", "mid.leaf", "mid.leaf.work", "mid.leaf.work.inner", "mid.leaf.work.sibling", "mid.leaf.broken"})
@@ -313,7 +296,7 @@ func TestNestedImports(t *testing.T) {
 }
 
 func TestOverrides(t *testing.T) {
-	st := load(t, "testdata/overrides/parent", story.Options{})
+	st := storyload.Load(t, "testdata/overrides/parent", story.Options{})
 	f := mustFold(t, st)
 	childDir, parentDir := abs(t, "testdata/overrides/child"), abs(t, "testdata/overrides/parent")
 	eq(t, "paths", f.Paths(), []string{"hub", "c", "c.room", "c.room.a", "c.other"})
@@ -342,7 +325,7 @@ func TestOverrides(t *testing.T) {
 
 func TestKitsokiSource(t *testing.T) {
 	repo := abs(t, "testdata/repo")
-	st := load(t, "testdata/kitsoki", story.Options{LookupEnv: func(k string) (string, bool) {
+	st := storyload.Load(t, "testdata/kitsoki", story.Options{LookupEnv: func(k string) (string, bool) {
 		if k == "KITSOKI_REPO" {
 			return repo, true
 		}
@@ -357,7 +340,7 @@ func TestKitsokiSource(t *testing.T) {
 }
 
 func TestErrorsNameAliasFileAndPosition(t *testing.T) {
-	st, _ := story.Load("testdata/errors/parent", story.Options{LookupEnv: noEnv})
+	st, _ := story.Load("testdata/errors/parent", story.Options{LookupEnv: storyload.NoEnv})
 	if st == nil {
 		t.Fatal("no story")
 	}

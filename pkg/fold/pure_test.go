@@ -7,6 +7,7 @@ import (
 	"sort"
 	"testing"
 
+	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/story"
 )
 
@@ -41,8 +42,8 @@ func foldable(t *testing.T) []string {
 func TestFoldIsPureAndDeterministic(t *testing.T) {
 	for _, dir := range foldable(t) {
 		t.Run(dir, func(t *testing.T) {
-			a, _ := story.Load(dir, story.Options{LookupEnv: noEnv})
-			b, _ := story.Load(dir, story.Options{LookupEnv: noEnv})
+			a, _ := story.Load(dir, story.Options{LookupEnv: storyload.NoEnv})
+			b, _ := story.Load(dir, story.Options{LookupEnv: storyload.NoEnv})
 			if a == nil || b == nil {
 				t.Fatal("no story")
 			}
@@ -96,7 +97,7 @@ func TestImportCycleIsAnErrorNotAHang(t *testing.T) {
 // TestStoryWithoutImportsFoldsToAnEqualCopy: the exported model is the
 // same, the objects are new.
 func TestStoryWithoutImportsFoldsToAnEqualCopy(t *testing.T) {
-	st := load(t, filepath.Join(corpus, "cloak"), story.Options{})
+	st := storyload.Load(t, filepath.Join(corpus, "cloak"), story.Options{})
 	f := mustFold(t, st)
 	if f.Story == st {
 		t.Fatal("same pointer")
@@ -122,7 +123,7 @@ func TestStoryWithoutImportsFoldsToAnEqualCopy(t *testing.T) {
 // pkg/story's model: every exported field survives, unexported ones are
 // left zero.
 func TestCloneKeepsEveryExportedField(t *testing.T) {
-	st := load(t, filepath.Join(corpus, "imports_smoke/parent"), story.Options{})
+	st := storyload.Load(t, filepath.Join(corpus, "imports_smoke/parent"), story.Options{})
 	c := cloneExported(st)
 	v, cv := reflect.ValueOf(st).Elem(), reflect.ValueOf(c).Elem()
 	for i := 0; i < v.NumField(); i++ {
@@ -138,7 +139,7 @@ func TestCloneKeepsEveryExportedField(t *testing.T) {
 }
 
 func TestOptionsBindings(t *testing.T) {
-	st := load(t, filepath.Join(corpus, "frontier_event"), story.Options{})
+	st := storyload.Load(t, filepath.Join(corpus, "frontier_event"), story.Options{})
 	f, err := New(st, Options{Bindings: map[string]string{"narrator": "host.diary", "bandits__narrator": "host.agent.ask"}})
 	if err != nil {
 		t.Fatal(err)

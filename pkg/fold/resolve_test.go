@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/story"
 )
 
@@ -29,7 +30,7 @@ func resolveFrom(from, target string) string {
 // target of the nested testdata is the one upstream breaks on purpose).
 func TestRewrittenTargetsLandInTheChild(t *testing.T) {
 	for _, dir := range []string{filepath.Join(corpus, "imports_smoke/parent"), filepath.Join(corpus, "frontier_event"), "testdata/nested/top", "testdata/overrides/parent"} {
-		f := mustFold(t, load(t, dir, story.Options{}))
+		f := mustFold(t, storyload.Load(t, dir, story.Options{}))
 		n := 0
 		check := func(owner *story.State, what, target string) {
 			if target == "" || target == "." || story.IsTemplated(target) || strings.HasPrefix(target, "@exit:") || target == "work.inner" {

@@ -1,33 +1,18 @@
 package fold
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/story"
 )
-
-func writeFiles(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
 
 // TestOneChildTwoAliases: the loader shares one Child between aliases; each
 // alias must get its own copy, and hosts: declared does not union.
 func TestOneChildTwoAliases(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := storytest.TempTree(t, map[string]string{
 		"p/app.yaml": `app: { id: p }
 hosts: [host.run, host.other]
 root: s
@@ -82,7 +67,7 @@ states:
 // on_error in a parallel region leaf (depth 2) becomes ../../../error, which
 // a second fold leaves alone.
 func TestRegionOnErrorLikeDeliver(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := storytest.TempTree(t, map[string]string{
 		"top/app.yaml": `app: { id: top }
 hosts: [host.run]
 root: s
@@ -149,7 +134,7 @@ states:
 // TestPhasesHook: a child's phases are expanded by the caller's hook before
 // the child is folded, and the generated states are folded like the rest.
 func TestPhasesHook(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := storytest.TempTree(t, map[string]string{
 		"p/app.yaml": `app: { id: p }
 root: s
 intents:
@@ -240,7 +225,7 @@ imports:
 states:
   s: {}
 `
-	dir := writeFiles(t, files)
+	dir := storytest.TempTree(t, files)
 	st, _ := story.Load(filepath.Join(dir, "p"), story.Options{})
 	f := mustFold(t, st)
 	eq(t, "arc", targets(state(t, f, "c.r")), []string{"c__hop -> ../r"})
@@ -257,7 +242,7 @@ imports:
 states:
   s: {}
 `
-	dir = writeFiles(t, files)
+	dir = storytest.TempTree(t, files)
 	st, _ = story.Load(filepath.Join(dir, "p"), story.Options{})
 	_, err := New(st, Options{})
 	if err == nil || !strings.Contains(err.Error(), "imports.c: ") || !strings.Contains(err.Error(), "overrides.states.r") {

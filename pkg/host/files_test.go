@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 func noEnv(string) string { return "" }
@@ -111,7 +113,7 @@ func TestArtifactsDirSymlinkEscape(t *testing.T) {
 
 func TestArtifactsDirMedia(t *testing.T) {
 	wd := t.TempDir()
-	writeFile(t, filepath.Join(wd, "out", "clip.mp4"), "not really a video")
+	storytest.WriteFile(t, filepath.Join(wd, "out", "clip.mp4"), "not really a video")
 	d := mustOK(t, artifactsHandler{getenv: noEnv}, Env{WorkDir: wd}, map[string]any{"thread": "demo", "src_path": "out/clip.mp4", "kind": "video", "label": "Demo"})
 	h, _ := d["handle"].(map[string]any)
 	if d["path"] != filepath.Join(wd, ".artifacts", "demo.mp4") || h["kind"] != "video" || h["id"] != "demo" || h["label"] != "Demo" || h["mime"] != "video/mp4" {

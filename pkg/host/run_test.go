@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 func runH() Handler { return runHandler{} }
@@ -106,7 +108,7 @@ func TestHostRunCombinedOutputAndModes(t *testing.T) {
 	}
 	// the kitsoki binary's directory is first on PATH.
 	self := t.TempDir()
-	writeFile(t, filepath.Join(self, "kitsoki-selftest"), "#!/bin/sh\necho from-self\n")
+	storytest.WriteFile(t, filepath.Join(self, "kitsoki-selftest"), "#!/bin/sh\necho from-self\n")
 	if err := os.Chmod(filepath.Join(self, "kitsoki-selftest"), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // bagEmbedder is a deterministic in-process embedder for the search logic:
@@ -68,12 +70,13 @@ func (b *bagEmbedder) Embed(_ context.Context, texts []string, query bool) ([][]
 }
 
 func searchCorpus(t *testing.T) string {
-	wd := t.TempDir()
-	writeFile(t, filepath.Join(wd, "docs/cats.md"), "Cats purr and sleep in the sun.\nA cat chases mice.\n")
-	writeFile(t, filepath.Join(wd, "docs/deep/rockets.md"), "Rockets burn fuel to reach orbit.\nThe launch pad is ready.\n")
-	writeFile(t, filepath.Join(wd, "docs/empty.md"), "\n\n")
-	writeFile(t, filepath.Join(wd, "notes.txt"), "cats cats cats\n")
-	writeFile(t, filepath.Join(wd, "docs/bin.md"), "\xff\xfe\x00")
+	wd := storytest.TempTree(t, map[string]string{
+		"docs/cats.md":         "Cats purr and sleep in the sun.\nA cat chases mice.\n",
+		"docs/deep/rockets.md": "Rockets burn fuel to reach orbit.\nThe launch pad is ready.\n",
+		"docs/empty.md":        "\n\n",
+		"notes.txt":            "cats cats cats\n",
+		"docs/bin.md":          "\xff\xfe\x00",
+	})
 	return wd
 }
 
@@ -115,7 +118,7 @@ func TestAgentSearch(t *testing.T) {
 		t.Errorf("cache files: %d", len(ents))
 	}
 	// a changed file is embedded again; a different model has its own cache
-	writeFile(t, filepath.Join(wd, "notes.txt"), "dogs bark\n")
+	storytest.WriteFile(t, filepath.Join(wd, "notes.txt"), "dogs bark\n")
 	mustOK(t, h, env, map[string]any{"query": "dogs", "corpus": "notes.txt"})
 	if emb.docs != 4 {
 		t.Errorf("changed file: %d", emb.docs)
@@ -183,7 +186,7 @@ func TestChunkText(t *testing.T) {
 
 func TestGlob(t *testing.T) {
 	wd := searchCorpus(t)
-	writeFile(t, filepath.Join(wd, ".hidden/x.md"), "x")
+	storytest.WriteFile(t, filepath.Join(wd, ".hidden/x.md"), "x")
 	got, err := glob(wd, "**/*.md", 100)
 	if err != nil || strings.Join(got, ",") != "docs/bin.md,docs/cats.md,docs/deep/rockets.md,docs/empty.md" {
 		t.Errorf("glob: %v %v", got, err)

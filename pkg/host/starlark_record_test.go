@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // TestHTTPCassetteRecord: in new_episodes mode a request the cassette
@@ -22,11 +24,12 @@ func TestHTTPCassetteRecord(t *testing.T) {
 		fmt.Fprintf(w, `{"path":%q}`, r.URL.Path)
 	}))
 	defer srv.Close()
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "s.star"), "def main(ctx):\n    a = ctx.http.get(ctx.inputs[\"base\"] + \"/old\").json()[\"path\"]\n    b = ctx.http.get(ctx.inputs[\"base\"] + \"/new\").json()[\"path\"]\n    return {\"out\": a + b}\n")
-	writeFile(t, filepath.Join(dir, "s.star.yaml"), "inputs:\n  base: { type: string }\noutputs:\n  out: { type: string }\n")
+	dir := storytest.TempTree(t, map[string]string{
+		"s.star":      "def main(ctx):\n    a = ctx.http.get(ctx.inputs[\"base\"] + \"/old\").json()[\"path\"]\n    b = ctx.http.get(ctx.inputs[\"base\"] + \"/new\").json()[\"path\"]\n    return {\"out\": a + b}\n",
+		"s.star.yaml": "inputs:\n  base: { type: string }\noutputs:\n  out: { type: string }\n",
+	})
 	cpath := filepath.Join(dir, "c.http.yaml")
-	writeFile(t, cpath, fmt.Sprintf("kind: http_cassette\nexchanges:\n  - request: { method: GET, url: %q }\n    response: { status: 200, body: '{\"path\":\"/recorded-old\"}' }\n", srv.URL+"/old"))
+	storytest.WriteFile(t, cpath, fmt.Sprintf("kind: http_cassette\nexchanges:\n  - request: { method: GET, url: %q }\n    response: { status: 200, body: '{\"path\":\"/recorded-old\"}' }\n", srv.URL+"/old"))
 	c := loadHTTP(t, cpath)
 	if err := c.SetRecordMode("sometimes"); err == nil || !strings.Contains(err.Error(), "not one of none, new_episodes, all") {
 		t.Errorf("bad mode: %v", err)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 func loadHTTP(t testing.TB, path string) *HTTPCassette {
@@ -75,11 +77,12 @@ func TestStarlarkWeather(t *testing.T) {
 // world.get of a missing key, int doubling; and the attribute form fails
 // as upstream does.
 func TestStarlarkReferenceP7(t *testing.T) {
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "scripts/derive.star"), "def main(ctx):\n    w = ctx.world.get(\"missing\")\n    return {\"greeting\": \"hi \" + ctx.inputs[\"name\"], \"doubled\": ctx.inputs[\"n\"] * 2}\n")
-	writeFile(t, filepath.Join(dir, "scripts/derive.star.yaml"), "inputs:\n  name: { type: string, required: true }\n  n: { type: int, required: true }\noutputs:\n  greeting: { type: string }\n  doubled: { type: int }\n")
-	writeFile(t, filepath.Join(dir, "scripts/attr.star"), "def main(ctx):\n    return {\"greeting\": ctx.inputs.name}\n")
-	writeFile(t, filepath.Join(dir, "scripts/attr.star.yaml"), "inputs:\n  name: { type: string }\noutputs:\n  greeting: { type: string }\n")
+	dir := storytest.TempTree(t, map[string]string{
+		"scripts/derive.star":      "def main(ctx):\n    w = ctx.world.get(\"missing\")\n    return {\"greeting\": \"hi \" + ctx.inputs[\"name\"], \"doubled\": ctx.inputs[\"n\"] * 2}\n",
+		"scripts/derive.star.yaml": "inputs:\n  name: { type: string, required: true }\n  n: { type: int, required: true }\noutputs:\n  greeting: { type: string }\n  doubled: { type: int }\n",
+		"scripts/attr.star":        "def main(ctx):\n    return {\"greeting\": ctx.inputs.name}\n",
+		"scripts/attr.star.yaml":   "inputs:\n  name: { type: string }\noutputs:\n  greeting: { type: string }\n",
+	})
 	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
 	d := mustOK(t, h, starEnv(dir), map[string]any{"script": "scripts/derive.star", "inputs": map[string]any{"name": "bob", "n": 2}})
 	if sprint(d) != "map[doubled:4 greeting:hi bob]" {
@@ -94,9 +97,9 @@ func TestStarlarkReferenceP7(t *testing.T) {
 func TestStarlarkChecks(t *testing.T) {
 	dir := t.TempDir()
 	w := func(name, src, sidecar string) {
-		writeFile(t, filepath.Join(dir, name), src)
+		storytest.WriteFile(t, filepath.Join(dir, name), src)
 		if sidecar != "" {
-			writeFile(t, filepath.Join(dir, name+".yaml"), sidecar)
+			storytest.WriteFile(t, filepath.Join(dir, name+".yaml"), sidecar)
 		}
 	}
 	io := "inputs:\n  n: { type: int, required: true }\n  tag: { type: string, default: dflt }\noutputs:\n  out: { type: string }\n"
@@ -174,15 +177,16 @@ func TestStarlarkChecks(t *testing.T) {
 }
 
 func TestStarlarkLoadAndStruct(t *testing.T) {
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "lib/util.star"), "def shout(s):\n    return s.upper() + \"!\"\n")
-	writeFile(t, filepath.Join(dir, "scripts/main.star"), "load(\"//lib/util.star\", \"shout\")\nload(\"helper.star\", \"twice\")\ndef main(ctx):\n    p = struct(a = 1)\n    return {\"out\": shout(\"hi\") + twice(str(p.a))}\n")
-	writeFile(t, filepath.Join(dir, "scripts/helper.star"), "def twice(s):\n    return s + s\n")
-	writeFile(t, filepath.Join(dir, "scripts/main.star.yaml"), "outputs:\n  out: { type: string }\n")
-	writeFile(t, filepath.Join(dir, "scripts/bad.star"), "load(\"../../../etc/x.star\", \"y\")\ndef main(ctx):\n    return {}\n")
-	writeFile(t, filepath.Join(dir, "scripts/bad.star.yaml"), "outputs: {}\n")
-	writeFile(t, filepath.Join(dir, "scripts/cyc.star"), "load(\"cyc.star\", \"x\")\nx = 1\ndef main(ctx):\n    return {}\n")
-	writeFile(t, filepath.Join(dir, "scripts/cyc.star.yaml"), "outputs: {}\n")
+	dir := storytest.TempTree(t, map[string]string{
+		"lib/util.star":          "def shout(s):\n    return s.upper() + \"!\"\n",
+		"scripts/main.star":      "load(\"//lib/util.star\", \"shout\")\nload(\"helper.star\", \"twice\")\ndef main(ctx):\n    p = struct(a = 1)\n    return {\"out\": shout(\"hi\") + twice(str(p.a))}\n",
+		"scripts/helper.star":    "def twice(s):\n    return s + s\n",
+		"scripts/main.star.yaml": "outputs:\n  out: { type: string }\n",
+		"scripts/bad.star":       "load(\"../../../etc/x.star\", \"y\")\ndef main(ctx):\n    return {}\n",
+		"scripts/bad.star.yaml":  "outputs: {}\n",
+		"scripts/cyc.star":       "load(\"cyc.star\", \"x\")\nx = 1\ndef main(ctx):\n    return {}\n",
+		"scripts/cyc.star.yaml":  "outputs: {}\n",
+	})
 	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
 	d := mustOK(t, h, starEnv(dir), map[string]any{"script": "scripts/main.star"})
 	if d["out"] != "HI!11" {
@@ -193,9 +197,10 @@ func TestStarlarkLoadAndStruct(t *testing.T) {
 }
 
 func TestStarlarkCancel(t *testing.T) {
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "spin.star"), "def main(ctx):\n    while True:\n        pass\n")
-	writeFile(t, filepath.Join(dir, "spin.star.yaml"), "inputs: {}\noutputs: {}\n")
+	dir := storytest.TempTree(t, map[string]string{
+		"spin.star":      "def main(ctx):\n    while True:\n        pass\n",
+		"spin.star.yaml": "inputs: {}\noutputs: {}\n",
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -214,9 +219,10 @@ func TestStarlarkCancel(t *testing.T) {
 }
 
 func TestInspectCassette(t *testing.T) {
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "s.star"), "def main(ctx):\n    return {\"a\": ctx.fs.read(\"docs/issues.md\"), \"b\": ctx.fs.exists(\"x\"), \"c\": ctx.probe(\"git:status\")}\n")
-	writeFile(t, filepath.Join(dir, "s.star.yaml"), "outputs:\n  a: { type: string }\n  b: { type: bool }\n  c: { type: any }\n")
+	dir := storytest.TempTree(t, map[string]string{
+		"s.star":      "def main(ctx):\n    return {\"a\": ctx.fs.read(\"docs/issues.md\"), \"b\": ctx.fs.exists(\"x\"), \"c\": ctx.probe(\"git:status\")}\n",
+		"s.star.yaml": "outputs:\n  a: { type: string }\n  b: { type: bool }\n  c: { type: any }\n",
+	})
 	data := []byte("kind: inspect_cassette\ninspections:\n  - { op: read, target: docs/issues.md, result: \"recorded\" }\n  - { op: exists, target: x, result: true }\n  - { op: probe, target: \"git:status\", result: { clean: true } }\n")
 	ic, err := ParseInspectCassette("c.yaml", data)
 	if err != nil {

@@ -3,13 +3,12 @@ package mcpserve
 import (
 	"context"
 	"io"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"kitsoki/internal/testing/mcpstory"
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
 )
@@ -32,28 +31,18 @@ func upstream(t testing.TB) string {
 
 const verdictSchema = `{"type":"object","required":["decision"],"properties":{"decision":{"enum":["approve","reject"]},"prompt":{"type":"string"},"args":{}}}`
 
+// storyYAML is the served story: agent.remote (at endpoint) decides with
+// the verdict schema and asks; each extra alias (at the same endpoint)
+// asks.
 func storyYAML(endpoint string, extraAliases ...string) string {
-	var b strings.Builder
-	b.WriteString("app: { id: mcpstory, version: 0.1.0 }\nagent_plugins:\n  agent.remote:\n    plugin: mcp_http\n    endpoint: " + endpoint + "\n")
-	for _, a := range extraAliases {
-		b.WriteString("  " + a + ":\n    plugin: mcp_http\n    endpoint: " + endpoint + "\n")
+	calls := []mcpstory.Call{
+		{Alias: "agent.remote", Endpoint: endpoint, Host: "host.agent.decide", Prompt: "judge", Schema: "schemas/verdict.json"},
+		{Alias: "agent.remote", Endpoint: endpoint, Host: "host.agent.ask", Prompt: "hi"},
 	}
-	b.WriteString(`root: start
-states:
-  start:
-    on_enter:
-      - invoke: host.agent.decide
-        agent: agent.remote
-        with: { prompt: "judge", schema: schemas/verdict.json }
-      - invoke: host.agent.ask
-        agent: agent.remote
-        with: { prompt: "hi" }
-`)
 	for _, a := range extraAliases {
-		b.WriteString("      - invoke: host.agent.ask\n        agent: " + a + "\n        with: { prompt: \"hi\" }\n")
+		calls = append(calls, mcpstory.Call{Alias: a, Endpoint: endpoint, Host: "host.agent.ask", Prompt: "hi"})
 	}
-	b.WriteString("    terminal: true\n")
-	return b.String()
+	return mcpstory.App("mcpstory", calls...)
 }
 
 // writeStory writes a story dir (and .kitsoki/ beside it) under a temp root.
@@ -61,19 +50,9 @@ func writeStory(t testing.TB, yaml string) (root, dir string) {
 	t.Helper()
 	root = t.TempDir()
 	dir = filepath.Join(root, "story")
-	write(t, filepath.Join(dir, "app.yaml"), yaml)
-	write(t, filepath.Join(dir, "schemas", "verdict.json"), verdictSchema)
+	storytest.WriteFile(t, filepath.Join(dir, "app.yaml"), yaml)
+	storytest.WriteFile(t, filepath.Join(dir, "schemas", "verdict.json"), verdictSchema)
 	return root, dir
-}
-
-func write(t testing.TB, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // connectPipe connects the SDK client to s over io.Pipe pairs with the

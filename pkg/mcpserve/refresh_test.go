@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // With no watcher (--watch-interval 0), a tool disabled and then
@@ -15,19 +17,19 @@ import (
 func TestReEnabledToolWithoutWatcher(t *testing.T) {
 	root, dir := writeStory(t, storyYAML(upstream(t)))
 	prof := filepath.Join(root, ".kitsoki", "plugins.yaml")
-	write(t, prof, "disable: [agent.remote]\n")
+	storytest.WriteFile(t, prof, "disable: [agent.remote]\n")
 	s := newServer(t, dir)
 	cs := connectPipe(t, s, nil)
 	if got := toolNames(t, cs); len(got) != 0 {
 		t.Fatalf("disabled alias listed: %v", got)
 	}
-	write(t, prof, "disable: []\n")
+	storytest.WriteFile(t, prof, "disable: []\n")
 	if got := toolNames(t, cs); !slices.Contains(got, "kitsoki_agent_remote_decide") {
 		t.Fatalf("re-enabled tool not listed: %v", got)
 	}
-	write(t, prof, "disable: [agent.remote]\n")
+	storytest.WriteFile(t, prof, "disable: [agent.remote]\n")
 	_ = toolNames(t, cs)
-	write(t, prof, "")
+	storytest.WriteFile(t, prof, "")
 	// Called straight away, without listing first.
 	r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "kitsoki_agent_remote_decide", Arguments: map[string]any{"prompt": "p"}})
 	if err != nil {

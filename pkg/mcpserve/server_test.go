@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent/agenttest"
 )
 
@@ -172,7 +173,7 @@ func TestListChangedAfterEditAndRevokedAliasFailsClosed(t *testing.T) {
 
 	// The profile revokes agent.remote; with no watcher running, the call
 	// itself re-reads the profile and fails closed.
-	write(t, filepath.Join(root, ".kitsoki", "plugins.yaml"), "disable: [agent.remote]\n")
+	storytest.WriteFile(t, filepath.Join(root, ".kitsoki", "plugins.yaml"), "disable: [agent.remote]\n")
 	r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "kitsoki_agent_remote_decide", Arguments: map[string]any{"prompt": "p"}})
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +195,7 @@ func TestListChangedAfterEditAndRevokedAliasFailsClosed(t *testing.T) {
 	}
 
 	// A story that no longer loads serves nothing (fail closed).
-	write(t, filepath.Join(dir, "app.yaml"), "app: [broken\n")
+	storytest.WriteFile(t, filepath.Join(dir, "app.yaml"), "app: [broken\n")
 	_ = s.Refresh()
 	if got := toolNames(t, cs); len(got) != 0 || s.Current().Err == "" {
 		t.Fatalf("broken story still serves %v", got)
@@ -205,7 +206,7 @@ func TestListChangedAfterEditAndRevokedAliasFailsClosed(t *testing.T) {
 // half-written file.
 func writeAtomic(t *testing.T, path, content string) {
 	t.Helper()
-	write(t, path+".tmp", content)
+	storytest.WriteFile(t, path+".tmp", content)
 	if err := os.Rename(path+".tmp", path); err != nil {
 		t.Fatal(err)
 	}

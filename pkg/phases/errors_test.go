@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/story"
 )
 
@@ -22,7 +23,7 @@ func writeAndLoad(t testing.TB, dir, yaml string) *story.Story {
 	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	st, _ := story.Load(dir, story.Options{LookupEnv: func(string) (string, bool) { return "", false }})
+	st, _ := story.Load(dir, story.Options{LookupEnv: storyload.NoEnv})
 	if st == nil {
 		t.Fatal("no model")
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/story"
 )
 
@@ -12,7 +13,7 @@ const upstream = "../story/testdata/upstream/"
 
 func expand(t *testing.T, dir string) *story.Story {
 	t.Helper()
-	st := load(t, dir)
+	st := storyload.LoadNoEnv(t, dir)
 	if err := Expand(st); err != nil {
 		t.Fatalf("expand %s: %v", dir, err)
 	}
@@ -209,7 +210,7 @@ func TestIncludedPhases(t *testing.T) {
 // validate's view of the story and the run's agree.
 func TestLoaderAgrees(t *testing.T) {
 	for _, dir := range []string{"phases-full", "phases-params", "phases-template-values", "kitchen-sink", "include-dropped-keys"} {
-		loaded := load(t, upstream+dir)
+		loaded := storyload.LoadNoEnv(t, upstream+dir)
 		before := map[string]bool{}
 		for _, s := range loaded.States {
 			before[s.Name] = true

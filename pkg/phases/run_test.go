@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/flowtest"
@@ -61,21 +62,21 @@ func TestRunImportedPhases(t *testing.T) {
 // TestRunCanFail: the same story with a fixture that expects the wrong
 // next phase fails, so the passing runs above mean something.
 func TestRunCanFail(t *testing.T) {
-	dir := t.TempDir()
 	data, err := os.ReadFile("testdata/run/app.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	must(t, os.WriteFile(filepath.Join(dir, "app.yaml"), data, 0o644))
-	must(t, os.MkdirAll(filepath.Join(dir, "flows"), 0o755))
-	must(t, os.WriteFile(filepath.Join(dir, "flows", "wrong.yaml"), []byte(`test_kind: flow
+	dir := storytest.TempTree(t, map[string]string{
+		"app.yaml": string(data),
+		"flows/wrong.yaml": `test_kind: flow
 app: ../app.yaml
 initial_state: alpha_awaiting_reply
 initial_world: {count: 1}
 turns:
   - intent: {name: approve}
     expect_state: alpha_work
-`), 0o644))
+`,
+	})
 	res := runFlows(t, filepath.Join(dir, "app.yaml"))
 	if len(res) != 1 || res[0].Passed() {
 		t.Fatal("a fixture expecting the wrong phase passed")
@@ -89,8 +90,7 @@ turns:
 // see (a generated name that collides) stops engine.Compile, positioned,
 // with no "imports." prefix.
 func TestCompileRefusesBadPhases(t *testing.T) {
-	dir := t.TempDir()
-	must(t, os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(`app: {id: bad}
+	dir := storytest.TempTree(t, map[string]string{"app.yaml": `app: {id: bad}
 intents: {go: {}}
 root: start
 states:
@@ -102,7 +102,7 @@ phase_templates:
 phases:
   template: t
   graph: {start: {}}
-`), 0o644))
+`})
 	st, _ := story.Load(dir, story.Options{})
 	if st == nil {
 		t.Fatal("no model")
@@ -142,13 +142,6 @@ func TestFoldHook(t *testing.T) {
 	}
 	if st.Phases == nil {
 		t.Error("the loaded story was edited (the fold's copy must be)")
-	}
-}
-
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
 	}
 }
 

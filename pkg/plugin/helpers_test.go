@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // assemblySchema is the JSON Schema of Report (assembly.schema.json); the
@@ -126,12 +128,7 @@ func assembleWithSecret(t testing.TB, profile string) *Assembly {
 
 func writeFile(t testing.TB, path, content string) string {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	storytest.WriteFile(t, path, content)
 	return path
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/diag"
 )
 
@@ -24,7 +25,7 @@ func TestPromptAndSchemaOutsideTheRootsAreErrors(t *testing.T) {
 		rule       string // "" = no error
 	}{
 		{"inside", "prompt_path: prompts/p.md", nil, ""},
-		{"overlay", "prompt_path: o.md", func(dir string) { writeAt(t, filepath.Join(dir, "ov", "o.md"), "x") }, ""},
+		{"overlay", "prompt_path: o.md", func(dir string) { storytest.WriteFile(t, filepath.Join(dir, "ov", "o.md"), "x") }, ""},
 		{"absolute", "prompt_path: " + secret, nil, "prompt-root"},
 		{"absolute prompt", "prompt: " + secret, nil, "prompt-root"},
 		{"dotdot", "prompt_path: ../" + filepath.Base(outside) + "/passwd", func(dir string) {
@@ -37,12 +38,12 @@ func TestPromptAndSchemaOutsideTheRootsAreErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "prompt-root"},
-		{"schema outside schemas/", "prompt_path: prompts/p.md, schema: v.json", func(dir string) { writeAt(t, filepath.Join(dir, "v.json"), `{"type":"object"}`) }, "schema"},
+		{"schema outside schemas/", "prompt_path: prompts/p.md, schema: v.json", func(dir string) { storytest.WriteFile(t, filepath.Join(dir, "v.json"), `{"type":"object"}`) }, "schema"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "story")
-			writeAt(t, filepath.Join(dir, "prompts", "p.md"), "hello")
-			writeAt(t, filepath.Join(dir, "app.yaml"), "app: {id: c}\nagents: {j: {system_prompt: j}}\nprompts: {overlay: ov}\nroot: s\nstates:\n  s:\n    terminal: true\n    on_enter:\n      - invoke: host.agent.ask\n        with: {agent: j, "+tc.with+"}\n")
+			storytest.WriteFile(t, filepath.Join(dir, "prompts", "p.md"), "hello")
+			storytest.WriteFile(t, filepath.Join(dir, "app.yaml"), "app: {id: c}\nagents: {j: {system_prompt: j}}\nprompts: {overlay: ov}\nroot: s\nstates:\n  s:\n    terminal: true\n    on_enter:\n      - invoke: host.agent.ask\n        with: {agent: j, "+tc.with+"}\n")
 			if tc.setup != nil {
 				tc.setup(dir)
 			}
@@ -63,15 +64,5 @@ func TestPromptAndSchemaOutsideTheRootsAreErrors(t *testing.T) {
 				t.Fatalf("want a positioned %s error, got:\n%s", tc.rule, render(ds))
 			}
 		})
-	}
-}
-
-func writeAt(t *testing.T, p, s string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -1,21 +1,16 @@
 package story
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 func write(t *testing.T, dir, name, content string) {
 	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	storytest.WriteFile(t, filepath.Join(dir, name), content)
 }
 
 func TestIncludeMergeAndErrorsInIncludedFile(t *testing.T) {

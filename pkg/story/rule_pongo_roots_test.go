@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/diag"
 )
 
@@ -28,15 +29,7 @@ states:
 `,
 		"prompts/p.md": `{% include "` + filepath.Join(outside, "secret.txt") + `" %}`,
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	storytest.WriteTree(t, dir, files)
 	_, ds := Load(dir, Options{})
 	for _, d := range ds {
 		if d.Rule == "pongo" && strings.Contains(d.Message, "refused") {
@@ -71,15 +64,7 @@ states:
 		"prompts/ok.md":  `fine`,
 		"prompts/ok2.md": `{% include "ok.md" %}`,
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	storytest.WriteTree(t, dir, files)
 	if err := os.Symlink(secret, filepath.Join(dir, "prompts", "inner.md")); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -91,20 +92,12 @@ func leakCorpus(t *testing.T) (string, []string) {
 	t.Helper()
 	dir := t.TempDir()
 	for _, copyName := range []string{"a", "b"} {
-		copyTree(t, corpus, filepath.Join(dir, copyName, "module"))
+		storytest.CopyTree(t, corpus, filepath.Join(dir, copyName, "module"))
 		if _, err := os.Stat(sharedCorpus); err == nil {
-			copyTree(t, sharedCorpus, filepath.Join(dir, copyName, "shared"))
+			storytest.CopyTree(t, sharedCorpus, filepath.Join(dir, copyName, "shared"))
 		}
 		for name, files := range leakStories {
-			for f, content := range files {
-				p := filepath.Join(dir, copyName, "leak", name, f)
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			storytest.WriteTree(t, filepath.Join(dir, copyName, "leak", name), files)
 		}
 	}
 	// One file differs between the copies: b's routing-demo manifest has an

@@ -1,20 +1,16 @@
 package validate
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 func touch(t *testing.T, p string) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte("app: {id: x}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	storytest.WriteFile(t, p, "app: {id: x}\n")
 }
 
 func TestExpandForms(t *testing.T) {

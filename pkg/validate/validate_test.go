@@ -6,31 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/diag"
 )
-
-// copyTree copies a story directory so a test can edit it.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
 
 const corpus = "../story/testdata/corpus"
 
@@ -53,7 +31,7 @@ func TestRunCorpusClean(t *testing.T) {
 // `kitsoki eval check` is the gate that fails on it.
 func TestRunFailingEvidenceIsWarning(t *testing.T) {
 	dir := t.TempDir()
-	copyTree(t, filepath.Join(corpus, "pr-refinement"), dir)
+	storytest.CopyTree(t, filepath.Join(corpus, "pr-refinement"), dir)
 	room := filepath.Join(dir, "rooms", "merge.yaml")
 	b, err := os.ReadFile(room)
 	if err != nil {
@@ -90,12 +68,7 @@ func TestRunReportsErrorsPerFile(t *testing.T) {
 		bad:  "app: {id: bad}\nroot: nowhere\nstates:\n  start: {}\n",
 		good: "app: {id: good}\nroot: start\nstates:\n  start: {terminal: true}\n",
 	} {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		storytest.WriteFile(t, p, body)
 	}
 	files, err := Expand([]string{dir + "/..."})
 	if err != nil {
@@ -112,26 +85,16 @@ func TestRunReportsErrorsPerFile(t *testing.T) {
 	}
 }
 
-func writeFile(t *testing.T, p, body string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // The operator's plugin profile, found upward from the story, is checked
 // with the story: unknown plugin ids warn, a malformed profile is an error
 // at its own file and line.
 func TestRunReportsPluginProfileProblems(t *testing.T) {
 	dir := t.TempDir()
 	app := filepath.Join(dir, "stories", "s", "app.yaml")
-	writeFile(t, app, "app: {id: s}\nroot: start\nstates:\n  start: {terminal: true}\n")
+	storytest.WriteFile(t, app, "app: {id: s}\nroot: start\nstates:\n  start: {terminal: true}\n")
 	profile := filepath.Join(dir, ".kitsoki", "plugins.yaml")
 
-	writeFile(t, profile, "version: 1\ndisable: [transport.nope]\n")
+	storytest.WriteFile(t, profile, "version: 1\ndisable: [transport.nope]\n")
 	res := Run([]string{app}, Options{})
 	var warned bool
 	for _, d := range res.Diagnostics {
@@ -143,7 +106,7 @@ func TestRunReportsPluginProfileProblems(t *testing.T) {
 		t.Fatalf("want an unknown-id warning at the profile, got %v (invalid %v)", res.Diagnostics, res.Invalid)
 	}
 
-	writeFile(t, profile, "version: 1\ndisable: {oops: true}\n")
+	storytest.WriteFile(t, profile, "version: 1\ndisable: {oops: true}\n")
 	res = Run([]string{app}, Options{})
 	var failed bool
 	for _, d := range res.Diagnostics {
@@ -157,7 +120,7 @@ func TestRunReportsPluginProfileProblems(t *testing.T) {
 
 	// --profile overrides the upward search.
 	other := filepath.Join(dir, "ops.yaml")
-	writeFile(t, other, "version: 1\n")
+	storytest.WriteFile(t, other, "version: 1\n")
 	if res = Run([]string{app}, Options{ProfilePath: other}); len(res.Diagnostics) != 0 {
 		t.Fatalf("--profile with a clean file: %v", res.Diagnostics)
 	}

@@ -1,12 +1,16 @@
 package view
 
-import "testing"
+import (
+	"testing"
+
+	"kitsoki/internal/testing/storyload"
+)
 
 // BenchmarkRender renders an extends view (cloak: layout, include, blocks)
 // and a typed view (weather-report: kv, template loop, choice) per op.
 func BenchmarkRender(b *testing.B) {
-	cloak := load(b, corpus("cloak"))
-	weather := load(b, corpus("weather-report"))
+	cloak := storyload.LoadNoEnv(b, corpus("cloak"))
+	weather := storyload.LoadNoEnv(b, corpus("weather-report"))
 	rc, rw := newRenderer(cloak), newRenderer(weather)
 	wc := with(defaults(cloak), "wearing_cloak", false)
 	ww := with(defaults(weather), "mode", "forecast", "place", "Tokyo, Japan",

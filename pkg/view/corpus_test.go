@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/fold"
 	"kitsoki/pkg/story"
 )
@@ -69,7 +70,7 @@ func TestCorpusGolden(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			st := stories[c.story]
 			if st == nil {
-				st = load(t, corpus(c.story))
+				st = storyload.LoadNoEnv(t, corpus(c.story))
 				stories[c.story] = st
 			}
 			state := c.state
@@ -117,7 +118,7 @@ func golden(t *testing.T, name, got string) {
 // extends: layout from its own story's views/ directory (frontier_event
 // imports ../robbery as "bandits").
 func TestImportedViewRoots(t *testing.T) {
-	st := load(t, corpus("frontier_event"))
+	st := storyload.LoadNoEnv(t, corpus("frontier_event"))
 	f, r, world := foldedRenderer(t, st)
 	var robberyExtends []string
 	for _, s := range allStates(f.Story.States) {
@@ -163,7 +164,7 @@ func allStates(list []*story.State) []*story.State {
 func TestCorpusAllStates(t *testing.T) {
 	for _, name := range []string{"cloak", "weather-report", "fix-tests", "inbox-demo", "pr-refinement", "routing-demo", "typedview_after_bind", "parallel_smoke", "error_banner", "proposal_smoke", "robbery", "frontier_event"} {
 		t.Run(name, func(t *testing.T) {
-			st := load(t, corpus(name))
+			st := storyload.LoadNoEnv(t, corpus(name))
 			f, r, world := foldedRenderer(t, st)
 			var b strings.Builder
 			for _, s := range allStates(f.Story.States) {
@@ -182,7 +183,7 @@ func TestCorpusAllStates(t *testing.T) {
 // its own story (upstream looked it up in the top alias's story and the
 // render failed, story-runtime §6.3 ⚠; docs/compat/views.md).
 func TestNestedImportViewRoots(t *testing.T) {
-	st := load(t, "testdata/nested/top")
+	st := storyload.LoadNoEnv(t, "testdata/nested/top")
 	f, err := fold.New(st, fold.Options{})
 	if err != nil {
 		t.Fatal(err)

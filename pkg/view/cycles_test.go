@@ -2,11 +2,11 @@ package view
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/story"
 )
 
@@ -32,15 +32,7 @@ func TestIncludeCycles(t *testing.T) {
 	}
 	files[filepathf("deep%d.pongo", maxIncludeDepth+3)] = "bottom"
 	deep := "deep0.pongo"
-	for name, src := range files {
-		p := filepath.Join(dir, "views", filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	storytest.WriteTree(t, filepath.Join(dir, "views"), files)
 	state := func(name string, v *story.View) *story.State {
 		return &story.State{Name: name, Path: name, View: v}
 	}

@@ -4,25 +4,11 @@ import (
 	"path/filepath"
 	"testing"
 
+	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/fold"
 	"kitsoki/pkg/story"
 )
-
-// load loads a story directory and fails the test on any load error.
-func load(t testing.TB, dir string) *story.Story {
-	t.Helper()
-	st, ds := story.Load(dir, story.Options{LookupEnv: func(string) (string, bool) { return "", false }})
-	for _, d := range ds {
-		if d.Severity == diag.Error {
-			t.Fatalf("load %s: %s:%d:%d: %s", dir, d.File, d.Line, d.Col, d.Message)
-		}
-	}
-	if st == nil {
-		t.Fatalf("load %s: no story", dir)
-	}
-	return st
-}
 
 func corpus(name string) string {
 	return filepath.Join("testdata", "corpus", name)
@@ -85,7 +71,7 @@ func render(t testing.TB, r *Renderer, path string, world map[string]any) string
 // with warnings. The errors are returned for the test to check.
 func loadLax(t testing.TB, dir string) (*story.Story, []diag.Diagnostic) {
 	t.Helper()
-	st, ds := story.Load(dir, story.Options{LookupEnv: func(string) (string, bool) { return "", false }})
+	st, ds := story.Load(dir, story.Options{LookupEnv: storyload.NoEnv})
 	if st == nil {
 		t.Fatalf("load %s: no story: %v", dir, ds)
 	}

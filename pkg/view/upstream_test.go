@@ -3,6 +3,8 @@ package view
 import (
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storyload"
 )
 
 // The expected strings in this file are the turn.end views the upstream
@@ -10,7 +12,7 @@ import (
 // byte for byte.
 
 func TestUpstreamProbeP6(t *testing.T) {
-	st := load(t, "testdata/p6")
+	st := storyload.LoadNoEnv(t, "testdata/p6")
 	r := newRenderer(st)
 	w := defaults(st)
 	rule := strings.Repeat("═", 40)
@@ -40,7 +42,7 @@ func TestUpstreamProbeP6(t *testing.T) {
 }
 
 func TestUpstreamTransitionView(t *testing.T) {
-	st := load(t, "testdata/p6")
+	st := storyload.LoadNoEnv(t, "testdata/p6")
 	r := newRenderer(st)
 	tv := st.States[0].On["tv"][0].View
 	got, err := r.RenderTransitionView("b", tv, defaults(st), nil)
@@ -50,7 +52,7 @@ func TestUpstreamTransitionView(t *testing.T) {
 }
 
 func TestUpstreamParallelP9(t *testing.T) {
-	st := load(t, "testdata/p9")
+	st := storyload.LoadNoEnv(t, "testdata/p9")
 	r := newRenderer(st)
 	w := defaults(st)
 	wantRenders(t, r, w, map[string]string{
@@ -63,7 +65,7 @@ func TestUpstreamParallelP9(t *testing.T) {
 }
 
 func TestUpstreamParallelSmoke(t *testing.T) {
-	st := load(t, corpus("parallel_smoke"))
+	st := storyload.LoadNoEnv(t, corpus("parallel_smoke"))
 	r := newRenderer(st)
 	w := defaults(st)
 	if got, want := render(t, r, "clock#clock.calendar.day1|clock.weather.dry", w), "── clock ──\n\nCalendar: day 1.\n\nWeather: dry."; got != want {
@@ -81,7 +83,7 @@ func TestUpstreamParallelSmoke(t *testing.T) {
 // (runtime-probes/traces/imp.jsonl): child views read the projected
 // <alias>__ world keys, an override view replaces the child's.
 func TestUpstreamImports(t *testing.T) {
-	st := load(t, corpus("imports_smoke/parent"))
+	st := storyload.LoadNoEnv(t, corpus("imports_smoke/parent"))
 	r, err := ForStory(st)
 	if err != nil {
 		t.Fatal(err)

@@ -12,13 +12,7 @@ import (
 func WriteTree(t testing.TB, root string, files map[string]string) {
 	t.Helper()
 	for p, c := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		WriteFile(t, filepath.Join(root, filepath.FromSlash(p)), c)
 	}
 }
 
@@ -61,4 +55,24 @@ func TempCopy(t testing.TB, src string) string {
 	dst := t.TempDir()
 	CopyTree(t, src, dst)
 	return dst
+}
+
+// TempTree writes files (as WriteTree) into a fresh t.TempDir() and returns
+// that folder.
+func TempTree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	WriteTree(t, dir, files)
+	return dir
+}
+
+// WriteFile writes content to path, creating the folders it needs.
+func WriteFile(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -32,3 +32,17 @@ func TestCopyTreeRefusesALink(t *testing.T) {
 		t.Fatalf("copying a link: %v, want fs.ErrInvalid", err)
 	}
 }
+
+func TestTempTreeWritesAFreshFolder(t *testing.T) {
+	a := TempTree(t, map[string]string{"x/y.md": "y"})
+	b := TempTree(t, map[string]string{"z": "z"})
+	if a == b {
+		t.Fatal("TempTree returned the same folder twice")
+	}
+	if got, err := os.ReadFile(filepath.Join(a, "x", "y.md")); err != nil || string(got) != "y" {
+		t.Fatalf("x/y.md: %q, %v", got, err)
+	}
+	if _, err := os.Stat(filepath.Join(b, "x")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the second tree has the first one's files: %v", err)
+	}
+}

@@ -16,6 +16,7 @@ import (
 
 	"kitsoki/cmd"
 	"kitsoki/internal/testing/llamastandin/standintest"
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
@@ -82,23 +83,12 @@ const (
 
 func writeGateStory(t *testing.T, model, schemaFile string) string {
 	t.Helper()
-	dir := t.TempDir()
-	files := map[string]string{
+	return storytest.TempTree(t, map[string]string{
 		"app.yaml":                 strings.NewReplacer("MODEL", model, "SCHEMA", schemaFile).Replace(gateStory),
 		"prompts/judge.md":         "Approve this change? Answer with a verdict and a confidence between 0 and 1.\n",
 		"schemas/verdict.json":     gateSchema,
 		"schemas/strict_gate.json": strictSchema,
-	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	})
 }
 
 func managedRunEnv(t *testing.T) (*artifacts, string) {

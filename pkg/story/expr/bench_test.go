@@ -1,9 +1,10 @@
 package expr
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 var benchEnv = Env{
@@ -11,6 +12,18 @@ var benchEnv = Env{
 		"llm_verdict": map[string]any{"confidence": 0.9, "verdict": "ok", "intent": "accept", "reason": "fine"},
 		"items":       []any{map[string]any{"name": "a"}, map[string]any{"name": "b"}, map[string]any{"name": "c"}}},
 	"slots": map[string]any{"text": "hello"},
+}
+
+// benchLoop runs one step per benchmark iteration, reporting allocations;
+// a step's error fails the benchmark.
+func benchLoop(b *testing.B, step func() error) {
+	b.Helper()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := step(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 func BenchmarkGuardEval(b *testing.B) {
@@ -29,40 +42,32 @@ func BenchmarkGuardEval(b *testing.B) {
 }
 
 func BenchmarkGuardCompile(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := CompileGuard("world.cycle >= world.max_cycles && world.llm_verdict.intent == 'accept'"); err != nil {
-			b.Fatal(err)
-		}
+	benchLoop(b, func() error {
+		_, err := CompileGuard("world.cycle >= world.max_cycles && world.llm_verdict.intent == 'accept'")
+		return err
+	})
+}
+
+// benchTemplateRender renders the template src against benchEnv.
+func benchTemplateRender(b *testing.B, src string) {
+	b.Helper()
+	t, err := CompileTemplate(src)
+	if err != nil {
+		b.Fatal(err)
 	}
+	env := withRoots(benchEnv)
+	benchLoop(b, func() error {
+		_, err := t.Render(env)
+		return err
+	})
 }
 
 func BenchmarkTemplateRenderTyped(b *testing.B) {
-	t, err := CompileTemplate("{{ world.cycle + 1 }}")
-	if err != nil {
-		b.Fatal(err)
-	}
-	env := withRoots(benchEnv)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := t.Render(env); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchTemplateRender(b, "{{ world.cycle + 1 }}")
 }
 
 func BenchmarkTemplateRenderString(b *testing.B) {
-	t, err := CompileTemplate("Cycle {{ world.cycle }} of {{ world.max_cycles }}: {{ if world.llm_verdict.intent == 'accept' }}accepted ({{ world.llm_verdict.reason }}){{ else }}open{{ end }} [{{ range world.items }}{{ .name }},{{ end }}]")
-	if err != nil {
-		b.Fatal(err)
-	}
-	env := withRoots(benchEnv)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := t.Render(env); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchTemplateRender(b, "Cycle {{ world.cycle }} of {{ world.max_cycles }}: {{ if world.llm_verdict.intent == 'accept' }}accepted ({{ world.llm_verdict.reason }}){{ else }}open{{ end }} [{{ range world.items }}{{ .name }},{{ end }}]")
 }
 
 func BenchmarkRenderValueTree(b *testing.B) {
@@ -74,12 +79,10 @@ func BenchmarkRenderValueTree(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := pv.Render(benchEnv); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchLoop(b, func() error {
+		_, err := pv.Render(benchEnv)
+		return err
+	})
 }
 
 func BenchmarkPongoRender(b *testing.B) {
@@ -87,12 +90,10 @@ func BenchmarkPongoRender(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := p.Render(benchEnv); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchLoop(b, func() error {
+		_, err := p.Render(benchEnv)
+		return err
+	})
 }
 
 // BenchmarkPongoCompileFileInclude compiles a prompt that includes and
@@ -106,21 +107,11 @@ func BenchmarkPongoCompileFileInclude(b *testing.B) {
 		"prompts/part.md": "part {{ args.x ?? 'p' }}",
 		"views/v.md":      "view",
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	storytest.WriteTree(b, dir, files)
 	l := NewPongoLoader(dir, filepath.Join(dir, "prompts"))
 	top := filepath.Join(dir, "prompts", "top.md")
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := l.CompileFile(top); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchLoop(b, func() error {
+		_, err := l.CompileFile(top)
+		return err
+	})
 }

@@ -123,16 +123,11 @@ func TestPongoErrors(t *testing.T) {
 	}
 }
 
-func writeFiles(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	storytest.WriteTree(t, root, files)
-}
-
 func TestPongoIncludeExtendsAndOverlay(t *testing.T) {
 	story := t.TempDir()
 	overlay := t.TempDir()
 	shared := t.TempDir()
-	writeFiles(t, story, map[string]string{
+	storytest.WriteTree(t, story, map[string]string{
 		"prompts/fix.md":        "{% extends 'prompts/base.md' %}{% block spec_rules %}story rules {{ args.x ?? 'dflt' }}{% endblock %}",
 		"prompts/base.md":       "BASE[{% block spec_rules %}none{% endblock %}] {% include 'prompts/part.md' %}",
 		"prompts/part.md":       "part {{ args.x ?? 'p' }}",
@@ -141,10 +136,10 @@ func TestPongoIncludeExtendsAndOverlay(t *testing.T) {
 		"prompts/shared_use.md": "{% include '@shared/common.md' %} {% include '@story/prompts/part.md' %}",
 		"views/base.pongo":      "[{% block body %}{% endblock %}]",
 	})
-	writeFiles(t, overlay, map[string]string{
+	storytest.WriteTree(t, overlay, map[string]string{
 		"prompts/part.md": "OVERLAY part",
 	})
-	writeFiles(t, shared, map[string]string{
+	storytest.WriteTree(t, shared, map[string]string{
 		"common.md": "common {{ world.n }}",
 	})
 
@@ -270,8 +265,7 @@ func TestPongoEndcommentHang(t *testing.T) {
 		}
 	}
 	// The same refusal for an included file, with the loader's reason.
-	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"bad.md": "{% comment %}x{% endcomment y %}", "top.md": "{% include 'bad.md' %}"})
+	dir := storytest.TempTree(t, map[string]string{"bad.md": "{% comment %}x{% endcomment y %}", "top.md": "{% include 'bad.md' %}"})
 	l := NewPongoLoader(dir)
 	for _, compile := range []func() error{
 		func() error { _, err := l.CompileFile(filepath.Join(dir, "top.md")); return err },
@@ -291,8 +285,8 @@ func TestPongoLoaderStaysInsideRoots(t *testing.T) {
 	base := t.TempDir()
 	story := filepath.Join(base, "story")
 	secret := filepath.Join(base, "secret.txt")
-	writeFiles(t, base, map[string]string{"secret.txt": "TOPSECRET"})
-	writeFiles(t, story, map[string]string{
+	storytest.WriteTree(t, base, map[string]string{"secret.txt": "TOPSECRET"})
+	storytest.WriteTree(t, story, map[string]string{
 		"prompts/abs.md":     "{% include '" + secret + "' %}",
 		"prompts/dotdot.md":  "{% include '../../secret.txt' %}",
 		"prompts/extends.md": "{% extends '../../secret.txt' %}",
@@ -356,8 +350,7 @@ func TestPongoLoaderStaysInsideRoots(t *testing.T) {
 
 // Several prompts.shared directories all serve @shared/, first match wins.
 func TestPongoNamespaceWithSeveralDirectories(t *testing.T) {
-	root := t.TempDir()
-	writeFiles(t, root, map[string]string{
+	root := storytest.TempTree(t, map[string]string{
 		"a/only_a.md": "from a",
 		"a/both.md":   "a wins",
 		"b/only_b.md": "from b",
