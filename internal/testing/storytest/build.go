@@ -9,9 +9,9 @@ import (
 	"testing"
 )
 
-// needGo skips the test when the go tool is not on PATH (the helpers below
+// NeedGo skips the test when the go tool is not on PATH (the helpers below
 // and `go run` plugins need it).
-func needGo(t testing.TB) {
+func NeedGo(t testing.TB) {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("needs the go tool on PATH")
@@ -23,7 +23,7 @@ func needGo(t testing.TB) {
 // returns the program's path (named for the last element of pkg).
 func Build(t testing.TB, pkg string) string {
 	t.Helper()
-	needGo(t)
+	NeedGo(t)
 	bin := filepath.Join(t.TempDir(), filepath.Base(pkg))
 	if err := build(bin, pkg); err != nil {
 		t.Fatal(err)
@@ -54,7 +54,7 @@ type Programs struct {
 // named name (the last element of its import path).
 func (p *Programs) Path(t testing.TB, name string) string {
 	t.Helper()
-	needGo(t)
+	NeedGo(t)
 	p.once.Do(func() {
 		p.dir, p.err = os.MkdirTemp("", "storytest-")
 		if p.err != nil {
