@@ -146,14 +146,14 @@ func foldForCompile(st *story.Story, opts CompileOptions) (*fold.Folded, error) 
 }
 
 // entryFile is the story file relative to the story directory
-// ("app.yaml" when it is not below it).
+// (story.StoryFile when it is not below it).
 func entryFile(st *story.Story) string {
 	if abs, err := filepath.Abs(st.File); err == nil && st.Dir != "" {
 		if rel, err := filepath.Rel(st.Dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
 			return filepath.ToSlash(rel)
 		}
 	}
-	return "app.yaml"
+	return story.StoryFile
 }
 
 // slotTypes maps intent → slot → declared type:, over the story's intents

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -361,7 +362,7 @@ func (ev *evaluation) dependencies(n *node, obj map[string]any, late, quiet bool
 // the first.
 func (ev *evaluation) propertyNames(n *node, obj map[string]any, quiet bool) bool {
 	ok := true
-	for _, k := range sortedKeys(obj) {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		var sub evaluation
 		sub.stack = ev.stack
 		sub.chainStart = len(ev.stack)
@@ -379,15 +380,6 @@ func (ev *evaluation) propertyNames(n *node, obj map[string]any, quiet bool) boo
 		}
 	}
 	return ok
-}
-
-func sortedKeys(obj map[string]any) []string {
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func (ev *evaluation) dependency(dep dependency, obj map[string]any, quiet bool, ann *annot) bool {
@@ -710,7 +702,7 @@ func (ev *evaluation) unevaluated(n *node, v any, quiet bool, ann *annot) bool {
 	ok := true
 	if n.unevalProps != nil {
 		if obj, isObj := v.(map[string]any); isObj {
-			for _, k := range sortedKeys(obj) {
+			for _, k := range slices.Sorted(maps.Keys(obj)) {
 				if ann.propDone(k) {
 					continue
 				}
