@@ -44,11 +44,12 @@ func UpstreamGlob(app string) string {
 // name matches. Files holding no flow document are dropped; parse findings
 // are returned with positions.
 func Discover(apps []string, glob string, rel bool, run *regexp.Regexp) ([]*File, []diag.Diagnostic, error) {
-	return discover(apps, glob, rel, run, nil)
+	return discover(apps, glob, rel, run, nil, nil)
 }
 
-// discover is Discover parsing through a document cache (nil: none).
-func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintCache) ([]*File, []diag.Diagnostic, error) {
+// discover is Discover parsing through a document cache (nil: none);
+// read, when set, is given each fixture file's bytes as read.
+func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintCache, read func(path string, data []byte)) ([]*File, []diag.Diagnostic, error) {
 	var files []*File
 	var ds []diag.Diagnostic
 	for _, app := range apps {
@@ -75,6 +76,9 @@ func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintC
 			if err != nil {
 				ds = append(ds, diag.Diagnostic{File: m, Line: 1, Col: 1, Severity: diag.Error, Rule: ruleSyntax.ID, Message: err.Error()})
 				continue
+			}
+			if read != nil {
+				read(m, data)
 			}
 			fxs, fds := parse(m, data, c)
 			ds = append(ds, fds...)

@@ -24,15 +24,24 @@ func LintStory(app string, st *story.Story) []diag.Diagnostic {
 
 // LintStory is [LintStory] decoding fixture documents through c (lint_cache.go).
 func (c *LintCache) LintStory(app string, st *story.Story) []diag.Diagnostic {
-	files, ds, err := discover([]string{app}, "", false, nil, c)
+	ds, _ := c.LintStorySources(app, st)
+	return ds
+}
+
+// LintStorySources is [LintCache.LintStory], also returning the bytes of
+// each fixture file it read, by path (for the caller's ignore comments:
+// no second read).
+func (c *LintCache) LintStorySources(app string, st *story.Story) ([]diag.Diagnostic, map[string][]byte) {
+	sources := map[string][]byte{}
+	files, ds, err := discover([]string{app}, "", false, nil, c, func(p string, b []byte) { sources[p] = b })
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	var fxs []*Fixture
 	for _, f := range files {
 		fxs = append(fxs, f.Fixtures...)
 	}
-	return append(ds, lint(st, fxs)...)
+	return append(ds, lint(st, fxs)...), sources
 }
 
 // HasFlows reports whether a story directory has a flows/ directory.

@@ -86,3 +86,41 @@ func TestLintCorpus(t *testing.T) {
 	}
 	_ = os.Getenv
 }
+
+// LintStorySources hands back each fixture file's bytes under the path
+// its findings name, so a caller reading ignore comments needs no second
+// read; a file that holds no flow document is among them too.
+func TestLintStorySourcesKeepsWhatItRead(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"app.yaml":         "app: {id: src}\nroot: s\nintents:\n  go: {}\nstates:\n  s:\n    on:\n      go: [{target: s}]\n",
+		"flows/a.yaml":     "test_kind: flow\nturns:\n  - intent: go\n    bogus: 1\n",
+		"flows/other.yaml": "test_kind: cassette\n",
+	}
+	for p, c := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	app := filepath.Join(dir, "app.yaml")
+	st, ds := story.Load(app, story.Options{})
+	if diag.HasErrors(ds) {
+		t.Fatal(ds)
+	}
+	got, sources := (&LintCache{}).LintStorySources(app, st)
+	if len(got) != 1 || got[0].Rule != ruleUnknownKey.ID {
+		t.Fatalf("want one unknown-key finding, got %v", got)
+	}
+	if b, ok := sources[got[0].File]; !ok || string(b) != files["flows/a.yaml"] {
+		t.Fatalf("sources[%s] = %q, %v: want the fixture's bytes", got[0].File, b, ok)
+	}
+	if b := sources[filepath.Join(dir, "flows", "other.yaml")]; string(b) != files["flows/other.yaml"] {
+		t.Fatalf("sources of other.yaml = %q", b)
+	}
+	if len(sources) != 2 {
+		t.Fatalf("sources has %d files, want 2", len(sources))
+	}
+}
