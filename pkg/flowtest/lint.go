@@ -67,10 +67,20 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 	}
 	ix := indexStory(st)
 	var ds []diag.Diagnostic
+	// A fixture shared through a LintCache has file-less inner positions
+	// (lint_cache.go): what is reported at them is in the fixture's file.
+	var cur *Fixture
+	fileOf := func(p Pos) string {
+		if p.File == "" {
+			return cur.File
+		}
+		return p.File
+	}
 	warn := func(p Pos, rule *diag.Rule, format string, a ...any) {
-		ds = append(ds, diag.Diagnostic{File: p.File, Line: p.Line, Col: p.Col, Severity: diag.Warning, Rule: rule.ID, Message: fmt.Sprintf(format, a...)})
+		ds = append(ds, diag.Diagnostic{File: fileOf(p), Line: p.Line, Col: p.Col, Severity: diag.Warning, Rule: rule.ID, Message: fmt.Sprintf(format, a...)})
 	}
 	for _, fx := range fxs {
+		cur = fx
 		for _, k := range []string{"host_cassette", "starlark_http_cassette", "starlark_inspect_cassette", "recording"} {
 			p := map[string]string{"host_cassette": fx.HostCassette, "starlark_http_cassette": fx.StarlarkHTTPCassette,
 				"starlark_inspect_cassette": fx.StarlarkInspectCassette, "recording": fx.Recording}[k]
@@ -83,7 +93,7 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 			}
 			if st, err := os.Stat(full); err != nil || st.IsDir() {
 				at := fx.valueAt(k)
-				ds = append(ds, diag.Diagnostic{File: at.File, Line: at.Line, Col: at.Col, Severity: diag.Error, Rule: ruleMissingFile.ID,
+				ds = append(ds, diag.Diagnostic{File: fileOf(at), Line: at.Line, Col: at.Col, Severity: diag.Error, Rule: ruleMissingFile.ID,
 					Message: fmt.Sprintf("%s: %s does not exist (paths are relative to the fixture's directory)", k, full)})
 			}
 		}
