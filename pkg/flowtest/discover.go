@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strings"
 
 	"kitsoki/pkg/diag"
 )
@@ -53,16 +54,18 @@ func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintC
 	var files []*File
 	var ds []diag.Diagnostic
 	for _, app := range apps {
-		g := glob
-		switch {
-		case g == "":
-			g = defaultGlob(app)
-		case rel && !filepath.IsAbs(g):
-			g = filepath.Join(filepath.Dir(app), g)
-		}
-		matches, err := filepath.Glob(g)
-		if err != nil {
-			return nil, nil, fmt.Errorf("--flows %q: %v", glob, err)
+		var matches []string
+		if glob == "" {
+			matches = globDefault(app)
+		} else {
+			g := glob
+			if rel && !filepath.IsAbs(g) {
+				g = filepath.Join(filepath.Dir(app), g)
+			}
+			var err error
+			if matches, err = filepath.Glob(g); err != nil {
+				return nil, nil, fmt.Errorf("--flows %q: %v", glob, err)
+			}
 		}
 		sort.Strings(matches)
 		for _, m := range matches {
@@ -92,6 +95,27 @@ func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintC
 		}
 	}
 	return files, ds, nil
+}
+
+// globDefault is filepath.Glob(defaultGlob(app)) listing the directory
+// without opening it as a pollable file (os.ReadDir: fewer system calls).
+// A directory whose path holds glob metacharacters goes through Glob, so
+// they keep Glob's meaning.
+func globDefault(app string) []string {
+	g := defaultGlob(app)
+	dir := filepath.Dir(g)
+	if strings.ContainsAny(dir, `*?[\`) {
+		matches, _ := filepath.Glob(g) // the pattern's own part is valid
+		return matches
+	}
+	entries, _ := os.ReadDir(dir) // as Glob: an unreadable directory matches nothing
+	var out []string
+	for _, e := range entries {
+		if ok, _ := filepath.Match("*.yaml", e.Name()); ok {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out
 }
 
 func readBounded(p string) ([]byte, error) {

@@ -197,3 +197,35 @@ func TestLintCacheRebasesPerFile(t *testing.T) {
 		}
 	}
 }
+
+// globDefault lists what filepath.Glob(defaultGlob(app)) lists: hidden
+// names, a directory named like a fixture, nothing for a story without
+// flows/ or whose flows is a file, and Glob's own meaning for a story
+// directory whose name holds metacharacters.
+func TestGlobDefaultIsGlob(t *testing.T) {
+	root := t.TempDir()
+	write := func(p string) {
+		full := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{"s/app.yaml", "s/flows/b.yaml", "s/flows/a.yaml", "s/flows/.h.yaml", "s/flows/c.yml", "s/flows/d.yaml/x",
+		"none/app.yaml", "file/app.yaml", "file/flows", "m[1]/app.yaml", "m[1]/flows/a.yaml", "m1/flows/z.yaml"} {
+		write(p)
+	}
+	for _, story := range []string{"s", "none", "file", "m[1]"} {
+		app := filepath.Join(root, story, "app.yaml")
+		want, _ := filepath.Glob(defaultGlob(app))
+		got := globDefault(app)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: globDefault = %q, Glob = %q", story, got, want)
+		}
+	}
+	if got := globDefault(filepath.Join(root, "s", "app.yaml")); len(got) != 4 {
+		t.Fatalf("s: want .h, a, b and the directory d.yaml, got %q", got)
+	}
+}
