@@ -55,8 +55,9 @@ func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintC
 	var ds []diag.Diagnostic
 	for _, app := range apps {
 		var matches []string
+		var regular map[string]bool // matches the listing showed as regular files
 		if glob == "" {
-			matches = globDefault(app)
+			matches, regular = globDefault(app)
 		} else {
 			g := glob
 			if rel && !filepath.IsAbs(g) {
@@ -72,8 +73,10 @@ func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintC
 			if run != nil && !run.MatchString(filepath.Base(m)) {
 				continue
 			}
-			if st, err := os.Stat(m); err != nil || st.IsDir() {
-				continue
+			if !regular[m] {
+				if st, err := os.Stat(m); err != nil || st.IsDir() {
+					continue
+				}
 			}
 			data, err := readBounded(m)
 			if err != nil {
@@ -98,24 +101,30 @@ func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintC
 }
 
 // globDefault is filepath.Glob(defaultGlob(app)) listing the directory
-// without opening it as a pollable file (os.ReadDir: fewer system calls).
-// A directory whose path holds glob metacharacters goes through Glob, so
-// they keep Glob's meaning.
-func globDefault(app string) []string {
+// without opening it as a pollable file (os.ReadDir: fewer system calls),
+// and the matches the listing shows as regular files (no stat needed to
+// know it). A directory whose path holds glob metacharacters goes through
+// Glob, so they keep Glob's meaning.
+func globDefault(app string) ([]string, map[string]bool) {
 	g := defaultGlob(app)
 	dir := filepath.Dir(g)
 	if strings.ContainsAny(dir, `*?[\`) {
 		matches, _ := filepath.Glob(g) // the pattern's own part is valid
-		return matches
+		return matches, nil
 	}
 	entries, _ := os.ReadDir(dir) // as Glob: an unreadable directory matches nothing
 	var out []string
+	regular := map[string]bool{}
 	for _, e := range entries {
 		if ok, _ := filepath.Match("*.yaml", e.Name()); ok {
-			out = append(out, filepath.Join(dir, e.Name()))
+			p := filepath.Join(dir, e.Name())
+			out = append(out, p)
+			if e.Type().IsRegular() {
+				regular[p] = true
+			}
 		}
 	}
-	return out
+	return out, regular
 }
 
 func readBounded(p string) ([]byte, error) {

@@ -220,12 +220,16 @@ func TestGlobDefaultIsGlob(t *testing.T) {
 	for _, story := range []string{"s", "none", "file", "m[1]"} {
 		app := filepath.Join(root, story, "app.yaml")
 		want, _ := filepath.Glob(defaultGlob(app))
-		got := globDefault(app)
+		got, _ := globDefault(app)
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: globDefault = %q, Glob = %q", story, got, want)
 		}
 	}
-	if got := globDefault(filepath.Join(root, "s", "app.yaml")); len(got) != 4 {
+	got, regular := globDefault(filepath.Join(root, "s", "app.yaml"))
+	if len(got) != 4 {
 		t.Fatalf("s: want .h, a, b and the directory d.yaml, got %q", got)
+	}
+	if len(regular) != 3 || regular[filepath.Join(root, "s", "flows", "d.yaml")] {
+		t.Fatalf("s: want .h, a and b known regular, not the directory: %v", regular)
 	}
 }
