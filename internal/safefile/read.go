@@ -18,12 +18,7 @@ var ErrTooLarge = errors.New("file too large")
 // ReadFile reads the regular file at path (symlinks followed) if it is
 // at most limit bytes. Anything else is refused before it is read.
 func ReadFile(path string, limit int64) ([]byte, error) {
-	f, err := Open(path, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return readAll(f, path, limit)
+	return readFile(path, limit) // read_unix.go, read_other.go
 }
 
 // Open opens the regular file at path for reading, refusing what is not a
@@ -31,18 +26,24 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 // its start; a caller that streams it should still bound what it reads
 // (a line cap, or io.LimitReader).
 func Open(path string, limit int64) (*os.File, error) {
+	f, _, err := open(path, limit)
+	return f, err
+}
+
+// open is Open, also returning what the opened file's stat said.
+func open(path string, limit int64) (*os.File, fs.FileInfo, error) {
 	// Stat first: a FIFO is refused without opening it (an open for
 	// reading would wait for a writer).
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := check(path, fi, limit); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	f, err := openNoBlock(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Check what was opened, not what was named: the path may have been
 	// swapped between the stat and the open.
@@ -52,9 +53,9 @@ func Open(path string, limit int64) (*os.File, error) {
 	}
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	return f, nil
+	return f, fi, nil
 }
 
 // ReadRootFile is ReadFile for a name inside root (os.Root keeps the name
@@ -78,7 +79,7 @@ func ReadRootFile(root *os.Root, name string, limit int64) ([]byte, error) {
 	if err := check(name, fi, limit); err != nil {
 		return nil, err
 	}
-	return readAll(f, name, limit)
+	return readAll(f, fi.Size(), name, limit)
 }
 
 func check(path string, fi fs.FileInfo, limit int64) error {
@@ -105,15 +106,14 @@ func tooLarge(path string, size, limit int64) error {
 
 // readAll reads f, failing if it turns out to hold more than limit bytes
 // (a file that grows after the stat).
-func readAll(f io.Reader, path string, limit int64) ([]byte, error) {
-	// A file's size sizes the buffer (one byte more to see the end without
-	// growing it): a large story is not copied through doubling buffers.
-	// The size is only a hint; the cap is enforced on what is read.
+func readAll(f io.Reader, hint int64, path string, limit int64) ([]byte, error) {
+	// The size of the opened file (its stat, already taken) sizes the
+	// buffer, one byte more to see the end without growing it: a large
+	// story is not copied through doubling buffers. The size is only a
+	// hint; the cap is enforced on what is read.
 	size := int64(512)
-	if st, ok := f.(interface{ Stat() (fs.FileInfo, error) }); ok {
-		if fi, err := st.Stat(); err == nil && fi.Size() >= 0 && fi.Size() < limit {
-			size = fi.Size() + 1
-		}
+	if hint >= 0 && hint < limit {
+		size = hint + 1
 	}
 	b := make([]byte, 0, size)
 	r := io.LimitReader(f, limit+1)

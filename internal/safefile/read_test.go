@@ -103,3 +103,19 @@ func FuzzReadFile(f *testing.F) {
 		}
 	})
 }
+
+// The size readAll is given is only a hint (the file may have grown or
+// shrunk since its stat): what is read is returned whole, and the cap is
+// enforced on it, not on the hint.
+func TestReadAllSizeIsAHint(t *testing.T) {
+	data := bytes.Repeat([]byte("ab"), 700) // 1,400 bytes
+	for _, hint := range []int64{-1, 0, 10, 1399, 1400, 1401, 5000} {
+		b, err := readAll(bytes.NewReader(data), hint, "f", 2000)
+		if err != nil || !bytes.Equal(b, data) {
+			t.Fatalf("hint %d: got %d bytes, %v; want all 1400", hint, len(b), err)
+		}
+		if _, err := readAll(bytes.NewReader(data), hint, "f", 1399); !errors.Is(err, ErrTooLarge) {
+			t.Fatalf("hint %d, cap 1399: err = %v, want ErrTooLarge", hint, err)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strings"
 
 	"kitsoki/pkg/diag"
 )
@@ -44,37 +45,46 @@ func UpstreamGlob(app string) string {
 // name matches. Files holding no flow document are dropped; parse findings
 // are returned with positions.
 func Discover(apps []string, glob string, rel bool, run *regexp.Regexp) ([]*File, []diag.Diagnostic, error) {
-	return discover(apps, glob, rel, run, nil)
+	return discover(apps, glob, rel, run, nil, nil)
 }
 
-// discover is Discover parsing through a document cache (nil: none).
-func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintCache) ([]*File, []diag.Diagnostic, error) {
+// discover is Discover parsing through a document cache (nil: none);
+// read, when set, is given each fixture file's bytes as read.
+func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintCache, read func(path string, data []byte)) ([]*File, []diag.Diagnostic, error) {
 	var files []*File
 	var ds []diag.Diagnostic
 	for _, app := range apps {
-		g := glob
-		switch {
-		case g == "":
-			g = defaultGlob(app)
-		case rel && !filepath.IsAbs(g):
-			g = filepath.Join(filepath.Dir(app), g)
-		}
-		matches, err := filepath.Glob(g)
-		if err != nil {
-			return nil, nil, fmt.Errorf("--flows %q: %v", glob, err)
+		var matches []string
+		var regular map[string]bool // matches the listing showed as regular files
+		if glob == "" {
+			matches, regular = globDefault(app)
+		} else {
+			g := glob
+			if rel && !filepath.IsAbs(g) {
+				g = filepath.Join(filepath.Dir(app), g)
+			}
+			var err error
+			if matches, err = filepath.Glob(g); err != nil {
+				return nil, nil, fmt.Errorf("--flows %q: %v", glob, err)
+			}
 		}
 		sort.Strings(matches)
 		for _, m := range matches {
 			if run != nil && !run.MatchString(filepath.Base(m)) {
 				continue
 			}
-			if st, err := os.Stat(m); err != nil || st.IsDir() {
-				continue
+			if !regular[m] {
+				if st, err := os.Stat(m); err != nil || st.IsDir() {
+					continue
+				}
 			}
 			data, err := readBounded(m)
 			if err != nil {
 				ds = append(ds, diag.Diagnostic{File: m, Line: 1, Col: 1, Severity: diag.Error, Rule: ruleSyntax.ID, Message: err.Error()})
 				continue
+			}
+			if read != nil {
+				read(m, data)
 			}
 			fxs, fds := parse(m, data, c)
 			ds = append(ds, fds...)
@@ -88,6 +98,33 @@ func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintC
 		}
 	}
 	return files, ds, nil
+}
+
+// globDefault is filepath.Glob(defaultGlob(app)) listing the directory
+// without opening it as a pollable file (os.ReadDir: fewer system calls),
+// and the matches the listing shows as regular files (no stat needed to
+// know it). A directory whose path holds glob metacharacters goes through
+// Glob, so they keep Glob's meaning.
+func globDefault(app string) ([]string, map[string]bool) {
+	g := defaultGlob(app)
+	dir := filepath.Dir(g)
+	if strings.ContainsAny(dir, `*?[\`) {
+		matches, _ := filepath.Glob(g) // the pattern's own part is valid
+		return matches, nil
+	}
+	entries, _ := os.ReadDir(dir) // as Glob: an unreadable directory matches nothing
+	var out []string
+	regular := map[string]bool{}
+	for _, e := range entries {
+		if ok, _ := filepath.Match("*.yaml", e.Name()); ok {
+			p := filepath.Join(dir, e.Name())
+			out = append(out, p)
+			if e.Type().IsRegular() {
+				regular[p] = true
+			}
+		}
+	}
+	return out, regular
 }
 
 func readBounded(p string) ([]byte, error) {

@@ -24,15 +24,24 @@ func LintStory(app string, st *story.Story) []diag.Diagnostic {
 
 // LintStory is [LintStory] decoding fixture documents through c (lint_cache.go).
 func (c *LintCache) LintStory(app string, st *story.Story) []diag.Diagnostic {
-	files, ds, err := discover([]string{app}, "", false, nil, c)
+	ds, _ := c.LintStorySources(app, st)
+	return ds
+}
+
+// LintStorySources is [LintCache.LintStory], also returning the bytes of
+// each fixture file it read, by path (for the caller's ignore comments:
+// no second read).
+func (c *LintCache) LintStorySources(app string, st *story.Story) ([]diag.Diagnostic, map[string][]byte) {
+	sources := map[string][]byte{}
+	files, ds, err := discover([]string{app}, "", false, nil, c, func(p string, b []byte) { sources[p] = b })
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	var fxs []*Fixture
 	for _, f := range files {
 		fxs = append(fxs, f.Fixtures...)
 	}
-	return append(ds, lint(st, fxs)...)
+	return append(ds, lint(st, fxs)...), sources
 }
 
 // HasFlows reports whether a story directory has a flows/ directory.
@@ -46,8 +55,8 @@ func HasFlows(app string) bool {
 // never evaluated or cannot match (positioned warnings), and files the
 // fixture names that do not exist (errors: it cannot run).
 func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
-	if st == nil {
-		return nil
+	if st == nil || len(fxs) == 0 {
+		return nil // nothing to check: the story is not folded for nothing
 	}
 	// A story with no imports and no phases folds to a copy of itself
 	// (fold.New has nothing to merge or expand): it is indexed as loaded.
@@ -58,10 +67,20 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 	}
 	ix := indexStory(st)
 	var ds []diag.Diagnostic
+	// A fixture shared through a LintCache has file-less inner positions
+	// (lint_cache.go): what is reported at them is in the fixture's file.
+	var cur *Fixture
+	fileOf := func(p Pos) string {
+		if p.File == "" {
+			return cur.File
+		}
+		return p.File
+	}
 	warn := func(p Pos, rule *diag.Rule, format string, a ...any) {
-		ds = append(ds, diag.Diagnostic{File: p.File, Line: p.Line, Col: p.Col, Severity: diag.Warning, Rule: rule.ID, Message: fmt.Sprintf(format, a...)})
+		ds = append(ds, diag.Diagnostic{File: fileOf(p), Line: p.Line, Col: p.Col, Severity: diag.Warning, Rule: rule.ID, Message: fmt.Sprintf(format, a...)})
 	}
 	for _, fx := range fxs {
+		cur = fx
 		for _, k := range []string{"host_cassette", "starlark_http_cassette", "starlark_inspect_cassette", "recording"} {
 			p := map[string]string{"host_cassette": fx.HostCassette, "starlark_http_cassette": fx.StarlarkHTTPCassette,
 				"starlark_inspect_cassette": fx.StarlarkInspectCassette, "recording": fx.Recording}[k]
@@ -74,7 +93,7 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 			}
 			if st, err := os.Stat(full); err != nil || st.IsDir() {
 				at := fx.valueAt(k)
-				ds = append(ds, diag.Diagnostic{File: at.File, Line: at.Line, Col: at.Col, Severity: diag.Error, Rule: ruleMissingFile.ID,
+				ds = append(ds, diag.Diagnostic{File: fileOf(at), Line: at.Line, Col: at.Col, Severity: diag.Error, Rule: ruleMissingFile.ID,
 					Message: fmt.Sprintf("%s: %s does not exist (paths are relative to the fixture's directory)", k, full)})
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"go.yaml.in/yaml/v3"
+
+	"kitsoki/pkg/diag"
 )
 
 // LintCache shares decoded fixture documents between the lints of one
@@ -29,12 +31,26 @@ type cachedDoc struct {
 	once sync.Once
 	doc  *yaml.Node
 	err  error
+
+	mu    sync.Mutex
+	built map[[2]int]*builtDoc // by the document's line and column offset in its file
 }
 
-// unmarshal decodes one document's text (yaml.Unmarshal into a node).
-func (c *LintCache) unmarshal(text string) (*yaml.Node, error) {
+// builtDoc is what one document reads as (readDoc) with its positions
+// file-less (File ""): the fixture, nil for a document that is not a
+// flow, and the parse findings. It is shared, read only, by every file
+// holding the same text at the same place; rebase names the file.
+type builtDoc struct {
+	once sync.Once
+	fx   *Fixture
+	ds   []diag.Diagnostic
+}
+
+// entry returns the cache entry of a document's text, decoding it once;
+// nil when c is nil or full.
+func (c *LintCache) entry(text string) *cachedDoc {
 	if c == nil {
-		return decodeDoc(text)
+		return nil
 	}
 	key := sha256.Sum256([]byte(text))
 	c.mu.Lock()
@@ -42,7 +58,7 @@ func (c *LintCache) unmarshal(text string) (*yaml.Node, error) {
 	if d == nil {
 		if c.kept+len(text) > maxKeptDocs {
 			c.mu.Unlock()
-			return decodeDoc(text)
+			return nil
 		}
 		c.kept += len(text)
 		if c.docs == nil {
@@ -53,7 +69,50 @@ func (c *LintCache) unmarshal(text string) (*yaml.Node, error) {
 	}
 	c.mu.Unlock()
 	d.once.Do(func() { d.doc, d.err = decodeDoc(text) })
-	return d.doc, d.err
+	return d
+}
+
+// read is readDoc through c: a document read before at the same place
+// (the same text, line and column offset) is not read again; its fixture
+// and findings are rebased onto file.
+func (c *LintCache) read(file string, pc piece) (*Fixture, []diag.Diagnostic) {
+	d := c.entry(pc.text)
+	if d == nil {
+		return readDoc(file, pc, d)
+	}
+	d.mu.Lock()
+	if d.built == nil {
+		d.built = map[[2]int]*builtDoc{}
+	}
+	at := [2]int{pc.line, pc.colOff}
+	b := d.built[at]
+	if b == nil {
+		b = &builtDoc{}
+		d.built[at] = b
+	}
+	d.mu.Unlock()
+	b.once.Do(func() { b.fx, b.ds = readDoc("", pc, d) })
+	return b.rebase(file)
+}
+
+// rebase returns b's fixture (a shallow copy: File set, the rest shared)
+// and findings for file. The fixture's inner positions stay file-less:
+// lint names the file of what it reports at them.
+func (b *builtDoc) rebase(file string) (*Fixture, []diag.Diagnostic) {
+	var ds []diag.Diagnostic
+	if len(b.ds) > 0 {
+		ds = make([]diag.Diagnostic, len(b.ds))
+		for i, d := range b.ds {
+			d.File = file
+			ds[i] = d
+		}
+	}
+	if b.fx == nil {
+		return nil, ds
+	}
+	fx := *b.fx
+	fx.File = file
+	return &fx, ds
 }
 
 func decodeDoc(text string) (*yaml.Node, error) {

@@ -79,8 +79,9 @@ func split(content string) []piece {
 	return out
 }
 
-// parse reads a fixture file's flow documents, decoding them through c
-// (nil: no cache). Documents whose test_kind is not "flow" are skipped
+// parse reads a fixture file's flow documents, reading them through c
+// (nil: no cache; with one, the fixtures' inner positions are file-less,
+// for lint only: LintCache.read). Documents whose test_kind is not "flow" are skipped
 // (cassettes, parked fixtures). Diagnostics carry positions; an Error
 // diagnostic means a fixture that cannot run.
 func parse(file string, data []byte, c *LintCache) ([]*Fixture, []diag.Diagnostic) {
@@ -91,37 +92,57 @@ func parse(file string, data []byte, c *LintCache) ([]*Fixture, []diag.Diagnosti
 	var out []*Fixture
 	var ds []diag.Diagnostic
 	for _, pc := range split(string(data)) {
-		p := &parser{file: file, lineOff: pc.line, colOff: pc.colOff}
-		doc, err := c.unmarshal(pc.text)
-		if err != nil {
-			line, msg := yamlErrLine(err)
-			ds = append(ds, diag.Diagnostic{File: file, Line: line + pc.line, Col: 1, Severity: diag.Error, Rule: ruleSyntax.ID,
-				Message: "YAML does not parse: " + msg})
-			continue
+		var fx *Fixture
+		var fds []diag.Diagnostic
+		if c != nil {
+			fx, fds = c.read(file, pc)
+		} else {
+			fx, fds = readDoc(file, pc, nil)
 		}
-		if len(doc.Content) == 0 {
-			continue
+		ds = append(ds, fds...)
+		if fx != nil {
+			out = append(out, fx)
 		}
-		root := doc.Content[0]
-		if root.Kind != yaml.MappingNode {
-			// Not a mapping: not a flow document (upstream's decode would
-			// fail; a stray scalar document is reported, not run).
-			p.errf(root, ruleShape, "a fixture document must be a mapping of keys (test_kind: flow, turns: ...)")
-			ds = append(ds, p.ds...)
-			continue
-		}
-		if kind := mapGet(root, "test_kind"); kind == nil || kind.Kind != yaml.ScalarNode || kind.Value != "flow" {
-			continue
-		}
-		fx := p.fixture(root)
-		fx.File = file
-		ds = append(ds, p.ds...)
-		out = append(out, fx)
 	}
 	for i, fx := range out {
 		fx.Doc, fx.Docs = i+1, len(out)
 	}
 	return out, ds
+}
+
+// readDoc reads one document of file: its fixture (nil when it is not a
+// flow document) and its parse findings. d, when set, holds the
+// document's decoded tree.
+func readDoc(file string, pc piece, d *cachedDoc) (*Fixture, []diag.Diagnostic) {
+	p := &parser{file: file, lineOff: pc.line, colOff: pc.colOff}
+	var doc *yaml.Node
+	var err error
+	if d != nil {
+		doc, err = d.doc, d.err
+	} else {
+		doc, err = decodeDoc(pc.text)
+	}
+	if err != nil {
+		line, msg := yamlErrLine(err)
+		return nil, []diag.Diagnostic{{File: file, Line: line + pc.line, Col: 1, Severity: diag.Error, Rule: ruleSyntax.ID,
+			Message: "YAML does not parse: " + msg}}
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		// Not a mapping: not a flow document (upstream's decode would
+		// fail; a stray scalar document is reported, not run).
+		p.errf(root, ruleShape, "a fixture document must be a mapping of keys (test_kind: flow, turns: ...)")
+		return nil, p.ds
+	}
+	if kind := mapGet(root, "test_kind"); kind == nil || kind.Kind != yaml.ScalarNode || kind.Value != "flow" {
+		return nil, nil
+	}
+	fx := p.fixture(root)
+	fx.File = file
+	return fx, p.ds
 }
 
 // yamlErrLine pulls "line N: msg" out of a yaml.v3 error.

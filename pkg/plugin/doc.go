@@ -17,7 +17,9 @@
 // events leave through the emit function the caller passes), never prints,
 // and lets no resolved secret reach a report, an event or an error.
 //
-// Layout: descriptor.go (ids, built-ins), profile.go, manifest.go, resolve.go
+// Layout: descriptor.go (ids, built-ins), profile.go, profile_search.go
+// ([ProfileSearch]: the upward search shared by one run's stories),
+// manifest.go, resolve.go
 // ([Assemble]), report.go (report, assembly.schema.json, [ProfileDiagnostics]
 // for validate), hooks.go, chain.go ([Assembly.NewChain]: one chain per run),
 // redact.go and budget.go (built-in providers), rewrite_log.go (masked

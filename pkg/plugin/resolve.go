@@ -23,6 +23,10 @@ type Options struct {
 	Story *story.Story
 	// Getenv resolves the env var names of the redact config (os.Getenv if nil).
 	Getenv func(string) string
+	// Search, when set, shares the upward profile search and the profiles
+	// read between the assemblies of one run (validate over many stories);
+	// nil searches and reads afresh.
+	Search *ProfileSearch
 }
 
 // PluginStatus is one plugin in the assembly.
@@ -132,16 +136,16 @@ func (a *Assembly) loadProfile(opts Options) error {
 	}
 	a.ProfilePath = opts.ProfilePath
 	if a.ProfilePath == "" {
-		a.ProfilePath = FindProfile(dir)
+		a.ProfilePath = opts.Search.findProfile(dir)
 	}
 	if a.ProfilePath == "" {
 		a.Profile = &Profile{}
-		if kd := findDir(dir, ProfileDir); kd != "" {
+		if kd := opts.Search.findKitDir(dir); kd != "" {
 			a.PluginsDir = filepath.Join(kd, "plugins")
 		}
 		return nil
 	}
-	p, err := readProfile(a.ProfilePath)
+	p, err := opts.Search.readProfile(a.ProfilePath)
 	if err != nil {
 		return err
 	}

@@ -18,8 +18,14 @@ func lintFlows(app string, st *story.Story, c *flowtest.LintCache) []diag.Diagno
 	if st == nil || !flowtest.HasFlows(app) {
 		return nil
 	}
-	return diag.FilterIgnored(c.LintStory(app, st), func(p string) ([]byte, bool) {
-		b, err := safefile.ReadFile(p, safefile.Data)
-		return b, err == nil && bytes.Contains(b, ignoreMarker)
+	ds, sources := c.LintStorySources(app, st)
+	return diag.FilterIgnored(ds, func(p string) ([]byte, bool) {
+		b, ok := sources[p] // the fixture files, as the lint read them
+		if !ok {
+			var err error
+			b, err = safefile.ReadFile(p, safefile.Data)
+			ok = err == nil
+		}
+		return b, ok && bytes.Contains(b, ignoreMarker)
 	})
 }

@@ -80,7 +80,8 @@ func Run(files []string, opts Options) Result {
 	if sopts.Cache == nil {
 		sopts.Cache = story.NewCache()
 	}
-	fixtures := &flowtest.LintCache{} // fixture documents, decoded once per run
+	fixtures := &flowtest.LintCache{}   // fixture documents, decoded once per run
+	profiles := &plugin.ProfileSearch{} // the upward profile search, shared by stories side by side
 	per := make([][]diag.Diagnostic, len(files))
 	flows := make([][]diag.Diagnostic, len(files)) // fixture findings, kept apart from the ignore pass
 	// Only the files' bytes outlive a load (for ignore comments); the
@@ -106,7 +107,7 @@ func Run(files []string, opts Options) Result {
 				sources[i][yf], _ = st.Source(yf)
 			}
 			sound := st != nil && !diag.HasErrors(ds)
-			po := plugin.Options{StoryDir: filepath.Dir(f), ProfilePath: opts.ProfilePath}
+			po := plugin.Options{StoryDir: filepath.Dir(f), ProfilePath: opts.ProfilePath, Search: profiles}
 			if sound {
 				po.Story = st
 			}

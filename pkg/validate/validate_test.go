@@ -125,3 +125,22 @@ func TestRunReportsPluginProfileProblems(t *testing.T) {
 		t.Fatalf("--profile with a clean file: %v", res.Diagnostics)
 	}
 }
+
+// An ignore comment in a fixture file suppresses that fixture's finding
+// (the file's bytes come from the lint's own read), and only its own.
+func TestRunFlowIgnoreComments(t *testing.T) {
+	dir := storytest.TempTree(t, map[string]string{
+		"app.yaml":          "app: {id: ig}\nroot: s\nintents:\n  go: {}\nstates:\n  s:\n    on:\n      go: [{target: s}]\n",
+		"flows/quiet.yaml":  "test_kind: flow\nturns:\n  - intent: go\n    bogus: 1 # kitsoki:ignore flow-unknown-key\n",
+		"flows/loud.yaml":   "test_kind: flow\nturns:\n  - intent: go\n    bogus: 1\n",
+		"flows/nested.yaml": "test_kind: flow\nturns:\n  - intent: go\n    expect_state: nowhere # kitsoki:ignore flow-unknown-state\n",
+	})
+	res := Run([]string{filepath.Join(dir, "app.yaml")}, Options{Flows: true})
+	var got []string
+	for _, d := range res.Diagnostics {
+		got = append(got, filepath.Base(d.File)+":"+d.Rule)
+	}
+	if strings.Join(got, " ") != "loud.yaml:flow-unknown-key" {
+		t.Fatalf("want only loud.yaml's unknown key, got %v\n%v", got, res.Diagnostics)
+	}
+}
