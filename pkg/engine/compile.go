@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -277,8 +276,9 @@ func (c *compiler) state(s *story.State, parent *State) {
 	if s.Timeout != nil {
 		ns.Timeout = c.timeout(s.Timeout, ns)
 	}
-	for _, intent := range onOrder(s) {
-		for _, tr := range s.On[intent] {
+	for _, on := range s.On {
+		intent := on.Intent
+		for _, tr := range on.Arms {
 			nt := &Transition{Default: tr.Default, Hint: tr.GuardHint, Pos: pos(tr.Pos), Emits: tr.Emit}
 			nt.View = tr.View
 			if tr.Target != "" {
@@ -302,13 +302,6 @@ func (c *compiler) state(s *story.State, parent *State) {
 	for _, ch := range s.Children {
 		c.state(ch, ns)
 	}
-}
-
-func onOrder(s *story.State) []string {
-	if len(s.OnOrder) == len(s.On) {
-		return s.OnOrder
-	}
-	return slices.Sorted(maps.Keys(s.On))
 }
 
 func (c *compiler) effects(list []*story.Effect, owner *State, where string) []*Effect {

@@ -86,7 +86,7 @@ func walkAgentEffects(st *story.Story, fn func(s *story.State, idx int, e *story
 			return false
 		}
 		for _, in := range sortedOn(s) {
-			for _, t := range s.On[in] {
+			for _, t := range s.Arms(in) {
 				if !visitList(s, t.Effects) {
 					return false
 				}
@@ -113,15 +113,7 @@ func sortedStates(l []*story.State) []*story.State {
 }
 
 func sortedOn(s *story.State) []string {
-	out := append([]string(nil), s.OnOrder...)
-	if len(out) != len(s.On) {
-		out = out[:0]
-		for k := range s.On {
-			out = append(out, k)
-		}
-		sort.Strings(out)
-	}
-	return out
+	return s.OnNames()
 }
 
 func newCallSite(s *story.State, idx int, e *story.Effect) *CallSite {

@@ -184,9 +184,9 @@ func indexStory(st *story.Story) *storyIndex {
 			for n := range s.Intents {
 				ix.intents[n] = true
 			}
-			for n, arms := range s.On {
-				ix.intents[n] = true
-				for _, tr := range arms {
+			for _, on := range s.On {
+				ix.intents[on.Intent] = true
+				for _, tr := range on.Arms {
 					if tr != nil {
 						effects(tr.Effects)
 					}

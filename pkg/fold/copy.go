@@ -156,21 +156,17 @@ func copyState(s *story.State, parent *story.State) *story.State {
 	c.View = copyView(s.View)
 	c.OnEnter = copyEffects(s.OnEnter)
 	c.OnExit = copyEffects(s.OnExit)
-	c.OnOrder = copyStrings(s.OnOrder)
 	if s.On != nil {
-		c.On = make(map[string][]*story.Transition, len(s.On))
-		for k, arms := range s.On {
-			list := make([]*story.Transition, 0, len(arms))
-			for _, t := range arms {
+		c.On = make([]story.OnIntent, len(s.On))
+		for i, on := range s.On {
+			var list []*story.Transition
+			if on.Arms != nil {
+				list = make([]*story.Transition, 0, len(on.Arms))
+			}
+			for _, t := range on.Arms {
 				list = append(list, copyTransition(t))
 			}
-			c.On[k] = list
-		}
-	}
-	if s.OnPos != nil {
-		c.OnPos = make(map[string]story.Pos, len(s.OnPos))
-		for k, v := range s.OnPos {
-			c.OnPos[k] = v
+			c.On[i] = story.OnIntent{Intent: on.Intent, Pos: on.Pos, Arms: list}
 		}
 	}
 	c.Intents = copyIntents(s.Intents)

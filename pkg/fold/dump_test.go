@@ -58,8 +58,9 @@ func dump(f *Folded) string {
 			fmt.Fprintf(&b, "  timeout %s -> %s\n", s.Timeout.After, s.Timeout.Target)
 		}
 		dumpEffects(&b, "  enter", s.OnEnter)
-		for _, in := range s.OnOrder {
-			for _, t := range s.On[in] {
+		for _, on := range s.On {
+			in := on.Intent
+			for _, t := range on.Arms {
 				fmt.Fprintf(&b, "  on %s -> %q", in, t.Target)
 				if t.When != "" {
 					fmt.Fprintf(&b, " when %q", t.When)

@@ -36,8 +36,8 @@ type rebaser struct {
 func (rb *rebaser) state(s *story.State) {
 	rb.effects(s.OnEnter)
 	rb.effects(s.OnExit)
-	for _, arms := range s.On {
-		for _, t := range arms {
+	for _, on := range s.On {
+		for _, t := range on.Arms {
 			if t != nil {
 				rb.effects(t.Effects)
 			}

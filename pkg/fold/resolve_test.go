@@ -54,8 +54,9 @@ func TestRewrittenTargetsLandInTheChild(t *testing.T) {
 			if s.Timeout != nil {
 				check(s, "timeout", s.Timeout.Target)
 			}
-			for _, in := range s.OnOrder {
-				for _, tr := range s.On[in] {
+			for _, on := range s.On {
+				in := on.Intent
+				for _, tr := range on.Arms {
 					check(s, "on."+in, tr.Target)
 					walk(s, tr.Effects)
 				}

@@ -201,25 +201,20 @@ func (rw *rewriter) arcs(s *story.State, depth int) {
 		}
 		return n
 	}
-	order := orderedKeys(s.OnOrder, s.On)
-	on := make(map[string][]*story.Transition, len(s.On))
-	onPos := make(map[string]story.Pos, len(s.OnPos))
-	var newOrder []string
-	for _, in := range order {
-		nn := rename(in)
-		for _, t := range s.On[in] {
+	old := s.On
+	s.On = make([]story.OnIntent, 0, len(old))
+	for _, o := range old {
+		nn := rename(o.Intent)
+		for _, t := range o.Arms {
 			if t == nil {
 				continue
 			}
 			rw.arm(t, depth, s)
 		}
-		on[nn] = append(on[nn], s.On[in]...)
-		if p, ok := s.OnPos[in]; ok {
-			onPos[nn] = p
-		}
-		newOrder = append(newOrder, nn)
+		// Two intents renamed to one name share one entry (arms in order,
+		// the later position).
+		s.AddOn(nn, o.Pos, o.Arms...)
 	}
-	s.On, s.OnPos, s.OnOrder = on, onPos, newOrder
 	if len(s.Intents) > 0 {
 		li := make(map[string]*story.Intent, len(s.Intents))
 		for name, in := range s.Intents {

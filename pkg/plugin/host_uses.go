@@ -69,8 +69,9 @@ func collectHostCalls(st *story.Story, prefix string, bindings map[string]string
 	for _, s := range st.AllStates() {
 		visit(s.OnEnter, fmt.Sprintf("state %q on_enter", s.Path))
 		visit(s.OnExit, fmt.Sprintf("state %q on_exit", s.Path))
-		for _, in := range s.OnOrder {
-			for a, t := range s.On[in] {
+		for _, on := range s.On {
+			in := on.Intent
+			for a, t := range on.Arms {
 				visit(t.Effects, fmt.Sprintf("state %q intent %q arc[%d] effect", s.Path, in, a))
 			}
 		}

@@ -135,8 +135,9 @@ func (c *checker) walkEffects(fn func(e *Effect, site effSite)) {
 			base := effSite{State: s, Template: tpl}
 			visit(s.OnEnter, base, fmt.Sprintf("state %q ", s.Path), "on_enter")
 			visit(s.OnExit, base, fmt.Sprintf("state %q ", s.Path), "on_exit")
-			for _, in := range s.OnOrder {
-				for a, t := range s.On[in] {
+			for _, on := range s.On {
+				in := on.Intent
+				for a, t := range on.Arms {
 					ts := base
 					ts.Intent = in
 					visit(t.Effects, ts, fmt.Sprintf("state %q intent %q arc[%d] ", s.Path, in, a), "effect")
@@ -163,8 +164,9 @@ func (c *checker) walkEffects(fn func(e *Effect, site effSite)) {
 // eachTransition visits every transition of the real state tree.
 func (c *checker) eachTransition(fn func(s *State, intent string, arm int, t *Transition)) {
 	for _, s := range c.st.AllStates() {
-		for _, in := range s.OnOrder {
-			for a, t := range s.On[in] {
+		for _, on := range s.On {
+			in := on.Intent
+			for a, t := range on.Arms {
 				fn(s, in, a, t)
 			}
 		}

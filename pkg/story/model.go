@@ -198,11 +198,11 @@ type State struct {
 	// OnExit is parsed for forward compatibility; the upstream format has no
 	// on_exit key, so a warning is reported when it is used.
 	OnExit []*Effect
-	// On maps an intent ("*" for the wildcard) to its transition arms;
-	// OnOrder keeps the declaration order of the intents.
-	On      map[string][]*Transition
-	OnOrder []string
-	OnPos   map[string]Pos
+	// On holds the intents of the on: block ("*" for the wildcard) with
+	// their transition arms, in declaration order, one entry per intent.
+	// Look one up with Arms, HasOn or OnAt; add with AddOn. A slice, not a
+	// map: a large story has many states of two or three intents each.
+	On []OnIntent
 
 	Intents       map[string]*Intent // state-local intents (nil when none)
 	IntentOrder   []string
@@ -234,6 +234,63 @@ type State struct {
 	Keys map[string]Pos
 
 	story *Story
+}
+
+// OnIntent is one intent of a state's on: block: its name, the position
+// of the intent key and its transition arms.
+type OnIntent struct {
+	Intent string
+	Pos    Pos
+	Arms   []*Transition
+}
+
+// OnAt returns the on: entry of intent, or nil when the state has none.
+func (s *State) OnAt(intent string) *OnIntent {
+	for i := range s.On {
+		if s.On[i].Intent == intent {
+			return &s.On[i]
+		}
+	}
+	return nil
+}
+
+// Arms returns the transition arms of intent (nil when the state has no
+// such on: entry).
+func (s *State) Arms(intent string) []*Transition {
+	if o := s.OnAt(intent); o != nil {
+		return o.Arms
+	}
+	return nil
+}
+
+// HasOn reports whether the state's on: block has an entry for intent,
+// even one with no arms.
+func (s *State) HasOn(intent string) bool { return s.OnAt(intent) != nil }
+
+// OnNames returns the intents of the on: block in declaration order.
+func (s *State) OnNames() []string {
+	if len(s.On) == 0 {
+		return nil
+	}
+	out := make([]string, len(s.On))
+	for i, o := range s.On {
+		out[i] = o.Intent
+	}
+	return out
+}
+
+// AddOn appends arms to the entry of intent, adding the entry (at pos)
+// after the others when the state has none; an existing entry takes pos
+// when pos is set.
+func (s *State) AddOn(intent string, pos Pos, arms ...*Transition) {
+	if o := s.OnAt(intent); o != nil {
+		o.Arms = append(o.Arms, arms...)
+		if pos != (Pos{}) {
+			o.Pos = pos
+		}
+		return
+	}
+	s.On = append(s.On, OnIntent{Intent: intent, Pos: pos, Arms: arms})
 }
 
 // NamePos is a name with the position it was written at.

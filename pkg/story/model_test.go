@@ -36,10 +36,10 @@ func TestModelFilledFromCorpus(t *testing.T) {
 		t.Errorf("on_complete target %q should be templated", got)
 	}
 	idle := st.State("idle")
-	if idle.OnOrder[0] != "start" || idle.On["start"][0].Target != "running_executing" {
-		t.Errorf("on order %v", idle.OnOrder)
+	if idle.On[0].Intent != "start" || idle.Arms("start")[0].Target != "running_executing" {
+		t.Errorf("on order %v", idle.OnNames())
 	}
-	set := idle.On["start"][0].Effects[0].Set
+	set := idle.Arms("start")[0].Effects[0].Set
 	if set[0].Key != "cycle" || set[0].Value != 0 || set[3].Key != "test_cmd" {
 		t.Errorf("set order: %+v", set)
 	}

@@ -52,8 +52,7 @@ func (p *fileParser) parseStates(n *yaml.Node, parent *State, where string) []*S
 }
 
 func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, where string) *State {
-	s := &State{Name: name, Parent: parent, Pos: p.pos(k), On: map[string][]*Transition{},
-		OnPos: map[string]Pos{}}
+	s := &State{Name: name, Parent: parent, Pos: p.pos(k)}
 	if parent != nil {
 		s.Path = parent.Path + "." + name
 	} else {
@@ -131,8 +130,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 // mapping or a list of arms.
 func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 	p.mapping(v, w, nil, func(intent string, ik, iv *yaml.Node) {
-		s.OnOrder = append(s.OnOrder, intent)
-		s.OnPos[intent] = p.pos(ik)
+		pos := p.pos(ik)
 		var arms []*Transition
 		d := deref(iv)
 		if d != nil && d.Kind == yaml.MappingNode {
@@ -143,7 +141,11 @@ func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 				arms = append(arms, p.parseTransition(it, fmt.Sprintf("%s.%s[%d]", w, intent, i)))
 			})
 		}
-		s.On[intent] = arms
+		if o := s.OnAt(intent); o != nil {
+			o.Pos, o.Arms = pos, arms // a repeated key: the last one wins
+		} else {
+			s.On = append(s.On, OnIntent{Intent: intent, Pos: pos, Arms: arms})
+		}
 	})
 }
 

@@ -202,8 +202,9 @@ type exitUse struct {
 func childExitUses(ch *Story) []exitUse {
 	var out []exitUse
 	for _, s := range ch.AllStates() {
-		for _, in := range s.OnOrder {
-			for _, t := range s.On[in] {
+		for _, on := range s.On {
+			in := on.Intent
+			for _, t := range on.Arms {
 				if strings.HasPrefix(t.Target, "@exit:") {
 					out = append(out, exitUse{strings.TrimPrefix(t.Target, "@exit:"), s.Path, in, t})
 				}

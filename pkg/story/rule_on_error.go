@@ -156,7 +156,7 @@ func (c *checker) dispatchStates(site effSite) []string {
 		return []string{s.Path}
 	case site.Intent != "":
 		var out []string
-		for _, t := range s.On[site.Intent] {
+		for _, t := range s.Arms(site.Intent) {
 			dest := s
 			if tg, err := s.Resolve(t.Target); err == nil && tg.Kind == TargetState && tg.State != nil && tg.State.Import == nil {
 				dest = tg.State

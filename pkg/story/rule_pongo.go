@@ -135,8 +135,8 @@ func (pc *pongoCheck) state(s *State) {
 		pc.compile(e, "state "+quote(s.Path)+" footer", s.Footer)
 	}
 	views := []*View{s.View}
-	for _, in := range s.OnOrder {
-		for _, t := range s.On[in] {
+	for _, on := range s.On {
+		for _, t := range on.Arms {
 			views = append(views, t.View)
 		}
 	}

@@ -61,7 +61,7 @@ func checkStateValues(c *checker) {
 				if f.v == "" {
 					continue
 				}
-				if _, ok := s.On[f.v]; !ok {
+				if !s.HasOn(f.v) {
 					c.rep.errf(cr.Pos, ruleState, "state %q: contextual_routing.%s %q has no matching on: arc in this state", s.Path, f.key, f.v)
 				}
 				if c.lookupIntent(s, f.v, true) == nil {
@@ -72,8 +72,9 @@ func checkStateValues(c *checker) {
 		for _, e := range s.OnEnter {
 			c.checkReservedSet(s, "on_enter", e)
 		}
-		for _, in := range s.OnOrder {
-			for _, t := range s.On[in] {
+		for _, on := range s.On {
+			in := on.Intent
+			for _, t := range on.Arms {
 				for _, e := range t.Effects {
 					c.checkReservedSet(s, "intent "+quote(in), e)
 				}
@@ -96,7 +97,7 @@ func (c *checker) checkReservedSet(s *State, where string, e *Effect) {
 func (c *checker) checkDefaultIntent(s *State) {
 	di := s.DefaultIntent
 	p := s.keyPos("default_intent")
-	if _, ok := s.On[di]; !ok {
+	if !s.HasOn(di) {
 		c.rep.errf(p, ruleState, "state %q: default_intent %q has no matching on: arc in this state", s.Path, di)
 	}
 	in := c.lookupIntent(s, di, true)
@@ -135,8 +136,8 @@ func dispatchesAgent(s *State) bool {
 		}
 	}
 	walk(s.OnEnter)
-	for _, arms := range s.On {
-		for _, t := range arms {
+	for _, on := range s.On {
+		for _, t := range on.Arms {
 			walk(t.Effects)
 		}
 	}

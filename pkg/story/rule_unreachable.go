@@ -123,8 +123,9 @@ func checkUnreachable(c *checker) {
 	for len(queue) > 0 && !giveUp {
 		s := queue[0]
 		queue = queue[1:]
-		for _, in := range s.OnOrder {
-			for _, t := range s.On[in] {
+		for _, on := range s.On {
+			in := on.Intent
+			for _, t := range on.Arms {
 				follow(s, t.Target)
 				effTargets(effSite{State: s, Intent: in}, t.Effects)
 			}

@@ -55,7 +55,7 @@ type helpers struct {
 // arms returns the arms the walk finds for intent.
 func (h *helpers) arms(intent string) []*story.Transition {
 	for cur := h.s; cur != nil; cur = cur.Parent {
-		if a := cur.On[intent]; len(a) > 0 {
+		if a := cur.Arms(intent); len(a) > 0 {
 			return a
 		}
 	}
@@ -124,8 +124,8 @@ func (h *helpers) menu() []any {
 		}
 	} else {
 		for cur := h.s; cur != nil; cur = cur.Parent {
-			for _, n := range cur.OnOrder {
-				add(n)
+			for _, on := range cur.On {
+				add(on.Intent)
 			}
 		}
 	}
