@@ -244,7 +244,7 @@ func (c *compiler) state(s *story.State, parent *State) {
 		}
 	}
 	ns.Parallel = s.Parallel || s.Type == "parallel"
-	ns.Decider = s.Decider
+	ns.Decider = s.Decider()
 	if ns.Parallel {
 		if len(s.Children) < 2 {
 			c.refuse(s.Pos, "state %q: a parallel state needs at least 2 regions (child states), it has %d", ns.Path, len(s.Children))
@@ -259,7 +259,7 @@ func (c *compiler) state(s *story.State, parent *State) {
 	if s.Import != nil {
 		c.refuse(s.Pos, "state %q: imported story %q is not executed by kitsoki run", ns.Path, s.Import.Alias)
 	}
-	if len(s.OnExit) > 0 {
+	if len(s.OnExit()) > 0 {
 		c.warn(keyPos(s.Keys, "on_exit", s.Pos), "state %q: on_exit: the story format has no on_exit, so these effects never run; move them to the effects: of the transitions that leave the state", ns.Path)
 	}
 	if s.Initial != "" {
@@ -273,8 +273,8 @@ func (c *compiler) state(s *story.State, parent *State) {
 		ns.Intents = c.slotDefs(s.Intents, fmt.Sprintf("state %q: ", ns.Path))
 	}
 	ns.OnEnter = c.effects(s.OnEnter, ns, "on_enter")
-	if s.Timeout != nil {
-		ns.Timeout = c.timeout(s.Timeout, ns)
+	if s.Timeout() != nil {
+		ns.Timeout = c.timeout(s.Timeout(), ns)
 	}
 	for _, on := range s.On {
 		intent := on.Intent

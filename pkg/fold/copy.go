@@ -155,7 +155,6 @@ func copyState(s *story.State, parent *story.State) *story.State {
 	c.Parent = parent
 	c.View = copyView(s.View)
 	c.OnEnter = copyEffects(s.OnEnter)
-	c.OnExit = copyEffects(s.OnExit)
 	if s.On != nil {
 		c.On = make([]story.OnIntent, len(s.On))
 		for i, on := range s.On {
@@ -171,14 +170,19 @@ func copyState(s *story.State, parent *story.State) *story.State {
 	}
 	c.Intents = copyIntents(s.Intents)
 	c.IntentOrder = copyStrings(s.IntentOrder)
-	c.Menu = copyStrings(s.Menu)
 	if s.RelevantWorld != nil {
 		c.RelevantWorld = append([]story.NamePos(nil), s.RelevantWorld...)
 	}
-	c.RelevantSlots = copyStrings(s.RelevantSlots)
-	c.Timeout = cloneExported(s.Timeout)
-	c.AgentOffRamp = cloneExported(s.AgentOffRamp)
-	c.ContextualRouting = cloneExported(s.ContextualRouting)
+	if m := s.More; m != nil {
+		cm := *m
+		cm.OnExit = copyEffects(m.OnExit)
+		cm.Menu = copyStrings(m.Menu)
+		cm.RelevantSlots = copyStrings(m.RelevantSlots)
+		cm.Timeout = cloneExported(m.Timeout)
+		cm.AgentOffRamp = cloneExported(m.AgentOffRamp)
+		cm.ContextualRouting = cloneExported(m.ContextualRouting)
+		c.More = &cm
+	}
 	// The wrapper marker of pkg/story's model does not survive the fold: a
 	// folded wrapper is an ordinary compound state.
 	c.Import = nil

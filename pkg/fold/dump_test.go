@@ -54,8 +54,8 @@ func dump(f *Folded) string {
 		if s.View != nil && s.View.Template != "" {
 			fmt.Fprintf(&b, "  view %q\n", s.View.Template)
 		}
-		if s.Timeout != nil {
-			fmt.Fprintf(&b, "  timeout %s -> %s\n", s.Timeout.After, s.Timeout.Target)
+		if s.Timeout() != nil {
+			fmt.Fprintf(&b, "  timeout %s -> %s\n", s.Timeout().After, s.Timeout().Target)
 		}
 		dumpEffects(&b, "  enter", s.OnEnter)
 		for _, on := range s.On {

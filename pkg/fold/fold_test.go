@@ -241,7 +241,7 @@ func TestNestedImports(t *testing.T) {
 	eq(t, "finish effects", effs(inner.Arms("mid__leaf__finish")[0].Effects), []string{
 		"set mid__leaf__answer={{ world.mid__leaf__answer }}!", "set mid__outcome={{ world.mid__leaf__answer }}", "set result={{ world.mid__outcome }}"})
 	eq(t, "finish guard (reserved key bare)", inner.Arms("mid__leaf__finish")[0].When, "world.mid__leaf__answer != '' && world.last_error == ''")
-	eq(t, "timeout (⚠ rewritten like upstream)", inner.Timeout.Target, "../../broken")
+	eq(t, "timeout (⚠ rewritten like upstream)", inner.Timeout().Target, "../../broken")
 	mk := inner.OnEnter[0]
 	eq(t, "iface invoke", mk.Invoke, "iface.mid__leaf__tool.make")
 	eq(t, "on_error", mk.OnError, "../../broken")

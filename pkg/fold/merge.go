@@ -96,7 +96,7 @@ func (fs *folder) build(st *story.Story, im *story.Import, chain string, stack [
 func (fs *folder) mark(s *story.State, o origin) {
 	fs.stateDir[s] = o
 	fs.markEffects(s.OnEnter, o.dir)
-	fs.markEffects(s.OnExit, o.dir)
+	fs.markEffects(s.OnExit(), o.dir)
 	for _, on := range s.On {
 		for _, t := range on.Arms {
 			if t != nil {

@@ -35,7 +35,7 @@ type rebaser struct {
 
 func (rb *rebaser) state(s *story.State) {
 	rb.effects(s.OnEnter)
-	rb.effects(s.OnExit)
+	rb.effects(s.OnExit())
 	for _, on := range s.On {
 		for _, t := range on.Arms {
 			if t != nil {

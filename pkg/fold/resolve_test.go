@@ -51,8 +51,8 @@ func TestRewrittenTargetsLandInTheChild(t *testing.T) {
 		}
 		for _, s := range f.Story.AllStates() {
 			walk(s, s.OnEnter)
-			if s.Timeout != nil {
-				check(s, "timeout", s.Timeout.Target)
+			if s.Timeout() != nil {
+				check(s, "timeout", s.Timeout().Target)
 			}
 			for _, on := range s.On {
 				in := on.Intent

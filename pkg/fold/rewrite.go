@@ -159,18 +159,22 @@ func (rw *rewriter) state(s *story.State, depth int) {
 	if story.IsTemplated(s.Initial) {
 		s.Initial = rw.text(s.Initial)
 	}
-	s.Footer = rw.text(s.Footer)
+	if m := s.More; m != nil {
+		m.Footer = rw.text(m.Footer)
+	}
 	rw.view(s.View)
 	for i := range s.RelevantWorld {
 		s.RelevantWorld[i].Name = rw.key(s.RelevantWorld[i].Name)
 	}
 	s.OnEnter = rw.effects(s.OnEnter, depth, s)
-	s.OnExit = rw.effects(s.OnExit, depth, s)
-	if t := s.Timeout; t != nil {
+	if m := s.More; m != nil {
+		m.OnExit = rw.effects(m.OnExit, depth, s)
+	}
+	if t := s.Timeout(); t != nil {
 		t.After = rw.text(t.After)
 		t.Target, _ = rw.target(t.Target, depth, t.TargetPos, s)
 	}
-	if r := s.AgentOffRamp; r != nil {
+	if r := s.AgentOffRamp(); r != nil {
 		if rw.agents[r.Agent] {
 			r.Agent = rw.alias + "__" + r.Agent
 		}

@@ -96,7 +96,7 @@ func TestPhasesFull(t *testing.T) {
 
 	dd := find(t, st, "design_drafting")
 	eq(t, "description", dd.Description, "Drafting Design")
-	eq(t, "decider kept", dd.Decider, "llm")
+	eq(t, "decider kept", dd.Decider(), "llm")
 	eq(t, "extends", dd.View.Extends, "base")
 	eq(t, "block prose", dd.View.Blocks["body"][0].Text, "Drafting Design (3)")
 	eq(t, "block kv", dd.View.Blocks["side"][0].Body, map[string]any{"pairs": map[string]any{"Budget": "3"}})
@@ -147,7 +147,7 @@ func TestPhasesParams(t *testing.T) {
 
 	aa := find(t, st, "alpha_awaiting_reply")
 	eq(t, "view defaults", aa.View.Template, "Gate 2")
-	eq(t, "default_intent", aa.DefaultIntent, "feedback")
+	eq(t, "default_intent", aa.DefaultIntent(), "feedback")
 	eq(t, "{budget} in a guard", aa.Arms("approve")[0].When, "world.count < 2")
 	eq(t, "{next_state} target", target(t, aa, "approve", 0), "beta_work")
 	eq(t, "phase.next target", target(t, aa, "approve", 1), "beta_work")

@@ -68,7 +68,7 @@ func collectHostCalls(st *story.Story, prefix string, bindings map[string]string
 	}
 	for _, s := range st.AllStates() {
 		visit(s.OnEnter, fmt.Sprintf("state %q on_enter", s.Path))
-		visit(s.OnExit, fmt.Sprintf("state %q on_exit", s.Path))
+		visit(s.OnExit(), fmt.Sprintf("state %q on_exit", s.Path))
 		for _, on := range s.On {
 			in := on.Intent
 			for a, t := range on.Arms {

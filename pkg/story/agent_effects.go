@@ -21,7 +21,7 @@ func EachAgentEffect(st *Story, f func(state string, e *Effect)) {
 	}
 	for _, s := range st.AllStates() {
 		walk(s.Path, s.OnEnter)
-		walk(s.Path, s.OnExit)
+		walk(s.Path, s.OnExit())
 		for _, on := range s.On {
 			for _, tr := range on.Arms {
 				walk(s.Path, tr.Effects)

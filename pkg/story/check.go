@@ -134,7 +134,7 @@ func (c *checker) walkEffects(fn func(e *Effect, site effSite)) {
 		for _, s := range states {
 			base := effSite{State: s, Template: tpl}
 			visit(s.OnEnter, base, fmt.Sprintf("state %q ", s.Path), "on_enter")
-			visit(s.OnExit, base, fmt.Sprintf("state %q ", s.Path), "on_exit")
+			visit(s.OnExit(), base, fmt.Sprintf("state %q ", s.Path), "on_exit")
 			for _, on := range s.On {
 				in := on.Intent
 				for a, t := range on.Arms {

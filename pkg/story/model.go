@@ -177,7 +177,9 @@ type Provider struct {
 	declaredEmpty bool
 }
 
-// State is one node of the state tree.
+// State is one node of the state tree. The keys few states set live in
+// More (nil when the state sets none of them): read them through the
+// methods of the same name, set them through Extra.
 type State struct {
 	Name   string
 	Path   string // dotted absolute path, e.g. "pipeline.fix"
@@ -186,18 +188,14 @@ type State struct {
 	Children []*State
 
 	Type        string // "", "atomic", "compound" or "parallel" (not enumerated upstream)
-	Parallel    bool   // Type == "parallel"
-	Mode        string // "conversational" for free-form agent rooms
 	Description string
-	Terminal    bool
 	Initial     string // initial child (may be templated)
 	InitialPos  Pos
+	Parallel    bool // Type == "parallel"
+	Terminal    bool
 
 	View    *View
 	OnEnter []*Effect
-	// OnExit is parsed for forward compatibility; the upstream format has no
-	// on_exit key, so a warning is reported when it is used.
-	OnExit []*Effect
 	// On holds the intents of the on: block ("*" for the wildcard) with
 	// their transition arms, in declaration order, one entry per intent.
 	// Look one up with Arms, HasOn or OnAt; add with AddOn. A slice, not a
@@ -206,20 +204,10 @@ type State struct {
 
 	Intents       map[string]*Intent // state-local intents (nil when none)
 	IntentOrder   []string
-	Menu          []string
-	DefaultIntent string
 	RelevantWorld []NamePos
-	RelevantSlots []string
-	Footer        string
-	Timeout       *Timeout
-	AgentOffRamp  *OffRamp
-	// ContextualRouting is the raw contextual_routing: block.
-	ContextualRouting *ContextualRouting
-	Transcript        string
-	Theme             string
-	InterceptDrive    string
-	Decider           string
-	WriteMode         string
+
+	// More holds the rarely written keys; nil when there is none.
+	More *StateMore
 
 	// Import is set on the synthesized wrapper state of an imports: alias.
 	// The wrapper has no children in this model; the child story is Import.Child.
@@ -234,6 +222,149 @@ type State struct {
 	Keys map[string]Pos
 
 	story *Story
+}
+
+// StateMore holds the state keys few states set, out of State so that a
+// large story of plain states does not pay for them.
+type StateMore struct {
+	Mode string // "conversational" for free-form agent rooms
+	// OnExit is parsed for forward compatibility; the upstream format has no
+	// on_exit key, so a warning is reported when it is used.
+	OnExit        []*Effect
+	Menu          []string
+	DefaultIntent string
+	RelevantSlots []string
+	Footer        string
+	Timeout       *Timeout
+	AgentOffRamp  *OffRamp
+	// ContextualRouting is the raw contextual_routing: block.
+	ContextualRouting *ContextualRouting
+	Transcript        string
+	Theme             string
+	InterceptDrive    string
+	Decider           string
+	WriteMode         string
+}
+
+// Extra returns the state's StateMore, allocating it on first use; use
+// it to set a rarely written key.
+func (s *State) Extra() *StateMore {
+	if s.More == nil {
+		s.More = &StateMore{}
+	}
+	return s.More
+}
+
+// Mode is the mode: key ("conversational" for free-form agent rooms).
+func (s *State) Mode() string {
+	if s.More == nil {
+		return ""
+	}
+	return s.More.Mode
+}
+
+// OnExit is the on_exit: effects (not part of the upstream format).
+func (s *State) OnExit() []*Effect {
+	if s.More == nil {
+		return nil
+	}
+	return s.More.OnExit
+}
+
+// Menu is the menu: list.
+func (s *State) Menu() []string {
+	if s.More == nil {
+		return nil
+	}
+	return s.More.Menu
+}
+
+// DefaultIntent is the default_intent: key.
+func (s *State) DefaultIntent() string {
+	if s.More == nil {
+		return ""
+	}
+	return s.More.DefaultIntent
+}
+
+// RelevantSlots is the relevant_slots: list.
+func (s *State) RelevantSlots() []string {
+	if s.More == nil {
+		return nil
+	}
+	return s.More.RelevantSlots
+}
+
+// Footer is the footer: template.
+func (s *State) Footer() string {
+	if s.More == nil {
+		return ""
+	}
+	return s.More.Footer
+}
+
+// Timeout is the timeout: block (nil when absent).
+func (s *State) Timeout() *Timeout {
+	if s.More == nil {
+		return nil
+	}
+	return s.More.Timeout
+}
+
+// AgentOffRamp is the agent_off_ramp: block (nil when absent).
+func (s *State) AgentOffRamp() *OffRamp {
+	if s.More == nil {
+		return nil
+	}
+	return s.More.AgentOffRamp
+}
+
+// ContextualRouting is the contextual_routing: block (nil when absent).
+func (s *State) ContextualRouting() *ContextualRouting {
+	if s.More == nil {
+		return nil
+	}
+	return s.More.ContextualRouting
+}
+
+// Transcript is the transcript: key.
+func (s *State) Transcript() string {
+	if s.More == nil {
+		return ""
+	}
+	return s.More.Transcript
+}
+
+// Theme is the theme: key.
+func (s *State) Theme() string {
+	if s.More == nil {
+		return ""
+	}
+	return s.More.Theme
+}
+
+// InterceptDrive is the intercept_drive: key.
+func (s *State) InterceptDrive() string {
+	if s.More == nil {
+		return ""
+	}
+	return s.More.InterceptDrive
+}
+
+// Decider is the state's decider: key.
+func (s *State) Decider() string {
+	if s.More == nil {
+		return ""
+	}
+	return s.More.Decider
+}
+
+// WriteMode is the write_mode: key.
+func (s *State) WriteMode() string {
+	if s.More == nil {
+		return ""
+	}
+	return s.More.WriteMode
 }
 
 // OnIntent is one intent of a state's on: block: its name, the position

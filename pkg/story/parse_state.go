@@ -74,7 +74,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 			s.Type = p.str(v, w)
 			s.Parallel = s.Type == "parallel"
 		case "mode":
-			s.Mode = p.str(v, w)
+			s.Extra().Mode = p.str(v, w)
 		case "description":
 			s.Description = p.str(v, w)
 		case "view":
@@ -82,9 +82,9 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		case "terminal":
 			s.Terminal = p.boolean(v, w)
 		case "decider":
-			s.Decider = p.str(v, w)
+			s.Extra().Decider = p.str(v, w)
 		case "write_mode":
-			s.WriteMode = p.str(v, w)
+			s.Extra().WriteMode = p.str(v, w)
 		case "initial":
 			s.Initial = p.str(v, w)
 			s.InitialPos = p.pos(v)
@@ -96,31 +96,31 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 			s.OnEnter = p.parseEffects(v, w)
 		case "on_exit":
 			p.warnf(p.pos(kk), ruleUnknownKey, "state %q: on_exit is not part of the upstream story format (the existing engine rejects it); use on_enter of the next state or transition effects", s.Path)
-			s.OnExit = p.parseEffects(v, w)
+			s.Extra().OnExit = p.parseEffects(v, w)
 		case "intents":
 			s.Intents, s.IntentOrder = p.parseIntents(v, w)
 		case "menu":
-			s.Menu = p.strList(v, w)
+			s.Extra().Menu = p.strList(v, w)
 		case "default_intent":
-			s.DefaultIntent = p.str(v, w)
+			s.Extra().DefaultIntent = p.str(v, w)
 		case "relevant_world":
 			s.RelevantWorld = p.parseRelevantWorld(v, w)
 		case "relevant_slots":
-			s.RelevantSlots = p.strList(v, w)
+			s.Extra().RelevantSlots = p.strList(v, w)
 		case "footer":
-			s.Footer = p.str(v, w)
+			s.Extra().Footer = p.str(v, w)
 		case "timeout":
-			s.Timeout = p.parseTimeout(s, kk, v, w)
+			s.Extra().Timeout = p.parseTimeout(s, kk, v, w)
 		case "agent_off_ramp":
-			s.AgentOffRamp = p.parseOffRamp(v, w)
+			s.Extra().AgentOffRamp = p.parseOffRamp(v, w)
 		case "contextual_routing":
-			s.ContextualRouting = p.parseContextualRouting(kk, v, w)
+			s.Extra().ContextualRouting = p.parseContextualRouting(kk, v, w)
 		case "transcript":
-			s.Transcript = p.str(v, w)
+			s.Extra().Transcript = p.str(v, w)
 		case "theme":
-			s.Theme = p.str(v, w)
+			s.Extra().Theme = p.str(v, w)
 		case "intercept_drive":
-			s.InterceptDrive = p.str(v, w)
+			s.Extra().InterceptDrive = p.str(v, w)
 		}
 	})
 	return s

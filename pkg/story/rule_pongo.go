@@ -132,7 +132,7 @@ func (pc *pongoCheck) compileView(p Pos, where, src string, guarded bool) {
 // transitions) and its view elements.
 func (pc *pongoCheck) state(s *State) {
 	if e, ok := s.Keys["footer"]; ok {
-		pc.compile(e, "state "+quote(s.Path)+" footer", s.Footer)
+		pc.compile(e, "state "+quote(s.Path)+" footer", s.Footer())
 	}
 	views := []*View{s.View}
 	for _, on := range s.On {

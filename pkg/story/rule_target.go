@@ -17,8 +17,8 @@ func checkTargets(c *checker) {
 		c.checkTarget(s, t.Target, p, "")
 	})
 	for _, s := range c.st.AllStates() {
-		if s.Timeout != nil && s.Timeout.Target != "" {
-			c.checkTarget(s, s.Timeout.Target, s.Timeout.TargetPos, fmt.Sprintf("state %q timeout.target: ", s.Path))
+		if s.Timeout() != nil && s.Timeout().Target != "" {
+			c.checkTarget(s, s.Timeout().Target, s.Timeout().TargetPos, fmt.Sprintf("state %q timeout.target: ", s.Path))
 		}
 	}
 	c.eachEffect(func(e *Effect, site effSite) {

@@ -131,9 +131,9 @@ func checkUnreachable(c *checker) {
 			}
 		}
 		effTargets(effSite{State: s}, s.OnEnter)
-		effTargets(effSite{State: s}, s.OnExit)
-		if s.Timeout != nil {
-			follow(s, s.Timeout.Target)
+		effTargets(effSite{State: s}, s.OnExit())
+		if s.Timeout() != nil {
+			follow(s, s.Timeout().Target)
 		}
 	}
 	if giveUp {

@@ -118,8 +118,8 @@ func (h *helpers) menu() []any {
 		seen[n] = true
 		names = append(names, n)
 	}
-	if len(h.s.Menu) > 0 {
-		for _, n := range h.s.Menu {
+	if len(h.s.Menu()) > 0 {
+		for _, n := range h.s.Menu() {
 			add(n)
 		}
 	} else {
