@@ -316,7 +316,7 @@ func (c *compiler) effects(list []*story.Effect, owner *State, where string) []*
 }
 
 func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
-	ne := &Effect{ID: e.ID, With: jsonvalue.Normalize(anyMap(e.With)), OnError: e.OnError, Once: e.Once, Agent: e.Agent, Pos: pos(e.Pos), owner: owner}
+	ne := &Effect{ID: e.ID(), With: jsonvalue.Normalize(anyMap(e.With)), OnError: e.OnError(), Once: e.Once(), Agent: e.Agent(), Pos: pos(e.Pos), owner: owner}
 	ne.Timeout, _ = e.CallTimeout() // a bad timeout: is validate's call-timeout error
 	ne.agentTmpl = c.agentAliasTemplate(e, where)
 	if f := c.m.Folded; f != nil && e.Invoke != "" {
@@ -325,19 +325,19 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 		}
 	}
 	bad := func(format string, a ...any) { c.refuse(e.Pos, "%s: "+format, append([]any{where}, a...)...) }
-	ne.Event, ne.Background = e.Emit, e.Background
-	if len(e.OnComplete) > 0 {
-		ne.OnComplete = c.effects(e.OnComplete, owner, strings.TrimPrefix(where, owner.Path+" ")+".on_complete")
+	ne.Event, ne.Background = e.Emit(), e.Background()
+	if len(e.OnComplete()) > 0 {
+		ne.OnComplete = c.effects(e.OnComplete(), owner, strings.TrimPrefix(where, owner.Path+" ")+".on_complete")
 	}
-	if e.Target != "" {
-		t, err := compileTarget(c.m.pongo, e.Target)
+	if e.Target() != "" {
+		t, err := compileTarget(c.m.pongo, e.Target())
 		if err != nil {
 			bad("target: %v", err)
 		}
 		ne.Target = t
 	}
-	if len(e.Effects) > 0 {
-		ne.Inline = c.effects(e.Effects, owner, strings.TrimPrefix(where, owner.Path+" ")+".effects")
+	if len(e.Effects()) > 0 {
+		ne.Inline = c.effects(e.Effects(), owner, strings.TrimPrefix(where, owner.Path+" ")+".effects")
 	}
 	if e.When != "" {
 		g, err := compileGuard(e.When)
@@ -350,9 +350,9 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	case len(e.Set) > 0 || e.Has["set"]:
 		ne.Kind = kindSet
 		ne.Set = c.keyValues(e.Set, where, "set")
-	case len(e.Increment) > 0 || e.Has["increment"]:
+	case len(e.Increment()) > 0 || e.Has["increment"]:
 		ne.Kind = kindIncrement
-		ne.Increment = c.keyValues(e.Increment, where, "increment")
+		ne.Increment = c.keyValues(e.Increment(), where, "increment")
 	case e.Say != "" || e.Has["say"]:
 		ne.Kind = kindSay
 		t, err := compileText(c.m.pongo, e.Say)
@@ -363,7 +363,7 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	case e.Invoke != "":
 		c.invoke(e, ne, where, bad)
 	}
-	if e.EmitIntent != "" || e.Has["emit_intent"] {
+	if e.EmitIntent() != "" || e.Has["emit_intent"] {
 		c.emitIntent(e, ne, where, bad)
 	}
 	return ne
@@ -389,7 +389,7 @@ func (c *compiler) invoke(e *story.Effect, ne *Effect, where string, bad func(st
 	if err := expr.CompileValue(check); err != nil {
 		bad("invoke %s: with: %v", e.Invoke, err)
 	}
-	ne.Bind = c.binds(e.Bind, where)
+	ne.Bind = c.binds(e.Bind(), where)
 }
 
 // binds compiles an invoke's bind: entries: a result path, or a template
@@ -422,12 +422,12 @@ func (c *compiler) binds(kvs []story.KV, where string) []bindKV {
 
 // emitIntent compiles an effect's emit_intent: and its slots: into ne.
 func (c *compiler) emitIntent(e *story.Effect, ne *Effect, where string, bad func(string, ...any)) {
-	v, err := compileValue(e.EmitIntent)
+	v, err := compileValue(e.EmitIntent())
 	if err != nil {
 		bad("emit_intent: %v", err)
 	}
 	ne.Emit = v
-	for _, kv := range e.Slots {
+	for _, kv := range e.Slots() {
 		sv, err := compileValue(jsonvalue.Normalize(kv.Value))
 		if err != nil {
 			c.refuse(kv.Pos, "%s: slots.%s: %v", where, kv.Key, err)

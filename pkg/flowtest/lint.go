@@ -170,8 +170,8 @@ func indexStory(st *story.Story) *storyIndex {
 			if e.Invoke != "" {
 				ix.invoked[bind(e.Invoke)] = true
 			}
-			effects(e.OnComplete)
-			effects(e.Effects)
+			effects(e.OnComplete())
+			effects(e.Effects())
 		}
 	}
 	var walk func([]*story.State)

@@ -60,14 +60,18 @@ func copyEffect(e *story.Effect) *story.Effect {
 	}
 	c := cloneExported(e)
 	c.Set = copyKVs(e.Set)
-	c.Increment = copyKVs(e.Increment)
-	c.Bind = copyKVs(e.Bind)
-	c.Slots = copyKVs(e.Slots)
+	if m := e.More; m != nil {
+		cm := *m
+		cm.Increment = copyKVs(m.Increment)
+		cm.Bind = copyKVs(m.Bind)
+		cm.Slots = copyKVs(m.Slots)
+		cm.OnComplete = copyEffects(m.OnComplete)
+		cm.Effects = copyEffects(m.Effects)
+		c.More = &cm
+	}
 	if e.With != nil {
 		c.With = jsonvalue.CopyNilAsEmpty(e.With).(map[string]any)
 	}
-	c.OnComplete = copyEffects(e.OnComplete)
-	c.Effects = copyEffects(e.Effects)
 	if e.Has != nil {
 		c.Has = make(map[string]bool, len(e.Has))
 		for k, v := range e.Has {

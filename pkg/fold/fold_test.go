@@ -76,14 +76,14 @@ func effs(list []*story.Effect) []string {
 		switch {
 		case len(e.Set) > 0:
 			out = append(out, "set "+pairs(e.Set))
-		case len(e.Increment) > 0:
-			out = append(out, fmt.Sprintf("increment %s=%v", e.Increment[0].Key, e.Increment[0].Value))
+		case len(e.Increment()) > 0:
+			out = append(out, fmt.Sprintf("increment %s=%v", e.Increment()[0].Key, e.Increment()[0].Value))
 		case e.Say != "":
 			out = append(out, "say "+e.Say)
 		case e.Invoke != "":
 			out = append(out, "invoke "+e.Invoke)
-		case e.Target != "":
-			out = append(out, "target "+e.Target)
+		case e.Target() != "":
+			out = append(out, "target "+e.Target())
 		default:
 			out = append(out, "?")
 		}
@@ -127,8 +127,8 @@ func TestImportsSmoke(t *testing.T) {
 	eq(t, "finish effects", effs(wk.Arms("sub__finish")[0].Effects), []string{"set sub__pr_url={{ slots.url }}", "set last_pr_url={{ world.sub__pr_url }}"})
 	eq(t, "finish target", wk.Arms("sub__finish")[0].Target, "pr_landed")
 	pr := state(t, f, "sub.processing")
-	eq(t, "on_complete", effs(pr.OnEnter[0].OnComplete), []string{"set sub__fail_reason=", "target ../working"})
-	eq(t, "background id", pr.OnEnter[0].ID, "work-{{ world.sub__ticket_id }}")
+	eq(t, "on_complete", effs(pr.OnEnter[0].OnComplete()), []string{"set sub__fail_reason=", "target ../working"})
+	eq(t, "background id", pr.OnEnter[0].ID(), "work-{{ world.sub__ticket_id }}")
 
 	// Intents: child intents lifted, go_main exported into the child.
 	for _, n := range []string{"begin_substory", "go_main", "sub__start_work", "sub__finish", "sub__bail", "sub__go_main"} {
@@ -244,20 +244,20 @@ func TestNestedImports(t *testing.T) {
 	eq(t, "timeout (⚠ rewritten like upstream)", inner.Timeout().Target, "../../broken")
 	mk := inner.OnEnter[0]
 	eq(t, "iface invoke", mk.Invoke, "iface.mid__leaf__tool.make")
-	eq(t, "on_error", mk.OnError, "../../broken")
-	eq(t, "bind key", mk.Bind[0].Key, "mid__leaf__answer")
-	eq(t, "id", mk.ID, "make-{{ world.mid__leaf__input }}")
+	eq(t, "on_error", mk.OnError(), "../../broken")
+	eq(t, "bind key", mk.Bind()[0].Key, "mid__leaf__answer")
+	eq(t, "id", mk.ID(), "make-{{ world.mid__leaf__input }}")
 	ask := inner.OnEnter[1]
 	leafDir := abs(t, "testdata/nested/leaf")
 	eq(t, "ask with", ask.With, map[string]any{"agent": "mid__leaf__helper", "prompt": filepath.Join(leafDir, "prompts/ask.md"), "schema": filepath.Join(leafDir, "schemas/out.json")})
-	eq(t, "on_complete", effs(inner.OnEnter[2].OnComplete), []string{"set mid__leaf__answer={{ world.mid__leaf__answer }}", "set mid__outcome={{ world.mid__leaf__answer }}", "set result={{ world.mid__outcome }}", "target end"})
+	eq(t, "on_complete", effs(inner.OnEnter[2].OnComplete()), []string{"set mid__leaf__answer={{ world.mid__leaf__answer }}", "set mid__outcome={{ world.mid__leaf__answer }}", "set result={{ world.mid__outcome }}", "target end"})
 	eq(t, "sibling", targets(state(t, f, "mid.leaf.work.sibling")), []string{"mid__leaf__step -> ../../broken"})
 	broken := state(t, f, "mid.leaf.broken")
 	eq(t, "broken", targets(broken), []string{"mid__leaf__step -> work.inner", "mid__leaf__finish -> {% if world.mid__leaf__answer %}work{% else %}broken{% endif %}"})
 	eq(t, "broken enter", effs(broken.OnEnter), []string{"say Broken: {{ world.last_error }} {{ world.mid__leaf__answer }}", "invoke host.run"})
 	// on_error @exit:failed -> mid's bare lobby (parent scope, kept by the leaf
 	// fold) -> the outer fold sees it at depth 1 of mid: ../../lobby = mid.lobby.
-	eq(t, "on_error exit", broken.OnEnter[1].OnError, "../../lobby")
+	eq(t, "on_error exit", broken.OnEnter[1].OnError(), "../../lobby")
 	lobby := state(t, f, "mid.lobby")
 	eq(t, "lobby arcs", targets(lobby), []string{"mid__advance -> ../leaf", "mid__ping -> .", "mid__home -> end"})
 	eq(t, "lobby increment", effs(lobby.Arms("mid__advance")[0].Effects), []string{"increment mid__counter=1"})

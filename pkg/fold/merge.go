@@ -115,8 +115,8 @@ func (fs *folder) markEffects(list []*story.Effect, dir string) {
 			continue
 		}
 		fs.effectDir[e] = dir
-		fs.markEffects(e.OnComplete, dir)
-		fs.markEffects(e.Effects, dir)
+		fs.markEffects(e.OnComplete(), dir)
+		fs.markEffects(e.Effects(), dir)
 	}
 }
 

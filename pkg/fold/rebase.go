@@ -61,8 +61,8 @@ func (rb *rebaser) effects(list []*story.Effect) {
 				}
 			}
 		}
-		rb.effects(e.OnComplete)
-		rb.effects(e.Effects)
+		rb.effects(e.OnComplete())
+		rb.effects(e.Effects())
 	}
 }
 

@@ -44,9 +44,9 @@ func TestRewrittenTargetsLandInTheChild(t *testing.T) {
 		var walk func(s *story.State, list []*story.Effect)
 		walk = func(s *story.State, list []*story.Effect) {
 			for _, e := range list {
-				check(s, "on_error", e.OnError)
-				check(s, "target", e.Target)
-				walk(s, e.OnComplete)
+				check(s, "on_error", e.OnError())
+				check(s, "target", e.Target())
+				walk(s, e.OnComplete())
 			}
 		}
 		for _, s := range f.Story.AllStates() {

@@ -278,9 +278,9 @@ func (rw *rewriter) effects(list []*story.Effect, depth int, owner *story.State)
 			continue
 		}
 		rw.effect(e, depth, owner)
-		if e.Target != "" {
+		if e.Target() != "" {
 			var ex *story.ImportExit
-			e.Target, ex = rw.target(e.Target, depth, keyPos(e, "target"), owner)
+			e.More.Target, ex = rw.target(e.Target(), depth, keyPos(e, "target"), owner)
 			if se := rw.exitSet(ex); se != nil {
 				out = append(out, se)
 			}
@@ -303,20 +303,25 @@ func (rw *rewriter) effect(e *story.Effect, depth int, owner *story.State) {
 		e.Set[i].Key = rw.key(e.Set[i].Key)
 		e.Set[i].Value = rw.anyValue(e.Set[i].Value)
 	}
-	for i := range e.Increment {
-		e.Increment[i].Key = rw.key(e.Increment[i].Key)
-		e.Increment[i].Value = rw.anyValue(e.Increment[i].Value)
-	}
-	for i := range e.Bind {
-		e.Bind[i].Key = rw.key(e.Bind[i].Key)
-		e.Bind[i].Value = rw.anyValue(e.Bind[i].Value)
-	}
-	for i := range e.Slots {
-		e.Slots[i].Value = rw.anyValue(e.Slots[i].Value)
+	m := e.More
+	if m != nil {
+		for i := range m.Increment {
+			m.Increment[i].Key = rw.key(m.Increment[i].Key)
+			m.Increment[i].Value = rw.anyValue(m.Increment[i].Value)
+		}
+		for i := range m.Bind {
+			m.Bind[i].Key = rw.key(m.Bind[i].Key)
+			m.Bind[i].Value = rw.anyValue(m.Bind[i].Value)
+		}
+		for i := range m.Slots {
+			m.Slots[i].Value = rw.anyValue(m.Slots[i].Value)
+		}
 	}
 	e.Say = rw.text(e.Say)
-	e.ID = rw.text(e.ID)
-	e.EmitIntent = rw.text(e.EmitIntent)
+	if m != nil {
+		m.ID = rw.text(m.ID)
+		m.EmitIntent = rw.text(m.EmitIntent)
+	}
 	if rest, ok := strings.CutPrefix(e.Invoke, "iface."); ok {
 		if name, op, ok := strings.Cut(rest, "."); ok && rw.ifaces[name] {
 			e.Invoke = "iface." + rw.alias + "__" + name + "." + op
@@ -328,9 +333,12 @@ func (rw *rewriter) effect(e *story.Effect, depth int, owner *story.State) {
 		}
 		rw.anyValue(e.With)
 	}
-	if e.OnError != "" {
-		e.OnError, _ = rw.target(e.OnError, depth, keyPos(e, "on_error"), owner)
+	if m == nil {
+		return
 	}
-	e.OnComplete = rw.effects(e.OnComplete, depth, owner)
-	e.Effects = rw.effects(e.Effects, depth, owner)
+	if m.OnError != "" {
+		m.OnError, _ = rw.target(m.OnError, depth, keyPos(e, "on_error"), owner)
+	}
+	m.OnComplete = rw.effects(m.OnComplete, depth, owner)
+	m.Effects = rw.effects(m.Effects, depth, owner)
 }

@@ -121,8 +121,8 @@ states:
 	}
 	f := mustFold(t, st)
 	ex := state(t, f, "ship.maker.parallel_workers.worker_a.executing")
-	eq(t, "on_error", ex.OnEnter[0].OnError, "../../../error")
-	eq(t, "resolved from the leaf", resolveFrom(ex.Path, ex.OnEnter[0].OnError), "ship.maker.error")
+	eq(t, "on_error", ex.OnEnter[0].OnError(), "../../../error")
+	eq(t, "resolved from the leaf", resolveFrom(ex.Path, ex.OnEnter[0].OnError()), "ship.maker.error")
 	eq(t, "parallel kept", state(t, f, "ship.maker.parallel_workers").Type, "parallel")
 	eq(t, "arc", targets(state(t, f, "ship.maker.orchestrating")), []string{"ship__maker__proceed -> ../parallel_workers"})
 	got, _ := f.ResolveIntent("ship.maker.orchestrating", "proceed")

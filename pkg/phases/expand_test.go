@@ -151,7 +151,7 @@ func TestPhasesParams(t *testing.T) {
 	eq(t, "{budget} in a guard", aa.Arms("approve")[0].When, "world.count < 2")
 	eq(t, "{next_state} target", target(t, aa, "approve", 0), "beta_work")
 	eq(t, "phase.next target", target(t, aa, "approve", 1), "beta_work")
-	eq(t, "arm effects copied", aa.Arms("approve")[0].Effects[0].Increment[0].Value, 1)
+	eq(t, "arm effects copied", aa.Arms("approve")[0].Effects[0].Increment()[0].Value, 1)
 	eq(t, "checkpoint intents", intents(aa), []string{"feedback", "pause"})
 	eq(t, "checkpoint slots", aa.Intents["feedback"].Slots["text"].Required, true)
 
@@ -172,7 +172,7 @@ func TestPhasesTemplateValues(t *testing.T) {
 	eq(t, "invoke kept", one.OnEnter[1].Invoke, "host.run")
 	eq(t, "say", one.OnEnter[2].Say, "Phase First")
 	eq(t, "emit guard", one.OnEnter[3].When, "world.n < 3")
-	eq(t, "emit_intent", one.OnEnter[3].EmitIntent, "go")
+	eq(t, "emit_intent", one.OnEnter[3].EmitIntent(), "go")
 	eq(t, "arm guard", one.Arms("go")[0].When, "world.n >= 3")
 	eq(t, "arm target", target(t, one, "go", 0), "two_a")
 	eq(t, "stay arm", target(t, one, "go", 1), ".")

@@ -62,8 +62,8 @@ func collectHostCalls(st *story.Story, prefix string, bindings map[string]string
 		for i, e := range list {
 			site := fmt.Sprintf("%s[%d]", loc, i)
 			add(e, site)
-			visit(e.OnComplete, site+" on_complete")
-			visit(e.Effects, site+" effects")
+			visit(e.OnComplete(), site+" on_complete")
+			visit(e.Effects(), site+" effects")
 		}
 	}
 	for _, s := range st.AllStates() {

@@ -15,8 +15,8 @@ func EachAgentEffect(st *Story, f func(state string, e *Effect)) {
 			if strings.HasPrefix(e.Invoke, "host.agent.") {
 				f(state, e)
 			}
-			walk(state, e.Effects)
-			walk(state, e.OnComplete)
+			walk(state, e.Effects())
+			walk(state, e.OnComplete())
 		}
 	}
 	for _, s := range st.AllStates() {

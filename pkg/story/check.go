@@ -116,17 +116,17 @@ func (c *checker) walkEffects(fn func(e *Effect, site effSite)) {
 			s := site
 			s.Loc = fmt.Sprintf("%s%s[%d]", prefix, idx, i)
 			fn(e, s)
-			if len(e.OnComplete) > 0 {
+			if len(e.OnComplete()) > 0 {
 				cs := s
 				cs.OnComplete = true
 				cs.Parent = e
-				visit(e.OnComplete, cs, s.Loc+" ", "on_complete")
+				visit(e.OnComplete(), cs, s.Loc+" ", "on_complete")
 			}
-			if len(e.Effects) > 0 {
+			if len(e.Effects()) > 0 {
 				is := s
 				is.Inline = true
 				is.Parent = e
-				visit(e.Effects, is, s.Loc+" ", "effects")
+				visit(e.Effects(), is, s.Loc+" ", "effects")
 			}
 		}
 	}

@@ -486,14 +486,37 @@ type KV struct {
 // Effect is one entry of on_enter, a transition's effects, on_complete or an
 // inline effects list. Only the first of Set > Increment > Say > Invoke runs.
 type Effect struct {
-	When       string
-	Set        []KV
+	When   string
+	Set    []KV
+	Say    string
+	Invoke string
+	With   map[string]any // raw tree; strings are {{ }} templates
+
+	// More holds the keys most effects do not write (increment, bind,
+	// on_error, on_complete, emit_intent, ...); nil when there is none.
+	// Read them through the methods of the same name, set them through
+	// Extra.
+	More *EffectMore
+
+	// Has reports which keys were written (set, increment, say, invoke, ...),
+	// even when their value is empty. Effects with the same key set share
+	// one map: it is read-only.
+	Has map[string]bool
+	Pos Pos
+	// keys holds the position of each key's value (KeyPos); a compact list:
+	// a story has many effects and few keys per effect.
+	keys []keyAt
+
+	// with locates the values under with: (withPos); nil without with:.
+	with *withIndex
+}
+
+// EffectMore holds the effect keys most effects do not write, out of
+// Effect so that a large story of plain effects does not pay for them.
+type EffectMore struct {
 	Increment  []KV
-	Say        string
-	Invoke     string
 	ID         string
-	With       map[string]any // raw tree; strings are {{ }} templates
-	Bind       []KV           // world key -> result path or template (string)
+	Bind       []KV // world key -> result path or template (string)
 	OnError    string
 	Emit       string
 	Background bool
@@ -508,18 +531,135 @@ type Effect struct {
 	// Timeout is the hard timeout of a host.agent.* call as written ("90s",
 	// "5m"); "" = the run's --call-timeout (rule_call_timeout.go).
 	Timeout string
+}
 
-	// Has reports which keys were written (set, increment, say, invoke, ...),
-	// even when their value is empty. Effects with the same key set share
-	// one map: it is read-only.
-	Has map[string]bool
-	Pos Pos
-	// keys holds the position of each key's value (KeyPos); a compact list:
-	// a story has many effects and few keys per effect.
-	keys []keyAt
+// Extra returns the effect's EffectMore, allocating it on first use; use
+// it to set a rarely written key.
+func (e *Effect) Extra() *EffectMore {
+	if e.More == nil {
+		e.More = &EffectMore{}
+	}
+	return e.More
+}
 
-	// with locates the values under with: (withPos); nil without with:.
-	with *withIndex
+// Increment is the increment: pairs.
+func (e *Effect) Increment() []KV {
+	if e.More == nil {
+		return nil
+	}
+	return e.More.Increment
+}
+
+// ID is the id: key.
+func (e *Effect) ID() string {
+	if e.More == nil {
+		return ""
+	}
+	return e.More.ID
+}
+
+// Bind is the bind: pairs (world key -> result path or template).
+func (e *Effect) Bind() []KV {
+	if e.More == nil {
+		return nil
+	}
+	return e.More.Bind
+}
+
+// OnError is the on_error: target.
+func (e *Effect) OnError() string {
+	if e.More == nil {
+		return ""
+	}
+	return e.More.OnError
+}
+
+// Emit is the emit: key.
+func (e *Effect) Emit() string {
+	if e.More == nil {
+		return ""
+	}
+	return e.More.Emit
+}
+
+// Background is the background: flag.
+func (e *Effect) Background() bool {
+	if e.More == nil {
+		return false
+	}
+	return e.More.Background
+}
+
+// Once is the once: flag.
+func (e *Effect) Once() bool {
+	if e.More == nil {
+		return false
+	}
+	return e.More.Once
+}
+
+// OnComplete is the on_complete: effects.
+func (e *Effect) OnComplete() []*Effect {
+	if e.More == nil {
+		return nil
+	}
+	return e.More.OnComplete
+}
+
+// Target is the target: key (only inside on_complete).
+func (e *Effect) Target() string {
+	if e.More == nil {
+		return ""
+	}
+	return e.More.Target
+}
+
+// EmitIntent is the emit_intent: intent.
+func (e *Effect) EmitIntent() string {
+	if e.More == nil {
+		return ""
+	}
+	return e.More.EmitIntent
+}
+
+// Slots is the slot values for emit_intent.
+func (e *Effect) Slots() []KV {
+	if e.More == nil {
+		return nil
+	}
+	return e.More.Slots
+}
+
+// Effects is the inline effects: list.
+func (e *Effect) Effects() []*Effect {
+	if e.More == nil {
+		return nil
+	}
+	return e.More.Effects
+}
+
+// Agent is the agent_plugins alias ("" = agent.claude).
+func (e *Effect) Agent() string {
+	if e.More == nil {
+		return ""
+	}
+	return e.More.Agent
+}
+
+// Selection is the selection: pin (nil when absent).
+func (e *Effect) Selection() *Selection {
+	if e.More == nil {
+		return nil
+	}
+	return e.More.Selection
+}
+
+// Timeout is the hard timeout of a host.agent.* call as written ("90s", "5m"); "" = the run's --call-timeout (rule_call_timeout.go).
+func (e *Effect) Timeout() string {
+	if e.More == nil {
+		return ""
+	}
+	return e.More.Timeout
 }
 
 // withIndex holds the position of every value under an effect's with:

@@ -23,7 +23,7 @@ func TestModelFilledFromCorpus(t *testing.T) {
 		t.Fatalf("running_executing: %+v", run)
 	}
 	e := run.OnEnter[0]
-	if !e.Background || e.Invoke != "host.run" || len(e.OnComplete) != 3 || e.ID != "run_initial" {
+	if !e.Background() || e.Invoke != "host.run" || len(e.OnComplete()) != 3 || e.ID() != "run_initial" {
 		t.Errorf("effect = %+v", e)
 	}
 	if e.With["cmd"] != "{{ world.test_cmd }}" {
@@ -32,7 +32,7 @@ func TestModelFilledFromCorpus(t *testing.T) {
 	if e.Pos.Line == 0 || e.Pos.File == "" {
 		t.Errorf("effect has no position: %+v", e.Pos)
 	}
-	if got := e.OnComplete[2].Target; !IsTemplated(got) {
+	if got := e.OnComplete()[2].Target(); !IsTemplated(got) {
 		t.Errorf("on_complete target %q should be templated", got)
 	}
 	idle := st.State("idle")

@@ -301,13 +301,13 @@ func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 		case "set":
 			e.Set = p.kvList(v, w)
 		case "increment":
-			e.Increment = p.kvList(v, w)
+			e.Extra().Increment = p.kvList(v, w)
 		case "say":
 			e.Say = p.str(v, w)
 		case "invoke":
 			e.Invoke = p.str(v, w)
 		case "id":
-			e.ID = p.str(v, w)
+			e.Extra().ID = p.str(v, w)
 		case "with":
 			p.recordWith(e, v)
 			if !isNull(v) {
@@ -318,31 +318,31 @@ func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 				}
 			}
 		case "bind":
-			e.Bind = p.kvList(v, w)
+			e.Extra().Bind = p.kvList(v, w)
 		case "on_error":
-			e.OnError = p.str(v, w)
+			e.Extra().OnError = p.str(v, w)
 		case "emit":
-			e.Emit = p.str(v, w)
+			e.Extra().Emit = p.str(v, w)
 		case "background":
-			e.Background = p.boolean(v, w)
+			e.Extra().Background = p.boolean(v, w)
 		case "once":
-			e.Once = p.boolean(v, w)
+			e.Extra().Once = p.boolean(v, w)
 		case "on_complete":
-			e.OnComplete = p.parseEffects(v, w)
+			e.Extra().OnComplete = p.parseEffects(v, w)
 		case "target":
-			e.Target = p.str(v, w)
+			e.Extra().Target = p.str(v, w)
 		case "emit_intent":
-			e.EmitIntent = p.str(v, w)
+			e.Extra().EmitIntent = p.str(v, w)
 		case "slots":
-			e.Slots = p.kvList(v, w)
+			e.Extra().Slots = p.kvList(v, w)
 		case "effects":
-			e.Effects = p.parseEffects(v, w)
+			e.Extra().Effects = p.parseEffects(v, w)
 		case "agent":
-			e.Agent = p.str(v, w)
+			e.Extra().Agent = p.str(v, w)
 		case "timeout":
-			e.Timeout = p.str(v, w)
+			e.Extra().Timeout = p.str(v, w)
 		case "selection":
-			e.Selection = p.parseSelection(v, w)
+			e.Extra().Selection = p.parseSelection(v, w)
 		}
 	})
 	e.Has = p.keySet(e.keys)

@@ -21,10 +21,10 @@ func checkIntents(c *checker) {
 		}
 	}
 	c.eachEffect(func(e *Effect, site effSite) {
-		if e.EmitIntent == "" || isTemplated(e.EmitIntent) || site.State == nil || site.Template {
+		if e.EmitIntent() == "" || isTemplated(e.EmitIntent()) || site.State == nil || site.Template {
 			return
 		}
-		name := strings.TrimSpace(e.EmitIntent)
+		name := strings.TrimSpace(e.EmitIntent())
 		handles := func(s *State) bool {
 			for cur := s; cur != nil; cur = cur.Parent {
 				if cur.HasOn(name) {

@@ -14,7 +14,7 @@ import (
 // found") and the rest of the batch is skipped. Such a redirect can never
 // fire, so it is an error here, of a LintOnly rule.
 func (c *checker) checkOnError(e *Effect, site effSite) {
-	target := strings.TrimSpace(e.OnError)
+	target := strings.TrimSpace(e.OnError())
 	p := e.keyPos("on_error")
 	if target == "" || target == "." || isTemplated(target) || strings.HasPrefix(target, "@exit:") {
 		if strings.HasPrefix(target, "@exit:") {

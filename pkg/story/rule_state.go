@@ -131,8 +131,8 @@ func dispatchesAgent(s *State) bool {
 			if e.Invoke == "host.agent.task" || e.Invoke == "host.agent.converse" || strings.HasPrefix(e.Invoke, "{{") {
 				found = true
 			}
-			walk(e.OnComplete)
-			walk(e.Effects)
+			walk(e.OnComplete())
+			walk(e.Effects())
 		}
 	}
 	walk(s.OnEnter)

@@ -25,11 +25,11 @@ func checkTargets(c *checker) {
 		if site.Template || site.State == nil {
 			return
 		}
-		if e.OnError != "" {
+		if e.OnError() != "" {
 			c.checkOnError(e, site)
 		}
-		if e.Target != "" && site.OnComplete {
-			c.checkTarget(site.State, e.Target, e.keyPos("target"), site.Loc+": ")
+		if e.Target() != "" && site.OnComplete {
+			c.checkTarget(site.State, e.Target(), e.keyPos("target"), site.Loc+": ")
 		}
 	})
 }

@@ -108,16 +108,16 @@ func checkUnreachable(c *checker) {
 	var effTargets func(site effSite, list []*Effect)
 	effTargets = func(site effSite, list []*Effect) {
 		for _, e := range list {
-			if e.OnError != "" {
-				onError(site, e.OnError)
+			if e.OnError() != "" {
+				onError(site, e.OnError())
 			}
-			if e.Target != "" {
-				follow(site.State, e.Target)
+			if e.Target() != "" {
+				follow(site.State, e.Target())
 			}
 			oc := site
 			oc.OnComplete = true
-			effTargets(oc, e.OnComplete)
-			effTargets(site, e.Effects)
+			effTargets(oc, e.OnComplete())
+			effTargets(site, e.Effects())
 		}
 	}
 	for len(queue) > 0 && !giveUp {
@@ -183,10 +183,10 @@ func (c *checker) worldValues() *staticValues {
 				sv.unknown[kv.Key] = true
 			}
 		}
-		for _, kv := range e.Bind {
+		for _, kv := range e.Bind() {
 			sv.unknown[kv.Key] = true
 		}
-		for _, kv := range e.Increment {
+		for _, kv := range e.Increment() {
 			sv.unknown[kv.Key] = true
 		}
 	})

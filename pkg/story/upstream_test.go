@@ -84,7 +84,7 @@ func TestKitchenSinkModel(t *testing.T) {
 		{"bash profile read-only", st.Agents["reader"].BashProfile.ReadOnly},
 		{"providers", st.Providers["quick"].Effort == "low"},
 		{"plugins", st.AgentPlugins["agent.sub"].Args[0] == "--fast" && st.AgentPlugins["agent.local"].Port == 8088},
-		{"selection", st.State("work.judge").OnEnter[0].Selection.Evidence == "evals/judge.json"},
+		{"selection", st.State("work.judge").OnEnter[0].Selection().Evidence == "evals/judge.json"},
 		{"world inline default", st.Var("plan").Default.(map[string]any)["goal"] == "ship"},
 		{"wildcard arm", len(st.State("hub").Arms("*")) == 1},
 		{"transition view", st.State("hub").Arms("tick")[0].View.Template == "Ticked"},
