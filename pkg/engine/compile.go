@@ -279,8 +279,8 @@ func (c *compiler) state(s *story.State, parent *State) {
 	for _, on := range s.On {
 		intent := on.Intent
 		for _, tr := range on.Arms {
-			nt := &Transition{Default: tr.Default, Hint: tr.GuardHint, Pos: pos(tr.Pos), Emits: tr.Emit}
-			nt.View = tr.View
+			nt := &Transition{Default: tr.Default(), Hint: tr.GuardHint(), Pos: pos(tr.Pos), Emits: tr.Emit()}
+			nt.View = tr.View()
 			if tr.Target != "" {
 				t, err := compileTarget(c.m.pongo, tr.Target)
 				if err != nil {

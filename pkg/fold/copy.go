@@ -120,8 +120,12 @@ func copyTransition(t *story.Transition) *story.Transition {
 	}
 	c := cloneExported(t)
 	c.Effects = copyEffects(t.Effects)
-	c.View = copyView(t.View)
-	c.Emit = copyStrings(t.Emit)
+	if m := t.More; m != nil {
+		cm := *m
+		cm.View = copyView(m.View)
+		cm.Emit = copyStrings(m.Emit)
+		c.More = &cm
+	}
 	return c
 }
 

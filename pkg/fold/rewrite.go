@@ -255,8 +255,10 @@ func (rw *rewriter) arcs(s *story.State, depth int) {
 
 func (rw *rewriter) arm(t *story.Transition, depth int, owner *story.State) {
 	t.When = rw.text(t.When)
-	t.GuardHint = rw.text(t.GuardHint)
-	rw.view(t.View)
+	if t.More != nil {
+		t.More.GuardHint = rw.text(t.More.GuardHint)
+	}
+	rw.view(t.View())
 	t.Effects = rw.effects(t.Effects, depth, owner)
 	var ex *story.ImportExit
 	t.Target, ex = rw.target(t.Target, depth, t.TargetPos, owner)

@@ -465,14 +465,67 @@ type Transition struct {
 	TargetPos Pos
 	When      string // expr guard
 	WhenPos   Pos
-	Default   bool
 	Effects   []*Effect
+	// More holds the keys few arms write (default, guard_hint, view, emit,
+	// push_history); nil when there is none. Read them through the methods
+	// of the same name, set them through Extra.
+	More *TransitionMore
+	Pos  Pos
+}
+
+// TransitionMore holds the transition keys few arms write, out of
+// Transition so that a large story of plain arms does not pay for them.
+type TransitionMore struct {
+	Default   bool
 	GuardHint string
 	View      *View
 	Emit      []string
 	// PushHistory is nil when absent (default true).
 	PushHistory *bool
-	Pos         Pos
+}
+
+// Extra returns the transition's TransitionMore, allocating it on first
+// use; use it to set a rarely written key.
+func (t *Transition) Extra() *TransitionMore {
+	if t.More == nil {
+		t.More = &TransitionMore{}
+	}
+	return t.More
+}
+
+// Default reports the default: flag.
+func (t *Transition) Default() bool { return t.More != nil && t.More.Default }
+
+// GuardHint is the guard_hint: text.
+func (t *Transition) GuardHint() string {
+	if t.More == nil {
+		return ""
+	}
+	return t.More.GuardHint
+}
+
+// View is the arm's view: (nil when absent).
+func (t *Transition) View() *View {
+	if t.More == nil {
+		return nil
+	}
+	return t.More.View
+}
+
+// Emit is the emit: list.
+func (t *Transition) Emit() []string {
+	if t.More == nil {
+		return nil
+	}
+	return t.More.Emit
+}
+
+// PushHistory is the push_history: flag; nil when absent (default true).
+func (t *Transition) PushHistory() *bool {
+	if t.More == nil {
+		return nil
+	}
+	return t.More.PushHistory
 }
 
 // KV is one ordered key/value pair (set:, increment:, bind:, slots:, ...).

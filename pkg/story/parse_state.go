@@ -249,17 +249,17 @@ func (p *fileParser) parseTransition(n *yaml.Node, where string) *Transition {
 			t.When = p.guardStr(v, w)
 			t.WhenPos = p.valuePos(v)
 		case "default":
-			t.Default = p.boolean(v, w)
+			t.Extra().Default = p.boolean(v, w)
 		case "effects":
 			t.Effects = p.parseEffects(v, w)
 		case "guard_hint":
-			t.GuardHint = p.str(v, w)
+			t.Extra().GuardHint = p.str(v, w)
 		case "view":
-			t.View = p.parseView(v, w)
+			t.Extra().View = p.parseView(v, w)
 		case "emit":
-			t.Emit = p.strList(v, w)
+			t.Extra().Emit = p.strList(v, w)
 		case "push_history":
-			t.PushHistory = p.boolPtr(v, w)
+			t.Extra().PushHistory = p.boolPtr(v, w)
 		}
 	})
 	return t

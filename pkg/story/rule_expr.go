@@ -109,7 +109,7 @@ func (c *checker) eachViewElement(s *State, fn func(el *ViewElement, where strin
 	for _, on := range s.On {
 		in := on.Intent
 		for a, t := range on.Arms {
-			visit(t.View, fmt.Sprintf("intent %q arc[%d] transition ", in, a))
+			visit(t.View(), fmt.Sprintf("intent %q arc[%d] transition ", in, a))
 		}
 	}
 }

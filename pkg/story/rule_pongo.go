@@ -137,7 +137,7 @@ func (pc *pongoCheck) state(s *State) {
 	views := []*View{s.View}
 	for _, on := range s.On {
 		for _, t := range on.Arms {
-			views = append(views, t.View)
+			views = append(views, t.View())
 		}
 	}
 	for _, v := range views {

@@ -32,7 +32,7 @@ func checkViews(c *checker) {
 		for _, on := range s.On {
 			in := on.Intent
 			for _, t := range on.Arms {
-				check(t.View, fmt.Sprintf("intent %q: transition ", in))
+				check(t.View(), fmt.Sprintf("intent %q: transition ", in))
 			}
 		}
 	}

@@ -87,7 +87,7 @@ func TestKitchenSinkModel(t *testing.T) {
 		{"selection", st.State("work.judge").OnEnter[0].Selection().Evidence == "evals/judge.json"},
 		{"world inline default", st.Var("plan").Default.(map[string]any)["goal"] == "ship"},
 		{"wildcard arm", len(st.State("hub").Arms("*")) == 1},
-		{"transition view", st.State("hub").Arms("tick")[0].View.Template == "Ticked"},
+		{"transition view", st.State("hub").Arms("tick")[0].View().Template == "Ticked"},
 		{"view elements", len(st.State("hub").View.Elements) == 7},
 		{"off ramp", st.State("hub").AgentOffRamp().Agent == "judge"},
 		{"timeout", st.State("hub").Timeout().Target == "done"},

@@ -71,7 +71,7 @@ func (h *helpers) status(intent string) (string, string) {
 	}
 	reason := ""
 	for _, t := range arms {
-		if t.When == "" || t.Default {
+		if t.When == "" || t.Default() {
 			return "available", ""
 		}
 		ok, err := h.r.guard(t.When, h.env)
@@ -79,7 +79,7 @@ func (h *helpers) status(intent string) (string, string) {
 			return "available", ""
 		}
 		if reason == "" {
-			reason = t.GuardHint
+			reason = t.GuardHint()
 		}
 	}
 	return "blocked", reason
