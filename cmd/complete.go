@@ -88,9 +88,9 @@ func completeIntents(_ *cobra.Command, args []string, prefix string) ([]string, 
 			for name := range s.Intents {
 				set[name] = true
 			}
-			for name := range s.On {
-				if name != "*" {
-					set[name] = true
+			for _, on := range s.On {
+				if on.Intent != "*" {
+					set[on.Intent] = true
 				}
 			}
 			walk(s.Children)

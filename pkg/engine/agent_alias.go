@@ -16,12 +16,12 @@ import (
 // agentAliasTemplate compiles a templated agent: ("{{ world.a }}"); nil
 // for a literal alias.
 func (c *compiler) agentAliasTemplate(e *story.Effect, where string) *valueTmpl {
-	if !strings.Contains(e.Agent, "{{") {
+	if !strings.Contains(e.Agent(), "{{") {
 		return nil
 	}
-	t, err := compileValue(e.Agent)
+	t, err := compileValue(e.Agent())
 	if err != nil {
-		c.refuse(e.Pos, "%s: agent: %q: %v", where, e.Agent, err)
+		c.refuse(e.Pos, "%s: agent: %q: %v", where, e.Agent(), err)
 		return nil
 	}
 	return t

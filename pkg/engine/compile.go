@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -245,7 +244,7 @@ func (c *compiler) state(s *story.State, parent *State) {
 		}
 	}
 	ns.Parallel = s.Parallel || s.Type == "parallel"
-	ns.Decider = s.Decider
+	ns.Decider = s.Decider()
 	if ns.Parallel {
 		if len(s.Children) < 2 {
 			c.refuse(s.Pos, "state %q: a parallel state needs at least 2 regions (child states), it has %d", ns.Path, len(s.Children))
@@ -260,7 +259,7 @@ func (c *compiler) state(s *story.State, parent *State) {
 	if s.Import != nil {
 		c.refuse(s.Pos, "state %q: imported story %q is not executed by kitsoki run", ns.Path, s.Import.Alias)
 	}
-	if len(s.OnExit) > 0 {
+	if len(s.OnExit()) > 0 {
 		c.warn(keyPos(s.Keys, "on_exit", s.Pos), "state %q: on_exit: the story format has no on_exit, so these effects never run; move them to the effects: of the transitions that leave the state", ns.Path)
 	}
 	if s.Initial != "" {
@@ -274,13 +273,14 @@ func (c *compiler) state(s *story.State, parent *State) {
 		ns.Intents = c.slotDefs(s.Intents, fmt.Sprintf("state %q: ", ns.Path))
 	}
 	ns.OnEnter = c.effects(s.OnEnter, ns, "on_enter")
-	if s.Timeout != nil {
-		ns.Timeout = c.timeout(s.Timeout, ns)
+	if s.Timeout() != nil {
+		ns.Timeout = c.timeout(s.Timeout(), ns)
 	}
-	for _, intent := range onOrder(s) {
-		for _, tr := range s.On[intent] {
-			nt := &Transition{Default: tr.Default, Hint: tr.GuardHint, Pos: pos(tr.Pos), Emits: tr.Emit}
-			nt.View = tr.View
+	for _, on := range s.On {
+		intent := on.Intent
+		for _, tr := range on.Arms {
+			nt := &Transition{Default: tr.Default(), Hint: tr.GuardHint(), Pos: pos(tr.Pos), Emits: tr.Emit()}
+			nt.View = tr.View()
 			if tr.Target != "" {
 				t, err := compileTarget(c.m.pongo, tr.Target)
 				if err != nil {
@@ -304,13 +304,6 @@ func (c *compiler) state(s *story.State, parent *State) {
 	}
 }
 
-func onOrder(s *story.State) []string {
-	if len(s.OnOrder) == len(s.On) {
-		return s.OnOrder
-	}
-	return slices.Sorted(maps.Keys(s.On))
-}
-
 func (c *compiler) effects(list []*story.Effect, owner *State, where string) []*Effect {
 	var out []*Effect
 	for i, e := range list {
@@ -323,7 +316,7 @@ func (c *compiler) effects(list []*story.Effect, owner *State, where string) []*
 }
 
 func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
-	ne := &Effect{ID: e.ID, With: jsonvalue.Normalize(anyMap(e.With)), OnError: e.OnError, Once: e.Once, Agent: e.Agent, Pos: pos(e.Pos), owner: owner}
+	ne := &Effect{ID: e.ID(), With: jsonvalue.Normalize(anyMap(e.With)), OnError: e.OnError(), Once: e.Once(), Agent: e.Agent(), Pos: pos(e.Pos), owner: owner}
 	ne.Timeout, _ = e.CallTimeout() // a bad timeout: is validate's call-timeout error
 	ne.agentTmpl = c.agentAliasTemplate(e, where)
 	if f := c.m.Folded; f != nil && e.Invoke != "" {
@@ -332,19 +325,19 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 		}
 	}
 	bad := func(format string, a ...any) { c.refuse(e.Pos, "%s: "+format, append([]any{where}, a...)...) }
-	ne.Event, ne.Background = e.Emit, e.Background
-	if len(e.OnComplete) > 0 {
-		ne.OnComplete = c.effects(e.OnComplete, owner, strings.TrimPrefix(where, owner.Path+" ")+".on_complete")
+	ne.Event, ne.Background = e.Emit(), e.Background()
+	if len(e.OnComplete()) > 0 {
+		ne.OnComplete = c.effects(e.OnComplete(), owner, strings.TrimPrefix(where, owner.Path+" ")+".on_complete")
 	}
-	if e.Target != "" {
-		t, err := compileTarget(c.m.pongo, e.Target)
+	if e.Target() != "" {
+		t, err := compileTarget(c.m.pongo, e.Target())
 		if err != nil {
 			bad("target: %v", err)
 		}
 		ne.Target = t
 	}
-	if len(e.Effects) > 0 {
-		ne.Inline = c.effects(e.Effects, owner, strings.TrimPrefix(where, owner.Path+" ")+".effects")
+	if len(e.Effects()) > 0 {
+		ne.Inline = c.effects(e.Effects(), owner, strings.TrimPrefix(where, owner.Path+" ")+".effects")
 	}
 	if e.When != "" {
 		g, err := compileGuard(e.When)
@@ -357,9 +350,9 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	case len(e.Set) > 0 || e.Has["set"]:
 		ne.Kind = kindSet
 		ne.Set = c.keyValues(e.Set, where, "set")
-	case len(e.Increment) > 0 || e.Has["increment"]:
+	case len(e.Increment()) > 0 || e.Has["increment"]:
 		ne.Kind = kindIncrement
-		ne.Increment = c.keyValues(e.Increment, where, "increment")
+		ne.Increment = c.keyValues(e.Increment(), where, "increment")
 	case e.Say != "" || e.Has["say"]:
 		ne.Kind = kindSay
 		t, err := compileText(c.m.pongo, e.Say)
@@ -370,7 +363,7 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	case e.Invoke != "":
 		c.invoke(e, ne, where, bad)
 	}
-	if e.EmitIntent != "" || e.Has["emit_intent"] {
+	if e.EmitIntent() != "" || e.Has["emit_intent"] {
 		c.emitIntent(e, ne, where, bad)
 	}
 	return ne
@@ -396,7 +389,7 @@ func (c *compiler) invoke(e *story.Effect, ne *Effect, where string, bad func(st
 	if err := expr.CompileValue(check); err != nil {
 		bad("invoke %s: with: %v", e.Invoke, err)
 	}
-	ne.Bind = c.binds(e.Bind, where)
+	ne.Bind = c.binds(e.Bind(), where)
 }
 
 // binds compiles an invoke's bind: entries: a result path, or a template
@@ -429,12 +422,12 @@ func (c *compiler) binds(kvs []story.KV, where string) []bindKV {
 
 // emitIntent compiles an effect's emit_intent: and its slots: into ne.
 func (c *compiler) emitIntent(e *story.Effect, ne *Effect, where string, bad func(string, ...any)) {
-	v, err := compileValue(e.EmitIntent)
+	v, err := compileValue(e.EmitIntent())
 	if err != nil {
 		bad("emit_intent: %v", err)
 	}
 	ne.Emit = v
-	for _, kv := range e.Slots {
+	for _, kv := range e.Slots() {
 		sv, err := compileValue(jsonvalue.Normalize(kv.Value))
 		if err != nil {
 			c.refuse(kv.Pos, "%s: slots.%s: %v", where, kv.Key, err)

@@ -103,8 +103,8 @@ func TestTimeoutBadRenderedAfter(t *testing.T) {
 // Compile refuses what a timeout cannot do, by position.
 func TestTimeoutRefused(t *testing.T) {
 	st := loadStory(t, "timeout")
-	st.States[0].Timeout.After = "five minutes"
-	st.States[1].Timeout.Target = "."
+	st.States[0].Timeout().After = "five minutes"
+	st.States[1].Timeout().Target = "."
 	_, err := Compile(st, CompileOptions{})
 	var ce *CompileError
 	if !errors.As(err, &ce) || len(ce.Problems) != 2 {

@@ -33,7 +33,7 @@ type CallSite struct {
 func findCallSite(st *story.Story, call string) *CallSite {
 	var found *CallSite
 	walkAgentEffects(st, func(s *story.State, idx int, e *story.Effect) bool {
-		if strings.TrimSpace(e.ID) != call {
+		if strings.TrimSpace(e.ID()) != call {
 			return true
 		}
 		found = newCallSite(s, idx, e)
@@ -74,7 +74,7 @@ func walkAgentEffects(st *story.Story, fn func(s *story.State, idx int, e *story
 					return false
 				}
 			}
-			if !visitList(s, e.OnComplete) || !visitList(s, e.Effects) {
+			if !visitList(s, e.OnComplete()) || !visitList(s, e.Effects()) {
 				return false
 			}
 		}
@@ -86,7 +86,7 @@ func walkAgentEffects(st *story.Story, fn func(s *story.State, idx int, e *story
 			return false
 		}
 		for _, in := range sortedOn(s) {
-			for _, t := range s.On[in] {
+			for _, t := range s.Arms(in) {
 				if !visitList(s, t.Effects) {
 					return false
 				}
@@ -113,15 +113,7 @@ func sortedStates(l []*story.State) []*story.State {
 }
 
 func sortedOn(s *story.State) []string {
-	out := append([]string(nil), s.OnOrder...)
-	if len(out) != len(s.On) {
-		out = out[:0]
-		for k := range s.On {
-			out = append(out, k)
-		}
-		sort.Strings(out)
-	}
-	return out
+	return s.OnNames()
 }
 
 func newCallSite(s *story.State, idx int, e *story.Effect) *CallSite {
@@ -133,10 +125,10 @@ func newCallSite(s *story.State, idx int, e *story.Effect) *CallSite {
 		return strings.TrimSpace(fmt.Sprint(v))
 	}
 	cs := &CallSite{
-		Call:        strings.TrimSpace(e.ID),
+		Call:        strings.TrimSpace(e.ID()),
 		Handler:     strings.TrimSpace(e.Invoke),
 		Agent:       str("agent"),
-		Plugin:      e.Agent,
+		Plugin:      e.Agent(),
 		PromptPath:  str("prompt_path"),
 		SchemaPath:  str("schema"),
 		EffectIndex: idx,
@@ -150,8 +142,8 @@ func newCallSite(s *story.State, idx int, e *story.Effect) *CallSite {
 	if cs.SchemaPath != "" {
 		cs.SchemaName = path.Base(strings.ReplaceAll(cs.SchemaPath, "\\", "/"))
 	}
-	if e.Selection != nil {
-		cs.SelectionRef = strings.TrimSpace(e.Selection.Evidence)
+	if e.Selection() != nil {
+		cs.SelectionRef = strings.TrimSpace(e.Selection().Evidence)
 	}
 	return cs
 }

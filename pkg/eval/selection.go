@@ -28,7 +28,7 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 	datasets, broken := storyDatasets(st.Dir)
 	for _, ae := range agentEffects(st) {
 		e := ae.Effect
-		sel := e.Selection
+		sel := e.Selection()
 		if sel == nil {
 			continue
 		}
@@ -41,7 +41,7 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 		report := func(pos story.Pos, format string, a ...any) {
 			out = append(out, diag.Diagnostic{File: pos.File, Line: pos.Line, Col: pos.Col, Severity: diag.Error, Rule: ruleSelection.ID, Message: fmt.Sprintf(format, a...)})
 		}
-		id := strings.TrimSpace(e.ID)
+		id := strings.TrimSpace(e.ID())
 		if id == "" {
 			report(sel.Pos, "selection: pins a model for %s but the effect has no id:; add id: so its eval dataset (evals/*.yaml with call: <id>) can be found", e.Invoke)
 			continue

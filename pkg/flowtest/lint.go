@@ -189,8 +189,8 @@ func indexStory(st *story.Story) *storyIndex {
 			if e.Invoke != "" {
 				ix.invoked[bind(e.Invoke)] = true
 			}
-			effects(e.OnComplete)
-			effects(e.Effects)
+			effects(e.OnComplete())
+			effects(e.Effects())
 		}
 	}
 	var walk func([]*story.State)
@@ -203,9 +203,9 @@ func indexStory(st *story.Story) *storyIndex {
 			for n := range s.Intents {
 				ix.intents[n] = true
 			}
-			for n, arms := range s.On {
-				ix.intents[n] = true
-				for _, tr := range arms {
+			for _, on := range s.On {
+				ix.intents[on.Intent] = true
+				for _, tr := range on.Arms {
 					if tr != nil {
 						effects(tr.Effects)
 					}

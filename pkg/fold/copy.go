@@ -60,14 +60,18 @@ func copyEffect(e *story.Effect) *story.Effect {
 	}
 	c := cloneExported(e)
 	c.Set = copyKVs(e.Set)
-	c.Increment = copyKVs(e.Increment)
-	c.Bind = copyKVs(e.Bind)
-	c.Slots = copyKVs(e.Slots)
+	if m := e.More; m != nil {
+		cm := *m
+		cm.Increment = copyKVs(m.Increment)
+		cm.Bind = copyKVs(m.Bind)
+		cm.Slots = copyKVs(m.Slots)
+		cm.OnComplete = copyEffects(m.OnComplete)
+		cm.Effects = copyEffects(m.Effects)
+		c.More = &cm
+	}
 	if e.With != nil {
 		c.With = jsonvalue.CopyNilAsEmpty(e.With).(map[string]any)
 	}
-	c.OnComplete = copyEffects(e.OnComplete)
-	c.Effects = copyEffects(e.Effects)
 	if e.Has != nil {
 		c.Has = make(map[string]bool, len(e.Has))
 		for k, v := range e.Has {
@@ -116,8 +120,12 @@ func copyTransition(t *story.Transition) *story.Transition {
 	}
 	c := cloneExported(t)
 	c.Effects = copyEffects(t.Effects)
-	c.View = copyView(t.View)
-	c.Emit = copyStrings(t.Emit)
+	if m := t.More; m != nil {
+		cm := *m
+		cm.View = copyView(m.View)
+		cm.Emit = copyStrings(m.Emit)
+		c.More = &cm
+	}
 	return c
 }
 
@@ -155,34 +163,34 @@ func copyState(s *story.State, parent *story.State) *story.State {
 	c.Parent = parent
 	c.View = copyView(s.View)
 	c.OnEnter = copyEffects(s.OnEnter)
-	c.OnExit = copyEffects(s.OnExit)
-	c.OnOrder = copyStrings(s.OnOrder)
 	if s.On != nil {
-		c.On = make(map[string][]*story.Transition, len(s.On))
-		for k, arms := range s.On {
-			list := make([]*story.Transition, 0, len(arms))
-			for _, t := range arms {
+		c.On = make([]story.OnIntent, len(s.On))
+		for i, on := range s.On {
+			var list []*story.Transition
+			if on.Arms != nil {
+				list = make([]*story.Transition, 0, len(on.Arms))
+			}
+			for _, t := range on.Arms {
 				list = append(list, copyTransition(t))
 			}
-			c.On[k] = list
-		}
-	}
-	if s.OnPos != nil {
-		c.OnPos = make(map[string]story.Pos, len(s.OnPos))
-		for k, v := range s.OnPos {
-			c.OnPos[k] = v
+			c.On[i] = story.OnIntent{Intent: on.Intent, Pos: on.Pos, Arms: list}
 		}
 	}
 	c.Intents = copyIntents(s.Intents)
 	c.IntentOrder = copyStrings(s.IntentOrder)
-	c.Menu = copyStrings(s.Menu)
 	if s.RelevantWorld != nil {
 		c.RelevantWorld = append([]story.NamePos(nil), s.RelevantWorld...)
 	}
-	c.RelevantSlots = copyStrings(s.RelevantSlots)
-	c.Timeout = cloneExported(s.Timeout)
-	c.AgentOffRamp = cloneExported(s.AgentOffRamp)
-	c.ContextualRouting = cloneExported(s.ContextualRouting)
+	if m := s.More; m != nil {
+		cm := *m
+		cm.OnExit = copyEffects(m.OnExit)
+		cm.Menu = copyStrings(m.Menu)
+		cm.RelevantSlots = copyStrings(m.RelevantSlots)
+		cm.Timeout = cloneExported(m.Timeout)
+		cm.AgentOffRamp = cloneExported(m.AgentOffRamp)
+		cm.ContextualRouting = cloneExported(m.ContextualRouting)
+		c.More = &cm
+	}
 	// The wrapper marker of pkg/story's model does not survive the fold: a
 	// folded wrapper is an ordinary compound state.
 	c.Import = nil

@@ -54,12 +54,13 @@ func dump(f *Folded) string {
 		if s.View != nil && s.View.Template != "" {
 			fmt.Fprintf(&b, "  view %q\n", s.View.Template)
 		}
-		if s.Timeout != nil {
-			fmt.Fprintf(&b, "  timeout %s -> %s\n", s.Timeout.After, s.Timeout.Target)
+		if s.Timeout() != nil {
+			fmt.Fprintf(&b, "  timeout %s -> %s\n", s.Timeout().After, s.Timeout().Target)
 		}
 		dumpEffects(&b, "  enter", s.OnEnter)
-		for _, in := range s.OnOrder {
-			for _, t := range s.On[in] {
+		for _, on := range s.On {
+			in := on.Intent
+			for _, t := range on.Arms {
 				fmt.Fprintf(&b, "  on %s -> %q", in, t.Target)
 				if t.When != "" {
 					fmt.Fprintf(&b, " when %q", t.When)
@@ -79,20 +80,20 @@ func dumpEffects(b *strings.Builder, pre string, list []*story.Effect) {
 			fmt.Fprintf(b, "%s set %s\n", pre, pairs(e.Set))
 		case e.Invoke != "":
 			fmt.Fprintf(b, "%s invoke %s with=%v", pre, e.Invoke, e.With)
-			if e.OnError != "" {
-				fmt.Fprintf(b, " on_error=%s", e.OnError)
+			if e.OnError() != "" {
+				fmt.Fprintf(b, " on_error=%s", e.OnError())
 			}
-			if len(e.Bind) > 0 {
-				fmt.Fprintf(b, " bind=%v", e.Bind[0].Key)
+			if len(e.Bind()) > 0 {
+				fmt.Fprintf(b, " bind=%v", e.Bind()[0].Key)
 			}
 			b.WriteString("\n")
 		case e.Say != "":
 			fmt.Fprintf(b, "%s say %q\n", pre, e.Say)
-		case e.Target != "":
-			fmt.Fprintf(b, "%s target %s\n", pre, e.Target)
+		case e.Target() != "":
+			fmt.Fprintf(b, "%s target %s\n", pre, e.Target())
 		default:
-			fmt.Fprintf(b, "%s other emit=%q\n", pre, e.EmitIntent)
+			fmt.Fprintf(b, "%s other emit=%q\n", pre, e.EmitIntent())
 		}
-		dumpEffects(b, pre+"  complete", e.OnComplete)
+		dumpEffects(b, pre+"  complete", e.OnComplete())
 	}
 }

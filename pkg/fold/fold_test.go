@@ -51,8 +51,9 @@ func state(t *testing.T, f *Folded, path string) *story.State {
 // targets lists "intent -> target" for each arm of a state's on:.
 func targets(s *story.State) []string {
 	var out []string
-	for _, in := range s.OnOrder {
-		for _, t := range s.On[in] {
+	for _, on := range s.On {
+		in := on.Intent
+		for _, t := range on.Arms {
 			out = append(out, in+" -> "+t.Target)
 		}
 	}
@@ -75,14 +76,14 @@ func effs(list []*story.Effect) []string {
 		switch {
 		case len(e.Set) > 0:
 			out = append(out, "set "+pairs(e.Set))
-		case len(e.Increment) > 0:
-			out = append(out, fmt.Sprintf("increment %s=%v", e.Increment[0].Key, e.Increment[0].Value))
+		case len(e.Increment()) > 0:
+			out = append(out, fmt.Sprintf("increment %s=%v", e.Increment()[0].Key, e.Increment()[0].Value))
 		case e.Say != "":
 			out = append(out, "say "+e.Say)
 		case e.Invoke != "":
 			out = append(out, "invoke "+e.Invoke)
-		case e.Target != "":
-			out = append(out, "target "+e.Target)
+		case e.Target() != "":
+			out = append(out, "target "+e.Target())
 		default:
 			out = append(out, "?")
 		}
@@ -117,17 +118,17 @@ func TestImportsSmoke(t *testing.T) {
 	}
 
 	eq(t, "idle arcs", targets(state(t, f, "sub.idle")), []string{"sub__start_work -> ../working", "sub__bail -> main"})
-	eq(t, "idle bail effects", effs(state(t, f, "sub.idle").On["sub__bail"][0].Effects), []string{"set bailed=true"})
+	eq(t, "idle bail effects", effs(state(t, f, "sub.idle").Arms("sub__bail")[0].Effects), []string{"set bailed=true"})
 	// The override replaced working whole; its world reference is child-scope.
 	wk := state(t, f, "sub.working")
 	eq(t, "override view", wk.View.Template, "[override] Custom working room for {{ world.sub__ticket_id }}.\n")
 	eq(t, "override description", wk.Description, "Custom working state (overridden by parent).")
 	// runs/imp.jsonl turn 3: the child's set (renamed) then the exit set (parent scope).
-	eq(t, "finish effects", effs(wk.On["sub__finish"][0].Effects), []string{"set sub__pr_url={{ slots.url }}", "set last_pr_url={{ world.sub__pr_url }}"})
-	eq(t, "finish target", wk.On["sub__finish"][0].Target, "pr_landed")
+	eq(t, "finish effects", effs(wk.Arms("sub__finish")[0].Effects), []string{"set sub__pr_url={{ slots.url }}", "set last_pr_url={{ world.sub__pr_url }}"})
+	eq(t, "finish target", wk.Arms("sub__finish")[0].Target, "pr_landed")
 	pr := state(t, f, "sub.processing")
-	eq(t, "on_complete", effs(pr.OnEnter[0].OnComplete), []string{"set sub__fail_reason=", "target ../working"})
-	eq(t, "background id", pr.OnEnter[0].ID, "work-{{ world.sub__ticket_id }}")
+	eq(t, "on_complete", effs(pr.OnEnter[0].OnComplete()), []string{"set sub__fail_reason=", "target ../working"})
+	eq(t, "background id", pr.OnEnter[0].ID(), "work-{{ world.sub__ticket_id }}")
 
 	// Intents: child intents lifted, go_main exported into the child.
 	for _, n := range []string{"begin_substory", "go_main", "sub__start_work", "sub__finish", "sub__bail", "sub__go_main"} {
@@ -165,7 +166,7 @@ func TestImportsSmoke(t *testing.T) {
 	if f.EffectDir(w.OnEnter[0]) != st.Dir || f.EffectDir(pr.OnEnter[0]) != st.Imports["sub"].Child.Dir {
 		t.Error("effect dirs wrong")
 	}
-	if f.EffectDir(wk.On["sub__finish"][0].Effects[1]) != st.Dir {
+	if f.EffectDir(wk.Arms("sub__finish")[0].Effects[1]) != st.Dir {
 		t.Error("the exit set effect is parent scope")
 	}
 }
@@ -185,7 +186,7 @@ func TestFrontierEvent(t *testing.T) {
 	eq(t, "encounter arcs", targets(enc), []string{
 		"bandits__pay -> @exit:resolved", "bandits__pay -> .", "bandits__fight -> @exit:resolved",
 		"bandits__fight -> @exit:member_lost", "bandits__flee -> @exit:fled", "bandits__look -> ."})
-	pay := enc.On["bandits__pay"][0]
+	pay := enc.Arms("bandits__pay")[0]
 	eq(t, "pay guard", pay.When, "world.bandits__party_money >= world.bandits__threat_level * 50")
 	eq(t, "pay effects", effs(pay.Effects), []string{"set bandits__paid_amount={{ world.bandits__threat_level * 50 }} bandits__outcome=paid", "invoke iface.bandits__narrator.close", "set encounter_kind=paid paid_amount={{ world.bandits__paid_amount }}"})
 	eq[any](t, "prompt rebased", enc.OnEnter[0].With["prompt"], filepath.Join(robbery, "prompts/encounter_intro.md"))
@@ -237,29 +238,29 @@ func TestNestedImports(t *testing.T) {
 		"mid__leaf__fail -> ../../../lobby", // @exit:failed -> mid's bare lobby, rewritten by the outer fold
 	})
 	// Exit sets stack: leaf's own, mid's (rewritten by the outer fold), top's.
-	eq(t, "finish effects", effs(inner.On["mid__leaf__finish"][0].Effects), []string{
+	eq(t, "finish effects", effs(inner.Arms("mid__leaf__finish")[0].Effects), []string{
 		"set mid__leaf__answer={{ world.mid__leaf__answer }}!", "set mid__outcome={{ world.mid__leaf__answer }}", "set result={{ world.mid__outcome }}"})
-	eq(t, "finish guard (reserved key bare)", inner.On["mid__leaf__finish"][0].When, "world.mid__leaf__answer != '' && world.last_error == ''")
-	eq(t, "timeout (⚠ rewritten like upstream)", inner.Timeout.Target, "../../broken")
+	eq(t, "finish guard (reserved key bare)", inner.Arms("mid__leaf__finish")[0].When, "world.mid__leaf__answer != '' && world.last_error == ''")
+	eq(t, "timeout (⚠ rewritten like upstream)", inner.Timeout().Target, "../../broken")
 	mk := inner.OnEnter[0]
 	eq(t, "iface invoke", mk.Invoke, "iface.mid__leaf__tool.make")
-	eq(t, "on_error", mk.OnError, "../../broken")
-	eq(t, "bind key", mk.Bind[0].Key, "mid__leaf__answer")
-	eq(t, "id", mk.ID, "make-{{ world.mid__leaf__input }}")
+	eq(t, "on_error", mk.OnError(), "../../broken")
+	eq(t, "bind key", mk.Bind()[0].Key, "mid__leaf__answer")
+	eq(t, "id", mk.ID(), "make-{{ world.mid__leaf__input }}")
 	ask := inner.OnEnter[1]
 	leafDir := abs(t, "testdata/nested/leaf")
 	eq(t, "ask with", ask.With, map[string]any{"agent": "mid__leaf__helper", "prompt": filepath.Join(leafDir, "prompts/ask.md"), "schema": filepath.Join(leafDir, "schemas/out.json")})
-	eq(t, "on_complete", effs(inner.OnEnter[2].OnComplete), []string{"set mid__leaf__answer={{ world.mid__leaf__answer }}", "set mid__outcome={{ world.mid__leaf__answer }}", "set result={{ world.mid__outcome }}", "target end"})
+	eq(t, "on_complete", effs(inner.OnEnter[2].OnComplete()), []string{"set mid__leaf__answer={{ world.mid__leaf__answer }}", "set mid__outcome={{ world.mid__leaf__answer }}", "set result={{ world.mid__outcome }}", "target end"})
 	eq(t, "sibling", targets(state(t, f, "mid.leaf.work.sibling")), []string{"mid__leaf__step -> ../../broken"})
 	broken := state(t, f, "mid.leaf.broken")
 	eq(t, "broken", targets(broken), []string{"mid__leaf__step -> work.inner", "mid__leaf__finish -> {% if world.mid__leaf__answer %}work{% else %}broken{% endif %}"})
 	eq(t, "broken enter", effs(broken.OnEnter), []string{"say Broken: {{ world.last_error }} {{ world.mid__leaf__answer }}", "invoke host.run"})
 	// on_error @exit:failed -> mid's bare lobby (parent scope, kept by the leaf
 	// fold) -> the outer fold sees it at depth 1 of mid: ../../lobby = mid.lobby.
-	eq(t, "on_error exit", broken.OnEnter[1].OnError, "../../lobby")
+	eq(t, "on_error exit", broken.OnEnter[1].OnError(), "../../lobby")
 	lobby := state(t, f, "mid.lobby")
 	eq(t, "lobby arcs", targets(lobby), []string{"mid__advance -> ../leaf", "mid__ping -> .", "mid__home -> end"})
-	eq(t, "lobby increment", effs(lobby.On["mid__advance"][0].Effects), []string{"increment mid__counter=1"})
+	eq(t, "lobby increment", effs(lobby.Arms("mid__advance")[0].Effects), []string{"increment mid__counter=1"})
 	eq(t, "lobby description", lobby.Description, "Lobby for {{ world.mid__label }}")
 
 	// Intents: prefixes compose; ping imported bare; home exported into mid.

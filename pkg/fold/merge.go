@@ -96,9 +96,9 @@ func (fs *folder) build(st *story.Story, im *story.Import, chain string, stack [
 func (fs *folder) mark(s *story.State, o origin) {
 	fs.stateDir[s] = o
 	fs.markEffects(s.OnEnter, o.dir)
-	fs.markEffects(s.OnExit, o.dir)
-	for _, arms := range s.On {
-		for _, t := range arms {
+	fs.markEffects(s.OnExit(), o.dir)
+	for _, on := range s.On {
+		for _, t := range on.Arms {
 			if t != nil {
 				fs.markEffects(t.Effects, o.dir)
 			}
@@ -115,8 +115,8 @@ func (fs *folder) markEffects(list []*story.Effect, dir string) {
 			continue
 		}
 		fs.effectDir[e] = dir
-		fs.markEffects(e.OnComplete, dir)
-		fs.markEffects(e.Effects, dir)
+		fs.markEffects(e.OnComplete(), dir)
+		fs.markEffects(e.Effects(), dir)
 	}
 }
 
@@ -183,7 +183,7 @@ func (fs *folder) merge(n, k *node) {
 		rw.state(s, 0)
 	}
 	w := &story.State{Name: alias, Path: alias, Type: "compound", Initial: entry, InitialPos: im.Pos, Pos: im.Pos,
-		On: map[string][]*story.Transition{}, OnPos: map[string]story.Pos{}, Intents: map[string]*story.Intent{}, Keys: map[string]story.Pos{}}
+		Intents: map[string]*story.Intent{}, Keys: map[string]story.Pos{}}
 	for _, s := range ch.States {
 		s.Parent = w
 		repath(s, alias)

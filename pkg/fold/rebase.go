@@ -35,9 +35,9 @@ type rebaser struct {
 
 func (rb *rebaser) state(s *story.State) {
 	rb.effects(s.OnEnter)
-	rb.effects(s.OnExit)
-	for _, arms := range s.On {
-		for _, t := range arms {
+	rb.effects(s.OnExit())
+	for _, on := range s.On {
+		for _, t := range on.Arms {
 			if t != nil {
 				rb.effects(t.Effects)
 			}
@@ -61,8 +61,8 @@ func (rb *rebaser) effects(list []*story.Effect) {
 				}
 			}
 		}
-		rb.effects(e.OnComplete)
-		rb.effects(e.Effects)
+		rb.effects(e.OnComplete())
+		rb.effects(e.Effects())
 	}
 }
 

@@ -44,18 +44,19 @@ func TestRewrittenTargetsLandInTheChild(t *testing.T) {
 		var walk func(s *story.State, list []*story.Effect)
 		walk = func(s *story.State, list []*story.Effect) {
 			for _, e := range list {
-				check(s, "on_error", e.OnError)
-				check(s, "target", e.Target)
-				walk(s, e.OnComplete)
+				check(s, "on_error", e.OnError())
+				check(s, "target", e.Target())
+				walk(s, e.OnComplete())
 			}
 		}
 		for _, s := range f.Story.AllStates() {
 			walk(s, s.OnEnter)
-			if s.Timeout != nil {
-				check(s, "timeout", s.Timeout.Target)
+			if s.Timeout() != nil {
+				check(s, "timeout", s.Timeout().Target)
 			}
-			for _, in := range s.OnOrder {
-				for _, tr := range s.On[in] {
+			for _, on := range s.On {
+				in := on.Intent
+				for _, tr := range on.Arms {
 					check(s, "on."+in, tr.Target)
 					walk(s, tr.Effects)
 				}

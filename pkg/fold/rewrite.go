@@ -159,18 +159,22 @@ func (rw *rewriter) state(s *story.State, depth int) {
 	if story.IsTemplated(s.Initial) {
 		s.Initial = rw.text(s.Initial)
 	}
-	s.Footer = rw.text(s.Footer)
+	if m := s.More; m != nil {
+		m.Footer = rw.text(m.Footer)
+	}
 	rw.view(s.View)
 	for i := range s.RelevantWorld {
 		s.RelevantWorld[i].Name = rw.key(s.RelevantWorld[i].Name)
 	}
 	s.OnEnter = rw.effects(s.OnEnter, depth, s)
-	s.OnExit = rw.effects(s.OnExit, depth, s)
-	if t := s.Timeout; t != nil {
+	if m := s.More; m != nil {
+		m.OnExit = rw.effects(m.OnExit, depth, s)
+	}
+	if t := s.Timeout(); t != nil {
 		t.After = rw.text(t.After)
 		t.Target, _ = rw.target(t.Target, depth, t.TargetPos, s)
 	}
-	if r := s.AgentOffRamp; r != nil {
+	if r := s.AgentOffRamp(); r != nil {
 		if rw.agents[r.Agent] {
 			r.Agent = rw.alias + "__" + r.Agent
 		}
@@ -201,25 +205,20 @@ func (rw *rewriter) arcs(s *story.State, depth int) {
 		}
 		return n
 	}
-	order := orderedKeys(s.OnOrder, s.On)
-	on := make(map[string][]*story.Transition, len(s.On))
-	onPos := make(map[string]story.Pos, len(s.OnPos))
-	var newOrder []string
-	for _, in := range order {
-		nn := rename(in)
-		for _, t := range s.On[in] {
+	old := s.On
+	s.On = make([]story.OnIntent, 0, len(old))
+	for _, o := range old {
+		nn := rename(o.Intent)
+		for _, t := range o.Arms {
 			if t == nil {
 				continue
 			}
 			rw.arm(t, depth, s)
 		}
-		on[nn] = append(on[nn], s.On[in]...)
-		if p, ok := s.OnPos[in]; ok {
-			onPos[nn] = p
-		}
-		newOrder = append(newOrder, nn)
+		// Two intents renamed to one name share one entry (arms in order,
+		// the later position).
+		s.AddOn(nn, o.Pos, o.Arms...)
 	}
-	s.On, s.OnPos, s.OnOrder = on, onPos, newOrder
 	if len(s.Intents) > 0 {
 		li := make(map[string]*story.Intent, len(s.Intents))
 		for name, in := range s.Intents {
@@ -256,8 +255,10 @@ func (rw *rewriter) arcs(s *story.State, depth int) {
 
 func (rw *rewriter) arm(t *story.Transition, depth int, owner *story.State) {
 	t.When = rw.text(t.When)
-	t.GuardHint = rw.text(t.GuardHint)
-	rw.view(t.View)
+	if t.More != nil {
+		t.More.GuardHint = rw.text(t.More.GuardHint)
+	}
+	rw.view(t.View())
 	t.Effects = rw.effects(t.Effects, depth, owner)
 	var ex *story.ImportExit
 	t.Target, ex = rw.target(t.Target, depth, t.TargetPos, owner)
@@ -279,9 +280,9 @@ func (rw *rewriter) effects(list []*story.Effect, depth int, owner *story.State)
 			continue
 		}
 		rw.effect(e, depth, owner)
-		if e.Target != "" {
+		if e.Target() != "" {
 			var ex *story.ImportExit
-			e.Target, ex = rw.target(e.Target, depth, keyPos(e, "target"), owner)
+			e.More.Target, ex = rw.target(e.Target(), depth, keyPos(e, "target"), owner)
 			if se := rw.exitSet(ex); se != nil {
 				out = append(out, se)
 			}
@@ -304,20 +305,25 @@ func (rw *rewriter) effect(e *story.Effect, depth int, owner *story.State) {
 		e.Set[i].Key = rw.key(e.Set[i].Key)
 		e.Set[i].Value = rw.anyValue(e.Set[i].Value)
 	}
-	for i := range e.Increment {
-		e.Increment[i].Key = rw.key(e.Increment[i].Key)
-		e.Increment[i].Value = rw.anyValue(e.Increment[i].Value)
-	}
-	for i := range e.Bind {
-		e.Bind[i].Key = rw.key(e.Bind[i].Key)
-		e.Bind[i].Value = rw.anyValue(e.Bind[i].Value)
-	}
-	for i := range e.Slots {
-		e.Slots[i].Value = rw.anyValue(e.Slots[i].Value)
+	m := e.More
+	if m != nil {
+		for i := range m.Increment {
+			m.Increment[i].Key = rw.key(m.Increment[i].Key)
+			m.Increment[i].Value = rw.anyValue(m.Increment[i].Value)
+		}
+		for i := range m.Bind {
+			m.Bind[i].Key = rw.key(m.Bind[i].Key)
+			m.Bind[i].Value = rw.anyValue(m.Bind[i].Value)
+		}
+		for i := range m.Slots {
+			m.Slots[i].Value = rw.anyValue(m.Slots[i].Value)
+		}
 	}
 	e.Say = rw.text(e.Say)
-	e.ID = rw.text(e.ID)
-	e.EmitIntent = rw.text(e.EmitIntent)
+	if m != nil {
+		m.ID = rw.text(m.ID)
+		m.EmitIntent = rw.text(m.EmitIntent)
+	}
 	if rest, ok := strings.CutPrefix(e.Invoke, "iface."); ok {
 		if name, op, ok := strings.Cut(rest, "."); ok && rw.ifaces[name] {
 			e.Invoke = "iface." + rw.alias + "__" + name + "." + op
@@ -329,9 +335,12 @@ func (rw *rewriter) effect(e *story.Effect, depth int, owner *story.State) {
 		}
 		rw.anyValue(e.With)
 	}
-	if e.OnError != "" {
-		e.OnError, _ = rw.target(e.OnError, depth, keyPos(e, "on_error"), owner)
+	if m == nil {
+		return
 	}
-	e.OnComplete = rw.effects(e.OnComplete, depth, owner)
-	e.Effects = rw.effects(e.Effects, depth, owner)
+	if m.OnError != "" {
+		m.OnError, _ = rw.target(m.OnError, depth, keyPos(e, "on_error"), owner)
+	}
+	m.OnComplete = rw.effects(m.OnComplete, depth, owner)
+	m.Effects = rw.effects(m.Effects, depth, owner)
 }

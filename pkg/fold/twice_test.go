@@ -55,7 +55,7 @@ states:
 	eq(t, "b view", state(t, f, "b.r").View.Template, "k={{ world.b__k }}")
 	eq(t, "a arcs", targets(state(t, f, "a.r")), []string{"a__hop -> s"})
 	eq(t, "b arcs", targets(state(t, f, "b.r")), []string{"b__hop -> b"})
-	eq(t, "b guard", state(t, f, "b.r").On["b__hop"][0].When, "world.b__k > 1")
+	eq(t, "b guard", state(t, f, "b.r").Arms("b__hop")[0].When, "world.b__k > 1")
 	// a inherits (adds host.child_only); b is declared (adds nothing).
 	eq(t, "hosts", f.Story.Hosts, []string{"host.run", "host.other", "host.child_only"})
 	if st.Imports["a"].Child != st.Imports["b"].Child {
@@ -121,8 +121,8 @@ states:
 	}
 	f := mustFold(t, st)
 	ex := state(t, f, "ship.maker.parallel_workers.worker_a.executing")
-	eq(t, "on_error", ex.OnEnter[0].OnError, "../../../error")
-	eq(t, "resolved from the leaf", resolveFrom(ex.Path, ex.OnEnter[0].OnError), "ship.maker.error")
+	eq(t, "on_error", ex.OnEnter[0].OnError(), "../../../error")
+	eq(t, "resolved from the leaf", resolveFrom(ex.Path, ex.OnEnter[0].OnError()), "ship.maker.error")
 	eq(t, "parallel kept", state(t, f, "ship.maker.parallel_workers").Type, "parallel")
 	eq(t, "arc", targets(state(t, f, "ship.maker.orchestrating")), []string{"ship__maker__proceed -> ../parallel_workers"})
 	got, _ := f.ResolveIntent("ship.maker.orchestrating", "proceed")
@@ -179,7 +179,7 @@ states:
 		calls++
 		// A stand-in expansion: the one state the graph generates.
 		cs.States = append(cs.States, &story.State{Name: "one_run", Path: "one_run",
-			On: map[string][]*story.Transition{"next": {{Target: "start"}}}, OnOrder: []string{"next"}})
+			On: []story.OnIntent{{Intent: "next", Arms: []*story.Transition{{Target: "start"}}}}})
 		return nil
 	}})
 	if err != nil {

@@ -65,8 +65,8 @@ func hoverText(st *story.Story, r ref) string {
 		if sd.Initial != "" {
 			out += fmt.Sprintf("  \ninitial: `%s`", sd.Initial)
 		}
-		if len(sd.OnOrder) > 0 {
-			out += "  \nintents: " + codeList(sd.OnOrder)
+		if len(sd.OnNames()) > 0 {
+			out += "  \nintents: " + codeList(sd.OnNames())
 		}
 		if d := strings.TrimSpace(sd.Description); d != "" {
 			out += "\n\n" + d
@@ -285,7 +285,7 @@ func intents(st *story.Story) []string {
 		for n := range sd.Intents {
 			set[n] = true
 		}
-		for _, n := range sd.OnOrder {
+		for _, n := range sd.OnNames() {
 			if n != "*" {
 				set[n] = true
 			}

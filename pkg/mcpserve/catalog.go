@@ -70,7 +70,7 @@ func callSites(st *story.Story) []site {
 	var out []site
 	story.EachAgentEffect(st, func(state string, e *story.Effect) {
 		verb := strings.TrimPrefix(e.Invoke, "host.agent.")
-		alias := e.Agent
+		alias := e.Agent()
 		if alias == "" {
 			alias = story.DefaultAgentAlias
 		}

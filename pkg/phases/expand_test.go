@@ -63,7 +63,7 @@ func eq(t *testing.T, what string, got, want any) {
 
 func target(t *testing.T, s *story.State, intent string, arm int) string {
 	t.Helper()
-	arms := s.On[intent]
+	arms := s.Arms(intent)
 	if arm >= len(arms) {
 		t.Fatalf("%s: on.%s has %d arms", s.Path, intent, len(arms))
 	}
@@ -96,7 +96,7 @@ func TestPhasesFull(t *testing.T) {
 
 	dd := find(t, st, "design_drafting")
 	eq(t, "description", dd.Description, "Drafting Design")
-	eq(t, "decider kept", dd.Decider, "llm")
+	eq(t, "decider kept", dd.Decider(), "llm")
 	eq(t, "extends", dd.View.Extends, "base")
 	eq(t, "block prose", dd.View.Blocks["body"][0].Text, "Drafting Design (3)")
 	eq(t, "block kv", dd.View.Blocks["side"][0].Body, map[string]any{"pairs": map[string]any{"Budget": "3"}})
@@ -147,17 +147,17 @@ func TestPhasesParams(t *testing.T) {
 
 	aa := find(t, st, "alpha_awaiting_reply")
 	eq(t, "view defaults", aa.View.Template, "Gate 2")
-	eq(t, "default_intent", aa.DefaultIntent, "feedback")
-	eq(t, "{budget} in a guard", aa.On["approve"][0].When, "world.count < 2")
+	eq(t, "default_intent", aa.DefaultIntent(), "feedback")
+	eq(t, "{budget} in a guard", aa.Arms("approve")[0].When, "world.count < 2")
 	eq(t, "{next_state} target", target(t, aa, "approve", 0), "beta_work")
 	eq(t, "phase.next target", target(t, aa, "approve", 1), "beta_work")
-	eq(t, "arm effects copied", aa.On["approve"][0].Effects[0].Increment[0].Value, 1)
+	eq(t, "arm effects copied", aa.Arms("approve")[0].Effects[0].Increment()[0].Value, 1)
 	eq(t, "checkpoint intents", intents(aa), []string{"feedback", "pause"})
 	eq(t, "checkpoint slots", aa.Intents["feedback"].Slots["text"].Required, true)
 
 	ba := find(t, st, "beta_awaiting_reply")
 	eq(t, "view params", ba.View.Template, "Beta 1")
-	eq(t, "guard (beta)", ba.On["approve"][0].When, "world.count < 1")
+	eq(t, "guard (beta)", ba.Arms("approve")[0].When, "world.count < 1")
 	eq(t, "targets (beta)", []string{target(t, ba, "approve", 0), target(t, ba, "approve", 1)}, []string{"finish", "finish"})
 	eq(t, "checkpoint intents (beta)", intents(ba), []string{"feedback", "pause"})
 }
@@ -172,8 +172,8 @@ func TestPhasesTemplateValues(t *testing.T) {
 	eq(t, "invoke kept", one.OnEnter[1].Invoke, "host.run")
 	eq(t, "say", one.OnEnter[2].Say, "Phase First")
 	eq(t, "emit guard", one.OnEnter[3].When, "world.n < 3")
-	eq(t, "emit_intent", one.OnEnter[3].EmitIntent, "go")
-	eq(t, "arm guard", one.On["go"][0].When, "world.n >= 3")
+	eq(t, "emit_intent", one.OnEnter[3].EmitIntent(), "go")
+	eq(t, "arm guard", one.Arms("go")[0].When, "world.n >= 3")
 	eq(t, "arm target", target(t, one, "go", 0), "two_a")
 	eq(t, "stay arm", target(t, one, "go", 1), ".")
 
@@ -181,7 +181,7 @@ func TestPhasesTemplateValues(t *testing.T) {
 	set = two.OnEnter[0].Set
 	eq(t, "set rendered (two)", []any{set[0].Value, set[1].Value, set[2].Value}, []any{"Second", "5", "end"})
 	eq(t, "with rendered (two)", two.OnEnter[1].With, map[string]any{"cmd": "echo Second two", "n": "5"})
-	eq(t, "arm (two)", []string{two.On["go"][0].When, target(t, two, "go", 0)}, []string{"world.n >= 5", "end"})
+	eq(t, "arm (two)", []string{two.Arms("go")[0].When, target(t, two, "go", 0)}, []string{"world.n >= 5", "end"})
 	// effects are copies, not shared with the template or the other phase
 	if one.OnEnter[1] == two.OnEnter[1] || reflect.ValueOf(one.OnEnter[1].With).UnsafePointer() == reflect.ValueOf(two.OnEnter[1].With).UnsafePointer() {
 		t.Error("effects shared between phases")

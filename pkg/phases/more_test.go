@@ -60,8 +60,8 @@ phases:
 	}
 	s := find(t, st, "a_s")
 	eq(t, "view", s.View.Template, `{{ "It's" | upper }} 4true{% if 4 > 3 %}big{% endif %} {{ world.a_x }} {{ world.tpl.n }} {x} {{ "start"|default:'none' }} {{ ""|default:'none' }} json {"k": 1}`)
-	eq(t, "guard", s.On["go"][0].When, "world.count < 4 && true")
-	eq(t, "target", s.On["go"][0].Target, "start")
+	eq(t, "guard", s.Arms("go")[0].When, "world.count < 4 && true")
+	eq(t, "target", s.Arms("go")[0].Target, "start")
 }
 
 // TestDeterministic: expanding two loads of the same story gives equal

@@ -62,15 +62,16 @@ func collectHostCalls(st *story.Story, prefix string, bindings map[string]string
 		for i, e := range list {
 			site := fmt.Sprintf("%s[%d]", loc, i)
 			add(e, site)
-			visit(e.OnComplete, site+" on_complete")
-			visit(e.Effects, site+" effects")
+			visit(e.OnComplete(), site+" on_complete")
+			visit(e.Effects(), site+" effects")
 		}
 	}
 	for _, s := range st.AllStates() {
 		visit(s.OnEnter, fmt.Sprintf("state %q on_enter", s.Path))
-		visit(s.OnExit, fmt.Sprintf("state %q on_exit", s.Path))
-		for _, in := range s.OnOrder {
-			for a, t := range s.On[in] {
+		visit(s.OnExit(), fmt.Sprintf("state %q on_exit", s.Path))
+		for _, on := range s.On {
+			in := on.Intent
+			for a, t := range on.Arms {
 				visit(t.Effects, fmt.Sprintf("state %q intent %q arc[%d] effect", s.Path, in, a))
 			}
 		}

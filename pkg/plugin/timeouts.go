@@ -30,14 +30,14 @@ func AnnotateTimeouts(r *Report, st *story.Story, def time.Duration) {
 	per := map[string][]CallTimeout{}
 	if st != nil {
 		story.EachAgentEffect(st, func(state string, e *story.Effect) {
-			if e.Timeout == "" {
+			if e.Timeout() == "" {
 				return
 			}
-			alias := e.Agent
+			alias := e.Agent()
 			if alias == "" {
 				alias = story.DefaultAgentAlias
 			}
-			per[alias] = append(per[alias], CallTimeout{State: state, Verb: strings.TrimPrefix(e.Invoke, "host.agent."), Timeout: e.Timeout})
+			per[alias] = append(per[alias], CallTimeout{State: state, Verb: strings.TrimPrefix(e.Invoke, "host.agent."), Timeout: e.Timeout()})
 		})
 	}
 	for i := range r.Agents {

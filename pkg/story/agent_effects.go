@@ -15,15 +15,15 @@ func EachAgentEffect(st *Story, f func(state string, e *Effect)) {
 			if strings.HasPrefix(e.Invoke, "host.agent.") {
 				f(state, e)
 			}
-			walk(state, e.Effects)
-			walk(state, e.OnComplete)
+			walk(state, e.Effects())
+			walk(state, e.OnComplete())
 		}
 	}
 	for _, s := range st.AllStates() {
 		walk(s.Path, s.OnEnter)
-		walk(s.Path, s.OnExit)
-		for _, intent := range s.OnOrder {
-			for _, tr := range s.On[intent] {
+		walk(s.Path, s.OnExit())
+		for _, on := range s.On {
+			for _, tr := range on.Arms {
 				walk(s.Path, tr.Effects)
 			}
 		}

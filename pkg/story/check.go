@@ -116,17 +116,17 @@ func (c *checker) walkEffects(fn func(e *Effect, site effSite)) {
 			s := site
 			s.Loc = fmt.Sprintf("%s%s[%d]", prefix, idx, i)
 			fn(e, s)
-			if len(e.OnComplete) > 0 {
+			if len(e.OnComplete()) > 0 {
 				cs := s
 				cs.OnComplete = true
 				cs.Parent = e
-				visit(e.OnComplete, cs, s.Loc+" ", "on_complete")
+				visit(e.OnComplete(), cs, s.Loc+" ", "on_complete")
 			}
-			if len(e.Effects) > 0 {
+			if len(e.Effects()) > 0 {
 				is := s
 				is.Inline = true
 				is.Parent = e
-				visit(e.Effects, is, s.Loc+" ", "effects")
+				visit(e.Effects(), is, s.Loc+" ", "effects")
 			}
 		}
 	}
@@ -134,9 +134,10 @@ func (c *checker) walkEffects(fn func(e *Effect, site effSite)) {
 		for _, s := range states {
 			base := effSite{State: s, Template: tpl}
 			visit(s.OnEnter, base, fmt.Sprintf("state %q ", s.Path), "on_enter")
-			visit(s.OnExit, base, fmt.Sprintf("state %q ", s.Path), "on_exit")
-			for _, in := range s.OnOrder {
-				for a, t := range s.On[in] {
+			visit(s.OnExit(), base, fmt.Sprintf("state %q ", s.Path), "on_exit")
+			for _, on := range s.On {
+				in := on.Intent
+				for a, t := range on.Arms {
 					ts := base
 					ts.Intent = in
 					visit(t.Effects, ts, fmt.Sprintf("state %q intent %q arc[%d] ", s.Path, in, a), "effect")
@@ -163,8 +164,9 @@ func (c *checker) walkEffects(fn func(e *Effect, site effSite)) {
 // eachTransition visits every transition of the real state tree.
 func (c *checker) eachTransition(fn func(s *State, intent string, arm int, t *Transition)) {
 	for _, s := range c.st.AllStates() {
-		for _, in := range s.OnOrder {
-			for a, t := range s.On[in] {
+		for _, on := range s.On {
+			in := on.Intent
+			for a, t := range on.Arms {
 				fn(s, in, a, t)
 			}
 		}

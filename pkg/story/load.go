@@ -270,7 +270,7 @@ func (s *Story) index() {
 			continue
 		}
 		w := &State{Name: alias, Path: alias, Type: "compound", Initial: im.Entry, Import: im, Pos: im.Pos,
-			On: map[string][]*Transition{}, OnPos: map[string]Pos{}, Intents: map[string]*Intent{}, Keys: map[string]Pos{}, story: s}
+			Intents: map[string]*Intent{}, Keys: map[string]Pos{}, story: s}
 		s.byPath[alias] = w
 	}
 	s.worldByID = map[string]*WorldVar{}

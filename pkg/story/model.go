@@ -177,7 +177,9 @@ type Provider struct {
 	declaredEmpty bool
 }
 
-// State is one node of the state tree.
+// State is one node of the state tree. The keys few states set live in
+// More (nil when the state sets none of them): read them through the
+// methods of the same name, set them through Extra.
 type State struct {
 	Name   string
 	Path   string // dotted absolute path, e.g. "pipeline.fix"
@@ -186,40 +188,26 @@ type State struct {
 	Children []*State
 
 	Type        string // "", "atomic", "compound" or "parallel" (not enumerated upstream)
-	Parallel    bool   // Type == "parallel"
-	Mode        string // "conversational" for free-form agent rooms
 	Description string
-	Terminal    bool
 	Initial     string // initial child (may be templated)
 	InitialPos  Pos
+	Parallel    bool // Type == "parallel"
+	Terminal    bool
 
 	View    *View
 	OnEnter []*Effect
-	// OnExit is parsed for forward compatibility; the upstream format has no
-	// on_exit key, so a warning is reported when it is used.
-	OnExit []*Effect
-	// On maps an intent ("*" for the wildcard) to its transition arms;
-	// OnOrder keeps the declaration order of the intents.
-	On      map[string][]*Transition
-	OnOrder []string
-	OnPos   map[string]Pos
+	// On holds the intents of the on: block ("*" for the wildcard) with
+	// their transition arms, in declaration order, one entry per intent.
+	// Look one up with Arms, HasOn or OnAt; add with AddOn. A slice, not a
+	// map: a large story has many states of two or three intents each.
+	On []OnIntent
 
 	Intents       map[string]*Intent // state-local intents (nil when none)
 	IntentOrder   []string
-	Menu          []string
-	DefaultIntent string
 	RelevantWorld []NamePos
-	RelevantSlots []string
-	Footer        string
-	Timeout       *Timeout
-	AgentOffRamp  *OffRamp
-	// ContextualRouting is the raw contextual_routing: block.
-	ContextualRouting *ContextualRouting
-	Transcript        string
-	Theme             string
-	InterceptDrive    string
-	Decider           string
-	WriteMode         string
+
+	// More holds the rarely written keys; nil when there is none.
+	More *StateMore
 
 	// Import is set on the synthesized wrapper state of an imports: alias.
 	// The wrapper has no children in this model; the child story is Import.Child.
@@ -234,6 +222,206 @@ type State struct {
 	Keys map[string]Pos
 
 	story *Story
+}
+
+// StateMore holds the state keys few states set, out of State so that a
+// large story of plain states does not pay for them.
+type StateMore struct {
+	Mode string // "conversational" for free-form agent rooms
+	// OnExit is parsed for forward compatibility; the upstream format has no
+	// on_exit key, so a warning is reported when it is used.
+	OnExit        []*Effect
+	Menu          []string
+	DefaultIntent string
+	RelevantSlots []string
+	Footer        string
+	Timeout       *Timeout
+	AgentOffRamp  *OffRamp
+	// ContextualRouting is the raw contextual_routing: block.
+	ContextualRouting *ContextualRouting
+	Transcript        string
+	Theme             string
+	InterceptDrive    string
+	Decider           string
+	WriteMode         string
+}
+
+// Extra returns the state's StateMore, allocating it on first use; use
+// it to set a rarely written key.
+func (s *State) Extra() *StateMore {
+	if s.More == nil {
+		s.More = &StateMore{}
+	}
+	return s.More
+}
+
+// Mode is the mode: key ("conversational" for free-form agent rooms).
+func (s *State) Mode() string {
+	if s.More == nil {
+		return ""
+	}
+	return s.More.Mode
+}
+
+// OnExit is the on_exit: effects (not part of the upstream format).
+func (s *State) OnExit() []*Effect {
+	if s.More == nil {
+		return nil
+	}
+	return s.More.OnExit
+}
+
+// Menu is the menu: list.
+func (s *State) Menu() []string {
+	if s.More == nil {
+		return nil
+	}
+	return s.More.Menu
+}
+
+// DefaultIntent is the default_intent: key.
+func (s *State) DefaultIntent() string {
+	if s.More == nil {
+		return ""
+	}
+	return s.More.DefaultIntent
+}
+
+// RelevantSlots is the relevant_slots: list.
+func (s *State) RelevantSlots() []string {
+	if s.More == nil {
+		return nil
+	}
+	return s.More.RelevantSlots
+}
+
+// Footer is the footer: template.
+func (s *State) Footer() string {
+	if s.More == nil {
+		return ""
+	}
+	return s.More.Footer
+}
+
+// Timeout is the timeout: block (nil when absent).
+func (s *State) Timeout() *Timeout {
+	if s.More == nil {
+		return nil
+	}
+	return s.More.Timeout
+}
+
+// AgentOffRamp is the agent_off_ramp: block (nil when absent).
+func (s *State) AgentOffRamp() *OffRamp {
+	if s.More == nil {
+		return nil
+	}
+	return s.More.AgentOffRamp
+}
+
+// ContextualRouting is the contextual_routing: block (nil when absent).
+func (s *State) ContextualRouting() *ContextualRouting {
+	if s.More == nil {
+		return nil
+	}
+	return s.More.ContextualRouting
+}
+
+// Transcript is the transcript: key.
+func (s *State) Transcript() string {
+	if s.More == nil {
+		return ""
+	}
+	return s.More.Transcript
+}
+
+// Theme is the theme: key.
+func (s *State) Theme() string {
+	if s.More == nil {
+		return ""
+	}
+	return s.More.Theme
+}
+
+// InterceptDrive is the intercept_drive: key.
+func (s *State) InterceptDrive() string {
+	if s.More == nil {
+		return ""
+	}
+	return s.More.InterceptDrive
+}
+
+// Decider is the state's decider: key.
+func (s *State) Decider() string {
+	if s.More == nil {
+		return ""
+	}
+	return s.More.Decider
+}
+
+// WriteMode is the write_mode: key.
+func (s *State) WriteMode() string {
+	if s.More == nil {
+		return ""
+	}
+	return s.More.WriteMode
+}
+
+// OnIntent is one intent of a state's on: block: its name, the position
+// of the intent key and its transition arms.
+type OnIntent struct {
+	Intent string
+	Pos    Pos
+	Arms   []*Transition
+}
+
+// OnAt returns the on: entry of intent, or nil when the state has none.
+func (s *State) OnAt(intent string) *OnIntent {
+	for i := range s.On {
+		if s.On[i].Intent == intent {
+			return &s.On[i]
+		}
+	}
+	return nil
+}
+
+// Arms returns the transition arms of intent (nil when the state has no
+// such on: entry).
+func (s *State) Arms(intent string) []*Transition {
+	if o := s.OnAt(intent); o != nil {
+		return o.Arms
+	}
+	return nil
+}
+
+// HasOn reports whether the state's on: block has an entry for intent,
+// even one with no arms.
+func (s *State) HasOn(intent string) bool { return s.OnAt(intent) != nil }
+
+// OnNames returns the intents of the on: block in declaration order.
+func (s *State) OnNames() []string {
+	if len(s.On) == 0 {
+		return nil
+	}
+	out := make([]string, len(s.On))
+	for i, o := range s.On {
+		out[i] = o.Intent
+	}
+	return out
+}
+
+// AddOn appends arms to the entry of intent, adding the entry (at pos)
+// after the others when the state has none; an existing entry takes pos
+// when pos is set.
+func (s *State) AddOn(intent string, pos Pos, arms ...*Transition) {
+	if o := s.OnAt(intent); o != nil {
+		o.Arms = append(o.Arms, arms...)
+		if pos != (Pos{}) {
+			o.Pos = pos
+		}
+		return
+	}
+	s.On = append(s.On, OnIntent{Intent: intent, Pos: pos, Arms: arms})
 }
 
 // NamePos is a name with the position it was written at.
@@ -277,14 +465,67 @@ type Transition struct {
 	TargetPos Pos
 	When      string // expr guard
 	WhenPos   Pos
-	Default   bool
 	Effects   []*Effect
+	// More holds the keys few arms write (default, guard_hint, view, emit,
+	// push_history); nil when there is none. Read them through the methods
+	// of the same name, set them through Extra.
+	More *TransitionMore
+	Pos  Pos
+}
+
+// TransitionMore holds the transition keys few arms write, out of
+// Transition so that a large story of plain arms does not pay for them.
+type TransitionMore struct {
+	Default   bool
 	GuardHint string
 	View      *View
 	Emit      []string
 	// PushHistory is nil when absent (default true).
 	PushHistory *bool
-	Pos         Pos
+}
+
+// Extra returns the transition's TransitionMore, allocating it on first
+// use; use it to set a rarely written key.
+func (t *Transition) Extra() *TransitionMore {
+	if t.More == nil {
+		t.More = &TransitionMore{}
+	}
+	return t.More
+}
+
+// Default reports the default: flag.
+func (t *Transition) Default() bool { return t.More != nil && t.More.Default }
+
+// GuardHint is the guard_hint: text.
+func (t *Transition) GuardHint() string {
+	if t.More == nil {
+		return ""
+	}
+	return t.More.GuardHint
+}
+
+// View is the arm's view: (nil when absent).
+func (t *Transition) View() *View {
+	if t.More == nil {
+		return nil
+	}
+	return t.More.View
+}
+
+// Emit is the emit: list.
+func (t *Transition) Emit() []string {
+	if t.More == nil {
+		return nil
+	}
+	return t.More.Emit
+}
+
+// PushHistory is the push_history: flag; nil when absent (default true).
+func (t *Transition) PushHistory() *bool {
+	if t.More == nil {
+		return nil
+	}
+	return t.More.PushHistory
 }
 
 // KV is one ordered key/value pair (set:, increment:, bind:, slots:, ...).
@@ -298,14 +539,37 @@ type KV struct {
 // Effect is one entry of on_enter, a transition's effects, on_complete or an
 // inline effects list. Only the first of Set > Increment > Say > Invoke runs.
 type Effect struct {
-	When       string
-	Set        []KV
+	When   string
+	Set    []KV
+	Say    string
+	Invoke string
+	With   map[string]any // raw tree; strings are {{ }} templates
+
+	// More holds the keys most effects do not write (increment, bind,
+	// on_error, on_complete, emit_intent, ...); nil when there is none.
+	// Read them through the methods of the same name, set them through
+	// Extra.
+	More *EffectMore
+
+	// Has reports which keys were written (set, increment, say, invoke, ...),
+	// even when their value is empty. Effects with the same key set share
+	// one map: it is read-only.
+	Has map[string]bool
+	Pos Pos
+	// keys holds the position of each key's value (KeyPos); a compact list:
+	// a story has many effects and few keys per effect.
+	keys []keyAt
+
+	// with locates the values under with: (withPos); nil without with:.
+	with *withIndex
+}
+
+// EffectMore holds the effect keys most effects do not write, out of
+// Effect so that a large story of plain effects does not pay for them.
+type EffectMore struct {
 	Increment  []KV
-	Say        string
-	Invoke     string
 	ID         string
-	With       map[string]any // raw tree; strings are {{ }} templates
-	Bind       []KV           // world key -> result path or template (string)
+	Bind       []KV // world key -> result path or template (string)
 	OnError    string
 	Emit       string
 	Background bool
@@ -320,18 +584,135 @@ type Effect struct {
 	// Timeout is the hard timeout of a host.agent.* call as written ("90s",
 	// "5m"); "" = the run's --call-timeout (rule_call_timeout.go).
 	Timeout string
+}
 
-	// Has reports which keys were written (set, increment, say, invoke, ...),
-	// even when their value is empty. Effects with the same key set share
-	// one map: it is read-only.
-	Has map[string]bool
-	Pos Pos
-	// keys holds the position of each key's value (KeyPos); a compact list:
-	// a story has many effects and few keys per effect.
-	keys []keyAt
+// Extra returns the effect's EffectMore, allocating it on first use; use
+// it to set a rarely written key.
+func (e *Effect) Extra() *EffectMore {
+	if e.More == nil {
+		e.More = &EffectMore{}
+	}
+	return e.More
+}
 
-	// with locates the values under with: (withPos); nil without with:.
-	with *withIndex
+// Increment is the increment: pairs.
+func (e *Effect) Increment() []KV {
+	if e.More == nil {
+		return nil
+	}
+	return e.More.Increment
+}
+
+// ID is the id: key.
+func (e *Effect) ID() string {
+	if e.More == nil {
+		return ""
+	}
+	return e.More.ID
+}
+
+// Bind is the bind: pairs (world key -> result path or template).
+func (e *Effect) Bind() []KV {
+	if e.More == nil {
+		return nil
+	}
+	return e.More.Bind
+}
+
+// OnError is the on_error: target.
+func (e *Effect) OnError() string {
+	if e.More == nil {
+		return ""
+	}
+	return e.More.OnError
+}
+
+// Emit is the emit: key.
+func (e *Effect) Emit() string {
+	if e.More == nil {
+		return ""
+	}
+	return e.More.Emit
+}
+
+// Background is the background: flag.
+func (e *Effect) Background() bool {
+	if e.More == nil {
+		return false
+	}
+	return e.More.Background
+}
+
+// Once is the once: flag.
+func (e *Effect) Once() bool {
+	if e.More == nil {
+		return false
+	}
+	return e.More.Once
+}
+
+// OnComplete is the on_complete: effects.
+func (e *Effect) OnComplete() []*Effect {
+	if e.More == nil {
+		return nil
+	}
+	return e.More.OnComplete
+}
+
+// Target is the target: key (only inside on_complete).
+func (e *Effect) Target() string {
+	if e.More == nil {
+		return ""
+	}
+	return e.More.Target
+}
+
+// EmitIntent is the emit_intent: intent.
+func (e *Effect) EmitIntent() string {
+	if e.More == nil {
+		return ""
+	}
+	return e.More.EmitIntent
+}
+
+// Slots is the slot values for emit_intent.
+func (e *Effect) Slots() []KV {
+	if e.More == nil {
+		return nil
+	}
+	return e.More.Slots
+}
+
+// Effects is the inline effects: list.
+func (e *Effect) Effects() []*Effect {
+	if e.More == nil {
+		return nil
+	}
+	return e.More.Effects
+}
+
+// Agent is the agent_plugins alias ("" = agent.claude).
+func (e *Effect) Agent() string {
+	if e.More == nil {
+		return ""
+	}
+	return e.More.Agent
+}
+
+// Selection is the selection: pin (nil when absent).
+func (e *Effect) Selection() *Selection {
+	if e.More == nil {
+		return nil
+	}
+	return e.More.Selection
+}
+
+// Timeout is the hard timeout of a host.agent.* call as written ("90s", "5m"); "" = the run's --call-timeout (rule_call_timeout.go).
+func (e *Effect) Timeout() string {
+	if e.More == nil {
+		return ""
+	}
+	return e.More.Timeout
 }
 
 // withIndex holds the position of every value under an effect's with:

@@ -23,7 +23,7 @@ func TestModelFilledFromCorpus(t *testing.T) {
 		t.Fatalf("running_executing: %+v", run)
 	}
 	e := run.OnEnter[0]
-	if !e.Background || e.Invoke != "host.run" || len(e.OnComplete) != 3 || e.ID != "run_initial" {
+	if !e.Background() || e.Invoke != "host.run" || len(e.OnComplete()) != 3 || e.ID() != "run_initial" {
 		t.Errorf("effect = %+v", e)
 	}
 	if e.With["cmd"] != "{{ world.test_cmd }}" {
@@ -32,14 +32,14 @@ func TestModelFilledFromCorpus(t *testing.T) {
 	if e.Pos.Line == 0 || e.Pos.File == "" {
 		t.Errorf("effect has no position: %+v", e.Pos)
 	}
-	if got := e.OnComplete[2].Target; !IsTemplated(got) {
+	if got := e.OnComplete()[2].Target(); !IsTemplated(got) {
 		t.Errorf("on_complete target %q should be templated", got)
 	}
 	idle := st.State("idle")
-	if idle.OnOrder[0] != "start" || idle.On["start"][0].Target != "running_executing" {
-		t.Errorf("on order %v", idle.OnOrder)
+	if idle.On[0].Intent != "start" || idle.Arms("start")[0].Target != "running_executing" {
+		t.Errorf("on order %v", idle.OnNames())
 	}
-	set := idle.On["start"][0].Effects[0].Set
+	set := idle.Arms("start")[0].Effects[0].Set
 	if set[0].Key != "cycle" || set[0].Value != 0 || set[3].Key != "test_cmd" {
 		t.Errorf("set order: %+v", set)
 	}

@@ -52,8 +52,7 @@ func (p *fileParser) parseStates(n *yaml.Node, parent *State, where string) []*S
 }
 
 func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, where string) *State {
-	s := &State{Name: name, Parent: parent, Pos: p.pos(k), On: map[string][]*Transition{},
-		OnPos: map[string]Pos{}}
+	s := &State{Name: name, Parent: parent, Pos: p.pos(k)}
 	if parent != nil {
 		s.Path = parent.Path + "." + name
 	} else {
@@ -75,7 +74,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 			s.Type = p.str(v, w)
 			s.Parallel = s.Type == "parallel"
 		case "mode":
-			s.Mode = p.str(v, w)
+			s.Extra().Mode = p.str(v, w)
 		case "description":
 			s.Description = p.str(v, w)
 		case "view":
@@ -83,9 +82,9 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		case "terminal":
 			s.Terminal = p.boolean(v, w)
 		case "decider":
-			s.Decider = p.str(v, w)
+			s.Extra().Decider = p.str(v, w)
 		case "write_mode":
-			s.WriteMode = p.str(v, w)
+			s.Extra().WriteMode = p.str(v, w)
 		case "initial":
 			s.Initial = p.str(v, w)
 			s.InitialPos = p.pos(v)
@@ -97,31 +96,31 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 			s.OnEnter = p.parseEffects(v, w)
 		case "on_exit":
 			p.warnf(p.pos(kk), ruleUnknownKey, "state %q: on_exit is not part of the upstream story format (the existing engine rejects it); use on_enter of the next state or transition effects", s.Path)
-			s.OnExit = p.parseEffects(v, w)
+			s.Extra().OnExit = p.parseEffects(v, w)
 		case "intents":
 			s.Intents, s.IntentOrder = p.parseIntents(v, w)
 		case "menu":
-			s.Menu = p.strList(v, w)
+			s.Extra().Menu = p.strList(v, w)
 		case "default_intent":
-			s.DefaultIntent = p.str(v, w)
+			s.Extra().DefaultIntent = p.str(v, w)
 		case "relevant_world":
 			s.RelevantWorld = p.parseRelevantWorld(v, w)
 		case "relevant_slots":
-			s.RelevantSlots = p.strList(v, w)
+			s.Extra().RelevantSlots = p.strList(v, w)
 		case "footer":
-			s.Footer = p.str(v, w)
+			s.Extra().Footer = p.str(v, w)
 		case "timeout":
-			s.Timeout = p.parseTimeout(s, kk, v, w)
+			s.Extra().Timeout = p.parseTimeout(s, kk, v, w)
 		case "agent_off_ramp":
-			s.AgentOffRamp = p.parseOffRamp(v, w)
+			s.Extra().AgentOffRamp = p.parseOffRamp(v, w)
 		case "contextual_routing":
-			s.ContextualRouting = p.parseContextualRouting(kk, v, w)
+			s.Extra().ContextualRouting = p.parseContextualRouting(kk, v, w)
 		case "transcript":
-			s.Transcript = p.str(v, w)
+			s.Extra().Transcript = p.str(v, w)
 		case "theme":
-			s.Theme = p.str(v, w)
+			s.Extra().Theme = p.str(v, w)
 		case "intercept_drive":
-			s.InterceptDrive = p.str(v, w)
+			s.Extra().InterceptDrive = p.str(v, w)
 		}
 	})
 	return s
@@ -131,8 +130,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 // mapping or a list of arms.
 func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 	p.mapping(v, w, nil, func(intent string, ik, iv *yaml.Node) {
-		s.OnOrder = append(s.OnOrder, intent)
-		s.OnPos[intent] = p.pos(ik)
+		pos := p.pos(ik)
 		var arms []*Transition
 		d := deref(iv)
 		if d != nil && d.Kind == yaml.MappingNode {
@@ -143,7 +141,11 @@ func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 				arms = append(arms, p.parseTransition(it, fmt.Sprintf("%s.%s[%d]", w, intent, i)))
 			})
 		}
-		s.On[intent] = arms
+		if o := s.OnAt(intent); o != nil {
+			o.Pos, o.Arms = pos, arms // a repeated key: the last one wins
+		} else {
+			s.On = append(s.On, OnIntent{Intent: intent, Pos: pos, Arms: arms})
+		}
 	})
 }
 
@@ -247,17 +249,17 @@ func (p *fileParser) parseTransition(n *yaml.Node, where string) *Transition {
 			t.When = p.guardStr(v, w)
 			t.WhenPos = p.valuePos(v)
 		case "default":
-			t.Default = p.boolean(v, w)
+			t.Extra().Default = p.boolean(v, w)
 		case "effects":
 			t.Effects = p.parseEffects(v, w)
 		case "guard_hint":
-			t.GuardHint = p.str(v, w)
+			t.Extra().GuardHint = p.str(v, w)
 		case "view":
-			t.View = p.parseView(v, w)
+			t.Extra().View = p.parseView(v, w)
 		case "emit":
-			t.Emit = p.strList(v, w)
+			t.Extra().Emit = p.strList(v, w)
 		case "push_history":
-			t.PushHistory = p.boolPtr(v, w)
+			t.Extra().PushHistory = p.boolPtr(v, w)
 		}
 	})
 	return t
@@ -299,13 +301,13 @@ func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 		case "set":
 			e.Set = p.kvList(v, w)
 		case "increment":
-			e.Increment = p.kvList(v, w)
+			e.Extra().Increment = p.kvList(v, w)
 		case "say":
 			e.Say = p.str(v, w)
 		case "invoke":
 			e.Invoke = p.str(v, w)
 		case "id":
-			e.ID = p.str(v, w)
+			e.Extra().ID = p.str(v, w)
 		case "with":
 			p.recordWith(e, v)
 			if !isNull(v) {
@@ -316,31 +318,31 @@ func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 				}
 			}
 		case "bind":
-			e.Bind = p.kvList(v, w)
+			e.Extra().Bind = p.kvList(v, w)
 		case "on_error":
-			e.OnError = p.str(v, w)
+			e.Extra().OnError = p.str(v, w)
 		case "emit":
-			e.Emit = p.str(v, w)
+			e.Extra().Emit = p.str(v, w)
 		case "background":
-			e.Background = p.boolean(v, w)
+			e.Extra().Background = p.boolean(v, w)
 		case "once":
-			e.Once = p.boolean(v, w)
+			e.Extra().Once = p.boolean(v, w)
 		case "on_complete":
-			e.OnComplete = p.parseEffects(v, w)
+			e.Extra().OnComplete = p.parseEffects(v, w)
 		case "target":
-			e.Target = p.str(v, w)
+			e.Extra().Target = p.str(v, w)
 		case "emit_intent":
-			e.EmitIntent = p.str(v, w)
+			e.Extra().EmitIntent = p.str(v, w)
 		case "slots":
-			e.Slots = p.kvList(v, w)
+			e.Extra().Slots = p.kvList(v, w)
 		case "effects":
-			e.Effects = p.parseEffects(v, w)
+			e.Extra().Effects = p.parseEffects(v, w)
 		case "agent":
-			e.Agent = p.str(v, w)
+			e.Extra().Agent = p.str(v, w)
 		case "timeout":
-			e.Timeout = p.str(v, w)
+			e.Extra().Timeout = p.str(v, w)
 		case "selection":
-			e.Selection = p.parseSelection(v, w)
+			e.Extra().Selection = p.parseSelection(v, w)
 		}
 	})
 	e.Has = p.keySet(e.keys)

@@ -61,8 +61,8 @@ func checkNonAgentWith(c *checker, e *Effect, site effSite) {
 	if _, ok := e.With["provider"]; ok {
 		c.rep.errf(e.withPos("provider"), ruleAgentInvoke, "%s: with.provider is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc, e.Invoke)
 	}
-	if e.Agent != "" {
-		c.rep.warnf(e.keyPos("agent"), ruleAgentInvoke, "%s: agent: %q selects an agent transport and only applies to host.agent.* invokes (got invoke %q)", site.Loc, e.Agent, e.Invoke)
+	if e.Agent() != "" {
+		c.rep.warnf(e.keyPos("agent"), ruleAgentInvoke, "%s: agent: %q selects an agent transport and only applies to host.agent.* invokes (got invoke %q)", site.Loc, e.Agent(), e.Invoke)
 	}
 }
 
@@ -85,12 +85,12 @@ func checkAgentVerb(c *checker, e *Effect, site effSite, verb string) {
 // checkAgentAlias: the effect-level agent: alias is declared (upstream
 // silently falls back to agent.claude; here it is an error).
 func checkAgentAlias(c *checker, e *Effect, site effSite) {
-	if e.Agent == "" || isTemplated(e.Agent) || c.st.AgentPlugins[e.Agent] != nil || c.st.pluginAliases[e.Agent] || c.st.pluginFor(e.Agent) != nil {
+	if e.Agent() == "" || isTemplated(e.Agent()) || c.st.AgentPlugins[e.Agent()] != nil || c.st.pluginAliases[e.Agent()] || c.st.pluginFor(e.Agent()) != nil {
 		return
 	}
 	aliases := slices.Sorted(maps.Keys(c.st.AgentPlugins))
-	msg := fmt.Sprintf("%s: agent %q is not declared in agent_plugins (declared: %s); upstream would silently fall back to agent.claude", site.Loc, e.Agent, strings.Join(aliases, ", "))
-	if s := suggest(e.Agent, aliases); s != "" {
+	msg := fmt.Sprintf("%s: agent %q is not declared in agent_plugins (declared: %s); upstream would silently fall back to agent.claude", site.Loc, e.Agent(), strings.Join(aliases, ", "))
+	if s := suggest(e.Agent(), aliases); s != "" {
 		msg += fmt.Sprintf("; did you mean `%s`?", s)
 	}
 	c.rep.errf(e.keyPos("agent"), ruleAgentAlias, "%s", msg)

@@ -47,7 +47,7 @@ func checkBareExpr(c *checker) {
 		for _, kv := range e.Set {
 			walk(kv.Value, kv.Key, kv.Pos, "set")
 		}
-		for _, kv := range e.Slots {
+		for _, kv := range e.Slots() {
 			walk(kv.Value, kv.Key, kv.Pos, "slots")
 		}
 	})

@@ -14,11 +14,11 @@ import (
 // only sits on agent invokes.
 func checkCallTimeout(c *checker) {
 	c.eachEffect(func(e *Effect, site effSite) {
-		if !e.Has["timeout"] && e.Timeout == "" {
+		if !e.Has["timeout"] && e.Timeout() == "" {
 			return
 		}
 		if agentVerb(e.Invoke) == "" && !isTemplated(e.Invoke) {
-			c.rep.errf(e.keyPos("timeout"), ruleCallTimeout, "%s: timeout: %q only applies to host.agent.* invokes (got invoke %q); remove it or use the state's timeout: for a state deadline", site.Loc, e.Timeout, e.Invoke)
+			c.rep.errf(e.keyPos("timeout"), ruleCallTimeout, "%s: timeout: %q only applies to host.agent.* invokes (got invoke %q); remove it or use the state's timeout: for a state deadline", site.Loc, e.Timeout(), e.Invoke)
 			return
 		}
 		if _, err := e.CallTimeout(); err != nil {
@@ -29,12 +29,12 @@ func checkCallTimeout(c *checker) {
 
 // CallTimeout parses the effect's timeout: (0 when unset).
 func (e *Effect) CallTimeout() (time.Duration, error) {
-	if e.Timeout == "" {
+	if e.Timeout() == "" {
 		return 0, nil
 	}
-	d, err := time.ParseDuration(e.Timeout)
+	d, err := time.ParseDuration(e.Timeout())
 	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("timeout: %q is not a positive duration; write it like 90s or 5m", e.Timeout)
+		return 0, fmt.Errorf("timeout: %q is not a positive duration; write it like 90s or 5m", e.Timeout())
 	}
 	return d, nil
 }
@@ -48,10 +48,10 @@ var aliasWorldRefRe = regexp.MustCompile(`^\{\{\s*world\.([A-Za-z_][A-Za-z0-9_]*
 // would make at dispatch, made at load.
 func checkAgentTemplate(c *checker) {
 	c.eachEffect(func(e *Effect, site effSite) {
-		if !isTemplated(e.Agent) || agentVerb(e.Invoke) == "" || site.Template {
+		if !isTemplated(e.Agent()) || agentVerb(e.Invoke) == "" || site.Template {
 			return
 		}
-		m := aliasWorldRefRe.FindStringSubmatch(strings.TrimSpace(e.Agent))
+		m := aliasWorldRefRe.FindStringSubmatch(strings.TrimSpace(e.Agent()))
 		if m == nil {
 			return
 		}
@@ -72,7 +72,7 @@ func checkAgentTemplate(c *checker) {
 			}
 			if c.st.AgentPlugins[s] == nil && !c.st.pluginAliases[s] && c.st.pluginFor(s) == nil {
 				c.rep.errf(e.keyPos("agent"), ruleAgentTemplate, "%s: agent %q renders to %q (a value of world.%s), which is not declared in agent_plugins (declared: %s)",
-					site.Loc, e.Agent, s, m[1], strings.Join(slices.Sorted(maps.Keys(c.st.AgentPlugins)), ", "))
+					site.Loc, e.Agent(), s, m[1], strings.Join(slices.Sorted(maps.Keys(c.st.AgentPlugins)), ", "))
 			}
 		}
 	})

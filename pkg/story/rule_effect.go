@@ -9,10 +9,10 @@ import (
 // rules (reference §9.6).
 func checkEffectShape(c *checker) {
 	c.eachEffect(func(e *Effect, site effSite) {
-		if e.Background && e.Invoke == "" {
+		if e.Background() && e.Invoke == "" {
 			c.rep.errf(e.keyPos("background"), ruleEffect, "%s: background: true requires invoke: to be set", site.Loc)
 		}
-		if e.Background && site.OnComplete {
+		if e.Background() && site.OnComplete {
 			c.rep.errf(e.keyPos("background"), ruleEffect, "%s: background: true is not allowed inside on_complete:", site.Loc)
 		}
 		if e.Has["target"] {
@@ -26,7 +26,7 @@ func checkEffectShape(c *checker) {
 				c.rep.errf(e.keyPos("emit_intent"), ruleEffect, "%s: emit_intent: cannot be combined with target: on the same effect (split into separate effects)", site.Loc)
 			}
 		}
-		for _, kv := range e.Increment {
+		for _, kv := range e.Increment() {
 			switch v := kv.Value.(type) {
 			case int:
 			case string:
@@ -37,7 +37,7 @@ func checkEffectShape(c *checker) {
 				c.rep.errf(kv.Pos, ruleEffect, "%s: increment %q: value must be an integer delta", site.Loc, kv.Key)
 			}
 		}
-		if len(e.OnComplete) > 0 && !e.Background {
+		if len(e.OnComplete()) > 0 && !e.Background() {
 			c.rep.warnf(e.keyPos("on_complete"), ruleEffect, "%s: on_complete: only runs after a background: true invoke; this effect is not a background job", site.Loc)
 		}
 	})

@@ -106,9 +106,10 @@ func (c *checker) eachViewElement(s *State, fn func(el *ViewElement, where strin
 		}
 	}
 	visit(s.View, "")
-	for _, in := range s.OnOrder {
-		for a, t := range s.On[in] {
-			visit(t.View, fmt.Sprintf("intent %q arc[%d] transition ", in, a))
+	for _, on := range s.On {
+		in := on.Intent
+		for a, t := range on.Arms {
+			visit(t.View(), fmt.Sprintf("intent %q arc[%d] transition ", in, a))
 		}
 	}
 }

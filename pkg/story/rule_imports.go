@@ -202,8 +202,9 @@ type exitUse struct {
 func childExitUses(ch *Story) []exitUse {
 	var out []exitUse
 	for _, s := range ch.AllStates() {
-		for _, in := range s.OnOrder {
-			for _, t := range s.On[in] {
+		for _, on := range s.On {
+			in := on.Intent
+			for _, t := range on.Arms {
 				if strings.HasPrefix(t.Target, "@exit:") {
 					out = append(out, exitUse{strings.TrimPrefix(t.Target, "@exit:"), s.Path, in, t})
 				}
@@ -212,13 +213,13 @@ func childExitUses(ch *Story) []exitUse {
 		var walk func([]*Effect)
 		walk = func(l []*Effect) {
 			for _, e := range l {
-				for _, tg := range []string{e.Target, e.OnError} {
+				for _, tg := range []string{e.Target(), e.OnError()} {
 					if strings.HasPrefix(tg, "@exit:") {
 						out = append(out, exitUse{exit: strings.TrimPrefix(tg, "@exit:"), state: s.Path})
 					}
 				}
-				walk(e.OnComplete)
-				walk(e.Effects)
+				walk(e.OnComplete())
+				walk(e.Effects())
 			}
 		}
 		walk(s.OnEnter)
@@ -231,14 +232,14 @@ func setsKey(t *Transition, key string) bool {
 	var walk func([]*Effect) bool
 	walk = func(l []*Effect) bool {
 		for _, e := range l {
-			for _, list := range [][]KV{e.Set, e.Bind, e.Increment} {
+			for _, list := range [][]KV{e.Set, e.Bind(), e.Increment()} {
 				for _, kv := range list {
 					if kv.Key == key {
 						return true
 					}
 				}
 			}
-			if walk(e.Effects) {
+			if walk(e.Effects()) {
 				return true
 			}
 		}

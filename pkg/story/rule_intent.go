@@ -7,26 +7,27 @@ import "strings"
 // owning state or an ancestor (reference §4.2, §9.6).
 func checkIntents(c *checker) {
 	for _, s := range c.st.AllStates() {
-		for _, in := range s.OnOrder {
+		for _, on := range s.On {
+			in := on.Intent
 			if in == "*" || c.intentKnown(s, in, false) {
 				continue
 			}
 			msg := "state %q: on: %q — intent not declared in intents library or state.intents"
 			if sug := suggest(in, c.intentNames(s)); sug != "" {
-				c.rep.errf(s.OnPos[in], ruleIntent, msg+"; did you mean `%s`?", s.Path, in, sug)
+				c.rep.errf(on.Pos, ruleIntent, msg+"; did you mean `%s`?", s.Path, in, sug)
 			} else {
-				c.rep.errf(s.OnPos[in], ruleIntent, msg, s.Path, in)
+				c.rep.errf(on.Pos, ruleIntent, msg, s.Path, in)
 			}
 		}
 	}
 	c.eachEffect(func(e *Effect, site effSite) {
-		if e.EmitIntent == "" || isTemplated(e.EmitIntent) || site.State == nil || site.Template {
+		if e.EmitIntent() == "" || isTemplated(e.EmitIntent()) || site.State == nil || site.Template {
 			return
 		}
-		name := strings.TrimSpace(e.EmitIntent)
+		name := strings.TrimSpace(e.EmitIntent())
 		handles := func(s *State) bool {
 			for cur := s; cur != nil; cur = cur.Parent {
-				if _, ok := cur.On[name]; ok {
+				if cur.HasOn(name) {
 					return true
 				}
 			}
@@ -38,7 +39,7 @@ func checkIntents(c *checker) {
 		// A transition's effects run on the way to its target: accept an
 		// intent the destination handles too.
 		if site.Intent != "" && !site.OnComplete {
-			for _, t := range site.State.On[site.Intent] {
+			for _, t := range site.State.Arms(site.Intent) {
 				if tg, err := site.State.Resolve(t.Target); err == nil && tg.State != nil && handles(tg.State) {
 					return
 				}

@@ -14,7 +14,7 @@ import (
 // found") and the rest of the batch is skipped. Such a redirect can never
 // fire, so it is an error here, of a LintOnly rule.
 func (c *checker) checkOnError(e *Effect, site effSite) {
-	target := strings.TrimSpace(e.OnError)
+	target := strings.TrimSpace(e.OnError())
 	p := e.keyPos("on_error")
 	if target == "" || target == "." || isTemplated(target) || strings.HasPrefix(target, "@exit:") {
 		if strings.HasPrefix(target, "@exit:") {
@@ -156,7 +156,7 @@ func (c *checker) dispatchStates(site effSite) []string {
 		return []string{s.Path}
 	case site.Intent != "":
 		var out []string
-		for _, t := range s.On[site.Intent] {
+		for _, t := range s.Arms(site.Intent) {
 			dest := s
 			if tg, err := s.Resolve(t.Target); err == nil && tg.Kind == TargetState && tg.State != nil && tg.State.Import == nil {
 				dest = tg.State

@@ -80,7 +80,7 @@ func checkPersonas(c *checker) {
 		refs(op.Pos, "off_path.agent", op.Agent)
 	}
 	for _, s := range c.st.AllStates() {
-		if o := s.AgentOffRamp; o != nil {
+		if o := s.AgentOffRamp(); o != nil {
 			refs(o.Pos, "states."+s.Path+".agent_off_ramp.agent", o.Agent)
 		}
 	}

@@ -132,12 +132,12 @@ func (pc *pongoCheck) compileView(p Pos, where, src string, guarded bool) {
 // transitions) and its view elements.
 func (pc *pongoCheck) state(s *State) {
 	if e, ok := s.Keys["footer"]; ok {
-		pc.compile(e, "state "+quote(s.Path)+" footer", s.Footer)
+		pc.compile(e, "state "+quote(s.Path)+" footer", s.Footer())
 	}
 	views := []*View{s.View}
-	for _, in := range s.OnOrder {
-		for _, t := range s.On[in] {
-			views = append(views, t.View)
+	for _, on := range s.On {
+		for _, t := range on.Arms {
+			views = append(views, t.View())
 		}
 	}
 	for _, v := range views {

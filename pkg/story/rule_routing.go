@@ -37,7 +37,7 @@ func checkRouting(c *checker) {
 				break
 			}
 			in := r.FreeFormFallbackIntent
-			if _, ok := s.On[in]; !ok {
+			if !s.HasOn(in) {
 				c.rep.errf(r.Pos, ruleRouting, "routing.free_form_fallback.intent %q has no matching on: arc in state %q", in, s.Path)
 			}
 			if decl := c.lookupIntent(s, in, true); decl == nil {

@@ -5,7 +5,7 @@ package story
 // against the eval report is the eval command's job.
 func checkSelection(c *checker) {
 	c.eachEffect(func(e *Effect, site effSite) {
-		sel := e.Selection
+		sel := e.Selection()
 		if sel == nil {
 			return
 		}

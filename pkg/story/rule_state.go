@@ -6,34 +6,34 @@ import "strings"
 func checkStateValues(c *checker) {
 	for _, s := range c.st.AllStates() {
 		top := s.Parent == nil
-		switch s.Decider {
+		switch s.Decider() {
 		case "", "human", "llm":
 		default:
-			c.rep.errf(s.keyPos("decider"), ruleState, `state %q: decider %q is invalid (want "", "human", or "llm")`, s.Path, s.Decider)
+			c.rep.errf(s.keyPos("decider"), ruleState, `state %q: decider %q is invalid (want "", "human", or "llm")`, s.Path, s.Decider())
 		}
-		switch s.WriteMode {
+		switch s.WriteMode() {
 		case "", "open":
 		case "read_only":
 			if !dispatchesAgent(s) {
 				c.rep.errf(s.keyPos("write_mode"), ruleState, "state %q: write_mode: read_only is only meaningful on a room that dispatches an agent (mode: conversational, an agent_off_ramp, or a host.agent.task / host.agent.converse effect); it would silently do nothing here", s.Path)
 			}
 		default:
-			c.rep.errf(s.keyPos("write_mode"), ruleState, `state %q: write_mode %q is invalid (want "", "open", or "read_only")`, s.Path, s.WriteMode)
+			c.rep.errf(s.keyPos("write_mode"), ruleState, `state %q: write_mode %q is invalid (want "", "open", or "read_only")`, s.Path, s.WriteMode())
 		}
 		if _, ok := s.Keys["transcript"]; ok {
 			if !top {
 				c.rep.errf(s.keyPos("transcript"), ruleState, "state %q: transcript: only allowed on top-level (room) states", s.Path)
-			} else if s.Transcript != "" && s.Transcript != "persistent" && s.Transcript != "transient" {
-				c.rep.errf(s.keyPos("transcript"), ruleState, `state %q: transcript: %q is not one of "persistent", "transient"`, s.Path, s.Transcript)
+			} else if s.Transcript() != "" && s.Transcript() != "persistent" && s.Transcript() != "transient" {
+				c.rep.errf(s.keyPos("transcript"), ruleState, `state %q: transcript: %q is not one of "persistent", "transient"`, s.Path, s.Transcript())
 			}
 		}
 		if _, ok := s.Keys["theme"]; ok && !top {
 			c.rep.errf(s.keyPos("theme"), ruleState, "state %q: theme: only allowed on top-level (room) states", s.Path)
 		}
-		if s.InterceptDrive != "" && s.InterceptDrive != "rest" {
-			c.rep.errf(s.keyPos("intercept_drive"), ruleState, `state %q: intercept_drive %q is invalid (the only valid value is "rest")`, s.Path, s.InterceptDrive)
+		if s.InterceptDrive() != "" && s.InterceptDrive() != "rest" {
+			c.rep.errf(s.keyPos("intercept_drive"), ruleState, `state %q: intercept_drive %q is invalid (the only valid value is "rest")`, s.Path, s.InterceptDrive())
 		}
-		if t := s.Timeout; t != nil {
+		if t := s.Timeout(); t != nil {
 			if t.After == "" {
 				c.rep.errf(t.Pos, ruleState, "state %q: timeout: missing 'after' field", s.Path)
 			} else if !isTemplated(t.After) {
@@ -45,15 +45,15 @@ func checkStateValues(c *checker) {
 				c.rep.errf(t.Pos, ruleState, "state %q: timeout: missing 'target' field", s.Path)
 			}
 		}
-		if o := s.AgentOffRamp; o != nil && o.Enabled {
+		if o := s.AgentOffRamp(); o != nil && o.Enabled {
 			if s.Terminal {
 				c.rep.errf(o.Pos, ruleState, "state %q declares agent_off_ramp on a terminal: true state; a terminal state never routes free text", s.Path)
 			}
-			if s.Mode == "conversational" {
+			if s.Mode() == "conversational" {
 				c.rep.errf(o.Pos, ruleState, "state %q declares agent_off_ramp on a mode: conversational state; that harness is already free-form, so the flag is meaningless there", s.Path)
 			}
 		}
-		if cr := s.ContextualRouting; cr != nil && cr.Enabled {
+		if cr := s.ContextualRouting(); cr != nil && cr.Enabled {
 			if cr.RoomChat == nil && cr.HelpChat == nil && cr.MetaChat == nil {
 				c.rep.errf(cr.Pos, ruleState, "state %q: contextual_routing.enabled requires at least one lane (room_chat, help_chat, or meta_chat)", s.Path)
 			}
@@ -61,7 +61,7 @@ func checkStateValues(c *checker) {
 				if f.v == "" {
 					continue
 				}
-				if _, ok := s.On[f.v]; !ok {
+				if !s.HasOn(f.v) {
 					c.rep.errf(cr.Pos, ruleState, "state %q: contextual_routing.%s %q has no matching on: arc in this state", s.Path, f.key, f.v)
 				}
 				if c.lookupIntent(s, f.v, true) == nil {
@@ -72,14 +72,15 @@ func checkStateValues(c *checker) {
 		for _, e := range s.OnEnter {
 			c.checkReservedSet(s, "on_enter", e)
 		}
-		for _, in := range s.OnOrder {
-			for _, t := range s.On[in] {
+		for _, on := range s.On {
+			in := on.Intent
+			for _, t := range on.Arms {
 				for _, e := range t.Effects {
 					c.checkReservedSet(s, "intent "+quote(in), e)
 				}
 			}
 		}
-		if s.DefaultIntent != "" {
+		if s.DefaultIntent() != "" {
 			c.checkDefaultIntent(s)
 		}
 	}
@@ -94,9 +95,9 @@ func (c *checker) checkReservedSet(s *State, where string, e *Effect) {
 }
 
 func (c *checker) checkDefaultIntent(s *State) {
-	di := s.DefaultIntent
+	di := s.DefaultIntent()
 	p := s.keyPos("default_intent")
-	if _, ok := s.On[di]; !ok {
+	if !s.HasOn(di) {
 		c.rep.errf(p, ruleState, "state %q: default_intent %q has no matching on: arc in this state", s.Path, di)
 	}
 	in := c.lookupIntent(s, di, true)
@@ -120,7 +121,7 @@ func hasOneRequiredString(in *Intent) bool {
 }
 
 func dispatchesAgent(s *State) bool {
-	if s.Mode == "conversational" || (s.AgentOffRamp != nil && s.AgentOffRamp.Enabled) {
+	if s.Mode() == "conversational" || (s.AgentOffRamp() != nil && s.AgentOffRamp().Enabled) {
 		return true
 	}
 	found := false
@@ -130,13 +131,13 @@ func dispatchesAgent(s *State) bool {
 			if e.Invoke == "host.agent.task" || e.Invoke == "host.agent.converse" || strings.HasPrefix(e.Invoke, "{{") {
 				found = true
 			}
-			walk(e.OnComplete)
-			walk(e.Effects)
+			walk(e.OnComplete())
+			walk(e.Effects())
 		}
 	}
 	walk(s.OnEnter)
-	for _, arms := range s.On {
-		for _, t := range arms {
+	for _, on := range s.On {
+		for _, t := range on.Arms {
 			walk(t.Effects)
 		}
 	}

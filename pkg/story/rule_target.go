@@ -17,19 +17,19 @@ func checkTargets(c *checker) {
 		c.checkTarget(s, t.Target, p, "")
 	})
 	for _, s := range c.st.AllStates() {
-		if s.Timeout != nil && s.Timeout.Target != "" {
-			c.checkTarget(s, s.Timeout.Target, s.Timeout.TargetPos, fmt.Sprintf("state %q timeout.target: ", s.Path))
+		if s.Timeout() != nil && s.Timeout().Target != "" {
+			c.checkTarget(s, s.Timeout().Target, s.Timeout().TargetPos, fmt.Sprintf("state %q timeout.target: ", s.Path))
 		}
 	}
 	c.eachEffect(func(e *Effect, site effSite) {
 		if site.Template || site.State == nil {
 			return
 		}
-		if e.OnError != "" {
+		if e.OnError() != "" {
 			c.checkOnError(e, site)
 		}
-		if e.Target != "" && site.OnComplete {
-			c.checkTarget(site.State, e.Target, e.keyPos("target"), site.Loc+": ")
+		if e.Target() != "" && site.OnComplete {
+			c.checkTarget(site.State, e.Target(), e.keyPos("target"), site.Loc+": ")
 		}
 	})
 }

@@ -38,17 +38,17 @@ func checkValueTemplates(c *checker) {
 				report(c.errAt(e.withPos(k+sub), src, err), fmt.Sprintf("with %q", k+sub), err)
 			}
 		}
-		for _, kv := range e.Slots {
+		for _, kv := range e.Slots() {
 			if _, err := c.compileValue(kv.Value); err != nil {
 				report(kv.Pos, fmt.Sprintf("emit_intent slot %q", kv.Key), err)
 			}
 		}
-		if e.EmitIntent != "" {
-			if err := c.compileTemplate(e.EmitIntent); err != nil {
-				report(c.errAt(e.keyPos("emit_intent"), e.EmitIntent, err), "emit_intent", err)
+		if e.EmitIntent() != "" {
+			if err := c.compileTemplate(e.EmitIntent()); err != nil {
+				report(c.errAt(e.keyPos("emit_intent"), e.EmitIntent(), err), "emit_intent", err)
 			}
 		}
-		for _, kv := range e.Bind {
+		for _, kv := range e.Bind() {
 			s, ok := kv.Value.(string)
 			if !ok {
 				switch kv.Value.(type) {

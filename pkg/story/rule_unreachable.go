@@ -108,31 +108,32 @@ func checkUnreachable(c *checker) {
 	var effTargets func(site effSite, list []*Effect)
 	effTargets = func(site effSite, list []*Effect) {
 		for _, e := range list {
-			if e.OnError != "" {
-				onError(site, e.OnError)
+			if e.OnError() != "" {
+				onError(site, e.OnError())
 			}
-			if e.Target != "" {
-				follow(site.State, e.Target)
+			if e.Target() != "" {
+				follow(site.State, e.Target())
 			}
 			oc := site
 			oc.OnComplete = true
-			effTargets(oc, e.OnComplete)
-			effTargets(site, e.Effects)
+			effTargets(oc, e.OnComplete())
+			effTargets(site, e.Effects())
 		}
 	}
 	for len(queue) > 0 && !giveUp {
 		s := queue[0]
 		queue = queue[1:]
-		for _, in := range s.OnOrder {
-			for _, t := range s.On[in] {
+		for _, on := range s.On {
+			in := on.Intent
+			for _, t := range on.Arms {
 				follow(s, t.Target)
 				effTargets(effSite{State: s, Intent: in}, t.Effects)
 			}
 		}
 		effTargets(effSite{State: s}, s.OnEnter)
-		effTargets(effSite{State: s}, s.OnExit)
-		if s.Timeout != nil {
-			follow(s, s.Timeout.Target)
+		effTargets(effSite{State: s}, s.OnExit())
+		if s.Timeout() != nil {
+			follow(s, s.Timeout().Target)
 		}
 	}
 	if giveUp {
@@ -182,10 +183,10 @@ func (c *checker) worldValues() *staticValues {
 				sv.unknown[kv.Key] = true
 			}
 		}
-		for _, kv := range e.Bind {
+		for _, kv := range e.Bind() {
 			sv.unknown[kv.Key] = true
 		}
-		for _, kv := range e.Increment {
+		for _, kv := range e.Increment() {
 			sv.unknown[kv.Key] = true
 		}
 	})

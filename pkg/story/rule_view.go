@@ -29,9 +29,10 @@ func checkViews(c *checker) {
 			}
 		}
 		check(s.View, "")
-		for _, in := range s.OnOrder {
-			for _, t := range s.On[in] {
-				check(t.View, fmt.Sprintf("intent %q: transition ", in))
+		for _, on := range s.On {
+			in := on.Intent
+			for _, t := range on.Arms {
+				check(t.View(), fmt.Sprintf("intent %q: transition ", in))
 			}
 		}
 	}

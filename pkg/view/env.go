@@ -55,7 +55,7 @@ type helpers struct {
 // arms returns the arms the walk finds for intent.
 func (h *helpers) arms(intent string) []*story.Transition {
 	for cur := h.s; cur != nil; cur = cur.Parent {
-		if a := cur.On[intent]; len(a) > 0 {
+		if a := cur.Arms(intent); len(a) > 0 {
 			return a
 		}
 	}
@@ -71,7 +71,7 @@ func (h *helpers) status(intent string) (string, string) {
 	}
 	reason := ""
 	for _, t := range arms {
-		if t.When == "" || t.Default {
+		if t.When == "" || t.Default() {
 			return "available", ""
 		}
 		ok, err := h.r.guard(t.When, h.env)
@@ -79,7 +79,7 @@ func (h *helpers) status(intent string) (string, string) {
 			return "available", ""
 		}
 		if reason == "" {
-			reason = t.GuardHint
+			reason = t.GuardHint()
 		}
 	}
 	return "blocked", reason
@@ -118,14 +118,14 @@ func (h *helpers) menu() []any {
 		seen[n] = true
 		names = append(names, n)
 	}
-	if len(h.s.Menu) > 0 {
-		for _, n := range h.s.Menu {
+	if len(h.s.Menu()) > 0 {
+		for _, n := range h.s.Menu() {
 			add(n)
 		}
 	} else {
 		for cur := h.s; cur != nil; cur = cur.Parent {
-			for _, n := range cur.OnOrder {
-				add(n)
+			for _, on := range cur.On {
+				add(on.Intent)
 			}
 		}
 	}

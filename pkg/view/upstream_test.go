@@ -44,7 +44,7 @@ func TestUpstreamProbeP6(t *testing.T) {
 func TestUpstreamTransitionView(t *testing.T) {
 	st := storyload.LoadNoEnv(t, "testdata/p6")
 	r := newRenderer(st)
-	tv := st.States[0].On["tv"][0].View
+	tv := st.States[0].Arms("tv")[0].View()
 	got, err := r.RenderTransitionView("b", tv, defaults(st), nil)
 	if err != nil || got != "TRANSITION VIEW r=" {
 		t.Fatalf("transition view: %q, %v", got, err)
