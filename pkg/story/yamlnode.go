@@ -88,18 +88,25 @@ type fileParser struct {
 	splitUsed, splitFailed bool
 	// strs remembers recent strings (intern).
 	strs *[internSlots]string
+	// interning is on for a large file only: for a small one the table
+	// costs more than the copies it saves.
+	interning bool
 }
 
 // internSlots is the size of the string cache of a file's parse.
 const internSlots = 4096
 
+// internMinBytes is the file size from which strings are interned.
+const internMinBytes = 256 << 10
+
 // intern returns an earlier string equal to s when the cache holds one: a
 // large story repeats the same intent names, targets, guards and
 // templates thousands of times, and the model then keeps one copy. The
 // cache is a fixed table (a hash picks the slot, a newer string takes it
-// over), so it costs 64 KiB however many distinct strings a file has.
+// over), so it costs 64 KiB however many distinct strings a file has;
+// only a file of internMinBytes or more uses it.
 func (p *fileParser) intern(s string) string {
-	if len(s) == 0 || len(s) > 128 {
+	if !p.interning || len(s) == 0 || len(s) > 128 {
 		return s
 	}
 	if p.strs == nil {

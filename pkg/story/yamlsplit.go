@@ -238,7 +238,7 @@ func shiftLines(n *yaml.Node, shift, depth int) bool {
 func (l *loader) parseFileDoc(display, abs string, data []byte, shared bool) (*fileDef, *fileParser) {
 	newParser := func(owned bool) *fileParser {
 		b := nodeBudget(len(data))
-		return &fileParser{reporter: l.rep, file: display, dir: filepath.Dir(abs), budget: b, limit: b, owned: owned}
+		return &fileParser{reporter: l.rep, file: display, dir: filepath.Dir(abs), budget: b, limit: b, owned: owned, interning: len(data) >= internMinBytes}
 	}
 	// A small file validate sees again (a shared import, a copied story)
 	// comes from the content cache (parsecache.go); a large one is split,
