@@ -140,19 +140,27 @@ func within(root, abs string) (string, bool) {
 // used in messages and Schema.Path.
 func display(rel string) string { return path.Join("schemas", rel) }
 
+// load reads the schema file rel, decodes it and scans its $refs (the
+// rooting rules): every step before an engine compiles it.
+func (l *rootLoader) load(rel string) (raw []byte, doc any, u string, err error) {
+	if raw, err = l.read(rel); err != nil {
+		return nil, nil, "", err
+	}
+	if doc, err = decodeSchema(display(rel), raw); err != nil {
+		return nil, nil, "", err
+	}
+	u = l.fileURL(rel)
+	if err = l.scan(u, display(rel), doc); err != nil {
+		return nil, nil, "", err
+	}
+	return raw, doc, u, nil
+}
+
 func (c *Compiler) compile(rel string) (*Schema, error) {
 	l := newRootLoader(c)
 	defer l.close()
-	raw, err := l.read(rel)
+	raw, doc, u, err := l.load(rel)
 	if err != nil {
-		return nil, err
-	}
-	doc, err := decodeSchema(display(rel), raw)
-	if err != nil {
-		return nil, err
-	}
-	u := l.fileURL(rel)
-	if err := l.scan(u, display(rel), doc); err != nil {
 		return nil, err
 	}
 	root, err := l.engine().compileRoot(u, doc)

@@ -29,6 +29,11 @@ func oracleCompile(name string, raw []byte) (*jsonschema.Schema, error) {
 	if err := l.scan(u, name, doc); err != nil {
 		return nil, err
 	}
+	return libraryCompile(l, u, doc)
+}
+
+// libraryCompile compiles doc, at u, with the library through l.
+func libraryCompile(l jsonschema.URLLoader, u string, doc any) (*jsonschema.Schema, error) {
 	jc := jsonschema.NewCompiler()
 	jc.DefaultDraft(jsonschema.Draft2020)
 	jc.UseLoader(l)
@@ -43,25 +48,11 @@ func oracleCompileFile(storyDir, rel string) (*jsonschema.Schema, error) {
 	c := NewCompiler(storyDir)
 	l := newRootLoader(c)
 	defer l.close()
-	raw, err := l.read(rel)
+	_, doc, u, err := l.load(rel)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := decodeSchema(display(rel), raw)
-	if err != nil {
-		return nil, err
-	}
-	u := l.fileURL(rel)
-	if err := l.scan(u, display(rel), doc); err != nil {
-		return nil, err
-	}
-	jc := jsonschema.NewCompiler()
-	jc.DefaultDraft(jsonschema.Draft2020)
-	jc.UseLoader(l)
-	if err := jc.AddResource(u, doc); err != nil {
-		return nil, err
-	}
-	return jc.Compile(u)
+	return libraryCompile(l, u, doc)
 }
 
 // instancePool is validated against every schema of the differential
