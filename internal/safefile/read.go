@@ -18,7 +18,12 @@ var ErrTooLarge = errors.New("file too large")
 // ReadFile reads the regular file at path (symlinks followed) if it is
 // at most limit bytes. Anything else is refused before it is read.
 func ReadFile(path string, limit int64) ([]byte, error) {
-	return readFile(path, limit) // read_unix.go, read_other.go
+	f, fi, err := open(path, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAll(f, fi.Size(), path, limit)
 }
 
 // Open opens the regular file at path for reading, refusing what is not a
