@@ -3,6 +3,7 @@ package diag
 import (
 	"encoding/json"
 	"io"
+	"maps"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -98,11 +99,7 @@ func writeSARIF(w io.Writer, ds []Diagnostic, tool ToolInfo) error {
 	for _, d := range ds {
 		ids[d.Rule] = true
 	}
-	ruleIDs := make([]string, 0, len(ids))
-	for id := range ids {
-		ruleIDs = append(ruleIDs, id)
-	}
-	slices.Sort(ruleIDs)
+	ruleIDs := slices.Sorted(maps.Keys(ids))
 	index := map[string]int{}
 	rules := make([]sarifRule, len(ruleIDs))
 	for i, id := range ruleIDs {

@@ -4,10 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -138,12 +139,7 @@ func (hc *HostCassette) route(h string) (handler, op string, ok bool) {
 
 // Handlers lists the handlers the cassette serves, sorted.
 func (hc *HostCassette) Handlers() []string {
-	out := make([]string, 0, len(hc.handlers))
-	for h := range hc.handlers {
-		out = append(out, h)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(hc.handlers))
 }
 
 func (hc *HostCassette) match(handler, statePath string, args map[string]any) (*hostEpisode, int, error) {

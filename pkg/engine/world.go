@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -43,11 +42,7 @@ func InitWorld(vars []WorldVar, file map[string]any, kv []string) (World, error)
 		}
 		return fmt.Errorf("%s: world key %q is not declared in the story's world: (declared: %s)", from, k, declaredList(types))
 	}
-	fileKeys := make([]string, 0, len(file))
-	for k := range file {
-		fileKeys = append(fileKeys, k)
-	}
-	sort.Strings(fileKeys)
+	fileKeys := slices.Sorted(maps.Keys(file))
 	for _, k := range fileKeys {
 		if err := check(k, "--world-file"); err != nil {
 			return nil, err

@@ -155,11 +155,7 @@ func (p *Pins) merge(data []byte, source string) error {
 		return fmt.Errorf("%s: %s (pin files have top-level keys llama_server, models, shims)", source, yamlErrText(err))
 	}
 	add := func(kind Kind, section string, in map[string]*Artifact, out map[string]*Artifact) error {
-		keys := make([]string, 0, len(in))
-		for k := range in {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(in))
 		for _, k := range keys {
 			a := in[k]
 			if a == nil {

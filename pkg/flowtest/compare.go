@@ -8,7 +8,6 @@ import (
 	"math/big"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -171,11 +170,7 @@ func diffValue(path string, got, want any) []string {
 		for k := range wm {
 			keys[k] = true
 		}
-		var ks []string
-		for k := range keys {
-			ks = append(ks, k)
-		}
-		sort.Strings(ks)
+		ks := slices.Sorted(maps.Keys(keys))
 		var out []string
 		for _, k := range ks {
 			gv, gin := gm[k]

@@ -2,11 +2,11 @@ package flowtest
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"kitsoki/pkg/diag"
@@ -265,11 +265,7 @@ func (ix *storyIndex) calls(name string) bool {
 }
 
 func (ix *storyIndex) callList() string {
-	var hs []string
-	for h := range ix.invoked {
-		hs = append(hs, h)
-	}
-	sort.Strings(hs)
+	hs := slices.Sorted(maps.Keys(ix.invoked))
 	if len(hs) == 0 {
 		return "none"
 	}

@@ -2,6 +2,8 @@ package fold
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,11 +19,7 @@ func dump(f *Folded) string {
 	for _, w := range st.World {
 		fmt.Fprintf(&b, "world %s = %v\n", w.Name, w.Default)
 	}
-	var ins []string
-	for n := range st.Intents {
-		ins = append(ins, n)
-	}
-	sort.Strings(ins)
+	ins := slices.Sorted(maps.Keys(st.Intents))
 	fmt.Fprintf(&b, "intents %s\n", strings.Join(ins, " "))
 	var ifs []string
 	for n, hi := range st.HostInterfaces {

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -68,12 +69,7 @@ func (w *workspace) storiesOf(path string) []string {
 			set[m] = true
 		}
 	}
-	out := make([]string, 0, len(set))
-	for m := range set {
-		out = append(out, m)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(set))
 }
 
 // storyFiles lists the absolute paths of every YAML file a loaded story

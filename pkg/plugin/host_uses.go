@@ -2,6 +2,8 @@ package plugin
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -76,11 +78,7 @@ func collectHostCalls(st *story.Story, prefix string, bindings map[string]string
 			}
 		}
 	}
-	names := make([]string, 0, len(st.Proposals))
-	for n := range st.Proposals {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(st.Proposals))
 	for _, n := range names {
 		if ex := st.Proposals[n].Execute; ex != nil {
 			visit(ex.OnComplete, fmt.Sprintf("proposal %q execute on_complete", n))

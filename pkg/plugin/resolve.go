@@ -392,12 +392,7 @@ func sortDescriptors(ds []Descriptor) {
 }
 
 func sortedKnown(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(m))
 }
 
 func findDir(start, name string) string {

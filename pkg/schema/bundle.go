@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -374,11 +375,7 @@ func eachSubschema(obj map[string]any, ptr string, f func(sub any, ptr string)) 
 		if !ok {
 			continue
 		}
-		names := make([]string, 0, len(m))
-		for k := range m {
-			names = append(names, k)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(m))
 		for _, name := range names {
 			f(m[name], ptr+"/"+escapePointer(kw)+"/"+escapePointer(name))
 		}

@@ -5,7 +5,8 @@ import (
 	"errors"
 	"io"
 	"kitsoki/internal/safefile"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -157,12 +158,7 @@ func (st *Story) Files() []string {
 	if st == nil {
 		return nil
 	}
-	out := make([]string, 0, len(st.sources))
-	for f := range st.sources {
-		out = append(out, f)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(st.sources))
 }
 
 // Source returns the bytes of a file read to load the story (by the name

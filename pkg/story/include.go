@@ -1,8 +1,10 @@
 package story
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 )
 
@@ -59,11 +61,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 
 func (l *loader) mergeOne(st *Story, fd *fileDef) {
 	inc := fd.st
-	keys := make([]string, 0, len(fd.present))
-	for k := range fd.present {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(fd.present))
 	for _, k := range keys {
 		if !includeMerged[k] {
 			l.rep.warnf(fd.present[k], ruleInclude, "include: top-level key %q in an included file is ignored (only states, intents, world, agents, providers, hosts, meta_modes, proposals, phases, phase_templates and checkpoint_intents are merged); move it to the manifest", k)

@@ -2,7 +2,8 @@ package story
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -202,11 +203,7 @@ func interpolateValues(s string, lookup func(string) (string, bool)) (out string
 // resolveProviders validates providers: (reference §9.5) and substitutes
 // ${VAR} in their env. The parse stage kept raw env values.
 func (l *loader) resolveProviders(st *Story) {
-	names := make([]string, 0, len(st.Providers))
-	for n := range st.Providers {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(st.Providers))
 	for _, n := range names {
 		pr := st.Providers[n]
 		if pr.declaredEmpty {
@@ -219,11 +216,7 @@ func (l *loader) resolveProviders(st *Story) {
 		if pr.Effort != "" && !contains(validEfforts, pr.Effort) {
 			l.rep.errf(pr.Pos, ruleProvider, "providers.%s: effort %q is invalid (valid: low, medium, high, xhigh, max)", n, pr.Effort)
 		}
-		keys := make([]string, 0, len(pr.Env))
-		for k := range pr.Env {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(pr.Env))
 		for _, k := range keys {
 			val, unset := interpolate(pr.Env[k], l.opts.lookup)
 			for _, name := range unset {

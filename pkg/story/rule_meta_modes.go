@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -44,11 +43,7 @@ func checkMetaModes(c *checker) {
 			}
 		}
 	}
-	gs := make([]string, 0, len(groups))
-	for g := range groups {
-		gs = append(gs, g)
-	}
-	sort.Strings(gs)
+	gs := slices.Sorted(maps.Keys(groups))
 	for _, g := range gs {
 		if g == "story" || g == "kitsoki" {
 			continue // built-in groups: the engine injects their default verb

@@ -3,6 +3,8 @@ package trace
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -294,11 +296,7 @@ func (tl *Timeline) worldText(p map[string]any) string {
 		parts = append(parts, "set "+tl.kv(m))
 	}
 	if m, ok := p["increment"].(map[string]any); ok {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(m))
 		for _, k := range keys {
 			parts = append(parts, fmt.Sprintf("%s += %s", k, tl.value(m[k])))
 		}
