@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"kitsoki/internal/safefile"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,6 +15,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/atomicfile"
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/flowtest"
@@ -293,7 +294,7 @@ func writeTestReports(stdout io.Writer, f *testFlags, results []*flowtest.Result
 		if f.jsonOut == "-" {
 			_, err = stdout.Write(append(data, '\n'))
 		} else {
-			err = writeFileAtomic(f.jsonOut, data)
+			err = atomicfile.Write(f.jsonOut, data, 0o644)
 		}
 		if err != nil {
 			return usagef("--json %s: %v", f.jsonOut, err)
@@ -304,7 +305,7 @@ func writeTestReports(stdout io.Writer, f *testFlags, results []*flowtest.Result
 		if err := flowtest.WriteJUnit(&b, results); err != nil {
 			return usagef("--junit: %v", err)
 		}
-		if err := writeFileAtomic(f.junitOut, []byte(b.String())); err != nil {
+		if err := atomicfile.Write(f.junitOut, []byte(b.String()), 0o644); err != nil {
 			return usagef("--junit %s: %v", f.junitOut, err)
 		}
 	}
@@ -322,7 +323,7 @@ func writeLastTrace(traceOut string, results []*flowtest.Result) error {
 	}
 	data, err := os.ReadFile(last)
 	if err == nil {
-		err = writeFileAtomic(traceOut, data)
+		err = atomicfile.Write(traceOut, data, 0o644)
 	}
 	if err != nil {
 		return usagef("--trace-out %s: %v", traceOut, err)
@@ -399,30 +400,6 @@ func shardFiles(files []*flowtest.File, i, n int) []*flowtest.File {
 	return out
 }
 
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory, so a reader never sees half a report.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return err
-	}
-	return nil
-}
-
 func newTestMergeCmd() *cobra.Command {
 	var jsonOut, junitOut string
 	c := &cobra.Command{
@@ -454,7 +431,7 @@ cannot be read.`,
 			if jsonOut == "" || jsonOut == "-" {
 				_, err = c.OutOrStdout().Write(append(data, '\n'))
 			} else {
-				err = writeFileAtomic(jsonOut, data)
+				err = atomicfile.Write(jsonOut, data, 0o644)
 			}
 			if err != nil {
 				return usagef("--json %s: %v", jsonOut, err)
@@ -464,7 +441,7 @@ cannot be read.`,
 				if err := flowtest.WriteJUnitReport(&b, m); err != nil {
 					return usagef("--junit: %v", err)
 				}
-				if err := writeFileAtomic(junitOut, []byte(b.String())); err != nil {
+				if err := atomicfile.Write(junitOut, []byte(b.String()), 0o644); err != nil {
 					return usagef("--junit %s: %v", junitOut, err)
 				}
 			}

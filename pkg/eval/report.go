@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"time"
 
+	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/safefile"
 )
 
@@ -177,37 +177,11 @@ func (r *Report) Marshal() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// WriteFileAtomic writes data to path through a temporary file in the same
-// directory renamed into place: readers never see a partial file.
+// WriteFileAtomic writes a report file whole ([atomicfile.Write]): readers
+// never see a partial file. The error names the path.
 func WriteFileAtomic(path string, data []byte) error {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fmt.Errorf("write %s: is a directory; name a file inside it", path)
-	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("write %s: cannot create its directory: %s", path, fileErrText(err, ""))
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write %s: cannot create a file in %s: %s", path, dir, fileErrText(err, ""))
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	if werr == nil {
-		werr = f.Sync()
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp, 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %s", path, fileErrText(werr, ""))
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
+		return fmt.Errorf("write %s: %v", path, err)
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"kitsoki/internal/atomicfile"
 )
 
 // appendFileHandler serves host.append_to_file (story-runtime.md §2.8): a
@@ -67,7 +69,7 @@ func (appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		b.WriteString("\n_phase: " + p + "_\n")
 	}
 	content := b.String()
-	if err := writeFileAtomic(path, []byte(content), 0o644); err != nil {
+	if err := atomicfile.Write(path, []byte(content), 0o644); err != nil {
 		return Result{}, fmt.Errorf("%s: write %s: %v", name, path, err)
 	}
 	n := 0

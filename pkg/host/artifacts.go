@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"kitsoki/internal/atomicfile"
 )
 
 // artifactsHandler serves host.artifacts_dir (story-runtime.md §2.8):
@@ -102,7 +104,7 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		}
 	}
 	content += chunk.String()
-	if err := writeFileAtomic(path, []byte(content), 0o644); err != nil {
+	if err := atomicfile.Write(path, []byte(content), 0o644); err != nil {
 		return Result{}, fmt.Errorf("%s: write %s: %v", name, path, err)
 	}
 	stem := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))

@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"kitsoki/internal/atomicfile"
 )
 
 // Embedder turns texts into vectors (pkg/agent's LocalEmbedder, adapted by
@@ -403,5 +405,5 @@ func storeVectors(dir, key, model string, vecs [][]float32) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(p, b, 0o644)
+	return atomicfile.Write(p, b, 0o644)
 }

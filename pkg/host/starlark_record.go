@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/atomicfile"
 )
 
 // HTTP cassette record modes (SetRecordMode; flows read them from
@@ -100,7 +102,7 @@ func (c *HTTPCassette) Flush() error {
 	if err := os.MkdirAll(filepath.Dir(c.Path), 0o755); err != nil {
 		return fmt.Errorf("flush starlark http cassette: %v", err)
 	}
-	if err := writeFileAtomic(c.Path, b, 0o644); err != nil {
+	if err := atomicfile.Write(c.Path, b, 0o644); err != nil {
 		return fmt.Errorf("flush starlark http cassette: %v", err)
 	}
 	c.dirty = false

@@ -1,0 +1,62 @@
+package atomicfile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Write replaces path with data (mode perm) through a temporary file in
+// the same directory, creating the directory if it is missing. On any
+// failure the temporary file is removed and the target is left as it was.
+// The error says what failed in plain words, without the path: callers put
+// the path (and the flag or key that named it) in front.
+func Write(path string, data []byte, perm fs.FileMode) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return errors.New("is a directory; name a file inside it")
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("cannot create its directory: %s", cause(err))
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("cannot create a file in %s: %s", dir, cause(err))
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	if werr == nil {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp, perm)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return errors.New(cause(werr))
+	}
+	return nil
+}
+
+// cause is an OS error without the operation and path Go puts in front
+// ("open /x/.r.tmp-123: no space left on device" → "no space left on
+// device"): the temporary name means nothing to the user.
+func cause(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err.Error()
+	}
+	return err.Error()
+}
