@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/cassettehead"
+	"kitsoki/internal/duration"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
 )
@@ -131,9 +131,9 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 		ep := &Episode{ID: re.ID, Match: re.Match, Replay: re.Replay,
 			Response: EpisodeResponse{Data: re.Response.Data, Error: re.Response.Error, InfraError: re.Response.InfraError}}
 		if re.Delay != "" {
-			d, err := parseDelay(re.Delay)
+			d, err := duration.Parse(re.Delay)
 			if err != nil {
-				return nil, fmt.Errorf("cassette: %q: episode %q: delay %q: %v", name, re.ID, re.Delay, err)
+				return nil, fmt.Errorf("cassette: %q: episode %q: delay: %v", name, re.ID, err)
 			}
 			ep.Delay = d
 		}
@@ -231,21 +231,6 @@ func transcriptEvent(ev any) (json.RawMessage, error) {
 	return b, nil
 }
 
-// parseDelay accepts Go durations and whole days ("2d").
-func parseDelay(s string) (time.Duration, error) {
-	if strings.HasSuffix(s, "d") {
-		n, err := strconv.Atoi(strings.TrimSuffix(s, "d"))
-		if err != nil || n < 0 {
-			return 0, fmt.Errorf("want a Go duration (250ms, 2s) or whole days (2d)")
-		}
-		return time.Duration(n) * 24 * time.Hour, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		return 0, fmt.Errorf("want a Go duration (250ms, 2s) or whole days (2d)")
-	}
-	return d, nil
-}
 
 var includeLine = regexp.MustCompile(`^(\s*(?:- )?[^\s#:][^:#]*:)\s+!include\s+(\S+)\s*$`)
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"kitsoki/internal/duration"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/fold"
@@ -475,7 +476,7 @@ func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
 		if err != nil {
 			c.refuse(t.Pos, "state %q: timeout.after: %v", ns.Path, err)
 		} else if !tx.templated() {
-			if _, err := parseDuration(a); err != nil {
+			if _, err := duration.Parse(a); err != nil {
 				c.refuse(t.Pos, "state %q: timeout.after: %v", ns.Path, err)
 			}
 		}

@@ -16,6 +16,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/cassettehead"
+	"kitsoki/internal/duration"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/agent"
@@ -100,8 +101,8 @@ func ParseHostCassette(abs string, data []byte) (*HostCassette, error) {
 			return nil, fmt.Errorf("cassette: %q: episode %q: match.handler is required", abs, ep.ID)
 		}
 		if ep.Delay != "" {
-			if _, err := time.ParseDuration(ep.Delay); err != nil {
-				return nil, fmt.Errorf("cassette: %q: episode %q: delay %q: %v", abs, ep.ID, ep.Delay, err)
+			if _, err := duration.Parse(ep.Delay); err != nil {
+				return nil, fmt.Errorf("cassette: %q: episode %q: delay: %v", abs, ep.ID, err)
 			}
 		}
 		hc.handlers[h] = true
@@ -218,7 +219,7 @@ func (hc *HostCassette) play(ctx context.Context, r *runner, e *Effect, args map
 	if _, virtual := r.clock.(*VirtualClock); ep.Delay != "" && !virtual {
 		// a virtual clock never sleeps: the delay is virtual time that
 		// nothing advances during a foreground call (upstream hangs, ⚠)
-		d, _ := time.ParseDuration(ep.Delay)
+		d, _ := duration.Parse(ep.Delay)
 		t := time.NewTimer(d)
 		select {
 		case <-ctx.Done():

@@ -50,11 +50,24 @@ func TestParseHostCassetteErrors(t *testing.T) {
 		"kind: host_cassette\nphase_from: '('\n":                     "phase_from regex",
 		"kind: host_cassette\nepisodes:\n  - id: x\n    match: {}\n": "match.handler is required",
 		"kind: [\n": "cassette:",
+		"kind: host_cassette\nepisodes:\n  - id: x\n    match: {handler: host.run}\n    delay: -1s\n": `episode "x": delay: invalid duration "-1s": must not be negative`,
 	}
 	for src, want := range cases {
 		if _, err := ParseHostCassette("c.yaml", []byte(src)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: err %v, want %q", src, err, want)
 		}
+	}
+}
+
+// A host cassette's delay reads like the agent cassette's and timeout.after
+// (internal/duration): whole days included.
+func TestParseHostCassetteDelayDays(t *testing.T) {
+	hc, err := ParseHostCassette("c.yaml", []byte("kind: host_cassette\nepisodes:\n  - id: x\n    match: {handler: host.run}\n    delay: 2d\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hc.episodes) != 1 || hc.episodes[0].Delay != "2d" {
+		t.Fatalf("episodes = %+v", hc.episodes)
 	}
 }
 

@@ -3,33 +3,10 @@ package engine
 import (
 	"context"
 	"fmt"
-	"regexp"
-	"strconv"
+	"kitsoki/internal/duration"
 	"strings"
 	"time"
 )
-
-var dayRe = regexp.MustCompile(`^(\d+)d$`)
-
-// parseDuration accepts a Go duration or Nd on its own (story-format §4.1).
-func parseDuration(s string) (time.Duration, error) {
-	s = strings.TrimSpace(s)
-	if m := dayRe.FindStringSubmatch(s); m != nil {
-		n, err := strconv.ParseInt(m[1], 10, 64)
-		if err != nil || n > int64(1<<63-1)/int64(24*time.Hour) {
-			return 0, fmt.Errorf("invalid duration %q: too many days", s)
-		}
-		return time.Duration(n) * 24 * time.Hour, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, fmt.Errorf("invalid duration %q (use a Go duration such as 90s or 5m, or Nd for days)", s)
-	}
-	if d < 0 {
-		return 0, fmt.Errorf("invalid duration %q: must not be negative", s)
-	}
-	return d, nil
-}
 
 // armedTimeout is the pending timeout of the resting state.
 type armedTimeout struct {
@@ -63,7 +40,7 @@ func (r *runner) arm() error {
 	after, err := owner.Timeout.After.render(r.env(nil, nil))
 	if err == nil {
 		var d time.Duration
-		if d, err = parseDuration(after); err == nil {
+		if d, err = duration.Parse(after); err == nil {
 			r.timer = &armedTimeout{state: r.statePath(), owner: owner, tm: owner.Timeout, after: strings.TrimSpace(after), d: d, deadline: r.now().Add(d)}
 			return nil
 		}

@@ -116,27 +116,3 @@ func TestTimeoutRefused(t *testing.T) {
 	}
 }
 
-func TestParseDuration(t *testing.T) {
-	for in, want := range map[string]time.Duration{"90s": 90 * time.Second, "2d": 48 * time.Hour, " 5m ": 5 * time.Minute, "0s": 0} {
-		if d, err := parseDuration(in); err != nil || d != want {
-			t.Errorf("%q = %v %v, want %v", in, d, err, want)
-		}
-	}
-	for _, in := range []string{"", "d", "-5s", "3 days", "99999999999999999999d", "1.5d"} {
-		if _, err := parseDuration(in); err == nil {
-			t.Errorf("%q parsed", in)
-		}
-	}
-}
-
-func FuzzParseDuration(f *testing.F) {
-	for _, s := range []string{"5m", "1d", "90s", "1h30m", "-1s", "999999999999d", ""} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		d, err := parseDuration(s)
-		if err == nil && d < 0 {
-			t.Errorf("%q parsed to a negative duration %v", s, d)
-		}
-	})
-}

@@ -8,9 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
-	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -331,20 +329,3 @@ func isTemplated(s string) bool {
 	return strings.Contains(s, "{{") || strings.Contains(s, "{%")
 }
 
-var dayRe = regexp.MustCompile(`^(\d+)d$`)
-
-// parseDuration accepts a Go duration or `Nd` on its own.
-func parseDuration(s string) (int64, error) {
-	if m := dayRe.FindStringSubmatch(s); m != nil {
-		n, err := strconv.ParseInt(m[1], 10, 64)
-		if err != nil {
-			return 0, err
-		}
-		return n * 24 * 3600e9, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, fmt.Errorf("invalid duration %q (use a Go duration such as 90s or 5m, or Nd for days)", s)
-	}
-	return int64(d), nil
-}

@@ -2,6 +2,7 @@ package story
 
 import (
 	"fmt"
+	"kitsoki/internal/duration"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -648,7 +649,7 @@ func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
 			p.boolPtr(v, w)
 		case "cache_max_age":
 			if s := p.str(v, w); s != "" && !isTemplated(s) {
-				if _, err := parseDuration(s); err != nil {
+				if _, err := duration.Parse(s); err != nil {
 					p.errf(p.pos(v), ruleRouting, "routing.cache_max_age: app.ParseDuration: %v", err)
 				}
 			}

@@ -1,6 +1,10 @@
 package story
 
-import "strings"
+import (
+	"strings"
+
+	"kitsoki/internal/duration"
+)
 
 // checkStateValues: per-state enumerations and shape rules (reference §9.6).
 func checkStateValues(c *checker) {
@@ -37,7 +41,7 @@ func checkStateValues(c *checker) {
 			if t.After == "" {
 				c.rep.errf(t.Pos, ruleState, "state %q: timeout: missing 'after' field", s.Path)
 			} else if !isTemplated(t.After) {
-				if _, err := parseDuration(t.After); err != nil {
+				if _, err := duration.Parse(t.After); err != nil {
 					c.rep.errf(t.Pos, ruleState, "state %q: timeout.after %q: app.ParseDuration: %v", s.Path, t.After, err)
 				}
 			}
