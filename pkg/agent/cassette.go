@@ -231,7 +231,6 @@ func transcriptEvent(ev any) (json.RawMessage, error) {
 	return b, nil
 }
 
-
 var includeLine = regexp.MustCompile(`^(\s*(?:- )?[^\s#:][^:#]*:)\s+!include\s+(\S+)\s*$`)
 
 // resolveIncludes is the line-based !include pre-pass: "<key>: !include

@@ -115,4 +115,3 @@ func TestTimeoutRefused(t *testing.T) {
 		t.Errorf("problems:\n%v", err)
 	}
 }
-

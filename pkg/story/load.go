@@ -328,4 +328,3 @@ func IsTemplated(s string) bool { return isTemplated(s) }
 func isTemplated(s string) bool {
 	return strings.Contains(s, "{{") || strings.Contains(s, "{%")
 }
-
