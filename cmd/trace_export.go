@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/atomicfile"
 	"kitsoki/pkg/trace"
 )
 
@@ -101,28 +102,20 @@ func writeOutput(c *cobra.Command, path, in string, write func(io.Writer) error)
 	if err := checkOutputPath(path, in); err != nil {
 		return err
 	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
-	if err != nil {
-		return usagef("-o %s: cannot create a file in %s: %v", path, dir, osErrText(err))
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return corruptErr(err)
-	}
-	if err := tmp.Close(); err != nil {
-		return usagef("-o %s: %v", path, osErrText(err))
-	}
 	mode := os.FileMode(0o644)
 	if st, err := os.Stat(path); err == nil {
-		mode = st.Mode().Perm()
+		mode = st.Mode().Perm() // replacing a file keeps its mode
 	}
-	if err := os.Chmod(tmp.Name(), mode); err != nil {
-		return usagef("-o %s: %v", path, osErrText(err))
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return usagef("-o %s: cannot replace the file: %v", path, osErrText(err))
+	var werr error
+	err := atomicfile.WriteFunc(path, mode, func(w io.Writer) error {
+		werr = write(w)
+		return werr
+	})
+	switch {
+	case werr != nil:
+		return corruptErr(werr)
+	case err != nil:
+		return usagef("-o %s: %v", path, err)
 	}
 	return nil
 }
@@ -146,23 +139,9 @@ func checkOutputPath(path, in string) error {
 	case errors.Is(err, fs.ErrNotExist):
 		return usagef("-o %s: directory %s does not exist; create it first", path, dir)
 	case err != nil:
-		return usagef("-o %s: %v", path, osErrText(err))
+		return usagef("-o %s: %v", path, atomicfile.Cause(err))
 	case !st.IsDir():
 		return usagef("-o %s: %s is not a directory", path, dir)
 	}
 	return nil
-}
-
-// osErrText is the reason of a file-system error without the path it
-// carries (a temporary file's name means nothing to the user).
-func osErrText(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err.Error()
-	}
-	return err.Error()
 }

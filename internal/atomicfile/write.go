@@ -3,6 +3,7 @@ package atomicfile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,22 +15,35 @@ import (
 // The error says what failed in plain words, without the path: callers put
 // the path (and the flag or key that named it) in front.
 func Write(path string, data []byte, perm fs.FileMode) error {
+	return WriteFunc(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteFunc is [Write] for content produced by write as it goes (an
+// export streamed into the file). An error of write's own is returned as
+// it is, so the caller can tell a failed producer from a failed disk; the
+// target is left as it was either way.
+func WriteFunc(path string, perm fs.FileMode, write func(io.Writer) error) error {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return errors.New("is a directory; name a file inside it")
 	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("cannot create its directory: %s", cause(err))
+		return fmt.Errorf("cannot create its directory: %s", Cause(err))
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("cannot create a file in %s: %s", dir, cause(err))
+		return fmt.Errorf("cannot create a file in %s: %s", dir, Cause(err))
 	}
 	tmp := f.Name()
-	_, werr := f.Write(data)
-	if werr == nil {
-		werr = f.Sync()
+	if err := write(f); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
 	}
+	werr := f.Sync()
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
@@ -41,15 +55,15 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 	}
 	if werr != nil {
 		os.Remove(tmp)
-		return errors.New(cause(werr))
+		return errors.New(Cause(werr))
 	}
 	return nil
 }
 
-// cause is an OS error without the operation and path Go puts in front
-// ("open /x/.r.tmp-123: no space left on device" → "no space left on
-// device"): the temporary name means nothing to the user.
-func cause(err error) string {
+// Cause is a file-system error without the operation and path Go puts in
+// front ("open /x/.r.tmp-123: no space left on device" → "no space left
+// on device"): a temporary file's name means nothing to the user.
+func Cause(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err.Error()

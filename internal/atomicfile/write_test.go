@@ -1,6 +1,8 @@
 package atomicfile
 
 import (
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -95,4 +97,28 @@ func assertNoTemp(t *testing.T, dir string) {
 			t.Fatalf("temporary file left behind: %s", e.Name())
 		}
 	}
+}
+
+// A producer that fails leaves the old file and no temporary file, and its
+// own error comes back unchanged (callers map it apart from disk errors).
+func TestWriteFuncProducerError(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "export.json")
+	if err := Write(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("trace line 3 is corrupt")
+	err := WriteFunc(path, 0o644, func(w io.Writer) error {
+		if _, err := w.Write([]byte("half")); err != nil {
+			return err
+		}
+		return boom
+	})
+	if err != boom {
+		t.Fatalf("err = %v, want the producer's own", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "old" {
+		t.Fatalf("target changed to %q", got)
+	}
+	assertNoTemp(t, dir)
 }
