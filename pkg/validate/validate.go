@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sync"
 
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
@@ -69,8 +68,9 @@ func Summaries() map[string]string {
 	return out
 }
 
-// Run loads every file in parallel (sharing one parse cache, so a file
-// imported by many stories is parsed once) and gathers their diagnostics.
+// Run loads every file in parallel, on Jobs workers (pool.go), sharing one
+// parse cache (so a file imported by many stories is parsed once), and
+// gathers their diagnostics.
 func Run(files []string, opts Options) Result {
 	jobs := opts.Jobs
 	if jobs <= 0 {
@@ -87,50 +87,42 @@ func Run(files []string, opts Options) Result {
 	// Only the files' bytes outlive a load (for ignore comments); the
 	// models are dropped as soon as each story is checked.
 	sources := make([]map[string][]byte, len(files))
-	sem := make(chan struct{}, jobs)
-	var wg sync.WaitGroup
-	for i, f := range files {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			var st *story.Story
-			var ds []diag.Diagnostic
-			if opts.Stdin != nil && len(files) == 1 {
-				st, ds = story.LoadSource(f, opts.Stdin, sopts)
-			} else {
-				st, ds = story.Load(f, sopts)
+	eachParallel(len(files), jobs, func(i int) {
+		f := files[i]
+		var st *story.Story
+		var ds []diag.Diagnostic
+		if opts.Stdin != nil && len(files) == 1 {
+			st, ds = story.LoadSource(f, opts.Stdin, sopts)
+		} else {
+			st, ds = story.Load(f, sopts)
+		}
+		sources[i] = map[string][]byte{}
+		for _, yf := range st.Files() {
+			sources[i][yf], _ = st.Source(yf)
+		}
+		sound := st != nil && !diag.HasErrors(ds)
+		po := plugin.Options{StoryDir: filepath.Dir(f), ProfilePath: opts.ProfilePath, Search: profiles}
+		if sound {
+			po.Story = st
+		}
+		ds = append(ds, plugin.ProfileDiagnostics(po)...)
+		if sound {
+			// Pinned selections are checked against their eval evidence
+			// only once the story itself is sound. The engine runs a story
+			// whatever its evidence says, so here they are warnings
+			// (--strict fails on them); `kitsoki eval check` is the gate
+			// that fails on stale or failing evidence.
+			for _, d := range eval.CheckSelections(st) {
+				d.Severity = diag.Warning
+				ds = append(ds, d)
 			}
-			sources[i] = map[string][]byte{}
-			for _, yf := range st.Files() {
-				sources[i][yf], _ = st.Source(yf)
-			}
-			sound := st != nil && !diag.HasErrors(ds)
-			po := plugin.Options{StoryDir: filepath.Dir(f), ProfilePath: opts.ProfilePath, Search: profiles}
-			if sound {
-				po.Story = st
-			}
-			ds = append(ds, plugin.ProfileDiagnostics(po)...)
-			if sound {
-				// Pinned selections are checked against their eval evidence
-				// only once the story itself is sound. The engine runs a story
-				// whatever its evidence says, so here they are warnings
-				// (--strict fails on them); `kitsoki eval check` is the gate
-				// that fails on stale or failing evidence.
-				for _, d := range eval.CheckSelections(st) {
-					d.Severity = diag.Warning
-					ds = append(ds, d)
-				}
-				ds = append(ds, mcpserve.CheckToolNames(st)...)
-			}
-			per[i] = ds
-			if opts.Flows && sound && !diag.HasErrors(ds) {
-				flows[i] = lintFlows(f, st, fixtures)
-			}
-		}()
-	}
-	wg.Wait()
+			ds = append(ds, mcpserve.CheckToolNames(st)...)
+		}
+		per[i] = ds
+		if opts.Flows && sound && !diag.HasErrors(ds) {
+			flows[i] = lintFlows(f, st, fixtures)
+		}
+	})
 	var all []diag.Diagnostic
 	var yamlFiles []string
 	merged := map[string][]byte{}
