@@ -174,46 +174,108 @@ func resolve(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// fields walks a mapping, calling known[key] per key; unknown keys are
-// warned about (upstream ignores them silently), ignored ones (upstream
-// has no effect for them) too, with the reason.
-func (p *parser) fields(n *yaml.Node, where string, known map[string]func(k, v *yaml.Node), ignored map[string]string) map[string]Pos {
-	keys, _ := p.fieldsAt(n, where, known, ignored)
-	return keys
+// keySet is the keys a kind of mapping may hold: the known ones, which
+// its reader reads, and the ignored ones (upstream reads them to no
+// effect) with the reason.
+type keySet struct {
+	known   []string
+	ignored map[string]string
 }
 
-// fieldsAt is fields, also returning the position of each key's value
-// (where a diagnostic about the value points).
-func (p *parser) fieldsAt(n *yaml.Node, where string, known map[string]func(k, v *yaml.Node), ignored map[string]string) (keys, vals map[string]Pos) {
+func (ks *keySet) has(key string) bool {
+	for _, k := range ks.known {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
+// keyAt is where one key of a mapping is, and its value (where a
+// diagnostic about the value points).
+type keyAt struct {
+	key     string
+	at, val Pos
+}
+
+// keyList is the keys of a mapping in file order.
+type keyList []keyAt
+
+// find returns the entry of key; of a repeated key the later one, which
+// is the one read.
+func (l keyList) find(key string) (keyAt, bool) {
+	for i := len(l) - 1; i >= 0; i-- {
+		if l[i].key == key {
+			return l[i], true
+		}
+	}
+	return keyAt{}, false
+}
+
+// fields walks a mapping, calling set for each key of ks.known; unknown
+// keys are warned about (upstream ignores them silently), ignored ones
+// (upstream has no effect for them) too, with the reason.
+func (p *parser) fields(n *yaml.Node, where string, ks *keySet, set func(key string, v *yaml.Node)) {
+	p.walkFields(n, where, ks, set, false)
+}
+
+// fieldsAt is fields, also returning where each key and its value are.
+func (p *parser) fieldsAt(n *yaml.Node, where string, ks *keySet, set func(key string, v *yaml.Node)) keyList {
+	return p.walkFields(n, where, ks, set, true)
+}
+
+// smallMapping is the size up to which a repeated key is found by
+// comparing with the keys before it; a larger mapping uses a set.
+const smallMapping = 16
+
+func (p *parser) walkFields(n *yaml.Node, where string, ks *keySet, set func(key string, v *yaml.Node), keep bool) keyList {
 	n = resolve(n)
-	keys, vals = map[string]Pos{}, map[string]Pos{}
 	if n == nil || n.Kind != yaml.MappingNode {
 		p.errf(n, ruleShape, "%s: expected a mapping", where)
-		return keys, vals
+		return nil
+	}
+	var keys keyList
+	if keep {
+		keys = make(keyList, 0, len(n.Content)/2)
+	}
+	var seen map[string]bool
+	if len(n.Content) > 2*smallMapping {
+		seen = make(map[string]bool, len(n.Content)/2)
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolve(n.Content[i+1])
-		if _, dup := keys[k.Value]; dup {
+		dup := false
+		if seen != nil {
+			dup = seen[k.Value]
+			seen[k.Value] = true
+		} else {
+			for j := 0; j < i && !dup; j += 2 {
+				dup = n.Content[j].Value == k.Value
+			}
+		}
+		if dup {
 			// Upstream's decoder lets the later one win; so do we, loudly.
 			p.warnf(k, ruleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
 		}
-		keys[k.Value], vals[k.Value] = p.pos(k), p.pos(v)
-		if f, ok := known[k.Value]; ok {
-			f(k, v)
+		if keep {
+			keys = append(keys, keyAt{key: k.Value, at: p.pos(k), val: p.pos(v)})
+		}
+		if ks.has(k.Value) {
+			set(k.Value, v)
 			continue
 		}
-		if why, ok := ignored[k.Value]; ok {
+		if why, ok := ks.ignored[k.Value]; ok {
 			p.warnf(k, ruleIgnoredKey, "%s: %q is ignored: %s", where, k.Value, why)
 			continue
 		}
-		p.warnf(k, ruleUnknownKey, "%s: unknown key %q is ignored%s", where, k.Value, suggest(k.Value, known))
+		p.warnf(k, ruleUnknownKey, "%s: unknown key %q is ignored%s", where, k.Value, suggest(k.Value, ks.known))
 	}
-	return keys, vals
+	return keys
 }
 
-func suggest(key string, known map[string]func(k, v *yaml.Node)) string {
+func suggest(key string, known []string) string {
 	best, bestD := "", 3
-	for k := range known {
+	for _, k := range known {
 		if d := editDistance(key, k); d < bestD || (d == bestD && k < best) {
 			best, bestD = k, d
 		}
