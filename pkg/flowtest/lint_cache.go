@@ -48,11 +48,11 @@ type builtDoc struct {
 
 // entry returns the cache entry of a document's text, decoding it once;
 // nil when c is nil or full.
-func (c *LintCache) entry(text string) *cachedDoc {
+func (c *LintCache) entry(text []byte) *cachedDoc {
 	if c == nil {
 		return nil
 	}
-	key := sha256.Sum256([]byte(text))
+	key := sha256.Sum256(text)
 	c.mu.Lock()
 	d := c.docs[key]
 	if d == nil {
@@ -68,7 +68,7 @@ func (c *LintCache) entry(text string) *cachedDoc {
 		c.docs[key] = d
 	}
 	c.mu.Unlock()
-	d.once.Do(func() { d.doc, d.err = decodeDoc(text) })
+	d.once.Do(func() { d.doc, d.err = decodeDoc(string(text)) })
 	return d
 }
 
@@ -76,7 +76,7 @@ func (c *LintCache) entry(text string) *cachedDoc {
 // (the same text, line and column offset) is not read again; its fixture
 // and findings are rebased onto file.
 func (c *LintCache) read(file string, pc piece) (*Fixture, []diag.Diagnostic) {
-	d := c.entry(pc.text)
+	d := c.entry(pc.src)
 	if d == nil {
 		return readDoc(file, pc, d)
 	}

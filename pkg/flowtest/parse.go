@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -46,30 +47,30 @@ func (p *parser) warnf(n *yaml.Node, rule *diag.Rule, format string, a ...any) {
 
 // piece is one "\n---"-separated document of a fixture file.
 type piece struct {
-	text         string
-	line, colOff int // line offset (lines before), column offset on its first line
+	src          []byte // the document's bytes, trimmed (a slice of the file's)
+	line, colOff int    // line offset (lines before), column offset on its first line
 }
 
 // split cuts a file on the literal "\n---" as upstream does (flow-format.md
 // §1.2: any line starting with --- splits), trimming each piece and
 // keeping where it starts.
-func split(content string) []piece {
+func split(content []byte) []piece {
 	var out []piece
 	start := 0
 	for {
-		i := strings.Index(content[start:], "\n---")
+		i := bytes.Index(content[start:], []byte("\n---"))
 		end := len(content)
 		if i >= 0 {
 			end = start + i
 		}
 		raw := content[start:end]
-		lead := len(raw) - len(strings.TrimLeft(raw, " \t\r\n"))
-		text := strings.TrimSpace(raw)
-		if text != "" {
+		lead := len(raw) - len(bytes.TrimLeft(raw, " \t\r\n"))
+		text := bytes.TrimSpace(raw)
+		if len(text) > 0 {
 			abs := start + lead
-			line := strings.Count(content[:abs], "\n")
-			colOff := abs - (strings.LastIndex(content[:abs], "\n") + 1)
-			out = append(out, piece{text: text, line: line, colOff: colOff})
+			line := bytes.Count(content[:abs], []byte("\n"))
+			colOff := abs - (bytes.LastIndexByte(content[:abs], '\n') + 1)
+			out = append(out, piece{src: text, line: line, colOff: colOff})
 		}
 		if i < 0 {
 			break
@@ -91,7 +92,7 @@ func parse(file string, data []byte, c *LintCache) ([]*Fixture, []diag.Diagnosti
 	}
 	var out []*Fixture
 	var ds []diag.Diagnostic
-	for _, pc := range split(string(data)) {
+	for _, pc := range split(data) {
 		var fx *Fixture
 		var fds []diag.Diagnostic
 		if c != nil {
@@ -120,7 +121,7 @@ func readDoc(file string, pc piece, d *cachedDoc) (*Fixture, []diag.Diagnostic) 
 	if d != nil {
 		doc, err = d.doc, d.err
 	} else {
-		doc, err = decodeDoc(pc.text)
+		doc, err = decodeDoc(string(pc.src))
 	}
 	if err != nil {
 		line, msg := yamlErrLine(err)
