@@ -3,6 +3,7 @@ package flowtest
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -381,7 +382,7 @@ func (p *parser) strList(v *yaml.Node, where string) []string {
 	}
 	out := make([]string, 0, len(v.Content))
 	for i, c := range v.Content {
-		out = append(out, p.str(c, fmt.Sprintf("%s[%d]", where, i)))
+		out = append(out, p.str(c, where+"["+strconv.Itoa(i)+"]"))
 	}
 	return out
 }
@@ -392,16 +393,28 @@ func (p *parser) kvs(v *yaml.Node, where string) []KV {
 		return nil
 	}
 	out := make([]KV, 0, len(v.Content)/2)
-	seen := map[string]int{}
+	var seen map[string]int // index in out by key, for a large mapping
+	if len(v.Content) > 2*smallMapping {
+		seen = make(map[string]int, len(v.Content)/2)
+	}
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k := v.Content[i]
 		kv := KV{Key: k.Value, Value: p.valueOf(v.Content[i+1]), Pos: p.pos(k)}
-		if j, dup := seen[k.Value]; dup {
+		j, dup := -1, false
+		if seen != nil {
+			j, dup = seen[k.Value]
+		} else {
+			j = slices.IndexFunc(out, func(o KV) bool { return o.Key == k.Value })
+			dup = j >= 0
+		}
+		if dup {
 			p.warnf(k, ruleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
 			out[j] = kv
 			continue
 		}
-		seen[k.Value] = len(out)
+		if seen != nil {
+			seen[k.Value] = len(out)
+		}
 		out = append(out, kv)
 	}
 	return out

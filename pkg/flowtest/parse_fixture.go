@@ -3,6 +3,7 @@ package flowtest
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -123,7 +124,7 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 			}
 			for i, c := range v.Content {
 				fe := FileExpect{Pos: p.pos(c)}
-				w := fmt.Sprintf("expect_files[%d]", i)
+				w := "expect_files[" + strconv.Itoa(i) + "]"
 				p.fields(c, w, fileExpectKeys, func(key string, v *yaml.Node) {
 					switch key {
 					case "path":
@@ -147,7 +148,7 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 // turn reads one turns: entry (flow-format.md §3).
 func (p *parser) turn(n *yaml.Node, i int) *Turn {
 	t := &Turn{Index: i, Pos: p.pos(n)}
-	w := fmt.Sprintf("turns[%d]", i)
+	w := "turns[" + strconv.Itoa(i) + "]"
 	t.keys = p.fieldsAt(n, w, turnKeys, func(key string, v *yaml.Node) {
 		switch key {
 		case "intent":
@@ -226,7 +227,7 @@ func (p *parser) turn(n *yaml.Node, i int) *Turn {
 			}
 			for j, c := range v.Content {
 				hc := HostCallExpect{Pos: p.pos(c)}
-				ww := fmt.Sprintf("%s.expect_host_calls[%d]", w, j)
+				ww := w + ".expect_host_calls[" + strconv.Itoa(j) + "]"
 				p.fields(c, ww, hostCallKeys, func(key string, v *yaml.Node) {
 					switch key {
 					case "handler":
@@ -263,7 +264,7 @@ func (p *parser) turn(n *yaml.Node, i int) *Turn {
 			t.ExpectJobs = []JobExpect{}
 			for j, c := range v.Content {
 				je := JobExpect{Pos: p.pos(c)}
-				ww := fmt.Sprintf("%s.expect_jobs[%d]", w, j)
+				ww := w + ".expect_jobs[" + strconv.Itoa(j) + "]"
 				p.fields(c, ww, jobKeys, func(key string, v *yaml.Node) {
 					switch key {
 					case "namespace":
@@ -290,7 +291,7 @@ func (p *parser) events(v *yaml.Node, where string) []EventExpect {
 	out := make([]EventExpect, 0, len(v.Content))
 	for i, c := range v.Content {
 		e := EventExpect{Pos: p.pos(c)}
-		w := fmt.Sprintf("%s[%d]", where, i)
+		w := where + "[" + strconv.Itoa(i) + "]"
 		p.fields(c, w, eventKeys, func(key string, v *yaml.Node) {
 			switch key {
 			case "kind":
