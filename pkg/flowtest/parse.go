@@ -99,7 +99,7 @@ func parse(file string, data []byte, c *LintCache) ([]*Fixture, []diag.Diagnosti
 		if c != nil {
 			fx, fds = c.read(file, pc)
 		} else {
-			fx, fds = readDoc(file, pc, nil)
+			fx, fds = readDoc(file, pc)
 		}
 		ds = append(ds, fds...)
 		if fx != nil {
@@ -113,17 +113,10 @@ func parse(file string, data []byte, c *LintCache) ([]*Fixture, []diag.Diagnosti
 }
 
 // readDoc reads one document of file: its fixture (nil when it is not a
-// flow document) and its parse findings. d, when set, holds the
-// document's decoded tree.
-func readDoc(file string, pc piece, d *cachedDoc) (*Fixture, []diag.Diagnostic) {
+// flow document) and its parse findings.
+func readDoc(file string, pc piece) (*Fixture, []diag.Diagnostic) {
 	p := &parser{file: file, lineOff: pc.line, colOff: pc.colOff}
-	var doc *yaml.Node
-	var err error
-	if d != nil {
-		doc, err = d.doc, d.err
-	} else {
-		doc, err = decodeDoc(string(pc.src))
-	}
+	doc, err := decodeDoc(string(pc.src))
 	if err != nil {
 		line, msg := yamlErrLine(err)
 		return nil, []diag.Diagnostic{{File: file, Line: line + pc.line, Col: 1, Severity: diag.Error, Rule: ruleSyntax.ID,
