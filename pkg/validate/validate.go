@@ -84,8 +84,9 @@ func Run(files []string, opts Options) Result {
 	profiles := &plugin.ProfileSearch{} // the upward profile search, shared by stories side by side
 	per := make([][]diag.Diagnostic, len(files))
 	flows := make([][]diag.Diagnostic, len(files)) // fixture findings, kept apart from the ignore pass
-	// Only the files' bytes outlive a load (for ignore comments); the
-	// models are dropped as soon as each story is checked.
+	// Only the bytes of the files with an ignore comment outlive a load
+	// (nil for the others: read, no marker); the models are dropped as
+	// soon as each story is checked.
 	sources := make([]map[string][]byte, len(files))
 	eachParallel(len(files), jobs, func(i int) {
 		f := files[i]
@@ -96,9 +97,14 @@ func Run(files []string, opts Options) Result {
 		} else {
 			st, ds = story.Load(f, sopts)
 		}
-		sources[i] = map[string][]byte{}
-		for _, yf := range st.Files() {
-			sources[i][yf], _ = st.Source(yf)
+		yfs := st.Files()
+		sources[i] = make(map[string][]byte, len(yfs))
+		for _, yf := range yfs {
+			b, _ := st.Source(yf)
+			if !bytes.Contains(b, ignoreMarker) {
+				b = nil // a file without the marker has no markers: not scanned again
+			}
+			sources[i][yf] = b
 		}
 		sound := st != nil && !diag.HasErrors(ds)
 		po := plugin.Options{StoryDir: filepath.Dir(f), ProfilePath: opts.ProfilePath, Search: profiles}
@@ -140,13 +146,12 @@ func Run(files []string, opts Options) Result {
 	known := Summaries()
 	src := func(f string) ([]byte, bool) {
 		b, ok := merged[f]
-		if !ok {
-			var err error
-			b, err = safefile.ReadFile(f, safefile.StoryYAML)
-			ok = err == nil
+		if ok {
+			return b, b != nil // nil: no marker
 		}
+		b, err := safefile.ReadFile(f, safefile.StoryYAML)
 		// A file without the marker has no markers: skip scanning it.
-		return b, ok && bytes.Contains(b, ignoreMarker)
+		return b, err == nil && bytes.Contains(b, ignoreMarker)
 	}
 	ignoreID := story.IgnoreRule().ID
 	ig := diag.ApplyIgnores(all, yamlFiles, src, func(id string) bool { _, ok := known[id]; return ok }, ignoreID)
