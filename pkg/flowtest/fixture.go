@@ -57,8 +57,8 @@ type Fixture struct {
 	ExpectWorldFinal        []KV
 	ExpectFiles             []FileExpect
 
-	// KeyPos is the position of each top-level key; ValPos of its value.
-	KeyPos, ValPos map[string]Pos
+	// keys is where each top-level key and its value are.
+	keys keyList
 }
 
 // Name is the fixture's display name: the file, plus "#N" when the file
@@ -72,18 +72,18 @@ func (f *Fixture) Name() string {
 
 // at returns the position of a top-level key, or the document's.
 func (f *Fixture) at(key string) Pos {
-	if p, ok := f.KeyPos[key]; ok {
-		return p
+	if k, ok := f.keys.find(key); ok {
+		return k.at
 	}
 	return f.Pos
 }
 
 // valueAt returns the position of a top-level key's value, or at(key)'s.
 func (f *Fixture) valueAt(key string) Pos {
-	if p, ok := f.ValPos[key]; ok {
-		return p
+	if k, ok := f.keys.find(key); ok {
+		return k.val
 	}
-	return f.at(key)
+	return f.Pos
 }
 
 // Orchestrated reports whether upstream runs this document on its
@@ -140,22 +140,23 @@ type Turn struct {
 	ExpectInbox          *InboxExpect
 	ExpectJobs           []JobExpect
 
-	KeyPos, ValPos map[string]Pos
+	// keys is where each of the turn's keys and its value are.
+	keys keyList
 }
 
 func (t *Turn) at(key string) Pos {
-	if p, ok := t.KeyPos[key]; ok {
-		return p
+	if k, ok := t.keys.find(key); ok {
+		return k.at
 	}
 	return t.Pos
 }
 
 // valueAt returns the position of a turn key's value, or at(key)'s.
 func (t *Turn) valueAt(key string) Pos {
-	if p, ok := t.ValPos[key]; ok {
-		return p
+	if k, ok := t.keys.find(key); ok {
+		return k.val
 	}
-	return t.at(key)
+	return t.Pos
 }
 
 // IntentSpec is a turn's intent: {name, slots}.

@@ -81,9 +81,9 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 	}
 	for _, fx := range fxs {
 		cur = fx
-		for _, k := range []string{"host_cassette", "starlark_http_cassette", "starlark_inspect_cassette", "recording"} {
-			p := map[string]string{"host_cassette": fx.HostCassette, "starlark_http_cassette": fx.StarlarkHTTPCassette,
-				"starlark_inspect_cassette": fx.StarlarkInspectCassette, "recording": fx.Recording}[k]
+		for _, named := range [...]struct{ k, p string }{{"host_cassette", fx.HostCassette}, {"starlark_http_cassette", fx.StarlarkHTTPCassette},
+			{"starlark_inspect_cassette", fx.StarlarkInspectCassette}, {"recording", fx.Recording}} {
+			k, p := named.k, named.p
 			if p == "" {
 				continue
 			}
@@ -110,8 +110,8 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 		for _, t := range fx.Turns {
 			if t.ExpectError != nil {
 				for _, k := range []string{"expect_state", "expect_not_state", "expect_world", "expect_view_matches", "expect_host_calls", "expect_events"} {
-					if p, ok := t.KeyPos[k]; ok {
-						warn(p, ruleNotChecked, "turns[%d].%s is not checked: a turn with expect_error runs no other assertion", t.Index, k)
+					if p, ok := t.keys.find(k); ok {
+						warn(p.at, ruleNotChecked, "turns[%d].%s is not checked: a turn with expect_error runs no other assertion", t.Index, k)
 					}
 				}
 				continue // negative turns name unknown intents on purpose

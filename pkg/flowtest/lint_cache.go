@@ -9,31 +9,31 @@ import (
 	"kitsoki/pkg/diag"
 )
 
-// LintCache shares decoded fixture documents between the lints of one
-// process (kitsoki validate over many stories): a document's YAML is
-// decoded once whatever file holds it. A decoded tree records lines and
-// columns relative to its document, never a file name, and the fixture
-// parser only reads it, so equal text gives an equal, shared tree. A
-// LintCache is safe for concurrent use; the zero value is ready, and a nil
-// *LintCache decodes every document afresh.
+// LintCache shares what fixture documents read as between the lints of
+// one process (kitsoki validate over many stories): a document found
+// again with the same text at the same place of its file (a story copied,
+// a fixture shared) is not decoded nor read again. What is kept is the
+// fixture and findings a document reads as, with file-less positions
+// (builtDoc), never its decoded YAML tree: a tree weighs some twelve times
+// its text and is needed only while the fixture is read. A LintCache is
+// safe for concurrent use; the zero value is ready, and a nil *LintCache
+// reads every document afresh.
 type LintCache struct {
 	mu   sync.Mutex
-	docs map[[sha256.Size]byte]*cachedDoc
+	docs map[docKey]*builtDoc
 	kept int // text bytes of the kept documents
 }
 
-// maxKeptDocs bounds the text whose decoded trees a LintCache keeps (a
-// tree weighs some twelve times its text); documents past it are decoded
-// afresh, so a huge run keeps its peak heap.
+// maxKeptDocs bounds the text of the documents whose reading a LintCache
+// keeps; documents past it are read afresh, so a huge run keeps its peak
+// heap.
 const maxKeptDocs = 4 << 20
 
-type cachedDoc struct {
-	once sync.Once
-	doc  *yaml.Node
-	err  error
-
-	mu    sync.Mutex
-	built map[[2]int]*builtDoc // by the document's line and column offset in its file
+// docKey is a document's text (its SHA-256) and where it starts in its
+// file (line and column offset: the positions of what it reads as).
+type docKey struct {
+	sum          [sha256.Size]byte
+	line, colOff int
 }
 
 // builtDoc is what one document reads as (readDoc) with its positions
@@ -46,52 +46,27 @@ type builtDoc struct {
 	ds   []diag.Diagnostic
 }
 
-// entry returns the cache entry of a document's text, decoding it once;
-// nil when c is nil or full.
-func (c *LintCache) entry(text string) *cachedDoc {
-	if c == nil {
-		return nil
-	}
-	key := sha256.Sum256([]byte(text))
-	c.mu.Lock()
-	d := c.docs[key]
-	if d == nil {
-		if c.kept+len(text) > maxKeptDocs {
-			c.mu.Unlock()
-			return nil
-		}
-		c.kept += len(text)
-		if c.docs == nil {
-			c.docs = map[[sha256.Size]byte]*cachedDoc{}
-		}
-		d = &cachedDoc{}
-		c.docs[key] = d
-	}
-	c.mu.Unlock()
-	d.once.Do(func() { d.doc, d.err = decodeDoc(text) })
-	return d
-}
-
 // read is readDoc through c: a document read before at the same place
 // (the same text, line and column offset) is not read again; its fixture
 // and findings are rebased onto file.
 func (c *LintCache) read(file string, pc piece) (*Fixture, []diag.Diagnostic) {
-	d := c.entry(pc.text)
-	if d == nil {
-		return readDoc(file, pc, d)
-	}
-	d.mu.Lock()
-	if d.built == nil {
-		d.built = map[[2]int]*builtDoc{}
-	}
-	at := [2]int{pc.line, pc.colOff}
-	b := d.built[at]
+	key := docKey{sum: sha256.Sum256(pc.src), line: pc.line, colOff: pc.colOff}
+	c.mu.Lock()
+	b := c.docs[key]
 	if b == nil {
+		if c.kept+len(pc.src) > maxKeptDocs {
+			c.mu.Unlock()
+			return readDoc(file, pc)
+		}
+		c.kept += len(pc.src)
+		if c.docs == nil {
+			c.docs = map[docKey]*builtDoc{}
+		}
 		b = &builtDoc{}
-		d.built[at] = b
+		c.docs[key] = b
 	}
-	d.mu.Unlock()
-	b.once.Do(func() { b.fx, b.ds = readDoc("", pc, d) })
+	c.mu.Unlock()
+	b.once.Do(func() { b.fx, b.ds = readDoc("", pc) })
 	return b.rebase(file)
 }
 

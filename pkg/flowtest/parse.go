@@ -1,7 +1,9 @@
 package flowtest
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,30 +48,30 @@ func (p *parser) warnf(n *yaml.Node, rule *diag.Rule, format string, a ...any) {
 
 // piece is one "\n---"-separated document of a fixture file.
 type piece struct {
-	text         string
-	line, colOff int // line offset (lines before), column offset on its first line
+	src          []byte // the document's bytes, trimmed (a slice of the file's)
+	line, colOff int    // line offset (lines before), column offset on its first line
 }
 
 // split cuts a file on the literal "\n---" as upstream does (flow-format.md
 // §1.2: any line starting with --- splits), trimming each piece and
 // keeping where it starts.
-func split(content string) []piece {
+func split(content []byte) []piece {
 	var out []piece
 	start := 0
 	for {
-		i := strings.Index(content[start:], "\n---")
+		i := bytes.Index(content[start:], []byte("\n---"))
 		end := len(content)
 		if i >= 0 {
 			end = start + i
 		}
 		raw := content[start:end]
-		lead := len(raw) - len(strings.TrimLeft(raw, " \t\r\n"))
-		text := strings.TrimSpace(raw)
-		if text != "" {
+		lead := len(raw) - len(bytes.TrimLeft(raw, " \t\r\n"))
+		text := bytes.TrimSpace(raw)
+		if len(text) > 0 {
 			abs := start + lead
-			line := strings.Count(content[:abs], "\n")
-			colOff := abs - (strings.LastIndex(content[:abs], "\n") + 1)
-			out = append(out, piece{text: text, line: line, colOff: colOff})
+			line := bytes.Count(content[:abs], []byte("\n"))
+			colOff := abs - (bytes.LastIndexByte(content[:abs], '\n') + 1)
+			out = append(out, piece{src: text, line: line, colOff: colOff})
 		}
 		if i < 0 {
 			break
@@ -91,13 +93,13 @@ func parse(file string, data []byte, c *LintCache) ([]*Fixture, []diag.Diagnosti
 	}
 	var out []*Fixture
 	var ds []diag.Diagnostic
-	for _, pc := range split(string(data)) {
+	for _, pc := range split(data) {
 		var fx *Fixture
 		var fds []diag.Diagnostic
 		if c != nil {
 			fx, fds = c.read(file, pc)
 		} else {
-			fx, fds = readDoc(file, pc, nil)
+			fx, fds = readDoc(file, pc)
 		}
 		ds = append(ds, fds...)
 		if fx != nil {
@@ -111,17 +113,10 @@ func parse(file string, data []byte, c *LintCache) ([]*Fixture, []diag.Diagnosti
 }
 
 // readDoc reads one document of file: its fixture (nil when it is not a
-// flow document) and its parse findings. d, when set, holds the
-// document's decoded tree.
-func readDoc(file string, pc piece, d *cachedDoc) (*Fixture, []diag.Diagnostic) {
+// flow document) and its parse findings.
+func readDoc(file string, pc piece) (*Fixture, []diag.Diagnostic) {
 	p := &parser{file: file, lineOff: pc.line, colOff: pc.colOff}
-	var doc *yaml.Node
-	var err error
-	if d != nil {
-		doc, err = d.doc, d.err
-	} else {
-		doc, err = decodeDoc(pc.text)
-	}
+	doc, err := decodeDoc(string(pc.src))
 	if err != nil {
 		line, msg := yamlErrLine(err)
 		return nil, []diag.Diagnostic{{File: file, Line: line + pc.line, Col: 1, Severity: diag.Error, Rule: ruleSyntax.ID,
@@ -174,46 +169,108 @@ func resolve(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// fields walks a mapping, calling known[key] per key; unknown keys are
-// warned about (upstream ignores them silently), ignored ones (upstream
-// has no effect for them) too, with the reason.
-func (p *parser) fields(n *yaml.Node, where string, known map[string]func(k, v *yaml.Node), ignored map[string]string) map[string]Pos {
-	keys, _ := p.fieldsAt(n, where, known, ignored)
-	return keys
+// keySet is the keys a kind of mapping may hold: the known ones, which
+// its reader reads, and the ignored ones (upstream reads them to no
+// effect) with the reason.
+type keySet struct {
+	known   []string
+	ignored map[string]string
 }
 
-// fieldsAt is fields, also returning the position of each key's value
-// (where a diagnostic about the value points).
-func (p *parser) fieldsAt(n *yaml.Node, where string, known map[string]func(k, v *yaml.Node), ignored map[string]string) (keys, vals map[string]Pos) {
+func (ks *keySet) has(key string) bool {
+	for _, k := range ks.known {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
+// keyAt is where one key of a mapping is, and its value (where a
+// diagnostic about the value points).
+type keyAt struct {
+	key     string
+	at, val Pos
+}
+
+// keyList is the keys of a mapping in file order.
+type keyList []keyAt
+
+// find returns the entry of key; of a repeated key the later one, which
+// is the one read.
+func (l keyList) find(key string) (keyAt, bool) {
+	for i := len(l) - 1; i >= 0; i-- {
+		if l[i].key == key {
+			return l[i], true
+		}
+	}
+	return keyAt{}, false
+}
+
+// fields walks a mapping, calling set for each key of ks.known; unknown
+// keys are warned about (upstream ignores them silently), ignored ones
+// (upstream has no effect for them) too, with the reason.
+func (p *parser) fields(n *yaml.Node, where string, ks *keySet, set func(key string, v *yaml.Node)) {
+	p.walkFields(n, where, ks, set, false)
+}
+
+// fieldsAt is fields, also returning where each key and its value are.
+func (p *parser) fieldsAt(n *yaml.Node, where string, ks *keySet, set func(key string, v *yaml.Node)) keyList {
+	return p.walkFields(n, where, ks, set, true)
+}
+
+// smallMapping is the size up to which a repeated key is found by
+// comparing with the keys before it; a larger mapping uses a set.
+const smallMapping = 16
+
+func (p *parser) walkFields(n *yaml.Node, where string, ks *keySet, set func(key string, v *yaml.Node), keep bool) keyList {
 	n = resolve(n)
-	keys, vals = map[string]Pos{}, map[string]Pos{}
 	if n == nil || n.Kind != yaml.MappingNode {
 		p.errf(n, ruleShape, "%s: expected a mapping", where)
-		return keys, vals
+		return nil
+	}
+	var keys keyList
+	if keep {
+		keys = make(keyList, 0, len(n.Content)/2)
+	}
+	var seen map[string]bool
+	if len(n.Content) > 2*smallMapping {
+		seen = make(map[string]bool, len(n.Content)/2)
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolve(n.Content[i+1])
-		if _, dup := keys[k.Value]; dup {
+		dup := false
+		if seen != nil {
+			dup = seen[k.Value]
+			seen[k.Value] = true
+		} else {
+			for j := 0; j < i && !dup; j += 2 {
+				dup = n.Content[j].Value == k.Value
+			}
+		}
+		if dup {
 			// Upstream's decoder lets the later one win; so do we, loudly.
 			p.warnf(k, ruleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
 		}
-		keys[k.Value], vals[k.Value] = p.pos(k), p.pos(v)
-		if f, ok := known[k.Value]; ok {
-			f(k, v)
+		if keep {
+			keys = append(keys, keyAt{key: k.Value, at: p.pos(k), val: p.pos(v)})
+		}
+		if ks.has(k.Value) {
+			set(k.Value, v)
 			continue
 		}
-		if why, ok := ignored[k.Value]; ok {
+		if why, ok := ks.ignored[k.Value]; ok {
 			p.warnf(k, ruleIgnoredKey, "%s: %q is ignored: %s", where, k.Value, why)
 			continue
 		}
-		p.warnf(k, ruleUnknownKey, "%s: unknown key %q is ignored%s", where, k.Value, suggest(k.Value, known))
+		p.warnf(k, ruleUnknownKey, "%s: unknown key %q is ignored%s", where, k.Value, suggest(k.Value, ks.known))
 	}
-	return keys, vals
+	return keys
 }
 
-func suggest(key string, known map[string]func(k, v *yaml.Node)) string {
+func suggest(key string, known []string) string {
 	best, bestD := "", 3
-	for k := range known {
+	for _, k := range known {
 		if d := editDistance(key, k); d < bestD || (d == bestD && k < best) {
 			best, bestD = k, d
 		}
@@ -318,7 +375,7 @@ func (p *parser) strList(v *yaml.Node, where string) []string {
 	}
 	out := make([]string, 0, len(v.Content))
 	for i, c := range v.Content {
-		out = append(out, p.str(c, fmt.Sprintf("%s[%d]", where, i)))
+		out = append(out, p.str(c, where+"["+strconv.Itoa(i)+"]"))
 	}
 	return out
 }
@@ -329,16 +386,28 @@ func (p *parser) kvs(v *yaml.Node, where string) []KV {
 		return nil
 	}
 	out := make([]KV, 0, len(v.Content)/2)
-	seen := map[string]int{}
+	var seen map[string]int // index in out by key, for a large mapping
+	if len(v.Content) > 2*smallMapping {
+		seen = make(map[string]int, len(v.Content)/2)
+	}
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k := v.Content[i]
 		kv := KV{Key: k.Value, Value: p.valueOf(v.Content[i+1]), Pos: p.pos(k)}
-		if j, dup := seen[k.Value]; dup {
+		j, dup := -1, false
+		if seen != nil {
+			j, dup = seen[k.Value]
+		} else {
+			j = slices.IndexFunc(out, func(o KV) bool { return o.Key == k.Value })
+			dup = j >= 0
+		}
+		if dup {
 			p.warnf(k, ruleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
 			out[j] = kv
 			continue
 		}
-		seen[k.Value] = len(out)
+		if seen != nil {
+			seen[k.Value] = len(out)
+		}
 		out = append(out, kv)
 	}
 	return out

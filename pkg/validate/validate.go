@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sync"
 
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
@@ -69,8 +68,9 @@ func Summaries() map[string]string {
 	return out
 }
 
-// Run loads every file in parallel (sharing one parse cache, so a file
-// imported by many stories is parsed once) and gathers their diagnostics.
+// Run loads every file in parallel, on Jobs workers (pool.go), sharing one
+// parse cache (so a file imported by many stories is parsed once), and
+// gathers their diagnostics.
 func Run(files []string, opts Options) Result {
 	jobs := opts.Jobs
 	if jobs <= 0 {
@@ -84,53 +84,51 @@ func Run(files []string, opts Options) Result {
 	profiles := &plugin.ProfileSearch{} // the upward profile search, shared by stories side by side
 	per := make([][]diag.Diagnostic, len(files))
 	flows := make([][]diag.Diagnostic, len(files)) // fixture findings, kept apart from the ignore pass
-	// Only the files' bytes outlive a load (for ignore comments); the
-	// models are dropped as soon as each story is checked.
+	// Only the bytes of the files with an ignore comment outlive a load
+	// (nil for the others: read, no marker); the models are dropped as
+	// soon as each story is checked.
 	sources := make([]map[string][]byte, len(files))
-	sem := make(chan struct{}, jobs)
-	var wg sync.WaitGroup
-	for i, f := range files {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			var st *story.Story
-			var ds []diag.Diagnostic
-			if opts.Stdin != nil && len(files) == 1 {
-				st, ds = story.LoadSource(f, opts.Stdin, sopts)
-			} else {
-				st, ds = story.Load(f, sopts)
+	eachParallel(len(files), jobs, func(i int) {
+		f := files[i]
+		var st *story.Story
+		var ds []diag.Diagnostic
+		if opts.Stdin != nil && len(files) == 1 {
+			st, ds = story.LoadSource(f, opts.Stdin, sopts)
+		} else {
+			st, ds = story.Load(f, sopts)
+		}
+		yfs := st.Files()
+		sources[i] = make(map[string][]byte, len(yfs))
+		for _, yf := range yfs {
+			b, _ := st.Source(yf)
+			if !bytes.Contains(b, ignoreMarker) {
+				b = nil // a file without the marker has no markers: not scanned again
 			}
-			sources[i] = map[string][]byte{}
-			for _, yf := range st.Files() {
-				sources[i][yf], _ = st.Source(yf)
+			sources[i][yf] = b
+		}
+		sound := st != nil && !diag.HasErrors(ds)
+		po := plugin.Options{StoryDir: filepath.Dir(f), ProfilePath: opts.ProfilePath, Search: profiles}
+		if sound {
+			po.Story = st
+		}
+		ds = append(ds, plugin.ProfileDiagnostics(po)...)
+		if sound {
+			// Pinned selections are checked against their eval evidence
+			// only once the story itself is sound. The engine runs a story
+			// whatever its evidence says, so here they are warnings
+			// (--strict fails on them); `kitsoki eval check` is the gate
+			// that fails on stale or failing evidence.
+			for _, d := range eval.CheckSelections(st) {
+				d.Severity = diag.Warning
+				ds = append(ds, d)
 			}
-			sound := st != nil && !diag.HasErrors(ds)
-			po := plugin.Options{StoryDir: filepath.Dir(f), ProfilePath: opts.ProfilePath, Search: profiles}
-			if sound {
-				po.Story = st
-			}
-			ds = append(ds, plugin.ProfileDiagnostics(po)...)
-			if sound {
-				// Pinned selections are checked against their eval evidence
-				// only once the story itself is sound. The engine runs a story
-				// whatever its evidence says, so here they are warnings
-				// (--strict fails on them); `kitsoki eval check` is the gate
-				// that fails on stale or failing evidence.
-				for _, d := range eval.CheckSelections(st) {
-					d.Severity = diag.Warning
-					ds = append(ds, d)
-				}
-				ds = append(ds, mcpserve.CheckToolNames(st)...)
-			}
-			per[i] = ds
-			if opts.Flows && sound && !diag.HasErrors(ds) {
-				flows[i] = lintFlows(f, st, fixtures)
-			}
-		}()
-	}
-	wg.Wait()
+			ds = append(ds, mcpserve.CheckToolNames(st)...)
+		}
+		per[i] = ds
+		if opts.Flows && sound && !diag.HasErrors(ds) {
+			flows[i] = lintFlows(f, st, fixtures)
+		}
+	})
 	var all []diag.Diagnostic
 	var yamlFiles []string
 	merged := map[string][]byte{}
@@ -148,13 +146,12 @@ func Run(files []string, opts Options) Result {
 	known := Summaries()
 	src := func(f string) ([]byte, bool) {
 		b, ok := merged[f]
-		if !ok {
-			var err error
-			b, err = safefile.ReadFile(f, safefile.StoryYAML)
-			ok = err == nil
+		if ok {
+			return b, b != nil // nil: no marker
 		}
+		b, err := safefile.ReadFile(f, safefile.StoryYAML)
 		// A file without the marker has no markers: skip scanning it.
-		return b, ok && bytes.Contains(b, ignoreMarker)
+		return b, err == nil && bytes.Contains(b, ignoreMarker)
 	}
 	ignoreID := story.IgnoreRule().ID
 	ig := diag.ApplyIgnores(all, yamlFiles, src, func(id string) bool { _, ok := known[id]; return ok }, ignoreID)
