@@ -110,11 +110,11 @@ func FuzzReadFile(f *testing.F) {
 func TestReadAllSizeIsAHint(t *testing.T) {
 	data := bytes.Repeat([]byte("ab"), 700) // 1,400 bytes
 	for _, hint := range []int64{-1, 0, 10, 1399, 1400, 1401, 5000} {
-		b, err := readAll(bytes.NewReader(data), hint, "f", 2000)
+		b, err := readAll(bytes.NewReader(data), hint, "f", 2000, false)
 		if err != nil || !bytes.Equal(b, data) {
 			t.Fatalf("hint %d: got %d bytes, %v; want all 1400", hint, len(b), err)
 		}
-		if _, err := readAll(bytes.NewReader(data), hint, "f", 1399); !errors.Is(err, ErrTooLarge) {
+		if _, err := readAll(bytes.NewReader(data), hint, "f", 1399, false); !errors.Is(err, ErrTooLarge) {
 			t.Fatalf("hint %d, cap 1399: err = %v, want ErrTooLarge", hint, err)
 		}
 	}
