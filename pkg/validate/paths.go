@@ -79,13 +79,38 @@ func ExpandWith(args []string, m *fsmemo.Memo) ([]string, error) {
 		add(arg)
 	}
 	slices.Sort(out)
+	keepStoryListings(m, out)
 	return out, nil
+}
+
+// keepStoryListings keeps in m only the listings of the directories of
+// files (the stories found) and of what lies below them: the run looks
+// there again, and nowhere else.
+func keepStoryListings(m *fsmemo.Memo, files []string) {
+	if m == nil {
+		return
+	}
+	stories := map[string]bool{}
+	for _, f := range files {
+		if d, err := m.Abs(filepath.Dir(f)); err == nil {
+			stories[d] = true
+		}
+	}
+	m.Prune(func(dir string) bool {
+		for d := dir; ; d = filepath.Dir(d) {
+			if stories[d] {
+				return true
+			}
+			if filepath.Dir(d) == d {
+				return false
+			}
+		}
+	})
 }
 
 // walk is filepath.WalkDir's visit of root (symlinks not followed, each
 // directory listed in name order), listing through m; it returns the
-// app.yaml files below root, and keeps in m only the listings of their
-// story directories and what lies below them.
+// app.yaml files below root.
 func walk(root string, m *fsmemo.Memo) ([]string, error) {
 	info, err := os.Lstat(root)
 	if err != nil {
@@ -117,25 +142,6 @@ func walk(root string, m *fsmemo.Memo) ([]string, error) {
 	if err := visit(root, fs.FileInfoToDirEntry(info)); err != nil {
 		return nil, err
 	}
-	if m == nil {
-		return found, nil
-	}
-	stories := map[string]bool{}
-	for _, f := range found {
-		if d, err := m.Abs(filepath.Dir(f)); err == nil {
-			stories[d] = true
-		}
-	}
-	m.Prune(func(dir string) bool {
-		for d := dir; ; d = filepath.Dir(d) {
-			if stories[d] {
-				return true
-			}
-			if filepath.Dir(d) == d {
-				return false
-			}
-		}
-	})
 	return found, nil
 }
 

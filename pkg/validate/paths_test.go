@@ -106,15 +106,17 @@ func TestExpandWithKeepsStoryListings(t *testing.T) {
 	dir := t.TempDir()
 	touch(t, filepath.Join(dir, "s", "app.yaml"))
 	touch(t, filepath.Join(dir, "s", "flows", "f.yaml"))
+	touch(t, filepath.Join(dir, "t", "app.yaml"))
 	touch(t, filepath.Join(dir, "other", "x.md"))
 	m := &fsmemo.Memo{}
-	if _, err := ExpandWith([]string{dir + "/..."}, m); err != nil {
+	// Two roots: the second's walk must not drop the first's listings.
+	if _, err := ExpandWith([]string{dir + "/s/...", dir + "/t/..."}, m); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"s/late.yaml", "s/flows/late.yaml", "other/late.md"} {
+	for _, f := range []string{"s/late.yaml", "s/flows/late.yaml", "t/late.yaml", "other/late.md"} {
 		touch(t, filepath.Join(dir, f))
 	}
-	for f, listed := range map[string]bool{"s/late.yaml": true, "s/flows/late.yaml": true, "other/late.md": false} {
+	for f, listed := range map[string]bool{"s/late.yaml": true, "s/flows/late.yaml": true, "t/late.yaml": true, "other/late.md": false} {
 		_, err := m.Stat(filepath.Join(dir, f))
 		if listed != (err != nil) {
 			t.Errorf("%s: stat err %v; answered from a kept listing: %v", f, err, listed)
