@@ -125,8 +125,9 @@ func (m *Memo) Prune(keep func(dir string) bool) {
 // Stat is os.Stat's answer for p: its mode (type bits and permissions;
 // a symlink followed) or the error, each path stat'ed at most once. A
 // path in a directory already listed is answered by the listing when its
-// entry is not a symlink (a missing name is a *fs.PathError holding
-// syscall.ENOENT, as the stat's).
+// entry is not a symlink, and a name it lacks when that name is surely
+// missing (surelyMissing: a *fs.PathError holding syscall.ENOENT, as the
+// stat's).
 func (m *Memo) Stat(p string) (fs.FileMode, error) {
 	return m.stat(p, m.statsMap, os.Stat)
 }
@@ -195,6 +196,9 @@ func (m *Memo) fromListing(p, k string) (statHit, bool) {
 	}
 	i, found := searchEntries(l.entries, name)
 	if !found {
+		if !surelyMissing(name, l.entries) {
+			return statHit{}, false
+		}
 		return statHit{err: &fs.PathError{Op: "stat", Path: p, Err: syscall.ENOENT}}, true
 	}
 	t := l.entries[i].Type()
@@ -202,6 +206,30 @@ func (m *Memo) fromListing(p, k string) (statHit, bool) {
 		return statHit{}, false
 	}
 	return statHit{mode: t}, true
+}
+
+// surelyMissing reports whether a name absent from a listing is missing
+// on any file system: one that folds case (macOS, Windows, a casefold or
+// FAT directory on Linux) finds a name that differs from an entry in case
+// only, and some normalize Unicode, map short 8.3 names (~) or drop a
+// trailing dot. Only a plain ASCII name no entry equals but for case is
+// sure; any other is stat'ed.
+func surelyMissing(name string, es []fs.DirEntry) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	if strings.HasSuffix(name, ".") {
+		return false
+	}
+	for _, e := range es {
+		if strings.EqualFold(e.Name(), name) {
+			return false
+		}
+	}
+	return true
 }
 
 func searchEntries(es []fs.DirEntry, name string) (int, bool) {

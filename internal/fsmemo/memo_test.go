@@ -210,3 +210,25 @@ func TestPrune(t *testing.T) {
 		t.Error("kept listing was dropped")
 	}
 }
+
+// A name the listing lacks is answered missing only when no file system
+// could find it under another spelling: a name differing from an entry
+// in case only (found on macOS), a non-ASCII or 8.3 name, are stat'ed.
+func TestSurelyMissing(t *testing.T) {
+	dir := tree(t)
+	es, _ := os.ReadDir(dir)
+	for name, want := range map[string]bool{
+		".kitsoki": true, "evals": true, "late.yaml": true,
+		"A.yaml": false, "SUB": false, "caf\u00e9.md": false, "PROGRA~1": false, "x.": false, "a b": false,
+	} {
+		if got := surelyMissing(name, es); got != want {
+			t.Errorf("surelyMissing(%q) = %v, want %v", name, got, want)
+		}
+	}
+	m := &Memo{}
+	m.ReadDir(dir)
+	os.WriteFile(filepath.Join(dir, "A.YAML"), nil, 0o644)
+	if _, err := m.Stat(filepath.Join(dir, "A.YAML")); err != nil {
+		t.Errorf("a case variant of an entry was answered from the listing: %v", err)
+	}
+}
