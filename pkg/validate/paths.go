@@ -84,19 +84,24 @@ func ExpandWith(args []string, m *fsmemo.Memo) ([]string, error) {
 }
 
 // keepStoryListings keeps in m only the listings of the directories of
-// files (the stories found) and of what lies below them: the run looks
-// there again, and nowhere else.
+// files (the stories found), of what lies below them and of their parents
+// (where a story's own entry and its siblings, imported as ../x, are
+// looked up): the run looks there again, and hardly anywhere else.
 func keepStoryListings(m *fsmemo.Memo, files []string) {
 	if m == nil {
 		return
 	}
-	stories := map[string]bool{}
+	stories, parents := map[string]bool{}, map[string]bool{}
 	for _, f := range files {
 		if d, err := m.Abs(filepath.Dir(f)); err == nil {
 			stories[d] = true
+			parents[filepath.Dir(d)] = true
 		}
 	}
 	m.Prune(func(dir string) bool {
+		if parents[dir] {
+			return true
+		}
 		for d := dir; ; d = filepath.Dir(d) {
 			if stories[d] {
 				return true

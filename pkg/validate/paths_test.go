@@ -99,27 +99,39 @@ func TestWalkAgreesWithWalkDir(t *testing.T) {
 	}
 }
 
-// ExpandWith keeps the listings of the story directories it found (a
-// file created since is not seen through the memo: the run stats nothing
-// again there) and drops the others.
+// ExpandWith keeps the listings of the story directories it found, what
+// lies below them and their parents (a file created since is not seen
+// through the memo: the run stats nothing again there), and drops the
+// others.
 func TestExpandWithKeepsStoryListings(t *testing.T) {
 	dir := t.TempDir()
 	touch(t, filepath.Join(dir, "s", "app.yaml"))
 	touch(t, filepath.Join(dir, "s", "flows", "f.yaml"))
 	touch(t, filepath.Join(dir, "t", "app.yaml"))
-	touch(t, filepath.Join(dir, "other", "x.md"))
-	m := &fsmemo.Memo{}
+	touch(t, filepath.Join(dir, "other", "deeper", "x.md"))
 	// Two roots: the second's walk must not drop the first's listings.
-	if _, err := ExpandWith([]string{dir + "/s/...", dir + "/t/..."}, m); err != nil {
+	two := &fsmemo.Memo{}
+	if _, err := ExpandWith([]string{dir + "/s/...", dir + "/t/..."}, two); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"s/late.yaml", "s/flows/late.yaml", "t/late.yaml", "other/late.md"} {
+	all := &fsmemo.Memo{}
+	if _, err := ExpandWith([]string{dir + "/..."}, all); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"s/late.yaml", "s/flows/late.yaml", "t/late.yaml", "late/app.yaml", "other/deeper/late.md"} {
 		touch(t, filepath.Join(dir, f))
 	}
-	for f, listed := range map[string]bool{"s/late.yaml": true, "s/flows/late.yaml": true, "t/late.yaml": true, "other/late.md": false} {
-		_, err := m.Stat(filepath.Join(dir, f))
-		if listed != (err != nil) {
-			t.Errorf("%s: stat err %v; answered from a kept listing: %v", f, err, listed)
+	for _, c := range []struct {
+		m      *fsmemo.Memo
+		f      string
+		listed bool
+	}{
+		{two, "s/late.yaml", true}, {two, "s/flows/late.yaml", true}, {two, "t/late.yaml", true},
+		{all, "s/late.yaml", true}, {all, "late", true}, {all, "other/deeper/late.md", false},
+	} {
+		_, err := c.m.Stat(filepath.Join(dir, c.f))
+		if c.listed != (err != nil) {
+			t.Errorf("%s: stat err %v; answered from a kept listing: %v", c.f, err, c.listed)
 		}
 	}
 }
