@@ -100,7 +100,7 @@ func ReadRootFile(root *os.Root, name string, limit int64) ([]byte, error) {
 			return nil, err
 		}
 	}
-	f, err := root.OpenFile(name, os.O_RDONLY|nonBlockFlag, 0)
+	f, err := root.OpenFile(name, os.O_RDONLY|nonBlockFlag|noTTYFlag, 0)
 	if err != nil {
 		// As openFailed, through the root.
 		if fi, serr := root.Stat(name); serr != nil {

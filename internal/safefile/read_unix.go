@@ -15,7 +15,7 @@ import (
 // device, FIFO, directory or oversize file) goes through Open, which words
 // the error.
 func readFile(path string, limit int64) ([]byte, error) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NOCTTY|nonBlockFlag, 0)
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|nonBlockFlag|noTTYFlag, 0)
 	if err != nil {
 		return readFileOpen(path, limit)
 	}
