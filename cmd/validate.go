@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"kitsoki/internal/fsmemo"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/validate"
@@ -111,7 +112,8 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 				if stdinName != "" {
 					return usagef("--stdin-filename: only meaningful with - (read the story from standard input)")
 				}
-				files, err = validate.Expand(args)
+				opts.FS = &fsmemo.Memo{} // the listings of the stories found, for the run over them
+				files, err = validate.ExpandWith(args, opts.FS)
 				if err != nil {
 					return usagef("%v", err)
 				}

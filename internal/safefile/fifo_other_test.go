@@ -5,3 +5,5 @@ package safefile
 import "testing"
 
 func makeFIFO(*testing.T, string) string { return "" }
+
+func makeSocket(*testing.T, string) string { return "" }

@@ -3,6 +3,7 @@
 package safefile
 
 import (
+	"net"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -14,4 +15,14 @@ func makeFIFO(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return fifo
+}
+
+func makeSocket(t *testing.T, dir string) string {
+	p := filepath.Join(dir, "sock")
+	l, err := net.Listen("unix", p)
+	if err != nil {
+		t.Skipf("no unix socket here: %v", err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return p
 }

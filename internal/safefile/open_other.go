@@ -4,6 +4,6 @@ package safefile
 
 import "os"
 
-const nonBlockFlag = 0
+const nonBlockFlag, noTTYFlag = 0, 0
 
 func openNoBlock(path string) (*os.File, error) { return os.Open(path) }

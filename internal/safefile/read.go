@@ -18,12 +18,17 @@ var ErrTooLarge = errors.New("file too large")
 // ReadFile reads the regular file at path (symlinks followed) if it is
 // at most limit bytes. Anything else is refused before it is read.
 func ReadFile(path string, limit int64) ([]byte, error) {
+	return readFile(path, limit) // read_unix.go, read_other.go
+}
+
+// readFileOpen is ReadFile through Open.
+func readFileOpen(path string, limit int64) ([]byte, error) {
 	f, fi, err := open(path, limit)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readAll(f, fi.Size(), path, limit)
+	return readAll(f, fi.Size(), path, limit, true)
 }
 
 // Open opens the regular file at path for reading, refusing what is not a
@@ -37,22 +42,25 @@ func Open(path string, limit int64) (*os.File, error) {
 
 // open is Open, also returning what the opened file's stat said.
 func open(path string, limit int64) (*os.File, fs.FileInfo, error) {
-	// Stat first: a FIFO is refused without opening it (an open for
-	// reading would wait for a writer).
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, nil, err
+	if nonBlockFlag == 0 {
+		// No way to open a FIFO without waiting for a writer here: it is
+		// refused by a stat, unopened.
+		fi, err := os.Stat(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := check(path, fi, limit); err != nil {
+			return nil, nil, err
+		}
 	}
-	if err := check(path, fi, limit); err != nil {
-		return nil, nil, err
-	}
+	// The path is opened first, without blocking (a FIFO's open does not
+	// wait for a writer), and what was opened is checked: one lookup of
+	// the path, and no window for it to be swapped after a check.
 	f, err := openNoBlock(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, openFailed(path, limit, err)
 	}
-	// Check what was opened, not what was named: the path may have been
-	// swapped between the stat and the open.
-	fi, err = f.Stat()
+	fi, err := f.Stat()
 	if err == nil {
 		err = check(path, fi, limit)
 	}
@@ -63,28 +71,54 @@ func open(path string, limit int64) (*os.File, fs.FileInfo, error) {
 	return f, fi, nil
 }
 
+// openFailed is the error for a path whose open failed: what a stat of it
+// says when the stat fails or refuses it (a missing file reads "stat
+// ...", a socket, which cannot be opened, reads as not a regular file),
+// else the open's own error (a file the stat sees but may not be read).
+// The errors are those of a stat before the open, at the cost of a stat
+// only when the open failed.
+func openFailed(path string, limit int64, err error) error {
+	fi, serr := os.Stat(path)
+	if serr != nil {
+		return serr
+	}
+	if cerr := check(path, fi, limit); cerr != nil {
+		return cerr
+	}
+	return err
+}
+
 // ReadRootFile is ReadFile for a name inside root (os.Root keeps the name
 // from escaping it).
 func ReadRootFile(root *os.Root, name string, limit int64) ([]byte, error) {
-	fi, err := root.Stat(name)
-	if err != nil {
-		return nil, err
+	if nonBlockFlag == 0 {
+		fi, err := root.Stat(name)
+		if err != nil {
+			return nil, err
+		}
+		if err := check(name, fi, limit); err != nil {
+			return nil, err
+		}
 	}
-	if err := check(name, fi, limit); err != nil {
-		return nil, err
-	}
-	f, err := root.OpenFile(name, os.O_RDONLY|nonBlockFlag, 0)
+	f, err := root.OpenFile(name, os.O_RDONLY|nonBlockFlag|noTTYFlag, 0)
 	if err != nil {
+		// As openFailed, through the root.
+		if fi, serr := root.Stat(name); serr != nil {
+			return nil, serr
+		} else if cerr := check(name, fi, limit); cerr != nil {
+			return nil, cerr
+		}
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err = f.Stat(); err != nil {
+	fi, err := f.Stat()
+	if err != nil {
 		return nil, err
 	}
 	if err := check(name, fi, limit); err != nil {
 		return nil, err
 	}
-	return readAll(f, fi.Size(), name, limit)
+	return readAll(f, fi.Size(), name, limit, true)
 }
 
 func check(path string, fi fs.FileInfo, limit int64) error {
@@ -110,8 +144,9 @@ func tooLarge(path string, size, limit int64) error {
 }
 
 // readAll reads f, failing if it turns out to hold more than limit bytes
-// (a file that grows after the stat).
-func readAll(f io.Reader, hint int64, path string, limit int64) ([]byte, error) {
+// (a file that grows after the stat). regular says f is a regular file,
+// whose read returns less than asked only at its end.
+func readAll(f io.Reader, hint int64, path string, limit int64, regular bool) ([]byte, error) {
 	// The size of the opened file (its stat, already taken) sizes the
 	// buffer, one byte more to see the end without growing it: a large
 	// story is not copied through doubling buffers. The size is only a
@@ -130,6 +165,12 @@ func readAll(f io.Reader, hint int64, path string, limit int64) ([]byte, error) 
 		}
 		if err != nil {
 			return nil, err
+		}
+		if regular && int64(len(b)) == hint && len(b) < cap(b) {
+			// A regular file read short of the buffer is at its end, and
+			// it ended at the size its stat gave: that is the whole file
+			// (one that grew fills the spare byte and is read on).
+			break
 		}
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]

@@ -3,10 +3,13 @@ package safefile
 import (
 	"bytes"
 	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func TestReadFileRefusesSpecialFiles(t *testing.T) {
@@ -110,12 +113,115 @@ func FuzzReadFile(f *testing.F) {
 func TestReadAllSizeIsAHint(t *testing.T) {
 	data := bytes.Repeat([]byte("ab"), 700) // 1,400 bytes
 	for _, hint := range []int64{-1, 0, 10, 1399, 1400, 1401, 5000} {
-		b, err := readAll(bytes.NewReader(data), hint, "f", 2000)
+		b, err := readAll(bytes.NewReader(data), hint, "f", 2000, false)
 		if err != nil || !bytes.Equal(b, data) {
 			t.Fatalf("hint %d: got %d bytes, %v; want all 1400", hint, len(b), err)
 		}
-		if _, err := readAll(bytes.NewReader(data), hint, "f", 1399); !errors.Is(err, ErrTooLarge) {
+		if _, err := readAll(bytes.NewReader(data), hint, "f", 1399, false); !errors.Is(err, ErrTooLarge) {
 			t.Fatalf("hint %d, cap 1399: err = %v, want ErrTooLarge", hint, err)
+		}
+	}
+}
+
+// countReader counts the reads made of it.
+type countReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countReader) Read(b []byte) (int, error) { c.n++; return c.r.Read(b) }
+
+// A regular file of the size its stat gave is read in one read: no second
+// read to see its end.
+func TestReadAllOneReadAtStatSize(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	data := bytes.Repeat([]byte("x"), 3000)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cr := &countReader{r: f}
+	b, err := readAll(cr, 3000, p, Story, true)
+	if err != nil || !bytes.Equal(b, data) || cr.n != 1 {
+		t.Fatalf("%d bytes, %v, %d reads; want 3000 bytes in 1 read", len(b), err, cr.n)
+	}
+}
+
+// A regular file that grew after its stat is read whole (and held to the
+// cap), never cut at the stat's size.
+func TestReadAllGrownFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(p, bytes.Repeat([]byte("a"), 100), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fi, _ := f.Stat()
+	w, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(bytes.Repeat([]byte("b"), 50))
+	w.Close()
+	if b, err := readAll(f, fi.Size(), p, Story, true); err != nil || len(b) != 150 {
+		t.Fatalf("got %d bytes, %v; want the 150 the file holds", len(b), err)
+	}
+	f.Seek(0, io.SeekStart)
+	if _, err := readAll(f, fi.Size(), p, 120, true); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("grown past the cap: %v", err)
+	}
+}
+
+// What is not known to be a regular file is read to its end even when a
+// read stops at the size hint.
+func TestReadAllShortReadsNotRegular(t *testing.T) {
+	data := []byte("abcdef")
+	b, err := readAll(iotest.OneByteReader(bytes.NewReader(data)), 1, "f", 100, false)
+	if err != nil || !bytes.Equal(b, data) {
+		t.Fatalf("got %q %v", b, err)
+	}
+}
+
+// The errors read as those of a stat before the open: a missing file
+// "stat ...", a socket (which cannot be opened) as not a regular file, an
+// unreadable file the open's "permission denied".
+func TestReadFileErrorsReadAsBefore(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing")
+	_, serr := os.Stat(missing)
+	for _, read := range []func(string) error{
+		func(p string) error { _, err := ReadFile(p, Story); return err },
+		func(p string) error { f, err := Open(p, Story); f.Close(); return err },
+	} {
+		if err := read(missing); err == nil || err.Error() != serr.Error() {
+			t.Errorf("missing: %v, want %v", err, serr)
+		}
+		if err := read(filepath.Join(dir, "missing", "x")); !errors.Is(err, fs.ErrNotExist) || !strings.HasPrefix(err.Error(), "stat ") {
+			t.Errorf("missing dir: %v", err)
+		}
+	}
+	root, _ := os.OpenRoot(dir)
+	defer root.Close()
+	if _, err := ReadRootFile(root, "missing", Story); err == nil || !strings.HasPrefix(err.Error(), "stat") {
+		t.Errorf("root missing: %v", err)
+	}
+	if sock := makeSocket(t, dir); sock != "" {
+		if _, err := ReadFile(sock, Story); !errors.Is(err, errNotRegular) || !strings.Contains(err.Error(), "a socket") {
+			t.Errorf("socket: %v", err)
+		}
+	}
+	if os.Geteuid() != 0 {
+		p := filepath.Join(dir, "secret")
+		os.WriteFile(p, []byte("x"), 0o000)
+		if _, err := ReadFile(p, Story); err == nil || err.Error() != "open "+p+": permission denied" {
+			t.Errorf("unreadable: %v", err)
 		}
 	}
 }

@@ -556,13 +556,17 @@ func Discover(root string) ([]string, error) {
 		abs, err := filepath.Abs(root)
 		return []string{abs}, err
 	}
-	m, err := filepath.Glob(filepath.Join(root, "evals", "*.yaml"))
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, 0, len(m))
-	for _, f := range m {
-		abs, err := filepath.Abs(f)
+	// filepath.Glob(root/evals/*.yaml), listed with os.ReadDir (which
+	// does not open the directory as a pollable file); as Glob, an
+	// unreadable directory matches nothing.
+	evals := filepath.Join(root, "evals")
+	entries, _ := os.ReadDir(evals)
+	out := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".yaml") {
+			continue
+		}
+		abs, err := filepath.Abs(filepath.Join(evals, e.Name()))
 		if err != nil {
 			return nil, err
 		}

@@ -25,12 +25,18 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 		return nil
 	}
 	var out []diag.Diagnostic
-	datasets, broken := storyDatasets(st.Dir)
+	var datasets []*Dataset
+	var broken map[string]error
+	looked := false // evals/ is listed at the first pin: most stories have none
 	for _, ae := range agentEffects(st) {
 		e := ae.Effect
 		sel := e.Selection()
 		if sel == nil {
 			continue
+		}
+		if !looked {
+			datasets, broken = storyDatasets(st.Dir)
+			looked = true
 		}
 		at := func(key string) story.Pos {
 			if p, ok := sel.Keys[key]; ok {

@@ -3,6 +3,7 @@ package flowtest
 import (
 	"errors"
 	"fmt"
+	"kitsoki/internal/fsmemo"
 	"kitsoki/internal/safefile"
 	"os"
 	"path/filepath"
@@ -57,7 +58,7 @@ func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintC
 		var matches []string
 		var regular map[string]bool // matches the listing showed as regular files
 		if glob == "" {
-			matches, regular = globDefault(app)
+			matches, regular = globDefault(app, c.fs())
 		} else {
 			g := glob
 			if rel && !filepath.IsAbs(g) {
@@ -105,14 +106,14 @@ func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintC
 // and the matches the listing shows as regular files (no stat needed to
 // know it). A directory whose path holds glob metacharacters goes through
 // Glob, so they keep Glob's meaning.
-func globDefault(app string) ([]string, map[string]bool) {
+func globDefault(app string, m *fsmemo.Memo) ([]string, map[string]bool) {
 	g := defaultGlob(app)
 	dir := filepath.Dir(g)
 	if strings.ContainsAny(dir, `*?[\`) {
 		matches, _ := filepath.Glob(g) // the pattern's own part is valid
 		return matches, nil
 	}
-	entries, _ := os.ReadDir(dir) // as Glob: an unreadable directory matches nothing
+	entries, _ := m.ReadDir(dir) // as Glob: an unreadable directory matches nothing
 	var out []string
 	regular := map[string]bool{}
 	for _, e := range entries {
@@ -125,6 +126,20 @@ func globDefault(app string) ([]string, map[string]bool) {
 		}
 	}
 	return out, regular
+}
+
+// fs is the memo of the file system discovery looks through (nil: none).
+func (c *LintCache) fs() *fsmemo.Memo {
+	if c == nil {
+		return nil
+	}
+	return c.FS
+}
+
+// HasFlows is [HasFlows] through the cache's memo of the file system.
+func (c *LintCache) HasFlows(app string) bool {
+	mode, err := c.fs().Stat(filepath.Join(filepath.Dir(app), "flows"))
+	return err == nil && mode.IsDir()
 }
 
 func readBounded(p string) ([]byte, error) {

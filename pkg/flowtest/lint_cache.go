@@ -6,6 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/fsmemo"
 	"kitsoki/pkg/diag"
 )
 
@@ -19,6 +20,10 @@ import (
 // safe for concurrent use; the zero value is ready, and a nil *LintCache
 // reads every document afresh.
 type LintCache struct {
+	// FS, when set, is the run's memo of the file system: the flows/
+	// directories are looked up and listed through it (discover.go).
+	FS *fsmemo.Memo
+
 	mu   sync.Mutex
 	docs map[docKey]*builtDoc
 	kept int // text bytes of the kept documents

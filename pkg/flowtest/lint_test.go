@@ -220,12 +220,12 @@ func TestGlobDefaultIsGlob(t *testing.T) {
 	for _, story := range []string{"s", "none", "file", "m[1]"} {
 		app := filepath.Join(root, story, "app.yaml")
 		want, _ := filepath.Glob(defaultGlob(app))
-		got, _ := globDefault(app)
+		got, _ := globDefault(app, nil)
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: globDefault = %q, Glob = %q", story, got, want)
 		}
 	}
-	got, regular := globDefault(filepath.Join(root, "s", "app.yaml"))
+	got, regular := globDefault(filepath.Join(root, "s", "app.yaml"), nil)
 	if len(got) != 4 {
 		t.Fatalf("s: want .h, a, b and the directory d.yaml, got %q", got)
 	}

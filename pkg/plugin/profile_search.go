@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"kitsoki/internal/fsmemo"
 )
 
 // ProfileSearch remembers, for one run over many stories (kitsoki validate
@@ -14,6 +16,10 @@ import (
 // *ProfileSearch searches and reads afresh each time. Safe for concurrent
 // use; the zero value is ready.
 type ProfileSearch struct {
+	// FS, when set, is the run's memo of the file system the search
+	// stats through (a story directory already listed answers at once).
+	FS *fsmemo.Memo
+
 	mu       sync.Mutex
 	wd       string
 	wdErr    error
@@ -74,10 +80,10 @@ func (s *ProfileSearch) hit(d string) searchHit {
 	// directory holds no plugins.yaml, so one stat answers both when there
 	// is none (the common case).
 	kd := filepath.Join(d, ProfileDir)
-	if fi, err := os.Stat(kd); err == nil && fi.IsDir() {
+	if mode, err := s.FS.Stat(kd); err == nil && mode.IsDir() {
 		h.kitDir = kd
 		p := filepath.Join(kd, ProfileFile)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+		if mode, err := s.FS.Stat(p); err == nil && !mode.IsDir() {
 			h.profile = p
 		}
 	}

@@ -1,7 +1,6 @@
 package story
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -73,8 +72,8 @@ func looksLikePath(s string) bool {
 // whether it is an existing regular file.
 func (c *checker) existingFile(p string) (string, bool) {
 	if filepath.IsAbs(p) {
-		fi, err := os.Stat(p)
-		return p, err == nil && !fi.IsDir()
+		mode, err := c.l.opts.FS.Stat(p)
+		return p, err == nil && !mode.IsDir()
 	}
 	// The story directory first, then the prompts overlay and shared
 	// directories the engine also searches.
@@ -89,7 +88,7 @@ func (c *checker) existingFile(p string) (string, bool) {
 	}
 	for _, d := range dirs {
 		f := filepath.Join(d, p)
-		if fi, err := os.Stat(f); err == nil && !fi.IsDir() {
+		if mode, err := c.l.opts.FS.Stat(f); err == nil && !mode.IsDir() {
 			return f, true
 		}
 	}

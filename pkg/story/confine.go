@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"kitsoki/internal/fsmemo"
 )
 
 // PromptRoots returns the directories prompt files may be read from: the
@@ -56,13 +58,16 @@ func (st *Story) PromptRoots() []string {
 // Confined reports whether the absolute path p lies inside one of roots,
 // both as written and after resolving symlinks (of p and of the roots): a
 // symlink inside a root that points outside it is outside.
-func Confined(p string, roots []string) bool {
+func Confined(p string, roots []string) bool { return confined(nil, p, roots) }
+
+// confined is Confined resolving symlinks through m (nil: afresh).
+func confined(m *fsmemo.Memo, p string, roots []string) bool {
 	if !filepath.IsAbs(p) {
 		return false
 	}
 	p = filepath.Clean(p)
 	real := p
-	if r, err := filepath.EvalSymlinks(p); err == nil {
+	if r, err := m.EvalSymlinks(p); err == nil {
 		real = r
 	} else if !os.IsNotExist(err) {
 		return false
@@ -73,7 +78,7 @@ func Confined(p string, roots []string) bool {
 			lexical = true
 		}
 		rr := root
-		if r, err := filepath.EvalSymlinks(root); err == nil {
+		if r, err := m.EvalSymlinks(root); err == nil {
 			rr = r
 		}
 		if within(rr, real) || within(root, real) {

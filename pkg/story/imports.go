@@ -97,10 +97,10 @@ func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, str
 	default:
 		path = filepath.Join(st.Dir, src)
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+	if mode, err := l.opts.FS.Stat(path); err == nil && mode.IsDir() {
 		path = filepath.Join(path, StoryFile)
 	}
-	abs, _ := filepath.Abs(path)
+	abs, _ := l.opts.FS.Abs(path)
 	display := path
 	if !filepath.IsAbs(src) && !strings.HasPrefix(src, "@") {
 		display = filepath.Join(filepath.Dir(st.File), src)

@@ -2,7 +2,6 @@ package story
 
 import (
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -26,7 +25,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 		if !filepath.IsAbs(pat) {
 			full = filepath.Join(dispDir, pat)
 		}
-		matches, err := filepath.Glob(full)
+		matches, err := l.opts.FS.Glob(full)
 		if err != nil {
 			l.rep.errf(Pos{File: display}, ruleInclude, "include glob %q: %v", pat, err)
 			continue
@@ -36,12 +35,12 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 			l.rep.warnf(Pos{File: display}, ruleInclude, "include glob %q matches no file (upstream ignores it silently)", pat)
 		}
 		for _, m := range matches {
-			abs, _ := filepath.Abs(m)
+			abs, _ := l.opts.FS.Abs(m)
 			if seen[abs] {
 				continue
 			}
 			seen[abs] = true
-			if fi, err := os.Stat(m); err != nil || fi.IsDir() {
+			if mode, err := l.opts.FS.Stat(m); err != nil || mode.IsDir() {
 				continue
 			}
 			data, err := l.readFile(abs)

@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/fsmemo"
 	"kitsoki/pkg/diag"
 )
 
@@ -34,6 +35,10 @@ type Options struct {
 	// the story (manifest, include:, imported child) found here is read from
 	// it instead of the disk and never enters the Cache (kitsoki lsp).
 	Overlay map[string][]byte
+	// FS, when set, shares the file-system lookups of a run (directory
+	// listings, stats, the working directory, resolved symlinks) with its
+	// other loads; nil looks everything up afresh.
+	FS *fsmemo.Memo
 }
 
 // StoryFile is the manifest name of a story directory: the file [Load]
@@ -60,10 +65,10 @@ func Load(path string, opts Options) (st *Story, ds []diag.Diagnostic) {
 		}
 	}()
 	manifest := path
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+	if mode, err := opts.FS.Stat(path); err == nil && mode.IsDir() {
 		manifest = filepath.Join(path, StoryFile)
 	}
-	abs, _ := filepath.Abs(manifest)
+	abs, _ := opts.FS.Abs(manifest)
 	data, err := l.readFile(abs)
 	if err != nil {
 		why := errText(err)

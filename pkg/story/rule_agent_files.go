@@ -2,7 +2,6 @@ package story
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -42,8 +41,8 @@ func (c *checker) isDir(p string) bool {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(c.st.Dir, p)
 	}
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
+	mode, err := c.l.opts.FS.Stat(p)
+	return err == nil && mode.IsDir()
 }
 
 // missingFileMsg says what a missing prompt/schema file does at run time

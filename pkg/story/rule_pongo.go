@@ -60,6 +60,7 @@ type pongoCheck struct {
 
 func newPongoCheck(c *checker) *pongoCheck {
 	pl := expr.NewPongoLoader(filepath.Join(c.st.Dir, "prompts"), filepath.Join(c.st.Dir, "views"), c.st.Dir)
+	pl.UseFS(c.l.opts.FS)
 	pl.AddNamespace("@story", c.st.Dir)
 	if c.st.Prompts != nil {
 		for _, d := range c.st.Prompts.Shared {
@@ -167,7 +168,7 @@ func (pc *pongoCheck) view(s *State, v *View) {
 			return
 		}
 		f := filepath.Join(c.st.Dir, "views", v.Extends+".pongo")
-		if _, err := os.Stat(f); err != nil {
+		if _, err := c.l.opts.FS.Stat(f); err != nil {
 			c.rep.warnf(v.Pos, rulePongo, "state %q: view extends %q: layout file views/%s.pongo not found in the story (it must come from a prompts overlay at run time)", s.Path, v.Extends, v.Extends)
 			return
 		}
@@ -177,7 +178,7 @@ func (pc *pongoCheck) view(s *State, v *View) {
 			return
 		}
 		f := filepath.Join(c.st.Dir, "views", v.TemplateFile)
-		if _, err := os.Stat(f); err != nil {
+		if _, err := c.l.opts.FS.Stat(f); err != nil {
 			c.rep.warnf(v.Pos, rulePongo, "state %q: view template_file %q: views/%s not found in the story (it must come from a prompts overlay at run time)", s.Path, v.TemplateFile, v.TemplateFile)
 			return
 		}
@@ -198,7 +199,12 @@ func (pc *pongoCheck) compileFiles() {
 				continue
 			}
 		}
-		_, err := pc.pl.CompileFile(f)
+		var err error
+		if src != nil {
+			_, err = pc.pl.CompileFileSource(f, src)
+		} else {
+			_, err = pc.pl.CompileFile(f)
+		}
 		if err == nil {
 			if src != nil {
 				cache.markGood(goodPongo, src)

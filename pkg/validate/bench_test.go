@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"testing"
 
+	"kitsoki/internal/fsmemo"
 	"kitsoki/pkg/story"
 )
 
@@ -61,6 +62,30 @@ func BenchmarkCorpusOneProcess(b *testing.B) {
 			}
 		})
 	}
+	// x4-expand is x4 as the command runs it: the stories found below
+	// the corpus (ExpandWith) and checked through the same memo of the
+	// file system, whose listings answer the loads' lookups.
+	b.Run("x4-expand", func(b *testing.B) {
+		files := corpusTimes(b, 4)
+		root := filepath.Dir(filepath.Dir(filepath.Dir(files[0]))) + "/..."
+		b.ReportAllocs()
+		var cpu int64
+		for b.Loop() {
+			start := processCPU()
+			m := &fsmemo.Memo{}
+			found, err := ExpandWith([]string{root}, m)
+			if err != nil || len(found) != len(files) {
+				b.Fatalf("found %d stories, %v; want %d", len(found), err, len(files))
+			}
+			Run(found, Options{Story: story.Options{AllowUnsetEnv: true}, Flows: true, FS: m})
+			cpu += processCPU() - start
+		}
+		b.ReportMetric(float64(len(files)), "stories")
+		if cpu > 0 {
+			b.ReportMetric(float64(cpu)/float64(b.N)/float64(len(files)), "cpu-ns/story")
+			b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+		}
+	})
 }
 
 // BenchmarkCorpusPerStoryNoCache loads the same stories one by one with no

@@ -15,7 +15,7 @@ import (
 // is the one Run loaded, so fixtures cost no second load.
 // '# kitsoki:ignore RULE' comments work in fixtures too.
 func lintFlows(app string, st *story.Story, c *flowtest.LintCache) []diag.Diagnostic {
-	if st == nil || !flowtest.HasFlows(app) {
+	if st == nil || !c.HasFlows(app) {
 		return nil
 	}
 	ds, sources := c.LintStorySources(app, st)

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"kitsoki/pkg/story"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"kitsoki/internal/fsmemo"
+	"kitsoki/pkg/story"
 )
 
 // StoryFile is the manifest name of a story directory ([story.StoryFile]).
@@ -19,7 +21,13 @@ const StoryFile = story.StoryFile
 // ending in "/..." (or equal to "...") finds every app.yaml below that
 // directory, skipping hidden directories. A directory must contain an
 // app.yaml; a file is taken as is.
-func Expand(args []string) ([]string, error) {
+func Expand(args []string) ([]string, error) { return ExpandWith(args, nil) }
+
+// ExpandWith is Expand listing directories through m, a run's memo of the
+// file system (nil: afresh): the listings of the story directories found
+// stay in m, for the run over them ([Options].FS) to look files up in
+// without listing or stat'ing again.
+func ExpandWith(args []string, m *fsmemo.Memo) ([]string, error) {
 	if len(args) == 0 {
 		args = []string{"."}
 	}
@@ -41,7 +49,7 @@ func Expand(args []string) ([]string, error) {
 			if root == "" {
 				root = "."
 			}
-			found, err := walk(root)
+			found, err := walk(root, m)
 			if err != nil {
 				return nil, err
 			}
@@ -71,28 +79,72 @@ func Expand(args []string) ([]string, error) {
 		add(arg)
 	}
 	slices.Sort(out)
+	keepStoryListings(m, out)
 	return out, nil
 }
 
-func walk(root string) ([]string, error) {
-	var found []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return fmt.Errorf("%s: %v", p, err)
+// keepStoryListings keeps in m only the listings of the directories of
+// files (the stories found), of what lies below them and of their parents
+// (where a story's own entry and its siblings, imported as ../x, are
+// looked up): the run looks there again, and hardly anywhere else.
+func keepStoryListings(m *fsmemo.Memo, files []string) {
+	if m == nil {
+		return
+	}
+	stories, parents := map[string]bool{}, map[string]bool{}
+	for _, f := range files {
+		if d, err := m.Abs(filepath.Dir(f)); err == nil {
+			stories[d] = true
+			parents[filepath.Dir(d)] = true
 		}
-		if d.IsDir() {
-			name := d.Name()
-			if p != root && (strings.HasPrefix(name, ".") || name == "node_modules") {
-				return filepath.SkipDir
+	}
+	m.Prune(func(dir string) bool {
+		if parents[dir] {
+			return true
+		}
+		for d := dir; ; d = filepath.Dir(d) {
+			if stories[d] {
+				return true
+			}
+			if filepath.Dir(d) == d {
+				return false
+			}
+		}
+	})
+}
+
+// walk is filepath.WalkDir's visit of root (symlinks not followed, each
+// directory listed in name order), listing through m; it returns the
+// app.yaml files below root.
+func walk(root string, m *fsmemo.Memo) ([]string, error) {
+	info, err := os.Lstat(root)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", root, err)
+	}
+	var found []string
+	var visit func(p string, d fs.DirEntry) error
+	visit = func(p string, d fs.DirEntry) error {
+		if !d.IsDir() {
+			if d.Name() == StoryFile {
+				found = append(found, p)
 			}
 			return nil
 		}
-		if d.Name() == StoryFile {
-			found = append(found, p)
+		if name := d.Name(); p != root && (strings.HasPrefix(name, ".") || name == "node_modules") {
+			return nil
+		}
+		entries, err := m.ReadDir(p)
+		if err != nil {
+			return fmt.Errorf("%s: %v", p, err)
+		}
+		for _, e := range entries {
+			if err := visit(filepath.Join(p, e.Name()), e); err != nil {
+				return err
+			}
 		}
 		return nil
-	})
-	if err != nil {
+	}
+	if err := visit(root, fs.FileInfoToDirEntry(info)); err != nil {
 		return nil, err
 	}
 	return found, nil

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 
+	"kitsoki/internal/fsmemo"
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/eval"
@@ -36,6 +37,9 @@ type Options struct {
 	// found no error (<story dir>/flows/*.yaml, as `kitsoki validate`
 	// does), against the story already loaded.
 	Flows bool
+	// FS is the run's memo of the file system (the one [ExpandWith] filled
+	// while finding the stories); nil: Run starts one of its own.
+	FS *fsmemo.Memo
 }
 
 // Result of validating a set of stories.
@@ -80,8 +84,15 @@ func Run(files []string, opts Options) Result {
 	if sopts.Cache == nil {
 		sopts.Cache = story.NewCache()
 	}
-	fixtures := &flowtest.LintCache{}   // fixture documents, decoded once per run
-	profiles := &plugin.ProfileSearch{} // the upward profile search, shared by stories side by side
+	fsm := opts.FS
+	if fsm == nil {
+		fsm = &fsmemo.Memo{}
+	}
+	if sopts.FS == nil {
+		sopts.FS = fsm
+	}
+	fixtures := &flowtest.LintCache{FS: fsm}   // fixture documents, decoded once per run
+	profiles := &plugin.ProfileSearch{FS: fsm} // the upward profile search, shared by stories side by side
 	per := make([][]diag.Diagnostic, len(files))
 	flows := make([][]diag.Diagnostic, len(files)) // fixture findings, kept apart from the ignore pass
 	// Only the bytes of the files with an ignore comment outlive a load

@@ -15,6 +15,7 @@ import (
 
 	"github.com/flosch/pongo2/v6"
 
+	"kitsoki/internal/fsmemo"
 	"kitsoki/internal/safefile"
 )
 
@@ -42,7 +43,16 @@ type PongoLoader struct {
 	fileDirs []string         // their directories (template roots too)
 	accepted map[string]bool  // absolute paths Abs resolved and allowed
 	refused  int              // counter for refusal sentinels
+	// srcs holds the bytes of the files given to CompileFile, by absolute
+	// path, so that pongo2's own read of them (Get) reads no file again.
+	srcs map[string][]byte
+
+	fs *fsmemo.Memo // the run's file-system lookups (nil: afresh)
 }
+
+// UseFS makes the loader look paths up through m, a run's memo of the
+// file system (nil: afresh). Call it before compiling templates.
+func (l *PongoLoader) UseFS(m *fsmemo.Memo) { l.fs = m }
 
 // ErrOutsideRoots is wrapped by the *Error of an include, extends or import
 // target the loader refused: an absolute name, a ".." leaving the template
@@ -117,19 +127,25 @@ func (l *PongoLoader) Compile(src string) (p *Pongo, err error) {
 // CompileFile compiles the template file at path (a prompt or a view
 // layout); its includes and extends resolve through the loader.
 func (l *PongoLoader) CompileFile(path string) (p *Pongo, err error) {
+	src, rerr := safefile.ReadFile(path, safefile.Story)
+	if rerr != nil {
+		return nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: %v (check the path)", path, rerr), Err: rerr}
+	}
+	return l.CompileFileSource(path, src)
+}
+
+// CompileFileSource is CompileFile for a file whose bytes the caller has
+// already read (src): it is not read again.
+func (l *PongoLoader) CompileFileSource(path string, src []byte) (p *Pongo, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			p, err = nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: internal error: %v", path, r)}
 		}
 	}()
-	src, rerr := safefile.ReadFile(path, safefile.Story)
-	if rerr != nil {
-		return nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: %v (check the path)", path, rerr), Err: rerr}
-	}
 	if e := checkPongoHang(path, string(src)); e != nil {
 		return nil, e
 	}
-	abs, aerr := filepath.Abs(path)
+	abs, aerr := l.fs.Abs(path)
 	if aerr != nil {
 		abs = path
 	}
@@ -137,6 +153,10 @@ func (l *PongoLoader) CompileFile(path string) (p *Pongo, err error) {
 		return nil, e
 	}
 	l.mu.Lock()
+	if l.srcs == nil {
+		l.srcs = map[string][]byte{}
+	}
+	l.srcs[abs] = src
 	if !l.files[abs] {
 		l.files[abs] = true
 		if d := filepath.Dir(abs); !slices.Contains(l.fileDirs, d) {
@@ -323,7 +343,7 @@ func (l *PongoLoader) insideRoots(p string) bool {
 	if !lexical {
 		return false
 	}
-	real, err := filepath.EvalSymlinks(p)
+	real, err := l.fs.EvalSymlinks(p)
 	if err != nil {
 		// A missing file cannot be read through a link; anything else
 		// (a loop, a permission error) is refused.
@@ -333,7 +353,7 @@ func (l *PongoLoader) insideRoots(p string) bool {
 		if underDir(r, real) {
 			return true
 		}
-		if rr, err := filepath.EvalSymlinks(r); err == nil && underDir(rr, real) {
+		if rr, err := l.fs.EvalSymlinks(r); err == nil && underDir(rr, real) {
 			return true
 		}
 	}
@@ -349,6 +369,7 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 	f.l.mu.Lock()
 	rerr := f.l.getErrs[name]
 	ok := f.l.files[name] || f.l.accepted[name]
+	b, read := f.l.srcs[name]
 	f.l.mu.Unlock()
 	if strings.HasPrefix(name, refusedPrefix) {
 		return nil, rerr
@@ -358,9 +379,11 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 		return nil, fmt.Errorf("pongo2: template path %q was not resolved by the loader", name)
 	}
 	path := name
-	b, err := safefile.ReadFile(path, safefile.Story)
-	if err != nil {
-		return nil, err
+	if !read {
+		var err error
+		if b, err = safefile.ReadFile(path, safefile.Story); err != nil {
+			return nil, err
+		}
 	}
 	if e := checkPongoHang(path, string(b)); e != nil {
 		f.l.mu.Lock()
@@ -386,7 +409,7 @@ func (l *PongoLoader) resolve(base, name string) string {
 		if best != "" {
 			rel := filepath.FromSlash(name[len(best)+1:])
 			for _, d := range l.ns[best] {
-				if st, err := os.Stat(filepath.Join(d, rel)); err == nil && !st.IsDir() {
+				if mode, err := l.fs.Stat(filepath.Join(d, rel)); err == nil && !mode.IsDir() {
 					return filepath.Join(d, rel)
 				}
 			}
@@ -406,7 +429,7 @@ func (l *PongoLoader) resolve(base, name string) string {
 		cands = append(cands, filepath.Join(filepath.Dir(base), filepath.FromSlash(name)))
 	}
 	for _, c := range cands {
-		if st, err := os.Stat(c); err == nil && !st.IsDir() {
+		if mode, err := l.fs.Stat(c); err == nil && !mode.IsDir() {
 			return c
 		}
 	}

@@ -2,11 +2,13 @@ package expr
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
+	"kitsoki/internal/fsmemo"
 	"kitsoki/internal/testing/storytest"
 )
 
@@ -369,5 +371,31 @@ func TestPongoNamespaceWithSeveralDirectories(t *testing.T) {
 	}
 	if out != "from a|from b|a wins" {
 		t.Fatalf("got %q", out)
+	}
+}
+
+// CompileFileSource compiles the bytes it is given, and pongo2's own read
+// of the file (the loader's Get) takes them too: the file on disk, here
+// different, is not read again.
+func TestCompileFileSourceReadsNoFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "prompts", "p.md")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("on disk {{ x }}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l := NewPongoLoader(filepath.Join(dir, "prompts"))
+	l.UseFS(&fsmemo.Memo{})
+	tpl, err := l.CompileFileSource(p, []byte("given {{ x }}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := tpl.Render(Env{"x": "1"}); err != nil || out != "given 1" {
+		t.Fatalf("rendered %q %v, want the given bytes", out, err)
+	}
+	if _, err := NewPongoLoader(dir).CompileFileSource(p, []byte("{% if %}")); err == nil {
+		t.Fatal("a broken source compiled: the file was read instead")
 	}
 }

@@ -1,0 +1,50 @@
+//go:build unix
+
+package safefile
+
+import (
+	"io"
+	"os"
+	"syscall"
+)
+
+// readFile is ReadFile on a raw descriptor, for the common case (a
+// regular file under the cap): read whole and closed at once, it needs
+// no *os.File, whose open asks the poller to take a regular file (refused)
+// and whose cleanup the collector runs. Anything else (a failed open, a
+// device, FIFO, directory or oversize file) goes through Open, which words
+// the error.
+func readFile(path string, limit int64) ([]byte, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|nonBlockFlag|noTTYFlag, 0)
+	if err != nil {
+		return readFileOpen(path, limit)
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size > limit {
+		return readFileOpen(path, limit)
+	}
+	return readAll(fdReader{fd, path}, st.Size, path, limit, true)
+}
+
+// fdReader reads a descriptor as an *os.File does: EINTR retried, errors
+// naming the file, io.EOF at the end.
+type fdReader struct {
+	fd   int
+	path string
+}
+
+func (r fdReader) Read(b []byte) (int, error) {
+	for {
+		n, err := syscall.Read(r.fd, b)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			return 0, &os.PathError{Op: "read", Path: r.path, Err: err}
+		case n == 0 && len(b) > 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
