@@ -1,7 +1,7 @@
 // Package safefile owns reading the files kitsoki is given ([ReadFile],
 // [Open]) as regular files under a size cap, refusing devices, FIFOs,
 // sockets and directories and oversize files ([ErrTooLarge])
-// before a byte is read. It must not parse what they hold, confine paths to a
+// before they are opened (a device may act on an open alone). It must not parse what they hold, confine paths to a
 // story's roots or write anything: its callers keep those.
 //
 // Stories, prompts, schemas, fixtures, cassettes, profiles and pins are read

@@ -42,25 +42,23 @@ func Open(path string, limit int64) (*os.File, error) {
 
 // open is Open, also returning what the opened file's stat said.
 func open(path string, limit int64) (*os.File, fs.FileInfo, error) {
-	if nonBlockFlag == 0 {
-		// No way to open a FIFO without waiting for a writer here: it is
-		// refused by a stat, unopened.
-		fi, err := os.Stat(path)
-		if err != nil {
-			return nil, nil, err
-		}
-		if err := check(path, fi, limit); err != nil {
-			return nil, nil, err
-		}
+	// Stat first: what is not a regular file is refused unopened. A FIFO's
+	// open would wait for a writer, and some devices act on an open alone
+	// (a serial port resets the board on it, a watchdog arms).
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, err
 	}
-	// The path is opened first, without blocking (a FIFO's open does not
-	// wait for a writer), and what was opened is checked: one lookup of
-	// the path, and no window for it to be swapped after a check.
+	if err := check(path, fi, limit); err != nil {
+		return nil, nil, err
+	}
 	f, err := openNoBlock(path)
 	if err != nil {
-		return nil, nil, openFailed(path, limit, err)
+		return nil, nil, err
 	}
-	fi, err := f.Stat()
+	// Check what was opened, not what was named: the path may have been
+	// swapped between the stat and the open (the open does not block).
+	fi, err = f.Stat()
 	if err == nil {
 		err = check(path, fi, limit)
 	}
@@ -71,48 +69,22 @@ func open(path string, limit int64) (*os.File, fs.FileInfo, error) {
 	return f, fi, nil
 }
 
-// openFailed is the error for a path whose open failed: what a stat of it
-// says when the stat fails or refuses it (a missing file reads "stat
-// ...", a socket, which cannot be opened, reads as not a regular file),
-// else the open's own error (a file the stat sees but may not be read).
-// The errors are those of a stat before the open, at the cost of a stat
-// only when the open failed.
-func openFailed(path string, limit int64, err error) error {
-	fi, serr := os.Stat(path)
-	if serr != nil {
-		return serr
-	}
-	if cerr := check(path, fi, limit); cerr != nil {
-		return cerr
-	}
-	return err
-}
-
 // ReadRootFile is ReadFile for a name inside root (os.Root keeps the name
 // from escaping it).
 func ReadRootFile(root *os.Root, name string, limit int64) ([]byte, error) {
-	if nonBlockFlag == 0 {
-		fi, err := root.Stat(name)
-		if err != nil {
-			return nil, err
-		}
-		if err := check(name, fi, limit); err != nil {
-			return nil, err
-		}
+	fi, err := root.Stat(name) // as open: nothing but a regular file is opened
+	if err != nil {
+		return nil, err
+	}
+	if err := check(name, fi, limit); err != nil {
+		return nil, err
 	}
 	f, err := root.OpenFile(name, os.O_RDONLY|nonBlockFlag|noTTYFlag, 0)
 	if err != nil {
-		// As openFailed, through the root.
-		if fi, serr := root.Stat(name); serr != nil {
-			return nil, serr
-		} else if cerr := check(name, fi, limit); cerr != nil {
-			return nil, cerr
-		}
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
+	if fi, err = f.Stat(); err != nil {
 		return nil, err
 	}
 	if err := check(name, fi, limit); err != nil {

@@ -15,13 +15,18 @@ import (
 // device, FIFO, directory or oversize file) goes through Open, which words
 // the error.
 func readFile(path string, limit int64) ([]byte, error) {
+	// As open: the path is stat'ed first, so nothing but a regular file is
+	// ever opened, and what was opened must be the file the stat saw.
+	var named, st syscall.Stat_t
+	if syscall.Stat(path, &named) != nil || !regularUnder(&named, limit) {
+		return readFileOpen(path, limit)
+	}
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|nonBlockFlag|noTTYFlag, 0)
 	if err != nil {
 		return readFileOpen(path, limit)
 	}
 	defer syscall.Close(fd)
-	var st syscall.Stat_t
-	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size > limit {
+	if syscall.Fstat(fd, &st) != nil || !regularUnder(&st, limit) || st.Dev != named.Dev || st.Ino != named.Ino {
 		return readFileOpen(path, limit)
 	}
 	return readAll(fdReader{fd, path}, st.Size, path, limit, true)
@@ -47,4 +52,9 @@ func (r fdReader) Read(b []byte) (int, error) {
 		}
 		return n, nil
 	}
+}
+
+// regularUnder says st is a regular file of at most limit bytes.
+func regularUnder(st *syscall.Stat_t, limit int64) bool {
+	return st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Size <= limit
 }
