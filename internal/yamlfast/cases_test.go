@@ -53,6 +53,9 @@ var trickyCases = []struct {
 	{"document end", "a: 1\n...\n", true},
 	{"content after end", "a: 1\n...\nb: 2\n", false},
 	{"marker only", "---\n", false},
+	{"marker then end marker", "---\n... {1e3: -2}\n", false},
+	{"block scalar then marker", "a: >-\n   x\n--- \"x\": {1: }\n", false},
+	{"block scalar then document", "a: |\n  x\n---\nb: 1\n", true},
 
 	// plain scalars
 	{"colon inside plain", "url: http://x.y/z\nt: 12:30\n", true},
@@ -97,6 +100,7 @@ var trickyCases = []struct {
 	{"indicator order", "a: |2-\n   x\nb: >+2\n   y\n", true},
 	{"indicator zero", "a: |0\n  x\n", false},
 	{"block with comment", "a: | # c\n  x\n", true},
+	{"block with tight comment", "a: |#c\n  x\nb: >-2#c\n   y\n", true},
 	{"block hash content", "a: |\n  # not a comment\n  x\n# a comment\nb: 1\n", true},
 	{"block more-indented first", "a: |\n    x\n  y\n", false},
 	{"block leading empty lines", "a: |\n\n\n  x\n", true},

@@ -114,6 +114,10 @@ func (p *parser) lineEnd() {
 // It stops at a document marker at the start of a line, setting docEnd
 // (after the first token; before it, the marker is the caller's).
 func (p *parser) skipSpace() {
+	if !p.lead && p.marker() { // a block scalar ends at the start of a line
+		p.docEnd = true
+		return
+	}
 	for p.pos < len(p.src) {
 		switch p.src[p.pos] {
 		case ' ':

@@ -111,7 +111,7 @@ func (p *parser) document() *yaml.Node {
 		p.pos += 3
 		p.lineEnd()
 		p.skipSpace()
-		if p.pos >= len(p.src) {
+		if p.done() {
 			p.fail("empty document")
 		}
 	} else {

@@ -324,10 +324,7 @@ func (p *parser) blockScalar(indent int) *yaml.Node {
 	for i < len(src) && src[i] == ' ' {
 		i++
 	}
-	if i < len(src) && src[i] == '#' {
-		if src[i-1] != ' ' {
-			p.fail("'#' right after a block scalar indicator")
-		}
+	if i < len(src) && src[i] == '#' { // a comment, even right after the indicators
 		for i < len(src) && src[i] != '\n' {
 			i++
 		}
