@@ -1,6 +1,9 @@
 package yamlfast
 
-import "testing"
+import (
+	"testing"
+	"unicode/utf8"
+)
 
 // trickyCases are inputs that could go wrong, each with whether Parse
 // must take the fast path (fast) or may decline. Whatever the flag, an
@@ -185,6 +188,36 @@ func TestTrickyCases(t *testing.T) {
 		}
 		if !tc.fast && fast {
 			t.Logf("%s: took the fast path (the table allows declining)", tc.name)
+		}
+	}
+}
+
+// TestCheckChars compares the word-at-a-time character check with the
+// plain rule on every byte value at every offset of a word.
+func TestCheckChars(t *testing.T) {
+	plain := func(s string) bool {
+		for _, r := range s {
+			switch {
+			case r == utf8.RuneError, r < ' ' && r != '\n', r == 0x7f, r >= 0x80 && r <= 0x9f,
+				r == 0x2028, r == 0x2029, r == 0xfeff, r == 0xfffe, r == 0xffff:
+				return false
+			}
+		}
+		return true
+	}
+	for c := 0; c < 256; c++ {
+		for at := 0; at < 17; at++ {
+			b := []byte("abcdefgh\nijklmnop: qrstuvwx")
+			b[at] = byte(c)
+			s := string(b)
+			if got, want := checkChars(s) == "", plain(s) && utf8.ValidString(s); got != want {
+				t.Errorf("byte %#x at %d: checkChars ok=%v, want %v", c, at, got, want)
+			}
+		}
+	}
+	for _, s := range []string{"é\u0085", "ab\u2028cdefghijk", "abcdefgh\ufeff", "\U0001F600abcdefgh\x01"} {
+		if checkChars(s) == "" {
+			t.Errorf("%q passed", s)
 		}
 	}
 }

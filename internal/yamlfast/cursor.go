@@ -1,7 +1,10 @@
 package yamlfast
 
 import (
+	"encoding/binary"
+	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -12,7 +15,22 @@ import (
 // break (NEL, LS, PS), or a character libyaml refuses (U+FFFE, U+FFFF).
 // "" means every character is fine.
 func checkChars(src string) string {
+	// Eight ASCII bytes at a time: none at or above 0x80, none 0x7f, and
+	// the bytes below 0x20 exactly the '\n's. Each test adds to every byte
+	// a constant keeping it under 0x100, so no carry crosses bytes.
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	bytes := unsafe.Slice(unsafe.StringData(src), len(src)) // read only
 	for i := 0; i < len(src); {
+		if i+8 <= len(src) {
+			w := binary.LittleEndian.Uint64(bytes[i:])
+			below := ^(w + 0x60*ones) & highs            // bytes < 0x20
+			lf := ^((w ^ '\n'*ones) + 0x7f*ones) & highs // bytes == '\n'
+			del := (w + ones) & highs                    // bytes == 0x7f
+			if w&highs == 0 && below == lf && del == 0 {
+				i += 8
+				continue
+			}
+		}
 		c := src[i]
 		if c < utf8.RuneSelf {
 			if c < ' ' && c != '\n' || c == 0x7f {
@@ -129,9 +147,7 @@ func (p *parser) skipSpace() {
 				return
 			}
 		case '#':
-			for p.pos < len(p.src) && p.src[p.pos] != '\n' {
-				p.pos++
-			}
+			p.toLineEnd()
 		default:
 			return
 		}
@@ -141,6 +157,15 @@ func (p *parser) skipSpace() {
 // done reports the end of the document: the end of input, or a document
 // marker skipSpace stopped at.
 func (p *parser) done() bool { return p.pos >= len(p.src) || p.docEnd }
+
+// toLineEnd moves pos to the '\n' ending its line (or the end of input).
+func (p *parser) toLineEnd() {
+	if i := strings.IndexByte(p.src[p.pos:], '\n'); i >= 0 {
+		p.pos += i
+	} else {
+		p.pos = len(p.src)
+	}
+}
 
 // colonAfter reports whether the rest of the line at pos is spaces and a
 // ':' that makes the node before it a block mapping key (followed by a
@@ -160,14 +185,26 @@ func (p *parser) colonAfter() bool {
 // node returns a zero node from the slab.
 func (p *parser) node() *yaml.Node {
 	if len(p.nodes) == cap(p.nodes) {
-		p.nodes = make([]yaml.Node, 0, p.alloc)
-		if p.alloc < 1024 {
-			p.alloc *= 2
-		}
+		p.nodes = make([]yaml.Node, 0, p.slabSize())
 	}
 	p.nodes = p.nodes[:len(p.nodes)+1]
 	return &p.nodes[len(p.nodes)-1]
 }
+
+// slabSize is the number of nodes (or Content pointers) a new slab
+// holds: about what the rest of the input needs (stories and fixtures
+// take some 22 bytes a node: a slab rarely goes unused, the last one is
+// small), and at most
+// maxSlab, so that a tree a caller releases piece by piece (a large
+// story's states) frees memory slab by slab.
+func (p *parser) slabSize() int {
+	return min((len(p.src)-p.pos)/bytesPerNode+4, maxSlab)
+}
+
+const (
+	bytesPerNode = 24
+	maxSlab      = 1024
+)
 
 // takeKids pops the children collected since mark into a Content slice
 // cut from the slab (its capacity ends at its length, so an append by a
@@ -180,11 +217,7 @@ func (p *parser) takeKids(mark int) []*yaml.Node {
 		return nil
 	}
 	if cap(p.ptrs)-len(p.ptrs) < n {
-		size := 4 * p.alloc
-		if size < n {
-			size = n
-		}
-		p.ptrs = make([]*yaml.Node, 0, size)
+		p.ptrs = make([]*yaml.Node, 0, max(p.slabSize(), n))
 	}
 	l := len(p.ptrs)
 	p.ptrs = append(p.ptrs, k...)

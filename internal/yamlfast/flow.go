@@ -157,9 +157,7 @@ func (p *parser) flowSpace(indent int) {
 				p.fail("document marker in a flow collection")
 			}
 		case '#':
-			for p.pos < len(p.src) && p.src[p.pos] != '\n' {
-				p.pos++
-			}
+			p.toLineEnd()
 		default:
 			if crossed && p.pos-p.lineStart <= indent {
 				p.fail("flow continuation line not indented")

@@ -76,10 +76,6 @@ func parse(src string) (doc *yaml.Node, why string) {
 		return nil, w
 	}
 	p := &parser{src: src, colLine: -1}
-	p.alloc = len(src)/24 + 8
-	if p.alloc > 2048 {
-		p.alloc = 2048
-	}
 	defer func() {
 		if r := recover(); r != nil {
 			doc = nil

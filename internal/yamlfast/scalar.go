@@ -1,10 +1,23 @@
 package yamlfast
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
+
+// blockStops and flowStops mark the bytes that may end a word of a plain
+// scalar, in block and in flow context (':' only before a space or a
+// line end).
+var blockStops, flowStops = stopTable(" \n:"), stopTable(" \n:,?[]{}")
+
+func stopTable(stops string) (t [256]bool) {
+	for i := 0; i < len(stops); i++ {
+		t[stops[i]] = true
+	}
+	return t
+}
 
 // plain scans the plain scalar at pos, folding continuation lines as
 // libyaml does; indent is the innermost block collection's (a
@@ -21,18 +34,17 @@ func (p *parser) plain(indent int, flow bool) (*yaml.Node, bool) {
 	breaks := 0       // line breaks before the next word, when on a new line
 	multi := false
 	b := p.buf[:0]
+	stops := &blockStops
+	if flow {
+		stops = &flowStops
+	}
 	for i < len(src) && src[i] != '#' {
 		w := i
 		for i < len(src) {
-			c := src[i]
-			if c == ' ' || c == '\n' {
-				break
-			}
-			if c == ':' && (i+1 == len(src) || src[i+1] == ' ' || src[i+1] == '\n') {
-				break
-			}
-			if flow && (c == ',' || c == '?' || c == '[' || c == ']' || c == '{' || c == '}') {
-				break
+			if c := src[i]; stops[c] {
+				if c != ':' || i+1 == len(src) || src[i+1] == ' ' || src[i+1] == '\n' {
+					break
+				}
 			}
 			i++
 		}
@@ -325,8 +337,10 @@ func (p *parser) blockScalar(indent int) *yaml.Node {
 		i++
 	}
 	if i < len(src) && src[i] == '#' { // a comment, even right after the indicators
-		for i < len(src) && src[i] != '\n' {
-			i++
+		if k := strings.IndexByte(src[i:], '\n'); k >= 0 {
+			i += k
+		} else {
+			i = len(src)
 		}
 	}
 	if i < len(src) && src[i] != '\n' {
@@ -391,9 +405,9 @@ func (p *parser) blockScalar(indent int) *yaml.Node {
 			b = append(b, '\n')
 		}
 		leadingBlank = src[i] == ' '
-		e := i
-		for e < len(src) && src[e] != '\n' {
-			e++
+		e := len(src)
+		if k := strings.IndexByte(src[i:], '\n'); k >= 0 {
+			e = i + k
 		}
 		b = append(b, src[i:e]...)
 		i = e
