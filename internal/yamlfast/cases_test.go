@@ -1,6 +1,8 @@
 package yamlfast
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -218,6 +220,35 @@ func TestCheckChars(t *testing.T) {
 	for _, s := range []string{"é\u0085", "ab\u2028cdefghijk", "abcdefgh\ufeff", "\U0001F600abcdefgh\x01"} {
 		if checkChars(s) == "" {
 			t.Errorf("%q passed", s)
+		}
+	}
+}
+
+// TestParseDetachesLargeInput: the values of a large document share no
+// memory with the input (overwriting it leaves the tree as yaml.v3 reads
+// the original), and a small document's tree matches too.
+func TestParseDetachesLargeInput(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("states:\n")
+	for i := 0; sb.Len() < 2*detachBytes; i++ {
+		fmt.Fprintf(&sb, "  s%d:\n    say: 'hello %d'\n    on: {go: [\"t%d\"]}\n    text: |\n      line %d\n", i, i, i, i)
+	}
+	for _, src := range []string{sb.String(), "a: b\nc: 'd'\n"} {
+		want, err := decodeV3([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stripComments(want)
+		data := []byte(src)
+		got, ok := Parse(data)
+		if !ok {
+			t.Fatalf("declined a %d-byte document", len(src))
+		}
+		for i := range data {
+			data[i] = 'x'
+		}
+		if d := diffNodes(want, got, "doc"); d != "" {
+			t.Errorf("%d-byte document: after overwriting the input: %s", len(src), d)
 		}
 	}
 }

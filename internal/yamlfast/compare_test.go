@@ -103,5 +103,5 @@ func parseBytes(in []byte) (*yaml.Node, string) {
 	if len(in) == 0 {
 		return nil, "empty input"
 	}
-	return parse(string(in))
+	return parse(string(in), len(in)%2 == 0) // both value modes
 }

@@ -3,6 +3,7 @@ package yamlfast
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -11,18 +12,34 @@ import (
 // Decoder gives (comments left out). It returns false when data is outside
 // the subset it knows (see the package documentation) or might be a YAML
 // error; the caller then decodes with yaml.v3.
+//
+// The values of a small document are substrings of one copy of data. A
+// document of detachBytes or more is read in place instead (data must not
+// change during the call) and each value is a string of its own, so a
+// caller that keeps a few values of a large tree (a story model keeps
+// names and texts, and releases the tree) does not keep the whole text.
 func Parse(data []byte) (*yaml.Node, bool) {
 	if len(data) == 0 {
 		return nil, false
 	}
-	doc, why := parse(string(data))
+	var doc *yaml.Node
+	var why string
+	if len(data) >= detachBytes {
+		doc, why = parse(unsafe.String(unsafe.SliceData(data), len(data)), true)
+	} else {
+		doc, why = parse(string(data), false)
+	}
 	return doc, why == ""
 }
 
+// detachBytes is the document size from which Parse gives every value its
+// own string.
+const detachBytes = 16 << 10
+
 // ParseString is Parse for a document already held as a string; the
-// tree's values share its memory.
+// tree's values share its memory, whatever its size.
 func ParseString(s string) (*yaml.Node, bool) {
-	doc, why := parse(s)
+	doc, why := parse(s, false)
 	return doc, why == ""
 }
 
@@ -46,6 +63,7 @@ type parser struct {
 	depth     int
 	lead      bool // before the first token: a document marker is fine
 	docEnd    bool // skipSpace stopped at a document marker
+	detach    bool // values are copied out of src, never substrings of it
 
 	// colLine and colPos/colVal cache the last column computed on a line,
 	// so columns far into a long line are not recounted from its start.
@@ -58,8 +76,9 @@ type parser struct {
 	alloc int          // nodes to allocate in the next slab
 }
 
-// parse returns the document tree of src, or the reason it declined.
-func parse(src string) (doc *yaml.Node, why string) {
+// parse returns the document tree of src, or the reason it declined;
+// detach: no value may share src's memory.
+func parse(src string, detach bool) (doc *yaml.Node, why string) {
 	// libyaml drops a leading byte-order mark without counting it in any
 	// column, and reads "\r\n" as one line break wherever it occurs.
 	src = strings.TrimPrefix(src, "\ufeff")
@@ -75,7 +94,7 @@ func parse(src string) (doc *yaml.Node, why string) {
 	if w := checkChars(src); w != "" {
 		return nil, w
 	}
-	p := &parser{src: src, colLine: -1}
+	p := &parser{src: src, colLine: -1, detach: detach}
 	defer func() {
 		if r := recover(); r != nil {
 			doc = nil
@@ -383,6 +402,15 @@ func (p *parser) empty(line, col int) *yaml.Node {
 	n.Kind, n.Tag = yaml.ScalarNode, tagNull
 	n.Line, n.Column = line+1, col+1
 	return n
+}
+
+// sub returns the value src[i:j], a copy when values must not share
+// src's memory.
+func (p *parser) sub(i, j int) string {
+	if p.detach {
+		return strings.Clone(p.src[i:j])
+	}
+	return p.src[i:j]
 }
 
 // scalar returns a scalar node of value v and style at line and col.

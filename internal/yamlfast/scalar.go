@@ -95,7 +95,7 @@ func (p *parser) plain(indent int, flow bool) (*yaml.Node, bool) {
 		v = string(b)
 		p.buf = b[:0]
 	} else {
-		v = src[start:end]
+		v = p.sub(start, end)
 	}
 	return p.scalar(v, plainTag(v), 0, line, col), multi
 }
@@ -125,7 +125,7 @@ func (p *parser) quoted(indent int) (*yaml.Node, bool) {
 	}
 	if j < len(src) && src[j] == q && !(single && j+1 < len(src) && src[j+1] == '\'') {
 		p.pos = j + 1
-		return p.scalar(src[i:j], tagStr, style, line, col), false
+		return p.scalar(p.sub(i, j), tagStr, style, line, col), false
 	}
 	b := p.buf[:0]
 	multi := false
