@@ -155,6 +155,18 @@ var trickyCases = []struct {
 	{"bom", "\ufeffa: 1\n", true},
 	{"bom twice", "\ufeff\ufeffa: 1\n", false},
 	{"tab", "a:\t1\n", false},
+	{"tab in literal", "a: |\n  \tgo build ./...\n  x\ty\t\n\t\nb: 1\n", false},
+	{"tab first in literal", "a: |\n  \tgo build ./...\n  x\ty\t\nb: 1\n", false},
+	{"tab in literal content", "a: |\n  build:\n  \tgo build ./...\n  x\ty\t\nb: 1\n", true},
+	{"tab first in folded", "a: >\n  one\n  \ttwo\n  three\n\n  \tfour\n  five\n", true},
+	{"tab in block indentation", "a: |\n \tx\n", false},
+	{"tab in explicit indentation", "a: |2\n \tx\n", false},
+	{"tab after explicit indentation", "a: |1\n \tx\n", true},
+	{"tab in one-line quoted", "a: \"x\ty\"\nb: 'p\tq'\n", true},
+	{"tab in folded quoted", "a: \"x\t\n  y\"\n", false},
+	{"tab in comment", "# a\tb\na: 1 # c\td\nb: | # e\tf\n  x\n", true},
+	{"tab in plain", "a: x\ty\n", false},
+	{"tab before comment", "a: 1\t# c\n", false},
 	{"tab indent", "a:\n\tb: 1\n", false},
 	{"nel", "a: b\u0085c\n", false},
 	{"control", "a: \x01\n", false},
@@ -200,7 +212,7 @@ func TestCheckChars(t *testing.T) {
 	plain := func(s string) bool {
 		for _, r := range s {
 			switch {
-			case r == utf8.RuneError, r < ' ' && r != '\n', r == 0x7f, r >= 0x80 && r <= 0x9f,
+			case r == utf8.RuneError, r < ' ' && r != '\n' && r != '\t', r == 0x7f, r >= 0x80 && r <= 0x9f,
 				r == 0x2028, r == 0x2029, r == 0xfeff, r == 0xfffe, r == 0xffff:
 				return false
 			}
@@ -212,13 +224,14 @@ func TestCheckChars(t *testing.T) {
 			b := []byte("abcdefgh\nijklmnop: qrstuvwx")
 			b[at] = byte(c)
 			s := string(b)
-			if got, want := checkChars(s) == "", plain(s) && utf8.ValidString(s); got != want {
+			why, _ := checkChars(s)
+			if got, want := why == "", plain(s) && utf8.ValidString(s); got != want {
 				t.Errorf("byte %#x at %d: checkChars ok=%v, want %v", c, at, got, want)
 			}
 		}
 	}
 	for _, s := range []string{"é\u0085", "ab\u2028cdefghijk", "abcdefgh\ufeff", "\U0001F600abcdefgh\x01"} {
-		if checkChars(s) == "" {
+		if why, _ := checkChars(s); why == "" {
 			t.Errorf("%q passed", s)
 		}
 	}

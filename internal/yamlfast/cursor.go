@@ -10,11 +10,12 @@ import (
 )
 
 // checkChars returns why src is outside the subset at the character
-// level: a tab, a carriage return or another control character, invalid
-// UTF-8, a byte-order mark, a line separator yaml.v3 treats as a line
-// break (NEL, LS, PS), or a character libyaml refuses (U+FFFE, U+FFFF).
-// "" means every character is fine.
-func checkChars(src string) string {
+// level: a carriage return or another control character, invalid UTF-8, a
+// byte-order mark, a line separator yaml.v3 treats as a line break (NEL,
+// LS, PS), or a character libyaml refuses (U+FFFE, U+FFFF); "" means
+// every character is fine. It also counts the tabs, which only some
+// places may hold (parser.tabs).
+func checkChars(src string) (why string, tabs int) {
 	// Eight ASCII bytes at a time: none at or above 0x80, none 0x7f, and
 	// the bytes below 0x20 exactly the '\n's. Each test adds to every byte
 	// a constant keeping it under 0x100, so no carry crosses bytes.
@@ -33,8 +34,10 @@ func checkChars(src string) string {
 		}
 		c := src[i]
 		if c < utf8.RuneSelf {
-			if c < ' ' && c != '\n' || c == 0x7f {
-				return "control character, tab or carriage return"
+			if c == '\t' {
+				tabs++
+			} else if c < ' ' && c != '\n' || c == 0x7f {
+				return "control character or carriage return", 0
 			}
 			i++
 			continue
@@ -42,13 +45,13 @@ func checkChars(src string) string {
 		r, w := utf8.DecodeRuneInString(src[i:])
 		switch {
 		case r == utf8.RuneError && w == 1:
-			return "invalid UTF-8"
+			return "invalid UTF-8", 0
 		case r <= 0x9f, r == 0x2028, r == 0x2029, r == 0xfeff, r == 0xfffe, r == 0xffff:
-			return "special character"
+			return "special character", 0
 		}
 		i += w
 	}
-	return ""
+	return "", tabs
 }
 
 // dropCR returns src with the '\r' of every "\r\n" removed; false when a
@@ -158,12 +161,25 @@ func (p *parser) skipSpace() {
 // marker skipSpace stopped at.
 func (p *parser) done() bool { return p.pos >= len(p.src) || p.docEnd }
 
-// toLineEnd moves pos to the '\n' ending its line (or the end of input).
+// toLineEnd moves pos past a comment, to the '\n' ending its line (or
+// the end of input). A comment may hold tabs.
 func (p *parser) toLineEnd() {
+	end := len(p.src)
 	if i := strings.IndexByte(p.src[p.pos:], '\n'); i >= 0 {
-		p.pos += i
-	} else {
-		p.pos = len(p.src)
+		end = p.pos + i
+	}
+	p.safe(p.pos, end)
+	p.pos = end
+}
+
+// safe counts the tabs of src[i:j], a place where libyaml reads a tab as
+// any other character (a comment, a block scalar's content, a one-line
+// quoted scalar). The parse declines unless every tab is in such a place:
+// everywhere else the parser takes a tab for a letter, libyaml for a
+// space or an error.
+func (p *parser) safe(i, j int) {
+	if p.tabs > 0 {
+		p.safeTabs += strings.Count(p.src[i:j], "\t")
 	}
 }
 

@@ -12,7 +12,7 @@
 // empty. Lines and columns are 1-based; columns count characters, as
 // libyaml does.
 //
-// Accepted YAML (one document; anything else declines):
+// Accepted YAML (anything else declines):
 //   - an optional leading "---" line (with an optional comment), comments
 //     and blank lines anywhere outside scalars;
 //   - block mappings whose keys are one-line plain or quoted scalars
@@ -24,15 +24,21 @@
 //     lines; literal and folded block scalars with chomping and
 //     indentation indicators;
 //   - flow sequences and mappings, nested, also over several lines, of
-//     plain and quoted scalars (flow mapping keys are one-line scalars).
+//     plain and quoted scalars (flow mapping keys are one-line scalars),
+//     with empty values and trailing commas;
+//   - later documents, which are checked (they must be in the subset too,
+//     since yaml.v3 scans a little past the first) and dropped;
+//   - a leading byte-order mark, and "\r\n" line ends.
 //
-// Parse declines (returns nil, false) on: empty or comment-only input, a
-// second document or any "---"/"..." line after the first, directives,
+// Parse declines (returns nil, false) on: empty or comment-only input, an
+// empty first document, content on a "---" line, directives,
 // anchors, aliases, tags, "?" complex keys, a collection used as a key,
-// single-pair mappings in flow sequences, empty flow entries or values,
-// trailing flow commas, tabs, carriage returns, a byte-order mark, line
-// separators (NEL, LS, PS), control characters, invalid UTF-8, nesting
-// deeper than maxDepth, a comment not preceded by a space, and any
-// construction it does not recognise (including everything yaml.v3
-// rejects). Declining is always safe: the caller falls back to yaml.v3.
+// single-pair mappings in flow sequences, flow mapping keys without a
+// value, a tab anywhere but in a comment, a block scalar's content or a
+// one-line quoted scalar, a carriage return not followed by a line feed, a
+// byte-order mark after the first character, line separators (NEL, LS,
+// PS), control characters, invalid UTF-8, nesting deeper than maxDepth,
+// and any construction it does not recognise (including everything
+// yaml.v3 rejects). Declining is always safe: the caller falls back to
+// yaml.v3.
 package yamlfast

@@ -64,6 +64,8 @@ type parser struct {
 	lead      bool // before the first token: a document marker is fine
 	docEnd    bool // skipSpace stopped at a document marker
 	detach    bool // values are copied out of src, never substrings of it
+	tabs      int  // tabs in src
+	safeTabs  int  // tabs met where libyaml takes them as characters (safe)
 
 	// colLine and colPos/colVal cache the last column computed on a line,
 	// so columns far into a long line are not recounted from its start.
@@ -91,10 +93,11 @@ func parse(src string, detach bool) (doc *yaml.Node, why string) {
 	if src == "" {
 		return nil, "empty input"
 	}
-	if w := checkChars(src); w != "" {
+	w, tabs := checkChars(src)
+	if w != "" {
 		return nil, w
 	}
-	p := &parser{src: src, colLine: -1, detach: detach}
+	p := &parser{src: src, colLine: -1, detach: detach, tabs: tabs}
 	defer func() {
 		if r := recover(); r != nil {
 			doc = nil
@@ -138,6 +141,9 @@ func (p *parser) document() *yaml.Node {
 		p.laterDocuments()
 	} else if p.pos < len(p.src) {
 		p.fail("content after the document's node")
+	}
+	if p.safeTabs != p.tabs {
+		p.fail("tab outside comments, block scalars and one-line quoted scalars")
 	}
 	doc := p.node()
 	doc.Kind = yaml.DocumentNode

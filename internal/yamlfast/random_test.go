@@ -18,7 +18,7 @@ type gen struct {
 
 var (
 	genWords   = []string{"a", "b", "name", "on", "go", "x y", "ключ", "é", "日本", "😀", "true", "False", "null", "~", "1", "-2", "0x1F", "1.5", ".inf", "1e3", "2001-12-14", "<<", "a:b", "a#b", "http://x/y", "-x", "yes", "0o17", "1_000", "08", "+.5", "", "Null", "NULL"}
-	genQuoted  = []string{`"x"`, `'y'`, `"a b"`, `'it''s'`, `"\t\n\\\""`, `"\u00e9\x41"`, `""`, `''`, `"# not"`, `'a: b'`, `"\U0001F600"`, `"x\` + "\n" + `  y"`, "\"p\n\n  q\"", "'r\n  s'"}
+	genQuoted  = []string{`"x"`, "\"\tx\"", "'a\tb'", `'y'`, `"a b"`, `'it''s'`, `"\t\n\\\""`, `"\u00e9\x41"`, `""`, `''`, `"# not"`, `'a: b'`, `"\U0001F600"`, `"x\` + "\n" + `  y"`, "\"p\n\n  q\"", "'r\n  s'"}
 	genComment = []string{"", "", "", " # c", "  #x"}
 	genNoise   = []string{":", "-", "#", "[", "]", "{", "}", ",", "'", "\"", "|", ">", " ", "\n", "  ", "\\", "?", "&", "*", "!", "---", "...", "\t", "\r\n"}
 )
@@ -111,6 +111,8 @@ func (g *gen) blockScalar(indent int) {
 			g.b.WriteString(strings.Repeat(" ", g.r.IntN(in+3)) + "\n")
 		case 1:
 			g.b.WriteString(strings.Repeat(" ", in+1+g.r.IntN(2)) + g.pick(genWords) + "\n")
+		case 2:
+			g.b.WriteString(strings.Repeat(" ", in) + g.pick([]string{"\t", "\tx", "x\ty", " \t"}) + "\n")
 		default:
 			g.b.WriteString(strings.Repeat(" ", in) + g.pick(genWords) + " " + g.pick(genWords) + "\n")
 		}

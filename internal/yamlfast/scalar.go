@@ -125,6 +125,7 @@ func (p *parser) quoted(indent int) (*yaml.Node, bool) {
 	}
 	if j < len(src) && src[j] == q && !(single && j+1 < len(src) && src[j+1] == '\'') {
 		p.pos = j + 1
+		p.safe(i, j)
 		return p.scalar(p.sub(i, j), tagStr, style, line, col), false
 	}
 	b := p.buf[:0]
@@ -337,11 +338,9 @@ func (p *parser) blockScalar(indent int) *yaml.Node {
 		i++
 	}
 	if i < len(src) && src[i] == '#' { // a comment, even right after the indicators
-		if k := strings.IndexByte(src[i:], '\n'); k >= 0 {
-			i += k
-		} else {
-			i = len(src)
-		}
+		p.pos = i
+		p.toLineEnd()
+		i = p.pos
 	}
 	if i < len(src) && src[i] != '\n' {
 		p.fail("block scalar header")
@@ -377,6 +376,9 @@ func (p *parser) blockScalar(indent int) *yaml.Node {
 			if c > most {
 				most = c
 			}
+			if i < len(src) && src[i] == '\t' && (ind == 0 || c < ind) {
+				p.fail("tab in a block scalar's indentation")
+			}
 			if i == len(src) || src[i] != '\n' {
 				break
 			}
@@ -392,7 +394,7 @@ func (p *parser) blockScalar(indent int) *yaml.Node {
 	breaks()
 	leadingBreak, leadingBlank := false, false
 	for c == ind && i < len(src) {
-		trailingBlank := src[i] == ' '
+		trailingBlank := src[i] == ' ' || src[i] == '\t'
 		if !literal && leadingBreak && !leadingBlank && !trailingBlank {
 			if trailing == 0 {
 				b = append(b, ' ')
@@ -404,11 +406,12 @@ func (p *parser) blockScalar(indent int) *yaml.Node {
 		for ; trailing > 0; trailing-- {
 			b = append(b, '\n')
 		}
-		leadingBlank = src[i] == ' '
+		leadingBlank = trailingBlank
 		e := len(src)
 		if k := strings.IndexByte(src[i:], '\n'); k >= 0 {
 			e = i + k
 		}
+		p.safe(i, e)
 		b = append(b, src[i:e]...)
 		i = e
 		if i < len(src) {
