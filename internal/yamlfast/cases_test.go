@@ -265,3 +265,19 @@ func TestParseDetachesLargeInput(t *testing.T) {
 		}
 	}
 }
+
+// TestColAt compares the word-at-a-time character count with
+// utf8.RuneCountInString over every span of a mixed string.
+func TestColAt(t *testing.T) {
+	s := "ab é日本😀 x: ключ — значение ü" + strings.Repeat("z", 9) + "日本語"
+	for i := 0; i <= len(s); i++ {
+		for j := i; j <= len(s); j++ {
+			if !utf8.RuneStart(s[i%len(s)]) && i < len(s) || j < len(s) && !utf8.RuneStart(s[j]) {
+				continue
+			}
+			if got, want := colAt(s, i, j), utf8.RuneCountInString(s[i:j]); got != want {
+				t.Fatalf("colAt(%d, %d) = %d, want %d", i, j, got, want)
+			}
+		}
+	}
+}

@@ -76,13 +76,26 @@ func (p *parser) col() int {
 	if p.colLine == p.lineStart && p.colPos <= p.pos {
 		from, n = p.colPos, p.colVal
 	}
-	for i := from; i < p.pos; i++ {
-		if p.src[i]&0xc0 != 0x80 {
+	n += colAt(p.src, from, p.pos)
+	p.colLine, p.colPos, p.colVal = p.lineStart, p.pos, n
+	return n
+}
+
+// colAt returns the number of characters in src[from:to].
+func colAt(src string, from, to int) int {
+	n := 0
+	for i := from; i < to; i++ {
+		if src[i]&0xc0 != 0x80 {
 			n++
 		}
 	}
-	p.colLine, p.colPos, p.colVal = p.lineStart, p.pos, n
 	return n
+}
+
+// spacesTo records that only spaces precede pos on its line, so its
+// column is its offset in the line.
+func (p *parser) spacesTo() {
+	p.colLine, p.colPos, p.colVal = p.lineStart, p.pos, p.pos-p.lineStart
 }
 
 // newline moves past the '\n' at pos.
@@ -139,19 +152,25 @@ func (p *parser) skipSpace() {
 		p.docEnd = true
 		return
 	}
+	fresh := false // only spaces since the start of the line
 	for p.pos < len(p.src) {
 		switch p.src[p.pos] {
 		case ' ':
 			p.pos++
 		case '\n':
 			p.newline()
+			fresh = true
 			if !p.lead && p.marker() {
 				p.docEnd = true
 				return
 			}
 		case '#':
 			p.toLineEnd()
+			fresh = false
 		default:
+			if fresh {
+				p.spacesTo()
+			}
 			return
 		}
 	}

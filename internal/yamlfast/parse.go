@@ -301,14 +301,14 @@ func (p *parser) blockKey(indent int) *yaml.Node {
 // mapValue parses the value after the ':' of a key of a block mapping
 // indented mcol.
 func (p *parser) mapValue(mcol int) *yaml.Node {
-	line, col := p.line, p.col()
+	at, line, lineStart := p.pos, p.line, p.lineStart // where an empty value is
 	p.skipBlanks()
 	if !p.atLineEnd() {
 		return p.inlineValue(mcol)
 	}
 	p.skipSpace()
 	if p.done() {
-		return p.empty(line, col)
+		return p.empty(line, colAt(p.src, lineStart, at))
 	}
 	c := p.col()
 	if c > mcol {
@@ -323,7 +323,7 @@ func (p *parser) mapValue(mcol int) *yaml.Node {
 		p.depth--
 		return n
 	}
-	return p.empty(line, col)
+	return p.empty(line, colAt(p.src, lineStart, at))
 }
 
 // inlineValue parses a mapping value that starts on its key's line: a
@@ -390,7 +390,7 @@ func (p *parser) blockSeq(scol int, indentless bool) *yaml.Node {
 
 // seqItem parses the entry after a '-' of a sequence at column scol.
 func (p *parser) seqItem(scol int) *yaml.Node {
-	line, col := p.line, p.col()
+	at, line, lineStart := p.pos, p.line, p.lineStart // where an empty entry is
 	p.skipBlanks()
 	if !p.atLineEnd() {
 		return p.blockNode(scol)
@@ -399,7 +399,7 @@ func (p *parser) seqItem(scol int) *yaml.Node {
 	if !p.done() && p.col() > scol {
 		return p.blockNode(scol)
 	}
-	return p.empty(line, col)
+	return p.empty(line, colAt(p.src, lineStart, at))
 }
 
 // empty returns the null scalar yaml.v3 puts where a value is missing.
