@@ -7,6 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/fsmemo"
+	"kitsoki/internal/yamlfast"
 	"kitsoki/pkg/diag"
 )
 
@@ -95,7 +96,13 @@ func (b *builtDoc) rebase(file string) (*Fixture, []diag.Diagnostic) {
 	return &fx, ds
 }
 
+// decodeDoc decodes one fixture document: yamlfast's tree when it takes
+// the text (yaml.v3's tree without comments), else yaml.Unmarshal's, with
+// its errors (and its zero node for a document without content).
 func decodeDoc(text string) (*yaml.Node, error) {
+	if doc, ok := yamlfast.ParseString(text); ok {
+		return doc, nil
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/yamlfast"
 	"maps"
 	"slices"
 	"strconv"
@@ -122,10 +123,16 @@ func (l *loader) cachedDoc(abs string, cached bool) *cachedFile {
 	return nil
 }
 
-// decodeYAML decodes one YAML document into a node tree.
+// decodeYAML decodes one YAML document into a node tree: yamlfast's tree
+// when it takes the document (the same tree as yaml.v3's, without
+// comments, which nothing here reads), else yaml.v3's, whose errors are
+// the ones reported.
 func decodeYAML(data []byte) (*yaml.Node, *syntaxError) {
-	var doc yaml.Node
 	data = yaml12Directive(data)
+	if doc, ok := yamlfast.Parse(data); ok {
+		return doc, nil
+	}
+	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	err := dec.Decode(&doc)
 	if errors.Is(err, io.EOF) {

@@ -1,0 +1,262 @@
+package yamlfast
+
+import (
+	"encoding/binary"
+	"strings"
+	"unicode/utf8"
+	"unsafe"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// checkChars returns why src is outside the subset at the character
+// level: a carriage return or another control character, invalid UTF-8, a
+// byte-order mark, a line separator yaml.v3 treats as a line break (NEL,
+// LS, PS), or a character libyaml refuses (U+FFFE, U+FFFF); "" means
+// every character is fine. It also counts the tabs, which only some
+// places may hold (parser.tabs).
+func checkChars(src string) (why string, tabs int) {
+	// Eight ASCII bytes at a time: none at or above 0x80, none 0x7f, and
+	// the bytes below 0x20 exactly the '\n's. Each test adds to every byte
+	// a constant keeping it under 0x100, so no carry crosses bytes.
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	bytes := unsafe.Slice(unsafe.StringData(src), len(src)) // read only
+	for i := 0; i < len(src); {
+		if i+8 <= len(src) {
+			w := binary.LittleEndian.Uint64(bytes[i:])
+			below := ^(w + 0x60*ones) & highs            // bytes < 0x20
+			lf := ^((w ^ '\n'*ones) + 0x7f*ones) & highs // bytes == '\n'
+			del := (w + ones) & highs                    // bytes == 0x7f
+			if w&highs == 0 && below == lf && del == 0 {
+				i += 8
+				continue
+			}
+		}
+		c := src[i]
+		if c < utf8.RuneSelf {
+			if c == '\t' {
+				tabs++
+			} else if c < ' ' && c != '\n' || c == 0x7f {
+				return "control character or carriage return", 0
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(src[i:])
+		switch {
+		case r == utf8.RuneError && w == 1:
+			return "invalid UTF-8", 0
+		case r <= 0x9f, r == 0x2028, r == 0x2029, r == 0xfeff, r == 0xfffe, r == 0xffff:
+			return "special character", 0
+		}
+		i += w
+	}
+	return "", tabs
+}
+
+// dropCR returns src with the '\r' of every "\r\n" removed; false when a
+// '\r' is not followed by '\n' (an old Mac line break, left to yaml.v3).
+func dropCR(src string) (string, bool) {
+	b := make([]byte, 0, len(src))
+	for i := 0; i < len(src); i++ {
+		if src[i] == '\r' {
+			if i+1 == len(src) || src[i+1] != '\n' {
+				return "", false
+			}
+			continue
+		}
+		b = append(b, src[i])
+	}
+	return string(b), true
+}
+
+// col returns the 0-based column of pos, in characters.
+func (p *parser) col() int {
+	from, n := p.lineStart, 0
+	if p.colLine == p.lineStart && p.colPos <= p.pos {
+		from, n = p.colPos, p.colVal
+	}
+	n += colAt(p.src, from, p.pos)
+	p.colLine, p.colPos, p.colVal = p.lineStart, p.pos, n
+	return n
+}
+
+// colAt returns the number of characters in src[from:to].
+func colAt(src string, from, to int) int {
+	n := 0
+	for i := from; i < to; i++ {
+		if src[i]&0xc0 != 0x80 {
+			n++
+		}
+	}
+	return n
+}
+
+// spacesTo records that only spaces precede pos on its line, so its
+// column is its offset in the line.
+func (p *parser) spacesTo() {
+	p.colLine, p.colPos, p.colVal = p.lineStart, p.pos, p.pos-p.lineStart
+}
+
+// newline moves past the '\n' at pos.
+func (p *parser) newline() {
+	p.pos++
+	p.line++
+	p.lineStart = p.pos
+}
+
+// blankz reports whether offset i is a space, a line end or the end of
+// input (tabs and carriage returns never reach the parser).
+func (p *parser) blankz(i int) bool {
+	return i >= len(p.src) || p.src[i] == ' ' || p.src[i] == '\n'
+}
+
+// marker reports a document marker ("---" or "...") at pos, at the start
+// of a line.
+func (p *parser) marker() bool {
+	i := p.pos
+	if i != p.lineStart || i+3 > len(p.src) {
+		return false
+	}
+	c := p.src[i]
+	return (c == '-' || c == '.') && p.src[i+1] == c && p.src[i+2] == c && p.blankz(i+3)
+}
+
+// skipBlanks moves past spaces on the current line.
+func (p *parser) skipBlanks() {
+	for p.pos < len(p.src) && p.src[p.pos] == ' ' {
+		p.pos++
+	}
+}
+
+// atLineEnd reports whether only a comment or nothing is left on the line
+// at pos (after skipBlanks). pos is always at a token boundary, where
+// libyaml takes a '#' as a comment even right after a token ("{}#c").
+func (p *parser) atLineEnd() bool {
+	return p.pos >= len(p.src) || p.src[p.pos] == '\n' || p.src[p.pos] == '#'
+}
+
+// lineEnd requires that only spaces and a comment follow on the line.
+func (p *parser) lineEnd() {
+	p.skipBlanks()
+	if !p.atLineEnd() {
+		p.fail("more on the line after a node")
+	}
+}
+
+// skipSpace moves past spaces, comments and line ends to the next token.
+// It stops at a document marker at the start of a line, setting docEnd
+// (after the first token; before it, the marker is the caller's).
+func (p *parser) skipSpace() {
+	if !p.lead && p.marker() { // a block scalar ends at the start of a line
+		p.docEnd = true
+		return
+	}
+	fresh := false // only spaces since the start of the line
+	for p.pos < len(p.src) {
+		switch p.src[p.pos] {
+		case ' ':
+			p.pos++
+		case '\n':
+			p.newline()
+			fresh = true
+			if !p.lead && p.marker() {
+				p.docEnd = true
+				return
+			}
+		case '#':
+			p.toLineEnd()
+			fresh = false
+		default:
+			if fresh {
+				p.spacesTo()
+			}
+			return
+		}
+	}
+}
+
+// done reports the end of the document: the end of input, or a document
+// marker skipSpace stopped at.
+func (p *parser) done() bool { return p.pos >= len(p.src) || p.docEnd }
+
+// toLineEnd moves pos past a comment, to the '\n' ending its line (or
+// the end of input). A comment may hold tabs.
+func (p *parser) toLineEnd() {
+	end := len(p.src)
+	if i := strings.IndexByte(p.src[p.pos:], '\n'); i >= 0 {
+		end = p.pos + i
+	}
+	p.safe(p.pos, end)
+	p.pos = end
+}
+
+// safe counts the tabs of src[i:j], a place where libyaml reads a tab as
+// any other character (a comment, a block scalar's content, a one-line
+// quoted scalar). The parse declines unless every tab is in such a place:
+// everywhere else the parser takes a tab for a letter, libyaml for a
+// space or an error.
+func (p *parser) safe(i, j int) {
+	if p.tabs > 0 {
+		p.safeTabs += strings.Count(p.src[i:j], "\t")
+	}
+}
+
+// colonAfter reports whether the rest of the line at pos is spaces and a
+// ':' that makes the node before it a block mapping key (followed by a
+// space or a line end); it leaves pos at the ':' when so.
+func (p *parser) colonAfter() bool {
+	i := p.pos
+	for i < len(p.src) && p.src[i] == ' ' {
+		i++
+	}
+	if i < len(p.src) && p.src[i] == ':' && p.blankz(i+1) {
+		p.pos = i
+		return true
+	}
+	return false
+}
+
+// node returns a zero node from the slab.
+func (p *parser) node() *yaml.Node {
+	if len(p.nodes) == cap(p.nodes) {
+		p.nodes = make([]yaml.Node, 0, p.slabSize())
+	}
+	p.nodes = p.nodes[:len(p.nodes)+1]
+	return &p.nodes[len(p.nodes)-1]
+}
+
+// slabSize is the number of nodes (or Content pointers) a new slab
+// holds: about what the rest of the input needs (stories and fixtures
+// take some 22 bytes a node: a slab rarely goes unused, the last one is
+// small), and at most
+// maxSlab, so that a tree a caller releases piece by piece (a large
+// story's states) frees memory slab by slab.
+func (p *parser) slabSize() int {
+	return min((len(p.src)-p.pos)/bytesPerNode+4, maxSlab)
+}
+
+const (
+	bytesPerNode = 24
+	maxSlab      = 1024
+)
+
+// takeKids pops the children collected since mark into a Content slice
+// cut from the slab (its capacity ends at its length, so an append by a
+// consumer copies instead of overwriting a neighbour). No children give a
+// nil slice, as yaml.v3 leaves it.
+func (p *parser) takeKids(mark int) []*yaml.Node {
+	k := p.kids[mark:]
+	n := len(k)
+	if n == 0 {
+		return nil
+	}
+	if cap(p.ptrs)-len(p.ptrs) < n {
+		p.ptrs = make([]*yaml.Node, 0, max(p.slabSize(), n))
+	}
+	l := len(p.ptrs)
+	p.ptrs = append(p.ptrs, k...)
+	clear(k)
+	p.kids = p.kids[:mark]
+	return p.ptrs[l : l+n : l+n]
+}

@@ -1,0 +1,427 @@
+package yamlfast
+
+import (
+	"fmt"
+	"strings"
+	"unsafe"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Parse parses data, one YAML document, into the node tree yaml.v3's
+// Decoder gives (comments left out). It returns false when data is outside
+// the subset it knows (see the package documentation) or might be a YAML
+// error; the caller then decodes with yaml.v3.
+//
+// The values of a small document are substrings of one copy of data. A
+// document of detachBytes or more is read in place instead (data must not
+// change during the call) and each value is a string of its own, so a
+// caller that keeps a few values of a large tree (a story model keeps
+// names and texts, and releases the tree) does not keep the whole text.
+func Parse(data []byte) (*yaml.Node, bool) {
+	if len(data) == 0 {
+		return nil, false
+	}
+	var doc *yaml.Node
+	var why string
+	if len(data) >= detachBytes {
+		doc, why = parse(unsafe.String(unsafe.SliceData(data), len(data)), true)
+	} else {
+		doc, why = parse(string(data), false)
+	}
+	return doc, why == ""
+}
+
+// detachBytes is the document size from which Parse gives every value its
+// own string.
+const detachBytes = 16 << 10
+
+// ParseString is Parse for a document already held as a string; the
+// tree's values share its memory, whatever its size.
+func ParseString(s string) (*yaml.Node, bool) {
+	doc, why := parse(s, false)
+	return doc, why == ""
+}
+
+// maxDepth bounds the nesting of collections Parse accepts.
+const maxDepth = 400
+
+// maxKeyBytes bounds an implicit key: libyaml requires its ':' within 1024
+// characters of its start.
+const maxKeyBytes = 1000
+
+// decline is the panic value that unwinds a parse that leaves the subset.
+type decline struct{ why string }
+
+// parser is the state of one parse: a cursor over src with its line and
+// the start of that line, and the slabs nodes are cut from.
+type parser struct {
+	src       string
+	pos       int
+	line      int // 0-based line of pos
+	lineStart int // offset of the first byte of pos's line
+	depth     int
+	lead      bool // before the first token: a document marker is fine
+	docEnd    bool // skipSpace stopped at a document marker
+	detach    bool // values are copied out of src, never substrings of it
+	tabs      int  // tabs in src
+	safeTabs  int  // tabs met where libyaml takes them as characters (safe)
+
+	// colLine and colPos/colVal cache the last column computed on a line,
+	// so columns far into a long line are not recounted from its start.
+	colLine, colPos, colVal int
+
+	nodes []yaml.Node  // node slab
+	ptrs  []*yaml.Node // Content slab
+	kids  []*yaml.Node // children being collected, as a stack
+	buf   []byte       // scratch for values that are not substrings of src
+}
+
+// parse returns the document tree of src, or the reason it declined;
+// detach: no value may share src's memory. A panic other than a decline
+// (a bug) declines too, as "internal error": the tests fail on it, a
+// caller falls back to yaml.v3.
+func parse(src string, detach bool) (doc *yaml.Node, why string) {
+	// libyaml drops a leading byte-order mark without counting it in any
+	// column, and reads "\r\n" as one line break wherever it occurs.
+	src = strings.TrimPrefix(src, "\ufeff")
+	if strings.IndexByte(src, '\r') >= 0 {
+		var ok bool
+		if src, ok = dropCR(src); !ok {
+			return nil, "carriage return without a line feed"
+		}
+	}
+	if src == "" {
+		return nil, "empty input"
+	}
+	w, tabs := checkChars(src)
+	if w != "" {
+		return nil, w
+	}
+	p := &parser{src: src, colLine: -1, detach: detach, tabs: tabs}
+	defer func() {
+		if r := recover(); r != nil {
+			doc = nil
+			if d, ok := r.(decline); ok {
+				why = d.why
+			} else {
+				why = fmt.Sprintf("internal error: %v", r)
+			}
+		}
+	}()
+	return p.document(), ""
+}
+
+func (p *parser) fail(why string) { panic(decline{why}) }
+
+// document parses the whole input as one document.
+func (p *parser) document() *yaml.Node {
+	p.lead = true // the leading "---" may follow comments
+	p.skipSpace()
+	p.lead = false
+	if p.pos >= len(p.src) {
+		p.fail("no content")
+	}
+	docLine, docCol := p.line, p.col()
+	if p.marker() {
+		if p.src[p.pos] == '.' {
+			p.fail("document end marker")
+		}
+		p.pos += 3
+		p.lineEnd()
+		p.skipSpace()
+		if p.done() {
+			p.fail("empty document")
+		}
+	}
+	root := p.blockNode(-1)
+	p.skipSpace()
+	if p.docEnd {
+		p.laterDocuments()
+	} else if p.pos < len(p.src) {
+		p.fail("content after the document's node")
+	}
+	if p.safeTabs != p.tabs {
+		p.fail("tab outside comments, block scalars and one-line quoted scalars")
+	}
+	doc := p.node()
+	doc.Kind = yaml.DocumentNode
+	doc.Line, doc.Column = docLine+1, docCol+1
+	p.kids = append(p.kids, root)
+	doc.Content = p.takeKids(0)
+	return doc
+}
+
+// laterDocuments checks the documents after the first, from the marker
+// at pos that ends it. yaml.v3 decodes the first document only, but it
+// scans a few tokens past its end, so an error there would surface; every
+// later document must be in the subset (or empty) for the first to be
+// accepted. Their trees are discarded.
+func (p *parser) laterDocuments() {
+	for p.pos < len(p.src) {
+		explicit := p.src[p.pos] == '-'
+		p.pos += 3
+		p.lineEnd()
+		p.docEnd = false
+		p.lead = true
+		p.skipSpace()
+		p.lead = false
+		if p.pos >= len(p.src) {
+			return
+		}
+		if p.marker() {
+			continue
+		}
+		if !explicit {
+			p.fail("content after a document end marker")
+		}
+		p.blockNode(-1)
+		p.skipSpace()
+		if !p.docEnd && p.pos < len(p.src) {
+			p.fail("content after the document's node")
+		}
+	}
+}
+
+// blockNode parses the node starting at pos (a character that starts a
+// token) in block context, where the innermost block collection is
+// indented indent (-1 at the document level). The node may be a block
+// collection starting here.
+func (p *parser) blockNode(indent int) *yaml.Node {
+	p.depth++
+	if p.depth > maxDepth {
+		p.fail("nesting too deep")
+	}
+	n := p.blockNode1(indent)
+	p.depth--
+	return n
+}
+
+func (p *parser) blockNode1(indent int) *yaml.Node {
+	line, col := p.line, p.col()
+	start := p.pos
+	switch c := p.src[p.pos]; c {
+	case '-':
+		if p.blankz(p.pos + 1) {
+			return p.blockSeq(col, false)
+		}
+	case '|', '>':
+		return p.blockScalar(indent)
+	case '[', '{':
+		n := p.flowCollection(indent)
+		p.lineEnd()
+		return n
+	case '"', '\'':
+		n, multi := p.quoted(indent)
+		if p.colonAfter() {
+			if multi || p.pos-start > maxKeyBytes {
+				p.fail("not a simple key")
+			}
+			return p.blockMap(line, col, n)
+		}
+		p.lineEnd()
+		return n
+	default:
+		if notPlainStart(c) {
+			p.fail("indicator " + string(c))
+		}
+	}
+	n, multi := p.plain(indent, false)
+	if p.colonAfter() {
+		if multi || p.pos-start > maxKeyBytes {
+			p.fail("not a simple key")
+		}
+		return p.blockMap(line, col, n)
+	}
+	p.lineEnd()
+	return n
+}
+
+// notPlainStart reports a character (other than '-') that cannot start a
+// plain scalar in the subset: the YAML indicators, and '?' and ':' which
+// would start one only before a non-space.
+func notPlainStart(c byte) bool {
+	switch c {
+	case '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
+		return true
+	}
+	return false
+}
+
+// blockMap parses a block mapping whose first key, at line and col, is
+// parsed; pos is at the ':' after it.
+func (p *parser) blockMap(line, col int, key *yaml.Node) *yaml.Node {
+	m := p.node()
+	m.Kind, m.Tag = yaml.MappingNode, tagMap
+	m.Line, m.Column = line+1, col+1
+	mark := len(p.kids)
+	for {
+		p.pos++ // ':'
+		val := p.mapValue(col)
+		p.kids = append(p.kids, key, val)
+		p.skipSpace()
+		if p.done() {
+			break
+		}
+		c := p.col()
+		if c < col {
+			break
+		}
+		if c > col {
+			p.fail("mapping entry indented more than its mapping")
+		}
+		key = p.blockKey(col)
+	}
+	m.Content = p.takeKids(mark)
+	return m
+}
+
+// blockKey parses the key of a further entry of a block mapping indented
+// indent; pos is left at the ':' after it.
+func (p *parser) blockKey(indent int) *yaml.Node {
+	start := p.pos
+	var n *yaml.Node
+	var multi bool
+	switch c := p.src[p.pos]; c {
+	case '"', '\'':
+		n, multi = p.quoted(indent)
+	default:
+		if notPlainStart(c) || c == '-' && p.blankz(p.pos+1) {
+			p.fail("not a key")
+		}
+		n, multi = p.plain(indent, false)
+	}
+	if multi || !p.colonAfter() || p.pos-start > maxKeyBytes {
+		p.fail("not a simple key")
+	}
+	return n
+}
+
+// mapValue parses the value after the ':' of a key of a block mapping
+// indented mcol.
+func (p *parser) mapValue(mcol int) *yaml.Node {
+	at, line, lineStart := p.pos, p.line, p.lineStart // where an empty value is
+	p.skipBlanks()
+	if !p.atLineEnd() {
+		return p.inlineValue(mcol)
+	}
+	p.skipSpace()
+	if p.done() {
+		return p.empty(line, colAt(p.src, lineStart, at))
+	}
+	c := p.col()
+	if c > mcol {
+		return p.blockNode(mcol)
+	}
+	if c == mcol && p.src[p.pos] == '-' && p.blankz(p.pos+1) {
+		p.depth++
+		if p.depth > maxDepth {
+			p.fail("nesting too deep")
+		}
+		n := p.blockSeq(mcol, true)
+		p.depth--
+		return n
+	}
+	return p.empty(line, colAt(p.src, lineStart, at))
+}
+
+// inlineValue parses a mapping value that starts on its key's line: a
+// scalar or a flow collection, never a block collection.
+func (p *parser) inlineValue(mcol int) *yaml.Node {
+	switch c := p.src[p.pos]; c {
+	case '|', '>':
+		return p.blockScalar(mcol)
+	case '[', '{':
+		n := p.flowCollection(mcol)
+		p.lineEnd()
+		return n
+	case '"', '\'':
+		n, _ := p.quoted(mcol)
+		p.lineEnd()
+		return n
+	case '-':
+		if p.blankz(p.pos + 1) {
+			p.fail("sequence on a key's line")
+		}
+	default:
+		if notPlainStart(c) {
+			p.fail("indicator " + string(c))
+		}
+	}
+	n, _ := p.plain(mcol, false)
+	p.lineEnd()
+	return n
+}
+
+// blockSeq parses a block sequence whose entries start at column scol;
+// indentless: it is the value of a key at that same column, so a line
+// there that is not an entry ends it.
+func (p *parser) blockSeq(scol int, indentless bool) *yaml.Node {
+	s := p.node()
+	s.Kind, s.Tag = yaml.SequenceNode, tagSeq
+	s.Line, s.Column = p.line+1, scol+1
+	mark := len(p.kids)
+	for {
+		p.pos++ // '-'
+		p.kids = append(p.kids, p.seqItem(scol))
+		p.skipSpace()
+		if p.done() {
+			break
+		}
+		c := p.col()
+		if c < scol {
+			break
+		}
+		if c > scol {
+			p.fail("sequence entry indented more than its sequence")
+		}
+		if p.src[p.pos] == '-' && p.blankz(p.pos+1) {
+			continue
+		}
+		if indentless {
+			break
+		}
+		p.fail("sequence line without '-'")
+	}
+	s.Content = p.takeKids(mark)
+	return s
+}
+
+// seqItem parses the entry after a '-' of a sequence at column scol.
+func (p *parser) seqItem(scol int) *yaml.Node {
+	at, line, lineStart := p.pos, p.line, p.lineStart // where an empty entry is
+	p.skipBlanks()
+	if !p.atLineEnd() {
+		return p.blockNode(scol)
+	}
+	p.skipSpace()
+	if !p.done() && p.col() > scol {
+		return p.blockNode(scol)
+	}
+	return p.empty(line, colAt(p.src, lineStart, at))
+}
+
+// empty returns the null scalar yaml.v3 puts where a value is missing.
+func (p *parser) empty(line, col int) *yaml.Node {
+	n := p.node()
+	n.Kind, n.Tag = yaml.ScalarNode, tagNull
+	n.Line, n.Column = line+1, col+1
+	return n
+}
+
+// sub returns the value src[i:j], a copy when values must not share
+// src's memory.
+func (p *parser) sub(i, j int) string {
+	if p.detach {
+		return strings.Clone(p.src[i:j])
+	}
+	return p.src[i:j]
+}
+
+// scalar returns a scalar node of value v and style at line and col.
+func (p *parser) scalar(v, tag string, style yaml.Style, line, col int) *yaml.Node {
+	n := p.node()
+	n.Kind, n.Tag, n.Value, n.Style = yaml.ScalarNode, tag, v, style
+	n.Line, n.Column = line+1, col+1
+	return n
+}

@@ -1,0 +1,188 @@
+package yamlfast
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Tags yaml.v3 gives untagged nodes.
+const (
+	tagNull      = "!!null"
+	tagBool      = "!!bool"
+	tagStr       = "!!str"
+	tagInt       = "!!int"
+	tagFloat     = "!!float"
+	tagTimestamp = "!!timestamp"
+	tagMerge     = "!!merge"
+	tagSeq       = "!!seq"
+	tagMap       = "!!map"
+)
+
+// plainTag returns the tag yaml.v3 resolves an untagged plain scalar of
+// value s to. It follows yaml.v3's resolver decision by decision: the
+// first byte picks the candidates, the fixed words come first, then a
+// timestamp, then the integer forms (underscores dropped), then floats.
+func plainTag(s string) string {
+	if s == "" {
+		return tagNull
+	}
+	c := s[0]
+	switch {
+	case c == '+' || c == '-' || c >= '0' && c <= '9':
+		if t := fixedWord(s); t != "" {
+			return t
+		}
+		return numberTag(s)
+	case c == '.':
+		if t := fixedWord(s); t != "" {
+			return t
+		}
+		if _, err := strconv.ParseFloat(s, 64); err == nil {
+			return tagFloat
+		}
+		return tagStr
+	case strings.IndexByte("yYnNtTfFoO~<", c) >= 0:
+		if t := fixedWord(s); t != "" {
+			return t
+		}
+		return tagStr
+	}
+	return tagStr
+}
+
+// fixedWord returns the tag of the words yaml.v3 resolves by table, "" for
+// others.
+func fixedWord(s string) string {
+	switch s {
+	case "true", "True", "TRUE", "false", "False", "FALSE":
+		return tagBool
+	case "~", "null", "Null", "NULL":
+		return tagNull
+	case ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF":
+		return tagFloat
+	case "<<":
+		return tagMerge
+	}
+	return ""
+}
+
+// numberTag resolves a plain scalar starting with a sign or a digit.
+func numberTag(s string) string {
+	if isTimestamp(s) {
+		return tagTimestamp
+	}
+	plain := s
+	if strings.IndexByte(s, '_') >= 0 {
+		plain = strings.ReplaceAll(s, "_", "")
+	}
+	if _, err := strconv.ParseInt(plain, 0, 64); err == nil {
+		return tagInt
+	}
+	if _, err := strconv.ParseUint(plain, 0, 64); err == nil {
+		return tagInt
+	}
+	if yamlFloatSyntax(plain) {
+		if _, err := strconv.ParseFloat(plain, 64); err == nil {
+			return tagFloat
+		}
+	}
+	switch {
+	case strings.HasPrefix(plain, "0b"):
+		if intIn(plain[2:], 2) {
+			return tagInt
+		}
+	case strings.HasPrefix(plain, "-0b"):
+		if _, err := strconv.ParseInt("-"+plain[3:], 2, 64); err == nil {
+			return tagInt
+		}
+	}
+	switch {
+	case strings.HasPrefix(plain, "0o"):
+		if intIn(plain[2:], 8) {
+			return tagInt
+		}
+	case strings.HasPrefix(plain, "-0o"):
+		if _, err := strconv.ParseInt("-"+plain[3:], 8, 64); err == nil {
+			return tagInt
+		}
+	}
+	return tagStr
+}
+
+// intIn reports whether s parses as a signed or an unsigned 64-bit
+// integer in base.
+func intIn(s string, base int) bool {
+	if _, err := strconv.ParseInt(s, base, 64); err == nil {
+		return true
+	}
+	_, err := strconv.ParseUint(s, base, 64)
+	return err == nil
+}
+
+// yamlFloatSyntax reports whether s has the shape yaml.v3 accepts as a
+// float: [-+]? ( "." digits | digits ( "." digits* )? ) ( [eE] [-+]? digits )?
+func yamlFloatSyntax(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	} else {
+		if digits() == 0 {
+			return false
+		}
+		if i < len(s) && s[i] == '.' {
+			i++
+			digits()
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// timestampLayouts are the layouts yaml.v3 tries for a plain scalar that
+// starts with four digits and a dash.
+var timestampLayouts = [...]string{
+	"2006-1-2T15:4:5.999999999Z07:00",
+	"2006-1-2t15:4:5.999999999Z07:00",
+	"2006-1-2 15:4:5.999999999",
+	"2006-1-2",
+}
+
+// isTimestamp reports whether yaml.v3 resolves s as a !!timestamp.
+func isTimestamp(s string) bool {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i != 4 || i == len(s) || s[i] != '-' {
+		return false
+	}
+	for _, layout := range timestampLayouts {
+		if _, err := time.Parse(layout, s); err == nil {
+			return true
+		}
+	}
+	return false
+}
