@@ -25,12 +25,20 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 		return nil
 	}
 	var out []diag.Diagnostic
-	datasets, broken := storyDatasets(st.Dir)
+	// The datasets are read at the first pin: a story without one reads
+	// none.
+	var datasets []*Dataset
+	var broken map[string]error
+	loaded := false
 	for _, ae := range agentEffects(st) {
 		e := ae.Effect
 		sel := e.Selection()
 		if sel == nil {
 			continue
+		}
+		if !loaded {
+			datasets, broken = storyDatasets(st.Dir)
+			loaded = true
 		}
 		at := func(key string) story.Pos {
 			if p, ok := sel.Keys[key]; ok {

@@ -103,12 +103,13 @@ func Assemble(opts Options) (*Assembly, error) {
 	}
 	descs, byID := a.descriptors()
 	agents, nodes := storyAgents(opts, descs)
-	known := map[string]bool{}
+	known := make(map[string]bool, len(nodes))
 	for _, n := range nodes {
 		known[n.id] = true
 	}
 	reason := a.profileReasons(known, byID)
 	a.BuildOrder = a.buildOrder(nodes, agents, known, reason)
+	a.Plugins = make([]PluginStatus, 0, len(descs))
 	for _, d := range descs {
 		a.Plugins = append(a.Plugins, PluginStatus{Descriptor: d, Enabled: reason[d.ID] == "", Reason: reason[d.ID]})
 	}
@@ -158,9 +159,13 @@ func (a *Assembly) loadProfile(opts Options) error {
 // discovered under PluginsDir (a clashing id is skipped with a warning),
 // sorted, and an index by id.
 func (a *Assembly) descriptors() ([]Descriptor, map[string]*Descriptor) {
-	descs := builtinDescriptors()
+	builtin := builtinDescriptors()
+	descs := builtin
 	if a.PluginsDir != "" {
 		descs = a.addExternal(descs)
+	}
+	if len(descs) == len(builtin) {
+		return builtin, builtinIndex() // sorted already; shared, only read
 	}
 	sortDescriptors(descs)
 	return descs, indexDescriptors(descs)
@@ -261,9 +266,9 @@ func (a *Assembly) profileReasons(known map[string]bool, byID map[string]*Descri
 // and every node of a requires cycle. It returns the order of the plugins
 // (agent aliases left out).
 func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[string]bool, reason map[string]string) []string {
-	reqs := map[string][]string{}
-	indeg := map[string]int{}
-	users := map[string][]string{}
+	reqs := make(map[string][]string, len(nodes))
+	indeg := make(map[string]int, len(nodes))
+	users := make(map[string][]string, len(nodes))
 	for _, n := range nodes {
 		reqs[n.id] = n.requires
 		for _, q := range n.requires {
@@ -273,14 +278,15 @@ func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[stri
 			}
 		}
 	}
-	var ready, order []string
+	ready := make([]string, 0, len(nodes))
+	order := make([]string, 0, len(nodes))
 	for _, n := range nodes {
 		if indeg[n.id] == 0 {
 			ready = append(ready, n.id)
 		}
 	}
 	for len(ready) > 0 {
-		sort.Strings(ready)
+		slices.Sort(ready)
 		id := ready[0]
 		ready = ready[1:]
 		order = append(order, id)
@@ -292,7 +298,7 @@ func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[stri
 			}
 		}
 	}
-	placed := map[string]bool{}
+	placed := make(map[string]bool, len(order))
 	for _, id := range order {
 		placed[id] = true
 	}

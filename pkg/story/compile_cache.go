@@ -1,9 +1,7 @@
 package story
 
 import (
-	"fmt"
-	"maps"
-	"slices"
+	"strconv"
 	"strings"
 
 	"kitsoki/pkg/story/expr"
@@ -66,11 +64,12 @@ func (c *checker) compileValue(v any) (string, error) {
 	case []any:
 		for i, it := range x {
 			if p, err := c.compileValue(it); err != nil {
-				return fmt.Sprintf("[%d]%s", i, p), err
+				return "[" + strconv.Itoa(i) + "]" + p, err
 			}
 		}
 	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(x)) {
+		var buf [8]string
+		for _, k := range sortedKeys(x, buf[:0]) {
 			if p, err := c.compileValue(x[k]); err != nil {
 				return "." + k + p, err
 			}

@@ -138,7 +138,7 @@ func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 			arms = append(arms, p.parseTransition(iv, w+"."+intent))
 		} else {
 			p.seq(iv, w+"."+intent, func(i int, it *yaml.Node) {
-				arms = append(arms, p.parseTransition(it, fmt.Sprintf("%s.%s[%d]", w, intent, i)))
+				arms = append(arms, p.parseTransition(it, indexed(w+"."+intent, i)))
 			})
 		}
 		if o := s.OnAt(intent); o != nil {
@@ -156,7 +156,7 @@ func (p *fileParser) parseRelevantWorld(v *yaml.Node, w string) []NamePos {
 	}
 	var out []NamePos
 	p.seq(v, w, func(i int, it *yaml.Node) {
-		out = append(out, NamePos{p.str(it, fmt.Sprintf("%s[%d]", w, i)), p.pos(it)})
+		out = append(out, NamePos{p.str(it, indexed(w, i)), p.pos(it)})
 	})
 	return out
 }
@@ -278,7 +278,7 @@ func (p *fileParser) parseEffects(n *yaml.Node, where string) []*Effect {
 		return []*Effect{p.parseEffect(n, where)}
 	}
 	p.seq(n, where, func(i int, it *yaml.Node) {
-		out = append(out, p.parseEffect(it, fmt.Sprintf("%s[%d]", where, i)))
+		out = append(out, p.parseEffect(it, indexed(where, i)))
 	})
 	return out
 }

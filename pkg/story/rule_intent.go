@@ -45,7 +45,7 @@ func checkIntents(c *checker) {
 				}
 			}
 		}
-		c.rep.errf(e.keyPos("emit_intent"), ruleIntent, "%s: emit_intent %q is not declared on state %q's on: arcs (nor any ancestor's)", site.Loc, name, site.State.Path)
+		c.rep.errf(e.keyPos("emit_intent"), ruleIntent, "%s: emit_intent %q is not declared on state %q's on: arcs (nor any ancestor's)", site.Loc(), name, site.State.Path)
 	})
 }
 

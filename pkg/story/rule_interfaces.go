@@ -24,7 +24,7 @@ func checkInterfaces(c *checker) {
 		parts := strings.Split(e.Invoke, ".")
 		p := e.keyPos("invoke")
 		if len(parts) != 3 || parts[1] == "" || parts[2] == "" {
-			c.rep.errf(p, ruleInterfaces, "%s: invoke %q: expected iface.<name>.<op>", site.Loc, e.Invoke)
+			c.rep.errf(p, ruleInterfaces, "%s: invoke %q: expected iface.<name>.<op>", site.Loc(), e.Invoke)
 			return
 		}
 		hi := c.st.HostInterfaces[parts[1]]
@@ -32,11 +32,11 @@ func checkInterfaces(c *checker) {
 			return // a child's interface, lifted as <alias>__<iface> by the fold
 		}
 		if hi == nil {
-			c.rep.errf(p, ruleInterfaces, "%s: invoke %q: iface %q not declared (declared: [%s])", site.Loc, e.Invoke, parts[1], strings.Join(slices.Sorted(maps.Keys(c.st.HostInterfaces)), " "))
+			c.rep.errf(p, ruleInterfaces, "%s: invoke %q: iface %q not declared (declared: [%s])", site.Loc(), e.Invoke, parts[1], strings.Join(slices.Sorted(maps.Keys(c.st.HostInterfaces)), " "))
 			return
 		}
 		if hi.Operations[parts[2]] == nil {
-			msg := fmt.Sprintf("%s: invoke %q: op %q not declared on iface %q", site.Loc, e.Invoke, parts[2], parts[1])
+			msg := fmt.Sprintf("%s: invoke %q: op %q not declared on iface %q", site.Loc(), e.Invoke, parts[2], parts[1])
 			if s := suggest(parts[2], slices.Sorted(maps.Keys(hi.Operations))); s != "" {
 				msg += fmt.Sprintf("; did you mean `%s`?", s)
 			}

@@ -2,7 +2,6 @@ package story
 
 import (
 	"errors"
-	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -22,7 +21,7 @@ import (
 func checkPongo(c *checker) {
 	pc := newPongoCheck(c)
 	if ctx := c.st.App.Context; ctx != "" {
-		pc.compile(c.st.App.Pos, "app.context", ctx)
+		pc.compile(c.st.App.Pos, func() string { return "app.context" }, ctx)
 	}
 	if cp := c.st.App.ContextPath; cp != "" && !isTemplated(cp) {
 		if f, ok := c.existingFile(cp); ok {
@@ -34,7 +33,7 @@ func checkPongo(c *checker) {
 	}
 	c.eachEffect(func(e *Effect, site effSite) {
 		if e.Say != "" && !site.Template {
-			pc.compile(e.keyPos("say"), site.Loc+": say", e.Say)
+			pc.compile(e.keyPos("say"), func() string { return site.Loc() + ": say" }, e.Say)
 		}
 		if !strings.HasPrefix(e.Invoke, "host.agent.") {
 			return
@@ -97,21 +96,23 @@ func (pc *pongoCheck) addFile(f string, p Pos) {
 	}
 }
 
-// compile reports a template that does not compile.
-func (pc *pongoCheck) compile(p Pos, where, src string) {
+// compile reports a template that does not compile; where names it in
+// the message.
+func (pc *pongoCheck) compile(p Pos, where func() string, src string) {
 	if err := pc.compiled(src); err != nil {
-		pc.c.rep.add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s", where, errMsg(err), ternaryHint(src, err, ""))
+		pc.c.rep.add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s", where(), errMsg(err), ternaryHint(src, err, ""))
 	}
 }
 
 // compileView reports a view element that does not compile. Such an
 // element loads upstream (views are rendered, and compiled, only when
 // shown): the rule says what happens at run time.
-func (pc *pongoCheck) compileView(p Pos, where, src string, guarded bool) {
+func (pc *pongoCheck) compileView(p Pos, whereOf func() string, src string, guarded bool) {
 	err := pc.compiled(src)
 	if err == nil {
 		return
 	}
+	where := whereOf()
 	c := pc.c
 	if sev := pongoSeverity(err); sev == diag.Warning {
 		c.rep.add(c.errAt(p, src, err), sev, rulePongo, "%s: %s", where, errMsg(err))
@@ -132,7 +133,7 @@ func (pc *pongoCheck) compileView(p Pos, where, src string, guarded bool) {
 // transitions) and its view elements.
 func (pc *pongoCheck) state(s *State) {
 	if e, ok := s.Keys["footer"]; ok {
-		pc.compile(e, "state "+quote(s.Path)+" footer", s.Footer())
+		pc.compile(e, func() string { return "state " + quote(s.Path) + " footer" }, s.Footer())
 	}
 	views := []*View{s.View}
 	for _, on := range s.On {
@@ -145,8 +146,8 @@ func (pc *pongoCheck) state(s *State) {
 			pc.view(s, v)
 		}
 	}
-	pc.c.eachViewElement(s, func(el *ViewElement, where string) {
-		w := "state " + quote(s.Path) + " " + where
+	pc.c.eachViewElement(s, func(el *ViewElement, where elemPlace) {
+		w := func() string { return "state " + quote(s.Path) + " " + where.String() }
 		if el.Text != "" {
 			pc.compileView(or(el.TextPos, el.Pos), w, el.Text, el.When != "")
 		}
@@ -161,7 +162,7 @@ func (pc *pongoCheck) view(s *State, v *View) {
 	c := pc.c
 	switch v.Kind {
 	case "template":
-		pc.compile(v.Pos, "state "+quote(s.Path)+" view", v.Template)
+		pc.compile(v.Pos, func() string { return "state " + quote(s.Path) + " view" }, v.Template)
 	case "extends":
 		if v.Extends == "" || isTemplated(v.Extends) {
 			return
@@ -191,18 +192,18 @@ func (pc *pongoCheck) compileFiles() {
 	c := pc.c
 	cache := c.l.opts.Cache
 	for f, p := range pc.files {
-		var src []byte
-		if cache != nil {
-			src, _ = safefile.ReadFile(f, safefile.Story)
-			if src != nil && cache.knownGood(goodPongo, src) {
-				continue
-			}
+		src, rerr := safefile.ReadFile(f, safefile.Story)
+		if rerr == nil && cache.knownGood(goodPongo, src) {
+			continue
 		}
-		_, err := pc.pl.CompileFile(f)
+		var err error
+		if rerr == nil {
+			_, err = pc.pl.CompileFileSource(f, src)
+		} else {
+			_, err = pc.pl.CompileFile(f) // reports the read error
+		}
 		if err == nil {
-			if src != nil {
-				cache.markGood(goodPongo, src)
-			}
+			cache.markGood(goodPongo, src)
 			continue
 		}
 		var ee *expr.Error
@@ -244,10 +245,23 @@ func walkStrings(v any, fn func(string)) {
 			walkStrings(it, fn)
 		}
 	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(x)) {
+		var buf [8]string
+		for _, k := range sortedKeys(x, buf[:0]) {
 			walkStrings(x[k], fn)
 		}
 	}
+}
+
+// sortedKeys appends the keys of m to buf and sorts them: a caller
+// passing a stack array allocates nothing for a small map.
+func sortedKeys[V any](m map[string]V, buf []string) []string {
+	for k := range m {
+		buf = append(buf, k)
+	}
+	if len(buf) > 1 {
+		slices.Sort(buf)
+	}
+	return buf
 }
 
 // ternaryRe finds a `? … :` inside a {{ }} tag.

@@ -23,7 +23,7 @@ func checkPromptRoots(c *checker) {
 			f, _ := c.existingFile(r.path)
 			if !Confined(f, roots) {
 				c.rep.errf(e.keyPos("with"), rulePromptRoot, "%s: with.%s %q resolves to %s, outside the story's roots (%s): prompt files must live inside the story (or a declared prompts overlay/shared directory); move the file there",
-					site.Loc, r.key, r.path, f, strings.Join(roots, ", "))
+					site.Loc(), r.key, r.path, f, strings.Join(roots, ", "))
 			}
 		}
 	})

@@ -49,7 +49,7 @@ func checkSchemas(c *checker) {
 		}
 		for _, r := range promptRefs(e) {
 			if r.schema {
-				try(e.withPos(r.key), site.Loc+": with."+r.key, r.path)
+				try(e.withPos(r.key), site.Loc()+": with."+r.key, r.path)
 			}
 		}
 	})

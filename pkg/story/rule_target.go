@@ -29,7 +29,7 @@ func checkTargets(c *checker) {
 			c.checkOnError(e, site)
 		}
 		if e.Target() != "" && site.OnComplete {
-			c.checkTarget(site.State, e.Target(), e.keyPos("target"), site.Loc+": ")
+			c.checkTarget(site.State, e.Target(), e.keyPos("target"), site.Loc()+": ")
 		}
 	})
 }

@@ -24,7 +24,7 @@ func checkValueTemplates(c *checker) {
 			if site.Template && placeholderErr("", err) {
 				return // substituted when the phase is expanded
 			}
-			c.rep.add(p, sev, ruleTemplate, "%s: effect %s: %s", site.Loc, what, errMsg(err))
+			c.rep.add(p, sev, ruleTemplate, "%s: effect %s: %s", site.Loc(), what, errMsg(err))
 		}
 		for _, kv := range e.Set {
 			if sub, err := c.compileValue(kv.Value); err != nil {
@@ -32,7 +32,8 @@ func checkValueTemplates(c *checker) {
 				report(c.errAt(kv.Pos, src, err), fmt.Sprintf("set %q", kv.Key+sub), err)
 			}
 		}
-		for _, k := range slices.Sorted(maps.Keys(e.With)) {
+		var buf [16]string
+		for _, k := range sortedKeys(e.With, buf[:0]) {
 			if sub, err := c.compileValue(e.With[k]); err != nil {
 				src, _ := lookupRaw(e.With[k], sub).(string)
 				report(c.errAt(e.withPos(k+sub), src, err), fmt.Sprintf("with %q", k+sub), err)
@@ -53,7 +54,7 @@ func checkValueTemplates(c *checker) {
 			if !ok {
 				switch kv.Value.(type) {
 				case map[string]any, []any, nil:
-					c.rep.add(kv.Pos, sev, ruleTemplate, "%s: effect bind %q: expected a result path string such as submitted or stdout_json.sha", site.Loc, kv.Key)
+					c.rep.add(kv.Pos, sev, ruleTemplate, "%s: effect bind %q: expected a result path string such as submitted or stdout_json.sha", site.Loc(), kv.Key)
 				}
 				continue
 			}

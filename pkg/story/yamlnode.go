@@ -152,7 +152,7 @@ func (p *fileParser) spend(at *yaml.Node, where string, idx int) bool {
 	if !p.exhausted {
 		p.exhausted = true
 		if idx >= 0 {
-			where = fmt.Sprintf("%s[%d]", where, idx)
+			where = indexed(where, idx)
 		}
 		p.errf(p.pos(at), ruleYAMLSyntax, "%s: the file expands to more than %d YAML nodes (an alias bomb: aliases expanding to far more nodes than the file holds); kitsoki stops reading it here rather than drop the rest: shrink or split it", where, p.limit)
 	}
@@ -379,7 +379,7 @@ func (p *fileParser) strList(n *yaml.Node, where string) []string {
 	}
 	var out []string
 	p.seq(n, where, func(i int, it *yaml.Node) {
-		out = append(out, p.str(it, fmt.Sprintf("%s[%d]", where, i)))
+		out = append(out, p.str(it, indexed(where, i)))
 	})
 	return out
 }
@@ -534,4 +534,9 @@ func (p *fileParser) valuePos(n *yaml.Node) Pos {
 		pos.Col++
 	}
 	return pos
+}
+
+// indexed returns where[i], as a message names a list item.
+func indexed(where string, i int) string {
+	return where + "[" + strconv.Itoa(i) + "]"
 }

@@ -42,6 +42,9 @@ type PongoLoader struct {
 	fileDirs []string         // their directories (template roots too)
 	accepted map[string]bool  // absolute paths Abs resolved and allowed
 	refused  int              // counter for refusal sentinels
+	// pending holds the bytes CompileFile just read, for the Get of the
+	// same file pongo2 makes next (read once, not twice).
+	pending map[string][]byte
 }
 
 // ErrOutsideRoots is wrapped by the *Error of an include, extends or import
@@ -117,23 +120,31 @@ func (l *PongoLoader) Compile(src string) (p *Pongo, err error) {
 // CompileFile compiles the template file at path (a prompt or a view
 // layout); its includes and extends resolve through the loader.
 func (l *PongoLoader) CompileFile(path string) (p *Pongo, err error) {
+	src, rerr := safefile.ReadFile(path, safefile.Story)
+	if rerr != nil {
+		return nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: %v (check the path)", path, rerr), Err: rerr}
+	}
+	return l.CompileFileSource(path, src)
+}
+
+// CompileFileSource is CompileFile for src, the bytes the caller just read
+// from path with safefile.ReadFile(path, safefile.Story): the file is not
+// read again.
+func (l *PongoLoader) CompileFileSource(path string, src []byte) (p *Pongo, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			p, err = nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: internal error: %v", path, r)}
 		}
 	}()
-	src, rerr := safefile.ReadFile(path, safefile.Story)
-	if rerr != nil {
-		return nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: %v (check the path)", path, rerr), Err: rerr}
-	}
-	if e := checkPongoHang(path, string(src)); e != nil {
+	text := string(src)
+	if e := checkPongoHang(path, text); e != nil {
 		return nil, e
 	}
 	abs, aerr := filepath.Abs(path)
 	if aerr != nil {
 		abs = path
 	}
-	if e := l.checkIncludeCycle(abs, string(src)); e != nil {
+	if e := l.checkIncludeCycle(abs, text); e != nil {
 		return nil, e
 	}
 	l.mu.Lock()
@@ -143,10 +154,17 @@ func (l *PongoLoader) CompileFile(path string) (p *Pongo, err error) {
 			l.fileDirs = append(l.fileDirs, d)
 		}
 	}
+	if l.pending == nil {
+		l.pending = map[string][]byte{}
+	}
+	l.pending[abs] = src
 	l.mu.Unlock()
 	tpl, perr := l.set.FromFile(abs)
+	l.mu.Lock()
+	delete(l.pending, abs)
+	l.mu.Unlock()
 	if perr != nil {
-		return nil, l.pongoError(path, string(src), perr)
+		return nil, l.pongoError(path, text, perr)
 	}
 	return &Pongo{name: path, tpl: tpl, l: l}, nil
 }
@@ -349,6 +367,8 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 	f.l.mu.Lock()
 	rerr := f.l.getErrs[name]
 	ok := f.l.files[name] || f.l.accepted[name]
+	pending, read := f.l.pending[name]
+	delete(f.l.pending, name)
 	f.l.mu.Unlock()
 	if strings.HasPrefix(name, refusedPrefix) {
 		return nil, rerr
@@ -358,18 +378,25 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 		return nil, fmt.Errorf("pongo2: template path %q was not resolved by the loader", name)
 	}
 	path := name
-	b, err := safefile.ReadFile(path, safefile.Story)
-	if err != nil {
-		return nil, err
+	b := pending
+	if !read {
+		var err error
+		if b, err = safefile.ReadFile(path, safefile.Story); err != nil {
+			return nil, err
+		}
 	}
-	if e := checkPongoHang(path, string(b)); e != nil {
+	text := string(b)
+	if e := checkPongoHang(path, text); e != nil {
 		f.l.mu.Lock()
 		f.l.getErrs[path] = e
 		f.l.getErrs[name] = e
 		f.l.mu.Unlock()
 		return nil, e
 	}
-	return bytes.NewReader([]byte(rewritePongo(string(b)))), nil
+	if rw := rewritePongo(text); rw != text {
+		return strings.NewReader(rw), nil
+	}
+	return bytes.NewReader(b), nil
 }
 
 func (l *PongoLoader) resolve(base, name string) string {
