@@ -77,13 +77,13 @@ func (pc *pongoCheck) compiled(src string) error {
 	err, ok := pc.seen[src]
 	if !ok {
 		cache := pc.c.l.opts.Cache
-		if cache.knownGood(goodPongo, []byte(src)) {
+		if cache.knownGood(goodPongo, src) {
 			return nil
 		}
 		_, err = pc.pl.Compile(src)
 		pc.seen[src] = err
 		if err == nil {
-			cache.markGood(goodPongo, []byte(src))
+			cache.markGood(goodPongo, src)
 		}
 	}
 	return err
@@ -193,7 +193,7 @@ func (pc *pongoCheck) compileFiles() {
 	cache := c.l.opts.Cache
 	for f, p := range pc.files {
 		src, rerr := safefile.ReadFile(f, safefile.Story)
-		if rerr == nil && cache.knownGood(goodPongo, src) {
+		if rerr == nil && cache.knownGoodBytes(goodPongo, src) {
 			continue
 		}
 		var err error
@@ -203,7 +203,7 @@ func (pc *pongoCheck) compileFiles() {
 			_, err = pc.pl.CompileFile(f) // reports the read error
 		}
 		if err == nil {
-			cache.markGood(goodPongo, src)
+			cache.markGood(goodPongo, string(src))
 			continue
 		}
 		var ee *expr.Error

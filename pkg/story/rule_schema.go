@@ -33,14 +33,14 @@ func checkSchemas(c *checker) {
 		var src []byte
 		if cache != nil {
 			src, _ = comp.ReadFile(filepath.Clean(path)) // rooted as Compile reads it
-			if src != nil && cache.knownGood(goodSchema, src) {
+			if src != nil && cache.knownGoodBytes(goodSchema, src) {
 				return
 			}
 		}
 		if _, err := comp.Compile(filepath.Clean(path)); err != nil {
 			c.rep.errf(p, ruleSchema, "%s: %s", where, errMsg(err))
 		} else if src != nil {
-			cache.markGood(goodSchema, src)
+			cache.markGood(goodSchema, string(src))
 		}
 	}
 	c.eachEffect(func(e *Effect, site effSite) {
