@@ -47,9 +47,10 @@ func checkPongo(c *checker) {
 	pc.compileFiles()
 }
 
-// pongoCheck is one run of checkPongo: the story's loader, the compile
-// result of each distinct source, and the template files to compile with
-// the position that references each.
+// pongoCheck is one run of checkPongo: the story's loader (made at the
+// first template pongo2 has to compile), the compile result of each
+// distinct source, and the template files to compile with the position
+// that references each.
 type pongoCheck struct {
 	c     *checker
 	pl    *expr.PongoLoader
@@ -58,6 +59,15 @@ type pongoCheck struct {
 }
 
 func newPongoCheck(c *checker) *pongoCheck {
+	return &pongoCheck{c: c, seen: map[string]error{}, files: map[string]Pos{}}
+}
+
+// loader returns the story's template loader.
+func (pc *pongoCheck) loader() *expr.PongoLoader {
+	if pc.pl != nil {
+		return pc.pl
+	}
+	c := pc.c
 	pl := expr.NewPongoLoader(filepath.Join(c.st.Dir, "prompts"), filepath.Join(c.st.Dir, "views"), c.st.Dir)
 	pl.AddNamespace("@story", c.st.Dir)
 	if c.st.Prompts != nil {
@@ -65,7 +75,8 @@ func newPongoCheck(c *checker) *pongoCheck {
 			pl.AddNamespace("@shared", filepath.Join(c.st.Dir, d))
 		}
 	}
-	return &pongoCheck{c: c, pl: pl, seen: map[string]error{}, files: map[string]Pos{}}
+	pc.pl = pl
+	return pl
 }
 
 // compiled compiles src once (nil when src holds no tag) and returns the
@@ -76,11 +87,14 @@ func (pc *pongoCheck) compiled(src string) error {
 	}
 	err, ok := pc.seen[src]
 	if !ok {
+		if expr.SimplePongo(src) {
+			return nil // compiles: nothing to build
+		}
 		cache := pc.c.l.opts.Cache
 		if cache.knownGood(goodPongo, src) {
 			return nil
 		}
-		_, err = pc.pl.Compile(src)
+		_, err = pc.loader().Compile(src)
 		pc.seen[src] = err
 		if err == nil {
 			cache.markGood(goodPongo, src)
@@ -198,9 +212,9 @@ func (pc *pongoCheck) compileFiles() {
 		}
 		var err error
 		if rerr == nil {
-			_, err = pc.pl.CompileFileSource(f, src)
+			_, err = pc.loader().CompileFileSource(f, src)
 		} else {
-			_, err = pc.pl.CompileFile(f) // reports the read error
+			_, err = pc.loader().CompileFile(f) // reports the read error
 		}
 		if err == nil {
 			cache.markGood(goodPongo, string(src))
