@@ -212,7 +212,7 @@ func (pc *pongoCheck) compileFiles() {
 		}
 		var err error
 		if rerr == nil {
-			_, err = pc.loader().CompileFileSource(f, src)
+			err = pc.loader().CheckFileSource(f, src)
 		} else {
 			_, err = pc.loader().CompileFile(f) // reports the read error
 		}

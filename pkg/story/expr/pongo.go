@@ -124,13 +124,22 @@ func (l *PongoLoader) CompileFile(path string) (p *Pongo, err error) {
 	if rerr != nil {
 		return nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: %v (check the path)", path, rerr), Err: rerr}
 	}
-	return l.CompileFileSource(path, src)
+	return l.compileFileSource(path, src, true)
 }
 
-// CompileFileSource is CompileFile for src, the bytes the caller just read
-// from path with safefile.ReadFile(path, safefile.Story): the file is not
-// read again.
-func (l *PongoLoader) CompileFileSource(path string, src []byte) (p *Pongo, err error) {
+// CheckFileSource returns the error CompileFile(path) would, and records
+// path as it does, for src, the bytes the caller just read from path with
+// safefile.ReadFile(path, safefile.Story) (the file is not read again);
+// it builds no template when src plainly compiles (SimplePongo): a linter
+// needs only the verdict.
+func (l *PongoLoader) CheckFileSource(path string, src []byte) error {
+	_, err := l.compileFileSource(path, src, false)
+	return err
+}
+
+// compileFileSource compiles src, the bytes of path; without build, a
+// source SimplePongo accepts is only recorded (p is nil).
+func (l *PongoLoader) compileFileSource(path string, src []byte, build bool) (p *Pongo, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			p, err = nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: internal error: %v", path, r)}
@@ -153,6 +162,10 @@ func (l *PongoLoader) CompileFileSource(path string, src []byte) (p *Pongo, err 
 		if d := filepath.Dir(abs); !slices.Contains(l.fileDirs, d) {
 			l.fileDirs = append(l.fileDirs, d)
 		}
+	}
+	if !build && SimplePongo(text) {
+		l.mu.Unlock()
+		return nil, nil
 	}
 	if l.pending == nil {
 		l.pending = map[string][]byte{}

@@ -1,6 +1,8 @@
 package expr
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -65,4 +67,29 @@ func FuzzSimplePongo(f *testing.F) {
 			t.Fatalf("SimplePongo accepted a {%% %%} tag: %q", src)
 		}
 	})
+}
+
+// TestCheckFileSource: CheckFileSource gives CompileFile's verdict, for a
+// plain file (not built) and for broken and {% %} files (compiled).
+func TestCheckFileSource(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"plain.md":  "Hello {{ world.name|default:\"you\" }}.\n",
+		"broken.md": "Hello {{ world.name|nosuch }}.\n",
+		"tags.md":   "{% if world.a %}a{% endif %}\n",
+		"hang.md":   "{% endcomment x %}\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, want := NewPongoLoader(dir).CompileFile(p)
+		got := NewPongoLoader(dir).CheckFileSource(p, []byte(src))
+		if (got == nil) != (want == nil) || (got != nil && got.Error() != want.Error()) {
+			t.Errorf("%s: CheckFileSource = %v, CompileFile = %v", name, got, want)
+		}
+		if name != "plain.md" && want == nil && name != "tags.md" {
+			t.Errorf("%s: CompileFile succeeded; the case tests nothing", name)
+		}
+	}
 }
