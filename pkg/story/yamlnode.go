@@ -126,12 +126,12 @@ func (p *fileParser) intern(s string) string {
 
 // enter marks n as being walked; it reports and returns false when n is
 // already on the walk path (a recursive alias).
-func (p *fileParser) enter(n, orig *yaml.Node, where string) bool {
+func (p *fileParser) enter(n, orig *yaml.Node, at place) bool {
 	if p.active == nil {
 		p.active = map[*yaml.Node]bool{}
 	}
 	if p.active[n] || len(p.active) > 200 {
-		p.errf(p.pos(orig), ruleYAMLSyntax, "%s: recursive or too deeply nested YAML (an alias refers to its own ancestor)", where)
+		p.errf(p.pos(orig), ruleYAMLSyntax, "%s: recursive or too deeply nested YAML (an alias refers to its own ancestor)", at.String())
 		return false
 	}
 	p.active[n] = true
@@ -144,13 +144,14 @@ func (p *fileParser) leave(n *yaml.Node) { delete(p.active, n) }
 // per file and at the node where it happened, a positioned error: the rest
 // of the file is not read, and the story must not pass as valid with keys
 // silently dropped.
-func (p *fileParser) spend(at *yaml.Node, where string, idx int) bool {
+func (p *fileParser) spend(at *yaml.Node, in place, idx int) bool {
 	p.budget--
 	if p.budget >= 0 {
 		return true
 	}
 	if !p.exhausted {
 		p.exhausted = true
+		where := in.String()
 		if idx >= 0 {
 			where = indexed(where, idx)
 		}
@@ -218,22 +219,45 @@ func (p *fileParser) mapping(n *yaml.Node, where string, known []string, fn func
 }
 
 func (p *fileParser) mappingSev(n *yaml.Node, where string, known []string, unknownSev diag.Severity, fn func(key string, k, v *yaml.Node)) bool {
+	return p.mappingIn(n, place{where: where}, known, unknownSev, fn)
+}
+
+// mappingAt is mapping for the block named pre+where in messages (the
+// name is put together only when one is reported).
+func (p *fileParser) mappingAt(n *yaml.Node, pre, where string, known []string, fn func(key string, k, v *yaml.Node)) bool {
+	return p.mappingIn(n, place{pre: pre, where: where}, known, diag.Error, fn)
+}
+
+// place names a block in messages: pre+where, where quoted if quote.
+type place struct {
+	pre, where string
+	quote      bool
+}
+
+func (pl place) String() string {
+	if pl.quote {
+		return pl.pre + strconv.Quote(pl.where)
+	}
+	return pl.pre + pl.where
+}
+
+func (p *fileParser) mappingIn(n *yaml.Node, at place, known []string, unknownSev diag.Severity, fn func(key string, k, v *yaml.Node)) bool {
 	orig := n
 	n = deref(n)
 	if isNull(n) {
 		return false
 	}
 	if n.Kind != yaml.MappingNode {
-		p.errf(p.pos(orig), ruleType, "%s: expected a mapping, got %s", where, kindName(n))
+		p.errf(p.pos(orig), ruleType, "%s: expected a mapping, got %s", at.String(), kindName(n))
 		return false
 	}
-	if !p.enter(n, orig, where) {
+	if !p.enter(n, orig, at) {
 		return false
 	}
 	defer p.leave(n)
 	seen := make(map[string]*yaml.Node, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if !p.spend(n.Content[i], where, -1) {
+		if !p.spend(n.Content[i], at, -1) {
 			return true
 		}
 		k, v := deref(n.Content[i]), n.Content[i+1]
@@ -241,7 +265,7 @@ func (p *fileParser) mappingSev(n *yaml.Node, where string, known []string, unkn
 			continue
 		}
 		if k.Kind != yaml.ScalarNode {
-			p.errf(p.pos(k), ruleType, "%s: mapping keys must be strings, got %s", where, kindName(k))
+			p.errf(p.pos(k), ruleType, "%s: mapping keys must be strings, got %s", at.String(), kindName(k))
 			continue
 		}
 		key := p.intern(k.Value)
@@ -249,21 +273,21 @@ func (p *fileParser) mappingSev(n *yaml.Node, where string, known []string, unkn
 			// `<<: *anchor` merges another mapping in.
 			src := deref(v)
 			if src != nil && src.Kind == yaml.MappingNode {
-				p.mappingSev(src, where, known, unknownSev, fn)
+				p.mappingIn(src, at, known, unknownSev, fn)
 			} else if src != nil && src.Kind == yaml.SequenceNode {
 				for _, it := range src.Content {
-					p.mappingSev(it, where, known, unknownSev, fn)
+					p.mappingIn(it, at, known, unknownSev, fn)
 				}
 			}
 			continue
 		}
 		if prev, dup := seen[key]; dup {
-			p.errf(p.pos(k), ruleDuplicateKey, "%s: mapping key %q already defined at line %d, column %d", where, key, prev.Line, prev.Column)
+			p.errf(p.pos(k), ruleDuplicateKey, "%s: mapping key %q already defined at line %d, column %d", at.String(), key, prev.Line, prev.Column)
 			continue
 		}
 		seen[key] = k
 		if known != nil && !contains(known, key) {
-			msg := fmt.Sprintf("%s: unknown key %q", where, key)
+			msg := fmt.Sprintf("%s: unknown key %q", at.String(), key)
 			if s := suggest(key, known); s != "" {
 				msg += fmt.Sprintf("; did you mean `%s`?", s)
 			}
@@ -286,12 +310,12 @@ func (p *fileParser) seq(n *yaml.Node, where string, fn func(i int, item *yaml.N
 		p.errf(p.pos(orig), ruleType, "%s: expected a list, got %s", where, kindName(n))
 		return false
 	}
-	if !p.enter(n, orig, where) {
+	if !p.enter(n, orig, place{where: where}) {
 		return false
 	}
 	defer p.leave(n)
 	for i, it := range n.Content {
-		if !p.spend(it, where, i) {
+		if !p.spend(it, place{where: where}, i) {
 			return true
 		}
 		fn(i, it)
@@ -312,6 +336,29 @@ func (p *fileParser) str(n *yaml.Node, where string) string {
 		return ""
 	}
 	return p.intern(n.Value)
+}
+
+// strIn is str(n, where+"."+key), the name put together only when an
+// error is reported.
+func (p *fileParser) strIn(n *yaml.Node, where, key string) string {
+	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
+		return p.intern(d.Value)
+	}
+	return p.str(n, where+"."+key)
+}
+
+// boolIn is boolean(n, where+"."+key), the name put together only when
+// an error is reported.
+func (p *fileParser) boolIn(n *yaml.Node, where, key string) bool {
+	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
+		switch strings.ToLower(d.Value) {
+		case "true", "yes", "on":
+			return true
+		case "false", "no", "off":
+			return false
+		}
+	}
+	return p.boolean(n, where+"."+key)
 }
 
 func (p *fileParser) boolean(n *yaml.Node, where string) bool {
@@ -401,7 +448,7 @@ func (p *fileParser) raw(n *yaml.Node) any {
 func (p *fileParser) rawDepth(n *yaml.Node, depth int) any {
 	orig := n
 	n = deref(n)
-	if n == nil || !p.spend(orig, "value", -1) {
+	if n == nil || !p.spend(orig, place{where: "value"}, -1) {
 		return nil
 	}
 	if depth > 200 {
@@ -455,11 +502,15 @@ func (p *fileParser) rawDepth(n *yaml.Node, depth int) any {
 		}
 		return out
 	case yaml.ScalarNode:
-		v := scalarValue(n)
-		if s, ok := v.(string); ok {
-			return p.intern(s)
+		switch n.Tag {
+		case "!!null", "!!bool", "!!int", "!!float":
+			v := scalarValue(n)
+			if s, ok := v.(string); ok {
+				return p.intern(s)
+			}
+			return v
 		}
-		return v
+		return p.intern(n.Value) // scalarValue's string, boxed once
 	}
 	return nil
 }
