@@ -15,6 +15,27 @@ type checker struct {
 	cc  *compileCache
 	// sites caches the effect walk: every rule visits the same list.
 	sites []effectAt
+	// files caches existingFile: several rules resolve the same prompt
+	// and schema references.
+	files map[string]fileAt
+}
+
+type fileAt struct {
+	path string
+	ok   bool
+}
+
+// existing is existingFile, asked once per path and check.
+func (c *checker) existing(p string) (string, bool) {
+	if f, ok := c.files[p]; ok {
+		return f.path, f.ok
+	}
+	path, ok := c.existingFile(p)
+	if c.files == nil {
+		c.files = map[string]fileAt{}
+	}
+	c.files[p] = fileAt{path, ok}
+	return path, ok
 }
 
 type effectAt struct {

@@ -57,6 +57,19 @@ func (st *Story) PromptRoots() []string {
 // both as written and after resolving symlinks (of p and of the roots): a
 // symlink inside a root that points outside it is outside.
 func Confined(p string, roots []string) bool {
+	return newConfiner(roots).confined(p)
+}
+
+// confiner answers Confined for one list of roots, resolving the roots'
+// symlinks once for all the paths it is asked about.
+type confiner struct {
+	roots    []string
+	resolved []string // EvalSymlinks of each root (the root itself when it fails)
+}
+
+func newConfiner(roots []string) *confiner { return &confiner{roots: roots} }
+
+func (c *confiner) confined(p string) bool {
 	if !filepath.IsAbs(p) {
 		return false
 	}
@@ -67,16 +80,21 @@ func Confined(p string, roots []string) bool {
 	} else if !os.IsNotExist(err) {
 		return false
 	}
+	if c.resolved == nil {
+		c.resolved = make([]string, len(c.roots))
+		for i, root := range c.roots {
+			c.resolved[i] = root
+			if r, err := filepath.EvalSymlinks(root); err == nil {
+				c.resolved[i] = r
+			}
+		}
+	}
 	lexical, resolved := false, false
-	for _, root := range roots {
+	for i, root := range c.roots {
 		if within(root, p) {
 			lexical = true
 		}
-		rr := root
-		if r, err := filepath.EvalSymlinks(root); err == nil {
-			rr = r
-		}
-		if within(rr, real) || within(root, real) {
+		if within(c.resolved[i], real) || within(root, real) {
 			resolved = true
 		}
 	}

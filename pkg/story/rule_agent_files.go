@@ -19,7 +19,7 @@ func checkAgentFiles(c *checker) {
 			if !r.isFile {
 				continue
 			}
-			if _, ok := c.existingFile(r.path); !ok {
+			if _, ok := c.existing(r.path); !ok {
 				// at the path itself, also when it is a > or | block
 				at := c.l.valuePos(e.withPos(r.key), r.path, 1, 1)
 				if c.isDir(r.path) {
@@ -31,7 +31,7 @@ func checkAgentFiles(c *checker) {
 		}
 	})
 	if app := c.st.App; app.ContextPath != "" && !isTemplated(app.ContextPath) {
-		if _, ok := c.existingFile(app.ContextPath); !ok {
+		if _, ok := c.existing(app.ContextPath); !ok {
 			c.rep.errf(app.Pos, ruleAgentFile, "app.context_path %q: file not found (paths are relative to the story directory)", app.ContextPath)
 		}
 	}

@@ -24,7 +24,7 @@ func checkPongo(c *checker) {
 		pc.compile(c.st.App.Pos, func() string { return "app.context" }, ctx)
 	}
 	if cp := c.st.App.ContextPath; cp != "" && !isTemplated(cp) {
-		if f, ok := c.existingFile(cp); ok {
+		if f, ok := c.existing(cp); ok {
 			pc.files[f] = c.st.App.Pos
 		}
 	}
@@ -39,7 +39,7 @@ func checkPongo(c *checker) {
 			return
 		}
 		for _, ref := range promptRefs(e) {
-			if f, ok := c.existingFile(ref.path); ok && ref.isFile {
+			if f, ok := c.existing(ref.path); ok && ref.isFile {
 				pc.addFile(f, e.withPos(ref.key))
 			}
 		}

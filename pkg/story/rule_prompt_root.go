@@ -11,6 +11,7 @@ import "strings"
 // the same paths at run time.
 func checkPromptRoots(c *checker) {
 	roots := c.st.PromptRoots()
+	conf := newConfiner(roots)
 	c.eachEffect(func(e *Effect, site effSite) {
 		if !strings.HasPrefix(e.Invoke, "host.agent.") || site.Template {
 			return
@@ -20,8 +21,8 @@ func checkPromptRoots(c *checker) {
 				continue
 			}
 			// A missing file inside the roots is agent-file's to report.
-			f, _ := c.existingFile(r.path)
-			if !Confined(f, roots) {
+			f, _ := c.existing(r.path)
+			if !conf.confined(f) {
 				c.rep.errf(e.keyPos("with"), rulePromptRoot, "%s: with.%s %q resolves to %s, outside the story's roots (%s): prompt files must live inside the story (or a declared prompts overlay/shared directory); move the file there",
 					site.Loc(), r.key, r.path, f, strings.Join(roots, ", "))
 			}

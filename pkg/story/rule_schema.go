@@ -19,7 +19,7 @@ func checkSchemas(c *checker) {
 			return
 		}
 		done[path] = true
-		f, ok := c.existingFile(path)
+		f, ok := c.existing(path)
 		if !ok {
 			return // reported by agent-file
 		}

@@ -10,7 +10,7 @@ func checkSelection(c *checker) {
 			return
 		}
 		if sel.Evidence != "" && !isTemplated(sel.Evidence) {
-			if _, ok := c.existingFile(sel.Evidence); !ok {
+			if _, ok := c.existing(sel.Evidence); !ok {
 				p := sel.Pos
 				if kp, ok := sel.Keys["evidence"]; ok {
 					p = kp
