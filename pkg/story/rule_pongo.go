@@ -56,6 +56,23 @@ type pongoCheck struct {
 	pl    *expr.PongoLoader
 	seen  map[string]error
 	files map[string]Pos
+	// exists caches whether a layout or template file exists (many
+	// states extend the same layout).
+	exists map[string]bool
+}
+
+// fileExists reports whether f can be stat'ed, once per file.
+func (pc *pongoCheck) fileExists(f string) bool {
+	ok, done := pc.exists[f]
+	if !done {
+		_, err := os.Stat(f)
+		ok = err == nil
+		if pc.exists == nil {
+			pc.exists = map[string]bool{}
+		}
+		pc.exists[f] = ok
+	}
+	return ok
 }
 
 func newPongoCheck(c *checker) *pongoCheck {
@@ -182,7 +199,7 @@ func (pc *pongoCheck) view(s *State, v *View) {
 			return
 		}
 		f := filepath.Join(c.st.Dir, "views", v.Extends+".pongo")
-		if _, err := os.Stat(f); err != nil {
+		if !pc.fileExists(f) {
 			c.rep.warnf(v.Pos, rulePongo, "state %q: view extends %q: layout file views/%s.pongo not found in the story (it must come from a prompts overlay at run time)", s.Path, v.Extends, v.Extends)
 			return
 		}
@@ -192,7 +209,7 @@ func (pc *pongoCheck) view(s *State, v *View) {
 			return
 		}
 		f := filepath.Join(c.st.Dir, "views", v.TemplateFile)
-		if _, err := os.Stat(f); err != nil {
+		if !pc.fileExists(f) {
 			c.rep.warnf(v.Pos, rulePongo, "state %q: view template_file %q: views/%s not found in the story (it must come from a prompts overlay at run time)", s.Path, v.TemplateFile, v.TemplateFile)
 			return
 		}
