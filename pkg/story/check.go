@@ -1,8 +1,6 @@
 package story
 
 import (
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -18,6 +16,17 @@ type checker struct {
 	// files caches existingFile: several rules resolve the same prompt
 	// and schema references.
 	files map[string]fileAt
+	// all caches st.AllStates() (the rules only read it).
+	all []*State
+}
+
+// states returns every state of the story's tree (AllStates), listed
+// once per check.
+func (c *checker) states() []*State {
+	if c.all == nil {
+		c.all = c.st.AllStates()
+	}
+	return c.all
 }
 
 type fileAt struct {
@@ -230,8 +239,8 @@ func (c *checker) walkEffects(fn func(e *Effect, site effSite)) {
 			}
 		}
 	}
-	visitStates(c.st.AllStates(), false)
-	for _, n := range slices.Sorted(maps.Keys(c.st.PhaseTemplates)) {
+	visitStates(c.states(), false)
+	for _, n := range sortedMapKeys(c.st.PhaseTemplates) {
 		visitStates(flatten(c.st.PhaseTemplates[n].States), true)
 	}
 	if c.st.Phases != nil {
@@ -239,7 +248,7 @@ func (c *checker) walkEffects(fn func(e *Effect, site effSite)) {
 			visit(c.st.Phases.Graph[id].OnEnter, effSite{Template: true}, effLoc{top: topPhase, name: id, list: "on_enter"})
 		}
 	}
-	for _, n := range slices.Sorted(maps.Keys(c.st.Proposals)) {
+	for _, n := range sortedMapKeys(c.st.Proposals) {
 		if ex := c.st.Proposals[n].Execute; ex != nil {
 			visit(ex.OnComplete, effSite{OnComplete: true}, effLoc{top: topProposal, name: n, list: "on_complete"})
 		}
@@ -248,7 +257,7 @@ func (c *checker) walkEffects(fn func(e *Effect, site effSite)) {
 
 // eachTransition visits every transition of the real state tree.
 func (c *checker) eachTransition(fn func(s *State, intent string, arm int, t *Transition)) {
-	for _, s := range c.st.AllStates() {
+	for _, s := range c.states() {
 		for _, on := range s.On {
 			in := on.Intent
 			for a, t := range on.Arms {

@@ -1,10 +1,8 @@
 package story
 
 import (
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 )
 
@@ -43,7 +41,7 @@ func (st *Story) PromptRoots() []string {
 				add(d)
 			}
 		}
-		for _, name := range slices.Sorted(maps.Keys(s.Imports)) {
+		for _, name := range sortedMapKeys(s.Imports) {
 			if im := s.Imports[name]; im != nil {
 				walk(im.Child)
 			}

@@ -2,8 +2,6 @@ package story
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"sort"
 	"strings"
 )
@@ -37,7 +35,7 @@ func checkAgentInvokes(c *checker) {
 			personaVerbs[persona] = append(personaVerbs[persona], verb)
 		}
 		if prov := withString(e, "provider"); prov != "" && !isTemplated(prov) && c.st.Providers[prov] == nil {
-			c.rep.errf(e.withPos("provider"), ruleProvider, "provider reference %q at %s with.provider is undefined (known providers: %s)", prov, site.Loc(), knownList(slices.Sorted(maps.Keys(c.st.Providers))))
+			c.rep.errf(e.withPos("provider"), ruleProvider, "provider reference %q at %s with.provider is undefined (known providers: %s)", prov, site.Loc(), knownList(sortedMapKeys(c.st.Providers)))
 		}
 		if verb == "task" {
 			checkTaskInvoke(c, e, site, persona, pe)
@@ -88,7 +86,7 @@ func checkAgentAlias(c *checker, e *Effect, site effSite) {
 	if e.Agent() == "" || isTemplated(e.Agent()) || c.st.AgentPlugins[e.Agent()] != nil || c.st.pluginAliases[e.Agent()] || c.st.pluginFor(e.Agent()) != nil {
 		return
 	}
-	aliases := slices.Sorted(maps.Keys(c.st.AgentPlugins))
+	aliases := sortedMapKeys(c.st.AgentPlugins)
 	msg := fmt.Sprintf("%s: agent %q is not declared in agent_plugins (declared: %s); upstream would silently fall back to agent.claude", site.Loc(), e.Agent(), strings.Join(aliases, ", "))
 	if s := suggest(e.Agent(), aliases); s != "" {
 		msg += fmt.Sprintf("; did you mean `%s`?", s)
@@ -111,7 +109,7 @@ func checkPersonaRef(c *checker, e *Effect, site effSite, persona string) *Perso
 		return pe // a nil pe here is a child's persona, lifted into the parent by the import fold
 	}
 	msg := fmt.Sprintf("%s: with.agent %q is not declared in agents", site.Loc(), persona)
-	if s := suggest(persona, slices.Sorted(maps.Keys(c.st.Agents))); s != "" {
+	if s := suggest(persona, sortedMapKeys(c.st.Agents)); s != "" {
 		msg += fmt.Sprintf("; did you mean `%s`?", s)
 	}
 	c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s", msg)
@@ -163,7 +161,7 @@ func checkValidatorArgv0(c *checker, e *Effect, site effSite) {
 // checkBashProfiles: a persona with Bash used by ask/decide declares a
 // bash_profile.
 func checkBashProfiles(c *checker, personaVerbs map[string][]string) {
-	for _, name := range slices.Sorted(maps.Keys(personaVerbs)) {
+	for _, name := range sortedMapKeys(personaVerbs) {
 		pe := c.st.Agents[name]
 		if pe == nil || pe.BashProfile != nil || !contains(pe.Tools, "Bash") {
 			continue

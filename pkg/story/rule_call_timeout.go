@@ -2,9 +2,7 @@ package story
 
 import (
 	"fmt"
-	"maps"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 )
@@ -72,7 +70,7 @@ func checkAgentTemplate(c *checker) {
 			}
 			if c.st.AgentPlugins[s] == nil && !c.st.pluginAliases[s] && c.st.pluginFor(s) == nil {
 				c.rep.errf(e.keyPos("agent"), ruleAgentTemplate, "%s: agent %q renders to %q (a value of world.%s), which is not declared in agent_plugins (declared: %s)",
-					site.Loc(), e.Agent(), s, m[1], strings.Join(slices.Sorted(maps.Keys(c.st.AgentPlugins)), ", "))
+					site.Loc(), e.Agent(), s, m[1], strings.Join(sortedMapKeys(c.st.AgentPlugins), ", "))
 			}
 		}
 	})

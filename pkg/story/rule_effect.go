@@ -1,10 +1,5 @@
 package story
 
-import (
-	"maps"
-	"slices"
-)
-
 // checkEffectShape: background, on_complete, target and emit_intent shape
 // rules (reference §9.6).
 func checkEffectShape(c *checker) {
@@ -41,7 +36,7 @@ func checkEffectShape(c *checker) {
 			c.rep.warnf(e.keyPos("on_complete"), ruleEffect, "%s: on_complete: only runs after a background: true invoke; this effect is not a background job", site.Loc())
 		}
 	})
-	for _, n := range slices.Sorted(maps.Keys(c.st.Proposals)) {
+	for _, n := range sortedMapKeys(c.st.Proposals) {
 		ex := c.st.Proposals[n].Execute
 		if ex != nil && ex.Background && ex.Invoke == "" {
 			c.rep.errf(ex.Pos, ruleEffect, "proposal %q execute: background: true requires invoke: to be set", n)

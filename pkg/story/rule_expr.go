@@ -37,7 +37,7 @@ func checkExprs(c *checker) {
 			c.rep.add(c.errAt(e.keyPos("when"), e.When, err), sev, ruleExpr, "%s: effect when %q: %s", site.Loc(), e.When, errMsg(err))
 		}
 	})
-	for _, s := range c.st.AllStates() {
+	for _, s := range c.states() {
 		c.eachViewElement(s, func(el *ViewElement, where elemPlace) {
 			if el.When == "" {
 				return

@@ -2,8 +2,6 @@ package story
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 )
 
@@ -37,7 +35,7 @@ func checkHosts(c *checker) {
 		}
 		c.rep.errf(e.keyPos("invoke"), ruleHosts, "%s", msg)
 	})
-	for _, n := range slices.Sorted(maps.Keys(c.st.Proposals)) {
+	for _, n := range sortedMapKeys(c.st.Proposals) {
 		ex := c.st.Proposals[n].Execute
 		if ex == nil || ex.Invoke == "" || isTemplated(ex.Invoke) || strings.HasPrefix(ex.Invoke, "iface.") || hostAllowed(allowed, ex.Invoke) {
 			continue

@@ -129,7 +129,7 @@ func (c *checker) nearState(from *State, resolved, last string) string {
 		}
 	}
 	var names []string
-	for _, s := range c.st.AllStates() {
+	for _, s := range c.states() {
 		if s.Name == last {
 			names = append(names, s.Path)
 		}

@@ -28,7 +28,7 @@ func checkPongo(c *checker) {
 			pc.files[f] = c.st.App.Pos
 		}
 	}
-	for _, s := range c.st.AllStates() {
+	for _, s := range c.states() {
 		pc.state(s)
 	}
 	c.eachEffect(func(e *Effect, site effSite) {
@@ -281,6 +281,15 @@ func walkStrings(v any, fn func(string)) {
 			walkStrings(x[k], fn)
 		}
 	}
+}
+
+// sortedMapKeys returns the keys of m sorted (nil for an empty map), as
+// slices.Sorted(maps.Keys(m)) does, in one allocation.
+func sortedMapKeys[V any](m map[string]V) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	return sortedKeys(m, make([]string, 0, len(m)))
 }
 
 // sortedKeys appends the keys of m to buf and sorts them: a caller

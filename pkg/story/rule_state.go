@@ -4,7 +4,7 @@ import "strings"
 
 // checkStateValues: per-state enumerations and shape rules (reference §9.6).
 func checkStateValues(c *checker) {
-	for _, s := range c.st.AllStates() {
+	for _, s := range c.states() {
 		top := s.Parent == nil
 		switch s.Decider() {
 		case "", "human", "llm":

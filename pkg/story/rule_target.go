@@ -16,7 +16,7 @@ func checkTargets(c *checker) {
 		}
 		c.checkTarget(s, t.Target, p, "")
 	})
-	for _, s := range c.st.AllStates() {
+	for _, s := range c.states() {
 		if s.Timeout() != nil && s.Timeout().Target != "" {
 			c.checkTarget(s, s.Timeout().Target, s.Timeout().TargetPos, fmt.Sprintf("state %q timeout.target: ", s.Path))
 		}

@@ -2,8 +2,6 @@ package story
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -72,7 +70,7 @@ func checkValueTemplates(c *checker) {
 				c.rep.errf(kv.Pos, ruleTemplate, "imports.%s: world_in.%s: %s", alias, kv.Key, errMsg(err))
 			}
 		}
-		for _, en := range slices.Sorted(maps.Keys(im.Exits)) {
+		for _, en := range sortedMapKeys(im.Exits) {
 			for _, kv := range im.Exits[en].Set {
 				if _, err := c.compileValue(kv.Value); err != nil {
 					c.rep.errf(kv.Pos, ruleTemplate, "imports.%s: exits.%s.set.%s: %s", alias, en, kv.Key, errMsg(err))

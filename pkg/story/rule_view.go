@@ -2,15 +2,13 @@ package story
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 )
 
 // checkViews: choice elements name declared intents and slots (reference
 // §9.6 "Choice cross-references"); only one choice per view. Structural
 // view errors are reported while parsing.
 func checkViews(c *checker) {
-	for _, s := range c.st.AllStates() {
+	for _, s := range c.states() {
 		check := func(v *View, prefix string) {
 			if v == nil {
 				return
@@ -61,7 +59,7 @@ func (c *checker) checkChoice(s *State, el *ViewElement, where string) {
 			continue
 		}
 		if slots, ok := m["slots"].(map[string]any); ok {
-			for _, k := range slices.Sorted(maps.Keys(slots)) {
+			for _, k := range sortedMapKeys(slots) {
 				if decl.Slots[k] == nil {
 					c.rep.errf(el.Pos, ruleView, "%s: items[%d].slots: key %q is not a declared slot of intent %q", where, j, k, in)
 				}
