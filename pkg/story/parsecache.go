@@ -143,9 +143,10 @@ func selfContained(kind goodKind, src string) bool {
 }
 
 // knownGood reports whether src of kind compiled clean before in this
-// cache (always false without a cache).
+// cache (always false without a cache). Only self-contained sources are
+// ever recorded, so the lookup alone answers.
 func (c *Cache) knownGood(kind goodKind, src string) bool {
-	if c == nil || len(src) > maxGoodSource || !selfContained(kind, src) {
+	if c == nil || len(src) > maxGoodSource {
 		return false
 	}
 	g := &c.share.good
@@ -157,7 +158,7 @@ func (c *Cache) knownGood(kind goodKind, src string) bool {
 
 // knownGoodBytes is knownGood for the bytes of a file.
 func (c *Cache) knownGoodBytes(kind goodKind, src []byte) bool {
-	if c == nil || len(src) > maxGoodSource || !selfContainedBytes(kind, src) {
+	if c == nil || len(src) > maxGoodSource {
 		return false
 	}
 	g := &c.share.good
@@ -182,12 +183,24 @@ func selfContainedBytes(kind goodKind, src []byte) bool {
 	return false
 }
 
+// markGoodBytes is markGood for the bytes of a file (copied only when
+// recorded).
+func (c *Cache) markGoodBytes(kind goodKind, src []byte) {
+	if c == nil || len(src) > maxGoodSource || !selfContainedBytes(kind, src) {
+		return
+	}
+	c.share.good.record(kind, string(src))
+}
+
 // markGood records that src of kind compiled clean.
 func (c *Cache) markGood(kind goodKind, src string) {
 	if c == nil || len(src) > maxGoodSource || !selfContained(kind, src) {
 		return
 	}
-	g := &c.share.good
+	c.share.good.record(kind, src)
+}
+
+func (g *goodSources) record(kind goodKind, src string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.set[kind] == nil {

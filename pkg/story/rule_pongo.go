@@ -234,7 +234,7 @@ func (pc *pongoCheck) compileFiles() {
 			_, err = pc.loader().CompileFile(f) // reports the read error
 		}
 		if err == nil {
-			cache.markGood(goodPongo, string(src))
+			cache.markGoodBytes(goodPongo, src)
 			continue
 		}
 		var ee *expr.Error

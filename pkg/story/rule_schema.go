@@ -40,7 +40,7 @@ func checkSchemas(c *checker) {
 		if _, err := comp.Compile(filepath.Clean(path)); err != nil {
 			c.rep.errf(p, ruleSchema, "%s: %s", where, errMsg(err))
 		} else if src != nil {
-			cache.markGood(goodSchema, string(src))
+			cache.markGoodBytes(goodSchema, src)
 		}
 	}
 	c.eachEffect(func(e *Effect, site effSite) {
