@@ -9,7 +9,9 @@ import (
 // view errors are reported while parsing.
 func checkViews(c *checker) {
 	for _, s := range c.states() {
-		check := func(v *View, prefix string) {
+		// check checks v, the state's view (arc false) or that of a
+		// transition of intent in.
+		check := func(v *View, arc bool, in string) {
 			if v == nil {
 				return
 			}
@@ -19,6 +21,10 @@ func checkViews(c *checker) {
 					continue
 				}
 				choices++
+				prefix := ""
+				if arc {
+					prefix = fmt.Sprintf("intent %q: transition ", in)
+				}
 				where := fmt.Sprintf("state %q: %sview[%d] (choice)", s.Path, prefix, i)
 				if choices > 1 {
 					c.rep.errf(el.Pos, ruleView, "%s: only one choice element per view is allowed", where)
@@ -26,11 +32,10 @@ func checkViews(c *checker) {
 				c.checkChoice(s, el, where)
 			}
 		}
-		check(s.View, "")
+		check(s.View, false, "")
 		for _, on := range s.On {
-			in := on.Intent
 			for _, t := range on.Arms {
-				check(t.View(), fmt.Sprintf("intent %q: transition ", in))
+				check(t.View(), true, on.Intent)
 			}
 		}
 	}
