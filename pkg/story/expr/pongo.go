@@ -146,15 +146,21 @@ func (l *PongoLoader) compileFileSource(path string, src []byte, build bool) (p 
 		}
 	}()
 	text := string(src)
-	if e := checkPongoHang(path, text); e != nil {
-		return nil, e
+	// A plain template (SimplePongo) has no tag either check looks for.
+	simple := !build && SimplePongo(text)
+	if !simple {
+		if e := checkPongoHang(path, text); e != nil {
+			return nil, e
+		}
 	}
 	abs, aerr := filepath.Abs(path)
 	if aerr != nil {
 		abs = path
 	}
-	if e := l.checkIncludeCycle(abs, text); e != nil {
-		return nil, e
+	if !simple {
+		if e := l.checkIncludeCycle(abs, text); e != nil {
+			return nil, e
+		}
 	}
 	l.mu.Lock()
 	if !l.files[abs] {
@@ -163,7 +169,7 @@ func (l *PongoLoader) compileFileSource(path string, src []byte, build bool) (p 
 			l.fileDirs = append(l.fileDirs, d)
 		}
 	}
-	if !build && SimplePongo(text) {
+	if simple {
 		l.mu.Unlock()
 		return nil, nil
 	}

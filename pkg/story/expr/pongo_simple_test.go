@@ -44,6 +44,9 @@ func TestSimplePongoCompiles(t *testing.T) {
 			if cerr != nil {
 				t.Errorf("SimplePongo(%q) but Compile fails: %v", src, cerr)
 			}
+			if checkPongoHang("t", src) != nil || len(includeNames(src)) > 0 {
+				t.Errorf("SimplePongo(%q) but the hang or include check finds a tag (CheckFileSource skips them)", src)
+			}
 		}
 	}
 	if accepted < 5 || accepted == len(simpleSeeds) {
@@ -72,6 +75,9 @@ func FuzzSimplePongo(f *testing.F) {
 		}
 		if _, err := NewPongoLoader().Compile(src); err != nil {
 			t.Fatalf("SimplePongo(%q) but Compile fails: %v", src, err)
+		}
+		if checkPongoHang("t", src) != nil || len(includeNames(src)) > 0 {
+			t.Fatalf("SimplePongo(%q) but the hang or include check finds a tag", src)
 		}
 		if strings.Contains(src, "{#") {
 			t.Fatalf("SimplePongo accepted a comment: %q", src)
