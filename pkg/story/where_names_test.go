@@ -82,3 +82,41 @@ func TestWhereNames(t *testing.T) {
 		}
 	}
 }
+
+// TestDuplicateKeysSmallAndLarge: a repeated key is reported at its
+// second place naming the first, in a small mapping (found by a scan) and
+// a large one (found by a map), merge keys aside.
+func TestDuplicateKeysSmallAndLarge(t *testing.T) {
+	var large strings.Builder
+	for i := 0; i < 20; i++ {
+		large.WriteString("  k" + string(rune('a'+i)) + ": {}\n")
+	}
+	src := `app:
+  id: dup
+root: a
+base: &b {x: 1}
+states:
+  a:
+    description: x
+    <<: *b
+    description: y
+intents:
+` + large.String() + `  kc: {}
+`
+	_, ds := LoadBytes("app.yaml", []byte(src), Options{})
+	var got []string
+	for _, d := range ds {
+		if d.Rule == ruleDuplicateKey.ID {
+			got = append(got, d.Message)
+		}
+	}
+	all := strings.Join(got, "\n")
+	for _, want := range []string{
+		`mapping key "description" already defined at line 7, column 5`,
+		`mapping key "kc" already defined at line 13, column 3`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no duplicate-key message contains %q; got:\n%s", want, all)
+		}
+	}
+}

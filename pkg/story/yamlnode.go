@@ -71,7 +71,7 @@ type fileParser struct {
 	// active holds the mapping/sequence nodes being walked, so an alias
 	// that refers to its own ancestor is reported instead of recursing
 	// forever.
-	active map[*yaml.Node]bool
+	active []*yaml.Node
 	// hasSets interns Effect.Has maps by key set (internKeys).
 	hasSets map[string]map[string]bool
 	// owned: the tree belongs to this parse alone, so a top-level state's
@@ -127,18 +127,34 @@ func (p *fileParser) intern(s string) string {
 // enter marks n as being walked; it reports and returns false when n is
 // already on the walk path (a recursive alias).
 func (p *fileParser) enter(n, orig *yaml.Node, at place) bool {
-	if p.active == nil {
-		p.active = map[*yaml.Node]bool{}
-	}
-	if p.active[n] || len(p.active) > 200 {
+	if p.isActive(n) || len(p.active) > 200 {
 		p.errf(p.pos(orig), ruleYAMLSyntax, "%s: recursive or too deeply nested YAML (an alias refers to its own ancestor)", at.String())
 		return false
 	}
-	p.active[n] = true
+	p.active = append(p.active, n)
 	return true
 }
 
-func (p *fileParser) leave(n *yaml.Node) { delete(p.active, n) }
+func (p *fileParser) leave(n *yaml.Node) {
+	for i := len(p.active) - 1; i >= 0; i-- {
+		if p.active[i] == n {
+			p.active = append(p.active[:i], p.active[i+1:]...)
+			return
+		}
+	}
+}
+
+// isActive reports whether n is on the walk path. The path is at most a
+// couple of hundred nodes deep (enter refuses deeper), and mostly a few:
+// a scan beats a map.
+func (p *fileParser) isActive(n *yaml.Node) bool {
+	for _, a := range p.active {
+		if a == n {
+			return true
+		}
+	}
+	return false
+}
 
 // spend takes one node from the budget. When it runs out it reports, once
 // per file and at the node where it happened, a positioned error: the rest
@@ -255,7 +271,12 @@ func (p *fileParser) mappingIn(n *yaml.Node, at place, known []string, unknownSe
 		return false
 	}
 	defer p.leave(n)
-	seen := make(map[string]*yaml.Node, len(n.Content)/2)
+	// seen finds a repeated key: a map for a large mapping, a scan of the
+	// keys before it for a small one (seenBefore).
+	var seen map[string]*yaml.Node
+	if len(n.Content) > 2*smallMapping {
+		seen = make(map[string]*yaml.Node, len(n.Content)/2)
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if !p.spend(n.Content[i], at, -1) {
 			return true
@@ -281,11 +302,19 @@ func (p *fileParser) mappingIn(n *yaml.Node, at place, known []string, unknownSe
 			}
 			continue
 		}
-		if prev, dup := seen[key]; dup {
+		var prev *yaml.Node
+		if seen != nil {
+			prev = seen[key]
+		} else {
+			prev = seenBefore(n.Content[:i], key)
+		}
+		if prev != nil {
 			p.errf(p.pos(k), ruleDuplicateKey, "%s: mapping key %q already defined at line %d, column %d", at.String(), key, prev.Line, prev.Column)
 			continue
 		}
-		seen[key] = k
+		if seen != nil {
+			seen[key] = k
+		}
 		if known != nil && !contains(known, key) {
 			msg := fmt.Sprintf("%s: unknown key %q", at.String(), key)
 			if s := suggest(key, known); s != "" {
@@ -297,6 +326,22 @@ func (p *fileParser) mappingIn(n *yaml.Node, at place, known []string, unknownSe
 		fn(key, k, v)
 	}
 	return true
+}
+
+// smallMapping is the number of keys up to which mappingIn finds a
+// repeated key by scanning the keys before it.
+const smallMapping = 16
+
+// seenBefore returns the first key node of content (the key/value pairs
+// of a mapping before the current key) that mappingIn recorded as key:
+// a string key other than a merge key, as its seen map would hold it.
+func seenBefore(content []*yaml.Node, key string) *yaml.Node {
+	for j := 0; j+1 < len(content); j += 2 {
+		if k := deref(content[j]); k != nil && k.Kind == yaml.ScalarNode && k.Tag != "!!merge" && k.Value == key {
+			return k
+		}
+	}
+	return nil
 }
 
 // seq iterates the items of a sequence node; a null is an empty list.
@@ -459,15 +504,12 @@ func (p *fileParser) rawDepth(n *yaml.Node, depth int) any {
 		return nil
 	}
 	if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
-		if p.active == nil {
-			p.active = map[*yaml.Node]bool{}
-		}
-		if p.active[n] {
+		if p.isActive(n) {
 			p.errf(p.pos(orig), ruleYAMLSyntax, "value: recursive YAML (an alias refers to its own ancestor)")
 			return nil
 		}
-		p.active[n] = true
-		defer delete(p.active, n)
+		p.active = append(p.active, n)
+		defer p.leave(n)
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
