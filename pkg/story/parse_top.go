@@ -84,6 +84,9 @@ func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
 	if isNull(root) {
 		return fd
 	}
+	if d := deref(root); d != nil && d.Kind == yaml.MappingNode {
+		fd.present = make(map[string]Pos, len(d.Content)/2)
+	}
 	p.mapping(root, "top level", topKeys, func(key string, k, v *yaml.Node) {
 		fd.present[key] = p.pos(k)
 		switch key {
