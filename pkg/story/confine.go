@@ -55,7 +55,7 @@ func (st *Story) PromptRoots() []string {
 // both as written and after resolving symlinks (of p and of the roots): a
 // symlink inside a root that points outside it is outside.
 func Confined(p string, roots []string) bool {
-	return newConfiner(roots).confined(p)
+	return (&confiner{roots: roots}).confined(p)
 }
 
 // confiner answers Confined for one list of roots, resolving the roots'
@@ -63,20 +63,31 @@ func Confined(p string, roots []string) bool {
 type confiner struct {
 	roots    []string
 	resolved []string // EvalSymlinks of each root (the root itself when it fails)
+	// shared: the confiner answers for many paths, so it also keeps the
+	// resolved directories of the paths (dirs).
+	shared bool
+	dirs   map[string]string
 }
 
-func newConfiner(roots []string) *confiner { return &confiner{roots: roots} }
+// newConfiner returns a confiner for many paths under roots.
+func newConfiner(roots []string) *confiner { return &confiner{roots: roots, shared: true} }
 
 func (c *confiner) confined(p string) bool {
 	if !filepath.IsAbs(p) {
 		return false
 	}
 	p = filepath.Clean(p)
-	real := p
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		real = r
-	} else if !os.IsNotExist(err) {
-		return false
+	real, fast := "", false
+	if c.shared {
+		real, fast = c.evalFast(p)
+	}
+	if !fast {
+		real = p
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			real = r
+		} else if !os.IsNotExist(err) {
+			return false
+		}
 	}
 	if c.resolved == nil {
 		c.resolved = make([]string, len(c.roots))
@@ -97,6 +108,36 @@ func (c *confiner) confined(p string) bool {
 		}
 	}
 	return lexical && resolved
+}
+
+// evalFast is filepath.EvalSymlinks(p) for the common case, with the
+// directory of p resolved once for all its files: p exists and is no
+// symlink, and its directory resolves. ok is false otherwise (the caller
+// resolves p in full, errors and links included).
+func (c *confiner) evalFast(p string) (string, bool) {
+	dir, base := filepath.Split(p)
+	if base == "" {
+		return "", false
+	}
+	rdir, done := c.dirs[dir]
+	if !done {
+		r, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			r = ""
+		}
+		if c.dirs == nil {
+			c.dirs = map[string]string{}
+		}
+		c.dirs[dir], rdir = r, r
+	}
+	if rdir == "" {
+		return "", false
+	}
+	fi, err := os.Lstat(p)
+	if err != nil || fi.Mode()&os.ModeSymlink != 0 {
+		return "", false
+	}
+	return filepath.Join(rdir, base), true
 }
 
 func within(root, p string) bool {
