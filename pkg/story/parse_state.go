@@ -164,7 +164,7 @@ func (p *fileParser) parseRelevantWorld(v *yaml.Node, w string) []NamePos {
 	}
 	var out []NamePos
 	p.seq(v, w, func(i int, it *yaml.Node) {
-		out = append(out, NamePos{p.str(it, indexed(w, i)), p.pos(it)})
+		out = append(out, NamePos{p.strAt(it, w, i), p.pos(it)})
 	})
 	return out
 }

@@ -324,7 +324,7 @@ func (p *fileParser) parseIntent(name string, k, v *yaml.Node, where string) *In
 			in.Hidden = p.boolean(v, w)
 		case "synonyms":
 			p.seq(v, w, func(i int, it *yaml.Node) {
-				s := p.str(it, indexed(w, i))
+				s := p.strAt(it, w, i)
 				if s == "" {
 					p.errf(p.pos(it), ruleIntent, "intent %q: synonyms[%d] is empty", name, i)
 				}

@@ -131,8 +131,16 @@ func (p *fileParser) enter(n, orig *yaml.Node, at place) bool {
 		p.errf(p.pos(orig), ruleYAMLSyntax, "%s: recursive or too deeply nested YAML (an alias refers to its own ancestor)", at.String())
 		return false
 	}
-	p.active = append(p.active, n)
+	p.push(n)
 	return true
+}
+
+// push puts n on the walk path.
+func (p *fileParser) push(n *yaml.Node) {
+	if p.active == nil {
+		p.active = make([]*yaml.Node, 0, 32)
+	}
+	p.active = append(p.active, n)
 }
 
 func (p *fileParser) leave(n *yaml.Node) {
@@ -383,6 +391,15 @@ func (p *fileParser) str(n *yaml.Node, where string) string {
 	return p.intern(n.Value)
 }
 
+// strAt is str(n, where+"[i]"), the name put together only when an error
+// is reported.
+func (p *fileParser) strAt(n *yaml.Node, where string, i int) string {
+	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
+		return p.intern(d.Value)
+	}
+	return p.str(n, indexed(where, i))
+}
+
 // strIn is str(n, where+"."+key), the name put together only when an
 // error is reported.
 func (p *fileParser) strIn(n *yaml.Node, where, key string) string {
@@ -471,7 +488,7 @@ func (p *fileParser) strList(n *yaml.Node, where string) []string {
 	}
 	var out []string
 	p.seq(n, where, func(i int, it *yaml.Node) {
-		out = append(out, p.str(it, indexed(where, i)))
+		out = append(out, p.strAt(it, where, i))
 	})
 	return out
 }
@@ -508,7 +525,7 @@ func (p *fileParser) rawDepth(n *yaml.Node, depth int) any {
 			p.errf(p.pos(orig), ruleYAMLSyntax, "value: recursive YAML (an alias refers to its own ancestor)")
 			return nil
 		}
-		p.active = append(p.active, n)
+		p.push(n)
 		defer p.leave(n)
 	}
 	switch n.Kind {
