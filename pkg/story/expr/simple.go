@@ -6,10 +6,11 @@ import (
 )
 
 // SimpleTemplate reports whether s is a value template whose only tags
-// are {{ root.name(.name)* }} paths over a guard root (world, slots, …)
-// with ASCII names that are not expr-lang words, single spaces or none
-// inside the braces: CompileTemplate always compiles it, so a linter
-// may skip compiling it. false never means that s is wrong.
+// are {{ root.name(.name)* }} paths over a guard root (world, slots, …),
+// each optionally followed by ?? and another path or a quoted text, with
+// ASCII names that are not expr-lang words, single spaces or none inside
+// the braces: CompileTemplate always compiles it, so a linter may skip
+// compiling it. false never means that s is wrong.
 func SimpleTemplate(s string) bool {
 	for {
 		i := strings.Index(s, "{{")
@@ -26,6 +27,17 @@ func SimpleTemplate(s string) bool {
 			return false
 		}
 		j += n
+		// (?? path | ?? 'text')*
+		for strings.HasPrefix(s[j:], " ?? ") {
+			j += len(" ?? ")
+			if n = rootPath(s[j:]); n == 0 {
+				n = plainQuote(s[j:])
+			}
+			if n == 0 {
+				return false
+			}
+			j += n
+		}
 		for j < len(s) && s[j] == ' ' {
 			j++
 		}
@@ -37,7 +49,7 @@ func SimpleTemplate(s string) bool {
 }
 
 // SimpleGuard reports whether src is a guard of the plainest forms, which
-// CompileGuard always compiles:
+// CompileGuard always compiles: terms joined by && or ||, each
 //
 //	[! | not ]root.name(.name)*
 //	root.name(.name)* (== | !=) literal
@@ -47,6 +59,24 @@ func SimpleTemplate(s string) bool {
 // true, false, nil or digits, and operators stand between single spaces.
 // false never means that src is wrong.
 func SimpleGuard(src string) bool {
+	// terms joined by && or ||: each one is bool or of unknown type
+	for {
+		i := strings.Index(src, " && ")
+		if j := strings.Index(src, " || "); j >= 0 && (i < 0 || j < i) {
+			i = j
+		}
+		if i < 0 {
+			return simpleTerm(src)
+		}
+		if !simpleTerm(src[:i]) {
+			return false
+		}
+		src = src[i+len(" && "):]
+	}
+}
+
+// simpleTerm is one term of SimpleGuard.
+func simpleTerm(src string) bool {
 	s := src
 	negated := false
 	if strings.HasPrefix(s, "!") {
@@ -89,6 +119,19 @@ func simpleLiteral(s string) bool {
 		return !strings.ContainsAny(s[1:len(s)-1], "'\"\\\n\r`")
 	}
 	return digits(s)
+}
+
+// plainQuote returns the length of 'text' or "text" at the start of s,
+// text holding no quote, backslash, brace or line break; 0 if none.
+func plainQuote(s string) int {
+	if len(s) < 2 || (s[0] != '\'' && s[0] != '"') {
+		return 0
+	}
+	end := strings.IndexAny(s[1:], "'\"\\`{}\n\r")
+	if end < 0 || s[1+end] != s[0] {
+		return 0
+	}
+	return end + 2
 }
 
 // digits: 1 to 9 decimal digits (no sign, no leading zero but "0").

@@ -8,6 +8,8 @@ var simpleTemplateSeeds = []string{
 	"{{ foo.bar }}", "{{ world }}", "{{ world. }}", "{{ world.in }}", "{{ world.a", "{{ world.1 }}", "{{ world.a_1.B }}",
 	"{{ if world.a }}x{{ end }}", "{{\tworld.a }}", "{{ world.$a }}", "{{ item.x }} {{ run.y }} {{ inbox.z }}", "",
 	"plain text", "{{ world.é }}", "{{ world.a }} {{", "{{ }}",
+	"{{ slots.test_cmd ?? world.test_cmd }}", "{{ world.pr_url ?? '(pending)' }}", "x {{ world.a ?? world.b ?? 'c' }} y",
+	"{{ world.a ?? }}", "{{ world.a ?? 'x}}' }}", "{{ world.a ?? foo.b }}", "{{ world.a ?? \"q\" }}", "{{ world.a ?? 1 }}",
 }
 
 var simpleGuardSeeds = []string{
@@ -16,6 +18,8 @@ var simpleGuardSeeds = []string{
 	"world.n >= 10", "world.n > 0123", "world.a == nil", "world.a != 'x y'", "world.a == 'it''s'", "world.a == 'a\\'b'",
 	"world.a == 1.5", "world.a == -1", "foo.a == 1", "world.a && world.b", "not world.a == 1", "world.in", "world.a ==  1",
 	"world.a == 'x", "world.a < 'x'", "!!world.a", "world.a == `x`", "world.a == 9999999999", "world.a == 0",
+	"world.a == true && !world.b", "world.c == 'success' && world.n > 0", "world.m == 'llm' || world.m == 'h'",
+	"world.a &&", "&& world.a", "world.a == 'x && y'", "world.a ==  'x' || world.b", "world.a && foo.b", "not world.a && world.b",
 }
 
 // TestSimpleTemplateAndGuard: what SimpleTemplate and SimpleGuard accept
@@ -50,7 +54,7 @@ func TestSimpleTemplateAndGuard(t *testing.T) {
 			t.Errorf("SimpleTemplate(%q) = true", s)
 		}
 	}
-	for _, s := range []string{"foo.a == 1", "world.a && world.b", "world.a == 'a\\'b'"} {
+	for _, s := range []string{"foo.a == 1", "world.a && foo.b", "world.a == 'a\\'b'", "world.a &&"} {
 		if SimpleGuard(s) {
 			t.Errorf("SimpleGuard(%q) = true", s)
 		}
