@@ -141,12 +141,13 @@ func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 		pos := p.pos(ik)
 		var arms []*Transition
 		d := deref(iv)
+		wi := w + "." + intent
 		if d != nil && d.Kind == yaml.MappingNode {
 			// A single arm written as a mapping.
-			arms = append(arms, p.parseTransition(iv, w+"."+intent))
+			arms = append(arms, p.parseTransition(iv, wi))
 		} else {
-			p.seq(iv, w+"."+intent, func(i int, it *yaml.Node) {
-				arms = append(arms, p.parseTransition(it, indexed(w+"."+intent, i)))
+			p.seq(iv, wi, func(i int, it *yaml.Node) {
+				arms = append(arms, p.parseTransition(it, indexed(wi, i)))
 			})
 		}
 		if o := s.OnAt(intent); o != nil {

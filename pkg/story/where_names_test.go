@@ -12,6 +12,15 @@ const whereNamesStory = `app:
 root: a
 intents:
   go: {}
+  ask:
+    title: [x]
+    slots:
+      s:
+        type: string
+        required: maybe
+agents:
+  p:
+    model: [x]
 states:
   a:
     footer: "{{ world.x ?? }}"
@@ -76,6 +85,9 @@ func TestWhereNames(t *testing.T) {
 		`states.b.type: expected a string, got a list`,
 		`states.b.terminal: expected true or false, got "maybe"`,
 		`states.b.on.go.default: expected true or false, got "maybe"`,
+		`intents.ask.title: expected a string, got a list`,
+		`intents.ask.slots.s.required: expected true or false, got "maybe"`,
+		`agents.p.model: expected a string, got a list`,
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no message contains %q; messages:\n%s", want, all)
