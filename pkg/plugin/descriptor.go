@@ -1,6 +1,11 @@
 package plugin
 
-import "kitsoki/pkg/story"
+import (
+	"slices"
+	"sync"
+
+	"kitsoki/pkg/story"
+)
 
 // Source tells where a plugin comes from.
 type Source string
@@ -74,8 +79,23 @@ func lifecycleOf(pluginType string) string {
 	return "unknown"
 }
 
-// builtinDescriptors returns the descriptors of every built-in plugin, sorted by id.
-func builtinDescriptors() []Descriptor {
+// builtinDescriptors returns the descriptors of every built-in plugin,
+// sorted by id. They depend on nothing of a story, so they are built once
+// per process; the slice and its descriptors are shared and only read
+// (a caller appending to it gets a copy: its capacity is its length).
+var builtinDescriptors = sync.OnceValue(func() []Descriptor {
+	return slices.Clip(newBuiltinDescriptors())
+})
+
+// builtinIndex is indexDescriptors of the built-in descriptors (shared,
+// only read).
+var builtinIndex = sync.OnceValue(func() map[string]*Descriptor {
+	return indexDescriptors(builtinDescriptors())
+})
+
+// newBuiltinDescriptors builds the descriptors of every built-in plugin,
+// sorted by id.
+func newBuiltinDescriptors() []Descriptor {
 	out := []Descriptor{
 		{ID: idBudget, Summary: "halts agent calls once the run's reported cost or token total passes a limit",
 			Provides: []string{"hook:agent/pre-dispatch", "hook:agent/post-return"}},

@@ -103,12 +103,13 @@ func Assemble(opts Options) (*Assembly, error) {
 	}
 	descs, byID := a.descriptors()
 	agents, nodes := storyAgents(opts, descs)
-	known := map[string]bool{}
+	known := make(map[string]bool, len(nodes))
 	for _, n := range nodes {
 		known[n.id] = true
 	}
 	reason := a.profileReasons(known, byID)
 	a.BuildOrder = a.buildOrder(nodes, agents, known, reason)
+	a.Plugins = make([]PluginStatus, 0, len(descs))
 	for _, d := range descs {
 		a.Plugins = append(a.Plugins, PluginStatus{Descriptor: d, Enabled: reason[d.ID] == "", Reason: reason[d.ID]})
 	}
@@ -158,9 +159,13 @@ func (a *Assembly) loadProfile(opts Options) error {
 // discovered under PluginsDir (a clashing id is skipped with a warning),
 // sorted, and an index by id.
 func (a *Assembly) descriptors() ([]Descriptor, map[string]*Descriptor) {
-	descs := builtinDescriptors()
+	builtin := builtinDescriptors()
+	descs := builtin
 	if a.PluginsDir != "" {
 		descs = a.addExternal(descs)
+	}
+	if len(descs) == len(builtin) {
+		return builtin, builtinIndex() // sorted already; shared, only read
 	}
 	sortDescriptors(descs)
 	return descs, indexDescriptors(descs)
@@ -261,55 +266,91 @@ func (a *Assembly) profileReasons(known map[string]bool, byID map[string]*Descri
 // and every node of a requires cycle. It returns the order of the plugins
 // (agent aliases left out).
 func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[string]bool, reason map[string]string) []string {
-	reqs := map[string][]string{}
-	indeg := map[string]int{}
-	users := map[string][]string{}
-	for _, n := range nodes {
-		reqs[n.id] = n.requires
+	// The graph is small (the plugins and the story's agent aliases):
+	// vertices are indexes into ids (a repeated id is one vertex), found
+	// by a linear search.
+	ids := make([]string, 0, len(nodes))
+	index := func(id string) int {
+		for i, x := range ids {
+			if x == id {
+				return i
+			}
+		}
+		return -1
+	}
+	at := make([]int, len(nodes)) // the vertex of each node
+	for i, n := range nodes {
+		if at[i] = index(n.id); at[i] < 0 {
+			at[i] = len(ids)
+			ids = append(ids, n.id)
+		}
+	}
+	for _, n := range nodes { // a known requirement that is no node (not made by Assemble) is a vertex no node readies
 		for _, q := range n.requires {
-			if known[q] {
-				indeg[n.id]++
-				users[q] = append(users[q], n.id)
+			if known[q] && index(q) < 0 {
+				ids = append(ids, q)
 			}
 		}
 	}
-	var ready, order []string
-	for _, n := range nodes {
-		if indeg[n.id] == 0 {
-			ready = append(ready, n.id)
+	reqs := make([][]string, len(ids)) // of the last node with the id
+	indeg := make([]int, len(ids))
+	users := make([][]int, len(ids))
+	for i, n := range nodes {
+		v := at[i]
+		reqs[v] = n.requires
+		for _, q := range n.requires {
+			if known[q] {
+				indeg[v]++
+				qv := index(q)
+				users[qv] = append(users[qv], v)
+			}
 		}
 	}
+	ready := make([]int, 0, len(nodes))
+	for i := range nodes {
+		if indeg[at[i]] == 0 {
+			ready = append(ready, at[i])
+		}
+	}
+	var order []int
 	for len(ready) > 0 {
-		sort.Strings(ready)
-		id := ready[0]
-		ready = ready[1:]
-		order = append(order, id)
-		a.inheritDisable(id, reqs[id], known, reason)
-		for _, u := range users[id] {
+		first := 0 // the smallest id ready (ties broken by id)
+		for j := range ready {
+			if ids[ready[j]] < ids[ready[first]] {
+				first = j
+			}
+		}
+		v := ready[first]
+		ready = append(ready[:first], ready[first+1:]...)
+		order = append(order, v)
+		a.inheritDisable(ids[v], reqs[v], known, reason)
+		for _, u := range users[v] {
 			indeg[u]--
 			if indeg[u] == 0 {
 				ready = append(ready, u)
 			}
 		}
 	}
-	placed := map[string]bool{}
-	for _, id := range order {
-		placed[id] = true
+	placed := make([]bool, len(ids))
+	for _, v := range order {
+		placed[v] = true
 	}
-	for _, n := range nodes {
-		if !placed[n.id] {
+	for i, n := range nodes {
+		if !placed[at[i]] {
 			reason[n.id] = "requires cycle: " + n.id + " -> " + strings.Join(n.requires, ", ")
 			a.Warnings = append(a.Warnings, Warning{Message: fmt.Sprintf("%s is part of a requires cycle; it is disabled", n.id)})
 		}
 	}
-	isAlias := map[string]bool{}
+	isAlias := make([]bool, len(ids))
 	for _, ag := range agents {
-		isAlias[ag.Alias] = true
+		if v := index(ag.Alias); v >= 0 {
+			isAlias[v] = true
+		}
 	}
 	var plugins []string
-	for _, id := range order {
-		if !isAlias[id] {
-			plugins = append(plugins, id)
+	for _, v := range order {
+		if !isAlias[v] {
+			plugins = append(plugins, ids[v])
 		}
 	}
 	return plugins

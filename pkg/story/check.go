@@ -1,10 +1,8 @@
 package story
 
 import (
-	"maps"
-	"slices"
-
-	"fmt"
+	"strconv"
+	"strings"
 )
 
 // checker runs the rules over one loaded story.
@@ -15,6 +13,38 @@ type checker struct {
 	cc  *compileCache
 	// sites caches the effect walk: every rule visits the same list.
 	sites []effectAt
+	// files caches existingFile: several rules resolve the same prompt
+	// and schema references.
+	files map[string]fileAt
+	// all caches st.AllStates() (the rules only read it).
+	all []*State
+}
+
+// states returns every state of the story's tree (AllStates), listed
+// once per check.
+func (c *checker) states() []*State {
+	if c.all == nil {
+		c.all = c.st.AllStates()
+	}
+	return c.all
+}
+
+type fileAt struct {
+	path string
+	ok   bool
+}
+
+// existing is existingFile, asked once per path and check.
+func (c *checker) existing(p string) (string, bool) {
+	if f, ok := c.files[p]; ok {
+		return f.path, f.ok
+	}
+	path, ok := c.existingFile(p)
+	if c.files == nil {
+		c.files = map[string]fileAt{}
+	}
+	c.files[p] = fileAt{path, ok}
+	return path, ok
 }
 
 type effectAt struct {
@@ -90,11 +120,66 @@ func (l *loader) check(st *Story) {
 type effSite struct {
 	State      *State // owning state (nil for phases/proposals)
 	Intent     string // transition intent ("" for on_enter)
-	Loc        string // e.g. `state "a" on_enter[0]`
 	OnComplete bool   // inside an on_complete chain
 	Inline     bool   // inside an inline effects: list
 	Template   bool   // inside a phase template (placeholders unresolved)
 	Parent     *Effect
+	// loc names the effect for messages (Loc); it is spelled out only
+	// when a message needs it.
+	loc *effLoc
+}
+
+// Loc names where the effect sits, e.g. `state "a" on_enter[0]`.
+func (s effSite) Loc() string {
+	if s.loc == nil {
+		return ""
+	}
+	var b strings.Builder
+	s.loc.write(&b)
+	return b.String()
+}
+
+// effLoc is an effect's place: the list it is item i of, below its
+// parent effect or at the top of a state, transition, phase or proposal.
+type effLoc struct {
+	parent *effLoc // the effect whose on_complete/effects list holds it
+	top    effTop  // when parent is nil: what holds the list
+	name   string  // state path, phase id or proposal name
+	intent string  // topArc: the transition's intent
+	arc    int     // topArc: the transition's arm
+	list   string  // on_enter, on_exit, effect, on_complete, effects
+	i      int
+}
+
+type effTop uint8
+
+const (
+	topState effTop = iota
+	topArc
+	topPhase
+	topProposal
+)
+
+func (l *effLoc) write(b *strings.Builder) {
+	if l.parent != nil {
+		l.parent.write(b)
+		b.WriteByte(' ')
+	} else {
+		switch l.top {
+		case topState:
+			b.WriteString("state " + strconv.Quote(l.name) + " ")
+		case topArc:
+			b.WriteString("state " + strconv.Quote(l.name) + " intent " + strconv.Quote(l.intent) + " arc[" + strconv.Itoa(l.arc) + "] ")
+		case topPhase:
+			b.WriteString("phases.graph[" + strconv.Quote(l.name) + "] ")
+		case topProposal:
+			b.WriteString("proposal " + strconv.Quote(l.name) + " execute ")
+		}
+	}
+	b.WriteString(l.list)
+	b.WriteByte('[')
+	b.WriteString(strconv.Itoa(l.i))
+	b.WriteByte(']')
 }
 
 // eachEffect visits every effect of the story with its site, recursing into
@@ -110,60 +195,69 @@ func (c *checker) eachEffect(fn func(e *Effect, site effSite)) {
 }
 
 func (c *checker) walkEffects(fn func(e *Effect, site effSite)) {
-	var visit func(list []*Effect, site effSite, prefix string, idx string)
-	visit = func(list []*Effect, site effSite, prefix string, idx string) {
+	// visit walks list, whose items are placed like at (with at.i set per
+	// item).
+	var visit func(list []*Effect, site effSite, at effLoc)
+	visit = func(list []*Effect, site effSite, at effLoc) {
+		if len(list) == 0 {
+			return
+		}
+		locs := make([]effLoc, len(list))
 		for i, e := range list {
+			l := &locs[i]
+			*l = at
+			l.i = i
 			s := site
-			s.Loc = fmt.Sprintf("%s%s[%d]", prefix, idx, i)
+			s.loc = l
 			fn(e, s)
 			if len(e.OnComplete()) > 0 {
 				cs := s
 				cs.OnComplete = true
 				cs.Parent = e
-				visit(e.OnComplete(), cs, s.Loc+" ", "on_complete")
+				visit(e.OnComplete(), cs, effLoc{parent: l, list: "on_complete"})
 			}
 			if len(e.Effects()) > 0 {
 				is := s
 				is.Inline = true
 				is.Parent = e
-				visit(e.Effects(), is, s.Loc+" ", "effects")
+				visit(e.Effects(), is, effLoc{parent: l, list: "effects"})
 			}
 		}
 	}
 	visitStates := func(states []*State, tpl bool) {
 		for _, s := range states {
 			base := effSite{State: s, Template: tpl}
-			visit(s.OnEnter, base, fmt.Sprintf("state %q ", s.Path), "on_enter")
-			visit(s.OnExit(), base, fmt.Sprintf("state %q ", s.Path), "on_exit")
+			visit(s.OnEnter, base, effLoc{top: topState, name: s.Path, list: "on_enter"})
+			visit(s.OnExit(), base, effLoc{top: topState, name: s.Path, list: "on_exit"})
 			for _, on := range s.On {
 				in := on.Intent
 				for a, t := range on.Arms {
 					ts := base
 					ts.Intent = in
-					visit(t.Effects, ts, fmt.Sprintf("state %q intent %q arc[%d] ", s.Path, in, a), "effect")
+					visit(t.Effects, ts, effLoc{top: topArc, name: s.Path, intent: in, arc: a, list: "effect"})
 				}
 			}
 		}
 	}
-	visitStates(c.st.AllStates(), false)
-	for _, n := range slices.Sorted(maps.Keys(c.st.PhaseTemplates)) {
+	visitStates(c.states(), false)
+	for _, n := range sortedMapKeys(c.st.PhaseTemplates) {
 		visitStates(flatten(c.st.PhaseTemplates[n].States), true)
 	}
 	if c.st.Phases != nil {
 		for _, id := range c.st.Phases.Order {
-			visit(c.st.Phases.Graph[id].OnEnter, effSite{Template: true}, fmt.Sprintf("phases.graph[%q] ", id), "on_enter")
+			visit(c.st.Phases.Graph[id].OnEnter, effSite{Template: true}, effLoc{top: topPhase, name: id, list: "on_enter"})
 		}
 	}
-	for _, n := range slices.Sorted(maps.Keys(c.st.Proposals)) {
+	for _, n := range sortedMapKeys(c.st.Proposals) {
 		if ex := c.st.Proposals[n].Execute; ex != nil {
-			visit(ex.OnComplete, effSite{OnComplete: true}, fmt.Sprintf("proposal %q execute ", n), "on_complete")
+			visit(ex.OnComplete, effSite{OnComplete: true}, effLoc{top: topProposal, name: n, list: "on_complete"})
 		}
 	}
 }
 
 // eachTransition visits every transition of the real state tree.
 func (c *checker) eachTransition(fn func(s *State, intent string, arm int, t *Transition)) {
-	for _, s := range c.st.AllStates() {
+	for _, s := range c.states() {
 		for _, on := range s.On {
 			in := on.Intent
 			for a, t := range on.Arms {

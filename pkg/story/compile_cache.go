@@ -1,9 +1,7 @@
 package story
 
 import (
-	"fmt"
-	"maps"
-	"slices"
+	"strconv"
 	"strings"
 
 	"kitsoki/pkg/story/expr"
@@ -25,6 +23,9 @@ func (c *checker) cache() *compileCache {
 }
 
 func (c *checker) compileGuard(src string) error {
+	if expr.SimpleGuard(src) {
+		return nil // compiles: nothing to build
+	}
 	cc := c.cache()
 	if err, ok := cc.guards[src]; ok {
 		return err
@@ -45,8 +46,8 @@ func (c *checker) compileExpr(src string) error {
 }
 
 func (c *checker) compileTemplate(s string) error {
-	if !strings.Contains(s, "{{") {
-		return nil
+	if !strings.Contains(s, "{{") || expr.SimpleTemplate(s) {
+		return nil // a literal, or compiles: nothing to build
 	}
 	cc := c.cache()
 	if err, ok := cc.templates[s]; ok {
@@ -66,11 +67,12 @@ func (c *checker) compileValue(v any) (string, error) {
 	case []any:
 		for i, it := range x {
 			if p, err := c.compileValue(it); err != nil {
-				return fmt.Sprintf("[%d]%s", i, p), err
+				return "[" + strconv.Itoa(i) + "]" + p, err
 			}
 		}
 	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(x)) {
+		var buf [8]string
+		for _, k := range sortedKeys(x, buf[:0]) {
 			if p, err := c.compileValue(x[k]); err != nil {
 				return "." + k + p, err
 			}

@@ -1,11 +1,13 @@
 package story
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"kitsoki/pkg/diag"
 )
 
 var (
@@ -61,32 +63,38 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 	if strings.Contains(name, ".") || strings.Contains(name, "/") {
 		p.warnf(p.pos(k), ruleState, "state %q: a state name containing '.' or '/' cannot be targeted (targets split paths on them)", s.Path)
 	}
-	p.mapping(v, "state "+quote(s.Path), stateKeys, func(key string, kk, v *yaml.Node) {
+	p.mappingIn(v, place{pre: "state ", where: s.Path, quote: true}, stateKeys, diag.Error, func(key string, kk, v *yaml.Node) {
 		if !unkeyedStateKeys[key] {
 			if s.Keys == nil {
 				s.Keys = map[string]Pos{}
 			}
 			s.Keys[key] = p.pos(v)
 		}
-		w := where + "." + key
+		// w names the value in messages; the str and bool cases build it
+		// only for one.
+		w := ""
+		switch key {
+		case "view", "states", "on", "on_enter", "on_exit", "intents", "menu", "relevant_world", "relevant_slots", "timeout", "agent_off_ramp", "contextual_routing":
+			w = where + "." + key
+		}
 		switch key {
 		case "type":
-			s.Type = p.str(v, w)
+			s.Type = p.strIn(v, where, key)
 			s.Parallel = s.Type == "parallel"
 		case "mode":
-			s.Extra().Mode = p.str(v, w)
+			s.Extra().Mode = p.strIn(v, where, key)
 		case "description":
-			s.Description = p.str(v, w)
+			s.Description = p.strIn(v, where, key)
 		case "view":
 			s.View = p.parseView(v, w)
 		case "terminal":
-			s.Terminal = p.boolean(v, w)
+			s.Terminal = p.boolIn(v, where, key)
 		case "decider":
-			s.Extra().Decider = p.str(v, w)
+			s.Extra().Decider = p.strIn(v, where, key)
 		case "write_mode":
-			s.Extra().WriteMode = p.str(v, w)
+			s.Extra().WriteMode = p.strIn(v, where, key)
 		case "initial":
-			s.Initial = p.str(v, w)
+			s.Initial = p.strIn(v, where, key)
 			s.InitialPos = p.pos(v)
 		case "states":
 			s.Children = p.parseStates(v, s, w)
@@ -102,13 +110,13 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		case "menu":
 			s.Extra().Menu = p.strList(v, w)
 		case "default_intent":
-			s.Extra().DefaultIntent = p.str(v, w)
+			s.Extra().DefaultIntent = p.strIn(v, where, key)
 		case "relevant_world":
 			s.RelevantWorld = p.parseRelevantWorld(v, w)
 		case "relevant_slots":
 			s.Extra().RelevantSlots = p.strList(v, w)
 		case "footer":
-			s.Extra().Footer = p.str(v, w)
+			s.Extra().Footer = p.strIn(v, where, key)
 		case "timeout":
 			s.Extra().Timeout = p.parseTimeout(s, kk, v, w)
 		case "agent_off_ramp":
@@ -116,11 +124,11 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		case "contextual_routing":
 			s.Extra().ContextualRouting = p.parseContextualRouting(kk, v, w)
 		case "transcript":
-			s.Extra().Transcript = p.str(v, w)
+			s.Extra().Transcript = p.strIn(v, where, key)
 		case "theme":
-			s.Extra().Theme = p.str(v, w)
+			s.Extra().Theme = p.strIn(v, where, key)
 		case "intercept_drive":
-			s.Extra().InterceptDrive = p.str(v, w)
+			s.Extra().InterceptDrive = p.strIn(v, where, key)
 		}
 	})
 	return s
@@ -133,12 +141,13 @@ func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 		pos := p.pos(ik)
 		var arms []*Transition
 		d := deref(iv)
+		wi := w + "." + intent
 		if d != nil && d.Kind == yaml.MappingNode {
 			// A single arm written as a mapping.
-			arms = append(arms, p.parseTransition(iv, w+"."+intent))
+			arms = append(arms, p.parseTransition(iv, wi))
 		} else {
-			p.seq(iv, w+"."+intent, func(i int, it *yaml.Node) {
-				arms = append(arms, p.parseTransition(it, fmt.Sprintf("%s.%s[%d]", w, intent, i)))
+			p.seq(iv, wi, func(i int, it *yaml.Node) {
+				arms = append(arms, p.parseTransition(it, indexed(wi, i)))
 			})
 		}
 		if o := s.OnAt(intent); o != nil {
@@ -156,7 +165,7 @@ func (p *fileParser) parseRelevantWorld(v *yaml.Node, w string) []NamePos {
 	}
 	var out []NamePos
 	p.seq(v, w, func(i int, it *yaml.Node) {
-		out = append(out, NamePos{p.str(it, fmt.Sprintf("%s[%d]", w, i)), p.pos(it)})
+		out = append(out, NamePos{p.strAt(it, w, i), p.pos(it)})
 	})
 	return out
 }
@@ -239,21 +248,25 @@ func (p *fileParser) parseTransition(n *yaml.Node, where string) *Transition {
 		t.Target, t.TargetPos = p.intern(d.Value), p.pos(d)
 		return t
 	}
-	p.mapping(n, "transition "+where, transitionKeys, func(key string, _, v *yaml.Node) {
-		w := where + "." + key
+	p.mappingAt(n, "transition ", where, transitionKeys, func(key string, _, v *yaml.Node) {
+		w := ""
+		switch key {
+		case "effects", "view", "emit", "push_history":
+			w = where + "." + key
+		}
 		switch key {
 		case "target":
-			t.Target = p.str(v, w)
+			t.Target = p.strIn(v, where, key)
 			t.TargetPos = p.pos(v)
 		case "when":
-			t.When = p.guardStr(v, w)
+			t.When = p.strIn(v, where, key)
 			t.WhenPos = p.valuePos(v)
 		case "default":
-			t.Extra().Default = p.boolean(v, w)
+			t.Extra().Default = p.boolIn(v, where, key)
 		case "effects":
 			t.Effects = p.parseEffects(v, w)
 		case "guard_hint":
-			t.Extra().GuardHint = p.str(v, w)
+			t.Extra().GuardHint = p.strIn(v, where, key)
 		case "view":
 			t.Extra().View = p.parseView(v, w)
 		case "emit":
@@ -278,7 +291,7 @@ func (p *fileParser) parseEffects(n *yaml.Node, where string) []*Effect {
 		return []*Effect{p.parseEffect(n, where)}
 	}
 	p.seq(n, where, func(i int, it *yaml.Node) {
-		out = append(out, p.parseEffect(it, fmt.Sprintf("%s[%d]", where, i)))
+		out = append(out, p.parseEffect(it, indexed(where, i)))
 	})
 	return out
 }
@@ -291,23 +304,29 @@ func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 		e.Has = p.keySet(nil)
 		return e
 	}
-	p.mapping(n, "effect "+where, effectKeys, func(key string, _, v *yaml.Node) {
+	p.mappingAt(n, "effect ", where, effectKeys, func(key string, _, v *yaml.Node) {
 		vp := p.valuePos(v)
 		e.keys = append(e.keys, keyAt{key: key, line: int32(vp.Line), col: int32(vp.Col)})
-		w := where + "." + key
+		// w names the value in messages; the str and bool cases build it
+		// only for one.
+		w := ""
+		switch key {
+		case "set", "increment", "with", "bind", "slots", "on_complete", "effects", "selection":
+			w = where + "." + key
+		}
 		switch key {
 		case "when":
-			e.When = p.guardStr(v, w)
+			e.When = p.strIn(v, where, key)
 		case "set":
 			e.Set = p.kvList(v, w)
 		case "increment":
 			e.Extra().Increment = p.kvList(v, w)
 		case "say":
-			e.Say = p.str(v, w)
+			e.Say = p.strIn(v, where, key)
 		case "invoke":
-			e.Invoke = p.str(v, w)
+			e.Invoke = p.strIn(v, where, key)
 		case "id":
-			e.Extra().ID = p.str(v, w)
+			e.Extra().ID = p.strIn(v, where, key)
 		case "with":
 			p.recordWith(e, v)
 			if !isNull(v) {
@@ -320,27 +339,27 @@ func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 		case "bind":
 			e.Extra().Bind = p.kvList(v, w)
 		case "on_error":
-			e.Extra().OnError = p.str(v, w)
+			e.Extra().OnError = p.strIn(v, where, key)
 		case "emit":
-			e.Extra().Emit = p.str(v, w)
+			e.Extra().Emit = p.strIn(v, where, key)
 		case "background":
-			e.Extra().Background = p.boolean(v, w)
+			e.Extra().Background = p.boolIn(v, where, key)
 		case "once":
-			e.Extra().Once = p.boolean(v, w)
+			e.Extra().Once = p.boolIn(v, where, key)
 		case "on_complete":
 			e.Extra().OnComplete = p.parseEffects(v, w)
 		case "target":
-			e.Extra().Target = p.str(v, w)
+			e.Extra().Target = p.strIn(v, where, key)
 		case "emit_intent":
-			e.Extra().EmitIntent = p.str(v, w)
+			e.Extra().EmitIntent = p.strIn(v, where, key)
 		case "slots":
 			e.Extra().Slots = p.kvList(v, w)
 		case "effects":
 			e.Extra().Effects = p.parseEffects(v, w)
 		case "agent":
-			e.Extra().Agent = p.str(v, w)
+			e.Extra().Agent = p.strIn(v, where, key)
 		case "timeout":
-			e.Extra().Timeout = p.str(v, w)
+			e.Extra().Timeout = p.strIn(v, where, key)
 		case "selection":
 			e.Extra().Selection = p.parseSelection(v, w)
 		}
@@ -370,7 +389,7 @@ func (p *fileParser) parseSelection(v *yaml.Node, where string) *Selection {
 	return s
 }
 
-func quote(s string) string { return fmt.Sprintf("%q", s) }
+func quote(s string) string { return strconv.Quote(s) }
 
 // keySet returns the Has map of an effect with keys: effects of a story
 // repeat a few key sets, and Has is never written after parsing, so one

@@ -85,6 +85,9 @@ func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
 	if isNull(root) {
 		return fd
 	}
+	if d := deref(root); d != nil && d.Kind == yaml.MappingNode {
+		fd.present = make(map[string]Pos, len(d.Content)/2)
+	}
 	p.mapping(root, "top level", topKeys, func(key string, k, v *yaml.Node) {
 		fd.present[key] = p.pos(k)
 		switch key {
@@ -308,27 +311,30 @@ func (p *fileParser) parseIntents(n *yaml.Node, where string) (map[string]*Inten
 func (p *fileParser) parseIntent(name string, k, v *yaml.Node, where string) *Intent {
 	in := &Intent{Name: name, Pos: p.pos(k), Slots: map[string]*Slot{}}
 	p.mapping(v, where, intentKeys, func(key string, kk, v *yaml.Node) {
-		w := where + "." + key
 		switch key {
 		case "title":
-			in.Title = p.str(v, w)
+			in.Title = p.strIn(v, where, key)
 		case "description":
-			in.Description = p.str(v, w)
+			in.Description = p.strIn(v, where, key)
 		case "examples":
+			w := where + "." + key
 			in.Examples = p.strList(v, w)
 		case "priority":
+			w := where + "." + key
 			in.Priority = p.integer(v, w)
 		case "hidden":
-			in.Hidden = p.boolean(v, w)
+			in.Hidden = p.boolIn(v, where, key)
 		case "synonyms":
+			w := where + "." + key
 			p.seq(v, w, func(i int, it *yaml.Node) {
-				s := p.str(it, fmt.Sprintf("%s[%d]", w, i))
+				s := p.strAt(it, w, i)
 				if s == "" {
 					p.errf(p.pos(it), ruleIntent, "intent %q: synonyms[%d] is empty", name, i)
 				}
 				in.Synonyms = append(in.Synonyms, s)
 			})
 		case "slots":
+			w := where + "." + key
 			p.mapping(v, w, nil, func(sn string, sk, sv *yaml.Node) {
 				in.Slots[sn] = p.parseSlot(sn, sk, sv, w+"."+sn)
 				in.SlotOrder = append(in.SlotOrder, sn)
@@ -342,12 +348,11 @@ func (p *fileParser) parseSlot(name string, k, v *yaml.Node, where string) *Slot
 	sl := &Slot{Name: name, Pos: p.pos(k)}
 	var synNode *yaml.Node
 	p.mapping(v, where, slotKeys, func(key string, _, v *yaml.Node) {
-		w := where + "." + key
 		switch key {
 		case "type":
-			sl.Type = p.str(v, w)
+			sl.Type = p.strIn(v, where, key)
 		case "required":
-			sl.Required = p.boolean(v, w)
+			sl.Required = p.boolIn(v, where, key)
 		case "default":
 			sl.Default = p.raw(v)
 		case "values":
@@ -355,20 +360,21 @@ func (p *fileParser) parseSlot(name string, k, v *yaml.Node, where string) *Slot
 				sl.Values = vs
 			}
 		case "description":
-			sl.Description = p.str(v, w)
+			sl.Description = p.strIn(v, where, key)
 		case "examples":
 			if vs, ok := p.raw(v).([]any); ok {
 				sl.Examples = vs
 			}
 		case "format_hint":
-			sl.FormatHint = p.str(v, w)
+			sl.FormatHint = p.strIn(v, where, key)
 		case "prompt":
-			sl.Prompt = p.str(v, w)
+			sl.Prompt = p.strIn(v, where, key)
 		case "validator":
-			sl.Validator = p.str(v, w)
+			sl.Validator = p.strIn(v, where, key)
 		case "format":
-			sl.Format = p.str(v, w)
+			sl.Format = p.strIn(v, where, key)
 		case "synonyms":
+			w := where + "." + key
 			synNode = v
 			sl.Synonyms = map[string][]string{}
 			p.mapping(v, w, nil, func(ek string, _, ev *yaml.Node) {
@@ -409,27 +415,30 @@ func (p *fileParser) parsePersona(name string, k, v *yaml.Node) *Persona {
 	}
 	where := "agents." + name
 	p.mapping(v, where, personaKeys, func(key string, _, v *yaml.Node) {
-		w := where + "." + key
 		switch key {
 		case "system_prompt":
-			pe.SystemPrompt = p.str(v, w)
+			pe.SystemPrompt = p.strIn(v, where, key)
 		case "system_prompt_path":
-			pe.SystemPromptPath = p.str(v, w)
+			pe.SystemPromptPath = p.strIn(v, where, key)
 		case "model":
-			pe.Model = p.str(v, w)
+			pe.Model = p.strIn(v, where, key)
 		case "tools":
+			w := where + "." + key
 			pe.Tools = p.strList(v, w)
 		case "cwd":
-			pe.Cwd = p.str(v, w)
+			pe.Cwd = p.strIn(v, where, key)
 		case "effort":
-			pe.Effort = p.str(v, w)
+			pe.Effort = p.strIn(v, where, key)
 		case "provider":
-			pe.Provider = p.str(v, w)
+			pe.Provider = p.strIn(v, where, key)
 		case "inherit_claude_default":
+			w := where + "." + key
 			pe.InheritClaudeDefault = p.boolPtr(v, w)
 		case "external_side_effect":
+			w := where + "." + key
 			pe.ExternalSideEffect = p.boolPtr(v, w)
 		case "bash_profile":
+			w := where + "." + key
 			pe.BashProfile = p.parseBashProfile(v, w)
 		}
 	})

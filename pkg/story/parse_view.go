@@ -1,7 +1,6 @@
 package story
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -16,7 +15,17 @@ var (
 	kvBodyKeys      = []string{"pairs"}
 	bannerBodyKeys  = []string{"text", "subtitle", "color"}
 	mediaBodyKeys   = []string{"handle", "caption", "kind", "path", "annotate_intent", "annotate_feedback_slot"}
+
+	// The key lists of an element and of its bodies, with the element's
+	// when: (built once: every element of every story checks them).
+	elementKeys     = withWhen(viewKinds)
+	listBodyKeysW   = withWhen(listBodyKeys)
+	kvBodyKeysW     = withWhen(kvBodyKeys)
+	bannerBodyKeysW = withWhen(bannerBodyKeys)
 )
+
+// withWhen returns keys followed by "when" (a new slice).
+func withWhen(keys []string) []string { return append(slices.Clone(keys), "when") }
 
 // parseView parses the four view forms (reference §4.6).
 func (p *fileParser) parseView(n *yaml.Node, where string) *View {
@@ -65,7 +74,7 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 func (p *fileParser) parseElements(n *yaml.Node, where string, inBlock bool) []*ViewElement {
 	var out []*ViewElement
 	p.seq(n, where, func(i int, it *yaml.Node) {
-		if el := p.parseElement(it, fmt.Sprintf("%s[%d]", where, i), inBlock); el != nil {
+		if el := p.parseElement(it, indexed(where, i), inBlock); el != nil {
 			out = append(out, el)
 		}
 	})
@@ -83,7 +92,7 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 	var body *yaml.Node
 	// Elements decode non-strictly upstream (bodies included): unknown keys
 	// are warnings, never errors.
-	p.mappingSev(d, where, append(slices.Clone(viewKinds), "when"), "warning", func(key string, _, v *yaml.Node) {
+	p.mappingSev(d, where, elementKeys, "warning", func(key string, _, v *yaml.Node) {
 		if key == "when" {
 			el.When = p.str(v, where+".when")
 			el.WhenPos = p.pos(v)
@@ -119,7 +128,7 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 	}
 	switch el.Kind {
 	case "list":
-		p.mappingSev(body, bw, append(slices.Clone(listBodyKeys), "when"), "warning", func(key string, k, v *yaml.Node) {
+		p.mappingSev(body, bw, listBodyKeysW, "warning", func(key string, k, v *yaml.Node) {
 			switch key {
 			case "when":
 				nestedWhen(k)
@@ -128,7 +137,7 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 				p.seq(v, bw+".items", func(i int, it *yaml.Node) {
 					cnt++
 					id := deref(it)
-					iw := fmt.Sprintf("%s.items[%d]", bw, i)
+					iw := indexed(bw+".items", i)
 					if id != nil && id.Kind == yaml.ScalarNode {
 						if id.Value == "" {
 							p.errf(p.pos(it), ruleView, "list item: empty string is not allowed")
@@ -155,7 +164,7 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 			}
 		})
 	case "kv":
-		p.mappingSev(body, bw, append(slices.Clone(kvBodyKeys), "when"), "warning", func(key string, k, v *yaml.Node) {
+		p.mappingSev(body, bw, kvBodyKeysW, "warning", func(key string, k, v *yaml.Node) {
 			if key == "when" {
 				nestedWhen(k)
 				return
@@ -175,7 +184,7 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 		})
 	case "banner":
 		text := ""
-		p.mappingSev(body, bw, append(slices.Clone(bannerBodyKeys), "when"), "warning", func(key string, k, v *yaml.Node) {
+		p.mappingSev(body, bw, bannerBodyKeysW, "warning", func(key string, k, v *yaml.Node) {
 			if key == "when" {
 				nestedWhen(k)
 				return

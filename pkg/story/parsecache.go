@@ -2,7 +2,8 @@ package story
 
 import (
 	"bytes"
-	"crypto/sha256"
+	"hash/maphash"
+	"strings"
 	"sync"
 
 	"go.yaml.in/yaml/v3"
@@ -27,46 +28,53 @@ type sharedCache struct {
 	compiles compileResults
 }
 
-// treeCache holds parsed YAML trees by the SHA-256 of their bytes, for
-// every load of one Cache: a file is parsed once per process whatever its
-// path (an import shared by many stories, a story copied into several
+// treeCache holds parsed YAML trees by the bytes they were parsed from,
+// for every load of one Cache: a file is parsed once per process whatever
+// its path (an import shared by many stories, a story copied into several
 // directories, a manifest checked again). A tree records only lines and
 // columns, never a file name, so equal bytes give an equal tree; the
 // parsers only read trees they did not parse alone (fileParser.owned is
 // false), so a kept tree is never changed and loads running in parallel
-// share it.
+// share it. Trees are found by a hash of their bytes and the bytes are
+// compared, so only equal bytes share a tree.
 type treeCache struct {
 	mu    sync.Mutex
-	trees map[[sha256.Size]byte]*cachedTree
+	seed  maphash.Seed
+	trees map[uint64]*cachedTree
 	kept  int // source bytes of the kept trees
 }
 
 type cachedTree struct {
+	data []byte // the source (the bytes of the first file read with them)
 	once sync.Once
 	doc  *yaml.Node
 	syn  *syntaxError
 }
 
 // tree returns the cached parse of data, parsing it on first use. ok is
-// false when the cache is full and data was not seen before: the caller
-// parses it itself.
+// false when the cache is full and data was not seen before (or, in the
+// unlikely case, other bytes have its hash): the caller parses it itself.
 func (c *treeCache) tree(data []byte) (doc *yaml.Node, syn *syntaxError, ok bool) {
-	key := sha256.Sum256(data)
 	c.mu.Lock()
+	if c.trees == nil {
+		c.seed = maphash.MakeSeed()
+		c.trees = map[uint64]*cachedTree{}
+	}
+	key := maphash.Bytes(c.seed, data)
 	t := c.trees[key]
 	if t == nil {
 		if c.kept+len(data) > maxKeptSource {
 			c.mu.Unlock()
 			return nil, nil, false
 		}
-		if c.trees == nil {
-			c.trees = map[[sha256.Size]byte]*cachedTree{}
-		}
-		t = &cachedTree{}
+		t = &cachedTree{data: data}
 		c.trees[key] = t
 		c.kept += len(data)
 	}
 	c.mu.Unlock()
+	if !bytes.Equal(t.data, data) {
+		return nil, nil, false
+	}
 	t.once.Do(func() { t.doc, t.syn = decodeYAML(data) })
 	return t.doc, t.syn, true
 }
@@ -95,34 +103,76 @@ func (l *loader) parseTree(file, abs string, data []byte, shared bool) (*yaml.No
 	return doc, false
 }
 
-// goodSources records, by kind and SHA-256, the template and schema
-// sources that compiled without error and whose compile reads nothing
-// else (self-contained below): compiling them again, for a story copied
-// into another directory or a prompt shared by several stories, can only
+// goodSources records, by kind and text, the template and schema sources
+// that compiled without error and whose compile reads nothing else
+// (self-contained below): compiling them again, for a story copied into
+// another directory or a prompt shared by several stories, can only
 // succeed again, so it is skipped. Failures are never recorded: their
-// messages name files and are recomputed for each story.
+// messages name files and are recomputed for each story. A source of
+// more than maxGoodSource bytes is not recorded (it is compiled every
+// time), so the set holds at most the text of the small sources.
 type goodSources struct {
 	mu  sync.Mutex
-	set map[goodKey]bool
-}
-
-type goodKey struct {
-	kind goodKind
-	sum  [sha256.Size]byte
+	set [goodKinds]map[string]struct{}
 }
 
 type goodKind uint8
 
 const (
-	goodPongo  goodKind = iota + 1 // a pongo2 template (inline or file)
-	goodSchema                     // a JSON Schema file
+	goodPongo  goodKind = iota // a pongo2 template (inline or file)
+	goodSchema                 // a JSON Schema file
+	goodKinds
 )
+
+// maxGoodSource bounds the size of a source goodSources records.
+const maxGoodSource = 64 << 10
 
 // selfContained reports whether compiling src reads no other file: a
 // pongo2 template with no include/extends/import (nor the banned ssi), a
 // JSON Schema with no $ref or $dynamicRef. Words are matched anywhere, so
 // a template merely mentioning them is compiled every time.
-func selfContained(kind goodKind, src []byte) bool {
+func selfContained(kind goodKind, src string) bool {
+	switch kind {
+	case goodPongo:
+		for _, w := range []string{"include", "extends", "import", "ssi"} {
+			if strings.Contains(src, w) {
+				return false
+			}
+		}
+		return true
+	case goodSchema:
+		return !strings.Contains(src, "Ref")
+	}
+	return false
+}
+
+// knownGood reports whether src of kind compiled clean before in this
+// cache (always false without a cache). Only self-contained sources are
+// ever recorded, so the lookup alone answers.
+func (c *Cache) knownGood(kind goodKind, src string) bool {
+	if c == nil || len(src) > maxGoodSource {
+		return false
+	}
+	g := &c.share.good
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	_, ok := g.set[kind][src]
+	return ok
+}
+
+// knownGoodBytes is knownGood for the bytes of a file.
+func (c *Cache) knownGoodBytes(kind goodKind, src []byte) bool {
+	if c == nil || len(src) > maxGoodSource {
+		return false
+	}
+	g := &c.share.good
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	_, ok := g.set[kind][string(src)]
+	return ok
+}
+
+func selfContainedBytes(kind goodKind, src []byte) bool {
 	switch kind {
 	case goodPongo:
 		for _, w := range []string{"include", "extends", "import", "ssi"} {
@@ -137,32 +187,30 @@ func selfContained(kind goodKind, src []byte) bool {
 	return false
 }
 
-// knownGood reports whether src of kind compiled clean before in this
-// cache (always false without a cache).
-func (c *Cache) knownGood(kind goodKind, src []byte) bool {
-	if c == nil || !selfContained(kind, src) {
-		return false
+// markGoodBytes is markGood for the bytes of a file (copied only when
+// recorded).
+func (c *Cache) markGoodBytes(kind goodKind, src []byte) {
+	if c == nil || len(src) > maxGoodSource || !selfContainedBytes(kind, src) {
+		return
 	}
-	sum := sha256.Sum256(src)
-	g := &c.share.good
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.set[goodKey{kind, sum}]
+	c.share.good.record(kind, string(src))
 }
 
 // markGood records that src of kind compiled clean.
-func (c *Cache) markGood(kind goodKind, src []byte) {
-	if c == nil || !selfContained(kind, src) {
+func (c *Cache) markGood(kind goodKind, src string) {
+	if c == nil || len(src) > maxGoodSource || !selfContained(kind, src) {
 		return
 	}
-	sum := sha256.Sum256(src)
-	g := &c.share.good
+	c.share.good.record(kind, src)
+}
+
+func (g *goodSources) record(kind goodKind, src string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.set == nil {
-		g.set = map[goodKey]bool{}
+	if g.set[kind] == nil {
+		g.set[kind] = map[string]struct{}{}
 	}
-	g.set[goodKey{kind, sum}] = true
+	g.set[kind][src] = struct{}{}
 }
 
 // compileResults shares the outcome of compiling a guard, an expression or

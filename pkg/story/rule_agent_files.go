@@ -18,11 +18,11 @@ func checkAgentFiles(c *checker) {
 			if !r.isFile {
 				continue
 			}
-			if _, ok := c.existingFile(r.path); !ok {
+			if _, ok := c.existing(r.path); !ok {
 				// at the path itself, also when it is a > or | block
 				at := c.l.valuePos(e.withPos(r.key), r.path, 1, 1)
 				if c.isDir(r.path) {
-					c.rep.errf(at, ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.Loc, r.key, r.path, c.st.Dir)
+					c.rep.errf(at, ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.Loc(), r.key, r.path, c.st.Dir)
 					continue
 				}
 				c.rep.errf(at, ruleAgentFile, "%s", c.missingFileMsg(site, r))
@@ -30,7 +30,7 @@ func checkAgentFiles(c *checker) {
 		}
 	})
 	if app := c.st.App; app.ContextPath != "" && !isTemplated(app.ContextPath) {
-		if _, ok := c.existingFile(app.ContextPath); !ok {
+		if _, ok := c.existing(app.ContextPath); !ok {
 			c.rep.errf(app.Pos, ruleAgentFile, "app.context_path %q: file not found (paths are relative to the story directory)", app.ContextPath)
 		}
 	}
@@ -54,9 +54,9 @@ func (c *checker) missingFileMsg(site effSite, r fileRef) string {
 	if r.schema {
 		what = "schema"
 	}
-	msg := fmt.Sprintf("%s: with.%s %q: file not found (paths are relative to the story directory %s)", site.Loc, r.key, r.path, c.st.Dir)
+	msg := fmt.Sprintf("%s: with.%s %q: file not found (paths are relative to the story directory %s)", site.Loc(), r.key, r.path, c.st.Dir)
 	if c.st.child && c.st.importer != nil && !filepath.IsAbs(r.path) {
-		msg = fmt.Sprintf("%s: with.%s %q: file not found: importing this story re-bases the path to %s (against the child's directory), where no file exists", site.Loc, r.key, r.path, filepath.Join(c.st.Dir, r.path))
+		msg = fmt.Sprintf("%s: with.%s %q: file not found: importing this story re-bases the path to %s (against the child's directory), where no file exists", site.Loc(), r.key, r.path, filepath.Join(c.st.Dir, r.path))
 	}
 	return msg + fmt.Sprintf("; upstream loads the story, but this call fails every time it runs (the %s cannot be read) — create the file or correct the path", what)
 }

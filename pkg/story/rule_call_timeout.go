@@ -2,9 +2,7 @@ package story
 
 import (
 	"fmt"
-	"maps"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 )
@@ -18,11 +16,11 @@ func checkCallTimeout(c *checker) {
 			return
 		}
 		if agentVerb(e.Invoke) == "" && !isTemplated(e.Invoke) {
-			c.rep.errf(e.keyPos("timeout"), ruleCallTimeout, "%s: timeout: %q only applies to host.agent.* invokes (got invoke %q); remove it or use the state's timeout: for a state deadline", site.Loc, e.Timeout(), e.Invoke)
+			c.rep.errf(e.keyPos("timeout"), ruleCallTimeout, "%s: timeout: %q only applies to host.agent.* invokes (got invoke %q); remove it or use the state's timeout: for a state deadline", site.Loc(), e.Timeout(), e.Invoke)
 			return
 		}
 		if _, err := e.CallTimeout(); err != nil {
-			c.rep.errf(e.keyPos("timeout"), ruleCallTimeout, "%s: %v", site.Loc, err)
+			c.rep.errf(e.keyPos("timeout"), ruleCallTimeout, "%s: %v", site.Loc(), err)
 		}
 	})
 }
@@ -72,7 +70,7 @@ func checkAgentTemplate(c *checker) {
 			}
 			if c.st.AgentPlugins[s] == nil && !c.st.pluginAliases[s] && c.st.pluginFor(s) == nil {
 				c.rep.errf(e.keyPos("agent"), ruleAgentTemplate, "%s: agent %q renders to %q (a value of world.%s), which is not declared in agent_plugins (declared: %s)",
-					site.Loc, e.Agent(), s, m[1], strings.Join(slices.Sorted(maps.Keys(c.st.AgentPlugins)), ", "))
+					site.Loc(), e.Agent(), s, m[1], strings.Join(sortedMapKeys(c.st.AgentPlugins), ", "))
 			}
 		}
 	})

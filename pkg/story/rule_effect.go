@@ -1,29 +1,24 @@
 package story
 
-import (
-	"maps"
-	"slices"
-)
-
 // checkEffectShape: background, on_complete, target and emit_intent shape
 // rules (reference §9.6).
 func checkEffectShape(c *checker) {
 	c.eachEffect(func(e *Effect, site effSite) {
 		if e.Background() && e.Invoke == "" {
-			c.rep.errf(e.keyPos("background"), ruleEffect, "%s: background: true requires invoke: to be set", site.Loc)
+			c.rep.errf(e.keyPos("background"), ruleEffect, "%s: background: true requires invoke: to be set", site.Loc())
 		}
 		if e.Background() && site.OnComplete {
-			c.rep.errf(e.keyPos("background"), ruleEffect, "%s: background: true is not allowed inside on_complete:", site.Loc)
+			c.rep.errf(e.keyPos("background"), ruleEffect, "%s: background: true is not allowed inside on_complete:", site.Loc())
 		}
 		if e.Has["target"] {
 			if !site.OnComplete {
-				c.rep.errf(e.keyPos("target"), ruleEffect, "%s: target: is only allowed inside on_complete: effects (it fires a synthetic transition once the background job terminates); use a normal transition's target: for in-turn transitions", site.Loc)
+				c.rep.errf(e.keyPos("target"), ruleEffect, "%s: target: is only allowed inside on_complete: effects (it fires a synthetic transition once the background job terminates); use a normal transition's target: for in-turn transitions", site.Loc())
 			}
 			if e.Has["set"] || e.Has["increment"] || e.Has["say"] || e.Has["invoke"] || e.Has["bind"] {
-				c.rep.errf(e.keyPos("target"), ruleEffect, "%s: target: cannot be combined with set/increment/say/invoke/bind on the same effect (split into separate effects in the on_complete: chain — mutation first, transition last)", site.Loc)
+				c.rep.errf(e.keyPos("target"), ruleEffect, "%s: target: cannot be combined with set/increment/say/invoke/bind on the same effect (split into separate effects in the on_complete: chain — mutation first, transition last)", site.Loc())
 			}
 			if e.Has["emit_intent"] {
-				c.rep.errf(e.keyPos("emit_intent"), ruleEffect, "%s: emit_intent: cannot be combined with target: on the same effect (split into separate effects)", site.Loc)
+				c.rep.errf(e.keyPos("emit_intent"), ruleEffect, "%s: emit_intent: cannot be combined with target: on the same effect (split into separate effects)", site.Loc())
 			}
 		}
 		for _, kv := range e.Increment() {
@@ -31,17 +26,17 @@ func checkEffectShape(c *checker) {
 			case int:
 			case string:
 				if !isTemplated(v) {
-					c.rep.errf(kv.Pos, ruleEffect, "%s: increment %q: value must be an integer delta (got %q)", site.Loc, kv.Key, v)
+					c.rep.errf(kv.Pos, ruleEffect, "%s: increment %q: value must be an integer delta (got %q)", site.Loc(), kv.Key, v)
 				}
 			default:
-				c.rep.errf(kv.Pos, ruleEffect, "%s: increment %q: value must be an integer delta", site.Loc, kv.Key)
+				c.rep.errf(kv.Pos, ruleEffect, "%s: increment %q: value must be an integer delta", site.Loc(), kv.Key)
 			}
 		}
 		if len(e.OnComplete()) > 0 && !e.Background() {
-			c.rep.warnf(e.keyPos("on_complete"), ruleEffect, "%s: on_complete: only runs after a background: true invoke; this effect is not a background job", site.Loc)
+			c.rep.warnf(e.keyPos("on_complete"), ruleEffect, "%s: on_complete: only runs after a background: true invoke; this effect is not a background job", site.Loc())
 		}
 	})
-	for _, n := range slices.Sorted(maps.Keys(c.st.Proposals)) {
+	for _, n := range sortedMapKeys(c.st.Proposals) {
 		ex := c.st.Proposals[n].Execute
 		if ex != nil && ex.Background && ex.Invoke == "" {
 			c.rep.errf(ex.Pos, ruleEffect, "proposal %q execute: background: true requires invoke: to be set", n)

@@ -34,11 +34,11 @@ func checkExprs(c *checker) {
 				}
 				sev = diag.Warning
 			}
-			c.rep.add(c.errAt(e.keyPos("when"), e.When, err), sev, ruleExpr, "%s: effect when %q: %s", site.Loc, e.When, errMsg(err))
+			c.rep.add(c.errAt(e.keyPos("when"), e.When, err), sev, ruleExpr, "%s: effect when %q: %s", site.Loc(), e.When, errMsg(err))
 		}
 	})
-	for _, s := range c.st.AllStates() {
-		c.eachViewElement(s, func(el *ViewElement, where string) {
+	for _, s := range c.states() {
+		c.eachViewElement(s, func(el *ViewElement, where elemPlace) {
 			if el.When == "" {
 				return
 			}
@@ -90,26 +90,52 @@ func (c *checker) errAt(p Pos, src string, err error) Pos {
 }
 
 // eachViewElement visits the elements of a state's view and of its
-// transition views.
-func (c *checker) eachViewElement(s *State, fn func(el *ViewElement, where string)) {
-	visit := func(v *View, prefix string) {
+// transition views; where names the element in messages (spelled out
+// only when one needs it).
+func (c *checker) eachViewElement(s *State, fn func(el *ViewElement, where elemPlace)) {
+	visit := func(v *View, at elemPlace) {
 		if v == nil {
 			return
 		}
 		for i, el := range v.Elements {
-			fn(el, fmt.Sprintf("%sview[%d] (%s)", prefix, i, el.Kind))
+			at.i, at.kind = i, el.Kind
+			fn(el, at)
 		}
 		for _, b := range v.BlockOrder {
 			for i, el := range v.Blocks[b] {
-				fn(el, fmt.Sprintf("%sblocks.%s[%d] (%s)", prefix, b, i, el.Kind))
+				at.block, at.inBlock, at.i, at.kind = b, true, i, el.Kind
+				fn(el, at)
 			}
 		}
 	}
-	visit(s.View, "")
+	visit(s.View, elemPlace{})
 	for _, on := range s.On {
-		in := on.Intent
 		for a, t := range on.Arms {
-			visit(t.View(), fmt.Sprintf("intent %q arc[%d] transition ", in, a))
+			visit(t.View(), elemPlace{arc: true, intent: on.Intent, a: a})
 		}
 	}
+}
+
+// elemPlace is where a view element sits: item i of a state's view (or
+// of its block), or of a transition's view.
+type elemPlace struct {
+	arc     bool // in the view of transition a of intent
+	intent  string
+	a       int
+	inBlock bool // in blocks.<block>, not the elements list
+	block   string
+	i       int
+	kind    string
+}
+
+// String is e.g. `intent "go" arc[0] transition blocks.main[1] (prose)`.
+func (w elemPlace) String() string {
+	prefix := ""
+	if w.arc {
+		prefix = fmt.Sprintf("intent %q arc[%d] transition ", w.intent, w.a)
+	}
+	if w.inBlock {
+		return fmt.Sprintf("%sblocks.%s[%d] (%s)", prefix, w.block, w.i, w.kind)
+	}
+	return fmt.Sprintf("%sview[%d] (%s)", prefix, w.i, w.kind)
 }

@@ -31,12 +31,12 @@ func checkGrammar(c *checker) {
 		}
 		raw, err := safefile.ReadFile(f, safefile.Story)
 		if err != nil {
-			c.rep.errf(e.withPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q could not be read: %s", site.Loc, e.Agent(), path, errText(err))
+			c.rep.errf(e.withPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q could not be read: %s", site.Loc(), e.Agent(), path, errText(err))
 			return
 		}
 		raw = sentSchema(c.st.Dir, path, raw)
 		for _, v := range schema.CheckGrammarSubset(raw) {
-			c.rep.errf(e.withPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q is outside the llama.cpp grammar subset: %s (construct %q at %s)", site.Loc, e.Agent(), path, v.String(), v.Construct, v.Pointer)
+			c.rep.errf(e.withPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q is outside the llama.cpp grammar subset: %s (construct %q at %s)", site.Loc(), e.Agent(), path, v.String(), v.Construct, v.Pointer)
 		}
 	})
 }

@@ -2,8 +2,6 @@ package story
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 )
 
@@ -22,7 +20,7 @@ func checkHosts(c *checker) {
 		if inv == "" || isTemplated(inv) || strings.HasPrefix(inv, "iface.") || hostAllowed(allowed, inv) || c.st.importerHas("host", inv) {
 			return
 		}
-		msg := fmt.Sprintf("%s: invoke %q is not declared in app hosts", site.Loc, inv)
+		msg := fmt.Sprintf("%s: invoke %q is not declared in app hosts", site.Loc(), inv)
 		if site.State != nil && !site.OnComplete && !site.Inline {
 			if site.Intent == "" {
 				msg = fmt.Sprintf("state %q: on_enter invoke %q is not declared in app hosts", site.State.Path, inv)
@@ -37,7 +35,7 @@ func checkHosts(c *checker) {
 		}
 		c.rep.errf(e.keyPos("invoke"), ruleHosts, "%s", msg)
 	})
-	for _, n := range slices.Sorted(maps.Keys(c.st.Proposals)) {
+	for _, n := range sortedMapKeys(c.st.Proposals) {
 		ex := c.st.Proposals[n].Execute
 		if ex == nil || ex.Invoke == "" || isTemplated(ex.Invoke) || strings.HasPrefix(ex.Invoke, "iface.") || hostAllowed(allowed, ex.Invoke) {
 			continue

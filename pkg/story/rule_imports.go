@@ -2,8 +2,6 @@ package story
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"sort"
 	"strings"
 )
@@ -43,7 +41,7 @@ func checkImportParentSide(c *checker, alias string, im *Import) {
 			c.rep.errf(im.atKey("intents.export."+n), ruleImports, "imports.%s: intents.export references undefined parent intent %q", alias, n)
 		}
 	}
-	for _, en := range slices.Sorted(maps.Keys(im.Exits)) {
+	for _, en := range sortedMapKeys(im.Exits) {
 		ex := im.Exits[en]
 		if ex.To == "" {
 			c.rep.errf(ex.Pos, ruleImports, "imports.%s: exits.%s: to: is required (the parent state the exit lands in)", alias, en)
@@ -71,7 +69,7 @@ func checkImportEntry(c *checker, alias string, im *Import, ch *Story) {
 // @exit the child uses is mapped, and a transition to an exit sets the
 // keys the exit requires.
 func checkImportExits(c *checker, alias string, im *Import, ch *Story) {
-	for _, en := range slices.Sorted(maps.Keys(im.Exits)) {
+	for _, en := range sortedMapKeys(im.Exits) {
 		if ch.Exits[en] == nil {
 			c.rep.errf(im.Exits[en].Pos, ruleImports, "imports.%s: exits.%s: child does not declare an exit named %q", alias, en, en)
 		}
@@ -113,9 +111,9 @@ func checkImportCollisions(c *checker, alias string, im *Import, ch *Story) {
 	}
 	collide("world key", worldNames, func(n string) bool { return c.st.Var(n) != nil })
 	collide("intent", ch.IntentOrder, func(n string) bool { return c.st.Intents[n] != nil })
-	collide("agent", slices.Sorted(maps.Keys(ch.Agents)), func(n string) bool { return c.st.Agents[n] != nil })
-	collide("meta_mode", slices.Sorted(maps.Keys(ch.MetaModes)), func(n string) bool { return c.st.MetaModes[n] != nil })
-	collide("host_interface", slices.Sorted(maps.Keys(ch.HostInterfaces)), func(n string) bool { return c.st.HostInterfaces[n] != nil })
+	collide("agent", sortedMapKeys(ch.Agents), func(n string) bool { return c.st.Agents[n] != nil })
+	collide("meta_mode", sortedMapKeys(ch.MetaModes), func(n string) bool { return c.st.MetaModes[n] != nil })
+	collide("host_interface", sortedMapKeys(ch.HostInterfaces), func(n string) bool { return c.st.HostInterfaces[n] != nil })
 }
 
 // checkImportWorldAndHosts: world_in names child world keys; with hosts:
@@ -163,17 +161,17 @@ func checkImportOverrides(c *checker, alias string, im *Import, ch *Story) {
 	if ov == nil {
 		return
 	}
-	for _, n := range slices.Sorted(maps.Keys(ov.States)) {
+	for _, n := range sortedMapKeys(ov.States) {
 		if !hasTop(ch, n) {
 			c.rep.errf(im.atKey("overrides.states."+n), ruleImports, "imports.%s: overrides: states.%s: child does not declare a top-level state named %q", alias, n, n)
 		}
 	}
-	for _, n := range slices.Sorted(maps.Keys(ov.Intents)) {
+	for _, n := range sortedMapKeys(ov.Intents) {
 		if ch.Intents[n] == nil {
 			c.rep.errf(im.atKey("overrides.intents."+n), ruleImports, "imports.%s: overrides: intents.%s: child does not declare an intent named %q", alias, n, n)
 		}
 	}
-	for _, rel := range slices.Sorted(maps.Keys(ov.Prompts)) {
+	for _, rel := range sortedMapKeys(ov.Prompts) {
 		if _, ok := c.existingFile(ov.Prompts[rel]); !ok {
 			c.rep.errf(im.at("overrides.prompts."+rel), ruleImports, "imports.%s: overrides: prompts.%s: %s: no such file", alias, rel, ov.Prompts[rel])
 		}
@@ -183,7 +181,7 @@ func checkImportOverrides(c *checker, alias string, im *Import, ch *Story) {
 // checkImportHostBindings: each host_bindings key names a child host
 // interface (the grandchild form <gchild>__<iface> is not modelled).
 func checkImportHostBindings(c *checker, alias string, im *Import, ch *Story) {
-	for _, n := range slices.Sorted(maps.Keys(im.HostBindings)) {
+	for _, n := range sortedMapKeys(im.HostBindings) {
 		if strings.Contains(n, "__") {
 			continue // grandchild form <gchild>__<iface>: lifted interfaces are not modelled
 		}

@@ -3,7 +3,7 @@ package story
 // checkInitial: a literal initial: names a child; parallel states need 2+
 // regions and no initial (reference §4.5).
 func checkInitial(c *checker) {
-	for _, s := range c.st.AllStates() {
+	for _, s := range c.states() {
 		if s.Parallel {
 			if len(s.Children) < 2 {
 				c.rep.errf(s.Pos, ruleInitial, "state %q: parallel state must declare at least 2 child regions (got %d)", s.Path, len(s.Children))

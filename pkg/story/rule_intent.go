@@ -6,7 +6,7 @@ import "strings"
 // state itself ("*" always passes); emit_intent names an on: arc of the
 // owning state or an ancestor (reference §4.2, §9.6).
 func checkIntents(c *checker) {
-	for _, s := range c.st.AllStates() {
+	for _, s := range c.states() {
 		for _, on := range s.On {
 			in := on.Intent
 			if in == "*" || c.intentKnown(s, in, false) {
@@ -45,7 +45,7 @@ func checkIntents(c *checker) {
 				}
 			}
 		}
-		c.rep.errf(e.keyPos("emit_intent"), ruleIntent, "%s: emit_intent %q is not declared on state %q's on: arcs (nor any ancestor's)", site.Loc, name, site.State.Path)
+		c.rep.errf(e.keyPos("emit_intent"), ruleIntent, "%s: emit_intent %q is not declared on state %q's on: arcs (nor any ancestor's)", site.Loc(), name, site.State.Path)
 	})
 }
 

@@ -2,8 +2,6 @@ package story
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 )
 
@@ -11,7 +9,7 @@ import (
 // iface.<name>.<op> invoke names a declared interface and operation
 // (reference §9.4).
 func checkInterfaces(c *checker) {
-	for _, n := range slices.Sorted(maps.Keys(c.st.HostInterfaces)) {
+	for _, n := range sortedMapKeys(c.st.HostInterfaces) {
 		hi := c.st.HostInterfaces[n]
 		if hi.Default == "" && !c.st.boundByImporter(n) {
 			c.rep.errf(hi.Pos, ruleInterfaces, "host_interface %q: no default and no host_binding override", n)
@@ -24,7 +22,7 @@ func checkInterfaces(c *checker) {
 		parts := strings.Split(e.Invoke, ".")
 		p := e.keyPos("invoke")
 		if len(parts) != 3 || parts[1] == "" || parts[2] == "" {
-			c.rep.errf(p, ruleInterfaces, "%s: invoke %q: expected iface.<name>.<op>", site.Loc, e.Invoke)
+			c.rep.errf(p, ruleInterfaces, "%s: invoke %q: expected iface.<name>.<op>", site.Loc(), e.Invoke)
 			return
 		}
 		hi := c.st.HostInterfaces[parts[1]]
@@ -32,12 +30,12 @@ func checkInterfaces(c *checker) {
 			return // a child's interface, lifted as <alias>__<iface> by the fold
 		}
 		if hi == nil {
-			c.rep.errf(p, ruleInterfaces, "%s: invoke %q: iface %q not declared (declared: [%s])", site.Loc, e.Invoke, parts[1], strings.Join(slices.Sorted(maps.Keys(c.st.HostInterfaces)), " "))
+			c.rep.errf(p, ruleInterfaces, "%s: invoke %q: iface %q not declared (declared: [%s])", site.Loc(), e.Invoke, parts[1], strings.Join(sortedMapKeys(c.st.HostInterfaces), " "))
 			return
 		}
 		if hi.Operations[parts[2]] == nil {
-			msg := fmt.Sprintf("%s: invoke %q: op %q not declared on iface %q", site.Loc, e.Invoke, parts[2], parts[1])
-			if s := suggest(parts[2], slices.Sorted(maps.Keys(hi.Operations))); s != "" {
+			msg := fmt.Sprintf("%s: invoke %q: op %q not declared on iface %q", site.Loc(), e.Invoke, parts[2], parts[1])
+			if s := suggest(parts[2], sortedMapKeys(hi.Operations)); s != "" {
 				msg += fmt.Sprintf("; did you mean `%s`?", s)
 			}
 			c.rep.errf(p, ruleInterfaces, "%s", msg)

@@ -2,8 +2,6 @@ package story
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 )
 
@@ -12,7 +10,7 @@ func checkMetaModes(c *checker) {
 	claimed := map[string]string{} // group+trigger -> key
 	defaults := map[string][]string{}
 	groups := map[string]int{}
-	for _, k := range slices.Sorted(maps.Keys(c.st.MetaModes)) {
+	for _, k := range sortedMapKeys(c.st.MetaModes) {
 		mm := c.st.MetaModes[k]
 		if mm.Trigger == "" {
 			c.rep.errf(mm.Pos, ruleMetaMode, "meta_mode %q: trigger is required", k)
@@ -43,14 +41,14 @@ func checkMetaModes(c *checker) {
 			}
 		}
 	}
-	gs := slices.Sorted(maps.Keys(groups))
+	gs := sortedMapKeys(groups)
 	for _, g := range gs {
 		if g == "story" || g == "kitsoki" {
 			continue // built-in groups: the engine injects their default verb
 		}
 		n := len(defaults[g])
 		var p Pos
-		for _, k := range slices.Sorted(maps.Keys(c.st.MetaModes)) {
+		for _, k := range sortedMapKeys(c.st.MetaModes) {
 			if c.st.MetaModes[k].Group == g {
 				p = c.st.MetaModes[k].Pos
 				break

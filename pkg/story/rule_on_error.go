@@ -18,7 +18,7 @@ func (c *checker) checkOnError(e *Effect, site effSite) {
 	p := e.keyPos("on_error")
 	if target == "" || target == "." || isTemplated(target) || strings.HasPrefix(target, "@exit:") {
 		if strings.HasPrefix(target, "@exit:") {
-			c.checkTarget(site.State, target, p, site.Loc+": on_error: ")
+			c.checkTarget(site.State, target, p, site.Loc()+": on_error: ")
 		}
 		return
 	}
@@ -75,17 +75,17 @@ func (c *checker) parallelOnError(e *Effect, site effSite, target, base, kb, to 
 	upstream, _ := ResolvePath(base, target)
 	c.rep.errf(e.keyPos("on_error"), ruleOnErrorTarget,
 		"%s: on_error %q inside a parallel state: kitsoki climbs from the region's leaf %q to %q, but the existing engine climbs from the whole parallel state %q and lands on the corrupt path %q (its lookup stops at \"#\"); did you mean `%s`? (absolute, it means the same to both)",
-		site.Loc, target, kb, to, base, upstream, to)
+		site.Loc(), target, kb, to, base, upstream, to)
 }
 
 func (c *checker) onErrorDangles(e *Effect, site effSite, target, resolved, base string, err error) {
 	if te, ok := err.(*TargetError); ok && strings.Contains(te.Msg, "reaches into the imported child") {
 		// upstream's loader rejects this one (the reach-into-child guard)
-		c.rep.errf(e.keyPos("on_error"), ruleTarget, "%s: on_error: %s", site.Loc, te.Msg)
+		c.rep.errf(e.keyPos("on_error"), ruleTarget, "%s: on_error: %s", site.Loc(), te.Msg)
 		return
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: on_error %q ", site.Loc, target)
+	fmt.Fprintf(&b, "%s: on_error %q ", site.Loc(), target)
 	if te, ok := err.(*TargetError); ok && te.Msg != "" && !strings.Contains(te.Msg, "does not exist") {
 		fmt.Fprintf(&b, "is broken: %s", te.Msg)
 	} else if base != "" {
@@ -129,7 +129,7 @@ func (c *checker) nearState(from *State, resolved, last string) string {
 		}
 	}
 	var names []string
-	for _, s := range c.st.AllStates() {
+	for _, s := range c.states() {
 		if s.Name == last {
 			names = append(names, s.Path)
 		}

@@ -5,7 +5,7 @@ package story
 func checkOnceBind(c *checker) {
 	c.eachEffect(func(e *Effect, site effSite) {
 		if e.Once() && len(e.Bind()) == 0 {
-			c.rep.errf(e.keyPos("once"), ruleOnceBind, "%s: once: true requires a non-empty bind: (the bind target is the cache that arms the skip)", site.Loc)
+			c.rep.errf(e.keyPos("once"), ruleOnceBind, "%s: once: true requires a non-empty bind: (the bind target is the cache that arms the skip)", site.Loc())
 		}
 	})
 }

@@ -1,10 +1,8 @@
 package story
 
 import (
-	"maps"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 
@@ -19,7 +17,7 @@ var envRefRe = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A
 
 // checkPersonas: agents: persona rules (reference §3.5, §8.2).
 func checkPersonas(c *checker) {
-	for _, name := range slices.Sorted(maps.Keys(c.st.Agents)) {
+	for _, name := range sortedMapKeys(c.st.Agents) {
 		pe := c.st.Agents[name]
 		switch {
 		case pe.SystemPrompt != "" && pe.SystemPromptPath != "":
@@ -44,7 +42,7 @@ func checkPersonas(c *checker) {
 			c.rep.errf(pe.Pos, rulePersona, "agent %q: effort %q is invalid (valid: low, medium, high, xhigh, max)", name, pe.Effort)
 		}
 		if pe.Provider != "" && c.st.Providers[pe.Provider] == nil {
-			c.rep.errf(pe.Pos, ruleProvider, "provider reference %q at agents.%s.provider is undefined (known providers: %s)", pe.Provider, name, knownList(slices.Sorted(maps.Keys(c.st.Providers))))
+			c.rep.errf(pe.Pos, ruleProvider, "provider reference %q at agents.%s.provider is undefined (known providers: %s)", pe.Provider, name, knownList(sortedMapKeys(c.st.Providers)))
 		}
 		if pe.Cwd != "" {
 			c.checkCwd(pe.Pos, "agent "+quote(name), pe.Cwd)
@@ -65,11 +63,11 @@ func checkPersonas(c *checker) {
 		if agent == "" || isTemplated(agent) || c.st.Agents[agent] != nil || contains(builtinAgents, agent) || c.st.lifted("agent", agent) || c.st.importerHas("agent", agent) {
 			return
 		}
-		known := append(slices.Sorted(maps.Keys(c.st.Agents)), builtinAgents...)
+		known := append(sortedMapKeys(c.st.Agents), builtinAgents...)
 		sort.Strings(known)
 		c.rep.errf(p, rulePersona, "agent reference %q at %s is undefined (known agents: %s)", agent, site, strings.Join(known, ", "))
 	}
-	for _, k := range slices.Sorted(maps.Keys(c.st.MetaModes)) {
+	for _, k := range sortedMapKeys(c.st.MetaModes) {
 		mm := c.st.MetaModes[k]
 		refs(mm.Pos, "meta_modes."+k+".agent", mm.Agent)
 		if mm.Cwd != "" {
@@ -79,7 +77,7 @@ func checkPersonas(c *checker) {
 	if op := c.st.OffPath; op != nil && !c.st.child { // a child's off_path is not folded
 		refs(op.Pos, "off_path.agent", op.Agent)
 	}
-	for _, s := range c.st.AllStates() {
+	for _, s := range c.states() {
 		if o := s.AgentOffRamp(); o != nil {
 			refs(o.Pos, "states."+s.Path+".agent_off_ramp.agent", o.Agent)
 		}

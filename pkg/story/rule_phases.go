@@ -1,10 +1,5 @@
 package story
 
-import (
-	"maps"
-	"slices"
-)
-
 // checkPhases: phases: / phase_templates: structure (reference §9.3). The
 // expansion itself is not performed (kitsoki run does not execute phases).
 func checkPhases(c *checker) {
@@ -27,7 +22,7 @@ func checkPhases(c *checker) {
 	}
 	for _, id := range ph.Order {
 		node := ph.Graph[id]
-		for _, pn := range slices.Sorted(maps.Keys(tpl.Parameters)) {
+		for _, pn := range sortedMapKeys(tpl.Parameters) {
 			pp := tpl.Parameters[pn]
 			if _, ok := node.Params[pn]; !ok && pp.Required && pp.Default == nil && pn != "id" {
 				c.rep.errf(node.Pos, rulePhases, "phases.graph[%q]: missing required template parameter %q", id, pn)

@@ -2,7 +2,6 @@ package story
 
 import (
 	"errors"
-	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -22,25 +21,25 @@ import (
 func checkPongo(c *checker) {
 	pc := newPongoCheck(c)
 	if ctx := c.st.App.Context; ctx != "" {
-		pc.compile(c.st.App.Pos, "app.context", ctx)
+		pc.compile(c.st.App.Pos, func() string { return "app.context" }, ctx)
 	}
 	if cp := c.st.App.ContextPath; cp != "" && !isTemplated(cp) {
-		if f, ok := c.existingFile(cp); ok {
+		if f, ok := c.existing(cp); ok {
 			pc.files[f] = c.st.App.Pos
 		}
 	}
-	for _, s := range c.st.AllStates() {
+	for _, s := range c.states() {
 		pc.state(s)
 	}
 	c.eachEffect(func(e *Effect, site effSite) {
 		if e.Say != "" && !site.Template {
-			pc.compile(e.keyPos("say"), site.Loc+": say", e.Say)
+			pc.compile(e.keyPos("say"), func() string { return site.Loc() + ": say" }, e.Say)
 		}
 		if !strings.HasPrefix(e.Invoke, "host.agent.") {
 			return
 		}
 		for _, ref := range promptRefs(e) {
-			if f, ok := c.existingFile(ref.path); ok && ref.isFile {
+			if f, ok := c.existing(ref.path); ok && ref.isFile {
 				pc.addFile(f, e.withPos(ref.key))
 			}
 		}
@@ -48,17 +47,44 @@ func checkPongo(c *checker) {
 	pc.compileFiles()
 }
 
-// pongoCheck is one run of checkPongo: the story's loader, the compile
-// result of each distinct source, and the template files to compile with
-// the position that references each.
+// pongoCheck is one run of checkPongo: the story's loader (made at the
+// first template pongo2 has to compile), the compile result of each
+// distinct source, and the template files to compile with the position
+// that references each.
 type pongoCheck struct {
 	c     *checker
 	pl    *expr.PongoLoader
 	seen  map[string]error
 	files map[string]Pos
+	// exists caches whether a layout or template file exists (many
+	// states extend the same layout).
+	exists map[string]bool
+}
+
+// fileExists reports whether f can be stat'ed, once per file.
+func (pc *pongoCheck) fileExists(f string) bool {
+	ok, done := pc.exists[f]
+	if !done {
+		_, err := pc.c.l.opts.FS.Stat(f) // the run's memo, when there is one
+		ok = err == nil
+		if pc.exists == nil {
+			pc.exists = map[string]bool{}
+		}
+		pc.exists[f] = ok
+	}
+	return ok
 }
 
 func newPongoCheck(c *checker) *pongoCheck {
+	return &pongoCheck{c: c, seen: map[string]error{}, files: map[string]Pos{}}
+}
+
+// loader returns the story's template loader.
+func (pc *pongoCheck) loader() *expr.PongoLoader {
+	if pc.pl != nil {
+		return pc.pl
+	}
+	c := pc.c
 	pl := expr.NewPongoLoader(filepath.Join(c.st.Dir, "prompts"), filepath.Join(c.st.Dir, "views"), c.st.Dir)
 	pl.UseFS(c.l.opts.FS)
 	pl.AddNamespace("@story", c.st.Dir)
@@ -67,7 +93,8 @@ func newPongoCheck(c *checker) *pongoCheck {
 			pl.AddNamespace("@shared", filepath.Join(c.st.Dir, d))
 		}
 	}
-	return &pongoCheck{c: c, pl: pl, seen: map[string]error{}, files: map[string]Pos{}}
+	pc.pl = pl
+	return pl
 }
 
 // compiled compiles src once (nil when src holds no tag) and returns the
@@ -78,14 +105,17 @@ func (pc *pongoCheck) compiled(src string) error {
 	}
 	err, ok := pc.seen[src]
 	if !ok {
+		if expr.SimplePongo(src) {
+			return nil // compiles: nothing to build
+		}
 		cache := pc.c.l.opts.Cache
-		if cache.knownGood(goodPongo, []byte(src)) {
+		if cache.knownGood(goodPongo, src) {
 			return nil
 		}
-		_, err = pc.pl.Compile(src)
+		_, err = pc.loader().Compile(src)
 		pc.seen[src] = err
 		if err == nil {
-			cache.markGood(goodPongo, []byte(src))
+			cache.markGood(goodPongo, src)
 		}
 	}
 	return err
@@ -98,21 +128,23 @@ func (pc *pongoCheck) addFile(f string, p Pos) {
 	}
 }
 
-// compile reports a template that does not compile.
-func (pc *pongoCheck) compile(p Pos, where, src string) {
+// compile reports a template that does not compile; where names it in
+// the message.
+func (pc *pongoCheck) compile(p Pos, where func() string, src string) {
 	if err := pc.compiled(src); err != nil {
-		pc.c.rep.add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s", where, errMsg(err), ternaryHint(src, err, ""))
+		pc.c.rep.add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s", where(), errMsg(err), ternaryHint(src, err, ""))
 	}
 }
 
 // compileView reports a view element that does not compile. Such an
 // element loads upstream (views are rendered, and compiled, only when
 // shown): the rule says what happens at run time.
-func (pc *pongoCheck) compileView(p Pos, where, src string, guarded bool) {
+func (pc *pongoCheck) compileView(p Pos, whereOf func() string, src string, guarded bool) {
 	err := pc.compiled(src)
 	if err == nil {
 		return
 	}
+	where := whereOf()
 	c := pc.c
 	if sev := pongoSeverity(err); sev == diag.Warning {
 		c.rep.add(c.errAt(p, src, err), sev, rulePongo, "%s: %s", where, errMsg(err))
@@ -133,7 +165,7 @@ func (pc *pongoCheck) compileView(p Pos, where, src string, guarded bool) {
 // transitions) and its view elements.
 func (pc *pongoCheck) state(s *State) {
 	if e, ok := s.Keys["footer"]; ok {
-		pc.compile(e, "state "+quote(s.Path)+" footer", s.Footer())
+		pc.compile(e, func() string { return "state " + quote(s.Path) + " footer" }, s.Footer())
 	}
 	views := []*View{s.View}
 	for _, on := range s.On {
@@ -146,8 +178,8 @@ func (pc *pongoCheck) state(s *State) {
 			pc.view(s, v)
 		}
 	}
-	pc.c.eachViewElement(s, func(el *ViewElement, where string) {
-		w := "state " + quote(s.Path) + " " + where
+	pc.c.eachViewElement(s, func(el *ViewElement, where elemPlace) {
+		w := func() string { return "state " + quote(s.Path) + " " + where.String() }
 		if el.Text != "" {
 			pc.compileView(or(el.TextPos, el.Pos), w, el.Text, el.When != "")
 		}
@@ -162,13 +194,13 @@ func (pc *pongoCheck) view(s *State, v *View) {
 	c := pc.c
 	switch v.Kind {
 	case "template":
-		pc.compile(v.Pos, "state "+quote(s.Path)+" view", v.Template)
+		pc.compile(v.Pos, func() string { return "state " + quote(s.Path) + " view" }, v.Template)
 	case "extends":
 		if v.Extends == "" || isTemplated(v.Extends) {
 			return
 		}
 		f := filepath.Join(c.st.Dir, "views", v.Extends+".pongo")
-		if _, err := c.l.opts.FS.Stat(f); err != nil {
+		if !pc.fileExists(f) {
 			c.rep.warnf(v.Pos, rulePongo, "state %q: view extends %q: layout file views/%s.pongo not found in the story (it must come from a prompts overlay at run time)", s.Path, v.Extends, v.Extends)
 			return
 		}
@@ -178,7 +210,7 @@ func (pc *pongoCheck) view(s *State, v *View) {
 			return
 		}
 		f := filepath.Join(c.st.Dir, "views", v.TemplateFile)
-		if _, err := c.l.opts.FS.Stat(f); err != nil {
+		if !pc.fileExists(f) {
 			c.rep.warnf(v.Pos, rulePongo, "state %q: view template_file %q: views/%s not found in the story (it must come from a prompts overlay at run time)", s.Path, v.TemplateFile, v.TemplateFile)
 			return
 		}
@@ -192,23 +224,18 @@ func (pc *pongoCheck) compileFiles() {
 	c := pc.c
 	cache := c.l.opts.Cache
 	for f, p := range pc.files {
-		var src []byte
-		if cache != nil {
-			src, _ = safefile.ReadFile(f, safefile.Story)
-			if src != nil && cache.knownGood(goodPongo, src) {
-				continue
-			}
+		src, rerr := safefile.ReadFile(f, safefile.Story)
+		if rerr == nil && cache.knownGoodBytes(goodPongo, src) {
+			continue
 		}
 		var err error
-		if src != nil {
-			_, err = pc.pl.CompileFileSource(f, src)
+		if rerr == nil {
+			err = pc.loader().CheckFileSource(f, src)
 		} else {
-			_, err = pc.pl.CompileFile(f)
+			_, err = pc.loader().CompileFile(f) // reports the read error
 		}
 		if err == nil {
-			if src != nil {
-				cache.markGood(goodPongo, src)
-			}
+			cache.markGoodBytes(goodPongo, src)
 			continue
 		}
 		var ee *expr.Error
@@ -250,10 +277,32 @@ func walkStrings(v any, fn func(string)) {
 			walkStrings(it, fn)
 		}
 	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(x)) {
+		var buf [8]string
+		for _, k := range sortedKeys(x, buf[:0]) {
 			walkStrings(x[k], fn)
 		}
 	}
+}
+
+// sortedMapKeys returns the keys of m sorted (nil for an empty map), as
+// slices.Sorted(maps.Keys(m)) does, in one allocation.
+func sortedMapKeys[V any](m map[string]V) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	return sortedKeys(m, make([]string, 0, len(m)))
+}
+
+// sortedKeys appends the keys of m to buf and sorts them: a caller
+// passing a stack array allocates nothing for a small map.
+func sortedKeys[V any](m map[string]V, buf []string) []string {
+	for k := range m {
+		buf = append(buf, k)
+	}
+	if len(buf) > 1 {
+		slices.Sort(buf)
+	}
+	return buf
 }
 
 // ternaryRe finds a `? … :` inside a {{ }} tag.

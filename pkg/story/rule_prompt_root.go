@@ -20,10 +20,10 @@ func checkPromptRoots(c *checker) {
 				continue
 			}
 			// A missing file inside the roots is agent-file's to report.
-			f, _ := c.existingFile(r.path)
+			f, _ := c.existing(r.path)
 			if !confined(c.l.opts.FS, f, roots) {
 				c.rep.errf(e.keyPos("with"), rulePromptRoot, "%s: with.%s %q resolves to %s, outside the story's roots (%s): prompt files must live inside the story (or a declared prompts overlay/shared directory); move the file there",
-					site.Loc, r.key, r.path, f, strings.Join(roots, ", "))
+					site.Loc(), r.key, r.path, f, strings.Join(roots, ", "))
 			}
 		}
 	})

@@ -9,7 +9,7 @@ func checkRelevantWorld(c *checker) {
 	for _, w := range c.st.World {
 		names = append(names, w.Name)
 	}
-	for _, s := range c.st.AllStates() {
+	for _, s := range c.states() {
 		for _, rw := range s.RelevantWorld {
 			if c.st.Var(rw.Name) != nil || contains(reservedWorld, rw.Name) || c.st.lifted("world", rw.Name) || c.st.importerHas("world", rw.Name) {
 				continue

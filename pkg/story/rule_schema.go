@@ -19,7 +19,7 @@ func checkSchemas(c *checker) {
 			return
 		}
 		done[path] = true
-		f, ok := c.existingFile(path)
+		f, ok := c.existing(path)
 		if !ok {
 			return // reported by agent-file
 		}
@@ -33,14 +33,14 @@ func checkSchemas(c *checker) {
 		var src []byte
 		if cache != nil {
 			src, _ = comp.ReadFile(filepath.Clean(path)) // rooted as Compile reads it
-			if src != nil && cache.knownGood(goodSchema, src) {
+			if src != nil && cache.knownGoodBytes(goodSchema, src) {
 				return
 			}
 		}
 		if _, err := comp.Compile(filepath.Clean(path)); err != nil {
 			c.rep.errf(p, ruleSchema, "%s: %s", where, errMsg(err))
 		} else if src != nil {
-			cache.markGood(goodSchema, src)
+			cache.markGoodBytes(goodSchema, src)
 		}
 	}
 	c.eachEffect(func(e *Effect, site effSite) {
@@ -49,7 +49,7 @@ func checkSchemas(c *checker) {
 		}
 		for _, r := range promptRefs(e) {
 			if r.schema {
-				try(e.withPos(r.key), site.Loc+": with."+r.key, r.path)
+				try(e.withPos(r.key), site.Loc()+": with."+r.key, r.path)
 			}
 		}
 	})

@@ -1,10 +1,5 @@
 package story
 
-import (
-	"maps"
-	"slices"
-)
-
 // MinSecretBytes is the length under which a resolved secret is never
 // masked in output: a value that short ("1", "ok") occurs by chance in
 // every prompt, key and number. The agent registry uses the same bound.
@@ -15,7 +10,7 @@ const MinSecretBytes = 4
 // MinSecretBytes: kitsoki cannot keep it out of traces and output. The
 // message names the plugin and the length, never the value.
 func checkShortSecrets(c *checker) {
-	for _, alias := range slices.Sorted(maps.Keys(c.st.AgentPlugins)) {
+	for _, alias := range sortedMapKeys(c.st.AgentPlugins) {
 		ap := c.st.AgentPlugins[alias]
 		if ap == nil {
 			continue

@@ -10,12 +10,12 @@ func checkSelection(c *checker) {
 			return
 		}
 		if sel.Evidence != "" && !isTemplated(sel.Evidence) {
-			if _, ok := c.existingFile(sel.Evidence); !ok {
+			if _, ok := c.existing(sel.Evidence); !ok {
 				p := sel.Pos
 				if kp, ok := sel.Keys["evidence"]; ok {
 					p = kp
 				}
-				c.rep.errf(p, ruleSelection, "%s: selection.evidence %q: file not found (paths are relative to the story directory)", site.Loc, sel.Evidence)
+				c.rep.errf(p, ruleSelection, "%s: selection.evidence %q: file not found (paths are relative to the story directory)", site.Loc(), sel.Evidence)
 			}
 		}
 		if sel.Effort != "" && !contains(validEfforts, sel.Effort) {
@@ -23,10 +23,10 @@ func checkSelection(c *checker) {
 			if kp, ok := sel.Keys["effort"]; ok {
 				p = kp
 			}
-			c.rep.warnf(p, ruleSelection, "%s: selection.effort %q is not one of low, medium, high, xhigh, max", site.Loc, sel.Effort)
+			c.rep.warnf(p, ruleSelection, "%s: selection.effort %q is not one of low, medium, high, xhigh, max", site.Loc(), sel.Effort)
 		}
 		if agentVerb(e.Invoke) == "" {
-			c.rep.warnf(sel.Pos, ruleSelection, "%s: selection: pins a model for an agent call but this effect does not invoke host.agent.*", site.Loc)
+			c.rep.warnf(sel.Pos, ruleSelection, "%s: selection: pins a model for an agent call but this effect does not invoke host.agent.*", site.Loc())
 		}
 	})
 }

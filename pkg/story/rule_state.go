@@ -8,7 +8,7 @@ import (
 
 // checkStateValues: per-state enumerations and shape rules (reference §9.6).
 func checkStateValues(c *checker) {
-	for _, s := range c.st.AllStates() {
+	for _, s := range c.states() {
 		top := s.Parent == nil
 		switch s.Decider() {
 		case "", "human", "llm":
@@ -74,13 +74,13 @@ func checkStateValues(c *checker) {
 			}
 		}
 		for _, e := range s.OnEnter {
-			c.checkReservedSet(s, "on_enter", e)
+			c.checkReservedSet(s, "on_enter", "", e)
 		}
 		for _, on := range s.On {
 			in := on.Intent
 			for _, t := range on.Arms {
 				for _, e := range t.Effects {
-					c.checkReservedSet(s, "intent "+quote(in), e)
+					c.checkReservedSet(s, "intent", in, e)
 				}
 			}
 		}
@@ -90,10 +90,16 @@ func checkStateValues(c *checker) {
 	}
 }
 
-func (c *checker) checkReservedSet(s *State, where string, e *Effect) {
+// checkReservedSet checks an effect of the state's where (on_enter, or
+// "intent" with the transition's intent in).
+func (c *checker) checkReservedSet(s *State, where, in string, e *Effect) {
 	for _, kv := range e.Set {
 		if kv.Key == "write_mode_scope" {
-			c.rep.errf(kv.Pos, ruleState, `state %q %s: set: "write_mode_scope" is engine-reserved — a story may not self-grant write mode`, s.Path, where)
+			name := where
+			if where == "intent" {
+				name = "intent " + quote(in)
+			}
+			c.rep.errf(kv.Pos, ruleState, `state %q %s: set: "write_mode_scope" is engine-reserved — a story may not self-grant write mode`, s.Path, name)
 		}
 	}
 }

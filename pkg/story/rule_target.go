@@ -16,7 +16,7 @@ func checkTargets(c *checker) {
 		}
 		c.checkTarget(s, t.Target, p, "")
 	})
-	for _, s := range c.st.AllStates() {
+	for _, s := range c.states() {
 		if s.Timeout() != nil && s.Timeout().Target != "" {
 			c.checkTarget(s, s.Timeout().Target, s.Timeout().TargetPos, fmt.Sprintf("state %q timeout.target: ", s.Path))
 		}
@@ -29,7 +29,7 @@ func checkTargets(c *checker) {
 			c.checkOnError(e, site)
 		}
 		if e.Target() != "" && site.OnComplete {
-			c.checkTarget(site.State, e.Target(), e.keyPos("target"), site.Loc+": ")
+			c.checkTarget(site.State, e.Target(), e.keyPos("target"), site.Loc()+": ")
 		}
 	})
 }

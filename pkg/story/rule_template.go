@@ -2,8 +2,6 @@ package story
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -24,7 +22,7 @@ func checkValueTemplates(c *checker) {
 			if site.Template && placeholderErr("", err) {
 				return // substituted when the phase is expanded
 			}
-			c.rep.add(p, sev, ruleTemplate, "%s: effect %s: %s", site.Loc, what, errMsg(err))
+			c.rep.add(p, sev, ruleTemplate, "%s: effect %s: %s", site.Loc(), what, errMsg(err))
 		}
 		for _, kv := range e.Set {
 			if sub, err := c.compileValue(kv.Value); err != nil {
@@ -32,7 +30,8 @@ func checkValueTemplates(c *checker) {
 				report(c.errAt(kv.Pos, src, err), fmt.Sprintf("set %q", kv.Key+sub), err)
 			}
 		}
-		for _, k := range slices.Sorted(maps.Keys(e.With)) {
+		var buf [16]string
+		for _, k := range sortedKeys(e.With, buf[:0]) {
 			if sub, err := c.compileValue(e.With[k]); err != nil {
 				src, _ := lookupRaw(e.With[k], sub).(string)
 				report(c.errAt(e.withPos(k+sub), src, err), fmt.Sprintf("with %q", k+sub), err)
@@ -53,7 +52,7 @@ func checkValueTemplates(c *checker) {
 			if !ok {
 				switch kv.Value.(type) {
 				case map[string]any, []any, nil:
-					c.rep.add(kv.Pos, sev, ruleTemplate, "%s: effect bind %q: expected a result path string such as submitted or stdout_json.sha", site.Loc, kv.Key)
+					c.rep.add(kv.Pos, sev, ruleTemplate, "%s: effect bind %q: expected a result path string such as submitted or stdout_json.sha", site.Loc(), kv.Key)
 				}
 				continue
 			}
@@ -71,7 +70,7 @@ func checkValueTemplates(c *checker) {
 				c.rep.errf(kv.Pos, ruleTemplate, "imports.%s: world_in.%s: %s", alias, kv.Key, errMsg(err))
 			}
 		}
-		for _, en := range slices.Sorted(maps.Keys(im.Exits)) {
+		for _, en := range sortedMapKeys(im.Exits) {
 			for _, kv := range im.Exits[en].Set {
 				if _, err := c.compileValue(kv.Value); err != nil {
 					c.rep.errf(kv.Pos, ruleTemplate, "imports.%s: exits.%s.set.%s: %s", alias, en, kv.Key, errMsg(err))

@@ -204,8 +204,11 @@ func (c *checker) worldValues() *staticValues {
 // "{{ 'a' }}" (quoted names only); a template reading a world key (even
 // key itself) is not resolved here.
 func (sv *staticValues) fromTemplate(tpl, key string) ([]string, bool) {
-	if worldRefRe.MatchString(tpl) || strings.Contains(tpl, "slots.") || strings.Contains(tpl, "result") {
+	if strings.Contains(tpl, "slots.") || strings.Contains(tpl, "result") || (strings.Contains(tpl, "world.") && worldRefRe.MatchString(tpl)) {
 		return nil, false
+	}
+	if !strings.ContainsAny(tpl, `'"`) {
+		return nil, false // no quoted name (quotedRe finds nothing)
 	}
 	var out []string
 	for _, m := range quotedRe.FindAllStringSubmatch(tpl, -1) {

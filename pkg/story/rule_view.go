@@ -2,16 +2,16 @@ package story
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 )
 
 // checkViews: choice elements name declared intents and slots (reference
 // §9.6 "Choice cross-references"); only one choice per view. Structural
 // view errors are reported while parsing.
 func checkViews(c *checker) {
-	for _, s := range c.st.AllStates() {
-		check := func(v *View, prefix string) {
+	for _, s := range c.states() {
+		// check checks v, the state's view (arc false) or that of a
+		// transition of intent in.
+		check := func(v *View, arc bool, in string) {
 			if v == nil {
 				return
 			}
@@ -21,6 +21,10 @@ func checkViews(c *checker) {
 					continue
 				}
 				choices++
+				prefix := ""
+				if arc {
+					prefix = fmt.Sprintf("intent %q: transition ", in)
+				}
 				where := fmt.Sprintf("state %q: %sview[%d] (choice)", s.Path, prefix, i)
 				if choices > 1 {
 					c.rep.errf(el.Pos, ruleView, "%s: only one choice element per view is allowed", where)
@@ -28,11 +32,10 @@ func checkViews(c *checker) {
 				c.checkChoice(s, el, where)
 			}
 		}
-		check(s.View, "")
+		check(s.View, false, "")
 		for _, on := range s.On {
-			in := on.Intent
 			for _, t := range on.Arms {
-				check(t.View(), fmt.Sprintf("intent %q: transition ", in))
+				check(t.View(), true, on.Intent)
 			}
 		}
 	}
@@ -61,7 +64,7 @@ func (c *checker) checkChoice(s *State, el *ViewElement, where string) {
 			continue
 		}
 		if slots, ok := m["slots"].(map[string]any); ok {
-			for _, k := range slices.Sorted(maps.Keys(slots)) {
+			for _, k := range sortedMapKeys(slots) {
 				if decl.Slots[k] == nil {
 					c.rep.errf(el.Pos, ruleView, "%s: items[%d].slots: key %q is not a declared slot of intent %q", where, j, k, in)
 				}

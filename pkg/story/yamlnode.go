@@ -71,7 +71,7 @@ type fileParser struct {
 	// active holds the mapping/sequence nodes being walked, so an alias
 	// that refers to its own ancestor is reported instead of recursing
 	// forever.
-	active map[*yaml.Node]bool
+	active []*yaml.Node
 	// hasSets interns Effect.Has maps by key set (internKeys).
 	hasSets map[string]map[string]bool
 	// owned: the tree belongs to this parse alone, so a top-level state's
@@ -126,33 +126,58 @@ func (p *fileParser) intern(s string) string {
 
 // enter marks n as being walked; it reports and returns false when n is
 // already on the walk path (a recursive alias).
-func (p *fileParser) enter(n, orig *yaml.Node, where string) bool {
-	if p.active == nil {
-		p.active = map[*yaml.Node]bool{}
-	}
-	if p.active[n] || len(p.active) > 200 {
-		p.errf(p.pos(orig), ruleYAMLSyntax, "%s: recursive or too deeply nested YAML (an alias refers to its own ancestor)", where)
+func (p *fileParser) enter(n, orig *yaml.Node, at place) bool {
+	if p.isActive(n) || len(p.active) > 200 {
+		p.errf(p.pos(orig), ruleYAMLSyntax, "%s: recursive or too deeply nested YAML (an alias refers to its own ancestor)", at.String())
 		return false
 	}
-	p.active[n] = true
+	p.push(n)
 	return true
 }
 
-func (p *fileParser) leave(n *yaml.Node) { delete(p.active, n) }
+// push puts n on the walk path.
+func (p *fileParser) push(n *yaml.Node) {
+	if p.active == nil {
+		p.active = make([]*yaml.Node, 0, 32)
+	}
+	p.active = append(p.active, n)
+}
+
+func (p *fileParser) leave(n *yaml.Node) {
+	for i := len(p.active) - 1; i >= 0; i-- {
+		if p.active[i] == n {
+			p.active = append(p.active[:i], p.active[i+1:]...)
+			return
+		}
+	}
+}
+
+// isActive reports whether n is on the walk path. The path is at most a
+// couple of hundred nodes deep (enter refuses deeper), and mostly a few:
+// a scan beats a map.
+func (p *fileParser) isActive(n *yaml.Node) bool {
+	for _, a := range p.active {
+		if a == n {
+			return true
+		}
+	}
+	return false
+}
 
 // spend takes one node from the budget. When it runs out it reports, once
 // per file and at the node where it happened, a positioned error: the rest
 // of the file is not read, and the story must not pass as valid with keys
 // silently dropped.
-func (p *fileParser) spend(at *yaml.Node, where string, idx int) bool {
+func (p *fileParser) spend(at *yaml.Node, in place, idx int) bool {
 	p.budget--
 	if p.budget >= 0 {
 		return true
 	}
 	if !p.exhausted {
 		p.exhausted = true
+		where := in.String()
 		if idx >= 0 {
-			where = fmt.Sprintf("%s[%d]", where, idx)
+			where = indexed(where, idx)
 		}
 		p.errf(p.pos(at), ruleYAMLSyntax, "%s: the file expands to more than %d YAML nodes (an alias bomb: aliases expanding to far more nodes than the file holds); kitsoki stops reading it here rather than drop the rest: shrink or split it", where, p.limit)
 	}
@@ -218,22 +243,50 @@ func (p *fileParser) mapping(n *yaml.Node, where string, known []string, fn func
 }
 
 func (p *fileParser) mappingSev(n *yaml.Node, where string, known []string, unknownSev diag.Severity, fn func(key string, k, v *yaml.Node)) bool {
+	return p.mappingIn(n, place{where: where}, known, unknownSev, fn)
+}
+
+// mappingAt is mapping for the block named pre+where in messages (the
+// name is put together only when one is reported).
+func (p *fileParser) mappingAt(n *yaml.Node, pre, where string, known []string, fn func(key string, k, v *yaml.Node)) bool {
+	return p.mappingIn(n, place{pre: pre, where: where}, known, diag.Error, fn)
+}
+
+// place names a block in messages: pre+where, where quoted if quote.
+type place struct {
+	pre, where string
+	quote      bool
+}
+
+func (pl place) String() string {
+	if pl.quote {
+		return pl.pre + strconv.Quote(pl.where)
+	}
+	return pl.pre + pl.where
+}
+
+func (p *fileParser) mappingIn(n *yaml.Node, at place, known []string, unknownSev diag.Severity, fn func(key string, k, v *yaml.Node)) bool {
 	orig := n
 	n = deref(n)
 	if isNull(n) {
 		return false
 	}
 	if n.Kind != yaml.MappingNode {
-		p.errf(p.pos(orig), ruleType, "%s: expected a mapping, got %s", where, kindName(n))
+		p.errf(p.pos(orig), ruleType, "%s: expected a mapping, got %s", at.String(), kindName(n))
 		return false
 	}
-	if !p.enter(n, orig, where) {
+	if !p.enter(n, orig, at) {
 		return false
 	}
 	defer p.leave(n)
-	seen := make(map[string]*yaml.Node, len(n.Content)/2)
+	// seen finds a repeated key: a map for a large mapping, a scan of the
+	// keys before it for a small one (seenBefore).
+	var seen map[string]*yaml.Node
+	if len(n.Content) > 2*smallMapping {
+		seen = make(map[string]*yaml.Node, len(n.Content)/2)
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if !p.spend(n.Content[i], where, -1) {
+		if !p.spend(n.Content[i], at, -1) {
 			return true
 		}
 		k, v := deref(n.Content[i]), n.Content[i+1]
@@ -241,7 +294,7 @@ func (p *fileParser) mappingSev(n *yaml.Node, where string, known []string, unkn
 			continue
 		}
 		if k.Kind != yaml.ScalarNode {
-			p.errf(p.pos(k), ruleType, "%s: mapping keys must be strings, got %s", where, kindName(k))
+			p.errf(p.pos(k), ruleType, "%s: mapping keys must be strings, got %s", at.String(), kindName(k))
 			continue
 		}
 		key := p.intern(k.Value)
@@ -249,21 +302,29 @@ func (p *fileParser) mappingSev(n *yaml.Node, where string, known []string, unkn
 			// `<<: *anchor` merges another mapping in.
 			src := deref(v)
 			if src != nil && src.Kind == yaml.MappingNode {
-				p.mappingSev(src, where, known, unknownSev, fn)
+				p.mappingIn(src, at, known, unknownSev, fn)
 			} else if src != nil && src.Kind == yaml.SequenceNode {
 				for _, it := range src.Content {
-					p.mappingSev(it, where, known, unknownSev, fn)
+					p.mappingIn(it, at, known, unknownSev, fn)
 				}
 			}
 			continue
 		}
-		if prev, dup := seen[key]; dup {
-			p.errf(p.pos(k), ruleDuplicateKey, "%s: mapping key %q already defined at line %d, column %d", where, key, prev.Line, prev.Column)
+		var prev *yaml.Node
+		if seen != nil {
+			prev = seen[key]
+		} else {
+			prev = seenBefore(n.Content[:i], key)
+		}
+		if prev != nil {
+			p.errf(p.pos(k), ruleDuplicateKey, "%s: mapping key %q already defined at line %d, column %d", at.String(), key, prev.Line, prev.Column)
 			continue
 		}
-		seen[key] = k
+		if seen != nil {
+			seen[key] = k
+		}
 		if known != nil && !contains(known, key) {
-			msg := fmt.Sprintf("%s: unknown key %q", where, key)
+			msg := fmt.Sprintf("%s: unknown key %q", at.String(), key)
 			if s := suggest(key, known); s != "" {
 				msg += fmt.Sprintf("; did you mean `%s`?", s)
 			}
@@ -273,6 +334,22 @@ func (p *fileParser) mappingSev(n *yaml.Node, where string, known []string, unkn
 		fn(key, k, v)
 	}
 	return true
+}
+
+// smallMapping is the number of keys up to which mappingIn finds a
+// repeated key by scanning the keys before it.
+const smallMapping = 16
+
+// seenBefore returns the first key node of content (the key/value pairs
+// of a mapping before the current key) that mappingIn recorded as key:
+// a string key other than a merge key, as its seen map would hold it.
+func seenBefore(content []*yaml.Node, key string) *yaml.Node {
+	for j := 0; j+1 < len(content); j += 2 {
+		if k := deref(content[j]); k != nil && k.Kind == yaml.ScalarNode && k.Tag != "!!merge" && k.Value == key {
+			return k
+		}
+	}
+	return nil
 }
 
 // seq iterates the items of a sequence node; a null is an empty list.
@@ -286,12 +363,12 @@ func (p *fileParser) seq(n *yaml.Node, where string, fn func(i int, item *yaml.N
 		p.errf(p.pos(orig), ruleType, "%s: expected a list, got %s", where, kindName(n))
 		return false
 	}
-	if !p.enter(n, orig, where) {
+	if !p.enter(n, orig, place{where: where}) {
 		return false
 	}
 	defer p.leave(n)
 	for i, it := range n.Content {
-		if !p.spend(it, where, i) {
+		if !p.spend(it, place{where: where}, i) {
 			return true
 		}
 		fn(i, it)
@@ -312,6 +389,38 @@ func (p *fileParser) str(n *yaml.Node, where string) string {
 		return ""
 	}
 	return p.intern(n.Value)
+}
+
+// strAt is str(n, where+"[i]"), the name put together only when an error
+// is reported.
+func (p *fileParser) strAt(n *yaml.Node, where string, i int) string {
+	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
+		return p.intern(d.Value)
+	}
+	return p.str(n, indexed(where, i))
+}
+
+// strIn is str(n, where+"."+key), the name put together only when an
+// error is reported.
+func (p *fileParser) strIn(n *yaml.Node, where, key string) string {
+	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
+		return p.intern(d.Value)
+	}
+	return p.str(n, where+"."+key)
+}
+
+// boolIn is boolean(n, where+"."+key), the name put together only when
+// an error is reported.
+func (p *fileParser) boolIn(n *yaml.Node, where, key string) bool {
+	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
+		switch strings.ToLower(d.Value) {
+		case "true", "yes", "on":
+			return true
+		case "false", "no", "off":
+			return false
+		}
+	}
+	return p.boolean(n, where+"."+key)
 }
 
 func (p *fileParser) boolean(n *yaml.Node, where string) bool {
@@ -379,7 +488,7 @@ func (p *fileParser) strList(n *yaml.Node, where string) []string {
 	}
 	var out []string
 	p.seq(n, where, func(i int, it *yaml.Node) {
-		out = append(out, p.str(it, fmt.Sprintf("%s[%d]", where, i)))
+		out = append(out, p.strAt(it, where, i))
 	})
 	return out
 }
@@ -401,7 +510,7 @@ func (p *fileParser) raw(n *yaml.Node) any {
 func (p *fileParser) rawDepth(n *yaml.Node, depth int) any {
 	orig := n
 	n = deref(n)
-	if n == nil || !p.spend(orig, "value", -1) {
+	if n == nil || !p.spend(orig, place{where: "value"}, -1) {
 		return nil
 	}
 	if depth > 200 {
@@ -412,15 +521,12 @@ func (p *fileParser) rawDepth(n *yaml.Node, depth int) any {
 		return nil
 	}
 	if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
-		if p.active == nil {
-			p.active = map[*yaml.Node]bool{}
-		}
-		if p.active[n] {
+		if p.isActive(n) {
 			p.errf(p.pos(orig), ruleYAMLSyntax, "value: recursive YAML (an alias refers to its own ancestor)")
 			return nil
 		}
-		p.active[n] = true
-		defer delete(p.active, n)
+		p.push(n)
+		defer p.leave(n)
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -455,11 +561,15 @@ func (p *fileParser) rawDepth(n *yaml.Node, depth int) any {
 		}
 		return out
 	case yaml.ScalarNode:
-		v := scalarValue(n)
-		if s, ok := v.(string); ok {
-			return p.intern(s)
+		switch n.Tag {
+		case "!!null", "!!bool", "!!int", "!!float":
+			v := scalarValue(n)
+			if s, ok := v.(string); ok {
+				return p.intern(s)
+			}
+			return v
 		}
-		return v
+		return p.intern(n.Value) // scalarValue's string, boxed once
 	}
 	return nil
 }
@@ -534,4 +644,9 @@ func (p *fileParser) valuePos(n *yaml.Node) Pos {
 		pos.Col++
 	}
 	return pos
+}
+
+// indexed returns where[i], as a message names a list item.
+func indexed(where string, i int) string {
+	return where + "[" + strconv.Itoa(i) + "]"
 }

@@ -298,7 +298,7 @@ func (l *loader) freshParse(abs string, shared bool) bool {
 func (p *fileParser) parseSplitStates() []*State {
 	p.splitUsed = true
 	block := &yaml.Node{Kind: yaml.MappingNode} // stands for the states mapping on the walk path
-	if !p.enter(block, nil, "states") {
+	if !p.enter(block, nil, place{where: "states"}) {
 		p.splitFailed = true
 		return nil
 	}
@@ -317,7 +317,7 @@ func (p *fileParser) parseSplitStates() []*State {
 		for i := 0; i < len(pairs); i += 2 {
 			k, v := pairs[i], pairs[i+1]
 			pairs[i], pairs[i+1] = nil, nil // the state's nodes go once it is parsed
-			if !p.spend(k, "states", -1) {
+			if !p.spend(k, place{where: "states"}, -1) {
 				p.splitFailed = true
 				return nil
 			}

@@ -16,4 +16,10 @@
 // YAML scalar. Panics inside expr-lang or pongo2 are recovered as errors.
 // pongo2 template sets are per PongoLoader; the only process-wide settings
 // (autoescape off, kitsoki's filters) are fixed at package init.
+//
+// A linter needs only whether a source compiles: [SimplePongo],
+// [SimpleTemplate] and [SimpleGuard] (pongo_simple.go, simple.go) recognise
+// the plainest sources, which always compile, without building them (each
+// is fuzzed against the real compile), and [PongoLoader.CheckFileSource]
+// checks a template file that way.
 package expr

@@ -43,9 +43,9 @@ type PongoLoader struct {
 	fileDirs []string         // their directories (template roots too)
 	accepted map[string]bool  // absolute paths Abs resolved and allowed
 	refused  int              // counter for refusal sentinels
-	// srcs holds the bytes of the files given to CompileFile, by absolute
-	// path, so that pongo2's own read of them (Get) reads no file again.
-	srcs map[string][]byte
+	// pending holds the bytes CompileFile just read, for the Get of the
+	// same file pongo2 makes next (read once, not twice).
+	pending map[string][]byte
 
 	fs *fsmemo.Memo // the run's file-system lookups (nil: afresh)
 }
@@ -131,42 +131,66 @@ func (l *PongoLoader) CompileFile(path string) (p *Pongo, err error) {
 	if rerr != nil {
 		return nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: %v (check the path)", path, rerr), Err: rerr}
 	}
-	return l.CompileFileSource(path, src)
+	return l.compileFileSource(path, src, true)
 }
 
-// CompileFileSource is CompileFile for a file whose bytes the caller has
-// already read (src): it is not read again.
-func (l *PongoLoader) CompileFileSource(path string, src []byte) (p *Pongo, err error) {
+// CheckFileSource returns the error CompileFile(path) would, and records
+// path as it does, for src, the bytes the caller just read from path with
+// safefile.ReadFile(path, safefile.Story) (the file is not read again);
+// it builds no template when src plainly compiles (SimplePongo): a linter
+// needs only the verdict.
+func (l *PongoLoader) CheckFileSource(path string, src []byte) error {
+	_, err := l.compileFileSource(path, src, false)
+	return err
+}
+
+// compileFileSource compiles src, the bytes of path; without build, a
+// source SimplePongo accepts is only recorded (p is nil).
+func (l *PongoLoader) compileFileSource(path string, src []byte, build bool) (p *Pongo, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			p, err = nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: internal error: %v", path, r)}
 		}
 	}()
-	if e := checkPongoHang(path, string(src)); e != nil {
-		return nil, e
+	text := string(src)
+	// A plain template (SimplePongo) has no tag either check looks for.
+	simple := !build && SimplePongo(text)
+	if !simple {
+		if e := checkPongoHang(path, text); e != nil {
+			return nil, e
+		}
 	}
 	abs, aerr := l.fs.Abs(path)
 	if aerr != nil {
 		abs = path
 	}
-	if e := l.checkIncludeCycle(abs, string(src)); e != nil {
-		return nil, e
+	if !simple {
+		if e := l.checkIncludeCycle(abs, text); e != nil {
+			return nil, e
+		}
 	}
 	l.mu.Lock()
-	if l.srcs == nil {
-		l.srcs = map[string][]byte{}
-	}
-	l.srcs[abs] = src
 	if !l.files[abs] {
 		l.files[abs] = true
 		if d := filepath.Dir(abs); !slices.Contains(l.fileDirs, d) {
 			l.fileDirs = append(l.fileDirs, d)
 		}
 	}
+	if simple {
+		l.mu.Unlock()
+		return nil, nil
+	}
+	if l.pending == nil {
+		l.pending = map[string][]byte{}
+	}
+	l.pending[abs] = src
 	l.mu.Unlock()
 	tpl, perr := l.set.FromFile(abs)
+	l.mu.Lock()
+	delete(l.pending, abs)
+	l.mu.Unlock()
 	if perr != nil {
-		return nil, l.pongoError(path, string(src), perr)
+		return nil, l.pongoError(path, text, perr)
 	}
 	return &Pongo{name: path, tpl: tpl, l: l}, nil
 }
@@ -369,7 +393,8 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 	f.l.mu.Lock()
 	rerr := f.l.getErrs[name]
 	ok := f.l.files[name] || f.l.accepted[name]
-	b, read := f.l.srcs[name]
+	pending, read := f.l.pending[name]
+	delete(f.l.pending, name)
 	f.l.mu.Unlock()
 	if strings.HasPrefix(name, refusedPrefix) {
 		return nil, rerr
@@ -379,20 +404,25 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 		return nil, fmt.Errorf("pongo2: template path %q was not resolved by the loader", name)
 	}
 	path := name
+	b := pending
 	if !read {
 		var err error
 		if b, err = safefile.ReadFile(path, safefile.Story); err != nil {
 			return nil, err
 		}
 	}
-	if e := checkPongoHang(path, string(b)); e != nil {
+	text := string(b)
+	if e := checkPongoHang(path, text); e != nil {
 		f.l.mu.Lock()
 		f.l.getErrs[path] = e
 		f.l.getErrs[name] = e
 		f.l.mu.Unlock()
 		return nil, e
 	}
-	return bytes.NewReader([]byte(rewritePongo(string(b)))), nil
+	if rw := rewritePongo(text); rw != text {
+		return strings.NewReader(rw), nil
+	}
+	return bytes.NewReader(b), nil
 }
 
 func (l *PongoLoader) resolve(base, name string) string {

@@ -1,0 +1,108 @@
+package plugin
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// buildOrderMaps is the map-based Kahn's algorithm buildOrder replaced,
+// kept as the reference its results are compared with.
+func buildOrderMaps(a *Assembly, nodes []node, agents []AgentStatus, known map[string]bool, reason map[string]string) []string {
+	reqs := map[string][]string{}
+	indeg := map[string]int{}
+	users := map[string][]string{}
+	for _, n := range nodes {
+		reqs[n.id] = n.requires
+		for _, q := range n.requires {
+			if known[q] {
+				indeg[n.id]++
+				users[q] = append(users[q], n.id)
+			}
+		}
+	}
+	var ready, order []string
+	for _, n := range nodes {
+		if indeg[n.id] == 0 {
+			ready = append(ready, n.id)
+		}
+	}
+	for len(ready) > 0 {
+		sort.Strings(ready)
+		id := ready[0]
+		ready = ready[1:]
+		order = append(order, id)
+		a.inheritDisable(id, reqs[id], known, reason)
+		for _, u := range users[id] {
+			indeg[u]--
+			if indeg[u] == 0 {
+				ready = append(ready, u)
+			}
+		}
+	}
+	placed := map[string]bool{}
+	for _, id := range order {
+		placed[id] = true
+	}
+	for _, n := range nodes {
+		if !placed[n.id] {
+			reason[n.id] = "requires cycle: " + n.id + " -> " + strings.Join(n.requires, ", ")
+			a.Warnings = append(a.Warnings, Warning{Message: fmt.Sprintf("%s is part of a requires cycle; it is disabled", n.id)})
+		}
+	}
+	isAlias := map[string]bool{}
+	for _, ag := range agents {
+		isAlias[ag.Alias] = true
+	}
+	var plugins []string
+	for _, id := range order {
+		if !isAlias[id] {
+			plugins = append(plugins, id)
+		}
+	}
+	return plugins
+}
+
+// TestBuildOrderMatchesReference: on random graphs (repeated ids, cycles,
+// unknown and disabled requirements, aliases), buildOrder gives the
+// reference's order, reasons and warnings.
+func TestBuildOrderMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	names := []string{"a", "b", "c", "d", "e", "f", "g", "x.y", "budget", "trace"}
+	for round := 0; round < 3000; round++ {
+		var nodes []node
+		known := map[string]bool{}
+		for i, n := 0, 1+rng.Intn(8); i < n; i++ {
+			var req []string
+			for j, m := 0, rng.Intn(3); j < m; j++ {
+				req = append(req, names[rng.Intn(len(names))])
+			}
+			id := names[rng.Intn(len(names))]
+			nodes = append(nodes, node{id, req})
+			known[id] = true
+		}
+		var agents []AgentStatus
+		for _, n := range nodes {
+			if rng.Intn(4) == 0 {
+				agents = append(agents, AgentStatus{Alias: n.id})
+			}
+		}
+		reason := map[string]string{}
+		if rng.Intn(3) == 0 {
+			reason[nodes[0].id] = "disabled by the profile"
+		}
+		reason2 := map[string]string{}
+		for k, v := range reason {
+			reason2[k] = v
+		}
+		want, got := &Assembly{}, &Assembly{}
+		wo := buildOrderMaps(want, nodes, agents, known, reason)
+		go2 := got.buildOrder(nodes, agents, known, reason2)
+		if !reflect.DeepEqual(wo, go2) || !reflect.DeepEqual(reason, reason2) || !reflect.DeepEqual(want.Warnings, got.Warnings) {
+			t.Fatalf("nodes %v agents %v:\norder %v, want %v\nreasons %v, want %v\nwarnings %v, want %v", nodes, agents, go2, wo, reason2, reason, got.Warnings, want.Warnings)
+		}
+	}
+}
