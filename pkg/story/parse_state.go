@@ -278,11 +278,6 @@ func (p *fileParser) parseTransition(n *yaml.Node, where string) *Transition {
 	return t
 }
 
-// guardStr reads a when: guard. A YAML bool (when: true) is kept as its text.
-func (p *fileParser) guardStr(v *yaml.Node, where string) string {
-	return p.str(v, where)
-}
-
 func (p *fileParser) parseEffects(n *yaml.Node, where string) []*Effect {
 	var out []*Effect
 	d := deref(n)
