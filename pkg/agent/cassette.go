@@ -20,6 +20,7 @@ import (
 	"kitsoki/internal/cassettehead"
 	"kitsoki/internal/duration"
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
 )
 
@@ -231,7 +232,7 @@ func transcriptEvent(ev any) (json.RawMessage, error) {
 	return b, nil
 }
 
-var includeLine = regexp.MustCompile(`^(\s*(?:- )?[^\s#:][^:#]*:)\s+!include\s+(\S+)\s*$`)
+var includeLine = &lazyre.Regexp{Expr: `^(\s*(?:- )?[^\s#:][^:#]*:)\s+!include\s+(\S+)\s*$`}
 
 // resolveIncludes is the line-based !include pre-pass: "<key>: !include
 // <path>" is replaced by the file's content (compact JSON for *.json, a

@@ -9,11 +9,11 @@ import (
 	"log/slog"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
 
+	"kitsoki/internal/lazyre"
 	"kitsoki/internal/proc"
 	"kitsoki/pkg/story"
 )
@@ -358,7 +358,7 @@ func parseClaudeEnvelope(out []byte) (*claudeEnvelope, error) {
 	return nil, err
 }
 
-var fencedBlock = regexp.MustCompile("(?s)```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)```")
+var fencedBlock = &lazyre.Regexp{Expr: "(?s)```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)```"}
 
 // stripCodeFence returns the JSON answer inside a model's text: the text
 // itself when it is JSON, else the content of its first fenced block, else

@@ -12,11 +12,11 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
+	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/schema"
 	"kitsoki/pkg/story"
 )
@@ -125,7 +125,7 @@ func (l *localLLM) substituteOnSchemaInvalid() bool { return true }
 
 func (l *localLLM) Close() error { return l.server.close() }
 
-var versionSegment = regexp.MustCompile(`/v[0-9]+$`)
+var versionSegment = &lazyre.Regexp{Expr: `/v[0-9]+$`}
 
 // chatURL is the chat completions URL under base.
 func chatURL(base string) string {

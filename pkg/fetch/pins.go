@@ -10,13 +10,13 @@ import (
 	"net/url"
 	"os"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
 	"kitsoki/pins"
 )
@@ -94,8 +94,8 @@ type pinFile struct {
 }
 
 var (
-	hexSHA256  = regexp.MustCompile(`^[0-9a-f]{64}$`)
-	platformRe = regexp.MustCompile(`^[a-z0-9]+/[a-z0-9]+$`)
+	hexSHA256  = &lazyre.Regexp{Expr: `^[0-9a-f]{64}$`}
+	platformRe = &lazyre.Regexp{Expr: `^[a-z0-9]+/[a-z0-9]+$`}
 	formats    = map[string]bool{"gguf": true, "file": true, "tar.gz": true, "tar.xz": true, "tar.bz2": true, "zip": true}
 )
 
@@ -314,8 +314,8 @@ func MirrorURL(raw, mirror string) (string, error) {
 }
 
 var (
-	yamlUnknownField = regexp.MustCompile(`field (\S+) not found in type \S+`)
-	yamlIntoType     = regexp.MustCompile(`into ([][*A-Za-z0-9_.]+)`)
+	yamlUnknownField = &lazyre.Regexp{Expr: `field (\S+) not found in type \S+`}
+	yamlIntoType     = &lazyre.Regexp{Expr: `into ([][*A-Za-z0-9_.]+)`}
 )
 
 // yamlErrText renders a YAML decode error in pin-file terms: no "yaml:"

@@ -5,9 +5,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"kitsoki/internal/lazyre"
 )
 
 // HostProbe says where to look for the system C and C++ runtimes. The
@@ -87,8 +88,8 @@ func firstReadable(paths []string) (string, []byte) {
 }
 
 var (
-	glibcxxRe = regexp.MustCompile(`GLIBCXX_3\.4\.([0-9]+)`)
-	glibcRe   = regexp.MustCompile(`GLIBC_2\.([0-9]+)`)
+	glibcxxRe = &lazyre.Regexp{Expr: `GLIBCXX_3\.4\.([0-9]+)`}
+	glibcRe   = &lazyre.Regexp{Expr: `GLIBC_2\.([0-9]+)`}
 )
 
 // maxGLIBCXXMinor returns the highest N of the GLIBCXX_3.4.N strings in a

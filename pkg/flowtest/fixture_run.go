@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/host"
@@ -390,7 +391,7 @@ func sessionID(fx *Fixture) string {
 	return "flow-" + slug(fx.Name())
 }
 
-var slugRE = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+var slugRE = &lazyre.Regexp{Expr: `[^A-Za-z0-9._-]+`}
 
 func slug(s string) string { return strings.Trim(slugRE.ReplaceAllString(s, "_"), "_") }
 

@@ -2,10 +2,10 @@ package fold
 
 import (
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
+	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/story"
 )
 
@@ -28,7 +28,7 @@ type rewriter struct {
 
 // worldRef matches a world.<key> reference not preceded by an identifier
 // character or a dot (so foo.world.x and myworld.x are left alone).
-var worldRef = regexp.MustCompile(`(^|[^A-Za-z0-9_.])world\.([A-Za-z_][A-Za-z0-9_]*)`)
+var worldRef = &lazyre.Regexp{Expr: `(^|[^A-Za-z0-9_.])world\.([A-Za-z_][A-Za-z0-9_]*)`}
 
 // text rewrites the world references of a template, guard or expression.
 func (rw *rewriter) text(s string) string {

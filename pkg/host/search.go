@@ -9,12 +9,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"kitsoki/internal/atomicfile"
+	"kitsoki/internal/lazyre"
 )
 
 // Embedder turns texts into vectors (pkg/agent's LocalEmbedder, adapted by
@@ -372,7 +372,7 @@ func cosine(a, b []float32) (float64, error) {
 	return dot / (math.Sqrt(na) * math.Sqrt(nb)), nil
 }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+var unsafeName = &lazyre.Regexp{Expr: `[^A-Za-z0-9_-]+`}
 
 // cacheKey names the cache file of one file's vectors.
 func cacheKey(model string, chunkLines int, contentSHA string) string {

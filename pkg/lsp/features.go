@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/validate"
 )
@@ -173,8 +173,8 @@ func codeList(xs []string) string {
 }
 
 var (
-	ignoreRE = regexp.MustCompile(`#\s*kitsoki:ignore\s+([\w-]*)$`)
-	keyRE    = regexp.MustCompile(`^\s*(?:-\s+)?([\w$]+):\s*["']?([^"'\s]*)$`)
+	ignoreRE = &lazyre.Regexp{Expr: `#\s*kitsoki:ignore\s+([\w-]*)$`}
+	keyRE    = &lazyre.Regexp{Expr: `^\s*(?:-\s+)?([\w$]+):\s*["']?([^"'\s]*)$`}
 )
 
 func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any, error) {
@@ -410,7 +410,7 @@ func (s *Server) documentSymbol(_ *glsp.Context, p *protocol.DocumentSymbolParam
 	return syms, nil
 }
 
-var didYouMeanRE = regexp.MustCompile("did you mean `([^`]+)`\\?")
+var didYouMeanRE = &lazyre.Regexp{Expr: "did you mean `([^`]+)`\\?"}
 
 // codeAction offers the "did you mean" fix of each diagnostic in range.
 func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any, error) {

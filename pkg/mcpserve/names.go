@@ -4,8 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"kitsoki/internal/lazyre"
 )
 
 // maxToolName is the longest tool name kitsoki emits (the strictest common
@@ -14,7 +15,7 @@ const maxToolName = 64
 
 const toolPrefix = "kitsoki_"
 
-var verbRe = regexp.MustCompile(`^[a-z0-9_]+$`)
+var verbRe = &lazyre.Regexp{Expr: `^[a-z0-9_]+$`}
 
 // aliasSlug lowercases an alias and turns every character other than a-z and
 // 0-9 into '_'.

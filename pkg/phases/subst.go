@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/story"
 )
 
@@ -25,9 +25,9 @@ type binding struct {
 }
 
 var (
-	nameRe     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	exactTagRe = regexp.MustCompile(`^\{\{-?\s*(tpl\.[A-Za-z_][A-Za-z0-9_]*|phase\.next\.[A-Za-z_][A-Za-z0-9_]*|phase\.id)\s*-?\}\}$`)
-	refRe      = regexp.MustCompile(`(^|[^A-Za-z0-9_.])(tpl\.[A-Za-z_][A-Za-z0-9_]*|phase\.next\.[A-Za-z_][A-Za-z0-9_]*|phase\.id)\b`)
+	nameRe     = &lazyre.Regexp{Expr: `^[A-Za-z_][A-Za-z0-9_]*$`}
+	exactTagRe = &lazyre.Regexp{Expr: `^\{\{-?\s*(tpl\.[A-Za-z_][A-Za-z0-9_]*|phase\.next\.[A-Za-z_][A-Za-z0-9_]*|phase\.id)\s*-?\}\}$`}
+	refRe      = &lazyre.Regexp{Expr: `(^|[^A-Za-z0-9_.])(tpl\.[A-Za-z_][A-Za-z0-9_]*|phase\.next\.[A-Za-z_][A-Za-z0-9_]*|phase\.id)\b`}
 )
 
 // text substitutes every placeholder of s. key reports that s is a state

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/host"
 )
 
@@ -39,7 +39,7 @@ import (
 // entry.timeout_ms (host calls run programs: longer than a hook).
 const defaultHostTimeout = 10 * time.Minute
 
-var hostNameRe = regexp.MustCompile(`^host\.[a-z0-9_]+(\.[a-z0-9_]+)*$`)
+var hostNameRe = &lazyre.Regexp{Expr: `^host\.[a-z0-9_]+(\.[a-z0-9_]+)*$`}
 
 // checkManifestHosts validates hosts: and lists each as "host:<name>" in
 // provides.

@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 )
@@ -162,7 +163,7 @@ func parseProfile(name string, data []byte) (*Profile, error) {
 	return pp.p, nil
 }
 
-var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+):`)
+var yamlLineRe = &lazyre.Regexp{Expr: `^yaml: line (\d+):`}
 
 type profileParser struct {
 	name  string
@@ -279,4 +280,4 @@ func (pp *profileParser) mapping(v *yaml.Node, where string, f func(k, v *yaml.N
 	}
 }
 
-var envNameRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envNameRe = &lazyre.Regexp{Expr: `^[A-Za-z_][A-Za-z0-9_]*$`}

@@ -3,10 +3,11 @@ package schema
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"kitsoki/internal/lazyre"
 )
 
 // The schema self-check: what each draft's metaschema says about keyword
@@ -106,8 +107,8 @@ type schemaIssue struct {
 }
 
 var (
-	anchor2019 = regexp.MustCompile(`^[A-Za-z][-A-Za-z0-9.:_]*$`)
-	anchor2020 = regexp.MustCompile(`^[A-Za-z_][-A-Za-z0-9._]*$`)
+	anchor2019 = &lazyre.Regexp{Expr: `^[A-Za-z][-A-Za-z0-9.:_]*$`}
+	anchor2020 = &lazyre.Regexp{Expr: `^[A-Za-z_][-A-Za-z0-9._]*$`}
 )
 
 // metaCheck walks a schema document the way its draft's metaschema does

@@ -3,13 +3,13 @@ package story
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
 )
 
-var importAliasRe = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+var importAliasRe = &lazyre.Regexp{Expr: `^[a-z][a-z0-9_]*$`}
 
 // loadImports loads every imports: child recursively (each child: parse,
 // include, its own imports). Cycles are reported with the chain of

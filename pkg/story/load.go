@@ -7,12 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/fsmemo"
+	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/diag"
 )
 
@@ -198,7 +198,7 @@ func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []s
 	return st
 }
 
-var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLineRe = &lazyre.Regexp{Expr: `^yaml: line (\d+): (.*)$`}
 
 // yaml12Directive turns a leading "%YAML 1.2" directive (which upstream's
 // YAML 1.2 decoder accepts and this YAML 1.1 parser rejects as an

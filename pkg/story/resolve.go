@@ -2,8 +2,9 @@ package story
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"kitsoki/internal/lazyre"
 )
 
 // TargetKind classifies a resolved target.
@@ -171,7 +172,7 @@ func ResolvePath(base, target string) (string, error) {
 	return strings.Join(segs, "."), nil
 }
 
-var phaseParamRe = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+var phaseParamRe = &lazyre.Regexp{Expr: `\{([A-Za-z_][A-Za-z0-9_]*)\}`}
 
 // phaseGeneratedNames lists the top-level state names phases: expansion will
 // create: each template state key with {param} substituted per graph entry.

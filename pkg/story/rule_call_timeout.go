@@ -2,9 +2,10 @@ package story
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
+
+	"kitsoki/internal/lazyre"
 )
 
 // checkCallTimeout: an effect's timeout: (the hard timeout of one
@@ -38,7 +39,7 @@ func (e *Effect) CallTimeout() (time.Duration, error) {
 }
 
 // aliasWorldRefRe matches an alias template that is exactly one world variable.
-var aliasWorldRefRe = regexp.MustCompile(`^\{\{\s*world\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$`)
+var aliasWorldRefRe = &lazyre.Regexp{Expr: `^\{\{\s*world\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$`}
 
 // checkAgentTemplate: a templated agent: alias is rendered at dispatch.
 // When it is exactly `{{ world.x }}` and x declares a default or values,

@@ -2,10 +2,10 @@ package story
 
 import (
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
+	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
 )
 
@@ -13,7 +13,7 @@ import (
 // without declaring them.
 var builtinAgents = []string{"default-agent", "story-author", "kitsoki-engineer", "story-bug-reporter", "kitsoki-bug-reporter", "story-explainer", "kitsoki-explainer"}
 
-var envRefRe = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+var envRefRe = &lazyre.Regexp{Expr: `\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`}
 
 // checkPersonas: agents: persona rules (reference §3.5, §8.2).
 func checkPersonas(c *checker) {

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
+	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story/expr"
@@ -306,7 +306,7 @@ func sortedKeys[V any](m map[string]V, buf []string) []string {
 }
 
 // ternaryRe finds a `? … :` inside a {{ }} tag.
-var ternaryRe = regexp.MustCompile(`\{\{[^}]*\?[^}]*:[^}]*\}\}`)
+var ternaryRe = &lazyre.Regexp{Expr: `\{\{[^}]*\?[^}]*:[^}]*\}\}`}
 
 // ternaryHint explains a pongo2 error caused by an inline `a ? b : c`.
 func ternaryHint(src string, err error, when string) string {

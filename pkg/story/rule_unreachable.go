@@ -2,21 +2,22 @@ package story
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"kitsoki/internal/lazyre"
 )
 
 var (
-	quotedRe = regexp.MustCompile(`'([^']*)'|"([^"]*)"`)
+	quotedRe = &lazyre.Regexp{Expr: `'([^']*)'|"([^"]*)"`}
 	// worldRefRe finds the world keys a template reads.
-	worldRefRe = regexp.MustCompile(`\bworld\.([A-Za-z_][A-Za-z0-9_]*)`)
+	worldRefRe = &lazyre.Regexp{Expr: `\bworld\.([A-Za-z_][A-Za-z0-9_]*)`}
 	// tagRe matches one {{ }} or {% %} tag.
-	tagRe = regexp.MustCompile(`\{\{.*?\}\}|\{%.*?%\}`)
+	tagRe = &lazyre.Regexp{Expr: `\{\{.*?\}\}|\{%.*?%\}`}
 	// runtimeRootRe finds template roots whose values are only known at run
 	// time.
-	runtimeRootRe = regexp.MustCompile(`\b(slots|args|result|item|event|proposal|state)\b`)
+	runtimeRootRe = &lazyre.Regexp{Expr: `\b(slots|args|result|item|event|proposal|state)\b`}
 	// filterRe finds the pongo2 filters of a {{ }} tag.
-	filterRe = regexp.MustCompile(`\|\s*([A-Za-z_][A-Za-z0-9_]*)`)
+	filterRe = &lazyre.Regexp{Expr: `\|\s*([A-Za-z_][A-Za-z0-9_]*)`}
 )
 
 // checkUnreachable warns about states no path from root can enter.

@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"regexp"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
 )
 
@@ -54,7 +54,7 @@ type cassetteAgent struct {
 	CallID         string  `yaml:"call_id,omitempty"`
 }
 
-var nonIDChars = regexp.MustCompile(`[^A-Za-z0-9_]+`)
+var nonIDChars = &lazyre.Regexp{Expr: `[^A-Za-z0-9_]+`}
 
 // ToCassette writes the agent calls of a recorded run as a host_cassette
 // (reference part B) that pkg/agent's cassette transport replays: one

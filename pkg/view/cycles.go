@@ -2,10 +2,10 @@ package view
 
 import (
 	"fmt"
+	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -22,7 +22,7 @@ const (
 	maxTemplateFile = 4 << 20
 )
 
-var includeRe = regexp.MustCompile(`\{%-?\s*(include|extends|import)\s+(?:"([^"]*)"|'([^']*)')`)
+var includeRe = &lazyre.Regexp{Expr: `\{%-?\s*(include|extends|import)\s+(?:"([^"]*)"|'([^']*)')`}
 
 // includeNames lists the literal template names src includes, extends or
 // imports.

@@ -2,9 +2,9 @@ package expr
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
+	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
 )
 
@@ -20,7 +20,7 @@ const (
 	maxIncludeFiles = 512
 )
 
-var includeRe = regexp.MustCompile(`\{%-?\s*(?:include|extends|import)\s+(?:"([^"]*)"|'([^']*)')`)
+var includeRe = &lazyre.Regexp{Expr: `\{%-?\s*(?:include|extends|import)\s+(?:"([^"]*)"|'([^']*)')`}
 
 func includeNames(src string) []string {
 	var out []string
