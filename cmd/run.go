@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"kitsoki/internal/human"
+	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/diag"
@@ -428,7 +428,7 @@ func oneLine(s string) string {
 	return s
 }
 
-var slugRE = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+var slugRE = &lazyre.Regexp{Expr: `[^A-Za-z0-9._-]+`}
 
 // newSessionID is "<UTC 20060102T150405Z>-<app>-<4 random hex>".
 func newSessionID(app string) string {
