@@ -24,7 +24,8 @@ var formatValues = map[string][]string{
 // addCompletions teaches shell completion the values, not only the files:
 // --color and --format values, model ids for fetch-models, the story's
 // intents for run --intent, session ids for the trace commands. It is wired
-// once over the finished tree, so a command file does not repeat it.
+// once over the finished tree, so a command file does not repeat it, and only
+// for a completion request (runIO), so other commands do not pay for it.
 func addCompletions(root *cobra.Command) {
 	fixed := func(vals ...string) cobra.CompletionFunc {
 		return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {

@@ -71,7 +71,6 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.InitDefaultCompletionCmd()
 	root.SetHelpCommand(newHelpCmd(root))
 	strictGroups(root)
-	addCompletions(root)
 	return root
 }
 
@@ -121,6 +120,14 @@ func unknownSubcommand(c *cobra.Command, args []string) error {
 	return usagef("%s\nrun '%s --help' for its commands", msg, c.CommandPath())
 }
 
+// isCompletionRequest reports whether args ask cobra's hidden completion
+// command for candidates (what the shell scripts run on TAB). Only then are
+// the value completions wired: walking the whole tree for them costs every
+// other command a tenth of its start-up.
+func isCompletionRequest(args []string) bool {
+	return len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd)
+}
+
 // registry holds constructors of the subcommands; each command file appends
 // itself in an init function so that adding a command touches one file.
 var registry []func() *cobra.Command
@@ -138,6 +145,9 @@ func Run(args []string, stdout, stderr io.Writer) int {
 // runIO is Run with a standard input (nil: the process's).
 func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRoot(stdout, stderr)
+	if isCompletionRequest(args) {
+		addCompletions(root)
+	}
 	if stdin != nil {
 		root.SetIn(stdin)
 	}

@@ -60,7 +60,8 @@ func newVersionCmd() *cobra.Command {
 		Example: "  kitsoki version",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			fmt.Fprintln(c.OutOrStdout(), versionString())
+			// The root's Version is versionString(), computed once per run.
+			fmt.Fprintln(c.OutOrStdout(), c.Root().Version)
 			return nil
 		},
 	}
