@@ -135,7 +135,13 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 					return b, err == nil
 				}
 			}
-			tool := diag.ToolInfo{Name: "kitsoki", Version: version, Rules: validate.Summaries(), Help: ruleHelp(), Root: validate.RepoRoot()}
+			tool := diag.ToolInfo{Name: "kitsoki", Version: version}
+			if f == diag.FormatSARIF {
+				// Only SARIF carries the rule table and the repository
+				// root; other formats do not pay for them (or for
+				// RepoRoot's stat of every parent directory).
+				tool.Rules, tool.Help, tool.Root = validate.Summaries(), ruleHelp(), validate.RepoRoot()
+			}
 			if err := diag.Write(out, f, res.Diagnostics, tool, ho); err != nil {
 				return usagef("writing output: %v", err)
 			}
