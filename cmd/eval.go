@@ -17,7 +17,7 @@ import (
 	"kitsoki/pkg/trace"
 )
 
-func init() { registry = append(registry, newEvalCmd) }
+func init() { register("eval", newEvalCmd) }
 
 func newEvalCmd() *cobra.Command {
 	c := &cobra.Command{

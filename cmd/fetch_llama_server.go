@@ -11,7 +11,10 @@ import (
 	"kitsoki/pkg/fetch"
 )
 
-func init() { registry = append(registry, newFetchModelsCmd, newFetchLlamaServerCmd) }
+func init() {
+	register("fetch-models", newFetchModelsCmd)
+	register("fetch-llama-server", newFetchLlamaServerCmd)
+}
 
 func newFetchLlamaServerCmd() *cobra.Command {
 	var (

@@ -11,7 +11,7 @@ import (
 	"kitsoki/pkg/lsp"
 )
 
-func init() { registry = append(registry, newLSPCmd) }
+func init() { register("lsp", newLSPCmd) }
 
 func newLSPCmd() *cobra.Command {
 	var debounce time.Duration

@@ -25,7 +25,7 @@ import (
 	"kitsoki/pkg/trace"
 )
 
-func init() { registry = append(registry, newMCPCmd) }
+func init() { register("mcp", newMCPCmd) }
 
 func newMCPCmd() *cobra.Command {
 	c := &cobra.Command{

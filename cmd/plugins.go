@@ -18,7 +18,7 @@ import (
 	"kitsoki/pkg/story"
 )
 
-func init() { registry = append(registry, newPluginsCmd) }
+func init() { register("plugins", newPluginsCmd) }
 
 func newPluginsCmd() *cobra.Command {
 	var (

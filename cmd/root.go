@@ -47,9 +47,19 @@ func usagef(format string, a ...any) error {
 // silentExit ends the command with code after it has already printed its output.
 func silentExit(code int) error { return &exitError{code: code} }
 
-// newRoot builds the command tree. Streams are parameters so tests can run
-// commands in-process.
+// newRoot builds the whole command tree. Streams are parameters so tests can
+// run commands in-process.
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	return newRootFor(stdout, stderr, nil)
+}
+
+// newRootFor builds the tree a command line needs: when its first argument
+// names a registered command exactly, the root holds only that command (and
+// its subcommands), since cobra looks no further; building every command's
+// flags costs each run a tenth of its start-up. Any other command line (no
+// argument, a flag, help, completion, version, a typo cobra should suggest
+// for) gets the whole tree.
+func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "kitsoki",
 		Short:         "The toolchain for kitsoki stories: validate, run, fetch, eval, trace",
@@ -64,9 +74,12 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		return &exitError{code: exitUsageEnv, err: fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
 	})
 	addColorFlag(root)
-	root.AddCommand(newVersionCmd())
-	for _, add := range registry {
-		root.AddCommand(add())
+	if sub, ok := soleCommand(args); ok {
+		root.AddCommand(sub.new())
+	} else {
+		for _, sub := range registry {
+			root.AddCommand(sub.new())
+		}
 	}
 	root.InitDefaultCompletionCmd()
 	root.SetHelpCommand(newHelpCmd(root))
@@ -128,9 +141,33 @@ func isCompletionRequest(args []string) bool {
 	return len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd)
 }
 
-// registry holds constructors of the subcommands; each command file appends
-// itself in an init function so that adding a command touches one file.
-var registry []func() *cobra.Command
+// registry holds constructors of the subcommands by name; each command file
+// registers itself in an init function so that adding a command touches one
+// file. TestRegistryNames checks each name against its command's.
+var registry []subcommand
+
+type subcommand struct {
+	name string
+	new  func() *cobra.Command
+}
+
+// register adds the constructor of the command called name.
+func register(name string, new func() *cobra.Command) {
+	registry = append(registry, subcommand{name: name, new: new})
+}
+
+// soleCommand returns the registered command args[0] names exactly.
+func soleCommand(args []string) (subcommand, bool) {
+	if len(args) == 0 {
+		return subcommand{}, false
+	}
+	for _, sub := range registry {
+		if sub.name == args[0] {
+			return sub, true
+		}
+	}
+	return subcommand{}, false
+}
 
 // Execute runs kitsoki with the process arguments and returns the exit code.
 func Execute() int {
@@ -144,7 +181,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 
 // runIO is Run with a standard input (nil: the process's).
 func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRoot(stdout, stderr)
+	root := newRootFor(stdout, stderr, args)
 	if isCompletionRequest(args) {
 		addCompletions(root)
 	}

@@ -27,7 +27,7 @@ import (
 	"kitsoki/pkg/trace"
 )
 
-func init() { registry = append(registry, newRunCmd) }
+func init() { register("run", newRunCmd) }
 
 // inputList collects --intent/--slot in command-line order: each --slot
 // belongs to the --intent before it.

@@ -8,7 +8,7 @@ import (
 	"kitsoki/pkg/story"
 )
 
-func init() { registry = append(registry, newSchemaCmd) }
+func init() { register("schema", newSchemaCmd) }
 
 func newSchemaCmd() *cobra.Command {
 	c := &cobra.Command{

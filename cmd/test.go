@@ -23,7 +23,7 @@ import (
 	"kitsoki/pkg/validate"
 )
 
-func init() { registry = append(registry, newTestCmd) }
+func init() { register("test", newTestCmd) }
 
 type testFlags struct {
 	flows     string

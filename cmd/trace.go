@@ -13,7 +13,7 @@ import (
 	"kitsoki/pkg/trace"
 )
 
-func init() { registry = append(registry, newTraceCmd) }
+func init() { register("trace", newTraceCmd) }
 
 // traceOpts are the flags every trace subcommand shares.
 type traceOpts struct {

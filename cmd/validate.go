@@ -17,7 +17,7 @@ import (
 	"kitsoki/pkg/validate"
 )
 
-func init() { registry = append(registry, newValidateCmd) }
+func init() { register("validate", newValidateCmd) }
 
 // maxStdinStory bounds a story read from standard input.
 const maxStdinStory = 16 << 20

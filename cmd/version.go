@@ -53,6 +53,8 @@ func fromBuildInfo(v, c string, info *debug.BuildInfo) (string, string) {
 	return v, rev
 }
 
+func init() { register("version", newVersionCmd) }
+
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:     "version",
