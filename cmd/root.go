@@ -76,6 +76,8 @@ func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 	addColorFlag(root)
 	if sub, ok := soleCommand(args); ok {
 		root.AddCommand(sub.new())
+		// cobra's completion command is never the one run here.
+		root.CompletionOptions.DisableDefaultCmd = true
 	} else {
 		for _, sub := range registry {
 			root.AddCommand(sub.new())
