@@ -57,15 +57,14 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 // names a registered command exactly, the root holds only that command (and
 // its subcommands), since cobra looks no further; building every command's
 // flags costs each run a tenth of its start-up. Any other command line (no
-// argument, a flag, help, completion, version, a typo cobra should suggest
-// for) gets the whole tree.
+// argument, a flag such as --version, help, completion, a typo cobra should
+// suggest for) gets the whole tree.
 func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "kitsoki",
 		Short:         "The toolchain for kitsoki stories: validate, run, fetch, eval, trace",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       versionString(),
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -76,9 +75,11 @@ func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 	addColorFlag(root)
 	if sub, ok := soleCommand(args); ok {
 		root.AddCommand(sub.new())
-		// cobra's completion command is never the one run here.
+		// Neither cobra's completion command nor the root's --version
+		// (which reads the build information) is ever run here.
 		root.CompletionOptions.DisableDefaultCmd = true
 	} else {
+		root.Version = versionString()
 		for _, sub := range registry {
 			root.AddCommand(sub.new())
 		}

@@ -62,8 +62,7 @@ func newVersionCmd() *cobra.Command {
 		Example: "  kitsoki version",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			// The root's Version is versionString(), computed once per run.
-			fmt.Fprintln(c.OutOrStdout(), c.Root().Version)
+			fmt.Fprintln(c.OutOrStdout(), versionString())
 			return nil
 		},
 	}
