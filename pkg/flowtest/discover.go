@@ -75,7 +75,7 @@ func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintC
 				continue
 			}
 			if !regular[m] {
-				if st, err := os.Stat(m); err != nil || st.IsDir() {
+				if mode, err := c.fs().Stat(m); err != nil || mode.IsDir() {
 					continue
 				}
 			}

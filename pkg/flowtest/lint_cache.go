@@ -2,6 +2,7 @@ package flowtest
 
 import (
 	"crypto/sha256"
+	"regexp"
 	"sync"
 
 	"go.yaml.in/yaml/v3"
@@ -25,9 +26,41 @@ type LintCache struct {
 	// directories are looked up and listed through it (discover.go).
 	FS *fsmemo.Memo
 
-	mu   sync.Mutex
-	docs map[docKey]*builtDoc
-	kept int // text bytes of the kept documents
+	mu      sync.Mutex
+	docs    map[docKey]*builtDoc
+	kept    int               // text bytes of the kept documents
+	regexps map[string]string // expect_view_matches pattern -> its compile error ("": none)
+}
+
+// maxKeptRegexps bounds the patterns whose compile result a LintCache keeps.
+const maxKeptRegexps = 4096
+
+// regexError is regexp.Compile(pattern)'s error text ("" when it
+// compiles), each pattern compiled once per cache (nil: every time).
+func (c *LintCache) regexError(pattern string) string {
+	if c != nil {
+		c.mu.Lock()
+		msg, ok := c.regexps[pattern]
+		c.mu.Unlock()
+		if ok {
+			return msg
+		}
+	}
+	msg := ""
+	if _, err := regexp.Compile(pattern); err != nil {
+		msg = err.Error()
+	}
+	if c != nil {
+		c.mu.Lock()
+		if c.regexps == nil {
+			c.regexps = map[string]string{}
+		}
+		if len(c.regexps) < maxKeptRegexps {
+			c.regexps[pattern] = msg
+		}
+		c.mu.Unlock()
+	}
+	return msg
 }
 
 // maxKeptDocs bounds the text of the documents whose reading a LintCache
