@@ -1,7 +1,8 @@
 package flowtest
 
 import (
-	"crypto/sha256"
+	"bytes"
+	"hash/maphash"
 	"regexp"
 	"sync"
 
@@ -17,7 +18,8 @@ import (
 // again with the same text at the same place of its file (a story copied,
 // a fixture shared) is not decoded nor read again. What is kept is the
 // fixture and findings a document reads as, with file-less positions
-// (builtDoc), never its decoded YAML tree: a tree weighs some twelve times
+// (builtDoc) and its text (to tell apart texts of the same hash), never
+// its decoded YAML tree: a tree weighs some twelve times
 // its text and is needed only while the fixture is read. A LintCache is
 // safe for concurrent use; the zero value is ready, and a nil *LintCache
 // reads every document afresh.
@@ -25,6 +27,9 @@ type LintCache struct {
 	// FS, when set, is the run's memo of the file system: the flows/
 	// directories are looked up and listed through it (discover.go).
 	FS *fsmemo.Memo
+
+	seedOnce sync.Once
+	seed     maphash.Seed // of the documents' hashes (docKey.sum)
 
 	mu      sync.Mutex
 	docs    map[docKey]*builtDoc
@@ -68,10 +73,11 @@ func (c *LintCache) regexError(pattern string) string {
 // heap.
 const maxKeptDocs = 4 << 20
 
-// docKey is a document's text (its SHA-256) and where it starts in its
-// file (line and column offset: the positions of what it reads as).
+// docKey is a document's text (its hash: a document found under it is
+// compared with the text, builtDoc.src) and where it starts in its file
+// (line and column offset: the positions of what it reads as).
 type docKey struct {
-	sum          [sha256.Size]byte
+	sum          uint64
 	line, colOff int
 }
 
@@ -80,6 +86,7 @@ type docKey struct {
 // flow, and the parse findings. It is shared, read only, by every file
 // holding the same text at the same place; rebase names the file.
 type builtDoc struct {
+	src  []byte // the document's text
 	once sync.Once
 	fx   *Fixture
 	ds   []diag.Diagnostic
@@ -89,9 +96,14 @@ type builtDoc struct {
 // (the same text, line and column offset) is not read again; its fixture
 // and findings are rebased onto file.
 func (c *LintCache) read(file string, pc piece) (*Fixture, []diag.Diagnostic) {
-	key := docKey{sum: sha256.Sum256(pc.src), line: pc.line, colOff: pc.colOff}
+	c.seedOnce.Do(func() { c.seed = maphash.MakeSeed() })
+	key := docKey{sum: maphash.Bytes(c.seed, pc.src), line: pc.line, colOff: pc.colOff}
 	c.mu.Lock()
 	b := c.docs[key]
+	if b != nil && !bytes.Equal(b.src, pc.src) {
+		c.mu.Unlock()
+		return readDoc(file, pc) // another text with the same hash
+	}
 	if b == nil {
 		if c.kept+len(pc.src) > maxKeptDocs {
 			c.mu.Unlock()
@@ -101,7 +113,7 @@ func (c *LintCache) read(file string, pc piece) (*Fixture, []diag.Diagnostic) {
 		if c.docs == nil {
 			c.docs = map[docKey]*builtDoc{}
 		}
-		b = &builtDoc{}
+		b = &builtDoc{src: bytes.Clone(pc.src)} // not the file's buffer: kept counts what is held
 		c.docs[key] = b
 	}
 	c.mu.Unlock()
