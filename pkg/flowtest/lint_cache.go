@@ -113,7 +113,7 @@ func (c *LintCache) read(file string, pc piece) (*Fixture, []diag.Diagnostic) {
 		if c.docs == nil {
 			c.docs = map[docKey]*builtDoc{}
 		}
-		b = &builtDoc{src: bytes.Clone(pc.src)} // not the file's buffer: kept counts what is held
+		b = &builtDoc{src: pc.src} // the file's bytes, never written to: no copy
 		c.docs[key] = b
 	}
 	c.mu.Unlock()
