@@ -145,7 +145,10 @@ func (c *LintCache) lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 type stateRef struct{ key, name string }
 
 func statesOf(t *Turn) []stateRef {
-	var out []stateRef
+	if t.ExpectState == nil && t.ExpectNotState == nil && len(t.ExpectStateIn) == 0 {
+		return nil
+	}
+	out := make([]stateRef, 0, 2+len(t.ExpectStateIn))
 	if t.ExpectState != nil {
 		out = append(out, stateRef{"expect_state", *t.ExpectState})
 	}
@@ -261,8 +264,12 @@ func (ix *storyIndex) calls(name string) bool {
 	if name == "host.jobs.answer_clarification" {
 		return true // the real handler is always present; a stub replaces it
 	}
+	if ix.invoked[name] {
+		return true
+	}
+	below := name + "."
 	for h := range ix.invoked {
-		if h == name || strings.HasPrefix(h, name+".") {
+		if strings.HasPrefix(h, below) {
 			return true
 		}
 	}
