@@ -75,7 +75,7 @@ func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintC
 				continue
 			}
 			if !regular[m] {
-				if st, err := os.Stat(m); err != nil || st.IsDir() {
+				if mode, err := c.fs().Stat(m); err != nil || mode.IsDir() {
 					continue
 				}
 			}
@@ -117,8 +117,10 @@ func globDefault(app string, m *fsmemo.Memo) ([]string, map[string]bool) {
 	var out []string
 	regular := map[string]bool{}
 	for _, e := range entries {
-		if ok, _ := filepath.Match("*.yaml", e.Name()); ok {
-			p := filepath.Join(dir, e.Name())
+		// filepath.Match("*.yaml", name), without the pattern machinery:
+		// the star takes any run of non-separator bytes.
+		if name := e.Name(); strings.HasSuffix(name, ".yaml") && !strings.ContainsRune(name, filepath.Separator) {
+			p := filepath.Join(dir, name)
 			out = append(out, p)
 			if e.Type().IsRegular() {
 				regular[p] = true

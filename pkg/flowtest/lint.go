@@ -5,7 +5,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -41,7 +40,7 @@ func (c *LintCache) LintStorySources(app string, st *story.Story) ([]diag.Diagno
 	for _, f := range files {
 		fxs = append(fxs, f.Fixtures...)
 	}
-	return append(ds, lint(st, fxs)...), sources
+	return append(ds, c.lint(st, fxs)...), sources
 }
 
 // HasFlows reports whether a story directory has a flows/ directory.
@@ -55,6 +54,12 @@ func HasFlows(app string) bool {
 // never evaluated or cannot match (positioned warnings), and files the
 // fixture names that do not exist (errors: it cannot run).
 func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
+	return (*LintCache)(nil).lint(st, fxs)
+}
+
+// lint is [lint] looking files up through c's memo of the file system and
+// compiling each expect_view_matches pattern once per cache.
+func (c *LintCache) lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 	if st == nil || len(fxs) == 0 {
 		return nil // nothing to check: the story is not folded for nothing
 	}
@@ -91,7 +96,7 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 			if !filepath.IsAbs(p) {
 				full = filepath.Join(filepath.Dir(fx.File), p)
 			}
-			if st, err := os.Stat(full); err != nil || st.IsDir() {
+			if mode, err := c.fs().Stat(full); err != nil || mode.IsDir() {
 				at := fx.valueAt(k)
 				ds = append(ds, diag.Diagnostic{File: fileOf(at), Line: at.Line, Col: at.Col, Severity: diag.Error, Rule: ruleMissingFile.ID,
 					Message: fmt.Sprintf("%s: %s does not exist (paths are relative to the fixture's directory)", k, full)})
@@ -99,8 +104,8 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 		}
 		for _, t := range fx.Turns {
 			if t.ExpectViewMatches != nil {
-				if _, err := regexp.Compile(*t.ExpectViewMatches); err != nil {
-					warn(t.valueAt("expect_view_matches"), ruleBadRegex, "turns[%d].expect_view_matches: %v; the turn will always fail", t.Index, err)
+				if msg := c.regexError(*t.ExpectViewMatches); msg != "" {
+					warn(t.valueAt("expect_view_matches"), ruleBadRegex, "turns[%d].expect_view_matches: %s; the turn will always fail", t.Index, msg)
 				}
 			}
 		}
@@ -140,7 +145,10 @@ func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 type stateRef struct{ key, name string }
 
 func statesOf(t *Turn) []stateRef {
-	var out []stateRef
+	if t.ExpectState == nil && t.ExpectNotState == nil && len(t.ExpectStateIn) == 0 {
+		return nil
+	}
+	out := make([]stateRef, 0, 2+len(t.ExpectStateIn))
 	if t.ExpectState != nil {
 		out = append(out, stateRef{"expect_state", *t.ExpectState})
 	}
@@ -256,8 +264,12 @@ func (ix *storyIndex) calls(name string) bool {
 	if name == "host.jobs.answer_clarification" {
 		return true // the real handler is always present; a stub replaces it
 	}
+	if ix.invoked[name] {
+		return true
+	}
+	below := name + "."
 	for h := range ix.invoked {
-		if h == name || strings.HasPrefix(h, name+".") {
+		if strings.HasPrefix(h, below) {
 			return true
 		}
 	}

@@ -1,7 +1,9 @@
 package flowtest
 
 import (
-	"crypto/sha256"
+	"bytes"
+	"hash/maphash"
+	"regexp"
 	"sync"
 
 	"go.yaml.in/yaml/v3"
@@ -16,7 +18,8 @@ import (
 // again with the same text at the same place of its file (a story copied,
 // a fixture shared) is not decoded nor read again. What is kept is the
 // fixture and findings a document reads as, with file-less positions
-// (builtDoc), never its decoded YAML tree: a tree weighs some twelve times
+// (builtDoc) and its text (to tell apart texts of the same hash), never
+// its decoded YAML tree: a tree weighs some twelve times
 // its text and is needed only while the fixture is read. A LintCache is
 // safe for concurrent use; the zero value is ready, and a nil *LintCache
 // reads every document afresh.
@@ -25,9 +28,44 @@ type LintCache struct {
 	// directories are looked up and listed through it (discover.go).
 	FS *fsmemo.Memo
 
-	mu   sync.Mutex
-	docs map[docKey]*builtDoc
-	kept int // text bytes of the kept documents
+	seedOnce sync.Once
+	seed     maphash.Seed // of the documents' hashes (docKey.sum)
+
+	mu      sync.Mutex
+	docs    map[docKey]*builtDoc
+	kept    int               // text bytes of the kept documents
+	regexps map[string]string // expect_view_matches pattern -> its compile error ("": none)
+}
+
+// maxKeptRegexps bounds the patterns whose compile result a LintCache keeps.
+const maxKeptRegexps = 4096
+
+// regexError is regexp.Compile(pattern)'s error text ("" when it
+// compiles), each pattern compiled once per cache (nil: every time).
+func (c *LintCache) regexError(pattern string) string {
+	if c != nil {
+		c.mu.Lock()
+		msg, ok := c.regexps[pattern]
+		c.mu.Unlock()
+		if ok {
+			return msg
+		}
+	}
+	msg := ""
+	if _, err := regexp.Compile(pattern); err != nil {
+		msg = err.Error()
+	}
+	if c != nil {
+		c.mu.Lock()
+		if c.regexps == nil {
+			c.regexps = map[string]string{}
+		}
+		if len(c.regexps) < maxKeptRegexps {
+			c.regexps[pattern] = msg
+		}
+		c.mu.Unlock()
+	}
+	return msg
 }
 
 // maxKeptDocs bounds the text of the documents whose reading a LintCache
@@ -35,10 +73,11 @@ type LintCache struct {
 // heap.
 const maxKeptDocs = 4 << 20
 
-// docKey is a document's text (its SHA-256) and where it starts in its
-// file (line and column offset: the positions of what it reads as).
+// docKey is a document's text (its hash: a document found under it is
+// compared with the text, builtDoc.src) and where it starts in its file
+// (line and column offset: the positions of what it reads as).
 type docKey struct {
-	sum          [sha256.Size]byte
+	sum          uint64
 	line, colOff int
 }
 
@@ -47,6 +86,7 @@ type docKey struct {
 // flow, and the parse findings. It is shared, read only, by every file
 // holding the same text at the same place; rebase names the file.
 type builtDoc struct {
+	src  []byte // the document's text
 	once sync.Once
 	fx   *Fixture
 	ds   []diag.Diagnostic
@@ -56,9 +96,14 @@ type builtDoc struct {
 // (the same text, line and column offset) is not read again; its fixture
 // and findings are rebased onto file.
 func (c *LintCache) read(file string, pc piece) (*Fixture, []diag.Diagnostic) {
-	key := docKey{sum: sha256.Sum256(pc.src), line: pc.line, colOff: pc.colOff}
+	c.seedOnce.Do(func() { c.seed = maphash.MakeSeed() })
+	key := docKey{sum: maphash.Bytes(c.seed, pc.src), line: pc.line, colOff: pc.colOff}
 	c.mu.Lock()
 	b := c.docs[key]
+	if b != nil && !bytes.Equal(b.src, pc.src) {
+		c.mu.Unlock()
+		return readDoc(file, pc) // another text with the same hash
+	}
 	if b == nil {
 		if c.kept+len(pc.src) > maxKeptDocs {
 			c.mu.Unlock()
@@ -68,7 +113,7 @@ func (c *LintCache) read(file string, pc piece) (*Fixture, []diag.Diagnostic) {
 		if c.docs == nil {
 			c.docs = map[docKey]*builtDoc{}
 		}
-		b = &builtDoc{}
+		b = &builtDoc{src: pc.src} // the file's bytes, never written to: no copy
 		c.docs[key] = b
 	}
 	c.mu.Unlock()

@@ -10,7 +10,7 @@ import (
 // BenchmarkFold folds the three-layer testdata and the frontier/robbery
 // pair (load excluded).
 func BenchmarkFold(b *testing.B) {
-	for _, dir := range []string{"testdata/nested/top", filepath.Join(corpus, "frontier_event")} {
+	for _, dir := range []string{"testdata/nested/top", filepath.Join(corpus, "frontier_event"), filepath.Join(corpus, "imports_smoke", "parent")} {
 		st, _ := story.Load(dir, story.Options{})
 		if st == nil {
 			b.Fatal("no story")

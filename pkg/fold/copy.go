@@ -2,6 +2,7 @@ package fold
 
 import (
 	"reflect"
+	"sync"
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story"
@@ -15,14 +16,45 @@ func cloneExported[T any](src *T) *T {
 		return nil
 	}
 	dst := new(T)
+	exp := exportedFields(reflect.TypeFor[T]())
+	if exp == nil { // every field is exported: a plain copy
+		*dst = *src
+		return dst
+	}
 	sv, dv := reflect.ValueOf(src).Elem(), reflect.ValueOf(dst).Elem()
-	t := sv.Type()
-	for i := 0; i < t.NumField(); i++ {
-		if t.Field(i).IsExported() {
-			dv.Field(i).Set(sv.Field(i))
-		}
+	for _, i := range exp {
+		dv.Field(i).Set(sv.Field(i))
 	}
 	return dst
+}
+
+// fieldsOf holds, per struct type, the indices of its exported fields
+// (nil when all are): what the type is never changes, so it is worked out
+// once per process.
+var fieldsOf sync.Map // reflect.Type -> []int
+
+// exportedFields is the indices of t's exported fields, nil when every
+// field of t is exported.
+func exportedFields(t reflect.Type) []int {
+	if v, ok := fieldsOf.Load(t); ok {
+		return v.([]int)
+	}
+	var idx []int
+	all := true
+	for i := 0; i < t.NumField(); i++ {
+		if t.Field(i).IsExported() {
+			idx = append(idx, i)
+		} else {
+			all = false
+		}
+	}
+	if all {
+		idx = nil
+	} else if idx == nil {
+		idx = []int{} // no exported field: nothing is copied
+	}
+	fieldsOf.Store(t, idx)
+	return idx
 }
 
 func copyKVs(in []story.KV) []story.KV {

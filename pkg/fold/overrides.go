@@ -70,10 +70,13 @@ func (fs *folder) applyOverrides(n, k *node) {
 // intent written in a file.
 func (fs *folder) parseOverride(chain string, p story.Pos, label string, doc map[string]any) *story.Story {
 	doc["app"] = map[string]any{"id": "fold-override"}
-	data, err := yaml.Marshal(doc)
-	if err != nil {
-		fs.errf(chain, p, "%s: cannot encode the override: %v", label, err)
-		return nil
+	data, ok := encodeOverride(doc) // yaml.Marshal's bytes, without its reflection
+	if !ok {
+		var err error
+		if data, err = yaml.Marshal(doc); err != nil {
+			fs.errf(chain, p, "%s: cannot encode the override: %v", label, err)
+			return nil
+		}
 	}
 	st, ds := story.LoadBytes(label, data, story.Options{AllowUnsetEnv: true})
 	var bad []string

@@ -30,19 +30,59 @@ type rewriter struct {
 // character or a dot (so foo.world.x and myworld.x are left alone).
 var worldRef = &lazyre.Regexp{Expr: `(^|[^A-Za-z0-9_.])world\.([A-Za-z_][A-Za-z0-9_]*)`}
 
-// text rewrites the world references of a template, guard or expression.
+// text rewrites the world references of a template, guard or expression:
+// worldRef's matches whose key the child declares get the <alias>__
+// prefix. It scans for the matches by hand (the same ones, left to right:
+// text_test.go checks it against the regular expression); the text is
+// copied only when a reference is renamed.
 func (rw *rewriter) text(s string) string {
-	if !strings.Contains(s, "world.") {
+	var b []byte
+	done := 0 // s[:done] is in b (when b is in use)
+	for i := 0; ; {
+		j := strings.Index(s[i:], "world.")
+		if j < 0 {
+			break
+		}
+		at := i + j
+		i = at + len("world.")
+		if at > 0 && isRefByte(s[at-1]) {
+			continue
+		}
+		end := i
+		for end < len(s) && (isIdentByte(s[end]) && (end > i || s[end] < '0' || s[end] > '9')) {
+			end++
+		}
+		if end == i {
+			continue // no key: "world." then a digit, a symbol or the end
+		}
+		key := s[i:end]
+		i = end
+		if !rw.world[key] {
+			continue
+		}
+		if b == nil {
+			b = make([]byte, 0, len(s)+len(rw.alias)+2)
+		}
+		b = append(b, s[done:i-len(key)]...)
+		b = append(b, rw.alias...)
+		b = append(b, "__"...)
+		b = append(b, key...)
+		done = end
+	}
+	if b == nil {
 		return s
 	}
-	return worldRef.ReplaceAllStringFunc(s, func(m string) string {
-		sub := worldRef.FindStringSubmatch(m)
-		if !rw.world[sub[2]] {
-			return m
-		}
-		return sub[1] + "world." + rw.alias + "__" + sub[2]
-	})
+	return string(append(b, s[done:]...))
 }
+
+// isIdentByte reports whether c is [A-Za-z0-9_].
+func isIdentByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// isRefByte reports whether c, before "world.", makes it part of a longer
+// name or path ([A-Za-z0-9_.]): no reference starts there.
+func isRefByte(c byte) bool { return isIdentByte(c) || c == '.' }
 
 // key renames a world key (set:/increment:/bind: key, relevant_world,
 // possibly a dotted path into the key) the child declares.
