@@ -13,6 +13,10 @@ import (
 // the story's schemas/ directory; a ref that leaves it fails naming the ref.
 func checkSchemas(c *checker) {
 	comp := schema.NewCompiler(c.st.Dir)
+	// One session: the schemas directory opened once for the story, each
+	// file read once for the clean-source cache and the compile.
+	ses := comp.Session()
+	defer ses.Close()
 	done := map[string]bool{}
 	try := func(p Pos, where, path string) {
 		if path == "" || isTemplated(path) || done[path] {
@@ -32,12 +36,12 @@ func checkSchemas(c *checker) {
 		cache := c.l.opts.Cache
 		var src []byte
 		if cache != nil {
-			src, _ = comp.ReadFile(filepath.Clean(path)) // rooted as Compile reads it
+			src, _ = ses.ReadFile(filepath.Clean(path)) // rooted as Compile reads it
 			if src != nil && cache.knownGoodBytes(goodSchema, src) {
 				return
 			}
 		}
-		if _, err := comp.Compile(filepath.Clean(path)); err != nil {
+		if _, err := ses.Compile(filepath.Clean(path)); err != nil {
 			c.rep.errf(p, ruleSchema, "%s: %s", where, errMsg(err))
 		} else if src != nil {
 			cache.markGoodBytes(goodSchema, src)
