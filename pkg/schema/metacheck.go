@@ -2,9 +2,7 @@ package schema
 
 import (
 	"fmt"
-	"maps"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -128,7 +126,7 @@ func metaCheck(v any, ptr string, d draft) *schemaIssue {
 	if ptr != "" {
 		d = embeddedDraft(obj, d)
 	}
-	for _, kw := range slices.Sorted(maps.Keys(obj)) {
+	for _, kw := range sortedKeys(obj) {
 		if is := checkKeyword(obj, kw, obj[kw], ptr+"/"+escapePointer(kw), d); is != nil {
 			return is
 		}

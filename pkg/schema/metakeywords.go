@@ -2,9 +2,7 @@ package schema
 
 import (
 	"fmt"
-	"maps"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -146,7 +144,7 @@ func (k *kwValue) vocabulary() *schemaIssue {
 	if !ok {
 		return k.issue("must be an object mapping vocabulary URIs to booleans, got %s", describeJSON(k.v))
 	}
-	for _, name := range slices.Sorted(maps.Keys(m)) {
+	for _, name := range sortedKeys(m) {
 		if err := checkURI(name); err != nil {
 			return k.issue("names %q, which is not an absolute URI", name)
 		}
@@ -275,7 +273,7 @@ func (k *kwValue) dependentRequired() *schemaIssue {
 	if !ok {
 		return k.issue("must be an object mapping names to arrays of names, got %s", describeJSON(k.v))
 	}
-	for _, name := range slices.Sorted(maps.Keys(m)) {
+	for _, name := range sortedKeys(m) {
 		if is := checkKeyword(nil, "dependentRequired[]", m[name], k.p+"/"+escapePointer(name), k.d); is != nil {
 			return is
 		}
@@ -290,7 +288,7 @@ func (k *kwValue) dependencies() *schemaIssue {
 	if !ok {
 		return k.issue("must be an object, got %s", describeJSON(k.v))
 	}
-	for _, name := range slices.Sorted(maps.Keys(m)) {
+	for _, name := range sortedKeys(m) {
 		e, ep := m[name], k.p+"/"+escapePointer(name)
 		if _, isArr := e.([]any); isArr {
 			if is := checkKeyword(nil, "dependencies[]", e, ep, k.d); is != nil {
@@ -319,7 +317,7 @@ func (k *kwValue) checkSchemaMap() *schemaIssue {
 		if is := k.schemaMap(); is != nil {
 			return is
 		}
-		for _, re := range slices.Sorted(maps.Keys(k.v.(map[string]any))) {
+		for _, re := range sortedKeys(k.v.(map[string]any)) {
 			if _, err := regexp.Compile(re); err != nil {
 				return &schemaIssue{k.p + "/" + escapePointer(re), fmt.Sprintf("invalid regular expression %q in patternProperties: %v", re, err)}
 			}
@@ -407,7 +405,7 @@ func (k *kwValue) schemaMap() *schemaIssue {
 	if !ok {
 		return k.issue("must be an object mapping names to schemas, got %s", describeJSON(k.v))
 	}
-	for _, name := range slices.Sorted(maps.Keys(m)) {
+	for _, name := range sortedKeys(m) {
 		if is := metaCheck(m[name], k.p+"/"+escapePointer(name), k.d); is != nil {
 			return is
 		}

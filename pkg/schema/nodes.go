@@ -2,11 +2,9 @@ package schema
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"net/url"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -268,14 +266,14 @@ func (f *filler) properties() (err error) {
 	n, obj := f.n, f.obj
 	if m, ok := obj["properties"].(map[string]any); ok {
 		n.props = make(map[string]*node, len(m))
-		for _, k := range slices.Sorted(maps.Keys(m)) {
+		for _, k := range sortedKeys(m) {
 			if n.props[k], err = f.named("properties", k); err != nil {
 				return err
 			}
 		}
 	}
 	if m, ok := obj["patternProperties"].(map[string]any); ok {
-		for _, k := range slices.Sorted(maps.Keys(m)) {
+		for _, k := range sortedKeys(m) {
 			re, rerr := regexp.Compile(k)
 			if rerr != nil {
 				return &CompileError{File: f.d.file, Pointer: f.ptr + "/patternProperties/" + escapePointer(k), Message: fmt.Sprintf("invalid regex %q: %v", k, rerr)}
@@ -305,7 +303,7 @@ func (f *filler) dependencies() (err error) {
 	if !ok {
 		return nil
 	}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
+	for _, k := range sortedKeys(m) {
 		dep := dependency{kw: "dependencies", prop: k}
 		if arr, isArr := m[k].([]any); isArr {
 			dep.names = stringsOf(arr)
@@ -438,7 +436,7 @@ func (f *filler) draft2019() (err error) {
 		n.maxContains = countOf(obj["maxContains"])
 	}
 	if m, ok := obj["dependentSchemas"].(map[string]any); ok {
-		for _, k := range slices.Sorted(maps.Keys(m)) {
+		for _, k := range sortedKeys(m) {
 			c, err := f.named("dependentSchemas", k)
 			if err != nil {
 				return err
@@ -447,7 +445,7 @@ func (f *filler) draft2019() (err error) {
 		}
 	}
 	if m, ok := obj["dependentRequired"].(map[string]any); ok {
-		for _, k := range slices.Sorted(maps.Keys(m)) {
+		for _, k := range sortedKeys(m) {
 			if arr, ok := m[k].([]any); ok {
 				n.deps = append(n.deps, dependency{kw: "dependentRequired", prop: k, names: stringsOf(arr)})
 			}

@@ -2,9 +2,7 @@ package schema
 
 import (
 	"fmt"
-	"maps"
 	"net/url"
-	"slices"
 	"strings"
 )
 
@@ -117,7 +115,7 @@ func walkSchema(node any, ptr string, base *url.URL, file string, ids map[string
 		if !ok {
 			continue
 		}
-		for _, name := range slices.Sorted(maps.Keys(m)) {
+		for _, name := range sortedKeys(m) {
 			walkSchema(m[name], ptr+"/"+escapePointer(kw)+"/"+escapePointer(name), base, file, ids, sites)
 		}
 	}

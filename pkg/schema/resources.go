@@ -2,9 +2,7 @@ package schema
 
 import (
 	"fmt"
-	"maps"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -85,7 +83,7 @@ func (e *engine) compileRoot(docURL string, doc any) (*node, error) {
 	// Dynamic anchors are targets reached at validation time: build them now.
 	for i := 0; i < len(e.allRes); i++ {
 		r := e.allRes[i]
-		for _, name := range slices.Sorted(maps.Keys(r.dynAnchors)) {
+		for _, name := range sortedKeys(r.dynAnchors) {
 			n, err := e.nodeAt(r.doc, r.dynAnchors[name])
 			if err != nil {
 				return nil, err
@@ -281,7 +279,7 @@ func eachPosition(obj map[string]any, ptr string, dr draft, f func(sub any, ptr 
 	}
 	named := func(kw string) {
 		if m, ok := obj[kw].(map[string]any); ok {
-			for _, k := range slices.Sorted(maps.Keys(m)) {
+			for _, k := range sortedKeys(m) {
 				if kw == "dependencies" {
 					if _, isArr := m[k].([]any); isArr {
 						continue
