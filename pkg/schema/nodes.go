@@ -86,13 +86,22 @@ func (n *node) hasUneval() bool { return n.unevalProps != nil || n.unevalItems !
 
 // nodeAt compiles (once) the schema at ptr in d.
 func (e *engine) nodeAt(d *document, ptr string) (*node, error) {
-	key := d.url + "#" + ptr
-	if n, ok := e.nodes[key]; ok {
+	if n, ok := e.nodes[nodeKey{d, ptr}]; ok {
 		return n, nil
 	}
 	v, found, _ := lookupPointer(d.doc, ptr)
 	if !found {
 		return nil, &CompileError{File: d.file, Pointer: ptr, Message: "internal: no schema at this pointer"}
+	}
+	return e.nodeOf(d, ptr, v)
+}
+
+// nodeOf is nodeAt for v, the value at ptr in d (a caller walking the
+// document has it at hand: no pointer lookup from the root).
+func (e *engine) nodeOf(d *document, ptr string, v any) (*node, error) {
+	key := nodeKey{d, ptr}
+	if n, ok := e.nodes[key]; ok {
+		return n, nil
 	}
 	in := d.infoAt(ptr)
 	n := &node{draft: in.d, loc: d.file + "#" + ptr, res: in.res, minLength: -1, maxLength: -1, minItems: -1, maxItems: -1,
@@ -106,6 +115,12 @@ func (e *engine) nodeAt(d *document, ptr string) (*node, error) {
 		return n, e.fill(n, d, ptr, x, in)
 	}
 	return nil, &CompileError{File: d.file, Pointer: ptr, Message: fmt.Sprintf("a schema must be an object or a boolean, got %s", describeJSON(v))}
+}
+
+// nodeKey names a compiled position: a document and a pointer in it.
+type nodeKey struct {
+	d   *document
+	ptr string
 }
 
 // fill compiles the keywords of the schema object obj at ptr into n, step
@@ -153,10 +168,11 @@ type filler struct {
 
 // sub compiles the subschema under kw; nil when kw is absent.
 func (f *filler) sub(kw string) (*node, error) {
-	if _, ok := f.obj[kw]; !ok {
+	v, ok := f.obj[kw]
+	if !ok {
 		return nil, nil
 	}
-	return f.e.nodeAt(f.d, f.ptr+"/"+kw)
+	return f.e.nodeOf(f.d, f.ptr+"/"+kw, v)
 }
 
 // subList compiles the subschemas listed under kw; nil when kw holds no
@@ -167,8 +183,8 @@ func (f *filler) subList(kw string) ([]*node, error) {
 		return nil, nil
 	}
 	out := make([]*node, len(arr))
-	for i := range arr {
-		c, err := f.e.nodeAt(f.d, f.ptr+"/"+kw+"/"+strconv.Itoa(i))
+	for i, v := range arr {
+		c, err := f.e.nodeOf(f.d, f.ptr+"/"+kw+"/"+strconv.Itoa(i), v)
 		if err != nil {
 			return nil, err
 		}
@@ -179,7 +195,7 @@ func (f *filler) subList(kw string) ([]*node, error) {
 
 // named compiles the subschema under name in the object kw.
 func (f *filler) named(kw, name string) (*node, error) {
-	return f.e.nodeAt(f.d, f.ptr+"/"+kw+"/"+escapePointer(name))
+	return f.e.nodeOf(f.d, f.ptr+"/"+kw+"/"+escapePointer(name), f.obj[kw].(map[string]any)[name])
 }
 
 // refs resolves $ref, $recursiveRef and $dynamicRef; done when a draft ≤ 7

@@ -59,7 +59,7 @@ type engine struct {
 
 	docs      map[string]*document
 	resources map[string]resLoc
-	nodes     map[string]*node
+	nodes     map[nodeKey]*node
 	metaNodes map[draft]*node
 	allRes    []*resource
 }
@@ -67,7 +67,7 @@ type engine struct {
 func newEngine(l docLoader, describe func(string) string, inRoot func(*url.URL) bool) *engine {
 	return &engine{load: l, describe: describe, inRoot: inRoot,
 		docs: map[string]*document{}, resources: map[string]resLoc{},
-		nodes: map[string]*node{}, metaNodes: map[draft]*node{}}
+		nodes: map[nodeKey]*node{}, metaNodes: map[draft]*node{}}
 }
 
 // compileRoot compiles the document doc found at docURL.
