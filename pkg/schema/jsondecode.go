@@ -57,7 +57,10 @@ func (d *quickDecoder) value(depth int) (any, bool) {
 	case c == '[':
 		return d.array(depth)
 	case c == '"':
-		s, ok := d.str()
+		s, common, ok := d.str()
+		if common >= 0 {
+			return commonBoxed[common], true
+		}
 		return s, ok
 	case c == '-' || c >= '0' && c <= '9':
 		return d.number()
@@ -92,7 +95,7 @@ func (d *quickDecoder) object(depth int) (any, bool) {
 		if d.i >= len(d.data) || d.data[d.i] != '"' {
 			return nil, false
 		}
-		k, ok := d.str()
+		k, _, ok := d.str()
 		if !ok {
 			return nil, false
 		}
@@ -196,32 +199,37 @@ func (d *quickDecoder) digits() bool {
 	return d.i > start
 }
 
-// str scans a string at d.i (the opening quote).
-func (d *quickDecoder) str() (string, bool) {
+// str scans a string at d.i (the opening quote). common is its index in
+// commonStrings (the string returned is that one), or -1.
+func (d *quickDecoder) str() (s string, common int, ok bool) {
 	d.i++
 	start := d.i
 	for d.i < len(d.data) {
 		c := d.data[d.i]
 		switch {
 		case c == '"':
-			s := string(d.data[start:d.i])
+			b := d.data[start:d.i]
 			d.i++
-			return s, true
+			if common := commonIndex(b); common >= 0 {
+				return commonStrings[common], common, true
+			}
+			return string(b), -1, true
 		case c == '\\':
-			return d.escaped(start)
+			s, ok := d.escaped(start)
+			return s, -1, ok
 		case c < 0x20:
-			return "", false
+			return "", -1, false
 		case c >= utf8.RuneSelf:
 			r, n := utf8.DecodeRune(d.data[d.i:])
 			if r == utf8.RuneError && n == 1 {
-				return "", false // the library replaces it: leave it to it
+				return "", -1, false // the library replaces it: leave it to it
 			}
 			d.i += n
 		default:
 			d.i++
 		}
 	}
-	return "", false
+	return "", -1, false
 }
 
 // escaped finishes a string holding escapes: d.data[start:d.i] is plain
