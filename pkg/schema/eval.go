@@ -122,7 +122,7 @@ func (ev *evaluation) eval(n *node, v any, quiet bool, ann *annot) bool {
 		return n.bval
 	}
 	if ev.entered(n) {
-		ev.fail(quiet, "$ref", fmt.Sprintf("reference cycle: %s applies to this value again without descending into it", n.loc))
+		ev.fail(quiet, "$ref", fmt.Sprintf("reference cycle: %s applies to this value again without descending into it", n.location()))
 		return false
 	}
 	ev.stack = append(ev.stack, n)

@@ -15,8 +15,12 @@ import (
 // referenced file through the loader and runs the self-check on it.
 
 type node struct {
-	draft  draft
-	loc    string // document URL + "#" + pointer, for messages
+	draft draft
+	// loc names the node in messages (location): "file#pointer", put
+	// together from locDoc and locPtr when loc is empty.
+	loc    string
+	locDoc *document
+	locPtr string
 	res    *resource
 	isBool bool
 	bval   bool
@@ -68,6 +72,14 @@ type node struct {
 	unevalItems         *node
 }
 
+// location is loc, the node's name in messages.
+func (n *node) location() string {
+	if n.loc == "" && n.locDoc != nil {
+		return n.locDoc.file + "#" + n.locPtr
+	}
+	return n.loc
+}
+
 type patternProp struct {
 	re *regexp.Regexp
 	n  *node
@@ -104,7 +116,7 @@ func (e *engine) nodeOf(d *document, ptr string, v any) (*node, error) {
 		return n, nil
 	}
 	in := d.infoAt(ptr)
-	n := &node{draft: in.d, loc: d.file + "#" + ptr, res: in.res, minLength: -1, maxLength: -1, minItems: -1, maxItems: -1,
+	n := &node{draft: in.d, locDoc: d, locPtr: ptr, res: in.res, minLength: -1, maxLength: -1, minItems: -1, maxItems: -1,
 		minContains: -1, maxContains: -1, minProps: -1, maxProps: -1}
 	e.nodes[key] = n
 	switch x := v.(type) {
@@ -304,7 +316,7 @@ func (f *filler) properties() (err error) {
 	if b, ok := obj["additionalProperties"].(bool); ok {
 		n.additionalFalse = !b
 		if b {
-			n.additional = &node{isBool: true, bval: true, draft: f.dr, loc: n.loc + "/additionalProperties", res: n.res}
+			n.additional = &node{isBool: true, bval: true, draft: f.dr, loc: n.location() + "/additionalProperties", res: n.res}
 		}
 		return nil
 	}
