@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"testing"
 )
 
@@ -143,4 +144,60 @@ func BenchmarkValidateRefs(b *testing.B) {
 			b.Fatal(ve)
 		}
 	}
+}
+
+// BenchmarkCompileCorpusStories does what a story check does for each
+// story of testdata/corpus: a fresh Compiler, every schema read (for the
+// clean-source cache) and compiled, through the Compiler (each call on its
+// own) or through one Session per story.
+func BenchmarkCompileCorpusStories(b *testing.B) {
+	dirs, _ := filepath.Glob("testdata/corpus/*")
+	var stories [][]string
+	for _, d := range dirs {
+		files, _ := filepath.Glob(filepath.Join(d, "schemas", "*.json"))
+		if len(files) == 0 {
+			continue
+		}
+		var rels []string
+		for _, f := range files {
+			rels = append(rels, filepath.Join("schemas", filepath.Base(f)))
+		}
+		stories = append(stories, append([]string{d}, rels...))
+	}
+	if len(stories) == 0 {
+		b.Skip("no corpus schemas")
+	}
+	b.Run("compiler", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, st := range stories {
+				c := NewCompiler(st[0])
+				for _, p := range st[1:] {
+					if _, err := c.ReadFile(p); err != nil {
+						b.Fatal(err)
+					}
+					if _, err := c.Compile(p); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		}
+	})
+	b.Run("session", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, st := range stories {
+				s := NewCompiler(st[0]).Session()
+				for _, p := range st[1:] {
+					if _, err := s.ReadFile(p); err != nil {
+						b.Fatal(err)
+					}
+					if _, err := s.Compile(p); err != nil {
+						b.Fatal(err)
+					}
+				}
+				s.Close()
+			}
+		}
+	})
 }

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net/url"
-	"slices"
 	"strings"
 )
 
@@ -375,7 +373,7 @@ func eachSubschema(obj map[string]any, ptr string, f func(sub any, ptr string)) 
 		if !ok {
 			continue
 		}
-		names := slices.Sorted(maps.Keys(m))
+		names := sortedKeys(m)
 		for _, name := range names {
 			f(m[name], ptr+"/"+escapePointer(kw)+"/"+escapePointer(name))
 		}

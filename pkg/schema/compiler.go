@@ -68,7 +68,10 @@ func (c *Compiler) SchemasDir() string { return c.schemasDir }
 // is 2020-12 unless $schema names another. Relative $refs resolve against
 // the referencing file and must stay inside the root. Errors are
 // *CompileError values naming the file and, where known, the JSON pointer.
-func (c *Compiler) Compile(p string) (*Schema, error) {
+func (c *Compiler) Compile(p string) (*Schema, error) { return c.compileWith(nil, p) }
+
+// compileWith is Compile reading through files (nil: files of its own).
+func (c *Compiler) compileWith(files *rootFiles, p string) (*Schema, error) {
 	rel, err := c.rootRel(p)
 	if err != nil {
 		return nil, err
@@ -80,7 +83,7 @@ func (c *Compiler) Compile(p string) (*Schema, error) {
 		c.cache[rel] = e
 	}
 	c.mu.Unlock()
-	e.once.Do(func() { e.s, e.err = c.compile(rel) })
+	e.once.Do(func() { e.s, e.err = c.compile(files, rel) })
 	return e.s, e.err
 }
 
@@ -88,14 +91,46 @@ func (c *Compiler) Compile(p string) (*Schema, error) {
 // rules as Compile (path relative to the story directory, or absolute
 // inside the root; symlinks leaving the root are refused).
 func (c *Compiler) ReadFile(p string) ([]byte, error) {
+	return c.readWith(nil, p)
+}
+
+func (c *Compiler) readWith(files *rootFiles, p string) ([]byte, error) {
 	rel, err := c.rootRel(p)
 	if err != nil {
 		return nil, err
 	}
-	l := newRootLoader(c)
+	l := newRootLoader(c, files)
 	defer l.close()
 	return l.read(rel)
 }
+
+// Session serves several ReadFile and Compile calls made together (one
+// story's check): the schemas directory is opened once for all of them
+// and each file is read once, ReadFile and Compile sharing its bytes.
+// Compiled schemas go to the Compiler's cache as with Compiler.Compile.
+// A file changed while a Session is open is not read again; Close it when
+// the calls are done. A Session is safe for concurrent use.
+type Session struct {
+	c     *Compiler
+	files *rootFiles
+}
+
+// Session opens a Session on the Compiler's schemas directory (lazily:
+// nothing is opened before the first read).
+func (c *Compiler) Session() *Session {
+	return &Session{c: c, files: newRootFiles(c.schemasDir)}
+}
+
+// ReadFile is Compiler.ReadFile through the session. The bytes are shared
+// with the session's compiles (Schema.Raw): the caller must not change
+// them.
+func (s *Session) ReadFile(p string) ([]byte, error) { return s.c.readWith(s.files, p) }
+
+// Compile is Compiler.Compile through the session.
+func (s *Session) Compile(p string) (*Schema, error) { return s.c.compileWith(s.files, p) }
+
+// Close releases the session's directory and the bytes it kept.
+func (s *Session) Close() { s.files.close() }
 
 // rootRel maps a caller's path to a slash path relative to the schemas root,
 // or fails without touching the filesystem.
@@ -156,8 +191,8 @@ func (l *rootLoader) load(rel string) (raw []byte, doc any, u string, err error)
 	return raw, doc, u, nil
 }
 
-func (c *Compiler) compile(rel string) (*Schema, error) {
-	l := newRootLoader(c)
+func (c *Compiler) compile(files *rootFiles, rel string) (*Schema, error) {
+	l := newRootLoader(c, files)
 	defer l.close()
 	raw, doc, u, err := l.load(rel)
 	if err != nil {

@@ -4,9 +4,12 @@
 // ([GrammarViolation]). It must not read outside the story's schemas/
 // directory ([ErrOutsideRoot]).
 //
-// A Compiler reads through an os.Root on <storyDir>/schemas, so no path,
-// $ref (relative, absolute, file://, http(s)://) or symlink reaches anything
-// else; a ref that leaves the root fails at compile time naming the file, the
+// A Compiler reads through an os.Root on <storyDir>/schemas (files.go; on
+// Linux a plain regular file named directly inside it is read through the
+// directory's descriptor with O_NOFOLLOW), so no path, $ref (relative,
+// absolute, file://, http(s)://) or symlink reaches anything else; a
+// [Session] opens the directory once for several compiles and reads each
+// file once; a ref that leaves the root fails at compile time naming the file, the
 // JSON pointer of the $ref and the ref as written. Nothing is fetched: the
 // standard metaschemas are built in. [Schema].Bundled (bundle.go) is the one
 // self-contained document sent wherever a schema travels: referenced files

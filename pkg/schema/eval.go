@@ -2,7 +2,6 @@ package schema
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -123,7 +122,7 @@ func (ev *evaluation) eval(n *node, v any, quiet bool, ann *annot) bool {
 		return n.bval
 	}
 	if ev.entered(n) {
-		ev.fail(quiet, "$ref", fmt.Sprintf("reference cycle: %s applies to this value again without descending into it", n.loc))
+		ev.fail(quiet, "$ref", fmt.Sprintf("reference cycle: %s applies to this value again without descending into it", n.location()))
 		return false
 	}
 	ev.stack = append(ev.stack, n)
@@ -362,7 +361,7 @@ func (ev *evaluation) dependencies(n *node, obj map[string]any, late, quiet bool
 // the first.
 func (ev *evaluation) propertyNames(n *node, obj map[string]any, quiet bool) bool {
 	ok := true
-	for _, k := range slices.Sorted(maps.Keys(obj)) {
+	for _, k := range sortedKeys(obj) {
 		var sub evaluation
 		sub.stack = ev.stack
 		sub.chainStart = len(ev.stack)
@@ -702,7 +701,7 @@ func (ev *evaluation) unevaluated(n *node, v any, quiet bool, ann *annot) bool {
 	ok := true
 	if n.unevalProps != nil {
 		if obj, isObj := v.(map[string]any); isObj {
-			for _, k := range slices.Sorted(maps.Keys(obj)) {
+			for _, k := range sortedKeys(obj) {
 				if ann.propDone(k) {
 					continue
 				}

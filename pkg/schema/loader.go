@@ -5,32 +5,34 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
-	"os"
 	"path/filepath"
-
-	"kitsoki/internal/safefile"
 )
 
 // rootLoader serves one Compile call: it reads files only through an
 // os.Root opened on the schemas directory (so symlinks leaving it are
-// refused by the kernel-level walk), and scans every document it loads for
+// refused by the kernel-level walk; files.go), and scans every document it loads for
 // references before the JSON Schema compiler may follow them.
 type rootLoader struct {
 	refScanner
-	c    *Compiler
-	root *os.Root
+	c     *Compiler
+	files *rootFiles
+	own   bool // files opened for this loader alone
 }
 
-func newRootLoader(c *Compiler) *rootLoader {
-	l := &rootLoader{c: c}
+// newRootLoader reads through files, or through files of its own when
+// files is nil.
+func newRootLoader(c *Compiler, files *rootFiles) *rootLoader {
+	l := &rootLoader{c: c, files: files}
+	if files == nil {
+		l.files, l.own = newRootFiles(c.schemasDir), true
+	}
 	l.policy = l.allow
 	return l
 }
 
 func (l *rootLoader) close() {
-	if l.root != nil {
-		_ = l.root.Close()
-		l.root = nil
+	if l.own {
+		l.files.close()
 	}
 }
 
@@ -66,37 +68,7 @@ const (
 )
 
 // readRooted returns the file's bytes, or a reason it could not be read.
-func (l *rootLoader) readRooted(rel string) ([]byte, string) {
-	if l.root == nil {
-		r, err := os.OpenRoot(l.c.schemasDir)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Sprintf("could not be read: the story has no schemas directory (%s); create it and put the schema there", l.c.schemasDir)
-			}
-			return nil, fmt.Sprintf("could not be read: the schemas directory %s cannot be opened: %v", l.c.schemasDir, unwrapPathErr(err))
-		}
-		l.root = r
-	}
-	name := filepath.FromSlash(rel)
-	fi, err := l.root.Stat(name)
-	if err == nil && !fi.Mode().IsRegular() {
-		return nil, fmt.Sprintf("could not be read: it is not a regular file (%s)", fi.Mode().Type())
-	}
-	var data []byte
-	if err == nil {
-		data, err = safefile.ReadRootFile(l.root, name, safefile.Story)
-	}
-	if err != nil {
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return nil, reasonMissing
-		case isEscapeErr(err):
-			return nil, reasonEscapes
-		}
-		return nil, "could not be read: " + unwrapPathErr(err).Error()
-	}
-	return data, ""
-}
+func (l *rootLoader) readRooted(rel string) ([]byte, string) { return l.files.readRooted(rel) }
 
 // Load serves the engine the documents references lead to (the scanner
 // allowed them).

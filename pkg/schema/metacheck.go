@@ -2,8 +2,6 @@ package schema
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -129,8 +127,8 @@ func metaCheck(v any, ptr string, d draft) *schemaIssue {
 	if ptr != "" {
 		d = embeddedDraft(obj, d)
 	}
-	for _, kw := range slices.Sorted(maps.Keys(obj)) {
-		if is := checkKeyword(obj, kw, obj[kw], ptr+"/"+escapePointer(kw), d); is != nil {
+	for _, kw := range sortedKeys(obj) {
+		if is := checkKeywordIn(obj, kw, ptr, d); is != nil {
 			return is
 		}
 	}
@@ -178,28 +176,28 @@ func issuef(ptr, kw, format string, args ...any) *schemaIssue {
 	return &schemaIssue{ptr, fmt.Sprintf("%q ", strings.TrimSuffix(kw, "[]")) + fmt.Sprintf(format, args...)}
 }
 
-func checkType(v any, p string) *schemaIssue {
+func checkType(v any, k *kwValue) *schemaIssue {
 	const names = `"array", "boolean", "integer", "null", "number", "object" or "string"`
 	switch x := v.(type) {
 	case string:
 		if typeNamed(x) == 0 {
-			return issuef(p, "type", "must be one of %s, got %q", names, x)
+			return issuef(k.ptr(), "type", "must be one of %s, got %q", names, x)
 		}
 		return nil
 	case []any:
 		if len(x) == 0 {
-			return issuef(p, "type", "must list at least one type")
+			return issuef(k.ptr(), "type", "must list at least one type")
 		}
 		for i, e := range x {
 			s, ok := e.(string)
 			if !ok || typeNamed(s) == 0 {
-				return issuef(p+"/"+strconv.Itoa(i), "type", "entries must be one of %s, got %s", names, describeJSON(e))
+				return issuef(k.ptr()+"/"+strconv.Itoa(i), "type", "entries must be one of %s, got %s", names, describeJSON(e))
 			}
 		}
 		if i, j := firstDuplicate(x); i >= 0 {
-			return issuef(p, "type", "lists %s twice (items %d and %d)", displayValue(x[i]), i, j)
+			return issuef(k.ptr(), "type", "lists %s twice (items %d and %d)", displayValue(x[i]), i, j)
 		}
 		return nil
 	}
-	return issuef(p, "type", "must be a type name (%s) or an array of them, got %s", names, describeJSON(v))
+	return issuef(k.ptr(), "type", "must be a type name (%s) or an array of them, got %s", names, describeJSON(v))
 }

@@ -2,9 +2,7 @@ package schema
 
 import (
 	"fmt"
-	"maps"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -23,14 +21,36 @@ type kwValue struct {
 	obj map[string]any
 	kw  string
 	v   any
-	p   string
 	d   draft
+	// p is the keyword's JSON pointer; when pSet is false it is parent +
+	// "/" + the escaped keyword, put together only when a message or a
+	// subschema needs it (most keywords check clean and need neither).
+	p, parent string
+	pSet      bool
+}
+
+// ptr is the keyword's JSON pointer.
+func (k *kwValue) ptr() string {
+	if !k.pSet {
+		k.p, k.pSet = k.parent+"/"+escapePointer(k.kw), true
+	}
+	return k.p
 }
 
 // checkKeyword checks one keyword's value (and the subschemas it holds).
 func checkKeyword(obj map[string]any, kw string, v any, p string, d draft) *schemaIssue {
-	k := &kwValue{obj: obj, kw: kw, v: v, p: p, d: d}
-	switch kw {
+	return checkKeywordOf(&kwValue{obj: obj, kw: kw, v: v, p: p, pSet: true, d: d})
+}
+
+// checkKeywordIn is checkKeyword for the keyword kw of the schema object
+// obj at the pointer parent.
+func checkKeywordIn(obj map[string]any, kw string, parent string, d draft) *schemaIssue {
+	return checkKeywordOf(&kwValue{obj: obj, kw: kw, v: obj[kw], parent: parent, d: d})
+}
+
+func checkKeywordOf(k *kwValue) *schemaIssue {
+	v := k.v
+	switch k.kw {
 	case "$schema", "id", "$id", "$ref", "$dynamicRef", "$recursiveRef":
 		return k.checkIdentifier()
 	case "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$vocabulary", "$comment":
@@ -57,7 +77,7 @@ func checkKeyword(obj map[string]any, kw string, v any, p string, d draft) *sche
 	case "enum":
 		return k.checkEnum()
 	case "type":
-		return checkType(v, p)
+		return checkType(v, k)
 	}
 	return nil
 }
@@ -146,12 +166,12 @@ func (k *kwValue) vocabulary() *schemaIssue {
 	if !ok {
 		return k.issue("must be an object mapping vocabulary URIs to booleans, got %s", describeJSON(k.v))
 	}
-	for _, name := range slices.Sorted(maps.Keys(m)) {
+	for _, name := range sortedKeys(m) {
 		if err := checkURI(name); err != nil {
 			return k.issue("names %q, which is not an absolute URI", name)
 		}
 		if _, ok := m[name].(bool); !ok {
-			return issuef(k.p+"/"+escapePointer(name), k.kw, "values must be true or false, got %s", describeJSON(m[name]))
+			return issuef(k.ptr()+"/"+escapePointer(name), k.kw, "values must be true or false, got %s", describeJSON(m[name]))
 		}
 	}
 	return nil
@@ -228,7 +248,7 @@ func (k *kwValue) checkString() *schemaIssue {
 			return k.issue("must be a string, got %s", describeJSON(k.v))
 		}
 		if _, err := regexp.Compile(s); err != nil {
-			return &schemaIssue{k.p, fmt.Sprintf("invalid regular expression %q: %v; patterns use Go's RE2 syntax (no lookaround or backreferences)", s, err)}
+			return &schemaIssue{k.ptr(), fmt.Sprintf("invalid regular expression %q: %v; patterns use Go's RE2 syntax (no lookaround or backreferences)", s, err)}
 		}
 	}
 	return nil
@@ -275,8 +295,8 @@ func (k *kwValue) dependentRequired() *schemaIssue {
 	if !ok {
 		return k.issue("must be an object mapping names to arrays of names, got %s", describeJSON(k.v))
 	}
-	for _, name := range slices.Sorted(maps.Keys(m)) {
-		if is := checkKeyword(nil, "dependentRequired[]", m[name], k.p+"/"+escapePointer(name), k.d); is != nil {
+	for _, name := range sortedKeys(m) {
+		if is := checkKeyword(nil, "dependentRequired[]", m[name], k.ptr()+"/"+escapePointer(name), k.d); is != nil {
 			return is
 		}
 	}
@@ -290,8 +310,8 @@ func (k *kwValue) dependencies() *schemaIssue {
 	if !ok {
 		return k.issue("must be an object, got %s", describeJSON(k.v))
 	}
-	for _, name := range slices.Sorted(maps.Keys(m)) {
-		e, ep := m[name], k.p+"/"+escapePointer(name)
+	for _, name := range sortedKeys(m) {
+		e, ep := m[name], k.ptr()+"/"+escapePointer(name)
 		if _, isArr := e.([]any); isArr {
 			if is := checkKeyword(nil, "dependencies[]", e, ep, k.d); is != nil {
 				return is
@@ -319,9 +339,9 @@ func (k *kwValue) checkSchemaMap() *schemaIssue {
 		if is := k.schemaMap(); is != nil {
 			return is
 		}
-		for _, re := range slices.Sorted(maps.Keys(k.v.(map[string]any))) {
+		for _, re := range sortedKeys(k.v.(map[string]any)) {
 			if _, err := regexp.Compile(re); err != nil {
-				return &schemaIssue{k.p + "/" + escapePointer(re), fmt.Sprintf("invalid regular expression %q in patternProperties: %v", re, err)}
+				return &schemaIssue{k.ptr() + "/" + escapePointer(re), fmt.Sprintf("invalid regular expression %q in patternProperties: %v", re, err)}
 			}
 		}
 	}
@@ -397,18 +417,18 @@ func (k *kwValue) checkEnum() *schemaIssue {
 
 // issue is an issue at the keyword value itself.
 func (k *kwValue) issue(format string, args ...any) *schemaIssue {
-	return issuef(k.p, k.kw, format, args...)
+	return issuef(k.ptr(), k.kw, format, args...)
 }
 
-func (k *kwValue) schemaAt() *schemaIssue { return metaCheck(k.v, k.p, k.d) }
+func (k *kwValue) schemaAt() *schemaIssue { return metaCheck(k.v, k.ptr(), k.d) }
 
 func (k *kwValue) schemaMap() *schemaIssue {
 	m, ok := k.v.(map[string]any)
 	if !ok {
 		return k.issue("must be an object mapping names to schemas, got %s", describeJSON(k.v))
 	}
-	for _, name := range slices.Sorted(maps.Keys(m)) {
-		if is := metaCheck(m[name], k.p+"/"+escapePointer(name), k.d); is != nil {
+	for _, name := range sortedKeys(m) {
+		if is := metaCheck(m[name], k.ptr()+"/"+escapePointer(name), k.d); is != nil {
 			return is
 		}
 	}
@@ -421,7 +441,7 @@ func (k *kwValue) schemaList() *schemaIssue {
 		return k.issue("must be a non-empty array of schemas, got %s", describeJSON(k.v))
 	}
 	for i, e := range arr {
-		if is := metaCheck(e, k.p+"/"+strconv.Itoa(i), k.d); is != nil {
+		if is := metaCheck(e, k.ptr()+"/"+strconv.Itoa(i), k.d); is != nil {
 			return is
 		}
 	}
@@ -491,7 +511,7 @@ func (k *kwValue) stringArray(minOne bool) *schemaIssue {
 	}
 	for i, e := range arr {
 		if _, ok := e.(string); !ok {
-			return issuef(k.p+"/"+strconv.Itoa(i), k.kw, "must hold only strings, got %s", describeJSON(e))
+			return issuef(k.ptr()+"/"+strconv.Itoa(i), k.kw, "must hold only strings, got %s", describeJSON(e))
 		}
 	}
 	if i, j := firstDuplicate(arr); i >= 0 {

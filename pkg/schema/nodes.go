@@ -2,11 +2,9 @@ package schema
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"net/url"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -17,8 +15,12 @@ import (
 // referenced file through the loader and runs the self-check on it.
 
 type node struct {
-	draft  draft
-	loc    string // document URL + "#" + pointer, for messages
+	draft draft
+	// loc names the node in messages (location): "file#pointer", put
+	// together from locDoc and locPtr when loc is empty.
+	loc    string
+	locDoc *document
+	locPtr string
 	res    *resource
 	isBool bool
 	bval   bool
@@ -70,6 +72,14 @@ type node struct {
 	unevalItems         *node
 }
 
+// location is loc, the node's name in messages.
+func (n *node) location() string {
+	if n.loc == "" && n.locDoc != nil {
+		return n.locDoc.file + "#" + n.locPtr
+	}
+	return n.loc
+}
+
 type patternProp struct {
 	re *regexp.Regexp
 	n  *node
@@ -88,16 +98,25 @@ func (n *node) hasUneval() bool { return n.unevalProps != nil || n.unevalItems !
 
 // nodeAt compiles (once) the schema at ptr in d.
 func (e *engine) nodeAt(d *document, ptr string) (*node, error) {
-	key := d.url + "#" + ptr
-	if n, ok := e.nodes[key]; ok {
+	if n, ok := e.nodes[nodeKey{d, ptr}]; ok {
 		return n, nil
 	}
 	v, found, _ := lookupPointer(d.doc, ptr)
 	if !found {
 		return nil, &CompileError{File: d.file, Pointer: ptr, Message: "internal: no schema at this pointer"}
 	}
+	return e.nodeOf(d, ptr, v)
+}
+
+// nodeOf is nodeAt for v, the value at ptr in d (a caller walking the
+// document has it at hand: no pointer lookup from the root).
+func (e *engine) nodeOf(d *document, ptr string, v any) (*node, error) {
+	key := nodeKey{d, ptr}
+	if n, ok := e.nodes[key]; ok {
+		return n, nil
+	}
 	in := d.infoAt(ptr)
-	n := &node{draft: in.d, loc: d.file + "#" + ptr, res: in.res, minLength: -1, maxLength: -1, minItems: -1, maxItems: -1,
+	n := &node{draft: in.d, locDoc: d, locPtr: ptr, res: in.res, minLength: -1, maxLength: -1, minItems: -1, maxItems: -1,
 		minContains: -1, maxContains: -1, minProps: -1, maxProps: -1}
 	e.nodes[key] = n
 	switch x := v.(type) {
@@ -108,6 +127,12 @@ func (e *engine) nodeAt(d *document, ptr string) (*node, error) {
 		return n, e.fill(n, d, ptr, x, in)
 	}
 	return nil, &CompileError{File: d.file, Pointer: ptr, Message: fmt.Sprintf("a schema must be an object or a boolean, got %s", describeJSON(v))}
+}
+
+// nodeKey names a compiled position: a document and a pointer in it.
+type nodeKey struct {
+	d   *document
+	ptr string
 }
 
 // fill compiles the keywords of the schema object obj at ptr into n, step
@@ -155,10 +180,11 @@ type filler struct {
 
 // sub compiles the subschema under kw; nil when kw is absent.
 func (f *filler) sub(kw string) (*node, error) {
-	if _, ok := f.obj[kw]; !ok {
+	v, ok := f.obj[kw]
+	if !ok {
 		return nil, nil
 	}
-	return f.e.nodeAt(f.d, f.ptr+"/"+kw)
+	return f.e.nodeOf(f.d, f.ptr+"/"+kw, v)
 }
 
 // subList compiles the subschemas listed under kw; nil when kw holds no
@@ -169,8 +195,8 @@ func (f *filler) subList(kw string) ([]*node, error) {
 		return nil, nil
 	}
 	out := make([]*node, len(arr))
-	for i := range arr {
-		c, err := f.e.nodeAt(f.d, f.ptr+"/"+kw+"/"+strconv.Itoa(i))
+	for i, v := range arr {
+		c, err := f.e.nodeOf(f.d, f.ptr+"/"+kw+"/"+strconv.Itoa(i), v)
 		if err != nil {
 			return nil, err
 		}
@@ -181,7 +207,7 @@ func (f *filler) subList(kw string) ([]*node, error) {
 
 // named compiles the subschema under name in the object kw.
 func (f *filler) named(kw, name string) (*node, error) {
-	return f.e.nodeAt(f.d, f.ptr+"/"+kw+"/"+escapePointer(name))
+	return f.e.nodeOf(f.d, f.ptr+"/"+kw+"/"+escapePointer(name), f.obj[kw].(map[string]any)[name])
 }
 
 // refs resolves $ref, $recursiveRef and $dynamicRef; done when a draft ≤ 7
@@ -268,14 +294,14 @@ func (f *filler) properties() (err error) {
 	n, obj := f.n, f.obj
 	if m, ok := obj["properties"].(map[string]any); ok {
 		n.props = make(map[string]*node, len(m))
-		for _, k := range slices.Sorted(maps.Keys(m)) {
+		for _, k := range sortedKeys(m) {
 			if n.props[k], err = f.named("properties", k); err != nil {
 				return err
 			}
 		}
 	}
 	if m, ok := obj["patternProperties"].(map[string]any); ok {
-		for _, k := range slices.Sorted(maps.Keys(m)) {
+		for _, k := range sortedKeys(m) {
 			re, rerr := regexp.Compile(k)
 			if rerr != nil {
 				return &CompileError{File: f.d.file, Pointer: f.ptr + "/patternProperties/" + escapePointer(k), Message: fmt.Sprintf("invalid regex %q: %v", k, rerr)}
@@ -290,7 +316,7 @@ func (f *filler) properties() (err error) {
 	if b, ok := obj["additionalProperties"].(bool); ok {
 		n.additionalFalse = !b
 		if b {
-			n.additional = &node{isBool: true, bval: true, draft: f.dr, loc: n.loc + "/additionalProperties", res: n.res}
+			n.additional = &node{isBool: true, bval: true, draft: f.dr, loc: n.location() + "/additionalProperties", res: n.res}
 		}
 		return nil
 	}
@@ -305,7 +331,7 @@ func (f *filler) dependencies() (err error) {
 	if !ok {
 		return nil
 	}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
+	for _, k := range sortedKeys(m) {
 		dep := dependency{kw: "dependencies", prop: k}
 		if arr, isArr := m[k].([]any); isArr {
 			dep.names = stringsOf(arr)
@@ -438,7 +464,7 @@ func (f *filler) draft2019() (err error) {
 		n.maxContains = countOf(obj["maxContains"])
 	}
 	if m, ok := obj["dependentSchemas"].(map[string]any); ok {
-		for _, k := range slices.Sorted(maps.Keys(m)) {
+		for _, k := range sortedKeys(m) {
 			c, err := f.named("dependentSchemas", k)
 			if err != nil {
 				return err
@@ -447,7 +473,7 @@ func (f *filler) draft2019() (err error) {
 		}
 	}
 	if m, ok := obj["dependentRequired"].(map[string]any); ok {
-		for _, k := range slices.Sorted(maps.Keys(m)) {
+		for _, k := range sortedKeys(m) {
 			if arr, ok := m[k].([]any); ok {
 				n.deps = append(n.deps, dependency{kw: "dependentRequired", prop: k, names: stringsOf(arr)})
 			}

@@ -46,7 +46,7 @@ func libraryCompile(l jsonschema.URLLoader, u string, doc any) (*jsonschema.Sche
 // oracleCompileFile compiles a story schema file as Compile did before.
 func oracleCompileFile(storyDir, rel string) (*jsonschema.Schema, error) {
 	c := NewCompiler(storyDir)
-	l := newRootLoader(c)
+	l := newRootLoader(c, nil)
 	defer l.close()
 	_, doc, u, err := l.load(rel)
 	if err != nil {

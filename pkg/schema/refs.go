@@ -2,9 +2,8 @@ package schema
 
 import (
 	"fmt"
-	"maps"
 	"net/url"
-	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -79,6 +78,45 @@ func (s *refScanner) scan(docURL, file string, doc any) error {
 }
 
 func walkSchema(node any, ptr string, base *url.URL, file string, ids map[string]bool, sites *[]refSite) {
+	w := refWalker{file: file, ids: ids, sites: sites, toks: make([]string, 0, 16)}
+	if ptr != "" {
+		w.toks = append(w.toks, ptr[1:]) // already a pointer: kept whole
+	}
+	w.walk(node, base)
+}
+
+// refWalker walks the schema positions of a document for walkSchema. The
+// JSON pointer of the position is kept as its escaped tokens and put
+// together only for a position holding a reference.
+type refWalker struct {
+	file  string
+	ids   map[string]bool
+	sites *[]refSite
+	toks  []string
+}
+
+func (w *refWalker) ptr() string {
+	n := 0
+	for _, t := range w.toks {
+		n += 1 + len(t)
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	for _, t := range w.toks {
+		sb.WriteByte('/')
+		sb.WriteString(t)
+	}
+	return sb.String()
+}
+
+// at walks v at the position of the current pointer with toks appended.
+func (w *refWalker) at(v any, base *url.URL, toks ...string) {
+	w.toks = append(w.toks, toks...)
+	w.walk(v, base)
+	w.toks = w.toks[:len(w.toks)-len(toks)]
+}
+
+func (w *refWalker) walk(node any, base *url.URL) {
 	obj, ok := node.(map[string]any)
 	if !ok {
 		return
@@ -86,7 +124,7 @@ func walkSchema(node any, ptr string, base *url.URL, file string, ids map[string
 	if id, ok := obj["$id"].(string); ok && id != "" {
 		if u, err := url.Parse(id); err == nil {
 			base = base.ResolveReference(u)
-			ids[stripFragment(base.String())] = true
+			w.ids[stripFragment(base.String())] = true
 		}
 	}
 	for _, kw := range refKeywords {
@@ -94,21 +132,21 @@ func walkSchema(node any, ptr string, base *url.URL, file string, ids map[string
 		if !ok {
 			continue
 		}
-		site := refSite{file: file, pointer: ptr + "/" + escapePointer(kw), ref: ref}
+		site := refSite{file: w.file, pointer: w.ptr() + "/" + escapePointer(kw), ref: ref}
 		if u, err := url.Parse(ref); err == nil {
 			site.target = base.ResolveReference(u).String()
 		}
-		*sites = append(*sites, site)
+		*w.sites = append(*w.sites, site)
 	}
 	for _, kw := range singleSchemaKeywords {
 		if v, ok := obj[kw]; ok {
-			walkSchema(v, ptr+"/"+kw, base, file, ids, sites)
+			w.at(v, base, kw)
 		}
 	}
 	for _, kw := range arraySchemaKeywords {
 		if arr, ok := obj[kw].([]any); ok {
 			for i, v := range arr {
-				walkSchema(v, fmt.Sprintf("%s/%s/%d", ptr, kw, i), base, file, ids, sites)
+				w.at(v, base, kw, strconv.Itoa(i))
 			}
 		}
 	}
@@ -117,8 +155,8 @@ func walkSchema(node any, ptr string, base *url.URL, file string, ids map[string
 		if !ok {
 			continue
 		}
-		for _, name := range slices.Sorted(maps.Keys(m)) {
-			walkSchema(m[name], ptr+"/"+escapePointer(kw)+"/"+escapePointer(name), base, file, ids, sites)
+		for _, name := range sortedKeys(m) {
+			w.at(m[name], base, escapePointer(kw), escapePointer(name))
 		}
 	}
 }

@@ -2,9 +2,7 @@ package schema
 
 import (
 	"fmt"
-	"maps"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -61,7 +59,7 @@ type engine struct {
 
 	docs      map[string]*document
 	resources map[string]resLoc
-	nodes     map[string]*node
+	nodes     map[nodeKey]*node
 	metaNodes map[draft]*node
 	allRes    []*resource
 }
@@ -69,7 +67,7 @@ type engine struct {
 func newEngine(l docLoader, describe func(string) string, inRoot func(*url.URL) bool) *engine {
 	return &engine{load: l, describe: describe, inRoot: inRoot,
 		docs: map[string]*document{}, resources: map[string]resLoc{},
-		nodes: map[string]*node{}, metaNodes: map[draft]*node{}}
+		nodes: map[nodeKey]*node{}, metaNodes: map[draft]*node{}}
 }
 
 // compileRoot compiles the document doc found at docURL.
@@ -85,7 +83,7 @@ func (e *engine) compileRoot(docURL string, doc any) (*node, error) {
 	// Dynamic anchors are targets reached at validation time: build them now.
 	for i := 0; i < len(e.allRes); i++ {
 		r := e.allRes[i]
-		for _, name := range slices.Sorted(maps.Keys(r.dynAnchors)) {
+		for _, name := range sortedKeys(r.dynAnchors) {
 			n, err := e.nodeAt(r.doc, r.dynAnchors[name])
 			if err != nil {
 				return nil, err
@@ -281,7 +279,7 @@ func eachPosition(obj map[string]any, ptr string, dr draft, f func(sub any, ptr 
 	}
 	named := func(kw string) {
 		if m, ok := obj[kw].(map[string]any); ok {
-			for _, k := range slices.Sorted(maps.Keys(m)) {
+			for _, k := range sortedKeys(m) {
 				if kw == "dependencies" {
 					if _, isArr := m[k].([]any); isArr {
 						continue

@@ -33,8 +33,13 @@ func (s *Schema) ValidateJSON(data []byte) *ValidationError {
 	return s.Validate(v)
 }
 
-// decodeJSON decodes exactly one JSON value with json.Number numbers.
+// decodeJSON decodes exactly one JSON value with json.Number numbers:
+// quickly (jsondecode.go) when the input is plainly well-formed, else
+// through encoding/json, whose errors the messages quote.
 func decodeJSON(data []byte) (any, *ValidationError) {
+	if v, ok := quickDecode(data); ok {
+		return v, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any

@@ -2,8 +2,6 @@ package schema
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -150,7 +148,7 @@ func canonicalKey(sb *strings.Builder, v any) {
 		sb.WriteByte(']')
 	case map[string]any:
 		sb.WriteByte('{')
-		for _, k := range slices.Sorted(maps.Keys(x)) {
+		for _, k := range sortedKeys(x) {
 			sb.WriteString(strconv.Quote(k))
 			sb.WriteByte(':')
 			canonicalKey(sb, x[k])

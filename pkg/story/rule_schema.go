@@ -12,16 +12,32 @@ import (
 // (draft 2020-12 unless $schema says otherwise) and its $refs resolve inside
 // the story's schemas/ directory; a ref that leaves it fails naming the ref.
 func checkSchemas(c *checker) {
-	comp := schema.NewCompiler(c.st.Dir)
-	done := map[string]bool{}
+	// One session, made for the first schema named: the schemas directory
+	// opened once for the story, each file read once for the clean-source
+	// cache and the compile.
+	var comp *schema.Compiler
+	var ses *schema.Session
+	defer func() {
+		if ses != nil {
+			ses.Close()
+		}
+	}()
+	var done map[string]bool
 	try := func(p Pos, where, path string) {
 		if path == "" || isTemplated(path) || done[path] {
 			return
+		}
+		if done == nil {
+			done = map[string]bool{}
 		}
 		done[path] = true
 		f, ok := c.existing(path)
 		if !ok {
 			return // reported by agent-file
+		}
+		if comp == nil {
+			comp = schema.NewCompiler(c.st.Dir)
+			ses = comp.Session()
 		}
 		if rel, err := filepath.Rel(comp.SchemasDir(), f); err != nil || strings.HasPrefix(rel, "..") {
 			// Every run would fail on it (the compiler is rooted at
@@ -32,12 +48,12 @@ func checkSchemas(c *checker) {
 		cache := c.l.opts.Cache
 		var src []byte
 		if cache != nil {
-			src, _ = comp.ReadFile(filepath.Clean(path)) // rooted as Compile reads it
+			src, _ = ses.ReadFile(filepath.Clean(path)) // rooted as Compile reads it
 			if src != nil && cache.knownGoodBytes(goodSchema, src) {
 				return
 			}
 		}
-		if _, err := comp.Compile(filepath.Clean(path)); err != nil {
+		if _, err := ses.Compile(filepath.Clean(path)); err != nil {
 			c.rep.errf(p, ruleSchema, "%s: %s", where, errMsg(err))
 		} else if src != nil {
 			cache.markGoodBytes(goodSchema, src)
