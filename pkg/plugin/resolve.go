@@ -93,7 +93,12 @@ type Assembly struct {
 // nodes, apply the profile's disable:/config:, order the build (Kahn's
 // algorithm, disabling what requires a disabled, unknown or cyclic id),
 // record each status, and register the hooks in chain order.
-func Assemble(opts Options) (*Assembly, error) {
+func Assemble(opts Options) (*Assembly, error) { return assembleFor(opts, true) }
+
+// assembleFor is Assemble; with full false it stops once every warning is
+// known (the build order resolved): Plugins, Agents and Hooks are left
+// unset, as ProfileDiagnostics reads only the warnings.
+func assembleFor(opts Options, full bool) (*Assembly, error) {
 	a := &Assembly{getenv: opts.Getenv, manifests: map[string]*Manifest{}}
 	if a.getenv == nil {
 		a.getenv = os.Getenv
@@ -109,6 +114,9 @@ func Assemble(opts Options) (*Assembly, error) {
 	}
 	reason := a.profileReasons(known, byID)
 	a.BuildOrder = a.buildOrder(nodes, agents, known, reason)
+	if !full {
+		return a, nil
+	}
 	a.Plugins = make([]PluginStatus, 0, len(descs))
 	for _, d := range descs {
 		a.Plugins = append(a.Plugins, PluginStatus{Descriptor: d, Enabled: reason[d.ID] == "", Reason: reason[d.ID]})
@@ -209,7 +217,11 @@ func (a *Assembly) addExternal(descs []Descriptor) []Descriptor {
 // graph's nodes: every descriptor, then every alias requiring its
 // transport.
 func storyAgents(opts Options, descs []Descriptor) ([]AgentStatus, []node) {
-	nodes := make([]node, 0, len(descs))
+	n := len(descs)
+	if opts.Story != nil {
+		n += len(opts.Story.AgentPlugins)
+	}
+	nodes := make([]node, 0, n)
 	for _, d := range descs {
 		nodes = append(nodes, node{d.ID, d.Requires})
 	}
@@ -217,6 +229,9 @@ func storyAgents(opts Options, descs []Descriptor) ([]AgentStatus, []node) {
 		return nil, nodes
 	}
 	var agents []AgentStatus
+	if len(opts.Story.AgentPlugins) > 0 {
+		agents = make([]AgentStatus, 0, len(opts.Story.AgentPlugins))
+	}
 	for alias, ap := range opts.Story.AgentPlugins {
 		as := AgentStatus{Alias: alias, Transport: ap.Plugin, Plugin: transportID(ap.Plugin), Lifecycle: agentLifecycle(ap), Injected: ap.Injected}
 		agents = append(agents, as)

@@ -1,9 +1,11 @@
 package story
 
 import (
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -39,6 +41,9 @@ var (
 // parseStates parses a states: mapping under parent (nil = top level).
 func (p *fileParser) parseStates(n *yaml.Node, parent *State, where string) []*State {
 	var out []*State
+	if d := deref(n); d != nil && d.Kind == yaml.MappingNode {
+		out = make([]*State, 0, len(d.Content)/2)
+	}
 	// In a large story the node tree outweighs the model: once a top-level
 	// state is parsed, its mapping lets go of its children (the subtrees
 	// the model keeps, and the nodes aliases point at, stay alive). Only a
@@ -50,6 +55,9 @@ func (p *fileParser) parseStates(n *yaml.Node, parent *State, where string) []*S
 			v.Content = nil
 		}
 	})
+	if len(out) == 0 {
+		return nil
+	}
 	return out
 }
 
@@ -137,14 +145,32 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 // parseOn reads a state's on: block: per intent, one arm written as a
 // mapping or a list of arms.
 func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
+	if d := deref(v); d != nil && d.Kind == yaml.MappingNode && s.On == nil {
+		s.On = make([]OnIntent, 0, len(d.Content)/2)
+	}
 	p.mapping(v, w, nil, func(intent string, ik, iv *yaml.Node) {
 		pos := p.pos(ik)
 		var arms []*Transition
 		d := deref(iv)
 		wi := w + "." + intent
 		if d != nil && d.Kind == yaml.MappingNode {
-			// A single arm written as a mapping.
-			arms = append(arms, p.parseTransition(iv, wi))
+			// A single arm written as a mapping: the arm and the list
+			// holding it in one allocation.
+			slab, list := armSlab(1)
+			p.parseTransitionInto(&slab[0], iv, wi)
+			arms = append(list, &slab[0])
+		} else if d != nil && d.Kind == yaml.SequenceNode && len(d.Content) > 0 {
+			// The arms of a list in one allocation, their pointers in
+			// another (one allocation for a single arm).
+			var slab []Transition
+			slab, arms = armSlab(len(d.Content))
+			p.seq(iv, wi, func(i int, it *yaml.Node) {
+				p.parseTransitionInto(&slab[i], it, indexed(wi, i))
+				arms = append(arms, &slab[i])
+			})
+			if len(arms) == 0 {
+				arms = nil
+			}
 		} else {
 			p.seq(iv, wi, func(i int, it *yaml.Node) {
 				arms = append(arms, p.parseTransition(it, indexed(wi, i)))
@@ -156,6 +182,9 @@ func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 			s.On = append(s.On, OnIntent{Intent: intent, Pos: pos, Arms: arms})
 		}
 	})
+	if len(s.On) == 0 {
+		s.On = nil
+	}
 }
 
 // parseRelevantWorld reads relevant_world: one name or a list of names.
@@ -241,12 +270,33 @@ func (p *fileParser) parseOffRamp(v *yaml.Node, where string) *OffRamp {
 }
 
 func (p *fileParser) parseTransition(n *yaml.Node, where string) *Transition {
-	t := &Transition{Pos: p.pos(n)}
+	t := new(Transition)
+	p.parseTransitionInto(t, n, where)
+	return t
+}
+
+// armSlab returns n zero arms and an empty list of capacity n for their
+// pointers: one allocation for a single arm (the common case), two for
+// more, instead of one per arm and the list's growth.
+func armSlab(n int) ([]Transition, []*Transition) {
+	if n == 1 {
+		one := new(struct {
+			t [1]Transition
+			a [1]*Transition
+		})
+		return one.t[:], one.a[:0]
+	}
+	return make([]Transition, n), make([]*Transition, 0, n)
+}
+
+// parseTransitionInto parses an arm into t (a zero Transition).
+func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, where string) {
+	t.Pos = p.pos(n)
 	d := deref(n)
 	if d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
 		// Shorthand: a bare target string.
 		t.Target, t.TargetPos = p.intern(d.Value), p.pos(d)
-		return t
+		return
 	}
 	p.mappingAt(n, "transition ", where, transitionKeys, func(key string, _, v *yaml.Node) {
 		w := ""
@@ -275,29 +325,65 @@ func (p *fileParser) parseTransition(n *yaml.Node, where string) *Transition {
 			t.Extra().PushHistory = p.boolPtr(v, w)
 		}
 	})
-	return t
 }
 
 func (p *fileParser) parseEffects(n *yaml.Node, where string) []*Effect {
-	var out []*Effect
 	d := deref(n)
 	if d != nil && d.Kind == yaml.MappingNode {
-		// A single effect written as a mapping.
-		return []*Effect{p.parseEffect(n, where)}
+		// A single effect written as a mapping: the effect and the list
+		// holding it in one allocation.
+		slab, out := effectSlab(1)
+		p.parseEffectInto(&slab[0], n, where)
+		return append(out, &slab[0])
 	}
+	if d == nil || d.Kind != yaml.SequenceNode || len(d.Content) == 0 {
+		var out []*Effect
+		p.seq(n, where, func(i int, it *yaml.Node) {
+			out = append(out, p.parseEffect(it, indexed(where, i)))
+		})
+		return out
+	}
+	// The effects of a list in one allocation, their pointers in another.
+	slab, out := effectSlab(len(d.Content))
 	p.seq(n, where, func(i int, it *yaml.Node) {
-		out = append(out, p.parseEffect(it, indexed(where, i)))
+		p.parseEffectInto(&slab[i], it, indexed(where, i))
+		out = append(out, &slab[i])
 	})
+	if len(out) == 0 {
+		return nil
+	}
 	return out
 }
 
+// effectSlab is armSlab for effects.
+func effectSlab(n int) ([]Effect, []*Effect) {
+	if n == 1 {
+		one := new(struct {
+			e [1]Effect
+			a [1]*Effect
+		})
+		return one.e[:], one.a[:0]
+	}
+	return make([]Effect, n), make([]*Effect, 0, n)
+}
+
 func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
-	e := &Effect{Pos: p.pos(n)}
+	e := new(Effect)
+	p.parseEffectInto(e, n, where)
+	return e
+}
+
+// parseEffectInto parses an effect into e (a zero Effect).
+func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, where string) {
+	e.Pos = p.pos(n)
 	if isNull(n) {
 		// Upstream decodes a null list item as a zero effect, a no-op.
 		p.warnf(p.pos(n), ruleEffect, "effect %s: empty effect (it does nothing; remove the bare list item)", where)
 		e.Has = p.keySet(nil)
-		return e
+		return
+	}
+	if d := deref(n); d != nil && d.Kind == yaml.MappingNode {
+		e.keys = make([]keyAt, 0, len(d.Content)/2)
 	}
 	p.mappingAt(n, "effect ", where, effectKeys, func(key string, _, v *yaml.Node) {
 		vp := p.valuePos(v)
@@ -359,8 +445,10 @@ func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 			e.Extra().Selection = p.parseSelection(v, w)
 		}
 	})
+	if len(e.keys) == 0 {
+		e.keys = nil
+	}
 	e.Has = p.keySet(e.keys)
-	return e
 }
 
 func (p *fileParser) parseSelection(v *yaml.Node, where string) *Selection {
@@ -386,36 +474,32 @@ func (p *fileParser) parseSelection(v *yaml.Node, where string) *Selection {
 
 func quote(s string) string { return strconv.Quote(s) }
 
-// keySet returns the Has map of an effect with keys: effects of a story
-// repeat a few key sets, and Has is never written after parsing, so one
-// shared map per key set replaces one per effect (looked up by the sorted
-// names, without building a map or a string unless the set is new).
+// keySet returns the Has map of an effect with keys: effects repeat a
+// few key sets, and Has is never written after parsing, so one shared map
+// per key set replaces one per effect. The keys are effectKeys (mappingIn
+// drops any other), so a set is a bit mask of their indexes, and the maps
+// are shared by every parse of the process (hasSets).
 func (p *fileParser) keySet(keys []keyAt) map[string]bool {
-	var nb [16]string
-	names := nb[:0]
+	var mask uint32
 	for _, k := range keys {
-		names = append(names, k.key)
-	}
-	slices.Sort(names)
-	names = slices.Compact(names)
-	var sb [256]byte
-	sig := sb[:0]
-	for i, n := range names {
-		if i > 0 {
-			sig = append(sig, ',')
+		if i := slices.Index(effectKeys, k.key); i >= 0 {
+			mask |= 1 << uint(i)
 		}
-		sig = append(sig, n...)
 	}
-	if m, ok := p.hasSets[string(sig)]; ok {
-		return m
+	if m, ok := hasSets.Load(mask); ok {
+		return m.(map[string]bool)
 	}
-	if p.hasSets == nil {
-		p.hasSets = map[string]map[string]bool{}
+	has := make(map[string]bool, bits.OnesCount32(mask))
+	for i, k := range effectKeys {
+		if mask&(1<<uint(i)) != 0 {
+			has[k] = true
+		}
 	}
-	has := make(map[string]bool, len(names))
-	for _, n := range names {
-		has[n] = true
-	}
-	p.hasSets[string(sig)] = has
-	return has
+	m, _ := hasSets.LoadOrStore(mask, has)
+	return m.(map[string]bool)
 }
+
+// hasSets holds the read-only Effect.Has map of each key set (keySet), by
+// its bit mask over effectKeys: at most one map per subset of the fixed
+// vocabulary that effects actually write, shared by every story.
+var hasSets sync.Map

@@ -72,8 +72,6 @@ type fileParser struct {
 	// that refers to its own ancestor is reported instead of recursing
 	// forever.
 	active []*yaml.Node
-	// hasSets interns Effect.Has maps by key set (internKeys).
-	hasSets map[string]map[string]bool
 	// owned: the tree belongs to this parse alone, so a top-level state's
 	// nodes are released once the state is parsed (parseStates).
 	owned bool
