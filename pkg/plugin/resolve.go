@@ -327,7 +327,7 @@ func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[stri
 			ready = append(ready, at[i])
 		}
 	}
-	var order []int
+	order := make([]int, 0, len(ids))
 	for len(ready) > 0 {
 		first := 0 // the smallest id ready (ties broken by id)
 		for j := range ready {
@@ -363,10 +363,16 @@ func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[stri
 		}
 	}
 	var plugins []string
+	if len(order) > 0 {
+		plugins = make([]string, 0, len(order))
+	}
 	for _, v := range order {
 		if !isAlias[v] {
 			plugins = append(plugins, ids[v])
 		}
+	}
+	if len(plugins) == 0 {
+		return nil
 	}
 	return plugins
 }

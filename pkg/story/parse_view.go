@@ -72,21 +72,47 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 }
 
 func (p *fileParser) parseElements(n *yaml.Node, where string, inBlock bool) []*ViewElement {
-	var out []*ViewElement
+	d := deref(n)
+	if d == nil || d.Kind != yaml.SequenceNode || len(d.Content) == 0 {
+		var out []*ViewElement
+		p.seq(n, where, func(i int, it *yaml.Node) {
+			if el := p.parseElement(it, indexed(where, i), inBlock); el != nil {
+				out = append(out, el)
+			}
+		})
+		return out
+	}
+	// The elements of the list in one allocation, their pointers in
+	// another.
+	slab := make([]ViewElement, len(d.Content))
+	out := make([]*ViewElement, 0, len(d.Content))
 	p.seq(n, where, func(i int, it *yaml.Node) {
-		if el := p.parseElement(it, indexed(where, i), inBlock); el != nil {
-			out = append(out, el)
+		if p.parseElementInto(&slab[i], it, indexed(where, i), inBlock) {
+			out = append(out, &slab[i])
 		}
 	})
+	if len(out) == 0 {
+		return nil
+	}
 	return out
 }
 
 func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *ViewElement {
+	el := new(ViewElement)
+	if !p.parseElementInto(el, n, where, inBlock) {
+		return nil
+	}
+	return el
+}
+
+// parseElementInto parses an element into el (a zero ViewElement); it
+// returns false when the element is dropped (reported).
+func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, where string, inBlock bool) bool {
 	d := deref(n)
-	el := &ViewElement{Pos: p.pos(n)}
+	el.Pos = p.pos(n)
 	if d == nil || d.Kind != yaml.MappingNode {
 		p.errf(p.pos(n), ruleView, "%s: element must be a mapping with one kind key (one of %s), got %s", where, strings.Join(viewKinds, " / "), kindName(n))
-		return nil
+		return false
 	}
 	var kinds []string
 	var body *yaml.Node
@@ -104,24 +130,23 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 	switch len(kinds) {
 	case 0:
 		p.errf(p.pos(n), ruleView, "%s: element has no kind (expected one of prose / heading / list / kv / code / template / banner / choice)", where)
-		return nil
+		return false
 	case 1:
 	default:
 		p.errf(p.pos(n), ruleView, "%s: element has multiple kinds set (%s); each element must declare exactly one", where, strings.Join(kinds, ", "))
-		return nil
+		return false
 	}
 	el.Kind = kinds[0]
 	if contains(viewStringKinds, el.Kind) {
 		el.Text = p.str(body, where+"."+el.Kind)
 		el.TextPos = p.pos(body)
-		return el
+		return true
 	}
 	if inBlock && el.Kind == "choice" {
 		p.errf(p.pos(n), ruleView, "%s (choice): choice elements are not allowed inside extends/blocks views", where)
 	}
 	el.Body = p.raw(body)
-	el.StrPos = map[string]Pos{}
-	p.stringPositions(body, el.StrPos, 0)
+	el.strPos = p.bodyPositions(body)
 	bw := where + " (" + el.Kind + ")"
 	nestedWhen := func(k *yaml.Node) {
 		p.errf(p.pos(k), ruleView, "%s element: `when:` must be a sibling of `%s:` (element level), not nested inside the %s body — a nested guard is ignored. Dedent the `when:` to align with `%s:`.", el.Kind, el.Kind, el.Kind, el.Kind)
@@ -213,28 +238,56 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 			p.errf(p.pos(body), ruleView, "%s: choice: must be a mapping, got %s", bw, kindName(body))
 		}
 	}
-	return el
+	return true
 }
 
-// stringPositions records the position of the first scalar holding each
-// string below n (keys excluded).
-func (p *fileParser) stringPositions(n *yaml.Node, out map[string]Pos, depth int) {
+// bodyPositions returns the position of the first scalar holding each
+// string below n (keys excluded), sorted by string (ViewElement.StringPos):
+// gathered in the parser's scratch list, then kept in one allocation of
+// the exact size.
+func (p *fileParser) bodyPositions(n *yaml.Node) []strAt {
+	all := p.stringPositions(n, p.strScratch[:0], 0)
+	p.strScratch = all[:0]
+	if len(all) == 0 {
+		return nil
+	}
+	out := slices.Clone(sortPositions(all))
+	clear(all) // the scratch list lets go of the strings
+	return out
+}
+
+// sortPositions sorts list by string and keeps the first position of each
+// string: a stable sort keeps equal strings in document order. The
+// entries past the returned length are zeroed.
+func sortPositions(list []strAt) []strAt {
+	slices.SortStableFunc(list, func(a, b strAt) int { return strings.Compare(a.s, b.s) })
+	return slices.CompactFunc(list, func(a, b strAt) bool { return a.s == b.s })
+}
+
+// stringPositions appends to out the position of each scalar below n
+// (keys excluded), in document order.
+func (p *fileParser) stringPositions(n *yaml.Node, out []strAt, depth int) []strAt {
 	d := deref(n)
 	if d == nil || depth > 32 {
-		return
+		return out
 	}
 	switch d.Kind {
 	case yaml.ScalarNode:
-		if _, ok := out[d.Value]; !ok {
-			out[d.Value] = p.pos(d)
+		if len(out) == cap(out) && len(out) >= 4096 {
+			// A large body (aliases repeat strings): keep the list to
+			// its distinct strings. The earlier entries stay before the
+			// later ones, so sortPositions still keeps each first.
+			out = sortPositions(out)
 		}
+		out = append(out, strAt{s: d.Value, line: int32(d.Line), col: int32(d.Column)})
 	case yaml.MappingNode:
 		for i := 1; i < len(d.Content); i += 2 {
-			p.stringPositions(d.Content[i], out, depth+1)
+			out = p.stringPositions(d.Content[i], out, depth+1)
 		}
 	case yaml.SequenceNode:
 		for _, it := range d.Content {
-			p.stringPositions(it, out, depth+1)
+			out = p.stringPositions(it, out, depth+1)
 		}
 	}
+	return out
 }

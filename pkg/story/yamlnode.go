@@ -89,6 +89,8 @@ type fileParser struct {
 	// interning is on for a large file only: for a small one the table
 	// costs more than the copies it saves.
 	interning bool
+	// strScratch is bodyPositions' reused scratch list.
+	strScratch []strAt
 }
 
 // internSlots is the size of the string cache of a file's parse.
