@@ -82,7 +82,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		// only for one.
 		w := ""
 		switch key {
-		case "view", "states", "on", "on_enter", "on_exit", "intents", "menu", "relevant_world", "relevant_slots", "timeout", "agent_off_ramp", "contextual_routing":
+		case "view", "states", "on", "on_exit", "intents", "menu", "relevant_world", "relevant_slots", "timeout", "agent_off_ramp", "contextual_routing":
 			w = where + "." + key
 		}
 		switch key {
@@ -109,7 +109,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		case "on":
 			p.parseOn(s, v, w)
 		case "on_enter":
-			s.OnEnter = p.parseEffects(v, w)
+			s.OnEnter = p.parseEffectsAt(v, place{where: where, key: key, keyed: true})
 		case "on_exit":
 			p.warnf(p.pos(kk), ruleUnknownKey, "state %q: on_exit is not part of the upstream story format (the existing engine rejects it); use on_enter of the next state or transition effects", s.Path)
 			s.Extra().OnExit = p.parseEffects(v, w)
@@ -152,7 +152,7 @@ func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 		pos := p.pos(ik)
 		var arms []*Transition
 		d := deref(iv)
-		wi := w + "." + intent
+		wi := place{where: w, key: intent, keyed: true} // w.<intent>
 		if d != nil && d.Kind == yaml.MappingNode {
 			// A single arm written as a mapping: the arm and the list
 			// holding it in one allocation.
@@ -164,17 +164,16 @@ func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 			// another (one allocation for a single arm).
 			var slab []Transition
 			slab, arms = armSlab(len(d.Content))
-			p.seq(iv, wi, func(i int, it *yaml.Node) {
-				p.parseTransitionInto(&slab[i], it, indexed(wi, i))
+			p.seqAt(iv, wi, func(i int, it *yaml.Node) {
+				p.parseTransitionInto(&slab[i], it, wi.item(i))
 				arms = append(arms, &slab[i])
 			})
 			if len(arms) == 0 {
 				arms = nil
 			}
 		} else {
-			p.seq(iv, wi, func(i int, it *yaml.Node) {
-				arms = append(arms, p.parseTransition(it, indexed(wi, i)))
-			})
+			// Not a list of arms (reported) or an empty one.
+			p.seqAt(iv, wi, func(int, *yaml.Node) {})
 		}
 		if o := s.OnAt(intent); o != nil {
 			o.Pos, o.Arms = pos, arms // a repeated key: the last one wins
@@ -193,9 +192,15 @@ func (p *fileParser) parseRelevantWorld(v *yaml.Node, w string) []NamePos {
 		return []NamePos{{d.Value, p.pos(d)}}
 	}
 	var out []NamePos
+	if d := deref(v); d != nil && d.Kind == yaml.SequenceNode && len(d.Content) > 0 {
+		out = make([]NamePos, 0, len(d.Content))
+	}
 	p.seq(v, w, func(i int, it *yaml.Node) {
 		out = append(out, NamePos{p.strAt(it, w, i), p.pos(it)})
 	})
+	if len(out) == 0 {
+		return nil
+	}
 	return out
 }
 
@@ -269,12 +274,6 @@ func (p *fileParser) parseOffRamp(v *yaml.Node, where string) *OffRamp {
 	return o
 }
 
-func (p *fileParser) parseTransition(n *yaml.Node, where string) *Transition {
-	t := new(Transition)
-	p.parseTransitionInto(t, n, where)
-	return t
-}
-
 // armSlab returns n zero arms and an empty list of capacity n for their
 // pointers: one allocation for a single arm (the common case), two for
 // more, instead of one per arm and the list's growth.
@@ -289,8 +288,9 @@ func armSlab(n int) ([]Transition, []*Transition) {
 	return make([]Transition, n), make([]*Transition, 0, n)
 }
 
-// parseTransitionInto parses an arm into t (a zero Transition).
-func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, where string) {
+// parseTransitionInto parses an arm into t (a zero Transition); at names
+// it in messages.
+func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, at place) {
 	t.Pos = p.pos(n)
 	d := deref(n)
 	if d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
@@ -298,25 +298,27 @@ func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, where stri
 		t.Target, t.TargetPos = p.intern(d.Value), p.pos(d)
 		return
 	}
-	p.mappingAt(n, "transition ", where, transitionKeys, func(key string, _, v *yaml.Node) {
+	mp := at
+	mp.pre = "transition "
+	p.mappingIn(n, mp, transitionKeys, diag.Error, func(key string, _, v *yaml.Node) {
 		w := ""
 		switch key {
 		case "effects", "view", "emit", "push_history":
-			w = where + "." + key
+			w = at.String() + "." + key
 		}
 		switch key {
 		case "target":
-			t.Target = p.strIn(v, where, key)
+			t.Target = p.strAtPl(v, at, key)
 			t.TargetPos = p.pos(v)
 		case "when":
-			t.When = p.strIn(v, where, key)
+			t.When = p.strAtPl(v, at, key)
 			t.WhenPos = p.valuePos(v)
 		case "default":
-			t.Extra().Default = p.boolIn(v, where, key)
+			t.Extra().Default = p.boolAtPl(v, at, key)
 		case "effects":
 			t.Effects = p.parseEffects(v, w)
 		case "guard_hint":
-			t.Extra().GuardHint = p.strIn(v, where, key)
+			t.Extra().GuardHint = p.strAtPl(v, at, key)
 		case "view":
 			t.Extra().View = p.parseView(v, w)
 		case "emit":
@@ -328,25 +330,28 @@ func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, where stri
 }
 
 func (p *fileParser) parseEffects(n *yaml.Node, where string) []*Effect {
+	return p.parseEffectsAt(n, place{where: where})
+}
+
+// parseEffectsAt is parseEffects for the list named at in messages.
+func (p *fileParser) parseEffectsAt(n *yaml.Node, at place) []*Effect {
 	d := deref(n)
 	if d != nil && d.Kind == yaml.MappingNode {
 		// A single effect written as a mapping: the effect and the list
 		// holding it in one allocation.
 		slab, out := effectSlab(1)
-		p.parseEffectInto(&slab[0], n, where)
+		p.parseEffectInto(&slab[0], n, at)
 		return append(out, &slab[0])
 	}
 	if d == nil || d.Kind != yaml.SequenceNode || len(d.Content) == 0 {
-		var out []*Effect
-		p.seq(n, where, func(i int, it *yaml.Node) {
-			out = append(out, p.parseEffect(it, indexed(where, i)))
-		})
-		return out
+		// Not a list of effects (reported) or an empty one.
+		p.seqAt(n, at, func(int, *yaml.Node) {})
+		return nil
 	}
 	// The effects of a list in one allocation, their pointers in another.
 	slab, out := effectSlab(len(d.Content))
-	p.seq(n, where, func(i int, it *yaml.Node) {
-		p.parseEffectInto(&slab[i], it, indexed(where, i))
+	p.seqAt(n, at, func(i int, it *yaml.Node) {
+		p.parseEffectInto(&slab[i], it, at.item(i))
 		out = append(out, &slab[i])
 	})
 	if len(out) == 0 {
@@ -367,25 +372,22 @@ func effectSlab(n int) ([]Effect, []*Effect) {
 	return make([]Effect, n), make([]*Effect, 0, n)
 }
 
-func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
-	e := new(Effect)
-	p.parseEffectInto(e, n, where)
-	return e
-}
-
 // parseEffectInto parses an effect into e (a zero Effect).
-func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, where string) {
+func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, at place) {
 	e.Pos = p.pos(n)
 	if isNull(n) {
 		// Upstream decodes a null list item as a zero effect, a no-op.
-		p.warnf(p.pos(n), ruleEffect, "effect %s: empty effect (it does nothing; remove the bare list item)", where)
+		p.warnf(p.pos(n), ruleEffect, "effect %s: empty effect (it does nothing; remove the bare list item)", at.String())
 		e.Has = p.keySet(nil)
 		return
 	}
 	if d := deref(n); d != nil && d.Kind == yaml.MappingNode {
 		e.keys = make([]keyAt, 0, len(d.Content)/2)
 	}
-	p.mappingAt(n, "effect ", where, effectKeys, func(key string, _, v *yaml.Node) {
+	where := "" // at.String(), put together for the first key that needs it
+	mp := at
+	mp.pre = "effect "
+	p.mappingIn(n, mp, effectKeys, diag.Error, func(key string, _, v *yaml.Node) {
 		vp := p.valuePos(v)
 		e.keys = append(e.keys, keyAt{key: key, line: int32(vp.Line), col: int32(vp.Col)})
 		// w names the value in messages; the str and bool cases build it
@@ -393,21 +395,24 @@ func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, where string) {
 		w := ""
 		switch key {
 		case "set", "increment", "with", "bind", "slots", "on_complete", "effects", "selection":
+			if where == "" {
+				where = at.String()
+			}
 			w = where + "." + key
 		}
 		switch key {
 		case "when":
-			e.When = p.strIn(v, where, key)
+			e.When = p.strAtPl(v, at, key)
 		case "set":
 			e.Set = p.kvList(v, w)
 		case "increment":
 			e.Extra().Increment = p.kvList(v, w)
 		case "say":
-			e.Say = p.strIn(v, where, key)
+			e.Say = p.strAtPl(v, at, key)
 		case "invoke":
-			e.Invoke = p.strIn(v, where, key)
+			e.Invoke = p.strAtPl(v, at, key)
 		case "id":
-			e.Extra().ID = p.strIn(v, where, key)
+			e.Extra().ID = p.strAtPl(v, at, key)
 		case "with":
 			p.recordWith(e, v)
 			if !isNull(v) {
@@ -420,27 +425,27 @@ func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, where string) {
 		case "bind":
 			e.Extra().Bind = p.kvList(v, w)
 		case "on_error":
-			e.Extra().OnError = p.strIn(v, where, key)
+			e.Extra().OnError = p.strAtPl(v, at, key)
 		case "emit":
-			e.Extra().Emit = p.strIn(v, where, key)
+			e.Extra().Emit = p.strAtPl(v, at, key)
 		case "background":
-			e.Extra().Background = p.boolIn(v, where, key)
+			e.Extra().Background = p.boolAtPl(v, at, key)
 		case "once":
-			e.Extra().Once = p.boolIn(v, where, key)
+			e.Extra().Once = p.boolAtPl(v, at, key)
 		case "on_complete":
 			e.Extra().OnComplete = p.parseEffects(v, w)
 		case "target":
-			e.Extra().Target = p.strIn(v, where, key)
+			e.Extra().Target = p.strAtPl(v, at, key)
 		case "emit_intent":
-			e.Extra().EmitIntent = p.strIn(v, where, key)
+			e.Extra().EmitIntent = p.strAtPl(v, at, key)
 		case "slots":
 			e.Extra().Slots = p.kvList(v, w)
 		case "effects":
 			e.Extra().Effects = p.parseEffects(v, w)
 		case "agent":
-			e.Extra().Agent = p.strIn(v, where, key)
+			e.Extra().Agent = p.strAtPl(v, at, key)
 		case "timeout":
-			e.Extra().Timeout = p.strIn(v, where, key)
+			e.Extra().Timeout = p.strAtPl(v, at, key)
 		case "selection":
 			e.Extra().Selection = p.parseSelection(v, w)
 		}

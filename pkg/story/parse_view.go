@@ -41,8 +41,7 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 		v.Kind = "elements"
 		v.Elements = p.parseElements(d, where, false)
 	case yaml.MappingNode:
-		keys := keysOf(d)
-		if contains(keys, "template_file") && (contains(keys, "extends") || contains(keys, "blocks")) {
+		if hasKey(d, "template_file") && (hasKey(d, "extends") || hasKey(d, "blocks")) {
 			p.errf(p.pos(n), ruleView, "view: template_file is mutually exclusive with extends/blocks")
 		}
 		v.Kind = "extends"
@@ -114,7 +113,8 @@ func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, where strin
 		p.errf(p.pos(n), ruleView, "%s: element must be a mapping with one kind key (one of %s), got %s", where, strings.Join(viewKinds, " / "), kindName(n))
 		return false
 	}
-	var kinds []string
+	var kb [2]string
+	kinds := kb[:0]
 	var body *yaml.Node
 	// Elements decode non-strictly upstream (bodies included): unknown keys
 	// are warnings, never errors.
