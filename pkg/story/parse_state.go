@@ -154,22 +154,18 @@ func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 		d := deref(iv)
 		wi := place{where: w, key: intent, keyed: true} // w.<intent>
 		if d != nil && d.Kind == yaml.MappingNode {
-			// A single arm written as a mapping: the arm and the list
-			// holding it in one allocation.
-			slab, list := armSlab(1)
-			p.parseTransitionInto(&slab[0], iv, wi)
-			arms = append(list, &slab[0])
+			// A single arm written as a mapping.
+			arms = p.newArms(1)
+			p.parseTransitionInto(arms[0], iv, wi)
 		} else if d != nil && d.Kind == yaml.SequenceNode && len(d.Content) > 0 {
-			// The arms of a list in one allocation, their pointers in
-			// another (one allocation for a single arm).
-			var slab []Transition
-			slab, arms = armSlab(len(d.Content))
+			all := p.newArms(len(d.Content))
+			n := 0 // the arms parsed (seqAt stops early when the budget runs out)
 			p.seqAt(iv, wi, func(i int, it *yaml.Node) {
-				p.parseTransitionInto(&slab[i], it, wi.item(i))
-				arms = append(arms, &slab[i])
+				p.parseTransitionInto(all[i], it, wi.item(i))
+				n = i + 1
 			})
-			if len(arms) == 0 {
-				arms = nil
+			if n > 0 {
+				arms = all[:n:n]
 			}
 		} else {
 			// Not a list of arms (reported) or an empty one.
@@ -274,20 +270,6 @@ func (p *fileParser) parseOffRamp(v *yaml.Node, where string) *OffRamp {
 	return o
 }
 
-// armSlab returns n zero arms and an empty list of capacity n for their
-// pointers: one allocation for a single arm (the common case), two for
-// more, instead of one per arm and the list's growth.
-func armSlab(n int) ([]Transition, []*Transition) {
-	if n == 1 {
-		one := new(struct {
-			t [1]Transition
-			a [1]*Transition
-		})
-		return one.t[:], one.a[:0]
-	}
-	return make([]Transition, n), make([]*Transition, 0, n)
-}
-
 // parseTransitionInto parses an arm into t (a zero Transition); at names
 // it in messages.
 func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, at place) {
@@ -337,39 +319,26 @@ func (p *fileParser) parseEffects(n *yaml.Node, where string) []*Effect {
 func (p *fileParser) parseEffectsAt(n *yaml.Node, at place) []*Effect {
 	d := deref(n)
 	if d != nil && d.Kind == yaml.MappingNode {
-		// A single effect written as a mapping: the effect and the list
-		// holding it in one allocation.
-		slab, out := effectSlab(1)
-		p.parseEffectInto(&slab[0], n, at)
-		return append(out, &slab[0])
+		// A single effect written as a mapping.
+		out := p.newEffects(1)
+		p.parseEffectInto(out[0], n, at)
+		return out
 	}
 	if d == nil || d.Kind != yaml.SequenceNode || len(d.Content) == 0 {
 		// Not a list of effects (reported) or an empty one.
 		p.seqAt(n, at, func(int, *yaml.Node) {})
 		return nil
 	}
-	// The effects of a list in one allocation, their pointers in another.
-	slab, out := effectSlab(len(d.Content))
+	all := p.newEffects(len(d.Content))
+	k := 0 // the effects parsed (seqAt stops early when the budget runs out)
 	p.seqAt(n, at, func(i int, it *yaml.Node) {
-		p.parseEffectInto(&slab[i], it, at.item(i))
-		out = append(out, &slab[i])
+		p.parseEffectInto(all[i], it, at.item(i))
+		k = i + 1
 	})
-	if len(out) == 0 {
+	if k == 0 {
 		return nil
 	}
-	return out
-}
-
-// effectSlab is armSlab for effects.
-func effectSlab(n int) ([]Effect, []*Effect) {
-	if n == 1 {
-		one := new(struct {
-			e [1]Effect
-			a [1]*Effect
-		})
-		return one.e[:], one.a[:0]
-	}
-	return make([]Effect, n), make([]*Effect, 0, n)
+	return all[:k:k]
 }
 
 // parseEffectInto parses an effect into e (a zero Effect).

@@ -81,19 +81,21 @@ func (p *fileParser) parseElements(n *yaml.Node, where string, inBlock bool) []*
 		})
 		return out
 	}
-	// The elements of the list in one allocation, their pointers in
-	// another.
-	slab := make([]ViewElement, len(d.Content))
-	out := make([]*ViewElement, 0, len(d.Content))
+	// The elements and the list of their pointers are cut from the
+	// parser's chunks (parse_slab.go); a dropped element is left out.
+	out := p.elementPtrs.list(len(d.Content), pointerChunk)[:0]
 	p.seq(n, where, func(i int, it *yaml.Node) {
-		if p.parseElementInto(&slab[i], it, indexed(where, i), inBlock) {
-			out = append(out, &slab[i])
+		el := p.elements.one(elementChunk)
+		if p.parseElementInto(el, it, indexed(where, i), inBlock) {
+			out = append(out, el)
+		} else {
+			*el = ViewElement{}
 		}
 	})
 	if len(out) == 0 {
 		return nil
 	}
-	return out
+	return out[:len(out):len(out)]
 }
 
 func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *ViewElement {
