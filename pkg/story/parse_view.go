@@ -86,7 +86,7 @@ func (p *fileParser) parseElements(n *yaml.Node, where string, inBlock bool) []*
 	out := p.elementPtrs.list(len(d.Content), pointerChunk)[:0]
 	p.seq(n, where, func(i int, it *yaml.Node) {
 		el := p.elements.one(elementChunk)
-		if p.parseElementInto(el, it, indexed(where, i), inBlock) {
+		if p.parseElementInto(el, it, place{where: where, idx: i, indexed: true}, inBlock) {
 			out = append(out, el)
 		} else {
 			*el = ViewElement{}
@@ -100,7 +100,7 @@ func (p *fileParser) parseElements(n *yaml.Node, where string, inBlock bool) []*
 
 func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *ViewElement {
 	el := new(ViewElement)
-	if !p.parseElementInto(el, n, where, inBlock) {
+	if !p.parseElementInto(el, n, place{where: where}, inBlock) {
 		return nil
 	}
 	return el
@@ -108,11 +108,13 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 
 // parseElementInto parses an element into el (a zero ViewElement); it
 // returns false when the element is dropped (reported).
-func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, where string, inBlock bool) bool {
+// at names the element in messages; the name is put together for a
+// message or a structured kind only.
+func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at place, inBlock bool) bool {
 	d := deref(n)
 	el.Pos = p.pos(n)
 	if d == nil || d.Kind != yaml.MappingNode {
-		p.errf(p.pos(n), ruleView, "%s: element must be a mapping with one kind key (one of %s), got %s", where, strings.Join(viewKinds, " / "), kindName(n))
+		p.errf(p.pos(n), ruleView, "%s: element must be a mapping with one kind key (one of %s), got %s", at.String(), strings.Join(viewKinds, " / "), kindName(n))
 		return false
 	}
 	var kb [2]string
@@ -120,9 +122,9 @@ func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, where strin
 	var body *yaml.Node
 	// Elements decode non-strictly upstream (bodies included): unknown keys
 	// are warnings, never errors.
-	p.mappingSev(d, where, elementKeys, "warning", func(key string, _, v *yaml.Node) {
+	p.mappingIn(d, at, elementKeys, "warning", func(key string, _, v *yaml.Node) {
 		if key == "when" {
-			el.When = p.str(v, where+".when")
+			el.When = p.strAtPl(v, at, key)
 			el.WhenPos = p.pos(v)
 			return
 		}
@@ -131,19 +133,20 @@ func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, where strin
 	})
 	switch len(kinds) {
 	case 0:
-		p.errf(p.pos(n), ruleView, "%s: element has no kind (expected one of prose / heading / list / kv / code / template / banner / choice)", where)
+		p.errf(p.pos(n), ruleView, "%s: element has no kind (expected one of prose / heading / list / kv / code / template / banner / choice)", at.String())
 		return false
 	case 1:
 	default:
-		p.errf(p.pos(n), ruleView, "%s: element has multiple kinds set (%s); each element must declare exactly one", where, strings.Join(kinds, ", "))
+		p.errf(p.pos(n), ruleView, "%s: element has multiple kinds set (%s); each element must declare exactly one", at.String(), strings.Join(kinds, ", "))
 		return false
 	}
 	el.Kind = kinds[0]
 	if contains(viewStringKinds, el.Kind) {
-		el.Text = p.str(body, where+"."+el.Kind)
+		el.Text = p.strAtPl(body, at, el.Kind)
 		el.TextPos = p.pos(body)
 		return true
 	}
+	where := at.String()
 	if inBlock && el.Kind == "choice" {
 		p.errf(p.pos(n), ruleView, "%s (choice): choice elements are not allowed inside extends/blocks views", where)
 	}

@@ -39,6 +39,18 @@ states:
   b:
     on_enter: {say: [x], background: maybe}
     on: {go: a}
+  c:
+    view:
+      - prose: [x]
+      - when: [1]
+        heading: h
+      - {}
+      - 5
+      - {prose: a, heading: b}
+      - list: {items: []}
+      - banner: {text: [t]}
+      - code: c
+        extra: 1
 `
 
 // TestWhereMessages pins the diagnostics of whereMsgSrc (the names are
@@ -83,4 +95,13 @@ const whereMsgWant = `
 29:21 error type states.b.on_enter.say: expected a string, got a list
 29:38 error type states.b.on_enter.background: expected true or false, got "maybe"
 30:14 error type states.b.on.go: expected a list, got a string
+33:16 error type states.c.view[0].prose: expected a string, got a list
+34:15 error type states.c.view[1].when: expected a string, got a list
+36:9 error view states.c.view[2]: element has no kind (expected one of prose / heading / list / kv / code / template / banner / choice)
+37:9 error view states.c.view[3]: element must be a mapping with one kind key (one of prose / heading / list / kv / code / template / banner / choice / media), got an int
+38:9 error view states.c.view[4]: element has multiple kinds set (prose, heading); each element must declare exactly one
+39:9 error view states.c.view[5] (list): list requires items: with at least one entry
+40:9 error view states.c.view[6] (banner): banner requires a non-empty text
+40:24 error type states.c.view[6] (banner).text: expected a string, got a list
+42:9 warning unknown-key states.c.view[7]: unknown key "extra"
 `
