@@ -308,7 +308,11 @@ func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[stri
 		}
 	}
 	reqs := make([][]string, len(ids)) // of the last node with the id
-	indeg := make([]int, len(ids))
+	// indeg, order and ready share one allocation (each capped: an append
+	// past its part copies).
+	nv := len(ids)
+	ints := make([]int, 2*nv+len(nodes))
+	indeg := ints[:nv:nv]
 	users := make([][]int, len(ids))
 	for i, n := range nodes {
 		v := at[i]
@@ -321,13 +325,13 @@ func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[stri
 			}
 		}
 	}
-	ready := make([]int, 0, len(nodes))
+	ready := ints[2*nv : 2*nv : 2*nv+len(nodes)]
 	for i := range nodes {
 		if indeg[at[i]] == 0 {
 			ready = append(ready, at[i])
 		}
 	}
-	order := make([]int, 0, len(ids))
+	order := ints[nv:nv:2*nv]
 	for len(ready) > 0 {
 		first := 0 // the smallest id ready (ties broken by id)
 		for j := range ready {
@@ -346,7 +350,8 @@ func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[stri
 			}
 		}
 	}
-	placed := make([]bool, len(ids))
+	bools := make([]bool, 2*nv)
+	placed := bools[:nv:nv]
 	for _, v := range order {
 		placed[v] = true
 	}
@@ -356,7 +361,7 @@ func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[stri
 			a.Warnings = append(a.Warnings, Warning{Message: fmt.Sprintf("%s is part of a requires cycle; it is disabled", n.id)})
 		}
 	}
-	isAlias := make([]bool, len(ids))
+	isAlias := bools[nv:]
 	for _, ag := range agents {
 		if v := index(ag.Alias); v >= 0 {
 			isAlias[v] = true
