@@ -331,7 +331,7 @@ func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[stri
 			ready = append(ready, at[i])
 		}
 	}
-	order := ints[nv:nv:2*nv]
+	order := ints[nv : nv : 2*nv]
 	for len(ready) > 0 {
 		first := 0 // the smallest id ready (ties broken by id)
 		for j := range ready {

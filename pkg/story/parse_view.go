@@ -246,8 +246,9 @@ func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at place, i
 	return true
 }
 
-// bodyPositions returns the position of the first scalar holding each
-// string below n (keys excluded), sorted by string (ViewElement.StringPos):
+// bodyPositions returns the positions of the scalars below n (keys
+// excluded) as ViewElement.StringPos reads them: a few in document order,
+// more sorted by string with the first position of each. They are
 // gathered in the parser's scratch list, then kept in one allocation of
 // the exact size.
 func (p *fileParser) bodyPositions(n *yaml.Node) []strAt {
@@ -256,7 +257,12 @@ func (p *fileParser) bodyPositions(n *yaml.Node) []strAt {
 	if len(all) == 0 {
 		return nil
 	}
-	out := slices.Clone(sortPositions(all))
+	var out []strAt
+	if len(all) <= smallStrPos {
+		out = slices.Clone(all) // document order: StringPos scans it
+	} else {
+		out = slices.Clone(sortPositions(all))
+	}
 	clear(all) // the scratch list lets go of the strings
 	return out
 }

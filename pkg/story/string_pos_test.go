@@ -11,7 +11,7 @@ import (
 // small body and for one large enough to be compacted while it is
 // gathered, and a zero Pos for a string the body does not hold.
 func TestStringPosFirstScalar(t *testing.T) {
-	for _, n := range []int{3, 6000} {
+	for _, n := range []int{3, 5, 6000} {
 		var b strings.Builder
 		b.WriteString("app: {id: sp}\nroot: a\nstates:\n  a:\n    view:\n      - list:\n          items:\n")
 		// Item i is at line 8+i; its label is "x<i%50>" and its hint
@@ -36,7 +36,11 @@ func TestStringPosFirstScalar(t *testing.T) {
 		if p := el.StringPos("nope"); p != (Pos{}) {
 			t.Errorf("n=%d: nope at %+v", n, p)
 		}
-		if want := min(n, 50) + 1; len(el.strPos) != want {
+		want := min(n, 50) + 1 // distinct strings, sorted
+		if 2*n <= smallStrPos {
+			want = 2 * n // every string, in document order
+		}
+		if len(el.strPos) != want {
 			t.Errorf("n=%d: %d positions kept, want %d", n, len(el.strPos), want)
 		}
 	}
