@@ -72,7 +72,7 @@ func (a *Assembly) Diagnostics() []diag.Diagnostic {
 // as diagnostics: the positioned errors of a malformed profile, or the
 // warnings of a resolved one. It is what kitsoki validate reports.
 func ProfileDiagnostics(opts Options) []diag.Diagnostic {
-	a, err := Assemble(opts)
+	a, err := assembleFor(opts, false)
 	if err != nil {
 		if pe, ok := err.(*ProfileError); ok {
 			return pe.Diagnostics

@@ -93,7 +93,12 @@ type Assembly struct {
 // nodes, apply the profile's disable:/config:, order the build (Kahn's
 // algorithm, disabling what requires a disabled, unknown or cyclic id),
 // record each status, and register the hooks in chain order.
-func Assemble(opts Options) (*Assembly, error) {
+func Assemble(opts Options) (*Assembly, error) { return assembleFor(opts, true) }
+
+// assembleFor is Assemble; with full false it stops once every warning is
+// known (the build order resolved): Plugins, Agents and Hooks are left
+// unset, as ProfileDiagnostics reads only the warnings.
+func assembleFor(opts Options, full bool) (*Assembly, error) {
 	a := &Assembly{getenv: opts.Getenv, manifests: map[string]*Manifest{}}
 	if a.getenv == nil {
 		a.getenv = os.Getenv
@@ -109,6 +114,9 @@ func Assemble(opts Options) (*Assembly, error) {
 	}
 	reason := a.profileReasons(known, byID)
 	a.BuildOrder = a.buildOrder(nodes, agents, known, reason)
+	if !full {
+		return a, nil
+	}
 	a.Plugins = make([]PluginStatus, 0, len(descs))
 	for _, d := range descs {
 		a.Plugins = append(a.Plugins, PluginStatus{Descriptor: d, Enabled: reason[d.ID] == "", Reason: reason[d.ID]})
@@ -209,7 +217,11 @@ func (a *Assembly) addExternal(descs []Descriptor) []Descriptor {
 // graph's nodes: every descriptor, then every alias requiring its
 // transport.
 func storyAgents(opts Options, descs []Descriptor) ([]AgentStatus, []node) {
-	nodes := make([]node, 0, len(descs))
+	n := len(descs)
+	if opts.Story != nil {
+		n += len(opts.Story.AgentPlugins)
+	}
+	nodes := make([]node, 0, n)
 	for _, d := range descs {
 		nodes = append(nodes, node{d.ID, d.Requires})
 	}
@@ -217,6 +229,9 @@ func storyAgents(opts Options, descs []Descriptor) ([]AgentStatus, []node) {
 		return nil, nodes
 	}
 	var agents []AgentStatus
+	if len(opts.Story.AgentPlugins) > 0 {
+		agents = make([]AgentStatus, 0, len(opts.Story.AgentPlugins))
+	}
 	for alias, ap := range opts.Story.AgentPlugins {
 		as := AgentStatus{Alias: alias, Transport: ap.Plugin, Plugin: transportID(ap.Plugin), Lifecycle: agentLifecycle(ap), Injected: ap.Injected}
 		agents = append(agents, as)
@@ -293,7 +308,11 @@ func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[stri
 		}
 	}
 	reqs := make([][]string, len(ids)) // of the last node with the id
-	indeg := make([]int, len(ids))
+	// indeg, order and ready share one allocation (each capped: an append
+	// past its part copies).
+	nv := len(ids)
+	ints := make([]int, 2*nv+len(nodes))
+	indeg := ints[:nv:nv]
 	users := make([][]int, len(ids))
 	for i, n := range nodes {
 		v := at[i]
@@ -306,13 +325,13 @@ func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[stri
 			}
 		}
 	}
-	ready := make([]int, 0, len(nodes))
+	ready := ints[2*nv : 2*nv : 2*nv+len(nodes)]
 	for i := range nodes {
 		if indeg[at[i]] == 0 {
 			ready = append(ready, at[i])
 		}
 	}
-	var order []int
+	order := ints[nv : nv : 2*nv]
 	for len(ready) > 0 {
 		first := 0 // the smallest id ready (ties broken by id)
 		for j := range ready {
@@ -331,7 +350,8 @@ func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[stri
 			}
 		}
 	}
-	placed := make([]bool, len(ids))
+	bools := make([]bool, 2*nv)
+	placed := bools[:nv:nv]
 	for _, v := range order {
 		placed[v] = true
 	}
@@ -341,17 +361,23 @@ func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[stri
 			a.Warnings = append(a.Warnings, Warning{Message: fmt.Sprintf("%s is part of a requires cycle; it is disabled", n.id)})
 		}
 	}
-	isAlias := make([]bool, len(ids))
+	isAlias := bools[nv:]
 	for _, ag := range agents {
 		if v := index(ag.Alias); v >= 0 {
 			isAlias[v] = true
 		}
 	}
 	var plugins []string
+	if len(order) > 0 {
+		plugins = make([]string, 0, len(order))
+	}
 	for _, v := range order {
 		if !isAlias[v] {
 			plugins = append(plugins, ids[v])
 		}
+	}
+	if len(plugins) == 0 {
+		return nil
 	}
 	return plugins
 }

@@ -48,7 +48,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 				l.rep.errf(Pos{File: m}, ruleInclude, "include read: %v", err)
 				continue
 			}
-			fd, _ := l.parseFileDoc(m, abs, data, false) // an include belongs to its story
+			fd, _ := l.parseFileDoc(m, abs, data, false, true) // an include belongs to its story
 			if fd == nil {
 				continue
 			}

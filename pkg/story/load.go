@@ -162,7 +162,7 @@ type loader struct {
 // imports, and indexes states. Checks run separately (check). stack holds
 // the canonical paths of the importers, for cycle detection.
 func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []string) *Story {
-	fd, p := l.parseFileDoc(display, abs, data, !top)
+	fd, p := l.parseFileDoc(display, abs, data, !top, false)
 	if fd == nil {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package story
 
 import (
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -795,12 +796,46 @@ type ViewElement struct {
 	Text string
 	Body any
 	Pos  Pos
-	// WhenPos and TextPos are the positions of the when: and text values;
-	// StrPos maps each string of Body to the position of its first scalar.
+	// WhenPos and TextPos are the positions of the when: and text values.
 	WhenPos Pos
 	TextPos Pos
-	StrPos  map[string]Pos
+	// strPos holds the position of each scalar of Body (StringPos): in
+	// document order when there are at most smallStrPos, else sorted by
+	// string with the first position of each.
+	strPos []strAt
 }
+
+// strAt is the position of a string of an element's body, in the
+// element's file.
+type strAt struct {
+	s         string
+	line, col int32
+}
+
+// StringPos returns the position of the first scalar of Body (keys
+// excluded) holding s, or a zero Pos when none does.
+func (el *ViewElement) StringPos(s string) Pos {
+	i, ok := -1, false
+	if len(el.strPos) <= smallStrPos {
+		// The first match is the first position, sorted or not.
+		for j := range el.strPos {
+			if el.strPos[j].s == s {
+				i, ok = j, true
+				break
+			}
+		}
+	} else {
+		i, ok = slices.BinarySearchFunc(el.strPos, s, func(a strAt, s string) int { return strings.Compare(a.s, s) })
+	}
+	if !ok {
+		return Pos{}
+	}
+	return Pos{File: el.Pos.File, Line: int(el.strPos[i].line), Col: int(el.strPos[i].col)}
+}
+
+// smallStrPos is the number of body strings up to which an element keeps
+// their positions in document order, found by a scan.
+const smallStrPos = 8
 
 // Import is one imports: entry. Child is the loaded child story (nil when
 // it could not be loaded).

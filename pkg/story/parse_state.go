@@ -1,9 +1,11 @@
 package story
 
 import (
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -39,6 +41,9 @@ var (
 // parseStates parses a states: mapping under parent (nil = top level).
 func (p *fileParser) parseStates(n *yaml.Node, parent *State, where string) []*State {
 	var out []*State
+	if d := deref(n); d != nil && d.Kind == yaml.MappingNode {
+		out = make([]*State, 0, len(d.Content)/2)
+	}
 	// In a large story the node tree outweighs the model: once a top-level
 	// state is parsed, its mapping lets go of its children (the subtrees
 	// the model keeps, and the nodes aliases point at, stay alive). Only a
@@ -50,6 +55,9 @@ func (p *fileParser) parseStates(n *yaml.Node, parent *State, where string) []*S
 			v.Content = nil
 		}
 	})
+	if len(out) == 0 {
+		return nil
+	}
 	return out
 }
 
@@ -74,7 +82,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		// only for one.
 		w := ""
 		switch key {
-		case "view", "states", "on", "on_enter", "on_exit", "intents", "menu", "relevant_world", "relevant_slots", "timeout", "agent_off_ramp", "contextual_routing":
+		case "view", "states", "on", "on_exit", "intents", "menu", "relevant_world", "relevant_slots", "timeout", "agent_off_ramp", "contextual_routing":
 			w = where + "." + key
 		}
 		switch key {
@@ -101,7 +109,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		case "on":
 			p.parseOn(s, v, w)
 		case "on_enter":
-			s.OnEnter = p.parseEffects(v, w)
+			s.OnEnter = p.parseEffectsAt(v, place{where: where, key: key, keyed: true})
 		case "on_exit":
 			p.warnf(p.pos(kk), ruleUnknownKey, "state %q: on_exit is not part of the upstream story format (the existing engine rejects it); use on_enter of the next state or transition effects", s.Path)
 			s.Extra().OnExit = p.parseEffects(v, w)
@@ -137,18 +145,31 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 // parseOn reads a state's on: block: per intent, one arm written as a
 // mapping or a list of arms.
 func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
+	if d := deref(v); d != nil && d.Kind == yaml.MappingNode && s.On == nil {
+		s.On = make([]OnIntent, 0, len(d.Content)/2)
+	}
 	p.mapping(v, w, nil, func(intent string, ik, iv *yaml.Node) {
 		pos := p.pos(ik)
 		var arms []*Transition
 		d := deref(iv)
-		wi := w + "." + intent
+		wi := place{where: w, key: intent, keyed: true} // w.<intent>
 		if d != nil && d.Kind == yaml.MappingNode {
 			// A single arm written as a mapping.
-			arms = append(arms, p.parseTransition(iv, wi))
-		} else {
-			p.seq(iv, wi, func(i int, it *yaml.Node) {
-				arms = append(arms, p.parseTransition(it, indexed(wi, i)))
+			arms = p.newArms(1)
+			p.parseTransitionInto(arms[0], iv, wi)
+		} else if d != nil && d.Kind == yaml.SequenceNode && len(d.Content) > 0 {
+			all := p.newArms(len(d.Content))
+			n := 0 // the arms parsed (seqAt stops early when the budget runs out)
+			p.seqAt(iv, wi, func(i int, it *yaml.Node) {
+				p.parseTransitionInto(all[i], it, wi.item(i))
+				n = i + 1
 			})
+			if n > 0 {
+				arms = all[:n:n]
+			}
+		} else {
+			// Not a list of arms (reported) or an empty one.
+			p.seqAt(iv, wi, func(int, *yaml.Node) {})
 		}
 		if o := s.OnAt(intent); o != nil {
 			o.Pos, o.Arms = pos, arms // a repeated key: the last one wins
@@ -156,6 +177,9 @@ func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 			s.On = append(s.On, OnIntent{Intent: intent, Pos: pos, Arms: arms})
 		}
 	})
+	if len(s.On) == 0 {
+		s.On = nil
+	}
 }
 
 // parseRelevantWorld reads relevant_world: one name or a list of names.
@@ -164,9 +188,15 @@ func (p *fileParser) parseRelevantWorld(v *yaml.Node, w string) []NamePos {
 		return []NamePos{{d.Value, p.pos(d)}}
 	}
 	var out []NamePos
+	if d := deref(v); d != nil && d.Kind == yaml.SequenceNode && len(d.Content) > 0 {
+		out = make([]NamePos, 0, len(d.Content))
+	}
 	p.seq(v, w, func(i int, it *yaml.Node) {
 		out = append(out, NamePos{p.strAt(it, w, i), p.pos(it)})
 	})
+	if len(out) == 0 {
+		return nil
+	}
 	return out
 }
 
@@ -240,33 +270,37 @@ func (p *fileParser) parseOffRamp(v *yaml.Node, where string) *OffRamp {
 	return o
 }
 
-func (p *fileParser) parseTransition(n *yaml.Node, where string) *Transition {
-	t := &Transition{Pos: p.pos(n)}
+// parseTransitionInto parses an arm into t (a zero Transition); at names
+// it in messages.
+func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, at place) {
+	t.Pos = p.pos(n)
 	d := deref(n)
 	if d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
 		// Shorthand: a bare target string.
 		t.Target, t.TargetPos = p.intern(d.Value), p.pos(d)
-		return t
+		return
 	}
-	p.mappingAt(n, "transition ", where, transitionKeys, func(key string, _, v *yaml.Node) {
+	mp := at
+	mp.pre = "transition "
+	p.mappingIn(n, mp, transitionKeys, diag.Error, func(key string, _, v *yaml.Node) {
 		w := ""
 		switch key {
 		case "effects", "view", "emit", "push_history":
-			w = where + "." + key
+			w = at.String() + "." + key
 		}
 		switch key {
 		case "target":
-			t.Target = p.strIn(v, where, key)
+			t.Target = p.strAtPl(v, at, key)
 			t.TargetPos = p.pos(v)
 		case "when":
-			t.When = p.strIn(v, where, key)
+			t.When = p.strAtPl(v, at, key)
 			t.WhenPos = p.valuePos(v)
 		case "default":
-			t.Extra().Default = p.boolIn(v, where, key)
+			t.Extra().Default = p.boolAtPl(v, at, key)
 		case "effects":
 			t.Effects = p.parseEffects(v, w)
 		case "guard_hint":
-			t.Extra().GuardHint = p.strIn(v, where, key)
+			t.Extra().GuardHint = p.strAtPl(v, at, key)
 		case "view":
 			t.Extra().View = p.parseView(v, w)
 		case "emit":
@@ -275,31 +309,54 @@ func (p *fileParser) parseTransition(n *yaml.Node, where string) *Transition {
 			t.Extra().PushHistory = p.boolPtr(v, w)
 		}
 	})
-	return t
 }
 
 func (p *fileParser) parseEffects(n *yaml.Node, where string) []*Effect {
-	var out []*Effect
+	return p.parseEffectsAt(n, place{where: where})
+}
+
+// parseEffectsAt is parseEffects for the list named at in messages.
+func (p *fileParser) parseEffectsAt(n *yaml.Node, at place) []*Effect {
 	d := deref(n)
 	if d != nil && d.Kind == yaml.MappingNode {
 		// A single effect written as a mapping.
-		return []*Effect{p.parseEffect(n, where)}
+		out := p.newEffects(1)
+		p.parseEffectInto(out[0], n, at)
+		return out
 	}
-	p.seq(n, where, func(i int, it *yaml.Node) {
-		out = append(out, p.parseEffect(it, indexed(where, i)))
+	if d == nil || d.Kind != yaml.SequenceNode || len(d.Content) == 0 {
+		// Not a list of effects (reported) or an empty one.
+		p.seqAt(n, at, func(int, *yaml.Node) {})
+		return nil
+	}
+	all := p.newEffects(len(d.Content))
+	k := 0 // the effects parsed (seqAt stops early when the budget runs out)
+	p.seqAt(n, at, func(i int, it *yaml.Node) {
+		p.parseEffectInto(all[i], it, at.item(i))
+		k = i + 1
 	})
-	return out
+	if k == 0 {
+		return nil
+	}
+	return all[:k:k]
 }
 
-func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
-	e := &Effect{Pos: p.pos(n)}
+// parseEffectInto parses an effect into e (a zero Effect).
+func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, at place) {
+	e.Pos = p.pos(n)
 	if isNull(n) {
 		// Upstream decodes a null list item as a zero effect, a no-op.
-		p.warnf(p.pos(n), ruleEffect, "effect %s: empty effect (it does nothing; remove the bare list item)", where)
+		p.warnf(p.pos(n), ruleEffect, "effect %s: empty effect (it does nothing; remove the bare list item)", at.String())
 		e.Has = p.keySet(nil)
-		return e
+		return
 	}
-	p.mappingAt(n, "effect ", where, effectKeys, func(key string, _, v *yaml.Node) {
+	if d := deref(n); d != nil && d.Kind == yaml.MappingNode {
+		e.keys = make([]keyAt, 0, len(d.Content)/2)
+	}
+	where := "" // at.String(), put together for the first key that needs it
+	mp := at
+	mp.pre = "effect "
+	p.mappingIn(n, mp, effectKeys, diag.Error, func(key string, _, v *yaml.Node) {
 		vp := p.valuePos(v)
 		e.keys = append(e.keys, keyAt{key: key, line: int32(vp.Line), col: int32(vp.Col)})
 		// w names the value in messages; the str and bool cases build it
@@ -307,21 +364,24 @@ func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 		w := ""
 		switch key {
 		case "set", "increment", "with", "bind", "slots", "on_complete", "effects", "selection":
+			if where == "" {
+				where = at.String()
+			}
 			w = where + "." + key
 		}
 		switch key {
 		case "when":
-			e.When = p.strIn(v, where, key)
+			e.When = p.strAtPl(v, at, key)
 		case "set":
 			e.Set = p.kvList(v, w)
 		case "increment":
 			e.Extra().Increment = p.kvList(v, w)
 		case "say":
-			e.Say = p.strIn(v, where, key)
+			e.Say = p.strAtPl(v, at, key)
 		case "invoke":
-			e.Invoke = p.strIn(v, where, key)
+			e.Invoke = p.strAtPl(v, at, key)
 		case "id":
-			e.Extra().ID = p.strIn(v, where, key)
+			e.Extra().ID = p.strAtPl(v, at, key)
 		case "with":
 			p.recordWith(e, v)
 			if !isNull(v) {
@@ -334,33 +394,35 @@ func (p *fileParser) parseEffect(n *yaml.Node, where string) *Effect {
 		case "bind":
 			e.Extra().Bind = p.kvList(v, w)
 		case "on_error":
-			e.Extra().OnError = p.strIn(v, where, key)
+			e.Extra().OnError = p.strAtPl(v, at, key)
 		case "emit":
-			e.Extra().Emit = p.strIn(v, where, key)
+			e.Extra().Emit = p.strAtPl(v, at, key)
 		case "background":
-			e.Extra().Background = p.boolIn(v, where, key)
+			e.Extra().Background = p.boolAtPl(v, at, key)
 		case "once":
-			e.Extra().Once = p.boolIn(v, where, key)
+			e.Extra().Once = p.boolAtPl(v, at, key)
 		case "on_complete":
 			e.Extra().OnComplete = p.parseEffects(v, w)
 		case "target":
-			e.Extra().Target = p.strIn(v, where, key)
+			e.Extra().Target = p.strAtPl(v, at, key)
 		case "emit_intent":
-			e.Extra().EmitIntent = p.strIn(v, where, key)
+			e.Extra().EmitIntent = p.strAtPl(v, at, key)
 		case "slots":
 			e.Extra().Slots = p.kvList(v, w)
 		case "effects":
 			e.Extra().Effects = p.parseEffects(v, w)
 		case "agent":
-			e.Extra().Agent = p.strIn(v, where, key)
+			e.Extra().Agent = p.strAtPl(v, at, key)
 		case "timeout":
-			e.Extra().Timeout = p.strIn(v, where, key)
+			e.Extra().Timeout = p.strAtPl(v, at, key)
 		case "selection":
 			e.Extra().Selection = p.parseSelection(v, w)
 		}
 	})
+	if len(e.keys) == 0 {
+		e.keys = nil
+	}
 	e.Has = p.keySet(e.keys)
-	return e
 }
 
 func (p *fileParser) parseSelection(v *yaml.Node, where string) *Selection {
@@ -386,36 +448,32 @@ func (p *fileParser) parseSelection(v *yaml.Node, where string) *Selection {
 
 func quote(s string) string { return strconv.Quote(s) }
 
-// keySet returns the Has map of an effect with keys: effects of a story
-// repeat a few key sets, and Has is never written after parsing, so one
-// shared map per key set replaces one per effect (looked up by the sorted
-// names, without building a map or a string unless the set is new).
+// keySet returns the Has map of an effect with keys: effects repeat a
+// few key sets, and Has is never written after parsing, so one shared map
+// per key set replaces one per effect. The keys are effectKeys (mappingIn
+// drops any other), so a set is a bit mask of their indexes, and the maps
+// are shared by every parse of the process (hasSets).
 func (p *fileParser) keySet(keys []keyAt) map[string]bool {
-	var nb [16]string
-	names := nb[:0]
+	var mask uint32
 	for _, k := range keys {
-		names = append(names, k.key)
-	}
-	slices.Sort(names)
-	names = slices.Compact(names)
-	var sb [256]byte
-	sig := sb[:0]
-	for i, n := range names {
-		if i > 0 {
-			sig = append(sig, ',')
+		if i := slices.Index(effectKeys, k.key); i >= 0 {
+			mask |= 1 << uint(i)
 		}
-		sig = append(sig, n...)
 	}
-	if m, ok := p.hasSets[string(sig)]; ok {
-		return m
+	if m, ok := hasSets.Load(mask); ok {
+		return m.(map[string]bool)
 	}
-	if p.hasSets == nil {
-		p.hasSets = map[string]map[string]bool{}
+	has := make(map[string]bool, bits.OnesCount32(mask))
+	for i, k := range effectKeys {
+		if mask&(1<<uint(i)) != 0 {
+			has[k] = true
+		}
 	}
-	has := make(map[string]bool, len(names))
-	for _, n := range names {
-		has[n] = true
-	}
-	p.hasSets[string(sig)] = has
-	return has
+	m, _ := hasSets.LoadOrStore(mask, has)
+	return m.(map[string]bool)
 }
+
+// hasSets holds the read-only Effect.Has map of each key set (keySet), by
+// its bit mask over effectKeys: at most one map per subset of the fixed
+// vocabulary that effects actually write, shared by every story.
+var hasSets sync.Map

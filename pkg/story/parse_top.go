@@ -73,20 +73,28 @@ func newStory() *Story {
 
 // parseDoc parses the top-level mapping of one file.
 func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
-	fd := &fileDef{st: newStory(), file: p.file, dir: p.dir, present: map[string]Pos{}}
+	fd := &fileDef{file: p.file, dir: p.dir}
+	if p.include {
+		// Read by mergeOne only: a table is made for a key written.
+		fd.st = &Story{}
+	} else {
+		fd.st = newStory()
+	}
 	st := fd.st
 	root := doc
-	if root != nil && root.Kind == yaml.DocumentNode {
-		if len(root.Content) == 0 {
-			return fd
-		}
+	if root != nil && root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
 		root = root.Content[0]
-	}
-	if isNull(root) {
-		return fd
 	}
 	if d := deref(root); d != nil && d.Kind == yaml.MappingNode {
 		fd.present = make(map[string]Pos, len(d.Content)/2)
+	} else {
+		fd.present = map[string]Pos{}
+	}
+	if root != nil && root.Kind == yaml.DocumentNode {
+		return fd // an empty document
+	}
+	if isNull(root) {
+		return fd
 	}
 	p.mapping(root, "top level", topKeys, func(key string, k, v *yaml.Node) {
 		fd.present[key] = p.pos(k)
@@ -123,6 +131,9 @@ func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
 		case "include":
 			st.Include = p.strList(v, "include")
 		case "agents":
+			if st.Agents == nil {
+				st.Agents = map[string]*Persona{}
+			}
 			p.mapping(v, "agents", nil, func(name string, k, v *yaml.Node) {
 				st.Agents[name] = p.parsePersona(name, k, v)
 			})
@@ -132,22 +143,34 @@ func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
 				p.errf(p.pos(v), ruleType, "agent_plugins: expected a mapping, got %s", kindName(v))
 			}
 		case "providers":
+			if st.Providers == nil {
+				st.Providers = map[string]*Provider{}
+			}
 			p.mapping(v, "providers", nil, func(name string, k, v *yaml.Node) {
 				st.Providers[name] = p.parseProviderShape(name, k, v)
 			})
 		case "off_path":
 			st.OffPath = p.parseOffPath(k, v)
 		case "proposals":
+			if st.Proposals == nil {
+				st.Proposals = map[string]*Proposal{}
+			}
 			p.mapping(v, "proposals", nil, func(name string, k, v *yaml.Node) {
 				st.Proposals[name] = p.parseProposal(name, k, v)
 			})
 		case "phase_templates":
+			if st.PhaseTemplates == nil {
+				st.PhaseTemplates = map[string]*PhaseTemplate{}
+			}
 			p.mapping(v, "phase_templates", nil, func(name string, k, v *yaml.Node) {
 				st.PhaseTemplates[name] = p.parsePhaseTemplate(name, k, v)
 			})
 		case "phases":
 			st.Phases = p.parsePhases(k, v)
 		case "meta_modes":
+			if st.MetaModes == nil {
+				st.MetaModes = map[string]*MetaMode{}
+			}
 			p.mapping(v, "meta_modes", nil, func(name string, k, v *yaml.Node) {
 				st.MetaModes[name] = p.parseMetaMode(name, k, v)
 			})
@@ -156,11 +179,17 @@ func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
 		case "routing":
 			st.Routing = p.parseRouting(k, v)
 		case "imports":
+			if st.Imports == nil {
+				st.Imports = map[string]*Import{}
+			}
 			p.mapping(v, "imports", nil, func(alias string, k, v *yaml.Node) {
 				st.Imports[alias] = p.parseImport(alias, k, v)
 				st.ImportOrder = append(st.ImportOrder, alias)
 			})
 		case "exits":
+			if st.Exits == nil {
+				st.Exits = map[string]*Exit{}
+			}
 			p.mapping(v, "exits", nil, func(name string, k, v *yaml.Node) {
 				st.Exits[name] = p.parseExit(name, k, v)
 			})
@@ -170,6 +199,9 @@ func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
 				st.Exports.Intents = p.strList(v, "exports.intents")
 			})
 		case "host_interfaces":
+			if st.HostInterfaces == nil {
+				st.HostInterfaces = map[string]*HostInterface{}
+			}
 			p.mapping(v, "host_interfaces", nil, func(name string, k, v *yaml.Node) {
 				st.HostInterfaces[name] = p.parseInterface(name, k, v)
 			})
@@ -273,8 +305,7 @@ func (p *fileParser) parseWorldVar(name string, k, v *yaml.Node) *WorldVar {
 	wv := &WorldVar{Name: name, Pos: p.pos(k)}
 	d := deref(v)
 	if d != nil && d.Kind == yaml.MappingNode {
-		keys := keysOf(d)
-		if contains(keys, "type") || contains(keys, "default") || contains(keys, "values") {
+		if hasKey(d, "type") || hasKey(d, "default") || hasKey(d, "values") {
 			// Schema form; extra keys are ignored upstream (non-strict).
 			for i := 0; i+1 < len(d.Content); i += 2 {
 				val := d.Content[i+1]
@@ -299,12 +330,21 @@ func (p *fileParser) parseWorldVar(name string, k, v *yaml.Node) *WorldVar {
 }
 
 func (p *fileParser) parseIntents(n *yaml.Node, where string) (map[string]*Intent, []string) {
-	out := map[string]*Intent{}
+	var out map[string]*Intent
 	var order []string
+	if d := deref(n); d != nil && d.Kind == yaml.MappingNode && len(d.Content) >= 2 {
+		out = make(map[string]*Intent, len(d.Content)/2)
+		order = make([]string, 0, len(d.Content)/2)
+	} else {
+		out = map[string]*Intent{}
+	}
 	p.mapping(n, where, nil, func(name string, k, v *yaml.Node) {
 		out[name] = p.parseIntent(name, k, v, where+"."+name)
 		order = append(order, name)
 	})
+	if len(order) == 0 {
+		order = nil
+	}
 	return out, order
 }
 
@@ -813,8 +853,14 @@ func (p *fileParser) parseInterface(name string, k, v *yaml.Node) *HostInterface
 // kvList decodes a mapping into ordered key/value pairs with raw values.
 func (p *fileParser) kvList(n *yaml.Node, where string) []KV {
 	var out []KV
+	if d := deref(n); d != nil && d.Kind == yaml.MappingNode && len(d.Content) >= 2 {
+		out = make([]KV, 0, len(d.Content)/2)
+	}
 	p.mapping(n, where, nil, func(key string, _, v *yaml.Node) {
 		out = append(out, KV{Key: key, Value: p.raw(v), Pos: p.valuePos(v)})
 	})
+	if len(out) == 0 {
+		return nil
+	}
 	return out
 }

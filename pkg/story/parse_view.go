@@ -41,8 +41,7 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 		v.Kind = "elements"
 		v.Elements = p.parseElements(d, where, false)
 	case yaml.MappingNode:
-		keys := keysOf(d)
-		if contains(keys, "template_file") && (contains(keys, "extends") || contains(keys, "blocks")) {
+		if hasKey(d, "template_file") && (hasKey(d, "extends") || hasKey(d, "blocks")) {
 			p.errf(p.pos(n), ruleView, "view: template_file is mutually exclusive with extends/blocks")
 		}
 		v.Kind = "extends"
@@ -72,29 +71,60 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 }
 
 func (p *fileParser) parseElements(n *yaml.Node, where string, inBlock bool) []*ViewElement {
-	var out []*ViewElement
+	d := deref(n)
+	if d == nil || d.Kind != yaml.SequenceNode || len(d.Content) == 0 {
+		var out []*ViewElement
+		p.seq(n, where, func(i int, it *yaml.Node) {
+			if el := p.parseElement(it, indexed(where, i), inBlock); el != nil {
+				out = append(out, el)
+			}
+		})
+		return out
+	}
+	// The elements and the list of their pointers are cut from the
+	// parser's chunks (parse_slab.go); a dropped element is left out.
+	out := p.elementPtrs.list(len(d.Content), pointerChunk)[:0]
 	p.seq(n, where, func(i int, it *yaml.Node) {
-		if el := p.parseElement(it, indexed(where, i), inBlock); el != nil {
+		el := p.elements.one(elementChunk)
+		if p.parseElementInto(el, it, place{where: where, idx: i, indexed: true}, inBlock) {
 			out = append(out, el)
+		} else {
+			*el = ViewElement{}
 		}
 	})
-	return out
+	if len(out) == 0 {
+		return nil
+	}
+	return out[:len(out):len(out)]
 }
 
 func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *ViewElement {
-	d := deref(n)
-	el := &ViewElement{Pos: p.pos(n)}
-	if d == nil || d.Kind != yaml.MappingNode {
-		p.errf(p.pos(n), ruleView, "%s: element must be a mapping with one kind key (one of %s), got %s", where, strings.Join(viewKinds, " / "), kindName(n))
+	el := new(ViewElement)
+	if !p.parseElementInto(el, n, place{where: where}, inBlock) {
 		return nil
 	}
-	var kinds []string
+	return el
+}
+
+// parseElementInto parses an element into el (a zero ViewElement); it
+// returns false when the element is dropped (reported).
+// at names the element in messages; the name is put together for a
+// message or a structured kind only.
+func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at place, inBlock bool) bool {
+	d := deref(n)
+	el.Pos = p.pos(n)
+	if d == nil || d.Kind != yaml.MappingNode {
+		p.errf(p.pos(n), ruleView, "%s: element must be a mapping with one kind key (one of %s), got %s", at.String(), strings.Join(viewKinds, " / "), kindName(n))
+		return false
+	}
+	var kb [2]string
+	kinds := kb[:0]
 	var body *yaml.Node
 	// Elements decode non-strictly upstream (bodies included): unknown keys
 	// are warnings, never errors.
-	p.mappingSev(d, where, elementKeys, "warning", func(key string, _, v *yaml.Node) {
+	p.mappingIn(d, at, elementKeys, "warning", func(key string, _, v *yaml.Node) {
 		if key == "when" {
-			el.When = p.str(v, where+".when")
+			el.When = p.strAtPl(v, at, key)
 			el.WhenPos = p.pos(v)
 			return
 		}
@@ -103,25 +133,25 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 	})
 	switch len(kinds) {
 	case 0:
-		p.errf(p.pos(n), ruleView, "%s: element has no kind (expected one of prose / heading / list / kv / code / template / banner / choice)", where)
-		return nil
+		p.errf(p.pos(n), ruleView, "%s: element has no kind (expected one of prose / heading / list / kv / code / template / banner / choice)", at.String())
+		return false
 	case 1:
 	default:
-		p.errf(p.pos(n), ruleView, "%s: element has multiple kinds set (%s); each element must declare exactly one", where, strings.Join(kinds, ", "))
-		return nil
+		p.errf(p.pos(n), ruleView, "%s: element has multiple kinds set (%s); each element must declare exactly one", at.String(), strings.Join(kinds, ", "))
+		return false
 	}
 	el.Kind = kinds[0]
 	if contains(viewStringKinds, el.Kind) {
-		el.Text = p.str(body, where+"."+el.Kind)
+		el.Text = p.strAtPl(body, at, el.Kind)
 		el.TextPos = p.pos(body)
-		return el
+		return true
 	}
+	where := at.String()
 	if inBlock && el.Kind == "choice" {
 		p.errf(p.pos(n), ruleView, "%s (choice): choice elements are not allowed inside extends/blocks views", where)
 	}
 	el.Body = p.raw(body)
-	el.StrPos = map[string]Pos{}
-	p.stringPositions(body, el.StrPos, 0)
+	el.strPos = p.bodyPositions(body)
 	bw := where + " (" + el.Kind + ")"
 	nestedWhen := func(k *yaml.Node) {
 		p.errf(p.pos(k), ruleView, "%s element: `when:` must be a sibling of `%s:` (element level), not nested inside the %s body — a nested guard is ignored. Dedent the `when:` to align with `%s:`.", el.Kind, el.Kind, el.Kind, el.Kind)
@@ -213,28 +243,62 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 			p.errf(p.pos(body), ruleView, "%s: choice: must be a mapping, got %s", bw, kindName(body))
 		}
 	}
-	return el
+	return true
 }
 
-// stringPositions records the position of the first scalar holding each
-// string below n (keys excluded).
-func (p *fileParser) stringPositions(n *yaml.Node, out map[string]Pos, depth int) {
+// bodyPositions returns the positions of the scalars below n (keys
+// excluded) as ViewElement.StringPos reads them: a few in document order,
+// more sorted by string with the first position of each. They are
+// gathered in the parser's scratch list, then kept in one allocation of
+// the exact size.
+func (p *fileParser) bodyPositions(n *yaml.Node) []strAt {
+	all := p.stringPositions(n, p.strScratch[:0], 0)
+	p.strScratch = all[:0]
+	if len(all) == 0 {
+		return nil
+	}
+	var out []strAt
+	if len(all) <= smallStrPos {
+		out = slices.Clone(all) // document order: StringPos scans it
+	} else {
+		out = slices.Clone(sortPositions(all))
+	}
+	clear(all) // the scratch list lets go of the strings
+	return out
+}
+
+// sortPositions sorts list by string and keeps the first position of each
+// string: a stable sort keeps equal strings in document order. The
+// entries past the returned length are zeroed.
+func sortPositions(list []strAt) []strAt {
+	slices.SortStableFunc(list, func(a, b strAt) int { return strings.Compare(a.s, b.s) })
+	return slices.CompactFunc(list, func(a, b strAt) bool { return a.s == b.s })
+}
+
+// stringPositions appends to out the position of each scalar below n
+// (keys excluded), in document order.
+func (p *fileParser) stringPositions(n *yaml.Node, out []strAt, depth int) []strAt {
 	d := deref(n)
 	if d == nil || depth > 32 {
-		return
+		return out
 	}
 	switch d.Kind {
 	case yaml.ScalarNode:
-		if _, ok := out[d.Value]; !ok {
-			out[d.Value] = p.pos(d)
+		if len(out) == cap(out) && len(out) >= 4096 {
+			// A large body (aliases repeat strings): keep the list to
+			// its distinct strings. The earlier entries stay before the
+			// later ones, so sortPositions still keeps each first.
+			out = sortPositions(out)
 		}
+		out = append(out, strAt{s: d.Value, line: int32(d.Line), col: int32(d.Column)})
 	case yaml.MappingNode:
 		for i := 1; i < len(d.Content); i += 2 {
-			p.stringPositions(d.Content[i], out, depth+1)
+			out = p.stringPositions(d.Content[i], out, depth+1)
 		}
 	case yaml.SequenceNode:
 		for _, it := range d.Content {
-			p.stringPositions(it, out, depth+1)
+			out = p.stringPositions(it, out, depth+1)
 		}
 	}
+	return out
 }

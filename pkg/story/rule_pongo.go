@@ -183,7 +183,7 @@ func (pc *pongoCheck) state(s *State) {
 		if el.Text != "" {
 			pc.compileView(or(el.TextPos, el.Pos), w, el.Text, el.When != "")
 		}
-		walkStrings(el.Body, func(str string) { pc.compileView(or(el.StrPos[str], el.Pos), w, str, el.When != "") })
+		walkStrings(el.Body, func(str string) { pc.compileView(or(el.StringPos(str), el.Pos), w, str, el.When != "") })
 	})
 }
 

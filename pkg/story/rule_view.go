@@ -59,7 +59,7 @@ func (c *checker) checkChoice(s *State, el *ViewElement, where string) {
 		decl := c.lookupIntent(s, in, true)
 		if decl == nil {
 			if !c.intentKnown(s, in, true) {
-				c.rep.errf(or(el.StrPos[in], el.Pos), ruleView, "%s: items[%d]: intent %q not declared in state or global intents", where, j, in)
+				c.rep.errf(or(el.StringPos(in), el.Pos), ruleView, "%s: items[%d]: intent %q not declared in state or global intents", where, j, in)
 			}
 			continue
 		}

@@ -72,8 +72,6 @@ type fileParser struct {
 	// that refers to its own ancestor is reported instead of recursing
 	// forever.
 	active []*yaml.Node
-	// hasSets interns Effect.Has maps by key set (internKeys).
-	hasSets map[string]map[string]bool
 	// owned: the tree belongs to this parse alone, so a top-level state's
 	// nodes are released once the state is parsed (parseStates).
 	owned bool
@@ -91,6 +89,19 @@ type fileParser struct {
 	// interning is on for a large file only: for a small one the table
 	// costs more than the copies it saves.
 	interning bool
+	// include: the file is an include: file (parseFileDoc).
+	include bool
+	// arms, effects and their pointer lists are cut from chunks
+	// (parse_slab.go).
+	arms       slab[Transition]
+	armPtrs    slab[*Transition]
+	effects    slab[Effect]
+	effectPtrs slab[*Effect]
+	// elements and elementPtrs: the same for view elements.
+	elements    slab[ViewElement]
+	elementPtrs slab[*ViewElement]
+	// strScratch is bodyPositions' reused scratch list.
+	strScratch []strAt
 }
 
 // internSlots is the size of the string cache of a file's parse.
@@ -252,17 +263,86 @@ func (p *fileParser) mappingAt(n *yaml.Node, pre, where string, known []string, 
 	return p.mappingIn(n, place{pre: pre, where: where}, known, diag.Error, fn)
 }
 
-// place names a block in messages: pre+where, where quoted if quote.
+// place names a block in messages: pre+where, where quoted if quote,
+// then "."+key when key is set and "[idx]" when indexed. The name is put
+// together only when a message needs it.
 type place struct {
 	pre, where string
 	quote      bool
+	key        string
+	keyed      bool // key is set (it may be empty)
+	idx        int
+	indexed    bool
 }
 
 func (pl place) String() string {
+	s := pl.where
 	if pl.quote {
-		return pl.pre + strconv.Quote(pl.where)
+		s = strconv.Quote(s)
 	}
-	return pl.pre + pl.where
+	if pl.keyed {
+		s += "." + pl.key
+	}
+	if pl.indexed {
+		s = indexed(s, pl.idx)
+	}
+	return pl.pre + s
+}
+
+// item is the place of item i of the list at pl.
+func (pl place) item(i int) place {
+	if pl.indexed {
+		return place{pre: pl.pre, where: pl.String()[len(pl.pre):], idx: i, indexed: true}
+	}
+	pl.idx, pl.indexed = i, true
+	return pl
+}
+
+// seqAt is seq for the list named at in messages.
+func (p *fileParser) seqAt(n *yaml.Node, at place, fn func(i int, item *yaml.Node)) bool {
+	orig := n
+	n = deref(n)
+	if isNull(n) {
+		return false
+	}
+	if n.Kind != yaml.SequenceNode {
+		p.errf(p.pos(orig), ruleType, "%s: expected a list, got %s", at.String(), kindName(n))
+		return false
+	}
+	if !p.enter(n, orig, at) {
+		return false
+	}
+	defer p.leave(n)
+	for i, it := range n.Content {
+		if !p.spend(it, at, i) {
+			return true
+		}
+		fn(i, it)
+	}
+	return true
+}
+
+// strAtPl is str(n, at+"."+key), the name put together only when an
+// error is reported.
+func (p *fileParser) strAtPl(n *yaml.Node, at place, key string) string {
+	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
+		return p.intern(d.Value)
+	}
+	return p.str(n, at.String()+"."+key)
+}
+
+// boolAtPl is boolean(n, at+"."+key), the name put together only when an
+// error is reported.
+func (p *fileParser) boolAtPl(n *yaml.Node, at place, key string) bool {
+	if d := deref(n); d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
+		switch strings.ToLower(d.Value) {
+		case "true", "yes", "on":
+			return true
+		case "false", "no", "off":
+			return false
+		}
+	}
+	return p.boolean(n, at.String()+"."+key)
 }
 
 func (p *fileParser) mappingIn(n *yaml.Node, at place, known []string, unknownSev diag.Severity, fn func(key string, k, v *yaml.Node)) bool {
@@ -354,26 +434,7 @@ func seenBefore(content []*yaml.Node, key string) *yaml.Node {
 
 // seq iterates the items of a sequence node; a null is an empty list.
 func (p *fileParser) seq(n *yaml.Node, where string, fn func(i int, item *yaml.Node)) bool {
-	orig := n
-	n = deref(n)
-	if isNull(n) {
-		return false
-	}
-	if n.Kind != yaml.SequenceNode {
-		p.errf(p.pos(orig), ruleType, "%s: expected a list, got %s", where, kindName(n))
-		return false
-	}
-	if !p.enter(n, orig, place{where: where}) {
-		return false
-	}
-	defer p.leave(n)
-	for i, it := range n.Content {
-		if !p.spend(it, place{where: where}, i) {
-			return true
-		}
-		fn(i, it)
-	}
-	return true
+	return p.seqAt(n, place{where: where}, fn)
 }
 
 // str decodes a scalar as a string. Numbers and bools are accepted as
@@ -487,9 +548,15 @@ func (p *fileParser) strList(n *yaml.Node, where string) []string {
 		return []string{d.Value}
 	}
 	var out []string
+	if d != nil && d.Kind == yaml.SequenceNode && len(d.Content) > 0 {
+		out = make([]string, 0, len(d.Content))
+	}
 	p.seq(n, where, func(i int, it *yaml.Node) {
 		out = append(out, p.strAt(it, where, i))
 	})
+	if len(out) == 0 {
+		return nil
+	}
 	return out
 }
 
@@ -616,6 +683,17 @@ func describe(n *yaml.Node) string {
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// hasKey reports whether the mapping node d (dereferenced) has a key
+// written key (no checks), as contains(keysOf(d), key) without the list.
+func hasKey(d *yaml.Node, key string) bool {
+	for i := 0; i+1 < len(d.Content); i += 2 {
+		if d.Content[i].Value == key {
 			return true
 		}
 	}

@@ -235,10 +235,14 @@ func shiftLines(n *yaml.Node, shift, depth int) bool {
 // alone (not an imported child the cache shares) and the split is safe,
 // else through the whole-file parse. It returns nil after a syntax error
 // (reported).
-func (l *loader) parseFileDoc(display, abs string, data []byte, shared bool) (*fileDef, *fileParser) {
+//
+// include marks an include: file, whose story only carries what it
+// contributes to the manifest's (mergeOne reads it): its tables are made
+// only for the keys the file writes.
+func (l *loader) parseFileDoc(display, abs string, data []byte, shared, include bool) (*fileDef, *fileParser) {
 	newParser := func(owned bool) *fileParser {
 		b := nodeBudget(len(data))
-		return &fileParser{reporter: l.rep, file: display, dir: filepath.Dir(abs), budget: b, limit: b, owned: owned, interning: len(data) >= internMinBytes}
+		return &fileParser{reporter: l.rep, file: display, dir: filepath.Dir(abs), budget: b, limit: b, owned: owned, interning: len(data) >= internMinBytes, include: include}
 	}
 	// A small file validate sees again (a shared import, a copied story)
 	// comes from the content cache (parsecache.go); a large one is split,
