@@ -257,12 +257,6 @@ func (p *fileParser) mappingSev(n *yaml.Node, where string, known []string, unkn
 	return p.mappingIn(n, place{where: where}, known, unknownSev, fn)
 }
 
-// mappingAt is mapping for the block named pre+where in messages (the
-// name is put together only when one is reported).
-func (p *fileParser) mappingAt(n *yaml.Node, pre, where string, known []string, fn func(key string, k, v *yaml.Node)) bool {
-	return p.mappingIn(n, place{pre: pre, where: where}, known, diag.Error, fn)
-}
-
 // place names a block in messages: pre+where, where quoted if quote,
 // then "."+key when key is set and "[idx]" when indexed. The name is put
 // together only when a message needs it.
