@@ -1,80 +1,11 @@
 package schema
 
 // Strings that fill schema files (keywords, type names, the draft URLs),
-// held once: quickDecode returns these instead of allocating a copy for
-// each occurrence, and the boxed values as they are (a string put in an
-// interface is allocated otherwise). Both tables are static data.
-var commonStrings = [...]string{
-	"type",
-	"description",
-	"string",
-	"items",
-	"array",
-	"required",
-	"properties",
-	"object",
-	"additionalProperties",
-	"minLength",
-	"title",
-	"number",
-	"minimum",
-	"maximum",
-	"$schema",
-	"enum",
-	"boolean",
-	"integer",
-	"null",
-	"minItems",
-	"maxItems",
-	"maxLength",
-	"pattern",
-	"format",
-	"const",
-	"default",
-	"examples",
-	"$ref",
-	"$defs",
-	"definitions",
-	"$id",
-	"id",
-	"$anchor",
-	"$comment",
-	"allOf",
-	"anyOf",
-	"oneOf",
-	"not",
-	"if",
-	"then",
-	"else",
-	"patternProperties",
-	"propertyNames",
-	"minProperties",
-	"maxProperties",
-	"uniqueItems",
-	"contains",
-	"prefixItems",
-	"additionalItems",
-	"exclusiveMinimum",
-	"exclusiveMaximum",
-	"multipleOf",
-	"dependencies",
-	"dependentRequired",
-	"dependentSchemas",
-	"unevaluatedProperties",
-	"unevaluatedItems",
-	"readOnly",
-	"writeOnly",
-	"deprecated",
-	"date-time",
-	"uri",
-	"email",
-	"http://json-schema.org/draft-07/schema#",
-	"https://json-schema.org/draft/2020-12/schema",
-	"http://json-schema.org/draft-04/schema#",
-	"http://json-schema.org/draft-06/schema#",
-	"https://json-schema.org/draft/2019-09/schema",
-}
-
+// held once and boxed: quickDecode returns these instead of allocating a
+// copy for each occurrence (commonBoxed[i].(string) is the string itself,
+// with no allocation), and the boxed values as they are (a string put in
+// an interface is allocated otherwise). The table is static data;
+// commonIndex maps a spelling to its index.
 var commonBoxed = [...]any{
 	"type",
 	"description",
@@ -146,7 +77,7 @@ var commonBoxed = [...]any{
 	"https://json-schema.org/draft/2019-09/schema",
 }
 
-// commonIndex is the index of b in commonStrings, or -1.
+// commonIndex is the index of b in commonBoxed, or -1.
 func commonIndex(b []byte) int {
 	switch string(b) {
 	case "type":

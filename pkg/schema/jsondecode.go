@@ -200,7 +200,7 @@ func (d *quickDecoder) digits() bool {
 }
 
 // str scans a string at d.i (the opening quote). common is its index in
-// commonStrings (the string returned is that one), or -1.
+// commonBoxed (the string returned is that one), or -1.
 func (d *quickDecoder) str() (s string, common int, ok bool) {
 	d.i++
 	start := d.i
@@ -211,7 +211,7 @@ func (d *quickDecoder) str() (s string, common int, ok bool) {
 			b := d.data[start:d.i]
 			d.i++
 			if common := commonIndex(b); common >= 0 {
-				return commonStrings[common], common, true
+				return commonBoxed[common].(string), common, true
 			}
 			return string(b), -1, true
 		case c == '\\':

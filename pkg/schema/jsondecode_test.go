@@ -107,3 +107,20 @@ func TestDecodeJSONErrorsUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// The common-string table and its index switch must agree entry by entry,
+// or the decoder would hand back the wrong keyword.
+func TestCommonIndexMatchesTable(t *testing.T) {
+	for i, v := range commonBoxed {
+		s, ok := v.(string)
+		if !ok {
+			t.Fatalf("commonBoxed[%d] = %#v, not a string", i, v)
+		}
+		if got := commonIndex([]byte(s)); got != i {
+			t.Errorf("commonIndex(%q) = %d, want %d", s, got, i)
+		}
+	}
+	if got := commonIndex([]byte("no-such-keyword")); got != -1 {
+		t.Errorf("commonIndex of an unknown word = %d, want -1", got)
+	}
+}
