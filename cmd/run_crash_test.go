@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -82,17 +81,11 @@ states:
 	t.Logf("%d of 6 kills tore the last line", torn)
 }
 
-// waitForLines polls the file at path until it holds at least n complete
-// lines or the deadline passes (a bound on a broken run, not a timing
-// assumption: a slow machine only takes longer).
+// waitForLines waits (waitFor) until the file at path holds at least n
+// complete lines.
 func waitForLines(path string, n int, within time.Duration) bool {
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(path); err == nil && bytes.Count(b, []byte{'\n'}) >= n {
-			return true
-		}
-		runtime.Gosched()
-		time.Sleep(time.Millisecond) // poll interval, not a wait for an outcome
-	}
-	return false
+	return waitFor(func() bool {
+		b, err := os.ReadFile(path)
+		return err == nil && bytes.Count(b, []byte{'\n'}) >= n
+	}, within)
 }

@@ -294,16 +294,8 @@ func (pl place) item(i int) place {
 
 // seqAt is seq for the list named at in messages.
 func (p *fileParser) seqAt(n *yaml.Node, at place, fn func(i int, item *yaml.Node)) bool {
-	orig := n
-	n = deref(n)
-	if isNull(n) {
-		return false
-	}
-	if n.Kind != yaml.SequenceNode {
-		p.errf(p.pos(orig), ruleType, "%s: expected a list, got %s", at.String(), kindName(n))
-		return false
-	}
-	if !p.enter(n, orig, at) {
+	n, ok := p.open(n, yaml.SequenceNode, at)
+	if !ok {
 		return false
 	}
 	defer p.leave(n)
@@ -314,6 +306,30 @@ func (p *fileParser) seqAt(n *yaml.Node, at place, fn func(i int, item *yaml.Nod
 		fn(i, it)
 	}
 	return true
+}
+
+// open is the start of reading the collection n (aliases followed) of
+// kind, named at in messages: false for null, for another kind (reported)
+// and past the depth limit (enter reports it). On true the caller must
+// leave the node it returns.
+func (p *fileParser) open(n *yaml.Node, kind yaml.Kind, at place) (*yaml.Node, bool) {
+	orig := n
+	n = deref(n)
+	if isNull(n) {
+		return nil, false
+	}
+	if n.Kind != kind {
+		what := "a mapping"
+		if kind == yaml.SequenceNode {
+			what = "a list"
+		}
+		p.errf(p.pos(orig), ruleType, "%s: expected %s, got %s", at.String(), what, kindName(n))
+		return nil, false
+	}
+	if !p.enter(n, orig, at) {
+		return nil, false
+	}
+	return n, true
 }
 
 // strAtPl is str(n, at+"."+key), the name put together only when an
@@ -340,16 +356,8 @@ func (p *fileParser) boolAtPl(n *yaml.Node, at place, key string) bool {
 }
 
 func (p *fileParser) mappingIn(n *yaml.Node, at place, known []string, unknownSev diag.Severity, fn func(key string, k, v *yaml.Node)) bool {
-	orig := n
-	n = deref(n)
-	if isNull(n) {
-		return false
-	}
-	if n.Kind != yaml.MappingNode {
-		p.errf(p.pos(orig), ruleType, "%s: expected a mapping, got %s", at.String(), kindName(n))
-		return false
-	}
-	if !p.enter(n, orig, at) {
+	n, ok := p.open(n, yaml.MappingNode, at)
+	if !ok {
 		return false
 	}
 	defer p.leave(n)
