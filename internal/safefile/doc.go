@@ -5,6 +5,7 @@
 // story's roots or write anything: its callers keep those.
 //
 // Stories, prompts, schemas, fixtures, cassettes, profiles and pins are read
-// through it, so that /dev/zero cannot exhaust memory and a FIFO cannot hang
+// through it (on Linux, a schema directly inside schemas/ through
+// ReadPlainAt, relative to the directory's descriptor), so that /dev/zero cannot exhaust memory and a FIFO cannot hang
 // a run.
 package safefile
