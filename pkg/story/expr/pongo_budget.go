@@ -132,7 +132,9 @@ func (p *Pongo) RenderContext(ctx context.Context, env Env) (out string, err err
 	b := newRenderBudget(ctx)
 	pc := make(pongo2.Context, len(env)+1)
 	for k, v := range env {
-		pc[k] = v
+		if k != ContextKey {
+			pc[k] = v
+		}
 	}
 	pc[budgetKey] = b
 	w := &budgetWriter{b: b}
@@ -146,8 +148,17 @@ func (p *Pongo) RenderContext(ctx context.Context, env Env) (out string, err err
 	return w.buf.String(), nil
 }
 
-// Render renders the template within the render budget, without a
-// deadline (RenderContext with context.Background()).
+// ContextKey is the Env key under which a caller that cannot pass a
+// context to Render (a view renderer behind an interface without one)
+// hands the run's context to every render below it.
+const ContextKey = "__kitsoki_context"
+
+// Render renders the template within the render budget: RenderContext
+// with the context env holds under ContextKey, else context.Background().
 func (p *Pongo) Render(env Env) (string, error) {
-	return p.RenderContext(context.Background(), env)
+	ctx, _ := env[ContextKey].(context.Context)
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return p.RenderContext(ctx, env)
 }
