@@ -30,15 +30,15 @@ func limitError(kind ErrorKind, what, src string, off int, format string, a ...a
 	line, col := runeCol(src, off)
 	return &Error{
 		Kind: kind,
-		Msg:  fmt.Sprintf("%s %s at %d:%d: %s", what, quoteHead(src), line, col, fmt.Sprintf(format, a...)),
+		Msg:  fmt.Sprintf("%s %s at %d:%d: %s", what, Quote(src), line, col, fmt.Sprintf(format, a...)),
 		Src:  src, Line: line, Col: col,
 	}
 }
 
-// quoteHead quotes at most the first 40 runes of s, so that an error about
-// a huge source does not repeat it.
-func quoteHead(s string) string {
-	const n = 40
+// Quote is %q of s when s has at most 256 runes, else of its first 256
+// runes followed by "…": an error about a huge source does not repeat it.
+func Quote(s string) string {
+	const n = 256
 	if utf8.RuneCountInString(s) <= n {
 		return fmt.Sprintf("%q", s)
 	}

@@ -98,7 +98,7 @@ func renderNodes(b *strings.Builder, nodes []tNode, env Env, steps *int, src str
 			for _, it := range items {
 				if *steps++; *steps > MaxRenderSteps {
 					return &Error{Kind: KindEval, Err: ErrRenderBudget, Src: src,
-						Msg: fmt.Sprintf("template %s: more than %d {{ range }} iterations; iterate over less", quoteHead(src), MaxRenderSteps)}
+						Msg: fmt.Sprintf("template %s: more than %d {{ range }} iterations; iterate over less", Quote(src), MaxRenderSteps)}
 				}
 				inner["item"] = it
 				if err := renderNodes(b, n.body, inner, steps, src); err != nil {
@@ -116,7 +116,7 @@ func checkValueSize(b *strings.Builder, n int, src string) error {
 		return nil
 	}
 	return &Error{Kind: KindEval, Err: ErrRenderBudget, Src: src,
-		Msg: fmt.Sprintf("template %s: the text is over %d bytes; build less", quoteHead(src), MaxRenderBytes)}
+		Msg: fmt.Sprintf("template %s: the text is over %d bytes; build less", Quote(src), MaxRenderBytes)}
 }
 
 // rangeItems lists what {{ range }} iterates: the elements of a slice or
