@@ -39,7 +39,6 @@ const budgetKey = "__kitsoki_render_budget"
 type renderBudget struct {
 	ctx   context.Context
 	steps int
-	out   int
 	alloc int
 	depth int
 	err   error // the first failure; every later spend fails with it
