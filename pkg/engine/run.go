@@ -14,6 +14,7 @@ import (
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/host"
 	"kitsoki/pkg/story"
+	"kitsoki/pkg/story/expr"
 )
 
 // Caps of reference §5.2.
@@ -499,7 +500,7 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		return t, nil
 	}
 	end := map[string]any{"outcome": "transitioned", "to": r.statePath()}
-	if v := r.renderView(slots); v != "" {
+	if v := r.renderView(ctx, slots); v != "" {
 		end["view"] = v
 		t.View = v
 	}
@@ -523,11 +524,11 @@ func isTraceErr(err error) bool {
 
 // renderView renders the resting state's view for turn.end (seam 4) with
 // the error banner of story-runtime §2.4 and the say narration of §8.
-func (r *runner) renderView(slots map[string]any) string {
+func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	if r.so.Views == nil {
 		return ""
 	}
-	extra := map[string]any{"slots": slots}
+	extra := map[string]any{"slots": slots, expr.ContextKey: ctx}
 	if r.transView != nil && !r.bound {
 		extra["transition_view"] = r.transView
 	}

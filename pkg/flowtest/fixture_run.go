@@ -500,7 +500,7 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 	if t.ExpectError != nil {
 		return fr.errorTurn(ctx, t, c, tr, out, from, before)
 	}
-	fr.checkTurn(t, c, tr, out, sent, before, jobsBefore)
+	fr.checkTurn(ctx, t, c, tr, out, sent, before, jobsBefore)
 	return fr.close(tr, c)
 }
 
@@ -605,7 +605,7 @@ func (fr *fixtureRun) errorTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 }
 
 // checkTurn runs a turn's expectations on what it landed on.
-func (fr *fixtureRun) checkTurn(t *Turn, c *checker, tr *TurnResult, out outcome, sent, before map[string]any, jobsBefore map[string]string) {
+func (fr *fixtureRun) checkTurn(ctx context.Context, t *Turn, c *checker, tr *TurnResult, out outcome, sent, before map[string]any, jobsBefore map[string]string) {
 	s := fr.sess
 	if rej := out.rej; rej != nil {
 		if fr.legacy {
@@ -621,7 +621,7 @@ func (fr *fixtureRun) checkTurn(t *Turn, c *checker, tr *TurnResult, out outcome
 	// the re-render when it is empty.
 	view := out.view
 	if (view == "" || fr.legacy) && fr.ld.Views != nil {
-		if v, err := fr.ld.Views.RenderView(state, world, nil); err == nil {
+		if v, err := fr.ld.Views.RenderView(state, world, map[string]any{expr.ContextKey: ctx}); err == nil {
 			view = v
 		}
 	}

@@ -133,7 +133,9 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 		return fail("inputs: %v", err)
 	}
 
+	mem := &memBudget{}
 	predeclared := starlark.StringDict{"json": json.Module, "math": math.Module, "struct": starlark.NewBuiltin("struct", starlarkstruct.Make)}
+	mem.predeclare(predeclared)
 	opts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
 	thread := &starlark.Thread{Name: name + " " + script, Print: func(*starlark.Thread, string) {}}
 	steps := h.o.MaxSteps
@@ -145,7 +147,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	stop := context.AfterFunc(ctx, func() { thread.Cancel("the run was stopped") })
 	defer stop()
 
-	globals, err := starlark.ExecFileOptions(opts, thread, script, src, predeclared)
+	globals, err := execChecked(opts, thread, script, src, predeclared)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, fmt.Errorf("%s: %v", name, ctx.Err())
@@ -197,6 +199,18 @@ func scriptErr(err error, steps uint64) string {
 	return err.Error()
 }
 
+// execChecked is starlark.ExecFileOptions over checkedProgram: the
+// file's + and * go through the memory budget (starlark_budget.go).
+func execChecked(opts *syntax.FileOptions, th *starlark.Thread, filename string, src []byte, predeclared starlark.StringDict) (starlark.StringDict, error) {
+	prog, err := checkedProgram(opts, filename, src, predeclared)
+	if err != nil {
+		return nil, err
+	}
+	g, err := prog.Init(th, predeclared)
+	g.Freeze()
+	return g, err
+}
+
 func readLimited(path string, max int64) ([]byte, error) {
 	return safefile.ReadFile(path, max)
 }
@@ -244,11 +258,14 @@ func newModuleLoader(ctx context.Context, steps uint64, storyDir, scriptDir stri
 		if err != nil {
 			e.err = fmt.Errorf("load(%q): %s", module, errText(err))
 		} else {
-			sub := &starlark.Thread{Name: th.Name, Print: th.Print, Load: load}
+			// one step budget for the call: the module counts on from
+			// the loading thread's steps, and they carry back
+			sub := &starlark.Thread{Name: th.Name, Print: th.Print, Load: load, Steps: th.Steps}
 			sub.SetMaxExecutionSteps(steps)
 			stop := context.AfterFunc(ctx, func() { sub.Cancel("the run was stopped") })
-			e.globals, e.err = starlark.ExecFileOptions(opts, sub, module, src, predeclared)
+			e.globals, e.err = execChecked(opts, sub, module, src, predeclared)
 			stop()
+			th.Steps = sub.Steps
 		}
 		e.loading = false
 		return e.globals, e.err

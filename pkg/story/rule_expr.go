@@ -19,7 +19,7 @@ func checkExprs(c *checker) {
 			return
 		}
 		if err := c.compileGuard(t.When); err != nil {
-			c.rep.errf(c.errAt(t.WhenPos, t.When, err), ruleExpr, "state %q intent %q transition[%d]: guard when %q: %s", s.Path, in, a, t.When, errMsg(err))
+			c.rep.errf(c.errAt(t.WhenPos, t.When, err), ruleExpr, "state %q intent %q transition[%d]: guard when %s: %s", s.Path, in, a, expr.Quote(t.When), errMsg(err))
 		}
 	})
 	c.eachEffect(func(e *Effect, site effSite) {
@@ -34,7 +34,7 @@ func checkExprs(c *checker) {
 				}
 				sev = diag.Warning
 			}
-			c.rep.add(c.errAt(e.keyPos("when"), e.When, err), sev, ruleExpr, "%s: effect when %q: %s", site.Loc(), e.When, errMsg(err))
+			c.rep.add(c.errAt(e.keyPos("when"), e.When, err), sev, ruleExpr, "%s: effect when %s: %s", site.Loc(), expr.Quote(e.When), errMsg(err))
 		}
 	})
 	for _, s := range c.states() {
@@ -49,7 +49,7 @@ func checkExprs(c *checker) {
 				if strings.Contains(msg, "map literal") {
 					msg += "; expr has no map literal to compare with: test emptiness with len(...) == 0 or != nil"
 				}
-				c.rep.errf(c.errAt(el.WhenPos, el.When, err), ruleViewRender, "state %q: %s: when %q: %s; upstream loads the story but the view fails to render whenever this state is shown (the turn records no view)", s.Path, where, el.When, msg)
+				c.rep.errf(c.errAt(el.WhenPos, el.When, err), ruleViewRender, "state %q: %s: when %s: %s; upstream loads the story but the view fails to render whenever this state is shown (the turn records no view)", s.Path, where, expr.Quote(el.When), msg)
 			}
 		})
 	}

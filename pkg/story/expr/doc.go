@@ -17,6 +17,14 @@
 // pongo2 template sets are per PongoLoader; the only process-wide settings
 // (autoescape off, kitsoki's filters) are fixed at package init.
 //
+// Hostile sources are refused before any parser sees them (limits.go:
+// length and nesting, [MaxExprBytes], [MaxTemplateBytes], [MaxNesting]), and
+// every render runs within a budget ([MaxRenderSteps], [MaxRenderBytes]):
+// kitsoki's own for and set tags, a capped writer and size-checked filters
+// (pongo_budget.go, pongo_tags.go, pongo_filters_sized.go) stop a render on
+// its own when the budget or its context ([Pongo.RenderContext],
+// [ContextKey]) ends.
+//
 // A linter needs only whether a source compiles: [SimplePongo],
 // [SimpleTemplate] and [SimpleGuard] (pongo_simple.go, simple.go) recognise
 // the plainest sources, which always compile, without building them (each

@@ -113,3 +113,37 @@ func FuzzPongo(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRenderBudget: any pongo2 source either fails to compile or renders
+// to an end within the budget (no hang, no panic, output under the cap),
+// and a source over a limit is refused before pongo2 parses it.
+func FuzzRenderBudget(f *testing.F) {
+	for _, s := range []string{
+		"{% for a in l %}{% for b in l %}{{ a }}{% endfor %}{% endfor %}",
+		"{% macro f(n) %}{{ f(n) }}{% endmacro %}{{ f(1) }}",
+		`{% set s = "ab" %}{% for i in l %}{% set s = s|add:s %}{% endfor %}{{ s }}`,
+		`{{ "x"|ljust:2000000000 }}`, `{{ "x"|stringformat:"%0999999999d" }}`,
+		`{{ l|join:", "|center:40 }}`, "{% for a in l %}{% empty %}none{% endfor %}",
+		"{{ ((((((((1)))))))) }}", `{{ 1.5|floatformat:99999999 }}`,
+	} {
+		f.Add(s)
+	}
+	l := make([]any, 40)
+	for i := range l {
+		l[i] = i
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		p, err := CompilePongo(src)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("%q: error %T", src, err)
+			}
+			return
+		}
+		out, err := p.Render(Env{"l": l})
+		if err == nil && len(out) > MaxRenderBytes {
+			t.Fatalf("%q: %d bytes of output", src, len(out))
+		}
+	})
+}

@@ -111,13 +111,16 @@ func (l *PongoLoader) Compile(src string) (p *Pongo, err error) {
 			p, err = nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %q: internal error: %v", src, r), Src: src}
 		}
 	}()
+	if e := checkPongoLimits("<string>", src); e != nil {
+		return nil, e
+	}
 	if e := checkPongoHang("<string>", src); e != nil {
 		return nil, e
 	}
 	if e := l.checkIncludeCycle("<string>", src); e != nil {
 		return nil, e
 	}
-	tpl, perr := l.set.FromString(rewritePongo(src))
+	tpl, perr := l.set.FromString(prepPongo(src))
 	if perr != nil {
 		return nil, l.pongoError("<string>", src, perr)
 	}
@@ -154,8 +157,14 @@ func (l *PongoLoader) compileFileSource(path string, src []byte, build bool) (p 
 	}()
 	text := string(src)
 	// A plain template (SimplePongo) has no tag either check looks for.
+	if e := checkTemplateLength(KindPongo, "pongo2 "+path, text); e != nil {
+		return nil, e
+	}
 	simple := !build && SimplePongo(text)
 	if !simple {
+		if e := checkPongoLimits(path, text); e != nil {
+			return nil, e
+		}
 		if e := checkPongoHang(path, text); e != nil {
 			return nil, e
 		}
@@ -199,20 +208,6 @@ func (l *PongoLoader) compileFileSource(path string, src []byte, build bool) (p 
 // extends fail.
 func CompilePongo(src string) (*Pongo, error) {
 	return NewPongoLoader().Compile(src)
-}
-
-// Render renders the template. Undefined variables render empty.
-func (p *Pongo) Render(ctx Env) (out string, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			out, err = "", &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 render %s: internal error: %v", p.name, r)}
-		}
-	}()
-	s, perr := p.tpl.Execute(pongo2.Context(ctx))
-	if perr != nil {
-		return "", p.l.pongoError(p.name, "", perr)
-	}
-	return s, nil
 }
 
 // pongoError turns a pongo2 error into an *Error; when pongo2 could not
@@ -412,14 +407,18 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 		}
 	}
 	text := string(b)
-	if e := checkPongoHang(path, text); e != nil {
+	e := checkPongoLimits(path, text)
+	if e == nil {
+		e = checkPongoHang(path, text)
+	}
+	if e != nil {
 		f.l.mu.Lock()
 		f.l.getErrs[path] = e
 		f.l.getErrs[name] = e
 		f.l.mu.Unlock()
 		return nil, e
 	}
-	if rw := rewritePongo(text); rw != text {
+	if rw := prepPongo(text); rw != text {
 		return strings.NewReader(rw), nil
 	}
 	return bytes.NewReader(b), nil

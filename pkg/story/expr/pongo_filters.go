@@ -62,19 +62,13 @@ func padWidth(param *pongo2.Value) int {
 // on the right; longer values are not cut).
 func filterCol(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	s := valueText(in)
-	if n := padWidth(param) - utf8.RuneCountInString(s); n > 0 && n < 1<<16 {
-		s += strings.Repeat(" ", n)
-	}
-	return pongo2.AsValue(s), nil
+	return padded("col", s, 0, max(padWidth(param)-utf8.RuneCountInString(s), 0))
 }
 
 // filterRcol right-aligns the value in a column N runes wide.
 func filterRcol(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	s := valueText(in)
-	if n := padWidth(param) - utf8.RuneCountInString(s); n > 0 && n < 1<<16 {
-		s = strings.Repeat(" ", n) + s
-	}
-	return pongo2.AsValue(s), nil
+	return padded("rcol", s, max(padWidth(param)-utf8.RuneCountInString(s), 0), 0)
 }
 
 // filterReference renders a value the way an effect-value template

@@ -2,6 +2,9 @@ package expr
 
 import "strings"
 
+// prepPongo is the source pongo2 parses: kitsoki's rewrites of src.
+func prepPongo(src string) string { return rewriteMacros(rewritePongo(src)) }
+
 // rewritePongo rewrites ` ?? ` into `|default:` inside {{ }} and {% %} tags,
 // outside string literals, as kitsoki does before handing a template to
 // pongo2: `{{ world.x ?? "none" }}` becomes `{{ world.x|default:"none" }}`.

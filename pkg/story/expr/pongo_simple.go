@@ -24,7 +24,7 @@ import (
 // left to pongo2: false never means that src is wrong.
 func SimplePongo(src string) bool {
 	// pongo2's lexer reads the rune U+0001 as its end of input.
-	if strings.Contains(src, "{#") || strings.IndexByte(src, 1) >= 0 {
+	if len(src) > MaxTemplateBytes || strings.Contains(src, "{#") || strings.IndexByte(src, 1) >= 0 {
 		return false
 	}
 	var open []byte // the blocks open: 'i' if, 'I' if after else, 'f' for, 'F' for after empty

@@ -100,6 +100,9 @@ func compile(src string, guard bool) (p *Program, err error) {
 			p, err = nil, &Error{Kind: KindCompile, Msg: fmt.Sprintf("expr compile %q: internal error: %v", src, r), Src: src}
 		}
 	}()
+	if e := checkExprLimits(src); e != nil {
+		return nil, e
+	}
 	prog, cerr := compileWith(src, guard)
 	if cerr != nil {
 		return nil, compileError(src, cerr)

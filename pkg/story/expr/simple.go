@@ -12,6 +12,9 @@ import (
 // the braces: CompileTemplate always compiles it, so a linter may skip
 // compiling it. false never means that s is wrong.
 func SimpleTemplate(s string) bool {
+	if len(s) > MaxTemplateBytes {
+		return false
+	}
 	for {
 		i := strings.Index(s, "{{")
 		if i < 0 {
@@ -59,6 +62,9 @@ func SimpleTemplate(s string) bool {
 // true, false, nil or digits, and operators stand between single spaces.
 // false never means that src is wrong.
 func SimpleGuard(src string) bool {
+	if len(src) > MaxExprBytes {
+		return false
+	}
 	// terms joined by && or ||: each one is bool or of unknown type
 	for {
 		i := strings.Index(src, " && ")

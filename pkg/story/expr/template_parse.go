@@ -61,6 +61,9 @@ func CompileTemplate(s string) (t *Template, err error) {
 		t.lit = true
 		return t, nil
 	}
+	if e := checkTemplateLength(KindTemplate, "template", s); e != nil {
+		return nil, e
+	}
 	toks, err := lexTemplate(s)
 	if err != nil {
 		return nil, err
@@ -221,6 +224,16 @@ type tParser struct {
 	toks  []tTok
 	pos   int
 	depth int // range nesting
+	nest  int // if and range nesting (MaxNesting)
+}
+
+// enter counts one more level of {{ if }} / {{ range }} opened by tok.
+func (p *tParser) enter(tok *tTok) error {
+	p.nest++
+	if p.nest > MaxNesting {
+		return p.errAt(tok.off, "{{ if }} and {{ range }} nest deeper than %d levels; split the template", MaxNesting)
+	}
+	return nil
 }
 
 func errAt(src string, kind ErrorKind, off int, format string, args ...any) *Error {
@@ -257,7 +270,11 @@ func (p *tParser) parse(depth int) ([]tNode, *tTok, error) {
 		case "else", "elif", "end":
 			return nodes, tok, nil
 		case "if":
+			if err := p.enter(tok); err != nil {
+				return nil, nil, err
+			}
 			n, err := p.parseIf(tok, depth)
+			p.nest--
 			if err != nil {
 				return nil, nil, err
 			}
@@ -270,9 +287,13 @@ func (p *tParser) parse(depth int) ([]tNode, *tTok, error) {
 			if err != nil {
 				return nil, nil, err
 			}
+			if err := p.enter(tok); err != nil {
+				return nil, nil, err
+			}
 			p.depth++
 			body, stop, err := p.parse(depth + 1)
 			p.depth--
+			p.nest--
 			if err != nil {
 				return nil, nil, err
 			}

@@ -24,7 +24,8 @@ func (t *Template) Render(env Env) (out any, err error) {
 		return t.typed.prog.Eval(env)
 	}
 	var b strings.Builder
-	if err := renderNodes(&b, t.nodes, withRoots(env)); err != nil {
+	steps := 0
+	if err := renderNodes(&b, t.nodes, withRoots(env), &steps, t.src); err != nil {
 		return nil, err
 	}
 	return b.String(), nil
@@ -40,17 +41,27 @@ func (t *Template) RenderString(env Env) (string, error) {
 	return stringify(v), nil
 }
 
-func renderNodes(b *strings.Builder, nodes []tNode, env Env) error {
+// renderNodes renders nodes into b; steps counts {{ range }} iterations
+// against MaxRenderSteps and b is kept under MaxRenderBytes (src names the
+// template in the error).
+func renderNodes(b *strings.Builder, nodes []tNode, env Env, steps *int, src string) error {
 	for _, n := range nodes {
 		switch n := n.(type) {
 		case tText:
+			if err := checkValueSize(b, len(n.s), src); err != nil {
+				return err
+			}
 			b.WriteString(n.s)
 		case *tExpr:
 			v, err := n.prog.Eval(env)
 			if err != nil {
 				return err
 			}
-			b.WriteString(stringify(v))
+			s := stringify(v)
+			if err := checkValueSize(b, len(s), src); err != nil {
+				return err
+			}
+			b.WriteString(s)
 		case *tIf:
 			for _, br := range n.branches {
 				ok := true
@@ -62,7 +73,7 @@ func renderNodes(b *strings.Builder, nodes []tNode, env Env) error {
 					ok = truthy(v)
 				}
 				if ok {
-					if err := renderNodes(b, br.body, env); err != nil {
+					if err := renderNodes(b, br.body, env, steps, src); err != nil {
 						return err
 					}
 					break
@@ -85,14 +96,27 @@ func renderNodes(b *strings.Builder, nodes []tNode, env Env) error {
 				inner[k] = x
 			}
 			for _, it := range items {
+				if *steps++; *steps > MaxRenderSteps {
+					return &Error{Kind: KindEval, Err: ErrRenderBudget, Src: src,
+						Msg: fmt.Sprintf("template %s: more than %d {{ range }} iterations; iterate over less", Quote(src), MaxRenderSteps)}
+				}
 				inner["item"] = it
-				if err := renderNodes(b, n.body, inner); err != nil {
+				if err := renderNodes(b, n.body, inner, steps, src); err != nil {
 					return err
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// checkValueSize refuses to grow b by n bytes past MaxRenderBytes.
+func checkValueSize(b *strings.Builder, n int, src string) error {
+	if b.Len()+n <= MaxRenderBytes {
+		return nil
+	}
+	return &Error{Kind: KindEval, Err: ErrRenderBudget, Src: src,
+		Msg: fmt.Sprintf("template %s: the text is over %d bytes; build less", Quote(src), MaxRenderBytes)}
 }
 
 // rangeItems lists what {{ range }} iterates: the elements of a slice or

@@ -1,0 +1,64 @@
+package cmd
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestValidateHugeGuardRefusedBeforeParsing: a guard of a million nested
+// parentheses (which kept validate busy for minutes) is a positioned error
+// naming the limit, and the report does not repeat the 2 MB guard.
+func TestValidateHugeGuardRefusedBeforeParsing(t *testing.T) {
+	guard := strings.Repeat("(", 1_000_000) + "true" + strings.Repeat(")", 1_000_000)
+	dir := writeStory(t, "app:\n  id: g\n  version: 0.1.0\n  title: G\nintents:\n  go:\n    title: Go\n    description: go\n    examples: [\"go\"]\nroot: a\nstates:\n  a:\n    view: \"A\"\n    on:\n      go:\n        - target: b\n          when: \""+guard+"\"\n  b:\n    view: \"B\"\n")
+	code, out, errOut := runCmd(t, "validate", filepath.Join(dir, "app.yaml"))
+	all := out + errOut
+	if code != 1 || !strings.Contains(all, "app.yaml:17:16402: error:") || !strings.Contains(all, "over the limit of 16384") {
+		t.Fatalf("exit %d:\n%.2000s", code, all)
+	}
+	if len(all) > 8<<10 {
+		t.Errorf("the report is %d bytes: it repeats the guard", len(all))
+	}
+}
+
+// TestTestSurvivesHostileViews: nine nested pongo2 for loops over 100
+// items and ljust:2000000000 in views, under the real binary: the run ends
+// on its own (the render budget stops the loops; the filter refuses the
+// width: pkg/story/expr's tests check those messages) with no fatal error,
+// and the process's peak memory stays small.
+func TestTestSurvivesHostileViews(t *testing.T) {
+	bin := buildKitsokiUnlessShort(t)
+	dir := t.TempDir()
+	for _, f := range []string{"app.yaml", "flows/loops.yaml", "flows/pad.yaml"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "bounds", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(bin, "test", filepath.Join(dir, "app.yaml"), "--timeout", "5s")
+	out, err := cmd.CombinedOutput()
+	if strings.Contains(string(out), "fatal error") || strings.Contains(string(out), "goroutine ") {
+		t.Fatalf("Go runtime failure:\n%.3000s", out)
+	}
+	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() > 1 {
+		t.Fatalf("kitsoki test: %v\n%.3000s", err, out)
+	}
+	// both fixtures ran to their verdict: each view was stopped (rendered
+	// empty, the render error noted) instead of hanging or crashing
+	text := string(out)
+	if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(text, "0 passed, 2 failed") || strings.Count(text, `view: ""`) != 2 {
+		t.Fatalf("kitsoki test:\n%.3000s", text)
+	}
+	if rss := maxRSS(cmd.ProcessState); rss > 1<<30 {
+		t.Errorf("peak RSS %d bytes", rss)
+	}
+}

@@ -1,0 +1,287 @@
+package host
+
+import (
+	"fmt"
+	"math/bits"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// A script's budget. Steps: one count per host.starlark.run call, shared
+// by the script and every module it loads (budgetThread). Memory: Go cannot
+// cap one goroutine's heap, so the operations that make a large value from
+// small ones in one step are checked before they allocate: `+` and `*` (and
+// `+=`, `*=`) are rewritten, when the file is compiled, into calls of
+// checked builtins, and range() refuses more than maxRangeLen elements. A
+// value over maxValueBytes is an error, and so is producing more than
+// maxBigBytes in values of 1 MiB or more during one call; the script's
+// error goes to the story's on_error and the process lives on.
+const (
+	maxValueBytes = 64 << 20
+	maxBigBytes   = 1 << 30
+	bigValue      = 1 << 20
+	maxRangeLen   = 1 << 24
+	// slotBytes is what one element of a list or tuple costs.
+	slotBytes = 16
+)
+
+// The names of the checked builtins (not valid in a script's own source:
+// they start with two underscores and are predeclared only for rewritten
+// code).
+const (
+	sbAdd     = "__kitsoki_add"
+	sbMul     = "__kitsoki_mul"
+	sbGrowAdd = "__kitsoki_grow_add"
+	sbGrowMul = "__kitsoki_grow_mul"
+)
+
+// memBudget counts the large values one call produced.
+type memBudget struct{ big int64 }
+
+func (m *memBudget) charge(n uint64) error {
+	if n > maxValueBytes {
+		return fmt.Errorf("the result would take %d bytes, over the limit of %d per value; build smaller values", n, maxValueBytes)
+	}
+	if n >= bigValue {
+		m.big += int64(n)
+		if m.big > maxBigBytes {
+			return fmt.Errorf("the script made more than %d bytes of large values; it was stopped to keep memory bounded", maxBigBytes)
+		}
+	}
+	return nil
+}
+
+// size is the bytes v holds directly (strings, bytes, lists, tuples), or
+// -1 when + and * do not grow it.
+func size(v starlark.Value) int64 {
+	switch v := v.(type) {
+	case starlark.String:
+		return int64(len(v))
+	case starlark.Bytes:
+		return int64(len(v))
+	case *starlark.List:
+		return int64(v.Len()) * slotBytes
+	case starlark.Tuple:
+		return int64(len(v)) * slotBytes
+	}
+	return -1
+}
+
+// sizeOfAdd and sizeOfMul bound the result of x+y and x*y (0 when it does
+// not grow a sequence).
+func sizeOfAdd(x, y starlark.Value) uint64 {
+	a, b := size(x), size(y)
+	if a < 0 || b < 0 {
+		return 0
+	}
+	return uint64(a) + uint64(b)
+}
+
+func sizeOfMul(x, y starlark.Value) uint64 {
+	seq, n := x, y
+	if size(seq) < 0 {
+		seq, n = y, x
+	}
+	s := size(seq)
+	k, ok := n.(starlark.Int)
+	if s < 0 || !ok {
+		return 0
+	}
+	times, exact := k.Int64()
+	if !exact {
+		return maxValueBytes + 1
+	}
+	if times <= 0 {
+		return 0
+	}
+	hi, lo := bits.Mul64(uint64(s), uint64(times))
+	if hi != 0 {
+		return maxValueBytes + 1
+	}
+	return lo
+}
+
+// predeclare adds the checked builtins and the bounded range to d.
+func (m *memBudget) predeclare(d starlark.StringDict) {
+	binop := func(name string, op syntax.Token, bound func(x, y starlark.Value) uint64, grow bool) *starlark.Builtin {
+		return starlark.NewBuiltin(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			if len(args) != 2 {
+				return nil, fmt.Errorf("%s: want 2 arguments", name)
+			}
+			if err := m.charge(bound(args[0], args[1])); err != nil {
+				return nil, err
+			}
+			if grow {
+				return args[1], nil // x op= y goes on as written
+			}
+			return starlark.Binary(op, args[0], args[1])
+		})
+	}
+	d[sbAdd] = binop(sbAdd, syntax.PLUS, sizeOfAdd, false)
+	d[sbMul] = binop(sbMul, syntax.STAR, sizeOfMul, false)
+	d[sbGrowAdd] = binop(sbGrowAdd, syntax.PLUS, sizeOfAdd, true)
+	d[sbGrowMul] = binop(sbGrowMul, syntax.STAR, sizeOfMul, true)
+	rng := starlark.Universe["range"].(*starlark.Builtin)
+	d["range"] = starlark.NewBuiltin("range", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+		r, err := starlark.Call(th, rng, args, kw)
+		if err != nil {
+			return nil, err
+		}
+		if s, ok := r.(starlark.Sequence); ok && s.Len() > maxRangeLen {
+			return nil, fmt.Errorf("range has %d elements, over the limit of %d", s.Len(), maxRangeLen)
+		}
+		return r, nil
+	})
+}
+
+// checkedProgram parses and compiles src with + and * rewritten into the
+// checked builtins (see rewriteGrowth).
+func checkedProgram(opts *syntax.FileOptions, filename string, src []byte, predeclared starlark.StringDict) (*starlark.Program, error) {
+	f, err := opts.Parse(filename, src, 0)
+	if err != nil {
+		return nil, err
+	}
+	rewriteGrowth(f)
+	return starlark.FileProgram(f, predeclared.Has)
+}
+
+// rewriteGrowth turns x + y into __kitsoki_add(x, y) and x * y into
+// __kitsoki_mul(x, y) everywhere in f, and x += y into
+// x += __kitsoki_grow_add(x, y) (likewise *=) when x can be read twice
+// without side effects (a name, or attributes and indexes of names and
+// literals).
+func rewriteGrowth(f *syntax.File) {
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.ExprStmt:
+			n.X = growCall(n.X)
+		case *syntax.IfStmt:
+			n.Cond = growCall(n.Cond)
+		case *syntax.WhileStmt:
+			n.Cond = growCall(n.Cond)
+		case *syntax.ForStmt:
+			n.X = growCall(n.X)
+		case *syntax.ReturnStmt:
+			if n.Result != nil {
+				n.Result = growCall(n.Result)
+			}
+		case *syntax.AssignStmt:
+			n.RHS = growCall(n.RHS)
+			if n.Op == syntax.PLUS_EQ || n.Op == syntax.STAR_EQ {
+				if lhs, ok := pureCopy(n.LHS); ok {
+					name := sbGrowAdd
+					if n.Op == syntax.STAR_EQ {
+						name = sbGrowMul
+					}
+					n.RHS = checkedCall(name, n.OpPos, lhs, n.RHS)
+				}
+			}
+		case *syntax.BinaryExpr:
+			n.X, n.Y = growCall(n.X), growCall(n.Y)
+		case *syntax.UnaryExpr:
+			if n.X != nil {
+				n.X = growCall(n.X)
+			}
+		case *syntax.ParenExpr:
+			n.X = growCall(n.X)
+		case *syntax.CallExpr:
+			n.Fn = growCall(n.Fn)
+			for i := range n.Args {
+				n.Args[i] = growCall(n.Args[i])
+			}
+		case *syntax.IndexExpr:
+			n.X, n.Y = growCall(n.X), growCall(n.Y)
+		case *syntax.SliceExpr:
+			n.X = growCall(n.X)
+			n.Lo, n.Hi, n.Step = growOpt(n.Lo), growOpt(n.Hi), growOpt(n.Step)
+		case *syntax.DotExpr:
+			n.X = growCall(n.X)
+		case *syntax.CondExpr:
+			n.Cond, n.True, n.False = growCall(n.Cond), growCall(n.True), growCall(n.False)
+		case *syntax.ListExpr:
+			for i := range n.List {
+				n.List[i] = growCall(n.List[i])
+			}
+		case *syntax.TupleExpr:
+			for i := range n.List {
+				n.List[i] = growCall(n.List[i])
+			}
+		case *syntax.DictEntry:
+			n.Key, n.Value = growCall(n.Key), growCall(n.Value)
+		case *syntax.Comprehension:
+			n.Body = growCall(n.Body)
+		case *syntax.ForClause:
+			n.X = growCall(n.X)
+		case *syntax.IfClause:
+			n.Cond = growCall(n.Cond)
+		case *syntax.LambdaExpr:
+			n.Body = growCall(n.Body)
+			for i := range n.Params {
+				n.Params[i] = growCall(n.Params[i])
+			}
+		case *syntax.DefStmt:
+			for i := range n.Params {
+				n.Params[i] = growCall(n.Params[i])
+			}
+		}
+		return true
+	})
+}
+
+func growOpt(e syntax.Expr) syntax.Expr {
+	if e == nil {
+		return nil
+	}
+	return growCall(e)
+}
+
+// growCall returns e, or the checked call that replaces e when e is x + y
+// or x * y.
+func growCall(e syntax.Expr) syntax.Expr {
+	b, ok := e.(*syntax.BinaryExpr)
+	if !ok {
+		return e
+	}
+	switch b.Op {
+	case syntax.PLUS:
+		return checkedCall(sbAdd, b.OpPos, b.X, b.Y)
+	case syntax.STAR:
+		return checkedCall(sbMul, b.OpPos, b.X, b.Y)
+	}
+	return e
+}
+
+func checkedCall(name string, at syntax.Position, x, y syntax.Expr) *syntax.CallExpr {
+	_, end := y.Span()
+	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: at, Name: name}, Lparen: at, Args: []syntax.Expr{x, y}, Rparen: end}
+}
+
+// pureCopy copies e when reading it has no side effects (names, literals,
+// and attributes and indexes of those).
+func pureCopy(e syntax.Expr) (syntax.Expr, bool) {
+	switch e := e.(type) {
+	case *syntax.Ident:
+		return &syntax.Ident{NamePos: e.NamePos, Name: e.Name}, true
+	case *syntax.Literal:
+		c := *e
+		return &c, true
+	case *syntax.DotExpr:
+		x, ok := pureCopy(e.X)
+		if !ok {
+			return nil, false
+		}
+		return &syntax.DotExpr{X: x, Dot: e.Dot, NamePos: e.NamePos, Name: &syntax.Ident{NamePos: e.Name.NamePos, Name: e.Name.Name}}, true
+	case *syntax.IndexExpr:
+		x, ok := pureCopy(e.X)
+		if !ok {
+			return nil, false
+		}
+		y, ok := pureCopy(e.Y)
+		if !ok {
+			return nil, false
+		}
+		return &syntax.IndexExpr{X: x, Lbrack: e.Lbrack, Y: y, Rbrack: e.Rbrack}, true
+	}
+	return nil, false
+}

@@ -1,0 +1,77 @@
+package host
+
+import (
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"testing"
+
+	"kitsoki/internal/testing/storytest"
+)
+
+// heapBytes is the heap's object bytes now (after a collection).
+func heapBytes() uint64 {
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// TestStarlarkMemoryBudget: [0]*400000000 (6.4 GB, the attack that ended
+// in a fatal out-of-memory) and doubling a string in a loop are script
+// errors (into on_error), and the heap stays small.
+func TestStarlarkMemoryBudget(t *testing.T) {
+	sidecar := "inputs: {}\noutputs:\n  n: { type: int }\n"
+	dir := storytest.TempTree(t, map[string]string{
+		"rep.star":      "def main(ctx):\n    x = [0]*400000000\n    return {\"n\": len(x)}\n",
+		"rep.star.yaml": sidecar,
+		"dbl.star":      "def main(ctx):\n    s = \"xxxxxxxx\"\n    for i in range(64):\n        s = s + s\n    return {\"n\": len(s)}\n",
+		"dbl.star.yaml": sidecar,
+		"aug.star":      "def main(ctx):\n    l = [1]\n    for i in range(64):\n        l += l\n    return {\"n\": len(l)}\n",
+		"aug.star.yaml": sidecar,
+		"str.star":      "def main(ctx):\n    s = \"ab\" * 2000000000\n    return {\"n\": len(s)}\n",
+		"str.star.yaml": sidecar,
+		"rng.star":      "def main(ctx):\n    return {\"n\": len(list(range(400000000)))}\n",
+		"rng.star.yaml": sidecar,
+		"ok.star":       "def main(ctx):\n    l = [0] * 1000\n    l += [1, 2]\n    s = \"a\" + \"b\" * 3\n    return {\"n\": len(l) + len(s) + 2 * 3}\n",
+		"ok.star.yaml":  sidecar,
+	})
+	before := heapBytes()
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	for script, want := range map[string]string{
+		"rep.star": "over the limit of 67108864 per value",
+		"dbl.star": "over the limit of 67108864 per value",
+		"aug.star": "over the limit of 67108864 per value",
+		"str.star": "over the limit of 67108864 per value",
+		"rng.star": "range has 400000000 elements, over the limit",
+	} {
+		wantDomainErr(t, h, starEnv(dir), map[string]any{"script": script}, script, want)
+	}
+	if after := heapBytes(); after > before+256<<20 {
+		t.Errorf("heap grew from %d to %d bytes", before, after)
+	}
+	d := mustOK(t, h, starEnv(dir), map[string]any{"script": "ok.star"})
+	if d["n"] != 1002+4+6 {
+		t.Errorf("ok.star: %v", d)
+	}
+}
+
+// TestStarlarkStepsAcrossModules: a script cannot multiply its step budget
+// by loading modules: each module's steps count against the one budget.
+func TestStarlarkStepsAcrossModules(t *testing.T) {
+	spin := "def spin():\n    n = 0\n    for i in range(10000):\n        n += 1\n    return n\n\nx = spin()\n"
+	files := map[string]string{"main.star.yaml": "inputs: {}\noutputs: {}\n"}
+	var loads []string
+	for _, m := range []string{"a", "b", "c", "d"} {
+		files[m+".star"] = spin
+		loads = append(loads, "load(\""+m+".star\", "+m+"=\"x\")")
+	}
+	files["main.star"] = strings.Join(loads, "\n") + "\ndef main(ctx):\n    return {}\n"
+	dir := storytest.TempTree(t, files)
+	// one module fits in 150,000 steps; four do not
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true, MaxSteps: 150_000})
+	wantDomainErr(t, h, starEnv(dir), map[string]any{"script": "main.star"}, "four modules", "more than 150000 steps")
+	files["main.star"] = loads[0] + "\ndef main(ctx):\n    return {}\n"
+	dir = storytest.TempTree(t, files)
+	mustOK(t, h, starEnv(dir), map[string]any{"script": "main.star"})
+}

@@ -1,0 +1,163 @@
+package expr
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Limits on the text of guards and templates, checked before expr-lang,
+// kitsoki's {{ }} parser or pongo2's parser sees it: those parsers recurse
+// once per nesting level and some take quadratic time, so a hostile source
+// (a guard of a million parentheses) would keep validate and lsp busy for
+// minutes. The largest guard in the compatibility corpus is 183 bytes with
+// one level of parentheses; the largest template is 12,217 bytes with three
+// levels of nested tags (docs/compat/hardening.md).
+const (
+	// MaxExprBytes bounds a guard or value expression.
+	MaxExprBytes = 16 << 10
+	// MaxTemplateBytes bounds a {{ }} value template or a pongo2 source
+	// (a view, say, prompt or template file).
+	MaxTemplateBytes = 1 << 20
+	// MaxNesting bounds nested brackets inside an expression and nested
+	// block tags ({% for %}, {% if %}, {{ range }}, ...) in a template.
+	MaxNesting = 64
+)
+
+// limitError is the positioned error of a source over a limit; off is the
+// byte offset the limit was crossed at.
+func limitError(kind ErrorKind, what, src string, off int, format string, a ...any) *Error {
+	line, col := runeCol(src, off)
+	return &Error{
+		Kind: kind,
+		Msg:  fmt.Sprintf("%s %s at %d:%d: %s", what, Quote(src), line, col, fmt.Sprintf(format, a...)),
+		Src:  src, Line: line, Col: col,
+	}
+}
+
+// Quote is %q of s when s has at most 256 runes, else of its first 256
+// runes followed by "…": an error about a huge source does not repeat it.
+func Quote(s string) string {
+	const n = 256
+	if utf8.RuneCountInString(s) <= n {
+		return fmt.Sprintf("%q", s)
+	}
+	i := 0
+	for k := 0; k < n; k++ {
+		_, w := utf8.DecodeRuneInString(s[i:])
+		i += w
+	}
+	return fmt.Sprintf("%q…", s[:i])
+}
+
+// checkExprLimits refuses an expression longer than MaxExprBytes or with
+// brackets nested deeper than MaxNesting (string literals are skipped).
+func checkExprLimits(src string) *Error {
+	const what = "expr compile"
+	if len(src) > MaxExprBytes {
+		return limitError(KindCompile, what, src, MaxExprBytes,
+			"the expression is %d bytes, over the limit of %d; move the logic into smaller guards or into values computed by an effect", len(src), MaxExprBytes)
+	}
+	if off := nestingOverflow(src, 0, len(src)); off >= 0 {
+		return limitError(KindCompile, what, src, off,
+			"brackets nest deeper than %d levels; split the expression", MaxNesting)
+	}
+	return nil
+}
+
+// nestingOverflow returns the byte offset in src[from:to] of the first
+// bracket ((, [ or {) that opens level MaxNesting+1, or -1; quoted strings
+// ('…', "…", `…`) are skipped.
+func nestingOverflow(src string, from, to int) int {
+	depth := 0
+	var quote byte
+	for i := from; i < to; i++ {
+		c := src[i]
+		if quote != 0 {
+			if c == '\\' && quote != '`' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+			continue
+		}
+		switch c {
+		case '"', '\'', '`':
+			quote = c
+		case '(', '[', '{':
+			depth++
+			if depth > MaxNesting {
+				return i
+			}
+		case ')', ']', '}':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return -1
+}
+
+// checkTemplateLength refuses a {{ }} template or pongo2 source longer than
+// MaxTemplateBytes; what names it in the message.
+func checkTemplateLength(kind ErrorKind, what, src string) *Error {
+	if len(src) <= MaxTemplateBytes {
+		return nil
+	}
+	return limitError(kind, what, src, MaxTemplateBytes,
+		"the template is %d bytes, over the limit of %d; split it with {%% include %%} or move text into files", len(src), MaxTemplateBytes)
+}
+
+// pongoBlockTags are the pongo2 tags that open a block closed by end<tag>.
+var pongoBlockTags = map[string]bool{
+	"for": true, "if": true, "ifequal": true, "ifnotequal": true, "ifchanged": true,
+	"block": true, "macro": true, "with": true, "filter": true, "spaceless": true,
+	"autoescape": true, "comment": true,
+}
+
+// checkPongoLimits refuses a pongo2 source over MaxTemplateBytes, with
+// block tags nested deeper than MaxNesting, or with brackets nested deeper
+// than MaxNesting inside one {{ }} or {% %} tag. name labels the message.
+func checkPongoLimits(name, src string) *Error {
+	what := "pongo2 " + name
+	if e := checkTemplateLength(KindPongo, what, src); e != nil {
+		return e
+	}
+	depth := 0
+	for i := 0; ; {
+		open, close := nextTag(src, i)
+		if open < 0 {
+			return nil
+		}
+		end := strings.Index(src[open+2:], close)
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += open + 2
+		}
+		if off := nestingOverflow(src, open+2, end); off >= 0 {
+			return limitError(KindPongo, what, src, off, "brackets nest deeper than %d levels inside one tag; split the expression with {%% set %%}", MaxNesting)
+		}
+		if close == "%}" {
+			tag := strings.TrimLeft(src[open+2:end], "- \t\r\n")
+			if n := strings.IndexFunc(tag, func(r rune) bool { return !isPongoIdentRune(r) }); n >= 0 {
+				tag = tag[:n]
+			}
+			switch {
+			case pongoBlockTags[tag]:
+				depth++
+				if depth > MaxNesting {
+					return limitError(KindPongo, what, src, open, "block tags nest deeper than %d levels; move the inner part into an {%% include %%}d file or a macro", MaxNesting)
+				}
+			case strings.HasPrefix(tag, "end") && pongoBlockTags[tag[3:]] && depth > 0:
+				depth--
+			}
+		}
+		i = end + 2
+		if i >= len(src) {
+			return nil
+		}
+	}
+}
+
+func isPongoIdentRune(r rune) bool { return r < utf8.RuneSelf && isPongoIdent(byte(r)) }

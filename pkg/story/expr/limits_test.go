@@ -1,0 +1,177 @@
+package expr
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestGuardLimitsRefuseBeforeParsing: a guard of a million parentheses (the
+// attack that kept validate busy for minutes) and one nested 65 deep are
+// positioned errors naming the limit.
+func TestGuardLimitsRefuseBeforeParsing(t *testing.T) {
+	huge := strings.Repeat("(", 1_000_000) + "true" + strings.Repeat(")", 1_000_000)
+	_, err := CompileGuard(huge)
+	var e *Error
+	if !errors.As(err, &e) || !strings.Contains(e.Msg, "over the limit of 16384") || e.Line != 1 || e.Col != MaxExprBytes+1 {
+		t.Fatalf("1M parens: %v (%+v)", err, e)
+	}
+	if len(e.Msg) > 1024 {
+		t.Errorf("message repeats the source: %d bytes", len(e.Msg))
+	}
+	deep := strings.Repeat("(", MaxNesting+1) + "true" + strings.Repeat(")", MaxNesting+1)
+	_, err = CompileGuard(deep)
+	if !errors.As(err, &e) || !strings.Contains(e.Msg, "deeper than 64") || e.Col != MaxNesting+1 {
+		t.Fatalf("deep: %v", err)
+	}
+	ok := strings.Repeat("(", MaxNesting) + "true" + strings.Repeat(")", MaxNesting)
+	if _, err := CompileGuard(ok); err != nil {
+		t.Fatalf("64 levels must compile: %v", err)
+	}
+	// brackets inside strings do not count
+	if _, err := CompileGuard(`world.x == "` + strings.Repeat("(", 100) + `"`); err != nil {
+		t.Fatalf("quoted brackets: %v", err)
+	}
+}
+
+func TestTemplateLimits(t *testing.T) {
+	deep := strings.Repeat("{{ if world.a }}", MaxNesting+1) + "x" + strings.Repeat("{{ end }}", MaxNesting+1)
+	_, err := CompileTemplate(deep)
+	var e *Error
+	if !errors.As(err, &e) || !strings.Contains(e.Msg, "nest deeper than 64") || e.Col != 1+16*MaxNesting {
+		t.Fatalf("value template nesting: %v", err)
+	}
+	big := "{{ world.a }}" + strings.Repeat("x", MaxTemplateBytes)
+	if _, err := CompileTemplate(big); err == nil || !strings.Contains(err.Error(), "over the limit of 1048576") {
+		t.Fatalf("value template length: %v", err)
+	}
+	loops := strings.Repeat("{% for a in l %}", MaxNesting+1) + strings.Repeat("{% endfor %}", MaxNesting+1)
+	if _, err := CompilePongo(loops); err == nil || !strings.Contains(err.Error(), "block tags nest deeper than 64") {
+		t.Fatalf("pongo nesting: %v", err)
+	}
+	if SimplePongo(loops) {
+		t.Fatal("SimplePongo accepts what Compile refuses")
+	}
+	parens := "{{ " + strings.Repeat("(", 1000) + "1" + strings.Repeat(")", 1000) + " }}"
+	if _, err := CompilePongo(parens); err == nil || !strings.Contains(err.Error(), "brackets nest deeper") {
+		t.Fatalf("pongo parens: %v", err)
+	}
+	if _, err := CompilePongo(strings.Repeat("x", MaxTemplateBytes+1)); err == nil || !strings.Contains(err.Error(), "over the limit") {
+		t.Fatalf("pongo length: %v", err)
+	}
+}
+
+func mustPongo(t *testing.T, src string) *Pongo {
+	t.Helper()
+	p, err := CompilePongo(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func hundred() []any {
+	l := make([]any, 100)
+	for i := range l {
+		l[i] = i
+	}
+	return l
+}
+
+// TestRenderBudget: nine nested loops over 100 items (10^18 iterations)
+// stop at the step budget; a render whose context ends stops.
+func TestRenderBudget(t *testing.T) {
+	nine := strings.Repeat("{% for a in l %}", 9) + strings.Repeat("{% endfor %}", 9)
+	p := mustPongo(t, nine)
+	_, err := p.Render(Env{"l": hundred()})
+	if !errors.Is(err, ErrRenderBudget) || !strings.Contains(err.Error(), "more than 1000000 loop iterations") {
+		t.Fatalf("nine loops: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = p.RenderContext(ctx, Env{"l": hundred()})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: %v", err)
+	}
+	// forloop keeps pongo2's meaning
+	out, err := mustPongo(t, `{% for x in l %}{% for y in l %}{{ forloop.Parentloop.Counter }}{{ forloop.Counter0 }}{% if forloop.Last %};{% endif %}{% endfor %}{% empty %}none{% endfor %}`).Render(Env{"l": []any{1, 2}})
+	if err != nil || out != "1011;2021;" {
+		t.Fatalf("forloop: %q %v", out, err)
+	}
+}
+
+func TestRenderOutputAndFilterSizes(t *testing.T) {
+	for _, src := range []string{
+		`{{ "x"|ljust:2000000000 }}`,
+		`{{ "x"|rjust:2000000000 }}`,
+		`{{ "x"|center:2000000000 }}`,
+		`{{ "x"|col:2000000000 }}`,
+		`{{ "x"|rcol:2000000000 }}`,
+		`{{ 1.5|floatformat:2000000000 }}`,
+		`{{ "x"|stringformat:"%2000000000s" }}`,
+	} {
+		_, err := mustPongo(t, src).Render(nil)
+		if err == nil || !strings.Contains(err.Error(), "over the limit of 16777216") {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+	// doubling through set in a loop
+	dbl := `{% set s = "xxxxxxxx" %}{% for i in l %}{% set s = s|add:s %}{% endfor %}{{ s|length }}`
+	if _, err := mustPongo(t, dbl).Render(Env{"l": hundred()}); err == nil || !strings.Contains(err.Error(), "bytes") {
+		t.Fatalf("doubling: %v", err)
+	}
+	quotes := strings.Repeat(`"`, 3<<20) // 18 MiB escaped
+	if _, err := mustPongo(t, `{{ s|escape }}`).Render(Env{"s": quotes}); err == nil || !strings.Contains(err.Error(), "filter escape would produce") {
+		t.Fatalf("escape: %v", err)
+	}
+	out := `{% for i in l %}{% for j in l %}{% for k in l %}` + strings.Repeat("x", 100) + `{% endfor %}{% endfor %}{% endfor %}`
+	if _, err := mustPongo(t, out).Render(Env{"l": hundred()}); !errors.Is(err, ErrRenderBudget) || !strings.Contains(err.Error(), "output is over") {
+		t.Fatalf("output: %v", err)
+	}
+	// the replaced filters keep pongo2's results
+	for src, want := range map[string]string{
+		`{{ "ab"|ljust:4 }}|`:                               "ab  |",
+		`{{ "ab"|rjust:4 }}`:                                "  ab",
+		`{{ "ab"|center:5 }}|`:                              "  ab |",
+		`{{ l|join:"," }}`:                                  "1,2",
+		`{{ "a,b"|split:","|join:"+" }}`:                    "a+b",
+		`{{ "ab"|make_list|join:"." }}`:                     "a.b",
+		`{{ 1|add:2 }} {{ "a"|add:"b" }}`:                   "3 ab",
+		`{{ 3.0|floatformat }} {{ 3.14159|floatformat:2 }}`: "3 3.14",
+		`{{ 5|stringformat:"%03d" }}`:                       "005",
+		`{{ "<a>"|escape }}`:                                "&lt;a&gt;",
+		`{{ "a b"|urlencode }}`:                             "a+b",
+	} {
+		got, err := mustPongo(t, src).Render(Env{"l": []any{1, 2}})
+		if err != nil || got != want {
+			t.Errorf("%s = %q, %v; want %q", src, got, err, want)
+		}
+	}
+}
+
+// TestRecursiveMacroStops: a macro calling itself is an error at the depth
+// limit, not a Go stack overflow.
+func TestRecursiveMacroStops(t *testing.T) {
+	p := mustPongo(t, "{% macro f(n) %}[{{ f(n) }}]{% endmacro %}{{ f(1) }}")
+	_, err := p.Render(nil)
+	if err == nil || !strings.Contains(err.Error(), "macro calls nest deeper than 200") {
+		t.Fatalf("recursion: %v", err)
+	}
+	out, err := mustPongo(t, "{% macro g(x) %}<{{ x }}>{% endmacro %}{{ g(1) }}{{ g(2) }}").Render(nil)
+	if err != nil || out != "<1><2>" {
+		t.Fatalf("macro: %q %v", out, err)
+	}
+}
+
+func TestValueTemplateRangeBudget(t *testing.T) {
+	src := strings.Repeat("{{ range world.l }}", 9) + "{{ end }}" + strings.Repeat("{{ end }}", 8)
+	tpl, err := CompileTemplate(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tpl.Render(Env{"world": map[string]any{"l": hundred()}})
+	if !errors.Is(err, ErrRenderBudget) {
+		t.Fatalf("nine ranges: %v", err)
+	}
+}

@@ -1,0 +1,257 @@
+package expr
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/flosch/pongo2/v6"
+)
+
+// Size-producing filters check the size of what they would produce against
+// MaxRenderBytes before allocating it: `"x"|ljust:2000000000` is an error,
+// not a fatal out-of-memory. Filters that pad or join are kitsoki's own
+// (same results as pongo2's); those that expand each input byte by at most
+// a fixed factor keep pongo2's code, reached through a template compiled
+// before the filter is replaced (pongo2 offers no other way to keep a
+// replaced filter), behind a check of input length × factor.
+func init() {
+	for name, fn := range map[string]pongo2.FilterFunction{
+		"center":       filterCenter,
+		"ljust":        filterLjust,
+		"rjust":        filterRjust,
+		"join":         filterJoin,
+		"make_list":    filterMakeList,
+		"split":        filterSplit,
+		"add":          filterAdd,
+		"stringformat": filterStringformat,
+		"floatformat":  filterFloatformat,
+	} {
+		_ = pongo2.ReplaceFilter(name, fn)
+	}
+	// the worst output bytes per input byte of pongo2's own filter
+	for name, factor := range map[string]int{
+		"escape": 6, "e": 6, "escapejs": 6, "addslashes": 2, "iriencode": 3,
+		"urlencode": 3, "linebreaks": 8, "linebreaksbr": 7, "linenumbers": 24,
+		"urlize": 64, "urlizetrunc": 64,
+	} {
+		_ = pongo2.ReplaceFilter(name, expanding(name, factor))
+	}
+}
+
+// sizeError is a filter's refusal to produce n bytes.
+func sizeError(filter string, n int) *pongo2.Error {
+	return &pongo2.Error{Sender: "filter:" + filter, OrigError: fmt.Errorf("%w: filter %s would produce %d bytes, over the limit of %d; use a smaller width or less text", ErrRenderBudget, filter, n, MaxRenderBytes)}
+}
+
+// sizeOK reports whether n bytes (or more than an int holds: n < 0) fit.
+func sizeOK(n int) bool { return n >= 0 && n <= MaxRenderBytes }
+
+// expanding returns pongo2's filter name behind a check that the input,
+// grown factor times, fits. The original is kept in two compiled
+// templates (with and without a parameter).
+func expanding(name string, factor int) pongo2.FilterFunction {
+	bare := pongo2.Must(pongo2.FromString("{{ v|" + name + " }}"))
+	withParam := pongo2.Must(pongo2.FromString("{{ v|" + name + ":p }}"))
+	return func(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
+		s := in.String()
+		if n := len(s) * factor; len(s) > MaxRenderBytes || !sizeOK(n) {
+			return nil, sizeError(name, n)
+		}
+		tpl, ctx := bare, pongo2.Context{"v": s}
+		if !param.IsNil() {
+			tpl, ctx = withParam, pongo2.Context{"v": s, "p": param.Interface()}
+		}
+		out, err := tpl.Execute(ctx)
+		if err != nil {
+			return nil, &pongo2.Error{Sender: "filter:" + name, OrigError: err}
+		}
+		return pongo2.AsSafeValue(out), nil
+	}
+}
+
+// padded returns s with left and right spaces, if it fits.
+func padded(filter, s string, left, right int) (*pongo2.Value, *pongo2.Error) {
+	n := len(s) + left + right
+	if left < 0 || right < 0 || left > MaxRenderBytes || right > MaxRenderBytes || !sizeOK(n) {
+		return nil, sizeError(filter, n)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(strings.Repeat(" ", left))
+	b.WriteString(s)
+	b.WriteString(strings.Repeat(" ", right))
+	return pongo2.AsValue(b.String()), nil
+}
+
+// filterCenter centres the value in a field of N runes.
+func filterCenter(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
+	width, n := param.Integer(), in.Len()
+	if width <= n {
+		return in, nil
+	}
+	spaces := width - n
+	return padded("center", in.String(), spaces/2+spaces%2, spaces/2)
+}
+
+// filterLjust pads the value with spaces on the right to N runes.
+func filterLjust(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
+	return padded("ljust", in.String(), 0, max(param.Integer()-in.Len(), 0))
+}
+
+// filterRjust pads the value with spaces on the left to N runes (a
+// negative N pads on the right, as fmt's %-Ns does).
+func filterRjust(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
+	s, width := in.String(), param.Integer()
+	pad := max(abs(width)-utf8.RuneCountInString(s), 0)
+	if width < 0 {
+		return padded("rjust", s, 0, pad)
+	}
+	return padded("rjust", s, pad, 0)
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// filterJoin joins a list's items with the parameter; other values pass
+// through.
+func filterJoin(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
+	if !in.CanSlice() {
+		return in, nil
+	}
+	sep := param.String()
+	items := make([]string, 0, in.Len())
+	n := 0
+	for i := 0; i < in.Len(); i++ {
+		s := in.Index(i).String()
+		n += len(s)
+		if i > 0 {
+			n += len(sep)
+		}
+		if !sizeOK(n) {
+			return nil, sizeError("join", n)
+		}
+		items = append(items, s)
+	}
+	return pongo2.AsValue(strings.Join(items, sep)), nil
+}
+
+// listItemCost is what one list element of make_list or split costs: its
+// string header and the pongo2 value made of it.
+const listItemCost = 64
+
+// filterMakeList makes a list of the value's runes.
+func filterMakeList(in, _ *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
+	s := in.String()
+	if n := utf8.RuneCountInString(s) * listItemCost; !sizeOK(n) {
+		return nil, sizeError("make_list", n)
+	}
+	out := make([]string, 0, len(s))
+	for _, r := range s {
+		out = append(out, string(r))
+	}
+	return pongo2.AsValue(out), nil
+}
+
+// filterSplit splits the value at each occurrence of the parameter.
+func filterSplit(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
+	s, sep := in.String(), param.String()
+	parts := utf8.RuneCountInString(s) + 1
+	if sep != "" {
+		parts = strings.Count(s, sep) + 1
+	}
+	if n := parts * listItemCost; !sizeOK(n) {
+		return nil, sizeError("split", n)
+	}
+	return pongo2.AsValue(strings.Split(s, sep)), nil
+}
+
+// filterAdd adds numbers, or concatenates the text of anything else.
+func filterAdd(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
+	if in.IsNumber() && param.IsNumber() {
+		if in.IsFloat() || param.IsFloat() {
+			return pongo2.AsValue(in.Float() + param.Float()), nil
+		}
+		return pongo2.AsValue(in.Integer() + param.Integer()), nil
+	}
+	a, b := in.String(), param.String()
+	if n := len(a) + len(b); !sizeOK(n) {
+		return nil, sizeError("add", n)
+	}
+	return pongo2.AsValue(a + b), nil
+}
+
+// filterStringformat formats the value with the parameter as a Go format.
+// A width or precision past MaxRenderBytes, or a format whose output could
+// pass it, is refused.
+func filterStringformat(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
+	format := param.String()
+	n, ok := formatBound(format, len(in.String()))
+	if !ok {
+		return nil, sizeError("stringformat", n)
+	}
+	return pongo2.AsValue(fmt.Sprintf(format, in.Interface())), nil
+}
+
+// formatBound is an upper bound of the length of fmt.Sprintf(format, v)
+// for a v whose text is vlen bytes: the format, each width and precision,
+// and each verb's operand quoted (×6) or formatted in another base (×8).
+func formatBound(format string, vlen int) (int, bool) {
+	n := len(format)
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		n += 8*vlen + 64
+		for i++; i < len(format); i++ {
+			c := format[i]
+			if c >= '0' && c <= '9' {
+				j := i
+				for j < len(format) && format[j] >= '0' && format[j] <= '9' {
+					j++
+				}
+				w, err := strconv.Atoi(format[i:j])
+				if err != nil || w > MaxRenderBytes {
+					return MaxRenderBytes + 1, false
+				}
+				n += w
+				i = j - 1
+				continue
+			}
+			if strings.IndexByte("+-# .[]*", c) < 0 {
+				break
+			}
+		}
+		if !sizeOK(n) {
+			return n, false
+		}
+	}
+	return n, true
+}
+
+// filterFloatformat formats a number with N decimals (pongo2's rules: no
+// parameter or N <= 0 trims a whole number to an integer).
+func filterFloatformat(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
+	val := in.Float()
+	decimals := -1
+	if !param.IsNil() {
+		decimals = param.Integer()
+	}
+	trim := !param.IsNumber()
+	if decimals <= 0 {
+		decimals = -decimals
+		trim = true
+	}
+	if n := decimals + 330; decimals > MaxRenderBytes || !sizeOK(n) {
+		return nil, sizeError("floatformat", n)
+	}
+	if trim && float64(int(val)) == val {
+		return pongo2.AsValue(in.Integer()), nil
+	}
+	return pongo2.AsValue(strconv.FormatFloat(val, 'f', decimals, 64)), nil
+}

@@ -1,0 +1,249 @@
+package expr
+
+import (
+	"strings"
+
+	"github.com/flosch/pongo2/v6"
+
+	"kitsoki/internal/lazyre"
+)
+
+// kitsoki's replacements for pongo2's for and set tags, and the tags that
+// count macro calls: the same syntax and meaning as pongo2's, plus the
+// render budget (pongo_budget.go). Registered once at init.
+func init() {
+	_ = pongo2.ReplaceTag("for", forTagParser)
+	_ = pongo2.ReplaceTag("set", setTagParser)
+	_ = pongo2.RegisterTag(macroEnterTag, macroEnterParser)
+	_ = pongo2.RegisterTag(macroLeaveTag, macroLeaveParser)
+}
+
+// forLoop is what a template reads as forloop (and forloop.Parentloop),
+// with pongo2's field names and values.
+type forLoop struct {
+	Counter     int
+	Counter0    int
+	Revcounter  int
+	Revcounter0 int
+	First       bool
+	Last        bool
+	Parentloop  *forLoop
+}
+
+type forNode struct {
+	key, value string
+	list       pongo2.IEvaluator
+	reversed   bool
+	sorted     bool
+	body       *pongo2.NodeWrapper
+	empty      *pongo2.NodeWrapper
+	tok        *pongo2.Token
+}
+
+// Execute is pongo2's for loop that spends one render step per iteration
+// and stops when the budget fails or the render's context ends.
+func (n *forNode) Execute(ctx *pongo2.ExecutionContext, w pongo2.TemplateWriter) (ferr *pongo2.Error) {
+	b := budgetOf(ctx)
+	fctx := pongo2.NewChildExecutionContext(ctx)
+	info := &forLoop{First: true}
+	if parent, ok := fctx.Private["forloop"].(*forLoop); ok {
+		info.Parentloop = parent
+	}
+	fctx.Private["forloop"] = info
+	list, err := n.list.Evaluate(fctx)
+	if err != nil {
+		return err
+	}
+	list.IterateOrder(func(idx, count int, key, value *pongo2.Value) bool {
+		if b != nil {
+			if err := b.step(); err != nil {
+				ferr = ctx.OrigError(err, n.tok)
+				return false
+			}
+		}
+		fctx.Private[n.key] = key
+		if value != nil {
+			fctx.Private[n.value] = value
+		}
+		info.Counter, info.Counter0 = idx+1, idx
+		if idx == 1 {
+			info.First = false
+		}
+		if idx+1 == count {
+			info.Last = true
+		}
+		info.Revcounter, info.Revcounter0 = count-idx, count-idx-1
+		if err := n.body.Execute(fctx, w); err != nil {
+			ferr = err
+			return false
+		}
+		return true
+	}, func() {
+		if n.empty != nil {
+			ferr = n.empty.Execute(fctx, w)
+		}
+	}, n.reversed, n.sorted)
+	return ferr
+}
+
+func forTagParser(doc *pongo2.Parser, start *pongo2.Token, args *pongo2.Parser) (pongo2.INodeTag, *pongo2.Error) {
+	n := &forNode{tok: start}
+	key := args.MatchType(pongo2.TokenIdentifier)
+	if key == nil {
+		return nil, args.Error("Expected an key identifier as first argument for 'for'-tag", nil)
+	}
+	n.key = key.Val
+	if args.Match(pongo2.TokenSymbol, ",") != nil {
+		value := args.MatchType(pongo2.TokenIdentifier)
+		if value == nil {
+			return nil, args.Error("Value name must be an identifier.", nil)
+		}
+		n.value = value.Val
+	}
+	if args.Match(pongo2.TokenKeyword, "in") == nil {
+		return nil, args.Error("Expected keyword 'in'.", nil)
+	}
+	list, err := args.ParseExpression()
+	if err != nil {
+		return nil, err
+	}
+	n.list = list
+	n.reversed = args.MatchOne(pongo2.TokenIdentifier, "reversed") != nil
+	n.sorted = args.MatchOne(pongo2.TokenIdentifier, "sorted") != nil
+	if args.Remaining() > 0 {
+		return nil, args.Error("Malformed for-loop arguments.", nil)
+	}
+	body, end, err := doc.WrapUntilTag("empty", "endfor")
+	if err != nil {
+		return nil, err
+	}
+	if end.Count() > 0 {
+		return nil, end.Error("Arguments not allowed here.", nil)
+	}
+	n.body = body
+	if body.Endtag == "empty" {
+		empty, end, err := doc.WrapUntilTag("endfor")
+		if err != nil {
+			return nil, err
+		}
+		if end.Count() > 0 {
+			return nil, end.Error("Arguments not allowed here.", nil)
+		}
+		n.empty = empty
+	}
+	return n, nil
+}
+
+type setNode struct {
+	name string
+	expr pongo2.IEvaluator
+	tok  *pongo2.Token
+}
+
+// Execute is pongo2's set that spends a render step and charges the text it
+// keeps to the render budget.
+func (n *setNode) Execute(ctx *pongo2.ExecutionContext, _ pongo2.TemplateWriter) *pongo2.Error {
+	v, err := n.expr.Evaluate(ctx)
+	if err != nil {
+		return err
+	}
+	if b := budgetOf(ctx); b != nil {
+		size := 0
+		if v.IsString() {
+			size = len(v.String())
+		}
+		if e := b.step(); e != nil {
+			return ctx.OrigError(e, n.tok)
+		}
+		if e := b.keep(size); e != nil {
+			return ctx.OrigError(e, n.tok)
+		}
+	}
+	ctx.Private[n.name] = v
+	return nil
+}
+
+func setTagParser(doc *pongo2.Parser, start *pongo2.Token, args *pongo2.Parser) (pongo2.INodeTag, *pongo2.Error) {
+	n := &setNode{tok: start}
+	name := args.MatchType(pongo2.TokenIdentifier)
+	if name == nil {
+		return nil, args.Error("Expected an identifier.", nil)
+	}
+	n.name = name.Val
+	if args.Match(pongo2.TokenSymbol, "=") == nil {
+		return nil, args.Error("Expected '='.", nil)
+	}
+	e, err := args.ParseExpression()
+	if err != nil {
+		return nil, err
+	}
+	n.expr = e
+	if args.Remaining() > 0 {
+		return nil, args.Error("Malformed 'set'-tag arguments.", nil)
+	}
+	return n, nil
+}
+
+// Macro calls: pongo2 runs a macro's body with no hook, so a macro that
+// calls itself would recurse until Go's stack overflows (a fatal error, not
+// a panic). rewriteMacros puts a macro-entry tag at the start of every
+// macro body and a macro-leave tag at its end; they count calls as steps
+// and bound the depth.
+const (
+	macroEnterTag = "__kitsoki_macro_enter"
+	macroLeaveTag = "__kitsoki_macro_leave"
+)
+
+var (
+	macroOpen  = &lazyre.Regexp{Expr: `\{%-?\s*macro\s[^%]*?-?%\}`}
+	macroClose = &lazyre.Regexp{Expr: `\{%-?\s*endmacro\s*-?%\}`}
+)
+
+// rewriteMacros adds the entry and leave tags to every macro body of src.
+// The entry tag goes on the opening tag's line, so that line numbers of
+// errors inside the body are unchanged.
+func rewriteMacros(src string) string {
+	if !strings.Contains(src, "macro") {
+		return src
+	}
+	src = macroOpen.ReplaceAllStringFunc(src, func(m string) string { return m + "{% " + macroEnterTag + " %}" })
+	return macroClose.ReplaceAllStringFunc(src, func(m string) string { return "{% " + macroLeaveTag + " %}" + m })
+}
+
+type macroMark struct {
+	enter bool
+	tok   *pongo2.Token
+}
+
+func (n *macroMark) Execute(ctx *pongo2.ExecutionContext, _ pongo2.TemplateWriter) *pongo2.Error {
+	b := budgetOf(ctx)
+	if b == nil {
+		return nil
+	}
+	if !n.enter {
+		b.depth--
+		return nil
+	}
+	if err := b.step(); err != nil {
+		return ctx.OrigError(err, n.tok)
+	}
+	b.depth++
+	if b.depth > MaxMacroDepth {
+		return ctx.OrigError(b.fail("macro calls nest deeper than %d levels (a macro that calls itself without end?)", MaxMacroDepth), n.tok)
+	}
+	return nil
+}
+
+func macroEnterParser(_ *pongo2.Parser, start *pongo2.Token, args *pongo2.Parser) (pongo2.INodeTag, *pongo2.Error) {
+	if args.Remaining() > 0 {
+		return nil, args.Error("takes no arguments", nil)
+	}
+	return &macroMark{enter: true, tok: start}, nil
+}
+
+func macroLeaveParser(_ *pongo2.Parser, start *pongo2.Token, args *pongo2.Parser) (pongo2.INodeTag, *pongo2.Error) {
+	if args.Remaining() > 0 {
+		return nil, args.Error("takes no arguments", nil)
+	}
+	return &macroMark{tok: start}, nil
+}
