@@ -86,7 +86,7 @@ else <app>-flows/*.yaml. --flows GLOB is relative to the current directory.`,
 	fl.BoolVar(&up.allowMiss, "allow-missing-recording", false, "skip (not fail) a fixture whose recording is missing or misses an input")
 	fl.StringVar(&up.traceOut, "trace-out", "", "write the last fixture's JSONL trace to this file")
 	fl.BoolVar(&up.verbose, "v", false, "accepted for compatibility (no effect)")
-	c.AddCommand(flows, newTestMergeCmd())
+	c.AddCommand(flows, newTestIntentsCmd(), newTestMergeCmd())
 	return c
 }
 
