@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -41,7 +42,7 @@ func newTestIntentsCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "intents APP.yaml",
 		Short: "Measure how reliably free text routes to the right intent in each state",
-		Example: "  kitsoki test intents examples/cloak/app.yaml\n" +
+		Example: "  kitsoki test intents stories/cloak/app.yaml\n" +
 			"  kitsoki test intents app.yaml --harness live --agent agent.router --runs 5 --max-cost 0.50\n" +
 			"  kitsoki test intents app.yaml --baseline intents.baseline.json --update-baseline",
 		Long: `Intents runs the routing fixtures (intents/*.yaml, test_kind: intents) of a
@@ -269,4 +270,39 @@ func writeIntentsPlan(w io.Writer, suites []*flowtest.IntentSuite, f *intentFlag
 	}
 	fmt.Fprintf(w, "Dry run: %d fixtures, %d inputs, %d total calls (%s)\n", fixtures, inputs, calls, note)
 	fmt.Fprintf(w, "\nSummary: 0/0 fixtures pass\nPASS\n")
+}
+
+// storyIntents is what the intents part of a plain `kitsoki test` did.
+type storyIntents struct{ ran, failed bool }
+
+// runStoryIntents is the intents part of `kitsoki test PATH...` (no
+// mode): every story with a recording.yaml and intents/*.yaml gets its
+// static routing pass rates after its flows (not under `test flows`, nor
+// with --run or --shard, which select flow fixtures).
+func runStoryIntents(ctx context.Context, text, stderr io.Writer, apps []string, tf *testFlags) (storyIntents, error) {
+	var out storyIntents
+	if tf.upstream || tf.run != "" || tf.shard != "" {
+		return out, nil
+	}
+	for _, app := range apps {
+		dir := filepath.Dir(app)
+		if _, err := os.Stat(filepath.Join(dir, "recording.yaml")); err != nil {
+			continue
+		}
+		if m, _ := filepath.Glob(filepath.Join(dir, "intents", "*.yaml")); len(m) == 0 {
+			continue
+		}
+		fmt.Fprintf(text, "\nintents %s (static harness, recording.yaml):\n", app)
+		err := runIntents(ctx, text, stderr, app, &intentFlags{harness: "static", maxCost: 0, regressionAt: 0.05, jobs: tf.jobs, repo: tf.repo})
+		out.ran = true
+		var ee *exitError
+		if errors.As(err, &ee) && ee.err == nil && ee.code == exitFinding {
+			out.failed = true
+			continue
+		}
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, nil
 }
