@@ -42,12 +42,10 @@ func RunIntents(ctx context.Context, suites []*IntentSuite, o IntentOptions) *In
 		idx int
 	}
 	var units []unit
-	var fixtures []*IntentFixture
 	for _, s := range suites {
 		for _, fx := range s.Fixtures {
 			fr := &IntentFixtureReport{ID: fx.ID, State: fx.State, MinPassRate: fx.MinPassRate, fx: fx}
 			rep.Fixtures = append(rep.Fixtures, fr)
-			fixtures = append(fixtures, fx)
 			for i, in := range fx.Inputs {
 				ir := &IntentInputReport{Input: in}
 				fr.Inputs = append(fr.Inputs, ir)
