@@ -86,7 +86,7 @@ else <app>-flows/*.yaml. --flows GLOB is relative to the current directory.`,
 	fl.BoolVar(&up.allowMiss, "allow-missing-recording", false, "skip (not fail) a fixture whose recording is missing or misses an input")
 	fl.StringVar(&up.traceOut, "trace-out", "", "write the last fixture's JSONL trace to this file")
 	fl.BoolVar(&up.verbose, "v", false, "accepted for compatibility (no effect)")
-	c.AddCommand(flows, newTestMergeCmd())
+	c.AddCommand(flows, newTestIntentsCmd(), newTestMergeCmd())
 	return c
 }
 
@@ -148,10 +148,17 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		return err
 	}
 	writeTestText(text, f, results)
-	if len(files) == 0 && !f.upstream {
+	intentsFailed, err := runStoryIntents(ctx, text, stderr, apps, f)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 && !f.upstream && !intentsFailed.ran {
 		fmt.Fprintf(stderr, "kitsoki test: no flow fixtures found (looked for %s)\n", describeGlob(glob))
 	}
-	return testExit(results)
+	if err := testExit(results); err != nil || !intentsFailed.failed {
+		return err
+	}
+	return silentExit(exitFinding)
 }
 
 // checkTestFlags rejects flag values that cannot work and returns the

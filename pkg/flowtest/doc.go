@@ -10,4 +10,13 @@
 // <story>/flows/*.yaml (defaultGlob) and parsed with positions. Stubs are
 // served as host.Handlers ([Stub.Handler]); [Report] is upstream's JSON
 // report shape.
+//
+// Intent fixtures (`test_kind: intents`, intents*.go) measure routing:
+// [LoadIntents] reads them, [RunIntents] asks a [Harness] ([StaticHarness]
+// from recording.yaml, [AgentHarness] through an agent plugin of the
+// story) runs times per input and judges each answer with the engine's
+// [engine.Machine.CheckIntent]; [IntentReport] is upstream's `test intents
+// --json` shape, with [Baseline] regressions and JUnit. A run keeps its
+// fixtures' empty temporary working directories for reuse
+// (workdir_pool.go).
 package flowtest

@@ -244,12 +244,12 @@ func (fr *fixtureRun) workDir() (dir string, remove func(), ok bool) {
 	if dir := fr.r.opts.WorkDir; dir != "" {
 		return dir, func() {}, true
 	}
-	tmp, err := os.MkdirTemp("", "kitsoki-flow-")
+	tmp, release, err := fr.r.takeWorkDir()
 	if err != nil {
 		fr.fatal(fr.fx.Pos, "working directory: %v", err)
 		return "", nil, false
 	}
-	return tmp, func() { os.RemoveAll(tmp) }, true
+	return tmp, release, true
 }
 
 // initialWorld is the story's world, with the keys every upstream world

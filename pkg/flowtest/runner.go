@@ -48,6 +48,7 @@ type Runner struct {
 	opts    Options
 	mu      sync.Mutex
 	stories map[string]*storyEntry
+	dirs    workDirs // guarded by mu
 }
 
 type storyEntry struct {
@@ -89,6 +90,8 @@ func (r *Runner) Story(app string) (*compose.Loaded, error) {
 // in file order. With FailFast, fixtures not yet started when one fails
 // are not run (and not reported).
 func (r *Runner) Run(ctx context.Context, files []*File) []*Result {
+	r.beginRun()
+	defer r.endRun()
 	var fxs []*Fixture
 	for _, f := range files {
 		fxs = append(fxs, f.Fixtures...)

@@ -132,6 +132,9 @@ func Answer(r *Request, fault, alias, transport string, env []string) Response {
 		resp.Submission = b
 	case "unsorted":
 		resp.Submission = json.RawMessage(`{"b":1,"a":2}`)
+	case "answer":
+		// answer:<JSON> submits that JSON value byte for byte
+		resp.Submission = json.RawMessage(arg)
 	}
 	return resp
 }
