@@ -45,13 +45,16 @@ func (r *runner) gateStops(name string, depth int, postBind bool) (bool, error) 
 // gateCandidates are the forward intents of s: handled on s or an
 // ancestor, with an arm whose target leaves s for another state (not an
 // exit). s is a decision gate when one of them is operator-only: not named
-// by a literal emit_intent of s's own on_enter.
+// by a literal emit_intent of s's own on_enter (the name resolved through
+// the import aliases, as an emit hop resolves it).
 func (r *runner) gateCandidates(s *State) ([]string, bool) {
 	gate := false
 	emitted := map[string]bool{}
 	for _, e := range s.OnEnter {
 		if e.Emit != nil && e.Emit.tmpl == nil {
-			emitted[strings.TrimSpace(toString(e.Emit.lit))] = true
+			// a bare child intent names its folded arc (kid__pass) through
+			// the import alias, as upstream (conformance probe 04)
+			emitted[aliasFrom(s, strings.TrimSpace(toString(e.Emit.lit)))] = true
 		}
 	}
 	var out []string

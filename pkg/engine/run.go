@@ -137,6 +137,12 @@ type runner struct {
 	// emitSay is the index in said of the first line an emit hop said
 	// (-1 = no hop fired this turn)
 	emitSay int
+	// inPostBind: the hops being fired are the post-bind pass's (staged
+	// mode stops them at a decision gate, story-runtime §1.9)
+	inPostBind bool
+	// tentative, when set, collects the events written instead of sending
+	// them: a post-bind pass that fails is discarded whole (emits.go)
+	tentative *[]Event
 }
 
 func newRunner(m *Machine, o SessionOptions) *runner {
@@ -359,7 +365,10 @@ func (r *runner) start(ctx context.Context) error {
 	if err := r.enterFrom(ctx, nil, root, &st, true); err != nil {
 		return err
 	}
-	if err := r.settle(ctx, &st, 0); err != nil {
+	if err := r.finish(ctx, &st); err != nil {
+		return err
+	}
+	if err := r.postBind(ctx); err != nil {
 		return err
 	}
 	return r.arm()
@@ -446,12 +455,16 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	r.note(Note{Kind: "intent", State: from, Text: in.Intent + slotText(in.Slots)})
 	var err error
 	if rej == nil {
-		err = r.fire(ctx, in.Intent, slots, 0)
+		st := &step{}
+		err = r.fire(ctx, in.Intent, slots, 0, st)
 		if errors.As(err, &rej) {
 			err = nil
 		}
 		if err == nil && rej == nil {
-			err = r.postBindResting(ctx)
+			err = r.settle(ctx, st)
+		}
+		if err == nil && rej == nil {
+			err = r.postBind(ctx)
 		}
 	}
 	if rej != nil {
@@ -663,21 +676,6 @@ func sameJSON(a, b any) bool {
 	return err1 == nil && err2 == nil && string(ja) == string(jb)
 }
 
-// pendingEmit is an emit_intent effect waiting for the post-bind pass.
-// pre records that it already named an intent when the chain was walked
-// (upstream dispatches those in its pre-bind pass, where staged mode does
-// not stop, story-runtime §1.9).
-type pendingEmit struct {
-	e     *Effect
-	slots map[string]any
-	pre   bool
-	// walked: evaluated at walk time (a MachineOnly session, walkEmit);
-	// name and emitSlots are what it fires.
-	walked    bool
-	name      string
-	emitSlots map[string]any
-}
-
 // pendingCall is a host call queued while the machine walks a step, with the
 // state whose chain reached it (trace events are credited to it) and the
 // slots then in force.
@@ -693,7 +691,7 @@ type pendingCall struct {
 }
 
 // step collects what one machine step queues: host calls to dispatch after
-// the walk, then emit_intent effects for the post-bind pass.
+// the walk, and the emit_intent hops its chain decided.
 type step struct {
 	calls []pendingCall
 	emits []pendingEmit
@@ -734,25 +732,4 @@ func toString(v any) string {
 	default:
 		return fmt.Sprint(t)
 	}
-}
-
-// postBindResting is upstream's post-bind pass for a turn whose final
-// state was not entered (a stay arc, story-runtime §1.9): the resting
-// leaf's own on_enter emit_intent entries are evaluated against the world
-// the turn left, with empty slots, so a router room routes once a stay arc
-// set what it waits for.
-func (r *runner) postBindResting(ctx context.Context) error {
-	if r.so.MachineOnly || r.ended || r.par != nil || r.cur == nil || r.entered[r.cur] || r.redirectErr != "" {
-		return nil
-	}
-	var emits []pendingEmit
-	for _, e := range r.cur.OnEnter {
-		if e.Emit != nil {
-			emits = append(emits, pendingEmit{e: e, slots: map[string]any{}})
-		}
-	}
-	if len(emits) == 0 {
-		return nil
-	}
-	return r.dispatchEmits(ctx, emits, 0)
 }
