@@ -387,7 +387,8 @@ func (r *runner) bindAndReturn(e *Effect, hr hostAnswer) error {
 func (r *runner) setError(msg string, hostErr map[string]any) error {
 	r.world["last_error"] = msg
 	r.world["host_error"] = hostErr
-	r.bound = true // an applied error re-renders like a bind (story-runtime §2.3)
+	// not a bind for the view: a failure without on_error keeps the
+	// turn's say narration, as upstream (story-runtime §8)
 	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"last_error": msg}}); err != nil {
 		return err
 	}

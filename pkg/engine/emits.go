@@ -80,7 +80,9 @@ func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth i
 			return err
 		}
 		r.note(Note{Kind: "emit", State: r.statePath(), Text: pe.name + slotText(pe.slots)})
-		if r.emitSay < 0 {
+		if r.emitSay < 0 && r.inPostBind {
+			// after binds the view keeps only what the post-bind hops
+			// say (story-runtime §8)
 			r.emitSay = len(r.said)
 		}
 		if err := r.fire(ctx, pe.name, pe.slots, depth+1, st); err != nil {

@@ -15,7 +15,7 @@ const (
 // state (story-runtime §1.9): at a decision gate it stops for decider:
 // human, and in staged mode unless the state pins decider: llm (an origin
 // state whose emit names a hidden: intent is exempt). A hop that fires at
-// a gate is recorded as decided by default.
+// a gate is recorded as decided by default, in every mode, as upstream.
 func (r *runner) gateStops(name string, depth int, postBind bool) (bool, error) {
 	if r.par != nil || r.cur == nil {
 		return false, nil
@@ -32,11 +32,6 @@ func (r *runner) gateStops(name string, depth int, postBind bool) (bool, error) 
 	if stop {
 		return true, r.emit(KindGateDecided, map[string]any{"available_intents": cands, "bailed_to_human": true,
 			"chosen_intent": "", "decider": "human", "state": s.Path})
-	}
-	if s.Decider == "" && r.so.Mode != ModeStaged {
-		// upstream records every default pass through a gate; we record
-		// it only where a decider or the staged mode was in play
-		return false, nil
 	}
 	return false, r.emit(KindGateDecided, map[string]any{"available_intents": cands, "bailed_to_human": false,
 		"chosen_intent": name, "decider": "default", "state": s.Path})

@@ -134,8 +134,8 @@ type runner struct {
 	held      []Event
 	heldMoves []Event
 	headAt    int
-	// emitSay is the index in said of the first line an emit hop said
-	// (-1 = no hop fired this turn)
+	// emitSay is the index in said of the first line a post-bind hop said
+	// (-1 = no post-bind hop fired this turn)
 	emitSay int
 	// inPostBind: the hops being fired are the post-bind pass's (staged
 	// mode stops them at a decision gate, story-runtime §1.9)
@@ -558,7 +558,7 @@ func (r *runner) renderView(slots map[string]any) string {
 	}
 	said := r.said
 	if r.bound {
-		// after binds only the emit chain's narration is kept (§8)
+		// after binds only the post-bind hops' narration is kept (§8)
 		said = nil
 		if r.emitSay >= 0 && r.emitSay < len(r.said) {
 			said = r.said[r.emitSay:]
