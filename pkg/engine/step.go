@@ -168,12 +168,6 @@ func (r *runner) invokeRendered(ctx context.Context, e *Effect) (*redirect, erro
 func (r *runner) foldCost() error {
 	sum := r.batchCost
 	r.batchCost = 0
-	if r.oneShot {
-		// TODO(HARD): kitsoki run folds too once
-		// pkg/trace/testdata/cmd/example_pr_review.golden is regenerated
-		// with the two cost world.update events.
-		return nil
-	}
 	set := map[string]any{}
 	if cur, _ := r.world["turn_cost_usd"].(float64); cur != sum || r.world["turn_cost_usd"] == nil && sum > 0 {
 		if _, declared := r.world["turn_cost_usd"]; declared || sum > 0 {
