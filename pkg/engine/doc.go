@@ -12,8 +12,10 @@
 // the allowed-set check and the slots or is a *[Rejection] with upstream's
 // codes ([CodeNotAllowed], ...); a guard or template error is turn-fatal and
 // restores state and world. Host calls are queued while a step is walked and
-// dispatched after it; emit_intent entries are evaluated after that dispatch
-// and fired depth-first up to maxEmitDepth; on_error redirects stop after
+// dispatched after it; emit_intent entries are decided where the chain
+// reaches them and fired depth-first (up to maxEmitDepth) before that
+// dispatch, and a user turn's post-bind pass then re-reads the resting
+// state's own on_enter emits (emits.go); on_error redirects stop after
 // depth maxOnErrorDepth. Turn 0 is [SessionOptions].Bootstrap. Every choice
 // where upstream is odd (the replayed world, dispatch-time with:, flat
 // on_error/timeout/on_complete landings, parallel regions, timeouts,
@@ -22,8 +24,9 @@
 // stream of [Note] for a human log.
 //
 // Layout: session.go (the Session API), run.go (Run, the turn loop,
-// rejections), step.go (effects walk, queued calls, on_error, emit hops,
-// entering and leaving states), parallel.go (regions, emit: propagation),
+// rejections), step.go (queued calls, on_error, firing an intent, entering
+// and leaving states), emits.go (walk-time emits, hops, the post-bind
+// pass), effects.go (the effects walk), parallel.go (regions, emit: propagation),
 // timeout.go, jobs.go (background jobs, on_complete, clarifications, the
 // inbox), gates.go (decision gates, decider: human, staged mode), slots.go,
 // clock.go (wall and virtual clocks), compile.go; the other files are named

@@ -8,14 +8,13 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"kitsoki/internal/jsonvalue"
 )
 
-// runEffects applies effects in order (reference §5.2). emit_intent effects
-// are queued for the post-bind pass; an invoke whose when: passes and whose
+// runEffects applies effects in order (reference §5.2). An emit_intent
+// entry is decided where the chain reaches it (walkEmit); an invoke whose when: passes and whose
 // once: allows it is queued with the state and slots in force, to be
 // dispatched after the machine step (dispatchCalls).
 func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error {
@@ -24,12 +23,8 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 			return fmt.Errorf("run interrupted: %w", err)
 		}
 		if e.Emit != nil {
-			if r.so.MachineOnly {
-				if err := r.walkEmit(e, st); err != nil {
-					return err
-				}
-			} else {
-				st.emits = append(st.emits, pendingEmit{e: e, slots: r.slots, pre: r.emitNamesNow(e)})
+			if err := r.walkEmit(e, st); err != nil {
+				return err
 			}
 		}
 		if e.Kind == kindNone {
@@ -392,7 +387,8 @@ func (r *runner) bindAndReturn(e *Effect, hr hostAnswer) error {
 func (r *runner) setError(msg string, hostErr map[string]any) error {
 	r.world["last_error"] = msg
 	r.world["host_error"] = hostErr
-	r.bound = true // an applied error re-renders like a bind (story-runtime §2.3)
+	// not a bind for the view: a failure without on_error keeps the
+	// turn's say narration, as upstream (story-runtime §8)
 	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"last_error": msg}}); err != nil {
 		return err
 	}
@@ -488,51 +484,6 @@ func resultText(handler string, res map[string]any) string {
 		return fmt.Sprintf(" → exit %v", c)
 	}
 	return ""
-}
-
-// walkEmit is an emit_intent entry on a MachineOnly session, evaluated
-// where the chain reaches it as upstream's machine does (story-runtime
-// §1.7): a false when: or an empty name queues nothing; a when: that
-// cannot be evaluated is left to the post-bind pass, which a machine-only
-// session does not run; a name or slot template that fails is turn-fatal.
-func (r *runner) walkEmit(e *Effect, st *step) error {
-	env := r.env(r.slots, nil)
-	if e.When != nil {
-		if ok, err := e.When.eval(env); err != nil || !ok {
-			return nil
-		}
-	}
-	v, err := e.Emit.render(env)
-	if err != nil {
-		return fmt.Errorf("%s: emit_intent: %w", e.Pos, err)
-	}
-	name := strings.TrimSpace(toString(v))
-	if name == "" {
-		return nil
-	}
-	slots := map[string]any{}
-	for _, s := range e.Slots {
-		sv, err := s.Value.render(env)
-		if err != nil {
-			return fmt.Errorf("%s: slots.%s: %w", e.Pos, s.Key, err)
-		}
-		slots[s.Key] = sv
-	}
-	st.emits = append(st.emits, pendingEmit{e: e, slots: r.slots, pre: true, walked: true, name: name, emitSlots: slots})
-	return nil
-}
-
-// emitNamesNow reports whether an emit_intent entry names an intent with
-// the world as it is at walk time (before the step's calls bind).
-func (r *runner) emitNamesNow(e *Effect) bool {
-	env := r.env(r.slots, nil)
-	if e.When != nil {
-		if ok, err := e.When.eval(env); err != nil || !ok {
-			return false
-		}
-	}
-	v, err := e.Emit.render(env)
-	return err == nil && strings.TrimSpace(toString(v)) != ""
 }
 
 // walkArgs renders an invoke's with: as it stands at walk time (the

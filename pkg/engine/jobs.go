@@ -381,7 +381,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		return err
 	}
 	r.redirectErr = ""
-	if err := r.settle(ctx, &st, 0); err != nil {
+	if err := r.finish(ctx, &st); err != nil {
 		return err
 	}
 	if r.redirectErr != "" || r.ended {
@@ -418,7 +418,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		return fmt.Errorf("%s: on_complete target: %w", tgt.Pos, err)
 	}
 	if res.stay {
-		return r.settle(ctx, &st2, 0)
+		return r.finish(ctx, &st2)
 	}
 	if err := r.emit(KindTransition, map[string]any{"from": r.statePath(), "intent": "__on_complete_target__", "to": r.landTo(res)}); err != nil {
 		return err
@@ -426,7 +426,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	if err := r.land(ctx, res, &st2); err != nil {
 		return err
 	}
-	return r.settle(ctx, &st2, 0)
+	return r.finish(ctx, &st2)
 }
 
 // advance moves the virtual clock by d, firing due jobs and timeouts in

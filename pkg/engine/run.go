@@ -135,9 +135,15 @@ type runner struct {
 	held      []Event
 	heldMoves []Event
 	headAt    int
-	// emitSay is the index in said of the first line an emit hop said
-	// (-1 = no hop fired this turn)
+	// emitSay is the index in said of the first line a post-bind hop said
+	// (-1 = no post-bind hop fired this turn)
 	emitSay int
+	// inPostBind: the hops being fired are the post-bind pass's (staged
+	// mode stops them at a decision gate, story-runtime §1.9)
+	inPostBind bool
+	// tentative, when set, collects the events written instead of sending
+	// them: a post-bind pass that fails is discarded whole (emits.go)
+	tentative *[]Event
 }
 
 func newRunner(m *Machine, o SessionOptions) *runner {
@@ -360,7 +366,10 @@ func (r *runner) start(ctx context.Context) error {
 	if err := r.enterFrom(ctx, nil, root, &st, true); err != nil {
 		return err
 	}
-	if err := r.settle(ctx, &st, 0); err != nil {
+	if err := r.finish(ctx, &st); err != nil {
+		return err
+	}
+	if err := r.postBind(ctx); err != nil {
 		return err
 	}
 	return r.arm()
@@ -447,12 +456,16 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	r.note(Note{Kind: "intent", State: from, Text: in.Intent + slotText(in.Slots)})
 	var err error
 	if rej == nil {
-		err = r.fire(ctx, in.Intent, slots, 0)
+		st := &step{}
+		err = r.fire(ctx, in.Intent, slots, 0, st)
 		if errors.As(err, &rej) {
 			err = nil
 		}
 		if err == nil && rej == nil {
-			err = r.postBindResting(ctx)
+			err = r.settle(ctx, st)
+		}
+		if err == nil && rej == nil {
+			err = r.postBind(ctx)
 		}
 	}
 	if rej != nil {
@@ -546,7 +559,7 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	}
 	said := r.said
 	if r.bound {
-		// after binds only the emit chain's narration is kept (§8)
+		// after binds only the post-bind hops' narration is kept (§8)
 		said = nil
 		if r.emitSay >= 0 && r.emitSay < len(r.said) {
 			said = r.said[r.emitSay:]
@@ -664,21 +677,6 @@ func sameJSON(a, b any) bool {
 	return err1 == nil && err2 == nil && string(ja) == string(jb)
 }
 
-// pendingEmit is an emit_intent effect waiting for the post-bind pass.
-// pre records that it already named an intent when the chain was walked
-// (upstream dispatches those in its pre-bind pass, where staged mode does
-// not stop, story-runtime §1.9).
-type pendingEmit struct {
-	e     *Effect
-	slots map[string]any
-	pre   bool
-	// walked: evaluated at walk time (a MachineOnly session, walkEmit);
-	// name and emitSlots are what it fires.
-	walked    bool
-	name      string
-	emitSlots map[string]any
-}
-
 // pendingCall is a host call queued while the machine walks a step, with the
 // state whose chain reached it (trace events are credited to it) and the
 // slots then in force.
@@ -694,7 +692,7 @@ type pendingCall struct {
 }
 
 // step collects what one machine step queues: host calls to dispatch after
-// the walk, then emit_intent effects for the post-bind pass.
+// the walk, and the emit_intent hops its chain decided.
 type step struct {
 	calls []pendingCall
 	emits []pendingEmit
@@ -735,25 +733,4 @@ func toString(v any) string {
 	default:
 		return fmt.Sprint(t)
 	}
-}
-
-// postBindResting is upstream's post-bind pass for a turn whose final
-// state was not entered (a stay arc, story-runtime §1.9): the resting
-// leaf's own on_enter emit_intent entries are evaluated against the world
-// the turn left, with empty slots, so a router room routes once a stay arc
-// set what it waits for.
-func (r *runner) postBindResting(ctx context.Context) error {
-	if r.so.MachineOnly || r.ended || r.par != nil || r.cur == nil || r.entered[r.cur] || r.redirectErr != "" {
-		return nil
-	}
-	var emits []pendingEmit
-	for _, e := range r.cur.OnEnter {
-		if e.Emit != nil {
-			emits = append(emits, pendingEmit{e: e, slots: map[string]any{}})
-		}
-	}
-	if len(emits) == 0 {
-		return nil
-	}
-	return r.dispatchEmits(ctx, emits, 0)
 }

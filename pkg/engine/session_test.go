@@ -478,8 +478,10 @@ func TestGatesHumanAndStaged(t *testing.T) {
 	s, _ := probe(t, "p5", "", nil)
 	tn := fire(t, s, "go_h")
 	wantState(t, s, "h")
+	// upstream writes the stop twice: the walk-time hop and the post-bind
+	// pass both reach the pinned gate (story-runtime §1.9, p5 oneshot turn 3)
 	gd := kindsOf(tn.Events, KindGateDecided)
-	if len(gd) != 1 || payloadMap(t, gd[0].Payload)["bailed_to_human"] != true {
+	if len(gd) != 2 || payloadMap(t, gd[0].Payload)["bailed_to_human"] != true || payloadMap(t, gd[1].Payload)["bailed_to_human"] != true {
 		t.Errorf("gate events %v", gd)
 	}
 	fire(t, s, "back")

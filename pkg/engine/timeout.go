@@ -114,7 +114,7 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	var st step
 	err = r.land(ctx, res, &st)
 	if err == nil {
-		err = r.settle(ctx, &st, 0)
+		err = r.finish(ctx, &st)
 	}
 	if err != nil {
 		return fail(err)

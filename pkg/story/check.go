@@ -90,6 +90,7 @@ func passes() []pass {
 		{ruleBareExpr, checkBareExpr},
 		{ruleUnreachable, checkUnreachable},
 		{ruleDecideSchema, checkDecideSchema},
+		{ruleEmitAfterBind, checkEmitAfterBind},
 		{ruleSelection, checkSelection},
 		{rulePhases, checkPhases},
 		{ruleMetaMode, checkMetaModes},

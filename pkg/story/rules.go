@@ -93,6 +93,9 @@ var (
 	ruleUnreachable = &Rule{ID: "unreachable", Severity: diag.Warning, LintOnly: true,
 		Summary: "a state cannot be reached from root (literal targets and templated targets with statically known values)",
 		Example: "states:\n  start: {}\n  orphan: {}"}
+	ruleEmitAfterBind = &Rule{ID: "emit-after-bind", Severity: diag.Warning, LintOnly: true,
+		Summary: "an emit_intent guard reads a key a call of its chain binds where no post-bind pass re-reads it (a transition's effects:, a background job's on_complete target): it never fires that turn",
+		Example: "effects:\n  - {invoke: host.run, bind: {n: count}}\n  - {when: \"world.n > 0\", emit_intent: done}"}
 	ruleDecideSchema = &Rule{ID: "decide-schema", Severity: diag.Warning, LintOnly: true,
 		Summary: "host.agent.decide without a schema",
 		Example: "- {invoke: host.agent.decide, with: {prompt: p.md}}"}
@@ -139,7 +142,7 @@ var registry = []*Rule{
 	ruleTarget, ruleOnErrorTarget, ruleIntent, ruleRelevantWorld, ruleHosts, ruleEffect,
 	ruleAgentPlugin, ruleProvider, rulePersona, ruleSecretTooShort, ruleAgentInvoke, ruleAgentAlias,
 	ruleAgentFile, rulePromptRoot, ruleAgentTemplate, ruleCallTimeout, ruleSchema, ruleGrammar, ruleExpr, ruleTemplate, rulePongo,
-	ruleEffectKinds, ruleOnceBind, ruleBareExpr, ruleUnreachable, ruleDecideSchema,
+	ruleEffectKinds, ruleOnceBind, ruleBareExpr, ruleUnreachable, ruleDecideSchema, ruleEmitAfterBind,
 	ruleSelection, ruleExits, rulePhases, ruleMetaMode, ruleDecider, ruleRouting,
 	ruleInterfaces, ruleStarlark, ruleIgnore, ruleInternal,
 }

@@ -21,8 +21,20 @@ func TestRunCorpusClean(t *testing.T) {
 		t.Fatalf("want the 5 corpus stories, got %v", files)
 	}
 	res := Run(files, Options{})
-	if len(res.Diagnostics) != 0 || len(res.Invalid) != 0 {
-		t.Fatalf("corpus must validate clean, got %v", res.Diagnostics)
+	// conflict-resolve's rebase_continue arc routes on a key its own call
+	// binds: the existing engine never re-reads that emit after the bind
+	// (conformance probe 02), and the emit-after-bind warning says so
+	var rest []diag.Diagnostic
+	emitAfterBind := 0
+	for _, d := range res.Diagnostics {
+		if d.Rule == "emit-after-bind" && strings.HasSuffix(d.File, "conflict.yaml") {
+			emitAfterBind++
+			continue
+		}
+		rest = append(rest, d)
+	}
+	if len(rest) != 0 || len(res.Invalid) != 0 || emitAfterBind != 2 {
+		t.Fatalf("corpus must validate clean but for conflict-resolve's 2 emit-after-bind warnings, got %v", res.Diagnostics)
 	}
 }
 
