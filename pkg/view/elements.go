@@ -94,6 +94,9 @@ func str(m map[string]any, key string) string {
 	return fmt.Sprint(v)
 }
 
+// listLabelCap is the widest label a list aligns its hints past.
+const listLabelCap = 36
+
 // renderList prints one "<marker> item" line per item (marker "•" unless
 // the list sets one, used as written); items with a hint align the hints
 // two cells after the longest label. Labels lose their trailing spaces,
@@ -130,17 +133,26 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 		}
 		rows = append(rows, labelRow{strings.TrimRight(label, " \t"), strings.TrimSpace(hint)})
 	}
-	col := labelWidth(rows)
+	// the hint column: two cells past the longest label, but labels past
+	// listLabelCap push only their own hint; hints wrap to the rest of the
+	// width, continuation lines at the column (upstream's)
+	prefix := marker + " "
+	lw := min(labelWidth(rows), listLabelCap)
+	col := textWidth(prefix) + lw + 2
 	var b strings.Builder
 	for i, rw := range rows {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(marker + " ")
+		b.WriteString(prefix)
 		b.WriteString(rw.label)
 		if rw.hint != "" {
-			b.WriteString(strings.Repeat(" ", col-textWidth(rw.label)+2))
-			b.WriteString(rw.hint)
+			b.WriteString(strings.Repeat(" ", max(lw-textWidth(rw.label), 0)+2))
+			hint := rw.hint
+			if r.width-col > 0 {
+				hint = wordWrap(hint, r.width-col)
+			}
+			b.WriteString(strings.ReplaceAll(hint, "\n", "\n"+strings.Repeat(" ", col)))
 		}
 	}
 	return b.String(), nil
