@@ -130,11 +130,8 @@ func (r *Renderer) formField(f map[string]any, name string, env expr.Env, leaf l
 	var val string
 	var err error
 	if ex := str(f, "expr"); ex != "" && isTrue(f["readonly"]) {
-		p, cerr := expr.CompileExpr(ex)
-		if cerr == nil {
-			if v, eerr := p.Eval(env); eerr == nil && v != nil {
-				val = fmt.Sprint(v)
-			}
+		if v, eerr := r.evalExpr(ex, env); eerr == nil && v != nil {
+			val = fmt.Sprint(v)
 		}
 	} else if val, err = leaf(str(f, "default"), part+".default"); err != nil {
 		return "", 0, err

@@ -55,7 +55,7 @@ type Renderer struct {
 	mu      sync.Mutex
 	loaders map[string]*dirLoader
 	guards  map[string]guardEntry
-	whens   map[string]guardEntry
+	exprs   map[string]guardEntry
 	order   *orderCache
 }
 
@@ -67,7 +67,7 @@ type guardEntry struct {
 // newRenderer returns a renderer for st (the folded story the engine runs).
 func newRenderer(st *story.Story, opts ...Option) *Renderer {
 	r := &Renderer{st: st, width: defaultWidth, states: map[string]*story.State{},
-		loaders: map[string]*dirLoader{}, guards: map[string]guardEntry{}, whens: map[string]guardEntry{}, order: newOrderCache()}
+		loaders: map[string]*dirLoader{}, guards: map[string]guardEntry{}, exprs: map[string]guardEntry{}, order: newOrderCache()}
 	for _, o := range opts {
 		o(r)
 	}

@@ -18,23 +18,29 @@ import (
 // whether the element shows; err is the compile or evaluation error (the
 // element is hidden then).
 func (r *Renderer) whenShows(src string, env expr.Env) (bool, error) {
-	r.mu.Lock()
-	g, ok := r.whens[src]
-	r.mu.Unlock()
-	if !ok {
-		g.p, g.err = expr.CompileExpr(src)
-		r.mu.Lock()
-		r.whens[src] = g
-		r.mu.Unlock()
-	}
-	if g.err != nil {
-		return false, g.err
-	}
-	v, err := g.p.Eval(whenEnv(env))
+	v, err := r.evalExpr(src, whenEnv(env))
 	if err != nil {
 		return false, err
 	}
 	return truthy(v), nil
+}
+
+// evalExpr evaluates an expression of a view (an element when:, a readonly
+// form field's expr:), compiled once per source.
+func (r *Renderer) evalExpr(src string, env expr.Env) (any, error) {
+	r.mu.Lock()
+	g, ok := r.exprs[src]
+	r.mu.Unlock()
+	if !ok {
+		g.p, g.err = expr.CompileExpr(src)
+		r.mu.Lock()
+		r.exprs[src] = g
+		r.mu.Unlock()
+	}
+	if g.err != nil {
+		return nil, g.err
+	}
+	return g.p.Eval(env)
 }
 
 // hidden evaluates the when: of the part named what of element el: true
