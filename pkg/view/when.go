@@ -28,19 +28,11 @@ func (r *Renderer) whenShows(src string, env expr.Env) (bool, error) {
 // evalExpr evaluates an expression of a view (an element when:, a readonly
 // form field's expr:), compiled once per source.
 func (r *Renderer) evalExpr(src string, env expr.Env) (any, error) {
-	r.mu.Lock()
-	g, ok := r.exprs[src]
-	r.mu.Unlock()
-	if !ok {
-		g.p, g.err = expr.CompileExpr(src)
-		r.mu.Lock()
-		r.exprs[src] = g
-		r.mu.Unlock()
+	p, err := r.program(r.exprs, src, expr.CompileExpr)
+	if err != nil {
+		return nil, err
 	}
-	if g.err != nil {
-		return nil, g.err
-	}
-	return g.p.Eval(env)
+	return p.Eval(env)
 }
 
 // hidden evaluates the when: of the part named what of element el: true
