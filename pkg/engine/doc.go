@@ -29,6 +29,7 @@
 // pass), effects.go (the effects walk), parallel.go (regions, emit: propagation),
 // timeout.go, jobs.go (background jobs, on_complete, clarifications, the
 // inbox), gates.go (decision gates, decider: human, staged mode), slots.go,
-// clock.go (wall and virtual clocks), compile.go; the other files are named
+// clock.go (wall and virtual clocks, Advance's one-step move), bareroot.go
+// (a parallel root landed on bare), compile.go; the other files are named
 // for what they hold.
 package engine

@@ -429,60 +429,6 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	return r.finish(ctx, &st2)
 }
 
-// advance moves the virtual clock by d, firing due jobs and timeouts in
-// time order (jobs first on a tie).
-func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration) (*Turn, error) {
-	out := &Turn{State: r.statePath(), Number: r.turn}
-	if d <= 0 {
-		return out, nil
-	}
-	end := vc.Now().Add(d)
-	for i := 0; ; i++ {
-		if i > 10000 {
-			return out, errors.New("engine: advance did not settle after 10000 steps (a timeout or job loop)")
-		}
-		var next *job
-		var at time.Time
-		r.jobs.mu.Lock()
-		for _, j := range r.jobs.jobs {
-			if j.applied || !j.settled || (j.info.Status == JobAwaiting) {
-				continue
-			}
-			due := j.due
-			if j.answer != nil && due.Before(vc.Now()) {
-				due = vc.Now()
-			}
-			if next == nil || due.Before(at) {
-				next, at = j, due
-			}
-		}
-		r.jobs.mu.Unlock()
-		tm := r.timer
-		if next != nil && !at.After(end) && (tm == nil || !tm.deadline.Before(at)) {
-			vc.set(at)
-			t, err := r.jobStep(ctx, next)
-			if err != nil {
-				return out, err
-			}
-			out.merge(t)
-			continue
-		}
-		if tm != nil && !tm.deadline.After(end) {
-			vc.set(tm.deadline)
-			t, err := r.timeoutTurn(ctx)
-			if err != nil {
-				return out, err
-			}
-			out.merge(t)
-			continue
-		}
-		break
-	}
-	vc.set(end)
-	out.State = r.statePath()
-	return out, nil
-}
-
 func (t *Turn) merge(x *Turn) {
 	if x == nil {
 		return

@@ -337,6 +337,9 @@ func (r *runner) start(ctx context.Context) error {
 			return err
 		}
 		r.turnState = r.statePath()
+		if r.so.UnarmedStart {
+			return nil
+		}
 		return r.arm()
 	}
 	root := r.m.States[spec]

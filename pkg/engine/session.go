@@ -21,6 +21,11 @@ type SessionOptions struct {
 	// dotted path (a compound descends its initial:) or an encoded
 	// parallel path "p#p.a.x|p.b.y" (story-runtime.md §3.2).
 	StartState string
+	// UnarmedStart leaves the start state's timeout unarmed until a turn
+	// lands somewhere: upstream's flow rig arms it only for a fixture's
+	// initial_state (story-runtime.md §4), so a fixture without one sets
+	// it. Ignored with Bootstrap.
+	UnarmedStart bool
 	// Bootstrap runs turn 0 (session.story, world overrides, the on_enter
 	// chain of every state from the root to the start leaf). kitsoki run
 	// sets it; the flow rig does not (story-runtime.md §0).

@@ -238,17 +238,20 @@ func TestTimeoutStayRearms(t *testing.T) {
 	}
 }
 
-// Timeout targets are rendered and resolved against the declaring state
-// (upstream leaves them as written and they never fire, ⚠ §4).
+// A relative or templated timeout target never fires, as upstream, which
+// looks it up as written (⚠ §4, runtime-probes p3 c.yaml, d.yaml): the
+// advance fails nothing and the state stays.
 func TestTimeoutTargetRelativeAndTemplated(t *testing.T) {
 	s, _ := probe(t, "p3", "", nil)
 	fire(t, s, "go_rel")
-	advance(t, s, 2*time.Minute)
-	wantState(t, s, "relc.r2")
+	if tn := advance(t, s, 2*time.Minute); tn.Err != nil || len(tn.Events) != 0 {
+		t.Errorf("dead timeout: err %v, events %v", tn.Err, tn.Events)
+	}
+	wantState(t, s, "relc.r1")
 	s2, _ := probe(t, "p3", "", nil)
 	fire(t, s2, "go_tpl")
 	advance(t, s2, 2*time.Minute)
-	wantState(t, s2, "fired")
+	wantState(t, s2, "tpl")
 }
 
 // Advance never sleeps: ten days of virtual time pass at once.

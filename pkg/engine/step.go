@@ -335,6 +335,8 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 		} else if err := r.goTo(ctx, res, st, true); err != nil {
 			return err
 		}
+	} else if r.bareParallel() {
+		return r.enterBareRegions(ctx, st)
 	}
 	return nil
 }
@@ -907,6 +909,8 @@ func (r *runner) note(n Note) {
 // configuration, a stay is the current state.
 func (r *runner) predictTo(res target) string {
 	switch {
+	case res.stay && r.bareParallel():
+		return r.predictTo(target{state: r.cur})
 	case res.stay:
 		return r.statePath()
 	case res.exit != "":
@@ -960,13 +964,14 @@ func parallelAncestor(s *State) *State {
 	return nil
 }
 
-// flatLanding reports whether res is landed flat (land): a plain state
-// target outside any parallel state (the active configuration, if any, is
-// left whole).
+// flatLanding reports whether res is landed flat (land): a state target
+// outside any parallel state (the active configuration, if any, is left
+// whole), or a parallel root, which rests bare with no region entered, as
+// upstream (probe testdata/conformance/land-parallel).
 func (r *runner) flatLanding(res target) bool {
 	return res.state != nil && !res.stay && res.exit == "" &&
 		(r.par == nil || !res.state.within(r.par.root) && res.state != r.par.root) &&
-		!res.state.Parallel && parallelAncestor(res.state) == nil
+		parallelAncestor(res.state) == nil
 }
 
 // landTo is the machine.transition.to of an on_error, timeout or

@@ -277,6 +277,8 @@ func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, wor
 	o := engine.SessionOptions{
 		Options:    engine.Options{SessionID: sessionID(fx), World: world, Agents: agents, HostCassette: fr.hc, Sink: sink, NoSnapshot: true},
 		StartState: fx.InitialState, Hosts: reg, Clock: engine.NewVirtualClock(epoch), WorkDir: workDir,
+		// upstream's rig arms only a seeded initial_state's timeout
+		UnarmedStart: fx.InitialState == "",
 	}
 	// The legacy path is upstream's machine alone (flow-format.md §1.3):
 	// no host call is queued or dispatched, no post-bind emit pass runs.
@@ -489,7 +491,7 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 		}
 		out = fr.outcome(t, c, in, turn, from)
 	}
-	if !fr.advance(ctx, t, c) {
+	if !fr.advance(ctx, t, c, in == nil) {
 		return nil, false
 	}
 	state := s.State()
@@ -569,9 +571,11 @@ func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engin
 }
 
 // advance moves the virtual clock by the turn's advance_clock; false when
-// the session cannot go on.
-func (fr *fixtureRun) advance(ctx context.Context, t *Turn, c *checker) bool {
-	if !t.HasAdvance || t.AdvanceClock <= 0 {
+// the session cannot go on. A clock-only turn always reaches the session,
+// even with nothing to advance: its view is re-rendered against the world
+// in its replayed shape, as upstream reloads it (flow-format.md §3.1).
+func (fr *fixtureRun) advance(ctx context.Context, t *Turn, c *checker, clockOnly bool) bool {
+	if fr.legacy || (!clockOnly && (!t.HasAdvance || t.AdvanceClock <= 0)) {
 		return true
 	}
 	adv, err := fr.sess.Advance(ctx, t.AdvanceClock)
