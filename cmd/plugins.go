@@ -131,7 +131,9 @@ func runPlugins(stdout, stderr io.Writer, args []string, profile string, asJSON 
 		_, err = fmt.Fprintf(stdout, "%s\n", b)
 		return err
 	}
-	writePluginsHuman(stdout, rep)
+	// Manifest summaries, story aliases and paths are the repository's:
+	// escaped on the way out.
+	writePluginsHuman(printableWriter{stdout}, rep)
 	return nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"kitsoki/internal/fsmemo"
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/validate"
@@ -158,9 +159,9 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 					case res.Invalid[file]:
 					case strict && perWarn[file] > 0:
 						n := perWarn[file]
-						fmt.Fprintf(out, "✗ %s — %d %s (failing under --strict)\n", file, n, plural(n, "warning", "warnings"))
+						fmt.Fprintf(out, "✗ %s — %d %s (failing under --strict)\n", termsafe.Line(file), n, plural(n, "warning", "warnings"))
 					default:
-						fmt.Fprintf(out, "✓ %s — valid\n", file)
+						fmt.Fprintf(out, "✓ %s — valid\n", termsafe.Line(file))
 					}
 				}
 				verdict := ""
