@@ -11,21 +11,21 @@ const reportVersion = 1
 
 // Report is the assembly as `kitsoki plugins --json` prints it.
 type Report struct {
-	Version    int            `json:"version"`
-	Story      string         `json:"story,omitempty"`
-	Profile    ReportProfile  `json:"profile"`
+	Version int           `json:"version"`
+	Story   string        `json:"story,omitempty"`
+	Profile ReportProfile `json:"profile"`
 	// Profiles are every profile layer applied, in order (the last is
 	// Profile.Path).
 	Profiles []Layer `json:"profiles"`
 	// PluginsDir is the first of PluginsDirs, where external plugins are
 	// looked for.
-	PluginsDir  string   `json:"plugins_dir,omitempty"`
-	PluginsDirs []string `json:"plugins_dirs,omitempty"`
-	BuildOrder []string       `json:"build_order"`
-	Plugins    []PluginStatus `json:"plugins"`
-	Agents     []AgentStatus  `json:"agents"`
-	Hooks      []HookStatus   `json:"hooks"`
-	Warnings   []Warning      `json:"warnings"`
+	PluginsDir  string         `json:"plugins_dir,omitempty"`
+	PluginsDirs []string       `json:"plugins_dirs,omitempty"`
+	BuildOrder  []string       `json:"build_order"`
+	Plugins     []PluginStatus `json:"plugins"`
+	Agents      []AgentStatus  `json:"agents"`
+	Hooks       []HookStatus   `json:"hooks"`
+	Warnings    []Warning      `json:"warnings"`
 	// Hosts lists every host handler, built in or provided, with the story
 	// calls it serves (filled by the caller: ListHosts).
 	Hosts []HostEntry `json:"hosts,omitempty"`
