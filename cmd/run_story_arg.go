@@ -41,6 +41,14 @@ func checkStoryArg(path string) error {
 	return nil
 }
 
+// sameProfileFile reports whether the unreadable profile is the one
+// --profile names (another layer's is named by its own path).
+func sameProfileFile(file, flagPath string) bool {
+	a, err1 := filepath.Abs(file)
+	b, err2 := filepath.Abs(flagPath)
+	return file == flagPath || (err1 == nil && err2 == nil && a == b)
+}
+
 // profileReadError is the usage error for a plugin profile that could not
 // be read at all (a missing --profile file): the reason, not "malformed".
 func profileReadError(flagPath string, pe *plugin.ProfileError) error {
@@ -48,7 +56,7 @@ func profileReadError(flagPath string, pe *plugin.ProfileError) error {
 	if len(pe.Diagnostics) > 0 && pe.Diagnostics[0].File != "" {
 		file = pe.Diagnostics[0].File
 	}
-	if flagPath != "" {
+	if flagPath != "" && sameProfileFile(file, flagPath) {
 		return usagef("--profile %s: the plugin profile cannot be read: %v; fix the path or pass another with --profile", file, pe.ReadErr)
 	}
 	return usagef("%s: the plugin profile cannot be read: %v; fix or remove the file", file, pe.ReadErr)

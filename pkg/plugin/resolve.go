@@ -486,3 +486,16 @@ func findDir(start, name string) string {
 		d = parent
 	}
 }
+
+// HostDisabled reports whether the assembly disables the built-in host
+// handler name (a plugin providing "host:<name>", e.g. host.run) and why.
+// kitsoki run refuses such a call through the host/pre-call gate; kitsoki
+// test, whose stubs are no real calls, replaces the real handler only.
+func (a *Assembly) HostDisabled(name string) (reason string, disabled bool) {
+	for _, p := range a.Plugins {
+		if !p.Enabled && p.Source == sourceBuiltin && slices.Contains(p.Provides, "host:"+name) {
+			return p.Reason, true
+		}
+	}
+	return "", false
+}
