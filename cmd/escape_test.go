@@ -113,7 +113,7 @@ func TestHostileTraceHeader(t *testing.T) {
 func TestHostileStringsInPluginsRunEval(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	dir := storytest.TempTree(t, map[string]string{
-		"app.yaml": "app: {id: esc, version: 0.1.0}\nroot: s\nstates:\n  s:\n    on_enter:\n      - say: " + evilYAML + "\n    terminal: true\n",
+		"app.yaml":                           "app: {id: esc, version: 0.1.0}\nroot: s\nstates:\n  s:\n    on_enter:\n      - say: " + evilYAML + "\n    terminal: true\n",
 		".kitsoki/plugins/spy/manifest.yaml": "id: spy\nsummary: " + evilYAML + "\nhooks: [{point: run/end}]\nentry: {command: /nonexistent}\n",
 	})
 	code, out, errOut := runCmd(t, "plugins", dir)
