@@ -103,15 +103,7 @@ func runPlugins(stdout, stderr io.Writer, args []string, profile string, asJSON 
 	}
 	a, err := plugin.Assemble(plugin.Options{StoryDir: dir, ProfilePath: profile, Story: st})
 	if err != nil {
-		var pe *plugin.ProfileError
-		if errors.As(err, &pe) && pe.ReadErr != nil {
-			return profileReadError(profile, pe)
-		}
-		if errors.As(err, &pe) {
-			_ = diag.WriteHuman(stderr, pe.Diagnostics, diag.HumanOptions{})
-			return usagef("the plugin profile is malformed (%d problem(s)); fix it or pass another with --profile", len(pe.Diagnostics))
-		}
-		return usagef("%v", err)
+		return profileUsageError(stderr, profile, err)
 	}
 	rep := a.Report(path)
 	plugin.AnnotateTimeouts(rep, st, callTimeout)

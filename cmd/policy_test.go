@@ -34,21 +34,6 @@ func operatorTree(t *testing.T, operator string, repo map[string]string) (root, 
 	return root, repoDir
 }
 
-// onePathFiles are the repository files of onePathStory (its flow fixture
-// and eval), as TestOneCompositionRoot writes them.
-func onePathFiles(echo string) map[string]string {
-	return map[string]string{
-		"app.yaml": fmt.Sprintf(onePathStory, echo, echo),
-		"flows/pick.yaml": "test_kind: flow\napp: ../app.yaml\nhost_cassette: pick.cassette.yaml\n" +
-			"turns:\n  - intent: go\n    expect_state: s\n    expect_world: {out: {echo_prompt_head: cassette}}\nexpect_terminal: true\n",
-		"flows/pick.cassette.yaml": "kind: host_cassette\napp_id: onepath\nepisodes:\n" +
-			"  - id: pick\n    replay: any\n    match: {handler: agent.plug}\n" +
-			"    agent: {verb: decide, duration_ms: 5, response: '{\"echo_prompt_head\":\"cassette\"}'}\n",
-		"evals/pick.yaml": "kind: agent_eval\napp: ../app.yaml\ncall: pick\nmatrix: {profiles: [plug]}\n" +
-			"comparator: field_subset\nexamples: [{name: a, args: {merge_sha: x}, expect: {echo_prompt_head: never}}]\n",
-	}
-}
-
 // TestOperatorDisableHoldsEverywhere: an operator's disable: — in a
 // profile above the checkout, or in the user's configuration directory —
 // refuses agent.plug in run, test, eval run and mcp serve alike, and a

@@ -2,11 +2,13 @@ package cmd
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/validate"
 )
@@ -39,6 +41,21 @@ func checkStoryArg(path string) error {
 		}
 	}
 	return nil
+}
+
+// profileUsageError is the usage error for a plugin profile the assembly
+// refused: unreadable (profileReadError), or malformed, its positioned
+// diagnostics printed to stderr first.
+func profileUsageError(stderr io.Writer, flagPath string, err error) error {
+	var pe *plugin.ProfileError
+	switch {
+	case errors.As(err, &pe) && pe.ReadErr != nil:
+		return profileReadError(flagPath, pe)
+	case errors.As(err, &pe):
+		_ = diag.WriteHuman(stderr, pe.Diagnostics, diag.HumanOptions{})
+		return usagef("the plugin profile is malformed (%d problem(s)); fix it or pass another with --profile", len(pe.Diagnostics))
+	}
+	return usagef("plugin profile: %v", err)
 }
 
 // sameProfileFile reports whether the unreadable profile is the one

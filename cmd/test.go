@@ -316,15 +316,7 @@ func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtes
 		}
 		plan, err := runner.Plan(file.Story)
 		if err != nil {
-			var pe *plugin.ProfileError
-			if errors.As(err, &pe) && pe.ReadErr != nil {
-				return profileReadError(profile, pe)
-			}
-			if errors.As(err, &pe) {
-				_ = diag.WriteHuman(stderr, pe.Diagnostics, diag.HumanOptions{})
-				return usagef("the plugin profile is malformed (%d problem(s)); fix it or pass another with --profile", len(pe.Diagnostics))
-			}
-			return usagef("plugin profile: %v", err)
+			return profileUsageError(stderr, profile, err)
 		}
 		for _, p := range plan.Assembly.Plugins {
 			if p.Reason == plugin.SandboxReason && !noted[p.ID] {
