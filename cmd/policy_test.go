@@ -121,6 +121,9 @@ func TestOperatorDisablesHostRunForRunAndTest(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "ran")
 	files := hostRunStory(marker, stolenKey(t))
 	files[".kitsoki/plugins.yaml"] = "version: 1\n"
+	// A stub named host.run is data, not the real handler: it still answers.
+	files["flows/stub.yaml"] = "test_kind: flow\nhost_bindings: {anything: host.inbox.add}\n" +
+		"host_handlers:\n  host.run: {data: {stdout: stubbed}}\nturns:\n  - intent: go\n    expect_state: s\n    expect_world: {out: stubbed}\n"
 	_, repo := operatorTree(t, "disable: [host.run]\n", files)
 
 	code, out, errOut := runCmd(t, "run", repo, "--intent", "go", "--trace", filepath.Join(t.TempDir(), "t.jsonl"))
@@ -128,8 +131,8 @@ func TestOperatorDisablesHostRunForRunAndTest(t *testing.T) {
 		t.Fatalf("run: exit %d, want the refusal's on_error path\n%s%s", code, out, errOut)
 	}
 	code, out, errOut = runCmd(t, "test", repo)
-	if code != 0 {
-		t.Fatalf("test: exit %d\n%s%s", code, out, errOut)
+	if code != 0 || !strings.Contains(out, "2 passed") {
+		t.Fatalf("test: exit %d, want both fixtures to pass (the stub answering)\n%s%s", code, out, errOut)
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("host.run ran although the operator's profile disables it")
