@@ -61,6 +61,9 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 2 usage or environment error.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			if err := refuseInSandbox("kitsoki eval run"); err != nil {
+				return err
+			}
 			switch {
 			case jobs < 0:
 				return usagef("--jobs %d: must be 0 (one per CPU) or more", jobs)

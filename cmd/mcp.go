@@ -118,6 +118,9 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if err := refuseInSandbox("kitsoki mcp serve"); err != nil {
+		return err
+	}
 	token := ""
 	if f.tokenEnv != "" {
 		if token = os.Getenv(f.tokenEnv); token == "" {

@@ -231,3 +231,28 @@ func TestHookUnderTest(t *testing.T) {
 		t.Fatalf("the hook started by kitsoki test saw the CI secret: %q", got)
 	}
 }
+
+// TestSandboxEnvRefusesRepositoryCode: in a job with KITSOKI_SANDBOX=1, the
+// commands that run a repository's code refuse to start (exit 2, naming
+// the variable), so a script the pull request changed cannot run it; the
+// marker host.run would write never appears.
+func TestSandboxEnvRefusesRepositoryCode(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	marker := filepath.Join(t.TempDir(), "ran")
+	_, repo := operatorTree(t, "", hostRunStory(marker, stolenKey(t)))
+	storytest.WriteTree(t, repo, map[string]string{"evals/x.yaml": "kind: agent_eval\napp: ../app.yaml\ncall: x\n"})
+	t.Setenv("KITSOKI_SANDBOX", "1")
+	for _, args := range [][]string{
+		{"run", repo, "--intent", "go", "--trace", filepath.Join(t.TempDir(), "t.jsonl")},
+		{"eval", "run", filepath.Join(repo, "evals", "x.yaml")},
+		{"mcp", "serve", repo, "--trace", filepath.Join(t.TempDir(), "m.jsonl")},
+	} {
+		code, out, errOut := runCmd(t, args...)
+		if code != 2 || !strings.Contains(errOut, "KITSOKI_SANDBOX is set") {
+			t.Errorf("%v: exit %d, want 2 naming KITSOKI_SANDBOX\n%s%s", args, code, out, errOut)
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("host.run ran with KITSOKI_SANDBOX=1")
+	}
+}

@@ -130,6 +130,9 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if err := refuseInSandbox("kitsoki run"); err != nil {
+		return err
+	}
 	if err := checkRunFlags(path, f); err != nil {
 		return err
 	}

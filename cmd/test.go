@@ -295,6 +295,17 @@ func sandboxMode(flag bool, env string) (bool, error) {
 	return false, usagef("%s=%q: expected 1 (sandbox on) or 0", sandboxEnv, env)
 }
 
+// refuseInSandbox is the usage error of a command that runs the
+// repository's code (run, eval run, mcp serve) when KITSOKI_SANDBOX is on:
+// a job set up for untrusted code runs none, whatever script calls kitsoki.
+func refuseInSandbox(command string) error {
+	on, err := sandboxMode(false, os.Getenv(sandboxEnv))
+	if err != nil || !on {
+		return err
+	}
+	return usagef("%s runs the repository's code (host.run, plugins, hooks), and %s is set: this job is for untrusted code; use kitsoki validate and kitsoki test --sandbox, or unset %s on trusted code (see SECURITY.md)", command, sandboxEnv, sandboxEnv)
+}
+
 // loadTestStories loads every story and resolves its plugin assembly
 // before anything runs: a story that does not load, or a malformed
 // profile, is exit 2, named with its diagnostics. Under --sandbox, each
