@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/trace"
 )
 
@@ -82,9 +83,10 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 	if err != nil {
 		return corruptErr(err)
 	}
-	head := "# " + in.name
+	// The header's fields are the trace writer's (anyone's): one escaped line.
+	head := "# " + termsafe.Line(in.name)
 	if h.AppID != "" {
-		head += "  app " + h.AppID
+		head += "  app " + termsafe.Line(h.AppID)
 	}
 	if !h.WrittenAt.IsZero() {
 		head += "  written " + h.WrittenAt.UTC().Format(time.RFC3339)
@@ -118,7 +120,7 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 			if len(f.kinds) == 0 {
 				continue // a sub-event, counted on its call's result line
 			}
-			ln = trace.Line{Turn: ev.Turn, TS: ev.TS, Kind: ev.Kind, Category: trace.CatOther, Label: ev.Kind, Text: string(rawPayload(ev.Payload))}
+			ln = trace.Line{Turn: ev.Turn, TS: ev.TS, Kind: ev.Kind, Category: trace.CatOther, Label: termsafe.Line(ev.Kind), Text: termsafe.Line(string(rawPayload(ev.Payload)))}
 		}
 		if !shown || ev.Turn != lastTurn {
 			fmt.Fprintln(out, paint(color, trace.CatTurn, fmt.Sprintf("── turn %d %s", ev.Turn, strings.Repeat("─", 40))))
@@ -142,7 +144,7 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 	if open := tl.Open(); len(open) > 0 && !f.follow {
 		for _, cl := range open {
 			fmt.Fprintf(out, "%s  %-6s  %s\n", "            ", paint(color, trace.CatError, "open"),
-				fmt.Sprintf("agent call %s (%s, turn %d) has no result in the trace", cl.CallID, cl.Verb, cl.Turn))
+				fmt.Sprintf("agent call %s (%s, turn %d) has no result in the trace", termsafe.Line(cl.CallID), termsafe.Line(cl.Verb), cl.Turn))
 		}
 	}
 	return nil

@@ -21,7 +21,8 @@
 //
 //	agent subprocess  subprocessPolicy  EnvMinimal + env:; SIGTERM as stdin closes, SIGKILL after 2 s
 //	agent claude_cli  claudePolicy      EnvInherit + env:; stop = kill
-//	plugin processes  childPolicy       EnvInherit; stdin closed, SIGKILL after 500 ms (no SIGTERM)
+//	plugin processes  childPolicy       EnvInherit (EnvMinimal under kitsoki test); stdin closed,
+//	                                    SIGKILL after 500 ms (no SIGTERM)
 //	sidecar           serverPolicy      EnvInherit + Config.Env, lib dir first on LD_LIBRARY_PATH;
 //	                                    SIGTERM, SIGKILL after Config.StopGrace
 //	host.run          runPolicy         EnvInherit, kitsoki's dir first on PATH, then with.env;

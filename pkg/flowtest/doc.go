@@ -9,7 +9,11 @@
 // A fixture is a `test_kind: flow` document, found by default under
 // <story>/flows/*.yaml (defaultGlob) and parsed with positions. Stubs are
 // served as host.Handlers ([Stub.Handler]); [Report] is upstream's JSON
-// report shape.
+// report shape. handlers.go registers a host_bindings fixture's real
+// built-ins as the operator allows: the profile's refusals (a disabled
+// host.run) and, under [Options].Sandbox, only host.SandboxSafe handlers,
+// any other call failing the fixture. Every string the text and GitHub
+// reports print goes through internal/termsafe.
 //
 // Intent fixtures (`test_kind: intents`, intents*.go) measure routing:
 // [LoadIntents] reads them, [RunIntents] asks a [Harness] ([StaticHarness]

@@ -30,6 +30,8 @@ type fixtureRun struct {
 	m      *engine.Machine
 	res    *Result
 	legacy bool
+	plan   *compose.Plan // the story's plugin assembly (orchestrated path)
+	sbx    sandboxLog    // real handlers refused under --sandbox
 
 	sess      *engine.Session
 	first     *engine.Session       // the session run() closes; restarts close their own
@@ -88,6 +90,14 @@ func compileFailures(err error, at Pos) []Failure {
 func (fr *fixtureRun) run(ctx context.Context) {
 	fx := fr.fx
 	fr.legacy = !fx.Orchestrated()
+	if !fr.legacy {
+		plan, err := fr.r.Plan(fx.Story)
+		if err != nil {
+			fr.fatal(Pos{File: fx.Story}, "plugin profile: %v", err)
+			return
+		}
+		fr.plan = plan
+	}
 	ld, ok := fr.machine()
 	if !ok || !fr.loadRecording() || !fr.loadCassettes() {
 		return
@@ -98,7 +108,7 @@ func (fr *fixtureRun) run(ctx context.Context) {
 		return
 	}
 	defer closeTrace()
-	agents, closeAgents, err := fr.agents(ld, sink)
+	agents, closeAgents, err := fr.agents(sink)
 	if err != nil {
 		fr.fatal(fx.at("host_cassette"), "%v", err)
 		return
@@ -348,7 +358,7 @@ func (fr *fixtureRun) registry(fx *Fixture) *host.Registry {
 	// fixture's cassette or fails.
 	fr.star.NoNetwork = true
 	if len(fx.HostBindings) > 0 {
-		host.RegisterBuiltins(reg, host.Options{Starlark: fr.star})
+		fr.registerBuiltins(reg)
 	} else if h, _, _, ok := host.Builtins(host.Options{}).Lookup(host.HandlerJobsAnswer); ok {
 		reg.Register(host.HandlerJobsAnswer, h)
 	}
@@ -367,7 +377,7 @@ func (fr *fixtureRun) registry(fx *Fixture) *host.Registry {
 // through pkg/agent's cassette transport (no plugin is started), built
 // through the same composition root as kitsoki run; otherwise an agent
 // call nothing stubs is the same infra error as any unregistered handler.
-func (fr *fixtureRun) agents(ld *compose.Loaded, sink engine.Sink) (engine.AgentCaller, func(), error) {
+func (fr *fixtureRun) agents(sink engine.Sink) (engine.AgentCaller, func(), error) {
 	none := engine.AgentCallerFunc(func(ctx context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
 		return nil, fmt.Errorf("host: no handler registered for %q", "host.agent."+c.Verb)
 	})
@@ -378,11 +388,7 @@ func (fr *fixtureRun) agents(ld *compose.Loaded, sink engine.Sink) (engine.Agent
 	if err != nil {
 		return nil, nil, fmt.Errorf("host_cassette: %v", err)
 	}
-	plan, err := compose.Resolve(ld, "")
-	if err != nil {
-		return nil, nil, fmt.Errorf("plugin profile: %v", err)
-	}
-	rt, err := plan.Build(compose.BuildOptions{Cassette: cas, Sink: sink})
+	rt, err := fr.plan.Build(compose.BuildOptions{Cassette: cas, Sink: sink})
 	if err != nil {
 		return nil, nil, err
 	}

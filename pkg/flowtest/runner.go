@@ -40,6 +40,15 @@ type Options struct {
 	// (<repo>/stories/<name>/app.yaml), before $KITSOKI_REPO: upstream's
 	// --kitsoki-repo (flow-format.md §6.8).
 	KitsokiRepo string
+	// Profile is --profile: the operator's plugin profile, applied over
+	// the ones found upward from each story (compose.ResolveOptions).
+	Profile string
+	// Sandbox is --sandbox (KITSOKI_SANDBOX): no process is started. A
+	// host_bindings fixture gets only the in-process built-ins
+	// (host.SandboxSafe); a call to another real handler is refused and
+	// fails the fixture, naming the handler, the fixture and the flag.
+	// External plugins are not started (plugin.Options.Sandbox).
+	Sandbox bool
 }
 
 // Runner runs fixtures; stories are loaded and compiled once each and
@@ -55,6 +64,10 @@ type storyEntry struct {
 	once sync.Once
 	ld   *compose.Loaded
 	err  error
+
+	planOnce sync.Once
+	plan     *compose.Plan
+	planErr  error
 }
 
 // NewRunner returns a runner.
@@ -84,6 +97,25 @@ func (r *Runner) Story(app string) (*compose.Loaded, error) {
 		e.ld, e.err = compose.Load(app, lo)
 	})
 	return e.ld, e.err
+}
+
+// Plan resolves (once) the plugin assembly of the story at app, through
+// the same composition root as kitsoki run: the profile layers with
+// Options.Profile last, hook processes started with the minimal
+// environment, none under Options.Sandbox. A malformed profile is a
+// *compose.ProfileError.
+func (r *Runner) Plan(app string) (*compose.Plan, error) {
+	ld, err := r.Story(app)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	e := r.stories[app]
+	r.mu.Unlock()
+	e.planOnce.Do(func() {
+		e.plan, e.planErr = compose.ResolveWith(ld, compose.ResolveOptions{Profile: r.opts.Profile, Sandbox: r.opts.Sandbox, MinimalEnv: true})
+	})
+	return e.plan, e.planErr
 }
 
 // Run runs every fixture of files, -j at a time, and returns the results
@@ -158,6 +190,7 @@ func (r *Runner) RunFixture(ctx context.Context, fx *Fixture) (res *Result) {
 	}
 	fr := &fixtureRun{r: r, fx: fx, ld: ld, res: res}
 	fr.run(ctx)
+	fr.sandboxVerdict()
 	if ctx.Err() != nil && r.opts.Timeout > 0 && res.Fatal == nil {
 		res.Failures = append(res.Failures, Failure{Turn: -1, Pos: fx.Pos, Message: fmt.Sprintf("the fixture did not finish within --timeout %s", r.opts.Timeout)})
 		res.Flow.Passed = false

@@ -130,9 +130,16 @@ func TestRunReportsPluginProfileProblems(t *testing.T) {
 		t.Fatalf("want a positioned error at %s:2, got %v", profile, res.Diagnostics)
 	}
 
-	// --profile overrides the upward search.
+	// --profile is the operator's layer over the upward search, not a
+	// replacement: the repository's malformed profile is still reported,
+	// and a clean --profile adds nothing.
 	other := filepath.Join(dir, "ops.yaml")
 	storytest.WriteFile(t, other, "version: 1\n")
+	res = Run([]string{app}, Options{ProfilePath: other})
+	if len(res.Diagnostics) != 1 || res.Diagnostics[0].File != profile || !res.Invalid[app] {
+		t.Fatalf("--profile with a clean file over a malformed one: %v", res.Diagnostics)
+	}
+	storytest.WriteFile(t, profile, "version: 1\n")
 	if res = Run([]string{app}, Options{ProfilePath: other}); len(res.Diagnostics) != 0 {
 		t.Fatalf("--profile with a clean file: %v", res.Diagnostics)
 	}
