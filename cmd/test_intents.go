@@ -119,6 +119,11 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 	if err := checkIntentFlags(f); err != nil {
 		return err
 	}
+	if f.harness == "live" {
+		if err := refuseInSandbox("kitsoki test intents --harness live"); err != nil {
+			return err
+		}
+	}
 	if st, err := os.Stat(app); err != nil {
 		return usagef("%s: no such file or directory", app)
 	} else if st.IsDir() {
@@ -136,8 +141,8 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 		writeIntentsPlan(stdout, suites, f)
 		return nil
 	}
-	runner := flowtest.NewRunner(flowtest.Options{KitsokiRepo: f.repo})
-	if err := loadTestStories(stderr, runner, []*flowtest.File{{Story: app}}); err != nil {
+	runner := flowtest.NewRunner(flowtest.Options{KitsokiRepo: f.repo, Profile: f.profile})
+	if err := loadTestStories(stderr, runner, []*flowtest.File{{Story: app}}, f.profile); err != nil {
 		return err
 	}
 	ld, _ := runner.Story(app)
