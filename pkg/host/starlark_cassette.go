@@ -66,22 +66,10 @@ type rawRequest struct {
 // record_mode (none, new_episodes, all) sets the record mode; see
 // SetRecordMode and Flush.
 func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
-	if len(data) > maxCassette {
-		return nil, fmt.Errorf("%s: http cassette is larger than %d bytes", path, maxCassette)
-	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, fmt.Errorf("%s: the http cassette is empty", path)
-	}
 	var raw rawCassette
-	var node yaml.Node
-	if err := yaml.Unmarshal(data, &node); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	if err := node.Decode(&raw); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: the http cassette is empty", path)
-		}
-		return nil, fmt.Errorf("%s: %v", path, err)
+	node, err := decodeCassette(path, "http", data, &raw, "")
+	if err != nil {
+		return nil, err
 	}
 	if raw.Kind != "http_cassette" {
 		return nil, fmt.Errorf("%s: kind is %q; an http cassette says kind: http_cassette", path, raw.Kind)
@@ -91,7 +79,7 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 	default:
 		return nil, fmt.Errorf("%s: record_mode %q is not one of none, new_episodes, all", path, raw.RecordMode)
 	}
-	lines := exchangeLines(&node)
+	lines := exchangeLines(node)
 	c := &HTTPCassette{Path: path}
 	for i, e := range raw.Exchanges {
 		where := fmt.Sprintf("%s: exchanges[%d]", path, i)
@@ -148,6 +136,28 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 		}
 	}
 	return c, nil
+}
+
+// decodeCassette decodes a Starlark cassette file (what names its kind in
+// messages) into raw, bounded in size; hint follows a decoding error.
+func decodeCassette(path, what string, data []byte, raw any, hint string) (*yaml.Node, error) {
+	if len(data) > maxCassette {
+		return nil, fmt.Errorf("%s: %s cassette is larger than %d bytes", path, what, maxCassette)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("%s: the %s cassette is empty", path, what)
+	}
+	var node yaml.Node
+	if err := yaml.Unmarshal(data, &node); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if err := node.Decode(raw); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: the %s cassette is empty", path, what)
+		}
+		return nil, fmt.Errorf("%s: %v%s", path, err, hint)
+	}
+	return &node, nil
 }
 
 // exchangeLines returns the line of each exchanges[] item.
@@ -273,27 +283,15 @@ type rawInspect struct {
 // ParseInspectCassette parses a kind: inspect_cassette file; path labels
 // errors. Other keys are ignored, as upstream's reader does.
 func ParseInspectCassette(path string, data []byte) (*InspectCassette, error) {
-	if len(data) > maxCassette {
-		return nil, fmt.Errorf("%s: inspect cassette is larger than %d bytes", path, maxCassette)
-	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, fmt.Errorf("%s: the inspect cassette is empty", path)
-	}
-	var node yaml.Node
-	if err := yaml.Unmarshal(data, &node); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
 	var raw rawInspect
-	if err := node.Decode(&raw); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: the inspect cassette is empty", path)
-		}
-		return nil, fmt.Errorf("%s: %v (an inspect cassette lists interactions: of {op, target, exit, out})", path, err)
+	node, err := decodeCassette(path, "inspect", data, &raw, " (an inspect cassette lists interactions: of {op, target, exit, out})")
+	if err != nil {
+		return nil, err
 	}
 	if raw.Kind != "inspect_cassette" {
 		return nil, fmt.Errorf("%s: kind is %q; an inspect cassette says kind: inspect_cassette", path, raw.Kind)
 	}
-	lines := listLines(&node, "interactions")
+	lines := listLines(node, "interactions")
 	c := &InspectCassette{Path: path}
 	for i, r := range raw.Interactions {
 		it := Interaction{Op: r.Op, Target: r.Target, Out: r.Out}

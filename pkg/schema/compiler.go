@@ -81,15 +81,21 @@ func (c *Compiler) compileWith(files *rootFiles, p string) (*Schema, error) {
 		}
 		return nil, err
 	}
-	c.mu.Lock()
-	e, ok := c.cache[rel]
-	if !ok {
-		e = &compileEntry{}
-		c.cache[rel] = e
-	}
-	c.mu.Unlock()
+	e := c.entry(rel)
 	e.once.Do(func() { e.s, e.err = c.compile(files, rel) })
 	return e.s, e.err
+}
+
+// entry is the cache entry of key, made on first use.
+func (c *Compiler) entry(key string) *compileEntry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.cache[key]
+	if !ok {
+		e = &compileEntry{}
+		c.cache[key] = e
+	}
+	return e
 }
 
 // ReadFile reads a file inside <storyDir>/schemas with the same rooting
@@ -239,14 +245,7 @@ func (c *Compiler) storyRel(p string, err error) (string, bool) {
 // another file fails (references stay under schemas/, contract §5),
 // in-document refs and the metaschemas resolve.
 func (c *Compiler) compileStoryFile(rel string) (*Schema, error) {
-	key := "story:" + rel
-	c.mu.Lock()
-	e, ok := c.cache[key]
-	if !ok {
-		e = &compileEntry{}
-		c.cache[key] = e
-	}
-	c.mu.Unlock()
+	e := c.entry("story:" + rel)
 	e.once.Do(func() {
 		root, err := os.OpenRoot(c.storyDir)
 		if err != nil {
