@@ -56,12 +56,14 @@ func fallbackArc(st *story.Story, all []*story.State) (*story.State, string) {
 		}
 		return nil, ""
 	}
-	sorted := slices.Clone(all)
-	slices.SortStableFunc(sorted, func(a, b *story.State) int { return strings.Compare(a.Path, b.Path) })
-	for _, s := range sorted {
-		if s.Name != "landing" {
-			continue
+	var landings []*story.State
+	for _, s := range all {
+		if s.Name == "landing" {
+			landings = append(landings, s)
 		}
+	}
+	slices.SortStableFunc(landings, func(a, b *story.State) int { return strings.Compare(a.Path, b.Path) })
+	for _, s := range landings {
 		if s.HasOn("work") {
 			return s, "work"
 		}
