@@ -135,6 +135,12 @@ func (d *dotWriter) node(indent int, n *Node) {
 	case KindCollapsed:
 		kv = append(kv, "shape=box3d")
 		style = ""
+		switch n.Was {
+		case KindParallel:
+			style = "dashed"
+		case KindImport:
+			kv = append(kv, "color=\""+colorExit+"\"")
+		}
 	case KindExit:
 		kv = append(kv, "shape=doubleoctagon", "color=\""+colorExit+"\"")
 		style = ""
@@ -158,7 +164,11 @@ func (d *dotWriter) node(indent int, n *Node) {
 		style = strings.TrimPrefix(style+",filled", ",")
 		kv = append(kv, "fillcolor=\""+fill+"\"")
 	}
-	if style != "rounded" {
+	switch style {
+	case "rounded": // the default
+	case "":
+		kv = append(kv, "style=solid")
+	default:
 		kv = append(kv, "style=\""+style+"\"")
 	}
 	d.line(indent, n.ID+d.attrs(kv)+";")

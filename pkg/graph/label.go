@@ -19,11 +19,16 @@ func nodeLabel(n *Node) []string {
 	case KindImport:
 		return append(wrap(name), wrap("imports "+n.Source)...)
 	case KindCollapsed:
-		out := wrap(name)
-		if n.Source != "" {
-			out = append(out, wrap("imports "+n.Source)...)
+		var out []string
+		switch n.Was {
+		case KindParallel:
+			out = wrap(name + " (parallel)")
+		case KindImport:
+			out = append(wrap(name), wrap("imports "+n.Source)...)
+		default:
+			out = wrap(name)
 		}
-		sum := plural(len(n.States), "state", "states")
+		sum := plural(len(n.States)-1, "state", "states")
 		if n.Inner > 0 {
 			sum += ", " + plural(n.Inner, "move", "moves") + " inside"
 		}

@@ -116,6 +116,13 @@ func (m *mermaidWriter) node(indent int, n *Node) {
 		}
 		m.line(indent, n.ID+shape)
 		switch n.Kind {
+		case KindCollapsed:
+			switch n.Was {
+			case KindParallel:
+				m.class("parallel", n.ID)
+			case KindImport:
+				m.class("import", n.ID)
+			}
 		case KindExit:
 			m.class("exit", n.ID)
 		case KindMissing:

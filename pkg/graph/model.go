@@ -59,6 +59,9 @@ type Node struct {
 	// it that the collapse hides.
 	States []string
 	Inner  int
+	// Was is a collapsed node's kind before the collapse (compound,
+	// parallel or import).
+	Was NodeKind
 }
 
 // Cluster reports whether the node is drawn as a cluster of its children.

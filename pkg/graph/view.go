@@ -109,7 +109,7 @@ func (vb *viewer) copy(n *Node, parent *Node, d int) *Node {
 	c.Parent, c.Children = parent, nil
 	vb.rep[n] = &c
 	if n.Cluster() && vb.v.Depth > 0 && d >= vb.v.Depth {
-		c.Kind = KindCollapsed
+		c.Kind, c.Was = KindCollapsed, n.Kind
 		var hide func(x *Node)
 		hide = func(x *Node) {
 			c.States = append(c.States, x.Path)
