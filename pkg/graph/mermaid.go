@@ -239,6 +239,9 @@ func mermaidQuote(lines []string) string {
 			sb.WriteString("#" + strconv.Itoa(int(r)) + ";")
 		}
 	}
+	if sb.Len() == 1 {
+		sb.WriteByte(' ') // Mermaid refuses an empty label
+	}
 	sb.WriteByte('"')
 	return sb.String()
 }

@@ -15,7 +15,9 @@ type View struct {
 	State string
 	// Depth, when positive, draws that many levels of states (below the
 	// State, or from the top) and collapses each compound state on the
-	// last level into one node; the moves it hides are counted on it.
+	// last level into one node; the moves it hides are counted on it. A
+	// stub stands for the outside state's ancestor that many levels from
+	// the top.
 	Depth int
 }
 
@@ -134,10 +136,17 @@ func (vb *viewer) node(n *Node) *Node {
 	if r := vb.rep[n]; r != nil {
 		return r
 	}
+	if n.Kind <= KindCollapsed && vb.v.Depth > 0 {
+		// an outside state is drawn at --depth levels from the top too
+		for n.Parent != nil && n.depth() > vb.v.Depth {
+			n = n.Parent
+		}
+	}
 	c := *n
 	c.Parent, c.Children = nil, nil
 	if n.Kind <= KindCollapsed {
 		if s := vb.stubs[n.Path]; s != nil {
+			vb.rep[n] = s
 			return s
 		}
 		c.Kind, c.ID, c.Label = KindStub, "o"+strings.TrimPrefix(n.ID, "s"), n.Path
@@ -147,6 +156,15 @@ func (vb *viewer) node(n *Node) *Node {
 	vb.rep[n] = &c
 	vb.others = append(vb.others, &c)
 	return &c
+}
+
+// depth is the node's level: 1 at the top.
+func (n *Node) depth() int {
+	d := 0
+	for p := n; p != nil; p = p.Parent {
+		d++
+	}
+	return d
 }
 
 func (vb *viewer) edge(e *Edge) {
@@ -165,8 +183,9 @@ func (vb *viewer) edge(e *Edge) {
 			m.Merged = append(m.Merged, e)
 			return
 		}
-		m := &Edge{Kind: e.Kind, From: e.From, To: e.To, Intent: e.Intent, Arm: e.Arm, Guard: e.Guard,
-			After: e.After, Exit: e.Exit, Target: e.Target, Pos: e.Pos, Merged: []*Edge{e}, tail: t, head: h}
+		m := new(Edge)
+		*m = *e
+		m.Merged, m.tail, m.head = []*Edge{e}, t, h
 		vb.merged[k] = m
 		vb.out.Edges = append(vb.out.Edges, m)
 		return
