@@ -27,7 +27,7 @@ func newGraphCmd() *cobra.Command {
 		Use:   "graph STORY",
 		Short: "Draw a story's state machine (after imports and phases) as Mermaid, Graphviz DOT or SVG",
 		Example: "  kitsoki graph examples/ci-triage                      # Mermaid, for a ```mermaid block on GitHub\n" +
-			"  kitsoki graph examples/ci-triage --format dot | dot -Tpng -o machine.png\n" +
+			"  kitsoki graph examples/ci-triage --format dot -o machine.dot  # then: dot -Tpng machine.dot -o machine.png\n" +
 			"  kitsoki graph examples/ci-triage --format svg -o machine.svg\n" +
 			"  kitsoki graph big-story --depth 1                     # top-level states only, compounds collapsed\n" +
 			"  kitsoki graph big-story --state review --depth 2      # the subtree under review, two levels deep",
