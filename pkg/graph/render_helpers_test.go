@@ -9,9 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden drawings under testdata/")
@@ -76,44 +77,10 @@ func checkSVG(t *testing.T, name string, b []byte) {
 	}
 }
 
-// golden compares got with testdata/<name>, rewriting it under -update.
+// golden compares got with testdata/golden/<name>, rewriting it under -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	p := filepath.Join("testdata", "golden", filepath.FromSlash(name))
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run go test ./pkg/graph -update to write it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden (go test ./pkg/graph -update rewrites it after review):\n%s", name, firstDiff(string(want), got))
-	}
-}
-
-// firstDiff shows the first line where want and got differ.
-func firstDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return "line " + strconv.Itoa(i+1) + ":\nwant: " + w + "\ngot:  " + g
-		}
-	}
-	return ""
+	storytest.Golden(t, filepath.Join("testdata", "golden", filepath.FromSlash(name)), got, *update, "go test ./pkg/graph -run Golden -update")
 }
 
 // drawing is one graph written in both formats.
