@@ -140,7 +140,7 @@ func TestViewDepthAndState(t *testing.T) {
 // bigStory writes a story of 10 rooms, each with two compound stages of
 // 14 states: 310 states, about 850 moves. Two arcs lead from each room to
 // the next (from b.s5 and b.s13).
-func bigStory(t *testing.T) string {
+func bigStory(t testing.TB) string {
 	var b strings.Builder
 	b.WriteString("app: {id: big, title: A big story}\nworld:\n  n: {type: int, default: 0}\nintents:\n")
 	for _, in := range []string{"next", "reset", "advance", "skip"} {
