@@ -7,4 +7,9 @@
 // sourcegraph/jsonrpc2's framing (no framing is written here), and loads
 // stories with the open buffers as an overlay, publishing diagnostics for
 // every file of a story.
+//
+// Completion reads the buffer as typed, which may not parse yet: block keys
+// by indentation (keyPath), flow collections open before the cursor
+// ({target: |}, on: {|}, emit: [a, |]) with flowctx.go's scanner, so flow
+// style completes states and intents wherever block style does.
 package lsp
