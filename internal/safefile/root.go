@@ -139,6 +139,14 @@ func (r *Root) Inside(p string) bool {
 	return err == nil || (errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrOutsideRoot))
 }
 
+// Inside is [Root.Inside] for a root used once: dir is opened for the
+// question and closed after it.
+func Inside(dir, p string) bool {
+	r := NewRoot(dir)
+	defer r.Close()
+	return r.Inside(p)
+}
+
 // escapes is os.Root's word for a name or symlink leaving the root (its
 // error value is not exported; root_test.go holds this text to it).
 const escapes = "path escapes from parent"

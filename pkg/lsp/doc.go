@@ -7,4 +7,12 @@
 // sourcegraph/jsonrpc2's framing (no framing is written here), and loads
 // stories with the open buffers as an overlay, publishing diagnostics for
 // every file of a story.
+//
+// It serves only inside its workspace roots (roots.go: [Options].Root, else
+// the client's initializationOptions root, workspace folders or rootUri):
+// a document outside them is never read, checked or published for, and a
+// client naming no root gets nothing. A story is loaded under its project
+// root (the nearest .git or .kitsoki/ above it, when that lies inside the
+// workspace root, else the workspace root), so what it names follows
+// pkg/story's confinement; navigation never points outside it either.
 package lsp

@@ -15,26 +15,43 @@ import (
 
 // ProjectRoot is the project root of a story whose manifest is in dir (an
 // absolute directory): the nearest directory at or above dir holding .git
-// (a directory or a worktree's file) or a .kitsoki/ directory, else dir
-// itself. Every file the story names must lie inside it; --root
-// ([Options].Root) sets it instead.
-func ProjectRoot(dir string) string { return projectRoot(nil, dir) }
+// (a directory or a worktree's file) or a .kitsoki/ directory, with marked
+// true; else dir itself. Every file the story names must lie inside it;
+// [Options].Root sets it instead, and [Options].Trees widens the fallback.
+func ProjectRoot(dir string) (root string, marked bool) { return projectRoot(nil, dir) }
 
-func projectRoot(m *fsmemo.Memo, dir string) string {
+func projectRoot(m *fsmemo.Memo, dir string) (string, bool) {
 	dir = filepath.Clean(dir)
 	for d := dir; ; {
 		if _, err := m.Stat(filepath.Join(d, ".git")); err == nil {
-			return d
+			return d, true
 		}
 		if mode, err := m.Stat(filepath.Join(d, ".kitsoki")); err == nil && mode.IsDir() {
-			return d
+			return d, true
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return dir
+			return dir, false
 		}
 		d = parent
 	}
+}
+
+// fallbackRoot is the root of a story in dir without a marker above it:
+// the widest of opts.Trees holding dir (a tree the operator named), else
+// dir.
+func (o Options) fallbackRoot(m *fsmemo.Memo, dir string) string {
+	best := dir
+	for _, t := range o.Trees {
+		abs, err := m.Abs(t)
+		if err != nil {
+			continue
+		}
+		if _, ok := safefile.NewRoot(abs).Rel(dir); ok && len(abs) < len(best) {
+			best = abs
+		}
+	}
+	return best
 }
 
 // rootFor is the project root of the story whose manifest is abs: the
@@ -47,7 +64,10 @@ func (l *loader) rootFor(abs string) *safefile.Root {
 			return l.root
 		}
 	}
-	dir := projectRoot(l.opts.FS, filepath.Dir(abs))
+	dir, marked := projectRoot(l.opts.FS, filepath.Dir(abs))
+	if !marked {
+		dir = l.opts.fallbackRoot(l.opts.FS, dir)
+	}
 	if l.root == nil && l.opts.Root != "" {
 		dir = l.opts.Root
 	}
@@ -166,7 +186,8 @@ func (c *checker) readNamed(p Pos, what, written, abs string, limit int64) (data
 // built without a load).
 func (st *Story) projectRoot() *safefile.Root {
 	if st.root == nil {
-		st.root = safefile.NewRoot(projectRoot(nil, st.Dir))
+		dir, _ := projectRoot(nil, st.Dir)
+		st.root = safefile.NewRoot(dir)
 	}
 	return st.root
 }

@@ -40,6 +40,11 @@ type Options struct {
 	// names must lie inside it, and so must the story. Empty: the nearest
 	// directory above the story holding .git or .kitsoki/ ([ProjectRoot]).
 	Root string
+	// Trees are directories the operator named as trees of stories
+	// (validate DIR/..., test DIR/...): a story inside one with no .git or
+	// .kitsoki/ above it has the widest such tree as its root, rather than
+	// its own directory.
+	Trees []string
 	// FS, when set, shares the file-system lookups of a run (directory
 	// listings, stats, the working directory, resolved symlinks) with its
 	// other loads; nil looks everything up afresh.
@@ -78,7 +83,13 @@ func Load(path string, opts Options) (st *Story, ds []diag.Diagnostic) {
 	if !l.storyInRoot(manifest, abs) {
 		return nil, diag.Sort(l.rep.ds)
 	}
-	data, err := l.readFile(abs, nil)
+	// Through its own root: an app.yaml that is a symlink leading out of
+	// the project (found by validate ./...) is refused unread.
+	data, in, err := l.readIn(l.rootFor(abs), abs)
+	if !in {
+		l.outsideRoot(Pos{File: manifest}, l.rootFor(abs), "story manifest", manifest, err)
+		return nil, diag.Sort(l.rep.ds)
+	}
 	if err != nil {
 		why := errText(err)
 		if target, lerr := os.Readlink(manifest); lerr == nil && errors.Is(err, fs.ErrNotExist) {
