@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"kitsoki/pkg/eval"
+	"kitsoki/pkg/story"
 	"kitsoki/pkg/trace"
 )
 
@@ -31,6 +32,7 @@ func newEvalRunCmd() *cobra.Command {
 		noProgress bool
 		asJSON     bool
 		profile    string
+		root       string
 	)
 	c := &cobra.Command{
 		Use:     "run <eval.yaml>",
@@ -89,7 +91,7 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 					return usagef("-o %s: is a directory; name a report file, e.g. -o %s", outPath, filepath.Join(outPath, "report.json"))
 				}
 			}
-			v := eval.Validate(d, &eval.StoryLoader{})
+			v := eval.Validate(d, &eval.StoryLoader{Opts: story.Options{Root: root}})
 			for _, w := range v.Warnings() {
 				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(w))
 			}
@@ -142,6 +144,7 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 	fl.DurationVar(&timeout, "call-timeout", 0, "the same as --timeout: hard deadline of one call (default 10m), the name kitsoki run uses")
 	fl.IntVar(&retries, "retries", 1, "retries of a call that fails with plugin_crash or transport_error")
 	fl.StringVar(&profile, "profile", "", "plugin profile (default: .kitsoki/plugins.yaml found upward from the story): its disable:, redact, budget and hooks apply as in kitsoki run")
+	addRootFlag(fl, &root)
 	fl.BoolVar(&noProgress, "no-progress", false, "no progress bar, even on a terminal")
 	fl.BoolVar(&asJSON, "json", false, "also print the report JSON on stdout")
 	// Upstream gated the runner behind --live; runs are live by default here.

@@ -43,6 +43,8 @@ type testFlags struct {
 	timeout   time.Duration
 	workDir   string
 	repo      string // --kitsoki-repo
+	root      string // --root
+	trees     []string
 }
 
 func newTestCmd() *cobra.Command {
@@ -104,6 +106,7 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 	fl.StringVar(&f.shard, "shard", "", "run slice `i/n` of the fixtures (stable by path; merge reports with kitsoki test merge)")
 	fl.StringVar(&f.workDir, "workdir", "", "working directory of real host handlers (default: a fresh temporary one per fixture)")
 	fl.StringVar(&f.repo, "kitsoki-repo", "", "kitsoki checkout `DIR` that @kitsoki/<name> imports resolve in (DIR/stories/<name>), before $KITSOKI_REPO")
+	addRootFlag(fl, &f.root)
 	fl.DurationVar(&f.timeout, "timeout", 0, "fail a fixture that runs longer than this in real time, e.g. 2m (0 = no limit)")
 	_ = full
 }
@@ -120,6 +123,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if err != nil {
 		return err
 	}
+	f.trees = validate.Trees(args)
 	files, err := discoverFixtures(stdout, stderr, f, apps, glob, rel, runRE)
 	if err != nil {
 		return err
@@ -133,7 +137,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	}
 	defer cleanup()
 	runner := flowtest.NewRunner(flowtest.Options{Jobs: f.jobs, FailFast: f.failFast, TraceDir: traceDir, Recording: f.recording,
-		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout, WorkDir: f.workDir, KitsokiRepo: f.repo})
+		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout, WorkDir: f.workDir, KitsokiRepo: f.repo, Root: f.root, Trees: f.trees})
 	if err := loadTestStories(stderr, runner, files); err != nil {
 		return err
 	}

@@ -63,6 +63,7 @@ func (c *LintCache) lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 	if st == nil || len(fxs) == 0 {
 		return nil // nothing to check: the story is not folded for nothing
 	}
+	root := st // the loaded story's project root, before any fold
 	// A story with no imports and no phases folds to a copy of itself
 	// (fold.New has nothing to merge or expand): it is indexed as loaded.
 	if len(st.ImportOrder) > 0 || st.Phases != nil {
@@ -90,6 +91,11 @@ func (c *LintCache) lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 			{"starlark_inspect_cassette", fx.StarlarkInspectCassette}, {"recording", fx.Recording}} {
 			k, p := named.k, named.p
 			if p == "" {
+				continue
+			}
+			if _, err := resolveNamed(namedRoot(root, fx.File), fx.File, k, p); err != nil {
+				at := fx.valueAt(k)
+				ds = append(ds, diag.Diagnostic{File: fileOf(at), Line: at.Line, Col: at.Col, Severity: diag.Error, Rule: ruleOutsideRoot.ID, Message: err.Error()})
 				continue
 			}
 			full := p

@@ -40,6 +40,11 @@ type Options struct {
 	// (<repo>/stories/<name>/app.yaml), before $KITSOKI_REPO: upstream's
 	// --kitsoki-repo (flow-format.md §6.8).
 	KitsokiRepo string
+	// Root and Trees set the stories' project root (--root) and the trees
+	// the operator named (DIR/...), as story.Options does: every file a
+	// story or fixture names must lie inside its project root.
+	Root  string
+	Trees []string
 }
 
 // Runner runs fixtures; stories are loaded and compiled once each and
@@ -72,6 +77,7 @@ func (r *Runner) Story(app string) (*compose.Loaded, error) {
 	r.mu.Unlock()
 	e.once.Do(func() {
 		lo := compose.LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}}
+		lo.Story.Root, lo.Story.Trees = r.opts.Root, r.opts.Trees
 		if repo := r.opts.KitsokiRepo; repo != "" {
 			lo.Story.LookupEnv = func(name string) (string, bool) {
 				if name == "KITSOKI_REPO" {
