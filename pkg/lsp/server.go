@@ -7,9 +7,9 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
-	"kitsoki/internal/safefile"
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
+	"kitsoki/internal/safefile"
 )
 
 // Options configure a Server.
