@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
-
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
+
 	"kitsoki/internal/safefile"
 )
 
