@@ -9,5 +9,8 @@
 // A fixture is a `test_kind: flow` document, found by default under
 // <story>/flows/*.yaml (defaultGlob) and parsed with positions. Stubs are
 // served as host.Handlers ([Stub.Handler]); [Report] is upstream's JSON
-// report shape.
+// report shape. The files a fixture names (host_cassette, recording,
+// starlark_*_cassette) resolve inside the story's project root
+// (confine.go; [Options].Root and Trees): one that leaves it fails the
+// fixture at the key, unread.
 package flowtest
