@@ -144,7 +144,7 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 	fl.DurationVar(&timeout, "call-timeout", 0, "the same as --timeout: hard deadline of one call (default 10m), the name kitsoki run uses")
 	fl.IntVar(&retries, "retries", 1, "retries of a call that fails with plugin_crash or transport_error")
 	fl.StringVar(&profile, "profile", "", "plugin profile (default: .kitsoki/plugins.yaml found upward from the story): its disable:, redact, budget and hooks apply as in kitsoki run")
-	addRootFlag(fl, &root)
+	addRootFlag(c, &root)
 	fl.BoolVar(&noProgress, "no-progress", false, "no progress bar, even on a terminal")
 	fl.BoolVar(&asJSON, "json", false, "also print the report JSON on stdout")
 	// Upstream gated the runner behind --live; runs are live by default here.

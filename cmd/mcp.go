@@ -107,7 +107,7 @@ Exit status: 0 clean shutdown, 1 the story cannot be served, 2 usage error.`,
 	fl.StringVar(&f.httpAddr, "http", "", "serve streamable HTTP on ADDR (e.g. :8765 = 127.0.0.1:8765) instead of stdio")
 	fl.StringVar(&f.tokenEnv, "token-env", "", "require a bearer token: the value of this environment variable")
 	fl.StringVar(&f.profile, "profile", "", "plugin profile file (default: .kitsoki/plugins.yaml found upward from the story)")
-	addRootFlag(fl, &f.root)
+	addRootFlag(c, &f.root)
 	fl.StringVar(&f.tracePath, "trace", "", "trace file (default .kitsoki/sessions/mcp-<time>.jsonl)")
 	fl.DurationVar(&f.watch, "watch-interval", time.Second, "how often the story and profile are checked for changes (0 disables; every tools/list and tools/call re-checks)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "hard deadline of one call (default 10m)")

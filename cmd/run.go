@@ -123,7 +123,7 @@ rested before the end (or the story is invalid), 2 usage or environment error.`,
 	fl.StringVar(&f.tracePath, "trace", "", "trace file (default .kitsoki/sessions/<session>.jsonl)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop the run (plugins and commands included) after this long, e.g. 10m; 0 = no limit")
 	fl.DurationVar(&f.callTimeout, "call-timeout", 0, "hard timeout of each agent call without its own timeout: (default 10m); a slow call fails with deadline_exceeded and takes on_error")
-	addRootFlag(fl, &f.root)
+	addRootFlag(c, &f.root)
 	fl.StringVar(&f.profile, "profile", "", "plugin profile (default: .kitsoki/plugins.yaml found upward from the story); see kitsoki plugins")
 	fl.BoolVar(&f.jsonOut, "json", false, "print one JSON object (schema 1: outcome, status, exit, state, world, calls, trace, session; see kitsoki schema run) instead of the log")
 	return c

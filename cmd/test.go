@@ -106,7 +106,7 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 	fl.StringVar(&f.shard, "shard", "", "run slice `i/n` of the fixtures (stable by path; merge reports with kitsoki test merge)")
 	fl.StringVar(&f.workDir, "workdir", "", "working directory of real host handlers (default: a fresh temporary one per fixture)")
 	fl.StringVar(&f.repo, "kitsoki-repo", "", "kitsoki checkout `DIR` that @kitsoki/<name> imports resolve in (DIR/stories/<name>), before $KITSOKI_REPO")
-	addRootFlag(fl, &f.root)
+	addRootFlag(c, &f.root)
 	fl.DurationVar(&f.timeout, "timeout", 0, "fail a fixture that runs longer than this in real time, e.g. 2m (0 = no limit)")
 	_ = full
 }

@@ -188,7 +188,7 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 	fl.IntVarP(&jobs, "jobs", "j", 0, "stories checked in parallel (default: number of CPUs)")
 	fl.StringVar(&profile, "profile", "", "operator plugin profile to check (default: .kitsoki/plugins.yaml found upward from each story)")
 	fl.BoolVar(&listRules, "list-rules", false, "list every rule: id, severity, whether run refuses the story, summary, example")
-	addRootFlag(fl, &root)
+	addRootFlag(c, &root)
 	fl.StringVar(&stdinName, "stdin-filename", "", "with -: the app.yaml path the standard input stands for (positions, relative files)")
 	return c
 }
