@@ -102,32 +102,38 @@ func (r *Root) Close() error {
 // Stat is os.Stat of the absolute path p through the root: p lexically
 // outside it, or a symlink on the way leading out, is [ErrOutsideRoot].
 func (r *Root) Stat(p string) (fs.FileInfo, error) {
-	rel, ok := r.Rel(p)
-	if !ok {
-		return nil, r.outside(p)
-	}
-	or, err := r.open()
-	if err != nil {
-		return nil, err
-	}
-	fi, err := or.Stat(rel)
-	return fi, r.classify(p, err)
+	var fi fs.FileInfo
+	err := r.do(p, func(or *os.Root, rel string) (err error) {
+		fi, err = or.Stat(rel)
+		return err
+	})
+	return fi, err
 }
 
 // ReadFile is [ReadFile] of the absolute path p through the root: p must
 // be a regular file of at most limit bytes inside it, reached without
 // leaving it ([ErrOutsideRoot] otherwise; nothing outside is opened).
 func (r *Root) ReadFile(p string, limit int64) ([]byte, error) {
+	var b []byte
+	err := r.do(p, func(or *os.Root, rel string) (err error) {
+		b, err = ReadRootFile(or, rel, limit)
+		return err
+	})
+	return b, err
+}
+
+// do runs op on p's name inside the open root, p lexically inside it,
+// and words its error (classify).
+func (r *Root) do(p string, op func(or *os.Root, rel string) error) error {
 	rel, ok := r.Rel(p)
 	if !ok {
-		return nil, r.outside(p)
+		return r.outside(p)
 	}
 	or, err := r.open()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	b, err := ReadRootFile(or, rel, limit)
-	return b, r.classify(p, err)
+	return r.classify(p, op(or, rel))
 }
 
 // Inside reports whether the absolute path p is inside the root, both
