@@ -92,11 +92,16 @@ func TestOutsideDocumentIgnored(t *testing.T) {
 // A server initialised with no root at all serves no document.
 func TestNoRootServesNothing(t *testing.T) {
 	_, app, _ := rootsFixture(t, plainStory+"statez: {}\n")
-	c := startInProcessRoots(t, Options{})
+	servesNothing(t, startInProcessRoots(t, Options{}), app)
+}
+
+// servesNothing opens app on c and finds nothing published for it.
+func servesNothing(t *testing.T, c *client, app string) {
+	t.Helper()
 	open(c, app)
 	settle(c, app)
 	if ps := c.Everything(); len(ps) != 0 {
-		t.Fatalf("published with no workspace root: %+v", ps)
+		t.Fatalf("published outside the workspace roots: %+v", ps)
 	}
 }
 
@@ -109,12 +114,7 @@ func TestOptionRootWins(t *testing.T) {
 	if got := c.waitDiags(app, 1); len(got.Diagnostics) != 1 {
 		t.Fatalf("%+v", got)
 	}
-	c2 := startInProcessRoots(t, Options{Root: other}, ws)
-	open(c2, app)
-	settle(c2, app)
-	if ps := c2.Everything(); len(ps) != 0 {
-		t.Fatalf("published outside --root: %+v", ps)
-	}
+	servesNothing(t, startInProcessRoots(t, Options{Root: other}, ws), app)
 }
 
 // initializationOptions.root names the root too.
