@@ -22,7 +22,7 @@ func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any,
 	st := s.storyFor(path)
 	r := classify(st, path, sp)
 	pos, ok := locationOf(st, path, r)
-	if !ok {
+	if !ok || !s.inside(absPath(pos.File)) {
 		return nil, nil
 	}
 	return []protocol.Location{posLocation(pos)}, nil

@@ -125,6 +125,9 @@ var (
 	rulePromptRoot = &Rule{ID: "prompt-root", Severity: diag.Error, LintOnly: true,
 		Summary: "prompt:/prompt_path: files stay inside the story's roots (story, imported children, prompt overlays); the call fails at run time otherwise",
 		Example: "with: {prompt_path: ../../etc/passwd}"}
+	ruleOutsideRoot = &Rule{ID: "outside-root", Severity: diag.Error,
+		Summary: "every file a story names (include:, imports:, prompts: overlay and shared, system_prompt_path, templates) lies inside the project root; nothing outside is read",
+		Example: "include: [../../home/me/.ssh/id_rsa]"}
 	ruleAgentTemplate = &Rule{ID: "agent-template", Severity: diag.Error, LintOnly: true,
 		Summary: "a templated agent: alias that is one world variable renders to declared aliases",
 		Example: "- {invoke: host.agent.ask, agent: \"{{ world.who }}\"}   # who: {default: agent.nope}"}
@@ -141,7 +144,7 @@ var registry = []*Rule{
 	ruleImports, ruleApp, ruleRoot, ruleInitial, ruleState, ruleView, ruleViewRender,
 	ruleTarget, ruleOnErrorTarget, ruleIntent, ruleRelevantWorld, ruleHosts, ruleEffect,
 	ruleAgentPlugin, ruleProvider, rulePersona, ruleSecretTooShort, ruleAgentInvoke, ruleAgentAlias,
-	ruleAgentFile, rulePromptRoot, ruleAgentTemplate, ruleCallTimeout, ruleSchema, ruleGrammar, ruleExpr, ruleTemplate, rulePongo,
+	ruleAgentFile, rulePromptRoot, ruleOutsideRoot, ruleAgentTemplate, ruleCallTimeout, ruleSchema, ruleGrammar, ruleExpr, ruleTemplate, rulePongo,
 	ruleEffectKinds, ruleOnceBind, ruleBareExpr, ruleUnreachable, ruleDecideSchema, ruleEmitAfterBind,
 	ruleSelection, ruleExits, rulePhases, ruleMetaMode, ruleDecider, ruleRouting,
 	ruleInterfaces, ruleStarlark, ruleIgnore, ruleInternal,
