@@ -37,33 +37,75 @@ func (g *guard) eval(env expr.Env) (bool, error) {
 }
 
 // valueTmpl is a `{{ }}` effect-value template (set, slots, emit_intent,
-// bind templates); a string without `{{` is a literal and non-strings are
-// literal values.
+// bind templates): a string without `{{` is a literal and so is a
+// non-string with no template inside; a map or list holding templates is
+// walked, each string leaf rendered (a leaf that is exactly one {{ e }}
+// keeps e's type), as upstream's set does (story-format §6.2).
 type valueTmpl struct {
 	lit  any
 	tmpl *expr.Template
+	tree *expr.Value // a map or list with templates inside
 }
 
 func compileValue(v any) (*valueTmpl, error) {
-	s, ok := v.(string)
-	if !ok || !strings.Contains(s, "{{") {
-		return &valueTmpl{lit: v}, nil
+	switch t := v.(type) {
+	case string:
+		if !strings.Contains(t, "{{") {
+			return &valueTmpl{lit: v}, nil
+		}
+		c, err := expr.CompileTemplate(t)
+		if err != nil {
+			return nil, err
+		}
+		return &valueTmpl{tmpl: c}, nil
+	case map[string]any, []any:
+		if !hasTemplate(t) {
+			return &valueTmpl{lit: v}, nil
+		}
+		tree, err := expr.PrepareValue(t)
+		if err != nil {
+			return nil, err
+		}
+		return &valueTmpl{tree: tree}, nil
 	}
-	t, err := expr.CompileTemplate(s)
-	if err != nil {
-		return nil, err
+	return &valueTmpl{lit: v}, nil
+}
+
+// hasTemplate reports whether a string leaf of v holds `{{`.
+func hasTemplate(v any) bool {
+	switch t := v.(type) {
+	case string:
+		return strings.Contains(t, "{{")
+	case map[string]any:
+		for _, x := range t {
+			if hasTemplate(x) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range t {
+			if hasTemplate(x) {
+				return true
+			}
+		}
 	}
-	return &valueTmpl{tmpl: t}, nil
+	return false
 }
 
 func (v *valueTmpl) render(env expr.Env) (any, error) {
-	if v == nil {
+	switch {
+	case v == nil:
 		return nil, nil
+	case v.tmpl != nil:
+		return v.tmpl.Render(env)
+	case v.tree != nil:
+		out, err := v.tree.Render(env)
+		if err != nil {
+			return nil, err
+		}
+		return normalizeFresh(out), nil
 	}
-	if v.tmpl == nil {
-		return jsonvalue.Normalize(v.lit), nil
-	}
-	return v.tmpl.Render(env)
+	return jsonvalue.Normalize(v.lit), nil
 }
 
 // text is a pongo2 template (say, templated targets, compound initial);
