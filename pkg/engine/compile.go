@@ -394,7 +394,8 @@ func (c *compiler) invoke(e *story.Effect, ne *Effect, where string, bad func(st
 }
 
 // binds compiles an invoke's bind: entries: a result path, or a template
-// when the value has {{ }}.
+// when the value has {{ }}. An empty path is accepted and binds nothing,
+// as upstream (conformance probe 07).
 func (c *compiler) binds(kvs []story.KV, where string) []bindKV {
 	var out []bindKV
 	for _, kv := range kvs {
@@ -411,9 +412,8 @@ func (c *compiler) binds(kvs []story.KV, where string) []bindKV {
 			}
 			b.Tmpl = t
 		} else {
-			if _, err := parsePath(s); err != nil {
-				c.refuse(kv.Pos, "%s: bind.%s: %v", where, kv.Key, err)
-			}
+			// any path is accepted: one that finds nothing in the
+			// answer binds nothing (lookupBindPath)
 			b.Path = s
 		}
 		out = append(out, b)

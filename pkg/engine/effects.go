@@ -115,9 +115,7 @@ func (r *runner) applySet(e *Effect, env map[string]any) error {
 	sort.SliceStable(order, func(a, b int) bool { return e.Set[order[a]].Key < e.Set[order[b]].Key })
 	for _, i := range order {
 		kv := e.Set[i]
-		if err := setPath(r.world, kv.Key, vals[i]); err != nil {
-			return fmt.Errorf("%s: set.%s: %w", e.Pos, kv.Key, err)
-		}
+		setPath(r.world, kv.Key, vals[i])
 		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{kv.Key: vals[i]}}); err != nil {
 			return err
 		}
@@ -140,9 +138,7 @@ func (r *runner) applyIncrement(e *Effect, env map[string]any) error {
 		if !ok && cur != nil {
 			return fmt.Errorf("%s: increment.%s: world value %v is not an integer", e.Pos, kv.Key, cur)
 		}
-		if err := setPath(r.world, kv.Key, n+d); err != nil {
-			return fmt.Errorf("%s: increment.%s: %w", e.Pos, kv.Key, err)
-		}
+		setPath(r.world, kv.Key, n+d)
 		if err := r.emit(KindWorldUpdate, map[string]any{"increment": map[string]any{kv.Key: d}}); err != nil {
 			return err
 		}
@@ -431,20 +427,14 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 			if res == nil {
 				continue
 			}
-			segs, err := parsePath(b.Path)
-			if err != nil {
-				return fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
-			}
-			x, ok := lookupPath(res, segs)
+			x, ok := lookupBindPath(res, b.Path)
 			if !ok {
 				continue
 			}
 			v = x
 		}
 		v = jsonvalue.Normalize(normalizeFresh(v))
-		if err := setPath(r.world, b.Key, v); err != nil {
-			return fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
-		}
+		setPath(r.world, b.Key, v)
 		r.bound = true
 		r.batchBound = append(r.batchBound, b.Key)
 		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{b.Key: v}}); err != nil {

@@ -155,9 +155,7 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 			break
 		}
 	}
-	if err := setPath(r.world, key, id); err != nil {
-		return fmt.Errorf("%s: bind.%s: %w", e.Pos, key, err)
-	}
+	setPath(r.world, key, id)
 	r.bound = true
 	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{key: id}}); err != nil {
 		return err

@@ -370,9 +370,7 @@ func (s *Session) Override(ctx context.Context, kv map[string]any) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, k := range slices.Sorted(maps.Keys(kv)) {
-		if err := setPath(s.r.world, k, jsonvalue.Normalize(kv[k])); err != nil {
-			return fmt.Errorf("world_override %s: %w", k, err)
-		}
+		setPath(s.r.world, k, jsonvalue.Normalize(kv[k]))
 	}
 	s.r.turn++
 	return nil
