@@ -96,7 +96,7 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 
 // applySet renders every value against the same pre-block world, then
 // assigns them all. A string result for a key declared bool, int or float
-// is coerced to that type (story-format §3.3).
+// is coerced to that type (story-format §3.3; coerceSet).
 func (r *runner) applySet(e *Effect, env map[string]any) error {
 	vals := make([]any, len(e.Set))
 	for i, kv := range e.Set {
@@ -104,7 +104,7 @@ func (r *runner) applySet(e *Effect, env map[string]any) error {
 		if err != nil {
 			return fmt.Errorf("%s: set.%s: %w", e.Pos, kv.Key, err)
 		}
-		vals[i] = coerceDeclared(r.m.World, kv.Key, normalizeFresh(v))
+		vals[i] = normalizeFresh(v)
 	}
 	// committed in sorted key order, one world.update per key
 	// (story-runtime §1.7)
@@ -115,8 +115,10 @@ func (r *runner) applySet(e *Effect, env map[string]any) error {
 	sort.SliceStable(order, func(a, b int) bool { return e.Set[order[a]].Key < e.Set[order[b]].Key })
 	for _, i := range order {
 		kv := e.Set[i]
-		setPath(r.world, kv.Key, vals[i])
-		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{kv.Key: vals[i]}}); err != nil {
+		mem, rec, coerced := r.coerceSet(kv.Key, vals[i])
+		setPath(r.world, kv.Key, mem)
+		r.journalAs(kv.Key, rec, coerced)
+		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{kv.Key: rec}}); err != nil {
 			return err
 		}
 	}
@@ -134,11 +136,17 @@ func (r *runner) applyIncrement(e *Effect, env map[string]any) error {
 			return fmt.Errorf("%s: increment.%s: delta %v is not an integer", e.Pos, kv.Key, dv)
 		}
 		cur := getPath(r.world, kv.Key)
-		n, ok := asInt(cur)
-		if !ok && cur != nil {
-			return fmt.Errorf("%s: increment.%s: world value %v is not an integer", e.Pos, kv.Key, cur)
+		n := incrementBase(cur)
+		if r.opts.Strict {
+			var ok bool
+			if n, ok = asInt(cur); !ok && cur != nil {
+				return fmt.Errorf("%s: increment.%s: world value %v is not an integer (--strict)", e.Pos, kv.Key, cur)
+			}
 		}
 		setPath(r.world, kv.Key, n+d)
+		if j, ok := r.journal[kv.Key]; ok {
+			r.journalAs(kv.Key, incrementBase(j)+d, true)
+		}
 		if err := r.emit(KindWorldUpdate, map[string]any{"increment": map[string]any{kv.Key: d}}); err != nil {
 			return err
 		}
@@ -435,6 +443,7 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 		}
 		v = jsonvalue.Normalize(normalizeFresh(v))
 		setPath(r.world, b.Key, v)
+		r.journalAs(b.Key, nil, false)
 		r.bound = true
 		r.batchBound = append(r.batchBound, b.Key)
 		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{b.Key: v}}); err != nil {

@@ -51,6 +51,14 @@ type Options struct {
 	// HostHooks run before every host call that is not an agent call
 	// (host/pre-call hooks); nil = none.
 	HostHooks HostHooks
+	// Strict turns on the checks upstream does not make (kitsoki run and
+	// test --strict): a slot value that is not of its declared type: or
+	// that its validator: refuses is rejected (INVALID_SLOT_VALUE); a set
+	// coerced to a key's declared bool/int/float type keeps the coerced
+	// value on later turns; an increment of a value that is not an
+	// integer fails the turn. Without it those follow upstream (story
+	// values are taken as written; docs/compat/engine.md).
+	Strict bool
 }
 
 // Outcome of a run.
@@ -117,9 +125,12 @@ type runner struct {
 	redirectErr string // the error an on_error redirect handled this turn
 	typed       string // the intent name as fire received it, for machine.intent_accepted
 	capView     string // after the on_error depth cap: the state whose view turn.end shows (§2.4)
-	// written is how each top-level world key was last written since the
-	// previous turn began ("set" or "increment"), for replayWorld.
+	// written is how each world key was last written since the previous
+	// turn began ("set" or "increment"), for replayWorld; journal holds
+	// the value the log gives a key whose world value differs from it (a
+	// set coerced in memory only, replay.go).
 	written       map[string]string
+	journal       map[string]any
 	said          []string
 	bound         bool // a call of this turn bound something (story-runtime §8)
 	transView     *story.View
@@ -160,9 +171,7 @@ func newRunner(m *Machine, o SessionOptions) *runner {
 		w, _ := InitWorld(m.World, nil, nil)
 		r.world = w
 	}
-	if r.opts.SessionID != "" {
-		r.world["session_id"] = r.opts.SessionID
-	}
+	r.seed(r.world)
 	return r
 }
 
@@ -329,6 +338,11 @@ func (r *runner) start(ctx context.Context) error {
 		if err := r.placeAt(spec); err != nil {
 			return err
 		}
+		// the flow rig journals its initial world (upstream seeds it
+		// with a world.update), so those values replay like any set
+		for k := range r.overrides() {
+			r.noteWritten(map[string]any{"set": map[string]any{k: nil}})
+		}
 		r.turnState = r.statePath()
 		return r.arm()
 	}
@@ -382,10 +396,12 @@ func (r *runner) save() saved {
 
 func (r *runner) restore(s saved) {
 	r.world, r.cur, r.par, r.ended, r.outcome, r.exit = s.world, s.cur, s.par, s.ended, s.outcome, s.exit
+	r.written, r.journal = nil, nil // the turn's writes are undone
 }
 
 func (r *runner) beginTurn() {
 	r.replayWorld()
+	r.seed(r.world)
 	r.events, r.redirectErr, r.said, r.bound, r.transView, r.capView = nil, "", nil, false, nil, ""
 	r.entered = map[*State]bool{}
 	r.emitSay = -1
@@ -646,6 +662,7 @@ func (r *runner) allowed() []string {
 // story default (--world, --world-file, session_id).
 func (r *runner) overrides() map[string]any {
 	def, _ := InitWorld(r.m.World, nil, nil)
+	seedIDE(def) // seeded, never journaled
 	out := map[string]any{}
 	for k, v := range r.world {
 		d, ok := def[k]

@@ -123,6 +123,7 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 		}
 		r.cur, r.slots = pc.state, pc.slots
 		r.renderWorld = r.overlayBatch(pc.world)
+		r.seedDispatch()
 		rd, err := r.invokeRendered(ctx, pc.e)
 		if err != nil {
 			return rd, err
