@@ -383,11 +383,7 @@ func (c *compiler) invoke(e *story.Effect, ne *Effect, where string, bad func(st
 		}
 		bad("invoke %s%s: kitsoki run has no handler for %q (available: %s, host.agent.{ask,decide,extract,task,converse}); provide it with a host provider under .kitsoki/plugins/ or answer it from a recording with --host-cassette FILE", e.Invoke, via, ne.Invoke, strings.Join(c.hosts().Names(), ", "))
 	}
-	check := ne.With
-	if isAgentHandler(ne.Invoke) {
-		check, _ = splitPrompts(check)
-	}
-	if err := expr.CompileValue(check); err != nil {
+	if err := expr.CompileValue(ne.With); err != nil {
 		bad("invoke %s: with: %v", e.Invoke, err)
 	}
 	ne.Bind = c.binds(e.Bind(), where)

@@ -247,7 +247,8 @@ func (r *runner) renderInvoke(e *Effect) (args map[string]any, rc *RenderedCall,
 	}
 	defer func() { r.world = live }()
 	if !isAgentHandler(e.Invoke) {
-		w, err := r.m.renderer().renderWith(e.With, e.ID, false, nil, r.env(r.slots, nil))
+		env := r.env(r.slots, nil)
+		w, err := r.m.renderer().renderWith(e.With, renderCallID(e.ID, env), nil, env)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("%s: invoke %s: with: %w", e.Pos, e.Invoke, err)
 		}
@@ -538,7 +539,7 @@ func (r *runner) emitNamesNow(e *Effect) bool {
 // machine-time args of harness.called); a template that cannot render yet
 // keeps its source.
 func (r *runner) walkArgs(e *Effect) map[string]any {
-	w, err := r.m.rendererOf(e).renderWith(e.With, e.ID, isAgentHandler(e.Invoke), nil, r.env(r.slots, nil))
+	w, err := r.m.rendererOf(e).renderWith(e.With, e.ID, nil, r.env(r.slots, nil))
 	if err != nil {
 		if m, ok := jsonvalue.Normalize(e.With).(map[string]any); ok {
 			return m
