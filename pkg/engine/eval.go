@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
@@ -97,15 +98,47 @@ func (v *valueTmpl) render(env expr.Env) (any, error) {
 	case v == nil:
 		return nil, nil
 	case v.tmpl != nil:
-		return v.tmpl.Render(env)
+		out, err := v.tmpl.Render(env)
+		if err != nil {
+			return nil, err
+		}
+		return out, finite(out)
 	case v.tree != nil:
 		out, err := v.tree.Render(env)
 		if err != nil {
 			return nil, err
 		}
-		return normalizeFresh(out), nil
+		return normalizeFresh(out), finite(out)
 	}
 	return jsonvalue.Normalize(v.lit), nil
+}
+
+// finite refuses a rendered value holding an infinite or NaN number (`{{
+// 1 / world.z }}` with z 0): no JSON value holds one, so it could be
+// neither journaled nor sent. Upstream writes a null event and loses the
+// value on the next turn (docs/compat/engine.md).
+func finite(v any) error {
+	switch t := v.(type) {
+	case float64:
+		if math.IsInf(t, 0) || math.IsNaN(t) {
+			return fmt.Errorf("the value is %v, which no JSON value can hold (a division by zero?); guard the expression", t)
+		}
+	case float32:
+		return finite(float64(t))
+	case map[string]any:
+		for _, x := range t {
+			if err := finite(x); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for _, x := range t {
+			if err := finite(x); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // text is a pongo2 template (say, templated targets, compound initial);

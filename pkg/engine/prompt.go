@@ -207,6 +207,9 @@ func (p *PromptRenderer) renderWith(with any, call string, sub *argsSub, env exp
 		return nil, err
 	}
 	rendered, err := pw.v.Render(env)
+	if err == nil {
+		err = finite(rendered)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -205,7 +205,7 @@ func CompilePongo(src string) (*Pongo, error) {
 func (p *Pongo) Render(ctx Env) (out string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = "", &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 render %s: internal error: %v", p.name, r)}
+			out, err = "", &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 render %s: internal error: %s", p.name, plainText(fmt.Sprint(r)))}
 		}
 	}()
 	s, perr := p.tpl.Execute(pongo2.Context(ctx))
@@ -248,7 +248,7 @@ func pongoError(name, src string, err error) *Error {
 			// pongo2 counts bytes; Error.Col counts code points
 			e.Col = byteColToRune(src, pe.Line, pe.Column)
 		}
-		msg := pe.OrigError.Error()
+		msg := plainText(pe.OrigError.Error())
 		if pe.Line > 0 {
 			near := ""
 			if pe.Token != nil {
