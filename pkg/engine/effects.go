@@ -55,7 +55,7 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 				return err
 			}
 		case kindSay:
-			s, err := e.Say.render(env)
+			s, err := e.Say.render(sayEnv(env))
 			if err != nil {
 				return fmt.Errorf("%s: say: %w", e.Pos, err)
 			}

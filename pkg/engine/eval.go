@@ -203,3 +203,16 @@ func (t *text) render(env expr.Env) (string, error) {
 }
 
 func (t *text) templated() bool { return t != nil && (t.p != nil || t.x != nil) }
+
+// sayEnv is what a say: renders against: upstream's machine renders it
+// without the session's state, so `{{ state.path }}` and `{{
+// state.description }}` are empty there while views show them (probe
+// values/say-env).
+func sayEnv(env map[string]any) map[string]any {
+	out := make(map[string]any, len(env))
+	for k, v := range env {
+		out[k] = v
+	}
+	out["state"] = map[string]any{}
+	return out
+}

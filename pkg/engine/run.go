@@ -543,6 +543,11 @@ func (r *runner) renderView(slots map[string]any) string {
 	if r.so.Views == nil {
 		return ""
 	}
+	if r.bound {
+		// upstream re-renders the view after the binds without the
+		// turn's slots (probe values/view-slots-after-bind)
+		slots = nil
+	}
 	extra := map[string]any{"slots": slots}
 	if r.transView != nil && !r.bound {
 		extra["transition_view"] = r.transView
