@@ -73,6 +73,7 @@ type runFlags struct {
 	timeout      time.Duration
 	callTimeout  time.Duration
 	profile      string
+	strict       bool
 
 	spinner *callSpinner // nil off a terminal
 }
@@ -122,6 +123,7 @@ rested before the end (or the story is invalid), 2 usage or environment error.`,
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop the run (plugins and commands included) after this long, e.g. 10m; 0 = no limit")
 	fl.DurationVar(&f.callTimeout, "call-timeout", 0, "hard timeout of each agent call without its own timeout: (default 10m); a slow call fails with deadline_exceeded and takes on_error")
 	fl.StringVar(&f.profile, "profile", "", "plugin profile (default: .kitsoki/plugins.yaml found upward from the story); see kitsoki plugins")
+	fl.BoolVar(&f.strict, "strict", false, strictUsage)
 	fl.BoolVar(&f.jsonOut, "json", false, "print one JSON object (schema 1: outcome, status, exit, state, world, calls, trace, session; see kitsoki schema run) instead of the log")
 	return c
 }
@@ -185,7 +187,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	_ = chain.RunStart(ctx, map[string]any{"story": path, "app_id": st.App.ID, "session_id": session}, hookEmit(sink, 0))
 	res := engine.RunSession(ctx, m, engine.SessionOptions{Options: engine.Options{
 		SessionID: session, World: world, Inputs: f.inputs.inputs,
-		Agents: rt.Caller(), HostCassette: hc, HostHooks: chain, Sink: sink, Notes: notes,
+		Agents: rt.Caller(), HostCassette: hc, HostHooks: chain, Sink: sink, Notes: notes, Strict: f.strict,
 	}, Bootstrap: true, Hosts: hostReg})
 	end := map[string]any{"outcome": res.Outcome, "state": res.State}
 	if res.Err != nil {
@@ -286,7 +288,7 @@ func runInputs(m *engine.Machine, f *runFlags) (engine.World, *agent.Cassette, e
 		return nil, nil, usagef("%v", err)
 	}
 	for i := range f.inputs.inputs {
-		if err := m.TypeSlots(&f.inputs.inputs[i]); err != nil {
+		if err := m.TypeSlots(&f.inputs.inputs[i], f.strict); err != nil {
 			return nil, nil, usagef("%v", err)
 		}
 	}

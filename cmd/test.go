@@ -43,6 +43,7 @@ type testFlags struct {
 	timeout   time.Duration
 	workDir   string
 	repo      string // --kitsoki-repo
+	strict    bool
 }
 
 func newTestCmd() *cobra.Command {
@@ -105,6 +106,7 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 	fl.StringVar(&f.workDir, "workdir", "", "working directory of real host handlers (default: a fresh temporary one per fixture)")
 	fl.StringVar(&f.repo, "kitsoki-repo", "", "kitsoki checkout `DIR` that @kitsoki/<name> imports resolve in (DIR/stories/<name>), before $KITSOKI_REPO")
 	fl.DurationVar(&f.timeout, "timeout", 0, "fail a fixture that runs longer than this in real time, e.g. 2m (0 = no limit)")
+	fl.BoolVar(&f.strict, "strict", false, strictUsage)
 	_ = full
 }
 
@@ -133,7 +135,8 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	}
 	defer cleanup()
 	runner := flowtest.NewRunner(flowtest.Options{Jobs: f.jobs, FailFast: f.failFast, TraceDir: traceDir, Recording: f.recording,
-		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout, WorkDir: f.workDir, KitsokiRepo: f.repo})
+		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout, WorkDir: f.workDir, KitsokiRepo: f.repo,
+		Strict: f.strict})
 	if err := loadTestStories(stderr, runner, files); err != nil {
 		return err
 	}

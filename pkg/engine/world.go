@@ -241,8 +241,10 @@ func decodeJSON(data []byte) (any, error) {
 
 // TypeSlots converts the string values of an --intent's --slot flags to the
 // types the story declares for that intent's slots (int, bool, number,
-// object, list); undeclared slots stay strings.
-func (m *Machine) TypeSlots(in *Input) error {
+// object, list); undeclared slots stay strings. A value that does not
+// parse as its type stays the string it is (the existing engine takes slot
+// values as given), unless strict, where it is an error.
+func (m *Machine) TypeSlots(in *Input, strict bool) error {
 	types := m.SlotTypes[in.Intent]
 	for k, v := range in.Slots {
 		s, ok := v.(string)
@@ -254,10 +256,12 @@ func (m *Machine) TypeSlots(in *Input) error {
 			continue
 		}
 		tv, err := parseTyped(s, t)
-		if err != nil {
-			return fmt.Errorf("--intent %s --slot %s: %v", in.Intent, k, err)
+		switch {
+		case err == nil:
+			in.Slots[k] = tv
+		case strict:
+			return fmt.Errorf("--intent %s --slot %s: %v (--strict)", in.Intent, k, err)
 		}
-		in.Slots[k] = tv
 	}
 	return nil
 }

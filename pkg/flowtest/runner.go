@@ -40,6 +40,10 @@ type Options struct {
 	// (<repo>/stories/<name>/app.yaml), before $KITSOKI_REPO: upstream's
 	// --kitsoki-repo (flow-format.md §6.8).
 	KitsokiRepo string
+	// Strict runs every fixture's session with engine.Options.Strict
+	// (kitsoki test --strict): the checks the existing engine does not
+	// make, so a fixture it passes may fail.
+	Strict bool
 }
 
 // Runner runs fixtures; stories are loaded and compiled once each and
