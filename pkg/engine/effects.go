@@ -313,6 +313,7 @@ func (r *runner) callFailed(ctx context.Context, e *Effect, sum CallSummary, dur
 	if errors.As(err, &ae) {
 		hostErr["kind"] = ae.KindName()
 	}
+	r.rerender = r.rerender || e.OnError == ""
 	if err := r.setError(msg, hostErr); err != nil {
 		return nil, err
 	}
@@ -397,7 +398,6 @@ func (r *runner) bindAndReturn(e *Effect, hr hostAnswer) error {
 func (r *runner) setError(msg string, hostErr map[string]any) error {
 	r.world["last_error"] = msg
 	r.world["host_error"] = hostErr
-	r.bound = true // an applied error re-renders like a bind (story-runtime §2.3)
 	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"last_error": msg}}); err != nil {
 		return err
 	}
@@ -445,7 +445,7 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 		v = jsonvalue.Normalize(normalizeFresh(v))
 		setPath(r.world, b.Key, v)
 		r.journalAs(b.Key, nil, false)
-		r.bound = true
+		r.rerender = true
 		r.batchBound = append(r.batchBound, b.Key)
 		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{b.Key: v}}); err != nil {
 			return err

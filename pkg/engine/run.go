@@ -129,10 +129,16 @@ type runner struct {
 	// turn began ("set" or "increment"), for replayWorld; journal holds
 	// the value the log gives a key whose world value differs from it (a
 	// set coerced in memory only, replay.go).
-	written       map[string]string
-	journal       map[string]any
-	said          []string
-	bound         bool // a call of this turn bound something (story-runtime §8)
+	written map[string]string
+	journal map[string]any
+	said    []string
+	// rerender: upstream renders this turn's view again after its calls
+	// (story-runtime §8), without the turn's slots, its say narration and
+	// the transition's view: a call bound something, submitted a job, was
+	// redirected by on_error, or failed outright with no on_error; a
+	// domain error, or any failure with on_error: ".", keeps the first
+	// render (conformance values-render-env)
+	rerender      bool
 	transView     *story.View
 	entered       map[*State]bool // states whose on_enter ran this turn
 	batchCost     float64         // agent cost of the batch being dispatched
@@ -402,7 +408,7 @@ func (r *runner) restore(s saved) {
 func (r *runner) beginTurn() {
 	r.replayWorld()
 	r.seed(r.world)
-	r.events, r.redirectErr, r.said, r.bound, r.transView, r.capView = nil, "", nil, false, nil, ""
+	r.events, r.redirectErr, r.said, r.rerender, r.transView, r.capView = nil, "", nil, false, nil, ""
 	r.entered = map[*State]bool{}
 	r.emitSay = -1
 }
@@ -543,13 +549,13 @@ func (r *runner) renderView(slots map[string]any) string {
 	if r.so.Views == nil {
 		return ""
 	}
-	if r.bound {
-		// upstream re-renders the view after the binds without the
-		// turn's slots (probe values/view-slots-after-bind)
+	if r.rerender {
+		// upstream re-renders the view without the turn's slots
+		// (conformance values-render-env)
 		slots = nil
 	}
 	extra := map[string]any{"slots": slots}
-	if r.transView != nil && !r.bound {
+	if r.transView != nil && !r.rerender {
 		extra["transition_view"] = r.transView
 	}
 	path := r.statePath()
@@ -565,8 +571,8 @@ func (r *runner) renderView(slots map[string]any) string {
 		v = ""
 	}
 	said := r.said
-	if r.bound {
-		// after binds only the emit chain's narration is kept (§8)
+	if r.rerender {
+		// after the re-render only the emit chain's narration is kept (§8)
 		said = nil
 		if r.emitSay >= 0 && r.emitSay < len(r.said) {
 			said = r.said[r.emitSay:]

@@ -79,7 +79,7 @@ func (r *runner) settle(ctx context.Context, st *step, depth int) error {
 		// taken back: the failure is handled by the redirect, as declared.
 		r.ended, r.outcome, r.exit = false, "", ""
 		from := r.statePath()
-		r.redirectErr = rd.err
+		r.redirectErr, r.rerender = rd.err, true
 		if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "on_error", "to": r.landTo(res)}); err != nil {
 			return err
 		}
