@@ -17,7 +17,10 @@
 // depth maxOnErrorDepth. Turn 0 is [SessionOptions].Bootstrap. Every choice
 // where upstream is odd (the replayed world, dispatch-time with:, flat
 // on_error/timeout/on_complete landings, parallel regions, timeouts,
-// background jobs, MachineOnly) is a bullet of docs/compat/engine.md. The
+// background jobs, MachineOnly) is a bullet of docs/compat/engine.md. Values
+// follow upstream by default (set coercion journaled as the string, slot
+// types and validators unchecked, increments of non-integers restarting
+// from the delta); [Options].Strict turns the stricter checks on. The
 // engine never prints: callers receive Turns, a [Result] and an optional
 // stream of [Note] for a human log.
 //
