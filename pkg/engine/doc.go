@@ -29,6 +29,10 @@
 // entering and leaving states), parallel.go (regions, emit: propagation),
 // timeout.go, jobs.go (background jobs, on_complete, clarifications, the
 // inbox), gates.go (decision gates, decider: human, staged mode), slots.go,
-// clock.go (wall and virtual clocks), compile.go; the other files are named
-// for what they hold.
+// world.go (the initial world, seeded keys, set coercion, increments),
+// replay.go (the world's replayed shape between turns), paths.go (bind
+// result paths, flat world keys), eval.go (guards and value templates),
+// prompt.go (with: blocks, call ids, agent prompts), clock.go (wall and
+// virtual clocks), compile.go; the other files are named for what they
+// hold.
 package engine
