@@ -311,7 +311,6 @@ func callEnv(storyDir string, ce CallEnv) map[string]any {
 		"run":   map[string]any{"id": ce.RunID, "turn": ce.Turn, "story_dir": storyDir},
 		"state": st,
 		"event": map[string]any{},
-		"args":  map[string]any{}, // an agent prompt's own args come later (RenderAgentCall)
 	}
 }
 

@@ -351,8 +351,12 @@ func (r *runner) seed(w World) {
 // journaled: a story's own ide.connected lasts until the next turn or host
 // dispatch.
 func seedIDE(w World) {
+	m, ok := w["ide"].(map[string]any)
+	if c, seeded := m["connected"].(bool); ok && seeded && !c {
+		return // already there: nothing to copy
+	}
 	ide := map[string]any{"connected": false}
-	if m, ok := w["ide"].(map[string]any); ok {
+	if ok {
 		for k, v := range m {
 			if k != "connected" {
 				ide[k] = v
