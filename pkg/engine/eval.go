@@ -206,8 +206,8 @@ func (t *text) templated() bool { return t != nil && (t.p != nil || t.x != nil) 
 
 // sayEnv is what a say: renders against: upstream's machine renders it
 // without the session's state, so `{{ state.path }}` and `{{
-// state.description }}` are empty there while views show them (probe
-// values/say-env).
+// state.description }}` are empty there while views show them
+// (conformance values-render-env).
 func sayEnv(env map[string]any) map[string]any {
 	out := make(map[string]any, len(env))
 	for k, v := range env {

@@ -6,7 +6,7 @@ import (
 )
 
 // lookupBindPath reads a bind: result path from an answer, as upstream
-// does (probe values/bind-paths): the path is split at dots, each part is
+// does (conformance values-bind-paths): the path is split at dots, each part is
 // a map key optionally followed by list indexes (`names[0]`, `m[0][1]`).
 // Nothing is trimmed and nothing is refused: a path that is empty, has an
 // empty part, a malformed or negative index, an index on a map, or a part
@@ -66,7 +66,7 @@ func splitIndexes(part string) (name string, idx []int, ok bool) {
 
 // World keys written by set:, increment:, bind: and world_override are
 // flat: `a.b` is the key "a.b", not b inside a (upstream writes and
-// replays them that way; probe values/bind-paths).
+// replays them that way; conformance values-bind-paths).
 func setPath(w World, key string, val any) { w[key] = val }
 
 // getPath reads a world key (flat, see setPath).

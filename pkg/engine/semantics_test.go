@@ -136,8 +136,8 @@ func TestSetTemplateForms(t *testing.T) {
 	}
 }
 
-// say renders with run.turn but, as upstream's machine renders it (probe
-// values/say-env), without the session's state: state.path and
+// say renders with run.turn but, as upstream's machine renders it
+// (conformance values-render-env), without the session's state: state.path and
 // state.description are empty there (views have them); autoescape off.
 func TestSayStateContext(t *testing.T) {
 	_, sink := runWant(t, "semantics", "described", Options{}, OutcomeTerminal, "described")

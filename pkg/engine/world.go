@@ -295,7 +295,7 @@ func coerceDeclared(vars []WorldVar, key string, v any) (out any, coerced bool) 
 // its world.update. A string set on a key declared bool, int or float is
 // coerced in memory for the rest of the turn while the event journals the
 // string, so it is a string again from the next turn on, as upstream
-// (story-runtime §1.1 ⚠, probe values/set-coercion); with Options.Strict
+// (story-runtime §1.1 ⚠, conformance values-set-coercion); with Options.Strict
 // the coerced value is journaled and kept.
 func (r *runner) coerceSet(key string, v any) (mem, rec any, coerced bool) {
 	c, coerced := coerceDeclared(r.m.World, key, v)
@@ -306,7 +306,7 @@ func (r *runner) coerceSet(key string, v any) (mem, rec any, coerced bool) {
 }
 
 // incrementBase is the number an increment adds its delta to, as upstream
-// reads the current value (probe values/increment): an integer as it is, a
+// reads the current value (conformance values-increment): an integer as it is, a
 // float truncated, anything else (a string, even "4", a bool, a map,
 // nothing) 0, so the key becomes the delta.
 func incrementBase(v any) int {

@@ -60,8 +60,8 @@ func TestInitWorldErrors(t *testing.T) {
 	}
 }
 
-// Bind result paths read as upstream's (probe values/bind-paths, its
-// golden under testdata/conformance/values-bind-paths): dotted map keys
+// Bind result paths read as upstream's (the conformance golden
+// testdata/conformance/values-bind-paths): dotted map keys
 // and [n] list indexes, nothing trimmed, anything malformed finds nothing.
 func TestLookupBindPath(t *testing.T) {
 	res := map[string]any{"stdout": "hi", "obj": map[string]any{"x": "ox", "0": "zero"}, "list": []any{"l0", "l1"},
