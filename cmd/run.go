@@ -75,6 +75,7 @@ type runFlags struct {
 	timeout      time.Duration
 	callTimeout  time.Duration
 	profile      string
+	strict       bool
 
 	spinner *callSpinner // nil off a terminal
 }
@@ -125,6 +126,7 @@ rested before the end (or the story is invalid), 2 usage or environment error.`,
 	fl.DurationVar(&f.callTimeout, "call-timeout", 0, "hard timeout of each agent call without its own timeout: (default 10m); a slow call fails with deadline_exceeded and takes on_error")
 	addRootFlag(c, &f.root)
 	fl.StringVar(&f.profile, "profile", "", "operator plugin profile, applied over the .kitsoki/plugins.yaml found upward from the story; see kitsoki plugins")
+	fl.BoolVar(&f.strict, "strict", false, strictUsage)
 	fl.BoolVar(&f.jsonOut, "json", false, "print one JSON object (schema 1: outcome, status, exit, state, world, calls, trace, session; see kitsoki schema run) instead of the log")
 	return c
 }
@@ -191,7 +193,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	_ = chain.RunStart(ctx, map[string]any{"story": path, "app_id": st.App.ID, "session_id": session}, hookEmit(sink, 0))
 	res := engine.RunSession(ctx, m, engine.SessionOptions{Options: engine.Options{
 		SessionID: session, World: world, Inputs: f.inputs.inputs,
-		Agents: rt.Caller(), HostCassette: hc, HostHooks: chain, Sink: sink, Notes: notes,
+		Agents: rt.Caller(), HostCassette: hc, HostHooks: chain, Sink: sink, Notes: notes, Strict: f.strict,
 	}, Bootstrap: true, Hosts: hostReg})
 	end := map[string]any{"outcome": res.Outcome, "state": res.State}
 	if res.Err != nil {
@@ -292,7 +294,7 @@ func runInputs(m *engine.Machine, f *runFlags) (engine.World, *agent.Cassette, e
 		return nil, nil, usagef("%v", err)
 	}
 	for i := range f.inputs.inputs {
-		if err := m.TypeSlots(&f.inputs.inputs[i]); err != nil {
+		if err := m.TypeSlots(&f.inputs.inputs[i], f.strict); err != nil {
 			return nil, nil, usagef("%v", err)
 		}
 	}

@@ -49,6 +49,7 @@ type testFlags struct {
 	sandbox   bool
 	root      string // --root
 	trees     []string
+	strict    bool
 }
 
 func newTestCmd() *cobra.Command {
@@ -121,6 +122,7 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 	fl.DurationVar(&f.timeout, "timeout", 0, "fail a fixture that runs longer than this in real time, e.g. 2m (0 = no limit)")
 	fl.StringVar(&f.profile, "profile", "", "operator plugin profile `FILE`, applied over the .kitsoki/plugins.yaml found upward from each story (see kitsoki plugins)")
 	fl.BoolVar(&f.sandbox, "sandbox", false, "untrusted code: start no process, reach no network, run only in-process built-ins (also KITSOKI_SANDBOX=1; see SECURITY.md)")
+	fl.BoolVar(&f.strict, "strict", false, strictUsage)
 	_ = full
 }
 
@@ -155,7 +157,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	defer cleanup()
 	runner := flowtest.NewRunner(flowtest.Options{Jobs: f.jobs, FailFast: f.failFast, TraceDir: traceDir, Recording: f.recording,
 		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout, WorkDir: f.workDir, KitsokiRepo: f.repo,
-		Profile: f.profile, Sandbox: sandbox, Root: f.root, Trees: f.trees})
+		Profile: f.profile, Sandbox: sandbox, Root: f.root, Trees: f.trees, Strict: f.strict})
 	if err := loadTestStories(stderr, runner, files, f.profile); err != nil {
 		return err
 	}

@@ -54,6 +54,10 @@ type Options struct {
 	// story or fixture names must lie inside its project root.
 	Root  string
 	Trees []string
+	// Strict runs every fixture's session with engine.Options.Strict
+	// (kitsoki test --strict): the checks the existing engine does not
+	// make, so a fixture it passes may fail.
+	Strict bool
 }
 
 // Runner runs fixtures; stories are loaded and compiled once each and

@@ -87,6 +87,9 @@ var (
 		Example: "- {set: {a: 1}, say: hi}"}
 	ruleOnceBind = &Rule{ID: "once-bind", Severity: diag.Error, Summary: "once: true needs a non-empty bind:",
 		Example: "- {invoke: host.shell.run, once: true}"}
+	ruleStrictMismatch = &Rule{ID: "strict-mismatch", Severity: diag.Warning, LintOnly: true,
+		Summary: "a value kitsoki run/test --strict reads differently from the existing engine: a quoted bool or number set on a typed world key, an increment of a key that is not an integer",
+		Example: "world: {flag: {type: bool, default: true}}\n# ... set: {flag: \"false\"}"}
 	ruleBareExpr = &Rule{ID: "bare-expr", Severity: diag.Warning, LintOnly: true,
 		Summary: "a with: value looks like an expression but has no {{ }}",
 		Example: "with: {cwd: world.workdir}"}
@@ -145,7 +148,7 @@ var registry = []*Rule{
 	ruleTarget, ruleOnErrorTarget, ruleIntent, ruleRelevantWorld, ruleHosts, ruleEffect,
 	ruleAgentPlugin, ruleProvider, rulePersona, ruleSecretTooShort, ruleAgentInvoke, ruleAgentAlias,
 	ruleAgentFile, rulePromptRoot, ruleOutsideRoot, ruleAgentTemplate, ruleCallTimeout, ruleSchema, ruleGrammar, ruleExpr, ruleTemplate, rulePongo,
-	ruleEffectKinds, ruleOnceBind, ruleBareExpr, ruleUnreachable, ruleDecideSchema, ruleEmitAfterBind,
+	ruleEffectKinds, ruleOnceBind, ruleStrictMismatch, ruleBareExpr, ruleUnreachable, ruleDecideSchema, ruleEmitAfterBind,
 	ruleSelection, ruleExits, rulePhases, ruleMetaMode, ruleDecider, ruleRouting,
 	ruleInterfaces, ruleStarlark, ruleIgnore, ruleInternal,
 }
