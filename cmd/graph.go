@@ -13,6 +13,7 @@ import (
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/fold"
 	"kitsoki/pkg/graph"
+	"kitsoki/pkg/story"
 	"kitsoki/pkg/trace"
 )
 
@@ -20,8 +21,8 @@ func init() { register("graph", newGraphCmd) }
 
 func newGraphCmd() *cobra.Command {
 	var (
-		format, state, out string
-		depth              int
+		format, state, out, root string
+		depth                    int
 	)
 	c := &cobra.Command{
 		Use:   "graph STORY",
@@ -51,19 +52,20 @@ Exit status: 0 drawn, 1 the story does not load, 2 usage error or Graphviz
 missing for --format svg.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runGraph(c.OutOrStdout(), c.ErrOrStderr(), args[0], graphFlags{format: format, state: state, depth: depth, out: out}, c)
+			return runGraph(c.OutOrStdout(), c.ErrOrStderr(), args[0], graphFlags{format: format, state: state, depth: depth, out: out, root: root}, c)
 		},
 	}
 	c.Flags().StringVar(&format, "format", "mermaid", "output `FORMAT`: mermaid, dot or svg")
 	c.Flags().StringVar(&state, "state", "", "draw only the subtree under the state at `PATH` (dotted)")
 	c.Flags().IntVar(&depth, "depth", 0, "draw `N` levels of states, collapsing deeper compounds into one node (0: all)")
 	c.Flags().StringVarP(&out, "output", "o", "", "write the drawing to `FILE` (default: standard output)")
+	addRootFlag(c, &root)
 	return c
 }
 
 type graphFlags struct {
-	format, state, out string
-	depth              int
+	format, state, out, root string
+	depth                    int
 }
 
 func runGraph(stdout, stderr io.Writer, path string, f graphFlags, c *cobra.Command) error {
@@ -78,7 +80,7 @@ func runGraph(stdout, stderr io.Writer, path string, f graphFlags, c *cobra.Comm
 	if err := checkStoryArg(path); err != nil {
 		return err
 	}
-	g, err := graph.Load(path)
+	g, err := graph.Load(path, story.Options{Root: f.root})
 	if err != nil {
 		var le *compose.LoadError
 		var fe *fold.Error

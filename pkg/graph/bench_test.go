@@ -3,6 +3,8 @@ package graph
 import (
 	"io"
 	"testing"
+
+	"kitsoki/pkg/story"
 )
 
 // BenchmarkBigStory draws the generated 310-state story: load and fold,
@@ -10,7 +12,7 @@ import (
 func BenchmarkBigStory(b *testing.B) {
 	dir := bigStory(b)
 	for b.Loop() {
-		g, err := Load(dir)
+		g, err := Load(dir, story.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"kitsoki/internal/testing/storytest"
+	"kitsoki/pkg/story"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden drawings under testdata/")
@@ -104,7 +105,9 @@ func draw(t *testing.T, name string, g *Graph, o Options) drawing {
 
 func load(t *testing.T, path string) *Graph {
 	t.Helper()
-	g, err := Load(path)
+	// The corpus's stories share files across story directories: the
+	// corpus is one tree, as `kitsoki validate corpus/...` names it.
+	g, err := Load(path, story.Options{Trees: []string{storytest.CorpusDir()}})
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

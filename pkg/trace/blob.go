@@ -276,8 +276,9 @@ func resolveValue(side *sidecars, v any, preview int) (any, error) {
 
 // canonicalRef is a blob reference as the writer writes it (marshalNoHTML
 // of the map: keys sorted, no spaces). "{\"" cannot occur inside a JSON
-// string, so a match is always a reference object.
-var canonicalRef = &lazyre.Regexp{Expr: `\{"\$kitsoki_blob":"(` + promptsDir + `/[A-Za-z0-9._-]+)","bytes":([0-9]{1,19})\}`}
+// string, so a match is always a reference object. The directory is
+// promptsDir, spelled out so that lazyre's test compiles the pattern.
+var canonicalRef = &lazyre.Regexp{Expr: `\{"\$kitsoki_blob":"(agent-prompts/[A-Za-z0-9._-]+)","bytes":([0-9]{1,19})\}`}
 
 // spliceBlobs puts back the references written in the canonical form by
 // copying each blob's encoded value (made once per blob) in place: no
