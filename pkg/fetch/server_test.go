@@ -33,6 +33,7 @@ type fileServer struct {
 	stalls   atomic.Int32  // ...this many times
 	rate     atomic.Int64  // bytes per second per connection; 0 = unlimited
 	active   atomic.Int32  // handlers running
+	hangs    atomic.Int32  // handlers that went silent (stallAt), ever
 	release  chan struct{} // closed by the test to end hanging handlers
 
 	sent     atomic.Int64
@@ -124,6 +125,7 @@ func (fs *fileServer) serve(w http.ResponseWriter, r *http.Request) {
 		if fs.stallAt > 0 && sentHere+n > fs.stallAt && fs.stalls.Load() > 0 {
 			sendTo(fs.stallAt)
 			fs.stalls.Add(-1)
+			fs.hangs.Add(1)
 			select {
 			case <-r.Context().Done():
 			case <-fs.release:
