@@ -45,7 +45,7 @@ type Config struct {
 	// Logger receives start, crash and restart lines; nil means none.
 	Logger *slog.Logger
 	// startupClock returns the channel that ends the wait for health after
-	// d; nil means the real clock (time.After). Tests replace it to end the
+	// d; nil means the real clock (a time.Timer). Tests replace it to end the
 	// wait exactly when the server has answered a health check.
 	startupClock func(d time.Duration) <-chan time.Time
 }
