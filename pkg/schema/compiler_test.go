@@ -322,7 +322,7 @@ func TestEscapeAttemptsFail(t *testing.T) {
 		}
 	})
 
-	for _, p := range []string{"../x.json", "x.json", outsideFile, "schemas/../x.json", "file://" + outsideFile, "http://127.0.0.1:1/x.json", ""} {
+	for _, p := range []string{"../x.json", outsideFile, "schemas/../../x.json", "file://" + outsideFile, "http://127.0.0.1:1/x.json", ""} {
 		t.Run("path "+p, func(t *testing.T) {
 			_, err := c.Compile(p)
 			ce := mustCompileErr(t, err)
@@ -336,6 +336,62 @@ func TestEscapeAttemptsFail(t *testing.T) {
 				t.Fatal("ReadFile read outside the root")
 			}
 		})
+	}
+	// A symlink inside the story leading out of it is refused for a file
+	// outside schemas/ too.
+	if err := os.Symlink(outsideFile, filepath.Join(dir, "away.json")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.Compile("away.json")
+	if ce := mustCompileErr(t, err); !strings.Contains(ce.Message, "symlink leading outside the story directory") || !errors.Is(err, ErrOutsideRoot) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestSchemaOutsideSchemasDir: a with.schema file may lie anywhere in the
+// story directory (seed 000 §2); its $refs resolve against schemas/ (§5)
+// and cannot leave it, even towards the file's own directory.
+func TestSchemaOutsideSchemasDir(t *testing.T) {
+	dir := story(t, map[string]string{
+		"mcp/party.json":       `{"type":"object","properties":{"name":{"$ref":"common.json#/$defs/name"},"kids":{"type":"array","items":{"$ref":"#"}}}}`,
+		"mcp/common.json":      `{"$defs":{"name":{"type":"integer"}}}`, // a decoy: refs never resolve here
+		"schemas/common.json":  `{"$defs":{"name":{"type":"string","minLength":2}}}`,
+		"mcp/sibling.json":     `{"$ref":"../mcp/common.json"}`,
+		"top.json":             `{"type":"string"}`,
+		"mcp/uses-nested.json": `{"$ref":"sub/x.json"}`,
+		"schemas/sub/x.json":   `{"$ref":"../common.json#/$defs/name"}`,
+	})
+	c := NewCompiler(dir)
+	s, err := c.Compile("mcp/party.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Path != "mcp/party.json" {
+		t.Errorf("Path = %q", s.Path)
+	}
+	if ve := s.ValidateJSON([]byte(`{"name":"ab","kids":[{"name":"cd"}]}`)); ve != nil {
+		t.Fatalf("valid document refused: %v", ve)
+	}
+	if ve := s.ValidateJSON([]byte(`{"name":3}`)); ve == nil || ve.Pointer != "/name" || ve.Constraint != "type" {
+		t.Fatalf("the ref must resolve to schemas/common.json: %+v", ve)
+	}
+	b, err := CompileBytes("sent", s.Bundled)
+	if err != nil {
+		t.Fatalf("bundle: %v\n%s", err, s.Bundled)
+	}
+	if b.ValidateJSON([]byte(`{"name":"ab","kids":[{"name":"x"}]}`)) == nil || b.ValidateJSON([]byte(`{"kids":[{"name":"xy"}]}`)) != nil {
+		t.Fatalf("the bundle validates differently:\n%s", s.Bundled)
+	}
+	if _, err := c.Compile("top.json"); err != nil {
+		t.Fatalf("a schema at the story's top: %v", err)
+	}
+	if s, err := c.Compile("mcp/uses-nested.json"); err != nil || s.ValidateJSON([]byte(`"a"`)) == nil {
+		t.Fatalf("nested relative refs under schemas/: %v", err)
+	}
+	_, err = c.Compile("mcp/sibling.json")
+	ce := mustCompileErr(t, err)
+	if ce.File != "mcp/sibling.json" || ce.Pointer != "/$ref" || !strings.Contains(ce.Message, "resolves outside the story's schemas directory") || !errors.Is(err, ErrOutsideRoot) {
+		t.Fatalf("got %#v", ce)
 	}
 }
 
