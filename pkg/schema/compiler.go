@@ -188,17 +188,9 @@ func (c *Compiler) compile(files *rootFiles, rel string) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := l.scan(l.rootURL, rel, doc); err != nil {
-		return nil, err
-	}
-	jc := newLibraryCompiler(l)
-	if err := jc.AddResource(l.rootURL, doc); err != nil {
-		return nil, l.convert(err)
-	}
-	sch, err := jc.Compile(l.rootURL)
+	jc, sch, err := compileDoc(l, &l.refScanner, l.docNames, doc, func() jsonschema.URLLoader { return newRootLoader(c, l.files, rel) })
 	if err != nil {
-		scratch := func() jsonschema.URLLoader { return newRootLoader(c, l.files, rel) }
-		return nil, l.convert(firstBroken(err, l.sites, l.rootURL, doc, scratch))
+		return nil, err
 	}
 	bundled, err := bundle(l, jc, raw, doc)
 	if err != nil {
@@ -216,21 +208,33 @@ func CompileBytes(name string, raw []byte) (*Schema, error) {
 		return nil, err
 	}
 	l := newMemLoader(name)
-	if err := l.scan(l.rootURL, name, doc); err != nil {
-		return nil, err
-	}
-	jc := newLibraryCompiler(l)
-	if err := jc.AddResource(l.rootURL, doc); err != nil {
-		return nil, l.convert(err)
-	}
-	sch, err := jc.Compile(l.rootURL)
+	_, sch, err := compileDoc(l, &l.refScanner, l.docNames, doc, func() jsonschema.URLLoader { return newMemLoader(name) })
 	if err != nil {
-		scratch := func() jsonschema.URLLoader { return newMemLoader(name) }
-		return nil, l.convert(firstBroken(err, l.sites, l.rootURL, doc, scratch))
+		return nil, err
 	}
 	cp := make([]byte, len(raw))
 	copy(cp, raw)
 	return &Schema{Path: name, Raw: json.RawMessage(cp), Bundled: json.RawMessage(cp), compiled: sch, names: l.docNames}, nil
+}
+
+// compileDoc has the library compile doc, the document at names.rootURL
+// read through l: the ref scan first (sc, l's own), then the library,
+// whose errors become positioned CompileErrors (scratch makes loaders for
+// firstBroken).
+func compileDoc(l jsonschema.URLLoader, sc *refScanner, names docNames, doc any, scratch func() jsonschema.URLLoader) (*jsonschema.Compiler, *jsonschema.Schema, error) {
+	if err := sc.scan(names.rootURL, names.rootName, doc); err != nil {
+		return nil, nil, err
+	}
+	convert := func(err error) error { return convertCompileErr(names.rootName, sc.sites, err, names.describe) }
+	jc := newLibraryCompiler(l)
+	if err := jc.AddResource(names.rootURL, doc); err != nil {
+		return nil, nil, convert(err)
+	}
+	sch, err := jc.Compile(names.rootURL)
+	if err != nil {
+		return nil, nil, convert(firstBroken(err, sc.sites, names.rootURL, doc, scratch))
+	}
+	return jc, sch, nil
 }
 
 // newLibraryCompiler is the library's compiler as kitsoki configures it:
@@ -248,7 +252,7 @@ func newLibraryCompiler(l jsonschema.URLLoader) *jsonschema.Compiler {
 func decodeSchema(name string, raw []byte) (any, error) {
 	v, perr := decodeJSON(raw)
 	if perr != nil {
-		return nil, &CompileError{File: name, Message: "invalid JSON: " + perr.Message + "; fix the schema file's syntax"}
+		return nil, &CompileError{File: name, Message: perr.Message + "; fix the schema file's syntax"}
 	}
 	return v, nil
 }

@@ -118,10 +118,6 @@ func (l *rootLoader) servable(u *url.URL) bool {
 	return ok
 }
 
-func (l *rootLoader) convert(err error) error {
-	return convertCompileErr(l.rootName, l.sites, err, l.describe)
-}
-
 // memLoader serves CompileBytes: nothing is ever loaded.
 type memLoader struct {
 	refScanner
@@ -137,12 +133,8 @@ func newMemLoader(name string) *memLoader {
 	return l
 }
 
-func (l *memLoader) Load(rawURL string) (any, error) {
-	return nil, &loadError{msg: fmt.Sprintf("refused: %s is outside the in-memory schema %q, which must be self-contained (use in-document refs like \"#/$defs/x\")", rawURL, l.rootName), outside: true}
-}
-
-func (l *memLoader) convert(err error) error {
-	return convertCompileErr(l.rootName, l.sites, err, l.describe)
+func (l *memLoader) Load(string) (any, error) {
+	return nil, &loadError{msg: fmt.Sprintf("refused: it points outside the in-memory schema %q, which must be self-contained (use in-document refs like \"#/$defs/x\")", l.rootName), outside: true}
 }
 
 // loadError is a loader refusal or read failure, reported at the ref.
