@@ -201,3 +201,19 @@ func BenchmarkCompileCorpusStories(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkCompileCompound compiles (uncached) a schema whose
+// $dynamicRef spans two files: the compound bundle's load-time cost.
+func BenchmarkCompileCompound(b *testing.B) {
+	dir := b.TempDir()
+	for name, body := range pathStory {
+		mustWrite(b, dir, name, body)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := NewCompiler(dir).Compile("schemas/d2020/strict.json")
+		if err != nil || len(s.Bundled) == len(s.Raw) {
+			b.Fatal(err)
+		}
+	}
+}
