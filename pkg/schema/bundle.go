@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -27,13 +28,13 @@ import (
 //     kept on the root only, so a client that knows nothing of ids reads
 //     it. An $anchor that would collide with one already in the bundle is
 //     dropped (no ref depends on it any more).
-//   - compound, when a file uses $dynamicRef, $dynamicAnchor,
-//     $recursiveRef or $recursiveAnchor, or a subschema declares its own
-//     $schema: those depend on which resource a schema belongs to, so
-//     every file stays a resource of its own, named by its path under the
-//     neutral base "kitsoki:///" ("kitsoki:///schemas/common.json"), and
-//     every $ref names that resource. Relative $dynamicRefs keep working
-//     as written.
+//   - compound (drafts 2019-09 and 2020-12), when a file uses
+//     $dynamicRef, $dynamicAnchor, $recursiveRef or $recursiveAnchor, or a
+//     subschema declares a draft of its own: those depend on which
+//     resource a schema belongs to, so every file stays a resource of its
+//     own, named by its path under the neutral base "kitsoki:///"
+//     ("kitsoki:///schemas/common.json"), and every $ref names that
+//     resource. Relative $dynamicRefs keep working as written.
 //
 // Either way the bundle must compile on its own (nothing outside it
 // resolves), else Compile fails naming the file. A file the library
@@ -59,7 +60,10 @@ type siteKey struct{ doc, obj string }
 // bytes; doc, as decoded): raw itself when the library loaded no other
 // file for it.
 func bundle(l *rootLoader, jc *jsonschema.Compiler, raw []byte, doc any) ([]byte, error) {
-	targets := resolveSites(l, jc)
+	targets, err := resolveSites(l, jc)
+	if err != nil {
+		return nil, err
+	}
 	if len(l.loaded) == 0 {
 		return raw, nil
 	}
@@ -87,10 +91,14 @@ func bundle(l *rootLoader, jc *jsonschema.Compiler, raw []byte, doc any) ([]byte
 	if err != nil {
 		return nil, err
 	}
-	if needsCompound(docs) {
+	compound, err := b.form()
+	if err != nil {
+		return nil, err
+	}
+	if compound {
 		err = b.compound()
 	} else {
-		err = b.plain()
+		b.plain()
 	}
 	if err != nil {
 		return nil, err
@@ -107,8 +115,9 @@ func bundle(l *rootLoader, jc *jsonschema.Compiler, raw []byte, doc any) ([]byte
 // must hold what they point at too), loading the files they lead to. It
 // returns the target of each $ref the library resolved, as the library
 // names it ("<document URL>#<pointer>"). A reference the library cannot
-// resolve there (nothing evaluates it) is left as written.
-func resolveSites(l *rootLoader, jc *jsonschema.Compiler) map[siteKey]string {
+// resolve there (nothing evaluates it) is left as written; one leaving
+// schemas/ fails the compile wherever it is.
+func resolveSites(l *rootLoader, jc *jsonschema.Compiler) (map[siteKey]string, error) {
 	targets := map[siteKey]string{}
 	for i := 0; i < len(l.sites); i++ { // compiling may load files: their sites are appended
 		s := l.sites[i]
@@ -117,11 +126,17 @@ func resolveSites(l *rootLoader, jc *jsonschema.Compiler) map[siteKey]string {
 			continue
 		}
 		sch, err := jc.Compile(s.doc + "#" + escapeFragment(s.obj))
-		if err == nil && sch.Ref != nil {
+		if err != nil {
+			if ce := convertCompileErr(l.rootName, l.sites, err, l.describe); errors.Is(ce, ErrOutsideRoot) {
+				return nil, ce
+			}
+			continue
+		}
+		if sch.Ref != nil {
 			targets[k] = sch.Ref.Location
 		}
 	}
-	return targets
+	return targets, nil
 }
 
 type bundler struct {
@@ -160,7 +175,7 @@ func (b *bundler) keys(rootObj map[string]any) (map[string]any, error) {
 
 // plain rewrites every $ref to a pointer into the bundle and strips what
 // only a separate resource may carry.
-func (b *bundler) plain() error {
+func (b *bundler) plain() {
 	seenAnchors := map[string]bool{}
 	for _, bd := range b.docs {
 		b.eachObject(bd, func(obj map[string]any, ptr string) {
@@ -182,7 +197,6 @@ func (b *bundler) plain() error {
 			}
 		})
 	}
-	return nil
 }
 
 // compound names every document by its path under kitsoki:/// and points
@@ -263,30 +277,41 @@ func (b *bundler) eachObject(bd *bundleDoc, f func(obj map[string]any, ptr strin
 	walk(bd.doc, "")
 }
 
-// needsCompound reports whether a document of the bundle uses a keyword
-// whose meaning depends on resource boundaries.
-func needsCompound(docs []*bundleDoc) bool {
-	found := false
-	for _, bd := range docs {
-		var walk func(node any, top bool)
-		walk = func(node any, top bool) {
-			obj, ok := node.(map[string]any)
-			if !ok || found {
-				return
-			}
+// form decides between the two bundle forms: compound when a document
+// uses a keyword whose meaning depends on resource boundaries, or a
+// subschema declares a draft of its own, which only a resource of its own
+// keeps. Drafts up to 7 ignore an id beside "$ref", so they cannot name
+// every file a resource: a subschema there declaring another draft is
+// refused.
+func (b *bundler) form() (bool, error) {
+	compound := false
+	for _, bd := range b.docs {
+		var err error
+		b.eachObject(bd, func(obj map[string]any, ptr string) {
 			for _, kw := range []string{"$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor"} {
-				if _, ok := obj[kw]; ok {
-					found = true
+				if _, ok := obj[kw]; ok && b.d >= draft2019 {
+					compound = true
 				}
 			}
-			if _, ok := obj["$schema"]; ok && !top {
-				found = true
+			ms, ok := obj["$schema"].(string)
+			if !ok || ptr == "" {
+				return
 			}
-			eachSubschema(obj, "", func(sub any, _ string) { walk(sub, false) })
+			if nd, _ := draftOfURL(ms); nd == b.d {
+				return
+			}
+			if b.d >= draft2019 {
+				compound = true
+			} else if err == nil {
+				err = &CompileError{File: bd.rel, Pointer: ptr + "/$schema", Message: fmt.Sprintf(
+					"cannot be bundled: this subschema declares its own draft inside %s files, and a %s bundle cannot keep it apart; remove this \"$schema\" or declare draft 2020-12 in every file of the bundle", b.d, b.d)}
+			}
+		})
+		if err != nil {
+			return false, err
 		}
-		walk(bd.doc, true)
 	}
-	return found
+	return compound, nil
 }
 
 // encodeBundle writes the bundle of rel and checks that it compiles on its

@@ -119,6 +119,10 @@ var pathStory = map[string]string{
 	"schemas/d2020/common/verdict.json": `{"$ref": "../leaf.json"}`,
 	"schemas/d2020/common/defs.json":    `{"$defs": {"count": {"$anchor": "count", "type": "integer", "minimum": 0}}}`,
 	"schemas/d2020/leaf.json":           `{"type": "string", "enum": ["pass", "fail"]}`,
+	// 2020-12 with a draft-07 resource inside (a compound bundle keeps
+	// its draft: items as a list is a tuple there).
+	"schemas/d2020/mixed.json": `{"type": "object", "properties": {"t": {"$ref": "leaf.json"},
+  "old": {"$id": "old.json", ` + meta7 + ` "items": [{"type": "string"}]}}}`,
 }
 
 // pathCases: per schema, whether it is sent as written, and submissions
@@ -153,6 +157,9 @@ var pathCases = []struct {
 	{"schemas/d2020/onefile.json", true,
 		[]string{`{"children":[{"data":1}]}`},
 		[]string{`{"children":[{"daat":1}]}`}},
+	{"schemas/d2020/mixed.json", false,
+		[]string{`{"t":"pass","old":["a",1]}`},
+		[]string{`{"old":[1]}`, `{"t":"maybe"}`}},
 	{"schemas/d2020/top.json", false,
 		[]string{`{"v":"pass","pair":["a",3]}`, `{"m":"nope"}`},
 		[]string{`{"v":"maybe"}`, `{"pair":["a",-1]}`, `{"pair":["a",1,2]}`, `{"pair":[1]}`}},
@@ -316,5 +323,42 @@ func TestFormatAsTheLibraryAsserts(t *testing.T) {
 		if ve := s.ValidateJSON([]byte(`{"m":"a@b.co","d":"2024-02-29","i":"10.0.0.1"}`)); ve != nil {
 			t.Errorf("%q: valid formats refused: %v", tc.meta, ve)
 		}
+	}
+}
+
+// TestBundleRefusals: what a bundle cannot carry is refused at compile
+// time, naming the file, the place and what to write instead.
+func TestBundleRefusals(t *testing.T) {
+	dir := story(t, map[string]string{
+		"outside.json": outsideSchema,
+		// c.json is reached only through a subschema nothing uses.
+		"schemas/a.json": `{"properties":{"x":{"$ref":"b.json"}}}`,
+		"schemas/b.json": `{"type":"string","$defs":{"unused":{"$ref":"c.json"}}}`,
+		"schemas/c.json": `{"$ref":"../outside.json"}`,
+		// draft-07 files cannot keep a subschema of another draft apart.
+		"schemas/d7.json":     `{` + meta7 + ` "properties":{"x":{"$ref":"d7defs.json"},"y":{"$id":"y.json","$schema":"https://json-schema.org/draft/2020-12/schema"}}}`,
+		"schemas/d7defs.json": `{` + meta7 + ` "type":"string"}`,
+		"schemas/d7same.json": `{` + meta7 + ` "properties":{"x":{"$ref":"d7defs.json"},"y":{"$id":"y.json",` + meta7 + ` "type":"integer"}}}`,
+		// a compound bundle names each file by its path.
+		"schemas/dyn.json":   `{"$dynamicAnchor":"n","properties":{"x":{"$ref":"named.json"}}}`,
+		"schemas/named.json": `{"$id":"other-name.json","type":"string"}`,
+	})
+	c := NewCompiler(dir)
+	_, err := c.Compile("schemas/a.json")
+	if ce := mustCompileErr(t, err); ce.File != "schemas/c.json" || ce.Pointer != "/$ref" || !errors.Is(err, ErrOutsideRoot) {
+		t.Fatalf("a ref leaving schemas/ in a file reached only through an unused subschema: %#v", ce)
+	}
+	_, err = c.Compile("schemas/d7.json")
+	if ce := mustCompileErr(t, err); ce.File != "schemas/d7.json" || ce.Pointer != "/properties/y/$schema" || !strings.Contains(ce.Message, "remove this \"$schema\"") {
+		t.Fatalf("got %#v", ce)
+	}
+	s, err := c.Compile("schemas/d7same.json")
+	if err != nil || s.ValidateJSON([]byte(`{"x":"a","y":1}`)) != nil || s.ValidateJSON([]byte(`{"y":"a"}`)) == nil {
+		t.Fatalf("a nested $schema naming the bundle's own draft: %v", err)
+	}
+	receive(t, s.Bundled)
+	_, err = c.Compile("schemas/dyn.json")
+	if ce := mustCompileErr(t, err); ce.File != "schemas/named.json" || ce.Pointer != "/$id" || !strings.Contains(ce.Message, "remove the $id") {
+		t.Fatalf("got %#v", ce)
 	}
 }
