@@ -47,6 +47,21 @@ states:
     terminal: true
 `
 
+// onePathFiles are the repository files of onePathStory (its flow fixture
+// and eval), as TestOneCompositionRoot writes them.
+func onePathFiles(echo string) map[string]string {
+	return map[string]string{
+		"app.yaml": fmt.Sprintf(onePathStory, echo, echo),
+		"flows/pick.yaml": "test_kind: flow\napp: ../app.yaml\nhost_cassette: pick.cassette.yaml\n" +
+			"turns:\n  - intent: go\n    expect_state: s\n    expect_world: {out: {echo_prompt_head: cassette}}\nexpect_terminal: true\n",
+		"flows/pick.cassette.yaml": "kind: host_cassette\napp_id: onepath\nepisodes:\n" +
+			"  - id: pick\n    replay: any\n    match: {handler: agent.plug}\n" +
+			"    agent: {verb: decide, duration_ms: 5, response: '{\"echo_prompt_head\":\"cassette\"}'}\n",
+		"evals/pick.yaml": "kind: agent_eval\napp: ../app.yaml\ncall: pick\nmatrix: {profiles: [plug]}\n" +
+			"comparator: field_subset\nexamples: [{name: a, args: {merge_sha: x}, expect: {echo_prompt_head: never}}]\n",
+	}
+}
+
 // secretPrompt is the call's prompt; the redact row's pattern masks its
 // token.
 const (
@@ -97,17 +112,7 @@ func TestOneCompositionRoot(t *testing.T) {
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
 			dir := t.TempDir()
-			files := map[string]string{
-				"app.yaml": fmt.Sprintf(onePathStory, echo, echo),
-				"flows/pick.yaml": "test_kind: flow\napp: ../app.yaml\nhost_cassette: pick.cassette.yaml\n" +
-					"turns:\n  - intent: go\n    expect_state: s\n    expect_world: {out: {echo_prompt_head: cassette}}\nexpect_terminal: true\n",
-				"flows/pick.cassette.yaml": "kind: host_cassette\napp_id: onepath\nepisodes:\n" +
-					"  - id: pick\n    replay: any\n    match: {handler: agent.plug}\n" +
-					"    agent: {verb: decide, duration_ms: 5, response: '{\"echo_prompt_head\":\"cassette\"}'}\n",
-				// The example never matches: its failure sample shows the answer.
-				"evals/pick.yaml": "kind: agent_eval\napp: ../app.yaml\ncall: pick\nmatrix: {profiles: [plug]}\n" +
-					"comparator: field_subset\nexamples: [{name: a, args: {merge_sha: x}, expect: {echo_prompt_head: never}}]\n",
-			}
+			files := onePathFiles(echo)
 			if row.profile != "" {
 				files[".kitsoki/plugins.yaml"] = row.profile
 			}

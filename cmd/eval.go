@@ -388,15 +388,3 @@ func checkNotInput(flag, out, in string) error {
 	}
 	return nil
 }
-
-// printableWriter escapes control characters in human output (a dataset's
-// call or a report's model names can carry escape sequences); each Write is
-// one whole Fprintf, so no rune is split.
-type printableWriter struct{ w io.Writer }
-
-func (p printableWriter) Write(b []byte) (int, error) {
-	if _, err := io.WriteString(p.w, trace.Printable(string(b))); err != nil {
-		return 0, err
-	}
-	return len(b), nil
-}

@@ -13,7 +13,9 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/eval"
+	"kitsoki/pkg/story"
 	"kitsoki/pkg/trace"
 )
 
@@ -31,6 +33,7 @@ func newEvalRunCmd() *cobra.Command {
 		noProgress bool
 		asJSON     bool
 		profile    string
+		root       string
 	)
 	c := &cobra.Command{
 		Use:     "run <eval.yaml>",
@@ -60,6 +63,9 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 2 usage or environment error.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			if err := refuseInSandbox("kitsoki eval run"); err != nil {
+				return err
+			}
 			switch {
 			case jobs < 0:
 				return usagef("--jobs %d: must be 0 (one per CPU) or more", jobs)
@@ -89,7 +95,7 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 					return usagef("-o %s: is a directory; name a report file, e.g. -o %s", outPath, filepath.Join(outPath, "report.json"))
 				}
 			}
-			v := eval.Validate(d, &eval.StoryLoader{})
+			v := eval.Validate(d, &eval.StoryLoader{Opts: story.Options{Root: root}})
 			for _, w := range v.Warnings() {
 				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(w))
 			}
@@ -109,7 +115,7 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 				opts.Progress = func(done, total int) {
 					if bar == nil {
 						bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(c.ErrOrStderr()),
-							progressbar.OptionSetDescription("eval "+d.Call), progressbar.OptionShowCount(),
+							progressbar.OptionSetDescription("eval "+termsafe.Line(d.Call)), progressbar.OptionShowCount(),
 							progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
 					}
 					bar.Set(done)
@@ -141,7 +147,8 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 	fl.DurationVar(&timeout, "timeout", 0, "hard deadline of one call (default 10m)")
 	fl.DurationVar(&timeout, "call-timeout", 0, "the same as --timeout: hard deadline of one call (default 10m), the name kitsoki run uses")
 	fl.IntVar(&retries, "retries", 1, "retries of a call that fails with plugin_crash or transport_error")
-	fl.StringVar(&profile, "profile", "", "plugin profile (default: .kitsoki/plugins.yaml found upward from the story): its disable:, redact, budget and hooks apply as in kitsoki run")
+	fl.StringVar(&profile, "profile", "", "operator plugin profile, applied over the .kitsoki/plugins.yaml found upward from the story: its disable:, redact, budget and hooks apply as in kitsoki run")
+	addRootFlag(c, &root)
 	fl.BoolVar(&noProgress, "no-progress", false, "no progress bar, even on a terminal")
 	fl.BoolVar(&asJSON, "json", false, "also print the report JSON on stdout")
 	// Upstream gated the runner behind --live; runs are live by default here.

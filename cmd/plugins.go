@@ -35,8 +35,11 @@ default: the current directory, which may hold no story) and prints it: the buil
 order, every plugin enabled or disabled and why, every agent alias with its
 transport and lifecycle, every hook registration in order, and warnings.
 
-The profile is .kitsoki/plugins.yaml found upward from the story, or --profile
-FILE. External plugins are read from the plugins/ directory beside the profile.
+The profile is every .kitsoki/plugins.yaml found upward from the story, then
+the user's (kitsoki/plugins.yaml in the user's configuration directory), then
+--profile FILE, merged: what one disables no other enables again. External
+plugins are read from the plugins/ directory beside --profile and beside the
+nearest .kitsoki directory.
 --json prints the report; its JSON Schema is pkg/plugin/assembly.schema.json.
 
 Exit status: 0 printed, 1 the story does not load, 2 usage error or a malformed
@@ -51,7 +54,7 @@ profile.`,
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the assembly report as JSON")
 	c.Flags().DurationVar(&callTimeout, "call-timeout", 0, "show the timeouts a run with this --call-timeout would use (default 10m)")
-	c.Flags().StringVar(&profile, "profile", "", "plugin profile file (default: .kitsoki/plugins.yaml found upward from the story)")
+	c.Flags().StringVar(&profile, "profile", "", "operator plugin profile file, applied over the .kitsoki/plugins.yaml found upward from the story")
 	return c
 }
 
@@ -100,15 +103,7 @@ func runPlugins(stdout, stderr io.Writer, args []string, profile string, asJSON 
 	}
 	a, err := plugin.Assemble(plugin.Options{StoryDir: dir, ProfilePath: profile, Story: st})
 	if err != nil {
-		var pe *plugin.ProfileError
-		if errors.As(err, &pe) && pe.ReadErr != nil {
-			return profileReadError(profile, pe)
-		}
-		if errors.As(err, &pe) {
-			_ = diag.WriteHuman(stderr, pe.Diagnostics, diag.HumanOptions{})
-			return usagef("the plugin profile is malformed (%d problem(s)); fix it or pass another with --profile", len(pe.Diagnostics))
-		}
-		return usagef("%v", err)
+		return profileUsageError(stderr, profile, err)
 	}
 	rep := a.Report(path)
 	plugin.AnnotateTimeouts(rep, st, callTimeout)
@@ -131,18 +126,22 @@ func runPlugins(stdout, stderr io.Writer, args []string, profile string, asJSON 
 		_, err = fmt.Fprintf(stdout, "%s\n", b)
 		return err
 	}
-	writePluginsHuman(stdout, rep)
+	// Manifest summaries, story aliases and paths are the repository's:
+	// escaped on the way out.
+	writePluginsHuman(printableWriter{stdout}, rep)
 	return nil
 }
 
 func writePluginsHuman(w io.Writer, r *plugin.Report) {
-	if r.Profile.Found {
-		fmt.Fprintf(w, "profile: %s\n", r.Profile.Path)
-	} else {
+	if !r.Profile.Found {
 		fmt.Fprintf(w, "profile: none found (default assembly)\n")
 	}
-	if r.PluginsDir != "" {
-		fmt.Fprintf(w, "external plugins: %s\n", r.PluginsDir)
+	// Every layer, in the order applied: what one disables, none enables.
+	for _, l := range r.Profiles {
+		fmt.Fprintf(w, "profile: %s (%s)\n", l.Path, layerName(l.Source))
+	}
+	for _, d := range r.PluginsDirs {
+		fmt.Fprintf(w, "external plugins: %s\n", d)
 	}
 	fmt.Fprintf(w, "build order: %s\n\nplugins:\n", strings.Join(r.BuildOrder, " -> "))
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
@@ -237,4 +236,15 @@ func writeHostsHuman(w io.Writer, hosts []plugin.HostEntry) {
 	if missing > 0 {
 		fmt.Fprintf(w, "\n%d host handler(s) the story calls have no handler: a run stops before it starts; add a host provider (.kitsoki/plugins/<dir>/manifest.yaml with hosts:) or answer them with --host-cassette FILE\n", missing)
 	}
+}
+
+// layerName says where a profile layer came from.
+func layerName(source string) string {
+	switch source {
+	case plugin.LayerUser:
+		return "the user's profile"
+	case plugin.LayerFlag:
+		return "--profile"
+	}
+	return "found upward from the story"
 }

@@ -2,11 +2,13 @@ package cmd
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/validate"
 )
@@ -41,6 +43,29 @@ func checkStoryArg(path string) error {
 	return nil
 }
 
+// profileUsageError is the usage error for a plugin profile the assembly
+// refused: unreadable (profileReadError), or malformed, its positioned
+// diagnostics printed to stderr first.
+func profileUsageError(stderr io.Writer, flagPath string, err error) error {
+	var pe *plugin.ProfileError
+	switch {
+	case errors.As(err, &pe) && pe.ReadErr != nil:
+		return profileReadError(flagPath, pe)
+	case errors.As(err, &pe):
+		_ = diag.WriteHuman(stderr, pe.Diagnostics, diag.HumanOptions{})
+		return usagef("the plugin profile is malformed (%d problem(s)); fix it or pass another with --profile", len(pe.Diagnostics))
+	}
+	return usagef("plugin profile: %v", err)
+}
+
+// sameProfileFile reports whether the unreadable profile is the one
+// --profile names (another layer's is named by its own path).
+func sameProfileFile(file, flagPath string) bool {
+	a, err1 := filepath.Abs(file)
+	b, err2 := filepath.Abs(flagPath)
+	return file == flagPath || (err1 == nil && err2 == nil && a == b)
+}
+
 // profileReadError is the usage error for a plugin profile that could not
 // be read at all (a missing --profile file): the reason, not "malformed".
 func profileReadError(flagPath string, pe *plugin.ProfileError) error {
@@ -48,7 +73,7 @@ func profileReadError(flagPath string, pe *plugin.ProfileError) error {
 	if len(pe.Diagnostics) > 0 && pe.Diagnostics[0].File != "" {
 		file = pe.Diagnostics[0].File
 	}
-	if flagPath != "" {
+	if flagPath != "" && sameProfileFile(file, flagPath) {
 		return usagef("--profile %s: the plugin profile cannot be read: %v; fix the path or pass another with --profile", file, pe.ReadErr)
 	}
 	return usagef("%s: the plugin profile cannot be read: %v; fix or remove the file", file, pe.ReadErr)

@@ -17,9 +17,11 @@ import (
 
 	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/flowtest"
+	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/validate"
 )
 
@@ -43,6 +45,11 @@ type testFlags struct {
 	timeout   time.Duration
 	workDir   string
 	repo      string // --kitsoki-repo
+	profile   string
+	sandbox   bool
+	root      string // --root
+	trees     []string
+	strict    bool
 }
 
 func newTestCmd() *cobra.Command {
@@ -57,6 +64,13 @@ takes them. Each fixture starts at its initial_state with its initial_world,
 answers host calls from its host_handlers stubs or host_cassette, and checks
 the state, world, view, events, host calls, inbox and jobs after each turn.
 Time is virtual: advance_clock moves a per-fixture clock, nothing sleeps.
+
+--sandbox (or KITSOKI_SANDBOX=1), for CI on pull requests from strangers:
+no process is started (host.run, host providers, hooks, agent plugins), no
+network is reached, and only the in-process built-ins run for host_bindings;
+a fixture that needs a real handler fails, naming it. Without it, a fixture's
+host_bindings run the real built-ins, as the existing engine does. See
+SECURITY.md.
 
 The existing engine's spelling works too: kitsoki test flows APP.yaml
 [--flows GLOB] [--json FILE] [--fail-fast].
@@ -86,7 +100,7 @@ else <app>-flows/*.yaml. --flows GLOB is relative to the current directory.`,
 	fl.BoolVar(&up.allowMiss, "allow-missing-recording", false, "skip (not fail) a fixture whose recording is missing or misses an input")
 	fl.StringVar(&up.traceOut, "trace-out", "", "write the last fixture's JSONL trace to this file")
 	fl.BoolVar(&up.verbose, "v", false, "accepted for compatibility (no effect)")
-	c.AddCommand(flows, newTestMergeCmd())
+	c.AddCommand(flows, newTestIntentsCmd(), newTestMergeCmd())
 	return c
 }
 
@@ -104,7 +118,11 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 	fl.StringVar(&f.shard, "shard", "", "run slice `i/n` of the fixtures (stable by path; merge reports with kitsoki test merge)")
 	fl.StringVar(&f.workDir, "workdir", "", "working directory of real host handlers (default: a fresh temporary one per fixture)")
 	fl.StringVar(&f.repo, "kitsoki-repo", "", "kitsoki checkout `DIR` that @kitsoki/<name> imports resolve in (DIR/stories/<name>), before $KITSOKI_REPO")
+	addRootFlag(c, &f.root)
 	fl.DurationVar(&f.timeout, "timeout", 0, "fail a fixture that runs longer than this in real time, e.g. 2m (0 = no limit)")
+	fl.StringVar(&f.profile, "profile", "", "operator plugin profile `FILE`, applied over the .kitsoki/plugins.yaml found upward from each story (see kitsoki plugins)")
+	fl.BoolVar(&f.sandbox, "sandbox", false, "untrusted code: start no process, reach no network, run only in-process built-ins (also KITSOKI_SANDBOX=1; see SECURITY.md)")
+	fl.BoolVar(&f.strict, "strict", false, strictUsage)
 	_ = full
 }
 
@@ -116,10 +134,15 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if err != nil {
 		return err
 	}
+	sandbox, err := sandboxMode(f.sandbox, os.Getenv(sandboxEnv))
+	if err != nil {
+		return err
+	}
 	apps, glob, rel, err := testApps(args, f)
 	if err != nil {
 		return err
 	}
+	f.trees = validate.Trees(args)
 	files, err := discoverFixtures(stdout, stderr, f, apps, glob, rel, runRE)
 	if err != nil {
 		return err
@@ -133,8 +156,9 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	}
 	defer cleanup()
 	runner := flowtest.NewRunner(flowtest.Options{Jobs: f.jobs, FailFast: f.failFast, TraceDir: traceDir, Recording: f.recording,
-		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout, WorkDir: f.workDir, KitsokiRepo: f.repo})
-	if err := loadTestStories(stderr, runner, files); err != nil {
+		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout, WorkDir: f.workDir, KitsokiRepo: f.repo,
+		Profile: f.profile, Sandbox: sandbox, Root: f.root, Trees: f.trees, Strict: f.strict})
+	if err := loadTestStories(stderr, runner, files, f.profile); err != nil {
 		return err
 	}
 
@@ -148,10 +172,17 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		return err
 	}
 	writeTestText(text, f, results)
-	if len(files) == 0 && !f.upstream {
+	intentsFailed, err := runStoryIntents(ctx, text, stderr, apps, f)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 && !f.upstream && !intentsFailed.ran {
 		fmt.Fprintf(stderr, "kitsoki test: no flow fixtures found (looked for %s)\n", describeGlob(glob))
 	}
-	return testExit(results)
+	if err := testExit(results); err != nil || !intentsFailed.failed {
+		return err
+	}
+	return silentExit(exitFinding)
 }
 
 // checkTestFlags rejects flag values that cannot work and returns the
@@ -262,10 +293,38 @@ func testTraceDir(f *testFlags) (dir string, cleanup func(), err error) {
 	return dir, cleanup, nil
 }
 
-// loadTestStories loads every story before anything runs: a story that
-// does not load is exit 2, named with its diagnostics.
-func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtest.File) error {
-	seen := map[string]bool{}
+// sandboxEnv turns --sandbox on from the environment (a CI job's setting).
+const sandboxEnv = "KITSOKI_SANDBOX"
+
+// sandboxMode is --sandbox or KITSOKI_SANDBOX (1/true/yes on, 0/false/no
+// or unset off); any other value is a usage error rather than a guess.
+func sandboxMode(flag bool, env string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(env)) {
+	case "1", "true", "yes", "on":
+		return true, nil
+	case "", "0", "false", "no", "off":
+		return flag, nil
+	}
+	return false, usagef("%s=%q: expected 1 (sandbox on) or 0", sandboxEnv, env)
+}
+
+// refuseInSandbox is the usage error of a command that runs the
+// repository's code (run, eval run, mcp serve) when KITSOKI_SANDBOX is on:
+// a job set up for untrusted code runs none, whatever script calls kitsoki.
+func refuseInSandbox(command string) error {
+	on, err := sandboxMode(false, os.Getenv(sandboxEnv))
+	if err != nil || !on {
+		return err
+	}
+	return usagef("%s runs the repository's code (host.run, plugins, hooks), and %s is set: this job is for untrusted code; use kitsoki validate and kitsoki test --sandbox, or unset %s on trusted code (see SECURITY.md)", command, sandboxEnv, sandboxEnv)
+}
+
+// loadTestStories loads every story and resolves its plugin assembly
+// before anything runs: a story that does not load, or a malformed
+// profile, is exit 2, named with its diagnostics. Under --sandbox, each
+// external plugin left unstarted is named on stderr.
+func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtest.File, profile string) error {
+	seen, noted := map[string]bool{}, map[string]bool{}
 	for _, file := range files {
 		if seen[file.Story] {
 			continue
@@ -278,6 +337,16 @@ func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtes
 				return usagef("%s: the story does not load (%d error(s)); see `kitsoki validate %s`", file.Story, len(le.Diagnostics), file.Story)
 			}
 			return usagef("%s: %v", file.Story, err)
+		}
+		plan, err := runner.Plan(file.Story)
+		if err != nil {
+			return profileUsageError(stderr, profile, err)
+		}
+		for _, p := range plan.Assembly.Plugins {
+			if p.Reason == plugin.SandboxReason && !noted[p.ID] {
+				noted[p.ID] = true
+				fmt.Fprintf(stderr, "kitsoki test: --sandbox: external plugin %s (%s) is not started; its hooks do not run\n", termsafe.Line(p.ID), termsafe.Line(p.Manifest))
+			}
 		}
 	}
 	return nil

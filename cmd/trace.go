@@ -66,7 +66,7 @@ func (o *traceOpts) openTrace(c *cobra.Command, arg string) (*traceInput, error)
 		return &traceInput{r: c.InOrStdin(), name: "-"}, nil
 	}
 	if resolved {
-		fmt.Fprintf(c.ErrOrStderr(), "# %s\n", p)
+		fmt.Fprintf(c.ErrOrStderr(), "# %s\n", trace.Printable(p)) // a name found under the sessions directory
 	}
 	f, err := safefile.Open(p, safefile.Stream)
 	if err != nil {
@@ -84,12 +84,13 @@ func corruptErr(err error) error {
 	return usagef("%v", err)
 }
 
-// traceMsg prints a read-time rejection as path:line: message.
+// traceMsg prints a read-time rejection as path:line: message, escaped
+// (the message may quote the trace).
 func traceMsg(ce *trace.CorruptError) string {
 	if ce.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", ce.Name, ce.Line, ce.Msg)
+		return trace.Printable(fmt.Sprintf("%s:%d: %s", ce.Name, ce.Line, ce.Msg))
 	}
-	return fmt.Sprintf("%s: %s", ce.Name, ce.Msg)
+	return trace.Printable(fmt.Sprintf("%s: %s", ce.Name, ce.Msg))
 }
 
 // interruptible returns a context cancelled by Ctrl-C.

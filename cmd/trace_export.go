@@ -45,7 +45,7 @@ standard output.`,
 				return err
 			}
 			for _, s := range res.Skipped {
-				fmt.Fprintf(c.ErrOrStderr(), "kitsoki: skipped %s\n", s)
+				fmt.Fprintf(c.ErrOrStderr(), "kitsoki: skipped %s\n", trace.Printable(s))
 			}
 			if outPath != "-" {
 				fmt.Fprintf(c.OutOrStdout(), "wrote cassette %s (%d %s)\n", outPath, res.Episodes, tracePlural(res.Episodes, "episode", "episodes"))

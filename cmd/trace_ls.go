@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/trace"
 )
 
@@ -43,13 +44,13 @@ func newTraceLsCmd(o *traceOpts) *cobra.Command {
 					fmt.Fprintf(out, "no traces under %s (the directory does not exist; kitsoki run creates it, or pass --sessions-dir)\n", o.sessionsDir)
 					return nil
 				}
-				fmt.Fprintf(out, "no traces under %s\n", o.sessionsDir)
+				fmt.Fprintf(out, "no traces under %s\n", termsafe.Line(o.sessionsDir))
 				return nil
 			}
 			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "MODIFIED (UTC)\tSIZE\tAPP\tID\tPATH")
 			for _, tf := range list {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", tf.ModTime.UTC().Format(time.DateTime), humanSize(tf.Size), orDefault(tf.AppID, "-"), tf.ID, tf.Path)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", tf.ModTime.UTC().Format(time.DateTime), humanSize(tf.Size), termsafe.Line(orDefault(tf.AppID, "-")), termsafe.Line(tf.ID), termsafe.Line(tf.Path))
 			}
 			return tw.Flush()
 		},

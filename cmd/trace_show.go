@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/trace"
 )
 
@@ -77,14 +78,17 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 	}
 	out := bufio.NewWriter(c.OutOrStdout())
 	defer out.Flush()
-	rd := trace.NewReader(src, trace.ReadOptions{Name: in.name, Path: in.path}) // Path: large values come back from their blob files
+	// Path: large values come back from their blob files, as previews of
+	// the width values are clipped to (read once, a few bytes each).
+	rd := trace.NewReader(src, trace.ReadOptions{Name: in.name, Path: in.path, BlobPreview: f.width})
 	h, err := rd.Header()
 	if err != nil {
 		return corruptErr(err)
 	}
-	head := "# " + in.name
+	// The header's fields are the trace writer's (anyone's): one escaped line.
+	head := "# " + termsafe.Line(in.name)
 	if h.AppID != "" {
-		head += "  app " + h.AppID
+		head += "  app " + termsafe.Line(h.AppID)
 	}
 	if !h.WrittenAt.IsZero() {
 		head += "  written " + h.WrittenAt.UTC().Format(time.RFC3339)
@@ -118,7 +122,7 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 			if len(f.kinds) == 0 {
 				continue // a sub-event, counted on its call's result line
 			}
-			ln = trace.Line{Turn: ev.Turn, TS: ev.TS, Kind: ev.Kind, Category: trace.CatOther, Label: ev.Kind, Text: string(rawPayload(ev.Payload))}
+			ln = trace.Line{Turn: ev.Turn, TS: ev.TS, Kind: ev.Kind, Category: trace.CatOther, Label: termsafe.Line(ev.Kind), Text: termsafe.Line(string(rawPayload(ev.Payload)))}
 		}
 		if !shown || ev.Turn != lastTurn {
 			fmt.Fprintln(out, paint(color, trace.CatTurn, fmt.Sprintf("── turn %d %s", ev.Turn, strings.Repeat("─", 40))))
@@ -142,7 +146,7 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 	if open := tl.Open(); len(open) > 0 && !f.follow {
 		for _, cl := range open {
 			fmt.Fprintf(out, "%s  %-6s  %s\n", "            ", paint(color, trace.CatError, "open"),
-				fmt.Sprintf("agent call %s (%s, turn %d) has no result in the trace", cl.CallID, cl.Verb, cl.Turn))
+				fmt.Sprintf("agent call %s (%s, turn %d) has no result in the trace", termsafe.Line(cl.CallID), termsafe.Line(cl.Verb), cl.Turn))
 		}
 	}
 	return nil
@@ -200,10 +204,8 @@ func printPromptOrResponse(w io.Writer, tracePath string, ev *trace.Event, call 
 	if text == "" && ref != "" {
 		if tracePath == "" {
 			text = fmt.Sprintf("(in %s; read the trace from a file to see it)", ref)
-		} else if p, err := trace.ResolveSidecar(tracePath, ref); err != nil {
-			text = fmt.Sprintf("(%v)", err)
-		} else if b, err := safefile.ReadFile(p, safefile.Cassette); err != nil {
-			text = fmt.Sprintf("(cannot read %s: %v)", ref, err)
+		} else if b, err := trace.ReadSidecar(tracePath, ref, safefile.Cassette); err != nil {
+			text = fmt.Sprintf("(cannot read %v)", err)
 		} else {
 			text = string(b)
 			label += " (" + ref + ")"

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"kitsoki/internal/fsmemo"
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/validate"
@@ -33,6 +34,7 @@ func newValidateCmd() *cobra.Command {
 		profile       string
 		listRules     bool
 		stdinName     string
+		root          string
 	)
 	c := &cobra.Command{
 		Use:     "validate [PATH...]",
@@ -84,7 +86,7 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 				}
 			}
 			opts := validate.Options{
-				Story:       story.Options{AllowUnsetEnv: allowUnsetEnv},
+				Story:       story.Options{AllowUnsetEnv: allowUnsetEnv, Root: root, Trees: validate.Trees(args)},
 				Jobs:        jobs,
 				ProfilePath: profile,
 				Strict:      strict,
@@ -158,9 +160,9 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 					case res.Invalid[file]:
 					case strict && perWarn[file] > 0:
 						n := perWarn[file]
-						fmt.Fprintf(out, "✗ %s — %d %s (failing under --strict)\n", file, n, plural(n, "warning", "warnings"))
+						fmt.Fprintf(out, "✗ %s — %d %s (failing under --strict)\n", termsafe.Line(file), n, plural(n, "warning", "warnings"))
 					default:
-						fmt.Fprintf(out, "✓ %s — valid\n", file)
+						fmt.Fprintf(out, "✓ %s — valid\n", termsafe.Line(file))
 					}
 				}
 				verdict := ""
@@ -185,8 +187,9 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 	fl.BoolVar(&allowUnsetEnv, "allow-unset-env", false, "report unset ${VAR} in agent_plugins env/headers as warnings (for CI without secrets)")
 	fl.BoolVarP(&quiet, "quiet", "q", false, "human format: print only diagnostics, no per-story summary")
 	fl.IntVarP(&jobs, "jobs", "j", 0, "stories checked in parallel (default: number of CPUs)")
-	fl.StringVar(&profile, "profile", "", "operator plugin profile to check (default: .kitsoki/plugins.yaml found upward from each story)")
+	fl.StringVar(&profile, "profile", "", "operator plugin profile to check, with the .kitsoki/plugins.yaml found upward from each story")
 	fl.BoolVar(&listRules, "list-rules", false, "list every rule: id, severity, whether run refuses the story, summary, example")
+	addRootFlag(c, &root)
 	fl.StringVar(&stdinName, "stdin-filename", "", "with -: the app.yaml path the standard input stands for (positions, relative files)")
 	return c
 }

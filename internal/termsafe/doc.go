@@ -1,7 +1,11 @@
 // Package termsafe owns the one set of control characters kitsoki refuses
 // to print raw on a terminal and [Printable], which escapes them as \xNN or
-// \uNNNN. It must not touch colour, layout or where text is written: callers
-// ([kitsoki/pkg/trace.Printable], pkg/diag's formats) decide that.
+// \uNNNN and defuses any line a CI runner would read as a command
+// ([IsCommandLine]: "::error ...::", "##[...]"); [Line] also shows newlines
+// as \n for one-line fields; [WorkflowData] and [WorkflowProperty] encode
+// GitHub workflow commands. It must not touch colour, layout or where text
+// is written: callers ([kitsoki/pkg/trace.Printable], pkg/diag's formats,
+// pkg/flowtest's reports, cmd/) decide that.
 //
 // The set is C0 controls except newline and tab, DEL, the C1 controls,
 // the line and paragraph separators (U+2028, U+2029) and the bidirectional

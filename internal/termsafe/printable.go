@@ -3,28 +3,27 @@ package termsafe
 import (
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // Printable returns s with every control character of [IsControl] escaped
-// as \xNN (below U+0100) or \uNNNN; newlines and tabs stay. Clean text is
+// as \xNN (below U+0100) or \uNNNN, and every line of s that a CI log
+// would read as a workflow command (see [IsCommandLine]) defused by
+// escaping its first character; newlines and tabs stay. Clean text is
 // returned as it is, without copying.
-func Printable(s string) string {
-	if !strings.ContainsFunc(s, IsControl) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for _, c := range s {
-		switch {
-		case !IsControl(c):
-			b.WriteRune(c)
-		case c < 0x100:
-			fmt.Fprintf(&b, "\\x%02x", c)
-		default:
-			fmt.Fprintf(&b, "\\u%04x", c)
-		}
-	}
-	return b.String()
+func Printable(s string) string { return escape(s, false) }
+
+// Line is [Printable] for a value printed on one line (a name, a state, a
+// path, a header field): newlines are escaped too, as \n, so the value
+// can neither end the line it is on nor start another.
+func Line(s string) string { return escape(s, true) }
+
+// IsCommandLine reports whether a CI runner would take line as a command
+// to it: after leading white space, GitHub Actions' "::name ...::" or the
+// older "##[name]" form (Azure Pipelines' "##vso[" included).
+func IsCommandLine(line string) bool {
+	t := strings.TrimLeftFunc(line, unicode.IsSpace)
+	return strings.HasPrefix(t, "::") || strings.HasPrefix(t, "##[") || strings.HasPrefix(t, "##vso[")
 }
 
 // IsControl reports whether c must not reach a terminal raw: a C0 control
@@ -37,4 +36,75 @@ func IsControl(c rune) bool {
 		c == 0x2028 || c == 0x2029 ||
 		(c >= 0x202a && c <= 0x202e) ||
 		(c >= 0x2066 && c <= 0x2069)
+}
+
+// WorkflowData is s as the message of a GitHub workflow command
+// ("::error file=...::DATA"): [Printable], then '%', CR and LF
+// percent-encoded, so the whole message stays on the command's line.
+func WorkflowData(s string) string { return workflowData.Replace(Printable(s)) }
+
+// WorkflowProperty is s as a property value of a GitHub workflow command
+// (file=, title=): [WorkflowData] with ':' and ',' encoded too.
+func WorkflowProperty(s string) string { return workflowProp.Replace(Printable(s)) }
+
+var (
+	workflowData = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	workflowProp = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
+
+// escape is Printable (oneLine false) or Line (oneLine true).
+func escape(s string, oneLine bool) string {
+	if isClean(s, oneLine) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
+			if oneLine {
+				b.WriteString(`\n`)
+			} else {
+				b.WriteByte('\n')
+			}
+		}
+		if IsCommandLine(line) && (i == 0 || !oneLine) {
+			// Escape the first character of the command marker.
+			k := len(line) - len(strings.TrimLeftFunc(line, unicode.IsSpace))
+			writeEscaped(&b, line[:k])
+			fmt.Fprintf(&b, "\\x%02x", line[k])
+			line = line[k+1:]
+		}
+		writeEscaped(&b, line)
+	}
+	return b.String()
+}
+
+// isClean reports whether escape would return s unchanged.
+func isClean(s string, oneLine bool) bool {
+	if strings.ContainsFunc(s, IsControl) || (oneLine && strings.Contains(s, "\n")) {
+		return false
+	}
+	if !strings.Contains(s, "::") && !strings.Contains(s, "##") {
+		return true
+	}
+	for _, line := range strings.Split(s, "\n") {
+		if IsCommandLine(line) {
+			return false
+		}
+	}
+	return true
+}
+
+// writeEscaped writes s with its control characters escaped.
+func writeEscaped(b *strings.Builder, s string) {
+	for _, c := range s {
+		switch {
+		case !IsControl(c):
+			b.WriteRune(c)
+		case c < 0x100:
+			fmt.Fprintf(b, "\\x%02x", c)
+		default:
+			fmt.Fprintf(b, "\\u%04x", c)
+		}
+	}
 }

@@ -8,17 +8,23 @@ import (
 
 func TestPrintable(t *testing.T) {
 	for in, want := range map[string]string{
-		"":                 "",
-		"plain\nline\ttab": "plain\nline\ttab",
-		"\x1b[31mred":      `\x1b[31mred`,
-		"bell\x07":         `bell\x07`,
-		"del\x7f":          `del\x7f`,
-		"c1\u0085":         `c1\x85`,
-		"ls\u2028ps\u2029": `ls\u2028ps\u2029`,
-		"bidi\u202e":       `bidi\u202e`,
-		"iso\u2066x\u2069": `iso\u2066x\u2069`,
-		"été ✓":            "été ✓",
-		"nbsp\u00a0":       "nbsp\u00a0",
+		"":                          "",
+		"plain\nline\ttab":          "plain\nline\ttab",
+		"\x1b[31mred":               `\x1b[31mred`,
+		"bell\x07":                  `bell\x07`,
+		"del\x7f":                   `del\x7f`,
+		"c1\u0085":                  `c1\x85`,
+		"ls\u2028ps\u2029":          `ls\u2028ps\u2029`,
+		"bidi\u202e":                `bidi\u202e`,
+		"iso\u2066x\u2069":          `iso\u2066x\u2069`,
+		"été ✓":                     "été ✓",
+		"nbsp\u00a0":                "nbsp\u00a0",
+		"a::b":                      "a::b",
+		"::error::x":                `\x3a:error::x`,
+		"ok\n  ::warning file=a::b": "ok\n  \\x3a:warning file=a::b",
+		"##[error]x":                `\x23#[error]x`,
+		"\u00a0##vso[task]":         "\u00a0\\x23#vso[task]",
+		"#1 ## notes":               "#1 ## notes",
 	} {
 		if got := Printable(in); got != want {
 			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
@@ -40,17 +46,55 @@ func TestIsControlBoundaries(t *testing.T) {
 	}
 }
 
+func TestLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":                       "plain",
+		"two\nlines":                  `two\nlines`,
+		"x\n::error file=a.yaml::pwn": `x\n::error file=a.yaml::pwn`,
+		"::error::x\ny":               `\x3a:error::x\ny`,
+		"cr\r::error::x":              `cr\x0d::error::x`,
+		"\x1b]8;;http://e\x07":        `\x1b]8;;http://e\x07`,
+	} {
+		if got := Line(in); got != want {
+			t.Errorf("Line(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestWorkflow(t *testing.T) {
+	if got, want := WorkflowData("50%\n::error::x\x1b"), `50%25%0A\x3a:error::x\x1b`; got != want {
+		t.Errorf("WorkflowData = %q, want %q", got, want)
+	}
+	if got, want := WorkflowProperty("a:b,c\nd"), `a%3Ab%2Cc%0Ad`; got != want {
+		t.Errorf("WorkflowProperty = %q, want %q", got, want)
+	}
+}
+
 func FuzzPrintable(f *testing.F) {
 	f.Add("\x1b]0;title\x07 ok")
 	f.Add("plain")
 	f.Add("\u202eevil")
+	f.Add("ok\n \t::error file=x::y\n##[warning]z")
 	f.Fuzz(func(t *testing.T, s string) {
 		out := Printable(s)
 		if strings.ContainsFunc(out, IsControl) {
 			t.Fatalf("Printable(%q) = %q still holds a control character", s, out)
 		}
-		if utf8.ValidString(s) && !strings.ContainsFunc(s, IsControl) && out != s {
+		for _, l := range strings.Split(out, "\n") {
+			if IsCommandLine(l) {
+				t.Fatalf("Printable(%q) = %q has a line a CI runner reads as a command: %q", s, out, l)
+			}
+		}
+		clean := !strings.ContainsFunc(s, IsControl)
+		for _, l := range strings.Split(s, "\n") {
+			clean = clean && !IsCommandLine(l)
+		}
+		if utf8.ValidString(s) && clean && out != s {
 			t.Fatalf("clean %q changed to %q", s, out)
+		}
+		one := Line(s)
+		if strings.Contains(one, "\n") || strings.ContainsFunc(one, IsControl) || IsCommandLine(one) {
+			t.Fatalf("Line(%q) = %q is not one safe line", s, one)
 		}
 	})
 }

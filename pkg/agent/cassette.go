@@ -77,9 +77,12 @@ type EpisodeAgent struct {
 	Prompt         string
 	Input          any
 	Response       string // raw JSON when it starts with { or [, else a JSON string; "" = no submission
-	Error          string
-	CallID         string // advisory
-	Transcript     *Transcript
+	// ResponseJSON is response_json:, the exact submission; when set it
+	// wins over Response (cassettehead.ResponseJSON).
+	ResponseJSON json.RawMessage
+	Error        string
+	CallID       string // advisory
+	Transcript   *Transcript
 }
 
 // EpisodeResponse is an episode's response: block (host result).
@@ -153,6 +156,9 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 				}
 				ea.Response = string(b)
 			}
+			if ea.ResponseJSON, err = cassettehead.ResponseJSON(name, re.ID, &a.ResponseJSON); err != nil {
+				return nil, err
+			}
 			if a.Transcript != nil {
 				tr := &Transcript{Format: a.Transcript.Format, Timings: a.Transcript.Timings}
 				for j, ev := range a.Transcript.Events {
@@ -195,20 +201,21 @@ type rawEpisode struct {
 }
 
 type rawAgent struct {
-	Verb           string  `yaml:"verb"`
-	Agent          string  `yaml:"agent"`
-	Model          string  `yaml:"model"`
-	Turn           int64   `yaml:"turn"`
-	DurationMS     int64   `yaml:"duration_ms"`
-	PromptTokens   int64   `yaml:"prompt_tokens"`
-	ResponseTokens int64   `yaml:"response_tokens"`
-	CostUSD        float64 `yaml:"cost_usd"`
-	SystemPrompt   string  `yaml:"system_prompt"`
-	Prompt         string  `yaml:"prompt"`
-	Input          any     `yaml:"input"`
-	Response       any     `yaml:"response"` // a string, or YAML/JSON structure (e.g. an included *.json)
-	Error          string  `yaml:"error"`
-	CallID         string  `yaml:"call_id"`
+	Verb           string    `yaml:"verb"`
+	Agent          string    `yaml:"agent"`
+	Model          string    `yaml:"model"`
+	Turn           int64     `yaml:"turn"`
+	DurationMS     int64     `yaml:"duration_ms"`
+	PromptTokens   int64     `yaml:"prompt_tokens"`
+	ResponseTokens int64     `yaml:"response_tokens"`
+	CostUSD        float64   `yaml:"cost_usd"`
+	SystemPrompt   string    `yaml:"system_prompt"`
+	Prompt         string    `yaml:"prompt"`
+	Input          any       `yaml:"input"`
+	Response       any       `yaml:"response"` // a string, or YAML/JSON structure (e.g. an included *.json)
+	ResponseJSON   yaml.Node `yaml:"response_json"`
+	Error          string    `yaml:"error"`
+	CallID         string    `yaml:"call_id"`
 	Transcript     *struct {
 		Format  string  `yaml:"format"`
 		Events  []any   `yaml:"events"`
@@ -473,6 +480,9 @@ func (a *cassetteAgent) Ask(ctx context.Context, req *AskRequest) (*AskResponse,
 			meta["cost_usd"] = ag.CostUSD
 		}
 		resp.Submission = episodeSubmission(ag.Response)
+		if ag.ResponseJSON != nil {
+			resp.Submission = ag.ResponseJSON
+		}
 		resp.Transcript = ag.Transcript
 		if h, _ := ep.Match["handler"].(string); strings.HasPrefix(h, "host.") && ep.Response.Data != nil {
 			meta["response_data"] = jsonvalue.Normalize(ep.Response.Data)

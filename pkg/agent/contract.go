@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -140,4 +141,26 @@ func KindOf(err error) Kind {
 		return ae.Kind
 	}
 	return ""
+}
+
+// UnmarshalJSON keeps an explicit "submission": null as the JSON null
+// (encoding/json would leave a nil RawMessage, which reads as no answer),
+// so a plugin that answers null is recorded, exported and replayed as
+// null.
+func (r *AskResponse) UnmarshalJSON(b []byte) error {
+	type plain AskResponse
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*r = AskResponse(p)
+	if r.Submission == nil && bytes.Contains(b, []byte(`"submission"`)) {
+		var probe map[string]json.RawMessage
+		if json.Unmarshal(b, &probe) == nil {
+			if v, ok := probe["submission"]; ok && (v == nil || string(v) == "null") {
+				r.Submission = json.RawMessage("null")
+			}
+		}
+	}
+	return nil
 }

@@ -238,8 +238,12 @@ func (st *callState) complete(ctx context.Context, resp *AskResponse, value any,
 			model = m
 		}
 	}
+	var traced any = value
+	if value == nil && string(resp.Submission) == "null" {
+		traced = json.RawMessage("null") // an answer of null, not no answer
+	}
 	complete := &CallCompletePayload{Verb: c.Verb, Agent: st.persona, Model: r.redact.String(model), DurationMS: res.Duration.Milliseconds(),
-		Response: &CallResponse{Submission: value, Meta: meta}, Meta: meta}
+		Response: &CallResponse{Submission: traced, Meta: meta}, Meta: meta}
 	var payload any = complete
 	if st.sub != nil {
 		payload = &SubstitutedCompletePayload{CallCompletePayload: *complete, Substitution: st.sub}

@@ -19,14 +19,23 @@ type ResolveOptions struct {
 	// Getenv resolves the env var names of the profile's redact config
 	// (os.Getenv if nil).
 	Getenv func(string) string
+	// Sandbox disables every external plugin: no hook or host-provider
+	// process is started (kitsoki test --sandbox).
+	Sandbox bool
+	// MinimalEnv starts hook and host-provider processes with the minimal
+	// environment, without kitsoki's secrets (kitsoki test).
+	MinimalEnv bool
 }
 
 // ResolveWith is Resolve with every option: the one place a story's plugin
-// assembly (profile, disable:, hooks, redact, budget) is resolved, for
-// kitsoki run, test, eval run and mcp serve alike.
+// assembly (profile layers, disable:, hooks, redact, budget) is resolved,
+// for kitsoki run, test, eval run and mcp serve alike: the profiles found
+// upward from the story, the user's profile and --profile, merged so that
+// no layer undoes another's disable: (plugin.Options).
 func ResolveWith(ld *Loaded, o ResolveOptions) (*Plan, error) {
 	st := ld.Story
-	asm, err := plugin.Assemble(plugin.Options{StoryDir: st.Dir, ProfilePath: o.Profile, Story: st, Getenv: o.Getenv})
+	asm, err := plugin.Assemble(plugin.Options{StoryDir: st.Dir, ProfilePath: o.Profile, Story: st, Getenv: o.Getenv,
+		Sandbox: o.Sandbox, MinimalEnv: o.MinimalEnv})
 	if err != nil {
 		return nil, &ProfileError{Err: err}
 	}

@@ -5,7 +5,9 @@
 // run logic, flags or output formats: it only builds and closes the parts,
 // leaving the turn loop to pkg/engine and the wording of errors to cmd/.
 //
-// kitsoki run, test, eval run and mcp serve all build through it. Layout:
+// kitsoki run, test, eval run and mcp serve all build through it, so the
+// operator's profile layers hold the same way for all four
+// ([ResolveOptions]: Sandbox and MinimalEnv for kitsoki test). Layout:
 // compose.go (Load, Resolve, Build), dispatch.go ([ResolveWith],
 // [Plan.BuildWith] and [DispatchOptions]: the extras of eval and mcp serve;
 // [Plan.Refuse]), matrix.go ([Matrix]: an eval's registry per candidate under

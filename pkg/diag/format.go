@@ -74,25 +74,17 @@ func WriteGitHub(w io.Writer, ds []Diagnostic) error {
 		if d.Severity == Warning {
 			level = "warning"
 		}
-		props := []string{"file=" + ghProp(termsafe.Printable(d.File))}
+		props := []string{"file=" + termsafe.WorkflowProperty(d.File)}
 		if d.Line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", d.Line))
 		}
 		if d.Col > 0 {
 			props = append(props, fmt.Sprintf("col=%d", d.Col))
 		}
-		props = append(props, "title="+ghProp("kitsoki "+d.Rule))
-		fmt.Fprintf(bw, "::%s %s::%s\n", level, strings.Join(props, ","), ghData(termsafe.Printable(d.Message)))
+		props = append(props, "title="+termsafe.WorkflowProperty("kitsoki "+d.Rule))
+		fmt.Fprintf(bw, "::%s %s::%s\n", level, strings.Join(props, ","), termsafe.WorkflowData(d.Message))
 	}
 	return bw.Flush()
-}
-
-func ghData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-func ghProp(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
 const (

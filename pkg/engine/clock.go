@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"context"
+	"errors"
 	"sync"
 	"time"
 )
@@ -42,4 +44,72 @@ func (c *VirtualClock) set(t time.Time) {
 	if t.After(c.now) {
 		c.now = t
 	}
+}
+
+// advance moves the virtual clock by d as upstream's flow rig does
+// (flow-format.md §5.2, story-runtime §4): the world takes its replayed
+// shape first (a clock-only turn's view shows it, runtime-probes p13),
+// then the clock moves to the end of the advance in one step, the armed
+// timeout fires if it fell due (before any job: a job due earlier still
+// finds the state it started in gone), and then every job due by the end
+// completes in due order. A state a timeout lands in is armed from the
+// end of the advance, so one advance fires at most one timeout.
+func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration) (*Turn, error) {
+	r.replayWorld()
+	out := &Turn{State: r.statePath(), Number: r.turn}
+	if d <= 0 {
+		return out, nil
+	}
+	start := vc.Now()
+	end := start.Add(d)
+	vc.set(end)
+	if tm := r.timer; tm != nil && !tm.deadline.After(end) {
+		t, err := r.timeoutTurn(ctx)
+		if err != nil {
+			return out, err
+		}
+		out.merge(t)
+	}
+	for i := 0; ; i++ {
+		if i > 10000 {
+			return out, errors.New("engine: advance did not settle after 10000 job completions (a job that keeps starting jobs)")
+		}
+		next := r.nextDueJob(start, end)
+		if next == nil {
+			break
+		}
+		t, err := r.jobStep(ctx, next)
+		if err != nil {
+			return out, err
+		}
+		out.merge(t)
+	}
+	out.State = r.statePath()
+	return out, nil
+}
+
+// nextDueJob is the settled job due first by end that has not been
+// applied (a job waiting for a clarification answer is not due; an
+// answered one is due no earlier than the advance's start).
+func (r *runner) nextDueJob(start, end time.Time) *job {
+	r.jobs.mu.Lock()
+	defer r.jobs.mu.Unlock()
+	var next *job
+	var at time.Time
+	for _, j := range r.jobs.jobs {
+		if j.applied || !j.settled || j.info.Status == JobAwaiting {
+			continue
+		}
+		due := j.due
+		if j.answer != nil && due.Before(start) {
+			due = start
+		}
+		if due.After(end) {
+			continue
+		}
+		if next == nil || due.Before(at) {
+			next, at = j, due
+		}
+	}
+	return next
 }

@@ -12,20 +12,31 @@
 // the allowed-set check and the slots or is a *[Rejection] with upstream's
 // codes ([CodeNotAllowed], ...); a guard or template error is turn-fatal and
 // restores state and world. Host calls are queued while a step is walked and
-// dispatched after it; emit_intent entries are evaluated after that dispatch
-// and fired depth-first up to maxEmitDepth; on_error redirects stop after
+// dispatched after it; emit_intent entries are decided where the chain
+// reaches them and fired depth-first (up to maxEmitDepth) before that
+// dispatch, and a user turn's post-bind pass then re-reads the resting
+// state's own on_enter emits (emits.go); on_error redirects stop after
 // depth maxOnErrorDepth. Turn 0 is [SessionOptions].Bootstrap. Every choice
 // where upstream is odd (the replayed world, dispatch-time with:, flat
 // on_error/timeout/on_complete landings, parallel regions, timeouts,
-// background jobs, MachineOnly) is a bullet of docs/compat/engine.md. The
+// background jobs, MachineOnly) is a bullet of docs/compat/engine.md. Values
+// follow upstream by default (set coercion journaled as the string, slot
+// types and validators unchecked, increments of non-integers restarting
+// from the delta); [Options].Strict turns the stricter checks on. The
 // engine never prints: callers receive Turns, a [Result] and an optional
 // stream of [Note] for a human log.
 //
 // Layout: session.go (the Session API), run.go (Run, the turn loop,
-// rejections), step.go (effects walk, queued calls, on_error, emit hops,
-// entering and leaving states), parallel.go (regions, emit: propagation),
+// rejections), step.go (queued calls, on_error, firing an intent, entering
+// and leaving states), emits.go (walk-time emits, hops, the post-bind
+// pass), effects.go (the effects walk), parallel.go (regions, emit: propagation),
 // timeout.go, jobs.go (background jobs, on_complete, clarifications, the
 // inbox), gates.go (decision gates, decider: human, staged mode), slots.go,
-// clock.go (wall and virtual clocks), compile.go; the other files are named
-// for what they hold.
+// world.go (the initial world, seeded keys, set coercion, increments),
+// replay.go (the world's replayed shape between turns), paths.go (bind
+// result paths, flat world keys), eval.go (guards and value templates),
+// prompt.go (with: blocks, call ids, agent prompts), clock.go (wall and
+// virtual clocks, Advance's one-step move), bareroot.go (a parallel root
+// landed on bare), compile.go; the other files are named for what they
+// hold.
 package engine

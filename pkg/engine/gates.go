@@ -15,7 +15,7 @@ const (
 // state (story-runtime §1.9): at a decision gate it stops for decider:
 // human, and in staged mode unless the state pins decider: llm (an origin
 // state whose emit names a hidden: intent is exempt). A hop that fires at
-// a gate is recorded as decided by default.
+// a gate is recorded as decided by default, in every mode, as upstream.
 func (r *runner) gateStops(name string, depth int, postBind bool) (bool, error) {
 	if r.par != nil || r.cur == nil {
 		return false, nil
@@ -33,11 +33,6 @@ func (r *runner) gateStops(name string, depth int, postBind bool) (bool, error) 
 		return true, r.emit(KindGateDecided, map[string]any{"available_intents": cands, "bailed_to_human": true,
 			"chosen_intent": "", "decider": "human", "state": s.Path})
 	}
-	if s.Decider == "" && r.so.Mode != ModeStaged {
-		// upstream records every default pass through a gate; we record
-		// it only where a decider or the staged mode was in play
-		return false, nil
-	}
 	return false, r.emit(KindGateDecided, map[string]any{"available_intents": cands, "bailed_to_human": false,
 		"chosen_intent": name, "decider": "default", "state": s.Path})
 }
@@ -45,13 +40,16 @@ func (r *runner) gateStops(name string, depth int, postBind bool) (bool, error) 
 // gateCandidates are the forward intents of s: handled on s or an
 // ancestor, with an arm whose target leaves s for another state (not an
 // exit). s is a decision gate when one of them is operator-only: not named
-// by a literal emit_intent of s's own on_enter.
+// by a literal emit_intent of s's own on_enter (the name resolved through
+// the import aliases, as an emit hop resolves it).
 func (r *runner) gateCandidates(s *State) ([]string, bool) {
 	gate := false
 	emitted := map[string]bool{}
 	for _, e := range s.OnEnter {
 		if e.Emit != nil && e.Emit.tmpl == nil {
-			emitted[strings.TrimSpace(toString(e.Emit.lit))] = true
+			// a bare child intent names its folded arc (kid__pass) through
+			// the import alias, as upstream (conformance probe 04)
+			emitted[aliasFrom(s, strings.TrimSpace(toString(e.Emit.lit)))] = true
 		}
 	}
 	var out []string

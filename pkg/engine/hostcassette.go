@@ -63,6 +63,10 @@ type hostEpisode struct {
 		Response       string  `yaml:"response"`
 		Error          string  `yaml:"error"`
 		CallID         string  `yaml:"call_id"`
+		// ResponseJSON is response_json:, the exact submission
+		// (cassettehead.ResponseJSON); it wins over Response.
+		ResponseJSON yaml.Node       `yaml:"response_json"`
+		exact        json.RawMessage `yaml:"-"`
 	} `yaml:"agent"`
 }
 
@@ -103,6 +107,11 @@ func ParseHostCassette(abs string, data []byte) (*HostCassette, error) {
 		if ep.Delay != "" {
 			if _, err := duration.Parse(ep.Delay); err != nil {
 				return nil, fmt.Errorf("cassette: %q: episode %q: delay: %v", abs, ep.ID, err)
+			}
+		}
+		if ep.Agent != nil {
+			if ep.Agent.exact, err = cassettehead.ResponseJSON(abs, ep.ID, &ep.Agent.ResponseJSON); err != nil {
+				return nil, err
 			}
 		}
 		hc.handlers[h] = true
@@ -260,6 +269,9 @@ func (hc *HostCassette) play(ctx context.Context, r *runner, e *Effect, args map
 				} else {
 					resp = s
 				}
+			}
+			if ep.Agent.exact != nil {
+				resp = ep.Agent.exact
 			}
 			var meta map[string]any
 			if ep.Agent.PromptTokens > 0 || ep.Agent.ResponseTokens > 0 || ep.Agent.CostUSD > 0 {

@@ -155,10 +155,8 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 			break
 		}
 	}
-	if err := setPath(r.world, key, id); err != nil {
-		return fmt.Errorf("%s: bind.%s: %w", e.Pos, key, err)
-	}
-	r.bound = true
+	setPath(r.world, key, id)
+	r.rerender = true
 	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{key: id}}); err != nil {
 		return err
 	}
@@ -381,7 +379,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		return err
 	}
 	r.redirectErr = ""
-	if err := r.settle(ctx, &st, 0); err != nil {
+	if err := r.finish(ctx, &st); err != nil {
 		return err
 	}
 	if r.redirectErr != "" || r.ended {
@@ -418,7 +416,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		return fmt.Errorf("%s: on_complete target: %w", tgt.Pos, err)
 	}
 	if res.stay {
-		return r.settle(ctx, &st2, 0)
+		return r.finish(ctx, &st2)
 	}
 	if err := r.emit(KindTransition, map[string]any{"from": r.statePath(), "intent": "__on_complete_target__", "to": r.landTo(res)}); err != nil {
 		return err
@@ -426,61 +424,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	if err := r.land(ctx, res, &st2); err != nil {
 		return err
 	}
-	return r.settle(ctx, &st2, 0)
-}
-
-// advance moves the virtual clock by d, firing due jobs and timeouts in
-// time order (jobs first on a tie).
-func (r *runner) advance(ctx context.Context, vc *VirtualClock, d time.Duration) (*Turn, error) {
-	out := &Turn{State: r.statePath(), Number: r.turn}
-	if d <= 0 {
-		return out, nil
-	}
-	end := vc.Now().Add(d)
-	for i := 0; ; i++ {
-		if i > 10000 {
-			return out, errors.New("engine: advance did not settle after 10000 steps (a timeout or job loop)")
-		}
-		var next *job
-		var at time.Time
-		r.jobs.mu.Lock()
-		for _, j := range r.jobs.jobs {
-			if j.applied || !j.settled || (j.info.Status == JobAwaiting) {
-				continue
-			}
-			due := j.due
-			if j.answer != nil && due.Before(vc.Now()) {
-				due = vc.Now()
-			}
-			if next == nil || due.Before(at) {
-				next, at = j, due
-			}
-		}
-		r.jobs.mu.Unlock()
-		tm := r.timer
-		if next != nil && !at.After(end) && (tm == nil || !tm.deadline.Before(at)) {
-			vc.set(at)
-			t, err := r.jobStep(ctx, next)
-			if err != nil {
-				return out, err
-			}
-			out.merge(t)
-			continue
-		}
-		if tm != nil && !tm.deadline.After(end) {
-			vc.set(tm.deadline)
-			t, err := r.timeoutTurn(ctx)
-			if err != nil {
-				return out, err
-			}
-			out.merge(t)
-			continue
-		}
-		break
-	}
-	vc.set(end)
-	out.State = r.statePath()
-	return out, nil
+	return r.finish(ctx, &st2)
 }
 
 func (t *Turn) merge(x *Turn) {

@@ -88,7 +88,7 @@ func (s *State) regions() []*State {
 // fireParallel handles a user intent in a parallel state (story-runtime
 // §3.4): regions are tried in order, the first whose leaf (or an ancestor,
 // the root and above included) has a winning arm takes the transition.
-func (r *runner) fireParallel(ctx context.Context, intent string, slots map[string]any) error {
+func (r *runner) fireParallel(ctx context.Context, intent string, slots map[string]any, st *step) error {
 	pc := r.par
 	r.slots = slots
 	env := r.env(slots, nil)
@@ -110,7 +110,7 @@ func (r *runner) fireParallel(ctx context.Context, intent string, slots map[stri
 			}
 			continue
 		}
-		return r.takeParallel(ctx, name, slots, arm, owner, leaf)
+		return r.takeParallel(ctx, name, slots, arm, owner, leaf, st)
 	}
 	r.cur = pc.leaves[0]
 	return &Rejection{Code: CodeGuardFailed, Intent: intent, State: pc.root.Path, GuardHint: hint,
@@ -125,14 +125,17 @@ func (r *runner) fireParallel(ctx context.Context, intent string, slots map[stri
 // back to it finds it there (and a receiver may move it further); its own
 // exit/enter events come last, and machine.transition.to is the final
 // configuration.
-func (r *runner) takeParallel(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner, leaf *State) error {
+func (r *runner) takeParallel(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner, leaf *State, st *step) error {
 	if err := r.emit(KindIntentAccepted, map[string]any{"intent": r.acceptedName(intent), "slots": slots}); err != nil {
 		return err
 	}
-	var st step
+	prev := st.emits
+	st.emits = nil
 	r.hold = true
-	werr := r.walkParallel(ctx, intent, slots, arm, owner, leaf, &st)
+	werr := r.walkParallel(ctx, intent, slots, arm, owner, leaf, st)
 	r.hold = false
+	mine := st.emits
+	st.emits = prev
 	if ferr := r.flushHeld(); ferr != nil {
 		return ferr
 	}
@@ -145,7 +148,7 @@ func (r *runner) takeParallel(ctx context.Context, intent string, slots map[stri
 		// dispatched only when the root (or above) handles them
 		// (story-runtime §3.3-§3.4).
 	}
-	return r.settle(ctx, &st, 0)
+	return r.dispatchEmits(ctx, mine, 0, st)
 }
 
 // walkParallel is takeParallel's walk, with the events held.
@@ -285,7 +288,7 @@ func (r *runner) propagate(ctx context.Context, names []string, from *State, st 
 // fireAtParallelRoot dispatches an emit_intent hop while a parallel state
 // is active: against the root and its ancestors only; a name nothing there
 // handles is dropped (story-runtime §3.3).
-func (r *runner) fireAtParallelRoot(ctx context.Context, intent string, slots map[string]any, depth int) error {
+func (r *runner) fireAtParallelRoot(ctx context.Context, intent string, slots map[string]any, depth int, st *step) error {
 	root := r.par.root
 	arms, owner := lookupFrom(root, nil, intent)
 	if arms == nil {
@@ -301,5 +304,5 @@ func (r *runner) fireAtParallelRoot(ctx context.Context, intent string, slots ma
 		return fmt.Errorf("emit_intent %q at %q: no transition arm matched (intent has no on: handler, or all guards failed)", intent, r.statePath())
 	}
 	r.cur = r.par.leaves[0]
-	return r.take(ctx, intent, slots, arm, owner, depth)
+	return r.take(ctx, intent, slots, arm, owner, depth, st)
 }

@@ -52,6 +52,14 @@ type Options struct {
 	// HostHooks run before every host call that is not an agent call
 	// (host/pre-call hooks); nil = none.
 	HostHooks HostHooks
+	// Strict turns on the checks upstream does not make (kitsoki run and
+	// test --strict): a slot value that is not of its declared type: or
+	// that its validator: refuses is rejected (INVALID_SLOT_VALUE); a set
+	// coerced to a key's declared bool/int/float type keeps the coerced
+	// value on later turns; an increment of a value that is not an
+	// integer fails the turn. Without it those follow upstream (story
+	// values are taken as written; docs/compat/engine.md).
+	Strict bool
 }
 
 // Outcome of a run.
@@ -118,11 +126,20 @@ type runner struct {
 	redirectErr string // the error an on_error redirect handled this turn
 	typed       string // the intent name as fire received it, for machine.intent_accepted
 	capView     string // after the on_error depth cap: the state whose view turn.end shows (§2.4)
-	// written is how each top-level world key was last written since the
-	// previous turn began ("set" or "increment"), for replayWorld.
-	written       map[string]string
-	said          []string
-	bound         bool // a call of this turn bound something (story-runtime §8)
+	// written is how each world key was last written since the previous
+	// turn began ("set" or "increment"), for replayWorld; journal holds
+	// the value the log gives a key whose world value differs from it (a
+	// set coerced in memory only, replay.go).
+	written map[string]string
+	journal map[string]any
+	said    []string
+	// rerender: upstream renders this turn's view again after its calls
+	// (story-runtime §8), without the turn's slots, its say narration and
+	// the transition's view: a call bound something, submitted a job, was
+	// redirected by on_error, or failed outright with no on_error; a
+	// domain error, or any failure with on_error: ".", keeps the first
+	// render (conformance values-render-env)
+	rerender      bool
 	transView     *story.View
 	entered       map[*State]bool // states whose on_enter ran this turn
 	batchCost     float64         // agent cost of the batch being dispatched
@@ -135,9 +152,15 @@ type runner struct {
 	held      []Event
 	heldMoves []Event
 	headAt    int
-	// emitSay is the index in said of the first line an emit hop said
-	// (-1 = no hop fired this turn)
+	// emitSay is the index in said of the first line a post-bind hop said
+	// (-1 = no post-bind hop fired this turn)
 	emitSay int
+	// inPostBind: the hops being fired are the post-bind pass's (staged
+	// mode stops them at a decision gate, story-runtime §1.9)
+	inPostBind bool
+	// tentative, when set, collects the events written instead of sending
+	// them: a post-bind pass that fails is discarded whole (emits.go)
+	tentative *[]Event
 }
 
 func newRunner(m *Machine, o SessionOptions) *runner {
@@ -161,9 +184,7 @@ func newRunner(m *Machine, o SessionOptions) *runner {
 		w, _ := InitWorld(m.World, nil, nil)
 		r.world = w
 	}
-	if r.opts.SessionID != "" {
-		r.world["session_id"] = r.opts.SessionID
-	}
+	r.seed(r.world)
 	return r
 }
 
@@ -330,7 +351,15 @@ func (r *runner) start(ctx context.Context) error {
 		if err := r.placeAt(spec); err != nil {
 			return err
 		}
+		// the flow rig journals its initial world (upstream seeds it
+		// with a world.update), so those values replay like any set
+		for k := range r.overrides() {
+			r.noteWritten(map[string]any{"set": map[string]any{k: nil}})
+		}
 		r.turnState = r.statePath()
+		if r.so.UnarmedStart {
+			return nil
+		}
 		return r.arm()
 	}
 	root := r.m.States[spec]
@@ -360,7 +389,10 @@ func (r *runner) start(ctx context.Context) error {
 	if err := r.enterFrom(ctx, nil, root, &st, true); err != nil {
 		return err
 	}
-	if err := r.settle(ctx, &st, 0); err != nil {
+	if err := r.finish(ctx, &st); err != nil {
+		return err
+	}
+	if err := r.postBind(ctx); err != nil {
 		return err
 	}
 	return r.arm()
@@ -383,11 +415,13 @@ func (r *runner) save() saved {
 
 func (r *runner) restore(s saved) {
 	r.world, r.cur, r.par, r.ended, r.outcome, r.exit = s.world, s.cur, s.par, s.ended, s.outcome, s.exit
+	r.written, r.journal = nil, nil // the turn's writes are undone
 }
 
 func (r *runner) beginTurn() {
 	r.replayWorld()
-	r.events, r.redirectErr, r.said, r.bound, r.transView, r.capView = nil, "", nil, false, nil, ""
+	r.seed(r.world)
+	r.events, r.redirectErr, r.said, r.rerender, r.transView, r.capView = nil, "", nil, false, nil, ""
 	r.entered = map[*State]bool{}
 	r.emitSay = -1
 }
@@ -447,12 +481,16 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	r.note(Note{Kind: "intent", State: from, Text: in.Intent + slotText(in.Slots)})
 	var err error
 	if rej == nil {
-		err = r.fire(ctx, in.Intent, slots, 0)
+		st := &step{}
+		err = r.fire(ctx, in.Intent, slots, 0, st)
 		if errors.As(err, &rej) {
 			err = nil
 		}
 		if err == nil && rej == nil {
-			err = r.postBindResting(ctx)
+			err = r.settle(ctx, st)
+		}
+		if err == nil && rej == nil {
+			err = r.postBind(ctx)
 		}
 	}
 	if rej != nil {
@@ -528,8 +566,13 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	if r.so.Views == nil {
 		return ""
 	}
+	if r.rerender {
+		// upstream re-renders the view without the turn's slots
+		// (conformance values-render-env)
+		slots = nil
+	}
 	extra := map[string]any{"slots": slots, expr.ContextKey: ctx}
-	if r.transView != nil && !r.bound {
+	if r.transView != nil && !r.rerender {
 		extra["transition_view"] = r.transView
 	}
 	path := r.statePath()
@@ -545,8 +588,8 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		v = ""
 	}
 	said := r.said
-	if r.bound {
-		// after binds only the emit chain's narration is kept (§8)
+	if r.rerender {
+		// after the re-render only the emit chain's narration is kept (§8)
 		said = nil
 		if r.emitSay >= 0 && r.emitSay < len(r.said) {
 			said = r.said[r.emitSay:]
@@ -647,6 +690,7 @@ func (r *runner) allowed() []string {
 // story default (--world, --world-file, session_id).
 func (r *runner) overrides() map[string]any {
 	def, _ := InitWorld(r.m.World, nil, nil)
+	seedIDE(def) // seeded, never journaled
 	out := map[string]any{}
 	for k, v := range r.world {
 		d, ok := def[k]
@@ -664,21 +708,6 @@ func sameJSON(a, b any) bool {
 	return err1 == nil && err2 == nil && string(ja) == string(jb)
 }
 
-// pendingEmit is an emit_intent effect waiting for the post-bind pass.
-// pre records that it already named an intent when the chain was walked
-// (upstream dispatches those in its pre-bind pass, where staged mode does
-// not stop, story-runtime §1.9).
-type pendingEmit struct {
-	e     *Effect
-	slots map[string]any
-	pre   bool
-	// walked: evaluated at walk time (a MachineOnly session, walkEmit);
-	// name and emitSlots are what it fires.
-	walked    bool
-	name      string
-	emitSlots map[string]any
-}
-
 // pendingCall is a host call queued while the machine walks a step, with the
 // state whose chain reached it (trace events are credited to it) and the
 // slots then in force.
@@ -694,7 +723,7 @@ type pendingCall struct {
 }
 
 // step collects what one machine step queues: host calls to dispatch after
-// the walk, then emit_intent effects for the post-bind pass.
+// the walk, and the emit_intent hops its chain decided.
 type step struct {
 	calls []pendingCall
 	emits []pendingEmit
@@ -735,25 +764,4 @@ func toString(v any) string {
 	default:
 		return fmt.Sprint(t)
 	}
-}
-
-// postBindResting is upstream's post-bind pass for a turn whose final
-// state was not entered (a stay arc, story-runtime §1.9): the resting
-// leaf's own on_enter emit_intent entries are evaluated against the world
-// the turn left, with empty slots, so a router room routes once a stay arc
-// set what it waits for.
-func (r *runner) postBindResting(ctx context.Context) error {
-	if r.so.MachineOnly || r.ended || r.par != nil || r.cur == nil || r.entered[r.cur] || r.redirectErr != "" {
-		return nil
-	}
-	var emits []pendingEmit
-	for _, e := range r.cur.OnEnter {
-		if e.Emit != nil {
-			emits = append(emits, pendingEmit{e: e, slots: map[string]any{}})
-		}
-	}
-	if len(emits) == 0 {
-		return nil
-	}
-	return r.dispatchEmits(ctx, emits, 0)
 }

@@ -10,24 +10,32 @@ import (
 	"time"
 )
 
-// settle finishes a machine step (story-runtime §2): it dispatches the
-// queued host calls in order, performs an on_error redirect when one fails
-// (the calls still queued and the step's emits are dropped; the redirect's
-// own step is settled the same way, depth cap 4), then runs the post-bind
-// emit_intent pass.
-func (r *runner) settle(ctx context.Context, st *step, depth int) error {
+// finish ends a walked step: the hops its emit_intent entries decided
+// (pre-bind, depth-first, adding their own calls to the step), then its
+// calls (settle).
+func (r *runner) finish(ctx context.Context, st *step) error {
+	emits := st.emits
+	st.emits = nil
+	if err := r.dispatchEmits(ctx, emits, 0, st); err != nil {
+		return err
+	}
+	return r.settle(ctx, st)
+}
+
+// settle dispatches a step's queued host calls in order (story-runtime §2),
+// its emits already fired. A failed call with on_error redirects: the calls
+// still queued are dropped, the target is landed, its chain's hops fire and
+// its own calls are settled the same way (depth cap 4). The turn's
+// post-bind pass (postBind) is its caller's.
+func (r *runner) settle(ctx context.Context, st *step) error {
 	hops := 0
 	origin := r.statePath()
 	for {
 		rd, err := r.dispatchCalls(ctx, st.calls)
-		if err != nil {
+		st.calls = nil
+		if err != nil || rd == nil {
 			return err
 		}
-		if rd == nil {
-			break
-		}
-		emits := st.emits
-		*st = step{} // the failed step's emits are dropped
 		hops++
 		if hops > maxOnErrorDepth+1 {
 			// the first redirect is depth 0: the sixth (depth 5) is refused
@@ -54,44 +62,40 @@ func (r *runner) settle(ctx context.Context, st *step, depth int) error {
 		res, err := r.resolveTarget(ctx, r.dispatchBase(rd.from), rd.target, tmpl)
 		if err != nil || res.stay {
 			// on_error "." or a target that names no state: the rest of
-			// the batch is dropped, the step rests where it is and its
-			// emits still fire (upstream fired them before dispatch, and
-			// runs its post-bind pass; story-runtime §2.4, corrections).
+			// the batch is dropped and the step rests where it is; the
+			// post-bind pass still runs (story-runtime §2.4, corrections).
 			if err != nil {
 				r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error target not found", Error: err.Error()})
-				if e := r.emit(KindHarnessError, map[string]any{"phase": "on_error", "error": fmt.Sprintf("on_error target state %q not found", rd.target)}); e != nil {
-					return e
-				}
+				return r.emit(KindHarnessError, map[string]any{"phase": "on_error", "error": fmt.Sprintf("on_error target state %q not found", rd.target)})
 			}
-			if r.ended {
-				return nil
-			}
-			return r.dispatchEmits(ctx, emits, depth)
+			return nil
 		}
+		from := r.statePath()
+		r.redirectErr, r.rerender = rd.err, true
 		if res.state != nil && r.par == nil && r.cur == res.state {
-			// self-redirect: nothing happens (story-runtime §2.4)
-			if r.ended {
-				return nil
-			}
-			return r.dispatchEmits(ctx, emits, depth)
+			// a redirect to the state the step rests in moves nothing,
+			// but it is a redirect: no post-bind pass, the banner
+			// (story-runtime §2.4)
+			return nil
 		}
 		// A step that had already reached an exit or terminal state is
 		// taken back: the failure is handled by the redirect, as declared.
 		r.ended, r.outcome, r.exit = false, "", ""
-		from := r.statePath()
-		r.redirectErr = rd.err
 		if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "on_error", "to": r.landTo(res)}); err != nil {
 			return err
 		}
 		r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err})
-		if err := r.land(ctx, res, st); err != nil {
+		var next step
+		if err := r.land(ctx, res, &next); err != nil {
 			return err
 		}
+		emits := next.emits
+		next.emits = nil
+		if err := r.dispatchEmits(ctx, emits, 0, &next); err != nil {
+			return err
+		}
+		*st = next
 	}
-	if r.ended {
-		return nil
-	}
-	return r.dispatchEmits(ctx, st.emits, depth)
 }
 
 // dispatchCalls dispatches queued host calls in order, each with r.cur and
@@ -123,6 +127,7 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 		}
 		r.cur, r.slots = pc.state, pc.slots
 		r.renderWorld = r.overlayBatch(pc.world)
+		r.seedDispatch()
 		rd, err := r.invokeRendered(ctx, pc.e)
 		if err != nil {
 			return rd, err
@@ -144,9 +149,7 @@ func (r *runner) overlayBatch(snap World) World {
 	}
 	w, _ := jsonvalue.Normalize(map[string]any(snap)).(map[string]any)
 	for _, k := range r.batchBound {
-		if err := setPath(w, k, jsonvalue.Normalize(getPath(r.world, k))); err != nil {
-			return nil // a bind path the snapshot cannot hold: the live world
-		}
+		setPath(w, k, jsonvalue.Normalize(getPath(r.world, k)))
 	}
 	return w
 }
@@ -164,12 +167,6 @@ func (r *runner) invokeRendered(ctx context.Context, e *Effect) (*redirect, erro
 func (r *runner) foldCost() error {
 	sum := r.batchCost
 	r.batchCost = 0
-	if r.oneShot {
-		// TODO(HARD): kitsoki run folds too once
-		// pkg/trace/testdata/cmd/example_pr_review.golden is regenerated
-		// with the two cost world.update events.
-		return nil
-	}
 	set := map[string]any{}
 	if cur, _ := r.world["turn_cost_usd"].(float64); cur != sum || r.world["turn_cost_usd"] == nil && sum > 0 {
 		if _, declared := r.world["turn_cost_usd"]; declared || sum > 0 {
@@ -186,75 +183,6 @@ func (r *runner) foldCost() error {
 		return nil
 	}
 	return r.emit(KindWorldUpdate, map[string]any{"set": set})
-}
-
-// emitTarget is the intent and slots a queued emit fires ("" = none):
-// evaluated now against the post-dispatch world, or what walkEmit
-// evaluated at walk time on a MachineOnly session.
-func (r *runner) emitTarget(pe pendingEmit) (string, map[string]any, error) {
-	if pe.walked {
-		return pe.name, pe.emitSlots, nil
-	}
-	env := r.env(pe.slots, nil)
-	if pe.e.When != nil {
-		ok, err := pe.e.When.eval(env)
-		if err != nil {
-			return "", nil, fmt.Errorf("%s: emit_intent %w", pe.e.Pos, err)
-		}
-		if !ok {
-			return "", nil, nil
-		}
-	}
-	v, err := pe.e.Emit.render(env)
-	if err != nil {
-		return "", nil, fmt.Errorf("%s: emit_intent: %w", pe.e.Pos, err)
-	}
-	name := strings.TrimSpace(toString(v))
-	if name == "" {
-		return "", nil, nil
-	}
-	slots := map[string]any{}
-	for _, s := range pe.e.Slots {
-		sv, err := s.Value.render(env)
-		if err != nil {
-			return "", nil, fmt.Errorf("%s: slots.%s: %w", pe.e.Pos, s.Key, err)
-		}
-		slots[s.Key] = sv
-	}
-	return name, slots, nil
-}
-
-// dispatchEmits fires queued emits depth-first (story-runtime §1.9).
-func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth int) error {
-	for _, pe := range emits {
-		if r.ended {
-			return nil
-		}
-		name, slots, err := r.emitTarget(pe)
-		if err != nil {
-			return err
-		}
-		if name == "" {
-			continue
-		}
-		if depth+1 > maxEmitDepth {
-			return fmt.Errorf("emit_intent: dispatch exceeded max depth (%d) at state %q — likely a cyclic emit chain", maxEmitDepth, r.statePath())
-		}
-		if stop, err := r.gateStops(name, depth, !pe.pre); err != nil || stop {
-			return err
-		}
-		if err := r.emit(KindEmitIntent, map[string]any{"intent": name, "slots": slots, "depth": depth + 1}); err != nil {
-			return err
-		}
-		r.note(Note{Kind: "emit", State: r.statePath(), Text: name + slotText(slots)})
-		if r.emitSay < 0 {
-			r.emitSay = len(r.said)
-		}
-		if err := r.fire(ctx, name, slots, depth+1); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // pickArm tries the arms in order (story-runtime §1.5); nil with the hint
@@ -281,7 +209,8 @@ func (r *runner) pickArm(arms []*Transition, intent string, env map[string]any) 
 
 // fire handles one intent at the current configuration. depth 0 is the
 // user's intent; deeper ones are emit_intent hops.
-func (r *runner) fire(ctx context.Context, intent string, given map[string]any, depth int) error {
+// The arm's calls are added to st, and its emits fire before fire returns.
+func (r *runner) fire(ctx context.Context, intent string, given map[string]any, depth int, st *step) error {
 	// slots is what templates see; the events carry given (null when the
 	// caller passed none, story-runtime §1.3)
 	slots := given
@@ -294,9 +223,9 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 	r.typed = intent
 	if r.par != nil {
 		if depth == 0 {
-			return r.fireParallel(ctx, intent, slots)
+			return r.fireParallel(ctx, intent, slots, st)
 		}
-		return r.fireAtParallelRoot(ctx, intent, slots, depth)
+		return r.fireAtParallelRoot(ctx, intent, slots, depth, st)
 	}
 	intent = r.resolveAlias(intent)
 	arms, owner := r.lookup(intent)
@@ -318,7 +247,7 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 		return &Rejection{Code: CodeGuardFailed, Intent: intent, State: r.statePath(), GuardHint: hint,
 			Message: fmt.Sprintf("intent %q in state %q: every guard failed%s", intent, r.statePath(), hintText(hint))}
 	}
-	return r.take(ctx, intent, given, arm, owner, depth)
+	return r.take(ctx, intent, given, arm, owner, depth, st)
 }
 
 // acceptedName is the name machine.intent_accepted records: the typed
@@ -339,9 +268,9 @@ func hintText(h string) string {
 	return " (" + h + ")"
 }
 
-// take applies a chosen arm: its effects, the transition, the entries, and
-// settles the step.
-func (r *runner) take(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner *State, depth int) error {
+// take applies a chosen arm: its effects, the transition, the entries
+// (their calls queued on st), then the hops its chain decided.
+func (r *runner) take(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner *State, depth int, st *step) error {
 	if err := r.emit(KindIntentAccepted, map[string]any{"intent": r.acceptedName(intent), "slots": slots}); err != nil {
 		return err
 	}
@@ -354,8 +283,11 @@ func (r *runner) take(ctx context.Context, intent string, slots map[string]any, 
 	// once it is done (see flushHeld).
 	r.hold = true
 	from := r.statePath()
-	var st step
-	werr := r.walkArm(ctx, intent, slots, arm, owner, depth, from, &st)
+	prev := st.emits
+	st.emits = nil
+	werr := r.walkArm(ctx, intent, slots, arm, owner, depth, from, st)
+	mine := st.emits
+	st.emits = prev
 	r.hold = false
 	if ferr := r.flushHeld(); ferr != nil {
 		return ferr
@@ -363,7 +295,7 @@ func (r *runner) take(ctx context.Context, intent string, slots map[string]any, 
 	if werr != nil {
 		return werr
 	}
-	return r.settle(ctx, &st, depth)
+	return r.dispatchEmits(ctx, mine, depth, st)
 }
 
 // walkArm runs a chosen arm's effects and move with the events held.
@@ -402,6 +334,8 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 		} else if err := r.goTo(ctx, res, st, true); err != nil {
 			return err
 		}
+	} else if r.bareParallel() {
+		return r.enterBareRegions(ctx, st)
 	}
 	return nil
 }
@@ -491,7 +425,12 @@ func lookupFrom(s, stop *State, intent string) ([]*Transition, *State) {
 // name (story-runtime §1.4 step 1): the first state from the leaf up whose
 // aliases know it.
 func (r *runner) resolveAlias(intent string) string {
-	for s := r.cur; s != nil; s = s.Parent {
+	return aliasFrom(r.cur, intent)
+}
+
+// aliasFrom is resolveAlias from state s.
+func aliasFrom(s *State, intent string) string {
+	for ; s != nil; s = s.Parent {
 		if len(s.On[intent]) > 0 {
 			return intent
 		}
@@ -616,11 +555,9 @@ func resolvePath(owner *State, s string) (string, error) {
 // parallel state moves only the region that contains it.
 func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) error {
 	if t.exit != "" {
-		for _, k := range r.m.ExitRequires[t.exit] {
-			if isEmpty(getPath(r.world, k)) {
-				return fmt.Errorf("@exit:%s requires world.%s to be set (exits.%s.requires), but it is empty", t.exit, k, t.exit)
-			}
-		}
+		// exits.<name>.requires is a load-time check only (pkg/story for
+		// an imported child): the exit is taken whatever the world holds,
+		// as upstream (conformance probe 06)
 		if err := r.exitUpTo(nil); err != nil {
 			return err
 		}
@@ -641,13 +578,33 @@ func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) err
 	if r.par != nil && dst.within(r.par.root) {
 		return r.moveRegion(ctx, dst, st, descend)
 	}
+	if r.par != nil && dst == r.par.root && descend {
+		// the active parallel root from inside: upstream compares the
+		// encoded paths and re-enters nothing (see docs/compat/engine.md)
+		return nil
+	}
 	from := r.cur
 	if r.par != nil {
 		from = r.par.root
 	}
-	// common ancestor: the deepest state that contains both; a target that
-	// is the current leaf or one of its ancestors is re-entered.
+	// common ancestor: the deepest state that contains both. An ancestor
+	// of the current leaf as target is not re-entered when the move
+	// descends: upstream resolves it to its initial leaf first and
+	// exits and enters only below the common prefix of the two leaves.
 	anc := commonAncestor(from, dst)
+	if anc == dst && descend && dst != from && !dst.Parallel {
+		leaf, err := r.initialLeaf(dst)
+		if err != nil {
+			return err
+		}
+		if !leaf.Parallel && parallelAncestor(leaf) == parallelAncestor(dst) {
+			anc = commonAncestor(from, leaf)
+			if err := r.exitUpTo(anc); err != nil {
+				return err
+			}
+			return r.enterFrom(ctx, anc, leaf, st, true)
+		}
+	}
 	if anc == dst {
 		anc = dst.Parent
 	}
@@ -917,8 +874,13 @@ func (r *runner) emitAt(statePath, kind string, payload any) error {
 	return r.write(ev)
 }
 
-// write records ev in the turn and sends it to the sink.
+// write records ev in the turn and sends it to the sink (or holds it
+// while a post-bind pass is tentative).
 func (r *runner) write(ev Event) error {
+	if r.tentative != nil {
+		*r.tentative = append(*r.tentative, ev)
+		return nil
+	}
 	r.events = append(r.events, ev)
 	if ev.Kind == KindWorldUpdate {
 		r.noteWritten(ev.Payload)
@@ -946,6 +908,8 @@ func (r *runner) note(n Note) {
 // configuration, a stay is the current state.
 func (r *runner) predictTo(res target) string {
 	switch {
+	case res.stay && r.bareParallel():
+		return r.predictTo(target{state: r.cur})
 	case res.stay:
 		return r.statePath()
 	case res.exit != "":
@@ -999,13 +963,14 @@ func parallelAncestor(s *State) *State {
 	return nil
 }
 
-// flatLanding reports whether res is landed flat (land): a plain state
-// target outside any parallel state (the active configuration, if any, is
-// left whole).
+// flatLanding reports whether res is landed flat (land): a state target
+// outside any parallel state (the active configuration, if any, is left
+// whole), or a parallel root, which rests bare with no region entered, as
+// upstream (probe testdata/conformance/land-parallel).
 func (r *runner) flatLanding(res target) bool {
 	return res.state != nil && !res.stay && res.exit == "" &&
 		(r.par == nil || !res.state.within(r.par.root) && res.state != r.par.root) &&
-		!res.state.Parallel && parallelAncestor(res.state) == nil
+		parallelAncestor(res.state) == nil
 }
 
 // landTo is the machine.transition.to of an on_error, timeout or

@@ -74,12 +74,18 @@ func (r *runner) wait(ctx context.Context, d time.Duration) error {
 // timeoutTurn fires the armed timeout as one synthetic turn
 // (story-runtime §4): turn.start {kind: timeout}, machine.timeout,
 // machine.transition (intent __timeout__), the exits and entries,
-// turn.end {outcome: timeout}. The target is rendered and resolved against
-// the declaring state (upstream uses it as written, ⚠).
+// turn.end {outcome: timeout}. As upstream, which looks the target up as
+// written, a relative ("../x", ".") or templated target never fires: the
+// timeout is dropped with a note (so every timeout of an imported child,
+// whose bare targets the fold rewrites to "../x", is dead).
 func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	tm := r.timer
 	r.timer = nil
 	if tm == nil || tm.state != r.statePath() {
+		return nil, nil
+	}
+	if src := tm.tm.Target.src; deadTimeoutTarget(src) {
+		r.note(Note{Kind: "timeout", State: tm.state, Error: fmt.Sprintf("%s: state %q: timeout.target %q is relative or templated: it never fires (as in the existing engine, which looks the target up as written)", tm.tm.Pos, tm.owner.Path, src)})
 		return nil, nil
 	}
 	from, sv, t := r.beginSyntheticTurn()
@@ -98,9 +104,6 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 		return t, nil
 	}
 	res, err := r.resolveTarget(ctx, tm.owner, "", tm.tm.Target)
-	if err == nil && res.stay {
-		err = fmt.Errorf("target %q stays in the state, so the timeout would fire for ever", tm.tm.Target.src)
-	}
 	if err != nil {
 		return fail(fmt.Errorf("%s: state %q: timeout.target: %w", tm.tm.Pos, tm.owner.Path, err))
 	}
@@ -114,7 +117,7 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	var st step
 	err = r.land(ctx, res, &st)
 	if err == nil {
-		err = r.settle(ctx, &st, 0)
+		err = r.finish(ctx, &st)
 	}
 	if err != nil {
 		return fail(err)
@@ -127,4 +130,11 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	}
 	t.Events, t.State = r.events, r.statePath()
 	return t, nil
+}
+
+// deadTimeoutTarget reports whether a timeout target, as the fold left
+// it, names no state when looked up as written: a relative path or a
+// template (story-runtime §4 ⚠, probe testdata/conformance/clock/child).
+func deadTimeoutTarget(src string) bool {
+	return src == "" || strings.HasPrefix(src, ".") || strings.Contains(src, "{{") || strings.Contains(src, "{%")
 }

@@ -9,5 +9,21 @@
 // A fixture is a `test_kind: flow` document, found by default under
 // <story>/flows/*.yaml (defaultGlob) and parsed with positions. Stubs are
 // served as host.Handlers ([Stub.Handler]); [Report] is upstream's JSON
-// report shape.
+// report shape. handlers.go registers a host_bindings fixture's real
+// built-ins as the operator allows: the profile's refusals (a disabled
+// host.run) and, under [Options].Sandbox, only host.SandboxSafe handlers,
+// any other call failing the fixture. Every string the text and GitHub
+// reports print goes through internal/termsafe. The files a fixture names
+// (host_cassette, recording, starlark_*_cassette) resolve inside the
+// story's project root (confine.go; [Options].Root and Trees): one that
+// leaves it fails the fixture at the key, unread.
+//
+// Intent fixtures (`test_kind: intents`, intents*.go) measure routing:
+// [LoadIntents] reads them, [RunIntents] asks a [Harness] ([StaticHarness]
+// from recording.yaml, [AgentHarness] through an agent plugin of the
+// story) runs times per input and judges each answer with the engine's
+// [engine.Machine.CheckIntent]; [IntentReport] is upstream's `test intents
+// --json` shape, with [Baseline] regressions and JUnit. A run keeps its
+// fixtures' empty temporary working directories for reuse
+// (workdir_pool.go).
 package flowtest

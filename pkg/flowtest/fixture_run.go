@@ -30,6 +30,8 @@ type fixtureRun struct {
 	m      *engine.Machine
 	res    *Result
 	legacy bool
+	plan   *compose.Plan // the story's plugin assembly (orchestrated path)
+	sbx    sandboxLog    // real handlers refused under --sandbox
 
 	sess      *engine.Session
 	first     *engine.Session       // the session run() closes; restarts close their own
@@ -49,6 +51,22 @@ func (fr *fixtureRun) rel(p string) string {
 		return p
 	}
 	return filepath.Join(fr.dir(), p)
+}
+
+// named resolves p, a file the fixture names under key, inside the
+// project root (confine.go); false when it leaves it, with the fixture
+// failed at the key.
+func (fr *fixtureRun) named(key, p string) (string, bool) {
+	var st *story.Story
+	if fr.ld != nil {
+		st = fr.ld.Story
+	}
+	full, err := resolveNamed(namedRoot(st, fr.fx.File), fr.fx.File, key, p)
+	if err != nil {
+		fr.fatal(fr.fx.at(key), "%v", err)
+		return "", false
+	}
+	return full, true
 }
 
 func (fr *fixtureRun) fatal(p Pos, format string, a ...any) {
@@ -88,6 +106,14 @@ func compileFailures(err error, at Pos) []Failure {
 func (fr *fixtureRun) run(ctx context.Context) {
 	fx := fr.fx
 	fr.legacy = !fx.Orchestrated()
+	if !fr.legacy {
+		plan, err := fr.r.Plan(fx.Story)
+		if err != nil {
+			fr.fatal(Pos{File: fx.Story}, "plugin profile: %v", err)
+			return
+		}
+		fr.plan = plan
+	}
 	ld, ok := fr.machine()
 	if !ok || !fr.loadRecording() || !fr.loadCassettes() {
 		return
@@ -98,7 +124,7 @@ func (fr *fixtureRun) run(ctx context.Context) {
 		return
 	}
 	defer closeTrace()
-	agents, closeAgents, err := fr.agents(ld, sink)
+	agents, closeAgents, err := fr.agents(sink)
 	if err != nil {
 		fr.fatal(fx.at("host_cassette"), "%v", err)
 		return
@@ -165,10 +191,15 @@ func (fr *fixtureRun) loadRecording() bool {
 	if p == "" && fx.Recording == "" {
 		return true
 	}
+	full := fr.rel(p) // --recording: the operator's choice
 	if p == "" {
 		p = fx.Recording
+		var in bool
+		if full, in = fr.named("recording", p); !in {
+			return false
+		}
 	}
-	rec, err := loadRecording(fr.rel(p))
+	rec, err := loadRecording(full)
 	if err != nil {
 		fr.recordingProblem(fx.at("recording"), "%v", err)
 		if fr.res.Flow.Skipped {
@@ -184,7 +215,11 @@ func (fr *fixtureRun) loadRecording() bool {
 func (fr *fixtureRun) loadCassettes() bool {
 	fx := fr.fx
 	if fx.HostCassette != "" {
-		hc, err := engine.LoadHostCassette(fr.rel(fx.HostCassette))
+		full, in := fr.named("host_cassette", fx.HostCassette)
+		if !in {
+			return false
+		}
+		hc, err := engine.LoadHostCassette(full)
 		if err != nil {
 			fr.fatal(fx.at("host_cassette"), "host_cassette: %v", err)
 			return false
@@ -193,9 +228,13 @@ func (fr *fixtureRun) loadCassettes() bool {
 	}
 	var star host.StarlarkOptions
 	if p := fx.StarlarkHTTPCassette; p != "" {
-		data, err := readBounded(fr.rel(p))
+		full, in := fr.named("starlark_http_cassette", p)
+		if !in {
+			return false
+		}
+		data, err := readBounded(full)
 		if err == nil {
-			star.HTTPCassette, err = host.ParseHTTPCassette(fr.rel(p), data)
+			star.HTTPCassette, err = host.ParseHTTPCassette(full, data)
 		}
 		if err != nil {
 			fr.fatal(fx.at("starlark_http_cassette"), "starlark_http_cassette: %v", err)
@@ -203,9 +242,13 @@ func (fr *fixtureRun) loadCassettes() bool {
 		}
 	}
 	if p := fx.StarlarkInspectCassette; p != "" {
-		data, err := readBounded(fr.rel(p))
+		full, in := fr.named("starlark_inspect_cassette", p)
+		if !in {
+			return false
+		}
+		data, err := readBounded(full)
 		if err == nil {
-			star.Inspect, err = host.ParseInspectCassette(fr.rel(p), data)
+			star.Inspect, err = host.ParseInspectCassette(full, data)
 		}
 		if err != nil {
 			fr.fatal(fx.at("starlark_inspect_cassette"), "starlark_inspect_cassette: %v", err)
@@ -244,12 +287,12 @@ func (fr *fixtureRun) workDir() (dir string, remove func(), ok bool) {
 	if dir := fr.r.opts.WorkDir; dir != "" {
 		return dir, func() {}, true
 	}
-	tmp, err := os.MkdirTemp("", "kitsoki-flow-")
+	tmp, release, err := fr.r.takeWorkDir()
 	if err != nil {
 		fr.fatal(fr.fx.Pos, "working directory: %v", err)
 		return "", nil, false
 	}
-	return tmp, func() { os.RemoveAll(tmp) }, true
+	return tmp, release, true
 }
 
 // initialWorld is the story's world, with the keys every upstream world
@@ -275,8 +318,11 @@ func (fr *fixtureRun) initialWorld() (map[string]any, bool) {
 func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, world map[string]any, agents engine.AgentCaller, sink engine.Sink, workDir string) engine.SessionOptions {
 	fx := fr.fx
 	o := engine.SessionOptions{
-		Options:    engine.Options{SessionID: sessionID(fx), World: world, Agents: agents, HostCassette: fr.hc, Sink: sink, NoSnapshot: true},
+		Options: engine.Options{SessionID: sessionID(fx), World: world, Agents: agents, HostCassette: fr.hc, Sink: sink, NoSnapshot: true,
+			Strict: fr.r.opts.Strict},
 		StartState: fx.InitialState, Hosts: reg, Clock: engine.NewVirtualClock(epoch), WorkDir: workDir,
+		// upstream's rig arms only a seeded initial_state's timeout
+		UnarmedStart: fx.InitialState == "",
 	}
 	// The legacy path is upstream's machine alone (flow-format.md §1.3):
 	// no host call is queued or dispatched, no post-bind emit pass runs.
@@ -346,7 +392,7 @@ func (fr *fixtureRun) registry(fx *Fixture) *host.Registry {
 	// fixture's cassette or fails.
 	fr.star.NoNetwork = true
 	if len(fx.HostBindings) > 0 {
-		host.RegisterBuiltins(reg, host.Options{Starlark: fr.star})
+		fr.registerBuiltins(reg)
 	} else if h, _, _, ok := host.Builtins(host.Options{}).Lookup(host.HandlerJobsAnswer); ok {
 		reg.Register(host.HandlerJobsAnswer, h)
 	}
@@ -365,7 +411,7 @@ func (fr *fixtureRun) registry(fx *Fixture) *host.Registry {
 // through pkg/agent's cassette transport (no plugin is started), built
 // through the same composition root as kitsoki run; otherwise an agent
 // call nothing stubs is the same infra error as any unregistered handler.
-func (fr *fixtureRun) agents(ld *compose.Loaded, sink engine.Sink) (engine.AgentCaller, func(), error) {
+func (fr *fixtureRun) agents(sink engine.Sink) (engine.AgentCaller, func(), error) {
 	none := engine.AgentCallerFunc(func(ctx context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
 		return nil, fmt.Errorf("host: no handler registered for %q", "host.agent."+c.Verb)
 	})
@@ -376,11 +422,7 @@ func (fr *fixtureRun) agents(ld *compose.Loaded, sink engine.Sink) (engine.Agent
 	if err != nil {
 		return nil, nil, fmt.Errorf("host_cassette: %v", err)
 	}
-	plan, err := compose.Resolve(ld, "")
-	if err != nil {
-		return nil, nil, fmt.Errorf("plugin profile: %v", err)
-	}
-	rt, err := plan.Build(compose.BuildOptions{Cassette: cas, Sink: sink})
+	rt, err := fr.plan.Build(compose.BuildOptions{Cassette: cas, Sink: sink})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -489,7 +531,7 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 		}
 		out = fr.outcome(t, c, in, turn, from)
 	}
-	if !fr.advance(ctx, t, c) {
+	if !fr.advance(ctx, t, c, in == nil) {
 		return nil, false
 	}
 	state := s.State()
@@ -569,9 +611,11 @@ func (fr *fixtureRun) outcome(t *Turn, c *checker, in *engine.Input, turn *engin
 }
 
 // advance moves the virtual clock by the turn's advance_clock; false when
-// the session cannot go on.
-func (fr *fixtureRun) advance(ctx context.Context, t *Turn, c *checker) bool {
-	if !t.HasAdvance || t.AdvanceClock <= 0 {
+// the session cannot go on. A clock-only turn always reaches the session,
+// even with nothing to advance: its view is re-rendered against the world
+// in its replayed shape, as upstream reloads it (flow-format.md §3.1).
+func (fr *fixtureRun) advance(ctx context.Context, t *Turn, c *checker, clockOnly bool) bool {
+	if fr.legacy || (!clockOnly && (!t.HasAdvance || t.AdvanceClock <= 0)) {
 		return true
 	}
 	adv, err := fr.sess.Advance(ctx, t.AdvanceClock)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"kitsoki/internal/human"
+	"kitsoki/internal/termsafe"
 )
 
 // Result is one fixture's outcome: the JSON report's FlowResult plus what
@@ -42,21 +43,22 @@ type Failure struct {
 	Events []string
 }
 
-// Detail is the failure as text: position, message, diff, last events.
+// Detail is the failure as text: position, message, diff, last events
+// (the fixture's and the story's strings in it escaped: termsafe).
 func (f Failure) Detail() string {
 	var b strings.Builder
 	where := "session"
 	if f.Turn >= 0 {
 		where = fmt.Sprintf("turn %d", f.Turn+1)
 	}
-	fmt.Fprintf(&b, "%s (%s): %s", where, f.Pos, f.Message)
+	fmt.Fprintf(&b, "%s (%s): %s", where, termsafe.Line(f.Pos.String()), termsafe.Printable(f.Message))
 	for _, d := range f.WorldDiff {
-		fmt.Fprintf(&b, "\n    world %s", d)
+		fmt.Fprintf(&b, "\n    world %s", termsafe.Line(d))
 	}
 	if len(f.Events) > 0 {
 		b.WriteString("\n    last events of the turn:")
 		for _, e := range f.Events {
-			fmt.Fprintf(&b, "\n      %s", e)
+			fmt.Fprintf(&b, "\n      %s", termsafe.Line(e))
 		}
 	}
 	return b.String()
@@ -65,7 +67,10 @@ func (f Failure) Detail() string {
 // WriteText prints one line per fixture, then for a failed one each
 // failing turn once (where it landed, what was expected) with its
 // failures at their fixture positions, the minimal world diffs and the
-// turn's last events; then the summary "N passed, M failed".
+// turn's last events; then the summary "N passed, M failed". Every
+// string from a fixture, a story or a run goes through termsafe: a name or
+// a value can neither send escape sequences nor start a line of its own
+// (a CI log's workflow command).
 func WriteText(w io.Writer, results []*Result) {
 	passed, failed := 0, 0
 	for _, r := range results {
@@ -76,9 +81,9 @@ func WriteText(w io.Writer, results []*Result) {
 		if r.Flow != nil && r.Flow.Skipped {
 			status = "SKIP"
 		}
-		fmt.Fprintf(w, "%s  %s  (%d %s, %s)\n", status, r.Name, r.Turns, plural(r.Turns, "turn", "turns"), human.Duration(r.Duration))
+		fmt.Fprintf(w, "%s  %s  (%d %s, %s)\n", status, termsafe.Line(r.Name), r.Turns, plural(r.Turns, "turn", "turns"), human.Duration(r.Duration))
 		if r.Fatal != nil {
-			fmt.Fprintf(w, "      %s: %s\n", r.Fatal.Pos, indent(r.Fatal.Message, "        "))
+			fmt.Fprintf(w, "      %s: %s\n", termsafe.Line(r.Fatal.Pos.String()), indent(termsafe.Printable(r.Fatal.Message), "        "))
 		}
 		writeFailures(w, r.Failures)
 		switch {
@@ -101,10 +106,10 @@ func writeFailures(w io.Writer, fs []Failure) {
 		group := fs[i:j]
 		head := "session"
 		if t := group[0].Turn; t >= 0 {
-			head = fmt.Sprintf("turn %d → %s", t+1, group[0].State)
+			head = fmt.Sprintf("turn %d → %s", t+1, termsafe.Line(group[0].State))
 			for _, f := range group {
 				if f.Want != "" {
-					head += fmt.Sprintf(" (expected %s)", f.Want)
+					head += fmt.Sprintf(" (expected %s)", termsafe.Line(f.Want))
 					break
 				}
 			}
@@ -112,9 +117,9 @@ func writeFailures(w io.Writer, fs []Failure) {
 		fmt.Fprintf(w, "      %s\n", head)
 		var events []string
 		for _, f := range group {
-			fmt.Fprintf(w, "        %s: %s\n", f.Pos, indent(f.Message, "          "))
+			fmt.Fprintf(w, "        %s: %s\n", termsafe.Line(f.Pos.String()), indent(termsafe.Printable(f.Message), "          "))
 			for _, d := range f.WorldDiff {
-				fmt.Fprintf(w, "          world %s\n", d)
+				fmt.Fprintf(w, "          world %s\n", termsafe.Line(d))
 			}
 			if len(f.Events) > 0 {
 				events = f.Events
@@ -123,7 +128,7 @@ func writeFailures(w io.Writer, fs []Failure) {
 		if len(events) > 0 {
 			fmt.Fprintf(w, "        last events of the turn:\n")
 			for _, e := range events {
-				fmt.Fprintf(w, "          %s\n", e)
+				fmt.Fprintf(w, "          %s\n", termsafe.Line(e))
 			}
 		}
 		i = j
@@ -139,18 +144,10 @@ func WriteGitHub(w io.Writer, results []*Result) {
 			fs = append([]Failure{*r.Fatal}, fs...)
 		}
 		for _, f := range fs {
-			msg := f.Detail()
-			fmt.Fprintf(w, "::error file=%s,line=%d,col=%d,title=%s::%s\n", ghProp(f.Pos.File), f.Pos.Line, f.Pos.Col, ghProp("kitsoki test "+r.Name), ghData(msg))
+			fmt.Fprintf(w, "::error file=%s,line=%d,col=%d,title=%s::%s\n", termsafe.WorkflowProperty(f.Pos.File), f.Pos.Line, f.Pos.Col,
+				termsafe.WorkflowProperty("kitsoki test "+r.Name), termsafe.WorkflowData(f.Detail()))
 		}
 	}
-}
-
-func ghData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-func ghProp(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
 func indent(s, pad string) string { return strings.ReplaceAll(s, "\n", "\n"+pad) }

@@ -40,6 +40,24 @@ type Options struct {
 	// (<repo>/stories/<name>/app.yaml), before $KITSOKI_REPO: upstream's
 	// --kitsoki-repo (flow-format.md §6.8).
 	KitsokiRepo string
+	// Profile is --profile: the operator's plugin profile, applied over
+	// the ones found upward from each story (compose.ResolveOptions).
+	Profile string
+	// Sandbox is --sandbox (KITSOKI_SANDBOX): no process is started. A
+	// host_bindings fixture gets only the in-process built-ins
+	// (host.SandboxSafe); a call to another real handler is refused and
+	// fails the fixture, naming the handler, the fixture and the flag.
+	// External plugins are not started (plugin.Options.Sandbox).
+	Sandbox bool
+	// Root and Trees set the stories' project root (--root) and the trees
+	// the operator named (DIR/...), as story.Options does: every file a
+	// story or fixture names must lie inside its project root.
+	Root  string
+	Trees []string
+	// Strict runs every fixture's session with engine.Options.Strict
+	// (kitsoki test --strict): the checks the existing engine does not
+	// make, so a fixture it passes may fail.
+	Strict bool
 }
 
 // Runner runs fixtures; stories are loaded and compiled once each and
@@ -48,12 +66,17 @@ type Runner struct {
 	opts    Options
 	mu      sync.Mutex
 	stories map[string]*storyEntry
+	dirs    workDirs // guarded by mu
 }
 
 type storyEntry struct {
 	once sync.Once
 	ld   *compose.Loaded
 	err  error
+
+	planOnce sync.Once
+	plan     *compose.Plan
+	planErr  error
 }
 
 // NewRunner returns a runner.
@@ -72,6 +95,7 @@ func (r *Runner) Story(app string) (*compose.Loaded, error) {
 	r.mu.Unlock()
 	e.once.Do(func() {
 		lo := compose.LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}}
+		lo.Story.Root, lo.Story.Trees = r.opts.Root, r.opts.Trees
 		if repo := r.opts.KitsokiRepo; repo != "" {
 			lo.Story.LookupEnv = func(name string) (string, bool) {
 				if name == "KITSOKI_REPO" {
@@ -85,10 +109,31 @@ func (r *Runner) Story(app string) (*compose.Loaded, error) {
 	return e.ld, e.err
 }
 
+// Plan resolves (once) the plugin assembly of the story at app, through
+// the same composition root as kitsoki run: the profile layers with
+// Options.Profile last, hook processes started with the minimal
+// environment, none under Options.Sandbox. A malformed profile is a
+// *compose.ProfileError.
+func (r *Runner) Plan(app string) (*compose.Plan, error) {
+	ld, err := r.Story(app)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	e := r.stories[app]
+	r.mu.Unlock()
+	e.planOnce.Do(func() {
+		e.plan, e.planErr = compose.ResolveWith(ld, compose.ResolveOptions{Profile: r.opts.Profile, Sandbox: r.opts.Sandbox, MinimalEnv: true})
+	})
+	return e.plan, e.planErr
+}
+
 // Run runs every fixture of files, -j at a time, and returns the results
 // in file order. With FailFast, fixtures not yet started when one fails
 // are not run (and not reported).
 func (r *Runner) Run(ctx context.Context, files []*File) []*Result {
+	r.beginRun()
+	defer r.endRun()
 	var fxs []*Fixture
 	for _, f := range files {
 		fxs = append(fxs, f.Fixtures...)
@@ -155,6 +200,7 @@ func (r *Runner) RunFixture(ctx context.Context, fx *Fixture) (res *Result) {
 	}
 	fr := &fixtureRun{r: r, fx: fx, ld: ld, res: res}
 	fr.run(ctx)
+	fr.sandboxVerdict()
 	if ctx.Err() != nil && r.opts.Timeout > 0 && res.Fatal == nil {
 		res.Failures = append(res.Failures, Failure{Turn: -1, Pos: fx.Pos, Message: fmt.Sprintf("the fixture did not finish within --timeout %s", r.opts.Timeout)})
 		res.Flow.Passed = false

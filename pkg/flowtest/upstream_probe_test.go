@@ -30,24 +30,7 @@ func TestUpstreamProbeReports(t *testing.T) {
 		{dir: "probe3", glob: "flows/h0[23]*.yaml", o: Options{AllowMissingRecording: true}},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
-			base := filepath.Join("testdata", "upstream", tc.dir)
-			want, err := ReadReport(filepath.Join(base, "upstream.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			app, _ := filepath.Abs(filepath.Join(base, "app.yaml"))
-			files, _, err := Discover([]string{app}, filepath.Join(base, tc.glob), false, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tc.o.Jobs = 1
-			got := NewReport(NewRunner(tc.o).Run(context.Background(), files))
-			if got.Passed != want.Passed || got.Failed != want.Failed || len(got.Results) != len(want.Results) {
-				t.Fatalf("counts: got %d/%d of %d, upstream %d/%d of %d", got.Passed, got.Failed, len(got.Results), want.Passed, want.Failed, len(want.Results))
-			}
-			for i, w := range want.Results {
-				compareFlow(t, fmt.Sprintf("%s#%d", w.File, i), got.Results[i], w)
-			}
+			checkAgainstUpstream(t, filepath.Join("testdata", "upstream", tc.dir), tc.glob, tc.o)
 		})
 	}
 }

@@ -15,5 +15,7 @@
 // run.go (host.run), stdoutjson.go, artifacts.go, appendfile.go, inbox.go
 // (inbox, transport, jobs), workdir.go (every story-named path confined to
 // the run's working directory), starlark_*.go (host.starlark.run), search.go
-// (with an on-disk vector cache). Upstream choices: docs/compat/hosts.md.
+// (with an on-disk vector cache), sandbox.go ([SandboxSafe],
+// [SandboxOptions]: what kitsoki test --sandbox runs). Upstream choices:
+// docs/compat/hosts.md.
 package host

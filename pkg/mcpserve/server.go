@@ -14,7 +14,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -37,6 +36,9 @@ type Options struct {
 	StoryPath string
 	// ProfilePath is --profile ("" = .kitsoki/plugins.yaml found upward).
 	ProfilePath string
+	// Root is --root, the story's project root ("" = the nearest .git or
+	// .kitsoki/ above it): every file the story names lies inside it.
+	Root string
 	// Sink receives the events of every call (agent.call.*, hook.*); the
 	// caller wires it to a trace writer. Nil discards.
 	Sink agent.Sink
@@ -117,7 +119,7 @@ func (s *Server) build() (*Catalog, error) {
 	c := &Catalog{Generation: s.generation, Revision: rev, Tools: map[string]*Tool{}}
 	// The same composition root as kitsoki run (pkg/compose), strict:
 	// there is no run to warn before, so any error refuses the story.
-	ld, lerr := compose.LoadStrict(s.opts.StoryPath, compose.LoadOptions{NoCompile: true})
+	ld, lerr := compose.LoadStrict(s.opts.StoryPath, compose.LoadOptions{NoCompile: true, Story: story.Options{Root: s.opts.Root}})
 	var st *story.Story
 	var sle *compose.StrictLoadError
 	if lerr == nil {
@@ -133,12 +135,7 @@ func (s *Server) build() (*Catalog, error) {
 	if st != nil {
 		dir = st.Dir
 	}
-	prof := s.opts.ProfilePath
-	if prof == "" {
-		prof = plugin.FindProfile(dir)
-	}
-	c.files = append(c.files, profileCandidates(dir, s.opts.ProfilePath)...)
-	c.files = append(c.files, manifestFiles(dir, prof)...)
+	c.files = append(c.files, plugin.WatchFiles(dir, s.opts.ProfilePath)...)
 	if lerr != nil {
 		var msgs []string
 		if sle != nil {
@@ -263,11 +260,7 @@ func sameSet(c *Catalog, s *Server) bool {
 	if c.story != nil {
 		dir = c.story.Dir
 	}
-	prof := s.opts.ProfilePath
-	if prof == "" {
-		prof = plugin.FindProfile(dir)
-	}
-	want := append(profileCandidates(dir, s.opts.ProfilePath), manifestFiles(dir, prof)...)
+	want := plugin.WatchFiles(dir, s.opts.ProfilePath)
 	have := map[string]bool{}
 	for _, f := range c.files {
 		have[f] = true
@@ -408,50 +401,6 @@ func storyDir(p string) string {
 		return p
 	}
 	return filepath.Dir(p)
-}
-
-// profileCandidates: the explicit profile, else every place the upward
-// search looks (so a profile created later is noticed).
-func profileCandidates(dir, explicit string) []string {
-	if explicit != "" {
-		return []string{explicit}
-	}
-	d, err := filepath.Abs(dir)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for {
-		out = append(out, filepath.Join(d, plugin.ProfileDir, plugin.ProfileFile))
-		parent := filepath.Dir(d)
-		if parent == d {
-			return out
-		}
-		d = parent
-	}
-}
-
-func manifestFiles(dir, profile string) []string {
-	var pd string
-	if profile != "" {
-		pd = filepath.Join(filepath.Dir(profile), "plugins")
-	} else if abs, err := filepath.Abs(dir); err == nil {
-		for d := abs; ; d = filepath.Dir(d) {
-			if fi, err := os.Stat(filepath.Join(d, plugin.ProfileDir)); err == nil && fi.IsDir() {
-				pd = filepath.Join(d, plugin.ProfileDir, "plugins")
-				break
-			}
-			if filepath.Dir(d) == d {
-				break
-			}
-		}
-	}
-	if pd == "" {
-		return nil
-	}
-	ms, _ := filepath.Glob(filepath.Join(pd, "*", plugin.ManifestFile))
-	sort.Strings(ms)
-	return ms
 }
 
 // fingerprint hashes the contents (or absence) of files.

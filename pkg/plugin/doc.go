@@ -3,9 +3,15 @@
 // order, the assembly report and the hook [Chain]. It must not dispatch agent
 // calls or run host handlers itself: pkg/agent and pkg/engine call its hooks.
 //
-// The profile is .kitsoki/plugins.yaml found upward from the story
-// ([FindProfile]) or --profile FILE; external providers are discovered under
-// .kitsoki/plugins/<dir>/manifest.yaml. Hooks are waterfall handlers at each
+// The profile is layers merged ([Layer], [Options]): every
+// .kitsoki/plugins.yaml found upward from the story ([FindProfiles]), the
+// user's profile ([UserProfile]), then --profile FILE; what one layer
+// disables no other enables again, so an operator's profile holds over a
+// repository's. External providers are discovered under
+// .kitsoki/plugins/<dir>/manifest.yaml beside the nearest .kitsoki directory
+// and beside --profile. Options.Sandbox disables every external plugin (no
+// process starts: kitsoki test --sandbox); Options.MinimalEnv starts their
+// processes without kitsoki's environment (kitsoki test). Hooks are waterfall handlers at each
 // [Point] (agent/pre-dispatch, agent/post-return, host/pre-call, run/start,
 // run/end) that may rewrite the payload or halt. The trace plugin is kernel
 // and cannot be disabled; disabling host.run installs a host/pre-call gate
@@ -19,6 +25,7 @@
 //
 // Layout: descriptor.go (ids, built-ins), profile.go, profile_search.go
 // ([ProfileSearch]: the upward search shared by one run's stories),
+// layers.go (the layers, their merge, [WatchFiles]),
 // manifest.go, resolve.go
 // ([Assemble]), report.go (report, assembly.schema.json, [ProfileDiagnostics]
 // for validate), hooks.go, chain.go ([Assembly.NewChain]: one chain per run),

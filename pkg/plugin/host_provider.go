@@ -114,7 +114,7 @@ func (a *Assembly) RegisterHostProviders(reg *host.Registry) (closeAll func() er
 			continue
 		}
 		m := a.manifests[hp.ID]
-		p := &hostProc{m: m}
+		p := &hostProc{m: m, childSlot: childSlot{env: a.childEnv}}
 		used := false
 		for _, name := range m.Hosts {
 			if other, dup := claimed[name]; dup {
@@ -209,7 +209,7 @@ func (p *hostProc) Call(ctx context.Context, c *host.Call) (host.Result, error) 
 	}
 	for attempt := 0; ; attempt++ {
 		if p.proc == nil {
-			cp, err := startChild(p.m)
+			cp, err := startChild(p.m, p.env)
 			if err != nil {
 				return host.Result{}, fmt.Errorf("%s: %v", p.who(), err)
 			}

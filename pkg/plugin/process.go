@@ -30,11 +30,13 @@ type procHandler struct {
 }
 
 // childSlot holds the one child process of an external plugin or a host
-// provider. mu is held for a whole call (one call at a time).
+// provider. mu is held for a whole call (one call at a time). env is the
+// environment the child starts with (Assembly.childEnv).
 type childSlot struct {
 	mu     sync.Mutex
 	proc   *childProc
 	closed bool
+	env    proc.EnvPolicy
 }
 
 // kill stops the child, if any; the next call starts a new one. The
@@ -75,9 +77,11 @@ type childProc struct {
 
 // childPolicy is how a hook or host-provider process runs
 // (internal/proc): kitsoki's whole environment (a story's own program
-// needs the user's configuration), a stdin pipe, the last 4 KiB of stderr
-// for errors, and on Close stdin closed, 500 ms to exit, then SIGKILL to
-// its group (no SIGTERM: the protocol's stop is the end of stdin).
+// needs the user's configuration) unless the assembly asks for the minimal
+// one (Options.MinimalEnv: kitsoki test), a stdin pipe, the last 4 KiB of
+// stderr for errors, and on Close stdin closed, 500 ms to exit, then
+// SIGKILL to its group (no SIGTERM: the protocol's stop is the end of
+// stdin).
 var childPolicy = proc.Policy{
 	Env:        proc.Env{Policy: proc.EnvInherit},
 	StdinPipe:  true,
@@ -103,7 +107,7 @@ func (h *procHandler) Hook(ctx context.Context, point Point, payload Payload) (R
 	}
 	for attempt := 0; ; attempt++ {
 		if h.proc == nil {
-			p, err := startChild(h.m)
+			p, err := startChild(h.m, h.env)
 			if err != nil {
 				return Result{}, err
 			}
@@ -187,7 +191,7 @@ func (p *childProc) close() {
 	p.proc.Stop("the plugin closed")
 }
 
-func startChild(m *Manifest) (*childProc, error) {
+func startChild(m *Manifest, env proc.EnvPolicy) (*childProc, error) {
 	command := m.Entry.Command
 	if strings.ContainsRune(command, filepath.Separator) && !filepath.IsAbs(command) {
 		command = filepath.Join(m.Dir, command)
@@ -201,7 +205,9 @@ func startChild(m *Manifest) (*childProc, error) {
 	cmd.Stdout = w
 	// Its own process group, and on Linux death with kitsoki: a killed
 	// run leaves no hook or provider process behind.
-	pr, err := proc.Start(context.Background(), cmd, childPolicy)
+	pol := childPolicy
+	pol.Env.Policy = env
+	pr, err := proc.Start(context.Background(), cmd, pol)
 	w.Close()
 	if err != nil {
 		stdout.Close()

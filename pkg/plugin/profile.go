@@ -38,9 +38,11 @@ type Profile struct {
 	Configured []Ref
 }
 
-// Ref is an id written in the profile, with its position.
+// Ref is an id written in a profile, with its position (File is the
+// profile's path).
 type Ref struct {
 	ID   string
+	File string
 	Line int
 	Col  int
 }
@@ -77,20 +79,31 @@ func (e *ProfileError) Error() string {
 }
 
 // FindProfile looks for .kitsoki/plugins.yaml in dir and each parent. It
-// returns the path, or "" when there is none.
+// returns the nearest one's path, or "" when there is none.
 func FindProfile(dir string) string {
+	if ps := FindProfiles(dir); len(ps) > 0 {
+		return ps[0]
+	}
+	return ""
+}
+
+// FindProfiles returns every .kitsoki/plugins.yaml in dir and each parent,
+// nearest first: the profiles an assembly applies before the operator's
+// (see [Options]).
+func FindProfiles(dir string) []string {
 	d, err := filepath.Abs(dir)
 	if err != nil {
-		return ""
+		return nil
 	}
+	var out []string
 	for {
 		p := filepath.Join(d, ProfileDir, ProfileFile)
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-			return p
+			out = append(out, p)
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return ""
+			return out
 		}
 		d = parent
 	}
@@ -191,7 +204,7 @@ func (pp *profileParser) idList(v *yaml.Node, key string) []Ref {
 			pp.errf(e.Line, e.Column, "%s: entries must be plugin ids (strings)", key)
 			continue
 		}
-		out = append(out, Ref{ID: e.Value, Line: e.Line, Col: e.Column})
+		out = append(out, Ref{ID: e.Value, File: pp.name, Line: e.Line, Col: e.Column})
 	}
 	return out
 }
@@ -219,7 +232,7 @@ func (pp *profileParser) config(v *yaml.Node) {
 	}
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, c := v.Content[i], v.Content[i+1]
-		pp.p.Configured = append(pp.p.Configured, Ref{ID: k.Value, Line: k.Line, Col: k.Column})
+		pp.p.Configured = append(pp.p.Configured, Ref{ID: k.Value, File: pp.name, Line: k.Line, Col: k.Column})
 		switch k.Value {
 		case idRedact:
 			pp.mapping(c, "config.redact", func(key *yaml.Node, val *yaml.Node) {

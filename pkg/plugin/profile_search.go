@@ -28,11 +28,12 @@ type ProfileSearch struct {
 	profiles map[string]*profileRead
 }
 
-// searchHit is what the upward search finds from one directory: the
-// nearest .kitsoki/plugins.yaml and the nearest .kitsoki directory ("" for
-// none).
+// searchHit is what the upward search finds from one directory: every
+// .kitsoki/plugins.yaml at or above it, nearest first (shared: never
+// appended to in place), and the nearest .kitsoki directory ("" for none).
 type searchHit struct {
-	profile, kitDir string
+	profiles []string
+	kitDir   string
 }
 
 type profileRead struct {
@@ -59,7 +60,7 @@ func (s *ProfileSearch) abs(dir string) (string, error) {
 	return filepath.Join(wd, dir), nil
 }
 
-// find returns what FindProfile and findDir(dir, ProfileDir) return for
+// find returns what FindProfiles and findDir(dir, ProfileDir) return for
 // dir, remembering the answer for dir and each parent it looked at.
 func (s *ProfileSearch) find(dir string) searchHit {
 	d, err := s.abs(dir)
@@ -76,27 +77,27 @@ func (s *ProfileSearch) hit(d string) searchHit {
 	if ok {
 		return h
 	}
-	// The same tests as FindProfile and findDir: a .kitsoki that is not a
-	// directory holds no plugins.yaml, so one stat answers both when there
-	// is none (the common case).
+	// The same tests as FindProfiles and findDir: a .kitsoki that is not
+	// a directory holds no plugins.yaml, so one stat answers both when
+	// there is none (the common case).
+	own := ""
 	kd := filepath.Join(d, ProfileDir)
 	if mode, err := s.FS.Stat(kd); err == nil && mode.IsDir() {
 		h.kitDir = kd
 		p := filepath.Join(kd, ProfileFile)
 		if mode, err := s.FS.Stat(p); err == nil && !mode.IsDir() {
-			h.profile = p
+			own = p
 		}
 	}
-	if h.profile == "" || h.kitDir == "" {
-		if parent := filepath.Dir(d); parent != d {
-			up := s.hit(parent)
-			if h.profile == "" {
-				h.profile = up.profile
-			}
-			if h.kitDir == "" {
-				h.kitDir = up.kitDir
-			}
+	if parent := filepath.Dir(d); parent != d {
+		up := s.hit(parent)
+		h.profiles = up.profiles
+		if h.kitDir == "" {
+			h.kitDir = up.kitDir
 		}
+	}
+	if own != "" {
+		h.profiles = append([]string{own}, h.profiles...)
 	}
 	s.mu.Lock()
 	if s.dirs == nil {
@@ -109,10 +110,19 @@ func (s *ProfileSearch) hit(d string) searchHit {
 
 // findProfile is FindProfile through s (nil: afresh).
 func (s *ProfileSearch) findProfile(dir string) string {
-	if s == nil {
-		return FindProfile(dir)
+	if ps := s.findProfiles(dir); len(ps) > 0 {
+		return ps[0]
 	}
-	return s.find(dir).profile
+	return ""
+}
+
+// findProfiles is FindProfiles through s (nil: afresh). The slice is
+// shared: read it only.
+func (s *ProfileSearch) findProfiles(dir string) []string {
+	if s == nil {
+		return FindProfiles(dir)
+	}
+	return s.find(dir).profiles
 }
 
 // findKitDir is findDir(dir, ProfileDir) through s (nil: afresh).

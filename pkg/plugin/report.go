@@ -11,21 +11,28 @@ const reportVersion = 1
 
 // Report is the assembly as `kitsoki plugins --json` prints it.
 type Report struct {
-	Version    int            `json:"version"`
-	Story      string         `json:"story,omitempty"`
-	Profile    ReportProfile  `json:"profile"`
-	PluginsDir string         `json:"plugins_dir,omitempty"`
-	BuildOrder []string       `json:"build_order"`
-	Plugins    []PluginStatus `json:"plugins"`
-	Agents     []AgentStatus  `json:"agents"`
-	Hooks      []HookStatus   `json:"hooks"`
-	Warnings   []Warning      `json:"warnings"`
+	Version int           `json:"version"`
+	Story   string        `json:"story,omitempty"`
+	Profile ReportProfile `json:"profile"`
+	// Profiles are every profile layer applied, in order (the last is
+	// Profile.Path).
+	Profiles []Layer `json:"profiles"`
+	// PluginsDir is the first of PluginsDirs, where external plugins are
+	// looked for.
+	PluginsDir  string         `json:"plugins_dir,omitempty"`
+	PluginsDirs []string       `json:"plugins_dirs,omitempty"`
+	BuildOrder  []string       `json:"build_order"`
+	Plugins     []PluginStatus `json:"plugins"`
+	Agents      []AgentStatus  `json:"agents"`
+	Hooks       []HookStatus   `json:"hooks"`
+	Warnings    []Warning      `json:"warnings"`
 	// Hosts lists every host handler, built in or provided, with the story
 	// calls it serves (filled by the caller: ListHosts).
 	Hosts []HostEntry `json:"hosts,omitempty"`
 }
 
-// ReportProfile says which profile was used.
+// ReportProfile says which profile was applied last (the operator's when
+// there is one).
 type ReportProfile struct {
 	Path  string `json:"path,omitempty"`
 	Found bool   `json:"found"`
@@ -35,7 +42,13 @@ type ReportProfile struct {
 // never a configured secret or pattern.
 func (a *Assembly) Report(storyPath string) *Report {
 	r := &Report{Version: reportVersion, Story: storyPath, Profile: ReportProfile{Path: a.ProfilePath, Found: a.ProfileFound},
-		PluginsDir: a.PluginsDir, BuildOrder: a.BuildOrder, Plugins: a.Plugins, Agents: a.Agents, Hooks: a.Hooks, Warnings: a.Warnings}
+		Profiles: a.Layers, PluginsDirs: a.PluginsDirs, BuildOrder: a.BuildOrder, Plugins: a.Plugins, Agents: a.Agents, Hooks: a.Hooks, Warnings: a.Warnings}
+	if len(a.PluginsDirs) > 0 {
+		r.PluginsDir = a.PluginsDirs[0]
+	}
+	if r.Profiles == nil {
+		r.Profiles = []Layer{}
+	}
 	if r.BuildOrder == nil {
 		r.BuildOrder = []string{}
 	}

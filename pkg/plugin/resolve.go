@@ -9,16 +9,35 @@ import (
 	"sort"
 	"strings"
 
+	"kitsoki/internal/proc"
 	"kitsoki/pkg/story"
 )
 
 // Options configures Assemble.
+//
+// The profile is every layer merged ([Layer]): each .kitsoki/plugins.yaml
+// found upward from StoryDir, the user's profile ([UserProfile]), then
+// ProfilePath (--profile), applied in that order. What one layer disables
+// no other can enable again (see mergeProfiles), so an operator's profile
+// holds whatever profile a repository carries.
 type Options struct {
 	// StoryDir starts the upward search for .kitsoki/plugins.yaml ("" = ".").
 	StoryDir string
-	// ProfilePath is --profile: used instead of the search. A missing file
-	// given explicitly is an error.
+	// ProfilePath is --profile: the operator's profile, applied last. A
+	// missing file given explicitly is an error.
 	ProfilePath string
+	// NoUserProfile leaves the user's profile out (tests that must not
+	// see the machine's configuration).
+	NoUserProfile bool
+	// Sandbox disables every external plugin (hooks, host providers) with
+	// the reason SandboxReason: no plugin process is ever started
+	// (kitsoki test --sandbox).
+	Sandbox bool
+	// MinimalEnv starts external plugin processes with proc.EnvMinimal
+	// (PATH, HOME, locale, temp dir) instead of kitsoki's whole
+	// environment: kitsoki test, where the repository's hooks must not
+	// see the CI job's secrets.
+	MinimalEnv bool
 	// Story, when set, adds its agent aliases to the assembly.
 	Story *story.Story
 	// Getenv resolves the env var names of the redact config (os.Getenv if nil).
@@ -70,10 +89,11 @@ type Warning struct {
 
 // Assembly is a resolved plugin assembly.
 type Assembly struct {
-	ProfilePath  string // "" when no profile was found
+	ProfilePath  string // the last profile layer applied; "" when none was found
 	ProfileFound bool
-	PluginsDir   string // where external manifests are looked for
-	Profile      *Profile
+	Layers       []Layer  // every profile applied, in order
+	PluginsDirs  []string // where external manifests are looked for, in order
+	Profile      *Profile // the layers merged
 	BuildOrder   []string
 	Plugins      []PluginStatus // sorted by id
 	Agents       []AgentStatus  // sorted by alias
@@ -82,7 +102,11 @@ type Assembly struct {
 
 	manifests map[string]*Manifest
 	getenv    func(string) string
+	childEnv  proc.EnvPolicy // external plugin processes' environment
 }
+
+// SandboxReason is why an external plugin is disabled under Options.Sandbox.
+const SandboxReason = "not started under --sandbox (KITSOKI_SANDBOX): no plugin process runs on untrusted code"
 
 // Assemble finds and parses the profile, discovers external plugins and
 // resolves the assembly. The only error is a malformed or unreadable
@@ -99,9 +123,12 @@ func Assemble(opts Options) (*Assembly, error) { return assembleFor(opts, true) 
 // known (the build order resolved): Plugins, Agents and Hooks are left
 // unset, as ProfileDiagnostics reads only the warnings.
 func assembleFor(opts Options, full bool) (*Assembly, error) {
-	a := &Assembly{getenv: opts.Getenv, manifests: map[string]*Manifest{}}
+	a := &Assembly{getenv: opts.Getenv, manifests: map[string]*Manifest{}, childEnv: proc.EnvInherit}
 	if a.getenv == nil {
 		a.getenv = os.Getenv
+	}
+	if opts.MinimalEnv {
+		a.childEnv = proc.EnvMinimal
 	}
 	if err := a.loadProfile(opts); err != nil {
 		return nil, err
@@ -113,6 +140,13 @@ func assembleFor(opts Options, full bool) (*Assembly, error) {
 		known[n.id] = true
 	}
 	reason := a.profileReasons(known, byID)
+	if opts.Sandbox {
+		for id := range a.manifests {
+			if reason[id] == "" {
+				reason[id] = SandboxReason
+			}
+		}
+	}
 	a.BuildOrder = a.buildOrder(nodes, agents, known, reason)
 	if !full {
 		return a, nil
@@ -136,41 +170,14 @@ type node struct {
 	requires []string
 }
 
-// loadProfile finds (or takes) the operator profile and the plugins
-// directory beside it.
-func (a *Assembly) loadProfile(opts Options) error {
-	dir := opts.StoryDir
-	if dir == "" {
-		dir = "."
-	}
-	a.ProfilePath = opts.ProfilePath
-	if a.ProfilePath == "" {
-		a.ProfilePath = opts.Search.findProfile(dir)
-	}
-	if a.ProfilePath == "" {
-		a.Profile = &Profile{}
-		if kd := opts.Search.findKitDir(dir); kd != "" {
-			a.PluginsDir = filepath.Join(kd, "plugins")
-		}
-		return nil
-	}
-	p, err := opts.Search.readProfile(a.ProfilePath)
-	if err != nil {
-		return err
-	}
-	a.Profile, a.ProfileFound = p, true
-	a.PluginsDir = filepath.Join(filepath.Dir(a.ProfilePath), "plugins")
-	return nil
-}
-
 // descriptors returns the built-in descriptors plus the external ones
-// discovered under PluginsDir (a clashing id is skipped with a warning),
-// sorted, and an index by id.
+// discovered under PluginsDirs (a clashing id is skipped with a warning:
+// the first directory's wins), sorted, and an index by id.
 func (a *Assembly) descriptors() ([]Descriptor, map[string]*Descriptor) {
 	builtin := builtinDescriptors()
 	descs := builtin
-	if a.PluginsDir != "" {
-		descs = a.addExternal(descs)
+	for _, dir := range a.PluginsDirs {
+		descs = a.addExternal(descs, dir)
 	}
 	if len(descs) == len(builtin) {
 		return builtin, builtinIndex() // sorted already; shared, only read
@@ -187,14 +194,14 @@ func indexDescriptors(descs []Descriptor) map[string]*Descriptor {
 	return byID
 }
 
-// addExternal appends the manifests found under PluginsDir whose id is
-// free and records them in a.manifests.
-func (a *Assembly) addExternal(descs []Descriptor) []Descriptor {
-	ms, warns := discoverManifests(a.PluginsDir)
+// addExternal appends the manifests found under dir whose id is free and
+// records them in a.manifests.
+func (a *Assembly) addExternal(descs []Descriptor, dir string) []Descriptor {
+	ms, warns := discoverManifests(dir)
 	a.Warnings = append(a.Warnings, warns...)
 	owner := map[string]string{} // id -> "" (built-in) or manifest path
 	for _, d := range descs {
-		owner[d.ID] = ""
+		owner[d.ID] = d.Manifest
 	}
 	for _, m := range ms {
 		if prev, dup := owner[m.ID]; dup {
@@ -251,7 +258,7 @@ func storyAgents(opts Options, descs []Descriptor) ([]AgentStatus, []node) {
 func (a *Assembly) profileReasons(known map[string]bool, byID map[string]*Descriptor) map[string]string {
 	reason := map[string]string{}
 	warn := func(r Ref, msg string) {
-		a.Warnings = append(a.Warnings, Warning{File: a.ProfilePath, Line: r.Line, Col: r.Col, Message: msg})
+		a.Warnings = append(a.Warnings, Warning{File: r.File, Line: r.Line, Col: r.Col, Message: msg})
 	}
 	for _, r := range a.Profile.Disable {
 		switch d := byID[r.ID]; {
@@ -260,7 +267,7 @@ func (a *Assembly) profileReasons(known map[string]bool, byID map[string]*Descri
 		case d != nil && d.Kernel:
 			warn(r, fmt.Sprintf("disable: %s is part of the kernel and cannot be disabled (ignored)", r.ID))
 		default:
-			reason[r.ID] = fmt.Sprintf("disabled by the profile (%s:%d:%d)", a.ProfilePath, r.Line, r.Col)
+			reason[r.ID] = fmt.Sprintf("disabled by the profile (%s:%d:%d)", r.File, r.Line, r.Col)
 		}
 	}
 	for _, r := range a.Profile.Configured {
@@ -478,4 +485,17 @@ func findDir(start, name string) string {
 		}
 		d = parent
 	}
+}
+
+// HostDisabled reports whether the assembly disables the built-in host
+// handler name (a plugin providing "host:<name>", e.g. host.run) and why.
+// kitsoki run refuses such a call through the host/pre-call gate; kitsoki
+// test, whose stubs are no real calls, replaces the real handler only.
+func (a *Assembly) HostDisabled(name string) (reason string, disabled bool) {
+	for _, p := range a.Plugins {
+		if !p.Enabled && p.Source == sourceBuiltin && slices.Contains(p.Provides, "host:"+name) {
+			return p.Reason, true
+		}
+	}
+	return "", false
 }

@@ -382,8 +382,20 @@ func TestSchemaOutsideSchemasDir(t *testing.T) {
 	if b.ValidateJSON([]byte(`{"name":"ab","kids":[{"name":"x"}]}`)) == nil || b.ValidateJSON([]byte(`{"kids":[{"name":"xy"}]}`)) != nil {
 		t.Fatalf("the bundle validates differently:\n%s", s.Bundled)
 	}
-	if _, err := c.Compile("top.json"); err != nil {
-		t.Fatalf("a schema at the story's top: %v", err)
+	// The same file by every spelling a story may use, and one at the
+	// story's top named through schemas/..: one cached schema each.
+	for _, p := range []string{"./mcp/party.json", filepath.Join(dir, "mcp/party.json")} {
+		if again, err := c.Compile(p); err != nil || again != s {
+			t.Fatalf("%s: %v (a second compile: %v)", p, err, again != s)
+		}
+	}
+	for _, p := range []string{"top.json", "schemas/../top.json"} {
+		if _, err := c.Compile(p); err != nil {
+			t.Fatalf("a schema at the story's top (%s): %v", p, err)
+		}
+	}
+	if _, err := c.Compile("mcp/none.json"); err == nil || !strings.Contains(err.Error(), "mcp/none.json") || !strings.Contains(err.Error(), "does not exist") {
+		t.Fatalf("missing file: %v", err)
 	}
 	if s, err := c.Compile("mcp/uses-nested.json"); err != nil || s.ValidateJSON([]byte(`"a"`)) == nil {
 		t.Fatalf("nested relative refs under schemas/: %v", err)

@@ -50,6 +50,7 @@ type cassetteAgent struct {
 	Prompt         string  `yaml:"prompt,omitempty"`
 	Input          any     `yaml:"input,omitempty"`
 	Response       string  `yaml:"response,omitempty"`
+	ResponseJSON   string  `yaml:"response_json,omitempty"`
 	Error          string  `yaml:"error,omitempty"`
 	CallID         string  `yaml:"call_id,omitempty"`
 }
@@ -144,10 +145,8 @@ func episodeFor(c *Call, n int, tracePath string) (cassetteEpisode, error) {
 		PromptTokens: c.InputTokens, ResponseTokens: c.OutputTokens, CostUSD: c.CostUSD, CallID: c.CallID}
 	ag.Prompt = c.Prompt
 	if ag.Prompt == "" && c.PromptFile != "" && tracePath != "" && tracePath != "-" {
-		if p, err := ResolveSidecar(tracePath, c.PromptFile); err == nil {
-			if b, err := safefile.ReadFile(p, safefile.Cassette); err == nil {
-				ag.Prompt = string(b)
-			}
+		if b, err := ReadSidecar(tracePath, c.PromptFile, safefile.Cassette); err == nil {
+			ag.Prompt = string(b)
 		}
 	}
 	if len(c.Input) > 0 && string(c.Input) != "null" {
@@ -165,35 +164,51 @@ func episodeFor(c *Call, n int, tracePath string) (cassetteEpisode, error) {
 		if tracePath == "" || tracePath == "-" {
 			return cassetteEpisode{}, fmt.Errorf("to-cassette: the response of call %s is in the sidecar %s; pass the trace as a file path so it can be read", c.CallID, c.ResponseFile)
 		}
-		p, err := ResolveSidecar(tracePath, c.ResponseFile)
-		if err != nil {
-			return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: %w", c.CallID, err)
-		}
-		b, err := safefile.ReadFile(p, safefile.Cassette)
+		b, err := ReadSidecar(tracePath, c.ResponseFile, safefile.Cassette)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
+				p, _ := resolveSidecar(tracePath, c.ResponseFile)
 				return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: its response is in the sidecar %s, which is missing beside the trace; copy the trace's %s/ folder along with it", c.CallID, p, promptsDir)
 			}
-			return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: read response sidecar %s: %w", c.CallID, p, err)
+			return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: %w", c.CallID, err)
 		}
 		resp = b
 	}
-	if sub := submissionOf(resp); len(sub) > 0 && string(sub) != "null" {
-		var s string
-		if sub[0] == '"' && json.Unmarshal(sub, &s) == nil {
-			// The cassette format stores a text answer as is; one that starts
-			// with { or [ replays as JSON (a limit of the format).
-			ag.Response = s
-		} else {
-			var buf bytes.Buffer
-			if json.Compact(&buf, sub) == nil {
-				ag.Response = buf.String()
-			} else {
-				ag.Response = string(sub)
-			}
-		}
-	}
+	ag.Response, ag.ResponseJSON = cassetteResponse(submissionOf(resp))
 	return cassetteEpisode{ID: id, Match: match, Agent: ag}, nil
+}
+
+// cassetteResponse is how a submission is written: response: in the
+// format's own reading (a text answer as is; an object or array as its
+// JSON), and, wherever that reading would replay another value (a number,
+// true, false, null, or a text that is empty or starts with { or [),
+// response_json: with the exact JSON as well (cassettehead.ResponseJSON),
+// which kitsoki's readers prefer. No submission writes neither.
+func cassetteResponse(sub json.RawMessage) (response, exact string) {
+	if len(sub) == 0 {
+		return "", ""
+	}
+	var buf bytes.Buffer
+	compact := string(sub)
+	if json.Compact(&buf, sub) == nil {
+		compact = buf.String()
+	}
+	switch c := compact[0]; {
+	case c == '"':
+		var s string
+		if json.Unmarshal(sub, &s) != nil {
+			return compact, ""
+		}
+		if t := strings.TrimSpace(s); t == "" || t[0] == '{' || t[0] == '[' {
+			return s, compact
+		}
+		return s, ""
+	case c == '{' || c == '[':
+		return compact, ""
+	case compact == "null":
+		return "", compact
+	}
+	return compact, compact
 }
 
 // encodeYAML writes v as YAML with every line prefixed by indent.

@@ -23,8 +23,9 @@ type Options struct {
 	Story story.Options
 	// Jobs bounds parallel loads; 0 means GOMAXPROCS.
 	Jobs int
-	// ProfilePath is the operator plugin profile (--profile); "" searches
-	// .kitsoki/plugins.yaml upward from each story.
+	// ProfilePath is the operator plugin profile (--profile), checked
+	// with the layers under it (.kitsoki/plugins.yaml upward from each
+	// story, the user's profile).
 	ProfilePath string
 	// Strict also reports `# kitsoki:ignore` comments that suppress
 	// nothing (the caller fails on warnings).

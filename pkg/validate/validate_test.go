@@ -21,8 +21,20 @@ func TestRunCorpusClean(t *testing.T) {
 		t.Fatalf("want the 5 corpus stories, got %v", files)
 	}
 	res := Run(files, Options{})
-	if len(res.Diagnostics) != 0 || len(res.Invalid) != 0 {
-		t.Fatalf("corpus must validate clean, got %v", res.Diagnostics)
+	// conflict-resolve's rebase_continue arc routes on a key its own call
+	// binds: the existing engine never re-reads that emit after the bind
+	// (conformance probe 02), and the emit-after-bind warning says so
+	var rest []diag.Diagnostic
+	emitAfterBind := 0
+	for _, d := range res.Diagnostics {
+		if d.Rule == "emit-after-bind" && strings.HasSuffix(d.File, "conflict.yaml") {
+			emitAfterBind++
+			continue
+		}
+		rest = append(rest, d)
+	}
+	if len(rest) != 0 || len(res.Invalid) != 0 || emitAfterBind != 2 {
+		t.Fatalf("corpus must validate clean but for conflict-resolve's 2 emit-after-bind warnings, got %v", res.Diagnostics)
 	}
 }
 
@@ -118,9 +130,16 @@ func TestRunReportsPluginProfileProblems(t *testing.T) {
 		t.Fatalf("want a positioned error at %s:2, got %v", profile, res.Diagnostics)
 	}
 
-	// --profile overrides the upward search.
+	// --profile is the operator's layer over the upward search, not a
+	// replacement: the repository's malformed profile is still reported,
+	// and a clean --profile adds nothing.
 	other := filepath.Join(dir, "ops.yaml")
 	storytest.WriteFile(t, other, "version: 1\n")
+	res = Run([]string{app}, Options{ProfilePath: other})
+	if len(res.Diagnostics) != 1 || res.Diagnostics[0].File != profile || !res.Invalid[app] {
+		t.Fatalf("--profile with a clean file over a malformed one: %v", res.Diagnostics)
+	}
+	storytest.WriteFile(t, profile, "version: 1\n")
 	if res = Run([]string{app}, Options{ProfilePath: other}); len(res.Diagnostics) != 0 {
 		t.Fatalf("--profile with a clean file: %v", res.Diagnostics)
 	}

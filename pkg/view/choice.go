@@ -8,12 +8,11 @@ import (
 	"kitsoki/pkg/story/expr"
 )
 
-// Key-hint lines printed under a choice, per mode. The single-mode line is
-// upstream's, as recorded in its traces; the others follow its pattern.
+// Key-hint lines printed under a choice, per mode (upstream's).
 const (
 	hintSingle = "[↑/↓ move • Enter pick • Tab chat • Esc cancel]"
-	hintMulti  = "[↑/↓ move • Space toggle • Enter confirm • Tab chat • Esc cancel]"
-	hintForm   = "[Tab next field • Enter submit • Esc cancel]"
+	hintMulti  = "[↑/↓ • Space toggle • Enter submit • Tab chat • Esc cancel]"
+	hintForm   = "[Tab/↑↓ field • Enter submit • Esc cancel]"
 )
 
 // renderChoice prints a choice element as upstream's plain-text view does:
@@ -25,9 +24,11 @@ const (
 //
 //	[↑/↓ move • Enter pick • Tab chat • Esc cancel]
 //
-// Labels are padded two cells past the longest; items whose when: is false
-// are omitted; an item with a param: shows its placeholder (or slot) in
-// brackets after the label.
+// Labels are padded two cells past the longest; items whose when: is not
+// truthy are omitted; an item with a param: shows its placeholder in
+// brackets after the label (else "(slot?)"). A multi choice prefixes its
+// rows with "[ ] "; a form prints its template with each {field} filled
+// in as a blank (formLine).
 func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what string, dl *dirLoader, s *story.State, env expr.Env) (string, error) {
 	leaf := func(src, part string) (string, error) {
 		return dl.renderLeaf(src, env, el.Pos, s.Path, what+part)
@@ -37,131 +38,29 @@ func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what
 	if err != nil {
 		return "", err
 	}
-	var rows []labelRow
-	if mode == "form" {
-		rows, err = r.formRows(el, body, what, s, env, leaf)
-	} else {
-		rows, err = r.itemRows(el, body, what, s, env, leaf, mode == "multi")
+	var b strings.Builder
+	if prompt = strings.TrimSpace(prompt); prompt != "" {
+		b.WriteString(prompt + ":\n\n")
 	}
+	if mode == "form" {
+		text, err := r.formText(el, body, what, s, env, leaf)
+		if err != nil {
+			return "", err
+		}
+		if text != "" {
+			for _, line := range strings.Split(text, "\n") {
+				b.WriteString("  " + line + "\n")
+			}
+			b.WriteByte('\n')
+		}
+		b.WriteString(hintForm)
+		return b.String(), nil
+	}
+	rows, err := r.itemRows(el, body, what, s, env, leaf, mode == "multi")
 	if err != nil {
 		return "", err
 	}
-	return layoutChoice(prompt, rows, mode), nil
-}
-
-// leafRenderer renders one string leaf of an element; part names it after
-// the element's own place (".prompt", ".items[0].label").
-type leafRenderer func(src, part string) (string, error)
-
-// formRows are the rows of a form choice: one "<label>:" per field in
-// declaration order, its placeholder in brackets as the hint; a field
-// whose when: is false (or fails, with a warning) is omitted.
-func (r *Renderer) formRows(el *story.ViewElement, body map[string]any, what string, s *story.State, env expr.Env, leaf leafRenderer) ([]labelRow, error) {
-	var rows []labelRow
-	fields, _ := body["fields"].(map[string]any)
-	for _, name := range r.order.keys(el, []string{"choice", "fields"}, fields) {
-		f, _ := fields[name].(map[string]any)
-		if w := str(f, "when"); w != "" {
-			ok, gerr := r.guard(w, env)
-			if gerr != nil || !ok {
-				if gerr != nil {
-					r.warnf(&Error{Pos: el.Pos, State: s.Path, What: what + ".fields." + name, Msg: fmt.Sprintf("when %q: %v; the field is omitted", w, gerr), Err: gerr})
-				}
-				continue
-			}
-		}
-		label := str(f, "label")
-		if label == "" {
-			label = name
-		}
-		label, err := leaf(label, ".fields."+name+".label")
-		if err != nil {
-			return nil, err
-		}
-		ph, err := leaf(str(f, "placeholder"), ".fields."+name+".placeholder")
-		if err != nil {
-			return nil, err
-		}
-		hint := ""
-		if ph != "" {
-			hint = "[" + ph + "]"
-		}
-		rows = append(rows, labelRow{label + ":", hint})
-	}
-	return rows, nil
-}
-
-// itemRows are the rows of a single or multi choice: one per item (label,
-// else its intent; a param: placeholder in brackets; "[ ] " before each
-// label in multi mode); an item whose when: is false (or fails, with a
-// warning) is omitted.
-func (r *Renderer) itemRows(el *story.ViewElement, body map[string]any, what string, s *story.State, env expr.Env, leaf leafRenderer, multi bool) ([]labelRow, error) {
-	var rows []labelRow
-	items, _ := body["items"].([]any)
-	for j, it := range items {
-		m, ok := it.(map[string]any)
-		if !ok {
-			continue
-		}
-		part := fmt.Sprintf(".items[%d]", j)
-		if w := str(m, "when"); w != "" {
-			ok, gerr := r.guard(w, env)
-			if gerr != nil {
-				r.warnf(&Error{Pos: el.Pos, State: s.Path, What: what + part, Msg: fmt.Sprintf("when %q: %v; the item is omitted", w, gerr), Err: gerr})
-				continue
-			}
-			if !ok {
-				continue
-			}
-		}
-		label := str(m, "label")
-		if label == "" {
-			label = str(m, "intent")
-		}
-		label, err := leaf(label, part+".label")
-		if err != nil {
-			return nil, err
-		}
-		hint, err := leaf(str(m, "hint"), part+".hint")
-		if err != nil {
-			return nil, err
-		}
-		if p, ok := m["param"].(map[string]any); ok {
-			ph := str(p, "placeholder")
-			if ph == "" {
-				ph = str(p, "label")
-			}
-			if ph == "" {
-				ph = str(p, "slot")
-			}
-			if ph, err = leaf(ph, part+".param.placeholder"); err != nil {
-				return nil, err
-			}
-			if ph != "" {
-				label += " [" + ph + "]"
-			}
-		}
-		if multi {
-			label = "[ ] " + label
-		}
-		rows = append(rows, labelRow{label, hint})
-	}
-	return rows, nil
-}
-
-// layoutChoice lays out a choice: the prompt (a colon added unless it ends
-// in punctuation) and a blank line, the rows with hints aligned two cells
-// past the longest label, a blank line, and the mode's key-hint line.
-func layoutChoice(prompt string, rows []labelRow, mode string) string {
 	col := labelWidth(rows)
-	var b strings.Builder
-	if prompt = strings.TrimSpace(prompt); prompt != "" {
-		b.WriteString(prompt)
-		if !strings.ContainsAny(prompt[len(prompt)-1:], ":?!.") {
-			b.WriteByte(':')
-		}
-		b.WriteString("\n\n")
-	}
 	for _, rw := range rows {
 		b.WriteString("  " + rw.label)
 		if rw.hint != "" {
@@ -173,13 +72,139 @@ func layoutChoice(prompt string, rows []labelRow, mode string) string {
 	if len(rows) > 0 {
 		b.WriteByte('\n')
 	}
-	switch mode {
-	case "multi":
+	if mode == "multi" {
 		b.WriteString(hintMulti)
-	case "form":
-		b.WriteString(hintForm)
-	default:
+	} else {
 		b.WriteString(hintSingle)
 	}
-	return b.String()
+	return b.String(), nil
+}
+
+// leafRenderer renders one string leaf of an element; part names it after
+// the element's own place (".prompt", ".items[0].label").
+type leafRenderer func(src, part string) (string, error)
+
+// formBlank is the least width of a form field's blank.
+const formBlank = 10
+
+// formText is a form choice's template with every {name} filled in as
+// upstream's static form shows it: "_" + the field's text + "_", the text
+// padded with "_" to at least 10 cells. The text is the field's value (its
+// default or, for a readonly field, its expr: value; a string value is not
+// padded), else its placeholder, else its name. A field whose when: is not
+// truthy, and a {name} no field declares, is a bare blank.
+func (r *Renderer) formText(el *story.ViewElement, body map[string]any, what string, s *story.State, env expr.Env, leaf leafRenderer) (string, error) {
+	tpl, err := leaf(str(body, "template"), ".template")
+	if err != nil {
+		return "", err
+	}
+	fields, _ := body["fields"].(map[string]any)
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(tpl, '{')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(tpl[open:], '}')
+		if end < 0 {
+			break
+		}
+		name := tpl[open+1 : open+end]
+		b.WriteString(tpl[:open])
+		tpl = tpl[open+end+1:]
+		text, width := "", formBlank
+		if f, ok := fields[name].(map[string]any); ok && !r.hidden(str(f, "when"), el, s, what+".fields."+name, "field", env) {
+			if text, width, err = r.formField(f, name, env, leaf); err != nil {
+				return "", err
+			}
+		}
+		b.WriteString("_" + text + strings.Repeat("_", max(width-textWidth(text), 0)) + "_")
+	}
+	b.WriteString(tpl)
+	return b.String(), nil
+}
+
+// formField is the text a form field shows and the width of its blank.
+func (r *Renderer) formField(f map[string]any, name string, env expr.Env, leaf leafRenderer) (string, int, error) {
+	part := ".fields." + name
+	var val string
+	var err error
+	if ex := str(f, "expr"); ex != "" && isTrue(f["readonly"]) {
+		if v, eerr := r.evalExpr(ex, env); eerr == nil && v != nil {
+			val = fmt.Sprint(v)
+		}
+	} else if val, err = leaf(str(f, "default"), part+".default"); err != nil {
+		return "", 0, err
+	}
+	if val != "" {
+		if t := strings.ToLower(str(f, "type")); t == "string" || t == "" {
+			return val, 0, nil
+		}
+		return val, formBlank, nil
+	}
+	ph, err := leaf(str(f, "placeholder"), part+".placeholder")
+	if err != nil {
+		return "", 0, err
+	}
+	if ph == "" {
+		ph = name
+	}
+	return ph, formBlank, nil
+}
+
+func isTrue(v any) bool {
+	b, _ := v.(bool)
+	return b
+}
+
+// itemRows are the rows of a single or multi choice: one per item (label,
+// else its intent, in multi mode its value; a param: placeholder in
+// brackets, else "(slot?)"; "[ ] " before each label in multi mode); an
+// item whose when: is not truthy (or fails, with a warning) is omitted.
+// Labels lose their trailing spaces, hints their surrounding ones.
+func (r *Renderer) itemRows(el *story.ViewElement, body map[string]any, what string, s *story.State, env expr.Env, leaf leafRenderer, multi bool) ([]labelRow, error) {
+	var rows []labelRow
+	items, _ := body["items"].([]any)
+	for j, it := range items {
+		m, ok := it.(map[string]any)
+		if !ok {
+			continue
+		}
+		part := fmt.Sprintf(".items[%d]", j)
+		if r.hidden(str(m, "when"), el, s, what+part, "item", env) {
+			continue
+		}
+		label := str(m, "label")
+		if label == "" && multi {
+			label = str(m, "value")
+		}
+		if label == "" {
+			label = str(m, "intent")
+		}
+		label, err := leaf(label, part+".label")
+		if err != nil {
+			return nil, err
+		}
+		hint, err := leaf(str(m, "hint"), part+".hint")
+		if err != nil {
+			return nil, err
+		}
+		label = strings.TrimRight(label, " \t")
+		if p, ok := m["param"].(map[string]any); ok {
+			ph, err := leaf(str(p, "placeholder"), part+".param.placeholder")
+			if err != nil {
+				return nil, err
+			}
+			if ph != "" {
+				label += " [" + ph + "]"
+			} else {
+				label += " (" + str(p, "slot") + "?)"
+			}
+		}
+		if multi {
+			label = "[ ] " + label
+		}
+		rows = append(rows, labelRow{label, strings.TrimSpace(hint)})
+	}
+	return rows, nil
 }

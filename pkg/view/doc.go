@@ -8,9 +8,10 @@
 // Semantics are story-runtime §8 and §3.6: template_file views and
 // extends/blocks layouts resolve against the state's story views/ directory;
 // typed elements (heading, prose, list, kv, code, template, banner, choice,
-// media, each with its own when:) are laid out as plain text at
-// width 80; a state without a view falls back to its ancestors'; a
-// parallel state joins its regions' views. Files are read only inside the
+// media, each with its own when:, whose value counts by upstream's
+// truthiness: when.go) are laid out as upstream's plain text at width 80;
+// a state without a view of its own shows nothing; a parallel state joins
+// its root's and its region leaves' own views. Files are read only inside the
 // story's template roots (story/expr's PongoLoader), and rendering never
 // panics. Choices where upstream is odd are in docs/compat/views.md.
 package view

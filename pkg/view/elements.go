@@ -8,36 +8,40 @@ import (
 )
 
 // renderElements lays out a typed element list as plain text (story-runtime
-// §8): each element renders to a block, an element whose when: is false is
-// omitted, and the non-empty blocks are joined by one blank line.
+// §8, as upstream): each element renders to a block, an element whose
+// when: is not truthy is omitted and so is one that renders to "" (a
+// block of spaces is kept), and the blocks are joined by one blank line,
+// except two kv blocks in a row, which are joined by a newline.
 func (r *Renderer) renderElements(els []*story.ViewElement, where string, dl *dirLoader, s *story.State, env expr.Env) (string, error) {
-	var parts []string
+	var b strings.Builder
+	prevKV := false
 	for i, el := range els {
 		if el == nil {
 			continue
 		}
 		what := fmt.Sprintf("%s[%d] (%s)", where, i, el.Kind)
-		if el.When != "" {
-			ok, err := r.guard(el.When, env)
-			if err != nil {
-				r.warnf(&Error{Pos: el.Pos, State: s.Path, What: what, Msg: fmt.Sprintf("when %q: %v; the element is omitted", el.When, err), Err: err})
-				continue
-			}
-			if !ok {
-				continue
-			}
+		if r.hidden(el.When, el, s, what, "element", env) {
+			continue
 		}
 		text, err := r.renderElement(el, what, dl, s, env)
 		if err != nil {
 			return "", err
 		}
-		text = strings.TrimRight(text, " \t\r\n")
-		if strings.TrimSpace(text) == "" {
+		if text == "" {
 			continue
 		}
-		parts = append(parts, text)
+		kv := el.Kind == "kv"
+		switch {
+		case b.Len() == 0:
+		case kv && prevKV:
+			b.WriteByte('\n')
+		default:
+			b.WriteString("\n\n")
+		}
+		b.WriteString(text)
+		prevKV = kv
 	}
-	return strings.Join(parts, "\n\n"), nil
+	return b.String(), nil
 }
 
 func (r *Renderer) warnf(err error) {
@@ -52,14 +56,17 @@ func (r *Renderer) renderElement(el *story.ViewElement, what string, dl *dirLoad
 	}
 	body, _ := el.Body.(map[string]any)
 	switch el.Kind {
-	case "heading", "code", "template":
+	case "template":
 		return leaf(el.Text, "")
+	case "heading":
+		t, err := leaf(el.Text, "")
+		return padBlock(strings.TrimSpace(t)), err
+	case "code":
+		t, err := leaf(el.Text, "")
+		return strings.TrimRight(t, "\r\n"), err
 	case "prose":
 		t, err := leaf(el.Text, "")
-		if err != nil {
-			return "", err
-		}
-		return wordWrap(strings.TrimRight(t, " \t\r\n"), r.width), nil
+		return wordWrap(strings.Join(strings.Fields(t), " "), r.width), err
 	case "list":
 		return r.renderList(el, body, what, dl, s, env)
 	case "kv":
@@ -87,10 +94,18 @@ func str(m map[string]any, key string) string {
 	return fmt.Sprint(v)
 }
 
-// renderList prints one "• item" line per item; items with a hint align
-// the hints two cells after the longest label.
+// listLabelCap is the widest label a list aligns its hints past.
+const listLabelCap = 36
+
+// renderList prints one "<marker> item" line per item (marker "•" unless
+// the list sets one, used as written); items with a hint align the hints
+// two cells after the longest label. Labels lose their trailing spaces,
+// hints their surrounding ones.
 func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what string, dl *dirLoader, s *story.State, env expr.Env) (string, error) {
-	marker := listMarker(str(body, "marker"))
+	marker := str(body, "marker")
+	if marker == "" {
+		marker = "•"
+	}
 	items, _ := body["items"].([]any)
 	var rows []labelRow
 	for j, it := range items {
@@ -100,15 +115,8 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 		case string:
 			label = x
 		case map[string]any:
-			if w := str(x, "when"); w != "" {
-				ok, err := r.guard(w, env)
-				if err != nil {
-					r.warnf(&Error{Pos: el.Pos, State: s.Path, What: part, Msg: fmt.Sprintf("when %q: %v; the item is omitted", w, err), Err: err})
-					continue
-				}
-				if !ok {
-					continue
-				}
+			if r.hidden(str(x, "when"), el, s, part, "item", env) {
+				continue
 			}
 			label, hint = str(x, "label"), str(x, "hint")
 		case nil:
@@ -123,39 +131,31 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 		if hint, err = dl.renderLeaf(hint, env, el.Pos, s.Path, part+".hint"); err != nil {
 			return "", err
 		}
-		rows = append(rows, labelRow{label, hint})
+		rows = append(rows, labelRow{strings.TrimRight(label, " \t"), strings.TrimSpace(hint)})
 	}
-	col := labelWidth(rows)
+	// the hint column: two cells past the longest label, but labels past
+	// listLabelCap push only their own hint; hints wrap to the rest of the
+	// width, continuation lines at the column (upstream's)
+	prefix := marker + " "
+	lw := min(labelWidth(rows), listLabelCap)
+	col := textWidth(prefix) + lw + 2
 	var b strings.Builder
 	for i, rw := range rows {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(marker(i))
+		b.WriteString(prefix)
 		b.WriteString(rw.label)
 		if rw.hint != "" {
-			b.WriteString(strings.Repeat(" ", col-textWidth(rw.label)+2))
-			b.WriteString(rw.hint)
+			b.WriteString(strings.Repeat(" ", max(lw-textWidth(rw.label), 0)+2))
+			hint := rw.hint
+			if r.width-col > 0 {
+				hint = wordWrap(hint, r.width-col)
+			}
+			b.WriteString(strings.ReplaceAll(hint, "\n", "\n"+strings.Repeat(" ", col)))
 		}
 	}
 	return b.String(), nil
-}
-
-// listMarker maps a list's marker: to its line prefix: the default and
-// "bullet" give "• ", "number"/"numbered"/"ordered" give "1. ", "2. ", …,
-// "none" gives nothing, and any other text is used as written.
-func listMarker(m string) func(int) string {
-	switch strings.ToLower(strings.TrimSpace(m)) {
-	case "", "bullet", "bullets", "dot", "•":
-		return func(int) string { return "• " }
-	case "number", "numbers", "numbered", "ordered", "1", "1.":
-		return func(i int) string { return fmt.Sprintf("%d. ", i+1) }
-	case "none":
-		return func(int) string { return "" }
-	case "dash", "-":
-		return func(int) string { return "- " }
-	}
-	return func(int) string { return m + " " }
 }
 
 // renderKV aligns values two cells after the longest "key:"; a value is
@@ -192,7 +192,7 @@ func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf fun
 		}
 		b.WriteString(strings.ReplaceAll(val, "\n", "\n"+strings.Repeat(" ", col)))
 	}
-	return trimLines(b.String()), nil
+	return b.String(), nil
 }
 
 // renderBanner prints a ═ rule, "  TEXT  ·  subtitle", and the rule again;
@@ -207,6 +207,7 @@ func (r *Renderer) renderBanner(body map[string]any, leaf func(string, string) (
 	if err != nil {
 		return "", err
 	}
+	text, sub = strings.TrimSpace(text), strings.TrimSpace(sub)
 	line := "  " + text
 	if sub != "" {
 		line += "  ·  " + sub
@@ -222,8 +223,9 @@ func (r *Renderer) renderBanner(body map[string]any, leaf func(string, string) (
 	return rule + "\n" + line + "\n" + rule, nil
 }
 
-// renderMedia prints a media element as its caption (or handle) and,
-// when set, its path in parentheses.
+// renderMedia prints a media element as upstream's plain-text pointer
+// block: the kind's icon and the caption (else the handle), then an arrow
+// and the path (else the handle), both as written.
 func renderMedia(body map[string]any, leaf func(string, string) (string, error)) (string, error) {
 	caption, err := leaf(str(body, "caption"), ".caption")
 	if err != nil {
@@ -237,15 +239,31 @@ func renderMedia(body map[string]any, leaf func(string, string) (string, error))
 	if err != nil {
 		return "", err
 	}
-	label := caption
-	if label == "" {
-		label = handle
+	if caption == "" {
+		caption = handle
 	}
-	out := "[" + label + "]"
-	if path != "" {
-		out += " (" + path + ")"
+	if path == "" {
+		path = handle
 	}
-	return out, nil
+	return mediaIcon(str(body, "kind")) + "  " + caption + "\n   → " + path, nil
+}
+
+// mediaIcon is the pointer icon of a media kind (upstream's: video, image,
+// pdf, html, slideshow; any other kind gets the attachment icon).
+func mediaIcon(kind string) string {
+	switch strings.ToLower(strings.TrimSpace(kind)) {
+	case "video":
+		return "📹"
+	case "image":
+		return "🖼"
+	case "pdf":
+		return "📄"
+	case "html":
+		return "🌐"
+	case "slideshow":
+		return "📊"
+	}
+	return "📎"
 }
 
 // labelRow is one row of a list or choice laid out as label and hint.
@@ -258,4 +276,18 @@ func labelWidth(rows []labelRow) int {
 		col = max(col, textWidth(rw.label))
 	}
 	return col
+}
+
+// padBlock pads every line of a multi-line block with spaces to the width
+// of its widest line, as upstream's styled heading does.
+func padBlock(s string) string {
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	w := textWidth(s)
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = l + strings.Repeat(" ", w-textWidth(l))
+	}
+	return strings.Join(lines, "\n")
 }

@@ -152,19 +152,27 @@ func (h *helpers) intent(name string) *story.Intent {
 	return nil
 }
 
-// guard evaluates a when: guard (compiled once per source).
+// guard evaluates a transition's when: guard (compiled once per source),
+// for the availability helpers.
 func (r *Renderer) guard(src string, env expr.Env) (bool, error) {
+	p, err := r.program(r.guards, src, expr.CompileGuard)
+	if err != nil {
+		return false, err
+	}
+	return p.EvalBool(env)
+}
+
+// program returns src compiled by compile, from cache or compiled now and
+// kept there (a compile error is kept too).
+func (r *Renderer) program(cache map[string]guardEntry, src string, compile func(string) (*expr.Program, error)) (*expr.Program, error) {
 	r.mu.Lock()
-	g, ok := r.guards[src]
+	g, ok := cache[src]
 	r.mu.Unlock()
 	if !ok {
-		g.p, g.err = expr.CompileGuard(src)
+		g.p, g.err = compile(src)
 		r.mu.Lock()
-		r.guards[src] = g
+		cache[src] = g
 		r.mu.Unlock()
 	}
-	if g.err != nil {
-		return false, g.err
-	}
-	return g.p.EvalBool(env)
+	return g.p, g.err
 }

@@ -16,14 +16,20 @@ func FuzzRender(f *testing.F) {
 		"{{ world.x|upper }}", "{{ world.x ?? 'd' }}", "{% include 'nope' %}",
 		"{% extends '../x' %}", "{% endcomment", "{{", "{%", "— wide 日本 text - with-hyphens",
 		"world.x != {}", "world.x", "available('go')", "len(world.l) > 0",
+		"Buy {f} for {x}.", "{f}{", "{}{{f}}", "world.l", "0", "'no'",
 	} {
 		f.Add(s, s, byte(0))
 	}
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, text, guard string, kind byte) {
-		kinds := []string{"prose", "heading", "code", "template", "list", "kv", "banner", "choice", "media", "bogus"}
+		kinds := []string{"prose", "heading", "code", "template", "list", "kv", "banner", "choice", "media", "bogus", "form"}
 		el := &story.ViewElement{Kind: kinds[int(kind)%len(kinds)], Text: text, When: guard}
 		switch el.Kind {
+		case "form":
+			el.Kind = "choice"
+			el.Body = map[string]any{"mode": "form", "prompt": text, "template": text, "fields": map[string]any{
+				"f": map[string]any{"placeholder": text, "default": text, "when": guard, "type": text},
+				"x": map[string]any{"readonly": true, "expr": guard}}}
 		case "list":
 			el.Body = map[string]any{"items": []any{text, map[string]any{"label": text, "hint": text, "when": guard}}, "marker": text}
 		case "kv":

@@ -23,13 +23,15 @@ func TestElementKinds(t *testing.T) {
 	r, w := kinds(t)
 	cases := map[string]string{
 		"literal": "no template here {not pongo}",
-		"list":    "1. first Ada\n2. second     with a hint\n3. third\n\nbare\n\n* star",
-		"kv":      "Zeta:    2\nA:       first declared last in sort order\nMiddle:",
+		// a marker is used as written (upstream's)
+		"list": "number first Ada\nnumber second     with a hint\nnumber third\n\nnone bare\n\n* star",
+		// an empty value keeps its padding (upstream's)
+		"kv": "Zeta:    2\nA:       first declared last in sort order\nMiddle:  ",
 		"banner": strings.Repeat("═", 40) + "\n  Ada\n" + strings.Repeat("═", 40) + "\n\n" +
 			strings.Repeat("═", 80) + "\n  A VERY LONG BANNER TITLE THAT GOES ON  ·  and a subtitle that pushes the rule past eighty columns\n" + strings.Repeat("═", 80),
-		"choices": "Pick some?\n\n  [ ] one\n  [ ] two Ada  second\n\n" + hintMulti,
-		"form":    "  What:      [type it]\n  zz_other:  [more]\n\n" + hintForm,
-		"media":   "[A screenshot] (.artifacts/shot.png)\n\n[bare]",
+		"choices": "Pick some?:\n\n  [ ] one\n  [ ] two Ada  second\n\n" + hintMulti,
+		"form":    "  I want _type it____ and _more_______, not ____________.\n\n" + hintForm,
+		"media":   "📎  A screenshot\n   → .artifacts/shot.png\n\n📎  bare\n   → bare",
 	}
 	wantRenders(t, r, w, cases)
 }
@@ -110,17 +112,18 @@ func TestExtendsAndFiles(t *testing.T) {
 	wantRenders(t, r, w, cases)
 }
 
-func TestFallbackToAncestor(t *testing.T) {
+// A state without a view of its own shows nothing, as upstream: neither a
+// compound ancestor's view nor, in a parallel state, its region's is used
+// (probe testdata/conformance/fallback).
+func TestNoAncestorFallback(t *testing.T) {
 	r, w := kinds(t)
 	wantRenders(t, r, w, map[string]string{
-		"outer":            "OUTER outer",
-		"outer.inner.leaf": "OUTER outer.inner.leaf", // the leaf's own state context
-		"outer.with_view":  "OWN VIEW",
-		"noview":           "",
-		// A region leaf without a view uses its region's; nothing from the
-		// parallel root (which has no view here); empty renders are dropped.
-		"par#par.r1.a|par.r2.b": "R1 REGION\n\nB par.r2.b",
-		"par#par.r2.c|par.r1.a": "R1 REGION",
+		"outer":                 "OUTER outer",
+		"outer.inner.leaf":      "",
+		"outer.with_view":       "OWN VIEW",
+		"noview":                "",
+		"par#par.r1.a|par.r2.b": "B par.r2.b",
+		"par#par.r2.c|par.r1.a": "",
 	})
 }
 
@@ -149,13 +152,13 @@ func TestTransitionViewExtra(t *testing.T) {
 func TestRenderErrors(t *testing.T) {
 	r, w := kinds(t)
 	cases := map[string][]string{
-		"ternary":        {"app.yaml:113:11", `state "ternary"`, "'}}' expected"},
-		"unterminated":   {"app.yaml:115:11", "expected tag elif or else or endif"},
-		"bad_element":    {"app.yaml:119:9", "view[1] (prose)", "Filter 'nosuchfilter' does not exist"},
-		"escape":         {"app.yaml:121:11", "outside the template roots"},
+		"ternary":        {"app.yaml:114:11", `state "ternary"`, "'}}' expected"},
+		"unterminated":   {"app.yaml:116:11", "expected tag elif or else or endif"},
+		"bad_element":    {"app.yaml:120:9", "view[1] (prose)", "Filter 'nosuchfilter' does not exist"},
+		"escape":         {"app.yaml:122:11", "outside the template roots"},
 		"broken_file":    {"views/broken.pongo:2:17", "Unexpected EOF"},
-		"missing_file":   {"app.yaml:109:11", `view file "nope.pongo" not found`},
-		"missing_layout": {"app.yaml:111:11", `view file "nolayout.pongo" not found`},
+		"missing_file":   {"app.yaml:110:11", `view file "nope.pongo" not found`},
+		"missing_layout": {"app.yaml:112:11", `view file "nolayout.pongo" not found`},
 		"nosuch":         {`state "nosuch"`, "no such state"},
 		"par#par.r1.zz":  {`state "par.r1.zz"`, "no such state"},
 	}

@@ -23,8 +23,8 @@ func splitParallel(path string) (root string, leaves []string, ok bool) {
 // renderParallel renders a parallel state's view: the root's own view,
 // then each region leaf's view in sorted path order, joined by a blank
 // line (story-runtime §3.6). Each leaf renders with its own state.path and
-// description; a leaf without a view uses its nearest ancestor's below the
-// parallel root. Empty renders are left out.
+// description; a leaf without a view of its own adds nothing (its region's
+// view is not used, as upstream). Empty renders are left out.
 func (r *Renderer) renderParallel(rootPath string, leaves []string, world, extra map[string]any) (string, error) {
 	root, err := r.state(rootPath)
 	if err != nil {
@@ -47,11 +47,10 @@ func (r *Renderer) renderParallel(rootPath string, leaves []string, world, extra
 		if err != nil {
 			return "", err
 		}
-		v, _ := r.viewFor(leaf, root)
-		if v == nil {
+		if leaf.View == nil {
 			continue
 		}
-		out, err := r.render(v, leaf, world, extra)
+		out, err := r.render(leaf.View, leaf, world, extra)
 		if err != nil {
 			return "", err
 		}

@@ -55,6 +55,7 @@ type Renderer struct {
 	mu      sync.Mutex
 	loaders map[string]*dirLoader
 	guards  map[string]guardEntry
+	exprs   map[string]guardEntry
 	order   *orderCache
 }
 
@@ -66,7 +67,7 @@ type guardEntry struct {
 // newRenderer returns a renderer for st (the folded story the engine runs).
 func newRenderer(st *story.Story, opts ...Option) *Renderer {
 	r := &Renderer{st: st, width: defaultWidth, states: map[string]*story.State{},
-		loaders: map[string]*dirLoader{}, guards: map[string]guardEntry{}, order: newOrderCache()}
+		loaders: map[string]*dirLoader{}, guards: map[string]guardEntry{}, exprs: map[string]guardEntry{}, order: newOrderCache()}
 	for _, o := range opts {
 		o(r)
 	}
@@ -98,8 +99,8 @@ const transitionViewKey = "transition_view"
 // parallel "p#p.a.x|p.b.y") against world. extra entries are added to the
 // template context over the defaults (for example "slots", "run", "event",
 // "args"; TransitionViewKey selects a transition's view). A state without
-// a view of its own uses its nearest ancestor's; when none has one the
-// result is "" with no error. The engine's ViewRenderer interface
+// a view of its own renders "" with no error, as upstream (an ancestor's
+// view is not used). The engine's ViewRenderer interface
 // (story-runtime §8).
 func (r *Renderer) RenderView(statePath string, world map[string]any, extra map[string]any) (out string, err error) {
 	defer r.recoverInto(statePath, &out, &err)
@@ -129,11 +130,10 @@ func (r *Renderer) RenderView(statePath string, world map[string]any, extra map[
 	if err != nil {
 		return "", err
 	}
-	v, _ := r.viewFor(s, nil)
-	if v == nil {
+	if s.View == nil {
 		return "", nil
 	}
-	return r.render(v, s, world, extra)
+	return r.render(s.View, s, world, extra)
 }
 
 // RenderTransitionView renders v (a transition's view:, which replaces the
@@ -168,17 +168,6 @@ func (r *Renderer) state(path string) (*story.State, error) {
 		return s, nil
 	}
 	return nil, &Error{State: path, What: "view", Msg: "no such state in the story (check the state path)"}
-}
-
-// viewFor returns the view s renders: its own, else the nearest ancestor's
-// below stop (exclusive); owner is the state the view belongs to.
-func (r *Renderer) viewFor(s, stop *story.State) (*story.View, *story.State) {
-	for cur := s; cur != nil && cur != stop; cur = cur.Parent {
-		if cur.View != nil {
-			return cur.View, cur
-		}
-	}
-	return nil, nil
 }
 
 // dir is the story directory the views of the state at path resolve

@@ -110,15 +110,3 @@ func wordWrap(s string, limit int) string {
 	addWord()
 	return out.String()
 }
-
-// trimLines removes trailing spaces and tabs from every line of s.
-func trimLines(s string) string {
-	if !strings.ContainsAny(s, " \t") {
-		return s
-	}
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " \t")
-	}
-	return strings.Join(lines, "\n")
-}

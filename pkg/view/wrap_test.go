@@ -41,9 +41,6 @@ func TestTextWidth(t *testing.T) {
 	if textWidth("abc") != 3 || textWidth("日本") != 4 || textWidth("a\nabcd") != 4 || textWidth("é") != 1 || textWidth("e\u0301") != 1 || textWidth("\u2061x\u2063") != 1 {
 		t.Error("textWidth")
 	}
-	if trimLines("a  \nb\t\nc") != "a\nb\nc" {
-		t.Error("trimLines")
-	}
 	if strings.Count(wordWrap(strings.Repeat("word ", 100), 80), "\n") != 6 {
 		t.Error("500 cells of words at 80 should wrap to 7 lines")
 	}

@@ -3,5 +3,7 @@
 // outside tests.
 //
 // It speaks the hook protocol (one JSON line in, one out). Modes: rewrite,
-// reroute ALIAS, veto, crash, crash-once MARKER, sleep, garbage, pid.
+// reroute ALIAS, veto, crash, crash-once MARKER, sleep, garbage, pid, and
+// record-env NAME FILE (writes what NAME holds in its environment to FILE
+// as it starts, then answers continue).
 package main

@@ -13,6 +13,18 @@ func main() {
 	if len(os.Args) > 1 {
 		mode = os.Args[1]
 	}
+	if mode == "record-env" {
+		// record-env NAME FILE: write, as it starts, what NAME holds in
+		// its environment to FILE ("NAME=unset" when it has none).
+		v, ok := os.LookupEnv(os.Args[2])
+		if !ok {
+			v = "unset"
+		}
+		if err := os.WriteFile(os.Args[3], []byte("started\n"+os.Args[2]+"="+v+"\n"), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+	}
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	calls := 0

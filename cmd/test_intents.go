@@ -1,0 +1,313 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"kitsoki/internal/atomicfile"
+	"kitsoki/pkg/compose"
+	"kitsoki/pkg/flowtest"
+	"kitsoki/pkg/validate"
+)
+
+type intentFlags struct {
+	intents      string
+	harness      string
+	agent        string
+	profile      string
+	recording    string
+	runs         int
+	dryRun       bool
+	maxCost      float64
+	only         string
+	baseline     string
+	updateBase   bool
+	regressionAt float64
+	jsonOut      string
+	junitOut     string
+	jobs         int
+	repo         string
+}
+
+func newTestIntentsCmd() *cobra.Command {
+	f := &intentFlags{}
+	c := &cobra.Command{
+		Use:   "intents APP.yaml",
+		Short: "Measure how reliably free text routes to the right intent in each state",
+		Example: "  kitsoki test intents stories/cloak/app.yaml\n" +
+			"  kitsoki test intents app.yaml --harness live --agent agent.router --runs 5 --max-cost 0.50\n" +
+			"  kitsoki test intents app.yaml --baseline intents.baseline.json --update-baseline",
+		Long: `Intents runs the routing fixtures (intents/*.yaml, test_kind: intents) of a
+story: each input is routed runs times and judged against the fixture (the
+expected intent and slots, expect_failure codes, or expect_fallthrough); a
+fixture passes when its pass rate reaches min_pass_rate.
+
+Harnesses: static (default) answers from recording.yaml, no model is asked
+and a missing entry is skipped; live routes through one agent plugin of the
+story (--agent ALIAS: a subprocess plugin, mcp_http, claude_cli or
+builtin.local_llm), to measure a backend before trusting it.
+
+Exit status: 0 every fixture at or above its threshold and no regression,
+1 a fixture below it, a regression or --max-cost reached, 2 a fixture,
+recording or story that cannot be read.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runIntents(c.Context(), c.OutOrStdout(), c.ErrOrStderr(), args[0], f)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.intents, "intents", "", "intent fixture `GLOB` (default <app dir>/intents/*.yaml)")
+	fl.StringVar(&f.harness, "harness", "static", "static (recording) or live (an agent plugin of the story, --agent)")
+	fl.StringVar(&f.agent, "agent", "", "agent `ALIAS` the live harness routes through (e.g. agent.router)")
+	fl.StringVar(&f.profile, "profile", "", "plugin profile for the live harness (default .kitsoki/plugins.yaml found upward)")
+	fl.StringVar(&f.recording, "recording", "", "recording for the static harness (default <app dir>/recording.yaml)")
+	fl.IntVar(&f.runs, "runs", 0, "runs per input for every fixture (0 = the fixtures' own)")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "print the plan (fixtures, inputs, calls) and exit 0")
+	fl.Float64Var(&f.maxCost, "max-cost", 2.0, "stop a live run once its agents report this much cost in USD (0 = no limit)")
+	fl.StringVar(&f.only, "only", "", "run only the fixtures of this `STATE` (exact match)")
+	fl.StringVar(&f.baseline, "baseline", "", "baseline JSON `FILE` of earlier pass rates, for regression tracking")
+	fl.BoolVar(&f.updateBase, "update-baseline", false, "write this run's pass rates to --baseline")
+	fl.Float64Var(&f.regressionAt, "fail-regression-at", 0.05, "fail when a fixture's pass rate drops more than this below the baseline")
+	fl.StringVar(&f.jsonOut, "json", "", "write the JSON report (the existing engine's shape) to `FILE` (- = stdout)")
+	fl.StringVar(&f.junitOut, "junit", "", "write a JUnit XML report to `FILE`")
+	fl.IntVarP(&f.jobs, "jobs", "j", 0, "inputs routed in parallel (default: number of CPUs)")
+	fl.StringVar(&f.repo, "kitsoki-repo", "", "kitsoki checkout `DIR` that @kitsoki/<name> imports resolve in")
+	return c
+}
+
+// checkIntentFlags rejects flag values that cannot work.
+func checkIntentFlags(f *intentFlags) error {
+	switch {
+	case f.harness != "static" && f.harness != "live":
+		return usagef("--harness %q: expected static or live", f.harness)
+	case f.harness == "live" && f.agent == "":
+		return usagef("--harness live needs --agent ALIAS: the agent plugin of the story to route through")
+	case f.runs < 0:
+		return usagef("--runs %d: must be 0 (the fixtures' own) or more", f.runs)
+	case f.maxCost < 0:
+		return usagef("--max-cost %g: must be 0 (no limit) or more", f.maxCost)
+	case f.jobs < 0:
+		return usagef("-j %d: must be 0 (one per CPU) or more", f.jobs)
+	case f.updateBase && f.baseline == "":
+		return usagef("--update-baseline needs --baseline FILE: where to write the pass rates")
+	case f.regressionAt < 0:
+		return usagef("--fail-regression-at %g: must be 0 or more", f.regressionAt)
+	}
+	for _, out := range []struct{ flag, path string }{{"--json", f.jsonOut}, {"--junit", f.junitOut}} {
+		if out.path == "" || out.path == "-" {
+			continue
+		}
+		if st, err := os.Stat(filepath.Dir(out.path)); err != nil || !st.IsDir() {
+			return usagef("%s %s: directory %s does not exist; create it first", out.flag, out.path, filepath.Dir(out.path))
+		}
+	}
+	return nil
+}
+
+func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *intentFlags) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := checkIntentFlags(f); err != nil {
+		return err
+	}
+	if f.harness == "live" {
+		if err := refuseInSandbox("kitsoki test intents --harness live"); err != nil {
+			return err
+		}
+	}
+	if st, err := os.Stat(app); err != nil {
+		return usagef("%s: no such file or directory", app)
+	} else if st.IsDir() {
+		app = filepath.Join(app, validate.StoryFile)
+	}
+	glob := f.intents
+	if glob == "" {
+		glob = flowtest.IntentsGlob(app)
+	}
+	suites, err := flowtest.LoadIntents(glob, f.only)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if f.dryRun {
+		writeIntentsPlan(stdout, suites, f)
+		return nil
+	}
+	runner := flowtest.NewRunner(flowtest.Options{KitsokiRepo: f.repo, Profile: f.profile})
+	if err := loadTestStories(stderr, runner, []*flowtest.File{{Story: app}}, f.profile); err != nil {
+		return err
+	}
+	ld, _ := runner.Story(app)
+	if ld.Machine == nil {
+		return usagef("%s: the story does not compile: %v", app, ld.CompileErr)
+	}
+	o := flowtest.IntentOptions{Machine: ld.Machine, Jobs: f.jobs, Runs: f.runs, MaxCost: f.maxCost, HarnessType: f.harness}
+	h, closeH, err := intentHarness(ld, app, f)
+	if err != nil {
+		return err
+	}
+	defer closeH()
+	o.Harness = h
+	if f.harness == "live" {
+		o.AgentBackend = f.agent
+	}
+	rep := flowtest.RunIntents(ctx, suites, o)
+	if err := intentBaseline(rep, ld, f); err != nil {
+		return err
+	}
+	if err := writeIntentReports(stdout, rep, f); err != nil {
+		return err
+	}
+	text := stdout
+	if f.jsonOut == "-" {
+		text = stderr
+	}
+	flowtest.WriteIntentsText(text, rep)
+	if rep.Failed() {
+		return silentExit(exitFinding)
+	}
+	return nil
+}
+
+// intentHarness builds the --harness: the recording, or the story's
+// plugin assembly with the --agent alias. close stops what it started.
+func intentHarness(ld *compose.Loaded, app string, f *intentFlags) (flowtest.Harness, func(), error) {
+	if f.harness == "static" {
+		rec := f.recording
+		if rec == "" {
+			rec = filepath.Join(filepath.Dir(app), "recording.yaml")
+		}
+		h, err := flowtest.NewStaticHarness(rec)
+		if err != nil {
+			return nil, func() {}, usagef("%v", err)
+		}
+		return h, func() {}, nil
+	}
+	plan, err := compose.Resolve(ld, f.profile)
+	if err != nil {
+		return nil, func() {}, usagef("%v", err)
+	}
+	rt, err := plan.Build(compose.BuildOptions{ClaudeSubmit: claudeSubmitCommand()})
+	if err != nil {
+		return nil, func() {}, usagef("%v", err)
+	}
+	closeRT := func() { _, _ = rt.Close() }
+	h, err := flowtest.NewAgentHarness(rt.Agents, f.agent, ld.Story)
+	if err != nil {
+		closeRT()
+		return nil, func() {}, usagef("%v", err)
+	}
+	return h, closeRT, nil
+}
+
+// intentBaseline compares with --baseline and writes it with
+// --update-baseline.
+func intentBaseline(rep *flowtest.IntentReport, ld *compose.Loaded, f *intentFlags) error {
+	if f.baseline == "" {
+		return nil
+	}
+	b, err := flowtest.ReadBaseline(f.baseline)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	rep.Regressions = b.Regressions(rep, f.regressionAt)
+	if f.updateBase {
+		if err := flowtest.WriteBaseline(f.baseline, rep, ld.Story.App.ID, ld.Story.App.Version, time.Now()); err != nil {
+			return usagef("--baseline %s: %v", f.baseline, err)
+		}
+	}
+	return nil
+}
+
+// writeIntentReports writes --json (stdout for -) and --junit.
+func writeIntentReports(stdout io.Writer, rep *flowtest.IntentReport, f *intentFlags) error {
+	if f.jsonOut != "" {
+		data, err := flowtest.MarshalIntentReport(rep)
+		if err != nil {
+			return usagef("--json: %v", err)
+		}
+		if f.jsonOut == "-" {
+			_, err = stdout.Write(append(data, '\n'))
+		} else {
+			err = atomicfile.Write(f.jsonOut, data, 0o644)
+		}
+		if err != nil {
+			return usagef("--json %s: %v", f.jsonOut, err)
+		}
+	}
+	if f.junitOut != "" {
+		var b strings.Builder
+		if err := flowtest.WriteIntentsJUnit(&b, rep); err != nil {
+			return usagef("--junit: %v", err)
+		}
+		if err := atomicfile.Write(f.junitOut, []byte(b.String()), 0o644); err != nil {
+			return usagef("--junit %s: %v", f.junitOut, err)
+		}
+	}
+	return nil
+}
+
+// writeIntentsPlan is --dry-run: what a run would do, in upstream's words.
+func writeIntentsPlan(w io.Writer, suites []*flowtest.IntentSuite, f *intentFlags) {
+	fixtures, inputs, calls := 0, 0, 0
+	for _, s := range suites {
+		for _, fx := range s.Fixtures {
+			fixtures++
+			inputs += len(fx.Inputs)
+			runs := fx.Runs
+			if f.runs > 0 {
+				runs = f.runs
+			}
+			calls += runs * len(fx.Inputs)
+		}
+	}
+	note := "est. cost not calculated for static harness"
+	if f.harness == "live" {
+		note = fmt.Sprintf("cost capped by --max-cost %.2f", f.maxCost)
+	}
+	fmt.Fprintf(w, "Dry run: %d fixtures, %d inputs, %d total calls (%s)\n", fixtures, inputs, calls, note)
+	fmt.Fprintf(w, "\nSummary: 0/0 fixtures pass\nPASS\n")
+}
+
+// storyIntents is what the intents part of a plain `kitsoki test` did.
+type storyIntents struct{ ran, failed bool }
+
+// runStoryIntents is the intents part of `kitsoki test PATH...` (no
+// mode): every story with a recording.yaml and intents/*.yaml gets its
+// static routing pass rates after its flows (not under `test flows`, nor
+// with --run or --shard, which select flow fixtures).
+func runStoryIntents(ctx context.Context, text, stderr io.Writer, apps []string, tf *testFlags) (storyIntents, error) {
+	var out storyIntents
+	if tf.upstream || tf.run != "" || tf.shard != "" {
+		return out, nil
+	}
+	for _, app := range apps {
+		dir := filepath.Dir(app)
+		if _, err := os.Stat(filepath.Join(dir, "recording.yaml")); err != nil {
+			continue
+		}
+		if m, _ := filepath.Glob(filepath.Join(dir, "intents", "*.yaml")); len(m) == 0 {
+			continue
+		}
+		fmt.Fprintf(text, "\nintents %s (static harness, recording.yaml):\n", app)
+		err := runIntents(ctx, text, stderr, app, &intentFlags{harness: "static", maxCost: 0, regressionAt: 0.05, jobs: tf.jobs, repo: tf.repo})
+		out.ran = true
+		var ee *exitError
+		if errors.As(err, &ee) && ee.err == nil && ee.code == exitFinding {
+			out.failed = true
+			continue
+		}
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,23 @@
+package engine
+
+import "context"
+
+// An on_error, timeout or on_complete target that is a parallel state is
+// landed flat, as upstream does: the machine rests on the bare root
+// ("p", no region entered, only the root's own on_enter run). There only
+// the root's and its ancestors' intents are taken, the root's own timeout
+// is armed, and its view is the root's alone. A stay (target: .) from the
+// bare root enters its regions, each descending its initial:, with no
+// exit or entry of the root itself (probe
+// testdata/conformance/land-parallel).
+
+// bareParallel reports whether the machine rests on a bare parallel root.
+func (r *runner) bareParallel() bool {
+	return r.par == nil && r.cur != nil && r.cur.Parallel
+}
+
+// enterBareRegions enters the regions of the bare parallel root the
+// machine rests on.
+func (r *runner) enterBareRegions(ctx context.Context, st *step) error {
+	return r.enterParallel(ctx, r.cur, nil, nil, nil, st, true)
+}

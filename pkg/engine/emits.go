@@ -1,0 +1,180 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// maxPostBindDepth caps the post-bind pass's rounds (upstream's
+// OrchestratorPostBindMaxDepth, story-runtime §1.9).
+const maxPostBindDepth = 4
+
+// pendingEmit is an emit_intent entry the chain decided at walk time:
+// the intent it names and the slots it sends.
+type pendingEmit struct {
+	e     *Effect
+	name  string
+	slots map[string]any
+}
+
+// walkEmit decides an emit_intent entry where the chain reaches it
+// (story-runtime §1.7, conformance probe 01): a false when: or an empty
+// name queues nothing, and a set later in the chain cannot take a true
+// guard back; a when: that cannot be evaluated yet is left to the
+// post-bind pass (which re-reads only the resting state's own on_enter);
+// a name or slot template that fails is turn-fatal.
+func (r *runner) walkEmit(e *Effect, st *step) error {
+	env := r.env(r.slots, nil)
+	if e.When != nil {
+		if ok, err := e.When.eval(env); err != nil || !ok {
+			return nil
+		}
+	}
+	name, slots, err := emitNameSlots(e, env)
+	if err != nil || name == "" {
+		return err
+	}
+	st.emits = append(st.emits, pendingEmit{e: e, name: name, slots: slots})
+	return nil
+}
+
+// emitNameSlots renders an emit_intent entry's name and slots.
+func emitNameSlots(e *Effect, env map[string]any) (string, map[string]any, error) {
+	v, err := e.Emit.render(env)
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: emit_intent: %w", e.Pos, err)
+	}
+	name := strings.TrimSpace(toString(v))
+	if name == "" {
+		return "", nil, nil
+	}
+	slots := map[string]any{}
+	for _, s := range e.Slots {
+		sv, err := s.Value.render(env)
+		if err != nil {
+			return "", nil, fmt.Errorf("%s: slots.%s: %w", e.Pos, s.Key, err)
+		}
+		slots[s.Key] = sv
+	}
+	return name, slots, nil
+}
+
+// dispatchEmits fires decided emits one after another, depth-first: a
+// hop's own emits fire before the next sibling (story-runtime §1.9). The
+// hops' calls are queued on st. A terminal state does not stop the chain
+// (a hop into it still fires its on_enter emits); an exit does.
+func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth int, st *step) error {
+	for _, pe := range emits {
+		if r.ended && r.outcome == OutcomeExit {
+			return nil
+		}
+		if depth+1 > maxEmitDepth {
+			return fmt.Errorf("emit_intent: dispatch exceeded max depth (%d) at state %q — likely a cyclic emit chain", maxEmitDepth, r.statePath())
+		}
+		if stop, err := r.gateStops(pe.name, depth, r.inPostBind); err != nil || stop {
+			return err
+		}
+		if err := r.emit(KindEmitIntent, map[string]any{"intent": pe.name, "slots": pe.slots, "depth": depth + 1}); err != nil {
+			return err
+		}
+		r.note(Note{Kind: "emit", State: r.statePath(), Text: pe.name + slotText(pe.slots)})
+		if r.emitSay < 0 && r.inPostBind {
+			// after binds the view keeps only what the post-bind hops
+			// say (story-runtime §8)
+			r.emitSay = len(r.said)
+		}
+		if err := r.fire(ctx, pe.name, pe.slots, depth+1, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// postBind is upstream's post-bind pass (story-runtime §1.9), run after a
+// user turn's calls when no on_error redirect happened: the resting
+// state's own on_enter emit_intent entries (not its ancestors', not the
+// transition's effects: conformance probe 02) are decided again against
+// the world the calls left, with empty slots. The hops they fire run
+// their calls at once, and the pass repeats while a round queued calls,
+// at most maxPostBindDepth times. A round that fails (a guard that cannot
+// be evaluated, a hop with no arm, a cycle) is not turn-fatal: it is
+// discarded whole, a harness.error says why, and the turn rests where the
+// round began. A parallel configuration has no resting state of its own.
+func (r *runner) postBind(ctx context.Context) error {
+	for depth := 0; ; depth++ {
+		if r.so.MachineOnly || r.redirectErr != "" || r.par != nil || r.cur == nil || r.ended && r.outcome == OutcomeExit {
+			return nil
+		}
+		if depth > maxPostBindDepth {
+			msg := fmt.Sprintf("post-bind emit settle exceeded max depth (%d) at state %q", maxPostBindDepth, r.statePath())
+			return r.emit(KindHarnessError, map[string]any{"depth": depth, "error": msg, "max_depth": maxPostBindDepth, "phase": "settle_post_bind_emits"})
+		}
+		st, err := r.postBindRound(ctx)
+		if err != nil || st == nil || len(st.calls) == 0 {
+			return err
+		}
+		if err := r.settle(ctx, st); err != nil {
+			return err
+		}
+	}
+}
+
+// postBindRound decides and fires the resting state's on_enter emits
+// once; nil when nothing fired or the round was discarded.
+func (r *runner) postBindRound(ctx context.Context) (*step, error) {
+	env := r.env(map[string]any{}, nil)
+	var emits []pendingEmit
+	for _, e := range r.cur.OnEnter {
+		if e.Emit == nil {
+			continue
+		}
+		if e.When != nil {
+			ok, err := e.When.eval(env)
+			if err != nil {
+				return nil, r.postBindFailed(fmt.Sprintf("post-bind emit_intent when %q: eval: %v", e.When.src, errors.Unwrap(err)))
+			}
+			if !ok {
+				continue
+			}
+		}
+		name, slots, err := emitNameSlots(e, env)
+		if err != nil {
+			return nil, r.postBindFailed(err.Error())
+		}
+		if name != "" {
+			emits = append(emits, pendingEmit{e: e, name: name, slots: slots})
+		}
+	}
+	if len(emits) == 0 {
+		return nil, nil
+	}
+	sv, said, slots := r.save(), len(r.said), r.slots
+	var held []Event
+	r.tentative, r.inPostBind = &held, true
+	r.slots = map[string]any{}
+	st := &step{}
+	err := r.dispatchEmits(ctx, emits, 0, st)
+	r.tentative, r.inPostBind = nil, false
+	if err != nil {
+		if isTraceErr(err) {
+			return nil, err
+		}
+		r.restore(sv)
+		r.said, r.slots = r.said[:said], slots
+		return nil, r.postBindFailed(err.Error())
+	}
+	for _, ev := range held {
+		if err := r.write(ev); err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
+}
+
+// postBindFailed records a discarded post-bind round.
+func (r *runner) postBindFailed(msg string) error {
+	r.note(Note{Kind: "emit", State: r.statePath(), Text: "post-bind emit_intent pass discarded", Error: msg})
+	return r.emit(KindHarnessError, map[string]any{"error": msg, "phase": "dispatch_post_bind_emits"})
+}

@@ -1,0 +1,79 @@
+package flowtest
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"kitsoki/pkg/host"
+)
+
+// registerBuiltins registers the real built-in handlers of a host_bindings
+// fixture (upstream registers every one), as the operator allows: under
+// --sandbox only the ones host.SandboxSafe names run, with
+// host.SandboxOptions, and every other is a refusal that fails the
+// fixture; a built-in the plugin profile disables (host.run) answers with
+// the profile's refusal, as kitsoki run's gate does.
+func (fr *fixtureRun) registerBuiltins(reg *host.Registry) {
+	o := host.Options{Starlark: fr.star}
+	if fr.r.opts.Sandbox {
+		o = host.SandboxOptions(o)
+	}
+	builtins := host.Builtins(o)
+	for _, name := range builtins.Names() {
+		h, _, _, _ := builtins.Lookup(name)
+		info, _ := builtins.Info(name)
+		if fr.r.opts.Sandbox && !host.SandboxSafe(name) {
+			h = fr.sbx.refusal(name)
+		} else if reason, off := fr.plan.Assembly.HostDisabled(name); off {
+			h = disabledHandler(name, reason)
+		}
+		reg.RegisterInfo(name, h, info)
+	}
+}
+
+// disabledHandler answers every call with the operator's refusal: an
+// infrastructure failure, so the effect takes its on_error path.
+func disabledHandler(name, reason string) host.Handler {
+	return host.HandlerFunc(func(context.Context, *host.Call) (host.Result, error) {
+		return host.Result{}, fmt.Errorf("%s is disabled in the plugin assembly (%s)", name, reason)
+	})
+}
+
+// sandboxLog records the real handlers a fixture called under --sandbox.
+// Safe for concurrent use (background jobs call handlers too).
+type sandboxLog struct {
+	mu    sync.Mutex
+	names []string
+}
+
+// refusal is the handler standing in for name under --sandbox: it runs
+// nothing, records the call and fails it (the effect's on_error path; the
+// fixture fails afterwards whatever the story did with the failure).
+func (l *sandboxLog) refusal(name string) host.Handler {
+	return host.HandlerFunc(func(context.Context, *host.Call) (host.Result, error) {
+		l.mu.Lock()
+		if !slices.Contains(l.names, name) {
+			l.names = append(l.names, name)
+		}
+		l.mu.Unlock()
+		return host.Result{}, fmt.Errorf("%s: not run under --sandbox (the real handler would start a process)", name)
+	})
+}
+
+// sandboxVerdict fails the fixture when it called a real handler --sandbox
+// refused: the message names the handler, the fixture and the flag.
+func (fr *fixtureRun) sandboxVerdict() {
+	fr.sbx.mu.Lock()
+	names := slices.Clone(fr.sbx.names)
+	fr.sbx.mu.Unlock()
+	if len(names) == 0 {
+		return
+	}
+	fr.res.Failures = append(fr.res.Failures, Failure{Turn: -1, Pos: fr.fx.at("host_bindings"), Message: fmt.Sprintf(
+		"%s: fixture %s needs the real handler (host_bindings), which kitsoki test --sandbox (KITSOKI_SANDBOX) does not run; stub it under host_handlers, or run this fixture without --sandbox on trusted code",
+		strings.Join(names, ", "), fr.fx.Name())})
+	fr.res.Flow.Passed = false
+}

@@ -1,0 +1,227 @@
+package flowtest
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/jsonvalue"
+)
+
+// Intent fixture defaults (flow-format.md §8): one run per input, a 0.90
+// pass rate.
+const (
+	defaultIntentRuns    = 1
+	defaultIntentMinRate = 0.90
+)
+
+// IntentSuite is one `test_kind: intents` document: the fixtures of one
+// state.
+type IntentSuite struct {
+	File  string
+	Line  int // line of the document's first key
+	State string
+	// Runs and MinPassRate are the document's defaults: (0 = unset).
+	Runs        int
+	MinPassRate float64
+	Fixtures    []*IntentFixture
+}
+
+// IntentFixture is one fixture of an [IntentSuite]: phrasings expected to
+// route to one intent, to fail validation, or to fall through.
+type IntentFixture struct {
+	ID    string
+	State string
+	File  string
+	Line  int
+	// Intent is the expected intent name ("" = any name that validates);
+	// Slots the expected slots, each compared deep-equal (others the
+	// answer carries are not compared).
+	Intent string
+	Slots  map[string]any
+	Inputs []string
+	// Runs and MinPassRate are the effective values (fixture, else the
+	// document's defaults, else 1 and 0.90).
+	Runs        int
+	MinPassRate float64
+	// ExpectFailure is set for an expect_failure fixture: AnyOf lists the
+	// rejection codes that pass ("clarify" accepts any rejection).
+	ExpectFailure *ExpectFailure
+	// ExpectFallthrough passes when the answer validates, whatever it is.
+	ExpectFallthrough bool
+}
+
+// ExpectFailure is an intent fixture's expect_failure: block.
+type ExpectFailure struct {
+	AnyOf []string
+}
+
+// Key is the fixture's baseline key, "<state>::<id>".
+func (f *IntentFixture) Key() string { return f.State + "::" + f.ID }
+
+// rawIntentDoc is the YAML shape of an intents document; unknown keys are
+// ignored, as upstream's decoder does.
+type rawIntentDoc struct {
+	TestKind string `yaml:"test_kind"`
+	State    string `yaml:"state"`
+	Defaults struct {
+		Runs        int     `yaml:"runs"`
+		MinPassRate float64 `yaml:"min_pass_rate"`
+	} `yaml:"defaults"`
+	Fixtures []struct {
+		ID     string `yaml:"id"`
+		Intent *struct {
+			Name  string         `yaml:"name"`
+			Slots map[string]any `yaml:"slots"`
+		} `yaml:"intent"`
+		Slots             map[string]any `yaml:"slots"`
+		Inputs            []string       `yaml:"inputs"`
+		Runs              int            `yaml:"runs"`
+		MinPassRate       float64        `yaml:"min_pass_rate"`
+		ExpectFailure     *ExpectFailure `yaml:"expect_failure"`
+		ExpectFallthrough bool           `yaml:"expect_fallthrough"`
+		Line              int            `yaml:"-"`
+	} `yaml:"fixtures"`
+}
+
+// UnmarshalYAML reads expect_failure: {any_of: [...]}.
+func (e *ExpectFailure) UnmarshalYAML(n *yaml.Node) error {
+	var raw struct {
+		AnyOf []string `yaml:"any_of"`
+	}
+	if err := n.Decode(&raw); err != nil {
+		return err
+	}
+	e.AnyOf = raw.AnyOf
+	return nil
+}
+
+// ParseIntents reads the intents documents of one file (split on "\n---"
+// as flow files are); documents of another test_kind are skipped. An error
+// names the file and line.
+func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
+	if len(data) > maxFixtureBytes {
+		return nil, fmt.Errorf("%s: intent fixture file is %d bytes, more than the %d-byte limit; split it into several files", file, len(data), maxFixtureBytes)
+	}
+	var out []*IntentSuite
+	for _, pc := range split(data) {
+		var node yaml.Node
+		if err := yaml.Unmarshal(pc.src, &node); err != nil {
+			line, msg := yamlErrLine(err)
+			return nil, fmt.Errorf("%s:%d: YAML does not parse: %s", file, line+pc.line, msg)
+		}
+		if len(node.Content) == 0 || node.Content[0].Kind != yaml.MappingNode {
+			continue
+		}
+		root := node.Content[0]
+		if k := mapGet(root, "test_kind"); k == nil || k.Value != "intents" {
+			continue
+		}
+		var raw rawIntentDoc
+		if err := root.Decode(&raw); err != nil {
+			line, msg := decodeErrLine(err)
+			return nil, fmt.Errorf("%s:%d: intent fixture: %s", file, line+pc.line, msg)
+		}
+		s := &IntentSuite{File: file, Line: root.Line + pc.line, State: raw.State, Runs: raw.Defaults.Runs, MinPassRate: raw.Defaults.MinPassRate}
+		fxs := mapGet(root, "fixtures")
+		for i, rf := range raw.Fixtures {
+			fx := &IntentFixture{ID: rf.ID, State: raw.State, File: file, Line: s.Line, Inputs: rf.Inputs,
+				ExpectFailure: rf.ExpectFailure, ExpectFallthrough: rf.ExpectFallthrough}
+			if fxs != nil && fxs.Kind == yaml.SequenceNode && i < len(fxs.Content) {
+				fx.Line = fxs.Content[i].Line + pc.line
+			}
+			if rf.Intent != nil {
+				fx.Intent = rf.Intent.Name
+				fx.Slots, _ = jsonvalue.Normalize(rf.Intent.Slots).(map[string]any)
+			}
+			if rf.Slots != nil && fx.Slots == nil {
+				fx.Slots, _ = jsonvalue.Normalize(rf.Slots).(map[string]any)
+			}
+			fx.Runs = firstPositive(rf.Runs, raw.Defaults.Runs, defaultIntentRuns)
+			fx.MinPassRate = defaultIntentMinRate
+			if rf.MinPassRate > 0 {
+				fx.MinPassRate = rf.MinPassRate
+			} else if raw.Defaults.MinPassRate > 0 {
+				fx.MinPassRate = raw.Defaults.MinPassRate
+			}
+			s.Fixtures = append(s.Fixtures, fx)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// decodeErrLine pulls the first "line N: msg" out of a yaml.v3 decode
+// error ("unmarshal errors:\n  line N: ...").
+func decodeErrLine(err error) (int, string) {
+	msg := err.Error()
+	if i := strings.Index(msg, "line "); i >= 0 {
+		msg = msg[i:]
+		if j := strings.IndexByte(msg, '\n'); j >= 0 {
+			msg = msg[:j]
+		}
+	}
+	return yamlErrLine(errors.New(msg))
+}
+
+func firstPositive(vs ...int) int {
+	for _, v := range vs {
+		if v > 0 {
+			return v
+		}
+	}
+	return 0
+}
+
+// IntentsGlob is the default intent fixture glob of app:
+// <app dir>/intents/*.yaml, else intents/*.yaml (relative to the working
+// directory) when that directory exists.
+func IntentsGlob(app string) string {
+	dir := filepath.Join(filepath.Dir(app), "intents")
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		return filepath.Join(dir, "*.yaml")
+	}
+	if st, err := os.Stat("intents"); err == nil && st.IsDir() {
+		return filepath.Join("intents", "*.yaml")
+	}
+	return filepath.Join(dir, "*.yaml")
+}
+
+// ErrNoIntentFixtures is returned by [LoadIntents] when the glob matches
+// no file.
+var ErrNoIntentFixtures = errors.New("no intent fixtures matched")
+
+// LoadIntents reads every intents document of the files glob matches, in
+// byte order; only, when set, keeps the suites of that state.
+func LoadIntents(glob, only string) ([]*IntentSuite, error) {
+	files, err := filepath.Glob(glob)
+	if err != nil {
+		return nil, fmt.Errorf("--intents %q: %v", glob, err)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%w %q", ErrNoIntentFixtures, glob)
+	}
+	sort.Strings(files)
+	var out []*IntentSuite
+	for _, f := range files {
+		data, err := readBounded(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s", f, strings.TrimPrefix(err.Error(), "cannot read the fixture: "))
+		}
+		ss, err := ParseIntents(f, data)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range ss {
+			if only == "" || s.State == only {
+				out = append(out, s)
+			}
+		}
+	}
+	return out, nil
+}

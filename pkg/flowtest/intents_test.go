@@ -1,0 +1,195 @@
+package flowtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"kitsoki/internal/testing/storytest"
+)
+
+// runIntentDir runs the static harness over a story directory's intents
+// with baseline (if any) at threshold.
+func runIntentDir(t *testing.T, dir, baseline string, threshold float64) *IntentReport {
+	t.Helper()
+	ld, err := NewRunner(Options{}).Story(filepath.Join(dir, "app.yaml"))
+	if err != nil || ld.Machine == nil {
+		t.Fatalf("load %s: %v %v", dir, err, ld.CompileErr)
+	}
+	suites, err := LoadIntents(filepath.Join(dir, "intents", "*.yaml"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewStaticHarness(filepath.Join(dir, "recording.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := RunIntents(context.Background(), suites, IntentOptions{Harness: h, Machine: ld.Machine, Jobs: 3, HarnessType: "static"})
+	if baseline != "" {
+		b, err := ReadBaseline(baseline)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep.Regressions = b.Regressions(rep, threshold)
+	}
+	return rep
+}
+
+// zeroDurations clears the wall-clock fields of a decoded JSON report.
+func zeroDurations(t *testing.T, data []byte) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["DurationMillis"] = 0
+	fxs, _ := m["Fixtures"].([]any)
+	for _, f := range fxs {
+		for _, in := range f.(map[string]any)["Inputs"].([]any) {
+			in.(map[string]any)["DurationMillis"] = 0
+		}
+	}
+	return m
+}
+
+// TestIntentsMatchUpstream holds the static harness to the existing
+// engine's verdicts, text and JSON report (testdata/intents/README.md).
+func TestIntentsMatchUpstream(t *testing.T) {
+	for _, c := range []struct{ name, story string }{
+		{"probe", "testdata/intents/probe"},
+		{"longnames", "testdata/intents/longnames"},
+		{"cloak", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := c.story
+			if dir == "" {
+				dir = storytest.Corpus(t, "cloak")
+			}
+			golden := filepath.Join("testdata", "intents", c.name)
+			rep := runIntentDir(t, dir, "", 0)
+			var text bytes.Buffer
+			WriteIntentsText(&text, rep)
+			want, err := os.ReadFile(filepath.Join(golden, "upstream.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if text.String() != string(want) {
+				t.Errorf("text report differs from the existing engine's\n--- got\n%s--- want\n%s", text.String(), want)
+			}
+			got, err := MarshalIntentReport(rep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantJSON, err := os.ReadFile(filepath.Join(golden, "upstream.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := zeroDurations(t, got), zeroDurations(t, wantJSON); !reflect.DeepEqual(g, w) {
+				t.Errorf("JSON report differs from the existing engine's\n--- got\n%s\n--- want\n%s", got, wantJSON)
+			}
+		})
+	}
+}
+
+func TestIntentsRegressionMatchesUpstream(t *testing.T) {
+	dir := filepath.Join("testdata", "intents", "probe")
+	rep := runIntentDir(t, dir, filepath.Join(dir, "baseline.json"), 0.1)
+	var text bytes.Buffer
+	WriteIntentsText(&text, rep)
+	want, err := os.ReadFile(filepath.Join(dir, "upstream-regression.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text.String() != string(want) {
+		t.Errorf("got\n%s\nwant\n%s", text.String(), want)
+	}
+	if !rep.Failed() {
+		t.Error("a regression must fail the run")
+	}
+}
+
+func TestIntentsBaselineRoundTrip(t *testing.T) {
+	dir := filepath.Join("testdata", "intents", "probe")
+	rep := runIntentDir(t, dir, "", 0)
+	path := filepath.Join(t.TempDir(), "base.json")
+	if b, err := ReadBaseline(path); err != nil || len(b.Fixtures) != 0 {
+		t.Fatalf("a missing baseline is empty: %v %v", b, err)
+	}
+	if err := WriteBaseline(path, rep, "intent-probe", "0.1.0", time.Unix(0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	b, err := ReadBaseline(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Fixtures) != len(rep.Fixtures) || b.Fixtures["hall::pos-count"] != 0.5 || b.AppID != "intent-probe" {
+		t.Errorf("baseline = %+v", b)
+	}
+	if g := b.Regressions(rep, 0); len(g) != 0 {
+		t.Errorf("a run against its own baseline regresses: %v", g)
+	}
+	if err := os.WriteFile(path, []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadBaseline(path); err == nil || !strings.Contains(err.Error(), "--update-baseline") {
+		t.Errorf("a broken baseline: %v", err)
+	}
+}
+
+func TestIntentsParseErrors(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"test_kind: intents\nstate: [a\n", "f.yaml:1: YAML does not parse"},
+		{"test_kind: intents\nstate: a\nfixtures:\n  - id: x\n    runs: many\n", "f.yaml:5: intent fixture: cannot unmarshal !!str `many` into int"},
+		{"test_kind: flow\nturns: []\n", ""},
+	} {
+		_, err := ParseIntents("f.yaml", []byte(c.src))
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%q: %v", c.src, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.src, err, c.want)
+		}
+	}
+}
+
+func TestStaticHarnessRefusesClarify(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "recording.yaml")
+	if err := os.WriteFile(p, []byte("kind: recording\nentries:\n  - {state: a, input: x, intent: {name: go}}\n  - {state: a, input: huh, clarify: true}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := NewStaticHarness(p)
+	if err == nil || !strings.Contains(err.Error(), `recording entry 1 is incomplete (state="a" input="huh"`) {
+		t.Errorf("got %v", err)
+	}
+}
+
+func FuzzParseIntents(f *testing.F) {
+	for _, p := range []string{"testdata/intents/probe/intents/hall.yaml", "testdata/intents/probe/intents/yard.yaml"} {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("test_kind: intents\nfixtures: [{id: a, expect_failure: {any_of: 3}}]\n---\n---"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ss, err := ParseIntents("f.yaml", data)
+		if err != nil && !strings.HasPrefix(err.Error(), "f.yaml") {
+			t.Errorf("error does not name the file: %v", err)
+		}
+		for _, s := range ss {
+			for _, fx := range s.Fixtures {
+				if fx.Runs < 1 || fx.MinPassRate <= 0 {
+					t.Errorf("defaults not applied: %+v", fx)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,29 @@
+package host
+
+// SandboxSafe reports whether the built-in handler name may run on
+// untrusted code (kitsoki test --sandbox) when registered with
+// [SandboxOptions]: it runs in process, starts no process, reaches no
+// network and touches files only inside the story (host.starlark.run's
+// ctx.fs) or the run's working directory (host.append_to_file,
+// host.artifacts_dir). host.run starts a program, so it is not; neither is
+// any name that is not a built-in (a host provider is a process).
+func SandboxSafe(name string) bool {
+	switch name {
+	case HandlerInboxAdd, HandlerTransportPost, HandlerJobsAnswer, HandlerAppendToFile,
+		HandlerArtifactsDir, HandlerStarlarkRun, HandlerAgentSearch:
+		return true
+	}
+	return false
+}
+
+// SandboxOptions is o made safe for untrusted code: host.starlark.run
+// without network (its ctx.http answers only from a cassette),
+// host.agent.search without an embedder (a call is a domain error, no
+// sidecar starts), and no environment read (KITSOKI_ARTIFACTS_ROOT cannot
+// move host.artifacts_dir out of the working directory).
+func SandboxOptions(o Options) Options {
+	o.Starlark.NoNetwork = true
+	o.Search = SearchOptions{}
+	o.Getenv = func(string) string { return "" }
+	return o
+}
