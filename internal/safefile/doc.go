@@ -8,8 +8,8 @@
 // root (pkg/story does) or write anything: its callers keep those.
 //
 // Stories, prompts, schemas, fixtures, cassettes, profiles and pins are read
-// through it (on Linux, a schema directly inside schemas/ through
-// ReadPlainAt, relative to the directory's descriptor), so that /dev/zero
-// cannot exhaust memory and a FIFO cannot hang a run. A Root's errors name
+// through it (a confined read through an os.Root: [Root], or
+// [ReadRootFile] on a root its caller opened), so that /dev/zero cannot
+// exhaust memory and a FIFO cannot hang a run. A Root's errors name
 // the path as its caller gave it, never where a symlink leads.
 package safefile

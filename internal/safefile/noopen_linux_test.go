@@ -51,14 +51,12 @@ func TestNonRegularNeverOpened(t *testing.T) {
 		if _, err := Open(p, Story); err == nil {
 			t.Fatalf("Open(%s) opened a non-regular file", p)
 		}
-		dfd, err := syscall.Open(filepath.Dir(p), syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, ok := ReadPlainAt(dfd, filepath.Base(p), Story)
-		syscall.Close(dfd)
-		if ok {
-			t.Fatalf("ReadPlainAt(%s) read a non-regular file", p)
+		// The confined read (os.Root) keeps the rule.
+		r := NewRoot(filepath.Dir(p))
+		_, err := r.ReadFile(p, Story)
+		r.Close()
+		if err == nil {
+			t.Fatalf("Root.ReadFile(%s) read a non-regular file", p)
 		}
 	}
 	f, err := os.Open(marker)

@@ -102,6 +102,16 @@ func TestRootKeepsReadFileRules(t *testing.T) {
 	if _, err := NewRoot(dir).ReadFile(p, 10); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("big: %v", err)
 	}
+	if b, err := NewRoot(dir).ReadFile(p, 100); err != nil || len(b) != 100 {
+		t.Fatalf("at the cap: %d bytes, %v", len(b), err)
+	}
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewRoot(dir).ReadFile(sub, Story); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Fatalf("directory: %v", err)
+	}
 }
 
 // os.Root's word for an escape, which classify maps to ErrOutsideRoot: a

@@ -86,14 +86,17 @@ func BenchmarkGrammarSubset(b *testing.B) {
 
 // BenchmarkCompileBundled compiles (uncached) a schema whose refs span
 // four files, bundling included: the per-schema load-time cost.
-func BenchmarkCompileBundled(b *testing.B) {
+func BenchmarkCompileBundled(b *testing.B) { benchBundle(b, bundleStory, "schemas/verdict.json") }
+
+// benchBundle compiles path among files, uncached, each time bundling.
+func benchBundle(b *testing.B, files map[string]string, path string) {
 	dir := b.TempDir()
-	for name, body := range bundleStory {
+	for name, body := range files {
 		mustWrite(b, dir, name, body)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		s, err := NewCompiler(dir).Compile("schemas/verdict.json")
+		s, err := NewCompiler(dir).Compile(path)
 		if err != nil || len(s.Bundled) == len(s.Raw) {
 			b.Fatal(err)
 		}
@@ -201,3 +204,7 @@ func BenchmarkCompileCorpusStories(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkCompileCompound compiles (uncached) a schema whose
+// $dynamicRef spans two files: the compound bundle's load-time cost.
+func BenchmarkCompileCompound(b *testing.B) { benchBundle(b, pathStory, "schemas/d2020/strict.json") }

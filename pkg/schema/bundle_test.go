@@ -260,6 +260,10 @@ func FuzzBundleSchema(f *testing.F) {
 	f.Add([]byte(`{"$id":"https://x.test/r.json","properties":{"a":{"$ref":"common.json#/$defs/tagged"}}}`))
 	f.Add([]byte(`{"$defs":{"common.json":{"type":"string"}},"properties":{"a":{"$ref":"common.json#/$defs/action"},"b":{"$ref":"#/$defs/common.json"}}}`))
 	f.Add([]byte(`{"allOf":[{"$ref":"sub/item.json"},{"$anchor":"target"}]}`))
+	f.Add([]byte(`{"$dynamicAnchor":"node","$ref":"tree.json","unevaluatedProperties":false}`))
+	f.Add([]byte(`{"$defs":{"x":{"$id":"sub/","$ref":"item.json"}},"properties":{"a":{"$ref":"#/$defs/x"},"b":{"$dynamicRef":"#n"}}}`))
+	f.Add([]byte(`{"$schema":"http://json-schema.org/draft-04/schema#","properties":{"a":{"id":"sub/","items":{"$ref":"item.json"}}}}`))
+	f.Add([]byte(`{"properties":{"a":{"$schema":"http://json-schema.org/draft-07/schema#","$id":"x.json","items":[{"$ref":"common.json#target"}]}}}`))
 	dir := f.TempDir()
 	for name, body := range bundleStory {
 		mustWrite(f, dir, name, body)

@@ -1,28 +1,37 @@
 // Package schema owns JSON Schema for stories ([Compiler], [Schema]):
-// compiling the files under a story's schemas/, validating submissions
+// compiling a story's schema files, bundling each into the one document
+// sent wherever a schema travels, validating submissions
 // ([ValidationError]) and the llama.cpp grammar-subset check
-// ([GrammarViolation]). It must not read outside the story's schemas/
-// directory ([ErrOutsideRoot]).
+// ([GrammarViolation]). It must not read outside the story directory, nor
+// follow a $ref outside the story's schemas/ directory ([ErrOutsideRoot]).
 //
-// A Compiler reads through an os.Root on <storyDir>/schemas (files.go; on
-// Linux a plain regular file named directly inside it is read through the
-// directory's descriptor with O_NOFOLLOW), so no path, $ref (relative,
-// absolute, file://, http(s)://) or symlink reaches anything else; a
-// [Session] opens the directory once for several compiles and reads each
-// file once; a ref that leaves the root fails at compile time naming the file, the
-// JSON pointer of the $ref and the ref as written. Nothing is fetched: the
-// standard metaschemas are built in. [Schema].Bundled (bundle.go) is the one
-// self-contained document sent wherever a schema travels: referenced files
-// inlined under $defs, every $ref rewritten to point into it.
+// The engine is github.com/santhosh-tekuri/jsonschema/v6: it resolves ids
+// and anchors, checks each file against its draft's metaschema, carries
+// the standard metaschemas and formats, and validates (drafts 4, 6, 7,
+// 2019-09 and 2020-12; 2020-12 for a file without $schema). What is
+// kitsoki's own is around it:
 //
-// The JSON Schema engine is the package's own (nodes.go compiles,
-// resources.go resolves ids, anchors and refs, eval.go validates,
-// metacheck.go with metakeywords.go is each draft's metaschema as code,
-// format.go the formats drafts 4-7 assert, number.go exact decimals); tests
-// keep santhosh-tekuri/jsonschema as a differential oracle only, so the
-// binary does not pay its start-up cost. Differences are in docs/compat/schema.md.
+//   - rooting (files.go, loader.go): a schema file is read through an
+//     os.Root on the story directory, every file a $ref names through an
+//     os.Root on schemas/, by the library's URLLoader; refs.go refuses a
+//     $ref that leaves schemas/ or names a network URL, and a $schema
+//     that is no standard draft, before anything is read. A relative $ref
+//     resolves against the file holding it under schemas/, against
+//     schemas/ itself in a file outside it (seed 000 §5). A [Session]
+//     opens the directories once for several compiles and reads each file
+//     once.
+//   - bundling (bundle.go): [Schema].Bundled inlines every file the
+//     library loaded under $defs, with the references rewritten to where
+//     their targets went: JSON pointers, or resources named by their path
+//     when dynamic references need resource boundaries kept.
+//   - messages (errors.go, leaves.go): a schema that does not compile is
+//     a [CompileError] naming the file, the JSON pointer (the line and
+//     column for bad JSON) and the fix; a failed validation lists the
+//     library's leaf messages in an order that does not depend on Go's
+//     map order.
+//   - the grammar-subset check (grammar.go).
 //
-// Validation is the hot path of every agent call: a Compiler caches by path
-// and [Schema.Validate] only walks the compiled form. The package knows
-// nothing about stories, agents or traces and keeps no global state.
+// A Compiler caches compiled schemas by path, and [Schema.Validate] only
+// runs the library's compiled form. The package knows nothing about
+// stories, agents or traces and keeps no global state.
 package schema

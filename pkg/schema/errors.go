@@ -3,13 +3,15 @@ package schema
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // ErrOutsideRoot is matched (errors.Is) by a CompileError whose schema path
-// or $ref leaves <storyDir>/schemas, or whose $ref would need the network or
-// another file in an in-memory schema.
+// or $ref leaves the story directory or its schemas/, or whose $ref would
+// need the network or another file in an in-memory schema.
 var ErrOutsideRoot = errors.New("schema reference outside the story's schemas directory")
 
 // CompileError is why a schema could not be compiled.
@@ -37,13 +39,202 @@ func (e *CompileError) Error() string {
 	return fmt.Sprintf("schema %q: %s", e.File, e.Message)
 }
 
+// convertCompileErr turns a library compile error into a *CompileError
+// naming the file and, where it can be found, the pointer and the ref.
+// file is the compiled schema's name, sites the references scanned so far,
+// describe maps a library URL to the file and pointer it names.
+func convertCompileErr(file string, sites []refSite, err error, describe func(string) (string, string)) error {
+	if ce, ok := asCompileError(err); ok {
+		return ce
+	}
+	at := func(u, msg string) error {
+		f, p := describe(u)
+		return &CompileError{File: f, Pointer: p, Message: msg}
+	}
+	refErr := func(target, msg string, outside bool) error {
+		if site, ok := siteFor(sites, target); ok {
+			return &CompileError{File: site.file, Pointer: site.pointer(), Ref: site.ref, Message: fmt.Sprintf("%s %q %s", site.kw, site.ref, msg), outside: outside}
+		}
+		f, p := describe(target)
+		if p != "" {
+			f += "#" + p
+		}
+		return &CompileError{File: file, Message: fmt.Sprintf("a reference to %s %s", f, msg), outside: outside}
+	}
+	var (
+		le  *jsonschema.LoadURLError
+		sve *jsonschema.SchemaValidationError
+		pnf *jsonschema.JSONPointerNotFoundError
+		ijp *jsonschema.InvalidJsonPointerError
+		anf *jsonschema.AnchorNotFoundError
+		ire *jsonschema.InvalidRegexError
+		did *jsonschema.DuplicateIDError
+		dan *jsonschema.DuplicateAnchorError
+		pid *jsonschema.ParseIDError
+		pan *jsonschema.ParseAnchorError
+	)
+	switch {
+	case errors.As(err, &le):
+		if ce, ok := asCompileError(le.Err); ok {
+			return ce
+		}
+		var lerr *loadError
+		outside := errors.As(le.Err, &lerr) && lerr.outside
+		return refErr(le.URL, "cannot be loaded: "+le.Err.Error(), outside)
+	case errors.As(err, &sve):
+		return metaschemaError(sve, describe)
+	case errors.As(err, &pnf):
+		return refErr(pnf.URL, "points at nothing: no such JSON pointer in the target schema; check the path after \"#\"", false)
+	case errors.As(err, &ijp):
+		return refErr(ijp.URL, "has an invalid JSON pointer fragment; write it as \"#/$defs/name\" (\"~0\" for ~, \"~1\" for /)", false)
+	case errors.As(err, &anf):
+		return refErr(anf.Reference, "names an anchor that does not exist; declare it with \"$anchor\" (or \"$dynamicAnchor\") in the target schema", false)
+	case errors.As(err, &ire):
+		return at(ire.URL, fmt.Sprintf("invalid regular expression %q: %v; patterns use Go's RE2 syntax (no lookaround or backreferences)", ire.Regex, ire.Err))
+	case errors.As(err, &did):
+		first, second := ordered(did.Ptr1, did.Ptr2)
+		return at(did.URL+"#"+second, fmt.Sprintf("duplicate id %q: it already names the schema at %s; give each resource its own id", did.ID, first))
+	case errors.As(err, &dan):
+		first, second := ordered(dan.Ptr1, dan.Ptr2)
+		return at(dan.URL+"#"+second, fmt.Sprintf("duplicate anchor %q: already defined at %s in this schema resource; rename one of them", dan.Anchor, first))
+	case errors.As(err, &pid):
+		return at(pid.URL, "the id is not a valid URI reference; write a relative path or an absolute URI")
+	case errors.As(err, &pan):
+		return at(pan.URL, "the anchor is not a valid URI fragment; use letters, digits, '-', '_' and '.'")
+	}
+	return &CompileError{File: file, Message: err.Error()}
+}
+
+// ordered puts two JSON pointers in document order (the library finds a
+// duplicate in map order: either may come first).
+func ordered(a, b string) (string, string) {
+	if slices.CompareFunc(pointerTokens(a), pointerTokens(b), compareToken(nil)) > 0 {
+		return b, a
+	}
+	return a, b
+}
+
+// metaschemaError names the first place where a document breaks its
+// draft's metaschema, with the library's words for what is wrong there.
+func metaschemaError(sve *jsonschema.SchemaValidationError, describe func(string) (string, string)) error {
+	f, p := describe(sve.URL)
+	var ve *jsonschema.ValidationError
+	if !errors.As(sve.Err, &ve) {
+		return &CompileError{File: f, Pointer: p, Message: "not a valid JSON Schema: " + sve.Err.Error()}
+	}
+	leaves := flatten(ve, func(u string) string { return u })
+	// Of alternatives (anyOf in a metaschema), the one that went deepest
+	// into the document names the place best.
+	first := leaves[0]
+	for _, l := range leaves {
+		if len(l.inst) > len(first.inst) {
+			first = l
+		}
+	}
+	ptr := p + first.v.Pointer
+	if first.prop != "" {
+		ptr += "/" + escapePointer(first.prop) // a bad name under patternProperties or the like
+	}
+	var parts []string
+	for _, l := range leaves {
+		if l.v.Pointer == first.v.Pointer && l.prop == first.prop {
+			parts = append(parts, l.v.Constraint+": "+l.v.Message)
+		}
+	}
+	msg := strings.Join(parts, "; ")
+	fix := "fix the keyword at that place (its draft's metaschema says what it accepts)"
+	if strings.Contains(msg, "regex") {
+		fix = "patterns use Go's RE2 syntax (no lookaround, no backreferences)"
+	}
+	return &CompileError{File: f, Pointer: ptr, Message: "not a valid JSON Schema: " + msg + "; " + fix}
+}
+
+// refTarget is the reference target a library compile error is about,
+// for the errors a broken reference causes.
+func refTarget(err error) (string, bool) {
+	var (
+		le  *jsonschema.LoadURLError
+		pnf *jsonschema.JSONPointerNotFoundError
+		ijp *jsonschema.InvalidJsonPointerError
+		anf *jsonschema.AnchorNotFoundError
+	)
+	switch {
+	case errors.As(err, &le):
+		return le.URL, true
+	case errors.As(err, &pnf):
+		return pnf.URL, true
+	case errors.As(err, &ijp):
+		return ijp.URL, true
+	case errors.As(err, &anf):
+		return anf.Reference, true
+	}
+	return "", false
+}
+
+// firstBroken makes the report of a broken reference stable. The library
+// compiles "properties" and the like in Go's map order, so with several
+// broken refs the one it names would change from run to run: when err is
+// about a reference, the refs written in the compiled document (at docURL)
+// are resolved again one by one in document order, each by a fresh
+// compiler from newLoader, and the first that fails on its own target is
+// the error. Otherwise, or when none does, err stands.
+func firstBroken(err error, sites []refSite, docURL string, doc any, newLoader func() jsonschema.URLLoader) error {
+	if _, isRef := refTarget(err); !isRef {
+		return err
+	}
+	for _, s := range sites {
+		if s.doc != docURL || s.target == "" {
+			continue
+		}
+		jc := newLibraryCompiler(newLoader())
+		if jc.AddResource(docURL, doc) != nil {
+			return err
+		}
+		_, e := jc.Compile(s.target)
+		if t, isRef := refTarget(e); isRef && refersTo(s.target, t) {
+			return e
+		}
+	}
+	return err
+}
+
+// refersTo reports whether a library error's target t is the reference
+// target u (or its document).
+func refersTo(u, t string) bool {
+	doc, frag, _ := strings.Cut(u, "#")
+	tdoc, tfrag, hasFrag := strings.Cut(t, "#")
+	return doc == tdoc && (!hasFrag || sameFragment(frag, tfrag))
+}
+
+// siteFor finds the scanned reference whose target is u.
+func siteFor(sites []refSite, u string) (refSite, bool) {
+	for _, s := range sites {
+		if s.target == u || stripFragment(s.target) == u {
+			return s, true
+		}
+	}
+	doc, frag, _ := strings.Cut(u, "#")
+	for _, s := range sites {
+		sd, sf, _ := strings.Cut(s.target, "#")
+		if sd == doc && sameFragment(sf, frag) {
+			return s, true
+		}
+	}
+	return refSite{}, false
+}
+
+// sameFragment compares two URL fragments after unescaping.
+func sameFragment(a, b string) bool {
+	return unescapeFragment(a) == unescapeFragment(b)
+}
+
 // ValidationError is why an instance does not satisfy a schema. The fields
-// describe the first leaf failure (depth-first); More holds the others.
+// describe the first leaf failure; More holds the others.
 type ValidationError struct {
 	Pointer    string // JSON pointer into the instance, "" for the root ("/verdict")
 	Constraint string // keyword that failed: "required", "enum", "type", ... or "json"
 	Message    string // human text
-	// More lists further leaf failures, in depth-first order.
+	// More lists further leaf failures.
 	More []ValidationError
 }
 
@@ -67,38 +258,4 @@ func (e *ValidationError) leaf(sb *strings.Builder) {
 	sb.WriteString(e.Constraint)
 	sb.WriteString(": ")
 	sb.WriteString(e.Message)
-}
-
-// fromLeaves turns the evaluation's leaf failures into a ValidationError.
-func fromLeaves(leaves []leaf) *ValidationError {
-	if len(leaves) == 0 {
-		return &ValidationError{Constraint: "schema", Message: "validation failed"}
-	}
-	// Sorting by instance pointer (stable, so keyword and branch order
-	// under one pointer is kept) makes the first leaf and Error()
-	// independent of map order.
-	sort.SliceStable(leaves, func(i, j int) bool {
-		return lessPointer(leaves[i].path, leaves[j].path)
-	})
-	out := leafError(leaves[0])
-	if len(leaves) > 1 {
-		out.More = make([]ValidationError, 0, len(leaves)-1)
-		for _, l := range leaves[1:] {
-			out.More = append(out.More, leafError(l))
-		}
-	}
-	return &out
-}
-
-func leafError(l leaf) ValidationError {
-	return ValidationError{Pointer: jsonPointer(l.path), Constraint: l.constraint, Message: l.msg}
-}
-
-func lessPointer(a, b []string) bool {
-	for i := 0; i < len(a) && i < len(b); i++ {
-		if a[i] != b[i] {
-			return a[i] < b[i]
-		}
-	}
-	return len(a) < len(b)
 }

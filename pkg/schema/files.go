@@ -6,23 +6,25 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"kitsoki/internal/safefile"
 )
 
-// rootFiles reads the files under one schemas directory for one or more
-// compiles: the directory is opened once (an os.Root, and where the system
-// allows a plain descriptor for names directly inside it, files_linux.go)
-// and each file is read once, its bytes (or why it could not be read)
-// kept for the files' lifetime. It is safe for concurrent use.
+// rootFiles reads the schema files of one story for one or more compiles.
+// A file under schemas/ is read through an os.Root on the schemas
+// directory, any other through an os.Root on the story directory, so no
+// path or symlink leads out of them. Each root is opened once and each
+// file read once, its bytes (or why it could not be read) kept for the
+// files' lifetime. It is safe for concurrent use.
 type rootFiles struct {
-	dir string // absolute schemas directory
+	storyDir string // absolute
 
-	mu   sync.Mutex
-	root *os.Root
-	dirf dirFD // files_linux.go; the zero value has none
-	got  map[string]readResult
+	mu      sync.Mutex
+	story   *os.Root
+	schemas *os.Root
+	got     map[string]readResult
 }
 
 type readResult struct {
@@ -30,25 +32,30 @@ type readResult struct {
 	reason string
 }
 
-func newRootFiles(dir string) *rootFiles {
-	return &rootFiles{dir: dir, dirf: noDirFD}
+func newRootFiles(storyDir string) *rootFiles {
+	return &rootFiles{storyDir: storyDir}
 }
 
 func (f *rootFiles) close() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.root != nil {
-		_ = f.root.Close()
-		f.root = nil
+	for _, r := range []*os.Root{f.story, f.schemas} {
+		if r != nil {
+			_ = r.Close()
+		}
 	}
-	f.dirf.close()
-	f.dirf = noDirFD
-	f.got = nil
+	f.story, f.schemas, f.got = nil, nil, nil
 }
 
-// readRooted returns the file's bytes, or a reason it could not be read:
-// each root-relative slash path is read once.
-func (f *rootFiles) readRooted(rel string) ([]byte, string) {
+const (
+	reasonMissing        = "does not exist"
+	reasonEscapesSchemas = "could not be read: it is a symlink leading outside the schemas directory; copy the schema into schemas/ instead"
+	reasonEscapesStory   = "could not be read: it is a symlink leading outside the story directory; copy the schema into the story instead"
+)
+
+// read returns the bytes of the story-relative slash path rel, or a reason
+// it could not be read: each path is read once.
+func (f *rootFiles) read(rel string) ([]byte, string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if r, ok := f.got[rel]; ok {
@@ -63,36 +70,67 @@ func (f *rootFiles) readRooted(rel string) ([]byte, string) {
 }
 
 func (f *rootFiles) readLocked(rel string) ([]byte, string) {
-	if data, ok := f.dirf.readPlain(f.dir, rel, safefile.Story); ok {
-		return data, ""
+	root, name, escapes, reason := f.rootFor(rel)
+	if reason != "" {
+		return nil, reason
 	}
-	if f.root == nil {
-		r, err := os.OpenRoot(f.dir)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Sprintf("could not be read: the story has no schemas directory (%s); create it and put the schema there", f.dir)
-			}
-			return nil, fmt.Sprintf("could not be read: the schemas directory %s cannot be opened: %v", f.dir, unwrapPathErr(err))
-		}
-		f.root = r
-	}
-	name := filepath.FromSlash(rel)
-	fi, err := f.root.Stat(name)
+	fi, err := root.Stat(name)
 	if err == nil && !fi.Mode().IsRegular() {
 		return nil, fmt.Sprintf("could not be read: it is not a regular file (%s)", fi.Mode().Type())
 	}
 	var data []byte
 	if err == nil {
-		data, err = safefile.ReadRootFile(f.root, name, safefile.Story)
+		data, err = safefile.ReadRootFile(root, name, safefile.Story)
 	}
 	if err != nil {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, reasonMissing
 		case isEscapeErr(err):
-			return nil, reasonEscapes
+			return nil, escapes
 		}
 		return nil, "could not be read: " + unwrapPathErr(err).Error()
 	}
 	return data, ""
+}
+
+// rootFor opens (once) the root a story-relative path is read through and
+// names the path inside it: schemas/ for the files under it, the story
+// directory for the others.
+func (f *rootFiles) rootFor(rel string) (root *os.Root, name, escapes, reason string) {
+	if sub, ok := strings.CutPrefix(rel, "schemas/"); ok {
+		if f.schemas == nil {
+			dir := filepath.Join(f.storyDir, "schemas")
+			r, err := os.OpenRoot(dir)
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil, "", "", fmt.Sprintf("could not be read: the story has no schemas directory (%s); create it and put the schema there", dir)
+				}
+				return nil, "", "", fmt.Sprintf("could not be read: the schemas directory %s cannot be opened: %v", dir, unwrapPathErr(err))
+			}
+			f.schemas = r
+		}
+		return f.schemas, filepath.FromSlash(sub), reasonEscapesSchemas, ""
+	}
+	if f.story == nil {
+		r, err := os.OpenRoot(f.storyDir)
+		if err != nil {
+			return nil, "", "", fmt.Sprintf("could not be read: the story directory %s cannot be opened: %v", f.storyDir, unwrapPathErr(err))
+		}
+		f.story = r
+	}
+	return f.story, filepath.FromSlash(rel), reasonEscapesStory, ""
+}
+
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func isEscapeErr(err error) bool {
+	e := unwrapPathErr(err)
+	return e != nil && e.Error() == "path escapes from parent"
 }

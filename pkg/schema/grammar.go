@@ -2,6 +2,8 @@ package schema
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 )
 
 // GrammarViolation is one construct outside llama.cpp's json-schema-to-grammar
@@ -122,7 +124,7 @@ func grammarSchemaMap(obj map[string]any, kw, p string, out *[]GrammarViolation)
 		*out = append(*out, GrammarViolation{Pointer: p + "." + kw, Construct: kw, Detail: "not a JSON object"})
 		return
 	}
-	for _, name := range sortedKeys(m) {
+	for _, name := range slices.Sorted(maps.Keys(m)) {
 		np := p + "." + kw + "." + name
 		so, ok := m[name].(map[string]any)
 		if !ok {

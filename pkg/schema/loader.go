@@ -1,32 +1,48 @@
 package schema
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
+	"path"
 	"path/filepath"
+	"strings"
 )
 
-// rootLoader serves one Compile call: it reads files only through an
-// os.Root opened on the schemas directory (so symlinks leaving it are
-// refused by the kernel-level walk; files.go), and scans every document it loads for
-// references before the JSON Schema compiler may follow them.
+// rootLoader serves one Compile call as the library's URLLoader: it reads
+// only files under schemas/ (files.go), scans every document it loads for
+// references before the library may follow them (refs.go), and keeps the
+// documents it served for bundling.
 type rootLoader struct {
 	refScanner
-	c     *Compiler
-	files *rootFiles
-	own   bool // files opened for this loader alone
+	docNames
+	c      *Compiler
+	files  *rootFiles
+	own    bool // files opened for this loader alone
+	loaded []loadedDoc
+}
+
+// loadedDoc is a file the library loaded through a reference.
+type loadedDoc struct {
+	rel string // story-relative slash path ("schemas/common.json")
+	url string // the URL the library knows it by
+	raw []byte
 }
 
 // newRootLoader reads through files, or through files of its own when
-// files is nil.
-func newRootLoader(c *Compiler, files *rootFiles) *rootLoader {
-	l := &rootLoader{c: c, files: files}
+// files is nil, for the compile of the story-relative file rootRel.
+func newRootLoader(c *Compiler, files *rootFiles, rootRel string) *rootLoader {
+	l := &rootLoader{c: c, files: files, docNames: docNames{rootName: rootRel, schemasDir: c.schemasDir}}
 	if files == nil {
-		l.files, l.own = newRootFiles(c.schemasDir), true
+		l.files, l.own = newRootFiles(c.storyDir), true
 	}
-	l.policy = l.allow
+	// The compiled file's URL is the base its relative $refs resolve
+	// against: its own file URL under schemas/, the schemas directory
+	// itself for a file outside it.
+	l.rootURL = l.fileURL(rootRel)
+	if _, under := strings.CutPrefix(rootRel, "schemas/"); !under {
+		l.rootURL = (&url.URL{Scheme: "file", Path: filepath.ToSlash(c.schemasDir) + "/"}).String()
+	}
+	l.policy, l.inRoot = l.allow, l.servable
 	return l
 }
 
@@ -36,43 +52,29 @@ func (l *rootLoader) close() {
 	}
 }
 
-// fileURL is the absolute file URL of a root-relative slash path.
+// fileURL is the absolute file URL of a story-relative slash path.
 func (l *rootLoader) fileURL(rel string) string {
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(l.c.schemasDir, filepath.FromSlash(rel)))}).String()
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(l.c.storyDir, filepath.FromSlash(rel)))}).String()
 }
 
-// relOf maps a file URL back to a root-relative slash path.
-func (l *rootLoader) relOf(u *url.URL) (string, bool) {
-	if u.Scheme != "file" || (u.Host != "" && u.Host != "localhost") {
-		return "", false
-	}
-	return within(l.c.schemasDir, filepath.Clean(filepath.FromSlash(u.Path)))
-}
-
-// read reads a root-relative file through the os.Root; errors name the file
-// and say how to fix a top-level schema path.
+// read reads a story-relative file; errors name the file and say how to
+// fix the path.
 func (l *rootLoader) read(rel string) ([]byte, error) {
-	data, reason := l.readRooted(rel)
+	data, reason := l.files.read(rel)
 	if reason != "" {
 		if reason == reasonMissing {
-			reason = "does not exist; check the path (it is relative to the story directory and must lie under schemas/)"
+			reason = "does not exist; check the path (it is relative to the story directory)"
 		}
-		return nil, &CompileError{File: display(rel), Message: reason, outside: reason == reasonEscapes}
+		return nil, &CompileError{File: rel, Message: reason, outside: isEscapeReason(reason)}
 	}
 	return data, nil
 }
 
-const (
-	reasonMissing = "does not exist"
-	reasonEscapes = "could not be read: it is a symlink leading outside the schemas directory; copy the schema into schemas/ instead"
-)
+func isEscapeReason(r string) bool { return r == reasonEscapesSchemas || r == reasonEscapesStory }
 
-// readRooted returns the file's bytes, or a reason it could not be read.
-func (l *rootLoader) readRooted(rel string) ([]byte, string) { return l.files.readRooted(rel) }
-
-// Load serves the engine the documents references lead to (the scanner
-// allowed them).
-// It re-checks the rooting rule itself: nothing outside the root is read.
+// Load serves the library the documents references lead to (the scan
+// allowed them). It applies the rooting rule again itself: nothing
+// outside schemas/ is read.
 func (l *rootLoader) Load(rawURL string) (any, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -82,19 +84,21 @@ func (l *rootLoader) Load(rawURL string) (any, error) {
 	if !ok {
 		return nil, &loadError{msg: fmt.Sprintf("refused: %s is outside the story's schemas directory %s; schemas are never fetched from the network or read from elsewhere", rawURL, l.c.schemasDir), outside: true}
 	}
-	data, reason := l.readRooted(rel)
-	if reason == reasonMissing {
-		return nil, &loadError{msg: display(rel) + " does not exist (a relative $ref resolves against the file holding it)"}
-	} else if reason != "" {
-		return nil, &loadError{msg: display(rel) + " " + reason, outside: reason == reasonEscapes}
+	data, reason := l.files.read(rel)
+	switch {
+	case reason == reasonMissing:
+		return nil, &loadError{msg: rel + " does not exist (a relative $ref resolves against the file holding it)"}
+	case reason != "":
+		return nil, &loadError{msg: rel + " " + reason, outside: isEscapeReason(reason)}
 	}
-	doc, err := decodeSchema(display(rel), data)
+	doc, err := decodeSchema(rel, data)
 	if err != nil {
 		return nil, err
 	}
-	if err := l.scan(l.fileURL(rel), display(rel), doc); err != nil {
+	if err := l.scan(rawURL, rel, doc); err != nil {
 		return nil, err
 	}
+	l.loaded = append(l.loaded, loadedDoc{rel: rel, url: rawURL, raw: data})
 	return doc, nil
 }
 
@@ -108,47 +112,29 @@ func (l *rootLoader) allow(site refSite, t *url.URL) string {
 	return fmt.Sprintf("$ref %q is a %s: URL; schemas are never fetched from the network; copy the schema under schemas/ and refer to it with a relative path", site.ref, t.Scheme)
 }
 
-// describe maps a library URL to (file, pointer) for messages.
-func (l *rootLoader) describe(raw string) (string, string) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return raw, ""
-	}
-	if rel, ok := l.relOf(u); ok {
-		return display(rel), u.Fragment
-	}
-	return raw, u.Fragment
-}
-
-// engine builds the compiler for one Compile call over this loader.
-func (l *rootLoader) engine() *engine {
-	return newEngine(l, func(u string) string {
-		f, _ := l.describe(u)
-		return f
-	}, func(u *url.URL) bool {
-		_, ok := l.relOf(u)
-		return ok
-	})
+// servable reports whether a URL names a file the loader could serve.
+func (l *rootLoader) servable(u *url.URL) bool {
+	_, ok := l.relOf(u)
+	return ok
 }
 
 // memLoader serves CompileBytes: nothing is ever loaded.
 type memLoader struct {
 	refScanner
-	name string
+	docNames
 }
 
-// engine builds the compiler for the in-memory document at docURL.
-func (l *memLoader) engine(docURL string) *engine {
-	return newEngine(l, func(u string) string {
-		if u == docURL {
-			return l.name
-		}
-		return u
-	}, nil)
+func newMemLoader(name string) *memLoader {
+	l := &memLoader{docNames: docNames{rootName: name, rootURL: (&url.URL{Scheme: "kitsoki-mem", Path: "/" + strings.TrimLeft(name, "/")}).String()}}
+	// Nothing is refused before the library follows a reference: one in a
+	// subschema nothing uses stays unresolved, as the library leaves it
+	// (Compile sends such a file as written), and Load refuses the rest.
+	l.policy = func(refSite, *url.URL) string { return "" }
+	return l
 }
 
-func (l *memLoader) Load(rawURL string) (any, error) {
-	return nil, &loadError{msg: fmt.Sprintf("refused: %s is outside the in-memory schema %q", rawURL, l.name), outside: true}
+func (l *memLoader) Load(string) (any, error) {
+	return nil, &loadError{msg: fmt.Sprintf("refused: it points outside the in-memory schema %q, which must be self-contained (use in-document refs like \"#/$defs/x\")", l.rootName), outside: true}
 }
 
 // loadError is a loader refusal or read failure, reported at the ref.
@@ -159,22 +145,46 @@ type loadError struct {
 
 func (e *loadError) Error() string { return e.msg }
 
-func (l *memLoader) scan(docURL, file string, doc any) error {
-	l.policy = func(site refSite, _ *url.URL) string {
-		return fmt.Sprintf("$ref %q points outside this schema; an in-memory schema must be self-contained (use in-document refs like \"#/$defs/x\")", site.ref)
-	}
-	return l.refScanner.scan(docURL, file, doc)
+// docNames turns the URLs the library uses back into the names messages
+// give: the compiled document's name, a file's story-relative path.
+type docNames struct {
+	rootURL    string // the compiled document's URL
+	rootName   string // its name in messages
+	schemasDir string // absolute; "" for an in-memory schema
 }
 
-func unwrapPathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
+// relOf maps a file URL inside schemas/ to its story-relative slash path.
+func (n docNames) relOf(u *url.URL) (string, bool) {
+	if n.schemasDir == "" || u.Scheme != "file" || (u.Host != "" && u.Host != "localhost") {
+		return "", false
 	}
-	return err
+	r, ok := within(n.schemasDir, filepath.Clean(filepath.FromSlash(u.Path)))
+	if !ok {
+		return "", false
+	}
+	return path.Join("schemas", r), true
 }
 
-func isEscapeErr(err error) bool {
-	e := unwrapPathErr(err)
-	return e != nil && e.Error() == "path escapes from parent"
+// describe maps a library URL to the file and JSON pointer it names.
+func (n docNames) describe(raw string) (string, string) {
+	doc, frag, _ := strings.Cut(raw, "#")
+	ptr := unescapeFragment(frag)
+	if doc == n.rootURL {
+		return n.rootName, ptr
+	}
+	if u, err := url.Parse(doc); err == nil {
+		if rel, ok := n.relOf(u); ok {
+			return rel, ptr
+		}
+	}
+	return doc, ptr
+}
+
+// name is describe as one "file#pointer" string.
+func (n docNames) name(raw string) string {
+	f, p := n.describe(raw)
+	if p != "" {
+		return f + "#" + p
+	}
+	return f
 }

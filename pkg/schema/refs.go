@@ -2,27 +2,36 @@ package schema
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
 
 // refSite is one reference found in a loaded schema document.
 type refSite struct {
-	file    string // display name of the file holding the ref
-	pointer string // JSON pointer of the ref keyword in that file
-	ref     string // the reference as written
-	target  string // resolved absolute URL, fragment included ("" if unparsable)
+	file   string // display name of the file holding the ref
+	doc    string // URL of that document
+	obj    string // JSON pointer of the object holding the ref keyword
+	kw     string // "$ref", "$dynamicRef" or "$recursiveRef"
+	ref    string // the reference as written
+	target string // resolved absolute URL, fragment included ("" if unparsable)
 }
 
-// refPolicy decides whether a resolved, non-local reference may be loaded.
-// It returns "" to allow, or the message explaining the refusal and the fix.
+// pointer is the JSON pointer of the ref keyword itself.
+func (s refSite) pointer() string { return s.obj + "/" + escapePointer(s.kw) }
+
+// refPolicy decides whether a resolved reference that leaves its document
+// may be loaded. It returns "" to allow, or the refusal and the fix.
 type refPolicy func(site refSite, target *url.URL) string
 
 // refScanner records every reference of every document loaded during one
-// compile, and refuses those its policy rejects before anything is read.
+// compile, and refuses those its policy rejects, and every $schema naming
+// no standard metaschema, before anything is read.
 type refScanner struct {
 	policy refPolicy
+	inRoot func(*url.URL) bool // a file the loader could serve
 	sites  []refSite
 }
 
@@ -53,77 +62,67 @@ func (s *refScanner) scan(docURL, file string, doc any) error {
 	if err != nil {
 		return &CompileError{File: file, Message: fmt.Sprintf("internal: bad document URL %q: %v", docURL, err)}
 	}
-	ids := map[string]bool{stripFragment(base.String()): true}
-	var sites []refSite
-	walkSchema(doc, "", base, file, ids, &sites)
-	s.sites = append(s.sites, sites...)
-	for _, site := range sites {
+	w := walker{file: file, doc: docURL, ids: map[string]bool{stripFragment(base.String()): true}}
+	if err := w.walk(doc, base, draftOf(doc), s); err != nil {
+		return err
+	}
+	s.sites = append(s.sites, w.sites...)
+	for _, site := range w.sites {
 		if site.target == "" {
-			return &CompileError{File: site.file, Pointer: site.pointer, Ref: site.ref,
-				Message: fmt.Sprintf("$ref %q is not a valid URI reference; write a relative path like \"other.json#/$defs/x\"", site.ref)}
+			return &CompileError{File: site.file, Pointer: site.pointer(), Ref: site.ref,
+				Message: fmt.Sprintf("%s %q is not a valid URI reference; write a relative path like \"other.json#/$defs/x\"", site.kw, site.ref)}
 		}
 		t, err := url.Parse(site.target)
 		if err != nil {
-			return &CompileError{File: site.file, Pointer: site.pointer, Ref: site.ref,
-				Message: fmt.Sprintf("$ref %q is not a valid URI reference: %v", site.ref, err)}
+			return &CompileError{File: site.file, Pointer: site.pointer(), Ref: site.ref,
+				Message: fmt.Sprintf("%s %q is not a valid URI reference: %v", site.kw, site.ref, err)}
 		}
-		if ids[stripFragment(site.target)] || isMetaschemaURL(t) {
+		if w.ids[stripFragment(site.target)] || isMetaschemaURL(t) {
 			continue
 		}
 		if msg := s.policy(site, t); msg != "" {
-			return &CompileError{File: site.file, Pointer: site.pointer, Ref: site.ref, Message: msg, outside: true}
+			return &CompileError{File: site.file, Pointer: site.pointer(), Ref: site.ref, Message: msg, outside: true}
 		}
 	}
 	return nil
 }
 
-func walkSchema(node any, ptr string, base *url.URL, file string, ids map[string]bool, sites *[]refSite) {
-	w := refWalker{file: file, ids: ids, sites: sites, toks: make([]string, 0, 16)}
-	if ptr != "" {
-		w.toks = append(w.toks, ptr[1:]) // already a pointer: kept whole
-	}
-	w.walk(node, base)
-}
-
-// refWalker walks the schema positions of a document for walkSchema. The
-// JSON pointer of the position is kept as its escaped tokens and put
-// together only for a position holding a reference.
-type refWalker struct {
+// walker finds the references of one document. It follows the library's
+// rules for base URIs: the id keyword of the draft in force ("id" in
+// draft-04, else "$id"; ignored beside "$ref" up to draft-07; a fragment
+// names no resource), and a subschema's $schema switching the draft where
+// it opens a resource. It walks every subschema keyword of every draft,
+// since a JSON pointer may lead anywhere.
+type walker struct {
 	file  string
-	ids   map[string]bool
-	sites *[]refSite
-	toks  []string
+	doc   string
+	ids   map[string]bool // resources the document defines
+	sites []refSite
 }
 
-func (w *refWalker) ptr() string {
-	n := 0
-	for _, t := range w.toks {
-		n += 1 + len(t)
-	}
-	var sb strings.Builder
-	sb.Grow(n)
-	for _, t := range w.toks {
-		sb.WriteByte('/')
-		sb.WriteString(t)
-	}
-	return sb.String()
+// walk visits the object at ptr (its tokens already escaped), under base
+// in draft d.
+func (w *walker) walk(node any, base *url.URL, d draft, s *refScanner) error {
+	return w.at(node, "", base, d, s)
 }
 
-// at walks v at the position of the current pointer with toks appended.
-func (w *refWalker) at(v any, base *url.URL, toks ...string) {
-	w.toks = append(w.toks, toks...)
-	w.walk(v, base)
-	w.toks = w.toks[:len(w.toks)-len(toks)]
-}
-
-func (w *refWalker) walk(node any, base *url.URL) {
+func (w *walker) at(node any, ptr string, base *url.URL, d draft, s *refScanner) error {
 	obj, ok := node.(map[string]any)
 	if !ok {
-		return
+		return nil
 	}
-	if id, ok := obj["$id"].(string); ok && id != "" {
+	if ms, ok := obj["$schema"].(string); ok {
+		nd, known := draftOfURL(ms)
+		if !known {
+			return s.unknownMetaschema(w.file, ptr, base, ms)
+		}
+		if ptr == "" || idOf(obj, nd) != "" {
+			d = nd
+		}
+	}
+	if id := idOf(obj, d); id != "" {
 		if u, err := url.Parse(id); err == nil {
-			base = base.ResolveReference(u)
+			base = resolveURI(base, u)
 			w.ids[stripFragment(base.String())] = true
 		}
 	}
@@ -132,21 +131,35 @@ func (w *refWalker) walk(node any, base *url.URL) {
 		if !ok {
 			continue
 		}
-		site := refSite{file: w.file, pointer: w.ptr() + "/" + escapePointer(kw), ref: ref}
+		site := refSite{file: w.file, doc: w.doc, obj: ptr, kw: kw, ref: ref}
 		if u, err := url.Parse(ref); err == nil {
-			site.target = base.ResolveReference(u).String()
+			site.target = resolveURI(base, u).String()
 		}
-		*w.sites = append(*w.sites, site)
+		w.sites = append(w.sites, site)
 	}
+	var err error
+	eachSubschema(obj, ptr, func(sub any, sp string) {
+		if err == nil {
+			err = w.at(sub, sp, base, d, s)
+		}
+	})
+	return err
+}
+
+// eachSubschema calls f for every subschema position of obj, in a fixed
+// order (keywords as listed, map keys sorted).
+func eachSubschema(obj map[string]any, ptr string, f func(sub any, ptr string)) {
 	for _, kw := range singleSchemaKeywords {
 		if v, ok := obj[kw]; ok {
-			w.at(v, base, kw)
+			if _, isObj := v.(map[string]any); isObj {
+				f(v, ptr+"/"+kw)
+			}
 		}
 	}
 	for _, kw := range arraySchemaKeywords {
 		if arr, ok := obj[kw].([]any); ok {
 			for i, v := range arr {
-				w.at(v, base, kw, strconv.Itoa(i))
+				f(v, ptr+"/"+kw+"/"+strconv.Itoa(i))
 			}
 		}
 	}
@@ -155,10 +168,38 @@ func (w *refWalker) walk(node any, base *url.URL) {
 		if !ok {
 			continue
 		}
-		for _, name := range sortedKeys(m) {
-			w.at(m[name], base, escapePointer(kw), escapePointer(name))
+		for _, name := range slices.Sorted(maps.Keys(m)) {
+			f(m[name], ptr+"/"+escapePointer(kw)+"/"+escapePointer(name))
 		}
 	}
+}
+
+// unknownMetaschema refuses a $schema naming no standard metaschema:
+// kitsoki never loads custom metaschemas (a bundle could not carry one).
+func (s *refScanner) unknownMetaschema(file, ptr string, base *url.URL, ms string) error {
+	outside := true
+	if u, err := url.Parse(ms); err == nil && s.inRoot != nil && s.inRoot(resolveURI(base, u)) {
+		outside = false
+	}
+	msg := fmt.Sprintf("$schema %q is not one of the standard drafts (draft-04, draft-06, draft-07, 2019-09, 2020-12); custom metaschemas are never loaded", ms)
+	if outside {
+		msg = fmt.Sprintf("$schema %q is not one of the standard drafts and would be read from outside the story's schemas directory; use e.g. \"https://json-schema.org/draft/2020-12/schema\"", ms)
+	}
+	at := ""
+	if ptr != "" {
+		at = ptr + "/$schema"
+	}
+	return &CompileError{File: file, Pointer: at, Message: msg, outside: outside}
+}
+
+// resolveURI resolves ref against base as the library does: against an
+// opaque base ("urn:x") a relative ref keeps the base's opaque part.
+func resolveURI(base, ref *url.URL) *url.URL {
+	t := base.ResolveReference(ref)
+	if base.Opaque != "" && !ref.IsAbs() {
+		t.Opaque = base.Opaque
+	}
+	return t
 }
 
 func isMetaschemaURL(u *url.URL) bool {

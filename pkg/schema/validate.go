@@ -6,20 +6,25 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Validate checks an already-decoded JSON value (from json.Unmarshal, with
 // or without UseNumber). It returns nil when v satisfies the schema.
 func (s *Schema) Validate(v any) *ValidationError {
-	if s == nil || s.root == nil {
+	if s == nil || s.compiled == nil {
 		return &ValidationError{Constraint: "schema", Message: "no compiled schema; build one with Compiler.Compile or CompileBytes"}
 	}
-	var stack [16]*node
-	ev := evaluation{stack: stack[:0]}
-	if ev.eval(s.root, v, false, nil) {
+	err := s.compiled.Validate(v)
+	if err == nil {
 		return nil
 	}
-	return fromLeaves(ev.leaves)
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &ve) {
+		return fromLibrary(ve, s.names.name)
+	}
+	return &ValidationError{Constraint: "json", Message: err.Error()}
 }
 
 // ValidateJSON parses data (numbers kept exact) and validates it. Malformed
@@ -33,13 +38,8 @@ func (s *Schema) ValidateJSON(data []byte) *ValidationError {
 	return s.Validate(v)
 }
 
-// decodeJSON decodes exactly one JSON value with json.Number numbers:
-// quickly (jsondecode.go) when the input is plainly well-formed, else
-// through encoding/json, whose errors the messages quote.
+// decodeJSON decodes exactly one JSON value with json.Number numbers.
 func decodeJSON(data []byte) (any, *ValidationError) {
-	if v, ok := quickDecode(data); ok {
-		return v, nil
-	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
