@@ -40,10 +40,11 @@ type Config struct {
 	Timeout     time.Duration
 	TimeoutHint string
 
-	// SkipBlank ignores whitespace-only lines between answers (the hook
-	// and host-provider protocols); without it such a line is an answer
-	// like any other and goes to the decoder.
-	SkipBlank bool
+	// Loose is how the hook and host-provider protocols read stdout
+	// (bufio.Scanner's lines): whitespace-only lines are skipped, and a
+	// last line without its '\n' still counts when stdout ends. Without it
+	// every line is an answer and an unterminated one is [Partial].
+	Loose bool
 
 	// Redact masks secrets in everything the child wrote before it reaches
 	// an error or the log; Cut picks where a long stderr line may be split
@@ -61,10 +62,13 @@ type Config struct {
 }
 
 // Request is one call: Frame is the request (one JSON value without its
-// '\n'); Decode reads the answer line. About, when set, names the call in
-// errors ("did not answer host.git.push within 2s").
+// '\n'), or Encode builds it once the call has its turn (a request
+// numbered in the order it is sent); an Encode error is returned as it is.
+// Decode reads the answer line. About, when set, names the call in errors
+// ("did not answer host.git.push within 2s").
 type Request struct {
 	Frame  []byte
+	Encode func() ([]byte, error)
 	About  string
 	Decode func(line []byte) error
 }
@@ -111,11 +115,18 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 	if err := ctx.Err(); err != nil {
 		return c.fail(Canceled, "was not asked: the call ended ("+err.Error()+") before it was sent", context.Cause(ctx))
 	}
+	frame := r.Frame
+	if r.Encode != nil {
+		var err error
+		if frame, err = r.Encode(); err != nil {
+			return err
+		}
+	}
+	frame = append(frame[:len(frame):len(frame)], '\n')
 	ch, err := c.current()
 	if err != nil {
 		return err
 	}
-	frame := append(r.Frame[:len(r.Frame):len(r.Frame)], '\n')
 	wrote := make(chan error, 1)
 	go func() {
 		_, err := ch.stdin.Write(frame)
@@ -139,15 +150,14 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 				return c.drop(ch, Write, true, fmt.Sprintf("could not be sent the request%s (writing its stdin: %v)", about, err), err)
 			}
 		case line := <-ch.lines:
-			if c.cfg.SkipBlank && len(bytes.TrimSpace(line)) == 0 {
+			if c.cfg.Loose && len(bytes.TrimSpace(line)) == 0 {
 				continue
 			}
-			err := r.Decode(line)
-			if f, ok := asFatal(err); ok {
-				return c.drop(ch, Protocol, false, f.Error(), f)
-			}
-			return err
+			return c.decode(ch, r, line)
 		case <-ch.readEnd:
+			if c.cfg.Loose && errors.Is(ch.readErr, io.EOF) && len(bytes.TrimSpace(ch.partial)) > 0 && !c.isClosed() {
+				return c.decode(ch, r, ch.partial) // the child is gone: the next call starts a new one
+			}
 			return c.ended(ch, about)
 		case <-expire:
 			hint := ""
@@ -159,6 +169,15 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 			return c.drop(ch, Canceled, false, fmt.Sprintf("gave no answer%s before the call's deadline (%v)", about, ctx.Err()), context.Cause(ctx))
 		}
 	}
+}
+
+// decode hands line to r.Decode; a [Fatal] error ends the child.
+func (c *Client) decode(ch *child, r Request, line []byte) error {
+	err := r.Decode(line)
+	if f, ok := asFatal(err); ok {
+		return c.drop(ch, Protocol, false, f.Error(), f)
+	}
+	return err
 }
 
 // ended explains a stdout that ended before the answer.

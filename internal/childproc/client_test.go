@@ -140,6 +140,15 @@ func TestPartialLine(t *testing.T) {
 	mustCall(t, f.c, "pid")
 }
 
+// Loose: a last line without its '\n' is the answer when stdout ends.
+func TestLooseTakesAnUnterminatedLastLine(t *testing.T) {
+	f := newClient(t, "requests", func(c *Config) { c.Loose = true })
+	if got := mustCall(t, f.c, "partial"); got != `{"jsonrpc":"2.0","id":` {
+		t.Fatalf("answer %q", got)
+	}
+	mustCall(t, f.c, "pid")
+}
+
 func TestFrameCap(t *testing.T) {
 	f := newClient(t, "requests", func(c *Config) { c.maxFrame = 1 << 10 })
 	if got := mustCall(t, f.c, "big:1024"); len(got) != 1024 {
@@ -294,15 +303,15 @@ func TestInterleavedNotification(t *testing.T) {
 
 func TestBlankLines(t *testing.T) {
 	t.Run("skipped", func(t *testing.T) {
-		f := newClient(t, "requests", func(c *Config) { c.SkipBlank = true })
+		f := newClient(t, "requests", func(c *Config) { c.Loose = true })
 		if got := mustCall(t, f.c, "blank"); got != "after blank" {
-			t.Fatalf("with SkipBlank: %q", got)
+			t.Fatalf("Loose: %q", got)
 		}
 	})
 	t.Run("an answer", func(t *testing.T) {
 		f := newClient(t, "requests", nil)
 		if got := mustCall(t, f.c, "blank"); got != "" {
-			t.Fatalf("without SkipBlank the blank line is the answer: %q", got)
+			t.Fatalf("not Loose, the blank line is the answer: %q", got)
 		}
 	})
 }
