@@ -62,7 +62,7 @@ type Config struct {
 }
 
 // Request is one call: Frame is the request (one JSON value without its
-// '\n'), or Encode builds it once the call has its turn (a request
+// '\n'; Call may write the '\n' into its spare capacity), or Encode builds it once the call has its turn (a request
 // numbered in the order it is sent); an Encode error is returned as it is.
 // Decode reads the answer line. About, when set, names the call in errors
 // ("did not answer host.git.push within 2s").
@@ -122,7 +122,7 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 			return err
 		}
 	}
-	frame = append(frame[:len(frame):len(frame)], '\n')
+	frame = append(frame, '\n') // in the frame's spare capacity, if any
 	ch, err := c.current()
 	if err != nil {
 		return err
