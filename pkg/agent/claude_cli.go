@@ -92,7 +92,7 @@ func newClaudeCLITransport(p *story.AgentPlugin, bc BuildContext) (Transport, er
 	}
 	return &claudeCLITransport{
 		alias: p.Alias, bin: bin, model: p.Model, env: env, dir: bc.StoryDir,
-		log: bc.Logger, redact: redactOrIdentity(bc.Redact), cut: bc.cut, submit: bc.ClaudeSubmit,
+		log: bc.Logger, redact: bc.Mask, cut: bc.cut, submit: bc.ClaudeSubmit,
 		running: map[*proc.Process]struct{}{},
 	}, nil
 }
@@ -360,10 +360,11 @@ func parseClaudeEnvelope(out []byte) (*claudeEnvelope, error) {
 
 var fencedBlock = &lazyre.Regexp{Expr: "(?s)```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)```"}
 
-// stripCodeFence returns the JSON answer inside a model's text: the text
+// StripCodeFence returns the JSON answer inside a model's text: the text
 // itself when it is JSON, else the content of its first fenced block, else
-// the trimmed text.
-func stripCodeFence(text string) string {
+// the trimmed text. It is the one fence rule of every transport that reads
+// a model's text (claude_cli here, builtin.local_llm in pkg/agent/localllm).
+func StripCodeFence(text string) string {
 	s := strings.TrimSpace(text)
 	if json.Valid([]byte(s)) {
 		return s
@@ -384,7 +385,7 @@ func claudeSubmission(env *claudeEnvelope, hasSchema bool) json.RawMessage {
 	if so := bytes.TrimSpace(env.StructuredOutput); len(so) > 0 && string(so) != "null" {
 		return json.RawMessage(so)
 	}
-	s := stripCodeFence(env.Result)
+	s := StripCodeFence(env.Result)
 	if json.Valid([]byte(s)) {
 		return json.RawMessage(s)
 	}

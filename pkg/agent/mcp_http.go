@@ -71,7 +71,7 @@ func newMCPHTTPTransport(p *story.AgentPlugin, bc BuildContext) (Transport, erro
 	}
 	u, err := url.Parse(ep)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("agent_plugins.%s: mcp_http endpoint %q is not an http:// or https:// URL", p.Alias, redactOrIdentity(bc.Redact)(ep))
+		return nil, fmt.Errorf("agent_plugins.%s: mcp_http endpoint %q is not an http:// or https:// URL", p.Alias, bc.Mask(ep))
 	}
 	tool := p.Tool
 	if tool == "" {
@@ -93,7 +93,7 @@ func newMCPHTTPTransport(p *story.AgentPlugin, bc BuildContext) (Transport, erro
 		base:     base,
 		shutdown: shutdown,
 		log:      bc.Logger,
-		redact:   redactOrIdentity(bc.Redact),
+		redact:   bc.Mask,
 		maxEvent: maxFrameBytes,
 	}, nil
 }

@@ -74,7 +74,7 @@ func newSubprocessTransport(p *story.AgentPlugin, bc BuildContext) (Transport, e
 	if !filepath.IsAbs(cmd) && strings.ContainsRune(filepath.ToSlash(cmd), '/') && bc.StoryDir != "" {
 		cmd = filepath.Join(bc.StoryDir, cmd)
 	}
-	t := &subprocessTransport{alias: p.Alias, redact: redactOrIdentity(bc.Redact)}
+	t := &subprocessTransport{alias: p.Alias, redact: bc.Mask}
 	t.client = childproc.New(childproc.Config{
 		Who:     "subprocess plugin " + p.Alias,
 		Command: cmd,

@@ -7,11 +7,3 @@ import "kitsoki/internal/childproc"
 // answer file, an mcp_http SSE event. A larger answer is an error, never an
 // unbounded read.
 const maxFrameBytes = childproc.MaxFrame
-
-// redactOrIdentity returns bc.Redact, or the identity when the caller gave none.
-func redactOrIdentity(f func(string) string) func(string) string {
-	if f == nil {
-		return func(s string) string { return s }
-	}
-	return f
-}

@@ -460,7 +460,7 @@ func FuzzSubprocessReply(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	tr := &subprocessTransport{alias: "agent.fuzz", redact: redactOrIdentity(nil)}
+	tr := &subprocessTransport{alias: "agent.fuzz", redact: BuildContext{}.Mask}
 	f.Fuzz(func(t *testing.T, line []byte) {
 		resp, err := tr.parseReply(line, 1)
 		if (resp == nil) == (err == nil) {

@@ -29,6 +29,14 @@ type BuildContext struct {
 	cut func(s string, n int) int
 }
 
+// Mask is Redact(s), or s when Redact is nil.
+func (bc BuildContext) Mask(s string) string {
+	if bc.Redact == nil {
+		return s
+	}
+	return bc.Redact(s)
+}
+
 // Builder constructs the transport for one agent_plugins: declaration.
 // Builders are keyed by plugin type (story.PluginSubprocess, ...); see
 // defaultBuilders and RegistryOptions.Builders.
