@@ -3,6 +3,8 @@ package childproc
 import (
 	"errors"
 	"strings"
+
+	"kitsoki/internal/human"
 )
 
 // Failure says why a call to a child failed.
@@ -64,7 +66,7 @@ func (e *Error) Error() string {
 		if e.Stderr == "" {
 			b.WriteString("; stderr: (empty)")
 		} else {
-			b.WriteString("; stderr (last " + sizeText(stderrTailBytes) + "):\n")
+			b.WriteString("; stderr (last " + human.Size(stderrTailBytes) + "):\n")
 			b.WriteString(e.Stderr)
 		}
 	}

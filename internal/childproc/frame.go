@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+
+	"kitsoki/internal/human"
 )
 
 // MaxFrame bounds one line a child writes (an answer, with everything it
@@ -51,15 +53,5 @@ func (f *frameReader) next() ([]byte, error) {
 
 // tooLargeText explains errFrameTooLarge to the child's author.
 func tooLargeText(max int) string {
-	return fmt.Sprintf("wrote an answer line longer than kitsoki's %s frame cap (one message per line, everything it carries included); put bulky output in a file and name it in the answer", sizeText(max))
-}
-
-func sizeText(n int) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
+	return fmt.Sprintf("wrote an answer line longer than kitsoki's %s frame cap (one message per line, everything it carries included); put bulky output in a file and name it in the answer", human.Size(int64(max)))
 }
