@@ -115,18 +115,17 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 	if err := ctx.Err(); err != nil {
 		return c.fail(Canceled, "was not asked: the call ended ("+err.Error()+") before it was sent", context.Cause(ctx))
 	}
+	ch, err := c.current()
+	if err != nil {
+		return err
+	}
 	frame := r.Frame
 	if r.Encode != nil {
-		var err error
 		if frame, err = r.Encode(); err != nil {
 			return err
 		}
 	}
 	frame = append(frame, '\n') // in the frame's spare capacity, if any
-	ch, err := c.current()
-	if err != nil {
-		return err
-	}
 	wrote := make(chan error, 1)
 	go func() {
 		_, err := ch.stdin.Write(frame)

@@ -384,3 +384,47 @@ func TestConcurrentCallersShareOneChild(t *testing.T) {
 		}
 	}
 }
+
+// Encode runs inside the call's turn (no lock needed for a counter; the
+// race detector checks it), so requests are numbered in sending order,
+// and an Encode error comes back as it is.
+func TestEncodeNumbersRequestsInSendingOrder(t *testing.T) {
+	f := newClient(t, "requests", nil)
+	next := 0
+	var wg sync.WaitGroup
+	errs := make(chan error, 6)
+	for range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var sent string
+			errs <- f.c.Call(context.Background(), Request{
+				Encode: func() ([]byte, error) {
+					next++
+					sent = strconv.Itoa(next)
+					return []byte(sent), nil
+				},
+				Decode: func(line []byte) error {
+					if string(line) != sent {
+						return fmt.Errorf("request %s got answer %q", sent, line)
+					}
+					return nil
+				},
+			})
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	bad := errors.New("cannot encode")
+	if err := f.c.Call(context.Background(), Request{Encode: func() ([]byte, error) { return nil, bad }}); err != bad {
+		t.Fatalf("Encode error: %v", err)
+	}
+	if next != 6 {
+		t.Fatalf("%d requests encoded", next)
+	}
+}
