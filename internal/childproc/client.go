@@ -93,8 +93,8 @@ func New(cfg Config) *Client {
 	return &Client{cfg: cfg, turn: make(chan struct{}, 1)}
 }
 
-// Pid is the running child's process id, 0 when there is none.
-func (c *Client) Pid() int {
+// pid is the running child's process id, 0 when there is none (tests).
+func (c *Client) pid() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.child == nil || c.child.dead() {

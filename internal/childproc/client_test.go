@@ -181,7 +181,7 @@ func TestAnswersAreNeverLost(t *testing.T) {
 func waitNoChild(t *testing.T, c *Client) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
-	for c.Pid() != 0 {
+	for c.pid() != 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the child did not exit")
 		}
@@ -194,13 +194,13 @@ func waitNoChild(t *testing.T, c *Client) {
 func waitChild(t *testing.T, c *Client) int {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
-	for c.Pid() == 0 {
+	for c.pid() == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the call never started its child")
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	return c.Pid()
+	return c.pid()
 }
 
 func TestDeadChildIsReplacedBeforeTheNextRequest(t *testing.T) {
@@ -238,7 +238,7 @@ func TestContextEndKillsTheProcessGroup(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 		b, _ = os.ReadFile(pidfile)
 	}
-	pid := f.c.Pid()
+	pid := f.c.pid()
 	cancel()
 	e := mustFail(t, <-errc, Canceled, "gave no answer before the call's deadline (context canceled)", "its process group was killed")
 	if !errors.Is(e, context.Canceled) {
