@@ -7,7 +7,7 @@
 // child's answers: the spawners that call it (internal/childproc for
 // pkg/agent's subprocess transport and pkg/plugin's hook and host-provider
 // processes, pkg/agent's claude_cli, pkg/sidecar's llama-server, pkg/host's
-// host.run) keep those.
+// host.run, pkg/graph's dot) keep those.
 //
 // [Process.Stop]: close stdin, wait StdinGrace, SIGTERM to the group, wait
 // TermGrace, SIGKILL to the group; a grace of 0 skips its wait (TermGrace 0
@@ -28,6 +28,8 @@
 //	                                    SIGTERM, SIGKILL after Config.StopGrace
 //	host.run          runPolicy         EnvInherit, kitsoki's dir first on PATH, then with.env;
 //	                                    stop = kill when the call's context ends
+//	graph --format svg dotPolicy       EnvInherit (Graphviz's fonts and config); DOT on stdin;
+//	                                    stop = kill when the context ends or the SVG passes its cap
 //
 // The long-lived children that answer requests (agent subprocess plugins,
 // hook processes, host providers) are started by internal/childproc's

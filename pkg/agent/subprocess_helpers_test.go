@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"kitsoki/internal/testing/proctest"
 	"kitsoki/internal/testing/storytest"
@@ -43,6 +44,22 @@ var (
 	ProcessGone     = proctest.Gone
 	CheckNoChildren = proctest.CheckNoChildren
 )
+
+// WaitForFile waits until path exists (a plugin's marker that it got
+// that far), bounded by a hang guard that only a failure reaches.
+func WaitForFile(t testing.TB, path string) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never appeared", path)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
 
 // WaitNoError waits for wg, then closes errs (which the goroutines of wg
 // send on) and fails t at the first non-nil error.

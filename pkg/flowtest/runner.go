@@ -49,6 +49,15 @@ type Options struct {
 	// fails the fixture, naming the handler, the fixture and the flag.
 	// External plugins are not started (plugin.Options.Sandbox).
 	Sandbox bool
+	// Root and Trees set the stories' project root (--root) and the trees
+	// the operator named (DIR/...), as story.Options does: every file a
+	// story or fixture names must lie inside its project root.
+	Root  string
+	Trees []string
+	// Strict runs every fixture's session with engine.Options.Strict
+	// (kitsoki test --strict): the checks the existing engine does not
+	// make, so a fixture it passes may fail.
+	Strict bool
 }
 
 // Runner runs fixtures; stories are loaded and compiled once each and
@@ -86,6 +95,7 @@ func (r *Runner) Story(app string) (*compose.Loaded, error) {
 	r.mu.Unlock()
 	e.once.Do(func() {
 		lo := compose.LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}}
+		lo.Story.Root, lo.Story.Trees = r.opts.Root, r.opts.Trees
 		if repo := r.opts.KitsokiRepo; repo != "" {
 			lo.Story.LookupEnv = func(name string) (string, bool) {
 				if name == "KITSOKI_REPO" {

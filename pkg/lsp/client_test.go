@@ -53,6 +53,15 @@ type (
 
 func startInProcessC(t *testing.T, opts Options) *client {
 	t.Helper()
+	// The tests' stories live in temporary directories: the temp
+	// directory is their workspace root.
+	return startInProcessRoots(t, opts, os.TempDir())
+}
+
+// startInProcessRoots is startInProcess with the workspace folders the
+// client names at initialize.
+func startInProcessRoots(t *testing.T, opts Options, roots ...string) *client {
+	t.Helper()
 	sr, cw := io.Pipe()
 	cr, sw := io.Pipe()
 	srv := New(opts)
@@ -62,7 +71,7 @@ func startInProcessC(t *testing.T, opts Options) *client {
 		defer close(done)
 		_ = srv.Serve(ctx, pipeRWC{Reader: sr, Writer: sw, closers: []io.Closer{sr, sw}})
 	}()
-	c := &client{Client: lsptest.Connect(t, pipeRWC{Reader: cr, Writer: cw, closers: []io.Closer{cr, cw}}), t: t}
+	c := &client{Client: lsptest.Connect(t, pipeRWC{Reader: cr, Writer: cw, closers: []io.Closer{cr, cw}}, roots...), t: t}
 	t.Cleanup(func() {
 		_ = c.Conn.Close()
 		cancel()

@@ -52,8 +52,10 @@ type Client struct {
 // Wait bounds every wait against a hung server; tests never rely on it.
 const Wait = 60 * time.Second
 
-// Connect speaks LSP on rwc and sends initialize + initialized.
-func Connect(t testing.TB, rwc io.ReadWriteCloser) *Client {
+// Connect speaks LSP on rwc and sends initialize + initialized, naming
+// roots (absolute directories) as the workspace folders: the server serves
+// no document outside them.
+func Connect(t testing.TB, rwc io.ReadWriteCloser, roots ...string) *Client {
 	t.Helper()
 	c := &Client{t: t, diags: map[string][]Published{}}
 	c.cond = sync.NewCond(&c.mu)
@@ -71,7 +73,11 @@ func Connect(t testing.TB, rwc io.ReadWriteCloser) *Client {
 	})
 	c.Conn = jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(rwc, jsonrpc2.VSCodeObjectCodec{}), h)
 	var res protocol.InitializeResult
-	c.Call("initialize", protocol.InitializeParams{}, &res)
+	var folders []protocol.WorkspaceFolder
+	for _, r := range roots {
+		folders = append(folders, protocol.WorkspaceFolder{URI: fileURI(r), Name: filepath.Base(r)})
+	}
+	c.Call("initialize", protocol.InitializeParams{WorkspaceFolders: folders}, &res)
 	if res.ServerInfo == nil || res.ServerInfo.Name != "kitsoki" {
 		t.Fatalf("initialize: server info %+v", res.ServerInfo)
 	}
@@ -130,6 +136,18 @@ func (c *Client) WaitUntil(path string, ok func(Published) bool) Published {
 	c.t.Helper()
 	ps := c.wait(path, func(ps []Published) bool { return len(ps) > 0 && ok(ps[len(ps)-1]) })
 	return ps[len(ps)-1]
+}
+
+// Everything is every publishDiagnostics received so far, in order per
+// URI.
+func (c *Client) Everything() []Published {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []Published
+	for _, ps := range c.diags {
+		out = append(out, ps...)
+	}
+	return out
 }
 
 // Open sends didOpen with text.
