@@ -187,7 +187,7 @@ func (c *Client) ended(ch *child, about string) error {
 	}
 	switch {
 	case errors.Is(ch.readErr, errFrameTooLarge):
-		return c.drop(ch, TooLarge, true, tooLargeText(c.cfg.maxFrame), ch.readErr)
+		return c.drop(ch, TooLarge, false, tooLargeText(c.cfg.maxFrame), ch.readErr) // it is still writing that line: it will not exit on its own
 	case len(ch.partial) > 0:
 		return c.drop(ch, Partial, true, fmt.Sprintf("stopped in the middle of an answer%s (partial line: %q)", about, Snippet(c.cfg.Redact, string(ch.partial))), ch.readErr)
 	case ch.readErr != nil && !errors.Is(ch.readErr, io.EOF):

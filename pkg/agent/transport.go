@@ -4,8 +4,15 @@ import (
 	"context"
 	"log/slog"
 
+	"kitsoki/internal/childproc"
 	"kitsoki/pkg/story"
 )
+
+// maxFrameBytes bounds one answer of every transport: a subprocess answer
+// line (internal/childproc's frame cap), the claude CLI's stdout and
+// answer file, an mcp_http SSE event. A larger answer is an error, never an
+// unbounded read.
+const maxFrameBytes = childproc.MaxFrame
 
 // Transport carries one request to one plugin. Implementations return
 // *AskError on failure and honour ctx: when it is done they return promptly
