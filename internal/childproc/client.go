@@ -145,6 +145,9 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 		select {
 		case err := <-wrote:
 			wrote = nil
+			if err != nil && c.isClosed() { // Close closed its stdin
+				return c.closedInFlight(ch, about)
+			}
 			if err != nil {
 				return c.drop(ch, Write, true, fmt.Sprintf("could not be sent the request%s (writing its stdin: %v)", about, err), err)
 			}
@@ -182,8 +185,7 @@ func (c *Client) decode(ch *child, r Request, line []byte) error {
 // ended explains a stdout that ended before the answer.
 func (c *Client) ended(ch *child, about string) error {
 	if c.isClosed() {
-		c.forget(ch, "the client closed")
-		return &Error{Who: c.cfg.Who, Failure: Closed, What: "was closed while the call" + about + " was in flight", Err: ErrClosed}
+		return c.closedInFlight(ch, about)
 	}
 	switch {
 	case errors.Is(ch.readErr, errFrameTooLarge):
@@ -198,6 +200,12 @@ func (c *Client) ended(ch *child, about string) error {
 		what = "exited before answering" + about
 	}
 	return c.drop(ch, Exited, false, what, io.ErrUnexpectedEOF)
+}
+
+// closedInFlight is the error of a call that Close cut short.
+func (c *Client) closedInFlight(ch *child, about string) error {
+	c.forget(ch, "the client closed")
+	return &Error{Who: c.cfg.Who, Failure: Closed, What: "was closed while the call" + about + " was in flight", Err: ErrClosed}
 }
 
 // ErrClosed is the cause of a call refused or cut short by Close.
