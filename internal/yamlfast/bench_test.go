@@ -6,14 +6,16 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // benchFiles returns the YAML files of the shared corpus (or, without
 // it, of the repository), skipping the benchmark when there are none.
 func benchFiles(b *testing.B) [][]byte {
 	var out [][]byte
-	for _, root := range []string{"/work/shared/corpus", "../../examples"} {
-		if _, err := os.Stat(root); err != nil {
+	for _, root := range []string{storytest.CorpusDir(), "../../examples"} {
+		if root == "" {
 			continue
 		}
 		for _, path := range yamlFiles(b, root) {

@@ -7,11 +7,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // corpusRoots are the trees whose YAML the differential test parses: the
 // repository, the shared upstream corpus and the reference.
-var corpusRoots = []string{"../..", "/work/shared/corpus", "/work/shared/reference"}
+var corpusRoots = []string{"../..", storytest.CorpusDir(), storytest.SharedDir("reference")}
 
 // yamlFiles lists the .yaml and .yml files under root.
 func yamlFiles(t testing.TB, root string) []string {

@@ -3,6 +3,8 @@ package yamlfast
 import (
 	"os"
 	"testing"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // FuzzParseMatchesYAMLv3 checks the contract on any input: Parse never
@@ -14,8 +16,8 @@ func FuzzParseMatchesYAMLv3(f *testing.F) {
 	}
 	// The corpus stories (the repository holds copies of them; without
 	// the shared corpus, its examples).
-	for _, root := range []string{"/work/shared/corpus", "../../examples"} {
-		if _, err := os.Stat(root); err != nil {
+	for _, root := range []string{storytest.CorpusDir(), "../../examples"} {
+		if root == "" {
 			continue
 		}
 		for _, path := range yamlFiles(f, root) {

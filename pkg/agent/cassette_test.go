@@ -12,6 +12,8 @@ import (
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/agent/agenttest"
 	"kitsoki/pkg/story"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 func TestCassetteReferenceThroughDispatch(t *testing.T) {
@@ -236,10 +238,7 @@ func TestCassetteLoadErrors(t *testing.T) {
 }
 
 func TestCorpusCassetteLoads(t *testing.T) {
-	p := "/work/shared/corpus/agent_probe/flows/who_are_you.cassette.yaml"
-	if _, err := os.Stat(p); err != nil {
-		t.Skip("corpus not present")
-	}
+	p := filepath.Join(storytest.Corpus(t, "agent_probe"), "flows", "who_are_you.cassette.yaml")
 	cas, err := agent.LoadCassette(p)
 	if err != nil {
 		t.Fatal(err)

@@ -6,16 +6,20 @@ import (
 	"testing"
 
 	"kitsoki/pkg/diag"
+
+	"kitsoki/internal/testing/storytest"
 )
 
-const corpusDir = "../../../shared/corpus"
+// corpusDir is the shared upstream corpus ("" when it is not here).
+var corpusDir = storytest.CorpusDir()
 
 func corpusFlows(t testing.TB) []string {
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "*", "flows", "*.yaml"))
-	more, _ := filepath.Glob(filepath.Join(corpusDir, "*", "*", "flows", "*.yaml"))
+	dir := storytest.Shared(t, "corpus")
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "flows", "*.yaml"))
+	more, _ := filepath.Glob(filepath.Join(dir, "*", "*", "flows", "*.yaml"))
 	files = append(files, more...)
 	if len(files) == 0 {
-		t.Skip("no corpus at " + corpusDir)
+		t.Fatal("no flow fixtures in the corpus at " + dir)
 	}
 	return files
 }

@@ -7,14 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-const probesDir = "../../../shared/reference/flow-probes"
+	"kitsoki/internal/testing/storytest"
+)
 
 // Upstream's JSON reports read and write back byte for byte: the shape
 // (field names and order, null vs [], event key order, HTML escaping, no
 // trailing newline) is the existing engine's.
 func TestReportRoundTripsUpstreamShape(t *testing.T) {
+	probesDir := storytest.Shared(t, "reference/flow-probes")
 	var files []string
 	for _, pat := range []string{"*.json", "*/*.json"} {
 		m, _ := filepath.Glob(filepath.Join(probesDir, pat))

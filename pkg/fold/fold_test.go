@@ -9,10 +9,12 @@ import (
 	"testing"
 
 	"kitsoki/internal/testing/storyload"
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/story"
 )
 
-const corpus = "../../../shared/corpus"
+// corpus is the shared upstream corpus ("" when it is not here).
+var corpus = storytest.CorpusDir()
 
 func mustFold(t *testing.T, st *story.Story) *Folded {
 	t.Helper()

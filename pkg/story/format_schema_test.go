@@ -23,7 +23,7 @@ func TestFormatSchemaAcceptsTheCorpus(t *testing.T) {
 	}
 	sch := storytest.CompileSchema(t, "app.json", raw)
 	var files []string
-	for _, root := range []string{"/work/shared/corpus", "testdata/upstream"} {
+	for _, root := range []string{storytest.CorpusDir(), "testdata/upstream"} {
 		_ = filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
 			if err == nil && !fi.IsDir() && (fi.Name() == "app.yaml" || filepath.Base(filepath.Dir(p)) == "rooms") && strings.HasSuffix(p, ".yaml") {
 				files = append(files, p)

@@ -9,20 +9,20 @@ import (
 
 	"kitsoki/internal/fsmemo"
 	"kitsoki/pkg/story"
+
+	"kitsoki/internal/testing/storytest"
 )
 
 // sharedCorpus is the upstream corpus of 21 stories (outside the module;
-// the benchmarks skip when it is absent).
-const sharedCorpus = "/work/shared/corpus"
+// "" and the benchmarks skip when it is absent).
+var sharedCorpus = storytest.CorpusDir()
 
 // corpusTimes copies the shared corpus n times into a temporary directory
 // and returns its app.yaml files (21 × 4 = 84, about the 85 stories of the
 // issue's measurement).
 func corpusTimes(b *testing.B, n int) []string {
 	b.Helper()
-	if _, err := os.Stat(sharedCorpus); err != nil {
-		b.Skip("no shared corpus at " + sharedCorpus)
-	}
+	storytest.Shared(b, "corpus")
 	dir := b.TempDir()
 	for i := 0; i < n; i++ {
 		dst := filepath.Join(dir, "copy"+strconv.Itoa(i))

@@ -2,6 +2,7 @@ package storytest
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"testing"
 )
@@ -25,11 +26,26 @@ func Corpus(t testing.TB, name string) string {
 func CorpusDir() string { return corpusPath("") }
 
 // corpusPath is shared/corpus/<name> beside the repository root, or "".
-func corpusPath(name string) string {
+func corpusPath(name string) string { return SharedDir(path.Join("corpus", name)) }
+
+// Shared returns shared/<rel> beside the repository root (the upstream
+// corpus, reference probes), skipping the test when it is not there.
+func Shared(t testing.TB, rel string) string {
+	t.Helper()
+	if src := SharedDir(rel); src != "" {
+		return src
+	}
+	t.Skipf("the shared folder %s is not here", rel)
+	return ""
+}
+
+// SharedDir is shared/<rel> (slash-separated) beside the repository root
+// (the folder holding go.mod), or "" when it is not there.
+func SharedDir(rel string) string {
 	dir, err := os.Getwd()
 	for err == nil {
 		if _, serr := os.Stat(filepath.Join(dir, "go.mod")); serr == nil {
-			src := filepath.Join(filepath.Dir(dir), "shared", "corpus", filepath.FromSlash(name))
+			src := filepath.Join(filepath.Dir(dir), "shared", filepath.FromSlash(rel))
 			if _, serr := os.Stat(src); serr == nil {
 				return src
 			}
