@@ -19,6 +19,7 @@ import (
 	"kitsoki/internal/human"
 	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/agent"
+	"kitsoki/pkg/agent/localllm"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/engine"
@@ -151,7 +152,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	}
 	// Host handlers: the built-ins, then the providers the assembly enables
 	// (.kitsoki/plugins/), before the compile checks every call has one.
-	hostReg, closeHosts, hostWarns, err := plan.Assembly.HostRegistry(ld.Story, host.Options{}, agent.LocalEmbedderConfig{})
+	hostReg, closeHosts, hostWarns, err := plan.Assembly.HostRegistry(ld.Story, host.Options{}, localllm.EmbedderConfig{})
 	if err != nil {
 		return usagef("host handlers: %v", err)
 	}

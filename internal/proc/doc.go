@@ -4,9 +4,10 @@
 // ([EnvMinimal] or [EnvInherit] plus edits), an optional stdin pipe and
 // stderr [Tail], and a [Process] handle whose Stop runs the policy's stop
 // sequence. It must not build commands, speak any protocol or read a
-// child's answers: the spawners that call it (pkg/agent's subprocess and
-// claude_cli transports, pkg/plugin's hook and host-provider processes,
-// pkg/sidecar's llama-server, pkg/host's host.run, pkg/graph's dot) keep those.
+// child's answers: the spawners that call it (internal/childproc for
+// pkg/agent's subprocess transport and pkg/plugin's hook and host-provider
+// processes, pkg/agent's claude_cli, pkg/sidecar's llama-server, pkg/host's
+// host.run, pkg/graph's dot) keep those.
 //
 // [Process.Stop]: close stdin, wait StdinGrace, SIGTERM to the group, wait
 // TermGrace, SIGKILL to the group; a grace of 0 skips its wait (TermGrace 0
@@ -30,6 +31,9 @@
 //	graph --format svg dotPolicy       EnvInherit (Graphviz's fonts and config); DOT on stdin;
 //	                                    stop = kill when the context ends or the SVG passes its cap
 //
-// The agent transports pass their own redacting stderr writer (around a
-// [Tail]) as cmd.Stderr, so their policies keep no second tail.
+// The long-lived children that answer requests (agent subprocess plugins,
+// hook processes, host providers) are started by internal/childproc's
+// client, and claude_cli by its transport; they pass a redacting
+// childproc.Stderr (around a [Tail]) as cmd.Stderr, so their policies keep
+// no second tail.
 package proc

@@ -6,6 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"kitsoki/internal/human"
 )
 
 // errNotRegular is wrapped by the error for a path that is not a regular
@@ -112,7 +114,7 @@ func tooLarge(path string, size, limit int64) error {
 	if size < 0 {
 		what = "more"
 	}
-	return &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: %s is over the %s cap for this kind of file; split it or shrink it", ErrTooLarge, what, humanSize(limit))}
+	return &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: %s is over the %s cap for this kind of file; split it or shrink it", ErrTooLarge, what, human.Size(limit))}
 }
 
 // readAll reads f, failing if it turns out to hold more than limit bytes
@@ -170,19 +172,6 @@ func kind(m fs.FileMode) string {
 		return "an irregular file"
 	}
 	return "not a regular file"
-}
-
-// humanSize renders a byte count as "4 MiB".
-func humanSize(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // isDirError reads "is a directory" and matches ErrNotRegular.

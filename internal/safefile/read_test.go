@@ -75,14 +75,6 @@ func TestReadFileCap(t *testing.T) {
 	}
 }
 
-func TestHuman(t *testing.T) {
-	for n, want := range map[int64]string{Story: "4 MiB", Data: "16 MiB", 1 << 30: "1 GiB", 2048: "2 KiB", 7: "7 bytes"} {
-		if got := humanSize(n); got != want {
-			t.Errorf("Human(%d) = %q", n, got)
-		}
-	}
-}
-
 // FuzzReadFile: any content at any cap comes back whole or is refused.
 func FuzzReadFile(f *testing.F) {
 	f.Add([]byte("app:\n  id: x\n"), int64(100))

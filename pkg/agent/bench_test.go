@@ -1,7 +1,6 @@
 package agent_test
 
 import (
-	"context"
 	"testing"
 
 	"kitsoki/pkg/agent"
@@ -37,27 +36,10 @@ var benchCases = []benchCase{
 
 // BenchmarkDispatch measures one full Dispatch of the reference call with
 // schema validation on (schemas/echo.json) and a discarding sink.
-// benchDispatch times reg.Dispatch(call) after one untimed call that warms
-// the schema cache (and starts a plugin process or sidecar).
-func benchDispatch(b *testing.B, reg *agent.Registry, call agent.Call) {
-	b.Helper()
-	ctx := context.Background()
-	if _, err := reg.Dispatch(ctx, call); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := reg.Dispatch(ctx, call); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 func BenchmarkDispatch(b *testing.B) {
 	for _, bc := range benchCases {
 		b.Run(bc.name, func(b *testing.B) {
-			benchDispatch(b, bc.setup(b).Registry, agenttest.ReferenceCall())
+			agenttest.BenchDispatch(b, bc.setup(b).Registry, agenttest.ReferenceCall())
 		})
 	}
 }

@@ -446,7 +446,7 @@ func (a *cassetteAgent) Ask(ctx context.Context, req *AskRequest) (*AskResponse,
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return nil, ctxError(a.alias, ctx.Err())
+			return nil, ContextError(a.alias, ctx.Err())
 		case <-t.C:
 		}
 	}

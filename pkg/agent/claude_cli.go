@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"kitsoki/internal/childproc"
 	"kitsoki/internal/lazyre"
 	"kitsoki/internal/proc"
 	"kitsoki/pkg/story"
@@ -73,7 +74,7 @@ type claudeCLITransport struct {
 // environment plus env: (it needs the user's claude configuration), and
 // SIGKILL to its group at once when the call's context ends or the
 // transport closes (a one-shot call has no state worth a graceful stop).
-// Its stderr goes to the redacting stderrTail.
+// Its stderr goes to a redacting childproc.Stderr.
 func claudePolicy(env map[string]string) proc.Policy {
 	return proc.Policy{Env: proc.Env{Policy: proc.EnvInherit, Vars: proc.Set(env)}, WaitDelay: time.Second}
 }
@@ -91,7 +92,7 @@ func newClaudeCLITransport(p *story.AgentPlugin, bc BuildContext) (Transport, er
 	}
 	return &claudeCLITransport{
 		alias: p.Alias, bin: bin, model: p.Model, env: env, dir: bc.StoryDir,
-		log: bc.Logger, redact: redactOrIdentity(bc.Redact), cut: bc.cut, submit: bc.ClaudeSubmit,
+		log: bc.Logger, redact: bc.Mask, cut: bc.cut, submit: bc.ClaudeSubmit,
 		running: map[*proc.Process]struct{}{},
 	}, nil
 }
@@ -236,8 +237,7 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 	cmd.Stdin = bytes.NewReader(sub.prompt(claudePrompt(req)))
 	stdout := &cappedBuffer{limit: maxFrameBytes}
 	cmd.Stdout = stdout
-	tail := newStderrTail(t.alias, t.log, t.redact)
-	tail.cut = t.cut
+	tail := childproc.NewStderr(t.log, "agent plugin stderr", []any{"agent", t.alias}, t.redact, t.cut)
 	cmd.Stderr = tail
 	t.mu.Lock()
 	closed := t.closed
@@ -275,11 +275,11 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 	env, err := parseClaudeEnvelope(stdout.buf.Bytes())
 	if err != nil {
 		return nil, t.errf(KindPluginCrash, "claude gave no JSON result envelope on stdout (%v; stdout: %q); %s%s",
-			err, detailSnippet(t.redact, strings.TrimSpace(stdout.buf.String())), status, claudeStderr(tail))
+			err, childproc.Snippet(t.redact, strings.TrimSpace(stdout.buf.String())), status, claudeStderr(tail))
 	}
 	if env.IsError || (env.Subtype != "" && env.Subtype != "success") {
 		return nil, t.errf(KindTransportError, "claude reported an error (%s): %s; %s%s",
-			orDefault(env.Subtype, "is_error"), detailSnippet(t.redact, env.Result), status, claudeStderr(tail))
+			orDefault(env.Subtype, "is_error"), childproc.Snippet(t.redact, env.Result), status, claudeStderr(tail))
 	}
 	return &AskResponse{
 		Submission: sub.or(claudeSubmission(env, len(req.Schema) > 0 && string(req.Schema) != "null")),
@@ -293,7 +293,7 @@ func (t *claudeCLITransport) isClosed() bool {
 	return t.closed
 }
 
-func claudeStderr(tail *stderrTail) string {
+func claudeStderr(tail *childproc.Stderr) string {
 	if s := tail.String(); s != "" {
 		return "; stderr (last 8 KiB):\n" + s
 	}
@@ -360,10 +360,11 @@ func parseClaudeEnvelope(out []byte) (*claudeEnvelope, error) {
 
 var fencedBlock = &lazyre.Regexp{Expr: "(?s)```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)```"}
 
-// stripCodeFence returns the JSON answer inside a model's text: the text
+// StripCodeFence returns the JSON answer inside a model's text: the text
 // itself when it is JSON, else the content of its first fenced block, else
-// the trimmed text.
-func stripCodeFence(text string) string {
+// the trimmed text. It is the one fence rule of every transport that reads
+// a model's text (claude_cli here, builtin.local_llm in pkg/agent/localllm).
+func StripCodeFence(text string) string {
 	s := strings.TrimSpace(text)
 	if json.Valid([]byte(s)) {
 		return s
@@ -384,7 +385,7 @@ func claudeSubmission(env *claudeEnvelope, hasSchema bool) json.RawMessage {
 	if so := bytes.TrimSpace(env.StructuredOutput); len(so) > 0 && string(so) != "null" {
 		return json.RawMessage(so)
 	}
-	s := stripCodeFence(env.Result)
+	s := StripCodeFence(env.Result)
 	if json.Valid([]byte(s)) {
 		return json.RawMessage(s)
 	}

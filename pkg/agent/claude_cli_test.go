@@ -170,8 +170,8 @@ func TestStripCodeFence(t *testing.T) {
 		"  plain words  ":                           `plain words`,
 	}
 	for in, want := range cases {
-		if got := stripCodeFence(in); got != want {
-			t.Errorf("stripCodeFence(%q) = %q, want %q", in, got, want)
+		if got := StripCodeFence(in); got != want {
+			t.Errorf("StripCodeFence(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -211,12 +211,20 @@ func TestMissingBuilderFailsAtDispatchNotAtLoad(t *testing.T) {
 	plugins := map[string]*story.AgentPlugin{
 		"agent.local": {Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: "qwen"},
 	}
-	// A nil builder removes the type from this build (builtin.local_llm has
-	// a default builder since local_llm.go).
-	fx := agenttest.NewFixture(t, plugins, agent.RegistryOptions{Builders: map[string]agent.Builder{story.PluginLocalLLM: nil}})
+	// builtin.local_llm lives in pkg/agent/localllm: a registry built
+	// without its builder says how to wire it.
+	fx := agenttest.NewFixture(t, plugins, agent.RegistryOptions{})
 	_, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.local", Verb: "decide"})
-	if agent.KindOf(err) != agent.KindTransportError || !strings.Contains(err.Error(), "builtin.local_llm") {
+	if agent.KindOf(err) != agent.KindTransportError || !strings.Contains(err.Error(), `plugin type "builtin.local_llm" is not available in this build; builtin.local_llm is wired by the composition root`) ||
+		!strings.Contains(err.Error(), "localllm.New") {
 		t.Fatalf("missing builder: %v", err)
+	}
+	// A nil builder removes a type from this build.
+	fx = agenttest.NewFixture(t, map[string]*story.AgentPlugin{"agent.x": {Alias: "agent.x", Plugin: story.PluginMCPHTTP, Endpoint: "http://127.0.0.1:1/mcp"}},
+		agent.RegistryOptions{Builders: map[string]agent.Builder{story.PluginMCPHTTP: nil}})
+	_, err = fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.x", Verb: "decide"})
+	if agent.KindOf(err) != agent.KindTransportError || !strings.Contains(err.Error(), "declare the alias with another plugin") {
+		t.Fatalf("removed builder: %v", err)
 	}
 	// The seam: a builder keyed by plugin type.
 	var built *story.AgentPlugin

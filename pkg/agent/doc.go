@@ -28,12 +28,16 @@
 // minSecretBytes, map keys, kinds and agent names are never masked.
 //
 // Layout: one file per transport: inprocess.go, cassette.go (replay of a
-// host_cassette fixture; never declarable in YAML), subprocess*.go,
-// mcp_http.go, claude_cli.go, local_llm*.go (a llama-server it attaches to,
-// or one fetched through pkg/fetch and supervised through pkg/sidecar).
+// host_cassette fixture; never declarable in YAML), subprocess*.go (the
+// JSON-RPC protocol; the process is internal/childproc's), mcp_http.go,
+// claude_cli.go. builtin.local_llm (a llama-server it attaches to, or one
+// fetched through pkg/fetch and supervised through pkg/sidecar) lives in
+// pkg/agent/localllm, so this package imports neither fetch nor sidecar
+// (imports_test.go holds the rule); the composition root adds its builder.
 // builtin_transports.go keys the builders by plugin type
-// ([RegistryOptions].Builders overrides them); fallback.go re-dispatches a
-// schema_invalid builtin.local_llm answer once to agent.claude with the same
-// call id. Shared test support is pkg/agent/agenttest; BenchmarkDispatch runs
-// every entry of benchCases (bench_test.go).
+// ([RegistryOptions].Builders adds or overrides them); fallback.go
+// re-dispatches a schema_invalid answer of a [Substituter] transport
+// (builtin.local_llm) once to agent.claude with the same call id. Shared
+// test support is pkg/agent/agenttest; BenchmarkDispatch runs every entry of
+// benchCases (bench_test.go).
 package agent

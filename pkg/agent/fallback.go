@@ -23,7 +23,7 @@ import (
 // "fallback_of": "<original alias>". The fallback's sub-events follow the
 // usual rules under agent.claude's namespace.
 //
-// Only transports that ask for it (substituter: builtin.local_llm) fall
+// Only transports that ask for it ([Substituter]: builtin.local_llm) fall
 // back; subprocess, mcp_http, claude_cli, in-process and cassette answers
 // fail hard on schema_invalid. An alias that is itself agent.claude never
 // falls back.
@@ -53,17 +53,18 @@ type SubstitutedErrorPayload struct {
 // fallbackAlias is the agent a rejected local-model answer goes to.
 const fallbackAlias = story.DefaultAgentAlias
 
-// substituter is implemented by transports whose schema_invalid answers
-// are re-dispatched to FallbackAlias.
-type substituter interface {
-	substituteOnSchemaInvalid() bool
+// Substituter is implemented by transports whose schema_invalid answers
+// are re-dispatched once to agent.claude (builtin.local_llm's, in
+// pkg/agent/localllm).
+type Substituter interface {
+	SubstituteOnSchemaInvalid() bool
 }
 
 // substitutes reports whether a schema_invalid answer of alias (served by
 // t) falls back.
 func substitutes(alias string, t Transport) bool {
-	s, ok := t.(substituter)
-	return ok && s.substituteOnSchemaInvalid() && alias != fallbackAlias
+	s, ok := t.(Substituter)
+	return ok && s.SubstituteOnSchemaInvalid() && alias != fallbackAlias
 }
 
 // fallback re-dispatches the rejected call to FallbackAlias and reports
@@ -83,7 +84,7 @@ func (r *Registry) fallback(ctx context.Context, st *callState, req *AskRequest,
 	}
 	remaining := timeout - time.Since(st.start)
 	if remaining <= 0 {
-		return st.fail(ctxError(fallbackAlias, context.DeadlineExceeded))
+		return st.fail(ContextError(fallbackAlias, context.DeadlineExceeded))
 	}
 	resp, late, askErr := askWithDeadline(withCallModel(ctx, st.c.Model), ft, fallbackAlias, req, remaining)
 	if askErr != nil {

@@ -35,12 +35,12 @@ func NewInProcess(alias string, a Agent) Transport { return &inprocess{alias: al
 
 func (t *inprocess) Ask(ctx context.Context, req *AskRequest) (*AskResponse, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, ctxError(t.alias, err)
+		return nil, ContextError(t.alias, err)
 	}
 	resp, err := t.a.Ask(ctx, req)
 	if cerr := ctx.Err(); cerr != nil {
 		// A late answer (or a late failure) after the deadline is discarded.
-		return nil, ctxError(t.alias, cerr)
+		return nil, ContextError(t.alias, cerr)
 	}
 	if err != nil {
 		var ae *AskError
@@ -62,8 +62,9 @@ func (t *inprocess) Close() error {
 	return nil
 }
 
-// ctxError turns a context error into deadline_exceeded.
-func ctxError(alias string, err error) *AskError {
+// ContextError is the deadline_exceeded error of alias's call whose context
+// ended with err (cancelled, or past its hard deadline).
+func ContextError(alias string, err error) *AskError {
 	detail := alias + ": hard deadline exceeded; the answer, if any, was discarded"
 	if errors.Is(err, context.Canceled) {
 		detail = alias + ": call cancelled before the agent answered"

@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"kitsoki/internal/childproc"
 	"kitsoki/internal/closeonce"
 	"kitsoki/pkg/story"
 )
@@ -70,7 +71,7 @@ func newMCPHTTPTransport(p *story.AgentPlugin, bc BuildContext) (Transport, erro
 	}
 	u, err := url.Parse(ep)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("agent_plugins.%s: mcp_http endpoint %q is not an http:// or https:// URL", p.Alias, redactOrIdentity(bc.Redact)(ep))
+		return nil, fmt.Errorf("agent_plugins.%s: mcp_http endpoint %q is not an http:// or https:// URL", p.Alias, bc.Mask(ep))
 	}
 	tool := p.Tool
 	if tool == "" {
@@ -92,7 +93,7 @@ func newMCPHTTPTransport(p *story.AgentPlugin, bc BuildContext) (Transport, erro
 		base:     base,
 		shutdown: shutdown,
 		log:      bc.Logger,
-		redact:   redactOrIdentity(bc.Redact),
+		redact:   bc.Mask,
 		maxEvent: maxFrameBytes,
 	}, nil
 }
@@ -304,7 +305,7 @@ func (t *mcpHTTPTransport) decode(res *mcp.CallToolResult) (*AskResponse, error)
 		if !hasText {
 			text = "(no text content)"
 		}
-		return nil, t.errf(KindTransportError, "tool %q reported an error (isError): %s", t.tool, detailSnippet(t.redact, text))
+		return nil, t.errf(KindTransportError, "tool %q reported an error (isError): %s", t.tool, childproc.Snippet(t.redact, text))
 	}
 	var raw []byte
 	var from string
@@ -330,7 +331,7 @@ func (t *mcpHTTPTransport) decode(res *mcp.CallToolResult) (*AskResponse, error)
 	}
 	var r AskResponse
 	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, t.errf(KindTransportError, "tool %q %s is not an AskResponse JSON object (%v): %q", t.tool, from, err, detailSnippet(t.redact, string(raw)))
+		return nil, t.errf(KindTransportError, "tool %q %s is not an AskResponse JSON object (%v): %q", t.tool, from, err, childproc.Snippet(t.redact, string(raw)))
 	}
 	return &r, nil
 }
@@ -366,7 +367,7 @@ func (t *mcpHTTPTransport) failure(ctx context.Context, doing string, err error,
 		}
 		return t.errf(KindDeadlineExceeded, "no answer from %s before the call's deadline (%v) while %s", t.endpoint, cerr, doing)
 	}
-	return t.errf(KindTransportError, "%s at %s failed: %v%s", doing, t.endpoint, err, detailSnippet(t.redact, rec.String()))
+	return t.errf(KindTransportError, "%s at %s failed: %v%s", doing, t.endpoint, err, childproc.Snippet(t.redact, rec.String()))
 }
 
 func (t *mcpHTTPTransport) errf(kind Kind, format string, args ...any) *AskError {

@@ -140,7 +140,7 @@ func NewRegistryFromPlugins(plugins map[string]*story.AgentPlugin, opts Registry
 			b := builders[p.Plugin]
 			if b == nil {
 				r.pending[alias] = Errorf(KindTransportError,
-					"agent_plugins.%s: plugin type %q is not available in this build; declare the alias with another plugin (subprocess, mcp_http, builtin.claude_cli)", alias, p.Plugin)
+					"agent_plugins.%s: plugin type %q is not available in this build; %s", alias, p.Plugin, unwiredHint(p.Plugin))
 				continue
 			}
 			t, err := b(p, bc)

@@ -145,7 +145,7 @@ func TestFrameCapMessage(t *testing.T) {
 	}
 	defer reg.Close()
 	_, err = reg.Dispatch(context.Background(), Call{Alias: "agent.big", Verb: "ask", Prompt: "p", With: map[string]any{"fault": "big:67200000"}})
-	if KindOf(err) != KindPluginCrash || !strings.Contains(err.Error(), "the plugin wrote an answer line longer than kitsoki's 64 MiB frame cap") {
+	if KindOf(err) != KindPluginCrash || !strings.Contains(err.Error(), "wrote an answer line longer than kitsoki's 64 MiB frame cap") {
 		t.Fatalf("err = %v", err)
 	}
 }

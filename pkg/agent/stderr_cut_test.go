@@ -5,7 +5,12 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/childproc"
 )
+
+// stderrTailBytes is how much of a plugin's stderr childproc.Stderr keeps.
+const stderrTailBytes = 8 << 10
 
 // A stderr line longer than the tail is logged in pieces. No piece may end
 // inside a secret: not one that is complete in the buffer, nor one whose
@@ -15,8 +20,8 @@ func TestStderrPiecesNeverSplitASecret(t *testing.T) {
 	rd := redactorOf([]string{secret, "other-secret"})
 	for _, split := range []int{1, 5, len(secret) - 1} {
 		var logBuf bytes.Buffer
-		tail := newStderrTail("agent.x", slog.New(slog.NewTextHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug})), rd.String)
-		tail.cut = rd.safeCut
+		tail := childproc.NewStderr(slog.New(slog.NewTextHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug})),
+			"agent plugin stderr", []any{"agent", "agent.x"}, rd.String, rd.safeCut)
 		// first write: a long line ending with the head of the secret
 		pad := strings.Repeat("x", stderrTailBytes+10)
 		tail.Write([]byte(pad + secret[:split]))

@@ -5,18 +5,16 @@ package agent
 // file, so they exist only in test builds.
 
 import (
-	"bytes"
-	"fmt"
-	"kitsoki/internal/testing/storytest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"kitsoki/internal/testing/proctest"
+	"kitsoki/internal/testing/storytest"
 )
 
 // BuildTestPlugin compiles the Go program internal/testplugins/<name> into
@@ -39,78 +37,13 @@ func BuildTestPlugin(t testing.TB, name string) string {
 	return out
 }
 
-// ChildProcesses lists the live (or unreaped) children of the test process
-// as "pid state cmdline". It reads /proc; ok is false where there is none.
-func ChildProcesses() (kids []string, ok bool) {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil, false
-	}
-	me := os.Getpid()
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		state, ppid, ok := procStat(pid)
-		if !ok || ppid != me {
-			continue
-		}
-		cl, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-		kids = append(kids, fmt.Sprintf("%d %s %s", pid, state, strings.TrimSpace(string(bytes.ReplaceAll(cl, []byte{0}, []byte{' '})))))
-	}
-	return kids, true
-}
-
-// procStat returns the state letter and parent pid of pid.
-func procStat(pid int) (state string, ppid int, ok bool) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return "", 0, false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return "", 0, false
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 2 {
-		return "", 0, false
-	}
-	ppid, _ = strconv.Atoi(f[1])
-	return f[0], ppid, true
-}
-
-// ProcessGone reports whether pid no longer runs (absent, or a zombie
-// waiting to be reaped by someone else).
-func ProcessGone(pid int) bool {
-	state, _, ok := procStat(pid)
-	return !ok || state == "Z" || state == "X"
-}
-
-// CheckNoChildren registers a cleanup that fails the test when a child
-// process of the test is still there once the test (and every cleanup
-// registered after this call, such as a transport's Close) has finished.
-// Call it first in a test.
-func CheckNoChildren(t testing.TB) {
-	t.Helper()
-	if _, ok := ChildProcesses(); !ok {
-		return
-	}
-	t.Cleanup(func() {
-		deadline := time.Now().Add(time.Minute) // a hang guard: killed children are reaped at once
-		for {
-			kids, _ := ChildProcesses()
-			if len(kids) == 0 {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Errorf("child processes left running after the test:\n%s", strings.Join(kids, "\n"))
-				return
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	})
-}
+// The child-process checks of internal/testing/proctest, under the names
+// this package's tests use.
+var (
+	ChildProcesses  = proctest.ChildProcesses
+	ProcessGone     = proctest.Gone
+	CheckNoChildren = proctest.CheckNoChildren
+)
 
 // WaitForFile waits until path exists (a plugin's marker that it got
 // that far), bounded by a hang guard that only a failure reaches.

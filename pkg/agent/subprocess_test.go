@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/proctest"
 	"kitsoki/pkg/story"
 )
 
@@ -244,22 +245,11 @@ func testSubprocessDeadlineKillsProcessGroup(t *testing.T, bin string) {
 		t.Fatal(err)
 	}
 	grandchild, _ := strconv.Atoi(string(b))
-	waitGone(t, first)
-	waitGone(t, grandchild)
+	proctest.WaitGone(t, first)
+	proctest.WaitGone(t, grandchild)
 	if got := pidOf(t, askOK(t, f.tr, referenceRequest())); got == first {
 		t.Fatal("no respawn after the deadline")
 	}
-}
-
-func waitGone(t *testing.T, pid int) {
-	t.Helper()
-	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); { // a hang guard
-		if ProcessGone(pid) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("process %d still running", pid)
 }
 
 func testSubprocessLateAnswerIsNotDelivered(t *testing.T, bin string) {
@@ -481,14 +471,15 @@ func FuzzSubprocessReply(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	tr := &subprocessTransport{alias: "agent.fuzz", redact: redactOrIdentity(nil)}
+	tr := &subprocessTransport{alias: "agent.fuzz", redact: BuildContext{}.Mask}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		resp, aerr, _ := tr.parseReply(line, 1)
-		if (resp == nil) == (aerr == nil) {
-			t.Fatalf("want exactly one of answer and error: %v %v", resp, aerr)
+		resp, err := tr.parseReply(line, 1)
+		if (resp == nil) == (err == nil) {
+			t.Fatalf("want exactly one of answer and error: %v %v", resp, err)
 		}
-		if aerr != nil && aerr.Kind != KindPluginCrash {
-			t.Fatalf("kind %s", aerr.Kind)
+		var ae *AskError
+		if err != nil && errors.Unwrap(err) == nil && (!errors.As(err, &ae) || ae.Kind != KindPluginCrash) {
+			t.Fatalf("a kept error must be plugin_crash: %T %v", err, err)
 		}
 	})
 }

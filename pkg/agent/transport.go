@@ -4,8 +4,15 @@ import (
 	"context"
 	"log/slog"
 
+	"kitsoki/internal/childproc"
 	"kitsoki/pkg/story"
 )
+
+// maxFrameBytes bounds one answer of every transport: a subprocess answer
+// line (internal/childproc's frame cap), the claude CLI's stdout and
+// answer file, an mcp_http SSE event. A larger answer is an error, never an
+// unbounded read.
+const maxFrameBytes = childproc.MaxFrame
 
 // Transport carries one request to one plugin. Implementations return
 // *AskError on failure and honour ctx: when it is done they return promptly
@@ -27,6 +34,14 @@ type BuildContext struct {
 	// cut is where a streamed text may be split without splitting a
 	// secret (redactor.safeCut); set by the registry, nil = anywhere.
 	cut func(s string, n int) int
+}
+
+// Mask is Redact(s), or s when Redact is nil.
+func (bc BuildContext) Mask(s string) string {
+	if bc.Redact == nil {
+		return s
+	}
+	return bc.Redact(s)
 }
 
 // Builder constructs the transport for one agent_plugins: declaration.

@@ -3,8 +3,10 @@ package compose
 import (
 	"fmt"
 	"log/slog"
+	"maps"
 
 	"kitsoki/pkg/agent"
+	"kitsoki/pkg/agent/localllm"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/schema"
@@ -50,7 +52,8 @@ type DispatchOptions struct {
 	// BuildOptions.Sink (a caller that runs no engine traces agent events
 	// only).
 	AgentSink agent.Sink
-	// Builders add transport builders by plugin type (builtin.local_llm).
+	// Builders add or replace transport builders by plugin type, over the
+	// built-in ones and builtin.local_llm (localllm.New).
 	Builders map[string]agent.Builder
 	// Logger is the registry's debug log; nil discards.
 	Logger *slog.Logger
@@ -78,7 +81,15 @@ func (o DispatchOptions) registryOptions(st *story.Story) agent.RegistryOptions 
 		sink = engine.AgentSink(o.engineSink())
 	}
 	return agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Cassette: o.Cassette, Sink: sink,
-		ClaudeSubmit: o.ClaudeSubmit, Timeout: o.CallTimeout, Builders: o.Builders, Logger: o.Logger, Schemas: o.Schemas}
+		ClaudeSubmit: o.ClaudeSubmit, Timeout: o.CallTimeout, Builders: o.builders(), Logger: o.Logger, Schemas: o.Schemas}
+}
+
+// builders are the transport builders pkg/agent does not hold itself
+// (builtin.local_llm, from pkg/agent/localllm), then o.Builders over them.
+func (o DispatchOptions) builders() map[string]agent.Builder {
+	b := map[string]agent.Builder{story.PluginLocalLLM: localllm.New}
+	maps.Copy(b, o.Builders)
+	return b
 }
 
 // BuildWith starts the hook chain and builds the agent registry of every

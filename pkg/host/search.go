@@ -17,7 +17,7 @@ import (
 	"kitsoki/internal/lazyre"
 )
 
-// Embedder turns texts into vectors (pkg/agent's LocalEmbedder, adapted by
+// Embedder turns texts into vectors (pkg/agent/localllm's Embedder, adapted by
 // the composition root: plugin.HostEmbedder).
 type Embedder interface {
 	// Model names the embedding model; it keys the vector cache.

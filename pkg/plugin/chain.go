@@ -34,7 +34,7 @@ func (a *Assembly) NewChain() *Chain {
 			}
 			ph := procs[m.ID]
 			if ph == nil {
-				ph = &procHandler{m: m, childSlot: childSlot{env: a.childEnv}}
+				ph = newProcHandler(m, a.childEnv)
 				procs[m.ID] = ph
 				c.closers = append(c.closers, ph.Close)
 			}

@@ -30,8 +30,8 @@
 // ([Assemble]), report.go (report, assembly.schema.json, [ProfileDiagnostics]
 // for validate), hooks.go, chain.go ([Assembly.NewChain]: one chain per run),
 // redact.go and budget.go (built-in providers), rewrite_log.go (masked
-// hook.rewrote values), process.go (external hook processes: lazy spawn,
-// reuse, one respawn, per-call timeout), agent_hooks.go (the agent.Hooks
+// hook.rewrote values), process.go (external hook processes through
+// internal/childproc: lazy spawn, reuse, one respawn, per-call timeout), agent_hooks.go (the agent.Hooks
 // adapter, host/pre-call and run hooks), registry.go ([Assembly.NewRegistry]:
 // disabled aliases refused, never built), host_provider.go (a manifest's
 // hosts: served by a child process), host_registry.go, host_embedder.go

@@ -6,17 +6,17 @@ import (
 	"path/filepath"
 	"strings"
 
-	"kitsoki/pkg/agent"
+	"kitsoki/pkg/agent/localllm"
 	"kitsoki/pkg/host"
 	"kitsoki/pkg/story"
 )
 
-// hostEmbedder adapts pkg/agent's LocalEmbedder to the host.Embedder that
+// hostEmbedder adapts pkg/agent/localllm's Embedder to the host.Embedder that
 // host.agent.search uses (the host package does not import the agent
 // transports).
-func hostEmbedder(e *agent.LocalEmbedder) host.Embedder { return localEmbedder{e} }
+func hostEmbedder(e *localllm.Embedder) host.Embedder { return localEmbedder{e} }
 
-type localEmbedder struct{ e *agent.LocalEmbedder }
+type localEmbedder struct{ e *localllm.Embedder }
 
 func (l localEmbedder) Model() string {
 	if d := l.e.Dim(); d > 0 {
@@ -26,9 +26,9 @@ func (l localEmbedder) Model() string {
 }
 
 func (l localEmbedder) Embed(ctx context.Context, texts []string, query bool) ([][]float32, error) {
-	role := agent.EmbedDocument
+	role := localllm.EmbedDocument
 	if query {
-		role = agent.EmbedQuery
+		role = localllm.EmbedQuery
 	}
 	return l.e.Embed(ctx, texts, role)
 }
@@ -40,7 +40,7 @@ func (l localEmbedder) Embed(ctx context.Context, texts []string, query bool) ([
 // story directory; default <workdir>/.kitsoki-embed-cache). It returns
 // zero options and a nil closer when the story declares no embedder.
 // Close the closer when the run ends (it stops a managed sidecar).
-func storyEmbedder(st *story.Story, cfg agent.LocalEmbedderConfig) (host.SearchOptions, func() error, error) {
+func storyEmbedder(st *story.Story, cfg localllm.EmbedderConfig) (host.SearchOptions, func() error, error) {
 	noop := func() error { return nil }
 	if st == nil || st.Routing == nil {
 		return host.SearchOptions{}, noop, nil
@@ -59,7 +59,7 @@ func storyEmbedder(st *story.Story, cfg agent.LocalEmbedderConfig) (host.SearchO
 	if cfg.Model == "" {
 		cfg.Model = str("model")
 	}
-	e, err := agent.NewLocalEmbedder(cfg)
+	e, err := localllm.NewEmbedder(cfg)
 	if err != nil {
 		return host.SearchOptions{}, noop, fmt.Errorf("routing.embedding: %w", err)
 	}

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"kitsoki/pkg/agent"
+	"kitsoki/pkg/agent/localllm"
 	"kitsoki/pkg/host"
 	"kitsoki/pkg/story"
 )
@@ -92,7 +92,7 @@ func TestAgentSearchThroughLocalEmbedder(t *testing.T) {
 	if st == nil {
 		t.Fatalf("load: %v", ds)
 	}
-	opts, closeE, err := storyEmbedder(st, agent.LocalEmbedderConfig{})
+	opts, closeE, err := storyEmbedder(st, localllm.EmbedderConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,11 +132,11 @@ func TestAgentSearchThroughLocalEmbedder(t *testing.T) {
 }
 
 func TestStoryEmbedderAbsent(t *testing.T) {
-	o, c, err := storyEmbedder(&story.Story{}, agent.LocalEmbedderConfig{})
+	o, c, err := storyEmbedder(&story.Story{}, localllm.EmbedderConfig{})
 	if err != nil || o.Embedder != nil || c() != nil {
 		t.Errorf("%+v %v", o, err)
 	}
-	_, _, err = storyEmbedder(&story.Story{Routing: &story.Routing{Raw: map[string]any{"embedding": map[string]any{"endpoint": "ftp://x"}}}}, agent.LocalEmbedderConfig{})
+	_, _, err = storyEmbedder(&story.Story{Routing: &story.Routing{Raw: map[string]any{"embedding": map[string]any{"endpoint": "ftp://x"}}}}, localllm.EmbedderConfig{})
 	if err == nil || !strings.Contains(err.Error(), "routing.embedding: local embed: endpoint") {
 		t.Errorf("bad endpoint: %v", err)
 	}

@@ -10,8 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"kitsoki/internal/childproc"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/lazyre"
+	"kitsoki/internal/proc"
 	"kitsoki/pkg/host"
 )
 
@@ -33,7 +35,9 @@ import (
 // clock) and "clarification": {"question": "...", "data": {...}} (a
 // background call asks the user before it can finish).
 //
-// Calls to one provider are served one at a time.
+// Calls to one provider are served one at a time, through the same
+// internal/childproc client as hook processes (process.go). A line that is
+// not a JSON object fails the call but keeps the process.
 
 // defaultHostTimeout bounds one host-provider call when the manifest sets no
 // entry.timeout_ms (host calls run programs: longer than a hook).
@@ -114,7 +118,7 @@ func (a *Assembly) RegisterHostProviders(reg *host.Registry) (closeAll func() er
 			continue
 		}
 		m := a.manifests[hp.ID]
-		p := &hostProc{m: m, childSlot: childSlot{env: a.childEnv}}
+		p := newHostProc(m, a.childEnv)
 		used := false
 		for _, name := range m.Hosts {
 			if other, dup := claimed[name]; dup {
@@ -142,9 +146,18 @@ func (a *Assembly) RegisterHostProviders(reg *host.Registry) (closeAll func() er
 
 // hostProc is the host.Handler of one provider process.
 type hostProc struct {
-	m *Manifest
-	childSlot
+	m      *Manifest
+	client *childproc.Client
 }
+
+func newHostProc(m *Manifest, env proc.EnvPolicy) *hostProc {
+	p := &hostProc{m: m}
+	p.client = newChild(m, env, p.who(), p.timeout())
+	return p
+}
+
+// Close stops the provider process.
+func (p *hostProc) Close() error { return p.client.Close() }
 
 type hostRequest struct {
 	Type    string         `json:"type"`
@@ -201,30 +214,13 @@ func (p *hostProc) Call(ctx context.Context, c *host.Call) (host.Result, error) 
 	if err != nil {
 		return host.Result{}, fmt.Errorf("%s: the call to %s does not encode as JSON: %v", p.who(), c.Handler, err)
 	}
-	line = append(line, '\n')
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed {
-		return host.Result{}, fmt.Errorf("%s is closed (the run has ended)", p.who())
-	}
-	for attempt := 0; ; attempt++ {
-		if p.proc == nil {
-			cp, err := startChild(p.m, p.env)
-			if err != nil {
-				return host.Result{}, fmt.Errorf("%s: %v", p.who(), err)
-			}
-			p.proc = cp
-		}
-		out, dead, err := p.roundTrip(ctx, c.Handler, line)
-		if err == nil {
-			return p.answer(c.Handler, out)
-		}
-		p.kill()
-		if dead && attempt == 0 && ctx.Err() == nil {
-			continue
-		}
-		return host.Result{}, err
-	}
+	var res host.Result
+	err = callChild(ctx, p.client, childproc.Request{Frame: line, About: c.Handler, Decode: func(out []byte) error {
+		var err error
+		res, err = p.answer(c.Handler, out)
+		return err // a wrong answer keeps the process
+	}})
+	return res, err
 }
 
 func (p *hostProc) answer(handler string, out []byte) (host.Result, error) {
@@ -248,37 +244,3 @@ func (p *hostProc) answer(handler string, out []byte) (host.Result, error) {
 	}
 	return host.Result{Data: a.Data, Error: a.Error, Delay: time.Duration(a.DelayMS) * time.Millisecond, Clarification: a.Clarification}, nil
 }
-
-func (p *hostProc) roundTrip(ctx context.Context, handler string, line []byte) ([]byte, bool, error) {
-	cp := p.proc
-	select {
-	case <-cp.done:
-		return nil, true, p.crashErr(cp, "had exited")
-	default:
-	}
-	if _, err := cp.stdin.Write(line); err != nil {
-		return nil, true, p.crashErr(cp, "could not be written to ("+err.Error()+")")
-	}
-	timer := time.NewTimer(p.timeout())
-	defer timer.Stop()
-	select {
-	case out, ok := <-cp.lines:
-		if !ok {
-			// stdout closed: the process is exiting, or printed a line
-			// longer than the reader takes (then kill() stops it).
-			select {
-			case <-cp.done:
-			case <-time.After(2 * time.Second):
-				return nil, false, fmt.Errorf("%s closed its output without answering %s (or answered with a line over 16 MiB); the process was stopped", p.who(), handler)
-			}
-			return nil, true, p.crashErr(cp, "exited before answering "+handler)
-		}
-		return out, false, nil
-	case <-timer.C:
-		return nil, false, fmt.Errorf("%s did not answer %s within %s (entry.timeout_ms); the process was stopped", p.who(), handler, p.timeout())
-	case <-ctx.Done():
-		return nil, false, fmt.Errorf("%s: %s: %v", p.who(), handler, ctx.Err())
-	}
-}
-
-func (p *hostProc) crashErr(cp *childProc, what string) error { return cp.crashErr(p.who(), what) }

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"kitsoki/pkg/agent"
+	"kitsoki/pkg/agent/localllm"
 	"kitsoki/pkg/host"
 )
 
@@ -194,7 +194,7 @@ func TestHostRegistryForStory(t *testing.T) {
 	root := t.TempDir()
 	hostProvider(t, root, "gitp", []string{"host.git"}, 0)
 	a := assemble(t, root)
-	reg, closeAll, warns, err := a.HostRegistry(nil, host.Options{Getenv: noEnv}, agent.LocalEmbedderConfig{})
+	reg, closeAll, warns, err := a.HostRegistry(nil, host.Options{Getenv: noEnv}, localllm.EmbedderConfig{})
 	if err != nil || len(warns) != 0 {
 		t.Fatal(err, warns)
 	}

@@ -3,7 +3,7 @@ package plugin
 import (
 	"errors"
 
-	"kitsoki/pkg/agent"
+	"kitsoki/pkg/agent/localllm"
 	"kitsoki/pkg/host"
 	"kitsoki/pkg/story"
 )
@@ -14,7 +14,7 @@ import (
 // Close the returned closer when the run ends: it stops provider
 // processes and a managed embedding sidecar. The warnings are provider
 // claims that were ignored. Check the story's calls with host.Missing.
-func (a *Assembly) HostRegistry(st *story.Story, opts host.Options, embed agent.LocalEmbedderConfig) (*host.Registry, func() error, []Warning, error) {
+func (a *Assembly) HostRegistry(st *story.Story, opts host.Options, embed localllm.EmbedderConfig) (*host.Registry, func() error, []Warning, error) {
 	closeEmbed := func() error { return nil }
 	if opts.Search.Embedder == nil {
 		so, c, err := storyEmbedder(st, embed)

@@ -124,3 +124,18 @@ func TestExternalProcessReusedAndKilledOnClose(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// The hook protocol reads stdout as bufio.Scanner does: blank lines are
+// skipped, and a last answer without its newline counts when the child
+// exits (the next call starts a new one).
+func TestExternalLooseLines(t *testing.T) {
+	for mode, want := range map[string]string{"blank-lines": "after blank lines", "unterminated": "unterminated"} {
+		c := chainFor(t, []string{mode}, onErrorVeto, 5000, pointPreDispatch)
+		for range 2 {
+			out, halt, err := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "x"}, nil)
+			if err != nil || halt != nil || out["prompt"] != want {
+				t.Fatalf("%s: out %v halt %+v err %v", mode, out, halt, err)
+			}
+		}
+	}
+}

@@ -16,8 +16,11 @@ import (
 
 	"kitsoki/cmd"
 	"kitsoki/internal/testing/llamastandin/standintest"
+	"kitsoki/internal/testing/proctest"
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
+	"kitsoki/pkg/agent/agenttest"
+	"kitsoki/pkg/agent/localllm"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
 )
@@ -108,7 +111,7 @@ func managedRunEnv(t *testing.T) (*artifacts, string) {
 }
 
 func TestKitsokiRunManagedLocalLLMColdThenWarm(t *testing.T) {
-	checkNoChildren(t)
+	proctest.CheckNoChildren(t)
 	a, cache := managedRunEnv(t)
 	dir := writeGateStory(t, a.Model, "verdict.json")
 
@@ -193,7 +196,7 @@ func captureStderr(t *testing.T, f func()) string {
 // call falls back to agent.claude — here an in-process stand-in for the
 // claude CLI registered by the test — through the engine's real pipeline.
 func TestEngineRunLocalFailOpenFallsBackToClaude(t *testing.T) {
-	checkNoChildren(t)
+	proctest.CheckNoChildren(t)
 	a, _ := managedRunEnv(t)
 	dir := writeGateStory(t, a.Model, "strict_gate.json")
 
@@ -213,10 +216,11 @@ func TestEngineRunLocalFailOpenFallsBackToClaude(t *testing.T) {
 		mu.Unlock()
 		return nil
 	})
-	claude := &claudeStub{answer: `{"verdict":"reject","confidence":0.3}`}
+	claude := &agenttest.StubAgent{Answer: `{"verdict":"reject","confidence":0.3}`}
 	var res *engine.Result
 	disclosed := captureStderr(t, func() {
-		reg, err := agent.NewRegistryFromPlugins(st.AgentPlugins, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Sink: engine.AgentSink(sink)})
+		reg, err := agent.NewRegistryFromPlugins(st.AgentPlugins, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Sink: engine.AgentSink(sink),
+			Builders: map[string]agent.Builder{story.PluginLocalLLM: localllm.New}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -238,8 +242,8 @@ func TestEngineRunLocalFailOpenFallsBackToClaude(t *testing.T) {
 	if res.Outcome != engine.OutcomeExit || res.Exit != "rejected" {
 		t.Fatalf("run: %s %s %v", res.Outcome, res.Exit, res.Err)
 	}
-	if len(claude.calls()) != 1 {
-		t.Fatalf("agent.claude asked %d times", len(claude.calls()))
+	if len(claude.Calls()) != 1 {
+		t.Fatalf("agent.claude asked %d times", len(claude.Calls()))
 	}
 	var starts, completes int
 	for _, ev := range events {
@@ -253,8 +257,8 @@ func TestEngineRunLocalFailOpenFallsBackToClaude(t *testing.T) {
 				!strings.Contains(string(b), `"fallback_of":"agent.local"`) {
 				t.Fatalf("complete payload %s", b)
 			}
-			if ev.CallID != claude.calls()[0].CallID {
-				t.Fatalf("call ids differ: %s vs %s", ev.CallID, claude.calls()[0].CallID)
+			if ev.CallID != claude.Calls()[0].CallID {
+				t.Fatalf("call ids differ: %s vs %s", ev.CallID, claude.Calls()[0].CallID)
 			}
 		case "agent.call.error":
 			t.Fatalf("error event %+v", ev)

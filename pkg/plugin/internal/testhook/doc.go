@@ -3,7 +3,9 @@
 // outside tests.
 //
 // It speaks the hook protocol (one JSON line in, one out). Modes: rewrite,
-// reroute ALIAS, veto, crash, crash-once MARKER, sleep, garbage, pid, and
-// record-env NAME FILE (writes what NAME holds in its environment to FILE
-// as it starts, then answers continue).
+// reroute ALIAS, veto, crash, crash-once MARKER, sleep, garbage, pid,
+// blank-lines (blank lines before the answer), unterminated (the answer
+// without its newline, then exit), and record-env NAME FILE (writes what
+// NAME holds in its environment to FILE as it starts, then answers
+// continue).
 package main

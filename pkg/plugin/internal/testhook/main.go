@@ -66,6 +66,13 @@ func main() {
 		case "sleep":
 			time.Sleep(30 * time.Second)
 			out = map[string]any{"outcome": "continue"}
+		case "unterminated":
+			// the answer without its newline, then exit
+			fmt.Print(`{"outcome":"continue","payload":{"prompt":"unterminated"}}`)
+			os.Exit(0)
+		case "blank-lines":
+			fmt.Print("\n \r\n\t\n")
+			out = map[string]any{"outcome": "continue", "payload": map[string]any{"prompt": "after blank lines"}}
 		case "garbage":
 			fmt.Println("this is not json")
 			continue

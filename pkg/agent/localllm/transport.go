@@ -1,4 +1,4 @@
-package agent
+package localllm
 
 import (
 	"bytes"
@@ -16,7 +16,9 @@ import (
 	"strings"
 	"sync"
 
+	"kitsoki/internal/childproc"
 	"kitsoki/internal/lazyre"
+	"kitsoki/pkg/agent"
 	"kitsoki/pkg/schema"
 	"kitsoki/pkg/story"
 )
@@ -77,18 +79,21 @@ type localLLM struct {
 	listed   string // the model /v1/models listed (local_llm_model.go)
 }
 
-func newLocalLLMTransport(p *story.AgentPlugin, bc BuildContext) (Transport, error) {
+// New is the agent.Builder of plugin: builtin.local_llm, added to every
+// registry by the composition root (pkg/compose) through
+// agent.RegistryOptions.Builders.
+func New(p *story.AgentPlugin, bc agent.BuildContext) (agent.Transport, error) {
 	return newLocalLLM(p, bc, localLLMConfig{disclose: os.Stderr})
 }
 
-func newLocalLLM(p *story.AgentPlugin, bc BuildContext, cfg localLLMConfig) (*localLLM, error) {
+func newLocalLLM(p *story.AgentPlugin, bc agent.BuildContext, cfg localLLMConfig) (*localLLM, error) {
 	ep := strings.TrimSpace(p.Endpoint)
 	model := strings.TrimSpace(p.Model)
 	if ep == "" && model == "" {
 		return nil, fmt.Errorf("agent_plugins.%s: builtin.local_llm plugin requires model: or endpoint: (model: qwen2.5-1.5b-instruct runs a managed llama-server; endpoint: http://127.0.0.1:8080 attaches to one you run)", p.Alias)
 	}
 	l := &localLLM{alias: p.Alias, model: model, grammar: p.Grammar, jsonSchema: p.JSONSchema,
-		apiKeyEnv: strings.TrimSpace(p.APIKeyEnv), redact: redactOrIdentity(bc.Redact), client: cfg.client}
+		apiKeyEnv: strings.TrimSpace(p.APIKeyEnv), redact: bc.Mask, client: cfg.client}
 	if ep != "" {
 		u, err := url.Parse(ep)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -119,9 +124,9 @@ func newLocalLLM(p *story.AgentPlugin, bc BuildContext, cfg localLLMConfig) (*lo
 	return l, nil
 }
 
-// substituteOnSchemaInvalid marks the transport for the validation-reject
+// SubstituteOnSchemaInvalid marks the transport for the validation-reject
 // fallback to agent.claude (fallback.go).
-func (l *localLLM) substituteOnSchemaInvalid() bool { return true }
+func (l *localLLM) SubstituteOnSchemaInvalid() bool { return true }
 
 func (l *localLLM) Close() error { return l.server.close() }
 
@@ -180,15 +185,15 @@ func (l *localLLM) constraint(sch json.RawMessage) (grammar, jsonSchema bool) {
 	return ok, false
 }
 
-func (l *localLLM) Ask(ctx context.Context, req *AskRequest) (*AskResponse, error) {
+func (l *localLLM) Ask(ctx context.Context, req *agent.AskRequest) (*agent.AskResponse, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, ctxError(l.alias, err)
+		return nil, agent.ContextError(l.alias, err)
 	}
 	var key string
 	if l.apiKeyEnv != "" {
 		key = os.Getenv(l.apiKeyEnv)
 		if key == "" {
-			return nil, Errorf(KindTransportError, "%s: api_key_env: environment variable %s is not set; export it with the endpoint's API key, or remove api_key_env: for an endpoint without auth", l.alias, l.apiKeyEnv)
+			return nil, agent.Errorf(agent.KindTransportError, "%s: api_key_env: environment variable %s is not set; export it with the endpoint's API key, or remove api_key_env: for an endpoint without auth", l.alias, l.apiKeyEnv)
 		}
 	}
 	hide := func(s string) string {
@@ -201,9 +206,9 @@ func (l *localLLM) Ask(ctx context.Context, req *AskRequest) (*AskResponse, erro
 	base, err := l.server.baseURL(ctx)
 	if err != nil {
 		if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
-			return nil, &AskError{Kind: KindDeadlineExceeded, Detail: hide(l.alias + ": " + err.Error()), Underlying: err}
+			return nil, &agent.AskError{Kind: agent.KindDeadlineExceeded, Detail: hide(l.alias + ": " + err.Error()), Underlying: err}
 		}
-		return nil, &AskError{Kind: KindTransportError, Detail: hide(err.Error()), Underlying: err}
+		return nil, &agent.AskError{Kind: agent.KindTransportError, Detail: hide(err.Error()), Underlying: err}
 	}
 
 	grammar, jsonSchema := l.constraint(req.Schema)
@@ -215,7 +220,7 @@ func (l *localLLM) Ask(ctx context.Context, req *AskRequest) (*AskResponse, erro
 	}
 	payload, err := json.Marshal(body)
 	if err != nil {
-		return nil, Errorf(KindTransportError, "%s: encode chat request: %v", l.alias, err)
+		return nil, agent.Errorf(agent.KindTransportError, "%s: encode chat request: %v", l.alias, err)
 	}
 	post := func(base string) (*http.Response, error) {
 		hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, chatURL(base), bytes.NewReader(payload))
@@ -250,27 +255,27 @@ func (l *localLLM) Ask(ctx context.Context, req *AskRequest) (*AskResponse, erro
 	}
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil {
-			return nil, ctxError(l.alias, cerr)
+			return nil, agent.ContextError(l.alias, cerr)
 		}
 		hint := ""
 		if l.server.managed() {
 			hint = " (the managed llama-server may have crashed; the next call restarts it)"
 		}
-		return nil, &AskError{Kind: KindTransportError, Detail: hide(fmt.Sprintf("%s: POST %s: %v%s", l.alias, endpoint, err, hint)), Underlying: err}
+		return nil, &agent.AskError{Kind: agent.KindTransportError, Detail: hide(fmt.Sprintf("%s: POST %s: %v%s", l.alias, endpoint, err, hint)), Underlying: err}
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxChatBody+1))
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil {
-			return nil, ctxError(l.alias, cerr)
+			return nil, agent.ContextError(l.alias, cerr)
 		}
-		return nil, Errorf(KindTransportError, "%s: reading the answer from %s: %s", l.alias, hide(endpoint), hide(err.Error()))
+		return nil, agent.Errorf(agent.KindTransportError, "%s: reading the answer from %s: %s", l.alias, hide(endpoint), hide(err.Error()))
 	}
 	if len(raw) > maxChatBody {
-		return nil, Errorf(KindTransportError, "%s: the answer from %s is larger than %d MiB", l.alias, hide(endpoint), maxChatBody>>20)
+		return nil, agent.Errorf(agent.KindTransportError, "%s: the answer from %s is larger than %d MiB", l.alias, hide(endpoint), maxChatBody>>20)
 	}
 	if resp.StatusCode >= 400 {
-		return nil, Errorf(KindTransportError, "%s: http %d from %s: %s", l.alias, resp.StatusCode, hide(endpoint), truncate(hide(strings.TrimSpace(string(raw))), 256))
+		return nil, agent.Errorf(agent.KindTransportError, "%s: http %d from %s: %s", l.alias, resp.StatusCode, hide(endpoint), childproc.Snippet(hide, strings.TrimSpace(string(raw))))
 	}
 	cr, content, err := parseChatResponse(raw)
 	if err != nil {
@@ -282,7 +287,7 @@ func (l *localLLM) Ask(ctx context.Context, req *AskRequest) (*AskResponse, erro
 		}
 	}
 	if err != nil {
-		return nil, Errorf(KindTransportError, "%s: %s (from %s)", l.alias, hide(err.Error()), hide(endpoint))
+		return nil, agent.Errorf(agent.KindTransportError, "%s: %s (from %s)", l.alias, hide(err.Error()), hide(endpoint))
 	}
 	model := sendModel
 	if model == "" {
@@ -298,8 +303,8 @@ func (l *localLLM) Ask(ctx context.Context, req *AskRequest) (*AskResponse, erro
 		// The trace's usage box (kitsoki trace stats) reads these names.
 		"usage": map[string]any{"input_tokens": cr.Usage.PromptTokens, "output_tokens": cr.Usage.CompletionTokens},
 	}
-	return &AskResponse{
-		Submission: json.RawMessage(stripCodeFence(content)), // claude_cli.go: one fence rule for the package
+	return &agent.AskResponse{
+		Submission: json.RawMessage(agent.StripCodeFence(content)), // claude_cli.go: one fence rule for the package
 		Meta:       meta,
 		Transcript: chatTranscript(model, req.Prompt, content, cr),
 	}, nil
@@ -334,10 +339,10 @@ type chatResponse struct {
 func parseChatResponse(raw []byte) (*chatResponse, string, error) {
 	var cr chatResponse
 	if err := json.Unmarshal(raw, &cr); err != nil {
-		return nil, "", fmt.Errorf("unparseable chat response (%v; raw: %s)", err, truncate(string(raw), 256))
+		return nil, "", fmt.Errorf("unparseable chat response (%v; raw: %s)", err, childproc.Snippet(nil, string(raw)))
 	}
 	if len(cr.Choices) == 0 {
-		return nil, "", fmt.Errorf("response has no choices (raw: %s)", truncate(string(raw), 256))
+		return nil, "", fmt.Errorf("response has no choices (raw: %s)", childproc.Snippet(nil, string(raw)))
 	}
 	c := bytes.TrimSpace(cr.Choices[0].Message.Content)
 	var text string
@@ -363,7 +368,7 @@ func parseChatResponse(raw []byte) (*chatResponse, string, error) {
 		}
 		text = b.String()
 	default:
-		return nil, "", fmt.Errorf("message content is neither text nor a list of text parts (raw: %s)", truncate(string(c), 256))
+		return nil, "", fmt.Errorf("message content is neither text nor a list of text parts (raw: %s)", childproc.Snippet(nil, string(c)))
 	}
 	if strings.TrimSpace(text) == "" {
 		return nil, "", errors.New("first choice has empty content")
@@ -373,12 +378,12 @@ func parseChatResponse(raw []byte) (*chatResponse, string, error) {
 
 // chatTranscript is the openai-chat transcript of one call: the request,
 // the raw assistant text (before fence stripping), tool calls, the result.
-func chatTranscript(model, prompt, content string, cr *chatResponse) *Transcript {
+func chatTranscript(model, prompt, content string, cr *chatResponse) *agent.Transcript {
 	ev := func(v any) json.RawMessage {
 		b, _ := json.Marshal(v)
 		return b
 	}
-	t := &Transcript{Format: "openai-chat"}
+	t := &agent.Transcript{Format: "openai-chat"}
 	t.Events = append(t.Events,
 		ev(map[string]any{"type": "request", "model": model, "message": map[string]any{"role": "user", "content": prompt}}),
 		ev(map[string]any{"type": "assistant", "message": map[string]any{"role": "assistant", "content": content}}))

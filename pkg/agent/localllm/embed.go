@@ -1,4 +1,4 @@
-package agent
+package localllm
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"kitsoki/internal/childproc"
 )
 
 // EmbedRole says what a text is for: asymmetric embedding models prefix
@@ -26,7 +28,7 @@ const (
 )
 
 // Embedding model ids with known task prefixes and dimensions, for
-// LocalEmbedderConfig.Model; another id gets no prefix and the server's
+// EmbedderConfig.Model; another id gets no prefix and the server's
 // own dimension.
 const (
 	// EmbedModelNomic is the default: "search_document: " and
@@ -60,12 +62,12 @@ func embedPrefix(model string, role EmbedRole) string {
 	return m.doc
 }
 
-// LocalEmbedderConfig configures NewLocalEmbedder. Like builtin.local_llm,
+// EmbedderConfig configures NewEmbedder. Like builtin.local_llm,
 // Endpoint attaches to a running llama-server started with --embeddings
 // (never fetched, spawned or stopped); Model alone is managed mode: the
 // first Embed fetches the pinned server and weights and spawns a separate
 // embedding sidecar (--embeddings --pooling mean), stopped by Close.
-type LocalEmbedderConfig struct {
+type EmbedderConfig struct {
 	// Model is the embedding model id (default nomic-embed-text-v1.5). It
 	// picks the task prefixes and, in managed mode, the pinned weights.
 	Model    string
@@ -89,9 +91,9 @@ type LocalEmbedderConfig struct {
 	tune serverTuning
 }
 
-// LocalEmbedder embeds texts through llama-server's POST /v1/embeddings.
+// Embedder embeds texts through llama-server's POST /v1/embeddings.
 // It is safe for concurrent use.
-type LocalEmbedder struct {
+type Embedder struct {
 	model  string
 	info   embedModel
 	dim    int
@@ -100,14 +102,14 @@ type LocalEmbedder struct {
 	client *http.Client
 }
 
-// NewLocalEmbedder builds an embedder; nothing is fetched or spawned
+// NewEmbedder builds an embedder; nothing is fetched or spawned
 // before the first Embed.
-func NewLocalEmbedder(cfg LocalEmbedderConfig) (*LocalEmbedder, error) {
+func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
 	model := strings.TrimSpace(cfg.Model)
 	if model == "" {
 		model = EmbedModelNomic
 	}
-	e := &LocalEmbedder{model: model, info: embedModels[model], apiKey: strings.TrimSpace(cfg.APIKeyEnv), client: cfg.HTTPClient}
+	e := &Embedder{model: model, info: embedModels[model], apiKey: strings.TrimSpace(cfg.APIKeyEnv), client: cfg.HTTPClient}
 	switch {
 	case cfg.Dim > 0:
 		e.dim = cfg.Dim
@@ -143,13 +145,13 @@ func NewLocalEmbedder(cfg LocalEmbedderConfig) (*LocalEmbedder, error) {
 }
 
 // Model is the embedding model id.
-func (e *LocalEmbedder) Model() string { return e.model }
+func (e *Embedder) Model() string { return e.model }
 
 // Dim is the length of the vectors Embed returns (0: the server's size).
-func (e *LocalEmbedder) Dim() int { return e.dim }
+func (e *Embedder) Dim() int { return e.dim }
 
 // Close stops a managed sidecar; in endpoint mode it does nothing.
-func (e *LocalEmbedder) Close() error { return e.server.close() }
+func (e *Embedder) Close() error { return e.server.close() }
 
 // embedURL is the embeddings URL under base (see chatURL).
 func embedURL(base string) string {
@@ -162,7 +164,7 @@ func embedURL(base string) string {
 // Embed returns one vector per text, in input order, each prefixed with
 // the model's task prefix for role before it is sent. Vectors of a model
 // with a default or configured Dim are truncated to it and re-normalised.
-func (e *LocalEmbedder) Embed(ctx context.Context, texts []string, role EmbedRole) ([][]float32, error) {
+func (e *Embedder) Embed(ctx context.Context, texts []string, role EmbedRole) ([][]float32, error) {
 	if len(texts) == 0 {
 		return nil, nil
 	}
@@ -204,10 +206,12 @@ func (e *LocalEmbedder) Embed(ctx context.Context, texts []string, role EmbedRol
 		return nil, fmt.Errorf("local embed: reading the answer from %s: %w", endpoint, err)
 	}
 	if resp.StatusCode >= 400 {
-		msg := truncate(strings.TrimSpace(string(raw)), 256)
-		if key != "" {
-			msg = strings.ReplaceAll(msg, key, "***")
-		}
+		msg := childproc.Snippet(func(s string) string { // masked before it is cut: no half key
+			if key != "" {
+				s = strings.ReplaceAll(s, key, "***")
+			}
+			return s
+		}, strings.TrimSpace(string(raw)))
 		return nil, fmt.Errorf("local embed: http %d from %s: %s", resp.StatusCode, endpoint, msg)
 	}
 	vecs, err := parseEmbeddings(raw, len(texts))
@@ -236,7 +240,7 @@ func parseEmbeddings(raw []byte, n int) ([][]float32, error) {
 		} `json:"data"`
 	}
 	if err := json.Unmarshal(raw, &er); err != nil {
-		return nil, fmt.Errorf("unparseable embeddings answer (%v; raw: %s)", err, truncate(string(raw), 256))
+		return nil, fmt.Errorf("unparseable embeddings answer (%v; raw: %s)", err, childproc.Snippet(nil, string(raw)))
 	}
 	if len(er.Data) != n {
 		return nil, fmt.Errorf("expected %d embeddings, got %d", n, len(er.Data))

@@ -1,4 +1,4 @@
-package agent
+package localllm
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"kitsoki/internal/testing/llamastandin/standintest"
+	"kitsoki/internal/testing/proctest"
 )
 
 func TestEmbedPrefixes(t *testing.T) {
@@ -120,9 +121,9 @@ func nomicRecipe(v []float64, dim int) []float64 {
 	return out
 }
 
-func TestLocalEmbedderNomicMatryoshka(t *testing.T) {
+func TestEmbedderNomicMatryoshka(t *testing.T) {
 	ep := newEmbedEndpoint(t, 768)
-	e, err := NewLocalEmbedder(LocalEmbedderConfig{Endpoint: ep.URL})
+	e, err := NewEmbedder(EmbedderConfig{Endpoint: ep.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,9 +157,9 @@ func TestLocalEmbedderNomicMatryoshka(t *testing.T) {
 	}
 }
 
-func TestLocalEmbedderBGEAndFullVectors(t *testing.T) {
+func TestEmbedderBGEAndFullVectors(t *testing.T) {
 	ep := newEmbedEndpoint(t, 384)
-	e, _ := NewLocalEmbedder(LocalEmbedderConfig{Endpoint: ep.URL + "/", Model: EmbedModelBGE})
+	e, _ := NewEmbedder(EmbedderConfig{Endpoint: ep.URL + "/", Model: EmbedModelBGE})
 	vecs, err := e.Embed(context.Background(), []string{"doc"}, EmbedDocument)
 	if err != nil || len(vecs[0]) != 384 || ep.inputs[0][0] != "doc" {
 		t.Fatalf("bge document: %v %d %q", err, len(vecs[0]), ep.inputs[0])
@@ -169,20 +170,20 @@ func TestLocalEmbedderBGEAndFullVectors(t *testing.T) {
 	if _, err := e.Embed(context.Background(), []string{"ask"}, EmbedQuery); err != nil || ep.inputs[1][0] != "search_query: ask" {
 		t.Fatalf("bge query: %v %q", err, ep.inputs[1])
 	}
-	full, _ := NewLocalEmbedder(LocalEmbedderConfig{Endpoint: ep.URL, Dim: -1})
+	full, _ := NewEmbedder(EmbedderConfig{Endpoint: ep.URL, Dim: -1})
 	vecs, err = full.Embed(context.Background(), []string{"x"}, EmbedQuery)
 	if err != nil || len(vecs[0]) != 384 || float64(vecs[0][0]) != float64(float32(rawVector(0, 384)[0])) {
 		t.Fatalf("Dim -1 must keep the server's vector untouched: %v %v", err, vecs[0][:2])
 	}
-	big, _ := NewLocalEmbedder(LocalEmbedderConfig{Endpoint: ep.URL, Dim: 512})
+	big, _ := NewEmbedder(EmbedderConfig{Endpoint: ep.URL, Dim: 512})
 	if _, err := big.Embed(context.Background(), []string{"x"}, EmbedQuery); err == nil || !strings.Contains(err.Error(), "fewer than the 512") {
 		t.Fatalf("Dim above the server's size: %v", err)
 	}
 }
 
-func TestLocalEmbedderErrors(t *testing.T) {
+func TestEmbedderErrors(t *testing.T) {
 	ep := newEmbedEndpoint(t, 768)
-	e, _ := NewLocalEmbedder(LocalEmbedderConfig{Endpoint: ep.URL})
+	e, _ := NewEmbedder(EmbedderConfig{Endpoint: ep.URL})
 	ep.mu.Lock()
 	ep.count = 1
 	ep.mu.Unlock()
@@ -195,7 +196,7 @@ func TestLocalEmbedderErrors(t *testing.T) {
 	if _, err := e.Embed(context.Background(), []string{"a"}, EmbedDocument); err == nil || !strings.Contains(err.Error(), "http 500") {
 		t.Fatalf("500: %v", err)
 	}
-	if _, err := NewLocalEmbedder(LocalEmbedderConfig{Endpoint: "127.0.0.1:8081"}); err == nil {
+	if _, err := NewEmbedder(EmbedderConfig{Endpoint: "127.0.0.1:8081"}); err == nil {
 		t.Fatal("an endpoint without a scheme was accepted")
 	}
 	if v, err := e.Embed(context.Background(), nil, EmbedQuery); v != nil || err != nil {
@@ -239,13 +240,13 @@ func TestTruncate(t *testing.T) {
 
 // The managed embedder spawns its own sidecar with --embeddings --pooling
 // mean (the llama-server stand-in) and stops it on Close.
-func TestLocalEmbedderManaged(t *testing.T) {
-	CheckNoChildren(t)
+func TestEmbedderManaged(t *testing.T) {
+	proctest.CheckNoChildren(t)
 	a := NewManagedLLMArtifacts(t)
 	_, record := managedEnv(t, a)
 	t.Setenv(standintest.EnvEmbedDim, "768")
 	var disclose strings.Builder
-	e, err := NewLocalEmbedder(LocalEmbedderConfig{Model: EmbedModelNomic, Disclose: &syncWriter{b: &disclose}, tune: fastTune})
+	e, err := NewEmbedder(EmbedderConfig{Model: EmbedModelNomic, Disclose: &syncWriter{b: &disclose}, tune: fastTune})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package agent_test
+package localllm_test
 
 import (
 	"context"
@@ -12,8 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/proctest"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/agent/agenttest"
+	"kitsoki/pkg/agent/localllm"
 	"kitsoki/pkg/story"
 )
 
@@ -105,13 +107,20 @@ const (
 )
 
 // localFixture declares agent.local in endpoint mode against ep.
+// local adds builtin.local_llm's builder to o, as the composition root
+// does.
+func local(o agent.RegistryOptions) agent.RegistryOptions {
+	o.Builders = map[string]agent.Builder{story.PluginLocalLLM: localllm.New}
+	return o
+}
+
 func localFixture(t *testing.T, ep string, mod func(p *story.AgentPlugin)) *agenttest.Fixture {
 	t.Helper()
 	p := &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Endpoint: ep, Model: "qwen-test"}
 	if mod != nil {
 		mod(p)
 	}
-	fx := agenttest.NewFixture(t, map[string]*story.AgentPlugin{"agent.local": p}, agent.RegistryOptions{})
+	fx := agenttest.NewFixture(t, map[string]*story.AgentPlugin{"agent.local": p}, local(agent.RegistryOptions{}))
 	fx.WriteSchema("verdict.json", verdictSchema)
 	fx.WriteSchema("wide.json", outOfSubsetSchem)
 	return fx
@@ -320,7 +329,7 @@ func TestLocalLLMDeadlines(t *testing.T) {
 // nothing before the first Ask (a registry that declares it but never
 // routes to it touches neither the cache nor the network).
 func TestLocalLLMNoFetchUntilAsked(t *testing.T) {
-	agent.CheckNoChildren(t)
+	proctest.CheckNoChildren(t)
 	cache := t.TempDir()
 	t.Setenv("KITSOKI_CACHE_DIR", cache)
 	t.Setenv("KITSOKI_PINS", "/nonexistent/pins.yaml") // any pin lookup would fail loudly
@@ -330,7 +339,7 @@ func TestLocalLLMNoFetchUntilAsked(t *testing.T) {
 		"agent.remote":  {Alias: "agent.remote", Plugin: story.PluginLocalLLM, Endpoint: ep.URL},
 		"agent.unknown": {Alias: "agent.unknown", Plugin: story.PluginLocalLLM, Model: "no-such-model", ServerBin: "/nonexistent/llama-server"},
 	}
-	fx := agenttest.NewFixture(t, plugins, agent.RegistryOptions{})
+	fx := agenttest.NewFixture(t, plugins, local(agent.RegistryOptions{}))
 	if _, err := fx.Registry.Dispatch(context.Background(), agent.Call{Alias: "agent.remote", Verb: "ask", Prompt: "p"}); err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +368,7 @@ func TestLocalLLMBadDeclarations(t *testing.T) {
 		"bad url":    {Alias: "agent.local", Plugin: story.PluginLocalLLM, Endpoint: "localhost:8080"},
 		"bad scheme": {Alias: "agent.local", Plugin: story.PluginLocalLLM, Endpoint: "ftp://h/"},
 	} {
-		_, err := agent.NewRegistryFromPlugins(map[string]*story.AgentPlugin{"agent.local": p}, agent.RegistryOptions{StoryDir: t.TempDir()})
+		_, err := agent.NewRegistryFromPlugins(map[string]*story.AgentPlugin{"agent.local": p}, local(agent.RegistryOptions{StoryDir: t.TempDir()}))
 		if err == nil || !strings.Contains(err.Error(), "agent_plugins.agent.local:") {
 			t.Errorf("%s: %v", name, err)
 		}
@@ -395,7 +404,7 @@ func TestLocalLLMEndpointModel(t *testing.T) {
 			ep.set(func(c *chatEndpoint) { c.models = tc.models })
 			reg, err := agent.NewRegistryFromPlugins(map[string]*story.AgentPlugin{
 				"agent.glm": {Alias: "agent.glm", Plugin: story.PluginLocalLLM, Endpoint: ep.URL + "/api/paas/v4", Model: tc.declared},
-			}, agent.RegistryOptions{AppID: "m", StoryDir: t.TempDir()})
+			}, local(agent.RegistryOptions{AppID: "m", StoryDir: t.TempDir()}))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,8 +1,10 @@
-package agent
+package localllm
 
 import (
 	"strings"
 	"testing"
+
+	"kitsoki/pkg/agent"
 )
 
 // FuzzParseChatResponse: any body either parses to a non-empty content or
@@ -30,7 +32,7 @@ func FuzzParseChatResponse(f *testing.F) {
 		if strings.TrimSpace(content) == "" {
 			t.Fatal("empty content accepted")
 		}
-		if s := stripCodeFence(content); len(s) > len(content) {
+		if s := agent.StripCodeFence(content); len(s) > len(content) {
 			t.Fatal("stripCodeFence grew its input")
 		}
 		tr := chatTranscript("m", "p", content, cr)

@@ -1,4 +1,4 @@
-package agent
+package localllm
 
 import (
 	"math/rand"

@@ -1,4 +1,4 @@
-package agent
+package localllm
 
 import (
 	"bufio"
@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"kitsoki/internal/testing/llamastandin/standintest"
+	"kitsoki/internal/testing/proctest"
+	"kitsoki/pkg/agent"
 	"kitsoki/pkg/story"
 )
 
@@ -73,7 +75,7 @@ func newManagedLocal(t *testing.T, p *story.AgentPlugin, tune serverTuning, disc
 	if w != nil {
 		cfg.disclose = w
 	}
-	l, err := newLocalLLM(p, BuildContext{StoryDir: t.TempDir(), Logger: discardLogger(), Redact: func(s string) string { return s }}, cfg)
+	l, err := newLocalLLM(p, agent.BuildContext{StoryDir: t.TempDir(), Logger: discardLogger(), Redact: func(s string) string { return s }}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,15 +115,15 @@ func standinEvents(t *testing.T, record, event string) []map[string]any {
 
 const decideSchema = `{"type":"object","required":["verdict"],"properties":{"verdict":{"enum":["approve","reject"]}}}`
 
-func decideReq(id string) *AskRequest {
-	return &AskRequest{Verb: "decide", Prompt: "approve?", Schema: []byte(decideSchema), CallID: id}
+func decideReq(id string) *agent.AskRequest {
+	return &agent.AskRequest{Verb: "decide", Prompt: "approve?", Schema: []byte(decideSchema), CallID: id}
 }
 
 // The transport from an empty cache: download, verify, extract, spawn with
 // the release directory on LD_LIBRARY_PATH, health, grammar-constrained
 // answer; the second call shares the sidecar; Close stops it.
 func TestManagedColdStartSharedSidecar(t *testing.T) {
-	CheckNoChildren(t)
+	proctest.CheckNoChildren(t)
 	a := NewManagedLLMArtifacts(t)
 	cache, record := managedEnv(t, a)
 	var disclose strings.Builder
@@ -190,14 +192,14 @@ func TestManagedColdStartSharedSidecar(t *testing.T) {
 	if sig := standinEvents(t, record, "signal"); len(sig) != 1 || sig[0]["signal"] != "terminated" {
 		t.Errorf("stop signals %v (want one SIGTERM)", sig)
 	}
-	if _, err := l.Ask(ctxFor(t), decideReq("late")); KindOf(err) != KindTransportError || !strings.Contains(err.Error(), "already stopped") {
+	if _, err := l.Ask(ctxFor(t), decideReq("late")); agent.KindOf(err) != agent.KindTransportError || !strings.Contains(err.Error(), "already stopped") {
 		t.Fatalf("Ask after Close: %v", err)
 	}
 }
 
 // A sidecar that dies between calls is restarted by the next call.
 func TestManagedServerCrashBetweenCalls(t *testing.T) {
-	CheckNoChildren(t)
+	proctest.CheckNoChildren(t)
 	a := NewManagedLLMArtifacts(t)
 	_, record := managedEnv(t, a)
 	l := newManagedLocal(t, &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: a.Model, Grammar: true}, fastTune, nil)
@@ -231,7 +233,7 @@ func TestManagedServerCrashBetweenCalls(t *testing.T) {
 // A server that never becomes healthy fails the call with the server's
 // last output and is stopped; the next call tries again.
 func TestManagedServerNeverHealthy(t *testing.T) {
-	CheckNoChildren(t)
+	proctest.CheckNoChildren(t)
 	a := NewManagedLLMArtifacts(t)
 	_, record := managedEnv(t, a)
 	t.Setenv(standintest.EnvNeverHealthy, "1")
@@ -239,7 +241,7 @@ func TestManagedServerNeverHealthy(t *testing.T) {
 	tune.startup = 2 * time.Second
 	l := newManagedLocal(t, &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: a.Model}, tune, nil)
 	_, err := l.Ask(ctxFor(t), decideReq("1"))
-	if KindOf(err) != KindTransportError || !strings.Contains(err.Error(), "not healthy after") || !strings.Contains(err.Error(), "server is listening") {
+	if agent.KindOf(err) != agent.KindTransportError || !strings.Contains(err.Error(), "not healthy after") || !strings.Contains(err.Error(), "server is listening") {
 		t.Fatalf("got %v", err)
 	}
 	starts := standinEvents(t, record, "start")
@@ -250,7 +252,7 @@ func TestManagedServerNeverHealthy(t *testing.T) {
 		t.Fatalf("unhealthy server %d left running", pid)
 	}
 	_, err = l.Ask(ctxFor(t), decideReq("2"))
-	if KindOf(err) != KindTransportError || len(standinEvents(t, record, "start")) != 2 {
+	if agent.KindOf(err) != agent.KindTransportError || len(standinEvents(t, record, "start")) != 2 {
 		t.Fatalf("second call: %v", err)
 	}
 }
@@ -258,7 +260,7 @@ func TestManagedServerNeverHealthy(t *testing.T) {
 // server_bin: skips the binary fetch (only the weights are downloaded);
 // port: is the port the sidecar binds; env: reaches the sidecar.
 func TestManagedServerBinAndPort(t *testing.T) {
-	CheckNoChildren(t)
+	proctest.CheckNoChildren(t)
 	a := NewManagedLLMArtifacts(t)
 	cache, record := managedEnv(t, a)
 	t.Setenv(standintest.EnvRequireLib, "")
@@ -266,7 +268,7 @@ func TestManagedServerBinAndPort(t *testing.T) {
 	port := freeLoopbackPort(t)
 	l := newManagedLocal(t, &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: a.Model, ServerBin: bin, Port: port,
 		Env: map[string]string{standintest.EnvChatText: "hello from env:"}}, fastTune, nil)
-	resp, err := l.Ask(ctxFor(t), &AskRequest{Verb: "ask", Prompt: "hi"})
+	resp, err := l.Ask(ctxFor(t), &agent.AskRequest{Verb: "ask", Prompt: "hi"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +291,7 @@ func TestManagedUnpinnedModel(t *testing.T) {
 	for _, model := range []string{"no-such-model", "bge-small-en-v1.5"} {
 		l := newManagedLocal(t, &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: model}, fastTune, nil)
 		_, err := l.Ask(ctxFor(t), decideReq("1"))
-		if KindOf(err) != KindTransportError || !strings.Contains(err.Error(), "endpoint: mode") {
+		if agent.KindOf(err) != agent.KindTransportError || !strings.Contains(err.Error(), "endpoint: mode") {
 			t.Fatalf("%s: %v", model, err)
 		}
 	}
@@ -301,7 +303,7 @@ func TestManagedUnpinnedModel(t *testing.T) {
 // Closing the registry while the first call is still fetching ends the
 // fetch at once.
 func TestManagedCloseDuringStart(t *testing.T) {
-	CheckNoChildren(t)
+	proctest.CheckNoChildren(t)
 	block := make(chan struct{})
 	fetching := make(chan struct{}, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -391,7 +393,7 @@ func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Disca
 // finds the crashed sidecar restarted (whether or not the crash had been
 // noticed yet), and reports a live server as not restarted.
 func TestManagedRecoverFromCrash(t *testing.T) {
-	CheckNoChildren(t)
+	proctest.CheckNoChildren(t)
 	a := NewManagedLLMArtifacts(t)
 	managedEnv(t, a)
 	l := newManagedLocal(t, &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: a.Model}, fastTune, nil)

@@ -1,4 +1,4 @@
-package agent_test
+package localllm_test
 
 import (
 	"context"
@@ -7,14 +7,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 
-	"kitsoki/pkg/agent"
+	"kitsoki/pkg/agent/localllm"
 )
 
 // An embedder attached to a running llama-server (here a stand-in on
 // loopback that answers POST /v1/embeddings) gets one vector per text,
 // with the model's task prefix added and the vector truncated to Dim and
 // re-normalised.
-func ExampleNewLocalEmbedder() {
+func ExampleNewEmbedder() {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			Input []string `json:"input"`
@@ -25,13 +25,13 @@ func ExampleNewLocalEmbedder() {
 	}))
 	defer srv.Close()
 
-	e, err := agent.NewLocalEmbedder(agent.LocalEmbedderConfig{Model: agent.EmbedModelBGE, Endpoint: srv.URL, Dim: 2})
+	e, err := localllm.NewEmbedder(localllm.EmbedderConfig{Model: localllm.EmbedModelBGE, Endpoint: srv.URL, Dim: 2})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	defer e.Close()
-	vecs, err := e.Embed(context.Background(), []string{"where is the ticket?"}, agent.EmbedQuery)
+	vecs, err := e.Embed(context.Background(), []string{"where is the ticket?"}, localllm.EmbedQuery)
 	if err != nil {
 		fmt.Println(err)
 		return

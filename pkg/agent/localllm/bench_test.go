@@ -1,4 +1,4 @@
-package agent_test
+package localllm_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/agent/agenttest"
+	"kitsoki/pkg/agent/localllm"
 	"kitsoki/pkg/story"
 )
 
@@ -21,38 +22,38 @@ import (
 // and BenchmarkLocalLLMWarmStart one registry whose first call starts the
 // sidecar from a warm cache (no download), then closes it.
 func BenchmarkLocalLLM(b *testing.B) {
-	discard := agent.RegistryOptions{Sink: agent.SinkFunc(func(agent.Event) error { return nil })}
+	discard := local(agent.RegistryOptions{Sink: agent.SinkFunc(func(agent.Event) error { return nil })})
 	call := agent.Call{Alias: "agent.local", Verb: "decide", Prompt: "approve?", SchemaPath: "schemas/verdict.json"}
 	b.Run("endpoint", func(b *testing.B) {
 		ep := newChatEndpoint(b).URL
 		p := &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Endpoint: ep, Model: "m", Grammar: true}
 		fx := agenttest.NewFixture(b, map[string]*story.AgentPlugin{"agent.local": p}, discard)
 		fx.WriteSchema("verdict.json", verdictSchema)
-		benchDispatch(b, fx.Registry, call)
+		agenttest.BenchDispatch(b, fx.Registry, call)
 	})
 	b.Run("managed", func(b *testing.B) {
 		quietDisclosure(b)
-		a := agent.NewManagedLLMArtifacts(b)
+		a := localllm.NewManagedLLMArtifacts(b)
 		b.Setenv("KITSOKI_PINS", a.Pins)
 		b.Setenv("KITSOKI_CACHE_DIR", b.TempDir())
 		b.Setenv("STANDIN_LOAD_MS", "0")
 		p := &story.AgentPlugin{Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: a.Model, Grammar: true}
 		fx := agenttest.NewFixture(b, map[string]*story.AgentPlugin{"agent.local": p}, discard)
 		fx.WriteSchema("verdict.json", verdictSchema)
-		benchDispatch(b, fx.Registry, call)
+		agenttest.BenchDispatch(b, fx.Registry, call)
 	})
 }
 
 func BenchmarkLocalLLMWarmStart(b *testing.B) {
 	quietDisclosure(b)
-	a := agent.NewManagedLLMArtifacts(b)
+	a := localllm.NewManagedLLMArtifacts(b)
 	b.Setenv("KITSOKI_PINS", a.Pins)
 	b.Setenv("KITSOKI_CACHE_DIR", b.TempDir())
 	b.Setenv("STANDIN_LOAD_MS", "0")
 	plugins := map[string]*story.AgentPlugin{"agent.local": {Alias: "agent.local", Plugin: story.PluginLocalLLM, Model: a.Model, Grammar: true}}
 	call := agent.Call{Alias: "agent.local", Verb: "decide", Prompt: "approve?", SchemaPath: "schemas/verdict.json"}
 	dispatchOnce := func() {
-		fx := agenttest.NewFixture(b, plugins, agent.RegistryOptions{})
+		fx := agenttest.NewFixture(b, plugins, local(agent.RegistryOptions{}))
 		fx.WriteSchema("verdict.json", verdictSchema)
 		if _, err := fx.Registry.Dispatch(context.Background(), call); err != nil {
 			b.Fatal(err)

@@ -1,4 +1,4 @@
-package agent_test
+package localllm_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package agent
+package localllm
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 	"kitsoki/pkg/sidecar"
 )
 
-// llmServer gives builtin.local_llm (and LocalEmbedder) the base URL of the
+// llmServer gives builtin.local_llm (and Embedder) the base URL of the
 // llama-server to talk to. Endpoint mode returns the configured URL and owns
 // nothing; managed mode fetches, spawns and supervises a sidecar.
 type llmServer interface {

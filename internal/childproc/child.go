@@ -1,0 +1,95 @@
+package childproc
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"kitsoki/internal/proc"
+)
+
+// exitWait is how long a failed call waits for a child whose stdout ended
+// (or could not be written to) to exit on its own, so the error carries
+// the child's own exit status rather than kitsoki's kill. A child that is
+// exiting is reaped well within it even on a loaded machine; only one that
+// closed its stdout and lives on waits it out.
+const exitWait = 2 * time.Second
+
+// child is one running child process.
+type child struct {
+	proc   *proc.Process
+	stdin  io.WriteCloser
+	stderr *Stderr
+
+	lines   chan []byte   // complete stdout lines, in order
+	readEnd chan struct{} // closed when stdout reached EOF or failed
+	readErr error         // why; set before readEnd closes
+	partial []byte        // an unterminated last line; set before readEnd closes
+	abandon chan struct{} // closed to release the reader when nobody listens
+	once    sync.Once
+}
+
+// read delivers r's lines until it ends or the child is abandoned.
+func (c *child) read(r *os.File, max int) {
+	defer r.Close()
+	fr := frameReader{br: bufio.NewReaderSize(r, 64<<10), max: max}
+	for {
+		line, err := fr.next()
+		if err != nil {
+			c.readErr, c.partial = err, line
+			close(c.readEnd)
+			return
+		}
+		select {
+		case c.lines <- line:
+		case <-c.abandon:
+			c.readErr = errors.New("abandoned")
+			close(c.readEnd)
+			return
+		}
+	}
+}
+
+func (c *child) release() { c.once.Do(func() { close(c.abandon) }) }
+
+// dead reports a child that exited or whose stdout ended.
+func (c *child) dead() bool {
+	select {
+	case <-c.proc.Done():
+		return true
+	case <-c.readEnd:
+		return true
+	default:
+		return false
+	}
+}
+
+// status is the exit status text once the child has exited.
+func (c *child) status() string {
+	if ps := c.proc.State(); ps != nil {
+		return ps.String()
+	}
+	return "unknown exit status"
+}
+
+// kill ends the child's process group at once and waits for it to be
+// reaped (its stderr is then complete).
+func (c *child) kill(reason string) {
+	c.release()
+	c.proc.Kill(reason)
+}
+
+// waitExit waits up to d for the child to exit on its own.
+func (c *child) waitExit(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-c.proc.Done():
+		return true
+	case <-t.C:
+		return false
+	}
+}

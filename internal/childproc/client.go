@@ -1,0 +1,332 @@
+package childproc
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+
+	"kitsoki/internal/closeonce"
+	"kitsoki/internal/proc"
+)
+
+// Config is one child: what to run, how it runs, and how errors name it.
+type Config struct {
+	// Who names the child at the start of every error: "subprocess plugin
+	// agent.x", "external plugin audit (./bin/audit)".
+	Who string
+
+	// Command, Args and Dir are the program (no shell), its arguments and
+	// its working directory; the caller resolves relative paths.
+	Command string
+	Args    []string
+	Dir     string
+	// Policy is how the child runs and stops (internal/proc). StdinPipe is
+	// always on; the client keeps the stderr tail itself, so Policy's
+	// StderrTail is not used.
+	Policy proc.Policy
+	// StartHint follows a start failure: what to fix ("check command: in
+	// agent_plugins.x").
+	StartHint string
+
+	// Timeout bounds each call (0: the caller's context alone);
+	// TimeoutHint names where it is set ("entry.timeout_ms").
+	Timeout     time.Duration
+	TimeoutHint string
+
+	// Loose is how the hook and host-provider protocols read stdout
+	// (bufio.Scanner's lines): whitespace-only lines are skipped, and a
+	// last line without its '\n' still counts when stdout ends. Without it
+	// every line is an answer and an unterminated one is [Partial].
+	Loose bool
+
+	// Redact masks secrets in everything the child wrote before it reaches
+	// an error or the log; Cut picks where a long stderr line may be split
+	// for the log (see [NewStderr]). Nil: none.
+	Redact func(string) string
+	Cut    func(s string, n int) int
+	// Log is the debug log (nil: none): LogName+" started", LogName+"
+	// stderr" for each stderr line, with LogAttrs.
+	Log      *slog.Logger
+	LogName  string
+	LogAttrs []any
+
+	// maxFrame overrides MaxFrame (tests).
+	maxFrame int
+}
+
+// Request is one call: Frame is the request (one JSON value without its
+// '\n'; Call may write the '\n' into its spare capacity), or Encode builds it once the call has its turn (a request
+// numbered in the order it is sent); an Encode error is returned as it is.
+// Decode reads the answer line. About, when set, names the call in errors
+// ("did not answer host.git.push within 2s").
+type Request struct {
+	Frame  []byte
+	Encode func() ([]byte, error)
+	About  string
+	Decode func(line []byte) error
+}
+
+// Client is the connection to one child, started on the first call.
+type Client struct {
+	cfg  Config
+	turn chan struct{} // one call in flight: holds a token while calling
+
+	mu     sync.Mutex // guards child and closed
+	child  *child
+	closed bool
+}
+
+// New returns a client for cfg; nothing starts until the first call.
+func New(cfg Config) *Client {
+	if cfg.maxFrame <= 0 {
+		cfg.maxFrame = MaxFrame
+	}
+	cfg.Policy.StdinPipe = true
+	cfg.Policy.StderrTail = 0
+	return &Client{cfg: cfg, turn: make(chan struct{}, 1)}
+}
+
+// pid is the running child's process id, 0 when there is none (tests).
+func (c *Client) pid() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.child == nil || c.child.dead() {
+		return 0
+	}
+	return c.child.proc.Pid()
+}
+
+// Call writes r.Frame and hands the child's answer to r.Decode. It returns
+// nil, Decode's error (the child kept), or an [*Error].
+func (c *Client) Call(ctx context.Context, r Request) error {
+	select {
+	case c.turn <- struct{}{}:
+	case <-ctx.Done():
+		return c.fail(Canceled, "gave no answer: the call ended ("+ctx.Err().Error()+") while waiting for the previous call to it to finish", context.Cause(ctx))
+	}
+	defer func() { <-c.turn }()
+	if err := ctx.Err(); err != nil {
+		return c.fail(Canceled, "was not asked: the call ended ("+err.Error()+") before it was sent", context.Cause(ctx))
+	}
+	ch, err := c.current()
+	if err != nil {
+		return err
+	}
+	frame := r.Frame
+	if r.Encode != nil {
+		if frame, err = r.Encode(); err != nil {
+			return err
+		}
+	}
+	frame = append(frame, '\n') // in the frame's spare capacity, if any
+	wrote := make(chan error, 1)
+	go func() {
+		_, err := ch.stdin.Write(frame)
+		wrote <- err
+	}()
+	var expire <-chan time.Time
+	if c.cfg.Timeout > 0 {
+		t := time.NewTimer(c.cfg.Timeout)
+		defer t.Stop()
+		expire = t.C
+	}
+	about := ""
+	if r.About != "" {
+		about = " " + r.About
+	}
+	for {
+		select {
+		case err := <-wrote:
+			wrote = nil
+			if err != nil && c.isClosed() { // Close closed its stdin
+				return c.closedInFlight(ch, about)
+			}
+			if err != nil {
+				return c.drop(ch, Write, true, fmt.Sprintf("could not be sent the request%s (writing its stdin: %v)", about, err), err)
+			}
+		case line := <-ch.lines:
+			if c.cfg.Loose && len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			return c.decode(ch, r, line)
+		case <-ch.readEnd:
+			if c.cfg.Loose && errors.Is(ch.readErr, io.EOF) && len(bytes.TrimSpace(ch.partial)) > 0 && !c.isClosed() {
+				return c.decode(ch, r, ch.partial) // the child is gone: the next call starts a new one
+			}
+			return c.ended(ch, about)
+		case <-expire:
+			hint := ""
+			if c.cfg.TimeoutHint != "" {
+				hint = " (" + c.cfg.TimeoutHint + ")"
+			}
+			return c.drop(ch, Timeout, false, fmt.Sprintf("did not answer%s within %s%s", about, c.cfg.Timeout, hint), context.DeadlineExceeded)
+		case <-ctx.Done():
+			return c.drop(ch, Canceled, false, fmt.Sprintf("gave no answer%s before the call's deadline (%v)", about, ctx.Err()), context.Cause(ctx))
+		}
+	}
+}
+
+// decode hands line to r.Decode; a [Fatal] error ends the child.
+func (c *Client) decode(ch *child, r Request, line []byte) error {
+	err := r.Decode(line)
+	if f, ok := asFatal(err); ok {
+		return c.drop(ch, Protocol, false, f.Error(), f)
+	}
+	return err
+}
+
+// ended explains a stdout that ended before the answer.
+func (c *Client) ended(ch *child, about string) error {
+	if c.isClosed() {
+		return c.closedInFlight(ch, about)
+	}
+	switch {
+	case errors.Is(ch.readErr, errFrameTooLarge):
+		return c.drop(ch, TooLarge, false, tooLargeText(c.cfg.maxFrame), ch.readErr) // it is still writing that line: it will not exit on its own
+	case len(ch.partial) > 0:
+		return c.drop(ch, Partial, true, fmt.Sprintf("stopped in the middle of an answer%s (partial line: %q)", about, Snippet(c.cfg.Redact, string(ch.partial))), ch.readErr)
+	case ch.readErr != nil && !errors.Is(ch.readErr, io.EOF):
+		return c.drop(ch, Exited, true, fmt.Sprintf("could not be read%s (its stdout failed: %v)", about, ch.readErr), ch.readErr)
+	}
+	what := "closed its stdout before answering" + about
+	if ch.waitExit(exitWait) {
+		what = "exited before answering" + about
+	}
+	return c.drop(ch, Exited, false, what, io.ErrUnexpectedEOF)
+}
+
+// closedInFlight is the error of a call that Close cut short.
+func (c *Client) closedInFlight(ch *child, about string) error {
+	c.forget(ch, "the client closed")
+	return &Error{Who: c.cfg.Who, Failure: Closed, What: "was closed while the call" + about + " was in flight", Err: ErrClosed}
+}
+
+// ErrClosed is the cause of a call refused or cut short by Close.
+var ErrClosed = errors.New("closed")
+
+// fail is an error of a call that never reached a child.
+func (c *Client) fail(f Failure, what string, cause error) *Error {
+	return &Error{Who: c.cfg.Who, Failure: f, What: what, Err: cause}
+}
+
+// drop ends ch after a failed call and describes it: when wait is set the
+// child gets a moment to exit on its own so its exit status is its own.
+func (c *Client) drop(ch *child, f Failure, wait bool, what string, cause error) *Error {
+	if wait {
+		ch.waitExit(exitWait)
+	}
+	status := "its process group was killed"
+	if ch.proc.Exited() {
+		status = ch.status()
+	}
+	c.forget(ch, "the call failed: "+what)
+	return &Error{Who: c.cfg.Who, Failure: f, What: what, Status: status, Stderr: ch.stderr.String(), Started: true, Err: cause}
+}
+
+// current returns the running child, starting one when there is none or
+// the previous one died between calls.
+func (c *Client) current() (*child, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil, c.fail(Closed, "is closed (called after Close)", ErrClosed)
+	}
+	if ch := c.child; ch != nil {
+		if !ch.dead() {
+			return ch, nil
+		}
+		c.debug("exited between calls; starting a new one", "status", ch.status())
+		c.child = nil
+		go ch.kill("it died between calls")
+	}
+	ch, err := c.spawn()
+	if err != nil {
+		return nil, err
+	}
+	c.child = ch
+	return ch, nil
+}
+
+// spawn starts the child. Called with c.mu held.
+func (c *Client) spawn() (*child, error) {
+	cmd := exec.Command(c.cfg.Command, c.cfg.Args...)
+	cmd.Dir = c.cfg.Dir
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, c.fail(Start, fmt.Sprintf("cannot be started: no pipe for its stdout (%v)", err), err)
+	}
+	cmd.Stdout = w
+	stderr := NewStderr(c.cfg.Log, c.cfg.LogName+" stderr", c.cfg.LogAttrs, c.cfg.Redact, c.cfg.Cut)
+	cmd.Stderr = stderr
+	pr, err := proc.Start(context.Background(), cmd, c.cfg.Policy)
+	w.Close()
+	if err != nil {
+		r.Close()
+		what := fmt.Sprintf("cannot start %q: %v", c.cfg.Command, startErrText(err))
+		if c.cfg.StartHint != "" {
+			what += "; " + c.cfg.StartHint
+		}
+		return nil, c.fail(Start, what, err)
+	}
+	ch := &child{
+		proc: pr, stdin: pr.Stdin(), stderr: stderr,
+		lines:   make(chan []byte),
+		readEnd: make(chan struct{}),
+		abandon: make(chan struct{}),
+	}
+	go ch.read(r, c.cfg.maxFrame)
+	c.debug("started", "pid", pr.Pid())
+	return ch, nil
+}
+
+// startErrText is a start error without Go's "fork/exec <path>: " prefix
+// (the message names the command already).
+func startErrText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func (c *Client) debug(msg string, kv ...any) {
+	if c.cfg.Log == nil {
+		return
+	}
+	c.cfg.Log.Debug(c.cfg.LogName+" "+msg, append(c.cfg.LogAttrs[:len(c.cfg.LogAttrs):len(c.cfg.LogAttrs)], kv...)...)
+}
+
+// forget drops ch as the current child (if it still is) and kills it.
+func (c *Client) forget(ch *child, reason string) {
+	c.mu.Lock()
+	if c.child == ch {
+		c.child = nil
+	}
+	c.mu.Unlock()
+	ch.kill(reason)
+}
+
+func (c *Client) isClosed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
+}
+
+// Close stops the child with its policy's stop sequence and refuses later
+// calls; a call in flight fails with [Closed]. Idempotent.
+func (c *Client) Close() error {
+	var ch *child
+	if !closeonce.Mark(&c.mu, &c.closed, func() { ch, c.child = c.child, nil }) || ch == nil {
+		return nil
+	}
+	ch.proc.Stop("the client closed") // also reaches children left in its group
+	ch.release()
+	return nil
+}

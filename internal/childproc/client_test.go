@@ -1,0 +1,430 @@
+package childproc
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"kitsoki/internal/proc"
+	"kitsoki/internal/testing/proctest"
+	"kitsoki/internal/testing/storytest"
+)
+
+const secret = "hunter2-planted"
+
+type fixture struct {
+	c   *Client
+	log *storytest.SyncBuffer
+}
+
+// newClient starts nothing: a client for this test binary in role (see
+// childRole), with secret masked and a debug log the test reads.
+func newClient(t *testing.T, role string, edit func(*Config)) fixture {
+	t.Helper()
+	proctest.CheckNoChildren(t)
+	log := &storytest.SyncBuffer{}
+	cfg := Config{
+		Who:     "test child",
+		Command: os.Args[0],
+		Policy: proc.Policy{
+			Env:       proc.Env{Policy: proc.EnvInherit, Vars: proc.Set(map[string]string{roleEnv: role, "CHILD_SECRET": secret})},
+			TermGrace: time.Second,
+			WaitDelay: time.Second,
+		},
+		StartHint: "fix the command",
+		Redact:    func(s string) string { return strings.ReplaceAll(s, secret, "[MASKED]") },
+		Log:       slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		LogName:   "test child",
+		LogAttrs:  []any{"who", "t"},
+	}
+	if edit != nil {
+		edit(&cfg)
+	}
+	c := New(cfg)
+	t.Cleanup(func() { c.Close() })
+	return fixture{c: c, log: log}
+}
+
+// call sends req and returns the answer line.
+func call(ctx context.Context, c *Client, req string) (string, error) {
+	var got string
+	err := c.Call(ctx, Request{Frame: []byte(req), Decode: func(line []byte) error {
+		got = string(line)
+		return nil
+	}})
+	return got, err
+}
+
+func mustCall(t *testing.T, c *Client, req string) string {
+	t.Helper()
+	got, err := call(context.Background(), c, req)
+	if err != nil {
+		t.Fatalf("%s: %v", req, err)
+	}
+	return got
+}
+
+func mustFail(t *testing.T, err error, f Failure, parts ...string) *Error {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("want *Error with failure %d, got %T %v", f, err, err)
+	}
+	if e.Failure != f {
+		t.Fatalf("failure %d, want %d: %v", e.Failure, f, e)
+	}
+	for _, p := range parts {
+		if !strings.Contains(e.Error(), p) {
+			t.Errorf("error lacks %q:\n%s", p, e)
+		}
+	}
+	if strings.Contains(e.Error(), secret) {
+		t.Errorf("secret in the error:\n%s", e)
+	}
+	return e
+}
+
+func pidOf(t *testing.T, answer string) int {
+	t.Helper()
+	var pid, n int
+	if _, err := fmt.Sscanf(answer, "pid=%d n=%d", &pid, &n); err != nil {
+		t.Fatalf("answer %q: %v", answer, err)
+	}
+	return pid
+}
+
+func TestAnswersAndReusesChild(t *testing.T) {
+	f := newClient(t, "requests", nil)
+	a1, a2 := mustCall(t, f.c, "pid"), mustCall(t, f.c, "pid")
+	if pidOf(t, a1) != pidOf(t, a2) || !strings.HasSuffix(a2, "n=2") {
+		t.Fatalf("not one reused child: %q then %q", a1, a2)
+	}
+	if got := mustCall(t, f.c, `{"a":"b"}`); got != `{"a":"b"}` {
+		t.Fatalf("echo %q", got)
+	}
+	if !strings.Contains(f.log.String(), "test child started") {
+		t.Fatalf("no start line in the log:\n%s", f.log)
+	}
+}
+
+func TestCrashNamesExitStatusAndStderr(t *testing.T) {
+	f := newClient(t, "requests", nil)
+	first := pidOf(t, mustCall(t, f.c, "pid"))
+	_, err := call(context.Background(), f.c, "crash")
+	e := mustFail(t, err, Exited, "test child exited before answering", "exit status 3", "the next call starts a new process", "stderr (last 8 KiB):\nboom [MASKED]")
+	if !e.Gone() {
+		t.Fatal("a crash is not Gone")
+	}
+	if log := f.log.String(); !strings.Contains(log, "boom [MASKED]") || strings.Contains(log, secret) {
+		t.Fatalf("stderr not logged masked:\n%s", log)
+	}
+	again := pidOf(t, mustCall(t, f.c, "pid"))
+	if again == first || !proctest.Gone(first) {
+		t.Fatalf("no new child after the crash: %d then %d", first, again)
+	}
+}
+
+func TestPartialLine(t *testing.T) {
+	f := newClient(t, "requests", nil)
+	_, err := call(context.Background(), f.c, "partial")
+	mustFail(t, err, Partial, `stopped in the middle of an answer (partial line: "{\"jsonrpc\":\"2.0\",\"id\":")`, "exit status 1", "stderr: (empty)")
+	mustCall(t, f.c, "pid")
+}
+
+// Loose: a last line without its '\n' is the answer when stdout ends.
+func TestLooseTakesAnUnterminatedLastLine(t *testing.T) {
+	f := newClient(t, "requests", func(c *Config) { c.Loose = true })
+	if got := mustCall(t, f.c, "partial"); got != `{"jsonrpc":"2.0","id":` {
+		t.Fatalf("answer %q", got)
+	}
+	mustCall(t, f.c, "pid")
+}
+
+func TestFrameCap(t *testing.T) {
+	f := newClient(t, "requests", func(c *Config) { c.maxFrame = 1 << 10 })
+	if got := mustCall(t, f.c, "big:1024"); len(got) != 1024 {
+		t.Fatalf("a line of exactly the cap: %d bytes", len(got))
+	}
+	pid := pidOf(t, mustCall(t, f.c, "pid"))
+	_, err := call(context.Background(), f.c, "big:1025")
+	mustFail(t, err, TooLarge, "wrote an answer line longer than kitsoki's 1 KiB frame cap", "its process group was killed")
+	proctest.WaitGone(t, pid)
+	mustCall(t, f.c, "pid")
+}
+
+// An answer longer than the reader's buffer arrives whole, and an answer
+// written just before the child exits is delivered, not reported as an
+// exit.
+func TestAnswersAreNeverLost(t *testing.T) {
+	f := newClient(t, "requests", nil)
+	if got := mustCall(t, f.c, "big:3000000"); len(got) != 3000000 || strings.Trim(got, "x") != "" {
+		t.Fatalf("big answer: %d bytes", len(got))
+	}
+	for range 3 {
+		if got := mustCall(t, f.c, "exit"); got != "bye" {
+			t.Fatalf("last answer %q", got)
+		}
+		waitNoChild(t, f.c)
+	}
+}
+
+// waitNoChild waits until c's child has exited on its own.
+func waitNoChild(t *testing.T, c *Client) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute) // a hang guard
+	for c.pid() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the child did not exit")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitChild waits until a call in flight has started c's child (and so
+// holds the turn).
+func waitChild(t *testing.T, c *Client) int {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute) // a hang guard
+	for c.pid() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the call never started its child")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return c.pid()
+}
+
+func TestDeadChildIsReplacedBeforeTheNextRequest(t *testing.T) {
+	f := newClient(t, "requests", nil)
+	mustCall(t, f.c, "exit")
+	waitNoChild(t, f.c)
+	mustCall(t, f.c, "pid")
+	if !strings.Contains(f.log.String(), "test child exited between calls; starting a new one") {
+		t.Fatalf("log:\n%s", f.log)
+	}
+}
+
+// The verdict needs no clock: the child never answers.
+func TestTimeout(t *testing.T) {
+	f := newClient(t, "requests", func(c *Config) { c.Timeout = 300 * time.Millisecond; c.TimeoutHint = "entry.timeout_ms" })
+	err := f.c.Call(context.Background(), Request{Frame: []byte("hang"), About: "host.x.y", Decode: func([]byte) error { return nil }})
+	mustFail(t, err, Timeout, "test child did not answer host.x.y within 300ms (entry.timeout_ms)", "its process group was killed")
+}
+
+func TestContextEndKillsTheProcessGroup(t *testing.T) {
+	f := newClient(t, "requests", nil)
+	pidfile := filepath.Join(t.TempDir(), "grandchild")
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := call(ctx, f.c, "grandchild:"+pidfile)
+		errc <- err
+	}()
+	deadline := time.Now().Add(time.Minute) // a hang guard
+	var b []byte
+	for len(b) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the grandchild was not started")
+		}
+		time.Sleep(10 * time.Millisecond)
+		b, _ = os.ReadFile(pidfile)
+	}
+	pid := f.c.pid()
+	cancel()
+	e := mustFail(t, <-errc, Canceled, "gave no answer before the call's deadline (context canceled)", "its process group was killed")
+	if !errors.Is(e, context.Canceled) {
+		t.Fatalf("cause: %v", e.Err)
+	}
+	gc, _ := strconv.Atoi(string(b))
+	proctest.WaitGone(t, pid)
+	proctest.WaitGone(t, gc)
+	mustCall(t, f.c, "pid")
+}
+
+func TestWaiterHonoursItsContext(t *testing.T) {
+	f := newClient(t, "requests", nil)
+	hangCtx, stopHang := context.WithCancel(context.Background())
+	hung := make(chan error, 1)
+	go func() {
+		_, err := call(hangCtx, f.c, "hang")
+		hung <- err
+	}()
+	waitChild(t, f.c)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := call(ctx, f.c, "pid")
+	mustFail(t, err, Canceled, "while waiting for the previous call")
+	stopHang()
+	mustFail(t, <-hung, Canceled, "gave no answer before the call's deadline (context canceled)", "its process group was killed")
+}
+
+func TestDecoderDecidesTheChildsFate(t *testing.T) {
+	f := newClient(t, "requests", nil)
+	pid := pidOf(t, mustCall(t, f.c, "pid"))
+	kept := errors.New("a domain error")
+	err := f.c.Call(context.Background(), Request{Frame: []byte("x"), Decode: func([]byte) error { return kept }})
+	if err != kept {
+		t.Fatalf("a plain decoder error comes back as it is: %v", err)
+	}
+	if got := pidOf(t, mustCall(t, f.c, "pid")); got != pid {
+		t.Fatalf("child replaced after a kept error: %d -> %d", pid, got)
+	}
+	err = f.c.Call(context.Background(), Request{Frame: []byte("x"), Decode: func(l []byte) error {
+		return Fatal(fmt.Errorf("answered %q, which is no answer", l))
+	}})
+	mustFail(t, err, Protocol, `test child answered "x", which is no answer; its process group was killed; the next call starts a new process`)
+	proctest.WaitGone(t, pid)
+}
+
+// A line that is not the answer (a notification) reaches the decoder; once
+// it calls that fatal, the answer behind it never reaches another call.
+func TestInterleavedNotification(t *testing.T) {
+	f := newClient(t, "requests", nil)
+	err := f.c.Call(context.Background(), Request{Frame: []byte("notify"), Decode: func(l []byte) error {
+		if bytes.Contains(l, []byte(`"method"`)) {
+			return Fatal(fmt.Errorf("sent a notification where its answer belongs: %s", l))
+		}
+		return nil
+	}})
+	mustFail(t, err, Protocol, `sent a notification where its answer belongs: {"method":"note"}`)
+	if got := mustCall(t, f.c, "mine"); got != "mine" {
+		t.Fatalf("stale answer %q", got)
+	}
+}
+
+func TestBlankLines(t *testing.T) {
+	t.Run("skipped", func(t *testing.T) {
+		f := newClient(t, "requests", func(c *Config) { c.Loose = true })
+		if got := mustCall(t, f.c, "blank"); got != "after blank" {
+			t.Fatalf("Loose: %q", got)
+		}
+	})
+	t.Run("an answer", func(t *testing.T) {
+		f := newClient(t, "requests", nil)
+		if got := mustCall(t, f.c, "blank"); got != "" {
+			t.Fatalf("not Loose, the blank line is the answer: %q", got)
+		}
+	})
+}
+
+// A child that answers before reading its (large) request does not
+// deadlock the call: the request is written while the answer is awaited.
+func TestChildThatDoesNotReadItsRequest(t *testing.T) {
+	f := newClient(t, "ignore-stdin", nil)
+	if got := mustCall(t, f.c, strings.Repeat("r", 4<<20)); got != "early" {
+		t.Fatalf("answer %q", got)
+	}
+	f.c.Close()
+}
+
+func TestClose(t *testing.T) {
+	f := newClient(t, "requests", nil)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := call(context.Background(), f.c, "hang")
+		errc <- err
+	}()
+	pid := waitChild(t, f.c)
+	if err := f.c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e := mustFail(t, <-errc, Closed, "test child was closed while the call was in flight")
+	if !errors.Is(e, ErrClosed) || !proctest.Gone(pid) {
+		t.Fatalf("cause %v; child %d gone: %v", e.Err, pid, proctest.Gone(pid))
+	}
+	_, err := call(context.Background(), f.c, "pid")
+	mustFail(t, err, Closed, "test child is closed")
+	if err := f.c.Close(); err != nil {
+		t.Fatal("second Close:", err)
+	}
+	if err := newClient(t, "requests", nil).c.Close(); err != nil {
+		t.Fatal("Close of a client that never started:", err)
+	}
+}
+
+func TestStartFailure(t *testing.T) {
+	f := newClient(t, "requests", func(c *Config) { c.Command = filepath.Join(t.TempDir(), "no-such-program") })
+	_, err := call(context.Background(), f.c, "pid")
+	e := mustFail(t, err, Start, "test child cannot start", "no such file or directory; fix the command")
+	if strings.Contains(e.Error(), "fork/exec") || e.Started {
+		t.Fatalf("start error: %v", e)
+	}
+}
+
+// Concurrent callers are served one at a time by one child.
+func TestConcurrentCallersShareOneChild(t *testing.T) {
+	f := newClient(t, "requests", nil)
+	var wg sync.WaitGroup
+	pids := make([]int, 8)
+	errs := make([]error, 8)
+	for i := range pids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var got string
+			got, errs[i] = call(context.Background(), f.c, "pid")
+			if errs[i] == nil {
+				pids[i], _ = strconv.Atoi(strings.Fields(strings.TrimPrefix(got, "pid="))[0])
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range pids {
+		if errs[i] != nil || pids[i] != pids[0] {
+			t.Fatalf("errs %v pids %v", errs, pids)
+		}
+	}
+}
+
+// Encode runs inside the call's turn (no lock needed for a counter; the
+// race detector checks it), so requests are numbered in sending order,
+// and an Encode error comes back as it is.
+func TestEncodeNumbersRequestsInSendingOrder(t *testing.T) {
+	f := newClient(t, "requests", nil)
+	next := 0
+	var wg sync.WaitGroup
+	errs := make(chan error, 6)
+	for range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var sent string
+			errs <- f.c.Call(context.Background(), Request{
+				Encode: func() ([]byte, error) {
+					next++
+					sent = strconv.Itoa(next)
+					return []byte(sent), nil
+				},
+				Decode: func(line []byte) error {
+					if string(line) != sent {
+						return fmt.Errorf("request %s got answer %q", sent, line)
+					}
+					return nil
+				},
+			})
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	bad := errors.New("cannot encode")
+	if err := f.c.Call(context.Background(), Request{Encode: func() ([]byte, error) { return nil, bad }}); err != bad {
+		t.Fatalf("Encode error: %v", err)
+	}
+	if next != 6 {
+		t.Fatalf("%d requests encoded", next)
+	}
+}

@@ -1,0 +1,104 @@
+package childproc
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// roleEnv selects a child role when the test binary re-executes itself.
+const roleEnv = "KITSOKI_CHILDPROC_TEST_ROLE"
+
+// TestMain runs a child role instead of the tests when asked.
+func TestMain(m *testing.M) {
+	if role := os.Getenv(roleEnv); role != "" {
+		os.Exit(childRole(role))
+	}
+	os.Exit(m.Run())
+}
+
+// childRole is one behaviour the tests start as a real subprocess. It
+// reads requests line by line; the request text selects what it does:
+//
+//	pid             answer "pid=<pid> n=<calls so far>"
+//	crash           write "boom <secret>" to stderr, exit 3
+//	partial         write half an answer line, exit 1
+//	exit            answer, then exit 0 (the next call needs a new child)
+//	hang            never answer
+//	big:N           answer a line of N 'x's
+//	blank           write blank lines, then answer "after blank"
+//	notify          write a notification line, then answer
+//	grandchild:F    start a sleeping grandchild in its group, write its
+//	                pid to file F, never answer
+//	ignore-stdin    (as a role) answer "early" at once without reading,
+//	                then hang
+//	anything else   echo it back
+func childRole(role string) int {
+	if role == "ignore-stdin" {
+		fmt.Println("early")
+		for {
+			time.Sleep(time.Hour) // not select{}: the runtime would report a deadlock
+		}
+	}
+	if role == "sleep" {
+		for {
+			time.Sleep(time.Hour)
+		}
+	}
+	in := bufio.NewReaderSize(os.Stdin, 1<<20)
+	calls := 0
+	for {
+		line, err := in.ReadString('\n')
+		if err != nil {
+			return 0
+		}
+		calls++
+		req := strings.TrimSuffix(line, "\n")
+		switch {
+		case req == "pid":
+			fmt.Printf("pid=%d n=%d\n", os.Getpid(), calls)
+		case req == "crash":
+			fmt.Fprintln(os.Stderr, "boom "+os.Getenv("CHILD_SECRET"))
+			os.Exit(3)
+		case req == "partial":
+			fmt.Print(`{"jsonrpc":"2.0","id":`)
+			os.Exit(1)
+		case req == "exit":
+			fmt.Println("bye")
+			os.Exit(0)
+		case req == "hang":
+			for {
+				time.Sleep(time.Hour)
+			}
+		case strings.HasPrefix(req, "big:"):
+			var n int
+			fmt.Sscan(strings.TrimPrefix(req, "big:"), &n)
+			w := bufio.NewWriter(os.Stdout)
+			w.WriteString(strings.Repeat("x", n) + "\n")
+			w.Flush()
+		case req == "blank":
+			fmt.Print("\n  \n\r\n")
+			fmt.Println("after blank")
+		case req == "notify":
+			fmt.Println(`{"method":"note"}`)
+			fmt.Println("answer")
+		case strings.HasPrefix(req, "grandchild:"):
+			gc := exec.Command(os.Args[0])
+			gc.Env = append(os.Environ(), roleEnv+"=sleep")
+			if err := gc.Start(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+			os.WriteFile(strings.TrimPrefix(req, "grandchild:"), []byte(fmt.Sprint(gc.Process.Pid)), 0o644)
+			for {
+				time.Sleep(time.Hour)
+			}
+		default:
+			fmt.Println(req)
+		}
+	}
+}

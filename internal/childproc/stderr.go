@@ -1,0 +1,111 @@
+package childproc
+
+import (
+	"bytes"
+	"log/slog"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"kitsoki/internal/proc"
+)
+
+const (
+	// stderrTailBytes is how much of a child's stderr an error quotes.
+	stderrTailBytes = 8 << 10
+	// snippetBytes bounds raw child bytes echoed into an error.
+	snippetBytes = 256
+)
+
+// Redactor masks secrets in text a child wrote; nil leaves it as it is.
+type Redactor func(string) string
+
+func (r Redactor) apply(s string) string {
+	if r == nil {
+		return s
+	}
+	return r(s)
+}
+
+// Snippet is s redacted and cut to 256 bytes on a rune boundary, the cut
+// marked with "...": how raw bytes from a child (or a server) are quoted
+// in an error.
+func Snippet(redact func(string) string, s string) string {
+	s = Redactor(redact).apply(s)
+	if len(s) <= snippetBytes {
+		return s
+	}
+	cut := snippetBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
+}
+
+// Stderr is a child's stderr: it keeps the last 8 KiB for errors and
+// forwards every complete line to the debug logger. Both outputs are
+// redacted. Pass it as the command's Stderr; safe for one writer and
+// concurrent readers.
+type Stderr struct {
+	log    *slog.Logger
+	msg    string
+	attrs  []any
+	redact Redactor
+	cut    func(s string, n int) int
+
+	kept *proc.Tail
+
+	mu   sync.Mutex
+	line []byte // the incomplete last line, for the logger
+}
+
+// NewStderr returns a Stderr that logs each line as msg with attrs and
+// "line" at debug level (log may be nil), masking with redact. cut, when
+// set, picks where a line too long to hold may be split for the log
+// (never inside a secret); nil splits anywhere.
+func NewStderr(log *slog.Logger, msg string, attrs []any, redact func(string) string, cut func(s string, n int) int) *Stderr {
+	return &Stderr{log: log, msg: msg, attrs: attrs, redact: redact, cut: cut, kept: proc.NewTail(stderrTailBytes)}
+}
+
+func (s *Stderr) Write(b []byte) (int, error) {
+	s.kept.Write(b)
+	if s.log == nil {
+		return len(b), nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.line = append(s.line, b...)
+	for {
+		i := bytes.IndexByte(s.line, '\n')
+		if i < 0 {
+			break
+		}
+		s.logLine(s.line[:i])
+		s.line = s.line[i+1:]
+	}
+	if len(s.line) > stderrTailBytes { // a very long line: log it in pieces
+		c := len(s.line)
+		if s.cut != nil { // never inside a secret, so each piece masks alone
+			c = s.cut(string(s.line), c)
+		}
+		if c > 0 {
+			s.logLine(s.line[:c])
+			s.line = append(s.line[:0], s.line[c:]...)
+		}
+	}
+	return len(b), nil
+}
+
+func (s *Stderr) logLine(l []byte) {
+	l = bytes.TrimRight(l, "\r")
+	if len(l) == 0 {
+		return
+	}
+	s.log.Debug(s.msg, append(s.attrs[:len(s.attrs):len(s.attrs)], "line", s.redact.apply(string(l)))...)
+}
+
+// String is the redacted tail. When the front was dropped, the first,
+// partial line is dropped too so no half of a secret can survive the cut.
+func (s *Stderr) String() string {
+	return s.redact.apply(strings.TrimRight(s.kept.Lines(), "\r\n"))
+}

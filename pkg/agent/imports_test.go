@@ -1,0 +1,40 @@
+package agent_test
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The contract package stays small: it never imports the llama-server
+// download and supervision packages (builtin.local_llm lives in
+// pkg/agent/localllm and is wired in by the composition root), nor the
+// trace writer or the engine (events leave through Sink). The same check
+// run on localllm must find fetch and sidecar, so the check itself works.
+func TestImportRule(t *testing.T) {
+	forbidden := []string{"kitsoki/pkg/fetch", "kitsoki/pkg/sidecar", "kitsoki/pkg/trace", "kitsoki/pkg/engine", "kitsoki/pkg/agent/localllm"}
+	if got := reached(t, "kitsoki/pkg/agent", forbidden); len(got) > 0 {
+		t.Errorf("pkg/agent imports %v (directly or not); keep what needs them in another package (see doc.go)", got)
+	}
+	if got := reached(t, "kitsoki/pkg/agent/localllm", forbidden); !slices.Contains(got, "kitsoki/pkg/fetch") || !slices.Contains(got, "kitsoki/pkg/sidecar") {
+		t.Errorf("the check does not see localllm's imports of fetch and sidecar: %v", got)
+	}
+}
+
+// reached lists the packages of among that pkg depends on (go list -deps,
+// test files not included).
+func reached(t *testing.T, pkg string, among []string) []string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-deps", pkg).Output()
+	if err != nil {
+		t.Fatalf("go list -deps %s: %v", pkg, err)
+	}
+	var got []string
+	for _, dep := range strings.Fields(string(out)) {
+		if slices.Contains(among, dep) {
+			got = append(got, dep)
+		}
+	}
+	return got
+}
