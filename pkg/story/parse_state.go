@@ -155,10 +155,10 @@ func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 		wi := place{where: w, key: intent, keyed: true} // w.<intent>
 		if d != nil && d.Kind == yaml.MappingNode {
 			// A single arm written as a mapping.
-			arms = p.newArms(1)
+			arms = newZeroed[Transition](1)
 			p.parseTransitionInto(arms[0], iv, wi)
 		} else if d != nil && d.Kind == yaml.SequenceNode && len(d.Content) > 0 {
-			all := p.newArms(len(d.Content))
+			all := newZeroed[Transition](len(d.Content))
 			n := 0 // the arms parsed (seqAt stops early when the budget runs out)
 			p.seqAt(iv, wi, func(i int, it *yaml.Node) {
 				p.parseTransitionInto(all[i], it, wi.item(i))
@@ -320,7 +320,7 @@ func (p *fileParser) parseEffectsAt(n *yaml.Node, at place) []*Effect {
 	d := deref(n)
 	if d != nil && d.Kind == yaml.MappingNode {
 		// A single effect written as a mapping.
-		out := p.newEffects(1)
+		out := newZeroed[Effect](1)
 		p.parseEffectInto(out[0], n, at)
 		return out
 	}
@@ -329,7 +329,7 @@ func (p *fileParser) parseEffectsAt(n *yaml.Node, at place) []*Effect {
 		p.seqAt(n, at, func(int, *yaml.Node) {})
 		return nil
 	}
-	all := p.newEffects(len(d.Content))
+	all := newZeroed[Effect](len(d.Content))
 	k := 0 // the effects parsed (seqAt stops early when the budget runs out)
 	p.seqAt(n, at, func(i int, it *yaml.Node) {
 		p.parseEffectInto(all[i], it, at.item(i))
@@ -477,3 +477,13 @@ func (p *fileParser) keySet(keys []keyAt) map[string]bool {
 // its bit mask over effectKeys: at most one map per subset of the fixed
 // vocabulary that effects actually write, shared by every story.
 var hasSets sync.Map
+
+// newZeroed returns a list of n pointers to new zero Ts (the arms or
+// effects of one list, filled in place by the parse).
+func newZeroed[T any](n int) []*T {
+	list := make([]*T, n)
+	for i := range list {
+		list[i] = new(T)
+	}
+	return list
+}

@@ -71,31 +71,13 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 }
 
 func (p *fileParser) parseElements(n *yaml.Node, where string, inBlock bool) []*ViewElement {
-	d := deref(n)
-	if d == nil || d.Kind != yaml.SequenceNode || len(d.Content) == 0 {
-		var out []*ViewElement
-		p.seq(n, where, func(i int, it *yaml.Node) {
-			if el := p.parseElement(it, indexed(where, i), inBlock); el != nil {
-				out = append(out, el)
-			}
-		})
-		return out
-	}
-	// The elements and the list of their pointers are cut from the
-	// parser's chunks (parse_slab.go); a dropped element is left out.
-	out := p.elementPtrs.list(len(d.Content), pointerChunk)[:0]
+	var out []*ViewElement
 	p.seq(n, where, func(i int, it *yaml.Node) {
-		el := p.elements.one(elementChunk)
-		if p.parseElementInto(el, it, place{where: where, idx: i, indexed: true}, inBlock) {
+		if el := p.parseElement(it, indexed(where, i), inBlock); el != nil {
 			out = append(out, el)
-		} else {
-			*el = ViewElement{}
 		}
 	})
-	if len(out) == 0 {
-		return nil
-	}
-	return out[:len(out):len(out)]
+	return out
 }
 
 func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *ViewElement {
