@@ -909,12 +909,17 @@ type ImportExit struct {
 	Pos   Pos
 }
 
-// ImportOverrides replaces child states/intents/prompts. Values are raw.
+// ImportOverrides replaces child states/intents/prompts. States and
+// Intents hold each override's YAML value as written in the importer;
+// the fold parses them ([ImportOverrides.ParseState],
+// [ImportOverrides.ParseIntent]) into the child's scope.
 type ImportOverrides struct {
-	States  map[string]any
-	Intents map[string]any
+	States  map[string]*yaml.Node
+	Intents map[string]*yaml.Node
 	Prompts map[string]string
 	Pos     Pos
+	// file and dir are the importer's, for the override's parse.
+	file, dir string
 }
 
 // Exit is one exits: entry (the child-side exit contract).

@@ -807,13 +807,13 @@ func (p *fileParser) parseImport(alias string, k, v *yaml.Node) *Import {
 				}
 			})
 		case "overrides":
-			ov := &ImportOverrides{Pos: p.pos(kk)}
+			ov := &ImportOverrides{Pos: p.pos(kk), file: p.file, dir: p.dir}
 			p.mapping(v, w, []string{"states", "intents", "prompts"}, func(f string, _, fv *yaml.Node) {
 				switch f {
 				case "states":
-					ov.States, _ = p.raw(fv).(map[string]any)
+					ov.States = p.overrideNodes(fv)
 				case "intents":
-					ov.Intents, _ = p.raw(fv).(map[string]any)
+					ov.Intents = p.overrideNodes(fv)
 				case "prompts":
 					ov.Prompts = p.strMap(fv, w+".prompts")
 				}
