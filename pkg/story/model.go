@@ -561,11 +561,10 @@ type Effect struct {
 	// Extra.
 	More *EffectMore
 
-	// Has reports which keys were written (set, increment, say, invoke, ...),
-	// even when their value is empty. Effects with the same key set share
-	// one map: it is read-only.
-	Has map[string]bool
-	Pos Pos
+	// Written is the set of keys the effect was written with (set,
+	// increment, say, invoke, ...), even when their value is empty.
+	Written EffectKeys
+	Pos     Pos
 	// keys holds the position of each key's value (KeyPos); a compact list:
 	// a story has many effects and few keys per effect.
 	keys []keyAt
