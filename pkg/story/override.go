@@ -68,61 +68,61 @@ func sortedNodeKeys(m map[string]*yaml.Node) []string {
 // choice count; the references it makes are checked once the fold has
 // put it in the child's scope). A nil state means there is no such
 // override.
-func (o *ImportOverrides) ParseState(name string) (s *State, ds []diag.Diagnostic) {
-	v := o.States[name]
-	if v == nil {
-		return nil, nil
-	}
-	p, rep := o.parser()
-	defer rep.recoverInternal(o.file, &ds)
-	states := p.parseStates(overrideDoc(name, v), nil, "states")
-	if len(states) > 0 {
-		s = states[0]
-	}
-	var walk func(list []*State)
-	walk = func(list []*State) {
-		for _, st := range list {
-			eachChoice(st, func(el *ViewElement, where string, nth int) {
-				if nth > 1 {
-					reportChoiceCount(rep, el, where)
-				}
-			})
-			walk(st.Children)
+func (o *ImportOverrides) ParseState(name string) (*State, []diag.Diagnostic) {
+	var s *State
+	ds := o.parse(o.States[name], name, func(p *fileParser, doc *yaml.Node) {
+		states := p.parseStates(doc, nil, "states")
+		if len(states) > 0 {
+			s = states[0]
 		}
-	}
-	walk(states)
-	return s, diag.Sort(rep.ds)
+		var walk func(list []*State)
+		walk = func(list []*State) {
+			for _, st := range list {
+				eachChoice(st, func(el *ViewElement, where string, nth int) {
+					if nth > 1 {
+						reportChoiceCount(p.reporter, el, where)
+					}
+				})
+				walk(st.Children)
+			}
+		}
+		walk(states)
+	})
+	return s, ds
 }
 
 // ParseIntent parses overrides.intents.<name> as an intent of the
 // importer's intents: block, from its own YAML nodes, and returns it with
 // the diagnostics of that parse. A nil intent means there is no such
 // override.
-func (o *ImportOverrides) ParseIntent(name string) (in *Intent, ds []diag.Diagnostic) {
-	v := o.Intents[name]
+func (o *ImportOverrides) ParseIntent(name string) (*Intent, []diag.Diagnostic) {
+	var in *Intent
+	ds := o.parse(o.Intents[name], name, func(p *fileParser, doc *yaml.Node) {
+		intents, _ := p.parseIntents(doc, "intents")
+		in = intents[name]
+	})
+	return in, ds
+}
+
+// parse runs fn with a parser of the importer's file over the block
+// {name: v} (overrideDoc) and returns the diagnostics it reported; a
+// panic is an internal error diagnostic (a bug to report, never a crash).
+// A nil v (no such override) parses nothing.
+func (o *ImportOverrides) parse(v *yaml.Node, name string, fn func(p *fileParser, doc *yaml.Node)) (ds []diag.Diagnostic) {
 	if v == nil {
-		return nil, nil
+		return nil
 	}
-	p, rep := o.parser()
-	defer rep.recoverInternal(o.file, &ds)
-	intents, _ := p.parseIntents(overrideDoc(name, v), "intents")
-	return intents[name], diag.Sort(rep.ds)
-}
-
-// recoverInternal turns a panic of an override's parse into an internal
-// error diagnostic in *ds (a bug to report, never a crash).
-func (r *reporter) recoverInternal(file string, ds *[]diag.Diagnostic) {
-	if x := recover(); x != nil {
-		r.errf(Pos{File: file}, ruleInternal, "internal error while parsing an import override (please report this bug): %v", x)
-		*ds = diag.Sort(r.ds)
-	}
-}
-
-// parser is a parser of the importer's file for one override.
-func (o *ImportOverrides) parser() (*fileParser, *reporter) {
 	rep := &reporter{}
 	b := nodeBudget(0)
-	return &fileParser{reporter: rep, file: o.file, dir: o.dir, budget: b, limit: b}, rep
+	p := &fileParser{reporter: rep, file: o.file, dir: o.dir, budget: b, limit: b}
+	defer func() {
+		if x := recover(); x != nil {
+			rep.errf(Pos{File: o.file}, ruleInternal, "internal error while parsing an import override (please report this bug): %v", x)
+			ds = diag.Sort(rep.ds)
+		}
+	}()
+	fn(p, overrideDoc(name, v))
+	return diag.Sort(rep.ds)
 }
 
 // overrideDoc is a one-key mapping {name: v}: the block an override is
