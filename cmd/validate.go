@@ -64,24 +64,15 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 			}
 			if _, set := os.LookupEnv("GOGC"); !set {
 				// A validate run is short and its heap is mostly
-				// per-story garbage: collecting at 9x the live heap
-				// instead of 2x cuts its CPU by about a third. The
-				// first cycle starts at 4 MB x 8 = 32 MB: a corpus of
-				// ~85 stories (~20 MB allocated) never collects, where
-				// at 400 (16 MB) one late cycle freed memory that was
-				// hardly reused and, with every P busy checking
-				// stories, ran beside them with write barriers on
-				// (corpus×4, 2 cores: 57 -> 49 ms CPU). Larger runs
-				// collect about as at 400 (corpus×16: 143 -> 139 ms);
-				// "off" would touch new pages up to the limit (16,000
-				// page faults there, 145 ms). An explicit GOGC wins.
+				// per-story garbage: the collector runs at 9x the live
+				// heap rather than 2x, so a run over a few dozen
+				// stories rarely collects at all. An explicit GOGC wins.
 				debug.SetGCPercent(800)
 				if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-					// ...but a huge story (30,000 states, ~37 MiB of
-					// model) would then peak at 9x its model: above
-					// 72 MiB the collector goes back to collecting
-					// often (peak RSS 189 -> 84 MiB; a small story
-					// never reaches the limit and keeps the speed-up).
+					// ...but a huge story would then peak at 9x its
+					// model: past 72 MiB the memory limit makes the
+					// collector run often again (a small story never
+					// reaches it). An explicit GOMEMLIMIT wins.
 					debug.SetMemoryLimit(72 << 20)
 				}
 			}

@@ -41,4 +41,9 @@
 // and any construction it does not recognise (including everything
 // yaml.v3 rejects). Declining is always safe: the caller falls back to
 // yaml.v3.
+//
+// The switch: KITSOKI_YAMLFAST=0 (also false, off, no) makes Parse and
+// ParseString decline everything ([Off]), so a user who suspects the
+// front end can read every file with yaml.v3 alone; story and fixture
+// loads give the same result either way (tested both ways).
 package yamlfast

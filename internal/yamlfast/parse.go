@@ -2,6 +2,7 @@ package yamlfast
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"unsafe"
 
@@ -19,7 +20,7 @@ import (
 // caller that keeps a few values of a large tree (a story model keeps
 // names and texts, and releases the tree) does not keep the whole text.
 func Parse(data []byte) (*yaml.Node, bool) {
-	if len(data) == 0 {
+	if len(data) == 0 || Off() {
 		return nil, false
 	}
 	var doc *yaml.Node
@@ -39,8 +40,26 @@ const detachBytes = 16 << 10
 // ParseString is Parse for a document already held as a string; the
 // tree's values share its memory, whatever its size.
 func ParseString(s string) (*yaml.Node, bool) {
+	if Off() {
+		return nil, false
+	}
 	doc, why := parse(s, false)
 	return doc, why == ""
+}
+
+// SwitchEnv is the environment variable that turns the fast front end
+// off: with KITSOKI_YAMLFAST=0 (or false, off, no) Parse and ParseString
+// decline every input, so every caller decodes with yaml.v3 alone.
+const SwitchEnv = "KITSOKI_YAMLFAST"
+
+// Off reports whether SwitchEnv turns the fast front end off. It is read
+// on every call (no process-wide state for tests to reset).
+func Off() bool {
+	switch strings.ToLower(os.Getenv(SwitchEnv)) {
+	case "0", "false", "off", "no":
+		return true
+	}
+	return false
 }
 
 // maxDepth bounds the nesting of collections Parse accepts.

@@ -348,13 +348,13 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 		ne.When = g
 	}
 	switch {
-	case len(e.Set) > 0 || e.Has["set"]:
+	case len(e.Set) > 0 || e.Written.Has("set"):
 		ne.Kind = kindSet
 		ne.Set = c.keyValues(e.Set, where, "set")
-	case len(e.Increment()) > 0 || e.Has["increment"]:
+	case len(e.Increment()) > 0 || e.Written.Has("increment"):
 		ne.Kind = kindIncrement
 		ne.Increment = c.keyValues(e.Increment(), where, "increment")
-	case e.Say != "" || e.Has["say"]:
+	case e.Say != "" || e.Written.Has("say"):
 		ne.Kind = kindSay
 		t, err := compileText(c.m.pongo, e.Say)
 		if err != nil {
@@ -364,7 +364,7 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	case e.Invoke != "":
 		c.invoke(e, ne, where, bad)
 	}
-	if e.EmitIntent() != "" || e.Has["emit_intent"] {
+	if e.EmitIntent() != "" || e.Written.Has("emit_intent") {
 		c.emitIntent(e, ne, where, bad)
 	}
 	return ne

@@ -104,12 +104,6 @@ func copyEffect(e *story.Effect) *story.Effect {
 	if e.With != nil {
 		c.With = jsonvalue.CopyNilAsEmpty(e.With).(map[string]any)
 	}
-	if e.Has != nil {
-		c.Has = make(map[string]bool, len(e.Has))
-		for k, v := range e.Has {
-			c.Has[k] = v
-		}
-	}
 	return c
 }
 

@@ -13,6 +13,6 @@
 // Layout: fold.go (entry points, side table), copy.go (deep copy of the
 // input), merge.go (one child under its alias), rewrite.go (world, target and
 // intent rewriting of child strings), overrides.go (overrides.states and
-// overrides.intents), rebase.go (the child's prompt and schema paths),
+// overrides.intents, parsed from the importer's YAML nodes by pkg/story), rebase.go (the child's prompt and schema paths),
 // landing.go (the free-form fallback arc copied into every room).
 package fold

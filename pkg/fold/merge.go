@@ -232,7 +232,7 @@ func (fs *folder) entryEffects(ch *story.Story, im *story.Import, dir string) []
 	var out []*story.Effect
 	add := func(key string, val any, p story.Pos) {
 		e := &story.Effect{Set: []story.KV{{Key: im.Alias + "__" + key, Value: jsonvalue.CopyNilAsEmpty(val), Pos: p}},
-			Has: map[string]bool{"set": true}, Pos: p}
+			Written: story.EffectKeysOf("set"), Pos: p}
 		e.SetKeyPos("set", p)
 		fs.effectDir[e] = dir
 		out = append(out, e)

@@ -165,7 +165,7 @@ func (rw *rewriter) exitSet(ex *story.ImportExit) *story.Effect {
 	if ex == nil || len(ex.Set) == 0 {
 		return nil
 	}
-	e := &story.Effect{Set: copyKVs(ex.Set), Has: map[string]bool{"set": true}, Pos: ex.Pos}
+	e := &story.Effect{Set: copyKVs(ex.Set), Written: story.EffectKeysOf("set"), Pos: ex.Pos}
 	e.SetKeyPos("set", ex.Pos)
 	rw.fs.effectDir[e] = rw.parentDir
 	return e

@@ -40,7 +40,7 @@ func applyBudgets(id string, budgets any, mine []*story.State) {
 			} else {
 				t.When = "(" + t.When + ") && (" + cond + ")"
 			}
-			inc := &story.Effect{Has: map[string]bool{"increment": true}, Pos: t.Pos}
+			inc := &story.Effect{Written: story.EffectKeysOf("increment"), Pos: t.Pos}
 			inc.Extra().Increment = []story.KV{{Key: key, Value: 1, Pos: t.Pos}}
 			t.Effects = append([]*story.Effect{inc}, t.Effects...)
 		}

@@ -27,7 +27,8 @@
 // file's top-level states: parsed in batches, so its whole YAML tree never
 // exists at once), withpos.go (an effect's with: positions as a table),
 // parse_*.go (nodes to model, with "did you mean"
-// from suggest.go), include.go, imports.go (cycle detection), plugins.go
+// from suggest.go), include.go, imports.go (cycle detection), override.go (an
+// import's overrides: kept as nodes, parsed for the fold on demand), plugins.go
 // (agent_plugins:/providers:, ${VAR}), resolve.go ([ResolvePath], the one
 // target resolver, used by the engine too), scalarpos.go (an expression's
 // line:col inside a scalar mapped back to the file, for every YAML scalar

@@ -561,11 +561,10 @@ type Effect struct {
 	// Extra.
 	More *EffectMore
 
-	// Has reports which keys were written (set, increment, say, invoke, ...),
-	// even when their value is empty. Effects with the same key set share
-	// one map: it is read-only.
-	Has map[string]bool
-	Pos Pos
+	// Written is the set of keys the effect was written with (set,
+	// increment, say, invoke, ...), even when their value is empty.
+	Written EffectKeys
+	Pos     Pos
 	// keys holds the position of each key's value (KeyPos); a compact list:
 	// a story has many effects and few keys per effect.
 	keys []keyAt
@@ -909,12 +908,17 @@ type ImportExit struct {
 	Pos   Pos
 }
 
-// ImportOverrides replaces child states/intents/prompts. Values are raw.
+// ImportOverrides replaces child states/intents/prompts. States and
+// Intents hold each override's YAML value as written in the importer;
+// the fold parses them ([ImportOverrides.ParseState],
+// [ImportOverrides.ParseIntent]) into the child's scope.
 type ImportOverrides struct {
-	States  map[string]any
-	Intents map[string]any
+	States  map[string]*yaml.Node
+	Intents map[string]*yaml.Node
 	Prompts map[string]string
 	Pos     Pos
+	// file and dir are the importer's, for the override's parse.
+	file, dir string
 }
 
 // Exit is one exits: entry (the child-side exit contract).

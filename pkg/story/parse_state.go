@@ -1,11 +1,8 @@
 package story
 
 import (
-	"math/bits"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -155,10 +152,10 @@ func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 		wi := place{where: w, key: intent, keyed: true} // w.<intent>
 		if d != nil && d.Kind == yaml.MappingNode {
 			// A single arm written as a mapping.
-			arms = p.newArms(1)
+			arms = newZeroed[Transition](1)
 			p.parseTransitionInto(arms[0], iv, wi)
 		} else if d != nil && d.Kind == yaml.SequenceNode && len(d.Content) > 0 {
-			all := p.newArms(len(d.Content))
+			all := newZeroed[Transition](len(d.Content))
 			n := 0 // the arms parsed (seqAt stops early when the budget runs out)
 			p.seqAt(iv, wi, func(i int, it *yaml.Node) {
 				p.parseTransitionInto(all[i], it, wi.item(i))
@@ -320,7 +317,7 @@ func (p *fileParser) parseEffectsAt(n *yaml.Node, at place) []*Effect {
 	d := deref(n)
 	if d != nil && d.Kind == yaml.MappingNode {
 		// A single effect written as a mapping.
-		out := p.newEffects(1)
+		out := newZeroed[Effect](1)
 		p.parseEffectInto(out[0], n, at)
 		return out
 	}
@@ -329,7 +326,7 @@ func (p *fileParser) parseEffectsAt(n *yaml.Node, at place) []*Effect {
 		p.seqAt(n, at, func(int, *yaml.Node) {})
 		return nil
 	}
-	all := p.newEffects(len(d.Content))
+	all := newZeroed[Effect](len(d.Content))
 	k := 0 // the effects parsed (seqAt stops early when the budget runs out)
 	p.seqAt(n, at, func(i int, it *yaml.Node) {
 		p.parseEffectInto(all[i], it, at.item(i))
@@ -347,7 +344,6 @@ func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, at place) {
 	if isNull(n) {
 		// Upstream decodes a null list item as a zero effect, a no-op.
 		p.warnf(p.pos(n), ruleEffect, "effect %s: empty effect (it does nothing; remove the bare list item)", at.String())
-		e.Has = p.keySet(nil)
 		return
 	}
 	if d := deref(n); d != nil && d.Kind == yaml.MappingNode {
@@ -357,6 +353,7 @@ func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, at place) {
 	mp := at
 	mp.pre = "effect "
 	p.mappingIn(n, mp, effectKeys, diag.Error, func(key string, _, v *yaml.Node) {
+		e.Written = e.Written.With(key)
 		vp := p.valuePos(v)
 		e.keys = append(e.keys, keyAt{key: key, line: int32(vp.Line), col: int32(vp.Col)})
 		// w names the value in messages; the str and bool cases build it
@@ -422,7 +419,6 @@ func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, at place) {
 	if len(e.keys) == 0 {
 		e.keys = nil
 	}
-	e.Has = p.keySet(e.keys)
 }
 
 func (p *fileParser) parseSelection(v *yaml.Node, where string) *Selection {
@@ -448,32 +444,12 @@ func (p *fileParser) parseSelection(v *yaml.Node, where string) *Selection {
 
 func quote(s string) string { return strconv.Quote(s) }
 
-// keySet returns the Has map of an effect with keys: effects repeat a
-// few key sets, and Has is never written after parsing, so one shared map
-// per key set replaces one per effect. The keys are effectKeys (mappingIn
-// drops any other), so a set is a bit mask of their indexes, and the maps
-// are shared by every parse of the process (hasSets).
-func (p *fileParser) keySet(keys []keyAt) map[string]bool {
-	var mask uint32
-	for _, k := range keys {
-		if i := slices.Index(effectKeys, k.key); i >= 0 {
-			mask |= 1 << uint(i)
-		}
+// newZeroed returns a list of n pointers to new zero Ts (the arms or
+// effects of one list, filled in place by the parse).
+func newZeroed[T any](n int) []*T {
+	list := make([]*T, n)
+	for i := range list {
+		list[i] = new(T)
 	}
-	if m, ok := hasSets.Load(mask); ok {
-		return m.(map[string]bool)
-	}
-	has := make(map[string]bool, bits.OnesCount32(mask))
-	for i, k := range effectKeys {
-		if mask&(1<<uint(i)) != 0 {
-			has[k] = true
-		}
-	}
-	m, _ := hasSets.LoadOrStore(mask, has)
-	return m.(map[string]bool)
+	return list
 }
-
-// hasSets holds the read-only Effect.Has map of each key set (keySet), by
-// its bit mask over effectKeys: at most one map per subset of the fixed
-// vocabulary that effects actually write, shared by every story.
-var hasSets sync.Map

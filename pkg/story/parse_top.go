@@ -80,7 +80,6 @@ func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
 	} else {
 		fd.st = newStory()
 	}
-	st := fd.st
 	root := doc
 	if root != nil && root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
 		root = root.Content[0]
@@ -98,119 +97,104 @@ func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
 	}
 	p.mapping(root, "top level", topKeys, func(key string, k, v *yaml.Node) {
 		fd.present[key] = p.pos(k)
-		switch key {
-		case "app":
-			p.parseApp(st, k, v)
-		case "root":
-			fd.rootNode = v
-			st.RootPos = p.pos(v)
-			if d := deref(v); d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
-				st.Root = d.Value
-			}
-		case "world":
-			p.mapping(v, "world", nil, func(name string, k, v *yaml.Node) {
-				st.World = append(st.World, p.parseWorldVar(name, k, v))
-			})
-		case "intents":
-			st.Intents, st.IntentOrder = p.parseIntents(v, "intents")
-		case "checkpoint_intents":
-			st.CheckpointIntents, _ = p.parseIntents(v, "checkpoint_intents")
-		case "states":
-			if p.split != nil {
-				if k.Line != p.split.statesLine || v == nil || v.Kind != yaml.ScalarNode || v.Tag != "!!null" {
-					p.splitFailed = true
-					return
-				}
-				st.States = p.parseSplitStates()
-				return
-			}
-			st.States = p.parseStates(v, nil, "states")
-		case "hosts":
-			st.HostsPos = p.pos(v)
-			st.Hosts = p.strList(v, "hosts")
-		case "include":
-			st.Include = p.strList(v, "include")
-			st.IncludePos = p.itemPos(v)
-		case "agents":
-			if st.Agents == nil {
-				st.Agents = map[string]*Persona{}
-			}
-			p.mapping(v, "agents", nil, func(name string, k, v *yaml.Node) {
-				st.Agents[name] = p.parsePersona(name, k, v)
-			})
-		case "agent_plugins":
-			fd.pluginsNode = v
-			if !isNull(v) && deref(v) != nil && deref(v).Kind != yaml.MappingNode {
-				p.errf(p.pos(v), ruleType, "agent_plugins: expected a mapping, got %s", kindName(v))
-			}
-		case "providers":
-			if st.Providers == nil {
-				st.Providers = map[string]*Provider{}
-			}
-			p.mapping(v, "providers", nil, func(name string, k, v *yaml.Node) {
-				st.Providers[name] = p.parseProviderShape(name, k, v)
-			})
-		case "off_path":
-			st.OffPath = p.parseOffPath(k, v)
-		case "proposals":
-			if st.Proposals == nil {
-				st.Proposals = map[string]*Proposal{}
-			}
-			p.mapping(v, "proposals", nil, func(name string, k, v *yaml.Node) {
-				st.Proposals[name] = p.parseProposal(name, k, v)
-			})
-		case "phase_templates":
-			if st.PhaseTemplates == nil {
-				st.PhaseTemplates = map[string]*PhaseTemplate{}
-			}
-			p.mapping(v, "phase_templates", nil, func(name string, k, v *yaml.Node) {
-				st.PhaseTemplates[name] = p.parsePhaseTemplate(name, k, v)
-			})
-		case "phases":
-			st.Phases = p.parsePhases(k, v)
-		case "meta_modes":
-			if st.MetaModes == nil {
-				st.MetaModes = map[string]*MetaMode{}
-			}
-			p.mapping(v, "meta_modes", nil, func(name string, k, v *yaml.Node) {
-				st.MetaModes[name] = p.parseMetaMode(name, k, v)
-			})
-		case "decider":
-			st.Decider = p.parseDecider(k, v)
-		case "routing":
-			st.Routing = p.parseRouting(k, v)
-		case "imports":
-			if st.Imports == nil {
-				st.Imports = map[string]*Import{}
-			}
-			p.mapping(v, "imports", nil, func(alias string, k, v *yaml.Node) {
-				st.Imports[alias] = p.parseImport(alias, k, v)
-				st.ImportOrder = append(st.ImportOrder, alias)
-			})
-		case "exits":
-			if st.Exits == nil {
-				st.Exits = map[string]*Exit{}
-			}
-			p.mapping(v, "exits", nil, func(name string, k, v *yaml.Node) {
-				st.Exits[name] = p.parseExit(name, k, v)
-			})
-		case "exports":
-			st.Exports = &Exports{Pos: p.pos(k)}
-			p.mapping(v, "exports", []string{"intents"}, func(_ string, _, v *yaml.Node) {
-				st.Exports.Intents = p.strList(v, "exports.intents")
-			})
-		case "host_interfaces":
-			if st.HostInterfaces == nil {
-				st.HostInterfaces = map[string]*HostInterface{}
-			}
-			p.mapping(v, "host_interfaces", nil, func(name string, k, v *yaml.Node) {
-				st.HostInterfaces[name] = p.parseInterface(name, k, v)
-			})
-		case "prompts":
-			st.Prompts = p.parsePrompts(k, v)
-		}
+		p.parseTopKey(fd, key, k, v)
 	})
 	return fd
+}
+
+// parseTopKey parses the value v of the top-level key (at k) into fd.
+func (p *fileParser) parseTopKey(fd *fileDef, key string, k, v *yaml.Node) {
+	st := fd.st
+	switch key {
+	case "app":
+		p.parseApp(st, k, v)
+	case "root":
+		fd.rootNode = v
+		st.RootPos = p.pos(v)
+		if d := deref(v); d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
+			st.Root = d.Value
+		}
+	case "world":
+		p.mapping(v, "world", nil, func(name string, k, v *yaml.Node) {
+			st.World = append(st.World, p.parseWorldVar(name, k, v))
+		})
+	case "intents":
+		st.Intents, st.IntentOrder = p.parseIntents(v, "intents")
+	case "checkpoint_intents":
+		st.CheckpointIntents, _ = p.parseIntents(v, "checkpoint_intents")
+	case "states":
+		p.parseTopStates(st, k, v)
+	case "hosts":
+		st.HostsPos = p.pos(v)
+		st.Hosts = p.strList(v, "hosts")
+	case "include":
+		st.Include = p.strList(v, "include")
+		st.IncludePos = p.itemPos(v)
+	case "agents":
+		namedBlock(p, &st.Agents, v, "agents", p.parsePersona)
+	case "agent_plugins":
+		fd.pluginsNode = v
+		if !isNull(v) && deref(v) != nil && deref(v).Kind != yaml.MappingNode {
+			p.errf(p.pos(v), ruleType, "agent_plugins: expected a mapping, got %s", kindName(v))
+		}
+	case "providers":
+		namedBlock(p, &st.Providers, v, "providers", p.parseProviderShape)
+	case "off_path":
+		st.OffPath = p.parseOffPath(k, v)
+	case "proposals":
+		namedBlock(p, &st.Proposals, v, "proposals", p.parseProposal)
+	case "phase_templates":
+		namedBlock(p, &st.PhaseTemplates, v, "phase_templates", p.parsePhaseTemplate)
+	case "phases":
+		st.Phases = p.parsePhases(k, v)
+	case "meta_modes":
+		namedBlock(p, &st.MetaModes, v, "meta_modes", p.parseMetaMode)
+	case "decider":
+		st.Decider = p.parseDecider(k, v)
+	case "routing":
+		st.Routing = p.parseRouting(k, v)
+	case "imports":
+		namedBlock(p, &st.Imports, v, "imports", func(alias string, k, v *yaml.Node) *Import {
+			st.ImportOrder = append(st.ImportOrder, alias)
+			return p.parseImport(alias, k, v)
+		})
+	case "exits":
+		namedBlock(p, &st.Exits, v, "exits", p.parseExit)
+	case "exports":
+		st.Exports = &Exports{Pos: p.pos(k)}
+		p.mapping(v, "exports", []string{"intents"}, func(_ string, _, v *yaml.Node) {
+			st.Exports.Intents = p.strList(v, "exports.intents")
+		})
+	case "host_interfaces":
+		namedBlock(p, &st.HostInterfaces, v, "host_interfaces", p.parseInterface)
+	case "prompts":
+		st.Prompts = p.parsePrompts(k, v)
+	}
+}
+
+// parseTopStates parses the top-level states: block (at k), from the
+// file's split chunks when the file was split (yamlsplit.go).
+func (p *fileParser) parseTopStates(st *Story, k, v *yaml.Node) {
+	if p.split == nil {
+		st.States = p.parseStates(v, nil, "states")
+		return
+	}
+	if k.Line != p.split.statesLine || v == nil || v.Kind != yaml.ScalarNode || v.Tag != "!!null" {
+		p.splitFailed = true
+		return
+	}
+	st.States = p.parseSplitStates()
+}
+
+// namedBlock parses a mapping of named entries (agents:, providers:,
+// imports:, ...) into *m, made when the key is written even if empty.
+func namedBlock[T any](p *fileParser, m *map[string]T, v *yaml.Node, where string, parse func(name string, k, v *yaml.Node) T) {
+	if *m == nil {
+		*m = map[string]T{}
+	}
+	p.mapping(v, where, nil, func(name string, k, v *yaml.Node) {
+		(*m)[name] = parse(name, k, v)
+	})
 }
 
 // parseApp reads the app: block.
@@ -807,13 +791,13 @@ func (p *fileParser) parseImport(alias string, k, v *yaml.Node) *Import {
 				}
 			})
 		case "overrides":
-			ov := &ImportOverrides{Pos: p.pos(kk)}
+			ov := &ImportOverrides{Pos: p.pos(kk), file: p.file, dir: p.dir}
 			p.mapping(v, w, []string{"states", "intents", "prompts"}, func(f string, _, fv *yaml.Node) {
 				switch f {
 				case "states":
-					ov.States, _ = p.raw(fv).(map[string]any)
+					ov.States = p.overrideNodes(fv)
 				case "intents":
-					ov.Intents, _ = p.raw(fv).(map[string]any)
+					ov.Intents = p.overrideNodes(fv)
 				case "prompts":
 					ov.Prompts = p.strMap(fv, w+".prompts")
 				}

@@ -71,31 +71,13 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 }
 
 func (p *fileParser) parseElements(n *yaml.Node, where string, inBlock bool) []*ViewElement {
-	d := deref(n)
-	if d == nil || d.Kind != yaml.SequenceNode || len(d.Content) == 0 {
-		var out []*ViewElement
-		p.seq(n, where, func(i int, it *yaml.Node) {
-			if el := p.parseElement(it, indexed(where, i), inBlock); el != nil {
-				out = append(out, el)
-			}
-		})
-		return out
-	}
-	// The elements and the list of their pointers are cut from the
-	// parser's chunks (parse_slab.go); a dropped element is left out.
-	out := p.elementPtrs.list(len(d.Content), pointerChunk)[:0]
+	var out []*ViewElement
 	p.seq(n, where, func(i int, it *yaml.Node) {
-		el := p.elements.one(elementChunk)
-		if p.parseElementInto(el, it, place{where: where, idx: i, indexed: true}, inBlock) {
+		if el := p.parseElement(it, indexed(where, i), inBlock); el != nil {
 			out = append(out, el)
-		} else {
-			*el = ViewElement{}
 		}
 	})
-	if len(out) == 0 {
-		return nil
-	}
-	return out[:len(out):len(out)]
+	return out
 }
 
 func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *ViewElement {
@@ -152,90 +134,30 @@ func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at place, i
 	}
 	el.Body = p.raw(body)
 	el.strPos = p.bodyPositions(body)
-	bw := where + " (" + el.Kind + ")"
-	nestedWhen := func(k *yaml.Node) {
-		p.errf(p.pos(k), ruleView, "%s element: `when:` must be a sibling of `%s:` (element level), not nested inside the %s body — a nested guard is ignored. Dedent the `when:` to align with `%s:`.", el.Kind, el.Kind, el.Kind, el.Kind)
-	}
+	p.checkElementBody(el, n, body, where+" ("+el.Kind+")")
+	return true
+}
+
+// checkElementBody checks the body of a structured element of el.Kind,
+// named bw in messages (n is the element).
+func (p *fileParser) checkElementBody(el *ViewElement, n, body *yaml.Node, bw string) {
 	switch el.Kind {
 	case "list":
-		p.mappingSev(body, bw, listBodyKeysW, "warning", func(key string, k, v *yaml.Node) {
-			switch key {
-			case "when":
-				nestedWhen(k)
-			case "items":
-				cnt := 0
-				p.seq(v, bw+".items", func(i int, it *yaml.Node) {
-					cnt++
-					id := deref(it)
-					iw := indexed(bw+".items", i)
-					if id != nil && id.Kind == yaml.ScalarNode {
-						if id.Value == "" {
-							p.errf(p.pos(it), ruleView, "list item: empty string is not allowed")
-						}
-						return
-					}
-					label := ""
-					p.mappingSev(it, iw, listItemKeys, "warning", func(ik string, _, iv *yaml.Node) {
-						if ik == "label" {
-							label = p.str(iv, iw+".label")
-						} else {
-							p.str(iv, iw+"."+ik)
-						}
-					})
-					if label == "" {
-						p.errf(p.pos(it), ruleView, "list item: label is required")
-					}
-				})
-				if cnt == 0 {
-					p.errf(p.pos(n), ruleView, "%s: list requires items: with at least one entry", bw)
-				}
-			case "marker":
-				p.str(v, bw+".marker")
-			}
-		})
+		p.checkListBody(el, n, body, bw)
 	case "kv":
 		p.mappingSev(body, bw, kvBodyKeysW, "warning", func(key string, k, v *yaml.Node) {
 			if key == "when" {
-				nestedWhen(k)
+				p.nestedWhen(el, k)
 				return
 			}
-			cnt := 0
-			p.mapping(v, bw+".pairs", nil, func(pk string, _, pv *yaml.Node) {
-				cnt++
-				if pd := deref(pv); pd == nil || pd.Kind != yaml.ScalarNode || (pd.Tag != "!!str" && pd.Tag != "!!null" && pd.Tag != "!!timestamp" && pd.Tag != "") {
-					// Upstream requires string values; an unquoted number or bool is not
-					// one (an unquoted date is: YAML 1.2 has no timestamp type).
-					p.errf(p.pos(pv), ruleView, "%s: kv pair %d (%s): value must be a string (got %s)", bw, cnt-1, pk, kindName(pv))
-				}
-			})
-			if cnt == 0 {
-				p.errf(p.pos(v), ruleView, "%s: kv requires pairs: with at least one entry", bw)
-			}
+			p.checkKVPairs(v, bw)
 		})
 	case "banner":
-		text := ""
-		p.mappingSev(body, bw, bannerBodyKeysW, "warning", func(key string, k, v *yaml.Node) {
-			if key == "when" {
-				nestedWhen(k)
-				return
-			}
-			s := p.str(v, bw+"."+key)
-			if key == "text" {
-				text = s
-			}
-		})
-		if strings.TrimSpace(text) == "" {
+		if strings.TrimSpace(p.bodyText(el, body, bw, bannerBodyKeysW, "text")) == "" {
 			p.errf(p.pos(n), ruleView, "%s: banner requires a non-empty text", bw)
 		}
 	case "media":
-		handle := ""
-		p.mappingSev(body, bw, mediaBodyKeys, "warning", func(key string, _, v *yaml.Node) {
-			s := p.str(v, bw+"."+key)
-			if key == "handle" {
-				handle = s
-			}
-		})
-		if strings.TrimSpace(handle) == "" {
+		if strings.TrimSpace(p.bodyText(el, body, bw, mediaBodyKeys, "handle")) == "" {
 			p.errf(p.pos(n), ruleView, "%s: media requires a non-empty handle", bw)
 		}
 	case "choice":
@@ -243,7 +165,88 @@ func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at place, i
 			p.errf(p.pos(body), ruleView, "%s: choice: must be a mapping, got %s", bw, kindName(body))
 		}
 	}
-	return true
+}
+
+// nestedWhen reports a when: inside an element's body (at k).
+func (p *fileParser) nestedWhen(el *ViewElement, k *yaml.Node) {
+	p.errf(p.pos(k), ruleView, "%s element: `when:` must be a sibling of `%s:` (element level), not nested inside the %s body — a nested guard is ignored. Dedent the `when:` to align with `%s:`.", el.Kind, el.Kind, el.Kind, el.Kind)
+}
+
+// bodyText checks a body of string values with the keys known (a when:
+// among them is reported as nested) and returns the value of key.
+func (p *fileParser) bodyText(el *ViewElement, body *yaml.Node, bw string, known []string, key string) string {
+	text := ""
+	p.mappingSev(body, bw, known, "warning", func(k string, kn, v *yaml.Node) {
+		if k == "when" && slices.Contains(known, "when") {
+			p.nestedWhen(el, kn)
+			return
+		}
+		s := p.str(v, bw+"."+k)
+		if k == key {
+			text = s
+		}
+	})
+	return text
+}
+
+// checkListBody checks a list element's body: items (strings, or
+// mappings with a label) and marker.
+func (p *fileParser) checkListBody(el *ViewElement, n, body *yaml.Node, bw string) {
+	p.mappingSev(body, bw, listBodyKeysW, "warning", func(key string, k, v *yaml.Node) {
+		switch key {
+		case "when":
+			p.nestedWhen(el, k)
+		case "items":
+			cnt := 0
+			p.seq(v, bw+".items", func(i int, it *yaml.Node) {
+				cnt++
+				p.checkListItem(it, indexed(bw+".items", i))
+			})
+			if cnt == 0 {
+				p.errf(p.pos(n), ruleView, "%s: list requires items: with at least one entry", bw)
+			}
+		case "marker":
+			p.str(v, bw+".marker")
+		}
+	})
+}
+
+// checkListItem checks one item of a list element, named iw in messages.
+func (p *fileParser) checkListItem(it *yaml.Node, iw string) {
+	if id := deref(it); id != nil && id.Kind == yaml.ScalarNode {
+		if id.Value == "" {
+			p.errf(p.pos(it), ruleView, "list item: empty string is not allowed")
+		}
+		return
+	}
+	label := ""
+	p.mappingSev(it, iw, listItemKeys, "warning", func(ik string, _, iv *yaml.Node) {
+		if ik == "label" {
+			label = p.str(iv, iw+".label")
+		} else {
+			p.str(iv, iw+"."+ik)
+		}
+	})
+	if label == "" {
+		p.errf(p.pos(it), ruleView, "list item: label is required")
+	}
+}
+
+// checkKVPairs checks a kv element's pairs: (v): string values, at least
+// one.
+func (p *fileParser) checkKVPairs(v *yaml.Node, bw string) {
+	cnt := 0
+	p.mapping(v, bw+".pairs", nil, func(pk string, _, pv *yaml.Node) {
+		cnt++
+		if pd := deref(pv); pd == nil || pd.Kind != yaml.ScalarNode || (pd.Tag != "!!str" && pd.Tag != "!!null" && pd.Tag != "!!timestamp" && pd.Tag != "") {
+			// Upstream requires string values; an unquoted number or bool is not
+			// one (an unquoted date is: YAML 1.2 has no timestamp type).
+			p.errf(p.pos(pv), ruleView, "%s: kv pair %d (%s): value must be a string (got %s)", bw, cnt-1, pk, kindName(pv))
+		}
+	})
+	if cnt == 0 {
+		p.errf(p.pos(v), ruleView, "%s: kv requires pairs: with at least one entry", bw)
+	}
 }
 
 // bodyPositions returns the positions of the scalars below n (keys

@@ -10,14 +10,11 @@ import (
 )
 
 // maxKeptSource bounds the source bytes whose parsed trees a Cache keeps
-// (a yaml.v3 tree weighs some 25 times its source, so about 25 MB at the
-// bound, within validate's 72 MiB memory limit; 85 real stories hold
-// about 0.3 MB of distinct YAML). Files beyond it are parsed as without a
+// (a yaml.v3 tree weighs many times its source; the bound keeps the kept
+// trees well inside validate's 72 MiB memory limit, while a corpus of real
+// stories stays far below it). Files beyond it are parsed as without a
 // content cache: a run over a huge tree of stories keeps its peak heap,
-// and only loses sharing for the files past the bound. At 4 MiB, 40
-// distinct stories of 1,000 states (5.5 MB) kept 110 MB of trees live:
-// 167 MB peak RSS and 1.7 s of CPU with the collector running
-// continuously at the limit, against 83 MB and 0.8 s at 1 MiB.
+// and only loses sharing for the files past the bound.
 const maxKeptSource = 1 << 20
 
 // sharedCache is what the loads of one Cache share by content rather than

@@ -13,7 +13,7 @@ import (
 // only sits on agent invokes.
 func checkCallTimeout(c *checker) {
 	c.eachEffect(func(e *Effect, site effSite) {
-		if !e.Has["timeout"] && e.Timeout() == "" {
+		if !e.Written.Has("timeout") && e.Timeout() == "" {
 			return
 		}
 		if agentVerb(e.Invoke) == "" && !isTemplated(e.Invoke) {

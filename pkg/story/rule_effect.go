@@ -10,14 +10,14 @@ func checkEffectShape(c *checker) {
 		if e.Background() && site.OnComplete {
 			c.rep.errf(e.keyPos("background"), ruleEffect, "%s: background: true is not allowed inside on_complete:", site.Loc())
 		}
-		if e.Has["target"] {
+		if e.Written.Has("target") {
 			if !site.OnComplete {
 				c.rep.errf(e.keyPos("target"), ruleEffect, "%s: target: is only allowed inside on_complete: effects (it fires a synthetic transition once the background job terminates); use a normal transition's target: for in-turn transitions", site.Loc())
 			}
-			if e.Has["set"] || e.Has["increment"] || e.Has["say"] || e.Has["invoke"] || e.Has["bind"] {
+			if e.Written.Has("set") || e.Written.Has("increment") || e.Written.Has("say") || e.Written.Has("invoke") || e.Written.Has("bind") {
 				c.rep.errf(e.keyPos("target"), ruleEffect, "%s: target: cannot be combined with set/increment/say/invoke/bind on the same effect (split into separate effects in the on_complete: chain — mutation first, transition last)", site.Loc())
 			}
-			if e.Has["emit_intent"] {
+			if e.Written.Has("emit_intent") {
 				c.rep.errf(e.keyPos("emit_intent"), ruleEffect, "%s: emit_intent: cannot be combined with target: on the same effect (split into separate effects)", site.Loc())
 			}
 		}

@@ -8,7 +8,7 @@ func checkEffectKinds(c *checker) {
 	c.eachEffect(func(e *Effect, site effSite) {
 		var kinds []string
 		for _, k := range []string{"set", "increment", "say", "invoke"} {
-			if e.Has[k] {
+			if e.Written.Has(k) {
 				kinds = append(kinds, k)
 			}
 		}

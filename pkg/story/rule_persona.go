@@ -2,6 +2,7 @@ package story
 
 import (
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,73 +19,82 @@ var envRefRe = &lazyre.Regexp{Expr: `\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_]
 // checkPersonas: agents: persona rules (reference §3.5, §8.2).
 func checkPersonas(c *checker) {
 	for _, name := range sortedMapKeys(c.st.Agents) {
-		pe := c.st.Agents[name]
-		switch {
-		case pe.SystemPrompt != "" && pe.SystemPromptPath != "":
-			c.rep.errf(pe.Pos, rulePersona, "agent %q: system_prompt and system_prompt_path are mutually exclusive", name)
-		case pe.SystemPrompt == "" && pe.SystemPromptPath == "":
-			c.rep.errf(pe.Pos, rulePersona, "agent %q: one of system_prompt or system_prompt_path is required", name)
-		case pe.SystemPromptPath != "":
-			f := pe.SystemPromptPath
-			if !filepath.IsAbs(f) {
-				f = filepath.Join(pe.Dir, f)
-			}
-			data, err, in := c.readNamed(pe.Pos, "agent "+quote(name)+": system_prompt_path", pe.SystemPromptPath, f, safefile.Story)
-			if !in {
-				break
-			}
-			if err != nil {
-				c.rep.errf(pe.Pos, rulePersona, "agent %q: system_prompt_path %q: %s", name, f, errText(err))
-			} else {
-				pe.SystemPromptResolved = string(data)
-			}
-		default:
-			pe.SystemPromptResolved = pe.SystemPrompt
-		}
-		if pe.Effort != "" && !contains(validEfforts, pe.Effort) {
-			c.rep.errf(pe.Pos, rulePersona, "agent %q: effort %q is invalid (valid: low, medium, high, xhigh, max)", name, pe.Effort)
-		}
-		if pe.Provider != "" && c.st.Providers[pe.Provider] == nil {
-			c.rep.errf(pe.Pos, ruleProvider, "provider reference %q at agents.%s.provider is undefined (known providers: %s)", pe.Provider, name, knownList(sortedMapKeys(c.st.Providers)))
-		}
-		if pe.Cwd != "" {
-			c.checkCwd(pe.Pos, "agent "+quote(name), pe.Cwd)
-		}
-		inferred := false
-		for _, t := range pe.Tools {
-			if contains(networkTools, t) {
-				inferred = true
-			}
-		}
-		if pe.ExternalSideEffect != nil && *pe.ExternalSideEffect != inferred && inferred {
-			// false + network tools is reported on task invokes; only the
-			// advisory mismatch is left here.
-			c.rep.warnf(pe.Pos, rulePersona, "agent %q: external_side_effect declaration (%v) disagrees with the value inferred from its tools (%v)", name, *pe.ExternalSideEffect, inferred)
-		}
-	}
-	refs := func(p Pos, site, agent string) {
-		if agent == "" || isTemplated(agent) || c.st.Agents[agent] != nil || contains(builtinAgents, agent) || c.st.lifted("agent", agent) || c.st.importerHas("agent", agent) {
-			return
-		}
-		known := append(sortedMapKeys(c.st.Agents), builtinAgents...)
-		sort.Strings(known)
-		c.rep.errf(p, rulePersona, "agent reference %q at %s is undefined (known agents: %s)", agent, site, strings.Join(known, ", "))
+		c.checkPersona(name, c.st.Agents[name])
 	}
 	for _, k := range sortedMapKeys(c.st.MetaModes) {
 		mm := c.st.MetaModes[k]
-		refs(mm.Pos, "meta_modes."+k+".agent", mm.Agent)
+		c.checkAgentRef(mm.Pos, "meta_modes."+k+".agent", mm.Agent)
 		if mm.Cwd != "" {
 			c.checkCwd(mm.Pos, "meta_mode "+quote(k), mm.Cwd)
 		}
 	}
 	if op := c.st.OffPath; op != nil && !c.st.child { // a child's off_path is not folded
-		refs(op.Pos, "off_path.agent", op.Agent)
+		c.checkAgentRef(op.Pos, "off_path.agent", op.Agent)
 	}
 	for _, s := range c.states() {
 		if o := s.AgentOffRamp(); o != nil {
-			refs(o.Pos, "states."+s.Path+".agent_off_ramp.agent", o.Agent)
+			c.checkAgentRef(o.Pos, "states."+s.Path+".agent_off_ramp.agent", o.Agent)
 		}
 	}
+}
+
+// checkPersona checks the persona agents.<name> and resolves its system
+// prompt.
+func (c *checker) checkPersona(name string, pe *Persona) {
+	c.resolveSystemPrompt(name, pe)
+	if pe.Effort != "" && !contains(validEfforts, pe.Effort) {
+		c.rep.errf(pe.Pos, rulePersona, "agent %q: effort %q is invalid (valid: low, medium, high, xhigh, max)", name, pe.Effort)
+	}
+	if pe.Provider != "" && c.st.Providers[pe.Provider] == nil {
+		c.rep.errf(pe.Pos, ruleProvider, "provider reference %q at agents.%s.provider is undefined (known providers: %s)", pe.Provider, name, knownList(sortedMapKeys(c.st.Providers)))
+	}
+	if pe.Cwd != "" {
+		c.checkCwd(pe.Pos, "agent "+quote(name), pe.Cwd)
+	}
+	inferred := slices.ContainsFunc(pe.Tools, func(t string) bool { return contains(networkTools, t) })
+	if pe.ExternalSideEffect != nil && *pe.ExternalSideEffect != inferred && inferred {
+		// false + network tools is reported on task invokes; only the
+		// advisory mismatch is left here.
+		c.rep.warnf(pe.Pos, rulePersona, "agent %q: external_side_effect declaration (%v) disagrees with the value inferred from its tools (%v)", name, *pe.ExternalSideEffect, inferred)
+	}
+}
+
+// resolveSystemPrompt sets pe.SystemPromptResolved from system_prompt
+// or the file system_prompt_path names (exactly one of them is required).
+func (c *checker) resolveSystemPrompt(name string, pe *Persona) {
+	switch {
+	case pe.SystemPrompt != "" && pe.SystemPromptPath != "":
+		c.rep.errf(pe.Pos, rulePersona, "agent %q: system_prompt and system_prompt_path are mutually exclusive", name)
+	case pe.SystemPrompt == "" && pe.SystemPromptPath == "":
+		c.rep.errf(pe.Pos, rulePersona, "agent %q: one of system_prompt or system_prompt_path is required", name)
+	case pe.SystemPromptPath != "":
+		f := pe.SystemPromptPath
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(pe.Dir, f)
+		}
+		data, err, in := c.readNamed(pe.Pos, "agent "+quote(name)+": system_prompt_path", pe.SystemPromptPath, f, safefile.Story)
+		if !in {
+			return
+		}
+		if err != nil {
+			c.rep.errf(pe.Pos, rulePersona, "agent %q: system_prompt_path %q: %s", name, f, errText(err))
+		} else {
+			pe.SystemPromptResolved = string(data)
+		}
+	default:
+		pe.SystemPromptResolved = pe.SystemPrompt
+	}
+}
+
+// checkAgentRef reports an agent reference (at site) that names no
+// persona, built-in, lifted or importer agent.
+func (c *checker) checkAgentRef(p Pos, site, agent string) {
+	if agent == "" || isTemplated(agent) || c.st.Agents[agent] != nil || contains(builtinAgents, agent) || c.st.lifted("agent", agent) || c.st.importerHas("agent", agent) {
+		return
+	}
+	known := append(sortedMapKeys(c.st.Agents), builtinAgents...)
+	sort.Strings(known)
+	c.rep.errf(p, rulePersona, "agent reference %q at %s is undefined (known agents: %s)", agent, site, strings.Join(known, ", "))
 }
 
 // checkCwd: $VAR / ${VAR} in a cwd must be set. KITSOKI_APP_DIR is the

@@ -108,9 +108,6 @@ func (pc *pongoCheck) compiled(src string) error {
 	}
 	err, ok := pc.seen[src]
 	if !ok {
-		if expr.SimplePongo(src) {
-			return nil // compiles: nothing to build
-		}
 		cache := pc.c.l.opts.Cache
 		if cache.knownGood(goodPongo, src) {
 			return nil

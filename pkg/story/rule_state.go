@@ -9,46 +9,9 @@ import (
 // checkStateValues: per-state enumerations and shape rules (reference §9.6).
 func checkStateValues(c *checker) {
 	for _, s := range c.states() {
-		top := s.Parent == nil
-		switch s.Decider() {
-		case "", "human", "llm":
-		default:
-			c.rep.errf(s.keyPos("decider"), ruleState, `state %q: decider %q is invalid (want "", "human", or "llm")`, s.Path, s.Decider())
-		}
-		switch s.WriteMode() {
-		case "", "open":
-		case "read_only":
-			if !dispatchesAgent(s) {
-				c.rep.errf(s.keyPos("write_mode"), ruleState, "state %q: write_mode: read_only is only meaningful on a room that dispatches an agent (mode: conversational, an agent_off_ramp, or a host.agent.task / host.agent.converse effect); it would silently do nothing here", s.Path)
-			}
-		default:
-			c.rep.errf(s.keyPos("write_mode"), ruleState, `state %q: write_mode %q is invalid (want "", "open", or "read_only")`, s.Path, s.WriteMode())
-		}
-		if _, ok := s.Keys["transcript"]; ok {
-			if !top {
-				c.rep.errf(s.keyPos("transcript"), ruleState, "state %q: transcript: only allowed on top-level (room) states", s.Path)
-			} else if s.Transcript() != "" && s.Transcript() != "persistent" && s.Transcript() != "transient" {
-				c.rep.errf(s.keyPos("transcript"), ruleState, `state %q: transcript: %q is not one of "persistent", "transient"`, s.Path, s.Transcript())
-			}
-		}
-		if _, ok := s.Keys["theme"]; ok && !top {
-			c.rep.errf(s.keyPos("theme"), ruleState, "state %q: theme: only allowed on top-level (room) states", s.Path)
-		}
-		if s.InterceptDrive() != "" && s.InterceptDrive() != "rest" {
-			c.rep.errf(s.keyPos("intercept_drive"), ruleState, `state %q: intercept_drive %q is invalid (the only valid value is "rest")`, s.Path, s.InterceptDrive())
-		}
-		if t := s.Timeout(); t != nil {
-			if t.After == "" {
-				c.rep.errf(t.Pos, ruleState, "state %q: timeout: missing 'after' field", s.Path)
-			} else if !isTemplated(t.After) {
-				if _, err := duration.Parse(t.After); err != nil {
-					c.rep.errf(t.Pos, ruleState, "state %q: timeout.after %q: app.ParseDuration: %v", s.Path, t.After, err)
-				}
-			}
-			if t.Target == "" {
-				c.rep.errf(t.Pos, ruleState, "state %q: timeout: missing 'target' field", s.Path)
-			}
-		}
+		c.checkStateEnums(s)
+		c.checkRoomOnly(s)
+		c.checkStateTimeout(s)
 		if o := s.AgentOffRamp(); o != nil && o.Enabled {
 			if s.Terminal {
 				c.rep.errf(o.Pos, ruleState, "state %q declares agent_off_ramp on a terminal: true state; a terminal state never routes free text", s.Path)
@@ -57,22 +20,7 @@ func checkStateValues(c *checker) {
 				c.rep.errf(o.Pos, ruleState, "state %q declares agent_off_ramp on a mode: conversational state; that harness is already free-form, so the flag is meaningless there", s.Path)
 			}
 		}
-		if cr := s.ContextualRouting(); cr != nil && cr.Enabled {
-			if cr.RoomChat == nil && cr.HelpChat == nil && cr.MetaChat == nil {
-				c.rep.errf(cr.Pos, ruleState, "state %q: contextual_routing.enabled requires at least one lane (room_chat, help_chat, or meta_chat)", s.Path)
-			}
-			for _, f := range []struct{ key, v string }{{"plan_accept_intent", cr.PlanAcceptIntent}, {"plan_refine_intent", cr.PlanRefineIntent}} {
-				if f.v == "" {
-					continue
-				}
-				if !s.HasOn(f.v) {
-					c.rep.errf(cr.Pos, ruleState, "state %q: contextual_routing.%s %q has no matching on: arc in this state", s.Path, f.key, f.v)
-				}
-				if c.lookupIntent(s, f.v, true) == nil {
-					c.rep.errf(cr.Pos, ruleState, "state %q: contextual_routing.%s %q is not a declared intent", s.Path, f.key, f.v)
-				}
-			}
-		}
+		c.checkContextualRouting(s)
 		for _, e := range s.OnEnter {
 			c.checkReservedSet(s, "on_enter", "", e)
 		}
@@ -86,6 +34,85 @@ func checkStateValues(c *checker) {
 		}
 		if s.DefaultIntent() != "" {
 			c.checkDefaultIntent(s)
+		}
+	}
+}
+
+// checkStateEnums checks the state keys with a fixed set of values:
+// decider, write_mode, intercept_drive.
+func (c *checker) checkStateEnums(s *State) {
+	switch s.Decider() {
+	case "", "human", "llm":
+	default:
+		c.rep.errf(s.keyPos("decider"), ruleState, `state %q: decider %q is invalid (want "", "human", or "llm")`, s.Path, s.Decider())
+	}
+	switch s.WriteMode() {
+	case "", "open":
+	case "read_only":
+		if !dispatchesAgent(s) {
+			c.rep.errf(s.keyPos("write_mode"), ruleState, "state %q: write_mode: read_only is only meaningful on a room that dispatches an agent (mode: conversational, an agent_off_ramp, or a host.agent.task / host.agent.converse effect); it would silently do nothing here", s.Path)
+		}
+	default:
+		c.rep.errf(s.keyPos("write_mode"), ruleState, `state %q: write_mode %q is invalid (want "", "open", or "read_only")`, s.Path, s.WriteMode())
+	}
+	if s.InterceptDrive() != "" && s.InterceptDrive() != "rest" {
+		c.rep.errf(s.keyPos("intercept_drive"), ruleState, `state %q: intercept_drive %q is invalid (the only valid value is "rest")`, s.Path, s.InterceptDrive())
+	}
+}
+
+// checkRoomOnly checks the keys only a top-level (room) state may have:
+// transcript (with its values) and theme.
+func (c *checker) checkRoomOnly(s *State) {
+	top := s.Parent == nil
+	if _, ok := s.Keys["transcript"]; ok {
+		if !top {
+			c.rep.errf(s.keyPos("transcript"), ruleState, "state %q: transcript: only allowed on top-level (room) states", s.Path)
+		} else if s.Transcript() != "" && s.Transcript() != "persistent" && s.Transcript() != "transient" {
+			c.rep.errf(s.keyPos("transcript"), ruleState, `state %q: transcript: %q is not one of "persistent", "transient"`, s.Path, s.Transcript())
+		}
+	}
+	if _, ok := s.Keys["theme"]; ok && !top {
+		c.rep.errf(s.keyPos("theme"), ruleState, "state %q: theme: only allowed on top-level (room) states", s.Path)
+	}
+}
+
+// checkStateTimeout checks a timeout: has a valid after and a target.
+func (c *checker) checkStateTimeout(s *State) {
+	t := s.Timeout()
+	if t == nil {
+		return
+	}
+	if t.After == "" {
+		c.rep.errf(t.Pos, ruleState, "state %q: timeout: missing 'after' field", s.Path)
+	} else if !isTemplated(t.After) {
+		if _, err := duration.Parse(t.After); err != nil {
+			c.rep.errf(t.Pos, ruleState, "state %q: timeout.after %q: app.ParseDuration: %v", s.Path, t.After, err)
+		}
+	}
+	if t.Target == "" {
+		c.rep.errf(t.Pos, ruleState, "state %q: timeout: missing 'target' field", s.Path)
+	}
+}
+
+// checkContextualRouting checks an enabled contextual_routing: at least
+// one lane, and plan intents with an arc here that are declared.
+func (c *checker) checkContextualRouting(s *State) {
+	cr := s.ContextualRouting()
+	if cr == nil || !cr.Enabled {
+		return
+	}
+	if cr.RoomChat == nil && cr.HelpChat == nil && cr.MetaChat == nil {
+		c.rep.errf(cr.Pos, ruleState, "state %q: contextual_routing.enabled requires at least one lane (room_chat, help_chat, or meta_chat)", s.Path)
+	}
+	for _, f := range []struct{ key, v string }{{"plan_accept_intent", cr.PlanAcceptIntent}, {"plan_refine_intent", cr.PlanRefineIntent}} {
+		if f.v == "" {
+			continue
+		}
+		if !s.HasOn(f.v) {
+			c.rep.errf(cr.Pos, ruleState, "state %q: contextual_routing.%s %q has no matching on: arc in this state", s.Path, f.key, f.v)
+		}
+		if c.lookupIntent(s, f.v, true) == nil {
+			c.rep.errf(cr.Pos, ruleState, "state %q: contextual_routing.%s %q is not a declared intent", s.Path, f.key, f.v)
 		}
 	}
 }

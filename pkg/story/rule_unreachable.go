@@ -32,118 +32,135 @@ func checkUnreachable(c *checker) {
 	if st.child || st.Root == "" || st.byPath[st.Root] == nil || st.Phases != nil {
 		return
 	}
-	reached := map[*State]bool{}
-	var queue []*State
-	var enter func(s *State)
-	enter = func(s *State) {
-		if s == nil || reached[s] {
-			return
-		}
-		reached[s] = true
-		queue = append(queue, s)
-		for p := s.Parent; p != nil; p = p.Parent {
-			enter(p)
-		}
-		if s.Parallel {
-			for _, ch := range s.Children {
-				enter(ch)
-			}
-		} else if s.Initial != "" {
-			if isTemplated(s.Initial) {
-				for _, ch := range s.Children {
-					enter(ch)
-				}
-			} else {
-				enter(st.byPath[s.Path+"."+s.Initial])
-			}
-		}
-	}
-	giveUp := false
-	vals := c.worldValues()
-	follow := func(from *State, target string) {
-		if isTemplated(target) {
-			names, known := vals.templateTargets(target)
-			if !known {
-				giveUp = true
-			}
-			for _, name := range names {
-				if t, err := from.Resolve(name); err == nil && t.State != nil {
-					enter(t.State)
-				}
-			}
-			return
-		}
-		t, err := from.Resolve(target)
-		if err != nil {
-			giveUp = true // a broken target is reported by its own rule
-			return
-		}
-		if t.State != nil {
-			enter(t.State)
-		}
-	}
-	enter(st.byPath[st.Root])
+	w := &reachWalk{c: c, st: st, reached: map[*State]bool{}, vals: c.worldValues()}
+	w.enter(st.byPath[st.Root])
 	if r := st.Routing; r != nil && r.FreeFormFallbackState != "" {
-		enter(st.byPath[r.FreeFormFallbackState])
+		w.enter(st.byPath[r.FreeFormFallbackState])
 	}
 	for _, im := range st.Imports {
 		for _, ex := range im.Exits {
 			if ex.To != "" {
-				enter(st.State(ex.To))
+				w.enter(st.State(ex.To))
 			}
 		}
 	}
-	// onError follows an on_error target: a "../" one climbs from the
-	// states the turn can end in (rule_on_error.go), like the engine.
-	onError := func(site effSite, target string) {
-		if !strings.HasPrefix(strings.TrimSpace(target), "..") {
-			follow(site.State, target)
-			return
-		}
-		for _, base := range c.dispatchStates(site) {
-			if t, err := st.ResolveFrom(c.regionBase(base, site.State), target); err == nil && t.State != nil {
-				enter(t.State)
-			}
-		}
+	for len(w.queue) > 0 && !w.giveUp {
+		s := w.queue[0]
+		w.queue = w.queue[1:]
+		w.visit(s)
 	}
-	var effTargets func(site effSite, list []*Effect)
-	effTargets = func(site effSite, list []*Effect) {
-		for _, e := range list {
-			if e.OnError() != "" {
-				onError(site, e.OnError())
-			}
-			if e.Target() != "" {
-				follow(site.State, e.Target())
-			}
-			oc := site
-			oc.OnComplete = true
-			effTargets(oc, e.OnComplete())
-			effTargets(site, e.Effects())
-		}
-	}
-	for len(queue) > 0 && !giveUp {
-		s := queue[0]
-		queue = queue[1:]
-		for _, on := range s.On {
-			in := on.Intent
-			for _, t := range on.Arms {
-				follow(s, t.Target)
-				effTargets(effSite{State: s, Intent: in}, t.Effects)
-			}
-		}
-		effTargets(effSite{State: s}, s.OnEnter)
-		effTargets(effSite{State: s}, s.OnExit())
-		if s.Timeout() != nil {
-			follow(s, s.Timeout().Target)
-		}
-	}
-	if giveUp {
+	if w.giveUp {
 		return
 	}
 	for _, s := range st.AllStates() {
-		if !reached[s] {
+		if !w.reached[s] {
 			c.rep.warnf(s.Pos, ruleUnreachable, "state %q is unreachable from root %q: no transition, on_error, timeout or on_complete target leads to it", s.Path, st.Root)
 		}
+	}
+}
+
+// reachWalk is checkUnreachable's walk from root: the states reached,
+// those whose targets are still to follow, and whether a target whose
+// values cannot be known made it give up.
+type reachWalk struct {
+	c       *checker
+	st      *Story
+	reached map[*State]bool
+	queue   []*State
+	giveUp  bool
+	vals    *staticValues
+}
+
+// enter marks s reached with its ancestors and the children entering it
+// enters (every region of a parallel state, its initial child or, for a
+// templated initial, every child).
+func (w *reachWalk) enter(s *State) {
+	if s == nil || w.reached[s] {
+		return
+	}
+	w.reached[s] = true
+	w.queue = append(w.queue, s)
+	for p := s.Parent; p != nil; p = p.Parent {
+		w.enter(p)
+	}
+	switch {
+	case s.Parallel || isTemplated(s.Initial):
+		for _, ch := range s.Children {
+			w.enter(ch)
+		}
+	case s.Initial != "":
+		w.enter(w.st.byPath[s.Path+"."+s.Initial])
+	}
+}
+
+// visit follows every target of a reached state: its arcs, its effects'
+// (on_enter, on_exit, on_complete, nested) and its timeout's.
+func (w *reachWalk) visit(s *State) {
+	for _, on := range s.On {
+		for _, t := range on.Arms {
+			w.follow(s, t.Target)
+			w.effTargets(effSite{State: s, Intent: on.Intent}, t.Effects)
+		}
+	}
+	w.effTargets(effSite{State: s}, s.OnEnter)
+	w.effTargets(effSite{State: s}, s.OnExit())
+	if s.Timeout() != nil {
+		w.follow(s, s.Timeout().Target)
+	}
+}
+
+// follow enters what target, written in from, leads to.
+func (w *reachWalk) follow(from *State, target string) {
+	if isTemplated(target) {
+		names, known := w.vals.templateTargets(target)
+		if !known {
+			w.giveUp = true
+		}
+		for _, name := range names {
+			if t, err := from.Resolve(name); err == nil && t.State != nil {
+				w.enter(t.State)
+			}
+		}
+		return
+	}
+	t, err := from.Resolve(target)
+	if err != nil {
+		w.giveUp = true // a broken target is reported by its own rule
+		return
+	}
+	if t.State != nil {
+		w.enter(t.State)
+	}
+}
+
+// onError follows an on_error target: a "../" one climbs from the states
+// the turn can end in (rule_on_error.go), like the engine.
+func (w *reachWalk) onError(site effSite, target string) {
+	if !strings.HasPrefix(strings.TrimSpace(target), "..") {
+		w.follow(site.State, target)
+		return
+	}
+	for _, base := range w.c.dispatchStates(site) {
+		if t, err := w.st.ResolveFrom(w.c.regionBase(base, site.State), target); err == nil && t.State != nil {
+			w.enter(t.State)
+		}
+	}
+}
+
+// effTargets follows the on_error and target: of each effect of list,
+// and of the effects nested in them.
+func (w *reachWalk) effTargets(site effSite, list []*Effect) {
+	for _, e := range list {
+		if e.OnError() != "" {
+			w.onError(site, e.OnError())
+		}
+		if e.Target() != "" {
+			w.follow(site.State, e.Target())
+		}
+		oc := site
+		oc.OnComplete = true
+		w.effTargets(oc, e.OnComplete())
+		w.effTargets(site, e.Effects())
 	}
 }
 

@@ -9,36 +9,47 @@ import (
 // view errors are reported while parsing.
 func checkViews(c *checker) {
 	for _, s := range c.states() {
-		// check checks v, the state's view (arc false) or that of a
-		// transition of intent in.
-		check := func(v *View, arc bool, in string) {
-			if v == nil {
-				return
+		eachChoice(s, func(el *ViewElement, where string, nth int) {
+			if nth > 1 {
+				reportChoiceCount(c.rep, el, where)
 			}
-			choices := 0
-			for i, el := range v.Elements {
-				if el.Kind != "choice" {
-					continue
-				}
-				choices++
-				prefix := ""
-				if arc {
-					prefix = fmt.Sprintf("intent %q: transition ", in)
-				}
-				where := fmt.Sprintf("state %q: %sview[%d] (choice)", s.Path, prefix, i)
-				if choices > 1 {
-					c.rep.errf(el.Pos, ruleView, "%s: only one choice element per view is allowed", where)
-				}
-				c.checkChoice(s, el, where)
-			}
+			c.checkChoice(s, el, where)
+		})
+	}
+}
+
+// eachChoice calls fn with each choice element of s's view and of its
+// transitions' views, where naming it in messages and nth counting the
+// choices of its view from 1.
+func eachChoice(s *State, fn func(el *ViewElement, where string, nth int)) {
+	each := func(v *View, arc bool, in string) {
+		if v == nil {
+			return
 		}
-		check(s.View, false, "")
-		for _, on := range s.On {
-			for _, t := range on.Arms {
-				check(t.View(), true, on.Intent)
+		nth := 0
+		for i, el := range v.Elements {
+			if el.Kind != "choice" {
+				continue
 			}
+			nth++
+			prefix := ""
+			if arc {
+				prefix = fmt.Sprintf("intent %q: transition ", in)
+			}
+			fn(el, fmt.Sprintf("state %q: %sview[%d] (choice)", s.Path, prefix, i), nth)
 		}
 	}
+	each(s.View, false, "")
+	for _, on := range s.On {
+		for _, t := range on.Arms {
+			each(t.View(), true, on.Intent)
+		}
+	}
+}
+
+// reportChoiceCount reports a view's second or later choice element.
+func reportChoiceCount(rep *reporter, el *ViewElement, where string) {
+	rep.errf(el.Pos, ruleView, "%s: only one choice element per view is allowed", where)
 }
 
 func (c *checker) checkChoice(s *State, el *ViewElement, where string) {

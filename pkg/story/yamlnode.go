@@ -91,15 +91,6 @@ type fileParser struct {
 	interning bool
 	// include: the file is an include: file (parseFileDoc).
 	include bool
-	// arms, effects and their pointer lists are cut from chunks
-	// (parse_slab.go).
-	arms       slab[Transition]
-	armPtrs    slab[*Transition]
-	effects    slab[Effect]
-	effectPtrs slab[*Effect]
-	// elements and elementPtrs: the same for view elements.
-	elements    slab[ViewElement]
-	elementPtrs slab[*ViewElement]
 	// strScratch is bodyPositions' reused scratch list.
 	strScratch []strAt
 }

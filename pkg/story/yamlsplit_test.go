@@ -172,102 +172,114 @@ func sameModel(a, b reflect.Value, path string, seen map[[2]uintptr]bool) error 
 		return fmt.Errorf("%s: type %s vs %s", path, a.Type(), b.Type())
 	}
 	switch a.Kind() {
-	case reflect.Pointer:
-		if a.IsNil() || b.IsNil() {
-			if a.IsNil() != b.IsNil() {
-				return fmt.Errorf("%s: nil vs non-nil", path)
-			}
-			return nil
-		}
-		key := [2]uintptr{a.Pointer(), b.Pointer()}
-		if seen[key] {
-			return nil
-		}
-		seen[key] = true
-		return sameModel(a.Elem(), b.Elem(), path, seen)
-	case reflect.Interface:
-		if a.IsNil() || b.IsNil() {
-			if a.IsNil() != b.IsNil() {
-				return fmt.Errorf("%s: nil vs non-nil", path)
-			}
-			return nil
-		}
-		return sameModel(a.Elem(), b.Elem(), path, seen)
+	case reflect.Pointer, reflect.Interface:
+		return sameRef(a, b, path, seen)
 	case reflect.Struct:
-		if a.Type() == reflect.TypeFor[safefile.Root]() {
-			return nil // an open directory, not parsed content
-		}
-		for i := 0; i < a.NumField(); i++ {
-			f := a.Type().Field(i)
-			if a.Type() == yamlNodeType && yamlComments[f.Name] {
-				continue
-			}
-			if err := sameModel(a.Field(i), b.Field(i), path+"."+f.Name, seen); err != nil {
-				return err
-			}
-		}
-		return nil
+		return sameStruct(a, b, path, seen)
 	case reflect.Slice, reflect.Array:
-		if a.Kind() == reflect.Slice && a.IsNil() != b.IsNil() {
-			return fmt.Errorf("%s: nil vs empty slice", path)
-		}
-		if a.Len() != b.Len() {
-			return fmt.Errorf("%s: length %d vs %d", path, a.Len(), b.Len())
-		}
-		for i := 0; i < a.Len(); i++ {
-			if err := sameModel(a.Index(i), b.Index(i), fmt.Sprintf("%s[%d]", path, i), seen); err != nil {
-				return err
-			}
-		}
-		return nil
+		return sameList(a, b, path, seen)
 	case reflect.Map:
-		if a.IsNil() != b.IsNil() {
-			return fmt.Errorf("%s: nil vs empty map", path)
-		}
-		if a.Len() != b.Len() {
-			return fmt.Errorf("%s: %d vs %d entries", path, a.Len(), b.Len())
-		}
-		it := a.MapRange()
-		for it.Next() {
-			bv := b.MapIndex(it.Key())
-			if !bv.IsValid() {
-				return fmt.Errorf("%s: key %v missing", path, it.Key())
-			}
-			if err := sameModel(it.Value(), bv, fmt.Sprintf("%s[%v]", path, it.Key()), seen); err != nil {
-				return err
-			}
-		}
-		return nil
+		return sameMap(a, b, path, seen)
 	case reflect.Func:
 		if a.IsNil() != b.IsNil() {
 			return fmt.Errorf("%s: func nil vs set", path)
 		}
 		return nil
+	}
+	return sameScalar(a, b, path)
+}
+
+// sameRef compares what two pointers or interfaces hold.
+func sameRef(a, b reflect.Value, path string, seen map[[2]uintptr]bool) error {
+	if a.IsNil() || b.IsNil() {
+		if a.IsNil() != b.IsNil() {
+			return fmt.Errorf("%s: nil vs non-nil", path)
+		}
+		return nil
+	}
+	if a.Kind() == reflect.Pointer {
+		key := [2]uintptr{a.Pointer(), b.Pointer()}
+		if seen[key] {
+			return nil
+		}
+		seen[key] = true
+	}
+	return sameModel(a.Elem(), b.Elem(), path, seen)
+}
+
+func sameStruct(a, b reflect.Value, path string, seen map[[2]uintptr]bool) error {
+	if a.Type() == reflect.TypeFor[safefile.Root]() {
+		return nil // an open directory, not parsed content
+	}
+	for i := 0; i < a.NumField(); i++ {
+		f := a.Type().Field(i)
+		if a.Type() == yamlNodeType && yamlComments[f.Name] {
+			continue
+		}
+		if err := sameModel(a.Field(i), b.Field(i), path+"."+f.Name, seen); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func sameList(a, b reflect.Value, path string, seen map[[2]uintptr]bool) error {
+	if a.Kind() == reflect.Slice && a.IsNil() != b.IsNil() {
+		return fmt.Errorf("%s: nil vs empty slice", path)
+	}
+	if a.Len() != b.Len() {
+		return fmt.Errorf("%s: length %d vs %d", path, a.Len(), b.Len())
+	}
+	for i := 0; i < a.Len(); i++ {
+		if err := sameModel(a.Index(i), b.Index(i), fmt.Sprintf("%s[%d]", path, i), seen); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func sameMap(a, b reflect.Value, path string, seen map[[2]uintptr]bool) error {
+	if a.IsNil() != b.IsNil() {
+		return fmt.Errorf("%s: nil vs empty map", path)
+	}
+	if a.Len() != b.Len() {
+		return fmt.Errorf("%s: %d vs %d entries", path, a.Len(), b.Len())
+	}
+	it := a.MapRange()
+	for it.Next() {
+		bv := b.MapIndex(it.Key())
+		if !bv.IsValid() {
+			return fmt.Errorf("%s: key %v missing", path, it.Key())
+		}
+		if err := sameModel(it.Value(), bv, fmt.Sprintf("%s[%v]", path, it.Key()), seen); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sameScalar compares two strings, bools or numbers (NaN equals NaN).
+func sameScalar(a, b reflect.Value, path string) error {
+	var x, y any
+	switch a.Kind() {
 	case reflect.String:
-		if a.String() != b.String() {
-			return fmt.Errorf("%s: %q vs %q", path, a.String(), b.String())
-		}
-		return nil
+		x, y = a.String(), b.String()
 	case reflect.Bool:
-		if a.Bool() != b.Bool() {
-			return fmt.Errorf("%s: %v vs %v", path, a.Bool(), b.Bool())
-		}
-		return nil
+		x, y = a.Bool(), b.Bool()
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		if a.Int() != b.Int() {
-			return fmt.Errorf("%s: %d vs %d", path, a.Int(), b.Int())
-		}
-		return nil
+		x, y = a.Int(), b.Int()
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		if a.Uint() != b.Uint() {
-			return fmt.Errorf("%s: %d vs %d", path, a.Uint(), b.Uint())
-		}
-		return nil
+		x, y = a.Uint(), b.Uint()
 	case reflect.Float32, reflect.Float64:
-		if a.Float() != b.Float() && !(a.Float() != a.Float() && b.Float() != b.Float()) {
-			return fmt.Errorf("%s: %v vs %v", path, a.Float(), b.Float())
+		if a.Float() != a.Float() && b.Float() != b.Float() {
+			return nil
 		}
+		x, y = a.Float(), b.Float()
+	default:
 		return nil
+	}
+	if x != y {
+		return fmt.Errorf("%s: %#v vs %#v", path, x, y)
 	}
 	return nil
 }

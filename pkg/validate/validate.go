@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"slices"
 
+	"golang.org/x/sync/errgroup"
+
 	"kitsoki/internal/fsmemo"
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
@@ -73,7 +75,7 @@ func Summaries() map[string]string {
 	return out
 }
 
-// Run loads every file in parallel, on Jobs workers (pool.go), sharing one
+// Run loads every file in parallel, on at most Jobs goroutines, sharing one
 // parse cache (so a file imported by many stories is parsed once), and
 // gathers their diagnostics.
 func Run(files []string, opts Options) Result {
@@ -100,8 +102,7 @@ func Run(files []string, opts Options) Result {
 	// (nil for the others: read, no marker); the models are dropped as
 	// soon as each story is checked.
 	sources := make([]map[string][]byte, len(files))
-	eachParallel(len(files), jobs, func(i int) {
-		f := files[i]
+	check := func(i int, f string) {
 		var st *story.Story
 		var ds []diag.Diagnostic
 		if opts.Stdin != nil && len(files) == 1 {
@@ -140,7 +141,16 @@ func Run(files []string, opts Options) Result {
 		if opts.Flows && sound && !diag.HasErrors(ds) {
 			flows[i] = lintFlows(f, st, fixtures)
 		}
-	})
+	}
+	var g errgroup.Group
+	g.SetLimit(jobs)
+	for i, f := range files {
+		g.Go(func() error {
+			check(i, f)
+			return nil
+		})
+	}
+	g.Wait()
 	var all []diag.Diagnostic
 	var yamlFiles []string
 	merged := map[string][]byte{}

@@ -25,9 +25,9 @@
 // its own when the budget or its context ([Pongo.RenderContext],
 // [ContextKey]) ends.
 //
-// A linter needs only whether a source compiles: [SimplePongo],
-// [SimpleTemplate] and [SimpleGuard] (pongo_simple.go, simple.go) recognise
-// the plainest sources, which always compile, without building them (each
-// is fuzzed against the real compile), and [PongoLoader.CheckFileSource]
-// checks a template file that way.
+// A linter needs only whether a source compiles: [SimpleTemplate] and
+// [SimpleGuard] (simple.go) recognise the plainest value templates and
+// guards, which always compile, without building them (each is fuzzed
+// against the real compile); pongo2 templates are always compiled
+// ([PongoLoader.CheckFileSource] for a template file already read).
 package expr

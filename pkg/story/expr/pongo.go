@@ -134,49 +134,40 @@ func (l *PongoLoader) CompileFile(path string) (p *Pongo, err error) {
 	if rerr != nil {
 		return nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: %v (check the path)", path, rerr), Err: rerr}
 	}
-	return l.compileFileSource(path, src, true)
+	return l.compileFileSource(path, src)
 }
 
 // CheckFileSource returns the error CompileFile(path) would, and records
 // path as it does, for src, the bytes the caller just read from path with
-// safefile.ReadFile(path, safefile.Story) (the file is not read again);
-// it builds no template when src plainly compiles (SimplePongo): a linter
-// needs only the verdict.
+// safefile.ReadFile(path, safefile.Story) (the file is not read again).
 func (l *PongoLoader) CheckFileSource(path string, src []byte) error {
-	_, err := l.compileFileSource(path, src, false)
+	_, err := l.compileFileSource(path, src)
 	return err
 }
 
-// compileFileSource compiles src, the bytes of path; without build, a
-// source SimplePongo accepts is only recorded (p is nil).
-func (l *PongoLoader) compileFileSource(path string, src []byte, build bool) (p *Pongo, err error) {
+// compileFileSource compiles src, the bytes of path.
+func (l *PongoLoader) compileFileSource(path string, src []byte) (p *Pongo, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			p, err = nil, &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: internal error: %v", path, r)}
 		}
 	}()
 	text := string(src)
-	// A plain template (SimplePongo) has no tag either check looks for.
 	if e := checkTemplateLength(KindPongo, "pongo2 "+path, text); e != nil {
 		return nil, e
 	}
-	simple := !build && SimplePongo(text)
-	if !simple {
-		if e := checkPongoLimits(path, text); e != nil {
-			return nil, e
-		}
-		if e := checkPongoHang(path, text); e != nil {
-			return nil, e
-		}
+	if e := checkPongoLimits(path, text); e != nil {
+		return nil, e
+	}
+	if e := checkPongoHang(path, text); e != nil {
+		return nil, e
 	}
 	abs, aerr := l.fs.Abs(path)
 	if aerr != nil {
 		abs = path
 	}
-	if !simple {
-		if e := l.checkIncludeCycle(abs, text); e != nil {
-			return nil, e
-		}
+	if e := l.checkIncludeCycle(abs, text); e != nil {
+		return nil, e
 	}
 	l.mu.Lock()
 	if !l.files[abs] {
@@ -184,10 +175,6 @@ func (l *PongoLoader) compileFileSource(path string, src []byte, build bool) (p 
 		if d := filepath.Dir(abs); !slices.Contains(l.fileDirs, d) {
 			l.fileDirs = append(l.fileDirs, d)
 		}
-	}
-	if simple {
-		l.mu.Unlock()
-		return nil, nil
 	}
 	if l.pending == nil {
 		l.pending = map[string][]byte{}

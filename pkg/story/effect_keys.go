@@ -1,0 +1,44 @@
+package story
+
+import "slices"
+
+// EffectKeys is the set of keys an effect was written with (set,
+// increment, say, invoke, ...), even when their value is empty: a value,
+// copied with the effect, that no one shares. Only the keys of the effect
+// format (effectKeys) are members; any other name is never one.
+type EffectKeys uint32
+
+// EffectKeysOf is the set of the given effect keys.
+func EffectKeysOf(names ...string) EffectKeys {
+	var k EffectKeys
+	for _, n := range names {
+		k = k.With(n)
+	}
+	return k
+}
+
+// Has reports whether name is in the set.
+func (k EffectKeys) Has(name string) bool {
+	i := slices.Index(effectKeys, name)
+	return i >= 0 && k&(1<<uint(i)) != 0
+}
+
+// With is the set with name added (unchanged for a name that is not an
+// effect key).
+func (k EffectKeys) With(name string) EffectKeys {
+	if i := slices.Index(effectKeys, name); i >= 0 {
+		return k | 1<<uint(i)
+	}
+	return k
+}
+
+// Names is the keys in the set, in the effect format's order.
+func (k EffectKeys) Names() []string {
+	var out []string
+	for i, n := range effectKeys {
+		if k&(1<<uint(i)) != 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}

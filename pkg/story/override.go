@@ -1,0 +1,134 @@
+package story
+
+import (
+	"slices"
+	"sort"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/pkg/diag"
+)
+
+// overrideNodes returns the value node of each key of an import's
+// overrides.states or overrides.intents mapping, with the keys a value of
+// the story would get (a merge key fills the keys not written, a later key
+// replaces an earlier one). The mapping is walked as any raw value is
+// first, so a recursive alias or a value nested too deep is reported at
+// load time, as for the rest of the file; anything but a mapping is none.
+func (p *fileParser) overrideNodes(n *yaml.Node) map[string]*yaml.Node {
+	if _, ok := p.raw(n).(map[string]any); !ok {
+		return nil
+	}
+	out := map[string]*yaml.Node{}
+	collectOverrideNodes(deref(n), out, 0)
+	return out
+}
+
+func collectOverrideNodes(n *yaml.Node, out map[string]*yaml.Node, depth int) {
+	if n == nil || n.Kind != yaml.MappingNode || depth > 200 {
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := deref(n.Content[i])
+		if k == nil {
+			continue
+		}
+		if k.Tag != "!!merge" {
+			out[k.Value] = n.Content[i+1]
+			continue
+		}
+		merged := map[string]*yaml.Node{}
+		collectOverrideNodes(deref(n.Content[i+1]), merged, depth+1)
+		for mk, mv := range merged {
+			if _, written := out[mk]; !written {
+				out[mk] = mv
+			}
+		}
+	}
+}
+
+// StateNames is the names of the states the import overrides, sorted.
+func (o *ImportOverrides) StateNames() []string { return sortedNodeKeys(o.States) }
+
+// IntentNames is the names of the intents the import overrides, sorted.
+func (o *ImportOverrides) IntentNames() []string { return sortedNodeKeys(o.Intents) }
+
+func sortedNodeKeys(m map[string]*yaml.Node) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// ParseState parses overrides.states.<name> as the top-level state name
+// of a story file, from the importer's own YAML nodes, and returns it with
+// the diagnostics of that parse (the state's structure and its views'
+// choice count; the references it makes are checked once the fold has
+// put it in the child's scope). A nil state means there is no such
+// override.
+func (o *ImportOverrides) ParseState(name string) (*State, []diag.Diagnostic) {
+	var s *State
+	ds := o.parse(o.States[name], name, func(p *fileParser, doc *yaml.Node) {
+		states := p.parseStates(doc, nil, "states")
+		if len(states) > 0 {
+			s = states[0]
+		}
+		var walk func(list []*State)
+		walk = func(list []*State) {
+			for _, st := range list {
+				eachChoice(st, func(el *ViewElement, where string, nth int) {
+					if nth > 1 {
+						reportChoiceCount(p.reporter, el, where)
+					}
+				})
+				walk(st.Children)
+			}
+		}
+		walk(states)
+	})
+	return s, ds
+}
+
+// ParseIntent parses overrides.intents.<name> as an intent of the
+// importer's intents: block, from its own YAML nodes, and returns it with
+// the diagnostics of that parse. A nil intent means there is no such
+// override.
+func (o *ImportOverrides) ParseIntent(name string) (*Intent, []diag.Diagnostic) {
+	var in *Intent
+	ds := o.parse(o.Intents[name], name, func(p *fileParser, doc *yaml.Node) {
+		intents, _ := p.parseIntents(doc, "intents")
+		in = intents[name]
+	})
+	return in, ds
+}
+
+// parse runs fn with a parser of the importer's file over the block
+// {name: v} (overrideDoc) and returns the diagnostics it reported; a
+// panic is an internal error diagnostic (a bug to report, never a crash).
+// A nil v (no such override) parses nothing.
+func (o *ImportOverrides) parse(v *yaml.Node, name string, fn func(p *fileParser, doc *yaml.Node)) (ds []diag.Diagnostic) {
+	if v == nil {
+		return nil
+	}
+	rep := &reporter{}
+	b := nodeBudget(0)
+	p := &fileParser{reporter: rep, file: o.file, dir: o.dir, budget: b, limit: b}
+	defer func() {
+		if x := recover(); x != nil {
+			rep.errf(Pos{File: o.file}, ruleInternal, "internal error while parsing an import override (please report this bug): %v", x)
+			ds = diag.Sort(rep.ds)
+		}
+	}()
+	fn(p, overrideDoc(name, v))
+	return diag.Sort(rep.ds)
+}
+
+// overrideDoc is a one-key mapping {name: v}: the block an override is
+// parsed from, so messages name it as the child's own block would
+// (states.<name>..., intents.<name>...).
+func overrideDoc(name string, v *yaml.Node) *yaml.Node {
+	key := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name, Line: v.Line, Column: v.Column}
+	return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: slices.Clip([]*yaml.Node{key, v}), Line: v.Line, Column: v.Column}
+}
