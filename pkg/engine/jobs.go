@@ -409,6 +409,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	if tgt == nil {
 		return nil
 	}
+	r.reach(ReachOnComplete, tgt.targetPos)
 	var st2 step
 	if err := r.runEffects(ctx, tgt.Inline, &st2); err != nil {
 		return err

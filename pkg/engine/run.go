@@ -52,6 +52,9 @@ type Options struct {
 	// HostHooks run before every host call that is not an agent call
 	// (host/pre-call hooks); nil = none.
 	HostHooks HostHooks
+	// Observer is told each part of the story the run reaches (coverage,
+	// observer.go); nil = none.
+	Observer Observer
 }
 
 // Outcome of a run.
@@ -336,6 +339,7 @@ func (r *runner) start(ctx context.Context) error {
 		if err := r.placeAt(spec); err != nil {
 			return err
 		}
+		r.reachPlaced()
 		r.turnState = r.statePath()
 		if r.so.UnarmedStart {
 			return nil
@@ -706,6 +710,7 @@ type redirect struct {
 	from   *State
 	target string
 	err    string
+	at     Pos // the on_error: that redirects
 }
 
 func slotText(s map[string]any) string {
