@@ -81,8 +81,8 @@ func TestObserverHearsWhatRuns(t *testing.T) {
 		t.Fatalf("state %s", got)
 	}
 	want := map[string]int{
-		"state 9": 1, // placed at start
-		"arc 14":  1, // the fallback, not the guarded arm (line 12)
+		"state 9":  1, // placed at start
+		"arc 14":   1, // the fallback, not the guarded arm (line 12)
 		"state 16": 1, "effect 18": 1, "effect 21": 1, "on_error 22": 1,
 		"state 23": 1, "timeout 24": 1,
 		"state 28": 1, "arc 30": 1, "exit 4": 1,
