@@ -19,6 +19,7 @@ import (
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/compose"
+	"kitsoki/pkg/coverage"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/plugin"
@@ -47,6 +48,7 @@ type testFlags struct {
 	repo      string // --kitsoki-repo
 	profile   string
 	sandbox   bool
+	cover     coverFlags
 }
 
 func newTestCmd() *cobra.Command {
@@ -96,7 +98,7 @@ else <app>-flows/*.yaml. --flows GLOB is relative to the current directory.`,
 	fl := flows.Flags()
 	fl.BoolVar(&up.allowMiss, "allow-missing-recording", false, "skip (not fail) a fixture whose recording is missing or misses an input")
 	fl.StringVar(&up.traceOut, "trace-out", "", "write the last fixture's JSONL trace to this file")
-	fl.BoolVar(&up.verbose, "v", false, "accepted for compatibility (no effect)")
+	fl.BoolVarP(&up.verbose, "v", "v", false, "with --cover, list what the fixtures never reach")
 	c.AddCommand(flows, newTestIntentsCmd(), newTestMergeCmd())
 	return c
 }
@@ -118,7 +120,10 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 	fl.DurationVar(&f.timeout, "timeout", 0, "fail a fixture that runs longer than this in real time, e.g. 2m (0 = no limit)")
 	fl.StringVar(&f.profile, "profile", "", "operator plugin profile `FILE`, applied over the .kitsoki/plugins.yaml found upward from each story (see kitsoki plugins)")
 	fl.BoolVar(&f.sandbox, "sandbox", false, "untrusted code: start no process, reach no network, run only in-process built-ins (also KITSOKI_SANDBOX=1; see SECURITY.md)")
-	_ = full
+	f.cover.add(fl, true)
+	if full {
+		fl.BoolVarP(&f.verbose, "verbose", "v", false, "with --cover, list what the fixtures never reach, each at its file:line")
+	}
 }
 
 func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *testFlags) error {
@@ -127,6 +132,9 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	}
 	runRE, shard, shards, err := checkTestFlags(f)
 	if err != nil {
+		return err
+	}
+	if err := f.cover.check(); err != nil {
 		return err
 	}
 	sandbox, err := sandboxMode(f.sandbox, os.Getenv(sandboxEnv))
@@ -141,6 +149,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if err != nil {
 		return err
 	}
+	all := files
 	if shards > 0 {
 		files = shardFiles(files, shard, shards)
 	}
@@ -149,11 +158,20 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		return err
 	}
 	defer cleanup()
-	runner := flowtest.NewRunner(flowtest.Options{Jobs: f.jobs, FailFast: f.failFast, TraceDir: traceDir, Recording: f.recording,
+	opts := flowtest.Options{Jobs: f.jobs, FailFast: f.failFast, TraceDir: traceDir, Recording: f.recording,
 		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout, WorkDir: f.workDir, KitsokiRepo: f.repo,
-		Profile: f.profile, Sandbox: sandbox})
+		Profile: f.profile, Sandbox: sandbox}
+	var col *coverage.Collector
+	if f.cover.on() {
+		col = newCollector()
+		opts.Observer = col
+	}
+	runner := flowtest.NewRunner(opts)
 	if err := loadTestStories(stderr, runner, files, f.profile); err != nil {
 		return err
+	}
+	if col != nil {
+		addStories(col, runner, all)
 	}
 
 	results := runner.Run(ctx, files)
@@ -166,6 +184,11 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		return err
 	}
 	writeTestText(text, f, results)
+	if col != nil {
+		if err := writeCover(stdout, text, &f.cover, col.Profile(), f.verbose); err != nil {
+			return err
+		}
+	}
 	intentsFailed, err := runStoryIntents(ctx, text, stderr, apps, f)
 	if err != nil {
 		return err

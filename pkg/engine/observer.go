@@ -100,11 +100,11 @@ func (m *Machine) Reachables() []Reachable {
 				add(ReachEffect, e.Pos, state, e.verb())
 			}
 			if e.OnError != "" {
-				add(ReachOnError, e.onErrorPos, state, "on_error → "+e.OnError)
+				add(ReachOnError, e.onErrorPos, state, "→ "+e.OnError)
 			}
 			for _, c := range e.OnComplete {
 				if c.Target != nil {
-					add(ReachOnComplete, c.targetPos, state, "on_complete → "+c.Target.src)
+					add(ReachOnComplete, c.targetPos, state, "→ "+c.Target.src)
 				}
 			}
 			effects(e.OnComplete, state)
@@ -114,7 +114,7 @@ func (m *Machine) Reachables() []Reachable {
 	for _, s := range m.Order {
 		add(ReachState, s.Pos, s.Path, s.Path)
 		if s.Timeout != nil && s.Timeout.Target != nil {
-			add(ReachTimeout, s.Timeout.Pos, s.Path, "timeout → "+s.Timeout.Target.src)
+			add(ReachTimeout, s.Timeout.Pos, s.Path, "→ "+s.Timeout.Target.src)
 		}
 		if !m.isWrapper(s) {
 			effects(s.OnEnter, s.Path)
@@ -131,7 +131,7 @@ func (m *Machine) Reachables() []Reachable {
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(m.exitPos)) {
-		add(ReachExit, m.exitPos[name], "", "@exit:"+name)
+		add(ReachExit, m.exitPos[name], "", name)
 	}
 	return out
 }

@@ -285,7 +285,8 @@ func (fr *fixtureRun) initialWorld() (map[string]any, bool) {
 func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, world map[string]any, agents engine.AgentCaller, sink engine.Sink, workDir string) engine.SessionOptions {
 	fx := fr.fx
 	o := engine.SessionOptions{
-		Options:    engine.Options{SessionID: sessionID(fx), World: world, Agents: agents, HostCassette: fr.hc, Sink: sink, NoSnapshot: true},
+		Options: engine.Options{SessionID: sessionID(fx), World: world, Agents: agents, HostCassette: fr.hc, Sink: sink, NoSnapshot: true,
+			Observer: fr.r.opts.Observer},
 		StartState: fx.InitialState, Hosts: reg, Clock: engine.NewVirtualClock(epoch), WorkDir: workDir,
 		// upstream's rig arms only a seeded initial_state's timeout
 		UnarmedStart: fx.InitialState == "",
