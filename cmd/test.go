@@ -137,6 +137,12 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if err := f.cover.check(); err != nil {
 		return err
 	}
+	switch {
+	case f.cover.format != "" && f.cover.profile == "":
+		return usagef("--cover-format %s: name the profile to write with --coverprofile FILE", f.cover.format)
+	case f.cover.profile == "-" && f.jsonOut == "-":
+		return usagef("--coverprofile - and --json - both want stdout; write one of them to a file")
+	}
 	sandbox, err := sandboxMode(f.sandbox, os.Getenv(sandboxEnv))
 	if err != nil {
 		return err
@@ -177,7 +183,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	results := runner.Run(ctx, files)
 
 	text := stdout
-	if f.jsonOut == "-" {
+	if f.jsonOut == "-" || f.cover.profile == "-" {
 		text = stderr
 	}
 	if err := writeTestReports(stdout, f, results); err != nil {
@@ -488,56 +494,116 @@ func shardFiles(files []*flowtest.File, i, n int) []*flowtest.File {
 
 func newTestMergeCmd() *cobra.Command {
 	var jsonOut, junitOut string
+	cf := &coverFlags{}
 	c := &cobra.Command{
-		Use:     "merge REPORT.json...",
-		Short:   "Merge the --json reports of kitsoki test shards into one",
-		Example: "  kitsoki test merge shard1.json shard2.json shard3.json --junit all.xml",
+		Use:   "merge FILE...",
+		Short: "Merge the --json reports and the JSON coverage profiles of kitsoki test shards",
+		Example: "  kitsoki test merge shard1.json shard2.json shard3.json --junit all.xml\n" +
+			"  kitsoki test merge cover1.json cover2.json --coverprofile coverage.lcov",
 		Long: `Merge concatenates the --json reports of test shards (in the order given) and
 sums their counts. The merged report goes to --json FILE (default stdout);
 --junit FILE also writes it as JUnit XML.
 
-Exit status: 0 every merged fixture passed, 1 one failed, 2 a report that
+JSON coverage profiles (kitsoki test --coverprofile FILE --cover-format json)
+given among the files are added up: every part's counts summed, byte for
+byte the profile one unsharded run writes. The merged profile goes to
+--coverprofile FILE in --cover-format (default stdout as JSON when no report
+is merged), --cover-html DIR writes the HTML report, and the summary line
+goes to stderr. LCOV and Cobertura profiles cannot be merged exactly (a
+line's count hides which part it counts): write shard profiles as JSON.
+
+Exit status: 0 every merged fixture passed, 1 one failed, 2 a file that
 cannot be read.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			var rs []*flowtest.Report
-			for _, a := range args {
-				r, err := flowtest.ReadReport(a)
-				if err != nil {
-					return usagef("%v", err)
-				}
-				rs = append(rs, r)
+			if err := cf.check(); err != nil {
+				return err
 			}
-			m := flowtest.MergeReports(rs)
-			sort.SliceStable(m.Results, func(i, j int) bool { return m.Results[i].File < m.Results[j].File })
-			data, err := flowtest.MarshalReport(m)
+			rs, ps, err := readMergeInputs(args)
 			if err != nil {
-				return usagef("%v", err)
+				return err
 			}
-			if jsonOut == "" || jsonOut == "-" {
-				_, err = c.OutOrStdout().Write(append(data, '\n'))
-			} else {
-				err = atomicfile.Write(jsonOut, data, 0o644)
-			}
-			if err != nil {
-				return usagef("--json %s: %v", jsonOut, err)
-			}
-			if junitOut != "" {
-				var b strings.Builder
-				if err := flowtest.WriteJUnitReport(&b, m); err != nil {
-					return usagef("--junit: %v", err)
+			if len(ps) > 0 && cf.profile == "" && cf.html == "" {
+				if len(rs) > 0 {
+					return usagef("coverage profiles and test reports were given: name where the merged profile goes with --coverprofile FILE (the report goes to --json)")
 				}
-				if err := atomicfile.Write(junitOut, []byte(b.String()), 0o644); err != nil {
-					return usagef("--junit %s: %v", junitOut, err)
+				cf.profile = "-"
+			}
+			if len(ps) > 0 {
+				if err := writeCover(c.OutOrStdout(), c.ErrOrStderr(), cf, coverage.Merge(ps...), false); err != nil {
+					return err
 				}
 			}
-			if m.Failed > 0 {
-				return silentExit(exitFinding)
+			if len(rs) == 0 {
+				return nil
 			}
-			return nil
+			return writeMergedReports(c.OutOrStdout(), rs, jsonOut, junitOut)
 		},
 	}
 	c.Flags().StringVar(&jsonOut, "json", "", "write the merged report to `FILE` (default stdout)")
 	c.Flags().StringVar(&junitOut, "junit", "", "also write the merged report as JUnit XML to `FILE`")
+	cf.add(c.Flags(), false)
 	return c
+}
+
+// readMergeInputs reads each file as a JSON coverage profile or a --json
+// report.
+func readMergeInputs(args []string) ([]*flowtest.Report, []*coverage.Profile, error) {
+	var rs []*flowtest.Report
+	var ps []*coverage.Profile
+	for _, a := range args {
+		data, err := safefile.ReadFile(a, coverage.MaxJSON)
+		if err != nil {
+			return nil, nil, usagef("%s: %s", a, safefile.Reason(err))
+		}
+		if kind := coverage.SniffOther(data); kind != "" {
+			return nil, nil, usagef("%s: %s profiles cannot be merged exactly (a line's count hides which part it counts); write the shards' profiles with --cover-format json and choose the merged format here with --cover-format", a, kind)
+		}
+		if coverage.IsJSONProfile(data) {
+			p, err := coverage.ParseJSON(a, data)
+			if err != nil {
+				return nil, nil, usagef("%v", err)
+			}
+			ps = append(ps, p)
+			continue
+		}
+		r, err := flowtest.ReadReport(a)
+		if err != nil {
+			return nil, nil, usagef("%v", err)
+		}
+		rs = append(rs, r)
+	}
+	return rs, ps, nil
+}
+
+// writeMergedReports writes the merged --json report (stdout by default)
+// and --junit; exit 1 when a merged fixture failed.
+func writeMergedReports(stdout io.Writer, rs []*flowtest.Report, jsonOut, junitOut string) error {
+	m := flowtest.MergeReports(rs)
+	sort.SliceStable(m.Results, func(i, j int) bool { return m.Results[i].File < m.Results[j].File })
+	data, err := flowtest.MarshalReport(m)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if jsonOut == "" || jsonOut == "-" {
+		_, err = stdout.Write(append(data, '\n'))
+	} else {
+		err = atomicfile.Write(jsonOut, data, 0o644)
+	}
+	if err != nil {
+		return usagef("--json %s: %v", jsonOut, err)
+	}
+	if junitOut != "" {
+		var b strings.Builder
+		if err := flowtest.WriteJUnitReport(&b, m); err != nil {
+			return usagef("--junit: %v", err)
+		}
+		if err := atomicfile.Write(junitOut, []byte(b.String()), 0o644); err != nil {
+			return usagef("--junit %s: %v", junitOut, err)
+		}
+	}
+	if m.Failed > 0 {
+		return silentExit(exitFinding)
+	}
+	return nil
 }

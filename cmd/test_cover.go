@@ -43,9 +43,6 @@ func (cf *coverFlags) check() error {
 	default:
 		return usagef("--cover-format %q: expected lcov, cobertura or json", cf.format)
 	}
-	if cf.format != "" && cf.profile == "" {
-		return usagef("--cover-format %s: name the profile to write with --coverprofile FILE", cf.format)
-	}
 	if p := cf.profile; p != "" && p != "-" {
 		if st, err := os.Stat(filepath.Dir(p)); err != nil || !st.IsDir() {
 			return usagef("--coverprofile %s: directory %s does not exist; create it first", p, filepath.Dir(p))

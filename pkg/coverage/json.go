@@ -201,3 +201,16 @@ func jsonKind(goKind string) string {
 	}
 	return goKind
 }
+
+// SniffOther names the profile format of data when it is an LCOV or
+// Cobertura profile rather than JSON ("" otherwise).
+func SniffOther(data []byte) string {
+	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	switch {
+	case bytes.HasPrefix(t, []byte("TN:")), bytes.HasPrefix(t, []byte("SF:")):
+		return "LCOV"
+	case bytes.HasPrefix(t, []byte("<?xml")), bytes.HasPrefix(t, []byte("<coverage")):
+		return "Cobertura"
+	}
+	return ""
+}
