@@ -3,6 +3,7 @@ package coverage
 import (
 	"bytes"
 	_ "embed"
+	"errors"
 	"fmt"
 	"html/template"
 	"os"
@@ -143,7 +144,11 @@ func fileView(f *File, base string) htmlFile {
 		src = filepath.Join(base, src)
 	}
 	data, err := safefile.ReadFile(src, safefile.Data)
-	if err != nil {
+	switch {
+	case f.Virtual():
+		data, err = nil, errors.New("virtual")
+		v.Problem = "these parts are written in an imports: entry's overrides:, read apart from the file: their lines count from the override's first line"
+	case err != nil:
 		v.Problem = "the source cannot be shown: " + safefile.Reason(err)
 	}
 	text := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
