@@ -175,7 +175,7 @@ func jsonReason(err error) string {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		return fmt.Sprintf("invalid JSON at byte %d: %s", se.Offset, se.Error())
+		return fmt.Sprintf("invalid JSON at byte %d: %s", se.Offset, strings.TrimPrefix(se.Error(), "json: "))
 	case errors.As(err, &te):
 		where := te.Field
 		if where == "" {
@@ -185,7 +185,7 @@ func jsonReason(err error) string {
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return "the file is empty or cut short"
 	}
-	return err.Error()
+	return strings.TrimPrefix(err.Error(), "json: ")
 }
 
 func jsonKind(goKind string) string {
