@@ -53,6 +53,12 @@ type (
 
 func startInProcessC(t *testing.T, opts Options) *client {
 	t.Helper()
+	return startInProcessCaps(t, opts, protocol.ClientCapabilities{})
+}
+
+// startInProcessCaps is startInProcess for a client with capabilities.
+func startInProcessCaps(t *testing.T, opts Options, caps protocol.ClientCapabilities) *client {
+	t.Helper()
 	sr, cw := io.Pipe()
 	cr, sw := io.Pipe()
 	srv := New(opts)
@@ -62,7 +68,7 @@ func startInProcessC(t *testing.T, opts Options) *client {
 		defer close(done)
 		_ = srv.Serve(ctx, pipeRWC{Reader: sr, Writer: sw, closers: []io.Closer{sr, sw}})
 	}()
-	c := &client{Client: lsptest.Connect(t, pipeRWC{Reader: cr, Writer: cw, closers: []io.Closer{cr, cw}}), t: t}
+	c := &client{Client: lsptest.ConnectWith(t, pipeRWC{Reader: cr, Writer: cw, closers: []io.Closer{cr, cw}}, caps), t: t}
 	t.Cleanup(func() {
 		_ = c.Conn.Close()
 		cancel()

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -46,6 +47,7 @@ type Client struct {
 
 	mu    sync.Mutex
 	diags map[string][]Published
+	calls []string // methods of the requests the server sent
 	cond  *sync.Cond
 }
 
@@ -55,9 +57,21 @@ const Wait = 60 * time.Second
 // Connect speaks LSP on rwc and sends initialize + initialized.
 func Connect(t testing.TB, rwc io.ReadWriteCloser) *Client {
 	t.Helper()
+	return ConnectWith(t, rwc, protocol.ClientCapabilities{})
+}
+
+// ConnectWith is Connect for a client with the given capabilities.
+func ConnectWith(t testing.TB, rwc io.ReadWriteCloser, caps protocol.ClientCapabilities) *Client {
+	t.Helper()
 	c := &Client{t: t, diags: map[string][]Published{}}
 	c.cond = sync.NewCond(&c.mu)
 	h := jsonrpc2.HandlerWithError(func(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+		if !req.Notif {
+			c.mu.Lock()
+			c.calls = append(c.calls, req.Method)
+			c.cond.Broadcast()
+			c.mu.Unlock()
+		}
 		if req.Method == "textDocument/publishDiagnostics" && req.Params != nil {
 			var p Published
 			if err := json.Unmarshal(*req.Params, &p); err == nil {
@@ -71,7 +85,7 @@ func Connect(t testing.TB, rwc io.ReadWriteCloser) *Client {
 	})
 	c.Conn = jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(rwc, jsonrpc2.VSCodeObjectCodec{}), h)
 	var res protocol.InitializeResult
-	c.Call("initialize", protocol.InitializeParams{}, &res)
+	c.Call("initialize", protocol.InitializeParams{Capabilities: caps}, &res)
 	if res.ServerInfo == nil || res.ServerInfo.Name != "kitsoki" {
 		t.Fatalf("initialize: server info %+v", res.ServerInfo)
 	}
@@ -116,6 +130,26 @@ func (c *Client) wait(path string, ok func([]Published) bool) []Published {
 		c.cond.Wait()
 	}
 	return c.diags[uri]
+}
+
+// WaitCall waits until the server has sent a request of method.
+func (c *Client) WaitCall(method string) {
+	c.t.Helper()
+	deadline := time.AfterFunc(Wait, func() {
+		c.mu.Lock()
+		c.cond.Broadcast()
+		c.mu.Unlock()
+	})
+	defer deadline.Stop()
+	start := time.Now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for !slices.Contains(c.calls, method) {
+		if time.Since(start) > Wait {
+			c.t.Fatalf("the server sent no %s request (got %v)", method, c.calls)
+		}
+		c.cond.Wait()
+	}
 }
 
 // WaitDiags waits for the n-th publish for path.
