@@ -14,7 +14,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // runCovered runs the flow fixtures of the stories (app.yaml paths) with
-// a collector registered on every story, fails the test when a fixture
+// a collector registered on every story that has fixtures, fails the test when a fixture
 // fails, and returns the profile, paths relative to base.
 func runCovered(t testing.TB, base string, apps ...string) *Profile {
 	t.Helper()
@@ -22,12 +22,18 @@ func runCovered(t testing.TB, base string, apps ...string) *Profile {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range ds {
-		t.Logf("fixture diagnostic: %v", d)
+	if len(files) == 0 {
+		t.Fatalf("no fixtures under %v (%v)", apps, ds)
 	}
 	col := NewCollector(Options{Base: base})
 	runner := flowtest.NewRunner(flowtest.Options{Jobs: 2, Observer: col})
-	for _, app := range apps {
+	seen := map[string]bool{}
+	for _, f := range files {
+		app := f.Story
+		if seen[app] {
+			continue
+		}
+		seen[app] = true
 		ld, err := runner.Story(app)
 		if err != nil {
 			t.Fatal(err)

@@ -30,6 +30,7 @@
 // timeout.go, jobs.go (background jobs, on_complete, clarifications, the
 // inbox), gates.go (decision gates, decider: human, staged mode), slots.go,
 // clock.go (wall and virtual clocks, Advance's one-step move), bareroot.go
-// (a parallel root landed on bare), compile.go; the other files are named
-// for what they hold.
+// (a parallel root landed on bare), compile.go, observer.go (the
+// [Observer] seam kitsoki test --cover counts through, and
+// [Machine.Reachables]); the other files are named for what they hold.
 package engine
