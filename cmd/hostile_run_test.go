@@ -31,7 +31,9 @@ states:
         id: q
         with: { agent: helper, prompt: prompts/q.md }
         bind: { answer: stdout }
-      - emit_intent: done
+      # false where the chain reaches it; fires in the post-bind pass
+      - when: "world.answer != ''"
+        emit_intent: done
     on:
       done: [ { target: "@exit:answered", effects: [ { say: "{{ world.answer }}" } ] } ]
 `

@@ -98,7 +98,9 @@ states:
         agent: %s
         with: { prompt: "go", channel: %s, alias: %s }
         bind: { out: submitted, m: meta }
-      - emit_intent: done
+      # false where the chain reaches it; fires in the post-bind pass
+      - when: "len(world.out) > 0"
+        emit_intent: done
     on:
       done: [ { target: shown } ]
   shown:

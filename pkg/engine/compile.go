@@ -73,7 +73,7 @@ func pos(p story.Pos) Pos { return Pos{File: p.File, Line: p.Line, Col: p.Col} }
 // once, by name and position — a story is never half-run.
 func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 	var folded *fold.Folded
-	if len(st.Imports) > 0 || len(opts.Bindings) > 0 || st.Phases != nil {
+	if len(opts.Bindings) > 0 || fold.Changes(st) {
 		// imports are folded into one state tree first (seam 3)
 		f, err := foldForCompile(st, opts)
 		if err != nil {

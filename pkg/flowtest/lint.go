@@ -63,9 +63,8 @@ func (c *LintCache) lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 	if st == nil || len(fxs) == 0 {
 		return nil // nothing to check: the story is not folded for nothing
 	}
-	// A story with no imports and no phases folds to a copy of itself
-	// (fold.New has nothing to merge or expand): it is indexed as loaded.
-	if len(st.ImportOrder) > 0 || st.Phases != nil {
+	// A story fold.New would only copy is indexed as loaded.
+	if fold.Changes(st) {
 		if f, err := fold.New(st, fold.Options{Phases: phases.Expand}); err == nil && f != nil {
 			st = f.Story
 		}

@@ -1,8 +1,9 @@
 // Package fold owns the import fold ([New]): one story with a single
 // state tree made of a story and its imports: children, plus the side table
 // [Folded] that says where each folded state's files resolve and which
-// intent spellings it answers. It must not mutate its pkg/story input nor
-// run anything: the engine compiles and runs the folded story.
+// intent spellings it answers, with upstream's free-form fallback arc
+// copied into every room. It must not mutate its pkg/story input nor run
+// anything: the engine compiles and runs the folded story.
 //
 // The fold is upstream's: a wrapper state per alias, <alias>__<key> world
 // keys, renamed intents, mapped exits, rewritten targets, lifted host
@@ -12,5 +13,6 @@
 // Layout: fold.go (entry points, side table), copy.go (deep copy of the
 // input), merge.go (one child under its alias), rewrite.go (world, target and
 // intent rewriting of child strings), overrides.go (overrides.states and
-// overrides.intents), rebase.go (the child's prompt and schema paths).
+// overrides.intents), rebase.go (the child's prompt and schema paths),
+// landing.go (the free-form fallback arc copied into every room).
 package fold

@@ -99,6 +99,9 @@ func New(st *story.Story, opts Options) (*Folded, error) {
 		fs.fold(root)
 	}
 	if len(fs.errs) == 0 {
+		freeFormFallback(root.st)
+	}
+	if len(fs.errs) == 0 {
 		fs.bind(root.st, opts.Bindings)
 	}
 	if len(fs.errs) > 0 {

@@ -65,8 +65,9 @@ func FuzzParseHTTPCassette(f *testing.F) {
 
 // FuzzParseInspectCassette: no panic; errors name the file.
 func FuzzParseInspectCassette(f *testing.F) {
-	f.Add([]byte("kind: inspect_cassette\ninspections:\n  - { op: read, target: a, result: x }\n"))
-	f.Add([]byte("kind: inspect_cassette\nexchanges:\n  - { op: probe, target: p, status: error }\n"))
+	f.Add([]byte("kind: inspect_cassette\ninteractions:\n  - { op: read, target: a, out: x }\n"))
+	f.Add([]byte("kind: inspect_cassette\ninteractions:\n  - { op: probe, target: p, exit: 3, out: o }\n  - { op: glob, target: \"*\", out: \"a\\nb\" }\n"))
+	f.Add([]byte("kind: inspect_cassette\ninteractions:\n  - { op: probe, exit: x }\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := ParseInspectCassette("f.yaml", data)
 		if err != nil {
@@ -75,7 +76,9 @@ func FuzzParseInspectCassette(f *testing.F) {
 			}
 			return
 		}
-		_ = c.find("read", "a")
+		if _, err := c.take("read", "a"); err != nil && !strings.Contains(err.Error(), "no interaction matched read a") {
+			t.Fatalf("miss: %v", err)
+		}
 	})
 }
 

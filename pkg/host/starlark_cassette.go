@@ -66,22 +66,10 @@ type rawRequest struct {
 // record_mode (none, new_episodes, all) sets the record mode; see
 // SetRecordMode and Flush.
 func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
-	if len(data) > maxCassette {
-		return nil, fmt.Errorf("%s: http cassette is larger than %d bytes", path, maxCassette)
-	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, fmt.Errorf("%s: the http cassette is empty", path)
-	}
 	var raw rawCassette
-	var node yaml.Node
-	if err := yaml.Unmarshal(data, &node); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	if err := node.Decode(&raw); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: the http cassette is empty", path)
-		}
-		return nil, fmt.Errorf("%s: %v", path, err)
+	node, err := decodeCassette(path, "http", data, &raw, "")
+	if err != nil {
+		return nil, err
 	}
 	if raw.Kind != "http_cassette" {
 		return nil, fmt.Errorf("%s: kind is %q; an http cassette says kind: http_cassette", path, raw.Kind)
@@ -91,7 +79,7 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 	default:
 		return nil, fmt.Errorf("%s: record_mode %q is not one of none, new_episodes, all", path, raw.RecordMode)
 	}
-	lines := exchangeLines(&node)
+	lines := exchangeLines(node)
 	c := &HTTPCassette{Path: path}
 	for i, e := range raw.Exchanges {
 		where := fmt.Sprintf("%s: exchanges[%d]", path, i)
@@ -150,8 +138,33 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 	return c, nil
 }
 
+// decodeCassette decodes a Starlark cassette file (what names its kind in
+// messages) into raw, bounded in size; hint follows a decoding error.
+func decodeCassette(path, what string, data []byte, raw any, hint string) (*yaml.Node, error) {
+	if len(data) > maxCassette {
+		return nil, fmt.Errorf("%s: %s cassette is larger than %d bytes", path, what, maxCassette)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("%s: the %s cassette is empty", path, what)
+	}
+	var node yaml.Node
+	if err := yaml.Unmarshal(data, &node); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if err := node.Decode(raw); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: the %s cassette is empty", path, what)
+		}
+		return nil, fmt.Errorf("%s: %v%s", path, err, hint)
+	}
+	return &node, nil
+}
+
 // exchangeLines returns the line of each exchanges[] item.
-func exchangeLines(n *yaml.Node) []int {
+func exchangeLines(n *yaml.Node) []int { return listLines(n, "exchanges") }
+
+// listLines returns the line of each item of the top-level list key.
+func listLines(n *yaml.Node, key string) []int {
 	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
 		n = n.Content[0]
 	}
@@ -159,7 +172,7 @@ func exchangeLines(n *yaml.Node) []int {
 		return nil
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == "exchanges" && n.Content[i+1].Kind == yaml.SequenceNode {
+		if n.Content[i].Value == key && n.Content[i+1].Kind == yaml.SequenceNode {
 			var out []int
 			for _, it := range n.Content[i+1].Content {
 				out = append(out, it.Line)
@@ -224,97 +237,91 @@ func (c *HTTPCassette) Unplayed() []string {
 }
 
 // InspectCassette answers a Starlark script's ctx.fs and ctx.probe calls
-// (a flow fixture's starlark_inspect_cassette: kind: inspect_cassette):
+// in a flow fixture (starlark_inspect_cassette), in upstream's layout:
 //
 //	kind: inspect_cassette
-//	inspections:
+//	interactions:
 //	  - op: read | exists | glob | probe
 //	    target: <path, pattern or probe name>
-//	    result: <the answer: a string for read, a bool for exists, a list for glob, anything for probe>
-//	    status: ok | missing | error   # optional; missing makes read fail
+//	    exit: <int>     # probe's exit code (0 when absent)
+//	    out: <text>     # read: the file's text; exists: "true" or anything
+//	                    # else; glob: the paths, one a line; probe: output
 //
-// A call the cassette does not answer falls through to the story
-// directory (fs) or fails (probe).
+// Each interaction answers one call: the first not yet played whose op and
+// target equal the call's (a probe's arguments are not compared). A call
+// with none left fails the script, naming every interaction; nothing is
+// read from disk. One cassette serves a whole fixture, so a second call of
+// the same target needs a second interaction. It is safe for concurrent
+// use.
 type InspectCassette struct {
-	Path    string
-	Entries []Inspection
+	Path         string
+	Interactions []Interaction
+
+	mu     sync.Mutex
+	played []bool
 }
 
-// Inspection is one recorded fs/probe answer.
-type Inspection struct {
-	Op     string `yaml:"op"`
-	Target string `yaml:"target"`
-	Result any    `yaml:"result"`
-	Status string `yaml:"status"`
+// Interaction is one recorded fs/probe answer.
+type Interaction struct {
+	Op     string
+	Target string
+	Exit   int
+	Out    string
+	Line   int
 }
 
-var inspectOps = map[string]bool{"read": true, "exists": true, "glob": true, "probe": true}
+type rawInspect struct {
+	Kind         string `yaml:"kind"`
+	Interactions []struct {
+		Op     string `yaml:"op"`
+		Target string `yaml:"target"`
+		Exit   *int   `yaml:"exit"`
+		Out    string `yaml:"out"`
+	} `yaml:"interactions"`
+}
 
-// ParseInspectCassette parses a kind: inspect_cassette file. Upstream's
-// exact layout is not known, so it reads leniently: entries under
-// inspections:, exchanges:, entries: or episodes:, each with op (or kind /
-// type), target (or path / pattern / name), result (or content / value /
-// response) and status; an entry it cannot read as one of read, exists,
-// glob or probe is skipped (the call then falls through to the story
-// directory). The kind and the YAML itself are checked.
+// ParseInspectCassette parses a kind: inspect_cassette file; path labels
+// errors. Other keys are ignored, as upstream's reader does.
 func ParseInspectCassette(path string, data []byte) (*InspectCassette, error) {
-	if len(data) > maxCassette {
-		return nil, fmt.Errorf("%s: inspect cassette is larger than %d bytes", path, maxCassette)
+	var raw rawInspect
+	node, err := decodeCassette(path, "inspect", data, &raw, " (an inspect cassette lists interactions: of {op, target, exit, out})")
+	if err != nil {
+		return nil, err
 	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, fmt.Errorf("%s: the inspect cassette is empty", path)
+	if raw.Kind != "inspect_cassette" {
+		return nil, fmt.Errorf("%s: kind is %q; an inspect cassette says kind: inspect_cassette", path, raw.Kind)
 	}
-	var raw map[string]any
-	if err := yaml.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	if k, _ := raw["kind"].(string); k != "inspect_cassette" {
-		return nil, fmt.Errorf("%s: kind is %q; an inspect cassette says kind: inspect_cassette", path, raw["kind"])
-	}
+	lines := listLines(node, "interactions")
 	c := &InspectCassette{Path: path}
-	pick := func(m map[string]any, keys ...string) any {
-		for _, k := range keys {
-			if v, ok := m[k]; ok {
-				return v
-			}
+	for i, r := range raw.Interactions {
+		it := Interaction{Op: r.Op, Target: r.Target, Out: r.Out}
+		if r.Exit != nil {
+			it.Exit = *r.Exit
 		}
-		return nil
-	}
-	for _, list := range []string{"inspections", "exchanges", "entries", "episodes"} {
-		items, _ := raw[list].([]any)
-		for _, it := range items {
-			m, ok := it.(map[string]any)
-			if !ok {
-				continue
-			}
-			e := Inspection{}
-			e.Op, _ = pick(m, "op", "kind", "type").(string)
-			e.Target, _ = pick(m, "target", "path", "pattern", "name").(string)
-			e.Status, _ = m["status"].(string)
-			e.Result = normalizeYAML(pick(m, "result", "content", "value", "response"))
-			if !inspectOps[e.Op] || e.Target == "" {
-				continue
-			}
-			switch e.Status {
-			case "", "ok", "missing", "error":
-			default:
-				e.Status = "ok"
-			}
-			c.Entries = append(c.Entries, e)
+		if i < len(lines) {
+			it.Line = lines[i]
 		}
+		c.Interactions = append(c.Interactions, it)
 	}
+	c.played = make([]bool, len(c.Interactions))
 	return c, nil
 }
 
-// find returns the entry answering op on target.
-func (c *InspectCassette) find(op, target string) *Inspection {
-	if c == nil {
-		return nil
-	}
-	for i := range c.Entries {
-		if c.Entries[i].Op == op && c.Entries[i].Target == target {
-			return &c.Entries[i]
+// take plays the first unplayed interaction of op on target; a miss is
+// upstream's error, listing every interaction.
+func (c *InspectCassette) take(op, target string) (*Interaction, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := range c.Interactions {
+		it := &c.Interactions[i]
+		if !c.played[i] && it.Op == op && it.Target == target {
+			c.played[i] = true
+			return it, nil
 		}
 	}
-	return nil
+	all := make([]string, len(c.Interactions))
+	for i, it := range c.Interactions {
+		all[i] = it.Op + " " + it.Target
+	}
+	return nil, fmt.Errorf("starlark inspect replay: no interaction matched %s %s; available: %s", op, target, strings.Join(all, ", "))
 }

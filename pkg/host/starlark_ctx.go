@@ -254,12 +254,13 @@ func (s *scriptCtx) fsRead(_ *starlark.Thread, fn *starlark.Builtin, args starla
 	if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "path", &p); err != nil {
 		return nil, err
 	}
-	if e := s.o.Inspect.find("read", p); e != nil {
-		s.inspect("read", p, statusOf(e))
-		if e.Status == "missing" || e.Status == "error" {
-			return nil, fmt.Errorf("fs.read(%q): %s (inspect cassette)", p, e.Status)
+	if s.o.Inspect != nil {
+		it, err := s.o.Inspect.take("read", p)
+		if err != nil {
+			return nil, err
 		}
-		return starlark.String(stringify(e.Result)), nil
+		s.inspect("read", p, "ok")
+		return starlark.String(it.Out), nil
 	}
 	abs, err := s.fsPath("fs.read", p)
 	if err != nil {
@@ -279,25 +280,27 @@ func (s *scriptCtx) fsExists(_ *starlark.Thread, fn *starlark.Builtin, args star
 	if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "path", &p); err != nil {
 		return nil, err
 	}
-	if e := s.o.Inspect.find("exists", p); e != nil {
-		b, _ := e.Result.(bool)
-		if e.Result == nil {
-			b = e.Status != "missing"
+	var found bool
+	if s.o.Inspect != nil {
+		it, err := s.o.Inspect.take("exists", p)
+		if err != nil {
+			return nil, err
 		}
-		s.inspect("exists", p, statusOf(e))
-		return starlark.Bool(b), nil
+		found = it.Out == "true"
+	} else {
+		abs, err := s.fsPath("fs.exists", p)
+		if err != nil {
+			return nil, err
+		}
+		_, serr := os.Stat(abs)
+		found = serr == nil
 	}
-	abs, err := s.fsPath("fs.exists", p)
-	if err != nil {
-		return nil, err
-	}
-	_, serr := os.Stat(abs)
 	st := "ok"
-	if serr != nil {
+	if !found {
 		st = "missing"
 	}
 	s.inspect("exists", p, st)
-	return starlark.Bool(serr == nil), nil
+	return starlark.Bool(found), nil
 }
 
 func (s *scriptCtx) fsGlob(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -305,57 +308,58 @@ func (s *scriptCtx) fsGlob(_ *starlark.Thread, fn *starlark.Builtin, args starla
 	if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "pattern", &pat); err != nil {
 		return nil, err
 	}
-	if e := s.o.Inspect.find("glob", pat); e != nil {
-		s.inspect("glob", pat, statusOf(e))
-		return toStarlark(e.Result)
+	var matches []string
+	if s.o.Inspect != nil {
+		it, err := s.o.Inspect.take("glob", pat)
+		if err != nil {
+			return nil, err
+		}
+		// the recorded paths, one a line, the text trimmed first
+		if out := strings.TrimSpace(it.Out); out != "" {
+			matches = strings.Split(out, "\n")
+		}
+	} else {
+		var err error
+		if matches, err = glob(s.storyDir, pat, maxGlob); err != nil {
+			return nil, fmt.Errorf("fs.glob(%q): %v", pat, err)
+		}
 	}
-	matches, err := glob(s.storyDir, pat, maxGlob)
-	if err != nil {
-		return nil, fmt.Errorf("fs.glob(%q): %v", pat, err)
+	s.inspect("glob", pat, fmt.Sprintf("matched:%d", len(matches)))
+	list := make([]starlark.Value, len(matches))
+	for i, m := range matches {
+		list[i] = starlark.String(m)
 	}
-	s.inspect("glob", pat, "ok")
-	return toStarlark(matches)
+	return starlark.NewList(list), nil
 }
 
-// probe answers ctx.probe(target): from the inspect cassette when it has
-// an answer, else a look at a path in the story directory:
-// {exists, kind: file|dir|missing, size}.
+// probe answers ctx.probe(name, args=[]) with {exit, out}: from the
+// inspect cassette by name (the arguments are not compared). kitsoki runs
+// no probe program: without a cassette the call fails, naming the fix.
 func (s *scriptCtx) probe(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var target string
-	if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "target", &target); err != nil {
+	var name string
+	var list *starlark.List
+	if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "name", &name, "args?", &list); err != nil {
 		return nil, err
 	}
-	if e := s.o.Inspect.find("probe", target); e != nil {
-		s.inspect("probe", target, statusOf(e))
-		if e.Status == "error" {
-			return nil, fmt.Errorf("probe(%q): error (inspect cassette)", target)
+	if list != nil {
+		for i := 0; i < list.Len(); i++ {
+			if _, ok := list.Index(i).(starlark.String); !ok {
+				return nil, fmt.Errorf("probe(%q): args[%d] is a %s; probe arguments are strings", name, i, list.Index(i).Type())
+			}
 		}
-		return toStarlark(e.Result)
 	}
-	abs, err := s.fsPath("probe", target)
+	if s.o.Inspect == nil {
+		return nil, fmt.Errorf("probe(%q): no inspect cassette answers it; kitsoki runs no probe programs (record {op: probe, target: %s, exit, out} under interactions: in a fixture's starlark_inspect_cassette)", name, name)
+	}
+	it, err := s.o.Inspect.take("probe", name)
 	if err != nil {
 		return nil, err
 	}
-	res := map[string]any{"exists": false, "kind": "missing", "size": 0}
-	st := "missing"
-	if fi, err := os.Stat(abs); err == nil {
-		st = "ok"
-		res["exists"] = true
-		res["size"] = fi.Size()
-		res["kind"] = "file"
-		if fi.IsDir() {
-			res["kind"] = "dir"
-		}
-	}
-	s.inspect("probe", target, st)
-	return toStarlark(res)
-}
-
-func statusOf(e *Inspection) string {
-	if e.Status == "" {
-		return "ok"
-	}
-	return e.Status
+	s.inspect("probe", name, fmt.Sprintf("exit:%d", it.Exit))
+	d := starlark.NewDict(2)
+	_ = d.SetKey(starlark.String("exit"), starlark.MakeInt(it.Exit))
+	_ = d.SetKey(starlark.String("out"), starlark.String(it.Out))
+	return d, nil
 }
 
 // glob returns the files under root matching pattern (slash-separated,

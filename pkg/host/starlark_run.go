@@ -62,6 +62,59 @@ func starlarkScript(storyDir, script string) (string, error) {
 	return confine("host.starlark.run", "script", base, script)
 }
 
+// loadScript reads with.script: relative to the story directory, and —
+// as upstream, when that file cannot be read — relative to the process
+// working directory (a repository-relative path proposed at run time),
+// confined to the story's project root ([scriptRoot]). The error is the
+// first resolution's.
+func loadScript(storyDir, script string) (string, []byte, error) {
+	path, err := starlarkScript(storyDir, script)
+	if err == nil {
+		var src []byte
+		if src, err = readLimited(path, maxScript); err == nil {
+			return path, src, nil
+		}
+		err = fmt.Errorf("host.starlark.run: script %q cannot be read: %v", script, errText(err))
+	}
+	if strings.TrimSpace(script) == "" || filepath.IsAbs(script) {
+		return "", nil, err
+	}
+	wd, werr := os.Getwd()
+	base, berr := starlarkBase(storyDir)
+	if werr != nil || berr != nil {
+		return "", nil, err
+	}
+	alt, cerr := confine("host.starlark.run", "script", scriptRoot(base), filepath.Join(wd, script))
+	if cerr != nil {
+		return "", nil, err
+	}
+	src, rerr := readLimited(alt, maxScript)
+	if rerr != nil {
+		return "", nil, err
+	}
+	return alt, src, nil
+}
+
+// scriptRoot is the project root of a story directory: its nearest
+// ancestor (itself included) holding .git or .kitsoki/, else the story
+// directory itself. A script found relative to the working directory must
+// lie inside it.
+func scriptRoot(storyDir string) string {
+	for dir := storyDir; ; {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		if fi, err := os.Stat(filepath.Join(dir, ".kitsoki")); err == nil && fi.IsDir() {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return storyDir
+		}
+		dir = parent
+	}
+}
+
 // starlarkBase is the directory scripts and ctx.fs are confined to: the
 // story's, else $KITSOKI_APP_DIR, else the process directory.
 func starlarkBase(storyDir string) (string, error) {
@@ -85,13 +138,12 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 		return domainErr(name+": "+format, a...), nil
 	}
 	script := strArg(c.Args, "script")
-	path, err := starlarkScript(c.Env.StoryDir, script)
+	path, src, err := loadScript(c.Env.StoryDir, script)
 	if err != nil {
-		return domainErr("%v", err), nil
-	}
-	src, err := readLimited(path, maxScript)
-	if err != nil {
-		return Result{}, fmt.Errorf("%s: script %q cannot be read: %v", name, script, errText(err))
+		if errors.Is(err, errOutside) || strings.TrimSpace(script) == "" {
+			return domainErr("%v", err), nil
+		}
+		return Result{}, err
 	}
 	scData, err := readLimited(path+".yaml", maxSidecar)
 	if err != nil {

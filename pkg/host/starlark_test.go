@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -114,7 +115,7 @@ func TestStarlarkChecks(t *testing.T) {
 	w("nosidecar.star", "def main(ctx):\n    return {}\n", "")
 	w("badsidecar.star", "def main(ctx):\n    return {}\n", "inputs:\n  a: { type: integer }\n")
 	w("fsread.star", "def main(ctx):\n    return {\"out\": ctx.fs.read(ctx.inputs[\"tag\"])}\n", io)
-	w("fsmisc.star", "def main(ctx):\n    return {\"out\": \"%s %s %s %s\" % (ctx.fs.exists(\"echo.star\"), ctx.fs.exists(\"nope\"), ctx.fs.glob(\"sub/**/*.txt\"), ctx.probe(\"sub\")[\"kind\"])}\n", io)
+	w("fsmisc.star", "def main(ctx):\n    return {\"out\": \"%s %s %s %s\" % (ctx.fs.exists(\"echo.star\"), ctx.fs.exists(\"nope\"), ctx.fs.glob(\"sub/**/*.txt\"), len(ctx.fs.glob(\"sub/*.md\")))}\n", io)
 	w("sub/a/b.txt", "b", "")
 	w("sub/c.txt", "c", "")
 	w("net.star", "def main(ctx):\n    return {\"out\": ctx.http.get(\"https://example.com\").body}\n", io)
@@ -131,7 +132,7 @@ func TestStarlarkChecks(t *testing.T) {
 		t.Errorf("world overlay: %v", d)
 	}
 	d = mustOK(t, h, env, map[string]any{"script": "fsmisc.star", "inputs": map[string]any{"n": 1}})
-	if d["out"] != `True False ["sub/a/b.txt", "sub/c.txt"] dir` {
+	if d["out"] != `True False ["sub/a/b.txt", "sub/c.txt"] 0` {
 		t.Errorf("fs: %v", d["out"])
 	}
 	if ins, _ := d["__inspections"].([]any); len(ins) != 4 {
@@ -218,30 +219,54 @@ func TestStarlarkCancel(t *testing.T) {
 	}
 }
 
+// TestInspectCassette: upstream's layout (interactions: of {op, target,
+// exit, out}); each interaction answers one call in order, a probe by name
+// whatever its arguments, and a call with none left fails naming every
+// interaction; the calls are summarised as upstream's __inspections.
 func TestInspectCassette(t *testing.T) {
 	dir := storytest.TempTree(t, map[string]string{
-		"s.star":      "def main(ctx):\n    return {\"a\": ctx.fs.read(\"docs/issues.md\"), \"b\": ctx.fs.exists(\"x\"), \"c\": ctx.probe(\"git:status\")}\n",
-		"s.star.yaml": "outputs:\n  a: { type: string }\n  b: { type: bool }\n  c: { type: any }\n",
+		"s.star": `def main(ctx):
+    return {"a": [ctx.fs.read("docs/issues.md"), ctx.fs.read("docs/issues.md")], "b": [ctx.fs.exists("x"), ctx.fs.exists("y")],
+            "c": ctx.probe("git.status", ["-s"]), "g": [ctx.fs.glob("*.md"), ctx.fs.glob("none/*")]}
+`,
+		"s.star.yaml":     "outputs:\n  a: { type: list }\n  b: { type: list }\n  c: { type: any }\n  g: { type: list }\n",
+		"miss.star":       "def main(ctx):\n    return {\"a\": ctx.fs.read(\"here.md\")}\n",
+		"probe.star":      "def main(ctx):\n    return {\"a\": ctx.probe(\"git.status\")}\n",
+		"probe.star.yaml": "outputs:\n  a: { type: any }\n",
+		"miss.star.yaml":  "outputs:\n  a: { type: string }\n",
+		"here.md":         "on disk",
 	})
-	data := []byte("kind: inspect_cassette\ninspections:\n  - { op: read, target: docs/issues.md, result: \"recorded\" }\n  - { op: exists, target: x, result: true }\n  - { op: probe, target: \"git:status\", result: { clean: true } }\n")
+	data := []byte(`kind: inspect_cassette
+interactions:
+  - { op: read, target: docs/issues.md, out: recorded, exit: 1 }
+  - { op: read, target: docs/issues.md, out: again }
+  - { op: exists, target: x, out: "true" }
+  - { op: exists, target: y, out: "yes" }
+  - { op: probe, target: git.status, exit: 3, out: clean }
+  - { op: glob, target: "*.md", out: "  a.md\n\nb.md\n" }
+  - { op: glob, target: "none/*", out: "\n" }
+`)
 	ic, err := ParseInspectCassette("c.yaml", data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	d := mustOK(t, NewStarlarkRun(StarlarkOptions{Inspect: ic, NoNetwork: true}), starEnv(dir), map[string]any{"script": "s.star"})
-	if d["a"] != "recorded" || d["b"] != true || sprint(d["c"]) != "map[clean:true]" {
+	if sprint(d["a"]) != "[recorded again]" || sprint(d["b"]) != "[true false]" || sprint(d["c"]) != "map[exit:3 out:clean]" || sprint(d["g"]) != "[[a.md  b.md] []]" {
 		t.Errorf("inspect: %v", d)
 	}
-	for _, bad := range []string{"kind: http_cassette\n", "kind: [\n", ""} {
+	if got := sprint(d["__inspections"]); !strings.Contains(got, "map[op:glob status:matched:3 target:*.md]") || !strings.Contains(got, "map[op:probe status:exit:3 target:git.status]") || !strings.Contains(got, "map[op:exists status:missing target:y]") {
+		t.Errorf("__inspections: %s", got)
+	}
+	// every interaction is played: a third read misses, and nothing is read from disk
+	wantDomainErr(t, NewStarlarkRun(StarlarkOptions{Inspect: ic, NoNetwork: true}), starEnv(dir), map[string]any{"script": "miss.star"}, "miss",
+		"host.starlark.run: starlark: main(ctx): starlark inspect replay: no interaction matched read here.md; available: read docs/issues.md, read docs/issues.md, exists x, exists y, probe git.status, glob *.md, glob none/*")
+	for _, bad := range []string{"kind: http_cassette\n", "kind: [\n", "", "kind: inspect_cassette\ninteractions:\n  - { op: probe, exit: x }\n", "kind: inspect_cassette\ninteractions: {a: 1}\n"} {
 		if _, err := ParseInspectCassette("c.yaml", []byte(bad)); err == nil || !strings.HasPrefix(err.Error(), "c.yaml") {
 			t.Errorf("%q: %v", bad, err)
 		}
 	}
-	// entries it cannot read are skipped, not fatal (upstream's layout is unknown)
-	ic, err = ParseInspectCassette("c.yaml", []byte("kind: inspect_cassette\nentries:\n  - { op: write, target: x }\n  - { op: read }\n  - just a string\n  - { kind: exists, path: p, value: false }\n"))
-	if err != nil || len(ic.Entries) != 1 || ic.Entries[0].Op != "exists" || ic.Entries[0].Target != "p" || ic.Entries[0].Result != false {
-		t.Errorf("lenient: %+v %v", ic, err)
-	}
+	// without a cassette, ctx.probe names the fix
+	wantDomainErr(t, NewStarlarkRun(StarlarkOptions{NoNetwork: true}), starEnv(dir), map[string]any{"script": "probe.star"}, "no cassette", "starlark_inspect_cassette")
 }
 
 func TestHTTPCassetteParse(t *testing.T) {
@@ -300,4 +325,48 @@ func TestSidecarParse(t *testing.T) {
 		{"inputs:\n  a: [1]\n", "must be a mapping like"},
 		{"outputs:\n  a: string\n  a: int\n", "declared twice"},
 	})
+}
+
+// TestScriptPathFromWorkingDir: a relative script that misses under the
+// story directory is retried relative to the process working directory
+// (conformance probe 12), inside the story's project root only: the
+// nearest ancestor with .git or .kitsoki/, else the story directory.
+func TestScriptPathFromWorkingDir(t *testing.T) {
+	repo := storytest.TempTree(t, map[string]string{
+		".kitsoki/keep":                 "",
+		"tools/shared.star":             "def main(ctx):\n    return {\"a\": 42}\n",
+		"tools/shared.star.yaml":        "outputs:\n  a: { type: int }\n",
+		"stories/s/app.yaml":            "app: {id: s}\n",
+		"stories/s/scripts/x.star":      "def main(ctx):\n    return {\"a\": 7}\n",
+		"stories/s/scripts/x.star.yaml": "outputs:\n  a: { type: int }\n",
+	})
+	outside := storytest.TempTree(t, map[string]string{
+		"evil.star":      "def main(ctx):\n    return {\"a\": 666}\n",
+		"evil.star.yaml": "outputs:\n  a: { type: int }\n",
+	})
+	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true})
+	env := starEnv(filepath.Join(repo, "stories/s"))
+	t.Chdir(repo)
+	for script, want := range map[string]any{"scripts/x.star": int64(7), "stories/s/scripts/x.star": int64(7), "tools/shared.star": int64(42)} {
+		if d := mustOK(t, h, env, map[string]any{"script": script}); fmt.Sprint(d["a"]) != fmt.Sprint(want) {
+			t.Errorf("%s: %v", script, d)
+		}
+	}
+	// the working directory cannot lead outside the project root
+	t.Chdir(outside)
+	if res, err := h.Call(context.Background(), &Call{Env: env, Args: map[string]any{"script": "evil.star"}}); err == nil && res.Error == "" {
+		t.Errorf("a script outside the project root ran: %+v", res)
+	}
+	// without a marker the root is the story directory itself
+	if err := os.Remove(filepath.Join(repo, ".kitsoki/keep")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(repo, ".kitsoki")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(repo)
+	if res, err := h.Call(context.Background(), &Call{Env: env, Args: map[string]any{"script": "tools/shared.star"}}); err == nil && res.Error == "" {
+		t.Errorf("a script outside the story directory ran without a project root: %+v", res)
+	}
+	mustOK(t, h, env, map[string]any{"script": "stories/s/scripts/x.star"})
 }

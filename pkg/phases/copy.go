@@ -16,7 +16,8 @@ var (
 
 // copier deep-copies template nodes (states, effects) through their
 // exported fields, substituting every string — map keys included — with
-// the graph entry's binding. Positions are kept: a generated state points
+// the graph entry's binding (state keys by [binding.key], the rest by
+// [binding.body]). Positions are kept: a generated state points
 // at the template text it came from. Unexported fields (pkg/story's
 // private indices) are left zero; Parent links are rebuilt by the caller.
 type copier struct {
@@ -27,7 +28,7 @@ func (c *copier) value(v reflect.Value, p story.Pos) reflect.Value {
 	switch v.Kind() {
 	case reflect.String:
 		out := reflect.New(v.Type()).Elem()
-		out.SetString(c.b.text(v.String(), p, false))
+		out.SetString(c.b.body(v.String()))
 		return out
 	case reflect.Pointer:
 		if v.IsNil() {
@@ -86,7 +87,7 @@ func (c *copier) value(v reflect.Value, p story.Pos) reflect.Value {
 				continue
 			}
 			if t == stateType && (sf.Name == "Parent" || sf.Name == "Name" || sf.Name == "Path" || sf.Name == "Children") {
-				continue // set by the caller (a state key is substituted strictly)
+				continue // set by the caller (a state key has its own substitution)
 			}
 			out.Field(i).Set(c.value(v.Field(i), p))
 		}
@@ -100,9 +101,14 @@ func (c *copier) value(v reflect.Value, p story.Pos) reflect.Value {
 }
 
 // state copies a template state (and its subtree) for one graph entry.
+// Only a top-level state key has its {param} placeholders substituted; a
+// nested key is kept as written, as upstream's expansion does.
 func (c *copier) state(s *story.State, parent *story.State) *story.State {
 	ns := c.value(reflect.ValueOf(s).Elem(), s.Pos).Addr().Interface().(*story.State)
-	ns.Name = c.b.text(s.Name, s.Pos, true)
+	ns.Name = s.Name
+	if parent == nil {
+		ns.Name = c.b.key(s.Name, s.Pos)
+	}
 	ns.Parent = parent
 	ns.Path = ns.Name
 	if parent != nil {

@@ -74,30 +74,18 @@ phases:
 phases:
   template: t
   graph: {a: {}}
-`, []string{`9:7: phases.graph["a"]: state key "{id}_{kind}": {kind} is not a parameter of the template (declare it under parameters: or give it in the graph entry)`}},
-		{"unknown tpl", head + `phase_templates:
+`, []string{`9:7: phases.graph["a"]: state name "{id}_{kind}": unknown parameter "kind" (declare it under parameters: with a default, or give it in the graph entry)`}},
+		{"phase_id is no parameter", head + `phase_templates:
   t:
+    parameters: {note: {type: string}}
     states:
-      "{id}_s":
-        view: "{{ tpl.title }}"
+      "{phase_id}_{note}": {}
 phases:
   template: t
   graph: {a: {}}
-`, []string{`10:15: phases.graph["a"]: {{ tpl.title }}: "title" is not a parameter of the template (declare it under parameters: or give it in the graph entry)`}},
-		{"missing next arc", head + `phase_templates:
-  t:
-    states:
-      "{id}_s":
-        on:
-          go: [{target: "{{ phase.next.go }}"}]
-phases:
-  template: t
-  graph:
-    a: {next: {stop: start}}
-    b: {}
 `, []string{
-			`11:16: phases.graph["a"]: {{ phase.next.go }}: next: has no "go" arc (it has stop)`,
-			`11:16: phases.graph["b"]: {{ phase.next.go }}: the entry has no next: (add next: {go: <state>})`}},
+			`10:7: phases.graph["a"]: state name "{phase_id}_{note}": unknown parameter "note" (declare it under parameters: with a default, or give it in the graph entry)`,
+			`10:7: phases.graph["a"]: state name "{phase_id}_{note}": unknown parameter "phase_id" (declare it under parameters: with a default, or give it in the graph entry)`}},
 		{"collides with a state", head + `phase_templates:
   t:
     states:
@@ -142,21 +130,25 @@ phases:
 	}
 }
 
-// TestOptionalUnsetRendersEmpty: a declared optional parameter with no
-// default, not given, substitutes as empty text.
-func TestOptionalUnsetRendersEmpty(t *testing.T) {
+// TestUnknownReferencesKept: a {{ tpl.x }} naming no parameter value (an
+// undeclared name, or a declared optional one without default the entry
+// does not give) and a {{ phase.next.x }} the entry's next: lacks stay as
+// written, as upstream leaves them (a view renders them empty; an
+// expression refuses them at compile); {name} in a body is text.
+func TestUnknownReferencesKept(t *testing.T) {
 	st := loadLoose(t, head+`phase_templates:
   t:
     parameters: {note: {type: string}}
     states:
       "{id}_s":
-        view: "[{{ tpl.note }}|{note}]"
+        view: "[{{ tpl.note }}|{note}|{{ tpl.nope }}|{{ phase.next.go }}|{{ phase.next.skip }}]"
 phases:
   template: t
-  graph: {a: {}}
+  graph: {a: {next: {go: b}}, b: {next: 3}}
 `)
 	if err := Expand(st); err != nil {
 		t.Fatal(err)
 	}
-	eq(t, "view", find(t, st, "a_s").View.Template, "[|]")
+	eq(t, "view a", find(t, st, "a_s").View.Template, "[{{ tpl.note }}|{note}|{{ tpl.nope }}|b_executing|{{ phase.next.skip }}]")
+	eq(t, "view b", find(t, st, "b_s").View.Template, "[{{ tpl.note }}|{note}|{{ tpl.nope }}|{{ phase.next.go }}|{{ phase.next.skip }}]")
 }

@@ -12,12 +12,13 @@ import (
 // for (upstream's load stage 3, expandPhases). It has the signature of
 // fold.Options.Phases: st is the fold's private copy and is edited in
 // place. For each phases.graph entry, in declaration order, every state
-// of the template is instantiated with {param} / {{ tpl.<param> }} /
-// {{ phase.next.<arc> }} / {{ phase.id }} substituted from the entry; the
-// entry's on_enter: runs first in the phase's first state; the
+// of the template is instantiated with {param} substituted in its state
+// keys and {{ tpl.<param> }} / {{ phase.next.<arc> }} everywhere else; the
+// entry's on_enter: replaces the on_enter: of the phase's <id>_executing
+// state (a template without one drops it), as upstream does; the
 // checkpoint_intents: are merged into each generated <id>_awaiting_reply
-// state. cycle_budgets: is accepted and ignored, as upstream does
-// (docs/compat/phases.md). On success st.Phases is nil; on error st is
+// state; cycle_budgets: guard the <id>_executing state's arcs
+// ([applyBudgets]). On success st.Phases is nil; on error st is
 // left unchanged and the error is an *Error naming every problem.
 func Expand(st *story.Story) error {
 	if st == nil || st.Phases == nil {
@@ -69,10 +70,14 @@ func Expand(st *story.Story) error {
 			taken[s.Name] = where
 			mine = append(mine, s)
 		}
-		if len(mine) > 0 && len(node.OnEnter) > 0 {
-			first := mine[0]
-			first.OnEnter = append(c.effects(node.OnEnter), first.OnEnter...)
+		if len(node.OnEnter) > 0 {
+			for _, s := range mine {
+				if s.Name == id+"_executing" {
+					s.OnEnter = c.effects(node.OnEnter)
+				}
+			}
 		}
+		applyBudgets(id, node.CycleBudgets, mine)
 		for _, s := range mine {
 			mergeCheckpoints(s, id+"_awaiting_reply", st.CheckpointIntents)
 		}
@@ -87,32 +92,28 @@ func Expand(st *story.Story) error {
 }
 
 // bind builds the substitution of one graph entry, enforcing required
-// parameters.
+// parameters: id, every key the entry gives (declared or not: upstream's
+// name pass uses extras too), and the defaults of the declared parameters
+// it does not give. A declared parameter with neither has no value: its
+// references stay as written.
 func bind(id string, node *story.PhaseNode, tpl *story.PhaseTemplate, where string, ps *problems) *binding {
-	b := &binding{id: id, params: map[string]any{"id": id, "phase_id": id}, unset: map[string]bool{},
-		next: node.Next, probs: ps, where: where}
+	b := &binding{id: id, params: map[string]any{"id": id}, next: node.Next, probs: ps, where: where}
 	ok := true
 	for _, name := range slices.Sorted(maps.Keys(tpl.Parameters)) {
 		pp := tpl.Parameters[name]
-		if v, given := node.Params[name]; given {
-			b.params[name] = v
-			continue
-		}
-		if name == "id" || name == "phase_id" {
+		if _, given := node.Params[name]; given || name == "id" || pp == nil {
 			continue
 		}
 		switch {
-		case pp != nil && pp.Default != nil:
+		case pp.Default != nil:
 			b.params[name] = pp.Default
-		case pp != nil && pp.Required:
+		case pp.Required:
 			ps.add(node.Pos, "%s: missing required template parameter %q", where, name)
 			ok = false
-		default:
-			b.unset[name] = true
 		}
 	}
 	for name, v := range node.Params {
-		b.params[name] = v // undeclared extras substitute too (upstream's name pass uses them)
+		b.params[name] = v
 	}
 	if !ok {
 		return nil

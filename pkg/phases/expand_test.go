@@ -91,10 +91,10 @@ func sortStrings(s []string) {
 
 func TestPhasesFull(t *testing.T) {
 	st := expand(t, upstream+"phases-full")
-	eq(t, "states", names(st.States), []string{"lobby", "waiting", "templ_timeout", "finished",
-		"design_drafting", "design_awaiting_reply", "build_drafting", "build_awaiting_reply"})
+	eq(t, "states", names(st.States), []string{"lobby", "waiting", "templ_timeout", "finished", "completed", "design_error",
+		"design_executing", "design_awaiting_reply", "build_executing", "build_awaiting_reply"})
 
-	dd := find(t, st, "design_drafting")
+	dd := find(t, st, "design_executing")
 	eq(t, "description", dd.Description, "Drafting Design")
 	eq(t, "decider kept", dd.Decider(), "llm")
 	eq(t, "extends", dd.View.Extends, "base")
@@ -102,55 +102,61 @@ func TestPhasesFull(t *testing.T) {
 	eq(t, "block kv", dd.View.Blocks["side"][0].Body, map[string]any{"pairs": map[string]any{"Budget": "3"}})
 	eq(t, "draft -> checkpoint", target(t, dd, "approve", 0), "design_awaiting_reply")
 	if len(dd.OnEnter) != 1 || dd.OnEnter[0].Set[0].Key != "x" || dd.OnEnter[0].Set[0].Value != "design" {
-		t.Errorf("graph on_enter not on the phase's first state: %+v", dd.OnEnter)
+		t.Errorf("graph on_enter not on the phase's _executing state: %+v", dd.OnEnter)
+	}
+	// cycle_budgets: {revise: 2}: the _executing state gets the guarded
+	// default arm to design_error
+	rv := dd.Arms("revise")
+	if len(rv) != 1 || rv[0].Target != "design_error" || !rv[0].Default() || rv[0].GuardHint() != "cycle budget exceeded for revise" {
+		t.Errorf("revise budget arm = %+v", rv)
 	}
 
 	da := find(t, st, "design_awaiting_reply")
 	eq(t, "template_file", da.View.TemplateFile, "checkpoint.pongo")
-	eq(t, "next.approve", target(t, da, "approve", 0), "build_drafting")
-	eq(t, "revise", target(t, da, "revise", 0), "design_drafting")
+	eq(t, "next.approve", target(t, da, "approve", 0), "build_executing")
+	eq(t, "revise", target(t, da, "revise", 0), "design_executing")
 	eq(t, "checkpoint intents", intents(da), []string{"pause"})
 	eq(t, "checkpoint description", da.Intents["pause"].Description, "pause here")
 	if len(da.OnEnter) != 0 {
 		t.Error("graph on_enter leaked into a later state")
 	}
 
-	bd := find(t, st, "build_drafting")
+	bd := find(t, st, "build_executing")
 	eq(t, "param overrides default", bd.View.Blocks["body"][0].Text, "Drafting Build (5)")
 	if len(bd.OnEnter) != 0 {
 		t.Error("design's on_enter leaked into build")
 	}
 	ba := find(t, st, "build_awaiting_reply")
-	eq(t, "last phase next", target(t, ba, "approve", 0), "finished")
+	eq(t, "last phase next", target(t, ba, "approve", 0), "completed")
 	eq(t, "checkpoint intents (build)", intents(ba), []string{"pause"})
 	eq(t, "drafting has no checkpoint", intents(bd), []string(nil))
 
 	// the template itself is untouched (it is the loaded story's)
 	tpl := st.PhaseTemplates["review"].States[0]
-	eq(t, "template name kept", tpl.Name, "{id}_drafting")
+	eq(t, "template name kept", tpl.Name, "{id}_executing")
 	eq(t, "template text kept", tpl.Description, "Drafting {{ tpl.title }}")
 }
 
 func TestPhasesParams(t *testing.T) {
 	st := expand(t, upstream+"phases-params")
-	eq(t, "states", names(st.States), []string{"lobby", "finish", "alpha_work", "alpha_awaiting_reply", "beta_work", "beta_awaiting_reply"})
-	aw := find(t, st, "alpha_work")
+	eq(t, "states", names(st.States), []string{"lobby", "finish", "ended_finish", "alpha_executing", "alpha_awaiting_reply", "beta_executing", "beta_awaiting_reply"})
+	aw := find(t, st, "alpha_executing")
 	eq(t, "compound", aw.Type, "compound")
-	eq(t, "initial", aw.Initial, "alpha_inner")
-	eq(t, "children", names(aw.Children), []string{"alpha_inner", "alpha_inner2"})
-	in := find(t, st, "alpha_work.alpha_inner")
+	eq(t, "initial", aw.Initial, "inner")
+	eq(t, "nested keys kept", names(aw.Children), []string{"inner", "inner2"})
+	in := find(t, st, "alpha_executing.inner")
 	if in.Parent != aw {
 		t.Error("child's Parent is not the generated compound")
 	}
-	eq(t, "relative target", target(t, in, "approve", 0), "../alpha_inner2")
-	eq(t, "nested -> checkpoint", target(t, find(t, st, "alpha_work.alpha_inner2"), "approve", 0), "alpha_awaiting_reply")
+	eq(t, "relative target", target(t, in, "approve", 0), "../inner2")
+	eq(t, "nested -> checkpoint", target(t, find(t, st, "alpha_executing.inner2"), "approve", 0), "alpha_awaiting_reply")
 
 	aa := find(t, st, "alpha_awaiting_reply")
 	eq(t, "view defaults", aa.View.Template, "Gate 2")
 	eq(t, "default_intent", aa.DefaultIntent(), "feedback")
-	eq(t, "{budget} in a guard", aa.Arms("approve")[0].When, "world.count < 2")
-	eq(t, "{next_state} target", target(t, aa, "approve", 0), "beta_work")
-	eq(t, "phase.next target", target(t, aa, "approve", 1), "beta_work")
+	eq(t, "tpl in a guard", aa.Arms("approve")[0].When, "world.count < 2")
+	eq(t, "tpl target", target(t, aa, "approve", 0), "beta_executing")
+	eq(t, "phase.next target", target(t, aa, "approve", 1), "beta_executing")
 	eq(t, "arm effects copied", aa.Arms("approve")[0].Effects[0].Increment()[0].Value, 1)
 	eq(t, "checkpoint intents", intents(aa), []string{"feedback", "pause"})
 	eq(t, "checkpoint slots", aa.Intents["feedback"].Slots["text"].Required, true)
@@ -158,30 +164,30 @@ func TestPhasesParams(t *testing.T) {
 	ba := find(t, st, "beta_awaiting_reply")
 	eq(t, "view params", ba.View.Template, "Beta 1")
 	eq(t, "guard (beta)", ba.Arms("approve")[0].When, "world.count < 1")
-	eq(t, "targets (beta)", []string{target(t, ba, "approve", 0), target(t, ba, "approve", 1)}, []string{"finish", "finish"})
+	eq(t, "targets (beta)", []string{target(t, ba, "approve", 0), target(t, ba, "approve", 1)}, []string{"finish", "ended_finish"})
 	eq(t, "checkpoint intents (beta)", intents(ba), []string{"feedback", "pause"})
 }
 
 func TestPhasesTemplateValues(t *testing.T) {
 	st := expand(t, upstream+"phases-template-values")
-	eq(t, "states", names(st.States), []string{"end", "one_a", "two_a"})
-	one := find(t, st, "one_a")
+	eq(t, "states", names(st.States), []string{"end", "failed", "one_executing", "two_executing"})
+	one := find(t, st, "one_executing")
 	set := one.OnEnter[0].Set
-	eq(t, "set rendered", []any{set[0].Value, set[1].Value, set[2].Value}, []any{"First", "3", "two_a"})
-	eq(t, "with rendered", one.OnEnter[1].With, map[string]any{"cmd": "echo First one", "n": "3"})
+	eq(t, "set rendered", []any{set[0].Value, set[1].Value, set[2].Value}, []any{"First", "3", "two_executing"})
+	eq(t, "with rendered", one.OnEnter[1].With, map[string]any{"cmd": "echo First one {id}", "n": "3"})
 	eq(t, "invoke kept", one.OnEnter[1].Invoke, "host.run")
 	eq(t, "say", one.OnEnter[2].Say, "Phase First")
 	eq(t, "emit guard", one.OnEnter[3].When, "world.n < 3")
 	eq(t, "emit_intent", one.OnEnter[3].EmitIntent(), "go")
 	eq(t, "arm guard", one.Arms("go")[0].When, "world.n >= 3")
-	eq(t, "arm target", target(t, one, "go", 0), "two_a")
+	eq(t, "arm target", target(t, one, "go", 0), "two_executing")
 	eq(t, "stay arm", target(t, one, "go", 1), ".")
 
-	two := find(t, st, "two_a")
+	two := find(t, st, "two_executing")
 	set = two.OnEnter[0].Set
-	eq(t, "set rendered (two)", []any{set[0].Value, set[1].Value, set[2].Value}, []any{"Second", "5", "end"})
-	eq(t, "with rendered (two)", two.OnEnter[1].With, map[string]any{"cmd": "echo Second two", "n": "5"})
-	eq(t, "arm (two)", []string{two.Arms("go")[0].When, target(t, two, "go", 0)}, []string{"world.n >= 5", "end"})
+	eq(t, "set rendered (two)", []any{set[0].Value, set[1].Value, set[2].Value}, []any{"Second", "5", "failed"})
+	eq(t, "with rendered (two)", two.OnEnter[1].With, map[string]any{"cmd": "echo Second two {id}", "n": "5"})
+	eq(t, "arm (two)", []string{two.Arms("go")[0].When, target(t, two, "go", 0)}, []string{"world.n >= 5", "failed"})
 	// effects are copies, not shared with the template or the other phase
 	if one.OnEnter[1] == two.OnEnter[1] || reflect.ValueOf(one.OnEnter[1].With).UnsafePointer() == reflect.ValueOf(two.OnEnter[1].With).UnsafePointer() {
 		t.Error("effects shared between phases")

@@ -9,48 +9,66 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// TestEntryOnEnterRunsFirst: a graph entry's on_enter: comes before the
-// template's own on_enter: in the phase's first state, and is substituted.
-func TestEntryOnEnterRunsFirst(t *testing.T) {
+// TestEntryOnEnter: a graph entry's on_enter: replaces the on_enter: of
+// the phase's <id>_executing state (wherever it is declared), with its
+// {{ tpl.x }} references substituted ({id} and {{ phase.id }} are not);
+// an entry whose template has no such state loses it.
+func TestEntryOnEnter(t *testing.T) {
 	st := loadLoose(t, head+`world: {a: {type: string, default: ""}, b: {type: string, default: ""}}
 phase_templates:
   t:
     parameters: {title: {type: string, default: T}}
     states:
       "{id}_first":
+        on_enter: [{set: {b: "first {{ tpl.title }}"}}]
+      "{id}_executing":
         on_enter: [{set: {b: "template {{ tpl.title }}"}}]
-      "{id}_second": {}
 phases:
   template: t
   graph:
     p: {title: P, on_enter: [{set: {a: "entry {id} {{ tpl.title }} {{ phase.id }}"}}]}
+    q: {}
 `)
 	if err := Expand(st); err != nil {
 		t.Fatal(err)
 	}
-	oe := find(t, st, "p_first").OnEnter
-	if len(oe) != 2 {
-		t.Fatalf("on_enter = %d effects, want 2", len(oe))
+	oe := find(t, st, "p_executing").OnEnter
+	if len(oe) != 1 {
+		t.Fatalf("on_enter = %d effects, want 1", len(oe))
 	}
-	eq(t, "first", []any{oe[0].Set[0].Key, oe[0].Set[0].Value}, []any{"a", "entry p P p"})
-	eq(t, "second", []any{oe[1].Set[0].Key, oe[1].Set[0].Value}, []any{"b", "template P"})
-	eq(t, "second state", len(find(t, st, "p_second").OnEnter), 0)
+	eq(t, "entry", []any{oe[0].Set[0].Key, oe[0].Set[0].Value}, []any{"a", "entry {id} P {{ phase.id }}"})
+	eq(t, "first state kept", find(t, st, "p_first").OnEnter[0].Set[0].Value, "first P")
+	eq(t, "no entry on_enter", find(t, st, "q_executing").OnEnter[0].Set[0].Value, "template T")
+
+	st = loadLoose(t, head+`world: {a: {type: string, default: ""}}
+phase_templates:
+  t: {states: {"{id}_s": {on_enter: [{set: {a: mine}}]}}}
+phases:
+  template: t
+  graph: {p: {on_enter: [{set: {a: entry}}]}}
+`)
+	if err := Expand(st); err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "dropped", find(t, st, "p_s").OnEnter[0].Set[0].Value, "mine")
 }
 
-// TestTagForms: the exact forms substitute raw text (also inside guards
-// and targets); other tags naming tpl./phase.next. get pongo2 literals;
-// run-time templates are left alone; {param} works inside a tag.
+// TestTagForms: only the tag forms {{ tpl.x }} and {{ phase.next.x }}
+// (any spacing, no trim markers, no filter) are replaced, by raw text,
+// wherever they sit — inside another tag too; every other tag, {name} in a
+// body and {{ phase.id }} are left as written.
 func TestTagForms(t *testing.T) {
 	st := loadLoose(t, head+`phase_templates:
   t:
-    parameters: {title: {type: string, default: "It's"}, n: {type: int, default: 4}, on: {type: bool, default: true}}
+    parameters: {title: {type: string, default: "It's"}, n: {type: int, default: 4}, on: {type: bool, default: true}, l: {default: [1, two]}, m: {default: {k: v}}, f: {default: 2.50}}
     states:
       "{id}_s":
-        view: "{{ tpl.title | upper }} {{tpl.n}} {{- tpl.on -}} {% if tpl.n > 3 %}big{% endif %} {{ world.{id}_x }} {{ world.tpl.n }} {x} {{ phase.next.go|default:'none' }} {{ phase.next.skip|default:'none' }} json {\"k\": 1}"
+        view: "{{ tpl.title | upper }} {{tpl.n}} {{- tpl.on -}} {% if tpl.n > 3 %}big{% endif %} {{ world.{id}_x }} {{ world.tpl.n }} {x} {{ phase.id }} {{  tpl.l  }} {{ tpl.m }} {{ tpl.f }} json {\"k\": 1}"
         on:
           go:
-            - when: "world.count < {{ tpl.n }} && {on}"
+            - when: "world.count < {{ tpl.n }} && {{tpl.on}}"
               target: "{{ phase.next.go }}"
+              effects: [{set: {n: "{{ int({{ tpl.n }} * 3) }}"}}]
 phases:
   template: t
   graph: {a: {next: {go: start}}}
@@ -59,9 +77,24 @@ phases:
 		t.Fatal(err)
 	}
 	s := find(t, st, "a_s")
-	eq(t, "view", s.View.Template, `{{ "It's" | upper }} 4true{% if 4 > 3 %}big{% endif %} {{ world.a_x }} {{ world.tpl.n }} {x} {{ "start"|default:'none' }} {{ ""|default:'none' }} json {"k": 1}`)
+	eq(t, "view", s.View.Template, `{{ tpl.title | upper }} 4 {{- tpl.on -}} {% if tpl.n > 3 %}big{% endif %} {{ world.{id}_x }} {{ world.tpl.n }} {x} {{ phase.id }} [1 two] map[k:v] 2.5 json {"k": 1}`)
 	eq(t, "guard", s.Arms("go")[0].When, "world.count < 4 && true")
-	eq(t, "target", s.Arms("go")[0].Target, "start")
+	eq(t, "target", s.Arms("go")[0].Target, "start_executing")
+	eq(t, "nested tag", s.Arms("go")[0].Effects[0].Set[0].Value, "{{ int(4 * 3) }}")
+}
+
+// TestNextNamesExecuting: {{ phase.next.<arc> }} names <next>_executing,
+// except the names that end a run, kept as written.
+func TestNextNamesExecuting(t *testing.T) {
+	for next, want := range map[string]string{
+		"b": "b_executing", "": "", "terminated": "terminated", "ended": "ended", "completed": "completed",
+		"abandoned": "abandoned", "failed": "failed", "ended_ok": "ended_ok", "endedx": "endedx_executing",
+		"@exit:done": "@exit:done_executing", "b_executing": "b_executing_executing",
+	} {
+		if got := executing(next); got != want {
+			t.Errorf("executing(%q) = %q, want %q", next, got, want)
+		}
+	}
 }
 
 // TestDeterministic: expanding two loads of the same story gives equal
@@ -85,14 +118,15 @@ func TestDeterministic(t *testing.T) {
 	bad := head + `phase_templates:
   t:
     states:
-      "{id}_s": {view: "{{ tpl.a }} {{ tpl.b }} {{ phase.next.c }}", on: {go: [{target: "{{ tpl.d }}"}]}}
+      "{id}_{a}_{b}": {}
+      "{c}_{id}": {}
 phases:
   template: t
   graph: {x: {}, y: {}, z: {}}
 `
 	first := Expand(loadLoose(t, bad)).Error()
-	if strings.Count(first, "\n") != 12 { // 4 problems x 3 entries, after the count line
-		t.Fatalf("want 12 problems:\n%s", first)
+	if strings.Count(first, "\n") != 9 { // 3 problems x 3 entries, after the count line
+		t.Fatalf("want 9 problems:\n%s", first)
 	}
 	for i := 0; i < 5; i++ {
 		if got := Expand(loadLoose(t, bad)).Error(); !sameShape(got, first) {

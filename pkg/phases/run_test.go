@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/conformance"
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
@@ -31,32 +32,23 @@ func runFlows(t *testing.T, app string) []*flowtest.Result {
 	return flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(context.Background(), files)
 }
 
-func requirePass(t *testing.T, app string, want int) {
-	t.Helper()
-	res := runFlows(t, app)
-	if len(res) != want {
-		t.Fatalf("%d results, want %d", len(res), want)
+// TestConformance: phased stories written to probe upstream's expansion
+// (tag forms, {param} in keys, references left as written, phase.next
+// names, the entry's on_enter, cycle budgets, an imported phased child,
+// conformance probes 05 and 16) give, fixture by fixture and turn by
+// turn, the verdicts, states and views the existing engine recorded in
+// each upstream.json.
+func TestConformance(t *testing.T) {
+	dirs, _ := filepath.Glob("testdata/conformance/*")
+	dirs = append(dirs, "testdata/run", "testdata/imported/parent")
+	if len(dirs) < 10 {
+		t.Fatalf("only %d conformance stories", len(dirs))
 	}
-	for _, r := range res {
-		if !r.Passed() {
-			var b strings.Builder
-			flowtest.WriteText(&b, []*flowtest.Result{r})
-			t.Errorf("%s failed:\n%s", r.Name, b.String())
-		}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			conformance.Check(t, dir, "", flowtest.Options{})
+		})
 	}
-}
-
-// TestRunPhasedStory: a two-phase story runs from the lobby through both
-// phases (a budgeted cycle, checkpoint intents, rendered views, the
-// entries' on_enter) to its terminal state.
-func TestRunPhasedStory(t *testing.T) {
-	requirePass(t, "testdata/run/app.yaml", 2)
-}
-
-// TestRunImportedPhases: a child's phases are expanded before the child is
-// folded into its importer, and run under the alias.
-func TestRunImportedPhases(t *testing.T) {
-	requirePass(t, "testdata/imported/parent/app.yaml", 1)
 }
 
 // TestRunCanFail: the same story with a fixture that expects the wrong
@@ -74,15 +66,15 @@ initial_state: alpha_awaiting_reply
 initial_world: {count: 1}
 turns:
   - intent: {name: approve}
-    expect_state: alpha_work
+    expect_state: alpha_executing
 `,
 	})
 	res := runFlows(t, filepath.Join(dir, "app.yaml"))
 	if len(res) != 1 || res[0].Passed() {
 		t.Fatal("a fixture expecting the wrong phase passed")
 	}
-	if got := res[0].Failures[0].State; got != "beta_work" {
-		t.Errorf("landed in %q, want beta_work (the budget is spent)", got)
+	if got := res[0].Failures[0].State; got != "beta_executing" {
+		t.Errorf("landed in %q, want beta_executing (the budget is spent)", got)
 	}
 }
 
@@ -132,7 +124,7 @@ func TestFoldHook(t *testing.T) {
 	if f.Story.Phases != nil {
 		t.Error("phases: left in the folded story")
 	}
-	for _, p := range []string{"alpha_work", "alpha_awaiting_reply", "beta_work", "beta_awaiting_reply"} {
+	for _, p := range []string{"alpha_executing", "alpha_awaiting_reply", "beta_executing", "beta_awaiting_reply"} {
 		if f.State(p) == nil {
 			t.Errorf("%s not in the folded story", p)
 		}
@@ -154,8 +146,8 @@ func TestViewsOfGeneratedStates(t *testing.T) {
 	}
 	world := map[string]any{"x": "", "spec": map[string]any{}}
 	for path, want := range map[string]string{
-		"design_drafting":       "Drafting Design (3)",
-		"build_drafting":        "Drafting Build (5)\nBudget:  5",
+		"design_executing":      "Drafting Design (3)",
+		"build_executing":       "Drafting Build (5)\nBudget:  5",
 		"design_awaiting_reply": "Checkpoint: ",
 	} {
 		got, err := ld.Views.RenderView(path, world, nil)

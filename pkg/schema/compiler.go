@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"kitsoki/internal/safefile"
 	"net/url"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -74,17 +76,26 @@ func (c *Compiler) Compile(p string) (*Schema, error) { return c.compileWith(nil
 func (c *Compiler) compileWith(files *rootFiles, p string) (*Schema, error) {
 	rel, err := c.rootRel(p)
 	if err != nil {
+		if srel, ok := c.storyRel(p, err); ok {
+			return c.compileStoryFile(srel)
+		}
 		return nil, err
 	}
-	c.mu.Lock()
-	e, ok := c.cache[rel]
-	if !ok {
-		e = &compileEntry{}
-		c.cache[rel] = e
-	}
-	c.mu.Unlock()
+	e := c.entry(rel)
 	e.once.Do(func() { e.s, e.err = c.compile(files, rel) })
 	return e.s, e.err
+}
+
+// entry is the cache entry of key, made on first use.
+func (c *Compiler) entry(key string) *compileEntry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.cache[key]
+	if !ok {
+		e = &compileEntry{}
+		c.cache[key] = e
+	}
+	return e
 }
 
 // ReadFile reads a file inside <storyDir>/schemas with the same rooting
@@ -207,6 +218,52 @@ func (c *Compiler) compile(files *rootFiles, rel string) (*Schema, error) {
 		return nil, err
 	}
 	return &Schema{Path: display(rel), Raw: json.RawMessage(raw), Bundled: json.RawMessage(bundled), root: root}, nil
+}
+
+// storyRel maps a path the schemas root refused (err) to a slash path
+// relative to the story directory, when it lies inside it: with.schema is
+// story-relative (contract §2), so a schema file may sit anywhere in the
+// story (mcp/names.json), as upstream loads it.
+func (c *Compiler) storyRel(p string, err error) (string, bool) {
+	var ce *CompileError
+	if !errors.As(err, &ce) || !ce.outside || p == "" {
+		return "", false
+	}
+	if u, uerr := url.Parse(p); uerr == nil && len(u.Scheme) > 1 {
+		return "", false
+	}
+	abs := p
+	if !filepath.IsAbs(p) {
+		abs = filepath.Join(c.storyDir, p)
+	}
+	return within(c.storyDir, filepath.Clean(abs))
+}
+
+// compileStoryFile compiles a schema file inside the story directory but
+// outside schemas/: read through an os.Root on the story directory (a
+// symlink cannot lead out of it), compiled self-contained: a $ref to
+// another file fails (references stay under schemas/, contract §5),
+// in-document refs and the metaschemas resolve.
+func (c *Compiler) compileStoryFile(rel string) (*Schema, error) {
+	e := c.entry("story:" + rel)
+	e.once.Do(func() {
+		root, err := os.OpenRoot(c.storyDir)
+		if err != nil {
+			e.err = &CompileError{File: rel, Message: fmt.Sprintf("could not be read: the story directory %s cannot be opened: %v", c.storyDir, err)}
+			return
+		}
+		defer root.Close()
+		data, err := safefile.ReadRootFile(root, filepath.FromSlash(rel), safefile.Story)
+		if err != nil {
+			e.err = &CompileError{File: rel, Message: "could not be read: " + safefile.Reason(err) + "; the path is relative to the story directory and must stay inside it"}
+			return
+		}
+		e.s, e.err = CompileBytes(rel, data)
+		if e.err != nil && strings.Contains(e.err.Error(), "$ref") {
+			e.err = fmt.Errorf("%w (a schema outside schemas/ holds only in-document references; move it under schemas/ to refer to other files)", e.err)
+		}
+	})
+	return e.s, e.err
 }
 
 // CompileBytes compiles a self-contained schema held in memory. Only

@@ -322,7 +322,7 @@ func TestEscapeAttemptsFail(t *testing.T) {
 		}
 	})
 
-	for _, p := range []string{"../x.json", "x.json", outsideFile, "schemas/../x.json", "file://" + outsideFile, "http://127.0.0.1:1/x.json", ""} {
+	for _, p := range []string{"../x.json", outsideFile, "file://" + outsideFile, "http://127.0.0.1:1/x.json", ""} {
 		t.Run("path "+p, func(t *testing.T) {
 			_, err := c.Compile(p)
 			ce := mustCompileErr(t, err)
@@ -485,5 +485,53 @@ func TestNonRegularFileRefused(t *testing.T) {
 	_, err = c.Compile("schemas/top.json")
 	if ce := mustCompileErr(t, err); ce.Pointer != "/$ref" || !strings.Contains(ce.Message, "not a regular file") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// TestSchemaInsideStoryOutsideSchemas: with.schema is story-relative, so a
+// schema file anywhere in the story directory compiles (as upstream loads
+// it), self-contained: in-document refs resolve, a $ref to another file
+// fails naming it (references stay under schemas/), and a symlink cannot
+// lead out of the story directory.
+func TestSchemaInsideStoryOutsideSchemas(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "secret.json")
+	if err := os.WriteFile(outside, []byte(`{"type":"string"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := story(t, map[string]string{
+		"mcp/party_names.json": `{"type":"object","properties":{"names":{"$ref":"#/$defs/list"}},"$defs":{"list":{"type":"array","items":{"type":"string"}}}}`,
+		"mcp/refs_other.json":  `{"$ref":"common.json"}`,
+		"mcp/common.json":      `{"type":"string"}`,
+		"x.json":               `{"type":"integer"}`,
+	})
+	if err := os.Symlink(outside, filepath.Join(dir, "mcp", "link.json")); err != nil {
+		t.Fatal(err)
+	}
+	c := NewCompiler(dir)
+	for _, p := range []string{"mcp/party_names.json", "./mcp/party_names.json", filepath.Join(dir, "mcp/party_names.json"), "x.json", "schemas/../x.json"} {
+		s, err := c.Compile(p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if p == "mcp/party_names.json" {
+			if s.Path != "mcp/party_names.json" {
+				t.Errorf("Path = %q", s.Path)
+			}
+			if err := s.Validate(map[string]any{"names": []any{"a", "b"}}); err != nil {
+				t.Errorf("valid submission refused: %v", err)
+			}
+			if err := s.Validate(map[string]any{"names": []any{1}}); err == nil {
+				t.Error("invalid submission accepted")
+			}
+		}
+	}
+	if _, err := c.Compile("mcp/refs_other.json"); err == nil || !strings.Contains(err.Error(), "common.json") || !strings.Contains(err.Error(), "move it under schemas/") {
+		t.Errorf("a file $ref outside schemas/: %v", err)
+	}
+	if _, err := c.Compile("mcp/link.json"); err == nil {
+		t.Error("a symlink out of the story directory compiled")
+	}
+	if _, err := c.Compile("mcp/none.json"); err == nil || !strings.Contains(err.Error(), "mcp/none.json") {
+		t.Errorf("missing file: %v", err)
 	}
 }

@@ -12,7 +12,8 @@ import (
 
 // A prompt file outside the story's roots (absolute, "../", a symlink
 // pointing out) is a load error; one inside, or in a declared overlay, is
-// not. An out-of-root schema is a load error too (every run would fail).
+// not. A schema outside the story directory is a load error too (every run
+// would fail); one inside it but outside schemas/ loads, as upstream.
 func TestPromptAndSchemaOutsideTheRootsAreErrors(t *testing.T) {
 	outside := t.TempDir()
 	secret := filepath.Join(outside, "passwd")
@@ -38,7 +39,10 @@ func TestPromptAndSchemaOutsideTheRootsAreErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "prompt-root"},
-		{"schema outside schemas/", "prompt_path: prompts/p.md, schema: v.json", func(dir string) { storytest.WriteFile(t, filepath.Join(dir, "v.json"), `{"type":"object"}`) }, "schema"},
+		{"schema outside schemas/", "prompt_path: prompts/p.md, schema: mcp/v.json", func(dir string) { storytest.WriteFile(t, filepath.Join(dir, "mcp", "v.json"), `{"type":"object"}`) }, ""},
+		{"schema outside the story", "prompt_path: prompts/p.md, schema: ../v.json", func(dir string) {
+			storytest.WriteFile(t, filepath.Join(filepath.Dir(dir), "v.json"), `{"type":"object"}`)
+		}, "schema"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "story")

@@ -172,7 +172,12 @@ func ResolvePath(base, target string) (string, error) {
 	return strings.Join(segs, "."), nil
 }
 
-var phaseParamRe = &lazyre.Regexp{Expr: `\{([A-Za-z_][A-Za-z0-9_]*)\}`}
+var (
+	phaseParamRe = &lazyre.Regexp{Expr: `\{([A-Za-z_][A-Za-z0-9_]*)\}`}
+	// phaseRefRe is a reference phase expansion replaces in a template
+	// body (pkg/phases), wherever it sits.
+	phaseRefRe = &lazyre.Regexp{Expr: `\{\{\s*(tpl|phase\.next)\.\w+\s*\}\}`}
+)
 
 // phaseGeneratedNames lists the top-level state names phases: expansion will
 // create: each template state key with {param} substituted per graph entry.
@@ -186,7 +191,7 @@ func phaseGeneratedNames(st *Story) map[string]bool {
 		return out
 	}
 	for id, node := range st.Phases.Graph {
-		params := map[string]string{"id": id, "phase_id": id}
+		params := map[string]string{"id": id}
 		for n, pp := range tpl.Parameters {
 			if pp.Default != nil {
 				params[n] = fmt.Sprint(pp.Default)

@@ -70,13 +70,14 @@ func errMsg(err error) string { return err.Error() }
 
 // placeholderErr: inside a phase template, a compile error caused by a
 // {param} placeholder or a {{ tpl.x }} / {{ phase.next.x }} reference is
-// not a problem: expansion substitutes them before upstream compiles.
+// not a problem: expansion substitutes them before upstream compiles, even
+// inside another tag ("{{ int({{ tpl.base }} * 3) }}").
 func placeholderErr(src string, err error) bool {
 	m := err.Error()
 	if strings.Contains(m, `root "tpl"`) || strings.Contains(m, `root "phase"`) {
 		return true
 	}
-	return phaseParamRe.MatchString(src) || phaseParamRe.MatchString(m)
+	return phaseParamRe.MatchString(src) || phaseParamRe.MatchString(m) || phaseRefRe.MatchString(src)
 }
 
 // errAt moves p, the position of the scalar src, to the token an

@@ -9,8 +9,10 @@ import (
 
 // checkSchemas: every schema named by an agent invoke (with.schema,
 // with.acceptance.schema, with.context.schema) and decider.schema compiles
-// (draft 2020-12 unless $schema says otherwise) and its $refs resolve inside
-// the story's schemas/ directory; a ref that leaves it fails naming the ref.
+// (draft 2020-12 unless $schema says otherwise). The file may lie anywhere
+// inside the story directory (the path is story-relative, as upstream
+// reads it); its $refs to other files resolve inside the story's schemas/
+// directory, and a ref that leaves it fails naming the ref.
 func checkSchemas(c *checker) {
 	// One session, made for the first schema named: the schemas directory
 	// opened once for the story, each file read once for the clean-source
@@ -31,19 +33,12 @@ func checkSchemas(c *checker) {
 			done = map[string]bool{}
 		}
 		done[path] = true
-		f, ok := c.existing(path)
-		if !ok {
+		if _, ok := c.existing(path); !ok {
 			return // reported by agent-file
 		}
 		if comp == nil {
 			comp = schema.NewCompiler(c.st.Dir)
 			ses = comp.Session()
-		}
-		if rel, err := filepath.Rel(comp.SchemasDir(), f); err != nil || strings.HasPrefix(rel, "..") {
-			// Every run would fail on it (the compiler is rooted at
-			// schemas/): a load error, not a warning.
-			c.rep.errf(p, ruleSchema, "%s: schema %q is outside the story's schemas/ directory, so no run can compile it; move it under schemas/", where, path)
-			return
 		}
 		cache := c.l.opts.Cache
 		var src []byte

@@ -18,8 +18,9 @@ func checkValueTemplates(c *checker) {
 		if site.Template {
 			sev = diag.Warning
 		}
-		report := func(p Pos, what string, err error) {
-			if site.Template && placeholderErr("", err) {
+		report := func(p Pos, what string, src any, err error) {
+			text, _ := src.(string)
+			if site.Template && placeholderErr(text, err) {
 				return // substituted when the phase is expanded
 			}
 			c.rep.add(p, sev, ruleTemplate, "%s: effect %s: %s", site.Loc(), what, errMsg(err))
@@ -27,24 +28,24 @@ func checkValueTemplates(c *checker) {
 		for _, kv := range e.Set {
 			if sub, err := c.compileValue(kv.Value); err != nil {
 				src, _ := kv.Value.(string)
-				report(c.errAt(kv.Pos, src, err), fmt.Sprintf("set %q", kv.Key+sub), err)
+				report(c.errAt(kv.Pos, src, err), fmt.Sprintf("set %q", kv.Key+sub), src, err)
 			}
 		}
 		var buf [16]string
 		for _, k := range sortedKeys(e.With, buf[:0]) {
 			if sub, err := c.compileValue(e.With[k]); err != nil {
 				src, _ := lookupRaw(e.With[k], sub).(string)
-				report(c.errAt(e.withPos(k+sub), src, err), fmt.Sprintf("with %q", k+sub), err)
+				report(c.errAt(e.withPos(k+sub), src, err), fmt.Sprintf("with %q", k+sub), src, err)
 			}
 		}
 		for _, kv := range e.Slots() {
 			if _, err := c.compileValue(kv.Value); err != nil {
-				report(kv.Pos, fmt.Sprintf("emit_intent slot %q", kv.Key), err)
+				report(kv.Pos, fmt.Sprintf("emit_intent slot %q", kv.Key), kv.Value, err)
 			}
 		}
 		if e.EmitIntent() != "" {
 			if err := c.compileTemplate(e.EmitIntent()); err != nil {
-				report(c.errAt(e.keyPos("emit_intent"), e.EmitIntent(), err), "emit_intent", err)
+				report(c.errAt(e.keyPos("emit_intent"), e.EmitIntent(), err), "emit_intent", e.EmitIntent(), err)
 			}
 		}
 		for _, kv := range e.Bind() {
@@ -58,7 +59,7 @@ func checkValueTemplates(c *checker) {
 			}
 			if expr.IsTemplate(s) {
 				if err := c.compileTemplate(s); err != nil {
-					report(kv.Pos, fmt.Sprintf("bind %q", kv.Key), err)
+					report(kv.Pos, fmt.Sprintf("bind %q", kv.Key), s, err)
 				}
 			}
 		}
