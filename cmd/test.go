@@ -120,7 +120,7 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 	fl.DurationVar(&f.timeout, "timeout", 0, "fail a fixture that runs longer than this in real time, e.g. 2m (0 = no limit)")
 	fl.StringVar(&f.profile, "profile", "", "operator plugin profile `FILE`, applied over the .kitsoki/plugins.yaml found upward from each story (see kitsoki plugins)")
 	fl.BoolVar(&f.sandbox, "sandbox", false, "untrusted code: start no process, reach no network, run only in-process built-ins (also KITSOKI_SANDBOX=1; see SECURITY.md)")
-	f.cover.add(fl, true)
+	f.cover.add(c, true)
 	if full {
 		fl.BoolVarP(&f.verbose, "verbose", "v", false, "with --cover, list what the fixtures never reach, each at its file:line")
 	}
@@ -542,7 +542,7 @@ cannot be read.`,
 	}
 	c.Flags().StringVar(&jsonOut, "json", "", "write the merged report to `FILE` (default stdout)")
 	c.Flags().StringVar(&junitOut, "junit", "", "also write the merged report as JUnit XML to `FILE`")
-	cf.add(c.Flags(), false)
+	cf.add(c, false)
 	return c
 }
 

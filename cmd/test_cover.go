@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 
 	"kitsoki/internal/atomicfile"
 	"kitsoki/pkg/coverage"
@@ -23,7 +23,8 @@ type coverFlags struct {
 	html    string // --cover-html
 }
 
-func (cf *coverFlags) add(fl *pflag.FlagSet, withCover bool) {
+func (cf *coverFlags) add(c *cobra.Command, withCover bool) {
+	fl := c.Flags()
 	if withCover {
 		fl.BoolVar(&cf.cover, "cover", false, "count what the fixtures reach and print a coverage summary (-v lists what they never reach)")
 	}

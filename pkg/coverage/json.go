@@ -55,8 +55,7 @@ type jsonItem struct {
 // profiles diff well and equal profiles are equal bytes.
 func WriteJSON(w io.Writer, p *Profile) error {
 	s := p.Summarize()
-	fig := func(f Figure) jsonFigure { return jsonFigure{Reached: f.Reached, Total: f.Total} }
-	head, err := json.Marshal(jsonSummary{Arcs: fig(s.Arcs), States: fig(s.States), Effects: fig(s.Effects)})
+	head, err := json.Marshal(jsonSummary{Arcs: jsonFigure(s.Arcs), States: jsonFigure(s.States), Effects: jsonFigure(s.Effects)})
 	if err != nil {
 		return err
 	}
