@@ -3,6 +3,7 @@ package lsptest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -114,26 +115,24 @@ func (c *Client) Notify(method string, params any) {
 func (c *Client) wait(path string, ok func([]Published) bool) []Published {
 	c.t.Helper()
 	uri := fileURI(path)
-	deadline := time.AfterFunc(Wait, func() {
-		c.mu.Lock()
-		c.cond.Broadcast()
-		c.mu.Unlock()
+	var got []Published
+	c.until(func() bool { got = c.diags[uri]; return ok(got) }, func() string {
+		return fmt.Sprintf("no matching publishDiagnostics for %s (got %+v)", path, c.diags[uri])
 	})
-	defer deadline.Stop()
-	start := time.Now()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for !ok(c.diags[uri]) {
-		if time.Since(start) > Wait {
-			c.t.Fatalf("no matching publishDiagnostics for %s (got %+v)", path, c.diags[uri])
-		}
-		c.cond.Wait()
-	}
-	return c.diags[uri]
+	return got
 }
 
 // WaitCall waits until the server has sent a request of method.
 func (c *Client) WaitCall(method string) {
+	c.t.Helper()
+	c.until(func() bool { return slices.Contains(c.calls, method) }, func() string {
+		return fmt.Sprintf("the server sent no %s request (got %v)", method, c.calls)
+	})
+}
+
+// until waits, with c.mu held, until ok holds; after Wait it fails the
+// test with what says.
+func (c *Client) until(ok func() bool, what func() string) {
 	c.t.Helper()
 	deadline := time.AfterFunc(Wait, func() {
 		c.mu.Lock()
@@ -144,9 +143,9 @@ func (c *Client) WaitCall(method string) {
 	start := time.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for !slices.Contains(c.calls, method) {
+	for !ok() {
 		if time.Since(start) > Wait {
-			c.t.Fatalf("the server sent no %s request (got %v)", method, c.calls)
+			c.t.Fatal(what())
 		}
 		c.cond.Wait()
 	}
