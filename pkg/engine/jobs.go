@@ -410,6 +410,9 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		return nil
 	}
 	r.reach(ReachOnComplete, tgt.targetPos)
+	for _, x := range tgt.exits {
+		r.reach(ReachExit, x.pos)
+	}
 	var st2 step
 	if err := r.runEffects(ctx, tgt.Inline, &st2); err != nil {
 		return err

@@ -40,7 +40,9 @@ const (
 	// (the entry's target: value).
 	ReachOnComplete
 	// ReachExit: the run left through one of the story's exits: (the
-	// exit's key).
+	// exit's key), or an arm or on_complete target left an imported
+	// child through one of its importer's exits: mappings (the mapping's
+	// key).
 	ReachExit
 	// ReachEffect: an effect ran (its when: passed; an invoke was queued;
 	// an emit_intent was decided). The effect item's position.
@@ -93,10 +95,10 @@ func (m *Machine) Reachables() []Reachable {
 			out = append(out, Reachable{Kind: k, Pos: p, State: state, Label: label})
 		}
 	}
-	var effects func(list []*Effect, state string)
-	effects = func(list []*Effect, state string) {
+	var effects func(list []*Effect, state string, exits []exitMark)
+	effects = func(list []*Effect, state string, exits []exitMark) {
 		for _, e := range list {
-			if e.Kind != kindNone || e.Emit != nil {
+			if (e.Kind != kindNone || e.Emit != nil) && !exitSet(e, exits) {
 				add(ReachEffect, e.Pos, state, e.verb())
 			}
 			if e.OnError != "" {
@@ -105,10 +107,17 @@ func (m *Machine) Reachables() []Reachable {
 			for _, c := range e.OnComplete {
 				if c.Target != nil {
 					add(ReachOnComplete, c.targetPos, state, "→ "+c.Target.src)
+					for _, x := range c.exits {
+						add(ReachExit, x.pos, state, x.name)
+					}
 				}
 			}
-			effects(e.OnComplete, state)
-			effects(e.Inline, state)
+			var via []exitMark
+			for _, c := range e.OnComplete {
+				via = append(via, c.exits...)
+			}
+			effects(e.OnComplete, state, via)
+			effects(e.Inline, state, nil)
 		}
 	}
 	for _, s := range m.Order {
@@ -117,7 +126,7 @@ func (m *Machine) Reachables() []Reachable {
 			add(ReachTimeout, s.Timeout.Pos, s.Path, "→ "+s.Timeout.Target.src)
 		}
 		if !m.isWrapper(s) {
-			effects(s.OnEnter, s.Path)
+			effects(s.OnEnter, s.Path, nil)
 		}
 		for _, intent := range slices.Sorted(maps.Keys(s.On)) {
 			for _, t := range s.On[intent] {
@@ -126,7 +135,10 @@ func (m *Machine) Reachables() []Reachable {
 					to = t.Target.src
 				}
 				add(ReachArc, t.Pos, s.Path, "on "+intent+" → "+to)
-				effects(t.Effects, s.Path)
+				for _, x := range t.exits {
+					add(ReachExit, x.pos, s.Path, x.name)
+				}
+				effects(t.Effects, s.Path, t.exits)
 			}
 		}
 	}
@@ -134,6 +146,20 @@ func (m *Machine) Reachables() []Reachable {
 		add(ReachExit, m.exitPos[name], "", name)
 	}
 	return out
+}
+
+// exitSet reports whether e is the set: of an exit mapping the fold put
+// among its site's effects (counted as the exit, not as an effect).
+func exitSet(e *Effect, exits []exitMark) bool {
+	if e.Kind != kindSet {
+		return false
+	}
+	for _, x := range exits {
+		if x.pos == e.Pos {
+			return true
+		}
+	}
+	return false
 }
 
 // isWrapper reports whether s is the state the fold made for an import
@@ -168,6 +194,18 @@ func (e *Effect) verb() string {
 func (r *runner) reach(k ReachKind, p Pos) {
 	if o := r.opts.Observer; o != nil && p.Line > 0 {
 		o.Reached(k, p)
+	}
+}
+
+// reachArm tells the observer an arm was chosen, with the imports: exit
+// mappings its target goes through.
+func (r *runner) reachArm(a *Transition) {
+	if r.opts.Observer == nil {
+		return
+	}
+	r.reach(ReachArc, a.Pos)
+	for _, x := range a.exits {
+		r.reach(ReachExit, x.pos)
 	}
 }
 

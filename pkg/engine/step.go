@@ -193,7 +193,7 @@ func (r *runner) pickArm(arms []*Transition, intent string, env map[string]any) 
 	hint := ""
 	for _, a := range arms {
 		if a.Default || a.When == nil {
-			r.reach(ReachArc, a.Pos)
+			r.reachArm(a)
 			return a, "", nil
 		}
 		ok, err := a.When.eval(env)
@@ -201,7 +201,7 @@ func (r *runner) pickArm(arms []*Transition, intent string, env map[string]any) 
 			return nil, "", fmt.Errorf("%s: intent %q: %w", a.Pos, intent, err)
 		}
 		if ok {
-			r.reach(ReachArc, a.Pos)
+			r.reachArm(a)
 			return a, "", nil
 		}
 		if hint == "" && a.Hint != "" {
