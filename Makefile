@@ -12,7 +12,7 @@ BIN     := bin/kitsoki
 # Pinned lint tools, fetched through the Go module proxy by `go run`.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build test test-tools lint vet fmt-check staticcheck tidy-check unit examples flows bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
+.PHONY: build test test-tools lint vet fmt-check staticcheck tidy-check unit graphviz examples flows bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
@@ -40,8 +40,20 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
-unit:
-	$(GO) test -race -count=1 ./...
+## unit: the race tests; where Graphviz could be installed, the graph tests must find dot (KITSOKI_REQUIRE_GRAPHVIZ).
+unit: graphviz
+	KITSOKI_REQUIRE_GRAPHVIZ=$$(command -v dot >/dev/null 2>&1 && echo 1) $(GO) test -race -count=1 ./...
+
+## graphviz: Graphviz's dot for kitsoki graph's tests (Debian's graphviz package, installed as root with apt-get when missing).
+graphviz:
+	@if command -v dot >/dev/null 2>&1; then :; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  echo "== installing Graphviz (Debian's graphviz package) for the graph tests"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz >/dev/null) \
+	    || echo "graphviz: apt-get could not install graphviz; the graph tests skip rendering DOT"; \
+	else \
+	  echo "graphviz: dot is missing and cannot be installed here (needs apt-get as root); the graph tests skip rendering DOT"; \
+	fi
 
 examples: build
 	./scripts/examples.sh $(BIN)

@@ -19,6 +19,7 @@ var formatValues = map[string][]string{
 	"kitsoki eval check":   {"human", "json", "github", "sarif"},
 	"kitsoki trace export": {"otlp-json"},
 	"kitsoki test":         {"human", "github"},
+	"kitsoki graph":        {"mermaid", "dot", "svg"},
 }
 
 // addCompletions teaches shell completion the values, not only the files:

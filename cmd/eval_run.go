@@ -15,6 +15,7 @@ import (
 
 	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/eval"
+	"kitsoki/pkg/story"
 	"kitsoki/pkg/trace"
 )
 
@@ -32,6 +33,7 @@ func newEvalRunCmd() *cobra.Command {
 		noProgress bool
 		asJSON     bool
 		profile    string
+		root       string
 	)
 	c := &cobra.Command{
 		Use:     "run <eval.yaml>",
@@ -93,7 +95,7 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 					return usagef("-o %s: is a directory; name a report file, e.g. -o %s", outPath, filepath.Join(outPath, "report.json"))
 				}
 			}
-			v := eval.Validate(d, &eval.StoryLoader{})
+			v := eval.Validate(d, &eval.StoryLoader{Opts: story.Options{Root: root}})
 			for _, w := range v.Warnings() {
 				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(w))
 			}
@@ -146,6 +148,7 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 	fl.DurationVar(&timeout, "call-timeout", 0, "the same as --timeout: hard deadline of one call (default 10m), the name kitsoki run uses")
 	fl.IntVar(&retries, "retries", 1, "retries of a call that fails with plugin_crash or transport_error")
 	fl.StringVar(&profile, "profile", "", "operator plugin profile, applied over the .kitsoki/plugins.yaml found upward from the story: its disable:, redact, budget and hooks apply as in kitsoki run")
+	addRootFlag(c, &root)
 	fl.BoolVar(&noProgress, "no-progress", false, "no progress bar, even on a terminal")
 	fl.BoolVar(&asJSON, "json", false, "also print the report JSON on stdout")
 	// Upstream gated the runner behind --live; runs are live by default here.

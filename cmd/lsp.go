@@ -15,23 +15,30 @@ func init() { register("lsp", newLSPCmd) }
 
 func newLSPCmd() *cobra.Command {
 	var debounce time.Duration
+	var root string
 	c := &cobra.Command{
 		Use:   "lsp",
 		Short: "Run the kitsoki language server over stdio (diagnostics, definition, hover, completion)",
 		Long: `kitsoki lsp is a Language Server Protocol server on stdin/stdout. Editors start it for
 YAML files of a story: it publishes the diagnostics of kitsoki validate for every file of
 the story on open and on change (unsaved buffers are checked), and answers go to
-definition, hover, completion, document symbols and "did you mean" code actions.`,
-		Example: "  kitsoki lsp\n  kitsoki lsp --debounce 300ms",
+definition, hover, completion, document symbols and "did you mean" code actions.
+
+It reads, checks and publishes only inside the workspace: --root DIR when given, else the
+client's initializationOptions {"root": DIR}, workspace folders or rootUri. A document
+outside them (file:///home/me/.ssh/id_rsa) gets nothing read; a client that names no
+root gets no document served.`,
+		Example: "  kitsoki lsp\n  kitsoki lsp --debounce 300ms\n  kitsoki lsp --root .",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			s := lsp.New(lsp.Options{Debounce: debounce, Version: versionString()})
+			s := lsp.New(lsp.Options{Debounce: debounce, Version: versionString(), Root: root})
 			return s.Serve(ctx, stdio{})
 		},
 	}
 	c.Flags().DurationVar(&debounce, "debounce", lsp.DefaultDebounce, "re-check a story this long after the last edit")
+	c.Flags().StringVar(&root, "root", "", "the one workspace root (default: the client's workspace folders or rootUri)")
 	return c
 }
 

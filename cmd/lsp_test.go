@@ -64,7 +64,7 @@ func TestLSPBinaryMatchesValidateJSON(t *testing.T) {
 		t.Fatalf("validate json: %v\n%s", err, out)
 	}
 
-	cmd := exec.Command(bin, "lsp", "--debounce", "0")
+	cmd := exec.Command(bin, "lsp", "--debounce", "0", "--root", dir)
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	cmd.Stderr = os.Stderr

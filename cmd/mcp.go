@@ -72,8 +72,8 @@ func newMCPSubmitCmd() *cobra.Command {
 }
 
 type mcpServeFlags struct {
-	httpAddr, tokenEnv, profile, tracePath string
-	watch, timeout                         time.Duration
+	httpAddr, tokenEnv, profile, tracePath, root string
+	watch, timeout                               time.Duration
 }
 
 func newMCPServeCmd() *cobra.Command {
@@ -107,6 +107,7 @@ Exit status: 0 clean shutdown, 1 the story cannot be served, 2 usage error.`,
 	fl.StringVar(&f.httpAddr, "http", "", "serve streamable HTTP on ADDR (e.g. :8765 = 127.0.0.1:8765) instead of stdio")
 	fl.StringVar(&f.tokenEnv, "token-env", "", "require a bearer token: the value of this environment variable")
 	fl.StringVar(&f.profile, "profile", "", "operator plugin profile, applied over the .kitsoki/plugins.yaml found upward from the story")
+	addRootFlag(c, &f.root)
 	fl.StringVar(&f.tracePath, "trace", "", "trace file (default .kitsoki/sessions/mcp-<time>.jsonl)")
 	fl.DurationVar(&f.watch, "watch-interval", time.Second, "how often the story and profile are checked for changes (0 disables; every tools/list and tools/call re-checks)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "hard deadline of one call (default 10m)")
@@ -161,7 +162,7 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 			CallID: ev.CallID, EpisodeID: ev.EpisodeID, MatchIdx: ev.MatchIdx, Payload: ev.Payload})
 	})
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	srv, err := mcpserve.New(mcpserve.Options{StoryPath: storyPath, ProfilePath: f.profile, Sink: sink, CallTimeout: f.timeout,
+	srv, err := mcpserve.New(mcpserve.Options{StoryPath: storyPath, ProfilePath: f.profile, Root: f.root, Sink: sink, CallTimeout: f.timeout,
 		Version: version, Logger: logger, ClaudeSubmit: claudeSubmitCommand()})
 	if err != nil {
 		var pe *plugin.ProfileError

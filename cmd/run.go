@@ -24,6 +24,7 @@ import (
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/host"
 	"kitsoki/pkg/plugin"
+	"kitsoki/pkg/story"
 	"kitsoki/pkg/trace"
 )
 
@@ -63,6 +64,7 @@ func (f slotFlag) Set(s string) error {
 }
 
 type runFlags struct {
+	root         string // --root
 	inputs       inputList
 	world        []string
 	worldFile    string
@@ -73,6 +75,7 @@ type runFlags struct {
 	timeout      time.Duration
 	callTimeout  time.Duration
 	profile      string
+	strict       bool
 
 	spinner *callSpinner // nil off a terminal
 }
@@ -121,7 +124,9 @@ rested before the end (or the story is invalid), 2 usage or environment error.`,
 	fl.StringVar(&f.tracePath, "trace", "", "trace file (default .kitsoki/sessions/<session>.jsonl)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop the run (plugins and commands included) after this long, e.g. 10m; 0 = no limit")
 	fl.DurationVar(&f.callTimeout, "call-timeout", 0, "hard timeout of each agent call without its own timeout: (default 10m); a slow call fails with deadline_exceeded and takes on_error")
+	addRootFlag(c, &f.root)
 	fl.StringVar(&f.profile, "profile", "", "operator plugin profile, applied over the .kitsoki/plugins.yaml found upward from the story; see kitsoki plugins")
+	fl.BoolVar(&f.strict, "strict", false, strictUsage)
 	fl.BoolVar(&f.jsonOut, "json", false, "print one JSON object (schema 1: outcome, status, exit, state, world, calls, trace, session; see kitsoki schema run) instead of the log")
 	return c
 }
@@ -136,7 +141,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	if err := checkRunFlags(path, f); err != nil {
 		return err
 	}
-	ld, err := loadRunStory(stderr, path)
+	ld, err := loadRunStory(stderr, path, f.root)
 	if err != nil {
 		return err
 	}
@@ -188,7 +193,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	_ = chain.RunStart(ctx, map[string]any{"story": path, "app_id": st.App.ID, "session_id": session}, hookEmit(sink, 0))
 	res := engine.RunSession(ctx, m, engine.SessionOptions{Options: engine.Options{
 		SessionID: session, World: world, Inputs: f.inputs.inputs,
-		Agents: rt.Caller(), HostCassette: hc, HostHooks: chain, Sink: sink, Notes: notes,
+		Agents: rt.Caller(), HostCassette: hc, HostHooks: chain, Sink: sink, Notes: notes, Strict: f.strict,
 	}, Bootstrap: true, Hosts: hostReg})
 	end := map[string]any{"outcome": res.Outcome, "state": res.State}
 	if res.Err != nil {
@@ -220,8 +225,8 @@ func checkRunFlags(path string, f *runFlags) error {
 
 // loadRunStory loads the story (not compiled yet: the host handlers come
 // first), printing the loader's diagnostics when it does not load.
-func loadRunStory(stderr io.Writer, path string) (*compose.Loaded, error) {
-	ld, err := compose.Load(path, compose.LoadOptions{NoCompile: true})
+func loadRunStory(stderr io.Writer, path, root string) (*compose.Loaded, error) {
+	ld, err := compose.Load(path, compose.LoadOptions{NoCompile: true, Story: story.Options{Root: root}})
 	if err != nil {
 		var le *compose.LoadError
 		if errors.As(err, &le) {
@@ -289,7 +294,7 @@ func runInputs(m *engine.Machine, f *runFlags) (engine.World, *agent.Cassette, e
 		return nil, nil, usagef("%v", err)
 	}
 	for i := range f.inputs.inputs {
-		if err := m.TypeSlots(&f.inputs.inputs[i]); err != nil {
+		if err := m.TypeSlots(&f.inputs.inputs[i], f.strict); err != nil {
 			return nil, nil, usagef("%v", err)
 		}
 	}

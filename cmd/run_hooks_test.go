@@ -40,7 +40,7 @@ hooks:
 entry:
   command: %q
   args: [veto]
-  timeout_ms: 5000
+  timeout_ms: 60000
 `, hook),
 	})
 	tracePath := filepath.Join(t.TempDir(), "run.jsonl")

@@ -114,7 +114,7 @@ states:
 	}
 
 	slow := writeStory(t, slowStory)
-	code, m = runJSONOut(t, sch, slow, "--timeout", "200ms")
+	code, m = runJSONOut(t, sch, slow, "--timeout", "2s") // time for the call to start on a loaded machine
 	calls = m["calls"].([]any)
 	if code != 1 || m["outcome"] != "failed" || len(calls) != 1 || calls[0].(map[string]any)["error"].(map[string]any)["kind"] != "interrupted" {
 		t.Fatalf("run stopped by --timeout: %d %v", code, m)

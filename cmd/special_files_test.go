@@ -5,6 +5,7 @@ package cmd
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -15,62 +16,78 @@ import (
 // Every file kitsoki reads is a regular file read under a cap: a device,
 // a symlink to one, or a FIFO given as a story file or a run input is
 // refused with an error naming it, at once (no memory growth, no hang).
+// A FIFO inside the project reaches the regular-file check; a device
+// named by a story file lies outside the project, so confinement refuses
+// it first (both are refusals that read nothing).
 func TestSpecialFilesAreRefused(t *testing.T) {
 	for _, special := range []string{"device", "fifo"} {
 		for _, tc := range []struct {
 			name string
+			// storyFile: the special file is named by the story (include,
+			// a link in the story's tree), not by the operator's flags.
+			storyFile bool
 			// setup writes the story into dir and returns the arguments;
-			// bad is the special file.
+			// bad is the special file, relative to dir when it lies there.
 			setup func(dir, bad string) []string
 		}{
-			{"include", func(dir, bad string) []string {
+			{"include", true, func(dir, bad string) []string {
 				writeStoryIn(t, dir, "include: [\""+bad+"\"]\n"+minimalStory)
 				return []string{"validate", dir}
 			}},
-			{"app.yaml symlink", func(dir, bad string) []string {
+			{"app.yaml symlink", true, func(dir, bad string) []string {
 				if err := os.Symlink(bad, filepath.Join(dir, "app.yaml")); err != nil {
 					t.Fatal(err)
 				}
 				return []string{"validate", dir}
 			}},
-			{"prompt symlink", func(dir, bad string) []string {
+			{"prompt symlink", true, func(dir, bad string) []string {
 				writeStoryIn(t, dir, promptStory)
 				if err := os.MkdirAll(filepath.Join(dir, "prompts"), 0o755); err != nil {
 					t.Fatal(err)
+				}
+				if !filepath.IsAbs(bad) {
+					bad = filepath.Join("..", bad)
 				}
 				if err := os.Symlink(bad, filepath.Join(dir, "prompts", "p.md")); err != nil {
 					t.Fatal(err)
 				}
 				return []string{"validate", dir}
 			}},
-			{"--world-file", func(dir, bad string) []string {
+			{"--world-file", false, func(dir, bad string) []string {
 				writeStoryIn(t, dir, minimalStory)
 				return []string{"run", dir, "--world-file", bad}
 			}},
-			{"--cassette", func(dir, bad string) []string {
+			{"--cassette", false, func(dir, bad string) []string {
 				writeStoryIn(t, dir, minimalStory)
 				return []string{"run", dir, "--cassette", bad}
 			}},
-			{"--host-cassette", func(dir, bad string) []string {
+			{"--host-cassette", false, func(dir, bad string) []string {
 				writeStoryIn(t, dir, minimalStory)
 				return []string{"run", dir, "--host-cassette", bad}
 			}},
-			{"--profile", func(dir, bad string) []string {
+			{"--profile", false, func(dir, bad string) []string {
 				writeStoryIn(t, dir, minimalStory)
 				return []string{"run", dir, "--profile", bad}
 			}},
-			{"--pins", func(dir, bad string) []string {
+			{"--pins", false, func(dir, bad string) []string {
 				return []string{"fetch-llama-server", "--pins", bad, "--cache-dir", filepath.Join(dir, "cache")}
 			}},
 		} {
 			t.Run(special+"/"+tc.name, func(t *testing.T) {
 				dir := t.TempDir()
 				bad := "/dev/zero"
+				// Any of wants in the error is the refusal this case means.
+				wants := []string{"regular file"}
 				if special == "fifo" {
-					bad = filepath.Join(t.TempDir(), "fifo")
-					if err := syscall.Mkfifo(bad, 0o644); err != nil {
+					if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
 						t.Fatal(err)
 					}
+					bad = filepath.Join(dir, "fifo")
+					if tc.storyFile {
+						bad = "fifo"
+					}
+				} else if tc.storyFile {
+					wants = []string{"outside the story's roots", "out of the project root", "leaves the project root"}
 				}
 				args := tc.setup(dir, bad)
 				stdout, stderr, code := hostile(t, "", args...)
@@ -79,8 +96,8 @@ func TestSpecialFilesAreRefused(t *testing.T) {
 				}
 				all := stdout + stderr
 				t.Log(strings.TrimSpace(all))
-				if !strings.Contains(all, "regular file") {
-					t.Fatalf("kitsoki %v: error does not say the file is not a regular file:\n%s", args, all)
+				if !slices.ContainsFunc(wants, func(w string) bool { return strings.Contains(all, w) }) {
+					t.Fatalf("kitsoki %v: error says none of %q:\n%s", args, wants, all)
 				}
 			})
 		}

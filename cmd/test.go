@@ -49,6 +49,9 @@ type testFlags struct {
 	profile   string
 	sandbox   bool
 	cover     coverFlags
+	root      string // --root
+	trees     []string
+	strict    bool
 }
 
 func newTestCmd() *cobra.Command {
@@ -117,6 +120,7 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 	fl.StringVar(&f.shard, "shard", "", "run slice `i/n` of the fixtures (stable by path; merge reports with kitsoki test merge)")
 	fl.StringVar(&f.workDir, "workdir", "", "working directory of real host handlers (default: a fresh temporary one per fixture)")
 	fl.StringVar(&f.repo, "kitsoki-repo", "", "kitsoki checkout `DIR` that @kitsoki/<name> imports resolve in (DIR/stories/<name>), before $KITSOKI_REPO")
+	addRootFlag(c, &f.root)
 	fl.DurationVar(&f.timeout, "timeout", 0, "fail a fixture that runs longer than this in real time, e.g. 2m (0 = no limit)")
 	fl.StringVar(&f.profile, "profile", "", "operator plugin profile `FILE`, applied over the .kitsoki/plugins.yaml found upward from each story (see kitsoki plugins)")
 	fl.BoolVar(&f.sandbox, "sandbox", false, "untrusted code: start no process, reach no network, run only in-process built-ins (also KITSOKI_SANDBOX=1; see SECURITY.md)")
@@ -124,6 +128,7 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 	if full {
 		fl.BoolVarP(&f.verbose, "verbose", "v", false, "with --cover, list what the fixtures never reach, each at its file:line")
 	}
+	fl.BoolVar(&f.strict, "strict", false, strictUsage)
 }
 
 func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *testFlags) error {
@@ -151,6 +156,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if err != nil {
 		return err
 	}
+	f.trees = validate.Trees(args)
 	files, err := discoverFixtures(stdout, stderr, f, apps, glob, rel, runRE)
 	if err != nil {
 		return err
@@ -166,7 +172,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	defer cleanup()
 	opts := flowtest.Options{Jobs: f.jobs, FailFast: f.failFast, TraceDir: traceDir, Recording: f.recording,
 		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout, WorkDir: f.workDir, KitsokiRepo: f.repo,
-		Profile: f.profile, Sandbox: sandbox}
+		Profile: f.profile, Sandbox: sandbox, Root: f.root, Trees: f.trees, Strict: f.strict}
 	var col *coverage.Collector
 	if f.cover.on() {
 		col = newCollector()

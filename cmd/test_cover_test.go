@@ -155,7 +155,7 @@ func TestCoverOutputs(t *testing.T) {
 		t.Errorf("--coverprofile -: stdout\n%s\nstderr\n%s", stdout, stderr)
 	}
 	html := filepath.Join(out, "html")
-	mustRun(t, "test", "imports_smoke/parent", "--cover-html", html)
+	mustRun(t, "test", "imports_smoke/parent", "--root", ".", "--cover-html", html)
 	idx := string(readFile(t, filepath.Join(html, "index.html")))
 	if !strings.Contains(idx, "imports_smoke/sub_story/app.yaml") || !strings.Contains(idx, "sub.processing") {
 		t.Errorf("index.html lacks the child file or its state:\n%s", idx)

@@ -78,7 +78,9 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 	}
 	out := bufio.NewWriter(c.OutOrStdout())
 	defer out.Flush()
-	rd := trace.NewReader(src, trace.ReadOptions{Name: in.name, Path: in.path}) // Path: large values come back from their blob files
+	// Path: large values come back from their blob files, as previews of
+	// the width values are clipped to (read once, a few bytes each).
+	rd := trace.NewReader(src, trace.ReadOptions{Name: in.name, Path: in.path, BlobPreview: f.width})
 	h, err := rd.Header()
 	if err != nil {
 		return corruptErr(err)
@@ -202,10 +204,8 @@ func printPromptOrResponse(w io.Writer, tracePath string, ev *trace.Event, call 
 	if text == "" && ref != "" {
 		if tracePath == "" {
 			text = fmt.Sprintf("(in %s; read the trace from a file to see it)", ref)
-		} else if p, err := trace.ResolveSidecar(tracePath, ref); err != nil {
-			text = fmt.Sprintf("(%v)", err)
-		} else if b, err := safefile.ReadFile(p, safefile.Cassette); err != nil {
-			text = fmt.Sprintf("(cannot read %s: %v)", ref, err)
+		} else if b, err := trace.ReadSidecar(tracePath, ref, safefile.Cassette); err != nil {
+			text = fmt.Sprintf("(cannot read %v)", err)
 		} else {
 			text = string(b)
 			label += " (" + ref + ")"

@@ -34,6 +34,7 @@ func newValidateCmd() *cobra.Command {
 		profile       string
 		listRules     bool
 		stdinName     string
+		root          string
 	)
 	c := &cobra.Command{
 		Use:     "validate [PATH...]",
@@ -85,7 +86,7 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 				}
 			}
 			opts := validate.Options{
-				Story:       story.Options{AllowUnsetEnv: allowUnsetEnv},
+				Story:       story.Options{AllowUnsetEnv: allowUnsetEnv, Root: root, Trees: validate.Trees(args)},
 				Jobs:        jobs,
 				ProfilePath: profile,
 				Strict:      strict,
@@ -188,6 +189,7 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 	fl.IntVarP(&jobs, "jobs", "j", 0, "stories checked in parallel (default: number of CPUs)")
 	fl.StringVar(&profile, "profile", "", "operator plugin profile to check, with the .kitsoki/plugins.yaml found upward from each story")
 	fl.BoolVar(&listRules, "list-rules", false, "list every rule: id, severity, whether run refuses the story, summary, example")
+	addRootFlag(c, &root)
 	fl.StringVar(&stdinName, "stdin-filename", "", "with -: the app.yaml path the standard input stands for (positions, relative files)")
 	return c
 }

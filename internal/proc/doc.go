@@ -6,7 +6,7 @@
 // sequence. It must not build commands, speak any protocol or read a
 // child's answers: the spawners that call it (pkg/agent's subprocess and
 // claude_cli transports, pkg/plugin's hook and host-provider processes,
-// pkg/sidecar's llama-server, pkg/host's host.run) keep those.
+// pkg/sidecar's llama-server, pkg/host's host.run, pkg/graph's dot) keep those.
 //
 // [Process.Stop]: close stdin, wait StdinGrace, SIGTERM to the group, wait
 // TermGrace, SIGKILL to the group; a grace of 0 skips its wait (TermGrace 0
@@ -27,6 +27,8 @@
 //	                                    SIGTERM, SIGKILL after Config.StopGrace
 //	host.run          runPolicy         EnvInherit, kitsoki's dir first on PATH, then with.env;
 //	                                    stop = kill when the call's context ends
+//	graph --format svg dotPolicy       EnvInherit (Graphviz's fonts and config); DOT on stdin;
+//	                                    stop = kill when the context ends or the SVG passes its cap
 //
 // The agent transports pass their own redacting stderr writer (around a
 // [Tail]) as cmd.Stderr, so their policies keep no second tail.

@@ -1,12 +1,15 @@
 // Package safefile owns reading the files kitsoki is given ([ReadFile],
 // [Open]) as regular files under a size cap, refusing devices, FIFOs,
 // sockets and directories and oversize files ([ErrTooLarge]) before they
-// are opened (a device may act on an open alone). It must not parse what
-// they hold, confine paths to a story's roots or write anything: its
-// callers keep those.
+// are opened (a device may act on an open alone), and the one confinement
+// of the files a story or fixture names ([Root]: a project root read
+// through os.Root, so a path or symlink leaving it is [ErrOutsideRoot]).
+// It must not parse what files hold, decide which directory is a story's
+// root (pkg/story does) or write anything: its callers keep those.
 //
 // Stories, prompts, schemas, fixtures, cassettes, profiles and pins are read
 // through it (on Linux, a schema directly inside schemas/ through
 // ReadPlainAt, relative to the directory's descriptor), so that /dev/zero
-// cannot exhaust memory and a FIFO cannot hang a run.
+// cannot exhaust memory and a FIFO cannot hang a run. A Root's errors name
+// the path as its caller gave it, never where a symlink leads.
 package safefile

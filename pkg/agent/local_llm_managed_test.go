@@ -303,7 +303,12 @@ func TestManagedUnpinnedModel(t *testing.T) {
 func TestManagedCloseDuringStart(t *testing.T) {
 	CheckNoChildren(t)
 	block := make(chan struct{})
+	fetching := make(chan struct{}, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case fetching <- struct{}{}:
+		default:
+		}
 		w.Header().Set("Content-Length", "1000")
 		w.WriteHeader(200)
 		w.(http.Flusher).Flush()
@@ -324,12 +329,16 @@ func TestManagedCloseDuringStart(t *testing.T) {
 		_, err := l.Ask(context.Background(), decideReq("1"))
 		done <- err
 	}()
-	time.Sleep(100 * time.Millisecond)
+	select { // the fetch is under way
+	case <-fetching:
+	case <-time.After(time.Minute):
+		t.Fatal("the first call never started its fetch")
+	}
 	closed := make(chan struct{})
 	go func() { l.Close(); close(closed) }()
 	select {
 	case <-closed:
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute): // a hang guard
 		t.Fatal("Close blocked behind a fetch")
 	}
 	select {
@@ -337,7 +346,7 @@ func TestManagedCloseDuringStart(t *testing.T) {
 		if err == nil {
 			t.Fatal("Ask succeeded after Close")
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute): // a hang guard
 		t.Fatal("Ask did not end after Close")
 	}
 }
@@ -360,7 +369,7 @@ func processReaped(pid int) bool {
 	if runtime.GOOS != "linux" {
 		return true
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute) // a hang guard
 	for time.Now().Before(deadline) {
 		if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); os.IsNotExist(err) {
 			return true

@@ -177,7 +177,7 @@ func TestMCPHTTPFaults(t *testing.T) {
 	t.Run("late answer", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		defer cancel()
-		askKind(t, tr, ctx, withFault("slow:600"), KindDeadlineExceeded)
+		askKind(t, tr, ctx, withFault("slow:60000"), KindDeadlineExceeded) // answers long after the deadline
 		req := referenceRequest()
 		req.Prompt = "a different prompt"
 		if resp := askOK(t, tr, req); !bytes.Contains(resp.Submission, []byte("a different prompt")) {
@@ -222,7 +222,12 @@ func TestMCPHTTPConnectFailures(t *testing.T) {
 func TestMCPHTTPWaitersHonourTheirDeadline(t *testing.T) {
 	// A server that accepts connections but never answers initialize.
 	release := make(chan struct{})
+	arrived := make(chan struct{}, 1)
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case arrived <- struct{}{}:
+		default:
+		}
 		select {
 		case <-release:
 		case <-r.Context().Done():
@@ -232,13 +237,17 @@ func TestMCPHTTPWaitersHonourTheirDeadline(t *testing.T) {
 	defer close(release)
 	tr := newMCPTransport(t, &story.AgentPlugin{Endpoint: ts.URL}, "")
 	first := make(chan error, 1)
+	firstCtx, endFirst := context.WithCancel(context.Background())
+	defer endFirst()
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		_, err := tr.Ask(ctx, referenceRequest())
+		_, err := tr.Ask(firstCtx, referenceRequest())
 		first <- err
 	}()
-	time.Sleep(100 * time.Millisecond)
+	select { // the first caller is connecting
+	case <-arrived:
+	case <-time.After(time.Minute):
+		t.Fatal("the first call never reached the server")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	ae := askKind(t, tr, ctx, referenceRequest(), KindDeadlineExceeded)
@@ -250,6 +259,7 @@ func TestMCPHTTPWaitersHonourTheirDeadline(t *testing.T) {
 		t.Fatalf("the first call ended before its deadline: %v", err)
 	default:
 	}
+	endFirst()
 	if k := KindOf(<-first); k != KindDeadlineExceeded {
 		t.Fatalf("first call: %s", k)
 	}

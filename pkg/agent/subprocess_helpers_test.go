@@ -97,7 +97,7 @@ func CheckNoChildren(t testing.TB) {
 		return
 	}
 	t.Cleanup(func() {
-		deadline := time.Now().Add(5 * time.Second)
+		deadline := time.Now().Add(time.Minute) // a hang guard: killed children are reaped at once
 		for {
 			kids, _ := ChildProcesses()
 			if len(kids) == 0 {
@@ -110,6 +110,22 @@ func CheckNoChildren(t testing.TB) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	})
+}
+
+// WaitForFile waits until path exists (a plugin's marker that it got
+// that far), bounded by a hang guard that only a failure reaches.
+func WaitForFile(t testing.TB, path string) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never appeared", path)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // WaitNoError waits for wg, then closes errs (which the goroutines of wg

@@ -228,15 +228,20 @@ func testSubprocessDeadlineKillsProcessGroup(t *testing.T, bin string) {
 	pidfile := filepath.Join(t.TempDir(), "grandchild.pid")
 	req := withFault("grandchild")
 	req.With["pidfile"] = pidfile
-	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	// The deadline comes once the grandchild runs (its pid is written).
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	go func() {
+		WaitForFile(t, pidfile)
+		cancel()
+	}()
 	ae := askKind(t, f.tr, ctx, req, KindDeadlineExceeded)
 	if !strings.Contains(ae.Detail, "process group was killed") {
 		t.Fatalf("detail: %s", ae.Detail)
 	}
 	b, err := os.ReadFile(pidfile)
 	if err != nil {
-		t.Fatalf("the plugin did not start its child in time: %v", err)
+		t.Fatal(err)
 	}
 	grandchild, _ := strconv.Atoi(string(b))
 	waitGone(t, first)
@@ -248,7 +253,7 @@ func testSubprocessDeadlineKillsProcessGroup(t *testing.T, bin string) {
 
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
-	for i := 0; i < 250; i++ {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); { // a hang guard
 		if ProcessGone(pid) {
 			return
 		}
@@ -262,7 +267,7 @@ func testSubprocessLateAnswerIsNotDelivered(t *testing.T, bin string) {
 	f := newEchoSubprocess(t, bin, nil, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	askKind(t, f.tr, ctx, withFault("slow:600"), KindDeadlineExceeded)
+	askKind(t, f.tr, ctx, withFault("slow:60000"), KindDeadlineExceeded) // answers long after the deadline
 	// The next call must get its own answer, never the late one.
 	req := referenceRequest()
 	req.Prompt = "a different prompt"
@@ -300,11 +305,14 @@ func testSubprocessSerialisesAndWaitersHonourContext(t *testing.T, bin string) {
 	// A caller queued behind a hanging call gives up at its own deadline.
 	hangCtx, cancelHang := context.WithCancel(context.Background())
 	hung := make(chan error, 1)
+	received := filepath.Join(t.TempDir(), "received")
 	go func() {
-		_, err := f.tr.Ask(hangCtx, withFault("hang"))
+		req := withFault("hang")
+		req.With["received"] = received
+		_, err := f.tr.Ask(hangCtx, req)
 		hung <- err
 	}()
-	time.Sleep(100 * time.Millisecond)
+	WaitForFile(t, received) // the hanging call holds the plugin
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
 	defer cancel()
 	ae := askKind(t, f.tr, ctx, referenceRequest(), KindDeadlineExceeded)
@@ -350,11 +358,14 @@ func testSubprocessCloseDuringCall(t *testing.T, bin string) {
 	CheckNoChildren(t)
 	f := newEchoSubprocess(t, bin, nil, "")
 	done := make(chan error, 1)
+	received := filepath.Join(t.TempDir(), "received")
 	go func() {
-		_, err := f.tr.Ask(context.Background(), withFault("hang"))
+		req := withFault("hang")
+		req.With["received"] = received
+		_, err := f.tr.Ask(context.Background(), req)
 		done <- err
 	}()
-	time.Sleep(200 * time.Millisecond)
+	WaitForFile(t, received) // the call is in flight
 	f.tr.Close()
 	if k := KindOf(<-done); k != KindTransportError {
 		t.Fatalf("in-flight call after Close: kind %q", k)

@@ -16,7 +16,8 @@ import (
 // without coverage and with it (every story registered, the profile
 // built and written as LCOV). Goal: cover adds under 10%.
 func BenchmarkCorpusCover(b *testing.B) {
-	apps, err := validate.Expand([]string{filepath.Join(storytest.Corpus(b, "."), "...")})
+	corpus := storytest.Corpus(b, ".")
+	apps, err := validate.Expand([]string{filepath.Join(corpus, "...")})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -26,7 +27,7 @@ func BenchmarkCorpusCover(b *testing.B) {
 	}
 	run := func(b *testing.B, cover bool) {
 		for b.Loop() {
-			opts := flowtest.Options{Jobs: 2}
+			opts := flowtest.Options{Jobs: 2, Root: corpus}
 			var col *Collector
 			if cover {
 				col = NewCollector(Options{})

@@ -26,7 +26,7 @@ func runCovered(t testing.TB, base string, apps ...string) *Profile {
 		t.Fatalf("no fixtures under %v (%v)", apps, ds)
 	}
 	col := NewCollector(Options{Base: base})
-	runner := flowtest.NewRunner(flowtest.Options{Jobs: 2, Observer: col})
+	runner := flowtest.NewRunner(flowtest.Options{Jobs: 2, Observer: col, Root: base})
 	seen := map[string]bool{}
 	for _, f := range files {
 		app := f.Story

@@ -33,8 +33,11 @@ func TestAgentCallPromptSchemaAlias(t *testing.T) {
 	if len(d.CallID) != 16 || d.Turn != 0 || d.StatePath != "judging" || d.EffectID != "judge_call" {
 		t.Errorf("identity = %q %d %q %q", d.CallID, d.Turn, d.StatePath, d.EffectID)
 	}
-	// inline prompt rendered with pongo2 after the first bind
-	if got[1].Prompt != "Say something about tabs vs spaces (accept)" {
+	// an inline prompt is a with: value first (upstream, conformance
+	// probe 17: {{ args.what }} sees the machine's empty args), then
+	// pongo2 with the call's args ({% if args.what %}), after the first
+	// bind
+	if got[1].Prompt != "Say something about  (accept)!" {
 		t.Errorf("inline prompt = %q", got[1].Prompt)
 	}
 	if res.World["reply"] != "hello there" {

@@ -389,18 +389,15 @@ func (c *compiler) invoke(e *story.Effect, ne *Effect, where string, bad func(st
 		}
 		bad("invoke %s%s: kitsoki run has no handler for %q (available: %s, host.agent.{ask,decide,extract,task,converse}); provide it with a host provider under .kitsoki/plugins/ or answer it from a recording with --host-cassette FILE", e.Invoke, via, ne.Invoke, strings.Join(c.hosts().Names(), ", "))
 	}
-	check := ne.With
-	if isAgentHandler(ne.Invoke) {
-		check, _ = splitPrompts(check)
-	}
-	if err := expr.CompileValue(check); err != nil {
+	if err := expr.CompileValue(ne.With); err != nil {
 		bad("invoke %s: with: %v", e.Invoke, err)
 	}
 	ne.Bind = c.binds(e.Bind(), where)
 }
 
 // binds compiles an invoke's bind: entries: a result path, or a template
-// when the value has {{ }}.
+// when the value has {{ }}. An empty path is accepted and binds nothing,
+// as upstream (conformance probe 07).
 func (c *compiler) binds(kvs []story.KV, where string) []bindKV {
 	var out []bindKV
 	for _, kv := range kvs {
@@ -417,9 +414,8 @@ func (c *compiler) binds(kvs []story.KV, where string) []bindKV {
 			}
 			b.Tmpl = t
 		} else {
-			if _, err := parsePath(s); err != nil {
-				c.refuse(kv.Pos, "%s: bind.%s: %v", where, kv.Key, err)
-			}
+			// any path is accepted: one that finds nothing in the
+			// answer binds nothing (lookupBindPath)
 			b.Path = s
 		}
 		out = append(out, b)

@@ -79,9 +79,12 @@ func TestDepthCapViewIsOriginatingState(t *testing.T) {
 // renders 5.000000 on the next turn).
 func TestWorldIsReplayedBetweenTurns(t *testing.T) {
 	s, _ := probe(t, "p13", "", nil)
-	fire(t, s, "a")
-	if _, isF := s.World()["lit"].(float64); isF {
-		t.Errorf("lit is already a float64 in its own turn")
+	tn := fire(t, s, "a")
+	if set := kindsOf(tn.Events, KindWorldUpdate); len(set) == 0 {
+		t.Fatalf("no world.update")
+	}
+	if _, isF := s.World()["lit"].(float64); !isF {
+		t.Errorf("lit %#v: the world read after the turn is already the replayed one (upstream's flow rig reads it back from the log)", s.World()["lit"])
 	}
 	fire(t, s, "b")
 	w := s.World()
@@ -162,21 +165,27 @@ func TestBindsBeforeReturned(t *testing.T) {
 }
 
 // Slot values are kept as sent (upstream never converts them): "7" for a
-// type: int slot stays the string "7", and a validator that cannot be
-// evaluated on it (string > int) does not refuse it. A value that is not
-// of the type at all is still refused (docs/compat/engine.md).
+// type: int slot stays the string "7". Upstream checks neither slot types
+// nor validators (runtime-probes p10 `val n: "abc"` is accepted), so only
+// a Strict session refuses a value its validator refuses
+// (docs/compat/engine.md); a validator that cannot be evaluated on the
+// value (string > int) refuses nothing even then.
 func TestSlotValueKeptAsSent(t *testing.T) {
-	s, _ := probe(t, "p10", "", nil)
-	tn, err := s.Fire(t.Context(), Input{Intent: "val", Slots: map[string]any{"n": "7"}})
-	if err != nil || tn.Rejection != nil || tn.Err != nil {
-		t.Fatalf("val n=7: %v %+v %v", err, tn.Rejection, tn.Err)
-	}
-	if got := s.World()["got"]; got != "7" {
-		t.Errorf("got %#v, want the string \"7\"", got)
-	}
-	tn, err = s.Fire(t.Context(), Input{Intent: "val", Slots: map[string]any{"n": 3}})
-	if err != nil || tn.Rejection == nil || tn.Rejection.Code != CodeInvalidSlot {
-		t.Errorf("val n=3 (fails slots.n > 5): %v %+v", err, tn.Rejection)
+	for _, strict := range []bool{false, true} {
+		s, _ := probeWith(t, "p10", SessionOptions{Options: Options{Strict: strict}})
+		tn, err := s.Fire(t.Context(), Input{Intent: "val", Slots: map[string]any{"n": "7"}})
+		if err != nil || tn.Rejection != nil || tn.Err != nil {
+			t.Fatalf("strict %v: val n=7: %v %+v %v", strict, err, tn.Rejection, tn.Err)
+		}
+		if got := s.World()["got"]; got != "7" {
+			t.Errorf("strict %v: got %#v, want the string \"7\"", strict, got)
+		}
+		for _, n := range []any{3, "abc"} {
+			tn, err = s.Fire(t.Context(), Input{Intent: "val", Slots: map[string]any{"n": n}})
+			if refused := tn.Rejection != nil && tn.Rejection.Code == CodeInvalidSlot; err != nil || refused != strict {
+				t.Errorf("strict %v: val n=%v (type: int, validator slots.n > 5): %v %+v", strict, n, err, tn.Rejection)
+			}
+		}
 	}
 }
 

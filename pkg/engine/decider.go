@@ -32,8 +32,8 @@ func (s *Session) decide(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 	state := r.cur.Path
-	with := map[string]any{"agent": d.Agent, "args": map[string]any{"state": state, "candidates": cands,
-		"description": r.cur.Description}}
+	args := map[string]any{"state": state, "candidates": cands, "description": r.cur.Description}
+	with := map[string]any{"agent": d.Agent, "args": args}
 	if d.Schema != "" {
 		with["schema"] = d.Schema
 	}
@@ -42,8 +42,13 @@ func (s *Session) decide(ctx context.Context) (bool, error) {
 		prompt = "You decide the next step of a state machine resting in state {{ args.state }} ({{ args.description }}). " +
 			"Choose one intent of {{ args.candidates }} and answer {\"intent\": \"<name>\", \"confidence\": <0..1>, \"reason\": \"...\"}."
 	}
-	with["prompt"] = prompt
 	rc, err := r.m.renderer().RenderAgentCall("host.agent.decide", "decider", with, nil, r.callEnv())
+	if err == nil {
+		// the engine's own prompt is not a story with: value: pongo2
+		// renders it with the decider's args
+		rc.With["prompt"] = prompt
+		rc.Prompt, err = r.m.renderer().renderPromptArgs(prompt, args, r.callEnv())
+	}
 	if err != nil {
 		return false, fmt.Errorf("decider: %w", err)
 	}

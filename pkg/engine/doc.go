@@ -19,7 +19,10 @@
 // depth maxOnErrorDepth. Turn 0 is [SessionOptions].Bootstrap. Every choice
 // where upstream is odd (the replayed world, dispatch-time with:, flat
 // on_error/timeout/on_complete landings, parallel regions, timeouts,
-// background jobs, MachineOnly) is a bullet of docs/compat/engine.md. The
+// background jobs, MachineOnly) is a bullet of docs/compat/engine.md. Values
+// follow upstream by default (set coercion journaled as the string, slot
+// types and validators unchecked, increments of non-integers restarting
+// from the delta); [Options].Strict turns the stricter checks on. The
 // engine never prints: callers receive Turns, a [Result] and an optional
 // stream of [Note] for a human log.
 //
@@ -29,8 +32,12 @@
 // pass), effects.go (the effects walk), parallel.go (regions, emit: propagation),
 // timeout.go, jobs.go (background jobs, on_complete, clarifications, the
 // inbox), gates.go (decision gates, decider: human, staged mode), slots.go,
-// clock.go (wall and virtual clocks, Advance's one-step move), bareroot.go
-// (a parallel root landed on bare), compile.go, observer.go (the
-// [Observer] seam kitsoki test --cover counts through, and
-// [Machine.Reachables]); the other files are named for what they hold.
+// world.go (the initial world, seeded keys, set coercion, increments),
+// replay.go (the world's replayed shape between turns), paths.go (bind
+// result paths, flat world keys), eval.go (guards and value templates),
+// prompt.go (with: blocks, call ids, agent prompts), clock.go (wall and
+// virtual clocks, Advance's one-step move), bareroot.go (a parallel root
+// landed on bare), compile.go, observer.go (the [Observer] seam kitsoki
+// test --cover counts through, and [Machine.Reachables]); the other files
+// are named for what they hold.
 package engine

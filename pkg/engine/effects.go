@@ -57,7 +57,7 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 				return err
 			}
 		case kindSay:
-			s, err := e.Say.render(env)
+			s, err := e.Say.render(sayEnv(env))
 			if err != nil {
 				return fmt.Errorf("%s: say: %w", e.Pos, err)
 			}
@@ -101,7 +101,7 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 
 // applySet renders every value against the same pre-block world, then
 // assigns them all. A string result for a key declared bool, int or float
-// is coerced to that type (story-format §3.3).
+// is coerced to that type (story-format §3.3; coerceSet).
 func (r *runner) applySet(e *Effect, env map[string]any) error {
 	vals := make([]any, len(e.Set))
 	for i, kv := range e.Set {
@@ -109,7 +109,7 @@ func (r *runner) applySet(e *Effect, env map[string]any) error {
 		if err != nil {
 			return fmt.Errorf("%s: set.%s: %w", e.Pos, kv.Key, err)
 		}
-		vals[i] = coerceDeclared(r.m.World, kv.Key, normalizeFresh(v))
+		vals[i] = normalizeFresh(v)
 	}
 	// committed in sorted key order, one world.update per key
 	// (story-runtime §1.7)
@@ -120,10 +120,10 @@ func (r *runner) applySet(e *Effect, env map[string]any) error {
 	sort.SliceStable(order, func(a, b int) bool { return e.Set[order[a]].Key < e.Set[order[b]].Key })
 	for _, i := range order {
 		kv := e.Set[i]
-		if err := setPath(r.world, kv.Key, vals[i]); err != nil {
-			return fmt.Errorf("%s: set.%s: %w", e.Pos, kv.Key, err)
-		}
-		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{kv.Key: vals[i]}}); err != nil {
+		mem, rec, coerced := r.coerceSet(kv.Key, vals[i])
+		setPath(r.world, kv.Key, mem)
+		r.journalAs(kv.Key, rec, coerced)
+		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{kv.Key: rec}}); err != nil {
 			return err
 		}
 	}
@@ -141,12 +141,16 @@ func (r *runner) applyIncrement(e *Effect, env map[string]any) error {
 			return fmt.Errorf("%s: increment.%s: delta %v is not an integer", e.Pos, kv.Key, dv)
 		}
 		cur := getPath(r.world, kv.Key)
-		n, ok := asInt(cur)
-		if !ok && cur != nil {
-			return fmt.Errorf("%s: increment.%s: world value %v is not an integer", e.Pos, kv.Key, cur)
+		n := incrementBase(cur)
+		if r.opts.Strict {
+			var ok bool
+			if n, ok = asInt(cur); !ok && cur != nil {
+				return fmt.Errorf("%s: increment.%s: world value %v is not an integer (--strict)", e.Pos, kv.Key, cur)
+			}
 		}
-		if err := setPath(r.world, kv.Key, n+d); err != nil {
-			return fmt.Errorf("%s: increment.%s: %w", e.Pos, kv.Key, err)
+		setPath(r.world, kv.Key, n+d)
+		if j, ok := r.journal[kv.Key]; ok {
+			r.journalAs(kv.Key, incrementBase(j)+d, true)
 		}
 		if err := r.emit(KindWorldUpdate, map[string]any{"increment": map[string]any{kv.Key: d}}); err != nil {
 			return err
@@ -248,7 +252,8 @@ func (r *runner) renderInvoke(e *Effect) (args map[string]any, rc *RenderedCall,
 	}
 	defer func() { r.world = live }()
 	if !isAgentHandler(e.Invoke) {
-		w, err := r.m.renderer().renderWith(e.With, e.ID, false, nil, r.env(r.slots, nil))
+		env := r.env(r.slots, nil)
+		w, err := r.m.renderer().renderWith(e.With, renderCallID(e.ID, env), nil, env)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("%s: invoke %s: with: %w", e.Pos, e.Invoke, err)
 		}
@@ -313,6 +318,7 @@ func (r *runner) callFailed(ctx context.Context, e *Effect, sum CallSummary, dur
 	if errors.As(err, &ae) {
 		hostErr["kind"] = ae.KindName()
 	}
+	r.rerender = r.rerender || e.OnError == ""
 	if err := r.setError(msg, hostErr); err != nil {
 		return nil, err
 	}
@@ -397,8 +403,6 @@ func (r *runner) bindAndReturn(e *Effect, hr hostAnswer) error {
 func (r *runner) setError(msg string, hostErr map[string]any) error {
 	r.world["last_error"] = msg
 	r.world["host_error"] = hostErr
-	// not a bind for the view: a failure without on_error keeps the
-	// turn's say narration, as upstream (story-runtime §8)
 	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"last_error": msg}}); err != nil {
 		return err
 	}
@@ -437,21 +441,16 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 			if res == nil {
 				continue
 			}
-			segs, err := parsePath(b.Path)
-			if err != nil {
-				return fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
-			}
-			x, ok := lookupPath(res, segs)
+			x, ok := lookupBindPath(res, b.Path)
 			if !ok {
 				continue
 			}
 			v = x
 		}
 		v = jsonvalue.Normalize(normalizeFresh(v))
-		if err := setPath(r.world, b.Key, v); err != nil {
-			return fmt.Errorf("%s: bind.%s: %w", e.Pos, b.Key, err)
-		}
-		r.bound = true
+		setPath(r.world, b.Key, v)
+		r.journalAs(b.Key, nil, false)
+		r.rerender = true
 		r.batchBound = append(r.batchBound, b.Key)
 		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{b.Key: v}}); err != nil {
 			return err
@@ -500,7 +499,7 @@ func resultText(handler string, res map[string]any) string {
 // machine-time args of harness.called); a template that cannot render yet
 // keeps its source.
 func (r *runner) walkArgs(e *Effect) map[string]any {
-	w, err := r.m.rendererOf(e).renderWith(e.With, e.ID, isAgentHandler(e.Invoke), nil, r.env(r.slots, nil))
+	w, err := r.m.rendererOf(e).renderWith(e.With, e.ID, nil, r.env(r.slots, nil))
 	if err != nil {
 		if m, ok := jsonvalue.Normalize(e.With).(map[string]any); ok {
 			return m

@@ -25,8 +25,8 @@ func TestEffectsSetIncrementSayBindRerender(t *testing.T) {
 			t.Errorf("world.%s = %#v, want %#v", k, got, want)
 		}
 	}
-	if inner := w["nested"].(map[string]any)["inner"]; inner != "abc" {
-		t.Errorf("dotted bind key: nested = %v", w["nested"])
+	if flat, nested := w["nested.inner"], w["nested"].(map[string]any); flat != "abc" || len(nested) != 0 {
+		t.Errorf("a dotted bind key is one flat key, as upstream: nested.inner = %v, nested = %v", flat, nested)
 	}
 	called := sink.kinds(KindHarnessCalled)
 	if len(called) != 2 {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
@@ -37,33 +38,107 @@ func (g *guard) eval(env expr.Env) (bool, error) {
 }
 
 // valueTmpl is a `{{ }}` effect-value template (set, slots, emit_intent,
-// bind templates); a string without `{{` is a literal and non-strings are
-// literal values.
+// bind templates): a string without `{{` is a literal and so is a
+// non-string with no template inside; a map or list holding templates is
+// walked, each string leaf rendered (a leaf that is exactly one {{ e }}
+// keeps e's type), as upstream's set does (story-format §6.2).
 type valueTmpl struct {
 	lit  any
 	tmpl *expr.Template
+	tree *expr.Value // a map or list with templates inside
 }
 
 func compileValue(v any) (*valueTmpl, error) {
-	s, ok := v.(string)
-	if !ok || !strings.Contains(s, "{{") {
-		return &valueTmpl{lit: v}, nil
+	switch t := v.(type) {
+	case string:
+		if !strings.Contains(t, "{{") {
+			return &valueTmpl{lit: v}, nil
+		}
+		c, err := expr.CompileTemplate(t)
+		if err != nil {
+			return nil, err
+		}
+		return &valueTmpl{tmpl: c}, nil
+	case map[string]any, []any:
+		if !hasTemplate(t) {
+			return &valueTmpl{lit: v}, nil
+		}
+		tree, err := expr.PrepareValue(t)
+		if err != nil {
+			return nil, err
+		}
+		return &valueTmpl{tree: tree}, nil
 	}
-	t, err := expr.CompileTemplate(s)
-	if err != nil {
-		return nil, err
+	return &valueTmpl{lit: v}, nil
+}
+
+// hasTemplate reports whether a string leaf of v holds `{{`.
+func hasTemplate(v any) bool {
+	switch t := v.(type) {
+	case string:
+		return strings.Contains(t, "{{")
+	case map[string]any:
+		for _, x := range t {
+			if hasTemplate(x) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range t {
+			if hasTemplate(x) {
+				return true
+			}
+		}
 	}
-	return &valueTmpl{tmpl: t}, nil
+	return false
 }
 
 func (v *valueTmpl) render(env expr.Env) (any, error) {
-	if v == nil {
+	switch {
+	case v == nil:
 		return nil, nil
+	case v.tmpl != nil:
+		out, err := v.tmpl.Render(env)
+		if err != nil {
+			return nil, err
+		}
+		return out, finite(out)
+	case v.tree != nil:
+		out, err := v.tree.Render(env)
+		if err != nil {
+			return nil, err
+		}
+		return normalizeFresh(out), finite(out)
 	}
-	if v.tmpl == nil {
-		return jsonvalue.Normalize(v.lit), nil
+	return jsonvalue.Normalize(v.lit), nil
+}
+
+// finite refuses a rendered value holding an infinite or NaN number (`{{
+// 1 / world.z }}` with z 0): no JSON value holds one, so it could be
+// neither journaled nor sent. Upstream writes a null event and loses the
+// value on the next turn (docs/compat/engine.md).
+func finite(v any) error {
+	switch t := v.(type) {
+	case float64:
+		if math.IsInf(t, 0) || math.IsNaN(t) {
+			return fmt.Errorf("the value is %v, which no JSON value can hold (a division by zero?); guard the expression", t)
+		}
+	case float32:
+		return finite(float64(t))
+	case map[string]any:
+		for _, x := range t {
+			if err := finite(x); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for _, x := range t {
+			if err := finite(x); err != nil {
+				return err
+			}
+		}
 	}
-	return v.tmpl.Render(env)
+	return nil
 }
 
 // text is a pongo2 template (say, templated targets, compound initial);
@@ -128,3 +203,16 @@ func (t *text) render(env expr.Env) (string, error) {
 }
 
 func (t *text) templated() bool { return t != nil && (t.p != nil || t.x != nil) }
+
+// sayEnv is what a say: renders against: upstream's machine renders it
+// without the session's state, so `{{ state.path }}` and `{{
+// state.description }}` are empty there while views show them
+// (conformance values-render-env).
+func sayEnv(env map[string]any) map[string]any {
+	out := make(map[string]any, len(env))
+	for k, v := range env {
+		out[k] = v
+	}
+	out["state"] = map[string]any{}
+	return out
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +23,7 @@ func FuzzRun(f *testing.F) {
 		}
 	}
 	f.Add([]byte("app: {id: x}\nroot: a\nstates:\n  a:\n    on_enter:\n      - emit_intent: go\n    on:\n      go: [ { target: a } ]\n"), "go")
+	f.Add([]byte("app: {id: x}\nworld:\n  z: {type: int, default: 0}\nroot: a\nstates:\n  a:\n    on:\n      go:\n        - target: a\n          effects:\n            - set: { q: \"{{ 1 / world.z }}\", u: \"{{ upper(world.nope) }}\", m: { k: \"{{ int(world.nope) }}\" } }\n"), "go")
 	agents := AgentCallerFunc(func(ctx context.Context, c AgentCall) (*AgentAnswer, error) {
 		return &AgentAnswer{Submission: []byte(`{"decision":"accept","answer":"x"}`)}, nil
 	})
@@ -40,6 +42,9 @@ func FuzzRun(f *testing.F) {
 		res := Run(ctx, m, Options{Agents: agents, NoSnapshot: true, Inputs: []Input{{Intent: intent}, {Intent: intent}}})
 		if res == nil || res.Outcome == "" {
 			t.Fatal("no result")
+		}
+		if res.Err != nil && goRuntimeText.MatchString(res.Err.Error()) {
+			t.Fatalf("a Go run-time text reaches the user: %v", res.Err)
 		}
 	})
 }
@@ -69,7 +74,7 @@ func FuzzSession(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang guard: the clock is virtual
 		defer cancel()
 		s, err := Start(ctx, m, SessionOptions{Hosts: stubs, Clock: NewVirtualClock(time.Unix(0, 0))})
 		if err != nil {
@@ -99,3 +104,6 @@ func FuzzSession(f *testing.F) {
 		}
 	})
 }
+
+// goRuntimeText matches Go run-time texts that must never reach an author.
+var goRuntimeText = regexp.MustCompile(`interface conversion|interface \{\}|reflect[.:]|%!|runtime error|invalid memory address|goroutine`)

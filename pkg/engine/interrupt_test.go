@@ -9,7 +9,7 @@ import (
 
 func TestRunInterruptedStopsCleanly(t *testing.T) {
 	m := compileStory(t, "effects")
-	m.States["start"].OnEnter[0] = &Effect{Kind: kindInvoke, Invoke: "host.run", With: map[string]any{"cmd": "sleep 30"}, owner: m.States["start"]}
+	m.States["start"].OnEnter[0] = &Effect{Kind: kindInvoke, Invoke: "host.run", With: map[string]any{"cmd": "sleep 120"}, owner: m.States["start"]}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	sink := &recSink{}
@@ -18,7 +18,7 @@ func TestRunInterruptedStopsCleanly(t *testing.T) {
 	if res.Outcome != OutcomeFailed || !strings.Contains(res.Err.Error(), "interrupted") {
 		t.Fatalf("outcome %s err %v", res.Outcome, res.Err)
 	}
-	if time.Since(start) > 10*time.Second {
+	if time.Since(start) > time.Minute { // the sleep's 2 minutes, not a load-sensitive bound
 		t.Error("run did not stop promptly")
 	}
 	if len(sink.kinds(KindMachineError)) != 1 {

@@ -155,10 +155,8 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 			break
 		}
 	}
-	if err := setPath(r.world, key, id); err != nil {
-		return fmt.Errorf("%s: bind.%s: %w", e.Pos, key, err)
-	}
-	r.bound = true
+	setPath(r.world, key, id)
+	r.rerender = true
 	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{key: id}}); err != nil {
 		return err
 	}

@@ -1,138 +1,73 @@
 package engine
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 )
 
-// pathSeg is one step of a dotted result path: a map key or a list index.
-type pathSeg struct {
-	key   string
-	index int
-	isIdx bool
-}
-
-// parsePath parses `a.b[0].c` (also `a.0.c`) into segments.
-func parsePath(p string) ([]pathSeg, error) {
-	p = strings.TrimSpace(p)
-	if p == "" {
-		return nil, fmt.Errorf("empty path")
+// lookupBindPath reads a bind: result path from an answer, as upstream
+// does (conformance values-bind-paths): the path is split at dots, each part is
+// a map key optionally followed by list indexes (`names[0]`, `m[0][1]`).
+// Nothing is trimmed and nothing is refused: a path that is empty, has an
+// empty part, a malformed or negative index, an index on a map, or a part
+// that is not there finds nothing (ok false), and the bind is skipped.
+// A dotted number is a map key, never a list index (`list.1` finds
+// nothing).
+func lookupBindPath(v any, path string) (any, bool) {
+	if path == "" {
+		return nil, false
 	}
-	var segs []pathSeg
-	for _, part := range strings.Split(p, ".") {
-		if part == "" {
-			return nil, fmt.Errorf("path %q has an empty segment", p)
-		}
-		name := part
-		rest := ""
-		if i := strings.IndexByte(part, '['); i >= 0 {
-			name, rest = part[:i], part[i:]
-		}
-		if name != "" {
-			segs = append(segs, pathSeg{key: name})
-		}
-		for rest != "" {
-			if rest[0] != '[' {
-				return nil, fmt.Errorf("path %q: expected [ at %q", p, rest)
-			}
-			end := strings.IndexByte(rest, ']')
-			if end < 0 {
-				return nil, fmt.Errorf("path %q: missing ]", p)
-			}
-			n, err := strconv.Atoi(strings.TrimSpace(rest[1:end]))
-			if err != nil || n < 0 {
-				return nil, fmt.Errorf("path %q: index %q is not a non-negative integer", p, rest[1:end])
-			}
-			segs = append(segs, pathSeg{index: n, isIdx: true})
-			rest = rest[end+1:]
-		}
-	}
-	return segs, nil
-}
-
-// lookupPath walks v along segs; ok is false when a step is missing.
-func lookupPath(v any, segs []pathSeg) (any, bool) {
 	cur := v
-	for _, s := range segs {
-		switch t := cur.(type) {
-		case map[string]any:
-			if s.isIdx {
-				x, ok := t[strconv.Itoa(s.index)]
-				if !ok {
-					return nil, false
-				}
-				cur = x
-				continue
-			}
-			x, ok := t[s.key]
-			if !ok {
-				return nil, false
-			}
-			cur = x
-		case []any:
-			idx := s.index
-			if !s.isIdx {
-				n, err := strconv.Atoi(s.key)
-				if err != nil {
-					return nil, false
-				}
-				idx = n
-			}
-			if idx < 0 || idx >= len(t) {
-				return nil, false
-			}
-			cur = t[idx]
-		default:
+	for _, part := range strings.Split(path, ".") {
+		name, idx, ok := splitIndexes(part)
+		if !ok || name == "" {
 			return nil, false
+		}
+		m, isMap := cur.(map[string]any)
+		if !isMap {
+			return nil, false
+		}
+		if cur, ok = m[name]; !ok {
+			return nil, false
+		}
+		for _, i := range idx {
+			l, isList := cur.([]any)
+			if !isList || i >= len(l) {
+				return nil, false
+			}
+			cur = l[i]
 		}
 	}
 	return cur, true
 }
 
-// setPath stores val in world under a dotted key, creating intermediate
-// maps; a plain key is the common case.
-func setPath(w World, key string, val any) error {
-	if !strings.ContainsAny(key, ".[") {
-		w[key] = val
-		return nil
+// splitIndexes splits `name[0][1]` into its name and indexes; ok is false
+// when what follows the first `[` is not a run of `[n]` with n >= 0.
+func splitIndexes(part string) (name string, idx []int, ok bool) {
+	i := strings.IndexByte(part, '[')
+	if i < 0 {
+		return part, nil, true
 	}
-	segs, err := parsePath(key)
-	if err != nil {
-		return err
-	}
-	if segs[0].isIdx {
-		return fmt.Errorf("world key %q must start with a name", key)
-	}
-	var cur map[string]any = w
-	for i, s := range segs {
-		last := i == len(segs)-1
-		if s.isIdx {
-			return fmt.Errorf("world key %q: list indexes are not assignable", key)
+	name, rest := part[:i], part[i:]
+	for rest != "" {
+		end := strings.IndexByte(rest, ']')
+		if rest[0] != '[' || end < 0 {
+			return "", nil, false
 		}
-		if last {
-			cur[s.key] = val
-			return nil
+		n, err := strconv.Atoi(rest[1:end])
+		if err != nil || n < 0 {
+			return "", nil, false
 		}
-		next, ok := cur[s.key].(map[string]any)
-		if !ok {
-			next = map[string]any{}
-			cur[s.key] = next
-		}
-		cur = next
+		idx = append(idx, n)
+		rest = rest[end+1:]
 	}
-	return nil
+	return name, idx, true
 }
 
-// getPath reads a dotted world key.
-func getPath(w World, key string) any {
-	if !strings.ContainsAny(key, ".[") {
-		return w[key]
-	}
-	segs, err := parsePath(key)
-	if err != nil {
-		return nil
-	}
-	v, _ := lookupPath(map[string]any(w), segs)
-	return v
-}
+// World keys written by set:, increment:, bind: and world_override are
+// flat: `a.b` is the key "a.b", not b inside a (upstream writes and
+// replays them that way; conformance values-bind-paths).
+func setPath(w World, key string, val any) { w[key] = val }
+
+// getPath reads a world key (flat, see setPath).
+func getPath(w World, key string) any { return w[key] }

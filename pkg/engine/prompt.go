@@ -84,7 +84,7 @@ type CallEnv struct {
 type RenderedCall struct {
 	Verb string // ask, decide, extract, task, converse
 	// With is the rendered with: block as the agent layer receives it
-	// (the effect's id: added as call:; prompt strings left unrendered).
+	// (the effect's id: rendered and added as call:).
 	With       map[string]any
 	Prompt     string // the rendered prompt text
 	SchemaPath string // story-relative schema path, "" when none
@@ -105,9 +105,12 @@ func (e *RenderError) Unwrap() error { return e.Err }
 // raw with: tree (story.Effect.With; id is the effect's id:, "" for none)
 // against env, the way a live run does at dispatch:
 //
-//  1. with: is rendered by the {{ }} value-template engine, except the
-//     pongo2 prompt strings (prompt, question, context.prompt), which are
-//     kept as written; id is added as with.call;
+//  1. every string of with: is rendered by the {{ }} value-template
+//     engine, the prompt strings (prompt, question, context.prompt)
+//     included, as upstream (conformance probe 17): there args is empty, so
+//     an inline prompt's {{ args.x }} renders "" while its {% %} blocks
+//     are left for step 3; id is rendered the same way and added as
+//     with.call (conformance probe 03);
 //  2. the verb picks the prompt source and template args (agent-contract
 //     §12): prompt, else prompt_path; task falls back to context.prompt /
 //     context.prompt_path / context.args; converse to question; extract to
@@ -137,7 +140,7 @@ func (p *PromptRenderer) RenderAgentCall(handler, id string, with any, args map[
 	if args != nil {
 		sub = newArgsSub(verb, with, args)
 	}
-	w, err := p.renderWith(with, id, true, sub, e)
+	w, err := p.renderWith(with, renderCallID(id, e), sub, e)
 	if err != nil {
 		return nil, &RenderError{Stage: "with", Err: err}
 	}
@@ -150,6 +153,14 @@ func (p *PromptRenderer) RenderAgentCall(handler, id string, with any, args map[
 		return rc, &RenderError{Stage: "prompt", Err: err}
 	}
 	return rc, nil
+}
+
+// renderPromptArgs renders a prompt (a file under the story directory, else
+// inline pongo2 text) against env plus args, as step 3 of RenderAgentCall
+// does: the engine's own decider prompt, which is not a with: value.
+func (p *PromptRenderer) renderPromptArgs(prompt string, args map[string]any, env CallEnv) (string, error) {
+	e := p.env(env, map[string]any{"args": args})
+	return p.renderPrompt(promptSrc{text: prompt}, e)
 }
 
 // argsSub replaces a call's template args: with.args, or context.args for
@@ -189,50 +200,70 @@ func (a *argsSub) put(m map[string]any) {
 }
 
 // renderWith renders a raw with: tree against env into a new map (the
-// tree is never written). Agent calls keep their pongo2 prompt strings as
-// written.
-func (p *PromptRenderer) renderWith(with any, id string, agentCall bool, sub *argsSub, env expr.Env) (map[string]any, error) {
-	pw, err := p.prepareWith(with, agentCall, sub)
+// tree is never written) and adds call (the effect's id, "" for none).
+func (p *PromptRenderer) renderWith(with any, call string, sub *argsSub, env expr.Env) (map[string]any, error) {
+	pw, err := p.prepareWith(with, sub)
 	if err != nil {
 		return nil, err
 	}
 	rendered, err := pw.v.Render(env)
+	if err == nil {
+		err = finite(rendered)
+	}
 	if err != nil {
 		return nil, err
 	}
-	out, _ := normalizeFresh(pw.restore(rendered)).(map[string]any)
+	out, _ := normalizeFresh(rendered).(map[string]any)
 	if out == nil {
 		out = map[string]any{}
 	}
 	if sub != nil {
 		sub.put(out)
 	}
-	if id != "" {
-		out["call"] = id
+	if call != "" {
+		out["call"] = call
 	}
 	return out, nil
 }
 
+// renderCallID is an effect's id: as a dispatched call carries it in
+// args.call: rendered like a with: value (so `step-{{ world.round }}`
+// reaches by_call stubs and cassettes as step-1); an id that cannot be
+// rendered is kept as written. harness.called, written at walk time,
+// shows the raw id (upstream's machine puts it in the args unrendered).
+func renderCallID(id string, env expr.Env) string {
+	if !strings.Contains(id, "{{") {
+		return id
+	}
+	t, err := expr.CompileTemplate(id)
+	if err != nil {
+		return id
+	}
+	s, err := t.RenderString(env)
+	if err != nil {
+		return id
+	}
+	return s
+}
+
 // preparedWith is a with: tree with its {{ }} templates compiled.
 type preparedWith struct {
-	src     map[string]any // the tree it was prepared from (kept alive: its address is the cache key)
-	v       *expr.Value
-	restore func(any) any // puts the unrendered prompt strings back
+	src map[string]any // the tree it was prepared from (kept alive: its address is the cache key)
+	v   *expr.Value
 }
 
 type withKey struct {
-	p         uintptr
-	agentCall bool
-	drop      int8 // 0 none, 1 args, 2 context.args
+	p    uintptr
+	drop int8 // 0 none, 1 args, 2 context.args
 }
 
 // prepareWith compiles a with: tree once per (tree, shape). The tree must
 // not change after the first call (story trees never do).
-func (p *PromptRenderer) prepareWith(with any, agentCall bool, sub *argsSub) (*preparedWith, error) {
+func (p *PromptRenderer) prepareWith(with any, sub *argsSub) (*preparedWith, error) {
 	var key withKey
 	m, cacheable := with.(map[string]any)
 	if cacheable && m != nil {
-		key = withKey{p: reflect.ValueOf(m).Pointer(), agentCall: agentCall}
+		key = withKey{p: reflect.ValueOf(m).Pointer()}
 		if sub != nil {
 			key.drop = 1
 			if sub.inCtx {
@@ -250,15 +281,11 @@ func (p *PromptRenderer) prepareWith(with any, agentCall bool, sub *argsSub) (*p
 	if rm, ok := raw.(map[string]any); ok && sub != nil {
 		sub.drop(rm)
 	}
-	restore := func(v any) any { return v }
-	if agentCall {
-		raw, restore = splitPrompts(raw)
-	}
 	v, err := expr.PrepareValue(raw)
 	if err != nil {
 		return nil, err
 	}
-	pw := &preparedWith{src: m, v: v, restore: restore}
+	pw := &preparedWith{src: m, v: v}
 	if cacheable && m != nil {
 		p.mu.Lock()
 		p.withs[key] = pw
@@ -416,60 +443,4 @@ func (p *PromptRenderer) promptFile(path string) (*expr.Pongo, error) {
 	}
 	p.files[path] = t
 	return t, nil
-}
-
-// promptKeys are with: members rendered by pongo2 against args at dispatch
-// (the agent prompt), not by the {{ }} value-template engine.
-var promptKeys = []string{"prompt", "question"}
-
-// splitPrompts removes the pongo2 prompt strings from a with: tree (top
-// level and context:) and returns a function putting them back.
-func splitPrompts(with any) (rest any, restore func(any) any) {
-	m, ok := with.(map[string]any)
-	if !ok {
-		return with, func(v any) any { return v }
-	}
-	type saved struct {
-		inCtx bool
-		key   string
-		val   any
-	}
-	var keep []saved
-	cp := make(map[string]any, len(m))
-	for k, v := range m {
-		cp[k] = v
-	}
-	for _, k := range promptKeys {
-		if v, ok := cp[k].(string); ok {
-			keep = append(keep, saved{key: k, val: v})
-			delete(cp, k)
-		}
-	}
-	if ctx, ok := cp["context"].(map[string]any); ok {
-		c2 := make(map[string]any, len(ctx))
-		for k, v := range ctx {
-			c2[k] = v
-		}
-		if v, ok := c2["prompt"].(string); ok {
-			keep = append(keep, saved{inCtx: true, key: "prompt", val: v})
-			delete(c2, "prompt")
-		}
-		cp["context"] = c2
-	}
-	return cp, func(v any) any {
-		out, ok := v.(map[string]any)
-		if !ok {
-			return v
-		}
-		for _, s := range keep {
-			if s.inCtx {
-				if c, ok := out["context"].(map[string]any); ok {
-					c[s.key] = s.val
-				}
-				continue
-			}
-			out[s.key] = s.val
-		}
-		return out
-	}
 }

@@ -8,17 +8,25 @@ import "strings"
 // except a top-level key declared type: int, which is turned back into an
 // int64 — while an increment replays as an int64. Views show the
 // difference (pongo2 prints a float64 with %f: runtime-probes p13 `lit: 5`
-// renders 5 in its own turn and 5.000000 on the next). replayWorld gives
-// the world that shape at the start of every turn.
+// renders 5 in its own turn and 5.000000 on the next). A set coerced to a
+// declared type in memory is journaled as the string it rendered
+// (coerceSet), so it comes back a string. A session's world takes that
+// shape at the start of every turn (replayWorld), and Session.World
+// shows it as soon as a turn ends, as upstream's flow rig reads the world
+// back from the log. kitsoki run and machine-only sessions (upstream's
+// machine alone) keep their values as they are.
 
-// noteWritten records the top-level keys a world.update event writes.
+// replays reports whether the session's world is replayed between turns.
+func (r *runner) replays() bool { return !r.oneShot && !r.so.MachineOnly }
+
+// noteWritten records the world keys a world.update event writes.
 func (r *runner) noteWritten(payload any) {
 	p, ok := payload.(map[string]any)
 	if !ok {
 		return
 	}
-	for how, field := range map[string]string{"set": "set", "increment": "increment"} {
-		m, ok := p[field].(map[string]any)
+	for _, how := range []string{"set", "increment"} {
+		m, ok := p[how].(map[string]any)
 		if !ok {
 			continue
 		}
@@ -26,47 +34,51 @@ func (r *runner) noteWritten(payload any) {
 			if r.written == nil {
 				r.written = map[string]string{}
 			}
-			r.written[topKey(k)] = how
+			r.written[k] = how
 		}
 	}
 }
 
-// topKey is the top-level world key of a set/bind key ("a.b[0]" -> "a").
-func topKey(k string) string {
-	if i := strings.IndexAny(k, ".["); i > 0 {
-		return k[:i]
+// journalAs records that key is journaled as v while the world holds
+// another value (a set coerced in memory only); journalAs(key, nil, false)
+// forgets it (the key was written as it is journaled).
+func (r *runner) journalAs(key string, v any, differs bool) {
+	if !differs {
+		delete(r.journal, key)
+		return
 	}
-	return k
+	if r.journal == nil {
+		r.journal = map[string]any{}
+	}
+	r.journal[key] = v
 }
 
-// replayWorld turns the values set since the last turn into their replayed
-// shape.
+// replayWorld turns the values written since the last turn into their
+// replayed shape, in place.
 func (r *runner) replayWorld() {
-	if r.oneShot {
-		r.written = nil // kitsoki run keeps its values as they are (its trace golden)
-		return
+	if r.replays() {
+		r.replayInto(r.world)
 	}
-	if len(r.written) == 0 || r.world == nil {
-		return
-	}
+	r.written, r.journal = nil, nil
+}
+
+// replayInto gives the keys written since the last turn, read from the
+// running world (or the journal), their replayed shape in w.
+func (r *runner) replayInto(w World) {
 	for k, how := range r.written {
 		v, ok := r.world[k]
+		if j, journaled := r.journal[k]; journaled {
+			v, ok = j, true
+		}
 		if !ok {
 			continue
 		}
-		if how == "increment" {
-			if f, isF := jsonNumbers(v).(float64); isF && f == float64(int64(f)) {
-				r.world[k] = int64(f) // replayed as current as int64 + delta
-			}
-			continue
-		}
 		v = jsonNumbers(v)
-		if f, isF := v.(float64); isF && r.declaredInt(k) && f == float64(int64(f)) {
-			v = int64(f)
+		if f, isF := v.(float64); isF && (how == "increment" || r.declaredInt(k)) && f == float64(int64(f)) {
+			v = int64(f) // an increment replays as current as int64 + delta
 		}
-		r.world[k] = v
+		w[k] = v
 	}
-	r.written = nil
 }
 
 // declaredInt reports whether the story declares world key k type: int.

@@ -34,6 +34,7 @@ func replayEvents(t *testing.T, m *Machine, evs []Event) (string, map[string]any
 			}
 		}
 	}
+	seedIDE(w) // seeded on every load, never journaled
 	return state, w.Snapshot()
 }
 

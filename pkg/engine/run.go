@@ -55,6 +55,14 @@ type Options struct {
 	// Observer is told each part of the story the run reaches (coverage,
 	// observer.go); nil = none.
 	Observer Observer
+	// Strict turns on the checks upstream does not make (kitsoki run and
+	// test --strict): a slot value that is not of its declared type: or
+	// that its validator: refuses is rejected (INVALID_SLOT_VALUE); a set
+	// coerced to a key's declared bool/int/float type keeps the coerced
+	// value on later turns; an increment of a value that is not an
+	// integer fails the turn. Without it those follow upstream (story
+	// values are taken as written; docs/compat/engine.md).
+	Strict bool
 }
 
 // Outcome of a run.
@@ -121,11 +129,20 @@ type runner struct {
 	redirectErr string // the error an on_error redirect handled this turn
 	typed       string // the intent name as fire received it, for machine.intent_accepted
 	capView     string // after the on_error depth cap: the state whose view turn.end shows (§2.4)
-	// written is how each top-level world key was last written since the
-	// previous turn began ("set" or "increment"), for replayWorld.
-	written       map[string]string
-	said          []string
-	bound         bool // a call of this turn bound something (story-runtime §8)
+	// written is how each world key was last written since the previous
+	// turn began ("set" or "increment"), for replayWorld; journal holds
+	// the value the log gives a key whose world value differs from it (a
+	// set coerced in memory only, replay.go).
+	written map[string]string
+	journal map[string]any
+	said    []string
+	// rerender: upstream renders this turn's view again after its calls
+	// (story-runtime §8), without the turn's slots, its say narration and
+	// the transition's view: a call bound something, submitted a job, was
+	// redirected by on_error, or failed outright with no on_error; a
+	// domain error, or any failure with on_error: ".", keeps the first
+	// render (conformance values-render-env)
+	rerender      bool
 	transView     *story.View
 	entered       map[*State]bool // states whose on_enter ran this turn
 	batchCost     float64         // agent cost of the batch being dispatched
@@ -170,9 +187,7 @@ func newRunner(m *Machine, o SessionOptions) *runner {
 		w, _ := InitWorld(m.World, nil, nil)
 		r.world = w
 	}
-	if r.opts.SessionID != "" {
-		r.world["session_id"] = r.opts.SessionID
-	}
+	r.seed(r.world)
 	return r
 }
 
@@ -340,6 +355,11 @@ func (r *runner) start(ctx context.Context) error {
 			return err
 		}
 		r.reachPlaced()
+		// the flow rig journals its initial world (upstream seeds it
+		// with a world.update), so those values replay like any set
+		for k := range r.overrides() {
+			r.noteWritten(map[string]any{"set": map[string]any{k: nil}})
+		}
 		r.turnState = r.statePath()
 		if r.so.UnarmedStart {
 			return nil
@@ -399,11 +419,13 @@ func (r *runner) save() saved {
 
 func (r *runner) restore(s saved) {
 	r.world, r.cur, r.par, r.ended, r.outcome, r.exit = s.world, s.cur, s.par, s.ended, s.outcome, s.exit
+	r.written, r.journal = nil, nil // the turn's writes are undone
 }
 
 func (r *runner) beginTurn() {
 	r.replayWorld()
-	r.events, r.redirectErr, r.said, r.bound, r.transView, r.capView = nil, "", nil, false, nil, ""
+	r.seed(r.world)
+	r.events, r.redirectErr, r.said, r.rerender, r.transView, r.capView = nil, "", nil, false, nil, ""
 	r.entered = map[*State]bool{}
 	r.emitSay = -1
 }
@@ -548,8 +570,13 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	if r.so.Views == nil {
 		return ""
 	}
+	if r.rerender {
+		// upstream re-renders the view without the turn's slots
+		// (conformance values-render-env)
+		slots = nil
+	}
 	extra := map[string]any{"slots": slots, expr.ContextKey: ctx}
-	if r.transView != nil && !r.bound {
+	if r.transView != nil && !r.rerender {
 		extra["transition_view"] = r.transView
 	}
 	path := r.statePath()
@@ -565,8 +592,8 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		v = ""
 	}
 	said := r.said
-	if r.bound {
-		// after binds only the post-bind hops' narration is kept (§8)
+	if r.rerender {
+		// after the re-render only the emit chain's narration is kept (§8)
 		said = nil
 		if r.emitSay >= 0 && r.emitSay < len(r.said) {
 			said = r.said[r.emitSay:]
@@ -667,6 +694,7 @@ func (r *runner) allowed() []string {
 // story default (--world, --world-file, session_id).
 func (r *runner) overrides() map[string]any {
 	def, _ := InitWorld(r.m.World, nil, nil)
+	seedIDE(def) // seeded, never journaled
 	out := map[string]any{}
 	for k, v := range r.world {
 		d, ok := def[k]

@@ -194,11 +194,19 @@ func (s *Session) State() string {
 	return s.r.statePath()
 }
 
-// World returns a snapshot of the world.
+// World returns a snapshot of the world as the next turn will find it: a
+// session's values written since the turn began in their replayed shape
+// (replay.go) and the seeded keys in place, as upstream's flow rig reads
+// the world back from the log.
 func (s *Session) World() map[string]any {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.r.world.Snapshot()
+	w := World(s.r.world.Snapshot())
+	if s.r.replays() {
+		s.r.replayInto(w)
+	}
+	s.r.seed(w)
+	return w
 }
 
 // Outcome reports how the session stands: OutcomeExit with the exit name,
@@ -370,14 +378,16 @@ func (r *runner) initialLeaf(s *State) (*State, error) {
 
 // Override patches world keys between turns (a flow's world_override:). It
 // uses up a turn number and writes no event (upstream's side channel never
-// reaches the trace, flow-format §3.1). Dotted keys address nested maps.
+// reaches the trace, flow-format §3.1), but the keys replay as if set
+// (upstream journals them: an override of 1 is a float64 on the next
+// turn). A dotted key is one flat key, as upstream writes it.
 func (s *Session) Override(ctx context.Context, kv map[string]any) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, k := range slices.Sorted(maps.Keys(kv)) {
-		if err := setPath(s.r.world, k, jsonvalue.Normalize(kv[k])); err != nil {
-			return fmt.Errorf("world_override %s: %w", k, err)
-		}
+		setPath(s.r.world, k, jsonvalue.Normalize(kv[k]))
+		s.r.journalAs(k, nil, false)
+		s.r.noteWritten(map[string]any{"set": map[string]any{k: nil}})
 	}
 	s.r.turn++
 	return nil

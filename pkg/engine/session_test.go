@@ -25,15 +25,27 @@ func compileProbe(t *testing.T, name string) *Machine {
 // the given stubs and no bootstrap (the flow rig's shape).
 func probe(t *testing.T, name, startState string, stubs map[string]host.Handler) (*Session, *recSink) {
 	t.Helper()
-	m := compileProbe(t, name)
 	reg := host.NewRegistry()
 	PrepareHosts(reg)
 	for n, h := range stubs {
 		reg.Register(n, h)
 	}
+	return probeWith(t, name, SessionOptions{StartState: startState, Hosts: reg})
+}
+
+// probeWith is probe with the session's options (a sink, a virtual clock
+// and the default hosts filled in).
+func probeWith(t *testing.T, name string, so SessionOptions) (*Session, *recSink) {
+	t.Helper()
+	m := compileProbe(t, name)
 	sink := &recSink{}
-	s, err := Start(t.Context(), m, SessionOptions{Options: Options{Sink: sink}, StartState: startState, Hosts: reg,
-		Clock: NewVirtualClock(time.Unix(0, 0))})
+	so.Sink = sink
+	if so.Hosts == nil {
+		so.Hosts = host.NewRegistry()
+		PrepareHosts(so.Hosts)
+	}
+	so.Clock = NewVirtualClock(time.Unix(0, 0))
+	s, err := Start(t.Context(), m, so)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +233,7 @@ func TestTimeoutStayRearms(t *testing.T) {
 	wantState(t, s, "w")
 	tn := advance(t, s, 5*time.Minute)
 	wantState(t, s, "fired")
-	if s.World()["hits"] != 1 {
+	if toString(s.World()["hits"]) != "1" {
 		t.Errorf("hits = %v", s.World()["hits"])
 	}
 	var kinds []string

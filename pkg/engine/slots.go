@@ -13,10 +13,10 @@ import (
 )
 
 // SlotDef is a declared slot of an intent as a run uses it: an input gets
-// the default of a slot it leaves out; a missing required slot, an enum
-// value outside values:, a value that is not of the declared type: or
-// one its validator: refuses rejects the intent (story-runtime §1.4; the
-// type and validator checks are ours, upstream never enforces them).
+// the default of a slot it leaves out; a missing required slot or an enum
+// value outside values: rejects the intent (story-runtime §1.4). With
+// Options.Strict so does a value that is not of the declared type: or one
+// its validator: refuses (upstream checks neither).
 type SlotDef struct {
 	Required  bool
 	Default   any // nil = none
@@ -113,6 +113,9 @@ func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any
 		if len(d.Values) > 0 && !oneOf(v, d.Values) {
 			return nil, rej(CodeInvalidSlot, fmt.Sprintf("slot %q value %q is not one of [%s]", n, fmt.Sprint(v), strings.Join(valueStrings(d.Values), " ")))
 		}
+		if !r.opts.Strict {
+			continue
+		}
 		if _, err := typedSlot(v, d.Type); err != nil {
 			return nil, rej(CodeInvalidSlot, fmt.Sprintf("slot %q value %q %v", n, fmt.Sprint(v), err))
 		}
@@ -127,7 +130,7 @@ func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any
 	}
 	for _, n := range names {
 		d := defs[n]
-		if d.Validator == nil || out[n] == nil {
+		if !r.opts.Strict || d.Validator == nil || out[n] == nil {
 			continue
 		}
 		ok, err := d.Validator.eval(r.env(out, nil))

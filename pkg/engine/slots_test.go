@@ -23,9 +23,9 @@ func TestInputSlots(t *testing.T) {
 	}{
 		{nil, `intent "paint": intent requires slots: [color]; pass --slot NAME=VALUE`},
 		{map[string]any{"color": "green"}, `intent "paint": slot "color" value "green" is not one of [red blue]`},
-		{map[string]any{"color": "red", "size": "big"}, `slot "size" value "big" is not an integer`},
+		{map[string]any{"color": "red", "size": "big"}, `slot "size" value "big" is not an integer (the slot is type: int)`},
 	} {
-		res, sink := runStory(t, "slots", "", Options{Inputs: []Input{{Intent: "paint", Slots: tc.slots}}})
+		res, sink := runStory(t, "slots", "", Options{Strict: true, Inputs: []Input{{Intent: "paint", Slots: tc.slots}}})
 		if res.Outcome != OutcomeFailed || res.Err == nil || !strings.Contains(res.Err.Error(), tc.want) {
 			t.Errorf("slots %v: outcome %s err %v, want %s", tc.slots, res.Outcome, res.Err, tc.want)
 		}
@@ -35,8 +35,8 @@ func TestInputSlots(t *testing.T) {
 	}
 }
 
-// A slot validator: is evaluated (upstream never does): a value it refuses
-// rejects the intent as INVALID_SLOT_VALUE.
+// With Strict a slot validator: is evaluated (upstream never does): a value
+// it refuses rejects the intent as INVALID_SLOT_VALUE.
 func TestSlotValidatorEnforced(t *testing.T) {
 	st := loadStory(t, "slots")
 	st.Intents["paint"].Slots["size"].Validator = "slots.size > 2"
@@ -44,7 +44,7 @@ func TestSlotValidatorEnforced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Start(t.Context(), m, SessionOptions{})
+	s, err := Start(t.Context(), m, SessionOptions{Options: Options{Strict: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestSlotValidatorEnforced(t *testing.T) {
 		t.Fatalf("turn %+v err %v", tn, err)
 	}
 	tn, _ = s.Fire(t.Context(), Input{Intent: "paint", Slots: map[string]any{"color": "red", "size": 5}})
-	if tn.Rejection != nil || s.World()["size"] != 5 {
+	if tn.Rejection != nil || toString(s.World()["size"]) != "5" {
 		t.Fatalf("valid value rejected: %+v world %v", tn.Rejection, s.World())
 	}
 }

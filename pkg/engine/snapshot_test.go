@@ -61,14 +61,19 @@ func TestTurnZeroRecordsSnapshotAndOverrides(t *testing.T) {
 func TestTypeSlots(t *testing.T) {
 	m := compileStory(t, "transitions")
 	in := Input{Intent: "guarded", Slots: map[string]any{"n": "12", "extra": "x"}}
-	if err := m.TypeSlots(&in); err != nil {
+	if err := m.TypeSlots(&in, false); err != nil {
 		t.Fatal(err)
 	}
 	if in.Slots["n"] != 12 || in.Slots["extra"] != "x" {
 		t.Errorf("slots = %v", in.Slots)
 	}
+	// a value that is not of the type stays as given, as the existing
+	// engine takes it; strict refuses it
 	bad := Input{Intent: "guarded", Slots: map[string]any{"n": "twelve"}}
-	if err := m.TypeSlots(&bad); err == nil {
-		t.Error("a non-int slot was accepted")
+	if err := m.TypeSlots(&bad, false); err != nil || bad.Slots["n"] != "twelve" {
+		t.Errorf("not strict: %v, slots %v", err, bad.Slots)
+	}
+	if err := m.TypeSlots(&bad, true); err == nil {
+		t.Error("strict: a non-int slot was accepted")
 	}
 }

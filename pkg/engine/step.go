@@ -72,7 +72,7 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			return nil
 		}
 		from := r.statePath()
-		r.redirectErr = rd.err
+		r.redirectErr, r.rerender = rd.err, true
 		if res.state != nil && r.par == nil && r.cur == res.state {
 			// a redirect to the state the step rests in moves nothing,
 			// but it is a redirect: no post-bind pass, the banner
@@ -128,6 +128,7 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 		}
 		r.cur, r.slots = pc.state, pc.slots
 		r.renderWorld = r.overlayBatch(pc.world)
+		r.seedDispatch()
 		rd, err := r.invokeRendered(ctx, pc.e)
 		if err != nil {
 			return rd, err
@@ -149,9 +150,7 @@ func (r *runner) overlayBatch(snap World) World {
 	}
 	w, _ := jsonvalue.Normalize(map[string]any(snap)).(map[string]any)
 	for _, k := range r.batchBound {
-		if err := setPath(w, k, jsonvalue.Normalize(getPath(r.world, k))); err != nil {
-			return nil // a bind path the snapshot cannot hold: the live world
-		}
+		setPath(w, k, jsonvalue.Normalize(getPath(r.world, k)))
 	}
 	return w
 }

@@ -241,8 +241,10 @@ func decodeJSON(data []byte) (any, error) {
 
 // TypeSlots converts the string values of an --intent's --slot flags to the
 // types the story declares for that intent's slots (int, bool, number,
-// object, list); undeclared slots stay strings.
-func (m *Machine) TypeSlots(in *Input) error {
+// object, list); undeclared slots stay strings. A value that does not
+// parse as its type stays the string it is (the existing engine takes slot
+// values as given), unless strict, where it is an error.
+func (m *Machine) TypeSlots(in *Input, strict bool) error {
 	types := m.SlotTypes[in.Intent]
 	for k, v := range in.Slots {
 		s, ok := v.(string)
@@ -254,22 +256,25 @@ func (m *Machine) TypeSlots(in *Input) error {
 			continue
 		}
 		tv, err := parseTyped(s, t)
-		if err != nil {
-			return fmt.Errorf("--intent %s --slot %s: %v", in.Intent, k, err)
+		switch {
+		case err == nil:
+			in.Slots[k] = tv
+		case strict:
+			return fmt.Errorf("--intent %s --slot %s: %v (--strict)", in.Intent, k, err)
 		}
-		in.Slots[k] = tv
 	}
 	return nil
 }
 
 // coerceDeclared converts a string value set into a top-level world key
 // declared bool, int or float to that type (story-format §3.3: set coerces
-// string results). Any other value, key or type, or a string that does not
-// parse as the declared type, is kept as it is.
-func coerceDeclared(vars []WorldVar, key string, v any) any {
+// string results); coerced reports that it did. Any other value, key or
+// type, or a string that does not parse as the declared type, is kept as
+// it is.
+func coerceDeclared(vars []WorldVar, key string, v any) (out any, coerced bool) {
 	s, ok := v.(string)
 	if !ok {
-		return v
+		return v, false
 	}
 	for _, wv := range vars {
 		if wv.Name != key {
@@ -278,10 +283,98 @@ func coerceDeclared(vars []WorldVar, key string, v any) any {
 		switch strings.ToLower(wv.Type) {
 		case "int", "integer", "float", "number", "bool", "boolean":
 			if c, err := parseTyped(s, wv.Type); err == nil {
-				return c
+				return c, true
 			}
 		}
-		return v
+		return v, false
 	}
-	return v
+	return v, false
+}
+
+// coerceSet is what a set: of v writes into key: mem in the world, rec in
+// its world.update. A string set on a key declared bool, int or float is
+// coerced in memory for the rest of the turn while the event journals the
+// string, so it is a string again from the next turn on, as upstream
+// (story-runtime §1.1 ⚠, conformance values-set-coercion); with Options.Strict
+// the coerced value is journaled and kept.
+func (r *runner) coerceSet(key string, v any) (mem, rec any, coerced bool) {
+	c, coerced := coerceDeclared(r.m.World, key, v)
+	if r.opts.Strict {
+		return c, c, false
+	}
+	return c, v, coerced
+}
+
+// incrementBase is the number an increment adds its delta to, as upstream
+// reads the current value (conformance values-increment): an integer as it is, a
+// float truncated, anything else (a string, even "4", a bool, a map,
+// nothing) 0, so the key becomes the delta.
+func incrementBase(v any) int {
+	switch t := v.(type) {
+	case float64:
+		return int(t)
+	case float32:
+		return int(t)
+	case json.Number:
+		if n, err := t.Int64(); err == nil {
+			return int(n)
+		}
+		f, _ := t.Float64()
+		return int(f)
+	case string, bool:
+		return 0
+	}
+	if n, ok := asInt(v); ok {
+		return n
+	}
+	return 0
+}
+
+// seed puts into w what upstream's orchestrator seeds on every load of a
+// session, with no event (story-runtime §1.1): world.session_id when w has
+// no non-empty string there (a value from initial_world or the story is
+// kept: conformance probe 08), and world.ide (seedIDE). Upstream's machine
+// alone (a machine-only session) seeds neither.
+func (r *runner) seed(w World) {
+	if r.so.MachineOnly || w == nil {
+		return
+	}
+	if s, _ := w["session_id"].(string); s == "" && r.opts.SessionID != "" {
+		w["session_id"] = r.opts.SessionID
+	}
+	seedIDE(w)
+}
+
+// seedIDE sets world.ide.connected to false (no IDE link: kitsoki has
+// none), merged into an existing ide map, so `world.ide.connected` is a
+// valid guard in every session (conformance probe 14). It is never
+// journaled: a story's own ide.connected lasts until the next turn or host
+// dispatch.
+func seedIDE(w World) {
+	m, ok := w["ide"].(map[string]any)
+	if c, seeded := m["connected"].(bool); ok && seeded && !c {
+		return // already there: nothing to copy
+	}
+	ide := map[string]any{"connected": false}
+	if ok {
+		for k, v := range m {
+			if k != "connected" {
+				ide[k] = v
+			}
+		}
+	}
+	w["ide"] = ide
+}
+
+// seedDispatch re-seeds world.ide before a host call is dispatched, in the
+// live world and in the snapshot its with: renders against, as upstream
+// does before each dispatch (conformance probe 14).
+func (r *runner) seedDispatch() {
+	if r.so.MachineOnly {
+		return
+	}
+	seedIDE(r.world)
+	if r.renderWorld != nil {
+		seedIDE(r.renderWorld)
+	}
 }

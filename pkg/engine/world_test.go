@@ -60,41 +60,47 @@ func TestInitWorldErrors(t *testing.T) {
 	}
 }
 
-func TestPaths(t *testing.T) {
-	v := map[string]any{"a": map[string]any{"b": []any{"x", map[string]any{"c": 3}}}}
-	for p, want := range map[string]any{"a.b[0]": "x", "a.b[1].c": 3, "a.b.1.c": 3} {
-		segs, err := parsePath(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, ok := lookupPath(v, segs); !ok || got != want {
-			t.Errorf("%s = %v %v", p, got, ok)
-		}
-	}
-	for _, bad := range []string{"", "a..b", "a[", "a[x]", "a[-1]"} {
-		if _, err := parsePath(bad); err == nil {
-			t.Errorf("parsePath(%q) accepted", bad)
+// Bind result paths read as upstream's (the conformance golden
+// testdata/conformance/values-bind-paths): dotted map keys
+// and [n] list indexes, nothing trimmed, anything malformed finds nothing.
+func TestLookupBindPath(t *testing.T) {
+	res := map[string]any{"stdout": "hi", "obj": map[string]any{"x": "ox", "0": "zero"}, "list": []any{"l0", "l1"},
+		"nest": []any{[]any{"n00", "n01"}}, "num": map[string]any{"0": "numzero"}, "lm": []any{map[string]any{"y": "lmy"}},
+		"nul": nil, "a b": "ab"}
+	found := map[string]any{"list[1]": "l1", "nest[0][1]": "n01", "num.0": "numzero", "lm[0].y": "lmy", "nul": nil,
+		"a b": "ab", "obj.x": "ox", "stdout": "hi"}
+	for p, want := range found {
+		if got, ok := lookupBindPath(res, p); !ok || !sameJSON(got, want) {
+			t.Errorf("%q = %v %v, want %v", p, got, ok, want)
 		}
 	}
-	if segs, _ := parsePath("a.zz"); segs != nil {
-		if _, ok := lookupPath(v, segs); ok {
-			t.Error("missing key found")
+	for _, p := range []string{"", " ", "obj..x", "list.1", ".obj", "obj.", "list[x]", "obj.x ", "[0]", "obj[0]",
+		"stdout[0]", "obj.x.y", "list[0].y", "list[ 1 ]", "list[-1]", "list[5]", "list[1]x", "list[1", "missing"} {
+		if got, ok := lookupBindPath(res, p); ok {
+			t.Errorf("%q found %v, want nothing", p, got)
 		}
 	}
 }
 
-func FuzzParsePath(f *testing.F) {
-	for _, s := range []string{"a", "a.b", "names[0]", "stdout_json.sha", "a[1][2].c", "[", "a..", "x[99999999999999999999]"} {
+// World keys are flat: a dotted key is one key, as upstream writes it.
+func TestWorldKeysAreFlat(t *testing.T) {
+	w := World{"m": map[string]any{}}
+	setPath(w, "m.k", 1)
+	if w["m.k"] != 1 || len(w["m"].(map[string]any)) != 0 || getPath(w, "m.k") != 1 {
+		t.Errorf("world %v", w)
+	}
+}
+
+func FuzzLookupBindPath(f *testing.F) {
+	for _, s := range []string{"a", "a.b", "names[0]", "stdout_json.sha", "a[1][2].c", "[", "a..", "x[99999999999999999999]", "a[0][", "a]["} {
 		f.Add(s)
 	}
+	res := map[string]any{"a": []any{1, []any{2}}, "names": []any{"x"}, "x": map[string]any{"": 1}}
 	f.Fuzz(func(t *testing.T, s string) {
-		segs, err := parsePath(s)
-		if err != nil {
-			return
+		v, ok := lookupBindPath(res, s)
+		if !ok && v != nil {
+			t.Fatalf("%q: not found but %v", s, v)
 		}
-		_, _ = lookupPath(map[string]any{"a": []any{1}}, segs)
-		w := World{}
-		_ = setPath(w, s, 1)
 	})
 }
 

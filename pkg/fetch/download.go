@@ -337,13 +337,18 @@ func (t *transfer) get(ctx context.Context, cancel context.CancelFunc, off, end 
 		}
 	}
 	var stalled atomic.Bool
-	timer := time.AfterFunc(t.f.stallTimeout(), func() { stalled.Store(true); cancel() })
+	timer := t.f.startStallTimer(func() { stalled.Store(true); cancel() })
 	resp, err := t.f.client().Do(req)
-	timer.Stop()
-	if err != nil {
-		if stalled.Load() {
-			return nil, errStalled
+	if !timer.Stop() || stalled.Load() {
+		// The timer fired, even if the headers came in just before it:
+		// the request is cancelled either way, so it is a stall (not a
+		// "context canceled" read error on the body).
+		if err == nil {
+			resp.Body.Close()
 		}
+		return nil, errStalled
+	}
+	if err != nil {
 		return nil, err
 	}
 	if resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusPartialContent || resp.StatusCode == http.StatusRequestedRangeNotSatisfiable {
@@ -450,7 +455,7 @@ func (t *transfer) retry(ctx context.Context, attempt func(ctx context.Context) 
 // (via cancel) when no byte arrives for the stall timeout.
 func (t *transfer) copyBody(body io.Reader, cancel context.CancelFunc, w io.Writer, limit int64, onWrite func(int64)) (int64, error) {
 	var stalled atomic.Bool
-	timer := time.AfterFunc(t.f.stallTimeout(), func() { stalled.Store(true); cancel() })
+	timer := t.f.startStallTimer(func() { stalled.Store(true); cancel() })
 	defer timer.Stop()
 	buf := make([]byte, 256<<10)
 	var total int64

@@ -246,9 +246,12 @@ func TestStalledServerIsRetried(t *testing.T) {
 	fs.stallAt = 64 << 10
 	fs.stalls.Store(1)
 	f := newTestFetcher(t)
-	f.StallTimeout = 200 * time.Millisecond
+	fired := stallOnSilence(f, fs)
 	ensureOK(t, f, testModel(t, fs, data))
 	wantTraffic(t, fs, 2, int64(len(data)), "the stalled request, then one resume")
+	if fired.Load() != 1 {
+		t.Fatalf("%d stalls fired, want 1", fired.Load())
+	}
 	if rs := fs.rangesSeen(); rs[1] != "bytes=65536-" {
 		t.Fatalf("ranges %q", rs)
 	}

@@ -80,6 +80,18 @@ type Fetcher struct {
 	Probe *HostProbe
 	// Limits bounds archive extraction; zero fields take defaultLimits.
 	Limits extractLimits
+	// afterFunc starts a request's stall timer; nil means the real clock
+	// (time.AfterFunc). Tests replace it to fire a stall exactly when their
+	// server has gone silent.
+	afterFunc func(d time.Duration, fire func()) stallTimer
+}
+
+// stallTimer is a request's stall timer: fired when no byte arrived for the
+// stall timeout, Reset on every byte, stopped when the request ends. Reset
+// and Stop report whether the timer was still armed (as [time.Timer]'s do).
+type stallTimer interface {
+	Reset(d time.Duration) bool
+	Stop() bool
 }
 
 // EnsureOptions change how Ensure treats a cached file.
@@ -166,6 +178,15 @@ func (f *Fetcher) stallTimeout() time.Duration {
 		return 30 * time.Second
 	}
 	return f.StallTimeout
+}
+
+// startStallTimer arms a stall timer that calls fire once the stall
+// timeout passes without a Reset.
+func (f *Fetcher) startStallTimer(fire func()) stallTimer {
+	if f.afterFunc != nil {
+		return f.afterFunc(f.stallTimeout(), fire)
+	}
+	return time.AfterFunc(f.stallTimeout(), fire)
 }
 
 func (f *Fetcher) progressInterval() time.Duration {

@@ -40,7 +40,7 @@ func childMain() int {
 		fmt.Println("ERR", err)
 		return 2
 	}
-	f := &Fetcher{CacheDir: os.Getenv("CHILD_CACHE"), Parts: 1, Retries: 2, Backoff: 10 * time.Millisecond}
+	f := &Fetcher{CacheDir: os.Getenv("CHILD_CACHE"), Parts: 1, Retries: 2, Backoff: 10 * time.Millisecond, StallTimeout: time.Hour}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	res, err := f.Ensure(ctx, a, EnsureOptions{})
@@ -67,7 +67,7 @@ func overlayFor(t *testing.T, fs *fileServer, data []byte) string {
 func TestTwoProcessesDownloadOnceAndBothSucceed(t *testing.T) {
 	data := randomData(2<<20, 20)
 	fs := newFileServer(t, data)
-	fs.rate.Store(4 << 20) // ~0.5 s, so the second process arrives mid-download
+	fs.holdAt, fs.hold = 1<<20, make(chan struct{}) // the child's download waits mid-file for the parent
 	overlay := overlayFor(t, fs, data)
 	cache := t.TempDir()
 
@@ -90,8 +90,9 @@ func TestTwoProcessesDownloadOnceAndBothSucceed(t *testing.T) {
 	f := &Fetcher{CacheDir: cache, Parts: 1}
 	var waited bool
 	f.Progress = func(p Progress) {
-		if p.Phase == PhaseWait {
+		if p.Phase == PhaseWait && !waited {
 			waited = true
+			close(fs.hold) // the parent waits on the child's lock: let the child finish
 		}
 	}
 	res := ensureOK(t, f, a)

@@ -31,8 +31,11 @@ type fileServer struct {
 	cuts     atomic.Int32  // ...this many times
 	stallAt  int64         // stop sending after this many bytes and hang...
 	stalls   atomic.Int32  // ...this many times
+	holdAt   int64         // pause each response after this many bytes...
+	hold     chan struct{} // ...until the test closes hold (nil: never)
 	rate     atomic.Int64  // bytes per second per connection; 0 = unlimited
 	active   atomic.Int32  // handlers running
+	hangs    atomic.Int32  // handlers that went silent (stallAt), ever
 	release  chan struct{} // closed by the test to end hanging handlers
 
 	sent     atomic.Int64
@@ -105,6 +108,7 @@ func (fs *fileServer) serve(w http.ResponseWriter, r *http.Request) {
 	var sentHere int64
 	chunk := int64(32 << 10)
 	began := time.Now()
+	held := false
 	for len(body) > 0 {
 		n := min(chunk, int64(len(body)))
 		// sendTo sends the body up to offset at (of this response) and
@@ -124,11 +128,22 @@ func (fs *fileServer) serve(w http.ResponseWriter, r *http.Request) {
 		if fs.stallAt > 0 && sentHere+n > fs.stallAt && fs.stalls.Load() > 0 {
 			sendTo(fs.stallAt)
 			fs.stalls.Add(-1)
+			fs.hangs.Add(1)
 			select {
 			case <-r.Context().Done():
 			case <-fs.release:
 			}
 			return
+		}
+		if fs.hold != nil && !held && sentHere+n > fs.holdAt {
+			sendTo(fs.holdAt)
+			body, sentHere, held = body[fs.holdAt-sentHere:], fs.holdAt, true
+			select {
+			case <-fs.hold:
+				continue
+			case <-r.Context().Done():
+				return
+			}
 		}
 		if _, err := w.Write(body[:n]); err != nil {
 			return
@@ -239,9 +254,10 @@ func ctxT(t testing.TB) context.Context {
 	return ctx
 }
 
-// quiesce waits until no handler is running (cancelled requests included).
+// quiesce waits until no handler is running (cancelled requests included);
+// the deadline is only a hang guard, as long as ctxT's.
 func (fs *fileServer) quiesce(t testing.TB) {
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for fs.active.Load() > 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("server handlers still running")

@@ -17,6 +17,7 @@ func hangingFront(t *testing.T, fs *fileServer, hang func(n int32) bool) (*httpt
 	var n atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if hang(n.Add(1)) {
+			fs.hangs.Add(1)
 			select {
 			case <-r.Context().Done():
 			case <-fs.release:
@@ -31,7 +32,9 @@ func hangingFront(t *testing.T, fs *fileServer, hang func(n int32) bool) (*httpt
 
 // A server that sends nothing (not even headers) is a stall: detected
 // after the stall timeout, retried once, then given up on at once (not
-// after every retry's backoff); the next fetch resumes the part.
+// after every retry's backoff); the next fetch resumes the part. The
+// stalls fire when the server has gone silent (stallOnSilence), never on a
+// slow but live transfer.
 func TestStalledDownloadGivesUpAndResumes(t *testing.T) {
 	data := randomData(512<<10, 31)
 	fs := newFileServer(t, data)
@@ -42,15 +45,16 @@ func TestStalledDownloadGivesUpAndResumes(t *testing.T) {
 	front, requests := hangingFront(t, fs, func(n int32) bool { return n > 1 && hanging.Load() })
 	f := newTestFetcher(t)
 	f.Retries = 6
-	f.StallTimeout = 50 * time.Millisecond
+	f.StallTimeout = 50 * time.Millisecond // named in the message; the stalls are fired by the test
+	fired := stallOnSilence(f, fs)
 	a := testModel(t, fs, data)
 	a.URL = front.URL + "/m.gguf"
 	_, err := f.Ensure(ctxT(t), a, EnsureOptions{})
-	if !errors.Is(err, errStalled) || !strings.Contains(err.Error(), "2 requests in a row") || !strings.Contains(err.Error(), "resume") {
+	if !errors.Is(err, errStalled) || !strings.Contains(err.Error(), "2 requests in a row received no byte for 50ms each") || !strings.Contains(err.Error(), "resume") {
 		t.Fatalf("err = %v", err)
 	}
-	if got := requests.Load(); got != 2 {
-		t.Fatalf("%d requests, want 2 (one that stalled mid-body, one that sent nothing)", got)
+	if got, stalls := requests.Load(), fired.Load(); got != 2 || stalls != 2 {
+		t.Fatalf("%d requests and %d stalls, want 2 of each (one that stalled mid-body, one that sent nothing)", got, stalls)
 	}
 	hanging.Store(false)
 	res := ensureOK(t, f, a)
@@ -125,4 +129,24 @@ func TestUnresumablePartIsDeleted(t *testing.T) {
 			t.Errorf("%s left behind", p)
 		}
 	}
+}
+
+// A stall timer that fires just as the response headers arrive has
+// cancelled the request: it is reported as a stall, not as the "context
+// canceled" the body read would then return.
+func TestStallAsHeadersArriveIsAStall(t *testing.T) {
+	data := randomData(256<<10, 34)
+	fs := newFileServer(t, data)
+	f := newTestFetcher(t)
+	f.Retries = 1
+	sw := newStallSwitch()
+	sw.fireOnStop = true
+	f.afterFunc = sw.afterFunc
+	a := testModel(t, fs, data)
+	_, err := f.Ensure(ctxT(t), a, EnsureOptions{})
+	if !errors.Is(err, errStalled) {
+		t.Fatalf("err = %v, want a stall", err)
+	}
+	fs.quiesce(t)
+	ensureOK(t, f, a)
 }

@@ -16,7 +16,7 @@ func BenchmarkCorpus(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		rs := NewRunner(Options{Jobs: 2}).Run(context.Background(), files)
+		rs := NewRunner(Options{Jobs: 2, Trees: []string{corpusDir}}).Run(context.Background(), files)
 		if len(rs) != n {
 			b.Fatalf("ran %d of %d fixtures", len(rs), n)
 		}
@@ -34,7 +34,7 @@ func BenchmarkCorpus500(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		rs := NewRunner(Options{Jobs: 2}).Run(context.Background(), many)
+		rs := NewRunner(Options{Jobs: 2, Trees: []string{corpusDir}}).Run(context.Background(), many)
 		for _, r := range rs {
 			if !r.Passed() && r.Fatal != nil {
 				b.Fatalf("%s: %s", r.Name, r.Fatal.Message)

@@ -12,7 +12,7 @@ import (
 // once.
 func TestCorpusVerdicts(t *testing.T) {
 	files := corpusFiles(t)
-	rs := NewRunner(Options{Jobs: 2}).Run(context.Background(), files)
+	rs := NewRunner(Options{Jobs: 2, Trees: []string{corpusDir}}).Run(context.Background(), files)
 	passed, unsupported := 0, 0
 	for _, r := range rs {
 		if r.Fatal != nil {

@@ -13,7 +13,10 @@
 // built-ins as the operator allows: the profile's refusals (a disabled
 // host.run) and, under [Options].Sandbox, only host.SandboxSafe handlers,
 // any other call failing the fixture. Every string the text and GitHub
-// reports print goes through internal/termsafe.
+// reports print goes through internal/termsafe. The files a fixture names
+// (host_cassette, recording, starlark_*_cassette) resolve inside the
+// story's project root (confine.go; [Options].Root and Trees): one that
+// leaves it fails the fixture at the key, unread.
 //
 // Intent fixtures (`test_kind: intents`, intents*.go) measure routing:
 // [LoadIntents] reads them, [RunIntents] asks a [Harness] ([StaticHarness]

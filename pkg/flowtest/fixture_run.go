@@ -53,6 +53,22 @@ func (fr *fixtureRun) rel(p string) string {
 	return filepath.Join(fr.dir(), p)
 }
 
+// named resolves p, a file the fixture names under key, inside the
+// project root (confine.go); false when it leaves it, with the fixture
+// failed at the key.
+func (fr *fixtureRun) named(key, p string) (string, bool) {
+	var st *story.Story
+	if fr.ld != nil {
+		st = fr.ld.Story
+	}
+	full, err := resolveNamed(namedRoot(st, fr.fx.File), fr.fx.File, key, p)
+	if err != nil {
+		fr.fatal(fr.fx.at(key), "%v", err)
+		return "", false
+	}
+	return full, true
+}
+
 func (fr *fixtureRun) fatal(p Pos, format string, a ...any) {
 	fr.res.Fatal = &Failure{Turn: -1, Pos: p, Message: fmt.Sprintf(format, a...)}
 	fr.res.Flow.Passed = false
@@ -175,10 +191,15 @@ func (fr *fixtureRun) loadRecording() bool {
 	if p == "" && fx.Recording == "" {
 		return true
 	}
+	full := fr.rel(p) // --recording: the operator's choice
 	if p == "" {
 		p = fx.Recording
+		var in bool
+		if full, in = fr.named("recording", p); !in {
+			return false
+		}
 	}
-	rec, err := loadRecording(fr.rel(p))
+	rec, err := loadRecording(full)
 	if err != nil {
 		fr.recordingProblem(fx.at("recording"), "%v", err)
 		if fr.res.Flow.Skipped {
@@ -194,7 +215,11 @@ func (fr *fixtureRun) loadRecording() bool {
 func (fr *fixtureRun) loadCassettes() bool {
 	fx := fr.fx
 	if fx.HostCassette != "" {
-		hc, err := engine.LoadHostCassette(fr.rel(fx.HostCassette))
+		full, in := fr.named("host_cassette", fx.HostCassette)
+		if !in {
+			return false
+		}
+		hc, err := engine.LoadHostCassette(full)
 		if err != nil {
 			fr.fatal(fx.at("host_cassette"), "host_cassette: %v", err)
 			return false
@@ -203,9 +228,13 @@ func (fr *fixtureRun) loadCassettes() bool {
 	}
 	var star host.StarlarkOptions
 	if p := fx.StarlarkHTTPCassette; p != "" {
-		data, err := readBounded(fr.rel(p))
+		full, in := fr.named("starlark_http_cassette", p)
+		if !in {
+			return false
+		}
+		data, err := readBounded(full)
 		if err == nil {
-			star.HTTPCassette, err = host.ParseHTTPCassette(fr.rel(p), data)
+			star.HTTPCassette, err = host.ParseHTTPCassette(full, data)
 		}
 		if err != nil {
 			fr.fatal(fx.at("starlark_http_cassette"), "starlark_http_cassette: %v", err)
@@ -213,9 +242,13 @@ func (fr *fixtureRun) loadCassettes() bool {
 		}
 	}
 	if p := fx.StarlarkInspectCassette; p != "" {
-		data, err := readBounded(fr.rel(p))
+		full, in := fr.named("starlark_inspect_cassette", p)
+		if !in {
+			return false
+		}
+		data, err := readBounded(full)
 		if err == nil {
-			star.Inspect, err = host.ParseInspectCassette(fr.rel(p), data)
+			star.Inspect, err = host.ParseInspectCassette(full, data)
 		}
 		if err != nil {
 			fr.fatal(fx.at("starlark_inspect_cassette"), "starlark_inspect_cassette: %v", err)
@@ -286,7 +319,7 @@ func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, wor
 	fx := fr.fx
 	o := engine.SessionOptions{
 		Options: engine.Options{SessionID: sessionID(fx), World: world, Agents: agents, HostCassette: fr.hc, Sink: sink, NoSnapshot: true,
-			Observer: fr.r.opts.Observer},
+			Observer: fr.r.opts.Observer, Strict: fr.r.opts.Strict},
 		StartState: fx.InitialState, Hosts: reg, Clock: engine.NewVirtualClock(epoch), WorkDir: workDir,
 		// upstream's rig arms only a seeded initial_state's timeout
 		UnarmedStart: fx.InitialState == "",

@@ -63,6 +63,7 @@ func (c *LintCache) lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 	if st == nil || len(fxs) == 0 {
 		return nil // nothing to check: the story is not folded for nothing
 	}
+	root := st // the loaded story's project root, before any fold
 	// A story fold.New would only copy is indexed as loaded.
 	if fold.Changes(st) {
 		if f, err := fold.New(st, fold.Options{Phases: phases.Expand}); err == nil && f != nil {
@@ -89,6 +90,11 @@ func (c *LintCache) lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 			{"starlark_inspect_cassette", fx.StarlarkInspectCassette}, {"recording", fx.Recording}} {
 			k, p := named.k, named.p
 			if p == "" {
+				continue
+			}
+			if _, err := resolveNamed(namedRoot(root, fx.File), fx.File, k, p); err != nil {
+				at := fx.valueAt(k)
+				ds = append(ds, diag.Diagnostic{File: fileOf(at), Line: at.Line, Col: at.Col, Severity: diag.Error, Rule: ruleOutsideRoot.ID, Message: err.Error()})
 				continue
 			}
 			full := p

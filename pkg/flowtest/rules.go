@@ -26,6 +26,8 @@ var (
 		Summary: "an assertion the existing engine never evaluates where it stands", Example: "turns: [{expect_terminal: true, intent: {name: go}}]"}
 	ruleMissingFile = &diag.Rule{ID: "flow-missing-file", Severity: diag.Error, LintOnly: true,
 		Summary: "a cassette or recording the fixture names does not exist (it cannot run)", Example: "host_cassette: missing.yaml"}
+	ruleOutsideRoot = &diag.Rule{ID: "flow-outside-root", Severity: diag.Error, LintOnly: true,
+		Summary: "a cassette or recording the fixture names lies outside the project root (kitsoki test refuses it unread)", Example: "host_cassette: /home/me/.ssh/id_rsa"}
 	ruleBadRegex = &diag.Rule{ID: "flow-bad-regex", Severity: diag.Warning, LintOnly: true,
 		Summary: "an expect_view_matches that is not a Go regular expression (the turn always fails)", Example: "expect_view_matches: \"(unclosed\""}
 )
@@ -33,7 +35,7 @@ var (
 // rules lists every fixture rule in documentation order.
 var rules = []*diag.Rule{
 	ruleSyntax, ruleShape, ruleUnknownKey, ruleIgnoredKey, ruleValue, ruleUnknownIntent,
-	ruleUnknownState, ruleUnusedStub, ruleNotChecked, ruleMissingFile, ruleBadRegex,
+	ruleUnknownState, ruleUnusedStub, ruleNotChecked, ruleMissingFile, ruleOutsideRoot, ruleBadRegex,
 }
 
 // Rules lists (copies of) every rule the fixture parser and linter report,

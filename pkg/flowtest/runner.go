@@ -53,6 +53,15 @@ type Options struct {
 	// (kitsoki test --cover: a coverage.Collector); it must be safe for
 	// concurrent use.
 	Observer engine.Observer
+	// Root and Trees set the stories' project root (--root) and the trees
+	// the operator named (DIR/...), as story.Options does: every file a
+	// story or fixture names must lie inside its project root.
+	Root  string
+	Trees []string
+	// Strict runs every fixture's session with engine.Options.Strict
+	// (kitsoki test --strict): the checks the existing engine does not
+	// make, so a fixture it passes may fail.
+	Strict bool
 }
 
 // Runner runs fixtures; stories are loaded and compiled once each and
@@ -90,6 +99,7 @@ func (r *Runner) Story(app string) (*compose.Loaded, error) {
 	r.mu.Unlock()
 	e.once.Do(func() {
 		lo := compose.LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}}
+		lo.Story.Root, lo.Story.Trees = r.opts.Root, r.opts.Trees
 		if repo := r.opts.KitsokiRepo; repo != "" {
 			lo.Story.LookupEnv = func(name string) (string, bool) {
 				if name == "KITSOKI_REPO" {

@@ -3,11 +3,9 @@ package flowtest
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/host"
-	"kitsoki/pkg/story/expr"
 )
 
 // Handler serves a host_handlers stub as a host.Handler. Resolution order
@@ -44,10 +42,11 @@ func (s *Stub) answer(c *host.Call) (host.Result, error) {
 }
 
 // envelope is the by_call (effect id) or by_op (prefix-fallback suffix)
-// answer for c, nil when neither has one.
+// answer for c, nil when neither has one. The engine hands the effect id
+// rendered at dispatch (args.call), so a templated id matches its
+// rendered key (flow-format.md §4.3, conformance probe 03).
 func (s *Stub) envelope(c *host.Call) *Envelope {
 	if id, ok := c.Args["call"].(string); ok && s.ByCall != nil {
-		id = renderID(id, c.Env.World)
 		if e, ok := s.ByCall[id]; ok {
 			return e
 		}
@@ -62,24 +61,6 @@ func (s *Stub) envelope(c *host.Call) *Envelope {
 		}
 	}
 	return nil
-}
-
-// renderID renders a templated effect id against the dispatch world, as
-// upstream re-renders it with the other args (flow-format.md §4.3), for an
-// engine that hands it over unrendered.
-func renderID(id string, world map[string]any) string {
-	if !strings.Contains(id, "{{") {
-		return id
-	}
-	tpl, err := expr.CompilePongo(id)
-	if err != nil {
-		return id
-	}
-	out, err := tpl.Render(expr.Env{"world": world})
-	if err != nil {
-		return id
-	}
-	return out
 }
 
 // dropHandler serves every host call on the legacy path, where upstream

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/story"
 )
 
@@ -11,7 +12,7 @@ import (
 // pair (load excluded).
 func BenchmarkFold(b *testing.B) {
 	for _, dir := range []string{"testdata/nested/top", filepath.Join(corpus, "frontier_event"), filepath.Join(corpus, "imports_smoke", "parent")} {
-		st, _ := story.Load(dir, story.Options{})
+		st, _ := story.Load(dir, story.Options{Trees: storyload.Trees()})
 		if st == nil {
 			b.Fatal("no story")
 		}

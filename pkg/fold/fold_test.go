@@ -341,7 +341,7 @@ func TestKitsokiSource(t *testing.T) {
 }
 
 func TestErrorsNameAliasFileAndPosition(t *testing.T) {
-	st, _ := story.Load("testdata/errors/parent", story.Options{LookupEnv: storyload.NoEnv})
+	st, _ := story.Load("testdata/errors/parent", story.Options{LookupEnv: storyload.NoEnv, Trees: storyload.Trees()})
 	if st == nil {
 		t.Fatal("no story")
 	}

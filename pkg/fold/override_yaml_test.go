@@ -6,6 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/story"
 )
 
@@ -63,7 +64,7 @@ func TestEncodeOverrideIsMarshal(t *testing.T) {
 // TestEncodeOverrideCorpus: the corpus's override (imports_smoke) is
 // written without yaml.Marshal, with its bytes.
 func TestEncodeOverrideCorpus(t *testing.T) {
-	st, _ := story.Load(corpus+"/imports_smoke/parent", story.Options{})
+	st, _ := story.Load(corpus+"/imports_smoke/parent", story.Options{Trees: storyload.Trees()})
 	if st == nil || st.Imports["sub"] == nil || st.Imports["sub"].Overrides == nil {
 		t.Skip("no imports_smoke corpus story")
 	}

@@ -42,8 +42,8 @@ func foldable(t *testing.T) []string {
 func TestFoldIsPureAndDeterministic(t *testing.T) {
 	for _, dir := range foldable(t) {
 		t.Run(dir, func(t *testing.T) {
-			a, _ := story.Load(dir, story.Options{LookupEnv: storyload.NoEnv})
-			b, _ := story.Load(dir, story.Options{LookupEnv: storyload.NoEnv})
+			a, _ := story.Load(dir, story.Options{LookupEnv: storyload.NoEnv, Trees: storyload.Trees()})
+			b, _ := story.Load(dir, story.Options{LookupEnv: storyload.NoEnv, Trees: storyload.Trees()})
 			if a == nil || b == nil {
 				t.Fatal("no story")
 			}
@@ -85,7 +85,7 @@ func TestFoldIsPureAndDeterministic(t *testing.T) {
 }
 
 func TestImportCycleIsAnErrorNotAHang(t *testing.T) {
-	st, _ := story.Load(filepath.Join(corpus, "imports_smoke/cycle_a"), story.Options{})
+	st, _ := story.Load(filepath.Join(corpus, "imports_smoke/cycle_a"), story.Options{Trees: storyload.Trees()})
 	if st == nil {
 		t.Fatal("no story")
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storyload"
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/story"
 )
@@ -44,7 +45,7 @@ states:
           when: "world.k > 1"
 `,
 	})
-	st, _ := story.Load(filepath.Join(dir, "p"), story.Options{})
+	st, _ := story.Load(filepath.Join(dir, "p"), story.Options{Trees: storyload.Trees()})
 	if st == nil {
 		t.Fatal("no story")
 	}
@@ -115,7 +116,7 @@ states:
   error: {}
 `,
 	})
-	st, _ := story.Load(filepath.Join(dir, "top"), story.Options{})
+	st, _ := story.Load(filepath.Join(dir, "top"), story.Options{Trees: storyload.Trees()})
 	if st == nil {
 		t.Fatal("no story")
 	}
@@ -167,7 +168,7 @@ states:
       next: [{ target: one_run }]
 `,
 	})
-	st, _ := story.Load(filepath.Join(dir, "p"), story.Options{})
+	st, _ := story.Load(filepath.Join(dir, "p"), story.Options{Trees: storyload.Trees()})
 	if st == nil {
 		t.Fatal("no story")
 	}
@@ -226,7 +227,7 @@ states:
   s: {}
 `
 	dir := storytest.TempTree(t, files)
-	st, _ := story.Load(filepath.Join(dir, "p"), story.Options{})
+	st, _ := story.Load(filepath.Join(dir, "p"), story.Options{Trees: storyload.Trees()})
 	f := mustFold(t, st)
 	eq(t, "arc", targets(state(t, f, "c.r")), []string{"c__hop -> ../r"})
 	eq(t, "choice kept", state(t, f, "c.r").View.Elements[0].Kind, "choice")
@@ -243,7 +244,7 @@ states:
   s: {}
 `
 	dir = storytest.TempTree(t, files)
-	st, _ = story.Load(filepath.Join(dir, "p"), story.Options{})
+	st, _ = story.Load(filepath.Join(dir, "p"), story.Options{Trees: storyload.Trees()})
 	_, err := New(st, Options{})
 	if err == nil || !strings.Contains(err.Error(), "imports.c: ") || !strings.Contains(err.Error(), "overrides.states.r") {
 		t.Fatalf("want an error naming imports.c and the override, got %v", err)

@@ -26,7 +26,7 @@ func BenchmarkRecheckAfterEdit(b *testing.B) {
 			overlay := map[string][]byte{manifest: []byte(edited)}
 			b.ReportAllocs()
 			for b.Loop() {
-				ws.check(manifest, overlay)
+				ws.check(manifest, filepath.Dir(manifest), overlay)
 			}
 		})
 	}

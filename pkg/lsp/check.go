@@ -21,9 +21,20 @@ func (s *Server) recheck(path string) {
 	defer s.checkMu.Unlock()
 	overlay := s.overlay()
 	for _, m := range s.ws.storiesOf(path) {
-		e, ds := s.ws.check(m, overlay)
-		s.publish(e, ds)
+		s.checkStory(m, overlay)
 	}
+}
+
+// checkStory checks the story at manifest under its project root (inside
+// the workspace root holding it) and publishes; a manifest outside every
+// workspace root is skipped.
+func (s *Server) checkStory(manifest string, overlay map[string][]byte) {
+	root := s.storyRoot(manifest)
+	if root == "" {
+		return
+	}
+	e, ds := s.ws.check(manifest, root, overlay)
+	s.publish(e, ds)
 }
 
 // publish sends one publishDiagnostics per file of the story.
@@ -60,6 +71,9 @@ func (s *Server) publish(e *entry, ds []diag.Diagnostic) {
 	slices.Sort(files)
 	files = slices.Compact(files)
 	for _, f := range files {
+		if !s.inside(f) {
+			continue // an @kitsoki/ child elsewhere: not the workspace's
+		}
 		text, _ := s.text(f)
 		var version *protocol.UInteger
 		s.mu.Lock()

@@ -53,11 +53,27 @@ type (
 
 func startInProcessC(t *testing.T, opts Options) *client {
 	t.Helper()
-	return startInProcessCaps(t, opts, protocol.ClientCapabilities{})
+	// The tests' stories live in temporary directories: the temp
+	// directory is their workspace root.
+	return startInProcessRoots(t, opts, os.TempDir())
 }
 
 // startInProcessCaps is startInProcess for a client with capabilities.
 func startInProcessCaps(t *testing.T, opts Options, caps protocol.ClientCapabilities) *client {
+	t.Helper()
+	return startInProcessWith(t, opts, caps, os.TempDir())
+}
+
+// startInProcessRoots is startInProcess with the workspace folders the
+// client names at initialize.
+func startInProcessRoots(t *testing.T, opts Options, roots ...string) *client {
+	t.Helper()
+	return startInProcessWith(t, opts, protocol.ClientCapabilities{}, roots...)
+}
+
+// startInProcessWith starts a server in process for a client with caps
+// that names roots as its workspace folders.
+func startInProcessWith(t *testing.T, opts Options, caps protocol.ClientCapabilities, roots ...string) *client {
 	t.Helper()
 	sr, cw := io.Pipe()
 	cr, sw := io.Pipe()
@@ -68,7 +84,7 @@ func startInProcessCaps(t *testing.T, opts Options, caps protocol.ClientCapabili
 		defer close(done)
 		_ = srv.Serve(ctx, pipeRWC{Reader: sr, Writer: sw, closers: []io.Closer{sr, sw}})
 	}()
-	c := &client{Client: lsptest.ConnectWith(t, pipeRWC{Reader: cr, Writer: cw, closers: []io.Closer{cr, cw}}, caps), t: t}
+	c := &client{Client: lsptest.ConnectWith(t, pipeRWC{Reader: cr, Writer: cw, closers: []io.Closer{cr, cw}}, caps, roots...), t: t}
 	t.Cleanup(func() {
 		_ = c.Conn.Close()
 		cancel()

@@ -22,7 +22,7 @@ func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any,
 	st := s.storyFor(path)
 	r := classify(st, path, sp)
 	pos, ok := locationOf(st, path, r)
-	if !ok {
+	if !ok || !s.inside(absPath(pos.File)) {
 		return nil, nil
 	}
 	return []protocol.Location{posLocation(pos)}, nil
@@ -217,33 +217,90 @@ func complete(st *story.Story, text string, line int, before string) []protocol.
 	if st == nil {
 		return nil
 	}
+	if fc, k, ok := flowContext(lines(text), line, before); ok {
+		// inside flow collections: {target: |}, on: {|}, emit: [a, |]
+		keys := keyPath(text, k)
+		for _, key := range fc.keys {
+			if key != "" {
+				keys = append(keys, key)
+			}
+		}
+		last := keys[len(keys)-1]
+		switch fc.at {
+		case flowValue:
+			return completeValue(st, last, statePathOf(keys), mk)
+		case flowKey:
+			if last == "on" {
+				return mk(intents(st), protocol.CompletionItemKindEvent, "intent")
+			}
+		case flowItem:
+			if intentList(append(keys, "[]")) {
+				return mk(intents(st), protocol.CompletionItemKindEvent, "intent")
+			}
+		}
+		return nil
+	}
 	keys := keyPath(text, line)
 	statePath := statePathOf(keys)
 	if m := keyRE.FindStringSubmatch(before); m != nil {
-		switch m[1] {
-		case "target", "on_error", "to", "root":
-			return mk(targets(st, statePath), protocol.CompletionItemKindReference, "state")
-		case "initial":
-			if sd := st.State(statePath); sd != nil {
-				var names []string
-				for _, c := range sd.Children {
-					names = append(names, c.Name)
-				}
-				return mk(names, protocol.CompletionItemKindReference, "child state")
-			}
-		case "agent":
-			return mk(slices.Sorted(mapKeys(st.AgentPlugins)), protocol.CompletionItemKindModule, "agent plugin")
-		case "emit_intent", "default_intent", "intent":
-			return mk(intents(st), protocol.CompletionItemKindEvent, "intent")
-		case "invoke":
-			return mk([]string{"host.run", "host.agent.ask", "host.agent.decide", "host.agent.extract", "host.agent.task", "host.agent.converse", "host.agent.search",
-				"host.artifacts_dir", "host.inbox.add", "host.append_to_file", "host.transport.post", "host.starlark.run"}, protocol.CompletionItemKindFunction, "host handler")
+		if items := completeValue(st, m[1], statePath, mk); items != nil {
+			return items
 		}
 	}
 	if len(keys) > 0 && keys[len(keys)-1] == "on" && strings.TrimSpace(before) == strings.TrimLeft(before, " ") && !strings.Contains(before, ":") {
 		return mk(intents(st), protocol.CompletionItemKindEvent, "intent")
 	}
+	if itemRE.MatchString(before) && intentList(append(keys, "[]")) {
+		return mk(intents(st), protocol.CompletionItemKindEvent, "intent")
+	}
 	return nil
+}
+
+// itemRE is a block sequence item being typed ("  - appr").
+var itemRE = &lazyre.Regexp{Expr: `^\s*-\s+[\w.-]*$`}
+
+// completeValue lists the candidates for the value of key, written in
+// the state at statePath; nil when key takes no names.
+func completeValue(st *story.Story, key, statePath string, mk func([]string, protocol.CompletionItemKind, string) []protocol.CompletionItem) []protocol.CompletionItem {
+	switch key {
+	case "target", "on_error", "to", "root":
+		return mk(targets(st, statePath), protocol.CompletionItemKindReference, "state")
+	case "initial":
+		if sd := st.State(statePath); sd != nil {
+			var names []string
+			for _, c := range sd.Children {
+				names = append(names, c.Name)
+			}
+			return mk(names, protocol.CompletionItemKindReference, "child state")
+		}
+	case "agent":
+		return mk(slices.Sorted(mapKeys(st.AgentPlugins)), protocol.CompletionItemKindModule, "agent plugin")
+	case "emit_intent", "default_intent", "intent":
+		return mk(intents(st), protocol.CompletionItemKindEvent, "intent")
+	case "invoke":
+		return mk([]string{"host.run", "host.agent.ask", "host.agent.decide", "host.agent.extract", "host.agent.task", "host.agent.converse", "host.agent.search",
+			"host.artifacts_dir", "host.inbox.add", "host.append_to_file", "host.transport.post", "host.starlark.run"}, protocol.CompletionItemKindFunction, "host handler")
+	}
+	return nil
+}
+
+// intentList reports whether keys (ending with "[]") are an item of a
+// list of intent names: a transition's emit:, a state's menu:, the story's
+// exports.intents, an import's intents.export / intents.import.
+func intentList(keys []string) bool {
+	n := len(keys)
+	if n < 2 || keys[n-1] != "[]" {
+		return false
+	}
+	switch keys[n-2] {
+	case "emit", "menu":
+		return true
+	case "intents":
+		return n >= 3 && keys[n-3] == "exports"
+	case "export", "import":
+		return n >= 3 && keys[n-3] == "intents"
+	}
+	return false
 }
 
 func mapKeys[V any](m map[string]V) func(func(string) bool) {
@@ -340,8 +397,14 @@ func keyPath(text string, line int) []string {
 		if ind >= cur {
 			continue
 		}
-		t = strings.TrimPrefix(t, "- ")
-		if k, _, ok := strings.Cut(t, ":"); ok {
+		keyInd := ind
+		for strings.HasPrefix(t, "- ") {
+			// a key after "- " sits deeper than the dash: when it is not
+			// above the line, it is a sibling of the line's key
+			t = strings.TrimLeft(t[2:], " ")
+			keyInd = len(l) - len(t)
+		}
+		if k, _, ok := strings.Cut(t, ":"); ok && keyInd < cur {
 			keys = append([]string{strings.Trim(k, `"' `)}, keys...)
 		}
 		cur = ind

@@ -22,6 +22,11 @@ func TestDiagnosticsMatchValidate(t *testing.T) {
 		src := storytest.Corpus(t, corpus)
 		t.Run(corpus, func(t *testing.T) {
 			dir := storytest.TempCopy(t, filepath.Dir(src))
+			// the copy is its own project (imports_smoke/parent imports a
+			// sibling): validate and the server then agree on the root
+			if err := os.Mkdir(filepath.Join(dir, ".kitsoki"), 0o755); err != nil {
+				t.Fatal(err)
+			}
 			manifest := filepath.Join(dir, filepath.Base(src), "app.yaml")
 			// plant a typo in the buffer only: the disk stays valid
 			text, err := os.ReadFile(manifest)

@@ -8,6 +8,7 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/story"
 )
 
@@ -38,8 +39,7 @@ func (s *Server) storyFor(path string) *story.Story {
 		return st
 	}
 	for _, m := range s.ws.storiesOf(path) {
-		e, ds := s.ws.check(m, s.overlay())
-		s.publish(e, ds)
+		s.checkStory(m, s.overlay())
 	}
 	return s.ws.story(path)
 }
@@ -203,6 +203,9 @@ func locationOf(st *story.Story, path string, r ref) (story.Pos, bool) {
 		if file != "" {
 			target = filepath.Join(filepath.Dir(path), file)
 		}
+		if !insideStory(st, target) {
+			return story.Pos{}, false
+		}
 		if _, err := os.Stat(target); err != nil {
 			return story.Pos{}, false
 		}
@@ -226,11 +229,20 @@ func findFile(st *story.Story, from, name string) string {
 			filepath.Join(st.Dir, "schemas", name), filepath.Join(filepath.Dir(from), name))
 	}
 	for _, c := range cands {
+		if !insideStory(st, c) {
+			continue
+		}
 		if fi, err := os.Stat(c); err == nil && fi.Mode().IsRegular() {
 			return c
 		}
 	}
 	return ""
+}
+
+// insideStory says p lies inside the story's project root (through every
+// symlink on the way): navigation never reads or points outside it.
+func insideStory(st *story.Story, p string) bool {
+	return st != nil && st.ProjectRoot != "" && safefile.Inside(st.ProjectRoot, absPath(p))
 }
 
 // pointerPos finds the line and column of a JSON pointer in a JSON/YAML

@@ -8,6 +8,8 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"kitsoki/internal/safefile"
 )
 
 // Options configure a Server.
@@ -17,6 +19,10 @@ type Options struct {
 	Debounce time.Duration
 	// Version is reported to the client as the server's version.
 	Version string
+	// Root, when set (kitsoki lsp --root), is the one workspace root,
+	// whatever the client says; else the client's initializationOptions
+	// root, workspace folders or rootUri (roots.go).
+	Root string
 }
 
 // DefaultDebounce is the re-check delay after an edit.
@@ -37,6 +43,9 @@ type Server struct {
 	// watch is set when the client can watch files for us (coverage.go).
 	watch bool
 	cover coverCache
+	// roots are the workspace roots (set at initialize): no document
+	// outside them is read, checked or published for.
+	roots []*safefile.Root
 }
 
 // document is an open editor buffer.
@@ -78,6 +87,7 @@ func (s *Server) initialize(_ *glsp.Context, p *protocol.InitializeParams) (any,
 		s.watch = *w.DidChangeWatchedFiles.DynamicRegistration
 		s.mu.Unlock()
 	}
+	s.setRoots(p)
 	caps := s.proto.CreateServerCapabilities()
 	sync := protocol.TextDocumentSyncKindFull
 	caps.TextDocumentSync = protocol.TextDocumentSyncOptions{
@@ -113,6 +123,9 @@ func (s *Server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams)
 	if err != nil {
 		return err
 	}
+	if !s.inside(path) {
+		return nil // outside the workspace roots: never read, checked or published
+	}
 	s.mu.Lock()
 	s.docs[path] = &document{uri: p.TextDocument.URI, path: path, text: p.TextDocument.Text, version: p.TextDocument.Version}
 	s.mu.Unlock()
@@ -124,6 +137,9 @@ func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 	path, err := uriPath(p.TextDocument.URI)
 	if err != nil {
 		return err
+	}
+	if !s.inside(path) {
+		return nil // outside the workspace roots: never read, checked or published
 	}
 	s.mu.Lock()
 	d := s.docs[path]
@@ -151,6 +167,9 @@ func (s *Server) didSave(_ *glsp.Context, p *protocol.DidSaveTextDocumentParams)
 	if err != nil {
 		return err
 	}
+	if !s.inside(path) {
+		return nil // outside the workspace roots: never read, checked or published
+	}
 	s.schedule(path, 0)
 	return nil
 }
@@ -159,6 +178,9 @@ func (s *Server) didClose(_ *glsp.Context, p *protocol.DidCloseTextDocumentParam
 	path, err := uriPath(p.TextDocument.URI)
 	if err != nil {
 		return err
+	}
+	if !s.inside(path) {
+		return nil // outside the workspace roots: never read, checked or published
 	}
 	s.mu.Lock()
 	delete(s.docs, path)
@@ -237,6 +259,9 @@ func (s *Server) text(path string) (string, bool) {
 	s.mu.Unlock()
 	if d != nil {
 		return d.text, true
+	}
+	if !s.inside(path) {
+		return "", false
 	}
 	b, err := readCapped(path)
 	if err != nil {

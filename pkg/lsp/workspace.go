@@ -108,8 +108,8 @@ func storyFiles(st *story.Story) []string {
 
 // check validates one story with the open buffers as overlay, exactly as
 // kitsoki validate does, and loads its model for navigation.
-func (w *workspace) check(manifest string, overlay map[string][]byte) (*entry, []diag.Diagnostic) {
-	opts := story.Options{Overlay: overlay}
+func (w *workspace) check(manifest, root string, overlay map[string][]byte) (*entry, []diag.Diagnostic) {
+	opts := story.Options{Overlay: overlay, Root: root}
 	res := validate.Run([]string{manifest}, validate.Options{Story: opts, Jobs: 1})
 	st, _ := story.Load(manifest, opts)
 	e := &entry{manifest: manifest, st: st}

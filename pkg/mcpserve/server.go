@@ -36,6 +36,9 @@ type Options struct {
 	StoryPath string
 	// ProfilePath is --profile ("" = .kitsoki/plugins.yaml found upward).
 	ProfilePath string
+	// Root is --root, the story's project root ("" = the nearest .git or
+	// .kitsoki/ above it): every file the story names lies inside it.
+	Root string
 	// Sink receives the events of every call (agent.call.*, hook.*); the
 	// caller wires it to a trace writer. Nil discards.
 	Sink agent.Sink
@@ -116,7 +119,7 @@ func (s *Server) build() (*Catalog, error) {
 	c := &Catalog{Generation: s.generation, Revision: rev, Tools: map[string]*Tool{}}
 	// The same composition root as kitsoki run (pkg/compose), strict:
 	// there is no run to warn before, so any error refuses the story.
-	ld, lerr := compose.LoadStrict(s.opts.StoryPath, compose.LoadOptions{NoCompile: true})
+	ld, lerr := compose.LoadStrict(s.opts.StoryPath, compose.LoadOptions{NoCompile: true, Story: story.Options{Root: s.opts.Root}})
 	var st *story.Story
 	var sle *compose.StrictLoadError
 	if lerr == nil {

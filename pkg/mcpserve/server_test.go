@@ -156,10 +156,10 @@ func TestListChangedAfterEditAndRevokedAliasFailsClosed(t *testing.T) {
 	writeAtomic(t, filepath.Join(dir, "app.yaml"), storyYAML(url, "agent.helper"))
 	select {
 	case <-changed:
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute): // a hang guard
 		t.Fatal("no notifications/tools/list_changed after editing the story")
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute) // a hang guard
 	for got := toolNames(t, cs); !slices.Contains(got, "kitsoki_agent_helper_ask"); got = toolNames(t, cs) {
 		if time.Now().After(deadline) {
 			t.Fatalf("tools after edit = %v", got)

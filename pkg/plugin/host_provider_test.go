@@ -86,7 +86,9 @@ func TestHostProviderServesNamespace(t *testing.T) {
 
 func TestHostProviderErrors(t *testing.T) {
 	root := t.TempDir()
-	hostProvider(t, root, "gitp", []string{"host.git"}, 2000)
+	// Every call but the hang must answer, spawn included, within its
+	// timeout: a minute, a hang guard that a loaded machine cannot reach.
+	hostProvider(t, root, "gitp", []string{"host.git"}, 60000)
 	reg, _, _ := providerRegistry(t, root)
 
 	res, err := dispatch(t, reg, "host.git.push", map[string]any{"mode": "domain"})
@@ -118,6 +120,9 @@ func TestHostProviderErrors(t *testing.T) {
 		t.Errorf("crash-once: %+v %v", res, err)
 	}
 	// a hang: killed at the timeout, and the next call gets a fresh process.
+	hangRoot := t.TempDir()
+	hostProvider(t, hangRoot, "gitp", []string{"host.git"}, 2000)
+	reg, _, _ = providerRegistry(t, hangRoot)
 	_, err = dispatch(t, reg, "host.git.push", map[string]any{"mode": "hang"})
 	if err == nil || !strings.Contains(err.Error(), "did not answer host.git.push within 2s") {
 		t.Errorf("hang: %v", err)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/host"
 	"kitsoki/pkg/story"
 )
@@ -51,7 +52,7 @@ states:
 intents:
   go: {}
 `)
-	st, ds := story.Load(filepath.Join(root, "parent"), story.Options{})
+	st, ds := story.Load(filepath.Join(root, "parent"), story.Options{Trees: storyload.Trees()})
 	if st == nil {
 		t.Fatalf("load: %v", ds)
 	}

@@ -96,7 +96,7 @@ func TestExternalTimeout(t *testing.T) {
 }
 
 func TestExternalGarbageIsAFailure(t *testing.T) {
-	c := chainFor(t, []string{"garbage"}, onErrorVeto, 2000, pointPreDispatch)
+	c := chainFor(t, []string{"garbage"}, onErrorVeto, 60000, pointPreDispatch) // a hang guard: garbage comes at once
 	_, halt, _ := c.Run(context.Background(), pointPreDispatch, Payload{"prompt": "x"}, nil)
 	if halt == nil || !strings.Contains(halt.Reason, "not a JSON result") {
 		t.Fatalf("halt %+v", halt)
@@ -116,7 +116,7 @@ func TestExternalProcessReusedAndKilledOnClose(t *testing.T) {
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(time.Minute) // a hang guard: Close kills at once
 	for syscall.Kill(pid, 0) == nil {
 		if time.Now().After(deadline) {
 			t.Fatalf("hook process %d still alive after Close", pid)

@@ -44,6 +44,10 @@ type Config struct {
 	HealthInterval time.Duration
 	// Logger receives start, crash and restart lines; nil means none.
 	Logger *slog.Logger
+	// startupClock returns the channel that ends the wait for health after
+	// d; nil means the real clock (a time.Timer). Tests replace it to end the
+	// wait exactly when the server has answered a health check.
+	startupClock func(d time.Duration) <-chan time.Time
 }
 
 // Sidecar is one supervised llama-server.
@@ -188,6 +192,11 @@ func (s *Sidecar) spawnLocked(ctx context.Context) error {
 	s.logf(slog.LevelInfo, "llama-server starting", "pid", pr.Pid(), "url", p.url, "model", s.cfg.Model)
 	if err := s.waitHealthy(ctx, p); err != nil {
 		s.stopProcess(p)
+		var wo withOutput
+		if errors.As(err, &wo) {
+			// Stopped and reaped, the server's output is all in the tail.
+			return fmt.Errorf("%w%s", wo.error, lastOutput(p))
+		}
 		return err
 	}
 	s.proc = p
@@ -195,14 +204,24 @@ func (s *Sidecar) spawnLocked(ctx context.Context) error {
 	return nil
 }
 
+// withOutput is a startup failure whose message the server's last output
+// completes, once the server is stopped.
+type withOutput struct{ error }
+
 func (s *Sidecar) waitHealthy(ctx context.Context, p *process) error {
-	deadline := time.NewTimer(s.cfg.StartupTimeout)
-	defer deadline.Stop()
+	var deadline <-chan time.Time
+	if s.cfg.startupClock != nil {
+		deadline = s.cfg.startupClock(s.cfg.StartupTimeout)
+	} else {
+		timer := time.NewTimer(s.cfg.StartupTimeout)
+		defer timer.Stop()
+		deadline = timer.C
+	}
 	last := "no answer yet"
 	for {
 		select {
 		case <-p.exited:
-			return fmt.Errorf("llama-server exited before it became healthy (%v)%s", p.proc.Wait(), lastOutput(p))
+			return withOutput{fmt.Errorf("llama-server exited before it became healthy (%v)", p.proc.Wait())}
 		default:
 		}
 		status, err := s.probe(ctx, p.url)
@@ -217,11 +236,11 @@ func (s *Sidecar) waitHealthy(ctx context.Context, p *process) error {
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("waiting for llama-server at %s to become healthy: %w", p.url, ctx.Err())
-		case <-deadline.C:
-			return fmt.Errorf("llama-server at %s not healthy after %s (last /health: %s); the model may be too large for this machine, or raise the startup timeout%s",
-				p.url, s.cfg.StartupTimeout, last, lastOutput(p))
+		case <-deadline:
+			return withOutput{fmt.Errorf("llama-server at %s not healthy after %s (last /health: %s); the model may be too large for this machine, or raise the startup timeout",
+				p.url, s.cfg.StartupTimeout, last)}
 		case <-p.exited:
-			return fmt.Errorf("llama-server exited before it became healthy (%v)%s", p.proc.Wait(), lastOutput(p))
+			return withOutput{fmt.Errorf("llama-server exited before it became healthy (%v)", p.proc.Wait())}
 		case <-time.After(s.cfg.HealthInterval):
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
@@ -119,7 +120,7 @@ func alive(pid int) bool {
 
 func waitDead(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second) // a hang guard, as long as ctxT's
 	for alive(pid) {
 		if time.Now().After(deadline) {
 			t.Fatalf("process %d still alive", pid)
@@ -250,9 +251,13 @@ func TestCrashedServerRestartsOnNextEnsure(t *testing.T) {
 	}
 }
 
+// The startup timeout ends the wait once the server has answered a health
+// check (stand-in's record), whatever the machine's load: the message
+// names the 503 and the server's output.
 func TestNeverHealthyTimesOutWithOutputAndKillsServer(t *testing.T) {
 	cfg, record := setup(t, standintest.EnvNeverHealthy+"=1")
 	cfg.StartupTimeout = 400 * time.Millisecond
+	cfg.startupClock = func(time.Duration) <-chan time.Time { return afterHealthCheck(t, record) }
 	_, err := Start(ctxT(t), cfg)
 	if err == nil {
 		t.Fatal("never-healthy server accepted")
@@ -283,17 +288,30 @@ func TestEarlyExitReportsServerOutput(t *testing.T) {
 	}
 }
 
-func TestCancelDuringStartupStopsServer(t *testing.T) {
-	cfg, record := setup(t, standintest.EnvNeverHealthy+"=1")
-	ctx, cancel := context.WithCancel(ctxT(t))
+// afterHealthCheck returns a channel that receives once the server's
+// record shows a /health request (polled; the test's ctxT bounds it).
+func afterHealthCheck(t *testing.T, record string) <-chan time.Time {
+	c := make(chan time.Time, 1)
+	ctx := ctxT(t)
 	go func() {
-		for {
+		for ctx.Err() == nil {
 			if b, _ := os.ReadFile(record); bytes.Contains(b, []byte(`"/health"`)) {
-				cancel()
+				c <- time.Now()
 				return
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
+	}()
+	return c
+}
+
+func TestCancelDuringStartupStopsServer(t *testing.T) {
+	cfg, record := setup(t, standintest.EnvNeverHealthy+"=1")
+	ctx, cancel := context.WithCancel(ctxT(t))
+	checked := afterHealthCheck(t, record)
+	go func() {
+		<-checked
+		cancel()
 	}()
 	_, err := Start(ctx, cfg)
 	if err == nil || !strings.Contains(err.Error(), "context canceled") {
@@ -302,9 +320,15 @@ func TestCancelDuringStartupStopsServer(t *testing.T) {
 	waitDead(t, readEvents(t, record)[0].PID)
 }
 
+// A server that ignores SIGTERM is killed after the grace. The verdict is
+// Stop's own account (SIGTERM sent, grace over, then SIGKILL), not the
+// stand-in's record of the SIGTERM: a loaded machine may kill it before it
+// writes that line.
 func TestStopEscalatesToSIGKILL(t *testing.T) {
-	cfg, record := setup(t, standintest.EnvIgnoreTerm+"=1")
+	cfg, _ := setup(t, standintest.EnvIgnoreTerm+"=1")
 	cfg.StopGrace = 200 * time.Millisecond
+	var log bytes.Buffer
+	cfg.Logger = slog.New(slog.NewTextHandler(&log, nil))
 	s, err := Start(ctxT(t), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -312,9 +336,8 @@ func TestStopEscalatesToSIGKILL(t *testing.T) {
 	pid := s.PID()
 	s.Stop()
 	waitDead(t, pid)
-	evs := readEvents(t, record)
-	if last := evs[len(evs)-1]; last.Signal != "terminated" {
-		t.Fatalf("SIGTERM not sent first: %+v", last)
+	if !strings.Contains(log.String(), "llama-server ignored SIGTERM; killed it") {
+		t.Fatalf("no escalation logged:\n%s", log.String())
 	}
 }
 

@@ -59,8 +59,9 @@ func (c *Cache) entry(abs string) *cachedFile {
 	return f
 }
 
-// readFile returns the bytes of abs, read once per cache.
-func (l *loader) readFile(abs string) ([]byte, error) {
+// readFile returns the bytes of abs, read once per cache; through root
+// when it is not nil (nothing outside it is read).
+func (l *loader) readFile(abs string, root *safefile.Root) ([]byte, error) {
 	if b, ok := l.opts.Overlay[abs]; ok {
 		if l.overlay == nil {
 			l.overlay = map[string]bool{}
@@ -68,11 +69,17 @@ func (l *loader) readFile(abs string) ([]byte, error) {
 		l.overlay[abs] = true
 		return b, nil
 	}
-	if l.opts.Cache == nil {
+	read := func() ([]byte, error) {
+		if root != nil {
+			return root.ReadFile(abs, safefile.StoryYAML)
+		}
 		return safefile.ReadFile(abs, safefile.StoryYAML)
 	}
+	if l.opts.Cache == nil {
+		return read()
+	}
 	f := l.opts.Cache.entry(abs)
-	f.read.Do(func() { f.data, f.err = safefile.ReadFile(abs, safefile.StoryYAML) })
+	f.read.Do(func() { f.data, f.err = read() })
 	return f.data, f.err
 }
 

@@ -87,6 +87,7 @@ func passes() []pass {
 		{rulePongo, checkPongo},
 		{ruleEffectKinds, checkEffectKinds},
 		{ruleOnceBind, checkOnceBind},
+		{ruleStrictMismatch, checkStrictMismatch},
 		{ruleBareExpr, checkBareExpr},
 		{ruleUnreachable, checkUnreachable},
 		{ruleDecideSchema, checkDecideSchema},

@@ -1,6 +1,8 @@
 package story
 
 import (
+	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -8,7 +10,187 @@ import (
 	"strings"
 
 	"kitsoki/internal/fsmemo"
+	"kitsoki/internal/safefile"
 )
+
+// ProjectRoot is the project root of a story whose manifest is in dir (an
+// absolute directory): the nearest directory at or above dir holding .git
+// (a directory or a worktree's file) or a .kitsoki/ directory, with marked
+// true; else dir itself. Every file the story names must lie inside it;
+// [Options].Root sets it instead, and [Options].Trees widens the fallback.
+func ProjectRoot(dir string) (root string, marked bool) { return projectRoot(nil, dir) }
+
+func projectRoot(m *fsmemo.Memo, dir string) (string, bool) {
+	dir = filepath.Clean(dir)
+	for d := dir; ; {
+		if _, err := m.Stat(filepath.Join(d, ".git")); err == nil {
+			return d, true
+		}
+		if mode, err := m.Stat(filepath.Join(d, ".kitsoki")); err == nil && mode.IsDir() {
+			return d, true
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir, false
+		}
+		d = parent
+	}
+}
+
+// fallbackRoot is the root of a story in dir without a marker above it:
+// the widest of opts.Trees holding dir (a tree the operator named), else
+// dir.
+func (o Options) fallbackRoot(m *fsmemo.Memo, dir string) string {
+	best := dir
+	for _, t := range o.Trees {
+		abs, err := m.Abs(t)
+		if err != nil {
+			continue
+		}
+		if _, ok := safefile.NewRoot(abs).Rel(dir); ok && len(abs) < len(best) {
+			best = abs
+		}
+	}
+	return best
+}
+
+// rootFor is the project root of the story whose manifest is abs: the
+// explicit one ([Options].Root) or the one found above it; a child outside
+// the importer's root (only an @kitsoki/ source, the operator's choice)
+// gets its own.
+func (l *loader) rootFor(abs string) *safefile.Root {
+	if l.root != nil {
+		if _, ok := l.root.Rel(abs); ok {
+			return l.root
+		}
+	}
+	dir, marked := projectRoot(l.opts.FS, filepath.Dir(abs))
+	if !marked {
+		dir = l.opts.fallbackRoot(l.opts.FS, dir)
+	}
+	if l.root == nil && l.opts.Root != "" {
+		dir = l.opts.Root
+	}
+	if r := l.roots[dir]; r != nil {
+		return r
+	}
+	r := safefile.NewRoot(dir)
+	if l.roots == nil {
+		l.roots = map[string]*safefile.Root{}
+	}
+	l.roots[r.Dir()] = r
+	if l.root == nil {
+		l.root = r
+	}
+	return r
+}
+
+// closeRoots closes the directories the load's roots opened (a story's
+// root opens its directory again if it is used after the load).
+func (l *loader) closeRoots() {
+	for _, r := range l.roots {
+		r.Close()
+	}
+}
+
+// outsideRoot reports, at p (the key that names it), that the file a
+// story wrote as written is outside its project root, and why: err is
+// the Root's (a path leaving it, a symlink leading out). The message
+// names the path as written and the root, never what lies outside.
+func (l *loader) outsideRoot(p Pos, root *safefile.Root, what, written string, err error) {
+	var pe *os.PathError
+	if errors.As(err, &pe) && pe.Op == "read" {
+		l.rep.errf(p, ruleOutsideRoot, "%s %q goes through a symlink leading out of the project root %s (or an absolute one); nothing outside the root is read: put the file itself there, or a relative link that stays inside, or pass --root DIR naming a directory that holds both", what, written, root.Dir())
+		return
+	}
+	l.rep.errf(p, ruleOutsideRoot, "%s %q leaves the project root %s (the nearest directory above the story holding .git or .kitsoki/); nothing outside the root is read: move the file inside the project, or pass --root DIR naming a directory that holds both", what, written, root.Dir())
+}
+
+// readIn is readFile for a file a story names: abs must lie inside root,
+// through every symlink on the way. ok is false when it does not (err is
+// the Root's, for outsideRoot); a read error inside comes back as err with
+// ok true.
+func (l *loader) readIn(root *safefile.Root, abs string) (data []byte, ok bool, err error) {
+	if _, ok := l.opts.Overlay[abs]; ok {
+		// An editor's buffer: only its name can leave the root.
+		if _, in := root.Rel(abs); !in {
+			_, err := root.Stat(abs)
+			return nil, false, err
+		}
+		data, err = l.readFile(abs, nil)
+		return data, true, err
+	}
+	if _, err := root.Stat(abs); errors.Is(err, safefile.ErrOutsideRoot) {
+		return nil, false, err
+	}
+	data, err = l.readFile(abs, root)
+	if errors.Is(err, safefile.ErrOutsideRoot) {
+		return nil, false, err
+	}
+	return data, true, err
+}
+
+// confinePrompts refuses a prompts: overlay or shared directory outside
+// the project root (lexically, or through a symlink) and drops it from the
+// model, so nothing reads through it: the error blocks the run, and a
+// reader that goes ahead anyway finds no such root.
+func (l *loader) confinePrompts(st *Story) {
+	pc := st.Prompts
+	if pc == nil {
+		return
+	}
+	inside := func(p Pos, what, d string) bool {
+		abs := d
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(st.Dir, d)
+		}
+		_, err := st.root.Stat(filepath.Clean(abs))
+		if errors.Is(err, safefile.ErrOutsideRoot) {
+			l.outsideRoot(p, st.root, what, d, err)
+			return false
+		}
+		return true
+	}
+	if strings.TrimSpace(pc.Overlay) != "" && !inside(pc.OverlayPos, "prompts.overlay", pc.Overlay) {
+		pc.Overlay = ""
+	}
+	var shared []string
+	var pos []Pos
+	for i, d := range pc.Shared {
+		p := pc.Pos
+		if i < len(pc.SharedPos) {
+			p = pc.SharedPos[i]
+		}
+		if inside(p, fmt.Sprintf("prompts.shared[%d]", i), d) {
+			shared = append(shared, d)
+			pos = append(pos, p)
+		}
+	}
+	pc.Shared, pc.SharedPos = shared, pos
+}
+
+// readNamed reads abs, a file the story wrote as written at p, through
+// its project root under limit. in is false when the file is outside the
+// root: that is reported here (rule outside-root) and nothing is read.
+func (c *checker) readNamed(p Pos, what, written, abs string, limit int64) (data []byte, err error, in bool) {
+	root := c.st.projectRoot()
+	data, err = root.ReadFile(filepath.Clean(abs), limit)
+	if errors.Is(err, safefile.ErrOutsideRoot) {
+		c.l.outsideRoot(p, root, what, written, err)
+		return nil, nil, false
+	}
+	return data, err, true
+}
+
+// projectRoot is the story's project root (its directory's, for a story
+// built without a load).
+func (st *Story) projectRoot() *safefile.Root {
+	if st.root == nil {
+		dir, _ := projectRoot(nil, st.Dir)
+		st.root = safefile.NewRoot(dir)
+	}
+	return st.root
+}
 
 // PromptRoots returns the directories prompt files may be read from: the
 // story directory, its prompts overlay and shared directories, and the

@@ -34,7 +34,10 @@
 // style), cache.go ([Options].Cache: parsed files shared across loads) and
 // parsecache.go (what they share by content: trees, compile results),
 // rules.go (the rule registry), check.go (the passes), one rule_<name>.go
-// per check. The passes name a place in a message (an effect's
+// per check; confine.go ([ProjectRoot], [Options].Root and Trees): every
+// file a story names is read through its project root (internal/safefile's
+// Root), and one that leaves it is refused unread at the key naming it
+// (rule outside-root). The passes name a place in a message (an effect's
 // `state "a" on_enter[0]`, a view element's `view[1] (prose)`) only when
 // they report one, and skip compiling the sources expr recognises as plain.
 package story

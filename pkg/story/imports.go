@@ -52,7 +52,18 @@ func (l *loader) loadImports(st *Story, abs string, stack []string) {
 			im.Child = child
 			continue
 		}
-		data, err := l.readFile(childAbs)
+		// A local source reads through the importer's root (a symlink
+		// leading out is refused); an @kitsoki/ one, the operator's
+		// choice, through its own.
+		via := st.root
+		if strings.HasPrefix(im.Source, "@kitsoki/") {
+			via = l.rootFor(childAbs)
+		}
+		data, in, err := l.readIn(via, childAbs)
+		if !in {
+			l.outsideRoot(im.at("source"), via, "imports."+alias+": source", im.Source, err)
+			continue
+		}
 		if err != nil {
 			l.rep.errf(im.at("source"), ruleImports, "imports.%s: %s: read: %s", alias, display, errText(err))
 			continue
@@ -96,6 +107,12 @@ func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, str
 		path = src
 	default:
 		path = filepath.Join(st.Dir, src)
+	}
+	if !strings.HasPrefix(src, "@kitsoki/") {
+		if _, in := st.root.Rel(filepath.Clean(path)); !in {
+			l.outsideRoot(im.at("source"), st.root, "imports."+alias+": source", src, nil)
+			return "", "", false
+		}
 	}
 	if mode, err := l.opts.FS.Stat(path); err == nil && mode.IsDir() {
 		path = filepath.Join(path, StoryFile)

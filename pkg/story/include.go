@@ -1,10 +1,14 @@
 package story
 
 import (
+	"errors"
+	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
+
+	"kitsoki/internal/safefile"
 )
 
 // includeMerged are the top-level keys an included file contributes
@@ -20,19 +24,30 @@ var includeMerged = map[string]bool{
 func (l *loader) mergeIncludes(st *Story, display string) {
 	dispDir := filepath.Dir(display)
 	seen := map[string]bool{}
-	for _, pat := range st.Include {
+	for i, pat := range st.Include {
+		at := Pos{File: display}
+		if i < len(st.IncludePos) {
+			at = st.IncludePos[i]
+		}
 		full := pat
 		if !filepath.IsAbs(pat) {
 			full = filepath.Join(dispDir, pat)
 		}
+		// The pattern itself must stay inside the project root: a match
+		// cannot climb out of the directory the pattern names.
+		absPat, _ := l.opts.FS.Abs(full)
+		if _, ok := st.root.Rel(absPat); !ok {
+			l.outsideRoot(at, st.root, "include", pat, nil)
+			continue
+		}
 		matches, err := l.opts.FS.Glob(full)
 		if err != nil {
-			l.rep.errf(Pos{File: display}, ruleInclude, "include glob %q: %v", pat, err)
+			l.rep.errf(at, ruleInclude, "include glob %q: %v", pat, err)
 			continue
 		}
 		sort.Strings(matches)
 		if len(matches) == 0 {
-			l.rep.warnf(Pos{File: display}, ruleInclude, "include glob %q matches no file (upstream ignores it silently)", pat)
+			l.rep.warnf(at, ruleInclude, "include glob %q matches no file (upstream ignores it silently)", pat)
 		}
 		for _, m := range matches {
 			abs, _ := l.opts.FS.Abs(m)
@@ -40,12 +55,23 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 				continue
 			}
 			seen[abs] = true
-			if mode, err := l.opts.FS.Stat(m); err != nil || mode.IsDir() {
+			// Through the root: a match that is a symlink leading out is
+			// refused unread.
+			fi, err := st.root.Stat(abs)
+			if errors.Is(err, safefile.ErrOutsideRoot) {
+				l.outsideRoot(at, st.root, fmt.Sprintf("include %q: file", pat), m, err)
 				continue
 			}
-			data, err := l.readFile(abs)
+			if err != nil || fi.IsDir() {
+				continue
+			}
+			data, ok, err := l.readIn(st.root, abs)
+			if !ok {
+				l.outsideRoot(at, st.root, fmt.Sprintf("include %q: file", pat), m, err)
+				continue
+			}
 			if err != nil {
-				l.rep.errf(Pos{File: m}, ruleInclude, "include read: %v", err)
+				l.rep.errf(at, ruleInclude, "include %q: %s: %s", pat, m, errText(err))
 				continue
 			}
 			fd, _ := l.parseFileDoc(m, abs, data, false, true) // an include belongs to its story

@@ -13,6 +13,7 @@ import (
 
 	"kitsoki/internal/fsmemo"
 	"kitsoki/internal/lazyre"
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 )
 
@@ -35,6 +36,15 @@ type Options struct {
 	// the story (manifest, include:, imported child) found here is read from
 	// it instead of the disk and never enters the Cache (kitsoki lsp).
 	Overlay map[string][]byte
+	// Root, when set, is the project root (--root): every file the story
+	// names must lie inside it, and so must the story. Empty: the nearest
+	// directory above the story holding .git or .kitsoki/ ([ProjectRoot]).
+	Root string
+	// Trees are directories the operator named as trees of stories
+	// (validate DIR/..., test DIR/...): a story inside one with no .git or
+	// .kitsoki/ above it has the widest such tree as its root, rather than
+	// its own directory.
+	Trees []string
 	// FS, when set, shares the file-system lookups of a run (directory
 	// listings, stats, the working directory, resolved symlinks) with its
 	// other loads; nil looks everything up afresh.
@@ -57,6 +67,7 @@ func (o Options) lookup(name string) (string, bool) {
 // all diagnostics, sorted. It never panics on any input.
 func Load(path string, opts Options) (st *Story, ds []diag.Diagnostic) {
 	l := &loader{opts: opts, rep: &reporter{}}
+	defer l.closeRoots()
 	defer func() {
 		if r := recover(); r != nil {
 			// A loader bug must not take down the caller; report it as a finding.
@@ -69,7 +80,16 @@ func Load(path string, opts Options) (st *Story, ds []diag.Diagnostic) {
 		manifest = filepath.Join(path, StoryFile)
 	}
 	abs, _ := opts.FS.Abs(manifest)
-	data, err := l.readFile(abs)
+	if !l.storyInRoot(manifest, abs) {
+		return nil, diag.Sort(l.rep.ds)
+	}
+	// Through its own root: an app.yaml that is a symlink leading out of
+	// the project (found by validate ./...) is refused unread.
+	data, in, err := l.readIn(l.rootFor(abs), abs)
+	if !in {
+		l.outsideRoot(Pos{File: manifest}, l.rootFor(abs), "story manifest", manifest, err)
+		return nil, diag.Sort(l.rep.ds)
+	}
 	if err != nil {
 		why := errText(err)
 		if target, lerr := os.Readlink(manifest); lerr == nil && errors.Is(err, fs.ErrNotExist) {
@@ -99,6 +119,7 @@ func (l *loader) loadTop(manifest, abs string, data []byte) (*Story, []diag.Diag
 // would, and diagnostics name path.
 func LoadSource(path string, data []byte, opts Options) (st *Story, ds []diag.Diagnostic) {
 	l := &loader{opts: opts, rep: &reporter{}}
+	defer l.closeRoots()
 	defer func() {
 		if r := recover(); r != nil {
 			l.rep.errf(Pos{File: path}, ruleInternal, "internal error while loading the story (please report this bug): %v", r)
@@ -107,6 +128,9 @@ func LoadSource(path string, data []byte, opts Options) (st *Story, ds []diag.Di
 	}()
 	abs, _ := filepath.Abs(path)
 	l.overlay = map[string]bool{abs: true}
+	if !l.storyInRoot(path, abs) {
+		return nil, diag.Sort(l.rep.ds)
+	}
 	return l.loadTop(path, abs, data)
 }
 
@@ -115,6 +139,7 @@ func LoadSource(path string, data []byte, opts Options) (st *Story, ds []diag.Di
 // in-memory path, include: and imports: are not followed.
 func LoadBytes(name string, data []byte, opts Options) (st *Story, ds []diag.Diagnostic) {
 	l := &loader{opts: opts, rep: &reporter{}, inMemory: true}
+	defer l.closeRoots()
 	defer func() {
 		if r := recover(); r != nil {
 			l.rep.errf(Pos{File: name}, ruleInternal, "internal error while loading the story (please report this bug): %v", r)
@@ -128,6 +153,20 @@ func LoadBytes(name string, data []byte, opts Options) (st *Story, ds []diag.Dia
 		l.check(st)
 	}
 	return st, diag.Sort(l.rep.ds)
+}
+
+// storyInRoot reports, when an explicit root (--root) does not hold the
+// story at abs, that it does not, and says false.
+func (l *loader) storyInRoot(manifest, abs string) bool {
+	if l.opts.Root == "" {
+		return true
+	}
+	r := l.rootFor(abs)
+	if _, ok := r.Rel(abs); ok {
+		return true
+	}
+	l.rep.errf(Pos{File: manifest}, ruleOutsideRoot, "the story is outside the project root %s given by --root: pass a --root that holds it, or omit --root to use the nearest directory above the story holding .git or .kitsoki/", r.Dir())
+	return false
 }
 
 func errText(err error) string {
@@ -148,6 +187,10 @@ type loader struct {
 	// pending lists the loaded imports: children still to check, deepest
 	// first.
 	pending []*Story
+	// root is the top story's project root; roots holds every root of
+	// the load by directory (an @kitsoki/ child may have its own).
+	root  *safefile.Root
+	roots map[string]*safefile.Root
 	// overlay lists the files whose bytes were given, not read: they never
 	// enter the cache.
 	overlay map[string]bool
@@ -169,6 +212,8 @@ func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []s
 	st := fd.st
 	st.File = display
 	st.Dir = filepath.Dir(abs)
+	st.root = l.rootFor(abs)
+	st.ProjectRoot = st.root.Dir()
 	st.Manifests = []string{display}
 	st.rootNode = fd.rootNode
 	if fd.rootNode != nil {
@@ -180,6 +225,7 @@ func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []s
 			}
 		}
 	}
+	l.confinePrompts(st)
 	if !l.inMemory {
 		l.mergeIncludes(st, display)
 	}

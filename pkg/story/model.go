@@ -2,6 +2,8 @@ package story
 
 import (
 	"slices"
+
+	"kitsoki/internal/safefile"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -14,6 +16,11 @@ type Story struct {
 	// Dir is the absolute base directory of the story (the manifest's
 	// directory); relative prompt/schema/view paths resolve against it.
 	Dir string
+	// ProjectRoot is the absolute directory every file the story names
+	// must lie in (see [ProjectRoot]); an imported child shares its
+	// importer's, unless it came from $KITSOKI_REPO.
+	ProjectRoot string
+	root        *safefile.Root
 	// File is the manifest path as given to Load (or the name given to
 	// LoadBytes).
 	File string
@@ -48,7 +55,9 @@ type Story struct {
 	// hang off State.Children. Use (*Story).State to look a path up.
 	States []*State
 
-	Include        []string
+	Include []string
+	// IncludePos holds the position of each include: entry.
+	IncludePos     []Pos
 	Imports        map[string]*Import
 	ImportOrder    []string
 	Exits          map[string]*Exit
@@ -1058,4 +1067,8 @@ type PromptsConfig struct {
 	Shared  []string
 	Overlay string
 	Pos     Pos
+	// SharedPos and OverlayPos are the positions of each shared: entry
+	// and of overlay:'s value.
+	SharedPos  []Pos
+	OverlayPos Pos
 }

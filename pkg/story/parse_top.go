@@ -130,6 +130,7 @@ func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
 			st.Hosts = p.strList(v, "hosts")
 		case "include":
 			st.Include = p.strList(v, "include")
+			st.IncludePos = p.itemPos(v)
 		case "agents":
 			if st.Agents == nil {
 				st.Agents = map[string]*Persona{}
@@ -294,8 +295,10 @@ func (p *fileParser) parsePrompts(k, v *yaml.Node) *PromptsConfig {
 	p.mapping(v, "prompts", promptsKeys, func(key string, _, v *yaml.Node) {
 		if key == "shared" {
 			pc.Shared = p.strList(v, "prompts.shared")
+			pc.SharedPos = p.itemPos(v)
 		} else {
 			pc.Overlay = p.str(v, "prompts.overlay")
+			pc.OverlayPos = p.pos(v)
 		}
 	})
 	return pc

@@ -29,7 +29,10 @@ func checkGrammar(c *checker) {
 		if !filepath.IsAbs(f) {
 			f = filepath.Join(c.st.Dir, path)
 		}
-		raw, err := safefile.ReadFile(f, safefile.Story)
+		raw, err, in := c.readNamed(e.withPos("schema"), site.Loc()+": with.schema", path, f, safefile.Story)
+		if !in {
+			return
+		}
 		if err != nil {
 			c.rep.errf(e.withPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q could not be read: %s", site.Loc(), e.Agent(), path, errText(err))
 			return

@@ -29,7 +29,10 @@ func checkPersonas(c *checker) {
 			if !filepath.IsAbs(f) {
 				f = filepath.Join(pe.Dir, f)
 			}
-			data, err := safefile.ReadFile(f, safefile.Story)
+			data, err, in := c.readNamed(pe.Pos, "agent "+quote(name)+": system_prompt_path", pe.SystemPromptPath, f, safefile.Story)
+			if !in {
+				break
+			}
 			if err != nil {
 				c.rep.errf(pe.Pos, rulePersona, "agent %q: system_prompt_path %q: %s", name, f, errText(err))
 			} else {

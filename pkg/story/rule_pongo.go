@@ -2,7 +2,6 @@ package story
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -41,6 +40,7 @@ func checkPongo(c *checker) {
 		for _, ref := range promptRefs(e) {
 			if f, ok := c.existing(ref.path); ok && ref.isFile {
 				pc.addFile(f, e.withPos(ref.key))
+				pc.prompts[f] = true
 			}
 		}
 	})
@@ -56,6 +56,9 @@ type pongoCheck struct {
 	pl    *expr.PongoLoader
 	seen  map[string]error
 	files map[string]Pos
+	// prompts marks the files that are prompt references: one outside
+	// the project root is rule prompt-root's to report.
+	prompts map[string]bool
 	// exists caches whether a layout or template file exists (many
 	// states extend the same layout).
 	exists map[string]bool
@@ -76,7 +79,7 @@ func (pc *pongoCheck) fileExists(f string) bool {
 }
 
 func newPongoCheck(c *checker) *pongoCheck {
-	return &pongoCheck{c: c, seen: map[string]error{}, files: map[string]Pos{}}
+	return &pongoCheck{c: c, seen: map[string]error{}, files: map[string]Pos{}, prompts: map[string]bool{}}
 }
 
 // loader returns the story's template loader.
@@ -224,7 +227,17 @@ func (pc *pongoCheck) compileFiles() {
 	c := pc.c
 	cache := c.l.opts.Cache
 	for f, p := range pc.files {
-		src, rerr := safefile.ReadFile(f, safefile.Story)
+		var src []byte
+		var rerr error
+		if pc.prompts[f] {
+			if src, rerr = c.st.projectRoot().ReadFile(f, safefile.Story); errors.Is(rerr, safefile.ErrOutsideRoot) {
+				continue // prompt-root reports it
+			}
+		} else if s, err, in := c.readNamed(p, "template file", c.displayPath(f), f, safefile.Story); in {
+			src, rerr = s, err
+		} else {
+			continue
+		}
 		if rerr == nil && cache.knownGoodBytes(goodPongo, src) {
 			continue
 		}
@@ -240,7 +253,6 @@ func (pc *pongoCheck) compileFiles() {
 		}
 		var ee *expr.Error
 		if errors.As(err, &ee) && ee.Line > 0 && ee.Col > 0 && strings.Contains(ee.Msg, " "+f+":") {
-			src, _ := os.ReadFile(f)
 			hint := ternaryHint(string(src), err, "")
 			if hint == "" && pongoSeverity(err) == diag.Error {
 				hint = "; upstream loads the story, and the call that renders this template fails at run time"

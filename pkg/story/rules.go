@@ -87,6 +87,9 @@ var (
 		Example: "- {set: {a: 1}, say: hi}"}
 	ruleOnceBind = &Rule{ID: "once-bind", Severity: diag.Error, Summary: "once: true needs a non-empty bind:",
 		Example: "- {invoke: host.shell.run, once: true}"}
+	ruleStrictMismatch = &Rule{ID: "strict-mismatch", Severity: diag.Warning, LintOnly: true,
+		Summary: "a value kitsoki run/test --strict reads differently from the existing engine: a quoted bool or number set on a typed world key, an increment of a key that is not an integer",
+		Example: "world: {flag: {type: bool, default: true}}\n# ... set: {flag: \"false\"}"}
 	ruleBareExpr = &Rule{ID: "bare-expr", Severity: diag.Warning, LintOnly: true,
 		Summary: "a with: value looks like an expression but has no {{ }}",
 		Example: "with: {cwd: world.workdir}"}
@@ -125,6 +128,9 @@ var (
 	rulePromptRoot = &Rule{ID: "prompt-root", Severity: diag.Error, LintOnly: true,
 		Summary: "prompt:/prompt_path: files stay inside the story's roots (story, imported children, prompt overlays); the call fails at run time otherwise",
 		Example: "with: {prompt_path: ../../etc/passwd}"}
+	ruleOutsideRoot = &Rule{ID: "outside-root", Severity: diag.Error,
+		Summary: "every file a story names (include:, imports:, prompts: overlay and shared, system_prompt_path, templates) lies inside the project root; nothing outside is read",
+		Example: "include: [../../home/me/.ssh/id_rsa]"}
 	ruleAgentTemplate = &Rule{ID: "agent-template", Severity: diag.Error, LintOnly: true,
 		Summary: "a templated agent: alias that is one world variable renders to declared aliases",
 		Example: "- {invoke: host.agent.ask, agent: \"{{ world.who }}\"}   # who: {default: agent.nope}"}
@@ -141,8 +147,8 @@ var registry = []*Rule{
 	ruleImports, ruleApp, ruleRoot, ruleInitial, ruleState, ruleView, ruleViewRender,
 	ruleTarget, ruleOnErrorTarget, ruleIntent, ruleRelevantWorld, ruleHosts, ruleEffect,
 	ruleAgentPlugin, ruleProvider, rulePersona, ruleSecretTooShort, ruleAgentInvoke, ruleAgentAlias,
-	ruleAgentFile, rulePromptRoot, ruleAgentTemplate, ruleCallTimeout, ruleSchema, ruleGrammar, ruleExpr, ruleTemplate, rulePongo,
-	ruleEffectKinds, ruleOnceBind, ruleBareExpr, ruleUnreachable, ruleDecideSchema, ruleEmitAfterBind,
+	ruleAgentFile, rulePromptRoot, ruleOutsideRoot, ruleAgentTemplate, ruleCallTimeout, ruleSchema, ruleGrammar, ruleExpr, ruleTemplate, rulePongo,
+	ruleEffectKinds, ruleOnceBind, ruleStrictMismatch, ruleBareExpr, ruleUnreachable, ruleDecideSchema, ruleEmitAfterBind,
 	ruleSelection, ruleExits, rulePhases, ruleMetaMode, ruleDecider, ruleRouting,
 	ruleInterfaces, ruleStarlark, ruleIgnore, ruleInternal,
 }

@@ -1,5 +1,10 @@
 package story
 
+// Suggest returns the known name closest to name by edit distance, or ""
+// when nothing is close enough to be a plausible typo: the one
+// did-you-mean of kitsoki's messages.
+func Suggest(name string, known []string) string { return suggest(name, known) }
+
 // suggest returns the known key closest to key by edit distance, or "" when
 // nothing is close enough to be a plausible typo.
 func suggest(key string, known []string) string {

@@ -562,6 +562,22 @@ func (p *fileParser) strList(n *yaml.Node, where string) []string {
 	return out
 }
 
+// itemPos is the position of each item strList reads from n, in order.
+func (p *fileParser) itemPos(n *yaml.Node) []Pos {
+	d := deref(n)
+	if d == nil || isNull(d) {
+		return nil
+	}
+	if d.Kind != yaml.SequenceNode {
+		return []Pos{p.pos(n)}
+	}
+	out := make([]Pos, 0, len(d.Content))
+	for _, it := range d.Content {
+		out = append(out, p.pos(it))
+	}
+	return out
+}
+
 func (p *fileParser) strMap(n *yaml.Node, where string) map[string]string {
 	out := map[string]string{}
 	p.mapping(n, where, nil, func(key string, _, v *yaml.Node) {

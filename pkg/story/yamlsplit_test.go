@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 )
 
@@ -193,6 +194,9 @@ func sameModel(a, b reflect.Value, path string, seen map[[2]uintptr]bool) error 
 		}
 		return sameModel(a.Elem(), b.Elem(), path, seen)
 	case reflect.Struct:
+		if a.Type() == reflect.TypeFor[safefile.Root]() {
+			return nil // an open directory, not parsed content
+		}
 		for i := 0; i < a.NumField(); i++ {
 			f := a.Type().Field(i)
 			if a.Type() == yamlNodeType && yamlComments[f.Name] {

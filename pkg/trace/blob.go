@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"kitsoki/internal/safefile"
+	"kitsoki/internal/lazyre"
 )
 
 // blobThreshold is the size over which a payload's string values (and,
@@ -210,49 +210,53 @@ func marshalNoHTML(v any) ([]byte, error) {
 
 var blobMarker = []byte(`"` + blobKey + `"`)
 
-// resolveBlobs puts the values of blob references in payload back, reading
-// each file (under the trace's agent-prompts/, at most limit bytes).
-func resolveBlobs(tracePath string, payload json.RawMessage, limit int) (json.RawMessage, error) {
+// resolveBlobs puts the values of blob references in payload back, read
+// through side (the trace's agent-prompts/ folder, each file once).
+func resolveBlobs(side *sidecars, payload json.RawMessage, preview int) (json.RawMessage, error) {
 	if !bytes.Contains(payload, blobMarker) {
 		return payload, nil
+	}
+	payload, err := spliceBlobs(side, payload, preview)
+	if err != nil || !bytes.Contains(payload, blobMarker) {
+		return payload, err
 	}
 	v, err := decodeNumbers(payload)
 	if err != nil {
 		return nil, err
 	}
-	v, err = resolveValue(tracePath, v, int64(limit))
+	v, err = resolveValue(side, v, preview)
 	if err != nil {
 		return nil, err
 	}
 	return marshalNoHTML(v)
 }
 
-func resolveValue(tracePath string, v any, limit int64) (any, error) {
+func resolveValue(side *sidecars, v any, preview int) (any, error) {
 	switch x := v.(type) {
 	case map[string]any:
 		if isBlobRef(x) {
-			ref, p, err := blobFile(tracePath, x)
-			if err != nil {
-				return nil, err
+			ref := x[blobKey].(string)
+			if preview > 0 {
+				size, enc, err := side.preview(ref, preview)
+				if err != nil {
+					return nil, fmt.Errorf("blob %s: %w", ref, err)
+				}
+				if err := checkBlobSize(ref, x, size); err != nil {
+					return nil, err
+				}
+				return json.RawMessage(enc), nil
 			}
-			b, err := safefile.ReadFile(p, limit)
-			if err != nil {
-				return nil, fmt.Errorf("blob %s: %w", ref, err)
-			}
-			if err := checkBlobSize(ref, x, int64(len(b))); err != nil {
-				return nil, err
-			}
-			if filepath.Ext(ref) == ".txt" {
-				return string(b), nil
-			}
-			out, err := decodeNumbers(b)
+			size, val, err := side.value(ref)
 			if err != nil {
 				return nil, fmt.Errorf("blob %s: %w", ref, err)
 			}
-			return out, nil
+			if err := checkBlobSize(ref, x, int64(size)); err != nil {
+				return nil, err
+			}
+			return val, nil
 		}
 		for k, e := range x {
-			r, err := resolveValue(tracePath, e, limit)
+			r, err := resolveValue(side, e, preview)
 			if err != nil {
 				return nil, err
 			}
@@ -260,7 +264,7 @@ func resolveValue(tracePath string, v any, limit int64) (any, error) {
 		}
 	case []any:
 		for i, e := range x {
-			r, err := resolveValue(tracePath, e, limit)
+			r, err := resolveValue(side, e, preview)
 			if err != nil {
 				return nil, err
 			}
@@ -270,9 +274,53 @@ func resolveValue(tracePath string, v any, limit int64) (any, error) {
 	return v, nil
 }
 
-// checkBlobs checks that each blob payload refers to exists beside the
-// trace with its recorded size (without reading it).
-func checkBlobs(tracePath string, payload json.RawMessage) error {
+// canonicalRef is a blob reference as the writer writes it (marshalNoHTML
+// of the map: keys sorted, no spaces). "{\"" cannot occur inside a JSON
+// string, so a match is always a reference object. The directory is
+// promptsDir, spelled out so that lazyre's test compiles the pattern.
+var canonicalRef = &lazyre.Regexp{Expr: `\{"\$kitsoki_blob":"(agent-prompts/[A-Za-z0-9._-]+)","bytes":([0-9]{1,19})\}`}
+
+// spliceBlobs puts back the references written in the canonical form by
+// copying each blob's encoded value (made once per blob) in place: no
+// decode and re-encode of the payload per event. What is left (a
+// reference written otherwise) goes through the general path.
+func spliceBlobs(side *sidecars, payload []byte, preview int) ([]byte, error) {
+	ms := canonicalRef.Get().FindAllSubmatchIndex(payload, -1)
+	if len(ms) == 0 {
+		return payload, nil
+	}
+	var out []byte
+	last := 0
+	for _, m := range ms {
+		ref := string(payload[m[2]:m[3]])
+		var size int64
+		var enc []byte
+		var err error
+		if preview > 0 {
+			size, enc, err = side.preview(ref, preview)
+		} else {
+			var n int
+			n, enc, err = side.encoded(ref)
+			size = int64(n)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("blob %s: %w", ref, err)
+		}
+		if n := string(payload[m[4]:m[5]]); n != fmt.Sprint(size) {
+			return nil, fmt.Errorf("blob %s holds %d bytes, the trace says %s: the blob file was changed or cut", ref, size, n)
+		}
+		if out == nil {
+			out = make([]byte, 0, len(payload)+len(enc))
+		}
+		out = append(append(out, payload[last:m[0]]...), enc...)
+		last = m[1]
+	}
+	return append(out, payload[last:]...), nil
+}
+
+// checkBlobs checks that each blob payload refers to exists in the trace's
+// agent-prompts/ folder with its recorded size (without reading it).
+func checkBlobs(side *sidecars, payload json.RawMessage) error {
 	v, err := decodeNumbers(payload)
 	if err != nil {
 		return err
@@ -282,15 +330,12 @@ func checkBlobs(tracePath string, payload json.RawMessage) error {
 		switch x := v.(type) {
 		case map[string]any:
 			if isBlobRef(x) {
-				ref, p, err := blobFile(tracePath, x)
-				if err != nil {
-					return err
-				}
-				fi, err := os.Stat(p)
+				ref := x[blobKey].(string)
+				size, err := side.size(ref)
 				if err != nil {
 					return fmt.Errorf("blob %s: %w", ref, err)
 				}
-				return checkBlobSize(ref, x, fi.Size())
+				return checkBlobSize(ref, x, size)
 			}
 			for _, e := range x {
 				if err := walk(e); err != nil {
@@ -319,14 +364,6 @@ func decodeNumbers(b []byte) (any, error) {
 		return nil, err
 	}
 	return v, nil
-}
-
-// blobFile returns the reference of the blob reference x and the file it
-// names beside the trace.
-func blobFile(tracePath string, x map[string]any) (ref, path string, err error) {
-	ref = x[blobKey].(string)
-	path, err = ResolveSidecar(tracePath, ref)
-	return ref, path, err
 }
 
 // checkBlobSize checks a blob file's size against the "bytes" its

@@ -145,10 +145,8 @@ func episodeFor(c *Call, n int, tracePath string) (cassetteEpisode, error) {
 		PromptTokens: c.InputTokens, ResponseTokens: c.OutputTokens, CostUSD: c.CostUSD, CallID: c.CallID}
 	ag.Prompt = c.Prompt
 	if ag.Prompt == "" && c.PromptFile != "" && tracePath != "" && tracePath != "-" {
-		if p, err := ResolveSidecar(tracePath, c.PromptFile); err == nil {
-			if b, err := safefile.ReadFile(p, safefile.Cassette); err == nil {
-				ag.Prompt = string(b)
-			}
+		if b, err := ReadSidecar(tracePath, c.PromptFile, safefile.Cassette); err == nil {
+			ag.Prompt = string(b)
 		}
 	}
 	if len(c.Input) > 0 && string(c.Input) != "null" {
@@ -166,16 +164,13 @@ func episodeFor(c *Call, n int, tracePath string) (cassetteEpisode, error) {
 		if tracePath == "" || tracePath == "-" {
 			return cassetteEpisode{}, fmt.Errorf("to-cassette: the response of call %s is in the sidecar %s; pass the trace as a file path so it can be read", c.CallID, c.ResponseFile)
 		}
-		p, err := ResolveSidecar(tracePath, c.ResponseFile)
-		if err != nil {
-			return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: %w", c.CallID, err)
-		}
-		b, err := safefile.ReadFile(p, safefile.Cassette)
+		b, err := ReadSidecar(tracePath, c.ResponseFile, safefile.Cassette)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
+				p, _ := resolveSidecar(tracePath, c.ResponseFile)
 				return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: its response is in the sidecar %s, which is missing beside the trace; copy the trace's %s/ folder along with it", c.CallID, p, promptsDir)
 			}
-			return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: read response sidecar %s: %w", c.CallID, p, err)
+			return cassetteEpisode{}, fmt.Errorf("to-cassette: call %s: %w", c.CallID, err)
 		}
 		resp = b
 	}

@@ -13,4 +13,11 @@
 // through its own interface (pkg/agent's Sink) is wired to a Writer by an
 // adapter in cmd/ or pkg/engine, through [Writer.Emit] at the position set
 // with [Writer.SetPosition].
+//
+// Readers take what a trace's references name (blobs, prompt and response
+// sidecars: sidecar_read.go, [ReadSidecar]) only from the trace's own
+// agent-prompts/ folder: regular files reached through no symlink, each
+// read once per Reader; [ReadOptions].BlobPreview reads just a blob's first
+// bytes for readers that clip values, so a trace naming one large blob
+// many times costs that blob's size at most.
 package trace

@@ -30,6 +30,11 @@ type ReadOptions struct {
 	// CheckBlobs (with Path) checks that every blob a payload refers to
 	// exists with its recorded size, even when payloads are skipped.
 	CheckBlobs bool
+	// BlobPreview, when above 0, puts a blob back as a preview of that
+	// many runes (a JSON string of its first runes; see sidecars.preview)
+	// instead of its whole value: for readers that clip values (trace
+	// show), whose memory then does not grow with the blobs.
+	BlobPreview int
 }
 
 // Reader streams a trace, applying every read-time rule of the reference in
@@ -51,6 +56,7 @@ type Reader struct {
 	n        int64
 	in       interner
 	slab     slab
+	side     *sidecars // the trace's agent-prompts/ files, read once each
 }
 
 // NewReader reads a trace from r.
@@ -89,6 +95,14 @@ func (r *Reader) Close() error {
 	c := r.closer
 	r.closer = nil
 	return c.Close()
+}
+
+// sidecars is the reader's view of the trace's agent-prompts/ folder.
+func (r *Reader) sidecars() *sidecars {
+	if r.side == nil {
+		r.side = newSidecars(r.opt.Path, int64(max(r.opt.MaxLineBytes, int(safefile.Cassette))))
+	}
+	return r.side
 }
 
 // BytesRead returns the number of bytes consumed so far.
@@ -255,13 +269,13 @@ func (r *Reader) Next() (Event, error) {
 	}
 	ev.Line = n
 	if r.opt.CheckBlobs && r.opt.Path != "" && bytes.Contains(payload, blobMarker) {
-		if err := checkBlobs(r.opt.Path, payload); err != nil {
+		if err := checkBlobs(r.sidecars(), payload); err != nil {
 			return Event{}, r.corrupt(n, RuleBlob, err, "line %d: %v", n, err)
 		}
 	}
 	if !r.opt.SkipPayload && payload != nil && (r.opt.KeepPayload == nil || r.opt.KeepPayload(ev.Kind)) {
 		if r.opt.Path != "" && !r.opt.KeepBlobRefs && bytes.Contains(payload, blobMarker) {
-			full, err := resolveBlobs(r.opt.Path, payload, max(r.opt.MaxLineBytes, int(safefile.Cassette)))
+			full, err := resolveBlobs(r.sidecars(), payload, r.opt.BlobPreview)
 			if err != nil {
 				return Event{}, r.corrupt(n, RuleBlob, err, "line %d: %v", n, err)
 			}

@@ -101,10 +101,10 @@ func checkCallIDFileName(id string) error {
 	return nil
 }
 
-// ResolveSidecar returns the file path of a prompt_file / response_file
+// resolveSidecar returns the file path of a prompt_file / response_file
 // reference found in a trace at tracePath, refusing references that leave
 // the trace's agent-prompts/ folder.
-func ResolveSidecar(tracePath, ref string) (string, error) {
+func resolveSidecar(tracePath, ref string) (string, error) {
 	clean := filepath.ToSlash(filepath.Clean(filepath.FromSlash(ref)))
 	if filepath.IsAbs(ref) || len(clean) <= len(promptsDir)+1 || clean[:len(promptsDir)+1] != promptsDir+"/" {
 		return "", fmt.Errorf("sidecar reference %q is not under %s/", ref, promptsDir)

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"kitsoki/internal/termsafe"
 )
@@ -215,7 +217,7 @@ func payloadMap(p any) map[string]any {
 		return nil
 	}
 	var m map[string]any
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if dec.Decode(&m) != nil {
 		return nil
@@ -232,15 +234,33 @@ func (tl *Timeline) max() int {
 
 func (tl *Timeline) clip(s string) string { return clip(s, tl.max()) }
 
-// clip shortens s to n runes with an ellipsis and shows line breaks as ⏎.
+// clip shortens s to n runes with an ellipsis and shows line breaks as ⏎
+// ("\r\n" is one). It looks at no more of s than it keeps: a 20 MB value
+// costs what its first n runes do.
 func clip(s string, n int) string {
-	s = strings.ReplaceAll(s, "\r\n", "⏎")
-	s = strings.ReplaceAll(s, "\n", "⏎")
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n]) + "…"
+	var b strings.Builder
+	kept := 0
+	for i := 0; i < len(s); {
+		if kept == n {
+			b.WriteString("…")
+			return b.String()
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\r' && strings.HasPrefix(s[i+size:], "\n"):
+			b.WriteString("⏎")
+			size++
+		case r == '\n':
+			b.WriteString("⏎")
+		default:
+			b.WriteRune(r) // an invalid byte as U+FFFD, as a rune conversion does
+		}
+		i += size
+		kept++
 	}
-	return s
+	// Short enough: kept whole, invalid bytes as they were.
+	s = strings.ReplaceAll(s, "\r\n", "⏎")
+	return strings.ReplaceAll(s, "\n", "⏎")
 }
 
 // value renders a JSON value compactly: strings quoted, objects as JSON.

@@ -249,7 +249,7 @@ func TestPromptRef(t *testing.T) {
 	if err != nil || rr["response_file"] != "agent-prompts/c4-response.json" {
 		t.Fatalf("response ref %v %v", rr, err)
 	}
-	sp, err := ResolveSidecar(p, "agent-prompts/c4-response.json")
+	sp, err := resolveSidecar(p, "agent-prompts/c4-response.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,8 +257,8 @@ func TestPromptRef(t *testing.T) {
 		t.Fatal("response sidecar content differs")
 	}
 	for _, bad := range []string{"../secret", "/etc/passwd", "agent-prompts/../../x", "agent-prompts/"} {
-		if _, err := ResolveSidecar(p, bad); err == nil {
-			t.Fatalf("ResolveSidecar accepted %q", bad)
+		if _, err := resolveSidecar(p, bad); err == nil {
+			t.Fatalf("resolveSidecar accepted %q", bad)
 		}
 	}
 }

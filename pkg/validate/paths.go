@@ -23,6 +23,27 @@ const StoryFile = story.StoryFile
 // app.yaml; a file is taken as is.
 func Expand(args []string) ([]string, error) { return ExpandWith(args, nil) }
 
+// Trees are the directories args name as trees of stories (DIR/...): a
+// story found below one with no .git or .kitsoki/ above it has the tree
+// as its project root ([story.Options].Trees), as the operator named it.
+func Trees(args []string) []string {
+	var out []string
+	for _, arg := range args {
+		if isTree(arg) {
+			root := strings.TrimSuffix(strings.TrimSuffix(arg, "..."), "/")
+			if root == "" {
+				root = "."
+			}
+			out = append(out, root)
+		}
+	}
+	return out
+}
+
+func isTree(arg string) bool {
+	return arg == "..." || strings.HasSuffix(arg, "/...") || strings.HasSuffix(arg, string(filepath.Separator)+"...")
+}
+
 // ExpandWith is Expand listing directories through m, a run's memo of the
 // file system (nil: afresh): the listings of the story directories found
 // stay in m, for the run over them ([Options].FS) to look files up in
@@ -44,7 +65,7 @@ func ExpandWith(args []string, m *fsmemo.Memo) ([]string, error) {
 		if arg == "-" {
 			return nil, fmt.Errorf("-: a story read from standard input is checked alone: pass - as the only path (with --stdin-filename for its place)")
 		}
-		if arg == "..." || strings.HasSuffix(arg, "/...") || strings.HasSuffix(arg, string(filepath.Separator)+"...") {
+		if isTree(arg) {
 			root := strings.TrimSuffix(strings.TrimSuffix(arg, "..."), "/")
 			if root == "" {
 				root = "."

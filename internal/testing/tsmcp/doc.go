@@ -1,5 +1,5 @@
 // Package tsmcp owns driving MCP servers in tests with the official MCP
-// TypeScript SDK client ([Call]), installed once per pinned lock with npm ci.
+// TypeScript SDK client ([Call]), installed once per pinned lock by [npminstall.Dir].
 // It must not be imported outside tests nor touch any network but the npm
 // registry.
 //

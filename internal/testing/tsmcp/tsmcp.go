@@ -2,14 +2,13 @@ package tsmcp
 
 import (
 	"bytes"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"kitsoki/internal/testing/npminstall"
 )
 
 var (
@@ -61,51 +60,9 @@ type Output struct {
 // it on first use. It skips the test, saying so, when node or npm is missing.
 func installDir(t testing.TB) string {
 	t.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed: the MCP TypeScript SDK client test needs node and npm (apt-get install nodejs npm)")
-	}
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		t.Skip("npm is not installed: the MCP TypeScript SDK client test needs it to install @modelcontextprotocol/sdk")
-	}
-	h := sha256.New()
-	h.Write(packageJSON)
-	h.Write(packageLock)
-	h.Write(clientJS)
-	sum := hex.EncodeToString(h.Sum(nil))[:16]
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	dir := filepath.Join(cache, "kitsoki-test", "tsmcp-"+sum)
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err == nil {
-		return dir
-	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), "tsmcp-install-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(tmp)
-	for name, body := range map[string][]byte{"package.json": packageJSON, "package-lock.json": packageLock, "client.mjs": clientJS} {
-		if err := os.WriteFile(filepath.Join(tmp, name), body, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cmd := exec.Command(npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error")
-	cmd.Dir = tmp
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm ci of @modelcontextprotocol/sdk (from the npm registry, into %s) failed: %v\n%s", tmp, err, out)
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		// Another test process installed it first: use theirs.
-		if _, serr := os.Stat(filepath.Join(dir, "client.mjs")); serr != nil {
-			t.Fatalf("install the TypeScript SDK into %s: %v", dir, err)
-		}
-	}
-	return dir
+	return npminstall.Dir(t, "tsmcp", "the MCP TypeScript SDK client test",
+		map[string][]byte{"package.json": packageJSON, "package-lock.json": packageLock, "client.mjs": clientJS},
+		"node_modules/@modelcontextprotocol/sdk/package.json")
 }
 
 // Run executes plan with the TypeScript SDK client. A client failure (the

@@ -64,7 +64,9 @@ states:
           prompt: prompts/judge.md
           schema: schemas/SCHEMA
         bind: { verdict: submitted }
-      - emit_intent: decided
+      # false where the chain reaches it; fires in the post-bind pass
+      - when: "len(world.verdict) > 0"
+        emit_intent: decided
     on:
       decided:
         - when: 'world.verdict.verdict == "approve"'

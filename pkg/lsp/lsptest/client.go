@@ -55,14 +55,16 @@ type Client struct {
 // Wait bounds every wait against a hung server; tests never rely on it.
 const Wait = 60 * time.Second
 
-// Connect speaks LSP on rwc and sends initialize + initialized.
-func Connect(t testing.TB, rwc io.ReadWriteCloser) *Client {
+// Connect speaks LSP on rwc and sends initialize + initialized, naming
+// roots (absolute directories) as the workspace folders: the server serves
+// no document outside them.
+func Connect(t testing.TB, rwc io.ReadWriteCloser, roots ...string) *Client {
 	t.Helper()
-	return ConnectWith(t, rwc, protocol.ClientCapabilities{})
+	return ConnectWith(t, rwc, protocol.ClientCapabilities{}, roots...)
 }
 
 // ConnectWith is Connect for a client with the given capabilities.
-func ConnectWith(t testing.TB, rwc io.ReadWriteCloser, caps protocol.ClientCapabilities) *Client {
+func ConnectWith(t testing.TB, rwc io.ReadWriteCloser, caps protocol.ClientCapabilities, roots ...string) *Client {
 	t.Helper()
 	c := &Client{t: t, diags: map[string][]Published{}}
 	c.cond = sync.NewCond(&c.mu)
@@ -86,7 +88,11 @@ func ConnectWith(t testing.TB, rwc io.ReadWriteCloser, caps protocol.ClientCapab
 	})
 	c.Conn = jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(rwc, jsonrpc2.VSCodeObjectCodec{}), h)
 	var res protocol.InitializeResult
-	c.Call("initialize", protocol.InitializeParams{Capabilities: caps}, &res)
+	var folders []protocol.WorkspaceFolder
+	for _, r := range roots {
+		folders = append(folders, protocol.WorkspaceFolder{URI: fileURI(r), Name: filepath.Base(r)})
+	}
+	c.Call("initialize", protocol.InitializeParams{Capabilities: caps, WorkspaceFolders: folders}, &res)
 	if res.ServerInfo == nil || res.ServerInfo.Name != "kitsoki" {
 		t.Fatalf("initialize: server info %+v", res.ServerInfo)
 	}
@@ -163,6 +169,18 @@ func (c *Client) WaitUntil(path string, ok func(Published) bool) Published {
 	c.t.Helper()
 	ps := c.wait(path, func(ps []Published) bool { return len(ps) > 0 && ok(ps[len(ps)-1]) })
 	return ps[len(ps)-1]
+}
+
+// Everything is every publishDiagnostics received so far, in order per
+// URI.
+func (c *Client) Everything() []Published {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []Published
+	for _, ps := range c.diags {
+		out = append(out, ps...)
+	}
+	return out
 }
 
 // Open sends didOpen with text.

@@ -3,8 +3,11 @@ package expr
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/expr-lang/expr/file"
+
+	"kitsoki/internal/lazyre"
 )
 
 // ErrorKind says which stage produced an Error.
@@ -80,7 +83,67 @@ func compileError(src string, err error) *Error {
 
 func evalError(src string, err error) *Error {
 	line, col := exprPos(err)
-	return &Error{Kind: KindEval, Msg: fmt.Sprintf("expr eval %q: %s", src, err.Error()), Src: src, Line: line, Col: col, Err: err}
+	return &Error{Kind: KindEval, Msg: fmt.Sprintf("expr eval %q: %s", src, plainText(err.Error())), Src: src, Line: line, Col: col, Err: err}
+}
+
+// The Go run-time texts expr-lang passes through when a built-in meets a
+// value of the wrong type (upstream shows them as they are): `upper(nil)`
+// is "interface conversion: interface {} is nil, not string", `int(nil)`
+// "reflect: call of reflect.Value.Type on zero Value".
+var (
+	goConversion = &lazyre.Regexp{Expr: `interface conversion: interface \{\} is ([^,]+), not ([^\s(]+)`}
+	goReflect    = &lazyre.Regexp{Expr: `reflect: call of reflect\.Value\.\w+ on zero Value`}
+	goVerb       = &lazyre.Regexp{Expr: `%!\w\((<nil>|[^)]*)\)`}
+)
+
+// plainText rewrites the Go run-time texts in an evaluation error into
+// what the author can act on: the value the expression met and the kind
+// it needed ("nil (an unset world key or slot?) where a string is
+// needed").
+func plainText(msg string) string {
+	msg = goConversion.ReplaceAllStringFunc(msg, func(m string) string {
+		p := goConversion.FindStringSubmatch(m)
+		return fmt.Sprintf("%s where %s is needed", valueDesc(p[1]), neededDesc(p[2]))
+	})
+	msg = goReflect.ReplaceAllString(msg, "nil (an unset world key or slot?) where a value is needed")
+	msg = goVerb.ReplaceAllStringFunc(msg, func(m string) string {
+		if p := goVerb.FindStringSubmatch(m); p[1] != "<nil>" {
+			return p[1]
+		}
+		return "nil"
+	})
+	msg = strings.ReplaceAll(msg, "cannot get keys from invalid", "cannot get keys from nil (an unset world key or slot?)")
+	msg = strings.ReplaceAll(msg, "runtime error: integer divide by zero", "integer division by zero")
+	return strings.ReplaceAll(msg, "runtime error: ", "")
+}
+
+// valueDesc names the Go type a value had in terms of story values.
+func valueDesc(goType string) string {
+	switch goType {
+	case "nil":
+		return "nil (an unset world key or slot?)"
+	case "string":
+		return "a string"
+	case "bool":
+		return "a bool"
+	case "[]interface {}":
+		return "a list"
+	case "map[string]interface {}":
+		return "a map"
+	}
+	if strings.HasPrefix(goType, "int") || strings.HasPrefix(goType, "uint") || strings.HasPrefix(goType, "float") {
+		return "a number"
+	}
+	return "a " + goType
+}
+
+// neededDesc names the kind of value a built-in needed.
+func neededDesc(goType string) string {
+	d := valueDesc(goType)
+	if strings.HasPrefix(d, "nil") {
+		return "nothing"
+	}
+	return d
 }
 
 // shift re-bases an error raised for an expression that starts at rune

@@ -2,8 +2,20 @@ package expr
 
 import (
 	"errors"
+	"regexp"
 	"testing"
 )
+
+// goRuntime matches Go run-time texts that must never reach an author.
+var goRuntime = regexp.MustCompile(`interface conversion|interface \{\}|reflect[.:]|%!|runtime error|invalid memory address|goroutine`)
+
+// checkPlain fails when an evaluation error shows a Go run-time text.
+func checkPlain(t *testing.T, src string, err error) {
+	t.Helper()
+	if m := goRuntime.FindString(err.Error()); m != "" {
+		t.Fatalf("%q: error shows Go run-time text %q: %v", src, m, err)
+	}
+}
 
 var fuzzEnv = Env{
 	"world": map[string]any{"n": 2, "s": "x", "l": []any{1, map[string]any{"a": "b"}}, "m": map[string]any{"k": nil}},
@@ -20,6 +32,8 @@ func FuzzCompileGuard(f *testing.F) {
 		"world?.m?.k ?? true", "world.s matches '('", "[1,2][5] == 1", "world.l[0:1] == nil",
 		"int('x') == 1", "world.n / 0 > 1", "1..3 == nil", "((((", "'\\u'", "now() > now()",
 		"available('x')", "world.m.k.j", "upper(world.l)", "keys(world.s)", "string(world) != ''",
+		"upper(world.m.k) == ''", "int(world.m.k) == 1", "!world.m.k", "world.n % 0 == 1", "join(world.m.k, ',') == ''",
+		"keys(world.m.k) == nil", "lower(world.n) == ''", "hasPrefix(world.m.k, 'a')", "split(world.n, ',') == nil",
 	} {
 		f.Add(s)
 	}
@@ -38,6 +52,7 @@ func FuzzCompileGuard(f *testing.F) {
 				if !errors.As(err, &e) {
 					t.Fatalf("eval %q: error %T is not *Error", src, err)
 				}
+				checkPlain(t, src, err)
 			}
 			_, _ = p.EvalBool(fuzzEnv)
 		}
@@ -53,6 +68,7 @@ func FuzzTemplate(f *testing.F) {
 		"{{ end }}", "{{ if }}", "{{ else if x }}", "{{ range }}", "{{ '}}' }}", "{{ \"", "{{ `x",
 		"{{ range world.m }}{{ if . }}{{ end }}{{ end }}", "é{{ world.s }}\n{{ ", "{{ if a { 1 } else { 2 } }}",
 		"{{ . }}", "{{ range world.l }}{{ range world.l }}{{ . }}{{ end }}{{ end }}",
+		"{{ upper(world.m.k) }}", "x{{ int(world.m.k) }}", "{{ !world.m.k }}", "{{ world.n % 0 }}", "{{ trim(world.n) }}",
 	} {
 		f.Add(s)
 	}
@@ -74,6 +90,7 @@ func FuzzTemplate(f *testing.F) {
 			if !errors.As(err, &e) {
 				t.Fatalf("render %q: error %T is not *Error", src, err)
 			}
+			checkPlain(t, src, err)
 			return
 		}
 		if !IsTemplate(src) && out != src {
@@ -110,6 +127,7 @@ func FuzzPongo(f *testing.F) {
 			if !errors.As(err, &e) {
 				t.Fatalf("render %q: error %T is not *Error", src, err)
 			}
+			checkPlain(t, src, err)
 		}
 	})
 }

@@ -270,3 +270,30 @@ func TestWhitelistListsAreCopies(t *testing.T) {
 		t.Errorf("lists: %v %v %v", guardRoots(), guardBuiltins(), guardViewFunctions())
 	}
 }
+
+// A built-in meeting a value of the wrong type fails with what the author
+// can act on, not Go's run-time text (upstream shows "interface
+// conversion: interface {} is nil, not string").
+func TestEvalErrorsArePlain(t *testing.T) {
+	env := Env{"world": map[string]any{"n": 3, "z": 0}}
+	for src, want := range map[string]string{
+		"upper(world.u)":          `expr eval "upper(world.u)": nil (an unset world key or slot?) where a string is needed`,
+		"lower(world.n)":          `expr eval "lower(world.n)": a number where a string is needed`,
+		"!world.u":                `expr eval "!world.u": nil (an unset world key or slot?) where a bool is needed`,
+		"int(world.u)":            `expr eval "int(world.u)": nil (an unset world key or slot?) where a value is needed`,
+		"keys(world.u)":           `expr eval "keys(world.u)": cannot get keys from nil (an unset world key or slot?)`,
+		"join(world.u, ',')":      `expr eval "join(world.u, ',')": invalid argument for join (type nil)`,
+		"world.n % world.z":       `expr eval "world.n % world.z": integer division by zero`,
+		"split(world.n, ',')":     `expr eval "split(world.n, ',')": a number where a string is needed`,
+		"hasPrefix(world.u, 'a')": `expr eval "hasPrefix(world.u, 'a')": nil (an unset world key or slot?) where a string is needed`,
+	} {
+		p, err := CompileExpr(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		_, err = p.Eval(env)
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: %v\nwant prefix %s", src, err, want)
+		}
+	}
+}

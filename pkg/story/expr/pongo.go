@@ -243,7 +243,7 @@ func pongoError(name, src string, err error) *Error {
 			// pongo2 counts bytes; Error.Col counts code points
 			e.Col = byteColToRune(src, pe.Line, pe.Column)
 		}
-		msg := pe.OrigError.Error()
+		msg := plainText(pe.OrigError.Error())
 		if pe.Line > 0 {
 			near := ""
 			if pe.Token != nil {

@@ -125,7 +125,7 @@ func (w *budgetWriter) Write(p []byte) (int, error) { return w.WriteString(strin
 func (p *Pongo) RenderContext(ctx context.Context, env Env) (out string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = "", &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 render %s: internal error: %v", p.name, r)}
+			out, err = "", &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 render %s: internal error: %s", p.name, plainText(fmt.Sprint(r)))}
 		}
 	}()
 	b := newRenderBudget(ctx)

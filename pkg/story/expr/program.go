@@ -144,7 +144,7 @@ func (lenPatch) Visit(node *ast.Node) {
 func (p *Program) Eval(env Env) (out any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, &Error{Kind: KindEval, Msg: fmt.Sprintf("expr eval %q: internal error: %v", p.src, r), Src: p.src}
+			out, err = nil, &Error{Kind: KindEval, Msg: fmt.Sprintf("expr eval %q: internal error: %s", p.src, plainText(fmt.Sprint(r))), Src: p.src}
 		}
 	}()
 	v, rerr := expr.Run(p.prog, withRoots(env))

@@ -10,7 +10,7 @@
 //	partial         write half a frame with no newline, exit 1
 //	garbage         print a log line on stdout instead of an answer
 //	hang            never answer
-//	late            answer 300 ms after the request's deadline
+//	late            answer 5 s after the request's deadline
 //	slow:<ms>       answer after <ms> milliseconds
 //	rpc_error       answer with a JSON-RPC error
 //	wrong_id        answer with a different id
@@ -20,8 +20,11 @@
 //	stdout_unsolicited  answer, then write a second, unrequested line
 //	echo_request    answer {"line": <the request line exactly as read>}
 //
-// plus the answer-level faults of package echo. Normal answers carry
-// meta.pid, the plugin's process id. Other environment switches:
+// plus the answer-level faults of package echo. A request whose
+// with.received names a path creates that file as soon as it is read, before
+// its fault plays out (tests wait for it instead of sleeping). Normal
+// answers carry meta.pid, the plugin's process id. Other environment
+// switches:
 //
 //	ECHO_STDERR            a line written to stderr on start-up and on crash
 //	ECHO_IGNORE_SIGTERM=1  ignore SIGTERM and keep running after stdin closes

@@ -9,7 +9,7 @@
 //	echo_auth    isError, quoting the request's Authorization header
 //	garbage      a text content that is not AskResponse JSON
 //	hang         never answer (until the request or the server stops)
-//	late         answer 300 ms after the request's deadline
+//	late         answer 5 s after the request's deadline
 //	slow:<ms>    answer after <ms> milliseconds
 //	http500      the HTTP layer answers 500 before MCP sees the request
 //	drop, crash  the HTTP layer closes the connection without an answer

@@ -1,0 +1,176 @@
+package safefile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// ErrOutsideRoot is wrapped by the error for a path that leaves its
+// [Root]: an absolute path elsewhere, a "../" climbing out, or a symlink on
+// the way whose target is outside (or absolute).
+var ErrOutsideRoot = errors.New("outside the project root")
+
+// Root is a project root: the one directory every file a story or fixture
+// names must lie in. A path is inside it when it is lexically below the
+// directory and every symlink on the way stays below it too (os.Root
+// enforces the second; it refuses absolute symlinks). Reads through it
+// keep ReadFile's rules. A Root opens its directory on first use, keeps it
+// open until [Root.Close] (a later use opens it again) and is safe for
+// concurrent use; the zero value and nil are not usable.
+type Root struct {
+	dir string
+	mu  sync.Mutex
+	r   *os.Root
+}
+
+// NewRoot returns the Root at dir, an absolute directory (made absolute
+// and clean here if it is not). Nothing is opened yet.
+func NewRoot(dir string) *Root {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	return &Root{dir: filepath.Clean(dir)}
+}
+
+// Dir is the root's absolute, clean directory.
+func (r *Root) Dir() string { return r.dir }
+
+// Rel is the name of the absolute path p inside the root ("." for the
+// root itself), or false when p is not lexically below it.
+func (r *Root) Rel(p string) (string, bool) {
+	if !filepath.IsAbs(p) {
+		return "", false
+	}
+	rel, err := filepath.Rel(r.dir, filepath.Clean(p))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return rel, true
+}
+
+// Resolve joins name, a path as a story or fixture wrote it, to base (an
+// absolute directory) and returns the absolute result when it lies
+// lexically inside the root; an absolute name is taken as it is. Symlinks
+// are not looked at: reads through the Root refuse those that leave it.
+func (r *Root) Resolve(base, name string) (string, error) {
+	p := name
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	p = filepath.Clean(p)
+	if _, ok := r.Rel(p); !ok {
+		return p, r.outside(name)
+	}
+	return p, nil
+}
+
+func (r *Root) outside(name string) error {
+	return &os.PathError{Op: "resolve", Path: name, Err: ErrOutsideRoot}
+}
+
+func (r *Root) open() (*os.Root, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.r == nil {
+		or, err := os.OpenRoot(r.dir)
+		if err != nil {
+			return nil, err
+		}
+		r.r = or
+	}
+	return r.r, nil
+}
+
+// Close closes the root's directory, if it is open; a later use opens it
+// again. A read under way keeps its own descriptor.
+func (r *Root) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.r == nil {
+		return nil
+	}
+	err := r.r.Close()
+	r.r = nil
+	return err
+}
+
+// Stat is os.Stat of the absolute path p through the root: p lexically
+// outside it, or a symlink on the way leading out, is [ErrOutsideRoot].
+func (r *Root) Stat(p string) (fs.FileInfo, error) {
+	var fi fs.FileInfo
+	err := r.do(p, func(or *os.Root, rel string) (err error) {
+		fi, err = or.Stat(rel)
+		return err
+	})
+	return fi, err
+}
+
+// ReadFile is [ReadFile] of the absolute path p through the root: p must
+// be a regular file of at most limit bytes inside it, reached without
+// leaving it ([ErrOutsideRoot] otherwise; nothing outside is opened).
+func (r *Root) ReadFile(p string, limit int64) ([]byte, error) {
+	var b []byte
+	err := r.do(p, func(or *os.Root, rel string) (err error) {
+		b, err = ReadRootFile(or, rel, limit)
+		return err
+	})
+	return b, err
+}
+
+// do runs op on p's name inside the open root, p lexically inside it,
+// and words its error (classify).
+func (r *Root) do(p string, op func(or *os.Root, rel string) error) error {
+	rel, ok := r.Rel(p)
+	if !ok {
+		return r.outside(p)
+	}
+	or, err := r.open()
+	if err != nil {
+		return err
+	}
+	return r.classify(p, op(or, rel))
+}
+
+// Inside reports whether the absolute path p is inside the root, both
+// lexically and through every symlink on the way. A path that does not
+// exist yet is inside when it is lexically below the root and no symlink
+// of the part that exists leads out.
+func (r *Root) Inside(p string) bool {
+	_, err := r.Stat(p)
+	return err == nil || (errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrOutsideRoot))
+}
+
+// Inside is [Root.Inside] for a root used once: dir is opened for the
+// question and closed after it.
+func Inside(dir, p string) bool {
+	r := NewRoot(dir)
+	defer r.Close()
+	return r.Inside(p)
+}
+
+// escapes is os.Root's word for a name or symlink leaving the root (its
+// error value is not exported; root_test.go holds this text to it).
+const escapes = "path escapes from parent"
+
+// classify turns os.Root's escape error into [ErrOutsideRoot], naming p
+// (the path as the caller knows it), never where a symlink leads.
+func (r *Root) classify(p string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Err != nil && pe.Err.Error() == escapes {
+		return &os.PathError{Op: "read", Path: p, Err: fmt.Errorf("%w: a symlink on the way leads out of it (or is absolute)", ErrOutsideRoot)}
+	}
+	if errors.As(err, &pe) {
+		// os.Root names the file relative to the root; name it as the
+		// caller does.
+		return &os.PathError{Op: pe.Op, Path: p, Err: pe.Err}
+	}
+	return err
+}

@@ -1,0 +1,71 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+// strictStory sets a string on typed keys and increments a string key.
+const strictStory = `app: { id: strict, version: 0.1.0 }
+world:
+  n:    { type: int, default: 3 }
+  flag: { type: bool, default: true }
+  s:    { type: string, default: "abc" }
+intents:
+  set: {}
+  inc: {}
+  noop: {}
+root: a
+states:
+  a:
+    on:
+      set:
+        - target: .
+          effects:
+            - set: { n: "7", flag: "false" }
+      inc:
+        - target: .
+          effects:
+            - increment: { s: 2 }
+      noop: [ { target: . } ]
+`
+
+// Without Strict a set coerced to a declared type is journaled as its
+// string and reads back a string after the turn, and an increment of a
+// string restarts from the delta (as the existing engine); with Strict
+// the coerced values are journaled and kept, and the increment fails the
+// turn.
+func TestStrictCoercionAndIncrement(t *testing.T) {
+	for _, strict := range []bool{false, true} {
+		m := compileSource(t, "app.yaml", strictStory, CompileOptions{})
+		sink := &recSink{}
+		s, err := Start(t.Context(), m, SessionOptions{Options: Options{Strict: strict, Sink: sink}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tn := fire(t, s, "set")
+		var rec []any
+		for _, e := range kindsOf(tn.Events, KindWorldUpdate) {
+			for _, v := range payloadMap(t, e.Payload)["set"].(map[string]any) {
+				rec = append(rec, v)
+			}
+		}
+		fire(t, s, "noop")
+		w := s.World()
+		if strict {
+			if w["n"] != int64(7) || w["flag"] != false || !sameJSON(rec, []any{false, 7}) {
+				t.Errorf("strict: n %#v flag %#v, journaled %v", w["n"], w["flag"], rec)
+			}
+		} else if w["n"] != "7" || w["flag"] != "false" || !sameJSON(rec, []any{"false", "7"}) {
+			t.Errorf("n %#v flag %#v, journaled %v", w["n"], w["flag"], rec)
+		}
+		tn = fire(t, s, "inc")
+		switch {
+		case strict && (tn.Err == nil || !strings.Contains(tn.Err.Error(), "increment.s: world value abc is not an integer (--strict)")):
+			t.Errorf("strict increment: %v", tn.Err)
+		case !strict && (tn.Err != nil || toString(s.World()["s"]) != "2"):
+			t.Errorf("increment: %v, s %#v", tn.Err, s.World()["s"])
+		}
+		s.Close()
+	}
+}

@@ -1,0 +1,94 @@
+package flowtest
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kitsoki/internal/testing/storyload"
+	"kitsoki/internal/testing/storytest"
+	"kitsoki/pkg/story"
+)
+
+const fixtureCanary = "SECRET-CANARY-4d1b0a"
+
+// A file a fixture names (host_cassette, recording, starlark_*_cassette)
+// outside the project root, by an absolute path, a "../" or a symlink, is
+// refused unread: the fixture fails at the key, naming the path as
+// written, and the secret appears nowhere in the result.
+func TestFixtureFilesOutsideRootRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name, key, value string
+		link             bool // cassettes/x.yaml links to the secret
+	}{
+		{"host_cassette absolute", "host_cassette", "ABS", false},
+		{"host_cassette dotdot", "host_cassette", "../../secret/x.yaml", false},
+		{"host_cassette symlink", "host_cassette", "../cassettes/x.yaml", true},
+		{"recording absolute", "recording", "ABS", false},
+		{"recording dotdot", "recording", "../../secret/x.yaml", false},
+		{"starlark_http_cassette absolute", "starlark_http_cassette", "ABS", false},
+		{"starlark_http_cassette dotdot", "starlark_http_cassette", "../../secret/x.yaml", false},
+		{"starlark_inspect_cassette dotdot", "starlark_inspect_cassette", "../../secret/x.yaml", false},
+		{"starlark_inspect_cassette symlink", "starlark_inspect_cassette", "../cassettes/x.yaml", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := t.TempDir()
+			secret := filepath.Join(base, "secret", "x.yaml")
+			value := tc.value
+			if value == "ABS" {
+				value = secret
+			}
+			storytest.WriteTree(t, base, map[string]string{
+				"secret/x.yaml":     fixtureCanary + ": {kind: host_cassette}\n",
+				"repo/.git/HEAD":    "ref: refs/heads/main\n",
+				"repo/app.yaml":     "app: {id: fx}\nroot: s\nintents: {go: {}}\nstates:\n  s:\n    on:\n      go: [{target: e}]\n  e: {terminal: true}\n",
+				"repo/flows/f.yaml": "test_kind: flow\n" + tc.key + ": " + value + "\nturns:\n  - intent: {name: go}\n    expect_state: e\n",
+			})
+			repo := filepath.Join(base, "repo")
+			if tc.link {
+				if err := os.MkdirAll(filepath.Join(repo, "cassettes"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink("../../secret/x.yaml", filepath.Join(repo, "cassettes", "x.yaml")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			app := filepath.Join(repo, "app.yaml")
+			files, _, err := Discover([]string{app}, "", true, nil)
+			if err != nil || len(files) != 1 {
+				t.Fatalf("%v %d", err, len(files))
+			}
+			rs := NewRunner(Options{Jobs: 1}).Run(context.Background(), files)
+			if len(rs) != 1 || rs[0].Fatal == nil {
+				t.Fatalf("the fixture ran: %+v", rs)
+			}
+			f := rs[0].Fatal
+			want := "leaves the project root " + repo
+			if tc.link {
+				want = "goes through a symlink leading out of the project root " + repo
+			}
+			if f.Pos.Line != 2 || f.Pos.Col != 1 || !strings.Contains(f.Message, tc.key+" \""+value+"\" "+want) || !strings.Contains(f.Message, "--root") {
+				t.Fatalf("refusal at %d:%d: %s", f.Pos.Line, f.Pos.Col, f.Message)
+			}
+			out, _ := json.Marshal(rs[0])
+			if strings.Contains(string(out), fixtureCanary) {
+				t.Fatalf("the secret reached the result: %s", out)
+			}
+			// validate's fixture lint says the same, at the value
+			ds := LintStory(app, storyload.Load(t, app, story.Options{}))
+			found := false
+			for _, d := range ds {
+				if strings.Contains(d.String(), fixtureCanary) {
+					t.Fatalf("the secret reached a diagnostic: %s", d)
+				}
+				found = found || (d.Rule == "flow-outside-root" && d.Line == 2 && d.Col == len(tc.key)+3)
+			}
+			if !found {
+				t.Fatalf("lint: %v", ds)
+			}
+		})
+	}
+}

@@ -1,0 +1,330 @@
+package graph
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"kitsoki/internal/lazyre"
+	"kitsoki/pkg/fold"
+	"kitsoki/pkg/story"
+)
+
+// Build draws a folded story (imports and phases already expanded into
+// one state tree): every state a node, compound, parallel and imported
+// states clusters, every arm, exit, on_error, timeout and on_complete
+// target an edge.
+func Build(f *fold.Folded) *Graph {
+	st := f.Story
+	b := &builder{f: f, g: &Graph{Title: st.App.Title}, byPath: map[string]*Node{},
+		ids: map[string]bool{}, extra: map[string]*Node{}, exits: exitTargets(f)}
+	if b.g.Title == "" {
+		b.g.Title = st.App.ID
+	}
+	b.g.Top = b.nodes(st.States, nil)
+	for _, s := range st.AllStates() {
+		b.moves(s)
+	}
+	if n := b.byPath[strings.ReplaceAll(st.Root, "/", ".")]; n != nil {
+		n.Root = true
+		b.g.Start = n
+	}
+	b.g.Top = append(b.g.Top, b.extraOrder...)
+	return b.g
+}
+
+type builder struct {
+	f      *fold.Folded
+	g      *Graph
+	byPath map[string]*Node
+	ids    map[string]bool
+	// extra holds the exit, templated-target and missing-target nodes by
+	// kind and text; extraOrder in the order first used.
+	extra      map[string]*Node
+	extraOrder []*Node
+	// exits maps the position of an arm or effect written in any story of
+	// the import tree to the exit it names there (@exit:<name>), which the
+	// fold rewrote into a parent state.
+	exits map[story.Pos]string
+}
+
+func (b *builder) nodes(ss []*story.State, parent *Node) []*Node {
+	out := make([]*Node, 0, len(ss))
+	for _, s := range ss {
+		n := &Node{ID: b.id("s_", s.Path), Path: s.Path, Label: s.Name, Parent: parent,
+			Terminal: s.Terminal, Pos: s.Pos}
+		info := b.f.Info(s.Path)
+		switch {
+		case len(s.Children) == 0:
+			n.Kind = KindState
+		case info != nil && info.Wrapper:
+			n.Kind = KindImport
+			n.Source = b.source(s.Path)
+		case s.Parallel || s.Type == "parallel":
+			n.Kind = KindParallel
+		default:
+			n.Kind = KindCompound
+		}
+		if parent != nil && s.Parent != nil && s.Parent.Initial == s.Name {
+			n.Initial = true
+		}
+		b.byPath[s.Path] = n
+		n.Children = b.nodes(s.Children, n)
+		out = append(out, n)
+	}
+	return out
+}
+
+// source is the imports: source of the wrapper at path.
+func (b *builder) source(path string) string {
+	for _, a := range b.f.Aliases() {
+		if a.Path == path {
+			return a.Source
+		}
+	}
+	return ""
+}
+
+// id returns a unique identifier for text: prefix, then text with every
+// character that is not a letter, digit or underscore replaced.
+func (b *builder) id(prefix, text string) string {
+	var sb strings.Builder
+	sb.WriteString(prefix)
+	for _, r := range text {
+		if r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
+			sb.WriteRune(r)
+		} else {
+			sb.WriteByte('_')
+		}
+	}
+	id := sb.String()
+	for i := 2; b.ids[id]; i++ {
+		id = sb.String() + "_" + strconv.Itoa(i)
+	}
+	b.ids[id] = true
+	return id
+}
+
+// moves adds the edges declared on s.
+func (b *builder) moves(s *story.State) {
+	for _, on := range s.On {
+		for i, t := range on.Arms {
+			if t == nil {
+				continue
+			}
+			e := &Edge{Kind: EdgeArc, From: s.Path, Intent: on.Intent, Arm: i, Guard: t.When, Target: t.Target, Pos: t.Pos}
+			if name, ok := b.exits[t.Pos]; ok {
+				e.Kind, e.Exit = EdgeExit, name
+			}
+			b.add(s, e)
+			b.effects(s, t.Effects, "")
+		}
+	}
+	if to := s.Timeout(); to != nil {
+		b.add(s, &Edge{Kind: EdgeTimeout, From: s.Path, After: to.After, Target: to.Target, Pos: to.Pos})
+	}
+	b.effects(s, s.OnEnter, "")
+	b.effects(s, s.OnExit(), "")
+}
+
+// effects adds the on_error and on_complete edges of effects run in s;
+// job is the handler of the background effect whose on_complete list
+// holds them ("" outside one).
+func (b *builder) effects(s *story.State, es []*story.Effect, job string) {
+	for _, e := range es {
+		if e == nil {
+			continue
+		}
+		if target := e.OnError(); target != "" {
+			pos, ok := e.KeyPos("on_error")
+			if !ok {
+				pos = e.Pos
+			}
+			b.add(s, &Edge{Kind: EdgeOnError, From: s.Path, Intent: e.Invoke, Target: target, Pos: pos})
+		}
+		if target := e.Target(); target != "" && job != "" {
+			pos, ok := e.KeyPos("target")
+			if !ok {
+				pos = e.Pos
+			}
+			ed := &Edge{Kind: EdgeOnComplete, From: s.Path, Intent: job, Target: target, Pos: pos}
+			if name, ok := b.exits[e.Pos]; ok {
+				ed.Exit = name
+			}
+			b.add(s, ed)
+		}
+		b.effects(s, e.Effects(), job)
+		if oc := e.OnComplete(); len(oc) > 0 {
+			h := e.Invoke
+			if h == "" {
+				h = "job"
+			}
+			b.effects(s, oc, h)
+		}
+	}
+}
+
+// add resolves e's target from s and adds the edge.
+func (b *builder) add(s *story.State, e *Edge) {
+	e.tail = b.byPath[s.Path]
+	t := strings.TrimSpace(e.Target)
+	switch {
+	case t == "" || t == ".":
+		e.To, e.head = s.Path, e.tail
+	case story.IsTemplated(t):
+		if to := b.templateStates(s.Path, t); len(to) > 0 {
+			for _, p := range to {
+				c := *e
+				c.To, c.head, c.Chosen = p, b.byPath[p], true
+				b.leaving(&c)
+				b.g.Edges = append(b.g.Edges, &c)
+			}
+			return
+		}
+		e.head = b.other(KindDynamic, t)
+	case strings.HasPrefix(t, "@exit:"):
+		name := strings.TrimPrefix(t, "@exit:")
+		e.head = b.other(KindExit, name)
+		if e.Kind == EdgeArc {
+			e.Kind = EdgeExit
+		}
+		if e.Exit == "" {
+			e.Exit = name
+		}
+	default:
+		p, err := story.ResolvePath(s.Path, t)
+		if n := b.byPath[p]; err == nil && n != nil {
+			e.To, e.head = p, n
+			b.leaving(e)
+		} else {
+			e.head = b.other(KindMissing, t)
+		}
+	}
+	b.g.Edges = append(b.g.Edges, e)
+}
+
+// leaving marks an arm (or on_complete target) that leaves an imported
+// child for a state outside its wrapper: the fold turned the child's
+// @exit:<name> into the state its importer maps the exit to. The name is
+// the one written at the arm's position in the child, else the exit whose
+// to: is the target as folded (an overridden state, whose arms the child
+// does not hold), else unknown.
+func (b *builder) leaving(e *Edge) {
+	if e.Kind != EdgeArc && e.Kind != EdgeOnComplete {
+		return
+	}
+	if e.Kind == EdgeArc && e.Exit != "" {
+		return // the exit name is known from the child
+	}
+	for w := e.tail; w != nil; w = w.Parent {
+		if w.Kind != KindImport || e.head.within(w) {
+			continue
+		}
+		if e.Kind == EdgeArc {
+			e.Kind = EdgeExit
+		}
+		if e.Exit == "" {
+			var names []string
+			for name, ex := range b.importExits(w.Path) {
+				if ex != nil && ex.To == strings.TrimSpace(e.Target) {
+					names = append(names, name)
+				}
+			}
+			if len(names) == 1 {
+				e.Exit = names[0]
+			}
+		}
+		return
+	}
+}
+
+// importExits is the exits: block of the import whose wrapper is at path.
+func (b *builder) importExits(path string) map[string]*story.ImportExit {
+	info := b.f.Info(path)
+	if info == nil || info.Story == nil {
+		return nil
+	}
+	name := path[strings.LastIndexByte(path, '.')+1:]
+	if im := info.Story.Imports[name]; im != nil {
+		return im.Exits
+	}
+	return nil
+}
+
+// quotedName is a quoted state name inside a template ('done' or "done").
+var quotedName = &lazyre.Regexp{Expr: `'([^'\s{}%]+)'|"([^"\s{}%]+)"`}
+
+// templateStates lists the states a templated target can choose by name:
+// each quoted name in it that resolves, from the state at base, to a
+// state of the story, in order of first appearance.
+func (b *builder) templateStates(base, tpl string) []string {
+	var out []string
+	for _, m := range quotedName.FindAllStringSubmatch(tpl, -1) {
+		p, err := story.ResolvePath(base, m[1]+m[2])
+		if err == nil && b.byPath[p] != nil && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// other returns the node of an exit, templated or missing target, made
+// on first use.
+func (b *builder) other(kind NodeKind, text string) *Node {
+	key := strconv.Itoa(int(kind)) + ":" + text
+	if n := b.extra[key]; n != nil {
+		return n
+	}
+	n := &Node{Kind: kind, Path: text, Label: text}
+	switch kind {
+	case KindExit:
+		n.ID, n.Label = b.id("x_", text), "@exit:"+text
+	case KindDynamic:
+		n.ID = b.id("t_", strconv.Itoa(len(b.extra)))
+	default:
+		n.ID, n.Label = b.id("m_", strconv.Itoa(len(b.extra))), text+" (no such state)"
+	}
+	b.extra[key] = n
+	b.extraOrder = append(b.extraOrder, n)
+	return n
+}
+
+// exitTargets maps the position of every arm and effect, in each story of
+// the import tree as written, that targets @exit:<name> to that name: the
+// fold rewrote those targets into the parent states the exits map to.
+func exitTargets(f *fold.Folded) map[story.Pos]string {
+	out := map[story.Pos]string{}
+	var effects func(es []*story.Effect)
+	effects = func(es []*story.Effect) {
+		for _, e := range es {
+			if e == nil {
+				continue
+			}
+			if name, ok := strings.CutPrefix(strings.TrimSpace(e.Target()), "@exit:"); ok {
+				out[e.Pos] = name
+			}
+			effects(e.Effects())
+			effects(e.OnComplete())
+		}
+	}
+	for _, a := range f.Aliases() {
+		if a.Story == nil {
+			continue
+		}
+		for _, s := range a.Story.AllStates() {
+			for _, on := range s.On {
+				for _, t := range on.Arms {
+					if t == nil {
+						continue
+					}
+					if name, ok := strings.CutPrefix(strings.TrimSpace(t.Target), "@exit:"); ok {
+						out[t.Pos] = name
+					}
+					effects(t.Effects)
+				}
+			}
+			effects(s.OnEnter)
+		}
+	}
+	return out
+}

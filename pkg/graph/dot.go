@@ -1,0 +1,266 @@
+package graph
+
+import (
+	"bufio"
+	"io"
+	"strings"
+)
+
+// Options tune the renderers.
+type Options struct {
+	// Coverage, when set, colours what a coverage profile says was never
+	// reached (red), partly reached (amber) or reached (green).
+	Coverage Coverage
+}
+
+// Colours of the drawing, shared by the DOT and Mermaid renderers.
+const (
+	colorExit       = "#6a3d9a"
+	colorOnError    = "#c0392b"
+	colorTimeout    = "#1f5fa8"
+	colorOnComplete = "#2e7d32"
+	colorMissing    = "#c0392b"
+	colorStub       = "#777777"
+
+	fillReached   = "#d4edda"
+	fillUnreached = "#f8d7da"
+	fillPartly    = "#fff3cd"
+	lineReached   = "#2e7d32"
+	lineUnreached = "#c0392b"
+	linePartly    = "#b7791f"
+)
+
+// WriteDOT writes g as a Graphviz digraph: clusters for compound, parallel
+// and imported states, an invisible anchor node in each cluster for the
+// edges that enter or leave it (compound=true, lhead/ltail).
+func WriteDOT(w io.Writer, g *Graph, o Options) error {
+	bw := bufio.NewWriter(w)
+	d := &dotWriter{w: bw, o: o, shown: shownAnchors(g)}
+	d.line(0, "digraph kitsoki {")
+	d.line(1, "graph [label="+dotQuote([]string{g.Title})+", labelloc=t, fontname=\"Helvetica\", rankdir=LR, compound=true, newrank=true];")
+	d.line(1, "node [fontname=\"Helvetica\", fontsize=11, shape=box, style=rounded];")
+	d.line(1, "edge [fontname=\"Helvetica\", fontsize=9];")
+	if g.Start != nil {
+		d.line(1, "start [shape=circle, style=filled, fillcolor=black, width=0.15, fixedsize=true, label=\"\"];")
+	}
+	for _, n := range g.Top {
+		d.node(1, n)
+	}
+	if g.Start != nil {
+		d.line(1, "start -> "+g.Start.ID+d.attrs(clusterEnds(nil, g.Start))+";")
+	}
+	for _, e := range g.Edges {
+		d.edge(e)
+	}
+	d.line(0, "}")
+	return bw.Flush()
+}
+
+type dotWriter struct {
+	w *bufio.Writer
+	o Options
+	// shown holds the clusters an edge starts or ends at without being
+	// clipped at the border (a compound's arc to its own child, a stay
+	// arc): their anchor is drawn as a small dot.
+	shown map[*Node]bool
+}
+
+// shownAnchors lists the clusters whose anchor an edge ends at visibly.
+func shownAnchors(g *Graph) map[*Node]bool {
+	out := map[*Node]bool{}
+	for _, e := range g.Edges {
+		if e.tail.Cluster() && e.head.within(e.tail) {
+			out[e.tail] = true
+		}
+		if e.head.Cluster() && e.tail.within(e.head) {
+			out[e.head] = true
+		}
+	}
+	return out
+}
+
+func (d *dotWriter) line(indent int, s string) {
+	for range indent {
+		d.w.WriteString("  ")
+	}
+	d.w.WriteString(s)
+	d.w.WriteByte('\n')
+}
+
+// attrs formats an attribute list (" [k=v, ...]"; "" when empty).
+func (d *dotWriter) attrs(kv []string) string {
+	if len(kv) == 0 {
+		return ""
+	}
+	return " [" + strings.Join(kv, ", ") + "]"
+}
+
+func (d *dotWriter) node(indent int, n *Node) {
+	if n.Cluster() {
+		d.line(indent, "subgraph cluster_"+n.ID+" {")
+		style := "rounded"
+		switch n.Kind {
+		case KindParallel:
+			style = "dashed,rounded"
+		case KindImport:
+			style = "rounded,bold"
+		}
+		kv := []string{"label=" + dotQuote(nodeLabel(n)), "labeljust=l"}
+		if n.Kind == KindImport {
+			kv = append(kv, "color=\""+colorExit+"\"")
+		}
+		if n.Initial || n.Root {
+			kv = append(kv, "penwidth=2")
+		}
+		if fill := fillOf(NodeReach(d.o.Coverage, n)); fill != "" {
+			style += ",filled"
+			kv = append(kv, "fillcolor=\""+fill+"\"")
+		}
+		kv = append(kv, "style=\""+style+"\"")
+		d.line(indent+1, strings.Join(kv, "; ")+";")
+		if d.shown[n] {
+			d.line(indent+1, n.ID+" [shape=point, width=0.08, color=\""+colorStub+"\", label=\"\"];")
+		} else {
+			d.line(indent+1, n.ID+" [shape=point, style=invis, width=0.01, height=0.01, fixedsize=true, label=\"\"];")
+		}
+		for _, c := range n.Children {
+			d.node(indent+1, c)
+		}
+		d.line(indent, "}")
+		return
+	}
+	kv := []string{"label=" + dotQuote(nodeLabel(n))}
+	style := "rounded"
+	switch n.Kind {
+	case KindCollapsed:
+		kv = append(kv, "shape=box3d")
+		style = ""
+		switch n.Was {
+		case KindParallel:
+			style = "dashed"
+		case KindImport:
+			kv = append(kv, "color=\""+colorExit+"\"")
+		}
+	case KindExit:
+		kv = append(kv, "shape=doubleoctagon", "color=\""+colorExit+"\"")
+		style = ""
+	case KindDynamic:
+		kv = append(kv, "shape=parallelogram")
+		style = "dashed"
+	case KindMissing:
+		kv = append(kv, "color=\""+colorMissing+"\"", "fontcolor=\""+colorMissing+"\"")
+		style = "dashed"
+	case KindStub:
+		kv = append(kv, "color=\""+colorStub+"\"", "fontcolor=\""+colorStub+"\"")
+		style = "dashed,rounded"
+	}
+	if n.Terminal {
+		kv = append(kv, "peripheries=2")
+	}
+	if n.Initial || n.Root {
+		kv = append(kv, "penwidth=2")
+	}
+	if fill := fillOf(NodeReach(d.o.Coverage, n)); fill != "" {
+		style = strings.TrimPrefix(style+",filled", ",")
+		kv = append(kv, "fillcolor=\""+fill+"\"")
+	}
+	switch style {
+	case "rounded": // the default
+	case "":
+		kv = append(kv, "style=solid")
+	default:
+		kv = append(kv, "style=\""+style+"\"")
+	}
+	d.line(indent, n.ID+d.attrs(kv)+";")
+}
+
+func (d *dotWriter) edge(e *Edge) {
+	kv := clusterEnds(e.tail, e.head)
+	if l := edgeLabel(e); len(l) > 0 {
+		kv = append(kv, "label="+dotQuote(l))
+	}
+	color := ""
+	switch e.Kind {
+	case EdgeExit:
+		kv = append(kv, "style=bold")
+		color = colorExit
+	case EdgeOnError:
+		kv = append(kv, "style=dashed")
+		color = colorOnError
+	case EdgeTimeout:
+		kv = append(kv, "style=dotted")
+		color = colorTimeout
+	case EdgeOnComplete:
+		kv = append(kv, "style=dashed", "arrowhead=vee")
+		color = colorOnComplete
+	}
+	if c := lineOf(EdgeReach(d.o.Coverage, e)); c != "" {
+		color = c
+		kv = append(kv, "penwidth=2")
+	}
+	if color != "" {
+		kv = append(kv, "color=\""+color+"\"", "fontcolor=\""+color+"\"")
+	}
+	d.line(1, e.tail.ID+" -> "+e.head.ID+d.attrs(kv)+";")
+}
+
+// clusterEnds clips an edge at the border of a cluster it enters or
+// leaves (its anchor node stands for the cluster); an edge from inside a
+// cluster to the cluster itself, or out of it to its own child, is not
+// clipped there (Graphviz cannot).
+func clusterEnds(tail, head *Node) []string {
+	var kv []string
+	if tail != nil && tail.Cluster() && !head.within(tail) {
+		kv = append(kv, "ltail=cluster_"+tail.ID)
+	}
+	if head.Cluster() && (tail == nil || !tail.within(head)) {
+		kv = append(kv, "lhead=cluster_"+head.ID)
+	}
+	return kv
+}
+
+// dotQuote quotes lines as one DOT string: backslashes and quotes escaped
+// (so no Graphviz escape such as \N or \l is read from the story's text),
+// lines joined by \n.
+func dotQuote(lines []string) string {
+	var sb strings.Builder
+	sb.WriteByte('"')
+	for i, l := range lines {
+		if i > 0 {
+			sb.WriteString(`\n`)
+		}
+		for _, r := range oneLine(l) {
+			switch r {
+			case '\\', '"':
+				sb.WriteByte('\\')
+			}
+			sb.WriteRune(r)
+		}
+	}
+	sb.WriteByte('"')
+	return sb.String()
+}
+
+func fillOf(r Reach) string {
+	switch r {
+	case Reached:
+		return fillReached
+	case Unreached:
+		return fillUnreached
+	case PartlyReached:
+		return fillPartly
+	}
+	return ""
+}
+
+func lineOf(r Reach) string {
+	switch r {
+	case Reached:
+		return lineReached
+	case Unreached:
+		return lineUnreached
+	case PartlyReached:
+		return linePartly
+	}
+	return ""
+}

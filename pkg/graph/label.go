@@ -1,0 +1,151 @@
+package graph
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// labelWidth is the width, in characters, past which a label is wrapped
+// at a space; a longer word stays whole.
+const labelWidth = 40
+
+// nodeLabel is the text of a node or cluster, line by line.
+func nodeLabel(n *Node) []string {
+	name := n.Label
+	switch n.Kind {
+	case KindParallel:
+		return wrap(name + " (parallel)")
+	case KindImport:
+		return append(wrap(name), wrap("imports "+n.Source)...)
+	case KindCollapsed:
+		var out []string
+		switch n.Was {
+		case KindParallel:
+			out = wrap(name + " (parallel)")
+		case KindImport:
+			out = append(wrap(name), wrap("imports "+n.Source)...)
+		default:
+			out = wrap(name)
+		}
+		sum := plural(len(n.States)-1, "state", "states")
+		if n.Inner > 0 {
+			sum += ", " + plural(n.Inner, "move", "moves") + " inside"
+		}
+		return append(out, sum)
+	case KindStub:
+		return wrap("→ " + name)
+	}
+	return wrap(name)
+}
+
+// edgeLabel is the text of an edge, line by line: the intent and guard of
+// an arm, the handler of an on_error or on_complete, a timeout's
+// duration; a merged edge counts its moves.
+func edgeLabel(e *Edge) []string {
+	if len(e.Merged) > 1 {
+		return mergedLabel(e)
+	}
+	out := moveLabel(e)
+	if e.Chosen {
+		out = append(out, "(template)")
+	}
+	return out
+}
+
+func moveLabel(e *Edge) []string {
+	switch e.Kind {
+	case EdgeOnError:
+		return wrap(withHandler("on_error", e.Intent))
+	case EdgeTimeout:
+		return wrap("timeout " + e.After)
+	case EdgeOnComplete:
+		out := wrap(withHandler("on_complete", e.Intent))
+		if e.Exit != "" {
+			out = append(out, wrap("exit "+e.Exit)...)
+		}
+		return out
+	}
+	out := wrap(e.Intent)
+	if g := oneLine(e.Guard); g != "" {
+		out = append(out, wrap("["+g+"]")...)
+	}
+	if e.Kind == EdgeExit && e.head != nil && e.head.Kind != KindExit {
+		out = append(out, wrap("exit "+e.Exit)...)
+	}
+	return out
+}
+
+func withHandler(what, handler string) string {
+	if handler == "" {
+		return what
+	}
+	return what + " (" + handler + ")"
+}
+
+func mergedLabel(e *Edge) []string {
+	n := len(e.Merged)
+	switch e.Kind {
+	case EdgeOnError:
+		return []string{plural(n, "on_error", "on_error redirects")}
+	case EdgeTimeout:
+		return []string{plural(n, "timeout", "timeouts")}
+	case EdgeOnComplete:
+		return []string{plural(n, "on_complete", "on_complete targets")}
+	}
+	var intents []string
+	seen := map[string]bool{}
+	for _, m := range e.Merged {
+		if !seen[m.Intent] {
+			seen[m.Intent] = true
+			intents = append(intents, m.Intent)
+		}
+	}
+	what := plural(n, "arc", "arcs")
+	if e.Kind == EdgeExit {
+		what = plural(n, "exit", "exits")
+	}
+	return wrap(what + ": " + strings.Join(intents, ", "))
+}
+
+// plural is "1 state" or "n states": one and many are the two forms.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// oneLine replaces control characters (line breaks of a multi-line guard
+// included) with spaces and collapses runs of spaces.
+func oneLine(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// wrap splits s (made one line) into lines of at most labelWidth
+// characters, breaking at spaces; nothing is dropped.
+func wrap(s string) []string {
+	words := strings.Fields(oneLine(s))
+	if len(words) == 0 {
+		return nil
+	}
+	var out []string
+	cur, n := words[0], len([]rune(words[0]))
+	for _, w := range words[1:] {
+		wn := len([]rune(w))
+		if n+1+wn > labelWidth {
+			out = append(out, cur)
+			cur, n = w, wn
+			continue
+		}
+		cur += " " + w
+		n += 1 + wn
+	}
+	return append(out, cur)
+}

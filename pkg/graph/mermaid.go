@@ -1,0 +1,247 @@
+package graph
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Mermaid's default limits (GitHub's renderer keeps them): a diagram
+// longer than MermaidMaxText characters or with more than MermaidMaxEdges
+// edges is refused.
+const (
+	MermaidMaxText  = 50000
+	MermaidMaxEdges = 500
+)
+
+// MermaidTooBig says why a Mermaid drawing of size bytes of g will not
+// render with Mermaid's default limits ("" when it will).
+func MermaidTooBig(g *Graph, size int) string {
+	edges := len(g.Edges)
+	if g.Start != nil {
+		edges++
+	}
+	switch {
+	case size > MermaidMaxText:
+		return fmt.Sprintf("the Mermaid text is %d characters, over Mermaid's limit of %d", size, MermaidMaxText)
+	case edges > MermaidMaxEdges:
+		return fmt.Sprintf("the drawing has %d edges, over Mermaid's limit of %d", edges, MermaidMaxEdges)
+	}
+	return ""
+}
+
+// WriteMermaid writes g as a Mermaid flowchart: subgraphs for compound,
+// parallel and imported states, one link style per kind of move. Every
+// label is quoted, and every character that Mermaid could read as syntax
+// is written as an entity code (#35; for #), so a guard's quotes,
+// brackets, pipes and && stay text.
+func WriteMermaid(w io.Writer, g *Graph, o Options) error {
+	bw := bufio.NewWriter(w)
+	m := &mermaidWriter{w: bw, o: o, classes: map[string][]string{}}
+	title, _ := json.Marshal(oneLine(g.Title)) // a YAML double-quoted string
+	bw.WriteString("---\ntitle: " + string(title) + "\n---\nflowchart LR\n")
+	if g.Start != nil {
+		m.line(1, `start((" "))`)
+		m.class("start", "start")
+	}
+	for _, n := range g.Top {
+		m.node(1, n)
+	}
+	if g.Start != nil {
+		m.link("start --> "+g.Start.ID, "")
+	}
+	for _, e := range g.Edges {
+		m.edge(e)
+	}
+	m.styles()
+	return bw.Flush()
+}
+
+type mermaidWriter struct {
+	w *bufio.Writer
+	o Options
+	// classes maps a class name to the ids that have it; links counts the
+	// links written and linkStyles maps a style to their indexes.
+	classes    map[string][]string
+	links      int
+	linkStyles map[string][]int
+}
+
+func (m *mermaidWriter) line(indent int, s string) {
+	for range indent {
+		m.w.WriteString("  ")
+	}
+	m.w.WriteString(s)
+	m.w.WriteByte('\n')
+}
+
+func (m *mermaidWriter) class(name, id string) { m.classes[name] = append(m.classes[name], id) }
+
+func (m *mermaidWriter) node(indent int, n *Node) {
+	label := mermaidQuote(nodeLabel(n))
+	if n.Cluster() {
+		m.line(indent, "subgraph "+n.ID+" ["+label+"]")
+		for _, c := range n.Children {
+			m.node(indent+1, c)
+		}
+		m.line(indent, "end")
+		switch n.Kind {
+		case KindParallel:
+			m.class("parallel", n.ID)
+		case KindImport:
+			m.class("import", n.ID)
+		}
+	} else {
+		var shape string
+		switch n.Kind {
+		case KindCollapsed:
+			shape = "[[" + label + "]]"
+		case KindExit:
+			shape = "{{" + label + "}}"
+		case KindDynamic:
+			shape = "[/" + label + "/]"
+		case KindMissing, KindStub:
+			shape = ">" + label + "]"
+		default:
+			shape = "(" + label + ")"
+			if n.Terminal {
+				shape = "([" + label + "])"
+			}
+		}
+		m.line(indent, n.ID+shape)
+		switch n.Kind {
+		case KindCollapsed:
+			switch n.Was {
+			case KindParallel:
+				m.class("parallel", n.ID)
+			case KindImport:
+				m.class("import", n.ID)
+			}
+		case KindExit:
+			m.class("exit", n.ID)
+		case KindMissing:
+			m.class("missing", n.ID)
+		case KindStub:
+			m.class("stub", n.ID)
+		}
+		if n.Terminal {
+			m.class("terminal", n.ID)
+		}
+	}
+	if n.Root || n.Initial {
+		m.class("initial", n.ID)
+	}
+	switch NodeReach(m.o.Coverage, n) {
+	case Reached:
+		m.class("reached", n.ID)
+	case Unreached:
+		m.class("unreached", n.ID)
+	case PartlyReached:
+		m.class("partly", n.ID)
+	}
+}
+
+func (m *mermaidWriter) edge(e *Edge) {
+	arrow, color := "-->", ""
+	switch e.Kind {
+	case EdgeExit:
+		arrow, color = "==>", colorExit
+	case EdgeOnError:
+		arrow, color = "-.->", colorOnError
+	case EdgeTimeout:
+		arrow, color = "-.->", colorTimeout
+	case EdgeOnComplete:
+		arrow, color = "-.->", colorOnComplete
+	}
+	width := ""
+	if c := lineOf(EdgeReach(m.o.Coverage, e)); c != "" {
+		color, width = c, ",stroke-width:3px"
+	}
+	label := ""
+	if l := edgeLabel(e); len(l) > 0 {
+		label = "|" + mermaidQuote(l) + "|"
+	}
+	style := ""
+	if color != "" {
+		style = "stroke:" + color + ",color:" + color + width
+	}
+	m.link(e.tail.ID+" "+arrow+label+" "+e.head.ID, style)
+}
+
+// link writes one link and remembers its style (by index).
+func (m *mermaidWriter) link(s, style string) {
+	m.line(1, s)
+	if style != "" {
+		if m.linkStyles == nil {
+			m.linkStyles = map[string][]int{}
+		}
+		m.linkStyles[style] = append(m.linkStyles[style], m.links)
+	}
+	m.links++
+}
+
+// mermaidClasses are the class definitions, written only when used.
+var mermaidClasses = [][2]string{
+	{"start", "fill:#000,stroke:#000"},
+	{"initial", "stroke-width:3px"},
+	{"terminal", "stroke-width:3px,stroke-dasharray:2 2"},
+	{"parallel", "stroke-dasharray:6 4"},
+	{"import", "stroke:" + colorExit + ",stroke-width:2px"},
+	{"exit", "stroke:" + colorExit + ",color:" + colorExit},
+	{"missing", "stroke:" + colorMissing + ",color:" + colorMissing + ",stroke-dasharray:4 3"},
+	{"stub", "stroke:" + colorStub + ",color:" + colorStub + ",stroke-dasharray:4 3"},
+	{"reached", "fill:" + fillReached},
+	{"unreached", "fill:" + fillUnreached + ",stroke:" + lineUnreached},
+	{"partly", "fill:" + fillPartly},
+}
+
+func (m *mermaidWriter) styles() {
+	for _, c := range mermaidClasses {
+		ids := m.classes[c[0]]
+		if len(ids) == 0 {
+			continue
+		}
+		m.line(1, "classDef "+c[0]+" "+c[1])
+		m.line(1, "class "+strings.Join(ids, ",")+" "+c[0])
+	}
+	for _, style := range slices.Sorted(maps.Keys(m.linkStyles)) {
+		idx := m.linkStyles[style]
+		parts := make([]string, len(idx))
+		for i, x := range idx {
+			parts[i] = strconv.Itoa(x)
+		}
+		m.line(1, "linkStyle "+strings.Join(parts, ",")+" "+style)
+	}
+}
+
+// mermaidQuote quotes lines as one Mermaid string, lines joined by <br>.
+// Letters, digits, spaces and a few plain punctuation marks are written as
+// they are; every other character as a decimal entity code (#34; for "),
+// which Mermaid turns back into the character when it draws the label.
+func mermaidQuote(lines []string) string {
+	var sb strings.Builder
+	sb.WriteByte('"')
+	for i, l := range lines {
+		if i > 0 {
+			sb.WriteString("<br>")
+		}
+		for _, r := range oneLine(l) {
+			if r == ' ' || unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("_-.,/()[]{}!?=+*'@$^~", r) {
+				sb.WriteRune(r)
+				continue
+			}
+			sb.WriteString("#" + strconv.Itoa(int(r)) + ";")
+		}
+	}
+	if sb.Len() == 1 {
+		sb.WriteByte(' ') // Mermaid refuses an empty label
+	}
+	sb.WriteByte('"')
+	return sb.String()
+}

@@ -1,0 +1,310 @@
+package trace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"unicode/utf8"
+
+	"kitsoki/internal/safefile"
+)
+
+// maxHeldSidecars bounds what one reader keeps of the sidecar files it has
+// read (blob values, decoded): past it a file is read again when a later
+// event names it, so a trace naming many large blobs once each does not
+// hold them all.
+const maxHeldSidecars = 256 << 20
+
+// errSidecarLink is wrapped by the error for a sidecar reference reached
+// through a symlink (the agent-prompts/ folder, a folder inside it, or the
+// file itself).
+var errSidecarLink = errors.New("a symlink")
+
+// sidecars reads the files a trace's references name (blob-*, prompt and
+// response sidecars): only regular files inside the trace's own
+// agent-prompts/ folder, reached without a symlink, each at most limit
+// bytes. A file is read once for the sidecars' life (up to
+// maxHeldSidecars held): 300 references to one 20 MB blob read it once and
+// share one decoded value.
+type sidecars struct {
+	dir   string // <trace dir>/agent-prompts
+	limit int64
+	mu    sync.Mutex
+	files map[string]*sidecarFile // by name inside dir
+	held  int64
+	// previews holds each blob's preview (ReadOptions.BlobPreview), encoded.
+	previews map[string]preview
+}
+
+type preview struct {
+	size int64
+	enc  []byte
+	err  error
+}
+
+type sidecarFile struct {
+	data []byte
+	err  error
+	// val is data decoded (a string for .txt, JSON for the rest), made on
+	// the first resolve and shared by every reference.
+	val     any
+	valErr  error
+	decoded bool
+	// enc is the value encoded as a payload holds it (made once, for
+	// splicing); size is the file's size.
+	size   int
+	enc    []byte
+	encErr error
+	coded  bool
+}
+
+func newSidecars(tracePath string, limit int64) *sidecars {
+	return &sidecars{dir: filepath.Join(filepath.Dir(tracePath), promptsDir), limit: limit, files: map[string]*sidecarFile{}}
+}
+
+// sidecarName is the name inside agent-prompts/ of a reference as a trace
+// writes it ("agent-prompts/<name>"); a reference that leaves the folder
+// (absolute, "..", another folder) is refused.
+func sidecarName(ref string) (string, error) {
+	clean := filepath.ToSlash(filepath.Clean(filepath.FromSlash(ref)))
+	if filepath.IsAbs(ref) || strings.HasPrefix(ref, "/") || !strings.HasPrefix(clean, promptsDir+"/") || len(clean) <= len(promptsDir)+1 {
+		return "", fmt.Errorf("sidecar reference %q is not under %s/", ref, promptsDir)
+	}
+	return clean[len(promptsDir)+1:], nil
+}
+
+// openDir opens the trace's agent-prompts/ folder, refusing one that is a
+// symlink (or was swapped for one between the look and the open).
+func (s *sidecars) openDir() (*os.Root, error) {
+	fi, err := os.Lstat(s.dir)
+	if err != nil {
+		return nil, reason{err}
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 || !fi.IsDir() {
+		return nil, fmt.Errorf("the trace's %s/ folder is %w or not a folder: kitsoki reads sidecars only from the trace's own folder", promptsDir, errSidecarLink)
+	}
+	r, err := os.OpenRoot(s.dir)
+	if err != nil {
+		return nil, reason{err}
+	}
+	if st, err := r.Stat("."); err != nil || !os.SameFile(fi, st) {
+		r.Close()
+		return nil, fmt.Errorf("the trace's %s/ folder changed while it was opened", promptsDir)
+	}
+	return r, nil
+}
+
+// look checks, without reading it, that name is a regular file reached
+// through no symlink inside r, and returns its size.
+func look(r *os.Root, name string) (int64, error) {
+	parts := strings.Split(name, "/")
+	for i := range parts {
+		fi, err := r.Lstat(strings.Join(parts[:i+1], "/"))
+		if err != nil {
+			return 0, reason{err}
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return 0, fmt.Errorf("it is %w: kitsoki reads only regular files inside the trace's %s/ folder", errSidecarLink, promptsDir)
+		}
+		if i == len(parts)-1 {
+			if !fi.Mode().IsRegular() {
+				return 0, fmt.Errorf("it is not a regular file: kitsoki reads only regular files inside the trace's %s/ folder", promptsDir)
+			}
+			return fi.Size(), nil
+		}
+	}
+	return 0, nil
+}
+
+// size is the size of the sidecar ref names, checked as read checks it.
+func (s *sidecars) size(ref string) (int64, error) {
+	name, err := sidecarName(ref)
+	if err != nil {
+		return 0, err
+	}
+	r, err := s.openDir()
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	return look(r, name)
+}
+
+// file is the sidecar ref names, read (once) under the rules above.
+func (s *sidecars) file(ref string) (*sidecarFile, error) {
+	name, err := sidecarName(ref)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f := s.files[name]; f != nil {
+		return f, f.err
+	}
+	f := &sidecarFile{}
+	f.data, f.err = s.readName(name)
+	if f.err == nil && s.held+int64(len(f.data)) <= maxHeldSidecars {
+		s.held += int64(len(f.data))
+		s.files[name] = f
+	}
+	return f, f.err
+}
+
+func (s *sidecars) readName(name string) ([]byte, error) {
+	r, err := s.openDir()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	if _, err := look(r, name); err != nil {
+		return nil, err
+	}
+	b, err := safefile.ReadRootFile(r, name, s.limit)
+	if err != nil {
+		return nil, reason{err}
+	}
+	return b, nil
+}
+
+// read is the bytes of the sidecar ref names.
+func (s *sidecars) read(ref string) ([]byte, error) {
+	f, err := s.file(ref)
+	if err != nil {
+		return nil, err
+	}
+	return f.data, nil
+}
+
+// value is the blob ref names decoded (a string for .txt, JSON values with
+// numbers kept, for the rest), decoded once and shared; the caller must
+// not change it.
+func (s *sidecars) value(ref string) (int, any, error) {
+	f, err := s.file(ref)
+	if err != nil {
+		return 0, nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !f.decoded {
+		switch {
+		case f.data == nil && f.coded:
+			f.val, f.valErr = decodeNumbers(f.enc)
+		case filepath.Ext(ref) == ".txt":
+			f.val = string(f.data)
+		default:
+			f.val, f.valErr = decodeNumbers(f.data)
+		}
+		f.decoded = true
+		if f.data != nil {
+			f.size = len(f.data)
+		}
+	}
+	return f.size, f.val, f.valErr
+}
+
+// encoded is the blob ref names as it goes back into a payload (its value
+// JSON-encoded, once, shared by every reference) and the blob's size.
+// Once encoded, the reader keeps only the encoding: the value, when the
+// general path needs it again, is decoded from it.
+func (s *sidecars) encoded(ref string) (int, []byte, error) {
+	f, err := s.file(ref)
+	if err != nil {
+		return 0, nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !f.coded {
+		if filepath.Ext(ref) == ".txt" {
+			f.enc, f.encErr = marshalNoHTML(string(f.data))
+		} else if v, err := decodeNumbers(f.data); err != nil {
+			f.encErr = err
+		} else {
+			f.enc, f.encErr = marshalNoHTML(v)
+		}
+		f.coded, f.size = true, len(f.data)
+		if f.encErr == nil && !f.decoded {
+			f.data = nil // the encoding stands for it from now on
+		}
+	}
+	return f.size, f.enc, f.encErr
+}
+
+// preview is the blob ref names as a preview of n runes: a JSON string of
+// its first runes (of its text, or of its JSON encoding), enough that a
+// clip at n runes reads as the whole value's would, read through a
+// bounded reader: however large the blob and however many events name it,
+// the reader holds a few bytes of it. size is the file's size.
+func (s *sidecars) preview(ref string, n int) (int64, []byte, error) {
+	name, err := sidecarName(ref)
+	if err != nil {
+		return 0, nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p, ok := s.previews[name]; ok {
+		return p.size, p.enc, p.err
+	}
+	var p preview
+	p.size, p.enc, p.err = s.readPreview(name, n)
+	if s.previews == nil {
+		s.previews = map[string]preview{}
+	}
+	s.previews[name] = p
+	return p.size, p.enc, p.err
+}
+
+func (s *sidecars) readPreview(name string, n int) (int64, []byte, error) {
+	r, err := s.openDir()
+	if err != nil {
+		return 0, nil, err
+	}
+	defer r.Close()
+	size, err := look(r, name)
+	if err != nil {
+		return 0, nil, err
+	}
+	f, err := r.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return 0, nil, reason{err}
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return 0, nil, fmt.Errorf("it is not a regular file: kitsoki reads only regular files inside the trace's %s/ folder", promptsDir)
+	}
+	// n+1 runes of at most 4 bytes, and one more byte: enough for a clip
+	// at n to cut (a "\r\n" counts once there).
+	head, err := io.ReadAll(io.LimitReader(f, int64(n+1)*4+1))
+	if err != nil {
+		return 0, nil, reason{err}
+	}
+	for len(head) > 0 && !utf8.Valid(head) {
+		head = head[:len(head)-1] // a rune cut at the end
+	}
+	enc, err := marshalNoHTML(string(head))
+	return size, enc, err
+}
+
+// ReadSidecar reads the prompt_file / response_file (or blob) reference
+// ref of the trace at tracePath: a regular file inside the trace's own
+// agent-prompts/ folder, reached through no symlink, at most limit bytes.
+// The error names the reference, never what a symlink points to.
+func ReadSidecar(tracePath, ref string, limit int64) ([]byte, error) {
+	b, err := newSidecars(tracePath, limit).read(ref)
+	if err != nil {
+		return nil, fmt.Errorf("sidecar %s: %w", ref, err)
+	}
+	return b, nil
+}
+
+// reason is a file error worded without Go's absolute path (what
+// safefile.Reason says), still matching what it wraps (fs.ErrNotExist).
+type reason struct{ err error }
+
+func (r reason) Error() string { return safefile.Reason(r.err) }
+func (r reason) Unwrap() error { return r.err }
