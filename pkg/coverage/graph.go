@@ -39,15 +39,12 @@ type posKey struct {
 // to (where kitsoki test ran).
 func NewGraphCoverage(p *Profile, base string, g *graph.Graph) *GraphCoverage {
 	gc := &GraphCoverage{items: map[posKey]int64{}, states: map[string]story.Pos{}}
-	if abs, err := filepath.Abs(base); err == nil {
-		base = abs
-	}
 	for _, f := range p.Files {
 		file := filepath.FromSlash(f.Path)
 		if !filepath.IsAbs(file) {
 			file = filepath.Join(base, file)
 		}
-		file = filepath.Clean(file)
+		file = absFile(file)
 		for _, it := range f.Items {
 			gc.items[posKey{file, it.Kind, it.Line, it.Col}] = it.Count
 		}
@@ -82,23 +79,10 @@ func (gc *GraphCoverage) StateReached(path string) (reached, known bool) {
 // that leaves through an exit is counted as its arc), an on_error
 // redirect, a timeout or an on_complete target.
 func (gc *GraphCoverage) EdgeReached(e *graph.Edge) (reached, known bool) {
-	k := engine.ReachArc
-	switch e.Kind {
-	case graph.EdgeOnError:
-		k = engine.ReachOnError
-	case graph.EdgeTimeout:
-		k = engine.ReachTimeout
-	case graph.EdgeOnComplete:
-		k = engine.ReachOnComplete
-	}
-	return gc.lookup(e.Pos, k)
+	return gc.lookup(e.Pos, edgeKind(e))
 }
 
 func (gc *GraphCoverage) lookup(p story.Pos, k engine.ReachKind) (reached, known bool) {
-	file := p.File
-	if abs, err := filepath.Abs(file); err == nil {
-		file = abs
-	}
-	n, ok := gc.items[posKey{file, k, p.Line, p.Col}]
+	n, ok := gc.items[posKey{absFile(p.File), k, p.Line, p.Col}]
 	return n > 0, ok
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/pkg/engine"
 	"kitsoki/pkg/graph"
 	"kitsoki/pkg/story"
 )
@@ -213,4 +214,82 @@ func svgColours(t *testing.T, svg []byte) []byte {
 	}
 	flush()
 	return out.Bytes()
+}
+
+// With -v, each unreached move of the known story is listed with the
+// fewest intents from the root to the state it leaves from.
+func TestKnownStoryPathHints(t *testing.T) {
+	g, _ := knownGraph(t)
+	p := runCovered(t, "testdata/known", "testdata/known/app.yaml")
+	h := NewHints()
+	h.AddStory("testdata/known", "", g)
+	var b bytes.Buffer
+	WriteUnreachedHints(&b, p, h, "testdata/known")
+	out := b.String()
+	for _, want := range []string{
+		// the phase template's guarded arm: alpha's copy is the nearer
+		"app.yaml:42:15: arc on approve → done_state (in alpha_executing)\n      to reach alpha_executing: kitsoki run testdata/known --intent work\n",
+		"app.yaml:61:11: arc on quit → @exit:abandoned (in lobby)\n      to reach lobby: kitsoki run testdata/known\n",
+		"app.yaml:75:21: on_complete → broken (in running)\n      to reach running: kitsoki run testdata/known --intent run\n",
+		"app.yaml:101:22: arc on rain → ../wet (in clock.weather.dry)\n      to reach clock.weather.dry: kitsoki run testdata/known --intent enter\n",
+		"shop/app.yaml:22:19: on_error → ../aisle (in store.till)\n      to reach store.till: kitsoki run testdata/known --intent shop --intent store__pay\n",
+		"\nintent paths: the fewest intents from the root to the state the move leaves from, guards ignored",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the list lacks %q:\n%s", want, out)
+		}
+	}
+	// states, exits and effects get no hint
+	if strings.Contains(out, "app.yaml:77:3: state broken\n      ") || strings.Contains(out, "exit abandoned\n      ") {
+		t.Errorf("a hint under a state or exit:\n%s", out)
+	}
+	golden(t, "known/golden/unreached-paths.txt", b.Bytes())
+}
+
+// A move whose state no intent reaches says so; a path through an intent
+// with a required slot asks for its value; odd names are shell-quoted.
+func TestPathHintCommands(t *testing.T) {
+	for _, c := range []struct {
+		h    Hint
+		want string
+	}{
+		{Hint{Story: "my story", Root: ".", Found: true, Intents: []string{"ask", "go"}, Slots: map[string][]string{"ask": {"q"}}},
+			"kitsoki run 'my story' --root . --intent ask --slot q=VALUE --intent go"},
+		{Hint{Story: "s", Found: true, Intents: []string{"it's"}}, `kitsoki run s --intent 'it'\''s'`},
+		{Hint{Story: "s", Found: false}, ""},
+	} {
+		if got := c.h.Command(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.h, got, c.want)
+		}
+	}
+	g, err := graph.Load("../graph/testdata/paths", story.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHints()
+	h.AddStory("paths", "", g)
+	var island, ask *graph.Edge
+	for _, e := range g.Edges {
+		switch {
+		case e.From == "island":
+			island = e
+		case e.Intent == "ask":
+			ask = e
+		}
+	}
+	loc := func(e *graph.Edge) Located {
+		return Located{Path: e.Pos.File, Item: Item{Kind: engine.ReachArc, Line: e.Pos.Line, Col: e.Pos.Col}}
+	}
+	if hint, ok := h.For("", loc(island)); !ok || hint.Found || hint.State != "island" {
+		t.Errorf("island: %+v %v, want no path", hint, ok)
+	}
+	p := &Profile{Files: []*File{{Path: island.Pos.File, Items: []Item{loc(island).Item}}}}
+	var b bytes.Buffer
+	WriteUnreachedHints(&b, p, h, "")
+	if !strings.Contains(b.String(), "\n      no intent path from the root reaches island\n") {
+		t.Errorf("no 'no intent path' line:\n%s", b.String())
+	}
+	if hint, ok := h.For("", loc(ask)); !ok || hint.Command() != "kitsoki run paths" {
+		t.Errorf("ask from the root: %+v", hint)
+	}
 }
