@@ -10,7 +10,7 @@ import (
 )
 
 const coverGraphStory = `app: {id: c}
-intents: {go: {}, back: {}}
+intents: {go: {}, back: {}, more: {}}
 root: a
 states:
   a:
@@ -18,7 +18,9 @@ states:
       go: [{target: b}]
       back: [{target: c}]
   b: {terminal: true}
-  c: {}
+  c:
+    on:
+      more: [{target: b}]
 `
 
 const coverGraphFlow = `test_kind: flow
@@ -80,5 +82,31 @@ func TestGraphCoverprofile(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "cover.info")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// kitsoki test --cover -v lists each unreached move with a kitsoki run
+// command that reaches the state it leaves from.
+func TestCoverPathHints(t *testing.T) {
+	dir := storytest.TempTree(t, map[string]string{"app.yaml": coverGraphStory, "flows/go.yaml": coverGraphFlow})
+	t.Chdir(dir)
+	code, out, errOut := runCmd(t, "test", ".", "--cover", "-v")
+	want := "  app.yaml:8:14: arc on back → c (in a)\n      to reach a: kitsoki run .\n" +
+		"  app.yaml:10:3: state c\n" +
+		"  app.yaml:12:14: arc on more → b (in c)\n      to reach c: kitsoki run . --intent back\n" +
+		"intent paths: the fewest intents from the root to the state the move leaves from, guards ignored"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Fatalf("exit %d, stderr %q: the list lacks\n%s\n%s", code, errOut, want, out)
+	}
+	// without -v: no list, no hints
+	if _, out, _ = runCmd(t, "test", ".", "--cover"); strings.Contains(out, "to reach") {
+		t.Errorf("hints without -v:\n%s", out)
+	}
+	// a story that loads only under the DIR of a DIR/... argument gets --root DIR
+	t.Chdir(storytest.Corpus(t, "."))
+	code, out, errOut = runCmd(t, "test", "imports_smoke/...", "--cover", "-v")
+	want = "      to reach sub.working: kitsoki run imports_smoke/parent --root imports_smoke --intent begin_substory --intent sub__start_work\n"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Fatalf("exit %d, stderr %q: the list lacks\n%s\n%s", code, errOut, want, out)
 	}
 }

@@ -197,7 +197,11 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	}
 	writeTestText(text, f, results)
 	if col != nil {
-		if err := writeCover(stdout, text, &f.cover, col.Profile(), f.verbose); err != nil {
+		var hints *coverage.Hints
+		if f.verbose {
+			hints = pathHints(all, f.root, f.trees)
+		}
+		if err := writeCover(stdout, text, &f.cover, col.Profile(), hints); err != nil {
 			return err
 		}
 	}
@@ -536,7 +540,7 @@ cannot be read.`,
 				cf.profile = "-"
 			}
 			if len(ps) > 0 {
-				if err := writeCover(c.OutOrStdout(), c.ErrOrStderr(), cf, coverage.Merge(ps...), false); err != nil {
+				if err := writeCover(c.OutOrStdout(), c.ErrOrStderr(), cf, coverage.Merge(ps...), nil); err != nil {
 					return err
 				}
 			}

@@ -13,6 +13,8 @@ import (
 	"kitsoki/internal/atomicfile"
 	"kitsoki/pkg/coverage"
 	"kitsoki/pkg/flowtest"
+	"kitsoki/pkg/graph"
+	"kitsoki/pkg/story"
 )
 
 // coverFlags are kitsoki test's coverage flags (also on test merge).
@@ -93,12 +95,14 @@ func addStories(col *coverage.Collector, runner *flowtest.Runner, files []*flowt
 	}
 }
 
-// writeCover prints the summary line (and with verbose the unreached
-// parts) to text and writes the profile and the HTML report.
-func writeCover(stdout, text io.Writer, cf *coverFlags, p *coverage.Profile, verbose bool) error {
+// writeCover prints the summary line (and, given hints (-v), the
+// unreached parts with their path hints) to text and writes the profile
+// and the HTML report.
+func writeCover(stdout, text io.Writer, cf *coverFlags, p *coverage.Profile, hints *coverage.Hints) error {
 	fmt.Fprintln(text, coverage.SummaryLine(p.Summarize()))
-	if verbose {
-		coverage.WriteUnreached(text, p)
+	if hints != nil {
+		base, _ := os.Getwd()
+		coverage.WriteUnreachedHints(text, p, hints, base)
 	}
 	if cf.profile != "" {
 		var b bytes.Buffer
@@ -131,4 +135,52 @@ func writeProfile(w io.Writer, format string, p *coverage.Profile) error {
 		return coverage.WriteCobertura(w, p)
 	}
 	return coverage.WriteLCOV(w, p)
+}
+
+// pathHints draws every story that has fixtures for -v's path hints,
+// each named as kitsoki run takes it from the working directory: with
+// --root when the test was given one, or when the story loads only under
+// the DIR of a DIR/... argument. A story that does not draw gets no hints
+// (its fixtures fail on their own).
+func pathHints(files []*flowtest.File, root string, trees []string) *coverage.Hints {
+	h := coverage.NewHints()
+	wd, _ := os.Getwd()
+	seen := map[string]bool{}
+	for _, f := range files {
+		if seen[f.Story] {
+			continue
+		}
+		seen[f.Story] = true
+		runRoot := root
+		g, err := graph.Load(f.Story, story.Options{Root: root})
+		if err != nil && root == "" {
+			for _, t := range trees {
+				if g, err = graph.Load(f.Story, story.Options{Trees: []string{t}}); err == nil {
+					runRoot = t
+					break
+				}
+			}
+		}
+		if err != nil {
+			continue
+		}
+		h.AddStory(runName(wd, f.Story), runRoot, g)
+	}
+	return h
+}
+
+// runName is how kitsoki run is to be given the story at app: its
+// directory, relative to wd when below it.
+func runName(wd, app string) string {
+	dir := app
+	if filepath.Base(app) == "app.yaml" {
+		dir = filepath.Dir(app)
+	}
+	if abs, err := filepath.Abs(dir); err == nil && wd != "" {
+		if rel, err := filepath.Rel(wd, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return rel
+		}
+		return abs
+	}
+	return dir
 }

@@ -268,11 +268,13 @@ func TestPathHintCommands(t *testing.T) {
 	}
 	h := NewHints()
 	h.AddStory("paths", "", g)
-	var island, ask *graph.Edge
+	var island, timed, ask *graph.Edge
 	for _, e := range g.Edges {
 		switch {
 		case e.From == "island":
 			island = e
+		case e.From == "timed":
+			timed = e
 		case e.Intent == "ask":
 			ask = e
 		}
@@ -283,11 +285,16 @@ func TestPathHintCommands(t *testing.T) {
 	if hint, ok := h.For("", loc(island)); !ok || hint.Found || hint.State != "island" {
 		t.Errorf("island: %+v %v, want no path", hint, ok)
 	}
-	p := &Profile{Files: []*File{{Path: island.Pos.File, Items: []Item{loc(island).Item}}}}
+	p := &Profile{Files: []*File{{Path: island.Pos.File, Items: []Item{loc(island).Item, loc(timed).Item}}}}
 	var b bytes.Buffer
 	WriteUnreachedHints(&b, p, h, "")
-	if !strings.Contains(b.String(), "\n      no intent path from the root reaches island\n") {
-		t.Errorf("no 'no intent path' line:\n%s", b.String())
+	for _, want := range []string{
+		"\n      no intent path from the root reaches island: no move leads there\n",
+		"\n      no intent path from the root reaches timed: only a timeout, on_error or on_complete move leads there\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %q line:\n%s", want, b.String())
+		}
 	}
 	if hint, ok := h.For("", loc(ask)); !ok || hint.Command() != "kitsoki run paths" {
 		t.Errorf("ask from the root: %+v", hint)

@@ -17,8 +17,10 @@ type Hint struct {
 	Story, Root string
 	// State is the state the arc leaves from.
 	State string
-	// Found is false when no intent path from the root reaches State.
-	Found   bool
+	// Found is false when no intent path from the root reaches State;
+	// Moved then tells whether a path that takes timeouts, on_error or
+	// on_complete moves too does.
+	Found, Moved bool
 	Intents []string
 	// Slots are the required slots of the intents on the path (each needs
 	// a --slot).
@@ -37,10 +39,10 @@ func NewHints() *Hints { return &Hints{sites: map[posKey][]Hint{}} }
 // AddStory registers the moves of g, the whole drawing of a story; name
 // and root are how kitsoki run is to be given it (root "" = no --root).
 func (h *Hints) AddStory(name, root string, g *graph.Graph) {
-	paths := g.IntentPaths()
+	paths, moved := g.IntentPaths(), g.MoveReachable()
 	for _, e := range g.Edges {
 		p, found := paths[e.From]
-		hint := Hint{Story: name, Root: root, State: e.From, Found: found, Intents: p, Slots: g.Slots}
+		hint := Hint{Story: name, Root: root, State: e.From, Found: found, Moved: moved[e.From], Intents: p, Slots: g.Slots}
 		key := posKey{absFile(e.Pos.File), edgeKind(e), e.Pos.Line, e.Pos.Col}
 		h.sites[key] = append(h.sites[key], hint)
 	}
@@ -72,6 +74,9 @@ func (h *Hints) For(base string, l Located) (Hint, bool) {
 func better(a, b Hint) bool {
 	if a.Found != b.Found {
 		return a.Found
+	}
+	if a.Moved != b.Moved {
+		return a.Moved
 	}
 	return len(a.Intents) < len(b.Intents)
 }

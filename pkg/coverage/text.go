@@ -51,8 +51,10 @@ func WriteUnreachedHints(w io.Writer, p *Profile, hints *Hints, base string) {
 		}
 		hinted = true
 		switch {
+		case !h.Found && h.Moved:
+			fmt.Fprintf(w, "      no intent path from the root reaches %s: only a timeout, on_error or on_complete move leads there\n", termsafe.Line(h.State))
 		case !h.Found:
-			fmt.Fprintf(w, "      no intent path from the root reaches %s\n", termsafe.Line(h.State))
+			fmt.Fprintf(w, "      no intent path from the root reaches %s: no move leads there\n", termsafe.Line(h.State))
 		default:
 			slots = slots || h.needsSlot()
 			fmt.Fprintf(w, "      to reach %s: %s\n", termsafe.Line(h.State), termsafe.Line(h.Command()))

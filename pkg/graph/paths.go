@@ -1,5 +1,7 @@
 package graph
 
+import "slices"
+
 // IntentPaths finds, for each state of g that a sequence of intents can
 // reach from the root, the shortest such sequence: a breadth-first search
 // over the on: arms of the whole drawing (call it before View narrows it).
@@ -14,7 +16,23 @@ package graph
 // and its initial: chain (every region of a parallel one). The root and what entering it
 // enters map to an empty sequence; a state missing from the result has no
 // intent path from the root. Ties go to the arm declared first.
-func (g *Graph) IntentPaths() map[string][]string {
+func (g *Graph) IntentPaths() map[string][]string { return g.paths(false) }
+
+// MoveReachable lists the states reachable from the root when timeouts,
+// on_error and on_complete moves count as steps too (guards ignored, as
+// in IntentPaths): a state here but not in IntentPaths is reached only
+// through one of those.
+func (g *Graph) MoveReachable() map[string]bool {
+	out := map[string]bool{}
+	for p := range g.paths(true) {
+		out[p] = true
+	}
+	return out
+}
+
+// paths is the search of IntentPaths; with auto, timeouts, on_error and
+// on_complete moves are steps that add no intent.
+func (g *Graph) paths(auto bool) map[string][]string {
 	states := map[string]*Node{}
 	for _, n := range g.Nodes() {
 		switch n.Kind {
@@ -24,7 +42,10 @@ func (g *Graph) IntentPaths() map[string][]string {
 	}
 	arms := map[string][]*Edge{}
 	for _, e := range g.Edges {
-		if (e.Kind == EdgeArc || e.Kind == EdgeExit) && e.Intent != "*" && states[e.To] != nil {
+		if states[e.To] == nil {
+			continue
+		}
+		if (e.Kind == EdgeArc || e.Kind == EdgeExit) && e.Intent != "*" || auto {
 			arms[e.From] = append(arms[e.From], e)
 		}
 	}
@@ -86,7 +107,10 @@ func (g *Graph) IntentPaths() map[string][]string {
 		queue = queue[1:]
 		for a := n; a != nil; a = a.Parent {
 			for _, e := range arms[a.Path] {
-				next := append(append(make([]string, 0, len(paths[n.Path])+1), paths[n.Path]...), e.Intent)
+				next := paths[n.Path]
+				if e.Kind == EdgeArc || e.Kind == EdgeExit {
+					next = append(slices.Clip(next), e.Intent)
+				}
 				enter(states[e.To], n, next)
 			}
 		}

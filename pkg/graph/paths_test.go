@@ -55,6 +55,13 @@ func TestIntentPaths(t *testing.T) {
 		slices.Sort(extra)
 		t.Errorf("unexpected paths for %v", extra)
 	}
+	// counting timeouts, on_error and on_complete (and the wildcard) too
+	all := g.MoveReachable()
+	for path, want := range map[string]bool{"timed": true, "wild": true, "far": true, "island": false, "par.left.l1": false} {
+		if all[path] != want {
+			t.Errorf("MoveReachable[%s] = %v, want %v", path, all[path], want)
+		}
+	}
 	if !reflect.DeepEqual(g.Slots, map[string][]string{"ask": {"q"}}) {
 		t.Errorf("slots %v, want ask's q (tone has a default)", g.Slots)
 	}
