@@ -21,7 +21,7 @@ type Hint struct {
 	// Moved then tells whether a path that takes timeouts, on_error or
 	// on_complete moves too does.
 	Found, Moved bool
-	Intents []string
+	Intents      []string
 	// Slots are the required slots of the intents on the path (each needs
 	// a --slot).
 	Slots map[string][]string
