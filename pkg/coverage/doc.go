@@ -14,8 +14,16 @@
 // to the unsharded profile byte for byte: every shard lists every item of
 // every story with fixtures, and counts add.
 //
+// A profile also colours kitsoki graph's drawing ([GraphCoverage], the
+// graph.Coverage seam: items and drawn parts matched by file, line, column
+// and kind), and -v's unreached list names, under each unreached move, the
+// kitsoki run command whose intents reach the state it leaves from
+// ([Hints], over graph.IntentPaths: guards ignored, and the list says so).
+// pkg/graph never imports this package.
+//
 // Layout: profile.go (the model, summaries, Merge), collect.go (the
 // observer), json.go (+ profile.schema.json), lcov.go, cobertura.go,
-// html.go (+ html.tmpl), text.go (summary line, unreached list),
-// beside.go (the profile the editor reads).
+// html.go (+ html.tmpl), text.go (summary line, unreached list and its
+// hints), beside.go (the profile the editor reads), graph.go (a profile
+// as graph.Coverage), paths.go (path hints).
 package coverage
