@@ -126,7 +126,7 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 	fl.BoolVar(&f.sandbox, "sandbox", false, "untrusted code: start no process, reach no network, run only in-process built-ins (also KITSOKI_SANDBOX=1; see SECURITY.md)")
 	f.cover.add(c, true)
 	if full {
-		fl.BoolVarP(&f.verbose, "verbose", "v", false, "with --cover, list what the fixtures never reach, each at its file:line")
+		fl.BoolVarP(&f.verbose, "verbose", "v", false, "with --cover, list what the fixtures never reach, each at its file:line, with the kitsoki run intents that reach each unreached move's state (guards ignored)")
 	}
 	fl.BoolVar(&f.strict, "strict", false, strictUsage)
 }
