@@ -266,6 +266,9 @@ func TestPathHintCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// the story's fixtures walk two of its intent paths on the engine
+	// (box.deep: b c a; par.right.r2: b c a with the guard open)
+	runCovered(t, "../graph/testdata/paths", "../graph/testdata/paths/app.yaml")
 	h := NewHints()
 	h.AddStory("paths", "", g)
 	var island, timed, ask *graph.Edge
