@@ -12,13 +12,17 @@ BIN     := bin/kitsoki
 # Pinned lint tools, fetched through the Go module proxy by `go run`.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build test lint vet fmt-check staticcheck tidy-check unit graphviz examples flows bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
+.PHONY: build test test-tools lint vet fmt-check staticcheck tidy-check unit graphviz examples flows bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
 
 ## test: everything CI runs — format, vet (every release platform), race tests (fuzz seeds included), examples end to end, flow fixtures.
-test: lint unit examples flows
+test: lint test-tools unit examples flows
+
+## test-tools: the Debian packages the tests check outputs with (lcov's genhtml, xmllint), installed when missing and apt-get can run.
+test-tools:
+	@./scripts/test-tools.sh
 
 ## lint: gofmt, go vet on every release platform, staticcheck, go.mod tidy.
 lint: fmt-check vet cross staticcheck tidy-check

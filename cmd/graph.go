@@ -5,11 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"kitsoki/internal/atomicfile"
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/compose"
+	"kitsoki/pkg/coverage"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/fold"
 	"kitsoki/pkg/graph"
@@ -21,8 +25,8 @@ func init() { register("graph", newGraphCmd) }
 
 func newGraphCmd() *cobra.Command {
 	var (
-		format, state, out, root string
-		depth                    int
+		format, state, out, root, cover string
+		depth                           int
 	)
 	c := &cobra.Command{
 		Use:   "graph STORY",
@@ -31,7 +35,8 @@ func newGraphCmd() *cobra.Command {
 			"  kitsoki graph examples/ci-triage --format dot -o machine.dot  # then: dot -Tpng machine.dot -o machine.png\n" +
 			"  kitsoki graph examples/ci-triage --format svg -o machine.svg\n" +
 			"  kitsoki graph big-story --depth 1                     # top-level states only, compounds collapsed\n" +
-			"  kitsoki graph big-story --state review --depth 2      # the subtree under review, two levels deep",
+			"  kitsoki graph big-story --state review --depth 2      # the subtree under review, two levels deep\n" +
+			"  kitsoki test my-story --coverprofile cover.json && kitsoki graph my-story --coverprofile cover.json",
 		Long: `Graph draws STORY (a story directory or its app.yaml) as the engine runs it:
 imports folded in, phases expanded. Compound and parallel states and imported
 children are clusters; each arc is labelled with its intent and guard; exits,
@@ -46,26 +51,33 @@ For big stories, --state PATH draws only the subtree under a state (arcs that
 cross its border end at stubs) and --depth N draws N levels of states and
 collapses the compounds on the last level into one node each.
 
+--coverprofile FILE colours the drawing with a JSON coverage profile (kitsoki
+test --coverprofile FILE --cover-format json, or .kitsoki/coverage.json): the
+states and moves the fixtures reached in green, those they never reached in
+red, a collapsed node or merged edge that holds both in amber. Run it from the
+directory kitsoki test ran in (the profile's paths are relative to it).
+
 Nothing is run and nothing is written but the drawing (standard output, or -o).
 
 Exit status: 0 drawn, 1 the story does not load, 2 usage error or Graphviz
 missing for --format svg.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runGraph(c.OutOrStdout(), c.ErrOrStderr(), args[0], graphFlags{format: format, state: state, depth: depth, out: out, root: root}, c)
+			return runGraph(c.OutOrStdout(), c.ErrOrStderr(), args[0], graphFlags{format: format, state: state, depth: depth, out: out, root: root, cover: cover}, c)
 		},
 	}
 	c.Flags().StringVar(&format, "format", "mermaid", "output `FORMAT`: mermaid, dot or svg")
 	c.Flags().StringVar(&state, "state", "", "draw only the subtree under the state at `PATH` (dotted)")
 	c.Flags().IntVar(&depth, "depth", 0, "draw `N` levels of states, collapsing deeper compounds into one node (0: all)")
 	c.Flags().StringVarP(&out, "output", "o", "", "write the drawing to `FILE` (default: standard output)")
+	c.Flags().StringVar(&cover, "coverprofile", "", "colour what the fixtures reached and never reached, from the JSON coverage profile `FILE` (kitsoki test --coverprofile FILE --cover-format json)")
 	addRootFlag(c, &root)
 	return c
 }
 
 type graphFlags struct {
-	format, state, out, root string
-	depth                    int
+	format, state, out, root, cover string
+	depth                           int
 }
 
 func runGraph(stdout, stderr io.Writer, path string, f graphFlags, c *cobra.Command) error {
@@ -93,21 +105,29 @@ func runGraph(stdout, stderr io.Writer, path string, f graphFlags, c *cobra.Comm
 		}
 		return findingf("%s: %v", path, err)
 	}
+	var o graph.Options
+	if f.cover != "" {
+		cov, err := graphCoverage(stderr, f.cover, path, g)
+		if err != nil {
+			return err
+		}
+		o.Coverage = cov
+	}
 	if g, err = g.View(graph.View{State: f.state, Depth: f.depth}); err != nil {
 		return usagef("%v", err)
 	}
 	var buf bytes.Buffer
 	switch f.format {
 	case "mermaid":
-		err = graph.WriteMermaid(&buf, g, graph.Options{})
+		err = graph.WriteMermaid(&buf, g, o)
 		if why := graph.MermaidTooBig(g, buf.Len()); why != "" {
 			fmt.Fprintf(stderr, "kitsoki: warning: %s: %s, so GitHub and most Markdown viewers will not draw it; narrow it with --depth or --state, or use --format svg\n", trace.Printable(path), why)
 		}
 	case "dot":
-		err = graph.WriteDOT(&buf, g, graph.Options{})
+		err = graph.WriteDOT(&buf, g, o)
 	case "svg":
 		var svg []byte
-		svg, err = graph.RenderSVG(c.Context(), g, graph.Options{})
+		svg, err = graph.RenderSVG(c.Context(), g, o)
 		var dm *graph.DotMissingError
 		if errors.As(err, &dm) {
 			return usagef("%v", err)
@@ -125,4 +145,41 @@ func runGraph(stdout, stderr io.Writer, path string, f graphFlags, c *cobra.Comm
 		return usagef("-o %s: %v", f.out, err)
 	}
 	return nil
+}
+
+// graphCoverage reads the JSON profile at file for kitsoki graph
+// --coverprofile and matches it against g (the whole drawing). Its
+// relative paths are taken from the working directory, else, for a
+// profile at DIR/.kitsoki/coverage.json, from DIR; a profile that knows
+// none of the story's states and moves is warned about, not refused.
+func graphCoverage(stderr io.Writer, file, story string, g *graph.Graph) (graph.Coverage, error) {
+	data, err := safefile.ReadFile(file, coverage.MaxJSON)
+	if err != nil {
+		return nil, usagef("--coverprofile %s: %s", file, safefile.Reason(err))
+	}
+	if kind := coverage.SniffOther(data); kind != "" {
+		return nil, usagef("--coverprofile %s: %s profiles count lines, not the states and moves a drawing colours; write a JSON one with kitsoki test --coverprofile FILE --cover-format json", file, kind)
+	}
+	p, err := coverage.ParseJSON(file, data)
+	if err != nil {
+		return nil, usagef("--coverprofile %v", err)
+	}
+	var bases []string
+	if wd, err := os.Getwd(); err == nil {
+		bases = append(bases, wd)
+	}
+	if abs, err := filepath.Abs(file); err == nil && filepath.Base(filepath.Dir(abs)) == ".kitsoki" {
+		bases = append(bases, filepath.Dir(filepath.Dir(abs)))
+	}
+	var gc *coverage.GraphCoverage
+	for _, base := range bases {
+		if gc = coverage.NewGraphCoverage(p, base, g); gc.Known > 0 {
+			return gc, nil
+		}
+	}
+	if gc == nil {
+		return nil, nil
+	}
+	fmt.Fprintf(stderr, "kitsoki: warning: --coverprofile %s knows none of %s's states and moves, so nothing is coloured: run kitsoki graph from the directory kitsoki test wrote it in, with the same story\n", trace.Printable(file), trace.Printable(story))
+	return gc, nil
 }

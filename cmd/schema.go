@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/pkg/coverage"
 	"kitsoki/pkg/story"
 )
 
@@ -24,6 +25,8 @@ func newSchemaCmd() *cobra.Command {
 			}),
 		schemaPrintCmd("run", "Print the JSON Schema of the kitsoki run --json output",
 			"  kitsoki schema run > run.schema.json", func() ([]byte, error) { return runSchema, nil }),
+		schemaPrintCmd("coverage", "Print the JSON Schema of the JSON coverage profile (kitsoki test --coverprofile FILE --cover-format json)",
+			"  kitsoki schema coverage > coverage.schema.json", func() ([]byte, error) { return coverage.Schema, nil }),
 	)
 	return c
 }

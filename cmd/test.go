@@ -19,6 +19,7 @@ import (
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/compose"
+	"kitsoki/pkg/coverage"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/plugin"
@@ -47,6 +48,7 @@ type testFlags struct {
 	repo      string // --kitsoki-repo
 	profile   string
 	sandbox   bool
+	cover     coverFlags
 	root      string // --root
 	trees     []string
 	strict    bool
@@ -99,7 +101,7 @@ else <app>-flows/*.yaml. --flows GLOB is relative to the current directory.`,
 	fl := flows.Flags()
 	fl.BoolVar(&up.allowMiss, "allow-missing-recording", false, "skip (not fail) a fixture whose recording is missing or misses an input")
 	fl.StringVar(&up.traceOut, "trace-out", "", "write the last fixture's JSONL trace to this file")
-	fl.BoolVar(&up.verbose, "v", false, "accepted for compatibility (no effect)")
+	fl.BoolVarP(&up.verbose, "v", "v", false, "with --cover, list what the fixtures never reach")
 	c.AddCommand(flows, newTestIntentsCmd(), newTestMergeCmd())
 	return c
 }
@@ -122,8 +124,11 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 	fl.DurationVar(&f.timeout, "timeout", 0, "fail a fixture that runs longer than this in real time, e.g. 2m (0 = no limit)")
 	fl.StringVar(&f.profile, "profile", "", "operator plugin profile `FILE`, applied over the .kitsoki/plugins.yaml found upward from each story (see kitsoki plugins)")
 	fl.BoolVar(&f.sandbox, "sandbox", false, "untrusted code: start no process, reach no network, run only in-process built-ins (also KITSOKI_SANDBOX=1; see SECURITY.md)")
+	f.cover.add(c, true)
+	if full {
+		fl.BoolVarP(&f.verbose, "verbose", "v", false, "with --cover, list what the fixtures never reach, each at its file:line, with the kitsoki run intents that reach each unreached move's state (guards ignored)")
+	}
 	fl.BoolVar(&f.strict, "strict", false, strictUsage)
-	_ = full
 }
 
 func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *testFlags) error {
@@ -133,6 +138,15 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	runRE, shard, shards, err := checkTestFlags(f)
 	if err != nil {
 		return err
+	}
+	if err := f.cover.check(); err != nil {
+		return err
+	}
+	switch {
+	case f.cover.format != "" && f.cover.profile == "":
+		return usagef("--cover-format %s: name the profile to write with --coverprofile FILE", f.cover.format)
+	case f.cover.profile == "-" && f.jsonOut == "-":
+		return usagef("--coverprofile - and --json - both want stdout; write one of them to a file")
 	}
 	sandbox, err := sandboxMode(f.sandbox, os.Getenv(sandboxEnv))
 	if err != nil {
@@ -147,6 +161,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if err != nil {
 		return err
 	}
+	all := files
 	if shards > 0 {
 		files = shardFiles(files, shard, shards)
 	}
@@ -155,23 +170,41 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		return err
 	}
 	defer cleanup()
-	runner := flowtest.NewRunner(flowtest.Options{Jobs: f.jobs, FailFast: f.failFast, TraceDir: traceDir, Recording: f.recording,
+	opts := flowtest.Options{Jobs: f.jobs, FailFast: f.failFast, TraceDir: traceDir, Recording: f.recording,
 		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout, WorkDir: f.workDir, KitsokiRepo: f.repo,
-		Profile: f.profile, Sandbox: sandbox, Root: f.root, Trees: f.trees, Strict: f.strict})
+		Profile: f.profile, Sandbox: sandbox, Root: f.root, Trees: f.trees, Strict: f.strict}
+	var col *coverage.Collector
+	if f.cover.on() {
+		col = newCollector()
+		opts.Observer = col
+	}
+	runner := flowtest.NewRunner(opts)
 	if err := loadTestStories(stderr, runner, files, f.profile); err != nil {
 		return err
+	}
+	if col != nil {
+		addStories(col, runner, all)
 	}
 
 	results := runner.Run(ctx, files)
 
 	text := stdout
-	if f.jsonOut == "-" {
+	if f.jsonOut == "-" || f.cover.profile == "-" {
 		text = stderr
 	}
 	if err := writeTestReports(stdout, f, results); err != nil {
 		return err
 	}
 	writeTestText(text, f, results)
+	if col != nil {
+		var hints *coverage.Hints
+		if f.verbose {
+			hints = pathHints(all, f.root, f.trees)
+		}
+		if err := writeCover(stdout, text, &f.cover, col.Profile(), hints); err != nil {
+			return err
+		}
+	}
 	intentsFailed, err := runStoryIntents(ctx, text, stderr, apps, f)
 	if err != nil {
 		return err
@@ -471,56 +504,116 @@ func shardFiles(files []*flowtest.File, i, n int) []*flowtest.File {
 
 func newTestMergeCmd() *cobra.Command {
 	var jsonOut, junitOut string
+	cf := &coverFlags{}
 	c := &cobra.Command{
-		Use:     "merge REPORT.json...",
-		Short:   "Merge the --json reports of kitsoki test shards into one",
-		Example: "  kitsoki test merge shard1.json shard2.json shard3.json --junit all.xml",
+		Use:   "merge FILE...",
+		Short: "Merge the --json reports and the JSON coverage profiles of kitsoki test shards",
+		Example: "  kitsoki test merge shard1.json shard2.json shard3.json --junit all.xml\n" +
+			"  kitsoki test merge cover1.json cover2.json --coverprofile coverage.lcov",
 		Long: `Merge concatenates the --json reports of test shards (in the order given) and
 sums their counts. The merged report goes to --json FILE (default stdout);
 --junit FILE also writes it as JUnit XML.
 
-Exit status: 0 every merged fixture passed, 1 one failed, 2 a report that
+JSON coverage profiles (kitsoki test --coverprofile FILE --cover-format json)
+given among the files are added up: every part's counts summed, byte for
+byte the profile one unsharded run writes. The merged profile goes to
+--coverprofile FILE in --cover-format (default stdout as JSON when no report
+is merged), --cover-html DIR writes the HTML report, and the summary line
+goes to stderr. LCOV and Cobertura profiles cannot be merged exactly (a
+line's count hides which part it counts): write shard profiles as JSON.
+
+Exit status: 0 every merged fixture passed, 1 one failed, 2 a file that
 cannot be read.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			var rs []*flowtest.Report
-			for _, a := range args {
-				r, err := flowtest.ReadReport(a)
-				if err != nil {
-					return usagef("%v", err)
-				}
-				rs = append(rs, r)
+			if err := cf.check(); err != nil {
+				return err
 			}
-			m := flowtest.MergeReports(rs)
-			sort.SliceStable(m.Results, func(i, j int) bool { return m.Results[i].File < m.Results[j].File })
-			data, err := flowtest.MarshalReport(m)
+			rs, ps, err := readMergeInputs(args)
 			if err != nil {
-				return usagef("%v", err)
+				return err
 			}
-			if jsonOut == "" || jsonOut == "-" {
-				_, err = c.OutOrStdout().Write(append(data, '\n'))
-			} else {
-				err = atomicfile.Write(jsonOut, data, 0o644)
-			}
-			if err != nil {
-				return usagef("--json %s: %v", jsonOut, err)
-			}
-			if junitOut != "" {
-				var b strings.Builder
-				if err := flowtest.WriteJUnitReport(&b, m); err != nil {
-					return usagef("--junit: %v", err)
+			if len(ps) > 0 && cf.profile == "" && cf.html == "" {
+				if len(rs) > 0 {
+					return usagef("coverage profiles and test reports were given: name where the merged profile goes with --coverprofile FILE (the report goes to --json)")
 				}
-				if err := atomicfile.Write(junitOut, []byte(b.String()), 0o644); err != nil {
-					return usagef("--junit %s: %v", junitOut, err)
+				cf.profile = "-"
+			}
+			if len(ps) > 0 {
+				if err := writeCover(c.OutOrStdout(), c.ErrOrStderr(), cf, coverage.Merge(ps...), nil); err != nil {
+					return err
 				}
 			}
-			if m.Failed > 0 {
-				return silentExit(exitFinding)
+			if len(rs) == 0 {
+				return nil
 			}
-			return nil
+			return writeMergedReports(c.OutOrStdout(), rs, jsonOut, junitOut)
 		},
 	}
 	c.Flags().StringVar(&jsonOut, "json", "", "write the merged report to `FILE` (default stdout)")
 	c.Flags().StringVar(&junitOut, "junit", "", "also write the merged report as JUnit XML to `FILE`")
+	cf.add(c, false)
 	return c
+}
+
+// readMergeInputs reads each file as a JSON coverage profile or a --json
+// report.
+func readMergeInputs(args []string) ([]*flowtest.Report, []*coverage.Profile, error) {
+	var rs []*flowtest.Report
+	var ps []*coverage.Profile
+	for _, a := range args {
+		data, err := safefile.ReadFile(a, coverage.MaxJSON)
+		if err != nil {
+			return nil, nil, usagef("%s: %s", a, safefile.Reason(err))
+		}
+		if kind := coverage.SniffOther(data); kind != "" {
+			return nil, nil, usagef("%s: %s profiles cannot be merged exactly (a line's count hides which part it counts); write the shards' profiles with --cover-format json and choose the merged format here with --cover-format", a, kind)
+		}
+		if coverage.IsJSONProfile(data) {
+			p, err := coverage.ParseJSON(a, data)
+			if err != nil {
+				return nil, nil, usagef("%v", err)
+			}
+			ps = append(ps, p)
+			continue
+		}
+		r, err := flowtest.ReadReport(a)
+		if err != nil {
+			return nil, nil, usagef("%v", err)
+		}
+		rs = append(rs, r)
+	}
+	return rs, ps, nil
+}
+
+// writeMergedReports writes the merged --json report (stdout by default)
+// and --junit; exit 1 when a merged fixture failed.
+func writeMergedReports(stdout io.Writer, rs []*flowtest.Report, jsonOut, junitOut string) error {
+	m := flowtest.MergeReports(rs)
+	sort.SliceStable(m.Results, func(i, j int) bool { return m.Results[i].File < m.Results[j].File })
+	data, err := flowtest.MarshalReport(m)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if jsonOut == "" || jsonOut == "-" {
+		_, err = stdout.Write(append(data, '\n'))
+	} else {
+		err = atomicfile.Write(jsonOut, data, 0o644)
+	}
+	if err != nil {
+		return usagef("--json %s: %v", jsonOut, err)
+	}
+	if junitOut != "" {
+		var b strings.Builder
+		if err := flowtest.WriteJUnitReport(&b, m); err != nil {
+			return usagef("--junit: %v", err)
+		}
+		if err := atomicfile.Write(junitOut, []byte(b.String()), 0o644); err != nil {
+			return usagef("--junit %s: %v", junitOut, err)
+		}
+	}
+	if m.Failed > 0 {
+		return silentExit(exitFinding)
+	}
+	return nil
 }

@@ -25,9 +25,15 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 // export streamed into the file). An error of write's own is returned as
 // it is, so the caller can tell a failed producer from a failed disk; the
 // target is left as it was either way.
+//
+// A path that names an existing device or pipe (/dev/stdout, a FIFO) is
+// written in place: it cannot be replaced, and renaming over it would
+// put a regular file where the device was.
 func WriteFunc(path string, perm fs.FileMode, write func(io.Writer) error) error {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return errors.New("is a directory; name a file inside it")
+	} else if err == nil && st.Mode()&(fs.ModeDevice|fs.ModeCharDevice|fs.ModeNamedPipe) != 0 {
+		return writeInPlace(path, write)
 	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -73,4 +79,17 @@ func Cause(err error) string {
 		return le.Err.Error()
 	}
 	return err.Error()
+}
+
+// writeInPlace writes to an existing device or pipe.
+func writeInPlace(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return errors.New(Cause(err))
+	}
+	werr := write(f)
+	if cerr := f.Close(); werr == nil && cerr != nil {
+		return errors.New(Cause(cerr))
+	}
+	return werr
 }

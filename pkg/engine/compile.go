@@ -91,8 +91,12 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 	c.m.Entry = entryFile(st)
 	c.m.World = worldVars(st)
 	c.m.ExitRequires = map[string][]string{}
+	c.m.exitPos = map[string]Pos{}
 	for name, ex := range st.Exits {
 		c.m.Exits[name] = true
+		if ex != nil {
+			c.m.exitPos[name] = pos(ex.Pos)
+		}
 		if ex != nil && len(ex.Requires) > 0 {
 			c.m.ExitRequires[name] = ex.Requires
 		}
@@ -280,7 +284,7 @@ func (c *compiler) state(s *story.State, parent *State) {
 	for _, on := range s.On {
 		intent := on.Intent
 		for _, tr := range on.Arms {
-			nt := &Transition{Default: tr.Default(), Hint: tr.GuardHint(), Pos: pos(tr.Pos), Emits: tr.Emit()}
+			nt := &Transition{Default: tr.Default(), Hint: tr.GuardHint(), Pos: pos(tr.Pos), Emits: tr.Emit(), exits: c.exitsVia(tr)}
 			nt.View = tr.View()
 			if tr.Target != "" {
 				t, err := compileTarget(c.m.pongo, tr.Target)
@@ -319,6 +323,8 @@ func (c *compiler) effects(list []*story.Effect, owner *State, where string) []*
 func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	ne := &Effect{ID: e.ID(), With: jsonvalue.Normalize(anyMap(e.With)), OnError: e.OnError(), Once: e.Once(), Agent: e.Agent(), Pos: pos(e.Pos), owner: owner}
 	ne.Timeout, _ = e.CallTimeout() // a bad timeout: is validate's call-timeout error
+	ne.onErrorPos, ne.targetPos = effectKeyPos(e, "on_error"), effectKeyPos(e, "target")
+	ne.exits = c.exitsVia(e)
 	ne.agentTmpl = c.agentAliasTemplate(e, where)
 	if f := c.m.Folded; f != nil && e.Invoke != "" {
 		if si := f.Info(owner.Path); si != nil && si.Story != nil && si.Story.Dir != c.m.Dir {
@@ -491,6 +497,28 @@ func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
 		nt.Target = tx
 	}
 	return nt
+}
+
+// exitsVia are the imports: exit mappings a folded arm or on_complete
+// entry's target went through.
+func (c *compiler) exitsVia(site any) []exitMark {
+	if c.m.Folded == nil {
+		return nil
+	}
+	var out []exitMark
+	for _, u := range c.m.Folded.ExitsVia(site) {
+		out = append(out, exitMark{name: u.Name, pos: pos(u.Pos)})
+	}
+	return out
+}
+
+// effectKeyPos is the position of an effect key's value, else the
+// effect's.
+func effectKeyPos(e *story.Effect, key string) Pos {
+	if p, ok := e.KeyPos(key); ok && p.Line > 0 {
+		return pos(p)
+	}
+	return pos(e.Pos)
 }
 
 // keyPos is the position of key's value, else def.

@@ -37,6 +37,7 @@
 // result paths, flat world keys), eval.go (guards and value templates),
 // prompt.go (with: blocks, call ids, agent prompts), clock.go (wall and
 // virtual clocks, Advance's one-step move), bareroot.go (a parallel root
-// landed on bare), compile.go; the other files are named for what they
-// hold.
+// landed on bare), compile.go, observer.go (the [Observer] seam kitsoki
+// test --cover counts through, and [Machine.Reachables]); the other files
+// are named for what they hold.
 package engine

@@ -23,8 +23,12 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 			return fmt.Errorf("run interrupted: %w", err)
 		}
 		if e.Emit != nil {
+			n := len(st.emits)
 			if err := r.walkEmit(e, st); err != nil {
 				return err
+			}
+			if e.Kind == kindNone && len(st.emits) > n {
+				r.reach(ReachEffect, e.Pos)
 			}
 		}
 		if e.Kind == kindNone {
@@ -39,6 +43,9 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 			if !ok {
 				continue
 			}
+		}
+		if e.Kind != kindInvoke {
+			r.reach(ReachEffect, e.Pos)
 		}
 		switch e.Kind {
 		case kindSet:
@@ -63,6 +70,9 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 			queue, err := r.onceAllows(e)
 			if err != nil {
 				return err
+			}
+			if queue {
+				r.reach(ReachEffect, e.Pos)
 			}
 			if queue && r.so.MachineOnly {
 				// the machine alone: the call is written, never queued
@@ -404,7 +414,7 @@ func (r *runner) setError(msg string, hostErr map[string]any) error {
 // (story-runtime §2.3).
 func (r *runner) failed(e *Effect, msg string) (*redirect, error) {
 	if e.OnError != "" {
-		return &redirect{from: e.owner, target: e.OnError, err: msg}, nil
+		return &redirect{from: e.owner, target: e.OnError, err: msg, at: e.onErrorPos}, nil
 	}
 	if r.oneShot {
 		return nil, fmt.Errorf("%s: invoke %s failed: %s (add on_error: <state> to the effect to handle it)", e.Pos, e.Invoke, msg)

@@ -407,6 +407,10 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	if tgt == nil {
 		return nil
 	}
+	r.reach(ReachOnComplete, tgt.targetPos)
+	for _, x := range tgt.exits {
+		r.reach(ReachExit, x.pos)
+	}
 	var st2 step
 	if err := r.runEffects(ctx, tgt.Inline, &st2); err != nil {
 		return err

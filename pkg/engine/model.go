@@ -63,6 +63,8 @@ type Machine struct {
 	Warnings []Problem
 	// Hidden names the intents declared hidden: true.
 	Hidden map[string]bool
+	// exitPos is where each of the story's exits: is declared.
+	exitPos map[string]Pos
 
 	pongo    *expr.PongoLoader
 	promptMu sync.Mutex
@@ -136,6 +138,15 @@ type Transition struct {
 	// the transition's own effects.
 	ExitSet []*Effect
 	Pos     Pos
+	// exits are the imports: exit mappings its @exit: target went
+	// through (observer.go).
+	exits []exitMark
+}
+
+// exitMark is an imports: exit mapping a folded target went through.
+type exitMark struct {
+	name string
+	pos  Pos
 }
 
 // effect kinds: only the first of set > increment > say > invoke applies.
@@ -176,7 +187,11 @@ type Effect struct {
 	Target *text
 	Inline []*Effect
 	Pos    Pos
-	owner  *State // the state whose on_enter or on: holds the effect
+	// onErrorPos and targetPos are where on_error: and an on_complete
+	// entry's target: are written (observer.go).
+	onErrorPos, targetPos Pos
+	exits                 []exitMark // an on_complete entry's, as Transition's
+	owner                 *State     // the state whose on_enter or on: holds the effect
 	// render is the prompt renderer of the story that declared the effect
 	// (an imported child's own search path); nil = the machine's.
 	render *PromptRenderer

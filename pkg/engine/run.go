@@ -52,6 +52,9 @@ type Options struct {
 	// HostHooks run before every host call that is not an agent call
 	// (host/pre-call hooks); nil = none.
 	HostHooks HostHooks
+	// Observer is told each part of the story the run reaches (coverage,
+	// observer.go); nil = none.
+	Observer Observer
 	// Strict turns on the checks upstream does not make (kitsoki run and
 	// test --strict): a slot value that is not of its declared type: or
 	// that its validator: refuses is rejected (INVALID_SLOT_VALUE); a set
@@ -351,6 +354,7 @@ func (r *runner) start(ctx context.Context) error {
 		if err := r.placeAt(spec); err != nil {
 			return err
 		}
+		r.reachPlaced()
 		// the flow rig journals its initial world (upstream seeds it
 		// with a world.update), so those values replay like any set
 		for k := range r.overrides() {
@@ -734,6 +738,7 @@ type redirect struct {
 	from   *State
 	target string
 	err    string
+	at     Pos // the on_error: that redirects
 }
 
 func slotText(s map[string]any) string {

@@ -36,6 +36,7 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		if err != nil || rd == nil {
 			return err
 		}
+		r.reach(ReachOnError, rd.at)
 		hops++
 		if hops > maxOnErrorDepth+1 {
 			// the first redirect is depth 0: the sixth (depth 5) is refused
@@ -191,6 +192,7 @@ func (r *runner) pickArm(arms []*Transition, intent string, env map[string]any) 
 	hint := ""
 	for _, a := range arms {
 		if a.Default || a.When == nil {
+			r.reachArm(a)
 			return a, "", nil
 		}
 		ok, err := a.When.eval(env)
@@ -198,6 +200,7 @@ func (r *runner) pickArm(arms []*Transition, intent string, env map[string]any) 
 			return nil, "", fmt.Errorf("%s: intent %q: %w", a.Pos, intent, err)
 		}
 		if ok {
+			r.reachArm(a)
 			return a, "", nil
 		}
 		if hint == "" && a.Hint != "" {
@@ -561,6 +564,7 @@ func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) err
 		if err := r.exitUpTo(nil); err != nil {
 			return err
 		}
+		r.reach(ReachExit, r.m.exitPos[t.exit])
 		exitPath := "__exit__" + t.exit
 		if err := r.emitAt(exitPath, KindStateEntered, map[string]any{"state": exitPath}); err != nil {
 			return err
@@ -800,6 +804,7 @@ func (r *runner) checkTerminal() {
 
 func (r *runner) enterOne(ctx context.Context, s *State, st *step) error {
 	r.cur = s
+	r.reach(ReachState, s.Pos)
 	if r.entered != nil {
 		r.entered[s] = true
 	}

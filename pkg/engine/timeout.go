@@ -107,6 +107,7 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	if err != nil {
 		return fail(fmt.Errorf("%s: state %q: timeout.target: %w", tm.tm.Pos, tm.owner.Path, err))
 	}
+	r.reach(ReachTimeout, tm.tm.Pos)
 	r.note(Note{Kind: "timeout", State: from, Text: fmt.Sprintf("timeout of %s after %s → %s", tm.owner.Path, tm.after, res.describe())})
 	if err := r.emit(KindTimeout, map[string]any{"from": from, "to": r.landTo(res)}); err != nil {
 		return t, err

@@ -319,7 +319,7 @@ func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, wor
 	fx := fr.fx
 	o := engine.SessionOptions{
 		Options: engine.Options{SessionID: sessionID(fx), World: world, Agents: agents, HostCassette: fr.hc, Sink: sink, NoSnapshot: true,
-			Strict: fr.r.opts.Strict},
+			Observer: fr.r.opts.Observer, Strict: fr.r.opts.Strict},
 		StartState: fx.InitialState, Hosts: reg, Clock: engine.NewVirtualClock(epoch), WorkDir: workDir,
 		// upstream's rig arms only a seeded initial_state's timeout
 		UnarmedStart: fx.InitialState == "",

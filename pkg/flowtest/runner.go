@@ -49,6 +49,10 @@ type Options struct {
 	// fails the fixture, naming the handler, the fixture and the flag.
 	// External plugins are not started (plugin.Options.Sandbox).
 	Sandbox bool
+	// Observer, when set, is every fixture session's engine.Observer
+	// (kitsoki test --cover: a coverage.Collector); it must be safe for
+	// concurrent use.
+	Observer engine.Observer
 	// Root and Trees set the stories' project root (--root) and the trees
 	// the operator named (DIR/...), as story.Options does: every file a
 	// story or fixture names must lie inside its project root.

@@ -91,6 +91,7 @@ func copyEffect(e *story.Effect) *story.Effect {
 		return nil
 	}
 	c := cloneExported(e)
+	c.CopyKeyPos(e)
 	c.Set = copyKVs(e.Set)
 	if m := e.More; m != nil {
 		cm := *m

@@ -39,8 +39,22 @@ type Folded struct {
 	byPath  map[string]*story.State
 	world   map[string]*story.WorldVar
 	effects map[*story.Effect]string
+	exits   map[any][]ExitUse
 	aliases []AliasInfo
 }
+
+// ExitUse is an imports: exit mapping an @exit: target was rewritten
+// through: the child's exit name and where the importer maps it.
+type ExitUse struct {
+	Name string
+	Pos  story.Pos
+}
+
+// ExitsVia lists the exit mappings the target of site (a folded arm,
+// *story.Transition, or on_complete entry, *story.Effect) went through,
+// innermost first; nil when its target was not an imported child's
+// @exit:.
+func (f *Folded) ExitsVia(site any) []ExitUse { return f.exits[site] }
 
 // StateInfo is what the fold records about one folded state.
 type StateInfo struct {
@@ -93,6 +107,7 @@ func New(st *story.Story, opts Options) (*Folded, error) {
 		effectDir: map[*story.Effect]string{},
 		aliases:   map[*story.State]map[string]string{},
 		wrappers:  map[*story.State]*wrapInfo{},
+		exitsVia:  map[any][]ExitUse{},
 	}
 	root := fs.build(st, nil, "", []*story.Story{st})
 	if len(fs.errs) == 0 {
@@ -231,6 +246,7 @@ func (fs *folder) result(root *node) *Folded {
 		byPath:  map[string]*story.State{},
 		world:   map[string]*story.WorldVar{},
 		effects: fs.effectDir,
+		exits:   fs.exitsVia,
 	}
 	for _, s := range root.st.AllStates() {
 		o := fs.stateDir[s]

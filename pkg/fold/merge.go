@@ -40,6 +40,9 @@ type folder struct {
 	effectDir map[*story.Effect]string
 	aliases   map[*story.State]map[string]string
 	wrappers  map[*story.State]*wrapInfo
+	// exitsVia records, per arm or on_complete entry, the imports: exit
+	// mappings its @exit: target went through (one per fold level).
+	exitsVia map[any][]ExitUse
 }
 
 func (fs *folder) errf(chain string, p story.Pos, format string, a ...any) {

@@ -159,6 +159,15 @@ func (rw *rewriter) target(t string, depth int, p story.Pos, owner *story.State)
 	return strings.Repeat("../", depth+1) + t, nil
 }
 
+// exitUse records that site's target (was, "@exit:<name>") went through
+// the exit mapping ex.
+func (rw *rewriter) exitUse(site any, was string, ex *story.ImportExit) {
+	if ex == nil {
+		return
+	}
+	rw.fs.exitsVia[site] = append(rw.fs.exitsVia[site], ExitUse{Name: strings.TrimPrefix(was, "@exit:"), Pos: ex.Pos})
+}
+
 // exitSet is the extra set effect an exit mapping appends (parent scope,
 // not rewritten by this fold).
 func (rw *rewriter) exitSet(ex *story.ImportExit) *story.Effect {
@@ -301,7 +310,9 @@ func (rw *rewriter) arm(t *story.Transition, depth int, owner *story.State) {
 	rw.view(t.View())
 	t.Effects = rw.effects(t.Effects, depth, owner)
 	var ex *story.ImportExit
+	was := t.Target
 	t.Target, ex = rw.target(t.Target, depth, t.TargetPos, owner)
+	rw.exitUse(t, was, ex)
 	if e := rw.exitSet(ex); e != nil {
 		t.Effects = append(t.Effects, e)
 	}
@@ -322,7 +333,9 @@ func (rw *rewriter) effects(list []*story.Effect, depth int, owner *story.State)
 		rw.effect(e, depth, owner)
 		if e.Target() != "" {
 			var ex *story.ImportExit
+			was := e.Target()
 			e.More.Target, ex = rw.target(e.Target(), depth, keyPos(e, "target"), owner)
+			rw.exitUse(e, was, ex)
 			if se := rw.exitSet(ex); se != nil {
 				out = append(out, se)
 			}

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,7 +31,37 @@ func Build(f *fold.Folded) *Graph {
 		b.g.Start = n
 	}
 	b.g.Top = append(b.g.Top, b.extraOrder...)
+	b.g.Slots = requiredSlots(st)
 	return b.g
+}
+
+// requiredSlots maps each intent with required slots that have no
+// default to their names: the story's intents, then state-local ones not
+// declared there.
+func requiredSlots(st *story.Story) map[string][]string {
+	out := map[string][]string{}
+	add := func(name string, in *story.Intent) {
+		if _, done := out[name]; done || in == nil {
+			return
+		}
+		var req []string
+		for _, sn := range in.SlotOrder {
+			if sl := in.Slots[sn]; sl != nil && sl.Required && sl.Default == nil {
+				req = append(req, sn)
+			}
+		}
+		out[name] = req
+	}
+	for _, name := range slices.Sorted(maps.Keys(st.Intents)) {
+		add(name, st.Intents[name])
+	}
+	for _, s := range st.AllStates() {
+		for _, name := range slices.Sorted(maps.Keys(s.Intents)) {
+			add(name, s.Intents[name])
+		}
+	}
+	maps.DeleteFunc(out, func(_ string, req []string) bool { return len(req) == 0 })
+	return out
 }
 
 type builder struct {
@@ -52,7 +83,7 @@ func (b *builder) nodes(ss []*story.State, parent *Node) []*Node {
 	out := make([]*Node, 0, len(ss))
 	for _, s := range ss {
 		n := &Node{ID: b.id("s_", s.Path), Path: s.Path, Label: s.Name, Parent: parent,
-			Terminal: s.Terminal, Pos: s.Pos}
+			Terminal: s.Terminal, Pos: s.Pos, TemplatedInitial: story.IsTemplated(s.Initial)}
 		info := b.f.Info(s.Path)
 		switch {
 		case len(s.Children) == 0:

@@ -43,8 +43,9 @@ type Node struct {
 	Kind  NodeKind
 	// Terminal marks a terminal: true state; Initial the initial child of
 	// its compound parent (a fixed initial:, not a templated one); Root the
-	// story's root: state.
-	Terminal, Initial, Root bool
+	// story's root: state; TemplatedInitial a compound whose initial: is a
+	// template (any child may be entered first).
+	Terminal, Initial, Root, TemplatedInitial bool
 	// Source is the imports: source of a wrapper (KindImport, or a
 	// collapsed one).
 	Source string
@@ -169,6 +170,10 @@ type Graph struct {
 	// Start is the root: state's node (nil when a --state view leaves it
 	// out).
 	Start *Node
+	// Slots are the required slots without a default of each intent that
+	// has any (global intents and state-local ones), in declaration order:
+	// what a kitsoki run --intent needs --slot for.
+	Slots map[string][]string
 }
 
 // Nodes returns every node of the drawing, depth first in drawing order.

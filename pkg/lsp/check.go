@@ -86,6 +86,7 @@ func (s *Server) publish(e *entry, ds []diag.Diagnostic) {
 		for _, d := range byFile[f] {
 			list = append(list, toLSP(text, d))
 		}
+		list = append(list, s.coverHints(f, text)...)
 		s.notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: pathURI(f), Version: version, Diagnostics: list})
 	}
 }

@@ -58,9 +58,22 @@ func startInProcessC(t *testing.T, opts Options) *client {
 	return startInProcessRoots(t, opts, os.TempDir())
 }
 
+// startInProcessCaps is startInProcess for a client with capabilities.
+func startInProcessCaps(t *testing.T, opts Options, caps protocol.ClientCapabilities) *client {
+	t.Helper()
+	return startInProcessWith(t, opts, caps, os.TempDir())
+}
+
 // startInProcessRoots is startInProcess with the workspace folders the
 // client names at initialize.
 func startInProcessRoots(t *testing.T, opts Options, roots ...string) *client {
+	t.Helper()
+	return startInProcessWith(t, opts, protocol.ClientCapabilities{}, roots...)
+}
+
+// startInProcessWith starts a server in process for a client with caps
+// that names roots as its workspace folders.
+func startInProcessWith(t *testing.T, opts Options, caps protocol.ClientCapabilities, roots ...string) *client {
 	t.Helper()
 	sr, cw := io.Pipe()
 	cr, sw := io.Pipe()
@@ -71,7 +84,7 @@ func startInProcessRoots(t *testing.T, opts Options, roots ...string) *client {
 		defer close(done)
 		_ = srv.Serve(ctx, pipeRWC{Reader: sr, Writer: sw, closers: []io.Closer{sr, sw}})
 	}()
-	c := &client{Client: lsptest.Connect(t, pipeRWC{Reader: cr, Writer: cw, closers: []io.Closer{cr, cw}}, roots...), t: t}
+	c := &client{Client: lsptest.ConnectWith(t, pipeRWC{Reader: cr, Writer: cw, closers: []io.Closer{cr, cw}}, caps, roots...), t: t}
 	t.Cleanup(func() {
 		_ = c.Conn.Close()
 		cancel()

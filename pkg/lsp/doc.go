@@ -6,7 +6,9 @@
 // It speaks LSP through github.com/tliron/glsp's protocol types and
 // sourcegraph/jsonrpc2's framing (no framing is written here), and loads
 // stories with the open buffers as an overlay, publishing diagnostics for
-// every file of a story.
+// every file of a story. A JSON coverage profile beside a story
+// (coverage.EditorProfile) adds the parts no fixture reached as hints
+// (coverage.go).
 //
 // It serves only inside its workspace roots (roots.go: [Options].Root, else
 // the client's initializationOptions root, workspace folders or rootUri):

@@ -40,6 +40,9 @@ type Server struct {
 	docs   map[string]*document // by absolute path
 	timers map[string]*time.Timer
 	ws     *workspace
+	// watch is set when the client can watch files for us (coverage.go).
+	watch bool
+	cover coverCache
 	// roots are the workspace roots (set at initialize): no document
 	// outside them is read, checked or published for.
 	roots []*safefile.Root
@@ -59,7 +62,7 @@ func New(opts Options) *Server {
 	s.ws = newWorkspace()
 	s.proto = protocol.Handler{
 		Initialize:                 s.initialize,
-		Initialized:                func(*glsp.Context, *protocol.InitializedParams) error { return nil },
+		Initialized:                s.initialized,
 		Shutdown:                   func(*glsp.Context) error { return nil },
 		Exit:                       func(*glsp.Context) error { return nil },
 		SetTrace:                   func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
@@ -72,11 +75,18 @@ func New(opts Options) *Server {
 		TextDocumentCompletion:     s.completion,
 		TextDocumentDocumentSymbol: s.documentSymbol,
 		TextDocumentCodeAction:     s.codeAction,
+		// coverage profiles (coverage.go)
+		WorkspaceDidChangeWatchedFiles: s.didChangeWatchedFiles,
 	}
 	return s
 }
 
 func (s *Server) initialize(_ *glsp.Context, p *protocol.InitializeParams) (any, error) {
+	if w := p.Capabilities.Workspace; w != nil && w.DidChangeWatchedFiles != nil && w.DidChangeWatchedFiles.DynamicRegistration != nil {
+		s.mu.Lock()
+		s.watch = *w.DidChangeWatchedFiles.DynamicRegistration
+		s.mu.Unlock()
+	}
 	s.setRoots(p)
 	caps := s.proto.CreateServerCapabilities()
 	sync := protocol.TextDocumentSyncKindFull
@@ -95,6 +105,18 @@ func (s *Server) initialize(_ *glsp.Context, p *protocol.InitializeParams) (any,
 }
 
 func boolPtr(b bool) *bool { return &b }
+
+// initialized registers the coverage profile watch with a client that
+// can watch files.
+func (s *Server) initialized(*glsp.Context, *protocol.InitializedParams) error {
+	s.mu.Lock()
+	watch := s.watch
+	s.mu.Unlock()
+	if watch {
+		go s.watchProfiles()
+	}
+	return nil
+}
 
 func (s *Server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
 	path, err := uriPath(p.TextDocument.URI)

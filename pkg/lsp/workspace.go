@@ -72,6 +72,13 @@ func (w *workspace) storiesOf(path string) []string {
 	return slices.Sorted(maps.Keys(set))
 }
 
+// manifests lists the stories checked so far.
+func (w *workspace) manifests() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Sorted(maps.Keys(w.stories))
+}
+
 // storyFiles lists the absolute paths of every YAML file a loaded story
 // tree was built from.
 func storyFiles(st *story.Story) []string {

@@ -8,9 +8,10 @@ import (
 )
 
 var (
-	posType   = reflect.TypeOf(story.Pos{})
-	stateType = reflect.TypeOf(story.State{})
-	storyType = reflect.TypeOf(story.Story{})
+	posType    = reflect.TypeOf(story.Pos{})
+	stateType  = reflect.TypeOf(story.State{})
+	storyType  = reflect.TypeOf(story.Story{})
+	effectType = reflect.TypeOf(story.Effect{})
 )
 
 // copier deep-copies template nodes (states, effects) through their
@@ -89,6 +90,10 @@ func (c *copier) value(v reflect.Value, p story.Pos) reflect.Value {
 				continue // set by the caller (a state key has its own substitution)
 			}
 			out.Field(i).Set(c.value(v.Field(i), p))
+		}
+		if t == effectType && v.CanAddr() {
+			// where each key is written (on_error:, target:): kept too
+			out.Addr().Interface().(*story.Effect).CopyKeyPos(v.Addr().Interface().(*story.Effect))
 		}
 		return out
 	}

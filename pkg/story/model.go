@@ -757,6 +757,14 @@ func (e *Effect) KeyPos(key string) (Pos, bool) {
 	return Pos{}, false
 }
 
+// CopyKeyPos gives e the key positions of src: a copy made through the
+// exported fields (pkg/fold, pkg/phases) has none of its own.
+func (e *Effect) CopyKeyPos(src *Effect) {
+	if len(src.keys) > 0 {
+		e.keys = append([]keyAt(nil), src.keys...)
+	}
+}
+
 // SetKeyPos records where the value of key is, for an effect built outside
 // the loader (a fold or a phase expansion); a position in another file than
 // e.Pos.File keeps only its line and column.

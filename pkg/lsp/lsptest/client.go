@@ -3,9 +3,11 @@ package lsptest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -46,6 +48,7 @@ type Client struct {
 
 	mu    sync.Mutex
 	diags map[string][]Published
+	calls []string // methods of the requests the server sent
 	cond  *sync.Cond
 }
 
@@ -57,9 +60,21 @@ const Wait = 60 * time.Second
 // no document outside them.
 func Connect(t testing.TB, rwc io.ReadWriteCloser, roots ...string) *Client {
 	t.Helper()
+	return ConnectWith(t, rwc, protocol.ClientCapabilities{}, roots...)
+}
+
+// ConnectWith is Connect for a client with the given capabilities.
+func ConnectWith(t testing.TB, rwc io.ReadWriteCloser, caps protocol.ClientCapabilities, roots ...string) *Client {
+	t.Helper()
 	c := &Client{t: t, diags: map[string][]Published{}}
 	c.cond = sync.NewCond(&c.mu)
 	h := jsonrpc2.HandlerWithError(func(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+		if !req.Notif {
+			c.mu.Lock()
+			c.calls = append(c.calls, req.Method)
+			c.cond.Broadcast()
+			c.mu.Unlock()
+		}
 		if req.Method == "textDocument/publishDiagnostics" && req.Params != nil {
 			var p Published
 			if err := json.Unmarshal(*req.Params, &p); err == nil {
@@ -77,7 +92,7 @@ func Connect(t testing.TB, rwc io.ReadWriteCloser, roots ...string) *Client {
 	for _, r := range roots {
 		folders = append(folders, protocol.WorkspaceFolder{URI: fileURI(r), Name: filepath.Base(r)})
 	}
-	c.Call("initialize", protocol.InitializeParams{WorkspaceFolders: folders}, &res)
+	c.Call("initialize", protocol.InitializeParams{Capabilities: caps, WorkspaceFolders: folders}, &res)
 	if res.ServerInfo == nil || res.ServerInfo.Name != "kitsoki" {
 		t.Fatalf("initialize: server info %+v", res.ServerInfo)
 	}
@@ -106,6 +121,25 @@ func (c *Client) Notify(method string, params any) {
 func (c *Client) wait(path string, ok func([]Published) bool) []Published {
 	c.t.Helper()
 	uri := fileURI(path)
+	var got []Published
+	c.until(func() bool { got = c.diags[uri]; return ok(got) }, func() string {
+		return fmt.Sprintf("no matching publishDiagnostics for %s (got %+v)", path, c.diags[uri])
+	})
+	return got
+}
+
+// WaitCall waits until the server has sent a request of method.
+func (c *Client) WaitCall(method string) {
+	c.t.Helper()
+	c.until(func() bool { return slices.Contains(c.calls, method) }, func() string {
+		return fmt.Sprintf("the server sent no %s request (got %v)", method, c.calls)
+	})
+}
+
+// until waits, with c.mu held, until ok holds; after Wait it fails the
+// test with what says.
+func (c *Client) until(ok func() bool, what func() string) {
+	c.t.Helper()
 	deadline := time.AfterFunc(Wait, func() {
 		c.mu.Lock()
 		c.cond.Broadcast()
@@ -115,13 +149,12 @@ func (c *Client) wait(path string, ok func([]Published) bool) []Published {
 	start := time.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for !ok(c.diags[uri]) {
+	for !ok() {
 		if time.Since(start) > Wait {
-			c.t.Fatalf("no matching publishDiagnostics for %s (got %+v)", path, c.diags[uri])
+			c.t.Fatal(what())
 		}
 		c.cond.Wait()
 	}
-	return c.diags[uri]
 }
 
 // WaitDiags waits for the n-th publish for path.

@@ -1,0 +1,186 @@
+package cmd
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"kitsoki/internal/atomicfile"
+	"kitsoki/pkg/coverage"
+	"kitsoki/pkg/flowtest"
+	"kitsoki/pkg/graph"
+	"kitsoki/pkg/story"
+)
+
+// coverFlags are kitsoki test's coverage flags (also on test merge).
+type coverFlags struct {
+	cover   bool
+	profile string // --coverprofile
+	format  string // --cover-format
+	html    string // --cover-html
+}
+
+func (cf *coverFlags) add(c *cobra.Command, withCover bool) {
+	fl := c.Flags()
+	if withCover {
+		fl.BoolVar(&cf.cover, "cover", false, "count what the fixtures reach and print a coverage summary (-v lists what they never reach)")
+	}
+	fl.StringVar(&cf.profile, "coverprofile", "", "write the coverage profile to `FILE` (implies --cover; format from --cover-format, else the extension: .json, .xml = cobertura, other = lcov)")
+	fl.StringVar(&cf.format, "cover-format", "", "coverage profile format: lcov, cobertura or json (json is what kitsoki test merge and the editor read)")
+	fl.StringVar(&cf.html, "cover-html", "", "write an HTML coverage report (each story file marked, a table per state) into `DIR` (implies --cover)")
+}
+
+// on reports whether coverage is wanted.
+func (cf *coverFlags) on() bool { return cf.cover || cf.profile != "" || cf.html != "" }
+
+// check refuses a --cover-format nothing can write, and an output whose
+// directory does not exist.
+func (cf *coverFlags) check() error {
+	switch cf.format {
+	case "", "lcov", "cobertura", "json":
+	default:
+		return usagef("--cover-format %q: expected lcov, cobertura or json", cf.format)
+	}
+	if p := cf.profile; p != "" && p != "-" {
+		if st, err := os.Stat(filepath.Dir(p)); err != nil || !st.IsDir() {
+			return usagef("--coverprofile %s: directory %s does not exist; create it first", p, filepath.Dir(p))
+		}
+	}
+	return nil
+}
+
+// profileFormat is --cover-format, else the format the file name says.
+func (cf *coverFlags) profileFormat() string {
+	if cf.format != "" {
+		return cf.format
+	}
+	switch strings.ToLower(filepath.Ext(cf.profile)) {
+	case ".json":
+		return "json"
+	case ".xml":
+		return "cobertura"
+	}
+	if cf.profile == "-" {
+		return "json"
+	}
+	return "lcov"
+}
+
+// newCollector is a collector whose profile paths are relative to the
+// working directory.
+func newCollector() *coverage.Collector {
+	base, _ := os.Getwd()
+	return coverage.NewCollector(coverage.Options{Base: base})
+}
+
+// addStories registers every story that has fixtures (before --shard
+// keeps a slice of them, so that every shard's profile lists the same
+// parts and shard profiles merge to the unsharded one). A story that does
+// not compile adds nothing: its fixtures fail on their own.
+func addStories(col *coverage.Collector, runner *flowtest.Runner, files []*flowtest.File) {
+	seen := map[string]bool{}
+	for _, f := range files {
+		if seen[f.Story] {
+			continue
+		}
+		seen[f.Story] = true
+		if ld, err := runner.Story(f.Story); err == nil && ld.Machine != nil {
+			col.Add(ld.Machine)
+		}
+	}
+}
+
+// writeCover prints the summary line (and, given hints (-v), the
+// unreached parts with their path hints) to text and writes the profile
+// and the HTML report.
+func writeCover(stdout, text io.Writer, cf *coverFlags, p *coverage.Profile, hints *coverage.Hints) error {
+	fmt.Fprintln(text, coverage.SummaryLine(p.Summarize()))
+	if hints != nil {
+		base, _ := os.Getwd()
+		coverage.WriteUnreachedHints(text, p, hints, base)
+	}
+	if cf.profile != "" {
+		var b bytes.Buffer
+		if err := writeProfile(&b, cf.profileFormat(), p); err != nil {
+			return usagef("--coverprofile: %v", err)
+		}
+		var err error
+		if cf.profile == "-" {
+			_, err = stdout.Write(b.Bytes())
+		} else {
+			err = atomicfile.Write(cf.profile, b.Bytes(), 0o644)
+		}
+		if err != nil {
+			return usagef("--coverprofile %s: %v", cf.profile, err)
+		}
+	}
+	if cf.html != "" {
+		if err := coverage.WriteHTMLDir(cf.html, p, coverage.HTMLOptions{}); err != nil {
+			return usagef("--cover-html %s: %v", cf.html, err)
+		}
+	}
+	return nil
+}
+
+func writeProfile(w io.Writer, format string, p *coverage.Profile) error {
+	switch format {
+	case "json":
+		return coverage.WriteJSON(w, p)
+	case "cobertura":
+		return coverage.WriteCobertura(w, p)
+	}
+	return coverage.WriteLCOV(w, p)
+}
+
+// pathHints draws every story that has fixtures for -v's path hints,
+// each named as kitsoki run takes it from the working directory: with
+// --root when the test was given one, or when the story loads only under
+// the DIR of a DIR/... argument. A story that does not draw gets no hints
+// (its fixtures fail on their own).
+func pathHints(files []*flowtest.File, root string, trees []string) *coverage.Hints {
+	h := coverage.NewHints()
+	wd, _ := os.Getwd()
+	seen := map[string]bool{}
+	for _, f := range files {
+		if seen[f.Story] {
+			continue
+		}
+		seen[f.Story] = true
+		runRoot := root
+		g, err := graph.Load(f.Story, story.Options{Root: root})
+		if err != nil && root == "" {
+			for _, t := range trees {
+				if g, err = graph.Load(f.Story, story.Options{Trees: []string{t}}); err == nil {
+					runRoot = t
+					break
+				}
+			}
+		}
+		if err != nil {
+			continue
+		}
+		h.AddStory(runName(wd, f.Story), runRoot, g)
+	}
+	return h
+}
+
+// runName is how kitsoki run is to be given the story at app: its
+// directory, relative to wd when below it.
+func runName(wd, app string) string {
+	dir := app
+	if filepath.Base(app) == "app.yaml" {
+		dir = filepath.Dir(app)
+	}
+	if abs, err := filepath.Abs(dir); err == nil && wd != "" {
+		if rel, err := filepath.Rel(wd, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return rel
+		}
+		return abs
+	}
+	return dir
+}

@@ -1,0 +1,98 @@
+package coverage
+
+import (
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"kitsoki/pkg/engine"
+)
+
+// Collector counts what sessions reach: register every story's machine
+// with Add before the fixtures run, hand the collector to each session as
+// its engine.Observer, then take the Profile. It is safe for concurrent
+// use by many sessions.
+type Collector struct {
+	base string
+
+	mu    sync.Mutex
+	files map[string]map[itemKey]*Item // by the engine's file name
+}
+
+// Options tune a Collector.
+type Options struct {
+	// Base is the directory profile paths are relative to (a file outside
+	// it keeps its absolute path); "" = absolute paths.
+	Base string
+}
+
+// NewCollector returns an empty collector.
+func NewCollector(o Options) *Collector {
+	base := o.Base
+	if base != "" {
+		if abs, err := filepath.Abs(base); err == nil {
+			base = abs
+		}
+	}
+	return &Collector{base: base, files: map[string]map[itemKey]*Item{}}
+}
+
+// Add registers every reachable part of m, unreached. Adding a machine
+// twice, or two machines that share files (a child imported by two
+// stories), lists each part once.
+func (c *Collector) Add(m *engine.Machine) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, r := range m.Reachables() {
+		f := c.files[r.Pos.File]
+		if f == nil {
+			f = map[itemKey]*Item{}
+			c.files[r.Pos.File] = f
+		}
+		add(f, Item{Kind: r.Kind, Line: r.Pos.Line, Col: r.Pos.Col, State: r.State, Label: r.Label})
+	}
+}
+
+// Reached counts one reach of a registered part (engine.Observer); a part
+// no machine registered (the fold's own effects) is not counted.
+func (c *Collector) Reached(k engine.ReachKind, at engine.Pos) {
+	c.mu.Lock()
+	if it := c.files[at.File][itemKey{k, at.Line, at.Col}]; it != nil {
+		it.Count++
+	}
+	c.mu.Unlock()
+}
+
+// Profile is what was counted so far, with the paths made relative to
+// the base.
+func (c *Collector) Profile() *Profile {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	files := map[string]map[itemKey]*Item{}
+	for raw, m := range c.files {
+		path := c.path(raw)
+		out := files[path]
+		if out == nil {
+			out = map[itemKey]*Item{}
+			files[path] = out
+		}
+		for _, it := range m {
+			add(out, *it)
+		}
+	}
+	return build(files)
+}
+
+// path is a story file's name in the profile.
+func (c *Collector) path(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return filepath.ToSlash(p)
+	}
+	if c.base != "" {
+		if rel, err := filepath.Rel(c.base, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(abs)
+}

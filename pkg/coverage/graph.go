@@ -1,0 +1,88 @@
+package coverage
+
+import (
+	"path/filepath"
+
+	"kitsoki/pkg/engine"
+	"kitsoki/pkg/graph"
+	"kitsoki/pkg/story"
+)
+
+var _ graph.Coverage = (*GraphCoverage)(nil)
+
+// GraphCoverage answers kitsoki graph's questions (graph.Coverage) from a
+// profile: a state or move is known when the profile has an item where
+// the drawing says it was written (file, line, column and kind), reached
+// when that item's count is above zero. Positions, not state paths, tie
+// the two together, so a phase-generated state answers with its
+// template's item, as every phase counted there.
+type GraphCoverage struct {
+	items map[posKey]int64
+	// states maps a drawn state's path to where it was written.
+	states map[string]story.Pos
+	// Known counts the states and moves of the drawing the profile has an
+	// item for; 0 means the profile is about other files (or its relative
+	// paths are relative to another directory).
+	Known int
+}
+
+// posKey is an item's identity across files.
+type posKey struct {
+	file      string
+	kind      engine.ReachKind
+	line, col int
+}
+
+// NewGraphCoverage matches p against g, the whole drawing before any
+// graph.View narrows it (a collapsed node asks about states the view no
+// longer draws). base is the directory p's relative paths are relative
+// to (where kitsoki test ran).
+func NewGraphCoverage(p *Profile, base string, g *graph.Graph) *GraphCoverage {
+	gc := &GraphCoverage{items: map[posKey]int64{}, states: map[string]story.Pos{}}
+	for _, f := range p.Files {
+		file := filepath.FromSlash(f.Path)
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(base, file)
+		}
+		file = absFile(file)
+		for _, it := range f.Items {
+			gc.items[posKey{file, it.Kind, it.Line, it.Col}] = it.Count
+		}
+	}
+	for _, n := range g.Nodes() {
+		switch n.Kind {
+		case graph.KindState, graph.KindCompound, graph.KindParallel, graph.KindImport:
+			gc.states[n.Path] = n.Pos
+			if _, known := gc.StateReached(n.Path); known {
+				gc.Known++
+			}
+		}
+	}
+	for _, e := range g.Edges {
+		if _, known := gc.EdgeReached(e); known {
+			gc.Known++
+		}
+	}
+	return gc
+}
+
+// StateReached implements graph.Coverage.
+func (gc *GraphCoverage) StateReached(path string) (reached, known bool) {
+	p, ok := gc.states[path]
+	if !ok {
+		return false, false
+	}
+	return gc.lookup(p, engine.ReachState)
+}
+
+// EdgeReached implements graph.Coverage: an arm (exits included: an arm
+// that leaves through an exit is counted as its arc), an on_error
+// redirect, a timeout or an on_complete target.
+func (gc *GraphCoverage) EdgeReached(e *graph.Edge) (reached, known bool) {
+	return gc.lookup(e.Pos, edgeKind(e))
+}
+
+func (gc *GraphCoverage) lookup(p story.Pos, k engine.ReachKind) (reached, known bool) {
+	n, ok := gc.items[posKey{absFile(p.File), k, p.Line, p.Col}]
+	return n > 0, ok
+}

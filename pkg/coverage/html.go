@@ -1,0 +1,188 @@
+package coverage
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"kitsoki/internal/atomicfile"
+	"kitsoki/internal/safefile"
+	"kitsoki/pkg/engine"
+)
+
+//go:embed html.tmpl
+var htmlSource string
+
+var htmlTemplates = template.Must(template.New("coverage").Funcs(template.FuncMap{
+	"percent": func(f Figure) string {
+		if f.Total == 0 {
+			return "–"
+		}
+		return fmt.Sprintf("%.1f%%", f.Percent())
+	},
+}).Parse(htmlSource))
+
+// HTMLOptions tune WriteHTMLDir.
+type HTMLOptions struct {
+	// Base is the directory the profile's relative paths are read from
+	// ("" = the working directory).
+	Base string
+}
+
+type htmlIndex struct {
+	Summary Summary
+	Files   []htmlFileRow
+	States  []htmlStateRow
+}
+
+type htmlFileRow struct {
+	Path, Page    string
+	Arcs, States  Figure
+	Lines, Missed int
+}
+
+type htmlStateRow struct {
+	State, Path, Page string
+	Line              int
+	Entered           int64
+	Arcs, Effects     Figure
+}
+
+type htmlFile struct {
+	Path    string
+	Problem string // why the source could not be shown
+	Lines   []htmlLine
+	Orphans []Item // items past the end of the source (the file changed)
+}
+
+type htmlLine struct {
+	Number int
+	Text   string
+	Class  string // "", "hit" or "miss"
+	Count  string
+	Title  string
+}
+
+// WriteHTMLDir writes an HTML report into dir: index.html (the summary,
+// one row per story file and the per-state table) and one page per story
+// file with each line that starts a part of the story marked reached or
+// never reached, like go tool cover -html. Story text is escaped
+// (html/template): a story is untrusted input.
+func WriteHTMLDir(dir string, p *Profile, o HTMLOptions) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("cannot create the report directory: %s", safefile.Reason(err))
+	}
+	idx := htmlIndex{Summary: p.Summarize()}
+	for i, f := range p.Files {
+		page := fmt.Sprintf("file%d.html", i+1)
+		fp := &Profile{Files: []*File{f}}
+		s := fp.Summarize()
+		lines := f.Lines()
+		missed := 0
+		for _, l := range lines {
+			if l.Count == 0 {
+				missed++
+			}
+		}
+		idx.Files = append(idx.Files, htmlFileRow{Path: f.Path, Page: page, Arcs: s.Arcs, States: s.States, Lines: len(lines), Missed: missed})
+		idx.States = append(idx.States, stateRows(f, page)...)
+		var b bytes.Buffer
+		if err := htmlTemplates.ExecuteTemplate(&b, "file", fileView(f, o.Base)); err != nil {
+			return err
+		}
+		if err := atomicfile.Write(filepath.Join(dir, page), b.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	var b bytes.Buffer
+	if err := htmlTemplates.ExecuteTemplate(&b, "index", idx); err != nil {
+		return err
+	}
+	return atomicfile.Write(filepath.Join(dir, "index.html"), b.Bytes(), 0o644)
+}
+
+// stateRows is the per-state table of one file: each state item with the
+// arcs and effects declared under it in the same file.
+func stateRows(f *File, page string) []htmlStateRow {
+	var rows []htmlStateRow
+	at := map[string]int{}
+	for _, it := range f.Items {
+		if it.Kind == engine.ReachState {
+			at[it.State] = len(rows)
+			rows = append(rows, htmlStateRow{State: it.Label, Path: f.Path, Page: page, Line: it.Line, Entered: it.Count})
+		}
+	}
+	for _, it := range f.Items {
+		i, ok := at[it.State]
+		if !ok {
+			continue
+		}
+		fig := &rows[i].Effects
+		if arcKind(it.Kind) {
+			fig = &rows[i].Arcs
+		} else if it.Kind != engine.ReachEffect {
+			continue
+		}
+		fig.Total++
+		if it.Count > 0 {
+			fig.Reached++
+		}
+	}
+	return rows
+}
+
+// fileView reads the story file and marks its lines.
+func fileView(f *File, base string) htmlFile {
+	v := htmlFile{Path: f.Path}
+	src := filepath.FromSlash(f.Path)
+	if !filepath.IsAbs(src) && base != "" {
+		src = filepath.Join(base, src)
+	}
+	data, err := safefile.ReadFile(src, safefile.Data)
+	switch {
+	case f.Virtual():
+		data, err = nil, errors.New("virtual")
+		v.Problem = "these parts are written in an imports: entry's overrides:, read apart from the file: their lines count from the override's first line"
+	case err != nil:
+		v.Problem = "the source cannot be shown: " + safefile.Reason(err)
+	}
+	text := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if err != nil {
+		text = nil
+	}
+	marks := map[int]Line{}
+	for _, l := range f.Lines() {
+		marks[l.Number] = l
+	}
+	for i, t := range text {
+		hl := htmlLine{Number: i + 1, Text: strings.TrimSuffix(t, "\r")}
+		if l, ok := marks[i+1]; ok {
+			hl.Class, hl.Count, hl.Title = "miss", "0", lineTitle(l)
+			if l.Count > 0 {
+				hl.Class, hl.Count = "hit", fmt.Sprint(l.Count)
+			}
+			delete(marks, i+1)
+		}
+		v.Lines = append(v.Lines, hl)
+	}
+	for _, it := range f.Items {
+		if _, ok := marks[it.Line]; ok {
+			v.Orphans = append(v.Orphans, it)
+		}
+	}
+	return v
+}
+
+// lineTitle lists a line's parts with their counts (the hover text).
+func lineTitle(l Line) string {
+	var parts []string
+	for _, it := range l.Items {
+		parts = append(parts, fmt.Sprintf("%s %s: %d", it.Kind, it.Label, it.Count))
+	}
+	return strings.Join(parts, "\n")
+}

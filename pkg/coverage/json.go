@@ -1,0 +1,215 @@
+package coverage
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"kitsoki/pkg/engine"
+)
+
+// Schema is the JSON Schema of the JSON profile (kitsoki schema coverage).
+//
+//go:embed profile.schema.json
+var Schema []byte
+
+// MaxJSON bounds a JSON profile read from a file.
+const MaxJSON = 64 << 20
+
+type jsonProfile struct {
+	Version int         `json:"kitsoki_coverage"`
+	Summary jsonSummary `json:"summary"`
+	Files   []jsonFile  `json:"files"`
+}
+
+type jsonSummary struct {
+	Arcs    jsonFigure `json:"arcs"`
+	States  jsonFigure `json:"states"`
+	Effects jsonFigure `json:"effects"`
+}
+
+type jsonFigure struct {
+	Reached int `json:"reached"`
+	Total   int `json:"total"`
+}
+
+type jsonFile struct {
+	Path  string     `json:"path"`
+	Items []jsonItem `json:"items"`
+}
+
+type jsonItem struct {
+	Kind  string `json:"kind"`
+	Line  int    `json:"line"`
+	Col   int    `json:"col"`
+	State string `json:"state"`
+	Label string `json:"label"`
+	Count int64  `json:"count"`
+}
+
+// WriteJSON writes p as a JSON profile: one item per line, so that
+// profiles diff well and equal profiles are equal bytes.
+func WriteJSON(w io.Writer, p *Profile) error {
+	s := p.Summarize()
+	head, err := json.Marshal(jsonSummary{Arcs: jsonFigure(s.Arcs), States: jsonFigure(s.States), Effects: jsonFigure(s.Effects)})
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "{\n  \"kitsoki_coverage\": %d,\n  \"summary\": %s,\n  \"files\": [", Version, head)
+	for i, f := range p.Files {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		path, err := json.Marshal(f.Path)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "\n    {\"path\": %s, \"items\": [", path)
+		for j, it := range f.Items {
+			line, err := json.Marshal(jsonItem{Kind: it.Kind.String(), Line: it.Line, Col: it.Col, State: it.State, Label: it.Label, Count: it.Count})
+			if err != nil {
+				return err
+			}
+			if j > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString("\n      ")
+			b.Write(line)
+		}
+		if len(f.Items) > 0 {
+			b.WriteString("\n    ")
+		}
+		b.WriteString("]}")
+	}
+	if len(p.Files) > 0 {
+		b.WriteString("\n  ")
+	}
+	b.WriteString("]\n}\n")
+	_, err = w.Write(b.Bytes())
+	return err
+}
+
+// IsJSONProfile reports whether data looks like a JSON profile (an object
+// with a kitsoki_coverage key) rather than another JSON document.
+func IsJSONProfile(data []byte) bool {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil {
+		return false
+	}
+	_, ok := top["kitsoki_coverage"]
+	return ok
+}
+
+// ParseJSON reads a JSON profile; name is the file named in errors. The
+// summary is not trusted: it is recomputed from the items.
+func ParseJSON(name string, data []byte) (*Profile, error) {
+	bad := func(where, format string, a ...any) error {
+		return fmt.Errorf("%s: %s: %s", name, where, fmt.Sprintf(format, a...))
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var jp jsonProfile
+	if err := dec.Decode(&jp); err != nil {
+		return nil, fmt.Errorf("%s: not a kitsoki JSON coverage profile: %s (write one with kitsoki test --coverprofile FILE --cover-format json)", name, jsonReason(err))
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: unexpected data after the profile's closing brace", name)
+	}
+	switch {
+	case jp.Version == 0:
+		return nil, fmt.Errorf("%s: not a kitsoki JSON coverage profile: no kitsoki_coverage version (write one with kitsoki test --coverprofile FILE --cover-format json)", name)
+	case jp.Version != Version:
+		return nil, bad("kitsoki_coverage", "version %d is not supported (this kitsoki reads version %d; use the kitsoki that wrote it)", jp.Version, Version)
+	}
+	files := map[string]map[itemKey]*Item{}
+	for i, f := range jp.Files {
+		at := fmt.Sprintf("files[%d]", i)
+		if strings.TrimSpace(f.Path) == "" || strings.ContainsRune(f.Path, 0) {
+			return nil, bad(at+".path", "a story file path is required")
+		}
+		if files[f.Path] != nil {
+			return nil, bad(at+".path", "%q is listed twice; a file's items belong in one entry", f.Path)
+		}
+		m := map[itemKey]*Item{}
+		files[f.Path] = m
+		for j, ji := range f.Items {
+			iat := fmt.Sprintf("%s.items[%d]", at, j)
+			k, ok := engine.ParseReachKind(ji.Kind)
+			switch {
+			case !ok:
+				return nil, bad(iat+".kind", "%q is not a kind (%s)", ji.Kind, kindList())
+			case ji.Line < 1:
+				return nil, bad(iat+".line", "%d: lines start at 1", ji.Line)
+			case ji.Col < 0:
+				return nil, bad(iat+".col", "%d: columns are 0 (unknown) or more", ji.Col)
+			case ji.Count < 0:
+				return nil, bad(iat+".count", "%d: a count is 0 or more", ji.Count)
+			}
+			key := itemKey{k, ji.Line, ji.Col}
+			if m[key] != nil {
+				return nil, bad(iat, "a second %s at %d:%d; each item is listed once", ji.Kind, ji.Line, ji.Col)
+			}
+			m[key] = &Item{Kind: k, Line: ji.Line, Col: ji.Col, State: ji.State, Label: ji.Label, Count: ji.Count}
+		}
+	}
+	return build(files), nil
+}
+
+func kindList() string {
+	var names []string
+	for k := engine.ReachState; k <= engine.ReachEffect; k++ {
+		names = append(names, k.String())
+	}
+	return strings.Join(names, ", ")
+}
+
+// jsonReason is a decoding error without Go's type names.
+func jsonReason(err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf("invalid JSON at byte %d: %s", se.Offset, strings.TrimPrefix(se.Error(), "json: "))
+	case errors.As(err, &te):
+		where := te.Field
+		if where == "" {
+			where = "the top level"
+		}
+		return fmt.Sprintf("%s: expected %s, got a JSON %s", where, jsonKind(te.Type.Kind().String()), te.Value)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "the file is empty or cut short"
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "int", "int64":
+		return "an integer"
+	case "string":
+		return "a string"
+	case "slice":
+		return "a list"
+	case "struct":
+		return "an object"
+	}
+	return goKind
+}
+
+// SniffOther names the profile format of data when it is an LCOV or
+// Cobertura profile rather than JSON ("" otherwise).
+func SniffOther(data []byte) string {
+	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	switch {
+	case bytes.HasPrefix(t, []byte("TN:")), bytes.HasPrefix(t, []byte("SF:")):
+		return "LCOV"
+	case bytes.HasPrefix(t, []byte("<?xml")), bytes.HasPrefix(t, []byte("<coverage")):
+		return "Cobertura"
+	}
+	return ""
+}

@@ -1,0 +1,141 @@
+package coverage
+
+import (
+	"path/filepath"
+	"strings"
+
+	"kitsoki/pkg/engine"
+	"kitsoki/pkg/graph"
+)
+
+// Hint is how a session gets to the state an unreached arc leaves from:
+// the fewest intents from the story's root (graph.IntentPaths, guards
+// ignored), as a kitsoki run command line.
+type Hint struct {
+	// Story is the story as kitsoki run takes it; Root its --root ("" =
+	// none needed).
+	Story, Root string
+	// State is the state the arc leaves from.
+	State string
+	// Found is false when no intent path from the root reaches State;
+	// Moved then tells whether a path that takes timeouts, on_error or
+	// on_complete moves too does.
+	Found, Moved bool
+	Intents      []string
+	// Slots are the required slots of the intents on the path (each needs
+	// a --slot).
+	Slots map[string][]string
+}
+
+// Hints finds a Hint for each unreached arc of a profile: register each
+// story's whole drawing with AddStory, then ask For.
+type Hints struct {
+	sites map[posKey][]Hint
+}
+
+// NewHints returns an empty Hints.
+func NewHints() *Hints { return &Hints{sites: map[posKey][]Hint{}} }
+
+// AddStory registers the moves of g, the whole drawing of a story; name
+// and root are how kitsoki run is to be given it (root "" = no --root).
+func (h *Hints) AddStory(name, root string, g *graph.Graph) {
+	paths, moved := g.IntentPaths(), g.MoveReachable()
+	for _, e := range g.Edges {
+		p, found := paths[e.From]
+		hint := Hint{Story: name, Root: root, State: e.From, Found: found, Moved: moved[e.From], Intents: p, Slots: g.Slots}
+		key := posKey{absFile(e.Pos.File), edgeKind(e), e.Pos.Line, e.Pos.Col}
+		h.sites[key] = append(h.sites[key], hint)
+	}
+}
+
+// For returns the hint for l, an item of a profile whose relative paths
+// are relative to base: for an arc, timeout, on_error or on_complete
+// item, the shortest path among the states (and stories) whose moves were
+// written there.
+func (h *Hints) For(base string, l Located) (Hint, bool) {
+	if h == nil || !arcKind(l.Kind) {
+		return Hint{}, false
+	}
+	file := filepath.FromSlash(l.Path)
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(base, file)
+	}
+	var best Hint
+	ok := false
+	for _, s := range h.sites[posKey{absFile(file), l.Kind, l.Line, l.Col}] {
+		if !ok || better(s, best) {
+			best, ok = s, true
+		}
+	}
+	return best, ok
+}
+
+// better reports whether a is a shorter way than b.
+func better(a, b Hint) bool {
+	if a.Found != b.Found {
+		return a.Found
+	}
+	if a.Moved != b.Moved {
+		return a.Moved
+	}
+	return len(a.Intents) < len(b.Intents)
+}
+
+// Command is the hint as a kitsoki run command line (shell-quoted), with
+// VALUE where a required slot needs one; "" when no path was found.
+func (h Hint) Command() string {
+	if !h.Found {
+		return ""
+	}
+	args := []string{"kitsoki", "run", shellArg(h.Story)}
+	if h.Root != "" {
+		args = append(args, "--root", shellArg(h.Root))
+	}
+	for _, in := range h.Intents {
+		args = append(args, "--intent", shellArg(in))
+		for _, s := range h.Slots[in] {
+			args = append(args, "--slot", shellArg(s+"=VALUE"))
+		}
+	}
+	return strings.Join(args, " ")
+}
+
+// needsSlot reports whether the hint's command has a --slot to fill in.
+func (h Hint) needsSlot() bool {
+	for _, in := range h.Intents {
+		if len(h.Slots[in]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// shellArg quotes s for a POSIX shell when it holds anything but plain
+// characters.
+func shellArg(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=@%+,-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// edgeKind is the kind of profile item a drawn move is counted as.
+func edgeKind(e *graph.Edge) engine.ReachKind {
+	switch e.Kind {
+	case graph.EdgeOnError:
+		return engine.ReachOnError
+	case graph.EdgeTimeout:
+		return engine.ReachTimeout
+	case graph.EdgeOnComplete:
+		return engine.ReachOnComplete
+	}
+	return engine.ReachArc
+}
+
+// absFile is file made absolute (as it is when that fails).
+func absFile(file string) string {
+	if abs, err := filepath.Abs(file); err == nil {
+		return abs
+	}
+	return filepath.Clean(file)
+}

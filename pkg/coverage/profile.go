@@ -1,0 +1,206 @@
+package coverage
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"kitsoki/pkg/engine"
+)
+
+// Version is the JSON profile's format version (its kitsoki_coverage key).
+const Version = 1
+
+// Profile is what the fixtures of a test run reached, per story file.
+type Profile struct {
+	Files []*File // sorted by Path
+}
+
+// File is one story file's items, sorted by line, column and kind.
+type File struct {
+	Path  string
+	Items []Item
+}
+
+// Item is one part of a story (engine.Reachable) and how many times the
+// fixtures reached it.
+type Item struct {
+	Kind  engine.ReachKind
+	Line  int
+	Col   int
+	State string // the declaring state ("" for an exit)
+	Label string
+	Count int64
+}
+
+// Figure is reached of total.
+type Figure struct {
+	Reached, Total int
+}
+
+// Percent is the reached share in percent (100 when Total is 0).
+func (f Figure) Percent() float64 {
+	if f.Total == 0 {
+		return 100
+	}
+	return 100 * float64(f.Reached) / float64(f.Total)
+}
+
+// Summary counts items by what the summary line names: Arcs are on: arms,
+// timeouts, on_error and on_complete edges; States are states and exits.
+type Summary struct {
+	Arcs, States, Effects Figure
+	Kinds                 map[engine.ReachKind]Figure
+}
+
+// arcKind reports whether k is counted with the arcs of the summary line.
+func arcKind(k engine.ReachKind) bool {
+	switch k {
+	case engine.ReachArc, engine.ReachTimeout, engine.ReachOnError, engine.ReachOnComplete:
+		return true
+	}
+	return false
+}
+
+// Summarize counts p's items.
+func (p *Profile) Summarize() Summary {
+	s := Summary{Kinds: map[engine.ReachKind]Figure{}}
+	for _, f := range p.Files {
+		for _, it := range f.Items {
+			add := func(fig *Figure) {
+				fig.Total++
+				if it.Count > 0 {
+					fig.Reached++
+				}
+			}
+			k := s.Kinds[it.Kind]
+			add(&k)
+			s.Kinds[it.Kind] = k
+			switch {
+			case arcKind(it.Kind):
+				add(&s.Arcs)
+			case it.Kind == engine.ReachState || it.Kind == engine.ReachExit:
+				add(&s.States)
+			default:
+				add(&s.Effects)
+			}
+		}
+	}
+	return s
+}
+
+// itemKey is an item's identity within its file.
+type itemKey struct {
+	kind      engine.ReachKind
+	line, col int
+}
+
+func compareItems(a, b Item) int {
+	return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col), cmp.Compare(a.Kind, b.Kind))
+}
+
+// Merge adds profiles up: the union of their items, counts summed. An
+// item two profiles name differently keeps the smaller label (so the
+// result never depends on the order of the profiles).
+func Merge(ps ...*Profile) *Profile {
+	files := map[string]map[itemKey]*Item{}
+	for _, p := range ps {
+		if p == nil {
+			continue
+		}
+		for _, f := range p.Files {
+			m := files[f.Path]
+			if m == nil {
+				m = map[itemKey]*Item{}
+				files[f.Path] = m
+			}
+			for _, it := range f.Items {
+				add(m, it)
+			}
+		}
+	}
+	return build(files)
+}
+
+// add merges it into m.
+func add(m map[itemKey]*Item, it Item) {
+	k := itemKey{it.Kind, it.Line, it.Col}
+	cur := m[k]
+	if cur == nil {
+		cp := it
+		m[k] = &cp
+		return
+	}
+	cur.Count += it.Count
+	if it.State < cur.State || it.State == cur.State && it.Label < cur.Label {
+		cur.State, cur.Label = it.State, it.Label
+	}
+}
+
+// build sorts a file → item map into a Profile.
+func build(files map[string]map[itemKey]*Item) *Profile {
+	p := &Profile{}
+	for path, m := range files {
+		f := &File{Path: path, Items: make([]Item, 0, len(m))}
+		for _, it := range m {
+			f.Items = append(f.Items, *it)
+		}
+		slices.SortFunc(f.Items, compareItems)
+		p.Files = append(p.Files, f)
+	}
+	slices.SortFunc(p.Files, func(a, b *File) int { return cmp.Compare(a.Path, b.Path) })
+	return p
+}
+
+// Virtual reports whether f is not a file on disk: the states an
+// imports: entry's overrides: write are parsed from the override alone
+// (pkg/fold), so their positions are the override's own lines, under the
+// name "<parent file> (imports.<alias>.overrides.states.<name>)". The
+// line-based formats (LCOV, Cobertura) leave such files out; JSON, the
+// summary and the unreached list keep them.
+func (f *File) Virtual() bool {
+	return strings.Contains(f.Path, " (imports.") && strings.HasSuffix(f.Path, ")")
+}
+
+// Line is one source line's items, for the line-based formats.
+type Line struct {
+	Number int
+	// Count is the smallest count of the items that start on the line:
+	// a line shows as reached only when everything on it was.
+	Count int64
+	Items []Item
+}
+
+// Lines groups f's items by line, in line order.
+func (f *File) Lines() []Line {
+	var out []Line
+	for _, it := range f.Items {
+		if n := len(out); n > 0 && out[n-1].Number == it.Line {
+			l := &out[n-1]
+			l.Count = min(l.Count, it.Count)
+			l.Items = append(l.Items, it)
+			continue
+		}
+		out = append(out, Line{Number: it.Line, Count: it.Count, Items: []Item{it}})
+	}
+	return out
+}
+
+// Unreached lists the items no fixture reached, file by file.
+func (p *Profile) Unreached() []Located {
+	var out []Located
+	for _, f := range p.Files {
+		for _, it := range f.Items {
+			if it.Count == 0 {
+				out = append(out, Located{Path: f.Path, Item: it})
+			}
+		}
+	}
+	return out
+}
+
+// Located is an item with its file.
+type Located struct {
+	Path string
+	Item
+}

@@ -1,0 +1,70 @@
+package coverage
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"kitsoki/internal/termsafe"
+)
+
+// SummaryLine is the one-line summary kitsoki test --cover prints:
+// "coverage: 71.4% of arcs (25/35), 80.0% of states (16/20)".
+func SummaryLine(s Summary) string {
+	return "coverage: " + figure(s.Arcs, "arcs") + ", " + figure(s.States, "states")
+}
+
+func figure(f Figure, what string) string {
+	if f.Total == 0 {
+		return "no " + what
+	}
+	return fmt.Sprintf("%.1f%% of %s (%d/%d)", f.Percent(), what, f.Reached, f.Total)
+}
+
+// WriteUnreached lists what no fixture reached, one per line as
+// file:line:col: kind label (state), story text escaped for a terminal.
+func WriteUnreached(w io.Writer, p *Profile) { WriteUnreachedHints(w, p, nil, "") }
+
+// WriteUnreachedHints is WriteUnreached with, under each unreached arc,
+// timeout, on_error and on_complete edge that hints knows, the shortest
+// intent path to the state it leaves from as a kitsoki run command, or
+// that no intent path reaches that state; base is the directory p's
+// relative paths are relative to. A closing note says what the paths
+// ignore.
+func WriteUnreachedHints(w io.Writer, p *Profile, hints *Hints, base string) {
+	un := p.Unreached()
+	if len(un) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "never reached by a fixture (%d):\n", len(un))
+	hinted, slots := false, false
+	for _, u := range un {
+		var b strings.Builder
+		fmt.Fprintf(&b, "  %s:%d:%d: %s %s", termsafe.Line(u.Path), u.Line, u.Col, u.Kind, termsafe.Line(u.Label))
+		if u.State != "" && u.State != u.Label {
+			fmt.Fprintf(&b, " (in %s)", termsafe.Line(u.State))
+		}
+		fmt.Fprintln(w, b.String())
+		h, ok := hints.For(base, u)
+		if !ok {
+			continue
+		}
+		hinted = true
+		switch {
+		case !h.Found && h.Moved:
+			fmt.Fprintf(w, "      no intent path from the root reaches %s: only a timeout, on_error or on_complete move leads there\n", termsafe.Line(h.State))
+		case !h.Found:
+			fmt.Fprintf(w, "      no intent path from the root reaches %s: no move leads there\n", termsafe.Line(h.State))
+		default:
+			slots = slots || h.needsSlot()
+			fmt.Fprintf(w, "      to reach %s: %s\n", termsafe.Line(h.State), termsafe.Line(h.Command()))
+		}
+	}
+	if hinted {
+		note := "intent paths: the fewest intents from the root to the state the move leaves from, guards ignored (a guard on the way may refuse an arm); timeouts, on_error and on_complete are not steps"
+		if slots {
+			note += "; give each --slot a VALUE"
+		}
+		fmt.Fprintln(w, note)
+	}
+}

@@ -1,0 +1,119 @@
+package graph
+
+import "slices"
+
+// IntentPaths finds, for each state of g that a sequence of intents can
+// reach from the root, the shortest such sequence: a breadth-first search
+// over the on: arms of the whole drawing (call it before View narrows it).
+//
+// Guards are ignored (every arm of an intent is a way on, so a path may
+// need the world a guard asks for), and so is the choice a templated
+// target or initial: makes at run time (every state it names is a way on).
+// Timeouts, on_error and on_complete moves and the wildcard intent (*) are
+// not steps. Resting in a state makes the arms of its ancestors available;
+// entering a state enters the levels above it that the session is not in
+// yet (with every other region of a parallel state among them), the state
+// and its initial: chain (every region of a parallel one). The root and what entering it
+// enters map to an empty sequence; a state missing from the result has no
+// intent path from the root. Ties go to the arm declared first.
+func (g *Graph) IntentPaths() map[string][]string { return g.paths(false) }
+
+// MoveReachable lists the states reachable from the root when timeouts,
+// on_error and on_complete moves count as steps too (guards ignored, as
+// in IntentPaths): a state here but not in IntentPaths is reached only
+// through one of those.
+func (g *Graph) MoveReachable() map[string]bool {
+	out := map[string]bool{}
+	for p := range g.paths(true) {
+		out[p] = true
+	}
+	return out
+}
+
+// paths is the search of IntentPaths; with auto, timeouts, on_error and
+// on_complete moves are steps that add no intent.
+func (g *Graph) paths(auto bool) map[string][]string {
+	states := map[string]*Node{}
+	for _, n := range g.Nodes() {
+		switch n.Kind {
+		case KindState, KindCompound, KindParallel, KindImport:
+			states[n.Path] = n
+		}
+	}
+	arms := map[string][]*Edge{}
+	for _, e := range g.Edges {
+		if states[e.To] == nil {
+			continue
+		}
+		if (e.Kind == EdgeArc || e.Kind == EdgeExit) && e.Intent != "*" || auto {
+			arms[e.From] = append(arms[e.From], e)
+		}
+	}
+	paths := map[string][]string{}
+	if g.Start == nil || states[g.Start.Path] == nil {
+		return paths
+	}
+	var queue []*Node
+	entered := map[*Node]bool{}
+	mark := func(n *Node, path []string) {
+		if _, seen := paths[n.Path]; !seen {
+			paths[n.Path] = path
+			queue = append(queue, n)
+		}
+	}
+	// down enters n and what entering it enters below it.
+	var down func(n *Node, path []string)
+	down = func(n *Node, path []string) {
+		if entered[n] {
+			return
+		}
+		entered[n] = true
+		mark(n, path)
+		switch {
+		case n.Kind == KindParallel:
+			for _, c := range n.Children {
+				down(c, path)
+			}
+		case n.TemplatedInitial:
+			for _, c := range n.Children {
+				down(c, path)
+			}
+		default:
+			for _, c := range n.Children {
+				if c.Initial {
+					down(c, path)
+				}
+			}
+		}
+	}
+	// enter enters n from the state the session rests in (nil at the
+	// start): the levels above n up to the one both lie in, and n.
+	enter := func(n, from *Node, path []string) {
+		down(n, path)
+		for via, a := n, n.Parent; a != nil && (from == nil || !from.within(a)); via, a = a, a.Parent {
+			mark(a, path)
+			if a.Kind == KindParallel {
+				for _, region := range a.Children {
+					if region != via {
+						down(region, path)
+					}
+				}
+			}
+		}
+	}
+	enter(g.Start, nil, []string{})
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for a := n; a != nil; a = a.Parent {
+			for _, e := range arms[a.Path] {
+				next := paths[n.Path]
+				if e.Kind == EdgeArc || e.Kind == EdgeExit {
+					next = append(slices.Clip(next), e.Intent)
+				}
+				enter(states[e.To], n, next)
+			}
+		}
+	}
+	return paths
+}

@@ -1,0 +1,173 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"kitsoki/internal/safefile"
+	"kitsoki/pkg/coverage"
+)
+
+// Coverage hints: when a JSON coverage profile sits beside a story
+// (coverage.EditorProfile, .kitsoki/coverage.json in the story's
+// directory or above), the parts no fixture reached are published as hint
+// diagnostics "never reached by a fixture", on the files the profile was
+// made from, while those files are unchanged since (an edited buffer or
+// a file saved after the profile shows none: its lines may have moved).
+// The profile is read again when it changes: on the client's
+// workspace/didChangeWatchedFiles (registered for **/.kitsoki/coverage.json
+// when the client can watch files) and at every check.
+
+// coverRule is the code of a coverage hint.
+const coverRule = "coverage"
+
+// coverCache holds the last read of each profile.
+type coverCache struct {
+	mu       sync.Mutex
+	profiles map[string]*coverRead // by profile path
+}
+
+type coverRead struct {
+	mod       time.Time
+	size      int64
+	unreached map[string][]coverage.Item // by absolute story file path
+	logged    bool                       // a read error was logged once
+	err       error
+}
+
+// read returns the profile at path as it is now on disk.
+func (c *coverCache) read(path, root string) (*coverRead, time.Time) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, time.Time{}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.profiles == nil {
+		c.profiles = map[string]*coverRead{}
+	}
+	if r := c.profiles[path]; r != nil && r.mod.Equal(st.ModTime()) && r.size == st.Size() {
+		return r, st.ModTime()
+	}
+	r := &coverRead{mod: st.ModTime(), size: st.Size()}
+	data, err := safefile.ReadFile(path, coverage.MaxJSON)
+	if err != nil {
+		r.err = fmt.Errorf("%s: %s", path, safefile.Reason(err))
+	} else if p, perr := coverage.ParseJSON(path, data); perr != nil {
+		r.err = perr
+	} else {
+		r.unreached = p.UnreachedByFile(root)
+	}
+	c.profiles[path] = r
+	return r, r.mod
+}
+
+// firstLog reports whether r's error is yet to be logged, marking it.
+func (c *coverCache) firstLog(r *coverRead) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	first := !r.logged
+	r.logged = true
+	return first
+}
+
+// forget drops the cached read of a profile (the client says it changed).
+func (c *coverCache) forget(path string) {
+	c.mu.Lock()
+	delete(c.profiles, path)
+	c.mu.Unlock()
+}
+
+// coverHints are the hint diagnostics of file, whose current text is
+// text, from the profile beside it.
+func (s *Server) coverHints(file, text string) []protocol.Diagnostic {
+	prof, root, ok := coverage.FindEditorProfile(filepath.Dir(file))
+	if !ok {
+		return nil
+	}
+	r, mod := s.cover.read(prof, root)
+	if r == nil {
+		return nil
+	}
+	if r.err != nil {
+		if s.cover.firstLog(r) {
+			s.notify(protocol.ServerWindowLogMessage, protocol.LogMessageParams{Type: protocol.MessageTypeWarning,
+				Message: "kitsoki: coverage hints off: " + r.err.Error() + " (rewrite it with kitsoki test --coverprofile " + coverage.EditorProfile + ")"})
+		}
+		return nil
+	}
+	items := r.unreached[file]
+	if len(items) == 0 || !unchangedSince(file, text, mod) {
+		return nil
+	}
+	sev := protocol.DiagnosticSeverityHint
+	src := "kitsoki"
+	code := protocol.IntegerOrString{Value: coverRule}
+	out := make([]protocol.Diagnostic, 0, len(items))
+	for _, it := range items {
+		out = append(out, protocol.Diagnostic{
+			Range: tokenRange(text, it.Line, it.Col), Severity: &sev, Code: &code, Source: &src,
+			Message: fmt.Sprintf("never reached by a fixture (%s %s)", it.Kind, it.Label),
+		})
+	}
+	return out
+}
+
+// unchangedSince reports whether file, whose editor text is text, is as
+// it was when the profile was written at mod: not saved since, and the
+// buffer equal to the file.
+func unchangedSince(file, text string, mod time.Time) bool {
+	st, err := os.Stat(file)
+	if err != nil || st.ModTime().After(mod) {
+		return false
+	}
+	disk, err := readCapped(file)
+	return err == nil && bytes.Equal(disk, []byte(text))
+}
+
+// watchProfiles asks a client that can watch files to report changes of
+// every coverage profile (workspace/didChangeWatchedFiles). It runs on its
+// own goroutine: the client answers on the connection being served.
+func (s *Server) watchProfiles() {
+	s.mu.Lock()
+	c := s.conn
+	s.mu.Unlock()
+	if c == nil {
+		return
+	}
+	opts := protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: []protocol.FileSystemWatcher{{GlobPattern: "**/" + coverage.EditorProfile}}}
+	params := protocol.RegistrationParams{Registrations: []protocol.Registration{{
+		ID: "kitsoki-coverage-profiles", Method: string(protocol.MethodWorkspaceDidChangeWatchedFiles), RegisterOptions: opts}}}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var res any
+	_ = c.Call(ctx, string(protocol.ServerClientRegisterCapability), params, &res)
+}
+
+// didChangeWatchedFiles re-checks every known story below a coverage
+// profile that changed, so its hints follow the profile.
+func (s *Server) didChangeWatchedFiles(_ *glsp.Context, p *protocol.DidChangeWatchedFilesParams) error {
+	for _, ch := range p.Changes {
+		path, err := uriPath(ch.URI)
+		if err != nil || !strings.HasSuffix(filepath.ToSlash(path), "/"+coverage.EditorProfile) {
+			continue
+		}
+		s.cover.forget(path)
+		root := filepath.Dir(filepath.Dir(path))
+		for _, m := range s.ws.manifests() {
+			if rel, err := filepath.Rel(root, m); err == nil && !strings.HasPrefix(rel, "..") {
+				s.schedule(m, 0)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,108 @@
+package lsp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"kitsoki/internal/testing/storytest"
+	"kitsoki/pkg/coverage"
+	"kitsoki/pkg/engine"
+)
+
+const coveredStory = `app: {id: covered}
+root: a
+intents: {go: {}, back: {}}
+states:
+  a:
+    on:
+      go: [{target: b}]
+  b:
+    on:
+      back: [{target: a}]
+`
+
+// writeProfile writes .kitsoki/coverage.json under root with the arc
+// into b (line 7) reached n times and the arc back (line 10) never.
+func writeProfile(t *testing.T, root string, n int64) string {
+	t.Helper()
+	p := &coverage.Profile{Files: []*coverage.File{{Path: "story/app.yaml", Items: []coverage.Item{
+		{Kind: engine.ReachState, Line: 5, Col: 3, State: "a", Label: "a", Count: 1},
+		{Kind: engine.ReachArc, Line: 7, Col: 12, State: "a", Label: "on go → b", Count: n},
+		{Kind: engine.ReachState, Line: 8, Col: 3, State: "b", Label: "b", Count: n},
+		{Kind: engine.ReachArc, Line: 10, Col: 14, State: "b", Label: "on back → a", Count: 0},
+	}}}}
+	var b bytes.Buffer
+	if err := coverage.WriteJSON(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(root, filepath.FromSlash(coverage.EditorProfile))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// hints are the coverage hints of a publish, as "line message".
+func hints(p published) []string {
+	var out []string
+	for _, d := range p.Diagnostics {
+		if d.Code == coverRule {
+			out = append(out, fmt.Sprintf("%02d %s", d.Range.Start.Line+1, d.Message))
+			if d.Severity != int(protocol.DiagnosticSeverityHint) {
+				out = append(out, "not a hint")
+			}
+		}
+	}
+	return out
+}
+
+// A profile beside the story shows what no fixture reached as hints; the
+// client is asked to watch profiles, and a changed profile (reported by
+// the client, or found at the next check) refreshes them; an edited
+// buffer shows none (its lines may have moved).
+func TestCoverageHints(t *testing.T) {
+	root := storytest.TempTree(t, map[string]string{"story/app.yaml": coveredStory})
+	manifest := filepath.Join(root, "story", "app.yaml")
+	prof := writeProfile(t, root, 0)
+	var caps protocol.ClientCapabilities
+	if err := json.Unmarshal([]byte(`{"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}`), &caps); err != nil {
+		t.Fatal(err)
+	}
+	c := startInProcessCaps(t, Options{}, caps)
+	c.WaitCall("client/registerCapability")
+	text := open(c, manifest)
+	want := []string{"07 never reached by a fixture (arc on go → b)", "08 never reached by a fixture (state b)", "10 never reached by a fixture (arc on back → a)"}
+	got := c.waitUntil(manifest, func(p published) bool { return len(hints(p)) > 0 })
+	if !slices.Equal(hints(got), want) {
+		t.Fatalf("hints %q, want %q", hints(got), want)
+	}
+	// the fixtures now reach b: the client reports the new profile
+	writeProfile(t, root, 3)
+	c.Notify("workspace/didChangeWatchedFiles", protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{{URI: pathURI(prof), Type: 2}}})
+	got = c.waitUntil(manifest, func(p published) bool { return len(hints(p)) == 1 })
+	if h := hints(got); h[0] != "10 never reached by a fixture (arc on back → a)" {
+		t.Fatalf("after the change: %q", h)
+	}
+	// an edited buffer no longer matches the profile's lines
+	change(c, manifest, "# moved\n"+text, 2)
+	c.waitUntil(manifest, func(p published) bool { return p.Version != nil && *p.Version == 2 && len(hints(p)) == 0 })
+	// back as the file is: the hints return
+	change(c, manifest, text, 3)
+	c.waitUntil(manifest, func(p published) bool { return p.Version != nil && *p.Version == 3 && len(hints(p)) == 1 })
+	// a broken profile turns them off (and is logged, not shown as a finding)
+	if err := os.WriteFile(prof, []byte(`{"kitsoki_coverage": 9}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	change(c, manifest, text, 4)
+	c.waitUntil(manifest, func(p published) bool { return p.Version != nil && *p.Version == 4 && len(hints(p)) == 0 })
+}
