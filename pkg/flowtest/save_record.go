@@ -41,6 +41,7 @@ var savedKinds = map[string]bool{
 	engine.KindJobSubmitted:    true,
 	engine.KindTimeout:         true,
 	engine.KindTurnStart:       true,
+	engine.KindTurnEnd:         true,
 }
 
 // Emit keeps the event when a fixture needs it and forwards it.

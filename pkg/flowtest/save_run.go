@@ -87,6 +87,19 @@ func readRun(run SaveRun) (*runFacts, error) {
 		f.states = f.states[1:]
 	}
 	f.states = append(f.states, res.State)
+	// A turn's turn.end names where it landed in full (a parallel
+	// configuration too); turn.input only the leaf in focus.
+	landed := map[int64]string{}
+	for _, ev := range evs {
+		if to, _ := ev.payload["to"].(string); ev.kind == engine.KindTurnEnd && to != "" {
+			landed[ev.turn] = to
+		}
+	}
+	for i, t := range inputTurns {
+		if to, ok := landed[t]; ok {
+			f.states[i] = to
+		}
+	}
 
 	f.initialWorld = jsonvalue.RoundTrip(run.World).(map[string]any)
 	if f.initialWorld == nil {
