@@ -82,12 +82,13 @@ func driveStory(t *testing.T, bin, root, work, scratch, name string, fx *flowtes
 		return false
 	}
 	out := filepath.Join(root, name, "flows", "zz_saved.yaml")
-	args = append([]string{"run", filepath.Join(root, name), "--root", root, "--trace", filepath.Join(scratch, name+".jsonl"), "--save-fixture", out}, args...)
+	args = append([]string{"run", filepath.Join(root, name), "--root", root, "--trace", filepath.Join(scratch, name+".jsonl"), "--save-fixture", out, "--timeout", "1m"}, args...)
 	stdout, stderr := kitsokiIn(t, bin, work, args...)
 	if !strings.Contains(stdout, "saved fixture ") {
 		if strings.Contains(stderr, "--save-fixture") && !strings.Contains(stderr, "the run failed") {
 			t.Errorf("%s (%s): the run went through but was not saved:\n%s", name, fx.File, stderr)
 		}
+		t.Logf("%s: %s: not driven:\n%s", name, filepath.Base(fx.File), lastLines(stderr, 2))
 		return false
 	}
 	res, errOut := kitsokiIn(t, bin, work, "test", filepath.Join(root, name), "--root", root, "--flows", "flows/zz_saved.yaml")
@@ -122,7 +123,10 @@ func driveArgs(t *testing.T, scratch, name string, fx *flowtest.Fixture) ([]stri
 	}
 	var args []string
 	for _, turn := range fx.Turns {
-		if turn.Intent == nil || turn.HasInput || turn.HasAdvance || len(turn.WorldOverride) > 0 {
+		if turn.Intent == nil && turn.HasAdvance && !turn.HasInput {
+			continue // a clock step: the run waits for its jobs in real time
+		}
+		if turn.Intent == nil || turn.HasInput || len(turn.WorldOverride) > 0 {
 			return nil, false
 		}
 		args = append(args, "--intent", turn.Intent.Name)
@@ -134,6 +138,9 @@ func driveArgs(t *testing.T, scratch, name string, fx *flowtest.Fixture) ([]stri
 				return nil, false
 			}
 		}
+	}
+	if !slices.Contains(args, "--intent") {
+		return nil, false
 	}
 	if len(fx.InitialWorld) > 0 {
 		w := map[string]any{}
@@ -168,7 +175,7 @@ func stubEpisodes(t *testing.T, fx *flowtest.Fixture) ([]any, bool) {
 		eps = c.Episodes
 	}
 	for _, s := range fx.HostHandlers {
-		if s.Delay != 0 || s.DelayErr != "" || s.RequestClarification != "" || len(s.ByOp) > 0 {
+		if s.DelayErr != "" || s.RequestClarification != "" || len(s.ByOp) > 0 {
 			return nil, false
 		}
 		for _, id := range slices.Sorted(maps.Keys(s.ByCall)) {
@@ -212,4 +219,9 @@ func writeYAML(t *testing.T, path string, v any) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }

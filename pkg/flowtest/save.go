@@ -78,7 +78,7 @@ func SaveFixture(ctx context.Context, run SaveRun, o SaveOptions) (*Saved, error
 		return nil, fmt.Errorf("--save-fixture: %v", err)
 	}
 	if facts.lateTurns {
-		return nil, fmt.Errorf("--save-fixture: the run went on after its last --intent (a state timeout or a background completion), which a saved fixture cannot replay: end the run with an --intent that rests where you want the fixture to stop")
+		return nil, fmt.Errorf("--save-fixture: the run went on after its last --intent (a state's timeout: fired), which a saved fixture does not replay: end the run with an --intent that rests where you want the fixture to stop, or add an advance_clock turn to the fixture by hand")
 	}
 	ro := o.Runner
 	ro.Jobs = 1

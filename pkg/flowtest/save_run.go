@@ -6,6 +6,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/engine"
@@ -95,8 +96,11 @@ func readRun(run SaveRun) (*runFacts, error) {
 			landed[ev.turn] = to
 		}
 	}
-	for i, t := range inputTurns {
-		if to, ok := landed[t]; ok {
+	for i, t := range inputTurns[:max(consumed-1, 0)] {
+		// The next input's state_path is where the run rested (after any
+		// background completion); the turn's own turn.end spells it in
+		// full when it names the same place.
+		if to, ok := landed[t]; ok && sameRest(to, f.states[i]) {
 			f.states[i] = to
 		}
 	}
@@ -131,7 +135,14 @@ func readRun(run SaveRun) (*runFacts, error) {
 			}
 		}
 		if ev.kind == engine.KindTurnStart && ev.turn > last && last >= 0 {
-			f.lateTurns = true
+			// Background completions after the last input are applied by
+			// that turn's clock step; anything else (a state timeout) is a
+			// turn of its own the run never asked for.
+			if k, _ := ev.payload["kind"].(string); k == "background_completion" {
+				f.jobTurns[consumed-1] = true
+			} else {
+				f.lateTurns = true
+			}
 		}
 	}
 	f.calls = readCalls(evs, first, res.Jobs)
@@ -244,4 +255,14 @@ func jsonMap(m map[string]any) map[string]any {
 	var out map[string]any
 	_ = json.Unmarshal(b, &out)
 	return out
+}
+
+// sameRest reports whether the state path full (a parallel configuration
+// "p#p.a.x|p.b.y" or a plain path) rests in leaf.
+func sameRest(full, leaf string) bool {
+	if full == leaf {
+		return true
+	}
+	_, regions, ok := strings.Cut(full, "#")
+	return ok && slices.Contains(strings.Split(regions, "|"), leaf)
 }
