@@ -50,6 +50,7 @@ type testFlags struct {
 	root      string // --root
 	trees     []string
 	strict    bool
+	watch     bool // --watch (test_watch.go)
 }
 
 func newTestCmd() *cobra.Command {
@@ -82,6 +83,7 @@ story that cannot be loaded (named and positioned), or a usage error.`,
 		},
 	}
 	addTestFlags(c, f, true)
+	addWatchFlag(c, f)
 	up := &testFlags{upstream: true}
 	flows := &cobra.Command{
 		Use:     "flows APP.yaml",
@@ -129,6 +131,9 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *testFlags) error {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if f.watch {
+		return runWatch(ctx, stdout, stderr, args, f)
 	}
 	runRE, shard, shards, err := checkTestFlags(f)
 	if err != nil {
