@@ -222,7 +222,11 @@ func scratchFile(p string) bool {
 		strings.HasSuffix(b, ".swp") || strings.HasSuffix(b, ".swx") || strings.HasSuffix(b, ".tmp")
 }
 
+// describeChange names the first changed file that is still there (an
+// editor's temporary file is gone by now) and how many fixtures run.
 func describeChange(changed []string, n int) string {
+	changed = slices.DeleteFunc(slices.Clone(changed), scratchFile)
+	slices.SortStableFunc(changed, func(a, b string) int { return boolCmp(exists(a), exists(b)) })
 	what := fmt.Sprintf("%d fixture file%s", n, plural(n, "", "s"))
 	switch len(changed) {
 	case 0:
@@ -260,4 +264,20 @@ func writeWatchSummary(w io.Writer, results []*flowtest.Result, took time.Durati
 		fmt.Fprintf(w, "… and %d more failing (kitsoki test without --watch prints every failure)\n", listed-watchScreen)
 	}
 	fmt.Fprintf(w, "%d passed, %d failed (%s)\n", passed, failed, human.Duration(took))
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// boolCmp orders true before false.
+func boolCmp(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return -1
+	}
+	return 1
 }

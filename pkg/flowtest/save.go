@@ -77,6 +77,9 @@ func SaveFixture(ctx context.Context, run SaveRun, o SaveOptions) (*Saved, error
 	if err != nil {
 		return nil, fmt.Errorf("--save-fixture: %v", err)
 	}
+	if len(facts.inputs) == 0 {
+		return nil, fmt.Errorf("--save-fixture: the run consumed no --intent, so there is no turn to save: a fixture starts where the run rested after its start; pass the --intent inputs to record")
+	}
 	if facts.lateTurns {
 		return nil, fmt.Errorf("--save-fixture: the run went on after its last --intent (a state's timeout: fired), which a saved fixture does not replay: end the run with an --intent that rests where you want the fixture to stop, or add an advance_clock turn to the fixture by hand")
 	}
