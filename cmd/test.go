@@ -135,19 +135,11 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if f.watch {
 		return runWatch(ctx, stdout, stderr, args, f)
 	}
-	runRE, shard, shards, err := checkTestFlags(f)
+	p, err := planTests(args, f)
 	if err != nil {
 		return err
 	}
-	sandbox, err := sandboxMode(f.sandbox, os.Getenv(sandboxEnv))
-	if err != nil {
-		return err
-	}
-	apps, glob, rel, err := testApps(args, f)
-	if err != nil {
-		return err
-	}
-	f.trees = validate.Trees(args)
+	runRE, shard, shards, sandbox, apps, glob, rel := p.runRE, p.shard, p.shards, p.sandbox, p.apps, p.glob, p.rel
 	files, err := discoverFixtures(stdout, stderr, f, apps, glob, rel, runRE)
 	if err != nil {
 		return err
@@ -188,6 +180,34 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		return err
 	}
 	return silentExit(exitFinding)
+}
+
+// testPlan is what a test run takes from its arguments and flags.
+type testPlan struct {
+	runRE         *regexp.Regexp
+	shard, shards int
+	sandbox       bool
+	apps          []string
+	glob          string
+	rel           bool
+}
+
+// planTests checks the flags and expands the arguments into stories and
+// the fixture glob (setting f.trees).
+func planTests(args []string, f *testFlags) (*testPlan, error) {
+	p := &testPlan{}
+	var err error
+	if p.runRE, p.shard, p.shards, err = checkTestFlags(f); err != nil {
+		return nil, err
+	}
+	if p.sandbox, err = sandboxMode(f.sandbox, os.Getenv(sandboxEnv)); err != nil {
+		return nil, err
+	}
+	if p.apps, p.glob, p.rel, err = testApps(args, f); err != nil {
+		return nil, err
+	}
+	f.trees = validate.Trees(args)
+	return p, nil
 }
 
 // checkTestFlags rejects flag values that cannot work and returns the

@@ -19,7 +19,6 @@ import (
 	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/flowtest"
-	"kitsoki/pkg/validate"
 	"kitsoki/pkg/watch"
 )
 
@@ -54,20 +53,11 @@ func runWatch(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if err := checkWatchFlags(f); err != nil {
 		return err
 	}
-	runRE, _, _, err := checkTestFlags(f)
+	p, err := planTests(args, f)
 	if err != nil {
 		return err
 	}
-	sandbox, err := sandboxMode(f.sandbox, os.Getenv(sandboxEnv))
-	if err != nil {
-		return err
-	}
-	apps, glob, rel, err := testApps(args, f)
-	if err != nil {
-		return err
-	}
-	f.trees = validate.Trees(args)
-	w := &watcher{out: stdout, errOut: stderr, f: f, apps: apps, glob: glob, rel: rel, runRE: runRE, sandbox: sandbox}
+	w := &watcher{out: stdout, errOut: stderr, f: f, apps: p.apps, glob: p.glob, rel: p.rel, runRE: p.runRE, sandbox: p.sandbox}
 	roots := w.roots()
 	if len(roots) == 0 {
 		return usagef("--watch: nothing to watch: no story found in %s", strings.Join(args, " "))

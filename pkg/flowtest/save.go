@@ -2,14 +2,12 @@ package flowtest
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -247,10 +245,10 @@ func expectations(sf *savedFixture, facts *runFacts, a, b []observed) error {
 		changed := map[string]any{}
 		for _, k := range slices.Sorted(maps.Keys(union(a[i].world, a[i+1].world))) {
 			now, had := a[i+1].world[k], a[i].world[k]
-			if equalJSON(now, had) {
+			if equal(now, had) {
 				continue
 			}
-			if !equalJSON(now, b[i+1].world[k]) {
+			if !equal(now, b[i+1].world[k]) {
 				continue // differs from run to run (a job id): not asserted
 			}
 			changed[k] = now
@@ -329,7 +327,7 @@ func worldDiff(base, w map[string]any) map[string]any {
 		if unsaved[k] {
 			continue
 		}
-		if b, ok := base[k]; ok && equalJSON(b, v) {
+		if b, ok := base[k]; ok && equal(b, v) {
 			continue
 		}
 		out[k] = v
@@ -353,15 +351,6 @@ func jsonWorld(m map[string]any) map[string]any {
 	}
 	out, _ := jsonvalue.RoundTrip(m).(map[string]any)
 	return out
-}
-
-func equalJSON(a, b any) bool {
-	if reflect.DeepEqual(a, b) {
-		return true
-	}
-	ja, err1 := json.Marshal(a)
-	jb, err2 := json.Marshal(b)
-	return err1 == nil && err2 == nil && string(ja) == string(jb)
 }
 
 // CheckSaveTarget is SaveFixture's check of its file, for a caller to make
