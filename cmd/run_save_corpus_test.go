@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"maps"
 	"os"
@@ -27,6 +28,8 @@ import (
 // cannot take (it starts elsewhere than the root, a turn that is not an
 // intent, Starlark or bindings) is passed over; the stories driven are
 // pinned in testdata/save_corpus.golden.
+var saveUpdate = flag.Bool("save-update", false, "rewrite testdata/save_corpus.golden (the corpus stories run --save-fixture drives)")
+
 func TestSaveFixtureCorpus(t *testing.T) {
 	bin := buildKitsokiUnlessShort(t)
 	src := storytest.Corpus(t, "")
@@ -59,14 +62,14 @@ func TestSaveFixtureCorpus(t *testing.T) {
 	}
 	got := strings.Join(driven, "\n") + "\n"
 	golden := filepath.Join("testdata", "save_corpus.golden")
-	if os.Getenv("KITSOKI_UPDATE_GOLDEN") != "" {
+	if *saveUpdate {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {
-		t.Fatalf("%v (KITSOKI_UPDATE_GOLDEN=1 writes it)", err)
+		t.Fatalf("%v (-save-update writes it)", err)
 	}
 	if got != string(want) {
 		t.Errorf("stories driven and saved:\n%s\nwant:\n%s", got, want)

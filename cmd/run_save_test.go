@@ -105,6 +105,9 @@ func TestSaveFixtureCassette(t *testing.T) {
 		t.Fatalf("cassette:\n%s", cas)
 	}
 	testSaved(t, dir, "flows/counted.yaml")
+	if entries, _ := os.ReadDir(filepath.Join(dir, "flows")); len(entries) != 3 {
+		t.Fatalf("scratch files left beside the fixture: %v", entries)
+	}
 }
 
 // The file is never overwritten without --force, never written outside

@@ -136,17 +136,23 @@ func SaveFixture(ctx context.Context, run SaveRun, o SaveOptions) (*Saved, error
 		sf.Turns = append(sf.Turns, t)
 	}
 
-	written := false
 	if cassette != nil {
-		// The rig reads the cassette the fixture names, beside it.
-		if err := atomicfile.Write(saved.Cassette, cassette, 0o644); err != nil {
-			return nil, fmt.Errorf("--save-fixture: %s: %v", saved.Cassette, atomicfile.Cause(err))
+		// The rig reads the cassette the fixture names, beside it: a
+		// scratch copy until the fixture passes, so a refused save leaves
+		// an existing cassette as it was.
+		scratch, err := os.CreateTemp(filepath.Dir(file), ".save-fixture-*.cassette.yaml")
+		if err != nil {
+			return nil, fmt.Errorf("--save-fixture: %v", err)
 		}
-		defer func() {
-			if !written {
-				os.Remove(saved.Cassette)
-			}
-		}()
+		defer os.Remove(scratch.Name())
+		_, err = scratch.Write(cassette)
+		if cerr := scratch.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--save-fixture: %v", err)
+		}
+		sf.HostCassette = filepath.Base(scratch.Name())
 	}
 
 	// Two runs of the draft: what the rig reaches, and which world values
@@ -179,6 +185,12 @@ func SaveFixture(ctx context.Context, run SaveRun, o SaveOptions) (*Saved, error
 		}
 		return nil, fmt.Errorf("--save-fixture: the fixture does not pass its own run (nothing saved; please report it):\n  %s", strings.Join(msgs, "\n  "))
 	}
+	if cassette != nil {
+		sf.HostCassette = filepath.Base(saved.Cassette)
+		if err := atomicfile.Write(saved.Cassette, cassette, 0o644); err != nil {
+			return nil, fmt.Errorf("--save-fixture: %s: %v", saved.Cassette, atomicfile.Cause(err))
+		}
+	}
 	data, err := sf.marshal()
 	if err != nil {
 		return nil, fmt.Errorf("--save-fixture: %v", err)
@@ -186,7 +198,6 @@ func SaveFixture(ctx context.Context, run SaveRun, o SaveOptions) (*Saved, error
 	if err := atomicfile.Write(file, data, 0o644); err != nil {
 		return nil, fmt.Errorf("--save-fixture: %s: %v", file, atomicfile.Cause(err))
 	}
-	written = true
 	return saved, nil
 }
 
