@@ -77,6 +77,8 @@ type runFlags struct {
 	callTimeout  time.Duration
 	profile      string
 	strict       bool
+	saveFixture  string // --save-fixture (run_save.go)
+	force        bool
 
 	spinner *callSpinner // nil off a terminal
 }
@@ -128,6 +130,7 @@ rested before the end (or the story is invalid), 2 usage or environment error.`,
 	addRootFlag(c, &f.root)
 	fl.StringVar(&f.profile, "profile", "", "operator plugin profile, applied over the .kitsoki/plugins.yaml found upward from the story; see kitsoki plugins")
 	fl.BoolVar(&f.strict, "strict", false, strictUsage)
+	addSaveFlags(c, f)
 	fl.BoolVar(&f.jsonOut, "json", false, "print one JSON object (schema 1: outcome, status, exit, state, world, calls, trace, session; see kitsoki schema run) instead of the log")
 	return c
 }
@@ -144,6 +147,9 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	}
 	ld, err := loadRunStory(stderr, path, f.root)
 	if err != nil {
+		return err
+	}
+	if err := checkSave(f, ld); err != nil {
 		return err
 	}
 	hc, plan, err := resolveRunPlan(stderr, ld, f)
@@ -174,7 +180,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 		return err
 	}
 	defer tw.Close()
-	sink := f.spinner.watch(engine.TraceSink(tw))
+	sink, save := startSave(f, f.spinner.watch(engine.TraceSink(tw)), world)
 
 	rt, err := plan.Build(compose.BuildOptions{Cassette: cas, Sink: sink, ClaudeSubmit: claudeSubmitCommand(), CallTimeout: f.callTimeout})
 	if err != nil {
@@ -208,6 +214,9 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	}
 	if closeErr != nil {
 		fmt.Fprintf(stderr, "kitsoki: warning: stopping agent plugins: %s\n", trace.Printable(reg.Redact(closeErr.Error())))
+	}
+	if err := save.finish(ctx, saveOut(stdout, stderr, f), ld, f, res); err != nil {
+		return err
 	}
 	return finishRun(stdout, stderr, res, f, tracePath, session)
 }

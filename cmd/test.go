@@ -52,6 +52,7 @@ type testFlags struct {
 	root      string // --root
 	trees     []string
 	strict    bool
+	watch     bool // --watch (test_watch.go)
 }
 
 func newTestCmd() *cobra.Command {
@@ -84,6 +85,7 @@ story that cannot be loaded (named and positioned), or a usage error.`,
 		},
 	}
 	addTestFlags(c, f, true)
+	addWatchFlag(c, f)
 	up := &testFlags{upstream: true}
 	flows := &cobra.Command{
 		Use:     "flows APP.yaml",
@@ -135,28 +137,14 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	runRE, shard, shards, err := checkTestFlags(f)
+	if f.watch {
+		return runWatch(ctx, stdout, stderr, args, f)
+	}
+	p, err := planTests(args, f)
 	if err != nil {
 		return err
 	}
-	if err := f.cover.check(); err != nil {
-		return err
-	}
-	switch {
-	case f.cover.format != "" && f.cover.profile == "":
-		return usagef("--cover-format %s: name the profile to write with --coverprofile FILE", f.cover.format)
-	case f.cover.profile == "-" && f.jsonOut == "-":
-		return usagef("--coverprofile - and --json - both want stdout; write one of them to a file")
-	}
-	sandbox, err := sandboxMode(f.sandbox, os.Getenv(sandboxEnv))
-	if err != nil {
-		return err
-	}
-	apps, glob, rel, err := testApps(args, f)
-	if err != nil {
-		return err
-	}
-	f.trees = validate.Trees(args)
+	runRE, shard, shards, sandbox, apps, glob, rel := p.runRE, p.shard, p.shards, p.sandbox, p.apps, p.glob, p.rel
 	files, err := discoverFixtures(stdout, stderr, f, apps, glob, rel, runRE)
 	if err != nil {
 		return err
@@ -216,6 +204,43 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		return err
 	}
 	return silentExit(exitFinding)
+}
+
+// testPlan is what a test run takes from its arguments and flags.
+type testPlan struct {
+	runRE         *regexp.Regexp
+	shard, shards int
+	sandbox       bool
+	apps          []string
+	glob          string
+	rel           bool
+}
+
+// planTests checks the flags and expands the arguments into stories and
+// the fixture glob (setting f.trees).
+func planTests(args []string, f *testFlags) (*testPlan, error) {
+	p := &testPlan{}
+	var err error
+	if p.runRE, p.shard, p.shards, err = checkTestFlags(f); err != nil {
+		return nil, err
+	}
+	if err := f.cover.check(); err != nil {
+		return nil, err
+	}
+	switch {
+	case f.cover.format != "" && f.cover.profile == "":
+		return nil, usagef("--cover-format %s: name the profile to write with --coverprofile FILE", f.cover.format)
+	case f.cover.profile == "-" && f.jsonOut == "-":
+		return nil, usagef("--coverprofile - and --json - both want stdout; write one of them to a file")
+	}
+	if p.sandbox, err = sandboxMode(f.sandbox, os.Getenv(sandboxEnv)); err != nil {
+		return nil, err
+	}
+	if p.apps, p.glob, p.rel, err = testApps(args, f); err != nil {
+		return nil, err
+	}
+	f.trees = validate.Trees(args)
+	return p, nil
 }
 
 // checkTestFlags rejects flag values that cannot work and returns the

@@ -18,6 +18,12 @@
 // story's project root (confine.go; [Options].Root and Trees): one that
 // leaves it fails the fixture at the key, unread.
 //
+// [SaveFixture] (save*.go) is `kitsoki run --save-fixture`: a finished
+// run, recorded through a [SaveRecorder] sink, written as a fixture whose
+// expectations are read from this package's own rig (two runs; only
+// values both reach are asserted) and which passes a third run before it
+// is written, atomically, inside the story's project root.
+//
 // Intent fixtures (`test_kind: intents`, intents*.go) measure routing:
 // [LoadIntents] reads them, [RunIntents] asks a [Harness] ([StaticHarness]
 // from recording.yaml, [AgentHarness] through an agent plugin of the

@@ -346,10 +346,17 @@ func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, wor
 // turns runs the fixture's turns; false when one ended the run (fatal or
 // skipped), so no session-level verdict follows.
 func (fr *fixtureRun) turns(ctx context.Context) bool {
+	obs := fr.r.opts.observe
+	if obs != nil {
+		obs(-1, fr.sess.State(), fr.sess.World())
+	}
 	for _, t := range fr.fx.Turns {
 		tr, ok := fr.turn(ctx, t)
 		if fr.res.Fatal != nil || fr.res.Flow.Skipped {
 			return false
+		}
+		if obs != nil {
+			obs(t.Index, fr.sess.State(), fr.sess.World())
 		}
 		fr.res.Flow.Turns = append(fr.res.Flow.Turns, tr)
 		fr.res.Turns++

@@ -62,6 +62,11 @@ type Options struct {
 	// (kitsoki test --strict): the checks the existing engine does not
 	// make, so a fixture it passes may fail.
 	Strict bool
+
+	// observe, when set, sees the session before the first turn (-1) and
+	// after each turn: SaveFixture reads the flow rig's states and worlds
+	// through it.
+	observe func(turn int, state string, world map[string]any)
 }
 
 // Runner runs fixtures; stories are loaded and compiled once each and

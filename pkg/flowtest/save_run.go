@@ -1,0 +1,268 @@
+package flowtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+
+	"kitsoki/internal/jsonvalue"
+	"kitsoki/pkg/engine"
+)
+
+// SaveRun is what a finished `kitsoki run` hands [SaveFixture].
+type SaveRun struct {
+	// Story is the app.yaml the run loaded.
+	Story string
+	// World is the world the run started with (the story's defaults with
+	// --world-file and --world applied), before turn 0.
+	World map[string]any
+	// Inputs are the --intent/--slot inputs, their slots typed.
+	Inputs []engine.Input
+	// Result is how the run ended.
+	Result *engine.Result
+	// Recorder holds the run's events.
+	Recorder *SaveRecorder
+}
+
+// answer is one host or agent call's answer as a stub gives it back.
+type answer struct {
+	Data       map[string]any
+	Error      string
+	InfraError string
+}
+
+func (a answer) equal(b answer) bool {
+	return a.Error == b.Error && a.InfraError == b.InfraError && reflect.DeepEqual(a.Data, b.Data)
+}
+
+// call is one host or agent call the run made after turn 0.
+type call struct {
+	Turn      int64
+	Namespace string
+	ID        string // args.call, "" when the effect has no id:
+	Answer    answer
+}
+
+// runFacts is a run read back from its events: where the fixture starts,
+// each consumed input with the state the run rested in after it, and the
+// calls to stub.
+type runFacts struct {
+	initialState string
+	initialWorld map[string]any
+	inputs       []engine.Input
+	states       []string // the state after each input (the run's)
+	jobTurns     []bool   // the input's turn submitted a background job
+	calls        []call
+	lateTurns    bool // timeouts or completions ran after the last input
+}
+
+// readRun reads the facts of a run.
+func readRun(run SaveRun) (*runFacts, error) {
+	res := run.Result
+	if res == nil || run.Recorder == nil {
+		return nil, fmt.Errorf("no run to save")
+	}
+	evs := run.Recorder.recorded()
+	consumed := len(run.Inputs) - res.Unconsumed
+	f := &runFacts{inputs: run.Inputs[:consumed]}
+
+	// Each input is one turn with a turn.input event; its state_path is
+	// where the run rested before it.
+	var inputTurns []int64
+	for _, ev := range evs {
+		if ev.kind == engine.KindTurnInput {
+			inputTurns = append(inputTurns, ev.turn)
+			f.states = append(f.states, ev.state)
+		}
+	}
+	if len(inputTurns) != consumed {
+		return nil, fmt.Errorf("the trace shows %d input turn(s) for %d consumed --intent input(s)", len(inputTurns), consumed)
+	}
+	if consumed == 0 {
+		f.initialState = res.State
+	} else {
+		f.initialState = f.states[0]
+		f.states = f.states[1:]
+	}
+	f.states = append(f.states, res.State)
+	// A turn's turn.end names where it landed in full (a parallel
+	// configuration too); turn.input only the leaf in focus.
+	landed := map[int64]string{}
+	for _, ev := range evs {
+		if to, _ := ev.payload["to"].(string); ev.kind == engine.KindTurnEnd && to != "" {
+			landed[ev.turn] = to
+		}
+	}
+	for i, t := range inputTurns[:max(consumed-1, 0)] {
+		// The next input's state_path is where the run rested (after any
+		// background completion); the turn's own turn.end spells it in
+		// full when it names the same place.
+		if to, ok := landed[t]; ok && sameRest(to, f.states[i]) {
+			f.states[i] = to
+		}
+	}
+
+	f.initialWorld = jsonvalue.RoundTrip(run.World).(map[string]any)
+	if f.initialWorld == nil {
+		f.initialWorld = map[string]any{}
+	}
+	first := int64(-1)
+	if consumed > 0 {
+		first = inputTurns[0]
+	}
+	for _, ev := range evs {
+		if ev.kind == engine.KindWorldUpdate && (first < 0 || ev.turn < first) {
+			foldUpdate(f.initialWorld, ev.payload)
+		}
+	}
+
+	f.jobTurns = make([]bool, consumed)
+	turnIndex := map[int64]int{}
+	for i, t := range inputTurns {
+		turnIndex[t] = i
+	}
+	last := int64(-1)
+	if consumed > 0 {
+		last = inputTurns[consumed-1]
+	}
+	for _, ev := range evs {
+		if ev.kind == engine.KindJobSubmitted {
+			if i, ok := turnIndex[ev.turn]; ok {
+				f.jobTurns[i] = true
+			}
+		}
+		if ev.kind == engine.KindTurnStart && ev.turn > last && last >= 0 {
+			// Background completions after the last input are applied by
+			// that turn's clock step; anything else (a state timeout) is a
+			// turn of its own the run never asked for.
+			if k, _ := ev.payload["kind"].(string); k == "background_completion" {
+				f.jobTurns[consumed-1] = true
+			} else {
+				f.lateTurns = true
+			}
+		}
+	}
+	f.calls = readCalls(evs, first, res.Jobs)
+	return f, nil
+}
+
+// foldUpdate applies a world.update payload's set and increment to w.
+func foldUpdate(w map[string]any, p map[string]any) {
+	if set, ok := p["set"].(map[string]any); ok {
+		for k, v := range set {
+			w[k] = v
+		}
+	}
+	if inc, ok := p["increment"].(map[string]any); ok {
+		for k, d := range inc {
+			base, _ := w[k].(float64)
+			dd, _ := d.(float64)
+			w[k] = base + dd
+		}
+	}
+}
+
+// readCalls pairs each foreground harness.called of a turn from first on
+// with the harness.returned that answered it, and takes each background
+// job's answer from the run's jobs.
+func readCalls(evs []savedEvent, first int64, jobs []engine.JobInfo) []call {
+	if first < 0 {
+		return nil
+	}
+	var out []call
+	pending := map[string][]int{} // namespace -> indexes in out waiting for an answer
+	bg := map[string][]int{}
+	for _, ev := range evs {
+		if ev.turn < first {
+			continue
+		}
+		switch ev.kind {
+		case engine.KindHarnessCalled:
+			ns, _ := ev.payload["namespace"].(string)
+			args, _ := ev.payload["args"].(map[string]any)
+			id, _ := args["call"].(string)
+			out = append(out, call{Turn: ev.turn, Namespace: ns, ID: id})
+			if b, _ := ev.payload["background"].(bool); b {
+				bg[ns] = append(bg[ns], len(out)-1)
+			} else {
+				pending[ns] = append(pending[ns], len(out)-1)
+			}
+		case engine.KindHarnessReturned:
+			ns, _ := ev.payload["namespace"].(string)
+			q := pending[ns]
+			if len(q) == 0 {
+				continue
+			}
+			i := q[0]
+			pending[ns] = q[1:]
+			out[i].Answer = returnedAnswer(ev.payload)
+		}
+	}
+	// Background jobs, in creation order per namespace.
+	byNS := map[string][]engine.JobInfo{}
+	for _, j := range slices.SortedFunc(slices.Values(jobs), func(a, b engine.JobInfo) int { return a.Seq - b.Seq }) {
+		byNS[j.Namespace] = append(byNS[j.Namespace], j)
+	}
+	for ns, idx := range bg {
+		js := byNS[ns]
+		for k, i := range idx {
+			if k >= len(js) {
+				break
+			}
+			j := js[k]
+			a := answer{Data: jsonMap(j.Result)}
+			if j.Status == engine.JobFailed && j.Error != "" {
+				if a.Data == nil {
+					a.InfraError = j.Error
+				} else {
+					a.Error = j.Error
+				}
+			}
+			out[i].Answer = a
+		}
+	}
+	return out
+}
+
+// returnedAnswer is a harness.returned payload as a stub's answer: an
+// error without data is an infrastructure failure (the engine's
+// callFailed), with data a domain error.
+func returnedAnswer(p map[string]any) answer {
+	a := answer{}
+	a.Data, _ = p["data"].(map[string]any)
+	msg, _ := p["error"].(string)
+	switch {
+	case msg == "":
+	case a.Data == nil:
+		a.InfraError = msg
+	default:
+		a.Error = msg
+	}
+	return a
+}
+
+func jsonMap(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return maps.Clone(m)
+	}
+	var out map[string]any
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+// sameRest reports whether the state path full (a parallel configuration
+// "p#p.a.x|p.b.y" or a plain path) rests in leaf.
+func sameRest(full, leaf string) bool {
+	if full == leaf {
+		return true
+	}
+	_, regions, ok := strings.Cut(full, "#")
+	return ok && slices.Contains(strings.Split(regions, "|"), leaf)
+}

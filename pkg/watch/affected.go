@@ -1,0 +1,52 @@
+package watch
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Target is something a change can make stale: a run of it is due when a
+// changed path is one of Files or lies under one of Dirs.
+type Target struct {
+	Files []string
+	Dirs  []string
+}
+
+// Affected returns the indexes of the targets a batch of changed paths
+// touches, in order. Paths compare cleaned; a directory covers every path
+// below it.
+func Affected(targets []Target, changed []string) []int {
+	var out []int
+	for i, t := range targets {
+		if touches(t, changed) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func touches(t Target, changed []string) bool {
+	for _, c := range changed {
+		c = filepath.Clean(c)
+		for _, f := range t.Files {
+			if filepath.Clean(f) == c {
+				return true
+			}
+		}
+		for _, d := range t.Dirs {
+			if within(filepath.Clean(d), c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// within reports whether p is dir or lies below it.
+func within(dir, p string) bool {
+	if p == dir {
+		return true
+	}
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
