@@ -50,6 +50,8 @@ type testFlags struct {
 	root      string // --root
 	trees     []string
 	strict    bool
+	update    bool // --update
+	dryRun    bool // --dry-run (with --update)
 }
 
 func newTestCmd() *cobra.Command {
@@ -123,6 +125,7 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 	fl.StringVar(&f.profile, "profile", "", "operator plugin profile `FILE`, applied over the .kitsoki/plugins.yaml found upward from each story (see kitsoki plugins)")
 	fl.BoolVar(&f.sandbox, "sandbox", false, "untrusted code: start no process, reach no network, run only in-process built-ins (also KITSOKI_SANDBOX=1; see SECURITY.md)")
 	fl.BoolVar(&f.strict, "strict", false, strictUsage)
+	addUpdateFlags(c, f)
 	_ = full
 }
 
@@ -157,12 +160,15 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	defer cleanup()
 	runner := flowtest.NewRunner(flowtest.Options{Jobs: f.jobs, FailFast: f.failFast, TraceDir: traceDir, Recording: f.recording,
 		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout, WorkDir: f.workDir, KitsokiRepo: f.repo,
-		Profile: f.profile, Sandbox: sandbox, Root: f.root, Trees: f.trees, Strict: f.strict})
+		Profile: f.profile, Sandbox: sandbox, Root: f.root, Trees: f.trees, Strict: f.strict, Observe: f.update})
 	if err := loadTestStories(stderr, runner, files, f.profile); err != nil {
 		return err
 	}
 
 	results := runner.Run(ctx, files)
+	if f.update {
+		return runUpdate(ctx, stdout, stderr, runner, files, results, f.dryRun)
+	}
 
 	text := stdout
 	if f.jsonOut == "-" {
@@ -190,6 +196,9 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 func checkTestFlags(f *testFlags) (runRE *regexp.Regexp, shard, shards int, err error) {
 	if f.format != "text" && f.format != "github" {
 		return nil, 0, 0, usagef("--format %q: expected text or github", f.format)
+	}
+	if err := checkUpdateFlags(f); err != nil {
+		return nil, 0, 0, err
 	}
 	if f.timeout < 0 {
 		return nil, 0, 0, usagef("--timeout %s: must not be negative", f.timeout)
