@@ -183,21 +183,25 @@ func reparse(f *File, data []byte) map[int]*Fixture {
 // flowDocs are the flow documents of a file (as parse numbers them), each
 // with its nodes and offsets.
 func flowDocs(src []byte) []*splicer {
+	var out []*splicer
+	for _, s := range mappingDocs(src) {
+		if k := lastGet(s.doc.root, "test_kind"); k != nil && k.Kind == yaml.ScalarNode && k.Value == "flow" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// mappingDocs are the documents of a file that parse as mappings.
+func mappingDocs(src []byte) []*splicer {
 	starts := lineStarts(src)
 	var out []*splicer
 	for i, pc := range split(src) {
 		var n yaml.Node
-		if yaml.Unmarshal(pc.src, &n) != nil || len(n.Content) == 0 {
+		if yaml.Unmarshal(pc.src, &n) != nil || len(n.Content) == 0 || n.Content[0].Kind != yaml.MappingNode {
 			continue
 		}
-		root := n.Content[0]
-		if root.Kind != yaml.MappingNode {
-			continue
-		}
-		if k := lastGet(root, "test_kind"); k == nil || k.Kind != yaml.ScalarNode || k.Value != "flow" {
-			continue
-		}
-		out = append(out, &splicer{doc: &srcDoc{src: src, root: root, line: pc.line, colOff: pc.colOff, starts: starts}, index: i})
+		out = append(out, &splicer{doc: &srcDoc{src: src, root: n.Content[0], line: pc.line, colOff: pc.colOff, starts: starts}, index: i})
 	}
 	return out
 }
