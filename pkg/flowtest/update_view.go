@@ -63,15 +63,32 @@ func closest(pat, view []rune) (string, int, bool) {
 			d[i*w+j] = best
 		}
 	}
-	end := 0
-	for j := 1; j <= n; j++ {
-		if d[m*w+j] < d[m*w+end] {
-			end = j
+	best := int32(-1)
+	for j := 0; j <= n; j++ {
+		if best < 0 || d[m*w+j] < best {
+			best = d[m*w+j]
 		}
 	}
-	// Trace back to where the match starts, preferring matches and
-	// substitutions (the diagonal).
-	i, j := m, end
+	// Of the ends at the least distance, the match whose length is
+	// nearest the pattern's (then the leftmost).
+	from, to, tried := 0, 0, 0
+	for end := 0; end <= n && tried < 64; end++ {
+		if d[m*w+end] != best {
+			continue
+		}
+		tried++
+		start := traceStart(d, w, pat, view, end)
+		if tried == 1 || abs(end-start-m) < abs(to-from-m) {
+			from, to = start, end
+		}
+	}
+	return string(view[from:to]), int(best), true
+}
+
+// traceStart follows the least-edit path back from the match ending at
+// end to where it starts, preferring matches and substitutions.
+func traceStart(d []int32, w int, pat, view []rune, end int) int {
+	i, j := len(pat), end
 	for i > 0 {
 		cost := int32(1)
 		if j > 0 && pat[i-1] == view[j-1] {
@@ -86,7 +103,14 @@ func closest(pat, view []rune) (string, int, bool) {
 			j--
 		}
 	}
-	return string(view[j:end]), int(d[m*w+end]), true
+	return j
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // respace rewrites the runs of spaces of a regular expression to the
