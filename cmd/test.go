@@ -59,7 +59,7 @@ func newTestCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:     "test [PATH...]",
 		Short:   "Run a story's flow fixtures: stubbed hosts, recorded agents, virtual clock",
-		Example: "  kitsoki test examples/ci-triage\n  kitsoki test stories/... -j 4 --junit report.xml\n  kitsoki test . --run 'happy' --format github\n  kitsoki test stories/... --shard 1/3 --json shard1.json",
+		Example: "  kitsoki test examples/ci-triage\n  kitsoki test stories/... -j 4 --junit report.xml\n  kitsoki test . --run 'happy' --format github\n  kitsoki test stories/... --shard 1/3 --json shard1.json\n  kitsoki test examples/ci-triage --update --dry-run",
 		Long: `Test runs the flow fixtures (flows/*.yaml, test_kind: flow) of story
 directories, app.yaml files or DIR/... (every story below DIR), as validate
 takes them. Each fixture starts at its initial_state with its initial_world,
@@ -74,11 +74,20 @@ a fixture that needs a real handler fails, naming it. Without it, a fixture's
 host_bindings run the real built-ins, as the existing engine does. See
 SECURITY.md.
 
+--update rewrites in place the expectations that differ from what the run
+shows (expect_state, listed expect_world keys, expect_view_matches,
+expect_host_calls args and times, expect_error code), keeping the file's
+comments and layout, and prints a diff and a summary; --dry-run prints
+only. A fixture failing for any other reason is reported and left alone.
+
 The existing engine's spelling works too: kitsoki test flows APP.yaml
 [--flows GLOB] [--json FILE] [--fail-fast].
 
 Exit status: 0 every fixture passed, 1 a fixture failed, 2 a fixture or a
-story that cannot be loaded (named and positioned), or a usage error.`,
+story that cannot be loaded (named and positioned), or a usage error. With
+--update: 0 when every fixture passes once updated, 1 when one is left
+failing (with --dry-run: when one fails as it stands), 2 when a file could
+not be written.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			return runTests(c.Context(), c.OutOrStdout(), c.ErrOrStderr(), args, f)
 		},
