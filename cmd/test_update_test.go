@@ -7,33 +7,14 @@ import (
 	"testing"
 )
 
-// driftFlow is failFlow's second turn with a drifted expectation and a
-// comment that must survive.
-const driftFlow = `# A fixture whose story changed on purpose.
-test_kind: flow
-initial_state: a
-host_handlers:
-  host.run: { data: { stdout: "hi" } }
-turns:
-  - intent: { name: go }
-    expect_state: b
-  - intent: { name: back }
-    expect_state: b        # where back leads
-    expect_world: { out: "bye" }
-`
+// driftFlow is failFlow with a comment that must survive: its second
+// turn's expectations drifted from what the story does now.
+var driftFlow = "# A fixture whose story changed on purpose.\n" + strings.Replace(failFlow,
+	"expect_state: b\n    expect_world: { out: bye }", "expect_state: b        # where back leads\n    expect_world: { out: \"bye\" }", 1)
 
-const driftFixed = `# A fixture whose story changed on purpose.
-test_kind: flow
-initial_state: a
-host_handlers:
-  host.run: { data: { stdout: "hi" } }
-turns:
-  - intent: { name: go }
-    expect_state: b
-  - intent: { name: back }
-    expect_state: a        # where back leads
-    expect_world: { out: "hi" }
-`
+// driftFixed is driftFlow after --update.
+var driftFixed = strings.Replace(driftFlow, "expect_state: b        # where back leads\n    expect_world: { out: \"bye\" }",
+	"expect_state: a        # where back leads\n    expect_world: { out: \"hi\" }", 1)
 
 func TestUpdateCommandWritesDiffAndSummary(t *testing.T) {
 	dir := testStory(t, map[string]string{"a_pass.yaml": passFlow, "drift.yaml": driftFlow})

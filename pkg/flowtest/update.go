@@ -424,7 +424,6 @@ func hostCallChanges(hc HostCallExpect, calls []map[string]any, at []step) ([]ch
 		return nil, nil
 	}
 	var out []change
-	args := hc.Args
 	if n == 0 && len(calls) > 0 {
 		best, score, tie := -1, -1, false
 		for i, a := range calls {
@@ -444,7 +443,7 @@ func hostCallChanges(hc HostCallExpect, calls []map[string]any, at []step) ([]ch
 		if tie {
 			return nil, fmt.Errorf("%s was called %d times with different args and none matches; --update cannot tell which call the entry means; edit it by hand", hc.Handler, len(calls))
 		}
-		args = make([]KV, len(hc.Args))
+		args := make([]KV, len(hc.Args))
 		for i, kv := range hc.Args {
 			got := calls[best][kv.Key]
 			args[i] = KV{Key: kv.Key, Value: got, Pos: kv.Pos}

@@ -265,7 +265,7 @@ func changedPattern(p string) (string, bool) {
 	return "", false
 }
 
-func isLiteral(p string) bool { return strings.IndexAny(p, `\.+*?()|[]{}^$`) < 0 }
+func isLiteral(p string) bool { return !strings.ContainsAny(p, `\.+*?()|[]{}^$`) }
 
 func rel(dir, p string) string {
 	if r, err := filepath.Rel(dir, p); err == nil {
@@ -274,20 +274,12 @@ func rel(dir, p string) string {
 	return p
 }
 
-// firstDiff shows the first line where a and b differ.
+// firstDiff shows the bytes around the first place a and b differ.
 func firstDiff(a, b []byte) string {
-	la, lb := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
-	for i := 0; i < len(la) || i < len(lb); i++ {
-		var x, y string
-		if i < len(la) {
-			x = la[i]
-		}
-		if i < len(lb) {
-			y = lb[i]
-		}
-		if x != y {
-			return fmt.Sprintf("line %d:\n  want %q\n  got  %q", i+1, x, y)
-		}
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
 	}
-	return "(same lines, different bytes)"
+	from := max(0, i-80)
+	return fmt.Sprintf("at byte %d:\n  want %q\n  got  %q", i, a[from:min(len(a), i+80)], b[from:min(len(b), i+80)])
 }

@@ -175,7 +175,7 @@ func plainEnd(src []byte, start int, val string, flow bool) (int, error) {
 	}
 	// A plain scalar folded over several lines: each further line adds
 	// its trimmed text (a space between, a blank line a newline).
-	folded, last, pending := text, start+len(text), ""
+	folded, pending := text, ""
 	for off := end + 1; off < len(src) && len(folded) <= len(val); off = lineEnd(src, off) + 1 {
 		if blank(src, off) {
 			pending += "\n"
@@ -192,9 +192,8 @@ func plainEnd(src []byte, start int, val string, flow bool) (int, error) {
 		}
 		folded += pending + t
 		pending = ""
-		last = off + len(strings.TrimRight(l, " \t\r"))
 		if folded == val {
-			return last, nil
+			return off + len(strings.TrimRight(l, " \t\r")), nil
 		}
 	}
 	return 0, fmt.Errorf("cannot find the end of the plain scalar %q", clip(val))
