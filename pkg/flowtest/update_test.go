@@ -167,3 +167,63 @@ func TestUpdateViewPatterns(t *testing.T) {
 		}
 	}
 }
+
+// updateGolden holds a story, its fixtures as --update writes them from
+// before/ (where their expectations drifted), and the existing engine's
+// report on the written fixtures (upstream.json, recorded once with its
+// `test flows --json`): they pass there too.
+const updateGolden = "testdata/update"
+
+func TestUpdateGolden(t *testing.T) {
+	dir := storytest.TempCopy(t, updateGolden)
+	for _, name := range []string{"drift.yaml", "error.yaml"} {
+		b, err := os.ReadFile(filepath.Join(updateGolden, "before", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		storytest.WriteFile(t, filepath.Join(dir, "flows", name), string(b))
+	}
+	files, _, err := Discover([]string{filepath.Join(dir, "app.yaml")}, "", false, nil)
+	if err != nil || len(files) != 2 {
+		t.Fatalf("discover: %v (%d files)", err, len(files))
+	}
+	r := NewRunner(Options{Jobs: 1, Observe: true})
+	ctx := context.Background()
+	u := r.Update(ctx, files, r.Run(ctx, files))
+	if len(u.Refused) > 0 || u.Fixtures != 2 || u.Changes != 7 {
+		t.Fatalf("%d fixtures, %d changes, refused %+v; want 2, 7, none", u.Fixtures, u.Changes, u.Refused)
+	}
+	if err := r.WriteUpdate(u); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"drift.yaml", "error.yaml"} {
+		got, _ := os.ReadFile(filepath.Join(dir, "flows", name))
+		want, _ := os.ReadFile(filepath.Join(updateGolden, "flows", name))
+		if string(got) != string(want) {
+			t.Errorf("%s: --update wrote\n%s\nwant (the golden)\n%s", name, got, want)
+		}
+	}
+	// The written fixtures pass here, as they do on the existing engine,
+	// turn by turn in the same states.
+	up, err := ReadReport(filepath.Join(updateGolden, "upstream.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _, _ = Discover([]string{filepath.Join(dir, "app.yaml")}, "", false, nil)
+	ours := NewReport(NewRunner(Options{Jobs: 1}).Run(ctx, files))
+	if len(ours.Results) != len(up.Results) {
+		t.Fatalf("%d results, upstream %d", len(ours.Results), len(up.Results))
+	}
+	for i, w := range up.Results {
+		g := ours.Results[i]
+		if !w.Passed || !g.Passed || filepath.Base(g.File) != filepath.Base(w.File) || len(g.Turns) != len(w.Turns) {
+			t.Errorf("%s: passed %v (upstream %v)", w.File, g.Passed, w.Passed)
+			continue
+		}
+		for k := range w.Turns {
+			if g.Turns[k].NewState != w.Turns[k].NewState {
+				t.Errorf("%s turn %d: %q, upstream %q", w.File, k+1, g.Turns[k].NewState, w.Turns[k].NewState)
+			}
+		}
+	}
+}

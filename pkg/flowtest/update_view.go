@@ -11,15 +11,18 @@ import (
 const maxViewCells = 8 << 20
 
 // repairView is the expect_view_matches pattern that matches view now,
-// kept as close to the old one as can be: a pattern holding no regular
-// expression syntax is literal text, replaced by the view's text closest
-// to it (at most a quarter of its characters edited); a regular
-// expression keeps its syntax and gets the widths of its space runs from
-// the view. Anything else is an error saying why.
+// kept as close to the old one as can be: the widths of its runs of
+// spaces are taken from the view where that is enough (text realigned);
+// otherwise a pattern holding no regular expression syntax is literal
+// text, replaced by the view's text closest to it (at most a quarter of
+// its characters edited). Anything else is an error saying why.
 func repairView(pattern, view string) (string, error) {
 	if regexp.QuoteMeta(pattern) == pattern {
 		if pattern == "" {
 			return "", fmt.Errorf("an empty pattern matches any view")
+		}
+		if p, ok := respace(pattern, view); ok {
+			return p, nil // the same words, aligned anew
 		}
 		got, dist, ok := closest([]rune(pattern), []rune(view))
 		if !ok {
