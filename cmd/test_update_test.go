@@ -23,7 +23,7 @@ func TestUpdateCommandWritesDiffAndSummary(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, errOut)
 	}
-	wantDiff := "--- a/" + path + "\n+++ b/" + path + "\n@@ -7,5 +7,5 @@\n" +
+	wantDiff := "--- " + path + "\n+++ " + path + "\n@@ -7,5 +7,5 @@\n" +
 		"   - intent: { name: go }\n     expect_state: b\n   - intent: { name: back }\n" +
 		"-    expect_state: b        # where back leads\n-    expect_world: { out: \"bye\" }\n" +
 		"+    expect_state: a        # where back leads\n+    expect_world: { out: \"hi\" }\n"

@@ -18,8 +18,9 @@ type region struct {
 	newLines       []string
 }
 
-// WriteDiff prints the change to the file as a unified diff (paths a/ and
-// b/ as git prints them), every line escaped for the terminal. It is built
+// WriteDiff prints the change to the file as a unified diff (as diff -u
+// prints one, the path on both header lines), every line escaped for the
+// terminal. It is built
 // from the edits themselves, so it shows exactly what is rewritten.
 func (fu *FileUpdate) WriteDiff(w io.Writer) {
 	old := splitLines(fu.Old)
@@ -65,7 +66,7 @@ func (fu *FileUpdate) WriteDiff(w io.Writer) {
 		pending = append(pending, e)
 	}
 	flush()
-	fmt.Fprintf(w, "--- a/%s\n+++ b/%s\n", termsafe.Line(fu.Path), termsafe.Line(fu.Path))
+	fmt.Fprintf(w, "--- %s\n+++ %s\n", termsafe.Line(fu.Path), termsafe.Line(fu.Path))
 	delta := 0 // new line number minus old line number before the hunk
 	for i := 0; i < len(rs); {
 		// A hunk holds the regions whose contexts touch.

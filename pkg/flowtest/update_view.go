@@ -8,7 +8,7 @@ import (
 
 // maxViewCells bounds the approximate search of a literal pattern in a
 // view (pattern length times view length).
-const maxViewCells = 8 << 20
+const maxViewCells = 2 << 20
 
 // repairView is the expect_view_matches pattern that matches view now,
 // kept as close to the old one as can be: the widths of its runs of
