@@ -71,9 +71,26 @@ func (r *Runner) Update(ctx context.Context, files []*File, results []*Result) *
 	}
 	u := &Update{}
 	for _, f := range files {
-		u.file(ctx, r, f, byName)
+		u.guarded(ctx, r, f, byName)
 	}
 	return u
+}
+
+// guarded is file, with an internal error (a panic) reported as the
+// refusal of the file's fixtures instead of ending the command.
+func (u *Update) guarded(ctx context.Context, r *Runner, f *File, byName map[string]*Result) {
+	n := len(u.Refused)
+	defer func() {
+		if p := recover(); p != nil {
+			u.Refused = u.Refused[:n]
+			for _, fx := range f.Fixtures {
+				if res := byName[fx.Name()]; res != nil && !res.Passed() {
+					u.refuse(fx, fx.Pos, "internal error while updating it: %v (please report it); nothing was changed in it", p)
+				}
+			}
+		}
+	}()
+	u.file(ctx, r, f, byName)
 }
 
 // file plans the updates of one fixture file.

@@ -21,7 +21,7 @@ type mutation struct {
 	want any
 }
 
-// TestUpdateRoundTripCorpus: on every corpus fixture file, each kind of
+// TestUpdateRoundTripCorpus: in every corpus fixture, each kind of
 // asserted value it has (the first of each kind) is changed, --update
 // runs, and the file must come back byte for byte, comments included.
 func TestUpdateRoundTripCorpus(t *testing.T) {
@@ -132,14 +132,14 @@ func updateOnce(ctx context.Context, r *Runner, f *File) ([]byte, string) {
 	return b, ""
 }
 
-// mutations are the first asserted value of each kind in the file's
-// passing fixtures, each changed.
+// mutations are the first asserted value of each kind in each of the
+// file's passing fixtures, each changed.
 func mutations(f *File, passing map[string]bool) []mutation {
 	seen := map[string]bool{}
 	var out []mutation
 	add := func(kind string, fx *Fixture, path []step, want any) {
-		if !seen[kind] {
-			seen[kind] = true
+		if k := fmt.Sprint(fx.Doc, kind); !seen[k] {
+			seen[k] = true
 			out = append(out, mutation{kind, fx, path, want})
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -226,4 +227,30 @@ func TestUpdateGolden(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzRepairView: a pattern repairView returns compiles and matches the
+// view it was made for.
+func FuzzRepairView(f *testing.F) {
+	f.Add("You hav won", "...You have won!")
+	f.Add("Completion:         complete", "Completion:             complete-with-pending")
+	f.Add(`Score: \d+ of 10`, "Score:  7 of  10")
+	f.Add("a +b", "a  b")
+	f.Add("(x y)", "x   y")
+	f.Fuzz(func(t *testing.T, pattern, view string) {
+		if len(pattern) > 200 || len(view) > 2000 {
+			return
+		}
+		got, err := repairView(pattern, view)
+		if err != nil {
+			return
+		}
+		re, err := regexp.Compile(got)
+		if err != nil {
+			t.Fatalf("%q in %q: %q does not compile: %v", pattern, view, got, err)
+		}
+		if !re.MatchString(view) {
+			t.Fatalf("%q in %q: %q does not match the view", pattern, view, got)
+		}
+	})
 }

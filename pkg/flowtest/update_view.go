@@ -165,6 +165,9 @@ func respace(pattern, view string) (string, bool) {
 	for k, p := range parts {
 		if k > 0 {
 			g := re.SubexpIndex(fmt.Sprintf("kitsokiws%d", k))
+			if g < 0 || m[2*g] < 0 {
+				return "", false // the run sits in a branch that did not match
+			}
 			out.WriteString(view[m[2*g]:m[2*g+1]])
 		}
 		out.WriteString(p)
