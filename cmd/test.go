@@ -53,6 +53,8 @@ type testFlags struct {
 	trees     []string
 	strict    bool
 	watch     bool // --watch (test_watch.go)
+	update    bool // --update
+	dryRun    bool // --dry-run (with --update)
 }
 
 func newTestCmd() *cobra.Command {
@@ -60,7 +62,7 @@ func newTestCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:     "test [PATH...]",
 		Short:   "Run a story's flow fixtures: stubbed hosts, recorded agents, virtual clock",
-		Example: "  kitsoki test examples/ci-triage\n  kitsoki test stories/... -j 4 --junit report.xml\n  kitsoki test . --run 'happy' --format github\n  kitsoki test stories/... --shard 1/3 --json shard1.json",
+		Example: "  kitsoki test examples/ci-triage\n  kitsoki test stories/... -j 4 --junit report.xml\n  kitsoki test . --run 'happy' --format github\n  kitsoki test stories/... --shard 1/3 --json shard1.json\n  kitsoki test examples/ci-triage --update --dry-run",
 		Long: `Test runs the flow fixtures (flows/*.yaml, test_kind: flow) of story
 directories, app.yaml files or DIR/... (every story below DIR), as validate
 takes them. Each fixture starts at its initial_state with its initial_world,
@@ -75,11 +77,20 @@ a fixture that needs a real handler fails, naming it. Without it, a fixture's
 host_bindings run the real built-ins, as the existing engine does. See
 SECURITY.md.
 
+--update rewrites in place the expectations that differ from what the run
+shows (expect_state, listed expect_world keys, expect_view_matches,
+expect_host_calls args and times, expect_error code), keeping the file's
+comments and layout, and prints a diff and a summary; --dry-run prints
+only. A fixture failing for any other reason is reported and left alone.
+
 The existing engine's spelling works too: kitsoki test flows APP.yaml
 [--flows GLOB] [--json FILE] [--fail-fast].
 
 Exit status: 0 every fixture passed, 1 a fixture failed, 2 a fixture or a
-story that cannot be loaded (named and positioned), or a usage error.`,
+story that cannot be loaded (named and positioned), or a usage error. With
+--update: 0 when every fixture passes once updated, 1 when one is left
+failing (with --dry-run: when one fails as it stands), 2 when a file could
+not be written.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			return runTests(c.Context(), c.OutOrStdout(), c.ErrOrStderr(), args, f)
 		},
@@ -131,6 +142,7 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 		fl.BoolVarP(&f.verbose, "verbose", "v", false, "with --cover, list what the fixtures never reach, each at its file:line, with the kitsoki run intents that reach each unreached move's state (guards ignored)")
 	}
 	fl.BoolVar(&f.strict, "strict", false, strictUsage)
+	addUpdateFlags(c, f)
 }
 
 func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *testFlags) error {
@@ -160,7 +172,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	defer cleanup()
 	opts := flowtest.Options{Jobs: f.jobs, FailFast: f.failFast, TraceDir: traceDir, Recording: f.recording,
 		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout, WorkDir: f.workDir, KitsokiRepo: f.repo,
-		Profile: f.profile, Sandbox: sandbox, Root: f.root, Trees: f.trees, Strict: f.strict}
+		Profile: f.profile, Sandbox: sandbox, Root: f.root, Trees: f.trees, Strict: f.strict, Observe: f.update}
 	var col *coverage.Collector
 	if f.cover.on() {
 		col = newCollector()
@@ -175,6 +187,9 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	}
 
 	results := runner.Run(ctx, files)
+	if f.update {
+		return runUpdate(ctx, stdout, stderr, runner, files, results, f.dryRun)
+	}
 
 	text := stdout
 	if f.jsonOut == "-" || f.cover.profile == "-" {
@@ -248,6 +263,9 @@ func planTests(args []string, f *testFlags) (*testPlan, error) {
 func checkTestFlags(f *testFlags) (runRE *regexp.Regexp, shard, shards int, err error) {
 	if f.format != "text" && f.format != "github" {
 		return nil, 0, 0, usagef("--format %q: expected text or github", f.format)
+	}
+	if err := checkUpdateFlags(f); err != nil {
+		return nil, 0, 0, err
 	}
 	if f.timeout < 0 {
 		return nil, 0, 0, usagef("--timeout %s: must not be negative", f.timeout)

@@ -200,25 +200,10 @@ const kindDispatched = "harness.dispatched"
 // An engine that writes no harness.dispatched (yet) is read through its
 // foreground harness.called events instead, so the verdict stays upstream's.
 func (c *checker) hostCallChecks(t *Turn, evs []event, legacy bool) {
-	kind := kindDispatched
-	if !legacy && !hasKind(evs, kindDispatched) {
-		kind = engine.KindHarnessCalled
-	}
 	for _, hc := range t.ExpectHostCalls {
 		n := 0
-		for _, ev := range evs {
-			if ev.Kind != kind || ev.str("namespace") != hc.Handler || ev.field("background") == true {
-				continue
-			}
-			args, _ := ev.field("args").(map[string]any)
-			ok := true
-			for _, kv := range hc.Args {
-				if !equal(args[kv.Key], kv.Value) {
-					ok = false
-					break
-				}
-			}
-			if ok {
+		for _, args := range hostCalls(evs, legacy, hc.Handler) {
+			if argsMatch(args, hc.Args) {
 				n++
 			}
 		}
@@ -230,6 +215,35 @@ func (c *checker) hostCallChecks(t *Turn, evs []event, legacy bool) {
 		}
 	}
 	c.noHostCalls(t.at("expect_no_host_calls"), t.ExpectNoHostCalls, evs, legacy)
+}
+
+// hostCalls is the args of each foreground call of handler the turn
+// dispatched, in order.
+func hostCalls(evs []event, legacy bool, handler string) []map[string]any {
+	kind := kindDispatched
+	if !legacy && !hasKind(evs, kindDispatched) {
+		kind = engine.KindHarnessCalled
+	}
+	var out []map[string]any
+	for _, ev := range evs {
+		if ev.Kind != kind || ev.str("namespace") != handler || ev.field("background") == true {
+			continue
+		}
+		args, _ := ev.field("args").(map[string]any)
+		out = append(out, args)
+	}
+	return out
+}
+
+// argsMatch is expect_host_calls' partial match of args: each listed key
+// equal.
+func argsMatch(args map[string]any, want []KV) bool {
+	for _, kv := range want {
+		if !equal(args[kv.Key], kv.Value) {
+			return false
+		}
+	}
+	return true
 }
 
 func hasKind(evs []event, kind string) bool {

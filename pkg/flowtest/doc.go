@@ -32,4 +32,15 @@
 // --json` shape, with [Baseline] regressions and JUnit. A run keeps its
 // fixtures' empty temporary working directories for reuse
 // (workdir_pool.go).
+//
+// `kitsoki test --update` (update*.go): with [Options].Observe a run keeps
+// what each turn showed; [Runner.Update] plans the rewrite of the failing
+// expectations (only those; a fixture failing for another reason, or at a
+// value from an anchor, merge key or template, is a [Refusal]), splicing
+// each new value into the file's bytes at its yaml.v3 node
+// (update_span.go finds a node's byte span, update_splice.go writes the
+// value in the style it had and checks the file reads back as intended),
+// runs the updated fixtures again, and [Runner.WriteUpdate] replaces the
+// files atomically inside the project root. It never re-marshals a
+// document, adds an assertion or removes a turn.
 package flowtest

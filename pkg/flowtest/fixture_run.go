@@ -643,6 +643,7 @@ func (fr *fixtureRun) errorTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 		c.state = from
 	}
 	c.errorChecks(t.ExpectError, out.rej, fr.legacy, out.clarify)
+	fr.observeTurn(t, c.state, nil, "", out, false)
 	if fr.legacy {
 		// Upstream's legacy path records the pre-turn state and throws
 		// an accepted turn's result away: the next turn starts where
@@ -681,6 +682,7 @@ func (fr *fixtureRun) checkTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 		c.fail(t.at("expect_view_matches"), "not supported yet: views (expect_view_matches / expect_no_view need the view renderer)")
 		t = withoutViewChecks(t)
 	}
+	fr.observeTurn(t, state, world, view, out, true)
 	c.stateChecks(t, state)
 	c.worldChecks(t, world, before, fr.legacy)
 	c.slotChecks(t, sent)
@@ -748,6 +750,7 @@ func (fr *fixtureRun) finish(s session) {
 			c.fail(fx.at("expect_no_errors"), "expect_no_errors: there were validation errors")
 		}
 		world := s.World()
+		fr.observeFinal(world)
 		for _, kv := range fx.ExpectWorldFinal {
 			if !equal(world[kv.Key], kv.Value) {
 				f := c.fail(kv.Pos, "expect_world_final[%q]: got %s, want %s", kv.Key, clip(show(world[kv.Key])), clip(show(kv.Value)))

@@ -24,6 +24,11 @@ type Result struct {
 	// Fatal is set when the fixture could not run at all (a recording
 	// miss, a cassette that does not load): exit 2.
 	Fatal *Failure
+
+	// obs and finalWorld are what each turn and the session showed
+	// (Options.Observe), for Runner.Update.
+	obs        []*turnObs
+	finalWorld map[string]any
 }
 
 // Passed reports whether the fixture passed.

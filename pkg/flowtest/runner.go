@@ -36,6 +36,9 @@ type Options struct {
 	// AllowMissingRecording skips (does not fail) a fixture whose
 	// recording is missing or misses an input (upstream's flag).
 	AllowMissingRecording bool
+	// Observe keeps what each turn showed (state, world, view, events) in
+	// its Result, for Runner.Update (kitsoki test --update).
+	Observe bool
 	// KitsokiRepo, when set, is where @kitsoki/<name> imports resolve
 	// (<repo>/stories/<name>/app.yaml), before $KITSOKI_REPO: upstream's
 	// --kitsoki-repo (flow-format.md §6.8).

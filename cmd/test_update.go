@@ -1,0 +1,85 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"kitsoki/internal/termsafe"
+	"kitsoki/pkg/flowtest"
+)
+
+// addUpdateFlags adds --update and --dry-run to kitsoki test.
+func addUpdateFlags(c *cobra.Command, f *testFlags) {
+	fl := c.Flags()
+	fl.BoolVar(&f.update, "update", false, "rewrite in place the expectations that differ from what the run shows (expect_state, listed expect_world keys, expect_view_matches, expect_host_calls, expect_error code), printing a diff")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "with --update: print the diff, change no file")
+}
+
+// checkUpdateFlags refuses --update with the flags it cannot honour: it
+// needs every turn run (no --fail-fast), all of a file's fixtures (no
+// --shard), and its output is the diff (no reports).
+func checkUpdateFlags(f *testFlags) error {
+	if f.dryRun && !f.update {
+		return usagef("--dry-run goes with --update (kitsoki test --update --dry-run)")
+	}
+	if !f.update {
+		return nil
+	}
+	for _, x := range []struct {
+		flag string
+		set  bool
+	}{{"--fail-fast", f.failFast}, {"--shard", f.shard != ""}, {"--json", f.jsonOut != ""}, {"--junit", f.junitOut != ""},
+		{"--trace-out", f.traceOut != ""}, {"--format github", f.format == "github"}, {"--watch", f.watch}, {"--cover", f.cover.on()}} {
+		if x.set {
+			return usagef("--update cannot go with %s: run the fixtures with it once they pass", x.flag)
+		}
+	}
+	return nil
+}
+
+// runUpdate is kitsoki test --update: the diff of every rewritten file,
+// the fixtures left alone and why, the summary; then the files written
+// unless --dry-run. Exit 0 when every fixture passes now, 1 when one
+// still fails (with --dry-run: when one fails as it stands on disk), 2
+// when one could not run or a file could not be written.
+func runUpdate(ctx context.Context, stdout, stderr io.Writer, runner *flowtest.Runner, files []*flowtest.File, results []*flowtest.Result, dryRun bool) error {
+	u := runner.Update(ctx, files, results)
+	for _, fu := range u.Files {
+		fu.WriteDiff(stdout)
+	}
+	for _, r := range u.Refused {
+		fmt.Fprintf(stdout, "not updated  %s  %s: %s\n", termsafe.Line(r.Fixture), termsafe.Line(r.Pos.String()), termsafe.Printable(r.Reason))
+	}
+	verb := "updated"
+	if dryRun {
+		verb = "would be updated"
+	}
+	fmt.Fprintf(stdout, "%d %s %s, %d %s changed", u.Fixtures, plural(u.Fixtures, "fixture", "fixtures"), verb, u.Changes, plural(u.Changes, "expectation", "expectations"))
+	if len(u.Refused) > 0 {
+		fmt.Fprintf(stdout, ", %d failing %s not updated", len(u.Refused), plural(len(u.Refused), "fixture", "fixtures"))
+	}
+	fmt.Fprintln(stdout)
+	if dryRun && u.Fixtures > 0 {
+		fmt.Fprintln(stdout, "(--dry-run: no file was changed)")
+	}
+	if !dryRun {
+		if err := runner.WriteUpdate(u); err != nil {
+			fmt.Fprintf(stderr, "kitsoki test --update: %s\n", termsafe.Printable(err.Error()))
+			return silentExit(exitUsageEnv)
+		}
+	}
+	fatal := false
+	for _, r := range results {
+		fatal = fatal || r.Fatal != nil
+	}
+	switch {
+	case fatal:
+		return silentExit(exitUsageEnv)
+	case len(u.Refused) > 0, dryRun && u.Fixtures > 0:
+		return silentExit(exitFinding)
+	}
+	return nil
+}

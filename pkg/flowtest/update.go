@@ -1,0 +1,490 @@
+package flowtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/pkg/engine"
+)
+
+// Update is what `kitsoki test --update` would change: the fixture files
+// rewritten (only the expectations that differ from what the run showed,
+// each spliced into the file's own bytes) and the failing fixtures it
+// left alone, with the reason.
+type Update struct {
+	Files   []*FileUpdate
+	Refused []Refusal
+	// Fixtures and Changes count the fixtures updated and the
+	// expectations changed.
+	Fixtures, Changes int
+}
+
+// FileUpdate is one fixture file's new content.
+type FileUpdate struct {
+	Path     string
+	Story    string // the app.yaml its fixtures run against
+	Old, New []byte
+	Changes  []Change
+	edits    []edit // sorted, disjoint
+}
+
+// Change is one rewritten expectation.
+type Change struct {
+	Fixture string // display name
+	Pos     Pos    // where the old value was
+	What    string // e.g. "turn 2 expect_state"
+}
+
+// Refusal is a failing fixture --update did not change.
+type Refusal struct {
+	Fixture string
+	Pos     Pos
+	Reason  string
+}
+
+// change is one planned rewrite: the value at path in the fixture's
+// document becomes want.
+type change struct {
+	path []step
+	want any
+	pos  Pos
+	what string
+}
+
+// Update plans the rewrite of the failing fixtures of files from results
+// (a run with Options.Observe). A fixture is changed only when every
+// failure is an expectation --update rewrites (expect_state, the listed
+// expect_world / expect_world_full / expect_world_final keys,
+// expect_view_matches, expect_host_calls times and args, expect_error
+// code) and, with the new values, it passes when run again; otherwise it
+// is refused with the reason. Nothing is written: see [Update.Write].
+func (r *Runner) Update(ctx context.Context, files []*File, results []*Result) *Update {
+	byName := map[string]*Result{}
+	for _, res := range results {
+		byName[res.Name] = res
+	}
+	u := &Update{}
+	for _, f := range files {
+		u.guarded(ctx, r, f, byName)
+	}
+	return u
+}
+
+// guarded is file, with an internal error (a panic) reported as the
+// refusal of the file's fixtures instead of ending the command.
+func (u *Update) guarded(ctx context.Context, r *Runner, f *File, byName map[string]*Result) {
+	n, files, fixtures, changes := len(u.Refused), len(u.Files), u.Fixtures, u.Changes
+	defer func() {
+		if p := recover(); p != nil {
+			u.Refused, u.Files, u.Fixtures, u.Changes = u.Refused[:n], u.Files[:files], fixtures, changes
+			for _, fx := range f.Fixtures {
+				if res := byName[fx.Name()]; res != nil && !res.Passed() {
+					u.refuse(fx, fx.Pos, "internal error while updating it: %v (please report it); nothing was changed in it", p)
+				}
+			}
+		}
+	}()
+	u.file(ctx, r, f, byName)
+}
+
+// file plans the updates of one fixture file.
+func (u *Update) file(ctx context.Context, r *Runner, f *File, byName map[string]*Result) {
+	var failing []*Fixture
+	for _, fx := range f.Fixtures {
+		if res := byName[fx.Name()]; res != nil && !res.Passed() && (res.Flow == nil || !res.Flow.Skipped) {
+			failing = append(failing, fx)
+		}
+	}
+	if len(failing) == 0 {
+		return
+	}
+	src, err := readBounded(f.Path)
+	if err != nil {
+		for _, fx := range failing {
+			u.refuse(fx, fx.Pos, "%v", err)
+		}
+		return
+	}
+	docs := flowDocs(src)
+	type planned struct {
+		fx      *Fixture
+		edits   []edit
+		changes []Change
+	}
+	var plans []planned
+	for _, fx := range failing {
+		res := byName[fx.Name()]
+		if fx.Doc < 1 || fx.Doc > len(docs) {
+			u.refuse(fx, fx.Pos, "the file changed while the fixtures ran; run again")
+			continue
+		}
+		chs, pos, err := plan(fx, res)
+		if err != nil {
+			u.refuse(fx, pos, "%v", err)
+			continue
+		}
+		edits, changes, pos, err := docs[fx.Doc-1].edits(fx, chs)
+		if err != nil {
+			u.refuse(fx, pos, "%v", err)
+			continue
+		}
+		if len(edits) == 0 {
+			u.refuse(fx, fx.Pos, "it fails, but every expectation --update rewrites already holds; see the failures above")
+			continue
+		}
+		plans = append(plans, planned{fx, edits, changes})
+	}
+	if len(plans) == 0 {
+		return
+	}
+	// Run the updated fixtures again: only those that now pass are kept.
+	var all []edit
+	for _, p := range plans {
+		all = append(all, p.edits...)
+	}
+	again := reparse(f, applyEdits(src, all))
+	var keep []edit
+	fu := &FileUpdate{Path: f.Path, Story: f.Story, Old: src}
+	for _, p := range plans {
+		fx2 := again[p.fx.Doc]
+		if fx2 == nil {
+			u.refuse(p.fx, p.fx.Pos, "the updated fixture does not parse; edit it by hand")
+			continue
+		}
+		res := r.RunFixture(ctx, fx2)
+		if !res.Passed() {
+			why := "it does not pass"
+			if res.Fatal != nil {
+				why = res.Fatal.Message
+			} else if len(res.Failures) > 0 {
+				why = res.Failures[0].Message
+			}
+			u.refuse(p.fx, p.fx.Pos, "it would still fail after the update (%s); nothing was changed in it", firstLine(why))
+			continue
+		}
+		keep = append(keep, p.edits...)
+		fu.Changes = append(fu.Changes, p.changes...)
+		u.Fixtures++
+		u.Changes += len(p.changes)
+	}
+	if len(keep) == 0 {
+		return
+	}
+	sort.Slice(keep, func(i, j int) bool { return keep[i].start < keep[j].start })
+	fu.New, fu.edits = applyEdits(src, keep), keep
+	u.Files = append(u.Files, fu)
+}
+
+func (u *Update) refuse(fx *Fixture, p Pos, format string, a ...any) {
+	u.Refused = append(u.Refused, Refusal{Fixture: fx.Name(), Pos: p, Reason: fmt.Sprintf(format, a...)})
+}
+
+// reparse parses a fixture file's new content: its flow documents by
+// number (1-based), run against the same story.
+func reparse(f *File, data []byte) map[int]*Fixture {
+	fxs, _ := parse(f.Path, data, nil)
+	out := map[int]*Fixture{}
+	for _, fx := range fxs {
+		fx.Story = f.Story
+		out[fx.Doc] = fx
+	}
+	return out
+}
+
+// flowDocs are the flow documents of a file (as parse numbers them), each
+// with its nodes and offsets.
+func flowDocs(src []byte) []*splicer {
+	var out []*splicer
+	for _, s := range mappingDocs(src) {
+		if k := lastGet(s.doc.root, "test_kind"); k != nil && k.Kind == yaml.ScalarNode && k.Value == "flow" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// mappingDocs are the documents of a file that parse as mappings.
+func mappingDocs(src []byte) []*splicer {
+	starts := lineStarts(src)
+	var out []*splicer
+	for i, pc := range split(src) {
+		var n yaml.Node
+		if yaml.Unmarshal(pc.src, &n) != nil || len(n.Content) == 0 || n.Content[0].Kind != yaml.MappingNode {
+			continue
+		}
+		out = append(out, &splicer{doc: &srcDoc{src: src, root: n.Content[0], line: pc.line, colOff: pc.colOff, starts: starts}, index: i})
+	}
+	return out
+}
+
+// lastGet is the value of key in mapping n (the later of a repeated key,
+// as the fixture reader takes it); nil when absent.
+func lastGet(n *yaml.Node, key string) *yaml.Node {
+	var v *yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key && n.Content[i].Tag != "!!merge" {
+			v = n.Content[i+1]
+		}
+	}
+	return v
+}
+
+// edits turns planned changes into edits of the file.
+func (s *splicer) edits(fx *Fixture, chs []change) ([]edit, []Change, Pos, error) {
+	var out []edit
+	var changes []Change
+	for _, ch := range chs {
+		n, flow, err := s.node(ch.path)
+		if err != nil {
+			return nil, nil, ch.pos, fmt.Errorf("%s: %v", ch.what, err)
+		}
+		es, err := s.rewrite(n, ch.path, ch.want, flow)
+		if err != nil {
+			return nil, nil, ch.pos, fmt.Errorf("%s: %v", ch.what, err)
+		}
+		if len(es) == 0 {
+			continue
+		}
+		out = append(out, es...)
+		changes = append(changes, Change{Fixture: fx.Name(), Pos: ch.pos, What: ch.what})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
+	for i := 1; i < len(out); i++ {
+		if out[i].start < out[i-1].end {
+			return nil, nil, fx.Pos, errors.New("two rewrites overlap; edit the fixture by hand")
+		}
+	}
+	return out, changes, fx.Pos, nil
+}
+
+// node walks path from the document root: the node there, and whether it
+// sits inside a flow collection. A step through an anchor, an alias or a
+// key a merge key supplies is refused.
+func (s *splicer) node(path []step) (*yaml.Node, bool, error) {
+	n, flow := s.doc.root, false
+	for _, st := range path {
+		if n.Kind == yaml.AliasNode || n.Anchor != "" {
+			return nil, false, errAnchor
+		}
+		flow = flow || n.Style&yaml.FlowStyle != 0
+		var next *yaml.Node
+		switch {
+		case st.isKey && n.Kind == yaml.MappingNode:
+			next = lastGet(n, st.key)
+			if next == nil {
+				if hasMerge(n) {
+					return nil, false, errMerge
+				}
+				return nil, false, fmt.Errorf("key %q is not in the file", st.key)
+			}
+		case !st.isKey && n.Kind == yaml.SequenceNode && st.index < len(n.Content):
+			next = n.Content[st.index]
+		default:
+			return nil, false, fmt.Errorf("the file's shape differs from the fixture read")
+		}
+		n = next
+	}
+	if n.Kind == yaml.AliasNode || n.Anchor != "" {
+		return nil, false, errAnchor
+	}
+	return n, flow, nil
+}
+
+func hasMerge(n *yaml.Node) bool {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Tag == "!!merge" {
+			return true
+		}
+	}
+	return false
+}
+
+// updatable are the failure messages of expectations --update rewrites.
+var updatable = []string{
+	"expect_state: got ", "expect_world[", "expect_world_full[", "expect_world_final[",
+	"expect_view_matches: view does not match", "expect_host_calls: ",
+	"expected error code ", "expect_error: code got ",
+}
+
+// plan lists the changes that make fixture fx's expectations what the run
+// (res) showed; an error (at pos) when the fixture fails for another
+// reason or a failing expectation cannot be rewritten.
+func plan(fx *Fixture, res *Result) ([]change, Pos, error) {
+	if res.Fatal != nil {
+		return nil, res.Fatal.Pos, fmt.Errorf("it could not run (%s); --update fixes expectations only", firstLine(res.Fatal.Message))
+	}
+	for _, f := range res.Failures {
+		ok := false
+		for _, p := range updatable {
+			ok = ok || strings.HasPrefix(f.Message, p)
+		}
+		if !ok {
+			return nil, f.Pos, fmt.Errorf("it fails for a reason --update does not rewrite: %s", firstLine(f.Message))
+		}
+	}
+	var out []change
+	for _, t := range fx.Turns {
+		if t.Index >= len(res.obs) || res.obs[t.Index] == nil {
+			break // the run stopped before this turn
+		}
+		o := res.obs[t.Index]
+		if err := unstubbed(o); err != nil {
+			return nil, t.Pos, fmt.Errorf("turn %d: %v", t.Index+1, err)
+		}
+		chs, pos, err := turnChanges(t, o)
+		if err != nil {
+			return nil, pos, err
+		}
+		out = append(out, chs...)
+	}
+	if res.finalWorld != nil {
+		for _, kv := range fx.ExpectWorldFinal {
+			if got := res.finalWorld[kv.Key]; !equal(got, kv.Value) {
+				out = append(out, change{path: []step{keyStep("expect_world_final"), keyStep(kv.Key)}, want: plain(norm(got)), pos: kv.Pos,
+					what: fmt.Sprintf("expect_world_final[%q]", kv.Key)})
+			}
+		}
+	}
+	return out, fx.Pos, nil
+}
+
+// unstubbed is the error of a turn whose host call nothing answered: a
+// missing stub or cassette episode, which --update must not write into
+// the expectations.
+func unstubbed(o *turnObs) error {
+	for _, ev := range o.evs {
+		if ev.Kind != engine.KindHarnessReturned {
+			continue
+		}
+		msg, _ := ev.field("error").(string)
+		if strings.Contains(msg, "no handler registered for") || strings.HasPrefix(msg, "cassette miss") {
+			return fmt.Errorf("a host call had no answer (%s); add a stub (host_handlers) or a cassette episode: --update fixes expectations only", firstLine(msg))
+		}
+	}
+	return nil
+}
+
+// turnChanges are the changes of one turn's expectations.
+func turnChanges(t *Turn, o *turnObs) ([]change, Pos, error) {
+	turn := []step{keyStep("turns"), indexStep(t.Index)}
+	at := func(keys ...step) []step { return append(append([]step(nil), turn...), keys...) }
+	label := func(s string) string { return fmt.Sprintf("turn %d %s", t.Index+1, s) }
+	var out []change
+	if ee := t.ExpectError; ee != nil {
+		switch {
+		case o.rej == nil:
+			return nil, ee.Pos, fmt.Errorf("turn %d: expect_error %s, but the turn was not rejected; --update never removes an assertion", t.Index+1, ee.Code)
+		case o.rej.Code != ee.Code:
+			out = append(out, change{path: at(keyStep("expect_error"), keyStep("code")), want: o.rej.Code, pos: ee.Pos, what: label("expect_error.code")})
+		}
+		return out, t.Pos, nil
+	}
+	if !o.checked {
+		return nil, t.Pos, nil
+	}
+	if t.ExpectState != nil && *t.ExpectState != o.state {
+		out = append(out, change{path: at(keyStep("expect_state")), want: o.state, pos: t.valueAt("expect_state"), what: label("expect_state")})
+	}
+	for _, w := range []struct {
+		key string
+		kvs []KV
+	}{{"expect_world", t.ExpectWorld}, {"expect_world_full", t.ExpectWorldFull}} {
+		for _, kv := range w.kvs {
+			if got := o.world[kv.Key]; !equal(got, kv.Value) {
+				out = append(out, change{path: at(keyStep(w.key), keyStep(kv.Key)), want: plain(norm(got)), pos: kv.Pos, what: label(fmt.Sprintf("%s[%q]", w.key, kv.Key))})
+			}
+		}
+	}
+	if p := t.ExpectViewMatches; p != nil {
+		if re, err := regexp.Compile(*p); err == nil && !re.MatchString(o.view) {
+			np, err := repairView(*p, o.view)
+			if err != nil {
+				return nil, t.at("expect_view_matches"), fmt.Errorf("turn %d expect_view_matches: %v", t.Index+1, err)
+			}
+			out = append(out, change{path: at(keyStep("expect_view_matches")), want: np, pos: t.valueAt("expect_view_matches"), what: label("expect_view_matches")})
+		}
+	}
+	for i, hc := range t.ExpectHostCalls {
+		chs, err := hostCallChanges(hc, hostCalls(o.evs, o.legacy, hc.Handler), at(keyStep("expect_host_calls"), indexStep(i)))
+		if err != nil {
+			return nil, hc.Pos, fmt.Errorf("turn %d expect_host_calls[%d]: %v", t.Index+1, i, err)
+		}
+		for k := range chs {
+			chs[k].what = label(fmt.Sprintf("expect_host_calls[%d].%s", i, chs[k].what))
+		}
+		out = append(out, chs...)
+	}
+	return out, t.Pos, nil
+}
+
+// hostCallChanges rewrites one expect_host_calls entry to the calls the
+// turn made of its handler: the listed args to the call that matches
+// most of them (when one call is the clear choice), times to the count.
+func hostCallChanges(hc HostCallExpect, calls []map[string]any, at []step) ([]change, error) {
+	count := func(want []KV) int {
+		n := 0
+		for _, a := range calls {
+			if argsMatch(a, want) {
+				n++
+			}
+		}
+		return n
+	}
+	n := count(hc.Args)
+	if (hc.Times != nil && n == *hc.Times) || (hc.Times == nil && n > 0) {
+		return nil, nil
+	}
+	var out []change
+	if n == 0 && len(calls) > 0 {
+		best, score, tie := -1, -1, false
+		for i, a := range calls {
+			s := 0
+			for _, kv := range hc.Args {
+				if equal(a[kv.Key], kv.Value) {
+					s++
+				}
+			}
+			switch {
+			case s > score:
+				best, score, tie = i, s, false
+			case s == score && !sameArgs(calls[best], a, hc.Args):
+				tie = true
+			}
+		}
+		if tie {
+			return nil, fmt.Errorf("%s was called %d times with different args and none matches; --update cannot tell which call the entry means; edit it by hand", hc.Handler, len(calls))
+		}
+		args := make([]KV, len(hc.Args))
+		for i, kv := range hc.Args {
+			got := calls[best][kv.Key]
+			args[i] = KV{Key: kv.Key, Value: got, Pos: kv.Pos}
+			if !equal(got, kv.Value) {
+				out = append(out, change{path: append(append([]step(nil), at...), keyStep("args"), keyStep(kv.Key)), want: plain(norm(got)), pos: kv.Pos, what: fmt.Sprintf("args[%q]", kv.Key)})
+			}
+		}
+		n = count(args)
+	}
+	switch {
+	case hc.Times != nil && n != *hc.Times:
+		out = append(out, change{path: append(append([]step(nil), at...), keyStep("times")), want: int64(n), pos: hc.Pos, what: "times"})
+	case hc.Times == nil && n == 0:
+		return nil, fmt.Errorf("%s was never called; --update never removes an assertion", hc.Handler)
+	}
+	return out, nil
+}
+
+// sameArgs reports whether two calls agree on the listed keys.
+func sameArgs(a, b map[string]any, keys []KV) bool {
+	for _, kv := range keys {
+		if !equal(a[kv.Key], b[kv.Key]) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,279 @@
+package flowtest
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// srcDoc is one "\n---"-separated document of a fixture file with the
+// offsets that turn its yaml.v3 positions into byte offsets of the file.
+type srcDoc struct {
+	src    []byte // the whole file
+	root   *yaml.Node
+	line   int   // lines of the file before the document
+	colOff int   // bytes before the document on its first line
+	starts []int // byte offset of each line of the file
+}
+
+// lineStarts is the byte offset of each line of src.
+func lineStarts(src []byte) []int {
+	out := []int{0}
+	for i, b := range src {
+		if b == '\n' {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// offset is the byte offset in the file of node n's position (yaml.v3
+// counts columns in characters).
+func (d *srcDoc) offset(n *yaml.Node) (int, error) {
+	line := d.line + n.Line - 1
+	if n.Line < 1 || line >= len(d.starts) {
+		return 0, fmt.Errorf("position %d:%d is outside the file", n.Line, n.Column)
+	}
+	off := d.starts[line]
+	if n.Line == 1 {
+		off += d.colOff
+	}
+	for c := 1; c < n.Column; c++ {
+		if off >= len(d.src) || d.src[off] == '\n' {
+			return 0, fmt.Errorf("position %d:%d is outside its line", n.Line, n.Column)
+		}
+		_, w := utf8.DecodeRune(d.src[off:])
+		off += w
+	}
+	return off, nil
+}
+
+// lineEnd is the offset of the end of the line holding off (its '\n' or
+// the end of the file).
+func lineEnd(src []byte, off int) int {
+	if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
+		return off + i
+	}
+	return len(src)
+}
+
+// indentOf is the number of spaces starting the line at off.
+func indentOf(src []byte, off int) int {
+	n := 0
+	for off+n < len(src) && src[off+n] == ' ' {
+		n++
+	}
+	return n
+}
+
+// blank reports whether the line starting at off holds only spaces/tabs
+// (or nothing).
+func blank(src []byte, off int) bool {
+	return len(bytes.TrimRight(src[off:lineEnd(src, off)], " \t\r")) == 0
+}
+
+// span is the byte range [start, end) of node n's text in the file,
+// comments after it excluded. flow tells whether n sits inside a flow
+// collection (where a plain scalar ends at , ] }).
+func (d *srcDoc) span(n *yaml.Node, flow bool) (start, end int, err error) {
+	if n.Kind == yaml.AliasNode || n.Anchor != "" {
+		return 0, 0, errAnchor
+	}
+	start, err = d.offset(n)
+	if err != nil {
+		return 0, 0, err
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		end, err = d.scalarEnd(n, start, flow)
+	case yaml.MappingNode, yaml.SequenceNode:
+		if n.Style&yaml.FlowStyle != 0 {
+			end, err = flowEnd(d.src, start)
+		} else {
+			end, err = d.blockEnd(n)
+		}
+	default:
+		err = fmt.Errorf("unexpected node kind %d", n.Kind)
+	}
+	return start, end, err
+}
+
+// errAnchor is the refusal of a node defined by an anchor or an alias:
+// rewriting it would change every place that shares it.
+var errAnchor = fmt.Errorf("the value comes from a YAML anchor or alias (&name / *name), which other places may share; edit it by hand")
+
+// blockEnd is the end of a block collection: the end of its last entry.
+func (d *srcDoc) blockEnd(n *yaml.Node) (int, error) {
+	if len(n.Content) == 0 {
+		return 0, fmt.Errorf("empty block collection")
+	}
+	last := n.Content[len(n.Content)-1]
+	if n.Kind == yaml.MappingNode && last.Kind == yaml.ScalarNode && last.Value == "" && last.Style == 0 {
+		// "key:" with nothing after it: the entry ends with its key.
+		last = n.Content[len(n.Content)-2]
+	}
+	_, end, err := d.span(last, false)
+	return end, err
+}
+
+// scalarEnd finds where the scalar starting at start ends.
+func (d *srcDoc) scalarEnd(n *yaml.Node, start int, flow bool) (int, error) {
+	src := d.src
+	switch {
+	case n.Style&yaml.DoubleQuotedStyle != 0:
+		for i := start + 1; i < len(src); i++ {
+			switch src[i] {
+			case '\\':
+				i++
+			case '"':
+				return i + 1, nil
+			}
+		}
+		return 0, fmt.Errorf("unterminated double-quoted scalar")
+	case n.Style&yaml.SingleQuotedStyle != 0:
+		for i := start + 1; i < len(src); i++ {
+			if src[i] == '\'' {
+				if i+1 < len(src) && src[i+1] == '\'' {
+					i++
+					continue
+				}
+				return i + 1, nil
+			}
+		}
+		return 0, fmt.Errorf("unterminated single-quoted scalar")
+	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
+		_, end, err := blockScalarBody(src, start)
+		return end, err
+	}
+	return plainEnd(src, start, n.Value, flow)
+}
+
+// plainEnd is the end of a plain scalar whose value is val: on its line
+// up to a comment (and in a flow collection up to , ] }), or, folded over
+// the lines that follow, where the text read equals val.
+func plainEnd(src []byte, start int, val string, flow bool) (int, error) {
+	end := lineEnd(src, start)
+	line := string(src[start:end])
+	cut := len(line)
+	if i := strings.Index(line, " #"); i >= 0 {
+		cut = i
+	}
+	if flow {
+		if i := strings.IndexAny(line[:cut], ",]}"); i >= 0 {
+			cut = i
+		}
+	}
+	text := strings.TrimRight(line[:cut], " \t\r")
+	if text == val {
+		return start + len(text), nil
+	}
+	if flow || strings.Contains(line[:cut], ": ") {
+		return 0, fmt.Errorf("cannot find the end of the plain scalar %q", clip(val))
+	}
+	// A plain scalar folded over several lines: each further line adds
+	// its trimmed text (a space between, a blank line a newline).
+	folded, pending := text, ""
+	for off := end + 1; off < len(src) && len(folded) <= len(val); off = lineEnd(src, off) + 1 {
+		if blank(src, off) {
+			pending += "\n"
+			continue
+		}
+		e := lineEnd(src, off)
+		l := string(src[off:e])
+		if i := strings.Index(l, " #"); i >= 0 {
+			l = l[:i]
+		}
+		t := strings.TrimSpace(l)
+		if pending == "" {
+			pending = " "
+		}
+		folded += pending + t
+		pending = ""
+		if folded == val {
+			return off + len(strings.TrimRight(l, " \t\r")), nil
+		}
+	}
+	return 0, fmt.Errorf("cannot find the end of the plain scalar %q", clip(val))
+}
+
+// blockScalarBody is the body of the | or > block scalar whose header
+// starts at start: from the end of the header line to the end of the last
+// non-blank content line; indent is the content's indentation.
+func blockScalarBody(src []byte, start int) (indent, end int, err error) {
+	hdrEnd := lineEnd(src, start)
+	header := string(src[start:hdrEnd])
+	if i := strings.Index(header, " #"); i >= 0 {
+		header = header[:i]
+	}
+	header = strings.TrimSpace(header)
+	if strings.ContainsAny(header, "+123456789") {
+		return 0, 0, fmt.Errorf("a block scalar with a keep (+) or indentation indicator (%s)", header)
+	}
+	// The parent's indentation: the content must be deeper than the line
+	// holding the header.
+	lineStart := bytes.LastIndexByte(src[:start], '\n') + 1
+	parent := indentOf(src, lineStart)
+	end = hdrEnd
+	for off := hdrEnd + 1; off < len(src); off = lineEnd(src, off) + 1 {
+		if blank(src, off) {
+			continue
+		}
+		ind := indentOf(src, off)
+		if indent == 0 {
+			if ind <= parent {
+				break
+			}
+			indent = ind
+		}
+		if ind < indent {
+			break
+		}
+		end = lineEnd(src, off)
+		end = off + len(bytes.TrimRight(src[off:end], "\r"))
+	}
+	if indent == 0 {
+		indent = parent + 2
+	}
+	return indent, end, nil
+}
+
+// flowEnd is the end of the flow collection opening at start: after its
+// matching bracket, quoted scalars and comments skipped.
+func flowEnd(src []byte, start int) (int, error) {
+	depth := 0
+	for i := start; i < len(src); i++ {
+		switch src[i] {
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+			if depth == 0 {
+				return i + 1, nil
+			}
+		case '"':
+			for i++; i < len(src) && src[i] != '"'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case '\'':
+			for i++; i < len(src); i++ {
+				if src[i] == '\'' {
+					if i+1 < len(src) && src[i+1] == '\'' {
+						i++
+						continue
+					}
+					break
+				}
+			}
+		case '#':
+			if i > 0 && (src[i-1] == ' ' || src[i-1] == '\t' || src[i-1] == '\n') {
+				i = lineEnd(src, i) - 1
+			}
+		}
+	}
+	return 0, fmt.Errorf("unterminated flow collection")
+}

@@ -1,0 +1,482 @@
+package flowtest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// edit replaces the bytes [start, end) of a fixture file with text.
+type edit struct {
+	start, end int
+	text       string
+}
+
+// applyEdits returns src with the edits made (they must not overlap).
+func applyEdits(src []byte, edits []edit) []byte {
+	es := append([]edit(nil), edits...)
+	sort.Slice(es, func(i, j int) bool { return es[i].start < es[j].start })
+	var b bytes.Buffer
+	b.Grow(len(src))
+	at := 0
+	for _, e := range es {
+		b.Write(src[at:e.start])
+		b.WriteString(e.text)
+		at = e.end
+	}
+	b.Write(src[at:])
+	return b.Bytes()
+}
+
+// errTemplate refuses a value written as a template: what it renders to
+// is not what the file says.
+var errTemplate = errors.New("the value is a {{ }} template; --update cannot tell what it should render to; edit it by hand")
+
+// errMerge refuses a mapping that takes keys from a merge key (<<:).
+var errMerge = errors.New("the mapping takes keys from a merge key (<<: *name); edit it by hand")
+
+// step is one step of a path from a document's root: a mapping key or a
+// sequence index.
+type step struct {
+	key   string
+	index int // used when key == ""
+	isKey bool
+}
+
+func keyStep(k string) step { return step{key: k, isKey: true} }
+func indexStep(i int) step  { return step{index: i} }
+
+// splicer rewrites values of one document of a file in place.
+type splicer struct {
+	doc   *srcDoc
+	index int // which "\n---" piece of the file the document is
+}
+
+// rewrite returns the edits that make the value at node n (reached from
+// the document root by path; flow: inside a flow collection) equal want,
+// touching only what differs: a mapping with the same keys or a sequence
+// of the same length is rewritten entry by entry, keeping its layout and
+// comments; anything else is replaced whole, in the style it had where
+// that style can hold the new value. Every replacement is checked by
+// parsing the file again: the document must read back as before except
+// for want at path.
+func (s *splicer) rewrite(n *yaml.Node, path []step, want any, flow bool) ([]edit, error) {
+	if n.Kind == yaml.AliasNode || n.Anchor != "" {
+		return nil, errAnchor
+	}
+	budget := maxAliasExpansion
+	have, err := nodeValue(n, &budget, 0)
+	if err != nil {
+		return nil, err
+	}
+	if equal(have, want) {
+		return nil, nil
+	}
+	if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "{{") {
+		return nil, errTemplate
+	}
+	inner := flow || n.Style&yaml.FlowStyle != 0
+	switch n.Kind {
+	case yaml.MappingNode:
+		if m, ok := want.(map[string]any); ok && sameKeys(n, m) {
+			var out []edit
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if k.Tag == "!!merge" {
+					return nil, errMerge
+				}
+				es, err := s.rewrite(n.Content[i+1], append(path[:len(path):len(path)], keyStep(k.Value)), m[k.Value], inner)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, es...)
+			}
+			return out, nil
+		}
+	case yaml.SequenceNode:
+		if l, ok := want.([]any); ok && len(l) == len(n.Content) {
+			var out []edit
+			for i, c := range n.Content {
+				es, err := s.rewrite(c, append(path[:len(path):len(path)], indexStep(i)), l[i], inner)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, es...)
+			}
+			return out, nil
+		}
+	}
+	if hasAnchor(n) {
+		return nil, errAnchor
+	}
+	cands, err := s.candidates(n, want, flow)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range cands {
+		if s.check(e, path, want) {
+			return []edit{e}, nil
+		}
+	}
+	return nil, fmt.Errorf("cannot write %s there so that it reads back as that value; edit it by hand", clip(show(want)))
+}
+
+// hasAnchor reports whether n or anything below it is an anchor, an alias
+// or a merge key: a value another place may share.
+func hasAnchor(n *yaml.Node) bool {
+	if n.Kind == yaml.AliasNode || n.Anchor != "" || n.Tag == "!!merge" {
+		return true
+	}
+	for _, c := range n.Content {
+		if hasAnchor(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameKeys reports whether mapping n holds exactly the keys of m, each
+// once.
+func sameKeys(n *yaml.Node, m map[string]any) bool {
+	if len(n.Content)/2 != len(m) {
+		return false
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i].Value
+		if _, ok := m[k]; !ok || seen[k] || n.Content[i].Kind != yaml.ScalarNode {
+			return false
+		}
+		seen[k] = true
+	}
+	return true
+}
+
+// candidates are the replacements of node n by want, best first.
+func (s *splicer) candidates(n *yaml.Node, want any, flow bool) ([]edit, error) {
+	d := s.doc
+	start, end, err := d.span(n, flow)
+	if err != nil {
+		return nil, err
+	}
+	var out []edit
+	add := func(text string, ok bool) {
+		if ok {
+			out = append(out, edit{start, end, text})
+		}
+	}
+	switch w := want.(type) {
+	case map[string]any, []any:
+		if n.Kind != yaml.ScalarNode && n.Style&yaml.FlowStyle == 0 && !flow && !emptyCollection(w) {
+			add(blockText(w, d.column(start)))
+		}
+		add(flowText(w))
+	case string:
+		if n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+			if body, indent, e, err := d.blockBody(start); err == nil {
+				if txt, ok := blockLines(w, indent, headerChomp(d.src[start:body]), n.Style&yaml.FoldedStyle != 0); ok {
+					out = append(out, edit{body, e, txt})
+				}
+			}
+		}
+		switch {
+		case n.Kind == yaml.ScalarNode && n.Style&yaml.SingleQuotedStyle != 0:
+			add(singleQuoted(w))
+		case n.Kind == yaml.ScalarNode && n.Style&yaml.DoubleQuotedStyle != 0:
+		default:
+			add(plainText(w, flow))
+		}
+		if !flow && strings.Contains(w, "\n") {
+			indent := d.keyColumn(start) + 2
+			chomp := "|-"
+			if strings.HasSuffix(w, "\n") {
+				chomp = "|"
+			}
+			if txt, ok := blockLines(w, indent, chomp, false); ok {
+				add(chomp+txt, true)
+			}
+		}
+		add(doubleQuoted(w))
+	default:
+		add(plainText(w, flow))
+	}
+	return out, nil
+}
+
+func emptyCollection(v any) bool {
+	switch t := v.(type) {
+	case map[string]any:
+		return len(t) == 0
+	case []any:
+		return len(t) == 0
+	}
+	return false
+}
+
+// column is the character column (0-based) of offset off on its line.
+func (d *srcDoc) column(off int) int {
+	ls := bytes.LastIndexByte(d.src[:off], '\n') + 1
+	return utf8.RuneCount(d.src[ls:off])
+}
+
+// keyColumn is the column of the first key on the line holding off
+// (past its indentation and any "- " of sequence items).
+func (d *srcDoc) keyColumn(off int) int {
+	ls := bytes.LastIndexByte(d.src[:off], '\n') + 1
+	i := ls
+	for i < off && (d.src[i] == ' ' || (d.src[i] == '-' && i+1 < len(d.src) && d.src[i+1] == ' ')) {
+		i++
+	}
+	return i - ls
+}
+
+// blockBody is where the body of the block scalar whose header starts at
+// start is: from the end of its header line (body) to e, indented by
+// indent.
+func (d *srcDoc) blockBody(start int) (body, indent, e int, err error) {
+	indent, e, err = blockScalarBody(d.src, start)
+	return lineEnd(d.src, start), indent, e, err
+}
+
+// headerChomp is the chomping of a block scalar header: "|-" (strip) or
+// "|" (clip).
+func headerChomp(header []byte) string {
+	if bytes.Contains(bytes.SplitN(header, []byte("#"), 2)[0], []byte("-")) {
+		return "|-"
+	}
+	return "|"
+}
+
+// blockLines is the body of a block scalar holding w: each line on a line
+// of its own, indented; ok is false when the header's chomping (or, for
+// a folded scalar, folding) cannot give w back.
+func blockLines(w string, indent int, chomp string, folded bool) (string, bool) {
+	body := w
+	switch chomp {
+	case "|-":
+		if strings.HasSuffix(w, "\n") {
+			return "", false
+		}
+	default:
+		if !strings.HasSuffix(w, "\n") || strings.HasSuffix(w, "\n\n") {
+			return "", false
+		}
+		body = strings.TrimSuffix(w, "\n")
+	}
+	if body == "" || (folded && strings.Contains(body, "\n")) {
+		return "", false
+	}
+	pad := strings.Repeat(" ", indent)
+	var b strings.Builder
+	for i, l := range strings.Split(body, "\n") {
+		if strings.ContainsFunc(l, func(r rune) bool { return r != '\t' && !unicode.IsPrint(r) }) {
+			return "", false
+		}
+		if i == 0 && (strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t")) {
+			return "", false // would need an indentation indicator
+		}
+		if strings.TrimRight(l, " \t") != l {
+			return "", false
+		}
+		b.WriteByte('\n')
+		if l != "" {
+			b.WriteString(pad + l)
+		}
+	}
+	return b.String(), true
+}
+
+// plainText is w as a plain scalar (yaml.v3 quotes it when plain would
+// read as something else); in a flow collection, as an item of one.
+func plainText(w any, flow bool) (string, bool) {
+	if flow {
+		var n yaml.Node
+		if err := n.Encode([]any{w}); err != nil {
+			return "", false
+		}
+		n.Style = yaml.FlowStyle
+		b, err := yaml.Marshal(&n)
+		if err != nil {
+			return "", false
+		}
+		t := strings.TrimSpace(string(b))
+		if !strings.HasPrefix(t, "[") || !strings.HasSuffix(t, "]") || strings.Contains(t, "\n") {
+			return "", false
+		}
+		return t[1 : len(t)-1], true
+	}
+	b, err := yaml.Marshal(w)
+	if err != nil {
+		return "", false
+	}
+	t := strings.TrimSuffix(string(b), "\n")
+	if strings.Contains(t, "\n") {
+		return "", false
+	}
+	return t, true
+}
+
+// singleQuoted is w in single quotes, when it fits on one line.
+func singleQuoted(w string) (string, bool) {
+	if strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		return "", false
+	}
+	return "'" + strings.ReplaceAll(w, "'", "''") + "'", true
+}
+
+// doubleQuoted is w in double quotes with YAML escapes: it can hold any
+// valid UTF-8 string on one line.
+func doubleQuoted(w string) (string, bool) {
+	if !utf8.ValidString(w) {
+		return "", false
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range w {
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case !unicode.IsPrint(r) && r != ' ':
+			if r > 0xffff {
+				fmt.Fprintf(&b, `\U%08x`, r)
+			} else {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String(), true
+}
+
+// flowText is a collection written on one line in flow style.
+func flowText(w any) (string, bool) {
+	var n yaml.Node
+	if err := n.Encode(w); err != nil {
+		return "", false
+	}
+	setFlow(&n)
+	b, err := yaml.Marshal(&n)
+	if err != nil {
+		return "", false
+	}
+	t := strings.TrimSuffix(string(b), "\n")
+	return t, !strings.Contains(t, "\n")
+}
+
+func setFlow(n *yaml.Node) {
+	if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
+		n.Style = yaml.FlowStyle
+	}
+	for _, c := range n.Content {
+		setFlow(c)
+	}
+}
+
+// blockText is a collection in block style starting at character column
+// col: its first line is written where the old value began, the others
+// indented to col.
+func blockText(w any, col int) (string, bool) {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(w); err != nil {
+		return "", false
+	}
+	_ = enc.Close()
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	pad := strings.Repeat(" ", col)
+	for i := 1; i < len(lines); i++ {
+		if lines[i] != "" {
+			lines[i] = pad + lines[i]
+		}
+	}
+	return strings.Join(lines, "\n"), true
+}
+
+// check reports whether the file with e made reads back as before except
+// for want at path in this document, with the same documents.
+func (s *splicer) check(e edit, path []step, want any) bool {
+	before, ok := docValues(s.doc.src)
+	if !ok || s.index >= len(before) {
+		return false
+	}
+	after, ok := docValues(applyEdits(s.doc.src, []edit{e}))
+	if !ok || len(after) != len(before) {
+		return false
+	}
+	if !setPath(&before[s.index], path, want) {
+		return false
+	}
+	for i := range before {
+		if !equal(before[i], after[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// docValues decodes every "\n---" piece of a file as plain values; false
+// when one does not parse.
+func docValues(src []byte) ([]any, bool) {
+	var out []any
+	for _, pc := range split(src) {
+		var n yaml.Node
+		if err := yaml.Unmarshal(pc.src, &n); err != nil {
+			return nil, false
+		}
+		budget := maxAliasExpansion
+		v, err := nodeValue(&n, &budget, 0)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, v)
+	}
+	return out, true
+}
+
+// setPath sets the value at path inside *v to want.
+func setPath(v *any, path []step, want any) bool {
+	if len(path) == 0 {
+		*v = want
+		return true
+	}
+	switch t := (*v).(type) {
+	case map[string]any:
+		if !path[0].isKey {
+			return false
+		}
+		x, ok := t[path[0].key]
+		if !ok {
+			return false
+		}
+		if !setPath(&x, path[1:], want) {
+			return false
+		}
+		t[path[0].key] = x
+		return true
+	case []any:
+		if path[0].isKey || path[0].index < 0 || path[0].index >= len(t) {
+			return false
+		}
+		return setPath(&t[path[0].index], path[1:], want)
+	}
+	return false
+}

@@ -1,0 +1,180 @@
+package flowtest
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// maxViewCells bounds the approximate search of a literal pattern in a
+// view (pattern length times view length).
+const maxViewCells = 2 << 20
+
+// repairView is the expect_view_matches pattern that matches view now,
+// kept as close to the old one as can be: the widths of its runs of
+// spaces are taken from the view where that is enough (text realigned);
+// otherwise a pattern holding no regular expression syntax is literal
+// text, replaced by the view's text closest to it (at most a quarter of
+// its characters edited). Anything else is an error saying why.
+func repairView(pattern, view string) (string, error) {
+	if regexp.QuoteMeta(pattern) == pattern {
+		if pattern == "" {
+			return "", fmt.Errorf("an empty pattern matches any view")
+		}
+		if p, ok := respace(pattern, view); ok {
+			return p, nil // the same words, aligned anew
+		}
+		got, dist, ok := closest([]rune(pattern), []rune(view))
+		if !ok {
+			return "", fmt.Errorf("the view is too long to search for text close to %q; edit it by hand", clip(pattern))
+		}
+		if limit := max(1, len([]rune(pattern))/4); dist > limit {
+			return "", fmt.Errorf("the view holds nothing close to %q (the nearest text differs in %d characters); edit it by hand", clip(pattern), dist)
+		}
+		return regexp.QuoteMeta(got), nil
+	}
+	if p, ok := respace(pattern, view); ok {
+		return p, nil
+	}
+	return "", fmt.Errorf("the regular expression %q no longer matches the view, and --update rewrites only literal text and the widths of space runs in one; edit it by hand", clip(pattern))
+}
+
+// closest is the substring of view with the fewest edits (insertions,
+// deletions, substitutions) from pat, the leftmost of equals: an
+// approximate search (Sellers' algorithm) with a traceback.
+func closest(pat, view []rune) (string, int, bool) {
+	m, n := len(pat), len(view)
+	if m*(n+1) > maxViewCells {
+		return "", 0, false
+	}
+	w := n + 1
+	d := make([]int32, (m+1)*w)
+	for i := 1; i <= m; i++ {
+		d[i*w] = int32(i)
+		for j := 1; j <= n; j++ {
+			cost := int32(1)
+			if pat[i-1] == view[j-1] {
+				cost = 0
+			}
+			best := d[(i-1)*w+j-1] + cost
+			if v := d[(i-1)*w+j] + 1; v < best {
+				best = v
+			}
+			if v := d[i*w+j-1] + 1; v < best {
+				best = v
+			}
+			d[i*w+j] = best
+		}
+	}
+	best := int32(-1)
+	for j := 0; j <= n; j++ {
+		if best < 0 || d[m*w+j] < best {
+			best = d[m*w+j]
+		}
+	}
+	// Of the ends at the least distance, the match whose length is
+	// nearest the pattern's (then the leftmost).
+	from, to, tried := 0, 0, 0
+	for end := 0; end <= n && tried < 64; end++ {
+		if d[m*w+end] != best {
+			continue
+		}
+		tried++
+		start := traceStart(d, w, pat, view, end)
+		if tried == 1 || abs(end-start-m) < abs(to-from-m) {
+			from, to = start, end
+		}
+	}
+	return string(view[from:to]), int(best), true
+}
+
+// traceStart follows the least-edit path back from the match ending at
+// end to where it starts, preferring matches and substitutions.
+func traceStart(d []int32, w int, pat, view []rune, end int) int {
+	i, j := len(pat), end
+	for i > 0 {
+		cost := int32(1)
+		if j > 0 && pat[i-1] == view[j-1] {
+			cost = 0
+		}
+		switch {
+		case j > 0 && d[i*w+j] == d[(i-1)*w+j-1]+cost:
+			i, j = i-1, j-1
+		case d[i*w+j] == d[(i-1)*w+j]+1:
+			i--
+		default:
+			j--
+		}
+	}
+	return j
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// respace rewrites the runs of spaces of a regular expression to the
+// widths the view has where the pattern, its space runs loosened to " +",
+// first matches; false when it does not match even so, or when the
+// pattern has a character class or escapes a space (spaces there are not
+// plain text).
+func respace(pattern, view string) (string, bool) {
+	if strings.ContainsAny(pattern, "[") || strings.Contains(pattern, `\ `) {
+		return "", false
+	}
+	var parts []string
+	rest := pattern
+	for {
+		i := strings.Index(rest, " ")
+		if i < 0 {
+			parts = append(parts, rest)
+			break
+		}
+		j := i
+		for j < len(rest) && rest[j] == ' ' {
+			j++
+		}
+		if j < len(rest) && strings.ContainsRune("*+?{", rune(rest[j])) {
+			return "", false // the run is quantified: not plain text
+		}
+		parts = append(parts, rest[:i])
+		rest = rest[j:]
+	}
+	if len(parts) < 2 {
+		return "", false
+	}
+	var loose strings.Builder
+	for k, p := range parts {
+		if k > 0 {
+			fmt.Fprintf(&loose, "(?P<kitsokiws%d> +)", k)
+		}
+		loose.WriteString(p)
+	}
+	re, err := regexp.Compile(loose.String())
+	if err != nil {
+		return "", false
+	}
+	m := re.FindStringSubmatchIndex(view)
+	if m == nil {
+		return "", false
+	}
+	var out strings.Builder
+	for k, p := range parts {
+		if k > 0 {
+			g := re.SubexpIndex(fmt.Sprintf("kitsokiws%d", k))
+			if g < 0 || m[2*g] < 0 {
+				return "", false // the run sits in a branch that did not match
+			}
+			out.WriteString(view[m[2*g]:m[2*g+1]])
+		}
+		out.WriteString(p)
+	}
+	np := out.String()
+	if re2, err := regexp.Compile(np); err != nil || !re2.MatchString(view) {
+		return "", false
+	}
+	return np, true
+}
