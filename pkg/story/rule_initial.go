@@ -1,5 +1,7 @@
 package story
 
+import "fmt"
+
 // checkInitial: a literal initial: names a child; parallel states need 2+
 // regions and no initial (reference §4.5).
 func checkInitial(c *checker) {
@@ -17,6 +19,14 @@ func checkInitial(c *checker) {
 					c.rep.warnf(ch.Pos, ruleInitial, "state %q: parallel state %q child %q is itself type: parallel — nested parallel regions are not supported (the engine refuses the story when a session starts)", ch.Path, s.Path, ch.Name)
 				}
 			}
+			continue
+		}
+		if len(s.Children) > 0 && s.Type != "compound" {
+			typ := "no type:"
+			if s.Type != "" {
+				typ = fmt.Sprintf("type: %s", s.Type)
+			}
+			c.rep.warnf(s.Pos, ruleInitial, "state %q has states: but %s, so the engine never descends into them: entering it rests on %q itself; add type: compound", s.Path, typ, s.Path)
 			continue
 		}
 		if s.Initial == "" {
