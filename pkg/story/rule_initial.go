@@ -27,10 +27,9 @@ func checkInitial(c *checker) {
 				typ = fmt.Sprintf("type: %s", s.Type)
 			}
 			c.rep.warnf(s.Pos, ruleInitial, "state %q has states: but %s, so the engine never descends into them: entering it rests on %q itself; add type: compound", s.Path, typ, s.Path)
-			continue
 		}
 		if s.Initial == "" {
-			if len(s.Children) > 0 {
+			if len(s.Children) > 0 && s.Type == "compound" {
 				c.rep.warnf(s.Pos, ruleInitial, "state %q has child states but no initial:; entering it will not descend into a child (set initial: to one of them)", s.Path)
 			}
 			continue
