@@ -267,7 +267,10 @@ func (c *compiler) state(s *story.State, parent *State) {
 	if len(s.OnExit()) > 0 {
 		c.warn(keyPos(s.Keys, "on_exit", s.Pos), "state %q: on_exit: the story format has no on_exit, so these effects never run; move them to the effects: of the transitions that leave the state", ns.Path)
 	}
-	if s.Initial != "" {
+	if s.Initial != "" && s.Type == "compound" {
+		// only a state typed exactly "compound" is descended into, as
+		// upstream (conformance untyped-children); validate warns where
+		// an author's states: are never entered
 		t, err := compileText(c.m.pongo, s.Initial)
 		if err != nil {
 			c.refuse(s.InitialPos, "state %q: initial: %v", ns.Path, err)

@@ -136,7 +136,7 @@ func (r *runner) applyIncrement(e *Effect, env map[string]any) error {
 		if err != nil {
 			return fmt.Errorf("%s: increment.%s: %w", e.Pos, kv.Key, err)
 		}
-		d, ok := asInt(dv)
+		d, ok := incrementDelta(dv)
 		if !ok {
 			return fmt.Errorf("%s: increment.%s: delta %v is not an integer", e.Pos, kv.Key, dv)
 		}
@@ -157,6 +157,16 @@ func (r *runner) applyIncrement(e *Effect, env map[string]any) error {
 		}
 	}
 	return nil
+}
+
+// incrementDelta is an increment's delta as the existing engine's loader
+// reads it: an integer or a numeric string as it is, a float truncated toward
+// zero (1.5 adds 1, -1.5 adds -1; validate warns about both).
+func incrementDelta(v any) (int, bool) {
+	if f, ok := v.(float64); ok && !math.IsNaN(f) && !math.IsInf(f, 0) && math.Abs(f) < 1<<53 {
+		return int(f), true
+	}
+	return asInt(v)
 }
 
 func asInt(v any) (int, bool) {

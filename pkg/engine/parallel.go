@@ -161,6 +161,7 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 	if err != nil {
 		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
 	}
+	res = r.ancestorStay(res, owner)
 	tr := map[string]any{"from": from, "intent": intent, "slots": slots, "to": r.predictTo(res)}
 	r.heldHead = &Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr}
 	r.headAt = len(r.held)

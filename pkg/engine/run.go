@@ -575,7 +575,10 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		// (conformance values-render-env)
 		slots = nil
 	}
-	extra := map[string]any{"slots": slots, expr.ContextKey: ctx}
+	// the view sees the same run root as every other template of the
+	// session (docs/compat/engine.md "run.id and run.turn")
+	run := map[string]any{"id": r.opts.SessionID, "turn": r.turn}
+	extra := map[string]any{"slots": slots, "run": run, expr.ContextKey: ctx}
 	if r.transView != nil && !r.rerender {
 		extra["transition_view"] = r.transView
 	}

@@ -21,6 +21,11 @@ type SessionOptions struct {
 	// dotted path (a compound descends its initial:) or an encoded
 	// parallel path "p#p.a.x|p.b.y" (story-runtime.md §3.2).
 	StartState string
+	// StartFlat rests the session on StartState as named, without
+	// descending a compound's initial: (a parallel state rests bare), as
+	// upstream's flow rig seeds a fixture's initial_state (conformance
+	// start-flat); the first stay on it descends.
+	StartFlat bool
 	// UnarmedStart leaves the start state's timeout unarmed until a turn
 	// lands somewhere: upstream's flow rig arms it only for a fixture's
 	// initial_state (story-runtime.md §4), so a fixture without one sets
@@ -324,6 +329,10 @@ func (r *runner) placeAt(spec string) error {
 	st := r.m.States[strings.ReplaceAll(spec, "/", ".")]
 	if st == nil {
 		return fmt.Errorf("start state %q is not a state of the story", spec)
+	}
+	if r.so.StartFlat {
+		r.cur, r.par = st, nil
+		return nil
 	}
 	return r.placeDescend(st)
 }

@@ -247,8 +247,13 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 		if depth > 0 {
 			return fmt.Errorf("emit_intent %q at %q: no transition arm matched (intent has no on: handler, or all guards failed)", intent, r.statePath())
 		}
-		return &Rejection{Code: CodeGuardFailed, Intent: intent, State: r.statePath(), GuardHint: hint,
-			Message: fmt.Sprintf("intent %q in state %q: every guard failed%s", intent, r.statePath(), hintText(hint))}
+		msg := fmt.Sprintf("intent %q in state %q: every guard failed%s", intent, r.statePath(), hintText(hint))
+		if r.bareCompound() {
+			// upstream's text when the machine rests on a compound
+			// itself (conformance start-flat)
+			msg = fmt.Sprintf("no transition matched for intent %q in state %q", intent, r.statePath())
+		}
+		return &Rejection{Code: CodeGuardFailed, Intent: intent, State: r.statePath(), GuardHint: hint, Message: msg}
 	}
 	return r.take(ctx, intent, given, arm, owner, depth, st)
 }
@@ -310,6 +315,7 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 	if err != nil {
 		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
 	}
+	res = r.ancestorStay(res, owner)
 	for _, x := range arm.ExitSet {
 		// an imported child's exit set: (story-runtime §6.1), after the
 		// transition's own effects
@@ -339,6 +345,9 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 		}
 	} else if r.bareParallel() {
 		return r.enterBareRegions(ctx, st)
+	} else if r.bareCompound() {
+		_, err := r.descend(ctx, r.cur, st)
+		return err
 	}
 	return nil
 }
@@ -583,9 +592,7 @@ func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) err
 		return r.moveRegion(ctx, dst, st, descend)
 	}
 	if r.par != nil && dst == r.par.root && descend {
-		// the active parallel root from inside: upstream compares the
-		// encoded paths and re-enters nothing (see docs/compat/engine.md)
-		return nil
+		return r.resetRegions()
 	}
 	from := r.cur
 	if r.par != nil {
@@ -913,7 +920,7 @@ func (r *runner) note(n Note) {
 // configuration, a stay is the current state.
 func (r *runner) predictTo(res target) string {
 	switch {
-	case res.stay && r.bareParallel():
+	case res.stay && (r.bareParallel() || r.bareCompound()):
 		return r.predictTo(target{state: r.cur})
 	case res.stay:
 		return r.statePath()

@@ -321,8 +321,9 @@ func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, wor
 		Options: engine.Options{SessionID: sessionID(fx), World: world, Agents: agents, HostCassette: fr.hc, Sink: sink, NoSnapshot: true,
 			Observer: fr.r.opts.Observer, Strict: fr.r.opts.Strict},
 		StartState: fx.InitialState, Hosts: reg, Clock: engine.NewVirtualClock(epoch), WorkDir: workDir,
-		// upstream's rig arms only a seeded initial_state's timeout
-		UnarmedStart: fx.InitialState == "",
+		// upstream's rig arms only a seeded initial_state's timeout, and
+		// rests on it as named (a compound is not descended)
+		UnarmedStart: fx.InitialState == "", StartFlat: fx.InitialState != "",
 	}
 	// The legacy path is upstream's machine alone (flow-format.md §1.3):
 	// no host call is queued or dispatched, no post-bind emit pass runs.

@@ -1,5 +1,10 @@
 package story
 
+import (
+	"strconv"
+	"strings"
+)
+
 // checkEffectShape: background, on_complete, target and emit_intent shape
 // rules (reference §9.6).
 func checkEffectShape(c *checker) {
@@ -22,15 +27,7 @@ func checkEffectShape(c *checker) {
 			}
 		}
 		for _, kv := range e.Increment() {
-			switch v := kv.Value.(type) {
-			case int:
-			case string:
-				if !isTemplated(v) {
-					c.rep.errf(kv.Pos, ruleEffect, "%s: increment %q: value must be an integer delta (got %q)", site.Loc(), kv.Key, v)
-				}
-			default:
-				c.rep.errf(kv.Pos, ruleEffect, "%s: increment %q: value must be an integer delta", site.Loc(), kv.Key)
-			}
+			checkIncrementDelta(c, kv, site)
 		}
 		if len(e.OnComplete()) > 0 && !e.Background() {
 			c.rep.warnf(e.keyPos("on_complete"), ruleEffect, "%s: on_complete: only runs after a background: true invoke; this effect is not a background job", site.Loc())
@@ -41,5 +38,29 @@ func checkEffectShape(c *checker) {
 		if ex != nil && ex.Background && ex.Invoke == "" {
 			c.rep.errf(ex.Pos, ruleEffect, "proposal %q execute: background: true requires invoke: to be set", n)
 		}
+	}
+}
+
+// checkIncrementDelta: an increment value is an integer delta. The existing
+// engine's loader also takes a numeric string ("2") and a float (1.5,
+// truncated toward zero to 1), so those load with a warning that says what
+// they add; any other string that is not a template, a bool or a map is an
+// error, as there.
+func checkIncrementDelta(c *checker, kv KV, site effSite) {
+	switch v := kv.Value.(type) {
+	case int:
+	case float64:
+		c.rep.warnf(kv.Pos, ruleEffect, "%s: increment %q: %v is not an integer; it adds %d (truncated toward zero) — write the integer delta", site.Loc(), kv.Key, v, int(v))
+	case string:
+		if isTemplated(v) {
+			return
+		}
+		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+			c.rep.warnf(kv.Pos, ruleEffect, "%s: increment %q: the string %q adds %d — write it as the number %d", site.Loc(), kv.Key, v, n, n)
+			return
+		}
+		c.rep.errf(kv.Pos, ruleEffect, "%s: increment %q: value must be an integer delta (got %q)", site.Loc(), kv.Key, v)
+	default:
+		c.rep.errf(kv.Pos, ruleEffect, "%s: increment %q: value must be an integer delta", site.Loc(), kv.Key)
 	}
 }

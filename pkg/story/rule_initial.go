@@ -1,5 +1,7 @@
 package story
 
+import "fmt"
+
 // checkInitial: a literal initial: names a child; parallel states need 2+
 // regions and no initial (reference §4.5).
 func checkInitial(c *checker) {
@@ -19,8 +21,15 @@ func checkInitial(c *checker) {
 			}
 			continue
 		}
+		if len(s.Children) > 0 && s.Type != "compound" {
+			typ := "no type:"
+			if s.Type != "" {
+				typ = fmt.Sprintf("type: %s", s.Type)
+			}
+			c.rep.warnf(s.Pos, ruleInitial, "state %q has states: but %s, so the engine never descends into them: entering it rests on %q itself; add type: compound", s.Path, typ, s.Path)
+		}
 		if s.Initial == "" {
-			if len(s.Children) > 0 {
+			if len(s.Children) > 0 && s.Type == "compound" {
 				c.rep.warnf(s.Pos, ruleInitial, "state %q has child states but no initial:; entering it will not descend into a child (set initial: to one of them)", s.Path)
 			}
 			continue

@@ -91,6 +91,10 @@ func (c *checker) checkStateTimeout(s *State) {
 	}
 	if t.Target == "" {
 		c.rep.errf(t.Pos, ruleState, "state %q: timeout: missing 'target' field", s.Path)
+	} else if strings.HasPrefix(t.Target, ".") || isTemplated(t.Target) {
+		// the engine looks a timeout target up as written, as upstream
+		// (conformance clock/child)
+		c.rep.warnf(t.Pos, ruleState, "state %q: timeout.target %q is relative or templated, and a timeout target is looked up as written, so this timeout never fires; write the absolute state path", s.Path, t.Target)
 	}
 }
 

@@ -34,7 +34,7 @@ var (
 		Example: "app: {name: demo}"}
 	ruleRoot = &Rule{ID: "root", Severity: diag.Error, Summary: "root names an existing state",
 		Example: "root: nowhere"}
-	ruleInitial = &Rule{ID: "initial", Severity: diag.Error, Summary: "a compound state's initial names a child; parallel states have 2+ regions and no initial",
+	ruleInitial = &Rule{ID: "initial", Severity: diag.Error, Summary: "a compound state's initial names a child; parallel states have 2+ regions and no initial; states: on a state not typed compound are never entered (warning)",
 		Example: "flow: {type: compound, initial: missing, states: {a: {}}}"}
 	ruleState = &Rule{ID: "state", Severity: diag.Error, Summary: "state-level value checks: decider, write_mode, transcript, theme, intercept_drive, timeout, off-ramp, default_intent",
 		Example: "start: {write_mode: sometimes}"}
@@ -54,7 +54,7 @@ var (
 		Example: "start: {relevant_world: [nope]}"}
 	ruleHosts = &Rule{ID: "hosts", Severity: diag.Error, Summary: "invokes are in the hosts: allow-list when it is non-empty",
 		Example: "hosts: [host.fs.read]\n# ... invoke: host.shell.run"}
-	ruleEffect = &Rule{ID: "effect", Severity: diag.Error, Summary: "effect shape: background, on_complete, target, emit_intent rules",
+	ruleEffect = &Rule{ID: "effect", Severity: diag.Error, Summary: "effect shape: background, on_complete, target, emit_intent rules; increment deltas (a numeric string or a float loads with a warning)",
 		Example: "on_enter:\n  - {background: true, say: hi}"}
 	ruleAgentPlugin = &Rule{ID: "agent-plugin", Severity: diag.Error, Summary: "agent_plugins: declarations (reference §7)",
 		Example: "agent_plugins:\n  agent.sub: {plugin: subprocess}"}

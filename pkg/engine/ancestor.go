@@ -1,0 +1,66 @@
+package engine
+
+// ancestorStay resolves a stay (target "." or none) on an arm that an
+// ancestor of the current leaf owns: upstream reads "." as the owner's
+// own path and descends its initial:, so from a leaf that is not the
+// owner's initial leaf the machine moves there (that leaf's on_enter runs,
+// the owner's does not), and from the initial leaf itself it stays with no
+// on_enter (conformance ancestor-stay). An arm the active parallel root
+// owns re-places every region (resetRegions).
+func (r *runner) ancestorStay(res target, owner *State) target {
+	if !res.stay || owner == nil || r.cur == nil || !r.cur.within(owner) {
+		return res
+	}
+	if r.par != nil && owner == r.par.root {
+		return target{state: owner}
+	}
+	if owner.Parallel {
+		return res
+	}
+	leaf, err := r.initialLeaf(owner)
+	if err != nil || leaf == r.cur || leaf.Parallel {
+		return res
+	}
+	return target{state: owner}
+}
+
+// resetRegions is the active parallel root targeted from inside it: as
+// upstream, one state_exited of the root, then state_entered of the root
+// and of each region down its initial: chain, every region back at its
+// initial leaf, and no on_enter anywhere (conformance ancestor-stay).
+func (r *runner) resetRegions() error {
+	root := r.par.root
+	if err := r.emitAt(root.Path, KindStateExited, map[string]any{"state": root.Path}); err != nil {
+		return err
+	}
+	if err := r.emitAt(root.Path, KindStateEntered, map[string]any{"state": root.Path}); err != nil {
+		return err
+	}
+	pc := &parConf{root: root}
+	for _, reg := range root.regions() {
+		leaf, err := r.initialLeaf(reg)
+		if err != nil {
+			return err
+		}
+		var chain []*State
+		for s := leaf; s != nil && s != root; s = s.Parent {
+			chain = append(chain, s)
+		}
+		for i := len(chain) - 1; i >= 0; i-- {
+			if err := r.emitAt(chain[i].Path, KindStateEntered, map[string]any{"state": chain[i].Path}); err != nil {
+				return err
+			}
+		}
+		pc.set(leaf)
+	}
+	r.par, r.cur = pc, pc.leaves[0]
+	return nil
+}
+
+// bareCompound: the machine rests on a compound state itself (a flow's
+// initial_state naming one, StartFlat); a stay there enters its initial:
+// chain, each entered state's on_enter running but the compound's own
+// not, as upstream (conformance start-flat).
+func (r *runner) bareCompound() bool {
+	return r.par == nil && r.cur != nil && !r.cur.Parallel && r.cur.Initial != nil && len(r.cur.Children) > 0
+}
