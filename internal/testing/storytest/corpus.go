@@ -12,21 +12,14 @@ import (
 // go.mod), skipping the test when the corpus is not there.
 func Corpus(t testing.TB, name string) string {
 	t.Helper()
-	if src := corpusPath(name); src != "" {
-		return src
-	}
-	t.Skipf("the shared corpus story %s is not here", name)
-	return ""
+	return Shared(t, path.Join("corpus", name))
 }
 
 // CorpusDir is the shared corpus folder ("" when it is not here). It is
 // one tree of stories without a .git or .kitsoki/ marker (its stories
 // import their siblings): a test loads its stories with it in
 // story.Options.Trees, as `kitsoki validate corpus/...` takes them.
-func CorpusDir() string { return corpusPath("") }
-
-// corpusPath is shared/corpus/<name> beside the repository root, or "".
-func corpusPath(name string) string { return SharedDir(path.Join("corpus", name)) }
+func CorpusDir() string { return SharedDir("corpus") }
 
 // Shared returns shared/<rel> beside the repository root (the upstream
 // corpus, reference probes), skipping the test when it is not there.
