@@ -37,9 +37,6 @@ func FindEditorProfile(dir string) (profile, root string, ok bool) {
 func (p *Profile) UnreachedByFile(root string) map[string][]Item {
 	out := map[string][]Item{}
 	for _, f := range p.Files {
-		if f.Virtual() {
-			continue
-		}
 		path := filepath.FromSlash(f.Path)
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(root, path)

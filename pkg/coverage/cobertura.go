@@ -62,9 +62,6 @@ func WriteCobertura(w io.Writer, p *Profile) error {
 	pkgs := map[string]int{}
 	pkgHit, pkgAll := map[string]int{}, map[string]int{}
 	for _, f := range p.Files {
-		if f.Virtual() {
-			continue
-		}
 		dir := path.Dir(f.Path)
 		i, ok := pkgs[dir]
 		if !ok {

@@ -3,7 +3,6 @@ package coverage
 import (
 	"bytes"
 	_ "embed"
-	"errors"
 	"fmt"
 	"html/template"
 	"os"
@@ -145,9 +144,6 @@ func fileView(f *File, base string) htmlFile {
 	}
 	data, err := safefile.ReadFile(src, safefile.Data)
 	switch {
-	case f.Virtual():
-		data, err = nil, errors.New("virtual")
-		v.Problem = "these parts are written in an imports: entry's overrides:, read apart from the file: their lines count from the override's first line"
 	case err != nil:
 		v.Problem = "the source cannot be shown: " + safefile.Reason(err)
 	}

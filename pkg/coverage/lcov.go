@@ -14,9 +14,6 @@ import (
 func WriteLCOV(w io.Writer, p *Profile) error {
 	bw := bufio.NewWriter(w)
 	for _, f := range p.Files {
-		if f.Virtual() {
-			continue
-		}
 		fmt.Fprintf(bw, "TN:\nSF:%s\n", lcovPath(f.Path))
 		lines := f.Lines()
 		hit := 0

@@ -3,7 +3,6 @@ package coverage
 import (
 	"cmp"
 	"slices"
-	"strings"
 
 	"kitsoki/pkg/engine"
 )
@@ -150,16 +149,6 @@ func build(files map[string]map[itemKey]*Item) *Profile {
 	}
 	slices.SortFunc(p.Files, func(a, b *File) int { return cmp.Compare(a.Path, b.Path) })
 	return p
-}
-
-// Virtual reports whether f is not a file on disk: the states an
-// imports: entry's overrides: write are parsed from the override alone
-// (pkg/fold), so their positions are the override's own lines, under the
-// name "<parent file> (imports.<alias>.overrides.states.<name>)". The
-// line-based formats (LCOV, Cobertura) leave such files out; JSON, the
-// summary and the unreached list keep them.
-func (f *File) Virtual() bool {
-	return strings.Contains(f.Path, " (imports.") && strings.HasSuffix(f.Path, ")")
 }
 
 // Line is one source line's items, for the line-based formats.
