@@ -43,6 +43,9 @@ func checkWatchFlags(f *testFlags) error {
 	if f.format != "text" {
 		return usagef("--watch prints text; --format %s goes with a single run", f.format)
 	}
+	if f.cover.on() {
+		return usagef("--watch counts no coverage; --cover and its profiles go with a single run (drop --watch)")
+	}
 	return nil
 }
 

@@ -99,4 +99,8 @@ func TestWatchRefusesReports(t *testing.T) {
 	if code != exitUsageEnv || !strings.Contains(stderr, "--json goes with a single run") {
 		t.Fatalf("code %d: %s", code, stderr)
 	}
+	code, _, stderr = runCmd(t, "test", t.TempDir(), "--watch", "--cover")
+	if code != exitUsageEnv || !strings.Contains(stderr, "--cover and its profiles go with a single run") {
+		t.Fatalf("--cover: code %d: %s", code, stderr)
+	}
 }
