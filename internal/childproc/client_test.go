@@ -180,26 +180,14 @@ func TestAnswersAreNeverLost(t *testing.T) {
 // waitNoChild waits until c's child has exited on its own.
 func waitNoChild(t *testing.T, c *Client) {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute) // a hang guard
-	for c.pid() != 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the child did not exit")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	proctest.Eventually(t, "the child to exit", func() bool { return c.pid() == 0 })
 }
 
 // waitChild waits until a call in flight has started c's child (and so
 // holds the turn).
 func waitChild(t *testing.T, c *Client) int {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute) // a hang guard
-	for c.pid() == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the call never started its child")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	proctest.Eventually(t, "the call to start its child", func() bool { return c.pid() != 0 })
 	return c.pid()
 }
 
@@ -229,15 +217,11 @@ func TestContextEndKillsTheProcessGroup(t *testing.T) {
 		_, err := call(ctx, f.c, "grandchild:"+pidfile)
 		errc <- err
 	}()
-	deadline := time.Now().Add(time.Minute) // a hang guard
 	var b []byte
-	for len(b) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the grandchild was not started")
-		}
-		time.Sleep(10 * time.Millisecond)
+	proctest.Eventually(t, "the grandchild to start", func() bool {
 		b, _ = os.ReadFile(pidfile)
-	}
+		return len(b) > 0
+	})
 	pid := f.c.pid()
 	cancel()
 	e := mustFail(t, <-errc, Canceled, "gave no answer before the call's deadline (context canceled)", "its process group was killed")

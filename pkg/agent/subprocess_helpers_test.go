@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"sync"
 	"testing"
-	"time"
 
 	"kitsoki/internal/testing/proctest"
 	"kitsoki/internal/testing/storytest"
@@ -49,16 +48,10 @@ var (
 // that far), bounded by a hang guard that only a failure reaches.
 func WaitForFile(t testing.TB, path string) {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s never appeared", path)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	proctest.Eventually(t, path+" to appear", func() bool {
+		_, err := os.Stat(path)
+		return err == nil
+	})
 }
 
 // WaitNoError waits for wg, then closes errs (which the goroutines of wg

@@ -63,12 +63,20 @@ func Gone(pid int) bool {
 // one-minute hang guard that only a failure reaches.
 func WaitGone(t testing.TB, pid int) {
 	t.Helper()
+	Eventually(t, fmt.Sprintf("process %d to be gone", pid), func() bool { return Gone(pid) })
+}
+
+// Eventually polls cond until it holds, failing t with what it waited for
+// when a one-minute hang guard passes (only a broken run reaches it: a
+// slow machine only takes longer).
+func Eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
 	deadline := time.Now().Add(time.Minute)
-	for !Gone(pid) {
+	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("process %d still running", pid)
+			t.Fatalf("waited a minute for %s", what)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
