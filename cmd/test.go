@@ -256,29 +256,9 @@ func planTests(args []string, f *testFlags) (*testPlan, error) {
 	}
 	f.trees = validate.Trees(args)
 	if f.upstream {
-		f.trees = append(f.trees, storyTrees(p.apps)...)
+		f.trees = append(f.trees, validate.SiblingTrees(p.apps)...)
 	}
 	return p, nil
-}
-
-// storyTrees are the folders holding each story's folder: `test flows
-// APP.yaml`, the existing engine's spelling, is how its story trees are
-// tested one story at a time, and their stories import their siblings
-// (`source: ../robbery`). Like a DIR/... argument, a tree only widens the
-// root of a story with no .git or .kitsoki/ above it; the filesystem's
-// root is never one.
-func storyTrees(apps []string) []string {
-	var trees []string
-	for _, app := range apps {
-		abs, err := filepath.Abs(app)
-		if err != nil {
-			continue
-		}
-		if tree := filepath.Dir(filepath.Dir(abs)); filepath.Dir(tree) != tree {
-			trees = append(trees, tree)
-		}
-	}
-	return trees
 }
 
 // checkTestFlags rejects flag values that cannot work and returns the

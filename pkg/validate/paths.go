@@ -40,6 +40,26 @@ func Trees(args []string) []string {
 	return out
 }
 
+// SiblingTrees are the folders holding each story's folder, for `kitsoki
+// test flows APP.yaml`: the existing engine's spelling, how its story
+// trees are tested one story at a time, whose stories import their
+// siblings (`source: ../robbery`). Like a DIR/... argument, a tree only
+// widens the root of a story with no .git or .kitsoki/ above it; the
+// filesystem's root is never one.
+func SiblingTrees(apps []string) []string {
+	var trees []string
+	for _, app := range apps {
+		abs, err := filepath.Abs(app)
+		if err != nil {
+			continue
+		}
+		if tree := filepath.Dir(filepath.Dir(abs)); filepath.Dir(tree) != tree {
+			trees = append(trees, tree)
+		}
+	}
+	return trees
+}
+
 func isTree(arg string) bool {
 	return arg == "..." || strings.HasSuffix(arg, "/...") || strings.HasSuffix(arg, string(filepath.Separator)+"...")
 }

@@ -135,3 +135,13 @@ func TestExpandWithKeepsStoryListings(t *testing.T) {
 		}
 	}
 }
+
+// A story's sibling tree is the folder holding its folder; a story one
+// level below the filesystem's root has none.
+func TestSiblingTrees(t *testing.T) {
+	dir := t.TempDir()
+	got := SiblingTrees([]string{filepath.Join(dir, "frontier_event", "app.yaml"), string(filepath.Separator) + "app.yaml", filepath.Join(string(filepath.Separator)+"x", "app.yaml")})
+	if len(got) != 1 || got[0] != dir {
+		t.Fatalf("SiblingTrees = %q, want [%q]", got, dir)
+	}
+}
