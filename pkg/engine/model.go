@@ -15,22 +15,7 @@ import (
 // before the first state is entered, so a run is never half-executed.
 
 // Pos is a position in a story file, 1-based; zero when unknown.
-type Pos struct {
-	File string
-	Line int
-	Col  int
-}
-
-func (p Pos) String() string {
-	switch {
-	case p.File == "":
-		return "(unknown position)"
-	case p.Line == 0:
-		return p.File
-	default:
-		return p.File + ":" + itoa(p.Line) + ":" + itoa(p.Col)
-	}
-}
+type Pos = story.Pos
 
 // Machine is the executable form of a story.
 type Machine struct {
@@ -213,26 +198,4 @@ type bindKV struct {
 type slotKV struct {
 	Key   string
 	Value *valueTmpl
-}
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	neg := i < 0
-	if neg {
-		i = -i
-	}
-	var b [20]byte
-	n := len(b)
-	for i > 0 {
-		n--
-		b[n] = byte('0' + i%10)
-		i /= 10
-	}
-	if neg {
-		n--
-		b[n] = '-'
-	}
-	return string(b[n:])
 }

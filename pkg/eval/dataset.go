@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -200,7 +201,7 @@ func parseDataset(name, shown string, data []byte) (*Dataset, error) {
 type dparser struct{ d *Dataset }
 
 func (p *dparser) at(n *yaml.Node) story.Pos {
-	return story.Pos{File: p.d.Path, Line: n.Line, Col: n.Column}
+	return yamlnode.At(p.d.Path, n)
 }
 
 func (p *dparser) errf(n *yaml.Node, format string, a ...any) {
@@ -214,16 +215,16 @@ func (p *dparser) warnf(n *yaml.Node, format string, a ...any) {
 // each walks a mapping's pairs, recording positions under prefix and
 // warning on keys not in known.
 func (p *dparser) each(n *yaml.Node, prefix string, known []string, fn func(key string, v *yaml.Node)) {
-	n = deref(n)
+	n = yamlnode.Deref(n)
 	if n.Kind != yaml.MappingNode {
-		if isNull(n) {
+		if yamlnode.IsNull(n) {
 			return
 		}
 		p.errf(n, "%s must be a mapping", prefix)
 		return
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], deref(n.Content[i+1])
+		k, v := n.Content[i], yamlnode.Deref(n.Content[i+1])
 		key := k.Value
 		path := key
 		if prefix != "" {
@@ -245,19 +246,8 @@ func orTop(prefix string) string {
 	return prefix
 }
 
-func deref(n *yaml.Node) *yaml.Node {
-	for n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
-	return n
-}
-
-func isNull(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
-}
-
 func (p *dparser) str(v *yaml.Node, what string) string {
-	if isNull(v) {
+	if yamlnode.IsNull(v) {
 		return ""
 	}
 	if v.Kind != yaml.ScalarNode {
@@ -268,7 +258,7 @@ func (p *dparser) str(v *yaml.Node, what string) string {
 }
 
 func (p *dparser) strList(v *yaml.Node, what string) []string {
-	if isNull(v) {
+	if yamlnode.IsNull(v) {
 		return nil
 	}
 	if v.Kind != yaml.SequenceNode {
@@ -277,7 +267,7 @@ func (p *dparser) strList(v *yaml.Node, what string) []string {
 	}
 	out := make([]string, 0, len(v.Content))
 	for i, c := range v.Content {
-		c = deref(c)
+		c = yamlnode.Deref(c)
 		key := fmt.Sprintf("%s[%d]", what, i)
 		p.d.pos[key] = p.at(c)
 		out = append(out, p.str(c, key))
@@ -320,7 +310,7 @@ func (p *dparser) boolean(v *yaml.Node, what string) (bool, bool) {
 
 // object decodes a mapping into a JSON-normalised map.
 func (p *dparser) object(v *yaml.Node, what string) map[string]any {
-	if isNull(v) {
+	if yamlnode.IsNull(v) {
 		return nil
 	}
 	if v.Kind != yaml.MappingNode {
@@ -439,7 +429,7 @@ func (p *dparser) matrix(n *yaml.Node) {
 				m.Models[prof] = p.strList(v, "matrix.models."+prof)
 			})
 		case "effort":
-			if v.Kind == yaml.ScalarNode && !isNull(v) {
+			if v.Kind == yaml.ScalarNode && !yamlnode.IsNull(v) {
 				m.Effort = []string{v.Value}
 				return
 			}
@@ -476,7 +466,7 @@ func (p *dparser) comparator(n *yaml.Node) {
 }
 
 func (p *dparser) examples(n *yaml.Node) {
-	if isNull(n) {
+	if yamlnode.IsNull(n) {
 		return
 	}
 	if n.Kind != yaml.SequenceNode {
@@ -484,7 +474,7 @@ func (p *dparser) examples(n *yaml.Node) {
 		return
 	}
 	for i, c := range n.Content {
-		c = deref(c)
+		c = yamlnode.Deref(c)
 		pre := fmt.Sprintf("examples[%d]", i)
 		ex := Example{Pos: p.at(c)}
 		p.d.pos[pre] = ex.Pos

@@ -2,24 +2,12 @@ package flowtest
 
 import (
 	"fmt"
+	"kitsoki/internal/yamlnode"
 	"time"
 )
 
 // Pos is a place in a fixture file (1-based line and column).
-type Pos struct {
-	File string
-	Line int
-	Col  int
-}
-
-func (p Pos) String() string {
-	switch {
-	case p.Line > 0:
-		return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
-	default:
-		return p.File
-	}
-}
+type Pos = yamlnode.Pos
 
 // KV is one key of a mapping the fixture lists, in file order.
 type KV struct {

@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/yamlnode"
 )
 
 // Intent fixture defaults (flow-format.md §8): one run per input, a 0.90
@@ -119,7 +120,7 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 			continue
 		}
 		root := node.Content[0]
-		if k := mapGet(root, "test_kind"); k == nil || k.Value != "intents" {
+		if k := yamlnode.Get(root, "test_kind"); k == nil || k.Value != "intents" {
 			continue
 		}
 		var raw rawIntentDoc
@@ -128,7 +129,7 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 			return nil, fmt.Errorf("%s:%d: intent fixture: %s", file, line+pc.line, msg)
 		}
 		s := &IntentSuite{File: file, Line: root.Line + pc.line, State: raw.State, Runs: raw.Defaults.Runs, MinPassRate: raw.Defaults.MinPassRate}
-		fxs := mapGet(root, "fixtures")
+		fxs := yamlnode.Get(root, "fixtures")
 		for i, rf := range raw.Fixtures {
 			fx := &IntentFixture{ID: rf.ID, State: raw.State, File: file, Line: s.Line, Inputs: rf.Inputs,
 				ExpectFailure: rf.ExpectFailure, ExpectFallthrough: rf.ExpectFallthrough}

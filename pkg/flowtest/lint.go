@@ -251,16 +251,7 @@ func (ix *storyIndex) hasState(p string) bool {
 }
 
 func (ix *storyIndex) suggestState(p string) string {
-	best, bestD := "", 3
-	for s := range ix.states {
-		if d := editDistance(p, s); d < bestD || (d == bestD && s < best) {
-			best, bestD = s, d
-		}
-	}
-	if best != "" {
-		return fmt.Sprintf(" (did you mean %q?)", best)
-	}
-	return ""
+	return didYouMean(p, slices.Collect(maps.Keys(ix.states)))
 }
 
 // calls reports whether a stub named name serves a call of the story:

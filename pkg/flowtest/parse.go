@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 )
 
@@ -132,7 +133,7 @@ func readDoc(file string, pc piece) (*Fixture, []diag.Diagnostic) {
 		p.errf(root, ruleShape, "a fixture document must be a mapping of keys (test_kind: flow, turns: ...)")
 		return nil, p.ds
 	}
-	if kind := mapGet(root, "test_kind"); kind == nil || kind.Kind != yaml.ScalarNode || kind.Value != "flow" {
+	if kind := yamlnode.Get(root, "test_kind"); kind == nil || kind.Kind != yaml.ScalarNode || kind.Value != "flow" {
 		return nil, nil
 	}
 	fx := p.fixture(root)
@@ -151,22 +152,6 @@ func yamlErrLine(err error) (int, string) {
 		return line, msg
 	}
 	return 1, msg
-}
-
-func mapGet(n *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
-}
-
-func resolve(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 64; i++ {
-		n = n.Alias
-	}
-	return n
 }
 
 // keySet is the keys a kind of mapping may hold: the known ones, which
@@ -219,12 +204,8 @@ func (p *parser) fieldsAt(n *yaml.Node, where string, ks *keySet, set func(key s
 	return p.walkFields(n, where, ks, set, true)
 }
 
-// smallMapping is the size up to which a repeated key is found by
-// comparing with the keys before it; a larger mapping uses a set.
-const smallMapping = 16
-
 func (p *parser) walkFields(n *yaml.Node, where string, ks *keySet, set func(key string, v *yaml.Node), keep bool) keyList {
-	n = resolve(n)
+	n = yamlnode.Deref(n)
 	if n == nil || n.Kind != yaml.MappingNode {
 		p.errf(n, ruleShape, "%s: expected a mapping", where)
 		return nil
@@ -233,22 +214,10 @@ func (p *parser) walkFields(n *yaml.Node, where string, ks *keySet, set func(key
 	if keep {
 		keys = make(keyList, 0, len(n.Content)/2)
 	}
-	var seen map[string]bool
-	if len(n.Content) > 2*smallMapping {
-		seen = make(map[string]bool, len(n.Content)/2)
-	}
+	seen := yamlnode.NewSeen(n)
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], resolve(n.Content[i+1])
-		dup := false
-		if seen != nil {
-			dup = seen[k.Value]
-			seen[k.Value] = true
-		} else {
-			for j := 0; j < i && !dup; j += 2 {
-				dup = n.Content[j].Value == k.Value
-			}
-		}
-		if dup {
+		k, v := n.Content[i], yamlnode.Deref(n.Content[i+1])
+		if seen.Prev(i, k.Value) != nil {
 			// Upstream's decoder lets the later one win; so do we, loudly.
 			p.warnf(k, ruleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
 		}
@@ -263,52 +232,25 @@ func (p *parser) walkFields(n *yaml.Node, where string, ks *keySet, set func(key
 			p.warnf(k, ruleIgnoredKey, "%s: %q is ignored: %s", where, k.Value, why)
 			continue
 		}
-		p.warnf(k, ruleUnknownKey, "%s: unknown key %q is ignored%s", where, k.Value, suggest(k.Value, ks.known))
+		p.warnf(k, ruleUnknownKey, "%s: unknown key %q is ignored%s", where, k.Value, didYouMean(k.Value, ks.known))
 	}
 	return keys
 }
 
-func suggest(key string, known []string) string {
-	best, bestD := "", 3
-	for _, k := range known {
-		if d := editDistance(key, k); d < bestD || (d == bestD && k < best) {
-			best, bestD = k, d
-		}
-	}
-	if best != "" && bestD <= 2 {
-		return fmt.Sprintf(" (did you mean %q?)", best)
+// didYouMean is the suggestion a fixture message ends with: ` (did you
+// mean "x"?)`, or "".
+func didYouMean(key string, known []string) string {
+	if s := yamlnode.Suggest(key, known); s != "" {
+		return fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return ""
-}
-
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 99
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // node resolves v and returns it when it is of the given kind; nil when it
 // is absent or null (no value), or of another kind (then a shape error
 // "<where>: expected <what>" is reported).
 func (p *parser) node(v *yaml.Node, kind yaml.Kind, where, what string) *yaml.Node {
-	v = resolve(v)
+	v = yamlnode.Deref(v)
 	if v == nil || (v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
 		return nil
 	}
@@ -327,7 +269,7 @@ func (p *parser) str(v *yaml.Node, where string) string {
 }
 
 func (p *parser) boolean(v *yaml.Node, where string) bool {
-	v = resolve(v)
+	v = yamlnode.Deref(v)
 	if v == nil || v.Kind != yaml.ScalarNode {
 		p.errf(v, ruleShape, "%s: expected true or false", where)
 		return false
@@ -349,7 +291,7 @@ func (p *parser) boolean(v *yaml.Node, where string) bool {
 }
 
 func (p *parser) integer(v *yaml.Node, where string) int {
-	v = resolve(v)
+	v = yamlnode.Deref(v)
 	if v != nil && v.Kind == yaml.ScalarNode {
 		switch x := scalarValue(v).(type) {
 		case int64:
@@ -386,27 +328,14 @@ func (p *parser) kvs(v *yaml.Node, where string) []KV {
 		return nil
 	}
 	out := make([]KV, 0, len(v.Content)/2)
-	var seen map[string]int // index in out by key, for a large mapping
-	if len(v.Content) > 2*smallMapping {
-		seen = make(map[string]int, len(v.Content)/2)
-	}
+	seen := yamlnode.NewSeen(v)
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k := v.Content[i]
 		kv := KV{Key: k.Value, Value: p.valueOf(v.Content[i+1]), Pos: p.pos(k)}
-		j, dup := -1, false
-		if seen != nil {
-			j, dup = seen[k.Value]
-		} else {
-			j = slices.IndexFunc(out, func(o KV) bool { return o.Key == k.Value })
-			dup = j >= 0
-		}
-		if dup {
+		if seen.Prev(i, k.Value) != nil {
 			p.warnf(k, ruleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
-			out[j] = kv
+			out[slices.IndexFunc(out, func(o KV) bool { return o.Key == k.Value })] = kv
 			continue
-		}
-		if seen != nil {
-			seen[k.Value] = len(out)
 		}
 		out = append(out, kv)
 	}

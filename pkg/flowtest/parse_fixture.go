@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
+	"kitsoki/internal/yamlnode"
 )
 
 // The keys of each kind of mapping a fixture holds: each reader below
@@ -67,7 +68,7 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 			}
 			fx.Turns = slices.Grow(fx.Turns, len(v.Content))
 			for i, t := range v.Content {
-				fx.Turns = append(fx.Turns, p.turn(resolve(t), i))
+				fx.Turns = append(fx.Turns, p.turn(yamlnode.Deref(t), i))
 			}
 		case "expect_no_errors":
 			fx.ExpectNoErrors = ptr(p.boolean(v, "expect_no_errors"))
@@ -78,7 +79,7 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 				return
 			}
 			for i := 0; i+1 < len(v.Content); i += 2 {
-				fx.HostHandlers = append(fx.HostHandlers, p.stub(v.Content[i], resolve(v.Content[i+1])))
+				fx.HostHandlers = append(fx.HostHandlers, p.stub(v.Content[i], yamlnode.Deref(v.Content[i+1])))
 			}
 		case "host_cassette":
 			fx.HostCassette = p.str(v, "host_cassette")
@@ -353,7 +354,7 @@ func (p *parser) envelopes(v *yaml.Node, where string) map[string]*Envelope {
 		return out
 	}
 	for i := 0; i+1 < len(v.Content); i += 2 {
-		id, ev := v.Content[i], resolve(v.Content[i+1])
+		id, ev := v.Content[i], yamlnode.Deref(v.Content[i+1])
 		e := &Envelope{Pos: p.pos(id)}
 		w := where + "." + id.Value
 		p.fields(ev, w, envelopeKeys, func(key string, v *yaml.Node) {

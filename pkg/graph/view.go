@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"kitsoki/pkg/story"
+	"kitsoki/internal/yamlnode"
 )
 
 // View narrows a drawing for a big story.
@@ -59,7 +59,7 @@ func (g *Graph) View(v View) (*Graph, error) {
 			}
 		}
 		if scope == nil {
-			e := &StateError{State: v.State, Suggest: story.Suggest(want, paths)}
+			e := &StateError{State: v.State, Suggest: yamlnode.Suggest(want, paths)}
 			for _, n := range g.Top {
 				if n.Kind <= KindCollapsed {
 					e.Top = append(e.Top, n.Path)

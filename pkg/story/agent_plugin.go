@@ -1,5 +1,9 @@
 package story
 
+import (
+	"kitsoki/internal/yamlnode"
+)
+
 // Supported agent plugin types (reference §7.2). `cassette` is deliberately
 // absent: cassettes are built in code, never declared in YAML.
 const (
@@ -14,11 +18,7 @@ const (
 )
 
 // Pos is a position in a story file. Line and Col are 1-based.
-type Pos struct {
-	File string
-	Line int
-	Col  int
-}
+type Pos = yamlnode.Pos
 
 // AgentPlugin is one resolved `agent_plugins:` entry. Env and Headers hold
 // values after ${VAR} substitution: they are secrets and must never be

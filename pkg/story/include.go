@@ -131,7 +131,7 @@ func (l *loader) mergeOne(st *Story, fd *fileDef) {
 		st.Proposals[n] = v
 	}
 	for _, h := range inc.Hosts {
-		if !contains(st.Hosts, h) {
+		if !slices.Contains(st.Hosts, h) {
 			st.Hosts = append(st.Hosts, h)
 		}
 	}

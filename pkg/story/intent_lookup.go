@@ -1,5 +1,9 @@
 package story
 
+import (
+	"slices"
+)
+
 // The one intent lookup every rule uses (on:, choice items, default_intent,
 // contextual_routing, routing.free_form_fallback): a name is declared when
 // upstream's fold would leave an intent of that name visible to the state.
@@ -45,7 +49,7 @@ func (c *checker) intentKnown(s *State, name string, ancestors bool) bool {
 	}
 	for _, a := range c.st.ImportOrder {
 		im := c.st.Imports[a]
-		if contains(im.ImportIntent, name) { // a missing child intent is reported by the imports rule
+		if slices.Contains(im.ImportIntent, name) { // a missing child intent is reported by the imports rule
 			return true
 		}
 	}
@@ -57,7 +61,7 @@ func (c *checker) intentKnown(s *State, name string, ancestors bool) bool {
 func (st *Story) importedIntent(name string) *Intent {
 	for _, a := range st.ImportOrder {
 		im := st.Imports[a]
-		if im == nil || im.Child == nil || !contains(im.ImportIntent, name) {
+		if im == nil || im.Child == nil || !slices.Contains(im.ImportIntent, name) {
 			continue
 		}
 		if in := im.Child.Intents[name]; in != nil {

@@ -1,6 +1,7 @@
 package story
 
 import (
+	"kitsoki/internal/yamlnode"
 	"strings"
 	"testing"
 )
@@ -75,8 +76,8 @@ func TestPluginEnvSubstitutionAndSecrets(t *testing.T) {
 func TestSuggest(t *testing.T) {
 	known := []string{"set", "increment", "say", "invoke", "on_enter", "on_error"}
 	for in, want := range map[string]string{"sett": "set", "on_entr": "on_enter", "invok": "invoke", "onerror": "on_error", "zzzzzz": ""} {
-		if got := suggest(in, known); got != want {
-			t.Errorf("suggest(%q) = %q, want %q", in, got, want)
+		if got := yamlnode.Suggest(in, known); got != want {
+			t.Errorf("yamlnode.Suggest(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

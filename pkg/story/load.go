@@ -14,6 +14,7 @@ import (
 	"kitsoki/internal/fsmemo"
 	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 )
 
@@ -217,11 +218,11 @@ func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []s
 	st.Manifests = []string{display}
 	st.rootNode = fd.rootNode
 	if fd.rootNode != nil {
-		if d := deref(fd.rootNode); d != nil && d.Kind != yaml.ScalarNode {
+		if d := yamlnode.Deref(fd.rootNode); d != nil && d.Kind != yaml.ScalarNode {
 			if d.Kind == yaml.MappingNode {
-				p.warnf(p.pos(fd.rootNode), ruleRoot, "root: an inline state mapping is accepted by the decoder but not supported by the engine; use a state name")
+				p.warnf(p.Pos(fd.rootNode), ruleRoot, "root: an inline state mapping is accepted by the decoder but not supported by the engine; use a state name")
 			} else {
-				p.errf(p.pos(fd.rootNode), ruleRoot, "root: unsupported value type %s; expected a state name string", goTypeName(d))
+				p.errf(p.Pos(fd.rootNode), ruleRoot, "root: unsupported value type %s; expected a state name string", goTypeName(d))
 			}
 		}
 	}

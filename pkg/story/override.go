@@ -6,6 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 )
 
@@ -16,11 +17,11 @@ import (
 // first, so a recursive alias or a value nested too deep is reported at
 // load time, as for the rest of the file; anything but a mapping is none.
 func (p *fileParser) overrideNodes(n *yaml.Node) map[string]*yaml.Node {
-	if _, ok := p.raw(n).(map[string]any); !ok {
+	if _, ok := p.Raw(n).(map[string]any); !ok {
 		return nil
 	}
 	out := map[string]*yaml.Node{}
-	collectOverrideNodes(deref(n), out, 0)
+	collectOverrideNodes(yamlnode.Deref(n), out, 0)
 	return out
 }
 
@@ -29,7 +30,7 @@ func collectOverrideNodes(n *yaml.Node, out map[string]*yaml.Node, depth int) {
 		return
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := deref(n.Content[i])
+		k := yamlnode.Deref(n.Content[i])
 		if k == nil {
 			continue
 		}
@@ -38,7 +39,7 @@ func collectOverrideNodes(n *yaml.Node, out map[string]*yaml.Node, depth int) {
 			continue
 		}
 		merged := map[string]*yaml.Node{}
-		collectOverrideNodes(deref(n.Content[i+1]), merged, depth+1)
+		collectOverrideNodes(yamlnode.Deref(n.Content[i+1]), merged, depth+1)
 		for mk, mv := range merged {
 			if _, written := out[mk]; !written {
 				out[mk] = mv
@@ -113,8 +114,7 @@ func (o *ImportOverrides) parse(v *yaml.Node, name string, fn func(p *fileParser
 		return nil
 	}
 	rep := &reporter{}
-	b := nodeBudget(0)
-	p := &fileParser{reporter: rep, file: o.file, dir: o.dir, budget: b, limit: b}
+	p := newFileParser(rep, o.file, o.dir, 0)
 	defer func() {
 		if x := recover(); x != nil {
 			rep.errf(Pos{File: o.file}, ruleInternal, "internal error while parsing an import override (please report this bug): %v", x)

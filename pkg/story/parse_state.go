@@ -6,6 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 )
 
@@ -38,7 +39,7 @@ var (
 // parseStates parses a states: mapping under parent (nil = top level).
 func (p *fileParser) parseStates(n *yaml.Node, parent *State, where string) []*State {
 	var out []*State
-	if d := deref(n); d != nil && d.Kind == yaml.MappingNode {
+	if d := yamlnode.Deref(n); d != nil && d.Kind == yaml.MappingNode {
 		out = make([]*State, 0, len(d.Content)/2)
 	}
 	// In a large story the node tree outweighs the model: once a top-level
@@ -46,7 +47,7 @@ func (p *fileParser) parseStates(n *yaml.Node, parent *State, where string) []*S
 	// the model keeps, and the nodes aliases point at, stay alive). Only a
 	// tree nobody else reads, and never an anchored node, is released.
 	release := p.owned && parent == nil && where == "states"
-	p.mapping(n, where, nil, func(name string, k, v *yaml.Node) {
+	p.Mapping(n, where, nil, func(name string, k, v *yaml.Node) {
 		out = append(out, p.parseState(name, k, v, parent, where+"."+name))
 		if release && v != nil && v.Kind == yaml.MappingNode && v.Anchor == "" {
 			v.Content = nil
@@ -59,21 +60,21 @@ func (p *fileParser) parseStates(n *yaml.Node, parent *State, where string) []*S
 }
 
 func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, where string) *State {
-	s := &State{Name: name, Parent: parent, Pos: p.pos(k)}
+	s := &State{Name: name, Parent: parent, Pos: p.Pos(k)}
 	if parent != nil {
 		s.Path = parent.Path + "." + name
 	} else {
 		s.Path = name
 	}
 	if strings.Contains(name, ".") || strings.Contains(name, "/") {
-		p.warnf(p.pos(k), ruleState, "state %q: a state name containing '.' or '/' cannot be targeted (targets split paths on them)", s.Path)
+		p.warnf(p.Pos(k), ruleState, "state %q: a state name containing '.' or '/' cannot be targeted (targets split paths on them)", s.Path)
 	}
-	p.mappingIn(v, place{pre: "state ", where: s.Path, quote: true}, stateKeys, diag.Error, func(key string, kk, v *yaml.Node) {
+	p.MappingIn(v, yamlnode.Place{Pre: "state ", Where: s.Path, Quote: true}, stateKeys, diag.Error, func(key string, kk, v *yaml.Node) {
 		if !unkeyedStateKeys[key] {
 			if s.Keys == nil {
 				s.Keys = map[string]Pos{}
 			}
-			s.Keys[key] = p.pos(v)
+			s.Keys[key] = p.Pos(v)
 		}
 		// w names the value in messages; the str and bool cases build it
 		// only for one.
@@ -84,44 +85,44 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		}
 		switch key {
 		case "type":
-			s.Type = p.strIn(v, where, key)
+			s.Type = p.StrIn(v, where, key)
 			s.Parallel = s.Type == "parallel"
 		case "mode":
-			s.Extra().Mode = p.strIn(v, where, key)
+			s.Extra().Mode = p.StrIn(v, where, key)
 		case "description":
-			s.Description = p.strIn(v, where, key)
+			s.Description = p.StrIn(v, where, key)
 		case "view":
 			s.View = p.parseView(v, w)
 		case "terminal":
-			s.Terminal = p.boolIn(v, where, key)
+			s.Terminal = p.BoolIn(v, where, key)
 		case "decider":
-			s.Extra().Decider = p.strIn(v, where, key)
+			s.Extra().Decider = p.StrIn(v, where, key)
 		case "write_mode":
-			s.Extra().WriteMode = p.strIn(v, where, key)
+			s.Extra().WriteMode = p.StrIn(v, where, key)
 		case "initial":
-			s.Initial = p.strIn(v, where, key)
-			s.InitialPos = p.pos(v)
+			s.Initial = p.StrIn(v, where, key)
+			s.InitialPos = p.Pos(v)
 		case "states":
 			s.Children = p.parseStates(v, s, w)
 		case "on":
 			p.parseOn(s, v, w)
 		case "on_enter":
-			s.OnEnter = p.parseEffectsAt(v, place{where: where, key: key, keyed: true})
+			s.OnEnter = p.parseEffectsAt(v, yamlnode.Place{Where: where, Key: key, Keyed: true})
 		case "on_exit":
-			p.warnf(p.pos(kk), ruleUnknownKey, "state %q: on_exit is not part of the upstream story format (the existing engine rejects it); use on_enter of the next state or transition effects", s.Path)
+			p.warnf(p.Pos(kk), ruleUnknownKey, "state %q: on_exit is not part of the upstream story format (the existing engine rejects it); use on_enter of the next state or transition effects", s.Path)
 			s.Extra().OnExit = p.parseEffects(v, w)
 		case "intents":
 			s.Intents, s.IntentOrder = p.parseIntents(v, w)
 		case "menu":
-			s.Extra().Menu = p.strList(v, w)
+			s.Extra().Menu = p.StrList(v, w)
 		case "default_intent":
-			s.Extra().DefaultIntent = p.strIn(v, where, key)
+			s.Extra().DefaultIntent = p.StrIn(v, where, key)
 		case "relevant_world":
 			s.RelevantWorld = p.parseRelevantWorld(v, w)
 		case "relevant_slots":
-			s.Extra().RelevantSlots = p.strList(v, w)
+			s.Extra().RelevantSlots = p.StrList(v, w)
 		case "footer":
-			s.Extra().Footer = p.strIn(v, where, key)
+			s.Extra().Footer = p.StrIn(v, where, key)
 		case "timeout":
 			s.Extra().Timeout = p.parseTimeout(s, kk, v, w)
 		case "agent_off_ramp":
@@ -129,11 +130,11 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		case "contextual_routing":
 			s.Extra().ContextualRouting = p.parseContextualRouting(kk, v, w)
 		case "transcript":
-			s.Extra().Transcript = p.strIn(v, where, key)
+			s.Extra().Transcript = p.StrIn(v, where, key)
 		case "theme":
-			s.Extra().Theme = p.strIn(v, where, key)
+			s.Extra().Theme = p.StrIn(v, where, key)
 		case "intercept_drive":
-			s.Extra().InterceptDrive = p.strIn(v, where, key)
+			s.Extra().InterceptDrive = p.StrIn(v, where, key)
 		}
 	})
 	return s
@@ -142,14 +143,14 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 // parseOn reads a state's on: block: per intent, one arm written as a
 // mapping or a list of arms.
 func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
-	if d := deref(v); d != nil && d.Kind == yaml.MappingNode && s.On == nil {
+	if d := yamlnode.Deref(v); d != nil && d.Kind == yaml.MappingNode && s.On == nil {
 		s.On = make([]OnIntent, 0, len(d.Content)/2)
 	}
-	p.mapping(v, w, nil, func(intent string, ik, iv *yaml.Node) {
-		pos := p.pos(ik)
+	p.Mapping(v, w, nil, func(intent string, ik, iv *yaml.Node) {
+		pos := p.Pos(ik)
 		var arms []*Transition
-		d := deref(iv)
-		wi := place{where: w, key: intent, keyed: true} // w.<intent>
+		d := yamlnode.Deref(iv)
+		wi := yamlnode.Place{Where: w, Key: intent, Keyed: true} // w.<intent>
 		if d != nil && d.Kind == yaml.MappingNode {
 			// A single arm written as a mapping.
 			arms = newZeroed[Transition](1)
@@ -157,8 +158,8 @@ func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 		} else if d != nil && d.Kind == yaml.SequenceNode && len(d.Content) > 0 {
 			all := newZeroed[Transition](len(d.Content))
 			n := 0 // the arms parsed (seqAt stops early when the budget runs out)
-			p.seqAt(iv, wi, func(i int, it *yaml.Node) {
-				p.parseTransitionInto(all[i], it, wi.item(i))
+			p.SeqAt(iv, wi, func(i int, it *yaml.Node) {
+				p.parseTransitionInto(all[i], it, wi.Item(i))
 				n = i + 1
 			})
 			if n > 0 {
@@ -166,7 +167,7 @@ func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 			}
 		} else {
 			// Not a list of arms (reported) or an empty one.
-			p.seqAt(iv, wi, func(int, *yaml.Node) {})
+			p.SeqAt(iv, wi, func(int, *yaml.Node) {})
 		}
 		if o := s.OnAt(intent); o != nil {
 			o.Pos, o.Arms = pos, arms // a repeated key: the last one wins
@@ -181,15 +182,15 @@ func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 
 // parseRelevantWorld reads relevant_world: one name or a list of names.
 func (p *fileParser) parseRelevantWorld(v *yaml.Node, w string) []NamePos {
-	if d := deref(v); d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
-		return []NamePos{{d.Value, p.pos(d)}}
+	if d := yamlnode.Deref(v); d != nil && d.Kind == yaml.ScalarNode && !yamlnode.IsNull(d) {
+		return []NamePos{{d.Value, p.Pos(d)}}
 	}
 	var out []NamePos
-	if d := deref(v); d != nil && d.Kind == yaml.SequenceNode && len(d.Content) > 0 {
+	if d := yamlnode.Deref(v); d != nil && d.Kind == yaml.SequenceNode && len(d.Content) > 0 {
 		out = make([]NamePos, 0, len(d.Content))
 	}
-	p.seq(v, w, func(i int, it *yaml.Node) {
-		out = append(out, NamePos{p.strAt(it, w, i), p.pos(it)})
+	p.Seq(v, w, func(i int, it *yaml.Node) {
+		out = append(out, NamePos{p.StrAt(it, w, i), p.Pos(it)})
 	})
 	if len(out) == 0 {
 		return nil
@@ -199,13 +200,13 @@ func (p *fileParser) parseRelevantWorld(v *yaml.Node, w string) []NamePos {
 
 // parseTimeout reads a state's timeout: block.
 func (p *fileParser) parseTimeout(s *State, kk, v *yaml.Node, w string) *Timeout {
-	t := &Timeout{Pos: p.pos(kk)}
-	p.mapping(v, "state "+quote(s.Path)+" timeout", timeoutKeys, func(tk string, _, tv *yaml.Node) {
+	t := &Timeout{Pos: p.Pos(kk)}
+	p.Mapping(v, "state "+quote(s.Path)+" timeout", timeoutKeys, func(tk string, _, tv *yaml.Node) {
 		if tk == "after" {
-			t.After = p.str(tv, w+".after")
+			t.After = p.Str(tv, w+".after")
 		} else {
-			t.Target = p.str(tv, w+".target")
-			t.TargetPos = p.pos(tv)
+			t.Target = p.Str(tv, w+".target")
+			t.TargetPos = p.Pos(tv)
 		}
 	})
 	return t
@@ -213,55 +214,55 @@ func (p *fileParser) parseTimeout(s *State, kk, v *yaml.Node, w string) *Timeout
 
 // parseContextualRouting reads a state's contextual_routing: block.
 func (p *fileParser) parseContextualRouting(kk, v *yaml.Node, w string) *ContextualRouting {
-	cr := &ContextualRouting{Pos: p.pos(kk)}
-	p.mapping(v, w, ctxRouteKeys, func(ck string, _, cv *yaml.Node) {
+	cr := &ContextualRouting{Pos: p.Pos(kk)}
+	p.Mapping(v, w, ctxRouteKeys, func(ck string, _, cv *yaml.Node) {
 		switch ck {
 		case "enabled":
-			cr.Enabled = p.boolean(cv, w+".enabled")
+			cr.Enabled = p.Boolean(cv, w+".enabled")
 		case "help_chat":
-			cr.HelpChat = p.raw(cv)
+			cr.HelpChat = p.Raw(cv)
 		case "room_chat":
-			cr.RoomChat = p.raw(cv)
+			cr.RoomChat = p.Raw(cv)
 		case "meta_chat":
-			cr.MetaChat = p.raw(cv)
+			cr.MetaChat = p.Raw(cv)
 		case "pending_plan_path":
-			cr.PendingPlanPath = p.str(cv, w+".pending_plan_path")
+			cr.PendingPlanPath = p.Str(cv, w+".pending_plan_path")
 		case "plan_accept_intent":
-			cr.PlanAcceptIntent = p.str(cv, w+".plan_accept_intent")
+			cr.PlanAcceptIntent = p.Str(cv, w+".plan_accept_intent")
 		case "plan_refine_intent":
-			cr.PlanRefineIntent = p.str(cv, w+".plan_refine_intent")
+			cr.PlanRefineIntent = p.Str(cv, w+".plan_refine_intent")
 		}
 	})
 	return cr
 }
 
 func (p *fileParser) parseOffRamp(v *yaml.Node, where string) *OffRamp {
-	o := &OffRamp{Pos: p.pos(v)}
-	d := deref(v)
-	if isNull(d) {
+	o := &OffRamp{Pos: p.Pos(v)}
+	d := yamlnode.Deref(v)
+	if yamlnode.IsNull(d) {
 		return nil
 	}
 	if d.Kind == yaml.ScalarNode {
 		if d.Tag == "!!bool" {
-			o.Enabled = p.boolean(d, where)
+			o.Enabled = p.Boolean(d, where)
 			return o
 		}
-		p.errf(p.pos(v), ruleType, "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", describe(d))
+		p.errf(p.Pos(v), ruleType, "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", yamlnode.Describe(d))
 		return o
 	}
 	if d.Kind != yaml.MappingNode {
-		p.errf(p.pos(v), ruleType, "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", kindName(d))
+		p.errf(p.Pos(v), ruleType, "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", yamlnode.KindName(d))
 		return o
 	}
 	o.Enabled = true
-	p.mapping(v, where, offRampKeys, func(key string, _, v *yaml.Node) {
+	p.Mapping(v, where, offRampKeys, func(key string, _, v *yaml.Node) {
 		switch key {
 		case "agent":
-			o.Agent = p.str(v, where+".agent")
+			o.Agent = p.Str(v, where+".agent")
 		case "persona":
-			o.Persona = p.str(v, where+".persona")
+			o.Persona = p.Str(v, where+".persona")
 		case "banner":
-			o.Banner = p.str(v, where+".banner")
+			o.Banner = p.Str(v, where+".banner")
 		}
 	})
 	return o
@@ -269,17 +270,17 @@ func (p *fileParser) parseOffRamp(v *yaml.Node, where string) *OffRamp {
 
 // parseTransitionInto parses an arm into t (a zero Transition); at names
 // it in messages.
-func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, at place) {
-	t.Pos = p.pos(n)
-	d := deref(n)
-	if d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
+func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, at yamlnode.Place) {
+	t.Pos = p.Pos(n)
+	d := yamlnode.Deref(n)
+	if d != nil && d.Kind == yaml.ScalarNode && !yamlnode.IsNull(d) {
 		// Shorthand: a bare target string.
-		t.Target, t.TargetPos = p.intern(d.Value), p.pos(d)
+		t.Target, t.TargetPos = p.Intern(d.Value), p.Pos(d)
 		return
 	}
 	mp := at
-	mp.pre = "transition "
-	p.mappingIn(n, mp, transitionKeys, diag.Error, func(key string, _, v *yaml.Node) {
+	mp.Pre = "transition "
+	p.MappingIn(n, mp, transitionKeys, diag.Error, func(key string, _, v *yaml.Node) {
 		w := ""
 		switch key {
 		case "effects", "view", "emit", "push_history":
@@ -287,34 +288,34 @@ func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, at place) 
 		}
 		switch key {
 		case "target":
-			t.Target = p.strAtPl(v, at, key)
-			t.TargetPos = p.pos(v)
+			t.Target = p.StrAtPl(v, at, key)
+			t.TargetPos = p.Pos(v)
 		case "when":
-			t.When = p.strAtPl(v, at, key)
-			t.WhenPos = p.valuePos(v)
+			t.When = p.StrAtPl(v, at, key)
+			t.WhenPos = p.ValuePos(v)
 		case "default":
-			t.Extra().Default = p.boolAtPl(v, at, key)
+			t.Extra().Default = p.BoolAtPl(v, at, key)
 		case "effects":
 			t.Effects = p.parseEffects(v, w)
 		case "guard_hint":
-			t.Extra().GuardHint = p.strAtPl(v, at, key)
+			t.Extra().GuardHint = p.StrAtPl(v, at, key)
 		case "view":
 			t.Extra().View = p.parseView(v, w)
 		case "emit":
-			t.Extra().Emit = p.strList(v, w)
+			t.Extra().Emit = p.StrList(v, w)
 		case "push_history":
-			t.Extra().PushHistory = p.boolPtr(v, w)
+			t.Extra().PushHistory = p.BoolPtr(v, w)
 		}
 	})
 }
 
 func (p *fileParser) parseEffects(n *yaml.Node, where string) []*Effect {
-	return p.parseEffectsAt(n, place{where: where})
+	return p.parseEffectsAt(n, yamlnode.Place{Where: where})
 }
 
 // parseEffectsAt is parseEffects for the list named at in messages.
-func (p *fileParser) parseEffectsAt(n *yaml.Node, at place) []*Effect {
-	d := deref(n)
+func (p *fileParser) parseEffectsAt(n *yaml.Node, at yamlnode.Place) []*Effect {
+	d := yamlnode.Deref(n)
 	if d != nil && d.Kind == yaml.MappingNode {
 		// A single effect written as a mapping.
 		out := newZeroed[Effect](1)
@@ -323,13 +324,13 @@ func (p *fileParser) parseEffectsAt(n *yaml.Node, at place) []*Effect {
 	}
 	if d == nil || d.Kind != yaml.SequenceNode || len(d.Content) == 0 {
 		// Not a list of effects (reported) or an empty one.
-		p.seqAt(n, at, func(int, *yaml.Node) {})
+		p.SeqAt(n, at, func(int, *yaml.Node) {})
 		return nil
 	}
 	all := newZeroed[Effect](len(d.Content))
 	k := 0 // the effects parsed (seqAt stops early when the budget runs out)
-	p.seqAt(n, at, func(i int, it *yaml.Node) {
-		p.parseEffectInto(all[i], it, at.item(i))
+	p.SeqAt(n, at, func(i int, it *yaml.Node) {
+		p.parseEffectInto(all[i], it, at.Item(i))
 		k = i + 1
 	})
 	if k == 0 {
@@ -339,22 +340,22 @@ func (p *fileParser) parseEffectsAt(n *yaml.Node, at place) []*Effect {
 }
 
 // parseEffectInto parses an effect into e (a zero Effect).
-func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, at place) {
-	e.Pos = p.pos(n)
-	if isNull(n) {
+func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, at yamlnode.Place) {
+	e.Pos = p.Pos(n)
+	if yamlnode.IsNull(n) {
 		// Upstream decodes a null list item as a zero effect, a no-op.
-		p.warnf(p.pos(n), ruleEffect, "effect %s: empty effect (it does nothing; remove the bare list item)", at.String())
+		p.warnf(p.Pos(n), ruleEffect, "effect %s: empty effect (it does nothing; remove the bare list item)", at.String())
 		return
 	}
-	if d := deref(n); d != nil && d.Kind == yaml.MappingNode {
+	if d := yamlnode.Deref(n); d != nil && d.Kind == yaml.MappingNode {
 		e.keys = make([]keyAt, 0, len(d.Content)/2)
 	}
 	where := "" // at.String(), put together for the first key that needs it
 	mp := at
-	mp.pre = "effect "
-	p.mappingIn(n, mp, effectKeys, diag.Error, func(key string, _, v *yaml.Node) {
+	mp.Pre = "effect "
+	p.MappingIn(n, mp, effectKeys, diag.Error, func(key string, _, v *yaml.Node) {
 		e.Written = e.Written.With(key)
-		vp := p.valuePos(v)
+		vp := p.ValuePos(v)
 		e.keys = append(e.keys, keyAt{key: key, line: int32(vp.Line), col: int32(vp.Col)})
 		// w names the value in messages; the str and bool cases build it
 		// only for one.
@@ -368,50 +369,50 @@ func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, at place) {
 		}
 		switch key {
 		case "when":
-			e.When = p.strAtPl(v, at, key)
+			e.When = p.StrAtPl(v, at, key)
 		case "set":
 			e.Set = p.kvList(v, w)
 		case "increment":
 			e.Extra().Increment = p.kvList(v, w)
 		case "say":
-			e.Say = p.strAtPl(v, at, key)
+			e.Say = p.StrAtPl(v, at, key)
 		case "invoke":
-			e.Invoke = p.strAtPl(v, at, key)
+			e.Invoke = p.StrAtPl(v, at, key)
 		case "id":
-			e.Extra().ID = p.strAtPl(v, at, key)
+			e.Extra().ID = p.StrAtPl(v, at, key)
 		case "with":
 			p.recordWith(e, v)
-			if !isNull(v) {
-				if m, ok := p.raw(v).(map[string]any); ok {
+			if !yamlnode.IsNull(v) {
+				if m, ok := p.Raw(v).(map[string]any); ok {
 					e.With = m
 				} else {
-					p.errf(p.pos(v), ruleType, "%s: expected a mapping, got %s", w, kindName(v))
+					p.errf(p.Pos(v), ruleType, "%s: expected a mapping, got %s", w, yamlnode.KindName(v))
 				}
 			}
 		case "bind":
 			e.Extra().Bind = p.kvList(v, w)
 		case "on_error":
-			e.Extra().OnError = p.strAtPl(v, at, key)
+			e.Extra().OnError = p.StrAtPl(v, at, key)
 		case "emit":
-			e.Extra().Emit = p.strAtPl(v, at, key)
+			e.Extra().Emit = p.StrAtPl(v, at, key)
 		case "background":
-			e.Extra().Background = p.boolAtPl(v, at, key)
+			e.Extra().Background = p.BoolAtPl(v, at, key)
 		case "once":
-			e.Extra().Once = p.boolAtPl(v, at, key)
+			e.Extra().Once = p.BoolAtPl(v, at, key)
 		case "on_complete":
 			e.Extra().OnComplete = p.parseEffects(v, w)
 		case "target":
-			e.Extra().Target = p.strAtPl(v, at, key)
+			e.Extra().Target = p.StrAtPl(v, at, key)
 		case "emit_intent":
-			e.Extra().EmitIntent = p.strAtPl(v, at, key)
+			e.Extra().EmitIntent = p.StrAtPl(v, at, key)
 		case "slots":
 			e.Extra().Slots = p.kvList(v, w)
 		case "effects":
 			e.Extra().Effects = p.parseEffects(v, w)
 		case "agent":
-			e.Extra().Agent = p.strAtPl(v, at, key)
+			e.Extra().Agent = p.StrAtPl(v, at, key)
 		case "timeout":
-			e.Extra().Timeout = p.strAtPl(v, at, key)
+			e.Extra().Timeout = p.StrAtPl(v, at, key)
 		case "selection":
 			e.Extra().Selection = p.parseSelection(v, w)
 		}
@@ -422,10 +423,10 @@ func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, at place) {
 }
 
 func (p *fileParser) parseSelection(v *yaml.Node, where string) *Selection {
-	s := &Selection{Pos: p.pos(v), Keys: map[string]Pos{}}
-	p.mapping(v, "selection", selectionKeys, func(key string, _, v *yaml.Node) {
-		s.Keys[key] = p.pos(v)
-		val := p.str(v, where+"."+key)
+	s := &Selection{Pos: p.Pos(v), Keys: map[string]Pos{}}
+	p.Mapping(v, "selection", selectionKeys, func(key string, _, v *yaml.Node) {
+		s.Keys[key] = p.Pos(v)
+		val := p.Str(v, where+"."+key)
 		switch key {
 		case "profile":
 			s.Profile = val

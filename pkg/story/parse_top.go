@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+	"kitsoki/internal/yamlnode"
 )
 
 // Key vocabularies (reference §3-§5). Unknown keys are reported against
@@ -73,7 +74,7 @@ func newStory() *Story {
 
 // parseDoc parses the top-level mapping of one file.
 func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
-	fd := &fileDef{file: p.file, dir: p.dir}
+	fd := &fileDef{file: p.File, dir: p.dir}
 	if p.include {
 		// Read by mergeOne only: a table is made for a key written.
 		fd.st = &Story{}
@@ -84,7 +85,7 @@ func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
 	if root != nil && root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
 		root = root.Content[0]
 	}
-	if d := deref(root); d != nil && d.Kind == yaml.MappingNode {
+	if d := yamlnode.Deref(root); d != nil && d.Kind == yaml.MappingNode {
 		fd.present = make(map[string]Pos, len(d.Content)/2)
 	} else {
 		fd.present = map[string]Pos{}
@@ -92,11 +93,11 @@ func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
 	if root != nil && root.Kind == yaml.DocumentNode {
 		return fd // an empty document
 	}
-	if isNull(root) {
+	if yamlnode.IsNull(root) {
 		return fd
 	}
-	p.mapping(root, "top level", topKeys, func(key string, k, v *yaml.Node) {
-		fd.present[key] = p.pos(k)
+	p.Mapping(root, "top level", topKeys, func(key string, k, v *yaml.Node) {
+		fd.present[key] = p.Pos(k)
 		p.parseTopKey(fd, key, k, v)
 	})
 	return fd
@@ -110,12 +111,12 @@ func (p *fileParser) parseTopKey(fd *fileDef, key string, k, v *yaml.Node) {
 		p.parseApp(st, k, v)
 	case "root":
 		fd.rootNode = v
-		st.RootPos = p.pos(v)
-		if d := deref(v); d != nil && d.Kind == yaml.ScalarNode && !isNull(d) {
+		st.RootPos = p.Pos(v)
+		if d := yamlnode.Deref(v); d != nil && d.Kind == yaml.ScalarNode && !yamlnode.IsNull(d) {
 			st.Root = d.Value
 		}
 	case "world":
-		p.mapping(v, "world", nil, func(name string, k, v *yaml.Node) {
+		p.Mapping(v, "world", nil, func(name string, k, v *yaml.Node) {
 			st.World = append(st.World, p.parseWorldVar(name, k, v))
 		})
 	case "intents":
@@ -125,17 +126,17 @@ func (p *fileParser) parseTopKey(fd *fileDef, key string, k, v *yaml.Node) {
 	case "states":
 		p.parseTopStates(st, k, v)
 	case "hosts":
-		st.HostsPos = p.pos(v)
-		st.Hosts = p.strList(v, "hosts")
+		st.HostsPos = p.Pos(v)
+		st.Hosts = p.StrList(v, "hosts")
 	case "include":
-		st.Include = p.strList(v, "include")
-		st.IncludePos = p.itemPos(v)
+		st.Include = p.StrList(v, "include")
+		st.IncludePos = p.ItemPos(v)
 	case "agents":
 		namedBlock(p, &st.Agents, v, "agents", p.parsePersona)
 	case "agent_plugins":
 		fd.pluginsNode = v
-		if !isNull(v) && deref(v) != nil && deref(v).Kind != yaml.MappingNode {
-			p.errf(p.pos(v), ruleType, "agent_plugins: expected a mapping, got %s", kindName(v))
+		if !yamlnode.IsNull(v) && yamlnode.Deref(v) != nil && yamlnode.Deref(v).Kind != yaml.MappingNode {
+			p.errf(p.Pos(v), ruleType, "agent_plugins: expected a mapping, got %s", yamlnode.KindName(v))
 		}
 	case "providers":
 		namedBlock(p, &st.Providers, v, "providers", p.parseProviderShape)
@@ -161,9 +162,9 @@ func (p *fileParser) parseTopKey(fd *fileDef, key string, k, v *yaml.Node) {
 	case "exits":
 		namedBlock(p, &st.Exits, v, "exits", p.parseExit)
 	case "exports":
-		st.Exports = &Exports{Pos: p.pos(k)}
-		p.mapping(v, "exports", []string{"intents"}, func(_ string, _, v *yaml.Node) {
-			st.Exports.Intents = p.strList(v, "exports.intents")
+		st.Exports = &Exports{Pos: p.Pos(k)}
+		p.Mapping(v, "exports", []string{"intents"}, func(_ string, _, v *yaml.Node) {
+			st.Exports.Intents = p.StrList(v, "exports.intents")
 		})
 	case "host_interfaces":
 		namedBlock(p, &st.HostInterfaces, v, "host_interfaces", p.parseInterface)
@@ -192,16 +193,16 @@ func namedBlock[T any](p *fileParser, m *map[string]T, v *yaml.Node, where strin
 	if *m == nil {
 		*m = map[string]T{}
 	}
-	p.mapping(v, where, nil, func(name string, k, v *yaml.Node) {
+	p.Mapping(v, where, nil, func(name string, k, v *yaml.Node) {
 		(*m)[name] = parse(name, k, v)
 	})
 }
 
 // parseApp reads the app: block.
 func (p *fileParser) parseApp(st *Story, k, v *yaml.Node) {
-	st.App.Pos = p.pos(k)
-	p.mapping(v, "app", appKeys, func(key string, _, v *yaml.Node) {
-		s := p.str(v, "app."+key)
+	st.App.Pos = p.Pos(k)
+	p.Mapping(v, "app", appKeys, func(key string, _, v *yaml.Node) {
+		s := p.Str(v, "app."+key)
 		switch key {
 		case "id":
 			st.App.ID = s
@@ -223,19 +224,19 @@ func (p *fileParser) parseApp(st *Story, k, v *yaml.Node) {
 
 // parseOffPath reads the off_path: block.
 func (p *fileParser) parseOffPath(k, v *yaml.Node) *OffPath {
-	op := &OffPath{Pos: p.pos(k)}
-	p.mapping(v, "off_path", offPathKeys, func(key string, _, v *yaml.Node) {
+	op := &OffPath{Pos: p.Pos(k)}
+	p.Mapping(v, "off_path", offPathKeys, func(key string, _, v *yaml.Node) {
 		switch key {
 		case "trigger":
-			op.Trigger = p.str(v, "off_path.trigger")
+			op.Trigger = p.Str(v, "off_path.trigger")
 		case "banner":
-			op.Banner = p.str(v, "off_path.banner")
+			op.Banner = p.Str(v, "off_path.banner")
 		case "return":
-			op.Return = p.raw(v)
+			op.Return = p.Raw(v)
 		case "persona":
-			op.Persona = p.str(v, "off_path.persona")
+			op.Persona = p.Str(v, "off_path.persona")
 		case "agent":
-			op.Agent = p.str(v, "off_path.agent")
+			op.Agent = p.Str(v, "off_path.agent")
 		}
 	})
 	return op
@@ -243,17 +244,17 @@ func (p *fileParser) parseOffPath(k, v *yaml.Node) *OffPath {
 
 // parseDecider reads the decider: block.
 func (p *fileParser) parseDecider(k, v *yaml.Node) *Decider {
-	d := &Decider{Pos: p.pos(k)}
-	p.mapping(v, "decider", deciderKeys, func(key string, _, v *yaml.Node) {
+	d := &Decider{Pos: p.Pos(k)}
+	p.Mapping(v, "decider", deciderKeys, func(key string, _, v *yaml.Node) {
 		switch key {
 		case "agent":
-			d.Agent = p.str(v, "decider.agent")
+			d.Agent = p.Str(v, "decider.agent")
 		case "schema":
-			d.Schema = p.str(v, "decider.schema")
+			d.Schema = p.Str(v, "decider.schema")
 		case "prompt":
-			d.Prompt = p.str(v, "decider.prompt")
+			d.Prompt = p.Str(v, "decider.prompt")
 		case "threshold":
-			d.Threshold = p.float(v, "decider.threshold")
+			d.Threshold = p.Float(v, "decider.threshold")
 		}
 	})
 	return d
@@ -261,13 +262,13 @@ func (p *fileParser) parseDecider(k, v *yaml.Node) *Decider {
 
 // parseExit reads one exits.<name> entry.
 func (p *fileParser) parseExit(name string, k, v *yaml.Node) *Exit {
-	e := &Exit{Name: name, Pos: p.pos(k)}
-	p.mapping(v, "exits."+name, exitKeys, func(key string, _, v *yaml.Node) {
+	e := &Exit{Name: name, Pos: p.Pos(k)}
+	p.Mapping(v, "exits."+name, exitKeys, func(key string, _, v *yaml.Node) {
 		switch key {
 		case "description":
-			e.Description = p.str(v, "exits."+name+".description")
+			e.Description = p.Str(v, "exits."+name+".description")
 		case "requires":
-			e.Requires = p.strList(v, "exits."+name+".requires")
+			e.Requires = p.StrList(v, "exits."+name+".requires")
 		}
 	})
 	return e
@@ -275,22 +276,22 @@ func (p *fileParser) parseExit(name string, k, v *yaml.Node) *Exit {
 
 // parsePrompts reads the prompts: block.
 func (p *fileParser) parsePrompts(k, v *yaml.Node) *PromptsConfig {
-	pc := &PromptsConfig{Pos: p.pos(k)}
-	p.mapping(v, "prompts", promptsKeys, func(key string, _, v *yaml.Node) {
+	pc := &PromptsConfig{Pos: p.Pos(k)}
+	p.Mapping(v, "prompts", promptsKeys, func(key string, _, v *yaml.Node) {
 		if key == "shared" {
-			pc.Shared = p.strList(v, "prompts.shared")
-			pc.SharedPos = p.itemPos(v)
+			pc.Shared = p.StrList(v, "prompts.shared")
+			pc.SharedPos = p.ItemPos(v)
 		} else {
-			pc.Overlay = p.str(v, "prompts.overlay")
-			pc.OverlayPos = p.pos(v)
+			pc.Overlay = p.Str(v, "prompts.overlay")
+			pc.OverlayPos = p.Pos(v)
 		}
 	})
 	return pc
 }
 
 func (p *fileParser) parseWorldVar(name string, k, v *yaml.Node) *WorldVar {
-	wv := &WorldVar{Name: name, Pos: p.pos(k)}
-	d := deref(v)
+	wv := &WorldVar{Name: name, Pos: p.Pos(k)}
+	d := yamlnode.Deref(v)
 	if d != nil && d.Kind == yaml.MappingNode {
 		if hasKey(d, "type") || hasKey(d, "default") || hasKey(d, "values") {
 			// Schema form; extra keys are ignored upstream (non-strict).
@@ -298,12 +299,12 @@ func (p *fileParser) parseWorldVar(name string, k, v *yaml.Node) *WorldVar {
 				val := d.Content[i+1]
 				switch d.Content[i].Value {
 				case "type":
-					wv.Type = p.str(val, "world."+name+".type")
+					wv.Type = p.Str(val, "world."+name+".type")
 				case "default":
-					wv.Default = p.raw(val)
+					wv.Default = p.Raw(val)
 					wv.HasDefault = true
 				case "values":
-					if vs, ok := p.raw(val).([]any); ok {
+					if vs, ok := p.Raw(val).([]any); ok {
 						wv.Values = vs
 					}
 				}
@@ -311,21 +312,21 @@ func (p *fileParser) parseWorldVar(name string, k, v *yaml.Node) *WorldVar {
 			return wv
 		}
 	}
-	wv.Default = p.raw(v)
-	wv.HasDefault = !isNull(v)
+	wv.Default = p.Raw(v)
+	wv.HasDefault = !yamlnode.IsNull(v)
 	return wv
 }
 
 func (p *fileParser) parseIntents(n *yaml.Node, where string) (map[string]*Intent, []string) {
 	var out map[string]*Intent
 	var order []string
-	if d := deref(n); d != nil && d.Kind == yaml.MappingNode && len(d.Content) >= 2 {
+	if d := yamlnode.Deref(n); d != nil && d.Kind == yaml.MappingNode && len(d.Content) >= 2 {
 		out = make(map[string]*Intent, len(d.Content)/2)
 		order = make([]string, 0, len(d.Content)/2)
 	} else {
 		out = map[string]*Intent{}
 	}
-	p.mapping(n, where, nil, func(name string, k, v *yaml.Node) {
+	p.Mapping(n, where, nil, func(name string, k, v *yaml.Node) {
 		out[name] = p.parseIntent(name, k, v, where+"."+name)
 		order = append(order, name)
 	})
@@ -336,33 +337,33 @@ func (p *fileParser) parseIntents(n *yaml.Node, where string) (map[string]*Inten
 }
 
 func (p *fileParser) parseIntent(name string, k, v *yaml.Node, where string) *Intent {
-	in := &Intent{Name: name, Pos: p.pos(k), Slots: map[string]*Slot{}}
-	p.mapping(v, where, intentKeys, func(key string, kk, v *yaml.Node) {
+	in := &Intent{Name: name, Pos: p.Pos(k), Slots: map[string]*Slot{}}
+	p.Mapping(v, where, intentKeys, func(key string, kk, v *yaml.Node) {
 		switch key {
 		case "title":
-			in.Title = p.strIn(v, where, key)
+			in.Title = p.StrIn(v, where, key)
 		case "description":
-			in.Description = p.strIn(v, where, key)
+			in.Description = p.StrIn(v, where, key)
 		case "examples":
 			w := where + "." + key
-			in.Examples = p.strList(v, w)
+			in.Examples = p.StrList(v, w)
 		case "priority":
 			w := where + "." + key
-			in.Priority = p.integer(v, w)
+			in.Priority = p.Integer(v, w)
 		case "hidden":
-			in.Hidden = p.boolIn(v, where, key)
+			in.Hidden = p.BoolIn(v, where, key)
 		case "synonyms":
 			w := where + "." + key
-			p.seq(v, w, func(i int, it *yaml.Node) {
-				s := p.strAt(it, w, i)
+			p.Seq(v, w, func(i int, it *yaml.Node) {
+				s := p.StrAt(it, w, i)
 				if s == "" {
-					p.errf(p.pos(it), ruleIntent, "intent %q: synonyms[%d] is empty", name, i)
+					p.errf(p.Pos(it), ruleIntent, "intent %q: synonyms[%d] is empty", name, i)
 				}
 				in.Synonyms = append(in.Synonyms, s)
 			})
 		case "slots":
 			w := where + "." + key
-			p.mapping(v, w, nil, func(sn string, sk, sv *yaml.Node) {
+			p.Mapping(v, w, nil, func(sn string, sk, sv *yaml.Node) {
 				in.Slots[sn] = p.parseSlot(sn, sk, sv, w+"."+sn)
 				in.SlotOrder = append(in.SlotOrder, sn)
 			})
@@ -372,48 +373,48 @@ func (p *fileParser) parseIntent(name string, k, v *yaml.Node, where string) *In
 }
 
 func (p *fileParser) parseSlot(name string, k, v *yaml.Node, where string) *Slot {
-	sl := &Slot{Name: name, Pos: p.pos(k)}
+	sl := &Slot{Name: name, Pos: p.Pos(k)}
 	var synNode *yaml.Node
-	p.mapping(v, where, slotKeys, func(key string, _, v *yaml.Node) {
+	p.Mapping(v, where, slotKeys, func(key string, _, v *yaml.Node) {
 		switch key {
 		case "type":
-			sl.Type = p.strIn(v, where, key)
+			sl.Type = p.StrIn(v, where, key)
 		case "required":
-			sl.Required = p.boolIn(v, where, key)
+			sl.Required = p.BoolIn(v, where, key)
 		case "default":
-			sl.Default = p.raw(v)
+			sl.Default = p.Raw(v)
 		case "values":
-			if vs, ok := p.raw(v).([]any); ok {
+			if vs, ok := p.Raw(v).([]any); ok {
 				sl.Values = vs
 			}
 		case "description":
-			sl.Description = p.strIn(v, where, key)
+			sl.Description = p.StrIn(v, where, key)
 		case "examples":
-			if vs, ok := p.raw(v).([]any); ok {
+			if vs, ok := p.Raw(v).([]any); ok {
 				sl.Examples = vs
 			}
 		case "format_hint":
-			sl.FormatHint = p.strIn(v, where, key)
+			sl.FormatHint = p.StrIn(v, where, key)
 		case "prompt":
-			sl.Prompt = p.strIn(v, where, key)
+			sl.Prompt = p.StrIn(v, where, key)
 		case "validator":
-			sl.Validator = p.strIn(v, where, key)
+			sl.Validator = p.StrIn(v, where, key)
 		case "format":
-			sl.Format = p.strIn(v, where, key)
+			sl.Format = p.StrIn(v, where, key)
 		case "synonyms":
 			w := where + "." + key
 			synNode = v
 			sl.Synonyms = map[string][]string{}
-			p.mapping(v, w, nil, func(ek string, _, ev *yaml.Node) {
-				sl.Synonyms[ek] = p.strList(ev, w+"."+ek)
+			p.Mapping(v, w, nil, func(ek string, _, ev *yaml.Node) {
+				sl.Synonyms[ek] = p.StrList(ev, w+"."+ek)
 			})
 		}
 	})
-	if synNode != nil && !isNull(synNode) {
+	if synNode != nil && !yamlnode.IsNull(synNode) {
 		if sl.Type != "enum" {
-			p.errf(p.pos(synNode), ruleIntent, "%s slot %q: synonyms: is only valid on enum slots (got type %q)", where, name, sl.Type)
+			p.errf(p.Pos(synNode), ruleIntent, "%s slot %q: synonyms: is only valid on enum slots (got type %q)", where, name, sl.Type)
 		} else {
-			p.mapping(synNode, where+".synonyms", nil, func(ek string, kk, ev *yaml.Node) {
+			p.Mapping(synNode, where+".synonyms", nil, func(ek string, kk, ev *yaml.Node) {
 				found := false
 				for _, val := range sl.Values {
 					if fmt.Sprint(val) == ek {
@@ -421,11 +422,11 @@ func (p *fileParser) parseSlot(name string, k, v *yaml.Node, where string) *Slot
 					}
 				}
 				if !found {
-					p.errf(p.pos(kk), ruleIntent, "%s slot %q: synonyms key %q is not in values: %v", where, name, ek, sl.Values)
+					p.errf(p.Pos(kk), ruleIntent, "%s slot %q: synonyms key %q is not in values: %v", where, name, ek, sl.Values)
 				}
 				for i, s := range sl.Synonyms[ek] {
 					if s == "" {
-						p.errf(p.pos(ev), ruleIntent, "%s slot %q: synonyms[%q][%d] is empty", where, name, ek, i)
+						p.errf(p.Pos(ev), ruleIntent, "%s slot %q: synonyms[%q][%d] is empty", where, name, ek, i)
 					}
 				}
 			})
@@ -435,35 +436,35 @@ func (p *fileParser) parseSlot(name string, k, v *yaml.Node, where string) *Slot
 }
 
 func (p *fileParser) parsePersona(name string, k, v *yaml.Node) *Persona {
-	pe := &Persona{Name: name, Pos: p.pos(k), Dir: p.dir}
-	if isNull(v) {
-		p.errf(p.pos(k), rulePersona, "agent %q: empty definition", name)
+	pe := &Persona{Name: name, Pos: p.Pos(k), Dir: p.dir}
+	if yamlnode.IsNull(v) {
+		p.errf(p.Pos(k), rulePersona, "agent %q: empty definition", name)
 		return pe
 	}
 	where := "agents." + name
-	p.mapping(v, where, personaKeys, func(key string, _, v *yaml.Node) {
+	p.Mapping(v, where, personaKeys, func(key string, _, v *yaml.Node) {
 		switch key {
 		case "system_prompt":
-			pe.SystemPrompt = p.strIn(v, where, key)
+			pe.SystemPrompt = p.StrIn(v, where, key)
 		case "system_prompt_path":
-			pe.SystemPromptPath = p.strIn(v, where, key)
+			pe.SystemPromptPath = p.StrIn(v, where, key)
 		case "model":
-			pe.Model = p.strIn(v, where, key)
+			pe.Model = p.StrIn(v, where, key)
 		case "tools":
 			w := where + "." + key
-			pe.Tools = p.strList(v, w)
+			pe.Tools = p.StrList(v, w)
 		case "cwd":
-			pe.Cwd = p.strIn(v, where, key)
+			pe.Cwd = p.StrIn(v, where, key)
 		case "effort":
-			pe.Effort = p.strIn(v, where, key)
+			pe.Effort = p.StrIn(v, where, key)
 		case "provider":
-			pe.Provider = p.strIn(v, where, key)
+			pe.Provider = p.StrIn(v, where, key)
 		case "inherit_claude_default":
 			w := where + "." + key
-			pe.InheritClaudeDefault = p.boolPtr(v, w)
+			pe.InheritClaudeDefault = p.BoolPtr(v, w)
 		case "external_side_effect":
 			w := where + "." + key
-			pe.ExternalSideEffect = p.boolPtr(v, w)
+			pe.ExternalSideEffect = p.BoolPtr(v, w)
 		case "bash_profile":
 			w := where + "." + key
 			pe.BashProfile = p.parseBashProfile(v, w)
@@ -473,9 +474,9 @@ func (p *fileParser) parsePersona(name string, k, v *yaml.Node) *Persona {
 }
 
 func (p *fileParser) parseBashProfile(v *yaml.Node, where string) *BashProfile {
-	bp := &BashProfile{Pos: p.pos(v)}
-	d := deref(v)
-	if isNull(d) {
+	bp := &BashProfile{Pos: p.Pos(v)}
+	d := yamlnode.Deref(v)
+	if yamlnode.IsNull(d) {
 		return nil
 	}
 	if d.Kind == yaml.ScalarNode {
@@ -483,77 +484,77 @@ func (p *fileParser) parseBashProfile(v *yaml.Node, where string) *BashProfile {
 			bp.ReadOnly = true
 			return bp
 		}
-		p.errf(p.pos(v), rulePersona, `%s: unrecognised form %q; expected "read-only", {commands:[...]}, or {sandboxed_write:<dir>}`, where, d.Value)
+		p.errf(p.Pos(v), rulePersona, `%s: unrecognised form %q; expected "read-only", {commands:[...]}, or {sandboxed_write:<dir>}`, where, d.Value)
 		return bp
 	}
 	n := 0
-	p.mapping(v, where, []string{"commands", "sandboxed_write"}, func(key string, _, v *yaml.Node) {
+	p.Mapping(v, where, []string{"commands", "sandboxed_write"}, func(key string, _, v *yaml.Node) {
 		n++
 		if key == "commands" {
-			bp.Commands = p.strList(v, where+".commands")
+			bp.Commands = p.StrList(v, where+".commands")
 		} else {
-			bp.SandboxedWrite = p.str(v, where+".sandboxed_write")
+			bp.SandboxedWrite = p.Str(v, where+".sandboxed_write")
 		}
 	})
 	if n != 1 {
-		p.errf(p.pos(v), rulePersona, `%s: unrecognised form; expected "read-only", {commands:[...]}, or {sandboxed_write:<dir>}`, where)
+		p.errf(p.Pos(v), rulePersona, `%s: unrecognised form; expected "read-only", {commands:[...]}, or {sandboxed_write:<dir>}`, where)
 	}
 	return bp
 }
 
 func (p *fileParser) parseProviderShape(name string, k, v *yaml.Node) *Provider {
-	pr := &Provider{Name: name, Pos: p.pos(k), Env: map[string]string{}}
+	pr := &Provider{Name: name, Pos: p.Pos(k), Env: map[string]string{}}
 	where := "providers." + name
-	if isNull(v) {
-		p.errf(p.pos(k), ruleProvider, "providers.%s: empty declaration", name)
+	if yamlnode.IsNull(v) {
+		p.errf(p.Pos(k), ruleProvider, "providers.%s: empty declaration", name)
 		pr.declaredEmpty = true
 		return pr
 	}
-	p.mapping(v, where, providerKeys, func(key string, _, v *yaml.Node) {
+	p.Mapping(v, where, providerKeys, func(key string, _, v *yaml.Node) {
 		switch key {
 		case "model":
-			pr.Model = p.str(v, where+".model")
+			pr.Model = p.Str(v, where+".model")
 		case "effort":
-			pr.Effort = p.str(v, where+".effort")
+			pr.Effort = p.Str(v, where+".effort")
 		case "env":
-			pr.Env = p.strMap(v, where+".env")
+			pr.Env = p.StrMap(v, where+".env")
 		}
 	})
 	return pr
 }
 
 func (p *fileParser) parseProposal(name string, k, v *yaml.Node) *Proposal {
-	pr := &Proposal{Name: name, Pos: p.pos(k)}
+	pr := &Proposal{Name: name, Pos: p.Pos(k)}
 	where := "proposals." + name
 	// Proposal sub-blocks are barely validated upstream: unknown keys warn.
-	p.mapping(v, where, proposalKeys, func(key string, kk, v *yaml.Node) {
+	p.Mapping(v, where, proposalKeys, func(key string, kk, v *yaml.Node) {
 		switch key {
 		case "schema":
-			pr.Schema = p.raw(v)
+			pr.Schema = p.Raw(v)
 		case "draft":
-			pr.Draft = p.raw(v)
+			pr.Draft = p.Raw(v)
 		case "refine":
-			pr.Refine = p.raw(v)
+			pr.Refine = p.Raw(v)
 		case "views":
-			pr.Views = p.raw(v)
+			pr.Views = p.Raw(v)
 		case "policy":
-			pr.Policy = p.raw(v)
+			pr.Policy = p.Raw(v)
 		case "execute":
-			ex := &ProposalExecute{Pos: p.pos(kk)}
+			ex := &ProposalExecute{Pos: p.Pos(kk)}
 			pr.Execute = ex
-			p.mapping(v, where+".execute", executeKeys, func(key string, _, v *yaml.Node) {
+			p.Mapping(v, where+".execute", executeKeys, func(key string, _, v *yaml.Node) {
 				w := where + ".execute." + key
 				switch key {
 				case "invoke":
-					ex.Invoke = p.str(v, w)
+					ex.Invoke = p.Str(v, w)
 				case "with":
-					ex.With, _ = p.raw(v).(map[string]any)
+					ex.With, _ = p.Raw(v).(map[string]any)
 				case "repeatable":
-					ex.Repeatable = p.boolean(v, w)
+					ex.Repeatable = p.Boolean(v, w)
 				case "on_success":
-					ex.OnSuccess = p.raw(v)
+					ex.OnSuccess = p.Raw(v)
 				case "background":
-					ex.Background = p.boolean(v, w)
+					ex.Background = p.Boolean(v, w)
 				case "on_complete":
 					ex.OnComplete = p.parseEffects(v, w)
 				}
@@ -564,23 +565,23 @@ func (p *fileParser) parseProposal(name string, k, v *yaml.Node) *Proposal {
 }
 
 func (p *fileParser) parsePhaseTemplate(name string, k, v *yaml.Node) *PhaseTemplate {
-	pt := &PhaseTemplate{Name: name, Pos: p.pos(k), Parameters: map[string]*PhaseParam{}}
+	pt := &PhaseTemplate{Name: name, Pos: p.Pos(k), Parameters: map[string]*PhaseParam{}}
 	where := "phase_templates." + name
-	p.mapping(v, where, phaseTplKeys, func(key string, _, v *yaml.Node) {
+	p.Mapping(v, where, phaseTplKeys, func(key string, _, v *yaml.Node) {
 		switch key {
 		case "parameters":
-			p.mapping(v, where+".parameters", nil, func(pn string, pk, pv *yaml.Node) {
-				pp := &PhaseParam{Pos: p.pos(pk)}
+			p.Mapping(v, where+".parameters", nil, func(pn string, pk, pv *yaml.Node) {
+				pp := &PhaseParam{Pos: p.Pos(pk)}
 				w := where + ".parameters." + pn
 				// A parameter's extra keys (a description, say) only warn.
-				p.mappingSev(pv, w, phaseParamKeys, "warning", func(key string, _, v *yaml.Node) {
+				p.MappingSev(pv, w, phaseParamKeys, "warning", func(key string, _, v *yaml.Node) {
 					switch key {
 					case "type":
-						pp.Type = p.str(v, w+".type")
+						pp.Type = p.Str(v, w+".type")
 					case "required":
-						pp.Required = p.boolean(v, w+".required")
+						pp.Required = p.Boolean(v, w+".required")
 					case "default":
-						pp.Default = p.raw(v)
+						pp.Default = p.Raw(v)
 					}
 				})
 				pt.Parameters[pn] = pp
@@ -593,27 +594,27 @@ func (p *fileParser) parsePhaseTemplate(name string, k, v *yaml.Node) *PhaseTemp
 }
 
 func (p *fileParser) parsePhases(k, v *yaml.Node) *Phases {
-	ph := &Phases{Pos: p.pos(k), Graph: map[string]*PhaseNode{}}
-	p.mapping(v, "phases", phasesKeys, func(key string, _, v *yaml.Node) {
+	ph := &Phases{Pos: p.Pos(k), Graph: map[string]*PhaseNode{}}
+	p.Mapping(v, "phases", phasesKeys, func(key string, _, v *yaml.Node) {
 		switch key {
 		case "template":
-			ph.Template = p.str(v, "phases.template")
+			ph.Template = p.Str(v, "phases.template")
 		case "graph":
-			p.mapping(v, "phases.graph", nil, func(id string, gk, gv *yaml.Node) {
-				pn := &PhaseNode{ID: id, Pos: p.pos(gk), Params: map[string]any{}}
-				if isNull(gv) {
-					p.errf(p.pos(gk), rulePhases, "phases.graph[%q]: empty entry", id)
+			p.Mapping(v, "phases.graph", nil, func(id string, gk, gv *yaml.Node) {
+				pn := &PhaseNode{ID: id, Pos: p.Pos(gk), Params: map[string]any{}}
+				if yamlnode.IsNull(gv) {
+					p.errf(p.Pos(gk), rulePhases, "phases.graph[%q]: empty entry", id)
 				}
-				p.mapping(gv, "phases.graph."+id, nil, func(key string, _, v *yaml.Node) {
+				p.Mapping(gv, "phases.graph."+id, nil, func(key string, _, v *yaml.Node) {
 					switch key {
 					case "next":
-						pn.Next = p.raw(v)
+						pn.Next = p.Raw(v)
 					case "cycle_budgets":
-						pn.CycleBudgets = p.raw(v)
+						pn.CycleBudgets = p.Raw(v)
 					case "on_enter":
 						pn.OnEnter = p.parseEffects(v, "phases.graph."+id+".on_enter")
 					default:
-						pn.Params[key] = p.raw(v)
+						pn.Params[key] = p.Raw(v)
 					}
 				})
 				ph.Graph[id] = pn
@@ -625,39 +626,39 @@ func (p *fileParser) parsePhases(k, v *yaml.Node) *Phases {
 }
 
 func (p *fileParser) parseMetaMode(key string, k, v *yaml.Node) *MetaMode {
-	mm := &MetaMode{Key: key, Pos: p.pos(k)}
+	mm := &MetaMode{Key: key, Pos: p.Pos(k)}
 	where := "meta_modes." + key
-	if isNull(v) {
-		p.errf(p.pos(k), ruleMetaMode, "meta_mode %q: empty definition", key)
+	if yamlnode.IsNull(v) {
+		p.errf(p.Pos(k), ruleMetaMode, "meta_mode %q: empty definition", key)
 		return mm
 	}
-	p.mapping(v, where, metaModeKeys, func(f string, _, v *yaml.Node) {
+	p.Mapping(v, where, metaModeKeys, func(f string, _, v *yaml.Node) {
 		w := where + "." + f
 		switch f {
 		case "trigger":
-			mm.Trigger = p.str(v, w)
+			mm.Trigger = p.Str(v, w)
 		case "group":
-			mm.Group = p.str(v, w)
+			mm.Group = p.Str(v, w)
 		case "default":
-			mm.Default = p.boolean(v, w)
+			mm.Default = p.Boolean(v, w)
 		case "label":
-			mm.Label = p.str(v, w)
+			mm.Label = p.Str(v, w)
 		case "banner":
-			mm.Banner = p.str(v, w)
+			mm.Banner = p.Str(v, w)
 		case "agent":
-			mm.Agent = p.str(v, w)
+			mm.Agent = p.Str(v, w)
 		case "persist":
-			mm.Persist = p.raw(v)
+			mm.Persist = p.Raw(v)
 		case "cwd":
-			mm.Cwd = p.str(v, w)
+			mm.Cwd = p.Str(v, w)
 		case "tools":
-			mm.Tools = p.strList(v, w)
+			mm.Tools = p.StrList(v, w)
 		case "return":
-			p.mapping(v, w, []string{"message", "intent"}, func(rk string, _, rv *yaml.Node) {
+			p.Mapping(v, w, []string{"message", "intent"}, func(rk string, _, rv *yaml.Node) {
 				if rk == "message" {
-					mm.ReturnMessage = p.str(rv, w+".message")
+					mm.ReturnMessage = p.Str(rv, w+".message")
 				} else {
-					mm.ReturnIntent = p.str(rv, w+".intent")
+					mm.ReturnIntent = p.Str(rv, w+".intent")
 				}
 			})
 		}
@@ -666,45 +667,45 @@ func (p *fileParser) parseMetaMode(key string, k, v *yaml.Node) *MetaMode {
 }
 
 func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
-	r := &Routing{Pos: p.pos(k), Raw: map[string]any{}}
-	p.mapping(v, "routing", routingKeys, func(key string, _, v *yaml.Node) {
+	r := &Routing{Pos: p.Pos(k), Raw: map[string]any{}}
+	p.Mapping(v, "routing", routingKeys, func(key string, _, v *yaml.Node) {
 		w := "routing." + key
-		r.Raw[key] = p.raw(v)
+		r.Raw[key] = p.Raw(v)
 		switch key {
 		case "enabled":
-			r.Enabled = p.boolPtr(v, w)
+			r.Enabled = p.BoolPtr(v, w)
 		case "semantic_high_bar":
-			r.SemanticHighBar = p.float(v, w)
+			r.SemanticHighBar = p.Float(v, w)
 		case "semantic_mid_bar":
-			r.SemanticMidBar = p.float(v, w)
+			r.SemanticMidBar = p.Float(v, w)
 		case "extract_llm_on_no_match":
-			r.ExtractLLMOnNoMatch = p.boolPtr(v, w)
+			r.ExtractLLMOnNoMatch = p.BoolPtr(v, w)
 		case "extract_llm_agent":
-			r.ExtractLLMAgent = p.str(v, w)
+			r.ExtractLLMAgent = p.Str(v, w)
 		case "cache_enabled":
-			p.boolPtr(v, w)
+			p.BoolPtr(v, w)
 		case "cache_max_age":
-			if s := p.str(v, w); s != "" && !isTemplated(s) {
+			if s := p.Str(v, w); s != "" && !isTemplated(s) {
 				if _, err := duration.Parse(s); err != nil {
-					p.errf(p.pos(v), ruleRouting, "routing.cache_max_age: app.ParseDuration: %v", err)
+					p.errf(p.Pos(v), ruleRouting, "routing.cache_max_age: app.ParseDuration: %v", err)
 				}
 			}
 		case "stopwords_extra":
-			p.strList(v, w)
+			p.StrList(v, w)
 		case "cache_cap", "revalidate_strikes":
-			p.integer(v, w)
+			p.Integer(v, w)
 		case "cache_trim_fraction", "confidence_decay":
-			p.float(v, w)
+			p.Float(v, w)
 		case "free_form_fallback":
-			p.mapping(v, w, []string{"state", "intent"}, func(fk string, _, fv *yaml.Node) {
+			p.Mapping(v, w, []string{"state", "intent"}, func(fk string, _, fv *yaml.Node) {
 				if fk == "state" {
-					r.FreeFormFallbackState = p.str(fv, w+".state")
+					r.FreeFormFallbackState = p.Str(fv, w+".state")
 				} else {
-					r.FreeFormFallbackIntent = p.str(fv, w+".intent")
+					r.FreeFormFallbackIntent = p.Str(fv, w+".intent")
 				}
 			})
 		case "embedding":
-			p.mapping(v, w, []string{"endpoint", "model", "cache_dir", "confident_bar", "margin"}, func(string, *yaml.Node, *yaml.Node) {})
+			p.Mapping(v, w, []string{"endpoint", "model", "cache_dir", "confident_bar", "margin"}, func(string, *yaml.Node, *yaml.Node) {})
 		}
 	})
 	return r
@@ -714,7 +715,7 @@ func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
 // mapping's values as "<prefix>.<key>", a list's string items as
 // "<prefix>.<item>", two levels deep.
 func (p *fileParser) recordItems(keys map[string]Pos, prefix string, v *yaml.Node) {
-	d := deref(v)
+	d := yamlnode.Deref(v)
 	if d == nil {
 		return
 	}
@@ -723,8 +724,8 @@ func (p *fileParser) recordItems(keys map[string]Pos, prefix string, v *yaml.Nod
 		for i := 0; i+1 < len(d.Content); i += 2 {
 			k := prefix + "." + d.Content[i].Value
 			if _, ok := keys[k]; !ok {
-				keys[k] = p.pos(d.Content[i+1])
-				keys[k+keySuffix] = p.pos(d.Content[i])
+				keys[k] = p.Pos(d.Content[i+1])
+				keys[k+keySuffix] = p.Pos(d.Content[i])
 				if strings.Count(k, ".") < 2 {
 					p.recordItems(keys, k, d.Content[i+1])
 				}
@@ -734,7 +735,7 @@ func (p *fileParser) recordItems(keys map[string]Pos, prefix string, v *yaml.Nod
 		for _, it := range d.Content {
 			if it.Kind == yaml.ScalarNode {
 				if k := prefix + "." + it.Value; keys[k] == (Pos{}) {
-					keys[k] = p.pos(it)
+					keys[k] = p.Pos(it)
 				}
 			}
 		}
@@ -742,34 +743,34 @@ func (p *fileParser) recordItems(keys map[string]Pos, prefix string, v *yaml.Nod
 }
 
 func (p *fileParser) parseImport(alias string, k, v *yaml.Node) *Import {
-	im := &Import{Alias: alias, Pos: p.pos(k), Exits: map[string]*ImportExit{}, HostBindings: map[string]string{}, Keys: map[string]Pos{}}
+	im := &Import{Alias: alias, Pos: p.Pos(k), Exits: map[string]*ImportExit{}, HostBindings: map[string]string{}, Keys: map[string]Pos{}}
 	where := "imports." + alias
-	if isNull(v) {
-		p.errf(p.pos(k), ruleImports, "imports.%s: empty definition", alias)
+	if yamlnode.IsNull(v) {
+		p.errf(p.Pos(k), ruleImports, "imports.%s: empty definition", alias)
 		return im
 	}
-	p.mapping(v, where, importKeys, func(key string, kk, v *yaml.Node) {
+	p.Mapping(v, where, importKeys, func(key string, kk, v *yaml.Node) {
 		w := where + "." + key
-		im.Keys[key] = p.pos(v)
+		im.Keys[key] = p.Pos(v)
 		p.recordItems(im.Keys, key, v)
 		switch key {
 		case "source":
-			im.Source = p.str(v, w)
+			im.Source = p.Str(v, w)
 		case "version":
-			im.Version = p.str(v, w)
+			im.Version = p.Str(v, w)
 		case "entry":
-			im.Entry = p.str(v, w)
+			im.Entry = p.Str(v, w)
 		case "hosts":
-			im.Hosts = p.str(v, w)
+			im.Hosts = p.Str(v, w)
 		case "world_in":
 			im.WorldIn = p.kvList(v, w)
 		case "exits":
-			p.mapping(v, w, nil, func(en string, ek, ev *yaml.Node) {
-				ie := &ImportExit{Pos: p.pos(ek)}
-				p.mapping(ev, w+"."+en, []string{"to", "set"}, func(f string, _, fv *yaml.Node) {
+			p.Mapping(v, w, nil, func(en string, ek, ev *yaml.Node) {
+				ie := &ImportExit{Pos: p.Pos(ek)}
+				p.Mapping(ev, w+"."+en, []string{"to", "set"}, func(f string, _, fv *yaml.Node) {
 					if f == "to" {
-						ie.To = p.str(fv, w+"."+en+".to")
-						ie.ToPos = p.pos(fv)
+						ie.To = p.Str(fv, w+"."+en+".to")
+						ie.ToPos = p.Pos(fv)
 					} else {
 						ie.Set = p.kvList(fv, w+"."+en+".set")
 					}
@@ -777,12 +778,12 @@ func (p *fileParser) parseImport(alias string, k, v *yaml.Node) *Import {
 				im.Exits[en] = ie
 			})
 		case "intents":
-			p.mapping(v, w, []string{"export", "import"}, func(f string, _, fv *yaml.Node) {
+			p.Mapping(v, w, []string{"export", "import"}, func(f string, _, fv *yaml.Node) {
 				var names []string
-				if d := deref(fv); d != nil && d.Kind == yaml.MappingNode {
-					names = keysOf(d)
+				if d := yamlnode.Deref(fv); d != nil && d.Kind == yaml.MappingNode {
+					names = yamlnode.Keys(d)
 				} else {
-					names = p.strList(fv, w+"."+f)
+					names = p.StrList(fv, w+"."+f)
 				}
 				if f == "export" {
 					im.ExportIntent = names
@@ -791,43 +792,43 @@ func (p *fileParser) parseImport(alias string, k, v *yaml.Node) *Import {
 				}
 			})
 		case "overrides":
-			ov := &ImportOverrides{Pos: p.pos(kk), file: p.file, dir: p.dir}
-			p.mapping(v, w, []string{"states", "intents", "prompts"}, func(f string, _, fv *yaml.Node) {
+			ov := &ImportOverrides{Pos: p.Pos(kk), file: p.File, dir: p.dir}
+			p.Mapping(v, w, []string{"states", "intents", "prompts"}, func(f string, _, fv *yaml.Node) {
 				switch f {
 				case "states":
 					ov.States = p.overrideNodes(fv)
 				case "intents":
 					ov.Intents = p.overrideNodes(fv)
 				case "prompts":
-					ov.Prompts = p.strMap(fv, w+".prompts")
+					ov.Prompts = p.StrMap(fv, w+".prompts")
 				}
 			})
 			im.Overrides = ov
 		case "host_bindings":
-			im.HostBindings = p.strMap(v, w)
+			im.HostBindings = p.StrMap(v, w)
 		}
 	})
 	return im
 }
 
 func (p *fileParser) parseInterface(name string, k, v *yaml.Node) *HostInterface {
-	hi := &HostInterface{Name: name, Pos: p.pos(k), Operations: map[string]*Operation{}}
+	hi := &HostInterface{Name: name, Pos: p.Pos(k), Operations: map[string]*Operation{}}
 	where := "host_interfaces." + name
-	p.mapping(v, where, ifaceKeys, func(key string, _, v *yaml.Node) {
+	p.Mapping(v, where, ifaceKeys, func(key string, _, v *yaml.Node) {
 		switch key {
 		case "description":
-			hi.Description = p.str(v, where+".description")
+			hi.Description = p.Str(v, where+".description")
 		case "default":
-			hi.Default = p.str(v, where+".default")
+			hi.Default = p.Str(v, where+".default")
 		case "operations":
-			p.mapping(v, where+".operations", nil, func(op string, ok, ov *yaml.Node) {
-				o := &Operation{Pos: p.pos(ok)}
+			p.Mapping(v, where+".operations", nil, func(op string, ok, ov *yaml.Node) {
+				o := &Operation{Pos: p.Pos(ok)}
 				// Operations are metadata only upstream: an unknown key warns.
-				p.mappingSev(ov, where+".operations."+op, []string{"input", "output"}, "warning", func(f string, _, fv *yaml.Node) {
+				p.MappingSev(ov, where+".operations."+op, []string{"input", "output"}, "warning", func(f string, _, fv *yaml.Node) {
 					if f == "input" {
-						o.Input = p.raw(fv)
+						o.Input = p.Raw(fv)
 					} else {
-						o.Output = p.raw(fv)
+						o.Output = p.Raw(fv)
 					}
 				})
 				hi.Operations[op] = o
@@ -840,11 +841,11 @@ func (p *fileParser) parseInterface(name string, k, v *yaml.Node) *HostInterface
 // kvList decodes a mapping into ordered key/value pairs with raw values.
 func (p *fileParser) kvList(n *yaml.Node, where string) []KV {
 	var out []KV
-	if d := deref(n); d != nil && d.Kind == yaml.MappingNode && len(d.Content) >= 2 {
+	if d := yamlnode.Deref(n); d != nil && d.Kind == yaml.MappingNode && len(d.Content) >= 2 {
 		out = make([]KV, 0, len(d.Content)/2)
 	}
-	p.mapping(n, where, nil, func(key string, _, v *yaml.Node) {
-		out = append(out, KV{Key: key, Value: p.raw(v), Pos: p.valuePos(v)})
+	p.Mapping(n, where, nil, func(key string, _, v *yaml.Node) {
+		out = append(out, KV{Key: key, Value: p.Raw(v), Pos: p.ValuePos(v)})
 	})
 	if len(out) == 0 {
 		return nil

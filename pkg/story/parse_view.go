@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+	"kitsoki/internal/yamlnode"
 )
 
 var (
@@ -29,11 +30,11 @@ func withWhen(keys []string) []string { return append(slices.Clone(keys), "when"
 
 // parseView parses the four view forms (reference §4.6).
 func (p *fileParser) parseView(n *yaml.Node, where string) *View {
-	d := deref(n)
-	if isNull(d) {
+	d := yamlnode.Deref(n)
+	if yamlnode.IsNull(d) {
 		return nil
 	}
-	v := &View{Pos: p.pos(n)}
+	v := &View{Pos: p.Pos(n)}
 	switch d.Kind {
 	case yaml.ScalarNode:
 		v.Kind, v.Template = "template", d.Value
@@ -42,22 +43,22 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 		v.Elements = p.parseElements(d, where, false)
 	case yaml.MappingNode:
 		if hasKey(d, "template_file") && (hasKey(d, "extends") || hasKey(d, "blocks")) {
-			p.errf(p.pos(n), ruleView, "view: template_file is mutually exclusive with extends/blocks")
+			p.errf(p.Pos(n), ruleView, "view: template_file is mutually exclusive with extends/blocks")
 		}
 		v.Kind = "extends"
 		v.Blocks = map[string][]*ViewElement{}
-		p.mapping(d, "view", []string{"extends", "blocks", "template_file"}, func(key string, _, val *yaml.Node) {
+		p.Mapping(d, "view", []string{"extends", "blocks", "template_file"}, func(key string, _, val *yaml.Node) {
 			switch key {
 			case "extends":
-				v.Extends = p.str(val, where+".extends")
+				v.Extends = p.Str(val, where+".extends")
 			case "template_file":
-				v.TemplateFile = p.str(val, where+".template_file")
+				v.TemplateFile = p.Str(val, where+".template_file")
 				v.Kind = "template_file"
 			case "blocks":
-				p.mapping(val, "view.blocks", nil, func(b string, _, bv *yaml.Node) {
+				p.Mapping(val, "view.blocks", nil, func(b string, _, bv *yaml.Node) {
 					v.BlockOrder = append(v.BlockOrder, b)
-					if bd := deref(bv); bd != nil && bd.Kind == yaml.ScalarNode && !isNull(bd) {
-						v.Blocks[b] = []*ViewElement{{Kind: "template", Text: bd.Value, Pos: p.pos(bd)}}
+					if bd := yamlnode.Deref(bv); bd != nil && bd.Kind == yaml.ScalarNode && !yamlnode.IsNull(bd) {
+						v.Blocks[b] = []*ViewElement{{Kind: "template", Text: bd.Value, Pos: p.Pos(bd)}}
 						return
 					}
 					v.Blocks[b] = p.parseElements(bv, where+".blocks."+b, true)
@@ -65,15 +66,15 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 			}
 		})
 	default:
-		p.errf(p.pos(n), ruleView, "view: must be a string, an array of elements, or an {extends, blocks} mapping: got %s", kindName(d))
+		p.errf(p.Pos(n), ruleView, "view: must be a string, an array of elements, or an {extends, blocks} mapping: got %s", yamlnode.KindName(d))
 	}
 	return v
 }
 
 func (p *fileParser) parseElements(n *yaml.Node, where string, inBlock bool) []*ViewElement {
 	var out []*ViewElement
-	p.seq(n, where, func(i int, it *yaml.Node) {
-		if el := p.parseElement(it, indexed(where, i), inBlock); el != nil {
+	p.Seq(n, where, func(i int, it *yaml.Node) {
+		if el := p.parseElement(it, yamlnode.Indexed(where, i), inBlock); el != nil {
 			out = append(out, el)
 		}
 	})
@@ -82,7 +83,7 @@ func (p *fileParser) parseElements(n *yaml.Node, where string, inBlock bool) []*
 
 func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *ViewElement {
 	el := new(ViewElement)
-	if !p.parseElementInto(el, n, place{where: where}, inBlock) {
+	if !p.parseElementInto(el, n, yamlnode.Place{Where: where}, inBlock) {
 		return nil
 	}
 	return el
@@ -92,11 +93,11 @@ func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *Vie
 // returns false when the element is dropped (reported).
 // at names the element in messages; the name is put together for a
 // message or a structured kind only.
-func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at place, inBlock bool) bool {
-	d := deref(n)
-	el.Pos = p.pos(n)
+func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at yamlnode.Place, inBlock bool) bool {
+	d := yamlnode.Deref(n)
+	el.Pos = p.Pos(n)
 	if d == nil || d.Kind != yaml.MappingNode {
-		p.errf(p.pos(n), ruleView, "%s: element must be a mapping with one kind key (one of %s), got %s", at.String(), strings.Join(viewKinds, " / "), kindName(n))
+		p.errf(p.Pos(n), ruleView, "%s: element must be a mapping with one kind key (one of %s), got %s", at.String(), strings.Join(viewKinds, " / "), yamlnode.KindName(n))
 		return false
 	}
 	var kb [2]string
@@ -104,10 +105,10 @@ func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at place, i
 	var body *yaml.Node
 	// Elements decode non-strictly upstream (bodies included): unknown keys
 	// are warnings, never errors.
-	p.mappingIn(d, at, elementKeys, "warning", func(key string, _, v *yaml.Node) {
+	p.MappingIn(d, at, elementKeys, "warning", func(key string, _, v *yaml.Node) {
 		if key == "when" {
-			el.When = p.strAtPl(v, at, key)
-			el.WhenPos = p.pos(v)
+			el.When = p.StrAtPl(v, at, key)
+			el.WhenPos = p.Pos(v)
 			return
 		}
 		kinds = append(kinds, key)
@@ -115,24 +116,24 @@ func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at place, i
 	})
 	switch len(kinds) {
 	case 0:
-		p.errf(p.pos(n), ruleView, "%s: element has no kind (expected one of prose / heading / list / kv / code / template / banner / choice)", at.String())
+		p.errf(p.Pos(n), ruleView, "%s: element has no kind (expected one of prose / heading / list / kv / code / template / banner / choice)", at.String())
 		return false
 	case 1:
 	default:
-		p.errf(p.pos(n), ruleView, "%s: element has multiple kinds set (%s); each element must declare exactly one", at.String(), strings.Join(kinds, ", "))
+		p.errf(p.Pos(n), ruleView, "%s: element has multiple kinds set (%s); each element must declare exactly one", at.String(), strings.Join(kinds, ", "))
 		return false
 	}
 	el.Kind = kinds[0]
-	if contains(viewStringKinds, el.Kind) {
-		el.Text = p.strAtPl(body, at, el.Kind)
-		el.TextPos = p.pos(body)
+	if slices.Contains(viewStringKinds, el.Kind) {
+		el.Text = p.StrAtPl(body, at, el.Kind)
+		el.TextPos = p.Pos(body)
 		return true
 	}
 	where := at.String()
 	if inBlock && el.Kind == "choice" {
-		p.errf(p.pos(n), ruleView, "%s (choice): choice elements are not allowed inside extends/blocks views", where)
+		p.errf(p.Pos(n), ruleView, "%s (choice): choice elements are not allowed inside extends/blocks views", where)
 	}
-	el.Body = p.raw(body)
+	el.Body = p.Raw(body)
 	el.strPos = p.bodyPositions(body)
 	p.checkElementBody(el, n, body, where+" ("+el.Kind+")")
 	return true
@@ -145,7 +146,7 @@ func (p *fileParser) checkElementBody(el *ViewElement, n, body *yaml.Node, bw st
 	case "list":
 		p.checkListBody(el, n, body, bw)
 	case "kv":
-		p.mappingSev(body, bw, kvBodyKeysW, "warning", func(key string, k, v *yaml.Node) {
+		p.MappingSev(body, bw, kvBodyKeysW, "warning", func(key string, k, v *yaml.Node) {
 			if key == "when" {
 				p.nestedWhen(el, k)
 				return
@@ -154,34 +155,34 @@ func (p *fileParser) checkElementBody(el *ViewElement, n, body *yaml.Node, bw st
 		})
 	case "banner":
 		if strings.TrimSpace(p.bodyText(el, body, bw, bannerBodyKeysW, "text")) == "" {
-			p.errf(p.pos(n), ruleView, "%s: banner requires a non-empty text", bw)
+			p.errf(p.Pos(n), ruleView, "%s: banner requires a non-empty text", bw)
 		}
 	case "media":
 		if strings.TrimSpace(p.bodyText(el, body, bw, mediaBodyKeys, "handle")) == "" {
-			p.errf(p.pos(n), ruleView, "%s: media requires a non-empty handle", bw)
+			p.errf(p.Pos(n), ruleView, "%s: media requires a non-empty handle", bw)
 		}
 	case "choice":
-		if bd := deref(body); bd == nil || bd.Kind != yaml.MappingNode {
-			p.errf(p.pos(body), ruleView, "%s: choice: must be a mapping, got %s", bw, kindName(body))
+		if bd := yamlnode.Deref(body); bd == nil || bd.Kind != yaml.MappingNode {
+			p.errf(p.Pos(body), ruleView, "%s: choice: must be a mapping, got %s", bw, yamlnode.KindName(body))
 		}
 	}
 }
 
 // nestedWhen reports a when: inside an element's body (at k).
 func (p *fileParser) nestedWhen(el *ViewElement, k *yaml.Node) {
-	p.errf(p.pos(k), ruleView, "%s element: `when:` must be a sibling of `%s:` (element level), not nested inside the %s body — a nested guard is ignored. Dedent the `when:` to align with `%s:`.", el.Kind, el.Kind, el.Kind, el.Kind)
+	p.errf(p.Pos(k), ruleView, "%s element: `when:` must be a sibling of `%s:` (element level), not nested inside the %s body — a nested guard is ignored. Dedent the `when:` to align with `%s:`.", el.Kind, el.Kind, el.Kind, el.Kind)
 }
 
 // bodyText checks a body of string values with the keys known (a when:
 // among them is reported as nested) and returns the value of key.
 func (p *fileParser) bodyText(el *ViewElement, body *yaml.Node, bw string, known []string, key string) string {
 	text := ""
-	p.mappingSev(body, bw, known, "warning", func(k string, kn, v *yaml.Node) {
+	p.MappingSev(body, bw, known, "warning", func(k string, kn, v *yaml.Node) {
 		if k == "when" && slices.Contains(known, "when") {
 			p.nestedWhen(el, kn)
 			return
 		}
-		s := p.str(v, bw+"."+k)
+		s := p.Str(v, bw+"."+k)
 		if k == key {
 			text = s
 		}
@@ -192,43 +193,43 @@ func (p *fileParser) bodyText(el *ViewElement, body *yaml.Node, bw string, known
 // checkListBody checks a list element's body: items (strings, or
 // mappings with a label) and marker.
 func (p *fileParser) checkListBody(el *ViewElement, n, body *yaml.Node, bw string) {
-	p.mappingSev(body, bw, listBodyKeysW, "warning", func(key string, k, v *yaml.Node) {
+	p.MappingSev(body, bw, listBodyKeysW, "warning", func(key string, k, v *yaml.Node) {
 		switch key {
 		case "when":
 			p.nestedWhen(el, k)
 		case "items":
 			cnt := 0
-			p.seq(v, bw+".items", func(i int, it *yaml.Node) {
+			p.Seq(v, bw+".items", func(i int, it *yaml.Node) {
 				cnt++
-				p.checkListItem(it, indexed(bw+".items", i))
+				p.checkListItem(it, yamlnode.Indexed(bw+".items", i))
 			})
 			if cnt == 0 {
-				p.errf(p.pos(n), ruleView, "%s: list requires items: with at least one entry", bw)
+				p.errf(p.Pos(n), ruleView, "%s: list requires items: with at least one entry", bw)
 			}
 		case "marker":
-			p.str(v, bw+".marker")
+			p.Str(v, bw+".marker")
 		}
 	})
 }
 
 // checkListItem checks one item of a list element, named iw in messages.
 func (p *fileParser) checkListItem(it *yaml.Node, iw string) {
-	if id := deref(it); id != nil && id.Kind == yaml.ScalarNode {
+	if id := yamlnode.Deref(it); id != nil && id.Kind == yaml.ScalarNode {
 		if id.Value == "" {
-			p.errf(p.pos(it), ruleView, "list item: empty string is not allowed")
+			p.errf(p.Pos(it), ruleView, "list item: empty string is not allowed")
 		}
 		return
 	}
 	label := ""
-	p.mappingSev(it, iw, listItemKeys, "warning", func(ik string, _, iv *yaml.Node) {
+	p.MappingSev(it, iw, listItemKeys, "warning", func(ik string, _, iv *yaml.Node) {
 		if ik == "label" {
-			label = p.str(iv, iw+".label")
+			label = p.Str(iv, iw+".label")
 		} else {
-			p.str(iv, iw+"."+ik)
+			p.Str(iv, iw+"."+ik)
 		}
 	})
 	if label == "" {
-		p.errf(p.pos(it), ruleView, "list item: label is required")
+		p.errf(p.Pos(it), ruleView, "list item: label is required")
 	}
 }
 
@@ -236,16 +237,16 @@ func (p *fileParser) checkListItem(it *yaml.Node, iw string) {
 // one.
 func (p *fileParser) checkKVPairs(v *yaml.Node, bw string) {
 	cnt := 0
-	p.mapping(v, bw+".pairs", nil, func(pk string, _, pv *yaml.Node) {
+	p.Mapping(v, bw+".pairs", nil, func(pk string, _, pv *yaml.Node) {
 		cnt++
-		if pd := deref(pv); pd == nil || pd.Kind != yaml.ScalarNode || (pd.Tag != "!!str" && pd.Tag != "!!null" && pd.Tag != "!!timestamp" && pd.Tag != "") {
+		if pd := yamlnode.Deref(pv); pd == nil || pd.Kind != yaml.ScalarNode || (pd.Tag != "!!str" && pd.Tag != "!!null" && pd.Tag != "!!timestamp" && pd.Tag != "") {
 			// Upstream requires string values; an unquoted number or bool is not
 			// one (an unquoted date is: YAML 1.2 has no timestamp type).
-			p.errf(p.pos(pv), ruleView, "%s: kv pair %d (%s): value must be a string (got %s)", bw, cnt-1, pk, kindName(pv))
+			p.errf(p.Pos(pv), ruleView, "%s: kv pair %d (%s): value must be a string (got %s)", bw, cnt-1, pk, yamlnode.KindName(pv))
 		}
 	})
 	if cnt == 0 {
-		p.errf(p.pos(v), ruleView, "%s: kv requires pairs: with at least one entry", bw)
+		p.errf(p.Pos(v), ruleView, "%s: kv requires pairs: with at least one entry", bw)
 	}
 }
 
@@ -281,7 +282,7 @@ func sortPositions(list []strAt) []strAt {
 // stringPositions appends to out the position of each scalar below n
 // (keys excluded), in document order.
 func (p *fileParser) stringPositions(n *yaml.Node, out []strAt, depth int) []strAt {
-	d := deref(n)
+	d := yamlnode.Deref(n)
 	if d == nil || depth > 32 {
 		return out
 	}

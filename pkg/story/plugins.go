@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+	"kitsoki/internal/yamlnode"
 )
 
 var supportedPlugins = []string{PluginClaudeCLI, PluginInProcess, PluginSubprocess, PluginMCPHTTP, PluginLocalLLM}
@@ -17,17 +18,17 @@ var validEfforts = []string{"low", "medium", "high", "xhigh", "max"}
 // §7.2, rule agent-plugin), substitutes ${VAR} in env/headers, and injects
 // agent.claude. Included files never contribute plugins.
 func (l *loader) resolvePlugins(st *Story, fd *fileDef) {
-	p := &fileParser{reporter: l.rep, file: fd.file, dir: fd.dir, budget: maxNodes, limit: maxNodes}
-	n := deref(fd.pluginsNode)
+	p := newFileParser(l.rep, fd.file, fd.dir, 0)
+	n := yamlnode.Deref(fd.pluginsNode)
 	if n != nil && n.Kind == yaml.MappingNode {
 		seen := map[string]bool{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := deref(n.Content[i]), n.Content[i+1]
+			k, v := yamlnode.Deref(n.Content[i]), n.Content[i+1]
 			if k == nil || k.Kind != yaml.ScalarNode {
 				continue
 			}
 			alias := k.Value
-			kp := p.pos(k)
+			kp := p.Pos(k)
 			if seen[alias] {
 				p.errf(kp, ruleDuplicateKey, "agent_plugins: mapping key %q already defined", alias)
 				continue
@@ -37,7 +38,7 @@ func (l *loader) resolvePlugins(st *Story, fd *fileDef) {
 				st.pluginAliases = map[string]bool{}
 			}
 			st.pluginAliases[alias] = true
-			if isNull(v) {
+			if yamlnode.IsNull(v) {
 				p.errf(kp, ruleAgentPlugin, "agent_plugins.%s: empty declaration", alias)
 				continue
 			}
@@ -58,42 +59,42 @@ func (l *loader) resolvePlugins(st *Story, fd *fileDef) {
 }
 
 func (l *loader) parsePlugin(p *fileParser, alias string, k, v *yaml.Node) *AgentPlugin {
-	ap := &AgentPlugin{Alias: alias, Pos: p.pos(k)}
+	ap := &AgentPlugin{Alias: alias, Pos: p.Pos(k)}
 	where := "agent_plugins." + alias
 	var envNode, headersNode *yaml.Node
 	hasPlugin := false
-	p.mapping(v, where, pluginKeys, func(key string, _, v *yaml.Node) {
+	p.Mapping(v, where, pluginKeys, func(key string, _, v *yaml.Node) {
 		w := where + "." + key
 		switch key {
 		case "plugin":
 			hasPlugin = true
-			ap.Plugin = p.str(v, w)
+			ap.Plugin = p.Str(v, w)
 		case "command":
-			ap.Command = p.str(v, w)
+			ap.Command = p.Str(v, w)
 		case "args":
-			ap.Args = p.strList(v, w)
+			ap.Args = p.StrList(v, w)
 		case "endpoint":
-			ap.Endpoint = p.str(v, w)
+			ap.Endpoint = p.Str(v, w)
 		case "tool":
-			ap.Tool = p.str(v, w)
+			ap.Tool = p.Str(v, w)
 		case "env":
 			envNode = v
 		case "headers":
 			headersNode = v
 		case "model":
-			ap.Model = p.str(v, w)
+			ap.Model = p.Str(v, w)
 		case "grammar":
-			ap.Grammar = p.boolean(v, w)
+			ap.Grammar = p.Boolean(v, w)
 		case "json_schema":
-			ap.JSONSchema = p.boolean(v, w)
+			ap.JSONSchema = p.Boolean(v, w)
 		case "port":
-			ap.Port = p.integer(v, w)
+			ap.Port = p.Integer(v, w)
 		case "server_bin":
-			ap.ServerBin = p.str(v, w)
+			ap.ServerBin = p.Str(v, w)
 		case "claude_bin":
-			ap.ClaudeBin = p.str(v, w)
+			ap.ClaudeBin = p.Str(v, w)
 		case "api_key_env":
-			ap.APIKeyEnv = p.str(v, w)
+			ap.APIKeyEnv = p.Str(v, w)
 		}
 	})
 	kp := ap.Pos
@@ -101,7 +102,7 @@ func (l *loader) parsePlugin(p *fileParser, alias string, k, v *yaml.Node) *Agen
 	case !hasPlugin || strings.TrimSpace(ap.Plugin) == "":
 		p.errf(kp, ruleAgentPlugin, "agent_plugins.%s: plugin: is required", alias)
 		return nil
-	case !contains(supportedPlugins, ap.Plugin):
+	case !slices.Contains(supportedPlugins, ap.Plugin):
 		p.errf(kp, ruleAgentPlugin, "agent_plugins.%s: unknown plugin %q (supported: %s)", alias, ap.Plugin, strings.Join(supportedPlugins, ", "))
 		return nil
 	case ap.Plugin == PluginSubprocess && strings.TrimSpace(ap.Command) == "":
@@ -137,11 +138,11 @@ func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string) (m
 		v   *yaml.Node
 	}
 	var items []item
-	p.mapping(n, prefix+"."+field, nil, func(key string, _, v *yaml.Node) {
+	p.Mapping(n, prefix+"."+field, nil, func(key string, _, v *yaml.Node) {
 		items = append(items, item{key, v})
 	})
 	for _, it := range items {
-		raw := p.str(it.v, prefix+"."+field+"."+it.key)
+		raw := p.Str(it.v, prefix+"."+field+"."+it.key)
 		val, unset, used := interpolateValues(raw, l.opts.lookup)
 		if len(used) > 0 {
 			secrets = append(secrets, val)
@@ -150,9 +151,9 @@ func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string) (m
 		for _, name := range unset {
 			msg := fmt.Sprintf("%s: env var %s referenced in %s.%s not set", prefix, name, field, it.key)
 			if l.opts.AllowUnsetEnv {
-				p.warnf(p.pos(it.v), ruleAgentPlugin, "%s", msg)
+				p.warnf(p.Pos(it.v), ruleAgentPlugin, "%s", msg)
 			} else {
-				p.errf(p.pos(it.v), ruleAgentPlugin, "%s", msg)
+				p.errf(p.Pos(it.v), ruleAgentPlugin, "%s", msg)
 			}
 		}
 		out[it.key] = val
@@ -213,7 +214,7 @@ func (l *loader) resolveProviders(st *Story) {
 			l.rep.errf(pr.Pos, ruleProvider, "providers.%s: a provider must set model:, effort:, and/or env: (an empty provider has no effect)", n)
 			continue
 		}
-		if pr.Effort != "" && !contains(validEfforts, pr.Effort) {
+		if pr.Effort != "" && !slices.Contains(validEfforts, pr.Effort) {
 			l.rep.errf(pr.Pos, ruleProvider, "providers.%s: effort %q is invalid (valid: low, medium, high, xhigh, max)", n, pr.Effort)
 		}
 		keys := slices.Sorted(maps.Keys(pr.Env))

@@ -2,6 +2,8 @@ package story
 
 import (
 	"fmt"
+	"kitsoki/internal/yamlnode"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -68,12 +70,12 @@ func checkNonAgentWith(c *checker, e *Effect, site effSite) {
 // verb is a warning, an unknown one an error with a suggestion).
 func checkAgentVerb(c *checker, e *Effect, site effSite, verb string) {
 	switch {
-	case contains(agentVerbs, verb):
-	case contains(upstreamOnlyVerbs, verb):
+	case slices.Contains(agentVerbs, verb):
+	case slices.Contains(upstreamOnlyVerbs, verb):
 		c.rep.warnf(e.keyPos("invoke"), ruleAgentInvoke, "%s: host.agent.%s is an upstream handler that kitsoki run does not dispatch (supported verbs: %s)", site.Loc(), verb, strings.Join(agentVerbs, ", "))
 	default:
 		msg := fmt.Sprintf("%s: unknown agent verb %q in invoke %q (supported: %s)", site.Loc(), verb, e.Invoke, strings.Join(agentVerbs, ", "))
-		if s := suggest(verb, agentVerbs); s != "" {
+		if s := yamlnode.Suggest(verb, agentVerbs); s != "" {
 			msg += fmt.Sprintf("; did you mean `host.agent.%s`?", s)
 		}
 		c.rep.errf(e.keyPos("invoke"), ruleAgentInvoke, "%s", msg)
@@ -88,7 +90,7 @@ func checkAgentAlias(c *checker, e *Effect, site effSite) {
 	}
 	aliases := sortedMapKeys(c.st.AgentPlugins)
 	msg := fmt.Sprintf("%s: agent %q is not declared in agent_plugins (declared: %s); upstream would silently fall back to agent.claude", site.Loc(), e.Agent(), strings.Join(aliases, ", "))
-	if s := suggest(e.Agent(), aliases); s != "" {
+	if s := yamlnode.Suggest(e.Agent(), aliases); s != "" {
 		msg += fmt.Sprintf("; did you mean `%s`?", s)
 	}
 	c.rep.errf(e.keyPos("agent"), ruleAgentAlias, "%s", msg)
@@ -109,7 +111,7 @@ func checkPersonaRef(c *checker, e *Effect, site effSite, persona string) *Perso
 		return pe // a nil pe here is a child's persona, lifted into the parent by the import fold
 	}
 	msg := fmt.Sprintf("%s: with.agent %q is not declared in agents", site.Loc(), persona)
-	if s := suggest(persona, sortedMapKeys(c.st.Agents)); s != "" {
+	if s := yamlnode.Suggest(persona, sortedMapKeys(c.st.Agents)); s != "" {
 		msg += fmt.Sprintf("; did you mean `%s`?", s)
 	}
 	c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s", msg)
@@ -127,7 +129,7 @@ func checkTaskInvoke(c *checker, e *Effect, site effSite, persona string, pe *Pe
 		return
 	}
 	for _, t := range pe.Tools {
-		if contains(networkTools, t) {
+		if slices.Contains(networkTools, t) {
 			c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s: agent %q declares external_side_effect: false but has %q in tools — these declarations contradict each other; an agent with network tools implies external side effects (Mode C). Remove external_side_effect: false or remove the network tool.", site.Loc(), persona, "host."+t)
 		}
 	}
@@ -136,7 +138,7 @@ func checkTaskInvoke(c *checker, e *Effect, site effSite, persona string, pe *Pe
 // checkReadOnlyTools: a read-only verb's persona holds no mutation tool.
 func checkReadOnlyTools(c *checker, e *Effect, site effSite, persona string, pe *Persona, verb string) {
 	for _, t := range pe.Tools {
-		if contains(mutationTools, t) {
+		if slices.Contains(mutationTools, t) {
 			c.rep.errf(e.withPos("agent"), ruleAgentInvoke, "%s: agent %q declares mutation tool %q — not permitted for host.agent.%s (read-only verb); use host.agent.task for agentic work", site.Loc(), persona, "host."+t, verb)
 		}
 	}
@@ -153,7 +155,7 @@ func checkValidatorArgv0(c *checker, e *Effect, site effSite) {
 	if !ok || cmd == "" || isTemplated(cmd) {
 		return
 	}
-	if f := strings.Fields(cmd); len(f) > 0 && !contains(readOnlyArgv0, filepath0(f[0])) {
+	if f := strings.Fields(cmd); len(f) > 0 && !slices.Contains(readOnlyArgv0, filepath0(f[0])) {
 		c.rep.warnf(e.keyPos("with"), ruleAgentInvoke, "%s: agent verb cross-check: decide/extract validator.post_cmd argv0 %q is not on the read-only allowlist; runtime sandbox enforces isolation", site.Loc(), f[0])
 	}
 }
@@ -163,12 +165,12 @@ func checkValidatorArgv0(c *checker, e *Effect, site effSite) {
 func checkBashProfiles(c *checker, personaVerbs map[string][]string) {
 	for _, name := range sortedMapKeys(personaVerbs) {
 		pe := c.st.Agents[name]
-		if pe == nil || pe.BashProfile != nil || !contains(pe.Tools, "Bash") {
+		if pe == nil || pe.BashProfile != nil || !slices.Contains(pe.Tools, "Bash") {
 			continue
 		}
 		vs := personaVerbs[name]
 		sort.Strings(vs)
-		if contains(vs, "ask") || contains(vs, "decide") {
+		if slices.Contains(vs, "ask") || slices.Contains(vs, "decide") {
 			c.rep.errf(pe.Pos, rulePersona, "agent %q declares Bash but no bash_profile; required when the agent is referenced by host.agent.ask or host.agent.decide (those verbs run every Bash command through a profile allowlist)", name)
 		}
 	}

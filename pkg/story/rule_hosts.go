@@ -2,6 +2,7 @@ package story
 
 import (
 	"fmt"
+	"kitsoki/internal/yamlnode"
 	"strings"
 )
 
@@ -28,7 +29,7 @@ func checkHosts(c *checker) {
 				msg = fmt.Sprintf("state %q intent %q: effect invoke %q is not declared in app hosts", site.State.Path, site.Intent, inv)
 			}
 		}
-		if sug := suggest(inv, c.st.Hosts); sug != "" {
+		if sug := yamlnode.Suggest(inv, c.st.Hosts); sug != "" {
 			msg += fmt.Sprintf("; did you mean `%s`?", sug)
 		} else {
 			msg += " (add it to hosts:)"

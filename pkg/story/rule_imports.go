@@ -2,6 +2,7 @@ package story
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -144,7 +145,7 @@ func checkImportIntents(c *checker, alias string, im *Import, ch *Story) {
 	}
 	for _, n := range im.ImportIntent {
 		switch {
-		case !contains(exported, n):
+		case !slices.Contains(exported, n):
 			c.rep.errf(im.at("intents.import."+n), ruleImports, "imports.%s: intents.import.%s: child does not declare it in exports.intents", alias, n)
 		case ch.Intents[n] == nil:
 			c.rep.errf(im.at("intents.import."+n), ruleImports, "imports.%s: intents.import.%s: child does not define this intent", alias, n)

@@ -1,6 +1,9 @@
 package story
 
-import "fmt"
+import (
+	"fmt"
+	"kitsoki/internal/yamlnode"
+)
 
 // checkInitial: a literal initial: names a child; parallel states need 2+
 // regions and no initial (reference §4.5).
@@ -46,7 +49,7 @@ func checkInitial(c *checker) {
 			}
 		}
 		if !found && c.st.byPath[s.Path+"."+s.Initial] == nil {
-			if sug := suggest(s.Initial, names); sug != "" {
+			if sug := yamlnode.Suggest(s.Initial, names); sug != "" {
 				c.rep.errf(s.InitialPos, ruleInitial, "state %q: initial child %q does not exist; did you mean `%s`?", s.Path, s.Initial, sug)
 			} else {
 				c.rep.errf(s.InitialPos, ruleInitial, "state %q: initial child %q does not exist", s.Path, s.Initial)

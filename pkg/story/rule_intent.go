@@ -1,6 +1,9 @@
 package story
 
-import "strings"
+import (
+	"kitsoki/internal/yamlnode"
+	"strings"
+)
 
 // checkIntents: intents used in on: are declared globally or on that
 // state itself ("*" always passes); emit_intent names an on: arc of the
@@ -13,7 +16,7 @@ func checkIntents(c *checker) {
 				continue
 			}
 			msg := "state %q: on: %q — intent not declared in intents library or state.intents"
-			if sug := suggest(in, c.intentNames(s)); sug != "" {
+			if sug := yamlnode.Suggest(in, c.intentNames(s)); sug != "" {
 				c.rep.errf(on.Pos, ruleIntent, msg+"; did you mean `%s`?", s.Path, in, sug)
 			} else {
 				c.rep.errf(on.Pos, ruleIntent, msg, s.Path, in)

@@ -2,6 +2,7 @@ package story
 
 import (
 	"fmt"
+	"kitsoki/internal/yamlnode"
 	"strings"
 )
 
@@ -35,7 +36,7 @@ func checkInterfaces(c *checker) {
 		}
 		if hi.Operations[parts[2]] == nil {
 			msg := fmt.Sprintf("%s: invoke %q: op %q not declared on iface %q", site.Loc(), e.Invoke, parts[2], parts[1])
-			if s := suggest(parts[2], sortedMapKeys(hi.Operations)); s != "" {
+			if s := yamlnode.Suggest(parts[2], sortedMapKeys(hi.Operations)); s != "" {
 				msg += fmt.Sprintf("; did you mean `%s`?", s)
 			}
 			c.rep.errf(p, ruleInterfaces, "%s", msg)

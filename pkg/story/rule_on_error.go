@@ -2,6 +2,7 @@ package story
 
 import (
 	"fmt"
+	"kitsoki/internal/yamlnode"
 	"sort"
 	"strings"
 )
@@ -118,7 +119,7 @@ func (c *checker) onErrorDangles(e *Effect, site effSite, target, resolved, base
 // nearState suggests a state for a dangling target: the closest path, or a
 // sibling (or cousin) of from whose name is the target's last segment.
 func (c *checker) nearState(from *State, resolved, last string) string {
-	if s := suggest(resolved, c.allPaths()); s != "" {
+	if s := yamlnode.Suggest(resolved, c.allPaths()); s != "" {
 		return s
 	}
 	for cur := from; cur != nil; cur = cur.Parent {

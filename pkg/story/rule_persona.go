@@ -42,7 +42,7 @@ func checkPersonas(c *checker) {
 // prompt.
 func (c *checker) checkPersona(name string, pe *Persona) {
 	c.resolveSystemPrompt(name, pe)
-	if pe.Effort != "" && !contains(validEfforts, pe.Effort) {
+	if pe.Effort != "" && !slices.Contains(validEfforts, pe.Effort) {
 		c.rep.errf(pe.Pos, rulePersona, "agent %q: effort %q is invalid (valid: low, medium, high, xhigh, max)", name, pe.Effort)
 	}
 	if pe.Provider != "" && c.st.Providers[pe.Provider] == nil {
@@ -51,7 +51,7 @@ func (c *checker) checkPersona(name string, pe *Persona) {
 	if pe.Cwd != "" {
 		c.checkCwd(pe.Pos, "agent "+quote(name), pe.Cwd)
 	}
-	inferred := slices.ContainsFunc(pe.Tools, func(t string) bool { return contains(networkTools, t) })
+	inferred := slices.ContainsFunc(pe.Tools, func(t string) bool { return slices.Contains(networkTools, t) })
 	if pe.ExternalSideEffect != nil && *pe.ExternalSideEffect != inferred && inferred {
 		// false + network tools is reported on task invokes; only the
 		// advisory mismatch is left here.
@@ -89,7 +89,7 @@ func (c *checker) resolveSystemPrompt(name string, pe *Persona) {
 // checkAgentRef reports an agent reference (at site) that names no
 // persona, built-in, lifted or importer agent.
 func (c *checker) checkAgentRef(p Pos, site, agent string) {
-	if agent == "" || isTemplated(agent) || c.st.Agents[agent] != nil || contains(builtinAgents, agent) || c.st.lifted("agent", agent) || c.st.importerHas("agent", agent) {
+	if agent == "" || isTemplated(agent) || c.st.Agents[agent] != nil || slices.Contains(builtinAgents, agent) || c.st.lifted("agent", agent) || c.st.importerHas("agent", agent) {
 		return
 	}
 	known := append(sortedMapKeys(c.st.Agents), builtinAgents...)

@@ -1,5 +1,10 @@
 package story
 
+import (
+	"kitsoki/internal/yamlnode"
+	"slices"
+)
+
 // reservedWorld are world keys the engine owns; they never need declaring.
 var reservedWorld = []string{"last_error", "host_error", "write_mode_scope", "session_id"}
 
@@ -11,11 +16,11 @@ func checkRelevantWorld(c *checker) {
 	}
 	for _, s := range c.states() {
 		for _, rw := range s.RelevantWorld {
-			if c.st.Var(rw.Name) != nil || contains(reservedWorld, rw.Name) || c.st.lifted("world", rw.Name) || c.st.importerHas("world", rw.Name) {
+			if c.st.Var(rw.Name) != nil || slices.Contains(reservedWorld, rw.Name) || c.st.lifted("world", rw.Name) || c.st.importerHas("world", rw.Name) {
 				continue
 			}
 			msg := "state %q: relevant_world key %q is not declared in world schema"
-			if sug := suggest(rw.Name, names); sug != "" {
+			if sug := yamlnode.Suggest(rw.Name, names); sug != "" {
 				c.rep.errf(rw.Pos, ruleRelevantWorld, msg+"; did you mean `%s`?", s.Path, rw.Name, sug)
 			} else {
 				c.rep.errf(rw.Pos, ruleRelevantWorld, msg, s.Path, rw.Name)

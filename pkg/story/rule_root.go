@@ -1,5 +1,9 @@
 package story
 
+import (
+	"kitsoki/internal/yamlnode"
+)
+
 // checkRoot: root: names an existing top-level state (reference §4.4).
 func checkRoot(c *checker) {
 	st := c.st
@@ -14,7 +18,7 @@ func checkRoot(c *checker) {
 	}
 	if st.byPath[st.Root] == nil && !st.phaseGen[st.Root] {
 		msg := "root: state %q is not declared in states"
-		if s := suggest(st.Root, topStateNames(st)); s != "" {
+		if s := yamlnode.Suggest(st.Root, topStateNames(st)); s != "" {
 			c.rep.errf(st.RootPos, ruleRoot, msg+"; did you mean `%s`?", st.Root, s)
 			return
 		}

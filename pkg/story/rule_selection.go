@@ -1,5 +1,9 @@
 package story
 
+import (
+	"slices"
+)
+
 // checkSelection: selection: blocks (keys are checked while parsing) name
 // an evidence file that exists and a known effort. Checking the evidence
 // against the eval report is the eval command's job.
@@ -18,7 +22,7 @@ func checkSelection(c *checker) {
 				c.rep.errf(p, ruleSelection, "%s: selection.evidence %q: file not found (paths are relative to the story directory)", site.Loc(), sel.Evidence)
 			}
 		}
-		if sel.Effort != "" && !contains(validEfforts, sel.Effort) {
+		if sel.Effort != "" && !slices.Contains(validEfforts, sel.Effort) {
 			p := sel.Pos
 			if kp, ok := sel.Keys["effort"]; ok {
 				p = kp

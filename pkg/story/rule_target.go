@@ -3,6 +3,7 @@ package story
 import (
 	"errors"
 	"fmt"
+	"kitsoki/internal/yamlnode"
 	"strings"
 )
 
@@ -55,7 +56,7 @@ func (c *checker) checkTarget(from *State, target string, p Pos, prefix string) 
 				} else {
 					msg += "; a parent step is \"../\" (with the slash)"
 				}
-			} else if s := suggest(te.Resolved, c.allPaths()); s != "" {
+			} else if s := yamlnode.Suggest(te.Resolved, c.allPaths()); s != "" {
 				msg += fmt.Sprintf("; did you mean `%s`?", s)
 			}
 		}

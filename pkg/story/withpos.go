@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+	"kitsoki/internal/yamlnode"
 )
 
 // recordWith keeps what withPos needs of an effect's with: value: a table
@@ -13,7 +14,7 @@ import (
 // tree with an alias is kept as nodes instead (an alias may expand far
 // beyond what a table should hold; the walk below follows it lazily).
 func (p *fileParser) recordWith(e *Effect, v *yaml.Node) {
-	d := deref(v)
+	d := yamlnode.Deref(v)
 	if d == nil {
 		return
 	}
@@ -142,12 +143,12 @@ func (e *Effect) withNodePos(key string) Pos {
 		switch {
 		case strings.HasPrefix(k, "[") && n.Kind == yaml.SequenceNode:
 			if i, err := strconv.Atoi(k[1:]); err == nil && i >= 0 && i < len(n.Content) {
-				next = deref(n.Content[i])
+				next = yamlnode.Deref(n.Content[i])
 			}
 		case n.Kind == yaml.MappingNode:
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				if n.Content[i].Value == k {
-					next = deref(n.Content[i+1])
+					next = yamlnode.Deref(n.Content[i+1])
 				}
 			}
 		}

@@ -46,7 +46,7 @@ func checkWithPos(t *testing.T, src, q string) {
 		return
 	}
 	d := doc.Content[0]
-	p := &fileParser{file: "f.yaml"}
+	p := newFileParser(&reporter{}, "f.yaml", "", 0)
 	table := &Effect{Pos: Pos{File: "f.yaml", Line: 1, Col: 1}}
 	table.SetKeyPos("with", Pos{Line: 1, Col: 7})
 	nodes := *table

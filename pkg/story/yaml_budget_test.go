@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 )
 
@@ -30,7 +31,7 @@ func TestNodeBudgetExhaustionIsAPositionedError(t *testing.T) {
 	}
 	var list strings.Builder
 	list.WriteString("[")
-	for i := range maxNodes + 100 {
+	for i := range yamlnode.MaxNodes + 100 {
 		if i > 0 {
 			list.WriteString(",")
 		}
@@ -66,7 +67,7 @@ func TestNodeBudgetExhaustionIsAPositionedError(t *testing.T) {
 				t.Fatalf("budget exhaustion reported: %v, want %v:\n%s", found, c.refused, render(ds))
 			}
 			if !c.refused {
-				if v := st.Var("big"); v == nil || len(v.Default.([]any)) != maxNodes+100 {
+				if v := st.Var("big"); v == nil || len(v.Default.([]any)) != yamlnode.MaxNodes+100 {
 					t.Fatalf("the huge list was not read whole")
 				}
 				if v := st.Var("after"); v == nil || v.Default != 7 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+	"kitsoki/internal/yamlnode"
 )
 
 // A large story is mostly its top-level states: block, and a YAML node
@@ -241,8 +242,9 @@ func shiftLines(n *yaml.Node, shift, depth int) bool {
 // only for the keys the file writes.
 func (l *loader) parseFileDoc(display, abs string, data []byte, shared, include bool) (*fileDef, *fileParser) {
 	newParser := func(owned bool) *fileParser {
-		b := nodeBudget(len(data))
-		return &fileParser{reporter: l.rep, file: display, dir: filepath.Dir(abs), budget: b, limit: b, owned: owned, interning: len(data) >= internMinBytes, include: include}
+		p := newFileParser(l.rep, display, filepath.Dir(abs), len(data))
+		p.owned, p.Interning, p.include = owned, len(data) >= internMinBytes, include
+		return p
 	}
 	// A small file validate sees again (a shared import, a copied story)
 	// comes from the content cache (parsecache.go); a large one is split,
@@ -302,11 +304,11 @@ func (l *loader) freshParse(abs string, shared bool) bool {
 func (p *fileParser) parseSplitStates() []*State {
 	p.splitUsed = true
 	block := &yaml.Node{Kind: yaml.MappingNode} // stands for the states mapping on the walk path
-	if !p.enter(block, nil, place{where: "states"}) {
+	if !p.Enter(block, nil, yamlnode.Place{Where: "states"}) {
 		p.splitFailed = true
 		return nil
 	}
-	defer p.leave(block)
+	defer p.Leave(block)
 	var out []*State
 	type at struct{ line, col int }
 	seen := make(map[string]at, len(p.split.chunks))
@@ -321,13 +323,13 @@ func (p *fileParser) parseSplitStates() []*State {
 		for i := 0; i < len(pairs); i += 2 {
 			k, v := pairs[i], pairs[i+1]
 			pairs[i], pairs[i+1] = nil, nil // the state's nodes go once it is parsed
-			if !p.spend(k, place{where: "states"}, -1) {
+			if !p.Spend(k, yamlnode.Place{Where: "states"}, -1) {
 				p.splitFailed = true
 				return nil
 			}
 			key := k.Value
 			if prev, dup := seen[key]; dup {
-				p.errf(p.pos(k), ruleDuplicateKey, "%s: mapping key %q already defined at line %d, column %d", "states", key, prev.line, prev.col)
+				p.errf(p.Pos(k), ruleDuplicateKey, "%s: mapping key %q already defined at line %d, column %d", "states", key, prev.line, prev.col)
 				continue
 			}
 			seen[key] = at{k.Line, k.Column}

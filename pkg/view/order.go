@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/story"
 )
 
@@ -69,24 +70,12 @@ func (c *orderCache) keys(el *story.ViewElement, path []string, m map[string]any
 	return out
 }
 
-func deref(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 16; i++ {
-		n = n.Alias
-	}
-	return n
-}
-
 func child(n *yaml.Node, key string) *yaml.Node {
-	n = deref(n)
+	n = yamlnode.Deref(n)
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil
 	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return deref(n.Content[i+1])
-		}
-	}
-	return nil
+	return yamlnode.Deref(yamlnode.Get(n, key))
 }
 
 // find returns the mapping node of the file at pos.

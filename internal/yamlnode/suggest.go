@@ -1,27 +1,20 @@
-package story
+package yamlnode
 
 // Suggest returns the known name closest to name by edit distance, or ""
 // when nothing is close enough to be a plausible typo: the one
-// did-you-mean of kitsoki's messages.
-func Suggest(name string, known []string) string { return suggest(name, known) }
-
-// suggest returns the known key closest to key by edit distance, or "" when
-// nothing is close enough to be a plausible typo.
-func suggest(key string, known []string) string {
+// did-you-mean of kitsoki's messages. A name of up to five characters may
+// be one edit away, longer ones up to a third of their length (at most
+// three); an adjacent transposition counts as one edit; ties go to the
+// name that sorts first.
+func Suggest(name string, known []string) string {
 	best, bestD := "", -1
 	for _, k := range known {
-		d := editDistance(key, k)
+		d := editDistance(name, k)
 		if bestD < 0 || d < bestD || (d == bestD && k < best) {
 			best, bestD = k, d
 		}
 	}
-	limit := len(key) / 3
-	if limit < 1 {
-		limit = 1
-	}
-	if limit > 3 {
-		limit = 3
-	}
+	limit := min(max(len(name)/3, 1), 3)
 	if bestD < 0 || bestD > limit {
 		return ""
 	}
@@ -29,7 +22,7 @@ func suggest(key string, known []string) string {
 }
 
 // editDistance is the Levenshtein distance with adjacent transpositions
-// counted as one edit (optimal string alignment).
+// counted as one edit (optimal string alignment), over runes.
 func editDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	if len(ra) > 64 || len(rb) > 64 {

@@ -1,0 +1,143 @@
+package yamlnode
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// maxAliasHops bounds Deref: an alias of an alias of … (yaml.v3 builds no
+// longer chains from a real document).
+const maxAliasHops = 16
+
+// Deref follows aliases to the node they name: nil for nil and for a chain
+// longer than a document can hold.
+func Deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < maxAliasHops; i++ {
+		n = n.Alias
+	}
+	if n != nil && n.Kind == yaml.AliasNode {
+		return nil
+	}
+	return n
+}
+
+// IsNull reports whether n (aliases followed) holds no value: absent,
+// null, or an empty node.
+func IsNull(n *yaml.Node) bool {
+	n = Deref(n)
+	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null") || n.Kind == 0
+}
+
+// KindName names n's kind in a type error: "a mapping", "a list", "an int".
+func KindName(n *yaml.Node) string {
+	n = Deref(n)
+	if n == nil {
+		return "null"
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return "null"
+		case "!!bool":
+			return "a bool"
+		case "!!int":
+			return "an int"
+		case "!!float":
+			return "a float"
+		}
+		return "a string"
+	}
+	return "an unknown node"
+}
+
+// Describe is what a type error shows of n: a scalar quoted (cut at 40
+// characters), otherwise its kind.
+func Describe(n *yaml.Node) string {
+	n = Deref(n)
+	if n != nil && n.Kind == yaml.ScalarNode {
+		v := n.Value
+		if len(v) > 40 {
+			v = v[:40] + "…"
+		}
+		return fmt.Sprintf("%q", v)
+	}
+	return KindName(n)
+}
+
+// ScalarValue is a scalar's value as YAML 1.1 reads it: nil, bool, int,
+// float64 or string (an int too large for int is a float64).
+func ScalarValue(n *yaml.Node) any {
+	switch n.Tag {
+	case "!!null":
+		return nil
+	case "!!bool":
+		switch strings.ToLower(n.Value) {
+		case "true", "yes", "on":
+			return true
+		}
+		return false
+	case "!!int":
+		if v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
+			return int(v)
+		}
+		if v, err := strconv.ParseFloat(n.Value, 64); err == nil {
+			return v
+		}
+		return n.Value
+	case "!!float":
+		if v, err := strconv.ParseFloat(n.Value, 64); err == nil {
+			return v
+		}
+		return n.Value
+	}
+	return n.Value
+}
+
+// Bool reads a YAML 1.1 boolean word (true/yes/on, false/no/off, any case).
+func Bool(s string) (value, ok bool) {
+	switch strings.ToLower(s) {
+	case "true", "yes", "on":
+		return true, true
+	case "false", "no", "off":
+		return false, true
+	}
+	return false, false
+}
+
+// Get returns the value of key in the mapping n as written (no aliases
+// followed, no checks), nil when n has no such key.
+func Get(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// Keys returns the keys of the mapping n (aliases followed) in order, nil
+// when n is not a mapping.
+func Keys(n *yaml.Node) []string {
+	n = Deref(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	out := make([]string, 0, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		out = append(out, n.Content[i].Value)
+	}
+	return out
+}
+
+// Indexed is where[i], as a message names a list item.
+func Indexed(where string, i int) string {
+	return where + "[" + strconv.Itoa(i) + "]"
+}

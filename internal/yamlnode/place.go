@@ -1,0 +1,38 @@
+package yamlnode
+
+import "strconv"
+
+// Place names a block in messages: Pre+Where, Where quoted if Quote, then
+// "."+Key when Keyed and "[Idx]" when Indexed, e.g. `state "a".on_enter[2]`.
+// The name is put together only when a message needs it.
+type Place struct {
+	Pre, Where string
+	Quote      bool
+	Key        string
+	Keyed      bool // Key is set (it may be empty)
+	Idx        int
+	Indexed    bool
+}
+
+func (pl Place) String() string {
+	s := pl.Where
+	if pl.Quote {
+		s = strconv.Quote(s)
+	}
+	if pl.Keyed {
+		s += "." + pl.Key
+	}
+	if pl.Indexed {
+		s = Indexed(s, pl.Idx)
+	}
+	return pl.Pre + s
+}
+
+// Item is the place of item i of the list at pl.
+func (pl Place) Item(i int) Place {
+	if pl.Indexed {
+		return Place{Pre: pl.Pre, Where: pl.String()[len(pl.Pre):], Idx: i, Indexed: true}
+	}
+	pl.Idx, pl.Indexed = i, true
+	return pl
+}

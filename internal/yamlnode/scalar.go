@@ -1,0 +1,256 @@
+package yamlnode
+
+import (
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/pkg/diag"
+)
+
+// Str decodes a scalar as a string. Numbers and bools are accepted as
+// their text (as a lenient YAML decoder would); lists and maps are type
+// errors. Null is "".
+func (w *Walker) Str(n *yaml.Node, where string) string {
+	orig := n
+	n = Deref(n)
+	if IsNull(n) {
+		return ""
+	}
+	if n.Kind != yaml.ScalarNode {
+		w.Report(w.Pos(orig), diag.Error, w.Rules.Type, "%s: expected a string, got %s", where, KindName(n))
+		return ""
+	}
+	return w.Intern(n.Value)
+}
+
+// plain returns n's text when n is a non-null scalar: the common case of
+// the Str variants, which put a place's name together only for an error.
+func (w *Walker) plain(n *yaml.Node) (string, bool) {
+	if d := Deref(n); d != nil && d.Kind == yaml.ScalarNode && !IsNull(d) {
+		return w.Intern(d.Value), true
+	}
+	return "", false
+}
+
+// StrAt is Str(n, where+"[i]").
+func (w *Walker) StrAt(n *yaml.Node, where string, i int) string {
+	if s, ok := w.plain(n); ok {
+		return s
+	}
+	return w.Str(n, Indexed(where, i))
+}
+
+// StrIn is Str(n, where+"."+key).
+func (w *Walker) StrIn(n *yaml.Node, where, key string) string {
+	if s, ok := w.plain(n); ok {
+		return s
+	}
+	return w.Str(n, where+"."+key)
+}
+
+// StrAtPl is Str(n, at+"."+key).
+func (w *Walker) StrAtPl(n *yaml.Node, at Place, key string) string {
+	if s, ok := w.plain(n); ok {
+		return s
+	}
+	return w.Str(n, at.String()+"."+key)
+}
+
+// plainBool returns n's value when n is a scalar boolean word.
+func plainBool(n *yaml.Node) (bool, bool) {
+	if d := Deref(n); d != nil && d.Kind == yaml.ScalarNode && !IsNull(d) {
+		return Bool(d.Value)
+	}
+	return false, false
+}
+
+// BoolIn is Boolean(n, where+"."+key).
+func (w *Walker) BoolIn(n *yaml.Node, where, key string) bool {
+	if b, ok := plainBool(n); ok {
+		return b
+	}
+	return w.Boolean(n, where+"."+key)
+}
+
+// BoolAtPl is Boolean(n, at+"."+key).
+func (w *Walker) BoolAtPl(n *yaml.Node, at Place, key string) bool {
+	if b, ok := plainBool(n); ok {
+		return b
+	}
+	return w.Boolean(n, at.String()+"."+key)
+}
+
+// Boolean decodes a YAML 1.1 boolean word; null is false.
+func (w *Walker) Boolean(n *yaml.Node, where string) bool {
+	orig := n
+	n = Deref(n)
+	if IsNull(n) {
+		return false
+	}
+	if n.Kind == yaml.ScalarNode {
+		if b, ok := Bool(n.Value); ok {
+			return b
+		}
+	}
+	w.Report(w.Pos(orig), diag.Error, w.Rules.Type, "%s: expected true or false, got %s", where, Describe(n))
+	return false
+}
+
+// BoolPtr is Boolean, nil for null.
+func (w *Walker) BoolPtr(n *yaml.Node, where string) *bool {
+	if IsNull(n) {
+		return nil
+	}
+	b := w.Boolean(n, where)
+	return &b
+}
+
+// Integer decodes an integer (any base strconv reads, _ separators);
+// null is 0.
+func (w *Walker) Integer(n *yaml.Node, where string) int {
+	orig := n
+	n = Deref(n)
+	if IsNull(n) {
+		return 0
+	}
+	if n.Kind == yaml.ScalarNode {
+		if v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
+			return int(v)
+		}
+	}
+	w.Report(w.Pos(orig), diag.Error, w.Rules.Type, "%s: expected an integer, got %s", where, Describe(n))
+	return 0
+}
+
+// Float decodes a number, nil for null.
+func (w *Walker) Float(n *yaml.Node, where string) *float64 {
+	orig := n
+	n = Deref(n)
+	if IsNull(n) {
+		return nil
+	}
+	if n.Kind == yaml.ScalarNode {
+		if v, err := strconv.ParseFloat(n.Value, 64); err == nil {
+			return &v
+		}
+	}
+	w.Report(w.Pos(orig), diag.Error, w.Rules.Type, "%s: expected a number, got %s", where, Describe(n))
+	return nil
+}
+
+// StrList decodes a list of strings; a single scalar is accepted as a
+// one-element list. An empty list is nil.
+func (w *Walker) StrList(n *yaml.Node, where string) []string {
+	d := Deref(n)
+	if d != nil && d.Kind == yaml.ScalarNode && !IsNull(d) {
+		return []string{d.Value}
+	}
+	var out []string
+	if d != nil && d.Kind == yaml.SequenceNode && len(d.Content) > 0 {
+		out = make([]string, 0, len(d.Content))
+	}
+	w.Seq(n, where, func(i int, it *yaml.Node) {
+		out = append(out, w.StrAt(it, where, i))
+	})
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// ItemPos is the position of each item StrList reads from n, in order.
+func (w *Walker) ItemPos(n *yaml.Node) []Pos {
+	d := Deref(n)
+	if d == nil || IsNull(d) {
+		return nil
+	}
+	if d.Kind != yaml.SequenceNode {
+		return []Pos{w.Pos(n)}
+	}
+	out := make([]Pos, 0, len(d.Content))
+	for _, it := range d.Content {
+		out = append(out, w.Pos(it))
+	}
+	return out
+}
+
+// StrMap decodes a mapping of strings (any key).
+func (w *Walker) StrMap(n *yaml.Node, where string) map[string]string {
+	out := map[string]string{}
+	w.Mapping(n, where, nil, func(key string, _, v *yaml.Node) {
+		out[key] = w.Str(v, where+"."+key)
+	})
+	return out
+}
+
+// Raw converts a node to a plain Go value (map[string]any, []any, string,
+// int, float64, bool, nil), bounded by the node budget and the depth
+// limit; merge keys merge, earlier keys winning.
+func (w *Walker) Raw(n *yaml.Node) any {
+	return w.rawDepth(n, 0)
+}
+
+func (w *Walker) rawDepth(n *yaml.Node, depth int) any {
+	orig := n
+	n = Deref(n)
+	if n == nil || !w.Spend(orig, Place{Where: "value"}, -1) {
+		return nil
+	}
+	if depth > maxDepth {
+		if !w.exhausted {
+			w.exhausted = true
+			w.Report(w.Pos(orig), diag.Error, w.Rules.Syntax, "value: YAML nested more than 200 levels deep; kitsoki stops reading it here: flatten it")
+		}
+		return nil
+	}
+	if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
+		if w.isActive(n) {
+			w.Report(w.Pos(orig), diag.Error, w.Rules.Syntax, "value: recursive YAML (an alias refers to its own ancestor)")
+			return nil
+		}
+		w.push(n)
+		defer w.Leave(n)
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) > 0 {
+			return w.rawDepth(n.Content[0], depth+1)
+		}
+		return nil
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for _, c := range n.Content {
+			out = append(out, w.rawDepth(c, depth+1))
+		}
+		return out
+	case yaml.MappingNode:
+		out := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := Deref(n.Content[i])
+			if k == nil {
+				continue
+			}
+			if k.Tag == "!!merge" {
+				if m, ok := w.rawDepth(n.Content[i+1], depth+1).(map[string]any); ok {
+					for mk, mv := range m {
+						if _, exists := out[mk]; !exists {
+							out[mk] = mv
+						}
+					}
+				}
+				continue
+			}
+			out[w.Intern(k.Value)] = w.rawDepth(n.Content[i+1], depth+1)
+		}
+		return out
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null", "!!bool", "!!int", "!!float":
+			return ScalarValue(n)
+		}
+		return w.Intern(n.Value)
+	}
+	return nil
+}

@@ -1,0 +1,62 @@
+package yamlnode
+
+import "testing"
+
+// TestSuggest holds the cases of both did-you-means kitsoki had before
+// there was one: the story loader's (transpositions count once, the limit
+// grows with the name, runes not bytes) and the flow fixtures' (any key
+// within two edits, ties to the name that sorts first). Where the two
+// disagreed, the story loader's answer is kept: a short word two edits
+// from a known one is more often another word than a typo.
+func TestSuggest(t *testing.T) {
+	storyKeys := []string{"say", "target", "when", "id", "initial", "states"}
+	fixtureKeys := []string{"expect_state", "expect_world", "turns", "test_kind", "initial_state"}
+	for _, c := range []struct {
+		name  string
+		known []string
+		want  string
+	}{
+		// The story loader's cases.
+		{"sai", storyKeys, "say"},
+		{"tagret", storyKeys, "target"}, // a transposition is one edit
+		{"whn", storyKeys, "when"},
+		{"idd", storyKeys, "id"},
+		{"intial", storyKeys, "initial"},
+		{"zzz", storyKeys, ""},
+		{"sätes", storyKeys, "states"}, // runes: ä is one edit, not two
+		// The flow fixtures' cases.
+		{"expect_stat", fixtureKeys, "expect_state"},
+		{"expect_wrld", fixtureKeys, "expect_world"},
+		{"tset_kind", fixtureKeys, "test_kind"},
+		{"initial_stte", fixtureKeys, "initial_state"},
+		{"expect_sate", fixtureKeys, "expect_state"}, // a tie would go to the first sorted
+		// Where they disagreed: the fixture one offered "turns" for "tur"
+		// (two edits in three letters); the story one, kept, does not.
+		{"tur", fixtureKeys, ""},
+		{"trns", fixtureKeys, "turns"},
+		// Ties go to the name that sorts first, whatever the list's order.
+		{"ab", []string{"ac", "aa"}, "aa"},
+		// Nothing known, nothing to suggest; very long names are compared
+		// only for equality.
+		{"x", nil, ""},
+		{string(make([]byte, 100)), []string{string(make([]byte, 99))}, ""},
+	} {
+		if got := Suggest(c.name, c.known); got != c.want {
+			t.Errorf("Suggest(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"kitten", "sitting", 3},
+		{"ab", "ba", 1}, {"abc", "acb", 1}, {"héllo", "hello", 1},
+	} {
+		if got := editDistance(c.a, c.b); got != c.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,295 @@
+package yamlnode
+
+import (
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"kitsoki/pkg/diag"
+)
+
+// MaxNodes is the floor of the node budget of one file (NodeBudget).
+const MaxNodes = 2_000_000
+
+// NodeBudget bounds the work spent walking the YAML tree of a file of size
+// bytes, so aliases that fan out (a "billion laughs" document) cannot hang
+// a decoder: MaxNodes plus one node per byte. A YAML node takes at least
+// one byte of text ("1," or "a,"), so a file without aliases never reaches
+// its budget however large it is (the read cap bounds the size); only
+// alias expansion can.
+func NodeBudget(size int) int { return MaxNodes + size }
+
+// maxDepth is how deeply collections may nest on the walk path.
+const maxDepth = 200
+
+// Rules are the rules a Walker reports its findings under.
+type Rules struct {
+	Syntax    *diag.Rule // node budget, recursion, depth
+	Type      *diag.Rule // a value of the wrong YAML type
+	Duplicate *diag.Rule // a repeated mapping key
+	Unknown   *diag.Rule // a key the caller does not know
+}
+
+// Walker reads the YAML nodes of one file: every finding is a positioned
+// diagnostic appended to *Out, and a problem never stops the walk early
+// (a wrong value reads as its zero). Set File, Out, Rules and a budget
+// (NewWalker); the zero value of the rest is ready.
+type Walker struct {
+	File  string
+	Out   *[]diag.Diagnostic
+	Rules *Rules
+	// Budget is the nodes left to visit; Limit the budget it started
+	// with (for the message).
+	Budget, Limit int
+	// Interning keeps one copy of repeated short strings (Intern): worth
+	// it for a large file only.
+	Interning bool
+
+	// exhausted is set once the budget ran out and was reported.
+	exhausted bool
+	// active holds the collections being walked, so an alias that refers
+	// to its own ancestor is reported instead of recursing forever.
+	active []*yaml.Node
+	strs   *[internSlots]string
+}
+
+// NewWalker is a Walker of file with the budget NodeBudget(size).
+func NewWalker(file string, size int, out *[]diag.Diagnostic, rules *Rules) *Walker {
+	b := NodeBudget(size)
+	return &Walker{File: file, Out: out, Rules: rules, Budget: b, Limit: b}
+}
+
+// Report appends a diagnostic at pos under rule. A diagnostic is one
+// line: a message is cut at its first line break (library errors append
+// a source snippet with a caret, which the output formats render
+// themselves).
+func (w *Walker) Report(pos Pos, sev diag.Severity, rule *diag.Rule, format string, a ...any) {
+	msg := fmt.Sprintf(format, a...)
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = strings.TrimSpace(msg[:i])
+	}
+	*w.Out = append(*w.Out, diag.Diagnostic{File: pos.File, Line: pos.Line, Col: pos.Col,
+		Severity: sev, Rule: rule.ID, Message: msg})
+}
+
+// Pos is the position of n in the walker's file.
+func (w *Walker) Pos(n *yaml.Node) Pos { return At(w.File, n) }
+
+// ValuePos is the position of a scalar's first content character: past
+// the opening quote of a quoted scalar. Block scalars keep the
+// indicator's position.
+func (w *Walker) ValuePos(n *yaml.Node) Pos {
+	pos := w.Pos(n)
+	if d := Deref(n); d != nil && d.Kind == yaml.ScalarNode && (d.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle)) != 0 && d == n {
+		pos.Col++
+	}
+	return pos
+}
+
+// internSlots is the size of the string cache of a file's walk.
+const internSlots = 4096
+
+// Intern returns an earlier string equal to s when the cache holds one: a
+// large story repeats the same intent names, targets, guards and
+// templates thousands of times, and the model then keeps one copy. The
+// cache is a fixed table (a hash picks the slot, a newer string takes it
+// over), so it costs 64 KiB however many distinct strings a file has;
+// only a walker with Interning set uses it.
+func (w *Walker) Intern(s string) string {
+	if !w.Interning || len(s) == 0 || len(s) > 128 {
+		return s
+	}
+	if w.strs == nil {
+		w.strs = new([internSlots]string)
+	}
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
+	}
+	slot := &w.strs[h%internSlots]
+	if *slot == s {
+		return *slot
+	}
+	*slot = s
+	return s
+}
+
+// Enter marks n as being walked; it reports (at orig) and returns false
+// when n is already on the walk path (a recursive alias) or the path is
+// too deep. A true return must be paired with Leave(n).
+func (w *Walker) Enter(n, orig *yaml.Node, at Place) bool {
+	if w.isActive(n) || len(w.active) > maxDepth {
+		w.Report(w.Pos(orig), diag.Error, w.Rules.Syntax, "%s: recursive or too deeply nested YAML (an alias refers to its own ancestor)", at.String())
+		return false
+	}
+	w.push(n)
+	return true
+}
+
+func (w *Walker) push(n *yaml.Node) {
+	if w.active == nil {
+		w.active = make([]*yaml.Node, 0, 32)
+	}
+	w.active = append(w.active, n)
+}
+
+// Leave takes n off the walk path.
+func (w *Walker) Leave(n *yaml.Node) {
+	for i := len(w.active) - 1; i >= 0; i-- {
+		if w.active[i] == n {
+			w.active = append(w.active[:i], w.active[i+1:]...)
+			return
+		}
+	}
+}
+
+// isActive reports whether n is on the walk path. The path is at most a
+// couple of hundred nodes deep (Enter refuses deeper), and mostly a few:
+// a scan beats a map.
+func (w *Walker) isActive(n *yaml.Node) bool {
+	for _, a := range w.active {
+		if a == n {
+			return true
+		}
+	}
+	return false
+}
+
+// Spend takes one node from the budget. When it runs out it reports, once
+// per file and at the node where it happened, a positioned error: the rest
+// of the file is not read, and the file must not pass as valid with keys
+// silently dropped. idx >= 0 names item idx of the list at in.
+func (w *Walker) Spend(at *yaml.Node, in Place, idx int) bool {
+	w.Budget--
+	if w.Budget >= 0 {
+		return true
+	}
+	if !w.exhausted {
+		w.exhausted = true
+		where := in.String()
+		if idx >= 0 {
+			where = Indexed(where, idx)
+		}
+		w.Report(w.Pos(at), diag.Error, w.Rules.Syntax, "%s: the file expands to more than %d YAML nodes (an alias bomb: aliases expanding to far more nodes than the file holds); kitsoki stops reading it here rather than drop the rest: shrink or split it", where, w.Limit)
+	}
+	return false
+}
+
+// Open is the start of reading the collection n (aliases followed) of
+// kind, named at in messages: false for null, for another kind (reported)
+// and past the depth limit (Enter reports it). On true the caller must
+// Leave the node it returns.
+func (w *Walker) Open(n *yaml.Node, kind yaml.Kind, at Place) (*yaml.Node, bool) {
+	orig := n
+	n = Deref(n)
+	if IsNull(n) {
+		return nil, false
+	}
+	if n.Kind != kind {
+		what := "a mapping"
+		if kind == yaml.SequenceNode {
+			what = "a list"
+		}
+		w.Report(w.Pos(orig), diag.Error, w.Rules.Type, "%s: expected %s, got %s", at.String(), what, KindName(n))
+		return nil, false
+	}
+	if !w.Enter(n, orig, at) {
+		return nil, false
+	}
+	return n, true
+}
+
+// Mapping iterates the key/value pairs of the mapping n named where. It
+// reports duplicate keys, merge keys it cannot honour, and (when known is
+// non-nil) unknown keys as errors with a did-you-mean. It returns false if
+// n is not a mapping (a type error is reported unless n is null).
+func (w *Walker) Mapping(n *yaml.Node, where string, known []string, fn func(key string, k, v *yaml.Node)) bool {
+	return w.MappingIn(n, Place{Where: where}, known, diag.Error, fn)
+}
+
+// MappingSev is Mapping with unknown keys reported at unknownSev.
+func (w *Walker) MappingSev(n *yaml.Node, where string, known []string, unknownSev diag.Severity, fn func(key string, k, v *yaml.Node)) bool {
+	return w.MappingIn(n, Place{Where: where}, known, unknownSev, fn)
+}
+
+// MappingIn is MappingSev for the mapping named at.
+func (w *Walker) MappingIn(n *yaml.Node, at Place, known []string, unknownSev diag.Severity, fn func(key string, k, v *yaml.Node)) bool {
+	n, ok := w.Open(n, yaml.MappingNode, at)
+	if !ok {
+		return false
+	}
+	defer w.Leave(n)
+	seen := NewSeen(n)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if !w.Spend(n.Content[i], at, -1) {
+			return true
+		}
+		k, v := Deref(n.Content[i]), n.Content[i+1]
+		if k == nil {
+			continue
+		}
+		if k.Kind != yaml.ScalarNode {
+			w.Report(w.Pos(k), diag.Error, w.Rules.Type, "%s: mapping keys must be strings, got %s", at.String(), KindName(k))
+			continue
+		}
+		key := w.Intern(k.Value)
+		if k.Tag == "!!merge" {
+			// `<<: *anchor` merges another mapping in.
+			src := Deref(v)
+			if src != nil && src.Kind == yaml.MappingNode {
+				w.MappingIn(src, at, known, unknownSev, fn)
+			} else if src != nil && src.Kind == yaml.SequenceNode {
+				for _, it := range src.Content {
+					w.MappingIn(it, at, known, unknownSev, fn)
+				}
+			}
+			continue
+		}
+		if prev := seen.Prev(i, key); prev != nil {
+			w.Report(w.Pos(k), diag.Error, w.Rules.Duplicate, "%s: mapping key %q already defined at line %d, column %d", at.String(), key, prev.Line, prev.Column)
+			continue
+		}
+		if known != nil && !contains(known, key) {
+			msg := fmt.Sprintf("%s: unknown key %q", at.String(), key)
+			if s := Suggest(key, known); s != "" {
+				msg += fmt.Sprintf("; did you mean `%s`?", s)
+			}
+			w.Report(w.Pos(k), unknownSev, w.Rules.Unknown, "%s", msg)
+			continue
+		}
+		fn(key, k, v)
+	}
+	return true
+}
+
+// Seq iterates the items of the list n named where; a null is an empty
+// list.
+func (w *Walker) Seq(n *yaml.Node, where string, fn func(i int, item *yaml.Node)) bool {
+	return w.SeqAt(n, Place{Where: where}, fn)
+}
+
+// SeqAt is Seq for the list named at.
+func (w *Walker) SeqAt(n *yaml.Node, at Place, fn func(i int, item *yaml.Node)) bool {
+	n, ok := w.Open(n, yaml.SequenceNode, at)
+	if !ok {
+		return false
+	}
+	defer w.Leave(n)
+	for i, it := range n.Content {
+		if !w.Spend(it, at, i) {
+			return true
+		}
+		fn(i, it)
+	}
+	return true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
