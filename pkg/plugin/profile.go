@@ -13,6 +13,7 @@ import (
 
 	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 )
 
@@ -149,14 +150,13 @@ func parseProfile(name string, data []byte) (*Profile, error) {
 		pp.errf(root.Line, root.Column, "the plugin profile must be a mapping with disable: and config: keys")
 		return nil, pp.err()
 	}
-	seen := map[string]bool{}
+	seen := yamlnode.NewSeen(root)
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i], root.Content[i+1]
-		if seen[k.Value] {
+		k, v := root.Content[i], yamlnode.Deref(root.Content[i+1])
+		if seen.Prev(i, k.Value) != nil {
 			pp.errf(k.Line, k.Column, "duplicate key %q", k.Value)
 			continue
 		}
-		seen[k.Value] = true
 		switch k.Value {
 		case "version":
 			if v.Kind != yaml.ScalarNode || v.Value != "1" {
@@ -194,13 +194,13 @@ func (pp *profileParser) err() error {
 }
 
 func (pp *profileParser) idList(v *yaml.Node, key string) []Ref {
-	if v.Kind != yaml.SequenceNode {
+	if v = yamlnode.Deref(v); v.Kind != yaml.SequenceNode {
 		pp.errf(v.Line, v.Column, "%s: must be a list of plugin ids, e.g. [transport.mcp_http]", key)
 		return nil
 	}
 	var out []Ref
 	for _, e := range v.Content {
-		if e.Kind != yaml.ScalarNode || e.Value == "" {
+		if e = yamlnode.Deref(e); e.Kind != yaml.ScalarNode || e.Value == "" {
 			pp.errf(e.Line, e.Column, "%s: entries must be plugin ids (strings)", key)
 			continue
 		}
@@ -210,13 +210,13 @@ func (pp *profileParser) idList(v *yaml.Node, key string) []Ref {
 }
 
 func (pp *profileParser) stringList(v *yaml.Node, key string) []*yaml.Node {
-	if v.Kind != yaml.SequenceNode {
+	if v = yamlnode.Deref(v); v.Kind != yaml.SequenceNode {
 		pp.errf(v.Line, v.Column, "%s: must be a list of strings", key)
 		return nil
 	}
 	var out []*yaml.Node
 	for _, e := range v.Content {
-		if e.Kind != yaml.ScalarNode {
+		if e = yamlnode.Deref(e); e.Kind != yaml.ScalarNode {
 			pp.errf(e.Line, e.Column, "%s: entries must be strings", key)
 			continue
 		}
@@ -226,12 +226,12 @@ func (pp *profileParser) stringList(v *yaml.Node, key string) []*yaml.Node {
 }
 
 func (pp *profileParser) config(v *yaml.Node) {
-	if v.Kind != yaml.MappingNode {
+	if v = yamlnode.Deref(v); v.Kind != yaml.MappingNode {
 		pp.errf(v.Line, v.Column, "config: must map plugin ids to their settings")
 		return
 	}
 	for i := 0; i+1 < len(v.Content); i += 2 {
-		k, c := v.Content[i], v.Content[i+1]
+		k, c := v.Content[i], yamlnode.Deref(v.Content[i+1])
 		pp.p.Configured = append(pp.p.Configured, Ref{ID: k.Value, File: pp.name, Line: k.Line, Col: k.Column})
 		switch k.Value {
 		case idRedact:
@@ -289,7 +289,7 @@ func (pp *profileParser) mapping(v *yaml.Node, where string, f func(k, v *yaml.N
 		return
 	}
 	for i := 0; i+1 < len(v.Content); i += 2 {
-		f(v.Content[i], v.Content[i+1])
+		f(v.Content[i], yamlnode.Deref(v.Content[i+1]))
 	}
 }
 
