@@ -2,6 +2,7 @@ package yamlnode
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -60,16 +61,21 @@ func NewWalker(file string, size int, out *[]diag.Diagnostic, rules *Rules) *Wal
 	return &Walker{File: file, Out: out, Rules: rules, Budget: b, Limit: b}
 }
 
-// Report appends a diagnostic at pos under rule. A diagnostic is one
-// line: a message is cut at its first line break (library errors append
-// a source snippet with a caret, which the output formats render
-// themselves).
+// Report appends a diagnostic at pos under rule to *w.Out (Append).
 func (w *Walker) Report(pos Pos, sev diag.Severity, rule *diag.Rule, format string, a ...any) {
+	Append(w.Out, pos, sev, rule, format, a...)
+}
+
+// Append appends a diagnostic at pos under rule to *out. A diagnostic is
+// one line: a message is cut at its first line break (library errors
+// append a source snippet with a caret, which the output formats render
+// themselves).
+func Append(out *[]diag.Diagnostic, pos Pos, sev diag.Severity, rule *diag.Rule, format string, a ...any) {
 	msg := fmt.Sprintf(format, a...)
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = strings.TrimSpace(msg[:i])
 	}
-	*w.Out = append(*w.Out, diag.Diagnostic{File: pos.File, Line: pos.Line, Col: pos.Col,
+	*out = append(*out, diag.Diagnostic{File: pos.File, Line: pos.Line, Col: pos.Col,
 		Severity: sev, Rule: rule.ID, Message: msg})
 }
 
@@ -208,12 +214,8 @@ func (w *Walker) Mapping(n *yaml.Node, where string, known []string, fn func(key
 	return w.MappingIn(n, Place{Where: where}, known, diag.Error, fn)
 }
 
-// MappingSev is Mapping with unknown keys reported at unknownSev.
-func (w *Walker) MappingSev(n *yaml.Node, where string, known []string, unknownSev diag.Severity, fn func(key string, k, v *yaml.Node)) bool {
-	return w.MappingIn(n, Place{Where: where}, known, unknownSev, fn)
-}
-
-// MappingIn is MappingSev for the mapping named at.
+// MappingIn is Mapping for the mapping named at, with unknown keys
+// reported at unknownSev.
 func (w *Walker) MappingIn(n *yaml.Node, at Place, known []string, unknownSev diag.Severity, fn func(key string, k, v *yaml.Node)) bool {
 	n, ok := w.Open(n, yaml.MappingNode, at)
 	if !ok {
@@ -250,7 +252,7 @@ func (w *Walker) MappingIn(n *yaml.Node, at Place, known []string, unknownSev di
 			w.Report(w.Pos(k), diag.Error, w.Rules.Duplicate, "%s: mapping key %q already defined at line %d, column %d", at.String(), key, prev.Line, prev.Column)
 			continue
 		}
-		if known != nil && !contains(known, key) {
+		if known != nil && !slices.Contains(known, key) {
 			msg := fmt.Sprintf("%s: unknown key %q", at.String(), key)
 			if s := Suggest(key, known); s != "" {
 				msg += fmt.Sprintf("; did you mean `%s`?", s)
@@ -283,13 +285,4 @@ func (w *Walker) SeqAt(n *yaml.Node, at Place, fn func(i int, item *yaml.Node)) 
 		fn(i, it)
 	}
 	return true
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

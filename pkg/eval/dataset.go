@@ -213,7 +213,8 @@ func (p *dparser) warnf(n *yaml.Node, format string, a ...any) {
 }
 
 // each walks a mapping's pairs, recording positions under prefix and
-// warning on keys not in known.
+// warning on keys not in known and on a repeated key (the later one is
+// read, as upstream's decoder does).
 func (p *dparser) each(n *yaml.Node, prefix string, known []string, fn func(key string, v *yaml.Node)) {
 	n = yamlnode.Deref(n)
 	if n.Kind != yaml.MappingNode {
@@ -223,9 +224,13 @@ func (p *dparser) each(n *yaml.Node, prefix string, known []string, fn func(key 
 		p.errf(n, "%s must be a mapping", prefix)
 		return
 	}
+	seen := yamlnode.NewSeen(n)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], yamlnode.Deref(n.Content[i+1])
 		key := k.Value
+		if prev := seen.Prev(i, key); prev != nil {
+			p.warnf(k, "key %q in %s appears twice (first at line %d); the later one is used (keep one)", key, orTop(prefix), prev.Line)
+		}
 		path := key
 		if prefix != "" {
 			path = prefix + "." + key

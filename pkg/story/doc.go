@@ -22,12 +22,13 @@
 // [AgentPlugin].Env/Headers and [Provider].Env and never in a diagnostic.
 //
 // Layout (actionlint style): model.go (types), load.go (entry points, path
-// index), yamlnode.go (node walker: duplicate keys, type errors, recursive
-// aliases, a node budget that grows with the file), yamlsplit.go (a large
+// index), yamlnode.go (the reporter, and the fileParser: a file's YAML read
+// through internal/yamlnode's Walker, which owns duplicate and unknown keys
+// with their did-you-mean, type errors, recursive aliases and a node budget
+// that grows with the file), yamlsplit.go (a large
 // file's top-level states: parsed in batches, so its whole YAML tree never
 // exists at once), withpos.go (an effect's with: positions as a table),
-// parse_*.go (nodes to model, with "did you mean"
-// from suggest.go), include.go, imports.go (cycle detection), override.go (an
+// parse_*.go (nodes to model), include.go, imports.go (cycle detection), override.go (an
 // import's overrides: kept as nodes, parsed for the fold on demand), plugins.go
 // (agent_plugins:/providers:, ${VAR}), resolve.go ([ResolvePath], the one
 // target resolver, used by the engine too), scalarpos.go (an expression's

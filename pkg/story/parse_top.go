@@ -574,7 +574,7 @@ func (p *fileParser) parsePhaseTemplate(name string, k, v *yaml.Node) *PhaseTemp
 				pp := &PhaseParam{Pos: p.Pos(pk)}
 				w := where + ".parameters." + pn
 				// A parameter's extra keys (a description, say) only warn.
-				p.MappingSev(pv, w, phaseParamKeys, "warning", func(key string, _, v *yaml.Node) {
+				p.MappingIn(pv, yamlnode.Place{Where: w}, phaseParamKeys, "warning", func(key string, _, v *yaml.Node) {
 					switch key {
 					case "type":
 						pp.Type = p.Str(v, w+".type")
@@ -824,7 +824,7 @@ func (p *fileParser) parseInterface(name string, k, v *yaml.Node) *HostInterface
 			p.Mapping(v, where+".operations", nil, func(op string, ok, ov *yaml.Node) {
 				o := &Operation{Pos: p.Pos(ok)}
 				// Operations are metadata only upstream: an unknown key warns.
-				p.MappingSev(ov, where+".operations."+op, []string{"input", "output"}, "warning", func(f string, _, fv *yaml.Node) {
+				p.MappingIn(ov, yamlnode.Place{Where: where + ".operations." + op}, []string{"input", "output"}, "warning", func(f string, _, fv *yaml.Node) {
 					if f == "input" {
 						o.Input = p.Raw(fv)
 					} else {

@@ -146,7 +146,7 @@ func (p *fileParser) checkElementBody(el *ViewElement, n, body *yaml.Node, bw st
 	case "list":
 		p.checkListBody(el, n, body, bw)
 	case "kv":
-		p.MappingSev(body, bw, kvBodyKeysW, "warning", func(key string, k, v *yaml.Node) {
+		p.MappingIn(body, yamlnode.Place{Where: bw}, kvBodyKeysW, "warning", func(key string, k, v *yaml.Node) {
 			if key == "when" {
 				p.nestedWhen(el, k)
 				return
@@ -177,7 +177,7 @@ func (p *fileParser) nestedWhen(el *ViewElement, k *yaml.Node) {
 // among them is reported as nested) and returns the value of key.
 func (p *fileParser) bodyText(el *ViewElement, body *yaml.Node, bw string, known []string, key string) string {
 	text := ""
-	p.MappingSev(body, bw, known, "warning", func(k string, kn, v *yaml.Node) {
+	p.MappingIn(body, yamlnode.Place{Where: bw}, known, "warning", func(k string, kn, v *yaml.Node) {
 		if k == "when" && slices.Contains(known, "when") {
 			p.nestedWhen(el, kn)
 			return
@@ -193,7 +193,7 @@ func (p *fileParser) bodyText(el *ViewElement, body *yaml.Node, bw string, known
 // checkListBody checks a list element's body: items (strings, or
 // mappings with a label) and marker.
 func (p *fileParser) checkListBody(el *ViewElement, n, body *yaml.Node, bw string) {
-	p.MappingSev(body, bw, listBodyKeysW, "warning", func(key string, k, v *yaml.Node) {
+	p.MappingIn(body, yamlnode.Place{Where: bw}, listBodyKeysW, "warning", func(key string, k, v *yaml.Node) {
 		switch key {
 		case "when":
 			p.nestedWhen(el, k)
@@ -221,7 +221,7 @@ func (p *fileParser) checkListItem(it *yaml.Node, iw string) {
 		return
 	}
 	label := ""
-	p.MappingSev(it, iw, listItemKeys, "warning", func(ik string, _, iv *yaml.Node) {
+	p.MappingIn(it, yamlnode.Place{Where: iw}, listItemKeys, "warning", func(ik string, _, iv *yaml.Node) {
 		if ik == "label" {
 			label = p.Str(iv, iw+".label")
 		} else {

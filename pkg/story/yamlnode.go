@@ -1,9 +1,6 @@
 package story
 
 import (
-	"fmt"
-	"strings"
-
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/yamlnode"
@@ -16,16 +13,7 @@ type reporter struct {
 }
 
 func (r *reporter) add(p Pos, sev diag.Severity, rule *Rule, format string, a ...any) {
-	msg := fmt.Sprintf(format, a...)
-	// Diagnostics are one line: library errors sometimes append a source
-	// snippet with a caret, which the output formats render themselves.
-	if i := strings.IndexByte(msg, '\n'); i >= 0 {
-		msg = strings.TrimSpace(msg[:i])
-	}
-	r.ds = append(r.ds, diag.Diagnostic{
-		File: p.File, Line: p.Line, Col: p.Col,
-		Severity: sev, Rule: rule.ID, Message: msg,
-	})
+	yamlnode.Append(&r.ds, p, sev, rule, format, a...)
 }
 
 func (r *reporter) errf(p Pos, rule *Rule, format string, a ...any) {
