@@ -6,14 +6,10 @@
 // story format or any other file format: callers name the keys they know,
 // the rules they report under and the model they build.
 //
-// The node helpers ([Deref], [IsNull], [KindName], [Describe],
-// [ScalarValue], [Get], [Keys]) and the repeated-key finder ([Seen]) are
-// shared by the decoders whose messages differ from the Walker's (flow
-// fixtures, eval datasets, plugin profiles, views), so each keeps its
-// wording while the walk itself is written once.
-//
-// Layout: pos.go ([Pos]), suggest.go ([Suggest]), node.go (node helpers),
-// place.go ([Place]), seen.go ([Seen]), walk.go ([Walker]: budget, depth,
-// mappings and lists), scalar.go (the Walker's typed scalars and raw
-// values).
+// The node helpers ([Deref], [IsNull], [KindName], [Get], [Keys],
+// [ErrLine]) and the repeated-key finder ([Seen]) serve the decoders whose
+// messages differ from the Walker's (flow fixtures, eval datasets, plugin
+// profiles, views). Layout: pos.go, suggest.go, node.go, place.go, seen.go,
+// walk.go (the Walker: budget, depth, mappings, lists) and scalar.go (its
+// typed scalars and raw values).
 package yamlnode

@@ -79,11 +79,8 @@ func ScalarValue(n *yaml.Node) any {
 	case "!!null":
 		return nil
 	case "!!bool":
-		switch strings.ToLower(n.Value) {
-		case "true", "yes", "on":
-			return true
-		}
-		return false
+		b, _ := Bool(n.Value)
+		return b
 	case "!!int":
 		if v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
 			return int(v)
@@ -140,4 +137,19 @@ func Keys(n *yaml.Node) []string {
 // Indexed is where[i], as a message names a list item.
 func Indexed(where string, i int) string {
 	return where + "[" + strconv.Itoa(i) + "]"
+}
+
+// ErrLine splits a yaml.v3 error into the line it names and the message
+// after it ("yaml: line 3: did not find expected key" is 3 and "did not
+// find expected key"); an error that names no line is 0 and its text
+// without the "yaml: " prefix.
+func ErrLine(err error) (int, string) {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	rest, ok := strings.CutPrefix(msg, "line ")
+	num, after, found := strings.Cut(rest, ":")
+	line, e := strconv.Atoi(num)
+	if !ok || !found || e != nil {
+		return 0, msg
+	}
+	return line, strings.TrimSpace(after)
 }

@@ -44,10 +44,7 @@ func (w *Walker) StrAt(n *yaml.Node, where string, i int) string {
 
 // StrIn is Str(n, where+"."+key).
 func (w *Walker) StrIn(n *yaml.Node, where, key string) string {
-	if s, ok := w.plain(n); ok {
-		return s
-	}
-	return w.Str(n, where+"."+key)
+	return w.StrAtPl(n, Place{Where: where}, key)
 }
 
 // StrAtPl is Str(n, at+"."+key).
@@ -58,26 +55,17 @@ func (w *Walker) StrAtPl(n *yaml.Node, at Place, key string) string {
 	return w.Str(n, at.String()+"."+key)
 }
 
-// plainBool returns n's value when n is a scalar boolean word.
-func plainBool(n *yaml.Node) (bool, bool) {
-	if d := Deref(n); d != nil && d.Kind == yaml.ScalarNode && !IsNull(d) {
-		return Bool(d.Value)
-	}
-	return false, false
-}
-
 // BoolIn is Boolean(n, where+"."+key).
 func (w *Walker) BoolIn(n *yaml.Node, where, key string) bool {
-	if b, ok := plainBool(n); ok {
-		return b
-	}
-	return w.Boolean(n, where+"."+key)
+	return w.BoolAtPl(n, Place{Where: where}, key)
 }
 
 // BoolAtPl is Boolean(n, at+"."+key).
 func (w *Walker) BoolAtPl(n *yaml.Node, at Place, key string) bool {
-	if b, ok := plainBool(n); ok {
-		return b
+	if d := Deref(n); d != nil && d.Kind == yaml.ScalarNode {
+		if b, ok := Bool(d.Value); ok {
+			return b
+		}
 	}
 	return w.Boolean(n, at.String()+"."+key)
 }

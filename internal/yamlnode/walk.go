@@ -44,7 +44,7 @@ type Walker struct {
 	// with (for the message).
 	Budget, Limit int
 	// Interning keeps one copy of repeated short strings (Intern): worth
-	// it for a large file only.
+	// it for a large file only (NewWalker sets it).
 	Interning bool
 
 	// exhausted is set once the budget ran out and was reported.
@@ -55,10 +55,14 @@ type Walker struct {
 	strs   *[internSlots]string
 }
 
-// NewWalker is a Walker of file with the budget NodeBudget(size).
+// internMinBytes is the file size from which NewWalker interns strings.
+const internMinBytes = 256 << 10
+
+// NewWalker is a Walker of file (size bytes) with the budget
+// NodeBudget(size), interning strings when the file is large.
 func NewWalker(file string, size int, out *[]diag.Diagnostic, rules *Rules) *Walker {
 	b := NodeBudget(size)
-	return &Walker{File: file, Out: out, Rules: rules, Budget: b, Limit: b}
+	return &Walker{File: file, Out: out, Rules: rules, Budget: b, Limit: b, Interning: size >= internMinBytes}
 }
 
 // Report appends a diagnostic at pos under rule to *w.Out (Append).

@@ -1,6 +1,7 @@
 package yamlnode
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -271,4 +272,25 @@ func FuzzWalker(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestErrLine(t *testing.T) {
+	var doc yaml.Node
+	err := yaml.Unmarshal([]byte("a: [1\nb: 2\n"), &doc)
+	if line, msg := ErrLine(err); line != 1 || msg != "did not find expected ',' or ']'" {
+		t.Errorf("ErrLine(%q) = %d, %q", err, line, msg)
+	}
+	for _, c := range []struct {
+		in, msg string
+		line    int
+	}{
+		{"yaml: line 7: found character that cannot start any token", "found character that cannot start any token", 7},
+		{"line 2: cannot unmarshal", "cannot unmarshal", 2},
+		{"yaml: unmarshal errors:\n  line 3: x", "unmarshal errors:\n  line 3: x", 0},
+		{"yaml: line x: y", "line x: y", 0},
+	} {
+		if line, msg := ErrLine(errors.New(c.in)); line != c.line || msg != c.msg {
+			t.Errorf("ErrLine(%q) = %d, %q; want %d, %q", c.in, line, msg, c.line, c.msg)
+		}
+	}
 }

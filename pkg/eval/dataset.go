@@ -18,6 +18,7 @@ import (
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
+	"slices"
 )
 
 // Dataset is one parsed evals/*.yaml file (kind: agent_eval).
@@ -236,7 +237,7 @@ func (p *dparser) each(n *yaml.Node, prefix string, known []string, fn func(key 
 			path = prefix + "." + key
 		}
 		p.d.pos[path] = p.at(v)
-		if known != nil && !containsStr(known, key) {
+		if known != nil && !slices.Contains(known, key) {
 			p.warnf(k, "unknown key %q in %s (ignored)", key, orTop(prefix))
 			continue
 		}
@@ -526,15 +527,6 @@ func (p *dparser) selection(n *yaml.Node) {
 			})
 		}
 	})
-}
-
-func containsStr(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Discover lists the datasets under root: root itself when it is a file,

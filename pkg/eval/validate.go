@@ -178,7 +178,7 @@ func Validate(d *Dataset, loader *StoryLoader) *Validation {
 	switch {
 	case d.Comparator.Kind == "":
 		errf("comparator", "comparator is required")
-	case !containsStr(comparatorKinds, d.Comparator.Kind):
+	case !slices.Contains(comparatorKinds, d.Comparator.Kind):
 		errf("comparator", "unsupported comparator %q", d.Comparator.Kind)
 	}
 	if len(d.Examples) == 0 {
@@ -324,7 +324,7 @@ func checkMatrix(d *Dataset, errf, warnf func(key, format string, a ...any)) {
 		checkList(key, "model", m.Models[p], errf, nil)
 	}
 	checkList("matrix.effort", "effort", m.Effort, errf, func(at, e string) {
-		if !containsStr(knownEfforts, e) {
+		if !slices.Contains(knownEfforts, e) {
 			warnf(at, "%s %q is not one of low, medium, high, xhigh, max", at, e)
 		}
 	})
@@ -360,7 +360,7 @@ func checkSelection(d *Dataset, errf func(key, format string, a ...any)) {
 	switch {
 	case s.Strategy == "":
 		errf("selection", "selection.strategy is required (cheapest_passing or fastest_passing)")
-	case !containsStr(strategies, s.Strategy):
+	case !slices.Contains(strategies, s.Strategy):
 		errf("selection.strategy", "unsupported selection strategy %q (use cheapest_passing or fastest_passing)", s.Strategy)
 	}
 	p := s.Pinned
@@ -372,15 +372,15 @@ func checkSelection(d *Dataset, errf func(key, format string, a ...any)) {
 		if p.Model != "" || p.Effort != "" {
 			errf("selection.pinned", "selection.pinned.profile is required when a model or effort is pinned")
 		}
-	} else if !containsStr(m.Profiles, p.Profile) {
+	} else if !slices.Contains(m.Profiles, p.Profile) {
 		errf("selection.pinned.profile", "selection.pinned.profile %q is not in matrix.profiles", p.Profile)
-	} else if models, ok := m.Models[p.Profile]; ok && p.Model != "" && !containsStr(models, p.Model) {
+	} else if models, ok := m.Models[p.Profile]; ok && p.Model != "" && !slices.Contains(models, p.Model) {
 		errf("selection.pinned.model", "selection.pinned.model %q is not in matrix.models.%s", p.Model, p.Profile)
 	}
-	if p.Effort != "" && len(m.Effort) > 0 && !containsStr(m.Effort, p.Effort) {
+	if p.Effort != "" && len(m.Effort) > 0 && !slices.Contains(m.Effort, p.Effort) {
 		errf("selection.pinned.effort", "selection.pinned.effort %q is not in matrix.effort", p.Effort)
 	}
-	if p.FallbackProfile != "" && !containsStr(m.Profiles, p.FallbackProfile) {
+	if p.FallbackProfile != "" && !slices.Contains(m.Profiles, p.FallbackProfile) {
 		errf("selection.pinned.fallback_profile", "selection.pinned.fallback_profile %q is not in matrix.profiles", p.FallbackProfile)
 	}
 }

@@ -113,8 +113,8 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 	for _, pc := range split(data) {
 		var node yaml.Node
 		if err := yaml.Unmarshal(pc.src, &node); err != nil {
-			line, msg := yamlErrLine(err)
-			return nil, fmt.Errorf("%s:%d: YAML does not parse: %s", file, line+pc.line, msg)
+			line, msg := yamlnode.ErrLine(err)
+			return nil, fmt.Errorf("%s:%d: YAML does not parse: %s", file, max(line, 1)+pc.line, msg)
 		}
 		if len(node.Content) == 0 || node.Content[0].Kind != yaml.MappingNode {
 			continue
@@ -167,7 +167,8 @@ func decodeErrLine(err error) (int, string) {
 			msg = msg[:j]
 		}
 	}
-	return yamlErrLine(errors.New(msg))
+	line, msg := yamlnode.ErrLine(errors.New(msg))
+	return max(line, 1), msg
 }
 
 func firstPositive(vs ...int) int {

@@ -119,8 +119,8 @@ func readDoc(file string, pc piece) (*Fixture, []diag.Diagnostic) {
 	p := &parser{file: file, lineOff: pc.line, colOff: pc.colOff}
 	doc, err := decodeDoc(string(pc.src))
 	if err != nil {
-		line, msg := yamlErrLine(err)
-		return nil, []diag.Diagnostic{{File: file, Line: line + pc.line, Col: 1, Severity: diag.Error, Rule: ruleSyntax.ID,
+		line, msg := yamlnode.ErrLine(err)
+		return nil, []diag.Diagnostic{{File: file, Line: max(line, 1) + pc.line, Col: 1, Severity: diag.Error, Rule: ruleSyntax.ID,
 			Message: "YAML does not parse: " + msg}}
 	}
 	if len(doc.Content) == 0 {
@@ -139,19 +139,6 @@ func readDoc(file string, pc piece) (*Fixture, []diag.Diagnostic) {
 	fx := p.fixture(root)
 	fx.File = file
 	return fx, p.ds
-}
-
-// yamlErrLine pulls "line N: msg" out of a yaml.v3 error.
-func yamlErrLine(err error) (int, string) {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	var line int
-	if _, e := fmt.Sscanf(msg, "line %d:", &line); e == nil {
-		if i := strings.Index(msg, ":"); i >= 0 {
-			msg = strings.TrimSpace(msg[i+1:])
-		}
-		return line, msg
-	}
-	return 1, msg
 }
 
 // keySet is the keys a kind of mapping may hold: the known ones, which
@@ -277,13 +264,9 @@ func (p *parser) boolean(v *yaml.Node, where string) bool {
 	b, ok := scalarValue(v).(bool)
 	if !ok {
 		// A quoted "true" or a YAML 1.1 yes/no: what was meant is clear.
-		switch strings.ToLower(strings.TrimSpace(v.Value)) {
-		case "true", "yes", "on":
-			p.warnf(v, ruleShape, "%s: %q read as true; write true", where, v.Value)
-			return true
-		case "false", "no", "off":
-			p.warnf(v, ruleShape, "%s: %q read as false; write false", where, v.Value)
-			return false
+		if b, ok := yamlnode.Bool(strings.TrimSpace(v.Value)); ok {
+			p.warnf(v, ruleShape, "%s: %q read as %t; write %t", where, v.Value, b, b)
+			return b
 		}
 		p.errf(v, ruleShape, "%s: expected true or false, got %q", where, v.Value)
 	}

@@ -133,13 +133,8 @@ func parseProfile(name string, data []byte) (*Profile, error) {
 	pp := profileParser{name: name, p: &Profile{Path: name}}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		line := 0
-		msg := err.Error()
-		if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
-			line, _ = strconv.Atoi(m[1])
-			msg = strings.TrimPrefix(msg[len(m[0]):], " ")
-		}
-		pp.errf(line, 0, "the plugin profile is not valid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
+		line, msg := yamlnode.ErrLine(err)
+		pp.errf(line, 0, "the plugin profile is not valid YAML: %s", msg)
 		return nil, pp.err()
 	}
 	if len(doc.Content) == 0 {
@@ -175,8 +170,6 @@ func parseProfile(name string, data []byte) (*Profile, error) {
 	}
 	return pp.p, nil
 }
-
-var yamlLineRe = &lazyre.Regexp{Expr: `^yaml: line (\d+):`}
 
 type profileParser struct {
 	name  string

@@ -8,12 +8,12 @@ import (
 	"kitsoki/internal/yamlfast"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"go.yaml.in/yaml/v3"
+	"kitsoki/internal/yamlnode"
 )
 
 // Cache shares read and parsed files between the loads of one process:
@@ -148,14 +148,8 @@ func decodeYAML(data []byte) (*yaml.Node, *syntaxError) {
 	if err == nil {
 		return &doc, nil
 	}
-	msg := err.Error()
-	line, col := 0, 0
-	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		msg = m[2]
-	} else {
-		msg = strings.TrimPrefix(msg, "yaml: ")
-	}
+	line, msg := yamlnode.ErrLine(err)
+	col := 0
 	if tl, tc := findTab(data); tl > 0 && (strings.Contains(msg, "tab") || tl == line || tl == line-1) {
 		line, col = tl, tc
 		msg = "tab character in indentation; YAML indentation must use spaces (" + msg + ")"

@@ -12,7 +12,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/fsmemo"
-	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
@@ -244,8 +243,6 @@ func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []s
 	st.index()
 	return st
 }
-
-var yamlLineRe = &lazyre.Regexp{Expr: `^yaml: line (\d+): (.*)$`}
 
 // yaml12Directive turns a leading "%YAML 1.2" directive (which upstream's
 // YAML 1.2 decoder accepts and this YAML 1.1 parser rejects as an

@@ -293,7 +293,7 @@ func (p *fileParser) parseWorldVar(name string, k, v *yaml.Node) *WorldVar {
 	wv := &WorldVar{Name: name, Pos: p.Pos(k)}
 	d := yamlnode.Deref(v)
 	if d != nil && d.Kind == yaml.MappingNode {
-		if hasKey(d, "type") || hasKey(d, "default") || hasKey(d, "values") {
+		if yamlnode.Get(d, "type") != nil || yamlnode.Get(d, "default") != nil || yamlnode.Get(d, "values") != nil {
 			// Schema form; extra keys are ignored upstream (non-strict).
 			for i := 0; i+1 < len(d.Content); i += 2 {
 				val := d.Content[i+1]

@@ -42,7 +42,7 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 		v.Kind = "elements"
 		v.Elements = p.parseElements(d, where, false)
 	case yaml.MappingNode:
-		if hasKey(d, "template_file") && (hasKey(d, "extends") || hasKey(d, "blocks")) {
+		if yamlnode.Get(d, "template_file") != nil && (yamlnode.Get(d, "extends") != nil || yamlnode.Get(d, "blocks") != nil) {
 			p.errf(p.Pos(n), ruleView, "view: template_file is mutually exclusive with extends/blocks")
 		}
 		v.Kind = "extends"

@@ -1,8 +1,6 @@
 package story
 
 import (
-	"go.yaml.in/yaml/v3"
-
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 )
@@ -68,10 +66,3 @@ type fileParser struct {
 func newFileParser(rep *reporter, file, dir string, size int) *fileParser {
 	return &fileParser{reporter: rep, Walker: yamlnode.NewWalker(file, size, &rep.ds, walkRules), dir: dir}
 }
-
-// internMinBytes is the file size from which strings are interned.
-const internMinBytes = 256 << 10
-
-// hasKey reports whether the mapping node d (dereferenced) has a key
-// written key (no checks).
-func hasKey(d *yaml.Node, key string) bool { return yamlnode.Get(d, key) != nil }

@@ -243,7 +243,7 @@ func shiftLines(n *yaml.Node, shift, depth int) bool {
 func (l *loader) parseFileDoc(display, abs string, data []byte, shared, include bool) (*fileDef, *fileParser) {
 	newParser := func(owned bool) *fileParser {
 		p := newFileParser(l.rep, display, filepath.Dir(abs), len(data))
-		p.owned, p.Interning, p.include = owned, len(data) >= internMinBytes, include
+		p.owned, p.include = owned, include
 		return p
 	}
 	// A small file validate sees again (a shared import, a copied story)
