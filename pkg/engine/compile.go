@@ -65,7 +65,7 @@ func (c *compiler) handled(h string) bool {
 	return ok
 }
 
-func pos(p story.Pos) Pos { return Pos{File: p.File, Line: p.Line, Col: p.Col} }
+func pos(p story.Pos) Pos { return p }
 
 // Compile turns a loaded story into an executable Machine. Constructs the
 // engine does not execute (imports, phases, parallel states, background
