@@ -40,10 +40,7 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		hops++
 		if hops > maxOnErrorDepth+1 {
 			// the first redirect is depth 0: the sixth (depth 5) is refused
-			if r.oneShot {
-				return fmt.Errorf("on_error redirect depth cap %d exceeded: %s keeps failing (last error: %s)", maxOnErrorDepth, rd.target, rd.err)
-			}
-			// story-runtime §2.4: the redirect is refused, the session
+			// (story-runtime §2.4: the redirect is refused, the session
 			// stays where the last redirect took it (the replayed state
 			// upstream's flow rig asserts), the view is the originating
 			// state's.
@@ -361,25 +358,15 @@ func (r *runner) statePathForEvent() string {
 
 // flushHeld writes the held walk events: machine.transition, the
 // transition's own effect events, the on_enter effect events, the exits,
-// the entries (upstream's order, story-runtime §1.8). kitsoki run keeps
-// the transition's own effect events before machine.transition (its trace
-// golden).
+// the entries (upstream's order, story-runtime §1.8).
 func (r *runner) flushHeld() error {
-	head, effs, moves, at := r.heldHead, r.held, r.heldMoves, r.headAt
+	head, effs, moves := r.heldHead, r.held, r.heldMoves
 	r.heldHead, r.held, r.heldMoves, r.headAt = nil, nil, nil, 0
 	var all []Event
-	if head == nil {
-		at = len(effs)
-	} else if !r.oneShot {
-		// a session writes upstream's order (story-runtime §1.8):
-		// machine.transition first, then every effect event
-		at = 0
-	}
-	all = append(all, effs[:at]...)
 	if head != nil {
 		all = append(all, *head)
 	}
-	all = append(all, effs[at:]...)
+	all = append(all, effs...)
 	for _, k := range []string{KindStateExited, KindStateEntered} {
 		for _, e := range moves {
 			if e.Kind == k {
