@@ -150,12 +150,8 @@ type runner struct {
 	batchBound    []string        // world keys the batch's calls bound so far
 	renderWorld   World           // the world a dispatched call's with: renders against (nil: r.world)
 	dispatchState string          // the resting state of the batch being dispatched
-	// a walk's events held for upstream's order (step.go take)
-	hold      bool
-	heldHead  *Event
-	held      []Event
-	heldMoves []Event
-	headAt    int
+	// walk holds a transition's walk events for upstream's order (held.go)
+	walk heldWalk
 	// emitSay is the index in said of the first line a post-bind hop said
 	// (-1 = no post-bind hop fired this turn)
 	emitSay int
