@@ -159,9 +159,17 @@ func onePathRun(t *testing.T, dir string) onePathOutcome {
 	detail := fmt.Sprintf("exit %d\n%s%s", code, out.String(), errb.String())
 	var res struct {
 		World map[string]any `json:"world"`
+		Calls []struct {
+			OK bool `json:"ok"`
+		} `json:"calls"`
 	}
 	_ = json.Unmarshal(out.Bytes(), &res)
 	saw := promptOf(res.World["out"])
+	if code == 0 && len(res.Calls) == 1 && !res.Calls[0].OK && strings.Contains(detail, refusedText) {
+		// a refused call without on_error does not fail the run (as a
+		// test session): the refusal is the call's error and last_error
+		return onePathOutcome{"refused", "", detail}
+	}
 	return cliVerdict(code == 0 && saw != "", saw, code, detail)
 }
 

@@ -180,7 +180,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 		return err
 	}
 	defer tw.Close()
-	sink, save := startSave(f, f.spinner.watch(engine.TraceSink(tw)), world)
+	sink, save := startSave(f, f.spinner.watch(compose.TraceSink(tw)), world)
 
 	rt, err := plan.Build(compose.BuildOptions{Cassette: cas, Sink: sink, ClaudeSubmit: claudeSubmitCommand(), CallTimeout: f.callTimeout})
 	if err != nil {

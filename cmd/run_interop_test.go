@@ -254,9 +254,18 @@ states:
 	if _, out := runTraced(t, story); !strings.Contains(out, "via agent.b") {
 		t.Fatalf("the rendered alias must serve the call:\n%s", out)
 	}
-	code, out, errOut := runCmd(t, "run", story, "--world", "pick=agent.nope", "--trace", filepath.Join(t.TempDir(), "b.jsonl"))
+	// the call fails, naming the alias; without on_error the run goes on
+	// to its terminal state, as a test session's turn does
+	code, out, errOut := runCmd(t, "run", story, "--world", "pick=agent.nope", "--json", "--trace", filepath.Join(t.TempDir(), "b.jsonl"))
 	all := out + errOut
-	if code != 1 || !strings.Contains(all, `"{{ world.pick }}" rendered to "agent.nope"`) {
+	var res struct {
+		Outcome string         `json:"outcome"`
+		World   map[string]any `json:"world"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("unknown rendered alias: exit %d, %v\n%s", code, err, all)
+	}
+	if le, _ := res.World["last_error"].(string); res.Outcome != "terminal" || !strings.Contains(le, `"{{ world.pick }}" rendered to "agent.nope"`) {
 		t.Fatalf("unknown rendered alias: exit %d\n%s", code, all)
 	}
 }

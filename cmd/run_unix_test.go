@@ -49,10 +49,16 @@ states:
 	storytest.WriteTree(t, dir, map[string]string{"app.yaml": story})
 	tr := filepath.Join(dir, "t.jsonl")
 	p := startProcess(t, "", bin, "run", dir, "--trace", tr)
-	// the sleep has started once harness.called for host.run is in the trace
+	// the sleep has started once host.run is dispatched (harness.called
+	// is written earlier, when the walk reaches the invoke)
 	p.waitUntil(t, "reached host.run", func() bool {
 		b, _ := os.ReadFile(tr)
-		return bytes.Contains(b, []byte(`"namespace":"host.run"`))
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			if bytes.Contains(line, []byte(`"kind":"harness.dispatched"`)) && bytes.Contains(line, []byte(`"namespace":"host.run"`)) {
+				return true
+			}
+		}
+		return false
 	})
 	pidB, err := os.ReadFile(pidFile)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"kitsoki/internal/testing/storyload"
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
+	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
 )
@@ -84,7 +85,7 @@ func TestEngineSeamBindKeysAndErrorKind(t *testing.T) {
 			})); err != nil {
 				t.Fatal(err)
 			}
-			res := engine.Run(context.Background(), m, engine.Options{Agents: engine.RegistryCaller(reg, nil)})
+			res := engine.Run(context.Background(), m, engine.Options{Agents: compose.RegistryCaller(reg, nil)})
 			if res.Outcome != engine.OutcomeTerminal || res.State != tc.wantState {
 				t.Fatalf("outcome %s in %s (err %v), want terminal in %s", res.Outcome, res.State, res.Err, tc.wantState)
 			}
@@ -141,7 +142,7 @@ episodes:
 		t.Fatal(err)
 	}
 	defer reg.Close()
-	res := engine.Run(context.Background(), m, engine.Options{Agents: engine.RegistryCaller(reg, sink), Sink: sink, NoSnapshot: true})
+	res := engine.Run(context.Background(), m, engine.Options{Agents: compose.RegistryCaller(reg, sink), Sink: sink, NoSnapshot: true})
 	if res.State != "failed" || len(res.Calls) != 1 || len(errorIDs) != 1 {
 		t.Fatalf("state %s, calls %+v, error events %v (err %v)", res.State, res.Calls, errorIDs, res.Err)
 	}

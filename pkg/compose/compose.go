@@ -151,7 +151,7 @@ func (p *Plan) Build(o BuildOptions) (*Runtime, error) {
 }
 
 // Caller is the engine's agent layer over the registry.
-func (rt *Runtime) Caller() engine.AgentCaller { return engine.RegistryCaller(rt.Agents, rt.Sink) }
+func (rt *Runtime) Caller() engine.AgentCaller { return RegistryCaller(rt.Agents, rt.Sink) }
 
 // Close stops agent plugins, then hook processes; the registry's error
 // comes first (redact it with Agents.Redact before printing).

@@ -78,7 +78,7 @@ func (o DispatchOptions) engineSink() engine.Sink {
 func (o DispatchOptions) registryOptions(st *story.Story) agent.RegistryOptions {
 	sink := o.AgentSink
 	if sink == nil {
-		sink = engine.AgentSink(o.engineSink())
+		sink = AgentSink(o.engineSink())
 	}
 	return agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Cassette: o.Cassette, Sink: sink,
 		ClaudeSubmit: o.ClaudeSubmit, Timeout: o.CallTimeout, Builders: o.builders(), Logger: o.Logger, Schemas: o.Schemas}

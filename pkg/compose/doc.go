@@ -5,6 +5,12 @@
 // run logic, flags or output formats: it only builds and closes the parts,
 // leaving the turn loop to pkg/engine and the wording of errors to cmd/.
 //
+// It also holds the adapters between the engine's seams and the
+// transports (adapters.go): [RegistryCaller] answers the engine's agent
+// calls through the agent registry, [AgentSink] forwards the registry's
+// events into the run's sink, [TraceSink] writes a run's events to a trace
+// file, so pkg/engine touches neither.
+//
 // kitsoki run, test, eval run and mcp serve all build through it, so the
 // operator's profile layers hold the same way for all four
 // ([ResolveOptions]: Sandbox and MinimalEnv for kitsoki test). Layout:

@@ -2,12 +2,7 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"strings"
 	"testing"
-
-	"kitsoki/pkg/agent"
 )
 
 func TestAgentCallPromptSchemaAlias(t *testing.T) {
@@ -46,75 +41,5 @@ func TestAgentCallPromptSchemaAlias(t *testing.T) {
 	ret := payloadMap(t, sink.kinds(KindHarnessReturned)[0].Payload)["data"].(map[string]any)
 	if ret["ok"] != true || ret["exit_code"] != float64(0) || ret["submitted"].(map[string]any)["decision"] != "accept" {
 		t.Errorf("decide result = %v", ret)
-	}
-}
-
-func TestAgentThroughRegistryWritesAgentEvents(t *testing.T) {
-	st := loadStory(t, "agent")
-	sink := &recSink{}
-	reg, err := agent.NewRegistryFromPlugins(st.AgentPlugins, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer reg.Close()
-	err = reg.RegisterInProcess("agent.local", agent.AgentFunc(func(ctx context.Context, req *agent.AskRequest) (*agent.AskResponse, error) {
-		if req.Verb == "decide" {
-			if !strings.Contains(string(req.Schema), "decision") {
-				return nil, errors.New("schema not sent")
-			}
-			return &agent.AskResponse{Submission: json.RawMessage(`{"decision":"reject"}`)}, nil
-		}
-		return &agent.AskResponse{Submission: json.RawMessage(`{"answer":"fine"}`)}, nil
-	}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := Compile(st, CompileOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := Run(context.Background(), m, Options{Agents: RegistryCaller(reg, sink), Sink: sink})
-	wantOutcome(t, res, OutcomeTerminal, "judging")
-	if res.World["verdict"].(map[string]any)["decision"] != "reject" || res.World["reply"] != "fine" {
-		t.Errorf("world = %v", res.World)
-	}
-	starts, completes := sink.kinds(agent.EventCallStart), sink.kinds(agent.EventCallComplete)
-	if len(starts) != 2 || len(completes) != 2 {
-		t.Fatalf("agent events: %d start, %d complete", len(starts), len(completes))
-	}
-	if starts[0].CallID == "" || starts[0].CallID != completes[0].CallID || starts[0].StatePath != "judging" {
-		t.Errorf("start/complete pairing: %+v / %+v", starts[0], completes[0])
-	}
-	// order: harness.called, agent.call.start, agent.call.complete, harness.returned
-	var order []string
-	for _, e := range sink.evs {
-		switch e.Kind {
-		case KindHarnessCalled, KindHarnessReturned, agent.EventCallStart, agent.EventCallComplete:
-			order = append(order, e.Kind)
-		}
-	}
-	if strings.Join(order[:4], ",") != "harness.called,agent.call.start,agent.call.complete,harness.returned" {
-		t.Errorf("event order = %v", order)
-	}
-}
-
-func TestAgentSchemaInvalidGoesToOnErrorOrFails(t *testing.T) {
-	st := loadStory(t, "agent")
-	reg, _ := agent.NewRegistryFromPlugins(st.AgentPlugins, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir})
-	defer reg.Close()
-	reg.RegisterInProcess("agent.local", agent.AgentFunc(func(ctx context.Context, req *agent.AskRequest) (*agent.AskResponse, error) {
-		return &agent.AskResponse{Submission: json.RawMessage(`{"decision":"maybe"}`)}, nil
-	}))
-	m, _ := Compile(st, CompileOptions{})
-	sink := &recSink{}
-	res := Run(context.Background(), m, Options{Agents: RegistryCaller(reg, sink), Sink: sink})
-	if res.Outcome != OutcomeFailed || !strings.Contains(res.Err.Error(), "schema_invalid") {
-		t.Fatalf("outcome %s err %v", res.Outcome, res.Err)
-	}
-	if len(sink.kinds(agent.EventCallError)) != 1 {
-		t.Error("no agent.call.error")
-	}
-	if le, _ := res.World["last_error"].(string); !strings.Contains(le, "schema_invalid") {
-		t.Errorf("last_error = %q", le)
 	}
 }

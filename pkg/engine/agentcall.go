@@ -39,8 +39,9 @@ type AgentAnswer struct {
 }
 
 // AgentCaller dispatches agent calls. The implementation reports
-// agent.call.* events itself (through the run's Sink, via the adapter in
-// agent_adapter.go); the engine only records harness.* around it.
+// agent.call.* events itself (through the run's Sink; pkg/compose's
+// RegistryCaller is the one over the agent registry); the engine only
+// records harness.* around it.
 type AgentCaller interface {
 	CallAgent(ctx context.Context, call AgentCall) (*AgentAnswer, error)
 }

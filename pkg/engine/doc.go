@@ -1,6 +1,8 @@
 // Package engine runs a loaded story: a [Session] takes one turn at a time
 // (kitsoki test drives it fixture turn by fixture turn) and [Run] drives a
-// session to its end for kitsoki run.
+// session to its end for kitsoki run, on the same turn path (only the
+// driving is Run's: inputs in order, a refused input or a failed turn ends
+// it, resting timeouts are waited out).
 // It owns the run-time semantics of the story format (story-runtime.md,
 // story-format.md §4–§6) and the trace events they write; it must not parse
 // YAML (pkg/story), fold imports (pkg/fold, called at [Compile]), serve host
@@ -36,7 +38,8 @@
 // replay.go (the world's replayed shape between turns), paths.go (bind
 // result paths, flat world keys), eval.go (guards and value templates),
 // prompt.go (with: blocks, call ids, agent prompts), clock.go (wall and
-// virtual clocks, Advance's one-step move), bareroot.go (a parallel root
+// virtual clocks, Advance's one-step move), held.go (a transition's walk
+// events held and given back in upstream's order), bareroot.go (a parallel root
 // landed on bare), compile.go, observer.go (the [Observer] seam kitsoki
 // test --cover counts through, and [Machine.Reachables]); the other files
 // are named for what they hold.

@@ -81,17 +81,15 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 				}
 			} else if queue {
 				pc := pendingCall{e: e, state: r.cur, slots: r.slots}
-				if !r.oneShot && !e.Background {
+				if !e.Background {
 					pc.world, _ = jsonvalue.Normalize(map[string]any(r.world)).(map[string]any)
 				}
 				st.calls = append(st.calls, pc)
-				if !r.oneShot {
-					// a session writes harness.called at walk time with the
-					// args as they render now, and harness.dispatched when
-					// the call goes out (story-runtime §1.7, §2.1)
-					if err := r.emit(KindHarnessCalled, map[string]any{"args": r.walkArgs(e), "background": e.Background, "namespace": e.Invoke}); err != nil {
-						return err
-					}
+				// harness.called is written at walk time with the args as
+				// they render now, harness.dispatched when the call goes
+				// out (story-runtime §1.7, §2.1)
+				if err := r.emit(KindHarnessCalled, map[string]any{"args": r.walkArgs(e), "background": e.Background, "namespace": e.Invoke}); err != nil {
+					return err
 				}
 			}
 		}
@@ -296,19 +294,17 @@ func (r *runner) hostPreCall(ctx context.Context, e *Effect, args map[string]any
 	return rewritten, nil
 }
 
-// announceCall writes harness.called (kitsoki run) or harness.dispatched
-// (a session's foreground call) before the call is made.
+// announceCall writes harness.dispatched before a foreground call is made
+// (its harness.called was written at walk time); a background call writes
+// nothing here.
 func (r *runner) announceCall(e *Effect, args map[string]any) error {
-	switch {
-	case r.oneShot:
-		return r.emit(KindHarnessCalled, map[string]any{"args": args, "background": e.Background, "namespace": e.Invoke})
-	case !e.Background:
-		// upstream's shape (trace-eval.md A): rerender_fell_back is true only
-		// when a with: leaf could not be re-rendered at dispatch, which
-		// fails the call here instead
-		return r.emitAt("", KindHarnessDispatched, map[string]any{"args": args, "background": false, "namespace": e.Invoke, "rerender_fell_back": false})
+	if e.Background {
+		return nil
 	}
-	return nil
+	// upstream's shape (trace-eval.md A): rerender_fell_back is true only
+	// when a with: leaf could not be re-rendered at dispatch, which fails
+	// the call here instead
+	return r.emitAt("", KindHarnessDispatched, map[string]any{"args": args, "background": false, "namespace": e.Invoke, "rerender_fell_back": false})
 }
 
 // callFailed records a call that brought no answer: an interrupted run
@@ -382,10 +378,8 @@ func answerError(e *Effect, hr hostAnswer) map[string]any {
 	return hostErr
 }
 
-// bindAndReturn applies the binds and writes harness.returned: a session
-// writes the binds first (upstream's order, story-runtime §2.3); kitsoki
-// run writes harness.returned first (its trace golden,
-// docs/compat/engine.md).
+// bindAndReturn applies the binds, then writes harness.returned
+// (upstream's order, story-runtime §2.3).
 func (r *runner) bindAndReturn(e *Effect, hr hostAnswer) error {
 	res := hr.data
 	ret := map[string]any{"namespace": e.Invoke}
@@ -395,18 +389,10 @@ func (r *runner) bindAndReturn(e *Effect, hr hostAnswer) error {
 	if hr.err != "" {
 		ret["error"] = hr.err
 	}
-	if !r.oneShot {
-		if err := r.bindResult(e, res); err != nil {
-			return err
-		}
-	}
-	if err := r.emit(KindHarnessReturned, ret); err != nil {
+	if err := r.bindResult(e, res); err != nil {
 		return err
 	}
-	if r.oneShot {
-		return r.bindResult(e, res)
-	}
-	return nil
+	return r.emit(KindHarnessReturned, ret)
 }
 
 // setError records a failed call in world.last_error and world.host_error.
@@ -419,15 +405,12 @@ func (r *runner) setError(msg string, hostErr map[string]any) error {
 	return r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"host_error": jsonvalue.Normalize(hostErr)}})
 }
 
-// failed decides what a failed call does: with on_error, a redirect; a
-// one-shot run without one fails; a session goes on with the batch
+// failed decides what a failed call does: with on_error, a redirect;
+// without one the turn goes on with the batch, last_error set
 // (story-runtime §2.3).
 func (r *runner) failed(e *Effect, msg string) (*redirect, error) {
 	if e.OnError != "" {
 		return &redirect{from: e.owner, target: e.OnError, err: msg, at: e.onErrorPos}, nil
-	}
-	if r.oneShot {
-		return nil, fmt.Errorf("%s: invoke %s failed: %s (add on_error: <state> to the effect to handle it)", e.Pos, e.Invoke, msg)
 	}
 	return nil, nil
 }

@@ -118,6 +118,21 @@ func wantWorld(t *testing.T, w World, key string, want any, why string) {
 	}
 }
 
+// sameNum reports whether got is the number want, whatever its Go type
+// (a run's world holds the replayed shape: a declared int is an int64,
+// another number a float64; replay.go).
+func sameNum(got any, want float64) bool {
+	switch v := got.(type) {
+	case int:
+		return float64(v) == want
+	case int64:
+		return float64(v) == want
+	case float64:
+		return v == want
+	}
+	return false
+}
+
 // needSh skips a test whose story runs sh through host.run.
 func needSh(t *testing.T) {
 	t.Helper()

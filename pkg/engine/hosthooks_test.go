@@ -50,10 +50,11 @@ func TestHostPreCallHooks(t *testing.T) {
 	if len(ret) != 1 || !strings.Contains(string(mustJSON(t, ret[0].Payload)), "rewritten") {
 		t.Fatalf("harness.returned = %+v", ret)
 	}
-	// Model-visible = logged: harness.called records the args after the rewrite.
-	called := sink.kinds(KindHarnessCalled)
-	if len(called) != 1 || !strings.Contains(string(mustJSON(t, called[0].Payload)), `"cmd":"echo rewritten"`) {
-		t.Fatalf("harness.called must show the rewritten args: %s", mustJSON(t, called))
+	// Model-visible = logged: harness.dispatched records the args after
+	// the rewrite (harness.called, written at walk time, the story's).
+	dispatched := sink.kinds(KindHarnessDispatched)
+	if len(dispatched) != 1 || !strings.Contains(string(mustJSON(t, dispatched[0].Payload)), `"cmd":"echo rewritten"`) {
+		t.Fatalf("harness.dispatched must show the rewritten args: %s", mustJSON(t, dispatched))
 	}
 }
 

@@ -131,9 +131,9 @@ func (r *runner) takeParallel(ctx context.Context, intent string, slots map[stri
 	}
 	prev := st.emits
 	st.emits = nil
-	r.hold = true
+	r.walk.start()
 	werr := r.walkParallel(ctx, intent, slots, arm, owner, leaf, st)
-	r.hold = false
+	r.walk.stop()
 	mine := st.emits
 	st.emits = prev
 	if ferr := r.flushHeld(); ferr != nil {
@@ -163,8 +163,7 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 	}
 	res = r.ancestorStay(res, owner)
 	tr := map[string]any{"from": from, "intent": intent, "slots": slots, "to": r.predictTo(res)}
-	r.heldHead = &Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr}
-	r.headAt = len(r.held)
+	r.walk.setHead(Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr})
 	reg := r.par.regionOf(leaf)
 	if owner != nil && owner != r.par.root && !owner.within(r.par.root) {
 		reg = nil // a handler above the root: every region may receive

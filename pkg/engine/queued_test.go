@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -19,26 +20,28 @@ func TestQueuedInvokeChainSeesPreBindWorld(t *testing.T) {
 	if len(says) != 1 || payloadMap(t, says[0].Payload)["text"] != "v is old" {
 		t.Errorf("say = %v: a say after an invoke must see the pre-bind world", says)
 	}
-	// the walk's events come before the call's
+	// harness.called where the walk reaches the invoke, the call itself
+	// (harness.dispatched) after the walk
 	var order []string
 	for _, e := range sink.evs {
 		switch e.Kind {
-		case KindSay, KindHarnessCalled, KindHarnessReturned:
+		case KindSay, KindHarnessCalled, KindHarnessDispatched, KindHarnessReturned:
 			order = append(order, e.Kind)
 		}
 	}
-	if len(order) != 3 || order[0] != KindSay || order[1] != KindHarnessCalled {
-		t.Errorf("event order = %v, want say before harness.called", order)
+	if want := []string{KindHarnessCalled, KindSay, KindHarnessDispatched, KindHarnessReturned}; !slices.Equal(order, want) {
+		t.Errorf("event order = %v, want %v", order, want)
 	}
 }
 
-// An invoke's with: is rendered at dispatch: it sees sets that come after it
-// in its chain, and the binds of the calls dispatched before it.
-func TestQueuedInvokeWithSeesLaterSetsAndEarlierBinds(t *testing.T) {
+// An invoke's with: renders against the world as the walk reached it
+// (story-runtime §2.1): a set after it in its chain is not visible, the
+// binds of the calls dispatched before it in the batch are.
+func TestQueuedInvokeWithSeesWalkWorldAndEarlierBinds(t *testing.T) {
 	needSh(t)
 	res, sink := runWant(t, "queued", "", Options{Inputs: []Input{{Intent: "go"}}}, OutcomeRested, "later")
-	wantWorld(t, res.World, "echoed", "late=L", "with: must see the set written after the invoke")
-	wantWorld(t, res.World, "chained", "chained-late=L", "a later call's with: must see the earlier call's bind")
+	wantWorld(t, res.World, "echoed", "late=", "with: must not see the set written after the invoke")
+	wantWorld(t, res.World, "chained", "chained-late=", "a later call's with: must see the earlier call's bind")
 	if n := len(sink.kinds(KindHarnessCalled)); n != 3 {
 		t.Errorf("%d harness.called, want 3", n)
 	}
@@ -72,7 +75,7 @@ func TestQueuedInvokeAcrossTransitionCreditsDeclaringState(t *testing.T) {
 		if e.Kind == KindStateEntered && e.StatePath == "arrival" && entered < 0 {
 			entered = i
 		}
-		if e.Kind == KindHarnessCalled && e.Turn == 1 && firstMoveCall < 0 {
+		if e.Kind == KindHarnessDispatched && e.Turn == 1 && firstMoveCall < 0 {
 			firstMoveCall = i
 		}
 	}
@@ -81,13 +84,17 @@ func TestQueuedInvokeAcrossTransitionCreditsDeclaringState(t *testing.T) {
 	}
 }
 
-// A failed call with on_error abandons the calls still queued behind it.
+// A failed call with on_error abandons the calls still queued behind it:
+// both were written when the walk reached them, only the first went out.
 func TestOnErrorAbandonsQueuedCalls(t *testing.T) {
 	needSh(t)
 	res, sink := runWant(t, "onerror", "abandon", Options{}, OutcomeTerminal, "failed")
 	wantWorld(t, res.World, "out", "", "the call queued after the failed one ran")
-	if n := len(sink.kinds(KindHarnessCalled)); n != 1 {
-		t.Errorf("%d harness.called, want 1", n)
+	if n := len(sink.kinds(KindHarnessCalled)); n != 2 {
+		t.Errorf("%d harness.called, want 2", n)
+	}
+	if n := len(sink.kinds(KindHarnessDispatched)); n != 1 {
+		t.Errorf("%d harness.dispatched, want 1", n)
 	}
 	if he, _ := res.World["host_error"].(map[string]any); he["namespace"] != "host.run" {
 		t.Errorf("host_error = %v", he)

@@ -13,11 +13,11 @@ import "strings"
 // (coerceSet), so it comes back a string. A session's world takes that
 // shape at the start of every turn (replayWorld), and Session.World
 // shows it as soon as a turn ends, as upstream's flow rig reads the world
-// back from the log. kitsoki run and machine-only sessions (upstream's
-// machine alone) keep their values as they are.
+// back from the log; kitsoki run is such a session. Machine-only sessions
+// (upstream's machine alone) keep their values as they are.
 
 // replays reports whether the session's world is replayed between turns.
-func (r *runner) replays() bool { return !r.oneShot && !r.so.MachineOnly }
+func (r *runner) replays() bool { return !r.so.MachineOnly }
 
 // noteWritten records the world keys a world.update event writes.
 func (r *runner) noteWritten(payload any) {

@@ -31,6 +31,10 @@ type Input struct {
 	// resolved through a recording): turn.input and turn.start carry it
 	// instead of "[intent] <name>" (story-runtime §1.3).
 	Display string
+	// Start, when set, is turn.start's input instead of turn.input's:
+	// [Run] gives an input with neither Display nor Start
+	// "[direct] intent=<name>", as upstream's headless turn writes it.
+	Start string
 }
 
 // Options configure one run.
@@ -121,9 +125,6 @@ type runner struct {
 	inbox     *inboxStore
 	jobCtx    context.Context
 	timer     *armedTimeout
-	// oneShot is engine.Run: the [direct] turn prefix and a rejection
-	// fails the run.
-	oneShot bool
 	// per-turn
 	events      []Event
 	redirectErr string // the error an on_error redirect handled this turn
@@ -149,12 +150,8 @@ type runner struct {
 	batchBound    []string        // world keys the batch's calls bound so far
 	renderWorld   World           // the world a dispatched call's with: renders against (nil: r.world)
 	dispatchState string          // the resting state of the batch being dispatched
-	// a walk's events held for upstream's order (step.go take)
-	hold      bool
-	heldHead  *Event
-	held      []Event
-	heldMoves []Event
-	headAt    int
+	// walk holds a transition's walk events for upstream's order (held.go)
+	walk heldWalk
 	// emitSay is the index in said of the first line a post-bind hop said
 	// (-1 = no post-bind hop fired this turn)
 	emitSay int
@@ -205,10 +202,13 @@ func Run(ctx context.Context, m *Machine, opts Options) *Result {
 }
 
 // RunSession is Run with the session's options (a host registry, a work
-// directory, views): kitsoki run's one-shot drive of a session.
+// directory, views): kitsoki run's one-shot drive of a session. The turns
+// are a session's, on the one engine path kitsoki test takes too; only
+// what drives them is Run's: the inputs in order, a rejected input or a
+// failed turn ends the run, resting timeouts are waited out.
 func RunSession(ctx context.Context, m *Machine, so SessionOptions) *Result {
 	opts := so.Options
-	s, err := start(ctx, m, so, true)
+	s, err := Start(ctx, m, so)
 	if s == nil {
 		return &Result{Outcome: OutcomeFailed, Err: err}
 	}
@@ -218,7 +218,9 @@ func RunSession(ctx context.Context, m *Machine, so SessionOptions) *Result {
 	if err == nil {
 		err = s.runInputs(ctx, &consumed)
 	}
-	res := &Result{World: r.world.Snapshot(), Calls: r.calls, Turns: r.turn}
+	// the world as a next turn would find it, as upstream reads it back
+	// from the log (replay.go)
+	res := &Result{World: s.World(), Calls: r.calls, Turns: r.turn}
 	switch {
 	case r.ended:
 		res.Outcome, res.Exit = r.outcome, r.exit
@@ -228,7 +230,11 @@ func RunSession(ctx context.Context, m *Machine, so SessionOptions) *Result {
 		res.Outcome = OutcomeRested
 	}
 	res.State = r.statePath()
-	if err != nil {
+	var tf turnFailed
+	if errors.As(err, &tf) {
+		// the turn wrote its machine.error already
+		res.Outcome, res.Err = OutcomeFailed, tf.err
+	} else if err != nil {
 		res.Outcome, res.Err = OutcomeFailed, err
 		if r.cur != nil {
 			_ = r.emit(KindMachineError, map[string]any{"state": r.statePath(), "error": err.Error()})
@@ -256,6 +262,9 @@ func (s *Session) runInputs(ctx context.Context, consumed *int) error {
 			return fmt.Errorf("run interrupted: %w", err)
 		}
 		*consumed++
+		if in.Display == "" && in.Start == "" {
+			in.Start = "[direct] intent=" + in.Intent
+		}
 		t, err := s.Fire(ctx, in)
 		if err != nil {
 			return err
@@ -272,7 +281,7 @@ func (s *Session) runInputs(ctx context.Context, consumed *int) error {
 			return fmt.Errorf("intent %q: %s", in.Intent, rj.Message)
 		}
 		if t.Err != nil {
-			return t.Err
+			return turnFailed{t.Err}
 		}
 	}
 	for i := 0; i < maxDeciderDepth; i++ {
@@ -339,6 +348,13 @@ func (s *Session) runInputs(ctx context.Context, consumed *int) error {
 	return nil
 }
 
+// turnFailed is a user turn's turn-fatal error, whose machine.error the
+// turn has written.
+type turnFailed struct{ err error }
+
+func (e turnFailed) Error() string { return e.err.Error() }
+func (e turnFailed) Unwrap() error { return e.err }
+
 // start places the machine and, with Bootstrap, runs turn 0.
 func (r *runner) start(ctx context.Context) error {
 	spec := r.so.StartState
@@ -361,10 +377,10 @@ func (r *runner) start(ctx context.Context) error {
 			r.noteWritten(map[string]any{"set": map[string]any{k: nil}})
 		}
 		r.turnState = r.statePath()
-		if r.so.UnarmedStart {
-			return nil
+		if !r.so.UnarmedStart {
+			r.arm()
 		}
-		return r.arm()
+		return nil
 	}
 	root := r.m.States[spec]
 	if root == nil {
@@ -399,7 +415,8 @@ func (r *runner) start(ctx context.Context) error {
 	if err := r.postBind(ctx); err != nil {
 		return err
 	}
-	return r.arm()
+	r.arm()
+	return nil
 }
 
 // saved is what a turn-fatal error restores.
@@ -459,7 +476,7 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 			name = r.resolveAlias(in.Intent)
 		}
 		slots, rej = r.inputSlots(name, in.Slots)
-		if rej != nil && rej.Code == CodeMissingSlots && !r.oneShot {
+		if rej != nil && rej.Code == CodeMissingSlots {
 			t.Rejection, t.Number = rej, r.turn
 			return t, nil
 		}
@@ -473,8 +490,8 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		input = in.Display
 	}
 	startInput := input
-	if r.oneShot {
-		startInput = "[direct] intent=" + in.Intent
+	if in.Start != "" {
+		startInput = in.Start
 	}
 	if err := r.emit(KindTurnInput, map[string]any{"input": input, "intent": in.Intent}); err != nil {
 		return t, err
@@ -511,9 +528,6 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 			return t, e
 		}
 		end := map[string]any{"code": rej.Code, "outcome": "rejected"}
-		if r.oneShot {
-			end["error"] = rej.Message
-		}
 		if e := r.emitAt(from, KindTurnEnd, end); e != nil {
 			return t, e
 		}
@@ -524,23 +538,15 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		if isTraceErr(err) {
 			return t, err
 		}
-		if !r.oneShot {
-			r.restore(sv)
-			_ = r.emitAt(from, KindMachineError, map[string]any{"error": err.Error(), "intent": in.Intent, "slots": slots, "state": from})
-		}
+		r.restore(sv)
+		_ = r.emitAt(from, KindMachineError, map[string]any{"error": err.Error(), "intent": in.Intent, "slots": slots, "state": from})
 		if e := r.emitAt(from, KindTurnEnd, map[string]any{"error": err.Error(), "outcome": "error"}); e != nil {
 			return t, e
 		}
 		t.Err, t.Events, t.State = err, r.events, r.statePath()
 		return t, nil
 	}
-	if err := r.arm(); err != nil {
-		if e := r.emitAt(from, KindTurnEnd, map[string]any{"error": err.Error(), "outcome": "error"}); e != nil {
-			return t, e
-		}
-		t.Err, t.Events, t.State = err, r.events, r.statePath()
-		return t, nil
-	}
+	r.arm()
 	end := map[string]any{"outcome": "transitioned", "to": r.statePath()}
 	if v := r.renderView(ctx, slots); v != "" {
 		end["view"] = v

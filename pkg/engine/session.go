@@ -149,15 +149,10 @@ type Session struct {
 // o.Bootstrap, runs turn 0. A failed bootstrap returns the session (so its
 // world and events can be read) together with the error.
 func Start(ctx context.Context, m *Machine, o SessionOptions) (*Session, error) {
-	return start(ctx, m, o, false)
-}
-
-func start(ctx context.Context, m *Machine, o SessionOptions, oneShot bool) (*Session, error) {
 	if m == nil {
 		return nil, errors.New("engine.Start: no machine")
 	}
 	r := newRunner(m, o)
-	r.oneShot = oneShot
 	jctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Session{r: r, o: o, ctx: jctx, stop: stop}
 	r.jobCtx = jctx

@@ -40,10 +40,7 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		hops++
 		if hops > maxOnErrorDepth+1 {
 			// the first redirect is depth 0: the sixth (depth 5) is refused
-			if r.oneShot {
-				return fmt.Errorf("on_error redirect depth cap %d exceeded: %s keeps failing (last error: %s)", maxOnErrorDepth, rd.target, rd.err)
-			}
-			// story-runtime §2.4: the redirect is refused, the session
+			// (story-runtime §2.4: the redirect is refused, the session
 			// stays where the last redirect took it (the replayed state
 			// upstream's flow rig asserts), the view is the originating
 			// state's.
@@ -289,14 +286,14 @@ func (r *runner) take(ctx context.Context, intent string, slots map[string]any, 
 	// transition and of the entered on_enter chains, then the exits, then
 	// the entries. The walk's events are held and written in that order
 	// once it is done (see flushHeld).
-	r.hold = true
+	r.walk.start()
 	from := r.statePath()
 	prev := st.emits
 	st.emits = nil
 	werr := r.walkArm(ctx, intent, slots, arm, owner, depth, from, st)
 	mine := st.emits
 	st.emits = prev
-	r.hold = false
+	r.walk.stop()
 	if ferr := r.flushHeld(); ferr != nil {
 		return ferr
 	}
@@ -327,8 +324,7 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 	if depth > 0 {
 		tr["synthetic"] = true
 	}
-	r.heldHead = &Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr}
-	r.headAt = len(r.held)
+	r.walk.setHead(Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr})
 	if !res.stay {
 		if r.selfReentry(res) && depth > 0 {
 			// an emit hop back to the current leaf runs no on_enter
@@ -359,35 +355,10 @@ func (r *runner) statePathForEvent() string {
 	return ""
 }
 
-// flushHeld writes the held walk events: machine.transition, the
-// transition's own effect events, the on_enter effect events, the exits,
-// the entries (upstream's order, story-runtime §1.8). kitsoki run keeps
-// the transition's own effect events before machine.transition (its trace
-// golden).
+// flushHeld writes the held walk events in upstream's order (heldWalk,
+// story-runtime §1.8).
 func (r *runner) flushHeld() error {
-	head, effs, moves, at := r.heldHead, r.held, r.heldMoves, r.headAt
-	r.heldHead, r.held, r.heldMoves, r.headAt = nil, nil, nil, 0
-	var all []Event
-	if head == nil {
-		at = len(effs)
-	} else if !r.oneShot {
-		// a session writes upstream's order (story-runtime §1.8):
-		// machine.transition first, then every effect event
-		at = 0
-	}
-	all = append(all, effs[:at]...)
-	if head != nil {
-		all = append(all, *head)
-	}
-	all = append(all, effs[at:]...)
-	for _, k := range []string{KindStateExited, KindStateEntered} {
-		for _, e := range moves {
-			if e.Kind == k {
-				all = append(all, e)
-			}
-		}
-	}
-	for _, ev := range all {
+	for _, ev := range r.walk.take() {
 		if err := r.write(ev); err != nil {
 			return err
 		}
@@ -875,12 +846,7 @@ func (r *runner) emit(kind string, payload any) error {
 
 func (r *runner) emitAt(statePath, kind string, payload any) error {
 	ev := Event{Turn: r.turn, Kind: kind, StatePath: statePath, TS: r.now(), Payload: payload}
-	if r.hold {
-		if kind == KindStateExited || kind == KindStateEntered {
-			r.heldMoves = append(r.heldMoves, ev)
-		} else {
-			r.held = append(r.held, ev)
-		}
+	if r.walk.add(ev) {
 		return nil
 	}
 	return r.write(ev)

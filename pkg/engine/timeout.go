@@ -24,33 +24,30 @@ type armedTimeout struct {
 // never armed while the machine rests in a child, and in a parallel
 // configuration only the parallel root's is (region leaves' are not).
 // Every successful turn re-arms with a fresh deadline. A timeout whose
-// after: cannot be rendered is reported (one-shot run: the run fails).
-func (r *runner) arm() error {
+// after: cannot be rendered is reported in a note and leaves the state
+// unarmed, as upstream.
+func (r *runner) arm() {
 	r.timer = nil
 	if r.ended || r.cur == nil {
-		return nil
+		return
 	}
 	owner := r.cur
 	if r.par != nil {
 		owner = r.par.root
 	}
 	if owner.Timeout == nil {
-		return nil
+		return
 	}
 	after, err := owner.Timeout.After.render(r.env(nil, nil))
 	if err == nil {
 		var d time.Duration
 		if d, err = duration.Parse(after); err == nil {
 			r.timer = &armedTimeout{state: r.statePath(), owner: owner, tm: owner.Timeout, after: strings.TrimSpace(after), d: d, deadline: r.now().Add(d)}
-			return nil
+			return
 		}
 	}
 	err = fmt.Errorf("%s: state %q: timeout.after: %w", owner.Timeout.Pos, owner.Path, err)
 	r.note(Note{Kind: "timeout", State: owner.Path, Error: err.Error()})
-	if r.oneShot {
-		return err
-	}
-	return nil
 }
 
 // wait blocks for d or until ctx ends.
@@ -123,9 +120,7 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	if err != nil {
 		return fail(err)
 	}
-	if err := r.arm(); err != nil {
-		return fail(err)
-	}
+	r.arm()
 	if e := r.emitAt(from, KindTurnEnd, map[string]any{"outcome": "timeout", "to": r.statePath()}); e != nil {
 		return t, e
 	}

@@ -276,7 +276,7 @@ func (fr *fixtureRun) traceSink() (sink engine.Sink, closeTrace func(), ok bool)
 		return nil, nil, false
 	}
 	fr.res.Trace = path
-	return engine.TraceSink(tw), func() { tw.Close() }, true
+	return compose.TraceSink(tw), func() { tw.Close() }, true
 }
 
 // workDir is where real handlers (host_bindings, Starlark) write: the

@@ -21,6 +21,7 @@ import (
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/agent/agenttest"
 	"kitsoki/pkg/agent/localllm"
+	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
 )
@@ -219,7 +220,7 @@ func TestEngineRunLocalFailOpenFallsBackToClaude(t *testing.T) {
 	claude := &agenttest.StubAgent{Answer: `{"verdict":"reject","confidence":0.3}`}
 	var res *engine.Result
 	disclosed := captureStderr(t, func() {
-		reg, err := agent.NewRegistryFromPlugins(st.AgentPlugins, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Sink: engine.AgentSink(sink),
+		reg, err := agent.NewRegistryFromPlugins(st.AgentPlugins, agent.RegistryOptions{AppID: st.App.ID, StoryDir: st.Dir, Sink: compose.AgentSink(sink),
 			Builders: map[string]agent.Builder{story.PluginLocalLLM: localllm.New}})
 		if err != nil {
 			t.Fatal(err)
@@ -234,7 +235,7 @@ func TestEngineRunLocalFailOpenFallsBackToClaude(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		res = engine.Run(ctx, m, engine.Options{SessionID: "s1", Agents: engine.RegistryCaller(reg, sink), Sink: sink})
+		res = engine.Run(ctx, m, engine.Options{SessionID: "s1", Agents: compose.RegistryCaller(reg, sink), Sink: sink})
 	})
 	if !strings.Contains(disclosed, "downloading "+a.Model) {
 		t.Errorf("no disclosure: %s", disclosed)

@@ -1,4 +1,4 @@
-package engine
+package compose
 
 import (
 	"context"
@@ -11,9 +11,13 @@ import (
 	"kitsoki/internal/testing/storyload"
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
+	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/trace"
 )
+
+// The engine's benchmarks through the composed adapters (RegistryCaller,
+// TraceSink), as kitsoki run drives it.
 
 const benchStory = `app: { id: bench, version: 0.1.0 }
 agent_plugins:
@@ -49,17 +53,17 @@ func BenchmarkRun(b *testing.B) {
 		"schemas/v.json": `{"type":"object","required":["ok"],"properties":{"ok":{"type":"boolean"}}}`,
 	})
 	st := storyload.Load(b, dir, story.Options{})
-	m, err := Compile(st, CompileOptions{})
+	m, err := engine.Compile(st, engine.CompileOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	const transitions = 10000
-	inputs := make([]Input, transitions)
+	inputs := make([]engine.Input, transitions)
 	for i := range inputs {
-		inputs[i] = Input{Intent: "next"}
+		inputs[i] = engine.Input{Intent: "next"}
 	}
 	var events atomic.Int64
-	sink := SinkFunc(func(Event) error { events.Add(1); return nil })
+	sink := engine.SinkFunc(func(engine.Event) error { events.Add(1); return nil })
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		reg, err := agent.NewRegistryFromPlugins(st.AgentPlugins, agent.RegistryOptions{AppID: "bench", StoryDir: dir})
@@ -69,9 +73,9 @@ func BenchmarkRun(b *testing.B) {
 		reg.RegisterInProcess("agent.fast", agent.AgentFunc(func(ctx context.Context, req *agent.AskRequest) (*agent.AskResponse, error) {
 			return &agent.AskResponse{Submission: json.RawMessage(`{"ok":true}`)}, nil
 		}))
-		res := Run(context.Background(), m, Options{Inputs: inputs, Agents: RegistryCaller(reg, sink), Sink: sink})
+		res := engine.Run(context.Background(), m, engine.Options{Inputs: inputs, Agents: RegistryCaller(reg, sink), Sink: sink})
 		reg.Close()
-		if res.Outcome != OutcomeRested || res.World["n"] != transitions+1 {
+		if res.Outcome != engine.OutcomeRested || res.World["n"] != int64(transitions+1) {
 			b.Fatalf("outcome %s n=%v err %v", res.Outcome, res.World["n"], res.Err)
 		}
 	}
@@ -86,13 +90,13 @@ func BenchmarkRun(b *testing.B) {
 func BenchmarkRunTraced(b *testing.B) {
 	dir := storytest.TempTree(b, map[string]string{"app.yaml": benchStory, "schemas/v.json": `{"type":"object"}`})
 	st := storyload.Load(b, dir, story.Options{})
-	m, err := Compile(st, CompileOptions{})
+	m, err := engine.Compile(st, engine.CompileOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	inputs := make([]Input, 100)
+	inputs := make([]engine.Input, 100)
 	for i := range inputs {
-		inputs[i] = Input{Intent: "next"}
+		inputs[i] = engine.Input{Intent: "next"}
 	}
 	var events int64
 	b.ResetTimer()
@@ -102,15 +106,15 @@ func BenchmarkRunTraced(b *testing.B) {
 			b.Fatal(err)
 		}
 		base := TraceSink(w)
-		sink := SinkFunc(func(ev Event) error { events++; return base.Emit(ev) })
+		sink := engine.SinkFunc(func(ev engine.Event) error { events++; return base.Emit(ev) })
 		reg, _ := agent.NewRegistryFromPlugins(st.AgentPlugins, agent.RegistryOptions{AppID: "bench", StoryDir: dir})
 		reg.RegisterInProcess("agent.fast", agent.AgentFunc(func(ctx context.Context, req *agent.AskRequest) (*agent.AskResponse, error) {
 			return &agent.AskResponse{Submission: json.RawMessage(`{"ok":true}`)}, nil
 		}))
-		res := Run(context.Background(), m, Options{Inputs: inputs, Agents: RegistryCaller(reg, sink), Sink: sink, NoSnapshot: true})
+		res := engine.Run(context.Background(), m, engine.Options{Inputs: inputs, Agents: RegistryCaller(reg, sink), Sink: sink, NoSnapshot: true})
 		reg.Close()
 		w.Close()
-		if res.Outcome != OutcomeRested {
+		if res.Outcome != engine.OutcomeRested {
 			b.Fatal(res.Err)
 		}
 	}

@@ -1,0 +1,51 @@
+package compose
+
+import (
+	"context"
+
+	"kitsoki/pkg/agent"
+	"kitsoki/pkg/engine"
+	"kitsoki/pkg/trace"
+)
+
+// RegistryCaller is the engine's agent layer over the registry: the
+// engine's agent calls go through the registry's one pipeline (request,
+// transport, sub-events, schema validation), which reports agent.call.*
+// events to sink.
+func RegistryCaller(reg *agent.Registry, sink engine.Sink) engine.AgentCaller {
+	as := AgentSink(sink)
+	return engine.AgentCallerFunc(func(ctx context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
+		res, err := reg.Dispatch(ctx, agent.Call{
+			Alias: c.Alias, Verb: c.Verb, SessionID: c.SessionID, Turn: c.Turn, StatePath: c.StatePath,
+			Prompt: c.Prompt, SchemaPath: c.SchemaPath, With: c.With, World: c.World, Persona: c.Persona, Model: c.Model,
+			Timeout: c.Timeout, Sink: as,
+		})
+		if err != nil {
+			return nil, err
+		}
+		return &engine.AgentAnswer{Submission: res.Submission, Meta: res.Meta, CallID: res.CallID, Duration: res.Duration, Alias: res.Alias}, nil
+	})
+}
+
+// AgentSink forwards the agent layer's events (agent.call.*, plugin
+// sub-events) into the run's sink, so they land in the same trace, in
+// order; a nil sink drops them.
+func AgentSink(s engine.Sink) agent.Sink {
+	return agent.SinkFunc(func(ev agent.Event) error {
+		if s == nil {
+			return nil
+		}
+		return s.Emit(engine.Event{Turn: ev.Turn, Kind: ev.Kind, StatePath: ev.StatePath, CallID: ev.CallID,
+			EpisodeID: ev.EpisodeID, MatchIdx: ev.MatchIdx, TS: ev.TS, Payload: ev.Payload})
+	})
+}
+
+// TraceSink writes a run's events to a trace file.
+func TraceSink(w *trace.Writer) engine.Sink {
+	return engine.SinkFunc(func(ev engine.Event) error {
+		return w.Append(trace.Event{
+			Turn: int(ev.Turn), TS: ev.TS, Kind: ev.Kind, StatePath: ev.StatePath,
+			CallID: ev.CallID, EpisodeID: ev.EpisodeID, MatchIdx: ev.MatchIdx, Payload: ev.Payload,
+		})
+	})
+}
