@@ -137,14 +137,9 @@ func (p *parser) hostBindings(v *yaml.Node) []KV {
 
 // fileExpects reads expect_files.
 func (p *parser) fileExpects(v *yaml.Node) []FileExpect {
-	if v.Kind != yaml.SequenceNode {
-		p.errf(v, ruleShape, "expect_files: expected a list of {path, content_matches?, must_not_exist?}")
-		return nil
-	}
 	var out []FileExpect
-	for i, c := range v.Content {
+	p.eachItem(v, "expect_files", "{path, content_matches?, must_not_exist?}", func(c *yaml.Node, w string) {
 		fe := FileExpect{Pos: p.pos(c)}
-		w := "expect_files[" + strconv.Itoa(i) + "]"
 		p.fields(c, w, fileExpectKeys, func(key string, v *yaml.Node) {
 			switch key {
 			case "path":
@@ -156,7 +151,7 @@ func (p *parser) fileExpects(v *yaml.Node) []FileExpect {
 			}
 		})
 		out = append(out, fe)
-	}
+	})
 	return out
 }
 
@@ -262,14 +257,9 @@ func (p *parser) errorExpect(v *yaml.Node, where string) *ErrorExpect {
 
 // hostCalls reads a turn's expect_host_calls list.
 func (p *parser) hostCalls(v *yaml.Node, where string) []HostCallExpect {
-	if v.Kind != yaml.SequenceNode {
-		p.errf(v, ruleShape, "%s: expected a list of {handler, args?, times?}", where)
-		return nil
-	}
 	var out []HostCallExpect
-	for j, c := range v.Content {
+	p.eachItem(v, where, "{handler, args?, times?}", func(c *yaml.Node, ww string) {
 		hc := HostCallExpect{Pos: p.pos(c)}
-		ww := where + "[" + strconv.Itoa(j) + "]"
 		p.fields(c, ww, hostCallKeys, func(key string, v *yaml.Node) {
 			switch key {
 			case "handler":
@@ -281,7 +271,7 @@ func (p *parser) hostCalls(v *yaml.Node, where string) []HostCallExpect {
 			}
 		})
 		out = append(out, hc)
-	}
+	})
 	return out
 }
 
@@ -303,14 +293,9 @@ func (p *parser) inbox(v *yaml.Node, where string) *InboxExpect {
 
 // jobs reads a turn's expect_jobs list (an empty list expects no job).
 func (p *parser) jobs(v *yaml.Node, where string) []JobExpect {
-	if v.Kind != yaml.SequenceNode {
-		p.errf(v, ruleShape, "%s: expected a list of {namespace, status}", where)
-		return nil
-	}
 	out := []JobExpect{}
-	for j, c := range v.Content {
+	ok := p.eachItem(v, where, "{namespace, status}", func(c *yaml.Node, ww string) {
 		je := JobExpect{Pos: p.pos(c)}
-		ww := where + "[" + strconv.Itoa(j) + "]"
 		p.fields(c, ww, jobKeys, func(key string, v *yaml.Node) {
 			switch key {
 			case "namespace":
@@ -320,8 +305,25 @@ func (p *parser) jobs(v *yaml.Node, where string) []JobExpect {
 			}
 		})
 		out = append(out, je)
+	})
+	if !ok {
+		return nil
 	}
 	return out
+}
+
+// eachItem calls item for each entry of the list v with its place
+// (where[i]); a value that is not a list is an error naming what the list
+// holds (want), and false.
+func (p *parser) eachItem(v *yaml.Node, where, want string, item func(c *yaml.Node, w string)) bool {
+	if v.Kind != yaml.SequenceNode {
+		p.errf(v, ruleShape, "%s: expected a list of %s", where, want)
+		return false
+	}
+	for j, c := range v.Content {
+		item(c, where+"["+strconv.Itoa(j)+"]")
+	}
+	return true
 }
 
 func (p *parser) events(v *yaml.Node, where string) []EventExpect {
