@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"maps"
 	"os"
@@ -15,6 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/testing/golden"
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/flowtest"
 )
@@ -28,8 +28,6 @@ import (
 // cannot take (it starts elsewhere than the root, a turn that is not an
 // intent, Starlark or bindings) is passed over; the stories driven are
 // pinned in testdata/save_corpus.golden.
-var saveUpdate = flag.Bool("save-update", false, "rewrite testdata/save_corpus.golden (the corpus stories run --save-fixture drives)")
-
 func TestSaveFixtureCorpus(t *testing.T) {
 	bin := buildKitsokiUnlessShort(t)
 	src := storytest.Corpus(t, "")
@@ -61,19 +59,7 @@ func TestSaveFixtureCorpus(t *testing.T) {
 		}
 	}
 	got := strings.Join(driven, "\n") + "\n"
-	golden := filepath.Join("testdata", "save_corpus.golden")
-	if *saveUpdate {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (-save-update writes it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("stories driven and saved:\n%s\nwant:\n%s", got, want)
-	}
+	golden.CheckString(t, filepath.Join("testdata", "save_corpus.golden"), got)
 }
 
 // driveStory runs the story with fx's intents and --save-fixture, and

@@ -85,18 +85,10 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 	if err != nil {
 		return corruptErr(err)
 	}
-	// The header's fields are the trace writer's (anyone's): one escaped line.
-	head := "# " + termsafe.Line(in.name)
-	if h.AppID != "" {
-		head += "  app " + termsafe.Line(h.AppID)
-	}
-	if !h.WrittenAt.IsZero() {
-		head += "  written " + h.WrittenAt.UTC().Format(time.RFC3339)
-	}
-	fmt.Fprintln(out, paint(color, trace.CatWorld, head))
+	fmt.Fprintln(out, paint(color, trace.CatWorld, showHeader(in.name, h)))
 	tl := &trace.Timeline{MaxValue: f.width}
 	lastTurn, shown := 0, false
-	minTurn, maxTurn, turnSeen, anyEvent := 0, 0, false, false
+	var turns turnRange
 	for {
 		ev, err := rd.Next()
 		if err == io.EOF {
@@ -107,14 +99,7 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 			return corruptErr(err)
 		}
 		ln, ok := tl.Feed(&ev)
-		if !anyEvent || ev.Turn < minTurn {
-			minTurn = ev.Turn
-		}
-		if !anyEvent || ev.Turn > maxTurn {
-			maxTurn = ev.Turn
-		}
-		anyEvent = true
-		turnSeen = turnSeen || ev.Turn == f.turn
+		turns.observe(ev.Turn, f.turn)
 		if (f.turn >= 0 && ev.Turn != f.turn) || !kindSelected(f.kinds, ev.Kind) {
 			continue
 		}
@@ -136,12 +121,9 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 			out.Flush()
 		}
 	}
-	if f.turn >= 0 && !turnSeen && !f.follow {
+	if f.turn >= 0 && !turns.seen && !f.follow {
 		out.Flush()
-		if !anyEvent {
-			return usagef("--turn %d: %s has no events", f.turn, in.name)
-		}
-		return usagef("--turn %d: %s has no turn %d (its turns run from %d to %d)", f.turn, in.name, f.turn, minTurn, maxTurn)
+		return turns.missing(f.turn, in.name)
 	}
 	if open := tl.Open(); len(open) > 0 && !f.follow {
 		for _, cl := range open {
@@ -150,6 +132,45 @@ func showTrace(c *cobra.Command, o *traceOpts, f *showFlags, arg string) error {
 		}
 	}
 	return nil
+}
+
+// showHeader is the trace's first line: its name, app and time. The
+// header's fields are the trace writer's (anyone's): one escaped line.
+func showHeader(name string, h trace.Header) string {
+	head := "# " + termsafe.Line(name)
+	if h.AppID != "" {
+		head += "  app " + termsafe.Line(h.AppID)
+	}
+	if !h.WrittenAt.IsZero() {
+		head += "  written " + h.WrittenAt.UTC().Format(time.RFC3339)
+	}
+	return head
+}
+
+// turnRange is the turns a trace's events ran, and whether --turn's was
+// one of them.
+type turnRange struct {
+	min, max  int
+	any, seen bool
+}
+
+func (r *turnRange) observe(turn, want int) {
+	if !r.any || turn < r.min {
+		r.min = turn
+	}
+	if !r.any || turn > r.max {
+		r.max = turn
+	}
+	r.any = true
+	r.seen = r.seen || turn == want
+}
+
+// missing is the usage error for a --turn the trace does not have.
+func (r *turnRange) missing(turn int, name string) error {
+	if !r.any {
+		return usagef("--turn %d: %s has no events", turn, name)
+	}
+	return usagef("--turn %d: %s has no turn %d (its turns run from %d to %d)", turn, name, turn, r.min, r.max)
 }
 
 // textCategory colours only the texts that carry meaning on their own.

@@ -4,18 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/golden"
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/trace"
 )
-
-var traceUpdate = flag.Bool("trace-update", false, "rewrite the kitsoki trace golden files")
 
 const (
 	trData   = "../pkg/trace/testdata"
@@ -51,20 +50,7 @@ func exitCodeOf(stderr *bytes.Buffer, err error) int {
 
 func trGoldenFile(t *testing.T, name, got string) {
 	t.Helper()
-	p := filepath.Join(trGolden, name)
-	if *traceUpdate {
-		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (go test ./cmd -run Trace -args -trace-update creates it)", err)
-	}
-	if string(want) != got {
-		t.Fatalf("%s differs:\n--- got\n%s\n--- want\n%s", p, got, want)
-	}
+	golden.CheckString(t, filepath.Join(trGolden, name), got)
 }
 
 func TestTraceVerifyCommand(t *testing.T) {
@@ -75,9 +61,24 @@ func TestTraceVerifyCommand(t *testing.T) {
 	if code != exitFinding {
 		t.Fatalf("exit %d, stderr %s", code, errOut)
 	}
-	trGoldenFile(t, "verify.golden", out)
-	if strings.Count(out, "\n") != len(files)+1 {
-		t.Fatalf("not every file reported:\n%s", out)
+	// Each file's finding is the one pkg/trace's corrupt golden pins,
+	// printed as file:line: message.
+	var want strings.Builder
+	for _, f := range files {
+		_, err := trace.VerifyFile(f)
+		ce, ok := trace.IsCorrupt(err)
+		if !ok {
+			t.Fatalf("%s: %v", f, err)
+		}
+		fmt.Fprintf(&want, "%s:%d: %s\n", f, ce.Line, ce.Msg)
+	}
+	res, err := trace.VerifyFile(trTriage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(&want, "ok %s (%d events, %d turns, %d bytes)\n", trTriage, res.Events, res.Turns, res.Bytes)
+	if out != want.String() {
+		t.Fatalf("trace verify printed\n%s\nwant\n%s", out, want.String())
 	}
 
 	out, _, code = trRun(t, "", "trace", "verify", trTriage)

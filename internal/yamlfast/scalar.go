@@ -105,16 +105,37 @@ func (p *parser) plain(indent int, flow bool) (*yaml.Node, bool) {
 // indented more). It returns the node and whether it spans lines, leaving
 // pos after the closing quote.
 func (p *parser) quoted(indent int) (*yaml.Node, bool) {
-	src := p.src
 	line, col := p.line, p.col()
-	q := src[p.pos]
-	single := q == '\''
+	q := p.src[p.pos]
 	style := yaml.DoubleQuotedStyle
-	if single {
+	if q == '\'' {
 		style = yaml.SingleQuotedStyle
 	}
+	if n := p.quotedOneLine(q, style, line, col); n != nil {
+		return n, false
+	}
+	s := quotedScan{p: p, i: p.pos + 1, b: p.buf[:0], q: q, single: q == '\''}
+	for {
+		s.lineStart()
+		s.leadingBlanks = false
+		s.word()
+		if s.i < len(p.src) && p.src[s.i] == q {
+			break
+		}
+		s.blanks(indent)
+	}
+	p.pos = s.i + 1
+	v := string(s.b)
+	p.buf = s.b[:0]
+	return p.scalar(v, tagStr, style, line, col), s.multi
+}
+
+// quotedOneLine is the common case of a quoted scalar: no escape, no
+// doubled quote, on one line. It returns nil, leaving pos, for any other.
+func (p *parser) quotedOneLine(q byte, style yaml.Style, line, col int) *yaml.Node {
+	src := p.src
+	single := q == '\''
 	i := p.pos + 1
-	// The common case: no escape, no doubled quote, on one line.
 	j := i
 	for j < len(src) {
 		c := src[j]
@@ -126,95 +147,141 @@ func (p *parser) quoted(indent int) (*yaml.Node, bool) {
 	if j < len(src) && src[j] == q && !(single && j+1 < len(src) && src[j+1] == '\'') {
 		p.pos = j + 1
 		p.safe(i, j)
-		return p.scalar(p.sub(i, j), tagStr, style, line, col), false
+		return p.scalar(p.sub(i, j), tagStr, style, line, col)
 	}
-	b := p.buf[:0]
-	multi := false
-	for {
-		if i == p.lineStart && i+3 <= len(src) {
-			save := p.pos
-			p.pos = i
-			if p.marker() {
-				p.fail("document marker in a quoted scalar")
-			}
-			p.pos = save
+	return nil
+}
+
+// quotedScan is quoted's place in a scalar that needs decoding: the
+// offset, the value so far, the quote, whether it spans lines, and
+// whether the blanks now read follow a line break (or an escaped one).
+type quotedScan struct {
+	p             *parser
+	i             int
+	b             []byte
+	q             byte
+	single, multi bool
+	leadingBlanks bool
+}
+
+// lineStart refuses a document marker at the start of a line inside the
+// scalar, and the end of the input before the closing quote.
+func (s *quotedScan) lineStart() {
+	p := s.p
+	if s.i == p.lineStart && s.i+3 <= len(p.src) {
+		save := p.pos
+		p.pos = s.i
+		if p.marker() {
+			p.fail("document marker in a quoted scalar")
 		}
-		if i >= len(src) {
-			p.fail("unterminated quoted scalar")
-		}
-		leadingBlanks := false
-		for i < len(src) && src[i] != ' ' && src[i] != '\n' {
-			c := src[i]
-			if single {
-				if c == '\'' {
-					if i+1 < len(src) && src[i+1] == '\'' {
-						b = append(b, '\'')
-						i += 2
-						continue
-					}
-					break
-				}
-			} else {
-				if c == '"' {
-					break
-				}
-				if c == '\\' {
-					if i+1 < len(src) && src[i+1] == '\n' {
-						i += 2
-						p.line++
-						p.lineStart = i
-						multi = true
-						leadingBlanks = true
-						break
-					}
-					i, b = p.escape(i, b)
-					continue
-				}
-			}
-			b = append(b, c)
-			i++
-		}
-		if i < len(src) && src[i] == q {
-			break
-		}
-		spaces, leadingBreak, trailing := 0, false, 0
-		for i < len(src) && (src[i] == ' ' || src[i] == '\n') {
-			if src[i] == ' ' {
-				if !leadingBlanks {
-					spaces++
-				}
-			} else {
-				multi = true
-				if !leadingBlanks {
-					spaces, leadingBreak, leadingBlanks = 0, true, true
-				} else {
-					trailing++
-				}
-				p.line++
-				p.lineStart = i + 1
-			}
-			i++
-		}
-		if leadingBlanks {
-			if leadingBreak && trailing == 0 {
-				b = append(b, ' ')
-			}
-			for ; trailing > 0; trailing-- {
-				b = append(b, '\n')
-			}
-			if i < len(src) && i-p.lineStart <= indent {
-				p.fail("quoted continuation line not indented")
-			}
+		p.pos = save
+	}
+	if s.i >= len(p.src) {
+		p.fail("unterminated quoted scalar")
+	}
+}
+
+// word decodes the characters up to a blank, a line break or the closing
+// quote.
+func (s *quotedScan) word() {
+	src := s.p.src
+	for s.i < len(src) && src[s.i] != ' ' && src[s.i] != '\n' {
+		more := false
+		if s.single {
+			more = s.singleChar()
 		} else {
-			for ; spaces > 0; spaces-- {
-				b = append(b, ' ')
-			}
+			more = s.doubleChar()
+		}
+		if !more {
+			return
 		}
 	}
-	p.pos = i + 1
-	v := string(b)
-	p.buf = b[:0]
-	return p.scalar(v, tagStr, style, line, col), multi
+}
+
+// singleChar decodes one character of a single-quoted scalar (a doubled
+// quote is one quote); false at the closing quote.
+func (s *quotedScan) singleChar() bool {
+	src := s.p.src
+	c := src[s.i]
+	if c == '\'' {
+		if s.i+1 < len(src) && src[s.i+1] == '\'' {
+			s.b = append(s.b, '\'')
+			s.i += 2
+			return true
+		}
+		return false
+	}
+	s.b = append(s.b, c)
+	s.i++
+	return true
+}
+
+// doubleChar decodes one character or escape of a double-quoted scalar;
+// false at the closing quote and after an escaped line break (which
+// starts blanks that are not folded).
+func (s *quotedScan) doubleChar() bool {
+	p, src := s.p, s.p.src
+	c := src[s.i]
+	switch {
+	case c == '"':
+		return false
+	case c == '\\' && s.i+1 < len(src) && src[s.i+1] == '\n':
+		s.i += 2
+		p.line++
+		p.lineStart = s.i
+		s.multi = true
+		s.leadingBlanks = true
+		return false
+	case c == '\\':
+		s.i, s.b = p.escape(s.i, s.b)
+		return true
+	}
+	s.b = append(s.b, c)
+	s.i++
+	return true
+}
+
+// blanks reads the spaces and line breaks between words and folds them as
+// libyaml does: spaces within a line are kept, a single line break is a
+// space, n+1 breaks are n newlines; a continuation line must be indented
+// more than indent.
+func (s *quotedScan) blanks(indent int) {
+	p, src := s.p, s.p.src
+	spaces, leadingBreak, trailing := 0, false, 0
+	for s.i < len(src) && (src[s.i] == ' ' || src[s.i] == '\n') {
+		switch {
+		case src[s.i] == ' ':
+			if !s.leadingBlanks {
+				spaces++
+			}
+		case !s.leadingBlanks:
+			s.multi = true
+			spaces, leadingBreak, s.leadingBlanks = 0, true, true
+			p.line++
+			p.lineStart = s.i + 1
+		default:
+			s.multi = true
+			trailing++
+			p.line++
+			p.lineStart = s.i + 1
+		}
+		s.i++
+	}
+	if !s.leadingBlanks {
+		for ; spaces > 0; spaces-- {
+			s.b = append(s.b, ' ')
+		}
+		return
+	}
+	if leadingBreak && trailing == 0 {
+		s.b = append(s.b, ' ')
+	}
+	for ; trailing > 0; trailing-- {
+		s.b = append(s.b, '\n')
+	}
+	if s.i < len(src) && s.i-p.lineStart <= indent {
+		p.fail("quoted continuation line not indented")
+	}
 }
 
 // escape decodes the double-quoted escape sequence at src[i] ('\\') onto
@@ -300,39 +367,50 @@ func hexVal(c byte) int {
 // at pos; indent is the innermost block collection's. It leaves pos on the
 // first line after the scalar, past the spaces it consumed.
 func (p *parser) blockScalar(indent int) *yaml.Node {
-	src := p.src
 	line, col := p.line, p.col()
-	literal := src[p.pos] == '|'
+	literal := p.src[p.pos] == '|'
 	style := yaml.LiteralStyle
 	if !literal {
 		style = yaml.FoldedStyle
 	}
-	i := p.pos + 1
-	chomp, incr := 0, 0
-	chompAt := func() {
-		if i < len(src) && (src[i] == '+' || src[i] == '-') {
-			chomp = 1
-			if src[i] == '-' {
-				chomp = -1
-			}
-			i++
-		}
+	chomp, incr, i := p.blockHeader(p.pos + 1)
+	if i == len(p.src) {
+		p.pos = i
+		return p.scalar("", tagStr, style, line, col)
 	}
-	digitAt := func() {
-		if i < len(src) && src[i] >= '0' && src[i] <= '9' {
-			if src[i] == '0' {
-				p.fail("indentation indicator 0")
-			}
-			incr = int(src[i] - '0')
-			i++
-		}
+	i++
+	p.line++
+	p.lineStart = i
+	s := blockBody{p: p, i: i, b: p.buf[:0]}
+	if incr > 0 {
+		s.ind = max(indent, 0) + incr
 	}
+	s.breaks(indent)
+	s.lines(literal, indent)
+	if chomp != -1 && s.leadingBreak {
+		s.b = append(s.b, '\n')
+	}
+	if chomp == 1 {
+		s.newlines()
+	}
+	p.pos = s.i
+	v := string(s.b)
+	p.buf = s.b[:0]
+	return p.scalar(v, tagStr, style, line, col)
+}
+
+// blockHeader reads a block scalar's indicators from i (chomping -1 strip,
+// 0 clip, 1 keep; the indentation indicator, 0 when absent, in either
+// order), a comment after them, and returns the offset of the line break
+// that ends the header (or the end of the input).
+func (p *parser) blockHeader(i int) (chomp, incr, end int) {
+	src := p.src
 	if i < len(src) && (src[i] == '+' || src[i] == '-') {
-		chompAt()
-		digitAt()
+		chomp, i = p.chompIndicator(i)
+		incr, i = p.indentIndicator(i)
 	} else {
-		digitAt()
-		chompAt()
+		incr, i = p.indentIndicator(i)
+		chomp, i = p.chompIndicator(i)
 	}
 	for i < len(src) && src[i] == ' ' {
 		i++
@@ -345,93 +423,111 @@ func (p *parser) blockScalar(indent int) *yaml.Node {
 	if i < len(src) && src[i] != '\n' {
 		p.fail("block scalar header")
 	}
-	if i == len(src) {
-		p.pos = i
-		return p.scalar("", tagStr, style, line, col)
-	}
-	i++
-	p.line++
-	p.lineStart = i
-	ind := 0
-	if incr > 0 {
-		if indent >= 0 {
-			ind = indent + incr
-		} else {
-			ind = incr
+	return chomp, incr, i
+}
+
+// chompIndicator reads an optional '+' (1) or '-' (-1) at i.
+func (p *parser) chompIndicator(i int) (int, int) {
+	if i < len(p.src) {
+		switch p.src[i] {
+		case '+':
+			return 1, i + 1
+		case '-':
+			return -1, i + 1
 		}
 	}
-	b := p.buf[:0]
-	trailing := 0
-	c := 0 // column of i
-	// breaks moves past indentation and empty lines, counting the line
-	// breaks, and fixes the indentation when it is not yet known.
-	breaks := func() {
-		most := 0
-		for {
-			c = 0
-			for (ind == 0 || c < ind) && i < len(src) && src[i] == ' ' {
-				i++
-				c++
-			}
-			if c > most {
-				most = c
-			}
-			if i < len(src) && src[i] == '\t' && (ind == 0 || c < ind) {
-				p.fail("tab in a block scalar's indentation")
-			}
-			if i == len(src) || src[i] != '\n' {
-				break
-			}
-			trailing++
-			i++
-			p.line++
-			p.lineStart = i
+	return 0, i
+}
+
+// indentIndicator reads an optional indentation digit at i (0 is refused).
+func (p *parser) indentIndicator(i int) (int, int) {
+	if i < len(p.src) && p.src[i] >= '0' && p.src[i] <= '9' {
+		if p.src[i] == '0' {
+			p.fail("indentation indicator 0")
 		}
-		if ind == 0 {
-			ind = max(most, indent+1, 1)
-		}
+		return int(p.src[i] - '0'), i + 1
 	}
-	breaks()
-	leadingBreak, leadingBlank := false, false
-	for c == ind && i < len(src) {
-		trailingBlank := src[i] == ' ' || src[i] == '\t'
-		if !literal && leadingBreak && !leadingBlank && !trailingBlank {
-			if trailing == 0 {
-				b = append(b, ' ')
-			}
-		} else if leadingBreak {
-			b = append(b, '\n')
+	return 0, i
+}
+
+// blockBody is blockScalar's place in the content: the offset i and its
+// column c, the content's indentation (0 until the first non-empty line
+// fixes it), the line breaks not yet written, whether the last line ended
+// with a break, and the value so far.
+type blockBody struct {
+	p            *parser
+	i, c, ind    int
+	trailing     int
+	leadingBreak bool
+	b            []byte
+}
+
+// breaks moves past indentation and empty lines, counting the line
+// breaks, and fixes the indentation when it is not yet known.
+func (s *blockBody) breaks(indent int) {
+	p, src := s.p, s.p.src
+	most := 0
+	for {
+		s.c = 0
+		for (s.ind == 0 || s.c < s.ind) && s.i < len(src) && src[s.i] == ' ' {
+			s.i++
+			s.c++
 		}
-		leadingBreak = false
-		for ; trailing > 0; trailing-- {
-			b = append(b, '\n')
+		most = max(most, s.c)
+		if s.i < len(src) && src[s.i] == '\t' && (s.ind == 0 || s.c < s.ind) {
+			p.fail("tab in a block scalar's indentation")
 		}
+		if s.i == len(src) || src[s.i] != '\n' {
+			break
+		}
+		s.trailing++
+		s.i++
+		p.line++
+		p.lineStart = s.i
+	}
+	if s.ind == 0 {
+		s.ind = max(most, indent+1, 1)
+	}
+}
+
+// lines copies the content lines, joining them as a literal (line breaks
+// kept) or folded scalar (a single break between two lines that do not
+// start with a blank is a space).
+func (s *blockBody) lines(literal bool, indent int) {
+	p, src := s.p, s.p.src
+	leadingBlank := false
+	for s.c == s.ind && s.i < len(src) {
+		trailingBlank := src[s.i] == ' ' || src[s.i] == '\t'
+		folds := !literal && !leadingBlank && !trailingBlank
+		switch {
+		case s.leadingBreak && folds && s.trailing == 0:
+			s.b = append(s.b, ' ')
+		case s.leadingBreak && !folds:
+			s.b = append(s.b, '\n')
+		}
+		s.leadingBreak = false
+		s.newlines()
 		leadingBlank = trailingBlank
 		e := len(src)
-		if k := strings.IndexByte(src[i:], '\n'); k >= 0 {
-			e = i + k
+		if k := strings.IndexByte(src[s.i:], '\n'); k >= 0 {
+			e = s.i + k
 		}
-		p.safe(i, e)
-		b = append(b, src[i:e]...)
-		i = e
-		if i < len(src) {
-			leadingBreak = true
-			i++
+		p.safe(s.i, e)
+		s.b = append(s.b, src[s.i:e]...)
+		s.i = e
+		if s.i < len(src) {
+			s.leadingBreak = true
+			s.i++
 			p.line++
-			p.lineStart = i
+			p.lineStart = s.i
 		}
-		breaks()
+		s.breaks(indent)
 	}
-	if chomp != -1 && leadingBreak {
-		b = append(b, '\n')
+}
+
+// newlines writes the line breaks counted so far.
+func (s *blockBody) newlines() {
+	for ; s.trailing > 0; s.trailing-- {
+		s.b = append(s.b, '\n')
 	}
-	if chomp == 1 {
-		for ; trailing > 0; trailing-- {
-			b = append(b, '\n')
-		}
-	}
-	p.pos = i
-	v := string(b)
-	p.buf = b[:0]
-	return p.scalar(v, tagStr, style, line, col)
 }

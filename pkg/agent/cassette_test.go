@@ -131,13 +131,7 @@ func TestCassetteMatching(t *testing.T) {
 	if err != nil || string(r.Submission) != `{"verdict":"go"}` {
 		t.Fatalf("by_phase: %v %+v", err, r)
 	}
-	if u, _ := r.Meta["usage"].(map[string]any); u["input_tokens"] != int64(10) || u["output_tokens"] != int64(5) || r.Meta["cost_usd"] != 0.25 {
-		t.Fatalf("meta %v", r.Meta)
-	}
-	if r.Transcript == nil || r.Transcript.Format != "openai-chat" || string(r.Transcript.Events[0]) != `{"type":"request", "n": 1}` ||
-		string(r.Transcript.Events[1]) != `{"type":"result"}` || len(r.Transcript.Timings) != 2 {
-		t.Fatalf("transcript %+v", r.Transcript)
-	}
+	checkRecordedMeta(t, r)
 	// host.agent.<verb> handler + call key; a non-JSON response becomes a JSON string.
 	r, err = ask(cas.For("agent.claude"), &agent.AskRequest{Verb: "ask", With: map[string]any{"call": "identify"}})
 	if err != nil || string(r.Submission) != `"I am Claude"` {
@@ -165,6 +159,19 @@ func TestCassetteMatching(t *testing.T) {
 	}
 	if rem := cas.Remaining(); strings.Join(rem, ",") != "" {
 		t.Fatalf("remaining %v", rem)
+	}
+}
+
+// checkRecordedMeta checks that an episode's usage, cost and transcript
+// come back as recorded.
+func checkRecordedMeta(t *testing.T, r *agent.AskResponse) {
+	t.Helper()
+	if u, _ := r.Meta["usage"].(map[string]any); u["input_tokens"] != int64(10) || u["output_tokens"] != int64(5) || r.Meta["cost_usd"] != 0.25 {
+		t.Fatalf("meta %v", r.Meta)
+	}
+	if r.Transcript == nil || r.Transcript.Format != "openai-chat" || string(r.Transcript.Events[0]) != `{"type":"request", "n": 1}` ||
+		string(r.Transcript.Events[1]) != `{"type":"result"}` || len(r.Transcript.Timings) != 2 {
+		t.Fatalf("transcript %+v", r.Transcript)
 	}
 }
 

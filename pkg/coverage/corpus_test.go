@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"kitsoki/internal/testing/golden"
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/validate"
 )
@@ -22,6 +23,6 @@ func TestCorpusGoldens(t *testing.T) {
 		t.Fatalf("nothing counted: %+v", s)
 	}
 	for name, b := range formats(t, p) {
-		golden(t, "corpus/golden/profile."+name, b)
+		golden.Check(t, "testdata/corpus/golden/profile."+name, b)
 	}
 }

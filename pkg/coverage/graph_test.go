@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/golden"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/graph"
 	"kitsoki/pkg/story"
@@ -134,8 +135,8 @@ func TestGraphCoverageGoldens(t *testing.T) {
 	if err := graph.WriteDOT(&d, g, o); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "known/golden/graph.mmd", m.Bytes())
-	golden(t, "known/golden/graph.dot", d.Bytes())
+	golden.Check(t, "testdata/known/golden/graph.mmd", m.Bytes())
+	golden.Check(t, "testdata/known/golden/graph.dot", d.Bytes())
 	if _, err := exec.LookPath("dot"); err != nil {
 		if os.Getenv("KITSOKI_REQUIRE_GRAPHVIZ") != "" {
 			t.Fatal("Graphviz's dot is not on PATH although KITSOKI_REQUIRE_GRAPHVIZ is set")
@@ -146,7 +147,7 @@ func TestGraphCoverageGoldens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "known/golden/graph.svg-colours", svgColours(t, svg))
+	golden.Check(t, "testdata/known/golden/graph.svg-colours", svgColours(t, svg))
 }
 
 // svgColours lists, for each node, cluster and edge group of a Graphviz
@@ -243,7 +244,7 @@ func TestKnownStoryPathHints(t *testing.T) {
 	if strings.Contains(out, "app.yaml:77:3: state broken\n      ") || strings.Contains(out, "exit abandoned\n      ") {
 		t.Errorf("a hint under a state or exit:\n%s", out)
 	}
-	golden(t, "known/golden/unreached-paths.txt", b.Bytes())
+	golden.Check(t, "testdata/known/golden/unreached-paths.txt", b.Bytes())
 }
 
 // A move whose state no intent reaches says so; a path through an intent

@@ -3,15 +3,10 @@ package coverage
 import (
 	"bytes"
 	"context"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"kitsoki/pkg/flowtest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // runCovered runs the flow fixtures of the stories (app.yaml paths) with
 // a collector registered on every story that has fixtures, fails the test when a fixture
@@ -49,28 +44,6 @@ func runCovered(t testing.TB, base string, apps ...string) *Profile {
 		}
 	}
 	return col.Profile()
-}
-
-// golden compares got with testdata/<name>, rewriting it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./pkg/coverage -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden (run go test ./pkg/coverage -update and review the diff):\n%s", path, got)
-	}
 }
 
 // formats renders p in every profile format.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/golden"
 	"kitsoki/pkg/engine"
 )
 
@@ -72,11 +73,11 @@ func TestKnownStoryFigures(t *testing.T) {
 		}
 	}
 	for name, b := range formats(t, p) {
-		golden(t, "known/golden/profile."+name, b)
+		golden.Check(t, "testdata/known/golden/profile."+name, b)
 	}
 	var v bytes.Buffer
 	WriteUnreached(&v, p)
-	golden(t, "known/golden/unreached.txt", v.Bytes())
+	golden.Check(t, "testdata/known/golden/unreached.txt", v.Bytes())
 }
 
 // count is the count of the item of kind at path:line (-1 when none).

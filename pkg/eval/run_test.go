@@ -47,6 +47,24 @@ func TestRunEndToEnd(t *testing.T) {
 	if len(rep.Candidates) != 5 {
 		t.Fatalf("candidates %d: %+v", len(rep.Candidates), rep.Candidates)
 	}
+	checkEndToEndCandidates(t, rep)
+	checkEndToEndDecision(t, rep, v)
+	checkEndToEndSamples(t, rep)
+	// Written, it is the latest report and the dataset is passing.
+	paths := DefaultReportPaths(v.Dataset, rep, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	if err := WriteRunReport(rep, v.Story.Dir, paths); err != nil {
+		t.Fatal(err)
+	}
+	st, latest, err := DatasetStatus(v)
+	if err != nil || st != StatusPassing || latest.Decision.Evidence != "evals/reports/merge_judge/latest.json" {
+		t.Errorf("status %q err %v evidence %q", st, err, latest.Decision.Evidence)
+	}
+}
+
+// checkEndToEndCandidates checks each candidate's metrics against the
+// values the plugin's rules give.
+func checkEndToEndCandidates(t *testing.T, rep *Report) {
+	t.Helper()
 	by := map[string]Candidate{}
 	for _, c := range rep.Candidates {
 		by[c.Profile+"/"+c.Model] = c
@@ -86,6 +104,11 @@ func TestRunEndToEnd(t *testing.T) {
 	if c := by["plug/good"]; c.Backend != "subprocess" || f64(c.P95CostUSD) != 0.001 {
 		t.Errorf("good: backend %q p95 cost %v", c.Backend, f64(c.P95CostUSD))
 	}
+}
+
+// checkEndToEndDecision checks the selection and the report's hashes.
+func checkEndToEndDecision(t *testing.T, rep *Report, v *Validation) {
+	t.Helper()
 	d := rep.Decision
 	if d == nil || d.Strategy != "cheapest_passing" || d.SelectedProfile != "plug" || d.SelectedModel != "good" || d.SelectedEffort != "low" {
 		t.Errorf("decision %+v", d)
@@ -93,6 +116,11 @@ func TestRunEndToEnd(t *testing.T) {
 	if rep.Hashes != v.Hashes || rep.Dataset == "" || rep.Prompt == "" || rep.Schema == "" || rep.Toolbox == emptyHash {
 		t.Errorf("report hashes %+v, want %+v", rep.Hashes, v.Hashes)
 	}
+}
+
+// checkEndToEndSamples checks the failure samples' reasons and payloads.
+func checkEndToEndSamples(t *testing.T, rep *Report) {
+	t.Helper()
 	reasons := map[string]string{}
 	for _, fs := range rep.FailureSamples {
 		reasons[fs.Model+"/"+fs.Example] = fs.Reason
@@ -112,15 +140,6 @@ func TestRunEndToEnd(t *testing.T) {
 				t.Errorf("sloppy/e2 sample lacks expect/actual: %+v", fs)
 			}
 		}
-	}
-	// Written, it is the latest report and the dataset is passing.
-	paths := DefaultReportPaths(v.Dataset, rep, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
-	if err := WriteRunReport(rep, v.Story.Dir, paths); err != nil {
-		t.Fatal(err)
-	}
-	st, latest, err := DatasetStatus(v)
-	if err != nil || st != StatusPassing || latest.Decision.Evidence != "evals/reports/merge_judge/latest.json" {
-		t.Errorf("status %q err %v evidence %q", st, err, latest.Decision.Evidence)
 	}
 }
 

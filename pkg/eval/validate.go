@@ -166,6 +166,20 @@ func Validate(d *Dataset, loader *StoryLoader) *Validation {
 	warnf := func(key, format string, a ...any) {
 		v.Findings = append(v.Findings, Finding{Pos: d.PosOf(key), Severity: diag.Warning, Message: fmt.Sprintf(format, a...)})
 	}
+	checkHeader(d, errf)
+	checkExamples(d, errf, warnf)
+	checkTask(d, errf)
+	checkMatrix(d, errf, warnf)
+	checkSelection(d, errf)
+	if d.App == "" { // errors and no app: stop (C.3 step 3)
+		return v
+	}
+	checkAgainstApp(v, loader, errf, warnf)
+	return v
+}
+
+// checkHeader checks the dataset's kind, app, call and comparator.
+func checkHeader(d *Dataset, errf func(key, format string, a ...any)) {
 	if d.Kind != "agent_eval" {
 		errf("kind", "kind must be agent_eval")
 	}
@@ -181,6 +195,11 @@ func Validate(d *Dataset, loader *StoryLoader) *Validation {
 	case !slices.Contains(comparatorKinds, d.Comparator.Kind):
 		errf("comparator", "unsupported comparator %q", d.Comparator.Kind)
 	}
+}
+
+// checkExamples checks the examples' names and expectations, and what the
+// enum comparator needs of them.
+func checkExamples(d *Dataset, errf, warnf func(key, format string, a ...any)) {
 	if len(d.Examples) == 0 {
 		errf("examples", "at least one example is required")
 	}
@@ -212,12 +231,12 @@ func Validate(d *Dataset, loader *StoryLoader) *Validation {
 	} else if d.Comparator.Field != "" {
 		warnf("comparator.field", "comparator.field is only read by the enum comparator (kind is %s)", d.Comparator.Kind)
 	}
-	checkTask(d, errf)
-	checkMatrix(d, errf, warnf)
-	checkSelection(d, errf)
-	if d.App == "" { // errors and no app: stop (C.3 step 3)
-		return v
-	}
+}
+
+// checkAgainstApp loads the dataset's app and checks the call site, the
+// expectations against its schema, and the profiles and judge it names.
+func checkAgainstApp(v *Validation, loader *StoryLoader, errf, warnf func(key, format string, a ...any)) {
+	d := v.Dataset
 	appPath := d.App
 	if !filepath.IsAbs(appPath) {
 		appPath = filepath.Join(d.Dir(), appPath)
@@ -226,7 +245,7 @@ func Validate(d *Dataset, loader *StoryLoader) *Validation {
 	st, err := loader.Load(appPath)
 	if err != nil {
 		errf("app", "load app: %v", err)
-		return v
+		return
 	}
 	v.Story = st
 	if v.Loaded = loader.Loaded(appPath); v.Loaded == nil { // a nil loader keeps nothing
@@ -239,7 +258,7 @@ func Validate(d *Dataset, loader *StoryLoader) *Validation {
 	cs := findCallSite(st, d.Call)
 	if cs == nil {
 		errf("call", "call site %q not found; add id: %s to the target host.agent.* invoke", d.Call, d.Call)
-		return v
+		return
 	}
 	v.CallSite = cs
 	v.Hashes = computeHashes(d, st, cs)
@@ -247,19 +266,7 @@ func Validate(d *Dataset, loader *StoryLoader) *Validation {
 		errf("agent", "dataset agent %q does not match call-site agent %q", d.Agent, cs.Agent)
 	}
 	if cs.SchemaPath != "" && !story.IsTemplated(cs.SchemaPath) {
-		sc, err := schema.NewCompiler(st.Dir).Compile(cs.SchemaPath)
-		if err != nil {
-			errf("call", "read schema: %v", err)
-		} else {
-			for i, ex := range d.Examples {
-				if len(ex.Expect) == 0 {
-					continue
-				}
-				if verr := sc.Validate(ex.Expect); verr != nil {
-					errf(fmt.Sprintf("examples[%d].expect", i), "example %q expect schema invalid: agent: schema_invalid: %s", ex.Name, verr.Error())
-				}
-			}
-		}
+		checkExpectSchema(d, st.Dir, cs.SchemaPath, errf)
 	}
 	for i, p := range d.Matrix.Profiles {
 		if p != "" && resolveProfile(st, p) == "" {
@@ -272,7 +279,24 @@ func Validate(d *Dataset, loader *StoryLoader) *Validation {
 		}
 		warnf("comparator", "judge comparator requires passing evidence for the judge call site before promotion")
 	}
-	return v
+}
+
+// checkExpectSchema validates every example's expect against the call
+// site's schema.
+func checkExpectSchema(d *Dataset, dir, schemaPath string, errf func(key, format string, a ...any)) {
+	sc, err := schema.NewCompiler(dir).Compile(schemaPath)
+	if err != nil {
+		errf("call", "read schema: %v", err)
+		return
+	}
+	for i, ex := range d.Examples {
+		if len(ex.Expect) == 0 {
+			continue
+		}
+		if verr := sc.Validate(ex.Expect); verr != nil {
+			errf(fmt.Sprintf("examples[%d].expect", i), "example %q expect schema invalid: agent: schema_invalid: %s", ex.Name, verr.Error())
+		}
+	}
 }
 
 // resolveProfile maps a matrix profile to the story's agent_plugins alias:

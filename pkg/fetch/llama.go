@@ -54,15 +54,9 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 		return ServerInstall{}, err
 	}
 	plat := goos + "/" + goarch
-	var decision RuntimeDecision
-	if runtime.GOOS == "linux" && goos == runtime.GOOS && goarch == runtime.GOARCH {
-		probe := defaultHostProbe()
-		if f.Probe != nil {
-			probe = *f.Probe
-		}
-		if decision, err = probe.Probe().Decide(a); err != nil {
-			return ServerInstall{}, err
-		}
+	decision, err := f.runtimeDecision(a, goos, goarch)
+	if err != nil {
+		return ServerInstall{}, err
 	}
 	dir, err := f.ReleaseDir(a)
 	if err != nil {
@@ -84,13 +78,7 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 	}
 	defer lock.release()
 
-	// Staging directories of killed processes: nobody else can be using
-	// them while we hold the lock.
-	if stale, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), ".stage-"+filepath.Base(dir)+"-*")); len(stale) > 0 {
-		for _, d := range stale {
-			_ = os.RemoveAll(d)
-		}
-	}
+	removeStaleStages(dir)
 	man, ok = readManifest(dir, a)
 	if ok && opts.Verify {
 		total := releaseSize(man)
@@ -116,25 +104,57 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 		if !found {
 			return ServerInstall{}, fmt.Errorf("llama-server (%s) %s, and no libstdc++ shim is pinned for this platform: install a newer libstdc++ or use endpoint: mode", plat, decision.Reason)
 		}
-		res, err := f.Ensure(ctx, shimArt, opts)
+		downloaded, err := f.installShim(ctx, shimArt, dir, &man, opts)
 		if err != nil {
-			return ServerInstall{}, fmt.Errorf("libstdc++ shim: %w", err)
-		}
-		inst.Downloaded = inst.Downloaded || res.Downloaded
-		files, err := extractFile(res.Path, shimArt.Format, dir, f.Limits, shimArt.Extract)
-		if err != nil {
-			return ServerInstall{}, fmt.Errorf("libstdc++ shim: %w", err)
-		}
-		if len(files) != 1 {
-			return ServerInstall{}, fmt.Errorf("libstdc++ shim %s: extract: must name exactly one member, got %d", shimArt.ID, len(files))
-		}
-		man.Shim, man.ShimSHA256 = &files[0], shimArt.SHA256
-		if err := writeManifest(dir, man); err != nil {
 			return ServerInstall{}, err
 		}
+		inst.Downloaded = inst.Downloaded || downloaded
 	}
 	inst.Shim = man.Shim != nil
 	return inst, nil
+}
+
+// runtimeDecision probes the host (Linux, and only when goos/goarch is the
+// running platform) for what the release needs: a too old glibc is an
+// error, a too old libstdc++ asks for the shim.
+func (f *Fetcher) runtimeDecision(a *Artifact, goos, goarch string) (RuntimeDecision, error) {
+	if runtime.GOOS != "linux" || goos != runtime.GOOS || goarch != runtime.GOARCH {
+		return RuntimeDecision{}, nil
+	}
+	probe := defaultHostProbe()
+	if f.Probe != nil {
+		probe = *f.Probe
+	}
+	return probe.Probe().Decide(a)
+}
+
+// removeStaleStages removes the staging directories of killed processes
+// beside the release directory dir: nobody else can be using them while
+// the caller holds the lock.
+func removeStaleStages(dir string) {
+	stale, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), ".stage-"+filepath.Base(dir)+"-*"))
+	for _, d := range stale {
+		_ = os.RemoveAll(d)
+	}
+}
+
+// installShim downloads the pinned libstdc++ shim, extracts its one
+// member into the release directory and records it in the manifest man;
+// it reports whether anything was downloaded.
+func (f *Fetcher) installShim(ctx context.Context, shimArt *Artifact, dir string, man *releaseManifest, opts EnsureOptions) (bool, error) {
+	res, err := f.Ensure(ctx, shimArt, opts)
+	if err != nil {
+		return false, fmt.Errorf("libstdc++ shim: %w", err)
+	}
+	files, err := extractFile(res.Path, shimArt.Format, dir, f.Limits, shimArt.Extract)
+	if err != nil {
+		return res.Downloaded, fmt.Errorf("libstdc++ shim: %w", err)
+	}
+	if len(files) != 1 {
+		return res.Downloaded, fmt.Errorf("libstdc++ shim %s: extract: must name exactly one member, got %d", shimArt.ID, len(files))
+	}
+	man.Shim, man.ShimSHA256 = &files[0], shimArt.SHA256
+	return res.Downloaded, writeManifest(dir, *man)
 }
 
 // extractRelease unpacks the archive into a staging directory beside dir,

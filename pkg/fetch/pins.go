@@ -180,16 +180,32 @@ func (p *Pins) merge(data []byte, source string) error {
 
 func (a *Artifact) check(section string) error {
 	where := section + "." + a.Key
+	for _, check := range []func(string) error{a.checkSource, a.checkFormat, a.checkFiles} {
+		if err := check(where); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// plainName reports whether s names one file: not empty, no slash, not
+// "." or "..".
+func plainName(s string) bool {
+	return s != "" && !strings.ContainsAny(s, `/\`) && s != "." && s != ".."
+}
+
+// checkSource checks the pin's key, id, URL, digest and size.
+func (a *Artifact) checkSource(where string) error {
 	if a.Kind != KindModel && !platformRe.MatchString(a.Key) {
 		return fmt.Errorf("%s: key must be a platform goos/goarch such as linux/amd64", where)
 	}
-	if a.Kind == KindModel && (a.Key == "" || strings.ContainsAny(a.Key, `/\`) || a.Key == "." || a.Key == "..") {
+	if a.Kind == KindModel && !plainName(a.Key) {
 		return fmt.Errorf("%s: model id must be a plain name without slashes", where)
 	}
 	if a.ID == "" {
 		return fmt.Errorf("%s: id: is required", where)
 	}
-	if strings.ContainsAny(a.ID, `/\`) || a.ID == "." || a.ID == ".." {
+	if !plainName(a.ID) {
 		return fmt.Errorf("%s: id %q must be a plain name without slashes", where, a.ID)
 	}
 	u, err := url.Parse(a.URL)
@@ -202,6 +218,12 @@ func (a *Artifact) check(section string) error {
 	if a.Size < 0 {
 		return fmt.Errorf("%s: size %d must not be negative (0 means not recorded)", where, a.Size)
 	}
+	return nil
+}
+
+// checkFormat checks the download's format (a model's defaults to gguf;
+// anything else must be an archive).
+func (a *Artifact) checkFormat(where string) error {
 	if a.Format == "" {
 		a.Format = "gguf"
 		if a.Kind != KindModel {
@@ -214,13 +236,19 @@ func (a *Artifact) check(section string) error {
 	if a.Kind != KindModel && !a.IsArchive() {
 		return fmt.Errorf("%s: format %q: a %s must be an archive", where, a.Format, a.Kind)
 	}
+	return nil
+}
+
+// checkFiles checks the members and extract names an archive pin lists,
+// and its glibc requirement.
+func (a *Artifact) checkFiles(where string) error {
 	for _, m := range a.Members {
 		if m == "" || strings.ContainsAny(m, `/\`) {
 			return fmt.Errorf("%s: members: %q must be a plain file name", where, m)
 		}
 	}
 	for from, to := range a.Extract {
-		if from == "" || to == "" || strings.ContainsAny(to, `/\`) || to == "." || to == ".." {
+		if from == "" || !plainName(to) {
 			return fmt.Errorf("%s: extract: %q -> %q: the output must be a plain file name", where, from, to)
 		}
 	}

@@ -70,81 +70,104 @@ func (c *LintCache) lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 			st = f.Story
 		}
 	}
-	ix := indexStory(st)
-	var ds []diag.Diagnostic
-	// A fixture shared through a LintCache has file-less inner positions
-	// (lint_cache.go): what is reported at them is in the fixture's file.
-	var cur *Fixture
-	fileOf := func(p Pos) string {
-		if p.File == "" {
-			return cur.File
-		}
-		return p.File
-	}
-	warn := func(p Pos, rule *diag.Rule, format string, a ...any) {
-		ds = append(ds, diag.Diagnostic{File: fileOf(p), Line: p.Line, Col: p.Col, Severity: diag.Warning, Rule: rule.ID, Message: fmt.Sprintf(format, a...)})
-	}
+	fl := fixtureLint{c: c, root: root, ix: indexStory(st)}
 	for _, fx := range fxs {
-		cur = fx
-		for _, named := range [...]struct{ k, p string }{{"host_cassette", fx.HostCassette}, {"starlark_http_cassette", fx.StarlarkHTTPCassette},
-			{"starlark_inspect_cassette", fx.StarlarkInspectCassette}, {"recording", fx.Recording}} {
-			k, p := named.k, named.p
-			if p == "" {
-				continue
-			}
-			if _, err := resolveNamed(namedRoot(root, fx.File), fx.File, k, p); err != nil {
-				at := fx.valueAt(k)
-				ds = append(ds, diag.Diagnostic{File: fileOf(at), Line: at.Line, Col: at.Col, Severity: diag.Error, Rule: ruleOutsideRoot.ID, Message: err.Error()})
-				continue
-			}
-			full := p
-			if !filepath.IsAbs(p) {
-				full = filepath.Join(filepath.Dir(fx.File), p)
-			}
-			if mode, err := c.fs().Stat(full); err != nil || mode.IsDir() {
-				at := fx.valueAt(k)
-				ds = append(ds, diag.Diagnostic{File: fileOf(at), Line: at.Line, Col: at.Col, Severity: diag.Error, Rule: ruleMissingFile.ID,
-					Message: fmt.Sprintf("%s: %s does not exist (paths are relative to the fixture's directory)", k, full)})
-			}
-		}
-		for _, t := range fx.Turns {
-			if t.ExpectViewMatches != nil {
-				if msg := c.regexError(*t.ExpectViewMatches); msg != "" {
-					warn(t.valueAt("expect_view_matches"), ruleBadRegex, "turns[%d].expect_view_matches: %s; the turn will always fail", t.Index, msg)
-				}
-			}
-		}
-		if fx.InitialState != "" && !ix.hasState(fx.InitialState) {
-			warn(fx.valueAt("initial_state"), ruleUnknownState, "initial_state %q is not a state of the story%s; every turn would be rejected", fx.InitialState, ix.suggestState(fx.InitialState))
-		}
-		for _, t := range fx.Turns {
-			if t.ExpectError != nil {
-				for _, k := range []string{"expect_state", "expect_not_state", "expect_world", "expect_view_matches", "expect_host_calls", "expect_events"} {
-					if p, ok := t.keys.find(k); ok {
-						warn(p.at, ruleNotChecked, "turns[%d].%s is not checked: a turn with expect_error runs no other assertion", t.Index, k)
-					}
-				}
-				continue // negative turns name unknown intents on purpose
-			}
-			if t.Intent != nil && t.Intent.Name != "" && !ix.intents[t.Intent.Name] {
-				warn(t.Intent.Pos, ruleUnknownIntent, "turns[%d]: intent %q is not declared or handled by any state of the story", t.Index, t.Intent.Name)
-			}
-			for _, s := range statesOf(t) {
-				if !ix.hasState(s.name) {
-					warn(t.valueAt(s.key), ruleUnknownState, "turns[%d].%s: %q is not a state of the story%s", t.Index, s.key, s.name, ix.suggestState(s.name))
-				}
-			}
-			if t.ExpectWorldUnchanged && fx.Orchestrated() {
-				warn(t.at("expect_world_unchanged"), ruleNotChecked, "turns[%d].expect_world_unchanged is not checked on this fixture (upstream evaluates it only when no host_handlers, cassette or clock key is present)", t.Index)
-			}
-		}
+		fl.fx = fx
+		fl.files()
+		fl.turns()
 		for _, s := range fx.HostHandlers {
-			if !ix.calls(s.Name) {
-				warn(s.Pos, ruleUnusedStub, "host_handlers.%s: the story never calls this handler (it calls: %s)", s.Name, ix.callList())
+			if !fl.ix.calls(s.Name) {
+				fl.warn(s.Pos, ruleUnusedStub, "host_handlers.%s: the story never calls this handler (it calls: %s)", s.Name, fl.ix.callList())
 			}
 		}
 	}
-	return ds
+	return fl.ds
+}
+
+// fixtureLint is lint's state: the story's project root and index, the
+// fixture being checked and the diagnostics so far.
+type fixtureLint struct {
+	c    *LintCache
+	root *story.Story
+	ix   *storyIndex
+	fx   *Fixture
+	ds   []diag.Diagnostic
+}
+
+// add reports a finding at p. A fixture shared through a LintCache has
+// file-less inner positions (lint_cache.go): what is reported at them is
+// in the fixture's file.
+func (l *fixtureLint) add(p Pos, sev diag.Severity, rule *diag.Rule, msg string) {
+	file := p.File
+	if file == "" {
+		file = l.fx.File
+	}
+	l.ds = append(l.ds, diag.Diagnostic{File: file, Line: p.Line, Col: p.Col, Severity: sev, Rule: rule.ID, Message: msg})
+}
+
+func (l *fixtureLint) warn(p Pos, rule *diag.Rule, format string, a ...any) {
+	l.add(p, diag.Warning, rule, fmt.Sprintf(format, a...))
+}
+
+// files checks the files the fixture names: inside the project root, and
+// there.
+func (l *fixtureLint) files() {
+	fx := l.fx
+	for _, named := range [...]struct{ k, p string }{{"host_cassette", fx.HostCassette}, {"starlark_http_cassette", fx.StarlarkHTTPCassette},
+		{"starlark_inspect_cassette", fx.StarlarkInspectCassette}, {"recording", fx.Recording}} {
+		k, p := named.k, named.p
+		if p == "" {
+			continue
+		}
+		if _, err := resolveNamed(namedRoot(l.root, fx.File), fx.File, k, p); err != nil {
+			l.add(fx.valueAt(k), diag.Error, ruleOutsideRoot, err.Error())
+			continue
+		}
+		full := p
+		if !filepath.IsAbs(p) {
+			full = filepath.Join(filepath.Dir(fx.File), p)
+		}
+		if mode, err := l.c.fs().Stat(full); err != nil || mode.IsDir() {
+			l.add(fx.valueAt(k), diag.Error, ruleMissingFile, fmt.Sprintf("%s: %s does not exist (paths are relative to the fixture's directory)", k, full))
+		}
+	}
+}
+
+// turns checks the fixture's patterns, its initial state, and each turn's
+// intent, states and assertions that would not be checked.
+func (l *fixtureLint) turns() {
+	fx, ix := l.fx, l.ix
+	for _, t := range fx.Turns {
+		if t.ExpectViewMatches != nil {
+			if msg := l.c.regexError(*t.ExpectViewMatches); msg != "" {
+				l.warn(t.valueAt("expect_view_matches"), ruleBadRegex, "turns[%d].expect_view_matches: %s; the turn will always fail", t.Index, msg)
+			}
+		}
+	}
+	if fx.InitialState != "" && !ix.hasState(fx.InitialState) {
+		l.warn(fx.valueAt("initial_state"), ruleUnknownState, "initial_state %q is not a state of the story%s; every turn would be rejected", fx.InitialState, ix.suggestState(fx.InitialState))
+	}
+	for _, t := range fx.Turns {
+		if t.ExpectError != nil {
+			for _, k := range []string{"expect_state", "expect_not_state", "expect_world", "expect_view_matches", "expect_host_calls", "expect_events"} {
+				if p, ok := t.keys.find(k); ok {
+					l.warn(p.at, ruleNotChecked, "turns[%d].%s is not checked: a turn with expect_error runs no other assertion", t.Index, k)
+				}
+			}
+			continue // negative turns name unknown intents on purpose
+		}
+		if t.Intent != nil && t.Intent.Name != "" && !ix.intents[t.Intent.Name] {
+			l.warn(t.Intent.Pos, ruleUnknownIntent, "turns[%d]: intent %q is not declared or handled by any state of the story", t.Index, t.Intent.Name)
+		}
+		for _, s := range statesOf(t) {
+			if !ix.hasState(s.name) {
+				l.warn(t.valueAt(s.key), ruleUnknownState, "turns[%d].%s: %q is not a state of the story%s", t.Index, s.key, s.name, ix.suggestState(s.name))
+			}
+		}
+		if t.ExpectWorldUnchanged && fx.Orchestrated() {
+			l.warn(t.at("expect_world_unchanged"), ruleNotChecked, "turns[%d].expect_world_unchanged is not checked on this fixture (upstream evaluates it only when no host_handlers, cassette or clock key is present)", t.Index)
+		}
+	}
 }
 
 type stateRef struct{ key, name string }

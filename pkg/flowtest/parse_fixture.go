@@ -88,17 +88,7 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 		case "starlark_inspect_cassette":
 			fx.StarlarkInspectCassette = p.str(v, "starlark_inspect_cassette")
 		case "host_bindings":
-			for _, kv := range p.kvs(v, "host_bindings") {
-				switch val := kv.Value.(type) {
-				case string:
-				case map[string]any, []any, nil:
-					p.errf(v, ruleShape, "host_bindings.%s: expected a handler name (string)", kv.Key)
-					continue
-				default:
-					kv.Value = fmt.Sprint(val)
-				}
-				fx.HostBindings = append(fx.HostBindings, kv)
-			}
+			fx.HostBindings = p.hostBindings(v)
 		case "expect_no_host_calls":
 			fx.ExpectNoHostCalls = p.strList(v, "expect_no_host_calls")
 		case "recording":
@@ -119,31 +109,51 @@ func (p *parser) fixture(root *yaml.Node) *Fixture {
 		case "expect_world_final":
 			fx.ExpectWorldFinal = p.kvs(v, "expect_world_final")
 		case "expect_files":
-			if v.Kind != yaml.SequenceNode {
-				p.errf(v, ruleShape, "expect_files: expected a list of {path, content_matches?, must_not_exist?}")
-				return
-			}
-			for i, c := range v.Content {
-				fe := FileExpect{Pos: p.pos(c)}
-				w := "expect_files[" + strconv.Itoa(i) + "]"
-				p.fields(c, w, fileExpectKeys, func(key string, v *yaml.Node) {
-					switch key {
-					case "path":
-						fe.Path = p.str(v, w+".path")
-					case "content_matches":
-						fe.ContentMatches = p.str(v, w+".content_matches")
-					case "must_not_exist":
-						fe.MustNotExist = p.boolean(v, w+".must_not_exist")
-					}
-				})
-				fx.ExpectFiles = append(fx.ExpectFiles, fe)
-			}
+			fx.ExpectFiles = p.fileExpects(v)
 		}
 	})
 	if fx.HostCassette != "" && len(fx.HostHandlers) > 0 {
 		p.errf(root, ruleShape, "host_cassette and host_handlers are mutually exclusive; answer every handler from the cassette, or stub them all")
 	}
 	return fx
+}
+
+// hostBindings reads host_bindings: handler names by binding (a number or
+// a boolean is taken as its text, as upstream does).
+func (p *parser) hostBindings(v *yaml.Node) []KV {
+	var out []KV
+	for _, kv := range p.kvs(v, "host_bindings") {
+		switch val := kv.Value.(type) {
+		case string:
+		case map[string]any, []any, nil:
+			p.errf(v, ruleShape, "host_bindings.%s: expected a handler name (string)", kv.Key)
+			continue
+		default:
+			kv.Value = fmt.Sprint(val)
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// fileExpects reads expect_files.
+func (p *parser) fileExpects(v *yaml.Node) []FileExpect {
+	var out []FileExpect
+	p.eachItem(v, "expect_files", "{path, content_matches?, must_not_exist?}", func(c *yaml.Node, w string) {
+		fe := FileExpect{Pos: p.pos(c)}
+		p.fields(c, w, fileExpectKeys, func(key string, v *yaml.Node) {
+			switch key {
+			case "path":
+				fe.Path = p.str(v, w+".path")
+			case "content_matches":
+				fe.ContentMatches = p.str(v, w+".content_matches")
+			case "must_not_exist":
+				fe.MustNotExist = p.boolean(v, w+".must_not_exist")
+			}
+		})
+		out = append(out, fe)
+	})
+	return out
 }
 
 // turn reads one turns: entry (flow-format.md §3).
@@ -153,24 +163,7 @@ func (p *parser) turn(n *yaml.Node, i int) *Turn {
 	t.keys = p.fieldsAt(n, w, turnKeys, func(key string, v *yaml.Node) {
 		switch key {
 		case "intent":
-			is := &IntentSpec{Pos: p.pos(v)}
-			if v.Kind == yaml.ScalarNode {
-				is.Name = p.str(v, w+".intent")
-			} else {
-				p.fields(v, w+".intent", intentKeys, func(key string, v *yaml.Node) {
-					switch key {
-					case "name":
-						is.Name, is.Pos = p.str(v, w+".intent.name"), p.pos(v)
-					case "slots":
-						is.Slots = p.kvs(v, w+".intent.slots")
-					}
-				})
-			}
-			if is.Name == "" {
-				// Upstream fires it anyway (and the engine rejects it).
-				p.warnf(v, ruleShape, "%s.intent: no name: the turn fires an empty intent, which every state rejects (intent: {name: NAME, slots: {...}})", w)
-			}
-			t.Intent = is
+			t.Intent = p.intentSpec(v, w)
 		case "input":
 			t.Input, t.HasInput = p.str(v, w+".input"), true
 		case "advance_clock":
@@ -202,86 +195,136 @@ func (p *parser) turn(n *yaml.Node, i int) *Turn {
 		case "expect_events_exact":
 			t.ExpectEventsExact, t.HasEventsExact = p.events(v, w+".expect_events_exact"), true
 		case "expect_error":
-			ee := &ErrorExpect{Pos: p.pos(v)}
-			ww := w + ".expect_error"
-			p.fields(v, ww, errorExpectKeys, func(key string, v *yaml.Node) {
-				switch key {
-				case "code":
-					ee.Code = p.str(v, ww+".code")
-				case "allowed_contains":
-					ee.AllowedContains = p.strList(v, ww+".allowed_contains")
-				case "missing_slots":
-					ee.MissingSlots = p.strList(v, ww+".missing_slots")
-				case "guard_hint":
-					ee.GuardHint = p.str(v, ww+".guard_hint")
-				}
-			})
-			t.ExpectError = ee
+			t.ExpectError = p.errorExpect(v, w+".expect_error")
 		case "expect_view_matches":
 			t.ExpectViewMatches = ptr(p.str(v, w+".expect_view_matches"))
 		case "expect_no_view":
 			t.ExpectNoView = p.boolean(v, w+".expect_no_view")
 		case "expect_host_calls":
-			if v.Kind != yaml.SequenceNode {
-				p.errf(v, ruleShape, "%s.expect_host_calls: expected a list of {handler, args?, times?}", w)
-				return
-			}
-			for j, c := range v.Content {
-				hc := HostCallExpect{Pos: p.pos(c)}
-				ww := w + ".expect_host_calls[" + strconv.Itoa(j) + "]"
-				p.fields(c, ww, hostCallKeys, func(key string, v *yaml.Node) {
-					switch key {
-					case "handler":
-						hc.Handler = p.str(v, ww+".handler")
-					case "args":
-						hc.Args = p.kvs(v, ww+".args")
-					case "times":
-						hc.Times = ptr(p.integer(v, ww+".times"))
-					}
-				})
-				t.ExpectHostCalls = append(t.ExpectHostCalls, hc)
-			}
+			t.ExpectHostCalls = p.hostCalls(v, w+".expect_host_calls")
 		case "expect_no_host_calls":
 			t.ExpectNoHostCalls = p.strList(v, w+".expect_no_host_calls")
 		case "expect_inbox":
-			ie := &InboxExpect{Pos: p.pos(v)}
-			ww := w + ".expect_inbox"
-			p.fields(v, ww, inboxKeys, func(key string, v *yaml.Node) {
-				switch key {
-				case "unread":
-					ie.Unread = ptr(p.integer(v, ww+".unread"))
-				case "needs_attention":
-					ie.NeedsAttention = ptr(p.integer(v, ww+".needs_attention"))
-				case "severities":
-					ie.Severities, ie.HasSeverities = p.strList(v, ww+".severities"), true
-				}
-			})
-			t.ExpectInbox = ie
+			t.ExpectInbox = p.inbox(v, w+".expect_inbox")
 		case "expect_jobs":
-			if v.Kind != yaml.SequenceNode {
-				p.errf(v, ruleShape, "%s.expect_jobs: expected a list of {namespace, status}", w)
-				return
-			}
-			t.ExpectJobs = []JobExpect{}
-			for j, c := range v.Content {
-				je := JobExpect{Pos: p.pos(c)}
-				ww := w + ".expect_jobs[" + strconv.Itoa(j) + "]"
-				p.fields(c, ww, jobKeys, func(key string, v *yaml.Node) {
-					switch key {
-					case "namespace":
-						je.Namespace = p.str(v, ww+".namespace")
-					case "status":
-						je.Status = p.str(v, ww+".status")
-					}
-				})
-				t.ExpectJobs = append(t.ExpectJobs, je)
-			}
+			t.ExpectJobs = p.jobs(v, w+".expect_jobs")
 		}
 	})
 	if t.Intent == nil && !t.HasInput && !t.HasAdvance {
 		p.errf(n, ruleShape, "%s: a turn needs one of intent:, input: or advance_clock:", w)
 	}
 	return t
+}
+
+// intentSpec reads a turn's intent: a name, or {name, slots}.
+func (p *parser) intentSpec(v *yaml.Node, w string) *IntentSpec {
+	is := &IntentSpec{Pos: p.pos(v)}
+	if v.Kind == yaml.ScalarNode {
+		is.Name = p.str(v, w+".intent")
+	} else {
+		p.fields(v, w+".intent", intentKeys, func(key string, v *yaml.Node) {
+			switch key {
+			case "name":
+				is.Name, is.Pos = p.str(v, w+".intent.name"), p.pos(v)
+			case "slots":
+				is.Slots = p.kvs(v, w+".intent.slots")
+			}
+		})
+	}
+	if is.Name == "" {
+		// Upstream fires it anyway (and the engine rejects it).
+		p.warnf(v, ruleShape, "%s.intent: no name: the turn fires an empty intent, which every state rejects (intent: {name: NAME, slots: {...}})", w)
+	}
+	return is
+}
+
+// errorExpect reads a turn's expect_error (where is its place).
+func (p *parser) errorExpect(v *yaml.Node, where string) *ErrorExpect {
+	ee := &ErrorExpect{Pos: p.pos(v)}
+	p.fields(v, where, errorExpectKeys, func(key string, v *yaml.Node) {
+		switch key {
+		case "code":
+			ee.Code = p.str(v, where+".code")
+		case "allowed_contains":
+			ee.AllowedContains = p.strList(v, where+".allowed_contains")
+		case "missing_slots":
+			ee.MissingSlots = p.strList(v, where+".missing_slots")
+		case "guard_hint":
+			ee.GuardHint = p.str(v, where+".guard_hint")
+		}
+	})
+	return ee
+}
+
+// hostCalls reads a turn's expect_host_calls list.
+func (p *parser) hostCalls(v *yaml.Node, where string) []HostCallExpect {
+	var out []HostCallExpect
+	p.eachItem(v, where, "{handler, args?, times?}", func(c *yaml.Node, ww string) {
+		hc := HostCallExpect{Pos: p.pos(c)}
+		p.fields(c, ww, hostCallKeys, func(key string, v *yaml.Node) {
+			switch key {
+			case "handler":
+				hc.Handler = p.str(v, ww+".handler")
+			case "args":
+				hc.Args = p.kvs(v, ww+".args")
+			case "times":
+				hc.Times = ptr(p.integer(v, ww+".times"))
+			}
+		})
+		out = append(out, hc)
+	})
+	return out
+}
+
+// inbox reads a turn's expect_inbox.
+func (p *parser) inbox(v *yaml.Node, where string) *InboxExpect {
+	ie := &InboxExpect{Pos: p.pos(v)}
+	p.fields(v, where, inboxKeys, func(key string, v *yaml.Node) {
+		switch key {
+		case "unread":
+			ie.Unread = ptr(p.integer(v, where+".unread"))
+		case "needs_attention":
+			ie.NeedsAttention = ptr(p.integer(v, where+".needs_attention"))
+		case "severities":
+			ie.Severities, ie.HasSeverities = p.strList(v, where+".severities"), true
+		}
+	})
+	return ie
+}
+
+// jobs reads a turn's expect_jobs list (an empty list expects no job).
+func (p *parser) jobs(v *yaml.Node, where string) []JobExpect {
+	out := []JobExpect{}
+	ok := p.eachItem(v, where, "{namespace, status}", func(c *yaml.Node, ww string) {
+		je := JobExpect{Pos: p.pos(c)}
+		p.fields(c, ww, jobKeys, func(key string, v *yaml.Node) {
+			switch key {
+			case "namespace":
+				je.Namespace = p.str(v, ww+".namespace")
+			case "status":
+				je.Status = p.str(v, ww+".status")
+			}
+		})
+		out = append(out, je)
+	})
+	if !ok {
+		return nil
+	}
+	return out
+}
+
+// eachItem calls item for each entry of the list v with its place
+// (where[i]); a value that is not a list is an error naming what the list
+// holds (want), and false.
+func (p *parser) eachItem(v *yaml.Node, where, want string, item func(c *yaml.Node, w string)) bool {
+	if v.Kind != yaml.SequenceNode {
+		p.errf(v, ruleShape, "%s: expected a list of %s", where, want)
+		return false
+	}
+	for j, c := range v.Content {
+		item(c, where+"["+strconv.Itoa(j)+"]")
+	}
+	return true
 }
 
 func (p *parser) events(v *yaml.Node, where string) []EventExpect {

@@ -109,16 +109,16 @@ func TestMachineModel(t *testing.T) {
 // Each corpus story draws in both formats, as in the goldens.
 func TestCorpusGoldens(t *testing.T) {
 	for _, d := range corpusDrawings(t) {
-		golden(t, "corpus/"+d.name+".dot", d.dot)
-		golden(t, "corpus/"+d.name+".mmd", d.mmd)
+		checkGolden(t, "corpus/"+d.name+".dot", d.dot)
+		checkGolden(t, "corpus/"+d.name+".mmd", d.mmd)
 	}
 }
 
 // The machine story and its narrowed views, as in the goldens.
 func TestMachineGoldens(t *testing.T) {
 	for _, d := range machineDrawings(t) {
-		golden(t, d.name+".dot", d.dot)
-		golden(t, d.name+".mmd", d.mmd)
+		checkGolden(t, d.name+".dot", d.dot)
+		checkGolden(t, d.name+".mmd", d.mmd)
 	}
 }
 

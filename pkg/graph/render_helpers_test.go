@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
-	"flag"
 	"io"
 	"os"
 	"os/exec"
@@ -12,11 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/golden"
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/story"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden drawings under testdata/")
 
 // requireGraphviz names the environment variable `make test` sets after
 // installing Graphviz: there a missing dot fails the test instead of
@@ -78,10 +76,10 @@ func checkSVG(t *testing.T, name string, b []byte) {
 	}
 }
 
-// golden compares got with testdata/golden/<name>, rewriting it under -update.
-func golden(t *testing.T, name, got string) {
+// checkGolden compares got with testdata/golden/<name>, rewriting it under -update.
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	storytest.Golden(t, filepath.Join("testdata", "golden", filepath.FromSlash(name)), got, *update, "go test ./pkg/graph -run Golden -update")
+	golden.CheckString(t, filepath.Join("testdata", "golden", filepath.FromSlash(name)), got)
 }
 
 // drawing is one graph written in both formats.

@@ -48,80 +48,11 @@ func hoverText(st *story.Story, r ref) string {
 	}
 	switch r.kind {
 	case refState:
-		sd := st.State(r.name)
-		if sd == nil {
-			return ""
-		}
-		kind := "state"
-		switch {
-		case sd.Parallel:
-			kind = "parallel state"
-		case len(sd.Children) > 0:
-			kind = "compound state"
-		case sd.Terminal:
-			kind = "terminal state"
-		}
-		out := fmt.Sprintf("**%s** `%s`", kind, sd.Path)
-		if sd.Initial != "" {
-			out += fmt.Sprintf("  \ninitial: `%s`", sd.Initial)
-		}
-		if len(sd.OnNames()) > 0 {
-			out += "  \nintents: " + codeList(sd.OnNames())
-		}
-		if d := strings.TrimSpace(sd.Description); d != "" {
-			out += "\n\n" + d
-		}
-		return out
+		return stateHover(st, r.name)
 	case refWorld:
-		v := st.Var(r.name)
-		if v == nil {
-			return ""
-		}
-		typ := v.Type
-		if typ == "" {
-			typ = "any"
-		}
-		out := fmt.Sprintf("**world** `%s`: %s", v.Name, typ)
-		if v.HasDefault {
-			out += fmt.Sprintf("  \ndefault: `%v`", v.Default)
-		}
-		if len(v.Values) > 0 {
-			out += fmt.Sprintf("  \nvalues: `%v`", v.Values)
-		}
-		return out
+		return worldHover(st, r.name)
 	case refIntent:
-		in := st.Intents[r.name]
-		for _, sd := range st.AllStates() {
-			if in == nil {
-				in = sd.Intents[r.name]
-			}
-		}
-		if in == nil {
-			return fmt.Sprintf("**intent** `%s` (not declared: slots are free-form)", r.name)
-		}
-		out := fmt.Sprintf("**intent** `%s`", in.Name)
-		if in.Title != "" {
-			out += " — " + in.Title
-		}
-		for _, name := range in.SlotOrder {
-			sl := in.Slots[name]
-			typ := sl.Type
-			if typ == "" {
-				typ = "string"
-			}
-			req := ""
-			if sl.Required {
-				req = ", required"
-			}
-			out += fmt.Sprintf("  \n- `%s`: %s%s", name, typ, req)
-			if len(sl.Values) > 0 {
-				out += fmt.Sprintf(" %v", sl.Values)
-			}
-		}
-		if in.Description != "" {
-			out += "\n\n" + in.Description
-		}
-		return out
+		return intentHover(st, r.name)
 	case refAlias:
 		p := st.AgentPlugins[r.name]
 		if p == nil {
@@ -142,6 +73,92 @@ func hoverText(st *story.Story, r ref) string {
 		return fmt.Sprintf("**host.agent.%s**: an agent call through the plugin contract (verbs: ask, decide, extract, task, converse)", r.name)
 	}
 	return ""
+}
+
+// stateHover describes a state: its kind, initial child, intents and
+// description.
+func stateHover(st *story.Story, name string) string {
+	sd := st.State(name)
+	if sd == nil {
+		return ""
+	}
+	kind := "state"
+	switch {
+	case sd.Parallel:
+		kind = "parallel state"
+	case len(sd.Children) > 0:
+		kind = "compound state"
+	case sd.Terminal:
+		kind = "terminal state"
+	}
+	out := fmt.Sprintf("**%s** `%s`", kind, sd.Path)
+	if sd.Initial != "" {
+		out += fmt.Sprintf("  \ninitial: `%s`", sd.Initial)
+	}
+	if len(sd.OnNames()) > 0 {
+		out += "  \nintents: " + codeList(sd.OnNames())
+	}
+	if d := strings.TrimSpace(sd.Description); d != "" {
+		out += "\n\n" + d
+	}
+	return out
+}
+
+// worldHover describes a world variable: its type, default and values.
+func worldHover(st *story.Story, name string) string {
+	v := st.Var(name)
+	if v == nil {
+		return ""
+	}
+	typ := v.Type
+	if typ == "" {
+		typ = "any"
+	}
+	out := fmt.Sprintf("**world** `%s`: %s", v.Name, typ)
+	if v.HasDefault {
+		out += fmt.Sprintf("  \ndefault: `%v`", v.Default)
+	}
+	if len(v.Values) > 0 {
+		out += fmt.Sprintf("  \nvalues: `%v`", v.Values)
+	}
+	return out
+}
+
+// intentHover describes an intent (the story's, else the first state's
+// that declares it): its title, slots and description.
+func intentHover(st *story.Story, name string) string {
+	in := st.Intents[name]
+	for _, sd := range st.AllStates() {
+		if in == nil {
+			in = sd.Intents[name]
+		}
+	}
+	if in == nil {
+		return fmt.Sprintf("**intent** `%s` (not declared: slots are free-form)", name)
+	}
+	out := fmt.Sprintf("**intent** `%s`", in.Name)
+	if in.Title != "" {
+		out += " — " + in.Title
+	}
+	for _, slot := range in.SlotOrder {
+		sl := in.Slots[slot]
+		typ := sl.Type
+		if typ == "" {
+			typ = "string"
+		}
+		req := ""
+		if sl.Required {
+			req = ", required"
+		}
+		out += fmt.Sprintf("  \n- `%s`: %s%s", slot, typ, req)
+		if len(sl.Values) > 0 {
+			out += fmt.Sprintf(" %v", sl.Values)
+		}
+	}
+	if in.Description != "" {
+		out += "\n\n" + in.Description
+	}
+	return out
 }
 
 // lifecycle says how kitsoki runs an agent plugin (seed 000 §6).

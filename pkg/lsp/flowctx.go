@@ -73,89 +73,152 @@ func (fc flowCtx) known() bool {
 // when the text closes more collections than it opens or is not a block
 // line.
 func scanFlow(text string) (flowCtx, bool) {
-	var stack []flowFrame
-	var chain []string // the block line's own keys and "- " items
-	// owner is what a collection opened now is the value of.
-	owner := func() string {
-		if n := len(stack); n > 0 {
-			top := stack[n-1]
-			if top.seq {
-				return "[]"
-			}
-			return top.key
-		}
-		if len(chain) > 0 {
-			return chain[len(chain)-1]
-		}
-		return ""
-	}
-	var tok strings.Builder
-	i := 0
-	// a block sequence item: "- " (any number) before the line's content
-	for {
-		t := strings.TrimLeft(text[i:], " \t")
-		if strings.HasPrefix(t, "- ") || t == "-" {
-			i = len(text) - len(t) + 1
-			chain = append(chain, "[]")
-			continue
-		}
-		i = len(text) - len(t)
-		break
-	}
-	for ; i < len(text); i++ {
+	s := &flowScan{text: text}
+	for i := s.blockItems(); i < len(text); i++ {
 		c := text[i]
 		// a quote or bracket starts a quoted scalar or a collection only
 		// where a scalar starts: "a [b" and "it's" are plain text
-		atStart := strings.TrimSpace(tok.String()) == ""
+		atStart := strings.TrimSpace(s.tok.String()) == ""
 		switch {
-		case c == '\n' && len(stack) == 0:
+		case c == '\n' && len(s.stack) == 0:
 			return flowCtx{}, true // the block line ended: no collection spans to the cursor
-		case (c == '"' || c == '\'') && atStart:
-			j := i + 1
-			for j < len(text) && text[j] != c {
-				if c == '"' && text[j] == '\\' {
-					j++
-				}
-				j++
-			}
+		case isQuote(c) && atStart:
+			j := quotedEnd(text, i)
 			if j >= len(text) {
-				return flowFrameCtx(stack, chain), true // the cursor is inside a quoted scalar
+				return flowFrameCtx(s.stack, s.chain), true // the cursor is inside a quoted scalar
 			}
-			tok.WriteString(text[i+1 : j])
+			s.tok.WriteString(text[i+1 : j])
 			i = j
-		case c == '#' && (i == 0 || text[i-1] == ' ' || text[i-1] == '\t' || text[i-1] == '\n'):
-			for i+1 < len(text) && text[i+1] != '\n' {
-				i++
-			}
+		case c == '#' && startsComment(text, i):
+			i = lineEnd(text, i)
 		case (c == '{' || c == '[') && atStart:
-			stack = append(stack, flowFrame{seq: c == '[', owner: owner()})
-			tok.Reset()
-		case (c == '}' || c == ']') && len(stack) > 0:
-			if stack[len(stack)-1].seq != (c == ']') {
+			s.stack = append(s.stack, flowFrame{seq: c == '[', owner: s.owner()})
+			s.tok.Reset()
+		case (c == '}' || c == ']') && len(s.stack) > 0:
+			if !s.close(c) {
 				return flowCtx{}, false
 			}
-			stack = stack[:len(stack)-1]
-			tok.Reset()
-		case c == ',' && len(stack) > 0:
-			if top := &stack[len(stack)-1]; !top.seq {
-				top.key = ""
-			}
-			tok.Reset()
-		case c == ':' && (i+1 == len(text) || strings.ContainsRune(" \t\n", rune(text[i+1])) || (len(stack) > 0 && strings.ContainsRune(",[]{}", rune(text[i+1])))):
-			key := strings.TrimSpace(tok.String())
-			tok.Reset()
-			if n := len(stack); n > 0 {
-				if !stack[n-1].seq {
-					stack[n-1].key = key
-				}
-			} else {
-				chain = append(chain, key)
-			}
+		case c == ',' && len(s.stack) > 0:
+			s.comma()
+		case c == ':' && s.endsKey(i):
+			s.key()
 		default:
-			tok.WriteByte(c)
+			s.tok.WriteByte(c)
 		}
 	}
-	return flowFrameCtx(stack, chain), true
+	return flowFrameCtx(s.stack, s.chain), true
+}
+
+// flowScan is scanFlow's place in the text: the open flow collections,
+// the block line's own keys and "- " items, and the scalar read so far.
+type flowScan struct {
+	text  string
+	stack []flowFrame
+	chain []string
+	tok   strings.Builder
+}
+
+// blockItems reads the block sequence items ("- ", any number) before the
+// line's content and returns where the content starts.
+func (s *flowScan) blockItems() int {
+	i := 0
+	for {
+		t := strings.TrimLeft(s.text[i:], " \t")
+		if strings.HasPrefix(t, "- ") || t == "-" {
+			i = len(s.text) - len(t) + 1
+			s.chain = append(s.chain, "[]")
+			continue
+		}
+		return len(s.text) - len(t)
+	}
+}
+
+// owner is what a collection opened now is the value of.
+func (s *flowScan) owner() string {
+	if n := len(s.stack); n > 0 {
+		top := s.stack[n-1]
+		if top.seq {
+			return "[]"
+		}
+		return top.key
+	}
+	if len(s.chain) > 0 {
+		return s.chain[len(s.chain)-1]
+	}
+	return ""
+}
+
+// close ends the innermost collection with c; false when c does not match
+// its bracket.
+func (s *flowScan) close(c byte) bool {
+	if s.stack[len(s.stack)-1].seq != (c == ']') {
+		return false
+	}
+	s.stack = s.stack[:len(s.stack)-1]
+	s.tok.Reset()
+	return true
+}
+
+// comma ends an entry of the innermost collection.
+func (s *flowScan) comma() {
+	if top := &s.stack[len(s.stack)-1]; !top.seq {
+		top.key = ""
+	}
+	s.tok.Reset()
+}
+
+// endsKey reports whether the ':' at i ends a key: it is followed by the
+// end, a blank, or (inside a collection) a flow indicator.
+func (s *flowScan) endsKey(i int) bool {
+	if i+1 == len(s.text) || strings.ContainsRune(" \t\n", rune(s.text[i+1])) {
+		return true
+	}
+	return len(s.stack) > 0 && strings.ContainsRune(",[]{}", rune(s.text[i+1]))
+}
+
+// key takes the scalar read so far as the key of the innermost mapping,
+// or of the block line.
+func (s *flowScan) key() {
+	key := strings.TrimSpace(s.tok.String())
+	s.tok.Reset()
+	if n := len(s.stack); n > 0 {
+		if !s.stack[n-1].seq {
+			s.stack[n-1].key = key
+		}
+		return
+	}
+	s.chain = append(s.chain, key)
+}
+
+func isQuote(c byte) bool { return c == '"' || c == '\'' }
+
+// quotedEnd is the index of the quote closing the scalar opened at i
+// (len(text) when it is not closed); a double-quoted one skips escapes.
+func quotedEnd(text string, i int) int {
+	c := text[i]
+	j := i + 1
+	for j < len(text) && text[j] != c {
+		if c == '"' && text[j] == '\\' {
+			j++
+		}
+		j++
+	}
+	return j
+}
+
+// startsComment reports whether the '#' at i starts a comment (it begins
+// the text or follows a blank).
+func startsComment(text string, i int) bool {
+	return i == 0 || text[i-1] == ' ' || text[i-1] == '\t' || text[i-1] == '\n'
+}
+
+// lineEnd is the index of the last byte before the newline after i (or
+// the text's last byte).
+func lineEnd(text string, i int) int {
+	for i+1 < len(text) && text[i+1] != '\n' {
+		i++
+	}
+	return i
 }
 
 // flowFrameCtx turns the open collections into the cursor's context.

@@ -83,22 +83,32 @@ func classify(st *story.Story, path string, sp *spot) ref {
 		}
 	}
 	if sp.isKey {
-		switch parent {
-		case "on":
-			return ref{kind: refIntent, name: v}
-		case "set", "bind", "increment":
-			return ref{kind: refWorld, name: strings.SplitN(v, ".", 2)[0]}
-		case "states":
-			return ref{kind: refState, name: joinPath(sp.statePath(), v)}
-		case "agent_plugins":
-			return ref{kind: refAlias, name: v}
-		case "agents":
-			return ref{kind: refPersona, name: v}
-		case "intents":
-			return ref{kind: refIntent, name: v}
-		}
-		return ref{}
+		return classifyKey(sp, v, parent)
 	}
+	return classifyValue(st, sp, v, key, parent)
+}
+
+// classifyKey names what the mapping key v declares, by its parent key.
+func classifyKey(sp *spot, v, parent string) ref {
+	switch parent {
+	case "on":
+		return ref{kind: refIntent, name: v}
+	case "set", "bind", "increment":
+		return ref{kind: refWorld, name: strings.SplitN(v, ".", 2)[0]}
+	case "states":
+		return ref{kind: refState, name: joinPath(sp.statePath(), v)}
+	case "agent_plugins":
+		return ref{kind: refAlias, name: v}
+	case "agents":
+		return ref{kind: refPersona, name: v}
+	case "intents":
+		return ref{kind: refIntent, name: v}
+	}
+	return ref{}
+}
+
+// classifyValue names what the scalar value v under key refers to.
+func classifyValue(st *story.Story, sp *spot, v, key, parent string) ref {
 	switch {
 	case key == "target" || key == "on_error" || key == "to" || key == "root":
 		return ref{kind: refState, name: resolveState(st, sp.statePath(), v)}

@@ -23,9 +23,6 @@ func (c *checker) cache() *compileCache {
 }
 
 func (c *checker) compileGuard(src string) error {
-	if expr.SimpleGuard(src) {
-		return nil // compiles: nothing to build
-	}
 	cc := c.cache()
 	if err, ok := cc.guards[src]; ok {
 		return err
@@ -46,8 +43,8 @@ func (c *checker) compileExpr(src string) error {
 }
 
 func (c *checker) compileTemplate(s string) error {
-	if !strings.Contains(s, "{{") || expr.SimpleTemplate(s) {
-		return nil // a literal, or compiles: nothing to build
+	if !strings.Contains(s, "{{") {
+		return nil // a literal: nothing to build
 	}
 	cc := c.cache()
 	if err, ok := cc.templates[s]; ok {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/testing/golden"
 )
 
 // whereMsgSrc has errors in arms and effects named by their place in
@@ -63,7 +65,7 @@ func TestWhereMessages(t *testing.T) {
 		fmt.Fprintf(&b, "%d:%d %s %s %s\n", d.Line, d.Col, d.Severity, d.Rule, d.Message)
 	}
 	got := b.String()
-	if *update {
+	if golden.Update() {
 		t.Logf("\n%s", got)
 	}
 	if want := strings.ReplaceAll(strings.TrimLeft(whereMsgWant, "\n"), "§", "`"); got != want {

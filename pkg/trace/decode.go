@@ -51,101 +51,96 @@ func fastDecode(b []byte, ev *Event, in *interner) (payload []byte, ok bool) {
 			return nil, false
 		}
 		i = skipSpace(b, i+1)
-		vstart := i
 		vend, vok := skipValue(b, i, 1)
 		if !vok {
 			return nil, false
 		}
-		val := b[vstart:vend]
-		bit := 0
-		switch string(key) {
-		case "turn":
-			bit = fTurn
-			n, ok := parseInt(val)
-			if !ok {
-				return nil, false
-			}
-			ev.Turn = n
-		case "seq":
-			bit = fSeq
-			n, ok := parseInt(val)
-			if !ok {
-				return nil, false
-			}
-			ev.Seq = n
-		case "parent_turn":
-			bit = fParentTurn
-			n, ok := parseInt(val)
-			if !ok {
-				return nil, false
-			}
-			ev.ParentTurn = n
-		case "match_idx":
-			bit = fMatchIdx
-			n, ok := parseInt(val)
-			if !ok {
-				return nil, false
-			}
-			ev.MatchIdx = n
-		case "ts":
-			bit = fTS
-			if val[0] != '"' {
-				return nil, false
-			}
-			if t, ok := parseTS(val); ok {
-				ev.TS = t
-				break
-			}
-			var t time.Time
-			if err := t.UnmarshalJSON(val); err != nil {
-				return nil, false
-			}
-			ev.TS = t
-		case "kind", "state_path", "call_id", "episode_id":
-			s, ok := parseString(val, in, key[0] != 'c')
-			if !ok {
-				return nil, false
-			}
-			switch key[0] {
-			case 'k':
-				bit, ev.Kind = fKind, s
-			case 's':
-				bit, ev.StatePath = fStatePath, s
-			case 'c':
-				bit, ev.CallID = fCallID, s
-			default:
-				bit, ev.EpisodeID = fEpisodeID, s
-			}
-		case "payload":
-			bit = fPayload
+		val := b[i:vend]
+		bit, ok := decodeMember(key, val, ev, in)
+		switch {
+		case !ok || seen&bit != 0:
+			return nil, false // or a duplicate key: encoding/json keeps the last
+		case bit == fPayload:
 			payload = val
-		default:
-			for _, k := range knownKeys {
-				if strings.EqualFold(k, string(key)) {
-					return nil, false // encoding/json matches keys case-insensitively
-				}
-			}
 		}
-		if bit != 0 {
-			if seen&bit != 0 {
-				return nil, false // duplicate key: encoding/json keeps the last
-			}
-			seen |= bit
-		}
-		i = skipSpace(b, vend)
-		if i >= len(b) {
+		seen |= bit
+		var done bool
+		if i, done, ok = nextMember(b, vend, '}'); !ok {
 			return nil, false
 		}
-		if b[i] == '}' {
-			i++
-			break
+		if done {
+			return payload, skipSpace(b, i) == len(b)
 		}
-		if b[i] != ',' {
-			return nil, false
-		}
-		i = skipSpace(b, i+1)
 	}
-	return payload, skipSpace(b, i) == len(b)
+}
+
+// decodeMember sets the field of ev that key names from its JSON value
+// and returns that field's bit (0 for a key the event does not have);
+// false when the value is not of the usual type, or key differs from a
+// known one only in case (encoding/json matches keys case-insensitively).
+func decodeMember(key, val []byte, ev *Event, in *interner) (int, bool) {
+	switch string(key) {
+	case "turn":
+		return fTurn, setInt(&ev.Turn, val)
+	case "seq":
+		return fSeq, setInt(&ev.Seq, val)
+	case "parent_turn":
+		return fParentTurn, setInt(&ev.ParentTurn, val)
+	case "match_idx":
+		return fMatchIdx, setInt(&ev.MatchIdx, val)
+	case "ts":
+		return fTS, decodeTS(val, &ev.TS)
+	case "kind", "state_path", "call_id", "episode_id":
+		s, ok := parseString(val, in, key[0] != 'c')
+		switch key[0] {
+		case 'k':
+			ev.Kind = s
+			return fKind, ok
+		case 's':
+			ev.StatePath = s
+			return fStatePath, ok
+		case 'c':
+			ev.CallID = s
+			return fCallID, ok
+		}
+		ev.EpisodeID = s
+		return fEpisodeID, ok
+	case "payload":
+		return fPayload, true
+	}
+	for _, k := range knownKeys {
+		if strings.EqualFold(k, string(key)) {
+			return 0, false
+		}
+	}
+	return 0, true
+}
+
+// setInt sets *dst from an integer value.
+func setInt(dst *int, val []byte) bool {
+	n, ok := parseInt(val)
+	if ok {
+		*dst = n
+	}
+	return ok
+}
+
+// decodeTS sets *dst from a quoted timestamp: the writer's forms without
+// allocating, any other through time.Time's own decoding.
+func decodeTS(val []byte, dst *time.Time) bool {
+	if val[0] != '"' {
+		return false
+	}
+	if t, ok := parseTS(val); ok {
+		*dst = t
+		return true
+	}
+	var t time.Time
+	if err := t.UnmarshalJSON(val); err != nil {
+		return false
+	}
+	*dst = t
+	return true
 }
 
 // parseInt accepts a plain JSON integer of at most 18 digits.

@@ -14,40 +14,61 @@ func parseTS(q []byte) (time.Time, bool) {
 	if len(s) < 19 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
 		return time.Time{}, false
 	}
-	num := func(b []byte) (int, bool) {
-		n := 0
-		for _, c := range b {
-			if c < '0' || c > '9' {
-				return 0, false
-			}
-			n = n*10 + int(c-'0')
-		}
-		return n, true
-	}
-	y, ok1 := num(s[0:4])
-	mo, ok2 := num(s[5:7])
-	d, ok3 := num(s[8:10])
-	h, ok4 := num(s[11:13])
-	mi, ok5 := num(s[14:16])
-	sec, ok6 := num(s[17:19])
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || mo < 1 || mo > 12 || d < 1 || d > daysIn(mo, y) || h > 23 || mi > 59 || sec > 59 {
+	f, ok := tsFields(s)
+	if !ok {
 		return time.Time{}, false
 	}
-	ns := 0
-	if frac := s[19:]; len(frac) > 0 {
-		if frac[0] != '.' || len(frac) < 2 || len(frac) > 10 {
-			return time.Time{}, false
-		}
-		n, ok := num(frac[1:])
-		if !ok {
-			return time.Time{}, false
-		}
-		for k := len(frac) - 1; k < 9; k++ {
-			n *= 10
-		}
-		ns = n
+	ns, ok := tsFraction(s[19:])
+	if !ok {
+		return time.Time{}, false
 	}
-	return time.Date(y, time.Month(mo), d, h, mi, sec, ns, time.UTC), true
+	return time.Date(f[0], time.Month(f[1]), f[2], f[3], f[4], f[5], ns, time.UTC), true
+}
+
+// tsFields reads year, month, day, hour, minute and second of
+// "YYYY-MM-DDTHH:MM:SS", false when one is not digits or out of range.
+func tsFields(s []byte) (f [6]int, ok bool) {
+	for k, at := range [6][2]int{{0, 4}, {5, 7}, {8, 10}, {11, 13}, {14, 16}, {17, 19}} {
+		if f[k], ok = decimal(s[at[0]:at[1]]); !ok {
+			return f, false
+		}
+	}
+	y, mo, d := f[0], f[1], f[2]
+	if mo < 1 || mo > 12 || d < 1 || d > daysIn(mo, y) {
+		return f, false
+	}
+	return f, f[3] <= 23 && f[4] <= 59 && f[5] <= 59
+}
+
+// tsFraction reads the optional ".fraction" (1 to 9 digits) as
+// nanoseconds.
+func tsFraction(frac []byte) (int, bool) {
+	if len(frac) == 0 {
+		return 0, true
+	}
+	if frac[0] != '.' || len(frac) < 2 || len(frac) > 10 {
+		return 0, false
+	}
+	n, ok := decimal(frac[1:])
+	if !ok {
+		return 0, false
+	}
+	for k := len(frac) - 1; k < 9; k++ {
+		n *= 10
+	}
+	return n, true
+}
+
+// decimal reads b, all ASCII digits, as a number.
+func decimal(b []byte) (int, bool) {
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
 func daysIn(m, y int) int {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"kitsoki/internal/testing/golden"
 )
 
 // goldenTrace is a hand-made trace of a CI-triage run, written through the
@@ -105,17 +107,17 @@ func writeGoldenTrace(t *testing.T, dir string) string {
 }
 
 func TestGoldenTraceFixture(t *testing.T) {
-	if *update {
+	if golden.Update() {
 		writeGoldenTrace(t, goldenDir)
 	}
 	p := filepath.Join(goldenDir, "run.jsonl")
 	// The fixture is what the writer produces today.
 	tmp := writeGoldenTrace(t, t.TempDir())
-	want, _ := os.ReadFile(p)
-	got, _ := os.ReadFile(tmp)
-	if !bytes.Equal(got, want) {
-		t.Fatalf("writer output drifted from %s (go test -update rewrites it)", p)
+	got, err := os.ReadFile(tmp)
+	if err != nil {
+		t.Fatal(err)
 	}
+	golden.Check(t, p, got)
 	for _, sc := range []string{"a1b2c3d4e5f60718.txt", "a1b2c3d4e5f60718-response.json"} {
 		if _, err := os.Stat(filepath.Join(goldenDir, promptsDir, sc)); err != nil {
 			t.Fatalf("sidecar %s: %v", sc, err)
@@ -146,7 +148,7 @@ func TestGoldenTimeline(t *testing.T) {
 			fmt.Fprintf(&b, "T%d %-6s %s\n", ln.Turn, ln.Label, ln.Text)
 		}
 	}
-	golden(t, filepath.Join(goldenDir, "timeline.golden"), b.String())
+	golden.CheckString(t, filepath.Join(goldenDir, "timeline.golden"), b.String())
 }
 
 func TestGoldenStats(t *testing.T) {
@@ -163,7 +165,7 @@ func TestGoldenStats(t *testing.T) {
 	}
 	st.Finish()
 	b, _ := json.MarshalIndent(st, "", "  ")
-	golden(t, filepath.Join(goldenDir, "stats.golden.json"), string(b)+"\n")
+	golden.CheckString(t, filepath.Join(goldenDir, "stats.golden.json"), string(b)+"\n")
 	if st.Calls != 8 || st.CallErrors != 2 || st.Fallbacks != 2 || st.ErrorsByKind["deadline_exceeded"] != 2 {
 		t.Fatalf("%+v", st)
 	}
@@ -179,7 +181,7 @@ func TestGoldenOTLP(t *testing.T) {
 	if err := ExportOTLP(f, f.Name(), &out, OTLPOptions{ServiceVersion: "test"}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, filepath.Join(goldenDir, "otlp.golden.json"), out.String())
+	golden.CheckString(t, filepath.Join(goldenDir, "otlp.golden.json"), out.String())
 	checkOTLP(t, out.Bytes(), 4+2+1) // 4 agent calls, 2 host calls (host.run, a failed call with no namespace), 1 run span
 }
 
@@ -257,7 +259,7 @@ func TestGoldenCassette(t *testing.T) {
 	if res.Episodes != 4 || len(res.Skipped) != 0 {
 		t.Fatalf("%+v", res)
 	}
-	golden(t, filepath.Join(goldenDir, "cassette.golden.yaml"), out.String())
+	golden.CheckString(t, filepath.Join(goldenDir, "cassette.golden.yaml"), out.String())
 	// From stdin the response sidecar cannot be read: a clear error.
 	data, _ := os.ReadFile(p)
 	_, err = ToCassette(bytes.NewReader(data), "-", &bytes.Buffer{}, CassetteOptions{})

@@ -143,33 +143,10 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 		}
 		return runID
 	}
-	first, last := time.Time{}, time.Time{}
-	events, turns, lastTurn, callErrors := 0, 0, 0, 0
+	var st runStats
 	writeHost := func(hc *HostCall) {
 		hostN++
-		var a attrs
-		a.str("gen_ai.operation.name", "execute_tool")
-		a.str("gen_ai.tool.name", hc.Namespace)
-		a.str("kitsoki.host.namespace", hc.Namespace)
-		a.int("kitsoki.turn", int64(hc.Turn))
-		a.str("kitsoki.state_path", hc.StatePath)
-		end := hc.End
-		if end.IsZero() {
-			end = last
-		}
-		sp := &otlpSpan{TraceID: traceID, SpanID: hostSpanID(hc, hostN), ParentSpanID: runID,
-			Name: "execute_tool " + hc.Namespace, Kind: spanKindInternal, StartTimeUnixNano: unixNano(hc.Start), EndTimeUnixNano: unixNano(end),
-			Status: &otlpStatus{Code: statusOK}}
-		switch {
-		case hc.Error != "":
-			a.str("error.type", "host_error")
-			sp.Status = &otlpStatus{Code: statusError, Message: clip(hc.Error, 500)}
-		case !hc.Returned:
-			a.str("error.type", "incomplete")
-			sp.Status = &otlpStatus{Code: statusError, Message: "the trace ends before the host call returned"}
-		}
-		sp.Attributes = a
-		write(sp)
+		write(hostSpan(hc, traceID, hostSpanID(hc, hostN), runID, st.last))
 	}
 	var rerr error
 	for {
@@ -181,17 +158,7 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 			rerr = e
 			break
 		}
-		events++
-		if turns == 0 || ev.Turn != lastTurn {
-			turns++
-			lastTurn = ev.Turn
-		}
-		if first.IsZero() && !ev.TS.IsZero() {
-			first = ev.TS
-		}
-		if ev.TS.After(last) {
-			last = ev.TS
-		}
+		st.observe(&ev)
 		if hc := hosts.observe(&ev); hc != nil {
 			writeHost(hc)
 		}
@@ -203,7 +170,7 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 		}
 		if c := calls.Observe(&ev); c != nil {
 			if c.Outcome == OutcomeError {
-				callErrors++
+				st.callErrors++
 			}
 			write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), providers[c.CallID], ev.TS))
 			delete(parents, c.CallID)
@@ -211,24 +178,18 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 		}
 	}
 	for _, c := range calls.Open() {
-		write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), providers[c.CallID], last))
+		write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), providers[c.CallID], st.last))
 	}
 	for _, hc := range hosts.pending() {
 		writeHost(hc)
 	}
-	start := h.WrittenAt
-	if start.IsZero() || (!first.IsZero() && first.Before(start)) {
-		start = first
-	}
-	if last.Before(start) {
-		last = start
-	}
+	start, last := st.span(h.WrittenAt)
 	var a attrs
 	a.str("kitsoki.app_id", h.AppID)
 	a.str("kitsoki.story", h.Story)
-	a.int("kitsoki.events", int64(events))
-	a.int("kitsoki.turns", int64(turns))
-	a.int("kitsoki.agent_call_errors", int64(callErrors))
+	a.int("kitsoki.events", int64(st.events))
+	a.int("kitsoki.turns", int64(st.turns))
+	a.int("kitsoki.agent_call_errors", int64(st.callErrors))
 	run := &otlpSpan{TraceID: traceID, SpanID: runID, Name: "kitsoki run " + firstNonEmpty(h.AppID, "story"), Kind: spanKindInternal,
 		StartTimeUnixNano: unixNano(start), EndTimeUnixNano: unixNano(last), Attributes: a}
 	if rerr != nil {
@@ -240,6 +201,68 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 		return fmt.Errorf("export: write: %w", ferr)
 	}
 	return rerr
+}
+
+// runStats counts what the run span reports: events, turns, failed agent
+// calls, and the first and last timestamps.
+type runStats struct {
+	first, last                         time.Time
+	events, turns, lastTurn, callErrors int
+}
+
+func (st *runStats) observe(ev *Event) {
+	st.events++
+	if st.turns == 0 || ev.Turn != st.lastTurn {
+		st.turns++
+		st.lastTurn = ev.Turn
+	}
+	if st.first.IsZero() && !ev.TS.IsZero() {
+		st.first = ev.TS
+	}
+	if ev.TS.After(st.last) {
+		st.last = ev.TS
+	}
+}
+
+// span is the run's start (the header's time, or the first event's when
+// earlier or the header has none) and end (never before the start).
+func (st *runStats) span(written time.Time) (start, end time.Time) {
+	start, end = written, st.last
+	if start.IsZero() || (!st.first.IsZero() && st.first.Before(start)) {
+		start = st.first
+	}
+	if end.Before(start) {
+		end = start
+	}
+	return start, end
+}
+
+// hostSpan is a host call's execute_tool span under the run; a call that
+// has not returned ends at last.
+func hostSpan(hc *HostCall, traceID, spanID, runID string, last time.Time) *otlpSpan {
+	var a attrs
+	a.str("gen_ai.operation.name", "execute_tool")
+	a.str("gen_ai.tool.name", hc.Namespace)
+	a.str("kitsoki.host.namespace", hc.Namespace)
+	a.int("kitsoki.turn", int64(hc.Turn))
+	a.str("kitsoki.state_path", hc.StatePath)
+	end := hc.End
+	if end.IsZero() {
+		end = last
+	}
+	sp := &otlpSpan{TraceID: traceID, SpanID: spanID, ParentSpanID: runID,
+		Name: "execute_tool " + hc.Namespace, Kind: spanKindInternal, StartTimeUnixNano: unixNano(hc.Start), EndTimeUnixNano: unixNano(end),
+		Status: &otlpStatus{Code: statusOK}}
+	switch {
+	case hc.Error != "":
+		a.str("error.type", "host_error")
+		sp.Status = &otlpStatus{Code: statusError, Message: clip(hc.Error, 500)}
+	case !hc.Returned:
+		a.str("error.type", "incomplete")
+		sp.Status = &otlpStatus{Code: statusError, Message: "the trace ends before the host call returned"}
+	}
+	sp.Attributes = a
+	return sp
 }
 
 // startProvider reads agent.call.start's provider (kitsoki writes it from

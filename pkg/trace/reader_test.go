@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,9 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"kitsoki/internal/testing/golden"
+)
 
 // TestCorruptTraces checks every hand-made corrupt trace (one per read-time
 // rule) against testdata/corrupt/expected.golden: the rule, the line and the
@@ -48,24 +47,7 @@ func TestCorruptTraces(t *testing.T) {
 			t.Fatalf("error does not name the file: %v", ce)
 		}
 	}
-	golden(t, "testdata/corrupt/expected.golden", got.String())
-}
-
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Fatalf("%s differs (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	golden.CheckString(t, "testdata/corrupt/expected.golden", got.String())
 }
 
 func TestReaderAcceptsBlankLinesAndCountsNonBlank(t *testing.T) {

@@ -159,66 +159,9 @@ func skipValue(b []byte, i, depth int) (int, bool) {
 		end, _, ok := skipString(b, i)
 		return end, ok
 	case c == '{':
-		if depth >= maxScanDepth {
-			return 0, false
-		}
-		i = skipSpace(b, i+1)
-		if i < len(b) && b[i] == '}' {
-			return i + 1, true
-		}
-		for {
-			if i >= len(b) || b[i] != '"' {
-				return 0, false
-			}
-			end, _, ok := skipString(b, i)
-			if !ok {
-				return 0, false
-			}
-			i = skipSpace(b, end)
-			if i >= len(b) || b[i] != ':' {
-				return 0, false
-			}
-			i = skipSpace(b, i+1)
-			if i, ok = skipValue(b, i, depth+1); !ok {
-				return 0, false
-			}
-			i = skipSpace(b, i)
-			if i >= len(b) {
-				return 0, false
-			}
-			if b[i] == '}' {
-				return i + 1, true
-			}
-			if b[i] != ',' {
-				return 0, false
-			}
-			i = skipSpace(b, i+1)
-		}
+		return skipObject(b, i, depth)
 	case c == '[':
-		if depth >= maxScanDepth {
-			return 0, false
-		}
-		i = skipSpace(b, i+1)
-		if i < len(b) && b[i] == ']' {
-			return i + 1, true
-		}
-		for {
-			var ok bool
-			if i, ok = skipValue(b, i, depth+1); !ok {
-				return 0, false
-			}
-			i = skipSpace(b, i)
-			if i >= len(b) {
-				return 0, false
-			}
-			if b[i] == ']' {
-				return i + 1, true
-			}
-			if b[i] != ',' {
-				return 0, false
-			}
-			i = skipSpace(b, i+1)
-		}
+		return skipArray(b, i, depth)
 	case c == 't':
 		return i + 4, hasLit(b, i, "true")
 	case c == 'f':
@@ -230,6 +173,75 @@ func skipValue(b []byte, i, depth int) (int, bool) {
 		return end, ok
 	}
 	return 0, false
+}
+
+// skipObject is skipValue for the object whose '{' is at i.
+func skipObject(b []byte, i, depth int) (int, bool) {
+	if depth >= maxScanDepth {
+		return 0, false
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, true
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return 0, false
+		}
+		end, _, ok := skipString(b, i)
+		if !ok {
+			return 0, false
+		}
+		i = skipSpace(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return 0, false
+		}
+		i = skipSpace(b, i+1)
+		if i, ok = skipValue(b, i, depth+1); !ok {
+			return 0, false
+		}
+		var done bool
+		if i, done, ok = nextMember(b, i, '}'); !ok || done {
+			return i, ok
+		}
+	}
+}
+
+// skipArray is skipValue for the array whose '[' is at i.
+func skipArray(b []byte, i, depth int) (int, bool) {
+	if depth >= maxScanDepth {
+		return 0, false
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, true
+	}
+	for {
+		var ok bool
+		if i, ok = skipValue(b, i, depth+1); !ok {
+			return 0, false
+		}
+		var done bool
+		if i, done, ok = nextMember(b, i, ']'); !ok || done {
+			return i, ok
+		}
+	}
+}
+
+// nextMember reads what follows a member at i: a ',' (it returns the
+// offset of the next member) or the closing byte (done, the offset after
+// it); false for anything else.
+func nextMember(b []byte, i int, closing byte) (next int, done, ok bool) {
+	i = skipSpace(b, i)
+	switch {
+	case i >= len(b):
+		return 0, false, false
+	case b[i] == closing:
+		return i + 1, true, true
+	case b[i] != ',':
+		return 0, false, false
+	}
+	return skipSpace(b, i+1), false, true
 }
 
 // validJSON reports whether b holds exactly one JSON value (with optional

@@ -56,27 +56,14 @@ func (tl *Timeline) Feed(ev *Event) (Line, bool) {
 	done := tl.calls.Observe(ev)
 	ln := Line{Turn: ev.Turn, TS: ev.TS, Kind: ev.Kind, Category: CatOther, Label: ev.Kind}
 	p := payloadMap(ev.Payload)
-	str := func(k string) string { return tl.value(p[k]) }
-	raw := func(k string) string {
-		switch v := p[k].(type) {
-		case nil:
-			return ""
-		case string:
-			return v
-		}
-		return str(k)
-	}
+	raw := func(k string) string { return tl.raw(p, k) }
 	switch ev.Kind {
 	case "machine.state_entered":
 		ln.Category, ln.Label, ln.Text = CatState, "enter", firstNonEmpty(raw("state"), ev.StatePath)
 	case "machine.state_exited":
 		ln.Category, ln.Label, ln.Text = CatState, "exit", firstNonEmpty(raw("state"), ev.StatePath)
 	case "machine.transition":
-		ln.Category, ln.Label = CatState, "move"
-		ln.Text = fmt.Sprintf("%s → %s", raw("from"), raw("to"))
-		if in := raw("intent"); in != "" {
-			ln.Text += "  (" + in + slotsText(tl, p["slots"]) + ")"
-		}
+		ln.Category, ln.Label, ln.Text = CatState, "move", tl.moveText(p)
 	case "machine.intent_accepted":
 		ln.Category, ln.Label, ln.Text = CatIntent, "intent", raw("intent")+slotsText(tl, p["slots"])
 	case "turn.input":
@@ -85,14 +72,7 @@ func (tl *Timeline) Feed(ev *Event) (Line, bool) {
 		ln.Category, ln.Label = CatTurn, "start"
 		ln.Text = tl.kv(p, "turn")
 	case "turn.end":
-		ln.Category, ln.Label = CatTurn, "end"
-		ln.Text = raw("outcome")
-		if to := raw("to"); to != "" {
-			ln.Text += " → " + to
-		}
-		if code := raw("code"); code != "" {
-			ln.Text += " (" + code + ")"
-		}
+		ln.Category, ln.Label, ln.Text = CatTurn, "end", tl.endText(p)
 	case "machine.say":
 		ln.Category, ln.Label, ln.Text = CatSay, "say", tl.clip(raw("text"))
 	case "world.update":
@@ -101,23 +81,14 @@ func (tl *Timeline) Feed(ev *Event) (Line, bool) {
 		ln.Category, ln.Label = CatHost, "host"
 		ln.Text = raw("namespace") + " " + strings.TrimPrefix(ev.Kind, "harness.") + " " + tl.value(p["args"])
 	case "harness.returned":
-		ln.Category, ln.Label = CatHost, "host"
-		ln.Text = raw("namespace") + " returned"
-		if e := raw("error"); e != "" {
-			ln.Category, ln.Text = CatError, ln.Text+" error: "+tl.clip(e)
-		} else if d, ok := p["data"]; ok {
-			ln.Text += " " + tl.value(d)
-		}
+		ln.Label = "host"
+		ln.Category, ln.Text = tl.returnedText(p)
 	case "harness.error":
 		ln.Category, ln.Label, ln.Text = CatError, "host", "error ("+raw("phase")+"): "+tl.clip(raw("error"))
 	case "machine.emit_intent":
 		ln.Category, ln.Label, ln.Text = CatIntent, "emit", raw("intent")+slotsText(tl, p["slots"])
 	case "machine.on_error_redirect":
-		ln.Category, ln.Label = CatError, "on_error"
-		ln.Text = fmt.Sprintf("%s → %s", raw("from"), raw("to"))
-		if e := raw("error"); e != "" {
-			ln.Text += ": " + tl.clip(e)
-		}
+		ln.Category, ln.Label, ln.Text = CatError, "on_error", tl.redirectText(p)
 	case "session.story":
 		ln.Category, ln.Label = CatOther, "story"
 		files, _ := p["files"].(map[string]any)
@@ -125,15 +96,7 @@ func (tl *Timeline) Feed(ev *Event) (Line, bool) {
 	case "machine.validation_failed", "machine.guard_rejected", "machine.error":
 		ln.Category, ln.Label, ln.Text = CatError, strings.TrimPrefix(ev.Kind, "machine."), tl.kv(p)
 	case "agent.call.start":
-		ln.Category, ln.Label = CatAgent, "agent"
-		ln.Text = fmt.Sprintf("%s → %s", firstNonEmpty(raw("verb"), "?"), firstNonEmpty(raw("agent"), "agent.claude"))
-		if m := raw("model"); m != "" {
-			ln.Text += " (" + m + ")"
-		}
-		ln.Text += "  call " + ev.CallID
-		if ev.EpisodeID != "" {
-			ln.Text += " episode " + ev.EpisodeID
-		}
+		ln.Category, ln.Label, ln.Text = CatAgent, "agent", tl.callStartText(ev, p)
 	case "agent.call.complete", "agent.call.error":
 		ln.Category, ln.Label, ln.Call = CatAgent, "agent", done
 		if ev.Kind == "agent.call.error" {
@@ -150,6 +113,77 @@ func (tl *Timeline) Feed(ev *Event) (Line, bool) {
 	}
 	ln.Label, ln.Text = Printable(ln.Label), Printable(ln.Text)
 	return ln, true
+}
+
+// raw is the payload member k as its text: a string as it is, anything
+// else as value renders it.
+func (tl *Timeline) raw(p map[string]any, k string) string {
+	switch v := p[k].(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	}
+	return tl.value(p[k])
+}
+
+// moveText is a transition's line: from → to, and the intent with its
+// slots.
+func (tl *Timeline) moveText(p map[string]any) string {
+	text := fmt.Sprintf("%s → %s", tl.raw(p, "from"), tl.raw(p, "to"))
+	if in := tl.raw(p, "intent"); in != "" {
+		text += "  (" + in + slotsText(tl, p["slots"]) + ")"
+	}
+	return text
+}
+
+// endText is a turn end's line: the outcome, the state it went to, the
+// error code.
+func (tl *Timeline) endText(p map[string]any) string {
+	text := tl.raw(p, "outcome")
+	if to := tl.raw(p, "to"); to != "" {
+		text += " → " + to
+	}
+	if code := tl.raw(p, "code"); code != "" {
+		text += " (" + code + ")"
+	}
+	return text
+}
+
+// returnedText is a host call's result line: its error (an error line)
+// or its data.
+func (tl *Timeline) returnedText(p map[string]any) (Category, string) {
+	text := tl.raw(p, "namespace") + " returned"
+	if e := tl.raw(p, "error"); e != "" {
+		return CatError, text + " error: " + tl.clip(e)
+	}
+	if d, ok := p["data"]; ok {
+		text += " " + tl.value(d)
+	}
+	return CatHost, text
+}
+
+// redirectText is an on_error redirect's line: from → to and the error.
+func (tl *Timeline) redirectText(p map[string]any) string {
+	text := fmt.Sprintf("%s → %s", tl.raw(p, "from"), tl.raw(p, "to"))
+	if e := tl.raw(p, "error"); e != "" {
+		text += ": " + tl.clip(e)
+	}
+	return text
+}
+
+// callStartText is an agent call's first line: verb → agent (model), the
+// call and its episode.
+func (tl *Timeline) callStartText(ev *Event, p map[string]any) string {
+	text := fmt.Sprintf("%s → %s", firstNonEmpty(tl.raw(p, "verb"), "?"), firstNonEmpty(tl.raw(p, "agent"), "agent.claude"))
+	if m := tl.raw(p, "model"); m != "" {
+		text += " (" + m + ")"
+	}
+	text += "  call " + ev.CallID
+	if ev.EpisodeID != "" {
+		text += " episode " + ev.EpisodeID
+	}
+	return text
 }
 
 // Printable makes text from a trace safe to print on a terminal: control

@@ -1,36 +1,22 @@
 package validate
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/golden"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
-
-var update = flag.Bool("update", false, "rewrite docs/checks.md")
 
 // docs/checks.md is generated from the registry and the per-rule goldens
 // and must stay equal to it (like actionlint's check-checks).
 func TestChecksDocIsCurrent(t *testing.T) {
 	got := checksMarkdown(goldenDirs...)
-	path := filepath.Join("..", "..", "docs", "checks.md")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != got {
-		t.Fatalf("docs/checks.md is stale: go test ./pkg/validate -run ChecksDoc -update")
-	}
+	golden.CheckString(t, filepath.Join("..", "..", "docs", "checks.md"), got)
 }
 
 // Every diagnostic validate reports for the test inputs of every package
@@ -107,17 +93,8 @@ func TestIgnoreGolden(t *testing.T) {
 	if err := diag.WriteHuman(&b, ds, diag.HumanOptions{Snippet: true}); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "ignore", "expect.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b.String() != string(want) || len(ds) != 3 {
-		t.Fatalf("ignore findings changed (go test -run IgnoreGolden -update):\n%s", b.String())
+	golden.CheckString(t, filepath.Join("testdata", "ignore", "expect.golden"), b.String())
+	if len(ds) != 3 {
+		t.Fatalf("%d ignore findings, want 3:\n%s", len(ds), b.String())
 	}
 }

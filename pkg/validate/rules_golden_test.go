@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/testing/golden"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/eval"
 	"kitsoki/pkg/flowtest"
@@ -106,19 +107,7 @@ func TestRuleGoldens(t *testing.T) {
 				t.Errorf("rule %s not reported; got:\n%s", rule, human(t, ds))
 			}
 			got := human(t, ds)
-			golden := filepath.Join(dir, "expect.golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./pkg/validate -run RuleGoldens -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("positions or carets changed; diff against %s (rerun with -update if intended):\n%s", golden, got)
-			}
+			golden.CheckString(t, filepath.Join(dir, "expect.golden"), got)
 		})
 	}
 	if n < 10 {

@@ -1,19 +1,16 @@
 package view
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/golden"
 	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/fold"
 	"kitsoki/pkg/story"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden renders in testdata/golden")
 
 // corpusCase renders one state of a corpus story against a world taken
 // from (or reached by) one of its flow fixtures. match is the fixture's
@@ -88,29 +85,8 @@ func TestCorpusGolden(t *testing.T) {
 			if c.match != "" && !regexp.MustCompile(c.match).MatchString(got) {
 				t.Errorf("expect_view_matches %q fails on:\n%s", c.match, got)
 			}
-			golden(t, c.name, got)
+			checkRender(t, c.name, got)
 		})
-	}
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".txt")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("no golden render %s (run go test ./pkg/view -run Golden -update): %v", path, err)
-	}
-	if got != string(want) {
-		t.Errorf("render of %s differs from %s:\n got %q\nwant %q", name, path, got, want)
 	}
 }
 
@@ -145,7 +121,7 @@ func TestImportedViewRoots(t *testing.T) {
 	}
 	for _, p := range robberyExtends[:min(1, len(robberyExtends))] {
 		got, _ := r.RenderView(p, world, nil)
-		golden(t, "frontier-"+strings.ReplaceAll(p, ".", "-"), got)
+		checkRender(t, "frontier-"+strings.ReplaceAll(p, ".", "-"), got)
 	}
 }
 
@@ -174,7 +150,7 @@ func TestCorpusAllStates(t *testing.T) {
 				}
 				b.WriteString("=== " + s.Path + "\n" + got + "\n")
 			}
-			golden(t, "all-"+name, b.String())
+			checkRender(t, "all-"+name, b.String())
 		})
 	}
 }
@@ -202,4 +178,10 @@ func TestNestedImportViewRoots(t *testing.T) {
 	if got := render(t, newRenderer(f.Story), "hub", nil); got != "hub from TOP base" {
 		t.Errorf("default dir: %q", got)
 	}
+}
+
+// checkRender compares got with testdata/golden/<name>.txt, rewriting it under -update.
+func checkRender(t *testing.T, name, got string) {
+	t.Helper()
+	golden.CheckString(t, filepath.Join("testdata", "golden", name+".txt"), got)
 }

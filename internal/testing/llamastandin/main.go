@@ -129,34 +129,12 @@ func run(args []string) int {
 			writeJSON(w, 501, map[string]any{"error": map[string]any{"code": 501, "message": "This server does not support completions. Start it without `--embeddings`", "type": "not_supported_error"}})
 			return
 		}
-		var req struct {
-			Model          string `json:"model"`
-			Messages       []any  `json:"messages"`
-			ResponseFormat *struct {
-				Type       string `json:"type"`
-				JSONSchema *struct {
-					Name   string         `json:"name"`
-					Strict bool           `json:"strict"`
-					Schema map[string]any `json:"schema"`
-				} `json:"json_schema"`
-				Schema map[string]any `json:"schema"`
-			} `json:"response_format"`
-		}
+		var req chatRequest
 		if err := json.Unmarshal(body, &req); err != nil || len(req.Messages) == 0 {
 			writeJSON(w, 400, map[string]any{"error": map[string]any{"code": 400, "message": "invalid request: messages required", "type": "invalid_request_error"}})
 			return
 		}
-		content := os.Getenv("STANDIN_CHAT_TEXT")
-		if content == "" {
-			content = "stand-in answer"
-		}
-		if rf := req.ResponseFormat; rf != nil && rf.Type == "json_schema" && rf.JSONSchema != nil && rf.JSONSchema.Schema != nil {
-			b, _ := json.Marshal(shaped(rf.JSONSchema.Schema, 0))
-			content = string(b)
-		} else if rf != nil && rf.Type == "json_schema" && rf.Schema != nil {
-			// llama-server replaces a top-level schema with {}: unconstrained.
-			content = "{}"
-		}
+		content := req.answer()
 		writeJSON(w, 200, map[string]any{
 			"id": "chatcmpl-standin", "object": "chat.completion", "created": time.Now().Unix(), "model": req.Model,
 			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": content}}},
@@ -170,19 +148,7 @@ func run(args []string) int {
 			writeJSON(w, 501, map[string]any{"error": map[string]any{"code": 501, "message": "This server does not support embeddings. Start it with `--embeddings`", "type": "not_supported_error"}})
 			return
 		}
-		var req struct {
-			Model string          `json:"model"`
-			Input json.RawMessage `json:"input"`
-		}
-		var inputs []string
-		if err := json.Unmarshal(body, &req); err == nil {
-			var one string
-			if json.Unmarshal(req.Input, &one) == nil {
-				inputs = []string{one}
-			} else {
-				_ = json.Unmarshal(req.Input, &inputs)
-			}
-		}
+		model, inputs := embedInputs(body)
 		if len(inputs) == 0 {
 			writeJSON(w, 400, map[string]any{"error": map[string]any{"code": 400, "message": "\"input\" must be a string or an array of strings", "type": "invalid_request_error"}})
 			return
@@ -191,7 +157,7 @@ func run(args []string) int {
 		for i, in := range inputs {
 			data[i] = map[string]any{"object": "embedding", "index": i, "embedding": vector(in, dim)}
 		}
-		writeJSON(w, 200, map[string]any{"object": "list", "model": req.Model, "data": data, "usage": map[string]any{"prompt_tokens": len(body) / 4, "total_tokens": len(body) / 4}})
+		writeJSON(w, 200, map[string]any{"object": "list", "model": model, "data": data, "usage": map[string]any{"prompt_tokens": len(body) / 4, "total_tokens": len(body) / 4}})
 	})
 
 	srv := &http.Server{Handler: mux}
@@ -217,6 +183,58 @@ func run(args []string) int {
 	fmt.Fprintln(os.Stderr, "main: shutting down (SIGTERM)")
 	rec.add(map[string]any{"event": "exit"})
 	return 0
+}
+
+// chatRequest is what the stand-in reads of a chat completion request.
+type chatRequest struct {
+	Model          string `json:"model"`
+	Messages       []any  `json:"messages"`
+	ResponseFormat *struct {
+		Type       string `json:"type"`
+		JSONSchema *struct {
+			Name   string         `json:"name"`
+			Strict bool           `json:"strict"`
+			Schema map[string]any `json:"schema"`
+		} `json:"json_schema"`
+		Schema map[string]any `json:"schema"`
+	} `json:"response_format"`
+}
+
+// answer is the completion's content: a value shaped by the request's
+// json_schema, {} for a top-level schema (llama-server replaces it with
+// {}: unconstrained), else STANDIN_CHAT_TEXT or a fixed text.
+func (req *chatRequest) answer() string {
+	rf := req.ResponseFormat
+	switch {
+	case rf != nil && rf.Type == "json_schema" && rf.JSONSchema != nil && rf.JSONSchema.Schema != nil:
+		b, _ := json.Marshal(shaped(rf.JSONSchema.Schema, 0))
+		return string(b)
+	case rf != nil && rf.Type == "json_schema" && rf.Schema != nil:
+		return "{}"
+	}
+	if content := os.Getenv("STANDIN_CHAT_TEXT"); content != "" {
+		return content
+	}
+	return "stand-in answer"
+}
+
+// embedInputs reads an embeddings request's model and its input, one
+// string or a list of them.
+func embedInputs(body []byte) (string, []string) {
+	var req struct {
+		Model string          `json:"model"`
+		Input json.RawMessage `json:"input"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		return "", nil
+	}
+	var one string
+	if json.Unmarshal(req.Input, &one) == nil {
+		return req.Model, []string{one}
+	}
+	var inputs []string
+	_ = json.Unmarshal(req.Input, &inputs)
+	return req.Model, inputs
 }
 
 func orNull(b []byte) []byte {

@@ -222,21 +222,7 @@ func (l *localLLM) Ask(ctx context.Context, req *agent.AskRequest) (*agent.AskRe
 	if err != nil {
 		return nil, agent.Errorf(agent.KindTransportError, "%s: encode chat request: %v", l.alias, err)
 	}
-	post := func(base string) (*http.Response, error) {
-		hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, chatURL(base), bytes.NewReader(payload))
-		if err != nil {
-			return nil, err
-		}
-		for k, vs := range l.headers {
-			hreq.Header[k] = vs
-		}
-		hreq.Header.Set("Content-Type", "application/json")
-		hreq.Header.Set("Accept", "application/json")
-		if key != "" {
-			hreq.Header.Set("Authorization", "Bearer "+key)
-		}
-		return l.client.Do(hreq)
-	}
+	post := func(base string) (*http.Response, error) { return l.post(ctx, base, key, payload) }
 	endpoint := chatURL(base)
 	resp, err := post(base)
 	if err != nil && ctx.Err() == nil && isDialError(err) {
@@ -264,18 +250,9 @@ func (l *localLLM) Ask(ctx context.Context, req *agent.AskRequest) (*agent.AskRe
 		return nil, &agent.AskError{Kind: agent.KindTransportError, Detail: hide(fmt.Sprintf("%s: POST %s: %v%s", l.alias, endpoint, err, hint)), Underlying: err}
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxChatBody+1))
+	raw, err := l.readAnswer(ctx, resp, endpoint, hide)
 	if err != nil {
-		if cerr := ctx.Err(); cerr != nil {
-			return nil, agent.ContextError(l.alias, cerr)
-		}
-		return nil, agent.Errorf(agent.KindTransportError, "%s: reading the answer from %s: %s", l.alias, hide(endpoint), hide(err.Error()))
-	}
-	if len(raw) > maxChatBody {
-		return nil, agent.Errorf(agent.KindTransportError, "%s: the answer from %s is larger than %d MiB", l.alias, hide(endpoint), maxChatBody>>20)
-	}
-	if resp.StatusCode >= 400 {
-		return nil, agent.Errorf(agent.KindTransportError, "%s: http %d from %s: %s", l.alias, resp.StatusCode, hide(endpoint), childproc.Snippet(hide, strings.TrimSpace(string(raw))))
+		return nil, err
 	}
 	cr, content, err := parseChatResponse(raw)
 	if err != nil {
@@ -308,6 +285,44 @@ func (l *localLLM) Ask(ctx context.Context, req *agent.AskRequest) (*agent.AskRe
 		Meta:       meta,
 		Transcript: chatTranscript(model, req.Prompt, content, cr),
 	}, nil
+}
+
+// post sends the chat request payload to the server at base with the
+// plugin's headers and, when key is set, its bearer token.
+func (l *localLLM) post(ctx context.Context, base, key string, payload []byte) (*http.Response, error) {
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, chatURL(base), bytes.NewReader(payload))
+	if err != nil {
+		return nil, err
+	}
+	for k, vs := range l.headers {
+		hreq.Header[k] = vs
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "application/json")
+	if key != "" {
+		hreq.Header.Set("Authorization", "Bearer "+key)
+	}
+	return l.client.Do(hreq)
+}
+
+// readAnswer reads the answer's body, at most maxChatBody bytes; an HTTP
+// error status is a transport error quoting the body (hide masks
+// secrets).
+func (l *localLLM) readAnswer(ctx context.Context, resp *http.Response, endpoint string, hide func(string) string) ([]byte, error) {
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxChatBody+1))
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, agent.ContextError(l.alias, cerr)
+		}
+		return nil, agent.Errorf(agent.KindTransportError, "%s: reading the answer from %s: %s", l.alias, hide(endpoint), hide(err.Error()))
+	}
+	if len(raw) > maxChatBody {
+		return nil, agent.Errorf(agent.KindTransportError, "%s: the answer from %s is larger than %d MiB", l.alias, hide(endpoint), maxChatBody>>20)
+	}
+	if resp.StatusCode >= 400 {
+		return nil, agent.Errorf(agent.KindTransportError, "%s: http %d from %s: %s", l.alias, resp.StatusCode, hide(endpoint), childproc.Snippet(hide, strings.TrimSpace(string(raw))))
+	}
+	return raw, nil
 }
 
 // isDialError reports a request that never reached a server (connection

@@ -25,9 +25,7 @@
 // its own when the budget or its context ([Pongo.RenderContext],
 // [ContextKey]) ends.
 //
-// A linter needs only whether a source compiles: [SimpleTemplate] and
-// [SimpleGuard] (simple.go) recognise the plainest value templates and
-// guards, which always compile, without building them (each is fuzzed
-// against the real compile); pongo2 templates are always compiled
-// ([PongoLoader.CheckFileSource] for a template file already read).
+// A linter checks a source by compiling it with the library (expr-lang
+// or pongo2; [PongoLoader.CheckFileSource] for a template file already
+// read): there is no second recogniser beside them.
 package expr

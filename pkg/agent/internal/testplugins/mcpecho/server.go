@@ -78,100 +78,112 @@ func New(o Options) *Server {
 		Description: "answers a kitsoki AskRequest like the echo test plugin",
 		InputSchema: map[string]any{"type": "object"},
 	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if o.OnCall != nil && req.Extra != nil {
-			o.OnCall(req.Extra.Header)
-		}
-		var ask echo.Request
-		if err := json.Unmarshal(req.Params.Arguments, &ask); err != nil {
-			return nil, err
-		}
-		fault := echo.Fault(&ask, o.Fault)
-		name, arg := echo.FaultArg(fault)
-		switch name {
-		case "echo_auth":
-			auth := ""
-			if req.Extra != nil {
-				auth = req.Extra.Header.Get("Authorization")
-			}
-			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "refusing credentials " + auth}}}, nil
-		case "is_error":
-			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "deliberate tool failure"}}}, nil
-		case "garbage":
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "this is not json"}}}, nil
-		case "hang":
-			select {
-			case <-ctx.Done():
-			case <-s.stop:
-			}
-			return nil, context.Canceled
-		case "late":
-			late := make(chan struct{})
-			go func() { echo.SleepLate(&ask); close(late) }()
-			select {
-			case <-late:
-			case <-s.stop:
-			}
-		case "slow":
-			ms, _ := strconv.Atoi(arg)
-			select {
-			case <-time.After(time.Duration(ms) * time.Millisecond):
-			case <-s.stop:
-			}
-		}
-		resp := echo.Answer(&ask, fault, echo.Alias(&ask, o.Alias), "mcp_http", os.Environ())
-		b, err := json.Marshal(resp)
-		if err != nil {
-			return nil, err
-		}
-		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
-		if o.Structured {
-			res.StructuredContent = json.RawMessage(b)
-		}
-		return res, nil
+		return s.call(ctx, o, req)
 	})
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, o.HTTP)
-	s.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodDelete {
+	s.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.serve(o, h, w, r) })
+	return s
+}
+
+// call answers one tools/call as the echo plugin would, acting out the
+// request's fault (a refusal, an error result, garbage, a hang, a late or
+// slow answer).
+func (s *Server) call(ctx context.Context, o Options, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if o.OnCall != nil && req.Extra != nil {
+		o.OnCall(req.Extra.Header)
+	}
+	var ask echo.Request
+	if err := json.Unmarshal(req.Params.Arguments, &ask); err != nil {
+		return nil, err
+	}
+	fault := echo.Fault(&ask, o.Fault)
+	name, arg := echo.FaultArg(fault)
+	switch name {
+	case "echo_auth":
+		auth := ""
+		if req.Extra != nil {
+			auth = req.Extra.Header.Get("Authorization")
+		}
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "refusing credentials " + auth}}}, nil
+	case "is_error":
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "deliberate tool failure"}}}, nil
+	case "garbage":
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "this is not json"}}}, nil
+	case "hang":
+		select {
+		case <-ctx.Done():
+		case <-s.stop:
+		}
+		return nil, context.Canceled
+	case "late":
+		late := make(chan struct{})
+		go func() { echo.SleepLate(&ask); close(late) }()
+		select {
+		case <-late:
+		case <-s.stop:
+		}
+	case "slow":
+		ms, _ := strconv.Atoi(arg)
+		select {
+		case <-time.After(time.Duration(ms) * time.Millisecond):
+		case <-s.stop:
+		}
+	}
+	resp := echo.Answer(&ask, fault, echo.Alias(&ask, o.Alias), "mcp_http", os.Environ())
+	b, err := json.Marshal(resp)
+	if err != nil {
+		return nil, err
+	}
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+	if o.Structured {
+		res.StructuredContent = json.RawMessage(b)
+	}
+	return res, nil
+}
+
+// serve counts DELETEs and the sessions that called a tool, acts out the
+// HTTP-level faults (a 500, a dropped connection), and hands the rest to
+// the SDK's handler h.
+func (s *Server) serve(o Options, h http.Handler, w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodDelete {
+		s.mu.Lock()
+		s.deletes++
+		s.mu.Unlock()
+	}
+	if r.Method == http.MethodPost {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var m struct {
+			Method string `json:"method"`
+		}
+		if id := r.Header.Get("Mcp-Session-Id"); id != "" && json.Unmarshal(body, &m) == nil && m.Method == "tools/call" {
 			s.mu.Lock()
-			s.deletes++
+			s.sessions[id] = true
 			s.mu.Unlock()
 		}
-		if r.Method == http.MethodPost {
-			body, err := io.ReadAll(r.Body)
-			if err != nil {
-				http.Error(w, err.Error(), http.StatusBadRequest)
-				return
-			}
-			r.Body = io.NopCloser(bytes.NewReader(body))
-			var m struct {
-				Method string `json:"method"`
-			}
-			if id := r.Header.Get("Mcp-Session-Id"); id != "" && json.Unmarshal(body, &m) == nil && m.Method == "tools/call" {
-				s.mu.Lock()
-				s.sessions[id] = true
-				s.mu.Unlock()
-			}
-			f := httpFault(body)
-			if f == "" && isToolCall(body) {
-				f = o.Fault
-			}
-			switch f {
-			case "http500":
-				http.Error(w, "internal failure: deliberate", http.StatusInternalServerError)
-				return
-			case "drop", "crash":
-				if hj, ok := w.(http.Hijacker); ok {
-					if c, _, err := hj.Hijack(); err == nil {
-						c.Close()
-						return
-					}
-				}
-				panic(http.ErrAbortHandler)
-			}
+		f := httpFault(body)
+		if f == "" && isToolCall(body) {
+			f = o.Fault
 		}
-		h.ServeHTTP(w, r)
-	})
-	return s
+		switch f {
+		case "http500":
+			http.Error(w, "internal failure: deliberate", http.StatusInternalServerError)
+			return
+		case "drop", "crash":
+			if hj, ok := w.(http.Hijacker); ok {
+				if c, _, err := hj.Hijack(); err == nil {
+					c.Close()
+					return
+				}
+			}
+			panic(http.ErrAbortHandler)
+		}
+	}
+	h.ServeHTTP(w, r)
 }
 
 func isToolCall(body []byte) bool {
