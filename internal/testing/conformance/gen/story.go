@@ -26,7 +26,7 @@ func newGen(seed uint64) *gen {
 }
 
 func (g *gen) pick(xs ...string) string { return xs[g.rnd.IntN(len(xs))] }
-func (g *gen) chance(pct int) bool     { return g.rnd.IntN(100) < pct }
+func (g *gen) chance(pct int) bool      { return g.rnd.IntN(100) < pct }
 
 // story builds the app.yaml of one story and, when it imports one, its
 // child's.
