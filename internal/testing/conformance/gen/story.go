@@ -208,7 +208,7 @@ func (g *gen) effect(arc bool) m {
 	case 2:
 		return m{"set": m{"b": g.pick("false", "true", "{{ world.n > 1 }}")}}
 	case 3:
-		return m{"set": m{"s": g.pick("hi", "{{ world.n }}", "{{ world.missing.deep }}", "{{ world.r }}-x")}}
+		return m{"set": m{"s": g.pick("hi", "{{ world.n }}", "{{ world.missing }}", "{{ world.r }}-x")}}
 	case 4:
 		return m{"increment": m{"n": 1 + g.rnd.IntN(3)}}
 	case 5:
@@ -226,7 +226,8 @@ func (g *gen) effect(arc bool) m {
 	case 10:
 		oc := []any{m{"set": m{"s": "{{ last_job_status }}"}}}
 		if g.chance(60) {
-			oc = append(oc, m{"target": g.target()})
+			// an on_complete target "." does not load upstream
+			oc = append(oc, m{"target": g.leaves[g.rnd.IntN(len(g.leaves))]})
 		}
 		return m{"invoke": "host.job", "with": m{"x": "j"}, "background": true, "bind": m{"last_job_id": "job_id"}, "on_complete": oc}
 	case 11:
