@@ -594,6 +594,9 @@ func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) err
 		// §1.11): leaving it reopens the session
 		r.ended, r.outcome = false, ""
 	}
+	if r.flatHop(dst) {
+		r.cur, r.par = r.par.root, nil
+	}
 	if r.par != nil && dst.within(r.par.root) {
 		return r.moveRegion(ctx, dst, st, descend)
 	}
@@ -921,7 +924,7 @@ func (r *runner) predictTo(res target) string {
 	if err != nil {
 		return res.state.Path
 	}
-	if r.par != nil && res.state.within(r.par.root) {
+	if r.par != nil && res.state.within(r.par.root) && !r.flatHop(res.state) {
 		pc := r.par.clone()
 		pc.set(leaf)
 		return pc.encode()
