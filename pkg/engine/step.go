@@ -954,15 +954,14 @@ func parallelAncestor(s *State) *State {
 	return nil
 }
 
-// flatLanding reports whether res is landed flat (land): a state target
-// outside the active parallel configuration, if any (which is left
-// whole). A parallel root rests bare with no region entered (probe
-// testdata/conformance/land-parallel); a state inside a parallel state
-// that is not active rests there alone (conformance par-leaf), as
-// upstream.
+// flatLanding reports whether res is landed flat (land): every state
+// target, as upstream. A parallel root rests bare with no region entered
+// (probe testdata/conformance/land-parallel); a state inside a parallel
+// state rests there alone (conformance par-leaf); an active configuration
+// is left whole, exited as its encoded path, even for a target inside it
+// (conformance par-land).
 func (r *runner) flatLanding(res target) bool {
-	return res.state != nil && !res.stay && res.exit == "" &&
-		(r.par == nil || !res.state.within(r.par.root) && res.state != r.par.root)
+	return res.state != nil && !res.stay && res.exit == ""
 }
 
 // landTo is the machine.transition.to of an on_error, timeout or
@@ -979,9 +978,8 @@ func (r *runner) landTo(res target) string {
 // (story-runtime §2.4, §4, §5): flat, one state_exited of the current state
 // and one state_entered of the target, only the target's own on_enter, and
 // no initial: descent, so a compound target rests on the compound itself.
-// Targets in or into a parallel state and exits take the ordinary path.
-// An active parallel configuration is exited as one state_exited of its
-// encoded path.
+// A stay and an exit take the ordinary path. An active parallel
+// configuration is exited as one state_exited of its encoded path.
 func (r *runner) land(ctx context.Context, res target, st *step) error {
 	if !r.flatLanding(res) {
 		return r.goTo(ctx, res, st, true)
