@@ -148,16 +148,15 @@ func (r *runner) takeParallel(ctx context.Context, intent string, slots map[stri
 	}
 	if r.par != nil {
 		r.cur = r.par.leaves[0]
-		// as upstream, a user turn that stays in the parallel
-		// configuration fires none of the emit_intent effects it
-		// collected (its arm's, the entered states' on_enter), whoever
-		// handles them (conformance par-emit)
-		for _, e := range mine {
-			r.note(Note{Kind: "emit", State: r.statePath(), Text: "emit_intent " + e.name + " dropped: a turn inside the parallel state " + r.par.root.Path + " fires no emits"})
-		}
-		return nil
 	}
-	return r.dispatchEmits(ctx, mine, 0, st)
+	// as upstream, a user turn taken in a parallel configuration fires
+	// none of the emit_intent effects it collected (its arm's, the
+	// entered states' on_enter), whoever handles them and wherever the
+	// turn ends (conformance par-emit)
+	for _, e := range mine {
+		r.note(Note{Kind: "emit", State: r.statePath(), Text: "emit_intent " + e.name + " dropped: a turn taken in a parallel state fires no emits"})
+	}
+	return nil
 }
 
 // walkParallel is takeParallel's walk, with the events held.
