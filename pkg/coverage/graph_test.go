@@ -268,7 +268,7 @@ func TestPathHintCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	// the story's fixtures walk two of its intent paths on the engine
-	// (box.deep: b c a; par.right.r2: b c a with the guard open)
+	// (box.deep: b c a; par.right.r2: b c d a with the guard open)
 	runCovered(t, "../graph/testdata/paths", "../graph/testdata/paths/app.yaml")
 	h := NewHints()
 	h.AddStory("paths", "", g)

@@ -15,6 +15,9 @@ func (r *runner) ancestorStay(res target, owner *State) target {
 		return target{state: owner}
 	}
 	if owner.Parallel {
+		if r.par == nil {
+			return target{state: owner, regions: true}
+		}
 		return res
 	}
 	leaf, err := r.initialLeaf(owner)

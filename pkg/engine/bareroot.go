@@ -19,5 +19,5 @@ func (r *runner) bareParallel() bool {
 // enterBareRegions enters the regions of the bare parallel root the
 // machine rests on.
 func (r *runner) enterBareRegions(ctx context.Context, st *step) error {
-	return r.enterParallel(ctx, r.cur, nil, nil, nil, st, true)
+	return r.enterParallel(ctx, r.cur, st)
 }

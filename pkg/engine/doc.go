@@ -39,8 +39,10 @@
 // result paths, flat world keys), eval.go (guards and value templates),
 // prompt.go (with: blocks, call ids, agent prompts), clock.go (wall and
 // virtual clocks, Advance's one-step move), held.go (a transition's walk
-// events held and given back in upstream's order), bareroot.go (a parallel root
-// landed on bare), compile.go, observer.go (the [Observer] seam kitsoki
+// events held and given back in upstream's order), bareroot.go (a parallel
+// root landed on bare), partial.go (a region's state entered from outside,
+// the machine resting on it alone), ancestor.go (a stay on an ancestor's
+// arm), compile.go, observer.go (the [Observer] seam kitsoki
 // test --cover counts through, and [Machine.Reachables]); the other files
 // are named for what they hold.
 package engine

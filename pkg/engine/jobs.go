@@ -411,10 +411,9 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	for _, x := range tgt.exits {
 		r.reach(ReachExit, x.pos)
 	}
+	// the target entry's inline effects: never run, as upstream
+	// (docs/compat/engine.md; validate warns)
 	var st2 step
-	if err := r.runEffects(ctx, tgt.Inline, &st2); err != nil {
-		return err
-	}
 	res, err := r.resolveTarget(ctx, j.e.owner, "", tgt.Target)
 	if err != nil {
 		return fmt.Errorf("%s: on_complete target: %w", tgt.Pos, err)

@@ -16,6 +16,10 @@ const maxParallelEmitDepth = 24
 type parConf struct {
 	root   *State
 	leaves []*State
+	// hop: an emit hop the root handles is being taken; a target inside
+	// the root leaves the configuration and enters from the root down
+	// (flatHop)
+	hop bool
 }
 
 func (p *parConf) clone() *parConf {
@@ -144,11 +148,15 @@ func (r *runner) takeParallel(ctx context.Context, intent string, slots map[stri
 	}
 	if r.par != nil {
 		r.cur = r.par.leaves[0]
-		// emit_intent effects collected inside a parallel turn are
-		// dispatched only when the root (or above) handles them
-		// (story-runtime §3.3-§3.4).
 	}
-	return r.dispatchEmits(ctx, mine, 0, st)
+	// as upstream, a user turn taken in a parallel configuration fires
+	// none of the emit_intent effects it collected (its arm's, the
+	// entered states' on_enter), whoever handles them and wherever the
+	// turn ends (conformance par-emit)
+	for _, e := range mine {
+		r.note(Note{Kind: "emit", State: r.statePath(), Text: "emit_intent " + e.name + " dropped: a turn taken in a parallel state fires no emits"})
+	}
+	return nil
 }
 
 // walkParallel is takeParallel's walk, with the events held.
@@ -205,6 +213,14 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 func (r *runner) moveRegionFrom(ctx context.Context, old, dst, pre *State, st *step) error {
 	pc := r.par
 	reg := pc.regionOf(dst)
+	if dst == old && pc.leafIn(reg) == old {
+		// a region's leaf targeting itself moves nothing and runs no
+		// on_enter, as upstream (conformance par-emit b.yaml)
+		if r.par != nil {
+			r.cur = r.par.leaves[0]
+		}
+		return nil
+	}
 	if err := r.swapLeaf(ctx, old, dst, st); err != nil {
 		return err
 	}
@@ -304,5 +320,19 @@ func (r *runner) fireAtParallelRoot(ctx context.Context, intent string, slots ma
 		return fmt.Errorf("emit_intent %q at %q: no transition arm matched (intent has no on: handler, or all guards failed)", intent, r.statePath())
 	}
 	r.cur = r.par.leaves[0]
-	return r.take(ctx, intent, slots, arm, owner, depth, st)
+	r.par.hop = true
+	err = r.take(ctx, intent, slots, arm, owner, depth, st)
+	if r.par != nil {
+		r.par.hop = false
+	}
+	return err
+}
+
+// flatHop reports whether a move to dst is an emit hop the active
+// parallel root handles with a target inside it: as upstream, the
+// configuration is dropped and the target entered from the root down,
+// with no exits and no region but the target's entered (the machine then
+// rests on that leaf alone, partial.go; conformance par-emit hop.yaml).
+func (r *runner) flatHop(dst *State) bool {
+	return r.par != nil && r.par.hop && dst != nil && dst.within(r.par.root)
 }

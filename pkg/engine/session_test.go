@@ -294,7 +294,9 @@ func TestBackgroundJobCompletesOnVirtualTime(t *testing.T) {
 	tn = advance(t, s, time.Second)
 	wantState(t, s, "done")
 	w := s.World()
-	if w["result"] != "OK" || w["st"] != "done" || w["inl"] != "inline-ran" {
+	// the on_complete target entry's inline effects: never run, as
+	// upstream (docs/compat/engine.md)
+	if w["result"] != "OK" || w["st"] != "done" || w["inl"] == "inline-ran" {
 		t.Errorf("world %v", w)
 	}
 	if j := s.Jobs(); j[0].Status != JobDone {

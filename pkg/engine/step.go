@@ -325,6 +325,9 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 		tr["synthetic"] = true
 	}
 	r.walk.setHead(Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr})
+	if res.regions {
+		return r.enterPartialRegions(ctx, res.state, st)
+	}
 	if !res.stay {
 		if r.selfReentry(res) && depth > 0 {
 			// an emit hop back to the current leaf runs no on_enter
@@ -444,6 +447,9 @@ type target struct {
 	stay  bool
 	exit  string // @exit:<name>
 	state *State
+	// regions: a stay on an arm of the parallel state that the machine
+	// rests partly inside (state), which enters every region (partial.go)
+	regions bool
 }
 
 func (t target) describe() string {
@@ -558,6 +564,9 @@ func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) err
 		// a terminal state still takes its own intents (story-runtime
 		// §1.11): leaving it reopens the session
 		r.ended, r.outcome = false, ""
+	}
+	if r.flatHop(dst) {
+		r.cur, r.par = r.par.root, nil
 	}
 	if r.par != nil && dst.within(r.par.root) {
 		return r.moveRegion(ctx, dst, st, descend)
@@ -708,13 +717,14 @@ func (r *runner) enterFrom(ctx context.Context, anc, dst *State, st *step, desce
 		if err := r.enterOne(ctx, s, st); err != nil {
 			return err
 		}
-		if s.Parallel {
-			var next *State
-			if i > 0 {
-				next = chain[i-1]
-			}
-			return r.enterParallel(ctx, s, next, chain[:max(i-1, 0)], dst, st, descend || next == nil)
+		if s.Parallel && i == 0 {
+			// the parallel state itself is the target: every region
+			// is entered (story-runtime §3.3)
+			return r.enterParallel(ctx, s, st)
 		}
+		// a target below a parallel state that is not active enters
+		// only the chain down to it, as upstream: the machine rests on
+		// that leaf alone (partial.go)
 	}
 	end := dst
 	if descend {
@@ -723,7 +733,7 @@ func (r *runner) enterFrom(ctx context.Context, anc, dst *State, st *step, desce
 			return err
 		}
 		if end.Parallel {
-			return r.enterParallel(ctx, end, nil, nil, end, st, true)
+			return r.enterParallel(ctx, end, st)
 		}
 	}
 	r.cur = end
@@ -731,28 +741,11 @@ func (r *runner) enterFrom(ctx context.Context, anc, dst *State, st *step, desce
 	return nil
 }
 
-// enterParallel enters the regions of p (already entered) in order. When
-// the target lies inside region via, that region follows the target's chain
-// (rest, outermost last) instead of its initial:.
-func (r *runner) enterParallel(ctx context.Context, p, via *State, rest []*State, dst *State, st *step, descend bool) error {
+// enterParallel enters the regions of p (already entered) in order, each
+// down its initial: chain.
+func (r *runner) enterParallel(ctx context.Context, p *State, st *step) error {
 	pc := &parConf{root: p}
 	for _, reg := range p.regions() {
-		if reg == via {
-			if err := r.enterOne(ctx, reg, st); err != nil {
-				return err
-			}
-			for i := len(rest) - 1; i >= 0; i-- {
-				if err := r.enterOne(ctx, rest[i], st); err != nil {
-					return err
-				}
-			}
-			end, err := r.maybeDescend(ctx, dst, st, descend)
-			if err != nil {
-				return err
-			}
-			pc.set(end)
-			continue
-		}
 		if err := r.enterOne(ctx, reg, st); err != nil {
 			return err
 		}
@@ -897,7 +890,7 @@ func (r *runner) predictTo(res target) string {
 	if err != nil {
 		return res.state.Path
 	}
-	if r.par != nil && res.state.within(r.par.root) {
+	if r.par != nil && res.state.within(r.par.root) && !r.flatHop(res.state) {
 		pc := r.par.clone()
 		pc.set(leaf)
 		return pc.encode()
@@ -913,22 +906,8 @@ func (r *runner) predictTo(res target) string {
 		}
 		return pc.encode()
 	}
-	if p := parallelAncestor(leaf); p != nil {
-		// a target inside a parallel state enters every region
-		pc := &parConf{root: p}
-		for _, reg := range p.regions() {
-			if leaf.within(reg) || leaf == reg {
-				pc.set(leaf)
-				continue
-			}
-			l, err := r.initialLeaf(reg)
-			if err != nil {
-				return leaf.Path
-			}
-			pc.set(l)
-		}
-		return pc.encode()
-	}
+	// a target inside a parallel state that is not active rests on its
+	// leaf alone (partial.go)
 	return leaf.Path
 }
 
@@ -941,14 +920,14 @@ func parallelAncestor(s *State) *State {
 	return nil
 }
 
-// flatLanding reports whether res is landed flat (land): a state target
-// outside any parallel state (the active configuration, if any, is left
-// whole), or a parallel root, which rests bare with no region entered, as
-// upstream (probe testdata/conformance/land-parallel).
+// flatLanding reports whether res is landed flat (land): every state
+// target, as upstream. A parallel root rests bare with no region entered
+// (probe testdata/conformance/land-parallel); a state inside a parallel
+// state rests there alone (conformance par-leaf); an active configuration
+// is left whole, exited as its encoded path, even for a target inside it
+// (conformance par-land).
 func (r *runner) flatLanding(res target) bool {
-	return res.state != nil && !res.stay && res.exit == "" &&
-		(r.par == nil || !res.state.within(r.par.root) && res.state != r.par.root) &&
-		parallelAncestor(res.state) == nil
+	return res.state != nil && !res.stay && res.exit == ""
 }
 
 // landTo is the machine.transition.to of an on_error, timeout or
@@ -965,9 +944,8 @@ func (r *runner) landTo(res target) string {
 // (story-runtime §2.4, §4, §5): flat, one state_exited of the current state
 // and one state_entered of the target, only the target's own on_enter, and
 // no initial: descent, so a compound target rests on the compound itself.
-// Targets in or into a parallel state and exits take the ordinary path.
-// An active parallel configuration is exited as one state_exited of its
-// encoded path.
+// A stay and an exit take the ordinary path. An active parallel
+// configuration is exited as one state_exited of its encoded path.
 func (r *runner) land(ctx context.Context, res target, st *step) error {
 	if !r.flatLanding(res) {
 		return r.goTo(ctx, res, st, true)

@@ -12,8 +12,8 @@ import "slices"
 // Timeouts, on_error and on_complete moves and the wildcard intent (*) are
 // not steps. Resting in a state makes the arms of its ancestors available;
 // entering a state enters the levels above it that the session is not in
-// yet (with every other region of a parallel state among them), the state
-// and its initial: chain (every region of a parallel one). The root and what entering it
+// yet (a parallel state among them enters only the region on the way), the
+// state and its initial: chain (every region of a parallel one). The root and what entering it
 // enters map to an empty sequence; a state missing from the result has no
 // intent path from the root. Ties go to the arm declared first.
 func (g *Graph) IntentPaths() map[string][]string { return g.paths(false) }
@@ -87,18 +87,13 @@ func (g *Graph) paths(auto bool) map[string][]string {
 		}
 	}
 	// enter enters n from the state the session rests in (nil at the
-	// start): the levels above n up to the one both lie in, and n.
+	// start): the levels above n up to the one both lie in, and n. A
+	// parallel state above n enters only the region n lies in, as the
+	// engine does (the others wait for a move to the parallel state).
 	enter := func(n, from *Node, path []string) {
 		down(n, path)
-		for via, a := n, n.Parent; a != nil && (from == nil || !from.within(a)); via, a = a, a.Parent {
+		for a := n.Parent; a != nil && (from == nil || !from.within(a)); a = a.Parent {
 			mark(a, path)
-			if a.Kind == KindParallel {
-				for _, region := range a.Children {
-					if region != via {
-						down(region, path)
-					}
-				}
-			}
 		}
 	}
 	enter(g.Start, nil, []string{})

@@ -25,10 +25,11 @@ func TestIntentPaths(t *testing.T) {
 		"box.deep":     "b c a",
 		"par":          "b c",
 		"par.left":     "b c",
-		"par.left.l2":  "b c", // entered at the leaf, not through l1
-		"par.right":    "b c",
-		"par.right.r1": "b c", // the other region's initial:
-		"par.right.r2": "b c a",
+		"par.left.l2":  "b c",   // entered at the leaf alone, not through l1
+		"par.right":    "b c d", // par's stay enters every region
+		"par.right.r1": "b c d", // the other region's initial:
+		"par.right.r2": "b c d a",
+		"par.left.l1":  "b c d",
 	}
 	for path, w := range want {
 		p, ok := got[path]
@@ -40,7 +41,7 @@ func TestIntentPaths(t *testing.T) {
 			t.Errorf("%s: path %q, want %q", path, s, w)
 		}
 	}
-	for _, none := range []string{"wild", "timed", "island", "par.left.l1"} {
+	for _, none := range []string{"wild", "timed", "island"} {
 		if p, ok := got[none]; ok {
 			t.Errorf("%s: path %q, want none", none, p)
 		}
@@ -57,7 +58,7 @@ func TestIntentPaths(t *testing.T) {
 	}
 	// counting timeouts, on_error and on_complete (and the wildcard) too
 	all := g.MoveReachable()
-	for path, want := range map[string]bool{"timed": true, "wild": true, "far": true, "island": false, "par.left.l1": false} {
+	for path, want := range map[string]bool{"timed": true, "wild": true, "far": true, "island": false, "par.left.l1": true} {
 		if all[path] != want {
 			t.Errorf("MoveReachable[%s] = %v, want %v", path, all[path], want)
 		}

@@ -29,6 +29,9 @@ func checkEffectShape(c *checker) {
 		for _, kv := range e.Increment() {
 			checkIncrementDelta(c, kv, site)
 		}
+		if len(e.Effects()) > 0 {
+			c.rep.warnf(e.keyPos("effects"), ruleEffect, "%s: effects: an inline effects list never runs (the existing engine ignores it, and kitsoki does the same); put these effects in the list that holds this entry, before it", site.Loc())
+		}
 		if len(e.OnComplete()) > 0 && !e.Background() {
 			c.rep.warnf(e.keyPos("on_complete"), ruleEffect, "%s: on_complete: only runs after a background: true invoke; this effect is not a background job", site.Loc())
 		}

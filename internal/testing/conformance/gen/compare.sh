@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# compare.sh DIR [ORACLE] — run the flow fixtures of every story gen wrote
+# under DIR through the existing engine (ORACLE, by default the shared
+# oracle beside the project) and ./bin/kitsoki (run `make build` first;
+# KITSOKI_BIN names another build),
+# writing DIR/NNN/existing.json and DIR/NNN/ours.json, then print the
+# differences (go run ./internal/testing/conformance/gen diff DIR).
+# By hand only: no test or CI step runs it.
+set -u
+dir=$1
+oracle=${2:-../shared/oracle/kitsoki-existing}
+bin=${KITSOKI_BIN:-./bin/kitsoki}
+for d in "$dir"/*/; do
+  "$oracle" test flows "$d/app.yaml" --json "$d/existing.json" >"$d/existing.log" 2>&1
+  "$bin" test flows "$d/app.yaml" --json "$d/ours.json" >"$d/ours.log" 2>&1
+done
+go run ./internal/testing/conformance/gen diff "$dir"

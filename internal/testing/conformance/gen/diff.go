@@ -1,0 +1,133 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+
+	"kitsoki/pkg/flowtest"
+)
+
+// diffTree compares existing.json with ours.json in every story directory
+// under dir. A story the existing engine wrote no report for is not
+// comparable (it cannot load or run it) and is listed as such.
+func diffTree(w io.Writer, dir string) (differ, total int, err error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		d := filepath.Join(dir, e.Name())
+		ex, exErr := flowtest.ReadReport(filepath.Join(d, "existing.json"))
+		ours, oErr := flowtest.ReadReport(filepath.Join(d, "ours.json"))
+		switch {
+		case exErr != nil && oErr != nil:
+			fmt.Fprintf(w, "%s: neither engine reports\n", e.Name())
+			continue
+		case exErr != nil:
+			fmt.Fprintf(w, "%s: not comparable: the existing engine wrote no report\n", e.Name())
+			continue
+		case oErr != nil:
+			total++
+			differ++
+			fmt.Fprintf(w, "%s: ours wrote no report (see ours.log)\n", e.Name())
+			continue
+		}
+		total++
+		if msg := diffReports(ex, ours); msg != "" {
+			differ++
+			fmt.Fprintf(w, "%s: %s\n", e.Name(), msg)
+		}
+	}
+	return differ, total, nil
+}
+
+// diffReports describes the first difference of two reports of the same
+// fixtures, or is empty.
+func diffReports(ex, ours *flowtest.Report) string {
+	if len(ex.Results) != len(ours.Results) {
+		return fmt.Sprintf("%d fixtures ran, existing ran %d", len(ours.Results), len(ex.Results))
+	}
+	for i, a := range ex.Results {
+		b := ours.Results[i]
+		wa, wb := map[string]any{}, map[string]any{}
+		for j := 0; j < len(a.Turns) || j < len(b.Turns); j++ {
+			if j >= len(a.Turns) || j >= len(b.Turns) {
+				return fmt.Sprintf("%s: %d turns, existing %d", filepath.Base(b.File), len(b.Turns), len(a.Turns))
+			}
+			ta, tb := a.Turns[j], b.Turns[j]
+			applyWorld(wa, ta.Events)
+			applyWorld(wb, tb.Events)
+			at := fmt.Sprintf("%s turn %d", filepath.Base(b.File), ta.TurnIndex)
+			switch {
+			case ta.NewState != tb.NewState:
+				return fmt.Sprintf("%s: state %q, existing %q%s", at, tb.NewState, ta.NewState, failText(ta, tb))
+			case ta.Passed != tb.Passed || len(ta.Failures) != len(tb.Failures):
+				return fmt.Sprintf("%s: passed %v, existing %v%s", at, tb.Passed, ta.Passed, failText(ta, tb))
+			case ta.View != tb.View:
+				return fmt.Sprintf("%s: view %q, existing %q", at, tb.View, ta.View)
+			case !reflect.DeepEqual(wa, wb):
+				return fmt.Sprintf("%s: world %s, existing %s", at, worldDiff(wb, wa), worldDiff(wa, wb))
+			}
+		}
+		if a.Passed != b.Passed {
+			return fmt.Sprintf("%s: passed %v, existing %v", filepath.Base(b.File), b.Passed, a.Passed)
+		}
+	}
+	return ""
+}
+
+func failText(ta, tb *flowtest.TurnResult) string {
+	if len(ta.Failures)+len(tb.Failures) == 0 {
+		return ""
+	}
+	cut := func(fs []string) string {
+		s := strings.Join(fs, "; ")
+		if len(s) > 200 {
+			s = s[:200] + "…"
+		}
+		return s
+	}
+	return fmt.Sprintf(" (ours: %q; existing: %q)", cut(tb.Failures), cut(ta.Failures))
+}
+
+// applyWorld folds a turn's world.update {set: {...}} events into w, each
+// value as its JSON form decodes (so 5 and 5.0 are the same number).
+func applyWorld(w map[string]any, evs []flowtest.ReportEvent) {
+	for _, e := range evs {
+		if e.Kind != "world.update" {
+			continue
+		}
+		var p struct {
+			Set map[string]any `json:"set"`
+		}
+		if json.Unmarshal(e.Payload, &p) == nil {
+			for k, v := range p.Set {
+				if k == "last_job_id" {
+					// job ids are random upstream
+					continue
+				}
+				w[k] = v
+			}
+		}
+	}
+}
+
+// worldDiff lists the keys of a whose values b does not share.
+func worldDiff(a, b map[string]any) string {
+	var parts []string
+	for _, k := range sortedKeys(a) {
+		if !reflect.DeepEqual(a[k], b[k]) {
+			v, _ := json.Marshal(a[k])
+			parts = append(parts, k+"="+string(v))
+		}
+	}
+	return "{" + strings.Join(parts, " ") + "}"
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/flowtest"
+)
+
+// goText is Go runtime or formatting text that must never reach a user.
+var goText = regexp.MustCompile(`interface conversion|runtime error|panic|goroutine |%!|\(MISSING\)`)
+
+// The stories gen writes load here and their fixtures run (they fail on
+// turns the random intents make impossible) with no Go runtime text in
+// any failure, view or event; the same seed writes the same bytes.
+func TestGeneratedStoriesRun(t *testing.T) {
+	dir := t.TempDir()
+	const n = 40
+	if err := write(dir, n, 7); err != nil {
+		t.Fatal(err)
+	}
+	again := t.TempDir()
+	if err := write(again, 3, 7); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"000/app.yaml", "002/flows/f.yaml"} {
+		a, _ := os.ReadFile(filepath.Join(dir, f))
+		b, _ := os.ReadFile(filepath.Join(again, f))
+		if len(a) == 0 || string(a) != string(b) {
+			t.Errorf("%s: seed 7 wrote different bytes twice", f)
+		}
+	}
+	var files []*flowtest.File
+	for i := range n {
+		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
+		fs, ds, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
+		if err != nil || len(ds) > 0 || len(fs) != 1 {
+			t.Fatalf("%s: fixtures %d, diagnostics %v, error %v", d, len(fs), ds, err)
+		}
+		files = append(files, fs...)
+	}
+	results := flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(context.Background(), files)
+	turns := 0
+	for _, r := range results {
+		if r.Fatal != nil {
+			t.Errorf("%s: could not run: %s", r.Story, r.Fatal.Message)
+			continue
+		}
+		for _, f := range r.Failures {
+			if goText.MatchString(f.Message) || strings.Contains(f.Message, "does not load") {
+				t.Errorf("%s: %s", r.Story, f.Message)
+			}
+		}
+		for _, tr := range r.Flow.Turns {
+			turns++
+			if goText.MatchString(tr.View) {
+				t.Errorf("%s turn %d: view %q", r.Story, tr.TurnIndex, tr.View)
+			}
+			for _, e := range tr.Events {
+				if goText.Match(e.Payload) {
+					t.Errorf("%s turn %d: %s %s", r.Story, tr.TurnIndex, e.Kind, e.Payload)
+				}
+			}
+		}
+	}
+	if turns < n*5 {
+		t.Errorf("only %d turns ran over %d stories", turns, n)
+	}
+}
+
+// A diff of a report with itself finds nothing; a changed resting state,
+// view or world value is reported at its turn.
+func TestDiffReports(t *testing.T) {
+	mk := func(state, view, n string) *flowtest.Report {
+		return &flowtest.Report{Results: []*flowtest.FlowResult{{File: "flows/f.yaml", Passed: true, Turns: []*flowtest.TurnResult{
+			{TurnIndex: 0, Passed: true, NewState: "a", View: "A"},
+			{TurnIndex: 1, Passed: true, NewState: state, View: view, Events: []flowtest.ReportEvent{{Kind: "world.update", Payload: []byte(`{"set":{"n":` + n + `}}`)}}},
+		}}}}
+	}
+	base := mk("b", "B", "5")
+	if d := diffReports(base, mk("b", "B", "5.0")); d != "" {
+		t.Errorf("same reports differ: %s", d)
+	}
+	for _, c := range []struct {
+		ours *flowtest.Report
+		want string
+	}{
+		{mk("c", "B", "5"), `f.yaml turn 1: state "c", existing "b"`},
+		{mk("b", "C", "5"), `f.yaml turn 1: view "C", existing "B"`},
+		{mk("b", "B", "6"), `f.yaml turn 1: world {n=6}, existing {n=5}`},
+	} {
+		if d := diffReports(base, c.ours); d != c.want {
+			t.Errorf("diff %q, want %q", d, c.want)
+		}
+	}
+}

@@ -1,0 +1,103 @@
+// Command gen writes random small stories with flow fixtures for a
+// differential run against the existing engine (issue 27, "beyond the real
+// fixtures"), and compares the two engines' reports. It is a test-only
+// tool: it never runs either engine itself, and no test calls the oracle.
+//
+//	go run ./internal/testing/conformance/gen write -n 300 -seed 1 DIR
+//	internal/testing/conformance/gen/compare.sh DIR   # runs both engines, then:
+//	go run ./internal/testing/conformance/gen diff DIR
+//
+// write creates DIR/NNN/app.yaml, DIR/NNN/flows/f.yaml and, for a story
+// that imports a child, DIR/NNN/kid/app.yaml. diff reads each story's
+// existing.json and ours.json (the engines' `test flows --json` reports)
+// and prints, per story that disagrees, the first turn where the verdict,
+// resting state, view, failure texts or the world the turn's world.update
+// events leave differ; the last line counts them.
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(2)
+	}
+}
+
+func run(args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] DIR | gen diff DIR")
+	}
+	switch args[0] {
+	case "write":
+		n, seed, dir := 300, uint64(1), ""
+		rest := args[1:]
+		for len(rest) > 0 {
+			switch {
+			case rest[0] == "-n" && len(rest) > 1:
+				v, err := strconv.Atoi(rest[1])
+				if err != nil || v < 1 || v > 100000 {
+					return fmt.Errorf("-n %q: want a count from 1 to 100000", rest[1])
+				}
+				n, rest = v, rest[2:]
+			case rest[0] == "-seed" && len(rest) > 1:
+				v, err := strconv.ParseUint(rest[1], 10, 64)
+				if err != nil {
+					return fmt.Errorf("-seed %q: want an unsigned integer", rest[1])
+				}
+				seed, rest = v, rest[2:]
+			default:
+				dir, rest = rest[0], rest[1:]
+			}
+		}
+		if dir == "" {
+			return fmt.Errorf("write: name the directory to write the stories into")
+		}
+		return write(dir, n, seed)
+	case "diff":
+		if len(args) != 2 {
+			return fmt.Errorf("usage: gen diff DIR")
+		}
+		differ, total, err := diffTree(os.Stdout, args[1])
+		if err != nil {
+			return err
+		}
+		fmt.Printf("gen diff: %d of %d comparable stories differ\n", differ, total)
+		return nil
+	}
+	return fmt.Errorf("unknown mode %q (want write or diff)", args[0])
+}
+
+// write writes n stories, story i from seed+i.
+func write(dir string, n int, seed uint64) error {
+	for i := range n {
+		g := newGen(seed + uint64(i))
+		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
+		app, kid := g.story(fmt.Sprintf("gen-%d", seed+uint64(i)))
+		files := map[string]any{"app.yaml": app, filepath.Join("flows", "f.yaml"): g.fixture()}
+		if kid != nil {
+			files[filepath.Join("kid", "app.yaml")] = kid
+		}
+		for name, v := range files {
+			b, err := yaml.Marshal(v)
+			if err != nil {
+				return fmt.Errorf("story %s: %s: %w", d, name, err)
+			}
+			p := filepath.Join(d, name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return err
+			}
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
