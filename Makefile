@@ -12,13 +12,19 @@ BIN     := bin/kitsoki
 # Pinned lint tools, fetched through the Go module proxy by `go run`.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build test test-tools lint vet fmt-check staticcheck tidy-check unit graphviz examples flows bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
+.PHONY: cross-others build test test-tools lint vet fmt-check staticcheck tidy-check unit graphviz examples flows bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
 
 ## test: everything CI runs — format, vet (every release platform), race tests (fuzz seeds included), examples end to end, flow fixtures.
-test: lint test-tools unit examples flows
+## The race tests run beside the other platforms' vet and staticcheck (-j2, each target's output
+## kept together): much of the tests' time is spent waiting on child processes and servers, and a
+## package's tests run one at a time, which leaves a core the lint passes use. Every check of
+## make lint still runs, each once.
+test: fmt-check tidy-check test-tools vet build
+	@$(MAKE) --no-print-directory -j2 --output-sync=target unit cross-others staticcheck
+	@$(MAKE) --no-print-directory examples flows
 
 ## test-tools: the Debian packages the tests check outputs with (lcov's genhtml, xmllint), installed when missing and apt-get can run.
 test-tools:
@@ -97,7 +103,9 @@ bench-fetch:
 ## platform's pass (same settings), so the loop vets each other one.
 RELEASE_PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
 HOST_PLATFORM = $(shell $(GO) env GOOS)/$(shell $(GO) env GOARCH)
-cross: vet
+cross: vet cross-others
+
+cross-others:
 	@for p in $(filter-out $(HOST_PLATFORM),$(RELEASE_PLATFORMS)); do \
 	  echo "== $$p"; GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) vet ./... || exit 1; \
 	done
