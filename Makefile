@@ -9,6 +9,9 @@ FUZZTIME ?= 20s
 # budget (0 execs/sec while it shrinks a large input); keep it brief.
 FUZZMINIMIZE ?= 5s
 BIN     := bin/kitsoki
+# build, vet, cross and unit compile with -trimpath: the build cache entries then do not
+# depend on where the checkout is, so a fresh clone (as CI makes) reuses what an earlier
+# checkout of the same sources compiled instead of compiling every package again.
 # Pinned lint tools, fetched through the Go module proxy by `go run`.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
@@ -51,7 +54,7 @@ vet:
 
 ## unit: the race tests; where Graphviz could be installed, the graph tests must find dot (KITSOKI_REQUIRE_GRAPHVIZ).
 unit: graphviz
-	KITSOKI_REQUIRE_GRAPHVIZ=$$(command -v dot >/dev/null 2>&1 && echo 1) $(GO) test -race -count=1 -timeout 30m ./...
+	KITSOKI_REQUIRE_GRAPHVIZ=$$(command -v dot >/dev/null 2>&1 && echo 1) $(GO) test -race -trimpath -count=1 -timeout 30m ./...
 
 ## graphviz: Graphviz's dot for kitsoki graph's tests (Debian's graphviz package, installed as root with apt-get when missing).
 graphviz:
@@ -107,7 +110,7 @@ cross: vet cross-others
 
 cross-others:
 	@for p in $(filter-out $(HOST_PLATFORM),$(RELEASE_PLATFORMS)); do \
-	  echo "== $$p"; GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) vet ./... || exit 1; \
+	  echo "== $$p"; GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) vet -trimpath ./... || exit 1; \
 	done
 
 release-snapshot:
