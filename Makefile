@@ -15,7 +15,7 @@ BIN     := bin/kitsoki
 # Pinned lint tools, fetched through the Go module proxy by `go run`.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: cross-others build test test-tools lint vet fmt-check staticcheck tidy-check unit graphviz examples flows bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
+.PHONY: race-tests cross-others build test test-tools lint vet fmt-check staticcheck tidy-check unit graphviz examples flows bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
@@ -25,8 +25,8 @@ build:
 ## kept together): much of the tests' time is spent waiting on child processes and servers, and a
 ## package's tests run one at a time, which leaves a core the lint passes use. Every check of
 ## make lint still runs, each once.
-test: fmt-check tidy-check test-tools vet build
-	@$(MAKE) --no-print-directory -j2 --output-sync=target unit cross-others staticcheck
+test: fmt-check tidy-check test-tools graphviz vet build
+	@$(MAKE) --no-print-directory -j2 --output-sync=target race-tests cross-others staticcheck
 	@$(MAKE) --no-print-directory examples flows
 
 ## test-tools: the Debian packages the tests check outputs with (lcov's genhtml, xmllint), installed when missing and apt-get can run.
@@ -53,7 +53,11 @@ vet:
 	CGO_ENABLED=0 $(GO) vet -trimpath ./...
 
 ## unit: the race tests; where Graphviz could be installed, the graph tests must find dot (KITSOKI_REQUIRE_GRAPHVIZ).
-unit: graphviz
+unit: graphviz race-tests
+
+# race-tests: unit without installing Graphviz first (make test does that before it starts
+# the race tests, so that they are the first job of its -j2 run, not queued behind the others).
+race-tests:
 	KITSOKI_REQUIRE_GRAPHVIZ=$$(command -v dot >/dev/null 2>&1 && echo 1) $(GO) test -race -trimpath -count=1 -timeout 30m ./...
 
 ## graphviz: Graphviz's dot for kitsoki graph's tests (Debian's graphviz package, installed as root with apt-get when missing).
