@@ -11,15 +11,7 @@ import (
 // afterwards is what Preload loaded (the files are not read again), and a
 // story that does not load keeps its error.
 func TestPreloadLoadsEachStoryOnce(t *testing.T) {
-	good := `app: { id: NAME, version: 0.1.0 }
-intents:
-  go: {}
-root: hall
-states:
-  hall:
-    on:
-      go: [{ target: hall }]
-`
+	good := "app: { id: preload, version: 0.1.0 }\nroot: start\nstates:\n  start: {}\n"
 	dir := storytest.TempTree(t, map[string]string{
 		"a/app.yaml":   good,
 		"b/app.yaml":   good,
