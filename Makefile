@@ -9,16 +9,25 @@ FUZZTIME ?= 20s
 # budget (0 execs/sec while it shrinks a large input); keep it brief.
 FUZZMINIMIZE ?= 5s
 BIN     := bin/kitsoki
+# build, vet, cross and unit compile with -trimpath: the build cache entries then do not
+# depend on where the checkout is, so a fresh clone (as CI makes) reuses what an earlier
+# checkout of the same sources compiled instead of compiling every package again.
 # Pinned lint tools, fetched through the Go module proxy by `go run`.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build test test-tools lint vet fmt-check staticcheck tidy-check unit graphviz examples flows bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
+.PHONY: race-tests cross-others build test test-tools lint vet fmt-check staticcheck tidy-check unit graphviz examples flows bench bench-fetch fuzz release-snapshot clean fetch-llama-server fetch-models cross
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
 
 ## test: everything CI runs — format, vet (every release platform), race tests (fuzz seeds included), examples end to end, flow fixtures.
-test: lint test-tools unit examples flows
+## The race tests run beside the other platforms' vet and staticcheck (-j2, each target's output
+## kept together): much of the tests' time is spent waiting on child processes and servers, and a
+## package's tests run one at a time, which leaves a core the lint passes use. Every check of
+## make lint still runs, each once.
+test: fmt-check tidy-check test-tools graphviz vet build
+	@$(MAKE) --no-print-directory -j2 --output-sync=target race-tests cross-others staticcheck
+	@$(MAKE) --no-print-directory examples flows
 
 ## test-tools: the Debian packages the tests check outputs with (lcov's genhtml, xmllint), installed when missing and apt-get can run.
 test-tools:
@@ -37,12 +46,19 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 
+## vet: go vet with the release build's settings (CGO_ENABLED=0, -trimpath): it is the
+## host platform's share of cross, and make build and the tests' builds of kitsoki reuse the
+## packages it compiled (same build flags, so the same build cache entries).
 vet:
-	$(GO) vet ./...
+	CGO_ENABLED=0 $(GO) vet -trimpath ./...
 
 ## unit: the race tests; where Graphviz could be installed, the graph tests must find dot (KITSOKI_REQUIRE_GRAPHVIZ).
-unit: graphviz
-	KITSOKI_REQUIRE_GRAPHVIZ=$$(command -v dot >/dev/null 2>&1 && echo 1) $(GO) test -race -count=1 -timeout 30m ./...
+unit: graphviz race-tests
+
+# race-tests: unit without installing Graphviz first (make test does that before it starts
+# the race tests, so that they are the first job of its -j2 run, not queued behind the others).
+race-tests:
+	KITSOKI_REQUIRE_GRAPHVIZ=$$(command -v dot >/dev/null 2>&1 && echo 1) $(GO) test -race -trimpath -count=1 -timeout 30m ./...
 
 ## graphviz: Graphviz's dot for kitsoki graph's tests (Debian's graphviz package, installed as root with apt-get when missing).
 graphviz:
@@ -90,10 +106,15 @@ fetch-models: build
 bench-fetch:
 	KITSOKI_BENCH_FETCH_SIZE=$(or $(BENCH_FETCH_SIZE),1GiB) $(GO) test -run '^$$' -bench 'FetchLoopback|CurlSha256sum|WarmStart|Rehash|CappedParts' -benchtime 1x -timeout 30m ./pkg/fetch
 
-## cross: the release platforms compile (vet included) without goreleaser.
-cross:
-	@for p in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64; do \
-	  echo "== $$p"; GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) vet ./... || exit 1; \
+## cross: the release platforms compile (vet included) without goreleaser: vet is the host
+## platform's pass (same settings), so the loop vets each other one.
+RELEASE_PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
+HOST_PLATFORM = $(shell $(GO) env GOOS)/$(shell $(GO) env GOARCH)
+cross: vet cross-others
+
+cross-others:
+	@for p in $(filter-out $(HOST_PLATFORM),$(RELEASE_PLATFORMS)); do \
+	  echo "== $$p"; GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) vet -trimpath ./... || exit 1; \
 	done
 
 release-snapshot:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"path"
 	"strconv"
 	"strings"
 	"testing"
@@ -31,14 +32,42 @@ func writeStory(t *testing.T, body string) string {
 	return storytest.TempTree(t, map[string]string{"app.yaml": body})
 }
 
-// buildKitsoki builds the kitsoki binary into a temporary folder.
+// programs are the kitsoki binary and the repository's test programs,
+// each built once per test binary on first use (linking kitsoki takes
+// seconds; most command tests only run it) and removed by TestMain.
+var programs = map[string]*storytest.Programs{}
+
+func init() {
+	for _, pkg := range []string{
+		"kitsoki",
+		"kitsoki/examples/plugins/triage-agent",
+		"kitsoki/internal/testing/leakyplugin",
+		"kitsoki/pkg/agent/internal/testplugins/echoagent",
+		"kitsoki/pkg/eval/internal/evalplugin",
+		"kitsoki/pkg/mcpserve/internal/claudestandin",
+		"kitsoki/pkg/plugin/internal/testhook",
+	} {
+		programs[pkg] = &storytest.Programs{Pkgs: []string{pkg}}
+	}
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, p := range programs {
+		p.Remove()
+	}
+	os.Exit(code)
+}
+
+// buildKitsoki returns the kitsoki binary, built once per test binary. A
+// test must not change or remove it.
 func buildKitsoki(t *testing.T) string {
 	t.Helper()
-	return storytest.Build(t, "kitsoki")
+	return buildTestBinary(t, "kitsoki")
 }
 
 // buildKitsokiUnlessShort skips the test under -short (building the binary
-// takes a while), else builds kitsoki.
+// takes a while), else returns the shared kitsoki binary.
 func buildKitsokiUnlessShort(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
@@ -47,10 +76,16 @@ func buildKitsokiUnlessShort(t *testing.T) string {
 	return buildKitsoki(t)
 }
 
-// buildTestBinary builds one of the repository's test programs.
+// buildTestBinary returns one of the repository's programs (listed in
+// programs), built once per test binary. A test must not change or
+// remove it.
 func buildTestBinary(t *testing.T, pkg string) string {
 	t.Helper()
-	return storytest.Build(t, pkg)
+	p, ok := programs[pkg]
+	if !ok {
+		t.Fatalf("buildTestBinary: %s is not in cmd's programs list", pkg)
+	}
+	return p.Path(t, path.Base(pkg))
 }
 
 // echoAgent builds the echo test agent, a real subprocess plugin whose

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -208,7 +209,7 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 			return err
 		}
 	}
-	intentsFailed, err := runStoryIntents(ctx, text, stderr, apps, f)
+	intentsFailed, err := runStoryIntents(ctx, text, stderr, runner, apps, f)
 	if err != nil {
 		return err
 	}
@@ -403,6 +404,11 @@ func refuseInSandbox(command string) error {
 // profile, is exit 2, named with its diagnostics. Under --sandbox, each
 // external plugin left unstarted is named on stderr.
 func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtest.File, profile string) error {
+	var apps []string
+	for _, file := range files {
+		apps = append(apps, file.Story)
+	}
+	runner.Preload(slices.Compact(apps))
 	seen, noted := map[string]bool{}, map[string]bool{}
 	for _, file := range files {
 		if seen[file.Story] {

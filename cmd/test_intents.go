@@ -35,6 +35,9 @@ type intentFlags struct {
 	junitOut     string
 	jobs         int
 	repo         string
+	// runner is the flow run's runner when kitsoki test runs a story's
+	// intents after its flows: the story it loaded and compiled is reused.
+	runner *flowtest.Runner
 }
 
 func newTestIntentsCmd() *cobra.Command {
@@ -141,7 +144,10 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 		writeIntentsPlan(stdout, suites, f)
 		return nil
 	}
-	runner := flowtest.NewRunner(flowtest.Options{KitsokiRepo: f.repo, Profile: f.profile})
+	runner := f.runner
+	if runner == nil {
+		runner = flowtest.NewRunner(flowtest.Options{KitsokiRepo: f.repo, Profile: f.profile})
+	}
 	if err := loadTestStories(stderr, runner, []*flowtest.File{{Story: app}}, f.profile); err != nil {
 		return err
 	}
@@ -283,8 +289,9 @@ type storyIntents struct{ ran, failed bool }
 // runStoryIntents is the intents part of `kitsoki test PATH...` (no
 // mode): every story with a recording.yaml and intents/*.yaml gets its
 // static routing pass rates after its flows (not under `test flows`, nor
-// with --run or --shard, which select flow fixtures).
-func runStoryIntents(ctx context.Context, text, stderr io.Writer, apps []string, tf *testFlags) (storyIntents, error) {
+// with --run or --shard, which select flow fixtures), on the story the
+// flow run already loaded and compiled (runner).
+func runStoryIntents(ctx context.Context, text, stderr io.Writer, runner *flowtest.Runner, apps []string, tf *testFlags) (storyIntents, error) {
 	var out storyIntents
 	if tf.upstream || tf.run != "" || tf.shard != "" {
 		return out, nil
@@ -298,7 +305,7 @@ func runStoryIntents(ctx context.Context, text, stderr io.Writer, apps []string,
 			continue
 		}
 		fmt.Fprintf(text, "\nintents %s (static harness, recording.yaml):\n", app)
-		err := runIntents(ctx, text, stderr, app, &intentFlags{harness: "static", maxCost: 0, regressionAt: 0.05, jobs: tf.jobs, repo: tf.repo})
+		err := runIntents(ctx, text, stderr, app, &intentFlags{harness: "static", maxCost: 0, regressionAt: 0.05, jobs: tf.jobs, repo: tf.repo, runner: runner})
 		out.ran = true
 		var ee *exitError
 		if errors.As(err, &ee) && ee.err == nil && ee.code == exitFinding {

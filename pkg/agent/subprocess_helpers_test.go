@@ -6,9 +6,6 @@ package agent
 
 import (
 	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
 
@@ -16,24 +13,31 @@ import (
 	"kitsoki/internal/testing/storytest"
 )
 
-// BuildTestPlugin compiles the Go program internal/testplugins/<name> into
-// t.TempDir() with `go build` and returns the executable's path.
+// testPlugins are the Go programs under internal/testplugins, each built
+// once per test binary on first use; TestMain removes them.
+var testPlugins = map[string]*storytest.Programs{
+	"echoagent":  {Pkgs: []string{"kitsoki/pkg/agent/internal/testplugins/echoagent"}},
+	"fakeclaude": {Pkgs: []string{"kitsoki/pkg/agent/internal/testplugins/fakeclaude"}},
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, p := range testPlugins {
+		p.Remove()
+	}
+	os.Exit(code)
+}
+
+// BuildTestPlugin returns the Go program internal/testplugins/<name>
+// (echoagent, fakeclaude), built once per test binary: a test must not
+// change or remove it.
 func BuildTestPlugin(t testing.TB, name string) string {
 	t.Helper()
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		goBin = "go"
+	p, ok := testPlugins[name]
+	if !ok {
+		t.Fatalf("BuildTestPlugin: no test plugin %q", name)
 	}
-	out := filepath.Join(t.TempDir(), name)
-	if runtime.GOOS == "windows" {
-		out += ".exe"
-	}
-	cmd := exec.Command(goBin, "build", "-o", out, "./internal/testplugins/"+name)
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", name, err, b)
-	}
-	return out
+	return p.Path(t, name)
 }
 
 // The child-process checks of internal/testing/proctest, under the names

@@ -6,6 +6,11 @@
 // command line: it drives the engine through its session API and leaves
 // flags and exit codes to cmd/test.go.
 //
+// A [Runner] loads, folds and compiles each story once ([Runner.Story];
+// [Runner.Preload] loads many, -j at a time) and every fixture of the story
+// shares that machine, each with its own session, world and clock; the
+// intents of a plain `kitsoki test` run on the same loaded story.
+//
 // A fixture is a `test_kind: flow` document, found by default under
 // <story>/flows/*.yaml (defaultGlob) and parsed with positions. Stubs are
 // served as host.Handlers ([Stub.Handler]); [Report] is upstream's JSON

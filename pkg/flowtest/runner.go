@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
 )
@@ -121,6 +123,29 @@ func (r *Runner) Story(app string) (*compose.Loaded, error) {
 	return e.ld, e.err
 }
 
+// Preload loads (once each) the stories at apps, -j at a time, so that a
+// run of many stories does not load them one after another; the results
+// (and errors) are Story's, read afterwards in any order.
+func (r *Runner) Preload(apps []string) {
+	var g errgroup.Group
+	g.SetLimit(r.jobs())
+	for _, app := range apps {
+		g.Go(func() error {
+			_, _ = r.Story(app)
+			return nil
+		})
+	}
+	_ = g.Wait()
+}
+
+// jobs is Options.Jobs, the number of CPUs for 0.
+func (r *Runner) jobs() int {
+	if r.opts.Jobs <= 0 {
+		return runtime.NumCPU()
+	}
+	return r.opts.Jobs
+}
+
 // Plan resolves (once) the plugin assembly of the story at app, through
 // the same composition root as kitsoki run: the profile layers with
 // Options.Profile last, hook processes started with the minimal
@@ -150,10 +175,7 @@ func (r *Runner) Run(ctx context.Context, files []*File) []*Result {
 	for _, f := range files {
 		fxs = append(fxs, f.Fixtures...)
 	}
-	jobs := r.opts.Jobs
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
-	}
+	jobs := r.jobs()
 	results := make([]*Result, len(fxs))
 	var stop atomic.Bool
 	sem := make(chan struct{}, jobs)

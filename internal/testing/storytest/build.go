@@ -31,9 +31,14 @@ func Build(t testing.TB, pkg string) string {
 	return bin
 }
 
+// build builds pkgs as make build does (CGO_ENABLED=0, -trimpath), so
+// the packages make build (or make vet) compiled are found in the build
+// cache and only the link runs.
 func build(out string, pkgs ...string) error {
-	args := append([]string{"build", "-o", out}, pkgs...)
-	if b, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+	args := append([]string{"build", "-trimpath", "-o", out}, pkgs...)
+	cmd := exec.Command("go", args...)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go %v: %v\n%s", args, err, b)
 	}
 	return nil
