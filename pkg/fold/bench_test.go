@@ -11,7 +11,7 @@ import (
 // BenchmarkFold folds the three-layer testdata and the frontier/robbery
 // pair (load excluded).
 func BenchmarkFold(b *testing.B) {
-	for _, dir := range []string{"testdata/nested/top", filepath.Join(corpus, "frontier_event"), filepath.Join(corpus, "imports_smoke", "parent")} {
+	for _, dir := range []string{"testdata/nested/top", filepath.Join(corpusDir(b), "frontier_event"), filepath.Join(corpusDir(b), "imports_smoke", "parent")} {
 		st, _ := story.Load(dir, story.Options{Trees: storyload.Trees()})
 		if st == nil {
 			b.Fatal("no story")

@@ -13,8 +13,9 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// corpus is the shared upstream corpus ("" when it is not here).
-var corpus = storytest.CorpusDir()
+// corpusDir is the shared upstream corpus, skipping the test when it is
+// not beside the checkout.
+func corpusDir(t testing.TB) string { return storytest.Shared(t, "corpus") }
 
 func mustFold(t *testing.T, st *story.Story) *Folded {
 	t.Helper()
@@ -102,7 +103,7 @@ func worldNames(st *story.Story) []string {
 }
 
 func TestImportsSmoke(t *testing.T) {
-	st := storyload.Load(t, filepath.Join(corpus, "imports_smoke/parent"), story.Options{})
+	st := storyload.Load(t, filepath.Join(corpusDir(t), "imports_smoke/parent"), story.Options{})
 	f := mustFold(t, st)
 	fs := f.Story
 	eq(t, "paths", f.Paths(), []string{"main", "pr_landed", "sub", "sub.idle", "sub.working", "sub.processing"})
@@ -174,9 +175,9 @@ func TestImportsSmoke(t *testing.T) {
 }
 
 func TestFrontierEvent(t *testing.T) {
-	st := storyload.Load(t, filepath.Join(corpus, "frontier_event"), story.Options{})
+	st := storyload.Load(t, filepath.Join(corpusDir(t), "frontier_event"), story.Options{})
 	f := mustFold(t, st)
-	robbery := abs(t, filepath.Join(corpus, "robbery"))
+	robbery := abs(t, filepath.Join(corpusDir(t), "robbery"))
 	eq(t, "paths", f.Paths(), []string{"scouting", "bandits", "bandits.encounter"})
 	w := state(t, f, "bandits")
 	eq(t, "wrapper on_enter", effs(w.OnEnter), []string{

@@ -15,7 +15,7 @@ import (
 func foldable(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	err := filepath.WalkDir(corpus, func(p string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(corpusDir(t), func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -30,7 +30,7 @@ func foldable(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	if len(out) < 20 {
-		t.Fatalf("corpus not found at %s (found %d stories)", corpus, len(out))
+		t.Fatalf("corpus not found at %s (found %d stories)", corpusDir(t), len(out))
 	}
 	sort.Strings(out)
 	return append(out, "testdata/nested/top", "testdata/nested/mid", "testdata/overrides/parent")
@@ -85,7 +85,7 @@ func TestFoldIsPureAndDeterministic(t *testing.T) {
 }
 
 func TestImportCycleIsAnErrorNotAHang(t *testing.T) {
-	st, _ := story.Load(filepath.Join(corpus, "imports_smoke/cycle_a"), story.Options{Trees: storyload.Trees()})
+	st, _ := story.Load(filepath.Join(corpusDir(t), "imports_smoke/cycle_a"), story.Options{Trees: storyload.Trees()})
 	if st == nil {
 		t.Fatal("no story")
 	}
@@ -97,7 +97,7 @@ func TestImportCycleIsAnErrorNotAHang(t *testing.T) {
 // TestStoryWithoutImportsFoldsToAnEqualCopy: the exported model is the
 // same, the objects are new.
 func TestStoryWithoutImportsFoldsToAnEqualCopy(t *testing.T) {
-	st := storyload.Load(t, filepath.Join(corpus, "cloak"), story.Options{})
+	st := storyload.Load(t, filepath.Join(corpusDir(t), "cloak"), story.Options{})
 	f := mustFold(t, st)
 	if f.Story == st {
 		t.Fatal("same pointer")
@@ -123,7 +123,7 @@ func TestStoryWithoutImportsFoldsToAnEqualCopy(t *testing.T) {
 // pkg/story's model: every exported field survives, unexported ones are
 // left zero.
 func TestCloneKeepsEveryExportedField(t *testing.T) {
-	st := storyload.Load(t, filepath.Join(corpus, "imports_smoke/parent"), story.Options{})
+	st := storyload.Load(t, filepath.Join(corpusDir(t), "imports_smoke/parent"), story.Options{})
 	c := cloneExported(st)
 	v, cv := reflect.ValueOf(st).Elem(), reflect.ValueOf(c).Elem()
 	for i := 0; i < v.NumField(); i++ {
@@ -139,7 +139,7 @@ func TestCloneKeepsEveryExportedField(t *testing.T) {
 }
 
 func TestOptionsBindings(t *testing.T) {
-	st := storyload.Load(t, filepath.Join(corpus, "frontier_event"), story.Options{})
+	st := storyload.Load(t, filepath.Join(corpusDir(t), "frontier_event"), story.Options{})
 	f, err := New(st, Options{Bindings: map[string]string{"narrator": "host.diary", "bandits__narrator": "host.agent.ask"}})
 	if err != nil {
 		t.Fatal(err)

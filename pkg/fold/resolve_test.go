@@ -29,7 +29,7 @@ func resolveFrom(from, target string) string {
 // does and checks each lands on a folded state (the dotted absolute child
 // target of the nested testdata is the one upstream breaks on purpose).
 func TestRewrittenTargetsLandInTheChild(t *testing.T) {
-	for _, dir := range []string{filepath.Join(corpus, "imports_smoke/parent"), filepath.Join(corpus, "frontier_event"), "testdata/nested/top", "testdata/overrides/parent"} {
+	for _, dir := range []string{filepath.Join(corpusDir(t), "imports_smoke/parent"), filepath.Join(corpusDir(t), "frontier_event"), "testdata/nested/top", "testdata/overrides/parent"} {
 		f := mustFold(t, storyload.Load(t, dir, story.Options{}))
 		n := 0
 		check := func(owner *story.State, what, target string) {
