@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"kitsoki/internal/proc"
@@ -60,7 +62,7 @@ func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 			dir = filepath.Join(wd, cwd)
 		}
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			return domainErr("host.run: cwd %q is not a directory (resolved to %s)", cwd, dir), nil
+			return badCwd(sp, cwd, err), nil
 		}
 	}
 
@@ -292,4 +294,19 @@ func (b *capBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()
+}
+
+// badCwd is the error of a cwd that is not a directory, worded as the
+// existing engine words it (its exec's own error), because a fixture can
+// assert world.last_error (probe testdata/conformance/run-bad-cwd): a
+// missing directory is `host.run: exec: chdir <cwd>: no such file or
+// directory`, an existing non-directory `host.run: exec: fork/exec
+// <program>: not a directory` (Go's exec checks the directory with a stat
+// first, so a path through a file also fails at chdir).
+func badCwd(sp runSpec, cwd string, statErr error) Result {
+	var pe *fs.PathError
+	if errors.As(statErr, &pe) {
+		return domainErr("host.run: exec: chdir %s: %v", cwd, pe.Err)
+	}
+	return domainErr("host.run: exec: fork/exec %s: %v", sp.command().Path, syscall.ENOTDIR)
 }

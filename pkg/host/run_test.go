@@ -103,8 +103,15 @@ func TestHostRunCombinedOutputAndModes(t *testing.T) {
 		}
 	}
 	res, _ := call(t, runH(), env, map[string]any{"cmd": "true", "cwd": "nope"})
-	if !strings.Contains(res.Error, `cwd "nope" is not a directory`) {
+	if res.Error != "host.run: exec: chdir nope: no such file or directory" {
 		t.Errorf("bad cwd: %q", res.Error)
+	}
+	// a cwd that is a file fails as the existing engine's exec fails: at
+	// fork/exec of the program, not at the stat.
+	storytest.WriteFile(t, filepath.Join(env.WorkDir, "afile"), "x")
+	res, _ = call(t, runH(), env, map[string]any{"cmd": "true", "cwd": "afile"})
+	if !strings.HasPrefix(res.Error, "host.run: exec: fork/exec /") || !strings.HasSuffix(res.Error, ": not a directory") {
+		t.Errorf("cwd naming a file: %q", res.Error)
 	}
 	// the kitsoki binary's directory is first on PATH.
 	self := t.TempDir()

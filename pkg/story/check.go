@@ -92,6 +92,8 @@ func passes() []pass {
 		{ruleUnreachable, checkUnreachable},
 		{ruleDecideSchema, checkDecideSchema},
 		{ruleEmitAfterBind, checkEmitAfterBind},
+		{ruleViewRoot, checkViewRoot},
+		{ruleHostRunInts, checkHostRunInts},
 		{ruleSelection, checkSelection},
 		{rulePhases, checkPhases},
 		{ruleMetaMode, checkMetaModes},

@@ -99,6 +99,12 @@ var (
 	ruleEmitAfterBind = &Rule{ID: "emit-after-bind", Severity: diag.Warning, LintOnly: true,
 		Summary: "an emit_intent guard reads a key a call of its chain binds where no post-bind pass re-reads it (a transition's effects:, a background job's on_complete target): it never fires that turn",
 		Example: "effects:\n  - {invoke: host.run, bind: {n: count}}\n  - {when: \"world.n > 0\", emit_intent: done}"}
+	ruleViewRoot = &Rule{ID: "view-root", Severity: diag.Warning, LintOnly: true,
+		Summary: "a grand-child's extends:/template_file: view is read from the top-level import's directory, as the existing engine reads it",
+		Example: "imports: {kid: {source: ../child}}   # child imports ../gkid, whose state has view: {extends: base}"}
+	ruleHostRunInts = &Rule{ID: "host-run-int", Severity: diag.Warning, LintOnly: true,
+		Summary: "a host.run timeout: or args element is a YAML integer, which the existing engine refuses (the call fails there)",
+		Example: "- {invoke: host.run, with: {cmd: sleep, args: [1], timeout: 30}}"}
 	ruleDecideSchema = &Rule{ID: "decide-schema", Severity: diag.Warning, LintOnly: true,
 		Summary: "host.agent.decide without a schema",
 		Example: "- {invoke: host.agent.decide, with: {prompt: p.md}}"}
@@ -148,7 +154,7 @@ var registry = []*Rule{
 	ruleTarget, ruleOnErrorTarget, ruleIntent, ruleRelevantWorld, ruleHosts, ruleEffect,
 	ruleAgentPlugin, ruleProvider, rulePersona, ruleSecretTooShort, ruleAgentInvoke, ruleAgentAlias,
 	ruleAgentFile, rulePromptRoot, ruleOutsideRoot, ruleAgentTemplate, ruleCallTimeout, ruleSchema, ruleGrammar, ruleExpr, ruleTemplate, rulePongo,
-	ruleEffectKinds, ruleOnceBind, ruleStrictMismatch, ruleBareExpr, ruleUnreachable, ruleDecideSchema, ruleEmitAfterBind,
+	ruleEffectKinds, ruleOnceBind, ruleStrictMismatch, ruleBareExpr, ruleUnreachable, ruleDecideSchema, ruleEmitAfterBind, ruleViewRoot, ruleHostRunInts,
 	ruleSelection, ruleExits, rulePhases, ruleMetaMode, ruleDecider, ruleRouting,
 	ruleInterfaces, ruleStarlark, ruleIgnore, ruleInternal,
 }

@@ -156,8 +156,10 @@ func TestCorpusAllStates(t *testing.T) {
 }
 
 // TestNestedImportViewRoots: a grand-child's extends: layout comes from
-// its own story (upstream looked it up in the top alias's story and the
-// render failed, story-runtime §6.3 ⚠; docs/compat/views.md).
+// the top-level alias's story, as the existing engine reads it (probe and
+// its report: pkg/fold/testdata/conformance/view-root; docs/compat/fold.md
+// "Per-alias view root"); validate warns (view-root). States of the top
+// story and of the child keep their own.
 func TestNestedImportViewRoots(t *testing.T) {
 	st := storyload.LoadNoEnv(t, "testdata/nested/top")
 	f, err := fold.New(st, fold.Options{})
@@ -168,7 +170,7 @@ func TestNestedImportViewRoots(t *testing.T) {
 	wantRenders(t, r, nil, map[string]string{
 		"hub":      "hub from TOP base",
 		"m.start":  "mid start from MID base",
-		"m.l.room": "leaf room from LEAF base",
+		"m.l.room": "leaf room from MID base",
 	})
 	if d := f.UpstreamViewDir("m.l.room"); !strings.HasSuffix(d, "mid") {
 		t.Errorf("upstream would use %s", d)

@@ -6,7 +6,9 @@
 // calls it at turn end and owns the say prepend and the error banner.
 //
 // Semantics are story-runtime §8 and §3.6: template_file views and
-// extends/blocks layouts resolve against the state's story views/ directory;
+// extends/blocks layouts resolve against the state's story views/ directory
+// (for an imported state, its top-level import's story, as upstream:
+// FromFolded);
 // typed elements (heading, prose, list, kv, code, template, banner, choice,
 // media, each with its own when:, whose value counts by upstream's
 // truthiness: when.go) are laid out as upstream's plain text at width 80;

@@ -5,11 +5,14 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// FromFolded returns a renderer for a folded story whose states' views
-// resolve against the directory of the story that declared each state
-// (fold's per-state side table); opts (Width, OnWarning) apply after it.
+// FromFolded returns a renderer for a folded story whose states' view
+// files resolve as the existing engine resolves them: against the
+// directory of the state's top-level import (fold's UpstreamViewDir), so a
+// grand-child's `extends:` layout comes from its top-level alias's story
+// (docs/compat/fold.md "Per-alias view root"; the story rule view-root
+// warns). opts (Width, OnWarning) apply after it.
 func FromFolded(f *fold.Folded, opts ...Option) *Renderer {
-	return newRenderer(f.Story, append([]Option{dirFor(f.Dir)}, opts...)...)
+	return newRenderer(f.Story, append([]Option{dirFor(f.UpstreamViewDir)}, opts...)...)
 }
 
 // ForStory folds st's imports (pkg/fold) and returns a renderer for the
