@@ -397,6 +397,7 @@ func (r *runner) bindAndReturn(e *Effect, hr hostAnswer) error {
 
 // setError records a failed call in world.last_error and world.host_error.
 func (r *runner) setError(msg string, hostErr map[string]any) error {
+	r.keepFirst()
 	r.world["last_error"] = msg
 	r.world["host_error"] = hostErr
 	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"last_error": msg}}); err != nil {

@@ -130,6 +130,10 @@ type runner struct {
 	redirectErr string // the error an on_error redirect handled this turn
 	typed       string // the intent name as fire received it, for machine.intent_accepted
 	capView     string // after the on_error depth cap: the state whose view turn.end shows (§2.4)
+	// first is the turn's view as upstream first rendered it, before its
+	// calls were dispatched, kept from the first failing call of a batch
+	// that had bound nothing (redirectview.go)
+	first *firstRender
 	// written is how each world key was last written since the previous
 	// turn began ("set" or "increment"), for replayWorld; journal holds
 	// the value the log gives a key whose world value differs from it (a
@@ -443,6 +447,7 @@ func (r *runner) beginTurn() {
 	r.replayWorld()
 	r.seed(r.world)
 	r.events, r.redirectErr, r.said, r.rerender, r.transView, r.capView = nil, "", nil, false, nil, ""
+	r.first = nil
 	r.entered = map[*State]bool{}
 	r.emitSay = -1
 }
@@ -576,6 +581,7 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	if r.so.Views == nil {
 		return ""
 	}
+	turnSlots := slots
 	if r.rerender {
 		// upstream re-renders the view without the turn's slots
 		// (conformance values-render-env)
@@ -612,6 +618,9 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		v = prependSay(strings.Join(said, "\n"), v)
 	}
 	if r.redirectErr != "" && r.capView == "" {
+		if v == "" && r.first != nil {
+			v = r.renderFirst(ctx, turnSlots)
+		}
 		le, _ := r.world["last_error"].(string)
 		v = errorBanner(v, le, r.redirectErr)
 	}

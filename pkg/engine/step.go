@@ -30,11 +30,16 @@ func (r *runner) finish(ctx context.Context, st *step) error {
 func (r *runner) settle(ctx context.Context, st *step) error {
 	hops := 0
 	origin := r.statePath()
+	var nested []string // the from of each redirect taken, for unwindRedirects
+	to := ""
 	for {
 		rd, err := r.dispatchCalls(ctx, st.calls)
 		st.calls = nil
-		if err != nil || rd == nil {
+		if err != nil {
 			return err
+		}
+		if rd == nil {
+			return r.unwindRedirects(nested, to)
 		}
 		r.reach(ReachOnError, rd.at)
 		hops++
@@ -69,6 +74,11 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			return nil
 		}
 		from := r.statePath()
+		if r.redirectErr == "" && r.rerender {
+			// the batch had bound something: upstream renders the view
+			// again after the redirect and keeps no earlier one
+			r.first = nil
+		}
 		r.redirectErr, r.rerender = rd.err, true
 		if res.state != nil && r.par == nil && r.cur == res.state {
 			// a redirect to the state the step rests in moves nothing,
@@ -79,7 +89,9 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		// A step that had already reached an exit or terminal state is
 		// taken back: the failure is handled by the redirect, as declared.
 		r.ended, r.outcome, r.exit = false, "", ""
-		if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "on_error", "to": r.landTo(res)}); err != nil {
+		to = r.landTo(res)
+		nested = append(nested, from)
+		if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "on_error", "to": to}); err != nil {
 			return err
 		}
 		r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err})
@@ -94,6 +106,20 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		}
 		*st = next
 	}
+}
+
+// unwindRedirects writes what upstream's nested on_error dispatch writes
+// as it returns, once the last redirect's calls are settled: one more
+// machine.transition per nesting level, innermost first, each from its
+// redirect's dispatch state to the final target (story-runtime §2.4;
+// conformance redirect-view k.yaml, j.yaml).
+func (r *runner) unwindRedirects(froms []string, to string) error {
+	for i := len(froms) - 1; i >= 1; i-- {
+		if err := r.emit(KindTransition, map[string]any{"from": froms[i], "intent": "on_error", "to": to}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // dispatchCalls dispatches queued host calls in order, each with r.cur and
