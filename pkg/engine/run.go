@@ -134,6 +134,9 @@ type runner struct {
 	// calls were dispatched, kept from the first failing call of a batch
 	// that had bound nothing (redirectview.go)
 	first *firstRender
+	// emitsOnly: the states being entered run only the emit_intent
+	// entries of their on_enter (a turn leaving a parallel configuration)
+	emitsOnly bool
 	// written is how each world key was last written since the previous
 	// turn began ("set" or "increment"), for replayWorld; journal holds
 	// the value the log gives a key whose world value differs from it (a

@@ -603,6 +603,13 @@ func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) err
 	from := r.cur
 	if r.par != nil {
 		from = r.par.root
+		if !r.par.hop {
+			// leaving the configuration on an intent's arm: the
+			// entered states' on_enter runs only its emit_intent
+			// entries, as upstream (conformance par-leave)
+			r.emitsOnly = true
+			defer func() { r.emitsOnly = false }()
+		}
 	}
 	// common ancestor: the deepest state that contains both. An ancestor
 	// of the current leaf as target is not re-entered when the move
@@ -811,7 +818,21 @@ func (r *runner) enterOne(ctx context.Context, s *State, st *step) error {
 	if len(s.Children) == 0 {
 		r.note(Note{Kind: "enter", State: s.Path, Text: s.Path})
 	}
+	if r.emitsOnly {
+		return r.runEffects(ctx, emitEntries(s.OnEnter), st)
+	}
 	return r.runEffects(ctx, s.OnEnter, st)
+}
+
+// emitEntries is the emit_intent entries of an on_enter list, in order.
+func emitEntries(effects []*Effect) []*Effect {
+	var out []*Effect
+	for _, e := range effects {
+		if e.Emit != nil {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // initialChild renders s's initial: and returns that child; nil (no error)
