@@ -144,6 +144,15 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 	defer func() { r.dispatchState = "" }()
 	r.batchCost = 0
 	r.batchBound = nil
+	for _, pc := range calls {
+		if len(pc.e.Bind) > 0 {
+			// upstream decides the re-render from the batch it queued:
+			// a call with a bind asks for it even if a failure before it
+			// drops it undispatched (conformance say-empty-view h.yaml)
+			r.rerender = true
+			break
+		}
+	}
 	defer func() { r.batchBound = nil }()
 	for _, pc := range calls {
 		if err := ctx.Err(); err != nil {
