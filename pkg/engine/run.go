@@ -137,6 +137,9 @@ type runner struct {
 	// emitsOnly: the states being entered run only the emit_intent
 	// entries of their on_enter (a turn leaving a parallel configuration)
 	emitsOnly bool
+	// noView: the turn moved in a way after which upstream renders no
+	// view (a parallel root re-placing its regions, ancestor.go)
+	noView bool
 	// written is how each world key was last written since the previous
 	// turn began ("set" or "increment"), for replayWorld; journal holds
 	// the value the log gives a key whose world value differs from it (a
@@ -450,7 +453,7 @@ func (r *runner) beginTurn() {
 	r.replayWorld()
 	r.seed(r.world)
 	r.events, r.redirectErr, r.said, r.rerender, r.transView, r.capView = nil, "", nil, false, nil, ""
-	r.first = nil
+	r.first, r.noView = nil, false
 	r.entered = map[*State]bool{}
 	r.emitSay = -1
 }
@@ -604,7 +607,10 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		// state it had reached before dispatch, with no banner
 		path = r.capView
 	}
-	v, err := r.so.Views.RenderView(path, r.world.Snapshot(), extra)
+	v, err := "", error(nil)
+	if !r.noView {
+		v, err = r.so.Views.RenderView(path, r.world.Snapshot(), extra)
+	}
 	if err != nil {
 		r.note(Note{Kind: "view", State: r.statePath(), Error: err.Error()})
 		v = ""
