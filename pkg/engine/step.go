@@ -578,6 +578,7 @@ func resolvePath(owner *State, s string) (string, error) {
 // running on_enter at each entered level. A target inside the active
 // parallel state moves only the region that contains it.
 func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) error {
+	r.noView = false // a later move renders again (resetRegions sets it)
 	if t.exit != "" {
 		// exits.<name>.requires is a load-time check only (pkg/story for
 		// an imported child): the exit is taken whatever the world holds,
@@ -1003,6 +1004,7 @@ func (r *runner) landTo(res target) string {
 // A stay and an exit take the ordinary path. An active parallel
 // configuration is exited as one state_exited of its encoded path.
 func (r *runner) land(ctx context.Context, res target, st *step) error {
+	r.noView = false
 	if !r.flatLanding(res) {
 		return r.goTo(ctx, res, st, true)
 	}
