@@ -140,6 +140,8 @@ type runner struct {
 	// noView: the turn moved in a way after which upstream renders no
 	// view (a parallel root re-placing its regions, ancestor.go)
 	noView bool
+	// hop: the arm being taken is an emit hop's (fire's depth > 0)
+	hop bool
 	// written is how each world key was last written since the previous
 	// turn began ("set" or "increment"), for replayWorld; journal holds
 	// the value the log gives a key whose world value differs from it (a

@@ -359,6 +359,7 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 	if depth > 0 {
 		tr["synthetic"] = true
 	}
+	r.hop = depth > 0
 	r.walk.setHead(Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr})
 	if res.regions {
 		return r.enterPartialRegions(ctx, res.state, st)
