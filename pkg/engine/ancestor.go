@@ -33,6 +33,10 @@ func (r *runner) ancestorStay(res target, owner *State) target {
 // initial leaf, and no on_enter anywhere (conformance ancestor-stay).
 func (r *runner) resetRegions() error {
 	root := r.par.root
+	// on the user's own arm upstream's turn renders no view after this
+	// move: turn.end shows only the turn's say narration (conformance
+	// ancestor-stay dbare_true); an emit hop's renders as usual
+	r.noView = !r.hop
 	if err := r.emitAt(root.Path, KindStateExited, map[string]any{"state": root.Path}); err != nil {
 		return err
 	}

@@ -102,8 +102,18 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 // is coerced to that type (story-format §3.3; coerceSet).
 func (r *runner) applySet(e *Effect, env map[string]any) error {
 	vals := make([]any, len(e.Set))
+	var lost map[int]bool
 	for i, kv := range e.Set {
 		v, err := kv.Value.render(env)
+		var nf *nonFiniteError
+		if errors.As(err, &nf) && !r.opts.Strict {
+			// as upstream: the turn keeps the value, the journal a
+			// null, and the next turn has lost it (lostSet)
+			if lost == nil {
+				lost = map[int]bool{}
+			}
+			lost[i], err = true, nil
+		}
 		if err != nil {
 			return fmt.Errorf("%s: set.%s: %w", e.Pos, kv.Key, err)
 		}
@@ -118,6 +128,12 @@ func (r *runner) applySet(e *Effect, env map[string]any) error {
 	sort.SliceStable(order, func(a, b int) bool { return e.Set[order[a]].Key < e.Set[order[b]].Key })
 	for _, i := range order {
 		kv := e.Set[i]
+		if lost[i] {
+			if err := r.lostSet(kv.Key, vals[i]); err != nil {
+				return err
+			}
+			continue
+		}
 		mem, rec, coerced := r.coerceSet(kv.Key, vals[i])
 		setPath(r.world, kv.Key, mem)
 		r.journalAs(kv.Key, rec, coerced)
@@ -397,6 +413,7 @@ func (r *runner) bindAndReturn(e *Effect, hr hostAnswer) error {
 
 // setError records a failed call in world.last_error and world.host_error.
 func (r *runner) setError(msg string, hostErr map[string]any) error {
+	r.keepFirst()
 	r.world["last_error"] = msg
 	r.world["host_error"] = hostErr
 	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{"last_error": msg}}); err != nil {

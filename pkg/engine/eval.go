@@ -113,6 +113,14 @@ func (v *valueTmpl) render(env expr.Env) (any, error) {
 	return jsonvalue.Normalize(v.lit), nil
 }
 
+// nonFiniteError is finite's refusal; a set: outside --strict keeps the
+// value for the turn instead (lostSet).
+type nonFiniteError struct{ v float64 }
+
+func (e *nonFiniteError) Error() string {
+	return fmt.Sprintf("the value is %v, which no JSON value can hold (a division by zero?); guard the expression", e.v)
+}
+
 // finite refuses a rendered value holding an infinite or NaN number (`{{
 // 1 / world.z }}` with z 0): no JSON value holds one, so it could be
 // neither journaled nor sent. Upstream writes a null event and loses the
@@ -121,7 +129,7 @@ func finite(v any) error {
 	switch t := v.(type) {
 	case float64:
 		if math.IsInf(t, 0) || math.IsNaN(t) {
-			return fmt.Errorf("the value is %v, which no JSON value can hold (a division by zero?); guard the expression", t)
+			return &nonFiniteError{v: t}
 		}
 	case float32:
 		return finite(float64(t))

@@ -73,6 +73,15 @@ func (r *runner) replayInto(w World) {
 		if !ok {
 			continue
 		}
+		if _, gone := v.(lostValue); gone {
+			// a value no JSON holds was journaled null: the next turn
+			// has the key's declared default, or no key (lostSet)
+			delete(w, k)
+			if d, ok := r.declaredDefault(k); ok {
+				w[k] = d
+			}
+			continue
+		}
 		v = jsonNumbers(v)
 		if f, isF := v.(float64); isF && (how == "increment" || r.declaredInt(k)) && f == float64(int64(f)) {
 			v = int64(f) // an increment replays as current as int64 + delta
@@ -132,4 +141,25 @@ func jsonNumbers(v any) any {
 		return float64(t)
 	}
 	return v
+}
+
+// lostValue marks in the journal a set whose value (an infinite or NaN
+// number) the log could only write as null.
+type lostValue struct{}
+
+// lostSet is such a set outside --strict, as upstream: the world holds v
+// for the rest of the turn, the world.update says null, and the next turn
+// has the key's declared default again, or no key (conformance
+// values-non-finite; --strict fails the turn instead).
+func (r *runner) lostSet(key string, v any) error {
+	setPath(r.world, key, v)
+	r.journalAs(key, lostValue{}, true)
+	return r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{key: nil}})
+}
+
+// declaredDefault is world key k's declared default, if the story declares k.
+func (r *runner) declaredDefault(k string) (any, bool) {
+	def, _ := InitWorld(r.m.World, nil, nil)
+	v, ok := def[k]
+	return v, ok
 }

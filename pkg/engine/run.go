@@ -130,6 +130,18 @@ type runner struct {
 	redirectErr string // the error an on_error redirect handled this turn
 	typed       string // the intent name as fire received it, for machine.intent_accepted
 	capView     string // after the on_error depth cap: the state whose view turn.end shows (§2.4)
+	// first is the turn's view as upstream first rendered it, before its
+	// calls were dispatched, kept from the first failing call of a batch
+	// that had bound nothing (redirectview.go)
+	first *firstRender
+	// emitsOnly: the states being entered run only the emit_intent
+	// entries of their on_enter (a turn leaving a parallel configuration)
+	emitsOnly bool
+	// noView: the turn moved in a way after which upstream renders no
+	// view (a parallel root re-placing its regions, ancestor.go)
+	noView bool
+	// hop: the arm being taken is an emit hop's (fire's depth > 0)
+	hop bool
 	// written is how each world key was last written since the previous
 	// turn began ("set" or "increment"), for replayWorld; journal holds
 	// the value the log gives a key whose world value differs from it (a
@@ -443,6 +455,7 @@ func (r *runner) beginTurn() {
 	r.replayWorld()
 	r.seed(r.world)
 	r.events, r.redirectErr, r.said, r.rerender, r.transView, r.capView = nil, "", nil, false, nil, ""
+	r.first, r.noView = nil, false
 	r.entered = map[*State]bool{}
 	r.emitSay = -1
 }
@@ -576,6 +589,7 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	if r.so.Views == nil {
 		return ""
 	}
+	turnSlots := slots
 	if r.rerender {
 		// upstream re-renders the view without the turn's slots
 		// (conformance values-render-env)
@@ -595,7 +609,10 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		// state it had reached before dispatch, with no banner
 		path = r.capView
 	}
-	v, err := r.so.Views.RenderView(path, r.world.Snapshot(), extra)
+	v, err := "", error(nil)
+	if !r.noView {
+		v, err = r.so.Views.RenderView(path, r.world.Snapshot(), extra)
+	}
 	if err != nil {
 		r.note(Note{Kind: "view", State: r.statePath(), Error: err.Error()})
 		v = ""
@@ -612,6 +629,9 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		v = prependSay(strings.Join(said, "\n"), v)
 	}
 	if r.redirectErr != "" && r.capView == "" {
+		if v == "" && r.first != nil {
+			v = r.renderFirst(ctx, turnSlots)
+		}
 		le, _ := r.world["last_error"].(string)
 		v = errorBanner(v, le, r.redirectErr)
 	}

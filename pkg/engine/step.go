@@ -30,11 +30,16 @@ func (r *runner) finish(ctx context.Context, st *step) error {
 func (r *runner) settle(ctx context.Context, st *step) error {
 	hops := 0
 	origin := r.statePath()
+	var nested []string // the from of each redirect taken, for unwindRedirects
+	to := ""
 	for {
 		rd, err := r.dispatchCalls(ctx, st.calls)
 		st.calls = nil
-		if err != nil || rd == nil {
+		if err != nil {
 			return err
+		}
+		if rd == nil {
+			return r.unwindRedirects(nested, to)
 		}
 		r.reach(ReachOnError, rd.at)
 		hops++
@@ -69,6 +74,11 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			return nil
 		}
 		from := r.statePath()
+		if r.redirectErr == "" && r.rerender {
+			// the batch had bound something: upstream renders the view
+			// again after the redirect and keeps no earlier one
+			r.first = nil
+		}
 		r.redirectErr, r.rerender = rd.err, true
 		if res.state != nil && r.par == nil && r.cur == res.state {
 			// a redirect to the state the step rests in moves nothing,
@@ -79,7 +89,9 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		// A step that had already reached an exit or terminal state is
 		// taken back: the failure is handled by the redirect, as declared.
 		r.ended, r.outcome, r.exit = false, "", ""
-		if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "on_error", "to": r.landTo(res)}); err != nil {
+		to = r.landTo(res)
+		nested = append(nested, from)
+		if err := r.emit(KindTransition, map[string]any{"from": from, "intent": "on_error", "to": to}); err != nil {
 			return err
 		}
 		r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err})
@@ -94,6 +106,20 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		}
 		*st = next
 	}
+}
+
+// unwindRedirects writes what upstream's nested on_error dispatch writes
+// as it returns, once the last redirect's calls are settled: one more
+// machine.transition per nesting level, innermost first, each from its
+// redirect's dispatch state to the final target (story-runtime §2.4;
+// conformance redirect-view k.yaml, j.yaml).
+func (r *runner) unwindRedirects(froms []string, to string) error {
+	for i := len(froms) - 1; i >= 1; i-- {
+		if err := r.emit(KindTransition, map[string]any{"from": froms[i], "intent": "on_error", "to": to}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // dispatchCalls dispatches queued host calls in order, each with r.cur and
@@ -118,6 +144,15 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 	defer func() { r.dispatchState = "" }()
 	r.batchCost = 0
 	r.batchBound = nil
+	for _, pc := range calls {
+		if len(pc.e.Bind) > 0 {
+			// upstream decides the re-render from the batch it queued:
+			// a call with a bind asks for it even if a failure before it
+			// drops it undispatched (conformance say-empty-view h.yaml)
+			r.rerender = true
+			break
+		}
+	}
 	defer func() { r.batchBound = nil }()
 	for _, pc := range calls {
 		if err := ctx.Err(); err != nil {
@@ -324,6 +359,7 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 	if depth > 0 {
 		tr["synthetic"] = true
 	}
+	r.hop = depth > 0
 	r.walk.setHead(Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr})
 	if res.regions {
 		return r.enterPartialRegions(ctx, res.state, st)
@@ -543,6 +579,7 @@ func resolvePath(owner *State, s string) (string, error) {
 // running on_enter at each entered level. A target inside the active
 // parallel state moves only the region that contains it.
 func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) error {
+	r.noView = false // a later move renders again (resetRegions sets it)
 	if t.exit != "" {
 		// exits.<name>.requires is a load-time check only (pkg/story for
 		// an imported child): the exit is taken whatever the world holds,
@@ -577,6 +614,13 @@ func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) err
 	from := r.cur
 	if r.par != nil {
 		from = r.par.root
+		if !r.par.hop {
+			// leaving the configuration on an intent's arm: the
+			// entered states' on_enter runs only its emit_intent
+			// entries, as upstream (conformance par-leave)
+			r.emitsOnly = true
+			defer func() { r.emitsOnly = false }()
+		}
 	}
 	// common ancestor: the deepest state that contains both. An ancestor
 	// of the current leaf as target is not re-entered when the move
@@ -785,7 +829,21 @@ func (r *runner) enterOne(ctx context.Context, s *State, st *step) error {
 	if len(s.Children) == 0 {
 		r.note(Note{Kind: "enter", State: s.Path, Text: s.Path})
 	}
+	if r.emitsOnly {
+		return r.runEffects(ctx, emitEntries(s.OnEnter), st)
+	}
 	return r.runEffects(ctx, s.OnEnter, st)
+}
+
+// emitEntries is the emit_intent entries of an on_enter list, in order.
+func emitEntries(effects []*Effect) []*Effect {
+	var out []*Effect
+	for _, e := range effects {
+		if e.Emit != nil {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // initialChild renders s's initial: and returns that child; nil (no error)
@@ -947,6 +1005,7 @@ func (r *runner) landTo(res target) string {
 // A stay and an exit take the ordinary path. An active parallel
 // configuration is exited as one state_exited of its encoded path.
 func (r *runner) land(ctx context.Context, res target, st *step) error {
+	r.noView = false
 	if !r.flatLanding(res) {
 		return r.goTo(ctx, res, st, true)
 	}

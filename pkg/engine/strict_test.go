@@ -69,3 +69,45 @@ func TestStrictCoercionAndIncrement(t *testing.T) {
 		s.Close()
 	}
 }
+
+// A set of a value no JSON holds (1 / 0): as upstream the turn keeps it
+// and journals null, and the next turn has the declared default again;
+// with Strict the turn fails naming the key (conformance
+// values-non-finite holds the upstream side).
+func TestStrictNonFiniteSet(t *testing.T) {
+	const src = `app: { id: nonfinite, version: 0.1.0 }
+world:
+  z: { type: int, default: 0 }
+  x: { type: float, default: 1.5 }
+intents: { a: {}, noop: {} }
+root: s
+states:
+  s:
+    on:
+      a: [ { target: ., effects: [ { set: { x: "{{ 1 / world.z }}" } } ] } ]
+      noop: [ { target: . } ]
+`
+	for _, strict := range []bool{false, true} {
+		m := compileSource(t, "app.yaml", src, CompileOptions{})
+		s, err := Start(t.Context(), m, SessionOptions{Options: Options{Strict: strict, Sink: &recSink{}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tn := fire(t, s, "a")
+		if strict {
+			if tn.Err == nil || !strings.Contains(tn.Err.Error(), "set.x: the value is +Inf") {
+				t.Errorf("strict: %v", tn.Err)
+			}
+		} else {
+			ups := kindsOf(tn.Events, KindWorldUpdate)
+			if tn.Err != nil || len(ups) != 1 || !sameJSON(payloadMap(t, ups[0].Payload)["set"], map[string]any{"x": nil}) {
+				t.Errorf("err %v, world.update %v", tn.Err, ups)
+			}
+			fire(t, s, "noop")
+			if x := s.World()["x"]; x != 1.5 {
+				t.Errorf("next turn x %#v, want the default 1.5", x)
+			}
+		}
+		s.Close()
+	}
+}

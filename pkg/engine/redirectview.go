@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"context"
+	"strings"
+
+	"kitsoki/pkg/story/expr"
+)
+
+// firstRender is what upstream's first render of a turn saw: the state
+// the turn had reached before its calls were dispatched, the world then
+// (before any last_error) and the say narration said so far.
+type firstRender struct {
+	path  string
+	world map[string]any
+	said  int
+}
+
+// keepFirst remembers the world a failing call's turn had before the
+// failure wrote last_error, when nothing the batch did has asked for a
+// re-render yet (the first failure only). After an on_error redirect to a
+// state whose view renders empty (no view of its own, or a template
+// rendering ""), upstream keeps that first render, narration included,
+// and appends the banner (conformance redirect-view): renderFirst.
+func (r *runner) keepFirst() {
+	if r.first != nil || r.rerender || r.redirectErr != "" || r.so.Views == nil {
+		return
+	}
+	path := r.dispatchState
+	if path == "" {
+		path = r.statePath()
+	}
+	r.first = &firstRender{path: path, world: r.world.Snapshot(), said: len(r.said)}
+}
+
+// renderFirst renders the kept first view as the first render saw it,
+// with the turn's slots and transition view, and the turn's narration
+// before it (story-runtime §8); a failed render is noted and shows
+// nothing, as renderView's does.
+func (r *runner) renderFirst(ctx context.Context, slots map[string]any) string {
+	f := r.first
+	run := map[string]any{"id": r.opts.SessionID, "turn": r.turn}
+	extra := map[string]any{"slots": slots, "run": run, expr.ContextKey: ctx}
+	if r.transView != nil {
+		extra["transition_view"] = r.transView
+	}
+	v, err := r.so.Views.RenderView(f.path, f.world, extra)
+	if err != nil {
+		r.note(Note{Kind: "view", State: f.path, Error: err.Error()})
+		v = ""
+	}
+	if f.said > 0 && f.said <= len(r.said) {
+		v = prependSay(strings.Join(r.said[:f.said], "\n"), v)
+	}
+	return v
+}
