@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -405,25 +404,24 @@ func refuseInSandbox(command string) error {
 // external plugin left unstarted is named on stderr.
 func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtest.File, profile string) error {
 	var apps []string
-	for _, file := range files {
-		apps = append(apps, file.Story)
-	}
-	runner.Preload(slices.Compact(apps))
 	seen, noted := map[string]bool{}, map[string]bool{}
 	for _, file := range files {
-		if seen[file.Story] {
-			continue
+		if !seen[file.Story] {
+			seen[file.Story] = true
+			apps = append(apps, file.Story)
 		}
-		seen[file.Story] = true
-		if _, err := runner.Story(file.Story); err != nil {
+	}
+	runner.Preload(apps)
+	for _, app := range apps {
+		if _, err := runner.Story(app); err != nil {
 			var le *compose.LoadError
 			if errors.As(err, &le) {
 				_ = diag.WriteHuman(stderr, le.Diagnostics, diag.HumanOptions{})
-				return usagef("%s: the story does not load (%d error(s)); see `kitsoki validate %s`", file.Story, len(le.Diagnostics), file.Story)
+				return usagef("%s: the story does not load (%d error(s)); see `kitsoki validate %s`", app, len(le.Diagnostics), app)
 			}
-			return usagef("%s: %v", file.Story, err)
+			return usagef("%s: %v", app, err)
 		}
-		plan, err := runner.Plan(file.Story)
+		plan, err := runner.Plan(app)
 		if err != nil {
 			return profileUsageError(stderr, profile, err)
 		}

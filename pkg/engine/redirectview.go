@@ -3,8 +3,6 @@ package engine
 import (
 	"context"
 	"strings"
-
-	"kitsoki/pkg/story/expr"
 )
 
 // firstRender is what upstream's first render of a turn saw: the state
@@ -39,12 +37,7 @@ func (r *runner) keepFirst() {
 // nothing, as renderView's does.
 func (r *runner) renderFirst(ctx context.Context, slots map[string]any) string {
 	f := r.first
-	run := map[string]any{"id": r.opts.SessionID, "turn": r.turn}
-	extra := map[string]any{"slots": slots, "run": run, expr.ContextKey: ctx}
-	if r.transView != nil {
-		extra["transition_view"] = r.transView
-	}
-	v, err := r.so.Views.RenderView(f.path, f.world, extra)
+	v, err := r.renderAt(ctx, f.path, f.world, slots, true)
 	if err != nil {
 		r.note(Note{Kind: "view", State: f.path, Error: err.Error()})
 		v = ""

@@ -583,6 +583,19 @@ func isTraceErr(err error) bool {
 	return errors.As(err, &te)
 }
 
+// renderAt renders the view of the state at path against world, with the
+// turn's slots, the session's run root (the same as every other template
+// of the session: docs/compat/engine.md "run.id and run.turn") and, with
+// trans, the turn's transition view.
+func (r *runner) renderAt(ctx context.Context, path string, world, slots map[string]any, trans bool) (string, error) {
+	run := map[string]any{"id": r.opts.SessionID, "turn": r.turn}
+	extra := map[string]any{"slots": slots, "run": run, expr.ContextKey: ctx}
+	if trans && r.transView != nil {
+		extra["transition_view"] = r.transView
+	}
+	return r.so.Views.RenderView(path, world, extra)
+}
+
 // renderView renders the resting state's view for turn.end (seam 4) with
 // the error banner of story-runtime §2.4 and the say narration of §8.
 func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
@@ -595,13 +608,6 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		// (conformance values-render-env)
 		slots = nil
 	}
-	// the view sees the same run root as every other template of the
-	// session (docs/compat/engine.md "run.id and run.turn")
-	run := map[string]any{"id": r.opts.SessionID, "turn": r.turn}
-	extra := map[string]any{"slots": slots, "run": run, expr.ContextKey: ctx}
-	if r.transView != nil && !r.rerender {
-		extra["transition_view"] = r.transView
-	}
 	path := r.statePath()
 	if r.capView != "" {
 		// the on_error depth cap (story-runtime §2.4, corrections):
@@ -611,7 +617,7 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	}
 	v, err := "", error(nil)
 	if !r.noView {
-		v, err = r.so.Views.RenderView(path, r.world.Snapshot(), extra)
+		v, err = r.renderAt(ctx, path, r.world.Snapshot(), slots, !r.rerender)
 	}
 	if err != nil {
 		r.note(Note{Kind: "view", State: r.statePath(), Error: err.Error()})
