@@ -36,7 +36,7 @@ func (r *runner) resetRegions() error {
 	// on the user's own arm upstream's turn renders no view after this
 	// move: turn.end shows only the turn's say narration (conformance
 	// ancestor-stay dbare_true); an emit hop's renders as usual
-	r.noView = !r.hop
+	r.t.noView = !r.t.hop
 	if err := r.emitAt(root.Path, KindStateExited, map[string]any{"state": root.Path}); err != nil {
 		return err
 	}

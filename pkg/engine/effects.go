@@ -64,7 +64,7 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 			if err := r.emit(KindSay, map[string]any{"text": s}); err != nil {
 				return err
 			}
-			r.said = append(r.said, s)
+			r.t.said = append(r.t.said, s)
 			r.note(Note{Kind: "say", State: r.cur.Path, Text: s})
 		case kindInvoke:
 			queue, err := r.onceAllows(e)
@@ -271,8 +271,8 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 // returns, so nothing is dispatched or bound against the snapshot.
 func (r *runner) renderInvoke(e *Effect) (args map[string]any, rc *RenderedCall, promptErr, err error) {
 	live := r.world
-	if r.renderWorld != nil {
-		r.world = r.renderWorld
+	if r.t.renderWorld != nil {
+		r.world = r.t.renderWorld
 	}
 	defer func() { r.world = live }()
 	if !isAgentHandler(e.Invoke) {
@@ -340,7 +340,7 @@ func (r *runner) callFailed(ctx context.Context, e *Effect, sum CallSummary, dur
 	if errors.As(err, &ae) {
 		hostErr["kind"] = ae.KindName()
 	}
-	r.rerender = r.rerender || e.OnError == ""
+	r.t.rerender = r.t.rerender || e.OnError == ""
 	if err := r.setError(msg, hostErr); err != nil {
 		return nil, err
 	}
@@ -365,7 +365,7 @@ func (r *runner) callAnswered(e *Effect, sum CallSummary, dur time.Duration, hr 
 	r.calls = append(r.calls, sum)
 	if meta, ok := res["meta"].(map[string]any); ok && isAgentHandler(e.Invoke) {
 		if c, ok := meta["cost_usd"].(float64); ok && c > 0 {
-			r.batchCost += c
+			r.t.batchCost += c
 		}
 	}
 	r.note(Note{Kind: noteKind(e.Invoke), State: r.cur.Path, Text: callText(e, sum.Agent) + resultText(e.Invoke, res), Duration: dur, Error: hr.err})
@@ -460,8 +460,8 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 		v = jsonvalue.Normalize(normalizeFresh(v))
 		setPath(r.world, b.Key, v)
 		r.journalAs(b.Key, nil, false)
-		r.rerender = true
-		r.batchBound = append(r.batchBound, b.Key)
+		r.t.rerender = true
+		r.t.batchBound = append(r.t.batchBound, b.Key)
 		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{b.Key: v}}); err != nil {
 			return err
 		}

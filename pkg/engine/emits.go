@@ -73,17 +73,17 @@ func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth i
 		if depth+1 > maxEmitDepth {
 			return fmt.Errorf("emit_intent: dispatch exceeded max depth (%d) at state %q — likely a cyclic emit chain", maxEmitDepth, r.statePath())
 		}
-		if stop, err := r.gateStops(pe.name, depth, r.inPostBind); err != nil || stop {
+		if stop, err := r.gateStops(pe.name, depth, r.t.inPostBind); err != nil || stop {
 			return err
 		}
 		if err := r.emit(KindEmitIntent, map[string]any{"intent": pe.name, "slots": pe.slots, "depth": depth + 1}); err != nil {
 			return err
 		}
 		r.note(Note{Kind: "emit", State: r.statePath(), Text: pe.name + slotText(pe.slots)})
-		if r.emitSay < 0 && r.inPostBind {
+		if r.t.emitSay < 0 && r.t.inPostBind {
 			// after binds the view keeps only what the post-bind hops
 			// say (story-runtime §8)
-			r.emitSay = len(r.said)
+			r.t.emitSay = len(r.t.said)
 		}
 		if err := r.fire(ctx, pe.name, pe.slots, depth+1, st); err != nil {
 			return err
@@ -104,7 +104,7 @@ func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth i
 // round began. A parallel configuration has no resting state of its own.
 func (r *runner) postBind(ctx context.Context) error {
 	for depth := 0; ; depth++ {
-		if r.so.MachineOnly || r.redirectErr != "" || r.par != nil || r.cur == nil || r.ended && r.outcome == OutcomeExit {
+		if r.so.MachineOnly || r.t.redirectErr != "" || r.par != nil || r.cur == nil || r.ended && r.outcome == OutcomeExit {
 			return nil
 		}
 		if depth > maxPostBindDepth {
@@ -150,19 +150,19 @@ func (r *runner) postBindRound(ctx context.Context) (*step, error) {
 	if len(emits) == 0 {
 		return nil, nil
 	}
-	sv, said, slots := r.save(), len(r.said), r.slots
+	sv, said, slots := r.save(), len(r.t.said), r.slots
 	var held []Event
-	r.tentative, r.inPostBind = &held, true
+	r.t.tentative, r.t.inPostBind = &held, true
 	r.slots = map[string]any{}
 	st := &step{}
 	err := r.dispatchEmits(ctx, emits, 0, st)
-	r.tentative, r.inPostBind = nil, false
+	r.t.tentative, r.t.inPostBind = nil, false
 	if err != nil {
 		if isTraceErr(err) {
 			return nil, err
 		}
 		r.restore(sv)
-		r.said, r.slots = r.said[:said], slots
+		r.t.said, r.slots = r.t.said[:said], slots
 		return nil, r.postBindFailed(err.Error())
 	}
 	for _, ev := range held {

@@ -136,7 +136,7 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 	s.mu.Lock()
 	s.seq++
 	id := jobID(r.now(), s.seq)
-	origin := r.dispatchState
+	origin := r.t.dispatchState
 	if origin == "" {
 		origin = r.statePath()
 	}
@@ -156,7 +156,7 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 		}
 	}
 	setPath(r.world, key, id)
-	r.rerender = true
+	r.t.rerender = true
 	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{key: id}}); err != nil {
 		return err
 	}
@@ -352,7 +352,7 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 	if e := r.emitAt("", KindTurnEnd, map[string]any{"job_status": status, "outcome": "background_completion"}); e != nil {
 		return t, e
 	}
-	t.Events, t.State = r.events, r.statePath()
+	t.Events, t.State = r.t.events, r.statePath()
 	return t, nil
 }
 
@@ -378,11 +378,11 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	if err := r.runEffects(ctx, j.e.OnComplete, &st); err != nil {
 		return err
 	}
-	r.redirectErr = ""
+	r.t.redirectErr = ""
 	if err := r.finish(ctx, &st); err != nil {
 		return err
 	}
-	if r.redirectErr != "" || r.ended {
+	if r.t.redirectErr != "" || r.ended {
 		// an on_error redirect wins over target:
 		return nil
 	}

@@ -130,14 +130,14 @@ func (r *runner) fireParallel(ctx context.Context, intent string, slots map[stri
 // exit/enter events come last, and machine.transition.to is the final
 // configuration.
 func (r *runner) takeParallel(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner, leaf *State, st *step) error {
-	if err := r.emit(KindIntentAccepted, map[string]any{"intent": r.acceptedName(intent), "slots": slots}); err != nil {
+	if err := r.emit(KindIntentAccepted, map[string]any{"intent": r.t.acceptedName(intent), "slots": slots}); err != nil {
 		return err
 	}
 	prev := st.emits
 	st.emits = nil
-	r.walk.start()
+	r.t.walk.start()
 	werr := r.walkParallel(ctx, intent, slots, arm, owner, leaf, st)
-	r.walk.stop()
+	r.t.walk.stop()
 	mine := st.emits
 	st.emits = prev
 	if ferr := r.flushHeld(); ferr != nil {
@@ -171,7 +171,7 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 	}
 	res = r.ancestorStay(res, owner)
 	tr := map[string]any{"from": from, "intent": intent, "slots": slots, "to": r.predictTo(res)}
-	r.walk.setHead(Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr})
+	r.t.walk.setHead(Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr})
 	reg := r.par.regionOf(leaf)
 	if owner != nil && owner != r.par.root && !owner.within(r.par.root) {
 		reg = nil // a handler above the root: every region may receive

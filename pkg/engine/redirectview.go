@@ -21,14 +21,14 @@ type firstRender struct {
 // rendering ""), upstream keeps that first render, narration included,
 // and appends the banner (conformance redirect-view): renderFirst.
 func (r *runner) keepFirst() {
-	if r.first != nil || r.rerender || r.redirectErr != "" || r.so.Views == nil {
+	if r.t.first != nil || r.t.rerender || r.t.redirectErr != "" || r.so.Views == nil {
 		return
 	}
-	path := r.dispatchState
+	path := r.t.dispatchState
 	if path == "" {
 		path = r.statePath()
 	}
-	r.first = &firstRender{path: path, world: r.world.Snapshot(), said: len(r.said)}
+	r.t.first = &firstRender{path: path, world: r.world.Snapshot(), said: len(r.t.said)}
 }
 
 // renderFirst renders the kept first view as the first render saw it,
@@ -36,14 +36,14 @@ func (r *runner) keepFirst() {
 // before it (story-runtime §8); a failed render is noted and shows
 // nothing, as renderView's does.
 func (r *runner) renderFirst(ctx context.Context, slots map[string]any) string {
-	f := r.first
+	f := r.t.first
 	v, err := r.renderAt(ctx, f.path, f.world, slots, true)
 	if err != nil {
 		r.note(Note{Kind: "view", State: f.path, Error: err.Error()})
 		v = ""
 	}
-	if f.said > 0 && f.said <= len(r.said) {
-		v = prependSay(strings.Join(r.said[:f.said], "\n"), v)
+	if f.said > 0 && f.said <= len(r.t.said) {
+		v = prependSay(strings.Join(r.t.said[:f.said], "\n"), v)
 	}
 	return v
 }

@@ -13,7 +13,6 @@ import (
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/host"
-	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
 
@@ -125,58 +124,19 @@ type runner struct {
 	inbox     *inboxStore
 	jobCtx    context.Context
 	timer     *armedTimeout
-	// per-turn
-	events      []Event
-	redirectErr string // the error an on_error redirect handled this turn
-	typed       string // the intent name as fire received it, for machine.intent_accepted
-	capView     string // after the on_error depth cap: the state whose view turn.end shows (§2.4)
-	// first is the turn's view as upstream first rendered it, before its
-	// calls were dispatched, kept from the first failing call of a batch
-	// that had bound nothing (redirectview.go)
-	first *firstRender
-	// emitsOnly: the states being entered run only the emit_intent
-	// entries of their on_enter (a turn leaving a parallel configuration)
-	emitsOnly bool
-	// noView: the turn moved in a way after which upstream renders no
-	// view (a parallel root re-placing its regions, ancestor.go)
-	noView bool
-	// hop: the arm being taken is an emit hop's (fire's depth > 0)
-	hop bool
 	// written is how each world key was last written since the previous
 	// turn began ("set" or "increment"), for replayWorld; journal holds
 	// the value the log gives a key whose world value differs from it (a
-	// set coerced in memory only, replay.go).
+	// set coerced in memory only, replay.go). Both outlive the turn that
+	// wrote them: the next turn's start replays them.
 	written map[string]string
 	journal map[string]any
-	said    []string
-	// rerender: upstream renders this turn's view again after its calls
-	// (story-runtime §8), without the turn's slots, its say narration and
-	// the transition's view: a call bound something, submitted a job, was
-	// redirected by on_error, or failed outright with no on_error; a
-	// domain error, or any failure with on_error: ".", keeps the first
-	// render (conformance values-render-env)
-	rerender      bool
-	transView     *story.View
-	entered       map[*State]bool // states whose on_enter ran this turn
-	batchCost     float64         // agent cost of the batch being dispatched
-	batchBound    []string        // world keys the batch's calls bound so far
-	renderWorld   World           // the world a dispatched call's with: renders against (nil: r.world)
-	dispatchState string          // the resting state of the batch being dispatched
-	// walk holds a transition's walk events for upstream's order (held.go)
-	walk heldWalk
-	// emitSay is the index in said of the first line a post-bind hop said
-	// (-1 = no post-bind hop fired this turn)
-	emitSay int
-	// inPostBind: the hops being fired are the post-bind pass's (staged
-	// mode stops them at a decision gate, story-runtime §1.9)
-	inPostBind bool
-	// tentative, when set, collects the events written instead of sending
-	// them: a post-bind pass that fails is discarded whole (emits.go)
-	tentative *[]Event
+	// t is the turn being run (turn.go), replaced whole at each turn start
+	t turn
 }
 
 func newRunner(m *Machine, o SessionOptions) *runner {
-	r := &runner{m: m, opts: o.Options, so: o, agentN: map[string]int{}, clock: o.Clock, hosts: o.Hosts, entered: map[*State]bool{}}
+	r := &runner{m: m, opts: o.Options, so: o, agentN: map[string]int{}, clock: o.Clock, hosts: o.Hosts, t: newTurn()}
 	if r.clock == nil {
 		if o.Now != nil {
 			r.clock = funcClock(o.Now)
@@ -454,10 +414,7 @@ func (r *runner) restore(s saved) {
 func (r *runner) beginTurn() {
 	r.replayWorld()
 	r.seed(r.world)
-	r.events, r.redirectErr, r.said, r.rerender, r.transView, r.capView = nil, "", nil, false, nil, ""
-	r.first, r.noView = nil, false
-	r.entered = map[*State]bool{}
-	r.emitSay = -1
+	r.t = newTurn()
 }
 
 // beginSyntheticTurn starts a turn no user intent asked for (a timeout, a
@@ -544,7 +501,7 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		if e := r.emitAt(from, KindTurnEnd, end); e != nil {
 			return t, e
 		}
-		t.Rejection, t.Events, t.State = rej, r.events, r.statePath()
+		t.Rejection, t.Events, t.State = rej, r.t.events, r.statePath()
 		return t, nil
 	}
 	if err != nil {
@@ -556,7 +513,7 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		if e := r.emitAt(from, KindTurnEnd, map[string]any{"error": err.Error(), "outcome": "error"}); e != nil {
 			return t, e
 		}
-		t.Err, t.Events, t.State = err, r.events, r.statePath()
+		t.Err, t.Events, t.State = err, r.t.events, r.statePath()
 		return t, nil
 	}
 	r.arm()
@@ -568,7 +525,7 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	if e := r.emitAt(from, KindTurnEnd, end); e != nil {
 		return t, e
 	}
-	t.Events, t.State = r.events, r.statePath()
+	t.Events, t.State = r.t.events, r.statePath()
 	return t, nil
 }
 
@@ -590,8 +547,8 @@ func isTraceErr(err error) bool {
 func (r *runner) renderAt(ctx context.Context, path string, world, slots map[string]any, trans bool) (string, error) {
 	run := map[string]any{"id": r.opts.SessionID, "turn": r.turn}
 	extra := map[string]any{"slots": slots, "run": run, expr.ContextKey: ctx}
-	if trans && r.transView != nil {
-		extra["transition_view"] = r.transView
+	if trans && r.t.transView != nil {
+		extra["transition_view"] = r.t.transView
 	}
 	return r.so.Views.RenderView(path, world, extra)
 }
@@ -603,43 +560,36 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		return ""
 	}
 	turnSlots := slots
-	if r.rerender {
+	if r.t.rerender {
 		// upstream re-renders the view without the turn's slots
 		// (conformance values-render-env)
 		slots = nil
 	}
 	path := r.statePath()
-	if r.capView != "" {
+	if r.t.capView != "" {
 		// the on_error depth cap (story-runtime §2.4, corrections):
 		// upstream "stays at the originating state" for the view, the
 		// state it had reached before dispatch, with no banner
-		path = r.capView
+		path = r.t.capView
 	}
 	v, err := "", error(nil)
-	if !r.noView {
-		v, err = r.renderAt(ctx, path, r.world.Snapshot(), slots, !r.rerender)
+	if !r.t.noView {
+		v, err = r.renderAt(ctx, path, r.world.Snapshot(), slots, !r.t.rerender)
 	}
 	if err != nil {
 		r.note(Note{Kind: "view", State: r.statePath(), Error: err.Error()})
 		v = ""
 	}
-	said := r.said
-	if r.rerender {
-		// after the re-render only the emit chain's narration is kept (§8)
-		said = nil
-		if r.emitSay >= 0 && r.emitSay < len(r.said) {
-			said = r.said[r.emitSay:]
-		}
-	}
-	if r.redirectErr == "" && len(said) > 0 {
+	said := r.t.narration()
+	if r.t.redirectErr == "" && len(said) > 0 {
 		v = prependSay(strings.Join(said, "\n"), v)
 	}
-	if r.redirectErr != "" && r.capView == "" {
-		if v == "" && r.first != nil {
+	if r.t.redirectErr != "" && r.t.capView == "" {
+		if v == "" && r.t.first != nil {
 			v = r.renderFirst(ctx, turnSlots)
 		}
 		le, _ := r.world["last_error"].(string)
-		v = errorBanner(v, le, r.redirectErr)
+		v = errorBanner(v, le, r.t.redirectErr)
 	}
 	return v
 }

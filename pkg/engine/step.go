@@ -49,7 +49,7 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			// stays where the last redirect took it (the replayed state
 			// upstream's flow rig asserts), the view is the originating
 			// state's.
-			r.capView = origin
+			r.t.capView = origin
 			return r.emit(KindHarnessError, map[string]any{"cap": maxOnErrorDepth, "depth": hops - 1,
 				"message": "on_error redirect chain exceeded depth cap; staying at the originating state. A host call's on_error: arc is looping (likely the same host failing repeatedly).",
 				"prior":   r.statePath(), "reason": "on_error.depth_cap_exceeded", "target": rd.target})
@@ -74,12 +74,12 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			return nil
 		}
 		from := r.statePath()
-		if r.redirectErr == "" && r.rerender {
+		if r.t.redirectErr == "" && r.t.rerender {
 			// the batch had bound something: upstream renders the view
 			// again after the redirect and keeps no earlier one
-			r.first = nil
+			r.t.first = nil
 		}
-		r.redirectErr, r.rerender = rd.err, true
+		r.t.redirectErr, r.t.rerender = rd.err, true
 		if res.state != nil && r.par == nil && r.cur == res.state {
 			// a redirect to the state the step rests in moves nothing,
 			// but it is a redirect: no post-bind pass, the banner
@@ -140,26 +140,26 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 	}
 	// the dispatch state is where the step rests (story-runtime §2.1): a
 	// background job's origin
-	r.dispatchState = r.statePath()
-	defer func() { r.dispatchState = "" }()
-	r.batchCost = 0
-	r.batchBound = nil
+	r.t.dispatchState = r.statePath()
+	defer func() { r.t.dispatchState = "" }()
+	r.t.batchCost = 0
+	r.t.batchBound = nil
 	for _, pc := range calls {
 		if len(pc.e.Bind) > 0 {
 			// upstream decides the re-render from the batch it queued:
 			// a call with a bind asks for it even if a failure before it
 			// drops it undispatched (conformance say-empty-view h.yaml)
-			r.rerender = true
+			r.t.rerender = true
 			break
 		}
 	}
-	defer func() { r.batchBound = nil }()
+	defer func() { r.t.batchBound = nil }()
 	for _, pc := range calls {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("run interrupted: %w", err)
 		}
 		r.cur, r.slots = pc.state, pc.slots
-		r.renderWorld = r.overlayBatch(pc.world)
+		r.t.renderWorld = r.overlayBatch(pc.world)
 		r.seedDispatch()
 		rd, err := r.invokeRendered(ctx, pc.e)
 		if err != nil {
@@ -181,7 +181,7 @@ func (r *runner) overlayBatch(snap World) World {
 		return nil
 	}
 	w, _ := jsonvalue.Normalize(map[string]any(snap)).(map[string]any)
-	for _, k := range r.batchBound {
+	for _, k := range r.t.batchBound {
 		setPath(w, k, jsonvalue.Normalize(getPath(r.world, k)))
 	}
 	return w
@@ -190,7 +190,7 @@ func (r *runner) overlayBatch(snap World) World {
 // invokeRendered dispatches one queued call; renderWorld only lasts for
 // the rendering of its with:.
 func (r *runner) invokeRendered(ctx context.Context, e *Effect) (*redirect, error) {
-	defer func() { r.renderWorld = nil }()
+	defer func() { r.t.renderWorld = nil }()
 	return r.invoke(ctx, e)
 }
 
@@ -198,8 +198,8 @@ func (r *runner) invokeRendered(ctx context.Context, e *Effect) (*redirect, erro
 // world (story-runtime §2.6): turn_cost_usd is the batch's sum,
 // session_cost_usd grows by it; an event only when a value changes.
 func (r *runner) foldCost() error {
-	sum := r.batchCost
-	r.batchCost = 0
+	sum := r.t.batchCost
+	r.t.batchCost = 0
 	set := map[string]any{}
 	if cur, _ := r.world["turn_cost_usd"].(float64); cur != sum || r.world["turn_cost_usd"] == nil && sum > 0 {
 		if _, declared := r.world["turn_cost_usd"]; declared || sum > 0 {
@@ -255,7 +255,7 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 	// machine.intent_accepted keeps the spelling as typed (or emitted);
 	// machine.transition gets the arc's, an import alias resolved
 	// (story-runtime §1.4, §6.1)
-	r.typed = intent
+	r.t.typed = intent
 	if r.par != nil {
 		if depth == 0 {
 			return r.fireParallel(ctx, intent, slots, st)
@@ -290,17 +290,6 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 	return r.take(ctx, intent, given, arm, owner, depth, st)
 }
 
-// acceptedName is the name machine.intent_accepted records: the typed
-// spelling fire saw, else the arc's.
-func (r *runner) acceptedName(intent string) string {
-	typed := r.typed
-	r.typed = ""
-	if typed == "" {
-		return intent
-	}
-	return typed
-}
-
 func hintText(h string) string {
 	if h == "" {
 		return ""
@@ -311,24 +300,24 @@ func hintText(h string) string {
 // take applies a chosen arm: its effects, the transition, the entries
 // (their calls queued on st), then the hops its chain decided.
 func (r *runner) take(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner *State, depth int, st *step) error {
-	if err := r.emit(KindIntentAccepted, map[string]any{"intent": r.acceptedName(intent), "slots": slots}); err != nil {
+	if err := r.emit(KindIntentAccepted, map[string]any{"intent": r.t.acceptedName(intent), "slots": slots}); err != nil {
 		return err
 	}
 	if arm.View != nil && depth == 0 {
-		r.transView = arm.View
+		r.t.transView = arm.View
 	}
 	// upstream's order (story-runtime §1.8): the effect events of the
 	// transition and of the entered on_enter chains, then the exits, then
 	// the entries. The walk's events are held and written in that order
 	// once it is done (see flushHeld).
-	r.walk.start()
+	r.t.walk.start()
 	from := r.statePath()
 	prev := st.emits
 	st.emits = nil
 	werr := r.walkArm(ctx, intent, slots, arm, owner, depth, from, st)
 	mine := st.emits
 	st.emits = prev
-	r.walk.stop()
+	r.t.walk.stop()
 	if ferr := r.flushHeld(); ferr != nil {
 		return ferr
 	}
@@ -359,8 +348,8 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 	if depth > 0 {
 		tr["synthetic"] = true
 	}
-	r.hop = depth > 0
-	r.walk.setHead(Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr})
+	r.t.hop = depth > 0
+	r.t.walk.setHead(Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr})
 	if res.regions {
 		return r.enterPartialRegions(ctx, res.state, st)
 	}
@@ -371,7 +360,7 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 		} else if r.selfReentry(res) {
 			// the resolved leaf is the current one: only its on_enter
 			// re-runs, with no exit/enter events (story-runtime §1.8)
-			r.entered[r.cur] = true
+			r.t.entered[r.cur] = true
 			if err := r.runEffects(ctx, r.cur.OnEnter, st); err != nil {
 				return err
 			}
@@ -397,7 +386,7 @@ func (r *runner) statePathForEvent() string {
 // flushHeld writes the held walk events in upstream's order (heldWalk,
 // story-runtime §1.8).
 func (r *runner) flushHeld() error {
-	for _, ev := range r.walk.take() {
+	for _, ev := range r.t.walk.take() {
 		if err := r.write(ev); err != nil {
 			return err
 		}
@@ -579,7 +568,7 @@ func resolvePath(owner *State, s string) (string, error) {
 // running on_enter at each entered level. A target inside the active
 // parallel state moves only the region that contains it.
 func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) error {
-	r.noView = false // a later move renders again (resetRegions sets it)
+	r.t.noView = false // a later move renders again (resetRegions sets it)
 	if t.exit != "" {
 		// exits.<name>.requires is a load-time check only (pkg/story for
 		// an imported child): the exit is taken whatever the world holds,
@@ -618,8 +607,8 @@ func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) err
 			// leaving the configuration on an intent's arm: the
 			// entered states' on_enter runs only its emit_intent
 			// entries, as upstream (conformance par-leave)
-			r.emitsOnly = true
-			defer func() { r.emitsOnly = false }()
+			r.t.emitsOnly = true
+			defer func() { r.t.emitsOnly = false }()
 		}
 	}
 	// common ancestor: the deepest state that contains both. An ancestor
@@ -820,16 +809,14 @@ func (r *runner) checkTerminal() {
 func (r *runner) enterOne(ctx context.Context, s *State, st *step) error {
 	r.cur = s
 	r.reach(ReachState, s.Pos)
-	if r.entered != nil {
-		r.entered[s] = true
-	}
+	r.t.entered[s] = true
 	if err := r.emitAt(s.Path, KindStateEntered, map[string]any{"state": s.Path}); err != nil {
 		return err
 	}
 	if len(s.Children) == 0 {
 		r.note(Note{Kind: "enter", State: s.Path, Text: s.Path})
 	}
-	if r.emitsOnly {
+	if r.t.emitsOnly {
 		return r.runEffects(ctx, emitEntries(s.OnEnter), st)
 	}
 	return r.runEffects(ctx, s.OnEnter, st)
@@ -897,7 +884,7 @@ func (r *runner) emit(kind string, payload any) error {
 
 func (r *runner) emitAt(statePath, kind string, payload any) error {
 	ev := Event{Turn: r.turn, Kind: kind, StatePath: statePath, TS: r.now(), Payload: payload}
-	if r.walk.add(ev) {
+	if r.t.walk.add(ev) {
 		return nil
 	}
 	return r.write(ev)
@@ -906,11 +893,11 @@ func (r *runner) emitAt(statePath, kind string, payload any) error {
 // write records ev in the turn and sends it to the sink (or holds it
 // while a post-bind pass is tentative).
 func (r *runner) write(ev Event) error {
-	if r.tentative != nil {
-		*r.tentative = append(*r.tentative, ev)
+	if r.t.tentative != nil {
+		*r.t.tentative = append(*r.t.tentative, ev)
 		return nil
 	}
-	r.events = append(r.events, ev)
+	r.t.events = append(r.t.events, ev)
 	if ev.Kind == KindWorldUpdate {
 		r.noteWritten(ev.Payload)
 	}
@@ -1005,7 +992,7 @@ func (r *runner) landTo(res target) string {
 // A stay and an exit take the ordinary path. An active parallel
 // configuration is exited as one state_exited of its encoded path.
 func (r *runner) land(ctx context.Context, res target, st *step) error {
-	r.noView = false
+	r.t.noView = false
 	if !r.flatLanding(res) {
 		return r.goTo(ctx, res, st, true)
 	}

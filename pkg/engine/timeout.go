@@ -97,7 +97,7 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 		if e := r.emitAt(from, KindTurnEnd, map[string]any{"error": err.Error(), "outcome": "error"}); e != nil {
 			return t, e
 		}
-		t.Err, t.Events, t.State = err, r.events, r.statePath()
+		t.Err, t.Events, t.State = err, r.t.events, r.statePath()
 		return t, nil
 	}
 	res, err := r.resolveTarget(ctx, tm.owner, "", tm.tm.Target)
@@ -124,7 +124,7 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	if e := r.emitAt(from, KindTurnEnd, map[string]any{"outcome": "timeout", "to": r.statePath()}); e != nil {
 		return t, e
 	}
-	t.Events, t.State = r.events, r.statePath()
+	t.Events, t.State = r.t.events, r.statePath()
 	return t, nil
 }
 

@@ -374,7 +374,7 @@ func (r *runner) seedDispatch() {
 		return
 	}
 	seedIDE(r.world)
-	if r.renderWorld != nil {
-		seedIDE(r.renderWorld)
+	if r.t.renderWorld != nil {
+		seedIDE(r.t.renderWorld)
 	}
 }

@@ -1,0 +1,79 @@
+package engine
+
+import "kitsoki/pkg/story"
+
+// turn is the scratch of the turn being run: what the turn wrote, said
+// and decided about its view. A runner holds one (runner.t), replaced by
+// a fresh newTurn at each turn start, user or synthetic, so nothing of a
+// turn reaches the next; the session's own state (configuration, world,
+// clock, jobs, the journal of written keys) stays on the runner.
+type turn struct {
+	events      []Event
+	redirectErr string // the error an on_error redirect handled this turn
+	typed       string // the intent name as fire received it, for machine.intent_accepted
+	capView     string // after the on_error depth cap: the state whose view turn.end shows (§2.4)
+	// first is the turn's view as upstream first rendered it, before its
+	// calls were dispatched, kept from the first failing call of a batch
+	// that had bound nothing (redirectview.go)
+	first *firstRender
+	// emitsOnly: the states being entered run only the emit_intent
+	// entries of their on_enter (a turn leaving a parallel configuration)
+	emitsOnly bool
+	// noView: the turn moved in a way after which upstream renders no
+	// view (a parallel root re-placing its regions, ancestor.go)
+	noView bool
+	// hop: the arm being taken is an emit hop's (fire's depth > 0)
+	hop  bool
+	said []string
+	// rerender: upstream renders this turn's view again after its calls
+	// (story-runtime §8), without the turn's slots, its say narration and
+	// the transition's view: a call bound something, submitted a job, was
+	// redirected by on_error, or failed outright with no on_error; a
+	// domain error, or any failure with on_error: ".", keeps the first
+	// render (conformance values-render-env)
+	rerender      bool
+	transView     *story.View
+	entered       map[*State]bool // states whose on_enter ran this turn
+	batchCost     float64         // agent cost of the batch being dispatched
+	batchBound    []string        // world keys the batch's calls bound so far
+	renderWorld   World           // the world a dispatched call's with: renders against (nil: r.world)
+	dispatchState string          // the resting state of the batch being dispatched
+	// walk holds a transition's walk events for upstream's order (held.go)
+	walk heldWalk
+	// emitSay is the index in said of the first line a post-bind hop said
+	// (-1 = no post-bind hop fired this turn)
+	emitSay int
+	// inPostBind: the hops being fired are the post-bind pass's (staged
+	// mode stops them at a decision gate, story-runtime §1.9)
+	inPostBind bool
+	// tentative, when set, collects the events written instead of sending
+	// them: a post-bind pass that fails is discarded whole (emits.go)
+	tentative *[]Event
+}
+
+func newTurn() turn {
+	return turn{entered: map[*State]bool{}, emitSay: -1}
+}
+
+// acceptedName is the name machine.intent_accepted records: the typed
+// spelling fire saw, else the arc's.
+func (t *turn) acceptedName(intent string) string {
+	typed := t.typed
+	t.typed = ""
+	if typed == "" {
+		return intent
+	}
+	return typed
+}
+
+// narration is the say lines turn.end shows before the view: all of the
+// turn's, or after a re-render only those the emit chain said (§8).
+func (t *turn) narration() []string {
+	if !t.rerender {
+		return t.said
+	}
+	if t.emitSay >= 0 && t.emitSay < len(t.said) {
+		return t.said[t.emitSay:]
+	}
+	return nil
+}
