@@ -200,7 +200,7 @@ func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *run
 	_ = chain.RunStart(ctx, map[string]any{"story": path, "app_id": st.App.ID, "session_id": session}, hookEmit(sink, 0))
 	res := engine.RunSession(ctx, m, engine.SessionOptions{Options: engine.Options{
 		SessionID: session, World: world, Inputs: f.inputs.inputs,
-		Agents: rt.Caller(), HostCassette: hc, HostHooks: chain, Sink: sink, Notes: notes, Strict: f.strict,
+		Agents: rt.Caller(), HostReplay: hc, HostHooks: chain, Sink: sink, Notes: notes, Strict: f.strict,
 	}, Bootstrap: true, Hosts: hostReg})
 	end := map[string]any{"outcome": res.Outcome, "state": res.State}
 	if res.Err != nil {
@@ -251,11 +251,11 @@ func loadRunStory(stderr io.Writer, path, root string) (*compose.Loaded, error) 
 // resolveRunPlan loads --host-cassette and resolves the plugin assembly
 // (profile, hooks, enabled aliases) before anything is written: a malformed
 // operator profile fails loudly, with positions.
-func resolveRunPlan(stderr io.Writer, ld *compose.Loaded, f *runFlags) (*engine.HostCassette, *compose.Plan, error) {
-	var hc *engine.HostCassette
+func resolveRunPlan(stderr io.Writer, ld *compose.Loaded, f *runFlags) (*compose.HostCassette, *compose.Plan, error) {
+	var hc *compose.HostCassette
 	if f.hostCassette != "" {
 		var err error
-		if hc, err = engine.LoadHostCassette(f.hostCassette); err != nil {
+		if hc, err = compose.LoadHostCassette(f.hostCassette); err != nil {
 			return nil, nil, usagef("--host-cassette: %v", err)
 		}
 	}
@@ -275,9 +275,9 @@ func resolveRunPlan(stderr io.Writer, ld *compose.Loaded, f *runFlags) (*engine.
 
 // compileRunStory compiles the loaded story against the host handlers and
 // prints the lint and machine warnings.
-func compileRunStory(stderr io.Writer, path string, ld *compose.Loaded, hc *engine.HostCassette, hostReg *host.Registry) error {
+func compileRunStory(stderr io.Writer, path string, ld *compose.Loaded, hc *compose.HostCassette, hostReg *host.Registry) error {
 	engine.PrepareHosts(hostReg)
-	if ld.Compile(engine.CompileOptions{HostCassette: hc, Hosts: hostReg}); ld.CompileErr != nil {
+	if ld.Compile(engine.CompileOptions{HostReplay: hc, Hosts: hostReg}); ld.CompileErr != nil {
 		return findingf("%s: %v", path, ld.CompileErr)
 	}
 	for _, d := range ld.LintWarnings {

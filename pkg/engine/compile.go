@@ -35,9 +35,9 @@ func (e *CompileError) Error() string { return diag.Problems("story cannot be ru
 
 // CompileOptions tune Compile.
 type CompileOptions struct {
-	// HostCassette, when set, answers the handlers it has episodes for, so
-	// those handlers are not refused.
-	HostCassette *HostCassette
+	// HostReplay, when set, answers the handlers it handles, so those
+	// handlers are not refused.
+	HostReplay HostReplay
 	// Hosts is the registry the run will dispatch through (nil = the
 	// engine's defaults); a handler it cannot serve is refused.
 	Hosts *host.Registry
@@ -58,7 +58,7 @@ func (c *compiler) hosts() *host.Registry {
 
 // handled reports whether a run can serve handler h.
 func (c *compiler) handled(h string) bool {
-	if isAgentHandler(h) || c.opts.LateHandlers || c.opts.HostCassette.Handles(h) {
+	if isAgentHandler(h) || c.opts.LateHandlers || replays(c.opts.HostReplay, h) {
 		return true
 	}
 	_, _, _, ok := c.hosts().Lookup(h)

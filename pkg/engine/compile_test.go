@@ -2,8 +2,6 @@ package engine
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -38,17 +36,14 @@ func TestRefusedConstructsByNameAndPosition(t *testing.T) {
 	}
 }
 
-func TestHostCassetteAllowsUnknownHandler(t *testing.T) {
-	dir := t.TempDir()
-	cas := filepath.Join(dir, "c.yaml")
-	os.WriteFile(cas, []byte("kind: host_cassette\nepisodes:\n  - id: inbox\n    match: { handler: host.inbox.add }\n    response: { data: { ok: true } }\n"), 0o644)
-	hc, err := LoadHostCassette(cas)
-	if err != nil {
-		t.Fatal(err)
+func TestHostReplayAllowsUnknownHandler(t *testing.T) {
+	_, err := Compile(loadStory(t, "refused"), CompileOptions{Hosts: host.NewRegistry()})
+	if err == nil || !strings.Contains(err.Error(), "host.inbox.add") {
+		t.Fatalf("without a replay host.inbox.add must be refused: %v", err)
 	}
-	_, err = Compile(loadStory(t, "refused"), CompileOptions{HostCassette: hc, Hosts: host.NewRegistry()})
+	_, err = Compile(loadStory(t, "refused"), CompileOptions{HostReplay: &fakeReplay{handler: "host.inbox.add"}, Hosts: host.NewRegistry()})
 	if err != nil && strings.Contains(err.Error(), "host.inbox.add") {
-		t.Errorf("with a cassette serving host.inbox.add it must not be refused: %v", err)
+		t.Errorf("with a replay serving host.inbox.add it must not be refused: %v", err)
 	}
 }
 

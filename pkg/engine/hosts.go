@@ -46,8 +46,8 @@ type hostAnswer struct {
 // rc is the rendered agent call (nil for other handlers); promptErr is why
 // its prompt could not be rendered, reported as the call's failure.
 func (r *runner) dispatch(ctx context.Context, e *Effect, args map[string]any, rc *RenderedCall, promptErr error) (hostAnswer, string, error) {
-	if hc := r.opts.HostCassette; hc != nil && hc.Handles(e.Invoke) {
-		res, id, err := hc.play(ctx, r, e, args)
+	if replays(r.opts.HostReplay, e.Invoke) {
+		res, id, err := r.replayHost(ctx, e, args)
 		return hostAnswer{data: res}, id, err
 	}
 	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok && op == "" {
@@ -246,4 +246,13 @@ func (m *Machine) storyRenderer(st *story.Story) *PromptRenderer {
 	p := newPromptRenderer(st.Dir, storyLoader(st))
 	m.renders[st.Dir] = p
 	return p
+}
+
+func shallowWith(m map[string]any, k string, v any) map[string]any {
+	out := make(map[string]any, len(m)+1)
+	for kk, vv := range m {
+		out[kk] = vv
+	}
+	out[k] = v
+	return out
 }

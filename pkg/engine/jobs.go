@@ -209,7 +209,7 @@ func (r *runner) prepareJob(e *Effect, args map[string]any, rc *RenderedCall, pr
 	env := r.hostEnv()
 	env.Emit = nil
 	args = jsonvalue.Normalize(args).(map[string]any)
-	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok && (op == "" || !isAgentHandler(e.Invoke)) && !r.opts.HostCassette.Handles(e.Invoke) {
+	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok && (op == "" || !isAgentHandler(e.Invoke)) && !replays(r.opts.HostReplay, e.Invoke) {
 		return func(ctx context.Context) (hostAnswer, error) {
 			if op != "" {
 				if _, ok := args["op"]; !ok {
@@ -223,9 +223,9 @@ func (r *runner) prepareJob(e *Effect, args map[string]any, rc *RenderedCall, pr
 			return hostAnswer{data: res.Data, err: res.Error, delay: res.Delay, clar: res.Clarification}, nil
 		}
 	}
-	if hc := r.opts.HostCassette; hc != nil && hc.Handles(e.Invoke) {
-		// cassette playback reads the session: answer it now
-		res, _, err := hc.play(r.jobCtx, r, e, args)
+	if replays(r.opts.HostReplay, e.Invoke) {
+		// a replay reads the session: answer it now
+		res, _, err := r.replayHost(r.jobCtx, e, args)
 		return func(context.Context) (hostAnswer, error) { return hostAnswer{data: res}, err }
 	}
 	if isAgentHandler(e.Invoke) {

@@ -42,10 +42,11 @@ type Options struct {
 	World     World   // initial world (InitWorld); nil = story defaults
 	Inputs    []Input // consumed in order when the machine rests
 	Agents    AgentCaller
-	// HostCassette answers host calls for every handler it has episodes for.
-	HostCassette *HostCassette
-	Sink         Sink       // nil = events dropped
-	Notes        func(Note) // human log; nil = none
+	// HostReplay answers, instead of their handlers, the host calls it
+	// handles (a host cassette, pkg/compose); nil = none.
+	HostReplay HostReplay
+	Sink       Sink       // nil = events dropped
+	Notes      func(Note) // human log; nil = none
 	// NoSnapshot leaves the session.story snapshot out of the trace.
 	NoSnapshot bool
 	Now        func() time.Time

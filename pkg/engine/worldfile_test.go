@@ -60,15 +60,3 @@ func FuzzLoadWorldFile(f *testing.F) {
 		}
 	})
 }
-
-func TestLoadHostCassetteReadErrors(t *testing.T) {
-	t.Chdir(t.TempDir())
-	if err := os.Mkdir("adir", 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for path, want := range map[string]string{"nosuch": "nosuch: no such file", "adir": "adir: is a directory"} {
-		if _, err := LoadHostCassette(path); err == nil || err.Error() != want {
-			t.Errorf("LoadHostCassette(%q) = %v, want %q", path, err, want)
-		}
-	}
-}

@@ -36,7 +36,7 @@ type fixtureRun struct {
 	sess      *engine.Session
 	first     *engine.Session       // the session run() closes; restarts close their own
 	sopts     engine.SessionOptions // how the session was started (legacy restarts)
-	hc        *engine.HostCassette
+	hc        *compose.HostCassette
 	rec       *Recording
 	star      host.StarlarkOptions
 	hadErrors bool
@@ -219,7 +219,7 @@ func (fr *fixtureRun) loadCassettes() bool {
 		if !in {
 			return false
 		}
-		hc, err := engine.LoadHostCassette(full)
+		hc, err := compose.LoadHostCassette(full)
 		if err != nil {
 			fr.fatal(fx.at("host_cassette"), "host_cassette: %v", err)
 			return false
@@ -318,7 +318,7 @@ func (fr *fixtureRun) initialWorld() (map[string]any, bool) {
 func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, world map[string]any, agents engine.AgentCaller, sink engine.Sink, workDir string) engine.SessionOptions {
 	fx := fr.fx
 	o := engine.SessionOptions{
-		Options: engine.Options{SessionID: sessionID(fx), World: world, Agents: agents, HostCassette: fr.hc, Sink: sink, NoSnapshot: true,
+		Options: engine.Options{SessionID: sessionID(fx), World: world, Agents: agents, HostReplay: fr.hc, Sink: sink, NoSnapshot: true,
 			Observer: fr.r.opts.Observer, Strict: fr.r.opts.Strict},
 		StartState: fx.InitialState, Hosts: reg, Clock: engine.NewVirtualClock(epoch), WorkDir: workDir,
 		// upstream's rig arms only a seeded initial_state's timeout, and

@@ -1,4 +1,4 @@
-package engine
+package compose
 
 import (
 	"context"
@@ -20,6 +20,7 @@ import (
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/agent"
+	"kitsoki/pkg/engine"
 )
 
 // HostCassette answers host calls from a recorded `kind: host_cassette`
@@ -27,7 +28,8 @@ import (
 // match.handler is served by the cassette instead of its live handler. A
 // call that matches no episode is an error naming the call and the
 // available episodes. host.agent.* episodes with an agent: block write the
-// agent.call.* events of the recording.
+// agent.call.* events of the recording. It is the engine's
+// [engine.HostReplay]; a nil *HostCassette handles nothing.
 type HostCassette struct {
 	Path      string
 	AppID     string
@@ -215,106 +217,104 @@ func valuesEqual(a, b any) bool {
 	return err1 == nil && err2 == nil && string(ja) == string(jb)
 }
 
-// play answers one call from the cassette.
-func (hc *HostCassette) play(ctx context.Context, r *runner, e *Effect, args map[string]any) (map[string]any, string, error) {
-	handler, op, _ := hc.route(e.Invoke)
+// Replay answers one call from the cassette (engine.HostReplay): the
+// episode's data or error, and for an agent: block the agent.call.*
+// events of the recording. An episode's delay is slept on a real clock
+// only: a virtual clock never sleeps, the delay is virtual time that
+// nothing advances during a foreground call (upstream hangs, ⚠).
+func (hc *HostCassette) Replay(ctx context.Context, c engine.ReplayCall) (engine.Replayed, error) {
+	var out engine.Replayed
+	handler, op, _ := hc.route(c.Handler)
+	args := c.Args
 	if op != "" {
-		args = shallowWith(args, "op", op)
+		args = maps.Clone(args)
+		if args == nil {
+			args = map[string]any{}
+		}
+		args["op"] = op
 	}
-	ep, idx, err := hc.match(handler, r.turnState, args)
+	ep, idx, err := hc.match(handler, c.State, args)
 	if err != nil {
-		return nil, "", err
+		return out, err
 	}
-	if _, virtual := r.clock.(*VirtualClock); ep.Delay != "" && !virtual {
-		// a virtual clock never sleeps: the delay is virtual time that
-		// nothing advances during a foreground call (upstream hangs, ⚠)
+	if ep.Delay != "" && !c.Virtual {
 		d, _ := duration.Parse(ep.Delay)
 		t := time.NewTimer(d)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return nil, "", ctx.Err()
+			return out, ctx.Err()
 		case <-t.C:
 		}
 	}
-	callID := ""
 	if ep.Agent != nil {
 		appID := hc.AppID
 		if appID == "" {
-			appID = r.m.AppID
+			appID = c.AppID
 		}
-		callID = agent.CassetteCallID(appID, ep.ID, idx)
-		verb := ep.Agent.Verb
-		if verb == "" {
-			verb = strings.TrimPrefix(e.Invoke, "host.agent.")
-		}
-		start := &agent.CallStartPayload{Verb: verb, Agent: ep.Agent.Agent, Model: ep.Agent.Model, Prompt: ep.Agent.Prompt}
-		if in, ok := jsonvalue.Normalize(ep.Agent.Input).(map[string]any); ok {
-			start.Input = in
-		}
-		if err := r.opts.emitRaw(Event{Turn: r.turn, Kind: agent.EventCallStart, StatePath: r.cur.Path, CallID: callID,
-			EpisodeID: ep.ID, MatchIdx: idx, Payload: start}); err != nil {
-			return nil, callID, err
-		}
-		if ep.Agent.Error != "" {
-			if err := r.opts.emitRaw(Event{Turn: r.turn, Kind: agent.EventCallError, StatePath: r.cur.Path, CallID: callID,
-				Payload: &agent.CallErrorPayload{Verb: verb, Agent: ep.Agent.Agent, DurationMS: ep.Agent.DurationMS, Error: ep.Agent.Error}}); err != nil {
-				return nil, callID, err
-			}
-		} else {
-			var resp any
-			if s := ep.Agent.Response; s != "" {
-				if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
-					resp = json.RawMessage(t)
-				} else {
-					resp = s
-				}
-			}
-			if ep.Agent.exact != nil {
-				resp = ep.Agent.exact
-			}
-			var meta map[string]any
-			if ep.Agent.PromptTokens > 0 || ep.Agent.ResponseTokens > 0 || ep.Agent.CostUSD > 0 {
-				meta = map[string]any{}
-				usage := map[string]any{}
-				if ep.Agent.PromptTokens > 0 {
-					usage["input_tokens"] = ep.Agent.PromptTokens
-				}
-				if ep.Agent.ResponseTokens > 0 {
-					usage["output_tokens"] = ep.Agent.ResponseTokens
-				}
-				if len(usage) > 0 {
-					meta["usage"] = usage
-				}
-				if ep.Agent.CostUSD > 0 {
-					meta["cost_usd"] = ep.Agent.CostUSD
-				}
-			}
-			if err := r.opts.emitRaw(Event{Turn: r.turn, Kind: agent.EventCallComplete, StatePath: r.cur.Path, CallID: callID,
-				Payload: cassetteComplete{Verb: verb, Agent: ep.Agent.Agent, Model: ep.Agent.Model, DurationMS: ep.Agent.DurationMS,
-					Response: resp, Meta: meta}}); err != nil {
-				return nil, callID, err
-			}
-		}
+		out.CallID = agent.CassetteCallID(appID, ep.ID, idx)
+		out.Events = ep.agentEvents(out.CallID, idx, strings.TrimPrefix(c.Handler, "host.agent."))
 	}
 	if ep.Response.InfraError != "" {
-		return nil, callID, fmt.Errorf("cassette episode %q: infra error: %s", ep.ID, ep.Response.InfraError)
+		return out, fmt.Errorf("cassette episode %q: infra error: %s", ep.ID, ep.Response.InfraError)
 	}
 	if ep.Response.Error != "" {
-		return nil, callID, fmt.Errorf("%s", ep.Response.Error)
+		return out, fmt.Errorf("%s", ep.Response.Error)
 	}
-	data, _ := jsonvalue.Normalize(ep.Response.Data).(map[string]any)
-	if data == nil {
-		data = map[string]any{}
+	out.Data, _ = jsonvalue.Normalize(ep.Response.Data).(map[string]any)
+	if out.Data == nil {
+		out.Data = map[string]any{}
 	}
-	if isAgentHandler(e.Invoke) {
-		if _, ok := data["submitted"]; !ok {
-			if s, ok := data["submission"]; ok {
-				data["submitted"] = jsonvalue.Normalize(s)
-			}
+	return out, nil
+}
+
+// agentEvents are the agent.call.start and .complete (or .error) events
+// an agent: block records, for call id callID, the idx-th play of the
+// episode; verb is the invoked verb when the block names none.
+func (ep *hostEpisode) agentEvents(callID string, idx int, verb string) []engine.Event {
+	a := ep.Agent
+	if a.Verb != "" {
+		verb = a.Verb
+	}
+	start := &agent.CallStartPayload{Verb: verb, Agent: a.Agent, Model: a.Model, Prompt: a.Prompt}
+	if in, ok := jsonvalue.Normalize(a.Input).(map[string]any); ok {
+		start.Input = in
+	}
+	evs := []engine.Event{{Kind: agent.EventCallStart, CallID: callID, EpisodeID: ep.ID, MatchIdx: idx, Payload: start}}
+	if a.Error != "" {
+		return append(evs, engine.Event{Kind: agent.EventCallError, CallID: callID,
+			Payload: &agent.CallErrorPayload{Verb: verb, Agent: a.Agent, DurationMS: a.DurationMS, Error: a.Error}})
+	}
+	var resp any
+	if s := a.Response; s != "" {
+		if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+			resp = json.RawMessage(t)
+		} else {
+			resp = s
 		}
 	}
-	return data, callID, nil
+	if a.exact != nil {
+		resp = a.exact
+	}
+	var meta map[string]any
+	if a.PromptTokens > 0 || a.ResponseTokens > 0 || a.CostUSD > 0 {
+		meta = map[string]any{}
+		usage := map[string]any{}
+		if a.PromptTokens > 0 {
+			usage["input_tokens"] = a.PromptTokens
+		}
+		if a.ResponseTokens > 0 {
+			usage["output_tokens"] = a.ResponseTokens
+		}
+		if len(usage) > 0 {
+			meta["usage"] = usage
+		}
+		if a.CostUSD > 0 {
+			meta["cost_usd"] = a.CostUSD
+		}
+	}
+	return append(evs, engine.Event{Kind: agent.EventCallComplete, CallID: callID,
+		Payload: cassetteComplete{Verb: verb, Agent: a.Agent, Model: a.Model, DurationMS: a.DurationMS, Response: resp, Meta: meta}})
 }
 
 // cassetteComplete is agent.call.complete on the cassette path (B.2).
@@ -325,25 +325,6 @@ type cassetteComplete struct {
 	DurationMS int64          `json:"duration_ms"`
 	Response   any            `json:"response,omitempty"`
 	Meta       map[string]any `json:"meta,omitempty"`
-}
-
-func (o *Options) emitRaw(ev Event) error {
-	if o.Sink == nil {
-		return nil
-	}
-	if ev.TS.IsZero() {
-		ev.TS = time.Now()
-	}
-	return o.Sink.Emit(ev)
-}
-
-func shallowWith(m map[string]any, k string, v any) map[string]any {
-	out := make(map[string]any, len(m)+1)
-	for kk, vv := range m {
-		out[kk] = vv
-	}
-	out[k] = v
-	return out
 }
 
 // Remaining lists the ids of the episodes never played, in file order

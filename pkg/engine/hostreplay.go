@@ -1,0 +1,78 @@
+package engine
+
+import (
+	"context"
+	"time"
+
+	"kitsoki/internal/jsonvalue"
+)
+
+// HostReplay answers host calls from a recording instead of their
+// handlers ([Options].HostReplay; pkg/compose's host cassette implements
+// it), so the engine reads no recording itself.
+type HostReplay interface {
+	// Handles reports whether the recording answers the handler.
+	Handles(handler string) bool
+	// Replay answers one call. The returned Events are written before
+	// the answer is used, also when the error is set; the error is the
+	// call's failure (the effect's on_error applies).
+	Replay(ctx context.Context, c ReplayCall) (Replayed, error)
+}
+
+// ReplayCall is one host call put to a [HostReplay].
+type ReplayCall struct {
+	Handler string         // the invoke: name
+	Args    map[string]any // the rendered with:
+	State   string         // the state the turn began at (phase matching)
+	AppID   string         // the story's app id
+	Virtual bool           // the session runs on a virtual clock, which never sleeps
+}
+
+// Replayed is a [HostReplay]'s answer: the call's data, its call id and
+// the events the recording wrote for it (agent.call.*); the engine stamps
+// each with the turn, the state and the time.
+type Replayed struct {
+	Data   map[string]any
+	CallID string
+	Events []Event
+}
+
+// replays reports whether hr answers handler h.
+func replays(hr HostReplay, h string) bool {
+	return hr != nil && hr.Handles(h)
+}
+
+// replayHost answers a call from the session's HostReplay, writing the
+// recording's events straight to the sink (they are not the turn's). An
+// agent verb's replayed submission is its submitted value too.
+func (r *runner) replayHost(ctx context.Context, e *Effect, args map[string]any) (map[string]any, string, error) {
+	_, virtual := r.clock.(*VirtualClock)
+	rep, err := r.opts.HostReplay.Replay(ctx, ReplayCall{Handler: e.Invoke, Args: args, State: r.turnState, AppID: r.m.AppID, Virtual: virtual})
+	for _, ev := range rep.Events {
+		ev.Turn, ev.StatePath = r.turn, r.cur.Path
+		if r.opts.Sink == nil {
+			break
+		}
+		if ev.TS.IsZero() {
+			ev.TS = time.Now()
+		}
+		if err := r.opts.Sink.Emit(ev); err != nil {
+			return nil, rep.CallID, err
+		}
+	}
+	if err != nil {
+		return nil, rep.CallID, err
+	}
+	data := rep.Data
+	if data == nil {
+		data = map[string]any{}
+	}
+	if isAgentHandler(e.Invoke) {
+		if _, ok := data["submitted"]; !ok {
+			if s, ok := data["submission"]; ok {
+				data["submitted"] = jsonvalue.Normalize(s)
+			}
+		}
+	}
+	return data, rep.CallID, nil
+}
