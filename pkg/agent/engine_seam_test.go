@@ -85,7 +85,7 @@ func TestEngineSeamBindKeysAndErrorKind(t *testing.T) {
 			})); err != nil {
 				t.Fatal(err)
 			}
-			res := engine.Run(context.Background(), m, engine.Options{Agents: compose.RegistryCaller(reg, nil)})
+			res := engine.RunSession(context.Background(), m, engine.SessionOptions{Bootstrap: true, Options: engine.Options{Agents: compose.RegistryCaller(reg, nil)}})
 			if res.Outcome != engine.OutcomeTerminal || res.State != tc.wantState {
 				t.Fatalf("outcome %s in %s (err %v), want terminal in %s", res.Outcome, res.State, res.Err, tc.wantState)
 			}
@@ -142,7 +142,7 @@ episodes:
 		t.Fatal(err)
 	}
 	defer reg.Close()
-	res := engine.Run(context.Background(), m, engine.Options{Agents: compose.RegistryCaller(reg, sink), Sink: sink, NoSnapshot: true})
+	res := engine.RunSession(context.Background(), m, engine.SessionOptions{Bootstrap: true, Options: engine.Options{Agents: compose.RegistryCaller(reg, sink), Sink: sink, NoSnapshot: true}})
 	if res.State != "failed" || len(res.Calls) != 1 || len(errorIDs) != 1 {
 		t.Fatalf("state %s, calls %+v, error events %v (err %v)", res.State, res.Calls, errorIDs, res.Err)
 	}

@@ -66,7 +66,7 @@ func runAgentStory(t *testing.T, answer agent.AgentFunc) (*engine.Result, *event
 		t.Fatal(err)
 	}
 	sink := &eventLog{}
-	return engine.Run(context.Background(), m, engine.Options{Agents: RegistryCaller(reg, sink), Sink: sink}), sink
+	return engine.RunSession(context.Background(), m, engine.SessionOptions{Bootstrap: true, Options: engine.Options{Agents: RegistryCaller(reg, sink), Sink: sink}}), sink
 }
 
 // The registry answers the engine's agent calls and its agent.call.*

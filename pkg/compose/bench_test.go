@@ -73,7 +73,7 @@ func BenchmarkRun(b *testing.B) {
 		reg.RegisterInProcess("agent.fast", agent.AgentFunc(func(ctx context.Context, req *agent.AskRequest) (*agent.AskResponse, error) {
 			return &agent.AskResponse{Submission: json.RawMessage(`{"ok":true}`)}, nil
 		}))
-		res := engine.Run(context.Background(), m, engine.Options{Inputs: inputs, Agents: RegistryCaller(reg, sink), Sink: sink})
+		res := engine.RunSession(context.Background(), m, engine.SessionOptions{Bootstrap: true, Options: engine.Options{Inputs: inputs, Agents: RegistryCaller(reg, sink), Sink: sink}})
 		reg.Close()
 		if res.Outcome != engine.OutcomeRested || res.World["n"] != int64(transitions+1) {
 			b.Fatalf("outcome %s n=%v err %v", res.Outcome, res.World["n"], res.Err)
@@ -111,7 +111,7 @@ func BenchmarkRunTraced(b *testing.B) {
 		reg.RegisterInProcess("agent.fast", agent.AgentFunc(func(ctx context.Context, req *agent.AskRequest) (*agent.AskResponse, error) {
 			return &agent.AskResponse{Submission: json.RawMessage(`{"ok":true}`)}, nil
 		}))
-		res := engine.Run(context.Background(), m, engine.Options{Inputs: inputs, Agents: RegistryCaller(reg, sink), Sink: sink, NoSnapshot: true})
+		res := engine.RunSession(context.Background(), m, engine.SessionOptions{Bootstrap: true, Options: engine.Options{Inputs: inputs, Agents: RegistryCaller(reg, sink), Sink: sink, NoSnapshot: true}})
 		reg.Close()
 		w.Close()
 		if res.Outcome != engine.OutcomeRested {

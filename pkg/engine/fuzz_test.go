@@ -39,7 +39,7 @@ func FuzzRun(f *testing.F) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		res := Run(ctx, m, Options{Agents: agents, NoSnapshot: true, Inputs: []Input{{Intent: intent}, {Intent: intent}}})
+		res := RunSession(ctx, m, SessionOptions{Bootstrap: true, Options: Options{Agents: agents, NoSnapshot: true, Inputs: []Input{{Intent: intent}, {Intent: intent}}}})
 		if res == nil || res.Outcome == "" {
 			t.Fatal("no result")
 		}

@@ -97,7 +97,7 @@ func runStory(t testing.TB, name, root string, opts Options) (*Result, *recSink)
 	}
 	sink := &recSink{}
 	opts.Sink = sink
-	return Run(context.Background(), m, opts), sink
+	return RunSession(context.Background(), m, SessionOptions{Bootstrap: true, Options: opts}), sink
 }
 
 // runWant runs testdata/<name> as runStory does and fails the test unless

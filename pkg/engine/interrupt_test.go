@@ -14,7 +14,7 @@ func TestRunInterruptedStopsCleanly(t *testing.T) {
 	defer cancel()
 	sink := &recSink{}
 	start := time.Now()
-	res := Run(ctx, m, Options{Sink: sink})
+	res := RunSession(ctx, m, SessionOptions{Bootstrap: true, Options: Options{Sink: sink}})
 	if res.Outcome != OutcomeFailed || !strings.Contains(res.Err.Error(), "interrupted") {
 		t.Fatalf("outcome %s err %v", res.Outcome, res.Err)
 	}

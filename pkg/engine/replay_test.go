@@ -54,7 +54,7 @@ func TestTraceEventsReconstructTheRun(t *testing.T) {
 			w, _ := InitWorld(m.World, nil, nil)
 			w["session_id"] = "s1"
 			sink := &recSink{}
-			res := Run(t.Context(), m, Options{SessionID: "s1", World: w, Inputs: c.in, Sink: sink})
+			res := RunSession(t.Context(), m, SessionOptions{Bootstrap: true, Options: Options{SessionID: "s1", World: w, Inputs: c.in, Sink: sink}})
 			state, world := replayEvents(t, m, sink.evs)
 			if state != res.State {
 				t.Errorf("folded state %q, run ended in %q", state, res.State)

@@ -31,7 +31,7 @@ type Input struct {
 	// instead of "[intent] <name>" (story-runtime §1.3).
 	Display string
 	// Start, when set, is turn.start's input instead of turn.input's:
-	// [Run] gives an input with neither Display nor Start
+	// [RunSession] gives an input with neither Display nor Start
 	// "[direct] intent=<name>", as upstream's headless turn writes it.
 	Start string
 }
@@ -166,19 +166,14 @@ type funcClock func() time.Time
 
 func (f funcClock) Now() time.Time { return f() }
 
-// Run executes the machine from its root until it ends or rests with no
-// input (a resting state's timeout: is waited out and fired first, and
-// background jobs are waited for). It always returns a Result;
-// Result.Err carries the failure. It is a Session driven to its end.
-func Run(ctx context.Context, m *Machine, opts Options) *Result {
-	return RunSession(ctx, m, SessionOptions{Options: opts, Bootstrap: true})
-}
-
-// RunSession is Run with the session's options (a host registry, a work
-// directory, views): kitsoki run's one-shot drive of a session. The turns
-// are a session's, on the one engine path kitsoki test takes too; only
-// what drives them is Run's: the inputs in order, a rejected input or a
-// failed turn ends the run, resting timeouts are waited out.
+// RunSession drives a session to its end: kitsoki run's one-shot run,
+// from the start state (turn 0 with so.Bootstrap) until it ends or rests
+// with no input left (a resting state's timeout: is waited out and fired
+// first, and background jobs are waited for). The turns are a session's,
+// on the one engine path kitsoki test takes too; only the driving is
+// RunSession's: the inputs in order, a rejected input or a failed turn
+// ends the run. It always returns a Result; Result.Err carries the
+// failure.
 func RunSession(ctx context.Context, m *Machine, so SessionOptions) *Result {
 	opts := so.Options
 	s, err := Start(ctx, m, so)
@@ -222,7 +217,7 @@ func RunSession(ctx context.Context, m *Machine, so SessionOptions) *Result {
 	return res
 }
 
-// runInputs is the one-shot loop of Run: every input in order, then the
+// runInputs is the one-shot loop of RunSession: every input in order, then the
 // resting state's timeouts and the background jobs, until nothing is left
 // to wait for.
 func (s *Session) runInputs(ctx context.Context, consumed *int) error {

@@ -48,7 +48,7 @@ func TestTurnZeroRecordsSnapshotAndOverrides(t *testing.T) {
 		t.Fatal(err)
 	}
 	sink := &recSink{}
-	Run(t.Context(), m, Options{World: w, Sink: sink})
+	RunSession(t.Context(), m, SessionOptions{Bootstrap: true, Options: Options{World: w, Sink: sink}})
 	if len(sink.evs) < 2 || sink.evs[0].Kind != KindSessionStory || sink.evs[0].StatePath != "" {
 		t.Fatalf("first event = %+v", sink.evs[0])
 	}

@@ -64,11 +64,11 @@ func TestTimeoutInterruptedByContext(t *testing.T) {
 	defer cancel()
 	m := compileStory(t, "timeout")
 	sink := &recSink{}
-	res := Run(ctx, m, Options{Sink: sink, Notes: func(n Note) {
+	res := RunSession(ctx, m, SessionOptions{Bootstrap: true, Options: Options{Sink: sink, Notes: func(n Note) {
 		if n.Kind == "timeout" {
 			cancel() // the run is now waiting 5m
 		}
-	}})
+	}}})
 	if res.Outcome != OutcomeFailed || !errors.Is(res.Err, context.Canceled) || !strings.Contains(res.Err.Error(), `waiting 5m for the timeout of "waiting"`) {
 		t.Fatalf("outcome %s err %v", res.Outcome, res.Err)
 	}
@@ -84,7 +84,7 @@ func TestTimeoutRealTimer(t *testing.T) {
 	m := compileStory(t, "timeout")
 	m.Root = "escalate"
 	m.States["pipeline"].Timeout = nil
-	res := Run(context.Background(), m, Options{World: w})
+	res := RunSession(context.Background(), m, SessionOptions{Bootstrap: true, Options: Options{World: w}})
 	wantOutcome(t, res, OutcomeRested, "pipeline")
 }
 
@@ -97,7 +97,7 @@ func TestTimeoutBadRenderedAfter(t *testing.T) {
 	m.Root = "escalate"
 	fw := &fakeWait{}
 	var notes []Note
-	res := Run(context.Background(), m, Options{World: w, Wait: fw.wait, Notes: func(n Note) { notes = append(notes, n) }})
+	res := RunSession(context.Background(), m, SessionOptions{Bootstrap: true, Options: Options{World: w, Wait: fw.wait, Notes: func(n Note) { notes = append(notes, n) }}})
 	wantOutcome(t, res, OutcomeRested, "escalate")
 	if len(fw.got) != 0 {
 		t.Errorf("waited %v, want no wait", fw.got)

@@ -25,7 +25,7 @@ func TestRenderMatchesLiveRun(t *testing.T) {
 		calls = append(calls, c)
 		return &engine.AgentAnswer{Submission: []byte(`{"decision":"ok"}`)}, nil
 	})
-	res := engine.Run(context.Background(), m, engine.Options{Agents: agents, NoSnapshot: true})
+	res := engine.RunSession(context.Background(), m, engine.SessionOptions{Bootstrap: true, Options: engine.Options{Agents: agents, NoSnapshot: true}})
 	if res.Err != nil || len(calls) != 4 {
 		t.Fatalf("run: %v, %d calls", res.Err, len(calls))
 	}

@@ -235,7 +235,7 @@ func TestEngineRunLocalFailOpenFallsBackToClaude(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		res = engine.Run(ctx, m, engine.Options{SessionID: "s1", Agents: compose.RegistryCaller(reg, sink), Sink: sink})
+		res = engine.RunSession(ctx, m, engine.SessionOptions{Bootstrap: true, Options: engine.Options{SessionID: "s1", Agents: compose.RegistryCaller(reg, sink), Sink: sink}})
 	})
 	if !strings.Contains(disclosed, "downloading "+a.Model) {
 		t.Errorf("no disclosure: %s", disclosed)
