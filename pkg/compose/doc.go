@@ -9,7 +9,9 @@
 // transports (adapters.go): [RegistryCaller] answers the engine's agent
 // calls through the agent registry, [AgentSink] forwards the registry's
 // events into the run's sink, [TraceSink] writes a run's events to a trace
-// file, so pkg/engine touches neither.
+// file, and [HostCassette] (hostcassette.go) is the engine's
+// [engine.HostReplay] read from a `kind: host_cassette` file (trace-eval.md
+// part B), so pkg/engine touches none of them.
 //
 // kitsoki run, test, eval run and mcp serve all build through it, so the
 // operator's profile layers hold the same way for all four

@@ -1,14 +1,23 @@
 // Package engine runs a loaded story: a [Session] takes one turn at a time
-// (kitsoki test drives it fixture turn by fixture turn) and [Run] drives a
-// session to its end for kitsoki run, on the same turn path (only the
-// driving is Run's: inputs in order, a refused input or a failed turn ends
-// it, resting timeouts are waited out).
+// (kitsoki test drives it fixture turn by fixture turn) and [RunSession]
+// drives a session to its end for kitsoki run, on the same turn path (only
+// the driving is RunSession's: inputs in order, a refused input or a
+// failed turn ends it, resting timeouts are waited out).
 // It owns the run-time semantics of the story format (story-runtime.md,
 // story-format.md §4–§6) and the trace events they write; it must not parse
 // YAML (pkg/story), fold imports (pkg/fold, called at [Compile]), serve host
-// handlers (pkg/host, through a *host.Registry), render views (pkg/view,
-// through [ViewRenderer]), talk to agent transports (pkg/agent, through
-// [AgentCaller]) or format trace lines (pkg/trace, through [Sink]).
+// handlers (pkg/host, through a *host.Registry), read recordings of host
+// calls (pkg/compose's host cassette, through [HostReplay]), render views
+// (pkg/view, through [ViewRenderer]), talk to agent transports (pkg/agent,
+// through [AgentCaller]) or format trace lines (pkg/trace, through [Sink]).
+//
+// A session's state lives on its runner (the machine, options, the
+// configuration, world, turn counter, clock, hosts, jobs, inbox, armed
+// timeout, and the journal of keys written since the last turn began); the
+// scratch of the turn being run (its events, say narration, redirect and
+// view decisions, the batch being dispatched, the held walk) is one turn
+// value, made fresh by newTurn at each turn start, user or synthetic, so
+// nothing of one turn reaches the next.
 //
 // The [Machine] is compiled once before anything runs. A user intent passes
 // the allowed-set check and the slots or is a *[Rejection] with upstream's
@@ -28,14 +37,15 @@
 // engine never prints: callers receive Turns, a [Result] and an optional
 // stream of [Note] for a human log.
 //
-// Layout: session.go (the Session API), run.go (Run, the turn loop,
-// rejections), step.go (queued calls, on_error, firing an intent, entering
+// Layout: session.go (the Session API), run.go (RunSession, the runner and
+// the turn loop, rejections), turn.go (the per-turn scratch), step.go (queued calls, on_error, firing an intent, entering
 // and leaving states), emits.go (walk-time emits, hops, the post-bind
 // pass), effects.go (the effects walk), parallel.go (regions, emit: propagation),
 // timeout.go, jobs.go (background jobs, on_complete, clarifications, the
 // inbox), gates.go (decision gates, decider: human, staged mode), slots.go,
 // world.go (the initial world, seeded keys, set coercion, increments),
-// replay.go (the world's replayed shape between turns), paths.go (bind
+// replay.go (the world's replayed shape between turns), hostreplay.go (the
+// [HostReplay] seam and the writing of its events), paths.go (bind
 // result paths, flat world keys), eval.go (guards and value templates),
 // prompt.go (with: blocks, call ids, agent prompts), clock.go (wall and
 // virtual clocks, Advance's one-step move), held.go (a transition's walk
