@@ -8,15 +8,10 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 
-	"go.yaml.in/yaml/v3"
-
-	"kitsoki/internal/cassettehead"
-	"kitsoki/internal/duration"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/agent"
@@ -34,42 +29,12 @@ type HostCassette struct {
 	Path      string
 	AppID     string
 	phaseFrom *regexp.Regexp
-	episodes  []*hostEpisode
+	episodes  []*agent.Episode
 	handlers  map[string]bool
 
 	mu     sync.Mutex
 	played map[int]bool
 	counts map[string]int
-}
-
-type hostEpisode struct {
-	ID       string         `yaml:"id"`
-	Match    map[string]any `yaml:"match"`
-	Replay   string         `yaml:"replay"`
-	Delay    string         `yaml:"delay"`
-	Response struct {
-		Data       any    `yaml:"data"`
-		Error      string `yaml:"error"`
-		InfraError string `yaml:"infra_error"`
-	} `yaml:"response"`
-	Agent *struct {
-		Verb           string  `yaml:"verb"`
-		Agent          string  `yaml:"agent"`
-		Model          string  `yaml:"model"`
-		DurationMS     int64   `yaml:"duration_ms"`
-		PromptTokens   int64   `yaml:"prompt_tokens"`
-		ResponseTokens int64   `yaml:"response_tokens"`
-		CostUSD        float64 `yaml:"cost_usd"`
-		Prompt         string  `yaml:"prompt"`
-		Input          any     `yaml:"input"`
-		Response       string  `yaml:"response"`
-		Error          string  `yaml:"error"`
-		CallID         string  `yaml:"call_id"`
-		// ResponseJSON is response_json:, the exact submission
-		// (cassettehead.ResponseJSON); it wins over Response.
-		ResponseJSON yaml.Node       `yaml:"response_json"`
-		exact        json.RawMessage `yaml:"-"`
-	} `yaml:"agent"`
 }
 
 // LoadHostCassette reads a host cassette file.
@@ -81,40 +46,25 @@ func LoadHostCassette(path string) (*HostCassette, error) {
 	return ParseHostCassette(path, data)
 }
 
-// ParseHostCassette parses host cassette bytes; name appears in errors.
-func ParseHostCassette(abs string, data []byte) (*HostCassette, error) {
-	var doc struct {
-		cassettehead.Header `yaml:",inline"`
-		Episodes            []*hostEpisode `yaml:"episodes"`
-	}
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, cassettehead.YAMLError(abs, err)
-	}
-	phaseFrom, err := doc.Check(abs, "kitsoki run replays only; recording is not supported here")
+// ParseHostCassette parses host cassette bytes as pkg/agent's cassette
+// reader does (the same file serves both, !include rooted beside name);
+// name appears in errors. It replays only, and every episode must name
+// the handler it answers.
+func ParseHostCassette(name string, data []byte) (*HostCassette, error) {
+	c, err := agent.ParseCassette(name, data)
 	if err != nil {
 		return nil, err
 	}
-	hc := &HostCassette{Path: abs, AppID: doc.AppID, phaseFrom: phaseFrom, episodes: doc.Episodes, handlers: map[string]bool{},
+	if c.RecordMode == "new_episodes" {
+		return nil, fmt.Errorf("cassette: %q: record_mode %q: kitsoki run replays only; recording is not supported here", name, c.RecordMode)
+	}
+	hc := &HostCassette{Path: name, AppID: c.AppID, phaseFrom: c.PhaseFrom, episodes: c.Episodes, handlers: map[string]bool{},
 		played: map[int]bool{}, counts: map[string]int{}}
-	for i, ep := range doc.Episodes {
-		if ep == nil {
-			return nil, cassettehead.EmptyEpisode(abs, i)
-		}
+	for _, ep := range c.Episodes {
 		ep.Match, _ = jsonvalue.Normalize(ep.Match).(map[string]any)
-		ep.Response.Data = jsonvalue.Normalize(ep.Response.Data)
 		h, _ := ep.Match["handler"].(string)
 		if h == "" {
-			return nil, fmt.Errorf("cassette: %q: episode %q: match.handler is required", abs, ep.ID)
-		}
-		if ep.Delay != "" {
-			if _, err := duration.Parse(ep.Delay); err != nil {
-				return nil, fmt.Errorf("cassette: %q: episode %q: delay: %v", abs, ep.ID, err)
-			}
-		}
-		if ep.Agent != nil {
-			if ep.Agent.exact, err = cassettehead.ResponseJSON(abs, ep.ID, &ep.Agent.ResponseJSON); err != nil {
-				return nil, err
-			}
+			return nil, fmt.Errorf("cassette: %q: episode %q: match.handler is required", name, ep.ID)
 		}
 		hc.handlers[h] = true
 	}
@@ -149,12 +99,7 @@ func (hc *HostCassette) route(h string) (handler, op string, ok bool) {
 	}
 }
 
-// Handlers lists the handlers the cassette serves, sorted.
-func (hc *HostCassette) Handlers() []string {
-	return slices.Sorted(maps.Keys(hc.handlers))
-}
-
-func (hc *HostCassette) match(handler, statePath string, args map[string]any) (*hostEpisode, int, error) {
+func (hc *HostCassette) match(handler, statePath string, args map[string]any) (*agent.Episode, int, error) {
 	hc.mu.Lock()
 	defer hc.mu.Unlock()
 	phase := statePath
@@ -237,9 +182,8 @@ func (hc *HostCassette) Replay(ctx context.Context, c engine.ReplayCall) (engine
 	if err != nil {
 		return out, err
 	}
-	if ep.Delay != "" && !c.Virtual {
-		d, _ := duration.Parse(ep.Delay)
-		t := time.NewTimer(d)
+	if ep.Delay > 0 && !c.Virtual {
+		t := time.NewTimer(ep.Delay)
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -253,7 +197,7 @@ func (hc *HostCassette) Replay(ctx context.Context, c engine.ReplayCall) (engine
 			appID = c.AppID
 		}
 		out.CallID = agent.CassetteCallID(appID, ep.ID, idx)
-		out.Events = ep.agentEvents(out.CallID, idx, strings.TrimPrefix(c.Handler, "host.agent."))
+		out.Events = agentEvents(ep, out.CallID, idx, strings.TrimPrefix(c.Handler, "host.agent."))
 	}
 	if ep.Response.InfraError != "" {
 		return out, fmt.Errorf("cassette episode %q: infra error: %s", ep.ID, ep.Response.InfraError)
@@ -271,13 +215,13 @@ func (hc *HostCassette) Replay(ctx context.Context, c engine.ReplayCall) (engine
 // agentEvents are the agent.call.start and .complete (or .error) events
 // an agent: block records, for call id callID, the idx-th play of the
 // episode; verb is the invoked verb when the block names none.
-func (ep *hostEpisode) agentEvents(callID string, idx int, verb string) []engine.Event {
+func agentEvents(ep *agent.Episode, callID string, idx int, verb string) []engine.Event {
 	a := ep.Agent
 	if a.Verb != "" {
 		verb = a.Verb
 	}
 	start := &agent.CallStartPayload{Verb: verb, Agent: a.Agent, Model: a.Model, Prompt: a.Prompt}
-	if in, ok := jsonvalue.Normalize(a.Input).(map[string]any); ok {
+	if in, ok := a.Input.(map[string]any); ok {
 		start.Input = in
 	}
 	evs := []engine.Event{{Kind: agent.EventCallStart, CallID: callID, EpisodeID: ep.ID, MatchIdx: idx, Payload: start}}
@@ -293,8 +237,8 @@ func (ep *hostEpisode) agentEvents(callID string, idx int, verb string) []engine
 			resp = s
 		}
 	}
-	if a.exact != nil {
-		resp = a.exact
+	if a.ResponseJSON != nil {
+		resp = a.ResponseJSON
 	}
 	var meta map[string]any
 	if a.PromptTokens > 0 || a.ResponseTokens > 0 || a.CostUSD > 0 {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/agent"
@@ -103,9 +104,11 @@ func TestNilHostCassetteHandlesNothing(t *testing.T) {
 func TestParseHostCassetteErrors(t *testing.T) {
 	cases := map[string]string{
 		"kind: nope\n": `kind must be "host_cassette"`,
-		"kind: host_cassette\nrecord_mode: all\n":                    `record_mode "all" is not supported`,
-		"kind: host_cassette\nphase_from: '('\n":                     "phase_from regex",
-		"kind: host_cassette\nepisodes:\n  - id: x\n    match: {}\n": "match.handler is required",
+		"kind: host_cassette\nrecord_mode: all\n":                                                         `record_mode "all" is not supported`,
+		"kind: host_cassette\nrecord_mode: new_episodes\n":                                                "recording is not supported here",
+		"kind: host_cassette\nepisodes:\n  - id: x\n    match: {handler: h}\n    response: {data: [1]}\n": "cannot unmarshal",
+		"kind: host_cassette\nphase_from: '('\n":                                                          "phase_from regex",
+		"kind: host_cassette\nepisodes:\n  - id: x\n    match: {}\n":                                      "match.handler is required",
 		"kind: [\n": "cassette:",
 		"kind: host_cassette\nepisodes:\n  - id: x\n    match: {handler: host.run}\n    delay: -1s\n": `episode "x": delay: invalid duration "-1s": must not be negative`,
 	}
@@ -123,7 +126,7 @@ func TestParseHostCassetteDelayDays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(hc.episodes) != 1 || hc.episodes[0].Delay != "2d" {
+	if len(hc.episodes) != 1 || hc.episodes[0].Delay != 48*time.Hour {
 		t.Fatalf("episodes = %+v", hc.episodes)
 	}
 }
@@ -149,7 +152,7 @@ func FuzzParseHostCassette(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, h := range hc.Handlers() {
+		for h := range hc.handlers {
 			_, _, _ = hc.match(h, "s.t", map[string]any{"schema": "schemas/x.json"})
 		}
 	})
