@@ -216,12 +216,8 @@ func (r *runner) reachPlaced() {
 	if r.opts.Observer == nil {
 		return
 	}
-	leaves := []*State{r.cur}
-	if r.par != nil {
-		leaves = r.par.leaves
-	}
 	seen := map[*State]bool{}
-	for _, l := range leaves {
+	for _, l := range r.leaves() {
 		for s := l; s != nil && !seen[s]; s = s.Parent {
 			seen[s] = true
 		}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -623,11 +622,7 @@ func (r *runner) checkAllowed(intent string) *Rejection {
 		return &Rejection{Code: CodeNotAllowed, Intent: intent, State: r.statePath(),
 			Message: fmt.Sprintf("intent %q is not allowed in state %q", intent, r.statePath())}
 	}
-	leaves := []*State{r.cur}
-	if r.par != nil {
-		leaves = r.par.leaves
-	}
-	for _, l := range leaves {
+	for _, l := range r.leaves() {
 		for s := l; s != nil; s = s.Parent {
 			if len(s.On[intent]) > 0 || len(s.On["*"]) > 0 {
 				return nil
@@ -654,21 +649,21 @@ func (r *runner) allowed() []string {
 	if r.cur == nil || (r.ended && r.outcome == OutcomeExit) {
 		return nil
 	}
-	if r.par == nil {
-		return r.available(r.cur)
-	}
-	seen := map[string]bool{}
 	var out []string
-	for _, l := range r.par.leaves {
-		for _, k := range r.available(l) {
-			if !seen[k] {
-				seen[k] = true
-				out = append(out, k)
-			}
-		}
+	for _, l := range r.leaves() {
+		out = append(out, r.available(l)...)
 	}
-	sort.Strings(out)
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// leaves are the current leaves: every region's in a parallel
+// configuration, else the current state alone.
+func (r *runner) leaves() []*State {
+	if r.par != nil {
+		return r.par.leaves
+	}
+	return []*State{r.cur}
 }
 
 // overrides returns the world keys whose initial value differs from the

@@ -65,11 +65,7 @@ func (c *compiler) slotDefs(in map[string]*story.Intent, where string) map[strin
 // declares it locally (any active region in a parallel state), else the
 // global intents:.
 func (r *runner) slotDefsFor(intent string) (map[string]*SlotDef, bool) {
-	leaves := []*State{r.cur}
-	if r.par != nil {
-		leaves = r.par.leaves
-	}
-	for _, l := range leaves {
+	for _, l := range r.leaves() {
 		for s := l; s != nil; s = s.Parent {
 			if defs, ok := s.Intents[intent]; ok {
 				return defs, true

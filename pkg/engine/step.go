@@ -875,11 +875,7 @@ func (r *runner) callEnv() CallEnv {
 }
 
 func (r *runner) emit(kind string, payload any) error {
-	sp := ""
-	if r.cur != nil {
-		sp = r.cur.Path
-	}
-	return r.emitAt(sp, kind, payload)
+	return r.emitAt(r.statePathForEvent(), kind, payload)
 }
 
 func (r *runner) emitAt(statePath, kind string, payload any) error {
