@@ -325,7 +325,9 @@ func (a *cassetteAgent) matchArgs(req *AskRequest) map[string]any {
 	return args
 }
 
-func (c *Cassette) phase(statePath string) string {
+// Phase is the phase a match: phase compares against: capture group 1 of
+// phase_from in statePath, else its first dotted segment.
+func (c *Cassette) Phase(statePath string) string {
 	if c.PhaseFrom != nil {
 		m := c.PhaseFrom.FindStringSubmatch(statePath)
 		if len(m) > 1 {
@@ -360,12 +362,12 @@ func (c *Cassette) episodeMatches(ep *Episode, alias string, req *AskRequest, ar
 			h, _ := want.(string)
 			ok = h == alias || (req.Verb != "" && h == "host.agent."+req.Verb)
 		case "phase":
-			ok = valuesEqual(c.phase(req.StatePath), want)
+			ok = ValuesEqual(c.Phase(req.StatePath), want)
 		case "schema_name":
 			s, _ := args["schema"].(string)
-			ok = s != "" && valuesEqual(path.Base(s), want)
+			ok = s != "" && ValuesEqual(path.Base(s), want)
 		default:
-			ok = valuesEqual(args[k], want)
+			ok = ValuesEqual(args[k], want)
 		}
 		if !ok {
 			return false
@@ -374,9 +376,10 @@ func (c *Cassette) episodeMatches(ep *Episode, alias string, req *AskRequest, ar
 	return true
 }
 
-// valuesEqual is == for comparable scalars, else JSON-normalised equality
-// (so 1 == 1.0 and maps compare structurally; 1 != "1").
-func valuesEqual(a, b any) bool {
+// ValuesEqual is how an episode's match: value is compared with a call's:
+// == for strings and bools, else JSON-normalised equality (so 1 == 1.0
+// and maps compare structurally; 1 != "1").
+func ValuesEqual(a, b any) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}

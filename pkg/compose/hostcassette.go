@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
-	"reflect"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -26,11 +24,8 @@ import (
 // agent.call.* events of the recording. It is the engine's
 // [engine.HostReplay]; a nil *HostCassette handles nothing.
 type HostCassette struct {
-	Path      string
-	AppID     string
-	phaseFrom *regexp.Regexp
-	episodes  []*agent.Episode
-	handlers  map[string]bool
+	c        *agent.Cassette
+	handlers map[string]bool
 
 	mu     sync.Mutex
 	played map[int]bool
@@ -58,7 +53,7 @@ func ParseHostCassette(name string, data []byte) (*HostCassette, error) {
 	if c.RecordMode == "new_episodes" {
 		return nil, fmt.Errorf("cassette: %q: record_mode %q: kitsoki run replays only; recording is not supported here", name, c.RecordMode)
 	}
-	hc := &HostCassette{Path: name, AppID: c.AppID, phaseFrom: c.PhaseFrom, episodes: c.Episodes, handlers: map[string]bool{},
+	hc := &HostCassette{c: c, handlers: map[string]bool{},
 		played: map[int]bool{}, counts: map[string]int{}}
 	for _, ep := range c.Episodes {
 		ep.Match, _ = jsonvalue.Normalize(ep.Match).(map[string]any)
@@ -102,16 +97,7 @@ func (hc *HostCassette) route(h string) (handler, op string, ok bool) {
 func (hc *HostCassette) match(handler, statePath string, args map[string]any) (*agent.Episode, int, error) {
 	hc.mu.Lock()
 	defer hc.mu.Unlock()
-	phase := statePath
-	if hc.phaseFrom != nil {
-		phase = ""
-		if m := hc.phaseFrom.FindStringSubmatch(statePath); len(m) > 1 {
-			phase = m[1]
-		}
-	} else if i := strings.IndexByte(phase, '.'); i >= 0 {
-		phase = phase[:i]
-	}
-	for i, ep := range hc.episodes {
+	for i, ep := range hc.c.Episodes {
 		if hc.played[i] && ep.Replay != "any" {
 			continue
 		}
@@ -122,7 +108,7 @@ func (hc *HostCassette) match(handler, statePath string, args map[string]any) (*
 			case "handler":
 				got = handler
 			case "phase":
-				got = phase
+				got = hc.c.Phase(statePath)
 			case "schema_name":
 				if s, ok := args["schema"].(string); ok {
 					got = filepath.Base(s)
@@ -130,7 +116,7 @@ func (hc *HostCassette) match(handler, statePath string, args map[string]any) (*
 			default:
 				got = args[k]
 			}
-			if !valuesEqual(got, want) {
+			if !agent.ValuesEqual(got, want) {
 				ok = false
 				break
 			}
@@ -142,24 +128,11 @@ func (hc *HostCassette) match(handler, statePath string, args map[string]any) (*
 			return ep, idx, nil
 		}
 	}
-	ids := make([]string, len(hc.episodes))
-	for i, ep := range hc.episodes {
+	ids := make([]string, len(hc.c.Episodes))
+	for i, ep := range hc.c.Episodes {
 		ids[i] = ep.ID
 	}
 	return nil, 0, fmt.Errorf("cassette miss: no episode matched handler=%q args=%v; available episodes: [%s]", handler, args, strings.Join(ids, " "))
-}
-
-func valuesEqual(a, b any) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	ta, tb := reflect.TypeOf(a), reflect.TypeOf(b)
-	if ta == tb && ta.Comparable() && a == b {
-		return true
-	}
-	ja, err1 := json.Marshal(a)
-	jb, err2 := json.Marshal(b)
-	return err1 == nil && err2 == nil && string(ja) == string(jb)
 }
 
 // Replay answers one call from the cassette (engine.HostReplay): the
@@ -192,7 +165,7 @@ func (hc *HostCassette) Replay(ctx context.Context, c engine.ReplayCall) (engine
 		}
 	}
 	if ep.Agent != nil {
-		appID := hc.AppID
+		appID := hc.c.AppID
 		if appID == "" {
 			appID = c.AppID
 		}
@@ -280,7 +253,7 @@ func (hc *HostCassette) Remaining() []string {
 	hc.mu.Lock()
 	defer hc.mu.Unlock()
 	var out []string
-	for i, ep := range hc.episodes {
+	for i, ep := range hc.c.Episodes {
 		if !hc.played[i] {
 			id := ep.ID
 			if id == "" {

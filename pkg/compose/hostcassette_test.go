@@ -126,8 +126,8 @@ func TestParseHostCassetteDelayDays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(hc.episodes) != 1 || hc.episodes[0].Delay != 48*time.Hour {
-		t.Fatalf("episodes = %+v", hc.episodes)
+	if len(hc.c.Episodes) != 1 || hc.c.Episodes[0].Delay != 48*time.Hour {
+		t.Fatalf("episodes = %+v", hc.c.Episodes)
 	}
 }
 
