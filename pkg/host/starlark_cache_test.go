@@ -117,8 +117,8 @@ func TestScriptCacheSharedConcurrent(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	if len(scripts.progs) != 2 {
-		t.Errorf("kept %d programs, want the script and its module", len(scripts.progs))
+	if len(scripts.progs) != 3 {
+		t.Errorf("kept %d entries, want the script, its module and its sidecar", len(scripts.progs))
 	}
 
 	lib := "n = 7\n"
@@ -133,6 +133,11 @@ func TestScriptCacheSharedConcurrent(t *testing.T) {
 	if d := mustOK(t, h, starEnv(dir), map[string]any{"script": "scripts/main.star", "inputs": map[string]any{"n": "1"}}); d["out"] != "v2 7" {
 		t.Errorf("edited script: %v", d)
 	}
+	side := "outputs:\n  out: { type: int }\n"
+	if err := os.WriteFile(filepath.Join(dir, "scripts/main.star.yaml"), []byte(side), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wantDomainErr(t, h, starEnv(dir), map[string]any{"script": "scripts/main.star"}, "edited sidecar", `output "out" is declared int`)
 }
 
 // The same script through one handler twice: the second call reuses the
@@ -145,7 +150,7 @@ func TestScriptCacheSameAnswer(t *testing.T) {
 	if second := sprint(mustOK(t, h, starEnv(dir), args)); second != first {
 		t.Errorf("second call: %s, first %s", second, first)
 	}
-	if n := len(h.(*starlarkRun).o.Scripts.progs); n != 1 {
-		t.Errorf("kept %d programs", n)
+	if n := len(h.(*starlarkRun).o.Scripts.progs); n != 2 {
+		t.Errorf("kept %d entries, want the program and the sidecar", n)
 	}
 }

@@ -158,7 +158,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: script %q has no readable sidecar (expected %s): %v", name, script, path+".yaml", errText(err))
 	}
-	sc, err := parseSidecar(path+".yaml", scData)
+	sc, err := h.o.Scripts.sidecar(path+".yaml", scData)
 	if err != nil {
 		return fail("sidecar is malformed: %v", err)
 	}
