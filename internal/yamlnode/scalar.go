@@ -221,7 +221,14 @@ func (w *Walker) rawDepth(n *yaml.Node, depth int) any {
 				continue
 			}
 			if k.Tag == "!!merge" {
-				if m, ok := w.rawDepth(n.Content[i+1], depth+1).(map[string]any); ok {
+				// `<<: *a` or `<<: [*a, *b]` (the earlier mapping wins).
+				src := w.rawDepth(n.Content[i+1], depth+1)
+				srcs, ok := src.([]any)
+				if !ok {
+					srcs = []any{src}
+				}
+				for _, s := range srcs {
+					m, _ := s.(map[string]any)
 					for mk, mv := range m {
 						if _, exists := out[mk]; !exists {
 							out[mk] = mv

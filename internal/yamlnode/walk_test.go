@@ -294,3 +294,22 @@ func TestErrLine(t *testing.T) {
 		}
 	}
 }
+
+// Raw merges `<<: *a` and `<<: [*a, *b]` (the earlier mapping and the
+// mapping's own keys win), as Mapping walks them.
+func TestRawMerges(t *testing.T) {
+	const src = `a: &a {x: a, y: a}
+b: &b {y: b, z: b}
+one: {<<: *a, x: own}
+list: {<<: [*a, *b], w: own}
+`
+	var ds []diag.Diagnostic
+	root, w := parse(t, src, &ds)
+	got := w.Raw(root).(map[string]any)
+	if s := fmt.Sprint(got["one"], got["list"]); s != "map[x:own y:a] map[w:own x:a y:a z:b]" {
+		t.Errorf("merged: %s", s)
+	}
+	if len(ds) != 0 {
+		t.Errorf("findings: %s", lines(ds))
+	}
+}

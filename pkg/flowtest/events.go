@@ -87,7 +87,9 @@ func (e event) str(k string) string {
 }
 
 // reportEvents renders events for the JSON report: seq dense from 0 per
-// turn, ts the zero time (flow-format.md §5.1, §6.5).
+// turn, ts the zero time (flow-format.md §5.1, §6.5). A payload is kept
+// as its model and encoded only when a report is made (encodePayload):
+// most runs write none.
 func reportEvents(evs []event) []ReportEvent {
 	if len(evs) == 0 {
 		return nil
@@ -97,13 +99,23 @@ func reportEvents(evs []event) []ReportEvent {
 		re := ReportEvent{Turn: ev.Turn, Seq: int64(i), TS: time.Time{}, Kind: ev.Kind, StatePath: ev.StatePath,
 			CallID: ev.CallID, EpisodeID: ev.EpisodeID, MatchIdx: ev.MatchIdx}
 		if ev.Payload != nil {
-			if b, err := json.Marshal(plain(ev.payload)); err == nil {
-				re.Payload = b
-			}
+			re.model, re.pending = ev.payload, true
 		}
 		out = append(out, re)
 	}
 	return out
+}
+
+// encodePayload sets Payload from the payload model reportEvents kept,
+// once.
+func (re *ReportEvent) encodePayload() {
+	if !re.pending {
+		return
+	}
+	if b, err := json.Marshal(plain(re.model)); err == nil {
+		re.Payload = b
+	}
+	re.model, re.pending = nil, false
 }
 
 // plain turns the comparison model back into JSON-marshalable values.

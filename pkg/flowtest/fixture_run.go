@@ -226,7 +226,7 @@ func (fr *fixtureRun) loadCassettes() bool {
 		}
 		fr.hc = hc
 	}
-	var star host.StarlarkOptions
+	star := host.StarlarkOptions{Scripts: fr.r.scripts}
 	if p := fx.StarlarkHTTPCassette; p != "" {
 		full, in := fr.named("starlark_http_cassette", p)
 		if !in {

@@ -48,25 +48,46 @@ type ReportEvent struct {
 	CallID     string          `json:"call_id,omitempty"`
 	EpisodeID  string          `json:"episode_id,omitempty"`
 	MatchIdx   int             `json:"match_idx,omitempty"`
+
+	// model is the payload not yet encoded (pending): a run encodes
+	// payloads only for a report (NewReport).
+	model   any
+	pending bool
 }
 
-// NewReport builds the report of a set of results.
+// NewReport builds the report of a set of results, encoding the events'
+// payloads the run kept unencoded (in place: it must not run beside
+// another NewReport of the same results).
 func NewReport(results []*Result) *Report {
 	r := &Report{}
 	for _, res := range results {
 		if res.Flow == nil {
 			continue
 		}
+		for _, tr := range res.Flow.Turns {
+			for i := range tr.Events {
+				tr.Events[i].encodePayload()
+			}
+		}
 		r.Results = append(r.Results, res.Flow)
+	}
+	r.Passed, r.Failed = Tally(results)
+	return r
+}
+
+// Tally counts the flows that passed and failed, as the report does
+// (skipped ones and results without a flow in neither).
+func Tally(results []*Result) (passed, failed int) {
+	for _, res := range results {
 		switch {
-		case res.Flow.Skipped:
+		case res.Flow == nil, res.Flow.Skipped:
 		case res.Flow.Passed:
-			r.Passed++
+			passed++
 		default:
-			r.Failed++
+			failed++
 		}
 	}
-	return r
+	return passed, failed
 }
 
 // MarshalReport is the report's bytes as upstream writes them: two-space

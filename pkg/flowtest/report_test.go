@@ -2,6 +2,7 @@ package flowtest
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"os"
 	"path/filepath"
@@ -101,5 +102,57 @@ func TestJUnitParsesWithCounts(t *testing.T) {
 	f := doc.Suites[0].Cases[1].Failure
 	if f == nil || !strings.Contains(f.Message, `want "y" <&>`) || !strings.Contains(f.Body, "s/flows/b.yaml:7:5") || doc.Suites[0].Cases[1].Line != 7 {
 		t.Fatalf("failure: %+v", doc.Suites[0].Cases[1])
+	}
+}
+
+// A run keeps the events' payloads unencoded; NewReport encodes each
+// once, the same bytes as the model marshalled at once (numbers as
+// upstream writes them), and a second report of the same results is
+// byte-identical.
+func TestReportPayloadsEncodedForTheReport(t *testing.T) {
+	r := one(t, `test_kind: flow
+initial_state: a`+stubs+`
+turns:
+  - intent: { name: go }
+`)
+	wantPass(t, r)
+	evs := r.Flow.Turns[0].Events
+	pending := 0
+	for _, ev := range evs {
+		if ev.Payload != nil {
+			t.Fatalf("%s: payload encoded during the run", ev.Kind)
+		}
+		if ev.pending {
+			pending++
+		}
+	}
+	if pending == 0 {
+		t.Fatal("no event kept a payload")
+	}
+	want := make([]string, len(evs))
+	for i, ev := range evs {
+		if ev.pending {
+			b, err := json.Marshal(plain(ev.model))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want[i] = string(b)
+		}
+	}
+	first, err := MarshalReport(NewReport([]*Result{r}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, ev := range r.Flow.Turns[0].Events {
+		if string(ev.Payload) != want[i] || ev.pending {
+			t.Errorf("event %d %s: payload %s, want %s", i, ev.Kind, ev.Payload, want[i])
+		}
+	}
+	if !strings.Contains(string(first), `"world.update"`) || !strings.Contains(string(first), `"nested": {`) {
+		t.Errorf("report lacks the world update's payload:\n%s", first)
+	}
+	second, _ := MarshalReport(NewReport([]*Result{r}))
+	if !bytes.Equal(first, second) {
+		t.Error("a second report of the same results differs")
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
+	"kitsoki/pkg/host"
 )
 
 // Options tune a run of fixtures.
@@ -81,6 +82,9 @@ type Runner struct {
 	mu      sync.Mutex
 	stories map[string]*storyEntry
 	dirs    workDirs // guarded by mu
+	// scripts: host.starlark.run's compiled scripts, shared by the
+	// fixtures of the run.
+	scripts *host.ScriptCache
 }
 
 type storyEntry struct {
@@ -95,7 +99,7 @@ type storyEntry struct {
 
 // NewRunner returns a runner.
 func NewRunner(o Options) *Runner {
-	return &Runner{opts: o, stories: map[string]*storyEntry{}}
+	return &Runner{opts: o, stories: map[string]*storyEntry{}, scripts: &host.ScriptCache{}}
 }
 
 // Story loads (once) the story at app.

@@ -815,6 +815,10 @@ type ViewElement struct {
 	// WhenPos and TextPos are the positions of the when: and text values.
 	WhenPos Pos
 	TextPos Pos
+	// PairKeys lists a kv element's pairs: keys in the order upstream
+	// prints them: as written, a merged (<<) mapping's keys in its place,
+	// each key once.
+	PairKeys []string
 	// strPos holds the position of each scalar of Body (StringPos): in
 	// document order when there are at most smallStrPos, else sorted by
 	// string with the first position of each.

@@ -151,7 +151,7 @@ func (p *fileParser) checkElementBody(el *ViewElement, n, body *yaml.Node, bw st
 				p.nestedWhen(el, k)
 				return
 			}
-			p.checkKVPairs(v, bw)
+			el.PairKeys = p.checkKVPairs(v, bw)
 		})
 	case "banner":
 		if strings.TrimSpace(p.bodyText(el, body, bw, bannerBodyKeysW, "text")) == "" {
@@ -234,11 +234,17 @@ func (p *fileParser) checkListItem(it *yaml.Node, iw string) {
 }
 
 // checkKVPairs checks a kv element's pairs: (v): string values, at least
-// one.
-func (p *fileParser) checkKVPairs(v *yaml.Node, bw string) {
+// one. It returns the keys in the order written (ViewElement.PairKeys).
+func (p *fileParser) checkKVPairs(v *yaml.Node, bw string) []string {
 	cnt := 0
+	var keys []string
+	seen := map[string]bool{} // a merged mapping may repeat a key
 	p.Mapping(v, bw+".pairs", nil, func(pk string, _, pv *yaml.Node) {
 		cnt++
+		if !seen[pk] {
+			seen[pk] = true
+			keys = append(keys, pk)
+		}
 		if pd := yamlnode.Deref(pv); pd == nil || pd.Kind != yaml.ScalarNode || (pd.Tag != "!!str" && pd.Tag != "!!null" && pd.Tag != "!!timestamp" && pd.Tag != "") {
 			// Upstream requires string values; an unquoted number or bool is not
 			// one (an unquoted date is: YAML 1.2 has no timestamp type).
@@ -248,6 +254,7 @@ func (p *fileParser) checkKVPairs(v *yaml.Node, bw string) {
 	if cnt == 0 {
 		p.errf(p.Pos(v), ruleView, "%s: kv requires pairs: with at least one entry", bw)
 	}
+	return keys
 }
 
 // bodyPositions returns the positions of the scalars below n (keys

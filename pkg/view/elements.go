@@ -163,7 +163,7 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 // value column.
 func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf func(string, string) (string, error)) (string, error) {
 	pairs, _ := body["pairs"].(map[string]any)
-	keys := r.order.kvKeys(el, pairs)
+	keys := kvKeys(el, pairs)
 	col := 0
 	for _, k := range keys {
 		if w := textWidth(k) + 1; w > col {

@@ -56,7 +56,6 @@ type Renderer struct {
 	loaders map[string]*dirLoader
 	guards  map[string]guardEntry
 	exprs   map[string]guardEntry
-	order   *orderCache
 }
 
 type guardEntry struct {
@@ -67,7 +66,7 @@ type guardEntry struct {
 // newRenderer returns a renderer for st (the folded story the engine runs).
 func newRenderer(st *story.Story, opts ...Option) *Renderer {
 	r := &Renderer{st: st, width: defaultWidth, states: map[string]*story.State{},
-		loaders: map[string]*dirLoader{}, guards: map[string]guardEntry{}, exprs: map[string]guardEntry{}, order: newOrderCache()}
+		loaders: map[string]*dirLoader{}, guards: map[string]guardEntry{}, exprs: map[string]guardEntry{}}
 	for _, o := range opts {
 		o(r)
 	}

@@ -45,6 +45,7 @@ func TestGeneratedStoriesRun(t *testing.T) {
 		files = append(files, fs...)
 	}
 	results := flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(context.Background(), files)
+	flowtest.NewReport(results) // encodes the events' payloads read below
 	turns := 0
 	for _, r := range results {
 		if r.Fatal != nil {

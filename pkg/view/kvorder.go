@@ -1,0 +1,33 @@
+package view
+
+import (
+	"maps"
+	"slices"
+
+	"kitsoki/pkg/story"
+)
+
+// kvKeys returns the keys of a kv element's pairs in the order upstream
+// prints them: the order the story model recorded (story.ViewElement's
+// PairKeys), then any key it does not list (an element built in code) in
+// sorted order.
+func kvKeys(el *story.ViewElement, pairs map[string]any) []string {
+	if len(pairs) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(pairs))
+	for _, k := range el.PairKeys {
+		if _, ok := pairs[k]; ok {
+			out = append(out, k)
+		}
+	}
+	if len(out) == len(pairs) {
+		return out
+	}
+	for _, k := range slices.Sorted(maps.Keys(pairs)) {
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
