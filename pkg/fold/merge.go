@@ -463,13 +463,4 @@ func copyStory(st *story.Story) *story.Story {
 }
 
 // copyMap copies a table, cloning each entry's exported fields.
-func copyMap[T any](m map[string]*T) map[string]*T {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]*T, len(m))
-	for k, v := range m {
-		out[k] = cloneExported(v)
-	}
-	return out
-}
+func copyMap[T any](m map[string]*T) map[string]*T { return mapValues(m, cloneExported[T]) }
