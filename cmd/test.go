@@ -653,26 +653,13 @@ func readMergeInputs(args []string) ([]*flowtest.Report, []*coverage.Profile, er
 func writeMergedReports(stdout io.Writer, rs []*flowtest.Report, jsonOut, junitOut string) error {
 	m := flowtest.MergeReports(rs)
 	sort.SliceStable(m.Results, func(i, j int) bool { return m.Results[i].File < m.Results[j].File })
-	data, err := flowtest.MarshalReport(m)
-	if err != nil {
-		return usagef("%v", err)
+	if jsonOut == "" {
+		jsonOut = "-"
 	}
-	if jsonOut == "" || jsonOut == "-" {
-		_, err = stdout.Write(append(data, '\n'))
-	} else {
-		err = atomicfile.Write(jsonOut, data, 0o644)
-	}
-	if err != nil {
-		return usagef("--json %s: %v", jsonOut, err)
-	}
-	if junitOut != "" {
-		var b strings.Builder
-		if err := flowtest.WriteJUnitReport(&b, m); err != nil {
-			return usagef("--junit: %v", err)
-		}
-		if err := atomicfile.Write(junitOut, []byte(b.String()), 0o644); err != nil {
-			return usagef("--junit %s: %v", junitOut, err)
-		}
+	marshal := func() ([]byte, error) { return flowtest.MarshalReport(m) }
+	junit := func(w io.Writer) error { return flowtest.WriteJUnitReport(w, m) }
+	if err := writeReportFiles(stdout, jsonOut, junitOut, marshal, junit); err != nil {
+		return err
 	}
 	if m.Failed > 0 {
 		return silentExit(exitFinding)
