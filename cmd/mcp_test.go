@@ -159,7 +159,7 @@ func TestMCPServeUsageErrors(t *testing.T) {
 // refused by the schema, and submits a valid one, which lands in --out.
 func TestClaudeStandInSubmitsThroughMCP(t *testing.T) {
 	bin := buildKitsokiUnlessShort(t)
-	standin := buildTestBinary(t, "kitsoki/pkg/mcpserve/internal/claudestandin")
+	standin := buildTestBinary(t, "kitsoki/internal/testing/claudestandin")
 	dir := t.TempDir()
 	schemaPath := filepath.Join(dir, "verdict.json")
 	storytest.WriteTree(t, dir, map[string]string{"verdict.json": `{"type":"object","required":["decision"],"properties":{"decision":{"enum":["approve","reject"]}},"additionalProperties":false}`})
@@ -194,7 +194,7 @@ func TestClaudeStandInSubmitsThroughMCP(t *testing.T) {
 // through the submit tool. An ask call keeps the plain-text path.
 func TestClaudeCLIDecideSubmitsThroughMCP(t *testing.T) {
 	bin := buildKitsokiUnlessShort(t)
-	standin := buildTestBinary(t, "kitsoki/pkg/mcpserve/internal/claudestandin")
+	standin := buildTestBinary(t, "kitsoki/internal/testing/claudestandin")
 	dir := t.TempDir()
 	reg, err := agent.NewRegistryFromPlugins(map[string]*story.AgentPlugin{
 		"agent.claude": {Alias: "agent.claude", Plugin: story.PluginClaudeCLI, ClaudeBin: standin, Env: map[string]string{"STANDIN_ANSWER": `{"decision":"reject"}`}},

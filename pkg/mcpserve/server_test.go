@@ -14,8 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"kitsoki/internal/testing/agenttest"
 	"kitsoki/internal/testing/storytest"
-	"kitsoki/pkg/agent/agenttest"
 )
 
 func callText(r *mcp.CallToolResult) string {
