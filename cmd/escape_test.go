@@ -73,11 +73,10 @@ func TestHostileTraceHeader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.SetPosition(1, "STATE")
-	if err := w.Emit("machine.say", "", map[string]string{"text": evilText}); err != nil {
+	if err := w.Append(trace.Event{Turn: 1, StatePath: "STATE", Kind: "machine.say", Payload: map[string]string{"text": evilText}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Emit("x.customKIND", "", map[string]string{"v": evilText}); err != nil {
+	if err := w.Append(trace.Event{Turn: 1, StatePath: "STATE", Kind: "x.customKIND", Payload: map[string]string{"v": evilText}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {

@@ -21,7 +21,7 @@ import (
 func TestEvalRunInterruptWritesNothing(t *testing.T) {
 	storytest.NeedGo(t)
 	bin := buildKitsoki(t)
-	plugin := buildTestBinary(t, "kitsoki/pkg/eval/internal/evalplugin")
+	plugin := buildTestBinary(t, "kitsoki/internal/testing/evalplugins/evalplugin")
 	dir := t.TempDir()
 	hangFile := filepath.Join(dir, "plugin.hang")
 	storytest.WriteTree(t, dir, map[string]string{

@@ -35,7 +35,7 @@ states:
 // plugin, real hook chain).
 func TestEvalRunHonoursTheOperatorProfile(t *testing.T) {
 	storytest.NeedGo(t)
-	plug := buildTestBinary(t, "kitsoki/pkg/eval/internal/evalplugin")
+	plug := buildTestBinary(t, "kitsoki/internal/testing/evalplugins/evalplugin")
 	dir := storytest.TempTree(t, map[string]string{
 		"app.yaml": fmt.Sprintf(`app: {id: evprof, version: 0.1.0}
 agent_plugins:

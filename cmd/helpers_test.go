@@ -42,10 +42,10 @@ func init() {
 		"kitsoki",
 		"kitsoki/examples/plugins/triage-agent",
 		"kitsoki/internal/testing/leakyplugin",
-		"kitsoki/pkg/agent/internal/testplugins/echoagent",
-		"kitsoki/pkg/eval/internal/evalplugin",
-		"kitsoki/pkg/mcpserve/internal/claudestandin",
-		"kitsoki/pkg/plugin/internal/testhook",
+		"kitsoki/internal/testing/agentplugins/echoagent",
+		"kitsoki/internal/testing/evalplugins/evalplugin",
+		"kitsoki/internal/testing/claudestandin",
+		"kitsoki/internal/testing/hookplugins/testhook",
 	} {
 		programs[pkg] = &storytest.Programs{Pkgs: []string{pkg}}
 	}
@@ -92,7 +92,7 @@ func buildTestBinary(t *testing.T, pkg string) string {
 // with: fault key picks its behaviour (echo_request, hang, ...).
 func echoAgent(t *testing.T) string {
 	t.Helper()
-	return buildTestBinary(t, "kitsoki/pkg/agent/internal/testplugins/echoagent")
+	return buildTestBinary(t, "kitsoki/internal/testing/agentplugins/echoagent")
 }
 
 // waitFor polls cond until it holds or the bound passes (a bound on a

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/lsptest"
 	"kitsoki/internal/testing/storytest"
-	"kitsoki/pkg/lsp/lsptest"
 )
 
 type procRWC struct {

@@ -18,7 +18,6 @@ import (
 	"kitsoki/internal/testing/mcpstory"
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
-	"kitsoki/pkg/mcpserve"
 	"kitsoki/pkg/schema"
 	"kitsoki/pkg/story"
 )
@@ -160,16 +159,19 @@ func TestMCPServeUsageErrors(t *testing.T) {
 // refused by the schema, and submits a valid one, which lands in --out.
 func TestClaudeStandInSubmitsThroughMCP(t *testing.T) {
 	bin := buildKitsokiUnlessShort(t)
-	standin := buildTestBinary(t, "kitsoki/pkg/mcpserve/internal/claudestandin")
+	standin := buildTestBinary(t, "kitsoki/internal/testing/claudestandin")
 	dir := t.TempDir()
 	schemaPath := filepath.Join(dir, "verdict.json")
 	storytest.WriteTree(t, dir, map[string]string{"verdict.json": `{"type":"object","required":["decision"],"properties":{"decision":{"enum":["approve","reject"]}},"additionalProperties":false}`})
 	out := filepath.Join(dir, "submission.json")
 	cfg := filepath.Join(dir, "mcp.json")
-	tool, err := mcpserve.SubmitConfig(cfg, bin, []string{"mcp", "submit", "--schema", schemaPath, "--out", out})
-	if err != nil || tool != "mcp__kitsoki__submit" {
-		t.Fatalf("config: %v %q", err, tool)
+	// The config the builtin.claude_cli transport writes (pkg/agent's claude_submit.go).
+	cfgJSON, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"kitsoki": map[string]any{
+		"type": "stdio", "command": bin, "args": []string{"mcp", "submit", "--schema", schemaPath, "--out", out}}}})
+	if err := os.WriteFile(cfg, cfgJSON, 0o600); err != nil {
+		t.Fatal(err)
 	}
+	const tool = "mcp__kitsoki__submit"
 	cmd := exec.Command(standin, "-p", "--output-format", "json", "--mcp-config", cfg, "--allowedTools", tool)
 	cmd.Stdin = strings.NewReader("Decide.")
 	cmd.Env = append(os.Environ(), `STANDIN_ANSWER={"decision":"reject"}`)
@@ -192,7 +194,7 @@ func TestClaudeStandInSubmitsThroughMCP(t *testing.T) {
 // through the submit tool. An ask call keeps the plain-text path.
 func TestClaudeCLIDecideSubmitsThroughMCP(t *testing.T) {
 	bin := buildKitsokiUnlessShort(t)
-	standin := buildTestBinary(t, "kitsoki/pkg/mcpserve/internal/claudestandin")
+	standin := buildTestBinary(t, "kitsoki/internal/testing/claudestandin")
 	dir := t.TempDir()
 	reg, err := agent.NewRegistryFromPlugins(map[string]*story.AgentPlugin{
 		"agent.claude": {Alias: "agent.claude", Plugin: story.PluginClaudeCLI, ClaudeBin: standin, Env: map[string]string{"STANDIN_ANSWER": `{"decision":"reject"}`}},

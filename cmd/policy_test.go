@@ -202,7 +202,7 @@ func TestHookUnderTest(t *testing.T) {
 	storytest.NeedGo(t)
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("CI_SECRET_CANARY", "canary-ci-token-5150")
-	hook := buildTestBinary(t, "kitsoki/pkg/plugin/internal/testhook")
+	hook := buildTestBinary(t, "kitsoki/internal/testing/hookplugins/testhook")
 	marker := filepath.Join(t.TempDir(), "hook-env")
 	files := onePathFiles(echoAgent(t))
 	files[".kitsoki/plugins/spy/manifest.yaml"] = fmt.Sprintf("id: spy\nhooks: [{point: agent/pre-dispatch}]\nentry: {command: %q, args: [record-env, CI_SECRET_CANARY, %q]}\n", hook, marker)

@@ -15,7 +15,7 @@ import (
 // run/start and run/end (observational: its halt stops nothing) and every
 // outcome is in the trace; --profile can disable it.
 func TestRunWithPluginHooks(t *testing.T) {
-	hook := buildTestBinary(t, "kitsoki/pkg/plugin/internal/testhook")
+	hook := buildTestBinary(t, "kitsoki/internal/testing/hookplugins/testhook")
 	root := storytest.TempTree(t, map[string]string{
 		"story/app.yaml": `app: { id: hooked, version: 0.1.0 }
 hosts: [host.run]
@@ -84,7 +84,7 @@ entry:
 // host/pre-call; the effect takes its on_error path and the command never
 // runs. Disabling host.run in the profile does the same through its gate.
 func TestRunHostPreCallVeto(t *testing.T) {
-	hook := buildTestBinary(t, "kitsoki/pkg/plugin/internal/testhook")
+	hook := buildTestBinary(t, "kitsoki/internal/testing/hookplugins/testhook")
 	root := t.TempDir()
 	marker := filepath.Join(root, "ran")
 	storytest.WriteTree(t, root, map[string]string{

@@ -53,7 +53,7 @@ func runTraced(t *testing.T, story string, args ...string) (tracePath, stdout st
 // deadline), and the CLI must name the alias that served the call.
 func TestRunLogsTheRequestThePluginReceived(t *testing.T) {
 	echo := echoAgent(t)
-	hook := buildTestBinary(t, "kitsoki/pkg/plugin/internal/testhook")
+	hook := buildTestBinary(t, "kitsoki/internal/testing/hookplugins/testhook")
 	root := storytest.TempTree(t, map[string]string{
 		"story/app.yaml": fmt.Sprintf(`app: { id: logged, version: 0.1.0 }
 agent_plugins:
@@ -140,7 +140,7 @@ states:
 // `trace calls` still counts its cost.
 func TestRunPostReturnVetoKeepsMeta(t *testing.T) {
 	echo := echoAgent(t)
-	hook := buildTestBinary(t, "kitsoki/pkg/plugin/internal/testhook")
+	hook := buildTestBinary(t, "kitsoki/internal/testing/hookplugins/testhook")
 	root := storytest.TempTree(t, map[string]string{
 		"story/app.yaml": fmt.Sprintf(`app: { id: vetoed, version: 0.1.0 }
 agent_plugins:

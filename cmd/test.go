@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -438,30 +439,41 @@ func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtes
 // writeTestReports writes the --json (to stdout for -), --junit and
 // --trace-out files.
 func writeTestReports(stdout io.Writer, f *testFlags, results []*flowtest.Result) error {
-	if f.jsonOut != "" {
-		data, err := flowtest.MarshalReport(flowtest.NewReport(results))
+	marshal := func() ([]byte, error) { return flowtest.MarshalReport(flowtest.NewReport(results)) }
+	junit := func(w io.Writer) error { return flowtest.WriteJUnit(w, results) }
+	if err := writeReportFiles(stdout, f.jsonOut, f.junitOut, marshal, junit); err != nil {
+		return err
+	}
+	return writeLastTrace(f.traceOut, results)
+}
+
+// writeReportFiles writes the JSON report to jsonOut (stdout for -) and the
+// JUnit one to junitOut; an empty name skips that report.
+func writeReportFiles(stdout io.Writer, jsonOut, junitOut string, marshal func() ([]byte, error), junit func(io.Writer) error) error {
+	if jsonOut != "" {
+		data, err := marshal()
 		if err != nil {
 			return usagef("--json: %v", err)
 		}
-		if f.jsonOut == "-" {
+		if jsonOut == "-" {
 			_, err = stdout.Write(append(data, '\n'))
 		} else {
-			err = atomicfile.Write(f.jsonOut, data, 0o644)
+			err = atomicfile.Write(jsonOut, data, 0o644)
 		}
 		if err != nil {
-			return usagef("--json %s: %v", f.jsonOut, err)
+			return usagef("--json %s: %v", jsonOut, err)
 		}
 	}
-	if f.junitOut != "" {
-		var b strings.Builder
-		if err := flowtest.WriteJUnit(&b, results); err != nil {
+	if junitOut != "" {
+		var b bytes.Buffer
+		if err := junit(&b); err != nil {
 			return usagef("--junit: %v", err)
 		}
-		if err := atomicfile.Write(f.junitOut, []byte(b.String()), 0o644); err != nil {
-			return usagef("--junit %s: %v", f.junitOut, err)
+		if err := atomicfile.Write(junitOut, b.Bytes(), 0o644); err != nil {
+			return usagef("--junit %s: %v", junitOut, err)
 		}
 	}
-	return writeLastTrace(f.traceOut, results)
+	return nil
 }
 
 // writeLastTrace copies the last fixture's trace to --trace-out.
@@ -641,26 +653,13 @@ func readMergeInputs(args []string) ([]*flowtest.Report, []*coverage.Profile, er
 func writeMergedReports(stdout io.Writer, rs []*flowtest.Report, jsonOut, junitOut string) error {
 	m := flowtest.MergeReports(rs)
 	sort.SliceStable(m.Results, func(i, j int) bool { return m.Results[i].File < m.Results[j].File })
-	data, err := flowtest.MarshalReport(m)
-	if err != nil {
-		return usagef("%v", err)
+	if jsonOut == "" {
+		jsonOut = "-"
 	}
-	if jsonOut == "" || jsonOut == "-" {
-		_, err = stdout.Write(append(data, '\n'))
-	} else {
-		err = atomicfile.Write(jsonOut, data, 0o644)
-	}
-	if err != nil {
-		return usagef("--json %s: %v", jsonOut, err)
-	}
-	if junitOut != "" {
-		var b strings.Builder
-		if err := flowtest.WriteJUnitReport(&b, m); err != nil {
-			return usagef("--junit: %v", err)
-		}
-		if err := atomicfile.Write(junitOut, []byte(b.String()), 0o644); err != nil {
-			return usagef("--junit %s: %v", junitOut, err)
-		}
+	marshal := func() ([]byte, error) { return flowtest.MarshalReport(m) }
+	junit := func(w io.Writer) error { return flowtest.WriteJUnitReport(w, m) }
+	if err := writeReportFiles(stdout, jsonOut, junitOut, marshal, junit); err != nil {
+		return err
 	}
 	if m.Failed > 0 {
 		return silentExit(exitFinding)

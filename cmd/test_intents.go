@@ -7,12 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"kitsoki/internal/atomicfile"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/validate"
@@ -235,30 +233,9 @@ func intentBaseline(rep *flowtest.IntentReport, ld *compose.Loaded, f *intentFla
 
 // writeIntentReports writes --json (stdout for -) and --junit.
 func writeIntentReports(stdout io.Writer, rep *flowtest.IntentReport, f *intentFlags) error {
-	if f.jsonOut != "" {
-		data, err := flowtest.MarshalIntentReport(rep)
-		if err != nil {
-			return usagef("--json: %v", err)
-		}
-		if f.jsonOut == "-" {
-			_, err = stdout.Write(append(data, '\n'))
-		} else {
-			err = atomicfile.Write(f.jsonOut, data, 0o644)
-		}
-		if err != nil {
-			return usagef("--json %s: %v", f.jsonOut, err)
-		}
-	}
-	if f.junitOut != "" {
-		var b strings.Builder
-		if err := flowtest.WriteIntentsJUnit(&b, rep); err != nil {
-			return usagef("--junit: %v", err)
-		}
-		if err := atomicfile.Write(f.junitOut, []byte(b.String()), 0o644); err != nil {
-			return usagef("--junit %s: %v", f.junitOut, err)
-		}
-	}
-	return nil
+	marshal := func() ([]byte, error) { return flowtest.MarshalIntentReport(rep) }
+	junit := func(w io.Writer) error { return flowtest.WriteIntentsJUnit(w, rep) }
+	return writeReportFiles(stdout, f.jsonOut, f.junitOut, marshal, junit)
 }
 
 // writeIntentsPlan is --dry-run: what a run would do, in upstream's words.

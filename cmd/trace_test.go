@@ -237,8 +237,7 @@ func TestTraceShowFollow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	w.SetPosition(0, "start")
-	if err := w.Emit("machine.state_entered", "", map[string]string{"state": "start"}); err != nil {
+	if err := w.Append(trace.Event{Turn: 0, StatePath: "start", Kind: "machine.state_entered", Payload: map[string]string{"state": "start"}}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -266,8 +265,7 @@ func TestTraceShowFollow(t *testing.T) {
 		}
 	}
 	waitFor("enter   start")
-	w.SetPosition(1, "start")
-	if err := w.Emit("machine.say", "", map[string]string{"text": "written after the follower started"}); err != nil {
+	if err := w.Append(trace.Event{Turn: 1, StatePath: "start", Kind: "machine.say", Payload: map[string]string{"text": "written after the follower started"}}); err != nil {
 		t.Fatal(err)
 	}
 	waitFor("written after the follower started")

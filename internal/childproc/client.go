@@ -93,16 +93,6 @@ func New(cfg Config) *Client {
 	return &Client{cfg: cfg, turn: make(chan struct{}, 1)}
 }
 
-// pid is the running child's process id, 0 when there is none (tests).
-func (c *Client) pid() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.child == nil || c.child.dead() {
-		return 0
-	}
-	return c.child.proc.Pid()
-}
-
 // Call writes r.Frame and hands the child's answer to r.Decode. It returns
 // nil, Decode's error (the child kept), or an [*Error].
 func (c *Client) Call(ctx context.Context, r Request) error {

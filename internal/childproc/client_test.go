@@ -412,3 +412,13 @@ func TestEncodeNumbersRequestsInSendingOrder(t *testing.T) {
 		t.Fatalf("%d requests encoded", next)
 	}
 }
+
+// pid is the running child's process id, 0 when there is none (tests).
+func (c *Client) pid() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.child == nil || c.child.dead() {
+		return 0
+	}
+	return c.child.proc.Pid()
+}

@@ -22,19 +22,35 @@ type Memo struct {
 	lstats map[string]statHit // absolute path -> what os.Lstat said
 }
 
-type listing struct {
-	entries []fs.DirEntry // sorted by name, as os.ReadDir returns them
-	err     error
+// hit is one remembered answer of a file system call.
+type hit[T any] struct {
+	v   T
+	err error
 }
 
-type statHit struct {
-	mode fs.FileMode // the type bits (and permissions) of the file
-	err  error
-}
+type (
+	listing = hit[[]fs.DirEntry] // sorted by name, as os.ReadDir returns them
+	statHit = hit[fs.FileMode]   // the type bits (and permissions) of the file
+	realHit = hit[string]
+)
 
-type realHit struct {
-	path string
-	err  error
+// remember returns the answer tab holds for k, else f's, which it keeps.
+// f runs without m.mu held.
+func remember[T any](m *Memo, tab *map[string]hit[T], k string, f func() (T, error)) (T, error) {
+	m.mu.Lock()
+	h, ok := (*tab)[k]
+	m.mu.Unlock()
+	if ok {
+		return h.v, h.err
+	}
+	v, err := f()
+	m.mu.Lock()
+	if *tab == nil {
+		*tab = map[string]hit[T]{}
+	}
+	(*tab)[k] = hit[T]{v, err}
+	m.mu.Unlock()
+	return v, err
 }
 
 // Getwd is os.Getwd, looked up once.
@@ -91,20 +107,7 @@ func (m *Memo) ReadDir(dir string) ([]fs.DirEntry, error) {
 	if k == "" {
 		return os.ReadDir(dir)
 	}
-	m.mu.Lock()
-	l, ok := m.dirs[k]
-	m.mu.Unlock()
-	if ok {
-		return l.entries, l.err
-	}
-	entries, err := os.ReadDir(dir)
-	m.mu.Lock()
-	if m.dirs == nil {
-		m.dirs = map[string]listing{}
-	}
-	m.dirs[k] = listing{entries, err}
-	m.mu.Unlock()
-	return entries, err
+	return remember(m, &m.dirs, k, func() ([]fs.DirEntry, error) { return os.ReadDir(dir) })
 }
 
 // Prune forgets the listings of the directories keep refuses (by absolute
@@ -170,17 +173,17 @@ func (m *Memo) stat(p string, hits func() map[string]statHit, sys func(string) (
 	}
 	m.mu.Unlock()
 	if ok {
-		return h.mode, h.err
+		return h.v, h.err
 	}
 	fi, err := sys(p)
 	h = statHit{err: err}
 	if err == nil {
-		h.mode = fi.Mode()
+		h.v = fi.Mode()
 	}
 	m.mu.Lock()
 	hits()[k] = h
 	m.mu.Unlock()
-	return h.mode, h.err
+	return h.v, h.err
 }
 
 // fromListing answers a stat of p (absolute form k) from its directory's
@@ -194,18 +197,18 @@ func (m *Memo) fromListing(p, k string) (statHit, bool) {
 	if !ok || l.err != nil {
 		return statHit{}, false
 	}
-	i, found := searchEntries(l.entries, name)
+	i, found := searchEntries(l.v, name)
 	if !found {
-		if !surelyMissing(name, l.entries) {
+		if !surelyMissing(name, l.v) {
 			return statHit{}, false
 		}
 		return statHit{err: &fs.PathError{Op: "stat", Path: p, Err: syscall.ENOENT}}, true
 	}
-	t := l.entries[i].Type()
+	t := l.v[i].Type()
 	if t&fs.ModeSymlink != 0 {
 		return statHit{}, false
 	}
-	return statHit{mode: t}, true
+	return statHit{v: t}, true
 }
 
 // surelyMissing reports whether a name absent from a listing is missing
@@ -268,7 +271,7 @@ func (m *Memo) eval(p string) (string, error) {
 	h, ok := m.real[p]
 	m.mu.Unlock()
 	if ok {
-		return h.path, h.err
+		return h.v, h.err
 	}
 	rd, err := m.evalDir(dir)
 	if err != nil {
@@ -286,20 +289,7 @@ func (m *Memo) eval(p string) (string, error) {
 
 // evalDir is eval for a directory, remembered.
 func (m *Memo) evalDir(d string) (string, error) {
-	m.mu.Lock()
-	h, ok := m.real[d]
-	m.mu.Unlock()
-	if ok {
-		return h.path, h.err
-	}
-	r, err := m.eval(d)
-	m.mu.Lock()
-	if m.real == nil {
-		m.real = map[string]realHit{}
-	}
-	m.real[d] = realHit{r, err}
-	m.mu.Unlock()
-	return r, err
+	return remember(m, &m.real, d, func() (string, error) { return m.eval(d) })
 }
 
 // Glob is filepath.Glob, listing a directory through ReadDir when only

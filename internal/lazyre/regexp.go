@@ -55,7 +55,3 @@ func (r *Regexp) ReplaceAllString(src, repl string) string {
 func (r *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
 	return r.Get().ReplaceAllStringFunc(src, repl)
 }
-
-// String returns the source text, as regexp.Regexp.String does, without
-// compiling it.
-func (r *Regexp) String() string { return r.Expr }

@@ -139,3 +139,7 @@ func TestBadPatternPanicsOnUse(t *testing.T) {
 	}()
 	r.Get()
 }
+
+// String returns the source text, as regexp.Regexp.String does, without
+// compiling it.
+func (r *Regexp) String() string { return r.Expr }

@@ -3,8 +3,8 @@ package agent_test
 import (
 	"testing"
 
+	"kitsoki/internal/testing/agenttest"
 	"kitsoki/pkg/agent"
-	"kitsoki/pkg/agent/agenttest"
 )
 
 // BenchCase is one transport in BenchmarkDispatch. Other test files of this

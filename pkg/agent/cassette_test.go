@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/agenttest"
 	"kitsoki/pkg/agent"
-	"kitsoki/pkg/agent/agenttest"
 	"kitsoki/pkg/story"
 
 	"kitsoki/internal/testing/storytest"

@@ -13,7 +13,7 @@ import (
 )
 
 // The claude CLI cannot run on test machines, so these tests use a
-// STAND-IN: internal/testplugins/fakeclaude, a Go program built by the test
+// STAND-IN: internal/testing/agentplugins/fakeclaude, a Go program built by the test
 // that mimics the real CLI's print-mode JSON envelope (see its doc).
 
 func newClaudeTransport(t *testing.T, bin, model string, env map[string]string) *claudeCLITransport {

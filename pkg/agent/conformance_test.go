@@ -29,9 +29,9 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/agentplugins/mcpecho"
+	"kitsoki/internal/testing/agenttest"
 	"kitsoki/pkg/agent"
-	"kitsoki/pkg/agent/agenttest"
-	"kitsoki/pkg/agent/internal/testplugins/mcpecho"
 	"kitsoki/pkg/story"
 )
 

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/agenttest"
 	"kitsoki/pkg/agent"
-	"kitsoki/pkg/agent/agenttest"
 	"kitsoki/pkg/story"
 )
 

@@ -38,6 +38,6 @@
 // ([RegistryOptions].Builders adds or overrides them); fallback.go
 // re-dispatches a schema_invalid answer of a [Substituter] transport
 // (builtin.local_llm) once to agent.claude with the same call id. Shared
-// test support is pkg/agent/agenttest; BenchmarkDispatch runs every entry of
-// benchCases (bench_test.go).
+// test support is internal/testing/agenttest; BenchmarkDispatch runs every
+// entry of benchCases (bench_test.go).
 package agent

@@ -5,9 +5,9 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"kitsoki/internal/testing/agentplugins/mcpecho"
+	"kitsoki/internal/testing/agenttest"
 	"kitsoki/pkg/agent"
-	"kitsoki/pkg/agent/agenttest"
-	"kitsoki/pkg/agent/internal/testplugins/mcpecho"
 	"kitsoki/pkg/story"
 )
 

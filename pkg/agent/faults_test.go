@@ -22,10 +22,10 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/agentplugins/mcpecho"
+	"kitsoki/internal/testing/agenttest"
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
-	"kitsoki/pkg/agent/agenttest"
-	"kitsoki/pkg/agent/internal/testplugins/mcpecho"
 	"kitsoki/pkg/story"
 )
 

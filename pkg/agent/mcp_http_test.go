@@ -17,7 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kitsoki/pkg/agent/internal/testplugins/mcpecho"
+	"kitsoki/internal/testing/agentplugins/mcpecho"
 	"kitsoki/pkg/story"
 )
 

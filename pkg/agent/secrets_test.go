@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/internal/testing/agenttest"
 	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/agent"
-	"kitsoki/pkg/agent/agenttest"
 	"kitsoki/pkg/story"
 )
 

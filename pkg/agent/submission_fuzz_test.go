@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"kitsoki/internal/testing/agenttest"
 	"kitsoki/pkg/agent"
-	"kitsoki/pkg/agent/agenttest"
 )
 
 // FuzzSubmission feeds arbitrary plugin answers through Dispatch with the

@@ -13,11 +13,11 @@ import (
 	"kitsoki/internal/testing/storytest"
 )
 
-// testPlugins are the Go programs under internal/testplugins, each built
+// testPlugins are the Go programs under internal/testing/agentplugins, each built
 // once per test binary on first use; TestMain removes them.
 var testPlugins = map[string]*storytest.Programs{
-	"echoagent":  {Pkgs: []string{"kitsoki/pkg/agent/internal/testplugins/echoagent"}},
-	"fakeclaude": {Pkgs: []string{"kitsoki/pkg/agent/internal/testplugins/fakeclaude"}},
+	"echoagent":  {Pkgs: []string{"kitsoki/internal/testing/agentplugins/echoagent"}},
+	"fakeclaude": {Pkgs: []string{"kitsoki/internal/testing/agentplugins/fakeclaude"}},
 }
 
 func TestMain(m *testing.M) {
@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// BuildTestPlugin returns the Go program internal/testplugins/<name>
+// BuildTestPlugin returns the Go program internal/testing/agentplugins/<name>
 // (echoagent, fakeclaude), built once per test binary: a test must not
 // change or remove it.
 func BuildTestPlugin(t testing.TB, name string) string {

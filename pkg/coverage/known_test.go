@@ -76,7 +76,7 @@ func TestKnownStoryFigures(t *testing.T) {
 		golden.Check(t, "testdata/known/golden/profile."+name, b)
 	}
 	var v bytes.Buffer
-	WriteUnreached(&v, p)
+	WriteUnreachedHints(&v, p, nil, "")
 	golden.Check(t, "testdata/known/golden/unreached.txt", v.Bytes())
 }
 

@@ -21,12 +21,10 @@ func figure(f Figure, what string) string {
 	return fmt.Sprintf("%.1f%% of %s (%d/%d)", f.Percent(), what, f.Reached, f.Total)
 }
 
-// WriteUnreached lists what no fixture reached, one per line as
-// file:line:col: kind label (state), story text escaped for a terminal.
-func WriteUnreached(w io.Writer, p *Profile) { WriteUnreachedHints(w, p, nil, "") }
-
-// WriteUnreachedHints is WriteUnreached with, under each unreached arc,
-// timeout, on_error and on_complete edge that hints knows, the shortest
+// WriteUnreachedHints lists what no fixture reached, one per line as
+// file:line:col: kind label (state), story text escaped for a terminal,
+// with, under each unreached arc, timeout, on_error and on_complete edge
+// that hints (may be nil) knows, the shortest
 // intent path to the state it leaves from as a kitsoki run command, or
 // that no intent path reaches that state; base is the directory p's
 // relative paths are relative to. A closing note says what the paths

@@ -85,7 +85,7 @@ func walkAgentEffects(st *story.Story, fn func(s *story.State, idx int, e *story
 		if !visitList(s, s.OnEnter) {
 			return false
 		}
-		for _, in := range sortedOn(s) {
+		for _, in := range s.OnNames() {
 			for _, t := range s.Arms(in) {
 				if !visitList(s, t.Effects) {
 					return false
@@ -110,10 +110,6 @@ func sortedStates(l []*story.State) []*story.State {
 	out := append([]*story.State(nil), l...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
-}
-
-func sortedOn(s *story.State) []string {
-	return s.OnNames()
 }
 
 func newCallSite(s *story.State, idx int, e *story.Effect) *CallSite {

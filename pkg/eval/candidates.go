@@ -15,9 +15,6 @@ type CandidateSpec struct {
 	Effort  string `json:"effort,omitempty"`
 }
 
-// Key is "profile/model/effort".
-func (c CandidateSpec) Key() string { return c.Profile + "/" + c.Model + "/" + c.Effort }
-
 // expandMatrix lists the candidates of a validated dataset in matrix order:
 // each profile × its models (matrix.models[profile]; none listed means the
 // backend's own model: the declaration's model:, else the persona's) ×

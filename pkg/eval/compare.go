@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"kitsoki/internal/jsonvalue"
-	"sort"
-	"strings"
 )
 
 // compareAnswer applies a deterministic comparator to an example's expect and an
@@ -73,21 +71,6 @@ func enumField(c Comparator, expect map[string]any) string {
 		}
 	}
 	return ""
-}
-
-// diffFields lists the expect keys missing from actual or not subset-equal,
-// sorted and comma-joined.
-func diffFields(expect map[string]any, actual any) string {
-	am, _ := jsonNormalize(actual).(map[string]any)
-	var out []string
-	for k, v := range expect {
-		av, ok := am[k]
-		if !ok || !subset(jsonNormalize(v), av) {
-			out = append(out, k)
-		}
-	}
-	sort.Strings(out)
-	return strings.Join(out, ",")
 }
 
 // subset: maps need every expected key subset-equal; arrays compare by

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"sort"
 	"strings"
 	"testing"
 )
@@ -91,4 +92,19 @@ func TestSummarize(t *testing.T) {
 	if jsonString(c1) != jsonString(c2) || jsonString(d1) != jsonString(d2) || jsonString(s1) != jsonString(s2) {
 		t.Error("summarize depends on record order")
 	}
+}
+
+// diffFields lists the expect keys missing from actual or not subset-equal,
+// sorted and comma-joined.
+func diffFields(expect map[string]any, actual any) string {
+	am, _ := jsonNormalize(actual).(map[string]any)
+	var out []string
+	for k, v := range expect {
+		av, ok := am[k]
+		if !ok || !subset(jsonNormalize(v), av) {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, ",")
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -354,16 +355,11 @@ var topKeys = []string{"kind", "app", "call", "agent", "task", "matrix", "compar
 
 func (p *dparser) top(root *yaml.Node) {
 	d := p.d
+	strs := map[string]*string{"kind": &d.Kind, "app": &d.App, "call": &d.Call, "agent": &d.Agent}
 	p.each(root, "", topKeys, func(key string, v *yaml.Node) {
 		switch key {
-		case "kind":
-			d.Kind = p.str(v, "kind")
-		case "app":
-			d.App = p.str(v, "app")
-		case "call":
-			d.Call = p.str(v, "call")
-		case "agent":
-			d.Agent = p.str(v, "agent")
+		case "kind", "app", "call", "agent":
+			*strs[key] = p.str(v, key)
 		case "task":
 			p.task(v)
 		case "matrix":
@@ -457,17 +453,13 @@ func (p *dparser) comparator(n *yaml.Node) {
 		c.Kind = p.str(n, "comparator")
 		return
 	}
-	p.each(n, "comparator", []string{"kind", "field", "agent", "prompt"}, func(key string, v *yaml.Node) {
-		switch key {
-		case "kind":
-			c.Kind = p.str(v, "comparator.kind")
-		case "field":
-			c.Field = p.str(v, "comparator.field")
-		case "agent":
-			c.Agent = p.str(v, "comparator.agent")
-		case "prompt":
-			c.Prompt = p.str(v, "comparator.prompt")
-		}
+	p.strFields(n, "comparator", map[string]*string{"kind": &c.Kind, "field": &c.Field, "agent": &c.Agent, "prompt": &c.Prompt})
+}
+
+// strFields reads a mapping whose members are all strings into fields.
+func (p *dparser) strFields(n *yaml.Node, prefix string, fields map[string]*string) {
+	p.each(n, prefix, slices.Collect(maps.Keys(fields)), func(key string, v *yaml.Node) {
+		*fields[key] = p.str(v, prefix+"."+key)
 	})
 }
 
@@ -510,21 +502,8 @@ func (p *dparser) selection(n *yaml.Node) {
 		case "pinned":
 			pin := &Pin{}
 			s.Pinned = pin
-			p.each(v, "selection.pinned", []string{"profile", "model", "effort", "evidence", "fallback_profile"}, func(key string, v *yaml.Node) {
-				val := p.str(v, "selection.pinned."+key)
-				switch key {
-				case "profile":
-					pin.Profile = val
-				case "model":
-					pin.Model = val
-				case "effort":
-					pin.Effort = val
-				case "evidence":
-					pin.Evidence = val
-				case "fallback_profile":
-					pin.FallbackProfile = val
-				}
-			})
+			p.strFields(v, "selection.pinned", map[string]*string{"profile": &pin.Profile, "model": &pin.Model,
+				"effort": &pin.Effort, "evidence": &pin.Evidence, "fallback_profile": &pin.FallbackProfile})
 		}
 	})
 }

@@ -13,9 +13,10 @@ import (
 	"kitsoki/internal/testing/storytest"
 )
 
-// testPrograms are internal/evalplugin and the internal/fakeclaude
-// stand-in, built once per test binary.
-var testPrograms = storytest.Programs{Pkgs: []string{"kitsoki/pkg/eval/internal/evalplugin", "kitsoki/pkg/eval/internal/fakeclaude"}}
+// testPrograms are internal/testing/evalplugins/evalplugin and the
+// internal/testing/evalplugins/fakeclaude stand-in, built once per test
+// binary.
+var testPrograms = storytest.Programs{Pkgs: []string{"kitsoki/internal/testing/evalplugins/evalplugin", "kitsoki/internal/testing/evalplugins/fakeclaude"}}
 
 // testSecret is the resolved ${EVAL_TEST_SECRET} of agent.plug's env: it
 // must never reach a report.

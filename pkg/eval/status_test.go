@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -99,10 +100,10 @@ func TestReportRoundTrip(t *testing.T) {
 		}
 		out, _ := r.Marshal()
 		var a, z any
-		if err := jsonUnmarshal(b, &a); err != nil {
+		if err := json.Unmarshal(b, &a); err != nil {
 			t.Fatal(err)
 		}
-		jsonUnmarshal(out, &z)
+		json.Unmarshal(out, &z)
 		if !jsonEqual(a, z) {
 			t.Errorf("%s does not round-trip:\n%s", name, out)
 		}

@@ -10,5 +10,3 @@ func newCompactEncoder(w io.Writer) *json.Encoder {
 	enc.SetEscapeHTML(false)
 	return enc
 }
-
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -63,15 +63,6 @@ func (v *Validation) messages(sev diag.Severity) []string {
 	return out
 }
 
-// Diagnostics returns every finding as a diagnostic.
-func (v *Validation) Diagnostics() []diag.Diagnostic {
-	out := make([]diag.Diagnostic, 0, len(v.Findings))
-	for _, f := range v.Findings {
-		out = append(out, f.Diagnostic())
-	}
-	return out
-}
-
 // StoryLoader loads stories once per path (eval list validates many
 // datasets of one app). It is safe for concurrent use.
 type StoryLoader struct {

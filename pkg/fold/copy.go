@@ -57,15 +57,34 @@ func exportedFields(t reflect.Type) []int {
 	return idx
 }
 
-func copyKVs(in []story.KV) []story.KV {
+// mapSlice is in with f applied to each element (nil stays nil).
+func mapSlice[T any](in []T, f func(T) T) []T {
 	if in == nil {
 		return nil
 	}
-	out := make([]story.KV, len(in))
-	for i, kv := range in {
-		out[i] = story.KV{Key: kv.Key, Value: jsonvalue.CopyNilAsEmpty(kv.Value), Pos: kv.Pos}
+	out := make([]T, len(in))
+	for i, v := range in {
+		out[i] = f(v)
 	}
 	return out
+}
+
+// mapValues is m with f applied to each value (nil stays nil).
+func mapValues[T any](m map[string]T, f func(T) T) map[string]T {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]T, len(m))
+	for k, v := range m {
+		out[k] = f(v)
+	}
+	return out
+}
+
+func copyKVs(in []story.KV) []story.KV {
+	return mapSlice(in, func(kv story.KV) story.KV {
+		return story.KV{Key: kv.Key, Value: jsonvalue.CopyNilAsEmpty(kv.Value), Pos: kv.Pos}
+	})
 }
 
 func copyStrings(in []string) []string {
@@ -75,16 +94,7 @@ func copyStrings(in []string) []string {
 	return append([]string(nil), in...)
 }
 
-func copyEffects(in []*story.Effect) []*story.Effect {
-	if in == nil {
-		return nil
-	}
-	out := make([]*story.Effect, 0, len(in))
-	for _, e := range in {
-		out = append(out, copyEffect(e))
-	}
-	return out
-}
+func copyEffects(in []*story.Effect) []*story.Effect { return mapSlice(in, copyEffect) }
 
 func copyEffect(e *story.Effect) *story.Effect {
 	if e == nil {
@@ -109,20 +119,14 @@ func copyEffect(e *story.Effect) *story.Effect {
 }
 
 func copyElements(in []*story.ViewElement) []*story.ViewElement {
-	if in == nil {
-		return nil
-	}
-	out := make([]*story.ViewElement, 0, len(in))
-	for _, el := range in {
+	return mapSlice(in, func(el *story.ViewElement) *story.ViewElement {
 		if el == nil {
-			out = append(out, nil)
-			continue
+			return nil
 		}
 		c := cloneExported(el)
 		c.Body = jsonvalue.CopyNilAsEmpty(el.Body)
-		out = append(out, c)
-	}
-	return out
+		return c
+	})
 }
 
 func copyView(v *story.View) *story.View {
@@ -131,12 +135,7 @@ func copyView(v *story.View) *story.View {
 	}
 	c := cloneExported(v)
 	c.Elements = copyElements(v.Elements)
-	if v.Blocks != nil {
-		c.Blocks = make(map[string][]*story.ViewElement, len(v.Blocks))
-		for k, els := range v.Blocks {
-			c.Blocks[k] = copyElements(els)
-		}
-	}
+	c.Blocks = mapValues(v.Blocks, copyElements)
 	c.BlockOrder = copyStrings(v.BlockOrder)
 	return c
 }
@@ -164,24 +163,12 @@ func copyIntent(in *story.Intent) *story.Intent {
 	c.Examples = copyStrings(in.Examples)
 	c.Synonyms = copyStrings(in.Synonyms)
 	c.SlotOrder = copyStrings(in.SlotOrder)
-	if in.Slots != nil {
-		c.Slots = make(map[string]*story.Slot, len(in.Slots))
-		for k, s := range in.Slots {
-			c.Slots[k] = cloneExported(s)
-		}
-	}
+	c.Slots = copyMap(in.Slots)
 	return c
 }
 
 func copyIntents(in map[string]*story.Intent) map[string]*story.Intent {
-	if in == nil {
-		return nil
-	}
-	out := make(map[string]*story.Intent, len(in))
-	for k, v := range in {
-		out[k] = copyIntent(v)
-	}
-	return out
+	return mapValues(in, copyIntent)
 }
 
 // copyState deep-copies s and its subtree; parent is the copy's parent.
@@ -193,14 +180,7 @@ func copyState(s *story.State, parent *story.State) *story.State {
 	if s.On != nil {
 		c.On = make([]story.OnIntent, len(s.On))
 		for i, on := range s.On {
-			var list []*story.Transition
-			if on.Arms != nil {
-				list = make([]*story.Transition, 0, len(on.Arms))
-			}
-			for _, t := range on.Arms {
-				list = append(list, copyTransition(t))
-			}
-			c.On[i] = story.OnIntent{Intent: on.Intent, Pos: on.Pos, Arms: list}
+			c.On[i] = story.OnIntent{Intent: on.Intent, Pos: on.Pos, Arms: mapSlice(on.Arms, copyTransition)}
 		}
 	}
 	c.Intents = copyIntents(s.Intents)

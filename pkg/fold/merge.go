@@ -2,6 +2,7 @@ package fold
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -195,7 +196,7 @@ func (fs *folder) merge(n, k *node) {
 	w.OnEnter = fs.entryEffects(ch, im, n.orig.Dir)
 	fs.stateDir[w] = origin{dir: n.orig.Dir, file: n.orig.File, alias: n.chain, story: n.orig}
 	fs.wrappers[w] = &wrapInfo{source: im.Source, file: k.orig.File, dir: k.orig.Dir, story: k.orig}
-	if hasTopState(p, alias) {
+	if slices.ContainsFunc(p.States, func(s *story.State) bool { return s.Name == alias }) {
 		fs.errf(k.chain, im.Pos, "alias collides with existing parent state of the same name")
 	}
 	p.States = append(p.States, w)
@@ -205,13 +206,13 @@ func (fs *folder) merge(n, k *node) {
 	fs.mergeTables(n, k, alias)
 	if im.Hosts != "declared" {
 		for _, h := range ch.Hosts {
-			if !contains(p.Hosts, h) {
+			if !slices.Contains(p.Hosts, h) {
 				p.Hosts = append(p.Hosts, h)
 			}
 		}
 	}
 	for _, m := range ch.Manifests {
-		if !contains(p.Manifests, m) {
+		if !slices.Contains(p.Manifests, m) {
 			p.Manifests = append(p.Manifests, m)
 		}
 	}
@@ -256,24 +257,6 @@ func repath(s *story.State, alias string) {
 	for _, ch := range s.Children {
 		repath(ch, alias)
 	}
-}
-
-func hasTopState(st *story.Story, name string) bool {
-	for _, s := range st.States {
-		if s.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (fs *folder) mergeWorld(n, k *node, alias string) {
@@ -342,7 +325,7 @@ func (fs *folder) mergeIntents(n, k *node, alias string) {
 	}
 	for _, name := range im.ImportIntent {
 		switch {
-		case !contains(exported, name):
+		case !slices.Contains(exported, name):
 			fs.errf(k.chain, im.Pos, "intents.import.%s: child does not declare it in exports.intents", name)
 		case ch.Intents[name] == nil:
 			fs.errf(k.chain, im.Pos, "intents.import.%s: child does not define this intent", name)
@@ -463,13 +446,4 @@ func copyStory(st *story.Story) *story.Story {
 }
 
 // copyMap copies a table, cloning each entry's exported fields.
-func copyMap[T any](m map[string]*T) map[string]*T {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]*T, len(m))
-	for k, v := range m {
-		out[k] = cloneExported(v)
-	}
-	return out
-}
+func copyMap[T any](m map[string]*T) map[string]*T { return mapValues(m, cloneExported[T]) }

@@ -79,12 +79,15 @@ func shownAnchors(g *Graph) map[*Node]bool {
 	return out
 }
 
-func (d *dotWriter) line(indent int, s string) {
+func (d *dotWriter) line(indent int, s string) { writeLine(d.w, indent, s) }
+
+// writeLine writes s on a line of its own, indented by indent steps.
+func writeLine(w *bufio.Writer, indent int, s string) {
 	for range indent {
-		d.w.WriteString("  ")
+		w.WriteString("  ")
 	}
-	d.w.WriteString(s)
-	d.w.WriteByte('\n')
+	w.WriteString(s)
+	w.WriteByte('\n')
 }
 
 // attrs formats an attribute list (" [k=v, ...]"; "" when empty).

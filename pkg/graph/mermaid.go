@@ -73,13 +73,7 @@ type mermaidWriter struct {
 	linkStyles map[string][]int
 }
 
-func (m *mermaidWriter) line(indent int, s string) {
-	for range indent {
-		m.w.WriteString("  ")
-	}
-	m.w.WriteString(s)
-	m.w.WriteByte('\n')
-}
+func (m *mermaidWriter) line(indent int, s string) { writeLine(m.w, indent, s) }
 
 func (m *mermaidWriter) class(name, id string) { m.classes[name] = append(m.classes[name], id) }
 

@@ -9,7 +9,7 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"kitsoki/pkg/lsp/lsptest"
+	"kitsoki/internal/testing/lsptest"
 )
 
 type pipeRWC struct {

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -291,7 +292,7 @@ func completeValue(st *story.Story, key, statePath string, mk func([]string, pro
 			return mk(names, protocol.CompletionItemKindReference, "child state")
 		}
 	case "agent":
-		return mk(slices.Sorted(mapKeys(st.AgentPlugins)), protocol.CompletionItemKindModule, "agent plugin")
+		return mk(slices.Sorted(maps.Keys(st.AgentPlugins)), protocol.CompletionItemKindModule, "agent plugin")
 	case "emit_intent", "default_intent", "intent":
 		return mk(intents(st), protocol.CompletionItemKindEvent, "intent")
 	case "invoke":
@@ -318,16 +319,6 @@ func intentList(keys []string) bool {
 		return n >= 3 && keys[n-3] == "intents"
 	}
 	return false
-}
-
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 func ruleIDs() []string {
@@ -365,7 +356,7 @@ func intents(st *story.Story) []string {
 			}
 		}
 	}
-	return slices.Sorted(mapKeys(set))
+	return slices.Sorted(maps.Keys(set))
 }
 
 // targets lists the states a target written in from can name: every

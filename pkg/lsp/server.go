@@ -118,13 +118,20 @@ func (s *Server) initialized(*glsp.Context, *protocol.InitializedParams) error {
 	return nil
 }
 
-func (s *Server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
-	path, err := uriPath(p.TextDocument.URI)
+// workspacePath is the file uri names, and whether it lies inside the
+// workspace roots: a file outside is never read, checked or published.
+func (s *Server) workspacePath(uri protocol.DocumentUri) (string, bool, error) {
+	path, err := uriPath(uri)
 	if err != nil {
-		return err
+		return "", false, err
 	}
-	if !s.inside(path) {
-		return nil // outside the workspace roots: never read, checked or published
+	return path, s.inside(path), nil
+}
+
+func (s *Server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
+	path, ok, err := s.workspacePath(p.TextDocument.URI)
+	if !ok {
+		return err
 	}
 	s.mu.Lock()
 	s.docs[path] = &document{uri: p.TextDocument.URI, path: path, text: p.TextDocument.Text, version: p.TextDocument.Version}
@@ -134,12 +141,9 @@ func (s *Server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams)
 }
 
 func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentParams) error {
-	path, err := uriPath(p.TextDocument.URI)
-	if err != nil {
+	path, ok, err := s.workspacePath(p.TextDocument.URI)
+	if !ok {
 		return err
-	}
-	if !s.inside(path) {
-		return nil // outside the workspace roots: never read, checked or published
 	}
 	s.mu.Lock()
 	d := s.docs[path]
@@ -157,30 +161,23 @@ func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 	}
 	d.version = p.TextDocument.Version
 	s.mu.Unlock()
-	debounce := s.opts.Debounce
-	s.schedule(path, debounce)
+	s.schedule(path, s.opts.Debounce)
 	return nil
 }
 
 func (s *Server) didSave(_ *glsp.Context, p *protocol.DidSaveTextDocumentParams) error {
-	path, err := uriPath(p.TextDocument.URI)
-	if err != nil {
+	path, ok, err := s.workspacePath(p.TextDocument.URI)
+	if !ok {
 		return err
-	}
-	if !s.inside(path) {
-		return nil // outside the workspace roots: never read, checked or published
 	}
 	s.schedule(path, 0)
 	return nil
 }
 
 func (s *Server) didClose(_ *glsp.Context, p *protocol.DidCloseTextDocumentParams) error {
-	path, err := uriPath(p.TextDocument.URI)
-	if err != nil {
+	path, ok, err := s.workspacePath(p.TextDocument.URI)
+	if !ok {
 		return err
-	}
-	if !s.inside(path) {
-		return nil // outside the workspace roots: never read, checked or published
 	}
 	s.mu.Lock()
 	delete(s.docs, path)

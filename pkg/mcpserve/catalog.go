@@ -101,10 +101,10 @@ func buildTools(st *story.Story, asm *plugin.Assembly, schemas *schema.Compiler)
 			byKey[k] = t
 			keys = append(keys, k)
 		}
-		if !contains(t.Schemas, s.schema) {
+		if !slices.Contains(t.Schemas, s.schema) {
 			t.Schemas = append(t.Schemas, s.schema)
 		}
-		if !contains(t.Sites, s.state) {
+		if !slices.Contains(t.Sites, s.state) {
 			t.Sites = append(t.Sites, s.state)
 		}
 	}
@@ -135,15 +135,6 @@ func buildTools(st *story.Story, asm *plugin.Assembly, schemas *schema.Compiler)
 		tools[name] = t
 	}
 	return tools, nil
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // inputSchema is {prompt, args?} (+ schema when the call sites differ).
@@ -192,7 +183,7 @@ func (t *Tool) checkInput(raw json.RawMessage) (prompt string, args map[string]a
 	switch {
 	case len(t.Schemas) > 1:
 		s, _ := in["schema"].(string)
-		if !contains(t.Schemas, s) {
+		if !slices.Contains(t.Schemas, s) {
 			return "", nil, "", fmt.Errorf("schema must be one of %q", t.Schemas)
 		}
 		schemaPath = s

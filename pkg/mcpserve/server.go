@@ -102,9 +102,6 @@ func New(opts Options) (*Server, error) {
 // MCP returns the SDK server (for transports and tests).
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
-// Generation identifies this server process's catalogs.
-func (s *Server) Generation() string { return s.generation }
-
 // Current returns the current catalog.
 func (s *Server) Current() *Catalog {
 	s.mu.Lock()

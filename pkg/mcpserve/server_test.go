@@ -14,8 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"kitsoki/internal/testing/agenttest"
 	"kitsoki/internal/testing/storytest"
-	"kitsoki/pkg/agent/agenttest"
 )
 
 func callText(r *mcp.CallToolResult) string {
@@ -58,7 +58,7 @@ func TestServeOverStdioFraming(t *testing.T) {
 	if !strings.Contains(string(out), `"required":["decision"]`) || !strings.Contains(string(in), `"required":["prompt"]`) {
 		t.Fatalf("schemas: in %s out %s", in, out)
 	}
-	if decide.Meta["kitsoki/generation"] != s.Generation() {
+	if decide.Meta["kitsoki/generation"] != s.generation {
 		t.Fatalf("tool meta = %v", decide.Meta)
 	}
 
@@ -166,7 +166,7 @@ func TestListChangedAfterEditAndRevokedAliasFailsClosed(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if s.Current().Revision <= rev0 || s.Current().Generation != s.Generation() {
+	if s.Current().Revision <= rev0 || s.Current().Generation != s.generation {
 		t.Fatalf("revision %d after %d", s.Current().Revision, rev0)
 	}
 	cancel()
@@ -186,7 +186,7 @@ func TestListChangedAfterEditAndRevokedAliasFailsClosed(t *testing.T) {
 	}
 
 	// A stale refresh never restores removed tools.
-	stale := &Catalog{Generation: s.Generation(), Revision: 1, Tools: map[string]*Tool{"kitsoki_agent_remote_decide": {Name: "kitsoki_agent_remote_decide"}}}
+	stale := &Catalog{Generation: s.generation, Revision: 1, Tools: map[string]*Tool{"kitsoki_agent_remote_decide": {Name: "kitsoki_agent_remote_decide"}}}
 	if s.Apply(stale) {
 		t.Fatal("a stale catalog was applied")
 	}

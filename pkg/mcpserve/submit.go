@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -65,22 +64,4 @@ func NewSubmitServer(schemaRaw []byte, out, version string) (*mcp.Server, error)
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "submitted"}}}, nil
 		})
 	return srv, nil
-}
-
-// SubmitConfig writes the MCP config file claude reads (--mcp-config): one
-// stdio server, "kitsoki", started as command args... It returns the tool
-// name claude sees (mcp__kitsoki__submit), for --allowedTools.
-func SubmitConfig(path string, command string, args []string) (string, error) {
-	cfg := map[string]any{"mcpServers": map[string]any{"kitsoki": map[string]any{"type": "stdio", "command": command, "args": args}}}
-	b, err := json.MarshalIndent(cfg, "", "  ")
-	if err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return "", err
-	}
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		return "", err
-	}
-	return "mcp__kitsoki__" + submitTool, nil
 }

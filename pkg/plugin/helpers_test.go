@@ -93,7 +93,7 @@ func testProgram(t testing.TB, name string) string {
 		if programs.err != nil {
 			return
 		}
-		out, err := exec.Command("go", "build", "-o", programs.dir+string(filepath.Separator), "./internal/testhook", "./internal/testhostprovider").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", programs.dir+string(filepath.Separator), "kitsoki/internal/testing/hookplugins/testhook", "kitsoki/internal/testing/hookplugins/testhostprovider").CombinedOutput()
 		if err != nil {
 			programs.err = fmt.Errorf("go build the test programs: %v\n%s", err, out)
 		}
@@ -104,7 +104,7 @@ func testProgram(t testing.TB, name string) string {
 	return filepath.Join(programs.dir, name)
 }
 
-// testHookBinary is the hook plugin program (internal/testhook).
+// testHookBinary is the hook plugin program (internal/testing/hookplugins/testhook).
 func testHookBinary(t testing.TB) string { return testProgram(t, "testhook") }
 
 // writeFile writes content under dir, creating parents.

@@ -16,7 +16,7 @@ import (
 )
 
 // testHostProviderBinary is the host provider program
-// (internal/testhostprovider).
+// (internal/testing/hookplugins/testhostprovider).
 func testHostProviderBinary(t testing.TB) string { return testProgram(t, "testhostprovider") }
 
 func hostProvider(t testing.TB, root, id string, hosts []string, timeoutMS int) string {

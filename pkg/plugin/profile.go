@@ -79,15 +79,6 @@ func (e *ProfileError) Error() string {
 	return b.String()
 }
 
-// FindProfile looks for .kitsoki/plugins.yaml in dir and each parent. It
-// returns the nearest one's path, or "" when there is none.
-func FindProfile(dir string) string {
-	if ps := FindProfiles(dir); len(ps) > 0 {
-		return ps[0]
-	}
-	return ""
-}
-
 // FindProfiles returns every .kitsoki/plugins.yaml in dir and each parent,
 // nearest first: the profiles an assembly applies before the operator's
 // (see [Options]).

@@ -108,14 +108,6 @@ func (s *ProfileSearch) hit(d string) searchHit {
 	return h
 }
 
-// findProfile is FindProfile through s (nil: afresh).
-func (s *ProfileSearch) findProfile(dir string) string {
-	if ps := s.findProfiles(dir); len(ps) > 0 {
-		return ps[0]
-	}
-	return ""
-}
-
 // findProfiles is FindProfiles through s (nil: afresh). The slice is
 // shared: read it only.
 func (s *ProfileSearch) findProfiles(dir string) []string {

@@ -64,8 +64,8 @@ func TestProfileSearchMatchesFreshSearch(t *testing.T) {
 			listAll(t, s.FS, root)
 		}
 		for _, d := range order {
-			if got, want := s.findProfile(d), FindProfile(d); got != want {
-				t.Errorf("findProfile(%s) = %q, want %q", d, got, want)
+			if got, want := s.findProfiles(d), FindProfiles(d); !slices.Equal(got, want) {
+				t.Errorf("findProfiles(%s) = %q, want %q", d, got, want)
 			}
 			if got, want := s.findKitDir(d), findDir(d, ProfileDir); got != want {
 				t.Errorf("findKitDir(%s) = %q, want %q", d, got, want)
@@ -88,8 +88,8 @@ func TestProfileSearchFinds(t *testing.T) {
 	}
 	s := &ProfileSearch{}
 	for _, c := range cases {
-		if got := s.findProfile(c.dir); got != c.profile {
-			t.Errorf("findProfile(%s) = %q, want %q", c.dir, got, c.profile)
+		if got := s.findProfiles(c.dir); len(got) == 0 || got[0] != c.profile {
+			t.Errorf("findProfiles(%s) = %q, want %q first", c.dir, got, c.profile)
 		}
 		if got := s.findKitDir(c.dir); got != c.kitDir {
 			t.Errorf("findKitDir(%s) = %q, want %q", c.dir, got, c.kitDir)

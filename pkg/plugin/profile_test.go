@@ -64,11 +64,11 @@ func TestFindProfileUpward(t *testing.T) {
 	p := writeFile(t, filepath.Join(root, ProfileDir, ProfileFile), "disable: []\n")
 	deep := filepath.Join(root, "a", "b")
 	writeFile(t, filepath.Join(deep, "app.yaml"), "app: {id: x}\n")
-	if got := FindProfile(deep); got != p {
-		t.Fatalf("FindProfile = %q, want %q", got, p)
+	if got := FindProfiles(deep); len(got) == 0 || got[0] != p {
+		t.Fatalf("FindProfiles = %q, want %q first", got, p)
 	}
-	if got := FindProfile(t.TempDir()); got != "" {
-		t.Fatalf("FindProfile(empty) = %q", got)
+	if got := FindProfiles(t.TempDir()); len(got) != 0 {
+		t.Fatalf("FindProfiles(empty) = %q", got)
 	}
 }
 

@@ -60,29 +60,34 @@ func (w *Writer) spill(payload json.RawMessage) (json.RawMessage, error) {
 }
 
 func (w *Writer) spillStrings(v any) (any, error) {
+	if x, ok := v.(string); ok && len(x) > blobThreshold {
+		return w.blobRef([]byte(x), ".txt")
+	}
+	return v, replaceChildren(v, w.spillStrings)
+}
+
+// replaceChildren replaces, in place, each member of a JSON object or
+// element of a JSON array by what f returns for it.
+func replaceChildren(v any, f func(any) (any, error)) error {
 	switch x := v.(type) {
-	case string:
-		if len(x) > blobThreshold {
-			return w.blobRef([]byte(x), ".txt")
-		}
 	case map[string]any:
 		for k, e := range x {
-			r, err := w.spillStrings(e)
+			r, err := f(e)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			x[k] = r
 		}
 	case []any:
 		for i, e := range x {
-			r, err := w.spillStrings(e)
+			r, err := f(e)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			x[i] = r
 		}
 	}
-	return v, nil
+	return nil
 }
 
 // largestContainer returns the path (keys and indexes) of the largest
@@ -255,23 +260,8 @@ func resolveValue(side *sidecars, v any, preview int) (any, error) {
 			}
 			return val, nil
 		}
-		for k, e := range x {
-			r, err := resolveValue(side, e, preview)
-			if err != nil {
-				return nil, err
-			}
-			x[k] = r
-		}
-	case []any:
-		for i, e := range x {
-			r, err := resolveValue(side, e, preview)
-			if err != nil {
-				return nil, err
-			}
-			x[i] = r
-		}
 	}
-	return v, nil
+	return v, replaceChildren(v, func(e any) (any, error) { return resolveValue(side, e, preview) })
 }
 
 // canonicalRef is a blob reference as the writer writes it (marshalNoHTML

@@ -11,8 +11,7 @@
 // fsynced as its [SyncPolicy] says, and puts prompt and response sidecars and
 // content-addressed blobs under promptsDir. Code that reports events
 // through its own interface (pkg/agent's Sink) is wired to a Writer by an
-// adapter in cmd/ or pkg/engine, through [Writer.Emit] at the position set
-// with [Writer.SetPosition].
+// adapter in cmd/ or pkg/engine, through [Writer.Append].
 //
 // Readers take what a trace's references name (blobs, prompt and response
 // sidecars: sidecar_read.go, [ReadSidecar]) only from the trace's own

@@ -32,7 +32,7 @@ func TestSyncPolicy(t *testing.T) {
 			}
 		}
 		w.Close()
-		if _, err := VerifyFile(w.Path()); err != nil {
+		if _, err := VerifyFile(w.path); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -88,19 +88,6 @@ func encodeHeader(h Header) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// encodeEvent returns the line (with its trailing LF) for ev exactly as the writer
-// writes it, using ev.Seq as given and ev.TS converted to UTC. A payload that
-// is a json.RawMessage is compacted and HTML-escaped as encoding/json does;
-// anything else is marshalled. encodeEvent applies no write-time rule: the Writer
-// does. Reading a trace and encoding its events gives back the same bytes.
-func encodeEvent(ev Event) ([]byte, error) {
-	payload, err := marshalPayload(ev.Payload)
-	if err != nil {
-		return nil, fmt.Errorf("trace: encode %s event: %w", ev.Kind, err)
-	}
-	return encodeWire(&ev, payload)
-}
-
 func encodeWire(ev *Event, payload json.RawMessage) ([]byte, error) {
 	b, err := json.Marshal(wireEvent{
 		Turn: ev.Turn, Seq: ev.Seq, TS: ev.TS.UTC(), Kind: ev.Kind, StatePath: ev.StatePath,

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,42 +12,6 @@ const sidecarThreshold = 1024
 
 // promptsDir is the sidecar folder name, relative to the trace's directory.
 const promptsDir = "agent-prompts"
-
-// PromptRef returns the payload fields that carry prompt for the agent call
-// callID: {"prompt_file": "agent-prompts/<call_id>.txt"} after writing the
-// prompt raw to that file beside the trace when it is longer than
-// sidecarThreshold bytes, {"prompt": prompt} otherwise, and an empty map for
-// an empty prompt. Merge the result into the agent.call.start payload.
-func (w *Writer) PromptRef(callID, prompt string) (map[string]any, error) {
-	if prompt == "" {
-		return map[string]any{}, nil
-	}
-	if len(prompt) <= sidecarThreshold {
-		return map[string]any{"prompt": prompt}, nil
-	}
-	rel, err := w.writeSidecar(callID, ".txt", []byte(prompt))
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"prompt_file": rel}, nil
-}
-
-// ResponseRef is PromptRef for an agent response (JSON): over
-// sidecarThreshold bytes it goes to agent-prompts/<call_id>-response.json and
-// the result is {"response_file": ...}; otherwise {"response": response}.
-func (w *Writer) ResponseRef(callID string, response json.RawMessage) (map[string]any, error) {
-	if len(response) == 0 {
-		return map[string]any{}, nil
-	}
-	if len(response) <= sidecarThreshold {
-		return map[string]any{"response": response}, nil
-	}
-	rel, err := w.writeSidecar(callID, "-response.json", response)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"response_file": rel}, nil
-}
 
 // writeSidecar writes data to <trace dir>/agent-prompts/<callID><suffix>,
 // fsynced, and returns the path relative to the trace directory (always with

@@ -7,30 +7,6 @@ import (
 	"io"
 )
 
-// SetPosition sets the turn and state path that Emit stamps on the events it
-// writes. The engine calls it as the run moves; code that only knows kind,
-// call id and payload (pkg/agent's sink) then writes through Emit.
-func (w *Writer) SetPosition(turn int, statePath string) {
-	w.mu.Lock()
-	w.posTurn, w.posState = turn, statePath
-	w.mu.Unlock()
-}
-
-// Position returns the turn and state path set by SetPosition.
-func (w *Writer) Position() (turn int, statePath string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.posTurn, w.posState
-}
-
-// Emit appends an event of kind at the current position (see SetPosition)
-// with ts = now, through Append (so the sidecar rule applies). It is the
-// one-method shape a small event sink needs.
-func (w *Writer) Emit(kind, callID string, payload any) error {
-	turn, state := w.Position()
-	return w.Append(Event{Turn: turn, Kind: kind, StatePath: state, CallID: callID, Payload: payload})
-}
-
 // offload moves member key of the JSON object raw to a sidecar when it is
 // larger than the threshold, replacing it in place by refKey. When asText is
 // set the member must be a JSON string and its decoded text is written;

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -318,17 +317,7 @@ func (tl *Timeline) value(v any) string {
 
 // kv renders the payload's members (sorted) as k=v, skipping keys in skip.
 func (tl *Timeline) kv(p map[string]any, skip ...string) string {
-	keys := make([]string, 0, len(p))
-outer:
-	for k := range p {
-		for _, s := range skip {
-			if k == s {
-				continue outer
-			}
-		}
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.DeleteFunc(slices.Sorted(maps.Keys(p)), func(k string) bool { return slices.Contains(skip, k) })
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = k + "=" + tl.value(p[k])

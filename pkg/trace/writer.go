@@ -29,8 +29,6 @@ type Writer struct {
 	started  bool // at least one event written
 	lastTurn int
 	nextSeq  int
-	posTurn  int
-	posState string
 	broken   error
 	closed   bool
 	now      func() time.Time
@@ -128,12 +126,6 @@ func syncDir(dir string) {
 		d.Close()
 	}
 }
-
-// Path returns the trace file path as given to Create.
-func (w *Writer) Path() string { return w.path }
-
-// Dir returns the directory holding the trace (and its agent-prompts/).
-func (w *Writer) Dir() string { return w.dir }
 
 // Append validates ev, assigns its seq (dense from 0 within the turn) and
 // writes it as one fsynced line. Write-time rules: Kind is required; Kind,

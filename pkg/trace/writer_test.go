@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -265,7 +266,9 @@ func TestPromptRef(t *testing.T) {
 
 func TestEmitOffloadsKeepingKeyOrder(t *testing.T) {
 	w, p := mustCreate(t, Header{})
-	w.SetPosition(2, "triage.decide")
+	emit := func(kind, callID string, payload any) error {
+		return w.Append(Event{Turn: 2, StatePath: "triage.decide", Kind: kind, CallID: callID, Payload: payload})
+	}
 	big := strings.Repeat("p", 1500)
 	type start struct {
 		Verb   string `json:"verb"`
@@ -273,16 +276,16 @@ func TestEmitOffloadsKeepingKeyOrder(t *testing.T) {
 		Prompt string `json:"prompt"`
 		Input  any    `json:"input"`
 	}
-	if err := w.Emit("agent.call.start", "abc123", start{"decide", "agent.claude", big, map[string]any{"schema_path": "s.json"}}); err != nil {
+	if err := emit("agent.call.start", "abc123", start{"decide", "agent.claude", big, map[string]any{"schema_path": "s.json"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Emit("agent.call.complete", "abc123", map[string]any{"verb": "decide", "duration_ms": 12, "response": map[string]any{"submission": strings.Repeat("x", 1100)}}); err != nil {
+	if err := emit("agent.call.complete", "abc123", map[string]any{"verb": "decide", "duration_ms": 12, "response": map[string]any{"submission": strings.Repeat("x", 1100)}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Emit("agent.call.start", "small1", start{Verb: "ask", Prompt: "hi"}); err != nil {
+	if err := emit("agent.call.start", "small1", start{Verb: "ask", Prompt: "hi"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Emit("machine.say", "", map[string]any{"text": big}); err != nil {
+	if err := emit("machine.say", "", map[string]any{"text": big}); err != nil {
 		t.Fatal(err)
 	}
 	_, evs := readAll(t, p)
@@ -309,14 +312,13 @@ func TestEmitOffloadsKeepingKeyOrder(t *testing.T) {
 
 func TestWriterConcurrentEmit(t *testing.T) {
 	w, p := mustCreate(t, Header{})
-	w.SetPosition(1, "s")
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := 0; i < 25; i++ {
-				if err := w.Emit("agent.stream", "c", map[string]int{"i": i}); err != nil {
+				if err := w.Append(Event{Turn: 1, StatePath: "s", Kind: "agent.stream", CallID: "c", Payload: map[string]int{"i": i}}); err != nil {
 					t.Error(err)
 				}
 			}
@@ -379,4 +381,53 @@ func assertRoundTrip(t *testing.T, p string) {
 	if !bytes.Equal(out.Bytes(), want) {
 		t.Fatalf("round trip differs:\n got %s\nwant %s", out.Bytes(), want)
 	}
+}
+
+// encodeEvent returns the line (with its trailing LF) for ev exactly as the writer
+// writes it, using ev.Seq as given and ev.TS converted to UTC. A payload that
+// is a json.RawMessage is compacted and HTML-escaped as encoding/json does;
+// anything else is marshalled. encodeEvent applies no write-time rule: the Writer
+// does. Reading a trace and encoding its events gives back the same bytes.
+func encodeEvent(ev Event) ([]byte, error) {
+	payload, err := marshalPayload(ev.Payload)
+	if err != nil {
+		return nil, fmt.Errorf("trace: encode %s event: %w", ev.Kind, err)
+	}
+	return encodeWire(&ev, payload)
+}
+
+// PromptRef returns the payload fields that carry prompt for the agent call
+// callID: {"prompt_file": "agent-prompts/<call_id>.txt"} after writing the
+// prompt raw to that file beside the trace when it is longer than
+// sidecarThreshold bytes, {"prompt": prompt} otherwise, and an empty map for
+// an empty prompt. Merge the result into the agent.call.start payload.
+func (w *Writer) PromptRef(callID, prompt string) (map[string]any, error) {
+	if prompt == "" {
+		return map[string]any{}, nil
+	}
+	if len(prompt) <= sidecarThreshold {
+		return map[string]any{"prompt": prompt}, nil
+	}
+	rel, err := w.writeSidecar(callID, ".txt", []byte(prompt))
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"prompt_file": rel}, nil
+}
+
+// ResponseRef is PromptRef for an agent response (JSON): over
+// sidecarThreshold bytes it goes to agent-prompts/<call_id>-response.json and
+// the result is {"response_file": ...}; otherwise {"response": response}.
+func (w *Writer) ResponseRef(callID string, response json.RawMessage) (map[string]any, error) {
+	if len(response) == 0 {
+		return map[string]any{}, nil
+	}
+	if len(response) <= sidecarThreshold {
+		return map[string]any{"response": response}, nil
+	}
+	rel, err := w.writeSidecar(callID, "-response.json", response)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"response_file": rel}, nil
 }

@@ -18,19 +18,6 @@ func NeedGo(t testing.TB) {
 	}
 }
 
-// Build compiles the main package pkg (an import path such as "kitsoki" or
-// "kitsoki/internal/testing/leakyplugin") into a fresh t.TempDir() and
-// returns the program's path (named for the last element of pkg).
-func Build(t testing.TB, pkg string) string {
-	t.Helper()
-	NeedGo(t)
-	bin := filepath.Join(t.TempDir(), filepath.Base(pkg))
-	if err := build(bin, pkg); err != nil {
-		t.Fatal(err)
-	}
-	return bin
-}
-
 // build builds pkgs as make build does (CGO_ENABLED=0, -trimpath), so
 // the packages make build (or make vet) compiled are found in the build
 // cache and only the link runs.

@@ -15,11 +15,11 @@ import (
 	"time"
 
 	"kitsoki/cmd"
+	"kitsoki/internal/testing/agenttest"
 	"kitsoki/internal/testing/llamastandin/standintest"
 	"kitsoki/internal/testing/proctest"
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
-	"kitsoki/pkg/agent/agenttest"
 	"kitsoki/pkg/agent/localllm"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"

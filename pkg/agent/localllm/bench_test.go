@@ -5,8 +5,8 @@ import (
 	"os"
 	"testing"
 
+	"kitsoki/internal/testing/agenttest"
 	"kitsoki/pkg/agent"
-	"kitsoki/pkg/agent/agenttest"
 	"kitsoki/pkg/agent/localllm"
 	"kitsoki/pkg/story"
 )

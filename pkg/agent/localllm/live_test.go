@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/agenttest"
 	"kitsoki/pkg/agent"
-	"kitsoki/pkg/agent/agenttest"
 	"kitsoki/pkg/story"
 )
 

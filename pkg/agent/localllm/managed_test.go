@@ -22,6 +22,7 @@ import (
 	"kitsoki/internal/testing/llamastandin/standintest"
 	"kitsoki/internal/testing/proctest"
 	"kitsoki/pkg/agent"
+	"kitsoki/pkg/sidecar"
 	"kitsoki/pkg/story"
 )
 
@@ -423,3 +424,6 @@ func TestManagedRecoverFromCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// pid is the running sidecar's process id (0 when none); tests use it.
+func (m *managedServer) pid() int { return m.ofRunning((*sidecar.Sidecar).PID) }

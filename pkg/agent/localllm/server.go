@@ -267,9 +267,6 @@ func (m *managedServer) close() error {
 	return err
 }
 
-// pid is the running sidecar's process id (0 when none); tests use it.
-func (m *managedServer) pid() int { return m.ofRunning((*sidecar.Sidecar).PID) }
-
 // resolveServerBin finds server_bin: a path with a separator is relative
 // to the story directory; a bare name is looked up on PATH.
 func resolveServerBin(bin, storyDir string) (string, error) {

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/testing/agenttest"
 	"kitsoki/internal/testing/proctest"
 	"kitsoki/pkg/agent"
-	"kitsoki/pkg/agent/agenttest"
 	"kitsoki/pkg/agent/localllm"
 	"kitsoki/pkg/story"
 )

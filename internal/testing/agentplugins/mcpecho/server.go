@@ -13,7 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kitsoki/pkg/agent/internal/testplugins/echo"
+	"kitsoki/internal/testing/agentplugins/echo"
 )
 
 // Options shapes the test server.

@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"kitsoki/pkg/agent/internal/testplugins/echo"
+	"kitsoki/internal/testing/agentplugins/echo"
 )
 
 type rpcRequest struct {

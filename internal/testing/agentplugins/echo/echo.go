@@ -87,7 +87,7 @@ func head(p string) string {
 const malformedAnswer = `{"echo_verb": "decide"`
 
 // Answer builds the reply to r for the answer-level faults. They mirror
-// kitsoki/pkg/agent/agenttest mode for mode, byte for byte:
+// kitsoki/internal/testing/agenttest mode for mode, byte for byte:
 //
 //	""               the reference submission
 //	sub_events       the reference plus sub-events <alias>.tool and <alias>.note
