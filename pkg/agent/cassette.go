@@ -105,6 +105,12 @@ func LoadCassette(p string) (*Cassette, error) {
 	return parseCassette(p, filepath.Dir(abs), data)
 }
 
+// ParseCassette parses cassette bytes. name is the file path: it appears in
+// errors and roots !include (which may only read inside its directory).
+func ParseCassette(name string, data []byte) (*Cassette, error) {
+	return parseCassette(name, filepath.Dir(name), data)
+}
+
 // parseCassette parses cassette bytes named name (as the user gave it, for
 // messages) whose !include files are read inside dir.
 func parseCassette(name, dir string, data []byte) (*Cassette, error) {
