@@ -584,11 +584,11 @@ func isTraceErr(err error) bool {
 }
 
 // renderAt renders the view of the state at path against world, with the
-// turn's slots, the session's run root (the same as every other template
-// of the session: docs/compat/engine.md "run.id and run.turn") and, with
+// turn's slots, the run root upstream's views have (id "" and turn 0:
+// docs/compat/engine.md "run.id and run.turn") and, with
 // trans, the turn's transition view.
 func (r *runner) renderAt(ctx context.Context, path string, world, slots map[string]any, trans bool) (string, error) {
-	run := map[string]any{"id": r.opts.SessionID, "turn": r.turn}
+	run := map[string]any{"id": "", "turn": 0}
 	extra := map[string]any{"slots": slots, "run": run, expr.ContextKey: ctx}
 	if trans && r.transView != nil {
 		extra["transition_view"] = r.transView
