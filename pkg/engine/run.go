@@ -609,14 +609,17 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		slots = nil
 	}
 	path := r.statePath()
-	if r.capView != "" {
-		// the on_error depth cap (story-runtime §2.4, corrections):
-		// upstream "stays at the originating state" for the view, the
-		// state it had reached before dispatch, with no banner
-		path = r.capView
-	}
 	v, err := "", error(nil)
-	if !r.noView {
+	switch {
+	case r.capView != "" && r.first != nil:
+		// the on_error depth cap (story-runtime §2.4, corrections):
+		// upstream "stays at the originating state" for the view: the
+		// turn's first render, the state it had reached before dispatch
+		// with the world and narration then, no banner (conformance
+		// cap-view; random differential 135). A batch that had bound
+		// something first re-renders the resting state, as any redirect.
+		v = r.renderFirst(ctx, turnSlots)
+	case !r.noView:
 		v, err = r.renderAt(ctx, path, r.world.Snapshot(), slots, !r.rerender)
 	}
 	if err != nil {
