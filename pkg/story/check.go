@@ -94,6 +94,8 @@ func passes() []pass {
 		{ruleEmitAfterBind, checkEmitAfterBind},
 		{ruleViewRoot, checkViewRoot},
 		{ruleHostRunInts, checkHostRunInts},
+		{ruleBareName, checkBareNames},
+		{ruleRunRoot, checkRunRoot},
 		{ruleSelection, checkSelection},
 		{rulePhases, checkPhases},
 		{ruleMetaMode, checkMetaModes},

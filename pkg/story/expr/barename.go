@@ -106,3 +106,73 @@ func (b *bareRewriter) Visit(n *ast.Node) {
 	}
 	call.Callee.SetLocation(id.Location())
 }
+
+// BareNames returns the bare names of the program that are not roots
+// (each once, in order): the names a strict environment fails on when it
+// reaches them.
+func (p *Program) BareNames() []string {
+	var out []string
+	seen := map[string]bool{}
+	node := p.prog.Node()
+	ast.Walk(&node, bareNameCollector(func(name string) {
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}))
+	return out
+}
+
+type bareNameCollector func(string)
+
+func (f bareNameCollector) Visit(n *ast.Node) {
+	call, ok := (*n).(*ast.CallNode)
+	if !ok || len(call.Arguments) != 2 {
+		return
+	}
+	if id, ok := call.Callee.(*ast.IdentifierNode); ok && id.Value == undefFn {
+		if s, ok := call.Arguments[1].(*ast.StringNode); ok && !upstreamRoots[s.Value] {
+			f(s.Value)
+		}
+	}
+}
+
+// BareNames returns the bare names of the template's expressions that are
+// not roots (each once, in order).
+func (t *Template) BareNames() []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(p *Program) {
+		if p == nil {
+			return
+		}
+		for _, n := range p.BareNames() {
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	var walk func(nodes []tNode)
+	walk = func(nodes []tNode) {
+		for _, n := range nodes {
+			switch x := n.(type) {
+			case *tExpr:
+				add(x.prog)
+			case *tIf:
+				for _, b := range x.branches {
+					add(b.cond)
+					walk(b.body)
+				}
+			case *tRange:
+				add(x.list)
+				walk(x.body)
+			}
+		}
+	}
+	if t.typed != nil {
+		add(t.typed.prog)
+	}
+	walk(t.nodes)
+	return out
+}
