@@ -96,6 +96,7 @@ func passes() []pass {
 		{ruleHostRunInts, checkHostRunInts},
 		{ruleBareName, checkBareNames},
 		{ruleRunRoot, checkRunRoot},
+		{ruleCrossRegion, checkCrossRegion},
 		{ruleSelection, checkSelection},
 		{rulePhases, checkPhases},
 		{ruleMetaMode, checkMetaModes},
