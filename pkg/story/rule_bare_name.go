@@ -43,32 +43,7 @@ func checkBareNames(c *checker) {
 				c.rep.warnf(p, ruleBareName, "%s: %s %q names %q, which is no root: %s", site.Loc(), what, v, n, bareNameFix(n, site.OnComplete))
 			}
 		}
-		var walk func(v any, p Pos, what string)
-		walk = func(v any, p Pos, what string) {
-			switch x := v.(type) {
-			case string:
-				report(p, what, x)
-			case []any:
-				for _, it := range x {
-					walk(it, p, what)
-				}
-			case map[string]any:
-				var buf [8]string
-				for _, k := range sortedKeys(x, buf[:0]) {
-					walk(x[k], p, what)
-				}
-			}
-		}
-		for _, kv := range e.Set {
-			walk(kv.Value, kv.Pos, "set "+kv.Key)
-		}
-		var buf [16]string
-		for _, k := range sortedKeys(e.With, buf[:0]) {
-			walk(e.With[k], e.withPos(k), "with "+k)
-		}
-		for _, kv := range e.Slots() {
-			walk(kv.Value, kv.Pos, "slots "+kv.Key)
-		}
+		eachValueString(e, report)
 		if e.When != "" {
 			if p, err := expr.CompileGuard(e.When); err == nil {
 				for _, n := range p.BareNames() {
@@ -86,4 +61,35 @@ func bareNameFix(name string, onComplete bool) string {
 		what = "the job's on_complete fails there on both engines (the existing engine logs job.error): none of its effects runs and its target is not taken"
 	}
 	return fmt.Sprintf("%s; write world.%s for a world key (last_job_status, last_error, a bound key) or slots.%s for a slot", what, name, name)
+}
+
+// eachValueString calls fn with every string leaf of an effect's set:,
+// with: and slots: values, its position and what holds it ("set k").
+func eachValueString(e *Effect, fn func(p Pos, what, v string)) {
+	var walk func(v any, p Pos, what string)
+	walk = func(v any, p Pos, what string) {
+		switch x := v.(type) {
+		case string:
+			fn(p, what, x)
+		case []any:
+			for _, it := range x {
+				walk(it, p, what)
+			}
+		case map[string]any:
+			var buf [8]string
+			for _, k := range sortedKeys(x, buf[:0]) {
+				walk(x[k], p, what)
+			}
+		}
+	}
+	for _, kv := range e.Set {
+		walk(kv.Value, kv.Pos, "set "+kv.Key)
+	}
+	var buf [16]string
+	for _, k := range sortedKeys(e.With, buf[:0]) {
+		walk(e.With[k], e.withPos(k), "with "+k)
+	}
+	for _, kv := range e.Slots() {
+		walk(kv.Value, kv.Pos, "slots "+kv.Key)
+	}
 }

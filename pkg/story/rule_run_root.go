@@ -36,32 +36,7 @@ func checkRunRoot(c *checker) {
 		if site.Template {
 			return
 		}
-		var walk func(v any, p Pos, what string)
-		walk = func(v any, p Pos, what string) {
-			switch x := v.(type) {
-			case string:
-				warn(p, site.Loc()+": "+what, x)
-			case []any:
-				for _, it := range x {
-					walk(it, p, what)
-				}
-			case map[string]any:
-				var buf [8]string
-				for _, k := range sortedKeys(x, buf[:0]) {
-					walk(x[k], p, what)
-				}
-			}
-		}
-		for _, kv := range e.Set {
-			walk(kv.Value, kv.Pos, "set "+kv.Key)
-		}
-		var buf [16]string
-		for _, k := range sortedKeys(e.With, buf[:0]) {
-			walk(e.With[k], e.withPos(k), "with "+k)
-		}
-		for _, kv := range e.Slots() {
-			walk(kv.Value, kv.Pos, "slots "+kv.Key)
-		}
+		eachValueString(e, func(p Pos, what, v string) { warn(p, site.Loc()+": "+what, v) })
 		warn(e.keyPos("say"), site.Loc()+": say", e.Say)
 		warn(e.Pos, site.Loc()+": when", e.When)
 	})
