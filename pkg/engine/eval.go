@@ -102,6 +102,12 @@ func (v *valueTmpl) render(env expr.Env) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		switch out.(type) {
+		case map[string]any, []any:
+			// `{{ world }}` is the live world: a set storing it in
+			// itself would make a cycle.
+			out = jsonvalue.CopyMap(map[string]any{"v": out})["v"]
+		}
 		return out, finite(out)
 	case v.tree != nil:
 		out, err := v.tree.Render(env)

@@ -58,6 +58,19 @@ func (p *parConf) leafIn(reg *State) *State {
 	return nil
 }
 
+// replace puts leaf in old's place (the leaves stay sorted by path), even
+// when leaf's region already has a leaf there: a cross-region target
+// (crossRegion).
+func (p *parConf) replace(old, leaf *State) {
+	for i, l := range p.leaves {
+		if l == old {
+			p.leaves[i] = leaf
+			sort.Slice(p.leaves, func(i, j int) bool { return p.leaves[i].Path < p.leaves[j].Path })
+			return
+		}
+	}
+}
+
 // set makes leaf the active leaf of its region.
 func (p *parConf) set(leaf *State) {
 	reg := p.regionOf(leaf)
@@ -177,12 +190,18 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 		reg = nil // a handler above the root: every region may receive
 	}
 	inside := !res.stay && res.state != nil && res.state.within(r.par.root)
-	// a target inside the root moves the region that contains it,
-	// whichever region's walk found the handler (upstream moves the first
-	// region's leaf and corrupts the path)
+	if inside && reg != nil && r.par.regionOf(res.state) != reg {
+		// another region's state: as upstream, it takes the place of
+		// the leaf whose walk found the handler (conformance par-cross)
+		return r.crossRegion(ctx, arm, leaf, res.state, reg, st, tr)
+	}
+	// a target inside the root moves the region that contains it
 	var old, pre *State
 	if inside {
 		old = r.par.leafIn(r.par.regionOf(res.state))
+		if reg != nil {
+			old = leaf // the firing leaf (one of two after a crossRegion)
+		}
 		if pre, err = r.initialLeaf(res.state); err != nil {
 			return err
 		}

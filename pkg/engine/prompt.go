@@ -305,13 +305,15 @@ func callEnv(storyDir string, ce CallEnv) map[string]any {
 		st["path"] = ce.StatePath
 		st["description"] = ce.StateDescription
 	}
-	return map[string]any{
+	// run.id and run.turn are "" and 0, as upstream's machine has no run
+	// context (docs/compat/engine.md "run.id and run.turn"; validate warns).
+	return expr.Strict(map[string]any{
 		"world": ce.World,
 		"slots": slots,
-		"run":   map[string]any{"id": ce.RunID, "turn": ce.Turn, "story_dir": storyDir},
+		"run":   map[string]any{"id": "", "turn": 0, "story_dir": storyDir},
 		"state": st,
 		"event": map[string]any{},
-	}
+	})
 }
 
 func (p *PromptRenderer) env(ce CallEnv, extra map[string]any) map[string]any {

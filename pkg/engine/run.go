@@ -536,11 +536,11 @@ func isTraceErr(err error) bool {
 }
 
 // renderAt renders the view of the state at path against world, with the
-// turn's slots, the session's run root (the same as every other template
-// of the session: docs/compat/engine.md "run.id and run.turn") and, with
+// turn's slots, the run root upstream's views have (id "" and turn 0:
+// docs/compat/engine.md "run.id and run.turn") and, with
 // trans, the turn's transition view.
 func (r *runner) renderAt(ctx context.Context, path string, world, slots map[string]any, trans bool) (string, error) {
-	run := map[string]any{"id": r.opts.SessionID, "turn": r.turn}
+	run := map[string]any{"id": "", "turn": 0}
 	extra := map[string]any{"slots": slots, "run": run, expr.ContextKey: ctx}
 	if trans && r.t.transView != nil {
 		extra["transition_view"] = r.t.transView
@@ -561,14 +561,17 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		slots = nil
 	}
 	path := r.statePath()
-	if r.t.capView != "" {
-		// the on_error depth cap (story-runtime §2.4, corrections):
-		// upstream "stays at the originating state" for the view, the
-		// state it had reached before dispatch, with no banner
-		path = r.t.capView
-	}
 	v, err := "", error(nil)
-	if !r.t.noView {
+	switch {
+	case r.t.capView != "" && r.t.first != nil:
+		// the on_error depth cap (story-runtime §2.4, corrections):
+		// upstream "stays at the originating state" for the view: the
+		// turn's first render, the state it had reached before dispatch
+		// with the world and narration then, no banner (conformance
+		// cap-view; random differential 135). A batch that had bound
+		// something first re-renders the resting state, as any redirect.
+		v = r.renderFirst(ctx, turnSlots)
+	case !r.t.noView:
 		v, err = r.renderAt(ctx, path, r.world.Snapshot(), slots, !r.t.rerender)
 	}
 	if err != nil {

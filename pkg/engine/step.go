@@ -629,6 +629,16 @@ func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) err
 			return r.enterFrom(ctx, anc, leaf, st, true)
 		}
 	}
+	if anc == dst && descend && dst != from && dst.Parallel && r.par == nil {
+		// a leaf resting alone inside a parallel state (landed flat)
+		// targets that parallel state: as upstream, only the states
+		// below it are exited and every region entered, the root's own
+		// on_enter not re-run (conformance par-root-from-leaf)
+		if err := r.exitUpTo(dst); err != nil {
+			return err
+		}
+		return r.enterParallel(ctx, dst, st)
+	}
 	if anc == dst {
 		anc = dst.Parent
 	}

@@ -105,6 +105,15 @@ var (
 	ruleHostRunInts = &Rule{ID: "host-run-int", Severity: diag.Warning, LintOnly: true,
 		Summary: "a host.run timeout: or args element is a YAML integer, which the existing engine refuses (the call fails there)",
 		Example: "- {invoke: host.run, with: {cmd: sleep, args: [1], timeout: 30}}"}
+	ruleBareName = &Rule{ID: "bare-name", Severity: diag.Warning, LintOnly: true,
+		Summary: "a guard or effect value names a bare identifier that is no root (not world.x or slots.x): both engines fail where they reach it",
+		Example: "on_complete:\n  - set: {s: \"{{ last_job_status }}\"}"}
+	ruleRunRoot = &Rule{ID: "run-root", Severity: diag.Warning, LintOnly: true,
+		Summary: "a guard or effect value reads run.id or run.turn, which are always \"\" and 0 (the existing engine has no run context)",
+		Example: "- set: {t: \"{{ run.turn }}\"}"}
+	ruleCrossRegion = &Rule{ID: "cross-region", Severity: diag.Warning, LintOnly: true,
+		Summary: "an arm inside a parallel state targets another region's state: the target replaces the firing region's leaf (two leaves of one region, none of the other)",
+		Example: "p: {type: parallel, states: {ra: {states: {a1: {on: {x: [{target: p.rb.b2}]}}}}, rb: ...}}"}
 	ruleDecideSchema = &Rule{ID: "decide-schema", Severity: diag.Warning, LintOnly: true,
 		Summary: "host.agent.decide without a schema",
 		Example: "- {invoke: host.agent.decide, with: {prompt: p.md}}"}
@@ -154,7 +163,7 @@ var registry = []*Rule{
 	ruleTarget, ruleOnErrorTarget, ruleIntent, ruleRelevantWorld, ruleHosts, ruleEffect,
 	ruleAgentPlugin, ruleProvider, rulePersona, ruleSecretTooShort, ruleAgentInvoke, ruleAgentAlias,
 	ruleAgentFile, rulePromptRoot, ruleOutsideRoot, ruleAgentTemplate, ruleCallTimeout, ruleSchema, ruleGrammar, ruleExpr, ruleTemplate, rulePongo,
-	ruleEffectKinds, ruleOnceBind, ruleStrictMismatch, ruleBareExpr, ruleUnreachable, ruleDecideSchema, ruleEmitAfterBind, ruleViewRoot, ruleHostRunInts,
+	ruleEffectKinds, ruleOnceBind, ruleStrictMismatch, ruleBareExpr, ruleUnreachable, ruleDecideSchema, ruleEmitAfterBind, ruleViewRoot, ruleHostRunInts, ruleBareName, ruleRunRoot, ruleCrossRegion,
 	ruleSelection, ruleExits, rulePhases, ruleMetaMode, ruleDecider, ruleRouting,
 	ruleInterfaces, ruleStarlark, ruleIgnore, ruleInternal,
 }

@@ -16,6 +16,9 @@
 // writes for entries of a parallel configuration), and the turn's walk (transitions,
 // dispatches, harness errors, gate decisions).
 //
+// A directory may also hold upstream-aborts.txt: fixtures whose first
+// turn stopped the existing engine's whole flow run ([CheckAborts]).
+//
 // Two files in a story's directory relax that, each naming on its first
 // line the docs/compat bullet that documents why:
 //   - DIFFERS: a documented difference. Each fixture must pass here and
@@ -65,7 +68,10 @@ func CheckTree(t *testing.T, roots ...string) {
 			dir := filepath.Dir(p)
 			name, _ := filepath.Rel(root, dir)
 			n++
-			t.Run(filepath.ToSlash(name), func(t *testing.T) { Check(t, dir, "", flowtest.Options{}) })
+			t.Run(filepath.ToSlash(name), func(t *testing.T) {
+				Check(t, dir, "", flowtest.Options{})
+				CheckAborts(t, dir)
+			})
 			return nil
 		})
 		if err != nil {

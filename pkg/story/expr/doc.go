@@ -11,6 +11,11 @@
 // ([IsTemplate], [CompileTemplate], [RenderValue]); views, say, prompts and
 // targets are pongo2 with kitsoki's rewrites and filters ([CompilePongo]).
 //
+// A bare name that is no root (`{{ foo }}`) reads as nil, except in an
+// environment marked [Strict] (the engine's guards and effect values),
+// where evaluating it fails as upstream's does (barename.go);
+// [Program.BareNames] and [Template.BareNames] list such names for lint.
+//
 // An [Error] carries upstream's message text and, where known, the 1-based
 // column inside the source, so the loader can place a diagnostic inside a
 // YAML scalar. Panics inside expr-lang or pongo2 are recovered as errors.

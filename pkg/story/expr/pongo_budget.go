@@ -131,7 +131,7 @@ func (p *Pongo) RenderContext(ctx context.Context, env Env) (out string, err err
 	b := newRenderBudget(ctx)
 	pc := make(pongo2.Context, len(env)+1)
 	for k, v := range env {
-		if k != ContextKey {
+		if k != ContextKey && k != strictKey {
 			pc[k] = v
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/optimizer"
+	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
 )
 
@@ -33,6 +34,7 @@ func newConfig(guard bool) *conf.Config {
 		expr.Env(compileEnv),
 		expr.AllowUndefinedVariables(),
 		expr.Patch(lenPatch{}),
+		expr.Function(undefFn, fetchBare),
 	}
 	if guard {
 		opts = append(opts, expr.AsBool())
@@ -55,8 +57,12 @@ func compileWith(src string, guard bool) (*vm.Program, error) {
 	}
 	c := pool.Get().(*conf.Config)
 	defer pool.Put(c)
-	tree, err := checker.ParseCheck(src, c)
+	tree, err := parser.ParseWithConfig(src, c)
 	if err != nil {
+		return nil, err
+	}
+	rewriteBareNames(&tree.Node)
+	if _, err := new(checker.Checker).PatchAndCheck(tree, c); err != nil {
 		return nil, err
 	}
 	if c.Optimize {

@@ -273,3 +273,58 @@ func TestStringifyAndTruthy(t *testing.T) {
 		}
 	}
 }
+
+func TestBareNames(t *testing.T) {
+	for src, want := range map[string]string{
+		"{{ last_job_status }}":                         "last_job_status",
+		"a {{ foo }} b {{ world.x }} {{ foo }} {{ r }}": "foo,r",
+		"{{ world.x }} {{ slots.y }} {{ state }}":       "",
+		"{{ if bar }}x{{ end }}":                        "bar",
+		"{{ len(world.l) > 0 ? zed : 1 }}":              "zed",
+	} {
+		tpl, err := CompileTemplate(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if got := strings.Join(tpl.BareNames(), ","); got != want {
+			t.Errorf("%s: bare names %q, want %q", src, got, want)
+		}
+	}
+	g, err := CompileGuard("world.ok || other == 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(g.BareNames(), ","); got != "other" {
+		t.Errorf("guard bare names %q", got)
+	}
+}
+
+// A strict environment fails on a bare name where the evaluation reaches
+// it, as upstream ("cannot fetch foo"); a lenient one reads it as nil; a
+// short-circuit that never reaches it does not fail.
+func TestStrictBareNames(t *testing.T) {
+	g, err := CompileGuard("world.ok == true || foo == nil")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := g.EvalBool(Env{"world": map[string]any{"ok": true}}); !ok || err != nil {
+		t.Errorf("lenient short-circuit: %v %v", ok, err)
+	}
+	if ok, err := g.EvalBool(Strict(Env{"world": map[string]any{"ok": true}})); !ok || err != nil {
+		t.Errorf("strict short-circuit: %v %v", ok, err)
+	}
+	if ok, err := g.EvalBool(Env{"world": map[string]any{}}); !ok || err != nil {
+		t.Errorf("lenient: %v %v", ok, err)
+	}
+	_, err = g.EvalBool(Strict(Env{"world": map[string]any{}}))
+	if err == nil || !strings.Contains(err.Error(), "cannot fetch foo") || !strings.Contains(err.Error(), "world.foo") {
+		t.Errorf("strict: %v", err)
+	}
+	tpl, err := CompileTemplate("[{{ state }}]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err := tpl.RenderString(Strict(Env{})); err != nil || s != "[null]" {
+		t.Errorf("strict state: %q %v", s, err)
+	}
+}

@@ -98,6 +98,9 @@ func (w *wlWalker) walk(n ast.Node, callee bool) {
 		w.walk(n.From, false)
 		w.walk(n.To, false)
 	case *ast.CallNode:
+		if id, ok := n.Callee.(*ast.IdentifierNode); ok && id.Value == undefFn {
+			return // a bare name (barename.go)
+		}
 		if m, ok := unchain(n.Callee).(*ast.MemberNode); ok {
 			// The object of a method call is still walked for its own
 			// violations (e.g. a forbidden root deeper down is the call's).

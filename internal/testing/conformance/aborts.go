@@ -1,0 +1,80 @@
+package conformance
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/flowtest"
+)
+
+// fetchText is upstream's error for a bare name it could not fetch.
+var fetchText = regexp.MustCompile(`cannot fetch (\S+) from`)
+
+// CheckAborts holds the fixtures of dir/upstream-aborts.txt to the turns
+// that stopped the existing engine's flow run (it writes no report then,
+// only its error, recorded in that file as "== FILE" and the error line):
+// here the first turn of each must fail, and where upstream could not
+// fetch a name, the failure must name it too. A directory without the
+// file is not checked.
+func CheckAborts(t *testing.T, dir string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "upstream-aborts.txt"))
+	if os.IsNotExist(err) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, err := filepath.Abs(filepath.Join(dir, "app.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file string
+	n := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		if f, ok := strings.CutPrefix(line, "== "); ok {
+			file = f
+			continue
+		}
+		if file == "" || strings.TrimSpace(line) == "" {
+			continue
+		}
+		n++
+		checkAbort(t, app, filepath.Join(dir, file), line)
+		file = ""
+	}
+	if n == 0 {
+		t.Errorf("%s: upstream-aborts.txt lists no fixture", dir)
+	}
+}
+
+func checkAbort(t *testing.T, app, fixture, upstream string) {
+	t.Helper()
+	files, ds, err := flowtest.Discover([]string{app}, fixture, false, nil)
+	if err != nil || len(files) != 1 {
+		t.Fatalf("discover %s: %v (%d files)", fixture, err, len(files))
+	}
+	for _, d := range ds {
+		if d.Severity == diag.Error {
+			t.Fatalf("discover %s: %v", fixture, d)
+		}
+	}
+	got := flowtest.NewReport(flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(context.Background(), files))
+	if len(got.Results) != 1 || len(got.Results[0].Turns) == 0 {
+		t.Fatalf("%s: no turn ran", fixture)
+	}
+	first := got.Results[0].Turns[0]
+	text := strings.Join(first.Failures, "\n")
+	if first.Passed || !strings.Contains(text, "the turn failed") {
+		t.Errorf("%s: turn 1 did not fail (upstream: %s); failures: %q", fixture, upstream, first.Failures)
+		return
+	}
+	if m := fetchText.FindStringSubmatch(upstream); m != nil && !strings.Contains(text, "cannot fetch "+m[1]) {
+		t.Errorf("%s: turn 1 failed without naming %q (upstream: %s): %s", fixture, m[1], upstream, text)
+	}
+}

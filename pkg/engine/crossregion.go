@@ -1,0 +1,42 @@
+package engine
+
+import "context"
+
+// crossRegion takes a regional arm whose target lies in another region of
+// the active parallel state, as upstream does (story-runtime §3.4,
+// conformance par-cross): the target, descended to its initial leaf, takes
+// the place of the leaf whose walk found the handler (from), the states
+// from that leaf up to below its common ancestor with the target are
+// exited and those down to the target entered (their on_enter runs). The
+// configuration then holds two leaves of the target's region and none of
+// from's: that region's intents are refused and its view is not shown, as
+// upstream's encoded path says (p#p.ra.a1|p.ra.a2). `kitsoki validate`
+// warns at such a target (cross-region).
+func (r *runner) crossRegion(ctx context.Context, arm *Transition, from, dst, reg *State, st *step, tr map[string]any) error {
+	pc := r.par
+	pre, err := r.initialLeaf(dst)
+	if err != nil {
+		return err
+	}
+	pc.replace(from, pre)
+	if err := r.propagate(ctx, armEmits(arm), reg, st, 1); err != nil {
+		return err
+	}
+	if r.par != pc {
+		tr["to"] = r.statePath()
+		return nil
+	}
+	if err := r.swapLeaf(ctx, from, dst, st); err != nil {
+		return err
+	}
+	end, err := r.descend(ctx, dst, st)
+	if err != nil {
+		return err
+	}
+	if r.par == pc {
+		pc.replace(pre, end)
+		r.cur = pc.leaves[0]
+	}
+	tr["to"] = r.statePath()
+	return nil
+}

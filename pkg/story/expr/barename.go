@@ -1,0 +1,178 @@
+package expr
+
+import (
+	"fmt"
+
+	"github.com/expr-lang/expr/ast"
+)
+
+// Bare names. Upstream evaluates a guard or an effect value against a
+// struct whose fields are the roots below, so a bare identifier that is
+// none of them (`{{ last_job_status }}`, `{{ foo }}`) fails when it is
+// evaluated ("cannot fetch foo from expr.Env") where kitsoki's map
+// environment read it as nil. [Strict] environments (the engine's: arm
+// guards, set, with, emit and on_complete values) follow upstream; any
+// other (views, fixtures, judges) keeps reading it as nil.
+
+// upstreamRoots are the bare names upstream's environment has.
+var upstreamRoots = toSet([]string{"world", "slots", "event", "run", "args", "menu", "item", "result", "state"})
+
+// strictKey marks a strict environment; no identifier can spell it.
+const strictKey = "kitsoki strict names"
+
+// undefFn is the function a bare unknown name is rewritten to call with
+// the environment and the name.
+const undefFn = "__kitsoki_bare_name"
+
+// Strict returns env marked so that evaluating a bare name other than a
+// root fails, as upstream; env is modified and returned.
+func Strict(env Env) Env {
+	if env == nil {
+		env = Env{}
+	}
+	env[strictKey] = true
+	return env
+}
+
+// UpstreamRoot reports whether name is one of the bare names upstream's
+// environment has (a guard or value naming anything else fails there).
+func UpstreamRoot(name string) bool { return upstreamRoots[name] }
+
+// fetchBare is undefFn: the name's value in a lenient environment, an
+// error naming the fix in a strict one.
+func fetchBare(params ...any) (any, error) {
+	if len(params) != 2 {
+		return nil, fmt.Errorf("internal: bare name lookup with %d arguments", len(params))
+	}
+	env, _ := params[0].(map[string]any)
+	name, _ := params[1].(string)
+	if env[strictKey] != true {
+		return env[name], nil
+	}
+	if upstreamRoots[name] {
+		return map[string]any(nil), nil // state: a nil map upstream ("null" in a string)
+	}
+	if v, ok := env[name]; ok {
+		return v, nil
+	}
+	return nil, &BareNameError{Name: name}
+}
+
+// BareNameError is the evaluation of a bare name that is no root.
+type BareNameError struct{ Name string }
+
+func (e *BareNameError) Error() string {
+	return fmt.Sprintf("cannot fetch %s: %q is not a root (world, slots, args, result, event, item, menu, run, state); write world.%s for a world key or slots.%s for a slot", e.Name, e.Name, e.Name, e.Name)
+}
+
+// rewriteBareNames replaces every identifier that is neither a callee, the
+// object of a member access (the whitelist judges those), one of
+// kitsoki's roots nor $env (state is not: upstream's is nil there) with a call of undefFn, so that it fails only where the
+// evaluation reaches it (`world.ok || foo` does not).
+func rewriteBareNames(node *ast.Node) {
+	callees := map[ast.Node]bool{}
+	ast.Walk(node, calleeCollector(callees))
+	ast.Walk(node, &bareRewriter{callees: callees})
+}
+
+type calleeCollector map[ast.Node]bool
+
+func (c calleeCollector) Visit(n *ast.Node) {
+	switch t := (*n).(type) {
+	case *ast.CallNode:
+		c[unchain(t.Callee)] = true
+		c[memberRoot(t.Callee)] = true
+	case *ast.MemberNode:
+		c[memberRoot(t)] = true
+	case *ast.SliceNode:
+		c[memberRoot(t)] = true
+	}
+}
+
+type bareRewriter struct{ callees map[ast.Node]bool }
+
+func (b *bareRewriter) Visit(n *ast.Node) {
+	id, ok := (*n).(*ast.IdentifierNode)
+	if !ok || b.callees[id] || rootSet[id.Value] || id.Value == "$env" {
+		return
+	}
+	call := &ast.CallNode{
+		Callee:    &ast.IdentifierNode{Value: undefFn},
+		Arguments: []ast.Node{&ast.IdentifierNode{Value: "$env"}, &ast.StringNode{Value: id.Value}},
+	}
+	ast.Patch(n, call)
+	for _, a := range call.Arguments {
+		a.SetLocation(id.Location())
+	}
+	call.Callee.SetLocation(id.Location())
+}
+
+// BareNames returns the bare names of the program that are not roots
+// (each once, in order): the names a strict environment fails on when it
+// reaches them.
+func (p *Program) BareNames() []string {
+	var out []string
+	seen := map[string]bool{}
+	node := p.prog.Node()
+	ast.Walk(&node, bareNameCollector(func(name string) {
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}))
+	return out
+}
+
+type bareNameCollector func(string)
+
+func (f bareNameCollector) Visit(n *ast.Node) {
+	call, ok := (*n).(*ast.CallNode)
+	if !ok || len(call.Arguments) != 2 {
+		return
+	}
+	if id, ok := call.Callee.(*ast.IdentifierNode); ok && id.Value == undefFn {
+		if s, ok := call.Arguments[1].(*ast.StringNode); ok && !upstreamRoots[s.Value] {
+			f(s.Value)
+		}
+	}
+}
+
+// BareNames returns the bare names of the template's expressions that are
+// not roots (each once, in order).
+func (t *Template) BareNames() []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(p *Program) {
+		if p == nil {
+			return
+		}
+		for _, n := range p.BareNames() {
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	var walk func(nodes []tNode)
+	walk = func(nodes []tNode) {
+		for _, n := range nodes {
+			switch x := n.(type) {
+			case *tExpr:
+				add(x.prog)
+			case *tIf:
+				for _, b := range x.branches {
+					add(b.cond)
+					walk(b.body)
+				}
+			case *tRange:
+				add(x.list)
+				walk(x.body)
+			}
+		}
+	}
+	if t.typed != nil {
+		add(t.typed.prog)
+	}
+	walk(t.nodes)
+	return out
+}

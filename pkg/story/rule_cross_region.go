@@ -1,0 +1,74 @@
+package story
+
+// checkCrossRegion warns at an arm of a state inside a parallel state (or
+// of the parallel state itself) whose literal target lies in another region
+// of it: the existing engine puts the target in place of the firing
+// region's leaf (the first region's for the root's own arm), so the
+// configuration has two leaves of the target's region and none of the
+// firing one, whose intents are then refused and whose view is gone
+// (p#p.ra.a1|p.ra.a2); kitsoki does the same (conformance par-cross). To
+// move the other region, emit an event it handles (emit:) instead.
+func checkCrossRegion(c *checker) {
+	byPath := map[string]*State{}
+	for _, s := range c.states() {
+		byPath[s.Path] = s
+	}
+	c.eachTransition(func(s *State, intent string, arm int, t *Transition) {
+		dst := byPath[t.Target]
+		if dst == nil {
+			return
+		}
+		for p := dst.Parent; p != nil; p = p.Parent {
+			if !p.Parallel {
+				continue
+			}
+			dreg := regionUnder(p, dst)
+			if s != p && (!inside(s, p) || regionUnder(p, s) == dreg) {
+				continue
+			}
+			if s == p && dreg == firstRegion(p) {
+				return // the root's arm moves the first region: an ordinary move
+			}
+			firing := "the region's own leaf"
+			if s == p {
+				firing = "the first region's leaf"
+			}
+			c.rep.warnf(t.TargetPos, ruleCrossRegion,
+				"state %q intent %q arm %d: target %q is in region %q of parallel state %q: while it is active, both engines put it in place of %s, leaving two leaves of %q and none of the other region (whose intents are then refused and whose view is gone); to move that region, send it an event (emit:) it handles instead",
+				s.Path, intent, arm, t.Target, dreg.Path, p.Path, firing, dreg.Path)
+			return
+		}
+	})
+}
+
+// inside reports whether s is a strict descendant of a.
+func inside(s, a *State) bool {
+	for x := s.Parent; x != nil; x = x.Parent {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+// regionUnder is the child of p that contains s (s itself when a child).
+func regionUnder(p, s *State) *State {
+	for x := s; x != nil; x = x.Parent {
+		if x.Parent == p {
+			return x
+		}
+	}
+	return nil
+}
+
+// firstRegion is p's region first by name (the one the root's own arms
+// replace the leaf of).
+func firstRegion(p *State) *State {
+	var first *State
+	for _, c := range p.Children {
+		if first == nil || c.Name < first.Name {
+			first = c
+		}
+	}
+	return first
+}
