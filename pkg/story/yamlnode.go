@@ -34,7 +34,7 @@ func (r *reporter) demoteSince(mark int, note string) {
 }
 
 // walkRules are the rules the YAML walk of a story file reports under.
-var walkRules = &yamlnode.Rules{Syntax: ruleYAMLSyntax, Type: ruleType, Duplicate: ruleDuplicateKey, Unknown: ruleUnknownKey}
+var walkRules = &yamlnode.Rules{Syntax: RuleYAMLSyntax, Type: RuleType, Duplicate: RuleDuplicateKey, Unknown: RuleUnknownKey}
 
 // fileParser turns the YAML nodes of one file into model values, walking
 // them through a yamlnode.Walker (node budget, recursive aliases, type

@@ -1,0 +1,21 @@
+package lint
+
+import (
+	"kitsoki/pkg/story"
+)
+
+// checkApp: app.id is required; app.context and app.context_path are
+// mutually exclusive (reference §3.2).
+func checkApp(c *checker) {
+	st := c.st
+	p := st.App.Pos
+	if p.File == "" {
+		p = story.Pos{File: st.File, Line: 1, Col: 1}
+	}
+	if st.App.ID == "" && !st.Imported() {
+		c.rep.errf(p, RuleApp, "app.id is required")
+	}
+	if st.App.Context != "" && st.App.ContextPath != "" {
+		c.rep.errf(p, RuleApp, "app.context and app.context_path are mutually exclusive; set only one")
+	}
+}
