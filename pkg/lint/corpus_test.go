@@ -1,13 +1,12 @@
 package lint
 
-import "kitsoki/pkg/story"
-
 import (
-	"kitsoki/internal/testing/storytest"
 	"path/filepath"
 	"testing"
 
+	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
 )
 
 func corpusDirs(t testing.TB) []string {

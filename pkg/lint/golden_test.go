@@ -1,7 +1,5 @@
 package lint
 
-import "kitsoki/pkg/story"
-
 import (
 	"bytes"
 	"os"
@@ -11,6 +9,7 @@ import (
 
 	"kitsoki/internal/testing/golden"
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
 )
 
 // TestBrokenGolden pins every diagnostic of each broken story once, as the

@@ -1,11 +1,11 @@
 package lint
 
-import "kitsoki/pkg/story"
-
 import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/pkg/story"
 )
 
 // diagTexts loads the story at path and returns its diagnostics of rule.

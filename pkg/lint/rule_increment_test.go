@@ -1,10 +1,10 @@
 package lint
 
-import "kitsoki/pkg/story"
-
 import (
 	"strings"
 	"testing"
+
+	"kitsoki/pkg/story"
 )
 
 // The existing engine loads a numeric string or a float as an increment

@@ -1,10 +1,10 @@
 package lint
 
-import "kitsoki/pkg/story"
-
 import (
 	"strings"
 	"testing"
+
+	"kitsoki/pkg/story"
 )
 
 // An on_error "../" climbs from the state the turn ends in, as the engine

@@ -1,7 +1,5 @@
 package lint
 
-import "kitsoki/pkg/story"
-
 import (
 	"os"
 	"path/filepath"
@@ -10,6 +8,7 @@ import (
 
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
 )
 
 // A prompt that includes a file outside the story's template roots is an

@@ -1,7 +1,5 @@
 package lint
 
-import "kitsoki/pkg/story"
-
 import (
 	"os"
 	"path/filepath"
@@ -9,6 +7,7 @@ import (
 	"testing"
 
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
 )
 
 // A ${VAR} secret under 4 bytes is a warning that names the plugin and

@@ -1,10 +1,10 @@
 package lint
 
-import "kitsoki/pkg/story"
-
 import (
 	"strings"
 	"testing"
+
+	"kitsoki/pkg/story"
 )
 
 // A timeout target is looked up as written (conformance clock/child): a

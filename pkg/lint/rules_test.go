@@ -1,13 +1,12 @@
 package lint
 
-import "kitsoki/pkg/story"
-
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
 )
 
 // TestBrokenStoryPerRule: every testdata/broken/<rule> story triggers

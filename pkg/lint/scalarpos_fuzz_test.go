@@ -1,10 +1,10 @@
 package lint
 
-import "kitsoki/pkg/story"
-
 import (
 	"strings"
 	"testing"
+
+	"kitsoki/pkg/story"
 )
 
 // valuePos never panics and never points outside the file.

@@ -1,8 +1,10 @@
 package lint
 
-import "kitsoki/pkg/story"
+import (
+	"testing"
 
-import "testing"
+	"kitsoki/pkg/story"
+)
 
 // valuePos maps a position inside a scalar's value to the file through
 // every scalar style.

@@ -1,7 +1,5 @@
 package lint
 
-import "kitsoki/pkg/story"
-
 import (
 	"os"
 	"path/filepath"
@@ -9,6 +7,7 @@ import (
 	"testing"
 
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
 )
 
 // TestUpstreamStyleStoriesLoadClean: stories written to the upstream

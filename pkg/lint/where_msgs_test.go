@@ -1,13 +1,12 @@
 package lint
 
-import "kitsoki/pkg/story"
-
 import (
 	"fmt"
 	"strings"
 	"testing"
 
 	"kitsoki/internal/testing/golden"
+	"kitsoki/pkg/story"
 )
 
 // whereMsgSrc has errors in arms and effects named by their place in

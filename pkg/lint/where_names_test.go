@@ -1,10 +1,10 @@
 package lint
 
-import "kitsoki/pkg/story"
-
 import (
 	"strings"
 	"testing"
+
+	"kitsoki/pkg/story"
 )
 
 // whereNamesStory reports a problem at each kind of place whose name the

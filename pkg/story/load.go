@@ -190,11 +190,9 @@ type loader struct {
 	// overlay lists the files whose bytes were given, not read: they never
 	// enter the cache.
 	overlay map[string]bool
-	// sources holds every parsed file's bytes by display name, to map
-	// positions inside scalars (scalarpos.go).
+	// sources holds every parsed file's bytes by display name
+	// ((*Story).Source: pkg/lint maps positions inside scalars with them).
 	sources map[string][]byte
-	// lines caches sources split into lines (scalarpos.go).
-	lines map[string][]string
 }
 
 // loadStory parses a manifest and its include: files into a Story, loads
