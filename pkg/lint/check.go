@@ -66,7 +66,7 @@ type pass struct {
 func passes() []pass {
 	return []pass{
 		{story.RuleImports, checkImports},
-		{RuleApp, checkApp},
+		{ruleApp, checkApp},
 		{story.RuleRoot, checkRoot},
 		{ruleInitial, checkInitial},
 		{story.RuleState, checkStateValues},

@@ -17,7 +17,7 @@ import (
 type Rule = diag.Rule
 
 var (
-	RuleApp = &Rule{ID: "app", Severity: diag.Error, Summary: "app.id is required; app.context and app.context_path are exclusive",
+	ruleApp = &Rule{ID: "app", Severity: diag.Error, Summary: "app.id is required; app.context and app.context_path are exclusive",
 		Example: "app: {name: demo}"}
 	ruleInitial = &Rule{ID: "initial", Severity: diag.Error, Summary: "a compound state's initial names a child; parallel states have 2+ regions and no initial; states: on a state not typed compound are never entered (warning)",
 		Example: "flow: {type: compound, initial: missing, states: {a: {}}}"}
@@ -110,7 +110,7 @@ var (
 // registry lists every rule in documentation order.
 var registry = []*Rule{
 	story.RuleYAMLSyntax, story.RuleDuplicateKey, story.RuleType, story.RuleUnknownKey, story.RuleIO, story.RuleInclude,
-	story.RuleImports, RuleApp, story.RuleRoot, ruleInitial, story.RuleState, story.RuleView, ruleViewRender,
+	story.RuleImports, ruleApp, story.RuleRoot, ruleInitial, story.RuleState, story.RuleView, ruleViewRender,
 	ruleTarget, ruleOnErrorTarget, story.RuleIntent, ruleRelevantWorld, ruleHosts, story.RuleEffect,
 	story.RuleAgentPlugin, story.RuleProvider, story.RulePersona, ruleSecretTooShort, ruleAgentInvoke, ruleAgentAlias,
 	ruleAgentFile, rulePromptRoot, story.RuleOutsideRoot, ruleAgentTemplate, ruleCallTimeout, ruleSchema, ruleGrammar, ruleExpr, ruleTemplate, rulePongo,
