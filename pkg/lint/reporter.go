@@ -25,11 +25,4 @@ func (r *reporter) warnf(p story.Pos, rule *Rule, format string, a ...any) {
 
 // demoteSince turns the errors reported since mark (a len(r.ds)) into
 // warnings that carry note: problems in blocks upstream never checks.
-func (r *reporter) demoteSince(mark int, note string) {
-	for i := mark; i < len(r.ds); i++ {
-		if r.ds[i].Severity == diag.Error {
-			r.ds[i].Severity = diag.Warning
-			r.ds[i].Message += " (" + note + ")"
-		}
-	}
-}
+func (r *reporter) demoteSince(mark int, note string) { diag.Demote(r.ds[mark:], note) }
