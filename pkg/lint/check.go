@@ -55,14 +55,16 @@ type effectAt struct {
 	site effSite
 }
 
-// pass is one rule's check over a loaded story. Rules without a pass are
-// reported while parsing or loading.
+// pass is one rule's check over a loaded story; a nil run registers a
+// rule another pass reports under (or, for ignore, pkg/validate). The
+// loader's rules that have no pass here are story.LoadRules.
 type pass struct {
 	rule *Rule
 	run  func(c *checker)
 }
 
-// passes lists the checks in the order they run.
+// passes lists the checks in the order they run: the one registration of
+// a rule (its *Rule value and check live in its rule_<name>.go).
 func passes() []pass {
 	return []pass{
 		{story.RuleImports, checkImports},
@@ -104,6 +106,12 @@ func passes() []pass {
 		{story.RuleRouting, checkRouting},
 		{ruleInterfaces, checkInterfaces},
 		{ruleStarlark, checkStarlark},
+		// reported by another rule's pass
+		{ruleViewRender, nil},    // checkExprs, checkPongo
+		{ruleOnErrorTarget, nil}, // checkTargets
+		{ruleAgentAlias, nil},    // checkAgentInvokes
+		{ruleExits, nil},         // checkTargets
+		{ruleIgnore, nil},        // pkg/validate: # kitsoki:ignore comments
 	}
 }
 
@@ -117,6 +125,9 @@ func unfolded(r *Rule) bool { return r == ruleDecider || r == story.RuleRouting 
 func check(st *story.Story, rep *reporter, opts story.Options, src *sources) {
 	c := &checker{st: st, rep: rep, opts: opts, src: src}
 	for _, ps := range passes() {
+		if ps.run == nil {
+			continue
+		}
 		mark := len(rep.ds)
 		ps.run(c)
 		if st.Imported() && unfolded(ps.rule) {

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"kitsoki/pkg/story"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
 )
 
 // A prompt file outside the story's roots (absolute, "../", a symlink

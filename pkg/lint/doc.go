@@ -22,9 +22,10 @@
 // LintOnly rule (something upstream's loader accepts) are printed as
 // warnings there and the run goes ahead.
 //
-// Layout: rules.go (each rule's *Rule value and the registry), check.go
-// (passes: the order the checks run; the effect and transition walks),
-// one rule_<name>.go per check, lifted.go (names a child may use from its
+// Layout: rules.go (the registry: story's rules and those of passes),
+// check.go (passes: the order the checks run, the one registration of a
+// rule; the effect and transition walks), one rule_<name>.go per check
+// with its *Rule value, lifted.go (names a child may use from its
 // importers, and <alias>__<name> names lifted from children),
 // intent_lookup.go (the one intent lookup), agent_refs.go (prompt and
 // schema references of agent invokes), compile_cache.go (guards and
@@ -35,9 +36,9 @@
 // expect.golden, clean, corpus, upstream), which other packages' tests and
 // docs/checks.md name too.
 //
-// Adding a rule: a rule_<name>.go with its check function; its *Rule value
-// in rules.go and in registry; one line in passes (check.go); a broken
-// story under pkg/story/testdata/broken/<id>/ (then go test ./pkg/lint -run
+// Adding a rule: one rule_<name>.go holding its *Rule value (id, severity,
+// summary, example) and its check function, and one line in passes
+// (check.go); a broken story under pkg/story/testdata/broken/<id>/ (then go test ./pkg/lint -run
 // BrokenGolden -update, and go test ./pkg/validate -run ChecksDoc -update).
 // A test fails on a report call whose rule is not registered.
 package lint

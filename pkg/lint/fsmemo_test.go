@@ -2,7 +2,6 @@ package lint
 
 import (
 	"io/fs"
-	"kitsoki/pkg/story"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"kitsoki/internal/fsmemo"
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
 )
 
 // listTree lists every directory below dir through m, as validate's walk

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"kitsoki/pkg/story"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
 )
 
 const rootCanary = "SECRET-CANARY-91c2e7"

@@ -5,8 +5,13 @@ import (
 	"path/filepath"
 	"strings"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
+
+var ruleAgentFile = &Rule{ID: "agent-file", Severity: diag.Error, LintOnly: true,
+	Summary: "prompt, prompt_path and schema files of agent invokes (and app.context_path) exist",
+	Example: "with: {schema: schemas/missing.json}"}
 
 // checkAgentFiles: prompt_path and schema files of host.agent.* invokes
 // exist, and a prompt: that is written as a path exists (templated paths

@@ -7,8 +7,16 @@ import (
 	"strings"
 
 	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
+
+var ruleAgentInvoke = &Rule{ID: "agent-invoke", Severity: diag.Error, Summary: "host.agent.<verb> invokes: verb, with.agent persona, verb/tool cross-checks",
+	Example: "- invoke: host.agent.ponder"}
+
+var ruleAgentAlias = &Rule{ID: "agent-alias", Severity: diag.Error, LintOnly: true,
+	Summary: "an effect-level agent: alias is declared in agent_plugins (upstream silently falls back to agent.claude)",
+	Example: "- {invoke: host.agent.ask, agent: agent.nope}"}
 
 var (
 	mutationTools = []string{"Edit", "Write", "NotebookEdit"}

@@ -1,8 +1,12 @@
 package lint
 
 import (
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
+
+var ruleApp = &Rule{ID: "app", Severity: diag.Error, Summary: "app.id is required; app.context and app.context_path are exclusive",
+	Example: "app: {name: demo}"}
 
 // checkApp: app.id is required; app.context and app.context_path are
 // mutually exclusive (reference §3.2).

@@ -5,8 +5,13 @@ import (
 	"strings"
 	"sync"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
+
+var ruleBareExpr = &Rule{ID: "bare-expr", Severity: diag.Warning, LintOnly: true,
+	Summary: "a with: value looks like an expression but has no {{ }}",
+	Example: "with: {cwd: world.workdir}"}
 
 // bareExprRe matches a string that reads as an expression over a template
 // root (world.x, slots.y ?? 'z', args.n + 1) but has no {{ }}.

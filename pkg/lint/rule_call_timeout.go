@@ -4,8 +4,17 @@ import (
 	"strings"
 
 	"kitsoki/internal/lazyre"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
+
+var ruleAgentTemplate = &Rule{ID: "agent-template", Severity: diag.Error, LintOnly: true,
+	Summary: "a templated agent: alias that is one world variable renders to declared aliases",
+	Example: "- {invoke: host.agent.ask, agent: \"{{ world.who }}\"}   # who: {default: agent.nope}"}
+
+var ruleCallTimeout = &Rule{ID: "call-timeout", Severity: diag.Error,
+	Summary: "an effect's timeout: is a positive duration on a host.agent.* invoke",
+	Example: "- {invoke: host.agent.ask, timeout: soon}"}
 
 // checkCallTimeout: an effect's timeout: (the hard timeout of one
 // host.agent.* call, a kitsoki extension) is a positive Go duration and

@@ -1,8 +1,13 @@
 package lint
 
 import (
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
+
+var ruleDecideSchema = &Rule{ID: "decide-schema", Severity: diag.Warning, LintOnly: true,
+	Summary: "host.agent.decide without a schema",
+	Example: "- {invoke: host.agent.decide, with: {prompt: p.md}}"}
 
 // checkDecideSchema warns about a host.agent.decide without with.schema:
 // it fails at run time ("host.agent.decide: schema: argument is required").

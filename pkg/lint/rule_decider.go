@@ -1,5 +1,10 @@
 package lint
 
+import "kitsoki/pkg/diag"
+
+var ruleDecider = &Rule{ID: "decider", Severity: diag.Error, Summary: "decider: block",
+	Example: "decider: {threshold: 2}"}
+
 // checkDecider: the top-level decider: block (reference §9.6).
 func checkDecider(c *checker) {
 	d := c.st.Decider

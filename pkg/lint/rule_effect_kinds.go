@@ -3,8 +3,13 @@ package lint
 import (
 	"strings"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
+
+var ruleEffectKinds = &Rule{ID: "effect-kinds", Severity: diag.Warning, LintOnly: true,
+	Summary: "an effect carries more than one of set/increment/say/invoke (only the first runs)",
+	Example: "- {set: {a: 1}, say: hi}"}
 
 // checkEffectKinds warns when one effect entry carries more than one of
 // set/increment/say/invoke: the engine applies only the first (§5.2).

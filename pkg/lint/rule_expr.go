@@ -10,6 +10,13 @@ import (
 	"kitsoki/pkg/story/expr"
 )
 
+var ruleViewRender = &Rule{ID: "view-render", Severity: diag.Error, LintOnly: true,
+	Summary: "a view element upstream loads but cannot render at run time (pongo2 ternary, map literal in when:)",
+	Example: "view:\n  - text: \"{{ a ? b : c }}\""}
+
+var ruleExpr = &Rule{ID: "expr", Severity: diag.Error, Summary: "when: guards compile under kitsoki's expr whitelist",
+	Example: "- {when: \"sum(world.xs) > 1\", target: end}"}
+
 // checkExprs: every when: guard (transitions, effects, view elements, list
 // items) compiles under kitsoki's expr whitelist (reference §6.1). Inside
 // phase templates, where placeholders are not yet substituted, failures are

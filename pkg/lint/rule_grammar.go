@@ -4,9 +4,13 @@ import (
 	"path/filepath"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/schema"
 	"kitsoki/pkg/story"
 )
+
+var ruleGrammar = &Rule{ID: "grammar", Severity: diag.Error, Summary: "decide schemas of a builtin.local_llm grammar: true alias stay in the llama.cpp grammar subset",
+	Example: "\"pattern\": \"a+\"   # not anchored"}
 
 // checkGrammar: a host.agent.decide whose effect-level agent: alias is a
 // builtin.local_llm plugin with grammar: true must use a schema inside the

@@ -4,8 +4,13 @@ import (
 	"fmt"
 	"math/big"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
+
+var ruleHostRunInts = &Rule{ID: "host-run-int", Severity: diag.Warning, LintOnly: true,
+	Summary: "a host.run timeout: or args element is a YAML integer, which the existing engine refuses (the call fails there)",
+	Example: "- {invoke: host.run, with: {cmd: sleep, args: [1], timeout: 30}}"}
 
 // checkHostRunInts warns about YAML integers in a host.run call's with:
 // timeout and args, which the existing engine refuses (it decodes them as

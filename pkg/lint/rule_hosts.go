@@ -5,8 +5,12 @@ import (
 	"strings"
 
 	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
+
+var ruleHosts = &Rule{ID: "hosts", Severity: diag.Error, Summary: "invokes are in the hosts: allow-list when it is non-empty",
+	Example: "hosts: [host.fs.read]\n# ... invoke: host.shell.run"}
 
 // checkHosts: with a non-empty hosts: list, every literal invoke must be
 // listed. iface.<name>.<op> invokes are rewritten to the interface's

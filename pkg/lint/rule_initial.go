@@ -4,8 +4,12 @@ import (
 	"fmt"
 
 	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
+
+var ruleInitial = &Rule{ID: "initial", Severity: diag.Error, Summary: "a compound state's initial names a child; parallel states have 2+ regions and no initial; states: on a state not typed compound are never entered (warning)",
+	Example: "flow: {type: compound, initial: missing, states: {a: {}}}"}
 
 // checkInitial: a literal initial: names a child; parallel states need 2+
 // regions and no initial (reference §4.5).

@@ -5,8 +5,12 @@ import (
 	"strings"
 
 	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
+
+var ruleInterfaces = &Rule{ID: "interfaces", Severity: diag.Error, Summary: "host_interfaces and iface.<name>.<op> invokes",
+	Example: "- invoke: iface.vcs.push   # vcs not declared"}
 
 // checkInterfaces: host_interfaces have a default binding and every
 // iface.<name>.<op> invoke names a declared interface and operation

@@ -6,8 +6,13 @@ import (
 	"strings"
 
 	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
+
+var ruleOnErrorTarget = &Rule{ID: "on-error-target", Severity: diag.Error, LintOnly: true,
+	Summary: "an on_error: target resolves (against the dispatch state) to a state; a dangling one can never fire",
+	Example: "on_enter:\n  - {invoke: host.shell.run, on_error: eror}"}
 
 // checkOnError: an on_error: target resolves, against the state the turn
 // ends in (the dispatch state, story-runtime.md §2.4), to a state; inside a

@@ -1,8 +1,12 @@
 package lint
 
 import (
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
+
+var ruleOnceBind = &Rule{ID: "once-bind", Severity: diag.Error, Summary: "once: true needs a non-empty bind:",
+	Example: "- {invoke: host.shell.run, once: true}"}
 
 // checkOnceBind: once: true needs a non-empty bind: — the bind targets are
 // the cache that arms the skip (reference §9.6; upstream rejects it).

@@ -14,6 +14,10 @@ import (
 	"kitsoki/pkg/story/expr"
 )
 
+var rulePongo = &Rule{ID: "pongo", Severity: diag.Error, LintOnly: true,
+	Summary: "pongo2 templates in say, views and prompt files compile",
+	Example: "say: \"{% if %}\""}
+
 // checkPongo: pongo2 templates in say:, footer:, view bodies, view layouts
 // (views/<extends>.pongo, template_file) and prompt files of agent invokes
 // compile (reference §6.3). Include/extends targets that cannot be found

@@ -3,8 +3,13 @@ package lint
 import (
 	"strings"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
+
+var rulePromptRoot = &Rule{ID: "prompt-root", Severity: diag.Error, LintOnly: true,
+	Summary: "prompt:/prompt_path: files stay inside the story's roots (story, imported children, prompt overlays); the call fails at run time otherwise",
+	Example: "with: {prompt_path: ../../etc/passwd}"}
 
 // checkPromptRoots: a prompt:/prompt_path: file of a host.agent.* invoke
 // lies inside the story's roots (PromptRoots: the story directory, its

@@ -4,7 +4,11 @@ import (
 	"slices"
 
 	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
 )
+
+var ruleRelevantWorld = &Rule{ID: "relevant-world", Severity: diag.Error, Summary: "relevant_world keys are declared in world:",
+	Example: "start: {relevant_world: [nope]}"}
 
 // reservedWorld are world keys the engine owns; they never need declaring.
 var reservedWorld = []string{"last_error", "host_error", "write_mode_scope", "session_id"}

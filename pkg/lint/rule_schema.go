@@ -4,9 +4,14 @@ import (
 	"path/filepath"
 	"strings"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/schema"
 	"kitsoki/pkg/story"
 )
+
+var ruleSchema = &Rule{ID: "schema", Severity: diag.Error, LintOnly: true,
+	Summary: "agent schemas compile and $refs stay inside schemas/",
+	Example: "with: {schema: schemas/bad.json}   # {\"type\": 3}"}
 
 // checkSchemas: every schema named by an agent invoke (with.schema,
 // with.acceptance.schema, with.context.schema) and decider.schema compiles

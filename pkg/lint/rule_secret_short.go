@@ -1,6 +1,13 @@
 package lint
 
-import "kitsoki/pkg/story"
+import (
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var ruleSecretTooShort = &Rule{ID: "secret-too-short", Severity: diag.Warning, LintOnly: true,
+	Summary: "a ${VAR} secret in agent_plugins env:/headers: is under 4 bytes and cannot be masked in traces and logs",
+	Example: "agent_plugins:\n  agent.x: {plugin: subprocess, command: x, env: {LEVEL: \"${L}\"}}   # L=1"}
 
 // checkShortSecrets warns about each agent_plugins env:/headers: value a
 // ${VAR} substitution produced (or header value) that is shorter than

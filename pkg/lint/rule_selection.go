@@ -3,8 +3,13 @@ package lint
 import (
 	"slices"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
+
+var ruleSelection = &Rule{ID: "selection", Severity: diag.Error, LintOnly: true,
+	Summary: "selection: blocks: known keys, evidence file exists",
+	Example: "selection: {profile: fast, evidence: evals/missing.json}"}
 
 // checkSelection: selection: blocks (keys are checked while parsing) name
 // an evidence file that exists and a known effort. Checking the evidence

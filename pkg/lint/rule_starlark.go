@@ -4,8 +4,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
+
+var ruleStarlark = &Rule{ID: "starlark", Severity: diag.Error, Summary: "host.starlark.run scripts exist inside the story with their sidecar",
+	Example: "- {invoke: host.starlark.run, with: {script: missing.star}}"}
 
 // checkStarlark: host.starlark.run needs with.script inside the story
 // directory, and the script needs its sidecar <script>.yaml (§9.6).

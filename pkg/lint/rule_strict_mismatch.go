@@ -5,8 +5,13 @@ import (
 	"strconv"
 	"strings"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
+
+var ruleStrictMismatch = &Rule{ID: "strict-mismatch", Severity: diag.Warning, LintOnly: true,
+	Summary: "a value kitsoki run/test --strict reads differently from the existing engine: a quoted bool or number set on a typed world key, an increment of a key that is not an integer",
+	Example: "world: {flag: {type: bool, default: true}}\n# ... set: {flag: \"false\"}"}
 
 // checkStrictMismatch warns where a story's values read differently with
 // and without kitsoki run/test --strict (engine.Options.Strict): a quoted

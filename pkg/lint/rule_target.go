@@ -6,8 +6,15 @@ import (
 	"strings"
 
 	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
+
+var ruleTarget = &Rule{ID: "target", Severity: diag.Error, Summary: "transition, timeout and on_complete targets resolve (absolute, dotted, ../, ., @exit:)",
+	Example: "on:\n  go: [{target: nowhere}]"}
+
+var ruleExits = &Rule{ID: "exits", Severity: diag.Error, Summary: "@exit:<name> targets name an exit declared in exits:",
+	Example: "on:\n  go: [{target: \"@exit:done\"}]   # no exits:"}
 
 // checkTargets: every transition target, on_error, timeout.target and
 // on_complete target resolves; templated targets are skipped (§4.3).

@@ -10,6 +10,9 @@ import (
 	"kitsoki/pkg/story/expr"
 )
 
+var ruleTemplate = &Rule{ID: "template", Severity: diag.Error, Summary: "{{ }} value templates in set/with/slots/emit_intent/bind compile",
+	Example: "set: {n: \"{{ world.n + }}\"}"}
+
 // checkValueTemplates: {{ }} value templates in set, with (recursively),
 // slots, emit_intent and templated bind values compile (reference §6.2);
 // so do imports world_in and exit set projections.

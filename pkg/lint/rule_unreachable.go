@@ -5,8 +5,13 @@ import (
 	"strings"
 
 	"kitsoki/internal/lazyre"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
+
+var ruleUnreachable = &Rule{ID: "unreachable", Severity: diag.Warning, LintOnly: true,
+	Summary: "a state cannot be reached from root (literal targets and templated targets with statically known values)",
+	Example: "states:\n  start: {}\n  orphan: {}"}
 
 var (
 	quotedRe = &lazyre.Regexp{Expr: `'([^']*)'|"([^"]*)"`}

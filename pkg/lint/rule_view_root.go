@@ -5,8 +5,13 @@ import (
 	"path/filepath"
 	"slices"
 
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
+
+var ruleViewRoot = &Rule{ID: "view-root", Severity: diag.Warning, LintOnly: true,
+	Summary: "a grand-child's extends:/template_file: view is read from the top-level import's directory, as the existing engine reads it",
+	Example: "imports: {kid: {source: ../child}}   # child imports ../gkid, whose state has view: {extends: base}"}
 
 // checkViewRoot warns where the existing engine renders a view file from
 // another story's directory than the one that declares it: it picks a

@@ -106,11 +106,11 @@ func TestReportCallSitesUseRegisteredRules(t *testing.T) {
 			continue
 		}
 		if !declared[name] {
-			t.Errorf("%s: rule %s is not a Rule variable of rules.go (here or in pkg/story)", s, name)
+			t.Errorf("%s: rule %s is not a declared Rule variable (here or in pkg/story)", s, name)
 		}
 	}
 	if len(declared) != len(registry) {
-		t.Errorf("%d Rule variables declared, %d registered: add every rule to registry", len(declared), len(registry))
+		t.Errorf("%d Rule variables declared, %d registered: register every rule in passes (check.go) or story.LoadRules", len(declared), len(registry))
 	}
 	ids := map[string]bool{}
 	for _, r := range registry {

@@ -54,3 +54,12 @@ var (
 	RuleInternal = &Rule{ID: "internal", Severity: diag.Error, Summary: "an internal loader error (a bug: please report it)",
 		Example: "(none: report the story that triggers it)"}
 )
+
+// LoadRules returns the rules a load reports under, in documentation order.
+func LoadRules() []*Rule {
+	return []*Rule{
+		RuleYAMLSyntax, RuleDuplicateKey, RuleType, RuleUnknownKey, RuleIO, RuleInclude,
+		RuleImports, RuleRoot, RuleState, RuleView, RuleIntent, RuleEffect, RuleAgentPlugin,
+		RuleProvider, RulePersona, RuleRouting, RulePhases, RuleMetaMode, RuleOutsideRoot, RuleInternal,
+	}
+}
