@@ -27,6 +27,7 @@ func TestReportCallSitesUseRegisteredRules(t *testing.T) {
 	}
 	files = append(files, loader...)
 	declared := map[string]bool{}
+	alias := map[string]string{} // a name bound to another Rule variable
 	registered := map[*Rule]bool{}
 	for _, r := range registry {
 		registered[r] = true
@@ -50,6 +51,9 @@ func TestReportCallSitesUseRegisteredRules(t *testing.T) {
 			case *ast.ValueSpec:
 				for i, name := range x.Names {
 					if i < len(x.Values) {
+						if id, ok := x.Values[i].(*ast.Ident); ok {
+							alias[name.Name] = id.Name
+						}
 						if u, ok := x.Values[i].(*ast.UnaryExpr); ok {
 							if cl, ok := u.X.(*ast.CompositeLit); ok {
 								if id, ok := cl.Type.(*ast.Ident); ok && id.Name == "Rule" {
@@ -105,7 +109,7 @@ func TestReportCallSitesUseRegisteredRules(t *testing.T) {
 		if name == "rule" { // the reporter's own forwarding parameter
 			continue
 		}
-		if !declared[name] {
+		if !declared[name] && !declared[alias[name]] {
 			t.Errorf("%s: rule %s is not a declared Rule variable (here or in pkg/story)", s, name)
 		}
 	}
