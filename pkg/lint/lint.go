@@ -51,6 +51,14 @@ func checked(file string, st *story.Story, ds []diag.Diagnostic, opts story.Opti
 // story is then not to be trusted.
 func Check(st *story.Story, opts story.Options) (ds []diag.Diagnostic, ok bool) {
 	rep := &reporter{}
+	// The checks read prompt, schema and script files through the project
+	// roots, which open a directory descriptor on demand: close them as
+	// the load did.
+	defer func() {
+		for _, s := range append(st.Children(), st) {
+			s.FileRoot().Close()
+		}
+	}()
 	defer func() {
 		if r := recover(); r != nil {
 			rep.errf(story.Pos{File: st.File}, story.RuleInternal, "internal error while loading the story (please report this bug): %v", r)

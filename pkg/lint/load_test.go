@@ -1,11 +1,13 @@
 package lint
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"kitsoki/internal/testing/storytest"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
@@ -60,3 +62,41 @@ var (
 	render = storytest.Render
 	noEnv  = storytest.NoEnv
 )
+
+// A check reads prompt and schema files through the story's project root,
+// which opens a directory descriptor on demand: Load leaves none open.
+func TestLoadLeavesNoDescriptorOpen(t *testing.T) {
+	if _, err := os.ReadDir("/proc/self/fd"); err != nil {
+		t.Skip("no /proc/self/fd to count descriptors with")
+	}
+	dir := t.TempDir()
+	write(t, dir, ".kitsoki/keep", "")
+	write(t, dir, "prompts/p.md", "hello {{ world.x }}\n")
+	write(t, dir, "schemas/s.json", `{"type": "object"}`)
+	write(t, dir, "app.yaml", `app: {id: fd}
+root: s
+world: {x: {default: 1}}
+states:
+  s:
+    terminal: true
+    on_enter:
+      - invoke: host.agent.decide
+        with: {prompt_path: prompts/p.md, schema: schemas/s.json}
+`)
+	open := func() int {
+		ents, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(ents)
+	}
+	before := open()
+	for range 20 {
+		if st, ds := Load(dir, story.Options{LookupEnv: noEnv}); st == nil || diag.HasErrors(ds) {
+			t.Fatalf("load: %s", render(ds))
+		}
+	}
+	if after := open(); after > before {
+		t.Fatalf("%d descriptors open after 20 loads, %d before", after, before)
+	}
+}
