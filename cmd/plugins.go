@@ -14,6 +14,7 @@ import (
 
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/host"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/story"
 )
@@ -82,7 +83,7 @@ func loadStoryForPlugins(stderr io.Writer, args []string) (*story.Story, string,
 			return nil, path, "", nil
 		}
 	}
-	st, ds := story.Load(path, story.Options{AllowUnsetEnv: true})
+	st, ds := lint.Load(path, story.Options{AllowUnsetEnv: true})
 	if st == nil || diag.HasErrors(ds) {
 		var errs []diag.Diagnostic
 		for _, d := range ds {

@@ -4,6 +4,7 @@ import (
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/engine"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/view"
@@ -55,16 +56,16 @@ func (e *LoadError) Error() string {
 // (a directory or its app.yaml). A story with load errors is a *LoadError;
 // a story the engine refuses is a Loaded with CompileErr set.
 //
-// Only what makes a story unrunnable stops it (story.Blocking): errors of
+// Only what makes a story unrunnable stops it (lint.Blocking): errors of
 // lint-only rules — findings the existing engine's loader accepts, such as
 // a dangling on_error or a view that cannot render — are kept in
 // Loaded.LintWarnings as warnings, and the run goes ahead.
 func Load(path string, o LoadOptions) (*Loaded, error) {
-	st, ds := story.Load(path, o.Story)
-	if st == nil || story.Unrunnable(ds) {
+	st, ds := lint.Load(path, o.Story)
+	if st == nil || lint.Unrunnable(ds) {
 		var errs []diag.Diagnostic
 		for _, d := range ds {
-			if story.Blocking(d) || (st == nil && d.Severity == diag.Error) {
+			if lint.Blocking(d) || (st == nil && d.Severity == diag.Error) {
 				errs = append(errs, d)
 			}
 		}

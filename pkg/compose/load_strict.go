@@ -2,6 +2,7 @@ package compose
 
 import (
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
 
@@ -22,7 +23,7 @@ func (e *StrictLoadError) Error() string {
 // running it (kitsoki mcp serve): any error diagnostic refuses the story,
 // lint-only ones included, since there is no run to warn before.
 func LoadStrict(path string, o LoadOptions) (*Loaded, error) {
-	st, ds := story.Load(path, o.Story)
+	st, ds := lint.Load(path, o.Story)
 	if st == nil || diag.HasErrors(ds) {
 		var errs []diag.Diagnostic
 		for _, d := range ds {

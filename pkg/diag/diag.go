@@ -59,6 +59,18 @@ func Sort(ds []Diagnostic) []Diagnostic {
 	return slices.Compact(ds)
 }
 
+// Demote turns the errors of ds into warnings that carry note, in place:
+// problems in a block the existing engine never checks (an imported
+// child's agent_plugins:, decider:, routing:).
+func Demote(ds []Diagnostic, note string) {
+	for i := range ds {
+		if ds[i].Severity == Error {
+			ds[i].Severity = Warning
+			ds[i].Message += " (" + note + ")"
+		}
+	}
+}
+
 // Count returns the number of errors and warnings.
 func Count(ds []Diagnostic) (errors, warnings int) {
 	for _, d := range ds {

@@ -3,6 +3,7 @@ package diag
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -172,5 +173,24 @@ func TestParseFormat(t *testing.T) {
 	}
 	if _, err := ParseFormat("xml"); err == nil || !strings.Contains(err.Error(), "use human, json, github or sarif") {
 		t.Fatalf("xml: %v", err)
+	}
+}
+
+// Demote turns only errors into warnings, each once, and leaves the
+// diagnostics before the slice it is given alone.
+func TestDemoteTurnsErrorsIntoNotedWarnings(t *testing.T) {
+	ds := []Diagnostic{
+		{Severity: Error, Message: "before"},
+		{Severity: Error, Message: "e"},
+		{Severity: Warning, Message: "w"},
+	}
+	Demote(ds[1:], "ignored")
+	want := []Diagnostic{
+		{Severity: Error, Message: "before"},
+		{Severity: Warning, Message: "e (ignored)"},
+		{Severity: Warning, Message: "w"},
+	}
+	if !slices.Equal(ds, want) {
+		t.Fatalf("got %+v, want %+v", ds, want)
 	}
 }

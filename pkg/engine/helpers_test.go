@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"kitsoki/internal/testing/storyload"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
 
@@ -77,8 +78,8 @@ func compileStory(t testing.TB, name string) *Machine {
 // compiles it with opts, failing the test where either refuses it.
 func compileSource(t testing.TB, name, src string, opts CompileOptions) *Machine {
 	t.Helper()
-	st, ds := story.LoadBytes(name, []byte(src), story.Options{})
-	if st == nil || story.Unrunnable(ds) {
+	st, ds := lint.LoadBytes(name, []byte(src), story.Options{})
+	if st == nil || lint.Unrunnable(ds) {
 		t.Fatalf("load: %v", ds)
 	}
 	m, err := Compile(st, opts)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"kitsoki/pkg/host"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
 
@@ -23,8 +24,8 @@ func TestOnErrorResolvesAgainstDispatchState(t *testing.T) {
 		t.Run(tc.intent, func(t *testing.T) {
 			// validate flags the parallel case (upstream corrupts the
 			// path there); the finding is lint-only
-			st, ds := story.Load(filepath.Join("testdata", "onerror_base"), story.Options{})
-			if st == nil || story.Unrunnable(ds) {
+			st, ds := lint.Load(filepath.Join("testdata", "onerror_base"), story.Options{})
+			if st == nil || lint.Unrunnable(ds) {
 				t.Fatalf("load: %v", ds)
 			}
 			m, err := Compile(st, CompileOptions{LateHandlers: true})

@@ -8,6 +8,7 @@ import (
 
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
 
@@ -19,7 +20,7 @@ const selectionBlock = `        selection:
 
 func loadStory(t *testing.T, dir string) *story.Story {
 	t.Helper()
-	st, _ := story.Load(filepath.Join(dir, "app.yaml"), story.Options{AllowUnsetEnv: true})
+	st, _ := lint.Load(filepath.Join(dir, "app.yaml"), story.Options{AllowUnsetEnv: true})
 	if st == nil {
 		t.Fatal("story did not load")
 	}

@@ -94,7 +94,7 @@ func (l *StoryLoader) Load(path string) (*story.Story, error) {
 	opts.AllowUnsetEnv = true
 	// The composition root's load (compose.Load, as kitsoki run loads): a
 	// dataset is invalid only when its story does not load (upstream's
-	// semantics); findings upstream's loader accepts (story.Blocking is
+	// semantics); findings upstream's loader accepts (lint.Blocking is
 	// false for them: lint-only rules such as a missing prompt file, a
 	// dangling on_error, or the selection evidence eval itself produces)
 	// are warnings.

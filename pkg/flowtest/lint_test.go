@@ -10,6 +10,7 @@ import (
 
 	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/diag"
+	storylint "kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
 
@@ -54,7 +55,7 @@ turns:
 
 // The findings point at the offending value (the path, the pattern).
 func TestLintFilesAndRegex(t *testing.T) {
-	st, _ := story.Load(rigApp, story.Options{})
+	st, _ := storylint.Load(rigApp, story.Options{})
 	fxs, _ := parse("testdata/none/l.yaml", []byte("test_kind: flow\nrecording: nope.yaml\nturns:\n  - intent: go\n    expect_view_matches: \"(\"\n"), nil)
 	got := lint(st, fxs)
 	if !hasDiag(got, diag.Error, 2, 12, "testdata/none/nope.yaml does not exist") || !hasDiag(got, diag.Warning, 5, 26, "the turn will always fail") {
@@ -75,7 +76,7 @@ func TestLintCorpus(t *testing.T) {
 		if !HasFlows(app) {
 			continue
 		}
-		st, ds := story.Load(app, story.Options{})
+		st, ds := storylint.Load(app, story.Options{})
 		if diag.HasErrors(ds) {
 			continue
 		}
@@ -109,7 +110,7 @@ func TestLintStorySourcesKeepsWhatItRead(t *testing.T) {
 		}
 	}
 	app := filepath.Join(dir, "app.yaml")
-	st, ds := story.Load(app, story.Options{})
+	st, ds := storylint.Load(app, story.Options{})
 	if diag.HasErrors(ds) {
 		t.Fatal(ds)
 	}
@@ -160,7 +161,7 @@ func TestLintCacheRebasesPerFile(t *testing.T) {
 	loaded := map[string]*story.Story{}
 	fresh := map[string][]diag.Diagnostic{}
 	for _, a := range apps {
-		st, ds := story.Load(a, story.Options{})
+		st, ds := storylint.Load(a, story.Options{})
 		if diag.HasErrors(ds) {
 			t.Fatal(ds)
 		}

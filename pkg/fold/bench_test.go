@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"kitsoki/internal/testing/storyload"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
 
@@ -12,7 +13,7 @@ import (
 // pair (load excluded).
 func BenchmarkFold(b *testing.B) {
 	for _, dir := range []string{"testdata/nested/top", filepath.Join(corpusDir(b), "frontier_event"), filepath.Join(corpusDir(b), "imports_smoke", "parent")} {
-		st, _ := story.Load(dir, story.Options{Trees: storyload.Trees()})
+		st, _ := lint.Load(dir, story.Options{Trees: storyload.Trees()})
 		if st == nil {
 			b.Fatal("no story")
 		}

@@ -10,6 +10,7 @@ import (
 
 	"kitsoki/internal/testing/storyload"
 	"kitsoki/internal/testing/storytest"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
 
@@ -344,7 +345,7 @@ func TestKitsokiSource(t *testing.T) {
 }
 
 func TestErrorsNameAliasFileAndPosition(t *testing.T) {
-	st, _ := story.Load("testdata/errors/parent", story.Options{LookupEnv: storyload.NoEnv, Trees: storyload.Trees()})
+	st, _ := lint.Load("testdata/errors/parent", story.Options{LookupEnv: storyload.NoEnv, Trees: storyload.Trees()})
 	if st == nil {
 		t.Fatal("no story")
 	}

@@ -7,6 +7,7 @@ import (
 
 	"kitsoki/internal/testing/storyload"
 	"kitsoki/internal/testing/storytest"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
 
@@ -32,7 +33,7 @@ func foldOverride(t *testing.T, overrides string) (*Folded, error) {
 		"c/app.yaml": overrideChild,
 		"p/app.yaml": "app: { id: p }\nroot: s\nimports:\n  c:\n    source: ../c\n    overrides:\n" + overrides + "states:\n  s: {}\n",
 	})
-	st, _ := story.Load(filepath.Join(dir, "p"), story.Options{Trees: storyload.Trees()})
+	st, _ := lint.Load(filepath.Join(dir, "p"), story.Options{Trees: storyload.Trees()})
 	if st == nil {
 		t.Fatal("parent did not load")
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"kitsoki/internal/testing/storyload"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
 
@@ -42,8 +43,8 @@ func foldable(t *testing.T) []string {
 func TestFoldIsPureAndDeterministic(t *testing.T) {
 	for _, dir := range foldable(t) {
 		t.Run(dir, func(t *testing.T) {
-			a, _ := story.Load(dir, story.Options{LookupEnv: storyload.NoEnv, Trees: storyload.Trees()})
-			b, _ := story.Load(dir, story.Options{LookupEnv: storyload.NoEnv, Trees: storyload.Trees()})
+			a, _ := lint.Load(dir, story.Options{LookupEnv: storyload.NoEnv, Trees: storyload.Trees()})
+			b, _ := lint.Load(dir, story.Options{LookupEnv: storyload.NoEnv, Trees: storyload.Trees()})
 			if a == nil || b == nil {
 				t.Fatal("no story")
 			}
@@ -85,7 +86,7 @@ func TestFoldIsPureAndDeterministic(t *testing.T) {
 }
 
 func TestImportCycleIsAnErrorNotAHang(t *testing.T) {
-	st, _ := story.Load(filepath.Join(corpusDir(t), "imports_smoke/cycle_a"), story.Options{Trees: storyload.Trees()})
+	st, _ := lint.Load(filepath.Join(corpusDir(t), "imports_smoke/cycle_a"), story.Options{Trees: storyload.Trees()})
 	if st == nil {
 		t.Fatal("no story")
 	}

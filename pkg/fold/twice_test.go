@@ -7,6 +7,7 @@ import (
 
 	"kitsoki/internal/testing/storyload"
 	"kitsoki/internal/testing/storytest"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
 
@@ -45,7 +46,7 @@ states:
           when: "world.k > 1"
 `,
 	})
-	st, _ := story.Load(filepath.Join(dir, "p"), story.Options{Trees: storyload.Trees()})
+	st, _ := lint.Load(filepath.Join(dir, "p"), story.Options{Trees: storyload.Trees()})
 	if st == nil {
 		t.Fatal("no story")
 	}
@@ -116,7 +117,7 @@ states:
   error: {}
 `,
 	})
-	st, _ := story.Load(filepath.Join(dir, "top"), story.Options{Trees: storyload.Trees()})
+	st, _ := lint.Load(filepath.Join(dir, "top"), story.Options{Trees: storyload.Trees()})
 	if st == nil {
 		t.Fatal("no story")
 	}
@@ -168,7 +169,7 @@ states:
       next: [{ target: one_run }]
 `,
 	})
-	st, _ := story.Load(filepath.Join(dir, "p"), story.Options{Trees: storyload.Trees()})
+	st, _ := lint.Load(filepath.Join(dir, "p"), story.Options{Trees: storyload.Trees()})
 	if st == nil {
 		t.Fatal("no story")
 	}
@@ -227,7 +228,7 @@ states:
   s: {}
 `
 	dir := storytest.TempTree(t, files)
-	st, _ := story.Load(filepath.Join(dir, "p"), story.Options{Trees: storyload.Trees()})
+	st, _ := lint.Load(filepath.Join(dir, "p"), story.Options{Trees: storyload.Trees()})
 	f := mustFold(t, st)
 	eq(t, "arc", targets(state(t, f, "c.r")), []string{"c__hop -> ../r"})
 	eq(t, "choice kept", state(t, f, "c.r").View.Elements[0].Kind, "choice")
@@ -244,7 +245,7 @@ states:
   s: {}
 `
 	dir = storytest.TempTree(t, files)
-	st, _ = story.Load(filepath.Join(dir, "p"), story.Options{Trees: storyload.Trees()})
+	st, _ = lint.Load(filepath.Join(dir, "p"), story.Options{Trees: storyload.Trees()})
 	_, err := New(st, Options{})
 	if err == nil || !strings.Contains(err.Error(), "imports.c: ") || !strings.Contains(err.Error(), "overrides.states.r") {
 		t.Fatalf("want an error naming imports.c and the override, got %v", err)

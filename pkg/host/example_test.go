@@ -6,6 +6,7 @@ import (
 
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/host"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
 
@@ -40,7 +41,7 @@ func ExampleHandlerFunc() {
 		return host.Result{Data: map[string]any{"id": "T-1"}}, nil
 	}))
 
-	st, ds := story.LoadBytes("app.yaml", []byte(ticketStory), story.Options{})
+	st, ds := lint.LoadBytes("app.yaml", []byte(ticketStory), story.Options{})
 	if st == nil {
 		fmt.Println(ds)
 		return

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
 
@@ -11,7 +12,7 @@ import (
 // collision is the one CheckToolNames warns about, at the alias.
 func TestCheckToolNamesAgreesWithServe(t *testing.T) {
 	_, dir := writeStory(t, storyYAML("http://127.0.0.1:1/mcp", "agent.re-mote", "agent.re_mote"))
-	st, ds := story.Load(dir, story.Options{})
+	st, ds := lint.Load(dir, story.Options{})
 	if st == nil {
 		t.Fatalf("load: %v", ds)
 	}
@@ -24,7 +25,7 @@ func TestCheckToolNamesAgreesWithServe(t *testing.T) {
 		t.Fatalf("mcp serve: %v", err)
 	}
 	_, clean := writeStory(t, storyYAML("http://127.0.0.1:1/mcp", "agent.helper"))
-	st, _ = story.Load(clean, story.Options{})
+	st, _ = lint.Load(clean, story.Options{})
 	if got := CheckToolNames(st); len(got) != 0 {
 		t.Fatalf("clean story: %v", got)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"kitsoki/internal/testing/storyload"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
 
@@ -23,7 +24,7 @@ func writeAndLoad(t testing.TB, dir, yaml string) *story.Story {
 	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	st, _ := story.Load(dir, story.Options{LookupEnv: storyload.NoEnv})
+	st, _ := lint.Load(dir, story.Options{LookupEnv: storyload.NoEnv})
 	if st == nil {
 		t.Fatal("no model")
 	}

@@ -14,6 +14,7 @@ import (
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/fold"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/phases"
 	"kitsoki/pkg/story"
 )
@@ -95,7 +96,7 @@ phases:
   template: t
   graph: {start: {}}
 `})
-	st, _ := story.Load(dir, story.Options{})
+	st, _ := lint.Load(dir, story.Options{})
 	if st == nil {
 		t.Fatal("no model")
 	}
@@ -113,7 +114,7 @@ phases:
 // TestFoldHook: fold.New with the hook leaves no phases: and the
 // generated states carry the story's directory.
 func TestFoldHook(t *testing.T) {
-	st, _ := story.Load("testdata/run", story.Options{})
+	st, _ := lint.Load("testdata/run", story.Options{})
 	if st == nil {
 		t.Fatal("no model")
 	}

@@ -16,6 +16,7 @@ import (
 
 	"kitsoki/pkg/agent/localllm"
 	"kitsoki/pkg/host"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
 
@@ -88,7 +89,7 @@ func TestAgentSearchThroughLocalEmbedder(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "app.yaml"), "app: { id: s, version: 0.1.0 }\nroot: a\nrouting:\n  embedding:\n    endpoint: "+srv.URL+"\n    model: stand-in-embed\n    cache_dir: .vecs\nstates:\n  a: { terminal: true, view: A }\n")
 	writeFile(t, filepath.Join(dir, "kb/one.md"), "The deploy runbook: restart the web tier.\n")
 	writeFile(t, filepath.Join(dir, "kb/two.md"), "Holiday schedule for the office.\n")
-	st, ds := story.Load(dir, story.Options{})
+	st, ds := lint.Load(dir, story.Options{})
 	if st == nil {
 		t.Fatalf("load: %v", ds)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/host"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
 
@@ -52,7 +53,7 @@ states:
 intents:
   go: {}
 `)
-	st, ds := story.Load(filepath.Join(root, "parent"), story.Options{Trees: storyload.Trees()})
+	st, ds := lint.Load(filepath.Join(root, "parent"), story.Options{Trees: storyload.Trees()})
 	if st == nil {
 		t.Fatalf("load: %v", ds)
 	}

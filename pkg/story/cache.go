@@ -109,7 +109,7 @@ func (l *loader) parseFile(file, abs string, data []byte, shared bool) (*yaml.No
 		owned = true
 	}
 	if syn != nil {
-		l.rep.errf(Pos{File: file, Line: syn.line, Col: syn.col}, ruleYAMLSyntax, "YAML syntax error: %s", syn.msg)
+		l.rep.errf(Pos{File: file, Line: syn.line, Col: syn.col}, RuleYAMLSyntax, "YAML syntax error: %s", syn.msg)
 		return nil, false
 	}
 	return doc, owned

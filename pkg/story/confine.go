@@ -94,16 +94,21 @@ func (l *loader) closeRoots() {
 }
 
 // outsideRoot reports, at p (the key that names it), that the file a
-// story wrote as written is outside its project root, and why: err is
-// the Root's (a path leaving it, a symlink leading out). The message
-// names the path as written and the root, never what lies outside.
+// story wrote as written is outside its project root (OutsideRootMessage).
 func (l *loader) outsideRoot(p Pos, root *safefile.Root, what, written string, err error) {
+	l.rep.errf(p, RuleOutsideRoot, "%s", OutsideRootMessage(root, what, written, err))
+}
+
+// OutsideRootMessage says that the file a story wrote as written is
+// outside its project root, and why: err is the Root's (a path leaving it,
+// a symlink leading out). It names the path as written and the root, never
+// what lies outside (rule outside-root).
+func OutsideRootMessage(root *safefile.Root, what, written string, err error) string {
 	var pe *os.PathError
 	if errors.As(err, &pe) && pe.Op == "read" {
-		l.rep.errf(p, ruleOutsideRoot, "%s %q goes through a symlink leading out of the project root %s (or an absolute one); nothing outside the root is read: put the file itself there, or a relative link that stays inside, or pass --root DIR naming a directory that holds both", what, written, root.Dir())
-		return
+		return fmt.Sprintf("%s %q goes through a symlink leading out of the project root %s (or an absolute one); nothing outside the root is read: put the file itself there, or a relative link that stays inside, or pass --root DIR naming a directory that holds both", what, written, root.Dir())
 	}
-	l.rep.errf(p, ruleOutsideRoot, "%s %q leaves the project root %s (the nearest directory above the story holding .git or .kitsoki/); nothing outside the root is read: move the file inside the project, or pass --root DIR naming a directory that holds both", what, written, root.Dir())
+	return fmt.Sprintf("%s %q leaves the project root %s (the nearest directory above the story holding .git or .kitsoki/); nothing outside the root is read: move the file inside the project, or pass --root DIR naming a directory that holds both", what, written, root.Dir())
 }
 
 // readIn is readFile for a file a story names: abs must lie inside root,
@@ -169,22 +174,9 @@ func (l *loader) confinePrompts(st *Story) {
 	pc.Shared, pc.SharedPos = shared, pos
 }
 
-// readNamed reads abs, a file the story wrote as written at p, through
-// its project root under limit. in is false when the file is outside the
-// root: that is reported here (rule outside-root) and nothing is read.
-func (c *checker) readNamed(p Pos, what, written, abs string, limit int64) (data []byte, err error, in bool) {
-	root := c.st.projectRoot()
-	data, err = root.ReadFile(filepath.Clean(abs), limit)
-	if errors.Is(err, safefile.ErrOutsideRoot) {
-		c.l.outsideRoot(p, root, what, written, err)
-		return nil, nil, false
-	}
-	return data, err, true
-}
-
 // projectRoot is the story's project root (its directory's, for a story
 // built without a load).
-func (st *Story) projectRoot() *safefile.Root {
+func (st *Story) FileRoot() *safefile.Root {
 	if st.root == nil {
 		dir, _ := projectRoot(nil, st.Dir)
 		st.root = safefile.NewRoot(dir)
@@ -240,10 +232,10 @@ func (st *Story) PromptRoots() []string {
 // Confined reports whether the absolute path p lies inside one of roots,
 // both as written and after resolving symlinks (of p and of the roots): a
 // symlink inside a root that points outside it is outside.
-func Confined(p string, roots []string) bool { return confined(nil, p, roots) }
+func Confined(p string, roots []string) bool { return ConfinedWith(nil, p, roots) }
 
 // confined is Confined resolving symlinks through m (nil: afresh).
-func confined(m *fsmemo.Memo, p string, roots []string) bool {
+func ConfinedWith(m *fsmemo.Memo, p string, roots []string) bool {
 	if !filepath.IsAbs(p) {
 		return false
 	}

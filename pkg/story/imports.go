@@ -19,13 +19,13 @@ func (l *loader) loadImports(st *Story, abs string, stack []string) {
 	for _, alias := range st.ImportOrder {
 		im := st.Imports[alias]
 		if !importAliasRe.MatchString(alias) {
-			l.rep.errf(im.Pos, ruleImports, "imports.%s: alias must match ^[a-z][a-z0-9_]*$", alias)
+			l.rep.errf(im.Pos, RuleImports, "imports.%s: alias must match ^[a-z][a-z0-9_]*$", alias)
 		}
-		if hasTop(st, alias) {
-			l.rep.errf(im.Pos, ruleImports, "imports.%s: alias collides with existing parent state of the same name", alias)
+		if HasTop(st, alias) {
+			l.rep.errf(im.Pos, RuleImports, "imports.%s: alias collides with existing parent state of the same name", alias)
 		}
 		if strings.TrimSpace(im.Source) == "" {
-			l.rep.errf(im.at("source"), ruleImports, "imports.%s: source is required", alias)
+			l.rep.errf(im.At("source"), RuleImports, "imports.%s: source is required", alias)
 			continue
 		}
 		childAbs, display, ok := l.resolveSource(st, im, alias)
@@ -37,7 +37,7 @@ func (l *loader) loadImports(st *Story, abs string, stack []string) {
 		for i, a := range chain {
 			if a == childAbs {
 				names := append(append([]string{}, chain[i:]...), childAbs)
-				l.rep.errf(im.at("source"), ruleImports, "imports.%s: cycle detected via %s", alias, strings.Join(names, " -> "))
+				l.rep.errf(im.At("source"), RuleImports, "imports.%s: cycle detected via %s", alias, strings.Join(names, " -> "))
 				ok = false
 				break
 			}
@@ -61,11 +61,11 @@ func (l *loader) loadImports(st *Story, abs string, stack []string) {
 		}
 		data, in, err := l.readIn(via, childAbs)
 		if !in {
-			l.outsideRoot(im.at("source"), via, "imports."+alias+": source", im.Source, err)
+			l.outsideRoot(im.At("source"), via, "imports."+alias+": source", im.Source, err)
 			continue
 		}
 		if err != nil {
-			l.rep.errf(im.at("source"), ruleImports, "imports.%s: %s: read: %s", alias, display, errText(err))
+			l.rep.errf(im.At("source"), RuleImports, "imports.%s: %s: read: %s", alias, display, errText(err))
 			continue
 		}
 		child := l.loadStory(display, childAbs, data, false, chain)
@@ -90,17 +90,17 @@ func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, str
 	case strings.HasPrefix(src, "@kitsoki/"):
 		name := strings.TrimPrefix(src, "@kitsoki/")
 		if name == "" || strings.ContainsAny(name, "/\\") || strings.Contains(name, "..") {
-			l.rep.errf(im.at("source"), ruleImports, "imports.%s: source %q: invalid @kitsoki name", alias, src)
+			l.rep.errf(im.At("source"), RuleImports, "imports.%s: source %q: invalid @kitsoki name", alias, src)
 			return "", "", false
 		}
-		if repo, ok := l.opts.lookup("KITSOKI_REPO"); ok && repo != "" {
+		if repo, ok := l.opts.Lookup("KITSOKI_REPO"); ok && repo != "" {
 			path = filepath.Join(repo, "stories", name, StoryFile)
 		} else if root := findKitsokiRoot(st.Dir); root != "" && fileExists(filepath.Join(root, "stories", name, StoryFile)) {
 			path = filepath.Join(root, "stories", name, StoryFile)
 		} else {
 			// Upstream falls back to the story library embedded in its binary,
 			// which this toolchain does not carry: the child cannot be checked.
-			l.rep.warnf(im.at("source"), ruleImports, "imports.%s: source %q: cannot resolve @kitsoki/%s here (no $KITSOKI_REPO, and no stories/%s/app.yaml in a kitsoki checkout — .kitsoki-root marker or kitsoki go.mod — above %s; upstream falls back to the library embedded in its binary); the child is not checked", alias, src, name, name, st.Dir)
+			l.rep.warnf(im.At("source"), RuleImports, "imports.%s: source %q: cannot resolve @kitsoki/%s here (no $KITSOKI_REPO, and no stories/%s/app.yaml in a kitsoki checkout — .kitsoki-root marker or kitsoki go.mod — above %s; upstream falls back to the library embedded in its binary); the child is not checked", alias, src, name, name, st.Dir)
 			return "", "", false
 		}
 	case filepath.IsAbs(src):
@@ -110,7 +110,7 @@ func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, str
 	}
 	if !strings.HasPrefix(src, "@kitsoki/") {
 		if _, in := st.root.Rel(filepath.Clean(path)); !in {
-			l.outsideRoot(im.at("source"), st.root, "imports."+alias+": source", src, nil)
+			l.outsideRoot(im.At("source"), st.root, "imports."+alias+": source", src, nil)
 			return "", "", false
 		}
 	}

@@ -42,12 +42,12 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 		}
 		matches, err := l.opts.FS.Glob(full)
 		if err != nil {
-			l.rep.errf(at, ruleInclude, "include glob %q: %v", pat, err)
+			l.rep.errf(at, RuleInclude, "include glob %q: %v", pat, err)
 			continue
 		}
 		sort.Strings(matches)
 		if len(matches) == 0 {
-			l.rep.warnf(at, ruleInclude, "include glob %q matches no file (upstream ignores it silently)", pat)
+			l.rep.warnf(at, RuleInclude, "include glob %q matches no file (upstream ignores it silently)", pat)
 		}
 		for _, m := range matches {
 			abs, _ := l.opts.FS.Abs(m)
@@ -71,7 +71,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 				continue
 			}
 			if err != nil {
-				l.rep.errf(at, ruleInclude, "include %q: %s: %s", pat, m, errText(err))
+				l.rep.errf(at, RuleInclude, "include %q: %s: %s", pat, m, errText(err))
 				continue
 			}
 			fd, _ := l.parseFileDoc(m, abs, data, false, true) // an include belongs to its story
@@ -89,14 +89,14 @@ func (l *loader) mergeOne(st *Story, fd *fileDef) {
 	keys := slices.Sorted(maps.Keys(fd.present))
 	for _, k := range keys {
 		if !includeMerged[k] {
-			l.rep.warnf(fd.present[k], ruleInclude, "include: top-level key %q in an included file is ignored (only states, intents, world, agents, providers, hosts, meta_modes, proposals, phases, phase_templates and checkpoint_intents are merged); move it to the manifest", k)
+			l.rep.warnf(fd.present[k], RuleInclude, "include: top-level key %q in an included file is ignored (only states, intents, world, agents, providers, hosts, meta_modes, proposals, phases, phase_templates and checkpoint_intents are merged); move it to the manifest", k)
 		}
 	}
 	collide := func(p Pos, what, name string) {
-		l.rep.errf(p, ruleInclude, "include: %s %q is already declared", what, name)
+		l.rep.errf(p, RuleInclude, "include: %s %q is already declared", what, name)
 	}
 	for _, s := range inc.States {
-		if hasTop(st, s.Name) {
+		if HasTop(st, s.Name) {
 			collide(s.Pos, "state", s.Name)
 			continue
 		}
@@ -111,7 +111,7 @@ func (l *loader) mergeOne(st *Story, fd *fileDef) {
 	}
 	if inc.Phases != nil {
 		if st.Phases != nil {
-			l.rep.errf(inc.Phases.Pos, ruleInclude, "include: phases: block already declared")
+			l.rep.errf(inc.Phases.Pos, RuleInclude, "include: phases: block already declared")
 		} else {
 			st.Phases = inc.Phases
 		}
@@ -179,7 +179,7 @@ func (l *loader) mergeOne(st *Story, fd *fileDef) {
 	}
 }
 
-func hasTop(st *Story, name string) bool {
+func HasTop(st *Story, name string) bool {
 	for _, s := range st.States {
 		if s.Name == name {
 			return true

@@ -81,39 +81,3 @@ func TestSuggest(t *testing.T) {
 		}
 	}
 }
-
-func TestEveryProblemInAFileIsReported(t *testing.T) {
-	src := `app: {id: m}
-root: a
-states:
-  a:
-    on_entr: []
-    on:
-      go: [{target: nowhere}]
-  b:
-    terminl: true
-    on:
-      stop: [{target: elsewhere}]
-`
-	_, ds := LoadBytes("m.yaml", []byte(src), Options{})
-	rules := map[string]int{}
-	for _, d := range ds {
-		rules[d.Rule]++
-	}
-	if rules["unknown-key"] != 2 || rules["target"] != 2 || rules["intent"] != 2 {
-		t.Fatalf("want 2 unknown-key, 2 target, 2 intent; got %v\n%s", rules, render(ds))
-	}
-	for i := 1; i < len(ds); i++ {
-		if ds[i-1].Line > ds[i].Line {
-			t.Fatalf("not sorted: %s", render(ds))
-		}
-	}
-}
-
-func TestRulesHaveDescriptions(t *testing.T) {
-	for id, desc := range RuleSummaries() {
-		if id == "" || desc == "" || strings.ContainsAny(id, " _") {
-			t.Errorf("bad rule %q: %q", id, desc)
-		}
-	}
-}

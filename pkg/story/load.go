@@ -55,7 +55,7 @@ type Options struct {
 // reads when it is given a directory, and the one an import names.
 const StoryFile = "app.yaml"
 
-func (o Options) lookup(name string) (string, bool) {
+func (o Options) Lookup(name string) (string, bool) {
 	if o.LookupEnv != nil {
 		return o.LookupEnv(name)
 	}
@@ -71,7 +71,7 @@ func Load(path string, opts Options) (st *Story, ds []diag.Diagnostic) {
 	defer func() {
 		if r := recover(); r != nil {
 			// A loader bug must not take down the caller; report it as a finding.
-			l.rep.errf(Pos{File: path}, ruleInternal, "internal error while loading the story (please report this bug): %v", r)
+			l.rep.errf(Pos{File: path}, RuleInternal, "internal error while loading the story (please report this bug): %v", r)
 			st, ds = nil, diag.Sort(l.rep.ds)
 		}
 	}()
@@ -95,7 +95,7 @@ func Load(path string, opts Options) (st *Story, ds []diag.Diagnostic) {
 		if target, lerr := os.Readlink(manifest); lerr == nil && errors.Is(err, fs.ErrNotExist) {
 			why = fmt.Sprintf("it links to %s, which does not exist; restore the target or fix the link", target)
 		}
-		l.rep.errf(Pos{File: manifest}, ruleIO, "cannot read story manifest: %s", why)
+		l.rep.errf(Pos{File: manifest}, RuleIO, "cannot read story manifest: %s", why)
 		return nil, diag.Sort(l.rep.ds)
 	}
 	return l.loadTop(manifest, abs, data)
@@ -103,12 +103,9 @@ func Load(path string, opts Options) (st *Story, ds []diag.Diagnostic) {
 
 func (l *loader) loadTop(manifest, abs string, data []byte) (*Story, []diag.Diagnostic) {
 	st := l.loadStory(manifest, abs, data, true, nil)
-	for _, child := range l.pending {
-		l.check(child)
-	}
 	if st != nil {
 		st.sources = l.sources
-		l.check(st)
+		st.children = l.pending
 	}
 	return st, diag.Sort(l.rep.ds)
 }
@@ -122,7 +119,7 @@ func LoadSource(path string, data []byte, opts Options) (st *Story, ds []diag.Di
 	defer l.closeRoots()
 	defer func() {
 		if r := recover(); r != nil {
-			l.rep.errf(Pos{File: path}, ruleInternal, "internal error while loading the story (please report this bug): %v", r)
+			l.rep.errf(Pos{File: path}, RuleInternal, "internal error while loading the story (please report this bug): %v", r)
 			st, ds = nil, diag.Sort(l.rep.ds)
 		}
 	}()
@@ -142,7 +139,7 @@ func LoadBytes(name string, data []byte, opts Options) (st *Story, ds []diag.Dia
 	defer l.closeRoots()
 	defer func() {
 		if r := recover(); r != nil {
-			l.rep.errf(Pos{File: name}, ruleInternal, "internal error while loading the story (please report this bug): %v", r)
+			l.rep.errf(Pos{File: name}, RuleInternal, "internal error while loading the story (please report this bug): %v", r)
 			st, ds = nil, diag.Sort(l.rep.ds)
 		}
 	}()
@@ -150,7 +147,6 @@ func LoadBytes(name string, data []byte, opts Options) (st *Story, ds []diag.Dia
 	st = l.loadStory(name, abs, data, true, nil)
 	if st != nil {
 		st.sources = l.sources
-		l.check(st)
 	}
 	return st, diag.Sort(l.rep.ds)
 }
@@ -165,7 +161,7 @@ func (l *loader) storyInRoot(manifest, abs string) bool {
 	if _, ok := r.Rel(abs); ok {
 		return true
 	}
-	l.rep.errf(Pos{File: manifest}, ruleOutsideRoot, "the story is outside the project root %s given by --root: pass a --root that holds it, or omit --root to use the nearest directory above the story holding .git or .kitsoki/", r.Dir())
+	l.rep.errf(Pos{File: manifest}, RuleOutsideRoot, "the story is outside the project root %s given by --root: pass a --root that holds it, or omit --root to use the nearest directory above the story holding .git or .kitsoki/", r.Dir())
 	return false
 }
 
@@ -194,11 +190,9 @@ type loader struct {
 	// overlay lists the files whose bytes were given, not read: they never
 	// enter the cache.
 	overlay map[string]bool
-	// sources holds every parsed file's bytes by display name, to map
-	// positions inside scalars (scalarpos.go).
+	// sources holds every parsed file's bytes by display name
+	// ((*Story).Source: pkg/lint maps positions inside scalars with them).
 	sources map[string][]byte
-	// lines caches sources split into lines (scalarpos.go).
-	lines map[string][]string
 }
 
 // loadStory parses a manifest and its include: files into a Story, loads
@@ -219,9 +213,9 @@ func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []s
 	if fd.rootNode != nil {
 		if d := yamlnode.Deref(fd.rootNode); d != nil && d.Kind != yaml.ScalarNode {
 			if d.Kind == yaml.MappingNode {
-				p.warnf(p.Pos(fd.rootNode), ruleRoot, "root: an inline state mapping is accepted by the decoder but not supported by the engine; use a state name")
+				p.warnf(p.Pos(fd.rootNode), RuleRoot, "root: an inline state mapping is accepted by the decoder but not supported by the engine; use a state name")
 			} else {
-				p.errf(p.Pos(fd.rootNode), ruleRoot, "root: unsupported value type %s; expected a state name string", goTypeName(d))
+				p.errf(p.Pos(fd.rootNode), RuleRoot, "root: unsupported value type %s; expected a state name string", goTypeName(d))
 			}
 		}
 	}
@@ -372,8 +366,6 @@ func countStates(list []*State) int {
 
 // IsTemplated reports whether s holds a template ({{ or {%), whose value is
 // only known at run time.
-func IsTemplated(s string) bool { return isTemplated(s) }
-
-func isTemplated(s string) bool {
+func IsTemplated(s string) bool {
 	return strings.Contains(s, "{{") || strings.Contains(s, "{%")
 }

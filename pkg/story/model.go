@@ -1,7 +1,9 @@
 package story
 
 import (
+	"fmt"
 	"slices"
+	"time"
 
 	"kitsoki/internal/safefile"
 	"strings"
@@ -89,6 +91,9 @@ type Story struct {
 	worldByID     map[string]*WorldVar
 	// sources holds the bytes of every file read for the load (top story).
 	sources map[string][]byte
+	// children lists the imports: children of the load, deepest first
+	// (top story).
+	children []*Story
 }
 
 // App is the app: block.
@@ -757,6 +762,34 @@ func (e *Effect) KeyPos(key string) (Pos, bool) {
 	return Pos{}, false
 }
 
+// CallTimeout parses the effect's timeout: (0 when unset).
+func (e *Effect) CallTimeout() (time.Duration, error) {
+	if e.Timeout() == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(e.Timeout())
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("timeout: %q is not a positive duration; write it like 90s or 5m", e.Timeout())
+	}
+	return d, nil
+}
+
+// PosOf returns the position of the value of key, or the effect's own.
+func (e *Effect) PosOf(key string) Pos {
+	if p, ok := e.KeyPos(key); ok {
+		return p
+	}
+	return e.Pos
+}
+
+// PosOf returns the position of the value of key, or the state's own.
+func (s *State) PosOf(key string) Pos {
+	if p, ok := s.Keys[key]; ok {
+		return p
+	}
+	return s.Pos
+}
+
 // CopyKeyPos gives e the key positions of src: a copy made through the
 // exported fields (pkg/fold, pkg/phases) has none of its own.
 func (e *Effect) CopyKeyPos(src *Effect) {
@@ -884,7 +917,7 @@ type Import struct {
 
 // at returns the position of the value at key (see Import.Keys), of its
 // closest recorded parent key, or of the alias.
-func (im *Import) at(key string) Pos {
+func (im *Import) At(key string) Pos {
 	for k := key; k != ""; {
 		if p, ok := im.Keys[k]; ok {
 			return p
@@ -905,11 +938,11 @@ const keySuffix = "#key"
 
 // atKey is the position of the key naming the mapping entry at path (e.g.
 // "overrides.states.ghost"), or at(path) when there is none.
-func (im *Import) atKey(path string) Pos {
+func (im *Import) AtKey(path string) Pos {
 	if p, ok := im.Keys[path+keySuffix]; ok {
 		return p
 	}
-	return im.at(path)
+	return im.At(path)
 }
 
 // ImportExit maps a child exit to a parent state.

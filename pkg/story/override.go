@@ -79,9 +79,9 @@ func (o *ImportOverrides) ParseState(name string) (*State, []diag.Diagnostic) {
 		var walk func(list []*State)
 		walk = func(list []*State) {
 			for _, st := range list {
-				eachChoice(st, func(el *ViewElement, where string, nth int) {
+				EachChoice(st, func(el *ViewElement, where string, nth int) {
 					if nth > 1 {
-						reportChoiceCount(p.reporter, el, where)
+						p.errf(el.Pos, RuleView, "%s", TooManyChoices(where))
 					}
 				})
 				walk(st.Children)
@@ -117,7 +117,7 @@ func (o *ImportOverrides) parse(v *yaml.Node, name string, fn func(p *fileParser
 	p := newFileParser(rep, o.file, o.dir, 0)
 	defer func() {
 		if x := recover(); x != nil {
-			rep.errf(Pos{File: o.file}, ruleInternal, "internal error while parsing an import override (please report this bug): %v", x)
+			rep.errf(Pos{File: o.file}, RuleInternal, "internal error while parsing an import override (please report this bug): %v", x)
 			ds = diag.Sort(rep.ds)
 		}
 	}()

@@ -67,7 +67,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		s.Path = name
 	}
 	if strings.Contains(name, ".") || strings.Contains(name, "/") {
-		p.warnf(p.Pos(k), ruleState, "state %q: a state name containing '.' or '/' cannot be targeted (targets split paths on them)", s.Path)
+		p.warnf(p.Pos(k), RuleState, "state %q: a state name containing '.' or '/' cannot be targeted (targets split paths on them)", s.Path)
 	}
 	p.MappingIn(v, yamlnode.Place{Pre: "state ", Where: s.Path, Quote: true}, stateKeys, diag.Error, func(key string, kk, v *yaml.Node) {
 		if !unkeyedStateKeys[key] {
@@ -109,7 +109,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		case "on_enter":
 			s.OnEnter = p.parseEffectsAt(v, yamlnode.Place{Where: where, Key: key, Keyed: true})
 		case "on_exit":
-			p.warnf(p.Pos(kk), ruleUnknownKey, "state %q: on_exit is not part of the upstream story format (the existing engine rejects it); use on_enter of the next state or transition effects", s.Path)
+			p.warnf(p.Pos(kk), RuleUnknownKey, "state %q: on_exit is not part of the upstream story format (the existing engine rejects it); use on_enter of the next state or transition effects", s.Path)
 			s.Extra().OnExit = p.parseEffects(v, w)
 		case "intents":
 			s.Intents, s.IntentOrder = p.parseIntents(v, w)
@@ -247,11 +247,11 @@ func (p *fileParser) parseOffRamp(v *yaml.Node, where string) *OffRamp {
 			o.Enabled = p.Boolean(d, where)
 			return o
 		}
-		p.errf(p.Pos(v), ruleType, "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", yamlnode.Describe(d))
+		p.errf(p.Pos(v), RuleType, "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", yamlnode.Describe(d))
 		return o
 	}
 	if d.Kind != yaml.MappingNode {
-		p.errf(p.Pos(v), ruleType, "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", yamlnode.KindName(d))
+		p.errf(p.Pos(v), RuleType, "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", yamlnode.KindName(d))
 		return o
 	}
 	o.Enabled = true
@@ -344,7 +344,7 @@ func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, at yamlnode.Place)
 	e.Pos = p.Pos(n)
 	if yamlnode.IsNull(n) {
 		// Upstream decodes a null list item as a zero effect, a no-op.
-		p.warnf(p.Pos(n), ruleEffect, "effect %s: empty effect (it does nothing; remove the bare list item)", at.String())
+		p.warnf(p.Pos(n), RuleEffect, "effect %s: empty effect (it does nothing; remove the bare list item)", at.String())
 		return
 	}
 	if d := yamlnode.Deref(n); d != nil && d.Kind == yaml.MappingNode {
@@ -386,7 +386,7 @@ func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, at yamlnode.Place)
 				if m, ok := p.Raw(v).(map[string]any); ok {
 					e.With = m
 				} else {
-					p.errf(p.Pos(v), ruleType, "%s: expected a mapping, got %s", w, yamlnode.KindName(v))
+					p.errf(p.Pos(v), RuleType, "%s: expected a mapping, got %s", w, yamlnode.KindName(v))
 				}
 			}
 		case "bind":

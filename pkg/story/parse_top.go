@@ -136,7 +136,7 @@ func (p *fileParser) parseTopKey(fd *fileDef, key string, k, v *yaml.Node) {
 	case "agent_plugins":
 		fd.pluginsNode = v
 		if !yamlnode.IsNull(v) && yamlnode.Deref(v) != nil && yamlnode.Deref(v).Kind != yaml.MappingNode {
-			p.errf(p.Pos(v), ruleType, "agent_plugins: expected a mapping, got %s", yamlnode.KindName(v))
+			p.errf(p.Pos(v), RuleType, "agent_plugins: expected a mapping, got %s", yamlnode.KindName(v))
 		}
 	case "providers":
 		namedBlock(p, &st.Providers, v, "providers", p.parseProviderShape)
@@ -357,7 +357,7 @@ func (p *fileParser) parseIntent(name string, k, v *yaml.Node, where string) *In
 			p.Seq(v, w, func(i int, it *yaml.Node) {
 				s := p.StrAt(it, w, i)
 				if s == "" {
-					p.errf(p.Pos(it), ruleIntent, "intent %q: synonyms[%d] is empty", name, i)
+					p.errf(p.Pos(it), RuleIntent, "intent %q: synonyms[%d] is empty", name, i)
 				}
 				in.Synonyms = append(in.Synonyms, s)
 			})
@@ -412,7 +412,7 @@ func (p *fileParser) parseSlot(name string, k, v *yaml.Node, where string) *Slot
 	})
 	if synNode != nil && !yamlnode.IsNull(synNode) {
 		if sl.Type != "enum" {
-			p.errf(p.Pos(synNode), ruleIntent, "%s slot %q: synonyms: is only valid on enum slots (got type %q)", where, name, sl.Type)
+			p.errf(p.Pos(synNode), RuleIntent, "%s slot %q: synonyms: is only valid on enum slots (got type %q)", where, name, sl.Type)
 		} else {
 			p.Mapping(synNode, where+".synonyms", nil, func(ek string, kk, ev *yaml.Node) {
 				found := false
@@ -422,11 +422,11 @@ func (p *fileParser) parseSlot(name string, k, v *yaml.Node, where string) *Slot
 					}
 				}
 				if !found {
-					p.errf(p.Pos(kk), ruleIntent, "%s slot %q: synonyms key %q is not in values: %v", where, name, ek, sl.Values)
+					p.errf(p.Pos(kk), RuleIntent, "%s slot %q: synonyms key %q is not in values: %v", where, name, ek, sl.Values)
 				}
 				for i, s := range sl.Synonyms[ek] {
 					if s == "" {
-						p.errf(p.Pos(ev), ruleIntent, "%s slot %q: synonyms[%q][%d] is empty", where, name, ek, i)
+						p.errf(p.Pos(ev), RuleIntent, "%s slot %q: synonyms[%q][%d] is empty", where, name, ek, i)
 					}
 				}
 			})
@@ -438,7 +438,7 @@ func (p *fileParser) parseSlot(name string, k, v *yaml.Node, where string) *Slot
 func (p *fileParser) parsePersona(name string, k, v *yaml.Node) *Persona {
 	pe := &Persona{Name: name, Pos: p.Pos(k), Dir: p.dir}
 	if yamlnode.IsNull(v) {
-		p.errf(p.Pos(k), rulePersona, "agent %q: empty definition", name)
+		p.errf(p.Pos(k), RulePersona, "agent %q: empty definition", name)
 		return pe
 	}
 	where := "agents." + name
@@ -484,7 +484,7 @@ func (p *fileParser) parseBashProfile(v *yaml.Node, where string) *BashProfile {
 			bp.ReadOnly = true
 			return bp
 		}
-		p.errf(p.Pos(v), rulePersona, `%s: unrecognised form %q; expected "read-only", {commands:[...]}, or {sandboxed_write:<dir>}`, where, d.Value)
+		p.errf(p.Pos(v), RulePersona, `%s: unrecognised form %q; expected "read-only", {commands:[...]}, or {sandboxed_write:<dir>}`, where, d.Value)
 		return bp
 	}
 	n := 0
@@ -497,7 +497,7 @@ func (p *fileParser) parseBashProfile(v *yaml.Node, where string) *BashProfile {
 		}
 	})
 	if n != 1 {
-		p.errf(p.Pos(v), rulePersona, `%s: unrecognised form; expected "read-only", {commands:[...]}, or {sandboxed_write:<dir>}`, where)
+		p.errf(p.Pos(v), RulePersona, `%s: unrecognised form; expected "read-only", {commands:[...]}, or {sandboxed_write:<dir>}`, where)
 	}
 	return bp
 }
@@ -506,7 +506,7 @@ func (p *fileParser) parseProviderShape(name string, k, v *yaml.Node) *Provider 
 	pr := &Provider{Name: name, Pos: p.Pos(k), Env: map[string]string{}}
 	where := "providers." + name
 	if yamlnode.IsNull(v) {
-		p.errf(p.Pos(k), ruleProvider, "providers.%s: empty declaration", name)
+		p.errf(p.Pos(k), RuleProvider, "providers.%s: empty declaration", name)
 		pr.declaredEmpty = true
 		return pr
 	}
@@ -603,7 +603,7 @@ func (p *fileParser) parsePhases(k, v *yaml.Node) *Phases {
 			p.Mapping(v, "phases.graph", nil, func(id string, gk, gv *yaml.Node) {
 				pn := &PhaseNode{ID: id, Pos: p.Pos(gk), Params: map[string]any{}}
 				if yamlnode.IsNull(gv) {
-					p.errf(p.Pos(gk), rulePhases, "phases.graph[%q]: empty entry", id)
+					p.errf(p.Pos(gk), RulePhases, "phases.graph[%q]: empty entry", id)
 				}
 				p.Mapping(gv, "phases.graph."+id, nil, func(key string, _, v *yaml.Node) {
 					switch key {
@@ -629,7 +629,7 @@ func (p *fileParser) parseMetaMode(key string, k, v *yaml.Node) *MetaMode {
 	mm := &MetaMode{Key: key, Pos: p.Pos(k)}
 	where := "meta_modes." + key
 	if yamlnode.IsNull(v) {
-		p.errf(p.Pos(k), ruleMetaMode, "meta_mode %q: empty definition", key)
+		p.errf(p.Pos(k), RuleMetaMode, "meta_mode %q: empty definition", key)
 		return mm
 	}
 	p.Mapping(v, where, metaModeKeys, func(f string, _, v *yaml.Node) {
@@ -685,9 +685,9 @@ func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
 		case "cache_enabled":
 			p.BoolPtr(v, w)
 		case "cache_max_age":
-			if s := p.Str(v, w); s != "" && !isTemplated(s) {
+			if s := p.Str(v, w); s != "" && !IsTemplated(s) {
 				if _, err := duration.Parse(s); err != nil {
-					p.errf(p.Pos(v), ruleRouting, "routing.cache_max_age: app.ParseDuration: %v", err)
+					p.errf(p.Pos(v), RuleRouting, "routing.cache_max_age: app.ParseDuration: %v", err)
 				}
 			}
 		case "stopwords_extra":
@@ -746,7 +746,7 @@ func (p *fileParser) parseImport(alias string, k, v *yaml.Node) *Import {
 	im := &Import{Alias: alias, Pos: p.Pos(k), Exits: map[string]*ImportExit{}, HostBindings: map[string]string{}, Keys: map[string]Pos{}}
 	where := "imports." + alias
 	if yamlnode.IsNull(v) {
-		p.errf(p.Pos(k), ruleImports, "imports.%s: empty definition", alias)
+		p.errf(p.Pos(k), RuleImports, "imports.%s: empty definition", alias)
 		return im
 	}
 	p.Mapping(v, where, importKeys, func(key string, kk, v *yaml.Node) {

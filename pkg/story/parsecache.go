@@ -94,7 +94,7 @@ func (l *loader) parseTree(file, abs string, data []byte, shared bool) (*yaml.No
 	}
 	l.sources[file] = data
 	if syn != nil {
-		l.rep.errf(Pos{File: file, Line: syn.line, Col: syn.col}, ruleYAMLSyntax, "YAML syntax error: %s", syn.msg)
+		l.rep.errf(Pos{File: file, Line: syn.line, Col: syn.col}, RuleYAMLSyntax, "YAML syntax error: %s", syn.msg)
 		return nil, false
 	}
 	return doc, false
@@ -113,11 +113,11 @@ type goodSources struct {
 	set [goodKinds]map[string]struct{}
 }
 
-type goodKind uint8
+type GoodKind uint8
 
 const (
-	goodPongo  goodKind = iota // a pongo2 template (inline or file)
-	goodSchema                 // a JSON Schema file
+	GoodPongo  GoodKind = iota // a pongo2 template (inline or file)
+	GoodSchema                 // a JSON Schema file
 	goodKinds
 )
 
@@ -128,16 +128,16 @@ const maxGoodSource = 64 << 10
 // pongo2 template with no include/extends/import (nor the banned ssi), a
 // JSON Schema with no $ref or $dynamicRef. Words are matched anywhere, so
 // a template merely mentioning them is compiled every time.
-func selfContained(kind goodKind, src string) bool {
+func selfContained(kind GoodKind, src string) bool {
 	switch kind {
-	case goodPongo:
+	case GoodPongo:
 		for _, w := range []string{"include", "extends", "import", "ssi"} {
 			if strings.Contains(src, w) {
 				return false
 			}
 		}
 		return true
-	case goodSchema:
+	case GoodSchema:
 		return !strings.Contains(src, "Ref")
 	}
 	return false
@@ -146,7 +146,7 @@ func selfContained(kind goodKind, src string) bool {
 // knownGood reports whether src of kind compiled clean before in this
 // cache (always false without a cache). Only self-contained sources are
 // ever recorded, so the lookup alone answers.
-func (c *Cache) knownGood(kind goodKind, src string) bool {
+func (c *Cache) KnownGood(kind GoodKind, src string) bool {
 	if c == nil || len(src) > maxGoodSource {
 		return false
 	}
@@ -158,7 +158,7 @@ func (c *Cache) knownGood(kind goodKind, src string) bool {
 }
 
 // knownGoodBytes is knownGood for the bytes of a file.
-func (c *Cache) knownGoodBytes(kind goodKind, src []byte) bool {
+func (c *Cache) KnownGoodBytes(kind GoodKind, src []byte) bool {
 	if c == nil || len(src) > maxGoodSource {
 		return false
 	}
@@ -169,16 +169,16 @@ func (c *Cache) knownGoodBytes(kind goodKind, src []byte) bool {
 	return ok
 }
 
-func selfContainedBytes(kind goodKind, src []byte) bool {
+func selfContainedBytes(kind GoodKind, src []byte) bool {
 	switch kind {
-	case goodPongo:
+	case GoodPongo:
 		for _, w := range []string{"include", "extends", "import", "ssi"} {
 			if bytes.Contains(src, []byte(w)) {
 				return false
 			}
 		}
 		return true
-	case goodSchema:
+	case GoodSchema:
 		return !bytes.Contains(src, []byte("Ref"))
 	}
 	return false
@@ -186,7 +186,7 @@ func selfContainedBytes(kind goodKind, src []byte) bool {
 
 // markGoodBytes is markGood for the bytes of a file (copied only when
 // recorded).
-func (c *Cache) markGoodBytes(kind goodKind, src []byte) {
+func (c *Cache) MarkGoodBytes(kind GoodKind, src []byte) {
 	if c == nil || len(src) > maxGoodSource || !selfContainedBytes(kind, src) {
 		return
 	}
@@ -194,14 +194,14 @@ func (c *Cache) markGoodBytes(kind goodKind, src []byte) {
 }
 
 // markGood records that src of kind compiled clean.
-func (c *Cache) markGood(kind goodKind, src string) {
+func (c *Cache) MarkGood(kind GoodKind, src string) {
 	if c == nil || len(src) > maxGoodSource || !selfContained(kind, src) {
 		return
 	}
 	c.share.good.record(kind, src)
 }
 
-func (g *goodSources) record(kind goodKind, src string) {
+func (g *goodSources) record(kind GoodKind, src string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.set[kind] == nil {
@@ -221,21 +221,21 @@ type compileResults struct {
 }
 
 type compileKey struct {
-	kind compileKind
+	kind CompileKind
 	src  string
 }
 
-type compileKind uint8
+type CompileKind uint8
 
 const (
-	compiledGuard compileKind = iota + 1
-	compiledExpr
-	compiledTemplate
+	CompiledGuard CompileKind = iota + 1
+	CompiledExpr
+	CompiledTemplate
 )
 
 // compiled returns compile's outcome for src, computed once per cache
 // (every time without a cache).
-func (c *Cache) compiled(kind compileKind, src string, compile func() error) error {
+func (c *Cache) Compiled(kind CompileKind, src string, compile func() error) error {
 	if c == nil {
 		return compile()
 	}

@@ -12,7 +12,12 @@ import (
 
 var supportedPlugins = []string{PluginClaudeCLI, PluginInProcess, PluginSubprocess, PluginMCPHTTP, PluginLocalLLM}
 
-var validEfforts = []string{"low", "medium", "high", "xhigh", "max"}
+var ValidEfforts = []string{"low", "medium", "high", "xhigh", "max"}
+
+// MinSecretBytes is the length under which a resolved secret is never
+// masked in output: a value that short ("1", "ok") occurs by chance in
+// every prompt, key and number. The agent registry uses the same bound.
+const MinSecretBytes = 4
 
 // resolvePlugins validates the manifest's agent_plugins: block (reference
 // §7.2, rule agent-plugin), substitutes ${VAR} in env/headers, and injects
@@ -30,7 +35,7 @@ func (l *loader) resolvePlugins(st *Story, fd *fileDef) {
 			alias := k.Value
 			kp := p.Pos(k)
 			if seen[alias] {
-				p.errf(kp, ruleDuplicateKey, "agent_plugins: mapping key %q already defined", alias)
+				p.errf(kp, RuleDuplicateKey, "agent_plugins: mapping key %q already defined", alias)
 				continue
 			}
 			seen[alias] = true
@@ -39,11 +44,11 @@ func (l *loader) resolvePlugins(st *Story, fd *fileDef) {
 			}
 			st.pluginAliases[alias] = true
 			if yamlnode.IsNull(v) {
-				p.errf(kp, ruleAgentPlugin, "agent_plugins.%s: empty declaration", alias)
+				p.errf(kp, RuleAgentPlugin, "agent_plugins.%s: empty declaration", alias)
 				continue
 			}
 			if !strings.HasPrefix(alias, "agent.") {
-				p.errf(kp, ruleAgentPlugin, "agent_plugins: key %q must start with 'agent.' prefix", alias)
+				p.errf(kp, RuleAgentPlugin, "agent_plugins: key %q must start with 'agent.' prefix", alias)
 				continue
 			}
 			ap := l.parsePlugin(p, alias, k, v)
@@ -100,19 +105,19 @@ func (l *loader) parsePlugin(p *fileParser, alias string, k, v *yaml.Node) *Agen
 	kp := ap.Pos
 	switch {
 	case !hasPlugin || strings.TrimSpace(ap.Plugin) == "":
-		p.errf(kp, ruleAgentPlugin, "agent_plugins.%s: plugin: is required", alias)
+		p.errf(kp, RuleAgentPlugin, "agent_plugins.%s: plugin: is required", alias)
 		return nil
 	case !slices.Contains(supportedPlugins, ap.Plugin):
-		p.errf(kp, ruleAgentPlugin, "agent_plugins.%s: unknown plugin %q (supported: %s)", alias, ap.Plugin, strings.Join(supportedPlugins, ", "))
+		p.errf(kp, RuleAgentPlugin, "agent_plugins.%s: unknown plugin %q (supported: %s)", alias, ap.Plugin, strings.Join(supportedPlugins, ", "))
 		return nil
 	case ap.Plugin == PluginSubprocess && strings.TrimSpace(ap.Command) == "":
-		p.errf(kp, ruleAgentPlugin, "agent_plugins.%s: subprocess plugin requires command:", alias)
+		p.errf(kp, RuleAgentPlugin, "agent_plugins.%s: subprocess plugin requires command:", alias)
 		return nil
 	case ap.Plugin == PluginMCPHTTP && strings.TrimSpace(ap.Endpoint) == "":
-		p.errf(kp, ruleAgentPlugin, "agent_plugins.%s: mcp_http plugin requires endpoint:", alias)
+		p.errf(kp, RuleAgentPlugin, "agent_plugins.%s: mcp_http plugin requires endpoint:", alias)
 		return nil
 	case ap.Plugin == PluginLocalLLM && strings.TrimSpace(ap.Model) == "" && strings.TrimSpace(ap.Endpoint) == "":
-		p.errf(kp, ruleAgentPlugin, "agent_plugins.%s: builtin.local_llm plugin requires model: or endpoint:", alias)
+		p.errf(kp, RuleAgentPlugin, "agent_plugins.%s: builtin.local_llm plugin requires model: or endpoint:", alias)
 		return nil
 	}
 	var envSecrets, headerSecrets []string
@@ -143,7 +148,7 @@ func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string) (m
 	})
 	for _, it := range items {
 		raw := p.Str(it.v, prefix+"."+field+"."+it.key)
-		val, unset, used := interpolateValues(raw, l.opts.lookup)
+		val, unset, used := interpolateValues(raw, l.opts.Lookup)
 		if len(used) > 0 {
 			secrets = append(secrets, val)
 			secrets = append(secrets, used...)
@@ -151,9 +156,9 @@ func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string) (m
 		for _, name := range unset {
 			msg := fmt.Sprintf("%s: env var %s referenced in %s.%s not set", prefix, name, field, it.key)
 			if l.opts.AllowUnsetEnv {
-				p.warnf(p.Pos(it.v), ruleAgentPlugin, "%s", msg)
+				p.warnf(p.Pos(it.v), RuleAgentPlugin, "%s", msg)
 			} else {
-				p.errf(p.Pos(it.v), ruleAgentPlugin, "%s", msg)
+				p.errf(p.Pos(it.v), RuleAgentPlugin, "%s", msg)
 			}
 		}
 		out[it.key] = val
@@ -211,20 +216,20 @@ func (l *loader) resolveProviders(st *Story) {
 			continue
 		}
 		if pr.Model == "" && pr.Effort == "" && len(pr.Env) == 0 {
-			l.rep.errf(pr.Pos, ruleProvider, "providers.%s: a provider must set model:, effort:, and/or env: (an empty provider has no effect)", n)
+			l.rep.errf(pr.Pos, RuleProvider, "providers.%s: a provider must set model:, effort:, and/or env: (an empty provider has no effect)", n)
 			continue
 		}
-		if pr.Effort != "" && !slices.Contains(validEfforts, pr.Effort) {
-			l.rep.errf(pr.Pos, ruleProvider, "providers.%s: effort %q is invalid (valid: low, medium, high, xhigh, max)", n, pr.Effort)
+		if pr.Effort != "" && !slices.Contains(ValidEfforts, pr.Effort) {
+			l.rep.errf(pr.Pos, RuleProvider, "providers.%s: effort %q is invalid (valid: low, medium, high, xhigh, max)", n, pr.Effort)
 		}
 		keys := slices.Sorted(maps.Keys(pr.Env))
 		for _, k := range keys {
-			val, unset := interpolate(pr.Env[k], l.opts.lookup)
+			val, unset := interpolate(pr.Env[k], l.opts.Lookup)
 			for _, name := range unset {
 				if l.opts.AllowUnsetEnv {
-					l.rep.warnf(pr.Pos, ruleProvider, "providers.%s: env var %s referenced in env.%s not set", n, name, k)
+					l.rep.warnf(pr.Pos, RuleProvider, "providers.%s: env var %s referenced in env.%s not set", n, name, k)
 				} else {
-					l.rep.errf(pr.Pos, ruleProvider, "providers.%s: env var %s referenced in env.%s not set", n, name, k)
+					l.rep.errf(pr.Pos, RuleProvider, "providers.%s: env var %s referenced in env.%s not set", n, name, k)
 				}
 			}
 			pr.Env[k] = val

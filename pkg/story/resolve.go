@@ -92,7 +92,7 @@ func (st *Story) resolveAt(base string, from *State, target string) (Target, err
 	switch {
 	case t == "" || t == ".":
 		return Target{Kind: TargetStay}, nil
-	case isTemplated(t):
+	case IsTemplated(t):
 		return Target{Kind: TargetTemplate}, nil
 	case strings.HasPrefix(t, "@exit:"):
 		return Target{Kind: TargetExit, Exit: strings.TrimPrefix(t, "@exit:")}, nil
@@ -173,10 +173,10 @@ func ResolvePath(base, target string) (string, error) {
 }
 
 var (
-	phaseParamRe = &lazyre.Regexp{Expr: `\{([A-Za-z_][A-Za-z0-9_]*)\}`}
-	// phaseRefRe is a reference phase expansion replaces in a template
+	PhaseParamRe = &lazyre.Regexp{Expr: `\{([A-Za-z_][A-Za-z0-9_]*)\}`}
+	// PhaseRefRe is a reference phase expansion replaces in a template
 	// body (pkg/phases), wherever it sits.
-	phaseRefRe = &lazyre.Regexp{Expr: `\{\{\s*(tpl|phase\.next)\.\w+\s*\}\}`}
+	PhaseRefRe = &lazyre.Regexp{Expr: `\{\{\s*(tpl|phase\.next)\.\w+\s*\}\}`}
 )
 
 // phaseGeneratedNames lists the top-level state names phases: expansion will
@@ -201,7 +201,7 @@ func phaseGeneratedNames(st *Story) map[string]bool {
 			params[k] = fmt.Sprint(v)
 		}
 		for _, s := range tpl.States {
-			name := phaseParamRe.ReplaceAllStringFunc(s.Name, func(m string) string {
+			name := PhaseParamRe.ReplaceAllStringFunc(s.Name, func(m string) string {
 				if v, ok := params[m[1:len(m)-1]]; ok {
 					return v
 				}

@@ -99,8 +99,8 @@ func hasAlias(n *yaml.Node, depth int) bool {
 // withPos returns the position of the with: value at a dotted key
 // ("schema", "context.prompt", "items[2].text"), of the deepest part of it
 // that exists, or of the with: key.
-func (e *Effect) withPos(key string) Pos {
-	best := e.keyPos("with")
+func (e *Effect) WithPos(key string) Pos {
+	best := e.PosOf("with")
 	if e.with == nil {
 		return best
 	}
@@ -136,7 +136,7 @@ func (e *Effect) withPos(key string) Pos {
 // withNodePos is withPos over a with: tree kept as nodes.
 func (e *Effect) withNodePos(key string) Pos {
 	n := e.with.node
-	best := e.keyPos("with")
+	best := e.PosOf("with")
 	key = strings.ReplaceAll(strings.ReplaceAll(key, "[", ".["), "]", "")
 	for _, k := range strings.Split(strings.TrimPrefix(key, "."), ".") {
 		var next *yaml.Node

@@ -52,7 +52,7 @@ func checkWithPos(t *testing.T, src, q string) {
 	nodes := *table
 	p.recordWith(table, d)
 	nodes.with = &withIndex{node: d}
-	if got, want := table.withPos(q), nodes.withNodePos(q); got != want {
+	if got, want := table.WithPos(q), nodes.withNodePos(q); got != want {
 		t.Errorf("with: %q, withPos(%q) = %v, the node walk says %v", src, q, got, want)
 	}
 }

@@ -24,17 +24,10 @@ func (r *reporter) warnf(p Pos, rule *Rule, format string, a ...any) {
 
 // demoteSince turns the errors reported since mark (a len(r.ds)) into
 // warnings that carry note: problems in blocks upstream never checks.
-func (r *reporter) demoteSince(mark int, note string) {
-	for i := mark; i < len(r.ds); i++ {
-		if r.ds[i].Severity == diag.Error {
-			r.ds[i].Severity = diag.Warning
-			r.ds[i].Message += " (" + note + ")"
-		}
-	}
-}
+func (r *reporter) demoteSince(mark int, note string) { diag.Demote(r.ds[mark:], note) }
 
 // walkRules are the rules the YAML walk of a story file reports under.
-var walkRules = &yamlnode.Rules{Syntax: ruleYAMLSyntax, Type: ruleType, Duplicate: ruleDuplicateKey, Unknown: ruleUnknownKey}
+var walkRules = &yamlnode.Rules{Syntax: RuleYAMLSyntax, Type: RuleType, Duplicate: RuleDuplicateKey, Unknown: RuleUnknownKey}
 
 // fileParser turns the YAML nodes of one file into model values, walking
 // them through a yamlnode.Walker (node budget, recursive aliases, type

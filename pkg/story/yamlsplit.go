@@ -329,7 +329,7 @@ func (p *fileParser) parseSplitStates() []*State {
 			}
 			key := k.Value
 			if prev, dup := seen[key]; dup {
-				p.errf(p.Pos(k), ruleDuplicateKey, "%s: mapping key %q already defined at line %d, column %d", "states", key, prev.line, prev.col)
+				p.errf(p.Pos(k), RuleDuplicateKey, "%s: mapping key %q already defined at line %d, column %d", "states", key, prev.line, prev.col)
 				continue
 			}
 			seen[key] = at{k.Line, k.Column}

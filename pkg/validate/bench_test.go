@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"kitsoki/internal/fsmemo"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 
 	"kitsoki/internal/testing/storytest"
@@ -96,7 +97,7 @@ func BenchmarkCorpusPerStoryNoCache(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, f := range files {
-			story.Load(f, story.Options{AllowUnsetEnv: true})
+			lint.Load(f, story.Options{AllowUnsetEnv: true})
 		}
 	}
 	b.ReportMetric(float64(len(files)), "stories")

@@ -27,7 +27,7 @@ func checksMarkdown(goldenDirs ...string) string {
 	b.WriteString("id is itself a warning, and `--strict` reports an ignore that suppresses nothing.\n\n")
 	b.WriteString("**run** says what `kitsoki run`, `test` and `eval` do with an error of the rule: *refuses*\n")
 	b.WriteString("(the existing engine's loader rejects the story too) or *warns* (the existing engine loads the\n")
-	b.WriteString("story and fails, if at all, only at run or render time; `story.Blocking` is false).\n\n")
+	b.WriteString("story and fails, if at all, only at run or render time; `lint.Blocking` is false).\n\n")
 	b.WriteString("| rule | severity | run | summary |\n|---|---|---|---|\n")
 	rules := Rules()
 	for _, r := range rules {

@@ -9,7 +9,7 @@ import (
 
 	"kitsoki/internal/testing/golden"
 	"kitsoki/pkg/diag"
-	"kitsoki/pkg/story"
+	"kitsoki/pkg/lint"
 )
 
 // docs/checks.md is generated from the registry and the per-rule goldens
@@ -86,7 +86,7 @@ func TestIgnoreGolden(t *testing.T) {
 	var b strings.Builder
 	var ds []diag.Diagnostic
 	for _, d := range res.Diagnostics {
-		if d.Rule == story.IgnoreRule().ID {
+		if d.Rule == lint.IgnoreRule().ID {
 			ds = append(ds, d)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/eval"
 	"kitsoki/pkg/flowtest"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
 
@@ -36,7 +37,7 @@ func validateLikeCmd(t *testing.T, apps []string, strict bool) []diag.Diagnostic
 		if res.Invalid[f] || !flowtest.HasFlows(f) {
 			continue
 		}
-		st, ds := story.Load(f, opts)
+		st, ds := lint.Load(f, opts)
 		if st == nil || diag.HasErrors(ds) {
 			continue
 		}
@@ -76,7 +77,7 @@ func TestRuleGoldens(t *testing.T) {
 	n := 0
 	for _, e := range ents {
 		rule := e.Name()
-		if !e.IsDir() || rule == story.IgnoreRule().ID { // TestIgnoreGolden (--strict, ignore findings only)
+		if !e.IsDir() || rule == lint.IgnoreRule().ID { // TestIgnoreGolden (--strict, ignore findings only)
 			continue
 		}
 		n++

@@ -13,6 +13,7 @@ import (
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/eval"
 	"kitsoki/pkg/flowtest"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/mcpserve"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/story"
@@ -59,7 +60,7 @@ type Result struct {
 // package declares its own rules (diag.Rule values); this is the one list
 // --list-rules, SARIF and docs/checks.md show.
 func Rules() []story.Rule {
-	rules := story.Rules()
+	rules := lint.Rules()
 	for _, more := range [][]diag.Rule{plugin.Rules(), eval.Rules(), mcpserve.Rules(), flowtest.Rules()} {
 		rules = append(rules, more...)
 	}
@@ -106,9 +107,9 @@ func Run(files []string, opts Options) Result {
 		var st *story.Story
 		var ds []diag.Diagnostic
 		if opts.Stdin != nil && len(files) == 1 {
-			st, ds = story.LoadSource(f, opts.Stdin, sopts)
+			st, ds = lint.LoadSource(f, opts.Stdin, sopts)
 		} else {
-			st, ds = story.Load(f, sopts)
+			st, ds = lint.Load(f, sopts)
 		}
 		yfs := st.Files()
 		sources[i] = make(map[string][]byte, len(yfs))
@@ -175,7 +176,7 @@ func Run(files []string, opts Options) Result {
 		// A file without the marker has no markers: skip scanning it.
 		return b, err == nil && bytes.Contains(b, ignoreMarker)
 	}
-	ignoreID := story.IgnoreRule().ID
+	ignoreID := lint.IgnoreRule().ID
 	ig := diag.ApplyIgnores(all, yamlFiles, src, func(id string) bool { _, ok := known[id]; return ok }, ignoreID)
 	all = append(ig.Kept, ig.Unknown...)
 	if opts.Strict {

@@ -3,6 +3,7 @@ package view_test
 import (
 	"fmt"
 
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/view"
 )
@@ -33,7 +34,7 @@ states:
 // 24 columns (Width) instead of upstream's 80, and a pongo2 string view is
 // rendered as written.
 func ExampleForStory() {
-	st, ds := story.LoadBytes("app.yaml", []byte(hallStory), story.Options{})
+	st, ds := lint.LoadBytes("app.yaml", []byte(hallStory), story.Options{})
 	if st == nil {
 		fmt.Println(ds)
 		return

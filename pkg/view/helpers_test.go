@@ -7,6 +7,7 @@ import (
 	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/fold"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
 
@@ -71,7 +72,7 @@ func render(t testing.TB, r *Renderer, path string, world map[string]any) string
 // with warnings. The errors are returned for the test to check.
 func loadLax(t testing.TB, dir string) (*story.Story, []diag.Diagnostic) {
 	t.Helper()
-	st, ds := story.Load(dir, story.Options{LookupEnv: storyload.NoEnv})
+	st, ds := lint.Load(dir, story.Options{LookupEnv: storyload.NoEnv})
 	if st == nil {
 		t.Fatalf("load %s: no story: %v", dir, ds)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
 
@@ -26,7 +27,7 @@ func Load(t testing.TB, path string, opts story.Options) *story.Story {
 	if opts.Root == "" && len(opts.Trees) == 0 {
 		opts.Trees = Trees()
 	}
-	st, ds := story.Load(path, opts)
+	st, ds := lint.Load(path, opts)
 	if st == nil || diag.HasErrors(ds) {
 		var b strings.Builder
 		for _, d := range ds {

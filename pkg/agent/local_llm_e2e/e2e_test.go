@@ -23,6 +23,7 @@ import (
 	"kitsoki/pkg/agent/localllm"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
+	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
 
@@ -201,7 +202,7 @@ func TestEngineRunLocalFailOpenFallsBackToClaude(t *testing.T) {
 	a, _ := managedRunEnv(t)
 	dir := writeGateStory(t, a.Model, "strict_gate.json")
 
-	st, ds := story.Load(dir, story.Options{})
+	st, ds := lint.Load(dir, story.Options{})
 	if st == nil {
 		t.Fatalf("load: %v", ds)
 	}

@@ -1,0 +1,112 @@
+package lint
+
+import (
+	"path/filepath"
+	"strings"
+
+	"kitsoki/pkg/story"
+)
+
+// agentVerbs are the host.agent.<verb> verbs kitsoki run dispatches.
+var agentVerbs = []string{"ask", "decide", "extract", "task", "converse"}
+
+// upstreamOnlyVerbs exist in the upstream engine but are not dispatched by
+// kitsoki run: accepted with a warning.
+var upstreamOnlyVerbs = []string{"ask_with_mcp", "search"}
+
+// agentVerb returns the verb of a host.agent.<verb> invoke, or "".
+func agentVerb(invoke string) string {
+	if !strings.HasPrefix(invoke, "host.agent.") {
+		return ""
+	}
+	return strings.TrimPrefix(invoke, "host.agent.")
+}
+
+// fileRef is a prompt/schema path named by an agent invoke's with: block.
+type fileRef struct {
+	key    string // with path, e.g. "schema", "context.prompt", "acceptance.schema"
+	path   string
+	isFile bool // prompt_path/schema: must be a file; prompt: a file or inline text
+	schema bool
+}
+
+// promptRefs returns the prompt and schema references of an agent effect
+// (with.{prompt,prompt_path,schema} and the same keys under context: and
+// acceptance:), skipping templated values.
+func promptRefs(e *story.Effect) []fileRef {
+	var out []fileRef
+	scan := func(m map[string]any, prefix string) {
+		for _, k := range []string{"prompt", "prompt_path", "schema"} {
+			s, ok := m[k].(string)
+			if !ok || s == "" || story.IsTemplated(s) || strings.HasPrefix(s, "@") {
+				continue // empty, templated, or a namespaced (@shared/, @import/) prompt
+			}
+			r := fileRef{key: prefix + k, path: s, schema: k == "schema", isFile: k != "prompt"}
+			if k == "prompt" {
+				r.isFile = looksLikePath(s)
+			}
+			out = append(out, r)
+		}
+	}
+	scan(e.With, "")
+	for _, sub := range []string{"context", "acceptance"} {
+		if m, ok := e.With[sub].(map[string]any); ok {
+			scan(m, sub+".")
+		}
+	}
+	return out
+}
+
+// looksLikePath: decide/ask treat prompt: as a file path first and inline
+// text otherwise; a single token with a file extension (".md", not a
+// sentence's closing "." or "...") or a slash is meant as a path.
+func looksLikePath(s string) bool {
+	if strings.ContainsAny(s, " \n\t") {
+		return false
+	}
+	ext := strings.TrimPrefix(filepath.Ext(s), ".")
+	return strings.Contains(s, "/") || (ext != "" && strings.IndexFunc(ext, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) < 0)
+}
+
+// existingFile resolves a story-relative (or absolute) path and reports
+// whether it is an existing regular file.
+func (c *checker) existingFile(p string) (string, bool) {
+	if filepath.IsAbs(p) {
+		mode, err := c.opts.FS.Stat(p)
+		return p, err == nil && !mode.IsDir()
+	}
+	// The story directory first, then the prompts overlay and shared
+	// directories the engine also searches.
+	dirs := []string{c.st.Dir}
+	if pc := c.st.Prompts; pc != nil {
+		if pc.Overlay != "" {
+			dirs = append(dirs, filepath.Join(c.st.Dir, pc.Overlay))
+		}
+		for _, d := range pc.Shared {
+			dirs = append(dirs, filepath.Join(c.st.Dir, d))
+		}
+	}
+	for _, d := range dirs {
+		f := filepath.Join(d, p)
+		if mode, err := c.opts.FS.Stat(f); err == nil && !mode.IsDir() {
+			return f, true
+		}
+	}
+	return filepath.Join(c.st.Dir, p), false
+}
+
+// schemaPath returns the with.schema of an effect ("" when absent or templated).
+func schemaPath(e *story.Effect) string {
+	s, _ := e.With["schema"].(string)
+	if story.IsTemplated(s) {
+		return ""
+	}
+	return s
+}
+
+func withString(e *story.Effect, key string) string {
+	s, _ := e.With[key].(string)
+	return s
+}

@@ -1,0 +1,304 @@
+package lint
+
+import (
+	"strconv"
+	"strings"
+
+	"kitsoki/pkg/story"
+)
+
+// checker runs the rules over one loaded story.
+type checker struct {
+	st   *story.Story
+	rep  *reporter
+	opts story.Options
+	src  *sources
+	cc   *compileCache
+	// sites caches the effect walk: every rule visits the same list.
+	sites []effectAt
+	// files caches existingFile: several rules resolve the same prompt
+	// and schema references.
+	files map[string]fileAt
+	// all caches st.AllStates() (the rules only read it).
+	all []*story.State
+}
+
+// states returns every state of the story's tree (AllStates), listed
+// once per check.
+func (c *checker) states() []*story.State {
+	if c.all == nil {
+		c.all = c.st.AllStates()
+	}
+	return c.all
+}
+
+type fileAt struct {
+	path string
+	ok   bool
+}
+
+// existing is existingFile, asked once per path and check.
+func (c *checker) existing(p string) (string, bool) {
+	if f, ok := c.files[p]; ok {
+		return f.path, f.ok
+	}
+	path, ok := c.existingFile(p)
+	if c.files == nil {
+		c.files = map[string]fileAt{}
+	}
+	c.files[p] = fileAt{path, ok}
+	return path, ok
+}
+
+type effectAt struct {
+	e    *story.Effect
+	site effSite
+}
+
+// pass is one rule's check over a loaded story; a nil run registers a
+// rule another pass reports under (or, for ignore, pkg/validate). The
+// loader's rules that have no pass here are story.LoadRules.
+type pass struct {
+	rule *Rule
+	run  func(c *checker)
+}
+
+// passes lists the checks in the order they run: the one registration of
+// a rule (its *Rule value and check live in its rule_<name>.go).
+func passes() []pass {
+	return []pass{
+		{story.RuleImports, checkImports},
+		{ruleApp, checkApp},
+		{story.RuleRoot, checkRoot},
+		{ruleInitial, checkInitial},
+		{story.RuleState, checkStateValues},
+		{story.RuleView, checkViews},
+		{ruleTarget, checkTargets},
+		{story.RuleIntent, checkIntents},
+		{ruleRelevantWorld, checkRelevantWorld},
+		{ruleHosts, checkHosts},
+		{story.RuleEffect, checkEffectShape},
+		{story.RulePersona, checkPersonas},
+		{ruleSecretTooShort, checkShortSecrets},
+		{ruleAgentInvoke, checkAgentInvokes},
+		{ruleAgentFile, checkAgentFiles},
+		{ruleAgentTemplate, checkAgentTemplate},
+		{ruleCallTimeout, checkCallTimeout},
+		{rulePromptRoot, checkPromptRoots},
+		{ruleSchema, checkSchemas},
+		{ruleGrammar, checkGrammar},
+		{ruleExpr, checkExprs},
+		{ruleTemplate, checkValueTemplates},
+		{rulePongo, checkPongo},
+		{ruleEffectKinds, checkEffectKinds},
+		{ruleOnceBind, checkOnceBind},
+		{ruleStrictMismatch, checkStrictMismatch},
+		{ruleBareExpr, checkBareExpr},
+		{ruleUnreachable, checkUnreachable},
+		{ruleDecideSchema, checkDecideSchema},
+		{ruleEmitAfterBind, checkEmitAfterBind},
+		{ruleViewRoot, checkViewRoot},
+		{ruleHostRunInts, checkHostRunInts},
+		{ruleBareName, checkBareNames},
+		{ruleRunRoot, checkRunRoot},
+		{ruleCrossRegion, checkCrossRegion},
+		{ruleSelection, checkSelection},
+		{story.RulePhases, checkPhases},
+		{story.RuleMetaMode, checkMetaModes},
+		{ruleDecider, checkDecider},
+		{story.RuleRouting, checkRouting},
+		{ruleInterfaces, checkInterfaces},
+		{ruleStarlark, checkStarlark},
+		// reported by another rule's pass
+		{ruleViewRender, nil},    // checkExprs, checkPongo
+		{ruleOnErrorTarget, nil}, // checkTargets
+		{ruleAgentAlias, nil},    // checkAgentInvokes
+		{ruleExits, nil},         // checkTargets
+		{ruleIgnore, nil},        // pkg/validate: # kitsoki:ignore comments
+	}
+}
+
+// unfolded reports whether r checks a block upstream drops when it folds
+// an imported child into its importer (decider:, routing:); its errors are
+// only warnings in a child.
+func unfolded(r *Rule) bool { return r == ruleDecider || r == story.RuleRouting }
+
+// check runs every pass over st, one story of a load (the top story or an
+// imported child), reading files through opts and the load's sources.
+func check(st *story.Story, rep *reporter, opts story.Options, src *sources) {
+	c := &checker{st: st, rep: rep, opts: opts, src: src}
+	for _, ps := range passes() {
+		if ps.run == nil {
+			continue
+		}
+		mark := len(rep.ds)
+		ps.run(c)
+		if st.Imported() && unfolded(ps.rule) {
+			rep.demoteSince(mark, "ignored in an imported child: upstream does not fold its "+ps.rule.ID+" block")
+		}
+	}
+}
+
+// effSite describes where an effect sits.
+type effSite struct {
+	State      *story.State // owning state (nil for phases/proposals)
+	Intent     string       // transition intent ("" for on_enter)
+	OnComplete bool         // inside an on_complete chain
+	Inline     bool         // inside an inline effects: list
+	Template   bool         // inside a phase template (placeholders unresolved)
+	Parent     *story.Effect
+	// loc names the effect for messages (Loc); it is spelled out only
+	// when a message needs it.
+	loc *effLoc
+}
+
+// Loc names where the effect sits, e.g. `state "a" on_enter[0]`.
+func (s effSite) Loc() string {
+	if s.loc == nil {
+		return ""
+	}
+	var b strings.Builder
+	s.loc.write(&b)
+	return b.String()
+}
+
+// effLoc is an effect's place: the list it is item i of, below its
+// parent effect or at the top of a state, transition, phase or proposal.
+type effLoc struct {
+	parent *effLoc // the effect whose on_complete/effects list holds it
+	top    effTop  // when parent is nil: what holds the list
+	name   string  // state path, phase id or proposal name
+	intent string  // topArc: the transition's intent
+	arc    int     // topArc: the transition's arm
+	list   string  // on_enter, on_exit, effect, on_complete, effects
+	i      int
+}
+
+type effTop uint8
+
+const (
+	topState effTop = iota
+	topArc
+	topPhase
+	topProposal
+)
+
+func (l *effLoc) write(b *strings.Builder) {
+	if l.parent != nil {
+		l.parent.write(b)
+		b.WriteByte(' ')
+	} else {
+		switch l.top {
+		case topState:
+			b.WriteString("state " + strconv.Quote(l.name) + " ")
+		case topArc:
+			b.WriteString("state " + strconv.Quote(l.name) + " intent " + strconv.Quote(l.intent) + " arc[" + strconv.Itoa(l.arc) + "] ")
+		case topPhase:
+			b.WriteString("phases.graph[" + strconv.Quote(l.name) + "] ")
+		case topProposal:
+			b.WriteString("proposal " + strconv.Quote(l.name) + " execute ")
+		}
+	}
+	b.WriteString(l.list)
+	b.WriteByte('[')
+	b.WriteString(strconv.Itoa(l.i))
+	b.WriteByte(']')
+}
+
+// eachEffect visits every effect of the story with its site, recursing into
+// on_complete and inline effects.
+func (c *checker) eachEffect(fn func(e *story.Effect, site effSite)) {
+	if c.sites == nil {
+		c.sites = []effectAt{}
+		c.walkEffects(func(e *story.Effect, site effSite) { c.sites = append(c.sites, effectAt{e, site}) })
+	}
+	for _, ea := range c.sites {
+		fn(ea.e, ea.site)
+	}
+}
+
+func (c *checker) walkEffects(fn func(e *story.Effect, site effSite)) {
+	// visit walks list, whose items are placed like at (with at.i set per
+	// item).
+	var visit func(list []*story.Effect, site effSite, at effLoc)
+	visit = func(list []*story.Effect, site effSite, at effLoc) {
+		if len(list) == 0 {
+			return
+		}
+		locs := make([]effLoc, len(list))
+		for i, e := range list {
+			l := &locs[i]
+			*l = at
+			l.i = i
+			s := site
+			s.loc = l
+			fn(e, s)
+			if len(e.OnComplete()) > 0 {
+				cs := s
+				cs.OnComplete = true
+				cs.Parent = e
+				visit(e.OnComplete(), cs, effLoc{parent: l, list: "on_complete"})
+			}
+			if len(e.Effects()) > 0 {
+				is := s
+				is.Inline = true
+				is.Parent = e
+				visit(e.Effects(), is, effLoc{parent: l, list: "effects"})
+			}
+		}
+	}
+	visitStates := func(states []*story.State, tpl bool) {
+		for _, s := range states {
+			base := effSite{State: s, Template: tpl}
+			visit(s.OnEnter, base, effLoc{top: topState, name: s.Path, list: "on_enter"})
+			visit(s.OnExit(), base, effLoc{top: topState, name: s.Path, list: "on_exit"})
+			for _, on := range s.On {
+				in := on.Intent
+				for a, t := range on.Arms {
+					ts := base
+					ts.Intent = in
+					visit(t.Effects, ts, effLoc{top: topArc, name: s.Path, intent: in, arc: a, list: "effect"})
+				}
+			}
+		}
+	}
+	visitStates(c.states(), false)
+	for _, n := range sortedMapKeys(c.st.PhaseTemplates) {
+		visitStates(flatten(c.st.PhaseTemplates[n].States), true)
+	}
+	if c.st.Phases != nil {
+		for _, id := range c.st.Phases.Order {
+			visit(c.st.Phases.Graph[id].OnEnter, effSite{Template: true}, effLoc{top: topPhase, name: id, list: "on_enter"})
+		}
+	}
+	for _, n := range sortedMapKeys(c.st.Proposals) {
+		if ex := c.st.Proposals[n].Execute; ex != nil {
+			visit(ex.OnComplete, effSite{OnComplete: true}, effLoc{top: topProposal, name: n, list: "on_complete"})
+		}
+	}
+}
+
+// eachTransition visits every transition of the real state tree.
+func (c *checker) eachTransition(fn func(s *story.State, intent string, arm int, t *story.Transition)) {
+	for _, s := range c.states() {
+		for _, on := range s.On {
+			in := on.Intent
+			for a, t := range on.Arms {
+				fn(s, in, a, t)
+			}
+		}
+	}
+}
+
+func flatten(states []*story.State) []*story.State {
+	var out []*story.State
+	var walk func([]*story.State)
+	walk = func(l []*story.State) {
+		for _, s := range l {
+			out = append(out, s)
+			walk(s.Children)
+		}
+	}
+	walk(states)
+	return out
+}

@@ -1,0 +1,77 @@
+package lint
+
+import (
+	"slices"
+
+	"kitsoki/pkg/story"
+)
+
+// The one intent lookup every rule uses (on:, choice items, default_intent,
+// contextual_routing, routing.free_form_fallback): a name is declared when
+// upstream's fold would leave an intent of that name visible to the state.
+
+// lookupIntent finds the intent name as seen from state s: on s itself
+// (and, with ancestors, on its ancestors), in the global intents:, lifted
+// from a child through imports.<alias>.intents.import, in the global
+// intents of the stories importing this one (an imported child is checked
+// folded into its importers upstream), or as an <alias>__<name> intent of
+// a child. It returns nil when no declaration is known.
+func (c *checker) lookupIntent(s *story.State, name string, ancestors bool) *story.Intent {
+	for cur := s; cur != nil; cur = cur.Parent {
+		if in := cur.Intents[name]; in != nil {
+			return in
+		}
+		if !ancestors {
+			break
+		}
+	}
+	if in := c.st.Intents[name]; in != nil {
+		return in
+	}
+	if in := importedIntent(c.st, name); in != nil {
+		return in
+	}
+	for imp := c.st.Importer(); imp != nil; imp = imp.Importer() {
+		if in := imp.Intents[name]; in != nil {
+			return in
+		}
+		if in := importedIntent(imp, name); in != nil {
+			return in
+		}
+	}
+	return liftedIntent(c.st, name)
+}
+
+// intentKnown reports whether name is declared as seen from s: found by
+// lookupIntent, or lifted from a child that could not be loaded here (an
+// @kitsoki/ story embedded in upstream's binary), whose names are accepted.
+func (c *checker) intentKnown(s *story.State, name string, ancestors bool) bool {
+	if c.lookupIntent(s, name, ancestors) != nil || lifted(c.st, "intent", name) {
+		return true
+	}
+	for _, a := range c.st.ImportOrder {
+		im := c.st.Imports[a]
+		if slices.Contains(im.ImportIntent, name) { // a missing child intent is reported by the imports rule
+			return true
+		}
+	}
+	return false
+}
+
+// importedIntent is the child intent an imports.<alias>.intents.import
+// entry lifts into st under its own name.
+func importedIntent(st *story.Story, name string) *story.Intent {
+	for _, a := range st.ImportOrder {
+		im := st.Imports[a]
+		if im == nil || im.Child == nil || !slices.Contains(im.ImportIntent, name) {
+			continue
+		}
+		if in := im.Child.Intents[name]; in != nil {
+			return in
+		}
+		if in := liftedIntent(im.Child, name); in != nil {
+			return in
+		}
+	}
+	return nil
+}

@@ -1,0 +1,134 @@
+package lint
+
+import (
+	"strings"
+
+	"kitsoki/pkg/story"
+)
+
+// lifted reports whether name is an <alias>__<n> name that upstream's import
+// fold creates from a child's world key, intent, agent or meta mode, so the
+// parent may refer to it.
+func lifted(st *story.Story, kind, name string) bool {
+	alias, n, ok := strings.Cut(name, "__")
+	if !ok {
+		return false
+	}
+	im := st.Imports[alias]
+	if im == nil {
+		return false
+	}
+	if im.Child == nil {
+		// The child could not be loaded here (an @kitsoki/ story from the
+		// library embedded in upstream's binary, or a load error already
+		// reported): its names cannot be checked, so they are accepted.
+		return true
+	}
+	ch := im.Child
+	switch kind {
+	case "world":
+		return ch.Var(n) != nil || lifted(ch, "world", n)
+	case "intent":
+		return ch.Intents[n] != nil || lifted(ch, "intent", n)
+	case "agent":
+		return ch.Agents[n] != nil || lifted(ch, "agent", n)
+	case "iface":
+		return ch.HostInterfaces[n] != nil || lifted(ch, "iface", n)
+	}
+	return false
+}
+
+// importerHas reports whether an importer of this child (at any depth)
+// declares a global intent, a persona or a host of that name: upstream folds
+// the child into its importer before checking, so the child's bare
+// references resolve against the merged tables.
+func importerHas(st *story.Story, kind, name string) bool {
+	for imp := st.Importer(); imp != nil; imp = imp.Importer() {
+		switch kind {
+		case "intent":
+			if imp.Intents[name] != nil {
+				return true
+			}
+		case "agent":
+			if imp.Agents[name] != nil {
+				return true
+			}
+		case "world":
+			if imp.Var(name) != nil {
+				return true
+			}
+		case "host":
+			if hostAllowed(inheritedHosts(imp), name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pluginFor returns the agent_plugins entry an effect-level agent: alias
+// uses. Upstream does not fold a child's agent_plugins: a child's call runs
+// on the top-level importer's table, so the outermost declaration wins; the
+// story's own entry is the fallback (a standalone load).
+func pluginFor(st *story.Story, alias string) *story.AgentPlugin {
+	var found *story.AgentPlugin
+	for s := st; s != nil; s = s.Importer() {
+		if ap := s.AgentPlugins[alias]; ap != nil && !(ap.Injected && found != nil) {
+			found = ap
+		}
+	}
+	return found
+}
+
+// boundByImporter reports whether an importer binds this child's host
+// interface through host_bindings: (<iface> from the direct importer,
+// <alias>__<iface> from the one above it, and so on).
+func boundByImporter(st *story.Story, iface string) bool {
+	want := iface
+	for cur := st; cur.Importer() != nil; cur = cur.Importer() {
+		imp, alias := cur.Importer(), ""
+		for _, a := range imp.ImportOrder {
+			if im := imp.Imports[a]; im != nil && im.Child == cur {
+				alias = a
+				if im.HostBindings[want] != "" {
+					return true
+				}
+			}
+		}
+		if alias == "" {
+			return false
+		}
+		want = alias + "__" + want
+	}
+	return false
+}
+
+// liftedIntent returns the child intent behind a lifted <alias>__<name>
+// intent (nil when it is not one, or when the child is not loaded).
+func liftedIntent(st *story.Story, name string) *story.Intent {
+	alias, n, ok := strings.Cut(name, "__")
+	if !ok {
+		return nil
+	}
+	im := st.Imports[alias]
+	if im == nil || im.Child == nil {
+		return nil
+	}
+	if in := im.Child.Intents[n]; in != nil {
+		return in
+	}
+	return liftedIntent(im.Child, n)
+}
+
+// inheritedHosts is the story's hosts: list after upstream's fold: its own
+// entries plus those of every imports: child with hosts: inherit (the
+// default), recursively.
+func inheritedHosts(st *story.Story) []string {
+	out := append([]string{}, st.Hosts...)
+	for _, a := range st.ImportOrder {
+		if im := st.Imports[a]; im != nil && im.Child != nil && im.Child != st && im.Hosts != "declared" {
+			out = append(out, inheritedHosts(im.Child)...)
+		}
+	}
+	return out
+}

@@ -1,0 +1,96 @@
+package lint
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+
+	"kitsoki/internal/safefile"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+// Load loads the story at path (story.Load) and checks it (Check): the
+// one place a command gets a story with every diagnostic, sorted. The
+// story is nil when nothing usable could be parsed.
+func Load(path string, opts story.Options) (*story.Story, []diag.Diagnostic) {
+	st, ds := story.Load(path, opts)
+	return checked(path, st, ds, opts)
+}
+
+// LoadSource is story.LoadSource (an editor's buffer, `validate -`)
+// followed by Check.
+func LoadSource(path string, data []byte, opts story.Options) (*story.Story, []diag.Diagnostic) {
+	st, ds := story.LoadSource(path, data, opts)
+	return checked(path, st, ds, opts)
+}
+
+// LoadBytes is story.LoadBytes (an in-memory app.yaml, no include: or
+// imports:) followed by Check.
+func LoadBytes(name string, data []byte, opts story.Options) (*story.Story, []diag.Diagnostic) {
+	st, ds := story.LoadBytes(name, data, opts)
+	return checked(name, st, ds, opts)
+}
+
+func checked(file string, st *story.Story, ds []diag.Diagnostic, opts story.Options) (*story.Story, []diag.Diagnostic) {
+	if st == nil {
+		return nil, ds
+	}
+	cds, ok := Check(st, opts)
+	if !ok {
+		st = nil
+	}
+	return st, diag.Sort(append(ds, cds...))
+}
+
+// Check runs every rule over st, a story a load returned, and over each
+// of its imported children (in their importers' context, lifted.go), and
+// returns the diagnostics, sorted. opts are the load's: file lookups go
+// through its FS and compile results are shared through its Cache. ok is
+// false when a rule panicked (reported as rule internal: a bug); the
+// story is then not to be trusted.
+func Check(st *story.Story, opts story.Options) (ds []diag.Diagnostic, ok bool) {
+	rep := &reporter{}
+	// The checks read prompt, schema and script files through the project
+	// roots, which open a directory descriptor on demand: close them as
+	// the load did.
+	defer func() {
+		for _, s := range append(st.Children(), st) {
+			s.FileRoot().Close()
+		}
+	}()
+	defer func() {
+		if r := recover(); r != nil {
+			rep.errf(story.Pos{File: st.File}, story.RuleInternal, "internal error while loading the story (please report this bug): %v", r)
+			ds, ok = diag.Sort(rep.ds), false
+		}
+	}()
+	src := &sources{read: st.Source}
+	for _, child := range st.Children() {
+		check(child, rep, opts, src)
+	}
+	check(st, rep, opts, src)
+	return diag.Sort(rep.ds), true
+}
+
+// readNamed reads abs, a file the story wrote as written at p, through
+// its project root under limit. in is false when the file is outside the
+// root: that is reported here (rule outside-root) and nothing is read.
+func (c *checker) readNamed(p story.Pos, what, written, abs string, limit int64) (data []byte, err error, in bool) {
+	root := c.st.FileRoot()
+	data, err = root.ReadFile(filepath.Clean(abs), limit)
+	if errors.Is(err, safefile.ErrOutsideRoot) {
+		c.rep.errf(p, story.RuleOutsideRoot, "%s", story.OutsideRootMessage(root, what, written, err))
+		return nil, nil, false
+	}
+	return data, err, true
+}
+
+// errText is an error's text without the path a *fs.PathError repeats.
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

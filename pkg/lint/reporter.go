@@ -1,0 +1,28 @@
+package lint
+
+import (
+	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+// reporter collects the diagnostics of one Check.
+type reporter struct {
+	ds []diag.Diagnostic
+}
+
+func (r *reporter) add(p story.Pos, sev diag.Severity, rule *Rule, format string, a ...any) {
+	yamlnode.Append(&r.ds, p, sev, rule, format, a...)
+}
+
+func (r *reporter) errf(p story.Pos, rule *Rule, format string, a ...any) {
+	r.add(p, diag.Error, rule, format, a...)
+}
+
+func (r *reporter) warnf(p story.Pos, rule *Rule, format string, a ...any) {
+	r.add(p, diag.Warning, rule, format, a...)
+}
+
+// demoteSince turns the errors reported since mark (a len(r.ds)) into
+// warnings that carry note: problems in blocks upstream never checks.
+func (r *reporter) demoteSince(mark int, note string) { diag.Demote(r.ds[mark:], note) }

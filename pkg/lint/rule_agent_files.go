@@ -1,0 +1,69 @@
+package lint
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var ruleAgentFile = &Rule{ID: "agent-file", Severity: diag.Error, LintOnly: true,
+	Summary: "prompt, prompt_path and schema files of agent invokes (and app.context_path) exist",
+	Example: "with: {schema: schemas/missing.json}"}
+
+// checkAgentFiles: prompt_path and schema files of host.agent.* invokes
+// exist, and a prompt: that is written as a path exists (templated paths
+// are skipped). Upstream only finds a missing file at run time.
+func checkAgentFiles(c *checker) {
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		if !strings.HasPrefix(e.Invoke, "host.agent.") || site.Template {
+			return
+		}
+		for _, r := range promptRefs(e) {
+			if !r.isFile {
+				continue
+			}
+			if _, ok := c.existing(r.path); !ok {
+				// at the path itself, also when it is a > or | block
+				at := c.src.valuePos(e.WithPos(r.key), r.path, 1, 1)
+				if c.isDir(r.path) {
+					c.rep.errf(at, ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.Loc(), r.key, r.path, c.st.Dir)
+					continue
+				}
+				c.rep.errf(at, ruleAgentFile, "%s", c.missingFileMsg(site, r))
+			}
+		}
+	})
+	if app := c.st.App; app.ContextPath != "" && !story.IsTemplated(app.ContextPath) {
+		if _, ok := c.existing(app.ContextPath); !ok {
+			c.rep.errf(app.Pos, ruleAgentFile, "app.context_path %q: file not found (paths are relative to the story directory)", app.ContextPath)
+		}
+	}
+}
+
+// isDir reports whether p, relative to the story directory, is a directory.
+func (c *checker) isDir(p string) bool {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(c.st.Dir, p)
+	}
+	mode, err := c.opts.FS.Stat(p)
+	return err == nil && mode.IsDir()
+}
+
+// missingFileMsg says what a missing prompt/schema file does at run time
+// and how to fix it. In an imported child, upstream's fold re-bases the
+// path to an absolute one against the child's directory, so it must exist
+// there whatever the importer's layout.
+func (c *checker) missingFileMsg(site effSite, r fileRef) string {
+	what := "prompt"
+	if r.schema {
+		what = "schema"
+	}
+	msg := fmt.Sprintf("%s: with.%s %q: file not found (paths are relative to the story directory %s)", site.Loc(), r.key, r.path, c.st.Dir)
+	if c.st.Imported() && c.st.Importer() != nil && !filepath.IsAbs(r.path) {
+		msg = fmt.Sprintf("%s: with.%s %q: file not found: importing this story re-bases the path to %s (against the child's directory), where no file exists", site.Loc(), r.key, r.path, filepath.Join(c.st.Dir, r.path))
+	}
+	return msg + fmt.Sprintf("; upstream loads the story, but this call fails every time it runs (the %s cannot be read) — create the file or correct the path", what)
+}

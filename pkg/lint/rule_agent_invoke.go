@@ -1,0 +1,201 @@
+package lint
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var ruleAgentInvoke = &Rule{ID: "agent-invoke", Severity: diag.Error, Summary: "host.agent.<verb> invokes: verb, with.agent persona, verb/tool cross-checks",
+	Example: "- invoke: host.agent.ponder"}
+
+var ruleAgentAlias = &Rule{ID: "agent-alias", Severity: diag.Error, LintOnly: true,
+	Summary: "an effect-level agent: alias is declared in agent_plugins (upstream silently falls back to agent.claude)",
+	Example: "- {invoke: host.agent.ask, agent: agent.nope}"}
+
+var (
+	mutationTools = []string{"Edit", "Write", "NotebookEdit"}
+	networkTools  = []string{"WebFetch", "WebSearch"}
+	readOnlyArgv0 = []string{"cat", "grep", "rg", "git", "jq", "yq", "find", "ls", "head", "tail", "wc", "diff", "awk", "sed", "sort", "echo", "true", "false", "stat", "file", "which", "type"}
+)
+
+// checkAgentInvokes: host.agent.<verb> invokes (reference §8): the verb is
+// known; the effect-level agent: alias is declared in agent_plugins (or is
+// the injected agent.claude) — upstream silently falls back, here it is an
+// error; with.agent names a persona; verb/tool cross-checks.
+func checkAgentInvokes(c *checker) {
+	personaVerbs := map[string][]string{}
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		verb := agentVerb(e.Invoke)
+		if e.Invoke != "" && !story.IsTemplated(e.Invoke) && verb == "" {
+			checkNonAgentWith(c, e, site)
+			return
+		}
+		if verb == "" {
+			return
+		}
+		checkAgentVerb(c, e, site, verb)
+		checkAgentAlias(c, e, site)
+		persona := withString(e, "agent")
+		pe := checkPersonaRef(c, e, site, persona)
+		if pe != nil {
+			personaVerbs[persona] = append(personaVerbs[persona], verb)
+		}
+		if prov := withString(e, "provider"); prov != "" && !story.IsTemplated(prov) && c.st.Providers[prov] == nil {
+			c.rep.errf(e.WithPos("provider"), story.RuleProvider, "provider reference %q at %s with.provider is undefined (known providers: %s)", prov, site.Loc(), knownList(sortedMapKeys(c.st.Providers)))
+		}
+		if verb == "task" {
+			checkTaskInvoke(c, e, site, persona, pe)
+		}
+		if pe != nil && (verb == "ask" || verb == "decide" || verb == "extract") {
+			checkReadOnlyTools(c, e, site, persona, pe, verb)
+		}
+		if verb == "decide" || verb == "extract" {
+			checkValidatorArgv0(c, e, site)
+		}
+	})
+	checkBashProfiles(c, personaVerbs)
+}
+
+// checkNonAgentWith: with.agent, with.provider and agent: only mean
+// something on host.agent.* invokes.
+func checkNonAgentWith(c *checker, e *story.Effect, site effSite) {
+	if _, ok := e.With["agent"]; ok {
+		c.rep.errf(e.WithPos("agent"), ruleAgentInvoke, "%s: with.agent is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc(), e.Invoke)
+	}
+	if _, ok := e.With["provider"]; ok {
+		c.rep.errf(e.WithPos("provider"), ruleAgentInvoke, "%s: with.provider is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc(), e.Invoke)
+	}
+	if e.Agent() != "" {
+		c.rep.warnf(e.PosOf("agent"), ruleAgentInvoke, "%s: agent: %q selects an agent transport and only applies to host.agent.* invokes (got invoke %q)", site.Loc(), e.Agent(), e.Invoke)
+	}
+}
+
+// checkAgentVerb: the verb is one kitsoki dispatches (an upstream-only
+// verb is a warning, an unknown one an error with a suggestion).
+func checkAgentVerb(c *checker, e *story.Effect, site effSite, verb string) {
+	switch {
+	case slices.Contains(agentVerbs, verb):
+	case slices.Contains(upstreamOnlyVerbs, verb):
+		c.rep.warnf(e.PosOf("invoke"), ruleAgentInvoke, "%s: host.agent.%s is an upstream handler that kitsoki run does not dispatch (supported verbs: %s)", site.Loc(), verb, strings.Join(agentVerbs, ", "))
+	default:
+		msg := fmt.Sprintf("%s: unknown agent verb %q in invoke %q (supported: %s)", site.Loc(), verb, e.Invoke, strings.Join(agentVerbs, ", "))
+		if s := yamlnode.Suggest(verb, agentVerbs); s != "" {
+			msg += fmt.Sprintf("; did you mean `host.agent.%s`?", s)
+		}
+		c.rep.errf(e.PosOf("invoke"), ruleAgentInvoke, "%s", msg)
+	}
+}
+
+// checkAgentAlias: the effect-level agent: alias is declared (upstream
+// silently falls back to agent.claude; here it is an error).
+func checkAgentAlias(c *checker, e *story.Effect, site effSite) {
+	if e.Agent() == "" || story.IsTemplated(e.Agent()) || c.st.AgentPlugins[e.Agent()] != nil || c.st.PluginDeclared(e.Agent()) || pluginFor(c.st, e.Agent()) != nil {
+		return
+	}
+	aliases := sortedMapKeys(c.st.AgentPlugins)
+	msg := fmt.Sprintf("%s: agent %q is not declared in agent_plugins (declared: %s); upstream would silently fall back to agent.claude", site.Loc(), e.Agent(), strings.Join(aliases, ", "))
+	if s := yamlnode.Suggest(e.Agent(), aliases); s != "" {
+		msg += fmt.Sprintf("; did you mean `%s`?", s)
+	}
+	c.rep.errf(e.PosOf("agent"), ruleAgentAlias, "%s", msg)
+}
+
+// checkPersonaRef: with.agent is a persona name declared in agents (or
+// lifted from an imported child). It returns the persona when it is
+// declared here.
+func checkPersonaRef(c *checker, e *story.Effect, site effSite, persona string) *story.Persona {
+	if _, has := e.With["agent"]; has && persona == "" {
+		c.rep.errf(e.WithPos("agent"), ruleAgentInvoke, "%s: with.agent must be a persona name string", site.Loc())
+	}
+	if persona == "" || story.IsTemplated(persona) {
+		return nil
+	}
+	pe := c.st.Agents[persona]
+	if pe != nil || lifted(c.st, "agent", persona) || importerHas(c.st, "agent", persona) {
+		return pe // a nil pe here is a child's persona, lifted into the parent by the import fold
+	}
+	msg := fmt.Sprintf("%s: with.agent %q is not declared in agents", site.Loc(), persona)
+	if s := yamlnode.Suggest(persona, sortedMapKeys(c.st.Agents)); s != "" {
+		msg += fmt.Sprintf("; did you mean `%s`?", s)
+	}
+	c.rep.errf(e.WithPos("agent"), ruleAgentInvoke, "%s", msg)
+	return nil
+}
+
+// checkTaskInvoke: host.agent.task needs acceptance.schema, and its
+// persona cannot both deny external side effects and hold network tools.
+func checkTaskInvoke(c *checker, e *story.Effect, site effSite, persona string, pe *story.Persona) {
+	acc, _ := e.With["acceptance"].(map[string]any)
+	if sch, ok := acc["schema"]; !ok || sch == nil || sch == "" {
+		c.rep.errf(e.PosOf("invoke"), ruleAgentInvoke, "%s: host.agent.task requires acceptance.schema to be set in the with: block", site.Loc())
+	}
+	if pe == nil || pe.ExternalSideEffect == nil || *pe.ExternalSideEffect {
+		return
+	}
+	for _, t := range pe.Tools {
+		if slices.Contains(networkTools, t) {
+			c.rep.errf(e.WithPos("agent"), ruleAgentInvoke, "%s: agent %q declares external_side_effect: false but has %q in tools — these declarations contradict each other; an agent with network tools implies external side effects (Mode C). Remove external_side_effect: false or remove the network tool.", site.Loc(), persona, "host."+t)
+		}
+	}
+}
+
+// checkReadOnlyTools: a read-only verb's persona holds no mutation tool.
+func checkReadOnlyTools(c *checker, e *story.Effect, site effSite, persona string, pe *story.Persona, verb string) {
+	for _, t := range pe.Tools {
+		if slices.Contains(mutationTools, t) {
+			c.rep.errf(e.WithPos("agent"), ruleAgentInvoke, "%s: agent %q declares mutation tool %q — not permitted for host.agent.%s (read-only verb); use host.agent.task for agentic work", site.Loc(), persona, "host."+t, verb)
+		}
+	}
+}
+
+// checkValidatorArgv0 warns when a decide/extract validator.post_cmd
+// starts with a program off the read-only allowlist.
+func checkValidatorArgv0(c *checker, e *story.Effect, site effSite) {
+	v, ok := e.With["validator"].(map[string]any)
+	if !ok {
+		return
+	}
+	cmd, ok := v["post_cmd"].(string)
+	if !ok || cmd == "" || story.IsTemplated(cmd) {
+		return
+	}
+	if f := strings.Fields(cmd); len(f) > 0 && !slices.Contains(readOnlyArgv0, filepath0(f[0])) {
+		c.rep.warnf(e.PosOf("with"), ruleAgentInvoke, "%s: agent verb cross-check: decide/extract validator.post_cmd argv0 %q is not on the read-only allowlist; runtime sandbox enforces isolation", site.Loc(), f[0])
+	}
+}
+
+// checkBashProfiles: a persona with Bash used by ask/decide declares a
+// bash_profile.
+func checkBashProfiles(c *checker, personaVerbs map[string][]string) {
+	for _, name := range sortedMapKeys(personaVerbs) {
+		pe := c.st.Agents[name]
+		if pe == nil || pe.BashProfile != nil || !slices.Contains(pe.Tools, "Bash") {
+			continue
+		}
+		vs := personaVerbs[name]
+		sort.Strings(vs)
+		if slices.Contains(vs, "ask") || slices.Contains(vs, "decide") {
+			c.rep.errf(pe.Pos, story.RulePersona, "agent %q declares Bash but no bash_profile; required when the agent is referenced by host.agent.ask or host.agent.decide (those verbs run every Bash command through a profile allowlist)", name)
+		}
+	}
+}
+
+func filepath0(s string) string {
+	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+func knownList(names []string) string {
+	if len(names) == 0 {
+		return "(none declared)"
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,78 @@
+package lint
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var ruleBareExpr = &Rule{ID: "bare-expr", Severity: diag.Warning, LintOnly: true,
+	Summary: "a with: value looks like an expression but has no {{ }}",
+	Example: "with: {cwd: world.workdir}"}
+
+// bareExprRe matches a string that reads as an expression over a template
+// root (world.x, slots.y ?? 'z', args.n + 1) but has no {{ }}.
+// It is compiled on first use, not at every start-up.
+var bareExprRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^!?\(?(world|slots|args|result|event|item|proposal)\.[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*|\[[^\]]*\])*\s*(\?\?|==|!=|<=|>=|&&|\|\||[<>+\-*/%?]|$)`)
+})
+
+// bareRoots are the roots bareExprRe starts with (after an optional "!"
+// and "(").
+var bareRoots = []string{"world.", "slots.", "args.", "result.", "event.", "item.", "proposal."}
+
+// mayBeBareExpr is a quick necessary condition of bareExprRe: s starts
+// with a root and a dot. Most strings fail it, and skip the regexp.
+func mayBeBareExpr(s string) bool {
+	s = strings.TrimPrefix(s, "!")
+	s = strings.TrimPrefix(s, "(")
+	for _, r := range bareRoots {
+		if strings.HasPrefix(s, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkBareExpr warns about a with:/set: value that looks like an
+// expression but is not wrapped in {{ }}: it reaches the host as that
+// literal text (the #1 footgun of reference §6.2).
+func checkBareExpr(c *checker) {
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		var walk func(v any, path string, p story.Pos, what string)
+		walk = func(v any, path string, p story.Pos, what string) {
+			switch x := v.(type) {
+			case string:
+				s := strings.TrimSpace(x)
+				if mayBeBareExpr(s) && !story.IsTemplated(s) && bareExprRe().MatchString(s) {
+					if what == "with" {
+						p = e.WithPos(path)
+					}
+					c.rep.warnf(p, ruleBareExpr, "%s: %s %q is a bare expression %q — it is passed as that literal string, not its value. Template it: \"{{ %s }}\"", site.Loc(), what, path, s, s)
+				}
+			case []any:
+				for _, it := range x {
+					walk(it, path, p, what)
+				}
+			case map[string]any:
+				var buf [8]string
+				for _, k := range sortedKeys(x, buf[:0]) {
+					walk(x[k], path+"."+k, p, what)
+				}
+			}
+		}
+		var buf [16]string
+		for _, k := range sortedKeys(e.With, buf[:0]) {
+			walk(e.With[k], k, story.Pos{}, "with") // positioned by withPos(path) when reported
+		}
+		for _, kv := range e.Set {
+			walk(kv.Value, kv.Key, kv.Pos, "set")
+		}
+		for _, kv := range e.Slots() {
+			walk(kv.Value, kv.Key, kv.Pos, "slots")
+		}
+	})
+}

@@ -1,0 +1,101 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+	"kitsoki/pkg/story/expr"
+)
+
+var ruleBareName = &Rule{ID: "bare-name", Severity: diag.Warning, LintOnly: true,
+	Summary: "a guard or effect value names a bare identifier that is no root (not world.x or slots.x): both engines fail where they reach it",
+	Example: "on_complete:\n  - set: {s: \"{{ last_job_status }}\"}"}
+
+// checkBareNames warns where a guard or an effect value names a bare
+// identifier that is no root ({{ last_job_status }}, {{ foo }}, a slot's
+// name without slots.): both engines fail there when they reach it, the
+// existing one with "cannot fetch foo from expr.Env" (conformance
+// bare-names). An arm's guard, set, with or on_enter value fails the turn
+// (and stops a flow run on the existing engine); in a background job's
+// on_complete the job fails and none of the on_complete runs. The fix is
+// the rooted spelling, world.foo or slots.foo.
+func checkBareNames(c *checker) {
+	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {
+		if t.When == "" {
+			return
+		}
+		if p, err := expr.CompileGuard(t.When); err == nil {
+			for _, n := range p.BareNames() {
+				c.rep.warnf(t.WhenPos, ruleBareName, "state %q intent %q arm %d: when %q names %q, which is no root: %s",
+					s.Path, intent, arm, t.When, n, bareNameFix(n, false))
+			}
+		}
+	})
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		if site.Template {
+			return
+		}
+		report := func(p story.Pos, what, v string) {
+			if !strings.Contains(v, "{{") {
+				return
+			}
+			tpl, err := expr.CompileTemplate(v)
+			if err != nil {
+				return
+			}
+			for _, n := range tpl.BareNames() {
+				c.rep.warnf(p, ruleBareName, "%s: %s %q names %q, which is no root: %s", site.Loc(), what, v, n, bareNameFix(n, site.OnComplete))
+			}
+		}
+		eachValueString(e, report)
+		if e.When != "" {
+			if p, err := expr.CompileGuard(e.When); err == nil {
+				for _, n := range p.BareNames() {
+					c.rep.warnf(e.Pos, ruleBareName, "%s: when %q names %q, which is no root: %s", site.Loc(), e.When, n, bareNameFix(n, site.OnComplete))
+				}
+			}
+		}
+	})
+}
+
+// bareNameFix says what happens on both engines and the spelling to use.
+func bareNameFix(name string, onComplete bool) string {
+	what := "the turn fails there on both engines (the existing engine: \"cannot fetch " + name + " from expr.Env\", and its test flows stops the run)"
+	if onComplete {
+		what = "the job's on_complete fails there on both engines (the existing engine logs job.error): none of its effects runs and its target is not taken"
+	}
+	return fmt.Sprintf("%s; write world.%s for a world key (last_job_status, last_error, a bound key) or slots.%s for a slot", what, name, name)
+}
+
+// eachValueString calls fn with every string leaf of an effect's set:,
+// with: and slots: values, its position and what holds it ("set k").
+func eachValueString(e *story.Effect, fn func(p story.Pos, what, v string)) {
+	var walk func(v any, p story.Pos, what string)
+	walk = func(v any, p story.Pos, what string) {
+		switch x := v.(type) {
+		case string:
+			fn(p, what, x)
+		case []any:
+			for _, it := range x {
+				walk(it, p, what)
+			}
+		case map[string]any:
+			var buf [8]string
+			for _, k := range sortedKeys(x, buf[:0]) {
+				walk(x[k], p, what)
+			}
+		}
+	}
+	for _, kv := range e.Set {
+		walk(kv.Value, kv.Pos, "set "+kv.Key)
+	}
+	var buf [16]string
+	for _, k := range sortedKeys(e.With, buf[:0]) {
+		walk(e.With[k], e.WithPos(k), "with "+k)
+	}
+	for _, kv := range e.Slots() {
+		walk(kv.Value, kv.Pos, "slots "+kv.Key)
+	}
+}

@@ -1,0 +1,74 @@
+package lint
+
+import (
+	"strings"
+
+	"kitsoki/internal/lazyre"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var ruleAgentTemplate = &Rule{ID: "agent-template", Severity: diag.Error, LintOnly: true,
+	Summary: "a templated agent: alias that is one world variable renders to declared aliases",
+	Example: "- {invoke: host.agent.ask, agent: \"{{ world.who }}\"}   # who: {default: agent.nope}"}
+
+var ruleCallTimeout = &Rule{ID: "call-timeout", Severity: diag.Error,
+	Summary: "an effect's timeout: is a positive duration on a host.agent.* invoke",
+	Example: "- {invoke: host.agent.ask, timeout: soon}"}
+
+// checkCallTimeout: an effect's timeout: (the hard timeout of one
+// host.agent.* call, a kitsoki extension) is a positive Go duration and
+// only sits on agent invokes.
+func checkCallTimeout(c *checker) {
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		if !e.Written.Has("timeout") && e.Timeout() == "" {
+			return
+		}
+		if agentVerb(e.Invoke) == "" && !story.IsTemplated(e.Invoke) {
+			c.rep.errf(e.PosOf("timeout"), ruleCallTimeout, "%s: timeout: %q only applies to host.agent.* invokes (got invoke %q); remove it or use the state's timeout: for a state deadline", site.Loc(), e.Timeout(), e.Invoke)
+			return
+		}
+		if _, err := e.CallTimeout(); err != nil {
+			c.rep.errf(e.PosOf("timeout"), ruleCallTimeout, "%s: %v", site.Loc(), err)
+		}
+	})
+}
+
+// aliasWorldRefRe matches an alias template that is exactly one world variable.
+var aliasWorldRefRe = &lazyre.Regexp{Expr: `^\{\{\s*world\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$`}
+
+// checkAgentTemplate: a templated agent: alias is rendered at dispatch.
+// When it is exactly `{{ world.x }}` and x declares a default or values,
+// each of those must be a declared agent_plugins alias — the check a run
+// would make at dispatch, made at load.
+func checkAgentTemplate(c *checker) {
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		if !story.IsTemplated(e.Agent()) || agentVerb(e.Invoke) == "" || site.Template {
+			return
+		}
+		m := aliasWorldRefRe.FindStringSubmatch(strings.TrimSpace(e.Agent()))
+		if m == nil {
+			return
+		}
+		var wv *story.WorldVar
+		for _, v := range c.st.World {
+			if v.Name == m[1] {
+				wv = v
+			}
+		}
+		if wv == nil {
+			return
+		}
+		cands := append([]any{wv.Default}, wv.Values...)
+		for _, v := range cands {
+			s, ok := v.(string)
+			if !ok || s == "" || story.IsTemplated(s) {
+				continue
+			}
+			if c.st.AgentPlugins[s] == nil && !c.st.PluginDeclared(s) && pluginFor(c.st, s) == nil {
+				c.rep.errf(e.PosOf("agent"), ruleAgentTemplate, "%s: agent %q renders to %q (a value of world.%s), which is not declared in agent_plugins (declared: %s)",
+					site.Loc(), e.Agent(), s, m[1], strings.Join(sortedMapKeys(c.st.AgentPlugins), ", "))
+			}
+		}
+	})
+}

@@ -1,0 +1,79 @@
+package lint
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/story"
+)
+
+// diagTexts loads the story at path and returns its diagnostics of rule.
+func diagTexts(t *testing.T, path, rule string) []string {
+	t.Helper()
+	_, ds := Load(path, story.Options{})
+	var got []string
+	for _, d := range ds {
+		if d.Rule == rule {
+			got = append(got, d.String())
+		}
+	}
+	return got
+}
+
+// The existing engine refuses YAML integers in host.run's timeout and args
+// (pkg/host/testdata/conformance/run-int-literals); validate says so at the
+// call, with the quoted spelling that runs on both engines, and stays
+// quiet on that spelling (run-int-quoted) and on other handlers.
+func TestHostRunIntsWarn(t *testing.T) {
+	lit := filepath.Join("..", "host", "testdata", "conformance", "run-int-literals", "app.yaml")
+	got := diagTexts(t, lit, "host-run-int")
+	if len(got) != 2 {
+		t.Fatalf("got %d host-run-int diagnostics, want 2:\n%s", len(got), strings.Join(got, "\n"))
+	}
+	all := strings.Join(got, "\n")
+	for _, want := range []string{`warning: state "idle" intent "go"`, `timeout: 30 is a YAML integer`, `write timeout: "30s"`, `args[1]: 3 is a YAML integer`, `quote it ("3")`} {
+		if !strings.Contains(all, want) {
+			t.Errorf("missing %q in:\n%s", want, all)
+		}
+	}
+	quoted := filepath.Join("..", "host", "testdata", "conformance", "run-int-quoted", "app.yaml")
+	if got := diagTexts(t, quoted, "host-run-int"); len(got) != 0 {
+		t.Errorf("quoted values warned:\n%s", strings.Join(got, "\n"))
+	}
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", `app: {id: other}
+root: a
+hosts: [host.inbox.add]
+intents: {go: {}}
+states:
+  a:
+    on:
+      go: [{target: ., effects: [{invoke: host.inbox.add, with: {timeout: 30, args: [1]}}]}]
+`)
+	if got := diagTexts(t, dir, "host-run-int"); len(got) != 0 {
+		t.Errorf("another handler warned:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// The existing engine reads a grand-child's extends: layout from the
+// top-level alias's directory (pkg/fold/testdata/conformance/view-root);
+// validate names both files at the grand-child's view, only when checking
+// the top story.
+func TestViewRootWarn(t *testing.T) {
+	base := filepath.Join("..", "fold", "testdata", "conformance", "view-root")
+	got := diagTexts(t, filepath.Join(base, "parent", "app.yaml"), "view-root")
+	if len(got) != 1 {
+		t.Fatalf("got %d view-root diagnostics, want 1:\n%s", len(got), strings.Join(got, "\n"))
+	}
+	for _, want := range []string{"gkid/app.yaml:10:7: warning:", `state "deep"`, "read from ../child/views/base.pongo", "not from this story's ../gkid/views/base.pongo", `top-level import ("kid")`} {
+		if !strings.Contains(got[0], want) {
+			t.Errorf("missing %q in %s", want, got[0])
+		}
+	}
+	for _, top := range []string{"child", "gkid"} {
+		if got := diagTexts(t, filepath.Join(base, top, "app.yaml"), "view-root"); len(got) != 0 {
+			t.Errorf("%s checked alone warned:\n%s", top, strings.Join(got, "\n"))
+		}
+	}
+}

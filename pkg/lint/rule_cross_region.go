@@ -1,0 +1,83 @@
+package lint
+
+import (
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var ruleCrossRegion = &Rule{ID: "cross-region", Severity: diag.Warning, LintOnly: true,
+	Summary: "an arm inside a parallel state targets another region's state: the target replaces the firing region's leaf (two leaves of one region, none of the other)",
+	Example: "p: {type: parallel, states: {ra: {states: {a1: {on: {x: [{target: p.rb.b2}]}}}}, rb: ...}}"}
+
+// checkCrossRegion warns at an arm of a state inside a parallel state (or
+// of the parallel state itself) whose literal target lies in another region
+// of it: the existing engine puts the target in place of the firing
+// region's leaf (the first region's for the root's own arm), so the
+// configuration has two leaves of the target's region and none of the
+// firing one, whose intents are then refused and whose view is gone
+// (p#p.ra.a1|p.ra.a2); kitsoki does the same (conformance par-cross). To
+// move the other region, emit an event it handles (emit:) instead.
+func checkCrossRegion(c *checker) {
+	byPath := map[string]*story.State{}
+	for _, s := range c.states() {
+		byPath[s.Path] = s
+	}
+	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {
+		dst := byPath[t.Target]
+		if dst == nil {
+			return
+		}
+		for p := dst.Parent; p != nil; p = p.Parent {
+			if !p.Parallel {
+				continue
+			}
+			dreg := regionUnder(p, dst)
+			if s != p && (!inside(s, p) || regionUnder(p, s) == dreg) {
+				continue
+			}
+			if s == p && dreg == firstRegion(p) {
+				return // the root's arm moves the first region: an ordinary move
+			}
+			firing := "the region's own leaf"
+			if s == p {
+				firing = "the first region's leaf"
+			}
+			c.rep.warnf(t.TargetPos, ruleCrossRegion,
+				"state %q intent %q arm %d: target %q is in region %q of parallel state %q: while it is active, both engines put it in place of %s, leaving two leaves of %q and none of the other region (whose intents are then refused and whose view is gone); to move that region, send it an event (emit:) it handles instead",
+				s.Path, intent, arm, t.Target, dreg.Path, p.Path, firing, dreg.Path)
+			return
+		}
+	})
+}
+
+// inside reports whether s is a strict descendant of a.
+func inside(s, a *story.State) bool {
+	for x := s.Parent; x != nil; x = x.Parent {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+// regionUnder is the child of p that contains s (s itself when a child).
+func regionUnder(p, s *story.State) *story.State {
+	for x := s; x != nil; x = x.Parent {
+		if x.Parent == p {
+			return x
+		}
+	}
+	return nil
+}
+
+// firstRegion is p's region first by name (the one the root's own arms
+// replace the leaf of).
+func firstRegion(p *story.State) *story.State {
+	var first *story.State
+	for _, c := range p.Children {
+		if first == nil || c.Name < first.Name {
+			first = c
+		}
+	}
+	return first
+}

@@ -1,0 +1,28 @@
+package lint
+
+import (
+	"strings"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var ruleEffectKinds = &Rule{ID: "effect-kinds", Severity: diag.Warning, LintOnly: true,
+	Summary: "an effect carries more than one of set/increment/say/invoke (only the first runs)",
+	Example: "- {set: {a: 1}, say: hi}"}
+
+// checkEffectKinds warns when one effect entry carries more than one of
+// set/increment/say/invoke: the engine applies only the first (§5.2).
+func checkEffectKinds(c *checker) {
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		var kinds []string
+		for _, k := range []string{"set", "increment", "say", "invoke"} {
+			if e.Written.Has(k) {
+				kinds = append(kinds, k)
+			}
+		}
+		if len(kinds) > 1 {
+			c.rep.warnf(e.Pos, ruleEffectKinds, "%s: effect carries %s; only %s: runs (the engine applies the first of set > increment > say > invoke) — split it into separate effects", site.Loc(), strings.Join(kinds, ", "), kinds[0])
+		}
+	})
+}

@@ -1,0 +1,150 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+	"kitsoki/pkg/story/expr"
+)
+
+var ruleViewRender = &Rule{ID: "view-render", Severity: diag.Error, LintOnly: true,
+	Summary: "a view element upstream loads but cannot render at run time (pongo2 ternary, map literal in when:)",
+	Example: "view:\n  - text: \"{{ a ? b : c }}\""}
+
+var ruleExpr = &Rule{ID: "expr", Severity: diag.Error, Summary: "when: guards compile under kitsoki's expr whitelist",
+	Example: "- {when: \"sum(world.xs) > 1\", target: end}"}
+
+// checkExprs: every when: guard (transitions, effects, view elements, list
+// items) compiles under kitsoki's expr whitelist (reference §6.1). Inside
+// phase templates, where placeholders are not yet substituted, failures are
+// warnings.
+func checkExprs(c *checker) {
+	c.eachTransition(func(s *story.State, in string, a int, t *story.Transition) {
+		if t.When == "" {
+			return
+		}
+		if err := c.compileGuard(t.When); err != nil {
+			c.rep.errf(c.errAt(t.WhenPos, t.When, err), ruleExpr, "state %q intent %q transition[%d]: guard when %s: %s", s.Path, in, a, expr.Quote(t.When), errMsg(err))
+		}
+	})
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		if e.When == "" {
+			return
+		}
+		if err := c.compileGuard(e.When); err != nil {
+			sev := diag.Error
+			if site.Template {
+				if placeholderErr(e.When, err) {
+					return // substituted when the phase is expanded
+				}
+				sev = diag.Warning
+			}
+			c.rep.add(c.errAt(e.PosOf("when"), e.When, err), sev, ruleExpr, "%s: effect when %s: %s", site.Loc(), expr.Quote(e.When), errMsg(err))
+		}
+	})
+	for _, s := range c.states() {
+		c.eachViewElement(s, func(el *story.ViewElement, where elemPlace) {
+			if el.When == "" {
+				return
+			}
+			if err := c.compileGuard(el.When); err != nil {
+				// Upstream compiles a view's when: only when it renders
+				// the view: the story loads, and the state shows no view.
+				msg := errMsg(err)
+				if strings.Contains(msg, "map literal") {
+					msg += "; expr has no map literal to compare with: test emptiness with len(...) == 0 or != nil"
+				}
+				c.rep.errf(c.errAt(el.WhenPos, el.When, err), ruleViewRender, "state %q: %s: when %s: %s; upstream loads the story but the view fails to render whenever this state is shown (the turn records no view)", s.Path, where, expr.Quote(el.When), msg)
+			}
+		})
+	}
+	for _, n := range c.st.IntentOrder {
+		for _, sn := range c.st.Intents[n].SlotOrder {
+			sl := c.st.Intents[n].Slots[sn]
+			if sl.Validator == "" {
+				continue
+			}
+			if err := c.compileExpr(sl.Validator); err != nil {
+				c.rep.errf(sl.Pos, ruleExpr, "intent %q slot %q: validator %q: %s", n, sn, sl.Validator, errMsg(err))
+			}
+		}
+	}
+}
+
+func errMsg(err error) string { return err.Error() }
+
+// placeholderErr: inside a phase template, a compile error caused by a
+// {param} placeholder or a {{ tpl.x }} / {{ phase.next.x }} reference is
+// not a problem: expansion substitutes them before upstream compiles, even
+// inside another tag ("{{ int({{ tpl.base }} * 3) }}").
+func placeholderErr(src string, err error) bool {
+	m := err.Error()
+	if strings.Contains(m, `root "tpl"`) || strings.Contains(m, `root "phase"`) {
+		return true
+	}
+	return story.PhaseParamRe.MatchString(src) || story.PhaseParamRe.MatchString(m) || story.PhaseRefRe.MatchString(src)
+}
+
+// errAt moves p, the position of the scalar src, to the token an
+// expr/template/pongo2 error points at (Line and Col inside src).
+func (c *checker) errAt(p story.Pos, src string, err error) story.Pos {
+	var ee *expr.Error
+	if !errors.As(err, &ee) || ee.Line <= 0 || ee.Col <= 0 || (ee.Src != "" && ee.Src != src) {
+		return p
+	}
+	return c.src.valuePos(p, src, ee.Line, ee.Col)
+}
+
+// eachViewElement visits the elements of a state's view and of its
+// transition views; where names the element in messages (spelled out
+// only when one needs it).
+func (c *checker) eachViewElement(s *story.State, fn func(el *story.ViewElement, where elemPlace)) {
+	visit := func(v *story.View, at elemPlace) {
+		if v == nil {
+			return
+		}
+		for i, el := range v.Elements {
+			at.i, at.kind = i, el.Kind
+			fn(el, at)
+		}
+		for _, b := range v.BlockOrder {
+			for i, el := range v.Blocks[b] {
+				at.block, at.inBlock, at.i, at.kind = b, true, i, el.Kind
+				fn(el, at)
+			}
+		}
+	}
+	visit(s.View, elemPlace{})
+	for _, on := range s.On {
+		for a, t := range on.Arms {
+			visit(t.View(), elemPlace{arc: true, intent: on.Intent, a: a})
+		}
+	}
+}
+
+// elemPlace is where a view element sits: item i of a state's view (or
+// of its block), or of a transition's view.
+type elemPlace struct {
+	arc     bool // in the view of transition a of intent
+	intent  string
+	a       int
+	inBlock bool // in blocks.<block>, not the elements list
+	block   string
+	i       int
+	kind    string
+}
+
+// String is e.g. `intent "go" arc[0] transition blocks.main[1] (prose)`.
+func (w elemPlace) String() string {
+	prefix := ""
+	if w.arc {
+		prefix = fmt.Sprintf("intent %q arc[%d] transition ", w.intent, w.a)
+	}
+	if w.inBlock {
+		return fmt.Sprintf("%sblocks.%s[%d] (%s)", prefix, w.block, w.i, w.kind)
+	}
+	return fmt.Sprintf("%sview[%d] (%s)", prefix, w.i, w.kind)
+}

@@ -1,0 +1,60 @@
+package lint
+
+import (
+	"path/filepath"
+
+	"kitsoki/internal/safefile"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/schema"
+	"kitsoki/pkg/story"
+)
+
+var ruleGrammar = &Rule{ID: "grammar", Severity: diag.Error, Summary: "decide schemas of a builtin.local_llm grammar: true alias stay in the llama.cpp grammar subset",
+	Example: "\"pattern\": \"a+\"   # not anchored"}
+
+// checkGrammar: a host.agent.decide whose effect-level agent: alias is a
+// builtin.local_llm plugin with grammar: true must use a schema inside the
+// llama.cpp grammar subset (reference §7.3). The message names the plugin,
+// the schema file, the construct and its JSON pointer. The check runs on
+// what is sent: the bundled schema (pkg/schema) when the file compiles.
+func checkGrammar(c *checker) {
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		if e.Invoke != "host.agent.decide" || e.Agent() == "" || site.Template {
+			return
+		}
+		ap := pluginFor(c.st, e.Agent())
+		if ap == nil || ap.Plugin != story.PluginLocalLLM || !ap.Grammar {
+			return
+		}
+		path := schemaPath(e)
+		if path == "" {
+			return
+		}
+		f := path
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(c.st.Dir, path)
+		}
+		raw, err, in := c.readNamed(e.WithPos("schema"), site.Loc()+": with.schema", path, f, safefile.Story)
+		if !in {
+			return
+		}
+		if err != nil {
+			c.rep.errf(e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q could not be read: %s", site.Loc(), e.Agent(), path, errText(err))
+			return
+		}
+		raw = sentSchema(c.st.Dir, path, raw)
+		for _, v := range schema.CheckGrammarSubset(raw) {
+			c.rep.errf(e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q is outside the llama.cpp grammar subset: %s (construct %q at %s)", site.Loc(), e.Agent(), path, v.String(), v.Construct, v.Pointer)
+		}
+	})
+}
+
+// sentSchema is the document kitsoki sends for the schema at path: its
+// bundled form when it compiles under schemas/, else the file as read (the
+// schema rule reports why it does not compile).
+func sentSchema(dir, path string, raw []byte) []byte {
+	if s, err := schema.NewCompiler(dir).Compile(filepath.Clean(path)); err == nil {
+		return s.Bundled
+	}
+	return raw
+}

@@ -1,0 +1,63 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var ruleHosts = &Rule{ID: "hosts", Severity: diag.Error, Summary: "invokes are in the hosts: allow-list when it is non-empty",
+	Example: "hosts: [host.fs.read]\n# ... invoke: host.shell.run"}
+
+// checkHosts: with a non-empty hosts: list, every literal invoke must be
+// listed. iface.<name>.<op> invokes are rewritten to the interface's
+// default binding and added automatically (reference §8.2).
+func checkHosts(c *checker) {
+	if len(c.st.Hosts) == 0 {
+		return
+	}
+	// imports: children with hosts: inherit (the default) union their
+	// hosts into this story's list upstream.
+	allowed := inheritedHosts(c.st)
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		inv := strings.TrimSpace(e.Invoke)
+		if inv == "" || story.IsTemplated(inv) || strings.HasPrefix(inv, "iface.") || hostAllowed(allowed, inv) || importerHas(c.st, "host", inv) {
+			return
+		}
+		msg := fmt.Sprintf("%s: invoke %q is not declared in app hosts", site.Loc(), inv)
+		if site.State != nil && !site.OnComplete && !site.Inline {
+			if site.Intent == "" {
+				msg = fmt.Sprintf("state %q: on_enter invoke %q is not declared in app hosts", site.State.Path, inv)
+			} else {
+				msg = fmt.Sprintf("state %q intent %q: effect invoke %q is not declared in app hosts", site.State.Path, site.Intent, inv)
+			}
+		}
+		if sug := yamlnode.Suggest(inv, c.st.Hosts); sug != "" {
+			msg += fmt.Sprintf("; did you mean `%s`?", sug)
+		} else {
+			msg += " (add it to hosts:)"
+		}
+		c.rep.errf(e.PosOf("invoke"), ruleHosts, "%s", msg)
+	})
+	for _, n := range sortedMapKeys(c.st.Proposals) {
+		ex := c.st.Proposals[n].Execute
+		if ex == nil || ex.Invoke == "" || story.IsTemplated(ex.Invoke) || strings.HasPrefix(ex.Invoke, "iface.") || hostAllowed(allowed, ex.Invoke) {
+			continue
+		}
+		c.rep.errf(ex.Pos, ruleHosts, "proposal %q execute: invoke %q is not declared in app hosts", n, ex.Invoke)
+	}
+}
+
+// hostAllowed: an exact entry, or a prefix entry (host.git allows
+// host.git.diff, the registry's prefix fallback).
+func hostAllowed(hosts []string, inv string) bool {
+	for _, h := range hosts {
+		if h == inv || strings.HasPrefix(inv, h+".") {
+			return true
+		}
+	}
+	return false
+}

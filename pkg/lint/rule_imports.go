@@ -1,0 +1,272 @@
+package lint
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"kitsoki/pkg/story"
+)
+
+// checkImports: parent-side checks of each loaded imports: child
+// (reference §1.2, §9.2): entry, exits mapping and requires, world_in,
+// hosts policy, intents export/import, overrides and host_bindings.
+func checkImports(c *checker) {
+	for _, alias := range c.st.ImportOrder {
+		im := c.st.Imports[alias]
+		checkImportParentSide(c, alias, im)
+		ch := im.Child
+		if ch == nil {
+			continue
+		}
+		checkImportEntry(c, alias, im, ch)
+		checkImportExits(c, alias, im, ch)
+		checkImportCollisions(c, alias, im, ch)
+		checkImportWorldAndHosts(c, alias, im, ch)
+		checkImportIntents(c, alias, im, ch)
+		checkImportOverrides(c, alias, im, ch)
+		checkImportHostBindings(c, alias, im, ch)
+	}
+}
+
+// checkImportParentSide: what an import entry says about the parent alone
+// (hosts: value, intents.export, exits.*.to), checked even when the child
+// did not load.
+func checkImportParentSide(c *checker, alias string, im *story.Import) {
+	switch im.Hosts {
+	case "", "inherit", "declared":
+	default:
+		c.rep.errf(im.At("hosts"), story.RuleImports, "imports.%s: hosts: must be 'inherit' or 'declared' (got %q)", alias, im.Hosts)
+	}
+	for _, n := range im.ExportIntent {
+		if c.st.Intents[n] == nil {
+			c.rep.errf(im.AtKey("intents.export."+n), story.RuleImports, "imports.%s: intents.export references undefined parent intent %q", alias, n)
+		}
+	}
+	for _, en := range sortedMapKeys(im.Exits) {
+		ex := im.Exits[en]
+		if ex.To == "" {
+			c.rep.errf(ex.Pos, story.RuleImports, "imports.%s: exits.%s: to: is required (the parent state the exit lands in)", alias, en)
+		} else if _, err := c.st.ResolveTarget(ex.To); err != nil {
+			c.rep.errf(ex.ToPos, ruleTarget, "imports.%s: exits.%s.to: %s", alias, en, errMsg(err))
+		}
+	}
+}
+
+// checkImportEntry: the entry (or the child's root) is a top-level state
+// of the child, or one its phases generate.
+func checkImportEntry(c *checker, alias string, im *story.Import, ch *story.Story) {
+	entry := im.Entry
+	if entry == "" {
+		entry = ch.Root
+	}
+	if entry == "" {
+		c.rep.errf(im.At("entry"), story.RuleImports, "imports.%s: entry is required (child declares no root either)", alias)
+	} else if !story.IsTemplated(entry) && !story.HasTop(ch, entry) && !ch.PhaseGenerated(entry) {
+		c.rep.errf(im.At("entry"), story.RuleImports, "imports.%s: entry %q is not a top-level state of the child %s", alias, entry, ch.File)
+	}
+}
+
+// checkImportExits: every mapped exit is declared by the child, every
+// @exit the child uses is mapped, and a transition to an exit sets the
+// keys the exit requires.
+func checkImportExits(c *checker, alias string, im *story.Import, ch *story.Story) {
+	for _, en := range sortedMapKeys(im.Exits) {
+		if ch.Exits[en] == nil {
+			c.rep.errf(im.Exits[en].Pos, story.RuleImports, "imports.%s: exits.%s: child does not declare an exit named %q", alias, en, en)
+		}
+	}
+	for _, u := range childExitUses(ch) {
+		if im.Exits[u.exit] == nil {
+			c.rep.errf(im.Pos, story.RuleImports, "imports.%s: child uses @exit:%s but parent does not map it", alias, u.exit)
+		}
+		decl := ch.Exits[u.exit]
+		if decl == nil || u.t == nil {
+			continue
+		}
+		var missing []string
+		for _, key := range decl.Requires {
+			if !setsKey(u.t, key) && !nonZeroDefault(ch, key) {
+				missing = append(missing, key)
+			}
+		}
+		if len(missing) > 0 {
+			c.rep.errf(u.t.Pos, story.RuleImports, "imports.%s: state %q intent %q transitions to @exit:%s but does not set required key(s) [%s] (declared in child.exits.%s.requires)", alias, u.state, u.intent, u.exit, strings.Join(missing, " "), u.exit)
+		}
+	}
+}
+
+// checkImportCollisions: the child's names, prefixed with alias__, do not
+// clash with the parent's world keys, intents, agents, meta modes or host
+// interfaces.
+func checkImportCollisions(c *checker, alias string, im *story.Import, ch *story.Story) {
+	collide := func(what string, names []string, exists func(string) bool) {
+		for _, n := range names {
+			if exists(alias + "__" + n) {
+				c.rep.errf(im.Pos, story.RuleImports, "imports.%s: %s %q collides", alias, what, alias+"__"+n)
+			}
+		}
+	}
+	var worldNames []string
+	for _, w := range ch.World {
+		worldNames = append(worldNames, w.Name)
+	}
+	collide("world key", worldNames, func(n string) bool { return c.st.Var(n) != nil })
+	collide("intent", ch.IntentOrder, func(n string) bool { return c.st.Intents[n] != nil })
+	collide("agent", sortedMapKeys(ch.Agents), func(n string) bool { return c.st.Agents[n] != nil })
+	collide("meta_mode", sortedMapKeys(ch.MetaModes), func(n string) bool { return c.st.MetaModes[n] != nil })
+	collide("host_interface", sortedMapKeys(ch.HostInterfaces), func(n string) bool { return c.st.HostInterfaces[n] != nil })
+}
+
+// checkImportWorldAndHosts: world_in names child world keys; with hosts:
+// declared, the parent lists every host the child uses.
+func checkImportWorldAndHosts(c *checker, alias string, im *story.Import, ch *story.Story) {
+	for _, kv := range im.WorldIn {
+		if ch.Var(kv.Key) == nil {
+			c.rep.errf(im.AtKey("world_in."+kv.Key), story.RuleImports, "imports.%s: world_in.%s: child does not declare world key %q", alias, kv.Key, kv.Key)
+		}
+	}
+	if im.Hosts != "declared" {
+		return
+	}
+	parentHosts := inheritedHosts(c.st) // own list plus inherit children's
+	for _, h := range ch.Hosts {
+		if !hostAllowed(parentHosts, h) {
+			c.rep.errf(im.At("hosts"), story.RuleImports, "imports.%s: hosts: declared but parent does not list child host %q", alias, h)
+		}
+	}
+}
+
+// checkImportIntents: an imported intent is exported and defined by the
+// child and free in the parent.
+func checkImportIntents(c *checker, alias string, im *story.Import, ch *story.Story) {
+	exported := []string{}
+	if ch.Exports != nil {
+		exported = ch.Exports.Intents
+	}
+	for _, n := range im.ImportIntent {
+		switch {
+		case !slices.Contains(exported, n):
+			c.rep.errf(im.At("intents.import."+n), story.RuleImports, "imports.%s: intents.import.%s: child does not declare it in exports.intents", alias, n)
+		case ch.Intents[n] == nil:
+			c.rep.errf(im.At("intents.import."+n), story.RuleImports, "imports.%s: intents.import.%s: child does not define this intent", alias, n)
+		case c.st.Intents[n] != nil:
+			c.rep.errf(im.At("intents.import."+n), story.RuleImports, "imports.%s: intents.import.%s: collides with parent intent of same name", alias, n)
+		}
+	}
+}
+
+// checkImportOverrides: overrides name child states and intents, and
+// prompt files that exist.
+func checkImportOverrides(c *checker, alias string, im *story.Import, ch *story.Story) {
+	ov := im.Overrides
+	if ov == nil {
+		return
+	}
+	for _, n := range sortedMapKeys(ov.States) {
+		if !story.HasTop(ch, n) {
+			c.rep.errf(im.AtKey("overrides.states."+n), story.RuleImports, "imports.%s: overrides: states.%s: child does not declare a top-level state named %q", alias, n, n)
+		}
+	}
+	for _, n := range sortedMapKeys(ov.Intents) {
+		if ch.Intents[n] == nil {
+			c.rep.errf(im.AtKey("overrides.intents."+n), story.RuleImports, "imports.%s: overrides: intents.%s: child does not declare an intent named %q", alias, n, n)
+		}
+	}
+	for _, rel := range sortedMapKeys(ov.Prompts) {
+		if _, ok := c.existingFile(ov.Prompts[rel]); !ok {
+			c.rep.errf(im.At("overrides.prompts."+rel), story.RuleImports, "imports.%s: overrides: prompts.%s: %s: no such file", alias, rel, ov.Prompts[rel])
+		}
+	}
+}
+
+// checkImportHostBindings: each host_bindings key names a child host
+// interface (the grandchild form <gchild>__<iface> is not modelled).
+func checkImportHostBindings(c *checker, alias string, im *story.Import, ch *story.Story) {
+	for _, n := range sortedMapKeys(im.HostBindings) {
+		if strings.Contains(n, "__") {
+			continue // grandchild form <gchild>__<iface>: lifted interfaces are not modelled
+		}
+		if ch.HostInterfaces[n] == nil {
+			c.rep.errf(im.AtKey("host_bindings."+n), story.RuleImports, "imports.%s: host_bindings.%s: no matching host_interface (looked for %q in lifted child interfaces)", alias, n, alias+"__"+n)
+		}
+	}
+}
+
+type exitUse struct {
+	exit, state, intent string
+	t                   *story.Transition
+}
+
+// childExitUses lists the @exit:<n> targets a child uses, sorted by exit.
+func childExitUses(ch *story.Story) []exitUse {
+	var out []exitUse
+	for _, s := range ch.AllStates() {
+		for _, on := range s.On {
+			in := on.Intent
+			for _, t := range on.Arms {
+				if strings.HasPrefix(t.Target, "@exit:") {
+					out = append(out, exitUse{strings.TrimPrefix(t.Target, "@exit:"), s.Path, in, t})
+				}
+			}
+		}
+		var walk func([]*story.Effect)
+		walk = func(l []*story.Effect) {
+			for _, e := range l {
+				for _, tg := range []string{e.Target(), e.OnError()} {
+					if strings.HasPrefix(tg, "@exit:") {
+						out = append(out, exitUse{exit: strings.TrimPrefix(tg, "@exit:"), state: s.Path})
+					}
+				}
+				walk(e.OnComplete())
+				walk(e.Effects())
+			}
+		}
+		walk(s.OnEnter)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].exit < out[j].exit })
+	return out
+}
+
+func setsKey(t *story.Transition, key string) bool {
+	var walk func([]*story.Effect) bool
+	walk = func(l []*story.Effect) bool {
+		for _, e := range l {
+			for _, list := range [][]story.KV{e.Set, e.Bind(), e.Increment()} {
+				for _, kv := range list {
+					if kv.Key == key {
+						return true
+					}
+				}
+			}
+			if walk(e.Effects()) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(t.Effects)
+}
+
+func nonZeroDefault(st *story.Story, key string) bool {
+	v := st.Var(key)
+	if v == nil || v.Default == nil {
+		return false
+	}
+	switch d := v.Default.(type) {
+	case string:
+		return d != ""
+	case bool:
+		return d
+	case int:
+		return d != 0
+	case float64:
+		return d != 0
+	case []any:
+		return len(d) > 0
+	case map[string]any:
+		return len(d) > 0
+	}
+	return fmt.Sprint(v.Default) != ""
+}

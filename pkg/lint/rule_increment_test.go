@@ -1,0 +1,54 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/story"
+)
+
+// The existing engine loads a numeric string or a float as an increment
+// delta (conformance values-increment-delta); kitsoki loads them too and
+// warns with what they add. Anything else that is not a template is an
+// error, as there.
+func TestIncrementDeltaKinds(t *testing.T) {
+	cases := []struct {
+		delta, severity, text string
+	}{
+		{`2`, "", ""},
+		{`"2"`, "warning", `the string "2" adds 2`},
+		{`1.5`, "warning", `1.5 is not an integer; it adds 1`},
+		{`-1.5`, "warning", `it adds -1`},
+		{`"{{ world.z }}"`, "", ""},
+		{`"2.5"`, "error", `value must be an integer delta (got "2.5")`},
+		{`"x"`, "error", `value must be an integer delta (got "x")`},
+		{`true`, "error", `value must be an integer delta`},
+	}
+	for _, c := range cases {
+		dir := t.TempDir()
+		write(t, dir, "app.yaml", `app: {id: inc}
+root: a
+world: {z: {type: int, default: 0}}
+intents: {go: {}}
+states:
+  a:
+    on:
+      go: [{target: ., effects: [{increment: {z: `+c.delta+`}}]}]
+`)
+		_, ds := Load(dir, story.Options{})
+		var got []string
+		for _, d := range ds {
+			got = append(got, d.String())
+		}
+		all := strings.Join(got, "\n")
+		if c.severity == "" {
+			if len(ds) != 0 {
+				t.Errorf("increment %s: want no diagnostic, got:\n%s", c.delta, all)
+			}
+			continue
+		}
+		if len(ds) != 1 || string(ds[0].Severity) != c.severity || !strings.Contains(ds[0].Message, c.text) {
+			t.Errorf("increment %s: want one %s with %q, got:\n%s", c.delta, c.severity, c.text, all)
+		}
+	}
+}

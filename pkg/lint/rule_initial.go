@@ -1,0 +1,65 @@
+package lint
+
+import (
+	"fmt"
+
+	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var ruleInitial = &Rule{ID: "initial", Severity: diag.Error, Summary: "a compound state's initial names a child; parallel states have 2+ regions and no initial; states: on a state not typed compound are never entered (warning)",
+	Example: "flow: {type: compound, initial: missing, states: {a: {}}}"}
+
+// checkInitial: a literal initial: names a child; parallel states need 2+
+// regions and no initial (reference §4.5).
+func checkInitial(c *checker) {
+	for _, s := range c.states() {
+		if s.Parallel {
+			if len(s.Children) < 2 {
+				c.rep.errf(s.Pos, ruleInitial, "state %q: parallel state must declare at least 2 child regions (got %d)", s.Path, len(s.Children))
+			}
+			if s.Initial != "" {
+				c.rep.errf(s.InitialPos, ruleInitial, "state %q: parallel state must not declare initial: — each region picks its own initial", s.Path)
+			}
+			for _, ch := range s.Children {
+				if ch.Parallel {
+					// Upstream's validate accepts this; only building a session fails.
+					c.rep.warnf(ch.Pos, ruleInitial, "state %q: parallel state %q child %q is itself type: parallel — nested parallel regions are not supported (the engine refuses the story when a session starts)", ch.Path, s.Path, ch.Name)
+				}
+			}
+			continue
+		}
+		if len(s.Children) > 0 && s.Type != "compound" {
+			typ := "no type:"
+			if s.Type != "" {
+				typ = fmt.Sprintf("type: %s", s.Type)
+			}
+			c.rep.warnf(s.Pos, ruleInitial, "state %q has states: but %s, so the engine never descends into them: entering it rests on %q itself; add type: compound", s.Path, typ, s.Path)
+		}
+		if s.Initial == "" {
+			if len(s.Children) > 0 && s.Type == "compound" {
+				c.rep.warnf(s.Pos, ruleInitial, "state %q has child states but no initial:; entering it will not descend into a child (set initial: to one of them)", s.Path)
+			}
+			continue
+		}
+		if story.IsTemplated(s.Initial) {
+			continue
+		}
+		found := false
+		var names []string
+		for _, ch := range s.Children {
+			names = append(names, ch.Name)
+			if ch.Name == s.Initial {
+				found = true
+			}
+		}
+		if !found && c.st.StateAt(s.Path+"."+s.Initial) == nil {
+			if sug := yamlnode.Suggest(s.Initial, names); sug != "" {
+				c.rep.errf(s.InitialPos, ruleInitial, "state %q: initial child %q does not exist; did you mean `%s`?", s.Path, s.Initial, sug)
+			} else {
+				c.rep.errf(s.InitialPos, ruleInitial, "state %q: initial child %q does not exist", s.Path, s.Initial)
+			}
+		}
+	}
+}

@@ -1,0 +1,60 @@
+package lint
+
+import (
+	"strings"
+
+	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/story"
+)
+
+// checkIntents: intents used in on: are declared globally or on that
+// state itself ("*" always passes); emit_intent names an on: arc of the
+// owning state or an ancestor (reference §4.2, §9.6).
+func checkIntents(c *checker) {
+	for _, s := range c.states() {
+		for _, on := range s.On {
+			in := on.Intent
+			if in == "*" || c.intentKnown(s, in, false) {
+				continue
+			}
+			msg := "state %q: on: %q — intent not declared in intents library or state.intents"
+			if sug := yamlnode.Suggest(in, c.intentNames(s)); sug != "" {
+				c.rep.errf(on.Pos, story.RuleIntent, msg+"; did you mean `%s`?", s.Path, in, sug)
+			} else {
+				c.rep.errf(on.Pos, story.RuleIntent, msg, s.Path, in)
+			}
+		}
+	}
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		if e.EmitIntent() == "" || story.IsTemplated(e.EmitIntent()) || site.State == nil || site.Template {
+			return
+		}
+		name := strings.TrimSpace(e.EmitIntent())
+		handles := func(s *story.State) bool {
+			for cur := s; cur != nil; cur = cur.Parent {
+				if cur.HasOn(name) {
+					return true
+				}
+			}
+			return false
+		}
+		if handles(site.State) {
+			return
+		}
+		// A transition's effects run on the way to its target: accept an
+		// intent the destination handles too.
+		if site.Intent != "" && !site.OnComplete {
+			for _, t := range site.State.Arms(site.Intent) {
+				if tg, err := site.State.Resolve(t.Target); err == nil && tg.State != nil && handles(tg.State) {
+					return
+				}
+			}
+		}
+		c.rep.errf(e.PosOf("emit_intent"), story.RuleIntent, "%s: emit_intent %q is not declared on state %q's on: arcs (nor any ancestor's)", site.Loc(), name, site.State.Path)
+	})
+}
+
+func (c *checker) intentNames(s *story.State) []string {
+	out := append([]string{}, c.st.IntentOrder...)
+	return append(out, s.IntentOrder...)
+}

@@ -1,0 +1,51 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var ruleInterfaces = &Rule{ID: "interfaces", Severity: diag.Error, Summary: "host_interfaces and iface.<name>.<op> invokes",
+	Example: "- invoke: iface.vcs.push   # vcs not declared"}
+
+// checkInterfaces: host_interfaces have a default binding and every
+// iface.<name>.<op> invoke names a declared interface and operation
+// (reference §9.4).
+func checkInterfaces(c *checker) {
+	for _, n := range sortedMapKeys(c.st.HostInterfaces) {
+		hi := c.st.HostInterfaces[n]
+		if hi.Default == "" && !boundByImporter(c.st, n) {
+			c.rep.errf(hi.Pos, ruleInterfaces, "host_interface %q: no default and no host_binding override", n)
+		}
+	}
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		if !strings.HasPrefix(e.Invoke, "iface.") || story.IsTemplated(e.Invoke) {
+			return
+		}
+		parts := strings.Split(e.Invoke, ".")
+		p := e.PosOf("invoke")
+		if len(parts) != 3 || parts[1] == "" || parts[2] == "" {
+			c.rep.errf(p, ruleInterfaces, "%s: invoke %q: expected iface.<name>.<op>", site.Loc(), e.Invoke)
+			return
+		}
+		hi := c.st.HostInterfaces[parts[1]]
+		if hi == nil && lifted(c.st, "iface", parts[1]) {
+			return // a child's interface, lifted as <alias>__<iface> by the fold
+		}
+		if hi == nil {
+			c.rep.errf(p, ruleInterfaces, "%s: invoke %q: iface %q not declared (declared: [%s])", site.Loc(), e.Invoke, parts[1], strings.Join(sortedMapKeys(c.st.HostInterfaces), " "))
+			return
+		}
+		if hi.Operations[parts[2]] == nil {
+			msg := fmt.Sprintf("%s: invoke %q: op %q not declared on iface %q", site.Loc(), e.Invoke, parts[2], parts[1])
+			if s := yamlnode.Suggest(parts[2], sortedMapKeys(hi.Operations)); s != "" {
+				msg += fmt.Sprintf("; did you mean `%s`?", s)
+			}
+			c.rep.errf(p, ruleInterfaces, "%s", msg)
+		}
+	})
+}

@@ -1,0 +1,241 @@
+package lint
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var ruleOnErrorTarget = &Rule{ID: "on-error-target", Severity: diag.Error, LintOnly: true,
+	Summary: "an on_error: target resolves (against the dispatch state) to a state; a dangling one can never fire",
+	Example: "on_enter:\n  - {invoke: host.shell.run, on_error: eror}"}
+
+// checkOnError: an on_error: target resolves, against the state the turn
+// ends in (the dispatch state, story-runtime.md §2.4), to a state; inside a
+// parallel state a "../" target is written absolute. Upstream
+// loads a story whose on_error dangles; at run time the failed call is
+// recorded, the redirect is dropped ("on_error target state ... not
+// found") and the rest of the batch is skipped. Such a redirect can never
+// fire, so it is an error here, of a LintOnly rule.
+func (c *checker) checkOnError(e *story.Effect, site effSite) {
+	target := strings.TrimSpace(e.OnError())
+	p := e.PosOf("on_error")
+	if target == "" || target == "." || story.IsTemplated(target) || strings.HasPrefix(target, "@exit:") {
+		if strings.HasPrefix(target, "@exit:") {
+			c.checkTarget(site.State, target, p, site.Loc()+": on_error: ")
+		}
+		return
+	}
+	if !strings.HasPrefix(target, "..") {
+		// Absolute: the dispatch state does not matter.
+		if _, err := c.st.ResolveFrom("", target); err != nil {
+			c.onErrorDangles(e, site, target, strings.ReplaceAll(target, "/", "."), "", err)
+		}
+		return
+	}
+	// The turn may end in one of several states; the redirect is broken
+	// only when it resolves from none of them.
+	bases := c.dispatchStates(site)
+	if len(bases) == 0 {
+		return
+	}
+	for _, base := range bases {
+		kb := c.regionBase(base, site.State)
+		if t, err := c.st.ResolveFrom(kb, target); err == nil && t.Kind == story.TargetState {
+			if kb != base {
+				c.parallelOnError(e, site, target, base, kb, t.Path)
+			}
+			return
+		}
+	}
+	kb := c.regionBase(bases[0], site.State)
+	_, err := c.st.ResolveFrom(kb, target)
+	resolved, _ := story.ResolvePath(kb, target)
+	c.onErrorDangles(e, site, target, resolved, kb, err)
+}
+
+// regionBase is the state kitsoki climbs from for an on_error "../"
+// dispatched at base: base itself, or inside a parallel state (the encoded
+// "<root>#<leaf>|<leaf>") the leaf of the region that declares the effect.
+func (c *checker) regionBase(base string, decl *story.State) string {
+	root, leaves, ok := strings.Cut(base, "#")
+	if !ok || decl == nil || !strings.HasPrefix(decl.Path, root+".") {
+		return base
+	}
+	region, _, _ := strings.Cut(strings.TrimPrefix(decl.Path, root+"."), ".")
+	for _, l := range strings.Split(leaves, "|") {
+		if l == root+"."+region || strings.HasPrefix(l, root+"."+region+".") {
+			return l
+		}
+	}
+	return base
+}
+
+// parallelOnError reports a "../" on_error inside a parallel state: kitsoki
+// climbs from the declaring region's leaf, the existing engine from the
+// whole encoded state, landing on a corrupt path (story-runtime.md §6.3
+// example B). The absolute target means the same to both.
+func (c *checker) parallelOnError(e *story.Effect, site effSite, target, base, kb, to string) {
+	upstream, _ := story.ResolvePath(base, target)
+	c.rep.errf(e.PosOf("on_error"), ruleOnErrorTarget,
+		"%s: on_error %q inside a parallel state: kitsoki climbs from the region's leaf %q to %q, but the existing engine climbs from the whole parallel state %q and lands on the corrupt path %q (its lookup stops at \"#\"); did you mean `%s`? (absolute, it means the same to both)",
+		site.Loc(), target, kb, to, base, upstream, to)
+}
+
+func (c *checker) onErrorDangles(e *story.Effect, site effSite, target, resolved, base string, err error) {
+	if te, ok := err.(*story.TargetError); ok && strings.Contains(te.Msg, "reaches into the imported child") {
+		// upstream's loader rejects this one (the reach-into-child guard)
+		c.rep.errf(e.PosOf("on_error"), ruleTarget, "%s: on_error: %s", site.Loc(), te.Msg)
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: on_error %q ", site.Loc(), target)
+	if te, ok := err.(*story.TargetError); ok && te.Msg != "" && !strings.Contains(te.Msg, "does not exist") {
+		fmt.Fprintf(&b, "is broken: %s", te.Msg)
+	} else if base != "" {
+		fmt.Fprintf(&b, "resolves against the dispatch state %q (the state the turn ends in, not the declaring state) to %q, which is not a state", base, resolved)
+	} else {
+		fmt.Fprintf(&b, "resolves to %q, which is not a state", resolved)
+	}
+	b.WriteString("; this on_error redirect can never fire: the rest of the block is skipped")
+	// did you mean: what the author most likely meant is the target resolved
+	// against the declaring state, or a state named like it.
+	var sug string
+	if site.State != nil {
+		if t, err := site.State.Resolve(target); err == nil && t.Kind == story.TargetState && t.Path != resolved {
+			sug = t.Path
+		}
+	}
+	if sug == "" {
+		last := resolved
+		if i := strings.LastIndexAny(last, ".|#"); i >= 0 {
+			last = last[i+1:]
+		}
+		sug = c.nearState(site.State, resolved, last)
+	}
+	if sug != "" {
+		fmt.Fprintf(&b, "; did you mean `%s`?", sug)
+	}
+	c.rep.errf(e.PosOf("on_error"), ruleOnErrorTarget, "%s", b.String())
+}
+
+// nearState suggests a state for a dangling target: the closest path, or a
+// sibling (or cousin) of from whose name is the target's last segment.
+func (c *checker) nearState(from *story.State, resolved, last string) string {
+	if s := yamlnode.Suggest(resolved, c.allPaths()); s != "" {
+		return s
+	}
+	for cur := from; cur != nil; cur = cur.Parent {
+		for _, ch := range cur.Children {
+			if ch.Name == last {
+				return ch.Path
+			}
+		}
+	}
+	var names []string
+	for _, s := range c.states() {
+		if s.Name == last {
+			names = append(names, s.Path)
+		}
+	}
+	sort.Strings(names)
+	if len(names) == 1 {
+		return names[0]
+	}
+	return ""
+}
+
+// dispatchStates lists the states a turn can end in when the effect at
+// site is dispatched (story-runtime.md §2.1): the entered leaf for an
+// on_enter effect, the transition's destination leaf for a transition
+// effect, the encoded "<root>#<leaf>|<leaf>" string when that leaf is
+// inside a parallel state. Only statically known states are listed; on_exit
+// and on_complete chains resolve against their own state.
+func (c *checker) dispatchStates(site effSite) []string {
+	s := site.State
+	switch {
+	case s == nil:
+		return nil
+	case site.OnComplete:
+		return []string{s.Path}
+	case site.Intent != "":
+		var out []string
+		for _, t := range s.Arms(site.Intent) {
+			dest := s
+			if tg, err := s.Resolve(t.Target); err == nil && tg.Kind == story.TargetState && tg.State != nil && tg.State.Import == nil {
+				dest = tg.State
+			} else if err != nil || (tg.Kind != story.TargetStay && tg.Kind != story.TargetState) {
+				continue
+			}
+			out = append(out, c.settled(dest))
+		}
+		return out
+	}
+	// An on_enter chain runs whenever s is entered: on the way to its
+	// initial leaf, or to any state below it a transition targets.
+	out := []string{c.settled(s)}
+	seen := map[string]bool{out[0]: true}
+	c.eachTransition(func(from *story.State, _ string, _ int, t *story.Transition) {
+		tg, err := from.Resolve(t.Target)
+		if err != nil || tg.Kind != story.TargetState || tg.State == nil || tg.State.Import != nil {
+			return
+		}
+		if tg.State != s && !strings.HasPrefix(tg.State.Path+".", s.Path+".") {
+			return
+		}
+		if b := c.settled(tg.State); !seen[b] {
+			seen[b] = true
+			out = append(out, b)
+		}
+	})
+	return out
+}
+
+// settled is where entering s comes to rest: down through literal
+// initial: children, and encoded when inside a parallel state.
+func (c *checker) settled(s *story.State) string {
+	leaf := c.descend(s)
+	for cur := leaf; cur != nil; cur = cur.Parent {
+		if cur.Parallel {
+			return c.encodeParallel(cur, leaf)
+		}
+	}
+	return leaf.Path
+}
+
+func (c *checker) descend(s *story.State) *story.State {
+	for depth := 0; s != nil && !s.Parallel && len(s.Children) > 0 && depth < 64; depth++ {
+		if s.Initial == "" || story.IsTemplated(s.Initial) {
+			return s
+		}
+		next := c.st.StateAt(s.Path + "." + s.Initial)
+		if next == nil {
+			return s
+		}
+		s = next
+	}
+	return s
+}
+
+// encodeParallel renders the session state of a parallel root p with one
+// region resting at leaf (when leaf is inside p) and the others at their
+// initial leaves: "<root>#<leaf>|<leaf>", leaves sorted (§3.2).
+func (c *checker) encodeParallel(p, leaf *story.State) string {
+	var leaves []string
+	for _, region := range p.Children {
+		l := c.descend(region)
+		if strings.HasPrefix(leaf.Path+".", region.Path+".") {
+			l = leaf
+		}
+		if l.Parallel {
+			l = region
+		}
+		leaves = append(leaves, l.Path)
+	}
+	sort.Strings(leaves)
+	return p.Path + "#" + strings.Join(leaves, "|")
+}

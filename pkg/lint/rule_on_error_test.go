@@ -1,0 +1,54 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/story"
+)
+
+// An on_error "../" climbs from the state the turn ends in, as the engine
+// does (story-runtime.md §2.4): from a compound's on_enter it climbs from
+// the initial leaf, from a transition's effects from the destination. The
+// reachability rule follows the same resolution.
+func TestOnErrorClimbsFromDispatchState(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "app.yaml", `app: {id: oe}
+root: lobby
+hosts: [host.run]
+intents: {go: {}, go2: {}}
+states:
+  lobby:
+    on:
+      go: [{target: comp}]
+      go2:
+        - target: deep.leaf
+          effects:
+            - {invoke: host.run, on_error: ../err}
+  comp:
+    type: compound
+    initial: inner
+    on_enter:
+      - {invoke: host.run, on_error: ../err}
+    states:
+      inner: {}
+      err: {}
+  deep:
+    type: compound
+    initial: leaf
+    states:
+      leaf: {}
+      err: {}
+  err: {}
+`)
+	_, ds := Load(dir, story.Options{})
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.String())
+	}
+	// comp.err and deep.err are reached through on_error; the top-level
+	// err, which the declaring states would climb to, is not.
+	if len(ds) != 1 || ds[0].Rule != ruleUnreachable.ID || !strings.Contains(ds[0].Message, `state "err" is unreachable`) {
+		t.Fatalf("want only the top-level err unreachable, got:\n%s", strings.Join(got, "\n"))
+	}
+}

@@ -1,0 +1,19 @@
+package lint
+
+import (
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var ruleOnceBind = &Rule{ID: "once-bind", Severity: diag.Error, Summary: "once: true needs a non-empty bind:",
+	Example: "- {invoke: host.shell.run, once: true}"}
+
+// checkOnceBind: once: true needs a non-empty bind: — the bind targets are
+// the cache that arms the skip (reference §9.6; upstream rejects it).
+func checkOnceBind(c *checker) {
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		if e.Once() && len(e.Bind()) == 0 {
+			c.rep.errf(e.PosOf("once"), ruleOnceBind, "%s: once: true requires a non-empty bind: (the bind target is the cache that arms the skip)", site.Loc())
+		}
+	})
+}

@@ -1,0 +1,121 @@
+package lint
+
+import (
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"kitsoki/internal/lazyre"
+	"kitsoki/internal/safefile"
+	"kitsoki/pkg/story"
+)
+
+// builtinAgents are agent names meta_modes/off_path/agent_off_ramp may use
+// without declaring them.
+var builtinAgents = []string{"default-agent", "story-author", "kitsoki-engineer", "story-bug-reporter", "kitsoki-bug-reporter", "story-explainer", "kitsoki-explainer"}
+
+var envRefRe = &lazyre.Regexp{Expr: `\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`}
+
+// checkPersonas: agents: persona rules (reference §3.5, §8.2).
+func checkPersonas(c *checker) {
+	for _, name := range sortedMapKeys(c.st.Agents) {
+		c.checkPersona(name, c.st.Agents[name])
+	}
+	for _, k := range sortedMapKeys(c.st.MetaModes) {
+		mm := c.st.MetaModes[k]
+		c.checkAgentRef(mm.Pos, "meta_modes."+k+".agent", mm.Agent)
+		if mm.Cwd != "" {
+			c.checkCwd(mm.Pos, "meta_mode "+strconv.Quote(k), mm.Cwd)
+		}
+	}
+	if op := c.st.OffPath; op != nil && !c.st.Imported() { // a child's off_path is not folded
+		c.checkAgentRef(op.Pos, "off_path.agent", op.Agent)
+	}
+	for _, s := range c.states() {
+		if o := s.AgentOffRamp(); o != nil {
+			c.checkAgentRef(o.Pos, "states."+s.Path+".agent_off_ramp.agent", o.Agent)
+		}
+	}
+}
+
+// checkPersona checks the persona agents.<name> and resolves its system
+// prompt.
+func (c *checker) checkPersona(name string, pe *story.Persona) {
+	c.resolveSystemPrompt(name, pe)
+	if pe.Effort != "" && !slices.Contains(story.ValidEfforts, pe.Effort) {
+		c.rep.errf(pe.Pos, story.RulePersona, "agent %q: effort %q is invalid (valid: low, medium, high, xhigh, max)", name, pe.Effort)
+	}
+	if pe.Provider != "" && c.st.Providers[pe.Provider] == nil {
+		c.rep.errf(pe.Pos, story.RuleProvider, "provider reference %q at agents.%s.provider is undefined (known providers: %s)", pe.Provider, name, knownList(sortedMapKeys(c.st.Providers)))
+	}
+	if pe.Cwd != "" {
+		c.checkCwd(pe.Pos, "agent "+strconv.Quote(name), pe.Cwd)
+	}
+	inferred := slices.ContainsFunc(pe.Tools, func(t string) bool { return slices.Contains(networkTools, t) })
+	if pe.ExternalSideEffect != nil && *pe.ExternalSideEffect != inferred && inferred {
+		// false + network tools is reported on task invokes; only the
+		// advisory mismatch is left here.
+		c.rep.warnf(pe.Pos, story.RulePersona, "agent %q: external_side_effect declaration (%v) disagrees with the value inferred from its tools (%v)", name, *pe.ExternalSideEffect, inferred)
+	}
+}
+
+// resolveSystemPrompt sets pe.SystemPromptResolved from system_prompt
+// or the file system_prompt_path names (exactly one of them is required).
+func (c *checker) resolveSystemPrompt(name string, pe *story.Persona) {
+	switch {
+	case pe.SystemPrompt != "" && pe.SystemPromptPath != "":
+		c.rep.errf(pe.Pos, story.RulePersona, "agent %q: system_prompt and system_prompt_path are mutually exclusive", name)
+	case pe.SystemPrompt == "" && pe.SystemPromptPath == "":
+		c.rep.errf(pe.Pos, story.RulePersona, "agent %q: one of system_prompt or system_prompt_path is required", name)
+	case pe.SystemPromptPath != "":
+		f := pe.SystemPromptPath
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(pe.Dir, f)
+		}
+		data, err, in := c.readNamed(pe.Pos, "agent "+strconv.Quote(name)+": system_prompt_path", pe.SystemPromptPath, f, safefile.Story)
+		if !in {
+			return
+		}
+		if err != nil {
+			c.rep.errf(pe.Pos, story.RulePersona, "agent %q: system_prompt_path %q: %s", name, f, errText(err))
+		} else {
+			pe.SystemPromptResolved = string(data)
+		}
+	default:
+		pe.SystemPromptResolved = pe.SystemPrompt
+	}
+}
+
+// checkAgentRef reports an agent reference (at site) that names no
+// persona, built-in, lifted or importer agent.
+func (c *checker) checkAgentRef(p story.Pos, site, agent string) {
+	if agent == "" || story.IsTemplated(agent) || c.st.Agents[agent] != nil || slices.Contains(builtinAgents, agent) || lifted(c.st, "agent", agent) || importerHas(c.st, "agent", agent) {
+		return
+	}
+	known := append(sortedMapKeys(c.st.Agents), builtinAgents...)
+	sort.Strings(known)
+	c.rep.errf(p, story.RulePersona, "agent reference %q at %s is undefined (known agents: %s)", agent, site, strings.Join(known, ", "))
+}
+
+// checkCwd: $VAR / ${VAR} in a cwd must be set. KITSOKI_APP_DIR is the
+// story directory (kitsoki run publishes it), so it always resolves here.
+func (c *checker) checkCwd(p story.Pos, who, cwd string) {
+	for _, m := range envRefRe.FindAllStringSubmatch(cwd, -1) {
+		name := m[1]
+		if name == "" {
+			name = m[2]
+		}
+		if name == "KITSOKI_APP_DIR" {
+			continue
+		}
+		if _, ok := c.opts.Lookup(name); !ok {
+			if c.opts.AllowUnsetEnv {
+				c.rep.warnf(p, story.RulePersona, "%s: cwd %q references unset env var %s", who, cwd, name)
+			} else {
+				c.rep.errf(p, story.RulePersona, "%s: cwd %q references unset env var %s", who, cwd, name)
+			}
+		}
+	}
+}

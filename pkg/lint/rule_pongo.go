@@ -1,0 +1,352 @@
+package lint
+
+import (
+	"errors"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"kitsoki/internal/lazyre"
+	"kitsoki/internal/safefile"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+	"kitsoki/pkg/story/expr"
+)
+
+var rulePongo = &Rule{ID: "pongo", Severity: diag.Error, LintOnly: true,
+	Summary: "pongo2 templates in say, views and prompt files compile",
+	Example: "say: \"{% if %}\""}
+
+// checkPongo: pongo2 templates in say:, footer:, view bodies, view layouts
+// (views/<extends>.pongo, template_file) and prompt files of agent invokes
+// compile (reference §6.3). Include/extends targets that cannot be found
+// and unknown filters are warnings: upstream resolves them through search
+// paths and namespaces that are only known at run time.
+func checkPongo(c *checker) {
+	pc := newPongoCheck(c)
+	if ctx := c.st.App.Context; ctx != "" {
+		pc.compile(c.st.App.Pos, func() string { return "app.context" }, ctx)
+	}
+	if cp := c.st.App.ContextPath; cp != "" && !story.IsTemplated(cp) {
+		if f, ok := c.existing(cp); ok {
+			pc.files[f] = c.st.App.Pos
+		}
+	}
+	for _, s := range c.states() {
+		pc.state(s)
+	}
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		if e.Say != "" && !site.Template {
+			pc.compile(e.PosOf("say"), func() string { return site.Loc() + ": say" }, e.Say)
+		}
+		if !strings.HasPrefix(e.Invoke, "host.agent.") {
+			return
+		}
+		for _, ref := range promptRefs(e) {
+			if f, ok := c.existing(ref.path); ok && ref.isFile {
+				pc.addFile(f, e.WithPos(ref.key))
+				pc.prompts[f] = true
+			}
+		}
+	})
+	pc.compileFiles()
+}
+
+// pongoCheck is one run of checkPongo: the story's loader (made at the
+// first template pongo2 has to compile), the compile result of each
+// distinct source, and the template files to compile with the position
+// that references each.
+type pongoCheck struct {
+	c     *checker
+	pl    *expr.PongoLoader
+	seen  map[string]error
+	files map[string]story.Pos
+	// prompts marks the files that are prompt references: one outside
+	// the project root is rule prompt-root's to report.
+	prompts map[string]bool
+	// exists caches whether a layout or template file exists (many
+	// states extend the same layout).
+	exists map[string]bool
+}
+
+// fileExists reports whether f can be stat'ed, once per file.
+func (pc *pongoCheck) fileExists(f string) bool {
+	ok, done := pc.exists[f]
+	if !done {
+		_, err := pc.c.opts.FS.Stat(f) // the run's memo, when there is one
+		ok = err == nil
+		if pc.exists == nil {
+			pc.exists = map[string]bool{}
+		}
+		pc.exists[f] = ok
+	}
+	return ok
+}
+
+func newPongoCheck(c *checker) *pongoCheck {
+	return &pongoCheck{c: c, seen: map[string]error{}, files: map[string]story.Pos{}, prompts: map[string]bool{}}
+}
+
+// loader returns the story's template loader.
+func (pc *pongoCheck) loader() *expr.PongoLoader {
+	if pc.pl != nil {
+		return pc.pl
+	}
+	c := pc.c
+	pl := expr.NewPongoLoader(filepath.Join(c.st.Dir, "prompts"), filepath.Join(c.st.Dir, "views"), c.st.Dir)
+	pl.UseFS(c.opts.FS)
+	pl.AddNamespace("@story", c.st.Dir)
+	if c.st.Prompts != nil {
+		for _, d := range c.st.Prompts.Shared {
+			pl.AddNamespace("@shared", filepath.Join(c.st.Dir, d))
+		}
+	}
+	pc.pl = pl
+	return pl
+}
+
+// compiled compiles src once (nil when src holds no tag) and returns the
+// error.
+func (pc *pongoCheck) compiled(src string) error {
+	if !strings.Contains(src, "{{") && !strings.Contains(src, "{%") {
+		return nil
+	}
+	err, ok := pc.seen[src]
+	if !ok {
+		cache := pc.c.opts.Cache
+		if cache.KnownGood(story.GoodPongo, src) {
+			return nil
+		}
+		_, err = pc.loader().Compile(src)
+		pc.seen[src] = err
+		if err == nil {
+			cache.MarkGood(story.GoodPongo, src)
+		}
+	}
+	return err
+}
+
+// addFile records a template file to compile, at its first reference.
+func (pc *pongoCheck) addFile(f string, p story.Pos) {
+	if _, seen := pc.files[f]; !seen {
+		pc.files[f] = p
+	}
+}
+
+// compile reports a template that does not compile; where names it in
+// the message.
+func (pc *pongoCheck) compile(p story.Pos, where func() string, src string) {
+	if err := pc.compiled(src); err != nil {
+		pc.c.rep.add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s", where(), errMsg(err), ternaryHint(src, err, ""))
+	}
+}
+
+// compileView reports a view element that does not compile. Such an
+// element loads upstream (views are rendered, and compiled, only when
+// shown): the rule says what happens at run time.
+func (pc *pongoCheck) compileView(p story.Pos, whereOf func() string, src string, guarded bool) {
+	err := pc.compiled(src)
+	if err == nil {
+		return
+	}
+	where := whereOf()
+	c := pc.c
+	if sev := pongoSeverity(err); sev == diag.Warning {
+		c.rep.add(c.errAt(p, src, err), sev, rulePongo, "%s: %s", where, errMsg(err))
+		return
+	}
+	when := "whenever it is shown"
+	if guarded {
+		when = "whenever its when: holds"
+	}
+	hint := ternaryHint(src, err, when)
+	if hint == "" {
+		hint = "; upstream loads the story but this element fails to render " + when + " (the turn records no view)"
+	}
+	c.rep.errf(c.errAt(p, src, err), ruleViewRender, "%s: %s%s", where, errMsg(err), hint)
+}
+
+// state checks a state's footer, its views (and those of its
+// transitions) and its view elements.
+func (pc *pongoCheck) state(s *story.State) {
+	if e, ok := s.Keys["footer"]; ok {
+		pc.compile(e, func() string { return "state " + strconv.Quote(s.Path) + " footer" }, s.Footer())
+	}
+	views := []*story.View{s.View}
+	for _, on := range s.On {
+		for _, t := range on.Arms {
+			views = append(views, t.View())
+		}
+	}
+	for _, v := range views {
+		if v != nil {
+			pc.view(s, v)
+		}
+	}
+	pc.c.eachViewElement(s, func(el *story.ViewElement, where elemPlace) {
+		w := func() string { return "state " + strconv.Quote(s.Path) + " " + where.String() }
+		if el.Text != "" {
+			pc.compileView(or(el.TextPos, el.Pos), w, el.Text, el.When != "")
+		}
+		walkStrings(el.Body, func(str string) { pc.compileView(or(el.StringPos(str), el.Pos), w, str, el.When != "") })
+	})
+}
+
+// view checks one view: a template compiles, a layout or template file
+// exists in the story (else a warning: an overlay may bring it) and is
+// queued for compiling.
+func (pc *pongoCheck) view(s *story.State, v *story.View) {
+	c := pc.c
+	switch v.Kind {
+	case "template":
+		pc.compile(v.Pos, func() string { return "state " + strconv.Quote(s.Path) + " view" }, v.Template)
+	case "extends":
+		if v.Extends == "" || story.IsTemplated(v.Extends) {
+			return
+		}
+		f := filepath.Join(c.st.Dir, "views", v.Extends+".pongo")
+		if !pc.fileExists(f) {
+			c.rep.warnf(v.Pos, rulePongo, "state %q: view extends %q: layout file views/%s.pongo not found in the story (it must come from a prompts overlay at run time)", s.Path, v.Extends, v.Extends)
+			return
+		}
+		pc.addFile(f, v.Pos)
+	case "template_file":
+		if v.TemplateFile == "" || story.IsTemplated(v.TemplateFile) {
+			return
+		}
+		f := filepath.Join(c.st.Dir, "views", v.TemplateFile)
+		if !pc.fileExists(f) {
+			c.rep.warnf(v.Pos, rulePongo, "state %q: view template_file %q: views/%s not found in the story (it must come from a prompts overlay at run time)", s.Path, v.TemplateFile, v.TemplateFile)
+			return
+		}
+		pc.addFile(f, v.Pos)
+	}
+}
+
+// compileFiles compiles every queued template file. An error inside the
+// file is reported there, at its token, naming the reference.
+func (pc *pongoCheck) compileFiles() {
+	c := pc.c
+	cache := c.opts.Cache
+	for f, p := range pc.files {
+		var src []byte
+		var rerr error
+		if pc.prompts[f] {
+			if src, rerr = c.st.FileRoot().ReadFile(f, safefile.Story); errors.Is(rerr, safefile.ErrOutsideRoot) {
+				continue // prompt-root reports it
+			}
+		} else if s, err, in := c.readNamed(p, "template file", c.displayPath(f), f, safefile.Story); in {
+			src, rerr = s, err
+		} else {
+			continue
+		}
+		if rerr == nil && cache.KnownGoodBytes(story.GoodPongo, src) {
+			continue
+		}
+		var err error
+		if rerr == nil {
+			err = pc.loader().CheckFileSource(f, src)
+		} else {
+			_, err = pc.loader().CompileFile(f) // reports the read error
+		}
+		if err == nil {
+			cache.MarkGoodBytes(story.GoodPongo, src)
+			continue
+		}
+		var ee *expr.Error
+		if errors.As(err, &ee) && ee.Line > 0 && ee.Col > 0 && strings.Contains(ee.Msg, " "+f+":") {
+			hint := ternaryHint(string(src), err, "")
+			if hint == "" && pongoSeverity(err) == diag.Error {
+				hint = "; upstream loads the story, and the call that renders this template fails at run time"
+			}
+			c.rep.add(story.Pos{File: c.displayPath(f), Line: ee.Line, Col: ee.Col}, pongoSeverity(err), rulePongo, "%s (referenced at %s:%d:%d)%s", errMsg(err), p.File, p.Line, p.Col, hint)
+			continue
+		}
+		c.rep.add(p, pongoSeverity(err), rulePongo, "%s", errMsg(err))
+	}
+}
+
+func pongoSeverity(err error) diag.Severity {
+	// A template reaching outside the story's template roots is always an
+	// error: run refuses it, whatever the path's words say.
+	if errors.Is(err, expr.ErrOutsideRoots) {
+		return diag.Error
+	}
+	m := err.Error()
+	for _, s := range []string{"include", "extends", "no such file", "does not exist", "not found", "Filter", "filter"} {
+		if strings.Contains(m, s) {
+			return diag.Warning
+		}
+	}
+	return diag.Error
+}
+
+// walkStrings calls fn on every string in a raw value tree.
+func walkStrings(v any, fn func(string)) {
+	switch x := v.(type) {
+	case string:
+		fn(x)
+	case []any:
+		for _, it := range x {
+			walkStrings(it, fn)
+		}
+	case map[string]any:
+		var buf [8]string
+		for _, k := range sortedKeys(x, buf[:0]) {
+			walkStrings(x[k], fn)
+		}
+	}
+}
+
+// sortedMapKeys returns the keys of m sorted (nil for an empty map), as
+// slices.Sorted(maps.Keys(m)) does, in one allocation.
+func sortedMapKeys[V any](m map[string]V) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	return sortedKeys(m, make([]string, 0, len(m)))
+}
+
+// sortedKeys appends the keys of m to buf and sorts them: a caller
+// passing a stack array allocates nothing for a small map.
+func sortedKeys[V any](m map[string]V, buf []string) []string {
+	for k := range m {
+		buf = append(buf, k)
+	}
+	if len(buf) > 1 {
+		slices.Sort(buf)
+	}
+	return buf
+}
+
+// ternaryRe finds a `? … :` inside a {{ }} tag.
+var ternaryRe = &lazyre.Regexp{Expr: `\{\{[^}]*\?[^}]*:[^}]*\}\}`}
+
+// ternaryHint explains a pongo2 error caused by an inline `a ? b : c`.
+func ternaryHint(src string, err error, when string) string {
+	if !ternaryRe.MatchString(src) || !strings.Contains(err.Error(), "'}}' expected") {
+		return ""
+	}
+	if when == "" {
+		return "; pongo2 has no inline ternary: this template fails to render; use {% if %}…{% else %}…{% endif %}"
+	}
+	return "; pongo2 has no inline ternary: this element fails to render " + when + "; use {% if %}…{% else %}…{% endif %}"
+}
+
+func or(p, fallback story.Pos) story.Pos {
+	if p.Line > 0 {
+		return p
+	}
+	return fallback
+}
+
+// displayPath names a file of the story directory the way the manifest is
+// named (relative when the manifest path is).
+func (c *checker) displayPath(abs string) string {
+	rel, err := filepath.Rel(c.st.Dir, abs)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return abs
+	}
+	return filepath.Join(filepath.Dir(c.st.File), rel)
+}

@@ -1,0 +1,49 @@
+package lint
+
+import (
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+var ruleRunRoot = &Rule{ID: "run-root", Severity: diag.Warning, LintOnly: true,
+	Summary: "a guard or effect value reads run.id or run.turn, which are always \"\" and 0 (the existing engine has no run context)",
+	Example: "- set: {t: \"{{ run.turn }}\"}"}
+
+// runFieldRe matches a read of run.id or run.turn.
+var runFieldRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\brun\s*\.\s*(id|turn)\b`)
+})
+
+// checkRunRoot warns where a guard, an effect value or a say reads run.id
+// or run.turn: the existing engine's machine has no run context and
+// renders them "" and 0, and kitsoki renders the same (conformance
+// values-run-root), so a guard on them never changes and a value never
+// holds the session id or the turn number.
+func checkRunRoot(c *checker) {
+	warn := func(p story.Pos, where, src string) {
+		if !strings.Contains(src, "run") {
+			return
+		}
+		if m := runFieldRe().FindStringSubmatch(src); m != nil {
+			val := `""`
+			if m[1] == "turn" {
+				val = "0"
+			}
+			c.rep.warnf(p, ruleRunRoot, "%s: %q reads run.%s, which is always %s on both engines (the existing engine has no run context); keep a counter or id in a world key (increment:, or set it from a host call) instead", where, src, m[1], val)
+		}
+	}
+	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {
+		warn(t.WhenPos, "state \""+s.Path+"\" intent \""+intent+"\" when", t.When)
+	})
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		if site.Template {
+			return
+		}
+		eachValueString(e, func(p story.Pos, what, v string) { warn(p, site.Loc()+": "+what, v) })
+		warn(e.PosOf("say"), site.Loc()+": say", e.Say)
+		warn(e.Pos, site.Loc()+": when", e.When)
+	})
+}

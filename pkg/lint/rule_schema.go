@@ -1,0 +1,76 @@
+package lint
+
+import (
+	"path/filepath"
+	"strings"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/schema"
+	"kitsoki/pkg/story"
+)
+
+var ruleSchema = &Rule{ID: "schema", Severity: diag.Error, LintOnly: true,
+	Summary: "agent schemas compile and $refs stay inside schemas/",
+	Example: "with: {schema: schemas/bad.json}   # {\"type\": 3}"}
+
+// checkSchemas: every schema named by an agent invoke (with.schema,
+// with.acceptance.schema, with.context.schema) and decider.schema compiles
+// (draft 2020-12 unless $schema says otherwise). The file may lie anywhere
+// inside the story directory (the path is story-relative, as upstream
+// reads it); its $refs to other files resolve inside the story's schemas/
+// directory, and a ref that leaves it fails naming the ref.
+func checkSchemas(c *checker) {
+	// One session, made for the first schema named: the schemas directory
+	// opened once for the story, each file read once for the clean-source
+	// cache and the compile.
+	var comp *schema.Compiler
+	var ses *schema.Session
+	defer func() {
+		if ses != nil {
+			ses.Close()
+		}
+	}()
+	var done map[string]bool
+	try := func(p story.Pos, where, path string) {
+		if path == "" || story.IsTemplated(path) || done[path] {
+			return
+		}
+		if done == nil {
+			done = map[string]bool{}
+		}
+		done[path] = true
+		if _, ok := c.existing(path); !ok {
+			return // reported by agent-file
+		}
+		if comp == nil {
+			comp = schema.NewCompiler(c.st.Dir)
+			ses = comp.Session()
+		}
+		cache := c.opts.Cache
+		var src []byte
+		if cache != nil {
+			src, _ = ses.ReadFile(filepath.Clean(path)) // rooted as Compile reads it
+			if src != nil && cache.KnownGoodBytes(story.GoodSchema, src) {
+				return
+			}
+		}
+		if _, err := ses.Compile(filepath.Clean(path)); err != nil {
+			c.rep.errf(p, ruleSchema, "%s: %s", where, errMsg(err))
+		} else if src != nil {
+			cache.MarkGoodBytes(story.GoodSchema, src)
+		}
+	}
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		if !strings.HasPrefix(e.Invoke, "host.agent.") || site.Template {
+			return
+		}
+		for _, r := range promptRefs(e) {
+			if r.schema {
+				try(e.WithPos(r.key), site.Loc()+": with."+r.key, r.path)
+			}
+		}
+	})
+	if d := c.st.Decider; d != nil {
+		try(d.Pos, "decider.schema", d.Schema)
+	}
+}

@@ -1,0 +1,34 @@
+package lint
+
+import (
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var ruleSecretTooShort = &Rule{ID: "secret-too-short", Severity: diag.Warning, LintOnly: true,
+	Summary: "a ${VAR} secret in agent_plugins env:/headers: is under 4 bytes and cannot be masked in traces and logs",
+	Example: "agent_plugins:\n  agent.x: {plugin: subprocess, command: x, env: {LEVEL: \"${L}\"}}   # L=1"}
+
+// checkShortSecrets warns about each agent_plugins env:/headers: value a
+// ${VAR} substitution produced (or header value) that is shorter than
+// story.MinSecretBytes: kitsoki cannot keep it out of traces and output. The
+// message names the plugin and the length, never the value.
+func checkShortSecrets(c *checker) {
+	for _, alias := range sortedMapKeys(c.st.AgentPlugins) {
+		ap := c.st.AgentPlugins[alias]
+		if ap == nil {
+			continue
+		}
+		short := 0
+		for _, v := range ap.SecretValues() {
+			if v != "" && len(v) < story.MinSecretBytes {
+				short++
+			}
+		}
+		if short > 0 {
+			c.rep.warnf(ap.Pos, ruleSecretTooShort,
+				"agent_plugins.%s: %d secret value(s) from ${VAR} in env:/headers: are shorter than %d bytes and cannot be protected: kitsoki never masks values that short in traces or output (use a longer value, or a literal if it is not a secret)",
+				alias, short, story.MinSecretBytes)
+		}
+	}
+}

@@ -1,0 +1,43 @@
+package lint
+
+import (
+	"slices"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var ruleSelection = &Rule{ID: "selection", Severity: diag.Error, LintOnly: true,
+	Summary: "selection: blocks: known keys, evidence file exists",
+	Example: "selection: {profile: fast, evidence: evals/missing.json}"}
+
+// checkSelection: selection: blocks (keys are checked while parsing) name
+// an evidence file that exists and a known effort. Checking the evidence
+// against the eval report is the eval command's job.
+func checkSelection(c *checker) {
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		sel := e.Selection()
+		if sel == nil {
+			return
+		}
+		if sel.Evidence != "" && !story.IsTemplated(sel.Evidence) {
+			if _, ok := c.existing(sel.Evidence); !ok {
+				p := sel.Pos
+				if kp, ok := sel.Keys["evidence"]; ok {
+					p = kp
+				}
+				c.rep.errf(p, ruleSelection, "%s: selection.evidence %q: file not found (paths are relative to the story directory)", site.Loc(), sel.Evidence)
+			}
+		}
+		if sel.Effort != "" && !slices.Contains(story.ValidEfforts, sel.Effort) {
+			p := sel.Pos
+			if kp, ok := sel.Keys["effort"]; ok {
+				p = kp
+			}
+			c.rep.warnf(p, ruleSelection, "%s: selection.effort %q is not one of low, medium, high, xhigh, max", site.Loc(), sel.Effort)
+		}
+		if agentVerb(e.Invoke) == "" {
+			c.rep.warnf(sel.Pos, ruleSelection, "%s: selection: pins a model for an agent call but this effect does not invoke host.agent.*", site.Loc())
+		}
+	})
+}

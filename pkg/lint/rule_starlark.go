@@ -1,0 +1,46 @@
+package lint
+
+import (
+	"path/filepath"
+	"strings"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var ruleStarlark = &Rule{ID: "starlark", Severity: diag.Error, Summary: "host.starlark.run scripts exist inside the story with their sidecar",
+	Example: "- {invoke: host.starlark.run, with: {script: missing.star}}"}
+
+// checkStarlark: host.starlark.run needs with.script inside the story
+// directory, and the script needs its sidecar <script>.yaml (§9.6).
+func checkStarlark(c *checker) {
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		if e.Invoke != "host.starlark.run" || site.Template {
+			return
+		}
+		p := e.WithPos("script")
+		script := withString(e, "script")
+		if script == "" {
+			c.rep.errf(p, ruleStarlark, "%s: host.starlark.run requires a non-empty with.script", site.Loc())
+			return
+		}
+		if story.IsTemplated(script) {
+			return
+		}
+		abs := script
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(c.st.Dir, script)
+		}
+		if rel, err := filepath.Rel(c.st.Dir, abs); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			c.rep.errf(p, ruleStarlark, "%s: host.starlark.run script %q resolves outside the app root", site.Loc(), script)
+			return
+		}
+		if _, err := c.opts.FS.Stat(abs); err != nil {
+			c.rep.errf(p, ruleStarlark, "%s: host.starlark.run script %q not found (resolved to %q)", site.Loc(), script, abs)
+			return
+		}
+		if _, err := c.opts.FS.Stat(abs + ".yaml"); err != nil {
+			c.rep.errf(p, ruleStarlark, "%s: host.starlark.run script %q has no sidecar (expected %q): %s", site.Loc(), script, abs+".yaml", errText(err))
+		}
+	})
+}

@@ -1,0 +1,188 @@
+package lint
+
+import (
+	"strconv"
+	"strings"
+
+	"kitsoki/internal/duration"
+	"kitsoki/pkg/story"
+)
+
+// checkStateValues: per-state enumerations and shape rules (reference §9.6).
+func checkStateValues(c *checker) {
+	for _, s := range c.states() {
+		c.checkStateEnums(s)
+		c.checkRoomOnly(s)
+		c.checkStateTimeout(s)
+		if o := s.AgentOffRamp(); o != nil && o.Enabled {
+			if s.Terminal {
+				c.rep.errf(o.Pos, story.RuleState, "state %q declares agent_off_ramp on a terminal: true state; a terminal state never routes free text", s.Path)
+			}
+			if s.Mode() == "conversational" {
+				c.rep.errf(o.Pos, story.RuleState, "state %q declares agent_off_ramp on a mode: conversational state; that harness is already free-form, so the flag is meaningless there", s.Path)
+			}
+		}
+		c.checkContextualRouting(s)
+		for _, e := range s.OnEnter {
+			c.checkReservedSet(s, "on_enter", "", e)
+		}
+		for _, on := range s.On {
+			in := on.Intent
+			for _, t := range on.Arms {
+				for _, e := range t.Effects {
+					c.checkReservedSet(s, "intent", in, e)
+				}
+			}
+		}
+		if s.DefaultIntent() != "" {
+			c.checkDefaultIntent(s)
+		}
+	}
+}
+
+// checkStateEnums checks the state keys with a fixed set of values:
+// decider, write_mode, intercept_drive.
+func (c *checker) checkStateEnums(s *story.State) {
+	switch s.Decider() {
+	case "", "human", "llm":
+	default:
+		c.rep.errf(s.PosOf("decider"), story.RuleState, `state %q: decider %q is invalid (want "", "human", or "llm")`, s.Path, s.Decider())
+	}
+	switch s.WriteMode() {
+	case "", "open":
+	case "read_only":
+		if !dispatchesAgent(s) {
+			c.rep.errf(s.PosOf("write_mode"), story.RuleState, "state %q: write_mode: read_only is only meaningful on a room that dispatches an agent (mode: conversational, an agent_off_ramp, or a host.agent.task / host.agent.converse effect); it would silently do nothing here", s.Path)
+		}
+	default:
+		c.rep.errf(s.PosOf("write_mode"), story.RuleState, `state %q: write_mode %q is invalid (want "", "open", or "read_only")`, s.Path, s.WriteMode())
+	}
+	if s.InterceptDrive() != "" && s.InterceptDrive() != "rest" {
+		c.rep.errf(s.PosOf("intercept_drive"), story.RuleState, `state %q: intercept_drive %q is invalid (the only valid value is "rest")`, s.Path, s.InterceptDrive())
+	}
+}
+
+// checkRoomOnly checks the keys only a top-level (room) state may have:
+// transcript (with its values) and theme.
+func (c *checker) checkRoomOnly(s *story.State) {
+	top := s.Parent == nil
+	if _, ok := s.Keys["transcript"]; ok {
+		if !top {
+			c.rep.errf(s.PosOf("transcript"), story.RuleState, "state %q: transcript: only allowed on top-level (room) states", s.Path)
+		} else if s.Transcript() != "" && s.Transcript() != "persistent" && s.Transcript() != "transient" {
+			c.rep.errf(s.PosOf("transcript"), story.RuleState, `state %q: transcript: %q is not one of "persistent", "transient"`, s.Path, s.Transcript())
+		}
+	}
+	if _, ok := s.Keys["theme"]; ok && !top {
+		c.rep.errf(s.PosOf("theme"), story.RuleState, "state %q: theme: only allowed on top-level (room) states", s.Path)
+	}
+}
+
+// checkStateTimeout checks a timeout: has a valid after and a target.
+func (c *checker) checkStateTimeout(s *story.State) {
+	t := s.Timeout()
+	if t == nil {
+		return
+	}
+	if t.After == "" {
+		c.rep.errf(t.Pos, story.RuleState, "state %q: timeout: missing 'after' field", s.Path)
+	} else if !story.IsTemplated(t.After) {
+		if _, err := duration.Parse(t.After); err != nil {
+			c.rep.errf(t.Pos, story.RuleState, "state %q: timeout.after %q: app.ParseDuration: %v", s.Path, t.After, err)
+		}
+	}
+	if t.Target == "" {
+		c.rep.errf(t.Pos, story.RuleState, "state %q: timeout: missing 'target' field", s.Path)
+	} else if strings.HasPrefix(t.Target, ".") || story.IsTemplated(t.Target) {
+		// the engine looks a timeout target up as written, as upstream
+		// (conformance clock/child)
+		c.rep.warnf(t.Pos, story.RuleState, "state %q: timeout.target %q is relative or templated, and a timeout target is looked up as written, so this timeout never fires; write the absolute state path", s.Path, t.Target)
+	}
+}
+
+// checkContextualRouting checks an enabled contextual_routing: at least
+// one lane, and plan intents with an arc here that are declared.
+func (c *checker) checkContextualRouting(s *story.State) {
+	cr := s.ContextualRouting()
+	if cr == nil || !cr.Enabled {
+		return
+	}
+	if cr.RoomChat == nil && cr.HelpChat == nil && cr.MetaChat == nil {
+		c.rep.errf(cr.Pos, story.RuleState, "state %q: contextual_routing.enabled requires at least one lane (room_chat, help_chat, or meta_chat)", s.Path)
+	}
+	for _, f := range []struct{ key, v string }{{"plan_accept_intent", cr.PlanAcceptIntent}, {"plan_refine_intent", cr.PlanRefineIntent}} {
+		if f.v == "" {
+			continue
+		}
+		if !s.HasOn(f.v) {
+			c.rep.errf(cr.Pos, story.RuleState, "state %q: contextual_routing.%s %q has no matching on: arc in this state", s.Path, f.key, f.v)
+		}
+		if c.lookupIntent(s, f.v, true) == nil {
+			c.rep.errf(cr.Pos, story.RuleState, "state %q: contextual_routing.%s %q is not a declared intent", s.Path, f.key, f.v)
+		}
+	}
+}
+
+// checkReservedSet checks an effect of the state's where (on_enter, or
+// "intent" with the transition's intent in).
+func (c *checker) checkReservedSet(s *story.State, where, in string, e *story.Effect) {
+	for _, kv := range e.Set {
+		if kv.Key == "write_mode_scope" {
+			name := where
+			if where == "intent" {
+				name = "intent " + strconv.Quote(in)
+			}
+			c.rep.errf(kv.Pos, story.RuleState, `state %q %s: set: "write_mode_scope" is engine-reserved — a story may not self-grant write mode`, s.Path, name)
+		}
+	}
+}
+
+func (c *checker) checkDefaultIntent(s *story.State) {
+	di := s.DefaultIntent()
+	p := s.PosOf("default_intent")
+	if !s.HasOn(di) {
+		c.rep.errf(p, story.RuleState, "state %q: default_intent %q has no matching on: arc in this state", s.Path, di)
+	}
+	in := c.lookupIntent(s, di, true)
+	if in == nil {
+		c.rep.errf(p, story.RuleState, "state %q: default_intent %q is not a declared intent", s.Path, di)
+		return
+	}
+	if !hasOneRequiredString(in) {
+		c.rep.errf(p, story.RuleState, "state %q: default_intent %q must declare exactly one required string slot to receive the free-text utterance", s.Path, di)
+	}
+}
+
+func hasOneRequiredString(in *story.Intent) bool {
+	n := 0
+	for _, sl := range in.Slots {
+		if sl.Required && (sl.Type == "string" || sl.Type == "") {
+			n++
+		}
+	}
+	return n == 1
+}
+
+func dispatchesAgent(s *story.State) bool {
+	if s.Mode() == "conversational" || (s.AgentOffRamp() != nil && s.AgentOffRamp().Enabled) {
+		return true
+	}
+	found := false
+	var walk func([]*story.Effect)
+	walk = func(l []*story.Effect) {
+		for _, e := range l {
+			if e.Invoke == "host.agent.task" || e.Invoke == "host.agent.converse" || strings.HasPrefix(e.Invoke, "{{") {
+				found = true
+			}
+			walk(e.OnComplete())
+			walk(e.Effects())
+		}
+	}
+	walk(s.OnEnter)
+	for _, on := range s.On {
+		for _, t := range on.Arms {
+			walk(t.Effects)
+		}
+	}
+	return found
+}

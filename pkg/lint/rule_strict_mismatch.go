@@ -1,0 +1,109 @@
+package lint
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var ruleStrictMismatch = &Rule{ID: "strict-mismatch", Severity: diag.Warning, LintOnly: true,
+	Summary: "a value kitsoki run/test --strict reads differently from the existing engine: a quoted bool or number set on a typed world key, an increment of a key that is not an integer",
+	Example: "world: {flag: {type: bool, default: true}}\n# ... set: {flag: \"false\"}"}
+
+// checkStrictMismatch warns where a story's values read differently with
+// and without kitsoki run/test --strict (engine.Options.Strict): a quoted
+// bool or number set on a world key declared bool, int or float (the
+// existing engine coerces it for the rest of the turn only and journals
+// the string, so later turns see a string; --strict keeps the coerced
+// value), and an increment of a key whose declared type or default is not
+// an integer (the existing engine restarts it from the delta, truncating a
+// float first; --strict fails the turn).
+func checkStrictMismatch(c *checker) {
+	vars := map[string]*story.WorldVar{}
+	for _, v := range c.st.World {
+		if v != nil {
+			vars[v.Name] = v
+		}
+	}
+	if len(vars) == 0 {
+		return
+	}
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		for _, kv := range e.Set {
+			s, ok := kv.Value.(string)
+			v := vars[kv.Key]
+			if !ok || v == nil || strings.Contains(s, "{{") {
+				continue
+			}
+			if typed, ok := parsesAs(s, v.Type); ok {
+				c.rep.warnf(kv.Pos, ruleStrictMismatch, "%s: set %s: %q is a string on a type: %s key: it reads %s for the rest of the turn, then the string %q from the next turn on (the existing engine journals the string); with --strict it stays %s. Write %s without quotes",
+					site.Loc(), kv.Key, s, v.Type, typed, s, typed, typed)
+			}
+		}
+		for _, kv := range e.Increment() {
+			v := vars[kv.Key]
+			if v == nil {
+				continue
+			}
+			what, float := notInteger(v)
+			if what == "" {
+				continue
+			}
+			does := "replaces it with the delta"
+			if float {
+				does = "adds the delta to it truncated (1.5 + 1 = 2)"
+			}
+			c.rep.warnf(kv.Pos, ruleStrictMismatch, "%s: increment %s: the key %s, not an integer: the existing engine %s, --strict fails the turn. Declare it type: int with an integer default",
+				site.Loc(), kv.Key, what, does)
+		}
+	})
+}
+
+// parsesAs reports whether s reads as a value of a bool, int or float
+// world type, and that value as YAML would write it.
+func parsesAs(s, typ string) (string, bool) {
+	t := strings.TrimSpace(s)
+	switch strings.ToLower(typ) {
+	case "bool", "boolean":
+		if b, err := strconv.ParseBool(t); err == nil {
+			return strconv.FormatBool(b), true
+		}
+	case "int", "integer":
+		if n, err := strconv.ParseInt(t, 10, 64); err == nil {
+			return strconv.FormatInt(n, 10), true
+		}
+	case "float", "number":
+		if f, err := strconv.ParseFloat(t, 64); err == nil {
+			return strconv.FormatFloat(f, 'g', -1, 64), true
+		}
+	}
+	return "", false
+}
+
+// notInteger says why a world key does not hold an integer an increment
+// can add to ("" when it does): its declared type, else its default; float
+// reports a float one.
+func notInteger(v *story.WorldVar) (what string, float bool) {
+	switch t := strings.ToLower(v.Type); t {
+	case "int", "integer":
+		return "", false
+	case "":
+	default:
+		return "is declared type: " + v.Type, t == "float" || t == "number"
+	}
+	switch d := v.Default.(type) {
+	case nil, int, int64, uint64:
+		return "", false
+	case float64:
+		if d == float64(int64(d)) {
+			return "", false
+		}
+		return fmt.Sprintf("defaults to %v", d), true
+	case string:
+		return fmt.Sprintf("defaults to the string %q", d), false
+	}
+	return fmt.Sprintf("defaults to %v", v.Default), false
+}

@@ -1,0 +1,91 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var ruleTarget = &Rule{ID: "target", Severity: diag.Error, Summary: "transition, timeout and on_complete targets resolve (absolute, dotted, ../, ., @exit:)",
+	Example: "on:\n  go: [{target: nowhere}]"}
+
+var ruleExits = &Rule{ID: "exits", Severity: diag.Error, Summary: "@exit:<name> targets name an exit declared in exits:",
+	Example: "on:\n  go: [{target: \"@exit:done\"}]   # no exits:"}
+
+// checkTargets: every transition target, on_error, timeout.target and
+// on_complete target resolves; templated targets are skipped (§4.3).
+func checkTargets(c *checker) {
+	c.eachTransition(func(s *story.State, in string, a int, t *story.Transition) {
+		p := t.TargetPos
+		if p.File == "" {
+			p = t.Pos
+		}
+		c.checkTarget(s, t.Target, p, "")
+	})
+	for _, s := range c.states() {
+		if s.Timeout() != nil && s.Timeout().Target != "" {
+			c.checkTarget(s, s.Timeout().Target, s.Timeout().TargetPos, fmt.Sprintf("state %q timeout.target: ", s.Path))
+		}
+	}
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		if site.Template || site.State == nil {
+			return
+		}
+		if e.OnError() != "" {
+			c.checkOnError(e, site)
+		}
+		if e.Target() != "" && site.OnComplete {
+			c.checkTarget(site.State, e.Target(), e.PosOf("target"), site.Loc()+": ")
+		}
+	})
+}
+
+func (c *checker) checkTarget(from *story.State, target string, p story.Pos, prefix string) {
+	t, err := from.Resolve(target)
+	if err != nil {
+		var te *story.TargetError
+		msg := err.Error()
+		if errors.As(err, &te) && te.Msg != "" && prefix == "" {
+			msg = fmt.Sprintf("state %q: %s", from.Path, msg)
+		}
+		if errors.As(err, &te) && te.Msg == "" {
+			if prefix != "" {
+				msg = fmt.Sprintf("target %q (resolved: %q) does not exist", te.Target, te.Resolved)
+			} else {
+				msg = fmt.Sprintf("state %q: %s", from.Path, msg)
+			}
+			if t := strings.TrimSpace(target); strings.HasPrefix(t, "..") && !strings.HasPrefix(t, "../") && t != ".." {
+				// "..c" is one segment appended to the path, not "../c"
+				if alt, err := from.Resolve("../" + strings.TrimLeft(t, ".")); err == nil && alt.Kind == story.TargetState {
+					msg += fmt.Sprintf("; a parent step is \"../\": did you mean `../%s` (%s)?", strings.TrimLeft(t, "."), alt.Path)
+				} else {
+					msg += "; a parent step is \"../\" (with the slash)"
+				}
+			} else if s := yamlnode.Suggest(te.Resolved, c.allPaths()); s != "" {
+				msg += fmt.Sprintf("; did you mean `%s`?", s)
+			}
+		}
+		c.rep.errf(p, ruleTarget, "%s%s", prefix, msg)
+		return
+	}
+	if t.Kind == story.TargetExit {
+		if len(c.st.Exits) == 0 {
+			if c.st.Imported() {
+				return // mapped by the importing parent (checked there)
+			}
+			c.rep.errf(p, ruleExits, "%stransition target %q (resolved: %q) does not exist (declare the exit under exits:)", prefix, target, target)
+			return
+		}
+		if c.st.Exits[t.Exit] == nil {
+			c.rep.errf(p, ruleExits, "%s@exit:%s referenced but not declared in exits:", prefix, t.Exit)
+		}
+	}
+}
+
+func (c *checker) allPaths() []string {
+	return c.st.StatePaths()
+}

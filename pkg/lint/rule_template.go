@@ -1,0 +1,109 @@
+package lint
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+	"kitsoki/pkg/story/expr"
+)
+
+var ruleTemplate = &Rule{ID: "template", Severity: diag.Error, Summary: "{{ }} value templates in set/with/slots/emit_intent/bind compile",
+	Example: "set: {n: \"{{ world.n + }}\"}"}
+
+// checkValueTemplates: {{ }} value templates in set, with (recursively),
+// slots, emit_intent and templated bind values compile (reference §6.2);
+// so do imports world_in and exit set projections.
+func checkValueTemplates(c *checker) {
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		sev := diag.Error
+		if site.Template {
+			sev = diag.Warning
+		}
+		report := func(p story.Pos, what string, src any, err error) {
+			text, _ := src.(string)
+			if site.Template && placeholderErr(text, err) {
+				return // substituted when the phase is expanded
+			}
+			c.rep.add(p, sev, ruleTemplate, "%s: effect %s: %s", site.Loc(), what, errMsg(err))
+		}
+		for _, kv := range e.Set {
+			if sub, err := c.compileValue(kv.Value); err != nil {
+				src, _ := kv.Value.(string)
+				report(c.errAt(kv.Pos, src, err), fmt.Sprintf("set %q", kv.Key+sub), src, err)
+			}
+		}
+		var buf [16]string
+		for _, k := range sortedKeys(e.With, buf[:0]) {
+			if sub, err := c.compileValue(e.With[k]); err != nil {
+				src, _ := lookupRaw(e.With[k], sub).(string)
+				report(c.errAt(e.WithPos(k+sub), src, err), fmt.Sprintf("with %q", k+sub), src, err)
+			}
+		}
+		for _, kv := range e.Slots() {
+			if _, err := c.compileValue(kv.Value); err != nil {
+				report(kv.Pos, fmt.Sprintf("emit_intent slot %q", kv.Key), kv.Value, err)
+			}
+		}
+		if e.EmitIntent() != "" {
+			if err := c.compileTemplate(e.EmitIntent()); err != nil {
+				report(c.errAt(e.PosOf("emit_intent"), e.EmitIntent(), err), "emit_intent", e.EmitIntent(), err)
+			}
+		}
+		for _, kv := range e.Bind() {
+			s, ok := kv.Value.(string)
+			if !ok {
+				switch kv.Value.(type) {
+				case map[string]any, []any, nil:
+					c.rep.add(kv.Pos, sev, ruleTemplate, "%s: effect bind %q: expected a result path string such as submitted or stdout_json.sha", site.Loc(), kv.Key)
+				}
+				continue
+			}
+			if expr.IsTemplate(s) {
+				if err := c.compileTemplate(s); err != nil {
+					report(kv.Pos, fmt.Sprintf("bind %q", kv.Key), s, err)
+				}
+			}
+		}
+	})
+	for _, alias := range c.st.ImportOrder {
+		im := c.st.Imports[alias]
+		for _, kv := range im.WorldIn {
+			if _, err := c.compileValue(kv.Value); err != nil {
+				c.rep.errf(kv.Pos, ruleTemplate, "imports.%s: world_in.%s: %s", alias, kv.Key, errMsg(err))
+			}
+		}
+		for _, en := range sortedMapKeys(im.Exits) {
+			for _, kv := range im.Exits[en].Set {
+				if _, err := c.compileValue(kv.Value); err != nil {
+					c.rep.errf(kv.Pos, ruleTemplate, "imports.%s: exits.%s.set.%s: %s", alias, en, kv.Key, errMsg(err))
+				}
+			}
+		}
+	}
+}
+
+// lookupRaw follows a ".a.b[2]" path below a raw value.
+func lookupRaw(v any, path string) any {
+	path = strings.ReplaceAll(strings.ReplaceAll(path, "[", ".["), "]", "")
+	for _, k := range strings.Split(strings.TrimPrefix(path, "."), ".") {
+		if k == "" {
+			continue
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[k]
+		case []any:
+			i, err := strconv.Atoi(strings.TrimPrefix(k, "["))
+			if err != nil || i < 0 || i >= len(x) {
+				return nil
+			}
+			v = x[i]
+		default:
+			return nil
+		}
+	}
+	return v
+}

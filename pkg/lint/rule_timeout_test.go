@@ -1,0 +1,40 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/story"
+)
+
+// A timeout target is looked up as written (conformance clock/child): a
+// relative or templated one never fires, so validate warns; an absolute
+// one loads clean.
+func TestTimeoutTargetThatNeverFires(t *testing.T) {
+	for target, warn := range map[string]bool{"b": false, "../b": true, `"{{ world.next }}"`: true, "c.c1": false} {
+		dir := t.TempDir()
+		write(t, dir, "app.yaml", `app: {id: tm}
+root: a
+intents: {go: {}}
+states:
+  a:
+    timeout: {after: 5m, target: `+target+`}
+    on: {go: [{target: b}, {target: c}]}
+  b: {}
+  c:
+    type: compound
+    initial: c1
+    states: {c1: {}}
+`)
+		_, ds := Load(dir, story.Options{})
+		var got []string
+		for _, d := range ds {
+			got = append(got, d.String())
+		}
+		all := strings.Join(got, "\n")
+		has := strings.Contains(all, "this timeout never fires")
+		if has != warn || len(ds) > 1 {
+			t.Errorf("timeout target %s: want warning %v, got:\n%s", target, warn, all)
+		}
+	}
+}

@@ -1,0 +1,290 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"kitsoki/internal/lazyre"
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var ruleUnreachable = &Rule{ID: "unreachable", Severity: diag.Warning, LintOnly: true,
+	Summary: "a state cannot be reached from root (literal targets and templated targets with statically known values)",
+	Example: "states:\n  start: {}\n  orphan: {}"}
+
+var (
+	quotedRe = &lazyre.Regexp{Expr: `'([^']*)'|"([^"]*)"`}
+	// worldRefRe finds the world keys a template reads.
+	worldRefRe = &lazyre.Regexp{Expr: `\bworld\.([A-Za-z_][A-Za-z0-9_]*)`}
+	// tagRe matches one {{ }} or {% %} tag.
+	tagRe = &lazyre.Regexp{Expr: `\{\{.*?\}\}|\{%.*?%\}`}
+	// runtimeRootRe finds template roots whose values are only known at run
+	// time.
+	runtimeRootRe = &lazyre.Regexp{Expr: `\b(slots|args|result|item|event|proposal|state)\b`}
+	// filterRe finds the pongo2 filters of a {{ }} tag.
+	filterRe = &lazyre.Regexp{Expr: `\|\s*([A-Za-z_][A-Za-z0-9_]*)`}
+)
+
+// checkUnreachable warns about states no path from root can enter.
+// Every transition of a reachable state counts (any intent may arrive).
+// A templated target counts for every value it can statically take
+// (templateTargets): the quoted names and literal text it holds, and every
+// value of the world keys it reads (their default and every literal set:).
+// Only a template whose values cannot be known (it reads slots, a bound or
+// computed world key, ...) makes the check give up.
+func checkUnreachable(c *checker) {
+	st := c.st
+	if st.Imported() || st.Root == "" || st.StateAt(st.Root) == nil || st.Phases != nil {
+		return
+	}
+	w := &reachWalk{c: c, st: st, reached: map[*story.State]bool{}, vals: c.worldValues()}
+	w.enter(st.StateAt(st.Root))
+	if r := st.Routing; r != nil && r.FreeFormFallbackState != "" {
+		w.enter(st.StateAt(r.FreeFormFallbackState))
+	}
+	for _, im := range st.Imports {
+		for _, ex := range im.Exits {
+			if ex.To != "" {
+				w.enter(st.State(ex.To))
+			}
+		}
+	}
+	for len(w.queue) > 0 && !w.giveUp {
+		s := w.queue[0]
+		w.queue = w.queue[1:]
+		w.visit(s)
+	}
+	if w.giveUp {
+		return
+	}
+	for _, s := range st.AllStates() {
+		if !w.reached[s] {
+			c.rep.warnf(s.Pos, ruleUnreachable, "state %q is unreachable from root %q: no transition, on_error, timeout or on_complete target leads to it", s.Path, st.Root)
+		}
+	}
+}
+
+// reachWalk is checkUnreachable's walk from root: the states reached,
+// those whose targets are still to follow, and whether a target whose
+// values cannot be known made it give up.
+type reachWalk struct {
+	c       *checker
+	st      *story.Story
+	reached map[*story.State]bool
+	queue   []*story.State
+	giveUp  bool
+	vals    *staticValues
+}
+
+// enter marks s reached with its ancestors and the children entering it
+// enters (every region of a parallel state, its initial child or, for a
+// templated initial, every child).
+func (w *reachWalk) enter(s *story.State) {
+	if s == nil || w.reached[s] {
+		return
+	}
+	w.reached[s] = true
+	w.queue = append(w.queue, s)
+	for p := s.Parent; p != nil; p = p.Parent {
+		w.enter(p)
+	}
+	switch {
+	case s.Parallel || story.IsTemplated(s.Initial):
+		for _, ch := range s.Children {
+			w.enter(ch)
+		}
+	case s.Initial != "":
+		w.enter(w.st.StateAt(s.Path + "." + s.Initial))
+	}
+}
+
+// visit follows every target of a reached state: its arcs, its effects'
+// (on_enter, on_exit, on_complete, nested) and its timeout's.
+func (w *reachWalk) visit(s *story.State) {
+	for _, on := range s.On {
+		for _, t := range on.Arms {
+			w.follow(s, t.Target)
+			w.effTargets(effSite{State: s, Intent: on.Intent}, t.Effects)
+		}
+	}
+	w.effTargets(effSite{State: s}, s.OnEnter)
+	w.effTargets(effSite{State: s}, s.OnExit())
+	if s.Timeout() != nil {
+		w.follow(s, s.Timeout().Target)
+	}
+}
+
+// follow enters what target, written in from, leads to.
+func (w *reachWalk) follow(from *story.State, target string) {
+	if story.IsTemplated(target) {
+		names, known := w.vals.templateTargets(target)
+		if !known {
+			w.giveUp = true
+		}
+		for _, name := range names {
+			if t, err := from.Resolve(name); err == nil && t.State != nil {
+				w.enter(t.State)
+			}
+		}
+		return
+	}
+	t, err := from.Resolve(target)
+	if err != nil {
+		w.giveUp = true // a broken target is reported by its own rule
+		return
+	}
+	if t.State != nil {
+		w.enter(t.State)
+	}
+}
+
+// onError follows an on_error target: a "../" one climbs from the states
+// the turn can end in (rule_on_error.go), like the engine.
+func (w *reachWalk) onError(site effSite, target string) {
+	if !strings.HasPrefix(strings.TrimSpace(target), "..") {
+		w.follow(site.State, target)
+		return
+	}
+	for _, base := range w.c.dispatchStates(site) {
+		if t, err := w.st.ResolveFrom(w.c.regionBase(base, site.State), target); err == nil && t.State != nil {
+			w.enter(t.State)
+		}
+	}
+}
+
+// effTargets follows the on_error and target: of each effect of list,
+// and of the effects nested in them.
+func (w *reachWalk) effTargets(site effSite, list []*story.Effect) {
+	for _, e := range list {
+		if e.OnError() != "" {
+			w.onError(site, e.OnError())
+		}
+		if e.Target() != "" {
+			w.follow(site.State, e.Target())
+		}
+		oc := site
+		oc.OnComplete = true
+		w.effTargets(oc, e.OnComplete())
+		w.effTargets(site, e.Effects())
+	}
+}
+
+// staticValues holds, per world key, the string values it can take: its
+// default and every literal set:; a key written by bind:, increment: or a
+// templated set: has unknown values.
+type staticValues struct {
+	vals    map[string][]string
+	unknown map[string]bool
+}
+
+func (c *checker) worldValues() *staticValues {
+	sv := &staticValues{vals: map[string][]string{}, unknown: map[string]bool{}}
+	for _, w := range c.st.World {
+		if w.HasDefault {
+			if s, ok := w.Default.(string); ok {
+				sv.vals[w.Name] = append(sv.vals[w.Name], s)
+			}
+		}
+		for _, v := range w.Values {
+			sv.vals[w.Name] = append(sv.vals[w.Name], fmt.Sprint(v))
+		}
+	}
+	c.eachEffect(func(e *story.Effect, _ effSite) {
+		for _, kv := range e.Set {
+			switch v := kv.Value.(type) {
+			case string:
+				if story.IsTemplated(v) {
+					if names, ok := sv.fromTemplate(v, kv.Key); ok {
+						sv.vals[kv.Key] = append(sv.vals[kv.Key], names...)
+					} else {
+						sv.unknown[kv.Key] = true
+					}
+				} else {
+					sv.vals[kv.Key] = append(sv.vals[kv.Key], v)
+				}
+			default:
+				sv.unknown[kv.Key] = true
+			}
+		}
+		for _, kv := range e.Bind() {
+			sv.unknown[kv.Key] = true
+		}
+		for _, kv := range e.Increment() {
+			sv.unknown[kv.Key] = true
+		}
+	})
+	for _, im := range c.st.Imports {
+		for _, ex := range im.Exits {
+			for _, kv := range ex.Set {
+				sv.unknown[kv.Key] = true
+			}
+		}
+	}
+	return sv
+}
+
+// fromTemplate returns the literal values of a set: template such as
+// "{{ 'a' }}" (quoted names only); a template reading a world key (even
+// key itself) is not resolved here.
+func (sv *staticValues) fromTemplate(tpl, key string) ([]string, bool) {
+	if strings.Contains(tpl, "slots.") || strings.Contains(tpl, "result") || (strings.Contains(tpl, "world.") && worldRefRe.MatchString(tpl)) {
+		return nil, false
+	}
+	if !strings.ContainsAny(tpl, `'"`) {
+		return nil, false // no quoted name (quotedRe finds nothing)
+	}
+	var out []string
+	for _, m := range quotedRe.FindAllStringSubmatch(tpl, -1) {
+		out = append(out, m[1]+m[2])
+	}
+	return out, len(out) > 0
+}
+
+// templateTargets lists the values a templated target can render to, and
+// whether that list is complete: the literal text outside its tags, every
+// quoted name inside them, and the known values of every world key it
+// reads. A template reading anything else (slots, args, a world key with
+// unknown values) is incomplete.
+func (sv *staticValues) templateTargets(tpl string) ([]string, bool) {
+	known := true
+	var out []string
+	for _, m := range quotedRe.FindAllStringSubmatch(tpl, -1) {
+		out = append(out, m[1]+m[2])
+	}
+	if lit := strings.TrimSpace(tagRe.ReplaceAllString(tpl, " ")); lit != "" {
+		out = append(out, strings.Fields(lit)...)
+	}
+	for _, tag := range tagRe.FindAllString(tpl, -1) {
+		if strings.HasPrefix(tag, "{%") {
+			// control tags ({% if world.x %}) choose between the literal
+			// texts; they print nothing themselves. A {% set %} or a loop
+			// feeds a {{ }} tag, which is judged on its own.
+			continue
+		}
+		if f := filterRe.FindAllStringSubmatch(tag, -1); len(f) > 0 {
+			for _, m := range f {
+				if m[1] != "default" && m[1] != "default_if_none" {
+					known = false // a filter turns the values into others
+				}
+			}
+		}
+		refs := worldRefRe.FindAllStringSubmatch(tag, -1)
+		rest := worldRefRe.ReplaceAllString(quotedRe.ReplaceAllString(tag, ""), "")
+		for _, r := range refs {
+			k := r[1]
+			if sv.unknown[k] || (len(sv.vals[k]) == 0) {
+				known = false
+			}
+			out = append(out, sv.vals[k]...)
+		}
+		// anything else the tag reads (slots.x, args.y, a bare variable)
+		if runtimeRootRe.MatchString(rest) {
+			known = false
+		}
+		if len(refs) == 0 && !quotedRe.MatchString(tag) {
+			known = false
+		}
+	}
+	return out, known
+}

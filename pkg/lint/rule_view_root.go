@@ -1,0 +1,78 @@
+package lint
+
+import (
+	"maps"
+	"path/filepath"
+	"slices"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+var ruleViewRoot = &Rule{ID: "view-root", Severity: diag.Warning, LintOnly: true,
+	Summary: "a grand-child's extends:/template_file: view is read from the top-level import's directory, as the existing engine reads it",
+	Example: "imports: {kid: {source: ../child}}   # child imports ../gkid, whose state has view: {extends: base}"}
+
+// checkViewRoot warns where the existing engine renders a view file from
+// another story's directory than the one that declares it: it picks a
+// state's view renderer by the first segment of the state's path, so a
+// state of a grand-child (an import of an imported story) reads its
+// `extends:` layout or `template_file:` from the top-level alias's child
+// directory, not its own (docs/compat/fold.md "Per-alias view root";
+// probe pkg/view/testdata/conformance/grandchild-layout). kitsoki renders
+// it the same way, so fixtures agree; the warning tells the author which
+// file is really used. Only the top story runs it: a child checked on its
+// own is the top of its own tree.
+func checkViewRoot(c *checker) {
+	if c.st.Imported() {
+		return
+	}
+	for _, alias := range slices.Sorted(maps.Keys(c.st.Imports)) {
+		top := c.st.Imports[alias]
+		if top.Child == nil {
+			continue
+		}
+		viewRootBelow(c, alias, top.Child.Dir, top.Child, map[*story.Story]bool{})
+	}
+}
+
+// viewRootBelow walks the imports of st (a story under the top-level alias
+// whose directory is rootDir) and reports every file view of a deeper story
+// whose directory differs from rootDir.
+func viewRootBelow(c *checker, alias, rootDir string, st *story.Story, seen map[*story.Story]bool) {
+	if seen[st] {
+		return
+	}
+	seen[st] = true
+	for _, a := range slices.Sorted(maps.Keys(st.Imports)) {
+		im := st.Imports[a]
+		if im.Child == nil {
+			continue
+		}
+		if filepath.Clean(im.Child.Dir) != filepath.Clean(rootDir) {
+			for _, s := range im.Child.AllStates() {
+				v := s.View
+				if v == nil || (v.Kind != "extends" && v.Kind != "template_file") {
+					continue
+				}
+				file := v.TemplateFile
+				if v.Kind == "extends" {
+					file = filepath.Join("views", v.Extends+".pongo")
+				}
+				used, own := relTo(c.st.Dir, filepath.Join(rootDir, file)), relTo(c.st.Dir, filepath.Join(im.Child.Dir, file))
+				c.rep.warnf(v.Pos, ruleViewRoot,
+					"state %q: this view's file is read from %s, not from this story's %s: the existing engine picks a view's directory by the top-level import (%q), and kitsoki does the same so fixtures agree; put the file there too (or give the layouts of both stories the same content)",
+					s.Path, used, own, alias)
+			}
+		}
+		viewRootBelow(c, alias, rootDir, im.Child, seen)
+	}
+}
+
+// relTo spells p relative to dir when it can, as written under the story.
+func relTo(dir, p string) string {
+	if r, err := filepath.Rel(dir, p); err == nil {
+		return filepath.ToSlash(r)
+	}
+	return p
+}

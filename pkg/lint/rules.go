@@ -1,0 +1,88 @@
+package lint
+
+import (
+	"slices"
+	"strings"
+
+	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
+)
+
+// Rule is one check of the story format: the shared diag.Rule (id,
+// severity, summary, example, LintOnly: upstream's loader accepts a story
+// with the finding; see Blocking).
+//
+// Every diagnostic the package reports is created from a Rule value, never
+// from a string: reporter.errf/warnf take a *Rule.
+type Rule = diag.Rule
+
+var (
+	ruleIgnore = &Rule{ID: "ignore", Severity: diag.Warning, LintOnly: true,
+		Summary: "a # kitsoki:ignore comment names an unknown rule or an error (which cannot be silenced), or (with --strict) suppresses nothing",
+		Example: "x: 1  # kitsoki:ignore no-such-rule"}
+)
+
+// registry lists every rule: the loader's (story.LoadRules), then each
+// rule of passes, once.
+var registry = newRegistry()
+
+func newRegistry() []*Rule {
+	out := story.LoadRules()
+	for _, ps := range passes() {
+		if !slices.Contains(out, ps.rule) {
+			out = append(out, ps.rule)
+		}
+	}
+	return out
+}
+
+// Rules returns every rule, sorted by id. The values are copies: changing
+// them changes nothing in the package.
+func Rules() []Rule {
+	out := diag.Values(registry)
+	slices.SortFunc(out, func(a, b Rule) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}
+
+// RuleSummaries maps every rule id to its one-line summary (SARIF, docs).
+func RuleSummaries() map[string]string {
+	out := make(map[string]string, len(registry))
+	for _, r := range registry {
+		out[r.ID] = r.Summary
+	}
+	return out
+}
+
+// LookupRule returns the rule with id, if there is one.
+func LookupRule(id string) (Rule, bool) {
+	for _, r := range registry {
+		if r.ID == id {
+			return *r, true
+		}
+	}
+	return Rule{}, false
+}
+
+// Blocking reports whether d makes a story unrunnable: an error of a rule
+// upstream's loader also enforces. Warnings never block; errors of a
+// LintOnly rule (a missing prompt file, a dangling on_error, a view that
+// cannot render, ...) do not block either: run, test and eval print them as
+// warnings and go ahead, as upstream would load the story. An error with an
+// id this package does not know (another package's finding) blocks.
+func Blocking(d diag.Diagnostic) bool {
+	if d.Severity != diag.Error {
+		return false
+	}
+	r, ok := LookupRule(d.Rule)
+	return !ok || !r.LintOnly
+}
+
+// Unrunnable reports whether any diagnostic of ds is Blocking.
+func Unrunnable(ds []diag.Diagnostic) bool {
+	return slices.ContainsFunc(ds, Blocking)
+}
+
+// IgnoreRule is the rule of findings about `# kitsoki:ignore` comments
+// (unknown ids, suppressions that suppress nothing), reported by the
+// validate job, which sees every diagnostic.
+func IgnoreRule() Rule { return *ruleIgnore }

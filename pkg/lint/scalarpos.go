@@ -1,0 +1,287 @@
+package lint
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"kitsoki/pkg/story"
+)
+
+// Positions inside scalars. A diagnostic about a guard, a template or a
+// path names the offending token, not the key: the expression libraries
+// report a line and a column inside the value, and valuePos maps them back
+// through the YAML scalar's style (plain, '…', "…" with escapes, literal |
+// and folded > blocks) to the file's line and column.
+
+// sources reads the files of one load (the top story's), split into lines
+// once per file.
+type sources struct {
+	read  func(file string) ([]byte, bool) // (*story.Story).Source
+	lines map[string][]string
+}
+
+// valuePos maps line and col (1-based, runes, inside the scalar value val
+// that starts at p) to a file position. It returns p when the value cannot
+// be mapped exactly (the source is unknown, or the reconstruction of the
+// scalar disagrees with val).
+func (l *sources) valuePos(p story.Pos, val string, line, col int) story.Pos {
+	if line <= 0 || col <= 0 || p.Line <= 0 || p.Col <= 0 {
+		return p
+	}
+	at, ok := l.scalarRunes(p, val)
+	if !ok {
+		return p
+	}
+	// Find the rune index of (line, col) in val.
+	idx, ln, c := 0, 1, 1
+	for _, r := range val {
+		if ln == line && c == col {
+			break
+		}
+		if r == '\n' {
+			ln++
+			c = 1
+		} else {
+			c++
+		}
+		idx++
+	}
+	if ln != line || c != col {
+		if ln == line && idx == len(at)-1 {
+			return at[idx] // just past the end: the position after the last rune
+		}
+		return p
+	}
+	if idx >= len(at) { // (line, col) is past what the source kept (a chomped block's last break)
+		return p
+	}
+	return at[idx]
+}
+
+// scalarRunes reconstructs the scalar at p from the source and returns the
+// file position of each rune of val, plus one for the position just past
+// its end.
+func (l *sources) scalarRunes(p story.Pos, val string) ([]story.Pos, bool) {
+	lines, ok := l.sourceLines(p.File)
+	if !ok || p.Line > len(lines) {
+		return nil, false
+	}
+	first := []rune(strings.TrimRight(lines[p.Line-1], "\r"))
+	if p.Col-1 >= len(first) {
+		return nil, false
+	}
+	// Value positions of quoted scalars point just inside the quote
+	// (fileParser.valuePos); a plain scalar never follows a quote.
+	if p.Col >= 2 && (first[p.Col-2] == '"' || first[p.Col-2] == '\'') {
+		p.Col--
+	}
+	rs := &runeScan{file: p.File, lines: lines}
+	switch first[p.Col-1] {
+	case '|', '>':
+		return rs.block(p, first[p.Col-1] == '>', val)
+	case '"':
+		if !rs.doubleQuoted(p, first) {
+			return nil, false
+		}
+		return checkRunes(rs.got, rs.at, val, true)
+	case '\'':
+		rs.singleQuoted(p, first)
+		return checkRunes(rs.got, rs.at, val, false)
+	default:
+		for i := p.Col - 1; i < len(first); i++ {
+			rs.emit(first[i], p.Line, i+1)
+		}
+		rs.emit(0, p.Line, len(first)+1)
+		// a plain scalar ends before " #" and trailing blanks, and may be
+		// followed by ", " or "}" in a flow mapping: val is a prefix.
+		return checkRunes(rs.got, rs.at, val, false)
+	}
+}
+
+// sourceLines returns the lines of a file the loader read (split once).
+func (l *sources) sourceLines(file string) ([]string, bool) {
+	if lines, ok := l.lines[file]; ok {
+		return lines, true
+	}
+	src, ok := l.read(file)
+	if !ok {
+		return nil, false
+	}
+	lines := strings.Split(string(src), "\n")
+	if l.lines == nil {
+		l.lines = map[string][]string{}
+	}
+	l.lines[file] = lines
+	return lines, true
+}
+
+// runeScan collects the runes of a scalar as it is re-read from the
+// source, each with its file position.
+type runeScan struct {
+	file  string
+	lines []string
+	got   []rune
+	at    []story.Pos
+}
+
+func (rs *runeScan) emit(r rune, line, col int) {
+	rs.got = append(rs.got, r)
+	rs.at = append(rs.at, story.Pos{File: rs.file, Line: line, Col: col})
+}
+
+// line returns line n (1-based) without its \r; nil past the end.
+func (rs *runeScan) line(n int) []rune {
+	if n > len(rs.lines) {
+		return nil
+	}
+	return []rune(strings.TrimRight(rs.lines[n-1], "\r"))
+}
+
+// block re-reads a literal (|) or folded (>) block scalar whose indicator
+// is at p and matches it against val (chomping aside).
+func (rs *runeScan) block(p story.Pos, folded bool, val string) ([]story.Pos, bool) {
+	indent := -1
+	lastBlank, prevText := false, false
+	for n := p.Line + 1; n <= len(rs.lines); n++ {
+		line := rs.line(n)
+		lead := 0
+		for lead < len(line) && line[lead] == ' ' {
+			lead++
+		}
+		blank := lead == len(line)
+		if !blank && indent < 0 {
+			indent = lead
+		}
+		if !blank && lead < indent {
+			break
+		}
+		if blank {
+			rs.blankLine(n, line, folded, indent)
+			lastBlank, prevText = true, false
+			continue
+		}
+		more := lead > indent
+		if folded && prevText && !lastBlank && !more {
+			// the line break before this line folds into a space
+			rs.got[len(rs.got)-1] = ' '
+		}
+		for i := indent; i < len(line); i++ {
+			rs.emit(line[i], n, i+1)
+		}
+		rs.emit('\n', n, len(line)+1)
+		lastBlank, prevText = false, !more
+	}
+	// chomping: compare without trailing line breaks
+	trimmed := strings.TrimRight(string(rs.got), "\n")
+	want := strings.TrimRight(val, "\n")
+	if trimmed != want {
+		return nil, false
+	}
+	n := utf8.RuneCountInString(want)
+	return rs.at[:min(n+1, len(rs.at))], true
+}
+
+// blankLine emits a blank line of a block scalar: a line break, plus, in a
+// literal block past its indentation, the line's spaces (they are content).
+func (rs *runeScan) blankLine(n int, line []rune, folded bool, indent int) {
+	if folded || indent < 0 {
+		rs.emit('\n', n, 1)
+		return
+	}
+	for i := indent; i < len(line); i++ {
+		rs.emit(line[i], n, i+1)
+	}
+	rs.emit('\n', n, len(line)+1)
+}
+
+// doubleQuoted re-reads a "..." scalar opening at p (first is its line);
+// an escape counts as one rune of the value and a line break folds into a
+// space. It reports false when the scalar cannot be followed.
+func (rs *runeScan) doubleQuoted(p story.Pos, first []rune) bool {
+	n, i := p.Line, p.Col // i: 0-based index of the rune after the quote
+	line := first
+	for {
+		if i >= len(line) {
+			// a line break folds into a space; the next line's
+			// leading blanks are dropped
+			n++
+			if n > len(rs.lines) {
+				return false
+			}
+			if len(rs.got) > 0 && rs.got[len(rs.got)-1] == '\\' {
+				return false
+			}
+			rs.emit(' ', n-1, len(line)+1)
+			line = rs.line(n)
+			i = 0
+			for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+				i++
+			}
+			continue
+		}
+		r := line[i]
+		if r == '"' {
+			break
+		}
+		if r == '\\' && i+1 < len(line) {
+			// the escape is one rune of the value
+			rs.emit(0, n, i+1)
+			i += escapeWidth(line[i+1])
+			continue
+		}
+		rs.emit(r, n, i+1)
+		i++
+	}
+	rs.emit(0, n, i+1)
+	return true
+}
+
+// escapeWidth is the source width of a double-quoted escape by the rune
+// after its backslash.
+func escapeWidth(r rune) int {
+	switch r {
+	case 'x':
+		return 4
+	case 'u':
+		return 6
+	case 'U':
+		return 10
+	}
+	return 2
+}
+
+// singleQuoted re-reads a single-quoted scalar opening at p (a doubled
+// quote is one quote).
+func (rs *runeScan) singleQuoted(p story.Pos, first []rune) {
+	i := p.Col
+	for i < len(first) {
+		if first[i] == '\'' {
+			if i+1 < len(first) && first[i+1] == '\'' {
+				rs.emit('\'', p.Line, i+1)
+				i += 2
+				continue
+			}
+			break
+		}
+		rs.emit(first[i], p.Line, i+1)
+		i++
+	}
+	rs.emit(0, p.Line, i+1)
+}
+
+// checkRunes keeps the positions of val's runes (and the one past its end)
+// when the reconstruction agrees with val. With escapes, escaped runes are
+// recorded as 0 and match anything.
+func checkRunes(got []rune, at []story.Pos, val string, escapes bool) ([]story.Pos, bool) {
+	i, text := 0, len(got)-1 // the last entry marks the end
+	for _, r := range val {
+		if i >= text {
+			return nil, false
+		}
+		if got[i] != r && !(escapes && got[i] == 0) {
+			return nil, false
+		}
+		i++
+	}
+	return at[:i+1], true
+}
