@@ -49,20 +49,7 @@ func TestReportCallSitesUseRegisteredRules(t *testing.T) {
 		ast.Inspect(file, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.ValueSpec:
-				for i, name := range x.Names {
-					if i < len(x.Values) {
-						if id, ok := x.Values[i].(*ast.Ident); ok {
-							alias[name.Name] = id.Name
-						}
-						if u, ok := x.Values[i].(*ast.UnaryExpr); ok {
-							if cl, ok := u.X.(*ast.CompositeLit); ok {
-								if id, ok := cl.Type.(*ast.Ident); ok && id.Name == "Rule" {
-									declared[name.Name] = true
-								}
-							}
-						}
-					}
-				}
+				noteRuleDecls(x, declared, alias)
 			case *ast.CallExpr:
 				sel, ok := x.Fun.(*ast.SelectorExpr)
 				if !ok {
@@ -122,5 +109,25 @@ func TestReportCallSitesUseRegisteredRules(t *testing.T) {
 			t.Errorf("rule %+v: duplicate or incomplete", *r)
 		}
 		ids[r.ID] = true
+	}
+}
+
+// noteRuleDecls records the names a value spec binds to a &Rule{...}
+// literal (declared) or to another variable (alias).
+func noteRuleDecls(x *ast.ValueSpec, declared map[string]bool, alias map[string]string) {
+	for i, name := range x.Names {
+		if i >= len(x.Values) {
+			continue
+		}
+		if id, ok := x.Values[i].(*ast.Ident); ok {
+			alias[name.Name] = id.Name
+		}
+		if u, ok := x.Values[i].(*ast.UnaryExpr); ok {
+			if cl, ok := u.X.(*ast.CompositeLit); ok {
+				if id, ok := cl.Type.(*ast.Ident); ok && id.Name == "Rule" {
+					declared[name.Name] = true
+				}
+			}
+		}
 	}
 }
