@@ -110,7 +110,6 @@ func TestReaderLineLimit(t *testing.T) {
 	}
 }
 
-
 func TestReaderEmptyInputs(t *testing.T) {
 	for _, in := range []string{"", "\n", "  \n\t\n"} {
 		_, err := Verify(strings.NewReader(in), "x")

@@ -244,7 +244,6 @@ func nextMember(b []byte, i int, closing byte) (next int, done, ok bool) {
 	return skipSpace(b, i+1), false, true
 }
 
-
 // eachMember calls fn for every top-level member of the JSON object b, with
 // the raw key (without quotes, possibly escaped) and the raw value. It
 // reports false when b is not a valid object.
