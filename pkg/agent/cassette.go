@@ -17,6 +17,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/agentcall"
 	"kitsoki/internal/cassettehead"
 	"kitsoki/internal/duration"
 	"kitsoki/internal/jsonvalue"
@@ -36,7 +37,7 @@ import (
 // name of with.schema), call (the invoke's id:), verb, and any key of the
 // with: block. Episodes are tried top-down; a played episode is skipped
 // unless it has replay: any. Each match gets match_idx = the number of
-// earlier matches of that episode, and call_id = CallID(app_id,
+// earlier matches of that episode, and call_id = agentcall.ID(app_id,
 // "<episode>:<match_idx>").
 type Cassette struct {
 	Path       string
@@ -415,7 +416,7 @@ func (a *cassetteAgent) plan(req *AskRequest) (string, string, int, bool) {
 		return "", "", 0, false
 	}
 	idx := c.take(i)
-	c.pending[CassetteCallID(c.AppID, c.Episodes[i].ID, idx)] = planned{i, idx}
+	c.pending[agentcall.CassetteID(c.AppID, c.Episodes[i].ID, idx)] = planned{i, idx}
 	return c.AppID, c.Episodes[i].ID, idx, true
 }
 
@@ -460,7 +461,7 @@ func (a *cassetteAgent) Ask(ctx context.Context, req *AskRequest) (*AskResponse,
 		"transport":  "cassette",
 		"episode_id": ep.ID,
 		"match_idx":  idx,
-		"call_id":    CassetteCallID(c.AppID, ep.ID, idx),
+		"call_id":    agentcall.CassetteID(c.AppID, ep.ID, idx),
 	}
 	resp := &AskResponse{Meta: meta}
 	if ag := ep.Agent; ag != nil {

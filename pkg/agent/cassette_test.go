@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/agentcall"
 	"kitsoki/internal/testing/agenttest"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/story"
@@ -32,7 +33,7 @@ func TestCassetteReferenceThroughDispatch(t *testing.T) {
 		if string(res.Submission) != agenttest.ReferenceSubmission {
 			t.Fatalf("submission %s", res.Submission)
 		}
-		want := agent.CassetteCallID("conformance", "echo_ref", i)
+		want := agentcall.CassetteID("conformance", "echo_ref", i)
 		if res.CallID != want || res.EpisodeID != "echo_ref" || res.MatchIdx != i {
 			t.Fatalf("call %d: id=%s ep=%s idx=%d, want id %s", i, res.CallID, res.EpisodeID, res.MatchIdx, want)
 		}
@@ -188,7 +189,7 @@ func TestCassetteForEveryAlias(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.CallID != agent.CassetteCallID("bugfix", "once", 0) {
+	if res.CallID != agentcall.CassetteID("bugfix", "once", 0) {
 		t.Fatalf("cassette call id %s", res.CallID)
 	}
 	// agent.claude (injected) replays too; an undeclared alias is still an error.
@@ -302,7 +303,7 @@ func TestCassetteConcurrentReplayKeepsIdentity(t *testing.T) {
 					return
 				}
 				if res.Meta["match_idx"] != res.MatchIdx || res.Meta["call_id"] != res.CallID ||
-					res.CallID != agent.CassetteCallID("conformance", "echo_ref", res.MatchIdx) {
+					res.CallID != agentcall.CassetteID("conformance", "echo_ref", res.MatchIdx) {
 					t.Errorf("identity mixed up: %+v", res)
 				}
 				mu.Lock()

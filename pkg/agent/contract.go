@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"kitsoki/internal/agentcall"
 )
 
 // AskRequest is what kitsoki sends to a plugin: the params of subprocess
@@ -127,6 +129,12 @@ func (e *AskError) KindName() string { return string(e.Kind) }
 
 // Unwrap returns the underlying error, if any.
 func (e *AskError) Unwrap() error { return e.Underlying }
+
+// FailedCall returns CallID and Alias: the engine reads them through
+// agentcall.FailedCall, without importing this package.
+func (e *AskError) FailedCall() (callID, alias string) { return e.CallID, e.Alias }
+
+var _ agentcall.Failure = (*AskError)(nil)
 
 // Errorf builds an *AskError whose Detail is the formatted text.
 func Errorf(kind Kind, format string, args ...any) *AskError {

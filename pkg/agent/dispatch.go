@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"kitsoki/internal/agentcall"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/schema"
 )
@@ -24,7 +25,7 @@ type Call struct {
 	Turn      int64
 	StatePath string
 	// CallID overrides the derived id. Leave it empty: Dispatch derives
-	// CallID(appID, "<turn>:<state_path>:<seq>") with seq counting the calls
+	// agentcall.ID(appID, "<turn>:<state_path>:<seq>") with seq counting the calls
 	// of this session, turn and state, or the cassette key on replay.
 	CallID string
 	// Prompt is the fully rendered prompt text.
@@ -119,12 +120,12 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	res := &Result{Alias: alias}
 	if p, ok := t.(planner); ok && req.CallID == "" {
 		if app, ep, idx, ok := p.plan(req); ok {
-			req.CallID = CassetteCallID(app, ep, idx)
+			req.CallID = agentcall.CassetteID(app, ep, idx)
 			res.EpisodeID, res.MatchIdx = ep, idx
 		}
 	}
 	if req.CallID == "" {
-		req.CallID = LiveCallID(r.appID, c.Turn, c.StatePath, r.nextSeq(c.SessionID, c.Turn, c.StatePath))
+		req.CallID = agentcall.LiveID(r.appID, c.Turn, c.StatePath, r.nextSeq(c.SessionID, c.Turn, c.StatePath))
 	}
 	res.CallID = req.CallID
 	st.callID = req.CallID

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/agentcall"
 	"kitsoki/internal/testing/agenttest"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/story"
@@ -38,7 +39,7 @@ func TestDispatchHappyPath(t *testing.T) {
 	if string(res.Submission) != agenttest.ReferenceSubmission {
 		t.Fatalf("submission %s", res.Submission)
 	}
-	wantID := agent.LiveCallID("conformance", 1, "room", 0)
+	wantID := agentcall.LiveID("conformance", 1, "room", 0)
 	if res.CallID != wantID {
 		t.Fatalf("call id %s want %s", res.CallID, wantID)
 	}
@@ -105,8 +106,8 @@ func TestDispatchCallIDsAreDeterministicPerTurnAndState(t *testing.T) {
 	if strings.Join(a, ",") != strings.Join(b, ",") {
 		t.Fatalf("two identical runs gave different ids: %v vs %v", a, b)
 	}
-	want := []string{agent.LiveCallID("conformance", 1, "room", 0), agent.LiveCallID("conformance", 1, "room", 1),
-		agent.LiveCallID("conformance", 1, "hall", 0), agent.LiveCallID("conformance", 1, "room", 2)}
+	want := []string{agentcall.LiveID("conformance", 1, "room", 0), agentcall.LiveID("conformance", 1, "room", 1),
+		agentcall.LiveID("conformance", 1, "hall", 0), agentcall.LiveID("conformance", 1, "room", 2)}
 	if strings.Join(a, ",") != strings.Join(want, ",") {
 		t.Fatalf("ids %v want %v", a, want)
 	}

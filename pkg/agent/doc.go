@@ -8,7 +8,7 @@
 //
 // Dispatch, in order: build the request (rendered prompt, the schema's
 // bundled form, with:, a deep-copied read-only world, a soft deadline inside
-// the hard one, the deterministic [CallID]); report agent.call.start with the
+// the hard one, the deterministic call id of internal/agentcall); report agent.call.start with the
 // request as the plugin receives it (request_log.go); call the transport
 // under the hard deadline (defaultTimeout unless set; a late answer is
 // discarded and recorded); enforce the sub-event rules (namespace "<alias>.",
@@ -20,8 +20,10 @@
 // agent/post-return may veto after validation (kind hook_vetoed); hook
 // outcomes (hook.rewrote, hook.halted, hook.failed) go to the call's sink.
 //
-// Call ids: live calls use liveKey "<turn>:<state_path>:<seq>", cassette
-// replays cassetteKey "<episode>:<match_idx>". Secrets: everything leaving
+// Call ids (internal/agentcall, which the engine imports instead of this
+// package): live calls use the key "<turn>:<state_path>:<seq>", cassette
+// replays "<episode>:<match_idx>"; [AskError.FailedCall] gives the engine
+// a failed call's id and alias. Secrets: everything leaving
 // the registry passes its redactor (redact.go), and an answer is masked once
 // as Dispatch returns it, so what the engine binds, says and traces holds no
 // secret; raw, JSON-escaped and URL-encoded forms are matched; values under

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"kitsoki/internal/agentcall"
 	"kitsoki/internal/testing/storyload"
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/agent"
@@ -146,7 +147,7 @@ episodes:
 	if res.State != "failed" || len(res.Calls) != 1 || len(errorIDs) != 1 {
 		t.Fatalf("state %s, calls %+v, error events %v (err %v)", res.State, res.Calls, errorIDs, res.Err)
 	}
-	want := agent.CassetteCallID("seam", "bad_verdict", 0)
+	want := agentcall.CassetteID("seam", "bad_verdict", 0)
 	if errorIDs[0] != want || res.Calls[0].CallID != want {
 		t.Fatalf("trace call_id %s, summary %s, want both %s", errorIDs[0], res.Calls[0].CallID, want)
 	}

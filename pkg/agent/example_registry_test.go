@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"kitsoki/internal/agentcall"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
@@ -119,7 +120,7 @@ episodes:
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(string(res.Submission), res.CallID == agent.CassetteCallID("example", "approve_once", 0))
+	fmt.Println(string(res.Submission), res.CallID == agentcall.CassetteID("example", "approve_once", 0))
 	fmt.Println("left to play:", c.Remaining())
 	// Output:
 	// {"decision":"approve"} true

@@ -12,10 +12,16 @@ import (
 // pkg/agent/localllm and is wired in by the composition root), nor the
 // trace writer or the engine (events leave through Sink). The same check
 // run on localllm must find fetch and sidecar, so the check itself works.
+// Nor does the engine import this package.
 func TestImportRule(t *testing.T) {
 	forbidden := []string{"kitsoki/pkg/fetch", "kitsoki/pkg/sidecar", "kitsoki/pkg/trace", "kitsoki/pkg/engine", "kitsoki/pkg/agent/localllm"}
 	if got := reached(t, "kitsoki/pkg/agent", forbidden); len(got) > 0 {
 		t.Errorf("pkg/agent imports %v (directly or not); keep what needs them in another package (see doc.go)", got)
+	}
+	// The engine talks to agents through its AgentCaller and reads call
+	// ids and failed calls through internal/agentcall.
+	if got := reached(t, "kitsoki/pkg/engine", []string{"kitsoki/pkg/agent"}); len(got) > 0 {
+		t.Errorf("pkg/engine imports %v (directly or not); share what it needs through internal/agentcall", got)
 	}
 	if got := reached(t, "kitsoki/pkg/agent/localllm", forbidden); !slices.Contains(got, "kitsoki/pkg/fetch") || !slices.Contains(got, "kitsoki/pkg/sidecar") {
 		t.Errorf("the check does not see localllm's imports of fetch and sidecar: %v", got)

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"kitsoki/internal/agentcall"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/agent"
@@ -169,7 +170,7 @@ func (hc *HostCassette) Replay(ctx context.Context, c engine.ReplayCall) (engine
 		if appID == "" {
 			appID = c.AppID
 		}
-		out.CallID = agent.CassetteCallID(appID, ep.ID, idx)
+		out.CallID = agentcall.CassetteID(appID, ep.ID, idx)
 		out.Events = agentEvents(ep, out.CallID, idx, strings.TrimPrefix(c.Handler, "host.agent."))
 	}
 	if ep.Response.InfraError != "" {

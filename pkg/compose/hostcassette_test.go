@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"kitsoki/internal/agentcall"
 	"kitsoki/internal/testing/storyload"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/engine"
@@ -50,7 +51,7 @@ func TestHostCassetteReplaysAgentProbe(t *testing.T) {
 	if len(starts) != 3 {
 		t.Fatalf("%d agent.call.start", len(starts))
 	}
-	if starts[0].EpisodeID != "who_are_you_1" || starts[0].CallID != agent.CassetteCallID("agent-probe", "who_are_you_1", 0) || starts[0].Turn != 1 {
+	if starts[0].EpisodeID != "who_are_you_1" || starts[0].CallID != agentcall.CassetteID("agent-probe", "who_are_you_1", 0) || starts[0].Turn != 1 {
 		t.Errorf("start[0] = %+v", starts[0])
 	}
 	if n := len(sink.kinds(agent.EventCallComplete)); n != 3 {

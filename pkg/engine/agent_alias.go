@@ -1,11 +1,10 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
-	"kitsoki/pkg/agent"
+	"kitsoki/internal/agentcall"
 	"kitsoki/pkg/story"
 )
 
@@ -52,8 +51,7 @@ func aliasError(e *Effect, alias string, err error) error {
 	if e.agentTmpl == nil {
 		return err
 	}
-	var ae *agent.AskError
-	if errors.As(err, &ae) {
+	if _, _, ok := agentcall.FailedCall(err); ok {
 		return err
 	}
 	return fmt.Errorf("agent: %q rendered to %q: %w", e.Agent, alias, err)

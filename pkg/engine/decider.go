@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"kitsoki/pkg/agent"
+	"kitsoki/internal/agentcall"
 )
 
 // maxDeciderDepth caps how many gates the app-level decider passes in a
@@ -54,7 +54,7 @@ func (s *Session) decide(ctx context.Context) (bool, error) {
 	}
 	call := AgentCall{Verb: "decide", Alias: "agent.claude", Persona: d.Agent, Model: r.m.PersonaModels[d.Agent],
 		Prompt: rc.Prompt, SchemaPath: rc.SchemaPath, With: rc.With, World: r.world, SessionID: r.opts.SessionID,
-		Turn: r.turn, StatePath: state, CallID: agent.LiveCallID(r.m.AppID, r.turn, state+"#decider", 0), EffectID: "decider"}
+		Turn: r.turn, StatePath: state, CallID: agentcall.LiveID(r.m.AppID, r.turn, state+"#decider", 0), EffectID: "decider"}
 	ans, err := r.opts.Agents.CallAgent(ctx, call)
 	chosen, conf := "", 0.0
 	if err == nil {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"kitsoki/pkg/agent"
+	"kitsoki/internal/agentcall"
 	"kitsoki/pkg/host"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
@@ -125,10 +125,9 @@ func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, 
 		err = aliasError(e, alias, err)
 		// The summary names the call as the trace does: a cassette replay
 		// derives its id from the episode, not from the live key.
-		var ae *agent.AskError
-		if errors.As(err, &ae) && ae.CallID != "" {
-			r.noteAgent(ae.CallID, ae.Alias)
-			return nil, ae.CallID, err
+		if id, used, ok := agentcall.FailedCall(err); ok && id != "" {
+			r.noteAgent(id, used)
+			return nil, id, err
 		}
 		r.noteAgent(call.CallID, alias)
 		return nil, call.CallID, err
@@ -154,7 +153,7 @@ func (r *runner) agentCall(e *Effect, alias string, args map[string]any, rc *Ren
 	return AgentCall{
 		Verb: verb, Alias: alias, Persona: persona, Model: r.m.PersonaModels[persona], Prompt: rc.Prompt, SchemaPath: rc.SchemaPath,
 		With: args, World: r.world, SessionID: r.opts.SessionID, Turn: r.turn,
-		StatePath: r.cur.Path, CallID: agent.LiveCallID(r.m.AppID, r.turn, r.cur.Path, seq), EffectID: e.ID,
+		StatePath: r.cur.Path, CallID: agentcall.LiveID(r.m.AppID, r.turn, r.cur.Path, seq), EffectID: e.ID,
 		Timeout: e.Timeout,
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"kitsoki/internal/agentcall"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/schema"
@@ -348,7 +349,7 @@ func (r *evalRun) call(j job, ex Example) agent.Call {
 		With: with, World: r.rnd.World(), Persona: cs.Agent, Model: sp.Model, Timeout: r.opts.Timeout,
 	}
 	if r.cas == nil {
-		call.CallID = agent.CallID(r.regs[j.cand].AppID(), fmt.Sprintf("eval:%s:%d:%s:%d", d.Call, j.cand, ex.Name, j.rep))
+		call.CallID = agentcall.ID(r.regs[j.cand].AppID(), fmt.Sprintf("eval:%s:%d:%s:%d", d.Call, j.cand, ex.Name, j.rep))
 	}
 	return call
 }

@@ -96,8 +96,9 @@ func BenchmarkTraceStats(b *testing.B) {
 
 // BenchmarkTraceLarge streams generated traces of 100,000 and (with
 // KITSOKI_BENCH_LARGE=1) 1,000,000 events from disk through verify, stats,
-// timeline and OTLP export and reports the peak heap: it stays flat as the
-// trace grows tenfold. The 1M case writes ~210 MB; run it with
+// timeline and OTLP export, with the fast line decoder on and off
+// (FastDecodeEnv), and reports the peak heap: it stays flat as the trace
+// grows tenfold. The 1M case writes ~210 MB; run it with
 // KITSOKI_BENCH_LARGE=1 go test -run '^$' -bench TraceLarge -benchtime 1x ./pkg/trace
 func BenchmarkTraceLarge(b *testing.B) {
 	sizes := []int{100_000}
@@ -127,38 +128,46 @@ func BenchmarkTraceLarge(b *testing.B) {
 			}},
 			{"otlp", func(r io.Reader) error { return ExportOTLP(r, p, io.Discard, OTLPOptions{}) }},
 		} {
-			b.Run(fmt.Sprintf("%s/%dk", job.name, events/1000), func(b *testing.B) {
-				b.SetBytes(st.Size())
-				var peak uint64
-				stop := make(chan struct{})
-				done := make(chan struct{})
-				go func() { // sample the heap while the job runs
-					defer close(done)
-					var ms runtime.MemStats
-					for {
-						runtime.ReadMemStats(&ms)
-						peak = max(peak, ms.HeapInuse)
-						select {
-						case <-stop:
-							return
-						case <-time.After(20 * time.Millisecond):
-						}
-					}
-				}()
-				for i := 0; i < b.N; i++ {
-					f, err := os.Open(p)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if err := job.run(f); err != nil {
-						b.Fatal(err)
-					}
-					f.Close()
-				}
-				close(stop)
-				<-done
-				b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
-			})
+			for _, dec := range []struct{ name, env string }{{"fast", "1"}, {"json", "0"}} {
+				b.Run(fmt.Sprintf("%s/%dk/%s", job.name, events/1000, dec.name), func(b *testing.B) {
+					b.Setenv(FastDecodeEnv, dec.env)
+					benchLargeJob(b, p, st.Size(), job.run)
+				})
+			}
 		}
 	}
+}
+
+// benchLargeJob runs one job of BenchmarkTraceLarge on the trace at p.
+func benchLargeJob(b *testing.B, p string, size int64, run func(r io.Reader) error) {
+	b.SetBytes(size)
+	var peak uint64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() { // sample the heap while the job runs
+		defer close(done)
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapInuse)
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}()
+	for i := 0; i < b.N; i++ {
+		f, err := os.Open(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := run(f); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+	}
+	close(stop)
+	<-done
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 }

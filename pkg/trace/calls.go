@@ -227,7 +227,7 @@ func submissionOf(resp json.RawMessage) json.RawMessage {
 // Members of an unexpected type are left empty.
 func decodeAgentPayload(raw []byte, p *agentPayload, keepPrompt bool) {
 	str := func(v []byte, dst *string) {
-		if s, ok := parseString(v, nil, false); ok {
+		if s, ok := parseString(v); ok {
 			*dst = s
 		}
 	}

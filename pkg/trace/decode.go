@@ -2,9 +2,26 @@ package trace
 
 import (
 	"encoding/json"
+	"errors"
+	"os"
 	"strings"
 	"time"
 )
+
+// FastDecodeEnv is the environment variable that turns the fast line
+// decoder off: with KITSOKI_TRACE_FASTDECODE=0 (or false, off, no) every
+// reader decodes every line with encoding/json alone. It is read when a
+// Reader is made (no process-wide state for tests to reset).
+const FastDecodeEnv = "KITSOKI_TRACE_FASTDECODE"
+
+// fastDecodeOff reports whether FastDecodeEnv turns the fast decoder off.
+func fastDecodeOff() bool {
+	switch strings.ToLower(os.Getenv(FastDecodeEnv)) {
+	case "0", "false", "off", "no":
+		return true
+	}
+	return false
+}
 
 // Field bits of the known top-level keys, for duplicate detection.
 const (
@@ -26,7 +43,7 @@ var knownKeys = [...]string{"turn", "seq", "ts", "kind", "state_path", "parent_t
 // members have their usual types. It returns ok=false whenever the line is
 // invalid or unusual; the caller then uses slowDecode for the exact error or
 // the exact encoding/json semantics. payload aliases b.
-func fastDecode(b []byte, ev *Event, in *interner) (payload []byte, ok bool) {
+func fastDecode(b []byte, ev *Event) (payload []byte, ok bool) {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return nil, false
@@ -56,7 +73,7 @@ func fastDecode(b []byte, ev *Event, in *interner) (payload []byte, ok bool) {
 			return nil, false
 		}
 		val := b[i:vend]
-		bit, ok := decodeMember(key, val, ev, in)
+		bit, ok := decodeMember(key, val, ev)
 		switch {
 		case !ok || seen&bit != 0:
 			return nil, false // or a duplicate key: encoding/json keeps the last
@@ -78,7 +95,7 @@ func fastDecode(b []byte, ev *Event, in *interner) (payload []byte, ok bool) {
 // and returns that field's bit (0 for a key the event does not have);
 // false when the value is not of the usual type, or key differs from a
 // known one only in case (encoding/json matches keys case-insensitively).
-func decodeMember(key, val []byte, ev *Event, in *interner) (int, bool) {
+func decodeMember(key, val []byte, ev *Event) (int, bool) {
 	switch string(key) {
 	case "turn":
 		return fTurn, setInt(&ev.Turn, val)
@@ -91,7 +108,7 @@ func decodeMember(key, val []byte, ev *Event, in *interner) (int, bool) {
 	case "ts":
 		return fTS, decodeTS(val, &ev.TS)
 	case "kind", "state_path", "call_id", "episode_id":
-		s, ok := parseString(val, in, key[0] != 'c')
+		s, ok := parseString(val)
 		switch key[0] {
 		case 'k':
 			ev.Kind = s
@@ -125,15 +142,11 @@ func setInt(dst *int, val []byte) bool {
 	return ok
 }
 
-// decodeTS sets *dst from a quoted timestamp: the writer's forms without
-// allocating, any other through time.Time's own decoding.
+// decodeTS sets *dst from a quoted timestamp, through time.Time's own
+// decoding.
 func decodeTS(val []byte, dst *time.Time) bool {
 	if val[0] != '"' {
 		return false
-	}
-	if t, ok := parseTS(val); ok {
-		*dst = t
-		return true
 	}
 	var t time.Time
 	if err := t.UnmarshalJSON(val); err != nil {
@@ -166,7 +179,9 @@ func parseInt(v []byte) (int, bool) {
 	return n, true
 }
 
-func parseString(v []byte, in *interner, intern bool) (string, bool) {
+// parseString reads a JSON string value; escapes and non-ASCII text go
+// through encoding/json.
+func parseString(v []byte) (string, bool) {
 	if len(v) < 2 || v[0] != '"' {
 		return "", false
 	}
@@ -180,10 +195,25 @@ func parseString(v []byte, in *interner, intern bool) (string, bool) {
 			return s, true
 		}
 	}
-	if intern && in != nil {
-		return in.get(inner), true
-	}
 	return string(inner), true
+}
+
+// decodeLine decodes event line n with encoding/json alone and applies the
+// rules a line can break on its own: valid JSON, no second session.header,
+// members of the event's types. It is the reader's path when the fast
+// decoder declines a line or is switched off.
+func (r *Reader) decodeLine(n int, line []byte, ev *Event) ([]byte, error) {
+	payload, err := slowDecode(line, ev)
+	if se := (*json.SyntaxError)(nil); errors.As(err, &se) {
+		return nil, r.corrupt(n, RuleJSON, err, "line %d is not valid JSON: %v", n, err)
+	}
+	if (err != nil || ev.Kind == headerKind) && probeKind(line) == headerKind {
+		return nil, r.corrupt(n, RuleDuplicateHeader, nil, "duplicate session.header at line %d", n)
+	}
+	if err != nil {
+		return nil, r.corrupt(n, RuleUnmarshal, err, "line %d: unmarshal event: %v", n, err)
+	}
+	return payload, nil
 }
 
 // slowDecode decodes an event line with encoding/json, whose error text the

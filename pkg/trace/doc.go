@@ -19,4 +19,12 @@
 // read once per Reader; [ReadOptions].BlobPreview reads just a blob's first
 // bytes for readers that clip values, so a trace naming one large blob
 // many times costs that blob's size at most.
+//
+// Event lines are decoded by fastDecode (decode.go over scan.go's JSON
+// scanner), which takes only the lines it can decode exactly as
+// encoding/json would and hands every other line to encoding/json, whose
+// error text the read-time messages quote. [FastDecodeEnv]
+// (KITSOKI_TRACE_FASTDECODE=0) turns it off; fastdecode_test.go and
+// FuzzDecodeLine read traces both ways and require the same events and
+// errors. BenchmarkTraceLarge measures both.
 package trace

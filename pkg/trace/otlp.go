@@ -277,11 +277,11 @@ func startProvider(p any) string {
 	eachMember(raw, func(key, val []byte) {
 		switch string(key) {
 		case "provider":
-			provider, _ = parseString(val, nil, false)
+			provider, _ = parseString(val)
 		case "alias":
-			alias, _ = parseString(val, nil, false)
+			alias, _ = parseString(val)
 		case "agent":
-			agent, _ = parseString(val, nil, false)
+			agent, _ = parseString(val)
 		}
 	})
 	if provider != "" {
@@ -350,9 +350,9 @@ func hostFields(p any) (ns, errText string) {
 	eachMember(raw, func(key, val []byte) {
 		switch string(key) {
 		case "namespace":
-			ns, _ = parseString(val, nil, false)
+			ns, _ = parseString(val)
 		case "error":
-			errText, _ = parseString(val, nil, false)
+			errText, _ = parseString(val)
 		}
 	})
 	return ns, errText

@@ -54,8 +54,7 @@ type Reader struct {
 	err      error
 	long     []byte
 	n        int64
-	in       interner
-	slab     slab
+	fast     bool      // the fast line decoder is on (FastDecodeEnv)
 	side     *sidecars // the trace's agent-prompts/ files, read once each
 }
 
@@ -67,7 +66,7 @@ func NewReader(r io.Reader, opt ReadOptions) *Reader {
 	if opt.Name == "" {
 		opt.Name = "-"
 	}
-	return &Reader{br: bufio.NewReaderSize(r, 256<<10), opt: opt}
+	return &Reader{br: bufio.NewReaderSize(r, 256<<10), opt: opt, fast: !fastDecodeOff()}
 }
 
 // OpenFile opens the trace at path for streaming; Close closes the file.
@@ -193,12 +192,10 @@ func (r *Reader) Header() (Header, error) {
 		Story         string    `json:"story"`
 		Generator     string    `json:"generator"`
 	}
-	if !validJSON(line) {
-		if err := json.Unmarshal(line, new(any)); err != nil {
+	if err := json.Unmarshal(line, &h); err != nil {
+		if se := (*json.SyntaxError)(nil); errors.As(err, &se) {
 			return Header{}, r.corrupt(1, RuleHeaderJSON, err, "line 1 is not valid JSON: %v", err)
 		}
-	}
-	if err := json.Unmarshal(line, &h); err != nil {
 		if k := probeKind(line); k != headerKind {
 			return Header{}, r.corrupt(1, RuleHeaderKind, err, "trace missing session.header on line 1 (got kind=%q)", k)
 		}
@@ -246,20 +243,15 @@ func (r *Reader) Next() (Event, error) {
 	}
 	n := r.ord
 	var ev Event
-	payload, ok := fastDecode(line, &ev, &r.in)
-	if !ok {
+	var payload []byte
+	fast := false
+	if r.fast {
+		payload, fast = fastDecode(line, &ev)
+	}
+	if !fast {
 		ev = Event{}
-		if !validJSON(line) {
-			if err := json.Unmarshal(line, new(any)); err != nil {
-				return Event{}, r.corrupt(n, RuleJSON, err, "line %d is not valid JSON: %v", n, err)
-			}
-		}
-		if probeKind(line) == headerKind {
-			return Event{}, r.corrupt(n, RuleDuplicateHeader, nil, "duplicate session.header at line %d", n)
-		}
-		payload, err = slowDecode(line, &ev)
-		if err != nil {
-			return Event{}, r.corrupt(n, RuleUnmarshal, err, "line %d: unmarshal event: %v", n, err)
+		if payload, err = r.decodeLine(n, line, &ev); err != nil {
+			return Event{}, err
 		}
 	} else if ev.Kind == headerKind {
 		return Event{}, r.corrupt(n, RuleDuplicateHeader, nil, "duplicate session.header at line %d", n)
@@ -282,7 +274,10 @@ func (r *Reader) Next() (Event, error) {
 			ev.Payload = json.RawMessage(full)
 			return ev, nil
 		}
-		ev.Payload = json.RawMessage(r.slab.clone(payload))
+		if fast { // the fast decoder's payload aliases the line buffer
+			payload = bytes.Clone(payload)
+		}
+		ev.Payload = json.RawMessage(payload)
 	}
 	return ev, nil
 }

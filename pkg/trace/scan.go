@@ -244,17 +244,6 @@ func nextMember(b []byte, i int, closing byte) (next int, done, ok bool) {
 	return skipSpace(b, i+1), false, true
 }
 
-// validJSON reports whether b holds exactly one JSON value (with optional
-// surrounding space).
-func validJSON(b []byte) bool {
-	i := skipSpace(b, 0)
-	i, ok := skipValue(b, i, 0)
-	if !ok {
-		return false
-	}
-	return skipSpace(b, i) == len(b)
-}
-
 // eachMember calls fn for every top-level member of the JSON object b, with
 // the raw key (without quotes, possibly escaped) and the raw value. It
 // reports false when b is not a valid object.

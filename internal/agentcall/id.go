@@ -1,0 +1,28 @@
+package agentcall
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+)
+
+// ID derives the deterministic call id of an agent call: the first 16
+// lowercase hex characters of sha256("agent-call:" + appID + ":" + key).
+// The same run yields the same ids; the plugin receives the id the trace uses.
+func ID(appID, key string) string {
+	sum := sha256.Sum256([]byte("agent-call:" + appID + ":" + key))
+	return hex.EncodeToString(sum[:8])
+}
+
+// LiveID is the call id of a live call: ID with the key
+// "<turn>:<state_path>:<seq>", where seq counts the agent calls made in that
+// turn and state (from 0).
+func LiveID(appID string, turn int64, statePath string, seq int) string {
+	return ID(appID, strconv.FormatInt(turn, 10)+":"+statePath+":"+strconv.Itoa(seq))
+}
+
+// CassetteID is the call id of a cassette replay: ID with the key
+// "<episodeID>:<matchIdx>".
+func CassetteID(appID, episodeID string, matchIdx int) string {
+	return ID(appID, episodeID+":"+strconv.Itoa(matchIdx))
+}
