@@ -1,0 +1,38 @@
+package flowtest
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+)
+
+// The runner parses a host_cassette once and each fixture replays its own
+// fork: a fixture run many times in one run (-j 1 and -j 2) finds its
+// play-once episode unplayed every time.
+func TestRunnerCassetteForkPerFixture(t *testing.T) {
+	app := filepath.Join("testdata", "upstream", "probe5", "app.yaml")
+	files, _, err := Discover([]string{app}, filepath.Join(filepath.Dir(app), "flows", "k1.yaml"), false, nil)
+	if err != nil || len(files) != 1 || len(files[0].Fixtures) != 1 {
+		t.Fatalf("discover: %v %d", err, len(files))
+	}
+	one := files[0].Fixtures[0]
+	many := &File{Story: one.Story}
+	for range 4 {
+		many.Fixtures = append(many.Fixtures, one)
+	}
+	for _, jobs := range []int{1, 2} {
+		r := NewRunner(Options{Jobs: jobs})
+		rs := r.Run(context.Background(), []*File{many})
+		if len(rs) != 4 {
+			t.Fatalf("-j %d: ran %d of 4 (%s)", jobs, len(rs), app)
+		}
+		for i, res := range rs {
+			if !res.Passed() {
+				t.Fatalf("-j %d: run %d failed: %+v %+v", jobs, i, res.Fatal, res.Failures)
+			}
+		}
+		if n := len(r.cassettes.m); n != 2 {
+			t.Fatalf("-j %d: %d cassettes parsed, want 2 (host and agent views of one file)", jobs, n)
+		}
+	}
+}
