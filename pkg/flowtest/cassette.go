@@ -66,30 +66,35 @@ func (cs *cassettes) hostCassette(path string) (*compose.HostCassette, error) {
 
 // httpCassette is a fork of the starlark_http_cassette at path.
 func (cs *cassettes) httpCassette(path string) (*host.HTTPCassette, error) {
-	v, err := cs.parsed("http", path, func() (any, error) {
-		data, err := readBounded(path)
-		if err != nil {
-			return nil, err
-		}
-		return host.ParseHTTPCassette(path, data)
-	})
+	c, err := parsedFile(cs, "http", path, host.ParseHTTPCassette)
 	if err != nil {
 		return nil, err
 	}
-	return v.(*host.HTTPCassette).Fork(), nil
+	return c.Fork(), nil
 }
 
 // inspectCassette is a fork of the starlark_inspect_cassette at path.
 func (cs *cassettes) inspectCassette(path string) (*host.InspectCassette, error) {
-	v, err := cs.parsed("inspect", path, func() (any, error) {
+	c, err := parsedFile(cs, "inspect", path, host.ParseInspectCassette)
+	if err != nil {
+		return nil, err
+	}
+	return c.Fork(), nil
+}
+
+// parsedFile is the file at path, read within the fixture size limit and
+// parsed by parse, once per (kind, path).
+func parsedFile[T any](cs *cassettes, kind, path string, parse func(string, []byte) (T, error)) (T, error) {
+	v, err := cs.parsed(kind, path, func() (any, error) {
 		data, err := readBounded(path)
 		if err != nil {
 			return nil, err
 		}
-		return host.ParseInspectCassette(path, data)
+		return parse(path, data)
 	})
 	if err != nil {
-		return nil, err
+		var zero T
+		return zero, err
 	}
-	return v.(*host.InspectCassette).Fork(), nil
+	return v.(T), nil
 }

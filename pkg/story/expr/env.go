@@ -21,35 +21,14 @@ var compileEnv = func() map[string]any {
 // withRoots returns env with an empty map for every root env lacks, so that
 // `world.x` on an absent world is nil rather than an error. env itself is
 // never modified; it is returned as is when nothing is missing.
-func withRoots(env Env) Env {
-	missing := false
-	for _, r := range roots {
-		if _, ok := env[r]; !ok {
-			missing = true
-			break
-		}
-	}
-	if !missing {
-		return env
-	}
-	out := make(Env, len(env)+len(roots))
-	for k, v := range env {
-		out[k] = v
-	}
-	for _, r := range roots {
-		if _, ok := out[r]; !ok {
-			out[r] = map[string]any{}
-		}
-	}
-	return out
-}
+func withRoots(env Env) Env { return withNeeded(env, roots, false) }
 
 // withNeeded is withRoots for a program that reads only the roots in
 // need: env is copied only when one of them is missing. all (the program
 // reads $env itself) means every root.
 func withNeeded(env Env, need []string, all bool) Env {
 	if all {
-		return withRoots(env)
+		need = roots
 	}
 	for _, r := range need {
 		if _, ok := env[r]; !ok {
