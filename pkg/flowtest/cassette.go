@@ -8,9 +8,9 @@ import (
 	"kitsoki/pkg/host"
 )
 
-// cassettes parses each cassette a run's fixtures name once (per kind and
-// path) and hands every fixture a fork: the parsed episodes shared, the
-// replay state its own. It lives in the Runner; a parse error is kept
+// cassettes parses each cassette (and recording) a run's fixtures name
+// once (per kind and path) and hands every fixture a fork: the parsed
+// episodes shared, the replay state its own. It lives in the Runner; a parse error is kept
 // and given to every fixture naming the file.
 type cassettes struct {
 	mu sync.Mutex
@@ -62,6 +62,16 @@ func (cs *cassettes) hostCassette(path string) (*compose.HostCassette, error) {
 		return nil, err
 	}
 	return v.(*compose.HostCassette).Fork(), nil
+}
+
+// recording is the recording at path, parsed once per run and shared:
+// fixtures only look entries up (Recording.Lookup) and copy their slots.
+func (cs *cassettes) recording(path string) (*Recording, error) {
+	v, err := cs.parsed("recording", path, func() (any, error) { return loadRecording(path) })
+	if err != nil {
+		return nil, err
+	}
+	return v.(*Recording), nil
 }
 
 // httpCassette is a fork of the starlark_http_cassette at path.

@@ -36,3 +36,34 @@ func TestRunnerCassetteForkPerFixture(t *testing.T) {
 		}
 	}
 }
+
+// A recording is parsed once per run and shared by the fixtures naming it;
+// each still routes its inputs through it.
+func TestRunnerRecordingParsedOnce(t *testing.T) {
+	app := filepath.Join("testdata", "upstream", "probe3", "app.yaml")
+	files, _, err := Discover([]string{app}, filepath.Join(filepath.Dir(app), "flows", "h01_hit.yaml"), false, nil)
+	if err != nil || len(files) != 1 || len(files[0].Fixtures) != 1 {
+		t.Fatalf("discover: %v %d", err, len(files))
+	}
+	one := files[0].Fixtures[0]
+	many := &File{Story: one.Story, Fixtures: []*Fixture{one, one, one}}
+	r := NewRunner(Options{Jobs: 2})
+	rs := r.Run(context.Background(), []*File{many})
+	if len(rs) != 3 {
+		t.Fatalf("ran %d of 3", len(rs))
+	}
+	for i, res := range rs {
+		if !res.Passed() {
+			t.Fatalf("run %d failed: %+v %+v", i, res.Fatal, res.Failures)
+		}
+	}
+	n := 0
+	for k := range r.cassettes.m {
+		if k.kind == "recording" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d recordings parsed, want 1", n)
+	}
+}

@@ -199,7 +199,7 @@ func (fr *fixtureRun) loadRecording() bool {
 			return false
 		}
 	}
-	rec, err := loadRecording(full)
+	rec, err := fr.r.cassettes.recording(full)
 	if err != nil {
 		fr.recordingProblem(fx.at("recording"), "%v", err)
 		if fr.res.Flow.Skipped {
