@@ -10,12 +10,7 @@ import (
 // fork: a fixture run many times in one run (-j 1 and -j 2) finds its
 // play-once episode unplayed every time.
 func TestRunnerCassetteForkPerFixture(t *testing.T) {
-	app := filepath.Join("testdata", "upstream", "probe5", "app.yaml")
-	files, _, err := Discover([]string{app}, filepath.Join(filepath.Dir(app), "flows", "k1.yaml"), false, nil)
-	if err != nil || len(files) != 1 || len(files[0].Fixtures) != 1 {
-		t.Fatalf("discover: %v %d", err, len(files))
-	}
-	one := files[0].Fixtures[0]
+	one := probeFixture(t, "probe5", "k1.yaml")
 	many := &File{Story: one.Story}
 	for range 4 {
 		many.Fixtures = append(many.Fixtures, one)
@@ -24,7 +19,7 @@ func TestRunnerCassetteForkPerFixture(t *testing.T) {
 		r := NewRunner(Options{Jobs: jobs})
 		rs := r.Run(context.Background(), []*File{many})
 		if len(rs) != 4 {
-			t.Fatalf("-j %d: ran %d of 4 (%s)", jobs, len(rs), app)
+			t.Fatalf("-j %d: ran %d of 4", jobs, len(rs))
 		}
 		for i, res := range rs {
 			if !res.Passed() {
@@ -40,12 +35,7 @@ func TestRunnerCassetteForkPerFixture(t *testing.T) {
 // A recording is parsed once per run and shared by the fixtures naming it;
 // each still routes its inputs through it.
 func TestRunnerRecordingParsedOnce(t *testing.T) {
-	app := filepath.Join("testdata", "upstream", "probe3", "app.yaml")
-	files, _, err := Discover([]string{app}, filepath.Join(filepath.Dir(app), "flows", "h01_hit.yaml"), false, nil)
-	if err != nil || len(files) != 1 || len(files[0].Fixtures) != 1 {
-		t.Fatalf("discover: %v %d", err, len(files))
-	}
-	one := files[0].Fixtures[0]
+	one := probeFixture(t, "probe3", "h01_hit.yaml")
 	many := &File{Story: one.Story, Fixtures: []*Fixture{one, one, one}}
 	r := NewRunner(Options{Jobs: 2})
 	rs := r.Run(context.Background(), []*File{many})
@@ -66,4 +56,15 @@ func TestRunnerRecordingParsedOnce(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("%d recordings parsed, want 1", n)
 	}
+}
+
+// probeFixture is the one fixture of testdata/upstream/<probe>/flows/<file>.
+func probeFixture(t *testing.T, probe, file string) *Fixture {
+	t.Helper()
+	app := filepath.Join("testdata", "upstream", probe, "app.yaml")
+	files, _, err := Discover([]string{app}, filepath.Join(filepath.Dir(app), "flows", file), false, nil)
+	if err != nil || len(files) != 1 || len(files[0].Fixtures) != 1 {
+		t.Fatalf("discover %s/%s: %v, %d files", probe, file, err, len(files))
+	}
+	return files[0].Fixtures[0]
 }
