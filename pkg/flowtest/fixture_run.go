@@ -199,7 +199,7 @@ func (fr *fixtureRun) loadRecording() bool {
 			return false
 		}
 	}
-	rec, err := loadRecording(full)
+	rec, err := fr.r.cassettes.recording(full)
 	if err != nil {
 		fr.recordingProblem(fx.at("recording"), "%v", err)
 		if fr.res.Flow.Skipped {
@@ -219,7 +219,7 @@ func (fr *fixtureRun) loadCassettes() bool {
 		if !in {
 			return false
 		}
-		hc, err := compose.LoadHostCassette(full)
+		hc, err := fr.r.cassettes.hostCassette(full)
 		if err != nil {
 			fr.fatal(fx.at("host_cassette"), "host_cassette: %v", err)
 			return false
@@ -232,11 +232,8 @@ func (fr *fixtureRun) loadCassettes() bool {
 		if !in {
 			return false
 		}
-		data, err := readBounded(full)
-		if err == nil {
-			star.HTTPCassette, err = host.ParseHTTPCassette(full, data)
-		}
-		if err != nil {
+		var err error
+		if star.HTTPCassette, err = fr.r.cassettes.httpCassette(full); err != nil {
 			fr.fatal(fx.at("starlark_http_cassette"), "starlark_http_cassette: %v", err)
 			return false
 		}
@@ -246,11 +243,8 @@ func (fr *fixtureRun) loadCassettes() bool {
 		if !in {
 			return false
 		}
-		data, err := readBounded(full)
-		if err == nil {
-			star.Inspect, err = host.ParseInspectCassette(full, data)
-		}
-		if err != nil {
+		var err error
+		if star.Inspect, err = fr.r.cassettes.inspectCassette(full); err != nil {
 			fr.fatal(fx.at("starlark_inspect_cassette"), "starlark_inspect_cassette: %v", err)
 			return false
 		}
@@ -426,7 +420,7 @@ func (fr *fixtureRun) agents(sink engine.Sink) (engine.AgentCaller, func(), erro
 	if fr.fx.HostCassette == "" || fr.legacy {
 		return none, func() {}, nil
 	}
-	cas, err := loadAgentCassette(fr.rel(fr.fx.HostCassette))
+	cas, err := fr.r.cassettes.agentCassette(fr.rel(fr.fx.HostCassette))
 	if err != nil {
 		return nil, nil, fmt.Errorf("host_cassette: %v", err)
 	}

@@ -85,6 +85,9 @@ type Runner struct {
 	// scripts: host.starlark.run's compiled scripts, shared by the
 	// fixtures of the run.
 	scripts *host.ScriptCache
+	// cassettes: the fixtures' cassettes, parsed once each; every fixture
+	// replays a fork.
+	cassettes cassettes
 }
 
 type storyEntry struct {

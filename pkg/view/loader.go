@@ -30,6 +30,7 @@ type dirLoader struct {
 	strs    map[string]compiled
 	files   map[string]compiled
 	layouts map[string]compiled
+	found   map[string]string // view file name -> the path viewFile found
 }
 
 type compiled struct {
@@ -64,7 +65,7 @@ func (r *Renderer) loader(dir string) *dirLoader {
 			ns["@shared"] = append(ns["@shared"], d)
 		}
 	}
-	dl := &dirLoader{dir: dir, dirs: dirs, ns: ns, l: l, cycles: map[string]error{}, strs: map[string]compiled{}, files: map[string]compiled{}, layouts: map[string]compiled{}}
+	dl := &dirLoader{dir: dir, dirs: dirs, ns: ns, l: l, cycles: map[string]error{}, found: map[string]string{}, strs: map[string]compiled{}, files: map[string]compiled{}, layouts: map[string]compiled{}}
 	r.loaders[dir] = dl
 	return dl
 }
@@ -119,11 +120,20 @@ func (dl *dirLoader) viewFile(name string, pos story.Pos, state, what string) (s
 	if name == "" || filepath.IsAbs(name) || strings.HasPrefix(filepath.ToSlash(filepath.Clean(filepath.FromSlash(name))), "../") {
 		return "", &Error{Pos: pos, State: state, What: what, Msg: "view file " + quote(name) + " must be a relative path inside the story's views/ directory"}
 	}
+	dl.mu.Lock()
+	p, ok := dl.found[name]
+	dl.mu.Unlock()
+	if ok {
+		return p, nil // found once per run, as its compiled template is kept
+	}
 	var tried []string
 	for _, d := range searchDirs(dl) {
 		p := filepath.Join(d, filepath.FromSlash(name))
 		tried = append(tried, p)
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			dl.mu.Lock()
+			dl.found[name] = p
+			dl.mu.Unlock()
 			return p, nil
 		}
 	}

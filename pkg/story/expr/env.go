@@ -1,5 +1,7 @@
 package expr
 
+import "github.com/expr-lang/expr/ast"
+
 // Env is the evaluation environment: root name -> value. The roots a guard
 // may reach into are world, slots, event, run, args, menu, item, proposal,
 // inbox, workspace and result; pongo2 templates also see state and the view
@@ -19,25 +21,76 @@ var compileEnv = func() map[string]any {
 // withRoots returns env with an empty map for every root env lacks, so that
 // `world.x` on an absent world is nil rather than an error. env itself is
 // never modified; it is returned as is when nothing is missing.
-func withRoots(env Env) Env {
-	missing := false
-	for _, r := range roots {
+func withRoots(env Env) Env { return withNeeded(env, roots, false) }
+
+// withNeeded is withRoots for a program that reads only the roots in
+// need: env is copied only when one of them is missing. all (the program
+// reads $env itself) means every root.
+func withNeeded(env Env, need []string, all bool) Env {
+	if all {
+		need = roots
+	}
+	for _, r := range need {
 		if _, ok := env[r]; !ok {
-			missing = true
-			break
+			out := make(Env, len(env)+len(need))
+			for k, v := range env {
+				out[k] = v
+			}
+			for _, r := range need {
+				if _, ok := out[r]; !ok {
+					out[r] = map[string]any{}
+				}
+			}
+			return out
 		}
 	}
-	if !missing {
-		return env
-	}
-	out := make(Env, len(env)+len(roots))
-	for k, v := range env {
-		out[k] = v
-	}
-	for _, r := range roots {
-		if _, ok := out[r]; !ok {
-			out[r] = map[string]any{}
-		}
-	}
-	return out
+	return env
 }
+
+// rootUse collects the roots a compiled program names; all is set when
+// it reads $env other than as a bare-name lookup's argument (which reads
+// only names that are not roots).
+type rootUse struct {
+	isRoot map[string]bool
+	seen   map[string]bool
+	need   []string
+	all    bool
+	lookup map[ast.Node]bool // the $env arguments of bare-name lookups
+}
+
+func (u *rootUse) Visit(n *ast.Node) {
+	switch t := (*n).(type) {
+	case *ast.CallNode:
+		if id, ok := t.Callee.(*ast.IdentifierNode); ok && id.Value == undefFn && len(t.Arguments) > 0 {
+			u.lookup[t.Arguments[0]] = true
+		}
+	case *ast.IdentifierNode:
+		switch {
+		case t.Value == "$env":
+			if !u.lookup[t] {
+				u.all = true
+			}
+		case u.isRoot[t.Value] && !u.seen[t.Value]:
+			u.seen[t.Value] = true
+			u.need = append(u.need, t.Value)
+		}
+	}
+}
+
+// usedRoots returns the roots the program tree names (each once) and
+// whether it reads $env as a whole.
+func usedRoots(node ast.Node) (need []string, all bool) {
+	u := &rootUse{isRoot: rootSet, seen: map[string]bool{}, lookup: map[ast.Node]bool{}}
+	// A call is visited after its arguments: mark the lookups first.
+	ast.Walk(&node, visitFunc(func(n *ast.Node) {
+		if _, ok := (*n).(*ast.CallNode); ok {
+			u.Visit(n)
+		}
+	}))
+	ast.Walk(&node, u)
+	return u.need, u.all
+}
+
+type visitFunc func(*ast.Node)
+
+func (f visitFunc) Visit(n *ast.Node) { f(n) }

@@ -83,6 +83,10 @@ type Program struct {
 	src   string
 	guard bool
 	prog  *vm.Program
+	// need: the roots the program names, each filled with an empty map
+	// when the env lacks it (allRoots: it reads $env, so every root).
+	need     []string
+	allRoots bool
 }
 
 // Source returns the expression text the program was compiled from.
@@ -124,7 +128,9 @@ func compile(src string, guard bool) (p *Program, err error) {
 		}
 		return nil, e
 	}
-	return &Program{src: src, guard: guard, prog: prog}, nil
+	p = &Program{src: src, guard: guard, prog: prog}
+	p.need, p.allRoots = usedRoots(prog.Node())
+	return p, nil
 }
 
 // lenPatch rewrites len(x) to len(x ?? []) so len(nil) is 0.
@@ -153,7 +159,7 @@ func (p *Program) Eval(env Env) (out any, err error) {
 			out, err = nil, &Error{Kind: KindEval, Msg: fmt.Sprintf("expr eval %q: internal error: %s", p.src, plainText(fmt.Sprint(r))), Src: p.src}
 		}
 	}()
-	v, rerr := expr.Run(p.prog, withRoots(env))
+	v, rerr := expr.Run(p.prog, withNeeded(env, p.need, p.allRoots))
 	if rerr != nil {
 		return nil, evalError(p.src, rerr)
 	}

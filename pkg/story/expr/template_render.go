@@ -25,7 +25,8 @@ func (t *Template) Render(env Env) (out any, err error) {
 	}
 	var b strings.Builder
 	steps := 0
-	if err := renderNodes(&b, t.nodes, withRoots(env), &steps, t.src); err != nil {
+	// Each program fills the roots it names (Program.Eval): env is not copied here.
+	if err := renderNodes(&b, t.nodes, env, &steps, t.src); err != nil {
 		return nil, err
 	}
 	return b.String(), nil

@@ -59,8 +59,7 @@ func RenderValue(v any, env Env) (any, error) {
 
 // Render renders the prepared tree against env.
 func (pv *Value) Render(env Env) (any, error) {
-	env = withRoots(env)
-	return renderV(pv.root, env, "")
+	return renderV(pv.root, env, "") // each program fills the roots it names
 }
 
 func joinPath(base, key string) string {
