@@ -150,7 +150,8 @@ func (r *runner) postBindRound(ctx context.Context) (*step, error) {
 	if len(emits) == 0 {
 		return nil, nil
 	}
-	sv, said, slots := r.save(), len(r.t.said), r.slots
+	sv, said, slots, emitSay, pre := r.save(), len(r.t.said), r.slots, r.t.emitSay, r.t.prePass
+	r.keepPrePass()
 	var held []Event
 	r.t.tentative, r.t.inPostBind = &held, true
 	r.slots = map[string]any{}
@@ -162,7 +163,7 @@ func (r *runner) postBindRound(ctx context.Context) (*step, error) {
 			return nil, err
 		}
 		r.restore(sv)
-		r.t.said, r.slots = r.t.said[:said], slots
+		r.t.said, r.slots, r.t.emitSay, r.t.prePass = r.t.said[:said], slots, emitSay, pre
 		return nil, r.postBindFailed(err.Error())
 	}
 	for _, ev := range held {

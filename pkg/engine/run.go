@@ -579,6 +579,9 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		v = ""
 	}
 	said := r.t.narration()
+	if v == "" && err == nil && r.t.emitSay >= 0 && r.t.prePass != nil && r.t.redirectErr == "" && r.t.capView == "" && !r.t.noView {
+		v, said = r.renderPrePass(ctx, slots)
+	}
 	if r.t.redirectErr == "" && len(said) > 0 {
 		v = prependSay(strings.Join(said, "\n"), v)
 	}

@@ -43,6 +43,10 @@ type turn struct {
 	// emitSay is the index in said of the first line a post-bind hop said
 	// (-1 = no post-bind hop fired this turn)
 	emitSay int
+	// prePass is the turn's render as it stood before the post-bind
+	// pass's first hop: upstream keeps it when the hops' resting state
+	// renders an empty view (postpassview.go)
+	prePass *firstRender
 	// inPostBind: the hops being fired are the post-bind pass's (staged
 	// mode stops them at a decision gate, story-runtime §1.9)
 	inPostBind bool
@@ -67,13 +71,15 @@ func (t *turn) acceptedName(intent string) string {
 }
 
 // narration is the say lines turn.end shows before the view: all of the
-// turn's, or after a re-render only those the emit chain said (§8).
+// turn's; after a post-bind hop only those the hops said (upstream shows
+// the pass's own result: random differential 091, conformance
+// postpass-view); after a re-render with no such hop, none (§8).
 func (t *turn) narration() []string {
-	if !t.rerender {
-		return t.said
-	}
-	if t.emitSay >= 0 && t.emitSay < len(t.said) {
+	switch {
+	case t.emitSay >= 0 && t.emitSay < len(t.said):
 		return t.said[t.emitSay:]
+	case t.emitSay >= 0 || t.rerender:
+		return nil
 	}
-	return nil
+	return t.said
 }

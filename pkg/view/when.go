@@ -86,8 +86,8 @@ func truthy(v any) bool {
 // against.
 const whenWorldKey = "__kitsoki_when_env"
 
-// whenEnv is env with its world in upstream's number shapes, built once
-// per render: a whole number written in the story's YAML (a world
+// whenEnv is env with its world in upstream's number shapes and bare
+// names strict (expr.Strict), built once per render: a whole number written in the story's YAML (a world
 // default, a set: literal) is an int here and an unsigned integer
 // upstream, which its when: truth value counts as true even at 0 (a
 // `type: int` key defaulting to 0 shows its element until the key is
@@ -97,18 +97,17 @@ func whenEnv(env expr.Env) expr.Env {
 	if c, ok := env[whenWorldKey].(*whenCache); ok {
 		return c.env
 	}
-	w, changed := yamlInts(env["world"])
-	if !changed {
-		env[whenWorldKey] = &whenCache{env: env}
-		return env
-	}
-	we := make(expr.Env, len(env))
+	w, _ := yamlInts(env["world"])
+	we := make(expr.Env, len(env)+1)
 	for k, v := range env {
 		if k != whenWorldKey {
 			we[k] = v
 		}
 	}
 	we["world"] = w
+	// a bare name that is no root fails as upstream's does, hiding the
+	// element (engine conformance bare-neighbours view-when.yaml)
+	expr.Strict(we)
 	env[whenWorldKey] = &whenCache{env: we}
 	return we
 }

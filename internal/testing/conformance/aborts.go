@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,11 +16,15 @@ import (
 // fetchText is upstream's error for a bare name it could not fetch.
 var fetchText = regexp.MustCompile(`cannot fetch (\S+) from`)
 
+// abortTurn is the 1-based turn upstream's error names.
+var abortTurn = regexp.MustCompile(`: turn (\d+): `)
+
 // CheckAborts holds the fixtures of dir/upstream-aborts.txt to the turns
 // that stopped the existing engine's flow run (it writes no report then,
 // only its error, recorded in that file as "== FILE" and the error line):
-// here the first turn of each must fail, and where upstream could not
-// fetch a name, the failure must name it too. A directory without the
+// here the turn it names (the first when it names none) must fail and the
+// turns before it pass, and where upstream could not fetch a name, the
+// failure must name it too. A directory without the
 // file is not checked.
 func CheckAborts(t *testing.T, dir string) {
 	t.Helper()
@@ -68,13 +73,26 @@ func checkAbort(t *testing.T, app, fixture, upstream string) {
 	if len(got.Results) != 1 || len(got.Results[0].Turns) == 0 {
 		t.Fatalf("%s: no turn ran", fixture)
 	}
-	first := got.Results[0].Turns[0]
-	text := strings.Join(first.Failures, "\n")
-	if first.Passed || !strings.Contains(text, "the turn failed") {
-		t.Errorf("%s: turn 1 did not fail (upstream: %s); failures: %q", fixture, upstream, first.Failures)
+	n := 1
+	if m := abortTurn.FindStringSubmatch(upstream); m != nil {
+		n, _ = strconv.Atoi(m[1])
+	}
+	turns := got.Results[0].Turns
+	if n < 1 || n > len(turns) {
+		t.Fatalf("%s: upstream aborts at turn %d, %d turns ran here", fixture, n, len(turns))
+	}
+	for _, tr := range turns[:n-1] {
+		if !tr.Passed {
+			t.Errorf("%s: turn %d failed before turn %d: %q", fixture, tr.TurnIndex+1, n, tr.Failures)
+		}
+	}
+	at := turns[n-1]
+	text := strings.Join(at.Failures, "\n")
+	if at.Passed || !strings.Contains(text, "the turn failed") {
+		t.Errorf("%s: turn %d did not fail (upstream: %s); failures: %q", fixture, n, upstream, at.Failures)
 		return
 	}
 	if m := fetchText.FindStringSubmatch(upstream); m != nil && !strings.Contains(text, "cannot fetch "+m[1]) {
-		t.Errorf("%s: turn 1 failed without naming %q (upstream: %s): %s", fixture, m[1], upstream, text)
+		t.Errorf("%s: turn %d failed without naming %q (upstream: %s): %s", fixture, n, m[1], upstream, text)
 	}
 }
