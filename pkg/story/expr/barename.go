@@ -11,8 +11,9 @@ import (
 // none of them (`{{ last_job_status }}`, `{{ foo }}`) fails when it is
 // evaluated ("cannot fetch foo from expr.Env") where kitsoki's map
 // environment read it as nil. [Strict] environments (the engine's: arm
-// guards, set, with, emit and on_complete values) follow upstream; any
-// other (views, fixtures, judges) keeps reading it as nil.
+// guards, set, with, emit and on_complete values, and a view element's
+// when:, which an unknown name then hides) follow upstream; any other
+// (view text, fixtures, judges) keeps reading it as nil.
 
 // upstreamRoots are the bare names upstream's environment has.
 var upstreamRoots = toSet([]string{"world", "slots", "event", "run", "args", "menu", "item", "result", "state"})
