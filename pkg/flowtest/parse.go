@@ -179,6 +179,18 @@ func (l keyList) find(key string) (keyAt, bool) {
 	return keyAt{}, false
 }
 
+// pos returns where key (or, with value, its value) is, or else.
+func (l keyList) pos(key string, value bool, or Pos) Pos {
+	k, ok := l.find(key)
+	switch {
+	case !ok:
+		return or
+	case value:
+		return k.val
+	}
+	return k.at
+}
+
 // fields walks a mapping, calling set for each key of ks.known; unknown
 // keys are warned about (upstream ignores them silently), ignored ones
 // (upstream has no effect for them) too, with the reason.
