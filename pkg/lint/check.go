@@ -13,7 +13,7 @@ type checker struct {
 	rep  *reporter
 	opts story.Options
 	src  *sources
-	cc   *compileCache
+	cc   map[compileKey]error
 	// sites caches the effect walk: every rule visits the same list.
 	sites []effectAt
 	// files caches existingFile: several rules resolve the same prompt
