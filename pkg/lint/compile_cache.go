@@ -58,8 +58,7 @@ func (c *checker) compileValue(v any) (string, error) {
 			}
 		}
 	case map[string]any:
-		var buf [8]string
-		for _, k := range sortedKeys(x, buf[:0]) {
+		for _, k := range sortedMapKeys(x) {
 			if p, err := c.compileValue(x[k]); err != nil {
 				return "." + k + p, err
 			}

@@ -58,14 +58,12 @@ func checkBareExpr(c *checker) {
 					walk(it, path, p, what)
 				}
 			case map[string]any:
-				var buf [8]string
-				for _, k := range sortedKeys(x, buf[:0]) {
+				for _, k := range sortedMapKeys(x) {
 					walk(x[k], path+"."+k, p, what)
 				}
 			}
 		}
-		var buf [16]string
-		for _, k := range sortedKeys(e.With, buf[:0]) {
+		for _, k := range sortedMapKeys(e.With) {
 			walk(e.With[k], k, story.Pos{}, "with") // positioned by withPos(path) when reported
 		}
 		for _, kv := range e.Set {
