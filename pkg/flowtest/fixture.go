@@ -3,6 +3,7 @@ package flowtest
 import (
 	"fmt"
 	"kitsoki/internal/yamlnode"
+	"slices"
 	"time"
 )
 
@@ -76,12 +77,7 @@ func (f *Fixture) Orchestrated() bool {
 	if len(f.HostHandlers) > 0 || f.HostCassette != "" || f.StarlarkHTTPCassette != "" {
 		return true
 	}
-	for _, t := range f.Turns {
-		if t.HasAdvance || t.ExpectInbox != nil || t.ExpectJobs != nil {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(f.Turns, func(t *Turn) bool { return t.HasAdvance || t.ExpectInbox != nil || t.ExpectJobs != nil })
 }
 
 // Turn is one entry of turns:.

@@ -150,12 +150,7 @@ type keySet struct {
 }
 
 func (ks *keySet) has(key string) bool {
-	for _, k := range ks.known {
-		if k == key {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(ks.known, key)
 }
 
 // keyAt is where one key of a mapping is, and its value (where a
