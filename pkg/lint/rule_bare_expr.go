@@ -2,6 +2,7 @@ package lint
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -29,12 +30,7 @@ var bareRoots = []string{"world.", "slots.", "args.", "result.", "event.", "item
 func mayBeBareExpr(s string) bool {
 	s = strings.TrimPrefix(s, "!")
 	s = strings.TrimPrefix(s, "(")
-	for _, r := range bareRoots {
-		if strings.HasPrefix(s, r) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(bareRoots, func(r string) bool { return strings.HasPrefix(s, r) })
 }
 
 // checkBareExpr warns about a with:/set: value that looks like an
