@@ -137,13 +137,9 @@ func (l *loader) mergeOne(st *Story, fd *fileDef) {
 	mergeNamed(st.Providers, inc.Providers, "provider", func(v *Provider) Pos { return v.Pos }, collide)
 }
 
+// HasTop reports whether st has a top-level state named name.
 func HasTop(st *Story, name string) bool {
-	for _, s := range st.States {
-		if s.Name == name {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(st.States, func(s *State) bool { return s.Name == name })
 }
 
 // mergeNamed adds src's entries to dst; a name dst already has is
