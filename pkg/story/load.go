@@ -340,8 +340,12 @@ func (s *Story) Var(name string) *WorldVar {
 
 // AllStates returns every state of the tree in depth-first declaration
 // order (import wrapper states are not included).
-func (s *Story) AllStates() []*State {
-	out := make([]*State, 0, countStates(s.States))
+func (s *Story) AllStates() []*State { return Flatten(s.States) }
+
+// Flatten returns the states of list and of their subtrees in depth-first
+// declaration order.
+func Flatten(list []*State) []*State {
+	out := make([]*State, 0, countStates(list))
 	var walk func(list []*State)
 	walk = func(list []*State) {
 		for _, st := range list {
@@ -349,7 +353,7 @@ func (s *Story) AllStates() []*State {
 			walk(st.Children)
 		}
 	}
-	walk(s.States)
+	walk(list)
 	return out
 }
 
