@@ -247,12 +247,7 @@ func argsMatch(args map[string]any, want []KV) bool {
 }
 
 func hasKind(evs []event, kind string) bool {
-	for _, ev := range evs {
-		if ev.Kind == kind {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(evs, func(ev event) bool { return ev.Kind == kind })
 }
 
 func (c *checker) noHostCalls(p Pos, names []string, evs []event, legacy bool) {

@@ -3,6 +3,7 @@ package flowtest
 import (
 	"fmt"
 	"kitsoki/internal/yamlnode"
+	"slices"
 	"time"
 )
 
@@ -58,21 +59,10 @@ func (f *Fixture) Name() string {
 	return f.File
 }
 
-// at returns the position of a top-level key, or the document's.
-func (f *Fixture) at(key string) Pos {
-	if k, ok := f.keys.find(key); ok {
-		return k.at
-	}
-	return f.Pos
-}
-
-// valueAt returns the position of a top-level key's value, or at(key)'s.
-func (f *Fixture) valueAt(key string) Pos {
-	if k, ok := f.keys.find(key); ok {
-		return k.val
-	}
-	return f.Pos
-}
+// at returns the position of a top-level key, or the document's;
+// valueAt that of the key's value.
+func (f *Fixture) at(key string) Pos      { return f.keys.pos(key, false, f.Pos) }
+func (f *Fixture) valueAt(key string) Pos { return f.keys.pos(key, true, f.Pos) }
 
 // Orchestrated reports whether upstream runs this document on its
 // orchestrator path (flow-format.md §1.3); otherwise the legacy machine
@@ -87,12 +77,7 @@ func (f *Fixture) Orchestrated() bool {
 	if len(f.HostHandlers) > 0 || f.HostCassette != "" || f.StarlarkHTTPCassette != "" {
 		return true
 	}
-	for _, t := range f.Turns {
-		if t.HasAdvance || t.ExpectInbox != nil || t.ExpectJobs != nil {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(f.Turns, func(t *Turn) bool { return t.HasAdvance || t.ExpectInbox != nil || t.ExpectJobs != nil })
 }
 
 // Turn is one entry of turns:.
@@ -132,20 +117,10 @@ type Turn struct {
 	keys keyList
 }
 
-func (t *Turn) at(key string) Pos {
-	if k, ok := t.keys.find(key); ok {
-		return k.at
-	}
-	return t.Pos
-}
-
-// valueAt returns the position of a turn key's value, or at(key)'s.
-func (t *Turn) valueAt(key string) Pos {
-	if k, ok := t.keys.find(key); ok {
-		return k.val
-	}
-	return t.Pos
-}
+// at returns the position of a turn key, or the turn's; valueAt that of
+// the key's value.
+func (t *Turn) at(key string) Pos      { return t.keys.pos(key, false, t.Pos) }
+func (t *Turn) valueAt(key string) Pos { return t.keys.pos(key, true, t.Pos) }
 
 // IntentSpec is a turn's intent: {name, slots}.
 type IntentSpec struct {

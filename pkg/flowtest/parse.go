@@ -150,12 +150,7 @@ type keySet struct {
 }
 
 func (ks *keySet) has(key string) bool {
-	for _, k := range ks.known {
-		if k == key {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(ks.known, key)
 }
 
 // keyAt is where one key of a mapping is, and its value (where a
@@ -177,6 +172,18 @@ func (l keyList) find(key string) (keyAt, bool) {
 		}
 	}
 	return keyAt{}, false
+}
+
+// pos returns where key (or, with value, its value) is, or else.
+func (l keyList) pos(key string, value bool, or Pos) Pos {
+	k, ok := l.find(key)
+	switch {
+	case !ok:
+		return or
+	case value:
+		return k.val
+	}
+	return k.at
 }
 
 // fields walks a mapping, calling set for each key of ks.known; unknown

@@ -328,14 +328,9 @@ func (p *parser) eachItem(v *yaml.Node, where, want string, item func(c *yaml.No
 }
 
 func (p *parser) events(v *yaml.Node, where string) []EventExpect {
-	if v.Kind != yaml.SequenceNode {
-		p.errf(v, ruleShape, "%s: expected a list of {kind, from?, to?, effect?}", where)
-		return nil
-	}
-	out := make([]EventExpect, 0, len(v.Content))
-	for i, c := range v.Content {
+	out := []EventExpect{}
+	ok := p.eachItem(v, where, "{kind, from?, to?, effect?}", func(c *yaml.Node, w string) {
 		e := EventExpect{Pos: p.pos(c)}
-		w := where + "[" + strconv.Itoa(i) + "]"
 		p.fields(c, w, eventKeys, func(key string, v *yaml.Node) {
 			switch key {
 			case "kind":
@@ -349,6 +344,9 @@ func (p *parser) events(v *yaml.Node, where string) []EventExpect {
 			}
 		})
 		out = append(out, e)
+	})
+	if !ok {
+		return nil
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -130,15 +131,7 @@ func (s *splicer) rewrite(n *yaml.Node, path []step, want any, flow bool) ([]edi
 // hasAnchor reports whether n or anything below it is an anchor, an alias
 // or a merge key: a value another place may share.
 func hasAnchor(n *yaml.Node) bool {
-	if n.Kind == yaml.AliasNode || n.Anchor != "" || n.Tag == "!!merge" {
-		return true
-	}
-	for _, c := range n.Content {
-		if hasAnchor(c) {
-			return true
-		}
-	}
-	return false
+	return n.Kind == yaml.AliasNode || n.Anchor != "" || n.Tag == "!!merge" || slices.ContainsFunc(n.Content, hasAnchor)
 }
 
 // sameKeys reports whether mapping n holds exactly the keys of m, each

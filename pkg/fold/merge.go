@@ -2,6 +2,7 @@ package fold
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -346,14 +347,12 @@ func orderedKeys[V any](order []string, m map[string]V) []string {
 			out = append(out, k)
 		}
 	}
-	var rest []string
-	for k := range m {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if !seen[k] {
-			rest = append(rest, k)
+			out = append(out, k)
 		}
 	}
-	sort.Strings(rest)
-	return append(out, rest...)
+	return out
 }
 
 // mergeTables lifts the child's personas, meta modes and host interfaces

@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -14,15 +15,7 @@ var agentVerbs = []string{"ask", "ask_with_mcp", "converse", "decide", "extract"
 // IsAgentVerb reports whether name is an engine-routed agent verb.
 func IsAgentVerb(name string) bool {
 	v, ok := strings.CutPrefix(name, "host.agent.")
-	if !ok {
-		return false
-	}
-	for _, a := range agentVerbs {
-		if v == a {
-			return true
-		}
-	}
-	return false
+	return ok && slices.Contains(agentVerbs, v)
 }
 
 // MissingError names every story call that no handler serves.

@@ -187,9 +187,7 @@ func rewriteGrowth(f *syntax.File) {
 			n.X = growCall(n.X)
 		case *syntax.CallExpr:
 			n.Fn = growCall(n.Fn)
-			for i := range n.Args {
-				n.Args[i] = growCall(n.Args[i])
-			}
+			growAll(n.Args)
 		case *syntax.IndexExpr:
 			n.X, n.Y = growCall(n.X), growCall(n.Y)
 		case *syntax.SliceExpr:
@@ -200,13 +198,9 @@ func rewriteGrowth(f *syntax.File) {
 		case *syntax.CondExpr:
 			n.Cond, n.True, n.False = growCall(n.Cond), growCall(n.True), growCall(n.False)
 		case *syntax.ListExpr:
-			for i := range n.List {
-				n.List[i] = growCall(n.List[i])
-			}
+			growAll(n.List)
 		case *syntax.TupleExpr:
-			for i := range n.List {
-				n.List[i] = growCall(n.List[i])
-			}
+			growAll(n.List)
 		case *syntax.DictEntry:
 			n.Key, n.Value = growCall(n.Key), growCall(n.Value)
 		case *syntax.Comprehension:
@@ -217,16 +211,19 @@ func rewriteGrowth(f *syntax.File) {
 			n.Cond = growCall(n.Cond)
 		case *syntax.LambdaExpr:
 			n.Body = growCall(n.Body)
-			for i := range n.Params {
-				n.Params[i] = growCall(n.Params[i])
-			}
+			growAll(n.Params)
 		case *syntax.DefStmt:
-			for i := range n.Params {
-				n.Params[i] = growCall(n.Params[i])
-			}
+			growAll(n.Params)
 		}
 		return true
 	})
+}
+
+// growAll replaces each expression of list by its growCall.
+func growAll(list []syntax.Expr) {
+	for i, e := range list {
+		list[i] = growCall(e)
+	}
 }
 
 func growOpt(e syntax.Expr) syntax.Expr {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -134,14 +135,7 @@ func parseFields(path, section string, n *yaml.Node, into map[string]Field, orde
 	return nil
 }
 
-func validType(t string) bool {
-	for _, s := range sidecarTypes {
-		if t == s {
-			return true
-		}
-	}
-	return false
-}
+func validType(t string) bool { return slices.Contains(sidecarTypes, t) }
 
 // normalizeYAML turns map[any]any-free YAML values into JSON-like ones
 // (yaml.v3 already gives map[string]any for string keys).

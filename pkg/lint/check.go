@@ -13,7 +13,7 @@ type checker struct {
 	rep  *reporter
 	opts story.Options
 	src  *sources
-	cc   *compileCache
+	cc   map[compileKey]error
 	// sites caches the effect walk: every rule visits the same list.
 	sites []effectAt
 	// files caches existingFile: several rules resolve the same prompt
@@ -264,7 +264,7 @@ func (c *checker) walkEffects(fn func(e *story.Effect, site effSite)) {
 	}
 	visitStates(c.states(), false)
 	for _, n := range sortedMapKeys(c.st.PhaseTemplates) {
-		visitStates(flatten(c.st.PhaseTemplates[n].States), true)
+		visitStates(story.Flatten(c.st.PhaseTemplates[n].States), true)
 	}
 	if c.st.Phases != nil {
 		for _, id := range c.st.Phases.Order {
@@ -288,17 +288,4 @@ func (c *checker) eachTransition(fn func(s *story.State, intent string, arm int,
 			}
 		}
 	}
-}
-
-func flatten(states []*story.State) []*story.State {
-	var out []*story.State
-	var walk func([]*story.State)
-	walk = func(l []*story.State) {
-		for _, s := range l {
-			out = append(out, s)
-			walk(s.Children)
-		}
-	}
-	walk(states)
-	return out
 }

@@ -8,52 +8,41 @@ import (
 	"kitsoki/pkg/story/expr"
 )
 
-// compileCache memoises expr/template compilation within one load: real
-// stories repeat the same guards and templates many times.
-type compileCache struct {
-	guards    map[string]error
-	exprs     map[string]error
-	templates map[string]error
+// compileKey is one compilation: real stories repeat the same guards and
+// templates many times, so a check compiles each once (checker.cc).
+type compileKey struct {
+	kind story.CompileKind
+	src  string
 }
 
-func (c *checker) cache() *compileCache {
-	if c.cc == nil {
-		c.cc = &compileCache{guards: map[string]error{}, exprs: map[string]error{}, templates: map[string]error{}}
+// compiled returns compile(src)'s error, memoised per check and shared
+// through the load's story.Cache.
+func (c *checker) compiled(kind story.CompileKind, src string, compile func(string) error) error {
+	k := compileKey{kind, src}
+	if err, ok := c.cc[k]; ok {
+		return err
 	}
-	return c.cc
+	err := c.opts.Cache.Compiled(kind, src, func() error { return compile(src) })
+	if c.cc == nil {
+		c.cc = map[compileKey]error{}
+	}
+	c.cc[k] = err
+	return err
 }
 
 func (c *checker) compileGuard(src string) error {
-	cc := c.cache()
-	if err, ok := cc.guards[src]; ok {
-		return err
-	}
-	err := c.opts.Cache.Compiled(story.CompiledGuard, src, func() error { _, err := expr.CompileGuard(src); return err })
-	cc.guards[src] = err
-	return err
+	return c.compiled(story.CompiledGuard, src, func(s string) error { _, err := expr.CompileGuard(s); return err })
 }
 
 func (c *checker) compileExpr(src string) error {
-	cc := c.cache()
-	if err, ok := cc.exprs[src]; ok {
-		return err
-	}
-	err := c.opts.Cache.Compiled(story.CompiledExpr, src, func() error { _, err := expr.CompileExpr(src); return err })
-	cc.exprs[src] = err
-	return err
+	return c.compiled(story.CompiledExpr, src, func(s string) error { _, err := expr.CompileExpr(s); return err })
 }
 
 func (c *checker) compileTemplate(s string) error {
 	if !strings.Contains(s, "{{") {
 		return nil // a literal: nothing to build
 	}
-	cc := c.cache()
-	if err, ok := cc.templates[s]; ok {
-		return err
-	}
-	err := c.opts.Cache.Compiled(story.CompiledTemplate, s, func() error { _, err := expr.CompileTemplate(s); return err })
-	cc.templates[s] = err
-	return err
+	return c.compiled(story.CompiledTemplate, s, func(s string) error { _, err := expr.CompileTemplate(s); return err })
 }
 
 // compileValue compile-checks every string template in a raw value tree and
@@ -69,8 +58,7 @@ func (c *checker) compileValue(v any) (string, error) {
 			}
 		}
 	case map[string]any:
-		var buf [8]string
-		for _, k := range sortedKeys(x, buf[:0]) {
+		for _, k := range sortedMapKeys(x) {
 			if p, err := c.compileValue(x[k]); err != nil {
 				return "." + k + p, err
 			}

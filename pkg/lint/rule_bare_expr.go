@@ -2,6 +2,7 @@ package lint
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -29,12 +30,7 @@ var bareRoots = []string{"world.", "slots.", "args.", "result.", "event.", "item
 func mayBeBareExpr(s string) bool {
 	s = strings.TrimPrefix(s, "!")
 	s = strings.TrimPrefix(s, "(")
-	for _, r := range bareRoots {
-		if strings.HasPrefix(s, r) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(bareRoots, func(r string) bool { return strings.HasPrefix(s, r) })
 }
 
 // checkBareExpr warns about a with:/set: value that looks like an
@@ -58,14 +54,12 @@ func checkBareExpr(c *checker) {
 					walk(it, path, p, what)
 				}
 			case map[string]any:
-				var buf [8]string
-				for _, k := range sortedKeys(x, buf[:0]) {
+				for _, k := range sortedMapKeys(x) {
 					walk(x[k], path+"."+k, p, what)
 				}
 			}
 		}
-		var buf [16]string
-		for _, k := range sortedKeys(e.With, buf[:0]) {
+		for _, k := range sortedMapKeys(e.With) {
 			walk(e.With[k], k, story.Pos{}, "with") // positioned by withPos(path) when reported
 		}
 		for _, kv := range e.Set {

@@ -82,8 +82,7 @@ func eachValueString(e *story.Effect, fn func(p story.Pos, what, v string)) {
 				walk(it, p, what)
 			}
 		case map[string]any:
-			var buf [8]string
-			for _, k := range sortedKeys(x, buf[:0]) {
+			for _, k := range sortedMapKeys(x) {
 				walk(x[k], p, what)
 			}
 		}
@@ -91,8 +90,7 @@ func eachValueString(e *story.Effect, fn func(p story.Pos, what, v string)) {
 	for _, kv := range e.Set {
 		walk(kv.Value, kv.Pos, "set "+kv.Key)
 	}
-	var buf [16]string
-	for _, k := range sortedKeys(e.With, buf[:0]) {
+	for _, k := range sortedMapKeys(e.With) {
 		walk(e.With[k], e.WithPos(k), "with "+k)
 	}
 	for _, kv := range e.Slots() {

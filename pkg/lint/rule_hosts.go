@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"kitsoki/internal/yamlnode"
@@ -54,10 +55,5 @@ func checkHosts(c *checker) {
 // hostAllowed: an exact entry, or a prefix entry (host.git allows
 // host.git.diff, the registry's prefix fallback).
 func hostAllowed(hosts []string, inv string) bool {
-	for _, h := range hosts {
-		if h == inv || strings.HasPrefix(inv, h+".") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(hosts, func(h string) bool { return h == inv || strings.HasPrefix(inv, h+".") })
 }

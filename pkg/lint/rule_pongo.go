@@ -2,6 +2,7 @@ package lint
 
 import (
 	"errors"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -292,33 +293,14 @@ func walkStrings(v any, fn func(string)) {
 			walkStrings(it, fn)
 		}
 	case map[string]any:
-		var buf [8]string
-		for _, k := range sortedKeys(x, buf[:0]) {
+		for _, k := range sortedMapKeys(x) {
 			walkStrings(x[k], fn)
 		}
 	}
 }
 
-// sortedMapKeys returns the keys of m sorted (nil for an empty map), as
-// slices.Sorted(maps.Keys(m)) does, in one allocation.
-func sortedMapKeys[V any](m map[string]V) []string {
-	if len(m) == 0 {
-		return nil
-	}
-	return sortedKeys(m, make([]string, 0, len(m)))
-}
-
-// sortedKeys appends the keys of m to buf and sorts them: a caller
-// passing a stack array allocates nothing for a small map.
-func sortedKeys[V any](m map[string]V, buf []string) []string {
-	for k := range m {
-		buf = append(buf, k)
-	}
-	if len(buf) > 1 {
-		slices.Sort(buf)
-	}
-	return buf
-}
+// sortedMapKeys returns the keys of m sorted (nil for an empty map).
+func sortedMapKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // ternaryRe finds a `? … :` inside a {{ }} tag.
 var ternaryRe = &lazyre.Regexp{Expr: `\{\{[^}]*\?[^}]*:[^}]*\}\}`}

@@ -35,8 +35,7 @@ func checkValueTemplates(c *checker) {
 				report(c.errAt(kv.Pos, src, err), fmt.Sprintf("set %q", kv.Key+sub), src, err)
 			}
 		}
-		var buf [16]string
-		for _, k := range sortedKeys(e.With, buf[:0]) {
+		for _, k := range sortedMapKeys(e.With) {
 			if sub, err := c.compileValue(e.With[k]); err != nil {
 				src, _ := lookupRaw(e.With[k], sub).(string)
 				report(c.errAt(e.WithPos(k+sub), src, err), fmt.Sprintf("with %q", k+sub), src, err)

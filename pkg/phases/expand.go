@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"kitsoki/pkg/story"
 )
@@ -168,13 +169,5 @@ func declared(m map[string]*story.PhaseTemplate) string {
 	if len(m) == 0 {
 		return "none"
 	}
-	ks := slices.Sorted(maps.Keys(m))
-	out := ""
-	for i, k := range ks {
-		if i > 0 {
-			out += ", "
-		}
-		out += k
-	}
-	return out
+	return strings.Join(slices.Sorted(maps.Keys(m)), ", ")
 }

@@ -102,13 +102,7 @@ func (l *loader) mergeOne(st *Story, fd *fileDef) {
 		}
 		st.States = append(st.States, s)
 	}
-	for n, v := range inc.PhaseTemplates {
-		if _, dup := st.PhaseTemplates[n]; dup {
-			collide(v.Pos, "phase_template", n)
-			continue
-		}
-		st.PhaseTemplates[n] = v
-	}
+	mergeNamed(st.PhaseTemplates, inc.PhaseTemplates, "phase_template", func(v *PhaseTemplate) Pos { return v.Pos }, collide)
 	if inc.Phases != nil {
 		if st.Phases != nil {
 			l.rep.errf(inc.Phases.Pos, RuleInclude, "include: phases: block already declared")
@@ -116,20 +110,8 @@ func (l *loader) mergeOne(st *Story, fd *fileDef) {
 			st.Phases = inc.Phases
 		}
 	}
-	for n, v := range inc.CheckpointIntents {
-		if _, dup := st.CheckpointIntents[n]; dup {
-			collide(v.Pos, "checkpoint_intent", n)
-			continue
-		}
-		st.CheckpointIntents[n] = v
-	}
-	for n, v := range inc.Proposals {
-		if _, dup := st.Proposals[n]; dup {
-			collide(v.Pos, "proposal", n)
-			continue
-		}
-		st.Proposals[n] = v
-	}
+	mergeNamed(st.CheckpointIntents, inc.CheckpointIntents, "checkpoint_intent", func(v *Intent) Pos { return v.Pos }, collide)
+	mergeNamed(st.Proposals, inc.Proposals, "proposal", func(v *Proposal) Pos { return v.Pos }, collide)
 	for _, h := range inc.Hosts {
 		if !slices.Contains(st.Hosts, h) {
 			st.Hosts = append(st.Hosts, h)
@@ -144,46 +126,30 @@ func (l *loader) mergeOne(st *Story, fd *fileDef) {
 		st.IntentOrder = append(st.IntentOrder, n)
 	}
 	for _, w := range inc.World {
-		dup := false
-		for _, e := range st.World {
-			if e.Name == w.Name {
-				dup = true
-			}
-		}
-		if dup {
+		if slices.ContainsFunc(st.World, func(e *WorldVar) bool { return e.Name == w.Name }) {
 			collide(w.Pos, "world variable", w.Name)
 			continue
 		}
 		st.World = append(st.World, w)
 	}
-	for n, v := range inc.MetaModes {
-		if _, dup := st.MetaModes[n]; dup {
-			collide(v.Pos, "meta_mode", n)
-			continue
-		}
-		st.MetaModes[n] = v
-	}
-	for n, v := range inc.Agents {
-		if _, dup := st.Agents[n]; dup {
-			collide(v.Pos, "agent", n)
-			continue
-		}
-		st.Agents[n] = v
-	}
-	for n, v := range inc.Providers {
-		if _, dup := st.Providers[n]; dup {
-			collide(v.Pos, "provider", n)
-			continue
-		}
-		st.Providers[n] = v
-	}
+	mergeNamed(st.MetaModes, inc.MetaModes, "meta_mode", func(v *MetaMode) Pos { return v.Pos }, collide)
+	mergeNamed(st.Agents, inc.Agents, "agent", func(v *Persona) Pos { return v.Pos }, collide)
+	mergeNamed(st.Providers, inc.Providers, "provider", func(v *Provider) Pos { return v.Pos }, collide)
 }
 
+// HasTop reports whether st has a top-level state named name.
 func HasTop(st *Story, name string) bool {
-	for _, s := range st.States {
-		if s.Name == name {
-			return true
+	return slices.ContainsFunc(st.States, func(s *State) bool { return s.Name == name })
+}
+
+// mergeNamed adds src's entries to dst; a name dst already has is
+// reported through collide (at the entry's position, pos) and not merged.
+func mergeNamed[V any](dst, src map[string]V, what string, pos func(V) Pos, collide func(Pos, string, string)) {
+	for n, v := range src {
+		if _, dup := dst[n]; dup {
+			collide(pos(v), what, n)
+			continue
 		}
+		dst[n] = v
 	}
-	return false
 }

@@ -65,90 +65,89 @@ func (o Options) Lookup(name string) (string, bool) {
 // Load loads a story directory or an app.yaml path and runs every check.
 // It returns the model (nil only when nothing usable could be parsed) and
 // all diagnostics, sorted. It never panics on any input.
-func Load(path string, opts Options) (st *Story, ds []diag.Diagnostic) {
+func Load(path string, opts Options) (*Story, []diag.Diagnostic) {
 	l := &loader{opts: opts, rep: &reporter{}}
+	return l.guarded(path, func() *Story {
+		manifest := path
+		if mode, err := opts.FS.Stat(path); err == nil && mode.IsDir() {
+			manifest = filepath.Join(path, StoryFile)
+		}
+		abs, _ := opts.FS.Abs(manifest)
+		if !l.storyInRoot(manifest, abs) {
+			return nil
+		}
+		// Through its own root: an app.yaml that is a symlink leading out of
+		// the project (found by validate ./...) is refused unread.
+		data, in, err := l.readIn(l.rootFor(abs), abs)
+		if !in {
+			l.outsideRoot(Pos{File: manifest}, l.rootFor(abs), "story manifest", manifest, err)
+			return nil
+		}
+		if err != nil {
+			why := errText(err)
+			if target, lerr := os.Readlink(manifest); lerr == nil && errors.Is(err, fs.ErrNotExist) {
+				why = fmt.Sprintf("it links to %s, which does not exist; restore the target or fix the link", target)
+			}
+			l.rep.errf(Pos{File: manifest}, RuleIO, "cannot read story manifest: %s", why)
+			return nil
+		}
+		return l.loadTop(manifest, abs, data)
+	})
+}
+
+// guarded runs load and returns its story with every diagnostic, sorted,
+// after closing the roots the load opened. A loader bug must not take down
+// the caller: a panic is reported as a finding at file, and no story.
+func (l *loader) guarded(file string, load func() *Story) (st *Story, ds []diag.Diagnostic) {
 	defer l.closeRoots()
 	defer func() {
 		if r := recover(); r != nil {
-			// A loader bug must not take down the caller; report it as a finding.
-			l.rep.errf(Pos{File: path}, RuleInternal, "internal error while loading the story (please report this bug): %v", r)
-			st, ds = nil, diag.Sort(l.rep.ds)
+			l.rep.errf(Pos{File: file}, RuleInternal, "internal error while loading the story (please report this bug): %v", r)
+			st = nil
 		}
+		ds = diag.Sort(l.rep.ds)
 	}()
-	manifest := path
-	if mode, err := opts.FS.Stat(path); err == nil && mode.IsDir() {
-		manifest = filepath.Join(path, StoryFile)
-	}
-	abs, _ := opts.FS.Abs(manifest)
-	if !l.storyInRoot(manifest, abs) {
-		return nil, diag.Sort(l.rep.ds)
-	}
-	// Through its own root: an app.yaml that is a symlink leading out of
-	// the project (found by validate ./...) is refused unread.
-	data, in, err := l.readIn(l.rootFor(abs), abs)
-	if !in {
-		l.outsideRoot(Pos{File: manifest}, l.rootFor(abs), "story manifest", manifest, err)
-		return nil, diag.Sort(l.rep.ds)
-	}
-	if err != nil {
-		why := errText(err)
-		if target, lerr := os.Readlink(manifest); lerr == nil && errors.Is(err, fs.ErrNotExist) {
-			why = fmt.Sprintf("it links to %s, which does not exist; restore the target or fix the link", target)
-		}
-		l.rep.errf(Pos{File: manifest}, RuleIO, "cannot read story manifest: %s", why)
-		return nil, diag.Sort(l.rep.ds)
-	}
-	return l.loadTop(manifest, abs, data)
+	return load(), nil
 }
 
-func (l *loader) loadTop(manifest, abs string, data []byte) (*Story, []diag.Diagnostic) {
+func (l *loader) loadTop(manifest, abs string, data []byte) *Story {
 	st := l.loadStory(manifest, abs, data, true, nil)
 	if st != nil {
 		st.sources = l.sources
 		st.children = l.pending
 	}
-	return st, diag.Sort(l.rep.ds)
+	return st
 }
 
 // LoadSource loads a story whose manifest is at path but whose bytes are
 // data (an editor's unsaved buffer, `kitsoki validate -`): include:,
 // imports: and every relative file resolve beside path, exactly as Load
 // would, and diagnostics name path.
-func LoadSource(path string, data []byte, opts Options) (st *Story, ds []diag.Diagnostic) {
+func LoadSource(path string, data []byte, opts Options) (*Story, []diag.Diagnostic) {
 	l := &loader{opts: opts, rep: &reporter{}}
-	defer l.closeRoots()
-	defer func() {
-		if r := recover(); r != nil {
-			l.rep.errf(Pos{File: path}, RuleInternal, "internal error while loading the story (please report this bug): %v", r)
-			st, ds = nil, diag.Sort(l.rep.ds)
+	return l.guarded(path, func() *Story {
+		abs, _ := filepath.Abs(path)
+		l.overlay = map[string]bool{abs: true}
+		if !l.storyInRoot(path, abs) {
+			return nil
 		}
-	}()
-	abs, _ := filepath.Abs(path)
-	l.overlay = map[string]bool{abs: true}
-	if !l.storyInRoot(path, abs) {
-		return nil, diag.Sort(l.rep.ds)
-	}
-	return l.loadTop(path, abs, data)
+		return l.loadTop(path, abs, data)
+	})
 }
 
 // LoadBytes loads an in-memory app.yaml (name is used in diagnostics and
 // relative paths resolve against the current directory). Like upstream's
 // in-memory path, include: and imports: are not followed.
-func LoadBytes(name string, data []byte, opts Options) (st *Story, ds []diag.Diagnostic) {
+func LoadBytes(name string, data []byte, opts Options) (*Story, []diag.Diagnostic) {
 	l := &loader{opts: opts, rep: &reporter{}, inMemory: true}
-	defer l.closeRoots()
-	defer func() {
-		if r := recover(); r != nil {
-			l.rep.errf(Pos{File: name}, RuleInternal, "internal error while loading the story (please report this bug): %v", r)
-			st, ds = nil, diag.Sort(l.rep.ds)
+	return l.guarded(name, func() *Story {
+		abs, _ := filepath.Abs(name)
+		st := l.loadStory(name, abs, data, true, nil)
+		if st != nil {
+			st.sources = l.sources
 		}
-	}()
-	abs, _ := filepath.Abs(name)
-	st = l.loadStory(name, abs, data, true, nil)
-	if st != nil {
-		st.sources = l.sources
-	}
-	return st, diag.Sort(l.rep.ds)
+		return st
+	})
 }
 
 // storyInRoot reports, when an explicit root (--root) does not hold the
@@ -341,8 +340,12 @@ func (s *Story) Var(name string) *WorldVar {
 
 // AllStates returns every state of the tree in depth-first declaration
 // order (import wrapper states are not included).
-func (s *Story) AllStates() []*State {
-	out := make([]*State, 0, countStates(s.States))
+func (s *Story) AllStates() []*State { return Flatten(s.States) }
+
+// Flatten returns the states of list and of their subtrees in depth-first
+// declaration order.
+func Flatten(list []*State) []*State {
+	out := make([]*State, 0, countStates(list))
 	var walk func(list []*State)
 	walk = func(list []*State) {
 		for _, st := range list {
@@ -350,7 +353,7 @@ func (s *Story) AllStates() []*State {
 			walk(st.Children)
 		}
 	}
-	walk(s.States)
+	walk(list)
 	return out
 }
 

@@ -270,117 +270,58 @@ func (s *State) Extra() *StateMore {
 	return s.More
 }
 
-// Mode is the mode: key ("conversational" for free-form agent rooms).
-func (s *State) Mode() string {
+// noStateMore is what a State without More reads as; it is never written.
+var noStateMore StateMore
+
+// more returns the State's StateMore for reading: never nil.
+func (s *State) more() *StateMore {
 	if s.More == nil {
-		return ""
+		return &noStateMore
 	}
-	return s.More.Mode
+	return s.More
 }
+
+// Mode is the mode: key ("conversational" for free-form agent rooms).
+func (s *State) Mode() string { return s.more().Mode }
 
 // OnExit is the on_exit: effects (not part of the upstream format).
-func (s *State) OnExit() []*Effect {
-	if s.More == nil {
-		return nil
-	}
-	return s.More.OnExit
-}
+func (s *State) OnExit() []*Effect { return s.more().OnExit }
 
 // Menu is the menu: list.
-func (s *State) Menu() []string {
-	if s.More == nil {
-		return nil
-	}
-	return s.More.Menu
-}
+func (s *State) Menu() []string { return s.more().Menu }
 
 // DefaultIntent is the default_intent: key.
-func (s *State) DefaultIntent() string {
-	if s.More == nil {
-		return ""
-	}
-	return s.More.DefaultIntent
-}
+func (s *State) DefaultIntent() string { return s.more().DefaultIntent }
 
 // RelevantSlots is the relevant_slots: list.
-func (s *State) RelevantSlots() []string {
-	if s.More == nil {
-		return nil
-	}
-	return s.More.RelevantSlots
-}
+func (s *State) RelevantSlots() []string { return s.more().RelevantSlots }
 
 // Footer is the footer: template.
-func (s *State) Footer() string {
-	if s.More == nil {
-		return ""
-	}
-	return s.More.Footer
-}
+func (s *State) Footer() string { return s.more().Footer }
 
 // Timeout is the timeout: block (nil when absent).
-func (s *State) Timeout() *Timeout {
-	if s.More == nil {
-		return nil
-	}
-	return s.More.Timeout
-}
+func (s *State) Timeout() *Timeout { return s.more().Timeout }
 
 // AgentOffRamp is the agent_off_ramp: block (nil when absent).
-func (s *State) AgentOffRamp() *OffRamp {
-	if s.More == nil {
-		return nil
-	}
-	return s.More.AgentOffRamp
-}
+func (s *State) AgentOffRamp() *OffRamp { return s.more().AgentOffRamp }
 
 // ContextualRouting is the contextual_routing: block (nil when absent).
-func (s *State) ContextualRouting() *ContextualRouting {
-	if s.More == nil {
-		return nil
-	}
-	return s.More.ContextualRouting
-}
+func (s *State) ContextualRouting() *ContextualRouting { return s.more().ContextualRouting }
 
 // Transcript is the transcript: key.
-func (s *State) Transcript() string {
-	if s.More == nil {
-		return ""
-	}
-	return s.More.Transcript
-}
+func (s *State) Transcript() string { return s.more().Transcript }
 
 // Theme is the theme: key.
-func (s *State) Theme() string {
-	if s.More == nil {
-		return ""
-	}
-	return s.More.Theme
-}
+func (s *State) Theme() string { return s.more().Theme }
 
 // InterceptDrive is the intercept_drive: key.
-func (s *State) InterceptDrive() string {
-	if s.More == nil {
-		return ""
-	}
-	return s.More.InterceptDrive
-}
+func (s *State) InterceptDrive() string { return s.more().InterceptDrive }
 
 // Decider is the state's decider: key.
-func (s *State) Decider() string {
-	if s.More == nil {
-		return ""
-	}
-	return s.More.Decider
-}
+func (s *State) Decider() string { return s.more().Decider }
 
 // WriteMode is the write_mode: key.
-func (s *State) WriteMode() string {
-	if s.More == nil {
-		return ""
-	}
-	return s.More.WriteMode
-}
+func (s *State) WriteMode() string { return s.more().WriteMode }
 
 // OnIntent is one intent of a state's on: block: its name, the position
 // of the intent key and its transition arms.
@@ -508,40 +449,31 @@ func (t *Transition) Extra() *TransitionMore {
 	return t.More
 }
 
+// noTransitionMore is what a Transition without More reads as; it is never written.
+var noTransitionMore TransitionMore
+
+// more returns the Transition's TransitionMore for reading: never nil.
+func (t *Transition) more() *TransitionMore {
+	if t.More == nil {
+		return &noTransitionMore
+	}
+	return t.More
+}
+
 // Default reports the default: flag.
 func (t *Transition) Default() bool { return t.More != nil && t.More.Default }
 
 // GuardHint is the guard_hint: text.
-func (t *Transition) GuardHint() string {
-	if t.More == nil {
-		return ""
-	}
-	return t.More.GuardHint
-}
+func (t *Transition) GuardHint() string { return t.more().GuardHint }
 
 // View is the arm's view: (nil when absent).
-func (t *Transition) View() *View {
-	if t.More == nil {
-		return nil
-	}
-	return t.More.View
-}
+func (t *Transition) View() *View { return t.more().View }
 
 // Emit is the emit: list.
-func (t *Transition) Emit() []string {
-	if t.More == nil {
-		return nil
-	}
-	return t.More.Emit
-}
+func (t *Transition) Emit() []string { return t.more().Emit }
 
 // PushHistory is the push_history: flag; nil when absent (default true).
-func (t *Transition) PushHistory() *bool {
-	if t.More == nil {
-		return nil
-	}
-	return t.More.PushHistory
-}
+func (t *Transition) PushHistory() *bool { return t.more().PushHistory }
 
 // KV is one ordered key/value pair (set:, increment:, bind:, slots:, ...).
 // Value is the raw YAML-decoded value.
@@ -609,125 +541,61 @@ func (e *Effect) Extra() *EffectMore {
 	return e.More
 }
 
-// Increment is the increment: pairs.
-func (e *Effect) Increment() []KV {
+// noEffectMore is what a Effect without More reads as; it is never written.
+var noEffectMore EffectMore
+
+// more returns the Effect's EffectMore for reading: never nil.
+func (e *Effect) more() *EffectMore {
 	if e.More == nil {
-		return nil
+		return &noEffectMore
 	}
-	return e.More.Increment
+	return e.More
 }
+
+// Increment is the increment: pairs.
+func (e *Effect) Increment() []KV { return e.more().Increment }
 
 // ID is the id: key.
-func (e *Effect) ID() string {
-	if e.More == nil {
-		return ""
-	}
-	return e.More.ID
-}
+func (e *Effect) ID() string { return e.more().ID }
 
 // Bind is the bind: pairs (world key -> result path or template).
-func (e *Effect) Bind() []KV {
-	if e.More == nil {
-		return nil
-	}
-	return e.More.Bind
-}
+func (e *Effect) Bind() []KV { return e.more().Bind }
 
 // OnError is the on_error: target.
-func (e *Effect) OnError() string {
-	if e.More == nil {
-		return ""
-	}
-	return e.More.OnError
-}
+func (e *Effect) OnError() string { return e.more().OnError }
 
 // Emit is the emit: key.
-func (e *Effect) Emit() string {
-	if e.More == nil {
-		return ""
-	}
-	return e.More.Emit
-}
+func (e *Effect) Emit() string { return e.more().Emit }
 
 // Background is the background: flag.
-func (e *Effect) Background() bool {
-	if e.More == nil {
-		return false
-	}
-	return e.More.Background
-}
+func (e *Effect) Background() bool { return e.more().Background }
 
 // Once is the once: flag.
-func (e *Effect) Once() bool {
-	if e.More == nil {
-		return false
-	}
-	return e.More.Once
-}
+func (e *Effect) Once() bool { return e.more().Once }
 
 // OnComplete is the on_complete: effects.
-func (e *Effect) OnComplete() []*Effect {
-	if e.More == nil {
-		return nil
-	}
-	return e.More.OnComplete
-}
+func (e *Effect) OnComplete() []*Effect { return e.more().OnComplete }
 
 // Target is the target: key (only inside on_complete).
-func (e *Effect) Target() string {
-	if e.More == nil {
-		return ""
-	}
-	return e.More.Target
-}
+func (e *Effect) Target() string { return e.more().Target }
 
 // EmitIntent is the emit_intent: intent.
-func (e *Effect) EmitIntent() string {
-	if e.More == nil {
-		return ""
-	}
-	return e.More.EmitIntent
-}
+func (e *Effect) EmitIntent() string { return e.more().EmitIntent }
 
 // Slots is the slot values for emit_intent.
-func (e *Effect) Slots() []KV {
-	if e.More == nil {
-		return nil
-	}
-	return e.More.Slots
-}
+func (e *Effect) Slots() []KV { return e.more().Slots }
 
 // Effects is the inline effects: list.
-func (e *Effect) Effects() []*Effect {
-	if e.More == nil {
-		return nil
-	}
-	return e.More.Effects
-}
+func (e *Effect) Effects() []*Effect { return e.more().Effects }
 
 // Agent is the agent_plugins alias ("" = agent.claude).
-func (e *Effect) Agent() string {
-	if e.More == nil {
-		return ""
-	}
-	return e.More.Agent
-}
+func (e *Effect) Agent() string { return e.more().Agent }
 
 // Selection is the selection: pin (nil when absent).
-func (e *Effect) Selection() *Selection {
-	if e.More == nil {
-		return nil
-	}
-	return e.More.Selection
-}
+func (e *Effect) Selection() *Selection { return e.more().Selection }
 
 // Timeout is the hard timeout of a host.agent.* call as written ("90s", "5m"); "" = the run's --call-timeout (rule_call_timeout.go).
-func (e *Effect) Timeout() string {
-	if e.More == nil {
-		return ""
-	}
-	return e.More.Timeout
-}
+func (e *Effect) Timeout() string { return e.more().Timeout }
 
 // withIndex holds the position of every value under an effect's with:
 // by path, or, only when the tree holds an alias (whose expansion a table

@@ -1,8 +1,8 @@
 package story
 
 import (
+	"maps"
 	"slices"
-	"sort"
 
 	"go.yaml.in/yaml/v3"
 
@@ -54,14 +54,7 @@ func (o *ImportOverrides) StateNames() []string { return sortedNodeKeys(o.States
 // IntentNames is the names of the intents the import overrides, sorted.
 func (o *ImportOverrides) IntentNames() []string { return sortedNodeKeys(o.Intents) }
 
-func sortedNodeKeys(m map[string]*yaml.Node) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func sortedNodeKeys(m map[string]*yaml.Node) []string { return slices.Sorted(maps.Keys(m)) }
 
 // ParseState parses overrides.states.<name> as the top-level state name
 // of a story file, from the importer's own YAML nodes, and returns it with

@@ -345,11 +345,9 @@ func (p *fileParser) parseIntent(name string, k, v *yaml.Node, where string) *In
 		case "description":
 			in.Description = p.StrIn(v, where, key)
 		case "examples":
-			w := where + "." + key
-			in.Examples = p.StrList(v, w)
+			in.Examples = p.StrList(v, where+"."+key)
 		case "priority":
-			w := where + "." + key
-			in.Priority = p.Integer(v, w)
+			in.Priority = p.Integer(v, where+"."+key)
 		case "hidden":
 			in.Hidden = p.BoolIn(v, where, key)
 		case "synonyms":
@@ -451,8 +449,7 @@ func (p *fileParser) parsePersona(name string, k, v *yaml.Node) *Persona {
 		case "model":
 			pe.Model = p.StrIn(v, where, key)
 		case "tools":
-			w := where + "." + key
-			pe.Tools = p.StrList(v, w)
+			pe.Tools = p.StrList(v, where+"."+key)
 		case "cwd":
 			pe.Cwd = p.StrIn(v, where, key)
 		case "effort":
@@ -460,14 +457,11 @@ func (p *fileParser) parsePersona(name string, k, v *yaml.Node) *Persona {
 		case "provider":
 			pe.Provider = p.StrIn(v, where, key)
 		case "inherit_claude_default":
-			w := where + "." + key
-			pe.InheritClaudeDefault = p.BoolPtr(v, w)
+			pe.InheritClaudeDefault = p.BoolPtr(v, where+"."+key)
 		case "external_side_effect":
-			w := where + "." + key
-			pe.ExternalSideEffect = p.BoolPtr(v, w)
+			pe.ExternalSideEffect = p.BoolPtr(v, where+"."+key)
 		case "bash_profile":
-			w := where + "." + key
-			pe.BashProfile = p.parseBashProfile(v, w)
+			pe.BashProfile = p.parseBashProfile(v, where+"."+key)
 		}
 	})
 	return pe

@@ -1,12 +1,14 @@
 package story
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
 	"kitsoki/internal/yamlnode"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // recordWith keeps what withPos needs of an effect's with: value: a table
@@ -37,22 +39,15 @@ func (p *fileParser) recordWith(e *Effect, v *yaml.Node) {
 		}
 		switch n.Kind {
 		case yaml.MappingNode:
-			var last map[string]int // for a large mapping: the last index of each key
-			if len(n.Content) > 64 {
-				last = make(map[string]int, len(n.Content)/2)
-				for i := 0; i+1 < len(n.Content); i += 2 {
-					last[n.Content[i].Value] = i
-				}
+			last := make(map[string]int, len(n.Content)/2) // the last index of each key
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				last[n.Content[i].Value] = i
 			}
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				key := n.Content[i].Value
 				// A path segment never holds '.' or ']' (withPos splits on
 				// them), and a repeated key resolves to its last value.
-				later := laterKey(n, i)
-				if last != nil {
-					later = last[key] != i
-				}
-				if strings.ContainsAny(key, ".]") || later {
+				if strings.ContainsAny(key, ".]") || last[key] != i {
 					continue
 				}
 				add(key, n.Content[i+1])
@@ -68,32 +63,10 @@ func (p *fileParser) recordWith(e *Effect, v *yaml.Node) {
 	wi.at = out[:len(out):len(out)]
 }
 
-// laterKey reports whether the key at Content[i] of mapping n is repeated
-// after it (a small mapping: a large one uses an index).
-func laterKey(n *yaml.Node, i int) bool {
-	if len(n.Content) > 64 {
-		return false
-	}
-	for j := i + 2; j+1 < len(n.Content); j += 2 {
-		if n.Content[j].Value == n.Content[i].Value {
-			return true
-		}
-	}
-	return false
-}
-
 // hasAlias reports an alias anywhere under n (bounded depth: deeper trees
 // are kept as nodes too).
 func hasAlias(n *yaml.Node, depth int) bool {
-	if n.Kind == yaml.AliasNode || depth > 200 {
-		return true
-	}
-	for _, c := range n.Content {
-		if hasAlias(c, depth+1) {
-			return true
-		}
-	}
-	return false
+	return n.Kind == yaml.AliasNode || depth > 200 || slices.ContainsFunc(n.Content, func(c *yaml.Node) bool { return hasAlias(c, depth+1) })
 }
 
 // withPos returns the position of the with: value at a dotted key
