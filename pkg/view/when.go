@@ -87,9 +87,9 @@ func truthy(v any) bool {
 const whenWorldKey = "__kitsoki_when_env"
 
 // whenEnv is env with its world in upstream's number shapes and bare
-// names strict (expr.Strict), built once per render: a whole number written in the story's YAML (a world
-// default, a set: literal) is an int here and an unsigned integer
-// upstream, which its when: truth value counts as true even at 0 (a
+// names strict (expr.Strict), built once per render: a whole number
+// written in the story's YAML (a world default, a set: literal) is an int
+// here and an unsigned integer upstream, which its when: truth value counts as true even at 0 (a
 // `type: int` key defaulting to 0 shows its element until the key is
 // written). Fixture values (int64), replayed values (float64, int64) and
 // numbers an expression computes (int) keep their shapes.

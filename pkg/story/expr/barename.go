@@ -67,9 +67,10 @@ func (e *BareNameError) Error() string {
 }
 
 // rewriteBareNames replaces every identifier that is neither a callee, the
-// object of a member access (the whitelist judges those), one of
-// kitsoki's roots nor $env (state is not: upstream's is nil there) with a call of undefFn, so that it fails only where the
-// evaluation reaches it (`world.ok || foo` does not).
+// object of a member access (the whitelist judges those), one of kitsoki's
+// roots nor $env (state is not: upstream's is nil there) with a call of
+// undefFn, so that it fails only where the evaluation reaches it
+// (`world.ok || foo` does not).
 func rewriteBareNames(node *ast.Node) {
 	callees := map[ast.Node]bool{}
 	ast.Walk(node, calleeCollector(callees))
@@ -111,16 +112,25 @@ func (b *bareRewriter) Visit(n *ast.Node) {
 // BareNames returns the bare names of the program that are not roots
 // (each once, in order): the names a strict environment fails on when it
 // reaches them.
-func (p *Program) BareNames() []string {
+func (p *Program) BareNames() []string { return bareNames(p) }
+
+// bareNames is the bare names that are not roots of progs (nil skipped),
+// each once, in order.
+func bareNames(progs ...*Program) []string {
 	var out []string
 	seen := map[string]bool{}
-	node := p.prog.Node()
-	ast.Walk(&node, bareNameCollector(func(name string) {
-		if !seen[name] {
-			seen[name] = true
-			out = append(out, name)
+	for _, p := range progs {
+		if p == nil {
+			continue
 		}
-	}))
+		node := p.prog.Node()
+		ast.Walk(&node, bareNameCollector(func(name string) {
+			if !seen[name] {
+				seen[name] = true
+				out = append(out, name)
+			}
+		}))
+	}
 	return out
 }
 
@@ -141,39 +151,27 @@ func (f bareNameCollector) Visit(n *ast.Node) {
 // BareNames returns the bare names of the template's expressions that are
 // not roots (each once, in order).
 func (t *Template) BareNames() []string {
-	var out []string
-	seen := map[string]bool{}
-	add := func(p *Program) {
-		if p == nil {
-			return
-		}
-		for _, n := range p.BareNames() {
-			if !seen[n] {
-				seen[n] = true
-				out = append(out, n)
-			}
-		}
-	}
+	var progs []*Program
 	var walk func(nodes []tNode)
 	walk = func(nodes []tNode) {
 		for _, n := range nodes {
 			switch x := n.(type) {
 			case *tExpr:
-				add(x.prog)
+				progs = append(progs, x.prog)
 			case *tIf:
 				for _, b := range x.branches {
-					add(b.cond)
+					progs = append(progs, b.cond)
 					walk(b.body)
 				}
 			case *tRange:
-				add(x.list)
+				progs = append(progs, x.list)
 				walk(x.body)
 			}
 		}
 	}
 	if t.typed != nil {
-		add(t.typed.prog)
+		progs = append(progs, t.typed.prog)
 	}
 	walk(t.nodes)
-	return out
+	return bareNames(progs...)
 }
