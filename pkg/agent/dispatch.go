@@ -370,15 +370,10 @@ func (r *Registry) checkSubmission(sch *schema.Schema, sub json.RawMessage) (any
 	return jsonvalue.Int64s(v), nil
 }
 
-// decodeJSON parses one JSON value. Numbers with 16 or more digits go
-// through json.Number so no precision is lost; everything else takes the
-// faster float64 path (jsonvalue.Int64s turns integral values into int64).
+// decodeJSON parses exactly one JSON value with json.Number numbers, so that
+// an integer keeps every digit that fits an int64 (jsonvalue.Int64s then
+// picks int64 or float64; `1.0` stays a float, as written).
 func decodeJSON(b []byte) (any, error) {
-	if !hasLongNumber(b) {
-		var v any
-		err := json.Unmarshal(b, &v)
-		return v, err
-	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var v any
@@ -389,24 +384,6 @@ func decodeJSON(b []byte) (any, error) {
 		return nil, errors.New("unexpected data after the top-level value")
 	}
 	return v, nil
-}
-
-// hasLongNumber reports whether b holds a run of 16+ digits (a number that
-// float64 might not represent exactly). Digits inside strings count too,
-// which only costs the slower exact path.
-func hasLongNumber(b []byte) bool {
-	run := 0
-	for _, c := range b {
-		if c >= '0' && c <= '9' {
-			run++
-			if run >= 16 {
-				return true
-			}
-		} else {
-			run = 0
-		}
-	}
-	return false
 }
 
 type askOutcome struct {
