@@ -1,7 +1,6 @@
 package localllm
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
-	"net/url"
 	"os"
 	"sort"
 	"strings"
@@ -121,25 +119,19 @@ func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	if ep := strings.TrimSpace(cfg.Endpoint); ep != "" {
-		u, err := url.Parse(ep)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		if !isHTTPURL(ep) {
 			return nil, fmt.Errorf("local embed: endpoint %q is not an http:// or https:// URL (e.g. http://127.0.0.1:8081)", ep)
 		}
 		e.server = endpointServer{url: strings.TrimRight(ep, "/")}
-		if e.client == nil {
-			tr := http.DefaultTransport.(*http.Transport).Clone()
-			tr.Proxy = http.ProxyFromEnvironment
-			e.client = &http.Client{Transport: tr}
-		}
 	} else {
 		disclose := cfg.Disclose
 		if disclose == nil {
 			disclose = os.Stderr
 		}
 		e.server = newManagedServer("local embed "+model, model, cfg.ServerBin, "", cfg.Port, true, cfg.tune, log, disclose)
-		if e.client == nil {
-			e.client = &http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}}
-		}
+	}
+	if e.client == nil {
+		e.client = httpClient(e.server)
 	}
 	return e, nil
 }
@@ -153,14 +145,6 @@ func (e *Embedder) Dim() int { return e.dim }
 // Close stops a managed sidecar; in endpoint mode it does nothing.
 func (e *Embedder) Close() error { return e.server.close() }
 
-// embedURL is the embeddings URL under base (see chatURL).
-func embedURL(base string) string {
-	if u, err := url.Parse(base); err == nil && versionSegment.MatchString(u.Path) {
-		return base + "/embeddings"
-	}
-	return base + "/v1/embeddings"
-}
-
 // Embed returns one vector per text, in input order, each prefixed with
 // the model's task prefix for role before it is sent. Vectors of a model
 // with a default or configured Dim are truncated to it and re-normalised.
@@ -168,11 +152,9 @@ func (e *Embedder) Embed(ctx context.Context, texts []string, role EmbedRole) ([
 	if len(texts) == 0 {
 		return nil, nil
 	}
-	var key string
-	if e.apiKey != "" {
-		if key = os.Getenv(e.apiKey); key == "" {
-			return nil, fmt.Errorf("local embed: api key variable %s is not set; export it, or drop APIKeyEnv", e.apiKey)
-		}
+	key, ok := apiKey(e.apiKey)
+	if !ok {
+		return nil, fmt.Errorf("local embed: api key variable %s is not set; export it, or drop APIKeyEnv", e.apiKey)
 	}
 	base, err := e.server.baseURL(ctx)
 	if err != nil {
@@ -187,14 +169,10 @@ func (e *Embedder) Embed(ctx context.Context, texts []string, role EmbedRole) ([
 	if err != nil {
 		return nil, fmt.Errorf("local embed: encode request: %w", err)
 	}
-	endpoint := embedURL(base)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
+	endpoint := apiURL(base, "embeddings")
+	req, err := newAPIRequest(ctx, http.MethodPost, endpoint, body, nil, key)
 	if err != nil {
 		return nil, fmt.Errorf("local embed: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	resp, err := e.client.Do(req)
 	if err != nil {
@@ -206,12 +184,8 @@ func (e *Embedder) Embed(ctx context.Context, texts []string, role EmbedRole) ([
 		return nil, fmt.Errorf("local embed: reading the answer from %s: %w", endpoint, err)
 	}
 	if resp.StatusCode >= 400 {
-		msg := childproc.Snippet(func(s string) string { // masked before it is cut: no half key
-			if key != "" {
-				s = strings.ReplaceAll(s, key, "***")
-			}
-			return s
-		}, strings.TrimSpace(string(raw)))
+		// masked before it is cut: no half key
+		msg := childproc.Snippet(func(s string) string { return maskKey(key, s) }, strings.TrimSpace(string(raw)))
 		return nil, fmt.Errorf("local embed: http %d from %s: %s", resp.StatusCode, endpoint, msg)
 	}
 	vecs, err := parseEmbeddings(raw, len(texts))

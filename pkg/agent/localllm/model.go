@@ -1,11 +1,11 @@
 package localllm
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 )
 
@@ -25,14 +25,6 @@ const (
 
 // maxModelsBody bounds the /v1/models answer.
 const maxModelsBody = 4 << 20
-
-// modelsURL is the model list URL under base (same version rule as chatURL).
-func modelsURL(base string) string {
-	if u, err := url.Parse(base); err == nil && versionSegment.MatchString(u.Path) {
-		return base + "/models"
-	}
-	return base + "/v1/models"
-}
 
 // requestModel returns the model to send and where it came from.
 func (l *localLLM) requestModel(ctx context.Context, base, key string) (string, string) {
@@ -55,23 +47,15 @@ func (l *localLLM) requestModel(ctx context.Context, base, key string) (string, 
 }
 
 func (l *localLLM) endpointMode() bool {
-	_, ok := l.server.(endpointServer)
-	return ok
+	return !l.server.managed()
 }
 
 // listModel asks the server for its models and returns the first id, or
 // "" when it cannot say (no such route, an error, an empty list).
 func (l *localLLM) listModel(ctx context.Context, base, key string) string {
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, modelsURL(base), nil)
+	hreq, err := newAPIRequest(ctx, http.MethodGet, apiURL(base, "models"), nil, l.headers, key)
 	if err != nil {
 		return ""
-	}
-	for k, vs := range l.headers {
-		hreq.Header[k] = vs
-	}
-	hreq.Header.Set("Accept", "application/json")
-	if key != "" {
-		hreq.Header.Set("Authorization", "Bearer "+key)
 	}
 	resp, err := l.client.Do(hreq)
 	if err != nil {
@@ -100,17 +84,8 @@ func (l *localLLM) listModel(ctx context.Context, base, key string) string {
 		}
 	}
 	for _, m := range list.Models {
-		if id := strings.TrimSpace(firstNonEmpty(m.Model, m.Name)); id != "" {
+		if id := strings.TrimSpace(cmp.Or(m.Model, m.Name)); id != "" {
 			return id
-		}
-	}
-	return ""
-}
-
-func firstNonEmpty(xs ...string) string {
-	for _, x := range xs {
-		if x != "" {
-			return x
 		}
 	}
 	return ""

@@ -95,8 +95,7 @@ func newLocalLLM(p *story.AgentPlugin, bc agent.BuildContext, cfg localLLMConfig
 	l := &localLLM{alias: p.Alias, model: model, grammar: p.Grammar, jsonSchema: p.JSONSchema,
 		apiKeyEnv: strings.TrimSpace(p.APIKeyEnv), redact: bc.Mask, client: cfg.client}
 	if ep != "" {
-		u, err := url.Parse(ep)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		if !isHTTPURL(ep) {
 			return nil, fmt.Errorf("agent_plugins.%s: local_llm endpoint %q is not an http:// or https:// URL (e.g. endpoint: http://127.0.0.1:8080)", p.Alias, l.redact(ep))
 		}
 		l.server = endpointServer{url: strings.TrimRight(ep, "/")}
@@ -104,24 +103,53 @@ func newLocalLLM(p *story.AgentPlugin, bc agent.BuildContext, cfg localLLMConfig
 		for k, v := range p.Headers {
 			l.headers.Set(k, v)
 		}
-		if l.client == nil {
-			tr := http.DefaultTransport.(*http.Transport).Clone()
-			tr.Proxy = http.ProxyFromEnvironment
-			l.client = &http.Client{Transport: tr}
-		}
 	} else {
 		ms := newManagedServer(p.Alias, model, p.ServerBin, bc.StoryDir, p.Port, false, cfg.tune, bc.Logger, cfg.disclose)
 		for _, k := range slices.Sorted(maps.Keys(p.Env)) {
 			ms.env = append(ms.env, k+"="+p.Env[k])
 		}
 		l.server = ms
-		if l.client == nil {
-			// Loopback to our own sidecar: never through a proxy, and no
-			// pooled connection to a server that may be restarted.
-			l.client = &http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}}
-		}
+	}
+	if l.client == nil {
+		l.client = httpClient(l.server)
 	}
 	return l, nil
+}
+
+// isHTTPURL reports an absolute http:// or https:// URL with a host.
+func isHTTPURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// httpClient is the client for server: a configured endpoint is reached
+// through the environment's proxy; our own loopback sidecar never is, and
+// keeps no pooled connection to a server that may be restarted.
+func httpClient(server llmServer) *http.Client {
+	if server.managed() {
+		return &http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}}
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.Proxy = http.ProxyFromEnvironment
+	return &http.Client{Transport: tr}
+}
+
+// apiKey reads the bearer token from the variable env names ("" when env
+// is ""); ok is false when env is set but the variable is empty.
+func apiKey(env string) (key string, ok bool) {
+	if env == "" {
+		return "", true
+	}
+	key = os.Getenv(env)
+	return key, key != ""
+}
+
+// maskKey replaces key in s (a server may echo the token back).
+func maskKey(key, s string) string {
+	if key == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, key, "***")
 }
 
 // SubstituteOnSchemaInvalid marks the transport for the validation-reject
@@ -132,12 +160,38 @@ func (l *localLLM) Close() error { return l.server.close() }
 
 var versionSegment = &lazyre.Regexp{Expr: `/v[0-9]+$`}
 
-// chatURL is the chat completions URL under base.
-func chatURL(base string) string {
+// apiURL is an OpenAI-compatible route ("chat/completions", "embeddings",
+// "models") under base: appended to a base whose path already ends in a
+// version segment (https://host/api/paas/v4), else after /v1/.
+func apiURL(base, route string) string {
 	if u, err := url.Parse(base); err == nil && versionSegment.MatchString(u.Path) {
-		return base + "/chat/completions"
+		return base + "/" + route
 	}
-	return base + "/v1/chat/completions"
+	return base + "/v1/" + route
+}
+
+// newAPIRequest is a request to url with headers, Accept and (with a
+// body) Content-Type JSON, and key, when set, as a bearer token.
+func newAPIRequest(ctx context.Context, method, url string, body []byte, headers http.Header, key string) (*http.Request, error) {
+	var r io.Reader
+	if body != nil {
+		r = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, r)
+	if err != nil {
+		return nil, err
+	}
+	for k, vs := range headers {
+		req.Header[k] = vs
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", "application/json")
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	return req, nil
 }
 
 type chatMessage struct {
@@ -189,19 +243,11 @@ func (l *localLLM) Ask(ctx context.Context, req *agent.AskRequest) (*agent.AskRe
 	if err := ctx.Err(); err != nil {
 		return nil, agent.ContextError(l.alias, err)
 	}
-	var key string
-	if l.apiKeyEnv != "" {
-		key = os.Getenv(l.apiKeyEnv)
-		if key == "" {
-			return nil, agent.Errorf(agent.KindTransportError, "%s: api_key_env: environment variable %s is not set; export it with the endpoint's API key, or remove api_key_env: for an endpoint without auth", l.alias, l.apiKeyEnv)
-		}
+	key, ok := apiKey(l.apiKeyEnv)
+	if !ok {
+		return nil, agent.Errorf(agent.KindTransportError, "%s: api_key_env: environment variable %s is not set; export it with the endpoint's API key, or remove api_key_env: for an endpoint without auth", l.alias, l.apiKeyEnv)
 	}
-	hide := func(s string) string {
-		if key != "" {
-			s = strings.ReplaceAll(s, key, "***")
-		}
-		return l.redact(s)
-	}
+	hide := func(s string) string { return l.redact(maskKey(key, s)) }
 
 	base, err := l.server.baseURL(ctx)
 	if err != nil {
@@ -223,7 +269,7 @@ func (l *localLLM) Ask(ctx context.Context, req *agent.AskRequest) (*agent.AskRe
 		return nil, agent.Errorf(agent.KindTransportError, "%s: encode chat request: %v", l.alias, err)
 	}
 	post := func(base string) (*http.Response, error) { return l.post(ctx, base, key, payload) }
-	endpoint := chatURL(base)
+	endpoint := apiURL(base, "chat/completions")
 	resp, err := post(base)
 	if err != nil && ctx.Err() == nil && isDialError(err) {
 		// A managed sidecar that crashed since the last call: restart it
@@ -234,7 +280,7 @@ func (l *localLLM) Ask(ctx context.Context, req *agent.AskRequest) (*agent.AskRe
 			case rerr != nil:
 				err = rerr
 			case restarted:
-				endpoint = chatURL(nb)
+				endpoint = apiURL(nb, "chat/completions")
 				resp, err = post(nb)
 			}
 		}
@@ -290,17 +336,9 @@ func (l *localLLM) Ask(ctx context.Context, req *agent.AskRequest) (*agent.AskRe
 // post sends the chat request payload to the server at base with the
 // plugin's headers and, when key is set, its bearer token.
 func (l *localLLM) post(ctx context.Context, base, key string, payload []byte) (*http.Response, error) {
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, chatURL(base), bytes.NewReader(payload))
+	hreq, err := newAPIRequest(ctx, http.MethodPost, apiURL(base, "chat/completions"), payload, l.headers, key)
 	if err != nil {
 		return nil, err
-	}
-	for k, vs := range l.headers {
-		hreq.Header[k] = vs
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Accept", "application/json")
-	if key != "" {
-		hreq.Header.Set("Authorization", "Bearer "+key)
 	}
 	return l.client.Do(hreq)
 }
