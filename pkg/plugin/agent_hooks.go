@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"context"
+	"maps"
 
 	"kitsoki/pkg/agent"
 )
@@ -12,18 +13,12 @@ func (c *Chain) AgentHooks() agent.Hooks { return agentHooks{c} }
 
 type agentHooks struct{ c *Chain }
 
-func emitTo(emit agent.HookEmit) func(Event) error {
-	return func(ev Event) error { return emit(ev.Kind, ev.Payload) }
-}
-
 func (h agentHooks) PreDispatch(ctx context.Context, req *agent.HookRequest, emit agent.HookEmit) (*agent.HookVeto, error) {
 	if !h.c.Has(pointPreDispatch) {
 		return nil, nil
 	}
 	with := map[string]any{}
-	for k, v := range req.With {
-		with[k] = v
-	}
+	maps.Copy(with, req.With)
 	p := Payload{"alias": req.Alias, "verb": req.Verb, "prompt": req.Prompt, "with": with, "schema_id": req.SchemaID,
 		"turn": req.Turn, "state_path": req.StatePath}
 	out, veto, err := h.run(ctx, pointPreDispatch, p, emit)
@@ -56,7 +51,7 @@ func (h agentHooks) PostReturn(ctx context.Context, req *agent.HookRequest, subm
 
 // run runs the chain at point; a halt is the veto the agent layer reports.
 func (h agentHooks) run(ctx context.Context, point Point, p Payload, emit agent.HookEmit) (Payload, *agent.HookVeto, error) {
-	out, halt, err := h.c.Run(ctx, point, p, emitTo(emit))
+	out, halt, err := h.c.Run(ctx, point, p, emitFunc(emit))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -7,9 +7,8 @@ import "context"
 // lazily started process per enabled external plugin. Close the chain when
 // the run ends: it stops those processes.
 func (a *Assembly) NewChain() *Chain {
-	c := &Chain{mask: func(s string) string { return s }}
 	red := newRedactHook(a.Profile.Redact, a.getenv)
-	c.mask = red.secretsOnly
+	c := &Chain{mask: red.secretsOnly}
 	bud := &budgetHook{cfg: a.Profile.Budget}
 	procs := map[string]*procHandler{}
 	for _, h := range a.Hooks {
@@ -20,13 +19,7 @@ func (a *Assembly) NewChain() *Chain {
 		case idRedact:
 			hd = red
 		case idHostRun:
-			reason := ""
-			for _, p := range a.Plugins {
-				if p.ID == idHostRun {
-					reason = p.Reason
-				}
-			}
-			hd = hostRunGate{reason: reason}
+			hd = hostRunGate{reason: a.plugin(idHostRun).Reason}
 		default:
 			m := a.manifests[h.Plugin]
 			if m == nil {

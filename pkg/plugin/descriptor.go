@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"cmp"
 	"slices"
 	"sync"
 
@@ -40,13 +41,15 @@ const (
 
 // transportID returns the plugin id of an agent_plugins plugin type:
 // "transport.subprocess", "transport.claude_cli", ... ("" for unknown).
-func transportID(pluginType string) string {
-	for _, t := range transports {
-		if t.typ == pluginType {
-			return t.id
-		}
+func transportID(pluginType string) string { return transportOf(pluginType).id }
+
+// transportOf is the transport of a plugin type (zero for unknown).
+func transportOf(pluginType string) transportInfo {
+	i := slices.IndexFunc(transports, func(t transportInfo) bool { return t.typ == pluginType })
+	if i < 0 {
+		return transportInfo{}
 	}
-	return ""
+	return transports[i]
 }
 
 type transportInfo struct {
@@ -61,22 +64,13 @@ var transports = []transportInfo{
 	{story.PluginSubprocess, "transport.subprocess", "subprocess: a JSON-RPC program on stdin/stdout", "process per run, started lazily, reused, respawned after a crash"},
 }
 
-// agentLifecycle is lifecycleOf for one declaration: a builtin.local_llm
+// agentLifecycle is the lifecycle of one declaration: a builtin.local_llm
 // with endpoint: talks to a server someone else runs, no sidecar.
 func agentLifecycle(ap *story.AgentPlugin) string {
 	if ap.Plugin == story.PluginLocalLLM && ap.Endpoint != "" {
 		return "remote OpenAI-compatible endpoint, no sidecar (HTTP per call)"
 	}
-	return lifecycleOf(ap.Plugin)
-}
-
-func lifecycleOf(pluginType string) string {
-	for _, t := range transports {
-		if t.typ == pluginType {
-			return t.lifecycle
-		}
-	}
-	return "unknown"
+	return cmp.Or(transportOf(ap.Plugin).lifecycle, "unknown")
 }
 
 // builtinDescriptors returns the descriptors of every built-in plugin,

@@ -1,15 +1,17 @@
 package plugin
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
-	"kitsoki/internal/jsonvalue"
 	"maps"
 	"reflect"
 	"slices"
 	"sort"
 	"strings"
+
+	"kitsoki/internal/jsonvalue"
 )
 
 // Point is a hook point.
@@ -29,14 +31,7 @@ func allPoints() []Point {
 	return []Point{pointPreDispatch, pointPostReturn, pointHostPreCall, pointRunStart, pointRunEnd}
 }
 
-func (p Point) valid() bool {
-	for _, q := range allPoints() {
-		if p == q {
-			return true
-		}
-	}
-	return false
-}
+func (p Point) valid() bool { return slices.Contains(allPoints(), p) }
 
 // rewritable lists the payload keys a handler may change at a point.
 func (p Point) rewritable() map[string]bool {
@@ -139,15 +134,7 @@ type Chain struct {
 
 // Has reports whether any handler is registered at p.
 func (c *Chain) Has(p Point) bool {
-	if c == nil {
-		return false
-	}
-	for _, r := range c.regs {
-		if r.Point == p {
-			return true
-		}
-	}
-	return false
+	return c != nil && slices.ContainsFunc(c.regs, func(r Registration) bool { return r.Point == p })
 }
 
 // Close stops every process the chain started.
@@ -184,43 +171,23 @@ func (c *Chain) Run(ctx context.Context, point Point, payload Payload, emit func
 		if err == nil {
 			err = checkResult(point, cur, res)
 		}
-		if err != nil {
+		var reason string
+		switch {
+		case err != nil:
 			ev := &EventPayload{Point: point, Plugin: reg.PluginID, Error: c.mask(err.Error()), OnError: reg.OnError}
 			if e := emit(Event{Kind: eventFailed, Payload: ev}); e != nil {
 				return nil, nil, e
 			}
-			if reg.OnError == onErrorVeto {
-				h := &Halt{Point: point, Plugin: reg.PluginID, Reason: "hook failed and its on_error is veto: " + ev.Error}
-				if e := emit(Event{Kind: eventHalted, Payload: &EventPayload{Point: point, Plugin: reg.PluginID, Reason: h.Reason}}); e != nil {
-					return nil, nil, e
-				}
-				if point.canHalt() {
-					return nil, h, nil
-				}
-				return cur, nil, nil
+			if reg.OnError != onErrorVeto {
+				continue
 			}
-			continue
-		}
-		if res.Outcome == outcomeHalt {
-			reason := c.mask(res.Reason)
-			if reason == "" {
-				reason = "no reason given"
-			}
-			if e := emit(Event{Kind: eventHalted, Payload: &EventPayload{Point: point, Plugin: reg.PluginID, Reason: reason}}); e != nil {
-				return nil, nil, e
-			}
-			if point.canHalt() {
-				return nil, &Halt{Point: point, Plugin: reg.PluginID, Reason: reason}, nil
-			}
-			return cur, nil, nil
-		}
-		if res.Payload != nil {
-			changed := changedKeys(cur, res.Payload)
-			if len(changed) > 0 {
+			reason = "hook failed and its on_error is veto: " + ev.Error
+		case res.Outcome == outcomeHalt:
+			reason = cmp.Or(c.mask(res.Reason), "no reason given")
+		default:
+			if changed := changedKeys(cur, res.Payload); len(changed) > 0 {
 				next := make(Payload, len(cur))
-				for k, v := range cur {
-					next[k] = v
-				}
+				maps.Copy(next, cur)
 				for _, k := range changed {
 					next[k] = res.Payload[k]
 				}
@@ -229,7 +196,15 @@ func (c *Chain) Run(ctx context.Context, point Point, payload Payload, emit func
 					return nil, nil, e
 				}
 			}
+			continue
 		}
+		if e := emit(Event{Kind: eventHalted, Payload: &EventPayload{Point: point, Plugin: reg.PluginID, Reason: reason}}); e != nil {
+			return nil, nil, e
+		}
+		if point.canHalt() {
+			return nil, &Halt{Point: point, Plugin: reg.PluginID, Reason: reason}, nil
+		}
+		return cur, nil, nil
 	}
 	return cur, nil, nil
 }

@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -53,12 +54,8 @@ func storyEmbedder(st *story.Story, cfg localllm.EmbedderConfig) (host.SearchOpt
 	if str("endpoint") == "" && str("model") == "" {
 		return host.SearchOptions{}, noop, nil
 	}
-	if cfg.Endpoint == "" {
-		cfg.Endpoint = str("endpoint")
-	}
-	if cfg.Model == "" {
-		cfg.Model = str("model")
-	}
+	cfg.Endpoint = cmp.Or(cfg.Endpoint, str("endpoint"))
+	cfg.Model = cmp.Or(cfg.Model, str("model"))
 	e, err := localllm.NewEmbedder(cfg)
 	if err != nil {
 		return host.SearchOptions{}, noop, fmt.Errorf("routing.embedding: %w", err)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -60,14 +61,7 @@ func checkManifestHosts(m *Manifest) error {
 			return fmt.Errorf("%s: hosts[%d] %q is listed twice", m.Path, i, h)
 		}
 		seen[h] = true
-		p := "host:" + h
-		found := false
-		for _, q := range m.Provides {
-			if q == p {
-				found = true
-			}
-		}
-		if !found {
+		if p := "host:" + h; !slices.Contains(m.Provides, p) {
 			m.Provides = append(m.Provides, p)
 		}
 	}
@@ -90,13 +84,8 @@ func (a *Assembly) HostProviders() []HostProvider {
 		if len(m.Hosts) == 0 {
 			continue
 		}
-		hp := HostProvider{ID: id, Manifest: m.Path, Hosts: append([]string(nil), m.Hosts...), Enabled: a.Enabled(id)}
-		for _, p := range a.Plugins {
-			if p.ID == id {
-				hp.Reason = p.Reason
-			}
-		}
-		out = append(out, hp)
+		st := a.plugin(id)
+		out = append(out, HostProvider{ID: id, Manifest: m.Path, Hosts: append([]string(nil), m.Hosts...), Enabled: st.Enabled, Reason: st.Reason})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
@@ -133,14 +122,11 @@ func (a *Assembly) RegisterHostProviders(reg *host.Registry) (closeAll func() er
 			procs = append(procs, p)
 		}
 	}
-	return func() error {
-		var errs []error
+	return func() (err error) {
 		for _, p := range procs {
-			if err := p.Close(); err != nil {
-				errs = append(errs, err)
-			}
+			err = errors.Join(err, p.Close())
 		}
-		return errors.Join(errs...)
+		return err
 	}, warnings
 }
 

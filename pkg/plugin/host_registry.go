@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"cmp"
 	"errors"
 
 	"kitsoki/pkg/agent/localllm"
@@ -22,11 +23,8 @@ func (a *Assembly) HostRegistry(st *story.Story, opts host.Options, embed locall
 			return nil, nil, nil, err
 		}
 		if so.Embedder != nil {
-			cache := opts.Search.CacheDir
+			so.CacheDir = cmp.Or(opts.Search.CacheDir, so.CacheDir)
 			opts.Search = so
-			if cache != "" {
-				opts.Search.CacheDir = cache
-			}
 		}
 		closeEmbed = c
 	}

@@ -27,12 +27,7 @@ type HostUse struct {
 func StoryHostCalls(st *story.Story) []HostUse {
 	var out []HostUse
 	collectHostCalls(st, "", nil, &out)
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Handler != out[j].Handler {
-			return out[i].Handler < out[j].Handler
-		}
-		return false
-	})
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Handler < out[j].Handler })
 	return out
 }
 
@@ -78,8 +73,7 @@ func collectHostCalls(st *story.Story, prefix string, bindings map[string]string
 			}
 		}
 	}
-	names := slices.Sorted(maps.Keys(st.Proposals))
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(st.Proposals)) {
 		if ex := st.Proposals[n].Execute; ex != nil {
 			visit(ex.OnComplete, fmt.Sprintf("proposal %q execute on_complete", n))
 		}
@@ -89,11 +83,7 @@ func collectHostCalls(st *story.Story, prefix string, bindings map[string]string
 		if im == nil || im.Child == nil {
 			continue
 		}
-		b := map[string]string{}
-		for k, v := range im.HostBindings {
-			b[k] = v
-		}
-		collectHostCalls(im.Child, prefix+fmt.Sprintf("import %q: ", alias), b, out)
+		collectHostCalls(im.Child, prefix+fmt.Sprintf("import %q: ", alias), im.HostBindings, out)
 	}
 }
 

@@ -64,14 +64,7 @@ func layers(opts Options, dir string) []Layer {
 	// --profile that is also found upward counts as --profile.
 	keep := out[:0]
 	for i, l := range out {
-		dup := false
-		for _, later := range out[i+1:] {
-			if sameFile(l.Path, later.Path) {
-				dup = true
-				break
-			}
-		}
-		if !dup {
+		if !slices.ContainsFunc(out[i+1:], func(later Layer) bool { return sameFile(l.Path, later.Path) }) {
 			keep = append(keep, l)
 		}
 	}

@@ -33,9 +33,7 @@ func newRedactHook(cfg RedactConfig, getenv func(string) string) *redactHook {
 }
 
 func (h *redactHook) maskString(s string) string {
-	for _, v := range h.values {
-		s = strings.ReplaceAll(s, v.value, "[redacted:"+v.name+"]")
-	}
+	s = h.secretsOnly(s)
 	for _, re := range h.patterns {
 		s = re.ReplaceAllString(s, "[redacted]")
 	}

@@ -42,29 +42,20 @@ type ReportProfile struct {
 // never a configured secret or pattern.
 func (a *Assembly) Report(storyPath string) *Report {
 	r := &Report{Version: reportVersion, Story: storyPath, Profile: ReportProfile{Path: a.ProfilePath, Found: a.ProfileFound},
-		Profiles: a.Layers, PluginsDirs: a.PluginsDirs, BuildOrder: a.BuildOrder, Plugins: a.Plugins, Agents: a.Agents, Hooks: a.Hooks, Warnings: a.Warnings}
+		Profiles: orEmpty(a.Layers), PluginsDirs: a.PluginsDirs, BuildOrder: orEmpty(a.BuildOrder), Plugins: orEmpty(a.Plugins),
+		Agents: orEmpty(a.Agents), Hooks: orEmpty(a.Hooks), Warnings: orEmpty(a.Warnings)}
 	if len(a.PluginsDirs) > 0 {
 		r.PluginsDir = a.PluginsDirs[0]
 	}
-	if r.Profiles == nil {
-		r.Profiles = []Layer{}
-	}
-	if r.BuildOrder == nil {
-		r.BuildOrder = []string{}
-	}
-	if r.Plugins == nil {
-		r.Plugins = []PluginStatus{}
-	}
-	if r.Agents == nil {
-		r.Agents = []AgentStatus{}
-	}
-	if r.Hooks == nil {
-		r.Hooks = []HookStatus{}
-	}
-	if r.Warnings == nil {
-		r.Warnings = []Warning{}
-	}
 	return r
+}
+
+// orEmpty is s, or an empty slice for nil (a report lists [], never null).
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 // JSON encodes the report, indented.

@@ -439,13 +439,14 @@ func (a *Assembly) registerHooks() {
 }
 
 // Enabled reports whether the plugin id is enabled (unknown ids are not).
-func (a *Assembly) Enabled(id string) bool {
-	for _, p := range a.Plugins {
-		if p.ID == id {
-			return p.Enabled
-		}
+func (a *Assembly) Enabled(id string) bool { return a.plugin(id).Enabled }
+
+// plugin is the status of plugin id (zero, not enabled, when unknown).
+func (a *Assembly) plugin(id string) PluginStatus {
+	if i := slices.IndexFunc(a.Plugins, func(p PluginStatus) bool { return p.ID == id }); i >= 0 {
+		return a.Plugins[i]
 	}
-	return false
+	return PluginStatus{}
 }
 
 // Agent returns the status of an agent alias ("" = agent.claude).
