@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -86,12 +88,8 @@ func newClaudeCLITransport(p *story.AgentPlugin, bc BuildContext) (Transport, er
 	if bin != "" && !filepath.IsAbs(bin) && strings.ContainsRune(filepath.ToSlash(bin), '/') && bc.StoryDir != "" {
 		bin = filepath.Join(bc.StoryDir, bin)
 	}
-	env := make(map[string]string, len(p.Env))
-	for k, v := range p.Env {
-		env[k] = v
-	}
 	return &claudeCLITransport{
-		alias: p.Alias, bin: bin, model: p.Model, env: env, dir: bc.StoryDir,
+		alias: p.Alias, bin: bin, model: p.Model, env: maps.Clone(p.Env), dir: bc.StoryDir,
 		log: bc.Logger, redact: bc.Mask, cut: bc.cut, submit: bc.ClaudeSubmit,
 		running: map[*proc.Process]struct{}{},
 	}, nil
@@ -239,10 +237,7 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 	cmd.Stdout = stdout
 	tail := childproc.NewStderr(t.log, "agent plugin stderr", []any{"agent", t.alias}, t.redact, t.cut)
 	cmd.Stderr = tail
-	t.mu.Lock()
-	closed := t.closed
-	t.mu.Unlock()
-	if closed {
+	if t.isClosed() {
 		return nil, t.errf(KindTransportError, "the transport is closed (Ask after Close)")
 	}
 	pr, err := proc.Start(context.Background(), cmd, claudePolicy(t.env))
@@ -430,10 +425,7 @@ func claudeMeta(env *claudeEnvelope, model string) map[string]any {
 func (t *claudeCLITransport) Close() error {
 	t.mu.Lock()
 	t.closed = true
-	cmds := make([]*proc.Process, 0, len(t.running))
-	for c := range t.running {
-		cmds = append(cmds, c)
-	}
+	cmds := slices.Collect(maps.Keys(t.running))
 	t.mu.Unlock()
 	for _, c := range cmds {
 		c.Stop("the transport closed")

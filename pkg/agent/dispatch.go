@@ -2,6 +2,7 @@ package agent
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -233,12 +234,8 @@ func (st *callState) complete(ctx context.Context, resp *AskResponse, value any,
 	res.Substitution = st.sub
 
 	meta := resp.Meta
-	model := c.Model
-	if model == "" {
-		if m, ok := resp.Meta["model"].(string); ok {
-			model = m
-		}
-	}
+	m, _ := meta["model"].(string)
+	model := cmp.Or(c.Model, m)
 	var traced any = value
 	if value == nil && string(resp.Submission) == "null" {
 		traced = json.RawMessage("null") // an answer of null, not no answer

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -73,10 +74,6 @@ func newMCPHTTPTransport(p *story.AgentPlugin, bc BuildContext) (Transport, erro
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("agent_plugins.%s: mcp_http endpoint %q is not an http:// or https:// URL", p.Alias, bc.Mask(ep))
 	}
-	tool := p.Tool
-	if tool == "" {
-		tool = "ask"
-	}
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	headers := make(http.Header, len(p.Headers))
 	for k, v := range p.Headers {
@@ -86,7 +83,7 @@ func newMCPHTTPTransport(p *story.AgentPlugin, bc BuildContext) (Transport, erro
 	return &mcpHTTPTransport{
 		alias:    p.Alias,
 		endpoint: ep,
-		tool:     tool,
+		tool:     cmp.Or(p.Tool, "ask"),
 		client:   mcp.NewClient(&mcp.Implementation{Name: "kitsoki", Version: mcpClientVersion}, nil),
 		// No client Timeout: calls are bounded by their context.
 		http:     &http.Client{Transport: &headerRoundTripper{base: base, headers: headers, closed: closed}},
@@ -315,15 +312,14 @@ func (t *mcpHTTPTransport) decode(res *mcp.CallToolResult) (*AskResponse, error)
 		// plugin's bytes (key order, number spelling). When the text content
 		// carries the same JSON, as servers are told to send, its bytes are
 		// the answer: the submission stays byte-verbatim.
-		if hasText && sameJSON(text, res.StructuredContent) {
-			raw, from = []byte(text), "structuredContent"
-			break
+		raw, from = []byte(text), "structuredContent"
+		if !hasText || !sameJSON(text, res.StructuredContent) {
+			b, err := json.Marshal(res.StructuredContent)
+			if err != nil {
+				return nil, t.errf(KindTransportError, "tool %q structuredContent cannot be encoded: %v", t.tool, err)
+			}
+			raw = b
 		}
-		b, err := json.Marshal(res.StructuredContent)
-		if err != nil {
-			return nil, t.errf(KindTransportError, "tool %q structuredContent cannot be encoded: %v", t.tool, err)
-		}
-		raw, from = b, "structuredContent"
 	case hasText:
 		raw, from = []byte(text), "text content"
 	default:
@@ -362,9 +358,7 @@ func firstText(cs []mcp.Content) (string, bool) {
 // transport_error otherwise.
 func (t *mcpHTTPTransport) failure(ctx context.Context, doing string, err error, rec *httpFailure) *AskError {
 	if cerr := ctx.Err(); cerr != nil || errors.Is(err, context.DeadlineExceeded) {
-		if cerr == nil {
-			cerr = context.DeadlineExceeded
-		}
+		cerr = cmp.Or(cerr, context.DeadlineExceeded)
 		return t.errf(KindDeadlineExceeded, "no answer from %s before the call's deadline (%v) while %s", t.endpoint, cerr, doing)
 	}
 	return t.errf(KindTransportError, "%s at %s failed: %v%s", doing, t.endpoint, err, childproc.Snippet(t.redact, rec.String()))

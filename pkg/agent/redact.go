@@ -2,11 +2,12 @@ package agent
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"fmt"
 	"html"
 	"net/url"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -62,15 +63,9 @@ func redactorOf(values []string) redactor {
 	if len(secrets) == 0 {
 		return redactor{}
 	}
-	secrets = slices.Clone(secrets)
 	// Longest first, so a secret containing another is masked whole
 	// (strings.Replacer tries the pairs in argument order at each position).
-	sort.Slice(secrets, func(i, j int) bool {
-		if len(secrets[i]) != len(secrets[j]) {
-			return len(secrets[i]) > len(secrets[j])
-		}
-		return secrets[i] < secrets[j]
-	})
+	slices.SortFunc(secrets, func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
 	pairs := make([]string, 0, 2*len(secrets))
 	for _, s := range secrets {
 		pairs = append(pairs, s, Redacted)
@@ -138,10 +133,7 @@ func jsonInnerASCII(s string) string {
 	return b.String()
 }
 
-func writeU(b *strings.Builder, r rune) {
-	h := strconv.FormatInt(int64(r), 16)
-	b.WriteString(`\u` + strings.Repeat("0", 4-len(h)) + h)
-}
+func writeU(b *strings.Builder, r rune) { fmt.Fprintf(b, `\u%04x`, r) }
 
 func quoteInner(s string) string {
 	q := strconv.Quote(s)
@@ -220,10 +212,8 @@ func (rd redactor) raw(b json.RawMessage) json.RawMessage {
 	if !wasJSON || json.Valid([]byte(out)) {
 		return json.RawMessage(out)
 	}
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if dec.Decode(&v) != nil {
+	v, err := decodeJSON(b)
+	if err != nil {
 		return json.RawMessage(strconv.Quote(out))
 	}
 	enc, err := json.Marshal(rd.value(v))

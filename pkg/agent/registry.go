@@ -124,9 +124,7 @@ func NewRegistryFromPlugins(plugins map[string]*story.AgentPlugin, opts Registry
 		r.schemas = schema.NewCompiler(opts.StoryDir)
 	}
 	builders := defaultBuilders()
-	for k, b := range opts.Builders {
-		builders[k] = b
-	}
+	maps.Copy(builders, opts.Builders)
 	bc := BuildContext{StoryDir: opts.StoryDir, Logger: log, Redact: r.redact.String, ClaudeSubmit: opts.ClaudeSubmit, cut: r.redact.safeCut}
 	var errs []error
 	for _, alias := range slices.Sorted(maps.Keys(decls)) {
@@ -220,29 +218,21 @@ func (r *Registry) Resolve(alias string) (string, Transport, error) {
 	if err, ok := r.pending[alias]; ok {
 		return alias, nil, err
 	}
-	known := make([]string, 0, len(r.transports)+len(r.pending))
-	for a := range r.transports {
-		known = append(known, a)
-	}
-	for a := range r.pending {
-		known = append(known, a)
-	}
-	sort.Strings(known)
 	return alias, nil, fmt.Errorf("agent: no agent plugin %q is declared; declare it under agent_plugins: or use one of: %s",
-		alias, strings.Join(known, ", "))
+		alias, strings.Join(r.aliasesLocked(), ", "))
 }
 
 // Aliases lists every alias the registry knows, sorted.
 func (r *Registry) Aliases() []string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	out := make([]string, 0, len(r.decls))
-	seen := map[string]bool{}
-	for a := range r.transports {
-		out, seen[a] = append(out, a), true
-	}
+	return r.aliasesLocked()
+}
+
+func (r *Registry) aliasesLocked() []string {
+	out := slices.Collect(maps.Keys(r.transports))
 	for a := range r.pending {
-		if !seen[a] {
+		if _, ok := r.transports[a]; !ok {
 			out = append(out, a)
 		}
 	}
