@@ -1,11 +1,11 @@
 package sidecar
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"kitsoki/internal/proc"
 	"log/slog"
 	"net"
 	"net/http"
@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"kitsoki/internal/proc"
 )
 
 // Config says how to run one llama-server.
@@ -82,9 +84,7 @@ func Start(ctx context.Context, cfg Config) (*Sidecar, error) {
 	if cfg.Model == "" {
 		return nil, errors.New("sidecar: no model given (Config.Model)")
 	}
-	if cfg.Host == "" {
-		cfg.Host = "127.0.0.1"
-	}
+	cfg.Host = cmp.Or(cfg.Host, "127.0.0.1")
 	if cfg.Parallel <= 0 {
 		cfg.Parallel = 4
 	}
@@ -111,17 +111,10 @@ func Start(ctx context.Context, cfg Config) (*Sidecar, error) {
 	return s, nil
 }
 
-// serverArgs returns the llama-server argv (without the program name) for cfg on port.
+// serverArgs returns the llama-server argv (without the program name) for
+// cfg (its defaults applied by Start) on port.
 func serverArgs(cfg Config, port int) []string {
-	host := cfg.Host
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	par := cfg.Parallel
-	if par <= 0 {
-		par = 4
-	}
-	args := []string{"-m", cfg.Model, "--host", host, "--port", strconv.Itoa(port), "--parallel", strconv.Itoa(par)}
+	args := []string{"-m", cfg.Model, "--host", cfg.Host, "--port", strconv.Itoa(port), "--parallel", strconv.Itoa(cfg.Parallel)}
 	if cfg.Embeddings {
 		args = append(args, "--embeddings", "--pooling", "mean")
 	}
@@ -140,11 +133,7 @@ func serverPolicy(cfg Config) proc.Policy {
 		}
 	}
 	if runtime.GOOS == "linux" {
-		dir := cfg.LibDir
-		if dir == "" {
-			dir = filepath.Dir(cfg.Bin)
-		}
-		vars = append(vars, proc.Var{Key: "LD_LIBRARY_PATH", Value: dir, Prepend: true})
+		vars = append(vars, proc.Var{Key: "LD_LIBRARY_PATH", Value: cmp.Or(cfg.LibDir, filepath.Dir(cfg.Bin)), Prepend: true})
 	}
 	return proc.Policy{
 		Env:        proc.Env{Policy: proc.EnvInherit, Vars: vars},
