@@ -81,15 +81,3 @@ func (c *child) kill(reason string) {
 	c.release()
 	c.proc.Kill(reason)
 }
-
-// waitExit waits up to d for the child to exit on its own.
-func (c *child) waitExit(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-c.proc.Done():
-		return true
-	case <-t.C:
-		return false
-	}
-}

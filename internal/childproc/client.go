@@ -186,7 +186,7 @@ func (c *Client) ended(ch *child, about string) error {
 		return c.drop(ch, Exited, true, fmt.Sprintf("could not be read%s (its stdout failed: %v)", about, ch.readErr), ch.readErr)
 	}
 	what := "closed its stdout before answering" + about
-	if ch.waitExit(exitWait) {
+	if ch.proc.WaitFor(exitWait) {
 		what = "exited before answering" + about
 	}
 	return c.drop(ch, Exited, false, what, io.ErrUnexpectedEOF)
@@ -210,7 +210,7 @@ func (c *Client) fail(f Failure, what string, cause error) *Error {
 // child gets a moment to exit on its own so its exit status is its own.
 func (c *Client) drop(ch *child, f Failure, wait bool, what string, cause error) *Error {
 	if wait {
-		ch.waitExit(exitWait)
+		ch.proc.WaitFor(exitWait)
 	}
 	status := "its process group was killed"
 	if ch.proc.Exited() {

@@ -142,8 +142,8 @@ func (p *Process) closeStdin() {
 	}
 }
 
-// waitFor reports whether the child exits within d.
-func (p *Process) waitFor(d time.Duration) bool {
+// WaitFor reports whether the child exits within d.
+func (p *Process) WaitFor(d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -172,9 +172,9 @@ func (p *Process) Stop(reason string) Outcome {
 	p.closeStdin()
 	out := Killed
 	switch {
-	case p.pol.StdinGrace > 0 && p.waitFor(p.pol.StdinGrace):
+	case p.pol.StdinGrace > 0 && p.WaitFor(p.pol.StdinGrace):
 		out = ExitedOnStdinClose
-	case p.pol.TermGrace > 0 && terminate(p.cmd.Process) == nil && p.waitFor(p.pol.TermGrace):
+	case p.pol.TermGrace > 0 && terminate(p.cmd.Process) == nil && p.WaitFor(p.pol.TermGrace):
 		out = ExitedOnTerm
 	}
 	_ = kill(p.cmd.Process)

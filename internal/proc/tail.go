@@ -56,11 +56,7 @@ func (t *Tail) Lines() string {
 	defer t.mu.Unlock()
 	b := t.buf
 	if t.wrapped {
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			b = b[i+1:]
-		} else {
-			b = nil
-		}
+		_, b, _ = bytes.Cut(b, []byte{'\n'})
 	}
 	return string(b)
 }
