@@ -1,6 +1,7 @@
 package mcpserve
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -70,10 +71,7 @@ func callSites(st *story.Story) []site {
 	var out []site
 	story.EachAgentEffect(st, func(state string, e *story.Effect) {
 		verb := strings.TrimPrefix(e.Invoke, "host.agent.")
-		alias := e.Agent()
-		if alias == "" {
-			alias = story.DefaultAgentAlias
-		}
+		alias := cmp.Or(e.Agent(), story.DefaultAgentAlias)
 		if dispatchedVerbs[verb] && !strings.Contains(alias, "{{") {
 			sch, _ := e.With["schema"].(string)
 			if strings.Contains(sch, "{{") {

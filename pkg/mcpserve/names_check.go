@@ -1,8 +1,10 @@
 package mcpserve
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
 
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
@@ -29,21 +31,12 @@ func CheckToolNames(st *story.Story) []diag.Diagnostic {
 		return nil
 	}
 	type pair struct{ alias, verb string }
-	seen := map[pair]bool{}
 	var pairs []pair
 	for _, s := range callSites(st) {
-		p := pair{s.alias, s.verb}
-		if !seen[p] {
-			seen[p] = true
-			pairs = append(pairs, p)
-		}
+		pairs = append(pairs, pair{s.alias, s.verb})
 	}
-	sort.Slice(pairs, func(i, j int) bool {
-		if pairs[i].alias != pairs[j].alias {
-			return pairs[i].alias < pairs[j].alias
-		}
-		return pairs[i].verb < pairs[j].verb
-	})
+	slices.SortFunc(pairs, func(a, b pair) int { return cmp.Or(strings.Compare(a.alias, b.alias), strings.Compare(a.verb, b.verb)) })
+	pairs = slices.Compact(pairs)
 	at := func(alias string) diag.Diagnostic {
 		d := diag.Diagnostic{File: st.File, Severity: diag.Warning, Rule: ruleToolName.ID}
 		if ap := st.AgentPlugins[alias]; ap != nil && ap.Pos.Line > 0 {

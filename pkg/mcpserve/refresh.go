@@ -35,6 +35,11 @@ func (s *Server) unavailable(name string) *mcp.CallToolResult {
 	if c == nil || c.Tools[name] != nil || !strings.HasPrefix(name, toolPrefix) {
 		return nil
 	}
+	return notOffered(c, name)
+}
+
+// notOffered is the tool error for a call to name, which c does not offer.
+func notOffered(c *Catalog, name string) *mcp.CallToolResult {
 	why := "it is no longer offered (its alias was removed or disabled)"
 	if c.Err != "" {
 		why = "the story or profile does not load: " + c.Err

@@ -1,6 +1,7 @@
 package mcpserve
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -14,6 +15,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -85,11 +87,7 @@ func New(opts Options) (*Server, error) {
 	_, _ = rand.Read(g[:])
 	s := &Server{opts: opts, log: log, generation: hex.EncodeToString(g[:]), offered: map[string]bool{}}
 	s.session = "mcp-" + s.generation
-	version := opts.Version
-	if version == "" {
-		version = "dev"
-	}
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "kitsoki", Version: version}, &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}})
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "kitsoki", Version: cmp.Or(opts.Version, "dev")}, &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}})
 	s.mcp.AddReceivingMiddleware(s.refreshOnRequest)
 	c, err := s.build()
 	if err != nil {
@@ -257,13 +255,8 @@ func sameSet(c *Catalog, s *Server) bool {
 	if c.story != nil {
 		dir = c.story.Dir
 	}
-	want := plugin.WatchFiles(dir, s.opts.ProfilePath)
-	have := map[string]bool{}
-	for _, f := range c.files {
-		have[f] = true
-	}
-	for _, f := range want {
-		if !have[f] {
+	for _, f := range plugin.WatchFiles(dir, s.opts.ProfilePath) {
+		if !slices.Contains(c.files, f) {
 			return false
 		}
 	}
@@ -325,11 +318,7 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 		defer c.inflight.Done()
 		t := c.Tools[name]
 		if t == nil {
-			why := "it is no longer offered (its alias was removed or disabled)"
-			if c.Err != "" {
-				why = "the story or profile does not load: " + c.Err
-			}
-			return toolError(fmt.Sprintf("tool %s is not available: %s; list the tools again", name, why)), nil
+			return notOffered(c, name), nil
 		}
 		if ag, ok := c.asm.Agent(t.Alias); !ok || !ag.Enabled {
 			return toolError(fmt.Sprintf("tool %s is not available: agent %s is disabled (%s)", name, t.Alias, ag.Reason)), nil

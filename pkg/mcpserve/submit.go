@@ -1,15 +1,16 @@
 package mcpserve
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"kitsoki/internal/atomicfile"
 	"kitsoki/pkg/schema"
 )
 
@@ -31,10 +32,7 @@ func NewSubmitServer(schemaRaw []byte, out, version string) (*mcp.Server, error)
 	if err := json.Unmarshal(schemaRaw, &top); err != nil || top["type"] != "object" {
 		return nil, errors.New(`submit schema: the top level must be {"type": "object", ...} to be a tool input; the plain-text answer path applies instead`)
 	}
-	if version == "" {
-		version = "dev"
-	}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "kitsoki-submit", Version: version}, nil)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "kitsoki-submit", Version: cmp.Or(version, "dev")}, nil)
 	var mu sync.Mutex
 	done := false
 	srv.AddTool(&mcp.Tool{Name: submitTool, InputSchema: json.RawMessage(schemaRaw),
@@ -53,12 +51,8 @@ func NewSubmitServer(schemaRaw []byte, out, version string) (*mcp.Server, error)
 			if done {
 				return toolError("an answer was already submitted; stop here"), nil
 			}
-			tmp := out + ".tmp"
-			if err := os.WriteFile(tmp, raw, 0o600); err != nil {
-				return nil, err
-			}
-			if err := os.Rename(tmp, out); err != nil {
-				return nil, err
+			if err := atomicfile.Write(out, raw, 0o600); err != nil {
+				return nil, fmt.Errorf("%s: %v", out, err)
 			}
 			done = true
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "submitted"}}}, nil

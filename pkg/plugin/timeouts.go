@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"cmp"
 	"strings"
 	"time"
 
@@ -33,10 +34,7 @@ func AnnotateTimeouts(r *Report, st *story.Story, def time.Duration) {
 			if e.Timeout() == "" {
 				return
 			}
-			alias := e.Agent()
-			if alias == "" {
-				alias = story.DefaultAgentAlias
-			}
+			alias := cmp.Or(e.Agent(), story.DefaultAgentAlias)
 			per[alias] = append(per[alias], CallTimeout{State: state, Verb: strings.TrimPrefix(e.Invoke, "host.agent."), Timeout: e.Timeout()})
 		})
 	}
