@@ -327,11 +327,8 @@ type cassetteAgent struct {
 
 // matchArgs is {"verb": req.verb} merged with req.with (with wins).
 func (a *cassetteAgent) matchArgs(req *AskRequest) map[string]any {
-	args := make(map[string]any, len(req.With)+1)
-	args["verb"] = req.Verb
-	for k, v := range req.With {
-		args[k] = v
-	}
+	args := map[string]any{"verb": req.Verb}
+	maps.Copy(args, req.With)
 	return args
 }
 

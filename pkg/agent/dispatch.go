@@ -130,19 +130,12 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	}
 	res.CallID = req.CallID
 	st.callID = req.CallID
-	st.persona = c.Persona
-	if st.persona == "" {
-		st.persona = alias
-	}
+	st.persona = cmp.Or(c.Persona, alias)
 
 	// 2. agent.call.start.
 	startPayload := &CallStartPayload{Verb: c.Verb, Agent: st.persona, Model: r.redact.String(c.Model), Prompt: r.redact.String(c.Prompt)}
 	if c.SchemaPath != "" || sch != nil {
-		p := c.SchemaPath
-		if p == "" {
-			p = sch.Path
-		}
-		startPayload.Input = map[string]any{"schema_path": p}
+		startPayload.Input = map[string]any{"schema_path": cmp.Or(c.SchemaPath, schemaPathOf(sch))}
 	}
 	sysPrompt := r.systemPrompt(c.Persona)
 	r.logRequest(startPayload, alias, sysPrompt, req, timeout)

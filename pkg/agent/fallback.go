@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"log/slog"
+	"maps"
 	"time"
 
 	"kitsoki/pkg/schema"
@@ -96,9 +97,7 @@ func (r *Registry) fallback(ctx context.Context, st *callState, req *AskRequest,
 		return st.fail(verr)
 	}
 	meta := make(map[string]any, len(resp.Meta)+1)
-	for k, v := range resp.Meta {
-		meta[k] = v
-	}
+	maps.Copy(meta, resp.Meta)
 	meta["fallback_of"] = st.alias
 	resp.Meta = meta
 	return st.complete(ctx, resp, value, res)

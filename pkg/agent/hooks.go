@@ -1,9 +1,12 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
+
+	"kitsoki/pkg/schema"
 )
 
 // Hooks is Dispatch's waterfall interception seam (pkg/plugin provides it;
@@ -82,14 +85,14 @@ func (r *Registry) hookEmit(c *Call) HookEmit {
 	}
 }
 
-func schemaID(c *Call) string {
-	if c.SchemaPath != "" {
-		return c.SchemaPath
+func schemaID(c *Call) string { return cmp.Or(c.SchemaPath, schemaPathOf(c.Schema)) }
+
+// schemaPathOf is s's path ("" for nil).
+func schemaPathOf(s *schema.Schema) string {
+	if s == nil {
+		return ""
 	}
-	if c.Schema != nil {
-		return c.Schema.Path
-	}
-	return ""
+	return s.Path
 }
 
 // runPreDispatch applies the pre-dispatch hooks to c (rewriting Alias,

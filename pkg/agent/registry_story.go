@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"errors"
 
 	"kitsoki/pkg/story"
@@ -14,12 +15,8 @@ func NewRegistry(st *story.Story, opts RegistryOptions) (*Registry, error) {
 	if st == nil {
 		return nil, errors.New("agent: NewRegistry: nil story")
 	}
-	if opts.AppID == "" {
-		opts.AppID = st.App.ID
-	}
-	if opts.StoryDir == "" {
-		opts.StoryDir = st.Dir
-	}
+	opts.AppID = cmp.Or(opts.AppID, st.App.ID)
+	opts.StoryDir = cmp.Or(opts.StoryDir, st.Dir)
 	if opts.Personas == nil {
 		opts.Personas = st.Agents
 	}

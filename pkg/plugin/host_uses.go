@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -104,11 +105,7 @@ func ListHosts(reg *host.Registry, uses []HostUse) []HostEntry {
 	byName := map[string]*HostEntry{}
 	for _, n := range reg.Names() {
 		info, _ := reg.Info(n)
-		src := info.Source
-		if src == "" {
-			src = "registered"
-		}
-		byName[n] = &HostEntry{Name: n, Source: src, Summary: info.Summary, Uses: []HostUse{}}
+		byName[n] = &HostEntry{Name: n, Source: cmp.Or(info.Source, "registered"), Summary: info.Summary, Uses: []HostUse{}}
 	}
 	for _, u := range uses {
 		switch {

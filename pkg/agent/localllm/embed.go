@@ -1,6 +1,7 @@
 package localllm
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -103,10 +104,7 @@ type Embedder struct {
 // NewEmbedder builds an embedder; nothing is fetched or spawned
 // before the first Embed.
 func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
-	model := strings.TrimSpace(cfg.Model)
-	if model == "" {
-		model = EmbedModelNomic
-	}
+	model := cmp.Or(strings.TrimSpace(cfg.Model), EmbedModelNomic)
 	e := &Embedder{model: model, info: embedModels[model], apiKey: strings.TrimSpace(cfg.APIKeyEnv), client: cfg.HTTPClient}
 	switch {
 	case cfg.Dim > 0:

@@ -2,6 +2,7 @@ package localllm
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -312,10 +313,7 @@ func (l *localLLM) Ask(ctx context.Context, req *agent.AskRequest) (*agent.AskRe
 	if err != nil {
 		return nil, agent.Errorf(agent.KindTransportError, "%s: %s (from %s)", l.alias, hide(err.Error()), hide(endpoint))
 	}
-	model := sendModel
-	if model == "" {
-		model = cr.Model
-	}
+	model := cmp.Or(sendModel, cr.Model)
 	meta := map[string]any{
 		"model":             model,
 		"model_source":      modelSource,
