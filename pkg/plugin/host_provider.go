@@ -138,7 +138,7 @@ type hostProc struct {
 
 func newHostProc(m *Manifest, env proc.EnvPolicy) *hostProc {
 	p := &hostProc{m: m}
-	p.client = newChild(m, env, p.who(), p.timeout())
+	p.client = newChild(m, env, p.who(), m.timeoutOr(defaultHostTimeout))
 	return p
 }
 
@@ -172,13 +172,6 @@ type hostAnswer struct {
 	// Clarification asks the user a question before a background call
 	// can finish.
 	Clarification *host.Clarification `json:"clarification"`
-}
-
-func (p *hostProc) timeout() time.Duration {
-	if p.m.Entry.TimeoutMS > 0 {
-		return time.Duration(p.m.Entry.TimeoutMS) * time.Millisecond
-	}
-	return defaultHostTimeout
 }
 
 func (p *hostProc) who() string {

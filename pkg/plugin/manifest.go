@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"sync"
 	"time"
 
@@ -54,12 +53,15 @@ type ManifestEntry struct {
 	TimeoutMS int      `yaml:"timeout_ms"`
 }
 
-// Timeout is the per-call timeout.
-func (m *Manifest) Timeout() time.Duration {
+// Timeout is the per-call timeout of a hook call.
+func (m *Manifest) Timeout() time.Duration { return m.timeoutOr(defaultHookTimeout) }
+
+// timeoutOr is entry.timeout_ms, or def when it is unset.
+func (m *Manifest) timeoutOr(def time.Duration) time.Duration {
 	if m.Entry.TimeoutMS > 0 {
 		return time.Duration(m.Entry.TimeoutMS) * time.Millisecond
 	}
-	return defaultHookTimeout
+	return def
 }
 
 // On-error policies of a hook.
@@ -127,17 +129,13 @@ func discoverManifests(dir string) ([]*Manifest, []Warning) {
 		}
 		return nil, []Warning{{File: dir, Message: "cannot list external plugins: " + errText(err)}}
 	}
-	names := make([]string, 0, len(entries))
-	for _, e := range entries {
-		if e.IsDir() {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Strings(names)
 	var out []*Manifest
 	var warns []Warning
-	for _, n := range names {
-		p := filepath.Join(dir, n, ManifestFile)
+	for _, e := range entries { // sorted by name
+		if !e.IsDir() {
+			continue
+		}
+		p := filepath.Join(dir, e.Name(), ManifestFile)
 		data, err := safefile.ReadFile(p, safefile.Data)
 		if err != nil {
 			if !os.IsNotExist(err) {
