@@ -64,17 +64,16 @@ type Episode struct {
 	Response EpisodeResponse
 }
 
-// EpisodeAgent is an episode's agent: block.
+// EpisodeAgent is what is read of an episode's agent: block (its turn,
+// system_prompt and advisory call_id are not used).
 type EpisodeAgent struct {
 	Verb           string
 	Agent          string
 	Model          string
-	Turn           int64
 	DurationMS     int64
 	PromptTokens   int64
 	ResponseTokens int64
 	CostUSD        float64
-	SystemPrompt   string
 	Prompt         string
 	Input          any
 	Response       string // raw JSON when it starts with { or [, else a JSON string; "" = no submission
@@ -82,7 +81,6 @@ type EpisodeAgent struct {
 	// wins over Response (cassettehead.ResponseJSON).
 	ResponseJSON json.RawMessage
 	Error        string
-	CallID       string // advisory
 	Transcript   *Transcript
 }
 
@@ -143,9 +141,8 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 			ep.Delay = d
 		}
 		if a := re.Agent; a != nil {
-			ea := &EpisodeAgent{Verb: a.Verb, Agent: a.Agent, Model: a.Model, Turn: a.Turn, DurationMS: a.DurationMS,
-				PromptTokens: a.PromptTokens, ResponseTokens: a.ResponseTokens, CostUSD: a.CostUSD,
-				SystemPrompt: a.SystemPrompt, Prompt: a.Prompt, Input: jsonvalue.Normalize(a.Input), Error: a.Error, CallID: a.CallID}
+			ea := &EpisodeAgent{Verb: a.Verb, Agent: a.Agent, Model: a.Model, DurationMS: a.DurationMS, PromptTokens: a.PromptTokens,
+				ResponseTokens: a.ResponseTokens, CostUSD: a.CostUSD, Prompt: a.Prompt, Input: jsonvalue.Normalize(a.Input), Error: a.Error}
 			switch r := a.Response.(type) {
 			case nil:
 			case string:
@@ -205,18 +202,15 @@ type rawAgent struct {
 	Verb           string    `yaml:"verb"`
 	Agent          string    `yaml:"agent"`
 	Model          string    `yaml:"model"`
-	Turn           int64     `yaml:"turn"`
 	DurationMS     int64     `yaml:"duration_ms"`
 	PromptTokens   int64     `yaml:"prompt_tokens"`
 	ResponseTokens int64     `yaml:"response_tokens"`
 	CostUSD        float64   `yaml:"cost_usd"`
-	SystemPrompt   string    `yaml:"system_prompt"`
 	Prompt         string    `yaml:"prompt"`
 	Input          any       `yaml:"input"`
 	Response       any       `yaml:"response"` // a string, or YAML/JSON structure (e.g. an included *.json)
 	ResponseJSON   yaml.Node `yaml:"response_json"`
 	Error          string    `yaml:"error"`
-	CallID         string    `yaml:"call_id"`
 	Transcript     *struct {
 		Format  string  `yaml:"format"`
 		Events  []any   `yaml:"events"`
