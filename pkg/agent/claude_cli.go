@@ -186,24 +186,6 @@ func claudeArgs(ctx context.Context, model string) []string {
 	return args
 }
 
-// cappedBuffer keeps at most limit bytes and remembers that it dropped some.
-type cappedBuffer struct {
-	buf       bytes.Buffer
-	limit     int
-	truncated bool
-}
-
-func (c *cappedBuffer) Write(b []byte) (int, error) {
-	if room := c.limit - c.buf.Len(); room < len(b) {
-		c.truncated = true
-		if room > 0 {
-			c.buf.Write(b[:room])
-		}
-		return len(b), nil
-	}
-	return c.buf.Write(b)
-}
-
 func (t *claudeCLITransport) track(cmd *proc.Process, add bool) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -233,7 +215,7 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 	cmd := exec.Command(bin, append(claudeArgs(ctx, model), sub.claudeArgs()...)...)
 	cmd.Dir = t.dir
 	cmd.Stdin = bytes.NewReader(sub.prompt(claudePrompt(req)))
-	stdout := &cappedBuffer{limit: maxFrameBytes}
+	stdout := proc.NewHead(maxFrameBytes)
 	cmd.Stdout = stdout
 	tail := childproc.NewStderr(t.log, "agent plugin stderr", []any{"agent", t.alias}, t.redact, t.cut)
 	cmd.Stderr = tail
@@ -264,13 +246,13 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 	if t.isClosed() && waitErr != nil {
 		return nil, t.errf(KindTransportError, "the transport was closed while claude was running")
 	}
-	if stdout.truncated {
+	if stdout.Truncated() {
 		return nil, t.errf(KindPluginCrash, "claude wrote more than %d MiB on stdout; %s%s", maxFrameBytes>>20, status, claudeStderr(tail))
 	}
-	env, err := parseClaudeEnvelope(stdout.buf.Bytes())
+	env, err := parseClaudeEnvelope([]byte(stdout.String()))
 	if err != nil {
 		return nil, t.errf(KindPluginCrash, "claude gave no JSON result envelope on stdout (%v; stdout: %q); %s%s",
-			err, childproc.Snippet(t.redact, strings.TrimSpace(stdout.buf.String())), status, claudeStderr(tail))
+			err, childproc.Snippet(t.redact, strings.TrimSpace(stdout.String())), status, claudeStderr(tail))
 	}
 	if env.IsError || (env.Subtype != "" && env.Subtype != "success") {
 		return nil, t.errf(KindTransportError, "claude reported an error (%s): %s; %s%s",

@@ -1,7 +1,6 @@
 package host
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -77,7 +76,7 @@ func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if in, ok := args["stdin"].(string); ok {
 		cmd.Stdin = strings.NewReader(in)
 	}
-	out := &capBuffer{max: maxRunOutput}
+	out := proc.NewHead(maxRunOutput)
 	cmd.Stdout, cmd.Stderr = out, out
 	pr, err := proc.Start(runCtx, cmd, runPolicy(h.selfDir, args["env"]))
 	if err == nil {
@@ -91,7 +90,7 @@ func (h runHandler) Call(ctx context.Context, c *Call) (Result, error) {
 			return Result{}, fmt.Errorf("host.run %q: stopped: %v", cmdStr, ctx.Err())
 		case runCtx.Err() != nil:
 			data := map[string]any{"stdout": out.String(), "exit_code": -1, "ok": false, "timed_out": true}
-			if out.truncated {
+			if out.Truncated() {
 				data["stdout_truncated"] = true
 			}
 			return Result{Data: data, Error: fmt.Sprintf("host.run: timed out after %s", timeout)}, nil
@@ -174,10 +173,10 @@ func (sp runSpec) command() *exec.Cmd {
 // runData is host.run's result data for a command that exited: the output
 // (and whether it was cut), the exit code, and the JSON value its output
 // ends with (or why that did not parse).
-func runData(out *capBuffer, exit int) map[string]any {
+func runData(out *proc.Head, exit int) map[string]any {
 	text := out.String()
 	data := map[string]any{"stdout": text, "exit_code": exit, "ok": exit == 0}
-	if out.truncated {
+	if out.Truncated() {
 		data["stdout_truncated"] = true
 	}
 	if v, perr, found := trailingJSON(text); found {
@@ -266,34 +265,6 @@ func selfDir() string {
 		exe = r
 	}
 	return filepath.Dir(exe)
-}
-
-// capBuffer keeps the first max bytes written and drops the rest. It is
-// safe for the two writers (stdout and stderr) exec gives it.
-type capBuffer struct {
-	mu        sync.Mutex
-	b         bytes.Buffer
-	max       int
-	truncated bool
-}
-
-func (b *capBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if room := b.max - b.b.Len(); room < len(p) {
-		b.truncated = true
-		if room > 0 {
-			b.b.Write(p[:room])
-		}
-		return len(p), nil
-	}
-	return b.b.Write(p)
-}
-
-func (b *capBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 // badCwd is the error of a cwd that is not a directory, worded as the
