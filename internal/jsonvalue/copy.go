@@ -9,7 +9,7 @@ import (
 // slices ([]any) of v, every other value shared as it is, in which every
 // map is a new, non-nil one: a nil map[string]any (at the top or nested)
 // becomes an empty map, which JSON encodes as {} rather than null.
-func CopyNilAsEmpty(v any) any { return copyValue(v, true) }
+func CopyNilAsEmpty(v any) any { return mapStrings(v, nil, false, true) }
 
 // CopyMap returns a deep copy of the maps (map[string]any) and slices
 // ([]any) of m; every other value is shared as it is. A nil map, at the
@@ -18,30 +18,7 @@ func CopyMap(m map[string]any) map[string]any {
 	if m == nil {
 		return nil
 	}
-	return copyValue(m, false).(map[string]any)
-}
-
-// copyValue is [CopyMap] (nilAsEmpty false) and [CopyNilAsEmpty] (true).
-func copyValue(v any, nilAsEmpty bool) any {
-	switch x := v.(type) {
-	case map[string]any:
-		if x == nil && !nilAsEmpty {
-			return x
-		}
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = copyValue(e, nilAsEmpty)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = copyValue(e, nilAsEmpty)
-		}
-		return out
-	default:
-		return v
-	}
+	return mapStrings(m, nil, false, false).(map[string]any)
 }
 
 // CopyAsJSON returns a copy of v that shares nothing with it and holds only
