@@ -336,10 +336,8 @@ func (c *Cassette) Phase(statePath string) string {
 		}
 		return ""
 	}
-	if i := strings.IndexByte(statePath, '.'); i >= 0 {
-		return statePath[:i]
-	}
-	return statePath
+	head, _, _ := strings.Cut(statePath, ".")
+	return head
 }
 
 // match finds the first eligible episode; the caller holds c.mu.

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -96,23 +97,19 @@ func newClaudeCLITransport(p *story.AgentPlugin, bc BuildContext) (Transport, er
 }
 
 func (t *claudeCLITransport) errf(kind Kind, format string, args ...any) *AskError {
-	return &AskError{Kind: kind, Detail: t.redact(fmt.Sprintf("builtin.claude_cli %s: ", t.alias) + fmt.Sprintf(format, args...))}
+	return pluginError(t.redact, "builtin.claude_cli "+t.alias, kind, format, args...)
 }
 
 // binary finds the claude executable.
 func (t *claudeCLITransport) binary() (string, *AskError) {
-	if t.bin != "" {
-		p, err := exec.LookPath(t.bin)
-		if err != nil {
-			return "", t.errf(KindTransportError, "claude_bin: %q cannot be run (%v); fix the path, or %s", t.bin, err, claudeInstallHint)
-		}
+	p, err := exec.LookPath(cmp.Or(t.bin, "claude"))
+	switch {
+	case err == nil:
 		return p, nil
+	case t.bin != "":
+		return "", t.errf(KindTransportError, "claude_bin: %q cannot be run (%v); fix the path, or %s", t.bin, err, claudeInstallHint)
 	}
-	p, err := exec.LookPath("claude")
-	if err != nil {
-		return "", t.errf(KindTransportError, "the claude binary was not found on PATH; %s", claudeInstallHint)
-	}
-	return p, nil
+	return "", t.errf(KindTransportError, "the claude binary was not found on PATH; %s", claudeInstallHint)
 }
 
 // claudePrompt is what the CLI reads on stdin.

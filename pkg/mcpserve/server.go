@@ -122,13 +122,10 @@ func (s *Server) build() (*Catalog, error) {
 	} else if errors.As(lerr, &sle) {
 		st = sle.Story
 	}
+	dir := storyDir(s.opts.StoryPath)
 	c.files = []string{storyFile(s.opts.StoryPath)}
 	if st != nil {
-		c.files = append(c.files[:0], st.Manifests...)
-	}
-	dir := storyDir(s.opts.StoryPath)
-	if st != nil {
-		dir = st.Dir
+		c.files, dir = slices.Clone(st.Manifests), st.Dir
 	}
 	c.files = append(c.files, plugin.WatchFiles(dir, s.opts.ProfilePath)...)
 	if lerr != nil {
