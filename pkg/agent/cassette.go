@@ -19,6 +19,7 @@ import (
 
 	"kitsoki/internal/agentcall"
 	"kitsoki/internal/cassettehead"
+	"kitsoki/internal/childproc"
 	"kitsoki/internal/duration"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/lazyre"
@@ -223,7 +224,7 @@ type rawAgent struct {
 func transcriptEvent(ev any) (json.RawMessage, error) {
 	if s, ok := ev.(string); ok {
 		if !json.Valid([]byte(s)) {
-			return nil, fmt.Errorf("is not valid JSON: %q", truncate(s, 256))
+			return nil, fmt.Errorf("is not valid JSON: %q", childproc.Snippet(nil, s))
 		}
 		return json.RawMessage(s), nil
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"kitsoki/internal/agentcall"
+	"kitsoki/internal/childproc"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/schema"
 )
@@ -350,7 +351,7 @@ func (r *Registry) checkSubmission(sch *schema.Schema, sub json.RawMessage) (any
 			detail = "submission is not valid JSON: " + ve.Error()
 		}
 		// Mask before the cut: a secret straddling it must not leave its head.
-		return nil, &AskError{Kind: KindSchemaInvalid, Detail: detail + " (raw: " + truncate(r.redact.String(string(sub)), 256) + ")", Underlying: perr}
+		return nil, &AskError{Kind: KindSchemaInvalid, Detail: detail + " (raw: " + childproc.Snippet(r.redact.String, string(sub)) + ")", Underlying: perr}
 	}
 	if sch != nil {
 		if ve := sch.Validate(v); ve != nil {
@@ -450,11 +451,4 @@ func (r *Registry) redactError(ae *AskError) *AskError {
 		detail = ae.Underlying.Error()
 	}
 	return &AskError{Kind: ae.Kind, Detail: r.redact.String(detail), Underlying: r.redact.underlying(ae.Underlying)}
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }

@@ -21,10 +21,7 @@ import (
 // stdin/stdout, one compact JSON message per line, method "agent.ask",
 // params = AskRequest, result = AskResponse. See docs in doc.go and the
 // contract reference §2. The process lifecycle is internal/childproc's
-// (started on the first Ask and reused, one request in flight, a waiting
-// caller honours its context, stderr kept redacted for errors and
-// forwarded to the debug log, the 64 MiB frame cap); this file holds the
-// protocol:
+// (see its doc); this file holds the protocol:
 //
 //   - a relative command path with a slash and the working directory are
 //     taken relative to the story directory; there is no shell;
@@ -135,23 +132,15 @@ func (t *subprocessTransport) Ask(ctx context.Context, req *AskRequest) (*AskRes
 	return nil, &AskError{Kind: kind, Detail: t.redact(ce.Error())}
 }
 
-// rpcReplyFrame is a JSON-RPC 2.0 response as read from the plugin. The
-// result decodes straight into an AskResponse (one pass over a large
-// answer); rpcReplyFrameRaw is the fallback that explains a result of the
-// wrong shape.
-type rpcReplyFrame struct {
+// rpcReply is a JSON-RPC 2.0 response as read from the plugin. The result
+// decodes straight into an AskResponse (one pass over a large answer); a
+// json.RawMessage result is the fallback that explains one of the wrong
+// shape.
+type rpcReply[R any] struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
 	Method  string          `json:"method"`
-	Result  *AskResponse    `json:"result"`
-	Error   *rpcErrorObject `json:"error"`
-}
-
-type rpcReplyFrameRaw struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  string          `json:"method"`
-	Result  json.RawMessage `json:"result"`
+	Result  R               `json:"result"`
 	Error   *rpcErrorObject `json:"error"`
 }
 
@@ -165,16 +154,16 @@ type rpcErrorObject struct {
 // that breaks the protocol is a childproc.Fatal error (the process goes);
 // an error reply is an *AskError (the process stays).
 func (t *subprocessTransport) parseReply(line []byte, id int64) (*AskResponse, error) {
-	var f rpcReplyFrame
+	var f rpcReply[*AskResponse]
 	var resultErr error
 	if err := json.Unmarshal(line, &f); err != nil {
-		var raw rpcReplyFrameRaw
+		var raw rpcReply[json.RawMessage]
 		if rerr := json.Unmarshal(line, &raw); rerr != nil {
 			return nil, childproc.Fatal(fmt.Errorf("wrote a stdout line that is not a JSON-RPC message (%v): %q; plugins must write only JSON-RPC frames to stdout and log to stderr",
 				rerr, childproc.Snippet(t.redact, string(line))))
 		}
 		// Valid JSON-RPC, but the result is not an AskResponse.
-		f = rpcReplyFrame{JSONRPC: raw.JSONRPC, ID: raw.ID, Method: raw.Method, Error: raw.Error}
+		f = rpcReply[*AskResponse]{JSONRPC: raw.JSONRPC, ID: raw.ID, Method: raw.Method, Error: raw.Error}
 		resultErr = err
 		if len(raw.Result) > 0 {
 			var r AskResponse

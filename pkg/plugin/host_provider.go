@@ -207,7 +207,7 @@ func (p *hostProc) answer(handler string, out []byte) (host.Result, error) {
 	dec := json.NewDecoder(strings.NewReader(string(out)))
 	dec.UseNumber()
 	if err := dec.Decode(&a); err != nil {
-		return host.Result{}, fmt.Errorf("%s answered %s with a line that is not a JSON object: %q (%v); answer one {\"data\":...} object per line", p.who(), handler, truncate(string(out), 200), err)
+		return host.Result{}, fmt.Errorf("%s answered %s with a line that is not a JSON object: %q (%v); answer one {\"data\":...} object per line", p.who(), handler, childproc.Snippet(nil, string(out)), err)
 	}
 	if a.InfraError != "" {
 		return host.Result{}, fmt.Errorf("%s could not serve %s: %s", p.who(), handler, a.InfraError)

@@ -96,18 +96,11 @@ func (h *procHandler) Hook(ctx context.Context, point Point, payload Payload) (R
 	err = callChild(ctx, h.client, childproc.Request{Frame: line, Decode: func(out []byte) error {
 		var err error
 		if res, err = parseResult(out); err != nil {
-			return childproc.Fatal(fmt.Errorf("answered with a line that is not a JSON result: %q (%v); answer one {\"outcome\":...} object per line", truncate(string(out), 200), err))
+			return childproc.Fatal(fmt.Errorf("answered with a line that is not a JSON result: %q (%v); answer one {\"outcome\":...} object per line", childproc.Snippet(nil, string(out)), err))
 		}
 		return nil
 	}})
 	return res, err
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }
 
 // parseResult decodes one answer line of an external hook process:
