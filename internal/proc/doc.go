@@ -3,7 +3,8 @@
 // kitsoki (parent-death signal), the environment its [Policy] names
 // ([EnvMinimal] or [EnvInherit] plus edits), an optional stdin pipe and
 // stderr [Tail], and a [Process] handle whose Stop runs the policy's stop
-// sequence. It must not build commands, speak any protocol or read a
+// sequence; [Head] keeps the start of an output read whole (the claude
+// CLI's stdout, host.run's output). It must not build commands, speak any protocol or read a
 // child's answers: the spawners that call it (internal/childproc for
 // pkg/agent's subprocess transport and pkg/plugin's hook and host-provider
 // processes, pkg/agent's claude_cli, pkg/sidecar's llama-server, pkg/host's
