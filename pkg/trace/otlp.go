@@ -273,21 +273,12 @@ func startProvider(p any) string {
 	if !ok {
 		return ""
 	}
-	var provider, alias, agent string
-	eachMember(raw, func(key, val []byte) {
-		switch string(key) {
-		case "provider":
-			provider, _ = parseString(val)
-		case "alias":
-			alias, _ = parseString(val)
-		case "agent":
-			agent, _ = parseString(val)
-		}
-	})
-	if provider != "" {
-		return provider
+	var s struct{ Provider, Alias, Agent string }
+	_ = json.Unmarshal(raw, &s)
+	if s.Provider != "" {
+		return s.Provider
 	}
-	if firstNonEmpty(alias, agent) == "agent.claude" {
+	if firstNonEmpty(s.Alias, s.Agent) == "agent.claude" {
 		return "anthropic"
 	}
 	return ""
@@ -340,20 +331,13 @@ func callSpan(c *Call, traceID, id, parent, provider string, fallbackEnd time.Ti
 	return sp
 }
 
-// hostFields reads the namespace and error strings of a harness.* payload
-// without decoding the rest (args and data can be large).
+// hostFields reads the namespace and error strings of a harness.* payload.
 func hostFields(p any) (ns, errText string) {
 	raw, ok := p.(json.RawMessage)
 	if !ok {
 		return "", ""
 	}
-	eachMember(raw, func(key, val []byte) {
-		switch string(key) {
-		case "namespace":
-			ns, _ = parseString(val)
-		case "error":
-			errText, _ = parseString(val)
-		}
-	})
-	return ns, errText
+	var s struct{ Namespace, Error string }
+	_ = json.Unmarshal(raw, &s)
+	return s.Namespace, s.Error
 }
