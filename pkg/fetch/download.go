@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/safefile"
 )
 
@@ -246,10 +247,7 @@ func (t *transfer) saveState() {
 	}
 	data, _ := json.Marshal(t.st)
 	t.stateMu.Unlock()
-	tmp := statePath(t.dest) + ".tmp"
-	if os.WriteFile(tmp, data, 0o644) == nil {
-		_ = os.Rename(tmp, statePath(t.dest))
-	}
+	_ = atomicfile.Write(statePath(t.dest), data, 0o644)
 }
 
 func (t *transfer) plan(total int64, n int) resumeState {
