@@ -427,14 +427,14 @@ func copyStory(st *story.Story) *story.Story {
 		c.World = append(c.World, cw)
 	}
 	c.Intents = copyIntents(st.Intents)
-	c.IntentOrder = copyStrings(st.IntentOrder)
+	c.IntentOrder = slices.Clone(st.IntentOrder)
 	c.CheckpointIntents = copyIntents(st.CheckpointIntents)
 	c.Agents = copyMap(st.Agents)
 	c.MetaModes = copyMap(st.MetaModes)
 	c.HostInterfaces = copyMap(st.HostInterfaces)
-	c.Hosts = copyStrings(st.Hosts)
-	c.Include = copyStrings(st.Include)
-	c.Manifests = copyStrings(st.Manifests)
+	c.Hosts = slices.Clone(st.Hosts)
+	c.Include = slices.Clone(st.Include)
+	c.Manifests = slices.Clone(st.Manifests)
 	c.Exits = copyMap(st.Exits)
 	c.Imports, c.ImportOrder = nil, nil
 	c.States = nil
