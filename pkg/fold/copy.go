@@ -88,6 +88,13 @@ func copyKVs(in []story.KV) []story.KV {
 	})
 }
 
+func copyWorldVar(w *story.WorldVar) *story.WorldVar {
+	c := cloneExported(w)
+	c.Values = append([]any(nil), w.Values...)
+	c.Default = jsonvalue.CopyNilAsEmpty(w.Default)
+	return c
+}
+
 func copyEffects(in []*story.Effect) []*story.Effect { return mapSlice(in, copyEffect) }
 
 func copyEffect(e *story.Effect) *story.Effect {

@@ -82,13 +82,7 @@ func (fs *folder) build(st *story.Story, im *story.Import, chain string, stack [
 			fs.errf(sub, ci.Pos, "source %q: the child story was not loaded%s, so it cannot be folded", ci.Source, hint)
 			continue
 		}
-		cyclic := false
-		for _, s := range stack {
-			if s == ci.Child {
-				cyclic = true
-			}
-		}
-		if cyclic {
+		if slices.Contains(stack, ci.Child) {
 			fs.errf(sub, ci.Pos, "source %q: import cycle back to %s", ci.Source, ci.Child.File)
 			continue
 		}
@@ -267,9 +261,7 @@ func (fs *folder) mergeWorld(n, k *node, alias string) {
 		have[w.Name] = true
 	}
 	for _, w := range k.st.World {
-		c := cloneExported(w)
-		c.Values = append([]any(nil), w.Values...)
-		c.Default = jsonvalue.CopyNilAsEmpty(w.Default)
+		c := copyWorldVar(w)
 		if reserved[w.Name] {
 			if have[w.Name] {
 				continue
@@ -302,10 +294,7 @@ func (fs *folder) mergeIntents(n, k *node, alias string) {
 		p.IntentOrder = append(p.IntentOrder, name)
 	}
 	// The parent's own intents as they were before this child, for export.
-	parentOwn := map[string]*story.Intent{}
-	for name, in := range p.Intents {
-		parentOwn[name] = in
-	}
+	parentOwn := maps.Clone(p.Intents)
 	for _, name := range orderedKeys(ch.IntentOrder, ch.Intents) {
 		add(alias+"__"+name, ch.Intents[name])
 	}
@@ -421,10 +410,7 @@ func copyStory(st *story.Story) *story.Story {
 	c := cloneExported(st)
 	c.World = nil
 	for _, w := range st.World {
-		cw := cloneExported(w)
-		cw.Values = append([]any(nil), w.Values...)
-		cw.Default = jsonvalue.CopyNilAsEmpty(w.Default)
-		c.World = append(c.World, cw)
+		c.World = append(c.World, copyWorldVar(w))
 	}
 	c.Intents = copyIntents(st.Intents)
 	c.IntentOrder = slices.Clone(st.IntentOrder)
