@@ -131,13 +131,8 @@ func (m *mermaidWriter) node(indent int, n *Node) {
 	if n.Root || n.Initial {
 		m.class("initial", n.ID)
 	}
-	switch NodeReach(m.o.Coverage, n) {
-	case Reached:
-		m.class("reached", n.ID)
-	case Unreached:
-		m.class("unreached", n.ID)
-	case PartlyReached:
-		m.class("partly", n.ID)
+	if c := reachClass[NodeReach(m.o.Coverage, n)]; c != "" {
+		m.class(c, n.ID)
 	}
 }
 
@@ -154,7 +149,7 @@ func (m *mermaidWriter) edge(e *Edge) {
 		arrow, color = "-.->", colorOnComplete
 	}
 	width := ""
-	if c := lineOf(EdgeReach(m.o.Coverage, e)); c != "" {
+	if c := lineOf[EdgeReach(m.o.Coverage, e)]; c != "" {
 		color, width = c, ",stroke-width:3px"
 	}
 	label := ""
@@ -179,6 +174,9 @@ func (m *mermaidWriter) link(s, style string) {
 	}
 	m.links++
 }
+
+// reachClass is the class of what a coverage profile says of a node.
+var reachClass = map[Reach]string{Reached: "reached", Unreached: "unreached", PartlyReached: "partly"}
 
 // mermaidClasses are the class definitions, written only when used.
 var mermaidClasses = [][2]string{
