@@ -142,14 +142,11 @@ func fileView(f *File, base string) htmlFile {
 	if !filepath.IsAbs(src) && base != "" {
 		src = filepath.Join(base, src)
 	}
-	data, err := safefile.ReadFile(src, safefile.Data)
-	switch {
-	case err != nil:
+	var text []string
+	if data, err := safefile.ReadFile(src, safefile.Data); err != nil {
 		v.Problem = "the source cannot be shown: " + safefile.Reason(err)
-	}
-	text := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	if err != nil {
-		text = nil
+	} else {
+		text = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	}
 	marks := map[int]Line{}
 	for _, l := range f.Lines() {

@@ -108,17 +108,23 @@ func Merge(ps ...*Profile) *Profile {
 			continue
 		}
 		for _, f := range p.Files {
-			m := files[f.Path]
-			if m == nil {
-				m = map[itemKey]*Item{}
-				files[f.Path] = m
-			}
+			m := itemsOf(files, f.Path)
 			for _, it := range f.Items {
 				add(m, it)
 			}
 		}
 	}
 	return build(files)
+}
+
+// itemsOf is the items of path in files, made empty on first use.
+func itemsOf(files map[string]map[itemKey]*Item, path string) map[itemKey]*Item {
+	m := files[path]
+	if m == nil {
+		m = map[itemKey]*Item{}
+		files[path] = m
+	}
+	return m
 }
 
 // add merges it into m.
