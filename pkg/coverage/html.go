@@ -138,12 +138,8 @@ func stateRows(f *File, page string) []htmlStateRow {
 // fileView reads the story file and marks its lines.
 func fileView(f *File, base string) htmlFile {
 	v := htmlFile{Path: f.Path}
-	src := filepath.FromSlash(f.Path)
-	if !filepath.IsAbs(src) && base != "" {
-		src = filepath.Join(base, src)
-	}
 	var text []string
-	if data, err := safefile.ReadFile(src, safefile.Data); err != nil {
+	if data, err := safefile.ReadFile(fromBase(base, f.Path), safefile.Data); err != nil {
 		v.Problem = "the source cannot be shown: " + safefile.Reason(err)
 	} else {
 		text = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
