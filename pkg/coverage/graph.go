@@ -1,7 +1,6 @@
 package coverage
 
 import (
-
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/graph"
 	"kitsoki/pkg/story"
