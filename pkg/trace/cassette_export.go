@@ -132,18 +132,14 @@ func ToCassette(r io.Reader, name string, out io.Writer, opt CassetteOptions) (C
 
 func episodeFor(c *Call, n int, tracePath string) (cassetteEpisode, error) {
 	verb := firstNonEmpty(c.Verb, "ask")
-	phase := c.StatePath
-	if i := strings.IndexByte(phase, '.'); i >= 0 {
-		phase = phase[:i]
-	}
+	phase, _, _ := strings.Cut(c.StatePath, ".")
 	id := strings.Trim(nonIDChars.ReplaceAllString(verb+"_"+phase, "_"), "_") + fmt.Sprintf("_%d", n)
 	match := map[string]any{"verb": verb}
 	if phase != "" {
 		match["phase"] = phase
 	}
 	ag := cassetteAgent{Verb: verb, Agent: c.Agent, Model: c.Model, Turn: c.Turn, DurationMS: c.DurationMS,
-		PromptTokens: c.InputTokens, ResponseTokens: c.OutputTokens, CostUSD: c.CostUSD, CallID: c.CallID}
-	ag.Prompt = c.Prompt
+		PromptTokens: c.InputTokens, ResponseTokens: c.OutputTokens, CostUSD: c.CostUSD, CallID: c.CallID, Prompt: c.Prompt}
 	if ag.Prompt == "" && c.PromptFile != "" && tracePath != "" && tracePath != "-" {
 		if b, err := ReadSidecar(tracePath, c.PromptFile, safefile.Cassette); err == nil {
 			ag.Prompt = string(b)
@@ -221,14 +217,9 @@ func encodeYAML(w *bufio.Writer, v any, indent string) error {
 	}
 	enc.Close()
 	for _, line := range strings.SplitAfter(b.String(), "\n") {
-		if line == "" {
-			continue
+		if line != "" && line != "\n" {
+			w.WriteString(indent)
 		}
-		if line == "\n" {
-			w.WriteString(line)
-			continue
-		}
-		w.WriteString(indent)
 		w.WriteString(line)
 	}
 	return nil
