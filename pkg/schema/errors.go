@@ -44,7 +44,7 @@ func (e *CompileError) Error() string {
 // file is the compiled schema's name, sites the references scanned so far,
 // describe maps a library URL to the file and pointer it names.
 func convertCompileErr(file string, sites []refSite, err error, describe func(string) (string, string)) error {
-	if ce, ok := asCompileError(err); ok {
+	if ce, ok := errors.AsType[*CompileError](err); ok {
 		return ce
 	}
 	at := func(u, msg string) error {
@@ -75,7 +75,7 @@ func convertCompileErr(file string, sites []refSite, err error, describe func(st
 	)
 	switch {
 	case errors.As(err, &le):
-		if ce, ok := asCompileError(le.Err); ok {
+		if ce, ok := errors.AsType[*CompileError](le.Err); ok {
 			return ce
 		}
 		var lerr *loadError
