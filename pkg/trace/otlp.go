@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bufio"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -190,7 +191,7 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 	a.int("kitsoki.events", int64(st.events))
 	a.int("kitsoki.turns", int64(st.turns))
 	a.int("kitsoki.agent_call_errors", int64(st.callErrors))
-	run := &otlpSpan{TraceID: traceID, SpanID: runID, Name: "kitsoki run " + firstNonEmpty(h.AppID, "story"), Kind: spanKindInternal,
+	run := &otlpSpan{TraceID: traceID, SpanID: runID, Name: "kitsoki run " + cmp.Or(h.AppID, "story"), Kind: spanKindInternal,
 		StartTimeUnixNano: unixNano(start), EndTimeUnixNano: unixNano(last), Attributes: a}
 	if rerr != nil {
 		run.Status = &otlpStatus{Code: statusError, Message: rerr.Error()}
@@ -278,7 +279,7 @@ func startProvider(p any) string {
 	if s.Provider != "" {
 		return s.Provider
 	}
-	if firstNonEmpty(s.Alias, s.Agent) == "agent.claude" {
+	if cmp.Or(s.Alias, s.Agent) == "agent.claude" {
 		return "anthropic"
 	}
 	return ""
@@ -287,8 +288,8 @@ func startProvider(p any) string {
 func callSpan(c *Call, traceID, id, parent, provider string, fallbackEnd time.Time) *otlpSpan {
 	var a attrs
 	a.str("gen_ai.operation.name", "invoke_agent")
-	a.str("gen_ai.provider.name", firstNonEmpty(provider, "unknown"))
-	a.str("gen_ai.agent.name", firstNonEmpty(c.Agent, "agent.claude"))
+	a.str("gen_ai.provider.name", cmp.Or(provider, "unknown"))
+	a.str("gen_ai.agent.name", cmp.Or(c.Agent, "agent.claude"))
 	a.str("gen_ai.request.model", c.Model)
 	a.str("gen_ai.response.model", c.Model)
 	if c.InputTokens > 0 || c.OutputTokens > 0 {
@@ -315,7 +316,7 @@ func callSpan(c *Call, traceID, id, parent, provider string, fallbackEnd time.Ti
 	if c.Outcome == OutcomeOpen {
 		end = fallbackEnd
 	}
-	sp := &otlpSpan{TraceID: traceID, SpanID: id, ParentSpanID: parent, Name: "invoke_agent " + firstNonEmpty(c.Agent, "agent.claude"),
+	sp := &otlpSpan{TraceID: traceID, SpanID: id, ParentSpanID: parent, Name: "invoke_agent " + cmp.Or(c.Agent, "agent.claude"),
 		Kind: spanKindClient, StartTimeUnixNano: unixNano(c.Start), EndTimeUnixNano: unixNano(end)}
 	switch c.Outcome {
 	case OutcomeOK:
