@@ -53,8 +53,7 @@ func preparePayload(p any) (json.RawMessage, error) {
 	}
 	b, err := marshalPayload(p)
 	if err != nil {
-		var uv *json.UnsupportedValueError
-		if errors.As(err, &uv) {
+		if uv, ok := errors.AsType[*json.UnsupportedValueError](err); ok {
 			return nil, fmt.Errorf("payload contains %s, which JSON cannot represent; write null or a string instead", uv.Str)
 		}
 		return nil, fmt.Errorf("payload does not encode as JSON: %w", err)
