@@ -182,13 +182,8 @@ func lifecycle(p *story.AgentPlugin) string {
 	return ""
 }
 
-func codeList(xs []string) string {
-	out := make([]string, 0, len(xs))
-	for _, x := range xs {
-		out = append(out, "`"+x+"`")
-	}
-	return strings.Join(out, ", ")
-}
+// codeList is xs (not empty) as code spans joined by commas.
+func codeList(xs []string) string { return "`" + strings.Join(xs, "`, `") + "`" }
 
 var (
 	ignoreRE = &lazyre.Regexp{Expr: `#\s*kitsoki:ignore\s+([\w-]*)$`}
