@@ -130,30 +130,9 @@ func largestContainer(v any) (best []byte, set func(any)) {
 func (w *Writer) blobRef(data []byte, ext string) (any, error) {
 	sum := sha256.Sum256(data)
 	name := "blob-" + hex.EncodeToString(sum[:]) + ext
-	dir := filepath.Join(w.dir, promptsDir)
-	p := filepath.Join(dir, name)
+	p := filepath.Join(w.dir, promptsDir, name)
 	if fi, err := os.Stat(p); err != nil || fi.Size() != int64(len(data)) {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("blob dir: %w", err)
-		}
-		// Written beside, then renamed: a crash never leaves a short blob
-		// under its final name.
-		tmp, err := os.CreateTemp(dir, ".blob-*")
-		if err != nil {
-			return nil, fmt.Errorf("blob: %w", err)
-		}
-		_, err = tmp.Write(data)
-		if err == nil && w.opt.Sync != SyncNever {
-			err = tmp.Sync()
-		}
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(tmp.Name(), p)
-		}
-		if err != nil {
-			os.Remove(tmp.Name())
+		if err := w.writePromptFile(name, data); err != nil {
 			return nil, fmt.Errorf("blob %s: %w", p, err)
 		}
 	}
