@@ -34,7 +34,8 @@ type Item struct {
 
 // Figure is reached of total.
 type Figure struct {
-	Reached, Total int
+	Reached int `json:"reached"`
+	Total   int `json:"total"`
 }
 
 // Percent is the reached share in percent (100 when Total is 0).

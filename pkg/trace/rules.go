@@ -78,14 +78,7 @@ func jsonError(raw []byte) error {
 // firstNonNFC returns the first JSON string token of b (keys included) that is
 // not in Unicode normalisation form C. b must be valid JSON.
 func firstNonNFC(b []byte) (string, bool) {
-	ascii := true
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii && !bytes.Contains(b, []byte(`\u`)) {
+	if isASCII(b) && !bytes.Contains(b, []byte(`\u`)) {
 		return "", false
 	}
 	for i := 0; i < len(b); i++ {
