@@ -85,12 +85,6 @@ func (m *mermaidWriter) node(indent int, n *Node) {
 			m.node(indent+1, c)
 		}
 		m.line(indent, "end")
-		switch n.Kind {
-		case KindParallel:
-			m.class("parallel", n.ID)
-		case KindImport:
-			m.class("import", n.ID)
-		}
 	} else {
 		var shape string
 		switch n.Kind {
@@ -109,24 +103,16 @@ func (m *mermaidWriter) node(indent int, n *Node) {
 			}
 		}
 		m.line(indent, n.ID+shape)
-		switch n.Kind {
-		case KindCollapsed:
-			switch n.Was {
-			case KindParallel:
-				m.class("parallel", n.ID)
-			case KindImport:
-				m.class("import", n.ID)
-			}
-		case KindExit:
-			m.class("exit", n.ID)
-		case KindMissing:
-			m.class("missing", n.ID)
-		case KindStub:
-			m.class("stub", n.ID)
-		}
 		if n.Terminal {
 			m.class("terminal", n.ID)
 		}
+	}
+	kind := n.Kind
+	if kind == KindCollapsed {
+		kind = n.Was
+	}
+	if c := kindClass[kind]; c != "" {
+		m.class(c, n.ID)
 	}
 	if n.Root || n.Initial {
 		m.class("initial", n.ID)
@@ -174,6 +160,10 @@ func (m *mermaidWriter) link(s, style string) {
 	}
 	m.links++
 }
+
+// kindClass is the class of a kind of node (a collapsed node's kind
+// before the collapse).
+var kindClass = map[NodeKind]string{KindParallel: "parallel", KindImport: "import", KindExit: "exit", KindMissing: "missing", KindStub: "stub"}
 
 // reachClass is the class of what a coverage profile says of a node.
 var reachClass = map[Reach]string{Reached: "reached", Unreached: "unreached", PartlyReached: "partly"}
