@@ -127,10 +127,7 @@ func stateRows(f *File, page string) []htmlStateRow {
 		} else if it.Kind != engine.ReachEffect {
 			continue
 		}
-		fig.Total++
-		if it.Count > 0 {
-			fig.Reached++
-		}
+		fig.add(it.Count)
 	}
 	return rows
 }

@@ -46,6 +46,14 @@ func (f Figure) Percent() float64 {
 	return 100 * float64(f.Reached) / float64(f.Total)
 }
 
+// add counts one item reached count times.
+func (f *Figure) add(count int64) {
+	f.Total++
+	if count > 0 {
+		f.Reached++
+	}
+}
+
 // Summary counts items by what the summary line names: Arcs are on: arms,
 // timeouts, on_error and on_complete edges; States are states and exits.
 type Summary struct {
@@ -67,22 +75,16 @@ func (p *Profile) Summarize() Summary {
 	s := Summary{Kinds: map[engine.ReachKind]Figure{}}
 	for _, f := range p.Files {
 		for _, it := range f.Items {
-			add := func(fig *Figure) {
-				fig.Total++
-				if it.Count > 0 {
-					fig.Reached++
-				}
-			}
 			k := s.Kinds[it.Kind]
-			add(&k)
+			k.add(it.Count)
 			s.Kinds[it.Kind] = k
 			switch {
 			case arcKind(it.Kind):
-				add(&s.Arcs)
+				s.Arcs.add(it.Count)
 			case it.Kind == engine.ReachState || it.Kind == engine.ReachExit:
-				add(&s.States)
+				s.States.add(it.Count)
 			default:
-				add(&s.Effects)
+				s.Effects.add(it.Count)
 			}
 		}
 	}

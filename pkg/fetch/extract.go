@@ -185,8 +185,7 @@ func (x *extractor) zip(r io.ReaderAt, size int64) error {
 				return fmt.Errorf("entry %q: %w", f.Name, err)
 			}
 			body = rc
-			closer := rc
-			defer func() { _ = closer.Close() }()
+			defer rc.Close()
 			if kind == entrySymlink {
 				b, err := io.ReadAll(io.LimitReader(rc, 4096))
 				if err != nil {
@@ -322,12 +321,11 @@ func (x *extractor) entry(name string, kind entryKind, perm fs.FileMode, linknam
 	}
 	h := sha256.New()
 	n, err := io.Copy(io.MultiWriter(fh, h), io.LimitReader(body, size+1))
-	cerr := fh.Close()
+	if cerr := fh.Close(); err == nil {
+		err = cerr
+	}
 	if err != nil {
 		return fmt.Errorf("entry %q: %w", name, err)
-	}
-	if cerr != nil {
-		return fmt.Errorf("entry %q: %w", name, cerr)
 	}
 	if n != size {
 		return fmt.Errorf("entry %q: header says %d bytes, body has %d", name, size, n)

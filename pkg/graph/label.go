@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -92,10 +93,8 @@ func mergedLabel(e *Edge) []string {
 		return []string{plural(n, "on_complete", "on_complete targets")}
 	}
 	var intents []string
-	seen := map[string]bool{}
 	for _, m := range e.Merged {
-		if !seen[m.Intent] {
-			seen[m.Intent] = true
+		if !slices.Contains(intents, m.Intent) {
 			intents = append(intents, m.Intent)
 		}
 	}
