@@ -2,6 +2,7 @@ package trace
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 )
@@ -175,11 +176,8 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 
 func (t *CallTracker) close(id string) {
 	delete(t.open, id)
-	for i, o := range t.order {
-		if o == id {
-			t.order = append(t.order[:i], t.order[i+1:]...)
-			break
-		}
+	if i := slices.Index(t.order, id); i >= 0 {
+		t.order = slices.Delete(t.order, i, i+1)
 	}
 }
 

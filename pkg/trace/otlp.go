@@ -149,18 +149,9 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 		hostN++
 		write(hostSpan(hc, traceID, hostSpanID(hc, hostN), runID, st.last))
 	}
-	var rerr error
-	for {
-		ev, e := rd.Next()
-		if e == io.EOF {
-			break
-		}
-		if e != nil {
-			rerr = e
-			break
-		}
-		st.observe(&ev)
-		if hc := hosts.observe(&ev); hc != nil {
+	rerr := rd.Each(func(ev *Event) {
+		st.observe(ev)
+		if hc := hosts.observe(ev); hc != nil {
 			writeHost(hc)
 		}
 		if ev.Kind == "agent.call.start" && ev.CallID != "" {
@@ -169,7 +160,7 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 			}
 			providers[ev.CallID] = startProvider(ev.Payload)
 		}
-		if c := calls.Observe(&ev); c != nil {
+		if c := calls.Observe(ev); c != nil {
 			if c.Outcome == OutcomeError {
 				st.callErrors++
 			}
@@ -177,7 +168,7 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 			delete(parents, c.CallID)
 			delete(providers, c.CallID)
 		}
-	}
+	})
 	for _, c := range calls.Open() {
 		write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), providers[c.CallID], st.last))
 	}
