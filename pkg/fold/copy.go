@@ -41,15 +41,12 @@ func exportedFields(t reflect.Type) []int {
 		return v.([]int)
 	}
 	var idx []int
-	all := true
-	for i := 0; i < t.NumField(); i++ {
+	for i := range t.NumField() {
 		if t.Field(i).IsExported() {
 			idx = append(idx, i)
-		} else {
-			all = false
 		}
 	}
-	if all {
+	if len(idx) == t.NumField() {
 		idx = nil
 	} else if idx == nil {
 		idx = []int{} // no exported field: nothing is copied
