@@ -109,7 +109,8 @@ func (t *hostTracker) openAgentCall() *HostCall {
 	return best
 }
 
-// pending returns the calls with no harness.returned, oldest first.
+// pending returns the calls with no harness.returned, oldest first (in
+// trace order when they started at the same time).
 func (t *hostTracker) pending() []*HostCall {
 	var out []*HostCall
 	for _, q := range t.open {
@@ -117,6 +118,8 @@ func (t *hostTracker) pending() []*HostCall {
 			out = append(out, &p.HostCall)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b *HostCall) int { return a.Start.Compare(b.Start) })
+	slices.SortStableFunc(out, func(a, b *HostCall) int {
+		return cmp.Or(a.Start.Compare(b.Start), cmp.Compare(a.StartLine, b.StartLine))
+	})
 	return out
 }
