@@ -70,12 +70,10 @@ func WriteFunc(path string, perm fs.FileMode, write func(io.Writer) error) error
 // front ("open /x/.r.tmp-123: no space left on device" → "no space left
 // on device"): a temporary file's name means nothing to the user.
 func Cause(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		return pe.Err.Error()
 	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
+	if le, ok := errors.AsType[*os.LinkError](err); ok {
 		return le.Err.Error()
 	}
 	return err.Error()

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -132,29 +133,19 @@ func (m *Memo) Prune(keep func(dir string) bool) {
 // missing (surelyMissing: a *fs.PathError holding syscall.ENOENT, as the
 // stat's).
 func (m *Memo) Stat(p string) (fs.FileMode, error) {
-	return m.stat(p, m.statsMap, os.Stat)
+	return m.stat(p, false)
 }
 
 // Lstat is Stat without following a final symlink (os.Lstat).
 func (m *Memo) Lstat(p string) (fs.FileMode, error) {
-	return m.stat(p, m.lstatsMap, os.Lstat)
+	return m.stat(p, true)
 }
 
-func (m *Memo) statsMap() map[string]statHit {
-	if m.stats == nil {
-		m.stats = map[string]statHit{}
+func (m *Memo) stat(p string, lstat bool) (fs.FileMode, error) {
+	sys := os.Stat
+	if lstat {
+		sys = os.Lstat
 	}
-	return m.stats
-}
-
-func (m *Memo) lstatsMap() map[string]statHit {
-	if m.lstats == nil {
-		m.lstats = map[string]statHit{}
-	}
-	return m.lstats
-}
-
-func (m *Memo) stat(p string, hits func() map[string]statHit, sys func(string) (fs.FileInfo, error)) (fs.FileMode, error) {
 	k := ""
 	if m != nil {
 		k = m.key(p)
@@ -166,8 +157,12 @@ func (m *Memo) stat(p string, hits func() map[string]statHit, sys func(string) (
 		}
 		return fi.Mode(), nil
 	}
+	hits := &m.stats
+	if lstat {
+		hits = &m.lstats
+	}
 	m.mu.Lock()
-	h, ok := hits()[k]
+	h, ok := (*hits)[k]
 	if !ok {
 		h, ok = m.fromListing(p, k)
 	}
@@ -181,7 +176,10 @@ func (m *Memo) stat(p string, hits func() map[string]statHit, sys func(string) (
 		h.v = fi.Mode()
 	}
 	m.mu.Lock()
-	hits()[k] = h
+	if *hits == nil {
+		*hits = map[string]statHit{}
+	}
+	(*hits)[k] = h
 	m.mu.Unlock()
 	return h.v, h.err
 }
@@ -197,7 +195,7 @@ func (m *Memo) fromListing(p, k string) (statHit, bool) {
 	if !ok || l.err != nil {
 		return statHit{}, false
 	}
-	i, found := searchEntries(l.v, name)
+	i, found := slices.BinarySearchFunc(l.v, name, func(e fs.DirEntry, n string) int { return strings.Compare(e.Name(), n) })
 	if !found {
 		if !surelyMissing(name, l.v) {
 			return statHit{}, false
@@ -233,19 +231,6 @@ func surelyMissing(name string, es []fs.DirEntry) bool {
 		}
 	}
 	return true
-}
-
-func searchEntries(es []fs.DirEntry, name string) (int, bool) {
-	lo, hi := 0, len(es)
-	for lo < hi {
-		h := int(uint(lo+hi) >> 1)
-		if es[h].Name() < name {
-			lo = h + 1
-		} else {
-			hi = h
-		}
-	}
-	return lo, lo < len(es) && es[lo].Name() == name
 }
 
 // EvalSymlinks is filepath.EvalSymlinks for an absolute path, each

@@ -56,11 +56,5 @@ func (r fdReader) Read(b []byte) (int, error) {
 
 // regularUnder says st is a regular file of at most limit bytes.
 func regularUnder(st *syscall.Stat_t, limit int64) bool {
-	return regularSized(uint32(st.Mode), st.Size, limit)
-}
-
-// regularSized says a stat's mode and size are a regular file's of at
-// most limit bytes.
-func regularSized(mode uint32, size, limit int64) bool {
-	return mode&syscall.S_IFMT == syscall.S_IFREG && size <= limit
+	return uint32(st.Mode)&syscall.S_IFMT == syscall.S_IFREG && st.Size <= limit
 }

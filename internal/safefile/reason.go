@@ -15,8 +15,7 @@ func Reason(err error) string {
 	case errors.Is(err, fs.ErrPermission):
 		return "permission denied"
 	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		return pe.Err.Error()
 	}
 	return err.Error()

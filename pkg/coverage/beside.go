@@ -37,11 +37,7 @@ func FindEditorProfile(dir string) (profile, root string, ok bool) {
 func (p *Profile) UnreachedByFile(root string) map[string][]Item {
 	out := map[string][]Item{}
 	for _, f := range p.Files {
-		path := filepath.FromSlash(f.Path)
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(root, path)
-		}
-		path = filepath.Clean(path)
+		path := filepath.Clean(fromBase(root, f.Path))
 		for _, it := range f.Items {
 			if it.Count == 0 {
 				out[path] = append(out[path], it)

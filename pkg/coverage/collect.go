@@ -44,12 +44,7 @@ func (c *Collector) Add(m *engine.Machine) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, r := range m.Reachables() {
-		f := c.files[r.Pos.File]
-		if f == nil {
-			f = map[itemKey]*Item{}
-			c.files[r.Pos.File] = f
-		}
-		add(f, Item{Kind: r.Kind, Line: r.Pos.Line, Col: r.Pos.Col, State: r.State, Label: r.Label})
+		add(itemsOf(c.files, r.Pos.File), Item{Kind: r.Kind, Line: r.Pos.Line, Col: r.Pos.Col, State: r.State, Label: r.Label})
 	}
 }
 
@@ -70,12 +65,7 @@ func (c *Collector) Profile() *Profile {
 	defer c.mu.Unlock()
 	files := map[string]map[itemKey]*Item{}
 	for raw, m := range c.files {
-		path := c.path(raw)
-		out := files[path]
-		if out == nil {
-			out = map[itemKey]*Item{}
-			files[path] = out
-		}
+		out := itemsOf(files, c.path(raw))
 		for _, it := range m {
 			add(out, *it)
 		}

@@ -1,8 +1,6 @@
 package coverage
 
 import (
-	"path/filepath"
-
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/graph"
 	"kitsoki/pkg/story"
@@ -40,11 +38,7 @@ type posKey struct {
 func NewGraphCoverage(p *Profile, base string, g *graph.Graph) *GraphCoverage {
 	gc := &GraphCoverage{items: map[posKey]int64{}, states: map[string]story.Pos{}}
 	for _, f := range p.Files {
-		file := filepath.FromSlash(f.Path)
-		if !filepath.IsAbs(file) {
-			file = filepath.Join(base, file)
-		}
-		file = absFile(file)
+		file := absFile(fromBase(base, f.Path))
 		for _, it := range f.Items {
 			gc.items[posKey{file, it.Kind, it.Line, it.Col}] = it.Count
 		}

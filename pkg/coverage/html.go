@@ -127,10 +127,7 @@ func stateRows(f *File, page string) []htmlStateRow {
 		} else if it.Kind != engine.ReachEffect {
 			continue
 		}
-		fig.Total++
-		if it.Count > 0 {
-			fig.Reached++
-		}
+		fig.add(it.Count)
 	}
 	return rows
 }
@@ -138,18 +135,11 @@ func stateRows(f *File, page string) []htmlStateRow {
 // fileView reads the story file and marks its lines.
 func fileView(f *File, base string) htmlFile {
 	v := htmlFile{Path: f.Path}
-	src := filepath.FromSlash(f.Path)
-	if !filepath.IsAbs(src) && base != "" {
-		src = filepath.Join(base, src)
-	}
-	data, err := safefile.ReadFile(src, safefile.Data)
-	switch {
-	case err != nil:
+	var text []string
+	if data, err := safefile.ReadFile(fromBase(base, f.Path), safefile.Data); err != nil {
 		v.Problem = "the source cannot be shown: " + safefile.Reason(err)
-	}
-	text := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	if err != nil {
-		text = nil
+	} else {
+		text = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	}
 	marks := map[int]Line{}
 	for _, l := range f.Lines() {

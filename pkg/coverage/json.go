@@ -27,14 +27,9 @@ type jsonProfile struct {
 }
 
 type jsonSummary struct {
-	Arcs    jsonFigure `json:"arcs"`
-	States  jsonFigure `json:"states"`
-	Effects jsonFigure `json:"effects"`
-}
-
-type jsonFigure struct {
-	Reached int `json:"reached"`
-	Total   int `json:"total"`
+	Arcs    Figure `json:"arcs"`
+	States  Figure `json:"states"`
+	Effects Figure `json:"effects"`
 }
 
 type jsonFile struct {
@@ -55,7 +50,7 @@ type jsonItem struct {
 // profiles diff well and equal profiles are equal bytes.
 func WriteJSON(w io.Writer, p *Profile) error {
 	s := p.Summarize()
-	head, err := json.Marshal(jsonSummary{Arcs: jsonFigure(s.Arcs), States: jsonFigure(s.States), Effects: jsonFigure(s.Effects)})
+	head, err := json.Marshal(jsonSummary{Arcs: s.Arcs, States: s.States, Effects: s.Effects})
 	if err != nil {
 		return err
 	}

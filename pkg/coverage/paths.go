@@ -56,10 +56,7 @@ func (h *Hints) For(base string, l Located) (Hint, bool) {
 	if h == nil || !arcKind(l.Kind) {
 		return Hint{}, false
 	}
-	file := filepath.FromSlash(l.Path)
-	if !filepath.IsAbs(file) {
-		file = filepath.Join(base, file)
-	}
+	file := fromBase(base, l.Path)
 	var best Hint
 	ok := false
 	for _, s := range h.sites[posKey{absFile(file), l.Kind, l.Line, l.Col}] {
@@ -130,6 +127,15 @@ func edgeKind(e *graph.Edge) engine.ReachKind {
 		return engine.ReachOnComplete
 	}
 	return engine.ReachArc
+}
+
+// fromBase is a profile path as a file path, a relative one taken from
+// base.
+func fromBase(base, p string) string {
+	if p = filepath.FromSlash(p); filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(base, p)
 }
 
 // absFile is file made absolute (as it is when that fails).

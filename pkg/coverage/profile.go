@@ -34,7 +34,8 @@ type Item struct {
 
 // Figure is reached of total.
 type Figure struct {
-	Reached, Total int
+	Reached int `json:"reached"`
+	Total   int `json:"total"`
 }
 
 // Percent is the reached share in percent (100 when Total is 0).
@@ -43,6 +44,14 @@ func (f Figure) Percent() float64 {
 		return 100
 	}
 	return 100 * float64(f.Reached) / float64(f.Total)
+}
+
+// add counts one item reached count times.
+func (f *Figure) add(count int64) {
+	f.Total++
+	if count > 0 {
+		f.Reached++
+	}
 }
 
 // Summary counts items by what the summary line names: Arcs are on: arms,
@@ -66,22 +75,16 @@ func (p *Profile) Summarize() Summary {
 	s := Summary{Kinds: map[engine.ReachKind]Figure{}}
 	for _, f := range p.Files {
 		for _, it := range f.Items {
-			add := func(fig *Figure) {
-				fig.Total++
-				if it.Count > 0 {
-					fig.Reached++
-				}
-			}
 			k := s.Kinds[it.Kind]
-			add(&k)
+			k.add(it.Count)
 			s.Kinds[it.Kind] = k
 			switch {
 			case arcKind(it.Kind):
-				add(&s.Arcs)
+				s.Arcs.add(it.Count)
 			case it.Kind == engine.ReachState || it.Kind == engine.ReachExit:
-				add(&s.States)
+				s.States.add(it.Count)
 			default:
-				add(&s.Effects)
+				s.Effects.add(it.Count)
 			}
 		}
 	}
@@ -108,17 +111,23 @@ func Merge(ps ...*Profile) *Profile {
 			continue
 		}
 		for _, f := range p.Files {
-			m := files[f.Path]
-			if m == nil {
-				m = map[itemKey]*Item{}
-				files[f.Path] = m
-			}
+			m := itemsOf(files, f.Path)
 			for _, it := range f.Items {
 				add(m, it)
 			}
 		}
 	}
 	return build(files)
+}
+
+// itemsOf is the items of path in files, made empty on first use.
+func itemsOf(files map[string]map[itemKey]*Item, path string) map[itemKey]*Item {
+	m := files[path]
+	if m == nil {
+		m = map[itemKey]*Item{}
+		files[path] = m
+	}
+	return m
 }
 
 // add merges it into m.

@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/safefile"
 )
 
@@ -157,13 +158,11 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 		sum, size, err = t.runSingle(ctx)
 	}
 	stop()
-	if err != nil {
-		if t.done.Load() > 0 && !t.ranges.Load() {
-			// A part the server cannot resume is only wasted disk (a part
-			// that holds no byte yet is dropped below either way).
-			discardPart(dest)
-			return Result{}, fmt.Errorf("%s: download from %s failed: %w (nothing was kept: the server does not support resuming (no Accept-Ranges), so the partial download was deleted; run the fetch again)", a.ID, t.host, err)
-		}
+	if err != nil && t.done.Load() > 0 && !t.ranges.Load() {
+		// A part the server cannot resume is only wasted disk (a part
+		// that holds no byte yet is dropped below either way).
+		discardPart(dest)
+		return Result{}, fmt.Errorf("%s: download from %s failed: %w (nothing was kept: the server does not support resuming (no Accept-Ranges), so the partial download was deleted; run the fetch again)", a.ID, t.host, err)
 	}
 	if err != nil {
 		t.dropEmptyPart()
@@ -248,10 +247,7 @@ func (t *transfer) saveState() {
 	}
 	data, _ := json.Marshal(t.st)
 	t.stateMu.Unlock()
-	tmp := statePath(t.dest) + ".tmp"
-	if os.WriteFile(tmp, data, 0o644) == nil {
-		_ = os.Rename(tmp, statePath(t.dest))
-	}
+	_ = atomicfile.Write(statePath(t.dest), data, 0o644)
 }
 
 func (t *transfer) plan(total int64, n int) resumeState {
@@ -460,10 +456,7 @@ func (t *transfer) copyBody(body io.Reader, cancel context.CancelFunc, w io.Writ
 	buf := make([]byte, 256<<10)
 	var total int64
 	for total < limit {
-		want := int64(len(buf))
-		if limit-total < want {
-			want = limit - total
-		}
+		want := min(int64(len(buf)), limit-total)
 		n, rerr := body.Read(buf[:want])
 		if n > 0 {
 			timer.Reset(t.f.stallTimeout())
@@ -511,7 +504,8 @@ func (t *transfer) runSingle(ctx context.Context) (string, int64, error) {
 	total := t.st.Total
 	t.saveState()
 
-	restart := func() error {
+	// restart empties the part and returns why (nil to go on with this answer).
+	restart := func(why error) error {
 		done = 0
 		t.resumed.Store(0)
 		t.done.Store(0)
@@ -519,7 +513,7 @@ func (t *transfer) runSingle(ctx context.Context) (string, int64, error) {
 		if err := fh.Truncate(0); err != nil {
 			return &writeError{path: t.part, err: err}
 		}
-		return nil
+		return why
 	}
 	err = t.retry(ctx, func(ctx context.Context) (int64, error) {
 		if total > 0 && done == total {
@@ -535,21 +529,15 @@ func (t *transfer) runSingle(ctx context.Context) (string, int64, error) {
 		switch resp.StatusCode {
 		case http.StatusRequestedRangeNotSatisfiable:
 			// The part does not fit the file behind the URL any more.
-			if err := restart(); err != nil {
-				return 0, err
-			}
-			return 0, errors.New("server refused the resume range; restarting from byte 0")
+			return 0, restart(errors.New("server refused the resume range; restarting from byte 0"))
 		case http.StatusPartialContent:
 			start, tot, ok := contentRange(resp.Header.Get("Content-Range"))
 			if !ok || start != done || (total > 0 && tot >= 0 && tot != total) {
-				if err := restart(); err != nil {
-					return 0, err
-				}
-				return 0, errors.New("server answered a different range; restarting from byte 0")
+				return 0, restart(errors.New("server answered a different range; restarting from byte 0"))
 			}
 		case http.StatusOK:
 			if done > 0 {
-				if err := restart(); err != nil {
+				if err := restart(nil); err != nil {
 					return 0, err
 				}
 			}
@@ -613,26 +601,22 @@ func (t *transfer) runParallel(ctx context.Context) (string, int64, error) {
 		pr.saveEverySecond(ctx)
 	}()
 
-	first := pr.fetchParts(ctx, cancel)
-	if first == nil {
-		res := <-hres
-		cancel()
-		<-saverDone
-		t.snapshot(pr.progress)
-		if res.err != nil {
-			return "", 0, res.err
-		}
-		if err := fh.Sync(); err != nil {
-			return "", 0, &writeError{path: t.part, err: err}
-		}
-		return res.sum, pr.total, nil
-	}
+	first := pr.fetchParts(ctx, cancel) // a failure cancels ctx, which stops the hasher
+	res := <-hres
 	cancel()
-	<-hres
 	<-saverDone
 	t.snapshot(pr.progress)
-	t.saveState()
-	return "", 0, first
+	if first != nil {
+		t.saveState()
+		return "", 0, first
+	}
+	if res.err != nil {
+		return "", 0, res.err
+	}
+	if err := fh.Sync(); err != nil {
+		return "", 0, &writeError{path: t.part, err: err}
+	}
+	return res.sum, pr.total, nil
 }
 
 // parallelRun is one parallel download: the part file, each part's bounds

@@ -11,10 +11,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/ulikunitz/xz"
@@ -31,16 +32,11 @@ type extractLimits struct {
 var defaultLimits = extractLimits{MaxFiles: 10000, MaxFileBytes: 2 << 30, MaxTotalBytes: 4 << 30}
 
 func (l extractLimits) withDefaults() extractLimits {
-	if l.MaxFiles <= 0 {
-		l.MaxFiles = defaultLimits.MaxFiles
+	return extractLimits{
+		MaxFiles:      orDefault(l.MaxFiles, defaultLimits.MaxFiles),
+		MaxFileBytes:  orDefault(l.MaxFileBytes, defaultLimits.MaxFileBytes),
+		MaxTotalBytes: orDefault(l.MaxTotalBytes, defaultLimits.MaxTotalBytes),
 	}
-	if l.MaxFileBytes <= 0 {
-		l.MaxFileBytes = defaultLimits.MaxFileBytes
-	}
-	if l.MaxTotalBytes <= 0 {
-		l.MaxTotalBytes = defaultLimits.MaxTotalBytes
-	}
-	return l
 }
 
 // extractedFile is one file written by an extraction.
@@ -95,12 +91,7 @@ func extractArchive(r io.ReaderAt, size int64, format, destDir string, lim extra
 			return nil, fmt.Errorf("member %q not found in archive", from)
 		}
 	}
-	files := make([]extractedFile, 0, len(x.out))
-	for _, f := range x.out {
-		files = append(files, f)
-	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
-	return files, nil
+	return slices.SortedFunc(maps.Values(x.out), func(a, b extractedFile) int { return strings.Compare(a.Name, b.Name) }), nil
 }
 
 type extractor struct {
@@ -194,8 +185,7 @@ func (x *extractor) zip(r io.ReaderAt, size int64) error {
 				return fmt.Errorf("entry %q: %w", f.Name, err)
 			}
 			body = rc
-			closer := rc
-			defer func() { _ = closer.Close() }()
+			defer rc.Close()
 			if kind == entrySymlink {
 				b, err := io.ReadAll(io.LimitReader(rc, 4096))
 				if err != nil {
@@ -331,12 +321,11 @@ func (x *extractor) entry(name string, kind entryKind, perm fs.FileMode, linknam
 	}
 	h := sha256.New()
 	n, err := io.Copy(io.MultiWriter(fh, h), io.LimitReader(body, size+1))
-	cerr := fh.Close()
+	if cerr := fh.Close(); err == nil {
+		err = cerr
+	}
 	if err != nil {
 		return fmt.Errorf("entry %q: %w", name, err)
-	}
-	if cerr != nil {
-		return fmt.Errorf("entry %q: %w", name, cerr)
 	}
 	if n != size {
 		return fmt.Errorf("entry %q: header says %d bytes, body has %d", name, size, n)

@@ -145,40 +145,19 @@ func (f *Fetcher) client() *http.Client {
 	return c
 }
 
-func (f *Fetcher) parts() int {
-	if f.Parts <= 0 {
-		return 4
+// orDefault is v, or def when v is not positive (a zero field's default).
+func orDefault[T int | int64 | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
 	}
-	return f.Parts
+	return v
 }
 
-func (f *Fetcher) partThreshold() int64 {
-	if f.PartThreshold <= 0 {
-		return 64 << 20
-	}
-	return f.PartThreshold
-}
-
-func (f *Fetcher) retries() int {
-	if f.Retries <= 0 {
-		return 6
-	}
-	return f.Retries
-}
-
-func (f *Fetcher) backoff() time.Duration {
-	if f.Backoff <= 0 {
-		return 500 * time.Millisecond
-	}
-	return f.Backoff
-}
-
-func (f *Fetcher) stallTimeout() time.Duration {
-	if f.StallTimeout <= 0 {
-		return 30 * time.Second
-	}
-	return f.StallTimeout
-}
+func (f *Fetcher) parts() int                  { return orDefault(f.Parts, 4) }
+func (f *Fetcher) partThreshold() int64        { return orDefault(f.PartThreshold, 64<<20) }
+func (f *Fetcher) retries() int                { return orDefault(f.Retries, 6) }
+func (f *Fetcher) backoff() time.Duration      { return orDefault(f.Backoff, 500*time.Millisecond) }
+func (f *Fetcher) stallTimeout() time.Duration { return orDefault(f.StallTimeout, 30*time.Second) }
 
 // startStallTimer arms a stall timer that calls fire once the stall
 // timeout passes without a Reset.
@@ -190,10 +169,7 @@ func (f *Fetcher) startStallTimer(fire func()) stallTimer {
 }
 
 func (f *Fetcher) progressInterval() time.Duration {
-	if f.ProgressInterval <= 0 {
-		return 250 * time.Millisecond
-	}
-	return f.ProgressInterval
+	return orDefault(f.ProgressInterval, 250*time.Millisecond)
 }
 
 func (f *Fetcher) report(p Progress) {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/safefile"
 )
 
@@ -232,11 +233,10 @@ func readManifest(dir string, a *Artifact) (releaseManifest, bool) {
 
 func writeManifest(dir string, m releaseManifest) error {
 	data, _ := json.MarshalIndent(m, "", "  ")
-	tmp := manifestPath(dir) + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+	if err := atomicfile.Write(manifestPath(dir), data, 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", manifestPath(dir), err)
 	}
-	return os.Rename(tmp, manifestPath(dir))
+	return nil
 }
 
 // verifyRelease re-hashes every extracted file against the manifest.

@@ -95,30 +95,28 @@ var (
 // maxGLIBCXXMinor returns the highest N of the GLIBCXX_3.4.N strings in a
 // libstdc++ image, or -1 when there is none. GLIBCXX_3.4 alone and other
 // major versions are ignored.
-func maxGLIBCXXMinor(data []byte) int {
-	best := -1
-	for _, m := range glibcxxRe.FindAllSubmatch(data, -1) {
-		if n, err := strconv.Atoi(string(m[1])); err == nil && n > best && n < 1000 {
-			best = n
-		}
-	}
-	return best
-}
+func maxGLIBCXXMinor(data []byte) int { return maxMinor(glibcxxRe, data) }
 
 // maxGlibc returns the highest GLIBC_2.N version node in a libc image as
 // "2.N", or "" when there is none. Binaries need symbol version nodes, so
 // the highest node is what a host can offer.
 func maxGlibc(data []byte) string {
+	if best := maxMinor(glibcRe, data); best >= 0 {
+		return "2." + strconv.Itoa(best)
+	}
+	return ""
+}
+
+// maxMinor is the highest number re's group matches in data (below 1000),
+// or -1.
+func maxMinor(re *lazyre.Regexp, data []byte) int {
 	best := -1
-	for _, m := range glibcRe.FindAllSubmatch(data, -1) {
+	for _, m := range re.FindAllSubmatch(data, -1) {
 		if n, err := strconv.Atoi(string(m[1])); err == nil && n > best && n < 1000 {
 			best = n
 		}
 	}
-	if best < 0 {
-		return ""
-	}
-	return "2." + strconv.Itoa(best)
+	return best
 }
 
 // parseVersion2 parses "MAJOR.MINOR".

@@ -5,6 +5,7 @@ import (
 	"os"
 	"time"
 
+	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/safefile"
 )
 
@@ -27,11 +28,7 @@ func writeRecord(file, sum string) error {
 	}
 	rec := record{SHA256: sum, Size: st.Size(), MtimeNanos: st.ModTime().UnixNano(), VerifiedAt: time.Now().UTC()}
 	data, _ := json.Marshal(rec)
-	tmp := recordPath(file) + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, recordPath(file))
+	return atomicfile.Write(recordPath(file), data, 0o644)
 }
 
 // recordValid reports whether file is recorded as verified with digest

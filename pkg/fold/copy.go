@@ -2,6 +2,7 @@ package fold
 
 import (
 	"reflect"
+	"slices"
 	"sync"
 
 	"kitsoki/internal/jsonvalue"
@@ -40,15 +41,12 @@ func exportedFields(t reflect.Type) []int {
 		return v.([]int)
 	}
 	var idx []int
-	all := true
-	for i := 0; i < t.NumField(); i++ {
+	for i := range t.NumField() {
 		if t.Field(i).IsExported() {
 			idx = append(idx, i)
-		} else {
-			all = false
 		}
 	}
-	if all {
+	if len(idx) == t.NumField() {
 		idx = nil
 	} else if idx == nil {
 		idx = []int{} // no exported field: nothing is copied
@@ -87,11 +85,11 @@ func copyKVs(in []story.KV) []story.KV {
 	})
 }
 
-func copyStrings(in []string) []string {
-	if in == nil {
-		return nil
-	}
-	return append([]string(nil), in...)
+func copyWorldVar(w *story.WorldVar) *story.WorldVar {
+	c := cloneExported(w)
+	c.Values = append([]any(nil), w.Values...)
+	c.Default = jsonvalue.CopyNilAsEmpty(w.Default)
+	return c
 }
 
 func copyEffects(in []*story.Effect) []*story.Effect { return mapSlice(in, copyEffect) }
@@ -136,7 +134,7 @@ func copyView(v *story.View) *story.View {
 	c := cloneExported(v)
 	c.Elements = copyElements(v.Elements)
 	c.Blocks = mapValues(v.Blocks, copyElements)
-	c.BlockOrder = copyStrings(v.BlockOrder)
+	c.BlockOrder = slices.Clone(v.BlockOrder)
 	return c
 }
 
@@ -149,7 +147,7 @@ func copyTransition(t *story.Transition) *story.Transition {
 	if m := t.More; m != nil {
 		cm := *m
 		cm.View = copyView(m.View)
-		cm.Emit = copyStrings(m.Emit)
+		cm.Emit = slices.Clone(m.Emit)
 		c.More = &cm
 	}
 	return c
@@ -160,9 +158,9 @@ func copyIntent(in *story.Intent) *story.Intent {
 		return nil
 	}
 	c := cloneExported(in)
-	c.Examples = copyStrings(in.Examples)
-	c.Synonyms = copyStrings(in.Synonyms)
-	c.SlotOrder = copyStrings(in.SlotOrder)
+	c.Examples = slices.Clone(in.Examples)
+	c.Synonyms = slices.Clone(in.Synonyms)
+	c.SlotOrder = slices.Clone(in.SlotOrder)
 	c.Slots = copyMap(in.Slots)
 	return c
 }
@@ -184,15 +182,13 @@ func copyState(s *story.State, parent *story.State) *story.State {
 		}
 	}
 	c.Intents = copyIntents(s.Intents)
-	c.IntentOrder = copyStrings(s.IntentOrder)
-	if s.RelevantWorld != nil {
-		c.RelevantWorld = append([]story.NamePos(nil), s.RelevantWorld...)
-	}
+	c.IntentOrder = slices.Clone(s.IntentOrder)
+	c.RelevantWorld = slices.Clone(s.RelevantWorld)
 	if m := s.More; m != nil {
 		cm := *m
 		cm.OnExit = copyEffects(m.OnExit)
-		cm.Menu = copyStrings(m.Menu)
-		cm.RelevantSlots = copyStrings(m.RelevantSlots)
+		cm.Menu = slices.Clone(m.Menu)
+		cm.RelevantSlots = slices.Clone(m.RelevantSlots)
 		cm.Timeout = cloneExported(m.Timeout)
 		cm.AgentOffRamp = cloneExported(m.AgentOffRamp)
 		cm.ContextualRouting = cloneExported(m.ContextualRouting)

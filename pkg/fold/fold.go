@@ -114,9 +114,7 @@ func New(st *story.Story, opts Options) (*Folded, error) {
 		fs.fold(root)
 	}
 	if len(fs.errs) == 0 {
-		freeFormFallback(root.st)
-	}
-	if len(fs.errs) == 0 {
+		freeFormFallback(root.st) // adds no problem
 		fs.bind(root.st, opts.Bindings)
 	}
 	if len(fs.errs) > 0 {
@@ -232,10 +230,7 @@ func (f *Folded) Paths() []string {
 }
 
 func normPath(p string) string {
-	p = strings.ReplaceAll(p, "/", ".")
-	if i := strings.IndexByte(p, '#'); i >= 0 {
-		p = p[:i]
-	}
+	p, _, _ = strings.Cut(strings.ReplaceAll(p, "/", "."), "#")
 	return p
 }
 

@@ -82,13 +82,7 @@ func (fs *folder) build(st *story.Story, im *story.Import, chain string, stack [
 			fs.errf(sub, ci.Pos, "source %q: the child story was not loaded%s, so it cannot be folded", ci.Source, hint)
 			continue
 		}
-		cyclic := false
-		for _, s := range stack {
-			if s == ci.Child {
-				cyclic = true
-			}
-		}
-		if cyclic {
+		if slices.Contains(stack, ci.Child) {
 			fs.errf(sub, ci.Pos, "source %q: import cycle back to %s", ci.Source, ci.Child.File)
 			continue
 		}
@@ -100,28 +94,33 @@ func (fs *folder) build(st *story.Story, im *story.Import, chain string, stack [
 // mark records the origin of s, its subtree and all their effects.
 func (fs *folder) mark(s *story.State, o origin) {
 	fs.stateDir[s] = o
-	fs.markEffects(s.OnEnter, o.dir)
-	fs.markEffects(s.OnExit(), o.dir)
-	for _, on := range s.On {
-		for _, t := range on.Arms {
-			if t != nil {
-				fs.markEffects(t.Effects, o.dir)
-			}
-		}
-	}
+	eachEffect(s, func(e *story.Effect) { fs.effectDir[e] = o.dir })
 	for _, ch := range s.Children {
 		fs.mark(ch, o)
 	}
 }
 
-func (fs *folder) markEffects(list []*story.Effect, dir string) {
-	for _, e := range list {
-		if e == nil {
-			continue
+// eachEffect calls f for every effect s runs itself (on_enter, on_exit and
+// its arms'), each before the on_complete and nested effects it holds.
+func eachEffect(s *story.State, f func(*story.Effect)) {
+	var walk func([]*story.Effect)
+	walk = func(list []*story.Effect) {
+		for _, e := range list {
+			if e != nil {
+				f(e)
+				walk(e.OnComplete())
+				walk(e.Effects())
+			}
 		}
-		fs.effectDir[e] = dir
-		fs.markEffects(e.OnComplete(), dir)
-		fs.markEffects(e.Effects(), dir)
+	}
+	walk(s.OnEnter)
+	walk(s.OnExit())
+	for _, on := range s.On {
+		for _, t := range on.Arms {
+			if t != nil {
+				walk(t.Effects)
+			}
+		}
 	}
 }
 
@@ -267,9 +266,7 @@ func (fs *folder) mergeWorld(n, k *node, alias string) {
 		have[w.Name] = true
 	}
 	for _, w := range k.st.World {
-		c := cloneExported(w)
-		c.Values = append([]any(nil), w.Values...)
-		c.Default = jsonvalue.CopyNilAsEmpty(w.Default)
+		c := copyWorldVar(w)
 		if reserved[w.Name] {
 			if have[w.Name] {
 				continue
@@ -302,10 +299,7 @@ func (fs *folder) mergeIntents(n, k *node, alias string) {
 		p.IntentOrder = append(p.IntentOrder, name)
 	}
 	// The parent's own intents as they were before this child, for export.
-	parentOwn := map[string]*story.Intent{}
-	for name, in := range p.Intents {
-		parentOwn[name] = in
-	}
+	parentOwn := maps.Clone(p.Intents)
 	for _, name := range orderedKeys(ch.IntentOrder, ch.Intents) {
 		add(alias+"__"+name, ch.Intents[name])
 	}
@@ -421,20 +415,17 @@ func copyStory(st *story.Story) *story.Story {
 	c := cloneExported(st)
 	c.World = nil
 	for _, w := range st.World {
-		cw := cloneExported(w)
-		cw.Values = append([]any(nil), w.Values...)
-		cw.Default = jsonvalue.CopyNilAsEmpty(w.Default)
-		c.World = append(c.World, cw)
+		c.World = append(c.World, copyWorldVar(w))
 	}
 	c.Intents = copyIntents(st.Intents)
-	c.IntentOrder = copyStrings(st.IntentOrder)
+	c.IntentOrder = slices.Clone(st.IntentOrder)
 	c.CheckpointIntents = copyIntents(st.CheckpointIntents)
 	c.Agents = copyMap(st.Agents)
 	c.MetaModes = copyMap(st.MetaModes)
 	c.HostInterfaces = copyMap(st.HostInterfaces)
-	c.Hosts = copyStrings(st.Hosts)
-	c.Include = copyStrings(st.Include)
-	c.Manifests = copyStrings(st.Manifests)
+	c.Hosts = slices.Clone(st.Hosts)
+	c.Include = slices.Clone(st.Include)
+	c.Manifests = slices.Clone(st.Manifests)
 	c.Exits = copyMap(st.Exits)
 	c.Imports, c.ImportOrder = nil, nil
 	c.States = nil

@@ -34,35 +34,19 @@ type rebaser struct {
 }
 
 func (rb *rebaser) state(s *story.State) {
-	rb.effects(s.OnEnter)
-	rb.effects(s.OnExit())
-	for _, on := range s.On {
-		for _, t := range on.Arms {
-			if t != nil {
-				rb.effects(t.Effects)
+	eachEffect(s, func(e *story.Effect) {
+		if e.With == nil {
+			return
+		}
+		rb.with(e.With)
+		for _, sub := range []string{"context", "acceptance"} {
+			if m, ok := e.With[sub].(map[string]any); ok {
+				rb.with(m)
 			}
 		}
-	}
+	})
 	for _, ch := range s.Children {
 		rb.state(ch)
-	}
-}
-
-func (rb *rebaser) effects(list []*story.Effect) {
-	for _, e := range list {
-		if e == nil {
-			continue
-		}
-		if e.With != nil {
-			rb.with(e.With)
-			for _, sub := range []string{"context", "acceptance"} {
-				if m, ok := e.With[sub].(map[string]any); ok {
-					rb.with(m)
-				}
-			}
-		}
-		rb.effects(e.OnComplete())
-		rb.effects(e.Effects())
 	}
 }
 

@@ -224,12 +224,7 @@ func (rw *rewriter) state(s *story.State, depth int) {
 		t.Target, _ = rw.target(t.Target, depth, t.TargetPos, s)
 	}
 	if r := s.AgentOffRamp(); r != nil {
-		if rw.agents[r.Agent] {
-			r.Agent = rw.alias + "__" + r.Agent
-		}
-		if rw.agents[r.Persona] {
-			r.Persona = rw.alias + "__" + r.Persona
-		}
+		r.Agent, r.Persona = rw.agent(r.Agent), rw.agent(r.Persona)
 	}
 	rw.arcs(s, depth)
 	for _, ch := range s.Children {
@@ -354,26 +349,13 @@ func keyPos(e *story.Effect, key string) story.Pos {
 
 func (rw *rewriter) effect(e *story.Effect, depth int, owner *story.State) {
 	e.When = rw.text(e.When)
-	for i := range e.Set {
-		e.Set[i].Key = rw.key(e.Set[i].Key)
-		e.Set[i].Value = rw.anyValue(e.Set[i].Value)
-	}
+	e.Say = rw.text(e.Say)
+	rw.kvs(e.Set, true)
 	m := e.More
 	if m != nil {
-		for i := range m.Increment {
-			m.Increment[i].Key = rw.key(m.Increment[i].Key)
-			m.Increment[i].Value = rw.anyValue(m.Increment[i].Value)
-		}
-		for i := range m.Bind {
-			m.Bind[i].Key = rw.key(m.Bind[i].Key)
-			m.Bind[i].Value = rw.anyValue(m.Bind[i].Value)
-		}
-		for i := range m.Slots {
-			m.Slots[i].Value = rw.anyValue(m.Slots[i].Value)
-		}
-	}
-	e.Say = rw.text(e.Say)
-	if m != nil {
+		rw.kvs(m.Increment, true)
+		rw.kvs(m.Bind, true)
+		rw.kvs(m.Slots, false)
 		m.ID = rw.text(m.ID)
 		m.EmitIntent = rw.text(m.EmitIntent)
 	}
@@ -383,8 +365,8 @@ func (rw *rewriter) effect(e *story.Effect, depth int, owner *story.State) {
 		}
 	}
 	if e.With != nil {
-		if a, ok := e.With["agent"].(string); ok && rw.agents[a] {
-			e.With["agent"] = rw.alias + "__" + a
+		if a, ok := e.With["agent"].(string); ok {
+			e.With["agent"] = rw.agent(a)
 		}
 		rw.anyValue(e.With)
 	}
@@ -396,4 +378,23 @@ func (rw *rewriter) effect(e *story.Effect, depth int, owner *story.State) {
 	}
 	m.OnComplete = rw.effects(m.OnComplete, depth, owner)
 	m.Effects = rw.effects(m.Effects, depth, owner)
+}
+
+// kvs rewrites the values of a set:, increment:, bind: or slots: list, and
+// its world keys when keys says they are ones.
+func (rw *rewriter) kvs(list []story.KV, keys bool) {
+	for i := range list {
+		if keys {
+			list[i].Key = rw.key(list[i].Key)
+		}
+		list[i].Value = rw.anyValue(list[i].Value)
+	}
+}
+
+// agent renames a persona the child declares.
+func (rw *rewriter) agent(name string) string {
+	if rw.agents[name] {
+		return rw.alias + "__" + name
+	}
+	return name
 }

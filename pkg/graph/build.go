@@ -167,18 +167,10 @@ func (b *builder) effects(s *story.State, es []*story.Effect, job string) {
 			continue
 		}
 		if target := e.OnError(); target != "" {
-			pos, ok := e.KeyPos("on_error")
-			if !ok {
-				pos = e.Pos
-			}
-			b.add(s, &Edge{Kind: EdgeOnError, From: s.Path, Intent: e.Invoke, Target: target, Pos: pos})
+			b.add(s, &Edge{Kind: EdgeOnError, From: s.Path, Intent: e.Invoke, Target: target, Pos: keyPos(e, "on_error")})
 		}
 		if target := e.Target(); target != "" && job != "" {
-			pos, ok := e.KeyPos("target")
-			if !ok {
-				pos = e.Pos
-			}
-			ed := &Edge{Kind: EdgeOnComplete, From: s.Path, Intent: job, Target: target, Pos: pos}
+			ed := &Edge{Kind: EdgeOnComplete, From: s.Path, Intent: job, Target: target, Pos: keyPos(e, "target")}
 			if name, ok := b.exits[e.Pos]; ok {
 				ed.Exit = name
 			}
@@ -193,6 +185,14 @@ func (b *builder) effects(s *story.State, es []*story.Effect, job string) {
 			b.effects(s, oc, h)
 		}
 	}
+}
+
+// keyPos is where e writes key, else where e starts.
+func keyPos(e *story.Effect, key string) story.Pos {
+	if p, ok := e.KeyPos(key); ok {
+		return p
+	}
+	return e.Pos
 }
 
 // add resolves e's target from s and adds the edge.

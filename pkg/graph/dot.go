@@ -115,7 +115,7 @@ func (d *dotWriter) node(indent int, n *Node) {
 		if n.Initial || n.Root {
 			kv = append(kv, "penwidth=2")
 		}
-		if fill := fillOf(NodeReach(d.o.Coverage, n)); fill != "" {
+		if fill := fillOf[NodeReach(d.o.Coverage, n)]; fill != "" {
 			style += ",filled"
 			kv = append(kv, "fillcolor=\""+fill+"\"")
 		}
@@ -163,7 +163,7 @@ func (d *dotWriter) node(indent int, n *Node) {
 	if n.Initial || n.Root {
 		kv = append(kv, "penwidth=2")
 	}
-	if fill := fillOf(NodeReach(d.o.Coverage, n)); fill != "" {
+	if fill := fillOf[NodeReach(d.o.Coverage, n)]; fill != "" {
 		style = strings.TrimPrefix(style+",filled", ",")
 		kv = append(kv, "fillcolor=\""+fill+"\"")
 	}
@@ -197,7 +197,7 @@ func (d *dotWriter) edge(e *Edge) {
 		kv = append(kv, "style=dashed", "arrowhead=vee")
 		color = colorOnComplete
 	}
-	if c := lineOf(EdgeReach(d.o.Coverage, e)); c != "" {
+	if c := lineOf[EdgeReach(d.o.Coverage, e)]; c != "" {
 		color = c
 		kv = append(kv, "penwidth=2")
 	}
@@ -244,26 +244,9 @@ func dotQuote(lines []string) string {
 	return sb.String()
 }
 
-func fillOf(r Reach) string {
-	switch r {
-	case Reached:
-		return fillReached
-	case Unreached:
-		return fillUnreached
-	case PartlyReached:
-		return fillPartly
-	}
-	return ""
-}
-
-func lineOf(r Reach) string {
-	switch r {
-	case Reached:
-		return lineReached
-	case Unreached:
-		return lineUnreached
-	case PartlyReached:
-		return linePartly
-	}
-	return ""
-}
+// fillOf and lineOf are the fill and line colours of what a coverage
+// profile says ("" for ReachUnknown).
+var (
+	fillOf = map[Reach]string{Reached: fillReached, Unreached: fillUnreached, PartlyReached: fillPartly}
+	lineOf = map[Reach]string{Reached: lineReached, Unreached: lineUnreached, PartlyReached: linePartly}
+)

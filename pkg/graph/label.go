@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -12,31 +13,29 @@ const labelWidth = 40
 
 // nodeLabel is the text of a node or cluster, line by line.
 func nodeLabel(n *Node) []string {
-	name := n.Label
-	switch n.Kind {
-	case KindParallel:
-		return wrap(name + " (parallel)")
-	case KindImport:
-		return append(wrap(name), wrap("imports "+n.Source)...)
-	case KindCollapsed:
-		var out []string
-		switch n.Was {
-		case KindParallel:
-			out = wrap(name + " (parallel)")
-		case KindImport:
-			out = append(wrap(name), wrap("imports "+n.Source)...)
-		default:
-			out = wrap(name)
-		}
-		sum := plural(len(n.States)-1, "state", "states")
-		if n.Inner > 0 {
-			sum += ", " + plural(n.Inner, "move", "moves") + " inside"
-		}
-		return append(out, sum)
-	case KindStub:
-		return wrap("→ " + name)
+	kind := n.Kind
+	if kind == KindCollapsed {
+		kind = n.Was
 	}
-	return wrap(name)
+	var out []string
+	switch kind {
+	case KindParallel:
+		out = wrap(n.Label + " (parallel)")
+	case KindImport:
+		out = append(wrap(n.Label), wrap("imports "+n.Source)...)
+	case KindStub:
+		out = wrap("→ " + n.Label)
+	default:
+		out = wrap(n.Label)
+	}
+	if n.Kind != KindCollapsed {
+		return out
+	}
+	sum := plural(len(n.States)-1, "state", "states")
+	if n.Inner > 0 {
+		sum += ", " + plural(n.Inner, "move", "moves") + " inside"
+	}
+	return append(out, sum)
 }
 
 // edgeLabel is the text of an edge, line by line: the intent and guard of
@@ -94,10 +93,8 @@ func mergedLabel(e *Edge) []string {
 		return []string{plural(n, "on_complete", "on_complete targets")}
 	}
 	var intents []string
-	seen := map[string]bool{}
 	for _, m := range e.Merged {
-		if !seen[m.Intent] {
-			seen[m.Intent] = true
+		if !slices.Contains(intents, m.Intent) {
 			intents = append(intents, m.Intent)
 		}
 	}

@@ -85,12 +85,6 @@ func (m *mermaidWriter) node(indent int, n *Node) {
 			m.node(indent+1, c)
 		}
 		m.line(indent, "end")
-		switch n.Kind {
-		case KindParallel:
-			m.class("parallel", n.ID)
-		case KindImport:
-			m.class("import", n.ID)
-		}
 	} else {
 		var shape string
 		switch n.Kind {
@@ -109,35 +103,22 @@ func (m *mermaidWriter) node(indent int, n *Node) {
 			}
 		}
 		m.line(indent, n.ID+shape)
-		switch n.Kind {
-		case KindCollapsed:
-			switch n.Was {
-			case KindParallel:
-				m.class("parallel", n.ID)
-			case KindImport:
-				m.class("import", n.ID)
-			}
-		case KindExit:
-			m.class("exit", n.ID)
-		case KindMissing:
-			m.class("missing", n.ID)
-		case KindStub:
-			m.class("stub", n.ID)
-		}
 		if n.Terminal {
 			m.class("terminal", n.ID)
 		}
 	}
+	kind := n.Kind
+	if kind == KindCollapsed {
+		kind = n.Was
+	}
+	if c := kindClass[kind]; c != "" {
+		m.class(c, n.ID)
+	}
 	if n.Root || n.Initial {
 		m.class("initial", n.ID)
 	}
-	switch NodeReach(m.o.Coverage, n) {
-	case Reached:
-		m.class("reached", n.ID)
-	case Unreached:
-		m.class("unreached", n.ID)
-	case PartlyReached:
-		m.class("partly", n.ID)
+	if c := reachClass[NodeReach(m.o.Coverage, n)]; c != "" {
+		m.class(c, n.ID)
 	}
 }
 
@@ -154,7 +135,7 @@ func (m *mermaidWriter) edge(e *Edge) {
 		arrow, color = "-.->", colorOnComplete
 	}
 	width := ""
-	if c := lineOf(EdgeReach(m.o.Coverage, e)); c != "" {
+	if c := lineOf[EdgeReach(m.o.Coverage, e)]; c != "" {
 		color, width = c, ",stroke-width:3px"
 	}
 	label := ""
@@ -179,6 +160,13 @@ func (m *mermaidWriter) link(s, style string) {
 	}
 	m.links++
 }
+
+// kindClass is the class of a kind of node (a collapsed node's kind
+// before the collapse).
+var kindClass = map[NodeKind]string{KindParallel: "parallel", KindImport: "import", KindExit: "exit", KindMissing: "missing", KindStub: "stub"}
+
+// reachClass is the class of what a coverage profile says of a node.
+var reachClass = map[Reach]string{Reached: "reached", Unreached: "unreached", PartlyReached: "partly"}
 
 // mermaidClasses are the class definitions, written only when used.
 var mermaidClasses = [][2]string{

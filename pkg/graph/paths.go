@@ -70,11 +70,7 @@ func (g *Graph) paths(auto bool) map[string][]string {
 		entered[n] = true
 		mark(n, path)
 		switch {
-		case n.Kind == KindParallel:
-			for _, c := range n.Children {
-				down(c, path)
-			}
-		case n.TemplatedInitial:
+		case n.Kind == KindParallel || n.TemplatedInitial:
 			for _, c := range n.Children {
 				down(c, path)
 			}

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -53,19 +54,9 @@ func (s *Server) publish(e *entry, ds []diag.Diagnostic) {
 		f = filepath.Clean(f)
 		byFile[f] = append(byFile[f], d)
 	}
-	files := slices.Clone(e.files)
-	for f := range byFile {
-		files = append(files, f)
-	}
+	now := slices.Collect(maps.Keys(byFile))
 	s.ws.mu.Lock()
-	prev := s.ws.published[e.manifest]
-	now := map[string]bool{}
-	for f := range prev {
-		files = append(files, f)
-	}
-	for f := range byFile {
-		now[f] = true
-	}
+	files := slices.Concat(e.files, now, s.ws.published[e.manifest])
 	s.ws.published[e.manifest] = now
 	s.ws.mu.Unlock()
 	slices.Sort(files)

@@ -182,13 +182,8 @@ func lifecycle(p *story.AgentPlugin) string {
 	return ""
 }
 
-func codeList(xs []string) string {
-	out := make([]string, 0, len(xs))
-	for _, x := range xs {
-		out = append(out, "`"+x+"`")
-	}
-	return strings.Join(out, ", ")
-}
+// codeList is xs (not empty) as code spans joined by commas.
+func codeList(xs []string) string { return "`" + strings.Join(xs, "`, `") + "`" }
 
 var (
 	ignoreRE = &lazyre.Regexp{Expr: `#\s*kitsoki:ignore\s+([\w-]*)$`}
@@ -463,20 +458,19 @@ func (s *Server) documentSymbol(_ *glsp.Context, p *protocol.DocumentSymbolParam
 		return out
 	}
 	syms := build(st.States)
-	for _, name := range st.IntentOrder {
-		in := st.Intents[name]
-		if in == nil || absPath(in.Pos.File) != path {
-			continue
+	add := func(name string, kind protocol.SymbolKind, pos story.Pos) {
+		if absPath(pos.File) == path {
+			r := tokenRange(text, pos.Line, pos.Col)
+			syms = append(syms, protocol.DocumentSymbol{Name: name, Kind: kind, Range: r, SelectionRange: r})
 		}
-		r := tokenRange(text, in.Pos.Line, in.Pos.Col)
-		syms = append(syms, protocol.DocumentSymbol{Name: name, Kind: protocol.SymbolKindEvent, Range: r, SelectionRange: r})
+	}
+	for _, name := range st.IntentOrder {
+		if in := st.Intents[name]; in != nil {
+			add(name, protocol.SymbolKindEvent, in.Pos)
+		}
 	}
 	for _, v := range st.World {
-		if absPath(v.Pos.File) != path {
-			continue
-		}
-		r := tokenRange(text, v.Pos.Line, v.Pos.Col)
-		syms = append(syms, protocol.DocumentSymbol{Name: v.Name, Kind: protocol.SymbolKindVariable, Range: r, SelectionRange: r})
+		add(v.Name, protocol.SymbolKindVariable, v.Pos)
 	}
 	return syms, nil
 }

@@ -116,20 +116,14 @@ func covers(n *yaml.Node, line, col int) (int, bool) {
 	if col < n.Column || col > start+width {
 		return -1, false
 	}
-	off := col - start
-	if off < 0 {
-		off = 0
-	}
-	return off, true
+	return max(col-start, 0), true
 }
 
 // wordAt returns the dotted identifier around rune offset off in s
 // ("world.ticket.id" in "{{ world.ticket.id }}").
 func wordAt(s string, off int) string {
 	rs := []rune(s)
-	if off > len(rs) {
-		off = len(rs)
-	}
+	off = min(off, len(rs))
 	isw := func(r rune) bool {
 		return r == '_' || r == '.' || r == '-' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
 	}

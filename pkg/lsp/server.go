@@ -194,9 +194,6 @@ func (s *Server) schedule(path string, delay time.Duration) {
 	if t := s.timers[path]; t != nil {
 		t.Stop()
 	}
-	if delay < 0 {
-		delay = 0
-	}
 	var t *time.Timer
 	t = time.AfterFunc(delay, func() {
 		s.mu.Lock()
@@ -232,10 +229,10 @@ func (s *Server) flush() {
 func (s *Server) stopTimers() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for k, t := range s.timers {
+	for _, t := range s.timers {
 		t.Stop()
-		delete(s.timers, k)
 	}
+	clear(s.timers)
 }
 
 // overlay snapshots the open buffers.

@@ -25,7 +25,7 @@ func utf16Col(line string, runeCol int) protocol.UInteger {
 		if i >= runeCol-1 {
 			break
 		}
-		n += len(utf16.Encode([]rune{r}))
+		n += utf16.RuneLen(r)
 		i++
 	}
 	return protocol.UInteger(n)
@@ -38,7 +38,7 @@ func runeCol(line string, u16 protocol.UInteger) int {
 		if protocol.UInteger(n) >= u16 {
 			break
 		}
-		n += len(utf16.Encode([]rune{r}))
+		n += utf16.RuneLen(r)
 		col++
 	}
 	return col
@@ -60,7 +60,7 @@ func byteOffset(text string, pos protocol.Position) int {
 		if protocol.UInteger(n) >= pos.Character {
 			return off + bi
 		}
-		n += len(utf16.Encode([]rune{r}))
+		n += utf16.RuneLen(r)
 	}
 	return off + len(line)
 }
@@ -81,12 +81,7 @@ func applyEdit(text string, c protocol.TextDocumentContentChangeEvent) string {
 // col) in text: up to the next space, comma, bracket, quote or colon+space.
 func tokenRange(text string, line, col int) protocol.Range {
 	ls := lines(text)
-	if line < 1 {
-		line = 1
-	}
-	if col < 1 {
-		col = 1
-	}
+	line, col = max(line, 1), max(col, 1)
 	start := protocol.Position{Line: protocol.UInteger(line - 1)}
 	if line > len(ls) {
 		return protocol.Range{Start: start, End: start}

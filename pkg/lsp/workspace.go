@@ -20,7 +20,7 @@ type workspace struct {
 	stories map[string]*entry // by absolute manifest path
 	// published remembers which files had diagnostics, per story, so a
 	// fixed file is cleared.
-	published map[string]map[string]bool
+	published map[string][]string
 }
 
 type entry struct {
@@ -30,7 +30,7 @@ type entry struct {
 }
 
 func newWorkspace() *workspace {
-	return &workspace{stories: map[string]*entry{}, published: map[string]map[string]bool{}}
+	return &workspace{stories: map[string]*entry{}, published: map[string][]string{}}
 }
 
 // manifestFor finds the app.yaml a file belongs to: itself, or the nearest

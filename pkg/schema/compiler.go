@@ -1,8 +1,8 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -212,8 +212,7 @@ func CompileBytes(name string, raw []byte) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	cp := make([]byte, len(raw))
-	copy(cp, raw)
+	cp := bytes.Clone(raw)
 	return &Schema{Path: name, Raw: json.RawMessage(cp), Bundled: json.RawMessage(cp), compiled: sch, names: l.docNames}, nil
 }
 
@@ -255,13 +254,4 @@ func decodeSchema(name string, raw []byte) (any, error) {
 		return nil, &CompileError{File: name, Message: perr.Message + "; fix the schema file's syntax"}
 	}
 	return v, nil
-}
-
-// asCompileError is errors.As for a *CompileError.
-func asCompileError(err error) (*CompileError, bool) {
-	var ce *CompileError
-	if errors.As(err, &ce) {
-		return ce, true
-	}
-	return nil, false
 }

@@ -44,7 +44,7 @@ func (e *CompileError) Error() string {
 // file is the compiled schema's name, sites the references scanned so far,
 // describe maps a library URL to the file and pointer it names.
 func convertCompileErr(file string, sites []refSite, err error, describe func(string) (string, string)) error {
-	if ce, ok := asCompileError(err); ok {
+	if ce, ok := errors.AsType[*CompileError](err); ok {
 		return ce
 	}
 	at := func(u, msg string) error {
@@ -75,7 +75,7 @@ func convertCompileErr(file string, sites []refSite, err error, describe func(st
 	)
 	switch {
 	case errors.As(err, &le):
-		if ce, ok := asCompileError(le.Err); ok {
+		if ce, ok := errors.AsType[*CompileError](le.Err); ok {
 			return ce
 		}
 		var lerr *loadError
@@ -152,21 +152,17 @@ func metaschemaError(sve *jsonschema.SchemaValidationError, describe func(string
 // refTarget is the reference target a library compile error is about,
 // for the errors a broken reference causes.
 func refTarget(err error) (string, bool) {
-	var (
-		le  *jsonschema.LoadURLError
-		pnf *jsonschema.JSONPointerNotFoundError
-		ijp *jsonschema.InvalidJsonPointerError
-		anf *jsonschema.AnchorNotFoundError
-	)
-	switch {
-	case errors.As(err, &le):
-		return le.URL, true
-	case errors.As(err, &pnf):
-		return pnf.URL, true
-	case errors.As(err, &ijp):
-		return ijp.URL, true
-	case errors.As(err, &anf):
-		return anf.Reference, true
+	if e, ok := errors.AsType[*jsonschema.LoadURLError](err); ok {
+		return e.URL, true
+	}
+	if e, ok := errors.AsType[*jsonschema.JSONPointerNotFoundError](err); ok {
+		return e.URL, true
+	}
+	if e, ok := errors.AsType[*jsonschema.InvalidJsonPointerError](err); ok {
+		return e.URL, true
+	}
+	if e, ok := errors.AsType[*jsonschema.AnchorNotFoundError](err); ok {
+		return e.Reference, true
 	}
 	return "", false
 }

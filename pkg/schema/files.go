@@ -123,8 +123,7 @@ func (f *rootFiles) rootFor(rel string) (root *os.Root, name, escapes, reason st
 }
 
 func unwrapPathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		return pe.Err
 	}
 	return err

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -94,7 +95,7 @@ func FuzzCompileBytes(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := CompileBytes("fuzz.json", data)
 		if err != nil {
-			ce, ok := asCompileError(err)
+			ce, ok := errors.AsType[*CompileError](err)
 			if !ok || ce.File != "fuzz.json" {
 				t.Fatalf("error %T %v", err, err)
 			}

@@ -35,11 +35,8 @@ type leaf struct {
 func fromLibrary(ve *jsonschema.ValidationError, name func(string) string) *ValidationError {
 	leaves := flatten(ve, name)
 	out := leaves[0].v
-	if len(leaves) > 1 {
-		out.More = make([]ValidationError, 0, len(leaves)-1)
-		for _, l := range leaves[1:] {
-			out.More = append(out.More, l.v)
-		}
+	for _, l := range leaves[1:] {
+		out.More = append(out.More, l.v)
 	}
 	return &out
 }
@@ -117,16 +114,10 @@ func constraintOf(k jsonschema.ErrorKind) string {
 }
 
 func compareLeaves(a, b leaf) int {
-	if c := slices.CompareFunc(a.inst, b.inst, compareToken(nil)); c != 0 {
-		return c
-	}
-	if c := strings.Compare(a.doc, b.doc); c != 0 {
-		return c
-	}
-	if c := slices.CompareFunc(a.schema, b.schema, compareToken(keywordRank)); c != 0 {
-		return c
-	}
-	return strings.Compare(a.v.Constraint+": "+a.v.Message, b.v.Constraint+": "+b.v.Message)
+	return cmp.Or(slices.CompareFunc(a.inst, b.inst, compareToken(nil)),
+		strings.Compare(a.doc, b.doc),
+		slices.CompareFunc(a.schema, b.schema, compareToken(keywordRank)),
+		strings.Compare(a.v.Constraint+": "+a.v.Message, b.v.Constraint+": "+b.v.Message))
 }
 
 // compareToken orders location tokens: keywords named in rank by it,
@@ -144,13 +135,7 @@ func compareToken(rank []string) func(a, b string) int {
 	return func(a, b string) int {
 		ca, na := key(a)
 		cb, nb := key(b)
-		if c := cmp.Compare(ca, cb); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(na, nb); c != 0 {
-			return c
-		}
-		return strings.Compare(a, b)
+		return cmp.Or(cmp.Compare(ca, cb), cmp.Compare(na, nb), strings.Compare(a, b))
 	}
 }
 

@@ -165,11 +165,11 @@ func TestFirstBadPropertyRefIsStable(t *testing.T) {
 	})
 	for range 20 {
 		_, err := CompileBytes("p.json", raw)
-		if ce, ok := asCompileError(err); !ok || ce.Pointer != "/properties/a/$ref" || ce.Ref != "#/no/a" {
+		if ce, ok := errors.AsType[*CompileError](err); !ok || ce.Pointer != "/properties/a/$ref" || ce.Ref != "#/no/a" {
 			t.Fatalf("got %v", err)
 		}
 		_, err = NewCompiler(dir).Compile("schemas/p.json")
-		if ce, ok := asCompileError(err); !ok || ce.Pointer != "/properties/x/$ref" || !strings.Contains(ce.Message, "gone2.json does not exist") {
+		if ce, ok := errors.AsType[*CompileError](err); !ok || ce.Pointer != "/properties/x/$ref" || !strings.Contains(ce.Message, "gone2.json does not exist") {
 			t.Fatalf("got %v", err)
 		}
 	}

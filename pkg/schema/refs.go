@@ -63,7 +63,7 @@ func (s *refScanner) scan(docURL, file string, doc any) error {
 		return &CompileError{File: file, Message: fmt.Sprintf("internal: bad document URL %q: %v", docURL, err)}
 	}
 	w := walker{file: file, doc: docURL, ids: map[string]bool{stripFragment(base.String()): true}}
-	if err := w.walk(doc, base, draftOf(doc), s); err != nil {
+	if err := w.at(doc, "", base, draftOf(doc), s); err != nil {
 		return err
 	}
 	s.sites = append(s.sites, w.sites...)
@@ -100,12 +100,8 @@ type walker struct {
 	sites []refSite
 }
 
-// walk visits the object at ptr (its tokens already escaped), under base
+// at visits the object at ptr (its tokens already escaped), under base
 // in draft d.
-func (w *walker) walk(node any, base *url.URL, d draft, s *refScanner) error {
-	return w.at(node, "", base, d, s)
-}
-
 func (w *walker) at(node any, ptr string, base *url.URL, d draft, s *refScanner) error {
 	obj, ok := node.(map[string]any)
 	if !ok {
@@ -207,9 +203,7 @@ func isMetaschemaURL(u *url.URL) bool {
 }
 
 func stripFragment(s string) string {
-	if i := strings.IndexByte(s, '#'); i >= 0 {
-		return s[:i]
-	}
+	s, _, _ = strings.Cut(s, "#")
 	return s
 }
 

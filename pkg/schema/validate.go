@@ -20,8 +20,7 @@ func (s *Schema) Validate(v any) *ValidationError {
 	if err == nil {
 		return nil
 	}
-	var ve *jsonschema.ValidationError
-	if errors.As(err, &ve) {
+	if ve, ok := errors.AsType[*jsonschema.ValidationError](err); ok {
 		return fromLibrary(ve, s.names.name)
 	}
 	return &ValidationError{Constraint: "json", Message: err.Error()}
@@ -44,17 +43,13 @@ func decodeJSON(data []byte) (any, *ValidationError) {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		var off int64
-		var se *json.SyntaxError
-		switch {
-		case errors.As(err, &se):
+		off := int64(len(data))
+		if se, ok := errors.AsType[*json.SyntaxError](err); ok {
 			off = se.Offset
 			// The decoder's offset is just past the offending byte.
 			if off > 0 && off <= int64(len(data)) && !errors.Is(err, io.ErrUnexpectedEOF) {
 				off--
 			}
-		default:
-			off = int64(len(data))
 		}
 		msg := err.Error()
 		if errors.Is(err, io.EOF) {

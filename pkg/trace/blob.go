@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"kitsoki/internal/lazyre"
 )
@@ -45,13 +46,15 @@ func (w *Writer) spill(payload json.RawMessage) (json.RawMessage, error) {
 	// envelope).
 	budget := w.opt.MaxLineBytes - 4096
 	for len(out) > budget {
-		path, size := largestContainer(v, nil, 0)
-		if path == nil || size <= blobThreshold {
+		enc, set := largestContainer(v)
+		if set == nil || len(enc) <= blobThreshold {
 			break // nothing left to move: the caller refuses the event
 		}
-		if v, err = w.spillAt(v, path); err != nil {
+		ref, err := w.blobRef(enc, ".json")
+		if err != nil {
 			return nil, err
 		}
+		set(ref)
 		if out, err = marshalNoHTML(v); err != nil {
 			return nil, err
 		}
@@ -90,73 +93,36 @@ func replaceChildren(v any, f func(any) (any, error)) error {
 	return nil
 }
 
-// largestContainer returns the path (keys and indexes) of the largest
-// array or object below the root, and its encoded size.
-func largestContainer(v any, path []any, depth int) ([]any, int) {
-	var best []any
-	bestSize := 0
-	consider := func(p []any, e any) {
+// largestContainer finds the largest array or object below v: its
+// encoding and a function that replaces it in v.
+func largestContainer(v any) (best []byte, set func(any)) {
+	consider := func(e any, put func(any)) {
 		switch e.(type) {
 		case map[string]any, []any:
 			if isBlobRef(e) {
 				return
 			}
 			b, _ := marshalNoHTML(e)
-			if len(b) > bestSize {
-				best, bestSize = p, len(b)
+			if len(b) > len(best) {
+				best, set = b, put
 			}
-			if sub, n := largestContainer(e, p, depth+1); n > blobThreshold && n*2 > bestSize {
+			if sub, subSet := largestContainer(e); len(sub) > blobThreshold && len(sub)*2 > len(best) {
 				// prefer a smaller inner container that holds most of it
-				best, bestSize = sub, n
+				best, set = sub, subSet
 			}
 		}
 	}
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			consider(append(append([]any{}, path...), k), e)
+			consider(e, func(r any) { x[k] = r })
 		}
 	case []any:
 		for i, e := range x {
-			consider(append(append([]any{}, path...), i), e)
+			consider(e, func(r any) { x[i] = r })
 		}
 	}
-	return best, bestSize
-}
-
-func (w *Writer) spillAt(root any, path []any) (any, error) {
-	parent := root
-	for _, p := range path[:len(path)-1] {
-		switch k := p.(type) {
-		case string:
-			parent = parent.(map[string]any)[k]
-		case int:
-			parent = parent.([]any)[k]
-		}
-	}
-	last := path[len(path)-1]
-	var val any
-	switch k := last.(type) {
-	case string:
-		val = parent.(map[string]any)[k]
-	case int:
-		val = parent.([]any)[k]
-	}
-	b, err := marshalNoHTML(val)
-	if err != nil {
-		return nil, err
-	}
-	ref, err := w.blobRef(b, ".json")
-	if err != nil {
-		return nil, err
-	}
-	switch k := last.(type) {
-	case string:
-		parent.(map[string]any)[k] = ref
-	case int:
-		parent.([]any)[k] = ref
-	}
-	return root, nil
+	return best, set
 }
 
 // blobRef stores data once under agent-prompts/blob-<sha256><ext> and
@@ -164,30 +130,9 @@ func (w *Writer) spillAt(root any, path []any) (any, error) {
 func (w *Writer) blobRef(data []byte, ext string) (any, error) {
 	sum := sha256.Sum256(data)
 	name := "blob-" + hex.EncodeToString(sum[:]) + ext
-	dir := filepath.Join(w.dir, promptsDir)
-	p := filepath.Join(dir, name)
+	p := filepath.Join(w.dir, promptsDir, name)
 	if fi, err := os.Stat(p); err != nil || fi.Size() != int64(len(data)) {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("blob dir: %w", err)
-		}
-		// Written beside, then renamed: a crash never leaves a short blob
-		// under its final name.
-		tmp, err := os.CreateTemp(dir, ".blob-*")
-		if err != nil {
-			return nil, fmt.Errorf("blob: %w", err)
-		}
-		_, err = tmp.Write(data)
-		if err == nil && w.opt.Sync != SyncNever {
-			err = tmp.Sync()
-		}
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(tmp.Name(), p)
-		}
-		if err != nil {
-			os.Remove(tmp.Name())
+		if err := w.writePromptFile(name, data); err != nil {
 			return nil, fmt.Errorf("blob %s: %w", p, err)
 		}
 	}
@@ -237,29 +182,16 @@ func resolveBlobs(side *sidecars, payload json.RawMessage, preview int) (json.Ra
 }
 
 func resolveValue(side *sidecars, v any, preview int) (any, error) {
-	switch x := v.(type) {
-	case map[string]any:
-		if isBlobRef(x) {
-			ref := x[blobKey].(string)
-			if preview > 0 {
-				size, enc, err := side.preview(ref, preview)
-				if err != nil {
-					return nil, fmt.Errorf("blob %s: %w", ref, err)
-				}
-				if err := checkBlobSize(ref, x, size); err != nil {
-					return nil, err
-				}
-				return json.RawMessage(enc), nil
-			}
-			size, val, err := side.value(ref)
-			if err != nil {
-				return nil, fmt.Errorf("blob %s: %w", ref, err)
-			}
-			if err := checkBlobSize(ref, x, int64(size)); err != nil {
-				return nil, err
-			}
-			return val, nil
+	if x, ok := v.(map[string]any); ok && isBlobRef(x) {
+		ref := x[blobKey].(string)
+		size, enc, err := side.blob(ref, preview)
+		if err != nil {
+			return nil, err
 		}
+		if n, ok := x["bytes"].(json.Number); ok {
+			err = checkBlobSize(ref, n.String(), size)
+		}
+		return json.RawMessage(enc), err
 	}
 	return v, replaceChildren(v, func(e any) (any, error) { return resolveValue(side, e, preview) })
 }
@@ -283,21 +215,12 @@ func spliceBlobs(side *sidecars, payload []byte, preview int) ([]byte, error) {
 	last := 0
 	for _, m := range ms {
 		ref := string(payload[m[2]:m[3]])
-		var size int64
-		var enc []byte
-		var err error
-		if preview > 0 {
-			size, enc, err = side.preview(ref, preview)
-		} else {
-			var n int
-			n, enc, err = side.encoded(ref)
-			size = int64(n)
+		size, enc, err := side.blob(ref, preview)
+		if err == nil {
+			err = checkBlobSize(ref, string(payload[m[4]:m[5]]), size)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("blob %s: %w", ref, err)
-		}
-		if n := string(payload[m[4]:m[5]]); n != fmt.Sprint(size) {
-			return nil, fmt.Errorf("blob %s holds %d bytes, the trace says %s: the blob file was changed or cut", ref, size, n)
+			return nil, err
 		}
 		if out == nil {
 			out = make([]byte, 0, len(payload)+len(enc))
@@ -315,33 +238,23 @@ func checkBlobs(side *sidecars, payload json.RawMessage) error {
 	if err != nil {
 		return err
 	}
-	var walk func(v any) error
-	walk = func(v any) error {
-		switch x := v.(type) {
-		case map[string]any:
-			if isBlobRef(x) {
-				ref := x[blobKey].(string)
-				size, err := side.size(ref)
-				if err != nil {
-					return fmt.Errorf("blob %s: %w", ref, err)
-				}
-				return checkBlobSize(ref, x, size)
+	var walk func(v any) (any, error)
+	walk = func(v any) (any, error) {
+		if x, ok := v.(map[string]any); ok && isBlobRef(x) {
+			ref := x[blobKey].(string)
+			size, err := side.size(ref)
+			if err != nil {
+				return nil, fmt.Errorf("blob %s: %w", ref, err)
 			}
-			for _, e := range x {
-				if err := walk(e); err != nil {
-					return err
-				}
+			if n, ok := x["bytes"].(json.Number); ok {
+				return v, checkBlobSize(ref, n.String(), size)
 			}
-		case []any:
-			for _, e := range x {
-				if err := walk(e); err != nil {
-					return err
-				}
-			}
+			return v, nil
 		}
-		return nil
+		return v, replaceChildren(v, walk)
 	}
-	return walk(v)
+	_, err = walk(v)
+	return err
 }
 
 // decodeNumbers decodes the first JSON value of b, numbers kept as
@@ -357,10 +270,10 @@ func decodeNumbers(b []byte) (any, error) {
 }
 
 // checkBlobSize checks a blob file's size against the "bytes" its
-// reference x records, when it records one.
-func checkBlobSize(ref string, x map[string]any, size int64) error {
-	if n, ok := x["bytes"].(json.Number); ok && n.String() != fmt.Sprint(size) {
-		return fmt.Errorf("blob %s holds %d bytes, the trace says %s: the blob file was changed or cut", ref, size, n)
+// reference records.
+func checkBlobSize(ref, recorded string, size int64) error {
+	if recorded != strconv.FormatInt(size, 10) {
+		return fmt.Errorf("blob %s holds %d bytes, the trace says %s: the blob file was changed or cut", ref, size, recorded)
 	}
 	return nil
 }

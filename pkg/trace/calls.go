@@ -2,6 +2,7 @@ package trace
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 )
@@ -71,7 +72,7 @@ type agentPayload struct {
 	Prompt       string          `json:"prompt"`
 	PromptFile   string          `json:"prompt_file"`
 	Input        json.RawMessage `json:"input"`
-	DurationMS   int64           `json:"duration_ms"`
+	DurationMS   float64         `json:"duration_ms"` // truncated to whole ms
 	Response     json.RawMessage `json:"response"`
 	ResponseFile string          `json:"response_file"`
 	Meta         *callMeta       `json:"meta"`
@@ -107,7 +108,10 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 	}
 	var p agentPayload
 	if raw, ok := ev.Payload.(json.RawMessage); ok && len(raw) > 0 {
-		decodeAgentPayload(raw, &p, t.KeepPrompt)
+		_ = json.Unmarshal(raw, &p) // members of an unexpected type stay empty
+		if !t.KeepPrompt {
+			p.Prompt = ""
+		}
 	}
 	c := t.open[ev.CallID]
 	if c == nil {
@@ -136,7 +140,7 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 		}
 		return nil
 	}
-	c.DurationMS = p.DurationMS
+	c.DurationMS = int64(p.DurationMS)
 	c.EndLine = ev.Line
 	c.Substitution = p.Substitution
 	if c.DurationMS == 0 && !c.Start.IsZero() && !ev.TS.IsZero() && ev.TS.After(c.Start) {
@@ -144,12 +148,12 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 	}
 	meta := p.Meta
 	if meta == nil && len(p.Response) > 0 && p.Response[0] == '{' {
-		eachMember(p.Response, func(key, val []byte) {
-			var m callMeta
-			if string(key) == "meta" && json.Unmarshal(val, &m) == nil {
-				meta = &m
-			}
-		})
+		var r struct {
+			Meta *callMeta `json:"meta"`
+		}
+		if json.Unmarshal(p.Response, &r) == nil {
+			meta = r.Meta
+		}
 	}
 	if meta != nil {
 		c.InputTokens, c.OutputTokens, c.CostUSD = meta.Usage.InputTokens, meta.Usage.OutputTokens, meta.CostUSD
@@ -172,11 +176,8 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 
 func (t *CallTracker) close(id string) {
 	delete(t.open, id)
-	for i, o := range t.order {
-		if o == id {
-			t.order = append(t.order[:i], t.order[i+1:]...)
-			break
-		}
+	if i := slices.Index(t.order, id); i >= 0 {
+		t.order = slices.Delete(t.order, i, i+1)
 	}
 }
 
@@ -220,65 +221,4 @@ func submissionOf(resp json.RawMessage) json.RawMessage {
 		}
 	}
 	return resp
-}
-
-// decodeAgentPayload fills p from an agent.call.* payload, decoding only the
-// members it needs (a long prompt or response is kept raw, not parsed).
-// Members of an unexpected type are left empty.
-func decodeAgentPayload(raw []byte, p *agentPayload, keepPrompt bool) {
-	str := func(v []byte, dst *string) {
-		if s, ok := parseString(v); ok {
-			*dst = s
-		}
-	}
-	ok := eachMember(raw, func(key, val []byte) {
-		switch string(key) {
-		case "verb":
-			str(val, &p.Verb)
-		case "agent":
-			str(val, &p.Agent)
-		case "model":
-			str(val, &p.Model)
-		case "prompt":
-			if keepPrompt {
-				str(val, &p.Prompt)
-			}
-		case "prompt_file":
-			str(val, &p.PromptFile)
-		case "response_file":
-			str(val, &p.ResponseFile)
-		case "error":
-			str(val, &p.Error)
-		case "input":
-			p.Input = json.RawMessage(val)
-		case "response":
-			p.Response = json.RawMessage(val)
-		case "duration_ms":
-			if n, ok := parseInt(val); ok {
-				p.DurationMS = int64(n)
-			} else {
-				var f float64
-				if json.Unmarshal(val, &f) == nil {
-					p.DurationMS = int64(f)
-				}
-			}
-		case "meta":
-			var m callMeta
-			if json.Unmarshal(val, &m) == nil {
-				p.Meta = &m
-			}
-		case "substitution":
-			var s Substitution
-			if json.Unmarshal(val, &s) == nil {
-				p.Substitution = &s
-			}
-		}
-	})
-	if !ok {
-		*p = agentPayload{}
-		_ = json.Unmarshal(raw, p)
-		if !keepPrompt {
-			p.Prompt = ""
-		}
-	}
 }

@@ -1,6 +1,8 @@
 package trace
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -71,9 +73,9 @@ func (t *hostTracker) observe(ev *Event) *HostCall {
 			q = t.open[ns]
 		}
 		if len(q) == 0 { // an error with no call: a call of its own
-			return &HostCall{Namespace: orText(ns, "(no namespace)"), Turn: ev.Turn, StatePath: ev.StatePath, Start: ev.TS, End: ev.TS, StartLine: ev.Line, Error: orText(errText, "host error"), Returned: true}
+			return &HostCall{Namespace: cmp.Or(ns, "(no namespace)"), Turn: ev.Turn, StatePath: ev.StatePath, Start: ev.TS, End: ev.TS, StartLine: ev.Line, Error: cmp.Or(errText, "host error"), Returned: true}
 		}
-		q[0].Error = orText(errText, "host error")
+		q[0].Error = cmp.Or(errText, "host error")
 		q[0].End = ev.TS
 		return nil
 	}
@@ -107,7 +109,8 @@ func (t *hostTracker) openAgentCall() *HostCall {
 	return best
 }
 
-// pending returns the calls with no harness.returned, oldest first.
+// pending returns the calls with no harness.returned, oldest first (in
+// trace order when they started at the same time).
 func (t *hostTracker) pending() []*HostCall {
 	var out []*HostCall
 	for _, q := range t.open {
@@ -115,17 +118,8 @@ func (t *hostTracker) pending() []*HostCall {
 			out = append(out, &p.HostCall)
 		}
 	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].Start.Before(out[j-1].Start); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	slices.SortStableFunc(out, func(a, b *HostCall) int {
+		return cmp.Or(a.Start.Compare(b.Start), cmp.Compare(a.StartLine, b.StartLine))
+	})
 	return out
-}
-
-func orText(s, d string) string {
-	if s == "" {
-		return d
-	}
-	return s
 }

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bufio"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -148,18 +149,9 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 		hostN++
 		write(hostSpan(hc, traceID, hostSpanID(hc, hostN), runID, st.last))
 	}
-	var rerr error
-	for {
-		ev, e := rd.Next()
-		if e == io.EOF {
-			break
-		}
-		if e != nil {
-			rerr = e
-			break
-		}
-		st.observe(&ev)
-		if hc := hosts.observe(&ev); hc != nil {
+	rerr := rd.Each(func(ev *Event) {
+		st.observe(ev)
+		if hc := hosts.observe(ev); hc != nil {
 			writeHost(hc)
 		}
 		if ev.Kind == "agent.call.start" && ev.CallID != "" {
@@ -168,7 +160,7 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 			}
 			providers[ev.CallID] = startProvider(ev.Payload)
 		}
-		if c := calls.Observe(&ev); c != nil {
+		if c := calls.Observe(ev); c != nil {
 			if c.Outcome == OutcomeError {
 				st.callErrors++
 			}
@@ -176,7 +168,7 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 			delete(parents, c.CallID)
 			delete(providers, c.CallID)
 		}
-	}
+	})
 	for _, c := range calls.Open() {
 		write(callSpan(c, traceID, spanID(c.CallID+":"+strconv.Itoa(c.StartLine)), callParent(c), providers[c.CallID], st.last))
 	}
@@ -190,7 +182,7 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 	a.int("kitsoki.events", int64(st.events))
 	a.int("kitsoki.turns", int64(st.turns))
 	a.int("kitsoki.agent_call_errors", int64(st.callErrors))
-	run := &otlpSpan{TraceID: traceID, SpanID: runID, Name: "kitsoki run " + firstNonEmpty(h.AppID, "story"), Kind: spanKindInternal,
+	run := &otlpSpan{TraceID: traceID, SpanID: runID, Name: "kitsoki run " + cmp.Or(h.AppID, "story"), Kind: spanKindInternal,
 		StartTimeUnixNano: unixNano(start), EndTimeUnixNano: unixNano(last), Attributes: a}
 	if rerr != nil {
 		run.Status = &otlpStatus{Code: statusError, Message: rerr.Error()}
@@ -273,21 +265,12 @@ func startProvider(p any) string {
 	if !ok {
 		return ""
 	}
-	var provider, alias, agent string
-	eachMember(raw, func(key, val []byte) {
-		switch string(key) {
-		case "provider":
-			provider, _ = parseString(val)
-		case "alias":
-			alias, _ = parseString(val)
-		case "agent":
-			agent, _ = parseString(val)
-		}
-	})
-	if provider != "" {
-		return provider
+	var s struct{ Provider, Alias, Agent string }
+	_ = json.Unmarshal(raw, &s)
+	if s.Provider != "" {
+		return s.Provider
 	}
-	if firstNonEmpty(alias, agent) == "agent.claude" {
+	if cmp.Or(s.Alias, s.Agent) == "agent.claude" {
 		return "anthropic"
 	}
 	return ""
@@ -296,8 +279,8 @@ func startProvider(p any) string {
 func callSpan(c *Call, traceID, id, parent, provider string, fallbackEnd time.Time) *otlpSpan {
 	var a attrs
 	a.str("gen_ai.operation.name", "invoke_agent")
-	a.str("gen_ai.provider.name", firstNonEmpty(provider, "unknown"))
-	a.str("gen_ai.agent.name", firstNonEmpty(c.Agent, "agent.claude"))
+	a.str("gen_ai.provider.name", cmp.Or(provider, "unknown"))
+	a.str("gen_ai.agent.name", cmp.Or(c.Agent, "agent.claude"))
 	a.str("gen_ai.request.model", c.Model)
 	a.str("gen_ai.response.model", c.Model)
 	if c.InputTokens > 0 || c.OutputTokens > 0 {
@@ -324,7 +307,7 @@ func callSpan(c *Call, traceID, id, parent, provider string, fallbackEnd time.Ti
 	if c.Outcome == OutcomeOpen {
 		end = fallbackEnd
 	}
-	sp := &otlpSpan{TraceID: traceID, SpanID: id, ParentSpanID: parent, Name: "invoke_agent " + firstNonEmpty(c.Agent, "agent.claude"),
+	sp := &otlpSpan{TraceID: traceID, SpanID: id, ParentSpanID: parent, Name: "invoke_agent " + cmp.Or(c.Agent, "agent.claude"),
 		Kind: spanKindClient, StartTimeUnixNano: unixNano(c.Start), EndTimeUnixNano: unixNano(end)}
 	switch c.Outcome {
 	case OutcomeOK:
@@ -340,20 +323,13 @@ func callSpan(c *Call, traceID, id, parent, provider string, fallbackEnd time.Ti
 	return sp
 }
 
-// hostFields reads the namespace and error strings of a harness.* payload
-// without decoding the rest (args and data can be large).
+// hostFields reads the namespace and error strings of a harness.* payload.
 func hostFields(p any) (ns, errText string) {
 	raw, ok := p.(json.RawMessage)
 	if !ok {
 		return "", ""
 	}
-	eachMember(raw, func(key, val []byte) {
-		switch string(key) {
-		case "namespace":
-			ns, _ = parseString(val)
-		case "error":
-			errText, _ = parseString(val)
-		}
-	})
-	return ns, errText
+	var s struct{ Namespace, Error string }
+	_ = json.Unmarshal(raw, &s)
+	return s.Namespace, s.Error
 }

@@ -308,7 +308,5 @@ func (r *Reader) order(n int, ev *Event) error {
 
 // IsCorrupt reports whether err is a read-time rejection and returns it.
 func IsCorrupt(err error) (*CorruptError, bool) {
-	var ce *CorruptError
-	ok := errors.As(err, &ce)
-	return ce, ok
+	return errors.AsType[*CorruptError](err)
 }

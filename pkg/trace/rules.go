@@ -53,8 +53,7 @@ func preparePayload(p any) (json.RawMessage, error) {
 	}
 	b, err := marshalPayload(p)
 	if err != nil {
-		var uv *json.UnsupportedValueError
-		if errors.As(err, &uv) {
+		if uv, ok := errors.AsType[*json.UnsupportedValueError](err); ok {
 			return nil, fmt.Errorf("payload contains %s, which JSON cannot represent; write null or a string instead", uv.Str)
 		}
 		return nil, fmt.Errorf("payload does not encode as JSON: %w", err)
@@ -79,14 +78,7 @@ func jsonError(raw []byte) error {
 // firstNonNFC returns the first JSON string token of b (keys included) that is
 // not in Unicode normalisation form C. b must be valid JSON.
 func firstNonNFC(b []byte) (string, bool) {
-	ascii := true
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii && !bytes.Contains(b, []byte(`\u`)) {
+	if isASCII(b) && !bytes.Contains(b, []byte(`\u`)) {
 		return "", false
 	}
 	for i := 0; i < len(b); i++ {

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,7 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,11 +63,8 @@ func ListTraces(dir string) ([]TraceFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list traces under %s: %w", dir, err)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if !out[i].ModTime.Equal(out[j].ModTime) {
-			return out[i].ModTime.After(out[j].ModTime)
-		}
-		return out[i].Path < out[j].Path
+	slices.SortStableFunc(out, func(a, b TraceFile) int {
+		return cmp.Or(b.ModTime.Compare(a.ModTime), strings.Compare(a.Path, b.Path))
 	})
 	return out, nil
 }

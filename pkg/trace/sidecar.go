@@ -13,35 +13,16 @@ const sidecarThreshold = 1024
 // promptsDir is the sidecar folder name, relative to the trace's directory.
 const promptsDir = "agent-prompts"
 
-// writeSidecar writes data to <trace dir>/agent-prompts/<callID><suffix>,
-// fsynced, and returns the path relative to the trace directory (always with
+// writeSidecar writes data to <trace dir>/agent-prompts/<callID><suffix>
+// (writePromptFile) and returns the path relative to the trace directory (always with
 // forward slashes).
 func (w *Writer) writeSidecar(callID, suffix string, data []byte) (string, error) {
 	if err := checkCallIDFileName(callID); err != nil {
 		return "", fmt.Errorf("trace: sidecar for %q: %w", w.path, err)
 	}
-	dir := filepath.Join(w.dir, promptsDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("trace: sidecar dir: %w", err)
-	}
 	name := callID + suffix
-	p := filepath.Join(dir, name)
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return "", fmt.Errorf("trace: sidecar: %w", err)
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return "", fmt.Errorf("trace: sidecar %q: write: %w", p, err)
-	}
-	if w.opt.Sync != SyncNever {
-		if err := f.Sync(); err != nil {
-			f.Close()
-			return "", fmt.Errorf("trace: sidecar %q: fsync: %w", p, err)
-		}
-	}
-	if err := f.Close(); err != nil {
-		return "", fmt.Errorf("trace: sidecar %q: %w", p, err)
+	if err := w.writePromptFile(name, data); err != nil {
+		return "", fmt.Errorf("trace: sidecar %q: %w", filepath.Join(w.dir, promptsDir, name), err)
 	}
 	return promptsDir + "/" + name, nil
 }
@@ -73,4 +54,32 @@ func resolveSidecar(tracePath, ref string) (string, error) {
 		return "", fmt.Errorf("sidecar reference %q is not under %s/", ref, promptsDir)
 	}
 	return filepath.Join(filepath.Dir(tracePath), filepath.FromSlash(clean)), nil
+}
+
+// writePromptFile writes data to name in the trace's agent-prompts/
+// folder: beside it first, then renamed, so a crash never leaves a short
+// file under the name; synced unless the SyncPolicy is SyncNever.
+func (w *Writer) writePromptFile(name string, data []byte) error {
+	dir := filepath.Join(w.dir, promptsDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if err == nil && w.opt.Sync != SyncNever {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), filepath.Join(dir, name))
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
 }

@@ -16,7 +16,7 @@ import (
 )
 
 // maxHeldSidecars bounds what one reader keeps of the sidecar files it has
-// read (blob values, decoded): past it a file is read again when a later
+// read (blob values, encoded): past it a file is read again when a later
 // event names it, so a trace naming many large blobs once each does not
 // hold them all.
 const maxHeldSidecars = 256 << 20
@@ -31,7 +31,7 @@ var errSidecarLink = errors.New("a symlink")
 // agent-prompts/ folder, reached without a symlink, each at most limit
 // bytes. A file is read once for the sidecars' life (up to
 // maxHeldSidecars held): 300 references to one 20 MB blob read it once and
-// share one decoded value.
+// share one encoding.
 type sidecars struct {
 	dir   string // <trace dir>/agent-prompts
 	limit int64
@@ -51,14 +51,9 @@ type preview struct {
 type sidecarFile struct {
 	data []byte
 	err  error
-	// val is data decoded (a string for .txt, JSON for the rest), made on
-	// the first resolve and shared by every reference.
-	val     any
-	valErr  error
-	decoded bool
 	// enc is the value encoded as a payload holds it (made once, for
 	// splicing); size is the file's size.
-	size   int
+	size   int64
 	enc    []byte
 	encErr error
 	coded  bool
@@ -181,38 +176,24 @@ func (s *sidecars) read(ref string) ([]byte, error) {
 	return f.data, nil
 }
 
-// value is the blob ref names decoded (a string for .txt, JSON values with
-// numbers kept, for the rest), decoded once and shared; the caller must
-// not change it.
-func (s *sidecars) value(ref string) (int, any, error) {
-	f, err := s.file(ref)
+// blob is the blob ref names as it goes back into a payload (a preview
+// of preview runes when preview > 0) and the blob file's size.
+func (s *sidecars) blob(ref string, preview int) (size int64, enc []byte, err error) {
+	if preview > 0 {
+		size, enc, err = s.preview(ref, preview)
+	} else {
+		size, enc, err = s.encoded(ref)
+	}
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, fmt.Errorf("blob %s: %w", ref, err)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !f.decoded {
-		switch {
-		case f.data == nil && f.coded:
-			f.val, f.valErr = decodeNumbers(f.enc)
-		case filepath.Ext(ref) == ".txt":
-			f.val = string(f.data)
-		default:
-			f.val, f.valErr = decodeNumbers(f.data)
-		}
-		f.decoded = true
-		if f.data != nil {
-			f.size = len(f.data)
-		}
-	}
-	return f.size, f.val, f.valErr
+	return size, enc, nil
 }
 
 // encoded is the blob ref names as it goes back into a payload (its value
 // JSON-encoded, once, shared by every reference) and the blob's size.
-// Once encoded, the reader keeps only the encoding: the value, when the
-// general path needs it again, is decoded from it.
-func (s *sidecars) encoded(ref string) (int, []byte, error) {
+// Once encoded, the reader keeps only the encoding.
+func (s *sidecars) encoded(ref string) (int64, []byte, error) {
 	f, err := s.file(ref)
 	if err != nil {
 		return 0, nil, err
@@ -227,8 +208,8 @@ func (s *sidecars) encoded(ref string) (int, []byte, error) {
 		} else {
 			f.enc, f.encErr = marshalNoHTML(v)
 		}
-		f.coded, f.size = true, len(f.data)
-		if f.encErr == nil && !f.decoded {
+		f.coded, f.size = true, int64(len(f.data))
+		if f.encErr == nil {
 			f.data = nil // the encoding stands for it from now on
 		}
 	}

@@ -1,9 +1,10 @@
 package trace
 
 import (
+	"cmp"
 	"io"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -95,7 +96,7 @@ func (s *Stats) Add(ev *Event) {
 		return
 	}
 	s.Calls++
-	name := firstNonEmpty(c.Agent, "agent.claude")
+	name := cmp.Or(c.Agent, "agent.claude")
 	a := s.ByAgent[name]
 	if a == nil {
 		a = &AgentStats{}
@@ -135,11 +136,9 @@ func (s *Stats) countHost(hc *HostCall) {
 // Finish computes the percentiles; call it once after the last AddTrace.
 func (s *Stats) Finish() {
 	s.LatencyP50MS, s.LatencyP95MS = percentiles(s.latencies)
-	for _, a := range s.ByAgent {
-		a.LatencyP50MS, a.LatencyP95MS = percentiles(a.latencies)
-	}
 	s.CostUSD = roundCost(s.CostUSD)
 	for _, a := range s.ByAgent {
+		a.LatencyP50MS, a.LatencyP95MS = percentiles(a.latencies)
 		a.CostUSD = roundCost(a.CostUSD)
 	}
 }
@@ -152,8 +151,7 @@ func percentiles(v []int64) (p50, p95 int64) {
 	if len(v) == 0 {
 		return 0, 0
 	}
-	s := append([]int64(nil), v...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	s := slices.Sorted(slices.Values(v))
 	rank := func(p float64) int64 {
 		i := int(math.Ceil(p*float64(len(s)))) - 1
 		return s[max(i, 0)]

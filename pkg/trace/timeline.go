@@ -1,7 +1,7 @@
 package trace
 
 import (
-	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -58,15 +58,15 @@ func (tl *Timeline) Feed(ev *Event) (Line, bool) {
 	raw := func(k string) string { return tl.raw(p, k) }
 	switch ev.Kind {
 	case "machine.state_entered":
-		ln.Category, ln.Label, ln.Text = CatState, "enter", firstNonEmpty(raw("state"), ev.StatePath)
+		ln.Category, ln.Label, ln.Text = CatState, "enter", cmp.Or(raw("state"), ev.StatePath)
 	case "machine.state_exited":
-		ln.Category, ln.Label, ln.Text = CatState, "exit", firstNonEmpty(raw("state"), ev.StatePath)
+		ln.Category, ln.Label, ln.Text = CatState, "exit", cmp.Or(raw("state"), ev.StatePath)
 	case "machine.transition":
 		ln.Category, ln.Label, ln.Text = CatState, "move", tl.moveText(p)
 	case "machine.intent_accepted":
 		ln.Category, ln.Label, ln.Text = CatIntent, "intent", raw("intent")+slotsText(tl, p["slots"])
 	case "turn.input":
-		ln.Category, ln.Label, ln.Text = CatTurn, "input", tl.clip(firstNonEmpty(raw("input"), raw("intent")))
+		ln.Category, ln.Label, ln.Text = CatTurn, "input", tl.clip(cmp.Or(raw("input"), raw("intent")))
 	case "turn.start":
 		ln.Category, ln.Label = CatTurn, "start"
 		ln.Text = tl.kv(p, "turn")
@@ -174,7 +174,7 @@ func (tl *Timeline) redirectText(p map[string]any) string {
 // callStartText is an agent call's first line: verb → agent (model), the
 // call and its episode.
 func (tl *Timeline) callStartText(ev *Event, p map[string]any) string {
-	text := fmt.Sprintf("%s → %s", firstNonEmpty(tl.raw(p, "verb"), "?"), firstNonEmpty(tl.raw(p, "agent"), "agent.claude"))
+	text := fmt.Sprintf("%s → %s", cmp.Or(tl.raw(p, "verb"), "?"), cmp.Or(tl.raw(p, "agent"), "agent.claude"))
 	if m := tl.raw(p, "model"); m != "" {
 		text += " (" + m + ")"
 	}
@@ -198,7 +198,7 @@ func (tl *Timeline) Open() []*Call { return tl.calls.Open() }
 // duration, tokens, cost, fallback and sub-event count.
 func callSummary(c *Call) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s ← %s", firstNonEmpty(c.Verb, "?"), c.Outcome)
+	fmt.Fprintf(&b, "%s ← %s", cmp.Or(c.Verb, "?"), c.Outcome)
 	if c.Outcome == OutcomeError {
 		fmt.Fprintf(&b, " [%s]", c.ErrorKind)
 	}
@@ -210,7 +210,7 @@ func callSummary(c *Call) string {
 		fmt.Fprintf(&b, " $%.4f", c.CostUSD)
 	}
 	if s := c.Substitution; s != nil {
-		fmt.Fprintf(&b, " fallback %s → %s", firstNonEmpty(s.OriginalPlugin, "?"), firstNonEmpty(s.FallbackPlugin, "?"))
+		fmt.Fprintf(&b, " fallback %s → %s", cmp.Or(s.OriginalPlugin, "?"), cmp.Or(s.FallbackPlugin, "?"))
 		if s.Reason != "" {
 			fmt.Fprintf(&b, " (%s)", s.Reason)
 		}
@@ -235,26 +235,13 @@ func FormatDuration(ms int64) string {
 	return fmt.Sprintf("%dm%02ds", ms/60_000, (ms%60_000)/1000)
 }
 
-func firstNonEmpty(a ...string) string {
-	for _, s := range a {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
 func payloadMap(p any) map[string]any {
 	raw, ok := p.(json.RawMessage)
 	if !ok || len(raw) == 0 || raw[0] != '{' {
 		return nil
 	}
-	var m map[string]any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if dec.Decode(&m) != nil {
-		return nil
-	}
+	v, _ := decodeNumbers(raw)
+	m, _ := v.(map[string]any)
 	return m
 }
 

@@ -83,9 +83,7 @@ func CreateWith(path string, h Header, opt Options) (*Writer, error) {
 		return nil, fmt.Errorf("trace: create %q: %w", path, err)
 	}
 	if !traceOrEmpty(f) {
-		_ = unlockFile(f)
-		f.Close()
-		return nil, fmt.Errorf("trace: create %q: the file exists and is not a kitsoki trace (line 1 is no session.header); refusing to overwrite it: choose another trace path, or delete the file first", path)
+		return fail(errors.New("the file exists and is not a kitsoki trace (line 1 is no session.header); refusing to overwrite it: choose another trace path, or delete the file first"))
 	}
 	if err := f.Truncate(0); err != nil {
 		return fail(err)
@@ -93,14 +91,10 @@ func CreateWith(path string, h Header, opt Options) (*Writer, error) {
 	if h.WrittenAt.IsZero() {
 		h.WrittenAt = w.now()
 	}
-	if err := checkField("header app_id", h.AppID); err != nil {
-		return fail(err)
-	}
-	if err := checkField("header story", h.Story); err != nil {
-		return fail(err)
-	}
-	if err := checkField("header generator", h.Generator); err != nil {
-		return fail(err)
+	for _, f := range [...]struct{ name, v string }{{"header app_id", h.AppID}, {"header story", h.Story}, {"header generator", h.Generator}} {
+		if err := checkField(f.name, f.v); err != nil {
+			return fail(err)
+		}
 	}
 	line, err := encodeHeader(h)
 	if err != nil {
