@@ -52,7 +52,7 @@ func (w *Walker) StrAtPl(n *yaml.Node, at Place, key string) string {
 	if s, ok := w.plain(n); ok {
 		return s
 	}
-	return w.Str(n, at.String()+"."+key)
+	return w.Str(n, at.Dot(key))
 }
 
 // BoolIn is Boolean(n, where+"."+key).
@@ -67,7 +67,7 @@ func (w *Walker) BoolAtPl(n *yaml.Node, at Place, key string) bool {
 			return b
 		}
 	}
-	return w.Boolean(n, at.String()+"."+key)
+	return w.Boolean(n, at.Dot(key))
 }
 
 // Boolean decodes a YAML 1.1 boolean word; null is false.
