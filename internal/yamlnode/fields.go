@@ -1,6 +1,8 @@
 package yamlnode
 
 import (
+	"strings"
+
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/pkg/diag"
@@ -27,11 +29,12 @@ type Field struct {
 // chooses from and the switch over the keys.
 type Fields []Field
 
-// Keys lists the table's keys in order.
+// Keys lists the table's keys in order (copies: a table holds pointers
+// that must not outlive a read, and escape analysis follows the keys).
 func (fs Fields) Keys() []string {
 	out := make([]string, len(fs))
 	for i, f := range fs {
-		out[i] = f.Key
+		out[i] = strings.Clone(f.Key)
 	}
 	return out
 }
@@ -59,21 +62,22 @@ func (w *Walker) FieldsAt(n *yaml.Node, at, vals Place, unknownSev diag.Severity
 	return w.mapping(n, at, unknownSev, nil, fs, vals, each)
 }
 
-// read reads v into f, named vals.<f.Key> in messages.
-func (w *Walker) read(f *Field, vals Place, k, v *yaml.Node) {
+// read reads the value v of key (f.Key: the table's own string is not
+// passed on, so the table never leaves the stack) into f, named vals.<key>.
+func (w *Walker) read(f *Field, key string, vals Place, k, v *yaml.Node) {
 	switch {
 	case f.Str != nil:
-		*f.Str = w.StrAtPl(v, vals, f.Key)
+		*f.Str = w.StrAtPl(v, vals, key)
 	case f.Bool != nil:
-		*f.Bool = w.BoolAtPl(v, vals, f.Key)
+		*f.Bool = w.BoolAtPl(v, vals, key)
 	case f.BoolP != nil:
-		*f.BoolP = w.BoolPtr(v, vals.Dot(f.Key))
+		*f.BoolP = w.BoolPtr(v, vals.Dot(key))
 	case f.Int != nil:
-		*f.Int = w.Integer(v, vals.Dot(f.Key))
+		*f.Int = w.Integer(v, vals.Dot(key))
 	case f.Float != nil:
-		*f.Float = w.Float(v, vals.Dot(f.Key))
+		*f.Float = w.Float(v, vals.Dot(key))
 	case f.List != nil:
-		*f.List = w.StrList(v, vals.Dot(f.Key))
+		*f.List = w.StrList(v, vals.Dot(key))
 	case f.Raw != nil:
 		*f.Raw = w.Raw(v)
 	}

@@ -284,7 +284,7 @@ func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known
 			fn(key, k, v)
 		}
 		if f >= 0 {
-			w.read(&fs[f], vals, k, v)
+			w.read(&fs[f], key, vals, k, v)
 		}
 	}
 	return true
