@@ -39,13 +39,14 @@ func (fs Fields) Keys() []string {
 	return out
 }
 
-func (fs Fields) find(key string) int {
+// Find returns the field of key, nil when the table has none.
+func (fs Fields) Find(key string) *Field {
 	for i := range fs {
 		if fs[i].Key == key {
-			return i
+			return &fs[i]
 		}
 	}
-	return -1
+	return nil
 }
 
 // Fields reads the mapping n named where through fs; an unknown key is an

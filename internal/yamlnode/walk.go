@@ -263,10 +263,11 @@ func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known
 			w.Report(w.Pos(k), diag.Error, w.Rules.Duplicate, "%s: mapping key %q already defined at line %d, column %d", at.String(), key, prev.Line, prev.Column)
 			continue
 		}
-		f, unknown := -1, known != nil && !slices.Contains(known, key)
+		var f *Field
+		unknown := known != nil && !slices.Contains(known, key)
 		if fs != nil {
-			f = fs.find(key)
-			unknown = f < 0
+			f = fs.Find(key)
+			unknown = f == nil
 		}
 		if unknown {
 			names := known
@@ -283,8 +284,8 @@ func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known
 		if fn != nil {
 			fn(key, k, v)
 		}
-		if f >= 0 {
-			w.read(&fs[f], key, vals, k, v)
+		if f != nil {
+			w.read(f, key, vals, k, v)
 		}
 	}
 	return true

@@ -5,7 +5,9 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
 	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
 )
 
 var (
@@ -47,14 +49,9 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 		}
 		v.Kind = "extends"
 		v.Blocks = map[string][]*ViewElement{}
-		p.Mapping(d, "view", []string{"extends", "blocks", "template_file"}, func(key string, _, val *yaml.Node) {
-			switch key {
-			case "extends":
-				v.Extends = p.Str(val, where+".extends")
-			case "template_file":
-				v.TemplateFile = p.Str(val, where+".template_file")
-				v.Kind = "template_file"
-			case "blocks":
+		p.FieldsAt(d, yamlnode.Place{Where: "view"}, yamlnode.Place{Where: where}, diag.Error, yamlnode.Fields{
+			{Key: "extends", Str: &v.Extends},
+			{Key: "blocks", Read: func(_, val *yaml.Node) {
 				p.Mapping(val, "view.blocks", nil, func(b string, _, bv *yaml.Node) {
 					v.BlockOrder = append(v.BlockOrder, b)
 					if bd := yamlnode.Deref(bv); bd != nil && bd.Kind == yaml.ScalarNode && !yamlnode.IsNull(bd) {
@@ -63,8 +60,9 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 					}
 					v.Blocks[b] = p.parseElements(bv, where+".blocks."+b, true)
 				})
-			}
-		})
+			}},
+			{Key: "template_file", Str: &v.TemplateFile, Read: func(_, _ *yaml.Node) { v.Kind = "template_file" }},
+		}, nil)
 	default:
 		p.errf(p.Pos(n), RuleView, "view: must be a string, an array of elements, or an {extends, blocks} mapping: got %s", yamlnode.KindName(d))
 	}
