@@ -11,6 +11,8 @@ import (
 	"kitsoki/pkg/diag"
 )
 
+// The state, transition and effect vocabularies of the format schema (see
+// topKeys); effectKeys' order also numbers EffectKeys.
 var (
 	stateKeys = []string{
 		"type", "mode", "description", "view", "terminal", "decider", "write_mode",

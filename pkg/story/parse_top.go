@@ -12,8 +12,9 @@ import (
 	"kitsoki/pkg/diag"
 )
 
-// Key vocabularies (reference §3-§5). Unknown keys are reported against
-// these lists with a "did you mean" suggestion.
+// The key vocabularies the format schema publishes (reference §3-§5,
+// format_schema.go). Each reader's Fields table is the list its unknown
+// keys are reported against; TestSchemaKeysAreKnown keeps these within it.
 var (
 	topKeys = []string{
 		"app", "world", "intents", "root", "states", "off_path", "hosts",
