@@ -14,7 +14,6 @@ var (
 	viewKinds       = []string{"prose", "heading", "list", "kv", "code", "template", "banner", "choice", "media"}
 	viewStringKinds = []string{"prose", "heading", "code", "template"}
 	listBodyKeys    = []string{"items", "marker"}
-	listItemKeys    = []string{"label", "hint", "when"}
 	kvBodyKeys      = []string{"pairs"}
 	bannerBodyKeys  = []string{"text", "subtitle", "color"}
 	mediaBodyKeys   = []string{"handle", "caption", "kind", "path", "annotate_intent", "annotate_feedback_slot"}
@@ -218,14 +217,9 @@ func (p *fileParser) checkListItem(it *yaml.Node, iw string) {
 		}
 		return
 	}
-	label := ""
-	p.MappingIn(it, yamlnode.Place{Where: iw}, listItemKeys, "warning", func(ik string, _, iv *yaml.Node) {
-		if ik == "label" {
-			label = p.Str(iv, iw+".label")
-		} else {
-			p.Str(iv, iw+"."+ik)
-		}
-	})
+	var label, other string
+	at := yamlnode.Place{Where: iw}
+	p.FieldsAt(it, at, at, diag.Warning, yamlnode.Fields{{Key: "label", Str: &label}, {Key: "hint", Str: &other}, {Key: "when", Str: &other}}, nil)
 	if label == "" {
 		p.errf(p.Pos(it), RuleView, "list item: label is required")
 	}
