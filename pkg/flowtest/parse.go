@@ -176,26 +176,15 @@ func (l keyList) pos(key string, value bool, or Pos) Pos {
 
 // fields walks a mapping, reading each key of the table fs; unknown keys
 // are warned about (upstream ignores them silently), ignored ones
-// (upstream has no effect for them) too, with the reason.
-func (p *parser) fields(n *yaml.Node, where string, ignored map[string]string, fs yamlnode.Fields) {
-	p.walkFields(n, where, ignored, fs, false)
-}
-
-// fieldsAt is fields, also returning where each key and its value are.
-func (p *parser) fieldsAt(n *yaml.Node, where string, ignored map[string]string, fs yamlnode.Fields) keyList {
-	return p.walkFields(n, where, ignored, fs, true)
-}
-
-func (p *parser) walkFields(n *yaml.Node, where string, ignored map[string]string, fs yamlnode.Fields, keep bool) keyList {
+// (upstream has no effect for them) too, with the reason. It returns
+// where each key and its value are.
+func (p *parser) fields(n *yaml.Node, where string, ignored map[string]string, fs yamlnode.Fields) keyList {
 	n = yamlnode.Deref(n)
 	if n == nil || n.Kind != yaml.MappingNode {
 		p.errf(n, ruleShape, "%s: expected a mapping", where)
 		return nil
 	}
-	var keys keyList
-	if keep {
-		keys = make(keyList, 0, len(n.Content)/2)
-	}
+	keys := make(keyList, 0, len(n.Content)/2)
 	seen := yamlnode.NewSeen(n)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], yamlnode.Deref(n.Content[i+1])
@@ -203,9 +192,7 @@ func (p *parser) walkFields(n *yaml.Node, where string, ignored map[string]strin
 			// Upstream's decoder lets the later one win; so do we, loudly.
 			p.warnf(k, ruleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
 		}
-		if keep {
-			keys = append(keys, keyAt{key: k.Value, at: p.pos(k), val: p.pos(v)})
-		}
+		keys = append(keys, keyAt{key: k.Value, at: p.pos(k), val: p.pos(v)})
 		if f := fs.Find(k.Value); f != nil {
 			if f.Read != nil {
 				f.Read(k, v)

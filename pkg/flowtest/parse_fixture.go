@@ -28,7 +28,7 @@ var (
 // fixture reads one flow document's keys (flow-format.md §2).
 func (p *parser) fixture(root *yaml.Node) *Fixture {
 	fx := &Fixture{Pos: p.pos(root)}
-	fx.keys = p.fieldsAt(root, "fixture", fixtureIgnored, p.fixtureFields(fx))
+	fx.keys = p.fields(root, "fixture", fixtureIgnored, p.fixtureFields(fx))
 	if fx.HostCassette != "" && len(fx.HostHandlers) > 0 {
 		p.errf(root, ruleShape, "host_cassette and host_handlers are mutually exclusive; answer every handler from the cassette, or stub them all")
 	}
@@ -122,7 +122,7 @@ func (p *parser) fileExpectFields(fe *FileExpect, w string) yamlnode.Fields {
 func (p *parser) turn(n *yaml.Node, i int) *Turn {
 	t := &Turn{Index: i, Pos: p.pos(n)}
 	w := yamlnode.Indexed("turns", i)
-	t.keys = p.fieldsAt(n, w, turnIgnored, p.turnFields(t, w))
+	t.keys = p.fields(n, w, turnIgnored, p.turnFields(t, w))
 	if t.Intent == nil && !t.HasInput && !t.HasAdvance {
 		p.errf(n, ruleShape, "%s: a turn needs one of intent:, input: or advance_clock:", w)
 	}
