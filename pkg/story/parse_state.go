@@ -127,27 +127,7 @@ func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 	}
 	p.Mapping(v, w, nil, func(intent string, ik, iv *yaml.Node) {
 		pos := p.Pos(ik)
-		var arms []*Transition
-		d := yamlnode.Deref(iv)
-		wi := yamlnode.Place{Where: w, Key: intent, Keyed: true} // w.<intent>
-		if d != nil && d.Kind == yaml.MappingNode {
-			// A single arm written as a mapping.
-			arms = newZeroed[Transition](1)
-			p.parseTransitionInto(arms[0], iv, wi)
-		} else if d != nil && d.Kind == yaml.SequenceNode && len(d.Content) > 0 {
-			all := newZeroed[Transition](len(d.Content))
-			n := 0 // the arms parsed (seqAt stops early when the budget runs out)
-			p.SeqAt(iv, wi, func(i int, it *yaml.Node) {
-				p.parseTransitionInto(all[i], it, wi.Item(i))
-				n = i + 1
-			})
-			if n > 0 {
-				arms = all[:n:n]
-			}
-		} else {
-			// Not a list of arms (reported) or an empty one.
-			p.SeqAt(iv, wi, func(int, *yaml.Node) {})
-		}
+		arms := oneOrList(p, iv, yamlnode.Place{Where: w, Key: intent, Keyed: true}, (*fileParser).parseTransitionInto)
 		if o := s.OnAt(intent); o != nil {
 			o.Pos, o.Arms = pos, arms // a repeated key: the last one wins
 		} else {
@@ -258,22 +238,27 @@ func (p *fileParser) parseEffects(n *yaml.Node, where string) []*Effect {
 
 // parseEffectsAt is parseEffects for the list named at in messages.
 func (p *fileParser) parseEffectsAt(n *yaml.Node, at yamlnode.Place) []*Effect {
+	return oneOrList(p, n, at, (*fileParser).parseEffectInto)
+}
+
+// oneOrList reads n, one T written as a mapping or a list of them, into
+// new Ts with read; at names n in messages. Not a list (reported) or an
+// empty one is nil.
+func oneOrList[T any](p *fileParser, n *yaml.Node, at yamlnode.Place, read func(p *fileParser, t *T, n *yaml.Node, at yamlnode.Place)) []*T {
 	d := yamlnode.Deref(n)
 	if d != nil && d.Kind == yaml.MappingNode {
-		// A single effect written as a mapping.
-		out := newZeroed[Effect](1)
-		p.parseEffectInto(out[0], n, at)
+		out := newZeroed[T](1)
+		read(p, out[0], n, at)
 		return out
 	}
 	if d == nil || d.Kind != yaml.SequenceNode || len(d.Content) == 0 {
-		// Not a list of effects (reported) or an empty one.
 		p.SeqAt(n, at, func(int, *yaml.Node) {})
 		return nil
 	}
-	all := newZeroed[Effect](len(d.Content))
-	k := 0 // the effects parsed (seqAt stops early when the budget runs out)
+	all := newZeroed[T](len(d.Content))
+	k := 0 // the items read (SeqAt stops early when the budget runs out)
 	p.SeqAt(n, at, func(i int, it *yaml.Node) {
-		p.parseEffectInto(all[i], it, at.Item(i))
+		read(p, all[i], it, at.Item(i))
 		k = i + 1
 	})
 	if k == 0 {
