@@ -6,10 +6,14 @@
 // story format or any other file format: callers name the keys they know,
 // the rules they report under and the model they build.
 //
+// [Fields] is a mapping's table of known keys: each entry names a key and
+// where its value goes, so the list a did-you-mean chooses from and the
+// switch over the keys are one thing ([Walker.Fields], [Fields.Find]).
+//
 // The node helpers ([Deref], [IsNull], [KindName], [Get], [Keys],
 // [ErrLine]) and the repeated-key finder ([Seen]) serve the decoders whose
 // messages differ from the Walker's (flow fixtures, eval datasets, plugin
 // profiles, views). Layout: pos.go, suggest.go, node.go, place.go, seen.go,
-// walk.go (the Walker: budget, depth, mappings, lists) and scalar.go (its
-// typed scalars and raw values).
+// walk.go (the Walker: budget, depth, mappings, lists), fields.go (key
+// tables) and scalar.go (its typed scalars and raw values).
 package yamlnode

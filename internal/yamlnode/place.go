@@ -36,3 +36,12 @@ func (pl Place) Item(i int) Place {
 	pl.Idx, pl.Indexed = i, true
 	return pl
 }
+
+// Dot names key of the mapping at pl: pl.key, or key alone for the zero
+// Place (a file's top level).
+func (pl Place) Dot(key string) string {
+	if pl == (Place{}) {
+		return key
+	}
+	return pl.String() + "." + key
+}

@@ -42,22 +42,12 @@ func (w *Walker) StrAt(n *yaml.Node, where string, i int) string {
 	return w.Str(n, Indexed(where, i))
 }
 
-// StrIn is Str(n, where+"."+key).
-func (w *Walker) StrIn(n *yaml.Node, where, key string) string {
-	return w.StrAtPl(n, Place{Where: where}, key)
-}
-
 // StrAtPl is Str(n, at+"."+key).
 func (w *Walker) StrAtPl(n *yaml.Node, at Place, key string) string {
 	if s, ok := w.plain(n); ok {
 		return s
 	}
-	return w.Str(n, at.String()+"."+key)
-}
-
-// BoolIn is Boolean(n, where+"."+key).
-func (w *Walker) BoolIn(n *yaml.Node, where, key string) bool {
-	return w.BoolAtPl(n, Place{Where: where}, key)
+	return w.Str(n, at.Dot(key))
 }
 
 // BoolAtPl is Boolean(n, at+"."+key).
@@ -67,7 +57,7 @@ func (w *Walker) BoolAtPl(n *yaml.Node, at Place, key string) bool {
 			return b
 		}
 	}
-	return w.Boolean(n, at.String()+"."+key)
+	return w.Boolean(n, at.Dot(key))
 }
 
 // Boolean decodes a YAML 1.1 boolean word; null is false.
@@ -222,19 +212,7 @@ func (w *Walker) rawDepth(n *yaml.Node, depth int) any {
 			}
 			if k.Tag == "!!merge" {
 				// `<<: *a` or `<<: [*a, *b]` (the earlier mapping wins).
-				src := w.rawDepth(n.Content[i+1], depth+1)
-				srcs, ok := src.([]any)
-				if !ok {
-					srcs = []any{src}
-				}
-				for _, s := range srcs {
-					m, _ := s.(map[string]any)
-					for mk, mv := range m {
-						if _, exists := out[mk]; !exists {
-							out[mk] = mv
-						}
-					}
-				}
+				Merge(out, w.rawDepth(n.Content[i+1], depth+1))
 				continue
 			}
 			out[w.Intern(k.Value)] = w.rawDepth(n.Content[i+1], depth+1)
@@ -248,4 +226,21 @@ func (w *Walker) rawDepth(n *yaml.Node, depth int) any {
 		return w.Intern(n.Value)
 	}
 	return nil
+}
+
+// Merge adds to out the keys it lacks of the value of a merge key (`<<:`):
+// a mapping, or a list of them (the earlier one wins).
+func Merge(out map[string]any, src any) {
+	srcs, ok := src.([]any)
+	if !ok {
+		srcs = []any{src}
+	}
+	for _, s := range srcs {
+		m, _ := s.(map[string]any)
+		for mk, mv := range m {
+			if _, exists := out[mk]; !exists {
+				out[mk] = mv
+			}
+		}
+	}
 }

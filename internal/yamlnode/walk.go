@@ -221,6 +221,13 @@ func (w *Walker) Mapping(n *yaml.Node, where string, known []string, fn func(key
 // MappingIn is Mapping for the mapping named at, with unknown keys
 // reported at unknownSev.
 func (w *Walker) MappingIn(n *yaml.Node, at Place, known []string, unknownSev diag.Severity, fn func(key string, k, v *yaml.Node)) bool {
+	return w.mapping(n, at, unknownSev, known, nil, Place{}, fn)
+}
+
+// mapping is MappingIn with the known keys given either as known or as
+// the table fs (then fn, when set, sees each known key before fs reads
+// it, the value named vals.<key>).
+func (w *Walker) mapping(n *yaml.Node, at Place, unknownSev diag.Severity, known []string, fs Fields, vals Place, fn func(key string, k, v *yaml.Node)) bool {
 	n, ok := w.Open(n, yaml.MappingNode, at)
 	if !ok {
 		return false
@@ -244,10 +251,10 @@ func (w *Walker) MappingIn(n *yaml.Node, at Place, known []string, unknownSev di
 			// `<<: *anchor` merges another mapping in.
 			src := Deref(v)
 			if src != nil && src.Kind == yaml.MappingNode {
-				w.MappingIn(src, at, known, unknownSev, fn)
+				w.mapping(src, at, unknownSev, known, fs, vals, fn)
 			} else if src != nil && src.Kind == yaml.SequenceNode {
 				for _, it := range src.Content {
-					w.MappingIn(it, at, known, unknownSev, fn)
+					w.mapping(it, at, unknownSev, known, fs, vals, fn)
 				}
 			}
 			continue
@@ -256,15 +263,30 @@ func (w *Walker) MappingIn(n *yaml.Node, at Place, known []string, unknownSev di
 			w.Report(w.Pos(k), diag.Error, w.Rules.Duplicate, "%s: mapping key %q already defined at line %d, column %d", at.String(), key, prev.Line, prev.Column)
 			continue
 		}
-		if known != nil && !slices.Contains(known, key) {
+		var f *Field
+		unknown := known != nil && !slices.Contains(known, key)
+		if fs != nil {
+			f = fs.Find(key)
+			unknown = f == nil
+		}
+		if unknown {
+			names := known
+			if fs != nil {
+				names = fs.Keys()
+			}
 			msg := fmt.Sprintf("%s: unknown key %q", at.String(), key)
-			if s := Suggest(key, known); s != "" {
+			if s := Suggest(key, names); s != "" {
 				msg += fmt.Sprintf("; did you mean `%s`?", s)
 			}
 			w.Report(w.Pos(k), unknownSev, w.Rules.Unknown, "%s", msg)
 			continue
 		}
-		fn(key, k, v)
+		if fn != nil {
+			fn(key, k, v)
+		}
+		if f != nil {
+			w.read(f, key, vals, k, v)
+		}
 	}
 	return true
 }

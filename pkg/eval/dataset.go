@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -19,7 +18,6 @@ import (
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
-	"slices"
 )
 
 // Dataset is one parsed evals/*.yaml file (kind: agent_eval).
@@ -214,10 +212,11 @@ func (p *dparser) warnf(n *yaml.Node, format string, a ...any) {
 	p.d.Findings = append(p.d.Findings, Finding{Pos: p.at(n), Severity: diag.Warning, Message: fmt.Sprintf(format, a...)})
 }
 
-// each walks a mapping's pairs, recording positions under prefix and
-// warning on keys not in known and on a repeated key (the later one is
-// read, as upstream's decoder does).
-func (p *dparser) each(n *yaml.Node, prefix string, known []string, fn func(key string, v *yaml.Node)) {
+// each walks a mapping's pairs, recording positions under prefix, reading
+// each key through its field in fs, and warning on keys fs does not know
+// and on a repeated key (the later one is read, as upstream's decoder
+// does). With fs nil every key goes to any.
+func (p *dparser) each(n *yaml.Node, prefix string, fs yamlnode.Fields, anyKey func(key string, v *yaml.Node)) {
 	n = yamlnode.Deref(n)
 	if n.Kind != yaml.MappingNode {
 		if yamlnode.IsNull(n) {
@@ -238,11 +237,13 @@ func (p *dparser) each(n *yaml.Node, prefix string, known []string, fn func(key 
 			path = prefix + "." + key
 		}
 		p.d.pos[path] = p.at(v)
-		if known != nil && !slices.Contains(known, key) {
+		if fs == nil {
+			anyKey(key, v)
+		} else if f := fs.Find(key); f == nil {
 			p.warnf(k, "unknown key %q in %s (ignored)", key, orTop(prefix))
-			continue
+		} else if f.Read != nil {
+			f.Read(k, v)
 		}
-		fn(key, v)
 	}
 }
 
@@ -351,100 +352,96 @@ func normalizeMap(raw any) (map[string]any, error) {
 	return m, nil
 }
 
-var topKeys = []string{"kind", "app", "call", "agent", "task", "matrix", "comparator", "examples", "selection", "description", "notes"}
+// strTo is a field reader of a string into *dst, named what.
+func (p *dparser) strTo(dst *string, what string) func(k, v *yaml.Node) {
+	return func(_, v *yaml.Node) { *dst = p.str(v, what) }
+}
 
 func (p *dparser) top(root *yaml.Node) {
 	d := p.d
-	strs := map[string]*string{"kind": &d.Kind, "app": &d.App, "call": &d.Call, "agent": &d.Agent}
-	p.each(root, "", topKeys, func(key string, v *yaml.Node) {
-		switch key {
-		case "kind", "app", "call", "agent":
-			*strs[key] = p.str(v, key)
-		case "task":
-			p.task(v)
-		case "matrix":
-			p.matrix(v)
-		case "comparator":
-			p.comparator(v)
-		case "examples":
-			p.examples(v)
-		case "selection":
-			p.selection(v)
-		}
-	})
+	p.each(root, "", yamlnode.Fields{
+		{Key: "kind", Read: p.strTo(&d.Kind, "kind")},
+		{Key: "app", Read: p.strTo(&d.App, "app")},
+		{Key: "call", Read: p.strTo(&d.Call, "call")},
+		{Key: "agent", Read: p.strTo(&d.Agent, "agent")},
+		{Key: "task", Read: func(_, v *yaml.Node) { p.task(v) }},
+		{Key: "matrix", Read: func(_, v *yaml.Node) { p.matrix(v) }},
+		{Key: "comparator", Read: func(_, v *yaml.Node) { p.comparator(v) }},
+		{Key: "examples", Read: func(_, v *yaml.Node) { p.examples(v) }},
+		{Key: "selection", Read: func(_, v *yaml.Node) { p.selection(v) }},
+		{Key: "description"},
+		{Key: "notes"},
+	}, nil)
 }
 
 func (p *dparser) task(n *yaml.Node) {
 	t := &p.d.Task
-	p.each(n, "task", []string{"goal", "boundedness", "adherence_bar"}, func(key string, v *yaml.Node) {
-		switch key {
-		case "goal":
-			t.Goal = p.str(v, "task.goal")
-		case "boundedness":
+	p.each(n, "task", yamlnode.Fields{
+		{Key: "goal", Read: p.strTo(&t.Goal, "task.goal")},
+		{Key: "boundedness", Read: func(_, v *yaml.Node) {
 			b := &Boundedness{}
 			t.Boundedness = b
-			p.each(v, "task.boundedness", []string{"max_turns", "tool_policy", "prepared_context"}, func(key string, v *yaml.Node) {
-				switch key {
-				case "max_turns":
+			p.each(v, "task.boundedness", yamlnode.Fields{
+				{Key: "max_turns", Read: func(_, v *yaml.Node) {
 					if n, ok := p.integer(v, "task.boundedness.max_turns"); ok {
 						i := int(n)
 						b.MaxTurns = &i
 					}
-				case "tool_policy":
-					b.ToolPolicy = p.str(v, "task.boundedness.tool_policy")
-				case "prepared_context":
+				}},
+				{Key: "tool_policy", Read: p.strTo(&b.ToolPolicy, "task.boundedness.tool_policy")},
+				{Key: "prepared_context", Read: func(_, v *yaml.Node) {
 					if x, ok := p.boolean(v, "task.boundedness.prepared_context"); ok {
 						b.PreparedContext = &x
 					}
-				}
-			})
-		case "adherence_bar":
+				}},
+			}, nil)
+		}},
+		{Key: "adherence_bar", Read: func(_, v *yaml.Node) {
 			a := &AdherenceBar{}
 			t.AdherenceBar = a
-			p.each(v, "task.adherence_bar", []string{"min_pass_rate", "max_p95_latency_ms", "max_avg_cost_usd"}, func(key string, v *yaml.Node) {
-				switch key {
-				case "min_pass_rate":
-					a.MinPassRate, _ = p.number(v, "task.adherence_bar.min_pass_rate")
-				case "max_p95_latency_ms":
+			p.each(v, "task.adherence_bar", yamlnode.Fields{
+				{Key: "min_pass_rate", Read: func(_, v *yaml.Node) { a.MinPassRate, _ = p.number(v, "task.adherence_bar.min_pass_rate") }},
+				{Key: "max_p95_latency_ms", Read: func(_, v *yaml.Node) {
 					if n, ok := p.integer(v, "task.adherence_bar.max_p95_latency_ms"); ok {
 						a.MaxP95LatencyMS = &n
 					}
-				case "max_avg_cost_usd":
+				}},
+				{Key: "max_avg_cost_usd", Read: func(_, v *yaml.Node) {
 					if f, ok := p.number(v, "task.adherence_bar.max_avg_cost_usd"); ok {
 						a.MaxAvgCostUSD = &f
 					}
-				}
-			})
-		}
-	})
+				}},
+			}, nil)
+		}},
+	}, nil)
 }
 
 func (p *dparser) matrix(n *yaml.Node) {
 	m := &p.d.Matrix
-	p.each(n, "matrix", []string{"profiles", "models", "effort", "repeat"}, func(key string, v *yaml.Node) {
-		switch key {
-		case "profiles":
-			m.Profiles = p.strList(v, "matrix.profiles")
-		case "models":
+	p.each(n, "matrix", yamlnode.Fields{
+		{Key: "profiles", Read: func(_, v *yaml.Node) { m.Profiles = p.strList(v, "matrix.profiles") }},
+		{Key: "models", Read: func(_, v *yaml.Node) {
 			m.Models = map[string][]string{}
 			p.each(v, "matrix.models", nil, func(prof string, v *yaml.Node) {
 				m.Models[prof] = p.strList(v, "matrix.models."+prof)
 			})
-		case "effort":
+		}},
+		{Key: "effort", Read: func(_, v *yaml.Node) {
 			if v.Kind == yaml.ScalarNode && !yamlnode.IsNull(v) {
 				m.Effort = []string{v.Value}
 				return
 			}
 			m.Effort = p.strList(v, "matrix.effort")
-		case "repeat":
+		}},
+		{Key: "repeat", Read: func(_, v *yaml.Node) {
 			if n, ok := p.integer(v, "matrix.repeat"); ok {
 				m.Repeat = int(n)
 				if m.Repeat < 1 {
 					p.errf(v, "matrix.repeat must be at least 1, got %d", n)
 				}
 			}
-		}
-	})
+		}},
+	}, nil)
 }
 
 func (p *dparser) comparator(n *yaml.Node) {
@@ -453,14 +450,12 @@ func (p *dparser) comparator(n *yaml.Node) {
 		c.Kind = p.str(n, "comparator")
 		return
 	}
-	p.strFields(n, "comparator", map[string]*string{"kind": &c.Kind, "field": &c.Field, "agent": &c.Agent, "prompt": &c.Prompt})
-}
-
-// strFields reads a mapping whose members are all strings into fields.
-func (p *dparser) strFields(n *yaml.Node, prefix string, fields map[string]*string) {
-	p.each(n, prefix, slices.Collect(maps.Keys(fields)), func(key string, v *yaml.Node) {
-		*fields[key] = p.str(v, prefix+"."+key)
-	})
+	p.each(n, "comparator", yamlnode.Fields{
+		{Key: "kind", Read: p.strTo(&c.Kind, "comparator.kind")},
+		{Key: "field", Read: p.strTo(&c.Field, "comparator.field")},
+		{Key: "agent", Read: p.strTo(&c.Agent, "comparator.agent")},
+		{Key: "prompt", Read: p.strTo(&c.Prompt, "comparator.prompt")},
+	}, nil)
 }
 
 func (p *dparser) examples(n *yaml.Node) {
@@ -476,18 +471,17 @@ func (p *dparser) examples(n *yaml.Node) {
 		pre := fmt.Sprintf("examples[%d]", i)
 		ex := Example{Pos: p.at(c)}
 		p.d.pos[pre] = ex.Pos
-		p.each(c, pre, []string{"name", "args", "expect", "actual", "description", "notes"}, func(key string, v *yaml.Node) {
-			switch key {
-			case "name":
-				ex.Name = p.str(v, pre+".name")
-			case "args":
-				ex.Args = p.object(v, pre+".args")
-			case "expect":
-				ex.Expect = p.object(v, pre+".expect")
-			case "actual":
-				ex.Actual = p.object(v, pre+".actual")
-			}
-		})
+		object := func(dst *map[string]any, what string) func(k, v *yaml.Node) {
+			return func(_, v *yaml.Node) { *dst = p.object(v, pre+"."+what) }
+		}
+		p.each(c, pre, yamlnode.Fields{
+			{Key: "name", Read: p.strTo(&ex.Name, pre+".name")},
+			{Key: "args", Read: object(&ex.Args, "args")},
+			{Key: "expect", Read: object(&ex.Expect, "expect")},
+			{Key: "actual", Read: object(&ex.Actual, "actual")},
+			{Key: "description"},
+			{Key: "notes"},
+		}, nil)
 		p.d.Examples = append(p.d.Examples, ex)
 	}
 }
@@ -495,17 +489,20 @@ func (p *dparser) examples(n *yaml.Node) {
 func (p *dparser) selection(n *yaml.Node) {
 	s := &DatasetSelection{}
 	p.d.Selection = s
-	p.each(n, "selection", []string{"strategy", "pinned"}, func(key string, v *yaml.Node) {
-		switch key {
-		case "strategy":
-			s.Strategy = p.str(v, "selection.strategy")
-		case "pinned":
+	p.each(n, "selection", yamlnode.Fields{
+		{Key: "strategy", Read: p.strTo(&s.Strategy, "selection.strategy")},
+		{Key: "pinned", Read: func(_, v *yaml.Node) {
 			pin := &Pin{}
 			s.Pinned = pin
-			p.strFields(v, "selection.pinned", map[string]*string{"profile": &pin.Profile, "model": &pin.Model,
-				"effort": &pin.Effort, "evidence": &pin.Evidence, "fallback_profile": &pin.FallbackProfile})
-		}
-	})
+			p.each(v, "selection.pinned", yamlnode.Fields{
+				{Key: "profile", Read: p.strTo(&pin.Profile, "selection.pinned.profile")},
+				{Key: "model", Read: p.strTo(&pin.Model, "selection.pinned.model")},
+				{Key: "effort", Read: p.strTo(&pin.Effort, "selection.pinned.effort")},
+				{Key: "evidence", Read: p.strTo(&pin.Evidence, "selection.pinned.evidence")},
+				{Key: "fallback_profile", Read: p.strTo(&pin.FallbackProfile, "selection.pinned.fallback_profile")},
+			}, nil)
+		}},
+	}, nil)
 }
 
 // Discover lists the datasets under root: root itself when it is a file,

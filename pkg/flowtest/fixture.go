@@ -68,11 +68,8 @@ func (f *Fixture) valueAt(key string) Pos { return f.keys.pos(key, true, f.Pos) 
 // orchestrator path (flow-format.md §1.3); otherwise the legacy machine
 // path, where no host handler runs.
 func (f *Fixture) Orchestrated() bool {
-	if f.UseOrchestrator != nil && !*f.UseOrchestrator {
-		return false
-	}
-	if f.UseOrchestrator != nil && *f.UseOrchestrator {
-		return true
+	if f.UseOrchestrator != nil {
+		return *f.UseOrchestrator
 	}
 	if len(f.HostHandlers) > 0 || f.HostCassette != "" || f.StarlarkHTTPCassette != "" {
 		return true

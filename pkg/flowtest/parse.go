@@ -141,18 +141,6 @@ func readDoc(file string, pc piece) (*Fixture, []diag.Diagnostic) {
 	return fx, p.ds
 }
 
-// keySet is the keys a kind of mapping may hold: the known ones, which
-// its reader reads, and the ignored ones (upstream reads them to no
-// effect) with the reason.
-type keySet struct {
-	known   []string
-	ignored map[string]string
-}
-
-func (ks *keySet) has(key string) bool {
-	return slices.Contains(ks.known, key)
-}
-
 // keyAt is where one key of a mapping is, and its value (where a
 // diagnostic about the value points).
 type keyAt struct {
@@ -186,28 +174,17 @@ func (l keyList) pos(key string, value bool, or Pos) Pos {
 	return k.at
 }
 
-// fields walks a mapping, calling set for each key of ks.known; unknown
-// keys are warned about (upstream ignores them silently), ignored ones
-// (upstream has no effect for them) too, with the reason.
-func (p *parser) fields(n *yaml.Node, where string, ks *keySet, set func(key string, v *yaml.Node)) {
-	p.walkFields(n, where, ks, set, false)
-}
-
-// fieldsAt is fields, also returning where each key and its value are.
-func (p *parser) fieldsAt(n *yaml.Node, where string, ks *keySet, set func(key string, v *yaml.Node)) keyList {
-	return p.walkFields(n, where, ks, set, true)
-}
-
-func (p *parser) walkFields(n *yaml.Node, where string, ks *keySet, set func(key string, v *yaml.Node), keep bool) keyList {
+// fields walks a mapping, reading each key of the table fs; unknown keys
+// are warned about (upstream ignores them silently), ignored ones
+// (upstream has no effect for them) too, with the reason. It returns
+// where each key and its value are.
+func (p *parser) fields(n *yaml.Node, where string, ignored map[string]string, fs yamlnode.Fields) keyList {
 	n = yamlnode.Deref(n)
 	if n == nil || n.Kind != yaml.MappingNode {
 		p.errf(n, ruleShape, "%s: expected a mapping", where)
 		return nil
 	}
-	var keys keyList
-	if keep {
-		keys = make(keyList, 0, len(n.Content)/2)
-	}
+	keys := make(keyList, 0, len(n.Content)/2)
 	seen := yamlnode.NewSeen(n)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], yamlnode.Deref(n.Content[i+1])
@@ -215,20 +192,38 @@ func (p *parser) walkFields(n *yaml.Node, where string, ks *keySet, set func(key
 			// Upstream's decoder lets the later one win; so do we, loudly.
 			p.warnf(k, ruleShape, "%s: key %q appears twice; the later one is used (keep one)", where, k.Value)
 		}
-		if keep {
-			keys = append(keys, keyAt{key: k.Value, at: p.pos(k), val: p.pos(v)})
-		}
-		if ks.has(k.Value) {
-			set(k.Value, v)
+		keys = append(keys, keyAt{key: k.Value, at: p.pos(k), val: p.pos(v)})
+		if f := fs.Find(k.Value); f != nil {
+			if f.Read != nil {
+				f.Read(k, v)
+			}
 			continue
 		}
-		if why, ok := ks.ignored[k.Value]; ok {
+		if why, ok := ignored[k.Value]; ok {
 			p.warnf(k, ruleIgnoredKey, "%s: %q is ignored: %s", where, k.Value, why)
 			continue
 		}
-		p.warnf(k, ruleUnknownKey, "%s: unknown key %q is ignored%s", where, k.Value, didYouMean(k.Value, ks.known))
+		p.warnf(k, ruleUnknownKey, "%s: unknown key %q is ignored%s", where, k.Value, didYouMean(k.Value, fs.Keys()))
 	}
 	return keys
+}
+
+// into is a field reader that reads the value with read into *dst, named
+// where.<key> (the key alone at the top level); intoPtr keeps a pointer
+// to it.
+func into[T any](dst *T, read func(*yaml.Node, string) T, where string) func(k, v *yaml.Node) {
+	return func(k, v *yaml.Node) { *dst = read(v, dotted(where, k.Value)) }
+}
+
+func intoPtr[T any](dst **T, read func(*yaml.Node, string) T, where string) func(k, v *yaml.Node) {
+	return func(k, v *yaml.Node) { *dst = ptr(read(v, dotted(where, k.Value))) }
+}
+
+func dotted(where, key string) string {
+	if where == "" {
+		return key
+	}
+	return where + "." + key
 }
 
 // didYouMean is the suggestion a fixture message ends with: ` (did you

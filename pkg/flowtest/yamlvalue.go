@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/yamlnode"
 )
 
 // maxAliasExpansion bounds the values alias nodes may expand to (a
@@ -63,22 +65,7 @@ func nodeValue(n *yaml.Node, budget *int, depth int) (any, error) {
 				if err != nil {
 					return nil, err
 				}
-				merge := func(m any) {
-					if mm, ok := m.(map[string]any); ok {
-						for kk, vv := range mm {
-							if _, set := out[kk]; !set {
-								out[kk] = vv
-							}
-						}
-					}
-				}
-				if list, ok := mv.([]any); ok {
-					for _, m := range list {
-						merge(m)
-					}
-				} else {
-					merge(mv)
-				}
+				yamlnode.Merge(out, mv)
 				continue
 			}
 			kv, err := nodeValue(k, budget, depth+1)

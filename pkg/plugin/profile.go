@@ -136,26 +136,15 @@ func parseProfile(name string, data []byte) (*Profile, error) {
 		pp.errf(root.Line, root.Column, "the plugin profile must be a mapping with disable: and config: keys")
 		return nil, pp.err()
 	}
-	seen := yamlnode.NewSeen(root)
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i], yamlnode.Deref(root.Content[i+1])
-		if seen.Prev(i, k.Value) != nil {
-			pp.errf(k.Line, k.Column, "duplicate key %q", k.Value)
-			continue
-		}
-		switch k.Value {
-		case "version":
+	pp.fields(root, "the plugin profile", true, yamlnode.Fields{
+		{Key: "version", Read: func(_, v *yaml.Node) {
 			if v.Kind != yaml.ScalarNode || v.Value != "1" {
 				pp.errf(v.Line, v.Column, "version: must be 1")
 			}
-		case "disable":
-			pp.p.Disable = append(pp.p.Disable, pp.idList(v, "disable")...)
-		case "config":
-			pp.config(v)
-		default:
-			pp.errf(k.Line, k.Column, "unknown key %q in the plugin profile; known keys: version, disable, config", k.Value)
-		}
-	}
+		}},
+		{Key: "disable", Read: func(_, v *yaml.Node) { pp.p.Disable = append(pp.p.Disable, pp.idList(v, "disable")...) }},
+		{Key: "config", Read: func(_, v *yaml.Node) { pp.config(v) }},
+	})
 	if len(pp.diags) > 0 {
 		return nil, pp.err()
 	}
@@ -219,9 +208,8 @@ func (pp *profileParser) config(v *yaml.Node) {
 		pp.p.Configured = append(pp.p.Configured, Ref{ID: k.Value, File: pp.name, Line: k.Line, Col: k.Column})
 		switch k.Value {
 		case idRedact:
-			pp.mapping(c, "config.redact", func(key *yaml.Node, val *yaml.Node) {
-				switch key.Value {
-				case "patterns":
+			pp.mapping(c, "config.redact", yamlnode.Fields{
+				{Key: "patterns", Read: func(_, val *yaml.Node) {
 					for _, e := range pp.stringList(val, "config.redact.patterns") {
 						re, err := regexp.Compile(e.Value)
 						if err != nil {
@@ -230,7 +218,8 @@ func (pp *profileParser) config(v *yaml.Node) {
 						}
 						pp.p.Redact.Patterns = append(pp.p.Redact.Patterns, re)
 					}
-				case "env":
+				}},
+				{Key: "env", Read: func(_, val *yaml.Node) {
 					for _, e := range pp.stringList(val, "config.redact.env") {
 						if !envNameRe.MatchString(e.Value) {
 							pp.errf(e.Line, e.Column, "config.redact.env: %q is not an environment variable name", e.Value)
@@ -238,42 +227,54 @@ func (pp *profileParser) config(v *yaml.Node) {
 						}
 						pp.p.Redact.Env = append(pp.p.Redact.Env, e.Value)
 					}
-				default:
-					pp.errf(key.Line, key.Column, "unknown key %q in config.redact; known keys: patterns, env", key.Value)
-				}
+				}},
 			})
 		case idBudget:
-			pp.mapping(c, "config.budget", func(key *yaml.Node, val *yaml.Node) {
-				switch key.Value {
-				case "max_cost_usd":
+			pp.mapping(c, "config.budget", yamlnode.Fields{
+				{Key: "max_cost_usd", Read: func(_, val *yaml.Node) {
 					f, err := strconv.ParseFloat(val.Value, 64)
 					if val.Kind != yaml.ScalarNode || err != nil || f < 0 {
 						pp.errf(val.Line, val.Column, "config.budget.max_cost_usd: must be a non-negative number, got %q", val.Value)
 						return
 					}
 					pp.p.Budget.MaxCostUSD = f
-				case "max_tokens":
+				}},
+				{Key: "max_tokens", Read: func(_, val *yaml.Node) {
 					n, err := strconv.ParseInt(val.Value, 10, 64)
 					if val.Kind != yaml.ScalarNode || err != nil || n < 0 {
 						pp.errf(val.Line, val.Column, "config.budget.max_tokens: must be a non-negative integer, got %q", val.Value)
 						return
 					}
 					pp.p.Budget.MaxTokens = n
-				default:
-					pp.errf(key.Line, key.Column, "unknown key %q in config.budget; known keys: max_cost_usd, max_tokens", key.Value)
-				}
+				}},
 			})
 		}
 	}
 }
 
-func (pp *profileParser) mapping(v *yaml.Node, where string, f func(k, v *yaml.Node)) {
+// mapping reads the mapping v, named where, through fs.
+func (pp *profileParser) mapping(v *yaml.Node, where string, fs yamlnode.Fields) {
 	if v.Kind != yaml.MappingNode {
 		pp.errf(v.Line, v.Column, "%s: must be a mapping", where)
 		return
 	}
+	pp.fields(v, where, false, fs)
+}
+
+// fields reads the pairs of the mapping v (named what) through fs: a key
+// fs lacks is an error naming the known ones, and with dups so is a
+// repeated key.
+func (pp *profileParser) fields(v *yaml.Node, what string, dups bool, fs yamlnode.Fields) {
+	seen := yamlnode.NewSeen(v)
 	for i := 0; i+1 < len(v.Content); i += 2 {
-		f(v.Content[i], yamlnode.Deref(v.Content[i+1]))
+		k, val := v.Content[i], yamlnode.Deref(v.Content[i+1])
+		if f := fs.Find(k.Value); dups && seen.Prev(i, k.Value) != nil {
+			pp.errf(k.Line, k.Column, "duplicate key %q", k.Value)
+		} else if f != nil {
+			f.Read(k, val)
+		} else {
+			pp.errf(k.Line, k.Column, "unknown key %q in %s; known keys: %s", k.Value, what, strings.Join(fs.Keys(), ", "))
+		}
 	}
 }
 

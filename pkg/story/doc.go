@@ -31,7 +31,8 @@
 // index), yamlnode.go (the reporter, and the fileParser: a file's YAML read
 // through internal/yamlnode's Walker, which owns duplicate and unknown keys
 // with their did-you-mean, type errors, recursive aliases and a node budget
-// that grows with the file), yamlsplit.go (a large
+// that grows with the file; each block is read through a yamlnode.Fields
+// table of its keys), yamlsplit.go (a large
 // file's top-level states: parsed in batches, so its whole YAML tree never
 // exists at once), withpos.go (an effect's with: positions as a table),
 // parse_*.go (nodes to model), include.go, imports.go (cycle detection), override.go (an

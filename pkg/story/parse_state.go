@@ -1,6 +1,7 @@
 package story
 
 import (
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -10,6 +11,8 @@ import (
 	"kitsoki/pkg/diag"
 )
 
+// The state, transition and effect vocabularies of the format schema (see
+// topKeys); effectKeys' order also numbers EffectKeys.
 var (
 	stateKeys = []string{
 		"type", "mode", "description", "view", "terminal", "decider", "write_mode",
@@ -25,7 +28,6 @@ var (
 	}
 	selectionKeys = []string{"profile", "model", "effort", "evidence", "fallback_profile"}
 	timeoutKeys   = []string{"after", "target"}
-	offRampKeys   = []string{"agent", "persona", "banner"}
 	// unkeyedStateKeys are the state keys State.Keys leaves out: their
 	// values carry their own positions or are never reported at.
 	unkeyedStateKeys = map[string]bool{
@@ -33,7 +35,6 @@ var (
 		"initial": true, "states": true, "on": true, "on_enter": true, "intents": true,
 		"menu": true, "relevant_world": true, "relevant_slots": true,
 	}
-	ctxRouteKeys = []string{"enabled", "help_chat", "room_chat", "meta_chat", "pending_plan_path", "plan_accept_intent", "plan_refine_intent"}
 )
 
 // parseStates parses a states: mapping under parent (nil = top level).
@@ -69,74 +70,52 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 	if strings.Contains(name, ".") || strings.Contains(name, "/") {
 		p.warnf(p.Pos(k), RuleState, "state %q: a state name containing '.' or '/' cannot be targeted (targets split paths on them)", s.Path)
 	}
-	p.MappingIn(v, yamlnode.Place{Pre: "state ", Where: s.Path, Quote: true}, stateKeys, diag.Error, func(key string, kk, v *yaml.Node) {
+	var more StateMore // kept when a key sets it
+	vals := yamlnode.Place{Where: where}
+	p.FieldsAt(v, yamlnode.Place{Pre: "state ", Where: s.Path, Quote: true}, vals, diag.Error, yamlnode.Fields{
+		{Key: "type", Str: &s.Type, Read: func(_, _ *yaml.Node) { s.Parallel = s.Type == "parallel" }},
+		{Key: "mode", Str: &more.Mode},
+		{Key: "description", Str: &s.Description},
+		{Key: "view", Read: func(_, v *yaml.Node) { s.View = p.parseView(v, where+".view") }},
+		{Key: "terminal", Bool: &s.Terminal},
+		{Key: "decider", Str: &more.Decider},
+		{Key: "write_mode", Str: &more.WriteMode},
+		{Key: "initial", Str: &s.Initial, Pos: &s.InitialPos},
+		{Key: "states", Read: func(_, v *yaml.Node) { s.Children = p.parseStates(v, s, where+".states") }},
+		{Key: "on", Read: func(_, v *yaml.Node) { p.parseOn(s, v, where+".on") }},
+		{Key: "on_enter", Read: func(_, v *yaml.Node) {
+			s.OnEnter = p.parseEffectsAt(v, yamlnode.Place{Where: where, Key: "on_enter", Keyed: true})
+		}},
+		{Key: "on_exit", Read: func(kk, v *yaml.Node) {
+			p.warnf(p.Pos(kk), RuleUnknownKey, "state %q: on_exit is not part of the upstream story format (the existing engine rejects it); use on_enter of the next state or transition effects", s.Path)
+			more.OnExit = p.parseEffects(v, where+".on_exit")
+		}},
+		{Key: "intents", Read: func(_, v *yaml.Node) { s.Intents, s.IntentOrder = p.parseIntents(v, where+".intents") }},
+		{Key: "menu", List: &more.Menu},
+		{Key: "default_intent", Str: &more.DefaultIntent},
+		{Key: "relevant_world", Read: func(_, v *yaml.Node) { s.RelevantWorld = p.parseRelevantWorld(v, where+".relevant_world") }},
+		{Key: "relevant_slots", List: &more.RelevantSlots},
+		{Key: "footer", Str: &more.Footer},
+		{Key: "timeout", Read: func(kk, v *yaml.Node) { more.Timeout = p.parseTimeout(s, kk, v, where+".timeout") }},
+		{Key: "agent_off_ramp", Read: func(_, v *yaml.Node) { more.AgentOffRamp = p.parseOffRamp(v, where+".agent_off_ramp") }},
+		{Key: "contextual_routing", Read: func(kk, v *yaml.Node) {
+			more.ContextualRouting = p.parseContextualRouting(kk, v, where+".contextual_routing")
+		}},
+		{Key: "transcript", Str: &more.Transcript},
+		{Key: "theme", Str: &more.Theme},
+		{Key: "intercept_drive", Str: &more.InterceptDrive},
+	}, func(key string, _, v *yaml.Node) {
 		if !unkeyedStateKeys[key] {
 			if s.Keys == nil {
 				s.Keys = map[string]Pos{}
 			}
 			s.Keys[key] = p.Pos(v)
 		}
-		// w names the value in messages; the str and bool cases build it
-		// only for one.
-		w := ""
-		switch key {
-		case "view", "states", "on", "on_exit", "intents", "menu", "relevant_world", "relevant_slots", "timeout", "agent_off_ramp", "contextual_routing":
-			w = where + "." + key
-		}
-		switch key {
-		case "type":
-			s.Type = p.StrIn(v, where, key)
-			s.Parallel = s.Type == "parallel"
-		case "mode":
-			s.Extra().Mode = p.StrIn(v, where, key)
-		case "description":
-			s.Description = p.StrIn(v, where, key)
-		case "view":
-			s.View = p.parseView(v, w)
-		case "terminal":
-			s.Terminal = p.BoolIn(v, where, key)
-		case "decider":
-			s.Extra().Decider = p.StrIn(v, where, key)
-		case "write_mode":
-			s.Extra().WriteMode = p.StrIn(v, where, key)
-		case "initial":
-			s.Initial = p.StrIn(v, where, key)
-			s.InitialPos = p.Pos(v)
-		case "states":
-			s.Children = p.parseStates(v, s, w)
-		case "on":
-			p.parseOn(s, v, w)
-		case "on_enter":
-			s.OnEnter = p.parseEffectsAt(v, yamlnode.Place{Where: where, Key: key, Keyed: true})
-		case "on_exit":
-			p.warnf(p.Pos(kk), RuleUnknownKey, "state %q: on_exit is not part of the upstream story format (the existing engine rejects it); use on_enter of the next state or transition effects", s.Path)
-			s.Extra().OnExit = p.parseEffects(v, w)
-		case "intents":
-			s.Intents, s.IntentOrder = p.parseIntents(v, w)
-		case "menu":
-			s.Extra().Menu = p.StrList(v, w)
-		case "default_intent":
-			s.Extra().DefaultIntent = p.StrIn(v, where, key)
-		case "relevant_world":
-			s.RelevantWorld = p.parseRelevantWorld(v, w)
-		case "relevant_slots":
-			s.Extra().RelevantSlots = p.StrList(v, w)
-		case "footer":
-			s.Extra().Footer = p.StrIn(v, where, key)
-		case "timeout":
-			s.Extra().Timeout = p.parseTimeout(s, kk, v, w)
-		case "agent_off_ramp":
-			s.Extra().AgentOffRamp = p.parseOffRamp(v, w)
-		case "contextual_routing":
-			s.Extra().ContextualRouting = p.parseContextualRouting(kk, v, w)
-		case "transcript":
-			s.Extra().Transcript = p.StrIn(v, where, key)
-		case "theme":
-			s.Extra().Theme = p.StrIn(v, where, key)
-		case "intercept_drive":
-			s.Extra().InterceptDrive = p.StrIn(v, where, key)
-		}
 	})
+	if !reflect.ValueOf(more).IsZero() {
+		m := more
+		s.More = &m
+	}
 	return s
 }
 
@@ -148,27 +127,7 @@ func (p *fileParser) parseOn(s *State, v *yaml.Node, w string) {
 	}
 	p.Mapping(v, w, nil, func(intent string, ik, iv *yaml.Node) {
 		pos := p.Pos(ik)
-		var arms []*Transition
-		d := yamlnode.Deref(iv)
-		wi := yamlnode.Place{Where: w, Key: intent, Keyed: true} // w.<intent>
-		if d != nil && d.Kind == yaml.MappingNode {
-			// A single arm written as a mapping.
-			arms = newZeroed[Transition](1)
-			p.parseTransitionInto(arms[0], iv, wi)
-		} else if d != nil && d.Kind == yaml.SequenceNode && len(d.Content) > 0 {
-			all := newZeroed[Transition](len(d.Content))
-			n := 0 // the arms parsed (seqAt stops early when the budget runs out)
-			p.SeqAt(iv, wi, func(i int, it *yaml.Node) {
-				p.parseTransitionInto(all[i], it, wi.Item(i))
-				n = i + 1
-			})
-			if n > 0 {
-				arms = all[:n:n]
-			}
-		} else {
-			// Not a list of arms (reported) or an empty one.
-			p.SeqAt(iv, wi, func(int, *yaml.Node) {})
-		}
+		arms := oneOrList(p, iv, yamlnode.Place{Where: w, Key: intent, Keyed: true}, (*fileParser).parseTransitionInto)
 		if o := s.OnAt(intent); o != nil {
 			o.Pos, o.Arms = pos, arms // a repeated key: the last one wins
 		} else {
@@ -201,37 +160,22 @@ func (p *fileParser) parseRelevantWorld(v *yaml.Node, w string) []NamePos {
 // parseTimeout reads a state's timeout: block.
 func (p *fileParser) parseTimeout(s *State, kk, v *yaml.Node, w string) *Timeout {
 	t := &Timeout{Pos: p.Pos(kk)}
-	p.Mapping(v, "state "+quote(s.Path)+" timeout", timeoutKeys, func(tk string, _, tv *yaml.Node) {
-		if tk == "after" {
-			t.After = p.Str(tv, w+".after")
-		} else {
-			t.Target = p.Str(tv, w+".target")
-			t.TargetPos = p.Pos(tv)
-		}
-	})
+	p.FieldsAt(v, yamlnode.Place{Where: "state " + quote(s.Path) + " timeout"}, yamlnode.Place{Where: w}, diag.Error,
+		yamlnode.Fields{{Key: "after", Str: &t.After}, {Key: "target", Str: &t.Target, Pos: &t.TargetPos}}, nil)
 	return t
 }
 
 // parseContextualRouting reads a state's contextual_routing: block.
 func (p *fileParser) parseContextualRouting(kk, v *yaml.Node, w string) *ContextualRouting {
 	cr := &ContextualRouting{Pos: p.Pos(kk)}
-	p.Mapping(v, w, ctxRouteKeys, func(ck string, _, cv *yaml.Node) {
-		switch ck {
-		case "enabled":
-			cr.Enabled = p.Boolean(cv, w+".enabled")
-		case "help_chat":
-			cr.HelpChat = p.Raw(cv)
-		case "room_chat":
-			cr.RoomChat = p.Raw(cv)
-		case "meta_chat":
-			cr.MetaChat = p.Raw(cv)
-		case "pending_plan_path":
-			cr.PendingPlanPath = p.Str(cv, w+".pending_plan_path")
-		case "plan_accept_intent":
-			cr.PlanAcceptIntent = p.Str(cv, w+".plan_accept_intent")
-		case "plan_refine_intent":
-			cr.PlanRefineIntent = p.Str(cv, w+".plan_refine_intent")
-		}
+	p.Fields(v, w, yamlnode.Fields{
+		{Key: "enabled", Bool: &cr.Enabled},
+		{Key: "help_chat", Raw: &cr.HelpChat},
+		{Key: "room_chat", Raw: &cr.RoomChat},
+		{Key: "meta_chat", Raw: &cr.MetaChat},
+		{Key: "pending_plan_path", Str: &cr.PendingPlanPath},
+		{Key: "plan_accept_intent", Str: &cr.PlanAcceptIntent},
+		{Key: "plan_refine_intent", Str: &cr.PlanRefineIntent},
 	})
 	return cr
 }
@@ -255,16 +199,7 @@ func (p *fileParser) parseOffRamp(v *yaml.Node, where string) *OffRamp {
 		return o
 	}
 	o.Enabled = true
-	p.Mapping(v, where, offRampKeys, func(key string, _, v *yaml.Node) {
-		switch key {
-		case "agent":
-			o.Agent = p.Str(v, where+".agent")
-		case "persona":
-			o.Persona = p.Str(v, where+".persona")
-		case "banner":
-			o.Banner = p.Str(v, where+".banner")
-		}
-	})
+	p.Fields(v, where, yamlnode.Fields{{Key: "agent", Str: &o.Agent}, {Key: "persona", Str: &o.Persona}, {Key: "banner", Str: &o.Banner}})
 	return o
 }
 
@@ -280,33 +215,21 @@ func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, at yamlnod
 	}
 	mp := at
 	mp.Pre = "transition "
-	p.MappingIn(n, mp, transitionKeys, diag.Error, func(key string, _, v *yaml.Node) {
-		w := ""
-		switch key {
-		case "effects", "view", "emit", "push_history":
-			w = at.String() + "." + key
-		}
-		switch key {
-		case "target":
-			t.Target = p.StrAtPl(v, at, key)
-			t.TargetPos = p.Pos(v)
-		case "when":
-			t.When = p.StrAtPl(v, at, key)
-			t.WhenPos = p.ValuePos(v)
-		case "default":
-			t.Extra().Default = p.BoolAtPl(v, at, key)
-		case "effects":
-			t.Effects = p.parseEffects(v, w)
-		case "guard_hint":
-			t.Extra().GuardHint = p.StrAtPl(v, at, key)
-		case "view":
-			t.Extra().View = p.parseView(v, w)
-		case "emit":
-			t.Extra().Emit = p.StrList(v, w)
-		case "push_history":
-			t.Extra().PushHistory = p.BoolPtr(v, w)
-		}
-	})
+	var more TransitionMore // kept when a key sets it
+	p.FieldsAt(n, mp, at, diag.Error, yamlnode.Fields{
+		{Key: "target", Str: &t.Target, Pos: &t.TargetPos},
+		{Key: "when", Str: &t.When, Read: func(_, v *yaml.Node) { t.WhenPos = p.ValuePos(v) }},
+		{Key: "default", Bool: &more.Default},
+		{Key: "effects", Read: func(_, v *yaml.Node) { t.Effects = p.parseEffects(v, at.Dot("effects")) }},
+		{Key: "guard_hint", Str: &more.GuardHint},
+		{Key: "view", Read: func(_, v *yaml.Node) { more.View = p.parseView(v, at.Dot("view")) }},
+		{Key: "emit", List: &more.Emit},
+		{Key: "push_history", BoolP: &more.PushHistory},
+	}, nil)
+	if !reflect.ValueOf(more).IsZero() {
+		m := more
+		t.More = &m
+	}
 }
 
 func (p *fileParser) parseEffects(n *yaml.Node, where string) []*Effect {
@@ -315,22 +238,27 @@ func (p *fileParser) parseEffects(n *yaml.Node, where string) []*Effect {
 
 // parseEffectsAt is parseEffects for the list named at in messages.
 func (p *fileParser) parseEffectsAt(n *yaml.Node, at yamlnode.Place) []*Effect {
+	return oneOrList(p, n, at, (*fileParser).parseEffectInto)
+}
+
+// oneOrList reads n, one T written as a mapping or a list of them, into
+// new Ts with read; at names n in messages. Not a list (reported) or an
+// empty one is nil.
+func oneOrList[T any](p *fileParser, n *yaml.Node, at yamlnode.Place, read func(p *fileParser, t *T, n *yaml.Node, at yamlnode.Place)) []*T {
 	d := yamlnode.Deref(n)
 	if d != nil && d.Kind == yaml.MappingNode {
-		// A single effect written as a mapping.
-		out := newZeroed[Effect](1)
-		p.parseEffectInto(out[0], n, at)
+		out := newZeroed[T](1)
+		read(p, out[0], n, at)
 		return out
 	}
 	if d == nil || d.Kind != yaml.SequenceNode || len(d.Content) == 0 {
-		// Not a list of effects (reported) or an empty one.
 		p.SeqAt(n, at, func(int, *yaml.Node) {})
 		return nil
 	}
-	all := newZeroed[Effect](len(d.Content))
-	k := 0 // the effects parsed (seqAt stops early when the budget runs out)
+	all := newZeroed[T](len(d.Content))
+	k := 0 // the items read (SeqAt stops early when the budget runs out)
 	p.SeqAt(n, at, func(i int, it *yaml.Node) {
-		p.parseEffectInto(all[i], it, at.Item(i))
+		read(p, all[i], it, at.Item(i))
 		k = i + 1
 	})
 	if k == 0 {
@@ -350,73 +278,48 @@ func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, at yamlnode.Place)
 	if d := yamlnode.Deref(n); d != nil && d.Kind == yaml.MappingNode {
 		e.keys = make([]keyAt, 0, len(d.Content)/2)
 	}
-	where := "" // at.String(), put together for the first key that needs it
 	mp := at
 	mp.Pre = "effect "
-	p.MappingIn(n, mp, effectKeys, diag.Error, func(key string, _, v *yaml.Node) {
-		e.Written = e.Written.With(key)
-		vp := p.ValuePos(v)
-		e.keys = append(e.keys, keyAt{key: key, line: int32(vp.Line), col: int32(vp.Col)})
-		// w names the value in messages; the str and bool cases build it
-		// only for one.
-		w := ""
-		switch key {
-		case "set", "increment", "with", "bind", "slots", "on_complete", "effects", "selection":
-			if where == "" {
-				where = at.String()
-			}
-			w = where + "." + key
-		}
-		switch key {
-		case "when":
-			e.When = p.StrAtPl(v, at, key)
-		case "set":
-			e.Set = p.kvList(v, w)
-		case "increment":
-			e.Extra().Increment = p.kvList(v, w)
-		case "say":
-			e.Say = p.StrAtPl(v, at, key)
-		case "invoke":
-			e.Invoke = p.StrAtPl(v, at, key)
-		case "id":
-			e.Extra().ID = p.StrAtPl(v, at, key)
-		case "with":
+	var more EffectMore // kept when a key sets it
+	p.FieldsAt(n, mp, at, diag.Error, yamlnode.Fields{
+		{Key: "when", Str: &e.When},
+		{Key: "set", Read: func(_, v *yaml.Node) { e.Set = p.kvList(v, at.Dot("set")) }},
+		{Key: "increment", Read: func(_, v *yaml.Node) { more.Increment = p.kvList(v, at.Dot("increment")) }},
+		{Key: "say", Str: &e.Say},
+		{Key: "invoke", Str: &e.Invoke},
+		{Key: "id", Str: &more.ID},
+		{Key: "with", Read: func(_, v *yaml.Node) {
 			p.recordWith(e, v)
 			if !yamlnode.IsNull(v) {
 				if m, ok := p.Raw(v).(map[string]any); ok {
 					e.With = m
 				} else {
-					p.errf(p.Pos(v), RuleType, "%s: expected a mapping, got %s", w, yamlnode.KindName(v))
+					p.errf(p.Pos(v), RuleType, "%s: expected a mapping, got %s", at.Dot("with"), yamlnode.KindName(v))
 				}
 			}
-		case "bind":
-			e.Extra().Bind = p.kvList(v, w)
-		case "on_error":
-			e.Extra().OnError = p.StrAtPl(v, at, key)
-		case "emit":
-			e.Extra().Emit = p.StrAtPl(v, at, key)
-		case "background":
-			e.Extra().Background = p.BoolAtPl(v, at, key)
-		case "once":
-			e.Extra().Once = p.BoolAtPl(v, at, key)
-		case "on_complete":
-			e.Extra().OnComplete = p.parseEffects(v, w)
-		case "target":
-			e.Extra().Target = p.StrAtPl(v, at, key)
-		case "emit_intent":
-			e.Extra().EmitIntent = p.StrAtPl(v, at, key)
-		case "slots":
-			e.Extra().Slots = p.kvList(v, w)
-		case "effects":
-			e.Extra().Effects = p.parseEffects(v, w)
-		case "agent":
-			e.Extra().Agent = p.StrAtPl(v, at, key)
-		case "timeout":
-			e.Extra().Timeout = p.StrAtPl(v, at, key)
-		case "selection":
-			e.Extra().Selection = p.parseSelection(v, w)
-		}
+		}},
+		{Key: "bind", Read: func(_, v *yaml.Node) { more.Bind = p.kvList(v, at.Dot("bind")) }},
+		{Key: "on_error", Str: &more.OnError},
+		{Key: "emit", Str: &more.Emit},
+		{Key: "background", Bool: &more.Background},
+		{Key: "once", Bool: &more.Once},
+		{Key: "on_complete", Read: func(_, v *yaml.Node) { more.OnComplete = p.parseEffects(v, at.Dot("on_complete")) }},
+		{Key: "target", Str: &more.Target},
+		{Key: "emit_intent", Str: &more.EmitIntent},
+		{Key: "slots", Read: func(_, v *yaml.Node) { more.Slots = p.kvList(v, at.Dot("slots")) }},
+		{Key: "effects", Read: func(_, v *yaml.Node) { more.Effects = p.parseEffects(v, at.Dot("effects")) }},
+		{Key: "agent", Str: &more.Agent},
+		{Key: "selection", Read: func(_, v *yaml.Node) { more.Selection = p.parseSelection(v, at.Dot("selection")) }},
+		{Key: "timeout", Str: &more.Timeout},
+	}, func(key string, _, v *yaml.Node) {
+		e.Written = e.Written.With(key)
+		vp := p.ValuePos(v)
+		e.keys = append(e.keys, keyAt{key: key, line: int32(vp.Line), col: int32(vp.Col)})
 	})
+	if !reflect.ValueOf(more).IsZero() {
+		m := more
+		e.More = &m
+	}
 	if len(e.keys) == 0 {
 		e.keys = nil
 	}
@@ -424,22 +327,13 @@ func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, at yamlnode.Place)
 
 func (p *fileParser) parseSelection(v *yaml.Node, where string) *Selection {
 	s := &Selection{Pos: p.Pos(v), Keys: map[string]Pos{}}
-	p.Mapping(v, "selection", selectionKeys, func(key string, _, v *yaml.Node) {
-		s.Keys[key] = p.Pos(v)
-		val := p.Str(v, where+"."+key)
-		switch key {
-		case "profile":
-			s.Profile = val
-		case "model":
-			s.Model = val
-		case "effort":
-			s.Effort = val
-		case "evidence":
-			s.Evidence = val
-		case "fallback_profile":
-			s.FallbackProfile = val
-		}
-	})
+	p.FieldsAt(v, yamlnode.Place{Where: "selection"}, yamlnode.Place{Where: where}, diag.Error, yamlnode.Fields{
+		{Key: "profile", Str: &s.Profile},
+		{Key: "model", Str: &s.Model},
+		{Key: "effort", Str: &s.Effort},
+		{Key: "evidence", Str: &s.Evidence},
+		{Key: "fallback_profile", Str: &s.FallbackProfile},
+	}, func(key string, _, v *yaml.Node) { s.Keys[key] = p.Pos(v) })
 	return s
 }
 

@@ -2,15 +2,19 @@ package story
 
 import (
 	"fmt"
-	"kitsoki/internal/duration"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/duration"
 	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
 )
 
-// Key vocabularies (reference §3-§5). Unknown keys are reported against
-// these lists with a "did you mean" suggestion.
+// The key vocabularies the format schema publishes (reference §3-§5,
+// format_schema.go). Each reader's Fields table is the list its unknown
+// keys are reported against; TestSchemaKeysAreKnown keeps these within it.
 var (
 	topKeys = []string{
 		"app", "world", "intents", "root", "states", "off_path", "hosts",
@@ -24,24 +28,8 @@ var (
 	personaKeys  = []string{"system_prompt", "system_prompt_path", "model", "tools", "cwd", "effort", "provider", "inherit_claude_default", "bash_profile", "external_side_effect"}
 	pluginKeys   = []string{"plugin", "command", "args", "endpoint", "tool", "env", "headers", "model", "grammar", "port", "server_bin", "json_schema", "api_key_env", "claude_bin"}
 	providerKeys = []string{"model", "effort", "env"}
-	metaModeKeys = []string{"trigger", "group", "default", "label", "banner", "agent", "persist", "cwd", "tools", "return"}
-	deciderKeys  = []string{"agent", "schema", "prompt", "threshold"}
-	routingKeys  = []string{
-		"enabled", "semantic_high_bar", "semantic_mid_bar", "cache_enabled", "cache_max_age",
-		"stopwords_extra", "cache_cap", "cache_trim_fraction", "revalidate_strikes",
-		"confidence_decay", "extract_llm_on_no_match", "extract_llm_agent",
-		"free_form_fallback", "embedding",
-	}
-	offPathKeys    = []string{"trigger", "banner", "return", "persona", "agent"}
-	proposalKeys   = []string{"schema", "draft", "refine", "execute", "views", "policy"}
-	executeKeys    = []string{"invoke", "with", "repeatable", "on_success", "background", "on_complete"}
-	importKeys     = []string{"source", "version", "entry", "exits", "world_in", "hosts", "intents", "overrides", "host_bindings"}
-	exitKeys       = []string{"description", "requires"}
-	ifaceKeys      = []string{"description", "operations", "default"}
-	promptsKeys    = []string{"shared", "overlay"}
-	phaseTplKeys   = []string{"parameters", "states"}
-	phaseParamKeys = []string{"type", "required", "default"}
-	phasesKeys     = []string{"template", "graph"}
+	importKeys   = []string{"source", "version", "entry", "exits", "world_in", "hosts", "intents", "overrides", "host_bindings"}
+	exitKeys     = []string{"description", "requires"}
 )
 
 // fileDef is what one YAML file contributes before merging, plus the nodes
@@ -96,80 +84,63 @@ func (p *fileParser) parseDoc(doc *yaml.Node) *fileDef {
 	if yamlnode.IsNull(root) {
 		return fd
 	}
-	p.Mapping(root, "top level", topKeys, func(key string, k, v *yaml.Node) {
-		fd.present[key] = p.Pos(k)
-		p.parseTopKey(fd, key, k, v)
-	})
+	p.FieldsAt(root, yamlnode.Place{Where: "top level"}, yamlnode.Place{}, diag.Error, p.topFields(fd), func(key string, k, _ *yaml.Node) { fd.present[key] = p.Pos(k) })
 	return fd
 }
 
-// parseTopKey parses the value v of the top-level key (at k) into fd.
-func (p *fileParser) parseTopKey(fd *fileDef, key string, k, v *yaml.Node) {
+// topFields is the table of a file's top-level keys, read into fd.
+func (p *fileParser) topFields(fd *fileDef) yamlnode.Fields {
 	st := fd.st
-	switch key {
-	case "app":
-		p.parseApp(st, k, v)
-	case "root":
-		fd.rootNode = v
-		st.RootPos = p.Pos(v)
-		if d := yamlnode.Deref(v); d != nil && d.Kind == yaml.ScalarNode && !yamlnode.IsNull(d) {
-			st.Root = d.Value
-		}
-	case "world":
-		p.Mapping(v, "world", nil, func(name string, k, v *yaml.Node) {
-			st.World = append(st.World, p.parseWorldVar(name, k, v))
-		})
-	case "intents":
-		st.Intents, st.IntentOrder = p.parseIntents(v, "intents")
-	case "checkpoint_intents":
-		st.CheckpointIntents, _ = p.parseIntents(v, "checkpoint_intents")
-	case "states":
-		p.parseTopStates(st, k, v)
-	case "hosts":
-		st.HostsPos = p.Pos(v)
-		st.Hosts = p.StrList(v, "hosts")
-	case "include":
-		st.Include = p.StrList(v, "include")
-		st.IncludePos = p.ItemPos(v)
-	case "agents":
-		namedBlock(p, &st.Agents, v, "agents", p.parsePersona)
-	case "agent_plugins":
-		fd.pluginsNode = v
-		if !yamlnode.IsNull(v) && yamlnode.Deref(v) != nil && yamlnode.Deref(v).Kind != yaml.MappingNode {
-			p.errf(p.Pos(v), RuleType, "agent_plugins: expected a mapping, got %s", yamlnode.KindName(v))
-		}
-	case "providers":
-		namedBlock(p, &st.Providers, v, "providers", p.parseProviderShape)
-	case "off_path":
-		st.OffPath = p.parseOffPath(k, v)
-	case "proposals":
-		namedBlock(p, &st.Proposals, v, "proposals", p.parseProposal)
-	case "phase_templates":
-		namedBlock(p, &st.PhaseTemplates, v, "phase_templates", p.parsePhaseTemplate)
-	case "phases":
-		st.Phases = p.parsePhases(k, v)
-	case "meta_modes":
-		namedBlock(p, &st.MetaModes, v, "meta_modes", p.parseMetaMode)
-	case "decider":
-		st.Decider = p.parseDecider(k, v)
-	case "routing":
-		st.Routing = p.parseRouting(k, v)
-	case "imports":
-		namedBlock(p, &st.Imports, v, "imports", func(alias string, k, v *yaml.Node) *Import {
-			st.ImportOrder = append(st.ImportOrder, alias)
-			return p.parseImport(alias, k, v)
-		})
-	case "exits":
-		namedBlock(p, &st.Exits, v, "exits", p.parseExit)
-	case "exports":
-		st.Exports = &Exports{Pos: p.Pos(k)}
-		p.Mapping(v, "exports", []string{"intents"}, func(_ string, _, v *yaml.Node) {
-			st.Exports.Intents = p.StrList(v, "exports.intents")
-		})
-	case "host_interfaces":
-		namedBlock(p, &st.HostInterfaces, v, "host_interfaces", p.parseInterface)
-	case "prompts":
-		st.Prompts = p.parsePrompts(k, v)
+	return yamlnode.Fields{
+		{Key: "app", Read: func(k, v *yaml.Node) { p.parseApp(st, k, v) }},
+		{Key: "world", Read: func(_, v *yaml.Node) {
+			p.Mapping(v, "world", nil, func(name string, k, v *yaml.Node) {
+				st.World = append(st.World, p.parseWorldVar(name, k, v))
+			})
+		}},
+		{Key: "intents", Read: func(_, v *yaml.Node) { st.Intents, st.IntentOrder = p.parseIntents(v, "intents") }},
+		{Key: "root", Pos: &st.RootPos, Read: func(_, v *yaml.Node) {
+			fd.rootNode = v
+			if d := yamlnode.Deref(v); d != nil && d.Kind == yaml.ScalarNode && !yamlnode.IsNull(d) {
+				st.Root = d.Value
+			}
+		}},
+		{Key: "states", Read: func(k, v *yaml.Node) { p.parseTopStates(st, k, v) }},
+		{Key: "off_path", Read: func(k, v *yaml.Node) { st.OffPath = p.parseOffPath(k, v) }},
+		{Key: "hosts", List: &st.Hosts, Pos: &st.HostsPos},
+		{Key: "agent_plugins", Read: func(_, v *yaml.Node) {
+			fd.pluginsNode = v
+			if !yamlnode.IsNull(v) && yamlnode.Deref(v) != nil && yamlnode.Deref(v).Kind != yaml.MappingNode {
+				p.errf(p.Pos(v), RuleType, "agent_plugins: expected a mapping, got %s", yamlnode.KindName(v))
+			}
+		}},
+		{Key: "providers", Read: func(_, v *yaml.Node) { namedBlock(p, &st.Providers, v, "providers", p.parseProviderShape) }},
+		{Key: "proposals", Read: func(_, v *yaml.Node) { namedBlock(p, &st.Proposals, v, "proposals", p.parseProposal) }},
+		{Key: "include", List: &st.Include, Read: func(_, v *yaml.Node) { st.IncludePos = p.ItemPos(v) }},
+		{Key: "phase_templates", Read: func(_, v *yaml.Node) {
+			namedBlock(p, &st.PhaseTemplates, v, "phase_templates", p.parsePhaseTemplate)
+		}},
+		{Key: "phases", Read: func(k, v *yaml.Node) { st.Phases = p.parsePhases(k, v) }},
+		{Key: "checkpoint_intents", Read: func(_, v *yaml.Node) { st.CheckpointIntents, _ = p.parseIntents(v, "checkpoint_intents") }},
+		{Key: "meta_modes", Read: func(_, v *yaml.Node) { namedBlock(p, &st.MetaModes, v, "meta_modes", p.parseMetaMode) }},
+		{Key: "decider", Read: func(k, v *yaml.Node) { st.Decider = p.parseDecider(k, v) }},
+		{Key: "agents", Read: func(_, v *yaml.Node) { namedBlock(p, &st.Agents, v, "agents", p.parsePersona) }},
+		{Key: "imports", Read: func(_, v *yaml.Node) {
+			namedBlock(p, &st.Imports, v, "imports", func(alias string, k, v *yaml.Node) *Import {
+				st.ImportOrder = append(st.ImportOrder, alias)
+				return p.parseImport(alias, k, v)
+			})
+		}},
+		{Key: "exits", Read: func(_, v *yaml.Node) { namedBlock(p, &st.Exits, v, "exits", p.parseExit) }},
+		{Key: "exports", Read: func(k, v *yaml.Node) {
+			st.Exports = &Exports{Pos: p.Pos(k)}
+			p.Fields(v, "exports", yamlnode.Fields{{Key: "intents", List: &st.Exports.Intents}})
+		}},
+		{Key: "host_interfaces", Read: func(_, v *yaml.Node) {
+			namedBlock(p, &st.HostInterfaces, v, "host_interfaces", p.parseInterface)
+		}},
+		{Key: "prompts", Read: func(k, v *yaml.Node) { st.Prompts = p.parsePrompts(k, v) }},
+		{Key: "routing", Read: func(k, v *yaml.Node) { st.Routing = p.parseRouting(k, v) }},
 	}
 }
 
@@ -200,44 +171,28 @@ func namedBlock[T any](p *fileParser, m *map[string]T, v *yaml.Node, where strin
 
 // parseApp reads the app: block.
 func (p *fileParser) parseApp(st *Story, k, v *yaml.Node) {
-	st.App.Pos = p.Pos(k)
-	p.Mapping(v, "app", appKeys, func(key string, _, v *yaml.Node) {
-		s := p.Str(v, "app."+key)
-		switch key {
-		case "id":
-			st.App.ID = s
-		case "version":
-			st.App.Version = s
-		case "title":
-			st.App.Title = s
-		case "author":
-			st.App.Author = s
-		case "license":
-			st.App.License = s
-		case "context":
-			st.App.Context = s
-		case "context_path":
-			st.App.ContextPath = s
-		}
+	a := &st.App
+	a.Pos = p.Pos(k)
+	p.Fields(v, "app", yamlnode.Fields{
+		{Key: "id", Str: &a.ID},
+		{Key: "version", Str: &a.Version},
+		{Key: "title", Str: &a.Title},
+		{Key: "author", Str: &a.Author},
+		{Key: "license", Str: &a.License},
+		{Key: "context", Str: &a.Context},
+		{Key: "context_path", Str: &a.ContextPath},
 	})
 }
 
 // parseOffPath reads the off_path: block.
 func (p *fileParser) parseOffPath(k, v *yaml.Node) *OffPath {
 	op := &OffPath{Pos: p.Pos(k)}
-	p.Mapping(v, "off_path", offPathKeys, func(key string, _, v *yaml.Node) {
-		switch key {
-		case "trigger":
-			op.Trigger = p.Str(v, "off_path.trigger")
-		case "banner":
-			op.Banner = p.Str(v, "off_path.banner")
-		case "return":
-			op.Return = p.Raw(v)
-		case "persona":
-			op.Persona = p.Str(v, "off_path.persona")
-		case "agent":
-			op.Agent = p.Str(v, "off_path.agent")
-		}
+	p.Fields(v, "off_path", yamlnode.Fields{
+		{Key: "trigger", Str: &op.Trigger},
+		{Key: "banner", Str: &op.Banner},
+		{Key: "return", Raw: &op.Return},
+		{Key: "persona", Str: &op.Persona},
+		{Key: "agent", Str: &op.Agent},
 	})
 	return op
 }
@@ -245,17 +200,11 @@ func (p *fileParser) parseOffPath(k, v *yaml.Node) *OffPath {
 // parseDecider reads the decider: block.
 func (p *fileParser) parseDecider(k, v *yaml.Node) *Decider {
 	d := &Decider{Pos: p.Pos(k)}
-	p.Mapping(v, "decider", deciderKeys, func(key string, _, v *yaml.Node) {
-		switch key {
-		case "agent":
-			d.Agent = p.Str(v, "decider.agent")
-		case "schema":
-			d.Schema = p.Str(v, "decider.schema")
-		case "prompt":
-			d.Prompt = p.Str(v, "decider.prompt")
-		case "threshold":
-			d.Threshold = p.Float(v, "decider.threshold")
-		}
+	p.Fields(v, "decider", yamlnode.Fields{
+		{Key: "agent", Str: &d.Agent},
+		{Key: "schema", Str: &d.Schema},
+		{Key: "prompt", Str: &d.Prompt},
+		{Key: "threshold", Float: &d.Threshold},
 	})
 	return d
 }
@@ -263,28 +212,16 @@ func (p *fileParser) parseDecider(k, v *yaml.Node) *Decider {
 // parseExit reads one exits.<name> entry.
 func (p *fileParser) parseExit(name string, k, v *yaml.Node) *Exit {
 	e := &Exit{Name: name, Pos: p.Pos(k)}
-	p.Mapping(v, "exits."+name, exitKeys, func(key string, _, v *yaml.Node) {
-		switch key {
-		case "description":
-			e.Description = p.Str(v, "exits."+name+".description")
-		case "requires":
-			e.Requires = p.StrList(v, "exits."+name+".requires")
-		}
-	})
+	p.Fields(v, "exits."+name, yamlnode.Fields{{Key: "description", Str: &e.Description}, {Key: "requires", List: &e.Requires}})
 	return e
 }
 
 // parsePrompts reads the prompts: block.
 func (p *fileParser) parsePrompts(k, v *yaml.Node) *PromptsConfig {
 	pc := &PromptsConfig{Pos: p.Pos(k)}
-	p.Mapping(v, "prompts", promptsKeys, func(key string, _, v *yaml.Node) {
-		if key == "shared" {
-			pc.Shared = p.StrList(v, "prompts.shared")
-			pc.SharedPos = p.ItemPos(v)
-		} else {
-			pc.Overlay = p.Str(v, "prompts.overlay")
-			pc.OverlayPos = p.Pos(v)
-		}
+	p.Fields(v, "prompts", yamlnode.Fields{
+		{Key: "shared", List: &pc.Shared, Read: func(_, v *yaml.Node) { pc.SharedPos = p.ItemPos(v) }},
+		{Key: "overlay", Str: &pc.Overlay, Pos: &pc.OverlayPos},
 	})
 	return pc
 }
@@ -338,20 +275,20 @@ func (p *fileParser) parseIntents(n *yaml.Node, where string) (map[string]*Inten
 
 func (p *fileParser) parseIntent(name string, k, v *yaml.Node, where string) *Intent {
 	in := &Intent{Name: name, Pos: p.Pos(k), Slots: map[string]*Slot{}}
-	p.Mapping(v, where, intentKeys, func(key string, kk, v *yaml.Node) {
-		switch key {
-		case "title":
-			in.Title = p.StrIn(v, where, key)
-		case "description":
-			in.Description = p.StrIn(v, where, key)
-		case "examples":
-			in.Examples = p.StrList(v, where+"."+key)
-		case "priority":
-			in.Priority = p.Integer(v, where+"."+key)
-		case "hidden":
-			in.Hidden = p.BoolIn(v, where, key)
-		case "synonyms":
-			w := where + "." + key
+	p.Fields(v, where, yamlnode.Fields{
+		{Key: "title", Str: &in.Title},
+		{Key: "description", Str: &in.Description},
+		{Key: "examples", List: &in.Examples},
+		{Key: "priority", Int: &in.Priority},
+		{Key: "hidden", Bool: &in.Hidden},
+		{Key: "slots", Read: func(_, v *yaml.Node) {
+			p.Mapping(v, where+".slots", nil, func(sn string, sk, sv *yaml.Node) {
+				in.Slots[sn] = p.parseSlot(sn, sk, sv, where+".slots."+sn)
+				in.SlotOrder = append(in.SlotOrder, sn)
+			})
+		}},
+		{Key: "synonyms", Read: func(_, v *yaml.Node) {
+			w := where + ".synonyms"
 			p.Seq(v, w, func(i int, it *yaml.Node) {
 				s := p.StrAt(it, w, i)
 				if s == "" {
@@ -359,13 +296,7 @@ func (p *fileParser) parseIntent(name string, k, v *yaml.Node, where string) *In
 				}
 				in.Synonyms = append(in.Synonyms, s)
 			})
-		case "slots":
-			w := where + "." + key
-			p.Mapping(v, w, nil, func(sn string, sk, sv *yaml.Node) {
-				in.Slots[sn] = p.parseSlot(sn, sk, sv, w+"."+sn)
-				in.SlotOrder = append(in.SlotOrder, sn)
-			})
-		}
+		}},
 	})
 	return in
 }
@@ -373,63 +304,50 @@ func (p *fileParser) parseIntent(name string, k, v *yaml.Node, where string) *In
 func (p *fileParser) parseSlot(name string, k, v *yaml.Node, where string) *Slot {
 	sl := &Slot{Name: name, Pos: p.Pos(k)}
 	var synNode *yaml.Node
-	p.Mapping(v, where, slotKeys, func(key string, _, v *yaml.Node) {
-		switch key {
-		case "type":
-			sl.Type = p.StrIn(v, where, key)
-		case "required":
-			sl.Required = p.BoolIn(v, where, key)
-		case "default":
-			sl.Default = p.Raw(v)
-		case "values":
+	p.Fields(v, where, yamlnode.Fields{
+		{Key: "type", Str: &sl.Type},
+		{Key: "required", Bool: &sl.Required},
+		{Key: "default", Raw: &sl.Default},
+		{Key: "values", Read: func(_, v *yaml.Node) {
 			if vs, ok := p.Raw(v).([]any); ok {
 				sl.Values = vs
 			}
-		case "description":
-			sl.Description = p.StrIn(v, where, key)
-		case "examples":
+		}},
+		{Key: "description", Str: &sl.Description},
+		{Key: "examples", Read: func(_, v *yaml.Node) {
 			if vs, ok := p.Raw(v).([]any); ok {
 				sl.Examples = vs
 			}
-		case "format_hint":
-			sl.FormatHint = p.StrIn(v, where, key)
-		case "prompt":
-			sl.Prompt = p.StrIn(v, where, key)
-		case "validator":
-			sl.Validator = p.StrIn(v, where, key)
-		case "format":
-			sl.Format = p.StrIn(v, where, key)
-		case "synonyms":
-			w := where + "." + key
+		}},
+		{Key: "format_hint", Str: &sl.FormatHint},
+		{Key: "prompt", Str: &sl.Prompt},
+		{Key: "validator", Str: &sl.Validator},
+		{Key: "format", Str: &sl.Format},
+		{Key: "synonyms", Read: func(_, v *yaml.Node) {
 			synNode = v
 			sl.Synonyms = map[string][]string{}
-			p.Mapping(v, w, nil, func(ek string, _, ev *yaml.Node) {
-				sl.Synonyms[ek] = p.StrList(ev, w+"."+ek)
+			p.Mapping(v, where+".synonyms", nil, func(ek string, _, ev *yaml.Node) {
+				sl.Synonyms[ek] = p.StrList(ev, where+".synonyms."+ek)
 			})
+		}},
+	})
+	if synNode == nil || yamlnode.IsNull(synNode) {
+		return sl
+	}
+	if sl.Type != "enum" {
+		p.errf(p.Pos(synNode), RuleIntent, "%s slot %q: synonyms: is only valid on enum slots (got type %q)", where, name, sl.Type)
+		return sl
+	}
+	p.Mapping(synNode, where+".synonyms", nil, func(ek string, kk, ev *yaml.Node) {
+		if !slices.ContainsFunc(sl.Values, func(val any) bool { return fmt.Sprint(val) == ek }) {
+			p.errf(p.Pos(kk), RuleIntent, "%s slot %q: synonyms key %q is not in values: %v", where, name, ek, sl.Values)
+		}
+		for i, s := range sl.Synonyms[ek] {
+			if s == "" {
+				p.errf(p.Pos(ev), RuleIntent, "%s slot %q: synonyms[%q][%d] is empty", where, name, ek, i)
+			}
 		}
 	})
-	if synNode != nil && !yamlnode.IsNull(synNode) {
-		if sl.Type != "enum" {
-			p.errf(p.Pos(synNode), RuleIntent, "%s slot %q: synonyms: is only valid on enum slots (got type %q)", where, name, sl.Type)
-		} else {
-			p.Mapping(synNode, where+".synonyms", nil, func(ek string, kk, ev *yaml.Node) {
-				found := false
-				for _, val := range sl.Values {
-					if fmt.Sprint(val) == ek {
-						found = true
-					}
-				}
-				if !found {
-					p.errf(p.Pos(kk), RuleIntent, "%s slot %q: synonyms key %q is not in values: %v", where, name, ek, sl.Values)
-				}
-				for i, s := range sl.Synonyms[ek] {
-					if s == "" {
-						p.errf(p.Pos(ev), RuleIntent, "%s slot %q: synonyms[%q][%d] is empty", where, name, ek, i)
-					}
-				}
-			})
-		}
-	}
 	return sl
 }
 
@@ -440,29 +358,17 @@ func (p *fileParser) parsePersona(name string, k, v *yaml.Node) *Persona {
 		return pe
 	}
 	where := "agents." + name
-	p.Mapping(v, where, personaKeys, func(key string, _, v *yaml.Node) {
-		switch key {
-		case "system_prompt":
-			pe.SystemPrompt = p.StrIn(v, where, key)
-		case "system_prompt_path":
-			pe.SystemPromptPath = p.StrIn(v, where, key)
-		case "model":
-			pe.Model = p.StrIn(v, where, key)
-		case "tools":
-			pe.Tools = p.StrList(v, where+"."+key)
-		case "cwd":
-			pe.Cwd = p.StrIn(v, where, key)
-		case "effort":
-			pe.Effort = p.StrIn(v, where, key)
-		case "provider":
-			pe.Provider = p.StrIn(v, where, key)
-		case "inherit_claude_default":
-			pe.InheritClaudeDefault = p.BoolPtr(v, where+"."+key)
-		case "external_side_effect":
-			pe.ExternalSideEffect = p.BoolPtr(v, where+"."+key)
-		case "bash_profile":
-			pe.BashProfile = p.parseBashProfile(v, where+"."+key)
-		}
+	p.Fields(v, where, yamlnode.Fields{
+		{Key: "system_prompt", Str: &pe.SystemPrompt},
+		{Key: "system_prompt_path", Str: &pe.SystemPromptPath},
+		{Key: "model", Str: &pe.Model},
+		{Key: "tools", List: &pe.Tools},
+		{Key: "cwd", Str: &pe.Cwd},
+		{Key: "effort", Str: &pe.Effort},
+		{Key: "provider", Str: &pe.Provider},
+		{Key: "inherit_claude_default", BoolP: &pe.InheritClaudeDefault},
+		{Key: "bash_profile", Read: func(_, v *yaml.Node) { pe.BashProfile = p.parseBashProfile(v, where+".bash_profile") }},
+		{Key: "external_side_effect", BoolP: &pe.ExternalSideEffect},
 	})
 	return pe
 }
@@ -482,14 +388,9 @@ func (p *fileParser) parseBashProfile(v *yaml.Node, where string) *BashProfile {
 		return bp
 	}
 	n := 0
-	p.Mapping(v, where, []string{"commands", "sandboxed_write"}, func(key string, _, v *yaml.Node) {
-		n++
-		if key == "commands" {
-			bp.Commands = p.StrList(v, where+".commands")
-		} else {
-			bp.SandboxedWrite = p.Str(v, where+".sandboxed_write")
-		}
-	})
+	at := yamlnode.Place{Where: where}
+	p.FieldsAt(v, at, at, diag.Error, yamlnode.Fields{{Key: "commands", List: &bp.Commands}, {Key: "sandboxed_write", Str: &bp.SandboxedWrite}},
+		func(string, *yaml.Node, *yaml.Node) { n++ })
 	if n != 1 {
 		p.errf(p.Pos(v), RulePersona, `%s: unrecognised form; expected "read-only", {commands:[...]}, or {sandboxed_write:<dir>}`, where)
 	}
@@ -504,15 +405,10 @@ func (p *fileParser) parseProviderShape(name string, k, v *yaml.Node) *Provider 
 		pr.declaredEmpty = true
 		return pr
 	}
-	p.Mapping(v, where, providerKeys, func(key string, _, v *yaml.Node) {
-		switch key {
-		case "model":
-			pr.Model = p.Str(v, where+".model")
-		case "effort":
-			pr.Effort = p.Str(v, where+".effort")
-		case "env":
-			pr.Env = p.StrMap(v, where+".env")
-		}
+	p.Fields(v, where, yamlnode.Fields{
+		{Key: "model", Str: &pr.Model},
+		{Key: "effort", Str: &pr.Effort},
+		{Key: "env", Read: func(_, v *yaml.Node) { pr.Env = p.StrMap(v, where+".env") }},
 	})
 	return pr
 }
@@ -520,40 +416,24 @@ func (p *fileParser) parseProviderShape(name string, k, v *yaml.Node) *Provider 
 func (p *fileParser) parseProposal(name string, k, v *yaml.Node) *Proposal {
 	pr := &Proposal{Name: name, Pos: p.Pos(k)}
 	where := "proposals." + name
-	// Proposal sub-blocks are barely validated upstream: unknown keys warn.
-	p.Mapping(v, where, proposalKeys, func(key string, kk, v *yaml.Node) {
-		switch key {
-		case "schema":
-			pr.Schema = p.Raw(v)
-		case "draft":
-			pr.Draft = p.Raw(v)
-		case "refine":
-			pr.Refine = p.Raw(v)
-		case "views":
-			pr.Views = p.Raw(v)
-		case "policy":
-			pr.Policy = p.Raw(v)
-		case "execute":
+	p.Fields(v, where, yamlnode.Fields{
+		{Key: "schema", Raw: &pr.Schema},
+		{Key: "draft", Raw: &pr.Draft},
+		{Key: "refine", Raw: &pr.Refine},
+		{Key: "execute", Read: func(kk, v *yaml.Node) {
 			ex := &ProposalExecute{Pos: p.Pos(kk)}
 			pr.Execute = ex
-			p.Mapping(v, where+".execute", executeKeys, func(key string, _, v *yaml.Node) {
-				w := where + ".execute." + key
-				switch key {
-				case "invoke":
-					ex.Invoke = p.Str(v, w)
-				case "with":
-					ex.With, _ = p.Raw(v).(map[string]any)
-				case "repeatable":
-					ex.Repeatable = p.Boolean(v, w)
-				case "on_success":
-					ex.OnSuccess = p.Raw(v)
-				case "background":
-					ex.Background = p.Boolean(v, w)
-				case "on_complete":
-					ex.OnComplete = p.parseEffects(v, w)
-				}
+			p.Fields(v, where+".execute", yamlnode.Fields{
+				{Key: "invoke", Str: &ex.Invoke},
+				{Key: "with", Read: func(_, v *yaml.Node) { ex.With, _ = p.Raw(v).(map[string]any) }},
+				{Key: "repeatable", Bool: &ex.Repeatable},
+				{Key: "on_success", Raw: &ex.OnSuccess},
+				{Key: "background", Bool: &ex.Background},
+				{Key: "on_complete", Read: func(_, v *yaml.Node) { ex.OnComplete = p.parseEffects(v, where+".execute.on_complete") }},
 			})
-		}
+		}},
+		{Key: "views", Raw: &pr.Views},
+		{Key: "policy", Raw: &pr.Policy},
 	})
 	return pr
 }
@@ -561,39 +441,30 @@ func (p *fileParser) parseProposal(name string, k, v *yaml.Node) *Proposal {
 func (p *fileParser) parsePhaseTemplate(name string, k, v *yaml.Node) *PhaseTemplate {
 	pt := &PhaseTemplate{Name: name, Pos: p.Pos(k), Parameters: map[string]*PhaseParam{}}
 	where := "phase_templates." + name
-	p.Mapping(v, where, phaseTplKeys, func(key string, _, v *yaml.Node) {
-		switch key {
-		case "parameters":
+	p.Fields(v, where, yamlnode.Fields{
+		{Key: "parameters", Read: func(_, v *yaml.Node) {
 			p.Mapping(v, where+".parameters", nil, func(pn string, pk, pv *yaml.Node) {
 				pp := &PhaseParam{Pos: p.Pos(pk)}
-				w := where + ".parameters." + pn
 				// A parameter's extra keys (a description, say) only warn.
-				p.MappingIn(pv, yamlnode.Place{Where: w}, phaseParamKeys, "warning", func(key string, _, v *yaml.Node) {
-					switch key {
-					case "type":
-						pp.Type = p.Str(v, w+".type")
-					case "required":
-						pp.Required = p.Boolean(v, w+".required")
-					case "default":
-						pp.Default = p.Raw(v)
-					}
-				})
+				at := yamlnode.Place{Where: where + ".parameters." + pn}
+				p.FieldsAt(pv, at, at, diag.Warning, yamlnode.Fields{
+					{Key: "type", Str: &pp.Type},
+					{Key: "required", Bool: &pp.Required},
+					{Key: "default", Raw: &pp.Default},
+				}, nil)
 				pt.Parameters[pn] = pp
 			})
-		case "states":
-			pt.States = p.parseStates(v, nil, where+".states")
-		}
+		}},
+		{Key: "states", Read: func(_, v *yaml.Node) { pt.States = p.parseStates(v, nil, where+".states") }},
 	})
 	return pt
 }
 
 func (p *fileParser) parsePhases(k, v *yaml.Node) *Phases {
 	ph := &Phases{Pos: p.Pos(k), Graph: map[string]*PhaseNode{}}
-	p.Mapping(v, "phases", phasesKeys, func(key string, _, v *yaml.Node) {
-		switch key {
-		case "template":
-			ph.Template = p.Str(v, "phases.template")
-		case "graph":
+	p.Fields(v, "phases", yamlnode.Fields{
+		{Key: "template", Str: &ph.Template},
+		{Key: "graph", Read: func(_, v *yaml.Node) {
 			p.Mapping(v, "phases.graph", nil, func(id string, gk, gv *yaml.Node) {
 				pn := &PhaseNode{ID: id, Pos: p.Pos(gk), Params: map[string]any{}}
 				if yamlnode.IsNull(gv) {
@@ -614,7 +485,7 @@ func (p *fileParser) parsePhases(k, v *yaml.Node) *Phases {
 				ph.Graph[id] = pn
 				ph.Order = append(ph.Order, id)
 			})
-		}
+		}},
 	})
 	return ph
 }
@@ -626,82 +497,59 @@ func (p *fileParser) parseMetaMode(key string, k, v *yaml.Node) *MetaMode {
 		p.errf(p.Pos(k), RuleMetaMode, "meta_mode %q: empty definition", key)
 		return mm
 	}
-	p.Mapping(v, where, metaModeKeys, func(f string, _, v *yaml.Node) {
-		w := where + "." + f
-		switch f {
-		case "trigger":
-			mm.Trigger = p.Str(v, w)
-		case "group":
-			mm.Group = p.Str(v, w)
-		case "default":
-			mm.Default = p.Boolean(v, w)
-		case "label":
-			mm.Label = p.Str(v, w)
-		case "banner":
-			mm.Banner = p.Str(v, w)
-		case "agent":
-			mm.Agent = p.Str(v, w)
-		case "persist":
-			mm.Persist = p.Raw(v)
-		case "cwd":
-			mm.Cwd = p.Str(v, w)
-		case "tools":
-			mm.Tools = p.StrList(v, w)
-		case "return":
-			p.Mapping(v, w, []string{"message", "intent"}, func(rk string, _, rv *yaml.Node) {
-				if rk == "message" {
-					mm.ReturnMessage = p.Str(rv, w+".message")
-				} else {
-					mm.ReturnIntent = p.Str(rv, w+".intent")
-				}
-			})
-		}
+	p.Fields(v, where, yamlnode.Fields{
+		{Key: "trigger", Str: &mm.Trigger},
+		{Key: "group", Str: &mm.Group},
+		{Key: "default", Bool: &mm.Default},
+		{Key: "label", Str: &mm.Label},
+		{Key: "banner", Str: &mm.Banner},
+		{Key: "agent", Str: &mm.Agent},
+		{Key: "persist", Raw: &mm.Persist},
+		{Key: "cwd", Str: &mm.Cwd},
+		{Key: "tools", List: &mm.Tools},
+		{Key: "return", Read: func(_, v *yaml.Node) {
+			p.Fields(v, where+".return", yamlnode.Fields{{Key: "message", Str: &mm.ReturnMessage}, {Key: "intent", Str: &mm.ReturnIntent}})
+		}},
 	})
 	return mm
 }
 
 func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
 	r := &Routing{Pos: p.Pos(k), Raw: map[string]any{}}
-	p.Mapping(v, "routing", routingKeys, func(key string, _, v *yaml.Node) {
-		w := "routing." + key
-		r.Raw[key] = p.Raw(v)
-		switch key {
-		case "enabled":
-			r.Enabled = p.BoolPtr(v, w)
-		case "semantic_high_bar":
-			r.SemanticHighBar = p.Float(v, w)
-		case "semantic_mid_bar":
-			r.SemanticMidBar = p.Float(v, w)
-		case "extract_llm_on_no_match":
-			r.ExtractLLMOnNoMatch = p.BoolPtr(v, w)
-		case "extract_llm_agent":
-			r.ExtractLLMAgent = p.Str(v, w)
-		case "cache_enabled":
-			p.BoolPtr(v, w)
-		case "cache_max_age":
-			if s := p.Str(v, w); s != "" && !IsTemplated(s) {
+	// Values kitsoki checks but does not use are read into the blanks.
+	var (
+		blankB *bool
+		blankF *float64
+		blankI int
+		blankL []string
+	)
+	at := yamlnode.Place{Where: "routing"}
+	p.FieldsAt(v, at, at, diag.Error, yamlnode.Fields{
+		{Key: "enabled", BoolP: &r.Enabled},
+		{Key: "semantic_high_bar", Float: &r.SemanticHighBar},
+		{Key: "semantic_mid_bar", Float: &r.SemanticMidBar},
+		{Key: "cache_enabled", BoolP: &blankB},
+		{Key: "cache_max_age", Read: func(_, v *yaml.Node) {
+			if s := p.Str(v, "routing.cache_max_age"); s != "" && !IsTemplated(s) {
 				if _, err := duration.Parse(s); err != nil {
 					p.errf(p.Pos(v), RuleRouting, "routing.cache_max_age: app.ParseDuration: %v", err)
 				}
 			}
-		case "stopwords_extra":
-			p.StrList(v, w)
-		case "cache_cap", "revalidate_strikes":
-			p.Integer(v, w)
-		case "cache_trim_fraction", "confidence_decay":
-			p.Float(v, w)
-		case "free_form_fallback":
-			p.Mapping(v, w, []string{"state", "intent"}, func(fk string, _, fv *yaml.Node) {
-				if fk == "state" {
-					r.FreeFormFallbackState = p.Str(fv, w+".state")
-				} else {
-					r.FreeFormFallbackIntent = p.Str(fv, w+".intent")
-				}
-			})
-		case "embedding":
-			p.Mapping(v, w, []string{"endpoint", "model", "cache_dir", "confident_bar", "margin"}, func(string, *yaml.Node, *yaml.Node) {})
-		}
-	})
+		}},
+		{Key: "stopwords_extra", List: &blankL},
+		{Key: "cache_cap", Int: &blankI},
+		{Key: "cache_trim_fraction", Float: &blankF},
+		{Key: "revalidate_strikes", Int: &blankI},
+		{Key: "confidence_decay", Float: &blankF},
+		{Key: "extract_llm_on_no_match", BoolP: &r.ExtractLLMOnNoMatch},
+		{Key: "extract_llm_agent", Str: &r.ExtractLLMAgent},
+		{Key: "free_form_fallback", Read: func(_, v *yaml.Node) {
+			p.Fields(v, "routing.free_form_fallback", yamlnode.Fields{{Key: "state", Str: &r.FreeFormFallbackState}, {Key: "intent", Str: &r.FreeFormFallbackIntent}})
+		}},
+		{Key: "embedding", Read: func(_, v *yaml.Node) {
+			p.Mapping(v, "routing.embedding", []string{"endpoint", "model", "cache_dir", "confident_bar", "margin"}, func(string, *yaml.Node, *yaml.Node) {})
+		}},
+	}, func(key string, _, v *yaml.Node) { r.Raw[key] = p.Raw(v) })
 	return r
 }
 
@@ -743,64 +591,49 @@ func (p *fileParser) parseImport(alias string, k, v *yaml.Node) *Import {
 		p.errf(p.Pos(k), RuleImports, "imports.%s: empty definition", alias)
 		return im
 	}
-	p.Mapping(v, where, importKeys, func(key string, kk, v *yaml.Node) {
-		w := where + "." + key
-		im.Keys[key] = p.Pos(v)
-		p.recordItems(im.Keys, key, v)
-		switch key {
-		case "source":
-			im.Source = p.Str(v, w)
-		case "version":
-			im.Version = p.Str(v, w)
-		case "entry":
-			im.Entry = p.Str(v, w)
-		case "hosts":
-			im.Hosts = p.Str(v, w)
-		case "world_in":
-			im.WorldIn = p.kvList(v, w)
-		case "exits":
+	at := yamlnode.Place{Where: where}
+	p.FieldsAt(v, at, at, diag.Error, yamlnode.Fields{
+		{Key: "source", Str: &im.Source},
+		{Key: "version", Str: &im.Version},
+		{Key: "entry", Str: &im.Entry},
+		{Key: "exits", Read: func(_, v *yaml.Node) {
+			w := where + ".exits"
 			p.Mapping(v, w, nil, func(en string, ek, ev *yaml.Node) {
 				ie := &ImportExit{Pos: p.Pos(ek)}
-				p.Mapping(ev, w+"."+en, []string{"to", "set"}, func(f string, _, fv *yaml.Node) {
-					if f == "to" {
-						ie.To = p.Str(fv, w+"."+en+".to")
-						ie.ToPos = p.Pos(fv)
-					} else {
-						ie.Set = p.kvList(fv, w+"."+en+".set")
-					}
+				p.Fields(ev, w+"."+en, yamlnode.Fields{
+					{Key: "to", Str: &ie.To, Pos: &ie.ToPos},
+					{Key: "set", Read: func(_, fv *yaml.Node) { ie.Set = p.kvList(fv, w+"."+en+".set") }},
 				})
 				im.Exits[en] = ie
 			})
-		case "intents":
-			p.Mapping(v, w, []string{"export", "import"}, func(f string, _, fv *yaml.Node) {
-				var names []string
+		}},
+		{Key: "world_in", Read: func(_, v *yaml.Node) { im.WorldIn = p.kvList(v, where+".world_in") }},
+		{Key: "hosts", Str: &im.Hosts},
+		{Key: "intents", Read: func(_, v *yaml.Node) {
+			names := func(fv *yaml.Node, f string) []string {
 				if d := yamlnode.Deref(fv); d != nil && d.Kind == yaml.MappingNode {
-					names = yamlnode.Keys(d)
-				} else {
-					names = p.StrList(fv, w+"."+f)
+					return yamlnode.Keys(d)
 				}
-				if f == "export" {
-					im.ExportIntent = names
-				} else {
-					im.ImportIntent = names
-				}
+				return p.StrList(fv, where+".intents."+f)
+			}
+			p.Fields(v, where+".intents", yamlnode.Fields{
+				{Key: "export", Read: func(_, fv *yaml.Node) { im.ExportIntent = names(fv, "export") }},
+				{Key: "import", Read: func(_, fv *yaml.Node) { im.ImportIntent = names(fv, "import") }},
 			})
-		case "overrides":
+		}},
+		{Key: "overrides", Read: func(kk, v *yaml.Node) {
 			ov := &ImportOverrides{Pos: p.Pos(kk), file: p.File, dir: p.dir}
-			p.Mapping(v, w, []string{"states", "intents", "prompts"}, func(f string, _, fv *yaml.Node) {
-				switch f {
-				case "states":
-					ov.States = p.overrideNodes(fv)
-				case "intents":
-					ov.Intents = p.overrideNodes(fv)
-				case "prompts":
-					ov.Prompts = p.StrMap(fv, w+".prompts")
-				}
+			p.Fields(v, where+".overrides", yamlnode.Fields{
+				{Key: "states", Read: func(_, fv *yaml.Node) { ov.States = p.overrideNodes(fv) }},
+				{Key: "intents", Read: func(_, fv *yaml.Node) { ov.Intents = p.overrideNodes(fv) }},
+				{Key: "prompts", Read: func(_, fv *yaml.Node) { ov.Prompts = p.StrMap(fv, where+".overrides.prompts") }},
 			})
 			im.Overrides = ov
-		case "host_bindings":
-			im.HostBindings = p.StrMap(v, w)
-		}
+		}},
+		{Key: "host_bindings", Read: func(_, v *yaml.Node) { im.HostBindings = p.StrMap(v, where+".host_bindings") }},
+	}, func(key string, _, v *yaml.Node) {
+		im.Keys[key] = p.Pos(v)
+		p.recordItems(im.Keys, key, v)
 	})
 	return im
 }
@@ -808,26 +641,18 @@ func (p *fileParser) parseImport(alias string, k, v *yaml.Node) *Import {
 func (p *fileParser) parseInterface(name string, k, v *yaml.Node) *HostInterface {
 	hi := &HostInterface{Name: name, Pos: p.Pos(k), Operations: map[string]*Operation{}}
 	where := "host_interfaces." + name
-	p.Mapping(v, where, ifaceKeys, func(key string, _, v *yaml.Node) {
-		switch key {
-		case "description":
-			hi.Description = p.Str(v, where+".description")
-		case "default":
-			hi.Default = p.Str(v, where+".default")
-		case "operations":
+	p.Fields(v, where, yamlnode.Fields{
+		{Key: "description", Str: &hi.Description},
+		{Key: "operations", Read: func(_, v *yaml.Node) {
 			p.Mapping(v, where+".operations", nil, func(op string, ok, ov *yaml.Node) {
 				o := &Operation{Pos: p.Pos(ok)}
 				// Operations are metadata only upstream: an unknown key warns.
-				p.MappingIn(ov, yamlnode.Place{Where: where + ".operations." + op}, []string{"input", "output"}, "warning", func(f string, _, fv *yaml.Node) {
-					if f == "input" {
-						o.Input = p.Raw(fv)
-					} else {
-						o.Output = p.Raw(fv)
-					}
-				})
+				at := yamlnode.Place{Where: where + ".operations." + op}
+				p.FieldsAt(ov, at, at, diag.Warning, yamlnode.Fields{{Key: "input", Raw: &o.Input}, {Key: "output", Raw: &o.Output}}, nil)
 				hi.Operations[op] = o
 			})
-		}
+		}},
+		{Key: "default", Str: &hi.Default},
 	})
 	return hi
 }

@@ -5,14 +5,15 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
 	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
 )
 
 var (
 	viewKinds       = []string{"prose", "heading", "list", "kv", "code", "template", "banner", "choice", "media"}
 	viewStringKinds = []string{"prose", "heading", "code", "template"}
 	listBodyKeys    = []string{"items", "marker"}
-	listItemKeys    = []string{"label", "hint", "when"}
 	kvBodyKeys      = []string{"pairs"}
 	bannerBodyKeys  = []string{"text", "subtitle", "color"}
 	mediaBodyKeys   = []string{"handle", "caption", "kind", "path", "annotate_intent", "annotate_feedback_slot"}
@@ -47,14 +48,9 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 		}
 		v.Kind = "extends"
 		v.Blocks = map[string][]*ViewElement{}
-		p.Mapping(d, "view", []string{"extends", "blocks", "template_file"}, func(key string, _, val *yaml.Node) {
-			switch key {
-			case "extends":
-				v.Extends = p.Str(val, where+".extends")
-			case "template_file":
-				v.TemplateFile = p.Str(val, where+".template_file")
-				v.Kind = "template_file"
-			case "blocks":
+		p.FieldsAt(d, yamlnode.Place{Where: "view"}, yamlnode.Place{Where: where}, diag.Error, yamlnode.Fields{
+			{Key: "extends", Str: &v.Extends},
+			{Key: "blocks", Read: func(_, val *yaml.Node) {
 				p.Mapping(val, "view.blocks", nil, func(b string, _, bv *yaml.Node) {
 					v.BlockOrder = append(v.BlockOrder, b)
 					if bd := yamlnode.Deref(bv); bd != nil && bd.Kind == yaml.ScalarNode && !yamlnode.IsNull(bd) {
@@ -63,8 +59,9 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 					}
 					v.Blocks[b] = p.parseElements(bv, where+".blocks."+b, true)
 				})
-			}
-		})
+			}},
+			{Key: "template_file", Str: &v.TemplateFile, Read: func(_, _ *yaml.Node) { v.Kind = "template_file" }},
+		}, nil)
 	default:
 		p.errf(p.Pos(n), RuleView, "view: must be a string, an array of elements, or an {extends, blocks} mapping: got %s", yamlnode.KindName(d))
 	}
@@ -220,14 +217,9 @@ func (p *fileParser) checkListItem(it *yaml.Node, iw string) {
 		}
 		return
 	}
-	label := ""
-	p.MappingIn(it, yamlnode.Place{Where: iw}, listItemKeys, "warning", func(ik string, _, iv *yaml.Node) {
-		if ik == "label" {
-			label = p.Str(iv, iw+".label")
-		} else {
-			p.Str(iv, iw+"."+ik)
-		}
-	})
+	var label, other string
+	at := yamlnode.Place{Where: iw}
+	p.FieldsAt(it, at, at, diag.Warning, yamlnode.Fields{{Key: "label", Str: &label}, {Key: "hint", Str: &other}, {Key: "when", Str: &other}}, nil)
 	if label == "" {
 		p.errf(p.Pos(it), RuleView, "list item: label is required")
 	}

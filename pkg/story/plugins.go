@@ -68,39 +68,21 @@ func (l *loader) parsePlugin(p *fileParser, alias string, k, v *yaml.Node) *Agen
 	where := "agent_plugins." + alias
 	var envNode, headersNode *yaml.Node
 	hasPlugin := false
-	p.Mapping(v, where, pluginKeys, func(key string, _, v *yaml.Node) {
-		w := where + "." + key
-		switch key {
-		case "plugin":
-			hasPlugin = true
-			ap.Plugin = p.Str(v, w)
-		case "command":
-			ap.Command = p.Str(v, w)
-		case "args":
-			ap.Args = p.StrList(v, w)
-		case "endpoint":
-			ap.Endpoint = p.Str(v, w)
-		case "tool":
-			ap.Tool = p.Str(v, w)
-		case "env":
-			envNode = v
-		case "headers":
-			headersNode = v
-		case "model":
-			ap.Model = p.Str(v, w)
-		case "grammar":
-			ap.Grammar = p.Boolean(v, w)
-		case "json_schema":
-			ap.JSONSchema = p.Boolean(v, w)
-		case "port":
-			ap.Port = p.Integer(v, w)
-		case "server_bin":
-			ap.ServerBin = p.Str(v, w)
-		case "claude_bin":
-			ap.ClaudeBin = p.Str(v, w)
-		case "api_key_env":
-			ap.APIKeyEnv = p.Str(v, w)
-		}
+	p.Fields(v, where, yamlnode.Fields{
+		{Key: "plugin", Str: &ap.Plugin, Read: func(_, _ *yaml.Node) { hasPlugin = true }},
+		{Key: "command", Str: &ap.Command},
+		{Key: "args", List: &ap.Args},
+		{Key: "endpoint", Str: &ap.Endpoint},
+		{Key: "tool", Str: &ap.Tool},
+		{Key: "env", Read: func(_, v *yaml.Node) { envNode = v }},
+		{Key: "headers", Read: func(_, v *yaml.Node) { headersNode = v }},
+		{Key: "model", Str: &ap.Model},
+		{Key: "grammar", Bool: &ap.Grammar},
+		{Key: "port", Int: &ap.Port},
+		{Key: "server_bin", Str: &ap.ServerBin},
+		{Key: "json_schema", Bool: &ap.JSONSchema},
+		{Key: "api_key_env", Str: &ap.APIKeyEnv},
+		{Key: "claude_bin", Str: &ap.ClaudeBin},
 	})
 	kp := ap.Pos
 	switch {
