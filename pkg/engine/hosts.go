@@ -158,12 +158,6 @@ func (r *runner) agentCall(e *Effect, alias string, args map[string]any, rc *Ren
 	}
 }
 
-// inlinePrompt compiles (once) an inline pongo2 template (templated
-// on_error targets).
-func (m *Machine) inlinePrompt(src string) (*text, error) {
-	return m.renderer().inlinePrompt(src)
-}
-
 // renderer returns the machine's prompt renderer (built by Compile; built
 // here for a Machine assembled by hand).
 func (m *Machine) renderer() *PromptRenderer {

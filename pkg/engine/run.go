@@ -328,10 +328,8 @@ func (r *runner) start(ctx context.Context) error {
 	if spec == "" {
 		spec = r.m.Root
 	}
-	if r.m.States[strings.Split(spec, "#")[0]] == nil && !strings.Contains(spec, "#") {
-		if spec == r.m.Root {
-			return fmt.Errorf("root state %q does not exist", r.m.Root)
-		}
+	if spec == r.m.Root && !strings.Contains(spec, "#") && r.m.States[spec] == nil {
+		return fmt.Errorf("root state %q does not exist", r.m.Root)
 	}
 	if !r.so.Bootstrap {
 		if err := r.placeAt(spec); err != nil {

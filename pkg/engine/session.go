@@ -156,10 +156,7 @@ func Start(ctx context.Context, m *Machine, o SessionOptions) (*Session, error) 
 	jctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Session{r: r, o: o, ctx: jctx, stop: stop}
 	r.jobCtx = jctx
-	if err := r.start(ctx); err != nil {
-		return s, err
-	}
-	return s, nil
+	return s, r.start(ctx)
 }
 
 // Fire runs one explicit-intent turn. A rejected intent is Turn.Rejection

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story"
+	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -56,7 +57,7 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		}
 		var tmpl *text
 		if isPongo(rd.target) {
-			t, err := r.m.inlinePrompt(rd.target)
+			t, err := r.m.renderer().inlinePrompt(rd.target)
 			if err != nil {
 				return fmt.Errorf("on_error target %q: %w", rd.target, err)
 			}
@@ -306,25 +307,33 @@ func (r *runner) take(ctx context.Context, intent string, slots map[string]any, 
 	if arm.View != nil && depth == 0 {
 		r.t.transView = arm.View
 	}
-	// upstream's order (story-runtime §1.8): the effect events of the
-	// transition and of the entered on_enter chains, then the exits, then
-	// the entries. The walk's events are held and written in that order
-	// once it is done (see flushHeld).
-	r.t.walk.start()
 	from := r.statePath()
-	prev := st.emits
-	st.emits = nil
-	werr := r.walkArm(ctx, intent, slots, arm, owner, depth, from, st)
-	mine := st.emits
-	st.emits = prev
-	r.t.walk.stop()
-	if ferr := r.flushHeld(); ferr != nil {
-		return ferr
-	}
-	if werr != nil {
-		return werr
+	mine, err := r.holdWalk(st, func() error { return r.walkArm(ctx, intent, slots, arm, owner, depth, from, st) })
+	if err != nil {
+		return err
 	}
 	return r.dispatchEmits(ctx, mine, depth, st)
+}
+
+// holdWalk runs walk with its events held and st's emits set aside, then
+// writes the held events in upstream's order (story-runtime §1.8: the
+// effect events of the transition and of the entered on_enter chains,
+// then the exits, then the entries; heldWalk) and returns the emits the
+// walk decided.
+func (r *runner) holdWalk(st *step, walk func() error) ([]pendingEmit, error) {
+	prev := st.emits
+	st.emits = nil
+	r.t.walk.start()
+	werr := walk()
+	r.t.walk.stop()
+	mine := st.emits
+	st.emits = prev
+	for _, ev := range r.t.walk.take() {
+		if err := r.write(ev); err != nil {
+			return nil, err
+		}
+	}
+	return mine, werr
 }
 
 // walkArm runs a chosen arm's effects and move with the events held.
@@ -381,17 +390,6 @@ func (r *runner) statePathForEvent() string {
 		return r.cur.Path
 	}
 	return ""
-}
-
-// flushHeld writes the held walk events in upstream's order (heldWalk,
-// story-runtime §1.8).
-func (r *runner) flushHeld() error {
-	for _, ev := range r.t.walk.take() {
-		if err := r.write(ev); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // selfReentry reports whether res resolves (after initial: descent) to the
@@ -868,9 +866,7 @@ func (r *runner) env(slots map[string]any, extra map[string]any) map[string]any 
 	ce := r.callEnv()
 	ce.Slots = slots
 	env := callEnv(r.m.Dir, ce)
-	for k, v := range extra {
-		env[k] = v
-	}
+	maps.Copy(env, extra)
 	return env
 }
 
