@@ -6,7 +6,7 @@ import (
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story"
 	"maps"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 )
@@ -377,7 +377,7 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 			return err
 		}
 	} else if r.bareParallel() {
-		return r.enterBareRegions(ctx, st)
+		return r.enterParallel(ctx, r.cur, st)
 	} else if r.bareCompound() {
 		_, err := r.descend(ctx, r.cur, st)
 		return err
@@ -451,18 +451,16 @@ func aliasFrom(s *State, intent string) string {
 }
 
 func (r *runner) available(s *State) []string {
-	seen := map[string]bool{}
 	var out []string
 	for ; s != nil; s = s.Parent {
 		for k := range s.On {
-			if !seen[k] && k != "*" {
-				seen[k] = true
+			if k != "*" {
 				out = append(out, k)
 			}
 		}
 	}
-	sort.Strings(out)
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // target is a resolved transition target.
@@ -632,10 +630,7 @@ func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) err
 		// targets that parallel state: as upstream, only the states
 		// below it are exited and every region entered, the root's own
 		// on_enter not re-run (conformance par-root-from-leaf)
-		if err := r.exitUpTo(dst); err != nil {
-			return err
-		}
-		return r.enterParallel(ctx, dst, st)
+		return r.enterPartialRegions(ctx, dst, st)
 	}
 	if anc == dst {
 		anc = dst.Parent
@@ -675,16 +670,22 @@ func (r *runner) swapLeaf(ctx context.Context, leaf, dst *State, st *step) error
 			return err
 		}
 	}
-	var chain []*State
-	for s := dst; s != nil && s != anc; s = s.Parent {
-		chain = append(chain, s)
-	}
-	for i := len(chain) - 1; i >= 0; i-- {
-		if err := r.enterOne(ctx, chain[i], st); err != nil {
+	for _, s := range pathDown(anc, dst) {
+		if err := r.enterOne(ctx, s, st); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// pathDown lists the states from below anc down to s, outermost first.
+func pathDown(anc, s *State) []*State {
+	var chain []*State
+	for ; s != nil && s != anc; s = s.Parent {
+		chain = append(chain, s)
+	}
+	slices.Reverse(chain)
+	return chain
 }
 
 // moveRegion replaces the leaf of the region that contains dst.
@@ -695,22 +696,16 @@ func (r *runner) moveRegion(ctx context.Context, dst *State, st *step, descend b
 	if err := r.swapLeaf(ctx, leaf, dst, st); err != nil {
 		return err
 	}
-	end, err := r.maybeDescend(ctx, dst, st, descend)
-	if err != nil {
-		return err
+	end := dst
+	if descend {
+		var err error
+		if end, err = r.descend(ctx, dst, st); err != nil {
+			return err
+		}
 	}
 	pc.set(end)
 	r.par, r.cur = pc, end
 	return nil
-}
-
-// maybeDescend is dst itself, or with descend the leaf its initial:
-// chain reaches (running on_enter on the way, as descend does).
-func (r *runner) maybeDescend(ctx context.Context, dst *State, st *step, descend bool) (*State, error) {
-	if !descend {
-		return dst, nil
-	}
-	return r.descend(ctx, dst, st)
 }
 
 // descend enters dst's initial: chain down to a leaf, running on_enter.
@@ -749,16 +744,11 @@ func commonAncestor(a, b *State) *State {
 // descend) dst's initial: chain. Each entered level runs its on_enter. A
 // parallel state on the way enters every region (story-runtime §3.3).
 func (r *runner) enterFrom(ctx context.Context, anc, dst *State, st *step, descend bool) error {
-	var chain []*State
-	for s := dst; s != nil && s != anc; s = s.Parent {
-		chain = append(chain, s)
-	}
-	for i := len(chain) - 1; i >= 0; i-- {
-		s := chain[i]
+	for _, s := range pathDown(anc, dst) {
 		if err := r.enterOne(ctx, s, st); err != nil {
 			return err
 		}
-		if s.Parallel && i == 0 {
+		if s.Parallel && s == dst {
 			// the parallel state itself is the target: every region
 			// is entered (story-runtime §3.3)
 			return r.enterParallel(ctx, s, st)
