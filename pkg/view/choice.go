@@ -29,10 +29,7 @@ const (
 // brackets after the label (else "(slot?)"). A multi choice prefixes its
 // rows with "[ ] "; a form prints its template with each {field} filled
 // in as a blank (formLine).
-func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what string, dl *dirLoader, s *story.State, env expr.Env) (string, error) {
-	leaf := func(src, part string) (string, error) {
-		return dl.renderLeaf(src, env, el.Pos, s.Path, what+part)
-	}
+func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what string, s *story.State, env expr.Env, leaf leafRenderer) (string, error) {
 	mode := strings.ToLower(strings.TrimSpace(str(body, "mode")))
 	prompt, err := leaf(str(body, "prompt"), ".prompt")
 	if err != nil {

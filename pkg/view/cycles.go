@@ -6,6 +6,7 @@ import (
 	"kitsoki/internal/safefile"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -101,15 +102,13 @@ func (dl *dirLoader) checkIncludes(src, file string) error {
 			if p == "" {
 				continue // the loader reports what cannot be found
 			}
-			for _, c := range chain {
-				if c == p {
-					return fmt.Errorf("template %s includes itself (%s -> %s); pongo2 would recurse forever", p, strings.Join(chain, " -> "), p)
-				}
+			if slices.Contains(chain, p) {
+				return fmt.Errorf("template %s includes itself (%s -> %s); pongo2 would recurse forever", p, strings.Join(chain, " -> "), p)
 			}
 			if seen++; seen > maxIncludeFiles {
 				return fmt.Errorf("templates include more than %d files; simplify the layout", maxIncludeFiles)
 			}
-			b, err := readBounded(p)
+			b, err := safefile.ReadFile(p, maxTemplateFile)
 			if err != nil {
 				continue
 			}
@@ -121,7 +120,7 @@ func (dl *dirLoader) checkIncludes(src, file string) error {
 	}
 	var chain []string
 	if file != "" {
-		b, err := readBounded(file)
+		b, err := safefile.ReadFile(file, maxTemplateFile)
 		if err != nil {
 			return nil
 		}
@@ -136,8 +135,4 @@ func (dl *dirLoader) checkIncludes(src, file string) error {
 		dl.mu.Unlock()
 	}
 	return err
-}
-
-func readBounded(path string) ([]byte, error) {
-	return safefile.ReadFile(path, maxTemplateFile)
 }

@@ -52,7 +52,7 @@ func (r *Renderer) warnf(err error) {
 
 func (r *Renderer) renderElement(el *story.ViewElement, what string, dl *dirLoader, s *story.State, env expr.Env) (string, error) {
 	leaf := func(src, part string) (string, error) {
-		return dl.renderLeaf(src, env, el.Pos, s.Path, what+part)
+		return dl.renderString(src, env, el.Pos, s.Path, what+part)
 	}
 	body, _ := el.Body.(map[string]any)
 	switch el.Kind {
@@ -74,7 +74,7 @@ func (r *Renderer) renderElement(el *story.ViewElement, what string, dl *dirLoad
 	case "banner":
 		return r.renderBanner(body, leaf)
 	case "choice":
-		return r.renderChoice(el, body, what, dl, s, env)
+		return r.renderChoice(el, body, what, s, env, leaf)
 	case "media":
 		return renderMedia(body, leaf)
 	}
@@ -125,10 +125,10 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 			label = fmt.Sprint(x)
 		}
 		var err error
-		if label, err = dl.renderLeaf(label, env, el.Pos, s.Path, part+".label"); err != nil {
+		if label, err = dl.renderString(label, env, el.Pos, s.Path, part+".label"); err != nil {
 			return "", err
 		}
-		if hint, err = dl.renderLeaf(hint, env, el.Pos, s.Path, part+".hint"); err != nil {
+		if hint, err = dl.renderString(hint, env, el.Pos, s.Path, part+".hint"); err != nil {
 			return "", err
 		}
 		rows = append(rows, labelRow{strings.TrimRight(label, " \t"), strings.TrimSpace(hint)})
@@ -161,14 +161,12 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 // renderKV aligns values two cells after the longest "key:"; a value is
 // word-wrapped to the remaining width, continuation lines indented to the
 // value column.
-func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf func(string, string) (string, error)) (string, error) {
+func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf leafRenderer) (string, error) {
 	pairs, _ := body["pairs"].(map[string]any)
 	keys := kvKeys(el, pairs)
 	col := 0
 	for _, k := range keys {
-		if w := textWidth(k) + 1; w > col {
-			col = w
-		}
+		col = max(col, textWidth(k)+1)
 	}
 	col += 2
 	var b strings.Builder
@@ -198,7 +196,7 @@ func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf fun
 // renderBanner prints a ═ rule, "  TEXT  ·  subtitle", and the rule again;
 // the rule is two cells wider than the text line, at least 40 and at most
 // the layout width.
-func (r *Renderer) renderBanner(body map[string]any, leaf func(string, string) (string, error)) (string, error) {
+func (r *Renderer) renderBanner(body map[string]any, leaf leafRenderer) (string, error) {
 	text, err := leaf(str(body, "text"), ".text")
 	if err != nil {
 		return "", err
@@ -212,21 +210,14 @@ func (r *Renderer) renderBanner(body map[string]any, leaf func(string, string) (
 	if sub != "" {
 		line += "  ·  " + sub
 	}
-	w := textWidth(line) + 2
-	if w < 40 {
-		w = 40
-	}
-	if w > r.width {
-		w = r.width
-	}
-	rule := strings.Repeat("═", w)
+	rule := strings.Repeat("═", min(max(textWidth(line)+2, 40), r.width))
 	return rule + "\n" + line + "\n" + rule, nil
 }
 
 // renderMedia prints a media element as upstream's plain-text pointer
 // block: the kind's icon and the caption (else the handle), then an arrow
 // and the path (else the handle), both as written.
-func renderMedia(body map[string]any, leaf func(string, string) (string, error)) (string, error) {
+func renderMedia(body map[string]any, leaf leafRenderer) (string, error) {
 	caption, err := leaf(str(body, "caption"), ".caption")
 	if err != nil {
 		return "", err

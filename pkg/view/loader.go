@@ -92,7 +92,8 @@ func (dl *dirLoader) compileString(src string) (*expr.Pongo, error) {
 	return p, err
 }
 
-// renderString renders a pongo2 template held in the story YAML.
+// renderString renders a pongo2 template held in the story YAML (a view,
+// or a leaf: a label, a kv value, a layout name).
 func (dl *dirLoader) renderString(src string, env expr.Env, pos story.Pos, state, what string) (string, error) {
 	if !isTemplate(src) {
 		return src, nil
@@ -106,12 +107,6 @@ func (dl *dirLoader) renderString(src string, env expr.Env, pos story.Pos, state
 		return "", errAt(pos, state, what, err)
 	}
 	return out, nil
-}
-
-// renderLeaf renders a short pongo2 string (a label, a kv value, a layout
-// name).
-func (dl *dirLoader) renderLeaf(src string, env expr.Env, pos story.Pos, state, what string) (string, error) {
-	return dl.renderString(src, env, pos, state, what)
 }
 
 // viewFile resolves name (relative, slash-separated) under the search
