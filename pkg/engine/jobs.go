@@ -349,11 +349,7 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 	if e := r.emitAt("", KindWorldUpdate, map[string]any{"set": map[string]any{"$inbox": map[string]any{"needs_attention": attention, "unread": unread}}}); e != nil {
 		return t, e
 	}
-	if e := r.emitAt("", KindTurnEnd, map[string]any{"job_status": status, "outcome": "background_completion"}); e != nil {
-		return t, e
-	}
-	t.Events, t.State = r.t.events, r.statePath()
-	return t, nil
+	return r.closeTurn(t, "", map[string]any{"job_status": status, "outcome": "background_completion"})
 }
 
 // runOnComplete runs a job's on_complete chain from its origin state

@@ -490,12 +490,8 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		if e := r.emit(KindValidationFailed, p); e != nil {
 			return t, e
 		}
-		end := map[string]any{"code": rej.Code, "outcome": "rejected"}
-		if e := r.emitAt(from, KindTurnEnd, end); e != nil {
-			return t, e
-		}
-		t.Rejection, t.Events, t.State = rej, r.t.events, r.statePath()
-		return t, nil
+		t.Rejection = rej
+		return r.closeTurn(t, from, map[string]any{"code": rej.Code, "outcome": "rejected"})
 	}
 	if err != nil {
 		if isTraceErr(err) {
@@ -503,11 +499,8 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		}
 		r.restore(sv)
 		_ = r.emitAt(from, KindMachineError, map[string]any{"error": err.Error(), "intent": in.Intent, "slots": slots, "state": from})
-		if e := r.emitAt(from, KindTurnEnd, map[string]any{"error": err.Error(), "outcome": "error"}); e != nil {
-			return t, e
-		}
-		t.Err, t.Events, t.State = err, r.t.events, r.statePath()
-		return t, nil
+		t.Err = err
+		return r.closeTurn(t, from, map[string]any{"error": err.Error(), "outcome": "error"})
 	}
 	r.arm()
 	end := map[string]any{"outcome": "transitioned", "to": r.statePath()}
@@ -515,8 +508,14 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		end["view"] = v
 		t.View = v
 	}
-	if e := r.emitAt(from, KindTurnEnd, end); e != nil {
-		return t, e
+	return r.closeTurn(t, from, end)
+}
+
+// closeTurn writes turn.end (payload end, credited to state from) and
+// fills t with the turn's events and resting state.
+func (r *runner) closeTurn(t *Turn, from string, end map[string]any) (*Turn, error) {
+	if err := r.emitAt(from, KindTurnEnd, end); err != nil {
+		return t, err
 	}
 	t.Events, t.State = r.t.events, r.statePath()
 	return t, nil
