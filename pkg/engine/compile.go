@@ -467,10 +467,9 @@ func (c *compiler) rewriteIface(e *story.Effect) string {
 // timeout compiles a state's timeout: block; a literal after: is parsed now.
 func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
 	nt := &Timeout{Pos: t.Pos}
-	switch a := strings.TrimSpace(t.After); {
-	case a == "":
+	if a := strings.TrimSpace(t.After); a == "" {
 		c.refuse(t.Pos, "state %q: timeout: missing 'after' field", ns.Path)
-	default:
+	} else {
 		tx, err := compileText(c.m.pongo, a)
 		if err != nil {
 			c.refuse(t.Pos, "state %q: timeout.after: %v", ns.Path, err)
@@ -481,10 +480,9 @@ func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
 		}
 		nt.After = tx
 	}
-	switch tg := strings.TrimSpace(t.Target); tg {
-	case "":
+	if tg := strings.TrimSpace(t.Target); tg == "" {
 		c.refuse(t.Pos, "state %q: timeout: missing 'target' field", ns.Path)
-	default:
+	} else {
 		// "." loads, as upstream: looked up as written it names no
 		// state, so the timeout never fires (deadTimeoutTarget;
 		// validate warns)

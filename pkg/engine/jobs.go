@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -146,13 +145,10 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 	s.byID[id] = j
 	s.mu.Unlock()
 
-	key := "last_job_id"
-	binds := append([]bindKV(nil), e.Bind...)
-	sort.Slice(binds, func(a, b int) bool { return binds[a].Key < binds[b].Key })
-	for _, b := range binds {
-		if b.Path == "job_id" {
-			key = b.Key
-			break
+	key, found := "last_job_id", false // the first job_id bind in key order
+	for _, b := range e.Bind {
+		if b.Path == "job_id" && (!found || b.Key < key) {
+			key, found = b.Key, true
 		}
 	}
 	setPath(r.world, key, id)
