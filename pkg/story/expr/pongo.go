@@ -114,9 +114,6 @@ func (l *PongoLoader) Compile(src string) (p *Pongo, err error) {
 	if e := checkPongoLimits("<string>", src); e != nil {
 		return nil, e
 	}
-	if e := checkPongoHang("<string>", src); e != nil {
-		return nil, e
-	}
 	if e := l.checkIncludeCycle("<string>", src); e != nil {
 		return nil, e
 	}
@@ -153,13 +150,7 @@ func (l *PongoLoader) compileFileSource(path string, src []byte) (p *Pongo, err 
 		}
 	}()
 	text := string(src)
-	if e := checkTemplateLength(KindPongo, "pongo2 "+path, text); e != nil {
-		return nil, e
-	}
 	if e := checkPongoLimits(path, text); e != nil {
-		return nil, e
-	}
-	if e := checkPongoHang(path, text); e != nil {
 		return nil, e
 	}
 	abs, aerr := l.fs.Abs(path)
@@ -394,11 +385,7 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 		}
 	}
 	text := string(b)
-	e := checkPongoLimits(path, text)
-	if e == nil {
-		e = checkPongoHang(path, text)
-	}
-	if e != nil {
+	if e := checkPongoLimits(path, text); e != nil {
 		f.l.mu.Lock()
 		f.l.getErrs[path] = e
 		f.l.getErrs[name] = e
