@@ -15,10 +15,12 @@ import (
 // views/ layouts and the view strings of the states whose views resolve
 // there. Template roots (story-format §6.3): the prompts overlay when the
 // story sets one, then <dir>/views, then <dir>; "@story/" names <dir>.
+//
+// The loader refuses an include cycle before pongo2 would recurse on it
+// (expr.PongoLoader's own check).
 type dirLoader struct {
 	dir  string
-	dirs []string            // search directories, in order
-	ns   map[string][]string // namespace prefix ("@shared") -> directories
+	dirs []string // search directories, in order
 	l    *expr.PongoLoader
 
 	// compileMu serialises compiles: a pongo2 TemplateSet is not safe for
@@ -26,7 +28,6 @@ type dirLoader struct {
 	compileMu sync.Mutex
 
 	mu      sync.Mutex
-	cycles  map[string]error // include-graph check per file
 	strs    map[string]compiled
 	files   map[string]compiled
 	layouts map[string]compiled
@@ -55,17 +56,15 @@ func (r *Renderer) loader(dir string) *dirLoader {
 	dirs = append(dirs, filepath.Join(dir, "views"), dir)
 	l := expr.NewPongoLoader(dirs...)
 	l.AddNamespace("@story", dir)
-	ns := map[string][]string{}
 	if r.st != nil && r.st.Prompts != nil && dir == r.st.Dir {
 		for _, d := range r.st.Prompts.Shared {
 			if !filepath.IsAbs(d) {
 				d = filepath.Join(dir, d)
 			}
 			l.AddNamespace("@shared", d)
-			ns["@shared"] = append(ns["@shared"], d)
 		}
 	}
-	dl := &dirLoader{dir: dir, dirs: dirs, ns: ns, l: l, cycles: map[string]error{}, found: map[string]string{}, strs: map[string]compiled{}, files: map[string]compiled{}, layouts: map[string]compiled{}}
+	dl := &dirLoader{dir: dir, dirs: dirs, l: l, found: map[string]string{}, strs: map[string]compiled{}, files: map[string]compiled{}, layouts: map[string]compiled{}}
 	r.loaders[dir] = dl
 	return dl
 }
@@ -79,13 +78,9 @@ func (dl *dirLoader) compileString(src string) (*expr.Pongo, error) {
 	if ok {
 		return c.p, c.err
 	}
-	var p *expr.Pongo
-	err := dl.checkIncludes(src, "")
-	if err == nil {
-		dl.compileMu.Lock()
-		p, err = dl.l.Compile(src)
-		dl.compileMu.Unlock()
-	}
+	dl.compileMu.Lock()
+	p, err := dl.l.Compile(src)
+	dl.compileMu.Unlock()
 	dl.mu.Lock()
 	dl.strs[src] = compiled{p, err}
 	dl.mu.Unlock()
@@ -156,11 +151,9 @@ func (dl *dirLoader) renderFile(name string, env expr.Env, pos story.Pos, state 
 	c, ok := dl.files[path]
 	dl.mu.Unlock()
 	if !ok {
-		if c.err = dl.checkIncludes("", path); c.err == nil {
-			dl.compileMu.Lock()
-			c.p, c.err = dl.l.CompileFile(path)
-			dl.compileMu.Unlock()
-		}
+		dl.compileMu.Lock()
+		c.p, c.err = dl.l.CompileFile(path)
+		dl.compileMu.Unlock()
 		dl.mu.Lock()
 		dl.files[path] = c
 		dl.mu.Unlock()
@@ -189,17 +182,13 @@ func (dl *dirLoader) renderLayout(src, name string, env expr.Env, pos story.Pos,
 	if !ok {
 		// Compile the layout itself first: its own syntax errors are then
 		// reported against the layout file, not the generated child.
-		if cerr := dl.checkIncludes("", path); cerr != nil {
-			c.err = fileErr(story.Pos{File: path}, state, path, cerr)
+		dl.compileMu.Lock()
+		if _, lerr := dl.l.CompileFile(path); lerr != nil {
+			c.err = fileErr(story.Pos{File: path}, state, path, lerr)
 		} else {
-			dl.compileMu.Lock()
-			if _, lerr := dl.l.CompileFile(path); lerr != nil {
-				c.err = fileErr(story.Pos{File: path}, state, path, lerr)
-			} else {
-				c.p, c.err = dl.l.Compile(src)
-			}
-			dl.compileMu.Unlock()
+			c.p, c.err = dl.l.Compile(src)
 		}
+		dl.compileMu.Unlock()
 		dl.mu.Lock()
 		dl.layouts[src] = c
 		dl.mu.Unlock()
