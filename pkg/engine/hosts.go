@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"strings"
 	"time"
@@ -132,10 +134,7 @@ func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, 
 		r.noteAgent(call.CallID, alias)
 		return nil, call.CallID, err
 	}
-	callID := ans.CallID
-	if callID == "" {
-		callID = call.CallID
-	}
+	callID := cmp.Or(ans.CallID, call.CallID)
 	if ans.Alias != "" {
 		alias = ans.Alias
 	}
@@ -243,9 +242,7 @@ func (m *Machine) storyRenderer(st *story.Story) *PromptRenderer {
 
 func shallowWith(m map[string]any, k string, v any) map[string]any {
 	out := make(map[string]any, len(m)+1)
-	for kk, vv := range m {
-		out[kk] = vv
-	}
+	maps.Copy(out, m)
 	out[k] = v
 	return out
 }

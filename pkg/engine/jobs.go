@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -40,10 +41,6 @@ type jobStore struct {
 	virtual bool
 	notify  chan struct{}
 	wg      sync.WaitGroup
-}
-
-func newJobStore() *jobStore {
-	return &jobStore{byID: map[string]*job{}, notify: make(chan struct{})}
 }
 
 // signal wakes Wait.
@@ -135,10 +132,7 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 	s.mu.Lock()
 	s.seq++
 	id := jobID(r.now(), s.seq)
-	origin := r.t.dispatchState
-	if origin == "" {
-		origin = r.statePath()
-	}
+	origin := cmp.Or(r.t.dispatchState, r.statePath())
 	j := &job{e: e, origin: origin, owner: r.cur,
 		info: JobInfo{ID: id, Namespace: e.Invoke, Status: JobRunning, State: origin, Submitted: r.now(), Seq: s.seq}}
 	s.jobs = append(s.jobs, j)
@@ -449,10 +443,7 @@ func (b *inboxStore) post(it InboxItem) string {
 
 // Add implements host.Inbox (host.inbox.add).
 func (b *inboxStore) Add(ctx context.Context, n host.Notification) (string, error) {
-	sev := strings.TrimSpace(n.Kind)
-	if sev == "" {
-		sev = "info"
-	}
+	sev := cmp.Or(strings.TrimSpace(n.Kind), "info")
 	return b.post(InboxItem{Title: n.Title, Body: n.Body, Severity: sev, Thread: n.Thread, State: n.State}), nil
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -147,7 +148,7 @@ func newRunner(m *Machine, o SessionOptions) *runner {
 	if r.hosts == nil {
 		r.hosts = defaultHosts()
 	}
-	r.jobs = newJobStore()
+	r.jobs = &jobStore{byID: map[string]*job{}, notify: make(chan struct{})}
 	_, r.jobs.virtual = r.clock.(*VirtualClock)
 	r.inbox = &inboxStore{}
 	if o.World != nil {
@@ -275,11 +276,7 @@ func (s *Session) runInputs(ctx context.Context, consumed *int) error {
 		if running > 0 {
 			var timerC <-chan time.Time
 			if tm != nil {
-				d := tm.deadline.Sub(r.clock.Now())
-				if d < 0 {
-					d = 0
-				}
-				t := time.NewTimer(d)
+				t := time.NewTimer(max(tm.deadline.Sub(r.clock.Now()), 0))
 				timerC = t.C
 				defer t.Stop()
 			}
@@ -324,10 +321,7 @@ func (e turnFailed) Unwrap() error { return e.err }
 
 // start places the machine and, with Bootstrap, runs turn 0.
 func (r *runner) start(ctx context.Context) error {
-	spec := r.so.StartState
-	if spec == "" {
-		spec = r.m.Root
-	}
+	spec := cmp.Or(r.so.StartState, r.m.Root)
 	if spec == r.m.Root && !strings.Contains(spec, "#") && r.m.States[spec] == nil {
 		return fmt.Errorf("root state %q does not exist", r.m.Root)
 	}
@@ -448,14 +442,8 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	r.turn++
 	t.Number = r.turn
 	r.turnState = from
-	input := "[intent] " + in.Intent
-	if in.Display != "" {
-		input = in.Display
-	}
-	startInput := input
-	if in.Start != "" {
-		startInput = in.Start
-	}
+	input := cmp.Or(in.Display, "[intent] "+in.Intent)
+	startInput := cmp.Or(in.Start, input)
 	if err := r.emit(KindTurnInput, map[string]any{"input": input, "intent": in.Intent}); err != nil {
 		return t, err
 	}

@@ -126,7 +126,7 @@ func (r *Renderer) formField(f map[string]any, name string, env expr.Env, leaf l
 	part := ".fields." + name
 	var val string
 	var err error
-	if ex := str(f, "expr"); ex != "" && isTrue(f["readonly"]) {
+	if ex := str(f, "expr"); ex != "" && f["readonly"] == true {
 		if v, eerr := r.evalExpr(ex, env); eerr == nil && v != nil {
 			val = fmt.Sprint(v)
 		}
@@ -147,11 +147,6 @@ func (r *Renderer) formField(f map[string]any, name string, env expr.Env, leaf l
 		ph = name
 	}
 	return ph, formBlank, nil
-}
-
-func isTrue(v any) bool {
-	b, _ := v.(bool)
-	return b
 }
 
 // itemRows are the rows of a single or multi choice: one per item (label,

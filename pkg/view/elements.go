@@ -1,6 +1,7 @@
 package view
 
 import (
+	"cmp"
 	"fmt"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
@@ -42,12 +43,6 @@ func (r *Renderer) renderElements(els []*story.ViewElement, where string, dl *di
 		prevKV = kv
 	}
 	return b.String(), nil
-}
-
-func (r *Renderer) warnf(err error) {
-	if r.warn != nil {
-		r.warn(err)
-	}
 }
 
 func (r *Renderer) renderElement(el *story.ViewElement, what string, dl *dirLoader, s *story.State, env expr.Env) (string, error) {
@@ -102,10 +97,7 @@ const listLabelCap = 36
 // two cells after the longest label. Labels lose their trailing spaces,
 // hints their surrounding ones.
 func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what string, dl *dirLoader, s *story.State, env expr.Env) (string, error) {
-	marker := str(body, "marker")
-	if marker == "" {
-		marker = "•"
-	}
+	marker := cmp.Or(str(body, "marker"), "•")
 	items, _ := body["items"].([]any)
 	var rows []labelRow
 	for j, it := range items {

@@ -45,7 +45,9 @@ func (r *Renderer) hidden(when string, el *story.ViewElement, s *story.State, wh
 	}
 	ok, err := r.whenShows(when, env)
 	if err != nil {
-		r.warnf(&Error{Pos: el.Pos, State: s.Path, What: what, Msg: fmt.Sprintf("when %q: %v; the %s is omitted", when, err, which), Err: err})
+		if r.warn != nil {
+			r.warn(&Error{Pos: el.Pos, State: s.Path, What: what, Msg: fmt.Sprintf("when %q: %v; the %s is omitted", when, err, which), Err: err})
+		}
 		return true
 	}
 	return !ok
