@@ -36,14 +36,12 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 			continue
 		}
 		env := r.env(r.slots, nil)
-		if e.When != nil {
-			ok, err := e.When.eval(env)
-			if err != nil {
-				return fmt.Errorf("%s: %w", e.Pos, err)
-			}
-			if !ok {
-				continue
-			}
+		ok, err := e.When.eval(env) // no when: passes
+		if err != nil {
+			return fmt.Errorf("%s: %w", e.Pos, err)
+		}
+		if !ok {
+			continue
 		}
 		if e.Kind != kindInvoke {
 			r.reach(ReachEffect, e.Pos)

@@ -377,13 +377,9 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		if e.Target == nil {
 			continue
 		}
-		ok := true
-		if e.When != nil {
-			v, err := e.When.eval(r.env(nil, nil))
-			if err != nil {
-				return fmt.Errorf("%s: %w", e.Pos, err)
-			}
-			ok = v
+		ok, err := e.When.eval(r.env(nil, nil))
+		if err != nil {
+			return fmt.Errorf("%s: %w", e.Pos, err)
 		}
 		if ok {
 			tgt = e

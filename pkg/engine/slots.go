@@ -150,10 +150,8 @@ func typedSlot(v any, typ string) (any, error) {
 			}
 			return int(n), nil
 		}
-		if n, ok := asInt(v); ok {
-			if _, isBool := v.(bool); !isBool {
-				return n, nil
-			}
+		if n, ok := asInt(v); ok { // a bool is not one
+			return n, nil
 		}
 		return nil, fmt.Errorf("is not an integer (the slot is type: %s)", typ)
 	case "number", "float":

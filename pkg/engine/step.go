@@ -160,9 +160,10 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 			return nil, fmt.Errorf("run interrupted: %w", err)
 		}
 		r.cur, r.slots = pc.state, pc.slots
-		r.t.renderWorld = r.overlayBatch(pc.world)
+		r.t.renderWorld = r.overlayBatch(pc.world) // for the rendering of its with: only
 		r.seedDispatch()
-		rd, err := r.invokeRendered(ctx, pc.e)
+		rd, err := r.invoke(ctx, pc.e)
+		r.t.renderWorld = nil
 		if err != nil {
 			return rd, err
 		}
@@ -186,13 +187,6 @@ func (r *runner) overlayBatch(snap World) World {
 		setPath(w, k, jsonvalue.Normalize(getPath(r.world, k)))
 	}
 	return w
-}
-
-// invokeRendered dispatches one queued call; renderWorld only lasts for
-// the rendering of its with:.
-func (r *runner) invokeRendered(ctx context.Context, e *Effect) (*redirect, error) {
-	defer func() { r.t.renderWorld = nil }()
-	return r.invoke(ctx, e)
 }
 
 // foldCost folds the agent cost of the batch just dispatched into the
