@@ -470,10 +470,7 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		if rej.Code == CodeGuardFailed {
 			p["guard_hint"] = rej.GuardHint
 		} else {
-			p["message"] = rej.Message
-		}
-		if rej.Code == CodeMissingSlots {
-			p["missing"] = rej.MissingSlots
+			p["message"] = rej.Message // a missing slot returned above, with no event
 		}
 		if e := r.emit(KindValidationFailed, p); e != nil {
 			return t, e

@@ -71,20 +71,34 @@ func (r *Renderer) loader(dir string) *dirLoader {
 
 func isTemplate(s string) bool { return strings.Contains(s, "{{") || strings.Contains(s, "{%") }
 
-func (dl *dirLoader) compileString(src string) (*expr.Pongo, error) {
-	dl.mu.Lock()
-	c, ok := dl.strs[src]
-	dl.mu.Unlock()
-	if ok {
-		return c.p, c.err
+// compile returns cache[key], compiled by f (serialised with every other
+// compile of the loader) the first time.
+func (dl *dirLoader) compile(cache map[string]compiled, key string, f func() (*expr.Pongo, error)) compiled {
+	return memo(&dl.mu, cache, key, func() (c compiled) {
+		dl.compileMu.Lock()
+		defer dl.compileMu.Unlock()
+		c.p, c.err = f()
+		return c
+	})
+}
+
+// memo returns cache[key], made by mk (outside mu) the first time.
+func memo[T any](mu *sync.Mutex, cache map[string]T, key string, mk func() T) T {
+	mu.Lock()
+	v, ok := cache[key]
+	mu.Unlock()
+	if !ok {
+		v = mk()
+		mu.Lock()
+		cache[key] = v
+		mu.Unlock()
 	}
-	dl.compileMu.Lock()
-	p, err := dl.l.Compile(src)
-	dl.compileMu.Unlock()
-	dl.mu.Lock()
-	dl.strs[src] = compiled{p, err}
-	dl.mu.Unlock()
-	return p, err
+	return v
+}
+
+func (dl *dirLoader) compileString(src string) (*expr.Pongo, error) {
+	c := dl.compile(dl.strs, src, func() (*expr.Pongo, error) { return dl.l.Compile(src) })
+	return c.p, c.err
 }
 
 // renderString renders a pongo2 template held in the story YAML (a view,
@@ -147,17 +161,7 @@ func (dl *dirLoader) renderFile(name string, env expr.Env, pos story.Pos, state 
 	if err != nil {
 		return "", err
 	}
-	dl.mu.Lock()
-	c, ok := dl.files[path]
-	dl.mu.Unlock()
-	if !ok {
-		dl.compileMu.Lock()
-		c.p, c.err = dl.l.CompileFile(path)
-		dl.compileMu.Unlock()
-		dl.mu.Lock()
-		dl.files[path] = c
-		dl.mu.Unlock()
-	}
+	c := dl.compile(dl.files, path, func() (*expr.Pongo, error) { return dl.l.CompileFile(path) })
 	fpos := story.Pos{File: path}
 	if c.err != nil {
 		return "", fileErr(fpos, state, path, c.err)
@@ -176,23 +180,14 @@ func (dl *dirLoader) renderLayout(src, name string, env expr.Env, pos story.Pos,
 	if err != nil {
 		return "", err
 	}
-	dl.mu.Lock()
-	c, ok := dl.layouts[src]
-	dl.mu.Unlock()
-	if !ok {
+	c := dl.compile(dl.layouts, src, func() (*expr.Pongo, error) {
 		// Compile the layout itself first: its own syntax errors are then
 		// reported against the layout file, not the generated child.
-		dl.compileMu.Lock()
-		if _, lerr := dl.l.CompileFile(path); lerr != nil {
-			c.err = fileErr(story.Pos{File: path}, state, path, lerr)
-		} else {
-			c.p, c.err = dl.l.Compile(src)
+		if _, err := dl.l.CompileFile(path); err != nil {
+			return nil, fileErr(story.Pos{File: path}, state, path, err)
 		}
-		dl.compileMu.Unlock()
-		dl.mu.Lock()
-		dl.layouts[src] = c
-		dl.mu.Unlock()
-	}
+		return dl.l.Compile(src)
+	})
 	if c.err != nil {
 		return "", errAt(pos, state, "view.extends "+quote(name), c.err)
 	}
