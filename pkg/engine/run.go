@@ -189,13 +189,10 @@ func RunSession(ctx context.Context, m *Machine, so SessionOptions) *Result {
 	// the world as a next turn would find it, as upstream reads it back
 	// from the log (replay.go)
 	res := &Result{World: s.World(), Calls: r.calls, Turns: r.turn}
-	switch {
-	case r.ended:
+	if r.ended {
 		res.Outcome, res.Exit = r.outcome, r.exit
-	case err != nil:
-		res.Outcome = OutcomeFailed
-	default:
-		res.Outcome = OutcomeRested
+	} else {
+		res.Outcome = OutcomeRested // OutcomeFailed below when err is set
 	}
 	res.State = r.statePath()
 	var tf turnFailed

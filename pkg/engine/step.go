@@ -64,14 +64,14 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			tmpl = t
 		}
 		res, err := r.resolveTarget(ctx, r.dispatchBase(rd.from), rd.target, tmpl)
-		if err != nil || res.stay {
-			// on_error "." or a target that names no state: the rest of
-			// the batch is dropped and the step rests where it is; the
-			// post-bind pass still runs (story-runtime §2.4, corrections).
-			if err != nil {
-				r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error target not found", Error: err.Error()})
-				return r.emit(KindHarnessError, map[string]any{"phase": "on_error", "error": fmt.Sprintf("on_error target state %q not found", rd.target)})
-			}
+		// on_error "." or a target that names no state: the rest of the
+		// batch is dropped and the step rests where it is; the post-bind
+		// pass still runs (story-runtime §2.4, corrections).
+		if err != nil {
+			r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error target not found", Error: err.Error()})
+			return r.emit(KindHarnessError, map[string]any{"phase": "on_error", "error": fmt.Sprintf("on_error target state %q not found", rd.target)})
+		}
+		if res.stay {
 			return nil
 		}
 		from := r.statePath()
