@@ -330,18 +330,15 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	}
 	bad := func(format string, a ...any) { c.refuse(e.Pos, "%s: "+format, append([]any{where}, a...)...) }
 	ne.Event, ne.Background = e.Emit(), e.Background()
-	if len(e.OnComplete()) > 0 {
-		ne.OnComplete = c.effects(e.OnComplete(), owner, strings.TrimPrefix(where, owner.Path+" ")+".on_complete")
-	}
+	sub := strings.TrimPrefix(where, owner.Path+" ") // an empty list compiles to nil
+	ne.OnComplete = c.effects(e.OnComplete(), owner, sub+".on_complete")
+	ne.Inline = c.effects(e.Effects(), owner, sub+".effects")
 	if e.Target() != "" {
 		t, err := compileTarget(c.m.pongo, e.Target())
 		if err != nil {
 			bad("target: %v", err)
 		}
 		ne.Target = t
-	}
-	if len(e.Effects()) > 0 {
-		ne.Inline = c.effects(e.Effects(), owner, strings.TrimPrefix(where, owner.Path+" ")+".effects")
 	}
 	if e.When != "" {
 		g, err := compileGuard(e.When)

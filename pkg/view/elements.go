@@ -140,10 +140,7 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 		b.WriteString(rw.label)
 		if rw.hint != "" {
 			b.WriteString(strings.Repeat(" ", max(lw-textWidth(rw.label), 0)+2))
-			hint := rw.hint
-			if r.width-col > 0 {
-				hint = wordWrap(hint, r.width-col)
-			}
+			hint := wordWrap(rw.hint, r.width-col) // no wrap at width <= 0
 			b.WriteString(strings.ReplaceAll(hint, "\n", "\n"+strings.Repeat(" ", col)))
 		}
 	}
@@ -177,9 +174,7 @@ func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf lea
 		}
 		b.WriteString(k + ":")
 		b.WriteString(strings.Repeat(" ", col-textWidth(k)-1))
-		if r.width-col > 0 {
-			val = wordWrap(val, r.width-col)
-		}
+		val = wordWrap(val, r.width-col) // no wrap at width <= 0
 		b.WriteString(strings.ReplaceAll(val, "\n", "\n"+strings.Repeat(" ", col)))
 	}
 	return b.String(), nil
