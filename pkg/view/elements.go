@@ -229,20 +229,13 @@ func renderMedia(body map[string]any, leaf leafRenderer) (string, error) {
 // mediaIcon is the pointer icon of a media kind (upstream's: video, image,
 // pdf, html, slideshow; any other kind gets the attachment icon).
 func mediaIcon(kind string) string {
-	switch strings.ToLower(strings.TrimSpace(kind)) {
-	case "video":
-		return "📹"
-	case "image":
-		return "🖼"
-	case "pdf":
-		return "📄"
-	case "html":
-		return "🌐"
-	case "slideshow":
-		return "📊"
+	if icon, ok := mediaIcons[strings.ToLower(strings.TrimSpace(kind))]; ok {
+		return icon
 	}
 	return "📎"
 }
+
+var mediaIcons = map[string]string{"video": "📹", "image": "🖼", "pdf": "📄", "html": "🌐", "slideshow": "📊"}
 
 // labelRow is one row of a list or choice laid out as label and hint.
 type labelRow struct{ label, hint string }
