@@ -110,7 +110,6 @@ func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, 
 	if r.opts.Agents == nil {
 		return nil, "", errors.New("no agent layer configured for this run")
 	}
-	verb := strings.TrimPrefix(e.Invoke, "host.agent.")
 	alias, err := r.agentAlias(e)
 	if err != nil {
 		return nil, "", err
@@ -139,7 +138,7 @@ func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, 
 		alias = ans.Alias
 	}
 	r.noteAgent(callID, alias)
-	return agentResult(verb, ans), callID, nil
+	return agentResult(call.Verb, ans), callID, nil
 }
 
 // agentCall builds the agent call of a rendered invoke.

@@ -220,15 +220,11 @@ func (r *runner) prepareJob(e *Effect, args map[string]any, rc *RenderedCall, pr
 	}
 	if isAgentHandler(e.Invoke) {
 		if r.opts.Agents == nil || rc == nil || promptErr != nil {
-			err := errors.New("no agent layer configured for this run")
-			if promptErr != nil {
-				err = promptErr
-			}
-			return func(context.Context) (hostAnswer, error) { return hostAnswer{}, err }
+			return failing(cmp.Or(promptErr, errors.New("no agent layer configured for this run")))
 		}
 		alias, err := r.agentAlias(e)
 		if err != nil {
-			return func(context.Context) (hostAnswer, error) { return hostAnswer{}, err }
+			return failing(err)
 		}
 		call := r.agentCall(e, alias, args, rc)
 		agents := r.opts.Agents
@@ -241,10 +237,12 @@ func (r *runner) prepareJob(e *Effect, args map[string]any, rc *RenderedCall, pr
 			return hostAnswer{data: agentResult(verb, ans)}, nil
 		}
 	}
-	name := e.Invoke
-	return func(context.Context) (hostAnswer, error) {
-		return hostAnswer{}, fmt.Errorf("host: no handler registered for %q", name)
-	}
+	return failing(fmt.Errorf("host: no handler registered for %q", e.Invoke))
+}
+
+// failing is a job's call that fails with err.
+func failing(err error) func(context.Context) (hostAnswer, error) {
+	return func(context.Context) (hostAnswer, error) { return hostAnswer{}, err }
 }
 
 // drainJobs applies the completions a real-clock session has received.
