@@ -49,12 +49,8 @@ func (r *runner) resetRegions() error {
 		if err != nil {
 			return err
 		}
-		var chain []*State
-		for s := leaf; s != nil && s != root; s = s.Parent {
-			chain = append(chain, s)
-		}
-		for i := len(chain) - 1; i >= 0; i-- {
-			if err := r.emitAt(chain[i].Path, KindStateEntered, map[string]any{"state": chain[i].Path}); err != nil {
+		for _, s := range pathDown(root, leaf) {
+			if err := r.emitAt(s.Path, KindStateEntered, map[string]any{"state": s.Path}); err != nil {
 				return err
 			}
 		}

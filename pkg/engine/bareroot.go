@@ -1,7 +1,5 @@
 package engine
 
-import "context"
-
 // An on_error, timeout or on_complete target that is a parallel state is
 // landed flat, as upstream does: the machine rests on the bare root
 // ("p", no region entered, only the root's own on_enter run). There only
@@ -14,10 +12,4 @@ import "context"
 // bareParallel reports whether the machine rests on a bare parallel root.
 func (r *runner) bareParallel() bool {
 	return r.par == nil && r.cur != nil && r.cur.Parallel
-}
-
-// enterBareRegions enters the regions of the bare parallel root the
-// machine rests on.
-func (r *runner) enterBareRegions(ctx context.Context, st *step) error {
-	return r.enterParallel(ctx, r.cur, st)
 }

@@ -65,8 +65,6 @@ func (c *compiler) handled(h string) bool {
 	return ok
 }
 
-func pos(p story.Pos) Pos { return p }
-
 // Compile turns a loaded story into an executable Machine. Constructs the
 // engine does not execute (imports, phases, parallel states, background
 // jobs) and host handlers it cannot answer are refused here, all of them at
@@ -90,15 +88,11 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 	c.m.render = newPromptRenderer(st.Dir, c.m.pongo)
 	c.m.Entry = entryFile(st)
 	c.m.World = worldVars(st)
-	c.m.ExitRequires = map[string][]string{}
 	c.m.exitPos = map[string]Pos{}
 	for name, ex := range st.Exits {
 		c.m.Exits[name] = true
 		if ex != nil {
-			c.m.exitPos[name] = pos(ex.Pos)
-		}
-		if ex != nil && len(ex.Requires) > 0 {
-			c.m.ExitRequires[name] = ex.Requires
+			c.m.exitPos[name] = ex.Pos
 		}
 	}
 	c.m.SlotTypes = slotTypes(st)
@@ -144,7 +138,7 @@ func foldForCompile(st *story.Story, opts CompileOptions) (*fold.Folded, error) 
 		if p.Alias != "" {
 			msg = "imports." + p.Alias + ": " + msg
 		}
-		ce.Problems = append(ce.Problems, Problem{Pos: pos(p.Pos), Message: msg})
+		ce.Problems = append(ce.Problems, Problem{Pos: p.Pos, Message: msg})
 	}
 	return nil, ce
 }
@@ -223,15 +217,15 @@ func (c *compiler) keyValues(kvs []story.KV, where, verb string) []setKV {
 
 // warn records a finding that does not stop the run (Machine.Warnings).
 func (c *compiler) warn(p story.Pos, format string, a ...any) {
-	c.m.Warnings = append(c.m.Warnings, Problem{Pos: pos(p), Message: fmt.Sprintf(format, a...)})
+	c.m.Warnings = append(c.m.Warnings, Problem{Pos: p, Message: fmt.Sprintf(format, a...)})
 }
 
 func (c *compiler) refuse(p story.Pos, format string, a ...any) {
-	c.problems = append(c.problems, Problem{Pos: pos(p), Message: fmt.Sprintf(format, a...)})
+	c.problems = append(c.problems, Problem{Pos: p, Message: fmt.Sprintf(format, a...)})
 }
 
 func (c *compiler) state(s *story.State, parent *State) {
-	ns := &State{Path: s.Path, Name: s.Name, Parent: parent, Terminal: s.Terminal, Description: s.Description, Pos: pos(s.Pos), On: map[string][]*Transition{}}
+	ns := &State{Path: s.Path, Name: s.Name, Parent: parent, Terminal: s.Terminal, Description: s.Description, Pos: s.Pos, On: map[string][]*Transition{}}
 	if ns.Path == "" {
 		ns.Path = s.Name
 		if parent != nil {
@@ -287,7 +281,7 @@ func (c *compiler) state(s *story.State, parent *State) {
 	for _, on := range s.On {
 		intent := on.Intent
 		for _, tr := range on.Arms {
-			nt := &Transition{Default: tr.Default(), Hint: tr.GuardHint(), Pos: pos(tr.Pos), Emits: tr.Emit(), exits: c.exitsVia(tr)}
+			nt := &Transition{Default: tr.Default(), Hint: tr.GuardHint(), Pos: tr.Pos, Emits: tr.Emit(), exits: c.exitsVia(tr)}
 			nt.View = tr.View()
 			if tr.Target != "" {
 				t, err := compileTarget(c.m.pongo, tr.Target)
@@ -324,7 +318,7 @@ func (c *compiler) effects(list []*story.Effect, owner *State, where string) []*
 }
 
 func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
-	ne := &Effect{ID: e.ID(), With: jsonvalue.Normalize(anyMap(e.With)), OnError: e.OnError(), Once: e.Once(), Agent: e.Agent(), Pos: pos(e.Pos), owner: owner}
+	ne := &Effect{ID: e.ID(), With: jsonvalue.Normalize(anyMap(e.With)), OnError: e.OnError(), Once: e.Once(), Agent: e.Agent(), Pos: e.Pos, owner: owner}
 	ne.Timeout, _ = e.CallTimeout() // a bad timeout: is validate's call-timeout error
 	ne.onErrorPos, ne.targetPos = effectKeyPos(e, "on_error"), effectKeyPos(e, "target")
 	ne.exits = c.exitsVia(e)
@@ -336,18 +330,15 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	}
 	bad := func(format string, a ...any) { c.refuse(e.Pos, "%s: "+format, append([]any{where}, a...)...) }
 	ne.Event, ne.Background = e.Emit(), e.Background()
-	if len(e.OnComplete()) > 0 {
-		ne.OnComplete = c.effects(e.OnComplete(), owner, strings.TrimPrefix(where, owner.Path+" ")+".on_complete")
-	}
+	sub := strings.TrimPrefix(where, owner.Path+" ") // an empty list compiles to nil
+	ne.OnComplete = c.effects(e.OnComplete(), owner, sub+".on_complete")
+	ne.Inline = c.effects(e.Effects(), owner, sub+".effects")
 	if e.Target() != "" {
 		t, err := compileTarget(c.m.pongo, e.Target())
 		if err != nil {
 			bad("target: %v", err)
 		}
 		ne.Target = t
-	}
-	if len(e.Effects()) > 0 {
-		ne.Inline = c.effects(e.Effects(), owner, strings.TrimPrefix(where, owner.Path+" ")+".effects")
 	}
 	if e.When != "" {
 		g, err := compileGuard(e.When)
@@ -472,11 +463,10 @@ func (c *compiler) rewriteIface(e *story.Effect) string {
 
 // timeout compiles a state's timeout: block; a literal after: is parsed now.
 func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
-	nt := &Timeout{Pos: pos(t.Pos)}
-	switch a := strings.TrimSpace(t.After); {
-	case a == "":
+	nt := &Timeout{Pos: t.Pos}
+	if a := strings.TrimSpace(t.After); a == "" {
 		c.refuse(t.Pos, "state %q: timeout: missing 'after' field", ns.Path)
-	default:
+	} else {
 		tx, err := compileText(c.m.pongo, a)
 		if err != nil {
 			c.refuse(t.Pos, "state %q: timeout.after: %v", ns.Path, err)
@@ -487,10 +477,9 @@ func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
 		}
 		nt.After = tx
 	}
-	switch tg := strings.TrimSpace(t.Target); tg {
-	case "":
+	if tg := strings.TrimSpace(t.Target); tg == "" {
 		c.refuse(t.Pos, "state %q: timeout: missing 'target' field", ns.Path)
-	default:
+	} else {
 		// "." loads, as upstream: looked up as written it names no
 		// state, so the timeout never fires (deadTimeoutTarget;
 		// validate warns)
@@ -511,7 +500,7 @@ func (c *compiler) exitsVia(site any) []exitMark {
 	}
 	var out []exitMark
 	for _, u := range c.m.Folded.ExitsVia(site) {
-		out = append(out, exitMark{name: u.Name, pos: pos(u.Pos)})
+		out = append(out, exitMark{name: u.Name, pos: u.Pos})
 	}
 	return out
 }
@@ -520,9 +509,9 @@ func (c *compiler) exitsVia(site any) []exitMark {
 // effect's.
 func effectKeyPos(e *story.Effect, key string) Pos {
 	if p, ok := e.KeyPos(key); ok && p.Line > 0 {
-		return pos(p)
+		return p
 	}
-	return pos(e.Pos)
+	return e.Pos
 }
 
 // keyPos is the position of key's value, else def.

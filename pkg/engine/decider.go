@@ -61,11 +61,10 @@ func (s *Session) decide(ctx context.Context) (bool, error) {
 		chosen, conf = deciderChoice(ans.Submission)
 	}
 	ok := err == nil && conf >= d.Threshold && slices.Contains(cands, chosen)
-	p := map[string]any{"available_intents": cands, "bailed_to_human": !ok, "chosen_intent": "", "decider": "llm", "state": state}
+	p := map[string]any{"available_intents": cands, "bailed_to_human": !ok, "chosen_intent": "", "confidence": conf, "decider": "llm", "state": state}
 	if ok {
 		p["chosen_intent"] = chosen
 	}
-	p["confidence"] = conf
 	if e := r.emit(KindGateDecided, p); e != nil {
 		return false, e
 	}

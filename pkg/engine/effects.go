@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -35,14 +36,12 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 			continue
 		}
 		env := r.env(r.slots, nil)
-		if e.When != nil {
-			ok, err := e.When.eval(env)
-			if err != nil {
-				return fmt.Errorf("%s: %w", e.Pos, err)
-			}
-			if !ok {
-				continue
-			}
+		ok, err := e.When.eval(env) // no when: passes
+		if err != nil {
+			return fmt.Errorf("%s: %w", e.Pos, err)
+		}
+		if !ok {
+			continue
 		}
 		if e.Kind != kindInvoke {
 			r.reach(ReachEffect, e.Pos)
@@ -71,26 +70,22 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 			if err != nil {
 				return err
 			}
-			if queue {
-				r.reach(ReachEffect, e.Pos)
+			if !queue {
+				continue
 			}
-			if queue && r.so.MachineOnly {
-				// the machine alone: the call is written, never queued
-				if err := r.emit(KindHarnessCalled, map[string]any{"args": r.walkArgs(e), "background": e.Background, "namespace": e.Invoke}); err != nil {
-					return err
-				}
-			} else if queue {
+			r.reach(ReachEffect, e.Pos)
+			if !r.so.MachineOnly { // the machine alone writes the call, never queues it
 				pc := pendingCall{e: e, state: r.cur, slots: r.slots}
 				if !e.Background {
 					pc.world, _ = jsonvalue.Normalize(map[string]any(r.world)).(map[string]any)
 				}
 				st.calls = append(st.calls, pc)
-				// harness.called is written at walk time with the args as
-				// they render now, harness.dispatched when the call goes
-				// out (story-runtime §1.7, §2.1)
-				if err := r.emit(KindHarnessCalled, map[string]any{"args": r.walkArgs(e), "background": e.Background, "namespace": e.Invoke}); err != nil {
-					return err
-				}
+			}
+			// harness.called is written at walk time with the args as they
+			// render now, harness.dispatched when the call goes out
+			// (story-runtime §1.7, §2.1)
+			if err := r.emit(KindHarnessCalled, map[string]any{"args": r.walkArgs(e), "background": e.Background, "namespace": e.Invoke}); err != nil {
+				return err
 			}
 		}
 	}
@@ -212,23 +207,14 @@ func asInt(v any) (int, bool) {
 // onceAllows reports whether an invoke is to be queued: once: true with every
 // bind key already set skips it (world.update skipped: cached, at walk time).
 func (r *runner) onceAllows(e *Effect) (bool, error) {
-	if e.Once && len(e.Bind) > 0 {
-		all := true
-		for _, b := range e.Bind {
-			if isEmpty(getPath(r.world, b.Key)) {
-				all = false
-				break
-			}
-		}
-		if all {
-			keys := make([]string, len(e.Bind))
-			for i, b := range e.Bind {
-				keys[i] = b.Key
-			}
-			return false, r.emit(KindWorldUpdate, map[string]any{"skipped": "cached", "namespace": e.Invoke, "keys": keys})
-		}
+	if !e.Once || len(e.Bind) == 0 || slices.ContainsFunc(e.Bind, func(b bindKV) bool { return isEmpty(getPath(r.world, b.Key)) }) {
+		return true, nil
 	}
-	return true, nil
+	keys := make([]string, len(e.Bind))
+	for i, b := range e.Bind {
+		keys[i] = b.Key
+	}
+	return false, r.emit(KindWorldUpdate, map[string]any{"skipped": "cached", "namespace": e.Invoke, "keys": keys})
 }
 
 // invoke dispatches one queued host call with r.cur and r.slots set to the
@@ -441,21 +427,15 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 	for _, b := range binds {
 		var v any
 		if b.Tmpl != nil {
-			x, err := b.Tmpl.render(r.env(r.slots, map[string]any{"result": res}))
-			if err != nil {
+			var err error
+			if v, err = b.Tmpl.render(r.env(r.slots, map[string]any{"result": res})); err != nil {
 				r.note(Note{Kind: "host", State: r.cur.Path, Error: fmt.Sprintf("%s: bind.%s: %v", e.Pos, b.Key, err)})
 				continue
 			}
+		} else if x, ok := lookupBindPath(res, b.Path); ok {
 			v = x
 		} else {
-			if res == nil {
-				continue
-			}
-			x, ok := lookupBindPath(res, b.Path)
-			if !ok {
-				continue
-			}
-			v = x
+			continue // no such path (or no data): the key is left as it is
 		}
 		v = jsonvalue.Normalize(normalizeFresh(v))
 		setPath(r.world, b.Key, v)

@@ -27,10 +27,8 @@ type pendingEmit struct {
 // a name or slot template that fails is turn-fatal.
 func (r *runner) walkEmit(e *Effect, st *step) error {
 	env := r.env(r.slots, nil)
-	if e.When != nil {
-		if ok, err := e.When.eval(env); err != nil || !ok {
-			return nil
-		}
+	if ok, err := e.When.eval(env); err != nil || !ok {
+		return nil
 	}
 	name, slots, err := emitNameSlots(e, env)
 	if err != nil || name == "" {
@@ -130,14 +128,12 @@ func (r *runner) postBindRound(ctx context.Context) (*step, error) {
 		if e.Emit == nil {
 			continue
 		}
-		if e.When != nil {
-			ok, err := e.When.eval(env)
-			if err != nil {
-				return nil, r.postBindFailed(fmt.Sprintf("post-bind emit_intent when %q: eval: %v", e.When.src, errors.Unwrap(err)))
-			}
-			if !ok {
-				continue
-			}
+		ok, err := e.When.eval(env)
+		if err != nil {
+			return nil, r.postBindFailed(fmt.Sprintf("post-bind emit_intent when %q: eval: %v", e.When.src, errors.Unwrap(err)))
+		}
+		if !ok {
+			continue
 		}
 		name, slots, err := emitNameSlots(e, env)
 		if err != nil {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"strings"
 
@@ -223,10 +224,7 @@ func (t *text) templated() bool { return t != nil && (t.p != nil || t.x != nil) 
 // state.description }}` are empty there while views show them
 // (conformance values-render-env).
 func sayEnv(env map[string]any) map[string]any {
-	out := make(map[string]any, len(env))
-	for k, v := range env {
-		out[k] = v
-	}
+	out := maps.Clone(env)
 	out["state"] = map[string]any{}
 	return out
 }

@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"strings"
 	"time"
@@ -108,7 +110,6 @@ func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, 
 	if r.opts.Agents == nil {
 		return nil, "", errors.New("no agent layer configured for this run")
 	}
-	verb := strings.TrimPrefix(e.Invoke, "host.agent.")
 	alias, err := r.agentAlias(e)
 	if err != nil {
 		return nil, "", err
@@ -132,15 +133,12 @@ func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, 
 		r.noteAgent(call.CallID, alias)
 		return nil, call.CallID, err
 	}
-	callID := ans.CallID
-	if callID == "" {
-		callID = call.CallID
-	}
+	callID := cmp.Or(ans.CallID, call.CallID)
 	if ans.Alias != "" {
 		alias = ans.Alias
 	}
 	r.noteAgent(callID, alias)
-	return agentResult(verb, ans), callID, nil
+	return agentResult(call.Verb, ans), callID, nil
 }
 
 // agentCall builds the agent call of a rendered invoke.
@@ -156,12 +154,6 @@ func (r *runner) agentCall(e *Effect, alias string, args map[string]any, rc *Ren
 		StatePath: r.cur.Path, CallID: agentcall.LiveID(r.m.AppID, r.turn, r.cur.Path, seq), EffectID: e.ID,
 		Timeout: e.Timeout,
 	}
-}
-
-// inlinePrompt compiles (once) an inline pongo2 template (templated
-// on_error targets).
-func (m *Machine) inlinePrompt(src string) (*text, error) {
-	return m.renderer().inlinePrompt(src)
 }
 
 // renderer returns the machine's prompt renderer (built by Compile; built
@@ -249,9 +241,7 @@ func (m *Machine) storyRenderer(st *story.Story) *PromptRenderer {
 
 func shallowWith(m map[string]any, k string, v any) map[string]any {
 	out := make(map[string]any, len(m)+1)
-	for kk, vv := range m {
-		out[kk] = vv
-	}
+	maps.Copy(out, m)
 	out[k] = v
 	return out
 }

@@ -1,10 +1,10 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -41,10 +41,6 @@ type jobStore struct {
 	virtual bool
 	notify  chan struct{}
 	wg      sync.WaitGroup
-}
-
-func newJobStore() *jobStore {
-	return &jobStore{byID: map[string]*job{}, notify: make(chan struct{})}
 }
 
 // signal wakes Wait.
@@ -136,23 +132,17 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 	s.mu.Lock()
 	s.seq++
 	id := jobID(r.now(), s.seq)
-	origin := r.t.dispatchState
-	if origin == "" {
-		origin = r.statePath()
-	}
+	origin := cmp.Or(r.t.dispatchState, r.statePath())
 	j := &job{e: e, origin: origin, owner: r.cur,
 		info: JobInfo{ID: id, Namespace: e.Invoke, Status: JobRunning, State: origin, Submitted: r.now(), Seq: s.seq}}
 	s.jobs = append(s.jobs, j)
 	s.byID[id] = j
 	s.mu.Unlock()
 
-	key := "last_job_id"
-	binds := append([]bindKV(nil), e.Bind...)
-	sort.Slice(binds, func(a, b int) bool { return binds[a].Key < binds[b].Key })
-	for _, b := range binds {
-		if b.Path == "job_id" {
-			key = b.Key
-			break
+	key, found := "last_job_id", false // the first job_id bind in key order
+	for _, b := range e.Bind {
+		if b.Path == "job_id" && (!found || b.Key < key) {
+			key, found = b.Key, true
 		}
 	}
 	setPath(r.world, key, id)
@@ -230,15 +220,11 @@ func (r *runner) prepareJob(e *Effect, args map[string]any, rc *RenderedCall, pr
 	}
 	if isAgentHandler(e.Invoke) {
 		if r.opts.Agents == nil || rc == nil || promptErr != nil {
-			err := errors.New("no agent layer configured for this run")
-			if promptErr != nil {
-				err = promptErr
-			}
-			return func(context.Context) (hostAnswer, error) { return hostAnswer{}, err }
+			return failing(cmp.Or(promptErr, errors.New("no agent layer configured for this run")))
 		}
 		alias, err := r.agentAlias(e)
 		if err != nil {
-			return func(context.Context) (hostAnswer, error) { return hostAnswer{}, err }
+			return failing(err)
 		}
 		call := r.agentCall(e, alias, args, rc)
 		agents := r.opts.Agents
@@ -251,10 +237,12 @@ func (r *runner) prepareJob(e *Effect, args map[string]any, rc *RenderedCall, pr
 			return hostAnswer{data: agentResult(verb, ans)}, nil
 		}
 	}
-	name := e.Invoke
-	return func(context.Context) (hostAnswer, error) {
-		return hostAnswer{}, fmt.Errorf("host: no handler registered for %q", name)
-	}
+	return failing(fmt.Errorf("host: no handler registered for %q", e.Invoke))
+}
+
+// failing is a job's call that fails with err.
+func failing(err error) func(context.Context) (hostAnswer, error) {
+	return func(context.Context) (hostAnswer, error) { return hostAnswer{}, err }
 }
 
 // drainJobs applies the completions a real-clock session has received.
@@ -349,11 +337,7 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 	if e := r.emitAt("", KindWorldUpdate, map[string]any{"set": map[string]any{"$inbox": map[string]any{"needs_attention": attention, "unread": unread}}}); e != nil {
 		return t, e
 	}
-	if e := r.emitAt("", KindTurnEnd, map[string]any{"job_status": status, "outcome": "background_completion"}); e != nil {
-		return t, e
-	}
-	t.Events, t.State = r.t.events, r.statePath()
-	return t, nil
+	return r.closeTurn(t, "", map[string]any{"job_status": status, "outcome": "background_completion"})
 }
 
 // runOnComplete runs a job's on_complete chain from its origin state
@@ -391,13 +375,9 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		if e.Target == nil {
 			continue
 		}
-		ok := true
-		if e.When != nil {
-			v, err := e.When.eval(r.env(nil, nil))
-			if err != nil {
-				return fmt.Errorf("%s: %w", e.Pos, err)
-			}
-			ok = v
+		ok, err := e.When.eval(r.env(nil, nil))
+		if err != nil {
+			return fmt.Errorf("%s: %w", e.Pos, err)
 		}
 		if ok {
 			tgt = e
@@ -457,10 +437,7 @@ func (b *inboxStore) post(it InboxItem) string {
 
 // Add implements host.Inbox (host.inbox.add).
 func (b *inboxStore) Add(ctx context.Context, n host.Notification) (string, error) {
-	sev := strings.TrimSpace(n.Kind)
-	if sev == "" {
-		sev = "info"
-	}
+	sev := cmp.Or(strings.TrimSpace(n.Kind), "info")
 	return b.post(InboxItem{Title: n.Title, Body: n.Body, Severity: sev, Thread: n.Thread, State: n.State}), nil
 }
 

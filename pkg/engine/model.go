@@ -19,18 +19,15 @@ type Pos = story.Pos
 
 // Machine is the executable form of a story.
 type Machine struct {
-	AppID string
-	Dir   string // story base directory: prompt and schema paths are relative to it
-	Entry string // manifest path relative to Dir (session.story)
-	Root  string // path of the root state (before descending initial)
-	World []WorldVar
-	Exits map[string]bool
-	// ExitRequires lists, per exit, the world keys that must be non-empty
-	// when the run leaves through it (exits.<name>.requires).
-	ExitRequires map[string][]string
-	States       map[string]*State // by dotted absolute path
-	Order        []*State          // declaration order, top-level first (for determinism)
-	Handled      map[string]bool   // host handlers used by the story
+	AppID   string
+	Dir     string // story base directory: prompt and schema paths are relative to it
+	Entry   string // manifest path relative to Dir (session.story)
+	Root    string // path of the root state (before descending initial)
+	World   []WorldVar
+	Exits   map[string]bool
+	States  map[string]*State // by dotted absolute path
+	Order   []*State          // declaration order, top-level first (for determinism)
+	Handled map[string]bool   // host handlers used by the story
 	// SlotTypes maps intent -> slot -> declared type (global and
 	// state-local intents), for typing --slot values.
 	SlotTypes map[string]map[string]string
@@ -94,9 +91,7 @@ type State struct {
 	Aliases map[string]string
 	// Decider is the state's decider: ("human", "llm" or "").
 	Decider string
-	// Hidden lists intents declared hidden: true (the staged origin-state
-	// exception of story-runtime §1.9).
-	Pos Pos
+	Pos     Pos
 }
 
 // Timeout is a state's timeout: {after, target}. When a run rests (no

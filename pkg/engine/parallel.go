@@ -146,18 +146,9 @@ func (r *runner) takeParallel(ctx context.Context, intent string, slots map[stri
 	if err := r.emit(KindIntentAccepted, map[string]any{"intent": r.t.acceptedName(intent), "slots": slots}); err != nil {
 		return err
 	}
-	prev := st.emits
-	st.emits = nil
-	r.t.walk.start()
-	werr := r.walkParallel(ctx, intent, slots, arm, owner, leaf, st)
-	r.t.walk.stop()
-	mine := st.emits
-	st.emits = prev
-	if ferr := r.flushHeld(); ferr != nil {
-		return ferr
-	}
-	if werr != nil {
-		return werr
+	mine, err := r.holdWalk(st, func() error { return r.walkParallel(ctx, intent, slots, arm, owner, leaf, st) })
+	if err != nil {
+		return err
 	}
 	if r.par != nil {
 		r.cur = r.par.leaves[0]

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -321,9 +322,7 @@ func (p *PromptRenderer) env(ce CallEnv, extra map[string]any) map[string]any {
 		ce.World = map[string]any{}
 	}
 	e := callEnv(p.dir, ce)
-	for k, v := range extra {
-		e[k] = v
-	}
+	maps.Copy(e, extra)
 	return e
 }
 

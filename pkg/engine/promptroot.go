@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -37,9 +38,6 @@ func (p *PromptRenderer) confine(src promptSrc, path string) error {
 	if story.Confined(abs, p.roots) {
 		return nil
 	}
-	key := src.key
-	if key == "" {
-		key = "prompt"
-	}
+	key := cmp.Or(src.key, "prompt")
 	return fmt.Errorf("%s %q resolves to %s, outside the story's roots (%s): prompt files must live inside the story; move the file there", key, src.text, abs, strings.Join(p.roots, ", "))
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"strings"
 )
@@ -24,10 +25,7 @@ func (r *runner) keepFirst() {
 	if r.t.first != nil || r.t.rerender || r.t.redirectErr != "" || r.so.Views == nil {
 		return
 	}
-	path := r.t.dispatchState
-	if path == "" {
-		path = r.statePath()
-	}
+	path := cmp.Or(r.t.dispatchState, r.statePath())
 	r.t.first = &firstRender{path: path, world: r.world.Snapshot(), said: len(r.t.said)}
 }
 

@@ -1,6 +1,9 @@
 package engine
 
-import "strings"
+import (
+	"reflect"
+	"strings"
+)
 
 // Upstream keeps no world in memory between turns: each turn folds the
 // event log again (story-runtime §1.1), so a value written by a
@@ -117,28 +120,18 @@ func jsonNumbers(v any) any {
 			out[i] = jsonNumbers(x)
 		}
 		return out
-	case int:
-		return float64(t)
-	case int8:
-		return float64(t)
-	case int16:
-		return float64(t)
-	case int32:
-		return float64(t)
-	case int64:
-		return float64(t)
-	case uint:
-		return float64(t)
-	case uint8:
-		return float64(t)
-	case uint16:
-		return float64(t)
-	case uint32:
-		return float64(t)
-	case uint64:
-		return float64(t)
-	case float32:
-		return float64(t)
+	}
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() || rv.Type().PkgPath() != "" {
+		return v // nil, or a named type
+	}
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(rv.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return float64(rv.Uint())
+	case reflect.Float32:
+		return rv.Float()
 	}
 	return v
 }

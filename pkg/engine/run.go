@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -147,7 +148,7 @@ func newRunner(m *Machine, o SessionOptions) *runner {
 	if r.hosts == nil {
 		r.hosts = defaultHosts()
 	}
-	r.jobs = newJobStore()
+	r.jobs = &jobStore{byID: map[string]*job{}, notify: make(chan struct{})}
 	_, r.jobs.virtual = r.clock.(*VirtualClock)
 	r.inbox = &inboxStore{}
 	if o.World != nil {
@@ -188,13 +189,10 @@ func RunSession(ctx context.Context, m *Machine, so SessionOptions) *Result {
 	// the world as a next turn would find it, as upstream reads it back
 	// from the log (replay.go)
 	res := &Result{World: s.World(), Calls: r.calls, Turns: r.turn}
-	switch {
-	case r.ended:
+	if r.ended {
 		res.Outcome, res.Exit = r.outcome, r.exit
-	case err != nil:
-		res.Outcome = OutcomeFailed
-	default:
-		res.Outcome = OutcomeRested
+	} else {
+		res.Outcome = OutcomeRested // OutcomeFailed below when err is set
 	}
 	res.State = r.statePath()
 	var tf turnFailed
@@ -275,11 +273,7 @@ func (s *Session) runInputs(ctx context.Context, consumed *int) error {
 		if running > 0 {
 			var timerC <-chan time.Time
 			if tm != nil {
-				d := tm.deadline.Sub(r.clock.Now())
-				if d < 0 {
-					d = 0
-				}
-				t := time.NewTimer(d)
+				t := time.NewTimer(max(tm.deadline.Sub(r.clock.Now()), 0))
 				timerC = t.C
 				defer t.Stop()
 			}
@@ -324,14 +318,9 @@ func (e turnFailed) Unwrap() error { return e.err }
 
 // start places the machine and, with Bootstrap, runs turn 0.
 func (r *runner) start(ctx context.Context) error {
-	spec := r.so.StartState
-	if spec == "" {
-		spec = r.m.Root
-	}
-	if r.m.States[strings.Split(spec, "#")[0]] == nil && !strings.Contains(spec, "#") {
-		if spec == r.m.Root {
-			return fmt.Errorf("root state %q does not exist", r.m.Root)
-		}
+	spec := cmp.Or(r.so.StartState, r.m.Root)
+	if spec == r.m.Root && !strings.Contains(spec, "#") && r.m.States[spec] == nil {
+		return fmt.Errorf("root state %q does not exist", r.m.Root)
 	}
 	if !r.so.Bootstrap {
 		if err := r.placeAt(spec); err != nil {
@@ -450,14 +439,8 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 	r.turn++
 	t.Number = r.turn
 	r.turnState = from
-	input := "[intent] " + in.Intent
-	if in.Display != "" {
-		input = in.Display
-	}
-	startInput := input
-	if in.Start != "" {
-		startInput = in.Start
-	}
+	input := cmp.Or(in.Display, "[intent] "+in.Intent)
+	startInput := cmp.Or(in.Start, input)
 	if err := r.emit(KindTurnInput, map[string]any{"input": input, "intent": in.Intent}); err != nil {
 		return t, err
 	}
@@ -484,20 +467,13 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		if rej.Code == CodeGuardFailed {
 			p["guard_hint"] = rej.GuardHint
 		} else {
-			p["message"] = rej.Message
-		}
-		if rej.Code == CodeMissingSlots {
-			p["missing"] = rej.MissingSlots
+			p["message"] = rej.Message // a missing slot returned above, with no event
 		}
 		if e := r.emit(KindValidationFailed, p); e != nil {
 			return t, e
 		}
-		end := map[string]any{"code": rej.Code, "outcome": "rejected"}
-		if e := r.emitAt(from, KindTurnEnd, end); e != nil {
-			return t, e
-		}
-		t.Rejection, t.Events, t.State = rej, r.t.events, r.statePath()
-		return t, nil
+		t.Rejection = rej
+		return r.closeTurn(t, from, map[string]any{"code": rej.Code, "outcome": "rejected"})
 	}
 	if err != nil {
 		if isTraceErr(err) {
@@ -505,11 +481,8 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		}
 		r.restore(sv)
 		_ = r.emitAt(from, KindMachineError, map[string]any{"error": err.Error(), "intent": in.Intent, "slots": slots, "state": from})
-		if e := r.emitAt(from, KindTurnEnd, map[string]any{"error": err.Error(), "outcome": "error"}); e != nil {
-			return t, e
-		}
-		t.Err, t.Events, t.State = err, r.t.events, r.statePath()
-		return t, nil
+		t.Err = err
+		return r.closeTurn(t, from, map[string]any{"error": err.Error(), "outcome": "error"})
 	}
 	r.arm()
 	end := map[string]any{"outcome": "transitioned", "to": r.statePath()}
@@ -517,8 +490,14 @@ func (r *runner) userTurn(ctx context.Context, in Input) (*Turn, error) {
 		end["view"] = v
 		t.View = v
 	}
-	if e := r.emitAt(from, KindTurnEnd, end); e != nil {
-		return t, e
+	return r.closeTurn(t, from, end)
+}
+
+// closeTurn writes turn.end (payload end, credited to state from) and
+// fills t with the turn's events and resting state.
+func (r *runner) closeTurn(t *Turn, from string, end map[string]any) (*Turn, error) {
+	if err := r.emitAt(from, KindTurnEnd, end); err != nil {
+		return t, err
 	}
 	t.Events, t.State = r.t.events, r.statePath()
 	return t, nil

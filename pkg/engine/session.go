@@ -156,10 +156,7 @@ func Start(ctx context.Context, m *Machine, o SessionOptions) (*Session, error) 
 	jctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Session{r: r, o: o, ctx: jctx, stop: stop}
 	r.jobCtx = jctx
-	if err := r.start(ctx); err != nil {
-		return s, err
-	}
-	return s, nil
+	return s, r.start(ctx)
 }
 
 // Fire runs one explicit-intent turn. A rejected intent is Turn.Rejection
@@ -188,10 +185,13 @@ func (s *Session) Advance(ctx context.Context, d time.Duration) (*Turn, error) {
 
 // State is the session's state path ("a.b", a parallel "p#p.a.x|p.b.y",
 // or "__exit__<name>" after an exit).
-func (s *Session) State() string {
+func (s *Session) State() string { return locked(s, (*runner).statePath) }
+
+// locked returns f of the session's runner, under the session's lock.
+func locked[T any](s *Session, f func(*runner) T) T {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.r.statePath()
+	return f(s.r)
 }
 
 // World returns a snapshot of the world as the next turn will find it: a
@@ -222,39 +222,25 @@ func (s *Session) Outcome() (outcome, exit string) {
 
 // Terminal reports whether the resting state (the parallel root for a
 // parallel path) is terminal or an exit.
-func (s *Session) Terminal() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.r.ended
-}
+func (s *Session) Terminal() bool { return locked(s, func(r *runner) bool { return r.ended }) }
 
 // Calls lists every host and agent call made so far.
 func (s *Session) Calls() []CallSummary {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]CallSummary(nil), s.r.calls...)
+	return locked(s, func(r *runner) []CallSummary { return slices.Clone(r.calls) })
 }
 
 // Jobs lists the background jobs in creation order.
 func (s *Session) Jobs() []JobInfo {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.r.jobs.list()
+	return locked(s, func(r *runner) []JobInfo { return r.jobs.list() })
 }
 
 // Inbox lists the run's notifications in arrival order.
 func (s *Session) Inbox() []InboxItem {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.r.inbox.list()
+	return locked(s, func(r *runner) []InboxItem { return r.inbox.list() })
 }
 
 // Available lists the intents the resting state handles.
-func (s *Session) Available() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.r.allowed()
-}
+func (s *Session) Available() []string { return locked(s, (*runner).allowed) }
 
 // Wait waits (real clock) until no background job is running, applying
 // each completion as its own turn, or until ctx ends. Jobs waiting for a

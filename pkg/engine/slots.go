@@ -80,15 +80,10 @@ func (r *runner) slotDefsFor(intent string) (map[string]*SlotDef, bool) {
 func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any, *Rejection) {
 	defs, found := r.slotDefsFor(intent)
 	if !found || len(defs) == 0 {
-		if given == nil {
-			return nil, nil
-		}
 		return given, nil
 	}
 	out := make(map[string]any, len(given)+len(defs))
-	for k, v := range given {
-		out[k] = v
-	}
+	maps.Copy(out, given)
 	rej := func(code, msg string) *Rejection {
 		return &Rejection{Code: code, Intent: intent, State: r.statePath(), Message: msg}
 	}
@@ -155,10 +150,8 @@ func typedSlot(v any, typ string) (any, error) {
 			}
 			return int(n), nil
 		}
-		if n, ok := asInt(v); ok {
-			if _, isBool := v.(bool); !isBool {
-				return n, nil
-			}
+		if n, ok := asInt(v); ok { // a bool is not one
+			return n, nil
 		}
 		return nil, fmt.Errorf("is not an integer (the slot is type: %s)", typ)
 	case "number", "float":

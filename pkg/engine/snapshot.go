@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
@@ -100,10 +101,10 @@ func hashFile(h io.Writer, path string, size int64, keep bool) ([]byte, error) {
 	}
 	defer fh.Close()
 	var w io.Writer = h
-	var buf []byte
+	var buf bytes.Buffer
 	if keep {
-		buf = make([]byte, 0, size)
-		w = io.MultiWriter(h, (*sliceWriter)(&buf))
+		buf.Grow(int(size))
+		w = io.MultiWriter(h, &buf)
 	}
 	got, err := io.Copy(w, io.LimitReader(fh, size+1))
 	if err != nil {
@@ -112,12 +113,5 @@ func hashFile(h io.Writer, path string, size int64, keep bool) ([]byte, error) {
 	if got != size {
 		return nil, fmt.Errorf("story snapshot: %s changed while it was read (%d bytes, %d at its stat): run again", path, got, size)
 	}
-	return buf, nil
-}
-
-type sliceWriter []byte
-
-func (s *sliceWriter) Write(p []byte) (int, error) {
-	*s = append(*s, p...)
-	return len(p), nil
+	return buf.Bytes(), nil
 }

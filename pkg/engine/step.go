@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/story"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -56,21 +57,21 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		}
 		var tmpl *text
 		if isPongo(rd.target) {
-			t, err := r.m.inlinePrompt(rd.target)
+			t, err := r.m.renderer().inlinePrompt(rd.target)
 			if err != nil {
 				return fmt.Errorf("on_error target %q: %w", rd.target, err)
 			}
 			tmpl = t
 		}
 		res, err := r.resolveTarget(ctx, r.dispatchBase(rd.from), rd.target, tmpl)
-		if err != nil || res.stay {
-			// on_error "." or a target that names no state: the rest of
-			// the batch is dropped and the step rests where it is; the
-			// post-bind pass still runs (story-runtime §2.4, corrections).
-			if err != nil {
-				r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error target not found", Error: err.Error()})
-				return r.emit(KindHarnessError, map[string]any{"phase": "on_error", "error": fmt.Sprintf("on_error target state %q not found", rd.target)})
-			}
+		// on_error "." or a target that names no state: the rest of the
+		// batch is dropped and the step rests where it is; the post-bind
+		// pass still runs (story-runtime §2.4, corrections).
+		if err != nil {
+			r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error target not found", Error: err.Error()})
+			return r.emit(KindHarnessError, map[string]any{"phase": "on_error", "error": fmt.Sprintf("on_error target state %q not found", rd.target)})
+		}
+		if res.stay {
 			return nil
 		}
 		from := r.statePath()
@@ -159,9 +160,10 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 			return nil, fmt.Errorf("run interrupted: %w", err)
 		}
 		r.cur, r.slots = pc.state, pc.slots
-		r.t.renderWorld = r.overlayBatch(pc.world)
+		r.t.renderWorld = r.overlayBatch(pc.world) // for the rendering of its with: only
 		r.seedDispatch()
-		rd, err := r.invokeRendered(ctx, pc.e)
+		rd, err := r.invoke(ctx, pc.e)
+		r.t.renderWorld = nil
 		if err != nil {
 			return rd, err
 		}
@@ -185,13 +187,6 @@ func (r *runner) overlayBatch(snap World) World {
 		setPath(w, k, jsonvalue.Normalize(getPath(r.world, k)))
 	}
 	return w
-}
-
-// invokeRendered dispatches one queued call; renderWorld only lasts for
-// the rendering of its with:.
-func (r *runner) invokeRendered(ctx context.Context, e *Effect) (*redirect, error) {
-	defer func() { r.t.renderWorld = nil }()
-	return r.invoke(ctx, e)
 }
 
 // foldCost folds the agent cost of the batch just dispatched into the
@@ -306,25 +301,33 @@ func (r *runner) take(ctx context.Context, intent string, slots map[string]any, 
 	if arm.View != nil && depth == 0 {
 		r.t.transView = arm.View
 	}
-	// upstream's order (story-runtime §1.8): the effect events of the
-	// transition and of the entered on_enter chains, then the exits, then
-	// the entries. The walk's events are held and written in that order
-	// once it is done (see flushHeld).
-	r.t.walk.start()
 	from := r.statePath()
-	prev := st.emits
-	st.emits = nil
-	werr := r.walkArm(ctx, intent, slots, arm, owner, depth, from, st)
-	mine := st.emits
-	st.emits = prev
-	r.t.walk.stop()
-	if ferr := r.flushHeld(); ferr != nil {
-		return ferr
-	}
-	if werr != nil {
-		return werr
+	mine, err := r.holdWalk(st, func() error { return r.walkArm(ctx, intent, slots, arm, owner, depth, from, st) })
+	if err != nil {
+		return err
 	}
 	return r.dispatchEmits(ctx, mine, depth, st)
+}
+
+// holdWalk runs walk with its events held and st's emits set aside, then
+// writes the held events in upstream's order (story-runtime §1.8: the
+// effect events of the transition and of the entered on_enter chains,
+// then the exits, then the entries; heldWalk) and returns the emits the
+// walk decided.
+func (r *runner) holdWalk(st *step, walk func() error) ([]pendingEmit, error) {
+	prev := st.emits
+	st.emits = nil
+	r.t.walk.start()
+	werr := walk()
+	r.t.walk.stop()
+	mine := st.emits
+	st.emits = prev
+	for _, ev := range r.t.walk.take() {
+		if err := r.write(ev); err != nil {
+			return nil, err
+		}
+	}
+	return mine, werr
 }
 
 // walkArm runs a chosen arm's effects and move with the events held.
@@ -368,7 +371,7 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 			return err
 		}
 	} else if r.bareParallel() {
-		return r.enterBareRegions(ctx, st)
+		return r.enterParallel(ctx, r.cur, st)
 	} else if r.bareCompound() {
 		_, err := r.descend(ctx, r.cur, st)
 		return err
@@ -381,17 +384,6 @@ func (r *runner) statePathForEvent() string {
 		return r.cur.Path
 	}
 	return ""
-}
-
-// flushHeld writes the held walk events in upstream's order (heldWalk,
-// story-runtime §1.8).
-func (r *runner) flushHeld() error {
-	for _, ev := range r.t.walk.take() {
-		if err := r.write(ev); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // selfReentry reports whether res resolves (after initial: descent) to the
@@ -453,18 +445,16 @@ func aliasFrom(s *State, intent string) string {
 }
 
 func (r *runner) available(s *State) []string {
-	seen := map[string]bool{}
 	var out []string
 	for ; s != nil; s = s.Parent {
 		for k := range s.On {
-			if !seen[k] && k != "*" {
-				seen[k] = true
+			if k != "*" {
 				out = append(out, k)
 			}
 		}
 	}
-	sort.Strings(out)
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // target is a resolved transition target.
@@ -634,10 +624,7 @@ func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) err
 		// targets that parallel state: as upstream, only the states
 		// below it are exited and every region entered, the root's own
 		// on_enter not re-run (conformance par-root-from-leaf)
-		if err := r.exitUpTo(dst); err != nil {
-			return err
-		}
-		return r.enterParallel(ctx, dst, st)
+		return r.enterPartialRegions(ctx, dst, st)
 	}
 	if anc == dst {
 		anc = dst.Parent
@@ -677,16 +664,22 @@ func (r *runner) swapLeaf(ctx context.Context, leaf, dst *State, st *step) error
 			return err
 		}
 	}
-	var chain []*State
-	for s := dst; s != nil && s != anc; s = s.Parent {
-		chain = append(chain, s)
-	}
-	for i := len(chain) - 1; i >= 0; i-- {
-		if err := r.enterOne(ctx, chain[i], st); err != nil {
+	for _, s := range pathDown(anc, dst) {
+		if err := r.enterOne(ctx, s, st); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// pathDown lists the states from below anc down to s, outermost first.
+func pathDown(anc, s *State) []*State {
+	var chain []*State
+	for ; s != nil && s != anc; s = s.Parent {
+		chain = append(chain, s)
+	}
+	slices.Reverse(chain)
+	return chain
 }
 
 // moveRegion replaces the leaf of the region that contains dst.
@@ -697,22 +690,16 @@ func (r *runner) moveRegion(ctx context.Context, dst *State, st *step, descend b
 	if err := r.swapLeaf(ctx, leaf, dst, st); err != nil {
 		return err
 	}
-	end, err := r.maybeDescend(ctx, dst, st, descend)
-	if err != nil {
-		return err
+	end := dst
+	if descend {
+		var err error
+		if end, err = r.descend(ctx, dst, st); err != nil {
+			return err
+		}
 	}
 	pc.set(end)
 	r.par, r.cur = pc, end
 	return nil
-}
-
-// maybeDescend is dst itself, or with descend the leaf its initial:
-// chain reaches (running on_enter on the way, as descend does).
-func (r *runner) maybeDescend(ctx context.Context, dst *State, st *step, descend bool) (*State, error) {
-	if !descend {
-		return dst, nil
-	}
-	return r.descend(ctx, dst, st)
 }
 
 // descend enters dst's initial: chain down to a leaf, running on_enter.
@@ -751,16 +738,11 @@ func commonAncestor(a, b *State) *State {
 // descend) dst's initial: chain. Each entered level runs its on_enter. A
 // parallel state on the way enters every region (story-runtime §3.3).
 func (r *runner) enterFrom(ctx context.Context, anc, dst *State, st *step, descend bool) error {
-	var chain []*State
-	for s := dst; s != nil && s != anc; s = s.Parent {
-		chain = append(chain, s)
-	}
-	for i := len(chain) - 1; i >= 0; i-- {
-		s := chain[i]
+	for _, s := range pathDown(anc, dst) {
 		if err := r.enterOne(ctx, s, st); err != nil {
 			return err
 		}
-		if s.Parallel && i == 0 {
+		if s.Parallel && s == dst {
 			// the parallel state itself is the target: every region
 			// is entered (story-runtime §3.3)
 			return r.enterParallel(ctx, s, st)
@@ -868,9 +850,7 @@ func (r *runner) env(slots map[string]any, extra map[string]any) map[string]any 
 	ce := r.callEnv()
 	ce.Slots = slots
 	env := callEnv(r.m.Dir, ce)
-	for k, v := range extra {
-		env[k] = v
-	}
+	maps.Copy(env, extra)
 	return env
 }
 

@@ -94,11 +94,8 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 			return t, err
 		}
 		r.restore(sv)
-		if e := r.emitAt(from, KindTurnEnd, map[string]any{"error": err.Error(), "outcome": "error"}); e != nil {
-			return t, e
-		}
-		t.Err, t.Events, t.State = err, r.t.events, r.statePath()
-		return t, nil
+		t.Err = err
+		return r.closeTurn(t, from, map[string]any{"error": err.Error(), "outcome": "error"})
 	}
 	res, err := r.resolveTarget(ctx, tm.owner, "", tm.tm.Target)
 	if err != nil {
@@ -121,11 +118,7 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 		return fail(err)
 	}
 	r.arm()
-	if e := r.emitAt(from, KindTurnEnd, map[string]any{"outcome": "timeout", "to": r.statePath()}); e != nil {
-		return t, e
-	}
-	t.Events, t.State = r.t.events, r.statePath()
-	return t, nil
+	return r.closeTurn(t, from, map[string]any{"outcome": "timeout", "to": r.statePath()})
 }
 
 // deadTimeoutTarget reports whether a timeout target, as the fold left

@@ -163,9 +163,7 @@ func parseTyped(raw, typ string) (any, error) {
 			return nil, fmt.Errorf("%q is not a YAML/JSON %s: %v", raw, typ, err)
 		}
 		return jsonvalue.Normalize(v), nil
-	case "string", "":
-		return raw, nil
-	default:
+	default: // string, or undeclared
 		return raw, nil
 	}
 }

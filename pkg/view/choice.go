@@ -29,10 +29,7 @@ const (
 // brackets after the label (else "(slot?)"). A multi choice prefixes its
 // rows with "[ ] "; a form prints its template with each {field} filled
 // in as a blank (formLine).
-func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what string, dl *dirLoader, s *story.State, env expr.Env) (string, error) {
-	leaf := func(src, part string) (string, error) {
-		return dl.renderLeaf(src, env, el.Pos, s.Path, what+part)
-	}
+func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what string, s *story.State, env expr.Env, leaf leafRenderer) (string, error) {
 	mode := strings.ToLower(strings.TrimSpace(str(body, "mode")))
 	prompt, err := leaf(str(body, "prompt"), ".prompt")
 	if err != nil {
@@ -129,7 +126,7 @@ func (r *Renderer) formField(f map[string]any, name string, env expr.Env, leaf l
 	part := ".fields." + name
 	var val string
 	var err error
-	if ex := str(f, "expr"); ex != "" && isTrue(f["readonly"]) {
+	if ex := str(f, "expr"); ex != "" && f["readonly"] == true {
 		if v, eerr := r.evalExpr(ex, env); eerr == nil && v != nil {
 			val = fmt.Sprint(v)
 		}
@@ -150,11 +147,6 @@ func (r *Renderer) formField(f map[string]any, name string, env expr.Env, leaf l
 		ph = name
 	}
 	return ph, formBlank, nil
-}
-
-func isTrue(v any) bool {
-	b, _ := v.(bool)
-	return b
 }
 
 // itemRows are the rows of a single or multi choice: one per item (label,

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"cmp"
 	"fmt"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
@@ -44,15 +45,9 @@ func (r *Renderer) renderElements(els []*story.ViewElement, where string, dl *di
 	return b.String(), nil
 }
 
-func (r *Renderer) warnf(err error) {
-	if r.warn != nil {
-		r.warn(err)
-	}
-}
-
 func (r *Renderer) renderElement(el *story.ViewElement, what string, dl *dirLoader, s *story.State, env expr.Env) (string, error) {
 	leaf := func(src, part string) (string, error) {
-		return dl.renderLeaf(src, env, el.Pos, s.Path, what+part)
+		return dl.renderString(src, env, el.Pos, s.Path, what+part)
 	}
 	body, _ := el.Body.(map[string]any)
 	switch el.Kind {
@@ -74,7 +69,7 @@ func (r *Renderer) renderElement(el *story.ViewElement, what string, dl *dirLoad
 	case "banner":
 		return r.renderBanner(body, leaf)
 	case "choice":
-		return r.renderChoice(el, body, what, dl, s, env)
+		return r.renderChoice(el, body, what, s, env, leaf)
 	case "media":
 		return renderMedia(body, leaf)
 	}
@@ -102,10 +97,7 @@ const listLabelCap = 36
 // two cells after the longest label. Labels lose their trailing spaces,
 // hints their surrounding ones.
 func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what string, dl *dirLoader, s *story.State, env expr.Env) (string, error) {
-	marker := str(body, "marker")
-	if marker == "" {
-		marker = "•"
-	}
+	marker := cmp.Or(str(body, "marker"), "•")
 	items, _ := body["items"].([]any)
 	var rows []labelRow
 	for j, it := range items {
@@ -125,10 +117,10 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 			label = fmt.Sprint(x)
 		}
 		var err error
-		if label, err = dl.renderLeaf(label, env, el.Pos, s.Path, part+".label"); err != nil {
+		if label, err = dl.renderString(label, env, el.Pos, s.Path, part+".label"); err != nil {
 			return "", err
 		}
-		if hint, err = dl.renderLeaf(hint, env, el.Pos, s.Path, part+".hint"); err != nil {
+		if hint, err = dl.renderString(hint, env, el.Pos, s.Path, part+".hint"); err != nil {
 			return "", err
 		}
 		rows = append(rows, labelRow{strings.TrimRight(label, " \t"), strings.TrimSpace(hint)})
@@ -148,10 +140,7 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 		b.WriteString(rw.label)
 		if rw.hint != "" {
 			b.WriteString(strings.Repeat(" ", max(lw-textWidth(rw.label), 0)+2))
-			hint := rw.hint
-			if r.width-col > 0 {
-				hint = wordWrap(hint, r.width-col)
-			}
+			hint := wordWrap(rw.hint, r.width-col) // no wrap at width <= 0
 			b.WriteString(strings.ReplaceAll(hint, "\n", "\n"+strings.Repeat(" ", col)))
 		}
 	}
@@ -161,14 +150,12 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 // renderKV aligns values two cells after the longest "key:"; a value is
 // word-wrapped to the remaining width, continuation lines indented to the
 // value column.
-func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf func(string, string) (string, error)) (string, error) {
+func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf leafRenderer) (string, error) {
 	pairs, _ := body["pairs"].(map[string]any)
 	keys := kvKeys(el, pairs)
 	col := 0
 	for _, k := range keys {
-		if w := textWidth(k) + 1; w > col {
-			col = w
-		}
+		col = max(col, textWidth(k)+1)
 	}
 	col += 2
 	var b strings.Builder
@@ -187,9 +174,7 @@ func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf fun
 		}
 		b.WriteString(k + ":")
 		b.WriteString(strings.Repeat(" ", col-textWidth(k)-1))
-		if r.width-col > 0 {
-			val = wordWrap(val, r.width-col)
-		}
+		val = wordWrap(val, r.width-col) // no wrap at width <= 0
 		b.WriteString(strings.ReplaceAll(val, "\n", "\n"+strings.Repeat(" ", col)))
 	}
 	return b.String(), nil
@@ -198,7 +183,7 @@ func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf fun
 // renderBanner prints a ═ rule, "  TEXT  ·  subtitle", and the rule again;
 // the rule is two cells wider than the text line, at least 40 and at most
 // the layout width.
-func (r *Renderer) renderBanner(body map[string]any, leaf func(string, string) (string, error)) (string, error) {
+func (r *Renderer) renderBanner(body map[string]any, leaf leafRenderer) (string, error) {
 	text, err := leaf(str(body, "text"), ".text")
 	if err != nil {
 		return "", err
@@ -212,21 +197,14 @@ func (r *Renderer) renderBanner(body map[string]any, leaf func(string, string) (
 	if sub != "" {
 		line += "  ·  " + sub
 	}
-	w := textWidth(line) + 2
-	if w < 40 {
-		w = 40
-	}
-	if w > r.width {
-		w = r.width
-	}
-	rule := strings.Repeat("═", w)
+	rule := strings.Repeat("═", min(max(textWidth(line)+2, 40), r.width))
 	return rule + "\n" + line + "\n" + rule, nil
 }
 
 // renderMedia prints a media element as upstream's plain-text pointer
 // block: the kind's icon and the caption (else the handle), then an arrow
 // and the path (else the handle), both as written.
-func renderMedia(body map[string]any, leaf func(string, string) (string, error)) (string, error) {
+func renderMedia(body map[string]any, leaf leafRenderer) (string, error) {
 	caption, err := leaf(str(body, "caption"), ".caption")
 	if err != nil {
 		return "", err
@@ -251,20 +229,13 @@ func renderMedia(body map[string]any, leaf func(string, string) (string, error))
 // mediaIcon is the pointer icon of a media kind (upstream's: video, image,
 // pdf, html, slideshow; any other kind gets the attachment icon).
 func mediaIcon(kind string) string {
-	switch strings.ToLower(strings.TrimSpace(kind)) {
-	case "video":
-		return "📹"
-	case "image":
-		return "🖼"
-	case "pdf":
-		return "📄"
-	case "html":
-		return "🌐"
-	case "slideshow":
-		return "📊"
+	if icon, ok := mediaIcons[strings.ToLower(strings.TrimSpace(kind))]; ok {
+		return icon
 	}
 	return "📎"
 }
+
+var mediaIcons = map[string]string{"video": "📹", "image": "🖼", "pdf": "📄", "html": "🌐", "slideshow": "📊"}
 
 // labelRow is one row of a list or choice laid out as label and hint.
 type labelRow struct{ label, hint string }

@@ -165,14 +165,9 @@ func (r *Renderer) guard(src string, env expr.Env) (bool, error) {
 // program returns src compiled by compile, from cache or compiled now and
 // kept there (a compile error is kept too).
 func (r *Renderer) program(cache map[string]guardEntry, src string, compile func(string) (*expr.Program, error)) (*expr.Program, error) {
-	r.mu.Lock()
-	g, ok := cache[src]
-	r.mu.Unlock()
-	if !ok {
-		g.p, g.err = compile(src)
-		r.mu.Lock()
-		cache[src] = g
-		r.mu.Unlock()
-	}
+	g := memo(&r.mu, cache, src, func() guardEntry {
+		p, err := compile(src)
+		return guardEntry{p, err}
+	})
 	return g.p, g.err
 }

@@ -15,10 +15,12 @@ import (
 // views/ layouts and the view strings of the states whose views resolve
 // there. Template roots (story-format §6.3): the prompts overlay when the
 // story sets one, then <dir>/views, then <dir>; "@story/" names <dir>.
+//
+// The loader refuses an include cycle before pongo2 would recurse on it
+// (expr.PongoLoader's own check).
 type dirLoader struct {
 	dir  string
-	dirs []string            // search directories, in order
-	ns   map[string][]string // namespace prefix ("@shared") -> directories
+	dirs []string // search directories, in order
 	l    *expr.PongoLoader
 
 	// compileMu serialises compiles: a pongo2 TemplateSet is not safe for
@@ -26,7 +28,6 @@ type dirLoader struct {
 	compileMu sync.Mutex
 
 	mu      sync.Mutex
-	cycles  map[string]error // include-graph check per file
 	strs    map[string]compiled
 	files   map[string]compiled
 	layouts map[string]compiled
@@ -55,44 +56,53 @@ func (r *Renderer) loader(dir string) *dirLoader {
 	dirs = append(dirs, filepath.Join(dir, "views"), dir)
 	l := expr.NewPongoLoader(dirs...)
 	l.AddNamespace("@story", dir)
-	ns := map[string][]string{}
 	if r.st != nil && r.st.Prompts != nil && dir == r.st.Dir {
 		for _, d := range r.st.Prompts.Shared {
 			if !filepath.IsAbs(d) {
 				d = filepath.Join(dir, d)
 			}
 			l.AddNamespace("@shared", d)
-			ns["@shared"] = append(ns["@shared"], d)
 		}
 	}
-	dl := &dirLoader{dir: dir, dirs: dirs, ns: ns, l: l, cycles: map[string]error{}, found: map[string]string{}, strs: map[string]compiled{}, files: map[string]compiled{}, layouts: map[string]compiled{}}
+	dl := &dirLoader{dir: dir, dirs: dirs, l: l, found: map[string]string{}, strs: map[string]compiled{}, files: map[string]compiled{}, layouts: map[string]compiled{}}
 	r.loaders[dir] = dl
 	return dl
 }
 
 func isTemplate(s string) bool { return strings.Contains(s, "{{") || strings.Contains(s, "{%") }
 
-func (dl *dirLoader) compileString(src string) (*expr.Pongo, error) {
-	dl.mu.Lock()
-	c, ok := dl.strs[src]
-	dl.mu.Unlock()
-	if ok {
-		return c.p, c.err
-	}
-	var p *expr.Pongo
-	err := dl.checkIncludes(src, "")
-	if err == nil {
+// compile returns cache[key], compiled by f (serialised with every other
+// compile of the loader) the first time.
+func (dl *dirLoader) compile(cache map[string]compiled, key string, f func() (*expr.Pongo, error)) compiled {
+	return memo(&dl.mu, cache, key, func() (c compiled) {
 		dl.compileMu.Lock()
-		p, err = dl.l.Compile(src)
-		dl.compileMu.Unlock()
-	}
-	dl.mu.Lock()
-	dl.strs[src] = compiled{p, err}
-	dl.mu.Unlock()
-	return p, err
+		defer dl.compileMu.Unlock()
+		c.p, c.err = f()
+		return c
+	})
 }
 
-// renderString renders a pongo2 template held in the story YAML.
+// memo returns cache[key], made by mk (outside mu) the first time.
+func memo[T any](mu *sync.Mutex, cache map[string]T, key string, mk func() T) T {
+	mu.Lock()
+	v, ok := cache[key]
+	mu.Unlock()
+	if !ok {
+		v = mk()
+		mu.Lock()
+		cache[key] = v
+		mu.Unlock()
+	}
+	return v
+}
+
+func (dl *dirLoader) compileString(src string) (*expr.Pongo, error) {
+	c := dl.compile(dl.strs, src, func() (*expr.Pongo, error) { return dl.l.Compile(src) })
+	return c.p, c.err
+}
+
+// renderString renders a pongo2 template held in the story YAML (a view,
+// or a leaf: a label, a kv value, a layout name).
 func (dl *dirLoader) renderString(src string, env expr.Env, pos story.Pos, state, what string) (string, error) {
 	if !isTemplate(src) {
 		return src, nil
@@ -106,12 +116,6 @@ func (dl *dirLoader) renderString(src string, env expr.Env, pos story.Pos, state
 		return "", errAt(pos, state, what, err)
 	}
 	return out, nil
-}
-
-// renderLeaf renders a short pongo2 string (a label, a kv value, a layout
-// name).
-func (dl *dirLoader) renderLeaf(src string, env expr.Env, pos story.Pos, state, what string) (string, error) {
-	return dl.renderString(src, env, pos, state, what)
 }
 
 // viewFile resolves name (relative, slash-separated) under the search
@@ -157,19 +161,7 @@ func (dl *dirLoader) renderFile(name string, env expr.Env, pos story.Pos, state 
 	if err != nil {
 		return "", err
 	}
-	dl.mu.Lock()
-	c, ok := dl.files[path]
-	dl.mu.Unlock()
-	if !ok {
-		if c.err = dl.checkIncludes("", path); c.err == nil {
-			dl.compileMu.Lock()
-			c.p, c.err = dl.l.CompileFile(path)
-			dl.compileMu.Unlock()
-		}
-		dl.mu.Lock()
-		dl.files[path] = c
-		dl.mu.Unlock()
-	}
+	c := dl.compile(dl.files, path, func() (*expr.Pongo, error) { return dl.l.CompileFile(path) })
 	fpos := story.Pos{File: path}
 	if c.err != nil {
 		return "", fileErr(fpos, state, path, c.err)
@@ -188,27 +180,14 @@ func (dl *dirLoader) renderLayout(src, name string, env expr.Env, pos story.Pos,
 	if err != nil {
 		return "", err
 	}
-	dl.mu.Lock()
-	c, ok := dl.layouts[src]
-	dl.mu.Unlock()
-	if !ok {
+	c := dl.compile(dl.layouts, src, func() (*expr.Pongo, error) {
 		// Compile the layout itself first: its own syntax errors are then
 		// reported against the layout file, not the generated child.
-		if cerr := dl.checkIncludes("", path); cerr != nil {
-			c.err = fileErr(story.Pos{File: path}, state, path, cerr)
-		} else {
-			dl.compileMu.Lock()
-			if _, lerr := dl.l.CompileFile(path); lerr != nil {
-				c.err = fileErr(story.Pos{File: path}, state, path, lerr)
-			} else {
-				c.p, c.err = dl.l.Compile(src)
-			}
-			dl.compileMu.Unlock()
+		if _, err := dl.l.CompileFile(path); err != nil {
+			return nil, fileErr(story.Pos{File: path}, state, path, err)
 		}
-		dl.mu.Lock()
-		dl.layouts[src] = c
-		dl.mu.Unlock()
-	}
+		return dl.l.Compile(src)
+	})
 	if c.err != nil {
 		return "", errAt(pos, state, "view.extends "+quote(name), c.err)
 	}

@@ -1,7 +1,7 @@
 package view
 
 import (
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -26,31 +26,16 @@ func splitParallel(path string) (root string, leaves []string, ok bool) {
 // description; a leaf without a view of its own adds nothing (its region's
 // view is not used, as upstream). Empty renders are left out.
 func (r *Renderer) renderParallel(rootPath string, leaves []string, world, extra map[string]any) (string, error) {
-	root, err := r.state(rootPath)
-	if err != nil {
-		return "", err
-	}
 	var parts []string
-	if root.View != nil {
-		out, err := r.render(root.View, root, world, extra)
+	for _, p := range append([]string{rootPath}, slices.Sorted(slices.Values(leaves))...) {
+		s, err := r.state(p)
 		if err != nil {
 			return "", err
 		}
-		if out != "" {
-			parts = append(parts, out)
-		}
-	}
-	sorted := append([]string(nil), leaves...)
-	sort.Strings(sorted)
-	for _, lp := range sorted {
-		leaf, err := r.state(lp)
-		if err != nil {
-			return "", err
-		}
-		if leaf.View == nil {
+		if s.View == nil {
 			continue
 		}
-		out, err := r.render(leaf.View, leaf, world, extra)
+		out, err := r.render(s.View, s, world, extra)
 		if err != nil {
 			return "", err
 		}

@@ -2,8 +2,10 @@ package view
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 
@@ -104,12 +106,8 @@ const transitionViewKey = "transition_view"
 func (r *Renderer) RenderView(statePath string, world map[string]any, extra map[string]any) (out string, err error) {
 	defer r.recoverInto(statePath, &out, &err)
 	if tv, ok := extra[transitionViewKey]; ok {
-		rest := make(map[string]any, len(extra))
-		for k, v := range extra {
-			if k != transitionViewKey {
-				rest[k] = v
-			}
-		}
+		rest := maps.Clone(extra)
+		delete(rest, transitionViewKey)
 		switch v := tv.(type) {
 		case *story.View:
 			if v != nil {
@@ -201,7 +199,7 @@ func (r *Renderer) render(v *story.View, s *story.State, world, extra map[string
 		if v.TemplateFile == "" {
 			return "", &Error{Pos: v.Pos, State: s.Path, What: "view.template_file", Msg: "template_file is empty (name a file under views/)"}
 		}
-		name, err := dl.renderLeaf(v.TemplateFile, env, v.Pos, s.Path, "view.template_file")
+		name, err := dl.renderString(v.TemplateFile, env, v.Pos, s.Path, "view.template_file")
 		if err != nil {
 			return "", err
 		}
@@ -218,7 +216,7 @@ func (r *Renderer) renderExtends(v *story.View, dl *dirLoader, s *story.State, e
 	if v.Extends == "" {
 		return "", &Error{Pos: v.Pos, State: s.Path, What: "view.extends", Msg: "extends is empty (name a layout under views/, e.g. extends: base)"}
 	}
-	name, err := dl.renderLeaf(v.Extends, env, v.Pos, s.Path, "view.extends")
+	name, err := dl.renderString(v.Extends, env, v.Pos, s.Path, "view.extends")
 	if err != nil {
 		return "", err
 	}
@@ -228,7 +226,7 @@ func (r *Renderer) renderExtends(v *story.View, dl *dirLoader, s *story.State, e
 	blocks := map[string]any{}
 	order := append([]string(nil), v.BlockOrder...)
 	for b := range v.Blocks {
-		if !contains(order, b) {
+		if !slices.Contains(order, b) {
 			order = append(order, b)
 		}
 	}
@@ -247,9 +245,7 @@ func (r *Renderer) renderExtends(v *story.View, dl *dirLoader, s *story.State, e
 		fmt.Fprintf(&src, "{%% block %s %%}{{ %s.%s }}{%% endblock %%}", b, blocksVar, key)
 	}
 	benv := make(expr.Env, len(env)+1)
-	for k, val := range env {
-		benv[k] = val
-	}
+	maps.Copy(benv, env)
 	benv[blocksVar] = blocks
 	return dl.renderLayout(src.String(), name, benv, v.Pos, s.Path)
 }
@@ -268,13 +264,4 @@ func isBlockName(b string) bool {
 		return false
 	}
 	return true
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 
 	"kitsoki/pkg/story"
@@ -44,7 +45,9 @@ func (r *Renderer) hidden(when string, el *story.ViewElement, s *story.State, wh
 	}
 	ok, err := r.whenShows(when, env)
 	if err != nil {
-		r.warnf(&Error{Pos: el.Pos, State: s.Path, What: what, Msg: fmt.Sprintf("when %q: %v; the %s is omitted", when, err, which), Err: err})
+		if r.warn != nil {
+			r.warn(&Error{Pos: el.Pos, State: s.Path, What: what, Msg: fmt.Sprintf("when %q: %v; the %s is omitted", when, err, which), Err: err})
+		}
 		return true
 	}
 	return !ok
@@ -99,11 +102,7 @@ func whenEnv(env expr.Env) expr.Env {
 	}
 	w, _ := yamlInts(env["world"])
 	we := make(expr.Env, len(env)+1)
-	for k, v := range env {
-		if k != whenWorldKey {
-			we[k] = v
-		}
-	}
+	maps.Copy(we, env) // env has no whenWorldKey yet
 	we["world"] = w
 	// a bare name that is no root fails as upstream's does, hiding the
 	// element (engine conformance bare-neighbours view-when.yaml)
@@ -133,10 +132,7 @@ func yamlInts(v any) (out any, changed bool) {
 				continue
 			}
 			if cp == nil {
-				cp = make(map[string]any, len(x))
-				for kk, ee := range x {
-					cp[kk] = ee
-				}
+				cp = maps.Clone(x)
 			}
 			cp[k] = ne
 		}

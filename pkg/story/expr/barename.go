@@ -35,10 +35,6 @@ func Strict(env Env) Env {
 	return env
 }
 
-// UpstreamRoot reports whether name is one of the bare names upstream's
-// environment has (a guard or value naming anything else fails there).
-func UpstreamRoot(name string) bool { return upstreamRoots[name] }
-
 // fetchBare is undefFn: the name's value in a lenient environment, an
 // error naming the fix in a strict one.
 func fetchBare(params ...any) (any, error) {

@@ -1,6 +1,10 @@
 package expr
 
-import "github.com/expr-lang/expr/ast"
+import (
+	"maps"
+
+	"github.com/expr-lang/expr/ast"
+)
 
 // Env is the evaluation environment: root name -> value. The roots a guard
 // may reach into are world, slots, event, run, args, menu, item, proposal,
@@ -33,9 +37,7 @@ func withNeeded(env Env, need []string, all bool) Env {
 	for _, r := range need {
 		if _, ok := env[r]; !ok {
 			out := make(Env, len(env)+len(need))
-			for k, v := range env {
-				out[k] = v
-			}
+			maps.Copy(out, env)
 			for _, r := range need {
 				if _, ok := out[r]; !ok {
 					out[r] = map[string]any{}

@@ -29,18 +29,11 @@ const (
 	KindPongo
 )
 
+var kindNames = [...]string{KindCompile: "compile", KindWhitelist: "whitelist", KindTemplate: "template", KindEval: "eval", KindPongo: "pongo"}
+
 func (k ErrorKind) String() string {
-	switch k {
-	case KindCompile:
-		return "compile"
-	case KindWhitelist:
-		return "whitelist"
-	case KindTemplate:
-		return "template"
-	case KindEval:
-		return "eval"
-	case KindPongo:
-		return "pongo"
+	if k > 0 && int(k) < len(kindNames) {
+		return kindNames[k]
 	}
 	return "unknown"
 }
@@ -119,23 +112,17 @@ func plainText(msg string) string {
 
 // valueDesc names the Go type a value had in terms of story values.
 func valueDesc(goType string) string {
-	switch goType {
-	case "nil":
-		return "nil (an unset world key or slot?)"
-	case "string":
-		return "a string"
-	case "bool":
-		return "a bool"
-	case "[]interface {}":
-		return "a list"
-	case "map[string]interface {}":
-		return "a map"
+	if d, ok := valueDescs[goType]; ok {
+		return d
 	}
 	if strings.HasPrefix(goType, "int") || strings.HasPrefix(goType, "uint") || strings.HasPrefix(goType, "float") {
 		return "a number"
 	}
 	return "a " + goType
 }
+
+var valueDescs = map[string]string{"nil": "nil (an unset world key or slot?)", "string": "a string", "bool": "a bool",
+	"[]interface {}": "a list", "map[string]interface {}": "a map"}
 
 // neededDesc names the kind of value a built-in needed.
 func neededDesc(goType string) string {

@@ -116,8 +116,9 @@ var pongoBlockTags = map[string]bool{
 }
 
 // checkPongoLimits refuses a pongo2 source over MaxTemplateBytes, with
-// block tags nested deeper than MaxNesting, or with brackets nested deeper
-// than MaxNesting inside one {{ }} or {% %} tag. name labels the message.
+// block tags nested deeper than MaxNesting, with brackets nested deeper
+// than MaxNesting inside one {{ }} or {% %} tag, or that would hang pongo2
+// (checkPongoHang). name labels the message.
 func checkPongoLimits(name, src string) *Error {
 	what := "pongo2 " + name
 	if e := checkTemplateLength(KindPongo, what, src); e != nil {
@@ -127,7 +128,7 @@ func checkPongoLimits(name, src string) *Error {
 	for i := 0; ; {
 		open, close := nextTag(src, i)
 		if open < 0 {
-			return nil
+			return checkPongoHang(name, src)
 		}
 		end := strings.Index(src[open+2:], close)
 		if end < 0 {
@@ -155,7 +156,7 @@ func checkPongoLimits(name, src string) *Error {
 		}
 		i = end + 2
 		if i >= len(src) {
-			return nil
+			return checkPongoHang(name, src)
 		}
 	}
 }

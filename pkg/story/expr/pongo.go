@@ -74,7 +74,7 @@ type Pongo struct {
 // NewPongoLoader returns a loader searching dirs, in order, for include and
 // extends targets.
 func NewPongoLoader(dirs ...string) *PongoLoader {
-	l := &PongoLoader{ns: map[string][]string{}, getErrs: map[string]error{}, files: map[string]bool{}, accepted: map[string]bool{}}
+	l := &PongoLoader{ns: map[string][]string{}, getErrs: map[string]error{}, files: map[string]bool{}, accepted: map[string]bool{}, pending: map[string][]byte{}}
 	for _, d := range dirs {
 		if d == "" {
 			continue
@@ -114,9 +114,6 @@ func (l *PongoLoader) Compile(src string) (p *Pongo, err error) {
 	if e := checkPongoLimits("<string>", src); e != nil {
 		return nil, e
 	}
-	if e := checkPongoHang("<string>", src); e != nil {
-		return nil, e
-	}
 	if e := l.checkIncludeCycle("<string>", src); e != nil {
 		return nil, e
 	}
@@ -153,13 +150,7 @@ func (l *PongoLoader) compileFileSource(path string, src []byte) (p *Pongo, err 
 		}
 	}()
 	text := string(src)
-	if e := checkTemplateLength(KindPongo, "pongo2 "+path, text); e != nil {
-		return nil, e
-	}
 	if e := checkPongoLimits(path, text); e != nil {
-		return nil, e
-	}
-	if e := checkPongoHang(path, text); e != nil {
 		return nil, e
 	}
 	abs, aerr := l.fs.Abs(path)
@@ -170,14 +161,9 @@ func (l *PongoLoader) compileFileSource(path string, src []byte) (p *Pongo, err 
 		return nil, e
 	}
 	l.mu.Lock()
-	if !l.files[abs] {
-		l.files[abs] = true
-		if d := filepath.Dir(abs); !slices.Contains(l.fileDirs, d) {
-			l.fileDirs = append(l.fileDirs, d)
-		}
-	}
-	if l.pending == nil {
-		l.pending = map[string][]byte{}
+	l.files[abs] = true
+	if d := filepath.Dir(abs); !slices.Contains(l.fileDirs, d) {
+		l.fileDirs = append(l.fileDirs, d)
 	}
 	l.pending[abs] = src
 	l.mu.Unlock()
@@ -385,22 +371,16 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 		// Every name reaches Get through Abs; anything else is refused.
 		return nil, fmt.Errorf("pongo2: template path %q was not resolved by the loader", name)
 	}
-	path := name
 	b := pending
 	if !read {
 		var err error
-		if b, err = safefile.ReadFile(path, safefile.Story); err != nil {
+		if b, err = safefile.ReadFile(name, safefile.Story); err != nil {
 			return nil, err
 		}
 	}
 	text := string(b)
-	e := checkPongoLimits(path, text)
-	if e == nil {
-		e = checkPongoHang(path, text)
-	}
-	if e != nil {
+	if e := checkPongoLimits(name, text); e != nil {
 		f.l.mu.Lock()
-		f.l.getErrs[path] = e
 		f.l.getErrs[name] = e
 		f.l.mu.Unlock()
 		return nil, e

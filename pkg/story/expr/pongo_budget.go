@@ -47,10 +47,6 @@ type renderBudget struct {
 // String keeps the budget's inside out of a template that prints it.
 func (b *renderBudget) String() string { return "" }
 
-func newRenderBudget(ctx context.Context) *renderBudget {
-	return &renderBudget{ctx: ctx}
-}
-
 func (b *renderBudget) fail(format string, a ...any) error {
 	if b.err == nil {
 		b.err = fmt.Errorf("%w: %s", ErrRenderBudget, fmt.Sprintf(format, a...))
@@ -128,7 +124,7 @@ func (p *Pongo) RenderContext(ctx context.Context, env Env) (out string, err err
 			out, err = "", &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 render %s: internal error: %s", p.name, plainText(fmt.Sprint(r)))}
 		}
 	}()
-	b := newRenderBudget(ctx)
+	b := &renderBudget{ctx: ctx}
 	pc := make(pongo2.Context, len(env)+1)
 	for k, v := range env {
 		if k != ContextKey && k != strictKey {

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -34,9 +35,7 @@ func init() {
 func filterReverse(in, _ *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	if in.IsString() {
 		r := []rune(in.String())
-		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
-			r[i], r[j] = r[j], r[i]
-		}
+		slices.Reverse(r)
 		return pongo2.AsValue(string(r)), nil
 	}
 	rv := reflect.ValueOf(in.Interface())

@@ -104,18 +104,11 @@ func filterLjust(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 // negative N pads on the right, as fmt's %-Ns does).
 func filterRjust(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	s, width := in.String(), param.Integer()
-	pad := max(abs(width)-utf8.RuneCountInString(s), 0)
+	n := utf8.RuneCountInString(s)
 	if width < 0 {
-		return padded("rjust", s, 0, pad)
+		return padded("rjust", s, 0, max(-width-n, 0))
 	}
-	return padded("rjust", s, pad, 0)
-}
-
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
+	return padded("rjust", s, max(width-n, 0), 0)
 }
 
 // filterJoin joins a list's items with the parameter; other values pass

@@ -14,8 +14,8 @@ import (
 func init() {
 	_ = pongo2.ReplaceTag("for", forTagParser)
 	_ = pongo2.ReplaceTag("set", setTagParser)
-	_ = pongo2.RegisterTag(macroEnterTag, macroEnterParser)
-	_ = pongo2.RegisterTag(macroLeaveTag, macroLeaveParser)
+	_ = pongo2.RegisterTag(macroEnterTag, macroMarkParser(true))
+	_ = pongo2.RegisterTag(macroLeaveTag, macroMarkParser(false))
 }
 
 // forLoop is what a template reads as forloop (and forloop.Parentloop),
@@ -234,16 +234,12 @@ func (n *macroMark) Execute(ctx *pongo2.ExecutionContext, _ pongo2.TemplateWrite
 	return nil
 }
 
-func macroEnterParser(_ *pongo2.Parser, start *pongo2.Token, args *pongo2.Parser) (pongo2.INodeTag, *pongo2.Error) {
-	if args.Remaining() > 0 {
-		return nil, args.Error("takes no arguments", nil)
+// macroMarkParser parses the macro-entry (enter) or macro-leave tag.
+func macroMarkParser(enter bool) pongo2.TagParser {
+	return func(_ *pongo2.Parser, start *pongo2.Token, args *pongo2.Parser) (pongo2.INodeTag, *pongo2.Error) {
+		if args.Remaining() > 0 {
+			return nil, args.Error("takes no arguments", nil)
+		}
+		return &macroMark{enter: enter, tok: start}, nil
 	}
-	return &macroMark{enter: true, tok: start}, nil
-}
-
-func macroLeaveParser(_ *pongo2.Parser, start *pongo2.Token, args *pongo2.Parser) (pongo2.INodeTag, *pongo2.Error) {
-	if args.Remaining() > 0 {
-		return nil, args.Error("takes no arguments", nil)
-	}
-	return &macroMark{tok: start}, nil
 }

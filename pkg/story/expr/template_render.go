@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"sort"
 	"strings"
@@ -93,9 +94,7 @@ func renderNodes(b *strings.Builder, nodes []tNode, env Env, steps *int, src str
 				continue
 			}
 			inner := make(Env, len(env)+1)
-			for k, x := range env {
-				inner[k] = x
-			}
+			maps.Copy(inner, env)
 			for _, it := range items {
 				if *steps++; *steps > MaxRenderSteps {
 					return &Error{Kind: KindEval, Err: ErrRenderBudget, Src: src,
