@@ -90,12 +90,23 @@ func ScalarValue(n *yaml.Node) any {
 		}
 		return n.Value
 	case "!!float":
+		if PointlessFloat(n) {
+			return n.Value
+		}
 		if v, err := strconv.ParseFloat(n.Value, 64); err == nil {
 			return v
 		}
 		return n.Value
 	}
 	return n.Value
+}
+
+// PointlessFloat reports whether n is a plain scalar yaml.v3 reads as a
+// float although it has no decimal point (1e3, -1E+3, 08,
+// 99999999999999999999): the existing engine reads such a scalar as its
+// text, and so does kitsoki (docs/compat/yaml-numbers.md).
+func PointlessFloat(n *yaml.Node) bool {
+	return n.ShortTag() == "!!float" && n.Style&yaml.TaggedStyle == 0 && !strings.Contains(n.Value, ".")
 }
 
 // Bool reads a YAML 1.1 boolean word (true/yes/on, false/no/off, any case).
@@ -152,4 +163,20 @@ func ErrLine(err error) (int, string) {
 		return 0, msg
 	}
 	return line, strings.TrimSpace(after)
+}
+
+// TextPointlessFloats retags every PointlessFloat scalar under n as a
+// string, so that a yaml.v3 Decode of n reads it as its text, as
+// ScalarValue does. Aliases are not followed: what they name is in the
+// tree already.
+func TextPointlessFloats(n *yaml.Node) {
+	if n == nil {
+		return
+	}
+	if n.Kind == yaml.ScalarNode && PointlessFloat(n) {
+		n.Tag = "!!str"
+	}
+	for _, c := range n.Content {
+		TextPointlessFloats(c)
+	}
 }

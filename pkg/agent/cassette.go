@@ -24,6 +24,7 @@ import (
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/yamlnode"
 )
 
 // Cassette is a host_cassette fixture (trace-eval.md part B) used as a
@@ -118,8 +119,13 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cassette: resolve !include in %q: %w", name, err)
 	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, cassettehead.YAMLError(name, err)
+	}
+	yamlnode.TextPointlessFloats(&doc)
 	var raw rawCassette
-	if err := yaml.Unmarshal(data, &raw); err != nil {
+	if err := doc.Decode(&raw); err != nil {
 		return nil, cassettehead.YAMLError(name, err)
 	}
 	phaseFrom, err := raw.Check(name, "")

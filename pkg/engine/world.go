@@ -13,6 +13,7 @@ import (
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/story"
 )
 
@@ -114,6 +115,7 @@ func LoadWorldFile(path string) (map[string]any, error) {
 	case root.Kind != yaml.MappingNode:
 		return nil, fmt.Errorf("--world-file %s: must be a YAML mapping of world keys to values (got %s)", path, yamlKind(root))
 	}
+	yamlnode.TextPointlessFloats(root)
 	var m map[string]any
 	if err := root.Decode(&m); err != nil {
 		return nil, fmt.Errorf("--world-file %s: must be a YAML mapping of world keys to values: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))

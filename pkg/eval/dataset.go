@@ -325,6 +325,7 @@ func (p *dparser) object(v *yaml.Node, what string) map[string]any {
 		p.errf(v, "%s must be a mapping", what)
 		return nil
 	}
+	yamlnode.TextPointlessFloats(v)
 	var raw any
 	if err := v.Decode(&raw); err != nil {
 		p.errf(v, "%s: %v", what, err)

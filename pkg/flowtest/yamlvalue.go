@@ -121,6 +121,9 @@ func scalarValue(n *yaml.Node) any {
 		}
 		return n.Value
 	case "!!float":
+		if yamlnode.PointlessFloat(n) {
+			return n.Value
+		}
 		switch strings.ToLower(n.Value) {
 		case ".inf", "+.inf":
 			return math.Inf(1)
