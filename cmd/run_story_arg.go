@@ -43,6 +43,19 @@ func checkStoryArg(path string) error {
 	return nil
 }
 
+// storyManifest is the app.yaml a story argument names: the file itself,
+// or the one in the directory it names.
+func storyManifest(arg string) (string, error) {
+	st, err := os.Stat(arg)
+	if err != nil {
+		return "", usagef("%s: no such file or directory", arg)
+	}
+	if st.IsDir() {
+		return filepath.Join(arg, validate.StoryFile), nil
+	}
+	return arg, nil
+}
+
 // profileUsageError is the usage error for a plugin profile the assembly
 // refused: unreadable (profileReadError), or malformed, its positioned
 // diagnostics printed to stderr first.

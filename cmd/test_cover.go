@@ -46,12 +46,7 @@ func (cf *coverFlags) check() error {
 	default:
 		return usagef("--cover-format %q: expected lcov, cobertura or json", cf.format)
 	}
-	if p := cf.profile; p != "" && p != "-" {
-		if st, err := os.Stat(filepath.Dir(p)); err != nil || !st.IsDir() {
-			return usagef("--coverprofile %s: directory %s does not exist; create it first", p, filepath.Dir(p))
-		}
-	}
-	return nil
+	return checkOutDirs("--coverprofile", cf.profile)
 }
 
 // profileFormat is --cover-format, else the format the file name says.

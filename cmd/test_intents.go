@@ -13,7 +13,6 @@ import (
 
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/flowtest"
-	"kitsoki/pkg/validate"
 )
 
 type intentFlags struct {
@@ -102,15 +101,7 @@ func checkIntentFlags(f *intentFlags) error {
 	case f.regressionAt < 0:
 		return usagef("--fail-regression-at %g: must be 0 or more", f.regressionAt)
 	}
-	for _, out := range []struct{ flag, path string }{{"--json", f.jsonOut}, {"--junit", f.junitOut}} {
-		if out.path == "" || out.path == "-" {
-			continue
-		}
-		if st, err := os.Stat(filepath.Dir(out.path)); err != nil || !st.IsDir() {
-			return usagef("%s %s: directory %s does not exist; create it first", out.flag, out.path, filepath.Dir(out.path))
-		}
-	}
-	return nil
+	return checkOutDirs("--json", f.jsonOut, "--junit", f.junitOut)
 }
 
 func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *intentFlags) error {
@@ -125,10 +116,9 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 			return err
 		}
 	}
-	if st, err := os.Stat(app); err != nil {
-		return usagef("%s: no such file or directory", app)
-	} else if st.IsDir() {
-		app = filepath.Join(app, validate.StoryFile)
+	app, err := storyManifest(app)
+	if err != nil {
+		return err
 	}
 	glob := f.intents
 	if glob == "" {
