@@ -94,6 +94,11 @@ func WriteJUnit(w io.Writer, results []*Result) error {
 		s.Cases = append(s.Cases, c)
 	}
 	top.Time = fmt.Sprintf("%.3f", total)
+	return top.write(w)
+}
+
+// write writes the report as an XML document with a trailing newline.
+func (top *junitSuites) write(w io.Writer) error {
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
