@@ -83,7 +83,11 @@ func (fr *fixtureRun) unsupported(msgs []Failure) {
 	fr.res.Flow.Passed = false
 }
 
+// messages are the failures' messages (nil: none).
 func messages(fs []Failure) []string {
+	if len(fs) == 0 {
+		return nil
+	}
 	out := make([]string, len(fs))
 	for i, f := range fs {
 		out[i] = f.Message
@@ -704,7 +708,7 @@ func (fr *fixtureRun) restart(ctx context.Context, t *Turn, state string, world 
 }
 
 func (fr *fixtureRun) close(tr *TurnResult, c *checker) (*TurnResult, bool) {
-	tr.Failures = c.messages()
+	tr.Failures = messages(c.fails)
 	tr.Passed = len(c.fails) == 0
 	fr.res.Failures = append(fr.res.Failures, c.fails...)
 	return tr, tr.Passed
@@ -764,7 +768,7 @@ func (fr *fixtureRun) finish(s session) {
 		passed = passed && t.Passed
 	}
 	if len(c.fails) > 0 {
-		fr.res.Flow.Turns = append(fr.res.Flow.Turns, &TurnResult{TurnIndex: -1, Failures: c.messages()})
+		fr.res.Flow.Turns = append(fr.res.Flow.Turns, &TurnResult{TurnIndex: -1, Failures: messages(c.fails)})
 		fr.res.Failures = append(fr.res.Failures, c.fails...)
 		passed = false
 	}
