@@ -237,12 +237,9 @@ func checkRunFlags(path string, f *runFlags) error {
 // first), printing the loader's diagnostics when it does not load.
 func loadRunStory(stderr io.Writer, path, root string) (*compose.Loaded, error) {
 	ld, err := compose.Load(path, compose.LoadOptions{NoCompile: true, Story: story.Options{Root: root}})
-	if err != nil {
-		var le *compose.LoadError
-		if errors.As(err, &le) {
-			_ = diag.WriteHuman(stderr, le.Diagnostics, diag.HumanOptions{})
-			return nil, invalidStory(le.Diagnostics, findingf("%s: the story does not load (%d error(s)); see `kitsoki validate %s`", path, len(le.Diagnostics), path))
-		}
+	if msg, ds, ok := notLoaded(stderr, path, err); ok {
+		return nil, invalidStory(ds, findingf("%s", msg))
+	} else if err != nil {
 		return nil, findingf("%s: %v", path, err)
 	}
 	return ld, nil

@@ -3,7 +3,6 @@ package cmd
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -19,7 +18,6 @@ import (
 	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/termsafe"
-	"kitsoki/pkg/compose"
 	"kitsoki/pkg/coverage"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/flowtest"
@@ -429,10 +427,8 @@ func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtes
 	runner.Preload(apps)
 	for _, app := range apps {
 		if _, err := runner.Story(app); err != nil {
-			var le *compose.LoadError
-			if errors.As(err, &le) {
-				_ = diag.WriteHuman(stderr, le.Diagnostics, diag.HumanOptions{})
-				return usagef("%s: the story does not load (%d error(s)); see `kitsoki validate %s`", app, len(le.Diagnostics), app)
+			if msg, _, ok := notLoaded(stderr, app, err); ok {
+				return usagef("%s", msg)
 			}
 			return usagef("%s: %v", app, err)
 		}
