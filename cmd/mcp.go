@@ -19,7 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"kitsoki/internal/safefile"
-	"kitsoki/pkg/agent"
+	"kitsoki/pkg/compose"
 	"kitsoki/pkg/mcpserve"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/trace"
@@ -157,10 +157,7 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 		return usagef("--trace: %s", strings.TrimPrefix(err.Error(), "trace: "))
 	}
 	defer tw.Close()
-	sink := agent.SinkFunc(func(ev agent.Event) error {
-		return tw.Append(trace.Event{Turn: int(ev.Turn), TS: ev.TS, Kind: ev.Kind, StatePath: ev.StatePath,
-			CallID: ev.CallID, EpisodeID: ev.EpisodeID, MatchIdx: ev.MatchIdx, Payload: ev.Payload})
-	})
+	sink := compose.AgentSink(compose.TraceSink(tw))
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv, err := mcpserve.New(mcpserve.Options{StoryPath: storyPath, ProfilePath: f.profile, Root: f.root, Sink: sink, CallTimeout: f.timeout,
 		Version: version, Logger: logger, ClaudeSubmit: claudeSubmitCommand()})

@@ -238,7 +238,7 @@ func checkRunFlags(path string, f *runFlags) error {
 func loadRunStory(stderr io.Writer, path, root string) (*compose.Loaded, error) {
 	ld, err := compose.Load(path, compose.LoadOptions{NoCompile: true, Story: story.Options{Root: root}})
 	if msg, ds, ok := notLoaded(stderr, path, err); ok {
-		return nil, invalidStory(ds, findingf("%s", msg))
+		return nil, invalidStory(ds, msg)
 	} else if err != nil {
 		return nil, findingf("%s: %v", path, err)
 	}
