@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -416,14 +417,7 @@ func refuseInSandbox(command string) error {
 // profile, is exit 2, named with its diagnostics. Under --sandbox, each
 // external plugin left unstarted is named on stderr.
 func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtest.File, profile string) error {
-	var apps []string
-	seen, noted := map[string]bool{}, map[string]bool{}
-	for _, file := range files {
-		if !seen[file.Story] {
-			seen[file.Story] = true
-			apps = append(apps, file.Story)
-		}
-	}
+	apps, noted := storiesOf(files), map[string]bool{}
 	runner.Preload(apps)
 	for _, app := range apps {
 		if _, err := runner.Story(app); err != nil {
@@ -444,6 +438,17 @@ func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtes
 		}
 	}
 	return nil
+}
+
+// storiesOf is the stories of files, each once, in order.
+func storiesOf(files []*flowtest.File) []string {
+	var apps []string
+	for _, f := range files {
+		if !slices.Contains(apps, f.Story) {
+			apps = append(apps, f.Story)
+		}
+	}
+	return apps
 }
 
 // writeTestReports writes the --json (to stdout for -), --junit and
