@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -134,9 +135,7 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 		if err != nil {
 			return usagef("--http %q: %v; use HOST:PORT or :PORT", f.httpAddr, err)
 		}
-		if host == "" {
-			host = "127.0.0.1"
-		}
+		host = cmp.Or(host, "127.0.0.1")
 		if !isLoopback(host) && token == "" {
 			return usagef("--http %s: a non-loopback address needs --token-env VAR (a bearer token)", f.httpAddr)
 		}
@@ -148,10 +147,7 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 		return err
 	}
 
-	tracePath := f.tracePath
-	if tracePath == "" {
-		tracePath = filepath.Join(".kitsoki", "sessions", "mcp-"+time.Now().UTC().Format("20060102T150405.000000000")+".jsonl")
-	}
+	tracePath := cmp.Or(f.tracePath, filepath.Join(".kitsoki", "sessions", "mcp-"+time.Now().UTC().Format("20060102T150405.000000000")+".jsonl"))
 	tw, err := trace.Create(tracePath, trace.Header{Story: storyPath, Generator: "kitsoki " + version + " mcp serve"})
 	if err != nil {
 		return usagef("--trace: %s", strings.TrimPrefix(err.Error(), "trace: "))

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -318,10 +319,7 @@ func runInputs(m *engine.Machine, f *runFlags) (engine.World, *agent.Cassette, e
 // .kitsoki/sessions/<session>.jsonl).
 func openRunTrace(appID, path, flagPath string) (session, tracePath string, tw *trace.Writer, err error) {
 	session = newSessionID(appID)
-	tracePath = flagPath
-	if tracePath == "" {
-		tracePath = filepath.Join(".kitsoki", "sessions", session+".jsonl")
-	}
+	tracePath = cmp.Or(flagPath, filepath.Join(".kitsoki", "sessions", session+".jsonl"))
 	if err := os.MkdirAll(filepath.Dir(tracePath), 0o755); err != nil {
 		return "", "", nil, usagef("--trace: %v", err)
 	}
@@ -449,9 +447,6 @@ var slugRE = &lazyre.Regexp{Expr: `[^A-Za-z0-9._-]+`}
 func newSessionID(app string) string {
 	var b [2]byte
 	_, _ = rand.Read(b[:])
-	app = slugRE.ReplaceAllString(app, "-")
-	if app == "" {
-		app = "story"
-	}
+	app = cmp.Or(slugRE.ReplaceAllString(app, "-"), "story")
 	return time.Now().UTC().Format("20060102T150405Z") + "-" + app + "-" + hex.EncodeToString(b[:])
 }

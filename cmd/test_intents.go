@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -120,10 +121,7 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 	if err != nil {
 		return err
 	}
-	glob := f.intents
-	if glob == "" {
-		glob = flowtest.IntentsGlob(app)
-	}
+	glob := cmp.Or(f.intents, flowtest.IntentsGlob(app))
 	suites, err := flowtest.LoadIntents(glob, f.only)
 	if err != nil {
 		return usagef("%v", err)
@@ -175,10 +173,7 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 // plugin assembly with the --agent alias. close stops what it started.
 func intentHarness(ld *compose.Loaded, app string, f *intentFlags) (flowtest.Harness, func(), error) {
 	if f.harness == "static" {
-		rec := f.recording
-		if rec == "" {
-			rec = filepath.Join(filepath.Dir(app), "recording.yaml")
-		}
+		rec := cmp.Or(f.recording, filepath.Join(filepath.Dir(app), "recording.yaml"))
 		h, err := flowtest.NewStaticHarness(rec)
 		if err != nil {
 			return nil, func() {}, usagef("%v", err)

@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"cmp"
 	"encoding/json"
 	"io"
 	"maps"
@@ -137,10 +138,7 @@ func writeSARIF(w io.Writer, ds []Diagnostic, tool ToolInfo) error {
 			Message: sarifMessage{Text: d.Message}, Locations: []sarifLocation{loc},
 		})
 	}
-	name := tool.Name
-	if name == "" {
-		name = "kitsoki"
-	}
+	name := cmp.Or(tool.Name, "kitsoki")
 	log := sarifLog{
 		Schema:  "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
 		Version: "2.1.0",

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"sort"
@@ -158,10 +159,7 @@ func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 func round9(x float64) float64 { return math.Round(x*1e9) / 1e9 }
 
 func decide(cands []Candidate, cfg SummaryConfig) *Decision {
-	strategy := cfg.Strategy
-	if strategy == "" {
-		strategy = "cheapest_passing"
-	}
+	strategy := cmp.Or(cfg.Strategy, "cheapest_passing")
 	d := &Decision{Strategy: strategy, FallbackProfile: cfg.FallbackProfile}
 	cost := func(c Candidate) float64 {
 		if c.AvgCostUSD == nil {

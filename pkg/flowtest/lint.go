@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -77,10 +78,7 @@ type fixtureLint struct {
 // file-less inner positions (lint_cache.go): what is reported at them is
 // in the fixture's file.
 func (l *fixtureLint) add(p Pos, sev diag.Severity, rule *diag.Rule, msg string) {
-	file := p.File
-	if file == "" {
-		file = l.fx.File
-	}
+	file := cmp.Or(p.File, l.fx.File)
 	l.ds = append(l.ds, diag.Diagnostic{File: file, Line: p.Line, Col: p.Col, Severity: sev, Rule: rule.ID, Message: msg})
 }
 

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -127,10 +128,7 @@ func scriptRoot(storyDir string) string {
 // starlarkBase is the directory scripts and ctx.fs are confined to: the
 // story's, else $KITSOKI_APP_DIR, else the process directory.
 func starlarkBase(storyDir string) (string, error) {
-	base := storyDir
-	if base == "" {
-		base = os.Getenv("KITSOKI_APP_DIR")
-	}
+	base := cmp.Or(storyDir, os.Getenv("KITSOKI_APP_DIR"))
 	if base == "" {
 		wd, err := os.Getwd()
 		if err != nil {
