@@ -197,10 +197,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	mem.predeclare(predeclared)
 	opts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
 	thread := &starlark.Thread{Name: name + " " + script, Print: func(*starlark.Thread, string) {}}
-	steps := h.o.MaxSteps
-	if steps == 0 {
-		steps = defaultStarlarkSteps
-	}
+	steps := cmp.Or(h.o.MaxSteps, defaultStarlarkSteps)
 	thread.Load = newModuleLoader(ctx, h.o.Scripts, steps, storyDir, filepath.Dir(path), opts, predeclared)
 	thread.SetMaxExecutionSteps(steps)
 	stop := context.AfterFunc(ctx, func() { thread.Cancel("the run was stopped") })
