@@ -18,7 +18,7 @@ var formatValues = map[string][]string{
 	"kitsoki validate":     {"human", "json", "github", "sarif"},
 	"kitsoki eval check":   {"human", "json", "github", "sarif"},
 	"kitsoki trace export": {"otlp-json"},
-	"kitsoki test":         {"human", "github"},
+	"kitsoki test":         {"text", "github"},
 	"kitsoki graph":        {"mermaid", "dot", "svg"},
 }
 
@@ -84,21 +84,16 @@ func completeIntents(_ *cobra.Command, args []string, prefix string) ([]string, 
 	for name := range st.Intents {
 		set[name] = true
 	}
-	var walk func(ss []*story.State)
-	walk = func(ss []*story.State) {
-		for _, s := range ss {
-			for name := range s.Intents {
-				set[name] = true
+	for _, s := range st.AllStates() {
+		for name := range s.Intents {
+			set[name] = true
+		}
+		for _, on := range s.On {
+			if on.Intent != "*" {
+				set[on.Intent] = true
 			}
-			for _, on := range s.On {
-				if on.Intent != "*" {
-					set[on.Intent] = true
-				}
-			}
-			walk(s.Children)
 		}
 	}
-	walk(st.States)
 	return withPrefix(slices.Sorted(maps.Keys(set)), prefix), cobra.ShellCompDirectiveNoFileComp
 }
 

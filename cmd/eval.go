@@ -239,10 +239,7 @@ func writeHTML(path string, r *eval.Report) error {
 	if err != nil {
 		return err
 	}
-	if err := eval.WriteFileAtomic(path, b); err != nil {
-		return err
-	}
-	return nil
+	return eval.WriteFileAtomic(path, b)
 }
 
 func newEvalMergeCmd() *cobra.Command {

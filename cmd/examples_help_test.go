@@ -11,7 +11,7 @@ import (
 // Every command's help has Examples, and every example names a real
 // command with flags it really has.
 func TestEveryCommandHasRealExamples(t *testing.T) {
-	root := newRoot(io.Discard, io.Discard)
+	root := newRootFor(io.Discard, io.Discard, nil)
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		for _, sub := range c.Commands() {
@@ -51,7 +51,7 @@ func checkExampleLine(t *testing.T, c *cobra.Command, line string) {
 		t.Errorf("%s: example %q does not start with kitsoki", c.CommandPath(), line)
 		return
 	}
-	root := newRoot(io.Discard, io.Discard)
+	root := newRootFor(io.Discard, io.Discard, nil)
 	target, rest, err := root.Find(words[1:])
 	if err != nil || target == nil {
 		t.Errorf("%s: example %q: %v", c.CommandPath(), line, err)

@@ -3,12 +3,8 @@ package cmd
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
-	"sync"
 	"time"
-
-	"golang.org/x/term"
 
 	"kitsoki/internal/human"
 	"kitsoki/pkg/fetch"
@@ -20,40 +16,19 @@ import (
 // prints a plain line every few seconds. Speed and ETA count only the
 // bytes moved by this run, never the ones resumed from disk.
 type fetchDisplay struct {
-	w     io.Writer
+	statusLine
 	tty   bool
 	every time.Duration
 	now   func() time.Time
 
-	mu      sync.Mutex
-	drawn   bool // a status line is on the terminal's current line
 	start   map[string]time.Time
 	last    map[string]time.Time
 	verStub map[string]bool // the "verifying" line is printed
 }
 
 func newFetchDisplay(w io.Writer) *fetchDisplay {
-	return &fetchDisplay{w: w, tty: fetchIsTerminal(w), every: 5 * time.Second, now: time.Now,
+	return &fetchDisplay{statusLine: statusLine{w: w}, tty: redrawable(w), every: 5 * time.Second, now: time.Now,
 		start: map[string]time.Time{}, last: map[string]time.Time{}, verStub: map[string]bool{}}
-}
-
-// fetchIsTerminal: a terminal that understands carriage return + erase line.
-func fetchIsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd())) && os.Getenv("TERM") != "dumb"
-}
-
-// clearLocked erases the status line, if one is drawn.
-func (d *fetchDisplay) clearLocked() {
-	if d.drawn {
-		fmt.Fprint(d.w, "\r\x1b[K")
-		d.drawn = false
-	}
-}
-
-func (d *fetchDisplay) drawLocked(line string) {
-	fmt.Fprint(d.w, "\r\x1b[K"+fitWidth(d.w, line))
-	d.drawn = true
 }
 
 // abort erases the status line so that what follows (an error, the
@@ -188,22 +163,4 @@ func byteCount(n int64) string {
 		return "0 B"
 	}
 	return fetch.HumanSize(n)
-}
-
-// fitWidth cuts line to the width of the terminal behind w (less one
-// column, so the cursor never wraps): a wrapped status line could not be
-// erased by \r + ESC[K.
-func fitWidth(w io.Writer, line string) string {
-	f, ok := w.(*os.File)
-	if !ok {
-		return line
-	}
-	cols, _, err := term.GetSize(int(f.Fd()))
-	if err != nil || cols <= 1 {
-		return line
-	}
-	if r := []rune(line); len(r) > cols-1 {
-		return string(r[:cols-1])
-	}
-	return line
 }

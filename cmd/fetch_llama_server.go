@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -74,8 +75,8 @@ mirror or platform error, 130 interrupted (the partial download is kept).`,
 				return findingf("fetch llama-server: %v", err)
 			}
 			res := fetchResult{ID: a.ID, Kind: string(a.Kind), Platform: inst.Platform, Path: inst.Bin, SHA256: a.SHA256, Downloaded: inst.Downloaded, LibDir: inst.LibDir, Shim: inst.Shim, OK: true}
-			if st, err := statSize(inst.Bin); err == nil {
-				res.Size = st
+			if st, err := os.Stat(inst.Bin); err == nil {
+				res.Size = st.Size()
 			}
 			if !ff.json {
 				fmt.Fprintf(c.OutOrStdout(), "llama-server %s (%s)\n", a.Release, inst.Platform)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -169,12 +168,4 @@ func listPins(w io.Writer, asJSON bool, pins *fetch.Pins, f *fetch.Fetcher) erro
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Kind, r.Key, size, r.State)
 	}
 	return tw.Flush()
-}
-
-func statSize(path string) (int64, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return 0, err
-	}
-	return st.Size(), nil
 }

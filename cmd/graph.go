@@ -12,10 +12,7 @@ import (
 
 	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/safefile"
-	"kitsoki/pkg/compose"
 	"kitsoki/pkg/coverage"
-	"kitsoki/pkg/diag"
-	"kitsoki/pkg/fold"
 	"kitsoki/pkg/graph"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/trace"
@@ -93,16 +90,9 @@ func runGraph(stdout, stderr io.Writer, path string, f graphFlags, c *cobra.Comm
 		return err
 	}
 	g, err := graph.Load(path, story.Options{Root: f.root})
-	if err != nil {
-		var le *compose.LoadError
-		var fe *fold.Error
-		switch {
-		case errors.As(err, &le):
-			_ = diag.WriteHuman(stderr, le.Diagnostics, diag.HumanOptions{})
-			return findingf("%s: the story does not load (%d error(s)); see `kitsoki validate %s`", path, len(le.Diagnostics), path)
-		case errors.As(err, &fe):
-			return findingf("%s: %v", path, err)
-		}
+	if msg, _, ok := notLoaded(stderr, path, err); ok {
+		return findingf("%s", msg)
+	} else if err != nil {
 		return findingf("%s: %v", path, err)
 	}
 	var o graph.Options

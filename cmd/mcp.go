@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -19,7 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"kitsoki/internal/safefile"
-	"kitsoki/pkg/agent"
+	"kitsoki/pkg/compose"
 	"kitsoki/pkg/mcpserve"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/trace"
@@ -134,9 +135,7 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 		if err != nil {
 			return usagef("--http %q: %v; use HOST:PORT or :PORT", f.httpAddr, err)
 		}
-		if host == "" {
-			host = "127.0.0.1"
-		}
+		host = cmp.Or(host, "127.0.0.1")
 		if !isLoopback(host) && token == "" {
 			return usagef("--http %s: a non-loopback address needs --token-env VAR (a bearer token)", f.httpAddr)
 		}
@@ -148,19 +147,13 @@ func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer,
 		return err
 	}
 
-	tracePath := f.tracePath
-	if tracePath == "" {
-		tracePath = filepath.Join(".kitsoki", "sessions", "mcp-"+time.Now().UTC().Format("20060102T150405.000000000")+".jsonl")
-	}
+	tracePath := cmp.Or(f.tracePath, filepath.Join(".kitsoki", "sessions", "mcp-"+time.Now().UTC().Format("20060102T150405.000000000")+".jsonl"))
 	tw, err := trace.Create(tracePath, trace.Header{Story: storyPath, Generator: "kitsoki " + version + " mcp serve"})
 	if err != nil {
 		return usagef("--trace: %s", strings.TrimPrefix(err.Error(), "trace: "))
 	}
 	defer tw.Close()
-	sink := agent.SinkFunc(func(ev agent.Event) error {
-		return tw.Append(trace.Event{Turn: int(ev.Turn), TS: ev.TS, Kind: ev.Kind, StatePath: ev.StatePath,
-			CallID: ev.CallID, EpisodeID: ev.EpisodeID, MatchIdx: ev.MatchIdx, Payload: ev.Payload})
-	})
+	sink := compose.AgentSink(compose.TraceSink(tw))
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv, err := mcpserve.New(mcpserve.Options{StoryPath: storyPath, ProfilePath: f.profile, Root: f.root, Sink: sink, CallTimeout: f.timeout,
 		Version: version, Logger: logger, ClaudeSubmit: claudeSubmitCommand()})

@@ -12,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"kitsoki/pkg/compose"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/host"
-	"kitsoki/pkg/lint"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/story"
 )
@@ -83,18 +83,11 @@ func loadStoryForPlugins(stderr io.Writer, args []string) (*story.Story, string,
 			return nil, path, "", nil
 		}
 	}
-	st, ds := lint.Load(path, story.Options{AllowUnsetEnv: true})
-	if st == nil || diag.HasErrors(ds) {
-		var errs []diag.Diagnostic
-		for _, d := range ds {
-			if d.Severity == diag.Error {
-				errs = append(errs, d)
-			}
-		}
-		_ = diag.WriteHuman(stderr, errs, diag.HumanOptions{})
-		return nil, "", "", findingf("%s: the story does not load (%d error(s)); see `kitsoki validate %s`", path, len(errs), path)
+	ld, err := compose.Load(path, compose.LoadOptions{NoCompile: true, Strict: true, Story: story.Options{AllowUnsetEnv: true}})
+	if msg, _, ok := notLoaded(stderr, path, err); ok {
+		return nil, "", "", findingf("%s", msg)
 	}
-	return st, st.Dir, path, nil
+	return ld.Story, ld.Story.Dir, path, nil
 }
 
 func runPlugins(stdout, stderr io.Writer, args []string, profile string, asJSON bool, callTimeout time.Duration) error {

@@ -47,18 +47,13 @@ func usagef(format string, a ...any) error {
 // silentExit ends the command with code after it has already printed its output.
 func silentExit(code int) error { return &exitError{code: code} }
 
-// newRoot builds the whole command tree. Streams are parameters so tests can
-// run commands in-process.
-func newRoot(stdout, stderr io.Writer) *cobra.Command {
-	return newRootFor(stdout, stderr, nil)
-}
-
 // newRootFor builds the tree a command line needs: when its first argument
 // names a registered command exactly, the root holds only that command (and
 // its subcommands), since cobra looks no further; building every command's
 // flags costs each run a tenth of its start-up. Any other command line (no
 // argument, a flag such as --version, help, completion, a typo cobra should
-// suggest for) gets the whole tree.
+// suggest for) gets the whole tree. Streams are parameters so tests can run
+// commands in-process.
 func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "kitsoki",

@@ -35,7 +35,7 @@ func TestSoleCommandTree(t *testing.T) {
 		t.Errorf("validate's tree holds %d commands below the root; want validate and help", n)
 	}
 	var paths [][]string
-	walkCommands(newRoot(&bytes.Buffer{}, &bytes.Buffer{}), func(c *cobra.Command) {
+	walkCommands(newRootFor(&bytes.Buffer{}, &bytes.Buffer{}, nil), func(c *cobra.Command) {
 		if c.HasParent() {
 			paths = append(paths, strings.Fields(c.CommandPath())[1:])
 		}
@@ -46,7 +46,7 @@ func TestSoleCommandTree(t *testing.T) {
 	for _, p := range paths {
 		for _, extra := range [][]string{{"--help"}, {"--no-such-flag"}} {
 			args := append(append([]string{}, p...), extra...)
-			whole := execTree(newRoot, args)
+			whole := execTree(func(out, errw io.Writer) *cobra.Command { return newRootFor(out, errw, nil) }, args)
 			sole := execTree(func(out, errw io.Writer) *cobra.Command { return newRootFor(out, errw, args) }, args)
 			if whole != sole {
 				t.Errorf("kitsoki %s:\nwhole tree: %s\nits own tree: %s", strings.Join(args, " "), whole, sole)

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -237,12 +238,9 @@ func checkRunFlags(path string, f *runFlags) error {
 // first), printing the loader's diagnostics when it does not load.
 func loadRunStory(stderr io.Writer, path, root string) (*compose.Loaded, error) {
 	ld, err := compose.Load(path, compose.LoadOptions{NoCompile: true, Story: story.Options{Root: root}})
-	if err != nil {
-		var le *compose.LoadError
-		if errors.As(err, &le) {
-			_ = diag.WriteHuman(stderr, le.Diagnostics, diag.HumanOptions{})
-			return nil, invalidStory(le.Diagnostics, findingf("%s: the story does not load (%d error(s)); see `kitsoki validate %s`", path, len(le.Diagnostics), path))
-		}
+	if msg, ds, ok := notLoaded(stderr, path, err); ok {
+		return nil, invalidStory(ds, msg)
+	} else if err != nil {
 		return nil, findingf("%s: %v", path, err)
 	}
 	return ld, nil
@@ -321,10 +319,7 @@ func runInputs(m *engine.Machine, f *runFlags) (engine.World, *agent.Cassette, e
 // .kitsoki/sessions/<session>.jsonl).
 func openRunTrace(appID, path, flagPath string) (session, tracePath string, tw *trace.Writer, err error) {
 	session = newSessionID(appID)
-	tracePath = flagPath
-	if tracePath == "" {
-		tracePath = filepath.Join(".kitsoki", "sessions", session+".jsonl")
-	}
+	tracePath = cmp.Or(flagPath, filepath.Join(".kitsoki", "sessions", session+".jsonl"))
 	if err := os.MkdirAll(filepath.Dir(tracePath), 0o755); err != nil {
 		return "", "", nil, usagef("--trace: %v", err)
 	}
@@ -452,9 +447,6 @@ var slugRE = &lazyre.Regexp{Expr: `[^A-Za-z0-9._-]+`}
 func newSessionID(app string) string {
 	var b [2]byte
 	_, _ = rand.Read(b[:])
-	app = slugRE.ReplaceAllString(app, "-")
-	if app == "" {
-		app = "story"
-	}
+	app = cmp.Or(slugRE.ReplaceAllString(app, "-"), "story")
 	return time.Now().UTC().Format("20060102T150405Z") + "-" + app + "-" + hex.EncodeToString(b[:])
 }

@@ -177,12 +177,9 @@ type storyLoadError struct {
 // Unwrap returns the *exitError, so that the exit code is found.
 func (e *storyLoadError) Unwrap() error { return e.exitError }
 
-func invalidStory(ds []diag.Diagnostic, err error) error {
-	var ee *exitError
-	if !errors.As(err, &ee) {
-		ee = &exitError{code: exitFinding, err: err}
-	}
-	return &storyLoadError{exitError: ee, diags: ds}
+// invalidStory is the finding msg about a story with the diagnostics ds.
+func invalidStory(ds []diag.Diagnostic, msg string) error {
+	return &storyLoadError{exitError: &exitError{code: exitFinding, err: errors.New(msg)}, diags: ds}
 }
 
 // runJSONError turns an error that stopped run --json before its summary
@@ -200,11 +197,8 @@ func runJSONError(w io.Writer, err error) error {
 	var le *storyLoadError
 	if errors.As(err, &le) {
 		out.Diagnostics = le.diags
-		if out.Diagnostics == nil {
-			out.Diagnostics = []diag.Diagnostic{}
-		}
 	}
-	if out.Outcome == outcomeInvalid && out.Diagnostics == nil {
+	if (le != nil || out.Outcome == outcomeInvalid) && out.Diagnostics == nil {
 		out.Diagnostics = []diag.Diagnostic{}
 	}
 	if werr := encodeRunJSON(w, out); werr != nil {

@@ -2,12 +2,14 @@ package cmd
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"kitsoki/pkg/compose"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/validate"
@@ -41,6 +43,31 @@ func checkStoryArg(path string) error {
 		}
 	}
 	return nil
+}
+
+// notLoaded prints the errors of a story that does not load (err a
+// *compose.LoadError) to stderr and returns them with the message that
+// names them; ok is false for any other error.
+func notLoaded(stderr io.Writer, path string, err error) (msg string, ds []diag.Diagnostic, ok bool) {
+	var le *compose.LoadError
+	if !errors.As(err, &le) {
+		return "", nil, false
+	}
+	_ = diag.WriteHuman(stderr, le.Diagnostics, diag.HumanOptions{})
+	return fmt.Sprintf("%s: the story does not load (%d error(s)); see `kitsoki validate %s`", path, len(le.Diagnostics), path), le.Diagnostics, true
+}
+
+// storyManifest is the app.yaml a story argument names: the file itself,
+// or the one in the directory it names.
+func storyManifest(arg string) (string, error) {
+	st, err := os.Stat(arg)
+	if err != nil {
+		return "", usagef("%s: no such file or directory", arg)
+	}
+	if st.IsDir() {
+		return filepath.Join(arg, validate.StoryFile), nil
+	}
+	return arg, nil
 }
 
 // profileUsageError is the usage error for a plugin profile the assembly

@@ -3,12 +3,8 @@ package cmd
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
-	"sync"
 	"time"
-
-	"golang.org/x/term"
 
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/trace"
@@ -20,13 +16,11 @@ import (
 // Off a terminal (or with TERM=dumb) it is nil and every method is a no-op,
 // so logs and pipes never see it.
 type callSpinner struct {
-	w     io.Writer
+	statusLine
 	every time.Duration
 	now   func() time.Time
 
-	mu     sync.Mutex
 	active []spinCall
-	drawn  bool
 	frame  int
 	stop   chan struct{}
 	done   chan struct{}
@@ -41,11 +35,10 @@ var spinFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧"
 
 // newCallSpinner returns a spinner drawing on w when w is a terminal, else nil.
 func newCallSpinner(w io.Writer) *callSpinner {
-	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) || os.Getenv("TERM") == "dumb" {
+	if !redrawable(w) {
 		return nil
 	}
-	s := &callSpinner{w: w, every: 100 * time.Millisecond, now: time.Now, stop: make(chan struct{}), done: make(chan struct{})}
+	s := &callSpinner{statusLine: statusLine{w: w}, every: 100 * time.Millisecond, now: time.Now, stop: make(chan struct{}), done: make(chan struct{})}
 	go s.loop()
 	return s
 }
@@ -62,8 +55,7 @@ func (s *callSpinner) loop() {
 			s.mu.Lock()
 			if len(s.active) > 0 {
 				s.frame = (s.frame + 1) % len(spinFrames)
-				fmt.Fprint(s.w, "\r\x1b[K"+fitWidth(s.w, s.lineLocked()))
-				s.drawn = true
+				s.drawLocked(s.lineLocked())
 			}
 			s.mu.Unlock()
 		}
@@ -83,13 +75,6 @@ func (s *callSpinner) lineLocked() string {
 	}
 	elapsed := s.now().Sub(s.active[0].start)
 	return fmt.Sprintf("%s %s  %.1fs", spinFrames[s.frame], what, elapsed.Seconds())
-}
-
-func (s *callSpinner) clearLocked() {
-	if s.drawn {
-		fmt.Fprint(s.w, "\r\x1b[K")
-		s.drawn = false
-	}
 }
 
 func (s *callSpinner) begin(handler string) {

@@ -3,13 +3,13 @@ package cmd
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -19,7 +19,6 @@ import (
 	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/termsafe"
-	"kitsoki/pkg/compose"
 	"kitsoki/pkg/coverage"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/flowtest"
@@ -171,9 +170,8 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		return err
 	}
 	defer cleanup()
-	opts := flowtest.Options{Jobs: f.jobs, FailFast: f.failFast, TraceDir: traceDir, Recording: f.recording,
-		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout, WorkDir: f.workDir, KitsokiRepo: f.repo,
-		Profile: f.profile, Sandbox: sandbox, Root: f.root, Trees: f.trees, Strict: f.strict, Observe: f.update}
+	opts := f.runnerOptions(sandbox)
+	opts.TraceDir, opts.Observe = traceDir, f.update
 	var col *coverage.Collector
 	if f.cover.on() {
 		col = newCollector()
@@ -220,6 +218,13 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 		return err
 	}
 	return silentExit(exitFinding)
+}
+
+// runnerOptions are the flow runner's options the flags set.
+func (f *testFlags) runnerOptions(sandbox bool) flowtest.Options {
+	return flowtest.Options{Jobs: f.jobs, FailFast: f.failFast, Recording: f.recording,
+		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout, WorkDir: f.workDir, KitsokiRepo: f.repo,
+		Profile: f.profile, Sandbox: sandbox, Root: f.root, Trees: f.trees, Strict: f.strict}
 }
 
 // testPlan is what a test run takes from its arguments and flags.
@@ -287,15 +292,25 @@ func checkTestFlags(f *testFlags) (runRE *regexp.Regexp, shard, shards int, err 
 			return nil, 0, 0, usagef("--shard %q: expected i/n with 1 <= i <= n, e.g. --shard 2/4", f.shard)
 		}
 	}
-	for _, out := range []struct{ flag, path string }{{"--json", f.jsonOut}, {"--junit", f.junitOut}, {"--trace-out", f.traceOut}} {
-		if out.path == "" || out.path == "-" {
-			continue
-		}
-		if st, err := os.Stat(filepath.Dir(out.path)); err != nil || !st.IsDir() {
-			return nil, 0, 0, usagef("%s %s: directory %s does not exist; create it first", out.flag, out.path, filepath.Dir(out.path))
-		}
+	if err := checkOutDirs("--json", f.jsonOut, "--junit", f.junitOut, "--trace-out", f.traceOut); err != nil {
+		return nil, 0, 0, err
 	}
 	return runRE, shard, shards, nil
+}
+
+// checkOutDirs refuses, for each flag and path pair, an output file whose
+// directory does not exist ("" and - are no file).
+func checkOutDirs(flagPaths ...string) error {
+	for i := 0; i+1 < len(flagPaths); i += 2 {
+		flag, p := flagPaths[i], flagPaths[i+1]
+		if p == "" || p == "-" {
+			continue
+		}
+		if st, err := os.Stat(filepath.Dir(p)); err != nil || !st.IsDir() {
+			return usagef("%s %s: directory %s does not exist; create it first", flag, p, filepath.Dir(p))
+		}
+	}
+	return nil
 }
 
 // testApps turns the arguments into story files and the fixture glob
@@ -310,11 +325,9 @@ func testApps(args []string, f *testFlags) (apps []string, glob string, rel bool
 		}
 		return apps, glob, rel, nil
 	}
-	app := args[0]
-	if st, err := os.Stat(app); err != nil {
-		return nil, "", false, usagef("%s: no such file or directory", app)
-	} else if st.IsDir() {
-		app = filepath.Join(app, validate.StoryFile)
+	app, err := storyManifest(args[0])
+	if err != nil {
+		return nil, "", false, err
 	}
 	if glob == "" {
 		glob = flowtest.UpstreamGlob(app)
@@ -404,21 +417,12 @@ func refuseInSandbox(command string) error {
 // profile, is exit 2, named with its diagnostics. Under --sandbox, each
 // external plugin left unstarted is named on stderr.
 func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtest.File, profile string) error {
-	var apps []string
-	seen, noted := map[string]bool{}, map[string]bool{}
-	for _, file := range files {
-		if !seen[file.Story] {
-			seen[file.Story] = true
-			apps = append(apps, file.Story)
-		}
-	}
+	apps, noted := storiesOf(files), map[string]bool{}
 	runner.Preload(apps)
 	for _, app := range apps {
 		if _, err := runner.Story(app); err != nil {
-			var le *compose.LoadError
-			if errors.As(err, &le) {
-				_ = diag.WriteHuman(stderr, le.Diagnostics, diag.HumanOptions{})
-				return usagef("%s: the story does not load (%d error(s)); see `kitsoki validate %s`", app, len(le.Diagnostics), app)
+			if msg, _, ok := notLoaded(stderr, app, err); ok {
+				return usagef("%s", msg)
 			}
 			return usagef("%s: %v", app, err)
 		}
@@ -434,6 +438,17 @@ func loadTestStories(stderr io.Writer, runner *flowtest.Runner, files []*flowtes
 		}
 	}
 	return nil
+}
+
+// storiesOf is the stories of files, each once, in order.
+func storiesOf(files []*flowtest.File) []string {
+	var apps []string
+	for _, f := range files {
+		if !slices.Contains(apps, f.Story) {
+			apps = append(apps, f.Story)
+		}
+	}
+	return apps
 }
 
 // writeTestReports writes the --json (to stdout for -), --junit and

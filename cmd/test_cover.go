@@ -46,12 +46,7 @@ func (cf *coverFlags) check() error {
 	default:
 		return usagef("--cover-format %q: expected lcov, cobertura or json", cf.format)
 	}
-	if p := cf.profile; p != "" && p != "-" {
-		if st, err := os.Stat(filepath.Dir(p)); err != nil || !st.IsDir() {
-			return usagef("--coverprofile %s: directory %s does not exist; create it first", p, filepath.Dir(p))
-		}
-	}
-	return nil
+	return checkOutDirs("--coverprofile", cf.profile)
 }
 
 // profileFormat is --cover-format, else the format the file name says.
@@ -83,13 +78,8 @@ func newCollector() *coverage.Collector {
 // parts and shard profiles merge to the unsharded one). A story that does
 // not compile adds nothing: its fixtures fail on their own.
 func addStories(col *coverage.Collector, runner *flowtest.Runner, files []*flowtest.File) {
-	seen := map[string]bool{}
-	for _, f := range files {
-		if seen[f.Story] {
-			continue
-		}
-		seen[f.Story] = true
-		if ld, err := runner.Story(f.Story); err == nil && ld.Machine != nil {
+	for _, app := range storiesOf(files) {
+		if ld, err := runner.Story(app); err == nil && ld.Machine != nil {
 			col.Add(ld.Machine)
 		}
 	}
@@ -145,17 +135,12 @@ func writeProfile(w io.Writer, format string, p *coverage.Profile) error {
 func pathHints(files []*flowtest.File, root string, trees []string) *coverage.Hints {
 	h := coverage.NewHints()
 	wd, _ := os.Getwd()
-	seen := map[string]bool{}
-	for _, f := range files {
-		if seen[f.Story] {
-			continue
-		}
-		seen[f.Story] = true
+	for _, app := range storiesOf(files) {
 		runRoot := root
-		g, err := graph.Load(f.Story, story.Options{Root: root})
+		g, err := graph.Load(app, story.Options{Root: root})
 		if err != nil && root == "" {
 			for _, t := range trees {
-				if g, err = graph.Load(f.Story, story.Options{Trees: []string{t}}); err == nil {
+				if g, err = graph.Load(app, story.Options{Trees: []string{t}}); err == nil {
 					runRoot = t
 					break
 				}
@@ -164,7 +149,7 @@ func pathHints(files []*flowtest.File, root string, trees []string) *coverage.Hi
 		if err != nil {
 			continue
 		}
-		h.AddStory(runName(wd, f.Story), runRoot, g)
+		h.AddStory(runName(wd, app), runRoot, g)
 	}
 	return h
 }

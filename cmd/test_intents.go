@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,7 +14,6 @@ import (
 
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/flowtest"
-	"kitsoki/pkg/validate"
 )
 
 type intentFlags struct {
@@ -102,15 +102,7 @@ func checkIntentFlags(f *intentFlags) error {
 	case f.regressionAt < 0:
 		return usagef("--fail-regression-at %g: must be 0 or more", f.regressionAt)
 	}
-	for _, out := range []struct{ flag, path string }{{"--json", f.jsonOut}, {"--junit", f.junitOut}} {
-		if out.path == "" || out.path == "-" {
-			continue
-		}
-		if st, err := os.Stat(filepath.Dir(out.path)); err != nil || !st.IsDir() {
-			return usagef("%s %s: directory %s does not exist; create it first", out.flag, out.path, filepath.Dir(out.path))
-		}
-	}
-	return nil
+	return checkOutDirs("--json", f.jsonOut, "--junit", f.junitOut)
 }
 
 func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *intentFlags) error {
@@ -125,15 +117,11 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 			return err
 		}
 	}
-	if st, err := os.Stat(app); err != nil {
-		return usagef("%s: no such file or directory", app)
-	} else if st.IsDir() {
-		app = filepath.Join(app, validate.StoryFile)
+	app, err := storyManifest(app)
+	if err != nil {
+		return err
 	}
-	glob := f.intents
-	if glob == "" {
-		glob = flowtest.IntentsGlob(app)
-	}
+	glob := cmp.Or(f.intents, flowtest.IntentsGlob(app))
 	suites, err := flowtest.LoadIntents(glob, f.only)
 	if err != nil {
 		return usagef("%v", err)
@@ -185,10 +173,7 @@ func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *in
 // plugin assembly with the --agent alias. close stops what it started.
 func intentHarness(ld *compose.Loaded, app string, f *intentFlags) (flowtest.Harness, func(), error) {
 	if f.harness == "static" {
-		rec := f.recording
-		if rec == "" {
-			rec = filepath.Join(filepath.Dir(app), "recording.yaml")
-		}
+		rec := cmp.Or(f.recording, filepath.Join(filepath.Dir(app), "recording.yaml"))
 		h, err := flowtest.NewStaticHarness(rec)
 		if err != nil {
 			return nil, func() {}, usagef("%v", err)

@@ -93,10 +93,7 @@ type watcher struct {
 }
 
 func (w *watcher) runner() *flowtest.Runner {
-	f := w.f
-	return flowtest.NewRunner(flowtest.Options{Jobs: f.jobs, FailFast: f.failFast, Recording: f.recording,
-		Generator: "kitsoki " + version, AllowMissingRecording: f.allowMiss, Timeout: f.timeout, WorkDir: f.workDir, KitsokiRepo: f.repo,
-		Profile: f.profile, Sandbox: w.sandbox, Root: f.root, Trees: f.trees, Strict: f.strict})
+	return flowtest.NewRunner(w.f.runnerOptions(w.sandbox))
 }
 
 // roots are the directories to watch: each story's, its imports' and
@@ -219,7 +216,9 @@ func scratchFile(p string) bool {
 // editor's temporary file is gone by now) and how many fixtures run.
 func describeChange(changed []string, n int) string {
 	changed = slices.DeleteFunc(slices.Clone(changed), scratchFile)
-	slices.SortStableFunc(changed, func(a, b string) int { return boolCmp(exists(a), exists(b)) })
+	if i := slices.IndexFunc(changed, exists); i > 0 {
+		changed[0], changed[i] = changed[i], changed[0]
+	}
 	what := fmt.Sprintf("%d fixture file%s", n, plural(n, "", "s"))
 	switch len(changed) {
 	case 0:
@@ -262,15 +261,4 @@ func writeWatchSummary(w io.Writer, results []*flowtest.Result, took time.Durati
 func exists(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
-}
-
-// boolCmp orders true before false.
-func boolCmp(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return -1
-	}
-	return 1
 }

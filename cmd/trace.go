@@ -121,10 +121,3 @@ func paint(on bool, cat trace.Category, s string) string {
 	}
 	return code + s + "\x1b[0m"
 }
-
-func tracePlural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}

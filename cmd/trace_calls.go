@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 
@@ -52,8 +53,8 @@ func newTraceCallsCmd(o *traceOpts) *cobra.Command {
 						outcome += " (fallback " + cl.Substitution.FallbackPlugin + ")"
 					}
 					fmt.Fprintf(out, "%-16s  %4d  %-24s  %-8s  %-16s  %-20s  %8s  %7d  %6d  %9s  %s\n",
-						fit(cl.CallID, 16), cl.Turn, fit(cl.StatePath, 24), fit(cl.Verb, 8), fit(orDefault(cl.Agent, "agent.claude"), 16),
-						fit(orDefault(cl.Model, "-"), 20), trace.FormatDuration(cl.DurationMS), cl.InputTokens, cl.OutputTokens,
+						fit(cl.CallID, 16), cl.Turn, fit(cl.StatePath, 24), fit(cl.Verb, 8), fit(cmp.Or(cl.Agent, "agent.claude"), 16),
+						fit(cmp.Or(cl.Model, "-"), 20), trace.FormatDuration(cl.DurationMS), cl.InputTokens, cl.OutputTokens,
 						fmt.Sprintf("$%.4f", cl.CostUSD), trace.Printable(outcome))
 				}
 				n++
@@ -93,11 +94,4 @@ func fit(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return string(r)
-}
-
-func orDefault(s, d string) string {
-	if s == "" {
-		return d
-	}
-	return s
 }

@@ -48,7 +48,7 @@ standard output.`,
 				fmt.Fprintf(c.ErrOrStderr(), "kitsoki: skipped %s\n", trace.Printable(s))
 			}
 			if outPath != "-" {
-				fmt.Fprintf(c.OutOrStdout(), "wrote cassette %s (%d %s)\n", outPath, res.Episodes, tracePlural(res.Episodes, "episode", "episodes"))
+				fmt.Fprintf(c.OutOrStdout(), "wrote cassette %s (%d %s)\n", outPath, res.Episodes, plural(res.Episodes, "episode", "episodes"))
 			}
 			return nil
 		},

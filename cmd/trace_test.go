@@ -26,7 +26,7 @@ const (
 func trRun(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	root := newRoot(&out, &errb)
+	root := newRootFor(&out, &errb, nil)
 	root.SetArgs(args)
 	root.SetIn(strings.NewReader(stdin))
 	code := 0
@@ -36,7 +36,7 @@ func trRun(t *testing.T, stdin string, args ...string) (string, string, int) {
 	return out.String(), errb.String(), code
 }
 
-// exitCodeOf mirrors Run's error handling for a command run through newRoot.
+// exitCodeOf mirrors Run's error handling for a command run through newRootFor.
 func exitCodeOf(stderr *bytes.Buffer, err error) int {
 	if ee, ok := err.(*exitError); ok {
 		if ee.err != nil {
@@ -246,7 +246,7 @@ func TestTraceShowFollow(t *testing.T) {
 	done := make(chan int)
 	go func() {
 		var errb bytes.Buffer
-		root := newRoot(&out, &errb)
+		root := newRootFor(&out, &errb, nil)
 		root.SetArgs([]string{"trace", "show", "--follow", p})
 		code := 0
 		if err := root.ExecuteContext(ctx); err != nil {

@@ -56,7 +56,7 @@ func TestTraceShowColourOnTerminal(t *testing.T) {
 			got <- b.String()
 		}()
 		var errb bytes.Buffer
-		root := newRoot(s, &errb)
+		root := newRootFor(s, &errb, nil)
 		root.SetArgs([]string{"trace", "show", trTriage, "--turn", "3"})
 		if err := root.Execute(); err != nil {
 			t.Fatal(err, errb.String())

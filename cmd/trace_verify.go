@@ -44,8 +44,8 @@ are checked; the exit status is 1 when any is corrupt, 2 when one cannot be read
 					}
 					continue
 				}
-				fmt.Fprintf(out, "ok %s (%d %s, %d %s, %d bytes)\n", trace.Printable(in.name), res.Events, tracePlural(res.Events, "event", "events"),
-					res.Turns, tracePlural(res.Turns, "turn", "turns"), res.Bytes)
+				fmt.Fprintf(out, "ok %s (%d %s, %d %s, %d bytes)\n", trace.Printable(in.name), res.Events, plural(res.Events, "event", "events"),
+					res.Turns, plural(res.Turns, "turn", "turns"), res.Bytes)
 			}
 			switch {
 			case corrupt > 0:

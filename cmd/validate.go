@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -92,10 +93,7 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 				if len(data) > maxStdinStory {
 					return usagef("-: standard input holds more than %d MiB; a story manifest is far smaller", maxStdinStory>>20)
 				}
-				name := stdinName
-				if name == "" {
-					name = validate.StoryFile
-				}
+				name := cmp.Or(stdinName, validate.StoryFile)
 				if fi, err := os.Stat(name); err == nil && fi.IsDir() {
 					name = filepath.Join(name, validate.StoryFile)
 				}
@@ -133,7 +131,7 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 				// Only SARIF carries the rule table and the repository
 				// root; other formats do not pay for them (or for
 				// RepoRoot's stat of every parent directory).
-				tool.Rules, tool.Help, tool.Root = validate.Summaries(), ruleHelp(), validate.RepoRoot()
+				tool.Rules, tool.Root = validate.Rules(), validate.RepoRoot()
 			}
 			if err := diag.Write(out, f, res.Diagnostics, tool, ho); err != nil {
 				return usagef("writing output: %v", err)
@@ -183,19 +181,6 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 	addRootFlag(c, &root)
 	fl.StringVar(&stdinName, "stdin-filename", "", "with -: the app.yaml path the standard input stands for (positions, relative files)")
 	return c
-}
-
-// ruleHelp is the SARIF help text of every rule: its summary and example.
-func ruleHelp() map[string]string {
-	out := map[string]string{}
-	for _, r := range validate.Rules() {
-		h := r.Summary + ".\nExample:\n" + r.Example
-		if r.LintOnly {
-			h += "\nThe existing engine loads a story with this finding; kitsoki run warns and goes ahead."
-		}
-		out[r.ID] = h
-	}
-	return out
 }
 
 func writeRules(w io.Writer, format string) error {

@@ -1,6 +1,9 @@
 package compose
 
 import (
+	"slices"
+	"time"
+
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/engine"
@@ -8,7 +11,6 @@ import (
 	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/view"
-	"time"
 )
 
 // LoadOptions tune Load.
@@ -19,6 +21,10 @@ type LoadOptions struct {
 	Compile engine.CompileOptions
 	// NoCompile loads and checks only (call Loaded.Compile later).
 	NoCompile bool
+	// Strict refuses a story with any error diagnostic, lint-only ones
+	// included: for a server that offers a story's agents without running
+	// it (kitsoki mcp serve), there is no run to warn before.
+	Strict bool
 }
 
 // Loaded is a story loaded and compiled.
@@ -42,9 +48,12 @@ type ViewRenderer interface {
 	RenderView(statePath string, world map[string]any, extra map[string]any) (string, error)
 }
 
-// LoadError is a story that does not load: its error diagnostics.
+// LoadError is a story that does not load: its error diagnostics, and
+// the story as far as it loaded (nil when it could not be read) so a
+// watcher still knows which files to watch.
 type LoadError struct {
 	Path        string
+	Story       *story.Story
 	Diagnostics []diag.Diagnostic
 }
 
@@ -56,20 +65,19 @@ func (e *LoadError) Error() string {
 // (a directory or its app.yaml). A story with load errors is a *LoadError;
 // a story the engine refuses is a Loaded with CompileErr set.
 //
-// Only what makes a story unrunnable stops it (lint.Blocking): errors of
+// Unless o.Strict, only what makes a story unrunnable stops it
+// (lint.Blocking): errors of
 // lint-only rules — findings the existing engine's loader accepts, such as
 // a dangling on_error or a view that cannot render — are kept in
 // Loaded.LintWarnings as warnings, and the run goes ahead.
 func Load(path string, o LoadOptions) (*Loaded, error) {
 	st, ds := lint.Load(path, o.Story)
-	if st == nil || lint.Unrunnable(ds) {
-		var errs []diag.Diagnostic
-		for _, d := range ds {
-			if lint.Blocking(d) || (st == nil && d.Severity == diag.Error) {
-				errs = append(errs, d)
-			}
-		}
-		return nil, &LoadError{Path: path, Diagnostics: errs}
+	refused := func(d diag.Diagnostic) bool {
+		return d.Severity == diag.Error && (o.Strict || st == nil || lint.Blocking(d))
+	}
+	if st == nil || slices.ContainsFunc(ds, refused) {
+		errs := slices.DeleteFunc(slices.Clone(ds), func(d diag.Diagnostic) bool { return !refused(d) })
+		return nil, &LoadError{Path: path, Story: st, Diagnostics: errs}
 	}
 	ld := &Loaded{Path: path, Story: st, Diagnostics: ds}
 	for _, d := range ds {

@@ -125,19 +125,19 @@ func TestMatrixRegistryServesOneAlias(t *testing.T) {
 	}
 }
 
-// LoadStrict refuses a story with a lint-only error (Load runs it) and
+// A Strict load refuses a story with a lint-only error (Load runs it) and
 // keeps the partial story for a watcher.
 func TestLoadStrict(t *testing.T) {
 	dir := storytest.TempTree(t, map[string]string{"app.yaml": lintOnlyStory})
 	if _, err := Load(dir, LoadOptions{NoCompile: true}); err != nil {
 		t.Fatalf("Load: %v", err)
 	}
-	_, err := LoadStrict(dir, LoadOptions{NoCompile: true})
-	var se *StrictLoadError
+	_, err := Load(dir, LoadOptions{NoCompile: true, Strict: true})
+	var se *LoadError
 	if !errors.As(err, &se) || se.Story == nil || len(se.Diagnostics) == 0 || !strings.Contains(se.Diagnostics[0].Message, "nowhere") {
 		t.Fatalf("LoadStrict: %v", err)
 	}
-	ld, err := LoadStrict(rig, LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}})
+	ld, err := Load(rig, LoadOptions{Compile: engine.CompileOptions{LateHandlers: true}, Strict: true})
 	if err != nil || ld.Machine == nil {
 		t.Fatalf("LoadStrict of a clean story: %v %+v", err, ld)
 	}

@@ -19,7 +19,7 @@
 // compose.go (Load, Resolve, Build), dispatch.go ([ResolveWith],
 // [Plan.BuildWith] and [DispatchOptions]: the extras of eval and mcp serve;
 // [Plan.Refuse]; every registry gets builtin.local_llm's builder from
-// pkg/agent/localllm, which the contract package does not import), matrix.go ([Matrix]: an eval's registry per candidate under
-// one hook chain), load_strict.go ([LoadStrict] for mcp serve), adopt.go
-// ([Adopt]: a story another loader read).
+// pkg/agent/localllm, which the contract package does not import),
+// matrix.go ([Matrix]: an eval's registry per candidate under one hook
+// chain), adopt.go ([Adopt]: a story another loader read).
 package compose

@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -172,10 +173,7 @@ func (hc *HostCassette) Replay(ctx context.Context, c engine.ReplayCall) (engine
 		}
 	}
 	if ep.Agent != nil {
-		appID := hc.c.AppID
-		if appID == "" {
-			appID = c.AppID
-		}
+		appID := cmp.Or(hc.c.AppID, c.AppID)
 		out.CallID = agentcall.CassetteID(appID, ep.ID, idx)
 		out.Events = agentEvents(ep, out.CallID, idx, strings.TrimPrefix(c.Handler, "host.agent."))
 	}
@@ -262,10 +260,7 @@ func (hc *HostCassette) Remaining() []string {
 	var out []string
 	for i, ep := range hc.c.Episodes {
 		if !hc.played[i] {
-			id := ep.ID
-			if id == "" {
-				id = fmt.Sprintf("#%d", i+1)
-			}
+			id := cmp.Or(ep.ID, fmt.Sprintf("#%d", i+1))
 			out = append(out, id)
 		}
 	}

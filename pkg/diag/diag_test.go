@@ -82,7 +82,7 @@ func TestGitHubEscapes(t *testing.T) {
 
 func TestSARIFShape(t *testing.T) {
 	var b bytes.Buffer
-	if err := writeSARIF(&b, Sort(sample()), ToolInfo{Version: "1.0", Rules: map[string]string{"r1": "rule one"}}); err != nil {
+	if err := writeSARIF(&b, Sort(sample()), ToolInfo{Version: "1.0", Rules: []Rule{{ID: "r1", Summary: "rule one"}}}); err != nil {
 		t.Fatal(err)
 	}
 	var log struct {

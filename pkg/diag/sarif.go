@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"cmp"
 	"encoding/json"
 	"io"
 	"maps"
@@ -15,11 +16,10 @@ type ToolInfo struct {
 	Name    string
 	Version string
 	URI     string
-	// Rules maps rule ids to a one-line description; rules that appear in
-	// diagnostics but not here are still listed.
-	Rules map[string]string
-	// Help maps rule ids to their help text (summary, example).
-	Help map[string]string
+	// Rules are described by their summary and helped by their summary and
+	// example; rules that appear in diagnostics but not here are still
+	// listed.
+	Rules []Rule
 	// Root is the absolute directory SARIF URIs are relative to (the
 	// repository root; "" means the working directory). Files outside it
 	// get absolute file: URIs.
@@ -90,11 +90,20 @@ type sarifRegion struct {
 	StartColumn int `json:"startColumn,omitempty"`
 }
 
+// ruleHelp is a rule's SARIF help text: its summary and example.
+func ruleHelp(r Rule) string {
+	h := r.Summary + ".\nExample:\n" + r.Example
+	if r.LintOnly {
+		h += "\nThe existing engine loads a story with this finding; kitsoki run warns and goes ahead."
+	}
+	return h
+}
+
 // writeSARIF writes a SARIF 2.1.0 log with one run.
 func writeSARIF(w io.Writer, ds []Diagnostic, tool ToolInfo) error {
-	ids := map[string]bool{}
-	for id := range tool.Rules {
-		ids[id] = true
+	ids, byID := map[string]bool{}, map[string]Rule{}
+	for _, r := range tool.Rules {
+		ids[r.ID], byID[r.ID] = true, r
 	}
 	for _, d := range ds {
 		ids[d.Rule] = true
@@ -105,11 +114,9 @@ func writeSARIF(w io.Writer, ds []Diagnostic, tool ToolInfo) error {
 	for i, id := range ruleIDs {
 		index[id] = i
 		rules[i] = sarifRule{ID: id}
-		if desc := tool.Rules[id]; desc != "" {
-			rules[i].ShortDescription = &sarifMessage{Text: desc}
-		}
-		if h := tool.Help[id]; h != "" {
-			rules[i].Help = &sarifMessage{Text: h}
+		if r, ok := byID[id]; ok {
+			rules[i].ShortDescription = &sarifMessage{Text: r.Summary}
+			rules[i].Help = &sarifMessage{Text: ruleHelp(r)}
 		}
 	}
 	root := tool.Root
@@ -131,10 +138,7 @@ func writeSARIF(w io.Writer, ds []Diagnostic, tool ToolInfo) error {
 			Message: sarifMessage{Text: d.Message}, Locations: []sarifLocation{loc},
 		})
 	}
-	name := tool.Name
-	if name == "" {
-		name = "kitsoki"
-	}
+	name := cmp.Or(tool.Name, "kitsoki")
 	log := sarifLog{
 		Schema:  "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
 		Version: "2.1.0",

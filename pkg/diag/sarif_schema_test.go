@@ -41,7 +41,7 @@ func sarifAgainst(t *testing.T, name string) {
 		{File: outside, Severity: Error, Rule: "io", Message: "x"},
 	}
 	var b bytes.Buffer
-	if err := writeSARIF(&b, ds, ToolInfo{Version: "1", Rules: map[string]string{"target": "t"}, Help: map[string]string{"target": "help text"}, Root: root}); err != nil {
+	if err := writeSARIF(&b, ds, ToolInfo{Version: "1", Rules: []Rule{{ID: "target", Summary: "t", Example: "help text"}}, Root: root}); err != nil {
 		t.Fatal(err)
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b.Bytes()))

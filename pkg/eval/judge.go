@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -45,10 +46,7 @@ type judgeRunner struct {
 }
 
 func newJudge(mx *compose.Matrix, st *story.Story, c Comparator, cassette bool) (*judgeRunner, error) {
-	alias := c.Agent
-	if alias == "" {
-		alias = story.DefaultAgentAlias
-	}
+	alias := cmp.Or(c.Agent, story.DefaultAgentAlias)
 	if a := resolveProfile(st, alias); a != "" {
 		alias = a
 	}

@@ -15,6 +15,8 @@ import (
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/schema"
 	"kitsoki/pkg/story"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // RunOptions configure Run.
@@ -267,48 +269,45 @@ func (r *evalRun) close() {
 	}
 }
 
-// dispatch runs every job on r.conc workers and returns the records in
-// completion order. The first environment error cancels the rest.
+// dispatch runs every job on at most r.conc goroutines and returns the
+// records in completion order. The first environment error cancels the
+// rest.
 func (r *evalRun) dispatch(ctx context.Context) ([]CallRecord, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobCh := make(chan job)
-	resCh := make(chan jobResult)
-	var wg sync.WaitGroup
-	for w := 0; w < r.conc; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.work(ctx, jobCh, resCh)
-		}()
-	}
-	go func() {
-		defer close(jobCh)
-		for _, j := range r.jobs {
-			select {
-			case jobCh <- j:
-			case <-ctx.Done():
-				return
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(r.conc)
+	var mu sync.Mutex
+	recs := make([]CallRecord, 0, len(r.jobs))
+	for _, j := range r.jobs {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			res, ok := r.runJob(gctx, j)
+			if !ok {
+				return nil
 			}
-		}
-	}()
-	go func() { wg.Wait(); close(resCh) }()
-	return r.collect(ctx, cancel, resCh)
-}
-
-// work runs jobs from jobCh until it closes or ctx ends.
-func (r *evalRun) work(ctx context.Context, jobCh <-chan job, resCh chan<- jobResult) {
-	for j := range jobCh {
-		res, ok := r.runJob(ctx, j)
-		if !ok {
-			return
-		}
-		select {
-		case resCh <- res:
-		case <-ctx.Done():
-			return
-		}
+			if res.err != nil {
+				return res.err
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			recs = append(recs, res.rec)
+			if r.opts.Progress != nil {
+				r.opts.Progress(len(recs), len(r.jobs))
+			}
+			return nil
+		})
 	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	if err := context.Cause(ctx); err != nil && len(recs) < len(r.jobs) {
+		return nil, err
+	}
+	if len(recs) != len(r.jobs) {
+		return nil, errors.New("eval run: interrupted")
+	}
+	return recs, nil
 }
 
 // runJob dispatches and scores one job, holding its candidate's slot
@@ -352,36 +351,6 @@ func (r *evalRun) call(j job, ex Example) agent.Call {
 		call.CallID = agentcall.ID(r.regs[j.cand].AppID(), fmt.Sprintf("eval:%s:%d:%s:%d", d.Call, j.cand, ex.Name, j.rep))
 	}
 	return call
-}
-
-// collect gathers the results, reporting progress, until every worker
-// has stopped; the first error cancels the run and is returned.
-func (r *evalRun) collect(ctx context.Context, cancel context.CancelFunc, resCh <-chan jobResult) ([]CallRecord, error) {
-	recs := make([]CallRecord, 0, len(r.jobs))
-	var firstErr error
-	for res := range resCh {
-		if res.err != nil {
-			if firstErr == nil {
-				firstErr = res.err
-				cancel()
-			}
-			continue
-		}
-		recs = append(recs, res.rec)
-		if r.opts.Progress != nil {
-			r.opts.Progress(len(recs), len(r.jobs))
-		}
-	}
-	if err := context.Cause(ctx); firstErr == nil && err != nil && len(recs) < len(r.jobs) {
-		firstErr = err
-	}
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	if len(recs) != len(r.jobs) {
-		return nil, errors.New("eval run: interrupted")
-	}
-	return recs, nil
 }
 
 // report folds the records into the report, with the run's metadata.

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"sort"
@@ -144,24 +145,14 @@ func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) C
 
 // rank is the nearest-rank index of quantile q in n sorted values.
 func rank(n int, q float64) int {
-	i := int(math.Ceil(q*float64(n))) - 1
-	if i < 0 {
-		i = 0
-	}
-	if i >= n {
-		i = n - 1
-	}
-	return i
+	return min(max(int(math.Ceil(q*float64(n)))-1, 0), n-1)
 }
 
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 func round9(x float64) float64 { return math.Round(x*1e9) / 1e9 }
 
 func decide(cands []Candidate, cfg SummaryConfig) *Decision {
-	strategy := cfg.Strategy
-	if strategy == "" {
-		strategy = "cheapest_passing"
-	}
+	strategy := cmp.Or(cfg.Strategy, "cheapest_passing")
 	d := &Decision{Strategy: strategy, FallbackProfile: cfg.FallbackProfile}
 	cost := func(c Candidate) float64 {
 		if c.AvgCostUSD == nil {

@@ -23,17 +23,6 @@ func (c *checker) fail(p Pos, format string, a ...any) *Failure {
 	return &c.fails[len(c.fails)-1]
 }
 
-func (c *checker) messages() []string {
-	if len(c.fails) == 0 {
-		return nil
-	}
-	out := make([]string, len(c.fails))
-	for i, f := range c.fails {
-		out[i] = f.Message
-	}
-	return out
-}
-
 // worldKeys checks listed top-level keys (flow-format.md §3.3): a missing
 // key equals null; values compare exactly, numbers by value.
 func (c *checker) worldKeys(label string, kvs []KV, world map[string]any, typed bool) {
@@ -220,10 +209,7 @@ func (c *checker) hostCallChecks(t *Turn, evs []event, legacy bool) {
 // hostCalls is the args of each foreground call of handler the turn
 // dispatched, in order.
 func hostCalls(evs []event, legacy bool, handler string) []map[string]any {
-	kind := kindDispatched
-	if !legacy && !hasKind(evs, kindDispatched) {
-		kind = engine.KindHarnessCalled
-	}
+	kind := dispatchKind(evs, legacy)
 	var out []map[string]any
 	for _, ev := range evs {
 		if ev.Kind != kind || ev.str("namespace") != handler || ev.field("background") == true {
@@ -250,11 +236,18 @@ func hasKind(evs []event, kind string) bool {
 	return slices.ContainsFunc(evs, func(ev event) bool { return ev.Kind == kind })
 }
 
-func (c *checker) noHostCalls(p Pos, names []string, evs []event, legacy bool) {
-	kind := kindDispatched
+// dispatchKind is the kind of the events that count a turn's host calls:
+// harness.dispatched, or the foreground harness.called events that stand
+// in for it while the engine writes none.
+func dispatchKind(evs []event, legacy bool) string {
 	if !legacy && !hasKind(evs, kindDispatched) {
-		kind = engine.KindHarnessCalled
+		return engine.KindHarnessCalled
 	}
+	return kindDispatched
+}
+
+func (c *checker) noHostCalls(p Pos, names []string, evs []event, legacy bool) {
+	kind := dispatchKind(evs, legacy)
 	for _, ev := range evs {
 		if ev.Kind == kind && ev.field("background") != true && slices.Contains(names, ev.str("namespace")) {
 			c.fail(p, "expect_no_host_calls: %s was invoked but listed as forbidden", ev.str("namespace"))

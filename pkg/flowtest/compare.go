@@ -163,16 +163,10 @@ func diffValue(path string, got, want any) []string {
 	gm, gok := g.(map[string]any)
 	wm, wok := w.(map[string]any)
 	if gok && wok {
-		keys := map[string]bool{}
-		for k := range gm {
-			keys[k] = true
-		}
-		for k := range wm {
-			keys[k] = true
-		}
-		ks := slices.Sorted(maps.Keys(keys))
+		ks := append(slices.Collect(maps.Keys(gm)), slices.Collect(maps.Keys(wm))...)
+		slices.Sort(ks)
 		var out []string
-		for _, k := range ks {
+		for _, k := range slices.Compact(ks) {
 			gv, gin := gm[k]
 			wv, win := wm[k]
 			switch {

@@ -138,7 +138,8 @@ func (c *LintCache) fs() *fsmemo.Memo {
 	return c.FS
 }
 
-// HasFlows is [HasFlows] through the cache's memo of the file system.
+// HasFlows reports whether a story directory has a flows/ directory,
+// looked up through the cache's memo of the file system.
 func (c *LintCache) HasFlows(app string) bool {
 	mode, err := c.fs().Stat(filepath.Join(filepath.Dir(app), "flows"))
 	return err == nil && mode.IsDir()

@@ -83,7 +83,11 @@ func (fr *fixtureRun) unsupported(msgs []Failure) {
 	fr.res.Flow.Passed = false
 }
 
+// messages are the failures' messages (nil: none).
 func messages(fs []Failure) []string {
+	if len(fs) == 0 {
+		return nil
+	}
 	out := make([]string, len(fs))
 	for i, f := range fs {
 		out[i] = f.Message
@@ -213,44 +217,35 @@ func (fr *fixtureRun) loadRecording() bool {
 
 // loadCassettes loads the fixture's host and Starlark cassettes.
 func (fr *fixtureRun) loadCassettes() bool {
-	fx := fr.fx
+	fx, c := fr.fx, &fr.r.cassettes
+	fr.star = host.StarlarkOptions{Scripts: fr.r.scripts}
+	ok := true
 	if fx.HostCassette != "" {
-		full, in := fr.named("host_cassette", fx.HostCassette)
-		if !in {
-			return false
-		}
-		hc, err := fr.r.cassettes.hostCassette(full)
-		if err != nil {
-			fr.fatal(fx.at("host_cassette"), "host_cassette: %v", err)
-			return false
-		}
-		fr.hc = hc
+		fr.hc, ok = loadNamed(fr, "host_cassette", fx.HostCassette, c.hostCassette)
 	}
-	star := host.StarlarkOptions{Scripts: fr.r.scripts}
-	if p := fx.StarlarkHTTPCassette; p != "" {
-		full, in := fr.named("starlark_http_cassette", p)
-		if !in {
-			return false
-		}
-		var err error
-		if star.HTTPCassette, err = fr.r.cassettes.httpCassette(full); err != nil {
-			fr.fatal(fx.at("starlark_http_cassette"), "starlark_http_cassette: %v", err)
-			return false
-		}
+	if ok && fx.StarlarkHTTPCassette != "" {
+		fr.star.HTTPCassette, ok = loadNamed(fr, "starlark_http_cassette", fx.StarlarkHTTPCassette, c.httpCassette)
 	}
-	if p := fx.StarlarkInspectCassette; p != "" {
-		full, in := fr.named("starlark_inspect_cassette", p)
-		if !in {
-			return false
-		}
-		var err error
-		if star.Inspect, err = fr.r.cassettes.inspectCassette(full); err != nil {
-			fr.fatal(fx.at("starlark_inspect_cassette"), "starlark_inspect_cassette: %v", err)
-			return false
-		}
+	if ok && fx.StarlarkInspectCassette != "" {
+		fr.star.Inspect, ok = loadNamed(fr, "starlark_inspect_cassette", fx.StarlarkInspectCassette, c.inspectCassette)
 	}
-	fr.star = star
-	return true
+	return ok
+}
+
+// loadNamed loads p, a file the fixture names under key, inside the
+// project root; false when it cannot, with the fixture failed at the key.
+func loadNamed[T any](fr *fixtureRun, key, p string, load func(string) (T, error)) (T, bool) {
+	var v T
+	full, in := fr.named(key, p)
+	if !in {
+		return v, false
+	}
+	v, err := load(full)
+	if err != nil {
+		fr.fatal(fr.fx.at(key), "%s: %v", key, err)
+		return v, false
+	}
+	return v, true
 }
 
 // traceSink is where the session's events go: a trace file under
@@ -713,14 +708,12 @@ func (fr *fixtureRun) restart(ctx context.Context, t *Turn, state string, world 
 }
 
 func (fr *fixtureRun) close(tr *TurnResult, c *checker) (*TurnResult, bool) {
-	tr.Failures = c.messages()
+	tr.Failures = messages(c.fails)
 	tr.Passed = len(c.fails) == 0
 	fr.res.Failures = append(fr.res.Failures, c.fails...)
 	return tr, tr.Passed
 }
 
-// finish runs the session-level assertions (flow-format.md §3.12) and
-// sets the verdict.
 // session is what the session checks read of a session.
 type session interface {
 	State() string
@@ -728,6 +721,8 @@ type session interface {
 	Terminal() bool
 }
 
+// finish runs the session-level assertions (flow-format.md §3.12) and
+// sets the verdict.
 func (fr *fixtureRun) finish(s session) {
 	fx := fr.fx
 	c := &checker{turn: -1}
@@ -773,7 +768,7 @@ func (fr *fixtureRun) finish(s session) {
 		passed = passed && t.Passed
 	}
 	if len(c.fails) > 0 {
-		fr.res.Flow.Turns = append(fr.res.Flow.Turns, &TurnResult{TurnIndex: -1, Failures: c.messages()})
+		fr.res.Flow.Turns = append(fr.res.Flow.Turns, &TurnResult{TurnIndex: -1, Failures: messages(c.fails)})
 		fr.res.Failures = append(fr.res.Failures, c.fails...)
 		passed = false
 	}

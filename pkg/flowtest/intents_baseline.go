@@ -2,7 +2,6 @@ package flowtest
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -115,14 +114,5 @@ func WriteIntentsJUnit(w io.Writer, r *IntentReport) error {
 		top.Suites[i].Cases = append(top.Suites[i].Cases, c)
 	}
 	top.Time = fmt.Sprintf("%.3f", float64(r.DurationMillis)/1000)
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(top); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return top.write(w)
 }

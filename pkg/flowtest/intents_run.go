@@ -12,6 +12,8 @@ import (
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/engine"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // IntentOptions configure [RunIntents].
@@ -59,22 +61,19 @@ func RunIntents(ctx context.Context, suites []*IntentSuite, o IntentOptions) *In
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
-	sem := make(chan struct{}, jobs)
-	var wg sync.WaitGroup
+	var g errgroup.Group
+	g.SetLimit(jobs)
 	for _, u := range units {
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
+		g.Go(func() error {
 			runs := u.fx.Runs
 			if o.Runs > 0 {
 				runs = o.Runs
 			}
 			routeInput(ctx, o, u.fx, u.in, runs, world, b)
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
+	_ = g.Wait()
 	for _, fr := range rep.Fixtures {
 		fr.total()
 		if fr.Passed {

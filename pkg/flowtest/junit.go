@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"cmp"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -54,10 +55,7 @@ func WriteJUnit(w io.Writer, results []*Result) error {
 		if r.Flow == nil {
 			continue
 		}
-		suite := r.Story
-		if suite == "" {
-			suite = filepath.Dir(filepath.Dir(r.Flow.File))
-		}
+		suite := cmp.Or(r.Story, filepath.Dir(filepath.Dir(r.Flow.File)))
 		i, ok := idx[suite]
 		if !ok {
 			i = len(top.Suites)
@@ -94,6 +92,11 @@ func WriteJUnit(w io.Writer, results []*Result) error {
 		s.Cases = append(s.Cases, c)
 	}
 	top.Time = fmt.Sprintf("%.3f", total)
+	return top.write(w)
+}
+
+// write writes the report as an XML document with a trailing newline.
+func (top *junitSuites) write(w io.Writer) error {
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}

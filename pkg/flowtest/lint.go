@@ -1,9 +1,9 @@
 package flowtest
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,22 +14,12 @@ import (
 	"kitsoki/pkg/story"
 )
 
-// LintStory parses and lints the fixtures beside a loaded story
-// (<story dir>/flows/*.yaml): the parse findings (unknown keys, ignored
-// keys, fixtures that cannot run) and lint's.
-func LintStory(app string, st *story.Story) []diag.Diagnostic {
-	return (*LintCache)(nil).LintStory(app, st)
-}
-
-// LintStory is [LintStory] decoding fixture documents through c (lint_cache.go).
-func (c *LintCache) LintStory(app string, st *story.Story) []diag.Diagnostic {
-	ds, _ := c.LintStorySources(app, st)
-	return ds
-}
-
-// LintStorySources is [LintCache.LintStory], also returning the bytes of
-// each fixture file it read, by path (for the caller's ignore comments:
-// no second read).
+// LintStorySources parses and lints the fixtures beside a loaded story
+// (<story dir>/flows/*.yaml), decoding fixture documents through c
+// (lint_cache.go): the parse findings (unknown keys, ignored keys,
+// fixtures that cannot run) and lint's. It also returns the bytes of each
+// fixture file it read, by path (for the caller's ignore comments: no
+// second read).
 func (c *LintCache) LintStorySources(app string, st *story.Story) ([]diag.Diagnostic, map[string][]byte) {
 	sources := map[string][]byte{}
 	files, ds, err := discover([]string{app}, "", false, nil, c, func(p string, b []byte) { sources[p] = b })
@@ -43,22 +33,12 @@ func (c *LintCache) LintStorySources(app string, st *story.Story) ([]diag.Diagno
 	return append(ds, c.lint(st, fxs)...), sources
 }
 
-// HasFlows reports whether a story directory has a flows/ directory.
-func HasFlows(app string) bool {
-	st, err := os.Stat(filepath.Join(filepath.Dir(app), "flows"))
-	return err == nil && st.IsDir()
-}
-
 // lint checks fixtures against their story: intents and states it does
 // not declare, stubs for handlers it never calls, assertions that are
 // never evaluated or cannot match (positioned warnings), and files the
-// fixture names that do not exist (errors: it cannot run).
-func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
-	return (*LintCache)(nil).lint(st, fxs)
-}
-
-// lint is [lint] looking files up through c's memo of the file system and
-// compiling each expect_view_matches pattern once per cache.
+// fixture names that do not exist (errors: it cannot run). Files are
+// looked up through c's memo of the file system and each
+// expect_view_matches pattern is compiled once per cache.
 func (c *LintCache) lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 	if st == nil || len(fxs) == 0 {
 		return nil // nothing to check: the story is not folded for nothing
@@ -98,10 +78,7 @@ type fixtureLint struct {
 // file-less inner positions (lint_cache.go): what is reported at them is
 // in the fixture's file.
 func (l *fixtureLint) add(p Pos, sev diag.Severity, rule *diag.Rule, msg string) {
-	file := p.File
-	if file == "" {
-		file = l.fx.File
-	}
+	file := cmp.Or(p.File, l.fx.File)
 	l.ds = append(l.ds, diag.Diagnostic{File: file, Line: p.Line, Col: p.Col, Severity: sev, Rule: rule.ID, Message: msg})
 }
 

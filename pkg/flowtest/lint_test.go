@@ -33,7 +33,7 @@ turns:
 	if diag.HasErrors(pds) {
 		t.Fatal(pds)
 	}
-	got := lint(st, fxs)
+	got := (*LintCache)(nil).lint(st, fxs)
 	for _, w := range []struct {
 		line int
 		rule *diag.Rule
@@ -57,7 +57,7 @@ turns:
 func TestLintFilesAndRegex(t *testing.T) {
 	st, _ := storylint.Load(rigApp, story.Options{})
 	fxs, _ := parse("testdata/none/l.yaml", []byte("test_kind: flow\nrecording: nope.yaml\nturns:\n  - intent: go\n    expect_view_matches: \"(\"\n"), nil)
-	got := lint(st, fxs)
+	got := (*LintCache)(nil).lint(st, fxs)
 	if !hasDiag(got, diag.Error, 2, 12, "testdata/none/nope.yaml does not exist") || !hasDiag(got, diag.Warning, 5, 26, "the turn will always fail") {
 		t.Fatalf("%v", got)
 	}
@@ -73,14 +73,15 @@ func TestLintCorpus(t *testing.T) {
 		t.Skip("no corpus")
 	}
 	for _, app := range apps {
-		if !HasFlows(app) {
+		if !(*LintCache)(nil).HasFlows(app) {
 			continue
 		}
 		st, ds := storylint.Load(app, story.Options{})
 		if diag.HasErrors(ds) {
 			continue
 		}
-		for _, d := range LintStory(app, st) {
+		fds, _ := (*LintCache)(nil).LintStorySources(app, st)
+		for _, d := range fds {
 			if d.Severity == diag.Error || d.Rule == ruleUnknownState.ID || d.Rule == ruleUnknownIntent.ID {
 				t.Errorf("%s", d)
 			} else if testing.Verbose() {
@@ -166,7 +167,7 @@ func TestLintCacheRebasesPerFile(t *testing.T) {
 			t.Fatal(ds)
 		}
 		loaded[a] = st
-		fresh[a] = LintStory(a, st)
+		fresh[a], _ = (*LintCache)(nil).LintStorySources(a, st)
 	}
 	// The cases differ where they must: s1 finds its cassette, s2 does not.
 	missing := func(ds []diag.Diagnostic) int {
@@ -186,7 +187,7 @@ func TestLintCacheRebasesPerFile(t *testing.T) {
 	for _, order := range [][]string{apps, backward} {
 		c := &LintCache{}
 		for _, a := range order {
-			got := c.LintStory(a, loaded[a])
+			got, _ := c.LintStorySources(a, loaded[a])
 			if !reflect.DeepEqual(got, fresh[a]) {
 				t.Errorf("%s through a shared cache:\n got %v\nwant %v", a, got, fresh[a])
 			}

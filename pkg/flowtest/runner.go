@@ -185,29 +185,24 @@ func (r *Runner) Run(ctx context.Context, files []*File) []*Result {
 	jobs := r.jobs()
 	results := make([]*Result, len(fxs))
 	var stop atomic.Bool
-	sem := make(chan struct{}, jobs)
-	var wg sync.WaitGroup
+	var g errgroup.Group
+	g.SetLimit(jobs)
 	for i, fx := range fxs {
 		if stop.Load() || ctx.Err() != nil {
 			break
 		}
-		sem <- struct{}{}
-		if stop.Load() {
-			<-sem
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			res := r.RunFixture(ctx, fx)
-			results[i] = res
-			if r.opts.FailFast && !res.Passed() {
+		g.Go(func() error {
+			if stop.Load() { // a fixture failed while this one waited for its slot
+				return nil
+			}
+			results[i] = r.RunFixture(ctx, fx)
+			if r.opts.FailFast && !results[i].Passed() {
 				stop.Store(true)
 			}
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
+	_ = g.Wait()
 	out := results[:0]
 	for _, res := range results {
 		if res != nil {

@@ -14,6 +14,7 @@ import (
 
 	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/story"
 )
@@ -291,7 +292,7 @@ func saveTarget(p, root string, force bool) (string, error) {
 		if err != nil {
 			realRoot = root
 		}
-		if rel, err := filepath.Rel(realRoot, dir); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if !safefile.Inside(realRoot, dir) {
 			return "", fmt.Errorf("--save-fixture %s: outside the story's project root %s; save it inside the project (e.g. in the story's flows/)", p, root)
 		}
 	}

@@ -1,9 +1,7 @@
 package flowtest
 
 import (
-	"encoding/json"
 	"fmt"
-	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -213,7 +211,7 @@ func readCalls(evs []savedEvent, first int64, jobs []engine.JobInfo) []call {
 				break
 			}
 			j := js[k]
-			a := answer{Data: jsonMap(j.Result)}
+			a := answer{Data: jsonWorld(j.Result)}
 			if j.Status == engine.JobFailed && j.Error != "" {
 				if a.Data == nil {
 					a.InfraError = j.Error
@@ -242,19 +240,6 @@ func returnedAnswer(p map[string]any) answer {
 		a.Error = msg
 	}
 	return a
-}
-
-func jsonMap(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		return maps.Clone(m)
-	}
-	var out map[string]any
-	_ = json.Unmarshal(b, &out)
-	return out
 }
 
 // sameRest reports whether the state path full (a parallel configuration

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -36,10 +37,7 @@ func (appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if err != nil {
 		return domainErr("%v", err), nil
 	}
-	author := strArg(args, "author")
-	if author == "" {
-		author = "kitsoki"
-	}
+	author := cmp.Or(strArg(args, "author"), "kitsoki")
 	now := c.Env.now().UTC().Format(time.RFC3339)
 	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 

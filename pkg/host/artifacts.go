@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -160,14 +161,8 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 		os.Remove(tmp.Name())
 		return Result{}, fmt.Errorf("%s: %v", name, err)
 	}
-	mt := mime.TypeByExtension(ext)
-	if mt == "" {
-		mt = "application/octet-stream"
-	}
-	label := strArg(c.Args, "label")
-	if label == "" {
-		label = strArg(c.Args, "title")
-	}
+	mt := cmp.Or(mime.TypeByExtension(ext), "application/octet-stream")
+	label := cmp.Or(strArg(c.Args, "label"), strArg(c.Args, "title"))
 	if label == "" {
 		label = filepath.Base(file)
 	}

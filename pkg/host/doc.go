@@ -11,7 +11,7 @@
 // agent verb served here, over the small [Embedder] interface.
 //
 // Layout: host.go (Call, Result, Handler, Env, Services), registry.go,
-// builtins.go, missing.go (the before-the-run check of a story's calls),
+// builtins.go, agent_verbs.go (the agent verbs the engine routes itself),
 // run.go (host.run), stdoutjson.go, artifacts.go, appendfile.go, inbox.go
 // (inbox, transport, jobs), workdir.go (every story-named path confined to
 // the run's working directory), starlark_*.go (host.starlark.run;

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -18,10 +19,7 @@ func (inboxHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if strings.TrimSpace(body) == "" {
 		return domainErr("%s: body argument is required (non-blank)", name), nil
 	}
-	kind := strArg(c.Args, "kind")
-	if kind == "" {
-		kind = "info"
-	}
+	kind := cmp.Or(strArg(c.Args, "kind"), "info")
 	n := Notification{Title: title, Body: body, Kind: kind, Thread: strArg(c.Args, "thread"), State: strArg(c.Args, "state")}
 	if n.State == "" {
 		n.State = c.Env.State

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -90,10 +91,7 @@ func (h *agentSearch) Call(ctx context.Context, c *Call) (Result, error) {
 	if bad != "" {
 		return domainErr("%s", bad), nil
 	}
-	cacheDir := h.o.CacheDir
-	if cacheDir == "" {
-		cacheDir = filepath.Join(wd, ".kitsoki-embed-cache")
-	}
+	cacheDir := cmp.Or(h.o.CacheDir, filepath.Join(wd, ".kitsoki-embed-cache"))
 	model := h.o.Embedder.Model()
 	all, skipped, err := h.corpusVectors(ctx, name, wd, files, cacheDir, model, a.chunkLines)
 	if err != nil {

@@ -89,7 +89,7 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 	default:
 		return nil, fmt.Errorf("%s: record_mode %q is not one of none, new_episodes, all", path, raw.RecordMode)
 	}
-	lines := exchangeLines(node)
+	lines := listLines(node, "exchanges")
 	c := &HTTPCassette{Path: path}
 	for i, e := range raw.Exchanges {
 		where := fmt.Sprintf("%s: exchanges[%d]", path, i)
@@ -169,9 +169,6 @@ func decodeCassette(path, what string, data []byte, raw any, hint string) (*yaml
 	}
 	return &node, nil
 }
-
-// exchangeLines returns the line of each exchanges[] item.
-func exchangeLines(n *yaml.Node) []int { return listLines(n, "exchanges") }
 
 // listLines returns the line of each item of the top-level list key.
 func listLines(n *yaml.Node, key string) []int {

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -127,10 +128,7 @@ func scriptRoot(storyDir string) string {
 // starlarkBase is the directory scripts and ctx.fs are confined to: the
 // story's, else $KITSOKI_APP_DIR, else the process directory.
 func starlarkBase(storyDir string) (string, error) {
-	base := storyDir
-	if base == "" {
-		base = os.Getenv("KITSOKI_APP_DIR")
-	}
+	base := cmp.Or(storyDir, os.Getenv("KITSOKI_APP_DIR"))
 	if base == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -199,10 +197,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	mem.predeclare(predeclared)
 	opts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
 	thread := &starlark.Thread{Name: name + " " + script, Print: func(*starlark.Thread, string) {}}
-	steps := h.o.MaxSteps
-	if steps == 0 {
-		steps = defaultStarlarkSteps
-	}
+	steps := cmp.Or(h.o.MaxSteps, defaultStarlarkSteps)
 	thread.Load = newModuleLoader(ctx, h.o.Scripts, steps, storyDir, filepath.Dir(path), opts, predeclared)
 	thread.SetMaxExecutionSteps(steps)
 	stop := context.AfterFunc(ctx, func() { thread.Cancel("the run was stopped") })

@@ -51,9 +51,9 @@ states:
 }
 
 func TestRulesHaveDescriptions(t *testing.T) {
-	for id, desc := range RuleSummaries() {
-		if id == "" || desc == "" || strings.ContainsAny(id, " _") {
-			t.Errorf("bad rule %q: %q", id, desc)
+	for _, r := range Rules() {
+		if r.ID == "" || r.Summary == "" || strings.ContainsAny(r.ID, " _") {
+			t.Errorf("bad rule %q: %q", r.ID, r.Summary)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -57,10 +58,7 @@ func checkImportParentSide(c *checker, alias string, im *story.Import) {
 // checkImportEntry: the entry (or the child's root) is a top-level state
 // of the child, or one its phases generate.
 func checkImportEntry(c *checker, alias string, im *story.Import, ch *story.Story) {
-	entry := im.Entry
-	if entry == "" {
-		entry = ch.Root
-	}
+	entry := cmp.Or(im.Entry, ch.Root)
 	if entry == "" {
 		c.rep.errf(im.At("entry"), story.RuleImports, "imports.%s: entry is required (child declares no root either)", alias)
 	} else if !story.IsTemplated(entry) && !story.HasTop(ch, entry) && !ch.PhaseGenerated(entry) {

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"cmp"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -103,10 +104,7 @@ func (c *checker) checkAgentRef(p story.Pos, site, agent string) {
 // story directory (kitsoki run publishes it), so it always resolves here.
 func (c *checker) checkCwd(p story.Pos, who, cwd string) {
 	for _, m := range envRefRe.FindAllStringSubmatch(cwd, -1) {
-		name := m[1]
-		if name == "" {
-			name = m[2]
-		}
+		name := cmp.Or(m[1], m[2])
 		if name == "KITSOKI_APP_DIR" {
 			continue
 		}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"cmp"
 	"errors"
 	"maps"
 	"path/filepath"
@@ -161,10 +162,7 @@ func (pc *pongoCheck) compileView(p story.Pos, whereOf func() string, src string
 	if guarded {
 		when = "whenever its when: holds"
 	}
-	hint := ternaryHint(src, err, when)
-	if hint == "" {
-		hint = "; upstream loads the story but this element fails to render " + when + " (the turn records no view)"
-	}
+	hint := cmp.Or(ternaryHint(src, err, when), "; upstream loads the story but this element fails to render "+when+" (the turn records no view)")
 	c.rep.errf(c.errAt(p, src, err), ruleViewRender, "%s: %s%s", where, errMsg(err), hint)
 }
 

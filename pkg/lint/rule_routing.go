@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"cmp"
 	"kitsoki/pkg/story"
 )
 
@@ -51,10 +52,7 @@ func checkRouting(c *checker) {
 			}
 		}
 	}
-	alias := r.ExtractLLMAgent
-	if alias == "" {
-		alias = "agent.local"
-	}
+	alias := cmp.Or(r.ExtractLLMAgent, "agent.local")
 	if r.ExtractLLMOnNoMatch != nil && *r.ExtractLLMOnNoMatch && c.st.AgentPlugins[alias] == nil {
 		c.rep.warnf(r.Pos, story.RuleRouting, "routing.extract_llm_agent %q is not declared in agent_plugins; the router's LLM tier has no backend", alias)
 	}

@@ -44,15 +44,6 @@ func Rules() []Rule {
 	return out
 }
 
-// RuleSummaries maps every rule id to its one-line summary (SARIF, docs).
-func RuleSummaries() map[string]string {
-	out := make(map[string]string, len(registry))
-	for _, r := range registry {
-		out[r.ID] = r.Summary
-	}
-	return out
-}
-
 // LookupRule returns the rule with id, if there is one.
 func LookupRule(id string) (Rule, bool) {
 	for _, r := range registry {

@@ -6,7 +6,7 @@
 // A tool is named kitsoki_<slug>_<verb> (toolName), takes {prompt, args?}
 // and has the call site's schema as output schema; it answers with the
 // validated submission as structuredContent. Catalogs are built through
-// pkg/compose ([kitsoki/pkg/compose.LoadStrict], ResolveWith, BuildWith).
+// pkg/compose ([kitsoki/pkg/compose.Load] with Strict, ResolveWith, BuildWith).
 //
 // Discovery is never authorization: every call first re-reads the story, the
 // profile and the external manifests (a content fingerprint), so a revoked

@@ -114,9 +114,9 @@ func (s *Server) build() (*Catalog, error) {
 	c := &Catalog{Generation: s.generation, Revision: rev, Tools: map[string]*Tool{}}
 	// The same composition root as kitsoki run (pkg/compose), strict:
 	// there is no run to warn before, so any error refuses the story.
-	ld, lerr := compose.LoadStrict(s.opts.StoryPath, compose.LoadOptions{NoCompile: true, Story: story.Options{Root: s.opts.Root}})
+	ld, lerr := compose.Load(s.opts.StoryPath, compose.LoadOptions{NoCompile: true, Strict: true, Story: story.Options{Root: s.opts.Root}})
 	var st *story.Story
-	var sle *compose.StrictLoadError
+	var sle *compose.LoadError
 	if lerr == nil {
 		st = ld.Story
 	} else if errors.As(lerr, &sle) {

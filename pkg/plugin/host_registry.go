@@ -14,7 +14,7 @@ import (
 // unless opts.Search already has one), then the enabled host providers.
 // Close the returned closer when the run ends: it stops provider
 // processes and a managed embedding sidecar. The warnings are provider
-// claims that were ignored. Check the story's calls with host.Missing.
+// claims that were ignored. The engine checks the story's calls against it when it compiles.
 func (a *Assembly) HostRegistry(st *story.Story, opts host.Options, embed localllm.EmbedderConfig) (*host.Registry, func() error, []Warning, error) {
 	closeEmbed := func() error { return nil }
 	if opts.Search.Embedder == nil {

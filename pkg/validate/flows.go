@@ -10,7 +10,7 @@ import (
 )
 
 // lintFlows returns the findings of the flow fixtures beside a sound,
-// already loaded story (flowtest.LintStory): warnings, and errors for
+// already loaded story (flowtest.LintCache.LintStorySources): warnings, and errors for
 // fixtures that cannot run (which make the story's check fail). The story
 // is the one Run loaded, so fixtures cost no second load.
 // '# kitsoki:ignore RULE' comments work in fixtures too.

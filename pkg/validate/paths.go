@@ -29,11 +29,7 @@ func Expand(args []string) ([]string, error) { return ExpandWith(args, nil) }
 func Trees(args []string) []string {
 	var out []string
 	for _, arg := range args {
-		if isTree(arg) {
-			root := strings.TrimSuffix(strings.TrimSuffix(arg, "..."), "/")
-			if root == "" {
-				root = "."
-			}
+		if root, ok := treeRoot(arg); ok {
 			out = append(out, root)
 		}
 	}
@@ -60,8 +56,16 @@ func SiblingTrees(apps []string) []string {
 	return trees
 }
 
-func isTree(arg string) bool {
-	return arg == "..." || strings.HasSuffix(arg, "/...") || strings.HasSuffix(arg, string(filepath.Separator)+"...")
+// treeRoot is the directory a DIR/... (or ...) argument names as a tree
+// of stories; false for any other argument.
+func treeRoot(arg string) (string, bool) {
+	if arg != "..." && !strings.HasSuffix(arg, "/...") && !strings.HasSuffix(arg, string(filepath.Separator)+"...") {
+		return "", false
+	}
+	if root := strings.TrimSuffix(strings.TrimSuffix(arg, "..."), "/"); root != "" {
+		return root, true
+	}
+	return ".", true
 }
 
 // ExpandWith is Expand listing directories through m, a run's memo of the
@@ -85,11 +89,7 @@ func ExpandWith(args []string, m *fsmemo.Memo) ([]string, error) {
 		if arg == "-" {
 			return nil, fmt.Errorf("-: a story read from standard input is checked alone: pass - as the only path (with --stdin-filename for its place)")
 		}
-		if isTree(arg) {
-			root := strings.TrimSuffix(strings.TrimSuffix(arg, "..."), "/")
-			if root == "" {
-				root = "."
-			}
+		if root, ok := treeRoot(arg); ok {
 			found, err := walk(root, m)
 			if err != nil {
 				return nil, err

@@ -7,11 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"kitsoki/internal/safefile"
 	"kitsoki/internal/testing/golden"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/eval"
-	"kitsoki/pkg/flowtest"
 	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 )
@@ -26,27 +24,11 @@ var goldenDirs = []string{filepath.Join("..", "story", "testdata", "broken"), "t
 
 func noEnv(string) (string, bool) { return "", false }
 
-// validateLikeCmd is what `kitsoki validate <app>` reports: Run, then the
-// lint of the flow fixtures beside a sound story, with kitsoki:ignore
-// applied to them (cmd/test_lint.go's lintFlows, which cmd/ wires).
+// validateLikeCmd is what `kitsoki validate <app>` reports: Run with the
+// lint of the flow fixtures beside each sound story, as cmd/ wires it.
 func validateLikeCmd(t *testing.T, apps []string, strict bool) []diag.Diagnostic {
 	t.Helper()
-	opts := story.Options{LookupEnv: noEnv}
-	res := Run(apps, Options{Story: opts, Strict: strict})
-	for _, f := range res.Files {
-		if res.Invalid[f] || !flowtest.HasFlows(f) {
-			continue
-		}
-		st, ds := lint.Load(f, opts)
-		if st == nil || diag.HasErrors(ds) {
-			continue
-		}
-		res.Diagnostics = append(res.Diagnostics, diag.FilterIgnored(flowtest.LintStory(f, st), func(p string) ([]byte, bool) {
-			b, err := safefile.ReadFile(p, safefile.Data)
-			return b, err == nil
-		})...)
-	}
-	return diag.Sort(res.Diagnostics)
+	return Run(apps, Options{Story: story.Options{LookupEnv: noEnv}, Strict: strict, Flows: true}).Diagnostics
 }
 
 // human renders ds as the human format with snippets, machine paths

@@ -1,0 +1,56 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"golang.org/x/term"
+)
+
+// statusLine is the one line of a terminal that the run spinner and the
+// fetch display redraw in place (carriage return + erase line) and erase
+// before anything else is printed. Hold mu around the Locked methods.
+type statusLine struct {
+	w     io.Writer
+	mu    sync.Mutex
+	drawn bool // the line is on the terminal's current line
+}
+
+// clearLocked erases the line, if one is drawn.
+func (l *statusLine) clearLocked() {
+	if l.drawn {
+		fmt.Fprint(l.w, "\r\x1b[K")
+		l.drawn = false
+	}
+}
+
+func (l *statusLine) drawLocked(line string) {
+	fmt.Fprint(l.w, "\r\x1b[K"+fitWidth(l.w, line))
+	l.drawn = true
+}
+
+// redrawable reports whether w is a terminal that understands carriage
+// return + erase line.
+func redrawable(w io.Writer) bool {
+	return isTerminal(w) && os.Getenv("TERM") != "dumb"
+}
+
+// fitWidth cuts line to the width of the terminal behind w (less one
+// column, so the cursor never wraps): a wrapped status line could not be
+// erased by \r + ESC[K.
+func fitWidth(w io.Writer, line string) string {
+	f, ok := w.(*os.File)
+	if !ok {
+		return line
+	}
+	cols, _, err := term.GetSize(int(f.Fd()))
+	if err != nil || cols <= 1 {
+		return line
+	}
+	if r := []rune(line); len(r) > cols-1 {
+		return string(r[:cols-1])
+	}
+	return line
+}
