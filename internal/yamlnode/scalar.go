@@ -1,6 +1,7 @@
 package yamlnode
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -219,6 +220,9 @@ func (w *Walker) rawDepth(n *yaml.Node, depth int) any {
 		}
 		return out
 	case yaml.ScalarNode:
+		if w.Rules.NumberText != nil && PointlessFloat(n) {
+			w.Report(w.Pos(orig), diag.Warning, w.Rules.NumberText, "%s", numberTextMessage(n.Value))
+		}
 		switch n.Tag {
 		case "!!null", "!!bool", "!!int", "!!float":
 			return ScalarValue(n)
@@ -243,4 +247,20 @@ func Merge(out map[string]any, src any) {
 			}
 		}
 	}
+}
+
+// numberTextMessage says that the value v (a PointlessFloat) is read as
+// text, why, and how to write the number it looks like.
+func numberTextMessage(v string) string {
+	msg := fmt.Sprintf("%s is read as the text %q, not as a number: ", v, v)
+	if i := strings.IndexAny(v, "eE"); i > 0 {
+		return msg + fmt.Sprintf("an exponent needs a decimal point (write %s.0%s), or quote it to keep the text", v[:i], v[i:])
+	}
+	digits := strings.TrimLeft(v, "+-")
+	if t := strings.TrimLeft(digits, "0_"); t != digits {
+		if _, err := strconv.ParseInt(strings.ReplaceAll(t, "_", ""), 10, 64); err == nil {
+			return msg + fmt.Sprintf("a leading zero makes it octal, which it is not (write %s%s), or quote it to keep the text", v[:len(v)-len(digits)], t)
+		}
+	}
+	return msg + "it does not fit a 64-bit integer; quote it to keep the text"
 }

@@ -30,6 +30,9 @@ type Rules struct {
 	Type      *diag.Rule // a value of the wrong YAML type
 	Duplicate *diag.Rule // a repeated mapping key
 	Unknown   *diag.Rule // a key the caller does not know
+	// NumberText, when set, warns at a value Raw reads as text although
+	// it looks like a number (PointlessFloat).
+	NumberText *diag.Rule
 }
 
 // Walker reads the YAML nodes of one file: every finding is a positioned

@@ -51,6 +51,9 @@ var (
 	RuleOutsideRoot = &Rule{ID: "outside-root", Severity: diag.Error,
 		Summary: "every file a story names (include:, imports:, prompts: overlay and shared, system_prompt_path, templates) lies inside the project root; nothing outside is read",
 		Example: "include: [../../home/me/.ssh/id_rsa]"}
+	RuleNumberText = &Rule{ID: "number-text", Severity: diag.Warning, LintOnly: true,
+		Summary: "a plain value that looks like a number but has no decimal point (1e3, 08, a 20-digit integer) is read as text, as the existing engine reads it",
+		Example: "world:\n  limit: {type: any, default: 1e3}   # the text \"1e3\"; write 1.0e3"}
 	RuleInternal = &Rule{ID: "internal", Severity: diag.Error, Summary: "an internal loader error (a bug: please report it)",
 		Example: "(none: report the story that triggers it)"}
 )
@@ -60,6 +63,6 @@ func LoadRules() []*Rule {
 	return []*Rule{
 		RuleYAMLSyntax, RuleDuplicateKey, RuleType, RuleUnknownKey, RuleIO, RuleInclude,
 		RuleImports, RuleRoot, RuleState, RuleView, RuleIntent, RuleEffect, RuleAgentPlugin,
-		RuleProvider, RulePersona, RuleRouting, RulePhases, RuleMetaMode, RuleOutsideRoot, RuleInternal,
+		RuleProvider, RulePersona, RuleRouting, RulePhases, RuleMetaMode, RuleOutsideRoot, RuleNumberText, RuleInternal,
 	}
 }

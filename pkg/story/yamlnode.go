@@ -27,7 +27,7 @@ func (r *reporter) warnf(p Pos, rule *Rule, format string, a ...any) {
 func (r *reporter) demoteSince(mark int, note string) { diag.Demote(r.ds[mark:], note) }
 
 // walkRules are the rules the YAML walk of a story file reports under.
-var walkRules = &yamlnode.Rules{Syntax: RuleYAMLSyntax, Type: RuleType, Duplicate: RuleDuplicateKey, Unknown: RuleUnknownKey}
+var walkRules = &yamlnode.Rules{Syntax: RuleYAMLSyntax, Type: RuleType, Duplicate: RuleDuplicateKey, Unknown: RuleUnknownKey, NumberText: RuleNumberText}
 
 // fileParser turns the YAML nodes of one file into model values, walking
 // them through a yamlnode.Walker (node budget, recursive aliases, type
