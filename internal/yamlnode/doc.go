@@ -10,6 +10,11 @@
 // where its value goes, so the list a did-you-mean chooses from and the
 // switch over the keys are one thing ([Walker.Fields], [Fields.Find]).
 //
+// [ScalarValue] is the one reading of a scalar's value; a plain number
+// written without a decimal point that yaml.v3 reads as a float is text,
+// as the existing engine reads it ([PointlessFloat]; before a yaml.v3
+// Decode, [TextPointlessFloats]).
+//
 // The node helpers ([Deref], [IsNull], [KindName], [Get], [Keys],
 // [ErrLine]) and the repeated-key finder ([Seen]) serve the decoders whose
 // messages differ from the Walker's (flow fixtures, eval datasets, plugin
