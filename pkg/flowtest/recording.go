@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/yamlnode"
 )
 
 // Recording maps free text typed in a state to an intent (`kind:
@@ -46,7 +48,13 @@ func parseRecording(path string, data []byte) (*Recording, error) {
 			Clarify bool `yaml:"clarify"`
 		} `yaml:"entries"`
 	}
-	if err := yaml.Unmarshal(data, &raw); err != nil {
+	var doc yaml.Node
+	err := yaml.Unmarshal(data, &doc)
+	if err == nil {
+		yamlnode.TextPointlessFloats(&doc)
+		err = doc.Decode(&raw)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("recording %q: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	if raw.Kind != "recording" {

@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/yamlnode"
 )
 
 // HTTPCassette answers a Starlark script's ctx.http calls from recorded
@@ -161,6 +163,7 @@ func decodeCassette(path, what string, data []byte, raw any, hint string) (*yaml
 	if err := yaml.Unmarshal(data, &node); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
+	yamlnode.TextPointlessFloats(&node)
 	if err := node.Decode(raw); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%s: the %s cassette is empty", path, what)
