@@ -332,6 +332,9 @@ func (r *runner) start(ctx context.Context) error {
 		for k := range r.overrides() {
 			r.noteWritten(map[string]any{"set": map[string]any{k: nil}})
 		}
+		for _, k := range r.so.Seeded {
+			r.noteWritten(map[string]any{"set": map[string]any{k: nil}})
+		}
 		r.turnState = r.statePath()
 		if !r.so.UnarmedStart {
 			r.arm()

@@ -31,6 +31,11 @@ type SessionOptions struct {
 	// initial_state (story-runtime.md §4), so a fixture without one sets
 	// it. Ignored with Bootstrap.
 	UnarmedStart bool
+	// Seeded names the world keys the caller seeded as written (a flow
+	// fixture's initial_world): upstream's rig journals each with a
+	// world.update, so they replay like any set even where the value
+	// equals the story default. Ignored with Bootstrap.
+	Seeded []string
 	// Bootstrap runs turn 0 (session.story, world overrides, the on_enter
 	// chain of every state from the root to the start leaf). kitsoki run
 	// sets it; the flow rig does not (story-runtime.md §0).

@@ -314,6 +314,9 @@ func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, wor
 		// rests on it as named (a compound is not descended)
 		UnarmedStart: fx.InitialState == "", StartFlat: fx.InitialState != "",
 	}
+	for _, kv := range fx.InitialWorld {
+		o.Seeded = append(o.Seeded, kv.Key)
+	}
 	// The legacy path is upstream's machine alone (flow-format.md §1.3):
 	// no host call is queued or dispatched, no post-bind emit pass runs.
 	o.MachineOnly = fr.legacy
