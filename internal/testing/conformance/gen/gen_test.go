@@ -21,11 +21,11 @@ var goText = regexp.MustCompile(`interface conversion|runtime error|panic|gorout
 func TestGeneratedStoriesRun(t *testing.T) {
 	dir := t.TempDir()
 	const n = 40
-	if err := write(dir, n, 7); err != nil {
+	if err := write(dir, n, 7, false); err != nil {
 		t.Fatal(err)
 	}
 	again := t.TempDir()
-	if err := write(again, 3, 7); err != nil {
+	if err := write(again, 3, 7, false); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"000/app.yaml", "002/flows/f.yaml"} {
