@@ -13,6 +13,13 @@
 // and prints, per story that disagrees, the first turn where the verdict,
 // resting state, view, failure texts or the world the turn's world.update
 // events leave differ; the last line counts them.
+//
+// World defaults, set: values, with: and host data values, and the
+// fixtures' initial_world and expect_world values are drawn from a table
+// of YAML scalar forms (forms.go): integers in every base, floats, plain
+// numbers without a decimal point, strings that look like other things,
+// quoted numbers. -known adds .inf/.nan, which differ on purpose
+// (docs/compat/yaml-numbers.md).
 package main
 
 import (
