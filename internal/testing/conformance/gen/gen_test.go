@@ -6,8 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 
 	"kitsoki/pkg/flowtest"
 )
@@ -21,11 +25,11 @@ var goText = regexp.MustCompile(`interface conversion|runtime error|panic|gorout
 func TestGeneratedStoriesRun(t *testing.T) {
 	dir := t.TempDir()
 	const n = 40
-	if err := write(dir, n, 7); err != nil {
+	if err := write(dir, n, 7, false); err != nil {
 		t.Fatal(err)
 	}
 	again := t.TempDir()
-	if err := write(again, 3, 7); err != nil {
+	if err := write(again, 3, 7, false); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"000/app.yaml", "002/flows/f.yaml"} {
@@ -98,5 +102,51 @@ func TestDiffReports(t *testing.T) {
 		if d := diffReports(base, c.ours); d != c.want {
 			t.Errorf("diff %q, want %q", d, c.want)
 		}
+	}
+}
+
+// Each scalar form is written as the author would type it (plain forms
+// unquoted, quoted ones in double quotes) and reads back as its text, and
+// the stories gen writes carry them in world defaults, set: values and
+// fixture values; -known alone adds .inf/.nan.
+func TestScalarFormsWrittenAsTyped(t *testing.T) {
+	for _, f := range append(slices.Clone(scalarForms), knownForms...) {
+		b, err := yaml.Marshal(m{"k": f})
+		if err != nil {
+			t.Fatalf("%q: %v", f.text, err)
+		}
+		want := "k: " + f.text + "\n"
+		if f.quoted {
+			want = "k: " + strconv.Quote(f.text) + "\n"
+		}
+		if string(b) != want {
+			t.Errorf("form %q wrote %q, want %q", f.text, b, want)
+		}
+		var n yaml.Node
+		if err := yaml.Unmarshal(b, &n); err != nil || n.Content[0].Content[1].Value != f.text {
+			t.Errorf("form %q does not read back as its text (%v)", f.text, err)
+		}
+	}
+	count := func(known bool) (defaults, sets, fixtures, inf int) {
+		dir := t.TempDir()
+		if err := write(dir, 30, 11, known); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 30 {
+			app, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("%03d", i), "app.yaml"))
+			fx, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("%03d", i), "flows", "f.yaml"))
+			defaults += strings.Count(string(app), "type: any")
+			sets += len(regexp.MustCompile(`(?m)^\s+x[012]: `).FindAll(app, -1))
+			fixtures += len(regexp.MustCompile(`(?m)^\s+x[012]: `).FindAll(fx, -1))
+			inf += strings.Count(string(app)+string(fx), ".inf") + strings.Count(string(app)+string(fx), ".nan")
+		}
+		return
+	}
+	d, s, f, inf := count(false)
+	if d != 90 || s == 0 || f == 0 || inf != 0 {
+		t.Errorf("30 stories: %d form defaults (want 90), %d set:/bind values, %d fixture values, %d .inf/.nan (want 0)", d, s, f, inf)
+	}
+	if _, _, _, inf := count(true); inf == 0 {
+		t.Error("-known wrote no .inf or .nan in 30 stories")
 	}
 }

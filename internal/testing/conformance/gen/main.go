@@ -3,7 +3,7 @@
 // fixtures"), and compares the two engines' reports. It is a test-only
 // tool: it never runs either engine itself, and no test calls the oracle.
 //
-//	go run ./internal/testing/conformance/gen write -n 300 -seed 1 DIR
+//	go run ./internal/testing/conformance/gen write -n 300 -seed 1 [-known] DIR
 //	internal/testing/conformance/gen/compare.sh DIR   # runs both engines, then:
 //	go run ./internal/testing/conformance/gen diff DIR
 //
@@ -13,6 +13,13 @@
 // and prints, per story that disagrees, the first turn where the verdict,
 // resting state, view, failure texts or the world the turn's world.update
 // events leave differ; the last line counts them.
+//
+// World defaults, set: values, with: and host data values, and the
+// fixtures' initial_world and expect_world values are drawn from a table
+// of YAML scalar forms (forms.go): integers in every base, floats, plain
+// numbers without a decimal point, strings that look like other things,
+// quoted numbers. -known adds .inf/.nan, which differ on purpose
+// (docs/compat/yaml-numbers.md).
 package main
 
 import (
@@ -33,11 +40,11 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
-		n, seed, dir := 300, uint64(1), ""
+		n, seed, dir, known := 300, uint64(1), "", false
 		rest := args[1:]
 		for len(rest) > 0 {
 			switch {
@@ -53,6 +60,8 @@ func run(args []string) error {
 					return fmt.Errorf("-seed %q: want an unsigned integer", rest[1])
 				}
 				seed, rest = v, rest[2:]
+			case rest[0] == "-known":
+				known, rest = true, rest[1:]
 			default:
 				dir, rest = rest[0], rest[1:]
 			}
@@ -60,7 +69,7 @@ func run(args []string) error {
 		if dir == "" {
 			return fmt.Errorf("write: name the directory to write the stories into")
 		}
-		return write(dir, n, seed)
+		return write(dir, n, seed, known)
 	case "diff":
 		if len(args) != 2 {
 			return fmt.Errorf("usage: gen diff DIR")
@@ -75,10 +84,12 @@ func run(args []string) error {
 	return fmt.Errorf("unknown mode %q (want write or diff)", args[0])
 }
 
-// write writes n stories, story i from seed+i.
-func write(dir string, n int, seed uint64) error {
+// write writes n stories, story i from seed+i. known adds the scalar
+// forms known to differ between the engines (.inf, .nan).
+func write(dir string, n int, seed uint64, known bool) error {
 	for i := range n {
 		g := newGen(seed + uint64(i))
+		g.withKnown = known
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
 		app, kid := g.story(fmt.Sprintf("gen-%d", seed+uint64(i)))
 		files := map[string]any{"app.yaml": app, filepath.Join("flows", "f.yaml"): g.fixture()}

@@ -15,7 +15,13 @@ type gen struct {
 	leaves  []string // every state path an arc may target
 	intents []string // plain intents (no slots)
 	kid     bool     // the story imports a child under alias kid
+	// withKnown adds the scalar forms known to differ (.inf, .nan).
+	withKnown bool
+	defaults  m // each form var's default, for expect_world to name
 }
+
+// formVars are the untyped world keys that hold scalar forms.
+var formVars = []string{"x0", "x1", "x2"}
 
 // The intents every story declares: go0..go5, put (one typed slot v),
 // ping (what emit_intent sends).
@@ -33,6 +39,10 @@ func (g *gen) chance(pct int) bool      { return g.rnd.IntN(100) < pct }
 func (g *gen) story(id string) (app, kid m) {
 	g.kid = g.chance(30)
 	g.intents = plainIntents
+	g.defaults = m{}
+	for _, k := range formVars {
+		g.defaults[k] = g.form()
+	}
 	states := m{}
 	// top-level leaves
 	for i := range 4 {
@@ -93,6 +103,9 @@ func (g *gen) story(id string) (app, kid m) {
 			"b":           m{"type": "bool", "default": false},
 			"r":           m{"type": "string", "default": ""},
 			"last_job_id": m{"type": "string", "default": ""},
+			"x0":          m{"type": "any", "default": g.defaults["x0"]},
+			"x1":          m{"type": "any", "default": g.defaults["x1"]},
+			"x2":          m{"type": "any", "default": g.defaults["x2"]},
 		},
 		"intents": g.intentDecls(),
 		"root":    "s0",
@@ -200,7 +213,7 @@ func (g *gen) effects(n int, arc bool) []any {
 }
 
 func (g *gen) effect(arc bool) m {
-	switch g.rnd.IntN(14) {
+	switch g.rnd.IntN(16) {
 	case 0:
 		return m{"set": m{"n": g.rnd.IntN(9)}}
 	case 1:
@@ -215,8 +228,10 @@ func (g *gen) effect(arc bool) m {
 		return m{"increment": m{g.pick("s", "b"): 2}}
 	case 6:
 		return m{"say": g.pick("said {{ world.n }}", "said {{ slots.v }}", "said")}
-	case 7, 8:
+	case 7:
 		return m{"invoke": "host.ok", "with": m{"x": "{{ world.n }}"}, "bind": m{"r": "v"}}
+	case 8:
+		return m{"invoke": "host.ok", "with": m{"x": g.form()}, "bind": m{"r": "v", "x2": "w"}}
 	case 9:
 		e := m{"invoke": "host.bad", "with": m{"x": "1"}}
 		if g.chance(70) {
@@ -237,6 +252,8 @@ func (g *gen) effect(arc bool) m {
 		return m{"say": "no emit"}
 	case 12:
 		return m{"emit_intent": "{{ world.n > 2 ? 'ping' : '' }}"}
+	case 13, 14:
+		return m{"set": m{g.pick(formVars...): g.form()}}
 	default:
 		return m{"set": m{"s": "{{ world.s }}+", "n": "{{ world.n + 1 }}"}}
 	}
@@ -244,7 +261,9 @@ func (g *gen) effect(arc bool) m {
 
 // view is a random view: a template string or typed elements.
 func (g *gen) view() any {
-	switch g.rnd.IntN(5) {
+	switch g.rnd.IntN(7) {
+	case 5, 6:
+		return "X x0={{ world.x0 }} x1={{ world.x1 }} x2={{ world.x2 }}"
 	case 0:
 		return "V {{ state.path }} n={{ world.n }} s={{ world.s }}"
 	case 1:
@@ -265,13 +284,16 @@ func (g *gen) fixture() m {
 		"app":              "../app.yaml",
 		"use_orchestrator": true,
 		"host_handlers": m{
-			"host.ok":  m{"data": m{"v": g.pick("R", "7", "")}},
+			"host.ok":  m{"data": m{"v": g.pick("R", "7", ""), "w": g.form()}},
 			"host.bad": m{"error": "boom"},
 			"host.job": m{"data": m{"v": "J"}, "delay": g.pick("1s", "10m")},
 		},
 	}
 	if g.chance(70) {
 		f["initial_state"] = "s0"
+	}
+	if g.chance(40) {
+		f["initial_world"] = m{g.pick(formVars...): g.form()}
 	}
 	var turns []any
 	names := append(slices.Clone(g.intents), "put", "put")
@@ -288,7 +310,18 @@ func (g *gen) fixture() m {
 		if in == "put" && g.chance(80) {
 			slots["v"] = []any{3, "many", "x", true, 2.5}[g.rnd.IntN(5)]
 		}
-		turns = append(turns, m{"intent": m{"name": in, "slots": slots}})
+		turn := m{"intent": m{"name": in, "slots": slots}}
+		if g.chance(30) {
+			k := g.pick(formVars...)
+			want := any(g.form())
+			if g.chance(50) {
+				// the default as written: both engines must read the
+				// story's and the fixture's copy of one form alike
+				want = g.defaults[k]
+			}
+			turn["expect_world"] = m{k: want}
+		}
+		turns = append(turns, turn)
 	}
 	f["turns"] = turns
 	return f
