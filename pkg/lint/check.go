@@ -278,6 +278,16 @@ func (c *checker) walkEffects(fn func(e *story.Effect, site effSite)) {
 	}
 }
 
+// eachNested visits each effect of list and, depth first, those of its
+// on_complete and effects lists.
+func eachNested(list []*story.Effect, fn func(e *story.Effect)) {
+	for _, e := range list {
+		fn(e)
+		eachNested(e.OnComplete(), fn)
+		eachNested(e.Effects(), fn)
+	}
+}
+
 // eachTransition visits every transition of the real state tree.
 func (c *checker) eachTransition(fn func(s *story.State, intent string, arm int, t *story.Transition)) {
 	for _, s := range c.states() {

@@ -188,7 +188,7 @@ func (pc *pongoCheck) state(s *story.State) {
 		if el.Text != "" {
 			pc.compileView(or(el.TextPos, el.Pos), w, el.Text, el.When != "")
 		}
-		walkStrings(el.Body, func(str string) { pc.compileView(or(el.StringPos(str), el.Pos), w, str, el.When != "") })
+		walkStrings(el.Body, "", func(_, str string) { pc.compileView(or(el.StringPos(str), el.Pos), w, str, el.When != "") })
 	})
 }
 
@@ -281,18 +281,19 @@ func pongoSeverity(err error) diag.Severity {
 	return diag.Error
 }
 
-// walkStrings calls fn on every string in a raw value tree.
-func walkStrings(v any, fn func(string)) {
+// walkStrings calls fn on every string in a raw value tree, map keys in
+// order, with its path: path, then ".key" for each map it is below.
+func walkStrings(v any, path string, fn func(path, s string)) {
 	switch x := v.(type) {
 	case string:
-		fn(x)
+		fn(path, x)
 	case []any:
 		for _, it := range x {
-			walkStrings(it, fn)
+			walkStrings(it, path, fn)
 		}
 	case map[string]any:
 		for _, k := range sortedMapKeys(x) {
-			walkStrings(x[k], fn)
+			walkStrings(x[k], path+"."+k, fn)
 		}
 	}
 }
