@@ -292,18 +292,14 @@ func goTypeName(n *yaml.Node) string {
 
 // index builds the path index and the wrapper states of imports.
 func (s *Story) index() {
-	s.byPath = make(map[string]*State, countStates(s.States)+len(s.ImportOrder))
-	var walk func(list []*State)
-	walk = func(list []*State) {
-		for _, st := range list {
-			st.story = s
-			if _, dup := s.byPath[st.Path]; !dup {
-				s.byPath[st.Path] = st
-			}
-			walk(st.Children)
+	all := Flatten(s.States)
+	s.byPath = make(map[string]*State, len(all)+len(s.ImportOrder))
+	for _, st := range all {
+		st.story = s
+		if _, dup := s.byPath[st.Path]; !dup {
+			s.byPath[st.Path] = st
 		}
 	}
-	walk(s.States)
 	for _, alias := range s.ImportOrder {
 		im := s.Imports[alias]
 		if _, exists := s.byPath[alias]; exists {
