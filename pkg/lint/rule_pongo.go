@@ -200,23 +200,17 @@ func (pc *pongoCheck) view(s *story.State, v *story.View) {
 	switch v.Kind {
 	case "template":
 		pc.compile(v.Pos, func() string { return "state " + strconv.Quote(s.Path) + " view" }, v.Template)
-	case "extends":
-		if v.Extends == "" || story.IsTemplated(v.Extends) {
+	case "extends", "template_file":
+		name, file, what := v.TemplateFile, v.TemplateFile, "template_file %q: views/%s"
+		if v.Kind == "extends" {
+			name, file, what = v.Extends, v.Extends+".pongo", "extends %q: layout file views/%s"
+		}
+		if name == "" || story.IsTemplated(name) {
 			return
 		}
-		f := filepath.Join(c.st.Dir, "views", v.Extends+".pongo")
+		f := filepath.Join(c.st.Dir, "views", file)
 		if !pc.fileExists(f) {
-			c.rep.warnf(v.Pos, rulePongo, "state %q: view extends %q: layout file views/%s.pongo not found in the story (it must come from a prompts overlay at run time)", s.Path, v.Extends, v.Extends)
-			return
-		}
-		pc.addFile(f, v.Pos)
-	case "template_file":
-		if v.TemplateFile == "" || story.IsTemplated(v.TemplateFile) {
-			return
-		}
-		f := filepath.Join(c.st.Dir, "views", v.TemplateFile)
-		if !pc.fileExists(f) {
-			c.rep.warnf(v.Pos, rulePongo, "state %q: view template_file %q: views/%s not found in the story (it must come from a prompts overlay at run time)", s.Path, v.TemplateFile, v.TemplateFile)
+			c.rep.warnf(v.Pos, rulePongo, "state %q: view "+what+" not found in the story (it must come from a prompts overlay at run time)", s.Path, name, file)
 			return
 		}
 		pc.addFile(f, v.Pos)
