@@ -43,9 +43,6 @@ func (c *checker) existing(p string) (string, bool) {
 		return f.path, f.ok
 	}
 	path, ok := c.existingFile(p)
-	if c.files == nil {
-		c.files = map[string]fileAt{}
-	}
 	c.files[p] = fileAt{path, ok}
 	return path, ok
 }
@@ -126,7 +123,7 @@ func unfolded(r *Rule) bool { return r == ruleDecider || r == story.RuleRouting 
 // check runs every pass over st, one story of a load (the top story or an
 // imported child), reading files through opts and the load's sources.
 func check(st *story.Story, rep *reporter, opts story.Options, src *sources) {
-	c := &checker{st: st, rep: rep, opts: opts, src: src}
+	c := &checker{st: st, rep: rep, opts: opts, src: src, files: map[string]fileAt{}, cc: map[compileKey]error{}}
 	for _, ps := range passes() {
 		if ps.run == nil {
 			continue

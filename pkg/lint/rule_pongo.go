@@ -78,16 +78,13 @@ func (pc *pongoCheck) fileExists(f string) bool {
 	if !done {
 		_, err := pc.c.opts.FS.Stat(f) // the run's memo, when there is one
 		ok = err == nil
-		if pc.exists == nil {
-			pc.exists = map[string]bool{}
-		}
 		pc.exists[f] = ok
 	}
 	return ok
 }
 
 func newPongoCheck(c *checker) *pongoCheck {
-	return &pongoCheck{c: c, seen: map[string]error{}, files: map[string]story.Pos{}, prompts: map[string]bool{}}
+	return &pongoCheck{c: c, seen: map[string]error{}, files: map[string]story.Pos{}, prompts: map[string]bool{}, exists: map[string]bool{}}
 }
 
 // loader returns the story's template loader.

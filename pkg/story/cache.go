@@ -63,9 +63,6 @@ func (c *Cache) entry(abs string) *cachedFile {
 // when it is not nil (nothing outside it is read).
 func (l *loader) readFile(abs string, root *safefile.Root) ([]byte, error) {
 	if b, ok := l.opts.Overlay[abs]; ok {
-		if l.overlay == nil {
-			l.overlay = map[string]bool{}
-		}
 		l.overlay[abs] = true
 		return b, nil
 	}
