@@ -3,7 +3,6 @@ package lint
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"kitsoki/internal/yamlnode"
@@ -171,9 +170,7 @@ func checkBashProfiles(c *checker, personaVerbs map[string][]string) {
 		if pe == nil || pe.BashProfile != nil || !slices.Contains(pe.Tools, "Bash") {
 			continue
 		}
-		vs := personaVerbs[name]
-		sort.Strings(vs)
-		if slices.Contains(vs, "ask") || slices.Contains(vs, "decide") {
+		if vs := personaVerbs[name]; slices.Contains(vs, "ask") || slices.Contains(vs, "decide") {
 			c.rep.errf(pe.Pos, story.RulePersona, "agent %q declares Bash but no bash_profile; required when the agent is referenced by host.agent.ask or host.agent.decide (those verbs run every Bash command through a profile allowlist)", name)
 		}
 	}
