@@ -50,7 +50,7 @@ func checkImportParentSide(c *checker, alias string, im *story.Import) {
 		if ex.To == "" {
 			c.rep.errf(ex.Pos, story.RuleImports, "imports.%s: exits.%s: to: is required (the parent state the exit lands in)", alias, en)
 		} else if _, err := c.st.ResolveTarget(ex.To); err != nil {
-			c.rep.errf(ex.ToPos, ruleTarget, "imports.%s: exits.%s.to: %s", alias, en, errMsg(err))
+			c.rep.errf(ex.ToPos, ruleTarget, "imports.%s: exits.%s.to: %s", alias, en, err.Error())
 		}
 	}
 }

@@ -137,7 +137,7 @@ func (pc *pongoCheck) addFile(f string, p story.Pos) {
 // the message.
 func (pc *pongoCheck) compile(p story.Pos, where func() string, src string) {
 	if err := pc.compiled(src); err != nil {
-		pc.c.rep.add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s", where(), errMsg(err), ternaryHint(src, err, ""))
+		pc.c.rep.add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s", where(), err.Error(), ternaryHint(src, err, ""))
 	}
 }
 
@@ -152,7 +152,7 @@ func (pc *pongoCheck) compileView(p story.Pos, whereOf func() string, src string
 	where := whereOf()
 	c := pc.c
 	if sev := pongoSeverity(err); sev == diag.Warning {
-		c.rep.add(c.errAt(p, src, err), sev, rulePongo, "%s: %s", where, errMsg(err))
+		c.rep.add(c.errAt(p, src, err), sev, rulePongo, "%s: %s", where, err.Error())
 		return
 	}
 	when := "whenever it is shown"
@@ -160,7 +160,7 @@ func (pc *pongoCheck) compileView(p story.Pos, whereOf func() string, src string
 		when = "whenever its when: holds"
 	}
 	hint := cmp.Or(ternaryHint(src, err, when), "; upstream loads the story but this element fails to render "+when+" (the turn records no view)")
-	c.rep.errf(c.errAt(p, src, err), ruleViewRender, "%s: %s%s", where, errMsg(err), hint)
+	c.rep.errf(c.errAt(p, src, err), ruleViewRender, "%s: %s%s", where, err.Error(), hint)
 }
 
 // state checks a state's footer, its views (and those of its
@@ -250,10 +250,10 @@ func (pc *pongoCheck) compileFiles() {
 			if hint == "" && pongoSeverity(err) == diag.Error {
 				hint = "; upstream loads the story, and the call that renders this template fails at run time"
 			}
-			c.rep.add(story.Pos{File: c.displayPath(f), Line: ee.Line, Col: ee.Col}, pongoSeverity(err), rulePongo, "%s (referenced at %s:%d:%d)%s", errMsg(err), p.File, p.Line, p.Col, hint)
+			c.rep.add(story.Pos{File: c.displayPath(f), Line: ee.Line, Col: ee.Col}, pongoSeverity(err), rulePongo, "%s (referenced at %s:%d:%d)%s", err.Error(), p.File, p.Line, p.Col, hint)
 			continue
 		}
-		c.rep.add(p, pongoSeverity(err), rulePongo, "%s", errMsg(err))
+		c.rep.add(p, pongoSeverity(err), rulePongo, "%s", err.Error())
 	}
 }
 

@@ -55,7 +55,7 @@ func checkSchemas(c *checker) {
 			}
 		}
 		if _, err := ses.Compile(filepath.Clean(path)); err != nil {
-			c.rep.errf(p, ruleSchema, "%s: %s", where, errMsg(err))
+			c.rep.errf(p, ruleSchema, "%s: %s", where, err.Error())
 		} else if src != nil {
 			cache.MarkGoodBytes(story.GoodSchema, src)
 		}
