@@ -30,13 +30,10 @@ func checkSchemas(c *checker) {
 			ses.Close()
 		}
 	}()
-	var done map[string]bool
+	done := map[string]bool{}
 	try := func(p story.Pos, where, path string) {
 		if path == "" || story.IsTemplated(path) || done[path] {
 			return
-		}
-		if done == nil {
-			done = map[string]bool{}
 		}
 		done[path] = true
 		if _, ok := c.existing(path); !ok {
