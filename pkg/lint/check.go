@@ -43,9 +43,6 @@ func (c *checker) existing(p string) (string, bool) {
 		return f.path, f.ok
 	}
 	path, ok := c.existingFile(p)
-	if c.files == nil {
-		c.files = map[string]fileAt{}
-	}
 	c.files[p] = fileAt{path, ok}
 	return path, ok
 }
@@ -126,7 +123,7 @@ func unfolded(r *Rule) bool { return r == ruleDecider || r == story.RuleRouting 
 // check runs every pass over st, one story of a load (the top story or an
 // imported child), reading files through opts and the load's sources.
 func check(st *story.Story, rep *reporter, opts story.Options, src *sources) {
-	c := &checker{st: st, rep: rep, opts: opts, src: src}
+	c := &checker{st: st, rep: rep, opts: opts, src: src, files: map[string]fileAt{}, cc: map[compileKey]error{}}
 	for _, ps := range passes() {
 		if ps.run == nil {
 			continue
@@ -275,6 +272,16 @@ func (c *checker) walkEffects(fn func(e *story.Effect, site effSite)) {
 		if ex := c.st.Proposals[n].Execute; ex != nil {
 			visit(ex.OnComplete, effSite{OnComplete: true}, effLoc{top: topProposal, name: n, list: "on_complete"})
 		}
+	}
+}
+
+// eachNested visits each effect of list and, depth first, those of its
+// on_complete and effects lists.
+func eachNested(list []*story.Effect, fn func(e *story.Effect)) {
+	for _, e := range list {
+		fn(e)
+		eachNested(e.OnComplete(), fn)
+		eachNested(e.Effects(), fn)
 	}
 }
 

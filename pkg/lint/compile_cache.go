@@ -23,9 +23,6 @@ func (c *checker) compiled(kind story.CompileKind, src string, compile func(stri
 		return err
 	}
 	err := c.opts.Cache.Compiled(kind, src, func() error { return compile(src) })
-	if c.cc == nil {
-		c.cc = map[compileKey]error{}
-	}
 	c.cc[k] = err
 	return err
 }

@@ -25,17 +25,11 @@ func (c *checker) lookupIntent(s *story.State, name string, ancestors bool) *sto
 			break
 		}
 	}
-	if in := c.st.Intents[name]; in != nil {
-		return in
-	}
-	if in := importedIntent(c.st, name); in != nil {
-		return in
-	}
-	for imp := c.st.Importer(); imp != nil; imp = imp.Importer() {
-		if in := imp.Intents[name]; in != nil {
+	for st := c.st; st != nil; st = st.Importer() {
+		if in := st.Intents[name]; in != nil {
 			return in
 		}
-		if in := importedIntent(imp, name); in != nil {
+		if in := importedIntent(st, name); in != nil {
 			return in
 		}
 	}

@@ -26,3 +26,12 @@ func (r *reporter) warnf(p story.Pos, rule *Rule, format string, a ...any) {
 // demoteSince turns the errors reported since mark (a len(r.ds)) into
 // warnings that carry note: problems in blocks upstream never checks.
 func (r *reporter) demoteSince(mark int, note string) { diag.Demote(r.ds[mark:], note) }
+
+// didYouMean is the suggestion a message ends with: "; did you mean `x`?"
+// for the name of known closest to name, or "".
+func didYouMean(name string, known []string) string {
+	if s := yamlnode.Suggest(name, known); s != "" {
+		return "; did you mean `" + s + "`?"
+	}
+	return ""
+}

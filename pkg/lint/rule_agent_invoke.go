@@ -3,7 +3,6 @@ package lint
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"kitsoki/internal/yamlnode"
@@ -99,11 +98,8 @@ func checkAgentAlias(c *checker, e *story.Effect, site effSite) {
 		return
 	}
 	aliases := sortedMapKeys(c.st.AgentPlugins)
-	msg := fmt.Sprintf("%s: agent %q is not declared in agent_plugins (declared: %s); upstream would silently fall back to agent.claude", site.Loc(), e.Agent(), strings.Join(aliases, ", "))
-	if s := yamlnode.Suggest(e.Agent(), aliases); s != "" {
-		msg += fmt.Sprintf("; did you mean `%s`?", s)
-	}
-	c.rep.errf(e.PosOf("agent"), ruleAgentAlias, "%s", msg)
+	c.rep.errf(e.PosOf("agent"), ruleAgentAlias, "%s: agent %q is not declared in agent_plugins (declared: %s); upstream would silently fall back to agent.claude%s",
+		site.Loc(), e.Agent(), strings.Join(aliases, ", "), didYouMean(e.Agent(), aliases))
 }
 
 // checkPersonaRef: with.agent is a persona name declared in agents (or
@@ -120,11 +116,7 @@ func checkPersonaRef(c *checker, e *story.Effect, site effSite, persona string) 
 	if pe != nil || lifted(c.st, "agent", persona) || importerHas(c.st, "agent", persona) {
 		return pe // a nil pe here is a child's persona, lifted into the parent by the import fold
 	}
-	msg := fmt.Sprintf("%s: with.agent %q is not declared in agents", site.Loc(), persona)
-	if s := yamlnode.Suggest(persona, sortedMapKeys(c.st.Agents)); s != "" {
-		msg += fmt.Sprintf("; did you mean `%s`?", s)
-	}
-	c.rep.errf(e.WithPos("agent"), ruleAgentInvoke, "%s", msg)
+	c.rep.errf(e.WithPos("agent"), ruleAgentInvoke, "%s: with.agent %q is not declared in agents%s", site.Loc(), persona, didYouMean(persona, sortedMapKeys(c.st.Agents)))
 	return nil
 }
 
@@ -178,9 +170,7 @@ func checkBashProfiles(c *checker, personaVerbs map[string][]string) {
 		if pe == nil || pe.BashProfile != nil || !slices.Contains(pe.Tools, "Bash") {
 			continue
 		}
-		vs := personaVerbs[name]
-		sort.Strings(vs)
-		if slices.Contains(vs, "ask") || slices.Contains(vs, "decide") {
+		if vs := personaVerbs[name]; slices.Contains(vs, "ask") || slices.Contains(vs, "decide") {
 			c.rep.errf(pe.Pos, story.RulePersona, "agent %q declares Bash but no bash_profile; required when the agent is referenced by host.agent.ask or host.agent.decide (those verbs run every Bash command through a profile allowlist)", name)
 		}
 	}

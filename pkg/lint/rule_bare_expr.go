@@ -38,26 +38,16 @@ func mayBeBareExpr(s string) bool {
 // literal text (the #1 footgun of reference §6.2).
 func checkBareExpr(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
-		var walk func(v any, path string, p story.Pos, what string)
-		walk = func(v any, path string, p story.Pos, what string) {
-			switch x := v.(type) {
-			case string:
-				s := strings.TrimSpace(x)
+		walk := func(v any, key string, p story.Pos, what string) {
+			walkStrings(v, key, func(path, s string) {
+				s = strings.TrimSpace(s)
 				if mayBeBareExpr(s) && !story.IsTemplated(s) && bareExprRe().MatchString(s) {
 					if what == "with" {
 						p = e.WithPos(path)
 					}
 					c.rep.warnf(p, ruleBareExpr, "%s: %s %q is a bare expression %q — it is passed as that literal string, not its value. Template it: \"{{ %s }}\"", site.Loc(), what, path, s, s)
 				}
-			case []any:
-				for _, it := range x {
-					walk(it, path, p, what)
-				}
-			case map[string]any:
-				for _, k := range sortedMapKeys(x) {
-					walk(x[k], path+"."+k, p, what)
-				}
-			}
+			})
 		}
 		for _, k := range sortedMapKeys(e.With) {
 			walk(e.With[k], k, story.Pos{}, "with") // positioned by withPos(path) when reported

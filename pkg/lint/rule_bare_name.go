@@ -72,20 +72,8 @@ func bareNameFix(name string, onComplete bool) string {
 // eachValueString calls fn with every string leaf of an effect's set:,
 // with: and slots: values, its position and what holds it ("set k").
 func eachValueString(e *story.Effect, fn func(p story.Pos, what, v string)) {
-	var walk func(v any, p story.Pos, what string)
-	walk = func(v any, p story.Pos, what string) {
-		switch x := v.(type) {
-		case string:
-			fn(p, what, x)
-		case []any:
-			for _, it := range x {
-				walk(it, p, what)
-			}
-		case map[string]any:
-			for _, k := range sortedMapKeys(x) {
-				walk(x[k], p, what)
-			}
-		}
+	walk := func(v any, p story.Pos, what string) {
+		walkStrings(v, "", func(_, s string) { fn(p, what, s) })
 	}
 	for _, kv := range e.Set {
 		walk(kv.Value, kv.Pos, "set "+kv.Key)

@@ -59,8 +59,7 @@ func checkAgentTemplate(c *checker) {
 		if wv == nil {
 			return
 		}
-		cands := append([]any{wv.Default}, wv.Values...)
-		for _, v := range cands {
+		for _, v := range append([]any{wv.Default}, wv.Values...) {
 			s, ok := v.(string)
 			if !ok || s == "" || story.IsTemplated(s) {
 				continue

@@ -27,7 +27,7 @@ func checkExprs(c *checker) {
 			return
 		}
 		if err := c.compileGuard(t.When); err != nil {
-			c.rep.errf(c.errAt(t.WhenPos, t.When, err), ruleExpr, "state %q intent %q transition[%d]: guard when %s: %s", s.Path, in, a, expr.Quote(t.When), errMsg(err))
+			c.rep.errf(c.errAt(t.WhenPos, t.When, err), ruleExpr, "state %q intent %q transition[%d]: guard when %s: %s", s.Path, in, a, expr.Quote(t.When), err.Error())
 		}
 	})
 	c.eachEffect(func(e *story.Effect, site effSite) {
@@ -42,7 +42,7 @@ func checkExprs(c *checker) {
 				}
 				sev = diag.Warning
 			}
-			c.rep.add(c.errAt(e.PosOf("when"), e.When, err), sev, ruleExpr, "%s: effect when %s: %s", site.Loc(), expr.Quote(e.When), errMsg(err))
+			c.rep.add(c.errAt(e.PosOf("when"), e.When, err), sev, ruleExpr, "%s: effect when %s: %s", site.Loc(), expr.Quote(e.When), err.Error())
 		}
 	})
 	for _, s := range c.states() {
@@ -53,7 +53,7 @@ func checkExprs(c *checker) {
 			if err := c.compileGuard(el.When); err != nil {
 				// Upstream compiles a view's when: only when it renders
 				// the view: the story loads, and the state shows no view.
-				msg := errMsg(err)
+				msg := err.Error()
 				if strings.Contains(msg, "map literal") {
 					msg += "; expr has no map literal to compare with: test emptiness with len(...) == 0 or != nil"
 				}
@@ -68,13 +68,11 @@ func checkExprs(c *checker) {
 				continue
 			}
 			if err := c.compileExpr(sl.Validator); err != nil {
-				c.rep.errf(sl.Pos, ruleExpr, "intent %q slot %q: validator %q: %s", n, sn, sl.Validator, errMsg(err))
+				c.rep.errf(sl.Pos, ruleExpr, "intent %q slot %q: validator %q: %s", n, sn, sl.Validator, err.Error())
 			}
 		}
 	}
 }
-
-func errMsg(err error) string { return err.Error() }
 
 // placeholderErr: inside a phase template, a compile error caused by a
 // {param} placeholder or a {{ tpl.x }} / {{ phase.next.x }} reference is

@@ -50,7 +50,7 @@ func checkImportParentSide(c *checker, alias string, im *story.Import) {
 		if ex.To == "" {
 			c.rep.errf(ex.Pos, story.RuleImports, "imports.%s: exits.%s: to: is required (the parent state the exit lands in)", alias, en)
 		} else if _, err := c.st.ResolveTarget(ex.To); err != nil {
-			c.rep.errf(ex.ToPos, ruleTarget, "imports.%s: exits.%s.to: %s", alias, en, errMsg(err))
+			c.rep.errf(ex.ToPos, ruleTarget, "imports.%s: exits.%s.to: %s", alias, en, err.Error())
 		}
 	}
 }
@@ -204,24 +204,18 @@ func childExitUses(ch *story.Story) []exitUse {
 		for _, on := range s.On {
 			in := on.Intent
 			for _, t := range on.Arms {
-				if strings.HasPrefix(t.Target, "@exit:") {
-					out = append(out, exitUse{strings.TrimPrefix(t.Target, "@exit:"), s.Path, in, t})
+				if exit, ok := strings.CutPrefix(t.Target, "@exit:"); ok {
+					out = append(out, exitUse{exit, s.Path, in, t})
 				}
 			}
 		}
-		var walk func([]*story.Effect)
-		walk = func(l []*story.Effect) {
-			for _, e := range l {
-				for _, tg := range []string{e.Target(), e.OnError()} {
-					if strings.HasPrefix(tg, "@exit:") {
-						out = append(out, exitUse{exit: strings.TrimPrefix(tg, "@exit:"), state: s.Path})
-					}
+		eachNested(s.OnEnter, func(e *story.Effect) {
+			for _, tg := range []string{e.Target(), e.OnError()} {
+				if exit, ok := strings.CutPrefix(tg, "@exit:"); ok {
+					out = append(out, exitUse{exit: exit, state: s.Path})
 				}
-				walk(e.OnComplete())
-				walk(e.Effects())
 			}
-		}
-		walk(s.OnEnter)
+		})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].exit < out[j].exit })
 	return out

@@ -3,7 +3,6 @@ package lint
 import (
 	"fmt"
 
-	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -55,11 +54,7 @@ func checkInitial(c *checker) {
 			}
 		}
 		if !found && c.st.StateAt(s.Path+"."+s.Initial) == nil {
-			if sug := yamlnode.Suggest(s.Initial, names); sug != "" {
-				c.rep.errf(s.InitialPos, ruleInitial, "state %q: initial child %q does not exist; did you mean `%s`?", s.Path, s.Initial, sug)
-			} else {
-				c.rep.errf(s.InitialPos, ruleInitial, "state %q: initial child %q does not exist", s.Path, s.Initial)
-			}
+			c.rep.errf(s.InitialPos, ruleInitial, "state %q: initial child %q does not exist%s", s.Path, s.Initial, didYouMean(s.Initial, names))
 		}
 	}
 }

@@ -3,7 +3,6 @@ package lint
 import (
 	"strings"
 
-	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/story"
 )
 
@@ -17,12 +16,7 @@ func checkIntents(c *checker) {
 			if in == "*" || c.intentKnown(s, in, false) {
 				continue
 			}
-			msg := "state %q: on: %q — intent not declared in intents library or state.intents"
-			if sug := yamlnode.Suggest(in, c.intentNames(s)); sug != "" {
-				c.rep.errf(on.Pos, story.RuleIntent, msg+"; did you mean `%s`?", s.Path, in, sug)
-			} else {
-				c.rep.errf(on.Pos, story.RuleIntent, msg, s.Path, in)
-			}
+			c.rep.errf(on.Pos, story.RuleIntent, "state %q: on: %q — intent not declared in intents library or state.intents%s", s.Path, in, didYouMean(in, c.intentNames(s)))
 		}
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {

@@ -1,10 +1,8 @@
 package lint
 
 import (
-	"fmt"
 	"strings"
 
-	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -41,11 +39,7 @@ func checkInterfaces(c *checker) {
 			return
 		}
 		if hi.Operations[parts[2]] == nil {
-			msg := fmt.Sprintf("%s: invoke %q: op %q not declared on iface %q", site.Loc(), e.Invoke, parts[2], parts[1])
-			if s := yamlnode.Suggest(parts[2], sortedMapKeys(hi.Operations)); s != "" {
-				msg += fmt.Sprintf("; did you mean `%s`?", s)
-			}
-			c.rep.errf(p, ruleInterfaces, "%s", msg)
+			c.rep.errf(p, ruleInterfaces, "%s: invoke %q: op %q not declared on iface %q%s", site.Loc(), e.Invoke, parts[2], parts[1], didYouMean(parts[2], sortedMapKeys(hi.Operations)))
 		}
 	})
 }

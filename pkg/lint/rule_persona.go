@@ -27,9 +27,7 @@ func checkPersonas(c *checker) {
 	for _, k := range sortedMapKeys(c.st.MetaModes) {
 		mm := c.st.MetaModes[k]
 		c.checkAgentRef(mm.Pos, "meta_modes."+k+".agent", mm.Agent)
-		if mm.Cwd != "" {
-			c.checkCwd(mm.Pos, "meta_mode "+strconv.Quote(k), mm.Cwd)
-		}
+		c.checkCwd(mm.Pos, "meta_mode "+strconv.Quote(k), mm.Cwd)
 	}
 	if op := c.st.OffPath; op != nil && !c.st.Imported() { // a child's off_path is not folded
 		c.checkAgentRef(op.Pos, "off_path.agent", op.Agent)
@@ -51,9 +49,7 @@ func (c *checker) checkPersona(name string, pe *story.Persona) {
 	if pe.Provider != "" && c.st.Providers[pe.Provider] == nil {
 		c.rep.errf(pe.Pos, story.RuleProvider, "provider reference %q at agents.%s.provider is undefined (known providers: %s)", pe.Provider, name, knownList(sortedMapKeys(c.st.Providers)))
 	}
-	if pe.Cwd != "" {
-		c.checkCwd(pe.Pos, "agent "+strconv.Quote(name), pe.Cwd)
-	}
+	c.checkCwd(pe.Pos, "agent "+strconv.Quote(name), pe.Cwd)
 	inferred := slices.ContainsFunc(pe.Tools, func(t string) bool { return slices.Contains(networkTools, t) })
 	if pe.ExternalSideEffect != nil && *pe.ExternalSideEffect != inferred && inferred {
 		// false + network tools is reported on task invokes; only the

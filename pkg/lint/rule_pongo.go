@@ -78,16 +78,13 @@ func (pc *pongoCheck) fileExists(f string) bool {
 	if !done {
 		_, err := pc.c.opts.FS.Stat(f) // the run's memo, when there is one
 		ok = err == nil
-		if pc.exists == nil {
-			pc.exists = map[string]bool{}
-		}
 		pc.exists[f] = ok
 	}
 	return ok
 }
 
 func newPongoCheck(c *checker) *pongoCheck {
-	return &pongoCheck{c: c, seen: map[string]error{}, files: map[string]story.Pos{}, prompts: map[string]bool{}}
+	return &pongoCheck{c: c, seen: map[string]error{}, files: map[string]story.Pos{}, prompts: map[string]bool{}, exists: map[string]bool{}}
 }
 
 // loader returns the story's template loader.
@@ -140,7 +137,7 @@ func (pc *pongoCheck) addFile(f string, p story.Pos) {
 // the message.
 func (pc *pongoCheck) compile(p story.Pos, where func() string, src string) {
 	if err := pc.compiled(src); err != nil {
-		pc.c.rep.add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s", where(), errMsg(err), ternaryHint(src, err, ""))
+		pc.c.rep.add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s", where(), err.Error(), ternaryHint(src, err, ""))
 	}
 }
 
@@ -155,7 +152,7 @@ func (pc *pongoCheck) compileView(p story.Pos, whereOf func() string, src string
 	where := whereOf()
 	c := pc.c
 	if sev := pongoSeverity(err); sev == diag.Warning {
-		c.rep.add(c.errAt(p, src, err), sev, rulePongo, "%s: %s", where, errMsg(err))
+		c.rep.add(c.errAt(p, src, err), sev, rulePongo, "%s: %s", where, err.Error())
 		return
 	}
 	when := "whenever it is shown"
@@ -163,7 +160,7 @@ func (pc *pongoCheck) compileView(p story.Pos, whereOf func() string, src string
 		when = "whenever its when: holds"
 	}
 	hint := cmp.Or(ternaryHint(src, err, when), "; upstream loads the story but this element fails to render "+when+" (the turn records no view)")
-	c.rep.errf(c.errAt(p, src, err), ruleViewRender, "%s: %s%s", where, errMsg(err), hint)
+	c.rep.errf(c.errAt(p, src, err), ruleViewRender, "%s: %s%s", where, err.Error(), hint)
 }
 
 // state checks a state's footer, its views (and those of its
@@ -188,7 +185,7 @@ func (pc *pongoCheck) state(s *story.State) {
 		if el.Text != "" {
 			pc.compileView(or(el.TextPos, el.Pos), w, el.Text, el.When != "")
 		}
-		walkStrings(el.Body, func(str string) { pc.compileView(or(el.StringPos(str), el.Pos), w, str, el.When != "") })
+		walkStrings(el.Body, "", func(_, str string) { pc.compileView(or(el.StringPos(str), el.Pos), w, str, el.When != "") })
 	})
 }
 
@@ -200,23 +197,17 @@ func (pc *pongoCheck) view(s *story.State, v *story.View) {
 	switch v.Kind {
 	case "template":
 		pc.compile(v.Pos, func() string { return "state " + strconv.Quote(s.Path) + " view" }, v.Template)
-	case "extends":
-		if v.Extends == "" || story.IsTemplated(v.Extends) {
+	case "extends", "template_file":
+		name, file, what := v.TemplateFile, v.TemplateFile, "template_file %q: views/%s"
+		if v.Kind == "extends" {
+			name, file, what = v.Extends, v.Extends+".pongo", "extends %q: layout file views/%s"
+		}
+		if name == "" || story.IsTemplated(name) {
 			return
 		}
-		f := filepath.Join(c.st.Dir, "views", v.Extends+".pongo")
+		f := filepath.Join(c.st.Dir, "views", file)
 		if !pc.fileExists(f) {
-			c.rep.warnf(v.Pos, rulePongo, "state %q: view extends %q: layout file views/%s.pongo not found in the story (it must come from a prompts overlay at run time)", s.Path, v.Extends, v.Extends)
-			return
-		}
-		pc.addFile(f, v.Pos)
-	case "template_file":
-		if v.TemplateFile == "" || story.IsTemplated(v.TemplateFile) {
-			return
-		}
-		f := filepath.Join(c.st.Dir, "views", v.TemplateFile)
-		if !pc.fileExists(f) {
-			c.rep.warnf(v.Pos, rulePongo, "state %q: view template_file %q: views/%s not found in the story (it must come from a prompts overlay at run time)", s.Path, v.TemplateFile, v.TemplateFile)
+			c.rep.warnf(v.Pos, rulePongo, "state %q: view "+what+" not found in the story (it must come from a prompts overlay at run time)", s.Path, name, file)
 			return
 		}
 		pc.addFile(f, v.Pos)
@@ -259,10 +250,10 @@ func (pc *pongoCheck) compileFiles() {
 			if hint == "" && pongoSeverity(err) == diag.Error {
 				hint = "; upstream loads the story, and the call that renders this template fails at run time"
 			}
-			c.rep.add(story.Pos{File: c.displayPath(f), Line: ee.Line, Col: ee.Col}, pongoSeverity(err), rulePongo, "%s (referenced at %s:%d:%d)%s", errMsg(err), p.File, p.Line, p.Col, hint)
+			c.rep.add(story.Pos{File: c.displayPath(f), Line: ee.Line, Col: ee.Col}, pongoSeverity(err), rulePongo, "%s (referenced at %s:%d:%d)%s", err.Error(), p.File, p.Line, p.Col, hint)
 			continue
 		}
-		c.rep.add(p, pongoSeverity(err), rulePongo, "%s", errMsg(err))
+		c.rep.add(p, pongoSeverity(err), rulePongo, "%s", err.Error())
 	}
 }
 
@@ -281,18 +272,19 @@ func pongoSeverity(err error) diag.Severity {
 	return diag.Error
 }
 
-// walkStrings calls fn on every string in a raw value tree.
-func walkStrings(v any, fn func(string)) {
+// walkStrings calls fn on every string in a raw value tree, map keys in
+// order, with its path: path, then ".key" for each map it is below.
+func walkStrings(v any, path string, fn func(path, s string)) {
 	switch x := v.(type) {
 	case string:
-		fn(x)
+		fn(path, x)
 	case []any:
 		for _, it := range x {
-			walkStrings(it, fn)
+			walkStrings(it, path, fn)
 		}
 	case map[string]any:
 		for _, k := range sortedMapKeys(x) {
-			walkStrings(x[k], fn)
+			walkStrings(x[k], path+"."+k, fn)
 		}
 	}
 }

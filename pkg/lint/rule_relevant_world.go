@@ -3,7 +3,6 @@ package lint
 import (
 	"slices"
 
-	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 )
 
@@ -24,12 +23,7 @@ func checkRelevantWorld(c *checker) {
 			if c.st.Var(rw.Name) != nil || slices.Contains(reservedWorld, rw.Name) || lifted(c.st, "world", rw.Name) || importerHas(c.st, "world", rw.Name) {
 				continue
 			}
-			msg := "state %q: relevant_world key %q is not declared in world schema"
-			if sug := yamlnode.Suggest(rw.Name, names); sug != "" {
-				c.rep.errf(rw.Pos, ruleRelevantWorld, msg+"; did you mean `%s`?", s.Path, rw.Name, sug)
-			} else {
-				c.rep.errf(rw.Pos, ruleRelevantWorld, msg, s.Path, rw.Name)
-			}
+			c.rep.errf(rw.Pos, ruleRelevantWorld, "state %q: relevant_world key %q is not declared in world schema%s", s.Path, rw.Name, didYouMean(rw.Name, names))
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/story"
 )
 
@@ -18,12 +17,7 @@ func checkRoot(c *checker) {
 		return
 	}
 	if st.StateAt(st.Root) == nil && !st.PhaseGenerated(st.Root) {
-		msg := "root: state %q is not declared in states"
-		if s := yamlnode.Suggest(st.Root, topStateNames(st)); s != "" {
-			c.rep.errf(st.RootPos, story.RuleRoot, msg+"; did you mean `%s`?", st.Root, s)
-			return
-		}
-		c.rep.errf(st.RootPos, story.RuleRoot, msg, st.Root)
+		c.rep.errf(st.RootPos, story.RuleRoot, "root: state %q is not declared in states%s", st.Root, didYouMean(st.Root, topStateNames(st)))
 	}
 }
 

@@ -30,13 +30,10 @@ func checkSchemas(c *checker) {
 			ses.Close()
 		}
 	}()
-	var done map[string]bool
+	done := map[string]bool{}
 	try := func(p story.Pos, where, path string) {
 		if path == "" || story.IsTemplated(path) || done[path] {
 			return
-		}
-		if done == nil {
-			done = map[string]bool{}
 		}
 		done[path] = true
 		if _, ok := c.existing(path); !ok {
@@ -55,7 +52,7 @@ func checkSchemas(c *checker) {
 			}
 		}
 		if _, err := ses.Compile(filepath.Clean(path)); err != nil {
-			c.rep.errf(p, ruleSchema, "%s: %s", where, errMsg(err))
+			c.rep.errf(p, ruleSchema, "%s: %s", where, err.Error())
 		} else if src != nil {
 			cache.MarkGoodBytes(story.GoodSchema, src)
 		}

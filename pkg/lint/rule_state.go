@@ -168,15 +168,10 @@ func dispatchesAgent(s *story.State) bool {
 		return true
 	}
 	found := false
-	var walk func([]*story.Effect)
-	walk = func(l []*story.Effect) {
-		for _, e := range l {
-			if e.Invoke == "host.agent.task" || e.Invoke == "host.agent.converse" || strings.HasPrefix(e.Invoke, "{{") {
-				found = true
-			}
-			walk(e.OnComplete())
-			walk(e.Effects())
-		}
+	walk := func(l []*story.Effect) {
+		eachNested(l, func(e *story.Effect) {
+			found = found || e.Invoke == "host.agent.task" || e.Invoke == "host.agent.converse" || strings.HasPrefix(e.Invoke, "{{")
+		})
 	}
 	walk(s.OnEnter)
 	for _, on := range s.On {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -65,8 +64,8 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 				} else {
 					msg += "; a parent step is \"../\" (with the slash)"
 				}
-			} else if s := yamlnode.Suggest(te.Resolved, c.allPaths()); s != "" {
-				msg += fmt.Sprintf("; did you mean `%s`?", s)
+			} else {
+				msg += didYouMean(te.Resolved, c.allPaths())
 			}
 		}
 		c.rep.errf(p, ruleTarget, "%s%s", prefix, msg)

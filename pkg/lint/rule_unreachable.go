@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"kitsoki/internal/lazyre"
@@ -207,10 +208,7 @@ func (c *checker) worldValues() *staticValues {
 				sv.unknown[kv.Key] = true
 			}
 		}
-		for _, kv := range e.Bind() {
-			sv.unknown[kv.Key] = true
-		}
-		for _, kv := range e.Increment() {
+		for _, kv := range slices.Concat(e.Bind(), e.Increment()) {
 			sv.unknown[kv.Key] = true
 		}
 	})
@@ -234,11 +232,17 @@ func (sv *staticValues) fromTemplate(tpl, key string) ([]string, bool) {
 	if !strings.ContainsAny(tpl, `'"`) {
 		return nil, false // no quoted name (quotedRe finds nothing)
 	}
+	out := quotedNames(tpl)
+	return out, len(out) > 0
+}
+
+// quotedNames lists the '…' and "…" strings of tpl.
+func quotedNames(tpl string) []string {
 	var out []string
 	for _, m := range quotedRe.FindAllStringSubmatch(tpl, -1) {
 		out = append(out, m[1]+m[2])
 	}
-	return out, len(out) > 0
+	return out
 }
 
 // templateTargets lists the values a templated target can render to, and
@@ -248,10 +252,7 @@ func (sv *staticValues) fromTemplate(tpl, key string) ([]string, bool) {
 // unknown values) is incomplete.
 func (sv *staticValues) templateTargets(tpl string) ([]string, bool) {
 	known := true
-	var out []string
-	for _, m := range quotedRe.FindAllStringSubmatch(tpl, -1) {
-		out = append(out, m[1]+m[2])
-	}
+	out := quotedNames(tpl)
 	if lit := strings.TrimSpace(tagRe.ReplaceAllString(tpl, " ")); lit != "" {
 		out = append(out, strings.Fields(lit)...)
 	}
@@ -262,11 +263,9 @@ func (sv *staticValues) templateTargets(tpl string) ([]string, bool) {
 			// feeds a {{ }} tag, which is judged on its own.
 			continue
 		}
-		if f := filterRe.FindAllStringSubmatch(tag, -1); len(f) > 0 {
-			for _, m := range f {
-				if m[1] != "default" && m[1] != "default_if_none" {
-					known = false // a filter turns the values into others
-				}
+		for _, m := range filterRe.FindAllStringSubmatch(tag, -1) {
+			if m[1] != "default" && m[1] != "default_if_none" {
+				known = false // a filter turns the values into others
 			}
 		}
 		refs := worldRefRe.FindAllStringSubmatch(tag, -1)

@@ -1,9 +1,7 @@
 package lint
 
 import (
-	"maps"
 	"path/filepath"
-	"slices"
 
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
@@ -27,7 +25,7 @@ func checkViewRoot(c *checker) {
 	if c.st.Imported() {
 		return
 	}
-	for _, alias := range slices.Sorted(maps.Keys(c.st.Imports)) {
+	for _, alias := range sortedMapKeys(c.st.Imports) {
 		top := c.st.Imports[alias]
 		if top.Child == nil {
 			continue
@@ -44,7 +42,7 @@ func viewRootBelow(c *checker, alias, rootDir string, st *story.Story, seen map[
 		return
 	}
 	seen[st] = true
-	for _, a := range slices.Sorted(maps.Keys(st.Imports)) {
+	for _, a := range sortedMapKeys(st.Imports) {
 		im := st.Imports[a]
 		if im.Child == nil {
 			continue

@@ -88,10 +88,7 @@ func (l *sources) scalarRunes(p story.Pos, val string) ([]story.Pos, bool) {
 		rs.singleQuoted(p, first)
 		return checkRunes(rs.got, rs.at, val, false)
 	default:
-		for i := p.Col - 1; i < len(first); i++ {
-			rs.emit(first[i], p.Line, i+1)
-		}
-		rs.emit(0, p.Line, len(first)+1)
+		rs.emitLine(p.Line, first, p.Col-1, 0)
 		// a plain scalar ends before " #" and trailing blanks, and may be
 		// followed by ", " or "}" in a flow mapping: val is a prefix.
 		return checkRunes(rs.got, rs.at, val, false)
@@ -129,6 +126,15 @@ func (rs *runeScan) emit(r rune, line, col int) {
 	rs.at = append(rs.at, story.Pos{File: rs.file, Line: line, Col: col})
 }
 
+// emitLine emits line n from its rune from on, then end (a line break, or
+// 0 for the end of a plain scalar) just past it.
+func (rs *runeScan) emitLine(n int, line []rune, from int, end rune) {
+	for i := from; i < len(line); i++ {
+		rs.emit(line[i], n, i+1)
+	}
+	rs.emit(end, n, len(line)+1)
+}
+
 // line returns line n (1-based) without its \r; nil past the end.
 func (rs *runeScan) line(n int) []rune {
 	if n > len(rs.lines) {
@@ -156,7 +162,13 @@ func (rs *runeScan) block(p story.Pos, folded bool, val string) ([]story.Pos, bo
 			break
 		}
 		if blank {
-			rs.blankLine(n, line, folded, indent)
+			// a line break, plus, in a literal block past its
+			// indentation, the line's spaces (they are content)
+			if folded || indent < 0 {
+				rs.emit('\n', n, 1)
+			} else {
+				rs.emitLine(n, line, indent, '\n')
+			}
 			lastBlank, prevText = true, false
 			continue
 		}
@@ -165,10 +177,7 @@ func (rs *runeScan) block(p story.Pos, folded bool, val string) ([]story.Pos, bo
 			// the line break before this line folds into a space
 			rs.got[len(rs.got)-1] = ' '
 		}
-		for i := indent; i < len(line); i++ {
-			rs.emit(line[i], n, i+1)
-		}
-		rs.emit('\n', n, len(line)+1)
+		rs.emitLine(n, line, indent, '\n')
 		lastBlank, prevText = false, !more
 	}
 	// chomping: compare without trailing line breaks
@@ -179,19 +188,6 @@ func (rs *runeScan) block(p story.Pos, folded bool, val string) ([]story.Pos, bo
 	}
 	n := utf8.RuneCountInString(want)
 	return rs.at[:min(n+1, len(rs.at))], true
-}
-
-// blankLine emits a blank line of a block scalar: a line break, plus, in a
-// literal block past its indentation, the line's spaces (they are content).
-func (rs *runeScan) blankLine(n int, line []rune, folded bool, indent int) {
-	if folded || indent < 0 {
-		rs.emit('\n', n, 1)
-		return
-	}
-	for i := indent; i < len(line); i++ {
-		rs.emit(line[i], n, i+1)
-	}
-	rs.emit('\n', n, len(line)+1)
 }
 
 // doubleQuoted re-reads a "..." scalar opening at p (first is its line);

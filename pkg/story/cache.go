@@ -63,9 +63,6 @@ func (c *Cache) entry(abs string) *cachedFile {
 // when it is not nil (nothing outside it is read).
 func (l *loader) readFile(abs string, root *safefile.Root) ([]byte, error) {
 	if b, ok := l.opts.Overlay[abs]; ok {
-		if l.overlay == nil {
-			l.overlay = map[string]bool{}
-		}
 		l.overlay[abs] = true
 		return b, nil
 	}
@@ -90,14 +87,11 @@ func (l *loader) readFile(abs string, root *safefile.Root) ([]byte, error) {
 // top manifest's or an include's tree is reused when cached but not kept:
 // a large story's node tree would otherwise stay alive for the whole run.
 func (l *loader) parseFile(file, abs string, data []byte, shared bool) (*yaml.Node, bool) {
-	if l.sources == nil {
-		l.sources = map[string][]byte{}
-	}
 	l.sources[file] = data
 	var doc *yaml.Node
 	var syn *syntaxError
 	owned := false // a tree no other load can see: parsing may release it
-	cached := l.opts.Cache != nil && abs != "" && !l.inMemory && !l.overlay[abs]
+	cached := l.treeCacheable(abs)
 	if cached && shared {
 		f := l.opts.Cache.entry(abs)
 		f.parse.Do(func() { f.doc, f.syn = decodeYAML(data); f.parsed.Store(true) })

@@ -75,9 +75,6 @@ func (l *loader) rootFor(abs string) *safefile.Root {
 		return r
 	}
 	r := safefile.NewRoot(dir)
-	if l.roots == nil {
-		l.roots = map[string]*safefile.Root{}
-	}
 	l.roots[r.Dir()] = r
 	if l.root == nil {
 		l.root = r

@@ -45,9 +45,6 @@ func (l *loader) loadImports(st *Story, abs string, stack []string) {
 		if !ok {
 			continue
 		}
-		if l.children == nil {
-			l.children = map[string]*Story{}
-		}
 		if child, done := l.children[childAbs]; done {
 			im.Child = child
 			continue

@@ -66,7 +66,7 @@ func (o Options) Lookup(name string) (string, bool) {
 // It returns the model (nil only when nothing usable could be parsed) and
 // all diagnostics, sorted. It never panics on any input.
 func Load(path string, opts Options) (*Story, []diag.Diagnostic) {
-	l := &loader{opts: opts, rep: &reporter{}}
+	l := newLoader(opts)
 	return l.guarded(path, func() *Story {
 		manifest := path
 		if mode, err := opts.FS.Stat(path); err == nil && mode.IsDir() {
@@ -93,6 +93,12 @@ func Load(path string, opts Options) (*Story, []diag.Diagnostic) {
 		}
 		return l.loadTop(manifest, abs, data)
 	})
+}
+
+// newLoader makes the loader of one load, its tables empty.
+func newLoader(opts Options) *loader {
+	return &loader{opts: opts, rep: &reporter{}, sources: map[string][]byte{}, overlay: map[string]bool{},
+		roots: map[string]*safefile.Root{}, children: map[string]*Story{}}
 }
 
 // guarded runs load and returns its story with every diagnostic, sorted,
@@ -124,10 +130,10 @@ func (l *loader) loadTop(manifest, abs string, data []byte) *Story {
 // imports: and every relative file resolve beside path, exactly as Load
 // would, and diagnostics name path.
 func LoadSource(path string, data []byte, opts Options) (*Story, []diag.Diagnostic) {
-	l := &loader{opts: opts, rep: &reporter{}}
+	l := newLoader(opts)
 	return l.guarded(path, func() *Story {
 		abs, _ := filepath.Abs(path)
-		l.overlay = map[string]bool{abs: true}
+		l.overlay[abs] = true
 		if !l.storyInRoot(path, abs) {
 			return nil
 		}
@@ -139,7 +145,8 @@ func LoadSource(path string, data []byte, opts Options) (*Story, []diag.Diagnost
 // relative paths resolve against the current directory). Like upstream's
 // in-memory path, include: and imports: are not followed.
 func LoadBytes(name string, data []byte, opts Options) (*Story, []diag.Diagnostic) {
-	l := &loader{opts: opts, rep: &reporter{}, inMemory: true}
+	l := newLoader(opts)
+	l.inMemory = true
 	return l.guarded(name, func() *Story {
 		abs, _ := filepath.Abs(name)
 		st := l.loadStory(name, abs, data, true, nil)
@@ -292,18 +299,14 @@ func goTypeName(n *yaml.Node) string {
 
 // index builds the path index and the wrapper states of imports.
 func (s *Story) index() {
-	s.byPath = make(map[string]*State, countStates(s.States)+len(s.ImportOrder))
-	var walk func(list []*State)
-	walk = func(list []*State) {
-		for _, st := range list {
-			st.story = s
-			if _, dup := s.byPath[st.Path]; !dup {
-				s.byPath[st.Path] = st
-			}
-			walk(st.Children)
+	all := Flatten(s.States)
+	s.byPath = make(map[string]*State, len(all)+len(s.ImportOrder))
+	for _, st := range all {
+		st.story = s
+		if _, dup := s.byPath[st.Path]; !dup {
+			s.byPath[st.Path] = st
 		}
 	}
-	walk(s.States)
 	for _, alias := range s.ImportOrder {
 		im := s.Imports[alias]
 		if _, exists := s.byPath[alias]; exists {

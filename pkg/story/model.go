@@ -293,9 +293,6 @@ func (s *State) Menu() []string { return s.more().Menu }
 // DefaultIntent is the default_intent: key.
 func (s *State) DefaultIntent() string { return s.more().DefaultIntent }
 
-// RelevantSlots is the relevant_slots: list.
-func (s *State) RelevantSlots() []string { return s.more().RelevantSlots }
-
 // Footer is the footer: template.
 func (s *State) Footer() string { return s.more().Footer }
 
@@ -310,9 +307,6 @@ func (s *State) ContextualRouting() *ContextualRouting { return s.more().Context
 
 // Transcript is the transcript: key.
 func (s *State) Transcript() string { return s.more().Transcript }
-
-// Theme is the theme: key.
-func (s *State) Theme() string { return s.more().Theme }
 
 // InterceptDrive is the intercept_drive: key.
 func (s *State) InterceptDrive() string { return s.more().InterceptDrive }
@@ -471,9 +465,6 @@ func (t *Transition) View() *View { return t.more().View }
 
 // Emit is the emit: list.
 func (t *Transition) Emit() []string { return t.more().Emit }
-
-// PushHistory is the push_history: flag; nil when absent (default true).
-func (t *Transition) PushHistory() *bool { return t.more().PushHistory }
 
 // KV is one ordered key/value pair (set:, increment:, bind:, slots:, ...).
 // Value is the raw YAML-decoded value.

@@ -81,16 +81,12 @@ func (c *treeCache) tree(data []byte) (doc *yaml.Node, syn *syntaxError, ok bool
 // in memory (LoadBytes, an editor overlay, standard input) never enter the
 // cache, as Options.Overlay promises.
 func (l *loader) parseTree(file, abs string, data []byte, shared bool) (*yaml.Node, bool) {
-	c := l.opts.Cache
-	if c == nil || abs == "" || l.inMemory || l.overlay[abs] {
+	if !l.treeCacheable(abs) {
 		return l.parseFile(file, abs, data, shared)
 	}
-	doc, syn, ok := c.share.trees.tree(data)
+	doc, syn, ok := l.opts.Cache.share.trees.tree(data)
 	if !ok {
 		return l.parseFile(file, abs, data, shared)
-	}
-	if l.sources == nil {
-		l.sources = map[string][]byte{}
 	}
 	l.sources[file] = data
 	if syn != nil {

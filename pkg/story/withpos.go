@@ -2,7 +2,6 @@ package story
 
 import (
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -59,7 +58,7 @@ func (p *fileParser) recordWith(e *Effect, v *yaml.Node) {
 		}
 	}
 	walk(d, "")
-	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	slices.SortFunc(out, func(a, b withAt) int { return strings.Compare(a.path, b.path) })
 	wi.at = out[:len(out):len(out)]
 }
 
@@ -96,8 +95,8 @@ func (e *Effect) WithPos(key string) Pos {
 			path += "."
 		}
 		path += k
-		i := sort.Search(len(at), func(i int) bool { return at[i].path >= path })
-		if i == len(at) || at[i].path != path {
+		i, found := slices.BinarySearchFunc(at, path, func(w withAt, p string) int { return strings.Compare(w.path, p) })
+		if !found {
 			break
 		}
 		w := at[i]

@@ -260,9 +260,6 @@ func (l *loader) parseFileDoc(display, abs string, data []byte, shared, include 
 				}
 				fd := p.parseDoc(top)
 				if p.splitUsed && !p.splitFailed {
-					if l.sources == nil {
-						l.sources = map[string][]byte{}
-					}
 					l.sources[display] = data
 					return fd, p
 				}
@@ -290,7 +287,7 @@ func (l *loader) treeCacheable(abs string) bool {
 // freshParse reports whether parseFile would parse abs afresh for this
 // load alone (rather than share or reuse the cache's tree).
 func (l *loader) freshParse(abs string, shared bool) bool {
-	cached := l.opts.Cache != nil && abs != "" && !l.inMemory && !l.overlay[abs]
+	cached := l.treeCacheable(abs)
 	if cached && shared {
 		return false
 	}
