@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"sort"
@@ -125,15 +126,12 @@ func newCallSite(s *story.State, idx int, e *story.Effect) *CallSite {
 		Handler:     strings.TrimSpace(e.Invoke),
 		Agent:       str("agent"),
 		Plugin:      e.Agent(),
-		PromptPath:  str("prompt_path"),
+		PromptPath:  cmp.Or(str("prompt_path"), str("prompt")),
 		SchemaPath:  str("schema"),
 		EffectIndex: idx,
 		StatePath:   s.Path,
 		Effect:      e,
 		State:       s,
-	}
-	if cs.PromptPath == "" {
-		cs.PromptPath = str("prompt")
 	}
 	if cs.SchemaPath != "" {
 		cs.SchemaName = path.Base(strings.ReplaceAll(cs.SchemaPath, "\\", "/"))

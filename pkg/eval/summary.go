@@ -56,10 +56,7 @@ func summarize(specs []CandidateSpec, recs []CallRecord, cfg SummaryConfig) ([]C
 			by[r.Candidate] = append(by[r.Candidate], r)
 		}
 	}
-	bar := cfg.Bar
-	if bar == nil {
-		bar = &AdherenceBar{MinPassRate: 1}
-	}
+	bar := cmp.Or(cfg.Bar, &AdherenceBar{MinPassRate: 1})
 	cands := make([]Candidate, len(specs))
 	for i, sp := range specs {
 		cands[i] = measure(sp, by[i], bar, cfg.Repeat)

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"strconv"
@@ -17,11 +18,8 @@ import (
 // target an edge.
 func Build(f *fold.Folded) *Graph {
 	st := f.Story
-	b := &builder{f: f, g: &Graph{Title: st.App.Title}, byPath: map[string]*Node{},
+	b := &builder{f: f, g: &Graph{Title: cmp.Or(st.App.Title, st.App.ID)}, byPath: map[string]*Node{},
 		ids: map[string]bool{}, extra: map[string]*Node{}, exits: exitTargets(f)}
-	if b.g.Title == "" {
-		b.g.Title = st.App.ID
-	}
 	b.g.Top = b.nodes(st.States, nil)
 	for _, s := range st.AllStates() {
 		b.moves(s)
@@ -178,10 +176,7 @@ func (b *builder) effects(s *story.State, es []*story.Effect, job string) {
 		}
 		b.effects(s, e.Effects(), job)
 		if oc := e.OnComplete(); len(oc) > 0 {
-			h := e.Invoke
-			if h == "" {
-				h = "job"
-			}
+			h := cmp.Or(e.Invoke, "job")
 			b.effects(s, oc, h)
 		}
 	}

@@ -134,18 +134,14 @@ func parseSearchArgs(name string, args map[string]any) (searchArgs, string) {
 	if a.topK, err = intArg(name, args, "top_k", defaultTopK); err != nil {
 		return a, err.Error()
 	}
-	if a.topK == 0 {
-		a.topK = defaultTopK
-	}
+	a.topK = cmp.Or(a.topK, defaultTopK)
 	if a.minScore, err = floatArg(name, args, "min_score", 0); err != nil {
 		return a, err.Error()
 	}
 	if a.chunkLines, err = intArg(name, args, "chunk_lines", defaultChunkLines); err != nil {
 		return a, err.Error()
 	}
-	if a.chunkLines == 0 {
-		a.chunkLines = defaultChunkLines
-	}
+	a.chunkLines = cmp.Or(a.chunkLines, defaultChunkLines)
 	return a, ""
 }
 

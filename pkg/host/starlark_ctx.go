@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -163,10 +164,7 @@ func (s *scriptCtx) do(method, u string, hdr map[string]string, body string) (*h
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
-	client := s.o.HTTPClient
-	if client == nil {
-		client = defaultHTTP
-	}
+	client := cmp.Or(s.o.HTTPClient, defaultHTTP)
 	resp, err := client.Do(req)
 	if err != nil {
 		return nil, err
