@@ -16,6 +16,7 @@ import (
 
 	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/lazyre"
+	"kitsoki/internal/safefile"
 )
 
 // Embedder turns texts into vectors (pkg/agent/localllm's Embedder, adapted by
@@ -203,7 +204,7 @@ func (h *agentSearch) corpusVectors(ctx context.Context, name, wd string, files 
 	var skipped []any
 	var pendingTexts []string
 	for _, f := range files {
-		data, err := readLimited(filepath.Join(wd, f), maxCorpusFile)
+		data, err := safefile.ReadFile(filepath.Join(wd, f), maxCorpusFile)
 		if err != nil || !utf8.Valid(data) {
 			// binary, huge or unreadable files are not searched; Data.skipped names them
 			skipped = append(skipped, f)
@@ -379,7 +380,7 @@ type vecFile struct {
 }
 
 func loadVectors(dir, key string, n int) ([][]float32, bool) {
-	b, err := readLimited(filepath.Join(dir, key+".json"), 256<<20)
+	b, err := safefile.ReadFile(filepath.Join(dir, key+".json"), 256<<20)
 	if err != nil {
 		return nil, false
 	}

@@ -16,6 +16,8 @@ import (
 	"sort"
 	"strings"
 
+	"kitsoki/internal/safefile"
+
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
 )
@@ -264,7 +266,7 @@ func (s *scriptCtx) fsRead(_ *starlark.Thread, fn *starlark.Builtin, args starla
 	if err != nil {
 		return nil, err
 	}
-	b, err := readLimited(abs, maxFSRead)
+	b, err := safefile.ReadFile(abs, maxFSRead)
 	if err != nil {
 		s.inspect("read", p, "missing")
 		return nil, fmt.Errorf("fs.read(%q): %s", p, errText(err))
