@@ -166,8 +166,7 @@ func (s *scriptCtx) do(method, u string, hdr map[string]string, body string) (*h
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
-	client := cmp.Or(s.o.HTTPClient, defaultHTTP)
-	resp, err := client.Do(req)
+	resp, err := cmp.Or(s.o.HTTPClient, defaultHTTP).Do(req)
 	if err != nil {
 		return nil, err
 	}
@@ -219,8 +218,7 @@ func (r *httpResponse) Attr(name string) (starlark.Value, error) {
 		return r.Truth(), nil
 	case "headers":
 		d := starlark.NewDict(len(r.headers))
-		keys := slices.Sorted(maps.Keys(r.headers))
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(r.headers)) {
 			_ = d.SetKey(starlark.String(k), starlark.String(r.headers[k]))
 		}
 		return d, nil
