@@ -389,6 +389,7 @@ func newReport(v *Validation, specs []CandidateSpec, recs []CallRecord, maxSampl
 	}
 }
 
+// cloneMap is a JSON-shaped deep copy of m, never nil.
 func cloneMap(m map[string]any) map[string]any {
 	out, _ := jsonNormalize(m).(map[string]any)
 	if out == nil {
