@@ -10,7 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -167,21 +167,16 @@ func corpusGlobs(v any) []string {
 // corpusFiles is the sorted union of the globs' files under wd; the second
 // result, when not empty, is the domain error (a bad glob, too many files).
 func corpusFiles(name, wd string, globs []string, maxFiles int) ([]string, string) {
-	seen := map[string]bool{}
 	var files []string
 	for _, g := range globs {
 		m, err := glob(wd, g, maxFiles)
 		if err != nil {
 			return nil, fmt.Sprintf("%s: corpus: %v", name, err)
 		}
-		for _, f := range m {
-			if !seen[f] {
-				seen[f] = true
-				files = append(files, f)
-			}
-		}
+		files = append(files, m...)
 	}
-	sort.Strings(files)
+	slices.Sort(files)
+	files = slices.Compact(files)
 	if len(files) > maxFiles {
 		return nil, fmt.Sprintf("%s: corpus selects %d files, more than %d; narrow the glob", name, len(files), maxFiles)
 	}
@@ -277,14 +272,9 @@ func rankChunks(name string, all []*fileVecs, qv []float32, minScore float64, to
 			}
 		}
 	}
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].score != hits[j].score {
-			return hits[i].score > hits[j].score
-		}
-		if hits[i].ch.path != hits[j].ch.path {
-			return hits[i].ch.path < hits[j].ch.path
-		}
-		return hits[i].ch.index < hits[j].ch.index
+	// hits holds no NaN score (NaN >= minScore is false)
+	slices.SortStableFunc(hits, func(a, b scoredChunk) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.ch.path, b.ch.path), cmp.Compare(a.ch.index, b.ch.index))
 	})
 	if len(hits) > topK {
 		hits = hits[:topK]
