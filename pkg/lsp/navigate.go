@@ -75,7 +75,7 @@ func classify(st *story.Story, path string, sp *spot) ref {
 		return ref{}
 	}
 	v := sp.node.Value
-	key, parent := sp.last(), sp.parent()
+	key, parent := sp.named(0), sp.named(1)
 	if sp.offset >= 0 && !sp.isKey {
 		if w := wordAt(v, sp.offset); strings.HasPrefix(w, "world.") {
 			name := strings.SplitN(strings.TrimPrefix(w, "world."), ".", 2)[0]
