@@ -2,6 +2,7 @@ package coverage
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -47,29 +48,21 @@ type jsonItem struct {
 }
 
 // WriteJSON writes p as a JSON profile: one item per line, so that
-// profiles diff well and equal profiles are equal bytes.
+// profiles diff well and equal profiles are equal bytes. Marshalling
+// strings and structs of ints and strings cannot fail.
 func WriteJSON(w io.Writer, p *Profile) error {
 	s := p.Summarize()
-	head, err := json.Marshal(jsonSummary{Arcs: s.Arcs, States: s.States, Effects: s.Effects})
-	if err != nil {
-		return err
-	}
+	head, _ := json.Marshal(jsonSummary{Arcs: s.Arcs, States: s.States, Effects: s.Effects})
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "{\n  \"kitsoki_coverage\": %d,\n  \"summary\": %s,\n  \"files\": [", Version, head)
 	for i, f := range p.Files {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		path, err := json.Marshal(f.Path)
-		if err != nil {
-			return err
-		}
+		path, _ := json.Marshal(f.Path)
 		fmt.Fprintf(&b, "\n    {\"path\": %s, \"items\": [", path)
 		for j, it := range f.Items {
-			line, err := json.Marshal(jsonItem{Kind: it.Kind.String(), Line: it.Line, Col: it.Col, State: it.State, Label: it.Label, Count: it.Count})
-			if err != nil {
-				return err
-			}
+			line, _ := json.Marshal(jsonItem{Kind: it.Kind.String(), Line: it.Line, Col: it.Col, State: it.State, Label: it.Label, Count: it.Count})
 			if j > 0 {
 				b.WriteString(",")
 			}
@@ -85,7 +78,7 @@ func WriteJSON(w io.Writer, p *Profile) error {
 		b.WriteString("\n  ")
 	}
 	b.WriteString("]\n}\n")
-	_, err = w.Write(b.Bytes())
+	_, err := w.Write(b.Bytes())
 	return err
 }
 
@@ -171,11 +164,7 @@ func jsonReason(err error) string {
 	case errors.As(err, &se):
 		return fmt.Sprintf("invalid JSON at byte %d: %s", se.Offset, strings.TrimPrefix(se.Error(), "json: "))
 	case errors.As(err, &te):
-		where := te.Field
-		if where == "" {
-			where = "the top level"
-		}
-		return fmt.Sprintf("%s: expected %s, got a JSON %s", where, jsonKind(te.Type.Kind().String()), te.Value)
+		return fmt.Sprintf("%s: expected %s, got a JSON %s", cmp.Or(te.Field, "the top level"), jsonKind(te.Type.Kind().String()), te.Value)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return "the file is empty or cut short"
 	}

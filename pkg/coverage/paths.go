@@ -2,6 +2,7 @@ package coverage
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"kitsoki/pkg/engine"
@@ -99,12 +100,7 @@ func (h Hint) Command() string {
 
 // needsSlot reports whether the hint's command has a --slot to fill in.
 func (h Hint) needsSlot() bool {
-	for _, in := range h.Intents {
-		if len(h.Slots[in]) > 0 {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(h.Intents, func(in string) bool { return len(h.Slots[in]) > 0 })
 }
 
 // shellArg quotes s for a POSIX shell when it holds anything but plain

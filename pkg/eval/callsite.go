@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"sort"
@@ -31,15 +32,12 @@ type CallSite struct {
 // is call. Effects are scanned from on_enter and every on.<intent>[].effects,
 // recursing into on_complete and inline effects.
 func findCallSite(st *story.Story, call string) *CallSite {
-	var found *CallSite
-	walkAgentEffects(st, func(s *story.State, idx int, e *story.Effect) bool {
-		if strings.TrimSpace(e.ID()) != call {
-			return true
+	for _, ae := range agentEffects(st) {
+		if strings.TrimSpace(ae.Effect.ID()) == call {
+			return newCallSite(ae.State, ae.Index, ae.Effect)
 		}
-		found = newCallSite(s, idx, e)
-		return false
-	})
-	return found
+	}
+	return nil
 }
 
 // AgentEffect is one host.agent.* effect with where it sits.
@@ -51,59 +49,39 @@ type AgentEffect struct {
 
 // agentEffects lists every host.agent.* effect of the story in walk order.
 func agentEffects(st *story.Story) []AgentEffect {
-	var out []AgentEffect
-	walkAgentEffects(st, func(s *story.State, idx int, e *story.Effect) bool {
-		out = append(out, AgentEffect{State: s, Index: idx, Effect: e})
-		return true
-	})
-	return out
-}
-
-func walkAgentEffects(st *story.Story, fn func(s *story.State, idx int, e *story.Effect) bool) {
 	if st == nil {
-		return
+		return nil
 	}
-	var visitList func(s *story.State, list []*story.Effect) bool
-	visitList = func(s *story.State, list []*story.Effect) bool {
+	var out []AgentEffect
+	var visitList func(s *story.State, list []*story.Effect)
+	visitList = func(s *story.State, list []*story.Effect) {
 		for i, e := range list {
 			if e == nil {
 				continue
 			}
 			if strings.HasPrefix(strings.TrimSpace(e.Invoke), "host.agent.") {
-				if !fn(s, i, e) {
-					return false
-				}
+				out = append(out, AgentEffect{State: s, Index: i, Effect: e})
 			}
-			if !visitList(s, e.OnComplete()) || !visitList(s, e.Effects()) {
-				return false
-			}
+			visitList(s, e.OnComplete())
+			visitList(s, e.Effects())
 		}
-		return true
 	}
-	var visitState func(s *story.State) bool
-	visitState = func(s *story.State) bool {
-		if !visitList(s, s.OnEnter) {
-			return false
-		}
+	var visitState func(s *story.State)
+	visitState = func(s *story.State) {
+		visitList(s, s.OnEnter)
 		for _, in := range s.OnNames() {
 			for _, t := range s.Arms(in) {
-				if !visitList(s, t.Effects) {
-					return false
-				}
+				visitList(s, t.Effects)
 			}
 		}
 		for _, c := range sortedStates(s.Children) {
-			if !visitState(c) {
-				return false
-			}
+			visitState(c)
 		}
-		return true
 	}
 	for _, s := range sortedStates(st.States) {
-		if !visitState(s) {
-			return
-		}
+		visitState(s)
 	}
+	return out
 }
 
 func sortedStates(l []*story.State) []*story.State {
@@ -125,15 +103,12 @@ func newCallSite(s *story.State, idx int, e *story.Effect) *CallSite {
 		Handler:     strings.TrimSpace(e.Invoke),
 		Agent:       str("agent"),
 		Plugin:      e.Agent(),
-		PromptPath:  str("prompt_path"),
+		PromptPath:  cmp.Or(str("prompt_path"), str("prompt")),
 		SchemaPath:  str("schema"),
 		EffectIndex: idx,
 		StatePath:   s.Path,
 		Effect:      e,
 		State:       s,
-	}
-	if cs.PromptPath == "" {
-		cs.PromptPath = str("prompt")
 	}
 	if cs.SchemaPath != "" {
 		cs.SchemaName = path.Base(strings.ReplaceAll(cs.SchemaPath, "\\", "/"))

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"strings"
 
 	"kitsoki/pkg/story"
 )
@@ -37,10 +38,7 @@ func expandMatrix(d *Dataset, st *story.Story, cs *CallSite, anyAlias bool) ([]C
 			if !anyAlias {
 				return nil, fmt.Errorf("%s: matrix profile %q is not an agent_plugins alias of %s (declare agent_plugins: agent.%s, or run with --cassette)", d.Path, p, st.File, p)
 			}
-			alias = p
-			if len(p) < 6 || p[:6] != "agent." {
-				alias = "agent." + p
-			}
+			alias = "agent." + strings.TrimPrefix(p, "agent.")
 			backend = "cassette"
 		} else {
 			backend = st.AgentPlugins[alias].Plugin

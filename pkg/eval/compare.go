@@ -39,19 +39,16 @@ func compareAnswer(c Comparator, expect map[string]any, actual any) (bool, strin
 		if m, ok := actual.(map[string]any); ok {
 			got = m[f]
 		}
-		want := expect[f]
-		if fmt.Sprint(scalarForm(got)) == fmt.Sprint(scalarForm(want)) {
+		want := expect[f] // a missing value prints as <nil>
+		if fmt.Sprint(got) == fmt.Sprint(want) {
 			return true, ""
 		}
-		return false, fmt.Sprintf("field %q got %v want %v", f, scalarForm(got), scalarForm(want))
+		return false, fmt.Sprintf("field %q got %v want %v", f, got, want)
 	case "judge":
 		return false, "judge comparator is live-gated and has no deterministic offline result"
 	}
 	return false, fmt.Sprintf("unsupported comparator %q", c.Kind)
 }
-
-// scalarForm prints nil as <nil>, like Go's %v of a missing map value.
-func scalarForm(v any) any { return v }
 
 // enumField is the field the enum comparator reads: comparator.field; else
 // the single key of expect; else the first of intent, verdict, decision,

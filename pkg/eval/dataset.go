@@ -316,7 +316,8 @@ func (p *dparser) boolean(v *yaml.Node, what string) (bool, bool) {
 	return false, false
 }
 
-// object decodes a mapping into a JSON-normalised map.
+// object decodes a mapping into plain JSON values (a JSON round trip:
+// numbers become float64, keys strings).
 func (p *dparser) object(v *yaml.Node, what string) map[string]any {
 	if yamlnode.IsNull(v) {
 		return nil
@@ -331,26 +332,17 @@ func (p *dparser) object(v *yaml.Node, what string) map[string]any {
 		p.errf(v, "%s: %v", what, err)
 		return nil
 	}
-	m, err := normalizeMap(raw)
-	if err != nil {
-		p.errf(v, "%s: %v", what, err)
-		return nil
-	}
-	return m
-}
-
-// normalizeMap turns a YAML-decoded value into plain JSON values (a JSON
-// round trip: numbers become float64, keys strings).
-func normalizeMap(raw any) (map[string]any, error) {
 	b, err := json.Marshal(raw)
 	if err != nil {
-		return nil, fmt.Errorf("not representable as JSON: %v", err)
+		p.errf(v, "%s: not representable as JSON: %v", what, err)
+		return nil
 	}
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("not a JSON object: %v", err)
+		p.errf(v, "%s: not a JSON object: %v", what, err)
+		return nil
 	}
-	return m, nil
+	return m
 }
 
 // strTo is a field reader of a string into *dst, named what.

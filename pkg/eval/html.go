@@ -2,6 +2,7 @@ package eval
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"html/template"
 	"math"
@@ -29,10 +30,7 @@ func chartSVG(r *Report) string {
 			maxCost = *c.AvgCostUSD
 		}
 	}
-	if maxCost == 0 {
-		maxCost = 1
-	}
-	maxCost *= 1.1
+	maxCost = cmp.Or(maxCost, 1) * 1.1
 	x := func(cost float64) float64 { return left + (w-left-right)*cost/maxCost }
 	y := func(rate float64) float64 { return top + (h-top-bottom)*(1-rate) }
 	var b bytes.Buffer

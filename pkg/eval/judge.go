@@ -42,7 +42,6 @@ type judgeRunner struct {
 	alias  string
 	schema *schema.Schema
 	tmpl   *expr.Pongo
-	appID  string
 }
 
 func newJudge(mx *compose.Matrix, st *story.Story, c Comparator, cassette bool) (*judgeRunner, error) {
@@ -81,7 +80,7 @@ func newJudge(mx *compose.Matrix, st *story.Story, c Comparator, cassette bool) 
 	if err != nil {
 		return nil, fmt.Errorf("judge %s: %w", alias, err)
 	}
-	return &judgeRunner{reg: reg, alias: alias, schema: sc, tmpl: tmpl, appID: st.App.ID}, nil
+	return &judgeRunner{reg: reg, alias: alias, schema: sc, tmpl: tmpl}, nil
 }
 
 func (j *judgeRunner) close() { j.reg.Close() }

@@ -25,11 +25,7 @@ func newRenderer(st *story.Story, cs *CallSite) *exampleRenderer {
 // World returns a fresh copy of the world snapshot sent with each call
 // (JSON-shaped: what the wire carries).
 func (r *exampleRenderer) World() map[string]any {
-	m, _ := jsonNormalize(r.world).(map[string]any)
-	if m == nil {
-		m = map[string]any{}
-	}
-	return m
+	return cloneMap(r.world)
 }
 
 // Render returns the rendered prompt and with: block for example args.

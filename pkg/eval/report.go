@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 
@@ -145,10 +146,8 @@ func listReports(d *Dataset) []string {
 // skipped unless latest.json itself does not parse (an error).
 func latestReport(d *Dataset) (*Report, error) {
 	files := listReports(d)
-	for _, f := range files {
-		if filepath.Base(f) == "latest.json" {
-			return LoadReport(f)
-		}
+	if latest := filepath.Join(reportsDir(d), "latest.json"); slices.Contains(files, latest) {
+		return LoadReport(latest)
 	}
 	var best *Report
 	var bestT time.Time

@@ -142,12 +142,6 @@ type renderedExample struct {
 	with   map[string]any
 }
 
-// jobResult is one job's scored record or its environment error.
-type jobResult struct {
-	rec CallRecord
-	err error
-}
-
 // planRun checks the options and the dataset and renders every example,
 // before anything is built or dispatched.
 func planRun(v *Validation, opts RunOptions) (*evalRun, error) {
@@ -282,16 +276,13 @@ func (r *evalRun) dispatch(ctx context.Context) ([]CallRecord, error) {
 			break
 		}
 		g.Go(func() error {
-			res, ok := r.runJob(gctx, j)
-			if !ok {
-				return nil
-			}
-			if res.err != nil {
-				return res.err
+			rec, ok, err := r.runJob(gctx, j)
+			if !ok || err != nil {
+				return err
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			recs = append(recs, res.rec)
+			recs = append(recs, rec)
 			if r.opts.Progress != nil {
 				r.opts.Progress(len(recs), len(r.jobs))
 			}
@@ -311,8 +302,9 @@ func (r *evalRun) dispatch(ctx context.Context) ([]CallRecord, error) {
 }
 
 // runJob dispatches and scores one job, holding its candidate's slot
-// around the call; false when ctx ended while waiting for the slot.
-func (r *evalRun) runJob(ctx context.Context, j job) (jobResult, bool) {
+// around the call; false when ctx ended while waiting for the slot. The
+// error is an environment error.
+func (r *evalRun) runJob(ctx context.Context, j job) (CallRecord, bool, error) {
 	ex := r.d.Examples[j.ex]
 	call := r.call(j, ex)
 	sl := r.slots[j.cand]
@@ -320,7 +312,7 @@ func (r *evalRun) runJob(ctx context.Context, j job) (jobResult, bool) {
 		select {
 		case sl <- struct{}{}:
 		case <-ctx.Done():
-			return jobResult{}, false
+			return CallRecord{}, false, nil
 		}
 	}
 	rec, err := runOne(ctx, r.regs[j.cand], call, r.d.Comparator, ex, r.judge, r.cas != nil, r.opts.Retries)
@@ -328,7 +320,7 @@ func (r *evalRun) runJob(ctx context.Context, j job) (jobResult, bool) {
 		<-sl
 	}
 	rec.Candidate, rec.Example, rec.Repeat = j.cand, ex.Name, j.rep
-	return jobResult{rec, err}, true
+	return rec, true, err
 }
 
 // call is the agent call of one job.
@@ -397,6 +389,7 @@ func newReport(v *Validation, specs []CandidateSpec, recs []CallRecord, maxSampl
 	}
 }
 
+// cloneMap is a JSON-shaped deep copy of m, never nil.
 func cloneMap(m map[string]any) map[string]any {
 	out, _ := jsonNormalize(m).(map[string]any)
 	if out == nil {

@@ -38,12 +38,6 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 			datasets, broken = storyDatasets(st.Dir)
 			looked = true
 		}
-		at := func(key string) story.Pos {
-			if p, ok := sel.Keys[key]; ok {
-				return p
-			}
-			return sel.Pos
-		}
 		report := func(pos story.Pos, format string, a ...any) {
 			out = append(out, diag.Diagnostic{File: pos.File, Line: pos.Line, Col: pos.Col, Severity: diag.Error, Rule: ruleSelection.ID, Message: fmt.Sprintf(format, a...)})
 		}
@@ -53,11 +47,8 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 			continue
 		}
 		var d *Dataset
-		for _, cand := range datasets {
-			if cand.Call == id {
-				d = cand
-				break
-			}
+		if i := slices.IndexFunc(datasets, func(c *Dataset) bool { return c.Call == id }); i >= 0 {
+			d = datasets[i]
 		}
 		if d == nil && len(broken) > 0 {
 			// one of them may be the call's: say why none could be read
@@ -77,8 +68,8 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 		pin := Pin{Profile: sel.Profile, Model: sel.Model, Effort: sel.Effort, Evidence: sel.Evidence}
 		for _, p := range checkPin(st.Dir, d, pin, cur) {
 			pos := sel.Pos
-			if p.evidence {
-				pos = at("evidence")
+			if ep, ok := sel.Keys["evidence"]; ok && p.evidence {
+				pos = ep
 			}
 			report(pos, "%s", p.msg)
 		}
@@ -232,10 +223,8 @@ func Check(storyDir string, loader *StoryLoader) ([]diag.Diagnostic, error) {
 		pos := d.PosOf("selection.pinned")
 		for _, p := range checkPin(v.Story.Dir, d, *d.Selection.Pinned, v.Hashes) {
 			ppos := pos
-			if p.evidence {
-				if ep, ok := d.pos["selection.pinned.evidence"]; ok {
-					ppos = ep
-				}
+			if ep, ok := d.pos["selection.pinned.evidence"]; ok && p.evidence {
+				ppos = ep
 			}
 			out = append(out, diag.Diagnostic{File: ppos.File, Line: ppos.Line, Col: ppos.Col, Severity: diag.Error, Rule: ruleSelection.ID, Message: p.msg})
 		}

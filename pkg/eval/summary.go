@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -40,15 +41,8 @@ type SummaryConfig struct {
 // in any order; the output depends only on their content.
 func summarize(specs []CandidateSpec, recs []CallRecord, cfg SummaryConfig) ([]Candidate, *Decision, []FailureSample) {
 	recs = append([]CallRecord(nil), recs...)
-	sort.SliceStable(recs, func(i, j int) bool {
-		a, b := recs[i], recs[j]
-		if a.Candidate != b.Candidate {
-			return a.Candidate < b.Candidate
-		}
-		if a.Example != b.Example {
-			return a.Example < b.Example
-		}
-		return a.Repeat < b.Repeat
+	slices.SortStableFunc(recs, func(a, b CallRecord) int {
+		return cmp.Or(cmp.Compare(a.Candidate, b.Candidate), cmp.Compare(a.Example, b.Example), cmp.Compare(a.Repeat, b.Repeat))
 	})
 	by := make([][]CallRecord, len(specs))
 	for _, r := range recs {
@@ -56,10 +50,7 @@ func summarize(specs []CandidateSpec, recs []CallRecord, cfg SummaryConfig) ([]C
 			by[r.Candidate] = append(by[r.Candidate], r)
 		}
 	}
-	bar := cfg.Bar
-	if bar == nil {
-		bar = &AdherenceBar{MinPassRate: 1}
-	}
+	bar := cmp.Or(cfg.Bar, &AdherenceBar{MinPassRate: 1})
 	cands := make([]Candidate, len(specs))
 	for i, sp := range specs {
 		cands[i] = measure(sp, by[i], bar, cfg.Repeat)
@@ -225,10 +216,7 @@ func failureSamples(specs []CandidateSpec, recs []CallRecord, cfg SummaryConfig)
 		}
 		seen[key] = true
 		sp := specs[r.Candidate]
-		fs := FailureSample{Example: r.Example, Profile: sp.Profile, Model: sp.Model, Effort: sp.Effort, Repeat: r.Repeat, Reason: r.Reason, Actual: r.Actual}
-		if e := cfg.Expect[r.Example]; e != nil {
-			fs.Expect = e
-		}
+		fs := FailureSample{Example: r.Example, Profile: sp.Profile, Model: sp.Model, Effort: sp.Effort, Repeat: r.Repeat, Reason: r.Reason, Actual: r.Actual, Expect: cfg.Expect[r.Example]}
 		out = append(out, fs)
 		if len(out) >= max {
 			break

@@ -39,12 +39,7 @@ type Validation struct {
 
 // OK reports whether there are no errors.
 func (v *Validation) OK() bool {
-	for _, f := range v.Findings {
-		if f.Severity == diag.Error {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(v.Findings, func(f Finding) bool { return f.Severity == diag.Error })
 }
 
 // Errors returns the error messages in order.
@@ -74,9 +69,6 @@ type StoryLoader struct {
 type storyEntry struct {
 	ld  *compose.Loaded
 	err error
-	// lint holds the story's findings upstream's loader accepts (a missing
-	// prompt file, a dangling on_error, ...): shown as warnings.
-	lint []diag.Diagnostic
 }
 
 // Load loads the story at path (cached). A story with load errors is an
@@ -99,7 +91,6 @@ func (l *StoryLoader) Load(path string) (*story.Story, error) {
 	// dangling on_error, or the selection evidence eval itself produces)
 	// are warnings.
 	ld, err := compose.Load(path, compose.LoadOptions{Story: opts, NoCompile: true})
-	var lint []diag.Diagnostic
 	if err != nil {
 		msg := "story could not be loaded"
 		var le *compose.LoadError
@@ -107,13 +98,11 @@ func (l *StoryLoader) Load(path string) (*story.Story, error) {
 			msg = le.Diagnostics[0].String()
 		}
 		err, ld = fmt.Errorf("%s", msg), nil
-	} else {
-		lint = ld.LintWarnings
 	}
 	if l.cache == nil {
 		l.cache = map[string]storyEntry{}
 	}
-	l.cache[path] = storyEntry{ld, err, lint}
+	l.cache[path] = storyEntry{ld, err}
 	return storyOf(ld), err
 }
 
@@ -136,14 +125,13 @@ func storyOf(ld *compose.Loaded) *story.Story {
 }
 
 // Lint returns the findings of the story at path (loaded by Load) that do
-// not stop it from loading, as warnings.
+// not stop it from loading (a missing prompt file, a dangling on_error,
+// ...), as warnings.
 func (l *StoryLoader) Lint(path string) []diag.Diagnostic {
-	if l == nil {
-		return nil
+	if ld := l.Loaded(path); ld != nil {
+		return ld.LintWarnings
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.cache[path].lint
+	return nil
 }
 
 // Validate checks a dataset in the reference's order (C.3), adding the

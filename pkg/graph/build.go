@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"strconv"
@@ -17,11 +18,8 @@ import (
 // target an edge.
 func Build(f *fold.Folded) *Graph {
 	st := f.Story
-	b := &builder{f: f, g: &Graph{Title: st.App.Title}, byPath: map[string]*Node{},
+	b := &builder{f: f, g: &Graph{Title: cmp.Or(st.App.Title, st.App.ID)}, byPath: map[string]*Node{},
 		ids: map[string]bool{}, extra: map[string]*Node{}, exits: exitTargets(f)}
-	if b.g.Title == "" {
-		b.g.Title = st.App.ID
-	}
 	b.g.Top = b.nodes(st.States, nil)
 	for _, s := range st.AllStates() {
 		b.moves(s)
@@ -83,7 +81,8 @@ func (b *builder) nodes(ss []*story.State, parent *Node) []*Node {
 	out := make([]*Node, 0, len(ss))
 	for _, s := range ss {
 		n := &Node{ID: b.id("s_", s.Path), Path: s.Path, Label: s.Name, Parent: parent,
-			Terminal: s.Terminal, Pos: s.Pos, TemplatedInitial: story.IsTemplated(s.Initial)}
+			Terminal: s.Terminal, Pos: s.Pos, TemplatedInitial: story.IsTemplated(s.Initial),
+			Initial: parent != nil && s.Parent != nil && s.Parent.Initial == s.Name}
 		info := b.f.Info(s.Path)
 		switch {
 		case len(s.Children) == 0:
@@ -95,9 +94,6 @@ func (b *builder) nodes(ss []*story.State, parent *Node) []*Node {
 			n.Kind = KindParallel
 		default:
 			n.Kind = KindCompound
-		}
-		if parent != nil && s.Parent != nil && s.Parent.Initial == s.Name {
-			n.Initial = true
 		}
 		b.byPath[s.Path] = n
 		n.Children = b.nodes(s.Children, n)
@@ -177,13 +173,7 @@ func (b *builder) effects(s *story.State, es []*story.Effect, job string) {
 			b.add(s, ed)
 		}
 		b.effects(s, e.Effects(), job)
-		if oc := e.OnComplete(); len(oc) > 0 {
-			h := e.Invoke
-			if h == "" {
-				h = "job"
-			}
-			b.effects(s, oc, h)
-		}
+		b.effects(s, e.OnComplete(), cmp.Or(e.Invoke, "job"))
 	}
 }
 
@@ -219,9 +209,7 @@ func (b *builder) add(s *story.State, e *Edge) {
 		if e.Kind == EdgeArc {
 			e.Kind = EdgeExit
 		}
-		if e.Exit == "" {
-			e.Exit = name
-		}
+		e.Exit = cmp.Or(e.Exit, name)
 	default:
 		p, err := story.ResolvePath(s.Path, t)
 		if n := b.byPath[p]; err == nil && n != nil {

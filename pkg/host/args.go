@@ -18,11 +18,7 @@ func domainErr(format string, a ...any) Result {
 // missing key are "", numbers and bools take their fmt form, maps and lists
 // their compact JSON.
 func strArg(args map[string]any, key string) string {
-	v, ok := args[key]
-	if !ok || v == nil {
-		return ""
-	}
-	return stringify(v)
+	return stringify(args[key])
 }
 
 func stringify(v any) string {

@@ -162,10 +162,7 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 		return Result{}, fmt.Errorf("%s: %v", name, err)
 	}
 	mt := cmp.Or(mime.TypeByExtension(ext), "application/octet-stream")
-	label := cmp.Or(strArg(c.Args, "label"), strArg(c.Args, "title"))
-	if label == "" {
-		label = filepath.Base(file)
-	}
+	label := cmp.Or(strArg(c.Args, "label"), strArg(c.Args, "title"), filepath.Base(file))
 	return Result{Data: map[string]any{
 		"ok":   true,
 		"path": filepath.Join(shown, file),

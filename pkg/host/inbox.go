@@ -20,10 +20,7 @@ func (inboxHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		return domainErr("%s: body argument is required (non-blank)", name), nil
 	}
 	kind := cmp.Or(strArg(c.Args, "kind"), "info")
-	n := Notification{Title: title, Body: body, Kind: kind, Thread: strArg(c.Args, "thread"), State: strArg(c.Args, "state")}
-	if n.State == "" {
-		n.State = c.Env.State
-	}
+	n := Notification{Title: title, Body: body, Kind: kind, Thread: strArg(c.Args, "thread"), State: cmp.Or(strArg(c.Args, "state"), c.Env.State)}
 	if c.Env.Services == nil || c.Env.Services.Inbox == nil {
 		return Result{Data: map[string]any{"ok": true, "id": "", "persisted": false,
 			"note": "no inbox adapter installed; notification dropped"}}, nil

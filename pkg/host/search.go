@@ -10,12 +10,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/lazyre"
+	"kitsoki/internal/safefile"
 )
 
 // Embedder turns texts into vectors (pkg/agent/localllm's Embedder, adapted by
@@ -134,18 +135,14 @@ func parseSearchArgs(name string, args map[string]any) (searchArgs, string) {
 	if a.topK, err = intArg(name, args, "top_k", defaultTopK); err != nil {
 		return a, err.Error()
 	}
-	if a.topK == 0 {
-		a.topK = defaultTopK
-	}
+	a.topK = cmp.Or(a.topK, defaultTopK)
 	if a.minScore, err = floatArg(name, args, "min_score", 0); err != nil {
 		return a, err.Error()
 	}
 	if a.chunkLines, err = intArg(name, args, "chunk_lines", defaultChunkLines); err != nil {
 		return a, err.Error()
 	}
-	if a.chunkLines == 0 {
-		a.chunkLines = defaultChunkLines
-	}
+	a.chunkLines = cmp.Or(a.chunkLines, defaultChunkLines)
 	return a, ""
 }
 
@@ -170,21 +167,16 @@ func corpusGlobs(v any) []string {
 // corpusFiles is the sorted union of the globs' files under wd; the second
 // result, when not empty, is the domain error (a bad glob, too many files).
 func corpusFiles(name, wd string, globs []string, maxFiles int) ([]string, string) {
-	seen := map[string]bool{}
 	var files []string
 	for _, g := range globs {
 		m, err := glob(wd, g, maxFiles)
 		if err != nil {
 			return nil, fmt.Sprintf("%s: corpus: %v", name, err)
 		}
-		for _, f := range m {
-			if !seen[f] {
-				seen[f] = true
-				files = append(files, f)
-			}
-		}
+		files = append(files, m...)
 	}
-	sort.Strings(files)
+	slices.Sort(files)
+	files = slices.Compact(files)
 	if len(files) > maxFiles {
 		return nil, fmt.Sprintf("%s: corpus selects %d files, more than %d; narrow the glob", name, len(files), maxFiles)
 	}
@@ -207,7 +199,7 @@ func (h *agentSearch) corpusVectors(ctx context.Context, name, wd string, files 
 	var skipped []any
 	var pendingTexts []string
 	for _, f := range files {
-		data, err := readLimited(filepath.Join(wd, f), maxCorpusFile)
+		data, err := safefile.ReadFile(filepath.Join(wd, f), maxCorpusFile)
 		if err != nil || !utf8.Valid(data) {
 			// binary, huge or unreadable files are not searched; Data.skipped names them
 			skipped = append(skipped, f)
@@ -280,14 +272,9 @@ func rankChunks(name string, all []*fileVecs, qv []float32, minScore float64, to
 			}
 		}
 	}
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].score != hits[j].score {
-			return hits[i].score > hits[j].score
-		}
-		if hits[i].ch.path != hits[j].ch.path {
-			return hits[i].ch.path < hits[j].ch.path
-		}
-		return hits[i].ch.index < hits[j].ch.index
+	// hits holds no NaN score (NaN >= minScore is false)
+	slices.SortStableFunc(hits, func(a, b scoredChunk) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.ch.path, b.ch.path), cmp.Compare(a.ch.index, b.ch.index))
 	})
 	if len(hits) > topK {
 		hits = hits[:topK]
@@ -383,7 +370,7 @@ type vecFile struct {
 }
 
 func loadVectors(dir, key string, n int) ([][]float32, bool) {
-	b, err := readLimited(filepath.Join(dir, key+".json"), 256<<20)
+	b, err := safefile.ReadFile(filepath.Join(dir, key+".json"), 256<<20)
 	if err != nil {
 		return nil, false
 	}

@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -98,10 +99,7 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 		if i < len(lines) {
 			where = fmt.Sprintf("%s:%d: exchanges[%d]", path, lines[i], i)
 		}
-		req := e.Match
-		if req == nil {
-			req = e.Request
-		}
+		req := cmp.Or(e.Match, e.Request)
 		if req == nil {
 			return nil, fmt.Errorf("%s: needs match: (or request:) with method and url or url_pattern", where)
 		}
@@ -122,9 +120,7 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 		if ex.URL == "" && ex.URLPattern == nil {
 			return nil, fmt.Errorf("%s: needs url or url_pattern", where)
 		}
-		if ex.Status == 0 {
-			ex.Status = 200 // a response without a status is a plain success
-		}
+		ex.Status = cmp.Or(ex.Status, 200) // a response without a status is a plain success
 		if ex.Status < 100 || ex.Status > 599 {
 			return nil, fmt.Errorf("%s: response.status %d is not an HTTP status (100-599)", where, ex.Status)
 		}

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -14,6 +15,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"kitsoki/internal/safefile"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
@@ -163,11 +166,7 @@ func (s *scriptCtx) do(method, u string, hdr map[string]string, body string) (*h
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
-	client := s.o.HTTPClient
-	if client == nil {
-		client = defaultHTTP
-	}
-	resp, err := client.Do(req)
+	resp, err := cmp.Or(s.o.HTTPClient, defaultHTTP).Do(req)
 	if err != nil {
 		return nil, err
 	}
@@ -219,8 +218,7 @@ func (r *httpResponse) Attr(name string) (starlark.Value, error) {
 		return r.Truth(), nil
 	case "headers":
 		d := starlark.NewDict(len(r.headers))
-		keys := slices.Sorted(maps.Keys(r.headers))
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(r.headers)) {
 			_ = d.SetKey(starlark.String(k), starlark.String(r.headers[k]))
 		}
 		return d, nil
@@ -266,7 +264,7 @@ func (s *scriptCtx) fsRead(_ *starlark.Thread, fn *starlark.Builtin, args starla
 	if err != nil {
 		return nil, err
 	}
-	b, err := readLimited(abs, maxFSRead)
+	b, err := safefile.ReadFile(abs, maxFSRead)
 	if err != nil {
 		s.inspect("read", p, "missing")
 		return nil, fmt.Errorf("fs.read(%q): %s", p, errText(err))

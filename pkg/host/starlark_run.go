@@ -81,7 +81,7 @@ func loadScript(storyDir, script string) (string, []byte, error) {
 	path, err := starlarkScript(storyDir, script)
 	if err == nil {
 		var src []byte
-		if src, err = readLimited(path, maxScript); err == nil {
+		if src, err = safefile.ReadFile(path, maxScript); err == nil {
 			return path, src, nil
 		}
 		err = fmt.Errorf("host.starlark.run: script %q cannot be read: %v", script, errText(err))
@@ -98,7 +98,7 @@ func loadScript(storyDir, script string) (string, []byte, error) {
 	if cerr != nil {
 		return "", nil, err
 	}
-	src, rerr := readLimited(alt, maxScript)
+	src, rerr := safefile.ReadFile(alt, maxScript)
 	if rerr != nil {
 		return "", nil, err
 	}
@@ -152,7 +152,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 		}
 		return Result{}, err
 	}
-	scData, err := readLimited(path+".yaml", maxSidecar)
+	scData, err := safefile.ReadFile(path+".yaml", maxSidecar)
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: script %q has no readable sidecar (expected %s): %v", name, script, path+".yaml", errText(err))
 	}
@@ -268,10 +268,6 @@ func execChecked(cache *ScriptCache, opts *syntax.FileOptions, th *starlark.Thre
 	return g, err
 }
 
-func readLimited(path string, max int64) ([]byte, error) {
-	return safefile.ReadFile(path, max)
-}
-
 var defaultHTTP = &http.Client{Timeout: 30 * time.Second}
 
 // newModuleLoader serves load("lib.star", ...) from .star files inside the
@@ -311,7 +307,7 @@ func newModuleLoader(ctx context.Context, scripts *ScriptCache, steps uint64, st
 		}
 		e := &entry{loading: true}
 		cache[abs] = e
-		src, err := readLimited(abs, maxScript)
+		src, err := safefile.ReadFile(abs, maxScript)
 		if err != nil {
 			e.err = fmt.Errorf("load(%q): %s", module, errText(err))
 		} else {

@@ -63,15 +63,15 @@ func parseSidecar(path string, data []byte) (*Sidecar, error) {
 	sc := &Sidecar{Inputs: map[string]Field{}, Outputs: map[string]Field{}}
 	for i := 0; i+1 < len(doc.Content); i += 2 {
 		k, v := doc.Content[i], doc.Content[i+1]
+		var err error
 		switch k.Value {
 		case "inputs":
-			if err := parseFields(path, "inputs", v, sc.Inputs, &sc.InputOrder); err != nil {
-				return nil, err
-			}
+			err = parseFields(path, "inputs", v, sc.Inputs, &sc.InputOrder)
 		case "outputs":
-			if err := parseFields(path, "outputs", v, sc.Outputs, &sc.OutputOrder); err != nil {
-				return nil, err
-			}
+			err = parseFields(path, "outputs", v, sc.Outputs, &sc.OutputOrder)
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	return sc, nil

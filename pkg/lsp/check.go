@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"maps"
 	"os"
 	"path/filepath"
@@ -42,10 +43,7 @@ func (s *Server) checkStory(manifest string, overlay map[string][]byte) {
 func (s *Server) publish(e *entry, ds []diag.Diagnostic) {
 	byFile := map[string][]diag.Diagnostic{}
 	for _, d := range ds {
-		f := d.File
-		if f == "" {
-			f = e.manifest
-		}
+		f := cmp.Or(d.File, e.manifest)
 		if !filepath.IsAbs(f) {
 			if wd, err := os.Getwd(); err == nil {
 				f = filepath.Join(wd, f)

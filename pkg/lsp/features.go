@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -111,11 +112,7 @@ func worldHover(st *story.Story, name string) string {
 	if v == nil {
 		return ""
 	}
-	typ := v.Type
-	if typ == "" {
-		typ = "any"
-	}
-	out := fmt.Sprintf("**world** `%s`: %s", v.Name, typ)
+	out := fmt.Sprintf("**world** `%s`: %s", v.Name, cmp.Or(v.Type, "any"))
 	if v.HasDefault {
 		out += fmt.Sprintf("  \ndefault: `%v`", v.Default)
 	}
@@ -143,10 +140,7 @@ func intentHover(st *story.Story, name string) string {
 	}
 	for _, slot := range in.SlotOrder {
 		sl := in.Slots[slot]
-		typ := sl.Type
-		if typ == "" {
-			typ = "string"
-		}
+		typ := cmp.Or(sl.Type, "string")
 		req := ""
 		if sl.Required {
 			req = ", required"

@@ -20,26 +20,17 @@ type spot struct {
 	offset int
 }
 
-// last returns the nearest enclosing key ("" at the top).
-func (s *spot) last() string {
+// named returns the n-th enclosing key counting from the nearest (0),
+// skipping sequence items ("" past the top).
+func (s *spot) named(n int) string {
 	for i := len(s.keys) - 1; i >= 0; i-- {
-		if s.keys[i] != "[]" {
+		if s.keys[i] == "[]" {
+			continue
+		}
+		if n == 0 {
 			return s.keys[i]
 		}
-	}
-	return ""
-}
-
-// parent returns the key above the nearest one.
-func (s *spot) parent() string {
-	n := 0
-	for i := len(s.keys) - 1; i >= 0; i-- {
-		if s.keys[i] != "[]" {
-			if n == 1 {
-				return s.keys[i]
-			}
-			n++
-		}
+		n--
 	}
 	return ""
 }

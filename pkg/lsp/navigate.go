@@ -75,7 +75,7 @@ func classify(st *story.Story, path string, sp *spot) ref {
 		return ref{}
 	}
 	v := sp.node.Value
-	key, parent := sp.last(), sp.parent()
+	key, parent := sp.named(0), sp.named(1)
 	if sp.offset >= 0 && !sp.isKey {
 		if w := wordAt(v, sp.offset); strings.HasPrefix(w, "world.") {
 			name := strings.SplitN(strings.TrimPrefix(w, "world."), ".", 2)[0]
@@ -91,7 +91,7 @@ func classify(st *story.Story, path string, sp *spot) ref {
 // classifyKey names what the mapping key v declares, by its parent key.
 func classifyKey(sp *spot, v, parent string) ref {
 	switch parent {
-	case "on":
+	case "on", "intents":
 		return ref{kind: refIntent, name: v}
 	case "set", "bind", "increment":
 		return ref{kind: refWorld, name: strings.SplitN(v, ".", 2)[0]}
@@ -101,8 +101,6 @@ func classifyKey(sp *spot, v, parent string) ref {
 		return ref{kind: refAlias, name: v}
 	case "agents":
 		return ref{kind: refPersona, name: v}
-	case "intents":
-		return ref{kind: refIntent, name: v}
 	}
 	return ref{}
 }

@@ -112,11 +112,9 @@ func (w *workspace) check(manifest, root string, overlay map[string][]byte) (*en
 	opts := story.Options{Overlay: overlay, Root: root}
 	res := validate.Run([]string{manifest}, validate.Options{Story: opts, Jobs: 1})
 	st, _ := story.Load(manifest, opts)
-	e := &entry{manifest: manifest, st: st}
+	e := &entry{manifest: manifest, st: st, files: []string{manifest}}
 	if st != nil {
 		e.files = storyFiles(st)
-	} else {
-		e.files = []string{manifest}
 	}
 	w.mu.Lock()
 	if prev := w.stories[manifest]; st == nil && prev != nil && prev.st != nil {
