@@ -223,9 +223,10 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 func (r *runner) moveRegionFrom(ctx context.Context, old, dst, pre *State, st *step) error {
 	pc := r.par
 	reg := pc.regionOf(dst)
-	if dst == old && pc.leafIn(reg) == old {
-		// a region's leaf targeting itself moves nothing and runs no
-		// on_enter, as upstream (conformance par-emit b.yaml)
+	if pre == old && pc.leafIn(reg) == old {
+		// a region's leaf targeting itself, or an ancestor whose initial
+		// leaf it is, moves nothing and runs no on_enter, as upstream
+		// (conformance par-emit b.yaml, region-ancestor-target)
 		if r.par != nil {
 			r.cur = r.par.leaves[0]
 		}
