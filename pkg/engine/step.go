@@ -98,7 +98,16 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err})
 		var next step
 		if err := r.land(ctx, res, &next); err != nil {
-			return err
+			if isTraceErr(err) {
+				return err
+			}
+			// upstream swallows a failure of the landing's on_enter: the
+			// session rests on the landing and the turn shows the view of
+			// the state it had reached before dispatch, no banner
+			// (conformance on-error-landing-enter-fails)
+			r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error landing's on_enter failed", Error: err.Error()})
+			r.t.capView = origin
+			return nil
 		}
 		emits := next.emits
 		next.emits = nil
