@@ -553,7 +553,9 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		// cap-view; random differential 135). A batch that had bound
 		// something first re-renders the resting state, as any redirect.
 		v = r.renderFirst(ctx, turnSlots)
-	case !r.t.noView:
+	case !r.t.noView || r.t.rerender:
+		// a move that renders no view still renders after calls that
+		// re-render (conformance parallel-root-bind)
 		v, err = r.renderAt(ctx, path, r.world.Snapshot(), slots, !r.t.rerender)
 	}
 	if err != nil {
