@@ -98,8 +98,8 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err})
 		var next step
 		if err := r.land(ctx, res, &next); err != nil {
-			if isTraceErr(err) {
-				return err
+			if isTraceErr(err) || ctx.Err() != nil {
+				return err // a trace that cannot be written, an interrupt
 			}
 			// upstream swallows a failure of the landing's on_enter: the
 			// session rests on the landing and the turn shows the view of
