@@ -4,42 +4,48 @@ import (
 	"strconv"
 	"strings"
 
-	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
 
 // compileKey is one compilation: real stories repeat the same guards and
 // templates many times, so a check compiles each once (checker.cc).
 type compileKey struct {
-	kind story.CompileKind
+	kind compileKind
 	src  string
 }
 
-// compiled returns compile(src)'s error, memoised per check and shared
-// through the load's story.Cache.
-func (c *checker) compiled(kind story.CompileKind, src string, compile func(string) error) error {
+type compileKind uint8
+
+const (
+	compiledGuard compileKind = iota + 1
+	compiledExpr
+	compiledTemplate
+)
+
+// compiled returns compile(src)'s error, memoised per check.
+func (c *checker) compiled(kind compileKind, src string, compile func(string) error) error {
 	k := compileKey{kind, src}
 	if err, ok := c.cc[k]; ok {
 		return err
 	}
-	err := c.opts.Cache.Compiled(kind, src, func() error { return compile(src) })
+	err := compile(src)
 	c.cc[k] = err
 	return err
 }
 
 func (c *checker) compileGuard(src string) error {
-	return c.compiled(story.CompiledGuard, src, func(s string) error { _, err := expr.CompileGuard(s); return err })
+	return c.compiled(compiledGuard, src, func(s string) error { _, err := expr.CompileGuard(s); return err })
 }
 
 func (c *checker) compileExpr(src string) error {
-	return c.compiled(story.CompiledExpr, src, func(s string) error { _, err := expr.CompileExpr(s); return err })
+	return c.compiled(compiledExpr, src, func(s string) error { _, err := expr.CompileExpr(s); return err })
 }
 
 func (c *checker) compileTemplate(s string) error {
 	if !strings.Contains(s, "{{") {
 		return nil // a literal: nothing to build
 	}
-	return c.compiled(story.CompiledTemplate, s, func(s string) error { _, err := expr.CompileTemplate(s); return err })
+	return c.compiled(compiledTemplate, s, func(s string) error { _, err := expr.CompileTemplate(s); return err })
 }
 
 // compileValue compile-checks every string template in a raw value tree and

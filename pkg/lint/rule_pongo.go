@@ -113,15 +113,8 @@ func (pc *pongoCheck) compiled(src string) error {
 	}
 	err, ok := pc.seen[src]
 	if !ok {
-		cache := pc.c.opts.Cache
-		if cache.KnownGood(story.GoodPongo, src) {
-			return nil
-		}
 		_, err = pc.loader().Compile(src)
 		pc.seen[src] = err
-		if err == nil {
-			cache.MarkGood(story.GoodPongo, src)
-		}
 	}
 	return err
 }
@@ -218,7 +211,6 @@ func (pc *pongoCheck) view(s *story.State, v *story.View) {
 // file is reported there, at its token, naming the reference.
 func (pc *pongoCheck) compileFiles() {
 	c := pc.c
-	cache := c.opts.Cache
 	for f, p := range pc.files {
 		var src []byte
 		var rerr error
@@ -231,9 +223,6 @@ func (pc *pongoCheck) compileFiles() {
 		} else {
 			continue
 		}
-		if rerr == nil && cache.KnownGoodBytes(story.GoodPongo, src) {
-			continue
-		}
 		var err error
 		if rerr == nil {
 			err = pc.loader().CheckFileSource(f, src)
@@ -241,7 +230,6 @@ func (pc *pongoCheck) compileFiles() {
 			_, err = pc.loader().CompileFile(f) // reports the read error
 		}
 		if err == nil {
-			cache.MarkGoodBytes(story.GoodPongo, src)
 			continue
 		}
 		var ee *expr.Error

@@ -43,18 +43,8 @@ func checkSchemas(c *checker) {
 			comp = schema.NewCompiler(c.st.Dir)
 			ses = comp.Session()
 		}
-		cache := c.opts.Cache
-		var src []byte
-		if cache != nil {
-			src, _ = ses.ReadFile(filepath.Clean(path)) // rooted as Compile reads it
-			if src != nil && cache.KnownGoodBytes(story.GoodSchema, src) {
-				return
-			}
-		}
 		if _, err := ses.Compile(filepath.Clean(path)); err != nil {
 			c.rep.errf(p, ruleSchema, "%s: %s", where, err.Error())
-		} else if src != nil {
-			cache.MarkGoodBytes(story.GoodSchema, src)
 		}
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {

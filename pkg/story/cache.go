@@ -25,7 +25,6 @@ import (
 type Cache struct {
 	mu    sync.Mutex
 	files map[string]*cachedFile
-	share sharedCache // what loads share by content (parsecache.go)
 }
 
 type cachedFile struct {

@@ -39,8 +39,8 @@
 // import's overrides: kept as nodes, parsed for the fold on demand), plugins.go
 // (agent_plugins:/providers:, ${VAR}), resolve.go ([ResolvePath], the one
 // target resolver, used by the engine too), cache.go ([Options].Cache:
-// parsed files shared across loads) and parsecache.go (what they share by
-// content: trees, compile results), rules.go (the load's rules),
+// files read and parsed once per path across the loads of one validate),
+// rules.go (the load's rules),
 // view_choices.go (a view's choice elements, one per view),
 // lint_surface.go; confine.go ([ProjectRoot], [Options].Root and Trees): every
 // file a story names is read through its project root (internal/safefile's

@@ -246,10 +246,9 @@ func (l *loader) parseFileDoc(display, abs string, data []byte, shared, include 
 		p.owned, p.include = owned, include
 		return p
 	}
-	// A small file validate sees again (a shared import, a copied story)
-	// comes from the content cache (parsecache.go); a large one is split,
-	// so its whole YAML tree never exists at once.
-	if !l.opts.wholeParse && (len(data) >= splitMinBytes || !l.treeCacheable(abs)) && l.freshParse(abs, shared) {
+	// A file parsed for this load alone is split, so its whole YAML tree
+	// never exists at once; a shared import comes from the cache.
+	if !l.opts.wholeParse && l.freshParse(abs, shared) {
 		if sp, ok := splitStates(data); ok {
 			if top, syn := decodeYAML(sp.top); syn == nil {
 				mark := len(l.rep.ds)
@@ -267,7 +266,7 @@ func (l *loader) parseFileDoc(display, abs string, data []byte, shared, include 
 			}
 		}
 	}
-	doc, owned := l.parseTree(display, abs, data, shared)
+	doc, owned := l.parseFile(display, abs, data, shared)
 	if doc == nil {
 		return nil, nil
 	}
@@ -275,11 +274,8 @@ func (l *loader) parseFileDoc(display, abs string, data []byte, shared, include 
 	return p.parseDoc(doc), p
 }
 
-// splitMinBytes is the size from which a file is split rather than taken
-// from (or put in) the content cache.
-const splitMinBytes = 256 << 10
-
-// treeCacheable reports whether parseTree would use the content cache.
+// treeCacheable reports whether parseFile keeps or reuses trees in the
+// cache by path.
 func (l *loader) treeCacheable(abs string) bool {
 	return l.opts.Cache != nil && abs != "" && !l.inMemory && !l.overlay[abs]
 }
