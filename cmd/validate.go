@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"kitsoki/internal/fsmemo"
 	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
@@ -103,8 +102,7 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 				if stdinName != "" {
 					return usagef("--stdin-filename: only meaningful with - (read the story from standard input)")
 				}
-				opts.FS = &fsmemo.Memo{} // the listings of the stories found, for the run over them
-				files, err = validate.ExpandWith(args, opts.FS)
+				files, err = validate.Expand(args)
 				if err != nil {
 					return usagef("%v", err)
 				}

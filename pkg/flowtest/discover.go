@@ -3,13 +3,11 @@ package flowtest
 import (
 	"errors"
 	"fmt"
-	"kitsoki/internal/fsmemo"
 	"kitsoki/internal/safefile"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strings"
 
 	"kitsoki/pkg/diag"
 )
@@ -56,9 +54,8 @@ func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintC
 	var ds []diag.Diagnostic
 	for _, app := range apps {
 		var matches []string
-		var regular map[string]bool // matches the listing showed as regular files
 		if glob == "" {
-			matches, regular = globDefault(app, c.fs())
+			matches, _ = filepath.Glob(defaultGlob(app)) // the pattern's own part is valid
 		} else {
 			g := glob
 			if rel && !filepath.IsAbs(g) {
@@ -74,10 +71,8 @@ func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintC
 			if run != nil && !run.MatchString(filepath.Base(m)) {
 				continue
 			}
-			if !regular[m] {
-				if mode, err := c.fs().Stat(m); err != nil || mode.IsDir() {
-					continue
-				}
+			if fi, err := os.Stat(m); err != nil || fi.IsDir() {
+				continue
 			}
 			data, err := readBounded(m)
 			if err != nil {
@@ -101,47 +96,10 @@ func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintC
 	return files, ds, nil
 }
 
-// globDefault is filepath.Glob(defaultGlob(app)) listing the directory
-// without opening it as a pollable file (os.ReadDir: fewer system calls),
-// and the matches the listing shows as regular files (no stat needed to
-// know it). A directory whose path holds glob metacharacters goes through
-// Glob, so they keep Glob's meaning.
-func globDefault(app string, m *fsmemo.Memo) ([]string, map[string]bool) {
-	g := defaultGlob(app)
-	dir := filepath.Dir(g)
-	if strings.ContainsAny(dir, `*?[\`) {
-		matches, _ := filepath.Glob(g) // the pattern's own part is valid
-		return matches, nil
-	}
-	entries, _ := m.ReadDir(dir) // as Glob: an unreadable directory matches nothing
-	var out []string
-	regular := map[string]bool{}
-	for _, e := range entries {
-		// filepath.Match("*.yaml", name), without the pattern machinery:
-		// the star takes any run of non-separator bytes.
-		if name := e.Name(); strings.HasSuffix(name, ".yaml") && !strings.ContainsRune(name, filepath.Separator) {
-			p := filepath.Join(dir, name)
-			out = append(out, p)
-			if e.Type().IsRegular() {
-				regular[p] = true
-			}
-		}
-	}
-	return out, regular
-}
-
-// fs is the memo of the file system discovery looks through (nil: none).
-func (c *LintCache) fs() *fsmemo.Memo {
-	if c == nil {
-		return nil
-	}
-	return c.FS
-}
-
 // HasFlows reports whether a story directory has a flows/ directory,
 // looked up through the cache's memo of the file system.
 func (c *LintCache) HasFlows(app string) bool {
-	mode, err := c.fs().Stat(filepath.Join(filepath.Dir(app), "flows"))
+	mode, err := os.Stat(filepath.Join(filepath.Dir(app), "flows"))
 	return err == nil && mode.IsDir()
 }
 

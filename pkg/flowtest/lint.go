@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -104,7 +105,7 @@ func (l *fixtureLint) files() {
 		if !filepath.IsAbs(p) {
 			full = filepath.Join(filepath.Dir(fx.File), p)
 		}
-		if mode, err := l.c.fs().Stat(full); err != nil || mode.IsDir() {
+		if mode, err := os.Stat(full); err != nil || mode.IsDir() {
 			l.add(fx.valueAt(k), diag.Error, ruleMissingFile, fmt.Sprintf("%s: %s does not exist (paths are relative to the fixture's directory)", k, full))
 		}
 	}

@@ -8,7 +8,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"kitsoki/internal/fsmemo"
 	"kitsoki/internal/yamlfast"
 	"kitsoki/pkg/diag"
 )
@@ -24,10 +23,6 @@ import (
 // safe for concurrent use; the zero value is ready, and a nil *LintCache
 // reads every document afresh.
 type LintCache struct {
-	// FS, when set, is the run's memo of the file system: the flows/
-	// directories are looked up and listed through it (discover.go).
-	FS *fsmemo.Memo
-
 	seedOnce sync.Once
 	seed     maphash.Seed // of the documents' hashes (docKey.sum)
 

@@ -1,6 +1,8 @@
 package flowtest
 
 import (
+	"cmp"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -200,18 +202,19 @@ func TestLintCacheRebasesPerFile(t *testing.T) {
 	}
 }
 
-// globDefault lists what filepath.Glob(defaultGlob(app)) lists: hidden
-// names, a directory named like a fixture, nothing for a story without
-// flows/ or whose flows is a file, and Glob's own meaning for a story
-// directory whose name holds metacharacters.
-func TestGlobDefaultIsGlob(t *testing.T) {
+// Discover's default finds what filepath.Glob(defaultGlob(app)) lists
+// that is not a directory: hidden names, never a directory named like a
+// fixture, nothing for a story without flows/ or whose flows is a file,
+// and Glob's own meaning for a story directory whose name holds
+// metacharacters (m[1] matches m1).
+func TestDiscoverDefaultGlob(t *testing.T) {
 	root := t.TempDir()
 	write := func(p string) {
 		full := filepath.Join(root, p)
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(full, nil, 0o644); err != nil {
+		if err := os.WriteFile(full, []byte("test_kind: flow\nturns: []\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -221,17 +224,16 @@ func TestGlobDefaultIsGlob(t *testing.T) {
 	}
 	for _, story := range []string{"s", "none", "file", "m[1]"} {
 		app := filepath.Join(root, story, "app.yaml")
-		want, _ := filepath.Glob(defaultGlob(app))
-		got, _ := globDefault(app, nil)
-		if !slices.Equal(got, want) {
-			t.Errorf("%s: globDefault = %q, Glob = %q", story, got, want)
+		files, _, err := Discover([]string{app}, "", false, nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	got, regular := globDefault(filepath.Join(root, "s", "app.yaml"), nil)
-	if len(got) != 4 {
-		t.Fatalf("s: want .h, a, b and the directory d.yaml, got %q", got)
-	}
-	if len(regular) != 3 || regular[filepath.Join(root, "s", "flows", "d.yaml")] {
-		t.Fatalf("s: want .h, a and b known regular, not the directory: %v", regular)
+		var got []string
+		for _, f := range files {
+			got = append(got, filepath.Base(f.Path))
+		}
+		if want := map[string]string{"s": "[.h.yaml a.yaml b.yaml]", "m[1]": "[z.yaml]"}[story]; fmt.Sprint(got) != cmp.Or(want, "[]") {
+			t.Errorf("%s: found %v, want %s", story, got, cmp.Or(want, "[]"))
+		}
 	}
 }

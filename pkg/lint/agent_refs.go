@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -74,7 +75,7 @@ func looksLikePath(s string) bool {
 // whether it is an existing regular file.
 func (c *checker) existingFile(p string) (string, bool) {
 	if filepath.IsAbs(p) {
-		mode, err := c.opts.FS.Stat(p)
+		mode, err := os.Stat(p)
 		return p, err == nil && !mode.IsDir()
 	}
 	// The story directory first, then the prompts overlay and shared
@@ -90,7 +91,7 @@ func (c *checker) existingFile(p string) (string, bool) {
 	}
 	for _, d := range dirs {
 		f := filepath.Join(d, p)
-		if mode, err := c.opts.FS.Stat(f); err == nil && !mode.IsDir() {
+		if mode, err := os.Stat(f); err == nil && !mode.IsDir() {
 			return f, true
 		}
 	}

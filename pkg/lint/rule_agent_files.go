@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -48,7 +49,7 @@ func (c *checker) isDir(p string) bool {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(c.st.Dir, p)
 	}
-	mode, err := c.opts.FS.Stat(p)
+	mode, err := os.Stat(p)
 	return err == nil && mode.IsDir()
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -76,7 +77,7 @@ type pongoCheck struct {
 func (pc *pongoCheck) fileExists(f string) bool {
 	ok, done := pc.exists[f]
 	if !done {
-		_, err := pc.c.opts.FS.Stat(f) // the run's memo, when there is one
+		_, err := os.Stat(f)
 		ok = err == nil
 		pc.exists[f] = ok
 	}
@@ -94,7 +95,6 @@ func (pc *pongoCheck) loader() *expr.PongoLoader {
 	}
 	c := pc.c
 	pl := expr.NewPongoLoader(filepath.Join(c.st.Dir, "prompts"), filepath.Join(c.st.Dir, "views"), c.st.Dir)
-	pl.UseFS(c.opts.FS)
 	pl.AddNamespace("@story", c.st.Dir)
 	if c.st.Prompts != nil {
 		for _, d := range c.st.Prompts.Shared {

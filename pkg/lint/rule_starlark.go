@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -35,11 +36,11 @@ func checkStarlark(c *checker) {
 			c.rep.errf(p, ruleStarlark, "%s: host.starlark.run script %q resolves outside the app root", site.Loc(), script)
 			return
 		}
-		if _, err := c.opts.FS.Stat(abs); err != nil {
+		if _, err := os.Stat(abs); err != nil {
 			c.rep.errf(p, ruleStarlark, "%s: host.starlark.run script %q not found (resolved to %q)", site.Loc(), script, abs)
 			return
 		}
-		if _, err := c.opts.FS.Stat(abs + ".yaml"); err != nil {
+		if _, err := os.Stat(abs + ".yaml"); err != nil {
 			c.rep.errf(p, ruleStarlark, "%s: host.starlark.run script %q has no sidecar (expected %q): %s", site.Loc(), script, abs+".yaml", errText(err))
 		}
 	})

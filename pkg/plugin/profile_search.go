@@ -4,8 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-
-	"kitsoki/internal/fsmemo"
 )
 
 // ProfileSearch remembers, for one run over many stories (kitsoki validate
@@ -16,10 +14,6 @@ import (
 // *ProfileSearch searches and reads afresh each time. Safe for concurrent
 // use; the zero value is ready.
 type ProfileSearch struct {
-	// FS, when set, is the run's memo of the file system the search
-	// stats through (a story directory already listed answers at once).
-	FS *fsmemo.Memo
-
 	mu       sync.Mutex
 	wd       string
 	wdErr    error
@@ -82,10 +76,10 @@ func (s *ProfileSearch) hit(d string) searchHit {
 	// there is none (the common case).
 	own := ""
 	kd := filepath.Join(d, ProfileDir)
-	if mode, err := s.FS.Stat(kd); err == nil && mode.IsDir() {
+	if mode, err := os.Stat(kd); err == nil && mode.IsDir() {
 		h.kitDir = kd
 		p := filepath.Join(kd, ProfileFile)
-		if mode, err := s.FS.Stat(p); err == nil && !mode.IsDir() {
+		if mode, err := os.Stat(p); err == nil && !mode.IsDir() {
 			own = p
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"kitsoki/internal/fsmemo"
 	"kitsoki/internal/safefile"
 )
 
@@ -18,15 +17,13 @@ import (
 // (a directory or a worktree's file) or a .kitsoki/ directory, with marked
 // true; else dir itself. Every file the story names must lie inside it;
 // [Options].Root sets it instead, and [Options].Trees widens the fallback.
-func ProjectRoot(dir string) (root string, marked bool) { return projectRoot(nil, dir) }
-
-func projectRoot(m *fsmemo.Memo, dir string) (string, bool) {
+func ProjectRoot(dir string) (root string, marked bool) {
 	dir = filepath.Clean(dir)
 	for d := dir; ; {
-		if _, err := m.Stat(filepath.Join(d, ".git")); err == nil {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
 			return d, true
 		}
-		if mode, err := m.Stat(filepath.Join(d, ".kitsoki")); err == nil && mode.IsDir() {
+		if fi, err := os.Stat(filepath.Join(d, ".kitsoki")); err == nil && fi.IsDir() {
 			return d, true
 		}
 		parent := filepath.Dir(d)
@@ -40,10 +37,10 @@ func projectRoot(m *fsmemo.Memo, dir string) (string, bool) {
 // fallbackRoot is the root of a story in dir without a marker above it:
 // the widest of opts.Trees holding dir (a tree the operator named), else
 // dir.
-func (o Options) fallbackRoot(m *fsmemo.Memo, dir string) string {
+func (o Options) fallbackRoot(dir string) string {
 	best := dir
 	for _, t := range o.Trees {
-		abs, err := m.Abs(t)
+		abs, err := filepath.Abs(t)
 		if err != nil {
 			continue
 		}
@@ -64,9 +61,9 @@ func (l *loader) rootFor(abs string) *safefile.Root {
 			return l.root
 		}
 	}
-	dir, marked := projectRoot(l.opts.FS, filepath.Dir(abs))
+	dir, marked := ProjectRoot(filepath.Dir(abs))
 	if !marked {
-		dir = l.opts.fallbackRoot(l.opts.FS, dir)
+		dir = l.opts.fallbackRoot(dir)
 	}
 	if l.root == nil && l.opts.Root != "" {
 		dir = l.opts.Root
@@ -171,11 +168,11 @@ func (l *loader) confinePrompts(st *Story) {
 	pc.Shared, pc.SharedPos = shared, pos
 }
 
-// projectRoot is the story's project root (its directory's, for a story
+// FileRoot is the story's project root (its directory's, for a story
 // built without a load).
 func (st *Story) FileRoot() *safefile.Root {
 	if st.root == nil {
-		dir, _ := projectRoot(nil, st.Dir)
+		dir, _ := ProjectRoot(st.Dir)
 		st.root = safefile.NewRoot(dir)
 	}
 	return st.root
@@ -229,16 +226,13 @@ func (st *Story) PromptRoots() []string {
 // Confined reports whether the absolute path p lies inside one of roots,
 // both as written and after resolving symlinks (of p and of the roots): a
 // symlink inside a root that points outside it is outside.
-func Confined(p string, roots []string) bool { return ConfinedWith(nil, p, roots) }
-
-// confined is Confined resolving symlinks through m (nil: afresh).
-func ConfinedWith(m *fsmemo.Memo, p string, roots []string) bool {
+func Confined(p string, roots []string) bool {
 	if !filepath.IsAbs(p) {
 		return false
 	}
 	p = filepath.Clean(p)
 	real := p
-	if r, err := m.EvalSymlinks(p); err == nil {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
 		real = r
 	} else if !os.IsNotExist(err) {
 		return false
@@ -249,7 +243,7 @@ func ConfinedWith(m *fsmemo.Memo, p string, roots []string) bool {
 			lexical = true
 		}
 		rr := root
-		if r, err := m.EvalSymlinks(root); err == nil {
+		if r, err := filepath.EvalSymlinks(root); err == nil {
 			rr = r
 		}
 		if within(rr, real) || within(root, real) {

@@ -111,10 +111,10 @@ func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, str
 			return "", "", false
 		}
 	}
-	if mode, err := l.opts.FS.Stat(path); err == nil && mode.IsDir() {
+	if mode, err := os.Stat(path); err == nil && mode.IsDir() {
 		path = filepath.Join(path, StoryFile)
 	}
-	abs, _ := l.opts.FS.Abs(path)
+	abs, _ := filepath.Abs(path)
 	display := path
 	if !filepath.IsAbs(src) && !strings.HasPrefix(src, "@") {
 		display = filepath.Join(filepath.Dir(st.File), src)

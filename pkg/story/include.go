@@ -35,12 +35,12 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 		}
 		// The pattern itself must stay inside the project root: a match
 		// cannot climb out of the directory the pattern names.
-		absPat, _ := l.opts.FS.Abs(full)
+		absPat, _ := filepath.Abs(full)
 		if _, ok := st.root.Rel(absPat); !ok {
 			l.outsideRoot(at, st.root, "include", pat, nil)
 			continue
 		}
-		matches, err := l.opts.FS.Glob(full)
+		matches, err := filepath.Glob(full)
 		if err != nil {
 			l.rep.errf(at, RuleInclude, "include glob %q: %v", pat, err)
 			continue
@@ -50,7 +50,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 			l.rep.warnf(at, RuleInclude, "include glob %q matches no file (upstream ignores it silently)", pat)
 		}
 		for _, m := range matches {
-			abs, _ := l.opts.FS.Abs(m)
+			abs, _ := filepath.Abs(m)
 			if seen[abs] {
 				continue
 			}

@@ -11,7 +11,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"kitsoki/internal/fsmemo"
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
@@ -45,10 +44,6 @@ type Options struct {
 	// .kitsoki/ above it has the widest such tree as its root, rather than
 	// its own directory.
 	Trees []string
-	// FS, when set, shares the file-system lookups of a run (directory
-	// listings, stats, the working directory, resolved symlinks) with its
-	// other loads; nil looks everything up afresh.
-	FS *fsmemo.Memo
 }
 
 // StoryFile is the manifest name of a story directory: the file [Load]
@@ -69,10 +64,10 @@ func Load(path string, opts Options) (*Story, []diag.Diagnostic) {
 	l := newLoader(opts)
 	return l.guarded(path, func() *Story {
 		manifest := path
-		if mode, err := opts.FS.Stat(path); err == nil && mode.IsDir() {
+		if mode, err := os.Stat(path); err == nil && mode.IsDir() {
 			manifest = filepath.Join(path, StoryFile)
 		}
-		abs, _ := opts.FS.Abs(manifest)
+		abs, _ := filepath.Abs(manifest)
 		if !l.storyInRoot(manifest, abs) {
 			return nil
 		}

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"testing"
 
-	"kitsoki/internal/fsmemo"
 	"kitsoki/pkg/lint"
 	"kitsoki/pkg/story"
 
@@ -64,8 +63,7 @@ func BenchmarkCorpusOneProcess(b *testing.B) {
 		})
 	}
 	// x4-expand is x4 as the command runs it: the stories found below
-	// the corpus (ExpandWith) and checked through the same memo of the
-	// file system, whose listings answer the loads' lookups.
+	// the corpus (Expand), then checked.
 	b.Run("x4-expand", func(b *testing.B) {
 		files := corpusTimes(b, 4)
 		root := filepath.Dir(filepath.Dir(filepath.Dir(files[0]))) + "/..."
@@ -73,12 +71,11 @@ func BenchmarkCorpusOneProcess(b *testing.B) {
 		var cpu int64
 		for b.Loop() {
 			start := processCPU()
-			m := &fsmemo.Memo{}
-			found, err := ExpandWith([]string{root}, m)
+			found, err := Expand([]string{root})
 			if err != nil || len(found) != len(files) {
 				b.Fatalf("found %d stories, %v; want %d", len(found), err, len(files))
 			}
-			Run(found, Options{Story: story.Options{AllowUnsetEnv: true}, Flows: true, FS: m})
+			Run(found, Options{Story: story.Options{AllowUnsetEnv: true}, Flows: true})
 			cpu += processCPU() - start
 		}
 		b.ReportMetric(float64(len(files)), "stories")

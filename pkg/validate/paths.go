@@ -9,19 +9,11 @@ import (
 	"slices"
 	"strings"
 
-	"kitsoki/internal/fsmemo"
 	"kitsoki/pkg/story"
 )
 
 // StoryFile is the manifest name of a story directory ([story.StoryFile]).
 const StoryFile = story.StoryFile
-
-// Expand turns command-line arguments into a sorted, de-duplicated list of
-// app.yaml paths. No arguments means the current directory. An argument
-// ending in "/..." (or equal to "...") finds every app.yaml below that
-// directory, skipping hidden directories. A directory must contain an
-// app.yaml; a file is taken as is.
-func Expand(args []string) ([]string, error) { return ExpandWith(args, nil) }
 
 // Trees are the directories args name as trees of stories (DIR/...): a
 // story found below one with no .git or .kitsoki/ above it has the tree
@@ -68,11 +60,12 @@ func treeRoot(arg string) (string, bool) {
 	return ".", true
 }
 
-// ExpandWith is Expand listing directories through m, a run's memo of the
-// file system (nil: afresh): the listings of the story directories found
-// stay in m, for the run over them ([Options].FS) to look files up in
-// without listing or stat'ing again.
-func ExpandWith(args []string, m *fsmemo.Memo) ([]string, error) {
+// Expand turns command-line arguments into a sorted, de-duplicated list of
+// app.yaml paths. No arguments means the current directory. An argument
+// ending in "/..." (or equal to "...") finds every app.yaml below that
+// directory, skipping hidden directories. A directory must contain an
+// app.yaml; a file is taken as is.
+func Expand(args []string) ([]string, error) {
 	if len(args) == 0 {
 		args = []string{"."}
 	}
@@ -90,7 +83,7 @@ func ExpandWith(args []string, m *fsmemo.Memo) ([]string, error) {
 			return nil, fmt.Errorf("-: a story read from standard input is checked alone: pass - as the only path (with --stdin-filename for its place)")
 		}
 		if root, ok := treeRoot(arg); ok {
-			found, err := walk(root, m)
+			found, err := walk(root)
 			if err != nil {
 				return nil, err
 			}
@@ -120,75 +113,31 @@ func ExpandWith(args []string, m *fsmemo.Memo) ([]string, error) {
 		add(arg)
 	}
 	slices.Sort(out)
-	keepStoryListings(m, out)
 	return out, nil
 }
 
-// keepStoryListings keeps in m only the listings of the directories of
-// files (the stories found), of what lies below them and of their parents
-// (where a story's own entry and its siblings, imported as ../x, are
-// looked up): the run looks there again, and hardly anywhere else.
-func keepStoryListings(m *fsmemo.Memo, files []string) {
-	if m == nil {
-		return
-	}
-	stories, parents := map[string]bool{}, map[string]bool{}
-	for _, f := range files {
-		if d, err := m.Abs(filepath.Dir(f)); err == nil {
-			stories[d] = true
-			parents[filepath.Dir(d)] = true
-		}
-	}
-	m.Prune(func(dir string) bool {
-		if parents[dir] {
-			return true
-		}
-		for d := dir; ; d = filepath.Dir(d) {
-			if stories[d] {
-				return true
-			}
-			if filepath.Dir(d) == d {
-				return false
-			}
-		}
-	})
-}
-
-// walk is filepath.WalkDir's visit of root (symlinks not followed, each
-// directory listed in name order), listing through m; it returns the
-// app.yaml files below root.
-func walk(root string, m *fsmemo.Memo) ([]string, error) {
-	info, err := os.Lstat(root)
-	if err != nil {
+// walk returns the app.yaml files below root (filepath.WalkDir: symlinks
+// not followed, directories in name order), skipping hidden directories
+// and node_modules below root.
+func walk(root string) ([]string, error) {
+	if _, err := os.Lstat(root); err != nil {
 		return nil, fmt.Errorf("%s: %v", root, err)
 	}
 	var found []string
-	var visit func(p string, d fs.DirEntry) error
-	visit = func(p string, d fs.DirEntry) error {
-		if !d.IsDir() {
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return fmt.Errorf("%s: %v", p, err)
+		case !d.IsDir():
 			if d.Name() == StoryFile {
 				found = append(found, p)
 			}
-			return nil
-		}
-		if name := d.Name(); p != root && (strings.HasPrefix(name, ".") || name == "node_modules") {
-			return nil
-		}
-		entries, err := m.ReadDir(p)
-		if err != nil {
-			return fmt.Errorf("%s: %v", p, err)
-		}
-		for _, e := range entries {
-			if err := visit(filepath.Join(p, e.Name()), e); err != nil {
-				return err
-			}
+		case p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules"):
+			return filepath.SkipDir
 		}
 		return nil
-	}
-	if err := visit(root, fs.FileInfoToDirEntry(info)); err != nil {
-		return nil, err
-	}
-	return found, nil
+	})
+	return found, err
 }
 
 // RepoRoot is the directory SARIF URIs are relative to: the nearest

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"kitsoki/internal/fsmemo"
 	"kitsoki/internal/testing/storytest"
 )
 
@@ -88,51 +87,11 @@ func TestWalkAgreesWithWalkDir(t *testing.T) {
 		}
 		return nil
 	})
-	for _, m := range []*fsmemo.Memo{nil, {}} {
-		got, err := walk(dir, m)
-		if err != nil || !slices.Equal(got, want) {
-			t.Fatalf("memo %v: got %v %v, want %v", m != nil, got, err, want)
-		}
+	if got, err := walk(dir); err != nil || !slices.Equal(got, want) {
+		t.Fatalf("got %v %v, want %v", got, err, want)
 	}
-	if _, err := walk(filepath.Join(dir, "missing"), &fsmemo.Memo{}); err == nil || !strings.Contains(err.Error(), "missing: lstat ") {
+	if _, err := walk(filepath.Join(dir, "missing")); err == nil || !strings.Contains(err.Error(), "missing: lstat ") {
 		t.Fatalf("missing root: %v", err)
-	}
-}
-
-// ExpandWith keeps the listings of the story directories it found, what
-// lies below them and their parents (a file created since is not seen
-// through the memo: the run stats nothing again there), and drops the
-// others.
-func TestExpandWithKeepsStoryListings(t *testing.T) {
-	dir := t.TempDir()
-	touch(t, filepath.Join(dir, "s", "app.yaml"))
-	touch(t, filepath.Join(dir, "s", "flows", "f.yaml"))
-	touch(t, filepath.Join(dir, "t", "app.yaml"))
-	touch(t, filepath.Join(dir, "other", "deeper", "x.md"))
-	// Two roots: the second's walk must not drop the first's listings.
-	two := &fsmemo.Memo{}
-	if _, err := ExpandWith([]string{dir + "/s/...", dir + "/t/..."}, two); err != nil {
-		t.Fatal(err)
-	}
-	all := &fsmemo.Memo{}
-	if _, err := ExpandWith([]string{dir + "/..."}, all); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{"s/late.yaml", "s/flows/late.yaml", "t/late.yaml", "late/app.yaml", "other/deeper/late.md"} {
-		touch(t, filepath.Join(dir, f))
-	}
-	for _, c := range []struct {
-		m      *fsmemo.Memo
-		f      string
-		listed bool
-	}{
-		{two, "s/late.yaml", true}, {two, "s/flows/late.yaml", true}, {two, "t/late.yaml", true},
-		{all, "s/late.yaml", true}, {all, "late", true}, {all, "other/deeper/late.md", false},
-	} {
-		_, err := c.m.Stat(filepath.Join(dir, c.f))
-		if c.listed != (err != nil) {
-			t.Errorf("%s: stat err %v; answered from a kept listing: %v", c.f, err, c.listed)
-		}
 	}
 }
 

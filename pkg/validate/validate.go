@@ -8,7 +8,6 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"kitsoki/internal/fsmemo"
 	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/eval"
@@ -41,9 +40,6 @@ type Options struct {
 	// found no error (<story dir>/flows/*.yaml, as `kitsoki validate`
 	// does), against the story already loaded.
 	Flows bool
-	// FS is the run's memo of the file system (the one [ExpandWith] filled
-	// while finding the stories); nil: Run starts one of its own.
-	FS *fsmemo.Memo
 }
 
 // Result of validating a set of stories.
@@ -88,15 +84,8 @@ func Run(files []string, opts Options) Result {
 	if sopts.Cache == nil {
 		sopts.Cache = story.NewCache()
 	}
-	fsm := opts.FS
-	if fsm == nil {
-		fsm = &fsmemo.Memo{}
-	}
-	if sopts.FS == nil {
-		sopts.FS = fsm
-	}
-	fixtures := &flowtest.LintCache{FS: fsm}   // fixture documents, decoded once per run
-	profiles := &plugin.ProfileSearch{FS: fsm} // the upward profile search, shared by stories side by side
+	fixtures := &flowtest.LintCache{}   // fixture documents, decoded once per run
+	profiles := &plugin.ProfileSearch{} // the upward profile search, shared by stories side by side
 	per := make([][]diag.Diagnostic, len(files))
 	flows := make([][]diag.Diagnostic, len(files)) // fixture findings, kept apart from the ignore pass
 	// Only the bytes of the files with an ignore comment outlive a load

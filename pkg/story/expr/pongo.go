@@ -15,7 +15,6 @@ import (
 
 	"github.com/flosch/pongo2/v6"
 
-	"kitsoki/internal/fsmemo"
 	"kitsoki/internal/safefile"
 )
 
@@ -46,13 +45,7 @@ type PongoLoader struct {
 	// pending holds the bytes CompileFile just read, for the Get of the
 	// same file pongo2 makes next (read once, not twice).
 	pending map[string][]byte
-
-	fs *fsmemo.Memo // the run's file-system lookups (nil: afresh)
 }
-
-// UseFS makes the loader look paths up through m, a run's memo of the
-// file system (nil: afresh). Call it before compiling templates.
-func (l *PongoLoader) UseFS(m *fsmemo.Memo) { l.fs = m }
 
 // ErrOutsideRoots is wrapped by the *Error of an include, extends or import
 // target the loader refused: an absolute name, a ".." leaving the template
@@ -153,7 +146,7 @@ func (l *PongoLoader) compileFileSource(path string, src []byte) (p *Pongo, err 
 	if e := checkPongoLimits(path, text); e != nil {
 		return nil, e
 	}
-	abs, aerr := l.fs.Abs(path)
+	abs, aerr := filepath.Abs(path)
 	if aerr != nil {
 		abs = path
 	}
@@ -335,7 +328,7 @@ func (l *PongoLoader) insideRoots(p string) bool {
 	if !lexical {
 		return false
 	}
-	real, err := l.fs.EvalSymlinks(p)
+	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
 		// A missing file cannot be read through a link; anything else
 		// (a loop, a permission error) is refused.
@@ -345,7 +338,7 @@ func (l *PongoLoader) insideRoots(p string) bool {
 		if underDir(r, real) {
 			return true
 		}
-		if rr, err := l.fs.EvalSymlinks(r); err == nil && underDir(rr, real) {
+		if rr, err := filepath.EvalSymlinks(r); err == nil && underDir(rr, real) {
 			return true
 		}
 	}
@@ -405,7 +398,7 @@ func (l *PongoLoader) resolve(base, name string) string {
 		if best != "" {
 			rel := filepath.FromSlash(name[len(best)+1:])
 			for _, d := range l.ns[best] {
-				if mode, err := l.fs.Stat(filepath.Join(d, rel)); err == nil && !mode.IsDir() {
+				if mode, err := os.Stat(filepath.Join(d, rel)); err == nil && !mode.IsDir() {
 					return filepath.Join(d, rel)
 				}
 			}
@@ -425,7 +418,7 @@ func (l *PongoLoader) resolve(base, name string) string {
 		cands = append(cands, filepath.Join(filepath.Dir(base), filepath.FromSlash(name)))
 	}
 	for _, c := range cands {
-		if mode, err := l.fs.Stat(c); err == nil && !mode.IsDir() {
+		if mode, err := os.Stat(c); err == nil && !mode.IsDir() {
 			return c
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"kitsoki/internal/fsmemo"
 	"kitsoki/internal/testing/storytest"
 )
 
@@ -388,7 +387,6 @@ func TestCheckFileSourceReadsNoFile(t *testing.T) {
 	}
 	given := "given {% with y=x %}{{ y }}{% endwith %}"
 	l := NewPongoLoader(filepath.Join(dir, "prompts"))
-	l.UseFS(&fsmemo.Memo{})
 	if err := l.CheckFileSource(p, []byte(given)); err != nil {
 		t.Fatalf("the file on disk was read instead of the given bytes: %v", err)
 	}
