@@ -6,8 +6,8 @@ import (
 )
 
 // BenchmarkParseCorpusFixtures reads every corpus fixture file (YAML
-// decode and fixture reader, no LintCache): what one kitsoki validate
-// pays per distinct fixture document. The reader's own share shows in
+// decode and fixture reader): what one kitsoki validate pays per fixture
+// document. The reader's own share shows in
 // allocs/op against the decode's.
 func BenchmarkParseCorpusFixtures(b *testing.B) {
 	var datas [][]byte
@@ -22,7 +22,7 @@ func BenchmarkParseCorpusFixtures(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for i, data := range datas {
-			parse(names[i], data, nil)
+			parse(names[i], data)
 		}
 	}
 	b.ReportMetric(float64(len(datas)), "files")

@@ -78,7 +78,7 @@ func TestFixtureFilesOutsideRootRefused(t *testing.T) {
 				t.Fatalf("the secret reached the result: %s", out)
 			}
 			// validate's fixture lint says the same, at the value
-			ds, _ := (*LintCache)(nil).LintStorySources(app, storyload.Load(t, app, story.Options{}))
+			ds, _ := LintStorySources(app, storyload.Load(t, app, story.Options{}))
 			found := false
 			for _, d := range ds {
 				if strings.Contains(d.String(), fixtureCanary) {

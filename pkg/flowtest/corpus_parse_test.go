@@ -33,7 +33,7 @@ func TestCorpusFixturesParse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fxs, ds := parse(f, data, nil)
+		fxs, ds := parse(f, data)
 		n += len(fxs)
 		for _, d := range ds {
 			if d.Severity == diag.Error {

@@ -44,12 +44,12 @@ func UpstreamGlob(app string) string {
 // name matches. Files holding no flow document are dropped; parse findings
 // are returned with positions.
 func Discover(apps []string, glob string, rel bool, run *regexp.Regexp) ([]*File, []diag.Diagnostic, error) {
-	return discover(apps, glob, rel, run, nil, nil)
+	return discover(apps, glob, rel, run, nil)
 }
 
-// discover is Discover parsing through a document cache (nil: none);
-// read, when set, is given each fixture file's bytes as read.
-func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintCache, read func(path string, data []byte)) ([]*File, []diag.Diagnostic, error) {
+// discover is Discover; read, when set, is given each fixture file's bytes
+// as read.
+func discover(apps []string, glob string, rel bool, run *regexp.Regexp, read func(path string, data []byte)) ([]*File, []diag.Diagnostic, error) {
 	var files []*File
 	var ds []diag.Diagnostic
 	for _, app := range apps {
@@ -82,7 +82,7 @@ func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintC
 			if read != nil {
 				read(m, data)
 			}
-			fxs, fds := parse(m, data, c)
+			fxs, fds := parse(m, data)
 			ds = append(ds, fds...)
 			if len(fxs) == 0 {
 				continue
@@ -98,7 +98,7 @@ func discover(apps []string, glob string, rel bool, run *regexp.Regexp, c *LintC
 
 // HasFlows reports whether a story directory has a flows/ directory,
 // looked up through the cache's memo of the file system.
-func (c *LintCache) HasFlows(app string) bool {
+func HasFlows(app string) bool {
 	mode, err := os.Stat(filepath.Join(filepath.Dir(app), "flows"))
 	return err == nil && mode.IsDir()
 }

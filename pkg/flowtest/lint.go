@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -16,14 +17,13 @@ import (
 )
 
 // LintStorySources parses and lints the fixtures beside a loaded story
-// (<story dir>/flows/*.yaml), decoding fixture documents through c
-// (lint_cache.go): the parse findings (unknown keys, ignored keys,
+// (<story dir>/flows/*.yaml): the parse findings (unknown keys, ignored keys,
 // fixtures that cannot run) and lint's. It also returns the bytes of each
 // fixture file it read, by path (for the caller's ignore comments: no
 // second read).
-func (c *LintCache) LintStorySources(app string, st *story.Story) ([]diag.Diagnostic, map[string][]byte) {
+func LintStorySources(app string, st *story.Story) ([]diag.Diagnostic, map[string][]byte) {
 	sources := map[string][]byte{}
-	files, ds, err := discover([]string{app}, "", false, nil, c, func(p string, b []byte) { sources[p] = b })
+	files, ds, err := discover([]string{app}, "", false, nil, func(p string, b []byte) { sources[p] = b })
 	if err != nil {
 		return nil, nil
 	}
@@ -31,16 +31,14 @@ func (c *LintCache) LintStorySources(app string, st *story.Story) ([]diag.Diagno
 	for _, f := range files {
 		fxs = append(fxs, f.Fixtures...)
 	}
-	return append(ds, c.lint(st, fxs)...), sources
+	return append(ds, lint(st, fxs)...), sources
 }
 
 // lint checks fixtures against their story: intents and states it does
 // not declare, stubs for handlers it never calls, assertions that are
 // never evaluated or cannot match (positioned warnings), and files the
-// fixture names that do not exist (errors: it cannot run). Files are
-// looked up through c's memo of the file system and each
-// expect_view_matches pattern is compiled once per cache.
-func (c *LintCache) lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
+// fixture names that do not exist (errors: it cannot run).
+func lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 	if st == nil || len(fxs) == 0 {
 		return nil // nothing to check: the story is not folded for nothing
 	}
@@ -51,7 +49,7 @@ func (c *LintCache) lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 			st = f.Story
 		}
 	}
-	fl := fixtureLint{c: c, root: root, ix: indexStory(st)}
+	fl := fixtureLint{root: root, ix: indexStory(st)}
 	for _, fx := range fxs {
 		fl.fx = fx
 		fl.files()
@@ -68,16 +66,14 @@ func (c *LintCache) lint(st *story.Story, fxs []*Fixture) []diag.Diagnostic {
 // fixtureLint is lint's state: the story's project root and index, the
 // fixture being checked and the diagnostics so far.
 type fixtureLint struct {
-	c    *LintCache
 	root *story.Story
 	ix   *storyIndex
 	fx   *Fixture
 	ds   []diag.Diagnostic
 }
 
-// add reports a finding at p. A fixture shared through a LintCache has
-// file-less inner positions (lint_cache.go): what is reported at them is
-// in the fixture's file.
+// add reports a finding at p (a position without a file is in the
+// fixture's).
 func (l *fixtureLint) add(p Pos, sev diag.Severity, rule *diag.Rule, msg string) {
 	file := cmp.Or(p.File, l.fx.File)
 	l.ds = append(l.ds, diag.Diagnostic{File: file, Line: p.Line, Col: p.Col, Severity: sev, Rule: rule.ID, Message: msg})
@@ -117,8 +113,8 @@ func (l *fixtureLint) turns() {
 	fx, ix := l.fx, l.ix
 	for _, t := range fx.Turns {
 		if t.ExpectViewMatches != nil {
-			if msg := l.c.regexError(*t.ExpectViewMatches); msg != "" {
-				l.warn(t.valueAt("expect_view_matches"), ruleBadRegex, "turns[%d].expect_view_matches: %s; the turn will always fail", t.Index, msg)
+			if _, err := regexp.Compile(*t.ExpectViewMatches); err != nil {
+				l.warn(t.valueAt("expect_view_matches"), ruleBadRegex, "turns[%d].expect_view_matches: %s; the turn will always fail", t.Index, err)
 			}
 		}
 	}

@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
-	"slices"
-	"strings"
 	"testing"
 
 	"kitsoki/internal/testing/storyload"
@@ -31,11 +28,11 @@ turns:
     expect_state: a
   - intent: { name: go }
     expect_world_unchanged: true
-`), nil)
+`))
 	if diag.HasErrors(pds) {
 		t.Fatal(pds)
 	}
-	got := (*LintCache)(nil).lint(st, fxs)
+	got := lint(st, fxs)
 	for _, w := range []struct {
 		line int
 		rule *diag.Rule
@@ -58,8 +55,8 @@ turns:
 // The findings point at the offending value (the path, the pattern).
 func TestLintFilesAndRegex(t *testing.T) {
 	st, _ := storylint.Load(rigApp, story.Options{})
-	fxs, _ := parse("testdata/none/l.yaml", []byte("test_kind: flow\nrecording: nope.yaml\nturns:\n  - intent: go\n    expect_view_matches: \"(\"\n"), nil)
-	got := (*LintCache)(nil).lint(st, fxs)
+	fxs, _ := parse("testdata/none/l.yaml", []byte("test_kind: flow\nrecording: nope.yaml\nturns:\n  - intent: go\n    expect_view_matches: \"(\"\n"))
+	got := lint(st, fxs)
 	if !hasDiag(got, diag.Error, 2, 12, "testdata/none/nope.yaml does not exist") || !hasDiag(got, diag.Warning, 5, 26, "the turn will always fail") {
 		t.Fatalf("%v", got)
 	}
@@ -75,14 +72,14 @@ func TestLintCorpus(t *testing.T) {
 		t.Skip("no corpus")
 	}
 	for _, app := range apps {
-		if !(*LintCache)(nil).HasFlows(app) {
+		if !HasFlows(app) {
 			continue
 		}
 		st, ds := storylint.Load(app, story.Options{})
 		if diag.HasErrors(ds) {
 			continue
 		}
-		fds, _ := (*LintCache)(nil).LintStorySources(app, st)
+		fds, _ := LintStorySources(app, st)
 		for _, d := range fds {
 			if d.Severity == diag.Error || d.Rule == ruleUnknownState.ID || d.Rule == ruleUnknownIntent.ID {
 				t.Errorf("%s", d)
@@ -117,7 +114,7 @@ func TestLintStorySourcesKeepsWhatItRead(t *testing.T) {
 	if diag.HasErrors(ds) {
 		t.Fatal(ds)
 	}
-	got, sources := (&LintCache{}).LintStorySources(app, st)
+	got, sources := LintStorySources(app, st)
 	if len(got) != 1 || got[0].Rule != ruleUnknownKey.ID {
 		t.Fatalf("want one unknown-key finding, got %v", got)
 	}
@@ -129,76 +126,6 @@ func TestLintStorySourcesKeepsWhatItRead(t *testing.T) {
 	}
 	if len(sources) != 2 {
 		t.Fatalf("sources has %d files, want 2", len(sources))
-	}
-}
-
-// A LintCache shares what a fixture document reads as between the files
-// holding the same text, never what depends on the file: each file's
-// findings name that file, its relative paths resolve beside it, and a
-// document at another place in its file keeps its own lines. Each story's
-// findings through one shared cache, met in either order, equal its
-// findings read afresh.
-func TestLintCacheRebasesPerFile(t *testing.T) {
-	const doc = "test_kind: flow\nhost_cassette: cass.yaml\nbogus: 1\nturns:\n  - intent: go\n    expect_state: nowhere\n    also_bogus: 2\n"
-	const app = "app: {id: rb}\nroot: s\nintents:\n  go: {}\nstates:\n  s:\n    on:\n      go: [{target: s}]\n"
-	stories := map[string]map[string]string{
-		"s1": {"app.yaml": app, "flows/a.yaml": doc, "flows/cass.yaml": "kind: host_cassette\n"},
-		"s2": {"app.yaml": app, "flows/a.yaml": doc},
-		"s3": {"app.yaml": app, "flows/b.yaml": "test_kind: cassette\n---\n" + doc},
-		"s4": {"app.yaml": app, "flows/c.yaml": doc + "---\n" + doc},
-	}
-	root := t.TempDir()
-	var apps []string
-	for _, name := range []string{"s1", "s2", "s3", "s4"} {
-		for p, c := range stories[name] {
-			full := filepath.Join(root, name, p)
-			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		apps = append(apps, filepath.Join(root, name, "app.yaml"))
-	}
-	loaded := map[string]*story.Story{}
-	fresh := map[string][]diag.Diagnostic{}
-	for _, a := range apps {
-		st, ds := storylint.Load(a, story.Options{})
-		if diag.HasErrors(ds) {
-			t.Fatal(ds)
-		}
-		loaded[a] = st
-		fresh[a], _ = (*LintCache)(nil).LintStorySources(a, st)
-	}
-	// The cases differ where they must: s1 finds its cassette, s2 does not.
-	missing := func(ds []diag.Diagnostic) int {
-		n := 0
-		for _, d := range ds {
-			if d.Rule == ruleMissingFile.ID {
-				n++
-			}
-		}
-		return n
-	}
-	if missing(fresh[apps[0]]) != 0 || missing(fresh[apps[1]]) != 1 {
-		t.Fatalf("fresh: want no missing file in s1 and one in s2:\n%v\n%v", fresh[apps[0]], fresh[apps[1]])
-	}
-	backward := slices.Clone(apps)
-	slices.Reverse(backward)
-	for _, order := range [][]string{apps, backward} {
-		c := &LintCache{}
-		for _, a := range order {
-			got, _ := c.LintStorySources(a, loaded[a])
-			if !reflect.DeepEqual(got, fresh[a]) {
-				t.Errorf("%s through a shared cache:\n got %v\nwant %v", a, got, fresh[a])
-			}
-			for _, d := range got {
-				if !strings.HasPrefix(d.File, filepath.Dir(a)+string(filepath.Separator)) {
-					t.Errorf("%s: finding names another story's file: %v", a, d)
-				}
-			}
-		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/yamlfast"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 )
@@ -82,12 +83,10 @@ func split(content []byte) []piece {
 	return out
 }
 
-// parse reads a fixture file's flow documents, reading them through c
-// (nil: no cache; with one, the fixtures' inner positions are file-less,
-// for lint only: LintCache.read). Documents whose test_kind is not "flow" are skipped
+// parse reads a fixture file's flow documents. Documents whose test_kind is not "flow" are skipped
 // (cassettes, parked fixtures). Diagnostics carry positions; an Error
 // diagnostic means a fixture that cannot run.
-func parse(file string, data []byte, c *LintCache) ([]*Fixture, []diag.Diagnostic) {
+func parse(file string, data []byte) ([]*Fixture, []diag.Diagnostic) {
 	if len(data) > maxFixtureBytes {
 		return nil, []diag.Diagnostic{{File: file, Line: 1, Col: 1, Severity: diag.Error, Rule: ruleSyntax.ID,
 			Message: fmt.Sprintf("fixture file is %d bytes, more than the %d-byte limit; split it into several files", len(data), maxFixtureBytes)}}
@@ -95,13 +94,7 @@ func parse(file string, data []byte, c *LintCache) ([]*Fixture, []diag.Diagnosti
 	var out []*Fixture
 	var ds []diag.Diagnostic
 	for _, pc := range split(data) {
-		var fx *Fixture
-		var fds []diag.Diagnostic
-		if c != nil {
-			fx, fds = c.read(file, pc)
-		} else {
-			fx, fds = readDoc(file, pc)
-		}
+		fx, fds := readDoc(file, pc)
 		ds = append(ds, fds...)
 		if fx != nil {
 			out = append(out, fx)
@@ -345,3 +338,17 @@ func (p *parser) duration(v *yaml.Node, where string) (string, bool) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// decodeDoc decodes one fixture document: yamlfast's tree when it takes
+// the text (yaml.v3's tree without comments), else yaml.Unmarshal's, with
+// its errors (and its zero node for a document without content).
+func decodeDoc(text string) (*yaml.Node, error) {
+	if doc, ok := yamlfast.ParseString(text); ok {
+		return doc, nil
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+		return nil, err
+	}
+	return &doc, nil
+}

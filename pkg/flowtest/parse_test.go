@@ -9,7 +9,7 @@ import (
 
 func parseOne(t *testing.T, src string) ([]*Fixture, []diag.Diagnostic) {
 	t.Helper()
-	return parse("flows/x.yaml", []byte(src), nil)
+	return parse("flows/x.yaml", []byte(src))
 }
 
 func hasDiag(ds []diag.Diagnostic, sev diag.Severity, line, col int, text string) bool {
@@ -153,7 +153,7 @@ func FuzzParseFixture(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fxs, ds := parse("f.yaml", data, nil)
+		fxs, ds := parse("f.yaml", data)
 		for _, d := range ds {
 			if d.Line < 1 || d.File != "f.yaml" || d.Message == "" {
 				t.Fatalf("unpositioned diagnostic %+v", d)

@@ -223,7 +223,7 @@ func runDraft(ctx context.Context, runner *Runner, sf *savedFixture, file, app s
 	if err != nil {
 		return nil, fmt.Errorf("--save-fixture: %v", err)
 	}
-	fxs, ds := parse(file, data, nil)
+	fxs, ds := parse(file, data)
 	if len(fxs) != 1 {
 		var msgs []string
 		for _, d := range ds {

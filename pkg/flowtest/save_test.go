@@ -26,7 +26,7 @@ func FuzzSavedFixtureReadsBack(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fxs, ds := parse("flows/saved.yaml", data, nil)
+		fxs, ds := parse("flows/saved.yaml", data)
 		if len(fxs) != 1 {
 			t.Fatalf("%v\n%s", ds, data)
 		}

@@ -188,7 +188,7 @@ func (u *Update) refuse(fx *Fixture, p Pos, format string, a ...any) {
 // reparse parses a fixture file's new content: its flow documents by
 // number (1-based), run against the same story.
 func reparse(f *File, data []byte) map[int]*Fixture {
-	fxs, _ := parse(f.Path, data, nil)
+	fxs, _ := parse(f.Path, data)
 	out := map[int]*Fixture{}
 	for _, fx := range fxs {
 		fx.Story = f.Story

@@ -10,15 +10,15 @@ import (
 )
 
 // lintFlows returns the findings of the flow fixtures beside a sound,
-// already loaded story (flowtest.LintCache.LintStorySources): warnings, and errors for
+// already loaded story (flowtest.LintStorySources): warnings, and errors for
 // fixtures that cannot run (which make the story's check fail). The story
 // is the one Run loaded, so fixtures cost no second load.
 // '# kitsoki:ignore RULE' comments work in fixtures too.
-func lintFlows(app string, st *story.Story, c *flowtest.LintCache) []diag.Diagnostic {
-	if st == nil || !c.HasFlows(app) {
+func lintFlows(app string, st *story.Story) []diag.Diagnostic {
+	if st == nil || !flowtest.HasFlows(app) {
 		return nil
 	}
-	ds, sources := c.LintStorySources(app, st)
+	ds, sources := flowtest.LintStorySources(app, st)
 	return diag.FilterIgnored(ds, func(p string) ([]byte, bool) {
 		b, ok := sources[p] // the fixture files, as the lint read them
 		if !ok {

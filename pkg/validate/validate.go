@@ -84,7 +84,6 @@ func Run(files []string, opts Options) Result {
 	if sopts.Cache == nil {
 		sopts.Cache = story.NewCache()
 	}
-	fixtures := &flowtest.LintCache{}   // fixture documents, decoded once per run
 	profiles := &plugin.ProfileSearch{} // the upward profile search, shared by stories side by side
 	per := make([][]diag.Diagnostic, len(files))
 	flows := make([][]diag.Diagnostic, len(files)) // fixture findings, kept apart from the ignore pass
@@ -129,7 +128,7 @@ func Run(files []string, opts Options) Result {
 		}
 		per[i] = ds
 		if opts.Flows && sound && !diag.HasErrors(ds) {
-			flows[i] = lintFlows(f, st, fixtures)
+			flows[i] = lintFlows(f, st)
 		}
 	}
 	var g errgroup.Group
