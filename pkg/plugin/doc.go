@@ -23,9 +23,7 @@
 // events leave through the emit function the caller passes), never prints,
 // and lets no resolved secret reach a report, an event or an error.
 //
-// Layout: descriptor.go (ids, built-ins), profile.go, profile_search.go
-// ([ProfileSearch]: the upward search shared by one run's stories),
-// layers.go (the layers, their merge, [WatchFiles]),
+// Layout: descriptor.go (ids, built-ins), profile.go, layers.go (the layers, their merge, [WatchFiles]),
 // manifest.go, resolve.go
 // ([Assemble]), report.go (report, assembly.schema.json, [ProfileDiagnostics]
 // for validate), hooks.go, chain.go ([Assembly.NewChain]: one chain per run),

@@ -47,7 +47,7 @@ func UserProfile() string {
 // the ones found upward from dir (farthest first), the user's, then
 // --profile. A file met twice is applied once, at its last place.
 func layers(opts Options, dir string) []Layer {
-	found := opts.Search.findProfiles(dir)
+	found := FindProfiles(dir)
 	var out []Layer
 	for i := len(found) - 1; i >= 0; i-- {
 		out = append(out, Layer{Path: found[i], Source: LayerSearch})
@@ -124,7 +124,7 @@ func (a *Assembly) loadProfile(opts Options) error {
 	a.Layers = layers(opts, dir)
 	ps := make([]*Profile, 0, len(a.Layers))
 	for _, l := range a.Layers {
-		p, err := opts.Search.readProfile(l.Path)
+		p, err := readProfile(l.Path)
 		if err != nil {
 			return err
 		}
@@ -137,7 +137,7 @@ func (a *Assembly) loadProfile(opts Options) error {
 	if opts.ProfilePath != "" {
 		a.PluginsDirs = append(a.PluginsDirs, filepath.Join(filepath.Dir(opts.ProfilePath), "plugins"))
 	}
-	if kd := opts.Search.findKitDir(dir); kd != "" {
+	if kd := findDir(dir, ProfileDir); kd != "" {
 		pd := filepath.Join(kd, "plugins")
 		if !slices.ContainsFunc(a.PluginsDirs, func(d string) bool { return sameFile(d, pd) }) {
 			a.PluginsDirs = append(a.PluginsDirs, pd)

@@ -42,10 +42,6 @@ type Options struct {
 	Story *story.Story
 	// Getenv resolves the env var names of the redact config (os.Getenv if nil).
 	Getenv func(string) string
-	// Search, when set, shares the upward profile search and the profiles
-	// read between the assemblies of one run (validate over many stories);
-	// nil searches and reads afresh.
-	Search *ProfileSearch
 }
 
 // PluginStatus is one plugin in the assembly.

@@ -84,7 +84,6 @@ func Run(files []string, opts Options) Result {
 	if sopts.Cache == nil {
 		sopts.Cache = story.NewCache()
 	}
-	profiles := &plugin.ProfileSearch{} // the upward profile search, shared by stories side by side
 	per := make([][]diag.Diagnostic, len(files))
 	flows := make([][]diag.Diagnostic, len(files)) // fixture findings, kept apart from the ignore pass
 	// Only the bytes of the files with an ignore comment outlive a load
@@ -109,7 +108,7 @@ func Run(files []string, opts Options) Result {
 			sources[i][yf] = b
 		}
 		sound := st != nil && !diag.HasErrors(ds)
-		po := plugin.Options{StoryDir: filepath.Dir(f), ProfilePath: opts.ProfilePath, Search: profiles}
+		po := plugin.Options{StoryDir: filepath.Dir(f), ProfilePath: opts.ProfilePath}
 		if sound {
 			po.Story = st
 		}
