@@ -29,7 +29,7 @@
 // importers, and <alias>__<name> names lifted from children),
 // intent_lookup.go (the one intent lookup), agent_refs.go (prompt and
 // schema references of agent invokes), compile_cache.go (guards and
-// templates compiled once per check, shared through story.Options.Cache),
+// templates compiled once per check),
 // scalarpos.go (an expression's line:col inside a scalar mapped back to
 // the file, for every YAML scalar style), lint.go (the entry points). The
 // tests run on pkg/story's testdata (broken/<rule>/ with its

@@ -74,7 +74,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 				l.rep.errf(at, RuleInclude, "include %q: %s: %s", pat, m, errText(err))
 				continue
 			}
-			fd, _ := l.parseFileDoc(m, abs, data, false, true) // an include belongs to its story
+			fd, _ := l.parseFileDoc(m, abs, data, true)
 			if fd == nil {
 				continue
 			}

@@ -28,12 +28,9 @@ type Options struct {
 	wholeParse bool
 	// splitBatch, when set, is the batch size of that parse (in bytes).
 	splitBatch int
-	// Cache, when set, shares read and parsed files with other loads of
-	// the process (each file is parsed once).
-	Cache *Cache
 	// Overlay holds unsaved editor buffers by absolute path: a YAML file of
 	// the story (manifest, include:, imported child) found here is read from
-	// it instead of the disk and never enters the Cache (kitsoki lsp).
+	// it instead of the disk (kitsoki lsp).
 	Overlay map[string][]byte
 	// Root, when set, is the project root (--root): every file the story
 	// names must lie inside it, and so must the story. Empty: the nearest
@@ -92,7 +89,7 @@ func Load(path string, opts Options) (*Story, []diag.Diagnostic) {
 
 // newLoader makes the loader of one load, its tables empty.
 func newLoader(opts Options) *loader {
-	return &loader{opts: opts, rep: &reporter{}, sources: map[string][]byte{}, overlay: map[string]bool{},
+	return &loader{opts: opts, rep: &reporter{}, sources: map[string][]byte{},
 		roots: map[string]*safefile.Root{}, children: map[string]*Story{}}
 }
 
@@ -128,7 +125,6 @@ func LoadSource(path string, data []byte, opts Options) (*Story, []diag.Diagnost
 	l := newLoader(opts)
 	return l.guarded(path, func() *Story {
 		abs, _ := filepath.Abs(path)
-		l.overlay[abs] = true
 		if !l.storyInRoot(path, abs) {
 			return nil
 		}
@@ -188,9 +184,6 @@ type loader struct {
 	// the load by directory (an @kitsoki/ child may have its own).
 	root  *safefile.Root
 	roots map[string]*safefile.Root
-	// overlay lists the files whose bytes were given, not read: they never
-	// enter the cache.
-	overlay map[string]bool
 	// sources holds every parsed file's bytes by display name
 	// ((*Story).Source: pkg/lint maps positions inside scalars with them).
 	sources map[string][]byte
@@ -200,7 +193,7 @@ type loader struct {
 // imports, and indexes states. Checks run separately (check). stack holds
 // the canonical paths of the importers, for cycle detection.
 func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []string) *Story {
-	fd, p := l.parseFileDoc(display, abs, data, !top, false)
+	fd, p := l.parseFileDoc(display, abs, data, false)
 	if fd == nil {
 		return nil
 	}

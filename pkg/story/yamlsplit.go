@@ -232,27 +232,25 @@ func shiftLines(n *yaml.Node, shift, depth int) bool {
 }
 
 // parseFileDoc parses the bytes of one file (from readFile) into what it
-// contributes, state by state when the file's tree would be this load's
-// alone (not an imported child the cache shares) and the split is safe,
-// else through the whole-file parse. It returns nil after a syntax error
+// contributes, state by state when the split is safe, else through the
+// whole-file parse. It returns nil after a syntax error
 // (reported).
 //
 // include marks an include: file, whose story only carries what it
 // contributes to the manifest's (mergeOne reads it): its tables are made
 // only for the keys the file writes.
-func (l *loader) parseFileDoc(display, abs string, data []byte, shared, include bool) (*fileDef, *fileParser) {
-	newParser := func(owned bool) *fileParser {
+func (l *loader) parseFileDoc(display, abs string, data []byte, include bool) (*fileDef, *fileParser) {
+	newParser := func() *fileParser {
 		p := newFileParser(l.rep, display, filepath.Dir(abs), len(data))
-		p.owned, p.include = owned, include
+		p.include = include
 		return p
 	}
-	// A file parsed for this load alone is split, so its whole YAML tree
-	// never exists at once; a shared import comes from the cache.
-	if !l.opts.wholeParse && l.freshParse(abs, shared) {
+	// A file is split, so its whole YAML tree never exists at once.
+	if !l.opts.wholeParse {
 		if sp, ok := splitStates(data); ok {
 			if top, syn := decodeYAML(sp.top); syn == nil {
 				mark := len(l.rep.ds)
-				p := newParser(true)
+				p := newParser()
 				p.split, p.splitData, p.batch = sp, data, batchBytes
 				if l.opts.splitBatch > 0 {
 					p.batch = l.opts.splitBatch
@@ -266,28 +264,12 @@ func (l *loader) parseFileDoc(display, abs string, data []byte, shared, include 
 			}
 		}
 	}
-	doc, owned := l.parseFile(display, abs, data, shared)
+	doc := l.parseFile(display, data)
 	if doc == nil {
 		return nil, nil
 	}
-	p := newParser(owned)
+	p := newParser()
 	return p.parseDoc(doc), p
-}
-
-// treeCacheable reports whether parseFile keeps or reuses trees in the
-// cache by path.
-func (l *loader) treeCacheable(abs string) bool {
-	return l.opts.Cache != nil && abs != "" && !l.inMemory && !l.overlay[abs]
-}
-
-// freshParse reports whether parseFile would parse abs afresh for this
-// load alone (rather than share or reuse the cache's tree).
-func (l *loader) freshParse(abs string, shared bool) bool {
-	cached := l.treeCacheable(abs)
-	if cached && shared {
-		return false
-	}
-	return l.cachedDoc(abs, cached) == nil
 }
 
 // parseSplitStates parses the top-level states: block of a split file one

@@ -81,9 +81,6 @@ func Run(files []string, opts Options) Result {
 		jobs = runtime.GOMAXPROCS(0)
 	}
 	sopts := opts.Story
-	if sopts.Cache == nil {
-		sopts.Cache = story.NewCache()
-	}
 	per := make([][]diag.Diagnostic, len(files))
 	flows := make([][]diag.Diagnostic, len(files)) // fixture findings, kept apart from the ignore pass
 	// Only the bytes of the files with an ignore comment outlive a load

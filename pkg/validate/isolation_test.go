@@ -14,9 +14,8 @@ import (
 )
 
 // leakStories are pairs of stories whose files are byte-identical in part
-// (so the parse caches share their trees) while their findings differ: a
-// cache leaking one story's state into another shows up as a wrong or
-// missing finding. Each map is a story directory: file -> content.
+// while their findings differ: state leaking from one story into another
+// shows up as a wrong or missing finding. Each map is a story directory: file -> content.
 var leakStories = map[string]map[string]string{
 	// The same fixture text beside two stories: only "lacks" has no state
 	// "second", so only its fixture gets flow-unknown-state.
@@ -139,15 +138,13 @@ func TestHelperValidateProcess(t *testing.T) {
 	fmt.Print("BEGIN\n" + renderResult(res) + "END\n")
 }
 
-// Validating a corpus twice in one process, with one parse cache, gives
-// exactly what two separate processes give; and a story checked among
-// many gets exactly the findings it gets alone: the caches never carry one
-// story's state into another.
+// Validating a corpus twice in one process gives exactly what two
+// separate processes give; and a story checked among many gets exactly
+// the findings it gets alone: nothing carries one story's state into
+// another.
 func TestCacheSharesNothingBetweenStories(t *testing.T) {
 	root, files := leakCorpus(t)
-	opts := func(c *story.Cache) Options {
-		return Options{Story: story.Options{AllowUnsetEnv: true, Cache: c}, Flows: true}
-	}
+	opts := Options{Story: story.Options{AllowUnsetEnv: true}, Flows: true}
 	separate := func() string {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperValidateProcess$")
 		cmd.Env = append(os.Environ(), "KITSOKI_VALIDATE_FILES="+strings.Join(files, "\n"))
@@ -166,22 +163,21 @@ func TestCacheSharesNothingBetweenStories(t *testing.T) {
 	if process1 != process2 {
 		t.Fatalf("two processes disagree:\n%s\n---\n%s", process1, process2)
 	}
-	shared := story.NewCache()
-	first := renderResult(Run(files, opts(shared)))
-	second := renderResult(Run(files, opts(shared)))
+	first := renderResult(Run(files, opts))
+	second := renderResult(Run(files, opts))
 	if first != process1 {
 		t.Errorf("first run in one process differs from a separate process:\n%s", lineDiff(process1, first))
 	}
 	if second != process1 {
-		t.Errorf("second run in one process (same cache) differs from a separate process:\n%s", lineDiff(process1, second))
+		t.Errorf("second run in one process differs from a separate process:\n%s", lineDiff(process1, second))
 	}
 
-	// Each story alone, with its own cache, gets the findings it gets
+	// Each story alone gets the findings it gets
 	// among all the others.
 	var alone []diag.Diagnostic
 	invalid := map[string]bool{}
 	for _, f := range files {
-		res := Run([]string{f}, opts(nil))
+		res := Run([]string{f}, opts)
 		alone = append(alone, res.Diagnostics...)
 		for k, v := range res.Invalid {
 			invalid[k] = v

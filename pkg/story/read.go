@@ -1,0 +1,94 @@
+package story
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"kitsoki/internal/safefile"
+	"kitsoki/internal/yamlfast"
+	"maps"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+	"kitsoki/internal/yamlnode"
+)
+
+// readFile returns the bytes of abs (an editor's buffer when Overlay holds
+// one); through root when it is not nil (nothing outside it is read).
+func (l *loader) readFile(abs string, root *safefile.Root) ([]byte, error) {
+	if b, ok := l.opts.Overlay[abs]; ok {
+		return b, nil
+	}
+	if root != nil {
+		return root.ReadFile(abs, safefile.StoryYAML)
+	}
+	return safefile.ReadFile(abs, safefile.StoryYAML)
+}
+
+// parseFile parses data, the bytes of file, reporting a syntax error
+// under file.
+func (l *loader) parseFile(file string, data []byte) *yaml.Node {
+	l.sources[file] = data
+	doc, syn := decodeYAML(data)
+	if syn != nil {
+		l.rep.errf(Pos{File: file, Line: syn.line, Col: syn.col}, RuleYAMLSyntax, "YAML syntax error: %s", syn.msg)
+		return nil
+	}
+	return doc
+}
+
+// syntaxError is a YAML decode error with its position.
+type syntaxError struct {
+	line, col int
+	msg       string
+}
+
+// decodeYAML decodes one YAML document into a node tree: yamlfast's tree
+// when it takes the document (the same tree as yaml.v3's, without
+// comments, which nothing here reads), else yaml.v3's, whose errors are
+// the ones reported.
+func decodeYAML(data []byte) (*yaml.Node, *syntaxError) {
+	data = yaml12Directive(data)
+	if doc, ok := yamlfast.Parse(data); ok {
+		return doc, nil
+	}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	err := dec.Decode(&doc)
+	if errors.Is(err, io.EOF) {
+		return &yaml.Node{Kind: yaml.DocumentNode}, nil
+	}
+	if err == nil {
+		return &doc, nil
+	}
+	line, msg := yamlnode.ErrLine(err)
+	col := 0
+	if tl, tc := findTab(data); tl > 0 && (strings.Contains(msg, "tab") || tl == line || tl == line-1) {
+		line, col = tl, tc
+		msg = "tab character in indentation; YAML indentation must use spaces (" + msg + ")"
+	}
+	if line > 0 && col == 0 {
+		col = 1
+	}
+	return nil, &syntaxError{line: line, col: col, msg: msg}
+}
+
+// Files lists every YAML file read to load the story, its includes and its
+// imported children, sorted.
+func (st *Story) Files() []string {
+	if st == nil {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(st.sources))
+}
+
+// Source returns the bytes of a file read to load the story (by the name
+// diagnostics use), so callers quoting lines need not read it again.
+func (st *Story) Source(file string) ([]byte, bool) {
+	if st == nil {
+		return nil, false
+	}
+	b, ok := st.sources[file]
+	return b, ok
+}
