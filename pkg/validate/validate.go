@@ -72,8 +72,7 @@ func Summaries() map[string]string {
 	return out
 }
 
-// Run loads every file in parallel, on at most Jobs goroutines, sharing one
-// parse cache (so a file imported by many stories is parsed once), and
+// Run loads every file in parallel, on at most Jobs goroutines, and
 // gathers their diagnostics.
 func Run(files []string, opts Options) Result {
 	jobs := opts.Jobs
