@@ -96,8 +96,7 @@ func discover(apps []string, glob string, rel bool, run *regexp.Regexp, read fun
 	return files, ds, nil
 }
 
-// HasFlows reports whether a story directory has a flows/ directory,
-// looked up through the cache's memo of the file system.
+// HasFlows reports whether a story directory has a flows/ directory.
 func HasFlows(app string) bool {
 	mode, err := os.Stat(filepath.Join(filepath.Dir(app), "flows"))
 	return err == nil && mode.IsDir()

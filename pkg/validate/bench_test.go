@@ -39,7 +39,7 @@ func corpusTimes(b *testing.B, n int) []string {
 
 // BenchmarkCorpusOneProcess validates the corpus copied N times (x4: 88
 // stories, about the 85 of issue 15's measurement) in one call, as
-// `kitsoki validate stories/...` does: one parse cache, loads in parallel,
+// `kitsoki validate stories/...` does: loads in parallel,
 // flow fixtures linted. cpu-ns/story is the process CPU time (user+system,
 // all threads, the collector's included) per story checked: the figure
 // issue 15 sets its goal on. x1 shows the cost of stories that share no
@@ -86,8 +86,8 @@ func BenchmarkCorpusOneProcess(b *testing.B) {
 	})
 }
 
-// BenchmarkCorpusPerStoryNoCache loads the same stories one by one with no
-// shared cache (every import parsed again): the shape of running a
+// BenchmarkCorpusPerStoryNoCache loads the same stories one by one: the
+// shape of running a
 // validator once per story, without the process start.
 func BenchmarkCorpusPerStoryNoCache(b *testing.B) {
 	files := corpusTimes(b, 4)

@@ -1,6 +1,6 @@
 // Package validate owns the kitsoki validate job above a single story:
 // expanding paths into story files ([Expand]), loading them in parallel
-// through pkg/story with one parse cache ([Run]), and the rule list ([Rules]).
+// through pkg/story ([Run]), and the rule list ([Rules]).
 // It must not check a story itself (pkg/story does) nor format output (cmd/
 // does).
 //
