@@ -85,6 +85,19 @@ func (p *parConf) set(leaf *State) {
 	p.leaves = out
 }
 
+// decoded is the configuration as upstream reads its encoding back when
+// an intent fires in it: one leaf per region, the later of two a region
+// holds after a cross-region target (crossRegion) — the earlier one no
+// longer handles intents and leaves the encoding on the next move
+// (conformance par-cross-decoded).
+func (p *parConf) decoded() []*State {
+	d := &parConf{root: p.root}
+	for _, l := range p.leaves {
+		d.set(l)
+	}
+	return d.leaves
+}
+
 // within reports whether s is a strict descendant of a.
 func (s *State) within(a *State) bool {
 	for x := s.Parent; x != nil; x = x.Parent {
@@ -110,7 +123,7 @@ func (r *runner) fireParallel(ctx context.Context, intent string, slots map[stri
 	r.slots = slots
 	env := r.env(slots, nil)
 	hint := ""
-	for _, leaf := range append([]*State(nil), pc.leaves...) {
+	for _, leaf := range pc.decoded() {
 		r.cur = leaf
 		name := r.resolveAlias(intent)
 		arms, owner := r.lookup(name)
@@ -166,6 +179,7 @@ func (r *runner) takeParallel(ctx context.Context, intent string, slots map[stri
 // walkParallel is takeParallel's walk, with the events held.
 func (r *runner) walkParallel(ctx context.Context, intent string, slots map[string]any, arm *Transition, owner, leaf *State, st *step) error {
 	from := r.statePath()
+	r.par.leaves = r.par.decoded()
 	if err := r.runEffects(ctx, arm.Effects, st); err != nil {
 		return err
 	}
