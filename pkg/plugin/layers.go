@@ -172,7 +172,7 @@ func WatchFiles(dir, explicit string) []string {
 		out = append(out, explicit)
 		dirs = append(dirs, filepath.Join(filepath.Dir(explicit), "plugins"))
 	}
-	if kd := findDir(dir, ProfileDir); kd != "" {
+	if kd := (&ProfileSearch{}).findKitDir(dir); kd != "" {
 		dirs = append(dirs, filepath.Join(kd, "plugins"))
 	}
 	for _, pd := range dirs {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -83,22 +82,7 @@ func (e *ProfileError) Error() string {
 // nearest first: the profiles an assembly applies before the operator's
 // (see [Options]).
 func FindProfiles(dir string) []string {
-	d, err := filepath.Abs(dir)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for {
-		p := filepath.Join(d, ProfileDir, ProfileFile)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-			out = append(out, p)
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return out
-		}
-		d = parent
-	}
+	return (&ProfileSearch{}).find(dir).profiles
 }
 
 // readProfile reads and parses a profile file. Problems are a *ProfileError.

@@ -60,9 +60,12 @@ func (s *ProfileSearch) abs(dir string) (string, error) {
 	return filepath.Join(wd, dir), nil
 }
 
-// find returns what FindProfiles and findDir(dir, ProfileDir) return for
-// dir, remembering the answer for dir and each parent it looked at.
+// find returns what the upward search finds from dir (nil s: a fresh
+// search), remembering the answer for dir and each parent it looked at.
 func (s *ProfileSearch) find(dir string) searchHit {
+	if s == nil {
+		s = &ProfileSearch{}
+	}
 	d, err := s.abs(dir)
 	if err != nil {
 		return searchHit{}
@@ -77,9 +80,8 @@ func (s *ProfileSearch) hit(d string) searchHit {
 	if ok {
 		return h
 	}
-	// The same tests as FindProfiles and findDir: a .kitsoki that is not
-	// a directory holds no plugins.yaml, so one stat answers both when
-	// there is none (the common case).
+	// A .kitsoki that is not a directory holds no plugins.yaml, so one
+	// stat answers both questions when there is none (the common case).
 	own := ""
 	kd := filepath.Join(d, ProfileDir)
 	if mode, err := s.FS.Stat(kd); err == nil && mode.IsDir() {
@@ -111,17 +113,12 @@ func (s *ProfileSearch) hit(d string) searchHit {
 // findProfiles is FindProfiles through s (nil: afresh). The slice is
 // shared: read it only.
 func (s *ProfileSearch) findProfiles(dir string) []string {
-	if s == nil {
-		return FindProfiles(dir)
-	}
 	return s.find(dir).profiles
 }
 
-// findKitDir is findDir(dir, ProfileDir) through s (nil: afresh).
+// findKitDir is the nearest .kitsoki directory at or above dir, through
+// s (nil: afresh); "" for none.
 func (s *ProfileSearch) findKitDir(dir string) string {
-	if s == nil {
-		return findDir(dir, ProfileDir)
-	}
 	return s.find(dir).kitDir
 }
 

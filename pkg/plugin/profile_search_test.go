@@ -49,8 +49,8 @@ func searchTree(t *testing.T) (string, []string) {
 	return root, dirs
 }
 
-// TestProfileSearchMatchesFreshSearch: a shared search answers what
-// FindProfile and findDir answer afresh, from every directory and whatever
+// TestProfileSearchMatchesFreshSearch: a shared search answers what a
+// fresh one answers, from every directory and whatever
 // the order the directories are met in (a parent cached first or last).
 func TestProfileSearchMatchesFreshSearch(t *testing.T) {
 	_, dirs := searchTree(t)
@@ -67,7 +67,7 @@ func TestProfileSearchMatchesFreshSearch(t *testing.T) {
 			if got, want := s.findProfiles(d), FindProfiles(d); !slices.Equal(got, want) {
 				t.Errorf("findProfiles(%s) = %q, want %q", d, got, want)
 			}
-			if got, want := s.findKitDir(d), findDir(d, ProfileDir); got != want {
+			if got, want := s.findKitDir(d), (&ProfileSearch{}).findKitDir(d); got != want {
 				t.Errorf("findKitDir(%s) = %q, want %q", d, got, want)
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -468,24 +467,6 @@ func sortDescriptors(ds []Descriptor) {
 
 func sortedKnown(m map[string]bool) []string {
 	return slices.Sorted(maps.Keys(m))
-}
-
-func findDir(start, name string) string {
-	d, err := filepath.Abs(start)
-	if err != nil {
-		return ""
-	}
-	for {
-		p := filepath.Join(d, name)
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return ""
-		}
-		d = parent
-	}
 }
 
 // HostDisabled reports whether the assembly disables the built-in host
