@@ -84,7 +84,7 @@ func loadScript(storyDir, script string) (string, []byte, error) {
 		if src, err = safefile.ReadFile(path, maxScript); err == nil {
 			return path, src, nil
 		}
-		err = fmt.Errorf("host.starlark.run: script %q cannot be read: %v", script, errText(err))
+		err = fmt.Errorf("host.starlark.run: script %q cannot be read: %v", script, safefile.ErrText(err))
 	}
 	if strings.TrimSpace(script) == "" || filepath.IsAbs(script) {
 		return "", nil, err
@@ -154,7 +154,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	}
 	scData, err := safefile.ReadFile(path+".yaml", maxSidecar)
 	if err != nil {
-		return Result{}, fmt.Errorf("%s: script %q has no readable sidecar (expected %s): %v", name, script, path+".yaml", errText(err))
+		return Result{}, fmt.Errorf("%s: script %q has no readable sidecar (expected %s): %v", name, script, path+".yaml", safefile.ErrText(err))
 	}
 	sc, err := h.o.Scripts.sidecar(path+".yaml", scData)
 	if err != nil {
@@ -309,7 +309,7 @@ func newModuleLoader(ctx context.Context, scripts *ScriptCache, steps uint64, st
 		cache[abs] = e
 		src, err := safefile.ReadFile(abs, maxScript)
 		if err != nil {
-			e.err = fmt.Errorf("load(%q): %s", module, errText(err))
+			e.err = fmt.Errorf("load(%q): %s", module, safefile.ErrText(err))
 		} else {
 			// one step budget for the call: the module counts on from
 			// the loading thread's steps, and they carry back
