@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"kitsoki/internal/safefile"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -174,13 +175,9 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 		return fail("%v", err)
 	}
 	world := map[string]any{}
-	for k, v := range c.Env.World {
-		world[k] = v
-	}
+	maps.Copy(world, c.Env.World)
 	if ow, ok := c.Args["world"].(map[string]any); ok {
-		for k, v := range ow {
-			world[k] = v
-		}
+		maps.Copy(world, ow)
 	}
 	storyDir, err := starlarkBase(c.Env.StoryDir)
 	if err != nil {
