@@ -20,3 +20,13 @@ func Reason(err error) string {
 	}
 	return err.Error()
 }
+
+// ErrText is err's text without the operation and path a *fs.PathError
+// wraps it in, for messages that name the file as the user gave it; unlike
+// Reason it keeps the system's wording for a missing file.
+func ErrText(err error) string {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

@@ -157,17 +157,23 @@ func Inside(dir, p string) bool {
 // error value is not exported; root_test.go holds this text to it).
 const escapes = "path escapes from parent"
 
+// IsEscape reports whether err is os.Root's refusal of a name or symlink
+// that leaves the root.
+func IsEscape(err error) bool {
+	pe, ok := errors.AsType[*fs.PathError](err)
+	return ok && pe.Err != nil && pe.Err.Error() == escapes
+}
+
 // classify turns os.Root's escape error into [ErrOutsideRoot], naming p
 // (the path as the caller knows it), never where a symlink leads.
 func (r *Root) classify(p string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) && pe.Err != nil && pe.Err.Error() == escapes {
+	if IsEscape(err) {
 		return &os.PathError{Op: "read", Path: p, Err: fmt.Errorf("%w: a symlink on the way leads out of it (or is absolute)", ErrOutsideRoot)}
 	}
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		// os.Root names the file relative to the root; name it as the
 		// caller does.
 		return &os.PathError{Op: pe.Op, Path: p, Err: pe.Err}

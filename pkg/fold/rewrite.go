@@ -329,7 +329,7 @@ func (rw *rewriter) effects(list []*story.Effect, depth int, owner *story.State)
 		if e.Target() != "" {
 			var ex *story.ImportExit
 			was := e.Target()
-			e.More.Target, ex = rw.target(e.Target(), depth, keyPos(e, "target"), owner)
+			e.More.Target, ex = rw.target(e.Target(), depth, e.PosOf("target"), owner)
 			rw.exitUse(e, was, ex)
 			if se := rw.exitSet(ex); se != nil {
 				out = append(out, se)
@@ -338,13 +338,6 @@ func (rw *rewriter) effects(list []*story.Effect, depth int, owner *story.State)
 		out = append(out, e)
 	}
 	return out
-}
-
-func keyPos(e *story.Effect, key string) story.Pos {
-	if p, ok := e.KeyPos(key); ok {
-		return p
-	}
-	return e.Pos
 }
 
 func (rw *rewriter) effect(e *story.Effect, depth int, owner *story.State) {
@@ -374,7 +367,7 @@ func (rw *rewriter) effect(e *story.Effect, depth int, owner *story.State) {
 		return
 	}
 	if m.OnError != "" {
-		m.OnError, _ = rw.target(m.OnError, depth, keyPos(e, "on_error"), owner)
+		m.OnError, _ = rw.target(m.OnError, depth, e.PosOf("on_error"), owner)
 	}
 	m.OnComplete = rw.effects(m.OnComplete, depth, owner)
 	m.Effects = rw.effects(m.Effects, depth, owner)

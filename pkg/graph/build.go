@@ -163,10 +163,10 @@ func (b *builder) effects(s *story.State, es []*story.Effect, job string) {
 			continue
 		}
 		if target := e.OnError(); target != "" {
-			b.add(s, &Edge{Kind: EdgeOnError, From: s.Path, Intent: e.Invoke, Target: target, Pos: keyPos(e, "on_error")})
+			b.add(s, &Edge{Kind: EdgeOnError, From: s.Path, Intent: e.Invoke, Target: target, Pos: e.PosOf("on_error")})
 		}
 		if target := e.Target(); target != "" && job != "" {
-			ed := &Edge{Kind: EdgeOnComplete, From: s.Path, Intent: job, Target: target, Pos: keyPos(e, "target")}
+			ed := &Edge{Kind: EdgeOnComplete, From: s.Path, Intent: job, Target: target, Pos: e.PosOf("target")}
 			if name, ok := b.exits[e.Pos]; ok {
 				ed.Exit = name
 			}
@@ -175,14 +175,6 @@ func (b *builder) effects(s *story.State, es []*story.Effect, job string) {
 		b.effects(s, e.Effects(), job)
 		b.effects(s, e.OnComplete(), cmp.Or(e.Invoke, "job"))
 	}
-}
-
-// keyPos is where e writes key, else where e starts.
-func keyPos(e *story.Effect, key string) story.Pos {
-	if p, ok := e.KeyPos(key); ok {
-		return p
-	}
-	return e.Pos
 }
 
 // add resolves e's target from s and adds the edge.

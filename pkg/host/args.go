@@ -21,21 +21,7 @@ func strArg(args map[string]any, key string) string {
 	return stringify(args[key])
 }
 
-func stringify(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return t
-	case map[string]any, []any:
-		b, err := json.Marshal(t)
-		if err != nil {
-			return fmt.Sprint(t)
-		}
-		return string(b)
-	}
-	return fmt.Sprint(v)
-}
+func stringify(v any) string { return jsonText(v, json.Marshal) }
 
 // boolArg reads a bool (true/false, or the strings "true"/"false").
 func boolArg(args map[string]any, key string) bool {
@@ -52,17 +38,21 @@ func boolArg(args map[string]any, key string) bool {
 // bodyText renders a body argument: strings as they are, maps and lists
 // as JSON indented by two spaces, anything else in its fmt form.
 func bodyText(v any) string {
+	return jsonText(v, func(v any) ([]byte, error) { return json.MarshalIndent(v, "", "  ") })
+}
+
+// jsonText is v as text: nil is "", a string itself, a map or list its
+// JSON by marshal, anything else (or what marshal refuses) its fmt form.
+func jsonText(v any, marshal func(any) ([]byte, error)) string {
 	switch t := v.(type) {
+	case nil:
+		return ""
 	case string:
 		return t
 	case map[string]any, []any:
-		b, err := json.MarshalIndent(t, "", "  ")
-		if err != nil {
-			return fmt.Sprint(t)
+		if b, err := marshal(t); err == nil {
+			return string(b)
 		}
-		return string(b)
-	case nil:
-		return ""
 	}
 	return fmt.Sprint(v)
 }

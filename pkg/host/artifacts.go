@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"kitsoki/internal/atomicfile"
+	"kitsoki/internal/safefile"
 )
 
 // artifactsHandler serves host.artifacts_dir (story-runtime.md §2.8):
@@ -138,7 +139,7 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 	}
 	in, err := os.Open(from)
 	if err != nil {
-		return domainErr("%s: src_path %q: %v", name, src, errText(err)), nil
+		return domainErr("%s: src_path %q: %v", name, src, safefile.ErrText(err)), nil
 	}
 	defer in.Close()
 	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
@@ -170,12 +171,4 @@ func (h artifactsHandler) media(c *Call, wd, root, shown, thread, src string) (R
 			"id": thread, "kind": kind, "mime": mt, "label": label,
 		},
 	}}, nil
-}
-
-// errText is an error's text without the Op/Path decoration of *PathError.
-func errText(err error) string {
-	if e, ok := err.(*os.PathError); ok {
-		return e.Err.Error()
-	}
-	return err.Error()
 }

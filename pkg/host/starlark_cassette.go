@@ -174,19 +174,13 @@ func listLines(n *yaml.Node, key string) []int {
 	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
 		n = n.Content[0]
 	}
-	if n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key && n.Content[i+1].Kind == yaml.SequenceNode {
-			var out []int
-			for _, it := range n.Content[i+1].Content {
-				out = append(out, it.Line)
-			}
-			return out
+	var out []int
+	if l := yamlnode.Get(n, key); n.Kind == yaml.MappingNode && l != nil && l.Kind == yaml.SequenceNode {
+		for _, it := range l.Content {
+			out = append(out, it.Line)
 		}
 	}
-	return nil
+	return out
 }
 
 func (e *HTTPExchange) matches(method, url string) bool {

@@ -98,20 +98,11 @@ func fromStarlark(v starlark.Value, depth int) (any, error) {
 			out[string(k)] = x
 		}
 		return out, nil
-	case *starlark.List:
-		out := make([]any, t.Len())
-		for i := 0; i < t.Len(); i++ {
-			x, err := fromStarlark(t.Index(i), depth+1)
-			if err != nil {
-				return nil, fmt.Errorf("[%d]: %w", i, err)
-			}
-			out[i] = x
-		}
-		return out, nil
-	case starlark.Tuple:
-		out := make([]any, len(t))
-		for i, e := range t {
-			x, err := fromStarlark(e, depth+1)
+	case *starlark.List, starlark.Tuple:
+		seq := t.(starlark.Indexable)
+		out := make([]any, seq.Len())
+		for i := range out {
+			x, err := fromStarlark(seq.Index(i), depth+1)
 			if err != nil {
 				return nil, fmt.Errorf("[%d]: %w", i, err)
 			}

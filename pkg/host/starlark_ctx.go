@@ -267,7 +267,7 @@ func (s *scriptCtx) fsRead(_ *starlark.Thread, fn *starlark.Builtin, args starla
 	b, err := safefile.ReadFile(abs, maxFSRead)
 	if err != nil {
 		s.inspect("read", p, "missing")
-		return nil, fmt.Errorf("fs.read(%q): %s", p, errText(err))
+		return nil, fmt.Errorf("fs.read(%q): %s", p, safefile.ErrText(err))
 	}
 	s.inspect("read", p, "ok")
 	return starlark.String(b), nil

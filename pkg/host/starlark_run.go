@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"kitsoki/internal/safefile"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -84,7 +85,7 @@ func loadScript(storyDir, script string) (string, []byte, error) {
 		if src, err = safefile.ReadFile(path, maxScript); err == nil {
 			return path, src, nil
 		}
-		err = fmt.Errorf("host.starlark.run: script %q cannot be read: %v", script, errText(err))
+		err = fmt.Errorf("host.starlark.run: script %q cannot be read: %v", script, safefile.ErrText(err))
 	}
 	if strings.TrimSpace(script) == "" || filepath.IsAbs(script) {
 		return "", nil, err
@@ -154,7 +155,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	}
 	scData, err := safefile.ReadFile(path+".yaml", maxSidecar)
 	if err != nil {
-		return Result{}, fmt.Errorf("%s: script %q has no readable sidecar (expected %s): %v", name, script, path+".yaml", errText(err))
+		return Result{}, fmt.Errorf("%s: script %q has no readable sidecar (expected %s): %v", name, script, path+".yaml", safefile.ErrText(err))
 	}
 	sc, err := h.o.Scripts.sidecar(path+".yaml", scData)
 	if err != nil {
@@ -174,13 +175,9 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 		return fail("%v", err)
 	}
 	world := map[string]any{}
-	for k, v := range c.Env.World {
-		world[k] = v
-	}
+	maps.Copy(world, c.Env.World)
 	if ow, ok := c.Args["world"].(map[string]any); ok {
-		for k, v := range ow {
-			world[k] = v
-		}
+		maps.Copy(world, ow)
 	}
 	storyDir, err := starlarkBase(c.Env.StoryDir)
 	if err != nil {
@@ -309,7 +306,7 @@ func newModuleLoader(ctx context.Context, scripts *ScriptCache, steps uint64, st
 		cache[abs] = e
 		src, err := safefile.ReadFile(abs, maxScript)
 		if err != nil {
-			e.err = fmt.Errorf("load(%q): %s", module, errText(err))
+			e.err = fmt.Errorf("load(%q): %s", module, safefile.ErrText(err))
 		} else {
 			// one step budget for the call: the module counts on from
 			// the loading thread's steps, and they carry back

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -200,9 +201,7 @@ func typeOK(typ string, v any) bool {
 // Undeclared inputs pass through. It returns the inputs to give the script.
 func (sc *Sidecar) CheckInputs(in map[string]any) (map[string]any, error) {
 	out := make(map[string]any, len(in)+len(sc.Inputs))
-	for k, v := range in {
-		out[k] = v
-	}
+	maps.Copy(out, in)
 	for _, name := range sc.InputOrder {
 		f := sc.Inputs[name]
 		v, ok := out[name]

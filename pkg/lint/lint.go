@@ -2,7 +2,6 @@ package lint
 
 import (
 	"errors"
-	"io/fs"
 	"path/filepath"
 
 	"kitsoki/internal/safefile"
@@ -84,13 +83,4 @@ func (c *checker) readNamed(p story.Pos, what, written, abs string, limit int64)
 		return nil, nil, false
 	}
 	return data, err, true
-}
-
-// errText is an error's text without the path a *fs.PathError repeats.
-func errText(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }

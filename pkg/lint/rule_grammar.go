@@ -39,7 +39,7 @@ func checkGrammar(c *checker) {
 			return
 		}
 		if err != nil {
-			c.rep.errf(e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q could not be read: %s", site.Loc(), e.Agent(), path, errText(err))
+			c.rep.errf(e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q could not be read: %s", site.Loc(), e.Agent(), path, safefile.ErrText(err))
 			return
 		}
 		raw = sentSchema(c.st.Dir, path, raw)

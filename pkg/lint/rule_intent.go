@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strings"
 
 	"kitsoki/pkg/story"
@@ -16,7 +17,7 @@ func checkIntents(c *checker) {
 			if in == "*" || c.intentKnown(s, in, false) {
 				continue
 			}
-			c.rep.errf(on.Pos, story.RuleIntent, "state %q: on: %q — intent not declared in intents library or state.intents%s", s.Path, in, didYouMean(in, c.intentNames(s)))
+			c.rep.errf(on.Pos, story.RuleIntent, "state %q: on: %q — intent not declared in intents library or state.intents%s", s.Path, in, didYouMean(in, slices.Concat(c.st.IntentOrder, s.IntentOrder)))
 		}
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {
@@ -46,9 +47,4 @@ func checkIntents(c *checker) {
 		}
 		c.rep.errf(e.PosOf("emit_intent"), story.RuleIntent, "%s: emit_intent %q is not declared on state %q's on: arcs (nor any ancestor's)", site.Loc(), name, site.State.Path)
 	})
-}
-
-func (c *checker) intentNames(s *story.State) []string {
-	out := append([]string{}, c.st.IntentOrder...)
-	return append(out, s.IntentOrder...)
 }

@@ -76,7 +76,7 @@ func (c *checker) resolveSystemPrompt(name string, pe *story.Persona) {
 			return
 		}
 		if err != nil {
-			c.rep.errf(pe.Pos, story.RulePersona, "agent %q: system_prompt_path %q: %s", name, f, errText(err))
+			c.rep.errf(pe.Pos, story.RulePersona, "agent %q: system_prompt_path %q: %s", name, f, safefile.ErrText(err))
 		} else {
 			pe.SystemPromptResolved = string(data)
 		}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -41,7 +42,7 @@ func checkStarlark(c *checker) {
 			return
 		}
 		if _, err := os.Stat(abs + ".yaml"); err != nil {
-			c.rep.errf(p, ruleStarlark, "%s: host.starlark.run script %q has no sidecar (expected %q): %s", site.Loc(), script, abs+".yaml", errText(err))
+			c.rep.errf(p, ruleStarlark, "%s: host.starlark.run script %q has no sidecar (expected %q): %s", site.Loc(), script, abs+".yaml", safefile.ErrText(err))
 		}
 	})
 }

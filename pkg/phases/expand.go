@@ -113,9 +113,7 @@ func bind(id string, node *story.PhaseNode, tpl *story.PhaseTemplate, where stri
 			ok = false
 		}
 	}
-	for name, v := range node.Params {
-		b.params[name] = v
-	}
+	maps.Copy(b.params, node.Params)
 	if !ok {
 		return nil
 	}

@@ -127,7 +127,7 @@ func discoverManifests(dir string) ([]*Manifest, []Warning) {
 		if os.IsNotExist(err) {
 			return nil, nil
 		}
-		return nil, []Warning{{File: dir, Message: "cannot list external plugins: " + errText(err)}}
+		return nil, []Warning{{File: dir, Message: "cannot list external plugins: " + safefile.ErrText(err)}}
 	}
 	var out []*Manifest
 	var warns []Warning
@@ -139,7 +139,7 @@ func discoverManifests(dir string) ([]*Manifest, []Warning) {
 		data, err := safefile.ReadFile(p, safefile.Data)
 		if err != nil {
 			if !os.IsNotExist(err) {
-				warns = append(warns, Warning{File: p, Message: "external plugin skipped: " + errText(err)})
+				warns = append(warns, Warning{File: p, Message: "external plugin skipped: " + safefile.ErrText(err)})
 			}
 			continue
 		}

@@ -105,18 +105,10 @@ func FindProfiles(dir string) []string {
 func readProfile(path string) (*Profile, error) {
 	data, err := safefile.ReadFile(path, safefile.Data)
 	if err != nil {
-		return nil, &ProfileError{ReadErr: errors.New(errText(err)), Diagnostics: []diag.Diagnostic{{File: path, Severity: diag.Error, Rule: ruleProfile.ID,
-			Message: "cannot read the plugin profile: " + errText(err) + "; fix the path given to --profile or remove the file"}}}
+		return nil, &ProfileError{ReadErr: errors.New(safefile.ErrText(err)), Diagnostics: []diag.Diagnostic{{File: path, Severity: diag.Error, Rule: ruleProfile.ID,
+			Message: "cannot read the plugin profile: " + safefile.ErrText(err) + "; fix the path given to --profile or remove the file"}}}
 	}
 	return parseProfile(path, data)
-}
-
-func errText(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // parseProfile parses profile YAML. name labels diagnostics.

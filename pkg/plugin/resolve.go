@@ -259,7 +259,7 @@ func (a *Assembly) profileReasons(known map[string]bool, byID map[string]*Descri
 	for _, r := range a.Profile.Disable {
 		switch d := byID[r.ID]; {
 		case !known[r.ID]:
-			warn(r, fmt.Sprintf("disable: unknown plugin id %q (ignored); known ids: %s", r.ID, strings.Join(sortedKnown(known), ", ")))
+			warn(r, fmt.Sprintf("disable: unknown plugin id %q (ignored); known ids: %s", r.ID, strings.Join(slices.Sorted(maps.Keys(known)), ", ")))
 		case d != nil && d.Kernel:
 			warn(r, fmt.Sprintf("disable: %s is part of the kernel and cannot be disabled (ignored)", r.ID))
 		default:
@@ -462,10 +462,7 @@ func sortDescriptors(ds []Descriptor) {
 	sort.SliceStable(ds, func(i, j int) bool { return ds[i].ID < ds[j].ID })
 }
 
-func sortedKnown(m map[string]bool) []string {
-	return slices.Sorted(maps.Keys(m))
-}
-
+// findDir is the nearest directory name at or above start ("" for none).
 func findDir(start, name string) string {
 	d, err := filepath.Abs(start)
 	if err != nil {

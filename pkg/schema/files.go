@@ -86,10 +86,10 @@ func (f *rootFiles) readLocked(rel string) ([]byte, string) {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, reasonMissing
-		case isEscapeErr(err):
+		case safefile.IsEscape(err):
 			return nil, escapes
 		}
-		return nil, "could not be read: " + unwrapPathErr(err).Error()
+		return nil, "could not be read: " + safefile.ErrText(err)
 	}
 	return data, ""
 }
@@ -106,7 +106,7 @@ func (f *rootFiles) rootFor(rel string) (root *os.Root, name, escapes, reason st
 				if errors.Is(err, fs.ErrNotExist) {
 					return nil, "", "", fmt.Sprintf("could not be read: the story has no schemas directory (%s); create it and put the schema there", dir)
 				}
-				return nil, "", "", fmt.Sprintf("could not be read: the schemas directory %s cannot be opened: %v", dir, unwrapPathErr(err))
+				return nil, "", "", fmt.Sprintf("could not be read: the schemas directory %s cannot be opened: %v", dir, safefile.ErrText(err))
 			}
 			f.schemas = r
 		}
@@ -115,21 +115,9 @@ func (f *rootFiles) rootFor(rel string) (root *os.Root, name, escapes, reason st
 	if f.story == nil {
 		r, err := os.OpenRoot(f.storyDir)
 		if err != nil {
-			return nil, "", "", fmt.Sprintf("could not be read: the story directory %s cannot be opened: %v", f.storyDir, unwrapPathErr(err))
+			return nil, "", "", fmt.Sprintf("could not be read: the story directory %s cannot be opened: %v", f.storyDir, safefile.ErrText(err))
 		}
 		f.story = r
 	}
 	return f.story, filepath.FromSlash(rel), reasonEscapesStory, ""
-}
-
-func unwrapPathErr(err error) error {
-	if pe, ok := errors.AsType[*fs.PathError](err); ok {
-		return pe.Err
-	}
-	return err
-}
-
-func isEscapeErr(err error) bool {
-	e := unwrapPathErr(err)
-	return e != nil && e.Error() == "path escapes from parent"
 }

@@ -1,6 +1,8 @@
 package story
 
 import (
+	"kitsoki/pkg/diag"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -66,5 +68,34 @@ states: {a: {}}
 	_, ds := Load(dir, Options{})
 	if len(ds) != 0 {
 		t.Fatalf("lifted names rejected:\n%s", render(ds))
+	}
+}
+
+// Parsing an import's override on demand (the fold does, once per
+// override) reads the importer's own nodes and never changes them: the
+// story stays equal to a second load of the same files.
+func TestOverrideParseLeavesTheStory(t *testing.T) {
+	a, ds := Load("testdata/upstream/imports-full", Options{AllowUnsetEnv: true})
+	if a == nil || diag.HasErrors(ds) {
+		t.Fatalf("load:\n%s", render(ds))
+	}
+	b, _ := Load("testdata/upstream/imports-full", Options{AllowUnsetEnv: true})
+	parsed := 0
+	for _, im := range a.Imports {
+		if im.Overrides == nil {
+			continue
+		}
+		for _, name := range im.Overrides.StateNames() {
+			if s, _ := im.Overrides.ParseState(name); s == nil {
+				t.Fatalf("override %q did not parse", name)
+			}
+			parsed++
+		}
+	}
+	if parsed == 0 {
+		t.Fatal("no state override to parse")
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("parsing an override changed the story")
 	}
 }

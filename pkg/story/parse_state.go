@@ -45,9 +45,9 @@ func (p *fileParser) parseStates(n *yaml.Node, parent *State, where string) []*S
 	}
 	// In a large story the node tree outweighs the model: once a top-level
 	// state is parsed, its mapping lets go of its children (the subtrees
-	// the model keeps, and the nodes aliases point at, stay alive). An
-	// anchored node is never released.
-	release := parent == nil && where == "states"
+	// the model keeps, and the nodes aliases point at, stay alive). Only a
+	// tree nobody else reads, and never an anchored node, is released.
+	release := p.owned && parent == nil && where == "states"
 	p.Mapping(n, where, nil, func(name string, k, v *yaml.Node) {
 		out = append(out, p.parseState(name, k, v, parent, where+"."+name))
 		if release && v != nil && v.Kind == yaml.MappingNode && v.Anchor == "" {

@@ -36,6 +36,10 @@ type fileParser struct {
 	*reporter
 	*yamlnode.Walker
 	dir string // absolute directory of the file
+	// owned: the tree belongs to this parse alone (a file's own parse,
+	// not an import's override nodes parsed on demand), so a top-level
+	// state's nodes are released once the state is parsed (parseStates).
+	owned bool
 	// split, when set, is the file cut state by state (yamlsplit.go):
 	// parseDoc reads the states: block from splitData chunk by chunk.
 	split     *statesSplit

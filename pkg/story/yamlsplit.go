@@ -242,7 +242,7 @@ func shiftLines(n *yaml.Node, shift, depth int) bool {
 func (l *loader) parseFileDoc(display, abs string, data []byte, include bool) (*fileDef, *fileParser) {
 	newParser := func() *fileParser {
 		p := newFileParser(l.rep, display, filepath.Dir(abs), len(data))
-		p.include = include
+		p.owned, p.include = true, include
 		return p
 	}
 	// A file is split, so its whole YAML tree never exists at once.
