@@ -279,8 +279,7 @@ func (c *Client) spawn() (*child, error) {
 // startErrText is a start error without Go's "fork/exec <path>: " prefix
 // (the message names the command already).
 func startErrText(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*os.PathError](err); ok {
 		return pe.Err.Error()
 	}
 	return err.Error()

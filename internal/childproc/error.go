@@ -98,8 +98,7 @@ func Fatal(err error) error {
 }
 
 func asFatal(err error) (error, bool) {
-	var f fatal
-	if errors.As(err, &f) {
+	if f, ok := errors.AsType[fatal](err); ok {
 		return f.err, true
 	}
 	return nil, false

@@ -276,9 +276,7 @@ func (t *transfer) startReporter() func() {
 	}
 	stopc := make(chan struct{})
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
+	wg.Go(func() {
 		tick := time.NewTicker(t.f.progressInterval())
 		defer tick.Stop()
 		for {
@@ -289,7 +287,7 @@ func (t *transfer) startReporter() func() {
 				t.f.report(Progress{Artifact: t.a, Phase: PhaseDownload, Host: t.host, Done: t.done.Load(), Total: total, Resumed: t.resumed.Load(), Parts: int(t.nparts.Load())})
 			}
 		}
-	}()
+	})
 	return func() { close(stopc); wg.Wait() }
 }
 
@@ -595,16 +593,13 @@ func (t *transfer) runParallel(ctx context.Context) (string, int64, error) {
 
 	hres := make(chan hashed, 1)
 	go func() { hres <- pr.hashInOrder(ctx) }()
-	saverDone := make(chan struct{})
-	go func() {
-		defer close(saverDone)
-		pr.saveEverySecond(ctx)
-	}()
+	var saver sync.WaitGroup
+	saver.Go(func() { pr.saveEverySecond(ctx) })
 
 	first := pr.fetchParts(ctx, cancel) // a failure cancels ctx, which stops the hasher
 	res := <-hres
 	cancel()
-	<-saverDone
+	saver.Wait()
 	t.snapshot(pr.progress)
 	if first != nil {
 		t.saveState()

@@ -176,8 +176,7 @@ func (s *Sidecar) spawnLocked(ctx context.Context) error {
 	s.logf(slog.LevelInfo, "llama-server starting", "pid", pr.Pid(), "url", p.url, "model", s.cfg.Model)
 	if err := s.waitHealthy(ctx, p); err != nil {
 		s.stopProcess(p)
-		var wo withOutput
-		if errors.As(err, &wo) {
+		if wo, ok := errors.AsType[withOutput](err); ok {
 			// Stopped and reaped, the server's output is all in the tail.
 			return fmt.Errorf("%w%s", wo.error, lastOutput(p))
 		}

@@ -67,8 +67,7 @@ func CreateWith(path string, h Header, opt Options) (*Writer, error) {
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) && pe.Path == path {
+		if pe, ok := errors.AsType[*fs.PathError](err); ok && pe.Path == path {
 			return nil, fmt.Errorf("trace: create %q: %w", path, pe.Err)
 		}
 		return nil, fmt.Errorf("trace: create %q: %w", path, err)
