@@ -283,15 +283,9 @@ func traceOrEmpty(f *os.File) bool {
 	if n == 0 {
 		return true
 	}
-	line := buf[:n]
-	if i := bytes.IndexByte(line, '\n'); i >= 0 {
-		line = line[:i]
-	}
+	line, _, _ := bytes.Cut(buf[:n], []byte{'\n'})
 	if bytes.HasPrefix(line, []byte(headerPrefix)) || bytes.HasPrefix([]byte(headerPrefix), line) {
 		return true
 	}
-	var h struct {
-		Kind string `json:"kind"`
-	}
-	return json.Unmarshal(line, &h) == nil && h.Kind == "session.header"
+	return probeKind(line) == headerKind
 }
