@@ -1,7 +1,6 @@
 package childproc
 
 import (
-	"errors"
 	"strings"
 
 	"kitsoki/internal/human"
@@ -95,11 +94,4 @@ func Fatal(err error) error {
 		return nil
 	}
 	return fatal{err}
-}
-
-func asFatal(err error) (error, bool) {
-	if f, ok := errors.AsType[fatal](err); ok {
-		return f.err, true
-	}
-	return nil, false
 }

@@ -65,10 +65,6 @@ func (e *httpStatusError) Error() string {
 	return fmt.Sprintf("GET %s: http %d %s", e.url, e.code, http.StatusText(e.code))
 }
 
-func (e *httpStatusError) transient() bool {
-	return e.code >= 500 || e.code == http.StatusTooManyRequests || e.code == http.StatusRequestTimeout
-}
-
 // writeError is a failure to write the cache: never retried, the part is kept.
 type writeError struct {
 	path string
@@ -351,7 +347,7 @@ func (t *transfer) get(ctx context.Context, cancel context.CancelFunc, off, end 
 	}
 	resp.Body.Close()
 	se := &httpStatusError{code: resp.StatusCode, url: t.src}
-	if se.transient() {
+	if c := se.code; c >= 500 || c == http.StatusTooManyRequests || c == http.StatusRequestTimeout { // transient: retried
 		return nil, se
 	}
 	return nil, &fatalError{fmt.Errorf("%w: check the pin url in %s or the mirror", se, t.a.Source)}
