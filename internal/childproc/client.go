@@ -166,8 +166,8 @@ func (c *Client) Call(ctx context.Context, r Request) error {
 // decode hands line to r.Decode; a [Fatal] error ends the child.
 func (c *Client) decode(ch *child, r Request, line []byte) error {
 	err := r.Decode(line)
-	if f, ok := asFatal(err); ok {
-		return c.drop(ch, Protocol, false, f.Error(), f)
+	if f, ok := errors.AsType[fatal](err); ok {
+		return c.drop(ch, Protocol, false, f.err.Error(), f.err)
 	}
 	return err
 }
@@ -279,8 +279,7 @@ func (c *Client) spawn() (*child, error) {
 // startErrText is a start error without Go's "fork/exec <path>: " prefix
 // (the message names the command already).
 func startErrText(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*os.PathError](err); ok {
 		return pe.Err.Error()
 	}
 	return err.Error()

@@ -1,7 +1,6 @@
 package childproc
 
 import (
-	"errors"
 	"strings"
 
 	"kitsoki/internal/human"
@@ -95,12 +94,4 @@ func Fatal(err error) error {
 		return nil
 	}
 	return fatal{err}
-}
-
-func asFatal(err error) (error, bool) {
-	var f fatal
-	if errors.As(err, &f) {
-		return f.err, true
-	}
-	return nil, false
 }

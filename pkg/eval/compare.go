@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
 	"kitsoki/internal/jsonvalue"
 )
 
@@ -12,8 +13,8 @@ import (
 // does not, the reason. judge is not deterministic: Run asks the judge
 // agent instead, and compareAnswer reports it as unavailable offline.
 func compareAnswer(c Comparator, expect map[string]any, actual any) (bool, string) {
-	expectV := jsonNormalize(expect)
-	actual = jsonNormalize(actual)
+	expectV := jsonvalue.RoundTrip(expect)
+	actual = jsonvalue.RoundTrip(actual)
 	switch c.Kind {
 	case "exact":
 		if jsonEqual(expectV, actual) {
@@ -106,7 +107,3 @@ func jsonEqual(a, b any) bool {
 	jb, err2 := json.Marshal(b)
 	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
 }
-
-// jsonNormalize round-trips v through JSON (numbers float64, maps
-// map[string]any); see [jsonvalue.RoundTrip].
-func jsonNormalize(v any) any { return jsonvalue.RoundTrip(v) }

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/jsonvalue"
 )
 
 func TestCompare(t *testing.T) {
@@ -97,11 +99,11 @@ func TestSummarize(t *testing.T) {
 // diffFields lists the expect keys missing from actual or not subset-equal,
 // sorted and comma-joined.
 func diffFields(expect map[string]any, actual any) string {
-	am, _ := jsonNormalize(actual).(map[string]any)
+	am, _ := jsonvalue.RoundTrip(actual).(map[string]any)
 	var out []string
 	for k, v := range expect {
 		av, ok := am[k]
-		if !ok || !subset(jsonNormalize(v), av) {
+		if !ok || !subset(jsonvalue.RoundTrip(v), av) {
 			out = append(out, k)
 		}
 	}

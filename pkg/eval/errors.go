@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
+
+	"kitsoki/internal/atomicfile"
 )
 
 // ErrSyntax marks an eval dataset or report that was read but does not
@@ -28,15 +29,7 @@ func syntaxErrorf(format string, a ...any) error {
 // carries (callers name the path as the user gave it), plus fix when the
 // file is missing or is a directory.
 func fileErrText(err error, fix string) string {
-	msg := err.Error()
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		msg = pe.Err.Error()
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		msg = le.Err.Error()
-	}
+	msg := atomicfile.Cause(err)
 	if fix != "" && (errors.Is(err, fs.ErrNotExist) || strings.Contains(msg, "is a directory")) {
 		msg += "; " + fix
 	}
@@ -47,13 +40,11 @@ func fileErrText(err error, fix string) string {
 // column of a syntax error, and the JSON type found instead of Go's type
 // names for a type mismatch.
 func jsonErrText(b []byte, err error) string {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
+	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
 		line, col := lineCol(b, se.Offset-1) // Offset is just past the bad byte
 		return fmt.Sprintf("line %d, column %d: %s", line, col, se.Error())
 	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
+	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
 		if te.Field == "" {
 			return fmt.Sprintf("the file holds a JSON %s, not an object", te.Value)
 		}

@@ -3,6 +3,7 @@ package eval
 import (
 	"bytes"
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"math"
@@ -126,7 +127,8 @@ func jsonString(v any) string {
 		return ""
 	}
 	var b bytes.Buffer
-	enc := newCompactEncoder(&b)
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return fmt.Sprint(v)
 	}

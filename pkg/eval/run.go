@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"kitsoki/internal/agentcall"
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/agent"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/schema"
@@ -391,7 +392,7 @@ func newReport(v *Validation, specs []CandidateSpec, recs []CallRecord, maxSampl
 
 // cloneMap is a JSON-shaped deep copy of m, never nil.
 func cloneMap(m map[string]any) map[string]any {
-	out, _ := jsonNormalize(m).(map[string]any)
+	out, _ := jsonvalue.RoundTrip(m).(map[string]any)
 	if out == nil {
 		out = map[string]any{}
 	}
@@ -461,7 +462,8 @@ func runOne(ctx context.Context, reg *agent.Registry, call agent.Call, cmp Compa
 	}
 	rec.LatencyMS = res.Duration.Milliseconds()
 	if cassette {
-		rec.LatencyMS = metaInt(res.Meta, "duration_ms")
+		ms, _ := metaFloat(res.Meta, "duration_ms")
+		rec.LatencyMS = int64(ms)
 	}
 	if c, ok := metaFloat(res.Meta, "cost_usd"); ok {
 		rec.CostUSD = &c
@@ -471,7 +473,7 @@ func runOne(ctx context.Context, reg *agent.Registry, call agent.Call, cmp Compa
 	}
 	rec.Conformant = true
 	rec.SchemaValid = call.Schema == nil || res.Value != nil
-	actual := jsonNormalize(res.Value)
+	actual := jsonvalue.RoundTrip(res.Value)
 	if cmp.Kind == "judge" {
 		rec.Pass, rec.Reason, err = judge.judge(ctx, ex, actual)
 		if err != nil {
@@ -505,11 +507,6 @@ func metaFloat(m map[string]any, k string) (float64, bool) {
 		return f, err == nil
 	}
 	return 0, false
-}
-
-func metaInt(m map[string]any, k string) int64 {
-	f, _ := metaFloat(m, k)
-	return int64(f)
 }
 
 // DefaultReportPaths are where a run's report goes: a timestamped file and

@@ -28,11 +28,7 @@ func ReportStatus(r *Report, cur Hashes) string {
 }
 
 // isStale reports whether any hash is known on both sides and differs.
-func isStale(rep, cur Hashes) bool {
-	diff := func(a, b string) bool { return a != "" && b != "" && a != b }
-	return diff(rep.Dataset, cur.Dataset) || diff(rep.Prompt, cur.Prompt) ||
-		diff(rep.Schema, cur.Schema) || diff(rep.Toolbox, cur.Toolbox)
-}
+func isStale(rep, cur Hashes) bool { return len(staleFields(rep, cur)) > 0 }
 
 // staleFields names the hashes that differ ("dataset", "prompt", ...).
 func staleFields(rep, cur Hashes) []string {

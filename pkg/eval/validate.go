@@ -93,8 +93,7 @@ func (l *StoryLoader) Load(path string) (*story.Story, error) {
 	ld, err := compose.Load(path, compose.LoadOptions{Story: opts, NoCompile: true})
 	if err != nil {
 		msg := "story could not be loaded"
-		var le *compose.LoadError
-		if errors.As(err, &le) && len(le.Diagnostics) > 0 {
+		if le, ok := errors.AsType[*compose.LoadError](err); ok && len(le.Diagnostics) > 0 {
 			msg = le.Diagnostics[0].String()
 		}
 		err, ld = fmt.Errorf("%s", msg), nil

@@ -65,10 +65,6 @@ func (e *httpStatusError) Error() string {
 	return fmt.Sprintf("GET %s: http %d %s", e.url, e.code, http.StatusText(e.code))
 }
 
-func (e *httpStatusError) transient() bool {
-	return e.code >= 500 || e.code == http.StatusTooManyRequests || e.code == http.StatusRequestTimeout
-}
-
 // writeError is a failure to write the cache: never retried, the part is kept.
 type writeError struct {
 	path string
@@ -276,9 +272,7 @@ func (t *transfer) startReporter() func() {
 	}
 	stopc := make(chan struct{})
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
+	wg.Go(func() {
 		tick := time.NewTicker(t.f.progressInterval())
 		defer tick.Stop()
 		for {
@@ -289,7 +283,7 @@ func (t *transfer) startReporter() func() {
 				t.f.report(Progress{Artifact: t.a, Phase: PhaseDownload, Host: t.host, Done: t.done.Load(), Total: total, Resumed: t.resumed.Load(), Parts: int(t.nparts.Load())})
 			}
 		}
-	}()
+	})
 	return func() { close(stopc); wg.Wait() }
 }
 
@@ -353,7 +347,7 @@ func (t *transfer) get(ctx context.Context, cancel context.CancelFunc, off, end 
 	}
 	resp.Body.Close()
 	se := &httpStatusError{code: resp.StatusCode, url: t.src}
-	if se.transient() {
+	if c := se.code; c >= 500 || c == http.StatusTooManyRequests || c == http.StatusRequestTimeout { // transient: retried
 		return nil, se
 	}
 	return nil, &fatalError{fmt.Errorf("%w: check the pin url in %s or the mirror", se, t.a.Source)}
@@ -595,16 +589,13 @@ func (t *transfer) runParallel(ctx context.Context) (string, int64, error) {
 
 	hres := make(chan hashed, 1)
 	go func() { hres <- pr.hashInOrder(ctx) }()
-	saverDone := make(chan struct{})
-	go func() {
-		defer close(saverDone)
-		pr.saveEverySecond(ctx)
-	}()
+	var saver sync.WaitGroup
+	saver.Go(func() { pr.saveEverySecond(ctx) })
 
 	first := pr.fetchParts(ctx, cancel) // a failure cancels ctx, which stops the hasher
 	res := <-hres
 	cancel()
-	<-saverDone
+	saver.Wait()
 	t.snapshot(pr.progress)
 	if first != nil {
 		t.saveState()

@@ -57,7 +57,8 @@ func (f *Fetcher) Ensure(ctx context.Context, a *Artifact, opts EnsureOptions) (
 		}
 		// Corrupt or foreign: it must not stay in the cache.
 		f.report(Progress{Artifact: a, Phase: PhaseMismatch, Done: n, Total: a.Size})
-		removeRecorded(dest)
+		_ = os.Remove(recordPath(dest))
+		_ = os.Remove(dest)
 	}
 
 	res, err := f.download(ctx, a, dest)

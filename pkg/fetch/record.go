@@ -51,8 +51,3 @@ func recordValid(file, want string, wantSize int64) bool {
 	}
 	return wantSize == 0 || wantSize == rec.Size
 }
-
-func removeRecorded(file string) {
-	_ = os.Remove(recordPath(file))
-	_ = os.Remove(file)
-}

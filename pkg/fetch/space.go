@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"fmt"
+	"path/filepath"
 )
 
 // checkSpace refuses a download of total bytes (unknown when <= 0) that
@@ -25,7 +26,7 @@ func (t *transfer) checkSpace(total int64, prev resumeState, resumable bool) err
 	if free == nil {
 		free = freeSpace
 	}
-	dir := dirOf(t.dest)
+	dir := filepath.Dir(t.dest)
 	avail, err := free(dir)
 	if err != nil || avail < 0 {
 		return nil // unknown: the write error path still reports a full disk

@@ -2,10 +2,7 @@
 
 package fetch
 
-import (
-	"path/filepath"
-	"syscall"
-)
+import "syscall"
 
 // freeSpace is the bytes an unprivileged user may still write at dir.
 func freeSpace(dir string) (int64, error) {
@@ -15,5 +12,3 @@ func freeSpace(dir string) (int64, error) {
 	}
 	return int64(st.Bavail) * int64(st.Bsize), nil
 }
-
-func dirOf(p string) string { return filepath.Dir(p) }

@@ -63,16 +63,11 @@ type Sidecar struct {
 	restarts int
 }
 
-// process is one spawn of the server.
+// process is one spawn of the server, at url.
 type process struct {
-	proc   *proc.Process
-	port   int
-	url    string
-	out    *proc.Tail
-	exited <-chan struct{}
+	*proc.Process
+	url string
 }
-
-func (p *process) dead() bool { return p.proc.Exited() }
 
 // Start spawns the server and returns once GET /health answers 200. On any
 // failure the process is stopped and the error carries the server's last
@@ -177,12 +172,11 @@ func (s *Sidecar) spawnLocked(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("start llama-server %s: %w (check server_bin, or run kitsoki fetch-llama-server)", s.cfg.Bin, err)
 	}
-	p := &process{proc: pr, port: port, url: "http://" + net.JoinHostPort(s.cfg.Host, strconv.Itoa(port)), out: pr.Tail(), exited: pr.Done()}
+	p := &process{Process: pr, url: "http://" + net.JoinHostPort(s.cfg.Host, strconv.Itoa(port))}
 	s.logf(slog.LevelInfo, "llama-server starting", "pid", pr.Pid(), "url", p.url, "model", s.cfg.Model)
 	if err := s.waitHealthy(ctx, p); err != nil {
 		s.stopProcess(p)
-		var wo withOutput
-		if errors.As(err, &wo) {
+		if wo, ok := errors.AsType[withOutput](err); ok {
 			// Stopped and reaped, the server's output is all in the tail.
 			return fmt.Errorf("%w%s", wo.error, lastOutput(p))
 		}
@@ -209,8 +203,8 @@ func (s *Sidecar) waitHealthy(ctx context.Context, p *process) error {
 	last := "no answer yet"
 	for {
 		select {
-		case <-p.exited:
-			return withOutput{fmt.Errorf("llama-server exited before it became healthy (%v)", p.proc.Wait())}
+		case <-p.Done():
+			return withOutput{fmt.Errorf("llama-server exited before it became healthy (%v)", p.Wait())}
 		default:
 		}
 		status, err := s.probe(ctx, p.url)
@@ -228,8 +222,8 @@ func (s *Sidecar) waitHealthy(ctx context.Context, p *process) error {
 		case <-deadline:
 			return withOutput{fmt.Errorf("llama-server at %s not healthy after %s (last /health: %s); the model may be too large for this machine, or raise the startup timeout",
 				p.url, s.cfg.StartupTimeout, last)}
-		case <-p.exited:
-			return withOutput{fmt.Errorf("llama-server exited before it became healthy (%v)", p.proc.Wait())}
+		case <-p.Done():
+			return withOutput{fmt.Errorf("llama-server exited before it became healthy (%v)", p.Wait())}
 		case <-time.After(s.cfg.HealthInterval):
 		}
 	}
@@ -252,7 +246,7 @@ func (s *Sidecar) probe(ctx context.Context, base string) (int, error) {
 }
 
 func lastOutput(p *process) string {
-	o := strings.TrimSpace(p.out.String())
+	o := strings.TrimSpace(p.Tail().String())
 	if o == "" {
 		return "; the server printed nothing"
 	}
@@ -261,11 +255,10 @@ func lastOutput(p *process) string {
 
 // stopProcess sends SIGTERM to the group, waits the grace period, then
 // SIGKILLs the group, and returns once the server has been reaped.
-func (s *Sidecar) stopProcess(p *process) error {
-	if p.proc.Stop("the sidecar stopped") == proc.Killed {
-		s.logf(slog.LevelWarn, "llama-server ignored SIGTERM; killed it", "pid", p.proc.Pid(), "grace", s.cfg.StopGrace)
+func (s *Sidecar) stopProcess(p *process) {
+	if p.Stop("the sidecar stopped") == proc.Killed {
+		s.logf(slog.LevelWarn, "llama-server ignored SIGTERM; killed it", "pid", p.Pid(), "grace", s.cfg.StopGrace)
 	}
-	return nil
 }
 
 // URL is the base URL of the running server ("http://127.0.0.1:<port>").
@@ -286,7 +279,7 @@ func (s *Sidecar) PID() int {
 	if s.proc == nil {
 		return 0
 	}
-	return s.proc.proc.Pid()
+	return s.proc.Pid()
 }
 
 // Restarts counts restarts after crashes.
@@ -303,7 +296,7 @@ func (s *Sidecar) Output() string {
 	if s.proc == nil {
 		return ""
 	}
-	return s.proc.out.String()
+	return s.proc.Tail().String()
 }
 
 // Ensure returns nil when the server is running; when it has crashed it
@@ -314,12 +307,12 @@ func (s *Sidecar) Ensure(ctx context.Context) error {
 	if s.stopped {
 		return errors.New("llama-server sidecar already stopped")
 	}
-	if s.proc != nil && !s.proc.dead() {
+	if s.proc != nil && !s.proc.Exited() {
 		return nil
 	}
 	if s.proc != nil {
-		s.logf(slog.LevelWarn, "llama-server exited; restarting", "pid", s.proc.proc.Pid(), "exit", fmt.Sprint(s.proc.proc.Wait()), "output", s.proc.out.String())
-		s.proc.proc.Kill("it crashed") // anything left in its process group
+		s.logf(slog.LevelWarn, "llama-server exited; restarting", "pid", s.proc.Pid(), "exit", fmt.Sprint(s.proc.Wait()), "output", s.proc.Tail().String())
+		s.proc.Kill("it crashed") // anything left in its process group
 	}
 	s.restarts++
 	if err := s.spawnLocked(ctx); err != nil {
@@ -337,7 +330,7 @@ func (s *Sidecar) Stop() error {
 	if s.proc == nil {
 		return nil
 	}
-	err := s.stopProcess(s.proc)
-	s.logf(slog.LevelInfo, "llama-server stopped", "pid", s.proc.proc.Pid())
-	return err
+	s.stopProcess(s.proc)
+	s.logf(slog.LevelInfo, "llama-server stopped", "pid", s.proc.Pid())
+	return nil
 }

@@ -239,7 +239,7 @@ func TestCrashedServerRestartsOnNextEnsure(t *testing.T) {
 	p := s.proc
 	s.mu.Unlock()
 	syscall.Kill(pid, syscall.SIGKILL) // the crash, between two calls
-	<-p.exited
+	<-p.Done()
 	if err := s.Ensure(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -157,9 +158,7 @@ func (t *CallTracker) Observe(ev *Event) *Call {
 	}
 	if meta != nil {
 		c.InputTokens, c.OutputTokens, c.CostUSD = meta.Usage.InputTokens, meta.Usage.OutputTokens, meta.CostUSD
-		if c.Model == "" {
-			c.Model = meta.Model
-		}
+		c.Model = cmp.Or(c.Model, meta.Model)
 	}
 	if ev.Kind == "agent.call.error" {
 		c.Outcome = OutcomeError

@@ -221,18 +221,7 @@ func (r *Reader) decodeLine(n int, line []byte, ev *Event) ([]byte, error) {
 func slowDecode(b []byte, ev *Event) (payload []byte, err error) {
 	// The type is named Event so that encoding/json's messages read
 	// "Go struct field Event.turn of type int".
-	type Event struct {
-		Turn       int             `json:"turn"`
-		Seq        int             `json:"seq"`
-		TS         time.Time       `json:"ts"`
-		Kind       string          `json:"kind"`
-		StatePath  string          `json:"state_path"`
-		ParentTurn int             `json:"parent_turn"`
-		CallID     string          `json:"call_id"`
-		EpisodeID  string          `json:"episode_id"`
-		MatchIdx   int             `json:"match_idx"`
-		Payload    json.RawMessage `json:"payload"`
-	}
+	type Event wireEvent
 	var w Event
 	if err := json.Unmarshal(b, &w); err != nil {
 		return nil, err

@@ -85,10 +85,7 @@ func (t *hostTracker) observe(ev *Event) *HostCall {
 	}
 	p := q[0]
 	t.open[ns] = q[1:]
-	p.End, p.Returned = ev.TS, true
-	if errText != "" {
-		p.Error = errText
-	}
+	p.End, p.Returned, p.Error = ev.TS, true, cmp.Or(errText, p.Error)
 	return &p.HostCall
 }
 

@@ -9,15 +9,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// lockFile takes an exclusive, non-blocking advisory lock on f. It reports
-// errLocked when another process (or another open file description in this
-// process) holds it.
-func lockFile(f *os.File) error {
-	err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
-	if errors.Is(err, unix.EWOULDBLOCK) {
-		return errLocked{err}
-	}
-	return err
+// lockFile takes an exclusive, non-blocking advisory lock on f. held says
+// the error is another process (or another open file description in this
+// process) holding it.
+func lockFile(f *os.File) (held bool, err error) {
+	err = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+	return errors.Is(err, unix.EWOULDBLOCK), err
 }
 
 func unlockFile(f *os.File) error { return unix.Flock(int(f.Fd()), unix.LOCK_UN) }

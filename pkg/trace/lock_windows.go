@@ -9,14 +9,11 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-func lockFile(f *os.File) error {
+func lockFile(f *os.File) (held bool, err error) {
 	ol := new(windows.Overlapped)
-	err := windows.LockFileEx(windows.Handle(f.Fd()),
+	err = windows.LockFileEx(windows.Handle(f.Fd()),
 		windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, ol)
-	if errors.Is(err, windows.ERROR_LOCK_VIOLATION) {
-		return errLocked{err}
-	}
-	return err
+	return errors.Is(err, windows.ERROR_LOCK_VIOLATION), err
 }
 
 func unlockFile(f *os.File) error {

@@ -88,9 +88,7 @@ type OTLPOptions struct {
 // run span comes last. On a corrupt trace the JSON is still closed and the
 // read error is returned.
 func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err error) {
-	if opt.ServiceName == "" {
-		opt.ServiceName = "kitsoki"
-	}
+	opt.ServiceName = cmp.Or(opt.ServiceName, "kitsoki")
 	rd := NewReader(r, ReadOptions{Name: name, KeepPayload: func(k string) bool {
 		return IsAgentCallKind(k) || k == "harness.called" || k == "harness.dispatched" || k == "harness.returned" || k == "harness.error"
 	}})

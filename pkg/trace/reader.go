@@ -3,6 +3,7 @@ package trace
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -63,9 +64,7 @@ func NewReader(r io.Reader, opt ReadOptions) *Reader {
 	if opt.MaxLineBytes <= 0 {
 		opt.MaxLineBytes = defaultMaxLineBytes
 	}
-	if opt.Name == "" {
-		opt.Name = "-"
-	}
+	opt.Name = cmp.Or(opt.Name, "-")
 	return &Reader{br: bufio.NewReaderSize(r, 256<<10), opt: opt, fast: !fastDecodeOff()}
 }
 
@@ -75,12 +74,7 @@ func OpenFile(path string, opt ReadOptions) (*Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open trace %q: %w", path, err)
 	}
-	if opt.Name == "" {
-		opt.Name = path
-	}
-	if opt.Path == "" {
-		opt.Path = path
-	}
+	opt.Name, opt.Path = cmp.Or(opt.Name, path), cmp.Or(opt.Path, path)
 	r := NewReader(f, opt)
 	r.closer = f
 	return r, nil

@@ -76,7 +76,8 @@ func jsonError(raw []byte) error {
 }
 
 // firstNonNFC returns the first JSON string token of b (keys included) that is
-// not in Unicode normalisation form C. b must be valid JSON.
+// not in Unicode normalisation form C. b must be valid JSON: its strings
+// are found by the reader's scanner.
 func firstNonNFC(b []byte) (string, bool) {
 	if isASCII(b) && !bytes.Contains(b, []byte(`\u`)) {
 		return "", false
@@ -85,29 +86,19 @@ func firstNonNFC(b []byte) (string, bool) {
 		if b[i] != '"' {
 			continue
 		}
-		start := i + 1
-		escaped := false
-		j := start
-		for ; j < len(b); j++ {
-			c := b[j]
-			if c == '\\' {
-				escaped = true
-				j++
-				continue
-			}
-			if c == '"' {
-				break
-			}
+		end, escaped, ok := skipString(b, i) // scan.go
+		if !ok {
+			return "", false
 		}
-		seg := b[start:min(j, len(b))]
-		i = j
+		seg, quoted := b[i+1:end-1], b[i:end]
+		i = end - 1
 		if isASCII(seg) && !bytes.Contains(seg, []byte(`\u`)) {
 			continue
 		}
 		s := string(seg)
 		if escaped {
 			var u string
-			if json.Unmarshal(b[start-1:min(j+1, len(b))], &u) == nil {
+			if json.Unmarshal(quoted, &u) == nil {
 				s = u
 			}
 		}

@@ -49,11 +49,11 @@ func checkCallIDFileName(id string) error {
 // reference found in a trace at tracePath, refusing references that leave
 // the trace's agent-prompts/ folder.
 func resolveSidecar(tracePath, ref string) (string, error) {
-	clean := filepath.ToSlash(filepath.Clean(filepath.FromSlash(ref)))
-	if filepath.IsAbs(ref) || len(clean) <= len(promptsDir)+1 || clean[:len(promptsDir)+1] != promptsDir+"/" {
-		return "", fmt.Errorf("sidecar reference %q is not under %s/", ref, promptsDir)
+	name, err := sidecarName(ref)
+	if err != nil {
+		return "", err
 	}
-	return filepath.Join(filepath.Dir(tracePath), filepath.FromSlash(clean)), nil
+	return filepath.Join(filepath.Dir(tracePath), promptsDir, filepath.FromSlash(name)), nil
 }
 
 // writePromptFile writes data to name in the trace's agent-prompts/

@@ -67,8 +67,7 @@ func CreateWith(path string, h Header, opt Options) (*Writer, error) {
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) && pe.Path == path {
+		if pe, ok := errors.AsType[*fs.PathError](err); ok && pe.Path == path {
 			return nil, fmt.Errorf("trace: create %q: %w", path, pe.Err)
 		}
 		return nil, fmt.Errorf("trace: create %q: %w", path, err)
@@ -284,15 +283,9 @@ func traceOrEmpty(f *os.File) bool {
 	if n == 0 {
 		return true
 	}
-	line := buf[:n]
-	if i := bytes.IndexByte(line, '\n'); i >= 0 {
-		line = line[:i]
-	}
+	line, _, _ := bytes.Cut(buf[:n], []byte{'\n'})
 	if bytes.HasPrefix(line, []byte(headerPrefix)) || bytes.HasPrefix([]byte(headerPrefix), line) {
 		return true
 	}
-	var h struct {
-		Kind string `json:"kind"`
-	}
-	return json.Unmarshal(line, &h) == nil && h.Kind == "session.header"
+	return probeKind(line) == headerKind
 }

@@ -31,7 +31,7 @@ func (l *localLLM) requestModel(ctx context.Context, base, key string) (string, 
 	if l.model != "" {
 		return l.model, modelDeclared
 	}
-	if !l.endpointMode() {
+	if l.server.managed() {
 		return "", modelServerDefault
 	}
 	l.listedMu.Lock()
@@ -44,10 +44,6 @@ func (l *localLLM) requestModel(ctx context.Context, base, key string) (string, 
 		return m, modelListed
 	}
 	return "", modelServerDefault
-}
-
-func (l *localLLM) endpointMode() bool {
-	return !l.server.managed()
 }
 
 // listModel asks the server for its models and returns the first id, or

@@ -229,11 +229,7 @@ func (m *managedServer) progress(p fetch.Progress) {
 	id := p.Artifact.ID
 	switch p.Phase {
 	case fetch.PhaseStart:
-		size := "size unknown"
-		if p.Total > 0 {
-			size = fetch.HumanSize(p.Total)
-		}
-		fmt.Fprintf(m.disclose, "kitsoki: %s: downloading %s (%s) from %s\n", m.owner, id, size, p.Host)
+		fmt.Fprintf(m.disclose, "kitsoki: %s: downloading %s (%s) from %s\n", m.owner, id, fetch.HumanSize(p.Total), p.Host)
 		m.lastProg = time.Now()
 	case fetch.PhaseDownload:
 		if time.Since(m.lastProg) < 10*time.Second {
