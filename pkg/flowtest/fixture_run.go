@@ -218,7 +218,7 @@ func (fr *fixtureRun) loadRecording() bool {
 // loadCassettes loads the fixture's host and Starlark cassettes.
 func (fr *fixtureRun) loadCassettes() bool {
 	fx, c := fr.fx, &fr.r.cassettes
-	fr.star = host.StarlarkOptions{Scripts: fr.r.scripts}
+	fr.star = host.StarlarkOptions{}
 	ok := true
 	if fx.HostCassette != "" {
 		fr.hc, ok = loadNamed(fr, "host_cassette", fx.HostCassette, c.hostCassette)

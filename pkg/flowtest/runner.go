@@ -13,7 +13,6 @@ import (
 
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
-	"kitsoki/pkg/host"
 )
 
 // Options tune a run of fixtures.
@@ -82,9 +81,6 @@ type Runner struct {
 	mu      sync.Mutex
 	stories map[string]*storyEntry
 	dirs    workDirs // guarded by mu
-	// scripts: host.starlark.run's compiled scripts, shared by the
-	// fixtures of the run.
-	scripts *host.ScriptCache
 	// cassettes: the fixtures' cassettes, parsed once each; every fixture
 	// replays a fork.
 	cassettes cassettes
@@ -102,7 +98,7 @@ type storyEntry struct {
 
 // NewRunner returns a runner.
 func NewRunner(o Options) *Runner {
-	return &Runner{opts: o, stories: map[string]*storyEntry{}, scripts: &host.ScriptCache{}}
+	return &Runner{opts: o, stories: map[string]*storyEntry{}}
 }
 
 // Story loads (once) the story at app.

@@ -14,9 +14,7 @@
 // builtins.go, agent_verbs.go (the agent verbs the engine routes itself),
 // run.go (host.run), stdoutjson.go, artifacts.go, appendfile.go, inbox.go
 // (inbox, transport, jobs), workdir.go (every story-named path confined to
-// the run's working directory), starlark_*.go (host.starlark.run;
-// [ScriptCache] keeps each script compiled and each sidecar parsed once
-// for the calls that share it), search.go
+// the run's working directory), starlark_*.go (host.starlark.run), search.go
 // (with an on-disk vector cache), sandbox.go ([SandboxSafe],
 // [SandboxOptions]: what kitsoki test --sandbox runs). Upstream choices:
 // docs/compat/hosts.md.

@@ -33,10 +33,6 @@ type StarlarkOptions struct {
 	NoNetwork  bool
 	// MaxSteps bounds a script's execution steps (0 = defaultStarlarkSteps).
 	MaxSteps uint64
-	// Scripts shares compiled scripts between the handlers made from
-	// these options (kitsoki test: one per run); nil gives each handler
-	// its own.
-	Scripts *ScriptCache
 }
 
 // defaultStarlarkSteps is the default execution step limit of a script.
@@ -52,9 +48,6 @@ const (
 
 // NewStarlarkRun returns the host.starlark.run handler.
 func NewStarlarkRun(o StarlarkOptions) Handler {
-	if o.Scripts == nil {
-		o.Scripts = &ScriptCache{}
-	}
 	return &starlarkRun{o: o}
 }
 
@@ -157,7 +150,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: script %q has no readable sidecar (expected %s): %v", name, script, path+".yaml", safefile.ErrText(err))
 	}
-	sc, err := h.o.Scripts.sidecar(path+".yaml", scData)
+	sc, err := parseSidecar(path+".yaml", scData)
 	if err != nil {
 		return fail("sidecar is malformed: %v", err)
 	}
@@ -195,12 +188,12 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	opts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
 	thread := &starlark.Thread{Name: name + " " + script, Print: func(*starlark.Thread, string) {}}
 	steps := cmp.Or(h.o.MaxSteps, defaultStarlarkSteps)
-	thread.Load = newModuleLoader(ctx, h.o.Scripts, steps, storyDir, filepath.Dir(path), opts, predeclared)
+	thread.Load = newModuleLoader(ctx, steps, storyDir, filepath.Dir(path), opts, predeclared)
 	thread.SetMaxExecutionSteps(steps)
 	stop := context.AfterFunc(ctx, func() { thread.Cancel("the run was stopped") })
 	defer stop()
 
-	globals, err := execChecked(h.o.Scripts, opts, thread, script, src, predeclared)
+	globals, err := execChecked(opts, thread, script, src, predeclared)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, fmt.Errorf("%s: %v", name, ctx.Err())
@@ -252,11 +245,10 @@ func scriptErr(err error, steps uint64) string {
 	return err.Error()
 }
 
-// execChecked is starlark.ExecFileOptions over checkedProgram (compiled
-// once per cache): the file's + and * go through the memory budget
-// (starlark_budget.go).
-func execChecked(cache *ScriptCache, opts *syntax.FileOptions, th *starlark.Thread, filename string, src []byte, predeclared starlark.StringDict) (starlark.StringDict, error) {
-	prog, err := cache.checked(opts, filename, src, predeclared)
+// execChecked is starlark.ExecFileOptions over checkedProgram: the file's
+// + and * go through the memory budget (starlark_budget.go).
+func execChecked(opts *syntax.FileOptions, th *starlark.Thread, filename string, src []byte, predeclared starlark.StringDict) (starlark.StringDict, error) {
+	prog, err := checkedProgram(opts, filename, src, predeclared)
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +263,7 @@ var defaultHTTP = &http.Client{Timeout: 30 * time.Second}
 // story directory (paths relative to the loading script's directory, or
 // to the story directory when they start with "//"), each loaded once per
 // call; a cycle is an error.
-func newModuleLoader(ctx context.Context, scripts *ScriptCache, steps uint64, storyDir, scriptDir string, opts *syntax.FileOptions, predeclared starlark.StringDict) func(*starlark.Thread, string) (starlark.StringDict, error) {
+func newModuleLoader(ctx context.Context, steps uint64, storyDir, scriptDir string, opts *syntax.FileOptions, predeclared starlark.StringDict) func(*starlark.Thread, string) (starlark.StringDict, error) {
 	type entry struct {
 		globals starlark.StringDict
 		err     error
@@ -313,7 +305,7 @@ func newModuleLoader(ctx context.Context, scripts *ScriptCache, steps uint64, st
 			sub := &starlark.Thread{Name: th.Name, Print: th.Print, Load: load, Steps: th.Steps}
 			sub.SetMaxExecutionSteps(steps)
 			stop := context.AfterFunc(ctx, func() { sub.Cancel("the run was stopped") })
-			e.globals, e.err = execChecked(scripts, opts, sub, module, src, predeclared)
+			e.globals, e.err = execChecked(opts, sub, module, src, predeclared)
 			stop()
 			th.Steps = sub.Steps
 		}
