@@ -238,11 +238,11 @@ func complete(st *story.Story, text string, line int, before string) []protocol.
 			return completeValue(st, last, statePathOf(keys), mk)
 		case flowKey:
 			if last == "on" {
-				return mk(intents(st), protocol.CompletionItemKindEvent, "intent")
+				return mk(IntentNames(st), protocol.CompletionItemKindEvent, "intent")
 			}
 		case flowItem:
 			if intentList(append(keys, "[]")) {
-				return mk(intents(st), protocol.CompletionItemKindEvent, "intent")
+				return mk(IntentNames(st), protocol.CompletionItemKindEvent, "intent")
 			}
 		}
 		return nil
@@ -255,10 +255,10 @@ func complete(st *story.Story, text string, line int, before string) []protocol.
 		}
 	}
 	if len(keys) > 0 && keys[len(keys)-1] == "on" && strings.TrimSpace(before) == strings.TrimLeft(before, " ") && !strings.Contains(before, ":") {
-		return mk(intents(st), protocol.CompletionItemKindEvent, "intent")
+		return mk(IntentNames(st), protocol.CompletionItemKindEvent, "intent")
 	}
 	if itemRE.MatchString(before) && intentList(append(keys, "[]")) {
-		return mk(intents(st), protocol.CompletionItemKindEvent, "intent")
+		return mk(IntentNames(st), protocol.CompletionItemKindEvent, "intent")
 	}
 	return nil
 }
@@ -283,7 +283,7 @@ func completeValue(st *story.Story, key, statePath string, mk func([]string, pro
 	case "agent":
 		return mk(slices.Sorted(maps.Keys(st.AgentPlugins)), protocol.CompletionItemKindModule, "agent plugin")
 	case "emit_intent", "default_intent", "intent":
-		return mk(intents(st), protocol.CompletionItemKindEvent, "intent")
+		return mk(IntentNames(st), protocol.CompletionItemKindEvent, "intent")
 	case "invoke":
 		return mk([]string{"host.run", "host.agent.ask", "host.agent.decide", "host.agent.extract", "host.agent.task", "host.agent.converse", "host.agent.search",
 			"host.artifacts_dir", "host.inbox.add", "host.append_to_file", "host.transport.post", "host.starlark.run"}, protocol.CompletionItemKindFunction, "host handler")
@@ -330,7 +330,10 @@ func worldKeys(st *story.Story) []string {
 	return slices.Compact(out)
 }
 
-func intents(st *story.Story) []string {
+// IntentNames is every intent name st knows, sorted: its library's, each
+// state's local ones and each on: entry's but the "*" catch-all. The
+// editor's completion and the shell's (kitsoki run --intent) offer it.
+func IntentNames(st *story.Story) []string {
 	set := map[string]bool{}
 	for n := range st.Intents {
 		set[n] = true
