@@ -25,7 +25,6 @@ import (
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/host"
-	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/trace"
 )
@@ -257,13 +256,9 @@ func resolveRunPlan(stderr io.Writer, ld *compose.Loaded, f *runFlags) (*compose
 			return nil, nil, usagef("--host-cassette: %v", err)
 		}
 	}
-	plan, err := compose.Resolve(ld, f.profile)
+	plan, err := resolvePlan(ld, f.profile)
 	if err != nil {
-		var pe *plugin.ProfileError
-		if errors.As(err, &pe) && pe.ReadErr != nil {
-			return nil, nil, profileReadError(f.profile, pe)
-		}
-		return nil, nil, usagef("plugin profile:\n%v", err)
+		return nil, nil, err
 	}
 	for _, d := range plan.Warnings() {
 		warnDiag(stderr, d)

@@ -31,8 +31,6 @@ func newTraceCmd() *cobra.Command {
 PATH may be a trace file, - for standard input, or an id or substring of a
 trace's name under the sessions directory (default .kitsoki/sessions/); the
 newest match wins. 'kitsoki trace ls' lists the traces there, newest first.`,
-		Args: unknownSubcommand,
-		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	pf := c.PersistentFlags()
 	pf.StringVar(&o.sessionsDir, "sessions-dir", trace.DefaultSessionsDir, "where ids and substrings are looked up")
