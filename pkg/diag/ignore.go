@@ -3,6 +3,7 @@ package diag
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -76,15 +77,7 @@ func (m ignoreMark) covers(d Diagnostic) bool {
 	if d.File != m.File || d.Line != m.Covers {
 		return false
 	}
-	if len(m.Rules) == 0 {
-		return true
-	}
-	for _, r := range m.Rules {
-		if r == d.Rule {
-			return true
-		}
-	}
-	return false
+	return len(m.Rules) == 0 || slices.Contains(m.Rules, d.Rule)
 }
 
 // IgnoreResult is what applying the markers of a set of files gives.

@@ -2,6 +2,7 @@ package watch
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -28,15 +29,9 @@ func Affected(targets []Target, changed []string) []int {
 func touches(t Target, changed []string) bool {
 	for _, c := range changed {
 		c = filepath.Clean(c)
-		for _, f := range t.Files {
-			if filepath.Clean(f) == c {
-				return true
-			}
-		}
-		for _, d := range t.Dirs {
-			if within(filepath.Clean(d), c) {
-				return true
-			}
+		if slices.ContainsFunc(t.Files, func(f string) bool { return filepath.Clean(f) == c }) ||
+			slices.ContainsFunc(t.Dirs, func(d string) bool { return within(filepath.Clean(d), c) }) {
+			return true
 		}
 	}
 	return false
