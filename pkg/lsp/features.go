@@ -203,12 +203,10 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 
 // complete lists candidates for the text before the cursor on line.
 func complete(st *story.Story, text string, line int, before string) []protocol.CompletionItem {
-	kind := func(k protocol.CompletionItemKind) *protocol.CompletionItemKind { return &k }
 	mk := func(labels []string, k protocol.CompletionItemKind, detail string) []protocol.CompletionItem {
 		out := make([]protocol.CompletionItem, 0, len(labels))
 		for _, l := range labels {
-			d := detail
-			out = append(out, protocol.CompletionItem{Label: l, Kind: kind(k), Detail: &d})
+			out = append(out, protocol.CompletionItem{Label: l, Kind: new(k), Detail: new(detail)})
 		}
 		return out
 	}
@@ -445,12 +443,11 @@ func (s *Server) documentSymbol(_ *glsp.Context, p *protocol.DocumentSymbolParam
 				continue
 			}
 			r := tokenRange(text, sd.Pos.Line, sd.Pos.Col)
-			detail := sd.Path
 			kind := protocol.SymbolKindClass
 			if sd.Terminal {
 				kind = protocol.SymbolKindEnumMember
 			}
-			out = append(out, protocol.DocumentSymbol{Name: sd.Name, Detail: &detail, Kind: kind, Range: r, SelectionRange: r, Children: children})
+			out = append(out, protocol.DocumentSymbol{Name: sd.Name, Detail: new(sd.Path), Kind: kind, Range: r, SelectionRange: r, Children: children})
 		}
 		return out
 	}
@@ -482,14 +479,12 @@ func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 		if m == nil {
 			continue
 		}
-		kind := protocol.CodeActionKindQuickFix
-		pref := true
 		edit := protocol.WorkspaceEdit{Changes: map[protocol.DocumentUri][]protocol.TextEdit{
 			p.TextDocument.URI: {{Range: d.Range, NewText: m[1]}},
 		}}
 		actions = append(actions, protocol.CodeAction{
-			Title: fmt.Sprintf("Replace with %s", m[1]), Kind: &kind, Diagnostics: []protocol.Diagnostic{d},
-			IsPreferred: &pref, Edit: &edit,
+			Title: fmt.Sprintf("Replace with %s", m[1]), Kind: new(protocol.CodeActionKindQuickFix), Diagnostics: []protocol.Diagnostic{d},
+			IsPreferred: new(true), Edit: &edit,
 		})
 	}
 	return actions, nil
