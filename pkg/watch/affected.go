@@ -3,7 +3,6 @@ package watch
 import (
 	"path/filepath"
 	"slices"
-	"strings"
 )
 
 // Target is something a change can make stale: a run of it is due when a
@@ -39,9 +38,6 @@ func touches(t Target, changed []string) bool {
 
 // within reports whether p is dir or lies below it.
 func within(dir, p string) bool {
-	if p == dir {
-		return true
-	}
 	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	return err == nil && filepath.IsLocal(rel)
 }
