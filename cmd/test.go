@@ -653,12 +653,9 @@ func readMergeInputs(args []string) ([]*flowtest.Report, []*coverage.Profile, er
 func writeMergedReports(stdout io.Writer, rs []*flowtest.Report, jsonOut, junitOut string) error {
 	m := flowtest.MergeReports(rs)
 	sort.SliceStable(m.Results, func(i, j int) bool { return m.Results[i].File < m.Results[j].File })
-	if jsonOut == "" {
-		jsonOut = "-"
-	}
 	marshal := func() ([]byte, error) { return flowtest.MarshalReport(m) }
 	junit := func(w io.Writer) error { return flowtest.WriteJUnitReport(w, m) }
-	if err := writeReportFiles(stdout, jsonOut, junitOut, marshal, junit); err != nil {
+	if err := writeReportFiles(stdout, cmp.Or(jsonOut, "-"), junitOut, marshal, junit); err != nil {
 		return err
 	}
 	if m.Failed > 0 {
