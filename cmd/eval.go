@@ -215,14 +215,7 @@ func showReport(c *cobra.Command, r *eval.Report, asJSON bool, htmlOut string) e
 		if cd.Pass {
 			verdict = "pass"
 		}
-		cost, p95 := 0.0, int64(0)
-		if cd.AvgCostUSD != nil {
-			cost = *cd.AvgCostUSD
-		}
-		if cd.P95LatencyMS != nil {
-			p95 = *cd.P95LatencyMS
-		}
-		fmt.Fprintf(out, "- %s/%s effort=%s %s pass_rate=%.2f cost=%.6f p95=%dms\n", cd.Profile, cd.Model, cd.Effort, verdict, cd.ComparatorPassRate, cost, p95)
+		fmt.Fprintf(out, "- %s/%s effort=%s %s pass_rate=%.2f cost=%.6f p95=%dms\n", cd.Profile, cd.Model, cd.Effort, verdict, cd.ComparatorPassRate, deref(cd.AvgCostUSD), deref(cd.P95LatencyMS))
 	}
 	if d := r.Decision; d != nil {
 		if d.SelectedProfile != "" {

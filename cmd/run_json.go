@@ -86,11 +86,12 @@ func (r runJSON) MarshalJSON() ([]byte, error) {
 	return json.Marshal(e)
 }
 
-func deref(s *string) string {
-	if s == nil {
-		return ""
+// deref is *p, or the zero value for nil.
+func deref[T any](p *T) (v T) {
+	if p != nil {
+		v = *p
 	}
-	return *s
+	return v
 }
 
 // callJSON is one call of calls[]: engine.CallSummary with the error as
