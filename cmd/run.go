@@ -136,9 +136,6 @@ rested before the end (or the story is invalid), 2 usage or environment error.`,
 }
 
 func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *runFlags) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if err := refuseInSandbox("kitsoki run"); err != nil {
 		return err
 	}

@@ -147,9 +147,6 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 }
 
 func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *testFlags) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if f.watch {
 		return runWatch(ctx, stdout, stderr, args, f)
 	}

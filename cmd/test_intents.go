@@ -106,9 +106,6 @@ func checkIntentFlags(f *intentFlags) error {
 }
 
 func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *intentFlags) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if err := checkIntentFlags(f); err != nil {
 		return err
 	}

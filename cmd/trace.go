@@ -93,11 +93,7 @@ func traceMsg(ce *trace.CorruptError) string {
 
 // interruptible returns a context cancelled by Ctrl-C.
 func interruptible(c *cobra.Command) (context.Context, context.CancelFunc) {
-	ctx := c.Context()
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	return signal.NotifyContext(ctx, os.Interrupt)
+	return signal.NotifyContext(c.Context(), os.Interrupt)
 }
 
 // ANSI colours for timeline categories.
