@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -160,10 +161,7 @@ func newEvalShowCmd() *cobra.Command {
 					return err
 				}
 			} else {
-				cs := v.CallSite
-				if cs == nil {
-					cs = &eval.CallSite{Call: d.Call}
-				}
+				cs := cmp.Or(v.CallSite, &eval.CallSite{Call: d.Call})
 				fmt.Fprintf(out, "call: %s\nhandler: %s\nstate: %s\nschema: %s\ncomparator: %s\nstatus: %s\n", cs.Call, cs.Handler, cs.StatePath, cs.SchemaPath, d.ComparatorLabel(), status)
 				if latest != nil {
 					fmt.Fprintf(out, "latest report: %s\n", latest.Path)

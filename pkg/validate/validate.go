@@ -2,6 +2,7 @@ package validate
 
 import (
 	"bytes"
+	"cmp"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -81,13 +82,8 @@ func Run(files []string, opts Options) Result {
 		jobs = runtime.GOMAXPROCS(0)
 	}
 	sopts := opts.Story
-	if sopts.Cache == nil {
-		sopts.Cache = story.NewCache()
-	}
-	fsm := opts.FS
-	if fsm == nil {
-		fsm = &fsmemo.Memo{}
-	}
+	sopts.Cache = cmp.Or(sopts.Cache, story.NewCache())
+	fsm := cmp.Or(opts.FS, &fsmemo.Memo{})
 	if sopts.FS == nil {
 		sopts.FS = fsm
 	}
