@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"kitsoki/pkg/fetch"
+	"kitsoki/pkg/lsp"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/trace"
 )
@@ -80,21 +81,7 @@ func completeIntents(_ *cobra.Command, args []string, prefix string) ([]string, 
 	if st == nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	set := map[string]bool{}
-	for name := range st.Intents {
-		set[name] = true
-	}
-	for _, s := range st.AllStates() {
-		for name := range s.Intents {
-			set[name] = true
-		}
-		for _, on := range s.On {
-			if on.Intent != "*" {
-				set[on.Intent] = true
-			}
-		}
-	}
-	return withPrefix(slices.Sorted(maps.Keys(set)), prefix), cobra.ShellCompDirectiveNoFileComp
+	return withPrefix(lsp.IntentNames(st), prefix), cobra.ShellCompDirectiveNoFileComp
 }
 
 // completeSessions offers the ids of the traces under the sessions
@@ -119,11 +106,5 @@ func completeSessions(c *cobra.Command, _ []string, prefix string) ([]string, co
 }
 
 func withPrefix(vals []string, prefix string) []string {
-	var out []string
-	for _, v := range vals {
-		if strings.HasPrefix(v, prefix) {
-			out = append(out, v)
-		}
-	}
-	return out
+	return slices.DeleteFunc(vals, func(v string) bool { return !strings.HasPrefix(v, prefix) })
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -160,10 +161,7 @@ func newEvalShowCmd() *cobra.Command {
 					return err
 				}
 			} else {
-				cs := v.CallSite
-				if cs == nil {
-					cs = &eval.CallSite{Call: d.Call}
-				}
+				cs := cmp.Or(v.CallSite, &eval.CallSite{Call: d.Call})
 				fmt.Fprintf(out, "call: %s\nhandler: %s\nstate: %s\nschema: %s\ncomparator: %s\nstatus: %s\n", cs.Call, cs.Handler, cs.StatePath, cs.SchemaPath, d.ComparatorLabel(), status)
 				if latest != nil {
 					fmt.Fprintf(out, "latest report: %s\n", latest.Path)
@@ -215,14 +213,7 @@ func showReport(c *cobra.Command, r *eval.Report, asJSON bool, htmlOut string) e
 		if cd.Pass {
 			verdict = "pass"
 		}
-		cost, p95 := 0.0, int64(0)
-		if cd.AvgCostUSD != nil {
-			cost = *cd.AvgCostUSD
-		}
-		if cd.P95LatencyMS != nil {
-			p95 = *cd.P95LatencyMS
-		}
-		fmt.Fprintf(out, "- %s/%s effort=%s %s pass_rate=%.2f cost=%.6f p95=%dms\n", cd.Profile, cd.Model, cd.Effort, verdict, cd.ComparatorPassRate, cost, p95)
+		fmt.Fprintf(out, "- %s/%s effort=%s %s pass_rate=%.2f cost=%.6f p95=%dms\n", cd.Profile, cd.Model, cd.Effort, verdict, cd.ComparatorPassRate, deref(cd.AvgCostUSD), deref(cd.P95LatencyMS))
 	}
 	if d := r.Decision; d != nil {
 		if d.SelectedProfile != "" {

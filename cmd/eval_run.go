@@ -105,7 +105,10 @@ Exit status: 0 a candidate passed, 1 none passed or the dataset is invalid,
 				}
 				return findingf("eval validation failed")
 			}
-			if err := evalOperatorProfile(v, profile, &opts); err != nil {
+			// The operator's assembly, as kitsoki run resolves it: a disabled
+			// alias is refused, and every call (candidates and judge) goes
+			// through the profile's hook chain (redact, budget, external hooks).
+			if opts.Plan, err = resolvePlan(v.Loaded, profile); err != nil {
 				return err
 			}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)

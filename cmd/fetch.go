@@ -89,9 +89,6 @@ func (f *fetchFlags) setup(c *cobra.Command) (*fetch.Pins, *fetch.Fetcher, error
 // keeps its resumable part. interrupted reports whether that happened.
 func fetchContext(c *cobra.Command) (ctx context.Context, cancel context.CancelFunc, interrupted func() bool) {
 	parent := c.Context()
-	if parent == nil {
-		parent = context.Background()
-	}
 	ctx, cancel = signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 	return ctx, cancel, func() bool { return ctx.Err() != nil && parent.Err() == nil }
 }

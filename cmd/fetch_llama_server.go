@@ -53,12 +53,12 @@ mirror or platform error, 130 interrupted (the partial download is kept).`,
 			if err != nil {
 				return err
 			}
-			if _, err := pins.LlamaServer(goos, goarch); err != nil {
+			a, err := pins.LlamaServer(goos, goarch)
+			if err != nil {
 				return usagef("%v", err)
 			}
 			ctx, cancel, interrupted := fetchContext(c)
 			defer cancel()
-			a, _ := pins.LlamaServer(goos, goarch)
 			inst, err := f.EnsureLlamaServer(ctx, pins, goos, goarch, fetch.EnsureOptions{Force: ff.force, Verify: ff.verify})
 			if err != nil {
 				if ff.json {

@@ -21,10 +21,7 @@ import (
 func init() { register("graph", newGraphCmd) }
 
 func newGraphCmd() *cobra.Command {
-	var (
-		format, state, out, root, cover string
-		depth                           int
-	)
+	var f graphFlags
 	c := &cobra.Command{
 		Use:   "graph STORY",
 		Short: "Draw a story's state machine (after imports and phases) as Mermaid, Graphviz DOT or SVG",
@@ -60,15 +57,15 @@ Exit status: 0 drawn, 1 the story does not load, 2 usage error or Graphviz
 missing for --format svg.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runGraph(c.OutOrStdout(), c.ErrOrStderr(), args[0], graphFlags{format: format, state: state, depth: depth, out: out, root: root, cover: cover}, c)
+			return runGraph(c.OutOrStdout(), c.ErrOrStderr(), args[0], f, c)
 		},
 	}
-	c.Flags().StringVar(&format, "format", "mermaid", "output `FORMAT`: mermaid, dot or svg")
-	c.Flags().StringVar(&state, "state", "", "draw only the subtree under the state at `PATH` (dotted)")
-	c.Flags().IntVar(&depth, "depth", 0, "draw `N` levels of states, collapsing deeper compounds into one node (0: all)")
-	c.Flags().StringVarP(&out, "output", "o", "", "write the drawing to `FILE` (default: standard output)")
-	c.Flags().StringVar(&cover, "coverprofile", "", "colour what the fixtures reached and never reached, from the JSON coverage profile `FILE` (kitsoki test --coverprofile FILE --cover-format json)")
-	addRootFlag(c, &root)
+	c.Flags().StringVar(&f.format, "format", "mermaid", "output `FORMAT`: mermaid, dot or svg")
+	c.Flags().StringVar(&f.state, "state", "", "draw only the subtree under the state at `PATH` (dotted)")
+	c.Flags().IntVar(&f.depth, "depth", 0, "draw `N` levels of states, collapsing deeper compounds into one node (0: all)")
+	c.Flags().StringVarP(&f.out, "output", "o", "", "write the drawing to `FILE` (default: standard output)")
+	c.Flags().StringVar(&f.cover, "coverprofile", "", "colour what the fixtures reached and never reached, from the JSON coverage profile `FILE` (kitsoki test --coverprofile FILE --cover-format json)")
+	addRootFlag(c, &f.root)
 	return c
 }
 

@@ -117,9 +117,6 @@ Exit status: 0 clean shutdown, 1 the story cannot be served, 2 usage error.`,
 }
 
 func runMCPServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, storyPath string, f *mcpServeFlags) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if err := refuseInSandbox("kitsoki mcp serve"); err != nil {
 		return err
 	}

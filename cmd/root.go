@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -156,15 +157,11 @@ func register(name string, new func() *cobra.Command) {
 
 // soleCommand returns the registered command args[0] names exactly.
 func soleCommand(args []string) (subcommand, bool) {
-	if len(args) == 0 {
+	i := slices.IndexFunc(registry, func(sub subcommand) bool { return len(args) > 0 && sub.name == args[0] })
+	if i < 0 {
 		return subcommand{}, false
 	}
-	for _, sub := range registry {
-		if sub.name == args[0] {
-			return sub, true
-		}
-	}
-	return subcommand{}, false
+	return registry[i], true
 }
 
 // Execute runs kitsoki with the process arguments and returns the exit code.

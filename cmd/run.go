@@ -25,7 +25,6 @@ import (
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/host"
-	"kitsoki/pkg/plugin"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/trace"
 )
@@ -137,9 +136,6 @@ rested before the end (or the story is invalid), 2 usage or environment error.`,
 }
 
 func runStory(ctx context.Context, stdout, stderr io.Writer, path string, f *runFlags) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if err := refuseInSandbox("kitsoki run"); err != nil {
 		return err
 	}
@@ -257,13 +253,9 @@ func resolveRunPlan(stderr io.Writer, ld *compose.Loaded, f *runFlags) (*compose
 			return nil, nil, usagef("--host-cassette: %v", err)
 		}
 	}
-	plan, err := compose.Resolve(ld, f.profile)
+	plan, err := resolvePlan(ld, f.profile)
 	if err != nil {
-		var pe *plugin.ProfileError
-		if errors.As(err, &pe) && pe.ReadErr != nil {
-			return nil, nil, profileReadError(f.profile, pe)
-		}
-		return nil, nil, usagef("plugin profile:\n%v", err)
+		return nil, nil, err
 	}
 	for _, d := range plan.Warnings() {
 		warnDiag(stderr, d)

@@ -86,11 +86,12 @@ func (r runJSON) MarshalJSON() ([]byte, error) {
 	return json.Marshal(e)
 }
 
-func deref(s *string) string {
-	if s == nil {
-		return ""
+// deref is *p, or the zero value for nil.
+func deref[T any](p *T) (v T) {
+	if p != nil {
+		v = *p
 	}
-	return *s
+	return v
 }
 
 // callJSON is one call of calls[]: engine.CallSummary with the error as
@@ -152,8 +153,7 @@ func writeRunJSON(w io.Writer, res *engine.Result, status int, msg, tracePath, s
 	out := runJSON{Schema: runSchemaVersion, Outcome: res.Outcome, Status: status, Error: msg, World: res.World,
 		Calls: callsJSON(res.Calls, errors.Is(res.Err, context.Canceled) || errors.Is(res.Err, context.DeadlineExceeded)), State: &res.State, Trace: &tracePath, Session: &session, Unconsumed: res.Unconsumed, Jobs: res.Jobs, Inbox: res.Inbox, ended: true}
 	if res.Outcome == engine.OutcomeExit {
-		e := res.Exit
-		out.Exit = &e
+		out.Exit = new(res.Exit)
 	}
 	return encodeRunJSON(w, out)
 }

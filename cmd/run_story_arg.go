@@ -70,6 +70,20 @@ func storyManifest(arg string) (string, error) {
 	return arg, nil
 }
 
+// resolvePlan resolves the plugin assembly of ld under the operator
+// profile (kitsoki run, eval run): an unreadable profile is
+// profileReadError, a malformed one lists its problems.
+func resolvePlan(ld *compose.Loaded, profile string) (*compose.Plan, error) {
+	plan, err := compose.Resolve(ld, profile)
+	var pe *plugin.ProfileError
+	if errors.As(err, &pe) && pe.ReadErr != nil {
+		return nil, profileReadError(profile, pe)
+	} else if err != nil {
+		return nil, usagef("plugin profile:\n%v", err)
+	}
+	return plan, nil
+}
+
 // profileUsageError is the usage error for a plugin profile the assembly
 // refused: unreadable (profileReadError), or malformed, its positioned
 // diagnostics printed to stderr first.

@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -87,11 +88,8 @@ func (s *callSpinner) end(handler string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	handler = trace.Printable(handler)
-	for i, c := range s.active {
-		if c.handler == handler {
-			s.active = append(s.active[:i], s.active[i+1:]...)
-			break
-		}
+	if i := slices.IndexFunc(s.active, func(c spinCall) bool { return c.handler == handler }); i >= 0 {
+		s.active = slices.Delete(s.active, i, i+1)
 	}
 	if len(s.active) == 0 {
 		s.clearLocked()

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"hash/fnv"
@@ -146,9 +147,6 @@ func addTestFlags(c *cobra.Command, f *testFlags, full bool) {
 }
 
 func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *testFlags) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if f.watch {
 		return runWatch(ctx, stdout, stderr, args, f)
 	}
@@ -156,21 +154,20 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if err != nil {
 		return err
 	}
-	runRE, shard, shards, sandbox, apps, glob, rel := p.runRE, p.shard, p.shards, p.sandbox, p.apps, p.glob, p.rel
-	files, err := discoverFixtures(stdout, stderr, f, apps, glob, rel, runRE)
+	files, err := discoverFixtures(stdout, stderr, f, p.apps, p.glob, p.rel, p.runRE)
 	if err != nil {
 		return err
 	}
 	all := files
-	if shards > 0 {
-		files = shardFiles(files, shard, shards)
+	if p.shards > 0 {
+		files = shardFiles(files, p.shard, p.shards)
 	}
 	traceDir, cleanup, err := testTraceDir(f)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	opts := f.runnerOptions(sandbox)
+	opts := f.runnerOptions(p.sandbox)
 	opts.TraceDir, opts.Observe = traceDir, f.update
 	var col *coverage.Collector
 	if f.cover.on() {
@@ -207,12 +204,12 @@ func runTests(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 			return err
 		}
 	}
-	intentsFailed, err := runStoryIntents(ctx, text, stderr, runner, apps, f)
+	intentsFailed, err := runStoryIntents(ctx, text, stderr, runner, p.apps, f)
 	if err != nil {
 		return err
 	}
 	if len(files) == 0 && !f.upstream && !intentsFailed.ran {
-		fmt.Fprintf(stderr, "kitsoki test: no flow fixtures found (looked for %s)\n", describeGlob(glob))
+		fmt.Fprintf(stderr, "kitsoki test: no flow fixtures found (looked for %s)\n", cmp.Or(p.glob, "<story>/flows/*.yaml"))
 	}
 	if err := testExit(results); err != nil || !intentsFailed.failed {
 		return err
@@ -532,28 +529,13 @@ func writeTestText(text io.Writer, f *testFlags, results []*flowtest.Result) {
 // testExit is the exit status of the results: 2 when a fixture could not
 // run, 1 when one failed (a skipped one does not), else success.
 func testExit(results []*flowtest.Result) error {
-	fatal, failed := false, false
-	for _, r := range results {
-		if r.Fatal != nil {
-			fatal = true
-		} else if !r.Passed() && !r.Flow.Skipped {
-			failed = true
-		}
-	}
 	switch {
-	case fatal:
+	case slices.ContainsFunc(results, func(r *flowtest.Result) bool { return r.Fatal != nil }):
 		return silentExit(exitUsageEnv)
-	case failed:
+	case slices.ContainsFunc(results, func(r *flowtest.Result) bool { return !r.Passed() && !r.Flow.Skipped }):
 		return silentExit(exitFinding)
 	}
 	return nil
-}
-
-func describeGlob(g string) string {
-	if g == "" {
-		return "<story>/flows/*.yaml"
-	}
-	return g
 }
 
 // shardFiles keeps the fixtures of slice i of n: a fixture belongs to the
@@ -668,12 +650,9 @@ func readMergeInputs(args []string) ([]*flowtest.Report, []*coverage.Profile, er
 func writeMergedReports(stdout io.Writer, rs []*flowtest.Report, jsonOut, junitOut string) error {
 	m := flowtest.MergeReports(rs)
 	sort.SliceStable(m.Results, func(i, j int) bool { return m.Results[i].File < m.Results[j].File })
-	if jsonOut == "" {
-		jsonOut = "-"
-	}
 	marshal := func() ([]byte, error) { return flowtest.MarshalReport(m) }
 	junit := func(w io.Writer) error { return flowtest.WriteJUnitReport(w, m) }
-	if err := writeReportFiles(stdout, jsonOut, junitOut, marshal, junit); err != nil {
+	if err := writeReportFiles(stdout, cmp.Or(jsonOut, "-"), junitOut, marshal, junit); err != nil {
 		return err
 	}
 	if m.Failed > 0 {

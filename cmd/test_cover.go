@@ -162,7 +162,7 @@ func runName(wd, app string) string {
 		dir = filepath.Dir(app)
 	}
 	if abs, err := filepath.Abs(dir); err == nil && wd != "" {
-		if rel, err := filepath.Rel(wd, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if rel, err := filepath.Rel(wd, abs); err == nil && filepath.IsLocal(rel) {
 			return rel
 		}
 		return abs

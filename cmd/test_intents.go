@@ -106,9 +106,6 @@ func checkIntentFlags(f *intentFlags) error {
 }
 
 func runIntents(ctx context.Context, stdout, stderr io.Writer, app string, f *intentFlags) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if err := checkIntentFlags(f); err != nil {
 		return err
 	}
@@ -230,11 +227,7 @@ func writeIntentsPlan(w io.Writer, suites []*flowtest.IntentSuite, f *intentFlag
 		for _, fx := range s.Fixtures {
 			fixtures++
 			inputs += len(fx.Inputs)
-			runs := fx.Runs
-			if f.runs > 0 {
-				runs = f.runs
-			}
-			calls += runs * len(fx.Inputs)
+			calls += cmp.Or(f.runs, fx.Runs) * len(fx.Inputs)
 		}
 	}
 	note := "est. cost not calculated for static harness"

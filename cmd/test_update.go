@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -71,12 +72,8 @@ func runUpdate(ctx context.Context, stdout, stderr io.Writer, runner *flowtest.R
 			return silentExit(exitUsageEnv)
 		}
 	}
-	fatal := false
-	for _, r := range results {
-		fatal = fatal || r.Fatal != nil
-	}
 	switch {
-	case fatal:
+	case slices.ContainsFunc(results, func(r *flowtest.Result) bool { return r.Fatal != nil }):
 		return silentExit(exitUsageEnv)
 	case len(u.Refused) > 0, dryRun && u.Fixtures > 0:
 		return silentExit(exitFinding)

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -60,7 +59,7 @@ func runWatch(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	if err != nil {
 		return err
 	}
-	w := &watcher{out: stdout, errOut: stderr, f: f, apps: p.apps, glob: p.glob, rel: p.rel, runRE: p.runRE, sandbox: p.sandbox}
+	w := &watcher{out: stdout, errOut: stderr, f: f, testPlan: p}
 	roots := w.roots()
 	if len(roots) == 0 {
 		return usagef("--watch: nothing to watch: no story found in %s", strings.Join(args, " "))
@@ -81,15 +80,12 @@ func runWatch(ctx context.Context, stdout, stderr io.Writer, args []string, f *t
 	return err
 }
 
-// watcher holds what each run of a watch needs.
+// watcher holds what each run of a watch needs: the flags and what the
+// arguments planned.
 type watcher struct {
 	out, errOut io.Writer
 	f           *testFlags
-	apps        []string
-	glob        string
-	rel         bool
-	runRE       *regexp.Regexp
-	sandbox     bool
+	*testPlan
 }
 
 func (w *watcher) runner() *flowtest.Runner {

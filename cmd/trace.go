@@ -31,8 +31,6 @@ func newTraceCmd() *cobra.Command {
 PATH may be a trace file, - for standard input, or an id or substring of a
 trace's name under the sessions directory (default .kitsoki/sessions/); the
 newest match wins. 'kitsoki trace ls' lists the traces there, newest first.`,
-		Args: unknownSubcommand,
-		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	pf := c.PersistentFlags()
 	pf.StringVar(&o.sessionsDir, "sessions-dir", trace.DefaultSessionsDir, "where ids and substrings are looked up")
@@ -95,11 +93,7 @@ func traceMsg(ce *trace.CorruptError) string {
 
 // interruptible returns a context cancelled by Ctrl-C.
 func interruptible(c *cobra.Command) (context.Context, context.CancelFunc) {
-	ctx := c.Context()
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	return signal.NotifyContext(ctx, os.Interrupt)
+	return signal.NotifyContext(c.Context(), os.Interrupt)
 }
 
 // ANSI colours for timeline categories.

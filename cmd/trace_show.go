@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -155,13 +156,10 @@ type turnRange struct {
 }
 
 func (r *turnRange) observe(turn, want int) {
-	if !r.any || turn < r.min {
-		r.min = turn
+	if !r.any {
+		r.min, r.max = turn, turn
 	}
-	if !r.any || turn > r.max {
-		r.max = turn
-	}
-	r.any = true
+	r.min, r.max, r.any = min(r.min, turn), max(r.max, turn), true
 	r.seen = r.seen || turn == want
 }
 
@@ -183,15 +181,7 @@ func textCategory(c trace.Category) trace.Category {
 }
 
 func kindSelected(prefixes []string, kind string) bool {
-	if len(prefixes) == 0 {
-		return true
-	}
-	for _, p := range prefixes {
-		if strings.HasPrefix(kind, p) {
-			return true
-		}
-	}
-	return false
+	return len(prefixes) == 0 || slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(kind, p) })
 }
 
 func rawPayload(p any) []byte {

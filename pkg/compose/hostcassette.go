@@ -260,8 +260,7 @@ func (hc *HostCassette) Remaining() []string {
 	var out []string
 	for i, ep := range hc.c.Episodes {
 		if !hc.played[i] {
-			id := cmp.Or(ep.ID, fmt.Sprintf("#%d", i+1))
-			out = append(out, id)
+			out = append(out, cmp.Or(ep.ID, fmt.Sprintf("#%d", i+1)))
 		}
 	}
 	return out

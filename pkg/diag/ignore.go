@@ -3,6 +3,7 @@ package diag
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -76,15 +77,7 @@ func (m ignoreMark) covers(d Diagnostic) bool {
 	if d.File != m.File || d.Line != m.Covers {
 		return false
 	}
-	if len(m.Rules) == 0 {
-		return true
-	}
-	for _, r := range m.Rules {
-		if r == d.Rule {
-			return true
-		}
-	}
-	return false
+	return len(m.Rules) == 0 || slices.Contains(m.Rules, d.Rule)
 }
 
 // IgnoreResult is what applying the markers of a set of files gives.
@@ -126,31 +119,24 @@ func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, boo
 		}
 	}
 	var res IgnoreResult
-	used := make([]map[string]bool, len(markers))
-	// errs records, per marker, the rules of errors on its line: an error is
-	// never suppressed, and the marker's report says so.
-	errs := make([]map[string]bool, len(markers))
+	// used records, per marker and rule, the warnings it hides (usedAny: of
+	// any rule); errs the errors on its line: an error is never
+	// suppressed, and the marker's report says so.
+	type markRule struct {
+		i    int
+		rule string
+	}
+	used, errs, usedAny := map[markRule]bool{}, map[markRule]bool{}, make([]bool, len(markers))
 	for _, d := range ds {
-		if d.Severity == Error && d.Line > 0 {
-			for i, m := range markers {
-				if m.covers(d) {
-					if errs[i] == nil {
-						errs[i] = map[string]bool{}
-					}
-					errs[i][d.Rule] = true
-				}
-			}
-		}
 		hidden := false
-		if d.Severity == Warning && d.Line > 0 {
-			for i, m := range markers {
-				if m.covers(d) {
-					hidden = true
-					if used[i] == nil {
-						used[i] = map[string]bool{}
-					}
-					used[i][d.Rule] = true
-				}
+		for i, m := range markers {
+			switch {
+			case d.Line <= 0 || !m.covers(d):
+			case d.Severity == Warning:
+				hidden, usedAny[i] = true, true
+				used[markRule{i, d.Rule}] = true
+			case d.Severity == Error:
+				errs[markRule{i, d.Rule}] = true
 			}
 		}
 		if !hidden {
@@ -159,7 +145,7 @@ func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, boo
 	}
 	for i, m := range markers {
 		if len(m.Rules) == 0 {
-			if len(used[i]) == 0 {
+			if !usedAny[i] {
 				res.Unused = append(res.Unused, Diagnostic{File: m.File, Line: m.Line, Col: m.Col, Severity: Warning, Rule: ruleID,
 					Message: fmt.Sprintf("%s suppresses nothing: no warning is reported on line %d; remove the comment", IgnoreMarker, m.Covers)})
 			}
@@ -170,10 +156,10 @@ func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, boo
 			case !known(id):
 				res.Unknown = append(res.Unknown, Diagnostic{File: m.File, Line: m.Line, Col: m.RuleCols[j], Severity: Warning, Rule: ruleID,
 					Message: fmt.Sprintf("%s %s: no rule has this id (kitsoki validate --list-rules lists them)", IgnoreMarker, id)})
-			case !used[i][id] && errs[i][id]:
+			case !used[markRule{i, id}] && errs[markRule{i, id}]:
 				res.Unknown = append(res.Unknown, Diagnostic{File: m.File, Line: m.Line, Col: m.RuleCols[j], Severity: Warning, Rule: ruleID,
 					Message: fmt.Sprintf("%s %s cannot suppress the %s error on line %d: only warnings can be silenced (an error is a real defect; fix it)", IgnoreMarker, id, id, m.Covers)})
-			case !used[i][id]:
+			case !used[markRule{i, id}]:
 				res.Unused = append(res.Unused, Diagnostic{File: m.File, Line: m.Line, Col: m.RuleCols[j], Severity: Warning, Rule: ruleID,
 					Message: fmt.Sprintf("%s %s suppresses nothing: no %s warning is reported on line %d; remove it", IgnoreMarker, id, id, m.Covers)})
 			}

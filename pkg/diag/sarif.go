@@ -163,7 +163,7 @@ func artifact(root, file string) sarifArtifact {
 		return sarifArtifact{URI: escapePath(filepath.ToSlash(file))}
 	}
 	rel, err := filepath.Rel(root, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+	if err != nil || !filepath.IsLocal(rel) {
 		return sarifArtifact{URI: fileURI(abs, false)}
 	}
 	return sarifArtifact{URI: escapePath(filepath.ToSlash(rel)), URIBaseID: srcRoot}

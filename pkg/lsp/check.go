@@ -67,8 +67,7 @@ func (s *Server) publish(e *entry, ds []diag.Diagnostic) {
 		var version *protocol.UInteger
 		s.mu.Lock()
 		if d := s.docs[f]; d != nil {
-			v := protocol.UInteger(d.version)
-			version = &v
+			version = new(protocol.UInteger(d.version))
 		}
 		s.mu.Unlock()
 		list := make([]protocol.Diagnostic, 0, len(byFile[f]))
@@ -90,13 +89,11 @@ func toLSP(text string, d diag.Diagnostic) protocol.Diagnostic {
 	default:
 		sev = protocol.DiagnosticSeverityInformation
 	}
-	src := "kitsoki"
-	code := protocol.IntegerOrString{Value: d.Rule}
 	return protocol.Diagnostic{
 		Range:    tokenRange(text, d.Line, d.Col),
 		Severity: &sev,
-		Code:     &code,
-		Source:   &src,
+		Code:     &protocol.IntegerOrString{Value: d.Rule},
+		Source:   new("kitsoki"),
 		Message:  d.Message,
 	}
 }

@@ -109,13 +109,11 @@ func (s *Server) coverHints(file, text string) []protocol.Diagnostic {
 	if len(items) == 0 || !unchangedSince(file, text, mod) {
 		return nil
 	}
-	sev := protocol.DiagnosticSeverityHint
-	src := "kitsoki"
-	code := protocol.IntegerOrString{Value: coverRule}
 	out := make([]protocol.Diagnostic, 0, len(items))
 	for _, it := range items {
 		out = append(out, protocol.Diagnostic{
-			Range: tokenRange(text, it.Line, it.Col), Severity: &sev, Code: &code, Source: &src,
+			Range: tokenRange(text, it.Line, it.Col), Severity: new(protocol.DiagnosticSeverityHint),
+			Code: &protocol.IntegerOrString{Value: coverRule}, Source: new("kitsoki"),
 			Message: fmt.Sprintf("never reached by a fixture (%s %s)", it.Kind, it.Label),
 		})
 	}

@@ -203,12 +203,10 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 
 // complete lists candidates for the text before the cursor on line.
 func complete(st *story.Story, text string, line int, before string) []protocol.CompletionItem {
-	kind := func(k protocol.CompletionItemKind) *protocol.CompletionItemKind { return &k }
 	mk := func(labels []string, k protocol.CompletionItemKind, detail string) []protocol.CompletionItem {
 		out := make([]protocol.CompletionItem, 0, len(labels))
 		for _, l := range labels {
-			d := detail
-			out = append(out, protocol.CompletionItem{Label: l, Kind: kind(k), Detail: &d})
+			out = append(out, protocol.CompletionItem{Label: l, Kind: new(k), Detail: new(detail)})
 		}
 		return out
 	}
@@ -238,11 +236,11 @@ func complete(st *story.Story, text string, line int, before string) []protocol.
 			return completeValue(st, last, statePathOf(keys), mk)
 		case flowKey:
 			if last == "on" {
-				return mk(intents(st), protocol.CompletionItemKindEvent, "intent")
+				return mk(IntentNames(st), protocol.CompletionItemKindEvent, "intent")
 			}
 		case flowItem:
 			if intentList(append(keys, "[]")) {
-				return mk(intents(st), protocol.CompletionItemKindEvent, "intent")
+				return mk(IntentNames(st), protocol.CompletionItemKindEvent, "intent")
 			}
 		}
 		return nil
@@ -255,10 +253,10 @@ func complete(st *story.Story, text string, line int, before string) []protocol.
 		}
 	}
 	if len(keys) > 0 && keys[len(keys)-1] == "on" && strings.TrimSpace(before) == strings.TrimLeft(before, " ") && !strings.Contains(before, ":") {
-		return mk(intents(st), protocol.CompletionItemKindEvent, "intent")
+		return mk(IntentNames(st), protocol.CompletionItemKindEvent, "intent")
 	}
 	if itemRE.MatchString(before) && intentList(append(keys, "[]")) {
-		return mk(intents(st), protocol.CompletionItemKindEvent, "intent")
+		return mk(IntentNames(st), protocol.CompletionItemKindEvent, "intent")
 	}
 	return nil
 }
@@ -283,7 +281,7 @@ func completeValue(st *story.Story, key, statePath string, mk func([]string, pro
 	case "agent":
 		return mk(slices.Sorted(maps.Keys(st.AgentPlugins)), protocol.CompletionItemKindModule, "agent plugin")
 	case "emit_intent", "default_intent", "intent":
-		return mk(intents(st), protocol.CompletionItemKindEvent, "intent")
+		return mk(IntentNames(st), protocol.CompletionItemKindEvent, "intent")
 	case "invoke":
 		return mk([]string{"host.run", "host.agent.ask", "host.agent.decide", "host.agent.extract", "host.agent.task", "host.agent.converse", "host.agent.search",
 			"host.artifacts_dir", "host.inbox.add", "host.append_to_file", "host.transport.post", "host.starlark.run"}, protocol.CompletionItemKindFunction, "host handler")
@@ -330,7 +328,10 @@ func worldKeys(st *story.Story) []string {
 	return slices.Compact(out)
 }
 
-func intents(st *story.Story) []string {
+// IntentNames is every intent name st knows, sorted: its library's, each
+// state's local ones and each on: entry's but the "*" catch-all. The
+// editor's completion and the shell's (kitsoki run --intent) offer it.
+func IntentNames(st *story.Story) []string {
 	set := map[string]bool{}
 	for n := range st.Intents {
 		set[n] = true
@@ -442,12 +443,11 @@ func (s *Server) documentSymbol(_ *glsp.Context, p *protocol.DocumentSymbolParam
 				continue
 			}
 			r := tokenRange(text, sd.Pos.Line, sd.Pos.Col)
-			detail := sd.Path
 			kind := protocol.SymbolKindClass
 			if sd.Terminal {
 				kind = protocol.SymbolKindEnumMember
 			}
-			out = append(out, protocol.DocumentSymbol{Name: sd.Name, Detail: &detail, Kind: kind, Range: r, SelectionRange: r, Children: children})
+			out = append(out, protocol.DocumentSymbol{Name: sd.Name, Detail: new(sd.Path), Kind: kind, Range: r, SelectionRange: r, Children: children})
 		}
 		return out
 	}
@@ -479,14 +479,12 @@ func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 		if m == nil {
 			continue
 		}
-		kind := protocol.CodeActionKindQuickFix
-		pref := true
 		edit := protocol.WorkspaceEdit{Changes: map[protocol.DocumentUri][]protocol.TextEdit{
 			p.TextDocument.URI: {{Range: d.Range, NewText: m[1]}},
 		}}
 		actions = append(actions, protocol.CodeAction{
-			Title: fmt.Sprintf("Replace with %s", m[1]), Kind: &kind, Diagnostics: []protocol.Diagnostic{d},
-			IsPreferred: &pref, Edit: &edit,
+			Title: fmt.Sprintf("Replace with %s", m[1]), Kind: new(protocol.CodeActionKindQuickFix), Diagnostics: []protocol.Diagnostic{d},
+			IsPreferred: new(true), Edit: &edit,
 		})
 	}
 	return actions, nil

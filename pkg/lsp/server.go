@@ -89,22 +89,18 @@ func (s *Server) initialize(_ *glsp.Context, p *protocol.InitializeParams) (any,
 	}
 	s.setRoots(p)
 	caps := s.proto.CreateServerCapabilities()
-	sync := protocol.TextDocumentSyncKindFull
 	caps.TextDocumentSync = protocol.TextDocumentSyncOptions{
-		OpenClose: boolPtr(true),
-		Change:    &sync,
-		Save:      &protocol.SaveOptions{IncludeText: boolPtr(false)},
+		OpenClose: new(true),
+		Change:    new(protocol.TextDocumentSyncKindFull),
+		Save:      &protocol.SaveOptions{IncludeText: new(false)},
 	}
 	caps.CompletionProvider = &protocol.CompletionOptions{TriggerCharacters: []string{".", " ", ":", "/"}}
 	caps.CodeActionProvider = true
-	version := s.opts.Version
 	return protocol.InitializeResult{
 		Capabilities: caps,
-		ServerInfo:   &protocol.InitializeResultServerInfo{Name: "kitsoki", Version: &version},
+		ServerInfo:   &protocol.InitializeResultServerInfo{Name: "kitsoki", Version: new(s.opts.Version)},
 	}, nil
 }
-
-func boolPtr(b bool) *bool { return &b }
 
 // initialized registers the coverage profile watch with a client that
 // can watch files.

@@ -20,15 +20,12 @@ var verbRe = &lazyre.Regexp{Expr: `^[a-z0-9_]+$`}
 // aliasSlug lowercases an alias and turns every character other than a-z and
 // 0-9 into '_'.
 func aliasSlug(alias string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(alias) {
+	return strings.Map(func(r rune) rune {
 		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
+			return r
 		}
-	}
-	return b.String()
+		return '_'
+	}, strings.ToLower(alias))
 }
 
 // toolName returns kitsoki_<slug>_<verb>. When that is longer than

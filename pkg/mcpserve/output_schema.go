@@ -3,6 +3,7 @@ package mcpserve
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // outputSchema decides whether a call site's (bundled) schema can be a
@@ -37,10 +38,8 @@ func outputSchema(bundled json.RawMessage) (ok bool, why string) {
 		if !isArr {
 			return false, "its schema's required is not a list"
 		}
-		for _, x := range arr {
-			if _, isStr := x.(string); !isStr {
-				return false, "its schema's required holds a non-string"
-			}
+		if slices.ContainsFunc(arr, func(x any) bool { _, isStr := x.(string); return !isStr }) {
+			return false, "its schema's required holds a non-string"
 		}
 	}
 	return true, ""

@@ -79,10 +79,7 @@ type Server struct {
 // later reload, a failure here is an error: the story must load, the
 // profile must parse and the tool names must be valid and distinct.
 func New(opts Options) (*Server, error) {
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
+	log := cmp.Or(opts.Logger, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	var g [6]byte
 	_, _ = rand.Read(g[:])
 	s := &Server{opts: opts, log: log, generation: hex.EncodeToString(g[:]), offered: map[string]bool{}}

@@ -69,15 +69,7 @@ func Expand(args []string) ([]string, error) {
 	if len(args) == 0 {
 		args = []string{"."}
 	}
-	seen := map[string]bool{}
-	var out []string
-	add := func(p string) {
-		p = filepath.Clean(p)
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
+	var out []string // cleaned, then sorted and each once
 	for _, arg := range args {
 		if arg == "-" {
 			return nil, fmt.Errorf("-: a story read from standard input is checked alone: pass - as the only path (with --stdin-filename for its place)")
@@ -91,7 +83,7 @@ func Expand(args []string) ([]string, error) {
 				return nil, fmt.Errorf("%s: no %s found below %s", arg, StoryFile, root)
 			}
 			for _, f := range found {
-				add(f)
+				out = append(out, filepath.Clean(f))
 			}
 			continue
 		}
@@ -107,12 +99,13 @@ func Expand(args []string) ([]string, error) {
 			if _, err := os.Stat(manifest); err != nil {
 				return nil, fmt.Errorf("%s: not a story directory (no %s); use %s/... to search below it", arg, StoryFile, strings.TrimSuffix(arg, "/"))
 			}
-			add(manifest)
+			out = append(out, filepath.Clean(manifest))
 			continue
 		}
-		add(arg)
+		out = append(out, filepath.Clean(arg))
 	}
 	slices.Sort(out)
+	out = slices.Compact(out)
 	return out, nil
 }
 

@@ -56,11 +56,7 @@ type Result struct {
 // package declares its own rules (diag.Rule values); this is the one list
 // --list-rules, SARIF and docs/checks.md show.
 func Rules() []story.Rule {
-	rules := lint.Rules()
-	for _, more := range [][]diag.Rule{plugin.Rules(), eval.Rules(), mcpserve.Rules(), flowtest.Rules()} {
-		rules = append(rules, more...)
-	}
-	return rules
+	return slices.Concat(lint.Rules(), plugin.Rules(), eval.Rules(), mcpserve.Rules(), flowtest.Rules())
 }
 
 // Summaries maps every rule id of Rules to its one-line summary.

@@ -2,7 +2,7 @@ package watch
 
 import (
 	"path/filepath"
-	"strings"
+	"slices"
 )
 
 // Target is something a change can make stale: a run of it is due when a
@@ -28,15 +28,9 @@ func Affected(targets []Target, changed []string) []int {
 func touches(t Target, changed []string) bool {
 	for _, c := range changed {
 		c = filepath.Clean(c)
-		for _, f := range t.Files {
-			if filepath.Clean(f) == c {
-				return true
-			}
-		}
-		for _, d := range t.Dirs {
-			if within(filepath.Clean(d), c) {
-				return true
-			}
+		if slices.ContainsFunc(t.Files, func(f string) bool { return filepath.Clean(f) == c }) ||
+			slices.ContainsFunc(t.Dirs, func(d string) bool { return within(filepath.Clean(d), c) }) {
+			return true
 		}
 	}
 	return false
@@ -44,9 +38,6 @@ func touches(t Target, changed []string) bool {
 
 // within reports whether p is dir or lies below it.
 func within(dir, p string) bool {
-	if p == dir {
-		return true
-	}
 	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	return err == nil && filepath.IsLocal(rel)
 }
