@@ -313,7 +313,9 @@ func (g *tgen) pexpr() string {
 		}
 		return a
 	case 3:
-		n := func() string { return g.pick("world.i", "world.f", "world.l|length", "1", "2", "2.5", "world.s|length", "world.mp.k") }
+		n := func() string {
+			return g.pick("world.i", "world.f", "world.l|length", "1", "2", "2.5", "world.s|length", "world.mp.k")
+		}
 		return n() + " " + g.pick("+", "-", "*", "/", "%", "+", "*") + " " + n()
 	case 4:
 		return a + " ?? " + g.pick(`"d"`, "0", g.patom())
