@@ -1,12 +1,17 @@
 package expr
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/flosch/pongo2/v6"
+
+	"kitsoki/pkg/view/textwrap"
 )
 
 // init fixes pongo2's process-wide settings once: autoescape off, kitsoki's
@@ -70,11 +75,44 @@ func filterRcol(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	return padded("rcol", s, max(padWidth(param)-utf8.RuneCountInString(s), 0), 0)
 }
 
-// filterReference renders a value the way an effect-value template
-// interpolates it: strings as is, nil as "", maps and lists as JSON (rather
-// than Go's map[...] formatting).
-func filterReference(in, _ *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
-	return pongo2.AsValue(valueText(in)), nil
+// filterReference quotes a text as a numbered reference block, as
+// upstream's does: nil renders "", anything else is its pongo2 string
+// (a list is "<[]interface {} Value>"), framed as
+//
+//	<reference src="PARAM" lines="1-N" sha256="8 hex">
+//	 1 | first line
+//	10 | tenth line
+//	</reference>
+//
+// where the numbers are right-aligned to the widest, one trailing newline
+// does not start a line, "" has no lines (lines="0-0"), and the digest is
+// the first 8 hex digits of the text's SHA-256.
+func filterReference(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
+	if in == nil || in.IsNil() {
+		return pongo2.AsValue(""), nil
+	}
+	text := in.String()
+	src := ""
+	if param != nil && !param.IsNil() {
+		src = param.String()
+	}
+	var lines []string
+	if text != "" {
+		lines = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	}
+	sum := sha256.Sum256([]byte(text))
+	first := 0
+	if len(lines) > 0 {
+		first = 1
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "<reference src=%q lines=\"%d-%d\" sha256=\"%x\">\n", src, first, len(lines), sum[:4])
+	w := len(strconv.Itoa(len(lines)))
+	for i, l := range lines {
+		fmt.Fprintf(&b, "%*d | %s\n", w, i+1, l)
+	}
+	b.WriteString("</reference>")
+	return pongo2.AsValue(b.String()), nil
 }
 
 func valueText(in *pongo2.Value) string {
@@ -84,50 +122,30 @@ func valueText(in *pongo2.Value) string {
 	return stringify(in.Interface())
 }
 
-// filterWordwrap wraps text at N runes per line (Django semantics): words
-// are kept whole, existing line breaks are kept, a word longer than N gets
-// a line of its own. N <= 0 returns the input unchanged. (pongo2's own
-// version counts words, not runes, and panics on some inputs.)
+// filterWordwrap wraps text at N cells per line with the wrapper upstream
+// uses for prose (textwrap.WordWrap: existing line breaks kept, a word
+// moves to the next line only while it is narrower than N, so N = 1 never
+// wraps; wide runes count two cells). N <= 0 returns the input unchanged.
+// (pongo2's own version counts words, not cells.)
 func filterWordwrap(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
-	width := padWidth(param)
-	s := in.String()
-	if width <= 0 {
-		return pongo2.AsValue(s), nil
-	}
-	var b strings.Builder
-	for li, line := range strings.Split(s, "\n") {
-		if li > 0 {
-			b.WriteByte('\n')
-		}
-		col := 0
-		for wi, w := range strings.Fields(line) {
-			wl := utf8.RuneCountInString(w)
-			switch {
-			case wi == 0:
-			case col+1+wl > width:
-				b.WriteByte('\n')
-				col = 0
-			default:
-				b.WriteByte(' ')
-				col++
-			}
-			b.WriteString(w)
-			col += wl
-		}
-	}
-	return pongo2.AsValue(b.String()), nil
+	return pongo2.AsValue(textwrap.WordWrap(in.String(), padWidth(param))), nil
 }
 
-// filterTruncatechars cuts text to at most N runes, the last being "…"
-// when anything was cut (Django semantics). N <= 0 gives "".
+// filterTruncatechars keeps the first N runes of the text; when it cuts
+// and N >= 3, the last three of those N are "..." (pongo2's semantics,
+// which upstream keeps: "True"|truncatechars:3 is "...", "Hello"|
+// truncatechars:2 is "He"). A negative N fails the render, as upstream's
+// does (its slice panics), rather than panicking here.
 func filterTruncatechars(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	n := padWidth(param)
 	r := []rune(in.String())
 	switch {
-	case n <= 0:
-		return pongo2.AsValue(""), nil
 	case len(r) <= n:
 		return pongo2.AsValue(string(r)), nil
+	case n < 0:
+		return nil, &pongo2.Error{Sender: "filter:truncatechars", OrigError: fmt.Errorf("truncatechars: length %d is negative; give a length of 0 or more", n)}
+	case n >= 3:
+		return pongo2.AsValue(string(r[:n-3]) + "..."), nil
 	}
-	return pongo2.AsValue(string(r[:n-1]) + "…"), nil
+	return pongo2.AsValue(string(r[:n])), nil
 }

@@ -185,7 +185,7 @@ var exprLeaves = [][]string{
 	tNum:  {"world.i", "world.f", "len(world.l)", "len(world.s)", "1", "2", "0", "-1", "2.5", "0.5", "len(world.lm)"},
 	tStr:  {"world.s", `(world.mp.name ?? "")`, "string(world.i)", "string(world.f)", `"a"`, `""`, `"x"`, `"Zoë"`, "string(world.l)"},
 	tBool: {"world.b", "world.z == nil", "world.missing == nil", "true", "false", "world.mp.k == 1", `"k" in world.mp`, "world.mp?.nope?.x == nil", "world.o1 == nil"},
-	tList: {"world.l", "world.lm", `split(world.s, " ")`, "keys(world.mp)", "[1, 2]", `["a", "b"]`, "world.mp.sub?.d ?? []", "[]"},
+	tList: {"world.l", "world.lm", `split(world.s, " ")`, "[1, 2]", `["a", "b"]`, "world.mp.sub?.d ?? []", "[]"},
 	tAny:  {"world.z", "world.missing", "world.mp", "world.mp.k", "world.mp.sub", "world.o1", "world.o2", "world.mp?.nope?.x", "nil", "world.l[0]", "get(world.mp, \"k\")"},
 }
 
@@ -217,7 +217,7 @@ func (g *tgen) texpr(t, depth int) string {
 		case 2:
 			return g.pick("upper", "lower", "trim") + "(" + g.texpr(tStr, d) + ")"
 		case 3:
-			return "join(" + g.pick(`split(world.s, " ")`, `["a", "b"]`, "keys(world.mp)", "world.l") + ", " + g.pick(`","`, `""`) + ")"
+			return "join(" + g.pick(`split(world.s, " ")`, `["a", "b"]`, "world.l") + ", " + g.pick(`","`, `""`) + ")"
 		default:
 			return "(" + g.texpr(tBool, d) + " ? " + g.texpr(tStr, d) + " : " + g.texpr(tStr, d) + ")"
 		}
@@ -380,7 +380,8 @@ func (g *tgen) construct() string {
 		}
 		return s + "{% endfor %}"
 	case 7:
-		return "{% for k, v in " + g.pick("world.mp", "world.lm.0", "world.mp.sub", "world.z") + " %}{{ k }}={{ v }};{% endfor %}"
+		// unsorted, a map's keys come in Go's random order on both engines
+		return "{% for k, v in " + g.pick("world.mp", "world.lm.0", "world.mp.sub", "world.z") + " sorted %}{{ k }}={{ v }};{% endfor %}"
 	case 8:
 		return g.pick(`{% include "inc.pongo" %}`, `{% include "inc.pongo" with x=world.i %}`, `{% include "inc.pongo" with x=world.l only %}`)
 	case 9:
