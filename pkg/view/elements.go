@@ -127,9 +127,10 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 	}
 	// the hint column: two cells past the longest label, but labels past
 	// listLabelCap push only their own hint; hints wrap to the rest of the
-	// width, continuation lines at the column (upstream's)
+	// width, continuation lines at the column (upstream's); labels that
+	// are all empty align as if the widest were one cell, as upstream's do
 	prefix := marker + " "
-	lw := min(labelWidth(rows), listLabelCap)
+	lw := min(max(labelWidth(rows), 1), listLabelCap)
 	col := textWidth(prefix) + lw + 2
 	var b strings.Builder
 	for i, rw := range rows {

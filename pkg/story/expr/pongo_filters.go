@@ -62,17 +62,30 @@ func padWidth(param *pongo2.Value) int {
 	return param.Integer()
 }
 
-// filterCol left-aligns the value in a column N runes wide (pads with spaces
-// on the right; longer values are not cut).
+// filterCol sets the value in a column exactly N runes wide, as upstream's
+// does: its pongo2 text (a float "2.500000", a bool "True", a list
+// "<[]interface {} Value>", nil "") padded with spaces on the right, or
+// cut to its first N runes when longer; N <= 0 gives "".
 func filterCol(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
-	s := valueText(in)
-	return padded("col", s, 0, max(padWidth(param)-utf8.RuneCountInString(s), 0))
+	s, n := column(in, param)
+	return padded("col", s, 0, n-utf8.RuneCountInString(s))
 }
 
-// filterRcol right-aligns the value in a column N runes wide.
+// filterRcol is filterCol padding on the left (a longer text is cut to its
+// first N runes, as in col).
 func filterRcol(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
-	s := valueText(in)
-	return padded("rcol", s, max(padWidth(param)-utf8.RuneCountInString(s), 0), 0)
+	s, n := column(in, param)
+	return padded("rcol", s, n-utf8.RuneCountInString(s), 0)
+}
+
+// column is the text of a col/rcol cell cut to its width, and the width.
+func column(in, param *pongo2.Value) (string, int) {
+	n := max(padWidth(param), 0)
+	r := []rune(in.String())
+	if len(r) > n {
+		r = r[:n]
+	}
+	return string(r), n
 }
 
 // filterReference quotes a text as a numbered reference block, as
@@ -113,13 +126,6 @@ func filterReference(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	}
 	b.WriteString("</reference>")
 	return pongo2.AsValue(b.String()), nil
-}
-
-func valueText(in *pongo2.Value) string {
-	if in == nil || in.IsNil() {
-		return ""
-	}
-	return stringify(in.Interface())
 }
 
 // filterWordwrap wraps text at N cells per line with the wrapper upstream

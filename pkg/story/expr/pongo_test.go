@@ -54,7 +54,9 @@ func TestPongoBasics(t *testing.T) {
 		{"{% for x in world.list|reverse %}{{ x }}{% endfor %}", "zyx"},
 		{"[{{ world.name|col:6 }}]", "[Ada   ]"},
 		{"[{{ world.name|rcol:6 }}]", "[   Ada]"},
-		{"[{{ world.name|col:2 }}]", "[Ada]"},
+		{"[{{ world.name|col:2 }}]", "[Ad]"},
+		{"[{{ world.conf|col:6 }}][{{ world.conf|rcol:6 }}][{{ world.name|rcol:2 }}][{{ world.name|col:0 }}]", "[0.8765][0.8765][Ad][]"},
+		{"[{{ world.list|col:4 }}][{{ true|col:3 }}][{{ world.missing|col:2 }}][{{ 'Zoë wörld'|rcol:4 }}]", "[<[]i][Tru][  ][Zoë ]"},
 		{"[{{ world.n|rcol:3 }}]", "[  3]"},
 		// reference, truncatechars, wordwrap and cycle as the existing engine
 		// renders them (probe pkg/engine/testdata/conformance/view-filters)
