@@ -140,16 +140,15 @@ func filterWordwrap(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 // filterTruncatechars keeps the first N runes of the text; when it cuts
 // and N >= 3, the last three of those N are "..." (pongo2's semantics,
 // which upstream keeps: "True"|truncatechars:3 is "...", "Hello"|
-// truncatechars:2 is "He"). A negative N fails the render, as upstream's
-// does (its slice panics), rather than panicking here.
+// truncatechars:2 is "He"); N <= 0 gives "", as upstream's.
 func filterTruncatechars(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	n := padWidth(param)
 	r := []rune(in.String())
 	switch {
+	case n <= 0:
+		return pongo2.AsValue(""), nil
 	case len(r) <= n:
 		return pongo2.AsValue(string(r)), nil
-	case n < 0:
-		return nil, &pongo2.Error{Sender: "filter:truncatechars", OrigError: fmt.Errorf("truncatechars: length %d is negative; give a length of 0 or more", n)}
 	case n >= 3:
 		return pongo2.AsValue(string(r[:n-3]) + "..."), nil
 	}
