@@ -6,6 +6,7 @@ import (
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 	"strings"
+	"unicode"
 )
 
 // renderElements lays out a typed element list as plain text (story-runtime
@@ -149,8 +150,8 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 }
 
 // renderKV aligns values two cells after the longest "key:"; a value is
-// word-wrapped to the remaining width, continuation lines indented to the
-// value column.
+// word-wrapped to the remaining width, each line without its trailing
+// spaces, continuation lines indented to the value column.
 func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf leafRenderer) (string, error) {
 	pairs, _ := body["pairs"].(map[string]any)
 	keys := kvKeys(el, pairs)
@@ -176,7 +177,13 @@ func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf lea
 		b.WriteString(k + ":")
 		b.WriteString(strings.Repeat(" ", col-textWidth(k)-1))
 		val = wordWrap(val, r.width-col) // no wrap at width <= 0
-		b.WriteString(strings.ReplaceAll(val, "\n", "\n"+strings.Repeat(" ", col)))
+		// each line of a value loses its trailing spaces, as upstream's
+		// (a list hint keeps them)
+		lines := strings.Split(val, "\n")
+		for j, l := range lines {
+			lines[j] = strings.TrimRightFunc(l, unicode.IsSpace)
+		}
+		b.WriteString(strings.Join(lines, "\n"+strings.Repeat(" ", col)))
 	}
 	return b.String(), nil
 }
