@@ -279,6 +279,16 @@ func (g *tgen) expr(depth int) string {
 // guard is a random expr-lang `when:` condition.
 func (g *tgen) guard() string { return g.texpr(tBool, 2) }
 
+// elementWhen is an element's when:, which counts by truthiness: a bool
+// condition, or a value of any shape (a YAML whole number included).
+func (g *tgen) elementWhen() string {
+	if g.chance(50) {
+		return g.guard()
+	}
+	return g.pick("world.i", "world.f", "world.s", "world.l", "world.mp", "world.lm", "world.z", "world.missing",
+		"world.o1", "world.o2", "world.mp.k", "world.l[0]", "len(world.l)", "world.i - 1", "world.b", "!world.b", "world.mp.sub")
+}
+
 // Pongo2 atoms: variables of every shape, missing keys, literals.
 var pongoAtoms = []string{
 	"world.i", "world.f", "world.s", "world.b", "world.z", "world.l", "world.mp", "world.lm",
@@ -299,6 +309,10 @@ var pongoFilters = []string{
 	"pluralize", "divisibleby:2", "linebreaksbr", "addslashes", "reverse", "col:6", "rcol:6", "reference",
 	"wordwrap:4", `default_if_none:"n"`, "escapejs", "iriencode", `split:","`, "get_digit:1", `pluralize:"y,ies"`,
 	"removetags:\"b\"", "title", "safe", "phone2numeric",
+	"default:world.s", "join:world.s", "add:world.i", "add:world.f", "slice:\"1:\"", "slice:\":-1\"", "first|upper",
+	"floatformat:world.i", "truncatechars:world.i", "rjust:world.i", "yesno:\"a,b\"", "length|add:1", "default:0|add:1",
+	"lower|capfirst", "urlize", "linenumbers", "get_digit:2", "stringformat:\"%d\"", "stringformat:\"%s\"",
+	"stringformat:\"%.2f\"", "integer|add:2", "float|floatformat:1",
 }
 
 func (g *tgen) patom() string {
@@ -333,7 +347,7 @@ func (g *tgen) pexpr() string {
 // pcond is a pongo2 if-condition.
 func (g *tgen) pcond() string {
 	a := g.patom()
-	switch g.rnd.IntN(8) {
+	switch g.rnd.IntN(9) {
 	case 0:
 		return a
 	case 1:
@@ -348,6 +362,9 @@ func (g *tgen) pcond() string {
 		return a + " " + g.pick("and", "or", "&&", "||") + " " + g.patom()
 	case 6:
 		return a + "|default:" + g.pick(`""`, "0", "false")
+	case 7:
+		return g.pick("world.i", "world.f", "world.s", "world.l|length") + " " + g.pick("==", "!=", "<", ">=", "<>") + " " +
+			g.pick("world.i", "world.f", `"3"`, "3", "3.0", "world.s|length", "0")
 	default:
 		return a + " == " + g.pick(`""`, "nil", "0", "1.0", "true", "None")
 	}
@@ -451,7 +468,7 @@ func (g *tgen) view() any {
 			el = m{"prose": "P " + g.pongo(1)}
 		}
 		if g.chance(40) {
-			el["when"] = g.guard()
+			el["when"] = g.elementWhen()
 		}
 		els = append(els, el)
 	}
