@@ -7,6 +7,7 @@ import (
 	"kitsoki/pkg/story/expr"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // renderElements lays out a typed element list as plain text (story-runtime
@@ -126,22 +127,33 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 		}
 		rows = append(rows, labelRow{strings.TrimRight(label, " \t"), strings.TrimSpace(hint)})
 	}
-	// the hint column: two cells past the longest label, but labels past
+	// the hint column: two past the longest label (labels measured in
+	// runes, newlines included, as upstream's), but labels past
 	// listLabelCap push only their own hint; hints wrap to the rest of the
 	// width, continuation lines at the column (upstream's); labels that
-	// are all empty align as if the widest were one cell, as upstream's do
+	// are all empty align as if the widest were one. A list without any
+	// hint indents a label's further lines under its first; with hints,
+	// they start at the margin (upstream's).
 	prefix := marker + " "
 	lw := min(max(labelWidth(rows), 1), listLabelCap)
 	col := textWidth(prefix) + lw + 2
+	hinted := false
+	for _, rw := range rows {
+		hinted = hinted || rw.hint != ""
+	}
 	var b strings.Builder
 	for i, rw := range rows {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteString(prefix)
+		if !hinted {
+			b.WriteString(strings.ReplaceAll(rw.label, "\n", "\n"+strings.Repeat(" ", utf8.RuneCountInString(prefix))))
+			continue
+		}
 		b.WriteString(rw.label)
 		if rw.hint != "" {
-			b.WriteString(strings.Repeat(" ", max(lw-textWidth(rw.label), 0)+2))
+			b.WriteString(strings.Repeat(" ", max(lw-utf8.RuneCountInString(rw.label), 0)+2))
 			hint := wordWrap(rw.hint, r.width-col) // no wrap at width <= 0
 			b.WriteString(strings.ReplaceAll(hint, "\n", "\n"+strings.Repeat(" ", col)))
 		}
@@ -248,11 +260,13 @@ var mediaIcons = map[string]string{"video": "📹", "image": "🖼", "pdf": "�
 // labelRow is one row of a list or choice laid out as label and hint.
 type labelRow struct{ label, hint string }
 
-// labelWidth is the width of the widest label: the hint column starts past it.
+// labelWidth is the length of the longest label in runes (newlines
+// included, so a two-line label "x\ny" is 3), as upstream measures it: the
+// hint column starts past it.
 func labelWidth(rows []labelRow) int {
 	col := 0
 	for _, rw := range rows {
-		col = max(col, textWidth(rw.label))
+		col = max(col, utf8.RuneCountInString(rw.label))
 	}
 	return col
 }
