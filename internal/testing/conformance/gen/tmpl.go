@@ -36,7 +36,7 @@ func (g *tgen) chance(pct int) bool      { return g.rnd.IntN(100) < pct }
 var tmplShapes = map[string][]any{
 	"i": {0, 1, 3, -2, 10, 42},
 	"f": {plain("1.5"), plain("2.0"), plain("-0.5"), plain("0.0"), plain("3.25"), plain("0.1")},
-	"s": {"", "abc", "héllo wörld", "<b>&amp;", "a b  c", "Zoë", "12", "true", "x,y", "ÅBC déf"},
+	"s": {"", "abc", "héllo wörld", "<b>&amp;", "a b  c", "Zoë", "12", "true", "x,y", "ÅBC déf", "日本 語", "x \ny", "  pad  ", "a-b-c d", "tab\there"},
 	"b": {true, false},
 	"z": {nil},
 	"l": {
