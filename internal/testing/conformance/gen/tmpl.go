@@ -99,6 +99,9 @@ func (g *tgen) story(id string) (app m, inc string) {
 	states := m{}
 	for _, name := range []string{"s0", "s1"} {
 		st := m{"view": g.view()}
+		if g.chance(50) {
+			st["description"] = g.pick("Room <b>", "  spaced  ", "日本", "")
+		}
 		other := map[string]string{"s0": "s1", "s1": "s0"}[name]
 		on := m{
 			"look": []any{m{"target": "."}},
@@ -109,7 +112,11 @@ func (g *tgen) story(id string) (app m, inc string) {
 		for range 1 + g.rnd.IntN(2) {
 			step = append(step, m{"when": g.guard(), "target": g.pick(".", other), "effects": g.sets(1)})
 		}
-		step = append(step, m{"target": ".", "effects": []any{m{"set": m{"o2": "fell"}}}})
+		fell := m{"target": ".", "effects": []any{m{"set": m{"o2": "fell"}}}}
+		if g.chance(25) {
+			fell["view"] = g.view() // a transition view replaces the state's
+		}
+		step = append(step, fell)
 		on["step"] = step
 		st["on"] = on
 		states[name] = st
@@ -293,7 +300,7 @@ func (g *tgen) elementWhen() string {
 var pongoAtoms = []string{
 	"world.i", "world.f", "world.s", "world.b", "world.z", "world.l", "world.mp", "world.lm",
 	"world.missing", "world.mp.k", "world.mp.name", "world.mp.sub.d", "world.l.0", "world.lm.0.name",
-	"world.mp.nope.x", "world.o1", "world.o2", "slots.v", "state.path",
+	"world.mp.nope.x", "world.o1", "world.o2", "slots.v", "state.path", "state.description",
 }
 
 var pongoLits = []string{"1", "2", "0", "2.5", `"a"`, `""`, "true", "false", "nil", `"<b>"`}
