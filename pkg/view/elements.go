@@ -201,8 +201,8 @@ func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf lea
 }
 
 // renderBanner prints a ═ rule, "  TEXT  ·  subtitle", and the rule again;
-// the rule is two cells wider than the text line, at least 40 and at most
-// the layout width.
+// the rule is two longer than the text line in runes, at least 40 and at
+// most the layout width.
 func (r *Renderer) renderBanner(body map[string]any, leaf leafRenderer) (string, error) {
 	text, err := leaf(str(body, "text"), ".text")
 	if err != nil {
@@ -217,7 +217,11 @@ func (r *Renderer) renderBanner(body map[string]any, leaf leafRenderer) (string,
 	if sub != "" {
 		line += "  ·  " + sub
 	}
-	rule := strings.Repeat("═", min(max(textWidth(line)+2, 40), r.width))
+	// the rule is as long as the whole line in runes (newlines counted) + 2,
+	// and a line that spans several has them padded to the widest, as
+	// upstream's
+	rule := strings.Repeat("═", min(max(utf8.RuneCountInString(line)+2, 40), r.width))
+	line = padBlock(line)
 	return rule + "\n" + line + "\n" + rule, nil
 }
 
