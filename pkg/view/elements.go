@@ -57,7 +57,7 @@ func (r *Renderer) renderElement(el *story.ViewElement, what string, dl *dirLoad
 		return leaf(el.Text, "")
 	case "heading":
 		t, err := leaf(el.Text, "")
-		return padBlock(strings.TrimSpace(t)), err
+		return padBlock(expandTabs(strings.TrimSpace(t))), err
 	case "code":
 		t, err := leaf(el.Text, "")
 		return strings.TrimRight(t, "\r\n"), err
@@ -221,7 +221,7 @@ func (r *Renderer) renderBanner(body map[string]any, leaf leafRenderer) (string,
 	// and a line that spans several has them padded to the widest, as
 	// upstream's
 	rule := strings.Repeat("═", min(max(utf8.RuneCountInString(line)+2, 40), r.width))
-	line = padBlock(line)
+	line = padBlock(expandTabs(line))
 	return rule + "\n" + line + "\n" + rule, nil
 }
 
@@ -274,6 +274,11 @@ func labelWidth(rows []labelRow) int {
 	}
 	return col
 }
+
+// expandTabs writes each tab of a heading or banner line as four spaces
+// (not to a tab stop), as upstream's styled text does; other kinds keep
+// their tabs.
+func expandTabs(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
 
 // padBlock pads every line of a multi-line block with spaces to the width
 // of its widest line, as upstream's styled heading does.
