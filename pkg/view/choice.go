@@ -3,6 +3,7 @@ package view
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
@@ -61,7 +62,7 @@ func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what
 	for _, rw := range rows {
 		b.WriteString("  " + rw.label)
 		if rw.hint != "" {
-			b.WriteString(strings.Repeat(" ", col-textWidth(rw.label)+2))
+			b.WriteString(strings.Repeat(" ", col-utf8.RuneCountInString(rw.label)+2))
 			b.WriteString(rw.hint)
 		}
 		b.WriteByte('\n')

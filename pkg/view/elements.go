@@ -6,6 +6,8 @@ import (
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // renderElements lays out a typed element list as plain text (story-runtime
@@ -55,7 +57,7 @@ func (r *Renderer) renderElement(el *story.ViewElement, what string, dl *dirLoad
 		return leaf(el.Text, "")
 	case "heading":
 		t, err := leaf(el.Text, "")
-		return padBlock(strings.TrimSpace(t)), err
+		return padBlock(expandTabs(strings.TrimSpace(t))), err
 	case "code":
 		t, err := leaf(el.Text, "")
 		return strings.TrimRight(t, "\r\n"), err
@@ -125,21 +127,33 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 		}
 		rows = append(rows, labelRow{strings.TrimRight(label, " \t"), strings.TrimSpace(hint)})
 	}
-	// the hint column: two cells past the longest label, but labels past
+	// the hint column: two past the longest label (labels measured in
+	// runes, newlines included, as upstream's), but labels past
 	// listLabelCap push only their own hint; hints wrap to the rest of the
-	// width, continuation lines at the column (upstream's)
+	// width, continuation lines at the column (upstream's); labels that
+	// are all empty align as if the widest were one. A list without any
+	// hint indents a label's further lines under its first; with hints,
+	// they start at the margin (upstream's).
 	prefix := marker + " "
-	lw := min(labelWidth(rows), listLabelCap)
+	lw := min(max(labelWidth(rows), 1), listLabelCap)
 	col := textWidth(prefix) + lw + 2
+	hinted := false
+	for _, rw := range rows {
+		hinted = hinted || rw.hint != ""
+	}
 	var b strings.Builder
 	for i, rw := range rows {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteString(prefix)
+		if !hinted {
+			b.WriteString(strings.ReplaceAll(rw.label, "\n", "\n"+strings.Repeat(" ", utf8.RuneCountInString(prefix))))
+			continue
+		}
 		b.WriteString(rw.label)
 		if rw.hint != "" {
-			b.WriteString(strings.Repeat(" ", max(lw-textWidth(rw.label), 0)+2))
+			b.WriteString(strings.Repeat(" ", max(lw-utf8.RuneCountInString(rw.label), 0)+2))
 			hint := wordWrap(rw.hint, r.width-col) // no wrap at width <= 0
 			b.WriteString(strings.ReplaceAll(hint, "\n", "\n"+strings.Repeat(" ", col)))
 		}
@@ -148,8 +162,8 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 }
 
 // renderKV aligns values two cells after the longest "key:"; a value is
-// word-wrapped to the remaining width, continuation lines indented to the
-// value column.
+// word-wrapped to the remaining width, each line without its trailing
+// spaces, continuation lines indented to the value column.
 func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf leafRenderer) (string, error) {
 	pairs, _ := body["pairs"].(map[string]any)
 	keys := kvKeys(el, pairs)
@@ -175,14 +189,20 @@ func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf lea
 		b.WriteString(k + ":")
 		b.WriteString(strings.Repeat(" ", col-textWidth(k)-1))
 		val = wordWrap(val, r.width-col) // no wrap at width <= 0
-		b.WriteString(strings.ReplaceAll(val, "\n", "\n"+strings.Repeat(" ", col)))
+		// each line of a value loses its trailing spaces, as upstream's
+		// (a list hint keeps them)
+		lines := strings.Split(val, "\n")
+		for j, l := range lines {
+			lines[j] = strings.TrimRightFunc(l, unicode.IsSpace)
+		}
+		b.WriteString(strings.Join(lines, "\n"+strings.Repeat(" ", col)))
 	}
 	return b.String(), nil
 }
 
 // renderBanner prints a ═ rule, "  TEXT  ·  subtitle", and the rule again;
-// the rule is two cells wider than the text line, at least 40 and at most
-// the layout width.
+// the rule is two longer than the text line in runes, at least 40 and at
+// most the layout width.
 func (r *Renderer) renderBanner(body map[string]any, leaf leafRenderer) (string, error) {
 	text, err := leaf(str(body, "text"), ".text")
 	if err != nil {
@@ -197,7 +217,11 @@ func (r *Renderer) renderBanner(body map[string]any, leaf leafRenderer) (string,
 	if sub != "" {
 		line += "  ·  " + sub
 	}
-	rule := strings.Repeat("═", min(max(textWidth(line)+2, 40), r.width))
+	// the rule is as long as the whole line in runes (newlines counted) + 2,
+	// and a line that spans several has them padded to the widest, as
+	// upstream's
+	rule := strings.Repeat("═", min(max(utf8.RuneCountInString(line)+2, 40), r.width))
+	line = padBlock(expandTabs(line))
 	return rule + "\n" + line + "\n" + rule, nil
 }
 
@@ -240,14 +264,21 @@ var mediaIcons = map[string]string{"video": "📹", "image": "🖼", "pdf": "�
 // labelRow is one row of a list or choice laid out as label and hint.
 type labelRow struct{ label, hint string }
 
-// labelWidth is the width of the widest label: the hint column starts past it.
+// labelWidth is the length of the longest label in runes (newlines
+// included, so a two-line label "x\ny" is 3), as upstream measures it: the
+// hint column starts past it.
 func labelWidth(rows []labelRow) int {
 	col := 0
 	for _, rw := range rows {
-		col = max(col, textWidth(rw.label))
+		col = max(col, utf8.RuneCountInString(rw.label))
 	}
 	return col
 }
+
+// expandTabs writes each tab of a heading or banner line as four spaces
+// (not to a tab stop), as upstream's styled text does; other kinds keep
+// their tabs.
+func expandTabs(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
 
 // padBlock pads every line of a multi-line block with spaces to the width
 // of its widest line, as upstream's styled heading does.

@@ -1,29 +1,9 @@
 package view
 
-import (
-	"strings"
-	"unicode"
+import "kitsoki/pkg/view/textwrap"
 
-	"golang.org/x/text/width"
-)
-
-// runeWidth is the number of terminal cells r takes: 2 for East Asian wide
-// and fullwidth runes, 0 for combining marks, format characters (such as
-// the U+2061..U+2063 source sentinels around agent output) and control
-// characters, 1 otherwise.
-func runeWidth(r rune) int {
-	switch {
-	case r < 0x20 || r == 0x7f:
-		return 0
-	case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || unicode.Is(unicode.Cf, r):
-		return 0
-	}
-	switch width.LookupRune(r).Kind() {
-	case width.EastAsianWide, width.EastAsianFullwidth:
-		return 2
-	}
-	return 1
-}
+// runeWidth is the number of terminal cells r takes (textwrap.RuneWidth).
+func runeWidth(r rune) int { return textwrap.RuneWidth(r) }
 
 // textWidth is the cell width of s (the widest line when s has several).
 func textWidth(s string) int {
@@ -42,71 +22,5 @@ func textWidth(s string) int {
 }
 
 // wordWrap wraps s at limit cells the way upstream's plain-text renderer
-// does (a greedy word wrap that keeps existing line breaks). Two quirks of
-// that wrapper are kept because they decide where upstream breaks lines:
-// a hyphen is a breakpoint that is written but not counted in the line
-// length, and a word is moved to the next line only while it is narrower
-// than limit (a longer word is never cut). Spaces pending at a break are dropped; trailing spaces at
-// the end of the text are dropped.
-func wordWrap(s string, limit int) string {
-	if limit <= 0 {
-		return s
-	}
-	var (
-		out     strings.Builder
-		space   strings.Builder
-		word    strings.Builder
-		lineLen int
-		wordLen int
-	)
-	addSpace := func() {
-		lineLen += space.Len()
-		out.WriteString(space.String())
-		space.Reset()
-	}
-	addWord := func() {
-		if word.Len() == 0 {
-			return
-		}
-		addSpace()
-		lineLen += wordLen
-		out.WriteString(word.String())
-		word.Reset()
-		wordLen = 0
-	}
-	addNewLine := func() {
-		out.WriteByte('\n')
-		lineLen = 0
-		space.Reset()
-	}
-	for _, c := range s {
-		switch {
-		case c == '\n':
-			if word.Len() == 0 {
-				if lineLen+space.Len() > limit {
-					lineLen = 0
-				} else {
-					out.WriteString(space.String())
-				}
-				space.Reset()
-			}
-			addWord()
-			addNewLine()
-		case unicode.IsSpace(c):
-			addWord()
-			space.WriteRune(c)
-		case c == '-':
-			addSpace()
-			addWord()
-			out.WriteRune(c)
-		default:
-			word.WriteRune(c)
-			wordLen += runeWidth(c)
-			if lineLen+space.Len()+wordLen > limit && wordLen < limit {
-				addNewLine()
-			}
-		}
-	}
-	addWord()
-	return out.String()
-}
+// does (textwrap.WordWrap).
+func wordWrap(s string, limit int) string { return textwrap.WordWrap(s, limit) }

@@ -42,6 +42,8 @@ type renderBudget struct {
 	alloc int
 	depth int
 	err   error // the first failure; every later spend fails with it
+	// cycles is each cycle tag's position in this render (pongo_tag_cycle.go)
+	cycles map[*cycleNode]int
 }
 
 // String keeps the budget's inside out of a template that prints it.

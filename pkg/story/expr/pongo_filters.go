@@ -1,12 +1,17 @@
 package expr
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/flosch/pongo2/v6"
+
+	"kitsoki/pkg/view/textwrap"
 )
 
 // init fixes pongo2's process-wide settings once: autoescape off, kitsoki's
@@ -57,69 +62,85 @@ func padWidth(param *pongo2.Value) int {
 	return param.Integer()
 }
 
-// filterCol left-aligns the value in a column N runes wide (pads with spaces
-// on the right; longer values are not cut).
+// filterCol sets the value in a column exactly N runes wide, as upstream's
+// does: its pongo2 text (a float "2.500000", a bool "True", a list
+// "<[]interface {} Value>", nil "") padded with spaces on the right, or
+// cut to its first N runes when longer; N <= 0 gives "".
 func filterCol(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
-	s := valueText(in)
-	return padded("col", s, 0, max(padWidth(param)-utf8.RuneCountInString(s), 0))
+	s, n := column(in, param)
+	return padded("col", s, 0, n-utf8.RuneCountInString(s))
 }
 
-// filterRcol right-aligns the value in a column N runes wide.
+// filterRcol is filterCol padding on the left (a longer text is cut to its
+// first N runes, as in col).
 func filterRcol(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
-	s := valueText(in)
-	return padded("rcol", s, max(padWidth(param)-utf8.RuneCountInString(s), 0), 0)
+	s, n := column(in, param)
+	return padded("rcol", s, n-utf8.RuneCountInString(s), 0)
 }
 
-// filterReference renders a value the way an effect-value template
-// interpolates it: strings as is, nil as "", maps and lists as JSON (rather
-// than Go's map[...] formatting).
-func filterReference(in, _ *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
-	return pongo2.AsValue(valueText(in)), nil
-}
-
-func valueText(in *pongo2.Value) string {
-	if in == nil || in.IsNil() {
-		return ""
+// column is the text of a col/rcol cell cut to its width, and the width.
+func column(in, param *pongo2.Value) (string, int) {
+	n := max(padWidth(param), 0)
+	r := []rune(in.String())
+	if len(r) > n {
+		r = r[:n]
 	}
-	return stringify(in.Interface())
+	return string(r), n
 }
 
-// filterWordwrap wraps text at N runes per line (Django semantics): words
-// are kept whole, existing line breaks are kept, a word longer than N gets
-// a line of its own. N <= 0 returns the input unchanged. (pongo2's own
-// version counts words, not runes, and panics on some inputs.)
-func filterWordwrap(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
-	width := padWidth(param)
-	s := in.String()
-	if width <= 0 {
-		return pongo2.AsValue(s), nil
+// filterReference quotes a text as a numbered reference block, as
+// upstream's does: nil renders "", anything else is its pongo2 string
+// (a list is "<[]interface {} Value>"), framed as
+//
+//	<reference src="PARAM" lines="1-N" sha256="8 hex">
+//	 1 | first line
+//	10 | tenth line
+//	</reference>
+//
+// where the numbers are right-aligned to the widest, one trailing newline
+// does not start a line, "" has no lines (lines="0-0"), and the digest is
+// the first 8 hex digits of the text's SHA-256.
+func filterReference(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
+	if in == nil || in.IsNil() {
+		return pongo2.AsValue(""), nil
+	}
+	text := in.String()
+	src := ""
+	if param != nil && !param.IsNil() {
+		src = param.String()
+	}
+	var lines []string
+	if text != "" {
+		lines = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	}
+	sum := sha256.Sum256([]byte(text))
+	first := 0
+	if len(lines) > 0 {
+		first = 1
 	}
 	var b strings.Builder
-	for li, line := range strings.Split(s, "\n") {
-		if li > 0 {
-			b.WriteByte('\n')
-		}
-		col := 0
-		for wi, w := range strings.Fields(line) {
-			wl := utf8.RuneCountInString(w)
-			switch {
-			case wi == 0:
-			case col+1+wl > width:
-				b.WriteByte('\n')
-				col = 0
-			default:
-				b.WriteByte(' ')
-				col++
-			}
-			b.WriteString(w)
-			col += wl
-		}
+	fmt.Fprintf(&b, "<reference src=%q lines=\"%d-%d\" sha256=\"%x\">\n", src, first, len(lines), sum[:4])
+	w := len(strconv.Itoa(len(lines)))
+	for i, l := range lines {
+		fmt.Fprintf(&b, "%*d | %s\n", w, i+1, l)
 	}
+	b.WriteString("</reference>")
 	return pongo2.AsValue(b.String()), nil
 }
 
-// filterTruncatechars cuts text to at most N runes, the last being "…"
-// when anything was cut (Django semantics). N <= 0 gives "".
+// filterWordwrap wraps text at N cells per line with the wrapper upstream
+// uses for prose (textwrap.WordWrap: existing line breaks kept, a word
+// moves to the next line only while it is narrower than N, so N = 1 never
+// wraps; wide runes count two cells). N <= 0 returns the input unchanged.
+// (pongo2's own version counts words, not cells.)
+func filterWordwrap(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
+	return pongo2.AsValue(textwrap.WordWrap(in.String(), padWidth(param))), nil
+}
+
+// filterTruncatechars keeps the first N runes of the text; when it cuts
+// and N >= 3, the last three of those N are "..." (pongo2's semantics,
+// which upstream keeps: "True"|truncatechars:3 is "...", "Hello"|
+// truncatechars:2 is "He"); N <= 0 gives "", as upstream's.
 func filterTruncatechars(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error) {
 	n := padWidth(param)
 	r := []rune(in.String())
@@ -128,6 +149,8 @@ func filterTruncatechars(in, param *pongo2.Value) (*pongo2.Value, *pongo2.Error)
 		return pongo2.AsValue(""), nil
 	case len(r) <= n:
 		return pongo2.AsValue(string(r)), nil
+	case n >= 3:
+		return pongo2.AsValue(string(r[:n-3]) + "..."), nil
 	}
-	return pongo2.AsValue(string(r[:n-1]) + "…"), nil
+	return pongo2.AsValue(string(r[:n])), nil
 }

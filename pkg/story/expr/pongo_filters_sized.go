@@ -60,7 +60,9 @@ func expanding(name string, factor int) pongo2.FilterFunction {
 			return nil, sizeError(name, n)
 		}
 		tpl, ctx := bare, pongo2.Context{"v": s}
-		if !param.IsNil() {
+		// pongo2 calls escape with no parameter at all (param == nil) for
+		// every value printed inside {% autoescape on %}
+		if param != nil && !param.IsNil() {
 			tpl, ctx = withParam, pongo2.Context{"v": s, "p": param.Interface()}
 		}
 		out, err := tpl.Execute(ctx)

@@ -27,7 +27,7 @@ func pongoRender(t *testing.T, l *PongoLoader, src string, ctx Env) string {
 func TestPongoBasics(t *testing.T) {
 	ctx := Env{
 		"world": map[string]any{"name": "Ada", "html": "<b>a & b</b>", "n": 3, "list": []any{"x", "y", "z"},
-			"conf": 0.8765, "neg": -2, "lines": "keep\nbreaks here", "obj": map[string]any{"k": "v", "l": []any{1}}},
+			"conf": 0.8765, "neg": -2, "lines": "keep\nbreaks here", "ten": "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n", "gaps": "a  b\n\nc d   e\n", "obj": map[string]any{"k": "v", "l": []any{1}}},
 		"state": map[string]any{"path": "a.b", "description": "Desc"},
 		"run":   map[string]any{"id": "r1", "turn": 4},
 	}
@@ -35,6 +35,8 @@ func TestPongoBasics(t *testing.T) {
 	cases := []struct{ src, want string }{
 		{"Hello {{ world.name }}", "Hello Ada"},
 		{"{{ world.html }}", "<b>a & b</b>"}, // autoescape off
+		{"{% autoescape on %}{{ world.html }}{% endautoescape %}", "&lt;b&gt;a &amp; b&lt;/b&gt;"},
+		{"{% filter upper %}{% autoescape on %}{{ world.html }}{% endautoescape %}{% endfilter %}", "&LT;B&GT;A &AMP; B&LT;/B&GT;"},
 		{"[{{ nosuch }}][{{ world.missing }}][{{ world.missing.deeper }}]", "[][][]"},
 		{"{{ world.missing ?? \"(none)\" }}", "(none)"},
 		{"{{ world.name ?? \"(none)\" }}", "Ada"},
@@ -51,26 +53,62 @@ func TestPongoBasics(t *testing.T) {
 		{"{% for x in world.list|reverse %}{{ x }}{% endfor %}", "zyx"},
 		{"[{{ world.name|col:6 }}]", "[Ada   ]"},
 		{"[{{ world.name|rcol:6 }}]", "[   Ada]"},
-		{"[{{ world.name|col:2 }}]", "[Ada]"},
+		{"[{{ world.name|col:2 }}]", "[Ad]"},
+		{"[{{ world.conf|col:6 }}][{{ world.conf|rcol:6 }}][{{ world.name|rcol:2 }}][{{ world.name|col:0 }}]", "[0.8765][0.8765][Ad][]"},
+		{"[{{ world.list|col:4 }}][{{ true|col:3 }}][{{ world.missing|col:2 }}][{{ 'Zoë wörld'|rcol:4 }}]", "[<[]i][Tru][  ][Zoë ]"},
 		{"[{{ world.n|rcol:3 }}]", "[  3]"},
-		{"{{ world.obj|reference }}", `{"k":"v","l":[1]}`},
+		// reference, truncatechars, wordwrap and cycle as the existing engine
+		// renders them (probe pkg/engine/testdata/conformance/view-filters)
+		{"{{ world.obj|reference }}", "<reference src=\"\" lines=\"1-1\" sha256=\"b2e73993\">\n1 | <map[string]interface {} Value>\n</reference>"},
 		{"[{{ world.missing|reference }}]", "[]"},
-		{"{{ world.name|reference }}", "Ada"},
-		{"{{ 'hello world foo'|truncatechars:8 }}", "hello w…"},
+		{"{{ world.name|reference:'a.go' }}", "<reference src=\"a.go\" lines=\"1-1\" sha256=\"99a563ab\">\n1 | Ada\n</reference>"},
+		{"{{ ''|reference }}", "<reference src=\"\" lines=\"0-0\" sha256=\"e3b0c442\">\n</reference>"},
+		{"{{ world.ten|reference }}", "<reference src=\"\" lines=\"1-10\" sha256=\"bf794518\">\n 1 | 1\n 2 | 2\n 3 | 3\n 4 | 4\n 5 | 5\n 6 | 6\n 7 | 7\n 8 | 8\n 9 | 9\n10 | 10\n</reference>"},
+		{"{{ 'hello world foo'|truncatechars:8 }}", "hello..."},
+		{"{{ 'True'|truncatechars:3 }}", "..."},
+		{"{{ 'Zoë wörld'|truncatechars:4 }}", "Z..."},
+		{"{{ 'Hé'|truncatechars:1 }}", "H"},
 		{"{{ 'hello'|truncatechars:5 }}", "hello"},
 		{"[{{ 'hello'|truncatechars:0 }}]", "[]"},
 		{"[{{ 'hello'|truncatechars:world.neg }}]", "[]"},
+		{"{{ 'hello big world'|wordwrap:1 }}", "hello big world"},
+		{"{{ 'ab-cd'|wordwrap:3 }}", "ab-\ncd"},
+		{"{{ '日本 語 x'|wordwrap:3 }}", "日本\n語\nx"},
+		{"{% for x in world.list %}{% cycle 'o' 'e' 'z' as c silent %}{{ c }}{% cycle c %}{% endfor %}", "oze"},
 		{"{{ 'a b c d e'|wordwrap:world.neg }}", "a b c d e"},
 		{"{{ 'one two three four five'|wordwrap:9 }}", "one two\nthree\nfour five"},
 		{"{{ 'a b c d e'|wordwrap:3 }}", "a b\nc d\ne"},
 		{"{{ 'averyverylongword x'|wordwrap:4 }}", "averyverylongword\nx"},
 		{"{{ world.lines|wordwrap:7 }}", "keep\nbreaks\nhere"},
+		{"{{ world.gaps|wordwrap:3 }}", "a\nb\n\nc d\ne\n"},
 		{"{{ 'x y'|wordwrap:0 }}", "x y"},
 	}
 	for _, c := range cases {
 		if got := pongoRender(t, l, c.src, ctx); got != c.want {
 			t.Errorf("Render(%q) = %q, want %q", c.src, got, c.want)
 		}
+	}
+}
+
+// A cycle starts at its first value in every render of one compiled
+// template, as upstream's (pongo2 keeps the position in the template).
+func TestPongoCyclePerRender(t *testing.T) {
+	p, err := NewPongoLoader().Compile(`{% for x in world.l %}{% cycle "o" "e" "z" %}{% endfor %}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := Env{"world": map[string]any{"l": []any{1, 2, 3, 4}}}
+	for i := range 3 {
+		if out, err := p.Render(env); err != nil || out != "oezo" {
+			t.Errorf("render %d = %q, %v; want oezo", i+1, out, err)
+		}
+	}
+	empty, err := NewPongoLoader().Compile(`{% cycle %}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := empty.Render(env); err == nil {
+		t.Error("an empty cycle rendered; want an error (upstream's divides by zero)")
 	}
 }
 

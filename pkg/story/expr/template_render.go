@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -179,9 +178,11 @@ func truthy(v any) bool {
 	return true
 }
 
-// stringify formats a value for interpolation: nil as "", strings as is,
-// maps, slices and structs as compact JSON (HTML characters not escaped),
-// everything else with fmt.
+// stringify formats a value for interpolation as upstream's does: nil as
+// "", strings as is, a list of any ([]any, what world lists and array
+// literals are) and maps as compact JSON with HTML characters escaped
+// (json.Marshal: "<" is \u003c), a typed list such as split's []string or a
+// range's []int with fmt (`[a b]`, `[1 2 3]`), everything else with fmt.
 func stringify(v any) string {
 	switch v := v.(type) {
 	case nil:
@@ -192,6 +193,8 @@ func stringify(v any) string {
 		return string(v)
 	case bool, int, int64, float64:
 		return fmt.Sprint(v)
+	case []any:
+		return jsonText(v)
 	case fmt.Stringer:
 		return v.String()
 	}
@@ -203,13 +206,16 @@ func stringify(v any) string {
 		rv = rv.Elem()
 	}
 	switch rv.Kind() {
-	case reflect.Map, reflect.Slice, reflect.Array, reflect.Struct:
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(v); err == nil {
-			return strings.TrimSuffix(buf.String(), "\n")
-		}
+	case reflect.Map, reflect.Struct:
+		return jsonText(v)
+	}
+	return fmt.Sprint(v)
+}
+
+// jsonText is v as json.Marshal writes it, else as fmt does.
+func jsonText(v any) string {
+	if b, err := json.Marshal(v); err == nil {
+		return string(b)
 	}
 	return fmt.Sprint(v)
 }

@@ -79,7 +79,7 @@ func TestTemplateInterpolation(t *testing.T) {
 		{"{{ world.name }} and {{ slots.text }}", "Ada and hello"},
 		{"[{{ world.none }}]", "[]"},
 		{"[{{ world.missing }}]", "[]"},
-		{"m={{ world.m }}", `m={"a":"<x&y>","b":2}`},
+		{"m={{ world.m }}", `m={"a":"\u003cx\u0026y\u003e","b":2}`}, // json.Marshal, as upstream
 		{"l={{ world.list }}", `l=[1,"two",3.5]`},
 		{"b={{ world.flag }} f={{ 1.5 }}", "b=true f=1.5"},
 		{"{{ if world.flag }}yes{{ end }}", "yes"},
@@ -255,8 +255,17 @@ func TestStringifyAndTruthy(t *testing.T) {
 	if got := stringify(s{A: 1}); got != `{"A":1}` {
 		t.Errorf("stringify(struct) = %q", got)
 	}
-	if got := stringify([]string{"<a>"}); got != `["<a>"]` {
-		t.Errorf("stringify(slice) = %q", got)
+	// as upstream: []any and maps as json.Marshal writes them (HTML
+	// escaped), typed lists (split's []string, a range's []int) with fmt
+	for want, in := range map[string]any{
+		`[<a> b]`:                       []string{"<a>", "b"},
+		`[1 2 3]`:                       []int{1, 2, 3},
+		`["\u003ca\u003e\u0026",1]`:     []any{"<a>&", 1},
+		`{"k":["\u003cb\u003e"],"x":1}`: map[string]any{"x": 1, "k": []any{"<b>"}},
+	} {
+		if got := stringify(in); got != want {
+			t.Errorf("stringify(%#v) = %q, want %q", in, got, want)
+		}
 	}
 	var np *s
 	if got := stringify(np); got != "" {

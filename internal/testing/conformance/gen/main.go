@@ -20,6 +20,9 @@
 // numbers without a decimal point, strings that look like other things,
 // quoted numbers. -known adds .inf/.nan, which differ on purpose
 // (docs/compat/yaml-numbers.md).
+//
+// -kind tmpl writes the second kind of story (tmpl.go): world values of
+// every shape, pongo2 views, expr-lang guards and {{ }} set: values.
 package main
 
 import (
@@ -40,11 +43,11 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-kind flow|tmpl] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
-		n, seed, dir, known := 300, uint64(1), "", false
+		n, seed, dir, known, kind := 300, uint64(1), "", false, "flow"
 		rest := args[1:]
 		for len(rest) > 0 {
 			switch {
@@ -60,6 +63,8 @@ func run(args []string) error {
 					return fmt.Errorf("-seed %q: want an unsigned integer", rest[1])
 				}
 				seed, rest = v, rest[2:]
+			case rest[0] == "-kind" && len(rest) > 1:
+				kind, rest = rest[1], rest[2:]
 			case rest[0] == "-known":
 				known, rest = true, rest[1:]
 			default:
@@ -69,7 +74,13 @@ func run(args []string) error {
 		if dir == "" {
 			return fmt.Errorf("write: name the directory to write the stories into")
 		}
-		return write(dir, n, seed, known)
+		switch kind {
+		case "flow":
+			return write(dir, n, seed, known)
+		case "tmpl":
+			return writeTmpl(dir, n, seed)
+		}
+		return fmt.Errorf("-kind %q: want flow or tmpl", kind)
 	case "diff":
 		if len(args) != 2 {
 			return fmt.Errorf("usage: gen diff DIR")

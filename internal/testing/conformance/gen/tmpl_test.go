@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/flowtest"
+)
+
+// The template stories gen writes are the same bytes for the same seed;
+// most of them load (the rest fail with a positioned diagnostic, never Go
+// runtime text), and those that load run their turns.
+func TestTemplateStoriesRun(t *testing.T) {
+	const n = 40
+	dir, again := t.TempDir(), t.TempDir()
+	if err := writeTmpl(dir, n, 7); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeTmpl(again, 2, 7); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"000/app.yaml", "001/flows/f.yaml", "001/views/inc.pongo"} {
+		a, _ := os.ReadFile(filepath.Join(dir, f))
+		b, _ := os.ReadFile(filepath.Join(again, f))
+		if len(a) == 0 || string(a) != string(b) {
+			t.Errorf("%s: seed 7 wrote different bytes twice", f)
+		}
+	}
+	var files []*flowtest.File
+	refused := 0
+	for i := range n {
+		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
+		fs, ds, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+		for _, dg := range ds {
+			if goText.MatchString(dg.Message) {
+				t.Errorf("%s: %s", d, dg.Message)
+			}
+		}
+		if len(fs) == 0 {
+			refused++
+		}
+		files = append(files, fs...)
+	}
+	if refused > n/2 {
+		t.Errorf("%d of %d stories do not load; the generator draws too many ill-typed expressions", refused, n)
+	}
+	turns := 0
+	for _, r := range flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(context.Background(), files) {
+		if r.Fatal != nil {
+			if strings.Contains(r.Fatal.Message, "panic") {
+				t.Errorf("%s: %s", r.Story, r.Fatal.Message)
+			}
+			refused++
+			continue
+		}
+		turns += len(r.Flow.Turns)
+	}
+	t.Logf("%d stories, %d refused, %d turns", n, refused, turns)
+	if refused > n/2 || turns < (n-refused)*3 {
+		t.Errorf("%d turns ran over %d stories (%d refused)", turns, n, refused)
+	}
+}
