@@ -1,7 +1,3 @@
-// Package textwrap is the greedy word wrap upstream's plain-text renderer
-// uses, shared by pkg/view (prose, list hints, kv values) and the pongo2
-// wordwrap filter (pkg/story/expr), which upstream runs through the same
-// wrapper.
 package textwrap
 
 import (
