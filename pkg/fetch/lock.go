@@ -3,6 +3,7 @@ package fetch
 import (
 	"context"
 	"fmt"
+	"kitsoki/internal/filelock"
 	"os"
 	"time"
 )
@@ -29,13 +30,13 @@ func lockFile(ctx context.Context, path string, onWait func()) (*fileLock, error
 			return nil, fmt.Errorf("lock %s: %w (check that the cache dir is writable, or set --cache-dir or %s)", path, err, EnvCacheDir)
 		}
 		for {
-			ok, err := tryLock(f)
-			if err != nil {
+			held, err := filelock.Try(f)
+			if err == nil {
+				break
+			}
+			if !held {
 				f.Close()
 				return nil, fmt.Errorf("lock %s: %w", path, err)
-			}
-			if ok {
-				break
 			}
 			if !waited && onWait != nil {
 				onWait()
@@ -52,7 +53,7 @@ func lockFile(ctx context.Context, path string, onWait func()) (*fileLock, error
 			return &fileLock{f: f, path: path}, nil
 		}
 		// The previous holder removed the file we locked: retry on the new one.
-		_ = unlock(f)
+		_ = filelock.Unlock(f)
 		f.Close()
 	}
 }
@@ -71,10 +72,10 @@ func (l *fileLock) release() {
 	if l == nil || l.f == nil {
 		return
 	}
-	if removeLockOnRelease {
+	if filelock.RemovableWhileHeld {
 		_ = os.Remove(l.path)
 	}
-	_ = unlock(l.f)
+	_ = filelock.Unlock(l.f)
 	_ = l.f.Close()
 	l.f = nil
 }

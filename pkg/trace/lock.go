@@ -3,6 +3,7 @@ package trace
 import (
 	"errors"
 	"fmt"
+	"kitsoki/internal/filelock"
 	"os"
 )
 
@@ -13,7 +14,7 @@ var errTraceLocked = errors.New("trace file is locked by another writer")
 // lockTrace takes the exclusive writer lock on f, the trace at path; on
 // failure it closes f and says whether another writer holds the file.
 func lockTrace(f *os.File, path string) error {
-	held, err := lockFile(f)
+	held, err := filelock.Try(f)
 	if err == nil {
 		return nil
 	}

@@ -3,6 +3,7 @@ package trace
 import (
 	"fmt"
 	"io"
+	"kitsoki/internal/filelock"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,7 +75,7 @@ func openAppend(path string, h Header) (*Writer, error) {
 		return nil, err
 	}
 	fail := func(err error) (*Writer, error) {
-		_ = unlockFile(f)
+		_ = filelock.Unlock(f)
 		f.Close()
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"kitsoki/internal/filelock"
 	"os"
 	"path/filepath"
 	"sync"
@@ -77,7 +78,7 @@ func CreateWith(path string, h Header, opt Options) (*Writer, error) {
 	}
 	w := &Writer{f: f, path: path, dir: dir, now: time.Now, opt: opt}
 	fail := func(err error) (*Writer, error) {
-		_ = unlockFile(f)
+		_ = filelock.Unlock(f)
 		f.Close()
 		return nil, fmt.Errorf("trace: create %q: %w", path, err)
 	}
@@ -262,7 +263,7 @@ func (w *Writer) Close() error {
 	if w.opt.Sync != SyncNever {
 		serr = w.f.Sync()
 	}
-	_ = unlockFile(w.f)
+	_ = filelock.Unlock(w.f)
 	cerr := w.f.Close()
 	if serr != nil && w.broken == nil {
 		return fmt.Errorf("trace: close %q: fsync: %w", w.path, serr)
