@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
@@ -120,7 +121,7 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 					if file == files[0] {
 						return src, true
 					}
-					b, err := os.ReadFile(file)
+					b, err := safefile.ReadFile(file, safefile.StoryYAML)
 					return b, err == nil
 				}
 			}

@@ -3,6 +3,7 @@ package fetch
 import (
 	"crypto/x509"
 	"fmt"
+	"kitsoki/internal/safefile"
 	"net/http"
 	"os"
 	"sync"
@@ -54,7 +55,7 @@ func CheckTLSEnv() error {
 	if file == "" {
 		return nil
 	}
-	pem, err := os.ReadFile(file)
+	pem, err := safefile.ReadFile(file, safefile.Data)
 	if err != nil {
 		return fmt.Errorf("SSL_CERT_FILE %s: %w (fix the path or unset it)", file, err)
 	}

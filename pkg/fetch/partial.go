@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"encoding/json"
+	"kitsoki/internal/safefile"
 	"os"
 )
 
@@ -29,7 +30,7 @@ func (f *Fetcher) PartialBytes(a *Artifact) (n int64, ok bool) {
 		return 0, false
 	}
 	var st resumeState
-	data, err := os.ReadFile(statePath(dest))
+	data, err := safefile.ReadFile(statePath(dest), safefile.Data)
 	if err != nil || json.Unmarshal(data, &st) != nil {
 		// No usable state: the next fetch starts over.
 		return 0, true

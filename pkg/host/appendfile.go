@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"kitsoki/internal/atomicfile"
+	"kitsoki/internal/safefile"
 )
 
 // appendFileHandler serves host.append_to_file (story-runtime.md §2.8): a
@@ -44,7 +45,7 @@ func (appendFileHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return Result{}, fmt.Errorf("%s: create %s: %v", name, filepath.Dir(path), err)
 	}
-	old, err := os.ReadFile(path)
+	old, err := safefile.ReadFile(path, safefile.Data)
 	if err != nil && !os.IsNotExist(err) {
 		return Result{}, fmt.Errorf("%s: read %s: %v", name, path, err)
 	}

@@ -96,7 +96,7 @@ func (h artifactsHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	n := 1
 	var content string
 	if mode == "append" {
-		old, err := os.ReadFile(path)
+		old, err := safefile.ReadFile(path, safefile.Data)
 		if err != nil && !os.IsNotExist(err) {
 			return Result{}, fmt.Errorf("%s: read %s: %v", name, path, err)
 		}
