@@ -3,7 +3,7 @@
 // fixtures"), and compares the two engines' reports. It is a test-only
 // tool: it never runs either engine itself, and no test calls the oracle.
 //
-//	go run ./internal/testing/conformance/gen write -n 300 -seed 1 [-known] DIR
+//	go run ./internal/testing/conformance/gen write -n 300 -seed 1 [-known] [-kind agent] DIR
 //	internal/testing/conformance/gen/compare.sh DIR   # runs both engines, then:
 //	go run ./internal/testing/conformance/gen diff DIR
 //
@@ -19,7 +19,9 @@
 // of YAML scalar forms (forms.go): integers in every base, floats, plain
 // numbers without a decimal point, strings that look like other things,
 // quoted numbers. -known adds .inf/.nan, which differ on purpose
-// (docs/compat/yaml-numbers.md).
+// (docs/compat/yaml-numbers.md). -kind agent writes stories with agent
+// decision points instead, and fixtures that feed their answers
+// (agent.go, agent_fixture.go).
 package main
 
 import (
@@ -40,11 +42,11 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-kind scalar|agent] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
-		n, seed, dir, known := 300, uint64(1), "", false
+		n, seed, dir, known, kind := 300, uint64(1), "", false, "scalar"
 		rest := args[1:]
 		for len(rest) > 0 {
 			switch {
@@ -60,6 +62,8 @@ func run(args []string) error {
 					return fmt.Errorf("-seed %q: want an unsigned integer", rest[1])
 				}
 				seed, rest = v, rest[2:]
+			case rest[0] == "-kind" && len(rest) > 1:
+				kind, rest = rest[1], rest[2:]
 			case rest[0] == "-known":
 				known, rest = true, rest[1:]
 			default:
@@ -69,7 +73,13 @@ func run(args []string) error {
 		if dir == "" {
 			return fmt.Errorf("write: name the directory to write the stories into")
 		}
-		return write(dir, n, seed, known)
+		switch kind {
+		case "scalar":
+			return write(dir, n, seed, known)
+		case "agent":
+			return writeAgent(dir, n, seed)
+		}
+		return fmt.Errorf("-kind %q: want scalar or agent", kind)
 	case "diff":
 		if len(args) != 2 {
 			return fmt.Errorf("usage: gen diff DIR")
