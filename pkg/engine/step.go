@@ -72,6 +72,7 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			return r.emit(KindHarnessError, map[string]any{"phase": "on_error", "error": fmt.Sprintf("on_error target state %q not found", rd.target)})
 		}
 		if res.stay {
+			r.t.dotStay = true
 			return nil
 		}
 		from := r.statePath()

@@ -31,7 +31,13 @@ type turn struct {
 	// redirected by on_error, or failed outright with no on_error; a
 	// domain error, or any failure with on_error: ".", keeps the first
 	// render (conformance values-render-env)
-	rerender      bool
+	rerender bool
+	// dotStay: a failure's on_error "." stopped the batch. Upstream then
+	// keeps the machine's first render, which it skipped when the batch
+	// held a bind: turn.end has no view and the flow rig renders the
+	// resting state against the world read back from the log
+	// (conformance on-error-dot-replayed-view)
+	dotStay       bool
 	transView     *story.View
 	entered       map[*State]bool // states whose on_enter ran this turn
 	batchCost     float64         // agent cost of the batch being dispatched

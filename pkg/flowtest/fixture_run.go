@@ -407,26 +407,17 @@ func (fr *fixtureRun) registry(fx *Fixture) *host.Registry {
 	return reg
 }
 
-// agents is the fixture's agent layer: a host_cassette's agent episodes
-// through pkg/agent's cassette transport (no plugin is started), built
-// through the same composition root as kitsoki run; otherwise an agent
-// call nothing stubs is the same infra error as any unregistered handler.
+// agents is the fixture's agent layer. A flow starts no agent: an agent
+// call is answered by a stub of its host.agent.<verb> name, or by the
+// host_cassette when an episode names that handler (the engine's host
+// replay); any other is the same infra error as an unregistered handler,
+// with or without a cassette, as upstream registers one cassette
+// dispatcher per episode handler and nothing else.
 func (fr *fixtureRun) agents(sink engine.Sink) (engine.AgentCaller, func(), error) {
 	none := engine.AgentCallerFunc(func(ctx context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
 		return nil, fmt.Errorf("host: no handler registered for %q", "host.agent."+c.Verb)
 	})
-	if fr.fx.HostCassette == "" || fr.legacy {
-		return none, func() {}, nil
-	}
-	cas, err := fr.r.cassettes.agentCassette(fr.rel(fr.fx.HostCassette))
-	if err != nil {
-		return nil, nil, fmt.Errorf("host_cassette: %v", err)
-	}
-	rt, err := fr.plan.Build(compose.BuildOptions{Cassette: cas, Sink: sink})
-	if err != nil {
-		return nil, nil, err
-	}
-	return rt.Caller(), func() { rt.Close() }, nil
+	return none, func() {}, nil
 }
 
 func sessionID(fx *Fixture) string {

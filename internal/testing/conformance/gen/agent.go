@@ -91,10 +91,7 @@ func (g *gen) agentStory(id string) []agentFile {
 	if g.chance(40) {
 		world["last_error"] = m{"type": "string", "default": ""}
 	}
-	hosts := []any{"host.agent.decide", "host.agent.ask"}
-	if g.chance(50) {
-		hosts = append(hosts, "host.agent.task")
-	}
+	hosts := []any{"host.agent.decide", "host.agent.ask", "host.agent.task"}
 	gone := g.chance(30)
 	states := m{
 		"idle":    g.agentIdle(),

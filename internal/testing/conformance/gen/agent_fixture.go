@@ -151,9 +151,10 @@ func (g *gen) agentRecordingFixture() (rec, fixture m) {
 	var said []utter
 	// every utterance is recorded for every room the legacy path can
 	// rest in (a miss is fatal upstream and hides the rest of the run)
-	for i := range 4 * (1 + g.rnd.IntN(3)) {
-		st := []string{"idle", "asking", "decided", "failed"}[i%4]
-		in := fmt.Sprintf("say %d", i/4)
+	rooms := []string{"idle", "asking", "decided", "failed", "gone"}
+	for i := range len(rooms) * (1 + g.rnd.IntN(3)) {
+		st := rooms[i%len(rooms)]
+		in := fmt.Sprintf("say %d", i/len(rooms))
 		intent := g.pick(append(slices.Clone(agentIntents), "fly")...)
 		e := m{"state": st, "input": in, "intent": m{"name": intent}}
 		if intent == "pick" {
