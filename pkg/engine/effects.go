@@ -326,7 +326,9 @@ func (r *runner) callFailed(ctx context.Context, e *Effect, sum CallSummary, dur
 	if errors.As(err, &ae) {
 		hostErr["kind"] = ae.KindName()
 	}
-	r.t.rerender = r.t.rerender || e.OnError == ""
+	if e.OnError == "" {
+		r.t.rerender, r.t.applied = true, true
+	}
 	if err := r.setError(msg, hostErr); err != nil {
 		return nil, err
 	}
@@ -440,7 +442,7 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 		v = jsonvalue.Normalize(normalizeFresh(v))
 		setPath(r.world, b.Key, v)
 		r.journalAs(b.Key, nil, false)
-		r.t.rerender = true
+		r.t.rerender, r.t.applied = true, true
 		r.t.batchBound = append(r.t.batchBound, b.Key)
 		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{b.Key: v}}); err != nil {
 			return err

@@ -81,7 +81,7 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			// again after the redirect and keeps no earlier one
 			r.t.first = nil
 		}
-		r.t.redirectErr, r.t.rerender = rd.err, true
+		r.t.redirectErr, r.t.rerender, r.t.applied = rd.err, true, true
 		if res.state != nil && r.par == nil && r.cur == res.state {
 			// a redirect to the state the step rests in moves nothing,
 			// but it is a redirect: no post-bind pass, the banner

@@ -32,11 +32,15 @@ type turn struct {
 	// domain error, or any failure with on_error: ".", keeps the first
 	// render (conformance values-render-env)
 	rerender bool
-	// dotStay: a failure's on_error "." stopped the batch. Upstream then
-	// keeps the machine's first render, which it skipped when the batch
-	// held a bind: turn.end has no view and the flow rig renders the
-	// resting state against the world read back from the log
-	// (conformance on-error-dot-replayed-view)
+	// applied: the calls bound something, submitted a job, failed with
+	// no on_error or were redirected, which upstream renders again after
+	// from the live world. A batch that held a bind but applied nothing
+	// (or whose failure's on_error "." stopped it: dotStay) keeps the
+	// machine's first render, which upstream skipped for that bind:
+	// turn.end has no view and the flow rig renders the resting state
+	// against the world read back from the log (conformance
+	// on-error-dot-replayed-view, bind-nothing-replayed-view)
+	applied       bool
 	dotStay       bool
 	transView     *story.View
 	entered       map[*State]bool // states whose on_enter ran this turn

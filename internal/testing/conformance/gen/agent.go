@@ -259,7 +259,13 @@ func (g *gen) agentDecided(gone bool) m {
 		on["retry"] = []any{m{"target": "asking", "effects": []any{m{"set": m{"decision": "", "conf": 0}}}}}
 	}
 	st := m{"view": g.agentView("DECIDED"), "on": on}
-	if g.chance(30) {
+	if g.chance(15) {
+		// the task runs in the background; its on_complete reads the answer
+		st["on_enter"] = []any{m{"invoke": "host.agent.task", "id": "t1", "background": true,
+			"with": m{"prompt": "Act on {{ world.decision }}", "acceptance": m{"schema": "schemas/verdict.json"}},
+			"bind":        m{"note": "submitted.summary"},
+			"on_complete": []any{m{"set": m{"reason": "{{ last_job_status }}"}}}}}
+	} else if g.chance(30) {
 		st["on_enter"] = []any{m{"invoke": "host.agent.task", "id": "t1",
 			"with": m{"prompt": "Act on {{ world.decision }}", "acceptance": m{"schema": "schemas/verdict.json"}}, "bind": m{"note": "submitted.summary"}}}
 	}

@@ -89,7 +89,11 @@ func (g *gen) agentHandlersFixture() m {
 		hh["host.agent.ask"] = g.askAnswer()
 	}
 	if g.chance(50) {
-		hh["host.agent.task"] = g.askAnswer()
+		st := g.askAnswer()
+		if g.chance(30) {
+			st["delay"] = g.pick("1s", "5m")
+		}
+		hh["host.agent.task"] = st
 	}
 	if len(hh) == 0 {
 		hh["host.agent.task"] = g.askAnswer()
@@ -204,8 +208,17 @@ func (g *gen) agentFixtureBase() m {
 	if g.chance(30) {
 		f["expect_no_errors"] = g.chance(50)
 	}
+	if g.chance(20) {
+		// a decision gate ends the turn instead of auto-advancing
+		f["mode"] = "staged"
+	}
 	var turns []any
 	for range 3 + g.rnd.IntN(6) {
+		if g.chance(12) {
+			// lets a background task finish (its answer binds then)
+			turns = append(turns, m{"advance_clock": g.pick("2s", "10m")})
+			continue
+		}
 		turns = append(turns, g.agentIntentTurn())
 	}
 	f["turns"] = turns
@@ -241,7 +254,29 @@ func (g *gen) agentIntentTurn() m {
 		t["expect_state"] = g.pick("idle", "asking", "decided", "failed")
 	}
 	if g.chance(15) {
-		t["expect_view_matches"] = g.pick("d=yes", "FAILED", "DECIDED", "e=agent")
+		t["expect_view_matches"] = g.pick("d=yes", "FAILED", "DECIDED", "e=agent", `\.000000`)
+	}
+	if g.chance(15) {
+		t["world_override"] = m{g.pick("decision", "tries", "conf"): g.pick2("yes", 1)}
+	}
+	if g.chance(20) {
+		// what the agent was asked: the call id, the rendered prompt and args
+		hc := m{"handler": g.pick("host.agent.decide", "host.agent.ask", "host.agent.task")}
+		switch g.rnd.IntN(4) {
+		case 0:
+			hc["args"] = m{"call": g.pick("d1", "d0", "a1")}
+		case 1:
+			hc["args"] = m{"prompt": g.pick("prompts/decide.md", "Decide now: 0", "Decide now: 1", "Why ?")}
+		case 2:
+			hc["args"] = m{"args": m{"tries": g.pick2(0, "1"), "prev": ""}}
+		}
+		if g.chance(50) {
+			hc["times"] = g.rnd.IntN(3)
+		}
+		t["expect_host_calls"] = []any{hc}
+	}
+	if g.chance(10) {
+		t["expect_events"] = []any{m{"kind": g.pick("harness.returned", "machine.gate_decided", "machine.transition", "world.update", "harness.dispatched")}}
 	}
 	return t
 }
