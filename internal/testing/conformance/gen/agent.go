@@ -91,7 +91,7 @@ func (g *gen) agentStory(id string) []agentFile {
 	if g.chance(40) {
 		world["last_error"] = m{"type": "string", "default": ""}
 	}
-	hosts := []any{"host.agent.decide", "host.agent.ask", "host.agent.task"}
+	hosts := []any{"host.agent.decide", "host.agent.ask", "host.agent.task", "host.agent.converse", "host.agent.extract", "host.agent.search"}
 	gone := g.chance(30)
 	states := m{
 		"idle":    g.agentIdle(),
@@ -137,7 +137,9 @@ func (g *gen) agentStory(id string) []agentFile {
 // schema, persona, templated args, a random set of binds, maybe on_error.
 func (g *gen) agentDecideEffect(call string) m {
 	with := m{
-		"prompt": g.pick("prompts/decide.md", "Decide now: {{ world.tries }}"),
+		"prompt": g.pick("prompts/decide.md", "Decide now: {{ world.tries }}", "Prev {{ world.verdict.decision }} {{ world.conf }}",
+			// (a template error in with: is turn-fatal upstream, ending the run)
+			"{% if world.ok %}again{% endif %} {{ world.ok }}", "{{ world.verdict }}", "{{ world.tries + 1 }}|{{ world.ok }}"),
 		"args":   m{"tries": "{{ world.tries }}", "prev": "{{ world.decision }}"},
 	}
 	if g.chance(80) {
@@ -251,7 +253,13 @@ func (g *gen) agentDecided(gone bool) m {
 		}
 		back["effects"] = []any{ask}
 	}
-	on := m{"back": []any{back}, "look": []any{m{"target": "."}}}
+	look := m{"target": "."}
+	if g.chance(40) {
+		// the other agent verbs, answered by a stub or by nothing
+		look["effects"] = []any{m{"invoke": "host.agent." + g.pick("converse", "extract", "search"), "id": "v1",
+			"with": m{"prompt": "More on {{ world.decision }}"}, "bind": m{"note": g.pick("submitted.answer", "answer")}}}
+	}
+	on := m{"back": []any{back}, "look": []any{look}}
 	if gone {
 		on["start"] = []any{m{"target": "gone"}}
 	}

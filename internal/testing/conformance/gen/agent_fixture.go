@@ -95,6 +95,9 @@ func (g *gen) agentHandlersFixture() m {
 		}
 		hh["host.agent.task"] = st
 	}
+	if g.chance(40) {
+		hh["host.agent."+g.pick("converse", "extract", "search")] = g.askAnswer()
+	}
 	if len(hh) == 0 {
 		hh["host.agent.task"] = g.askAnswer()
 	}
@@ -109,7 +112,7 @@ func (g *gen) agentHandlersFixture() m {
 func (g *gen) agentCassetteFixture() (cassette, fixture m) {
 	var eps []any
 	for i := range 2 + g.rnd.IntN(4) {
-		h := g.pick("host.agent.decide", "host.agent.decide", "host.agent.ask", "host.agent.task")
+		h := g.pick("host.agent.decide", "host.agent.decide", "host.agent.ask", "host.agent.task", "host.agent.converse", "host.agent.search", "host.agent")
 		match := m{"handler": h}
 		if g.chance(30) {
 			match["call"] = g.pick("d1", "d0", "a1", "a2", "t1")
@@ -203,7 +206,9 @@ func (g *gen) agentFixtureBase() m {
 		f["initial_state"] = g.pick("idle", "idle", "decided", "failed")
 	}
 	if g.chance(30) {
-		f["initial_world"] = m{g.pick("tries", "decision", "conf"): g.pick2(2, "yes")}
+		// values of the declared types (a string where a guard compares
+		// numbers is turn-fatal upstream, which ends the whole run)
+		f["initial_world"] = []m{{"tries": 2}, {"decision": "yes"}, {"conf": 0.5}, {"ok": true}, {"verdict": m{"decision": "no"}}}[g.rnd.IntN(5)]
 	}
 	if g.chance(30) {
 		f["expect_no_errors"] = g.chance(50)
@@ -257,7 +262,7 @@ func (g *gen) agentIntentTurn() m {
 		t["expect_view_matches"] = g.pick("d=yes", "FAILED", "DECIDED", "e=agent", `\.000000`)
 	}
 	if g.chance(15) {
-		t["world_override"] = m{g.pick("decision", "tries", "conf"): g.pick2("yes", 1)}
+		t["world_override"] = []m{{"tries": 1}, {"decision": "no"}, {"conf": 1}, {"conf": 0.25}}[g.rnd.IntN(4)]
 	}
 	if g.chance(20) {
 		// what the agent was asked: the call id, the rendered prompt and args
