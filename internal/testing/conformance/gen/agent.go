@@ -140,7 +140,7 @@ func (g *gen) agentDecideEffect(call string) m {
 		"prompt": g.pick("prompts/decide.md", "Decide now: {{ world.tries }}", "Prev {{ world.verdict.decision }} {{ world.conf }}",
 			// (a template error in with: is turn-fatal upstream, ending the run)
 			"{% if world.ok %}again{% endif %} {{ world.ok }}", "{{ world.verdict }}", "{{ world.tries + 1 }}|{{ world.ok }}"),
-		"args":   m{"tries": "{{ world.tries }}", "prev": "{{ world.decision }}"},
+		"args": m{"tries": "{{ world.tries }}", "prev": "{{ world.decision }}"},
 	}
 	if g.chance(80) {
 		with["schema"] = "schemas/verdict.json"
@@ -270,7 +270,7 @@ func (g *gen) agentDecided(gone bool) m {
 	if g.chance(15) {
 		// the task runs in the background; its on_complete reads the answer
 		st["on_enter"] = []any{m{"invoke": "host.agent.task", "id": "t1", "background": true,
-			"with": m{"prompt": "Act on {{ world.decision }}", "acceptance": m{"schema": "schemas/verdict.json"}},
+			"with":        m{"prompt": "Act on {{ world.decision }}", "acceptance": m{"schema": "schemas/verdict.json"}},
 			"bind":        m{"note": "submitted.summary"},
 			"on_complete": []any{m{"set": m{"reason": "{{ last_job_status }}"}}}}}
 	} else if g.chance(30) {
