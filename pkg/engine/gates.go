@@ -37,11 +37,12 @@ func (r *runner) gateStops(name string, depth int, postBind bool) (bool, error) 
 		"chosen_intent": name, "decider": "default", "state": s.Path})
 }
 
-// gateCandidates are the forward intents of s: handled on s or an
-// ancestor, with an arm whose target leaves s for another state (not an
-// exit). s is a decision gate when one of them is operator-only: not named
-// by a literal emit_intent of s's own on_enter (the name resolved through
-// the import aliases, as an emit hop resolves it).
+// gateCandidates are the intents s can take now (handled on s or an
+// ancestor by an arm whose guard holds), sorted: gate_decided's
+// available_intents. s is a decision gate when a forward one (an arm
+// whose target leaves s for another state, not an exit) is operator-only:
+// not named by a literal emit_intent of s's own on_enter (the name
+// resolved through the import aliases, as an emit hop resolves it).
 func (r *runner) gateCandidates(s *State) ([]string, bool) {
 	gate := false
 	emitted := map[string]bool{}
@@ -67,6 +68,9 @@ func (r *runner) gateCandidates(s *State) ([]string, bool) {
 						continue
 					}
 				}
+				if len(out) == 0 || out[len(out)-1] != name {
+					out = append(out, name)
+				}
 				if a.Target == nil {
 					continue
 				}
@@ -79,7 +83,6 @@ func (r *runner) gateCandidates(s *State) ([]string, bool) {
 						continue
 					}
 				}
-				out = append(out, name)
 				if !emitted[name] {
 					gate = true
 				}

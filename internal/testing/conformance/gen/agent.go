@@ -112,6 +112,10 @@ func (g *gen) agentStory(id string) []agentFile {
 			}
 		}
 	}
+	if g.chance(25) {
+		// a per-state decider: it only changes where a gate stops
+		states["asking"].(m)["decider"] = g.pick("human", "llm")
+	}
 	app := m{
 		"app":     m{"id": id, "version": "0.1.0"},
 		"hosts":   hosts,
@@ -285,6 +289,29 @@ func (g *gen) agentFailed() m {
 	return m{"view": g.agentView("FAILED"), "on": on}
 }
 
+// agentChoice is a choice menu: single (with pre-bound slots, a param
+// capture, templated labels, per-item when), multi or form.
+func (g *gen) agentChoice() m {
+	switch g.rnd.IntN(4) {
+	case 0:
+		return m{"mode": "multi", "prompt": "Pick", "intent": "pick", "slot": "choice", "items": []any{
+			m{"value": "yes", "label": "Yes", "hint": "agree"}, m{"value": "no"}, m{"value": "maybe", "when": "world.conf > 0.5"}}}
+	case 1:
+		return m{"mode": "form", "prompt": "Answer", "intent": "pick", "template": "I choose {choice} now.",
+			"fields": m{"choice": m{"type": "string", "placeholder": "yes or no", "default": "{{ world.decision }}", "required": true}}}
+	case 2:
+		return m{"mode": "single", "prompt": "Decide {{ world.decision }}", "when": "world.tries < 5", "items": []any{
+			m{"label": "yes", "intent": "pick", "slots": m{"choice": "yes"}},
+			m{"label": "say it", "intent": "pick", "param": m{"slot": "choice", "type": "string", "placeholder": "your answer", "required": true}},
+			m{"label": "retry ({{ world.tries }})", "intent": "retry", "when": "world.decision == ''"},
+		}}
+	}
+	return m{"mode": "single", "prompt": "Actions", "items": []any{
+		m{"label": "retry", "hint": "ask again", "intent": "retry"},
+		m{"label": "look", "intent": "look"},
+	}}
+}
+
 // agentView is a random view of what the answer left: a string, typed
 // elements with a choice menu, or an extends view with blocks.
 func (g *gen) agentView(tag string) any {
@@ -298,10 +325,7 @@ func (g *gen) agentView(tag string) any {
 			m{"heading": tag},
 			m{"kv": m{"pairs": m{"Decision": "{{ world.decision|default:\"(none)\" }}", "Conf": "{{ world.conf }}"}}},
 			m{"prose": "{{ world.reason }}", "when": "world.reason != ''"},
-			m{"choice": m{"mode": "single", "prompt": "Actions", "items": []any{
-				m{"label": "retry", "hint": "ask again", "intent": "retry"},
-				m{"label": "look", "intent": "look"},
-			}}},
+			m{"choice": g.agentChoice()},
 		}
 	case 3:
 		return m{"extends": "base", "blocks": m{
