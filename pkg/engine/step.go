@@ -171,9 +171,10 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 		}
 		r.cur, r.slots = pc.state, pc.slots
 		r.t.renderWorld = r.overlayBatch(pc.world) // for the rendering of its with: only
+		r.t.walkWorld = pc.world
 		r.seedDispatch()
 		rd, err := r.invoke(ctx, pc.e)
-		r.t.renderWorld = nil
+		r.t.renderWorld, r.t.walkWorld, r.t.fellBack = nil, nil, false
 		if err != nil {
 			return rd, err
 		}

@@ -40,14 +40,20 @@ type turn struct {
 	// turn.end has no view and the flow rig renders the resting state
 	// against the world read back from the log (conformance
 	// on-error-dot-replayed-view, bind-nothing-replayed-view)
-	applied       bool
-	dotStay       bool
-	transView     *story.View
-	entered       map[*State]bool // states whose on_enter ran this turn
-	batchCost     float64         // agent cost of the batch being dispatched
-	batchBound    []string        // world keys the batch's calls bound so far
-	renderWorld   World           // the world a dispatched call's with: renders against (nil: r.world)
-	dispatchState string          // the resting state of the batch being dispatched
+	applied     bool
+	dotStay     bool
+	transView   *story.View
+	entered     map[*State]bool // states whose on_enter ran this turn
+	batchCost   float64         // agent cost of the batch being dispatched
+	batchBound  []string        // world keys the batch's calls bound so far
+	renderWorld World           // the world a dispatched call's with: renders against (nil: r.world)
+	// walkWorld is the world at the call's place in the chain without the
+	// batch's binds: a with: that cannot render at dispatch renders
+	// against it, as upstream falls back to the walk-time args
+	// (fellBack: harness.dispatched's rerender_fell_back)
+	walkWorld     World
+	fellBack      bool
+	dispatchState string // the resting state of the batch being dispatched
 	// walk holds a transition's walk events for upstream's order (held.go)
 	walk heldWalk
 	// emitSay is the index in said of the first line a post-bind hop said
