@@ -265,6 +265,12 @@ func (r *runner) renderInvoke(e *Effect) (args map[string]any, rc *RenderedCall,
 	// the args rendered at walk time, marking harness.dispatched
 	// rerender_fell_back (conformance with-rerender-falls-back).
 	overlay := r.t.renderWorld
+	// the fallback is per leaf: the call id still renders against the
+	// dispatch world, or stays as written when it cannot
+	live := r.world
+	r.world = overlay
+	id := renderCallID(e.ID, r.env(r.slots, nil))
+	r.world = live
 	r.t.renderWorld, _ = jsonvalue.Normalize(map[string]any(r.t.walkWorld)).(map[string]any)
 	r.seedDispatch()
 	defer func() { r.t.renderWorld = overlay }()
@@ -274,8 +280,7 @@ func (r *runner) renderInvoke(e *Effect) (args map[string]any, rc *RenderedCall,
 	}
 	r.t.fellBack = true
 	if e.ID != "" && a2 != nil {
-		// the walk-time args hold the call id as written (harness.called)
-		a2["call"] = e.ID
+		a2["call"] = id
 	}
 	return a2, rc2, pe2, nil
 }
