@@ -11,12 +11,14 @@ const (
 	ModeStaged  = "staged"
 )
 
-// gateStops decides whether an emit_intent hop may fire at the current
-// state (story-runtime §1.9): at a decision gate it stops for decider:
-// human, and in staged mode unless the state pins decider: llm (an origin
-// state whose emit names a hidden: intent is exempt). A hop that fires at
-// a gate is recorded as decided by default, in every mode, as upstream.
-func (r *runner) gateStops(name string, depth int, postBind bool) (bool, error) {
+// gateStops decides whether a list of emit_intent hops may fire at the
+// current state (story-runtime §1.9): at a decision gate it stops for
+// decider: human, and in staged mode unless the state pins decider: llm.
+// At the origin state (depth 0) a list whose every emit names a hidden:
+// intent is exempt from both stops, on either path (conformance
+// gate-hidden-emit). A list that fires at a gate is recorded as decided
+// by default, in every mode, as upstream.
+func (r *runner) gateStops(names []string, depth int, postBind bool) (bool, error) {
 	if r.par != nil || r.cur == nil {
 		return false, nil
 	}
@@ -25,16 +27,17 @@ func (r *runner) gateStops(name string, depth int, postBind bool) (bool, error) 
 	if !gate {
 		return false, nil
 	}
-	stop := s.Decider == "human"
-	if !stop && postBind && r.so.Mode == ModeStaged && s.Decider != "llm" {
-		stop = !(depth == 0 && r.m.Hidden[name])
+	hidden := depth == 0
+	for _, n := range names {
+		hidden = hidden && r.m.Hidden[n]
 	}
+	stop := !hidden && (s.Decider == "human" || postBind && r.so.Mode == ModeStaged && s.Decider != "llm")
 	if stop {
 		return true, r.emit(KindGateDecided, map[string]any{"available_intents": cands, "bailed_to_human": true,
 			"chosen_intent": "", "decider": "human", "state": s.Path})
 	}
 	return false, r.emit(KindGateDecided, map[string]any{"available_intents": cands, "bailed_to_human": false,
-		"chosen_intent": name, "decider": "default", "state": s.Path})
+		"chosen_intent": names[0], "decider": "default", "state": s.Path})
 }
 
 // gateCandidates are the intents s can take now (handled on s or an
