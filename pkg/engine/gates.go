@@ -33,6 +33,11 @@ func (r *runner) gateStops(names []string, depth int, postBind bool) (bool, erro
 	}
 	stop := !hidden && (s.Decider == "human" || postBind && r.so.Mode == ModeStaged && s.Decider != "llm")
 	if stop {
+		if postBind {
+			// upstream renders the view again after a post-bind pass that
+			// stopped at a gate, from the live world (run.go renderView)
+			r.t.applied = true
+		}
 		return true, r.emit(KindGateDecided, map[string]any{"available_intents": cands, "bailed_to_human": true,
 			"chosen_intent": "", "decider": "human", "state": s.Path})
 	}
