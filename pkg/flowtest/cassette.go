@@ -3,6 +3,7 @@ package flowtest
 import (
 	"sync"
 
+	"kitsoki/pkg/agent"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/host"
 )
@@ -40,6 +41,17 @@ func (cs *cassettes) parsed(kind, path string, parse func() (any, error)) (any, 
 	cs.mu.Unlock()
 	e.once.Do(func() { e.v, e.err = parse() })
 	return e.v, e.err
+}
+
+// agentCassette is a fork of the host_cassette at path for pkg/agent's
+// cassette transport (agent episodes answer agent calls; no plugin
+// starts).
+func (cs *cassettes) agentCassette(path string) (*agent.Cassette, error) {
+	v, err := cs.parsed("agent", path, func() (any, error) { return agent.LoadCassette(path) })
+	if err != nil {
+		return nil, err
+	}
+	return v.(*agent.Cassette).Fork(), nil
 }
 
 // hostCassette is a fork of the host_cassette at path, the engine's host

@@ -26,8 +26,8 @@ func TestRunnerCassetteForkPerFixture(t *testing.T) {
 				t.Fatalf("-j %d: run %d failed: %+v %+v", jobs, i, res.Fatal, res.Failures)
 			}
 		}
-		if n := len(r.cassettes.m); n != 1 {
-			t.Fatalf("-j %d: %d cassettes parsed, want 1 (the host replay's; flows start no agent cassette)", jobs, n)
+		if n := len(r.cassettes.m); n != 2 {
+			t.Fatalf("-j %d: %d cassettes parsed, want 2 (host and agent views of one file)", jobs, n)
 		}
 	}
 }

@@ -410,14 +410,32 @@ func (fr *fixtureRun) registry(fx *Fixture) *host.Registry {
 // agents is the fixture's agent layer. A flow starts no agent: an agent
 // call is answered by a stub of its host.agent.<verb> name, or by the
 // host_cassette when an episode names that handler (the engine's host
-// replay); any other is the same infra error as an unregistered handler,
-// with or without a cassette, as upstream registers one cassette
-// dispatcher per episode handler and nothing else.
+// replay, first); otherwise it is the same infra error as an unregistered
+// handler, as upstream registers one cassette dispatcher per episode
+// handler and nothing else (conformance cassette-agent-answers). Ours
+// also answers a call from episodes naming its agent alias (match:
+// {handler: agent.<name>}, a kitsoki extension upstream never answers)
+// through pkg/agent's cassette transport, built through the same
+// composition root as kitsoki run (the profile's plugin assembly).
 func (fr *fixtureRun) agents(sink engine.Sink) (engine.AgentCaller, func(), error) {
 	none := engine.AgentCallerFunc(func(ctx context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
 		return nil, fmt.Errorf("host: no handler registered for %q", "host.agent."+c.Verb)
 	})
-	return none, func() {}, nil
+	if fr.fx.HostCassette == "" || fr.legacy {
+		return none, func() {}, nil
+	}
+	cas, err := fr.r.cassettes.agentCassette(fr.rel(fr.fx.HostCassette))
+	if err != nil {
+		return nil, nil, fmt.Errorf("host_cassette: %v", err)
+	}
+	if !cas.NamesAlias() {
+		return none, func() {}, nil
+	}
+	rt, err := fr.plan.Build(compose.BuildOptions{Cassette: cas, Sink: sink})
+	if err != nil {
+		return nil, nil, err
+	}
+	return rt.Caller(), func() { rt.Close() }, nil
 }
 
 func sessionID(fx *Fixture) string {
