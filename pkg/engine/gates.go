@@ -36,7 +36,7 @@ func (r *runner) gateStops(names []string, depth int, postBind bool) (bool, erro
 		if postBind {
 			// upstream renders the view again after a post-bind pass that
 			// stopped at a gate, from the live world (run.go renderView)
-			r.t.applied = true
+			r.t.postGate = true
 		}
 		return true, r.emit(KindGateDecided, map[string]any{"available_intents": cands, "bailed_to_human": true,
 			"chosen_intent": "", "decider": "human", "state": s.Path})

@@ -557,7 +557,7 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		// a move that renders no view still renders after calls that
 		// re-render (conformance parallel-root-bind)
 		w := r.world.Snapshot()
-		if r.t.rerender && (r.t.dotStay || !r.t.applied) && r.t.emitSay < 0 {
+		if r.t.rerender && (r.t.dotStay || !r.t.applied) && r.t.emitSay < 0 && !r.t.postGate {
 			w = r.replayedWorld()
 		}
 		v, err = r.renderAt(ctx, path, w, slots, !r.t.rerender)

@@ -40,8 +40,12 @@ type turn struct {
 	// turn.end has no view and the flow rig renders the resting state
 	// against the world read back from the log (conformance
 	// on-error-dot-replayed-view, bind-nothing-replayed-view)
-	applied     bool
-	dotStay     bool
+	applied bool
+	dotStay bool
+	// postGate: the post-bind pass stopped at a gate, after which upstream
+	// renders the view again from the live world, dotStay or not
+	// (conformance postbind-gate-live-view)
+	postGate    bool
 	transView   *story.View
 	entered     map[*State]bool // states whose on_enter ran this turn
 	batchCost   float64         // agent cost of the batch being dispatched
