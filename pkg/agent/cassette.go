@@ -93,6 +93,18 @@ type EpisodeResponse struct {
 	InfraError string
 }
 
+// NamesAlias reports whether an episode matches an agent alias
+// (match.handler agent.<name>) rather than a host handler: only such a
+// cassette answers agent calls as a transport in a flow fixture.
+func (c *Cassette) NamesAlias() bool {
+	for _, ep := range c.Episodes {
+		if h, _ := ep.Match["handler"].(string); strings.HasPrefix(h, "agent.") {
+			return true
+		}
+	}
+	return false
+}
+
 // LoadCassette reads and parses a host_cassette file.
 func LoadCassette(p string) (*Cassette, error) {
 	abs, err := filepath.Abs(p)

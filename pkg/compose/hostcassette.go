@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -178,13 +179,15 @@ func (hc *HostCassette) Replay(ctx context.Context, c engine.ReplayCall) (engine
 		out.Events = agentEvents(ep, out.CallID, idx, strings.TrimPrefix(c.Handler, "host.agent."))
 	}
 	if ep.Response.InfraError != "" {
-		return out, fmt.Errorf("cassette episode %q: infra error: %s", ep.ID, ep.Response.InfraError)
+		// the recorded text as it is, as upstream's replay returns it
+		return out, errors.New(ep.Response.InfraError)
 	}
-	if ep.Response.Error != "" {
-		return out, fmt.Errorf("%s", ep.Response.Error)
+	// a domain error keeps the episode's data, which still binds
+	out.Error = ep.Response.Error
+	if ep.Response.Data != nil {
+		out.Data, _ = jsonvalue.Normalize(ep.Response.Data).(map[string]any)
 	}
-	out.Data, _ = jsonvalue.Normalize(ep.Response.Data).(map[string]any)
-	if out.Data == nil {
+	if out.Data == nil && out.Error == "" {
 		out.Data = map[string]any{}
 	}
 	return out, nil

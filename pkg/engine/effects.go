@@ -256,6 +256,38 @@ func (r *runner) invoke(ctx context.Context, e *Effect) (*redirect, error) {
 // (dispatchCalls) when there is one; the live world is back before it
 // returns, so nothing is dispatched or bound against the snapshot.
 func (r *runner) renderInvoke(e *Effect) (args map[string]any, rc *RenderedCall, promptErr, err error) {
+	args, rc, promptErr, err = r.renderInvokeOnce(e)
+	if err == nil || r.t.walkWorld == nil || r.t.renderWorld == nil {
+		return args, rc, promptErr, err
+	}
+	// Upstream re-renders a foreground call's with: at dispatch and, when
+	// that fails (a bind of the batch left a path it reads nil), keeps
+	// the args rendered at walk time, marking harness.dispatched
+	// rerender_fell_back (conformance with-rerender-falls-back).
+	overlay := r.t.renderWorld
+	// the fallback is per leaf: the call id still renders against the
+	// dispatch world, or stays as written when it cannot
+	live := r.world
+	r.world = overlay
+	id := renderCallID(e.ID, r.env(r.slots, nil))
+	r.world = live
+	r.t.renderWorld, _ = jsonvalue.Normalize(map[string]any(r.t.walkWorld)).(map[string]any)
+	r.seedDispatch()
+	defer func() { r.t.renderWorld = overlay }()
+	a2, rc2, pe2, err2 := r.renderInvokeOnce(e)
+	if err2 != nil {
+		return args, rc, promptErr, err
+	}
+	r.t.fellBack = true
+	if e.ID != "" && a2 != nil {
+		a2["call"] = id
+	}
+	return a2, rc2, pe2, nil
+}
+
+// renderInvokeOnce renders a call's with: (and prompt) against the
+// call's snapshot, as renderInvoke describes.
+func (r *runner) renderInvokeOnce(e *Effect) (args map[string]any, rc *RenderedCall, promptErr, err error) {
 	live := r.world
 	if r.t.renderWorld != nil {
 		r.world = r.t.renderWorld
@@ -304,9 +336,9 @@ func (r *runner) announceCall(e *Effect, args map[string]any) error {
 		return nil
 	}
 	// upstream's shape (trace-eval.md A): rerender_fell_back is true only
-	// when a with: leaf could not be re-rendered at dispatch, which fails
-	// the call here instead
-	return r.emitAt("", KindHarnessDispatched, map[string]any{"args": args, "background": false, "namespace": e.Invoke, "rerender_fell_back": false})
+	// when the with: could not be re-rendered at dispatch and the walk-time
+	// rendering went out (renderInvoke)
+	return r.emitAt("", KindHarnessDispatched, map[string]any{"args": args, "background": false, "namespace": e.Invoke, "rerender_fell_back": r.t.fellBack})
 }
 
 // callFailed records a call that brought no answer: an interrupted run
@@ -326,7 +358,9 @@ func (r *runner) callFailed(ctx context.Context, e *Effect, sum CallSummary, dur
 	if errors.As(err, &ae) {
 		hostErr["kind"] = ae.KindName()
 	}
-	r.t.rerender = r.t.rerender || e.OnError == ""
+	if e.OnError == "" {
+		r.t.rerender, r.t.applied = true, true
+	}
 	if err := r.setError(msg, hostErr); err != nil {
 		return nil, err
 	}
@@ -440,7 +474,7 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 		v = jsonvalue.Normalize(normalizeFresh(v))
 		setPath(r.world, b.Key, v)
 		r.journalAs(b.Key, nil, false)
-		r.t.rerender = true
+		r.t.rerender, r.t.applied = true, true
 		r.t.batchBound = append(r.t.batchBound, b.Key)
 		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{b.Key: v}}); err != nil {
 			return err

@@ -61,17 +61,22 @@ func emitNameSlots(e *Effect, env map[string]any) (string, map[string]any, error
 
 // dispatchEmits fires decided emits one after another, depth-first: a
 // hop's own emits fire before the next sibling (story-runtime §1.9). The
-// hops' calls are queued on st. A terminal state does not stop the chain
+// gate is checked once per list, before its first emit, at the state
+// that emit fires at (a stop drops the whole list; a sibling fired where
+// an earlier hop landed records no gate_decided: TestGateDecidedOncePerEmitList).
+// The hops' calls are queued on st. A terminal state does not stop the chain
 // (a hop into it still fires its on_enter emits); an exit does.
 func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth int, st *step) error {
-	for _, pe := range emits {
+	for i, pe := range emits {
 		if r.ended && r.outcome == OutcomeExit {
 			return nil
 		}
 		if depth+1 > maxEmitDepth {
 			return fmt.Errorf("emit_intent: dispatch exceeded max depth (%d) at state %q — likely a cyclic emit chain", maxEmitDepth, r.statePath())
 		}
-		if stop, err := r.gateStops(pe.name, depth, r.t.inPostBind); err != nil || stop {
+		if i > 0 {
+			// the gate was decided for the list
+		} else if stop, err := r.gateStops(emitNames(emits), depth, r.t.inPostBind); err != nil || stop {
 			return err
 		}
 		if err := r.emit(KindEmitIntent, map[string]any{"intent": pe.name, "slots": pe.slots, "depth": depth + 1}); err != nil {
@@ -88,6 +93,15 @@ func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth i
 		}
 	}
 	return nil
+}
+
+// emitNames are the intents a list of emits names, in order.
+func emitNames(emits []pendingEmit) []string {
+	out := make([]string, len(emits))
+	for i, pe := range emits {
+		out[i] = pe.name
+	}
+	return out
 }
 
 // postBind is upstream's post-bind pass (story-runtime §1.9), run after a

@@ -11,12 +11,14 @@ const (
 	ModeStaged  = "staged"
 )
 
-// gateStops decides whether an emit_intent hop may fire at the current
-// state (story-runtime §1.9): at a decision gate it stops for decider:
-// human, and in staged mode unless the state pins decider: llm (an origin
-// state whose emit names a hidden: intent is exempt). A hop that fires at
-// a gate is recorded as decided by default, in every mode, as upstream.
-func (r *runner) gateStops(name string, depth int, postBind bool) (bool, error) {
+// gateStops decides whether a list of emit_intent hops may fire at the
+// current state (story-runtime §1.9): at a decision gate it stops for
+// decider: human, and in staged mode unless the state pins decider: llm.
+// At the origin state (depth 0) a list whose every emit names a hidden:
+// intent is exempt from both stops, on either path (conformance
+// gate-hidden-emit). A list that fires at a gate is recorded as decided
+// by default, in every mode, as upstream.
+func (r *runner) gateStops(names []string, depth int, postBind bool) (bool, error) {
 	if r.par != nil || r.cur == nil {
 		return false, nil
 	}
@@ -25,23 +27,30 @@ func (r *runner) gateStops(name string, depth int, postBind bool) (bool, error) 
 	if !gate {
 		return false, nil
 	}
-	stop := s.Decider == "human"
-	if !stop && postBind && r.so.Mode == ModeStaged && s.Decider != "llm" {
-		stop = !(depth == 0 && r.m.Hidden[name])
+	hidden := depth == 0
+	for _, n := range names {
+		hidden = hidden && r.m.Hidden[n]
 	}
+	stop := !hidden && (s.Decider == "human" || postBind && r.so.Mode == ModeStaged && s.Decider != "llm")
 	if stop {
+		if postBind {
+			// upstream renders the view again after a post-bind pass that
+			// stopped at a gate, from the live world (run.go renderView)
+			r.t.postGate = true
+		}
 		return true, r.emit(KindGateDecided, map[string]any{"available_intents": cands, "bailed_to_human": true,
 			"chosen_intent": "", "decider": "human", "state": s.Path})
 	}
 	return false, r.emit(KindGateDecided, map[string]any{"available_intents": cands, "bailed_to_human": false,
-		"chosen_intent": name, "decider": "default", "state": s.Path})
+		"chosen_intent": names[0], "decider": "default", "state": s.Path})
 }
 
-// gateCandidates are the forward intents of s: handled on s or an
-// ancestor, with an arm whose target leaves s for another state (not an
-// exit). s is a decision gate when one of them is operator-only: not named
-// by a literal emit_intent of s's own on_enter (the name resolved through
-// the import aliases, as an emit hop resolves it).
+// gateCandidates are the intents s can take now (handled on s or an
+// ancestor by an arm whose guard holds), sorted: gate_decided's
+// available_intents. s is a decision gate when a forward one (an arm
+// whose target leaves s for another state, not an exit) is operator-only:
+// not named by a literal emit_intent of s's own on_enter (the name
+// resolved through the import aliases, as an emit hop resolves it).
 func (r *runner) gateCandidates(s *State) ([]string, bool) {
 	gate := false
 	emitted := map[string]bool{}
@@ -67,6 +76,9 @@ func (r *runner) gateCandidates(s *State) ([]string, bool) {
 						continue
 					}
 				}
+				if len(out) == 0 || out[len(out)-1] != name {
+					out = append(out, name)
+				}
 				if a.Target == nil {
 					continue
 				}
@@ -79,7 +91,6 @@ func (r *runner) gateCandidates(s *State) ([]string, bool) {
 						continue
 					}
 				}
-				out = append(out, name)
 				if !emitted[name] {
 					gate = true
 				}

@@ -28,11 +28,15 @@ type ReplayCall struct {
 	Virtual bool           // the session runs on a virtual clock, which never sleeps
 }
 
-// Replayed is a [HostReplay]'s answer: the call's data, its call id and
-// the events the recording wrote for it (agent.call.*); the engine stamps
-// each with the turn, the state and the time.
+// Replayed is a [HostReplay]'s answer: the call's data, its domain error,
+// its call id and the events the recording wrote for it (agent.call.*);
+// the engine stamps each with the turn, the state and the time.
 type Replayed struct {
-	Data   map[string]any
+	Data map[string]any
+	// Error is the recorded domain error (response.error): the call
+	// failed as a handler's Result.Error does, and Data still binds
+	// (story-runtime §2.3), unlike the Replay error, an infra failure.
+	Error  string
 	CallID string
 	Events []Event
 }
@@ -45,7 +49,7 @@ func replays(hr HostReplay, h string) bool {
 // replayHost answers a call from the session's HostReplay, writing the
 // recording's events straight to the sink (they are not the turn's). An
 // agent verb's replayed submission is its submitted value too.
-func (r *runner) replayHost(ctx context.Context, e *Effect, args map[string]any) (map[string]any, string, error) {
+func (r *runner) replayHost(ctx context.Context, e *Effect, args map[string]any) (hostAnswer, string, error) {
 	_, virtual := r.clock.(*VirtualClock)
 	rep, err := r.opts.HostReplay.Replay(ctx, ReplayCall{Handler: e.Invoke, Args: args, State: r.turnState, AppID: r.m.AppID, Virtual: virtual})
 	for _, ev := range rep.Events {
@@ -57,14 +61,14 @@ func (r *runner) replayHost(ctx context.Context, e *Effect, args map[string]any)
 			ev.TS = time.Now()
 		}
 		if err := r.opts.Sink.Emit(ev); err != nil {
-			return nil, rep.CallID, err
+			return hostAnswer{}, rep.CallID, err
 		}
 	}
 	if err != nil {
-		return nil, rep.CallID, err
+		return hostAnswer{}, rep.CallID, err
 	}
 	data := rep.Data
-	if data == nil {
+	if data == nil && rep.Error == "" {
 		data = map[string]any{}
 	}
 	if isAgentHandler(e.Invoke) {
@@ -74,5 +78,5 @@ func (r *runner) replayHost(ctx context.Context, e *Effect, args map[string]any)
 			}
 		}
 	}
-	return data, rep.CallID, nil
+	return hostAnswer{data: data, err: rep.Error}, rep.CallID, nil
 }

@@ -49,8 +49,7 @@ type hostAnswer struct {
 // its prompt could not be rendered, reported as the call's failure.
 func (r *runner) dispatch(ctx context.Context, e *Effect, args map[string]any, rc *RenderedCall, promptErr error) (hostAnswer, string, error) {
 	if replays(r.opts.HostReplay, e.Invoke) {
-		res, id, err := r.replayHost(ctx, e, args)
-		return hostAnswer{data: res}, id, err
+		return r.replayHost(ctx, e, args)
 	}
 	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok && op == "" {
 		return r.callHandler(ctx, h, e.Invoke, "", args)

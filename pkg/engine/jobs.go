@@ -146,7 +146,7 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 		}
 	}
 	setPath(r.world, key, id)
-	r.t.rerender = true
+	r.t.rerender, r.t.applied = true, true
 	if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{key: id}}); err != nil {
 		return err
 	}
@@ -215,8 +215,8 @@ func (r *runner) prepareJob(e *Effect, args map[string]any, rc *RenderedCall, pr
 	}
 	if replays(r.opts.HostReplay, e.Invoke) {
 		// a replay reads the session: answer it now
-		res, _, err := r.replayHost(r.jobCtx, e, args)
-		return func(context.Context) (hostAnswer, error) { return hostAnswer{data: res}, err }
+		ans, _, err := r.replayHost(r.jobCtx, e, args)
+		return func(context.Context) (hostAnswer, error) { return ans, err }
 	}
 	if isAgentHandler(e.Invoke) {
 		if r.opts.Agents == nil || rc == nil || promptErr != nil {

@@ -556,7 +556,11 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 	case !r.t.noView || r.t.rerender:
 		// a move that renders no view still renders after calls that
 		// re-render (conformance parallel-root-bind)
-		v, err = r.renderAt(ctx, path, r.world.Snapshot(), slots, !r.t.rerender)
+		w := r.world.Snapshot()
+		if r.t.rerender && (r.t.dotStay || !r.t.applied) && r.t.emitSay < 0 && !r.t.postGate {
+			w = r.replayedWorld()
+		}
+		v, err = r.renderAt(ctx, path, w, slots, !r.t.rerender)
 	}
 	if err != nil {
 		r.note(Note{Kind: "view", State: r.statePath(), Error: err.Error()})

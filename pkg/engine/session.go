@@ -206,11 +206,17 @@ func locked[T any](s *Session, f func(*runner) T) T {
 func (s *Session) World() map[string]any {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w := World(s.r.world.Snapshot())
-	if s.r.replays() {
-		s.r.replayInto(w)
+	return s.r.replayedWorld()
+}
+
+// replayedWorld is a snapshot of the world in its replayed shape, the
+// seeded keys in place: what the next turn (and the flow rig) reads.
+func (r *runner) replayedWorld() World {
+	w := World(r.world.Snapshot())
+	if r.replays() {
+		r.replayInto(w)
 	}
-	s.r.seed(w)
+	r.seed(w)
 	return w
 }
 

@@ -72,6 +72,7 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			return r.emit(KindHarnessError, map[string]any{"phase": "on_error", "error": fmt.Sprintf("on_error target state %q not found", rd.target)})
 		}
 		if res.stay {
+			r.t.dotStay = true
 			return nil
 		}
 		from := r.statePath()
@@ -80,7 +81,7 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			// again after the redirect and keeps no earlier one
 			r.t.first = nil
 		}
-		r.t.redirectErr, r.t.rerender = rd.err, true
+		r.t.redirectErr, r.t.rerender, r.t.applied = rd.err, true, true
 		if res.state != nil && r.par == nil && r.cur == res.state {
 			// a redirect to the state the step rests in moves nothing,
 			// but it is a redirect: no post-bind pass, the banner
@@ -170,9 +171,10 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 		}
 		r.cur, r.slots = pc.state, pc.slots
 		r.t.renderWorld = r.overlayBatch(pc.world) // for the rendering of its with: only
+		r.t.walkWorld = pc.world
 		r.seedDispatch()
 		rd, err := r.invoke(ctx, pc.e)
-		r.t.renderWorld = nil
+		r.t.renderWorld, r.t.walkWorld, r.t.fellBack = nil, nil, false
 		if err != nil {
 			return rd, err
 		}

@@ -31,13 +31,33 @@ type turn struct {
 	// redirected by on_error, or failed outright with no on_error; a
 	// domain error, or any failure with on_error: ".", keeps the first
 	// render (conformance values-render-env)
-	rerender      bool
-	transView     *story.View
-	entered       map[*State]bool // states whose on_enter ran this turn
-	batchCost     float64         // agent cost of the batch being dispatched
-	batchBound    []string        // world keys the batch's calls bound so far
-	renderWorld   World           // the world a dispatched call's with: renders against (nil: r.world)
-	dispatchState string          // the resting state of the batch being dispatched
+	rerender bool
+	// applied: the calls bound something, submitted a job, failed with
+	// no on_error or were redirected, which upstream renders again after
+	// from the live world. A batch that held a bind but applied nothing
+	// (or whose failure's on_error "." stopped it: dotStay) keeps the
+	// machine's first render, which upstream skipped for that bind:
+	// turn.end has no view and the flow rig renders the resting state
+	// against the world read back from the log (conformance
+	// on-error-dot-replayed-view, bind-nothing-replayed-view)
+	applied bool
+	dotStay bool
+	// postGate: the post-bind pass stopped at a gate, after which upstream
+	// renders the view again from the live world, dotStay or not
+	// (conformance postbind-gate-live-view)
+	postGate    bool
+	transView   *story.View
+	entered     map[*State]bool // states whose on_enter ran this turn
+	batchCost   float64         // agent cost of the batch being dispatched
+	batchBound  []string        // world keys the batch's calls bound so far
+	renderWorld World           // the world a dispatched call's with: renders against (nil: r.world)
+	// walkWorld is the world at the call's place in the chain without the
+	// batch's binds: a with: that cannot render at dispatch renders
+	// against it, as upstream falls back to the walk-time args
+	// (fellBack: harness.dispatched's rerender_fell_back)
+	walkWorld     World
+	fellBack      bool
+	dispatchState string // the resting state of the batch being dispatched
 	// walk holds a transition's walk events for upstream's order (held.go)
 	walk heldWalk
 	// emitSay is the index in said of the first line a post-bind hop said

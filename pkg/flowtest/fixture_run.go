@@ -407,10 +407,16 @@ func (fr *fixtureRun) registry(fx *Fixture) *host.Registry {
 	return reg
 }
 
-// agents is the fixture's agent layer: a host_cassette's agent episodes
-// through pkg/agent's cassette transport (no plugin is started), built
-// through the same composition root as kitsoki run; otherwise an agent
-// call nothing stubs is the same infra error as any unregistered handler.
+// agents is the fixture's agent layer. A flow starts no agent: an agent
+// call is answered by a stub of its host.agent.<verb> name, or by the
+// host_cassette when an episode names that handler (the engine's host
+// replay, first); otherwise it is the same infra error as an unregistered
+// handler, as upstream registers one cassette dispatcher per episode
+// handler and nothing else (conformance cassette-agent-answers). Ours
+// also answers a call from episodes naming its agent alias (match:
+// {handler: agent.<name>}, a kitsoki extension upstream never answers)
+// through pkg/agent's cassette transport, built through the same
+// composition root as kitsoki run (the profile's plugin assembly).
 func (fr *fixtureRun) agents(sink engine.Sink) (engine.AgentCaller, func(), error) {
 	none := engine.AgentCallerFunc(func(ctx context.Context, c engine.AgentCall) (*engine.AgentAnswer, error) {
 		return nil, fmt.Errorf("host: no handler registered for %q", "host.agent."+c.Verb)
@@ -421,6 +427,9 @@ func (fr *fixtureRun) agents(sink engine.Sink) (engine.AgentCaller, func(), erro
 	cas, err := fr.r.cassettes.agentCassette(fr.rel(fr.fx.HostCassette))
 	if err != nil {
 		return nil, nil, fmt.Errorf("host_cassette: %v", err)
+	}
+	if !cas.NamesAlias() {
+		return none, func() {}, nil
 	}
 	rt, err := fr.plan.Build(compose.BuildOptions{Cassette: cas, Sink: sink})
 	if err != nil {

@@ -75,6 +75,8 @@ func diffReports(ex, ours *flowtest.Report) string {
 				return fmt.Sprintf("%s: view %q, existing %q", at, tb.View, ta.View)
 			case !reflect.DeepEqual(wa, wb):
 				return fmt.Sprintf("%s: world %s, existing %s", at, worldDiff(wb, wa), worldDiff(wa, wb))
+			case callsDiff(ta, tb) != "":
+				return fmt.Sprintf("%s: %s", at, callsDiff(ta, tb))
 			}
 		}
 		if a.Passed != b.Passed {

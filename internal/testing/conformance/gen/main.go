@@ -3,7 +3,7 @@
 // fixtures"), and compares the two engines' reports. It is a test-only
 // tool: it never runs either engine itself, and no test calls the oracle.
 //
-//	go run ./internal/testing/conformance/gen write -n 300 -seed 1 [-known] DIR
+//	go run ./internal/testing/conformance/gen write -n 300 -seed 1 [-known] [-kind agent] DIR
 //	internal/testing/conformance/gen/compare.sh DIR   # runs both engines, then:
 //	go run ./internal/testing/conformance/gen diff DIR
 //
@@ -23,6 +23,8 @@
 //
 // -kind tmpl writes the second kind of story (tmpl.go): world values of
 // every shape, pongo2 views, expr-lang guards and {{ }} set: values.
+// -kind agent writes stories with agent decision points, and fixtures
+// that feed their answers (agent.go, agent_fixture.go).
 package main
 
 import (
@@ -43,7 +45,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-kind flow|tmpl] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-kind flow|tmpl|agent] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
@@ -79,8 +81,10 @@ func run(args []string) error {
 			return write(dir, n, seed, known)
 		case "tmpl":
 			return writeTmpl(dir, n, seed)
+		case "agent":
+			return writeAgent(dir, n, seed)
 		}
-		return fmt.Errorf("-kind %q: want flow or tmpl", kind)
+		return fmt.Errorf("-kind %q: want flow, tmpl or agent", kind)
 	case "diff":
 		if len(args) != 2 {
 			return fmt.Errorf("usage: gen diff DIR")
