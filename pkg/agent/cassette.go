@@ -304,15 +304,6 @@ func resolveIncludes(dir string, data []byte) ([]byte, error) {
 	return []byte(strings.Join(lines, "\n")), nil
 }
 
-// Fork returns a cassette sharing c's parsed episodes (read-only once
-// parsed) with fresh replay state, nothing played: one parse serves many
-// runs, each replaying on its own (kitsoki test's fixtures).
-func (c *Cassette) Fork() *Cassette {
-	return &Cassette{Path: c.Path, AppID: c.AppID, AppVersion: c.AppVersion, RecordMode: c.RecordMode,
-		PhaseFrom: c.PhaseFrom, MatchOn: c.MatchOn, Episodes: c.Episodes,
-		played: make([]bool, len(c.Episodes)), counts: map[string]int{}, pending: map[string]planned{}}
-}
-
 // For returns the transport that answers calls for alias from this cassette.
 func (c *Cassette) For(alias string) Transport { return &cassetteAgent{c: c, alias: alias} }
 

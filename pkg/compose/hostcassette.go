@@ -69,12 +69,6 @@ func ParseHostCassette(name string, data []byte) (*HostCassette, error) {
 	return hc, nil
 }
 
-// Fork returns a host cassette sharing hc's parsed episodes with fresh
-// replay state, nothing played (one parse, many fixtures).
-func (hc *HostCassette) Fork() *HostCassette {
-	return &HostCassette{c: hc.c.Fork(), handlers: hc.handlers, played: map[int]bool{}, counts: map[string]int{}}
-}
-
 // Handles reports whether the cassette serves handler h: an episode names
 // it, or names a prefix of it (host.x serves host.x.op, with args.op = op).
 func (hc *HostCassette) Handles(h string) bool {

@@ -9,10 +9,9 @@
 // A [Runner] loads, folds and compiles each story once ([Runner.Story];
 // [Runner.Preload] loads many, -j at a time) and every fixture of the story
 // shares that machine, each with its own session, world and clock; the
-// intents of a plain `kitsoki test` run on the same loaded story. The
-// cassettes and recordings fixtures name are parsed once per Runner too
-// (cassette.go): a recording is shared, and each fixture replays its own
-// fork of a cassette (the episodes shared, what it played its own).
+// intents of a plain `kitsoki test` run on the same loaded story. Each
+// fixture reads the cassettes and recordings it names itself, so what it
+// replays is its own.
 //
 // A fixture is a `test_kind: flow` document, found by default under
 // <story>/flows/*.yaml (defaultGlob) and parsed with positions. Stubs are

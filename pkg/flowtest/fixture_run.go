@@ -12,6 +12,7 @@ import (
 
 	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/lazyre"
+	"kitsoki/pkg/agent"
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/engine"
 	"kitsoki/pkg/host"
@@ -203,7 +204,7 @@ func (fr *fixtureRun) loadRecording() bool {
 			return false
 		}
 	}
-	rec, err := fr.r.cassettes.recording(full)
+	rec, err := loadRecording(full)
 	if err != nil {
 		fr.recordingProblem(fx.at("recording"), "%v", err)
 		if fr.res.Flow.Skipped {
@@ -217,19 +218,32 @@ func (fr *fixtureRun) loadRecording() bool {
 
 // loadCassettes loads the fixture's host and Starlark cassettes.
 func (fr *fixtureRun) loadCassettes() bool {
-	fx, c := fr.fx, &fr.r.cassettes
+	fx := fr.fx
 	fr.star = host.StarlarkOptions{}
 	ok := true
 	if fx.HostCassette != "" {
-		fr.hc, ok = loadNamed(fr, "host_cassette", fx.HostCassette, c.hostCassette)
+		fr.hc, ok = loadNamed(fr, "host_cassette", fx.HostCassette, compose.LoadHostCassette)
 	}
 	if ok && fx.StarlarkHTTPCassette != "" {
-		fr.star.HTTPCassette, ok = loadNamed(fr, "starlark_http_cassette", fx.StarlarkHTTPCassette, c.httpCassette)
+		fr.star.HTTPCassette, ok = loadNamed(fr, "starlark_http_cassette", fx.StarlarkHTTPCassette, readParsed(host.ParseHTTPCassette))
 	}
 	if ok && fx.StarlarkInspectCassette != "" {
-		fr.star.Inspect, ok = loadNamed(fr, "starlark_inspect_cassette", fx.StarlarkInspectCassette, c.inspectCassette)
+		fr.star.Inspect, ok = loadNamed(fr, "starlark_inspect_cassette", fx.StarlarkInspectCassette, readParsed(host.ParseInspectCassette))
 	}
 	return ok
+}
+
+// readParsed is a loader of the file at a path, read within the fixture
+// size limit and parsed by parse.
+func readParsed[T any](parse func(string, []byte) (T, error)) func(string) (T, error) {
+	return func(path string) (T, error) {
+		data, err := readBounded(path)
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		return parse(path, data)
+	}
 }
 
 // loadNamed loads p, a file the fixture names under key, inside the
@@ -424,7 +438,7 @@ func (fr *fixtureRun) agents(sink engine.Sink) (engine.AgentCaller, func(), erro
 	if fr.fx.HostCassette == "" || fr.legacy {
 		return none, func() {}, nil
 	}
-	cas, err := fr.r.cassettes.agentCassette(fr.rel(fr.fx.HostCassette))
+	cas, err := agent.LoadCassette(fr.rel(fr.fx.HostCassette))
 	if err != nil {
 		return nil, nil, fmt.Errorf("host_cassette: %v", err)
 	}

@@ -81,9 +81,6 @@ type Runner struct {
 	mu      sync.Mutex
 	stories map[string]*storyEntry
 	dirs    workDirs // guarded by mu
-	// cassettes: the fixtures' cassettes, parsed once each; every fixture
-	// replays a fork.
-	cassettes cassettes
 }
 
 type storyEntry struct {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 
@@ -30,15 +29,6 @@ type HTTPCassette struct {
 	played []bool
 	record string // recordNone, recordNewEpisodes, recordAll
 	dirty  bool
-}
-
-// Fork returns a cassette with c's exchanges and fresh replay state,
-// nothing played (one parse, many fixtures). Exchanges a fork records are
-// its own.
-func (c *HTTPCassette) Fork() *HTTPCassette {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return &HTTPCassette{Path: c.Path, Exchanges: slices.Clip(c.Exchanges), played: make([]bool, len(c.Exchanges)), record: c.record}
 }
 
 // HTTPExchange is one recorded request/response.
@@ -259,12 +249,6 @@ type InspectCassette struct {
 
 	mu     sync.Mutex
 	played []bool
-}
-
-// Fork returns a cassette with c's interactions and fresh replay state,
-// nothing played (one parse, many fixtures).
-func (c *InspectCassette) Fork() *InspectCassette {
-	return &InspectCassette{Path: c.Path, Interactions: c.Interactions, played: make([]bool, len(c.Interactions))}
 }
 
 // Interaction is one recorded fs/probe answer.
