@@ -5,7 +5,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"sync"
 
@@ -28,7 +27,6 @@ type PromptRenderer struct {
 	mu     sync.Mutex
 	files  map[string]*expr.Pongo
 	inline map[string]*text
-	withs  map[withKey]*preparedWith
 }
 
 // NewPromptRenderer prepares rendering for st. Prompt and schema paths are
@@ -66,7 +64,7 @@ func storyRel(dir, p string) string {
 }
 
 func newPromptRenderer(dir string, l *expr.PongoLoader) *PromptRenderer {
-	return &PromptRenderer{dir: dir, loader: l, roots: promptRoots(dir, l), files: map[string]*expr.Pongo{}, inline: map[string]*text{}, withs: map[withKey]*preparedWith{}}
+	return &PromptRenderer{dir: dir, loader: l, roots: promptRoots(dir, l), files: map[string]*expr.Pongo{}, inline: map[string]*text{}}
 }
 
 // CallEnv is what a call site renders against: the template roots world,
@@ -126,8 +124,7 @@ func (e *RenderError) Unwrap() error { return e.Err }
 // or context.args for a task call with a context: block and no top-level
 // args. The replaced args are not rendered.
 //
-// with is read, never written, and must not change after the first call:
-// its compiled form is cached per tree (story trees never change).
+// with is read, never written.
 //
 // Errors are *RenderError. A "prompt" error still returns the rendered
 // call (With set) so a run can record the call it could not make.
@@ -203,11 +200,11 @@ func (a *argsSub) put(m map[string]any) {
 // renderWith renders a raw with: tree against env into a new map (the
 // tree is never written) and adds call (the effect's id, "" for none).
 func (p *PromptRenderer) renderWith(with any, call string, sub *argsSub, env expr.Env) (map[string]any, error) {
-	pw, err := p.prepareWith(with, sub)
+	v, err := prepareWith(with, sub)
 	if err != nil {
 		return nil, err
 	}
-	rendered, err := pw.v.Render(env)
+	rendered, err := v.Render(env)
 	if err == nil {
 		err = finite(rendered)
 	}
@@ -247,52 +244,14 @@ func renderCallID(id string, env expr.Env) string {
 	return s
 }
 
-// preparedWith is a with: tree with its {{ }} templates compiled.
-type preparedWith struct {
-	src map[string]any // the tree it was prepared from (kept alive: its address is the cache key)
-	v   *expr.Value
-}
-
-type withKey struct {
-	p    uintptr
-	drop int8 // 0 none, 1 args, 2 context.args
-}
-
-// prepareWith compiles a with: tree once per (tree, shape). The tree must
-// not change after the first call (story trees never do).
-func (p *PromptRenderer) prepareWith(with any, sub *argsSub) (*preparedWith, error) {
-	var key withKey
-	m, cacheable := with.(map[string]any)
-	if cacheable && m != nil {
-		key = withKey{p: reflect.ValueOf(m).Pointer()}
-		if sub != nil {
-			key.drop = 1
-			if sub.inCtx {
-				key.drop = 2
-			}
-		}
-		p.mu.Lock()
-		pw := p.withs[key]
-		p.mu.Unlock()
-		if pw != nil {
-			return pw, nil
-		}
-	}
+// prepareWith compiles a with: tree's {{ }} templates (args replaced by
+// sub are dropped first: they are not rendered).
+func prepareWith(with any, sub *argsSub) (*expr.Value, error) {
 	raw := jsonvalue.Normalize(with)
 	if rm, ok := raw.(map[string]any); ok && sub != nil {
 		sub.drop(rm)
 	}
-	v, err := expr.PrepareValue(raw)
-	if err != nil {
-		return nil, err
-	}
-	pw := &preparedWith{src: m, v: v}
-	if cacheable && m != nil {
-		p.mu.Lock()
-		p.withs[key] = pw
-		p.mu.Unlock()
-	}
-	return pw, nil
+	return expr.PrepareValue(raw)
 }
 
 // callEnv builds the expression/template environment of the engine.
