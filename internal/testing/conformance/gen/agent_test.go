@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,13 +24,7 @@ func TestAgentStoriesRun(t *testing.T) {
 	if err := writeAgent(again, 2, 7); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"000/app.yaml", "001/flows/h.yaml", "001/flows/cassettes/c.yaml"} {
-		a, _ := os.ReadFile(filepath.Join(dir, f))
-		b, _ := os.ReadFile(filepath.Join(again, f))
-		if len(a) == 0 || string(a) != string(b) {
-			t.Errorf("%s: seed 7 wrote different bytes twice", f)
-		}
-	}
+	sameBytes(t, dir, again, "000/app.yaml", "001/flows/h.yaml", "001/flows/cassettes/c.yaml")
 	var files []*flowtest.File
 	seen := map[string]bool{}
 	for i := range n {
@@ -60,34 +53,7 @@ func TestAgentStoriesRun(t *testing.T) {
 			t.Errorf("no story of %d drew %s", n, k)
 		}
 	}
-	results := flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(context.Background(), files)
-	flowtest.NewReport(results)
-	turns := 0
-	for _, r := range results {
-		if r.Fatal != nil {
-			t.Errorf("%s: could not run: %s", r.Story, r.Fatal.Message)
-			continue
-		}
-		for _, f := range r.Failures {
-			if goText.MatchString(f.Message) || strings.Contains(f.Message, "does not load") {
-				t.Errorf("%s: %s", r.Story, f.Message)
-			}
-		}
-		for _, tr := range r.Flow.Turns {
-			turns++
-			if goText.MatchString(tr.View) {
-				t.Errorf("%s turn %d: view %q", r.Story, tr.TurnIndex, tr.View)
-			}
-			for _, e := range tr.Events {
-				if goText.Match(e.Payload) {
-					t.Errorf("%s turn %d: %s %s", r.Story, tr.TurnIndex, e.Kind, e.Payload)
-				}
-			}
-		}
-	}
-	if turns < n*5 {
-		t.Errorf("only %d turns ran over %d stories", turns, n)
-	}
+	runClean(t, files, n)
 }
 
 // callsDiff reports the first dispatched call whose args differ, and

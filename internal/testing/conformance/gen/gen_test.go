@@ -32,13 +32,7 @@ func TestGeneratedStoriesRun(t *testing.T) {
 	if err := write(again, 3, 7, false); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"000/app.yaml", "002/flows/f.yaml"} {
-		a, _ := os.ReadFile(filepath.Join(dir, f))
-		b, _ := os.ReadFile(filepath.Join(again, f))
-		if len(a) == 0 || string(a) != string(b) {
-			t.Errorf("%s: seed 7 wrote different bytes twice", f)
-		}
-	}
+	sameBytes(t, dir, again, "000/app.yaml", "002/flows/f.yaml")
 	var files []*flowtest.File
 	for i := range n {
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
@@ -48,34 +42,7 @@ func TestGeneratedStoriesRun(t *testing.T) {
 		}
 		files = append(files, fs...)
 	}
-	results := flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(context.Background(), files)
-	flowtest.NewReport(results) // encodes the events' payloads read below
-	turns := 0
-	for _, r := range results {
-		if r.Fatal != nil {
-			t.Errorf("%s: could not run: %s", r.Story, r.Fatal.Message)
-			continue
-		}
-		for _, f := range r.Failures {
-			if goText.MatchString(f.Message) || strings.Contains(f.Message, "does not load") {
-				t.Errorf("%s: %s", r.Story, f.Message)
-			}
-		}
-		for _, tr := range r.Flow.Turns {
-			turns++
-			if goText.MatchString(tr.View) {
-				t.Errorf("%s turn %d: view %q", r.Story, tr.TurnIndex, tr.View)
-			}
-			for _, e := range tr.Events {
-				if goText.Match(e.Payload) {
-					t.Errorf("%s turn %d: %s %s", r.Story, tr.TurnIndex, e.Kind, e.Payload)
-				}
-			}
-		}
-	}
-	if turns < n*5 {
-		t.Errorf("only %d turns ran over %d stories", turns, n)
-	}
+	runClean(t, files, n)
 }
 
 // A diff of a report with itself finds nothing; a changed resting state,
@@ -148,5 +115,53 @@ func TestScalarFormsWrittenAsTyped(t *testing.T) {
 	}
 	if _, _, _, inf := count(true); inf == 0 {
 		t.Error("-known wrote no .inf or .nan in 30 stories")
+	}
+}
+
+// runClean runs the fixtures of n generated stories: each runs, no failure
+// says a story does not load, no failure, view or event payload holds Go
+// runtime text, and at least five turns a story ran.
+func runClean(t *testing.T, files []*flowtest.File, n int) {
+	t.Helper()
+	results := flowtest.NewRunner(flowtest.Options{Jobs: 1}).Run(context.Background(), files)
+	flowtest.NewReport(results) // encodes the events' payloads read below
+	turns := 0
+	for _, r := range results {
+		if r.Fatal != nil {
+			t.Errorf("%s: could not run: %s", r.Story, r.Fatal.Message)
+			continue
+		}
+		for _, f := range r.Failures {
+			if goText.MatchString(f.Message) || strings.Contains(f.Message, "does not load") {
+				t.Errorf("%s: %s", r.Story, f.Message)
+			}
+		}
+		for _, tr := range r.Flow.Turns {
+			turns++
+			if goText.MatchString(tr.View) {
+				t.Errorf("%s turn %d: view %q", r.Story, tr.TurnIndex, tr.View)
+			}
+			for _, e := range tr.Events {
+				if goText.Match(e.Payload) {
+					t.Errorf("%s turn %d: %s %s", r.Story, tr.TurnIndex, e.Kind, e.Payload)
+				}
+			}
+		}
+	}
+	if turns < n*5 {
+		t.Errorf("only %d turns ran over %d stories", turns, n)
+	}
+}
+
+// sameBytes fails unless each file is written, with the same bytes, below
+// both directories (one seed wrote them twice).
+func sameBytes(t *testing.T, dir, again string, files ...string) {
+	t.Helper()
+	for _, f := range files {
+		a, _ := os.ReadFile(filepath.Join(dir, f))
+		b, _ := os.ReadFile(filepath.Join(again, f))
+		if len(a) == 0 || string(a) != string(b) {
+			t.Errorf("%s: seed 7 wrote different bytes twice", f)
+		}
 	}
 }
