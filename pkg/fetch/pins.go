@@ -137,16 +137,6 @@ func LoadPins(overlayPath string) (*Pins, error) {
 	return p, nil
 }
 
-// parsePins parses one pin file (the format of pins/*.yaml and of an
-// overlay) and checks every entry. source names the file in errors.
-func parsePins(data []byte, source string) (*Pins, error) {
-	p := &Pins{LlamaServers: map[string]*Artifact{}, Models: map[string]*Artifact{}, Shims: map[string]*Artifact{}}
-	if err := p.merge(data, source); err != nil {
-		return nil, err
-	}
-	return p, nil
-}
-
 func (p *Pins) merge(data []byte, source string) error {
 	var f pinFile
 	dec := yaml.NewDecoder(bytes.NewReader(data))

@@ -22,14 +22,10 @@ var compileEnv = func() map[string]any {
 	return m
 }()
 
-// withRoots returns env with an empty map for every root env lacks, so that
-// `world.x` on an absent world is nil rather than an error. env itself is
-// never modified; it is returned as is when nothing is missing.
-func withRoots(env Env) Env { return withNeeded(env, roots, false) }
-
-// withNeeded is withRoots for a program that reads only the roots in
-// need: env is copied only when one of them is missing. all (the program
-// reads $env itself) means every root.
+// withNeeded returns env with an empty map for every root of need env
+// lacks, so that `world.x` on an absent world is nil rather than an error
+// (env is never modified; it is copied only when one is missing). all
+// (the program reads $env itself) means every root.
 func withNeeded(env Env, need []string, all bool) Env {
 	if all {
 		need = roots

@@ -47,16 +47,6 @@ func CompileValue(v any) error {
 	return err
 }
 
-// RenderValue renders every string template in v against env and returns a
-// new tree (v is not modified). Non-string scalars are returned as is.
-func RenderValue(v any, env Env) (any, error) {
-	pv, err := PrepareValue(v)
-	if err != nil {
-		return nil, err
-	}
-	return pv.Render(env)
-}
-
 // Render renders the prepared tree against env.
 func (pv *Value) Render(env Env) (any, error) {
 	return renderV(pv.root, env, "") // each program fills the roots it names

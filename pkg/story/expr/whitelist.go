@@ -25,17 +25,6 @@ var (
 	viewFnSet  = toSet(viewFunctions)
 )
 
-// guardRoots returns the roots a guard may access members of, in the order the
-// whitelist message lists them.
-func guardRoots() []string { return append([]string(nil), roots...) }
-
-// guardBuiltins returns the expr-lang built-in functions a guard may call.
-func guardBuiltins() []string { return append([]string(nil), builtins...) }
-
-// guardViewFunctions returns the non-built-in functions a guard may call (view
-// helpers the engine puts in the Env).
-func guardViewFunctions() []string { return append([]string(nil), viewFunctions...) }
-
 func toSet(xs []string) map[string]bool {
 	m := make(map[string]bool, len(xs))
 	for _, x := range xs {
