@@ -358,6 +358,7 @@ func TestScriptPathFromWorkingDir(t *testing.T) {
 		t.Errorf("a script outside the project root ran: %+v", res)
 	}
 	// without a marker the root is the story directory itself
+	storytest.NoMarkerAbove(t, repo)
 	if err := os.Remove(filepath.Join(repo, ".kitsoki/keep")); err != nil {
 		t.Fatal(err)
 	}

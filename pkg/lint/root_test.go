@@ -171,6 +171,7 @@ func TestInsideRootLoads(t *testing.T) {
 // hold the story.
 func TestProjectRoot(t *testing.T) {
 	base := t.TempDir()
+	storytest.NoMarkerAbove(t, base)
 	storytest.WriteTree(t, base, map[string]string{
 		"a/.git":          "gitdir: elsewhere\n",
 		"a/s/app.yaml":    rootBase,

@@ -76,3 +76,22 @@ func WriteFile(t testing.TB, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// NoMarkerAbove skips a test whose cases need a directory with no project
+// marker (.git, or a .kitsoki directory) at or above dir — the temporary
+// directory lies inside a checkout (TMPDIR set under a repository), so
+// every story there has that checkout as its root.
+func NoMarkerAbove(t testing.TB, dir string) {
+	t.Helper()
+	for d := filepath.Dir(filepath.Clean(dir)); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			t.Skipf("%s holds .git, above the temporary directory %s: set TMPDIR outside any checkout to run the cases with no project marker", d, dir)
+		}
+		if fi, err := os.Stat(filepath.Join(d, ".kitsoki")); err == nil && fi.IsDir() {
+			t.Skipf("%s holds .kitsoki/, above the temporary directory %s: set TMPDIR outside any project to run the cases with no project marker", d, dir)
+		}
+		if filepath.Dir(d) == d {
+			return
+		}
+	}
+}
