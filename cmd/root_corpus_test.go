@@ -21,6 +21,7 @@ func TestCorpusCopyWithoutMarker(t *testing.T) {
 	bin := buildKitsokiUnlessShort(t)
 	src := storytest.Corpus(t, "")
 	dir := filepath.Join(t.TempDir(), "corpus")
+	storytest.NoMarkerAbove(t, dir)
 	storytest.CopyTree(t, src, dir)
 	out, _ := exec.Command(bin, "validate", "--format", "json", dir+"/...").Output()
 	if strings.Contains(string(out), "outside-root") || strings.Count(string(out), `"severity": "error"`)+strings.Count(string(out), `"severity":"error"`) != 4 {
