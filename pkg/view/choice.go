@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -86,10 +87,16 @@ type leafRenderer func(src, part string) (string, error)
 // against the field's source text (formField).
 const formBlank = 10
 
-// formText is a form choice's template with every {name} filled in as
-// upstream's static form shows it: "_" + the field's text + padding + "_"
-// (formField). A field whose when: is not truthy, and a {name} no field
-// declares, is a bare blank: formBlank underscores between the two.
+// formRef is a field reference in a form's template: {name}, name an ASCII
+// identifier. Any other brace ({ a }, {}, {a-b}, {1a}, {日}, a lone {) is
+// text, as upstream leaves it.
+var formRef = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// formText is a form choice's template with every {name} (formRef) filled
+// in as upstream's static form shows it: "_" + the field's text + padding
+// + "_" (formField). A field whose when: is not truthy, and a {name} no
+// field declares, is a bare blank: formBlank underscores between the two.
+// The fields' texts are not searched for further references.
 func (r *Renderer) formText(el *story.ViewElement, body map[string]any, what string, s *story.State, env expr.Env, leaf leafRenderer) (string, error) {
 	tpl, err := leaf(str(body, "template"), ".template")
 	if err != nil {
@@ -97,18 +104,11 @@ func (r *Renderer) formText(el *story.ViewElement, body map[string]any, what str
 	}
 	fields, _ := body["fields"].(map[string]any)
 	var b strings.Builder
-	for {
-		open := strings.IndexByte(tpl, '{')
-		if open < 0 {
-			break
-		}
-		end := strings.IndexByte(tpl[open:], '}')
-		if end < 0 {
-			break
-		}
-		name := tpl[open+1 : open+end]
-		b.WriteString(tpl[:open])
-		tpl = tpl[open+end+1:]
+	last := 0
+	for _, loc := range formRef.FindAllStringSubmatchIndex(tpl, -1) {
+		name := tpl[loc[2]:loc[3]]
+		b.WriteString(tpl[last:loc[0]])
+		last = loc[1]
 		text, pad := "", formBlank
 		if f, ok := fields[name].(map[string]any); ok && !r.hidden(str(f, "when"), el, s, what+".fields."+name, "field", env) {
 			if text, pad, err = r.formField(f, name, env, leaf); err != nil {
@@ -117,7 +117,7 @@ func (r *Renderer) formText(el *story.ViewElement, body map[string]any, what str
 		}
 		b.WriteString("_" + text + strings.Repeat("_", pad) + "_")
 	}
-	b.WriteString(tpl)
+	b.WriteString(tpl[last:])
 	return b.String(), nil
 }
 
