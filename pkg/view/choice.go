@@ -167,7 +167,8 @@ func formPad(src string) int {
 
 // itemRows are the rows of a single or multi choice: one per item (label,
 // else its intent, in multi mode its value; a param: placeholder in
-// brackets, else "(slot?)"; "[ ] " before each label in multi mode); an
+// brackets, trimmed after rendering, else "(slot?)" when it renders blank;
+// "[ ] " before each label in multi mode); an
 // item whose when: is not truthy (or fails, with a warning) is omitted.
 // Labels lose their trailing spaces, hints their surrounding ones.
 func (r *Renderer) itemRows(el *story.ViewElement, body map[string]any, what string, s *story.State, env expr.Env, leaf leafRenderer, multi bool) ([]labelRow, error) {
@@ -203,7 +204,7 @@ func (r *Renderer) itemRows(el *story.ViewElement, body map[string]any, what str
 			if err != nil {
 				return nil, err
 			}
-			if ph != "" {
+			if ph = strings.TrimSpace(ph); ph != "" {
 				label += " [" + ph + "]"
 			} else {
 				label += " (" + str(p, "slot") + "?)"
