@@ -17,6 +17,10 @@ const (
 	hintForm   = "[Tab/↑↓ field • Enter submit • Esc cancel]"
 )
 
+// formEmpty is what a form shows for a template that is empty once its
+// trailing newlines are dropped (upstream's words).
+const formEmpty = "(no fields visible)"
+
 // renderChoice prints a choice element as upstream's plain-text view does:
 //
 //	<prompt>:
@@ -30,7 +34,7 @@ const (
 // truthy are omitted; an item with a param: shows its placeholder in
 // brackets after the label (else "(slot?)"). A multi choice prefixes its
 // rows with "[ ] "; a form prints its template with each {field} filled
-// in as a blank (formLine).
+// in as a blank (formText), less its trailing newlines, else formEmpty.
 func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what string, s *story.State, env expr.Env, leaf leafRenderer) (string, error) {
 	mode := strings.ToLower(strings.TrimSpace(str(body, "mode")))
 	prompt, err := leaf(str(body, "prompt"), ".prompt")
@@ -46,12 +50,13 @@ func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what
 		if err != nil {
 			return "", err
 		}
-		if text != "" {
-			for _, line := range strings.Split(text, "\n") {
-				b.WriteString("  " + line + "\n")
-			}
-			b.WriteByte('\n')
+		if text = strings.TrimRight(text, "\n"); text == "" {
+			text = formEmpty
 		}
+		for _, line := range strings.Split(text, "\n") {
+			b.WriteString("  " + line + "\n")
+		}
+		b.WriteByte('\n')
 		b.WriteString(hintForm)
 		return b.String(), nil
 	}
