@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -16,6 +17,10 @@ const (
 	hintForm   = "[Tab/↑↓ field • Enter submit • Esc cancel]"
 )
 
+// formEmpty is what a form shows for a template that is empty once its
+// trailing newlines are dropped (upstream's words).
+const formEmpty = "(no fields visible)"
+
 // renderChoice prints a choice element as upstream's plain-text view does:
 //
 //	<prompt>:
@@ -29,7 +34,7 @@ const (
 // truthy are omitted; an item with a param: shows its placeholder in
 // brackets after the label (else "(slot?)"). A multi choice prefixes its
 // rows with "[ ] "; a form prints its template with each {field} filled
-// in as a blank (formLine).
+// in as a blank (formText), less its trailing newlines, else formEmpty.
 func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what string, s *story.State, env expr.Env, leaf leafRenderer) (string, error) {
 	mode := strings.ToLower(strings.TrimSpace(str(body, "mode")))
 	prompt, err := leaf(str(body, "prompt"), ".prompt")
@@ -45,12 +50,13 @@ func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what
 		if err != nil {
 			return "", err
 		}
-		if text != "" {
-			for _, line := range strings.Split(text, "\n") {
-				b.WriteString("  " + line + "\n")
-			}
-			b.WriteByte('\n')
+		if text = strings.TrimRight(text, "\n"); text == "" {
+			text = formEmpty
 		}
+		for _, line := range strings.Split(text, "\n") {
+			b.WriteString("  " + line + "\n")
+		}
+		b.WriteByte('\n')
 		b.WriteString(hintForm)
 		return b.String(), nil
 	}
@@ -82,15 +88,20 @@ func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what
 // the element's own place (".prompt", ".items[0].label").
 type leafRenderer func(src, part string) (string, error)
 
-// formBlank is the least width of a form field's blank.
+// formBlank is the width a form field's blank is padded to, counted
+// against the field's source text (formField).
 const formBlank = 10
 
-// formText is a form choice's template with every {name} filled in as
-// upstream's static form shows it: "_" + the field's text + "_", the text
-// padded with "_" to at least 10 cells. The text is the field's value (its
-// default or, for a readonly field, its expr: value; a string value is not
-// padded), else its placeholder, else its name. A field whose when: is not
-// truthy, and a {name} no field declares, is a bare blank.
+// formRef is a field reference in a form's template: {name}, name an ASCII
+// identifier. Any other brace ({ a }, {}, {a-b}, {1a}, {日}, a lone {) is
+// text, as upstream leaves it.
+var formRef = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// formText is a form choice's template with every {name} (formRef) filled
+// in as upstream's static form shows it: "_" + the field's text + padding
+// + "_" (formField). A field whose when: is not truthy, and a {name} no
+// field declares, is a bare blank: formBlank underscores between the two.
+// The fields' texts are not searched for further references.
 func (r *Renderer) formText(el *story.ViewElement, body map[string]any, what string, s *story.State, env expr.Env, leaf leafRenderer) (string, error) {
 	tpl, err := leaf(str(body, "template"), ".template")
 	if err != nil {
@@ -98,61 +109,71 @@ func (r *Renderer) formText(el *story.ViewElement, body map[string]any, what str
 	}
 	fields, _ := body["fields"].(map[string]any)
 	var b strings.Builder
-	for {
-		open := strings.IndexByte(tpl, '{')
-		if open < 0 {
-			break
-		}
-		end := strings.IndexByte(tpl[open:], '}')
-		if end < 0 {
-			break
-		}
-		name := tpl[open+1 : open+end]
-		b.WriteString(tpl[:open])
-		tpl = tpl[open+end+1:]
-		text, width := "", formBlank
+	last := 0
+	for _, loc := range formRef.FindAllStringSubmatchIndex(tpl, -1) {
+		name := tpl[loc[2]:loc[3]]
+		b.WriteString(tpl[last:loc[0]])
+		last = loc[1]
+		text, pad := "", formBlank
 		if f, ok := fields[name].(map[string]any); ok && !r.hidden(str(f, "when"), el, s, what+".fields."+name, "field", env) {
-			if text, width, err = r.formField(f, name, env, leaf); err != nil {
+			if text, pad, err = r.formField(f, name, env, leaf); err != nil {
 				return "", err
 			}
 		}
-		b.WriteString("_" + text + strings.Repeat("_", max(width-textWidth(text), 0)) + "_")
+		b.WriteString("_" + text + strings.Repeat("_", pad) + "_")
 	}
-	b.WriteString(tpl)
+	b.WriteString(tpl[last:])
 	return b.String(), nil
 }
 
-// formField is the text a form field shows and the width of its blank.
+// formField is the text a form field shows and the number of "_" padding
+// it, as upstream's static form computes them:
+//
+//   - a readonly field whose expr: gives a value shows that value trimmed,
+//     padded to formBlank by its own length (an empty string is an empty
+//     blank; a nil value or a failing expr: falls through as below);
+//   - else the field's source is its default: if not empty, else its
+//     placeholder: if not empty, else its name. The source is trimmed,
+//     then rendered; the padding is formBlank less the trimmed source's
+//     length as written, not the rendered text's: `default: "no"` shows
+//     `no` and 8 "_", `"{{ world.t }}"` (13 written) no padding whatever
+//     it renders to, and a default rendering empty shows an empty blank,
+//     not the placeholder.
+//
+// Lengths count runes, newlines included (`日本` is 2, as upstream counts).
 func (r *Renderer) formField(f map[string]any, name string, env expr.Env, leaf leafRenderer) (string, int, error) {
-	part := ".fields." + name
-	var val string
-	var err error
 	if ex := str(f, "expr"); ex != "" && f["readonly"] == true {
-		if v, eerr := r.evalExpr(ex, env); eerr == nil && v != nil {
-			val = fmt.Sprint(v)
+		if v, err := r.evalExpr(ex, env); err == nil && v != nil {
+			text := strings.TrimSpace(fmt.Sprint(v))
+			return text, formPad(text), nil
 		}
-	} else if val, err = leaf(str(f, "default"), part+".default"); err != nil {
-		return "", 0, err
 	}
-	if val != "" {
-		if t := strings.ToLower(str(f, "type")); t == "string" || t == "" {
-			return val, 0, nil
-		}
-		return val, formBlank, nil
+	part := ".fields." + name
+	src := str(f, "default")
+	if src != "" {
+		part += ".default"
+	} else if src = str(f, "placeholder"); src != "" {
+		part += ".placeholder"
+	} else {
+		return name, formPad(name), nil
 	}
-	ph, err := leaf(str(f, "placeholder"), part+".placeholder")
+	src = strings.TrimSpace(src)
+	text, err := leaf(src, part)
 	if err != nil {
 		return "", 0, err
 	}
-	if ph == "" {
-		ph = name
-	}
-	return ph, formBlank, nil
+	return text, formPad(src), nil
+}
+
+// formPad is the "_" padding a form field whose source text is src gets.
+func formPad(src string) int {
+	return max(formBlank-utf8.RuneCountInString(src), 0)
 }
 
 // itemRows are the rows of a single or multi choice: one per item (label,
 // else its intent, in multi mode its value; a param: placeholder in
-// brackets, else "(slot?)"; "[ ] " before each label in multi mode); an
+// brackets, trimmed after rendering, else "(slot?)" when it renders blank;
+// "[ ] " before each label in multi mode); an
 // item whose when: is not truthy (or fails, with a warning) is omitted.
 // Labels lose their trailing spaces, hints their surrounding ones.
 func (r *Renderer) itemRows(el *story.ViewElement, body map[string]any, what string, s *story.State, env expr.Env, leaf leafRenderer, multi bool) ([]labelRow, error) {
@@ -188,7 +209,7 @@ func (r *Renderer) itemRows(el *story.ViewElement, body map[string]any, what str
 			if err != nil {
 				return nil, err
 			}
-			if ph != "" {
+			if ph = strings.TrimSpace(ph); ph != "" {
 				label += " [" + ph + "]"
 			} else {
 				label += " (" + str(p, "slot") + "?)"
