@@ -297,10 +297,12 @@ func (g *gen) agentChoice() m {
 		return m{"mode": "multi", "prompt": "Pick", "intent": "pick", "slot": "choice", "items": []any{
 			m{"value": "yes", "label": "Yes", "hint": "agree"}, m{"value": "no"}, m{"value": "maybe", "when": "world.conf > 0.5"}}}
 	case 1:
+		field := m{"type": "string", "placeholder": "yes or no", "required": true}
+		if g.chance(60) { // padded by the default as written (conformance form-default-padding)
+			field["default"] = g.pick("no", "5", "日本", "{{ world.decision }}", "   ", "a long default value")
+		}
 		return m{"mode": "form", "prompt": "Answer", "intent": "pick", "template": "I choose {choice} now.",
-			// a form default's padding is a known difference
-			// (testdata/differences/form-default-padding)
-			"fields": m{"choice": m{"type": "string", "placeholder": "yes or no", "required": true}}}
+			"fields": m{"choice": field}}
 	case 2:
 		return m{"mode": "single", "prompt": "Decide {{ world.decision }}", "when": "world.tries < 5", "items": []any{
 			m{"label": "yes", "intent": "pick", "slots": m{"choice": "yes"}},
