@@ -9,5 +9,5 @@
 // the flow fixtures beside each story (linted against the story already
 // loaded: flows.go), applies `kitsoki:ignore`
 // markers and returns one sorted list. docs/checks.md is generated from
-// [Rules] (checks_doc.go) and a test keeps it equal.
+// [Rules] by a test (checks_doc_gen_test.go) that keeps it equal.
 package validate

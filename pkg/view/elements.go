@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
+	"kitsoki/pkg/view/textwrap"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -63,7 +64,7 @@ func (r *Renderer) renderElement(el *story.ViewElement, what string, dl *dirLoad
 		return strings.TrimRight(t, "\r\n"), err
 	case "prose":
 		t, err := leaf(el.Text, "")
-		return wordWrap(strings.Join(strings.Fields(t), " "), r.width), err
+		return textwrap.WordWrap(strings.Join(strings.Fields(t), " "), r.width), err
 	case "list":
 		return r.renderList(el, body, what, dl, s, env)
 	case "kv":
@@ -154,7 +155,7 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 		b.WriteString(rw.label)
 		if rw.hint != "" {
 			b.WriteString(strings.Repeat(" ", max(lw-utf8.RuneCountInString(rw.label), 0)+2))
-			hint := wordWrap(rw.hint, r.width-col) // no wrap at width <= 0
+			hint := textwrap.WordWrap(rw.hint, r.width-col) // no wrap at width <= 0
 			b.WriteString(strings.ReplaceAll(hint, "\n", "\n"+strings.Repeat(" ", col)))
 		}
 	}
@@ -188,7 +189,7 @@ func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf lea
 		}
 		b.WriteString(k + ":")
 		b.WriteString(strings.Repeat(" ", col-textWidth(k)-1))
-		val = wordWrap(val, r.width-col) // no wrap at width <= 0
+		val = textwrap.WordWrap(val, r.width-col) // no wrap at width <= 0
 		// each line of a value loses its trailing spaces, as upstream's
 		// (a list hint keeps them)
 		lines := strings.Split(val, "\n")

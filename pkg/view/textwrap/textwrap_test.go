@@ -1,6 +1,9 @@
 package textwrap
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestWordWrap(t *testing.T) {
 	for _, c := range []struct {
@@ -8,16 +11,31 @@ func TestWordWrap(t *testing.T) {
 		limit int
 		want  string
 	}{
-		{"one two three", 7, "one two\nthree"},
-		{"keep\nbreaks here", 20, "keep\nbreaks here"},
-		{"averyveryverylongword x", 5, "averyveryverylongword\nx"}, // never cut
-		{"日本語 日本語", 6, "日本語\n日本語"},                                 // two cells a rune
-		{"trailing   ", 20, "trailing"},
-		{"no limit", 0, "no limit"},
+		{"short", 80, "short"},
+		{"aaa bbb ccc", 7, "aaa bbb\nccc"},
+		{"aaa bbb ccc", 6, "aaa\nbbb\nccc"},
+		// existing line breaks are kept
+		{"one\ntwo three", 5, "one\ntwo\nthree"},
+		// a hyphen is written but not counted (upstream quirk)
+		{"ab-cd ef", 7, "ab-cd ef"},
+		{"abcde ef", 7, "abcde\nef"},
+		// a word wider than the limit gets a line of its own, never cut
+		{"x averyveryverylongword y", 10, "x\naveryveryverylongword\ny"},
+		{"averyveryverylongword", 10, "averyveryverylongword"},
+		// wide runes count two cells
+		{"日本 語", 4, "日本\n語"},
+		// trailing spaces at the end are dropped
+		{"a b   ", 10, "a b"},
+		{"", 10, ""},
+		// no limit: as is
+		{"a b", 0, "a b"},
 	} {
 		if got := WordWrap(c.in, c.limit); got != c.want {
 			t.Errorf("WordWrap(%q, %d) = %q, want %q", c.in, c.limit, got, c.want)
 		}
+	}
+	if strings.Count(WordWrap(strings.Repeat("word ", 100), 80), "\n") != 6 {
+		t.Error("500 cells of words at 80 should wrap to 7 lines")
 	}
 }
 
