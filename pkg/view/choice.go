@@ -2,10 +2,10 @@ package view
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
+	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
@@ -95,7 +95,7 @@ const formBlank = 10
 // formRef is a field reference in a form's template: {name}, name an ASCII
 // identifier. Any other brace ({ a }, {}, {a-b}, {1a}, {日}, a lone {) is
 // text, as upstream leaves it.
-var formRef = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+var formRef = &lazyre.Regexp{Expr: `\{([A-Za-z_][A-Za-z0-9_]*)\}`}
 
 // formText is a form choice's template with every {name} (formRef) filled
 // in as upstream's static form shows it: "_" + the field's text + padding
@@ -110,7 +110,7 @@ func (r *Renderer) formText(el *story.ViewElement, body map[string]any, what str
 	fields, _ := body["fields"].(map[string]any)
 	var b strings.Builder
 	last := 0
-	for _, loc := range formRef.FindAllStringSubmatchIndex(tpl, -1) {
+	for _, loc := range formRef.Get().FindAllStringSubmatchIndex(tpl, -1) {
 		name := tpl[loc[2]:loc[3]]
 		b.WriteString(tpl[last:loc[0]])
 		last = loc[1]
