@@ -45,48 +45,31 @@ func withNeeded(env Env, need []string, all bool) Env {
 	return env
 }
 
-// rootUse collects the roots a compiled program names; all is set when
-// it reads $env other than as a bare-name lookup's argument (which reads
-// only names that are not roots).
-type rootUse struct {
-	isRoot map[string]bool
-	seen   map[string]bool
-	need   []string
-	all    bool
-	lookup map[ast.Node]bool // the $env arguments of bare-name lookups
-}
-
-func (u *rootUse) Visit(n *ast.Node) {
-	switch t := (*n).(type) {
-	case *ast.CallNode:
-		if id, ok := t.Callee.(*ast.IdentifierNode); ok && id.Value == undefFn && len(t.Arguments) > 0 {
-			u.lookup[t.Arguments[0]] = true
-		}
-	case *ast.IdentifierNode:
-		switch {
-		case t.Value == "$env":
-			if !u.lookup[t] {
-				u.all = true
-			}
-		case u.isRoot[t.Value] && !u.seen[t.Value]:
-			u.seen[t.Value] = true
-			u.need = append(u.need, t.Value)
-		}
-	}
-}
-
 // usedRoots returns the roots the program tree names (each once) and
-// whether it reads $env as a whole.
+// whether it reads $env as a whole: other than as a bare-name lookup's
+// argument (which reads only names that are not roots).
 func usedRoots(node ast.Node) (need []string, all bool) {
-	u := &rootUse{isRoot: rootSet, seen: map[string]bool{}, lookup: map[ast.Node]bool{}}
-	// A call is visited after its arguments: mark the lookups first.
+	seen := map[string]bool{}
+	envs := 0 // the $env reads that are no lookup's argument
 	ast.Walk(&node, visitFunc(func(n *ast.Node) {
-		if _, ok := (*n).(*ast.CallNode); ok {
-			u.Visit(n)
+		switch t := (*n).(type) {
+		case *ast.CallNode: // visited after its arguments
+			if id, ok := t.Callee.(*ast.IdentifierNode); ok && id.Value == undefFn && len(t.Arguments) > 0 {
+				if a, ok := t.Arguments[0].(*ast.IdentifierNode); ok && a.Value == "$env" {
+					envs--
+				}
+			}
+		case *ast.IdentifierNode:
+			switch {
+			case t.Value == "$env":
+				envs++
+			case rootSet[t.Value] && !seen[t.Value]:
+				seen[t.Value] = true
+				need = append(need, t.Value)
+			}
 		}
 	}))
-	ast.Walk(&node, u)
-	return u.need, u.all
+	return need, envs > 0
 }
 
 type visitFunc func(*ast.Node)

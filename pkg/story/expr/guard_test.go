@@ -106,6 +106,8 @@ func TestWhitelistViolations(t *testing.T) {
 		{"state.path == 'x'", `expr whitelist violation in "state.path == 'x'": member access on forbidden root "state" (allowed: ` + allowed + `)`},
 		{"upper(x.y) == 'A'", `expr whitelist violation in "upper(x.y) == 'A'": member access on forbidden root "x" (allowed: ` + allowed + `)`},
 		{"toJSON(world) != ''", `expr whitelist violation in "toJSON(world) != ''": forbidden built-in function "toJSON"`},
+		// the bare-name lookup's own name does not smuggle its arguments past the whitelist
+		{`__kitsoki_bare_name(sum([1]), "x") == nil`, `expr whitelist violation in "__kitsoki_bare_name(sum([1]), \"x\") == nil": forbidden built-in function "sum"`},
 	}
 	for _, c := range cases {
 		_, err := CompileGuard(c.src)

@@ -34,18 +34,29 @@ func toSet(xs []string) map[string]bool {
 }
 
 // whitelist walks a checked tree and returns every violation, in post-order
-// (children before parents), without duplicates, and the 0-based rune
-// offset of the leftmost one (-1 if unknown).
+// (children before parents, ast.Walk's order), without duplicates, and the
+// 0-based rune offset of the leftmost one (-1 if unknown).
 func whitelist(root ast.Node) ([]string, int) {
-	w := &wlWalker{seen: map[string]bool{}, first: -1}
-	w.walk(root, false)
+	w := &wlWalker{seen: map[string]bool{}, first: -1, callees: map[ast.Node]bool{}}
+	// A member expression that is a method's callee, or its object, is
+	// reported as the call, not as a member access: mark them first (a
+	// call is visited after its callee).
+	ast.Walk(&root, visitFunc(func(n *ast.Node) {
+		if c, ok := (*n).(*ast.CallNode); ok {
+			if m, ok := unchain(c.Callee).(*ast.MemberNode); ok {
+				w.callees[m], w.callees[unchain(m.Node)] = true, true
+			}
+		}
+	}))
+	ast.Walk(&root, w)
 	return w.out, w.first
 }
 
 type wlWalker struct {
-	out   []string
-	seen  map[string]bool
-	first int
+	out     []string
+	seen    map[string]bool
+	first   int
+	callees map[ast.Node]bool
 }
 
 func (w *wlWalker) add(at ast.Node, format string, args ...any) {
@@ -61,86 +72,30 @@ func (w *wlWalker) add(at ast.Node, format string, args ...any) {
 	}
 }
 
-// walk visits n; callee is true when n is the callee of a call, in which case
-// a member expression is reported as the call, not as a member access.
-func (w *wlWalker) walk(n ast.Node, callee bool) {
-	switch n := n.(type) {
-	case nil:
-		return
-	case *ast.UnaryNode:
-		w.walk(n.Node, false)
-	case *ast.BinaryNode:
-		w.walk(n.Left, false)
-		w.walk(n.Right, false)
-	case *ast.ChainNode:
-		w.walk(n.Node, callee)
+// Visit checks one node (ast.Walk has visited its children).
+func (w *wlWalker) Visit(p *ast.Node) {
+	switch n := (*p).(type) {
 	case *ast.MemberNode:
-		w.walk(n.Node, false)
-		w.walk(n.Property, false)
-		if !callee {
-			if id, ok := memberRoot(n).(*ast.IdentifierNode); ok && !rootSet[id.Value] {
-				w.add(id, "member access on forbidden root %q (allowed: %s)", id.Value, strings.Join(roots, ", "))
-			}
+		if id, ok := memberRoot(n).(*ast.IdentifierNode); ok && !w.callees[n] && !rootSet[id.Value] {
+			w.add(id, "member access on forbidden root %q (allowed: %s)", id.Value, strings.Join(roots, ", "))
 		}
-	case *ast.SliceNode:
-		w.walk(n.Node, false)
-		w.walk(n.From, false)
-		w.walk(n.To, false)
 	case *ast.CallNode:
 		if id, ok := n.Callee.(*ast.IdentifierNode); ok && id.Value == undefFn {
 			return // a bare name (barename.go)
 		}
-		if m, ok := unchain(n.Callee).(*ast.MemberNode); ok {
-			// The object of a method call is still walked for its own
-			// violations (e.g. a forbidden root deeper down is the call's).
-			w.walk(m.Node, true)
-			w.walk(m.Property, false)
-		} else {
-			w.walk(n.Callee, true)
-		}
-		for _, a := range n.Arguments {
-			w.walk(a, false)
-		}
-		name := calleeName(n.Callee)
 		if id, ok := unchain(n.Callee).(*ast.IdentifierNode); !ok || !viewFnSet[id.Value] {
-			w.add(memberRoot(n.Callee), "forbidden user-defined function call %q (only built-in functions are allowed)", name)
+			w.add(memberRoot(n.Callee), "forbidden user-defined function call %q (only built-in functions are allowed)", calleeName(n.Callee))
 		}
 	case *ast.BuiltinNode:
-		for _, a := range n.Arguments {
-			w.walk(a, false)
-		}
 		if !builtinSet[n.Name] {
 			w.add(n, "forbidden built-in function %q", n.Name)
 		}
-	case *ast.PredicateNode:
-		w.walk(n.Node, false)
-		w.add(n, "lambda/predicate expressions are not allowed")
-	case *ast.PointerNode:
+	case *ast.PredicateNode, *ast.PointerNode:
 		w.add(n, "lambda/predicate expressions are not allowed")
 	case *ast.VariableDeclaratorNode:
-		w.walk(n.Value, false)
-		w.walk(n.Expr, false)
 		w.add(n, "variable declarations (let) are not allowed")
-	case *ast.SequenceNode:
-		for _, x := range n.Nodes {
-			w.walk(x, false)
-		}
-	case *ast.ConditionalNode:
-		w.walk(n.Cond, false)
-		w.walk(n.Exp1, false)
-		w.walk(n.Exp2, false)
-	case *ast.ArrayNode:
-		for _, x := range n.Nodes {
-			w.walk(x, false)
-		}
 	case *ast.MapNode:
-		for _, x := range n.Pairs {
-			w.walk(x, false)
-		}
 		w.add(n, "map literal expressions are not allowed")
-	case *ast.PairNode:
-		w.walk(n.Key, false)
-		w.walk(n.Value, false)
 	}
 }
 
