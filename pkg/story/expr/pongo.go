@@ -245,16 +245,8 @@ func (f fileLoader) Abs(base, name string) string {
 		}
 		return l.refuse(base, name, "absolute paths are not allowed; name the file relative to a template root")
 	}
-	if ns, ok := strings.CutPrefix(name, "@"); ok && !strings.HasPrefix(ns, "story/") {
-		known := false
-		for prefix := range l.ns {
-			if strings.HasPrefix(name, prefix+"/") {
-				known = true
-			}
-		}
-		if !known {
-			return l.refuse(base, name, "no namespace of this name is registered")
-		}
+	if strings.HasPrefix(name, "@") && !strings.HasPrefix(name, "@story/") && l.namespace(name) == "" {
+		return l.refuse(base, name, "no namespace of this name is registered")
 	}
 	p := l.resolve(base, name)
 	if !l.insideRoots(p) {
@@ -285,6 +277,11 @@ func (l *PongoLoader) refuse(base, name, why string) string {
 func (l *PongoLoader) Roots() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.declaredRoots()
+}
+
+// declaredRoots is Roots. l.mu is held.
+func (l *PongoLoader) declaredRoots() []string {
 	out := slices.Clone(l.dirs)
 	for _, prefix := range slices.Sorted(maps.Keys(l.ns)) {
 		out = append(out, l.ns[prefix]...)
@@ -294,11 +291,7 @@ func (l *PongoLoader) Roots() []string {
 
 // roots lists the template roots. l.mu is held.
 func (l *PongoLoader) roots() []string {
-	out := slices.Clone(l.dirs)
-	for _, prefix := range slices.Sorted(maps.Keys(l.ns)) {
-		out = append(out, l.ns[prefix]...)
-	}
-	out = append(out, l.fileDirs...)
+	out := append(l.declaredRoots(), l.fileDirs...)
 	out = slices.DeleteFunc(out, func(d string) bool { return d == "" })
 	seen := map[string]bool{}
 	out = slices.DeleteFunc(out, func(d string) bool { dup := seen[d]; seen[d] = true; return dup })
@@ -388,34 +381,26 @@ func (l *PongoLoader) resolve(base, name string) string {
 	if filepath.IsAbs(name) {
 		return name
 	}
-	if strings.HasPrefix(name, "@") {
-		best := ""
-		for prefix := range l.ns {
-			if strings.HasPrefix(name, prefix+"/") && len(prefix) > len(best) {
-				best = prefix
-			}
-		}
-		if best != "" {
-			rel := filepath.FromSlash(name[len(best)+1:])
-			for _, d := range l.ns[best] {
-				if mode, err := os.Stat(filepath.Join(d, rel)); err == nil && !mode.IsDir() {
-					return filepath.Join(d, rel)
-				}
-			}
-			return filepath.Join(l.ns[best][0], rel)
-		}
-		rest, ok := strings.CutPrefix(name, "@story/")
-		if !ok {
-			return name // unresolvable namespace: Get fails naming it
-		}
-		name = rest
-	}
 	var cands []string
-	for _, d := range l.dirs {
-		cands = append(cands, filepath.Join(d, filepath.FromSlash(name)))
-	}
-	if base != "" && base != "<string>" {
-		cands = append(cands, filepath.Join(filepath.Dir(base), filepath.FromSlash(name)))
+	if prefix := l.namespace(name); prefix != "" {
+		rel := filepath.FromSlash(name[len(prefix)+1:])
+		for _, d := range l.ns[prefix] {
+			cands = append(cands, filepath.Join(d, rel))
+		}
+	} else {
+		if strings.HasPrefix(name, "@") {
+			rest, ok := strings.CutPrefix(name, "@story/")
+			if !ok {
+				return name // unresolvable namespace: Get fails naming it
+			}
+			name = rest
+		}
+		for _, d := range l.dirs {
+			cands = append(cands, filepath.Join(d, filepath.FromSlash(name)))
+		}
+		if base != "" && base != "<string>" {
+			cands = append(cands, filepath.Join(filepath.Dir(base), filepath.FromSlash(name)))
+		}
 	}
 	for _, c := range cands {
 		if mode, err := os.Stat(c); err == nil && !mode.IsDir() {
@@ -426,6 +411,18 @@ func (l *PongoLoader) resolve(base, name string) string {
 		return cands[0]
 	}
 	return name
+}
+
+// namespace is the longest registered prefix that name starts with (as
+// "prefix/"), or "".
+func (l *PongoLoader) namespace(name string) string {
+	best := ""
+	for prefix := range l.ns {
+		if strings.HasPrefix(name, prefix+"/") && len(prefix) > len(best) {
+			best = prefix
+		}
+	}
+	return best
 }
 
 // byteColToRune turns pongo2's 1-based byte column on line (1-based) of

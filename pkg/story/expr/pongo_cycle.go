@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"kitsoki/internal/lazyre"
@@ -50,10 +51,8 @@ func (l *PongoLoader) checkIncludeCycle(name, src string) *Error {
 			if p == "" {
 				continue
 			}
-			for _, c := range chain {
-				if c == p {
-					return &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s includes itself (%s -> %s): it would recurse for ever; break the cycle", name, strings.Join(chain, " -> "), p)}
-				}
+			if slices.Contains(chain, p) {
+				return &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s includes itself (%s -> %s): it would recurse for ever; break the cycle", name, strings.Join(chain, " -> "), p)}
 			}
 			if files++; files > maxIncludeFiles {
 				return &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: includes more than %d files; simplify the layout", name, maxIncludeFiles)}
