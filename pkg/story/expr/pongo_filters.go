@@ -16,14 +16,28 @@ import (
 
 // init fixes pongo2's process-wide settings once: autoescape off, kitsoki's
 // custom filters registered, wordwrap and truncatechars replaced by versions
-// that neither panic nor miscount. Nothing here changes after init.
+// that neither panic nor miscount, the size-producing filters replaced by
+// size-checked ones (pongo_filters_sized.go), and the for, set and cycle
+// tags replaced by kitsoki's (pongo_tags.go, pongo_tag_cycle.go). Nothing
+// here changes after init.
 func init() {
 	pongo2.SetAutoescape(false)
 	for name, fn := range map[string]pongo2.FilterFunction{
-		"reverse":   filterReverse,
-		"col":       filterCol,
-		"rcol":      filterRcol,
-		"reference": filterReference,
+		"reverse":       filterReverse,
+		"col":           filterCol,
+		"rcol":          filterRcol,
+		"reference":     filterReference,
+		"wordwrap":      filterWordwrap,
+		"truncatechars": filterTruncatechars,
+		"center":        filterCenter,
+		"ljust":         filterLjust,
+		"rjust":         filterRjust,
+		"join":          filterJoin,
+		"make_list":     filterMakeList,
+		"split":         filterSplit,
+		"add":           filterAdd,
+		"stringformat":  filterStringformat,
+		"floatformat":   filterFloatformat,
 	} {
 		if pongo2.FilterExists(name) {
 			_ = pongo2.ReplaceFilter(name, fn)
@@ -31,8 +45,19 @@ func init() {
 			_ = pongo2.RegisterFilter(name, fn)
 		}
 	}
-	_ = pongo2.ReplaceFilter("wordwrap", filterWordwrap)
-	_ = pongo2.ReplaceFilter("truncatechars", filterTruncatechars)
+	// the worst output bytes per input byte of pongo2's own filter
+	for name, factor := range map[string]int{
+		"escape": 6, "e": 6, "escapejs": 6, "addslashes": 2, "iriencode": 3,
+		"urlencode": 3, "linebreaks": 8, "linebreaksbr": 7, "linenumbers": 24,
+		"urlize": 64, "urlizetrunc": 64,
+	} {
+		_ = pongo2.ReplaceFilter(name, expanding(name, factor))
+	}
+	_ = pongo2.ReplaceTag("for", forTagParser)
+	_ = pongo2.ReplaceTag("set", setTagParser)
+	_ = pongo2.ReplaceTag("cycle", cycleTagParser)
+	_ = pongo2.RegisterTag(macroEnterTag, macroMarkParser(true))
+	_ = pongo2.RegisterTag(macroLeaveTag, macroMarkParser(false))
 }
 
 // filterReverse reverses a string (by runes) or a list; other values pass

@@ -15,30 +15,8 @@ import (
 // (same results as pongo2's); those that expand each input byte by at most
 // a fixed factor keep pongo2's code, reached through a template compiled
 // before the filter is replaced (pongo2 offers no other way to keep a
-// replaced filter), behind a check of input length × factor.
-func init() {
-	for name, fn := range map[string]pongo2.FilterFunction{
-		"center":       filterCenter,
-		"ljust":        filterLjust,
-		"rjust":        filterRjust,
-		"join":         filterJoin,
-		"make_list":    filterMakeList,
-		"split":        filterSplit,
-		"add":          filterAdd,
-		"stringformat": filterStringformat,
-		"floatformat":  filterFloatformat,
-	} {
-		_ = pongo2.ReplaceFilter(name, fn)
-	}
-	// the worst output bytes per input byte of pongo2's own filter
-	for name, factor := range map[string]int{
-		"escape": 6, "e": 6, "escapejs": 6, "addslashes": 2, "iriencode": 3,
-		"urlencode": 3, "linebreaks": 8, "linebreaksbr": 7, "linenumbers": 24,
-		"urlize": 64, "urlizetrunc": 64,
-	} {
-		_ = pongo2.ReplaceFilter(name, expanding(name, factor))
-	}
-}
+// replaced filter), behind a check of input length × factor. All are
+// registered by init (pongo_filters.go).
 
 // sizeError is a filter's refusal to produce n bytes.
 func sizeError(filter string, n int) *pongo2.Error {

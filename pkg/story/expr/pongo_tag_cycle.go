@@ -12,10 +12,7 @@ import (
 // the compiled template, so a template compiled once and rendered on every
 // turn would start each render where the last one stopped (and two
 // renders at once would race on it); upstream's renders each start at the
-// first value.
-func init() {
-	_ = pongo2.ReplaceTag("cycle", cycleTagParser)
-}
+// first value. Registered once at init (pongo_filters.go).
 
 type cycleNode struct {
 	tok    *pongo2.Token

@@ -10,13 +10,8 @@ import (
 
 // kitsoki's replacements for pongo2's for and set tags, and the tags that
 // count macro calls: the same syntax and meaning as pongo2's, plus the
-// render budget (pongo_budget.go). Registered once at init.
-func init() {
-	_ = pongo2.ReplaceTag("for", forTagParser)
-	_ = pongo2.ReplaceTag("set", setTagParser)
-	_ = pongo2.RegisterTag(macroEnterTag, macroMarkParser(true))
-	_ = pongo2.RegisterTag(macroLeaveTag, macroMarkParser(false))
-}
+// render budget (pongo_budget.go). Registered once at init
+// (pongo_filters.go).
 
 // forLoop is what a template reads as forloop (and forloop.Parentloop),
 // with pongo2's field names and values.
