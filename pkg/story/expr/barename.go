@@ -69,40 +69,32 @@ func (e *BareNameError) Error() string {
 // (`world.ok || foo` does not).
 func rewriteBareNames(node *ast.Node) {
 	callees := map[ast.Node]bool{}
-	ast.Walk(node, calleeCollector(callees))
-	ast.Walk(node, &bareRewriter{callees: callees})
-}
-
-type calleeCollector map[ast.Node]bool
-
-func (c calleeCollector) Visit(n *ast.Node) {
-	switch t := (*n).(type) {
-	case *ast.CallNode:
-		c[unchain(t.Callee)] = true
-		c[memberRoot(t.Callee)] = true
-	case *ast.MemberNode:
-		c[memberRoot(t)] = true
-	case *ast.SliceNode:
-		c[memberRoot(t)] = true
-	}
-}
-
-type bareRewriter struct{ callees map[ast.Node]bool }
-
-func (b *bareRewriter) Visit(n *ast.Node) {
-	id, ok := (*n).(*ast.IdentifierNode)
-	if !ok || b.callees[id] || rootSet[id.Value] || id.Value == "$env" {
-		return
-	}
-	call := &ast.CallNode{
-		Callee:    &ast.IdentifierNode{Value: undefFn},
-		Arguments: []ast.Node{&ast.IdentifierNode{Value: "$env"}, &ast.StringNode{Value: id.Value}},
-	}
-	ast.Patch(n, call)
-	for _, a := range call.Arguments {
-		a.SetLocation(id.Location())
-	}
-	call.Callee.SetLocation(id.Location())
+	ast.Walk(node, visitFunc(func(n *ast.Node) {
+		switch t := (*n).(type) {
+		case *ast.CallNode:
+			callees[unchain(t.Callee)] = true
+			callees[memberRoot(t.Callee)] = true
+		case *ast.MemberNode:
+			callees[memberRoot(t)] = true
+		case *ast.SliceNode:
+			callees[memberRoot(t)] = true
+		}
+	}))
+	ast.Walk(node, visitFunc(func(n *ast.Node) {
+		id, ok := (*n).(*ast.IdentifierNode)
+		if !ok || callees[id] || rootSet[id.Value] || id.Value == "$env" {
+			return
+		}
+		call := &ast.CallNode{
+			Callee:    &ast.IdentifierNode{Value: undefFn},
+			Arguments: []ast.Node{&ast.IdentifierNode{Value: "$env"}, &ast.StringNode{Value: id.Value}},
+		}
+		ast.Patch(n, call)
+		for _, a := range call.Arguments {
+			a.SetLocation(id.Location())
+		}
+		call.Callee.SetLocation(id.Location())
+	}))
 }
 
 // BareNames returns the bare names of the program that are not roots
@@ -120,28 +112,20 @@ func bareNames(progs ...*Program) []string {
 			continue
 		}
 		node := p.prog.Node()
-		ast.Walk(&node, bareNameCollector(func(name string) {
-			if !seen[name] {
-				seen[name] = true
-				out = append(out, name)
+		ast.Walk(&node, visitFunc(func(n *ast.Node) {
+			call, ok := (*n).(*ast.CallNode)
+			if !ok || len(call.Arguments) != 2 {
+				return
+			}
+			if id, ok := call.Callee.(*ast.IdentifierNode); ok && id.Value == undefFn {
+				if s, ok := call.Arguments[1].(*ast.StringNode); ok && !upstreamRoots[s.Value] && !seen[s.Value] {
+					seen[s.Value] = true
+					out = append(out, s.Value)
+				}
 			}
 		}))
 	}
 	return out
-}
-
-type bareNameCollector func(string)
-
-func (f bareNameCollector) Visit(n *ast.Node) {
-	call, ok := (*n).(*ast.CallNode)
-	if !ok || len(call.Arguments) != 2 {
-		return
-	}
-	if id, ok := call.Callee.(*ast.IdentifierNode); ok && id.Value == undefFn {
-		if s, ok := call.Arguments[1].(*ast.StringNode); ok && !upstreamRoots[s.Value] {
-			f(s.Value)
-		}
-	}
 }
 
 // BareNames returns the bare names of the template's expressions that are
