@@ -69,12 +69,12 @@ func CompileTemplate(s string) (t *Template, err error) {
 		return nil, err
 	}
 	p := &tParser{src: s, toks: toks}
-	nodes, stop, err := p.parse(0)
+	nodes, stop, err := p.parse()
 	if err != nil {
 		return nil, err
 	}
 	if stop != nil {
-		return nil, p.errAt(stop.off, "{{ %s }} has no matching {{ if }} or {{ range }}", stop.kw)
+		return nil, errAt(p.src, stop.off, "{{ %s }} has no matching {{ if }} or {{ range }}", stop.kw)
 	}
 	t.nodes = nodes
 	if e := soleExpr(nodes); e != nil {
@@ -131,14 +131,14 @@ func lexTemplate(s string) ([]tTok, error) {
 		open := i + j
 		end := findClose(s, open+2)
 		if end < 0 {
-			return nil, errAt(s, KindTemplate, open, "unclosed \"{{\" (add a matching \"}}\")")
+			return nil, errAt(s, open, "unclosed \"{{\" (add a matching \"}}\")")
 		}
 		raw := s[open+2 : end]
 		lead := len(raw) - len(strings.TrimLeft(raw, " \t\r\n"))
 		inner := strings.TrimSpace(raw)
 		tok := tTok{s: inner, off: open, inner: open + 2 + lead}
 		if inner == "" {
-			return nil, errAt(s, KindTemplate, open, "empty {{ }} (put an expression inside)")
+			return nil, errAt(s, open, "empty {{ }} (put an expression inside)")
 		}
 		kw, arg, argOff := keyword(inner)
 		tok.kw, tok.arg, tok.argAt = kw, arg, tok.inner+argOff
@@ -183,7 +183,8 @@ func findClose(s string, from int) int {
 	return -1
 }
 
-// keyword splits a block keyword off the inside of {{ }}.
+// keyword splits a block keyword off the inside of {{ }} (trimmed, so
+// rest, when not empty, ends in a non-space).
 func keyword(inner string) (kw, arg string, argOff int) {
 	word := inner
 	rest := ""
@@ -193,27 +194,20 @@ func keyword(inner string) (kw, arg string, argOff int) {
 	restTrim := strings.TrimLeft(rest, " \t\r\n")
 	off := len(inner) - len(restTrim)
 	switch word {
-	case "end":
-		if strings.TrimSpace(rest) == "" {
-			return "end", "", 0
-		}
-	case "else":
-		if strings.TrimSpace(rest) == "" {
-			return "else", "", 0
+	case "end", "else":
+		if rest == "" {
+			return word, "", 0
 		}
 		// else if c
-		if strings.HasPrefix(restTrim, "if") && len(restTrim) > 2 && strings.ContainsRune(" \t\r\n(", rune(restTrim[2])) {
+		if word == "else" && strings.HasPrefix(restTrim, "if") && len(restTrim) > 2 && strings.ContainsRune(" \t\r\n(", rune(restTrim[2])) {
 			a := strings.TrimLeft(restTrim[2:], " \t\r\n")
 			return "elif", strings.TrimSpace(a), len(inner) - len(a)
 		}
 	case "if", "range":
-		if strings.TrimSpace(rest) != "" && !strings.HasSuffix(strings.TrimSpace(rest), "}") {
-			// `if c { a } else { b }` is expr-lang's own if-expression and
-			// stays an expression.
+		// `if c { a } else { b }` is expr-lang's own if-expression and
+		// stays an expression.
+		if !strings.HasSuffix(rest, "}") {
 			return word, strings.TrimSpace(restTrim), off
-		}
-		if strings.TrimSpace(rest) == "" {
-			return word, "", off
 		}
 	}
 	return "", inner, 0
@@ -231,27 +225,24 @@ type tParser struct {
 func (p *tParser) enter(tok *tTok) error {
 	p.nest++
 	if p.nest > MaxNesting {
-		return p.errAt(tok.off, "{{ if }} and {{ range }} nest deeper than %d levels; split the template", MaxNesting)
+		return errAt(p.src, tok.off, "{{ if }} and {{ range }} nest deeper than %d levels; split the template", MaxNesting)
 	}
 	return nil
 }
 
-func errAt(src string, kind ErrorKind, off int, format string, args ...any) *Error {
+// errAt is the KindTemplate error at byte offset off of the template src.
+func errAt(src string, off int, format string, args ...any) *Error {
 	line, col := runeCol(src, off)
 	return &Error{
-		Kind: kind,
+		Kind: KindTemplate,
 		Msg:  fmt.Sprintf("template %q: %s at %d:%d", src, fmt.Sprintf(format, args...), line, col),
 		Src:  src, Line: line, Col: col,
 	}
 }
 
-func (p *tParser) errAt(off int, format string, args ...any) *Error {
-	return errAt(p.src, KindTemplate, off, format, args...)
-}
-
 // parse reads nodes until a closing keyword (else, elif, end) or the end of
 // input; it returns that keyword token (nil at end of input).
-func (p *tParser) parse(depth int) ([]tNode, *tTok, error) {
+func (p *tParser) parse() ([]tNode, *tTok, error) {
 	var nodes []tNode
 	for p.pos < len(p.toks) {
 		tok := &p.toks[p.pos]
@@ -273,7 +264,7 @@ func (p *tParser) parse(depth int) ([]tNode, *tTok, error) {
 			if err := p.enter(tok); err != nil {
 				return nil, nil, err
 			}
-			n, err := p.parseIf(tok, depth)
+			n, err := p.parseIf(tok)
 			p.nest--
 			if err != nil {
 				return nil, nil, err
@@ -281,7 +272,7 @@ func (p *tParser) parse(depth int) ([]tNode, *tTok, error) {
 			nodes = append(nodes, n)
 		case "range":
 			if tok.arg == "" {
-				return nil, nil, p.errAt(tok.off, "{{ range }} needs a list expression")
+				return nil, nil, errAt(p.src, tok.off, "{{ range }} needs a list expression")
 			}
 			prog, err := p.compile(tok.arg, tok.argAt)
 			if err != nil {
@@ -291,17 +282,17 @@ func (p *tParser) parse(depth int) ([]tNode, *tTok, error) {
 				return nil, nil, err
 			}
 			p.depth++
-			body, stop, err := p.parse(depth + 1)
+			body, stop, err := p.parse()
 			p.depth--
 			p.nest--
 			if err != nil {
 				return nil, nil, err
 			}
 			if stop == nil {
-				return nil, nil, p.errAt(tok.off, "{{ range }} has no {{ end }}")
+				return nil, nil, errAt(p.src, tok.off, "{{ range }} has no {{ end }}")
 			}
 			if stop.kw != "end" {
-				return nil, nil, p.errAt(stop.off, "{{ %s }} inside {{ range }} (only {{ if }} takes {{ else }})", kwText(stop.kw))
+				return nil, nil, errAt(p.src, stop.off, "{{ %s }} inside {{ range }} (only {{ if }} takes {{ else }})", kwText(stop.kw))
 			}
 			nodes = append(nodes, &tRange{list: prog, body: body})
 		}
@@ -316,12 +307,12 @@ func kwText(kw string) string {
 	return kw
 }
 
-func (p *tParser) parseIf(open *tTok, depth int) (*tIf, error) {
+func (p *tParser) parseIf(open *tTok) (*tIf, error) {
 	n := &tIf{}
 	cur := open
 	for {
 		if cur.kw != "else" && cur.arg == "" {
-			return nil, p.errAt(cur.off, "{{ %s }} needs a condition", kwText(cur.kw))
+			return nil, errAt(p.src, cur.off, "{{ %s }} needs a condition", kwText(cur.kw))
 		}
 		var cond *Program
 		if cur.kw != "else" {
@@ -331,19 +322,19 @@ func (p *tParser) parseIf(open *tTok, depth int) (*tIf, error) {
 				return nil, err
 			}
 		}
-		body, stop, err := p.parse(depth)
+		body, stop, err := p.parse()
 		if err != nil {
 			return nil, err
 		}
 		n.branches = append(n.branches, tBranch{cond: cond, body: body})
 		if stop == nil {
-			return nil, p.errAt(open.off, "{{ if }} has no {{ end }}")
+			return nil, errAt(p.src, open.off, "{{ if }} has no {{ end }}")
 		}
 		if stop.kw == "end" {
 			return n, nil
 		}
 		if cur.kw == "else" {
-			return nil, p.errAt(stop.off, "{{ %s }} after {{ else }}", kwText(stop.kw))
+			return nil, errAt(p.src, stop.off, "{{ %s }} after {{ else }}", kwText(stop.kw))
 		}
 		cur = stop
 	}
