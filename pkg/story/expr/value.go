@@ -2,8 +2,10 @@ package expr
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // Value is a compiled tree of YAML-decoded values (maps, lists, scalars)
@@ -12,21 +14,25 @@ type Value struct {
 	root vNode
 }
 
-type vNode interface{}
-
-type vMap struct {
-	keys []string
-	vals map[string]vNode
+// vNode is one node of a prepared value tree.
+type vNode interface {
+	render(env Env) (any, error)
 }
 
-type vAnyMap struct {
-	keys []any
+// vMap is a map (map[string]any or map[any]any) with its keys in the
+// order of their text.
+type vMap[K comparable] struct {
+	keys []K
 	vals []vNode
 }
 
 type vList []vNode
 
-type vTpl struct{ t *Template }
+// vTpl is a string template; path is its place in the tree.
+type vTpl struct {
+	t    *Template
+	path string
+}
 
 type vLit struct{ v any }
 
@@ -49,7 +55,7 @@ func CompileValue(v any) error {
 
 // Render renders the prepared tree against env.
 func (pv *Value) Render(env Env) (any, error) {
-	return renderV(pv.root, env, "") // each program fills the roots it names
+	return pv.root.render(env) // each program fills the roots it names
 }
 
 func joinPath(base, key string) string {
@@ -80,35 +86,11 @@ func prepare(v any, path string) (vNode, error) {
 		if err != nil {
 			return nil, withPath(err, path)
 		}
-		return vTpl{t}, nil
+		return vTpl{t, path}, nil
 	case map[string]any:
-		m := &vMap{vals: make(map[string]vNode, len(v))}
-		for k := range v {
-			m.keys = append(m.keys, k)
-		}
-		sort.Strings(m.keys)
-		for _, k := range m.keys {
-			n, err := prepare(v[k], joinPath(path, k))
-			if err != nil {
-				return nil, err
-			}
-			m.vals[k] = n
-		}
-		return m, nil
+		return prepareMap(v, path)
 	case map[any]any:
-		m := &vAnyMap{}
-		for k := range v {
-			m.keys = append(m.keys, k)
-		}
-		sort.Slice(m.keys, func(i, j int) bool { return fmt.Sprint(m.keys[i]) < fmt.Sprint(m.keys[j]) })
-		for _, k := range m.keys {
-			n, err := prepare(v[k], joinPath(path, fmt.Sprint(k)))
-			if err != nil {
-				return nil, err
-			}
-			m.vals = append(m.vals, n)
-		}
-		return m, nil
+		return prepareMap(v, path)
 	case []any:
 		l := make(vList, len(v))
 		for i, x := range v {
@@ -123,46 +105,49 @@ func prepare(v any, path string) (vNode, error) {
 	return vLit{v}, nil
 }
 
-func renderV(n vNode, env Env, path string) (any, error) {
-	switch n := n.(type) {
-	case vLit:
-		return n.v, nil
-	case vTpl:
-		out, err := n.t.Render(env)
+// prepareMap prepares the values of m in the order of their keys' text.
+func prepareMap[K comparable](m map[K]any, path string) (vNode, error) {
+	out := &vMap[K]{keys: slices.SortedFunc(maps.Keys(m), func(a, b K) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })}
+	for _, k := range out.keys {
+		n, err := prepare(m[k], joinPath(path, fmt.Sprint(k)))
 		if err != nil {
-			return nil, withPath(err, path)
+			return nil, err
 		}
-		return out, nil
-	case *vMap:
-		out := make(map[string]any, len(n.keys))
-		for _, k := range n.keys {
-			x, err := renderV(n.vals[k], env, joinPath(path, k))
-			if err != nil {
-				return nil, err
-			}
-			out[k] = x
-		}
-		return out, nil
-	case *vAnyMap:
-		out := make(map[any]any, len(n.keys))
-		for i, k := range n.keys {
-			x, err := renderV(n.vals[i], env, joinPath(path, fmt.Sprint(k)))
-			if err != nil {
-				return nil, err
-			}
-			out[k] = x
-		}
-		return out, nil
-	case vList:
-		out := make([]any, len(n))
-		for i, x := range n {
-			y, err := renderV(x, env, path+"["+strconv.Itoa(i)+"]")
-			if err != nil {
-				return nil, err
-			}
-			out[i] = y
-		}
-		return out, nil
+		out.vals = append(out.vals, n)
 	}
-	return nil, nil
+	return out, nil
+}
+
+func (n vLit) render(Env) (any, error) { return n.v, nil }
+
+func (n vTpl) render(env Env) (any, error) {
+	out, err := n.t.Render(env)
+	if err != nil {
+		return nil, withPath(err, n.path)
+	}
+	return out, nil
+}
+
+func (m *vMap[K]) render(env Env) (any, error) {
+	out := make(map[K]any, len(m.keys))
+	for i, k := range m.keys {
+		x, err := m.vals[i].render(env)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = x
+	}
+	return out, nil
+}
+
+func (l vList) render(env Env) (any, error) {
+	out := make([]any, len(l))
+	for i, x := range l {
+		y, err := x.render(env)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = y
+	}
+	return out, nil
 }
