@@ -242,13 +242,7 @@ func renderMedia(body map[string]any, leaf leafRenderer) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if caption == "" {
-		caption = handle
-	}
-	if path == "" {
-		path = handle
-	}
-	return mediaIcon(str(body, "kind")) + "  " + caption + "\n   → " + path, nil
+	return mediaIcon(str(body, "kind")) + "  " + cmp.Or(caption, handle) + "\n   → " + cmp.Or(path, handle), nil
 }
 
 // mediaIcon is the pointer icon of a media kind (upstream's: video, image,

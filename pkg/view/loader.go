@@ -69,8 +69,6 @@ func (r *Renderer) loader(dir string) *dirLoader {
 	return dl
 }
 
-func isTemplate(s string) bool { return strings.Contains(s, "{{") || strings.Contains(s, "{%") }
-
 // compile returns cache[key], compiled by f (serialised with every other
 // compile of the loader) the first time.
 func (dl *dirLoader) compile(cache map[string]compiled, key string, f func() (*expr.Pongo, error)) compiled {
@@ -104,7 +102,7 @@ func (dl *dirLoader) compileString(src string) (*expr.Pongo, error) {
 // renderString renders a pongo2 template held in the story YAML (a view,
 // or a leaf: a label, a kv value, a layout name).
 func (dl *dirLoader) renderString(src string, env expr.Env, pos story.Pos, state, what string) (string, error) {
-	if !isTemplate(src) {
+	if !story.IsTemplated(src) {
 		return src, nil
 	}
 	p, err := dl.compileString(src)

@@ -73,19 +73,11 @@ func newRenderer(st *story.Story, opts ...Option) *Renderer {
 		o(r)
 	}
 	if st != nil {
-		var walk func([]*story.State)
-		walk = func(list []*story.State) {
-			for _, s := range list {
-				if s == nil {
-					continue
-				}
-				if _, dup := r.states[s.Path]; !dup {
-					r.states[s.Path] = s
-				}
-				walk(s.Children)
+		for _, s := range st.AllStates() {
+			if _, dup := r.states[s.Path]; !dup {
+				r.states[s.Path] = s
 			}
 		}
-		walk(st.States)
 	}
 	return r
 }
