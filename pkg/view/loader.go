@@ -19,7 +19,6 @@ import (
 // The loader refuses an include cycle before pongo2 would recurse on it
 // (expr.PongoLoader's own check).
 type dirLoader struct {
-	dir  string
 	dirs []string // search directories, in order
 	l    *expr.PongoLoader
 
@@ -64,7 +63,7 @@ func (r *Renderer) loader(dir string) *dirLoader {
 			l.AddNamespace("@shared", d)
 		}
 	}
-	dl := &dirLoader{dir: dir, dirs: dirs, l: l, found: map[string]string{}, strs: map[string]compiled{}, files: map[string]compiled{}, layouts: map[string]compiled{}}
+	dl := &dirLoader{dirs: dirs, l: l, found: map[string]string{}, strs: map[string]compiled{}, files: map[string]compiled{}, layouts: map[string]compiled{}}
 	r.loaders[dir] = dl
 	return dl
 }
@@ -129,7 +128,10 @@ func (dl *dirLoader) viewFile(name string, pos story.Pos, state, what string) (s
 		return p, nil // found once per run, as its compiled template is kept
 	}
 	var tried []string
-	for _, d := range searchDirs(dl) {
+	for _, d := range dl.dirs {
+		if filepath.Base(d) != "views" {
+			continue // layouts and template files live under views/ (overlay first)
+		}
 		p := filepath.Join(d, filepath.FromSlash(name))
 		tried = append(tried, p)
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
@@ -140,17 +142,6 @@ func (dl *dirLoader) viewFile(name string, pos story.Pos, state, what string) (s
 		}
 	}
 	return "", &Error{Pos: pos, State: state, What: what, Msg: "view file " + quote(name) + " not found (looked for " + strings.Join(tried, ", ") + ")"}
-}
-
-func searchDirs(dl *dirLoader) []string {
-	// Layouts and template files live under views/ (overlay first).
-	var out []string
-	for _, d := range dl.dirs {
-		if filepath.Base(d) == "views" {
-			out = append(out, d)
-		}
-	}
-	return out
 }
 
 // renderFile renders views/<name> (a template_file view).
