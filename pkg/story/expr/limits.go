@@ -39,15 +39,10 @@ func limitError(kind ErrorKind, what, src string, off int, format string, a ...a
 // runes followed by "…": an error about a huge source does not repeat it.
 func Quote(s string) string {
 	const n = 256
-	if utf8.RuneCountInString(s) <= n {
-		return fmt.Sprintf("%q", s)
+	if i := byteOffset(s, n); i < len(s) {
+		return fmt.Sprintf("%q…", s[:i])
 	}
-	i := 0
-	for k := 0; k < n; k++ {
-		_, w := utf8.DecodeRuneInString(s[i:])
-		i += w
-	}
-	return fmt.Sprintf("%q…", s[:i])
+	return fmt.Sprintf("%q", s)
 }
 
 // checkExprLimits refuses an expression longer than MaxExprBytes or with
