@@ -215,3 +215,17 @@ func TestNilRootsInExtra(t *testing.T) {
 		}
 	}
 }
+
+// A block name must be a pongo2 identifier; any other is refused, naming it.
+func TestExtendsBlockNames(t *testing.T) {
+	r, w := kinds(t)
+	for name, ok := range map[string]bool{"body": true, "_b2": true, "B_x9": true, "a-b": false, "2x": false, "": false, "é": false, "a b": false, "a\n": false} {
+		tv := &story.View{Kind: "extends", Extends: "page", Blocks: map[string][]*story.ViewElement{name: {{Kind: "prose", Text: "P"}}}}
+		_, err := r.RenderView("list", w, map[string]any{transitionViewKey: tv})
+		var e *Error
+		refused := errors.As(err, &e) && e.What == "view.blocks."+name && strings.Contains(e.Msg, "must be a pongo2 identifier")
+		if refused == ok {
+			t.Errorf("block %q: err %v, want refused=%v", name, err, !ok)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
@@ -225,7 +226,7 @@ func (r *Renderer) renderExtends(v *story.View, dl *dirLoader, s *story.State, e
 	var src strings.Builder
 	fmt.Fprintf(&src, "{%% extends %q %%}", filepath.ToSlash(name))
 	for i, b := range order {
-		if !isBlockName(b) {
+		if !blockName.MatchString(b) {
 			return "", &Error{Pos: v.Pos, State: s.Path, What: "view.blocks." + b, Msg: "a block name must be a pongo2 identifier (letters, digits, _)"}
 		}
 		text, err := r.renderElements(v.Blocks[b], "view.blocks."+b, dl, s, env)
@@ -245,15 +246,5 @@ func (r *Renderer) renderExtends(v *story.View, dl *dirLoader, s *story.State, e
 // blocksVar carries the laid-out blocks into the generated child template.
 const blocksVar = "__kitsoki_view_blocks"
 
-func isBlockName(b string) bool {
-	if b == "" {
-		return false
-	}
-	for i, c := range b {
-		if c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && c >= '0' && c <= '9') {
-			continue
-		}
-		return false
-	}
-	return true
-}
+// blockName is what a block name must be: a pongo2 identifier.
+var blockName = &lazyre.Regexp{Expr: `^[A-Za-z_][A-Za-z0-9_]*$`}
