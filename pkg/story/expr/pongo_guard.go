@@ -2,8 +2,14 @@ package expr
 
 import (
 	"fmt"
-	"strings"
+
+	"kitsoki/internal/lazyre"
 )
+
+// endcommentTag is an endcomment tag: its opening ("{%", "{%-"), the
+// name as a whole word, and the "%}" closing it right after spaces and an
+// optional "-" (group 1, absent when something else follows).
+var endcommentTag = &lazyre.Regexp{Expr: `\{%-?[ \t]*endcomment\b[ \t]*-?(%\})?`}
 
 // checkPongoHang refuses pongo2 sources that would make pongo2 v6 loop
 // forever: its comment tag skips to "{% endcomment" and then waits for "%}"
@@ -11,44 +17,18 @@ import (
 // unterminated "{% endcomment" at the end of the input never returns. The
 // check is textual and errs on the side of refusing.
 func checkPongoHang(name, src string) *Error {
-	i := 0
-	for {
-		k := strings.Index(src[i:], "{%")
-		if k < 0 {
-			return nil
-		}
-		at := i + k
-		j := at + 2
-		if j < len(src) && src[j] == '-' {
-			j++
-		}
-		for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
-			j++
-		}
-		i = at + 2
-		if !strings.HasPrefix(src[j:], "endcomment") {
+	for _, m := range endcommentTag.Get().FindAllStringSubmatchIndex(src, -1) {
+		if m[2] >= 0 {
 			continue
 		}
-		j += len("endcomment")
-		if j < len(src) && isPongoIdent(src[j]) {
-			continue
-		}
-		for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
-			j++
-		}
-		if j < len(src) && src[j] == '-' {
-			j++
-		}
-		if strings.HasPrefix(src[j:], "%}") {
-			continue
-		}
-		line, col := runeCol(src, at)
+		line, col := runeCol(src, m[0])
 		return &Error{
 			Kind: KindPongo,
 			Msg:  fmt.Sprintf("pongo2 %s:%d:%d: {%% endcomment %%} takes no arguments and must be closed by %%} (write it as {%% endcomment %%})", name, line, col),
 			Src:  src, Line: line, Col: col,
 		}
 	}
+	return nil
 }
 
 func isPongoIdent(c byte) bool {
