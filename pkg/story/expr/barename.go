@@ -130,28 +130,4 @@ func bareNames(progs ...*Program) []string {
 
 // BareNames returns the bare names of the template's expressions that are
 // not roots (each once, in order).
-func (t *Template) BareNames() []string {
-	var progs []*Program
-	var walk func(nodes []tNode)
-	walk = func(nodes []tNode) {
-		for _, n := range nodes {
-			switch x := n.(type) {
-			case *tExpr:
-				progs = append(progs, x.prog)
-			case *tIf:
-				for _, b := range x.branches {
-					progs = append(progs, b.cond)
-					walk(b.body)
-				}
-			case *tRange:
-				progs = append(progs, x.list)
-				walk(x.body)
-			}
-		}
-	}
-	if t.typed != nil {
-		progs = append(progs, t.typed.prog)
-	}
-	walk(t.nodes)
-	return bareNames(progs...)
-}
+func (t *Template) BareNames() []string { return bareNames(t.progs...) }

@@ -8,9 +8,10 @@ import (
 // Template is a compiled {{ }} value template (story-format §6.2).
 type Template struct {
 	src   string
-	lit   bool    // no "{{": the source is a literal string
-	typed *tExpr  // exactly one {{ e }}: the typed value of e
-	nodes []tNode // otherwise: string interpolation
+	lit   bool       // no "{{": the source is a literal string
+	typed *tExpr     // exactly one {{ e }}: the typed value of e
+	nodes []tNode    // otherwise: string interpolation
+	progs []*Program // every expression, in source order
 }
 
 type tNode interface{ isNode() }
@@ -76,7 +77,7 @@ func CompileTemplate(s string) (t *Template, err error) {
 	if stop != nil {
 		return nil, errAt(p.src, stop.off, "{{ %s }} has no matching {{ if }} or {{ range }}", stop.kw)
 	}
-	t.nodes = nodes
+	t.nodes, t.progs = nodes, p.progs
 	if e := soleExpr(nodes); e != nil {
 		t.typed = e
 	}
@@ -219,6 +220,7 @@ type tParser struct {
 	pos   int
 	depth int // range nesting
 	nest  int // if and range nesting (MaxNesting)
+	progs []*Program
 }
 
 // enter counts one more level of {{ if }} / {{ range }} opened by tok.
@@ -353,6 +355,7 @@ func (p *tParser) compile(src string, off int) (*Program, error) {
 		line, col := runeCol(p.src, off)
 		return nil, e.shift(p.src, line, col)
 	}
+	p.progs = append(p.progs, prog)
 	return prog, nil
 }
 
