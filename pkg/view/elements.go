@@ -6,6 +6,7 @@ import (
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 	"kitsoki/pkg/view/textwrap"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -138,10 +139,7 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 	prefix := marker + " "
 	lw := min(max(labelWidth(rows), 1), listLabelCap)
 	col := textWidth(prefix) + lw + 2
-	hinted := false
-	for _, rw := range rows {
-		hinted = hinted || rw.hint != ""
-	}
+	hinted := slices.ContainsFunc(rows, func(rw labelRow) bool { return rw.hint != "" })
 	var b strings.Builder
 	for i, rw := range rows {
 		if i > 0 {
