@@ -72,10 +72,11 @@ func (b *renderBudget) step() error {
 	return nil
 }
 
-// keep charges n bytes held by a {% set %} variable.
+// keep spends the step of a {% set %} and charges the n bytes its
+// variable holds.
 func (b *renderBudget) keep(n int) error {
-	if b.err != nil {
-		return b.err
+	if err := b.step(); err != nil {
+		return err
 	}
 	b.alloc += n
 	if b.alloc > MaxRenderAlloc {

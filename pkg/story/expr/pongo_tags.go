@@ -147,9 +147,6 @@ func (n *setNode) Execute(ctx *pongo2.ExecutionContext, _ pongo2.TemplateWriter)
 		if v.IsString() {
 			size = len(v.String())
 		}
-		if e := b.step(); e != nil {
-			return ctx.OrigError(e, n.tok)
-		}
 		if e := b.keep(size); e != nil {
 			return ctx.OrigError(e, n.tok)
 		}
