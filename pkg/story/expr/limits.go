@@ -3,7 +3,6 @@ package expr
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 )
 
 // Limits on the text of guards and templates, checked before expr-lang,
@@ -136,9 +135,7 @@ func checkPongoLimits(name, src string) *Error {
 		}
 		if close == "%}" {
 			tag := strings.TrimLeft(src[open+2:end], "- \t\r\n")
-			if n := strings.IndexFunc(tag, func(r rune) bool { return !isPongoIdentRune(r) }); n >= 0 {
-				tag = tag[:n]
-			}
+			tag = tag[:len(tag)-len(strings.TrimLeft(tag, pongoIdentBytes))]
 			switch {
 			case pongoBlockTags[tag]:
 				depth++
@@ -156,4 +153,5 @@ func checkPongoLimits(name, src string) *Error {
 	}
 }
 
-func isPongoIdentRune(r rune) bool { return r < utf8.RuneSelf && isPongoIdent(byte(r)) }
+// pongoIdentBytes are the bytes of a pongo2 tag name.
+const pongoIdentBytes = "_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

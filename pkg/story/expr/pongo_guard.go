@@ -30,7 +30,3 @@ func checkPongoHang(name, src string) *Error {
 	}
 	return nil
 }
-
-func isPongoIdent(c byte) bool {
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-}
