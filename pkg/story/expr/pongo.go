@@ -311,14 +311,7 @@ func (l *PongoLoader) insideRoots(p string) bool {
 		return false
 	}
 	roots := l.roots()
-	lexical := false
-	for _, r := range roots {
-		if underDir(r, p) {
-			lexical = true
-			break
-		}
-	}
-	if !lexical {
+	if !slices.ContainsFunc(roots, func(r string) bool { return underDir(r, p) }) {
 		return false
 	}
 	real, err := filepath.EvalSymlinks(p)
