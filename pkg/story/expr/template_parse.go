@@ -77,10 +77,7 @@ func CompileTemplate(s string) (t *Template, err error) {
 	if stop != nil {
 		return nil, errAt(p.src, stop.off, "{{ %s }} has no matching {{ if }} or {{ range }}", stop.kw)
 	}
-	t.nodes, t.progs = nodes, p.progs
-	if e := soleExpr(nodes); e != nil {
-		t.typed = e
-	}
+	t.nodes, t.progs, t.typed = nodes, p.progs, soleExpr(nodes)
 	return t, nil
 }
 
@@ -109,11 +106,10 @@ func soleExpr(nodes []tNode) *tExpr {
 // token kinds produced by lexTemplate.
 type tTok struct {
 	text  bool
-	s     string // text, or the trimmed inside of {{ }}
-	off   int    // byte offset of the text, or of the first byte inside {{ }}
-	inner int    // byte offset of s within the source (for {{ }} tokens)
+	s     string // the text of a text token
+	off   int    // byte offset of the text, or of its {{
 	kw    string // "if", "else", "elif", "end", "range" or "" for an expression
-	arg   string // the expression after the keyword
+	arg   string // the expression after the keyword (an expression: all of it, trimmed)
 	argAt int    // byte offset of arg within the source
 }
 
@@ -137,13 +133,11 @@ func lexTemplate(s string) ([]tTok, error) {
 		raw := s[open+2 : end]
 		lead := len(raw) - len(strings.TrimLeft(raw, " \t\r\n"))
 		inner := strings.TrimSpace(raw)
-		tok := tTok{s: inner, off: open, inner: open + 2 + lead}
 		if inner == "" {
 			return nil, errAt(s, open, "empty {{ }} (put an expression inside)")
 		}
 		kw, arg, argOff := keyword(inner)
-		tok.kw, tok.arg, tok.argAt = kw, arg, tok.inner+argOff
-		toks = append(toks, tok)
+		toks = append(toks, tTok{off: open, kw: kw, arg: arg, argAt: open + 2 + lead + argOff})
 		i = end + 2
 	}
 	return toks, nil
@@ -255,7 +249,7 @@ func (p *tParser) parse() ([]tNode, *tTok, error) {
 		}
 		switch tok.kw {
 		case "":
-			prog, err := p.compile(tok.s, tok.inner)
+			prog, err := p.compile(tok.arg, tok.argAt)
 			if err != nil {
 				return nil, nil, err
 			}
