@@ -187,16 +187,14 @@ func (dl *dirLoader) renderLayout(src, name string, env expr.Env, pos story.Pos,
 	return out, nil
 }
 
+// fileErr is errAt for a views/ file at path, positioned at the line the
+// template error names.
 func fileErr(pos story.Pos, state, path string, err error) error {
-	var ee *Error
-	if errors.As(err, &ee) {
-		return ee
-	}
 	var xe *expr.Error
 	if errors.As(err, &xe) && xe.Line > 0 {
 		pos.Line, pos.Col = xe.Line, xe.Col
 	}
-	return &Error{Pos: pos, State: state, What: filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path), Msg: err.Error(), Err: err}
+	return errAt(pos, state, filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path), err)
 }
 
 func quote(s string) string { return "\"" + strings.ReplaceAll(s, "\"", "\\\"") + "\"" }
