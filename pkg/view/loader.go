@@ -93,22 +93,17 @@ func memo[T any](mu *sync.Mutex, cache map[string]T, key string, mk func() T) T 
 	return v
 }
 
-func (dl *dirLoader) compileString(src string) (*expr.Pongo, error) {
-	c := dl.compile(dl.strs, src, func() (*expr.Pongo, error) { return dl.l.Compile(src) })
-	return c.p, c.err
-}
-
 // renderString renders a pongo2 template held in the story YAML (a view,
 // or a leaf: a label, a kv value, a layout name).
 func (dl *dirLoader) renderString(src string, env expr.Env, pos story.Pos, state, what string) (string, error) {
 	if !story.IsTemplated(src) {
 		return src, nil
 	}
-	p, err := dl.compileString(src)
-	if err != nil {
-		return "", errAt(pos, state, what, err)
+	c := dl.compile(dl.strs, src, func() (*expr.Pongo, error) { return dl.l.Compile(src) })
+	if c.err != nil {
+		return "", errAt(pos, state, what, c.err)
 	}
-	out, err := p.Render(env)
+	out, err := c.p.Render(env)
 	if err != nil {
 		return "", errAt(pos, state, what, err)
 	}
