@@ -21,17 +21,9 @@ const (
 	maxIncludeFiles = 512
 )
 
+// includeRe is a literal include, extends or import target: the name in
+// group 1 or 2 (double or single quotes).
 var includeRe = &lazyre.Regexp{Expr: `\{%-?\s*(?:include|extends|import)\s+(?:"([^"]*)"|'([^']*)')`}
-
-func includeNames(src string) []string {
-	var out []string
-	for _, m := range includeRe.FindAllStringSubmatch(src, -1) {
-		if name := m[1] + m[2]; name != "" {
-			out = append(out, name)
-		}
-	}
-	return out
-}
 
 // checkIncludeCycle walks the literal include graph of src (the template
 // file name, or "<string>") and returns an *Error naming the chain when it
@@ -46,7 +38,11 @@ func (l *PongoLoader) checkIncludeCycle(name, src string) *Error {
 		if len(chain) > maxIncludeDepth {
 			return &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 template %s: templates include each other more than %d deep (%s); break the chain", name, maxIncludeDepth, strings.Join(chain, " -> "))}
 		}
-		for _, inc := range includeNames(src) {
+		for _, m := range includeRe.FindAllStringSubmatch(src, -1) {
+			inc := m[1] + m[2]
+			if inc == "" {
+				continue
+			}
 			p := l.resolve(file, inc)
 			if p == "" {
 				continue
