@@ -15,17 +15,6 @@ import (
 // `when: "world.files"` on a non-empty list shows the element). A when:
 // that fails to compile or evaluate hides the element, with a warning.
 
-// whenShows evaluates an element-level when: against env and reports
-// whether the element shows; err is the compile or evaluation error (the
-// element is hidden then).
-func (r *Renderer) whenShows(src string, env expr.Env) (bool, error) {
-	v, err := r.evalExpr(src, whenEnv(env))
-	if err != nil {
-		return false, err
-	}
-	return truthy(v), nil
-}
-
 // evalExpr evaluates an expression of a view (an element when:, a readonly
 // form field's expr:), compiled once per source.
 func (r *Renderer) evalExpr(src string, env expr.Env) (any, error) {
@@ -36,21 +25,22 @@ func (r *Renderer) evalExpr(src string, env expr.Env) (any, error) {
 	return p.Eval(env)
 }
 
-// hidden evaluates the when: of the part named what of element el: true
-// when the part is to be left out. A when: that cannot be evaluated hides
-// the part and is reported through OnWarning.
+// hidden evaluates the when: of the part named what of element el against
+// env (whenEnv): true when the part is to be left out, its value not being
+// truthy. A when: that cannot be compiled or evaluated hides the part and
+// is reported through OnWarning.
 func (r *Renderer) hidden(when string, el *story.ViewElement, s *story.State, what, which string, env expr.Env) bool {
 	if when == "" {
 		return false
 	}
-	ok, err := r.whenShows(when, env)
+	v, err := r.evalExpr(when, whenEnv(env))
 	if err != nil {
 		if r.warn != nil {
 			r.warn(&Error{Pos: el.Pos, State: s.Path, What: what, Msg: fmt.Sprintf("when %q: %v; the %s is omitted", when, err, which), Err: err})
 		}
 		return true
 	}
-	return !ok
+	return !truthy(v)
 }
 
 // truthy is upstream's truth value of a when: result: nil, false, "", the
