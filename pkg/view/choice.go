@@ -1,6 +1,7 @@
 package view
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -188,14 +189,11 @@ func (r *Renderer) itemRows(el *story.ViewElement, body map[string]any, what str
 		if r.hidden(str(m, "when"), el, s, what+part, "item", env) {
 			continue
 		}
-		label := str(m, "label")
-		if label == "" && multi {
-			label = str(m, "value")
+		value := ""
+		if multi {
+			value = str(m, "value")
 		}
-		if label == "" {
-			label = str(m, "intent")
-		}
-		label, err := leaf(label, part+".label")
+		label, err := leaf(cmp.Or(str(m, "label"), value, str(m, "intent")), part+".label")
 		if err != nil {
 			return nil, err
 		}
