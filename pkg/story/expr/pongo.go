@@ -2,6 +2,7 @@ package expr
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -259,13 +260,10 @@ func (f fileLoader) Abs(base, name string) string {
 // refuse records why name may not be read and returns the sentinel Abs
 // hands to pongo2. l.mu is held.
 func (l *PongoLoader) refuse(base, name, why string) string {
-	if base == "" {
-		base = "<string>"
-	}
 	l.refused++
 	key := fmt.Sprintf("%s%d", refusedPrefix, l.refused)
 	err := &Error{Kind: KindPongo, Err: ErrOutsideRoots, Msg: fmt.Sprintf("pongo2 %s: template path %q is refused: %s (roots: %s)",
-		base, name, why, strings.Join(l.roots(), ", "))}
+		cmp.Or(base, "<string>"), name, why, strings.Join(l.roots(), ", "))}
 	l.getErrs[key] = err
 	l.getErrs[name] = err // pongo2 may report the name as written
 	return key

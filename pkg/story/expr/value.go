@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -68,9 +69,7 @@ func joinPath(base, key string) string {
 func withPath(err error, path string) error {
 	if e, ok := err.(*Error); ok {
 		c := *e
-		if c.Path == "" {
-			c.Path = path
-		}
+		c.Path = cmp.Or(c.Path, path)
 		return &c
 	}
 	return err
