@@ -119,10 +119,10 @@ func checkPongoLimits(name, src string) *Error {
 		return e
 	}
 	depth := 0
-	for i := 0; ; {
+	for i := 0; i < len(src); {
 		open, close := nextTag(src, i)
 		if open < 0 {
-			return checkPongoHang(name, src)
+			break
 		}
 		end := strings.Index(src[open+2:], close)
 		if end < 0 {
@@ -147,10 +147,8 @@ func checkPongoLimits(name, src string) *Error {
 			}
 		}
 		i = end + 2
-		if i >= len(src) {
-			return checkPongoHang(name, src)
-		}
 	}
+	return checkPongoHang(name, src)
 }
 
 // pongoIdentBytes are the bytes of a pongo2 tag name.
