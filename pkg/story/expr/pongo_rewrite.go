@@ -18,20 +18,18 @@ func rewritePongo(src string) string {
 	for i < len(src) {
 		open, close := nextTag(src, i)
 		if open < 0 {
-			b.WriteString(src[i:])
 			break
 		}
-		b.WriteString(src[i : open+2])
 		end := strings.Index(src[open+2:], close)
 		if end < 0 {
-			b.WriteString(src[open+2:])
-			break
+			break // an unclosed tag is copied as it is
 		}
 		end += open + 2
+		b.WriteString(src[i : open+2])
 		b.WriteString(rewriteTagBody(src[open+2 : end]))
-		b.WriteString(close)
-		i = end + 2
+		i = end // the closing delimiter is copied with the next stretch
 	}
+	b.WriteString(src[i:])
 	return b.String()
 }
 
