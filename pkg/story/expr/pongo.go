@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -362,10 +361,7 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 		f.l.mu.Unlock()
 		return nil, e
 	}
-	if rw := prepPongo(text); rw != text {
-		return strings.NewReader(rw), nil
-	}
-	return bytes.NewReader(b), nil
+	return strings.NewReader(prepPongo(text)), nil
 }
 
 func (l *PongoLoader) resolve(base, name string) string {
