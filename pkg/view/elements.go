@@ -173,12 +173,7 @@ func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf lea
 	col += 2
 	var b strings.Builder
 	for i, k := range keys {
-		raw := pairs[k]
-		src, ok := raw.(string)
-		if !ok && raw != nil {
-			src = fmt.Sprint(raw)
-		}
-		val, err := leaf(src, ".pairs."+k)
+		val, err := leaf(str(pairs, k), ".pairs."+k)
 		if err != nil {
 			return "", err
 		}
