@@ -26,6 +26,10 @@ const (
 	MaxRenderAlloc = 256 << 20
 	// MaxMacroDepth bounds nested (recursive) macro calls.
 	MaxMacroDepth = 200
+	// MaxRenderHeld bounds the bytes loops write into pongo2's own
+	// buffers (an include's, a macro's, a filter's body), which hold a
+	// whole body before it reaches the render's output and its cap.
+	MaxRenderHeld = 64 << 20
 )
 
 // ErrRenderBudget is wrapped by the *Error of a render stopped by the
@@ -41,6 +45,7 @@ type renderBudget struct {
 	steps int
 	alloc int
 	depth int
+	held  int
 	err   error // the first failure; every later spend fails with it
 	// cycles is each cycle tag's position in this render (pongo_tag_cycle.go)
 	cycles map[*cycleNode]int
@@ -85,9 +90,59 @@ func (b *renderBudget) keep(n int) error {
 	return nil
 }
 
+// hold charges the n bytes a loop body wrote on towards a buffer of
+// pongo2's own.
+func (b *renderBudget) hold(n int) error {
+	if b.err != nil {
+		return b.err
+	}
+	b.held += n
+	if b.held > MaxRenderHeld {
+		return b.fail("loops wrote more than %d bytes inside includes, macros and filters; render less", MaxRenderHeld)
+	}
+	return nil
+}
+
+// heldWriter is a loop body's writer: it charges what the body writes to
+// the budget before passing it on. Below the render's own output the
+// charge is spent twice, harmlessly: the output's cap is the smaller.
+type heldWriter struct {
+	b *renderBudget
+	w pongo2.TemplateWriter
+}
+
+// heldBy returns w charging b, once: a loop inside a loop passes its
+// writer on as it is.
+func heldBy(b *renderBudget, w pongo2.TemplateWriter) pongo2.TemplateWriter {
+	if _, ok := w.(*heldWriter); ok {
+		return w
+	}
+	return &heldWriter{b: b, w: w}
+}
+
+func (h *heldWriter) WriteString(s string) (int, error) {
+	if err := h.b.hold(len(s)); err != nil {
+		return 0, err
+	}
+	return h.w.WriteString(s)
+}
+
+func (h *heldWriter) Write(p []byte) (int, error) {
+	if err := h.b.hold(len(p)); err != nil {
+		return 0, err
+	}
+	return h.w.Write(p)
+}
+
 // budgetOf returns the budget a render put in the context (nil outside one).
+// An include with `only` hands it on as a with-pair, wrapped in a
+// *pongo2.Value (rewriteIncludeOnly).
 func budgetOf(ctx *pongo2.ExecutionContext) *renderBudget {
-	b, _ := ctx.Public[budgetKey].(*renderBudget)
+	v := ctx.Public[budgetKey]
+	if pv, ok := v.(*pongo2.Value); ok {
+		v = pv.Interface()
+	}
+	b, _ := v.(*renderBudget)
 	return b
 }
 
@@ -122,12 +177,17 @@ func (w *budgetWriter) Write(p []byte) (int, error) { return w.WriteString(strin
 // by the budget fails with an *Error wrapping ErrRenderBudget; one stopped
 // by ctx wraps ctx.Err().
 func (p *Pongo) RenderContext(ctx context.Context, env Env) (out string, err error) {
+	b := &renderBudget{ctx: ctx}
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = "", &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 render %s: internal error: %s", p.name, plainText(fmt.Sprint(r)))}
+			if b.err != nil {
+				// pongo2's include asserts that the write error of its
+				// body is its own: a budget failure there panics
+				err = &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 render %s: %v", p.name, b.err), Err: b.err}
+			}
 		}
 	}()
-	b := &renderBudget{ctx: ctx}
 	pc := make(pongo2.Context, len(env)+1)
 	for k, v := range env {
 		if k != ContextKey && k != strictKey {

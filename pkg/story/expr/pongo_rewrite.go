@@ -1,9 +1,29 @@
 package expr
 
-import "strings"
+import (
+	"strings"
+
+	"kitsoki/internal/lazyre"
+)
 
 // prepPongo is the source pongo2 parses: kitsoki's rewrites of src.
-func prepPongo(src string) string { return rewriteMacros(rewritePongo(src)) }
+func prepPongo(src string) string { return rewriteIncludeOnly(rewriteMacros(rewritePongo(src))) }
+
+// includeOnly is an include tag ending in `only` (group 2): its template
+// renders with the with-pairs (group 1 ends with them) alone. Strings may
+// hold anything but their own quote.
+var includeOnly = &lazyre.Regexp{Expr: `(\{%-?\s*include\s(?:[^%"']|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')*?\swith\s(?:[^%"']|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')*?)(\sonly\s*-?%\})`}
+
+// rewriteIncludeOnly passes the render budget on as one more with-pair of
+// every include with `only`, which would otherwise leave it behind and
+// render the included template's loops unbounded. Nothing the template
+// can see changes: the budget prints as nothing.
+func rewriteIncludeOnly(src string) string {
+	if !strings.Contains(src, "only") {
+		return src
+	}
+	return includeOnly.Get().ReplaceAllString(src, "${1} "+budgetKey+"="+budgetKey+"${2}")
+}
 
 // rewritePongo rewrites ` ?? ` into `|default:` inside {{ }} and {% %} tags,
 // outside string literals, as kitsoki does before handing a template to

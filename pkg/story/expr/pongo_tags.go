@@ -39,6 +39,9 @@ type forNode struct {
 // and stops when the budget fails or the render's context ends.
 func (n *forNode) Execute(ctx *pongo2.ExecutionContext, w pongo2.TemplateWriter) (ferr *pongo2.Error) {
 	b := budgetOf(ctx)
+	if b != nil {
+		w = heldBy(b, w)
+	}
 	fctx := pongo2.NewChildExecutionContext(ctx)
 	info := &forLoop{First: true}
 	if parent, ok := fctx.Private["forloop"].(*forLoop); ok {
