@@ -18,7 +18,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/agentcall"
-	"kitsoki/internal/cassettehead"
 	"kitsoki/internal/childproc"
 	"kitsoki/internal/duration"
 	"kitsoki/internal/jsonvalue"
@@ -80,7 +79,7 @@ type EpisodeAgent struct {
 	Input          any
 	Response       string // raw JSON when it starts with { or [, else a JSON string; "" = no submission
 	// ResponseJSON is response_json:, the exact submission; when set it
-	// wins over Response (cassettehead.ResponseJSON).
+	// wins over Response (responseJSON).
 	ResponseJSON json.RawMessage
 	Error        string
 	Transcript   *Transcript
@@ -133,14 +132,14 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, cassettehead.YAMLError(name, err)
+		return nil, cassetteYAMLError(name, err)
 	}
 	yamlnode.TextPointlessFloats(&doc)
 	var raw rawCassette
 	if err := doc.Decode(&raw); err != nil {
-		return nil, cassettehead.YAMLError(name, err)
+		return nil, cassetteYAMLError(name, err)
 	}
-	phaseFrom, err := raw.Check(name, "")
+	phaseFrom, err := raw.checkHeader(name)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +147,7 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 		counts: map[string]int{}, pending: map[string]planned{}}
 	for i, re := range raw.Episodes {
 		if re == nil {
-			return nil, cassettehead.EmptyEpisode(name, i)
+			return nil, fmt.Errorf("cassette: %q: episode %d is empty", name, i)
 		}
 		ep := &Episode{ID: re.ID, Match: re.Match, Replay: re.Replay,
 			Response: EpisodeResponse{Data: re.Response.Data, Error: re.Response.Error, InfraError: re.Response.InfraError}}
@@ -173,7 +172,7 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 				}
 				ea.Response = string(b)
 			}
-			if ea.ResponseJSON, err = cassettehead.ResponseJSON(name, re.ID, &a.ResponseJSON); err != nil {
+			if ea.ResponseJSON, err = responseJSON(name, re.ID, &a.ResponseJSON); err != nil {
 				return nil, err
 			}
 			if a.Transcript != nil {
@@ -196,12 +195,15 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 }
 
 type rawCassette struct {
-	cassettehead.Header `yaml:",inline"`
-	AppVersion          string        `yaml:"app_version"`
-	MatchOn             []string      `yaml:"match_on"`
-	Episodes            []*rawEpisode `yaml:"episodes"`
-	SourceRun           string        `yaml:"source_run"`
-	GeneratedAt         string        `yaml:"generated_at"`
+	Kind        string        `yaml:"kind"`
+	AppID       string        `yaml:"app_id"`
+	RecordMode  string        `yaml:"record_mode"`
+	PhaseFrom   string        `yaml:"phase_from"`
+	AppVersion  string        `yaml:"app_version"`
+	MatchOn     []string      `yaml:"match_on"`
+	Episodes    []*rawEpisode `yaml:"episodes"`
+	SourceRun   string        `yaml:"source_run"`
+	GeneratedAt string        `yaml:"generated_at"`
 }
 
 type rawEpisode struct {
