@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -528,16 +527,15 @@ func episodeSubmission(s string) json.RawMessage {
 }
 
 func describeArgs(args map[string]any) string {
-	keys := slices.Sorted(maps.Keys(args))
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		b, err := json.Marshal(jsonvalue.Normalize(args[k]))
+	parts := make([]string, 0, len(args))
+	for k, v := range args {
+		b, err := json.Marshal(jsonvalue.Normalize(v))
 		if err != nil {
-			b = []byte(fmt.Sprint(args[k]))
+			b = []byte(fmt.Sprint(v))
 		}
-		parts[i] = k + ":" + string(b)
+		parts = append(parts, k+":"+string(b))
 	}
-	sort.Strings(parts)
+	slices.Sort(parts)
 	return "{" + strings.Join(parts, " ") + "}"
 }
 

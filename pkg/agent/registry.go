@@ -82,7 +82,7 @@ type Registry struct {
 	seqMu sync.Mutex
 	seqs  map[string]int // "<session>\x00<turn>\x00<state>" -> next seq
 
-	hooks atomic.Pointer[hooksBox] // SetHooks (hooks.go)
+	hooks atomic.Value // hooksBox; SetHooks (hooks.go)
 }
 
 // NewRegistryFromPlugins is NewRegistry for a bare alias -> declaration map
