@@ -86,9 +86,9 @@ type EpisodeAgent struct {
 
 // EpisodeResponse is an episode's response: block (host result).
 type EpisodeResponse struct {
-	Data       map[string]any
-	Error      string
-	InfraError string
+	Data       map[string]any `yaml:"data"`
+	Error      string         `yaml:"error"`
+	InfraError string         `yaml:"infra_error"`
 }
 
 // NamesAlias reports whether an episode matches an agent alias
@@ -148,8 +148,7 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 		if re == nil {
 			return nil, fmt.Errorf("cassette: %q: episode %d is empty", name, i)
 		}
-		ep := &Episode{ID: re.ID, Match: re.Match, Replay: re.Replay,
-			Response: EpisodeResponse{Data: re.Response.Data, Error: re.Response.Error, InfraError: re.Response.InfraError}}
+		ep := &Episode{ID: re.ID, Match: re.Match, Replay: re.Replay, Response: re.Response}
 		if re.Delay != "" {
 			d, err := duration.Parse(re.Delay)
 			if err != nil {
@@ -206,16 +205,12 @@ type rawCassette struct {
 }
 
 type rawEpisode struct {
-	ID       string         `yaml:"id"`
-	Match    map[string]any `yaml:"match"`
-	Replay   string         `yaml:"replay"`
-	Delay    string         `yaml:"delay"`
-	Agent    *rawAgent      `yaml:"agent"`
-	Response struct {
-		Data       map[string]any `yaml:"data"`
-		Error      string         `yaml:"error"`
-		InfraError string         `yaml:"infra_error"`
-	} `yaml:"response"`
+	ID       string          `yaml:"id"`
+	Match    map[string]any  `yaml:"match"`
+	Replay   string          `yaml:"replay"`
+	Delay    string          `yaml:"delay"`
+	Agent    *rawAgent       `yaml:"agent"`
+	Response EpisodeResponse `yaml:"response"`
 }
 
 type rawAgent struct {
