@@ -8,28 +8,17 @@ import (
 	"time"
 
 	"kitsoki/internal/agentcall"
+	"kitsoki/pkg/pluginkit"
 )
 
 // AskRequest is what kitsoki sends to a plugin: the params of subprocess
-// agent.ask, the arguments of the mcp_http tool call. Field order and JSON
-// names are the wire contract (seed §3); do not reorder.
-type AskRequest struct {
-	SessionID string          `json:"session_id"`
-	Turn      int64           `json:"turn"`
-	StatePath string          `json:"state_path"`
-	Verb      string          `json:"verb"`
-	Prompt    string          `json:"prompt"`
-	Schema    json.RawMessage `json:"schema,omitempty"` // the compiled schema's JSON; nil when the call has none
-	With      map[string]any  `json:"with,omitempty"`   // the story's with: block, opaque to kitsoki
-	World     World           `json:"world"`            // read-only snapshot, deep-copied per call
-	Deadline  time.Time       `json:"deadline"`         // soft cap; the hard cap is the context
-	CallID    string          `json:"call_id"`          // 16 hex chars, see CallID
-}
+// agent.ask, the arguments of the mcp_http tool call. It is pluginkit's
+// Request, so the request a Go plugin decodes is the one kitsoki encodes:
+// its field order and JSON names are defined once, there (seed §3).
+type AskRequest = pluginkit.Request
 
 // World is the read-only world snapshot inside an AskRequest: {"vars":{...}}.
-type World struct {
-	Vars map[string]any `json:"vars"`
-}
+type World = pluginkit.World
 
 // AskResponse is what a plugin returns.
 type AskResponse struct {
