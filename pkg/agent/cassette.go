@@ -66,22 +66,24 @@ type Episode struct {
 
 // EpisodeAgent is what is read of an episode's agent: block (its turn,
 // system_prompt and advisory call_id are not used).
+// The keys read as they are carry their yaml tags; the others are read
+// through rawAgent.
 type EpisodeAgent struct {
-	Verb           string
-	Agent          string
-	Model          string
-	DurationMS     int64
-	PromptTokens   int64
-	ResponseTokens int64
-	CostUSD        float64
-	Prompt         string
-	Input          any
-	Response       string // raw JSON when it starts with { or [, else a JSON string; "" = no submission
+	Verb           string  `yaml:"verb"`
+	Agent          string  `yaml:"agent"`
+	Model          string  `yaml:"model"`
+	DurationMS     int64   `yaml:"duration_ms"`
+	PromptTokens   int64   `yaml:"prompt_tokens"`
+	ResponseTokens int64   `yaml:"response_tokens"`
+	CostUSD        float64 `yaml:"cost_usd"`
+	Prompt         string  `yaml:"prompt"`
+	Input          any     `yaml:"-"`
+	Response       string  `yaml:"-"` // raw JSON when it starts with { or [, else a JSON string; "" = no submission
 	// ResponseJSON is response_json:, the exact submission; when set it
 	// wins over Response (responseJSON).
-	ResponseJSON json.RawMessage
-	Error        string
-	Transcript   *Transcript
+	ResponseJSON json.RawMessage `yaml:"-"`
+	Error        string          `yaml:"error"`
+	Transcript   *Transcript     `yaml:"-"`
 }
 
 // EpisodeResponse is an episode's response: block (host result).
@@ -157,8 +159,8 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 			ep.Delay = d
 		}
 		if a := re.Agent; a != nil {
-			ea := &EpisodeAgent{Verb: a.Verb, Agent: a.Agent, Model: a.Model, DurationMS: a.DurationMS, PromptTokens: a.PromptTokens,
-				ResponseTokens: a.ResponseTokens, CostUSD: a.CostUSD, Prompt: a.Prompt, Input: jsonvalue.Normalize(a.Input), Error: a.Error}
+			ea := a.EpisodeAgent
+			ea.Input = jsonvalue.Normalize(a.Input)
 			switch r := a.Response.(type) {
 			case nil:
 			case string:
@@ -184,7 +186,7 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 				}
 				ea.Transcript = tr
 			}
-			ep.Agent = ea
+			ep.Agent = &ea
 		}
 		c.Episodes = append(c.Episodes, ep)
 	}
@@ -214,19 +216,11 @@ type rawEpisode struct {
 }
 
 type rawAgent struct {
-	Verb           string    `yaml:"verb"`
-	Agent          string    `yaml:"agent"`
-	Model          string    `yaml:"model"`
-	DurationMS     int64     `yaml:"duration_ms"`
-	PromptTokens   int64     `yaml:"prompt_tokens"`
-	ResponseTokens int64     `yaml:"response_tokens"`
-	CostUSD        float64   `yaml:"cost_usd"`
-	Prompt         string    `yaml:"prompt"`
-	Input          any       `yaml:"input"`
-	Response       any       `yaml:"response"` // a string, or YAML/JSON structure (e.g. an included *.json)
-	ResponseJSON   yaml.Node `yaml:"response_json"`
-	Error          string    `yaml:"error"`
-	Transcript     *struct {
+	EpisodeAgent `yaml:",inline"`
+	Input        any       `yaml:"input"`
+	Response     any       `yaml:"response"` // a string, or YAML/JSON structure (e.g. an included *.json)
+	ResponseJSON yaml.Node `yaml:"response_json"`
+	Transcript   *struct {
 		Format  string  `yaml:"format"`
 		Events  []any   `yaml:"events"`
 		Timings []int64 `yaml:"timings"`
