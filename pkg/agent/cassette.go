@@ -97,12 +97,10 @@ type EpisodeResponse struct {
 // (match.handler agent.<name>) rather than a host handler: only such a
 // cassette answers agent calls as a transport in a flow fixture.
 func (c *Cassette) NamesAlias() bool {
-	for _, ep := range c.Episodes {
-		if h, _ := ep.Match["handler"].(string); strings.HasPrefix(h, "agent.") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(c.Episodes, func(ep *Episode) bool {
+		h, _ := ep.Match["handler"].(string)
+		return strings.HasPrefix(h, "agent.")
+	})
 }
 
 // LoadCassette reads and parses a host_cassette file.
