@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,7 +22,9 @@ type World = pluginkit.World
 // AskResponse is what a plugin returns.
 type AskResponse struct {
 	// Submission is the agent's answer, kept byte-verbatim. Kitsoki validates
-	// it against the call's schema.
+	// it against the call's schema. An explicit "submission": null decodes
+	// as the JSON null (encoding/json hands null to RawMessage), not as no
+	// answer, so it is recorded, exported and replayed as null.
 	Submission json.RawMessage `json:"submission,omitempty"`
 	// Meta is opaque plugin metadata (tokens, cost_usd, model, ...).
 	Meta map[string]any `json:"meta,omitempty"`
@@ -138,26 +139,4 @@ func KindOf(err error) Kind {
 		return ae.Kind
 	}
 	return ""
-}
-
-// UnmarshalJSON keeps an explicit "submission": null as the JSON null
-// (encoding/json would leave a nil RawMessage, which reads as no answer),
-// so a plugin that answers null is recorded, exported and replayed as
-// null.
-func (r *AskResponse) UnmarshalJSON(b []byte) error {
-	type plain AskResponse
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*r = AskResponse(p)
-	if r.Submission == nil && bytes.Contains(b, []byte(`"submission"`)) {
-		var probe map[string]json.RawMessage
-		if json.Unmarshal(b, &probe) == nil {
-			if v, ok := probe["submission"]; ok && (v == nil || string(v) == "null") {
-				r.Submission = json.RawMessage("null")
-			}
-		}
-	}
-	return nil
 }
