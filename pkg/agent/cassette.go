@@ -338,17 +338,18 @@ func (c *Cassette) Phase(statePath string) string {
 	return head
 }
 
-// match finds the first eligible episode; the caller holds c.mu.
-func (c *Cassette) match(alias string, req *AskRequest, args map[string]any) int {
+// pick finds the first eligible episode, marks it played and returns it
+// with its match_idx (i -1 when none matches); the caller holds c.mu.
+func (c *Cassette) pick(alias string, req *AskRequest, args map[string]any) (i, idx int) {
 	for i, ep := range c.Episodes {
-		if c.played[i] && ep.Replay != "any" {
-			continue
-		}
-		if c.episodeMatches(ep, alias, req, args) {
-			return i
+		if (!c.played[i] || ep.Replay == "any") && c.episodeMatches(ep, alias, req, args) {
+			c.played[i] = true
+			idx = c.counts[ep.ID]
+			c.counts[ep.ID] = idx + 1
+			return i, idx
 		}
 	}
-	return -1
+	return -1, 0
 }
 
 func (c *Cassette) episodeMatches(ep *Episode, alias string, req *AskRequest, args map[string]any) bool {
@@ -391,15 +392,6 @@ func ValuesEqual(a, b any) bool {
 	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
 }
 
-// take marks episode i played and returns its match_idx; caller holds c.mu.
-func (c *Cassette) take(i int) int {
-	c.played[i] = true
-	id := c.Episodes[i].ID
-	n := c.counts[id]
-	c.counts[id] = n + 1
-	return n
-}
-
 // plan picks the episode before the request is built, so Dispatch can use
 // the cassette call id (and report episode_id/match_idx on agent.call.start).
 func (a *cassetteAgent) plan(req *AskRequest) (string, string, int, bool) {
@@ -407,11 +399,10 @@ func (a *cassetteAgent) plan(req *AskRequest) (string, string, int, bool) {
 	args := a.matchArgs(req)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	i := c.match(a.alias, req, args)
+	i, idx := c.pick(a.alias, req, args)
 	if i < 0 {
 		return "", "", 0, false
 	}
-	idx := c.take(i)
 	c.pending[agentcall.CassetteID(c.AppID, c.Episodes[i].ID, idx)] = planned{i, idx}
 	return c.AppID, c.Episodes[i].ID, idx, true
 }
@@ -425,10 +416,7 @@ func (a *cassetteAgent) Ask(ctx context.Context, req *AskRequest) (*AskResponse,
 	if ok {
 		delete(c.pending, req.CallID)
 	} else {
-		i = c.match(a.alias, req, args)
-		if i >= 0 {
-			idx = c.take(i)
-		}
+		i, idx = c.pick(a.alias, req, args)
 	}
 	c.mu.Unlock()
 	if i < 0 {
