@@ -15,9 +15,6 @@ func CopyNilAsEmpty(v any) any { return mapStrings(v, nil, false, true) }
 // ([]any) of m; every other value is shared as it is. A nil map, at the
 // top or nested, stays nil.
 func CopyMap(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
 	return mapStrings(m, nil, false, false).(map[string]any)
 }
 

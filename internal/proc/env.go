@@ -22,13 +22,6 @@ const (
 	EnvInherit
 )
 
-func (p EnvPolicy) String() string {
-	if p == EnvInherit {
-		return "inherit"
-	}
-	return "minimal"
-}
-
 // Var is one environment edit, applied after inheritance.
 type Var struct {
 	Key, Value string

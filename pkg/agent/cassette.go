@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -18,7 +17,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/agentcall"
-	"kitsoki/internal/cassettehead"
 	"kitsoki/internal/childproc"
 	"kitsoki/internal/duration"
 	"kitsoki/internal/jsonvalue"
@@ -68,41 +66,41 @@ type Episode struct {
 
 // EpisodeAgent is what is read of an episode's agent: block (its turn,
 // system_prompt and advisory call_id are not used).
+// The keys read as they are carry their yaml tags; the others are read
+// through rawAgent.
 type EpisodeAgent struct {
-	Verb           string
-	Agent          string
-	Model          string
-	DurationMS     int64
-	PromptTokens   int64
-	ResponseTokens int64
-	CostUSD        float64
-	Prompt         string
-	Input          any
-	Response       string // raw JSON when it starts with { or [, else a JSON string; "" = no submission
+	Verb           string  `yaml:"verb"`
+	Agent          string  `yaml:"agent"`
+	Model          string  `yaml:"model"`
+	DurationMS     int64   `yaml:"duration_ms"`
+	PromptTokens   int64   `yaml:"prompt_tokens"`
+	ResponseTokens int64   `yaml:"response_tokens"`
+	CostUSD        float64 `yaml:"cost_usd"`
+	Prompt         string  `yaml:"prompt"`
+	Input          any     `yaml:"-"`
+	Response       string  `yaml:"-"` // raw JSON when it starts with { or [, else a JSON string; "" = no submission
 	// ResponseJSON is response_json:, the exact submission; when set it
-	// wins over Response (cassettehead.ResponseJSON).
-	ResponseJSON json.RawMessage
-	Error        string
-	Transcript   *Transcript
+	// wins over Response (responseJSON).
+	ResponseJSON json.RawMessage `yaml:"-"`
+	Error        string          `yaml:"error"`
+	Transcript   *Transcript     `yaml:"-"`
 }
 
 // EpisodeResponse is an episode's response: block (host result).
 type EpisodeResponse struct {
-	Data       map[string]any
-	Error      string
-	InfraError string
+	Data       map[string]any `yaml:"data"`
+	Error      string         `yaml:"error"`
+	InfraError string         `yaml:"infra_error"`
 }
 
 // NamesAlias reports whether an episode matches an agent alias
 // (match.handler agent.<name>) rather than a host handler: only such a
 // cassette answers agent calls as a transport in a flow fixture.
 func (c *Cassette) NamesAlias() bool {
-	for _, ep := range c.Episodes {
-		if h, _ := ep.Match["handler"].(string); strings.HasPrefix(h, "agent.") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(c.Episodes, func(ep *Episode) bool {
+		h, _ := ep.Match["handler"].(string)
+		return strings.HasPrefix(h, "agent.")
+	})
 }
 
 // LoadCassette reads and parses a host_cassette file.
@@ -133,14 +131,14 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, cassettehead.YAMLError(name, err)
+		return nil, cassetteYAMLError(name, err)
 	}
 	yamlnode.TextPointlessFloats(&doc)
 	var raw rawCassette
 	if err := doc.Decode(&raw); err != nil {
-		return nil, cassettehead.YAMLError(name, err)
+		return nil, cassetteYAMLError(name, err)
 	}
-	phaseFrom, err := raw.Check(name, "")
+	phaseFrom, err := raw.checkHeader(name)
 	if err != nil {
 		return nil, err
 	}
@@ -148,10 +146,9 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 		counts: map[string]int{}, pending: map[string]planned{}}
 	for i, re := range raw.Episodes {
 		if re == nil {
-			return nil, cassettehead.EmptyEpisode(name, i)
+			return nil, fmt.Errorf("cassette: %q: episode %d is empty", name, i)
 		}
-		ep := &Episode{ID: re.ID, Match: re.Match, Replay: re.Replay,
-			Response: EpisodeResponse{Data: re.Response.Data, Error: re.Response.Error, InfraError: re.Response.InfraError}}
+		ep := &Episode{ID: re.ID, Match: re.Match, Replay: re.Replay, Response: re.Response}
 		if re.Delay != "" {
 			d, err := duration.Parse(re.Delay)
 			if err != nil {
@@ -160,8 +157,8 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 			ep.Delay = d
 		}
 		if a := re.Agent; a != nil {
-			ea := &EpisodeAgent{Verb: a.Verb, Agent: a.Agent, Model: a.Model, DurationMS: a.DurationMS, PromptTokens: a.PromptTokens,
-				ResponseTokens: a.ResponseTokens, CostUSD: a.CostUSD, Prompt: a.Prompt, Input: jsonvalue.Normalize(a.Input), Error: a.Error}
+			ea := a.EpisodeAgent
+			ea.Input = jsonvalue.Normalize(a.Input)
 			switch r := a.Response.(type) {
 			case nil:
 			case string:
@@ -173,7 +170,7 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 				}
 				ea.Response = string(b)
 			}
-			if ea.ResponseJSON, err = cassettehead.ResponseJSON(name, re.ID, &a.ResponseJSON); err != nil {
+			if ea.ResponseJSON, err = responseJSON(name, re.ID, &a.ResponseJSON); err != nil {
 				return nil, err
 			}
 			if a.Transcript != nil {
@@ -187,7 +184,7 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 				}
 				ea.Transcript = tr
 			}
-			ep.Agent = ea
+			ep.Agent = &ea
 		}
 		c.Episodes = append(c.Episodes, ep)
 	}
@@ -196,41 +193,32 @@ func parseCassette(name, dir string, data []byte) (*Cassette, error) {
 }
 
 type rawCassette struct {
-	cassettehead.Header `yaml:",inline"`
-	AppVersion          string        `yaml:"app_version"`
-	MatchOn             []string      `yaml:"match_on"`
-	Episodes            []*rawEpisode `yaml:"episodes"`
-	SourceRun           string        `yaml:"source_run"`
-	GeneratedAt         string        `yaml:"generated_at"`
+	Kind        string        `yaml:"kind"`
+	AppID       string        `yaml:"app_id"`
+	RecordMode  string        `yaml:"record_mode"`
+	PhaseFrom   string        `yaml:"phase_from"`
+	AppVersion  string        `yaml:"app_version"`
+	MatchOn     []string      `yaml:"match_on"`
+	Episodes    []*rawEpisode `yaml:"episodes"`
+	SourceRun   string        `yaml:"source_run"`
+	GeneratedAt string        `yaml:"generated_at"`
 }
 
 type rawEpisode struct {
-	ID       string         `yaml:"id"`
-	Match    map[string]any `yaml:"match"`
-	Replay   string         `yaml:"replay"`
-	Delay    string         `yaml:"delay"`
-	Agent    *rawAgent      `yaml:"agent"`
-	Response struct {
-		Data       map[string]any `yaml:"data"`
-		Error      string         `yaml:"error"`
-		InfraError string         `yaml:"infra_error"`
-	} `yaml:"response"`
+	ID       string          `yaml:"id"`
+	Match    map[string]any  `yaml:"match"`
+	Replay   string          `yaml:"replay"`
+	Delay    string          `yaml:"delay"`
+	Agent    *rawAgent       `yaml:"agent"`
+	Response EpisodeResponse `yaml:"response"`
 }
 
 type rawAgent struct {
-	Verb           string    `yaml:"verb"`
-	Agent          string    `yaml:"agent"`
-	Model          string    `yaml:"model"`
-	DurationMS     int64     `yaml:"duration_ms"`
-	PromptTokens   int64     `yaml:"prompt_tokens"`
-	ResponseTokens int64     `yaml:"response_tokens"`
-	CostUSD        float64   `yaml:"cost_usd"`
-	Prompt         string    `yaml:"prompt"`
-	Input          any       `yaml:"input"`
-	Response       any       `yaml:"response"` // a string, or YAML/JSON structure (e.g. an included *.json)
-	ResponseJSON   yaml.Node `yaml:"response_json"`
-	Error          string    `yaml:"error"`
-	Transcript     *struct {
+	EpisodeAgent `yaml:",inline"`
+	Input        any       `yaml:"input"`
+	Response     any       `yaml:"response"` // a string, or YAML/JSON structure (e.g. an included *.json)
+	ResponseJSON yaml.Node `yaml:"response_json"`
+	Transcript   *struct {
 		Format  string  `yaml:"format"`
 		Events  []any   `yaml:"events"`
 		Timings []int64 `yaml:"timings"`
@@ -350,17 +338,18 @@ func (c *Cassette) Phase(statePath string) string {
 	return head
 }
 
-// match finds the first eligible episode; the caller holds c.mu.
-func (c *Cassette) match(alias string, req *AskRequest, args map[string]any) int {
+// pick finds the first eligible episode, marks it played and returns it
+// with its match_idx (i -1 when none matches); the caller holds c.mu.
+func (c *Cassette) pick(alias string, req *AskRequest, args map[string]any) (i, idx int) {
 	for i, ep := range c.Episodes {
-		if c.played[i] && ep.Replay != "any" {
-			continue
-		}
-		if c.episodeMatches(ep, alias, req, args) {
-			return i
+		if (!c.played[i] || ep.Replay == "any") && c.episodeMatches(ep, alias, req, args) {
+			c.played[i] = true
+			idx = c.counts[ep.ID]
+			c.counts[ep.ID] = idx + 1
+			return i, idx
 		}
 	}
-	return -1
+	return -1, 0
 }
 
 func (c *Cassette) episodeMatches(ep *Episode, alias string, req *AskRequest, args map[string]any) bool {
@@ -403,15 +392,6 @@ func ValuesEqual(a, b any) bool {
 	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
 }
 
-// take marks episode i played and returns its match_idx; caller holds c.mu.
-func (c *Cassette) take(i int) int {
-	c.played[i] = true
-	id := c.Episodes[i].ID
-	n := c.counts[id]
-	c.counts[id] = n + 1
-	return n
-}
-
 // plan picks the episode before the request is built, so Dispatch can use
 // the cassette call id (and report episode_id/match_idx on agent.call.start).
 func (a *cassetteAgent) plan(req *AskRequest) (string, string, int, bool) {
@@ -419,11 +399,10 @@ func (a *cassetteAgent) plan(req *AskRequest) (string, string, int, bool) {
 	args := a.matchArgs(req)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	i := c.match(a.alias, req, args)
+	i, idx := c.pick(a.alias, req, args)
 	if i < 0 {
 		return "", "", 0, false
 	}
-	idx := c.take(i)
 	c.pending[agentcall.CassetteID(c.AppID, c.Episodes[i].ID, idx)] = planned{i, idx}
 	return c.AppID, c.Episodes[i].ID, idx, true
 }
@@ -437,10 +416,7 @@ func (a *cassetteAgent) Ask(ctx context.Context, req *AskRequest) (*AskResponse,
 	if ok {
 		delete(c.pending, req.CallID)
 	} else {
-		i = c.match(a.alias, req, args)
-		if i >= 0 {
-			idx = c.take(i)
-		}
+		i, idx = c.pick(a.alias, req, args)
 	}
 	c.mu.Unlock()
 	if i < 0 {
@@ -526,16 +502,15 @@ func episodeSubmission(s string) json.RawMessage {
 }
 
 func describeArgs(args map[string]any) string {
-	keys := slices.Sorted(maps.Keys(args))
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		b, err := json.Marshal(jsonvalue.Normalize(args[k]))
+	parts := make([]string, 0, len(args))
+	for k, v := range args {
+		b, err := json.Marshal(jsonvalue.Normalize(v))
 		if err != nil {
-			b = []byte(fmt.Sprint(args[k]))
+			b = []byte(fmt.Sprint(v))
 		}
-		parts[i] = k + ":" + string(b)
+		parts = append(parts, k+":"+string(b))
 	}
-	sort.Strings(parts)
+	slices.Sort(parts)
 	return "{" + strings.Join(parts, " ") + "}"
 }
 

@@ -28,7 +28,7 @@ import (
 //	claude -p --output-format json [--model <model>] [--system-prompt <persona>]
 //
 // where <model> is the calling persona's model when Dispatch passes it
-// (withCallModel), else the declaration's model:, else the CLI's default;
+// (withCall), else the declaration's model:, else the CLI's default;
 // with the prompt on stdin (followed, when the call has a schema, by an
 // instruction to answer with one JSON value satisfying it, and the schema).
 // The binary is claude_bin: (relative paths are taken from the story
@@ -124,45 +124,28 @@ func claudePrompt(req *AskRequest) []byte {
 	return b.Bytes()
 }
 
-// callModelKey carries the calling persona's model (Call.Model) to the
-// transport: the wire request has no model field, and the persona's model
-// wins over the declaration's model:.
-type callModelKey struct{}
+// callExtrasKey carries what the wire request has no field for to the
+// transport: the calling persona's model (Call.Model), which wins over the
+// declaration's model:, and its system prompt, which Dispatch records on
+// agent.call.start too.
+type callExtrasKey struct{}
 
-// withCallModel returns ctx carrying the persona model for this call.
-// Dispatch is expected to wrap the transport's context with it.
-func withCallModel(ctx context.Context, model string) context.Context {
-	if model == "" {
-		return ctx
-	}
-	return context.WithValue(ctx, callModelKey{}, model)
-}
-
-// modelFor is the model of this call: the persona's, else model:.
-func (t *claudeCLITransport) modelFor(ctx context.Context) string {
-	if m, ok := ctx.Value(callModelKey{}).(string); ok && m != "" {
-		return m
-	}
-	return t.model
-}
-
-// callPersonaKey carries the calling persona's system prompt to the
-// transport (the wire request has no system prompt field).
-type callPersonaKey struct{}
-
-type callPersona struct {
+type callExtras struct {
+	model        string
 	systemPrompt string
 	inherit      bool // inherit_claude_default: append to the CLI's own prompt
 }
 
-// withCallPersona returns ctx carrying the persona's system prompt for
-// this call ("" leaves ctx as is). Dispatch records the same text on
-// agent.call.start.
-func withCallPersona(ctx context.Context, systemPrompt string, inherit bool) context.Context {
-	if systemPrompt == "" {
-		return ctx
-	}
-	return context.WithValue(ctx, callPersonaKey{}, callPersona{systemPrompt, inherit})
+// withCall returns ctx carrying x for this call. Dispatch is expected to
+// wrap the transport's context with it.
+func withCall(ctx context.Context, x callExtras) context.Context {
+	return context.WithValue(ctx, callExtrasKey{}, x)
+}
+
+// modelFor is the model of this call: the persona's, else model:.
+func (t *claudeCLITransport) modelFor(ctx context.Context) string {
+	x, _ := ctx.Value(callExtrasKey{}).(callExtras)
+	return cmp.Or(x.model, t.model)
 }
 
 // claudeArgs is the CLI's argv after the program name: the persona's
@@ -173,12 +156,12 @@ func claudeArgs(ctx context.Context, model string) []string {
 	if model != "" {
 		args = append(args, "--model", model)
 	}
-	if p, ok := ctx.Value(callPersonaKey{}).(callPersona); ok {
+	if x, _ := ctx.Value(callExtrasKey{}).(callExtras); x.systemPrompt != "" {
 		flag := "--system-prompt"
-		if p.inherit {
+		if x.inherit {
 			flag = "--append-system-prompt"
 		}
-		args = append(args, flag, p.systemPrompt)
+		args = append(args, flag, x.systemPrompt)
 	}
 	return args
 }
@@ -253,7 +236,7 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 	}
 	if env.IsError || (env.Subtype != "" && env.Subtype != "success") {
 		return nil, t.errf(KindTransportError, "claude reported an error (%s): %s; %s%s",
-			orDefault(env.Subtype, "is_error"), childproc.Snippet(t.redact, env.Result), status, claudeStderr(tail))
+			cmp.Or(env.Subtype, "is_error"), childproc.Snippet(t.redact, env.Result), status, claudeStderr(tail))
 	}
 	return &AskResponse{
 		Submission: sub.or(claudeSubmission(env, len(req.Schema) > 0 && string(req.Schema) != "null")),
@@ -272,13 +255,6 @@ func claudeStderr(tail *childproc.Stderr) string {
 		return "; stderr (last 8 KiB):\n" + s
 	}
 	return ""
-}
-
-func orDefault(s, d string) string {
-	if s == "" {
-		return d
-	}
-	return s
 }
 
 // claudeEnvelope is the part of the CLI's `--output-format json` result

@@ -68,7 +68,7 @@ func TestClaudeCLIStandIn(t *testing.T) {
 		CheckNoChildren(t)
 		record := filepath.Join(t.TempDir(), "record.json")
 		tr := newClaudeTransport(t, bin, "claude-haiku-4-5", map[string]string{"FAKE_CLAUDE_RECORD": record})
-		resp, err := tr.Ask(withCallModel(context.Background(), "claude-opus-4-1"), referenceRequest())
+		resp, err := tr.Ask(withCall(context.Background(), callExtras{model: "claude-opus-4-1"}), referenceRequest())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bytes"
 	"encoding/json"
 	"log/slog"
 	"os"
@@ -84,11 +83,9 @@ func (s *claudeSubmit) cleanup() {
 	}
 }
 
+// objectSchema reports a schema whose top-level type is "object" (empty,
+// null or not an object: false, as json.Unmarshal into a struct says).
 func objectSchema(raw json.RawMessage) bool {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return false
-	}
 	var top struct {
 		Type any `json:"type"`
 	}

@@ -1,40 +1,30 @@
 package agent
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	"kitsoki/internal/agentcall"
+	"kitsoki/pkg/pluginkit"
 )
 
 // AskRequest is what kitsoki sends to a plugin: the params of subprocess
-// agent.ask, the arguments of the mcp_http tool call. Field order and JSON
-// names are the wire contract (seed §3); do not reorder.
-type AskRequest struct {
-	SessionID string          `json:"session_id"`
-	Turn      int64           `json:"turn"`
-	StatePath string          `json:"state_path"`
-	Verb      string          `json:"verb"`
-	Prompt    string          `json:"prompt"`
-	Schema    json.RawMessage `json:"schema,omitempty"` // the compiled schema's JSON; nil when the call has none
-	With      map[string]any  `json:"with,omitempty"`   // the story's with: block, opaque to kitsoki
-	World     World           `json:"world"`            // read-only snapshot, deep-copied per call
-	Deadline  time.Time       `json:"deadline"`         // soft cap; the hard cap is the context
-	CallID    string          `json:"call_id"`          // 16 hex chars, see CallID
-}
+// agent.ask, the arguments of the mcp_http tool call. It is pluginkit's
+// Request, so the request a Go plugin decodes is the one kitsoki encodes:
+// its field order and JSON names are defined once, there (seed §3).
+type AskRequest = pluginkit.Request
 
 // World is the read-only world snapshot inside an AskRequest: {"vars":{...}}.
-type World struct {
-	Vars map[string]any `json:"vars"`
-}
+type World = pluginkit.World
 
 // AskResponse is what a plugin returns.
 type AskResponse struct {
 	// Submission is the agent's answer, kept byte-verbatim. Kitsoki validates
-	// it against the call's schema.
+	// it against the call's schema. An explicit "submission": null decodes
+	// as the JSON null (encoding/json hands null to RawMessage), not as no
+	// answer, so it is recorded, exported and replayed as null.
 	Submission json.RawMessage `json:"submission,omitempty"`
 	// Meta is opaque plugin metadata (tokens, cost_usd, model, ...).
 	Meta map[string]any `json:"meta,omitempty"`
@@ -149,26 +139,4 @@ func KindOf(err error) Kind {
 		return ae.Kind
 	}
 	return ""
-}
-
-// UnmarshalJSON keeps an explicit "submission": null as the JSON null
-// (encoding/json would leave a nil RawMessage, which reads as no answer),
-// so a plugin that answers null is recorded, exported and replayed as
-// null.
-func (r *AskResponse) UnmarshalJSON(b []byte) error {
-	type plain AskResponse
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*r = AskResponse(p)
-	if r.Submission == nil && bytes.Contains(b, []byte(`"submission"`)) {
-		var probe map[string]json.RawMessage
-		if json.Unmarshal(b, &probe) == nil {
-			if v, ok := probe["submission"]; ok && (v == nil || string(v) == "null") {
-				r.Submission = json.RawMessage("null")
-			}
-		}
-	}
-	return nil
 }

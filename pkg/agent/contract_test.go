@@ -49,6 +49,24 @@ func TestAskResponseKeepsSubmissionBytes(t *testing.T) {
 	}
 }
 
+// An explicit null answer is an answer (the JSON null), an absent one is
+// none, including inside a JSON-RPC reply whose result is a *AskResponse.
+func TestAskResponseNullSubmissionIsAnAnswer(t *testing.T) {
+	for in, want := range map[string]string{`{"submission":null}`: "null", `{"submission": null ,"meta":{}}`: "null", `{}`: "", `{"meta":{"submission":null}}`: ""} {
+		var r agent.AskResponse
+		if err := json.Unmarshal([]byte(in), &r); err != nil {
+			t.Fatal(err)
+		}
+		if string(r.Submission) != want || (want == "") != (r.Submission == nil) {
+			t.Errorf("%s: submission %q (nil %v), want %q", in, r.Submission, r.Submission == nil, want)
+		}
+		var reply struct{ Result *agent.AskResponse }
+		if err := json.Unmarshal([]byte(`{"result":`+in+`}`), &reply); err != nil || string(reply.Result.Submission) != want {
+			t.Errorf("%s in a reply: %v %q, want %q", in, err, reply.Result.Submission, want)
+		}
+	}
+}
+
 func TestAskErrorFormat(t *testing.T) {
 	cases := []struct {
 		err  *agent.AskError

@@ -138,7 +138,7 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	if c.SchemaPath != "" || sch != nil {
 		startPayload.Input = map[string]any{"schema_path": cmp.Or(c.SchemaPath, schemaPathOf(sch))}
 	}
-	sysPrompt := r.systemPrompt(c.Persona)
+	sysPrompt, inherit := r.persona(c.Persona)
 	r.logRequest(startPayload, alias, sysPrompt, req, timeout)
 	if err := st.emit(Event{Kind: EventCallStart, CallID: req.CallID, TS: st.start, Turn: c.Turn, StatePath: c.StatePath,
 		EpisodeID: res.EpisodeID, MatchIdx: res.MatchIdx, Payload: startPayload}); err != nil {
@@ -151,7 +151,7 @@ func (r *Registry) Dispatch(ctx context.Context, c Call) (*Result, error) {
 	// 3. The transport, under the hard deadline.
 	// The persona model travels beside the request (the wire has no model
 	// field); transports that can honour it (builtin.claude_cli) read it.
-	tctx := withCallPersona(withCallModel(ctx, c.Model), sysPrompt, r.inheritsClaudeDefault(c.Persona))
+	tctx := withCall(ctx, callExtras{model: c.Model, systemPrompt: sysPrompt, inherit: inherit})
 	resp, late, askErr := askWithDeadline(tctx, t, alias, req, timeout)
 	if askErr != nil {
 		st.late = late
@@ -235,12 +235,8 @@ func (st *callState) complete(ctx context.Context, resp *AskResponse, value any,
 		traced = json.RawMessage("null") // an answer of null, not no answer
 	}
 	complete := &CallCompletePayload{Verb: c.Verb, Agent: st.persona, Model: r.redact.String(model), DurationMS: res.Duration.Milliseconds(),
-		Response: &CallResponse{Submission: traced, Meta: meta}, Meta: meta}
-	var payload any = complete
-	if st.sub != nil {
-		payload = &SubstitutedCompletePayload{CallCompletePayload: *complete, Substitution: st.sub}
-	}
-	if err := st.emit(Event{Kind: EventCallComplete, CallID: st.callID, TS: end, Turn: c.Turn, StatePath: c.StatePath, Payload: payload}); err != nil {
+		Response: &CallResponse{Submission: traced, Meta: meta}, Meta: meta, Substitution: st.sub}
+	if err := st.emit(Event{Kind: EventCallComplete, CallID: st.callID, TS: end, Turn: c.Turn, StatePath: c.StatePath, Payload: complete}); err != nil {
 		return nil, err
 	}
 	if r.log.Enabled(ctx, slog.LevelDebug) {
@@ -300,14 +296,10 @@ func (st *callState) fail(ae *AskError) (*Result, error) {
 	end := st.now(st.start)
 	st.r.log.Debug("agent call failed", slog.String("alias", st.alias), slog.String("call_id", st.callID),
 		slog.String("verb", st.c.Verb), slog.Duration("duration", end.Sub(st.start)), slog.String("error", ae.Error()))
-	ep := &CallErrorPayload{Verb: st.c.Verb, Agent: st.persona, DurationMS: end.Sub(st.start).Milliseconds(), Error: ae.Error()}
+	ep := &CallErrorPayload{Verb: st.c.Verb, Agent: st.persona, DurationMS: end.Sub(st.start).Milliseconds(), Error: ae.Error(), Substitution: st.sub}
 	st.r.logRefused(ep, st, ae)
-	var payload any = ep
-	if st.sub != nil {
-		payload = &SubstitutedErrorPayload{CallErrorPayload: *ep, Substitution: st.sub}
-	}
 	if err := st.emit(Event{Kind: EventCallError, CallID: st.callID, TS: end, Turn: st.c.Turn, StatePath: st.c.StatePath,
-		Payload: payload}); err != nil {
+		Payload: ep}); err != nil {
 		return nil, errors.Join(ae, err)
 	}
 	return nil, ae

@@ -29,8 +29,9 @@
 // secret; raw, JSON-escaped and URL-encoded forms are matched; values under
 // minSecretBytes, map keys, kinds and agent names are never masked.
 //
-// Layout: one file per transport: inprocess.go, cassette.go (replay of a
-// host_cassette fixture; never declarable in YAML), subprocess*.go (the
+// Layout: one file per transport: inprocess.go, cassette*.go (replay of a
+// host_cassette fixture, which pkg/compose's HostCassette reads through
+// ParseCassette too; never declarable in YAML), subprocess*.go (the
 // JSON-RPC protocol; the process is internal/childproc's), mcp_http.go,
 // claude_cli.go. builtin.local_llm (a llama-server it attaches to, or one
 // fetched through pkg/fetch and supervised through pkg/sidecar) lives in

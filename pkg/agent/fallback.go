@@ -39,18 +39,6 @@ type Substitution struct {
 	OriginalError  string `json:"original_error,omitempty"`
 }
 
-// SubstitutedCompletePayload is agent.call.complete after a fallback.
-type SubstitutedCompletePayload struct {
-	CallCompletePayload
-	Substitution *Substitution `json:"substitution"`
-}
-
-// SubstitutedErrorPayload is agent.call.error after a failed fallback.
-type SubstitutedErrorPayload struct {
-	CallErrorPayload
-	Substitution *Substitution `json:"substitution"`
-}
-
 // fallbackAlias is the agent a rejected local-model answer goes to.
 const fallbackAlias = story.DefaultAgentAlias
 
@@ -87,7 +75,7 @@ func (r *Registry) fallback(ctx context.Context, st *callState, req *AskRequest,
 	if remaining <= 0 {
 		return st.fail(ContextError(fallbackAlias, context.DeadlineExceeded))
 	}
-	resp, late, askErr := askWithDeadline(withCallModel(ctx, st.c.Model), ft, fallbackAlias, req, remaining)
+	resp, late, askErr := askWithDeadline(withCall(ctx, callExtras{model: st.c.Model}), ft, fallbackAlias, req, remaining)
 	if askErr != nil {
 		st.late = late
 		return st.fail(askErr)

@@ -50,23 +50,17 @@ func (v *HookVeto) askError() *AskError {
 	return Errorf(KindHookVetoed, "hook %s at %s vetoed the call: %s", v.Hook, v.Point, v.Reason)
 }
 
+// hooksBox gives every Hooks value, nil included, the one type an
+// atomic.Value needs.
 type hooksBox struct{ h Hooks }
 
 // SetHooks attaches h to every later Dispatch of the registry (nil
 // detaches). Safe to call concurrently with Dispatch.
-func (r *Registry) SetHooks(h Hooks) {
-	if h == nil {
-		r.hooks.Store(nil)
-		return
-	}
-	r.hooks.Store(&hooksBox{h})
-}
+func (r *Registry) SetHooks(h Hooks) { r.hooks.Store(hooksBox{h}) }
 
 func (r *Registry) currentHooks() Hooks {
-	if b := r.hooks.Load(); b != nil {
-		return b.h
-	}
-	return nil
+	b, _ := r.hooks.Load().(hooksBox)
+	return b.h
 }
 
 func (r *Registry) hookEmit(c *Call) HookEmit {

@@ -76,14 +76,10 @@ func ContextError(alias string, err error) *AskError {
 // declared in the story but never given an implementation.
 type unregisteredInProcess struct{ alias string }
 
-func (u unregisteredInProcess) err() *AskError {
-	return Errorf(KindTransportError,
+func (u unregisteredInProcess) Ask(context.Context, *AskRequest) (*AskResponse, error) {
+	return nil, Errorf(KindTransportError,
 		"agent_plugins.%s is declared as plugin: builtin.inprocess but no Go agent is registered for it; call (*agent.Registry).RegisterInProcess(%q, impl) before dispatch, or declare another plugin type",
 		u.alias, u.alias)
-}
-
-func (u unregisteredInProcess) Ask(context.Context, *AskRequest) (*AskResponse, error) {
-	return nil, u.err()
 }
 
 func (u unregisteredInProcess) Close() error { return nil }

@@ -14,6 +14,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -135,16 +136,16 @@ func (h *headerRoundTripper) RoundTrip(r *http.Request) (*http.Response, error) 
 	return resp, nil
 }
 
-// releasingBody releases a request's lifetime hook when its body is closed.
+// releasingBody releases a request's lifetime hook when its body is
+// closed (release may run more than once: stop and cancel are idempotent).
 type releasingBody struct {
 	io.ReadCloser
 	release func()
-	once    sync.Once
 }
 
 func (b *releasingBody) Close() error {
 	err := b.ReadCloser.Close()
-	b.once.Do(b.release)
+	b.release()
 	return err
 }
 
@@ -153,29 +154,23 @@ const httpFailureBodyBytes = 2 << 10
 
 type httpFailureKey struct{}
 
-// httpFailure is the last HTTP error answer seen by one call.
-type httpFailure struct {
-	mu     sync.Mutex
-	status string
-	body   string
-}
+// httpFailure is the last HTTP error answer seen by one call, as the
+// words its error ends with ("" when there was none).
+type httpFailure struct{ text atomic.Pointer[string] }
 
 func (f *httpFailure) set(status, body string) {
-	f.mu.Lock()
-	f.status, f.body = status, strings.TrimSpace(body)
-	f.mu.Unlock()
+	text := "; the server answered HTTP " + status
+	if body = strings.TrimSpace(body); body != "" {
+		text += ": " + body
+	}
+	f.text.Store(&text)
 }
 
 func (f *httpFailure) String() string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.status == "" {
-		return ""
+	if t := f.text.Load(); t != nil {
+		return *t
 	}
-	if f.body == "" {
-		return "; the server answered HTTP " + f.status
-	}
-	return "; the server answered HTTP " + f.status + ": " + f.body
+	return ""
 }
 
 // connect returns the session, connecting and initializing on first use.

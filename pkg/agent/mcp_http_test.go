@@ -346,3 +346,23 @@ func TestMCPHTTPAnswerLimitIsTheTransports(t *testing.T) {
 		t.Fatalf("after the over-limit answer: %s", resp.Submission)
 	}
 }
+
+// An HTTP error answer is quoted in the call's error: its status and the
+// start of its body (trimmed), or the status alone when the body is empty.
+func TestMCPHTTPErrorAnswerIsQuoted(t *testing.T) {
+	for body, want := range map[string]string{
+		"  token expired\n": "; the server answered HTTP 401 Unauthorized: token expired",
+		"":                  "; the server answered HTTP 401 Unauthorized",
+	} {
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusUnauthorized)
+			io.WriteString(w, body)
+		}))
+		tr := newMCPTransport(t, &story.AgentPlugin{Endpoint: ts.URL}, "")
+		ae := askKind(t, tr, context.Background(), referenceRequest(), KindTransportError)
+		if !strings.HasSuffix(ae.Detail, want) {
+			t.Errorf("body %q: detail %s, want it to end with %q", body, ae.Detail, want)
+		}
+		ts.Close()
+	}
+}

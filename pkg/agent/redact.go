@@ -47,15 +47,13 @@ func newRedactor(plugins map[string]*story.AgentPlugin) redactor {
 // redactorOf masks the given secret values in all their forms. Values
 // under MinSecretBytes are ignored.
 func redactorOf(values []string) redactor {
-	seen := map[string]bool{}
 	var secrets []string
 	for _, v := range values {
 		if len(v) < minSecretBytes {
 			continue
 		}
 		for _, f := range secretForms(v) {
-			if len(f) >= minSecretBytes && !seen[f] {
-				seen[f] = true
+			if len(f) >= minSecretBytes {
 				secrets = append(secrets, f)
 			}
 		}
@@ -64,8 +62,10 @@ func redactorOf(values []string) redactor {
 		return redactor{}
 	}
 	// Longest first, so a secret containing another is masked whole
-	// (strings.Replacer tries the pairs in argument order at each position).
+	// (strings.Replacer tries the pairs in argument order at each position);
+	// the order is total, so a form two values share is kept once.
 	slices.SortFunc(secrets, func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
+	secrets = slices.Compact(secrets)
 	pairs := make([]string, 0, 2*len(secrets))
 	for _, s := range secrets {
 		pairs = append(pairs, s, Redacted)

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -82,7 +81,7 @@ type Registry struct {
 	seqMu sync.Mutex
 	seqs  map[string]int // "<session>\x00<turn>\x00<state>" -> next seq
 
-	hooks atomic.Pointer[hooksBox] // SetHooks (hooks.go)
+	hooks atomic.Value // hooksBox; SetHooks (hooks.go)
 }
 
 // NewRegistryFromPlugins is NewRegistry for a bare alias -> declaration map
@@ -230,13 +229,9 @@ func (r *Registry) Aliases() []string {
 }
 
 func (r *Registry) aliasesLocked() []string {
-	out := slices.Collect(maps.Keys(r.transports))
-	for a := range r.pending {
-		if _, ok := r.transports[a]; !ok {
-			out = append(out, a)
-		}
-	}
-	sort.Strings(out)
+	// An alias is in one of the two: Register takes it out of pending.
+	out := slices.AppendSeq(slices.Collect(maps.Keys(r.transports)), maps.Keys(r.pending))
+	slices.Sort(out)
 	return out
 }
 
@@ -252,7 +247,7 @@ func (r *Registry) Unregistered() []string {
 			out = append(out, alias)
 		}
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out
 }
 

@@ -33,18 +33,14 @@ func softDeadline(ctx context.Context, asked, start time.Time, timeout time.Dura
 	return d.UTC()
 }
 
-// systemPrompt is the persona's resolved system prompt ("" when none).
-func (r *Registry) systemPrompt(persona string) string {
-	if p := r.personas[persona]; p != nil {
-		return p.SystemPromptResolved
+// persona is the named persona's resolved system prompt ("" when none)
+// and its inherit_claude_default.
+func (r *Registry) persona(name string) (systemPrompt string, inherit bool) {
+	p := r.personas[name]
+	if p == nil {
+		return "", false
 	}
-	return ""
-}
-
-// inheritsClaudeDefault reports the persona's inherit_claude_default.
-func (r *Registry) inheritsClaudeDefault(persona string) bool {
-	p := r.personas[persona]
-	return p != nil && p.InheritClaudeDefault != nil && *p.InheritClaudeDefault
+	return p.SystemPromptResolved, p.InheritClaudeDefault != nil && *p.InheritClaudeDefault
 }
 
 // logRequest fills the request half of agent.call.start, masked.

@@ -91,6 +91,8 @@ type CallCompletePayload struct {
 	DurationMS int64          `json:"duration_ms"`
 	Response   *CallResponse  `json:"response,omitempty"`
 	Meta       map[string]any `json:"meta,omitempty"`
+	// Substitution is set when a fallback answered the call (fallback.go).
+	Substitution *Substitution `json:"substitution,omitempty"`
 }
 
 // CallErrorPayload is the payload of agent.call.error.
@@ -108,4 +110,6 @@ type CallErrorPayload struct {
 	// Discarded is an answer that arrived after the hard deadline: kept
 	// for the record (masked), never bound.
 	Discarded *CallResponse `json:"discarded,omitempty"`
+	// Substitution is set when the call failed after a fallback.
+	Substitution *Substitution `json:"substitution,omitempty"`
 }

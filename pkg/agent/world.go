@@ -6,11 +6,7 @@ import "kitsoki/internal/jsonvalue"
 // in-process one in particular) can never change the engine's state through
 // the request. The result is never nil: an empty world is {"vars":{}}.
 func snapshotWorld(vars map[string]any) World {
-	out := make(map[string]any, len(vars))
-	for k, v := range vars {
-		out[k] = jsonvalue.CopyAsJSON(v)
-	}
-	return World{Vars: out}
+	return World{Vars: jsonvalue.CopyAsJSON(vars).(map[string]any)} // a nil map copies as an empty one
 }
 
 // copyMap deep-copies a with: block (nil stays nil).

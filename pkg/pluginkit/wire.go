@@ -5,18 +5,20 @@ import (
 	"time"
 )
 
-// Request is what kitsoki sends a plugin for one agent call (AskRequest).
+// Request is what kitsoki sends a plugin for one agent call (AskRequest;
+// pkg/agent's AskRequest is this type). Field order and JSON names are the
+// wire contract (seed 000 §3); do not reorder.
 type Request struct {
 	SessionID string          `json:"session_id"`
 	Turn      int64           `json:"turn"`
 	StatePath string          `json:"state_path"`
-	Verb      string          `json:"verb"`   // ask, decide, extract, task, converse
-	Prompt    string          `json:"prompt"` // fully rendered
-	Schema    json.RawMessage `json:"schema,omitempty"`
-	With      map[string]any  `json:"with,omitempty"`
-	World     World           `json:"world"`
-	Deadline  time.Time       `json:"deadline"` // soft: honour it, kitsoki's hard cap is its own
-	CallID    string          `json:"call_id"`
+	Verb      string          `json:"verb"`             // ask, decide, extract, task, converse
+	Prompt    string          `json:"prompt"`           // fully rendered
+	Schema    json.RawMessage `json:"schema,omitempty"` // the call's JSON Schema, bundled; absent when the call has none
+	With      map[string]any  `json:"with,omitempty"`   // the story's with: block, opaque to kitsoki
+	World     World           `json:"world"`            // read-only snapshot, deep-copied per call
+	Deadline  time.Time       `json:"deadline"`         // soft: honour it, kitsoki's hard cap is its own
+	CallID    string          `json:"call_id"`          // 16 hex chars: the id the trace gives the call
 }
 
 // World is the read-only world snapshot of a Request.

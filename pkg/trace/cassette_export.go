@@ -179,7 +179,7 @@ func episodeFor(c *Call, n int, tracePath string) (cassetteEpisode, error) {
 // format's own reading (a text answer as is; an object or array as its
 // JSON), and, wherever that reading would replay another value (a number,
 // true, false, null, or a text that is empty or starts with { or [),
-// response_json: with the exact JSON as well (cassettehead.ResponseJSON),
+// response_json: with the exact JSON as well (pkg/agent's cassette reader),
 // which kitsoki's readers prefer. No submission writes neither.
 func cassetteResponse(sub json.RawMessage) (response, exact string) {
 	if len(sub) == 0 {

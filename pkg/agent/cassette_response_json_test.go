@@ -1,4 +1,4 @@
-package cassettehead
+package agent
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-func TestResponseJSON(t *testing.T) {
+func TestCassetteResponseJSON(t *testing.T) {
 	for _, c := range []struct{ src, want, err string }{
 		{`response_json: '5'`, `5`, ""},
 		{`response_json: "1.0"`, `1.0`, ""},
@@ -26,7 +26,7 @@ func TestResponseJSON(t *testing.T) {
 		if err := yaml.Unmarshal([]byte(c.src), &doc); err != nil {
 			t.Fatal(err)
 		}
-		got, err := ResponseJSON("c.yaml", "ep1", &doc.R)
+		got, err := responseJSON("c.yaml", "ep1", &doc.R)
 		if c.err != "" {
 			if err == nil || !strings.Contains(err.Error(), c.err) || !strings.Contains(err.Error(), `episode "ep1"`) {
 				t.Errorf("%s: error %v, want %q", c.src, err, c.err)

@@ -1,0 +1,49 @@
+package agent
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+func TestCassetteHeaderCheck(t *testing.T) {
+	cases := []struct {
+		src, want string
+	}{
+		{"kind: host_cassette", ""},
+		{"kind: host_cassette\nrecord_mode: none", ""},
+		{"kind: host_cassette\nrecord_mode: new_episodes", ""},
+		{"kind: cassette", `cassette: "c.yaml": kind must be "host_cassette", got "cassette"`},
+		{"kind: host_cassette\nrecord_mode: all", `cassette: "c.yaml": record_mode "all" is not supported; valid values are "none" or "new_episodes"`},
+		{"kind: host_cassette\nphase_from: '('", `cassette: "c.yaml": phase_from regex: error parsing regexp`},
+	}
+	for _, c := range cases {
+		var doc rawCassette
+		if err := yaml.Unmarshal([]byte(c.src), &doc); err != nil {
+			t.Fatal(err)
+		}
+		_, err := doc.checkHeader("c.yaml")
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%q: %v", c.src, err)
+		case c.want != "" && (err == nil || !strings.HasPrefix(err.Error(), c.want)):
+			t.Errorf("%q: got %v, want %s", c.src, err, c.want)
+		}
+	}
+	h := rawCassette{Kind: cassetteKind, PhaseFrom: `^(\w+)\.`}
+	re, err := h.checkHeader("c.yaml")
+	if err != nil || re == nil || re.FindStringSubmatch("plan.x")[1] != "plan" {
+		t.Fatalf("phase_from: %v %v", re, err)
+	}
+}
+
+func TestCassetteHeaderMessages(t *testing.T) {
+	if got := cassetteYAMLError("c.yaml", errors.New("yaml: line 2: bad")).Error(); got != `cassette: "c.yaml": line 2: bad` {
+		t.Errorf("YAMLError: %s", got)
+	}
+	if _, err := ParseCassette("c.yaml", []byte("kind: host_cassette\nepisodes:\n  - id: a\n  -\n")); err == nil || err.Error() != `cassette: "c.yaml": episode 1 is empty` {
+		t.Errorf("empty episode: %v", err)
+	}
+}
