@@ -207,7 +207,7 @@ func pongoError(name, src string, err error) *Error {
 		e.Line, e.Col = pe.Line, pe.Column
 		if where == name {
 			// pongo2 counts bytes; Error.Col counts code points
-			e.Col = byteColToRune(src, pe.Line, pe.Column)
+			e.Col = byteColToRune(src, pe.Line, unshiftIncludeCol(src, pe.Line, pe.Column))
 		}
 		msg := plainText(pe.OrigError.Error())
 		if pe.Line > 0 {
@@ -355,7 +355,13 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 		}
 	}
 	text := string(b)
-	if e := checkPongoLimits(name, text); e != nil {
+	// a file named by a computed include is read only now, at render
+	// time, so its own includes were not followed before compiling
+	e := checkPongoLimits(name, text)
+	if e == nil {
+		e = f.l.checkIncludeCycle(name, text)
+	}
+	if e != nil {
 		f.l.mu.Lock()
 		f.l.getErrs[name] = e
 		f.l.mu.Unlock()

@@ -72,7 +72,7 @@ func (b *renderBudget) step() error {
 	}
 	b.steps++
 	if b.steps > MaxRenderSteps {
-		return b.fail("more than %d loop iterations, macro calls and set statements; render less (slice the list, or summarise it in an effect)", MaxRenderSteps)
+		return b.fail("more than %d loop iterations, macro calls, includes and set statements; render less (slice the list, or summarise it in an effect)", MaxRenderSteps)
 	}
 	return nil
 }

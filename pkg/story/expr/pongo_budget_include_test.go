@@ -63,3 +63,94 @@ func TestRenderBudgetReachesIncludes(t *testing.T) {
 		}
 	}
 }
+
+// TestIncludesSpendTheBudget: an include whose name is computed is not
+// followed before compiling, so a template including itself by a computed
+// name, or a file read that way including itself by a literal one,
+// recursed until Go's stack overflowed (a fatal error that no recover
+// catches), and includes fanning out through each other ran unbounded and
+// deaf to the context. Each include now spends a step and a level of the
+// macro depth, a file read at render time has its includes followed
+// first, and the rewrite that counts them leaves the template's output,
+// trimming and error columns as they were.
+func TestIncludesSpendTheBudget(t *testing.T) {
+	dir := t.TempDir()
+	fan := strings.Repeat(`{% include n %}`, 20)
+	for name, src := range map[string]string{
+		"self.md":  `x{% include name %}`,
+		"self2.md": `y{% include "self2.md" %}`,
+		"names.md": `[{{ a }}]`,
+		"fan1.md":  strings.ReplaceAll(fan, " n ", ` m `),
+		"fan2.md":  strings.ReplaceAll(fan, " n ", ` "leaf.md" `),
+		"leaf.md":  `.`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l := NewPongoLoader(dir)
+	env := Env{"name": "self.md", "name2": "self2.md", "n": "fan1.md", "m": "fan2.md"}
+	for src, want := range map[string]string{
+		`{% include name %}`: "includes nest deeper than 200 levels",
+		// read at render time: its literal include is followed then
+		`{% include name2 %}`:                             "self2.md includes itself",
+		`{% macro m() %}{{ m() }}{% endmacro %}{{ m() }}`: "macro calls nest deeper than 200 levels",
+	} {
+		p, err := l.Compile(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		out, err := p.RenderContext(context.Background(), env)
+		if err == nil || !strings.Contains(err.Error(), want) || out != "" {
+			t.Errorf("%s: %d bytes, %v; want an error saying %q", src, len(out), err, want)
+		}
+	}
+	// Every include, literal or computed (fan2.md's literal ones load
+	// only when fan1.md computes its name, past the check before
+	// compiling), spends a step, and each step asks the context whether
+	// the render may go on: 1 + 20 + 400 includes.
+	p, err := l.Compile(`{% include n %}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := &countingContext{Context: context.Background()}
+	if out, err := p.RenderContext(ctx, env); err != nil || out != strings.Repeat(".", 400) {
+		t.Fatalf("fan-out: %q, %v", out, err)
+	}
+	if ctx.asked < 421 {
+		t.Errorf("the fan-out of 421 includes spent %d steps", ctx.asked)
+	}
+	for src, want := range map[string]string{
+		`ab {% include "names.md" %}|{% include n2 %}`: "ab [7]|[7]",
+		`ab {%- include n2 -%} c {%- include n2 %} d`:  "ab[7]c[7] d",
+		`{% include n2 with a=1 only %}`:               "[1]",
+	} {
+		p, err := l.Compile(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		out, err := p.RenderContext(context.Background(), Env{"n2": "names.md", "a": 7})
+		if err != nil || out != want {
+			t.Errorf("%s = %q, %v; want %q", src, out, err, want)
+		}
+	}
+	// the columns pongo2 gives without the rewrite
+	for src, want := range map[string]string{
+		`ab {% include n with a= %}`:                                                     ":1:23: ",
+		`ab {% include n junk %}`:                                                        ":1:17: ",
+		`{%- include n -%} {%- include n -%} {{ 1 + }}`:                                  ":1:44: ",
+		`{% include n with a=1 only %} {% include "names.md" with a=1 only %} {{ 1 + }}`: ":1:77: ",
+	} {
+		if _, err := l.Compile(src); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v; want the column %s", src, err, want)
+		}
+	}
+}
+
+// countingContext counts how often a render asks whether it may go on.
+type countingContext struct {
+	context.Context
+	asked int
+}
+
+func (c *countingContext) Err() error { c.asked++; return c.Context.Err() }

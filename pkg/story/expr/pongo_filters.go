@@ -56,8 +56,13 @@ func init() {
 	_ = pongo2.ReplaceTag("for", forTagParser)
 	_ = pongo2.ReplaceTag("set", setTagParser)
 	_ = pongo2.ReplaceTag("cycle", cycleTagParser)
-	_ = pongo2.RegisterTag(macroEnterTag, macroMarkParser(true))
-	_ = pongo2.RegisterTag(macroLeaveTag, macroMarkParser(false))
+	for _, m := range []struct{ enter, leave, what, loop string }{
+		{macroEnterTag, macroLeaveTag, "macro calls", "a macro that calls"},
+		{includeEnterTag, includeLeaveTag, "includes", "a template that includes"},
+	} {
+		_ = pongo2.RegisterTag(m.enter, markParser(true, m.what, m.loop))
+		_ = pongo2.RegisterTag(m.leave, markParser(false, m.what, m.loop))
+	}
 }
 
 // filterReverse reverses a string (by runes) or a list; other values pass

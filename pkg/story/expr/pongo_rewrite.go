@@ -7,7 +7,9 @@ import (
 )
 
 // prepPongo is the source pongo2 parses: kitsoki's rewrites of src.
-func prepPongo(src string) string { return rewriteIncludeOnly(rewriteMacros(rewritePongo(src))) }
+func prepPongo(src string) string {
+	return rewriteIncludes(rewriteIncludeOnly(rewriteMacros(rewritePongo(src))))
+}
 
 // includeOnly is an include tag ending in `only` (group 2): its template
 // renders with the with-pairs (group 1 ends with them) alone. Strings may
@@ -99,4 +101,34 @@ func rewriteTagBody(body string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// unshiftIncludeCol maps col, a byte column pongo2 reports on line of
+// prepPongo(src), back to src's line: the tags rewriteIncludes put before
+// it on the line, and the with-pair rewriteIncludeOnly adds, take no room
+// in src.
+func unshiftIncludeCol(src string, line, col int) int {
+	if line < 1 || !strings.Contains(src, "include") {
+		return col
+	}
+	lines := strings.Split(prepPongo(src), "\n")
+	if line > len(lines) {
+		return col
+	}
+	text, shift := lines[line-1], 0
+	for _, mark := range []string{
+		"{% " + includeEnterTag + " %}", "{%- " + includeEnterTag + " %}",
+		"{% " + includeLeaveTag + " %}", "{% " + includeLeaveTag + " -%}",
+		" " + budgetKey + "=" + budgetKey,
+	} {
+		for i := 0; ; i += len(mark) {
+			j := strings.Index(text[i:], mark)
+			if j < 0 || i+j >= col-1 {
+				break
+			}
+			i += j
+			shift += len(mark)
+		}
+	}
+	return col - shift
 }

@@ -179,19 +179,28 @@ func setTagParser(doc *pongo2.Parser, start *pongo2.Token, args *pongo2.Parser) 
 	return n, nil
 }
 
-// Macro calls: pongo2 runs a macro's body with no hook, so a macro that
-// calls itself would recurse until Go's stack overflows (a fatal error, not
-// a panic). rewriteMacros puts a macro-entry tag at the start of every
-// macro body and a macro-leave tag at its end; they count calls as steps
-// and bound the depth.
+// Macro calls and includes: pongo2 runs a macro's body, and an included
+// template, with no hook, so a macro that calls itself, or a template that
+// includes itself by a name it computes, would recurse until Go's stack
+// overflows (a fatal error, not a panic), and includes fanning out
+// through each other would run without end. rewriteMacros puts an entry
+// tag at the start of every macro body and a leave tag at its end,
+// rewriteIncludes around every include; they count calls as steps and
+// bound the depth.
 const (
-	macroEnterTag = "__kitsoki_macro_enter"
-	macroLeaveTag = "__kitsoki_macro_leave"
+	macroEnterTag   = "__kitsoki_macro_enter"
+	macroLeaveTag   = "__kitsoki_macro_leave"
+	includeEnterTag = "__kitsoki_include_enter"
+	includeLeaveTag = "__kitsoki_include_leave"
 )
 
 var (
 	macroOpen  = &lazyre.Regexp{Expr: `\{%-?\s*macro\s[^%]*?-?%\}`}
 	macroClose = &lazyre.Regexp{Expr: `\{%-?\s*endmacro\s*-?%\}`}
+	// includeTag is an include tag: group 1 holds the "-" trimming what is
+	// before it, group 2 the one trimming what follows. Strings may hold
+	// anything but their quote.
+	includeTag = &lazyre.Regexp{Expr: `\{%(-?)\s*include\s(?:[^%"']|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')*?(-?)%\}`}
 )
 
 // rewriteMacros adds the entry and leave tags to every macro body of src.
@@ -205,12 +214,24 @@ func rewriteMacros(src string) string {
 	return macroClose.ReplaceAllStringFunc(src, func(m string) string { return "{% " + macroLeaveTag + " %}" + m })
 }
 
-type macroMark struct {
+// rewriteIncludes puts the entry and leave tags around every include of
+// src, each taking over the include's whitespace trimming on its side.
+func rewriteIncludes(src string) string {
+	if !strings.Contains(src, "include") {
+		return src
+	}
+	return includeTag.Get().ReplaceAllString(src, "{%${1} "+includeEnterTag+" %}${0}{% "+includeLeaveTag+" ${2}%}")
+}
+
+// mark is an entry or leave tag of a macro body or an include.
+type mark struct {
 	enter bool
+	what  string // what nests: "macro calls" or "includes"
+	loop  string // what recursing looks like
 	tok   *pongo2.Token
 }
 
-func (n *macroMark) Execute(ctx *pongo2.ExecutionContext, _ pongo2.TemplateWriter) *pongo2.Error {
+func (n *mark) Execute(ctx *pongo2.ExecutionContext, _ pongo2.TemplateWriter) *pongo2.Error {
 	b := budgetOf(ctx)
 	if b == nil {
 		return nil
@@ -224,17 +245,17 @@ func (n *macroMark) Execute(ctx *pongo2.ExecutionContext, _ pongo2.TemplateWrite
 	}
 	b.depth++
 	if b.depth > MaxMacroDepth {
-		return ctx.OrigError(b.fail("macro calls nest deeper than %d levels (a macro that calls itself without end?)", MaxMacroDepth), n.tok)
+		return ctx.OrigError(b.fail("%s nest deeper than %d levels (%s itself without end?)", n.what, MaxMacroDepth, n.loop), n.tok)
 	}
 	return nil
 }
 
-// macroMarkParser parses the macro-entry (enter) or macro-leave tag.
-func macroMarkParser(enter bool) pongo2.TagParser {
+// markParser parses an entry (enter) or leave tag of what.
+func markParser(enter bool, what, loop string) pongo2.TagParser {
 	return func(_ *pongo2.Parser, start *pongo2.Token, args *pongo2.Parser) (pongo2.INodeTag, *pongo2.Error) {
 		if args.Remaining() > 0 {
 			return nil, args.Error("takes no arguments", nil)
 		}
-		return &macroMark{enter: enter, tok: start}, nil
+		return &mark{enter: enter, what: what, loop: loop, tok: start}, nil
 	}
 }
