@@ -201,7 +201,7 @@ type compiler struct {
 	problems []Problem
 }
 
-// keyValues compiles the values of a set: or increment: effect (verb),
+// keyValues compiles the values of a set:, increment: or slots: block (verb),
 // refusing a value that does not compile at its own position.
 func (c *compiler) keyValues(kvs []story.KV, where, verb string) []setKV {
 	var out []setKV
@@ -424,13 +424,7 @@ func (c *compiler) emitIntent(e *story.Effect, ne *Effect, where string, bad fun
 		bad("emit_intent: %v", err)
 	}
 	ne.Emit = v
-	for _, kv := range e.Slots() {
-		sv, err := compileValue(jsonvalue.Normalize(kv.Value))
-		if err != nil {
-			c.refuse(kv.Pos, "%s: slots.%s: %v", where, kv.Key, err)
-		}
-		ne.Slots = append(ne.Slots, slotKV{Key: kv.Key, Value: sv})
-	}
+	ne.Slots = c.keyValues(e.Slots(), where, "slots")
 }
 
 func anyMap(m map[string]any) any {

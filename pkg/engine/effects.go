@@ -77,7 +77,7 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 			if !r.so.MachineOnly { // the machine alone writes the call, never queues it
 				pc := pendingCall{e: e, state: r.cur, slots: r.slots}
 				if !e.Background {
-					pc.world, _ = jsonvalue.Normalize(map[string]any(r.world)).(map[string]any)
+					pc.world = r.world.Snapshot()
 				}
 				st.calls = append(st.calls, pc)
 			}
@@ -271,7 +271,7 @@ func (r *runner) renderInvoke(e *Effect) (args map[string]any, rc *RenderedCall,
 	r.world = overlay
 	id := renderCallID(e.ID, r.env(r.slots, nil))
 	r.world = live
-	r.t.renderWorld, _ = jsonvalue.Normalize(map[string]any(r.t.walkWorld)).(map[string]any)
+	r.t.renderWorld = r.t.walkWorld.Snapshot()
 	r.seedDispatch()
 	defer func() { r.t.renderWorld = overlay }()
 	a2, rc2, pe2, err2 := r.renderInvokeOnce(e)

@@ -363,7 +363,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		return err
 	}
 	r.t.redirectErr = ""
-	if err := r.finish(ctx, &st); err != nil {
+	if err := r.settle(ctx, &st); err != nil {
 		return err
 	}
 	if r.t.redirectErr != "" || r.ended {
@@ -399,7 +399,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		return fmt.Errorf("%s: on_complete target: %w", tgt.Pos, err)
 	}
 	if res.stay {
-		return r.finish(ctx, &st2)
+		return r.settle(ctx, &st2)
 	}
 	if err := r.emit(KindTransition, map[string]any{"from": r.statePath(), "intent": "__on_complete_target__", "to": r.landTo(res)}); err != nil {
 		return err
@@ -407,7 +407,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	if err := r.land(ctx, res, &st2); err != nil {
 		return err
 	}
-	return r.finish(ctx, &st2)
+	return r.settle(ctx, &st2)
 }
 
 func (t *Turn) merge(x *Turn) {

@@ -139,10 +139,9 @@ type runner struct {
 func newRunner(m *Machine, o SessionOptions) *runner {
 	r := &runner{m: m, opts: o.Options, so: o, agentN: map[string]int{}, clock: o.Clock, hosts: o.Hosts, t: newTurn()}
 	if r.clock == nil {
+		r.clock = funcClock(time.Now) // the wall clock
 		if o.Now != nil {
 			r.clock = funcClock(o.Now)
-		} else {
-			r.clock = realClock{}
 		}
 	}
 	if r.hosts == nil {
@@ -161,7 +160,7 @@ func newRunner(m *Machine, o SessionOptions) *runner {
 	return r
 }
 
-// funcClock adapts Options.Now.
+// funcClock adapts a function (Options.Now, time.Now) to Clock.
 type funcClock func() time.Time
 
 func (f funcClock) Now() time.Time { return f() }
@@ -368,7 +367,7 @@ func (r *runner) start(ctx context.Context) error {
 	if err := r.enterFrom(ctx, nil, root, &st, true); err != nil {
 		return err
 	}
-	if err := r.finish(ctx, &st); err != nil {
+	if err := r.settle(ctx, &st); err != nil {
 		return err
 	}
 	if err := r.postBind(ctx); err != nil {
@@ -389,7 +388,7 @@ type saved struct {
 }
 
 func (r *runner) save() saved {
-	return saved{world: World(jsonvalue.Normalize(map[string]any(r.world)).(map[string]any)), cur: r.cur, par: r.par.clone(),
+	return saved{world: r.world.Snapshot(), cur: r.cur, par: r.par.clone(),
 		ended: r.ended, outcome: r.outcome, exit: r.exit}
 }
 

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
@@ -107,7 +106,7 @@ func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any
 		if !r.opts.Strict {
 			continue
 		}
-		if _, err := typedSlot(v, d.Type); err != nil {
+		if err := typedSlot(v, d.Type); err != nil {
 			return nil, rej(CodeInvalidSlot, fmt.Sprintf("slot %q value %q %v", n, fmt.Sprint(v), err))
 		}
 		// the value is kept as sent (upstream never converts it): a "3"
@@ -140,58 +139,49 @@ func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any
 
 // typedSlot checks a slot value against its declared type; a string that
 // parses as the type passes (the caller keeps the value as sent).
-func typedSlot(v any, typ string) (any, error) {
+func typedSlot(v any, typ string) error {
+	s, isString := v.(string)
+	ok, what := true, ""
 	switch typ {
 	case "int", "integer":
-		if s, ok := v.(string); ok {
-			n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-			if err != nil {
-				return nil, fmt.Errorf("is not an integer (the slot is type: %s)", typ)
-			}
-			return int(n), nil
+		what = "an integer"
+		if _, ok = asInt(v); isString { // a bool is not one
+			_, err := parseTyped(s, typ)
+			ok = err == nil
 		}
-		if n, ok := asInt(v); ok { // a bool is not one
-			return n, nil
-		}
-		return nil, fmt.Errorf("is not an integer (the slot is type: %s)", typ)
 	case "number", "float":
-		switch t := v.(type) {
+		what = "a number"
+		switch v.(type) {
 		case string:
-			f, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
-			if err != nil {
-				return nil, fmt.Errorf("is not a number (the slot is type: %s)", typ)
-			}
-			return f, nil
+			_, err := parseTyped(s, typ)
+			ok = err == nil
 		case int, int64, int32, uint64, float64, float32:
-			return v, nil
+		default:
+			ok = false
 		}
-		return nil, fmt.Errorf("is not a number (the slot is type: %s)", typ)
 	case "bool", "boolean":
-		switch t := v.(type) {
-		case bool:
-			return t, nil
-		case string:
-			b, err := strconv.ParseBool(strings.TrimSpace(t))
-			if err == nil {
-				return b, nil
-			}
+		what = "true or false"
+		if _, ok = v.(bool); isString {
+			_, err := parseTyped(s, typ)
+			ok = err == nil
 		}
-		return nil, fmt.Errorf("is not true or false (the slot is type: %s)", typ)
 	case "string":
+		what = "a string"
 		switch v.(type) {
 		case map[string]any, []any:
-			return nil, fmt.Errorf("is not a string (the slot is type: string)")
+			ok = false
 		}
 	case "list", "array":
-		if _, ok := v.([]any); !ok {
-			return nil, fmt.Errorf("is not a list (the slot is type: %s)", typ)
-		}
+		what = "a list"
+		_, ok = v.([]any)
 	case "object", "map":
-		if _, ok := v.(map[string]any); !ok {
-			return nil, fmt.Errorf("is not a map (the slot is type: %s)", typ)
-		}
+		what = "a map"
+		_, ok = v.(map[string]any)
 	}
-	return v, nil
+	if !ok {
+		return fmt.Errorf("is not %s (the slot is type: %s)", what, typ)
+	}
+	return nil
 }
 
 func valueStrings(values []any) []string {

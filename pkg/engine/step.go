@@ -11,29 +11,27 @@ import (
 	"time"
 )
 
-// finish ends a walked step: the hops its emit_intent entries decided
-// (pre-bind, depth-first, adding their own calls to the step), then its
-// calls (settle).
-func (r *runner) finish(ctx context.Context, st *step) error {
-	emits := st.emits
-	st.emits = nil
-	if err := r.dispatchEmits(ctx, emits, 0, st); err != nil {
-		return err
-	}
-	return r.settle(ctx, st)
-}
-
-// settle dispatches a step's queued host calls in order (story-runtime §2),
-// its emits already fired. A failed call with on_error redirects: the calls
-// still queued are dropped, the target is landed, its chain's hops fire and
-// its own calls are settled the same way (depth cap 4). The turn's
+// settle ends a walked step: the hops its emit_intent entries decided
+// (pre-bind, depth-first, adding their own calls to the step; a step
+// whose hops were fired by its walk has none left), then its queued host
+// calls in order (story-runtime §2). A failed call with on_error
+// redirects: the calls still queued are dropped, the target is landed,
+// and its step is settled the same way (depth cap 4). The turn's
 // post-bind pass (postBind) is its caller's.
 func (r *runner) settle(ctx context.Context, st *step) error {
 	hops := 0
-	origin := r.statePath()
+	origin := ""        // where the step's hops left the machine
 	var nested []string // the from of each redirect taken, for unwindRedirects
 	to := ""
 	for {
+		emits := st.emits
+		st.emits = nil
+		if err := r.dispatchEmits(ctx, emits, 0, st); err != nil {
+			return err
+		}
+		if hops == 0 {
+			origin = r.statePath()
+		}
 		rd, err := r.dispatchCalls(ctx, st.calls)
 		st.calls = nil
 		if err != nil {
@@ -109,11 +107,6 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error landing's on_enter failed", Error: err.Error()})
 			r.t.capView = origin
 			return nil
-		}
-		emits := next.emits
-		next.emits = nil
-		if err := r.dispatchEmits(ctx, emits, 0, &next); err != nil {
-			return err
 		}
 		*st = next
 	}
@@ -193,7 +186,7 @@ func (r *runner) overlayBatch(snap World) World {
 	if snap == nil {
 		return nil
 	}
-	w, _ := jsonvalue.Normalize(map[string]any(snap)).(map[string]any)
+	w := snap.Snapshot()
 	for _, k := range r.t.batchBound {
 		setPath(w, k, jsonvalue.Normalize(getPath(r.world, k)))
 	}

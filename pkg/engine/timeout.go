@@ -112,7 +112,7 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	var st step
 	err = r.land(ctx, res, &st)
 	if err == nil {
-		err = r.finish(ctx, &st)
+		err = r.settle(ctx, &st)
 	}
 	if err != nil {
 		return fail(err)

@@ -200,11 +200,7 @@ func normalizeFresh(v any) any {
 
 // Snapshot returns a deep copy of the world.
 func (w World) Snapshot() map[string]any {
-	out := make(map[string]any, len(w))
-	for k, v := range w {
-		out[k] = jsonvalue.Normalize(v)
-	}
-	return out
+	return jsonvalue.Normalize(map[string]any(w)).(map[string]any)
 }
 
 // isEmpty reports whether a bound value counts as "not yet set" for once:.
