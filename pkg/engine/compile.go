@@ -224,6 +224,27 @@ func (c *compiler) refuse(p story.Pos, format string, a ...any) {
 	c.problems = append(c.problems, Problem{Pos: p, Message: fmt.Sprintf(format, a...)})
 }
 
+// target compiles a target: ("" = none, nil), refused at p as where.
+func (c *compiler) target(src string, p story.Pos, where string) *text {
+	if src == "" {
+		return nil
+	}
+	t, err := compileTarget(c.m.pongo, src)
+	if err != nil {
+		c.refuse(p, "%s: %v", where, err)
+	}
+	return t
+}
+
+// guard compiles a when: ("" = none, nil), refused at p as where.
+func (c *compiler) guard(src string, p story.Pos, where string) *guard {
+	g, err := compileGuard(src)
+	if err != nil {
+		c.refuse(p, "%s: %v", where, err)
+	}
+	return g
+}
+
 func (c *compiler) state(s *story.State, parent *State) {
 	ns := &State{Path: s.Path, Name: s.Name, Parent: parent, Terminal: s.Terminal, Description: s.Description, Pos: s.Pos, On: map[string][]*Transition{}}
 	if ns.Path == "" {
@@ -283,20 +304,9 @@ func (c *compiler) state(s *story.State, parent *State) {
 		for _, tr := range on.Arms {
 			nt := &Transition{Default: tr.Default(), Hint: tr.GuardHint(), Pos: tr.Pos, Emits: tr.Emit(), exits: c.exitsVia(tr)}
 			nt.View = tr.View()
-			if tr.Target != "" {
-				t, err := compileTarget(c.m.pongo, tr.Target)
-				if err != nil {
-					c.refuse(tr.TargetPos, "state %q: on.%s: target: %v", ns.Path, intent, err)
-				}
-				nt.Target = t
-			}
-			if tr.When != "" {
-				g, err := compileGuard(tr.When)
-				if err != nil {
-					c.refuse(tr.WhenPos, "state %q: on.%s: when: %v", ns.Path, intent, err)
-				}
-				nt.When = g
-			}
+			where := fmt.Sprintf("state %q: on.%s", ns.Path, intent)
+			nt.Target = c.target(tr.Target, tr.TargetPos, where+": target")
+			nt.When = c.guard(tr.When, tr.WhenPos, where+": when")
 			nt.Effects = c.effects(tr.Effects, ns, "on."+intent)
 			ns.On[intent] = append(ns.On[intent], nt)
 		}
@@ -333,20 +343,8 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	sub := strings.TrimPrefix(where, owner.Path+" ") // an empty list compiles to nil
 	ne.OnComplete = c.effects(e.OnComplete(), owner, sub+".on_complete")
 	ne.Inline = c.effects(e.Effects(), owner, sub+".effects")
-	if e.Target() != "" {
-		t, err := compileTarget(c.m.pongo, e.Target())
-		if err != nil {
-			bad("target: %v", err)
-		}
-		ne.Target = t
-	}
-	if e.When != "" {
-		g, err := compileGuard(e.When)
-		if err != nil {
-			bad("when: %v", err)
-		}
-		ne.When = g
-	}
+	ne.Target = c.target(e.Target(), e.Pos, where+": target")
+	ne.When = c.guard(e.When, e.Pos, where+": when")
 	switch {
 	case len(e.Set) > 0 || e.Written.Has("set"):
 		ne.Kind = kindSet
@@ -477,11 +475,7 @@ func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
 		// "." loads, as upstream: looked up as written it names no
 		// state, so the timeout never fires (deadTimeoutTarget;
 		// validate warns)
-		tx, err := compileTarget(c.m.pongo, tg)
-		if err != nil {
-			c.refuse(t.TargetPos, "state %q: timeout.target: %v", ns.Path, err)
-		}
-		nt.Target = tx
+		nt.Target = c.target(tg, t.TargetPos, fmt.Sprintf("state %q: timeout.target", ns.Path))
 	}
 	return nt
 }

@@ -76,7 +76,7 @@ func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth i
 		}
 		if i > 0 {
 			// the gate was decided for the list
-		} else if stop, err := r.gateStops(emitNames(emits), depth, r.t.inPostBind); err != nil || stop {
+		} else if stop, err := r.gateStops(emits, depth, r.t.inPostBind); err != nil || stop {
 			return err
 		}
 		if err := r.emit(KindEmitIntent, map[string]any{"intent": pe.name, "slots": pe.slots, "depth": depth + 1}); err != nil {
@@ -93,15 +93,6 @@ func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth i
 		}
 	}
 	return nil
-}
-
-// emitNames are the intents a list of emits names, in order.
-func emitNames(emits []pendingEmit) []string {
-	out := make([]string, len(emits))
-	for i, pe := range emits {
-		out[i] = pe.name
-	}
-	return out
 }
 
 // postBind is upstream's post-bind pass (story-runtime §1.9), run after a

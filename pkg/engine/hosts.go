@@ -64,24 +64,32 @@ func (r *runner) dispatch(ctx context.Context, e *Effect, args map[string]any, r
 	return hostAnswer{}, "", fmt.Errorf("host: no handler registered for %q", e.Invoke)
 }
 
-// callHandler calls a registry handler.
+// callHandler calls a registry handler in the foreground.
 func (r *runner) callHandler(ctx context.Context, h host.Handler, name, op string, args map[string]any) (hostAnswer, string, error) {
-	if op != "" {
-		if _, ok := args["op"]; !ok {
-			args = shallowWith(args, "op", op)
-		}
-	}
-	res, err := h.Call(ctx, &host.Call{Handler: name, Op: op, Args: args, Env: r.hostEnv()})
-	if err != nil {
-		return hostAnswer{}, "", err
-	}
-	if res.Clarification != nil {
+	ans, err := callHandler(ctx, h, name, op, args, r.hostEnv())
+	if ans.clar != nil {
 		// Only a background job can wait for an answer. A foreground call
 		// asking one fails as upstream's does: a domain error, no data, no
 		// bind (flow-format.md §4.1; on_error applies).
 		return hostAnswer{err: errForegroundClarification}, "", nil
 	}
-	return hostAnswer{data: res.Data, err: res.Error, delay: res.Delay}, "", nil
+	return ans, "", err
+}
+
+// callHandler calls a registry handler with env, op added to the args
+// when they have none; it touches no session (a background job runs it on
+// its own goroutine).
+func callHandler(ctx context.Context, h host.Handler, name, op string, args map[string]any, env host.Env) (hostAnswer, error) {
+	if op != "" {
+		if _, ok := args["op"]; !ok {
+			args = shallowWith(args, "op", op)
+		}
+	}
+	res, err := h.Call(ctx, &host.Call{Handler: name, Op: op, Args: args, Env: env})
+	if err != nil {
+		return hostAnswer{}, err
+	}
+	return hostAnswer{data: res.Data, err: res.Error, delay: res.Delay, clar: res.Clarification}, nil
 }
 
 // errForegroundClarification is upstream's text for a clarification asked

@@ -200,18 +200,7 @@ func (r *runner) prepareJob(e *Effect, args map[string]any, rc *RenderedCall, pr
 	env.Emit = nil
 	args = jsonvalue.Normalize(args).(map[string]any)
 	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok && (op == "" || !isAgentHandler(e.Invoke)) && !replays(r.opts.HostReplay, e.Invoke) {
-		return func(ctx context.Context) (hostAnswer, error) {
-			if op != "" {
-				if _, ok := args["op"]; !ok {
-					args["op"] = op
-				}
-			}
-			res, err := h.Call(ctx, &host.Call{Handler: e.Invoke, Op: op, Args: args, Env: env})
-			if err != nil {
-				return hostAnswer{}, err
-			}
-			return hostAnswer{data: res.Data, err: res.Error, delay: res.Delay, clar: res.Clarification}, nil
-		}
+		return func(ctx context.Context) (hostAnswer, error) { return callHandler(ctx, h, e.Invoke, op, args, env) }
 	}
 	if replays(r.opts.HostReplay, e.Invoke) {
 		// a replay reads the session: answer it now

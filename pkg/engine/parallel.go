@@ -246,10 +246,7 @@ func (r *runner) moveRegionFrom(ctx context.Context, old, dst, pre *State, st *s
 		}
 		return nil
 	}
-	if err := r.swapLeaf(ctx, old, dst, st); err != nil {
-		return err
-	}
-	end, err := r.descend(ctx, dst, st)
+	end, err := r.swapLeaf(ctx, old, dst, st, true)
 	if err != nil {
 		return err
 	}

@@ -519,14 +519,20 @@ func isTraceErr(err error) bool {
 // renderAt renders the view of the state at path against world, with the
 // turn's slots, the run root upstream's views have (id "" and turn 0:
 // docs/compat/engine.md "run.id and run.turn") and, with
-// trans, the turn's transition view.
+// trans, the turn's transition view. A failed render is noted and shows
+// nothing.
 func (r *runner) renderAt(ctx context.Context, path string, world, slots map[string]any, trans bool) (string, error) {
 	run := map[string]any{"id": "", "turn": 0}
 	extra := map[string]any{"slots": slots, "run": run, expr.ContextKey: ctx}
 	if trans && r.t.transView != nil {
 		extra["transition_view"] = r.t.transView
 	}
-	return r.so.Views.RenderView(path, world, extra)
+	v, err := r.so.Views.RenderView(path, world, extra)
+	if err != nil {
+		r.note(Note{Kind: "view", State: path, Error: err.Error()})
+		return "", err
+	}
+	return v, nil
 }
 
 // renderView renders the resting state's view for turn.end (seam 4) with
@@ -560,10 +566,6 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 			w = r.replayedWorld()
 		}
 		v, err = r.renderAt(ctx, path, w, slots, !r.t.rerender)
-	}
-	if err != nil {
-		r.note(Note{Kind: "view", State: r.statePath(), Error: err.Error()})
-		v = ""
 	}
 	said := r.t.narration()
 	if v == "" && err == nil && r.t.emitSay >= 0 && r.t.prePass != nil && r.t.redirectErr == "" && r.t.capView == "" && !r.t.noView {

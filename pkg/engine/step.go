@@ -278,7 +278,10 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 		if depth > 0 {
 			return fmt.Errorf("emit_intent %q at %q: no transition arm matched (intent has no on: handler, or all guards failed)", intent, r.statePath())
 		}
-		msg := fmt.Sprintf("intent %q in state %q: every guard failed%s", intent, r.statePath(), hintText(hint))
+		msg := fmt.Sprintf("intent %q in state %q: every guard failed", intent, r.statePath())
+		if hint != "" {
+			msg += " (" + hint + ")"
+		}
 		if r.bareCompound() {
 			// upstream's text when the machine rests on a compound
 			// itself (conformance start-flat)
@@ -287,13 +290,6 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 		return &Rejection{Code: CodeGuardFailed, Intent: intent, State: r.statePath(), GuardHint: hint, Message: msg}
 	}
 	return r.take(ctx, intent, given, arm, owner, depth, st)
-}
-
-func hintText(h string) string {
-	if h == "" {
-		return ""
-	}
-	return " (" + h + ")"
 }
 
 // take applies a chosen arm: its effects, the transition, the entries
@@ -657,23 +653,28 @@ func (r *runner) exitUpTo(anc *State) error {
 }
 
 // swapLeaf exits from leaf up to its common ancestor with dst (dst's
-// parent when dst is that ancestor) and enters down to dst, outermost first.
-func (r *runner) swapLeaf(ctx context.Context, leaf, dst *State, st *step) error {
+// parent when dst is that ancestor), enters down to dst, outermost first,
+// and (with descend) dst's initial: chain; it returns the state it
+// entered last.
+func (r *runner) swapLeaf(ctx context.Context, leaf, dst *State, st *step, descend bool) (*State, error) {
 	anc := commonAncestor(leaf, dst)
 	if anc == dst {
 		anc = dst.Parent
 	}
 	for s := leaf; s != nil && s != anc; s = s.Parent {
 		if err := r.emitAt(s.Path, KindStateExited, map[string]any{"state": s.Path}); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	for _, s := range pathDown(anc, dst) {
 		if err := r.enterOne(ctx, s, st); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	if descend {
+		return r.descend(ctx, dst, st)
+	}
+	return dst, nil
 }
 
 // pathDown lists the states from below anc down to s, outermost first.
@@ -691,15 +692,9 @@ func (r *runner) moveRegion(ctx context.Context, dst *State, st *step, descend b
 	pc := r.par
 	reg := pc.regionOf(dst)
 	leaf := pc.leafIn(reg)
-	if err := r.swapLeaf(ctx, leaf, dst, st); err != nil {
+	end, err := r.swapLeaf(ctx, leaf, dst, st, descend)
+	if err != nil {
 		return err
-	}
-	end := dst
-	if descend {
-		var err error
-		if end, err = r.descend(ctx, dst, st); err != nil {
-			return err
-		}
 	}
 	pc.set(end)
 	r.par, r.cur = pc, end
@@ -812,21 +807,12 @@ func (r *runner) enterOne(ctx context.Context, s *State, st *step) error {
 	if len(s.Children) == 0 {
 		r.note(Note{Kind: "enter", State: s.Path, Text: s.Path})
 	}
+	effs := s.OnEnter
 	if r.t.emitsOnly {
-		return r.runEffects(ctx, emitEntries(s.OnEnter), st)
+		// only the emit_intent entries, in order
+		effs = slices.DeleteFunc(slices.Clone(effs), func(e *Effect) bool { return e.Emit == nil })
 	}
-	return r.runEffects(ctx, s.OnEnter, st)
-}
-
-// emitEntries is the emit_intent entries of an on_enter list, in order.
-func emitEntries(effects []*Effect) []*Effect {
-	var out []*Effect
-	for _, e := range effects {
-		if e.Emit != nil {
-			out = append(out, e)
-		}
-	}
-	return out
+	return r.runEffects(ctx, effs, st)
 }
 
 // initialChild renders s's initial: and returns that child; nil (no error)
