@@ -231,18 +231,10 @@ func (m *Machine) rendererOf(e *Effect) *PromptRenderer {
 	return m.renderer()
 }
 
-// storyRenderer returns (building once) the renderer of a child story.
+// storyRenderer returns (building once) the renderer of a child story
+// (Compile's: it makes m.renders).
 func (m *Machine) storyRenderer(st *story.Story) *PromptRenderer {
-	m.promptMu.Lock()
-	defer m.promptMu.Unlock()
-	if m.renders == nil {
-		m.renders = map[string]*PromptRenderer{}
-	}
-	if p := m.renders[st.Dir]; p != nil {
-		return p
-	}
-	p := newPromptRenderer(st.Dir, storyLoader(st))
-	m.renders[st.Dir] = p
+	p, _ := cached(&m.promptMu, m.renders, st.Dir, func() (*PromptRenderer, error) { return newPromptRenderer(st.Dir, storyLoader(st)), nil })
 	return p
 }
 

@@ -104,17 +104,15 @@ func (m *Machine) Reachables() []Reachable {
 			if e.OnError != "" {
 				add(ReachOnError, e.onErrorPos, state, "→ "+e.OnError)
 			}
+			var via []exitMark
 			for _, c := range e.OnComplete {
+				via = append(via, c.exits...)
 				if c.Target != nil {
 					add(ReachOnComplete, c.targetPos, state, "→ "+c.Target.src)
 					for _, x := range c.exits {
 						add(ReachExit, x.pos, state, x.name)
 					}
 				}
-			}
-			var via []exitMark
-			for _, c := range e.OnComplete {
-				via = append(via, c.exits...)
 			}
 			effects(e.OnComplete, state, via)
 			effects(e.Inline, state, nil)

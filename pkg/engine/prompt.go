@@ -377,30 +377,25 @@ func (p *PromptRenderer) renderPrompt(src promptSrc, env expr.Env) (string, erro
 
 // inlinePrompt compiles (once) an inline pongo2 template.
 func (p *PromptRenderer) inlinePrompt(src string) (*text, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if t, ok := p.inline[src]; ok {
-		return t, nil
-	}
-	t, err := compileText(p.loader, src)
-	if err != nil {
-		return nil, err
-	}
-	p.inline[src] = t
-	return t, nil
+	return cached(&p.mu, p.inline, src, func() (*text, error) { return compileText(p.loader, src) })
 }
 
 // promptFile compiles (once) a prompt file with the story's pongo2 loader.
 func (p *PromptRenderer) promptFile(path string) (*expr.Pongo, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if t, ok := p.files[path]; ok {
-		return t, nil
+	return cached(&p.mu, p.files, path, func() (*expr.Pongo, error) { return p.loader.CompileFile(path) })
+}
+
+// cached is m[key], built (under mu) and kept the first time it is asked
+// for; a build that fails is not kept.
+func cached[T any](mu *sync.Mutex, m map[string]T, key string, build func() (T, error)) (T, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	if v, ok := m[key]; ok {
+		return v, nil
 	}
-	t, err := p.loader.CompileFile(path)
-	if err != nil {
-		return nil, err
+	v, err := build()
+	if err == nil {
+		m[key] = v
 	}
-	p.files[path] = t
-	return t, nil
+	return v, err
 }

@@ -328,10 +328,7 @@ func (r *runner) start(ctx context.Context) error {
 		r.reachPlaced()
 		// the flow rig journals its initial world (upstream seeds it
 		// with a world.update), so those values replay like any set
-		for k := range r.overrides() {
-			r.noteWritten(map[string]any{"set": map[string]any{k: nil}})
-		}
-		for _, k := range r.so.Seeded {
+		for _, k := range slices.AppendSeq(slices.Clone(r.so.Seeded), maps.Keys(r.overrides())) {
 			r.noteWritten(map[string]any{"set": map[string]any{k: nil}})
 		}
 		r.turnState = r.statePath()
