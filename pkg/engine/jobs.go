@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -16,10 +17,8 @@ import (
 // job is one background job. Fields past info are guarded by the store's
 // mutex while the job's goroutine runs.
 type job struct {
-	info   JobInfo
-	e      *Effect
-	origin string // encoded origin state
-	owner  *State
+	info JobInfo // info.State: the encoded origin state
+	e    *Effect
 	// virtual clock: when the job next changes (asks or completes)
 	due     time.Time
 	settled bool // a result is in (real mode: the goroutine ended)
@@ -133,7 +132,7 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 	s.seq++
 	id := jobID(r.now(), s.seq)
 	origin := cmp.Or(r.t.dispatchState, r.statePath())
-	j := &job{e: e, origin: origin, owner: r.cur,
+	j := &job{e: e,
 		info: JobInfo{ID: id, Namespace: e.Invoke, Status: JobRunning, State: origin, Submitted: r.now(), Seq: s.seq}}
 	s.jobs = append(s.jobs, j)
 	s.byID[id] = j
@@ -156,11 +155,11 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 			return err
 		}
 	}
-	if err := r.emit(KindJobSubmitted, map[string]any{"job_id": id, "namespace": e.Invoke, "state": j.origin}); err != nil {
+	if err := r.emit(KindJobSubmitted, map[string]any{"job_id": id, "namespace": e.Invoke, "state": j.info.State}); err != nil {
 		return err
 	}
-	r.inbox.post(InboxItem{Title: "Job submitted: " + e.Invoke, Severity: "info", JobID: id, State: j.origin})
-	r.note(Note{Kind: "job", State: j.origin, Text: "background " + callText(e, e.Agent) + " submitted as job " + id})
+	r.inbox.post(InboxItem{Title: "Job submitted: " + e.Invoke, Severity: "info", JobID: id, State: j.info.State})
+	r.note(Note{Kind: "job", State: j.info.State, Text: "background " + callText(e, e.Agent) + " submitted as job " + id})
 
 	call := r.prepareJob(e, args, rc, promptErr)
 	if _, virtual := r.clock.(*VirtualClock); virtual {
@@ -263,8 +262,8 @@ func (r *runner) jobStep(ctx context.Context, j *job) (*Turn, error) {
 		j.asked = true
 		j.info.Status, j.info.Question = JobAwaiting, j.ans.clar.Question
 		s.mu.Unlock()
-		r.inbox.post(InboxItem{Title: "Job needs input: " + j.info.Namespace, Body: j.ans.clar.Question, Severity: "action_required", JobID: j.info.ID, State: j.origin})
-		r.note(Note{Kind: "job", State: j.origin, Text: "job " + j.info.ID + " asks: " + j.ans.clar.Question})
+		r.inbox.post(InboxItem{Title: "Job needs input: " + j.info.Namespace, Body: j.ans.clar.Question, Severity: "action_required", JobID: j.info.ID, State: j.info.State})
+		r.note(Note{Kind: "job", State: j.info.State, Text: "job " + j.info.ID + " asks: " + j.ans.clar.Question})
 		return nil, nil
 	}
 	if j.info.Status == JobAwaiting {
@@ -321,7 +320,7 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 	if e := r.emitAt("", KindJobCompleted, done); e != nil {
 		return t, e
 	}
-	r.inbox.post(InboxItem{Title: "Job " + verb[status] + ": " + j.info.Namespace, Body: errMsg, Severity: sevs[status], JobID: j.info.ID, State: j.origin})
+	r.inbox.post(InboxItem{Title: "Job " + verb[status] + ": " + j.info.Namespace, Body: errMsg, Severity: sevs[status], JobID: j.info.ID, State: j.info.State})
 	unread, attention := r.inbox.counts()
 	if e := r.emitAt("", KindWorldUpdate, map[string]any{"set": map[string]any{"$inbox": map[string]any{"needs_attention": attention, "unread": unread}}}); e != nil {
 		return t, e
@@ -333,14 +332,12 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 // (skipped when the session has moved on), then its foreground calls, then
 // the first target whose when: passes.
 func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data map[string]any) error {
-	if r.statePath() != j.origin || r.ended {
-		r.note(Note{Kind: "job", State: r.statePath(), Text: "job " + j.info.ID + " ended after the session left " + j.origin + ": on_complete skipped"})
+	if r.statePath() != j.info.State || r.ended {
+		r.note(Note{Kind: "job", State: r.statePath(), Text: "job " + j.info.ID + " ended after the session left " + j.info.State + ": on_complete skipped"})
 		return nil
 	}
 	set := map[string]any{"last_job_id": j.info.ID, "last_job_status": status, "last_job_result": jsonvalue.Normalize(data)}
-	for k, v := range set {
-		r.world[k] = v
-	}
+	maps.Copy(r.world, set)
 	if err := r.emit(KindWorldUpdate, map[string]any{"set": jsonvalue.Normalize(set), "source": "job"}); err != nil {
 		return err
 	}

@@ -300,22 +300,20 @@ func agentSources(verb string, args map[string]any) (src promptSrc, tmplArgs any
 	tmplArgs = args["args"]
 	schema = str(args, "schema")
 	switch verb {
-	case "task":
-		if ctxBlock != nil {
-			if p := str(ctxBlock, "prompt"); p != "" && src.text == "" {
-				src = promptSrc{text: p}
-			}
-			if p := str(ctxBlock, "prompt_path"); p != "" && src.text == "" {
-				src = promptSrc{text: p, file: true, key: "context.prompt_path"}
-			}
-			if a, ok := ctxBlock["args"]; ok && tmplArgs == nil {
-				tmplArgs = a
-			}
-			if s := str(ctxBlock, "schema"); s != "" && schema == "" {
-				schema = s
-			}
+	case "task": // a missing context: or acceptance: block reads as empty
+		if p := str(ctxBlock, "prompt"); p != "" && src.text == "" {
+			src = promptSrc{text: p}
 		}
-		if acc != nil && schema == "" {
+		if p := str(ctxBlock, "prompt_path"); p != "" && src.text == "" {
+			src = promptSrc{text: p, file: true, key: "context.prompt_path"}
+		}
+		if a, ok := ctxBlock["args"]; ok && tmplArgs == nil {
+			tmplArgs = a
+		}
+		if s := str(ctxBlock, "schema"); s != "" && schema == "" {
+			schema = s
+		}
+		if schema == "" {
 			schema = str(acc, "schema")
 		}
 	case "converse":

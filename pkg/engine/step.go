@@ -95,8 +95,9 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			return err
 		}
 		r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err})
-		var next step
-		if err := r.land(ctx, res, &next); err != nil {
+		// st is empty (its emits fired, its calls went out): the
+		// landing's chain queues its own step there
+		if err := r.land(ctx, res, st); err != nil {
 			if isTraceErr(err) || ctx.Err() != nil {
 				return err // a trace that cannot be written, an interrupt
 			}
@@ -108,7 +109,6 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			r.t.capView = origin
 			return nil
 		}
-		*st = next
 	}
 }
 
