@@ -328,7 +328,7 @@ func (c *compiler) effects(list []*story.Effect, owner *State, where string) []*
 }
 
 func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
-	ne := &Effect{ID: e.ID(), With: jsonvalue.Normalize(anyMap(e.With)), OnError: e.OnError(), Once: e.Once(), Agent: e.Agent(), Pos: e.Pos, owner: owner}
+	ne := &Effect{ID: e.ID(), With: jsonvalue.Normalize(e.With), OnError: e.OnError(), Once: e.Once(), Agent: e.Agent(), Pos: e.Pos, owner: owner}
 	ne.Timeout, _ = e.CallTimeout() // a bad timeout: is validate's call-timeout error
 	ne.onErrorPos, ne.targetPos = effectKeyPos(e, "on_error"), effectKeyPos(e, "target")
 	ne.exits = c.exitsVia(e)
@@ -423,13 +423,6 @@ func (c *compiler) emitIntent(e *story.Effect, ne *Effect, where string, bad fun
 	}
 	ne.Emit = v
 	ne.Slots = c.keyValues(e.Slots(), where, "slots")
-}
-
-func anyMap(m map[string]any) any {
-	if m == nil {
-		return map[string]any{}
-	}
-	return m
 }
 
 // rewriteIface turns `iface.<name>.<op>` into `<default handler>.<op>`

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
 
@@ -181,10 +182,8 @@ func compileTarget(l *expr.PongoLoader, src string) (*text, error) {
 	return &text{src: src, x: x}, nil
 }
 
-func isPongo(s string) bool { return strings.Contains(s, "{{") || strings.Contains(s, "{%") }
-
 func compileText(l *expr.PongoLoader, src string) (*text, error) {
-	if !isPongo(src) {
+	if !story.IsTemplated(src) {
 		return &text{src: src}, nil
 	}
 	var p *expr.Pongo

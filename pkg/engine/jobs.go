@@ -59,18 +59,10 @@ func (s *jobStore) list() []JobInfo {
 	return out
 }
 
-// pending is running() with the channel the next change closes, read
+// pending counts jobs whose completion turn is still to come and that are
+// not waiting for an answer, with the channel the next change closes, read
 // together so that no change is missed.
 func (s *jobStore) pending() (int, <-chan struct{}) {
-	s.mu.Lock()
-	ch := s.notify
-	s.mu.Unlock()
-	return s.running(), ch
-}
-
-// running counts jobs whose completion turn is still to come and that are
-// not waiting for an answer.
-func (s *jobStore) running() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0
@@ -79,7 +71,7 @@ func (s *jobStore) running() int {
 			n++
 		}
 	}
-	return n
+	return n, s.notify
 }
 
 // AnswerClarification implements host.Jobs (host.jobs.answer_clarification).

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -110,9 +111,7 @@ func (s *State) within(a *State) bool {
 
 // regions are a parallel state's children sorted by name.
 func (s *State) regions() []*State {
-	out := append([]*State(nil), s.Children...)
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
+	return slices.SortedFunc(slices.Values(s.Children), func(a, b *State) int { return strings.Compare(a.Name, b.Name) })
 }
 
 // fireParallel handles a user intent in a parallel state (story-runtime

@@ -710,12 +710,8 @@ type redirect struct {
 }
 
 func slotText(s map[string]any) string {
-	if len(s) == 0 {
-		return ""
-	}
-	keys := slices.Sorted(maps.Keys(s))
 	var b strings.Builder
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(s)) {
 		fmt.Fprintf(&b, " %s=%v", k, s[k])
 	}
 	return b.String()

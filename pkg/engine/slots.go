@@ -100,8 +100,8 @@ func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any
 			}
 			continue
 		}
-		if len(d.Values) > 0 && !oneOf(v, d.Values) {
-			return nil, rej(CodeInvalidSlot, fmt.Sprintf("slot %q value %q is not one of [%s]", n, fmt.Sprint(v), strings.Join(valueStrings(d.Values), " ")))
+		if values := valueStrings(d.Values); len(values) > 0 && !slices.Contains(values, fmt.Sprint(v)) {
+			return nil, rej(CodeInvalidSlot, fmt.Sprintf("slot %q value %q is not one of [%s]", n, fmt.Sprint(v), strings.Join(values, " ")))
 		}
 		if !r.opts.Strict {
 			continue
@@ -190,14 +190,4 @@ func valueStrings(values []any) []string {
 		parts[i] = fmt.Sprint(x)
 	}
 	return parts
-}
-
-func oneOf(v any, values []any) bool {
-	s := fmt.Sprint(v)
-	for _, x := range values {
-		if fmt.Sprint(x) == s {
-			return true
-		}
-	}
-	return false
 }

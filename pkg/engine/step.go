@@ -54,7 +54,7 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 				"prior":   r.statePath(), "reason": "on_error.depth_cap_exceeded", "target": rd.target})
 		}
 		var tmpl *text
-		if isPongo(rd.target) {
+		if story.IsTemplated(rd.target) {
 			t, err := r.m.renderer().inlinePrompt(rd.target)
 			if err != nil {
 				return fmt.Errorf("on_error target %q: %w", rd.target, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"kitsoki/internal/duration"
+	"kitsoki/pkg/story"
 	"strings"
 	"time"
 )
@@ -125,5 +126,5 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 // it, names no state when looked up as written: a relative path or a
 // template (story-runtime §4 ⚠, probe testdata/conformance/clock/child).
 func deadTimeoutTarget(src string) bool {
-	return src == "" || strings.HasPrefix(src, ".") || strings.Contains(src, "{{") || strings.Contains(src, "{%")
+	return src == "" || strings.HasPrefix(src, ".") || story.IsTemplated(src)
 }

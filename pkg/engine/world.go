@@ -43,8 +43,7 @@ func InitWorld(vars []WorldVar, file map[string]any, kv []string) (World, error)
 		}
 		return fmt.Errorf("%s: world key %q is not declared in the story's world: (declared: %s)", from, k, declaredList(types))
 	}
-	fileKeys := slices.Sorted(maps.Keys(file))
-	for _, k := range fileKeys {
+	for _, k := range slices.Sorted(maps.Keys(file)) {
 		if err := check(k, "--world-file"); err != nil {
 			return nil, err
 		}
@@ -272,17 +271,15 @@ func coerceDeclared(vars []WorldVar, key string, v any) (out any, coerced bool) 
 	if !ok {
 		return v, false
 	}
-	for _, wv := range vars {
-		if wv.Name != key {
-			continue
-		}
-		switch strings.ToLower(wv.Type) {
-		case "int", "integer", "float", "number", "bool", "boolean":
-			if c, err := parseTyped(s, wv.Type); err == nil {
-				return c, true
-			}
-		}
+	i := slices.IndexFunc(vars, func(wv WorldVar) bool { return wv.Name == key })
+	if i < 0 {
 		return v, false
+	}
+	switch strings.ToLower(vars[i].Type) {
+	case "int", "integer", "float", "number", "bool", "boolean":
+		if c, err := parseTyped(s, vars[i].Type); err == nil {
+			return c, true
+		}
 	}
 	return v, false
 }
@@ -351,14 +348,11 @@ func seedIDE(w World) {
 	if c, seeded := m["connected"].(bool); ok && seeded && !c {
 		return // already there: nothing to copy
 	}
-	ide := map[string]any{"connected": false}
-	if ok {
-		for k, v := range m {
-			if k != "connected" {
-				ide[k] = v
-			}
-		}
+	ide := maps.Clone(m)
+	if ide == nil {
+		ide = map[string]any{}
 	}
+	ide["connected"] = false
 	w["ide"] = ide
 }
 
