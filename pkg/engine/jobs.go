@@ -34,7 +34,6 @@ type jobStore struct {
 	mu    sync.Mutex
 	jobs  []*job
 	byID  map[string]*job
-	seq   int
 	ready []*job // real clock: settled, waiting for the session
 	// virtual: jobs complete only through Advance (never from ready)
 	virtual bool
@@ -121,11 +120,10 @@ func jobID(t time.Time, seq int) string {
 func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc *RenderedCall, promptErr error) error {
 	s := r.jobs
 	s.mu.Lock()
-	s.seq++
-	id := jobID(r.now(), s.seq)
+	seq := len(s.jobs) + 1
+	id := jobID(r.now(), seq)
 	origin := cmp.Or(r.t.dispatchState, r.statePath())
-	j := &job{e: e,
-		info: JobInfo{ID: id, Namespace: e.Invoke, Status: JobRunning, State: origin, Submitted: r.now(), Seq: s.seq}}
+	j := &job{e: e, info: JobInfo{ID: id, Namespace: e.Invoke, Status: JobRunning, State: origin, Submitted: r.now(), Seq: seq}}
 	s.jobs = append(s.jobs, j)
 	s.byID[id] = j
 	s.mu.Unlock()
