@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
@@ -80,17 +81,9 @@ func hasTemplate(v any) bool {
 	case string:
 		return strings.Contains(t, "{{")
 	case map[string]any:
-		for _, x := range t {
-			if hasTemplate(x) {
-				return true
-			}
-		}
+		return slices.ContainsFunc(slices.Collect(maps.Values(t)), hasTemplate)
 	case []any:
-		for _, x := range t {
-			if hasTemplate(x) {
-				return true
-			}
-		}
+		return slices.ContainsFunc(t, hasTemplate)
 	}
 	return false
 }

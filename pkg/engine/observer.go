@@ -63,12 +63,11 @@ func (k ReachKind) String() string {
 
 // ParseReachKind is the kind String names; false for any other name.
 func ParseReachKind(s string) (ReachKind, bool) {
-	for k, n := range reachNames {
-		if n != "" && n == s {
-			return ReachKind(k), true
-		}
+	k := slices.Index(reachNames[:], s)
+	if s == "" || k < 0 {
+		return 0, false
 	}
-	return 0, false
+	return ReachKind(k), true
 }
 
 // Reachable is one part of a machine an [Observer] may be told about.
@@ -149,15 +148,7 @@ func (m *Machine) Reachables() []Reachable {
 // exitSet reports whether e is the set: of an exit mapping the fold put
 // among its site's effects (counted as the exit, not as an effect).
 func exitSet(e *Effect, exits []exitMark) bool {
-	if e.Kind != kindSet {
-		return false
-	}
-	for _, x := range exits {
-		if x.pos == e.Pos {
-			return true
-		}
-	}
-	return false
+	return e.Kind == kindSet && slices.ContainsFunc(exits, func(x exitMark) bool { return x.pos == e.Pos })
 }
 
 // isWrapper reports whether s is the state the fold made for an import

@@ -148,14 +148,11 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 	defer func() { r.t.dispatchState = "" }()
 	r.t.batchCost = 0
 	r.t.batchBound = nil
-	for _, pc := range calls {
-		if len(pc.e.Bind) > 0 {
-			// upstream decides the re-render from the batch it queued:
-			// a call with a bind asks for it even if a failure before it
-			// drops it undispatched (conformance say-empty-view h.yaml)
-			r.t.rerender = true
-			break
-		}
+	if slices.ContainsFunc(calls, func(pc pendingCall) bool { return len(pc.e.Bind) > 0 }) {
+		// upstream decides the re-render from the batch it queued:
+		// a call with a bind asks for it even if a failure before it
+		// drops it undispatched (conformance say-empty-view h.yaml)
+		r.t.rerender = true
 	}
 	defer func() { r.t.batchBound = nil }()
 	for _, pc := range calls {
