@@ -105,7 +105,7 @@ func (r *runner) applySet(e *Effect, env map[string]any) error {
 	for i, kv := range e.Set {
 		v, err := kv.Value.render(env)
 		var nf *nonFiniteError
-		lost := errors.As(err, &nf) && !r.opts.Strict
+		lost := errors.As(err, &nf) && !r.so.Strict
 		if lost {
 			// as upstream: the turn keeps the value, the journal a
 			// null, and the next turn has lost it (lostSet)
@@ -148,7 +148,7 @@ func (r *runner) applyIncrement(e *Effect, env map[string]any) error {
 		}
 		cur := getPath(r.world, kv.Key)
 		n := incrementBase(cur)
-		if r.opts.Strict {
+		if r.so.Strict {
 			var ok bool
 			if n, ok = asInt(cur); !ok && cur != nil {
 				return fmt.Errorf("%s: increment.%s: world value %v is not an integer (--strict)", e.Pos, kv.Key, cur)
@@ -314,7 +314,7 @@ func (r *runner) renderInvokeOnce(e *Effect) (args map[string]any, rc *RenderedC
 // (model-visible = logged); a halt is returned as the call's failure and
 // takes the on_error path.
 func (r *runner) hostPreCall(ctx context.Context, e *Effect, args map[string]any) (map[string]any, error) {
-	h := r.opts.HostHooks
+	h := r.so.HostHooks
 	if h == nil || isAgentHandler(e.Invoke) {
 		return args, nil
 	}

@@ -48,7 +48,7 @@ type hostAnswer struct {
 // rc is the rendered agent call (nil for other handlers); promptErr is why
 // its prompt could not be rendered, reported as the call's failure.
 func (r *runner) dispatch(ctx context.Context, e *Effect, args map[string]any, rc *RenderedCall, promptErr error) (hostAnswer, string, error) {
-	if replays(r.opts.HostReplay, e.Invoke) {
+	if replays(r.so.HostReplay, e.Invoke) {
 		return r.replayHost(ctx, e, args)
 	}
 	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok && op == "" {
@@ -98,15 +98,11 @@ const errForegroundClarification = "host.RequestClarification: not running as a 
 
 // hostEnv is what a handler may read about the call's place in the run.
 func (r *runner) hostEnv() host.Env {
-	st := ""
-	if r.cur != nil {
-		st = r.cur.Path
-	}
 	dir := r.m.Dir
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	return host.Env{SessionID: r.opts.SessionID, Turn: r.turn, State: st, World: r.world.Snapshot(), StoryDir: dir,
+	return host.Env{SessionID: r.so.SessionID, Turn: r.turn, State: r.statePathForEvent(), World: r.world.Snapshot(), StoryDir: dir,
 		WorkDir: r.so.WorkDir, Now: r.clock.Now, Emit: r.emit,
 		Services: &host.Services{Inbox: r.inbox, Jobs: r.jobs}}
 }
@@ -114,7 +110,7 @@ func (r *runner) hostEnv() host.Env {
 // callAgent hands the rendered agent call (RenderAgentCall) to the
 // AgentCaller.
 func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, rc *RenderedCall, promptErr error) (map[string]any, string, error) {
-	if r.opts.Agents == nil {
+	if r.so.Agents == nil {
 		return nil, "", errors.New("no agent layer configured for this run")
 	}
 	alias, err := r.agentAlias(e)
@@ -128,7 +124,7 @@ func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, 
 		return nil, "", fmt.Errorf("%s: %w", e.Invoke, promptErr)
 	}
 	call := r.agentCall(e, alias, args, rc)
-	ans, err := r.opts.Agents.CallAgent(ctx, call)
+	ans, err := r.so.Agents.CallAgent(ctx, call)
 	if err != nil {
 		err = aliasError(e, alias, err)
 		// The summary names the call as the trace does: a cassette replay
@@ -157,7 +153,7 @@ func (r *runner) agentCall(e *Effect, alias string, args map[string]any, rc *Ren
 	r.agentN[key] = seq + 1
 	return AgentCall{
 		Verb: verb, Alias: alias, Persona: persona, Model: r.m.PersonaModels[persona], Prompt: rc.Prompt, SchemaPath: rc.SchemaPath,
-		With: args, World: r.world, SessionID: r.opts.SessionID, Turn: r.turn,
+		With: args, World: r.world, SessionID: r.so.SessionID, Turn: r.turn,
 		StatePath: r.cur.Path, CallID: agentcall.LiveID(r.m.AppID, r.turn, r.cur.Path, seq), EffectID: e.ID,
 		Timeout: e.Timeout,
 	}

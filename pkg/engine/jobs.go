@@ -188,16 +188,16 @@ func (r *runner) prepareJob(e *Effect, args map[string]any, rc *RenderedCall, pr
 	env := r.hostEnv()
 	env.Emit = nil
 	args = jsonvalue.Normalize(args).(map[string]any)
-	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok && (op == "" || !isAgentHandler(e.Invoke)) && !replays(r.opts.HostReplay, e.Invoke) {
+	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok && (op == "" || !isAgentHandler(e.Invoke)) && !replays(r.so.HostReplay, e.Invoke) {
 		return func(ctx context.Context) (hostAnswer, error) { return callHandler(ctx, h, e.Invoke, op, args, env) }
 	}
-	if replays(r.opts.HostReplay, e.Invoke) {
+	if replays(r.so.HostReplay, e.Invoke) {
 		// a replay reads the session: answer it now
 		ans, _, err := r.replayHost(r.jobCtx, e, args)
 		return func(context.Context) (hostAnswer, error) { return ans, err }
 	}
 	if isAgentHandler(e.Invoke) {
-		if r.opts.Agents == nil || rc == nil || promptErr != nil {
+		if r.so.Agents == nil || rc == nil || promptErr != nil {
 			return failing(cmp.Or(promptErr, errors.New("no agent layer configured for this run")))
 		}
 		alias, err := r.agentAlias(e)
@@ -205,7 +205,7 @@ func (r *runner) prepareJob(e *Effect, args map[string]any, rc *RenderedCall, pr
 			return failing(err)
 		}
 		call := r.agentCall(e, alias, args, rc)
-		agents := r.opts.Agents
+		agents := r.so.Agents
 		verb := call.Verb
 		return func(ctx context.Context) (hostAnswer, error) {
 			ans, err := agents.CallAgent(ctx, call)

@@ -181,7 +181,7 @@ func (e *Effect) verb() string {
 
 // reach tells the observer, if any, that the part at p was reached.
 func (r *runner) reach(k ReachKind, p Pos) {
-	if o := r.opts.Observer; o != nil && p.Line > 0 {
+	if o := r.so.Observer; o != nil && p.Line > 0 {
 		o.Reached(k, p)
 	}
 }
@@ -189,7 +189,7 @@ func (r *runner) reach(k ReachKind, p Pos) {
 // reachArm tells the observer an arm was chosen, with the imports: exit
 // mappings its target goes through.
 func (r *runner) reachArm(a *Transition) {
-	if r.opts.Observer == nil {
+	if r.so.Observer == nil {
 		return
 	}
 	r.reach(ReachArc, a.Pos)
@@ -202,7 +202,7 @@ func (r *runner) reachArm(a *Transition) {
 // without entering them (a fixture's initial_state): the leaf or every
 // region's leaf, and their ancestors.
 func (r *runner) reachPlaced() {
-	if r.opts.Observer == nil {
+	if r.so.Observer == nil {
 		return
 	}
 	seen := map[*State]bool{}

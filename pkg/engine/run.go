@@ -102,8 +102,7 @@ func (r *Result) Finished() bool {
 
 type runner struct {
 	m       *Machine
-	opts    Options
-	so      SessionOptions
+	so      SessionOptions // its Options are the run's
 	world   World
 	cur     *State   // current leaf (a parallel configuration: the region leaf in focus); nil after an exit
 	par     *parConf // the active parallel configuration, nil outside one
@@ -137,7 +136,7 @@ type runner struct {
 }
 
 func newRunner(m *Machine, o SessionOptions) *runner {
-	r := &runner{m: m, opts: o.Options, so: o, agentN: map[string]int{}, clock: o.Clock, hosts: o.Hosts, t: newTurn()}
+	r := &runner{m: m, so: o, agentN: map[string]int{}, clock: o.Clock, hosts: o.Hosts, t: newTurn()}
 	if r.clock == nil {
 		r.clock = funcClock(time.Now) // the wall clock
 		if o.Now != nil {
@@ -174,7 +173,6 @@ func (f funcClock) Now() time.Time { return f() }
 // ends the run. It always returns a Result; Result.Err carries the
 // failure.
 func RunSession(ctx context.Context, m *Machine, so SessionOptions) *Result {
-	opts := so.Options
 	s, err := Start(ctx, m, so)
 	if s == nil {
 		return &Result{Outcome: OutcomeFailed, Err: err}
@@ -204,7 +202,7 @@ func RunSession(ctx context.Context, m *Machine, so SessionOptions) *Result {
 			_ = r.emit(KindMachineError, map[string]any{"state": r.statePath(), "error": err.Error()})
 		}
 	}
-	res.Unconsumed = len(opts.Inputs) - consumed
+	res.Unconsumed = len(so.Inputs) - consumed
 	if res.Outcome == OutcomeRested && r.cur != nil {
 		res.Available = r.allowed()
 	}
@@ -218,7 +216,7 @@ func RunSession(ctx context.Context, m *Machine, so SessionOptions) *Result {
 // to wait for.
 func (s *Session) runInputs(ctx context.Context, consumed *int) error {
 	r := s.r
-	for _, in := range r.opts.Inputs {
+	for _, in := range r.so.Inputs {
 		if r.ended {
 			break
 		}
@@ -344,7 +342,7 @@ func (r *runner) start(ctx context.Context) error {
 	r.turnState = root.Path
 	// Turn 0: bootstrap. The story snapshot and the world overrides first,
 	// so that a reader can rebuild the run from the trace alone.
-	if r.m.Dir != "" && !r.opts.NoSnapshot {
+	if r.m.Dir != "" && !r.so.NoSnapshot {
 		snap, err := storySnapshot(r.m.AppID, r.m.Dir, r.m.Entry)
 		if err != nil {
 			return fmt.Errorf("session.story: %w", err)

@@ -103,7 +103,7 @@ func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any
 		if values := valueStrings(d.Values); len(values) > 0 && !slices.Contains(values, fmt.Sprint(v)) {
 			return nil, rej(CodeInvalidSlot, fmt.Sprintf("slot %q value %q is not one of [%s]", n, fmt.Sprint(v), strings.Join(values, " ")))
 		}
-		if !r.opts.Strict {
+		if !r.so.Strict {
 			continue
 		}
 		if err := typedSlot(v, d.Type); err != nil {
@@ -120,7 +120,7 @@ func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any
 	}
 	for _, n := range names {
 		d := defs[n]
-		if !r.opts.Strict || d.Validator == nil || out[n] == nil {
+		if !r.so.Strict || d.Validator == nil || out[n] == nil {
 			continue
 		}
 		ok, err := d.Validator.eval(r.env(out, nil))

@@ -843,7 +843,7 @@ func (r *runner) env(slots map[string]any, extra map[string]any) map[string]any 
 
 // callEnv is the environment of the current step (world, slots, state).
 func (r *runner) callEnv() CallEnv {
-	ce := CallEnv{World: r.world, Slots: r.slots, RunID: r.opts.SessionID, Turn: r.turn}
+	ce := CallEnv{World: r.world, Slots: r.slots, RunID: r.so.SessionID, Turn: r.turn}
 	if r.cur != nil {
 		ce.StatePath = r.cur.Path
 		ce.StateDescription = r.cur.Description
@@ -874,10 +874,10 @@ func (r *runner) write(ev Event) error {
 	if ev.Kind == KindWorldUpdate {
 		r.noteWritten(ev.Payload)
 	}
-	if r.opts.Sink == nil {
+	if r.so.Sink == nil {
 		return nil
 	}
-	if err := r.opts.Sink.Emit(ev); err != nil {
+	if err := r.so.Sink.Emit(ev); err != nil {
 		return &traceErr{err: err}
 	}
 	return nil
@@ -886,8 +886,8 @@ func (r *runner) write(ev Event) error {
 func (r *runner) now() time.Time { return r.clock.Now() }
 
 func (r *runner) note(n Note) {
-	if r.opts.Notes != nil {
-		r.opts.Notes(n)
+	if r.so.Notes != nil {
+		r.so.Notes(n)
 	}
 }
 

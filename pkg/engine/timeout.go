@@ -53,8 +53,8 @@ func (r *runner) arm() {
 
 // wait blocks for d or until ctx ends.
 func (r *runner) wait(ctx context.Context, d time.Duration) error {
-	if r.opts.Wait != nil {
-		return r.opts.Wait(ctx, d)
+	if r.so.Wait != nil {
+		return r.so.Wait(ctx, d)
 	}
 	if d <= 0 {
 		return ctx.Err()

@@ -292,7 +292,7 @@ func coerceDeclared(vars []WorldVar, key string, v any) (out any, coerced bool) 
 // the coerced value is journaled and kept.
 func (r *runner) coerceSet(key string, v any) (mem, rec any, coerced bool) {
 	c, coerced := coerceDeclared(r.m.World, key, v)
-	if r.opts.Strict {
+	if r.so.Strict {
 		return c, c, false
 	}
 	return c, v, coerced
@@ -332,8 +332,8 @@ func (r *runner) seed(w World) {
 	if r.so.MachineOnly || w == nil {
 		return
 	}
-	if s, _ := w["session_id"].(string); s == "" && r.opts.SessionID != "" {
-		w["session_id"] = r.opts.SessionID
+	if s, _ := w["session_id"].(string); s == "" && r.so.SessionID != "" {
+		w["session_id"] = r.so.SessionID
 	}
 	seedIDE(w)
 }
