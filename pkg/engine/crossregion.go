@@ -26,7 +26,7 @@ func (r *runner) crossRegion(ctx context.Context, arm *Transition, from, dst, re
 		tr["to"] = r.statePath()
 		return nil
 	}
-	end, err := r.swapLeaf(ctx, from, dst, st, true)
+	end, err := r.swapLeaf(ctx, from, dst, st)
 	if err != nil {
 		return err
 	}

@@ -114,10 +114,7 @@ type Transition struct {
 	View *story.View
 	// Emits is the transition-level emit: list (parallel regions).
 	Emits []string
-	// ExitSet holds the set: of an imported child's exit mapping, run after
-	// the transition's own effects.
-	ExitSet []*Effect
-	Pos     Pos
+	Pos   Pos
 	// exits are the imports: exit mappings its @exit: target went
 	// through (observer.go).
 	exits []exitMark

@@ -221,7 +221,7 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 		}
 	case !res.stay && r.par != nil:
 		r.cur = leaf
-		if err := r.goTo(ctx, res, st, true); err != nil {
+		if err := r.goTo(ctx, res, st); err != nil {
 			return err
 		}
 	}
@@ -245,7 +245,7 @@ func (r *runner) moveRegionFrom(ctx context.Context, old, dst, pre *State, st *s
 		}
 		return nil
 	}
-	end, err := r.swapLeaf(ctx, old, dst, st, true)
+	end, err := r.swapLeaf(ctx, old, dst, st)
 	if err != nil {
 		return err
 	}
@@ -310,7 +310,7 @@ func (r *runner) propagate(ctx context.Context, names []string, from *State, st 
 			}
 			if !res.stay && res.state != nil && (res.state == reg || res.state.within(reg)) {
 				r.cur = leaf
-				if err := r.moveRegion(ctx, res.state, st, true); err != nil {
+				if err := r.moveRegion(ctx, res.state, st); err != nil {
 					return err
 				}
 			}

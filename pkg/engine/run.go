@@ -359,7 +359,7 @@ func (r *runner) start(ctx context.Context) error {
 	// The initial on_enter chain: every state from the top down to the
 	// start leaf.
 	var st step
-	if err := r.enterFrom(ctx, nil, root, &st, true); err != nil {
+	if err := r.enterFrom(ctx, nil, root, &st); err != nil {
 		return err
 	}
 	if err := r.settle(ctx, &st); err != nil {

@@ -337,13 +337,6 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
 	}
 	res = r.ancestorStay(res, owner)
-	for _, x := range arm.ExitSet {
-		// an imported child's exit set: (story-runtime §6.1), after the
-		// transition's own effects
-		if err := r.runEffects(ctx, []*Effect{x}, st); err != nil {
-			return err
-		}
-	}
 	tr := map[string]any{"from": from, "intent": intent, "slots": slots, "to": r.predictTo(res)}
 	if depth > 0 {
 		tr["synthetic"] = true
@@ -364,7 +357,7 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 			if err := r.runEffects(ctx, r.cur.OnEnter, st); err != nil {
 				return err
 			}
-		} else if err := r.goTo(ctx, res, st, true); err != nil {
+		} else if err := r.goTo(ctx, res, st); err != nil {
 			return err
 		}
 	} else if r.bareParallel() {
@@ -551,10 +544,10 @@ func resolvePath(owner *State, s string) (string, error) {
 }
 
 // goTo moves the machine to a resolved target: exit states up to the common
-// ancestor, enter down to the target, descend initial: (when descend),
-// running on_enter at each entered level. A target inside the active
-// parallel state moves only the region that contains it.
-func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) error {
+// ancestor, enter down to the target, descend initial:, running on_enter
+// at each entered level. A target inside the active parallel state moves
+// only the region that contains it.
+func (r *runner) goTo(ctx context.Context, t target, st *step) error {
 	r.t.noView = false // a later move renders again (resetRegions sets it)
 	if t.exit != "" {
 		// exits.<name>.requires is a load-time check only (pkg/story for
@@ -582,9 +575,9 @@ func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) err
 		r.cur, r.par = r.par.root, nil
 	}
 	if r.par != nil && dst.within(r.par.root) {
-		return r.moveRegion(ctx, dst, st, descend)
+		return r.moveRegion(ctx, dst, st)
 	}
-	if r.par != nil && dst == r.par.root && descend {
+	if r.par != nil && dst == r.par.root {
 		return r.resetRegions()
 	}
 	from := r.cur
@@ -603,7 +596,7 @@ func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) err
 	// descends: upstream resolves it to its initial leaf first and
 	// exits and enters only below the common prefix of the two leaves.
 	anc := commonAncestor(from, dst)
-	if anc == dst && descend && dst != from && !dst.Parallel {
+	if anc == dst && dst != from && !dst.Parallel {
 		leaf, err := r.initialLeaf(dst)
 		if err != nil {
 			return err
@@ -613,10 +606,10 @@ func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) err
 			if err := r.exitUpTo(anc); err != nil {
 				return err
 			}
-			return r.enterFrom(ctx, anc, leaf, st, true)
+			return r.enterFrom(ctx, anc, leaf, st)
 		}
 	}
-	if anc == dst && descend && dst != from && dst.Parallel && r.par == nil {
+	if anc == dst && dst != from && dst.Parallel && r.par == nil {
 		// a leaf resting alone inside a parallel state (landed flat)
 		// targets that parallel state: as upstream, only the states
 		// below it are exited and every region entered, the root's own
@@ -629,7 +622,7 @@ func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) err
 	if err := r.exitUpTo(anc); err != nil {
 		return err
 	}
-	return r.enterFrom(ctx, anc, dst, st, descend)
+	return r.enterFrom(ctx, anc, dst, st)
 }
 
 // exitUpTo writes state_exited for every active state below anc, innermost
@@ -651,9 +644,8 @@ func (r *runner) exitUpTo(anc *State) error {
 
 // swapLeaf exits from leaf up to its common ancestor with dst (dst's
 // parent when dst is that ancestor), enters down to dst, outermost first,
-// and (with descend) dst's initial: chain; it returns the state it
-// entered last.
-func (r *runner) swapLeaf(ctx context.Context, leaf, dst *State, st *step, descend bool) (*State, error) {
+// and dst's initial: chain; it returns the state it entered last.
+func (r *runner) swapLeaf(ctx context.Context, leaf, dst *State, st *step) (*State, error) {
 	anc := commonAncestor(leaf, dst)
 	if anc == dst {
 		anc = dst.Parent
@@ -668,10 +660,7 @@ func (r *runner) swapLeaf(ctx context.Context, leaf, dst *State, st *step, desce
 			return nil, err
 		}
 	}
-	if descend {
-		return r.descend(ctx, dst, st)
-	}
-	return dst, nil
+	return r.descend(ctx, dst, st)
 }
 
 // pathDown lists the states from below anc down to s, outermost first.
@@ -685,11 +674,9 @@ func pathDown(anc, s *State) []*State {
 }
 
 // moveRegion replaces the leaf of the region that contains dst.
-func (r *runner) moveRegion(ctx context.Context, dst *State, st *step, descend bool) error {
+func (r *runner) moveRegion(ctx context.Context, dst *State, st *step) error {
 	pc := r.par
-	reg := pc.regionOf(dst)
-	leaf := pc.leafIn(reg)
-	end, err := r.swapLeaf(ctx, leaf, dst, st, descend)
+	end, err := r.swapLeaf(ctx, pc.leafIn(pc.regionOf(dst)), dst, st)
 	if err != nil {
 		return err
 	}
@@ -730,10 +717,10 @@ func commonAncestor(a, b *State) *State {
 	return nil
 }
 
-// enterFrom enters every level from below anc down to dst, then (with
-// descend) dst's initial: chain. Each entered level runs its on_enter. A
-// parallel state on the way enters every region (story-runtime §3.3).
-func (r *runner) enterFrom(ctx context.Context, anc, dst *State, st *step, descend bool) error {
+// enterFrom enters every level from below anc down to dst, then dst's
+// initial: chain. Each entered level runs its on_enter. A parallel state
+// on the way enters every region (story-runtime §3.3).
+func (r *runner) enterFrom(ctx context.Context, anc, dst *State, st *step) error {
 	for _, s := range pathDown(anc, dst) {
 		if err := r.enterOne(ctx, s, st); err != nil {
 			return err
@@ -747,15 +734,12 @@ func (r *runner) enterFrom(ctx context.Context, anc, dst *State, st *step, desce
 		// only the chain down to it, as upstream: the machine rests on
 		// that leaf alone (partial.go)
 	}
-	end := dst
-	if descend {
-		var err error
-		if end, err = r.descend(ctx, dst, st); err != nil {
-			return err
-		}
-		if end.Parallel {
-			return r.enterParallel(ctx, end, st)
-		}
+	end, err := r.descend(ctx, dst, st)
+	if err != nil {
+		return err
+	}
+	if end.Parallel {
+		return r.enterParallel(ctx, end, st)
 	}
 	r.cur = end
 	r.checkTerminal()
@@ -967,7 +951,7 @@ func (r *runner) landTo(res target) string {
 func (r *runner) land(ctx context.Context, res target, st *step) error {
 	r.t.noView = false
 	if !r.flatLanding(res) {
-		return r.goTo(ctx, res, st, true)
+		return r.goTo(ctx, res, st)
 	}
 	if r.outcome == OutcomeTerminal {
 		r.ended, r.outcome = false, ""
