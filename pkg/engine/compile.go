@@ -82,6 +82,7 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 	c := &compiler{st: st, opts: opts, m: &Machine{
 		AppID: st.App.ID, Dir: st.Dir, Root: st.Root, Exits: map[string]bool{},
 		States: map[string]*State{}, Handled: map[string]bool{}, renders: map[string]*PromptRenderer{},
+		SlotTypes: map[string]map[string]string{},
 	}}
 	c.m.Folded = folded
 	c.m.pongo = storyLoader(st)
@@ -95,7 +96,6 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 			c.m.exitPos[name] = ex.Pos
 		}
 	}
-	c.m.SlotTypes = slotTypes(st)
 	c.m.Intents = c.slotDefs(st.Intents, "")
 	c.m.PersonaModels = map[string]string{}
 	for name, p := range st.Agents {
@@ -152,33 +152,6 @@ func entryFile(st *story.Story) string {
 		}
 	}
 	return story.StoryFile
-}
-
-// slotTypes maps intent → slot → declared type:, over the story's intents
-// and every state's own.
-func slotTypes(st *story.Story) map[string]map[string]string {
-	out := map[string]map[string]string{}
-	add := func(in map[string]*story.Intent) {
-		for name, it := range in {
-			if it == nil {
-				continue
-			}
-			for sn, sl := range it.Slots {
-				if sl == nil {
-					continue
-				}
-				if out[name] == nil {
-					out[name] = map[string]string{}
-				}
-				out[name][sn] = sl.Type
-			}
-		}
-	}
-	add(st.Intents)
-	for _, s := range st.AllStates() {
-		add(s.Intents)
-	}
-	return out
 }
 
 // appDecider is the app-level decider: (threshold 0.8 unless set); nil

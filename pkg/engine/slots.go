@@ -24,7 +24,9 @@ type SlotDef struct {
 	Validator *guard
 }
 
-// slotDefs compiles the slots of an intents: map.
+// slotDefs compiles the slots of an intents: map, recording each slot's
+// declared type: in Machine.SlotTypes as written (a state's intents,
+// compiled after the story's and its ancestors', win).
 func (c *compiler) slotDefs(in map[string]*story.Intent, where string) map[string]map[string]*SlotDef {
 	out := map[string]map[string]*SlotDef{}
 	for name, it := range in {
@@ -42,6 +44,10 @@ func (c *compiler) slotDefs(in map[string]*story.Intent, where string) map[strin
 			if sl == nil {
 				continue
 			}
+			if c.m.SlotTypes[name] == nil {
+				c.m.SlotTypes[name] = map[string]string{}
+			}
+			c.m.SlotTypes[name][sn] = sl.Type
 			d := &SlotDef{Required: sl.Required, Default: jsonvalue.Normalize(sl.Default), Values: sl.Values, Type: strings.ToLower(strings.TrimSpace(sl.Type))}
 			if v := strings.TrimSpace(sl.Validator); v != "" {
 				g, err := compileGuard(v)
