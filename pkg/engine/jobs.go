@@ -369,21 +369,20 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	}
 	// the target entry's inline effects: never run, as upstream
 	// (docs/compat/engine.md; validate warns)
-	var st2 step
 	res, err := r.resolveTarget(ctx, j.e.owner, "", tgt.Target)
 	if err != nil {
 		return fmt.Errorf("%s: on_complete target: %w", tgt.Pos, err)
 	}
 	if res.stay {
-		return r.settle(ctx, &st2)
+		return nil
 	}
 	if err := r.emit(KindTransition, map[string]any{"from": r.statePath(), "intent": "__on_complete_target__", "to": r.landTo(res)}); err != nil {
 		return err
 	}
-	if err := r.land(ctx, res, &st2); err != nil {
+	if err := r.land(ctx, res, &st); err != nil { // st is settled: empty
 		return err
 	}
-	return r.settle(ctx, &st2)
+	return r.settle(ctx, &st)
 }
 
 func (t *Turn) merge(x *Turn) {

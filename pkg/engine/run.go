@@ -136,7 +136,7 @@ type runner struct {
 }
 
 func newRunner(m *Machine, o SessionOptions) *runner {
-	r := &runner{m: m, so: o, agentN: map[string]int{}, clock: o.Clock, hosts: o.Hosts, t: newTurn()}
+	r := &runner{m: m, so: o, agentN: map[string]int{}, agentUsed: map[string]string{}, clock: o.Clock, hosts: o.Hosts, t: newTurn()}
 	if r.clock == nil {
 		r.clock = funcClock(time.Now) // the wall clock
 		if o.Now != nil {
