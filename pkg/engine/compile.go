@@ -82,7 +82,7 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 	c := &compiler{st: st, opts: opts, m: &Machine{
 		AppID: st.App.ID, Dir: st.Dir, Root: st.Root, Exits: map[string]bool{},
 		States: map[string]*State{}, Handled: map[string]bool{}, renders: map[string]*PromptRenderer{},
-		SlotTypes: map[string]map[string]string{},
+		SlotTypes: map[string]map[string]string{}, Hidden: map[string]bool{},
 	}}
 	c.m.Folded = folded
 	c.m.pongo = storyLoader(st)

@@ -51,14 +51,12 @@ func (r *runner) dispatch(ctx context.Context, e *Effect, args map[string]any, r
 	if replays(r.so.HostReplay, e.Invoke) {
 		return r.replayHost(ctx, e, args)
 	}
-	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok && op == "" {
-		return r.callHandler(ctx, h, e.Invoke, "", args)
-	}
-	if isAgentHandler(e.Invoke) {
+	h, _, op, found := r.hosts.Lookup(e.Invoke)
+	if isAgentHandler(e.Invoke) && (!found || op != "") {
 		res, id, err := r.callAgent(ctx, e, args, rc, promptErr)
 		return hostAnswer{data: res}, id, err
 	}
-	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok {
+	if found {
 		return r.callHandler(ctx, h, e.Invoke, op, args)
 	}
 	return hostAnswer{}, "", fmt.Errorf("host: no handler registered for %q", e.Invoke)

@@ -34,9 +34,6 @@ func (c *compiler) slotDefs(in map[string]*story.Intent, where string) map[strin
 			continue
 		}
 		if it.Hidden {
-			if c.m.Hidden == nil {
-				c.m.Hidden = map[string]bool{}
-			}
 			c.m.Hidden[name] = true
 		}
 		defs := map[string]*SlotDef{}

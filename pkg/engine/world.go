@@ -348,10 +348,8 @@ func seedIDE(w World) {
 	if c, seeded := m["connected"].(bool); ok && seeded && !c {
 		return // already there: nothing to copy
 	}
-	ide := maps.Clone(m)
-	if ide == nil {
-		ide = map[string]any{}
-	}
+	ide := map[string]any{}
+	maps.Copy(ide, m)
 	ide["connected"] = false
 	w["ide"] = ide
 }
