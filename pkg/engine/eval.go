@@ -175,17 +175,12 @@ func compileTarget(l *expr.PongoLoader, src string) (*text, error) {
 	return &text{src: src, x: x}, nil
 }
 
+// compileText compiles src with the story's pongo2 loader l.
 func compileText(l *expr.PongoLoader, src string) (*text, error) {
 	if !story.IsTemplated(src) {
 		return &text{src: src}, nil
 	}
-	var p *expr.Pongo
-	var err error
-	if l != nil {
-		p, err = l.Compile(src)
-	} else {
-		p, err = expr.CompilePongo(src)
-	}
+	p, err := l.Compile(src)
 	if err != nil {
 		return nil, err
 	}
