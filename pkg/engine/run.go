@@ -613,15 +613,14 @@ func (r *runner) checkAllowed(intent string) *Rejection {
 			Message: fmt.Sprintf("intent %q is not allowed in state %q", intent, r.statePath())}
 	}
 	for _, l := range r.leaves() {
+		if arms, _ := lookupFrom(l, nil, intent); arms != nil {
+			return nil
+		}
 		for s := l; s != nil; s = s.Parent {
-			if len(s.On[intent]) > 0 || len(s.On["*"]) > 0 {
-				return nil
-			}
+			// an import alias's folded name (a "*" arm already allowed it)
 			if a, ok := s.Aliases[intent]; ok && a != intent {
-				for x := l; x != nil; x = x.Parent {
-					if len(x.On[a]) > 0 {
-						return nil
-					}
+				if arms, _ := lookupFrom(l, nil, a); arms != nil {
+					return nil
 				}
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
@@ -115,8 +114,7 @@ func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any
 		// the value is kept as sent (upstream never converts it): a "3"
 		// for a type: int slot stays the string "3"
 	}
-	if len(missing) > 0 {
-		sort.Strings(missing)
+	if len(missing) > 0 { // in name order, as names
 		rj := rej(CodeMissingSlots, fmt.Sprintf("intent requires slots: [%s]", strings.Join(missing, " ")))
 		rj.MissingSlots = missing
 		return nil, rj
