@@ -282,7 +282,7 @@ func (s *Session) runInputs(ctx context.Context, consumed *int) error {
 			case <-timerC:
 			}
 		} else {
-			r.note(Note{Kind: "timeout", State: r.statePath(), Text: fmt.Sprintf("waiting %s for the timeout of %s → %s", tm.after, tm.owner.Path, tm.tm.Target.src), Duration: tm.d})
+			r.note(Note{Kind: "timeout", State: r.statePath(), Text: fmt.Sprintf("waiting %s for the timeout of %s → %s", tm.after, tm.owner.Path, tm.owner.Timeout.Target.src), Duration: tm.d})
 			if err := r.wait(ctx, tm.d); err != nil {
 				return fmt.Errorf("run interrupted while waiting %s for the timeout of %q: %w", tm.after, tm.owner.Path, err)
 			}
@@ -542,7 +542,6 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		// (conformance values-render-env)
 		slots = nil
 	}
-	path := r.statePath()
 	v, err := "", error(nil)
 	switch {
 	case r.t.capView != "" && r.t.first != nil:
@@ -560,7 +559,7 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		if r.t.rerender && (r.t.dotStay || !r.t.applied) && r.t.emitSay < 0 && !r.t.postGate {
 			w = r.replayedWorld()
 		}
-		v, err = r.renderAt(ctx, path, w, slots, !r.t.rerender)
+		v, err = r.renderAt(ctx, r.statePath(), w, slots, !r.t.rerender)
 	}
 	said := r.t.narration()
 	if v == "" && err == nil && r.t.emitSay >= 0 && r.t.prePass != nil && r.t.redirectErr == "" && r.t.capView == "" && !r.t.noView {
