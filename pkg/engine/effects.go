@@ -444,7 +444,7 @@ func (r *runner) setError(msg string, hostErr map[string]any) error {
 // (story-runtime §2.3).
 func (r *runner) failed(e *Effect, msg string) (*redirect, error) {
 	if e.OnError != "" {
-		return &redirect{from: e.owner, target: e.OnError, err: msg, at: e.onErrorPos}, nil
+		return &redirect{e: e, err: msg}, nil
 	}
 	return nil, nil
 }

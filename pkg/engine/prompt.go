@@ -287,7 +287,7 @@ func (p *PromptRenderer) env(ce CallEnv, extra map[string]any) map[string]any {
 
 // agentSources picks the prompt source, the template args and the schema
 // path of a verb's rendered with: block (reference agent-contract §12).
-// src.file reports that the source came from a prompt_path key (it must
+// src.key is set when the source came from a prompt_path key (it must
 // name a file).
 func agentSources(verb string, args map[string]any) (src promptSrc, tmplArgs any, schema string) {
 	str := func(m map[string]any, k string) string { s, _ := m[k].(string); return s }
@@ -295,7 +295,7 @@ func agentSources(verb string, args map[string]any) (src promptSrc, tmplArgs any
 	acc, _ := args["acceptance"].(map[string]any)
 	src.text = str(args, "prompt")
 	if src.text == "" {
-		src = promptSrc{text: str(args, "prompt_path"), file: true, key: "prompt_path"}
+		src = promptSrc{text: str(args, "prompt_path"), key: "prompt_path"}
 	}
 	tmplArgs = args["args"]
 	schema = str(args, "schema")
@@ -305,7 +305,7 @@ func agentSources(verb string, args map[string]any) (src promptSrc, tmplArgs any
 			src = promptSrc{text: p}
 		}
 		if p := str(ctxBlock, "prompt_path"); p != "" && src.text == "" {
-			src = promptSrc{text: p, file: true, key: "context.prompt_path"}
+			src = promptSrc{text: p, key: "context.prompt_path"}
 		}
 		if a, ok := ctxBlock["args"]; ok && tmplArgs == nil {
 			tmplArgs = a
@@ -337,8 +337,7 @@ func agentSources(verb string, args map[string]any) (src promptSrc, tmplArgs any
 // promptSrc is where a prompt comes from.
 type promptSrc struct {
 	text string
-	file bool   // from a prompt_path key: must name a file
-	key  string // the with: key it came from, for errors
+	key  string // the prompt_path key it came from (it must name a file), for errors
 }
 
 // renderPrompt renders a prompt file (a path that exists under the story
@@ -363,7 +362,7 @@ func (p *PromptRenderer) renderPrompt(src promptSrc, env expr.Env) (string, erro
 			return t.Render(env)
 		}
 	}
-	if src.file {
+	if src.key != "" {
 		return "", fmt.Errorf("%s %q names no file in the story directory %s; fix the path or use prompt: for inline text", src.key, src.text, p.dir)
 	}
 	t, err := p.inlinePrompt(src.text)

@@ -697,12 +697,11 @@ type step struct {
 	emits []pendingEmit
 }
 
-// redirect is an on_error redirect waiting to happen.
+// redirect is an on_error redirect waiting to happen: the failed call's
+// effect (whose on_error: it takes) and the failure.
 type redirect struct {
-	from   *State
-	target string
-	err    string
-	at     Pos // the on_error: that redirects
+	e   *Effect
+	err string
 }
 
 func slotText(s map[string]any) string {

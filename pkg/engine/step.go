@@ -40,7 +40,7 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		if rd == nil {
 			return r.unwindRedirects(nested, to)
 		}
-		r.reach(ReachOnError, rd.at)
+		r.reach(ReachOnError, rd.e.onErrorPos)
 		hops++
 		if hops > maxOnErrorDepth+1 {
 			// the first redirect is depth 0: the sixth (depth 5) is refused
@@ -51,23 +51,23 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			r.t.capView = origin
 			return r.emit(KindHarnessError, map[string]any{"cap": maxOnErrorDepth, "depth": hops - 1,
 				"message": "on_error redirect chain exceeded depth cap; staying at the originating state. A host call's on_error: arc is looping (likely the same host failing repeatedly).",
-				"prior":   r.statePath(), "reason": "on_error.depth_cap_exceeded", "target": rd.target})
+				"prior":   r.statePath(), "reason": "on_error.depth_cap_exceeded", "target": rd.e.OnError})
 		}
 		var tmpl *text
-		if story.IsTemplated(rd.target) {
-			t, err := r.m.renderer().inlinePrompt(rd.target)
+		if story.IsTemplated(rd.e.OnError) {
+			t, err := r.m.renderer().inlinePrompt(rd.e.OnError)
 			if err != nil {
-				return fmt.Errorf("on_error target %q: %w", rd.target, err)
+				return fmt.Errorf("on_error target %q: %w", rd.e.OnError, err)
 			}
 			tmpl = t
 		}
-		res, err := r.resolveTarget(ctx, r.dispatchBase(rd.from), rd.target, tmpl)
+		res, err := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner), rd.e.OnError, tmpl)
 		// on_error "." or a target that names no state: the rest of the
 		// batch is dropped and the step rests where it is; the post-bind
 		// pass still runs (story-runtime §2.4, corrections).
 		if err != nil {
 			r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error target not found", Error: err.Error()})
-			return r.emit(KindHarnessError, map[string]any{"phase": "on_error", "error": fmt.Sprintf("on_error target state %q not found", rd.target)})
+			return r.emit(KindHarnessError, map[string]any{"phase": "on_error", "error": fmt.Sprintf("on_error target state %q not found", rd.e.OnError)})
 		}
 		if res.stay {
 			r.t.dotStay = true
