@@ -14,7 +14,6 @@ const maxPostBindDepth = 4
 // pendingEmit is an emit_intent entry the chain decided at walk time:
 // the intent it names and the slots it sends.
 type pendingEmit struct {
-	e     *Effect
 	name  string
 	slots map[string]any
 }
@@ -34,7 +33,7 @@ func (r *runner) walkEmit(e *Effect, st *step) error {
 	if err != nil || name == "" {
 		return err
 	}
-	st.emits = append(st.emits, pendingEmit{e: e, name: name, slots: slots})
+	st.emits = append(st.emits, pendingEmit{name: name, slots: slots})
 	return nil
 }
 
@@ -145,7 +144,7 @@ func (r *runner) postBindRound(ctx context.Context) (*step, error) {
 			return nil, r.postBindFailed(err.Error())
 		}
 		if name != "" {
-			emits = append(emits, pendingEmit{e: e, name: name, slots: slots})
+			emits = append(emits, pendingEmit{name: name, slots: slots})
 		}
 	}
 	if len(emits) == 0 {

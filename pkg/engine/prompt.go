@@ -76,7 +76,6 @@ type CallEnv struct {
 	// StateDescription is the current state's description: ("" = none).
 	StateDescription string
 	RunID            string
-	Turn             int64
 }
 
 // RenderedCall is one rendered agent call site.
