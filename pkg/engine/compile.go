@@ -209,6 +209,16 @@ func (c *compiler) target(src string, p story.Pos, where string) *text {
 	return t
 }
 
+// text compiles a pongo2 text (say:, initial:, timeout.after), refused at
+// p as where.
+func (c *compiler) text(src string, p story.Pos, where string) *text {
+	t, err := compileText(c.m.pongo, src)
+	if err != nil {
+		c.refuse(p, "%s: %v", where, err)
+	}
+	return t
+}
+
 // guard compiles a when: ("" = none, nil), refused at p as where.
 func (c *compiler) guard(src string, p story.Pos, where string) *guard {
 	g, err := compileGuard(src)
@@ -259,11 +269,7 @@ func (c *compiler) state(s *story.State, parent *State) {
 		// only a state typed exactly "compound" is descended into, as
 		// upstream (conformance untyped-children); validate warns where
 		// an author's states: are never entered
-		t, err := compileText(c.m.pongo, s.Initial)
-		if err != nil {
-			c.refuse(s.InitialPos, "state %q: initial: %v", ns.Path, err)
-		}
-		ns.Initial = t
+		ns.Initial = c.text(s.Initial, s.InitialPos, fmt.Sprintf("state %q: initial", ns.Path))
 	}
 	if len(s.Intents) > 0 {
 		ns.Intents = c.slotDefs(s.Intents, fmt.Sprintf("state %q: ", ns.Path))
@@ -327,11 +333,7 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 		ne.Increment = c.keyValues(e.Increment(), where, "increment")
 	case e.Say != "" || e.Written.Has("say"):
 		ne.Kind = kindSay
-		t, err := compileText(c.m.pongo, e.Say)
-		if err != nil {
-			bad("say: %v", err)
-		}
-		ne.Say = t
+		ne.Say = c.text(e.Say, e.Pos, where+": say")
 	case e.Invoke != "":
 		c.invoke(e, ne, where, bad)
 	}
@@ -425,15 +427,12 @@ func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
 	if a := strings.TrimSpace(t.After); a == "" {
 		c.refuse(t.Pos, "state %q: timeout: missing 'after' field", ns.Path)
 	} else {
-		tx, err := compileText(c.m.pongo, a)
-		if err != nil {
-			c.refuse(t.Pos, "state %q: timeout.after: %v", ns.Path, err)
-		} else if !tx.templated() {
+		nt.After = c.text(a, t.Pos, fmt.Sprintf("state %q: timeout.after", ns.Path))
+		if nt.After != nil && !nt.After.templated() {
 			if _, err := duration.Parse(a); err != nil {
 				c.refuse(t.Pos, "state %q: timeout.after: %v", ns.Path, err)
 			}
 		}
-		nt.After = tx
 	}
 	if tg := strings.TrimSpace(t.Target); tg == "" {
 		c.refuse(t.Pos, "state %q: timeout: missing 'target' field", ns.Path)
