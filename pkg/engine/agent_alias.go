@@ -70,13 +70,9 @@ func (r *runner) usedAgent(e *Effect, callID string) string {
 
 // noteAgent records the alias that served callID.
 func (r *runner) noteAgent(callID, alias string) {
-	if callID == "" || alias == "" {
-		return
+	if callID != "" && alias != "" {
+		r.agentUsed[callID] = alias
 	}
-	if r.agentUsed == nil {
-		r.agentUsed = map[string]string{}
-	}
-	r.agentUsed[callID] = alias
 }
 
 func describeValue(v any) string {

@@ -14,11 +14,6 @@ type Clock interface {
 	Now() time.Time
 }
 
-// realClock is the wall clock.
-type realClock struct{}
-
-func (realClock) Now() time.Time { return time.Now() }
-
 // VirtualClock is a clock that never moves on its own: Session.Advance
 // moves it (flow-format.md §5). It is safe for concurrent use.
 type VirtualClock struct {

@@ -81,7 +81,8 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 	}
 	c := &compiler{st: st, opts: opts, m: &Machine{
 		AppID: st.App.ID, Dir: st.Dir, Root: st.Root, Exits: map[string]bool{},
-		States: map[string]*State{}, Handled: map[string]bool{},
+		States: map[string]*State{}, Handled: map[string]bool{}, renders: map[string]*PromptRenderer{},
+		SlotTypes: map[string]map[string]string{}, Hidden: map[string]bool{},
 	}}
 	c.m.Folded = folded
 	c.m.pongo = storyLoader(st)
@@ -95,7 +96,6 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 			c.m.exitPos[name] = ex.Pos
 		}
 	}
-	c.m.SlotTypes = slotTypes(st)
 	c.m.Intents = c.slotDefs(st.Intents, "")
 	c.m.PersonaModels = map[string]string{}
 	for name, p := range st.Agents {
@@ -154,33 +154,6 @@ func entryFile(st *story.Story) string {
 	return story.StoryFile
 }
 
-// slotTypes maps intent → slot → declared type:, over the story's intents
-// and every state's own.
-func slotTypes(st *story.Story) map[string]map[string]string {
-	out := map[string]map[string]string{}
-	add := func(in map[string]*story.Intent) {
-		for name, it := range in {
-			if it == nil {
-				continue
-			}
-			for sn, sl := range it.Slots {
-				if sl == nil {
-					continue
-				}
-				if out[name] == nil {
-					out[name] = map[string]string{}
-				}
-				out[name][sn] = sl.Type
-			}
-		}
-	}
-	add(st.Intents)
-	for _, s := range st.AllStates() {
-		add(s.Intents)
-	}
-	return out
-}
-
 // appDecider is the app-level decider: (threshold 0.8 unless set); nil
 // when the story has none.
 func appDecider(d *story.Decider) *AppDecider {
@@ -201,7 +174,7 @@ type compiler struct {
 	problems []Problem
 }
 
-// keyValues compiles the values of a set: or increment: effect (verb),
+// keyValues compiles the values of a set:, increment: or slots: block (verb),
 // refusing a value that does not compile at its own position.
 func (c *compiler) keyValues(kvs []story.KV, where, verb string) []setKV {
 	var out []setKV
@@ -222,6 +195,37 @@ func (c *compiler) warn(p story.Pos, format string, a ...any) {
 
 func (c *compiler) refuse(p story.Pos, format string, a ...any) {
 	c.problems = append(c.problems, Problem{Pos: p, Message: fmt.Sprintf(format, a...)})
+}
+
+// target compiles a target: ("" = none, nil), refused at p as where.
+func (c *compiler) target(src string, p story.Pos, where string) *text {
+	if src == "" {
+		return nil
+	}
+	t, err := compileTarget(c.m.pongo, src)
+	if err != nil {
+		c.refuse(p, "%s: %v", where, err)
+	}
+	return t
+}
+
+// text compiles a pongo2 text (say:, initial:, timeout.after), refused at
+// p as where.
+func (c *compiler) text(src string, p story.Pos, where string) *text {
+	t, err := compileText(c.m.pongo, src)
+	if err != nil {
+		c.refuse(p, "%s: %v", where, err)
+	}
+	return t
+}
+
+// guard compiles a when: ("" = none, nil), refused at p as where.
+func (c *compiler) guard(src string, p story.Pos, where string) *guard {
+	g, err := compileGuard(src)
+	if err != nil {
+		c.refuse(p, "%s: %v", where, err)
+	}
+	return g
 }
 
 func (c *compiler) state(s *story.State, parent *State) {
@@ -265,11 +269,7 @@ func (c *compiler) state(s *story.State, parent *State) {
 		// only a state typed exactly "compound" is descended into, as
 		// upstream (conformance untyped-children); validate warns where
 		// an author's states: are never entered
-		t, err := compileText(c.m.pongo, s.Initial)
-		if err != nil {
-			c.refuse(s.InitialPos, "state %q: initial: %v", ns.Path, err)
-		}
-		ns.Initial = t
+		ns.Initial = c.text(s.Initial, s.InitialPos, fmt.Sprintf("state %q: initial", ns.Path))
 	}
 	if len(s.Intents) > 0 {
 		ns.Intents = c.slotDefs(s.Intents, fmt.Sprintf("state %q: ", ns.Path))
@@ -283,20 +283,9 @@ func (c *compiler) state(s *story.State, parent *State) {
 		for _, tr := range on.Arms {
 			nt := &Transition{Default: tr.Default(), Hint: tr.GuardHint(), Pos: tr.Pos, Emits: tr.Emit(), exits: c.exitsVia(tr)}
 			nt.View = tr.View()
-			if tr.Target != "" {
-				t, err := compileTarget(c.m.pongo, tr.Target)
-				if err != nil {
-					c.refuse(tr.TargetPos, "state %q: on.%s: target: %v", ns.Path, intent, err)
-				}
-				nt.Target = t
-			}
-			if tr.When != "" {
-				g, err := compileGuard(tr.When)
-				if err != nil {
-					c.refuse(tr.WhenPos, "state %q: on.%s: when: %v", ns.Path, intent, err)
-				}
-				nt.When = g
-			}
+			where := fmt.Sprintf("state %q: on.%s", ns.Path, intent)
+			nt.Target = c.target(tr.Target, tr.TargetPos, where+": target")
+			nt.When = c.guard(tr.When, tr.WhenPos, where+": when")
 			nt.Effects = c.effects(tr.Effects, ns, "on."+intent)
 			ns.On[intent] = append(ns.On[intent], nt)
 		}
@@ -318,7 +307,7 @@ func (c *compiler) effects(list []*story.Effect, owner *State, where string) []*
 }
 
 func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
-	ne := &Effect{ID: e.ID(), With: jsonvalue.Normalize(anyMap(e.With)), OnError: e.OnError(), Once: e.Once(), Agent: e.Agent(), Pos: e.Pos, owner: owner}
+	ne := &Effect{ID: e.ID(), With: jsonvalue.Normalize(e.With), OnError: e.OnError(), Once: e.Once(), Agent: e.Agent(), Pos: e.Pos, owner: owner}
 	ne.Timeout, _ = e.CallTimeout() // a bad timeout: is validate's call-timeout error
 	ne.onErrorPos, ne.targetPos = effectKeyPos(e, "on_error"), effectKeyPos(e, "target")
 	ne.exits = c.exitsVia(e)
@@ -333,20 +322,8 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 	sub := strings.TrimPrefix(where, owner.Path+" ") // an empty list compiles to nil
 	ne.OnComplete = c.effects(e.OnComplete(), owner, sub+".on_complete")
 	ne.Inline = c.effects(e.Effects(), owner, sub+".effects")
-	if e.Target() != "" {
-		t, err := compileTarget(c.m.pongo, e.Target())
-		if err != nil {
-			bad("target: %v", err)
-		}
-		ne.Target = t
-	}
-	if e.When != "" {
-		g, err := compileGuard(e.When)
-		if err != nil {
-			bad("when: %v", err)
-		}
-		ne.When = g
-	}
+	ne.Target = c.target(e.Target(), e.Pos, where+": target")
+	ne.When = c.guard(e.When, e.Pos, where+": when")
 	switch {
 	case len(e.Set) > 0 || e.Written.Has("set"):
 		ne.Kind = kindSet
@@ -356,11 +333,7 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 		ne.Increment = c.keyValues(e.Increment(), where, "increment")
 	case e.Say != "" || e.Written.Has("say"):
 		ne.Kind = kindSay
-		t, err := compileText(c.m.pongo, e.Say)
-		if err != nil {
-			bad("say: %v", err)
-		}
-		ne.Say = t
+		ne.Say = c.text(e.Say, e.Pos, where+": say")
 	case e.Invoke != "":
 		c.invoke(e, ne, where, bad)
 	}
@@ -424,20 +397,7 @@ func (c *compiler) emitIntent(e *story.Effect, ne *Effect, where string, bad fun
 		bad("emit_intent: %v", err)
 	}
 	ne.Emit = v
-	for _, kv := range e.Slots() {
-		sv, err := compileValue(jsonvalue.Normalize(kv.Value))
-		if err != nil {
-			c.refuse(kv.Pos, "%s: slots.%s: %v", where, kv.Key, err)
-		}
-		ne.Slots = append(ne.Slots, slotKV{Key: kv.Key, Value: sv})
-	}
-}
-
-func anyMap(m map[string]any) any {
-	if m == nil {
-		return map[string]any{}
-	}
-	return m
+	ne.Slots = c.keyValues(e.Slots(), where, "slots")
 }
 
 // rewriteIface turns `iface.<name>.<op>` into `<default handler>.<op>`
@@ -467,15 +427,12 @@ func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
 	if a := strings.TrimSpace(t.After); a == "" {
 		c.refuse(t.Pos, "state %q: timeout: missing 'after' field", ns.Path)
 	} else {
-		tx, err := compileText(c.m.pongo, a)
-		if err != nil {
-			c.refuse(t.Pos, "state %q: timeout.after: %v", ns.Path, err)
-		} else if !tx.templated() {
+		nt.After = c.text(a, t.Pos, fmt.Sprintf("state %q: timeout.after", ns.Path))
+		if nt.After != nil && !nt.After.templated() {
 			if _, err := duration.Parse(a); err != nil {
 				c.refuse(t.Pos, "state %q: timeout.after: %v", ns.Path, err)
 			}
 		}
-		nt.After = tx
 	}
 	if tg := strings.TrimSpace(t.Target); tg == "" {
 		c.refuse(t.Pos, "state %q: timeout: missing 'target' field", ns.Path)
@@ -483,11 +440,7 @@ func (c *compiler) timeout(t *story.Timeout, ns *State) *Timeout {
 		// "." loads, as upstream: looked up as written it names no
 		// state, so the timeout never fires (deadTimeoutTarget;
 		// validate warns)
-		tx, err := compileTarget(c.m.pongo, tg)
-		if err != nil {
-			c.refuse(t.TargetPos, "state %q: timeout.target: %v", ns.Path, err)
-		}
-		nt.Target = tx
+		nt.Target = c.target(tg, t.TargetPos, fmt.Sprintf("state %q: timeout.target", ns.Path))
 	}
 	return nt
 }

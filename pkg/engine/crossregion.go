@@ -26,10 +26,7 @@ func (r *runner) crossRegion(ctx context.Context, arm *Transition, from, dst, re
 		tr["to"] = r.statePath()
 		return nil
 	}
-	if err := r.swapLeaf(ctx, from, dst, st); err != nil {
-		return err
-	}
-	end, err := r.descend(ctx, dst, st)
+	end, err := r.swapLeaf(ctx, from, dst, st)
 	if err != nil {
 		return err
 	}

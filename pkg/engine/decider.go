@@ -24,7 +24,7 @@ func (s *Session) decide(ctx context.Context) (bool, error) {
 	defer s.mu.Unlock()
 	r := s.r
 	d := r.m.Decider
-	if d == nil || r.ended || r.par != nil || r.cur == nil || r.cur.Decider == "human" || r.opts.Agents == nil {
+	if d == nil || r.ended || r.par != nil || r.cur == nil || r.cur.Decider == "human" || r.so.Agents == nil {
 		return false, nil
 	}
 	cands, gate := r.gateCandidates(r.cur)
@@ -53,9 +53,9 @@ func (s *Session) decide(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("decider: %w", err)
 	}
 	call := AgentCall{Verb: "decide", Alias: "agent.claude", Persona: d.Agent, Model: r.m.PersonaModels[d.Agent],
-		Prompt: rc.Prompt, SchemaPath: rc.SchemaPath, With: rc.With, World: r.world, SessionID: r.opts.SessionID,
+		Prompt: rc.Prompt, SchemaPath: rc.SchemaPath, With: rc.With, World: r.world, SessionID: r.so.SessionID,
 		Turn: r.turn, StatePath: state, CallID: agentcall.LiveID(r.m.AppID, r.turn, state+"#decider", 0), EffectID: "decider"}
-	ans, err := r.opts.Agents.CallAgent(ctx, call)
+	ans, err := r.so.Agents.CallAgent(ctx, call)
 	chosen, conf := "", 0.0
 	if err == nil {
 		chosen, conf = deciderChoice(ans.Submission)

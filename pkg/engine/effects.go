@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"kitsoki/internal/jsonvalue"
@@ -77,7 +77,7 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 			if !r.so.MachineOnly { // the machine alone writes the call, never queues it
 				pc := pendingCall{e: e, state: r.cur, slots: r.slots}
 				if !e.Background {
-					pc.world, _ = jsonvalue.Normalize(map[string]any(r.world)).(map[string]any)
+					pc.world = r.world.Snapshot()
 				}
 				st.calls = append(st.calls, pc)
 			}
@@ -96,43 +96,40 @@ func (r *runner) runEffects(ctx context.Context, effs []*Effect, st *step) error
 // assigns them all. A string result for a key declared bool, int or float
 // is coerced to that type (story-format §3.3; coerceSet).
 func (r *runner) applySet(e *Effect, env map[string]any) error {
-	vals := make([]any, len(e.Set))
-	var lost map[int]bool
+	type assign struct {
+		key  string
+		v    any
+		lost bool // a value no JSON holds (lostSet)
+	}
+	vals := make([]assign, len(e.Set))
 	for i, kv := range e.Set {
 		v, err := kv.Value.render(env)
 		var nf *nonFiniteError
-		if errors.As(err, &nf) && !r.opts.Strict {
+		lost := errors.As(err, &nf) && !r.so.Strict
+		if lost {
 			// as upstream: the turn keeps the value, the journal a
 			// null, and the next turn has lost it (lostSet)
-			if lost == nil {
-				lost = map[int]bool{}
-			}
-			lost[i], err = true, nil
+			err = nil
 		}
 		if err != nil {
 			return fmt.Errorf("%s: set.%s: %w", e.Pos, kv.Key, err)
 		}
-		vals[i] = normalizeFresh(v)
+		vals[i] = assign{kv.Key, normalizeFresh(v), lost}
 	}
 	// committed in sorted key order, one world.update per key
 	// (story-runtime §1.7)
-	order := make([]int, len(e.Set))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return e.Set[order[a]].Key < e.Set[order[b]].Key })
-	for _, i := range order {
-		kv := e.Set[i]
-		if lost[i] {
-			if err := r.lostSet(kv.Key, vals[i]); err != nil {
+	slices.SortStableFunc(vals, func(a, b assign) int { return strings.Compare(a.key, b.key) })
+	for _, a := range vals {
+		if a.lost {
+			if err := r.lostSet(a.key, a.v); err != nil {
 				return err
 			}
 			continue
 		}
-		mem, rec, coerced := r.coerceSet(kv.Key, vals[i])
-		setPath(r.world, kv.Key, mem)
-		r.journalAs(kv.Key, rec, coerced)
-		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{kv.Key: rec}}); err != nil {
+		mem, rec, coerced := r.coerceSet(a.key, a.v)
+		setPath(r.world, a.key, mem)
+		r.journalAs(a.key, rec, coerced)
+		if err := r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{a.key: rec}}); err != nil {
 			return err
 		}
 	}
@@ -151,7 +148,7 @@ func (r *runner) applyIncrement(e *Effect, env map[string]any) error {
 		}
 		cur := getPath(r.world, kv.Key)
 		n := incrementBase(cur)
-		if r.opts.Strict {
+		if r.so.Strict {
 			var ok bool
 			if n, ok = asInt(cur); !ok && cur != nil {
 				return fmt.Errorf("%s: increment.%s: world value %v is not an integer (--strict)", e.Pos, kv.Key, cur)
@@ -271,7 +268,7 @@ func (r *runner) renderInvoke(e *Effect) (args map[string]any, rc *RenderedCall,
 	r.world = overlay
 	id := renderCallID(e.ID, r.env(r.slots, nil))
 	r.world = live
-	r.t.renderWorld, _ = jsonvalue.Normalize(map[string]any(r.t.walkWorld)).(map[string]any)
+	r.t.renderWorld = r.t.walkWorld.Snapshot()
 	r.seedDispatch()
 	defer func() { r.t.renderWorld = overlay }()
 	a2, rc2, pe2, err2 := r.renderInvokeOnce(e)
@@ -317,7 +314,7 @@ func (r *runner) renderInvokeOnce(e *Effect) (args map[string]any, rc *RenderedC
 // (model-visible = logged); a halt is returned as the call's failure and
 // takes the on_error path.
 func (r *runner) hostPreCall(ctx context.Context, e *Effect, args map[string]any) (map[string]any, error) {
-	h := r.opts.HostHooks
+	h := r.so.HostHooks
 	if h == nil || isAgentHandler(e.Invoke) {
 		return args, nil
 	}
@@ -447,7 +444,7 @@ func (r *runner) setError(msg string, hostErr map[string]any) error {
 // (story-runtime §2.3).
 func (r *runner) failed(e *Effect, msg string) (*redirect, error) {
 	if e.OnError != "" {
-		return &redirect{from: e.owner, target: e.OnError, err: msg, at: e.onErrorPos}, nil
+		return &redirect{e: e, err: msg}, nil
 	}
 	return nil, nil
 }
@@ -456,8 +453,8 @@ func (r *runner) failed(e *Effect, msg string) (*redirect, error) {
 // world.update each). A path bind on a missing result path leaves the
 // world value untouched; a template bind applies even without data.
 func (r *runner) bindResult(e *Effect, res map[string]any) error {
-	binds := append([]bindKV(nil), e.Bind...)
-	sort.SliceStable(binds, func(i, j int) bool { return binds[i].Key < binds[j].Key })
+	binds := slices.Clone(e.Bind)
+	slices.SortStableFunc(binds, func(a, b bindKV) int { return strings.Compare(a.Key, b.Key) })
 	for _, b := range binds {
 		var v any
 		if b.Tmpl != nil {

@@ -14,7 +14,6 @@ const maxPostBindDepth = 4
 // pendingEmit is an emit_intent entry the chain decided at walk time:
 // the intent it names and the slots it sends.
 type pendingEmit struct {
-	e     *Effect
 	name  string
 	slots map[string]any
 }
@@ -34,7 +33,7 @@ func (r *runner) walkEmit(e *Effect, st *step) error {
 	if err != nil || name == "" {
 		return err
 	}
-	st.emits = append(st.emits, pendingEmit{e: e, name: name, slots: slots})
+	st.emits = append(st.emits, pendingEmit{name: name, slots: slots})
 	return nil
 }
 
@@ -76,7 +75,7 @@ func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth i
 		}
 		if i > 0 {
 			// the gate was decided for the list
-		} else if stop, err := r.gateStops(emitNames(emits), depth, r.t.inPostBind); err != nil || stop {
+		} else if stop, err := r.gateStops(emits, depth, r.t.inPostBind); err != nil || stop {
 			return err
 		}
 		if err := r.emit(KindEmitIntent, map[string]any{"intent": pe.name, "slots": pe.slots, "depth": depth + 1}); err != nil {
@@ -93,15 +92,6 @@ func (r *runner) dispatchEmits(ctx context.Context, emits []pendingEmit, depth i
 		}
 	}
 	return nil
-}
-
-// emitNames are the intents a list of emits names, in order.
-func emitNames(emits []pendingEmit) []string {
-	out := make([]string, len(emits))
-	for i, pe := range emits {
-		out[i] = pe.name
-	}
-	return out
 }
 
 // postBind is upstream's post-bind pass (story-runtime §1.9), run after a
@@ -154,7 +144,7 @@ func (r *runner) postBindRound(ctx context.Context) (*step, error) {
 			return nil, r.postBindFailed(err.Error())
 		}
 		if name != "" {
-			emits = append(emits, pendingEmit{e: e, name: name, slots: slots})
+			emits = append(emits, pendingEmit{name: name, slots: slots})
 		}
 	}
 	if len(emits) == 0 {

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
+	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
 
@@ -79,17 +81,9 @@ func hasTemplate(v any) bool {
 	case string:
 		return strings.Contains(t, "{{")
 	case map[string]any:
-		for _, x := range t {
-			if hasTemplate(x) {
-				return true
-			}
-		}
+		return slices.ContainsFunc(slices.Collect(maps.Values(t)), hasTemplate)
 	case []any:
-		for _, x := range t {
-			if hasTemplate(x) {
-				return true
-			}
-		}
+		return slices.ContainsFunc(t, hasTemplate)
 	}
 	return false
 }
@@ -181,19 +175,12 @@ func compileTarget(l *expr.PongoLoader, src string) (*text, error) {
 	return &text{src: src, x: x}, nil
 }
 
-func isPongo(s string) bool { return strings.Contains(s, "{{") || strings.Contains(s, "{%") }
-
+// compileText compiles src with the story's pongo2 loader l.
 func compileText(l *expr.PongoLoader, src string) (*text, error) {
-	if !isPongo(src) {
+	if !story.IsTemplated(src) {
 		return &text{src: src}, nil
 	}
-	var p *expr.Pongo
-	var err error
-	if l != nil {
-		p, err = l.Compile(src)
-	} else {
-		p, err = expr.CompilePongo(src)
-	}
+	p, err := l.Compile(src)
 	if err != nil {
 		return nil, err
 	}

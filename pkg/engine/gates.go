@@ -18,7 +18,7 @@ const (
 // intent is exempt from both stops, on either path (conformance
 // gate-hidden-emit). A list that fires at a gate is recorded as decided
 // by default, in every mode, as upstream.
-func (r *runner) gateStops(names []string, depth int, postBind bool) (bool, error) {
+func (r *runner) gateStops(emits []pendingEmit, depth int, postBind bool) (bool, error) {
 	if r.par != nil || r.cur == nil {
 		return false, nil
 	}
@@ -28,8 +28,8 @@ func (r *runner) gateStops(names []string, depth int, postBind bool) (bool, erro
 		return false, nil
 	}
 	hidden := depth == 0
-	for _, n := range names {
-		hidden = hidden && r.m.Hidden[n]
+	for _, pe := range emits {
+		hidden = hidden && r.m.Hidden[pe.name]
 	}
 	stop := !hidden && (s.Decider == "human" || postBind && r.so.Mode == ModeStaged && s.Decider != "llm")
 	if stop {
@@ -42,7 +42,7 @@ func (r *runner) gateStops(names []string, depth int, postBind bool) (bool, erro
 			"chosen_intent": "", "decider": "human", "state": s.Path})
 	}
 	return false, r.emit(KindGateDecided, map[string]any{"available_intents": cands, "bailed_to_human": false,
-		"chosen_intent": names[0], "decider": "default", "state": s.Path})
+		"chosen_intent": emits[0].name, "decider": "default", "state": s.Path})
 }
 
 // gateCandidates are the intents s can take now (handled on s or an

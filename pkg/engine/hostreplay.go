@@ -51,16 +51,16 @@ func replays(hr HostReplay, h string) bool {
 // agent verb's replayed submission is its submitted value too.
 func (r *runner) replayHost(ctx context.Context, e *Effect, args map[string]any) (hostAnswer, string, error) {
 	_, virtual := r.clock.(*VirtualClock)
-	rep, err := r.opts.HostReplay.Replay(ctx, ReplayCall{Handler: e.Invoke, Args: args, State: r.turnState, AppID: r.m.AppID, Virtual: virtual})
+	rep, err := r.so.HostReplay.Replay(ctx, ReplayCall{Handler: e.Invoke, Args: args, State: r.turnState, AppID: r.m.AppID, Virtual: virtual})
 	for _, ev := range rep.Events {
 		ev.Turn, ev.StatePath = r.turn, r.cur.Path
-		if r.opts.Sink == nil {
+		if r.so.Sink == nil {
 			break
 		}
 		if ev.TS.IsZero() {
 			ev.TS = time.Now()
 		}
-		if err := r.opts.Sink.Emit(ev); err != nil {
+		if err := r.so.Sink.Emit(ev); err != nil {
 			return hostAnswer{}, rep.CallID, err
 		}
 	}

@@ -48,40 +48,46 @@ type hostAnswer struct {
 // rc is the rendered agent call (nil for other handlers); promptErr is why
 // its prompt could not be rendered, reported as the call's failure.
 func (r *runner) dispatch(ctx context.Context, e *Effect, args map[string]any, rc *RenderedCall, promptErr error) (hostAnswer, string, error) {
-	if replays(r.opts.HostReplay, e.Invoke) {
+	if replays(r.so.HostReplay, e.Invoke) {
 		return r.replayHost(ctx, e, args)
 	}
-	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok && op == "" {
-		return r.callHandler(ctx, h, e.Invoke, "", args)
-	}
-	if isAgentHandler(e.Invoke) {
+	h, _, op, found := r.hosts.Lookup(e.Invoke)
+	if isAgentHandler(e.Invoke) && (!found || op != "") {
 		res, id, err := r.callAgent(ctx, e, args, rc, promptErr)
 		return hostAnswer{data: res}, id, err
 	}
-	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok {
+	if found {
 		return r.callHandler(ctx, h, e.Invoke, op, args)
 	}
 	return hostAnswer{}, "", fmt.Errorf("host: no handler registered for %q", e.Invoke)
 }
 
-// callHandler calls a registry handler.
+// callHandler calls a registry handler in the foreground.
 func (r *runner) callHandler(ctx context.Context, h host.Handler, name, op string, args map[string]any) (hostAnswer, string, error) {
-	if op != "" {
-		if _, ok := args["op"]; !ok {
-			args = shallowWith(args, "op", op)
-		}
-	}
-	res, err := h.Call(ctx, &host.Call{Handler: name, Op: op, Args: args, Env: r.hostEnv()})
-	if err != nil {
-		return hostAnswer{}, "", err
-	}
-	if res.Clarification != nil {
+	ans, err := callHandler(ctx, h, name, op, args, r.hostEnv())
+	if ans.clar != nil {
 		// Only a background job can wait for an answer. A foreground call
 		// asking one fails as upstream's does: a domain error, no data, no
 		// bind (flow-format.md §4.1; on_error applies).
 		return hostAnswer{err: errForegroundClarification}, "", nil
 	}
-	return hostAnswer{data: res.Data, err: res.Error, delay: res.Delay}, "", nil
+	return ans, "", err
+}
+
+// callHandler calls a registry handler with env, op added to the args
+// when they have none; it touches no session (a background job runs it on
+// its own goroutine).
+func callHandler(ctx context.Context, h host.Handler, name, op string, args map[string]any, env host.Env) (hostAnswer, error) {
+	if op != "" {
+		if _, ok := args["op"]; !ok {
+			args = shallowWith(args, "op", op)
+		}
+	}
+	res, err := h.Call(ctx, &host.Call{Handler: name, Op: op, Args: args, Env: env})
+	if err != nil {
+		return hostAnswer{}, err
+	}
+	return hostAnswer{data: res.Data, err: res.Error, delay: res.Delay, clar: res.Clarification}, nil
 }
 
 // errForegroundClarification is upstream's text for a clarification asked
@@ -90,15 +96,11 @@ const errForegroundClarification = "host.RequestClarification: not running as a 
 
 // hostEnv is what a handler may read about the call's place in the run.
 func (r *runner) hostEnv() host.Env {
-	st := ""
-	if r.cur != nil {
-		st = r.cur.Path
-	}
 	dir := r.m.Dir
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	return host.Env{SessionID: r.opts.SessionID, Turn: r.turn, State: st, World: r.world.Snapshot(), StoryDir: dir,
+	return host.Env{SessionID: r.so.SessionID, Turn: r.turn, State: r.statePathForEvent(), World: r.world.Snapshot(), StoryDir: dir,
 		WorkDir: r.so.WorkDir, Now: r.clock.Now, Emit: r.emit,
 		Services: &host.Services{Inbox: r.inbox, Jobs: r.jobs}}
 }
@@ -106,7 +108,7 @@ func (r *runner) hostEnv() host.Env {
 // callAgent hands the rendered agent call (RenderAgentCall) to the
 // AgentCaller.
 func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, rc *RenderedCall, promptErr error) (map[string]any, string, error) {
-	if r.opts.Agents == nil {
+	if r.so.Agents == nil {
 		return nil, "", errors.New("no agent layer configured for this run")
 	}
 	alias, err := r.agentAlias(e)
@@ -120,7 +122,7 @@ func (r *runner) callAgent(ctx context.Context, e *Effect, args map[string]any, 
 		return nil, "", fmt.Errorf("%s: %w", e.Invoke, promptErr)
 	}
 	call := r.agentCall(e, alias, args, rc)
-	ans, err := r.opts.Agents.CallAgent(ctx, call)
+	ans, err := r.so.Agents.CallAgent(ctx, call)
 	if err != nil {
 		err = aliasError(e, alias, err)
 		// The summary names the call as the trace does: a cassette replay
@@ -149,7 +151,7 @@ func (r *runner) agentCall(e *Effect, alias string, args map[string]any, rc *Ren
 	r.agentN[key] = seq + 1
 	return AgentCall{
 		Verb: verb, Alias: alias, Persona: persona, Model: r.m.PersonaModels[persona], Prompt: rc.Prompt, SchemaPath: rc.SchemaPath,
-		With: args, World: r.world, SessionID: r.opts.SessionID, Turn: r.turn,
+		With: args, World: r.world, SessionID: r.so.SessionID, Turn: r.turn,
 		StatePath: r.cur.Path, CallID: agentcall.LiveID(r.m.AppID, r.turn, r.cur.Path, seq), EffectID: e.ID,
 		Timeout: e.Timeout,
 	}
@@ -223,18 +225,10 @@ func (m *Machine) rendererOf(e *Effect) *PromptRenderer {
 	return m.renderer()
 }
 
-// storyRenderer returns (building once) the renderer of a child story.
+// storyRenderer returns (building once) the renderer of a child story
+// (Compile's: it makes m.renders).
 func (m *Machine) storyRenderer(st *story.Story) *PromptRenderer {
-	m.promptMu.Lock()
-	defer m.promptMu.Unlock()
-	if m.renders == nil {
-		m.renders = map[string]*PromptRenderer{}
-	}
-	if p := m.renders[st.Dir]; p != nil {
-		return p
-	}
-	p := newPromptRenderer(st.Dir, storyLoader(st))
-	m.renders[st.Dir] = p
+	p, _ := cached(&m.promptMu, m.renders, st.Dir, func() (*PromptRenderer, error) { return newPromptRenderer(st.Dir, storyLoader(st)), nil })
 	return p
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -16,10 +17,8 @@ import (
 // job is one background job. Fields past info are guarded by the store's
 // mutex while the job's goroutine runs.
 type job struct {
-	info   JobInfo
-	e      *Effect
-	origin string // encoded origin state
-	owner  *State
+	info JobInfo // info.State: the encoded origin state
+	e    *Effect
 	// virtual clock: when the job next changes (asks or completes)
 	due     time.Time
 	settled bool // a result is in (real mode: the goroutine ended)
@@ -35,7 +34,6 @@ type jobStore struct {
 	mu    sync.Mutex
 	jobs  []*job
 	byID  map[string]*job
-	seq   int
 	ready []*job // real clock: settled, waiting for the session
 	// virtual: jobs complete only through Advance (never from ready)
 	virtual bool
@@ -60,18 +58,10 @@ func (s *jobStore) list() []JobInfo {
 	return out
 }
 
-// pending is running() with the channel the next change closes, read
+// pending counts jobs whose completion turn is still to come and that are
+// not waiting for an answer, with the channel the next change closes, read
 // together so that no change is missed.
 func (s *jobStore) pending() (int, <-chan struct{}) {
-	s.mu.Lock()
-	ch := s.notify
-	s.mu.Unlock()
-	return s.running(), ch
-}
-
-// running counts jobs whose completion turn is still to come and that are
-// not waiting for an answer.
-func (s *jobStore) running() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0
@@ -80,7 +70,7 @@ func (s *jobStore) running() int {
 			n++
 		}
 	}
-	return n
+	return n, s.notify
 }
 
 // AnswerClarification implements host.Jobs (host.jobs.answer_clarification).
@@ -130,11 +120,10 @@ func jobID(t time.Time, seq int) string {
 func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc *RenderedCall, promptErr error) error {
 	s := r.jobs
 	s.mu.Lock()
-	s.seq++
-	id := jobID(r.now(), s.seq)
+	seq := len(s.jobs) + 1
+	id := jobID(r.now(), seq)
 	origin := cmp.Or(r.t.dispatchState, r.statePath())
-	j := &job{e: e, origin: origin, owner: r.cur,
-		info: JobInfo{ID: id, Namespace: e.Invoke, Status: JobRunning, State: origin, Submitted: r.now(), Seq: s.seq}}
+	j := &job{e: e, info: JobInfo{ID: id, Namespace: e.Invoke, Status: JobRunning, State: origin, Submitted: r.now(), Seq: seq}}
 	s.jobs = append(s.jobs, j)
 	s.byID[id] = j
 	s.mu.Unlock()
@@ -156,11 +145,11 @@ func (r *runner) submit(ctx context.Context, e *Effect, args map[string]any, rc 
 			return err
 		}
 	}
-	if err := r.emit(KindJobSubmitted, map[string]any{"job_id": id, "namespace": e.Invoke, "state": j.origin}); err != nil {
+	if err := r.emit(KindJobSubmitted, map[string]any{"job_id": id, "namespace": e.Invoke, "state": j.info.State}); err != nil {
 		return err
 	}
-	r.inbox.post(InboxItem{Title: "Job submitted: " + e.Invoke, Severity: "info", JobID: id, State: j.origin})
-	r.note(Note{Kind: "job", State: j.origin, Text: "background " + callText(e, e.Agent) + " submitted as job " + id})
+	r.inbox.post(InboxItem{Title: "Job submitted: " + e.Invoke, Severity: "info", JobID: id, State: j.info.State})
+	r.note(Note{Kind: "job", State: j.info.State, Text: "background " + callText(e, e.Agent) + " submitted as job " + id})
 
 	call := r.prepareJob(e, args, rc, promptErr)
 	if _, virtual := r.clock.(*VirtualClock); virtual {
@@ -199,27 +188,16 @@ func (r *runner) prepareJob(e *Effect, args map[string]any, rc *RenderedCall, pr
 	env := r.hostEnv()
 	env.Emit = nil
 	args = jsonvalue.Normalize(args).(map[string]any)
-	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok && (op == "" || !isAgentHandler(e.Invoke)) && !replays(r.opts.HostReplay, e.Invoke) {
-		return func(ctx context.Context) (hostAnswer, error) {
-			if op != "" {
-				if _, ok := args["op"]; !ok {
-					args["op"] = op
-				}
-			}
-			res, err := h.Call(ctx, &host.Call{Handler: e.Invoke, Op: op, Args: args, Env: env})
-			if err != nil {
-				return hostAnswer{}, err
-			}
-			return hostAnswer{data: res.Data, err: res.Error, delay: res.Delay, clar: res.Clarification}, nil
-		}
+	if h, _, op, ok := r.hosts.Lookup(e.Invoke); ok && (op == "" || !isAgentHandler(e.Invoke)) && !replays(r.so.HostReplay, e.Invoke) {
+		return func(ctx context.Context) (hostAnswer, error) { return callHandler(ctx, h, e.Invoke, op, args, env) }
 	}
-	if replays(r.opts.HostReplay, e.Invoke) {
+	if replays(r.so.HostReplay, e.Invoke) {
 		// a replay reads the session: answer it now
 		ans, _, err := r.replayHost(r.jobCtx, e, args)
 		return func(context.Context) (hostAnswer, error) { return ans, err }
 	}
 	if isAgentHandler(e.Invoke) {
-		if r.opts.Agents == nil || rc == nil || promptErr != nil {
+		if r.so.Agents == nil || rc == nil || promptErr != nil {
 			return failing(cmp.Or(promptErr, errors.New("no agent layer configured for this run")))
 		}
 		alias, err := r.agentAlias(e)
@@ -227,7 +205,7 @@ func (r *runner) prepareJob(e *Effect, args map[string]any, rc *RenderedCall, pr
 			return failing(err)
 		}
 		call := r.agentCall(e, alias, args, rc)
-		agents := r.opts.Agents
+		agents := r.so.Agents
 		verb := call.Verb
 		return func(ctx context.Context) (hostAnswer, error) {
 			ans, err := agents.CallAgent(ctx, call)
@@ -274,8 +252,8 @@ func (r *runner) jobStep(ctx context.Context, j *job) (*Turn, error) {
 		j.asked = true
 		j.info.Status, j.info.Question = JobAwaiting, j.ans.clar.Question
 		s.mu.Unlock()
-		r.inbox.post(InboxItem{Title: "Job needs input: " + j.info.Namespace, Body: j.ans.clar.Question, Severity: "action_required", JobID: j.info.ID, State: j.origin})
-		r.note(Note{Kind: "job", State: j.origin, Text: "job " + j.info.ID + " asks: " + j.ans.clar.Question})
+		r.inbox.post(InboxItem{Title: "Job needs input: " + j.info.Namespace, Body: j.ans.clar.Question, Severity: "action_required", JobID: j.info.ID, State: j.info.State})
+		r.note(Note{Kind: "job", State: j.info.State, Text: "job " + j.info.ID + " asks: " + j.ans.clar.Question})
 		return nil, nil
 	}
 	if j.info.Status == JobAwaiting {
@@ -332,7 +310,7 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 	if e := r.emitAt("", KindJobCompleted, done); e != nil {
 		return t, e
 	}
-	r.inbox.post(InboxItem{Title: "Job " + verb[status] + ": " + j.info.Namespace, Body: errMsg, Severity: sevs[status], JobID: j.info.ID, State: j.origin})
+	r.inbox.post(InboxItem{Title: "Job " + verb[status] + ": " + j.info.Namespace, Body: errMsg, Severity: sevs[status], JobID: j.info.ID, State: j.info.State})
 	unread, attention := r.inbox.counts()
 	if e := r.emitAt("", KindWorldUpdate, map[string]any{"set": map[string]any{"$inbox": map[string]any{"needs_attention": attention, "unread": unread}}}); e != nil {
 		return t, e
@@ -344,14 +322,12 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 // (skipped when the session has moved on), then its foreground calls, then
 // the first target whose when: passes.
 func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data map[string]any) error {
-	if r.statePath() != j.origin || r.ended {
-		r.note(Note{Kind: "job", State: r.statePath(), Text: "job " + j.info.ID + " ended after the session left " + j.origin + ": on_complete skipped"})
+	if r.statePath() != j.info.State || r.ended {
+		r.note(Note{Kind: "job", State: r.statePath(), Text: "job " + j.info.ID + " ended after the session left " + j.info.State + ": on_complete skipped"})
 		return nil
 	}
 	set := map[string]any{"last_job_id": j.info.ID, "last_job_status": status, "last_job_result": jsonvalue.Normalize(data)}
-	for k, v := range set {
-		r.world[k] = v
-	}
+	maps.Copy(r.world, set)
 	if err := r.emit(KindWorldUpdate, map[string]any{"set": jsonvalue.Normalize(set), "source": "job"}); err != nil {
 		return err
 	}
@@ -363,7 +339,7 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		return err
 	}
 	r.t.redirectErr = ""
-	if err := r.finish(ctx, &st); err != nil {
+	if err := r.settle(ctx, &st); err != nil {
 		return err
 	}
 	if r.t.redirectErr != "" || r.ended {
@@ -393,21 +369,20 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	}
 	// the target entry's inline effects: never run, as upstream
 	// (docs/compat/engine.md; validate warns)
-	var st2 step
 	res, err := r.resolveTarget(ctx, j.e.owner, "", tgt.Target)
 	if err != nil {
 		return fmt.Errorf("%s: on_complete target: %w", tgt.Pos, err)
 	}
 	if res.stay {
-		return r.finish(ctx, &st2)
+		return nil
 	}
 	if err := r.emit(KindTransition, map[string]any{"from": r.statePath(), "intent": "__on_complete_target__", "to": r.landTo(res)}); err != nil {
 		return err
 	}
-	if err := r.land(ctx, res, &st2); err != nil {
+	if err := r.land(ctx, res, &st); err != nil { // st is settled: empty
 		return err
 	}
-	return r.finish(ctx, &st2)
+	return r.settle(ctx, &st)
 }
 
 func (t *Turn) merge(x *Turn) {

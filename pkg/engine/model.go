@@ -114,10 +114,7 @@ type Transition struct {
 	View *story.View
 	// Emits is the transition-level emit: list (parallel regions).
 	Emits []string
-	// ExitSet holds the set: of an imported child's exit mapping, run after
-	// the transition's own effects.
-	ExitSet []*Effect
-	Pos     Pos
+	Pos   Pos
 	// exits are the imports: exit mappings its @exit: target went
 	// through (observer.go).
 	exits []exitMark
@@ -151,8 +148,8 @@ type Effect struct {
 	Bind      []bindKV
 	OnError   string
 	Once      bool
-	Emit      *valueTmpl // emit_intent
-	Slots     []slotKV
+	Emit      *valueTmpl    // emit_intent
+	Slots     []setKV       // emit_intent's slots:
 	Agent     string        // agent_plugins alias, "" = agent.claude
 	Timeout   time.Duration // the invoke's timeout: (0 = the run's --call-timeout)
 	agentTmpl *valueTmpl    // a templated agent: (agent_alias.go)
@@ -177,8 +174,8 @@ type Effect struct {
 	render *PromptRenderer
 }
 
-// setKV is one key of a set: effect, or of an increment: effect (Value
-// is then the delta).
+// setKV is one key of a set: effect, of an increment: effect (Value is
+// then the delta) or of an emit_intent's slots:.
 type setKV struct {
 	Key   string
 	Value *valueTmpl
@@ -188,9 +185,4 @@ type bindKV struct {
 	Key  string
 	Path string     // dotted result path; "" when Tmpl is set
 	Tmpl *valueTmpl // {{ }} template with result and world roots
-}
-
-type slotKV struct {
-	Key   string
-	Value *valueTmpl
 }

@@ -63,12 +63,11 @@ func (k ReachKind) String() string {
 
 // ParseReachKind is the kind String names; false for any other name.
 func ParseReachKind(s string) (ReachKind, bool) {
-	for k, n := range reachNames {
-		if n != "" && n == s {
-			return ReachKind(k), true
-		}
+	k := slices.Index(reachNames[:], s)
+	if s == "" || k < 0 {
+		return 0, false
 	}
-	return 0, false
+	return ReachKind(k), true
 }
 
 // Reachable is one part of a machine an [Observer] may be told about.
@@ -104,17 +103,15 @@ func (m *Machine) Reachables() []Reachable {
 			if e.OnError != "" {
 				add(ReachOnError, e.onErrorPos, state, "→ "+e.OnError)
 			}
+			var via []exitMark
 			for _, c := range e.OnComplete {
+				via = append(via, c.exits...)
 				if c.Target != nil {
 					add(ReachOnComplete, c.targetPos, state, "→ "+c.Target.src)
 					for _, x := range c.exits {
 						add(ReachExit, x.pos, state, x.name)
 					}
 				}
-			}
-			var via []exitMark
-			for _, c := range e.OnComplete {
-				via = append(via, c.exits...)
 			}
 			effects(e.OnComplete, state, via)
 			effects(e.Inline, state, nil)
@@ -151,15 +148,7 @@ func (m *Machine) Reachables() []Reachable {
 // exitSet reports whether e is the set: of an exit mapping the fold put
 // among its site's effects (counted as the exit, not as an effect).
 func exitSet(e *Effect, exits []exitMark) bool {
-	if e.Kind != kindSet {
-		return false
-	}
-	for _, x := range exits {
-		if x.pos == e.Pos {
-			return true
-		}
-	}
-	return false
+	return e.Kind == kindSet && slices.ContainsFunc(exits, func(x exitMark) bool { return x.pos == e.Pos })
 }
 
 // isWrapper reports whether s is the state the fold made for an import
@@ -192,7 +181,7 @@ func (e *Effect) verb() string {
 
 // reach tells the observer, if any, that the part at p was reached.
 func (r *runner) reach(k ReachKind, p Pos) {
-	if o := r.opts.Observer; o != nil && p.Line > 0 {
+	if o := r.so.Observer; o != nil && p.Line > 0 {
 		o.Reached(k, p)
 	}
 }
@@ -200,7 +189,7 @@ func (r *runner) reach(k ReachKind, p Pos) {
 // reachArm tells the observer an arm was chosen, with the imports: exit
 // mappings its target goes through.
 func (r *runner) reachArm(a *Transition) {
-	if r.opts.Observer == nil {
+	if r.so.Observer == nil {
 		return
 	}
 	r.reach(ReachArc, a.Pos)
@@ -213,7 +202,7 @@ func (r *runner) reachArm(a *Transition) {
 // without entering them (a fixture's initial_state): the leaf or every
 // region's leaf, and their ancestors.
 func (r *runner) reachPlaced() {
-	if r.opts.Observer == nil {
+	if r.so.Observer == nil {
 		return
 	}
 	seen := map[*State]bool{}

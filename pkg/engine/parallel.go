@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -110,9 +111,7 @@ func (s *State) within(a *State) bool {
 
 // regions are a parallel state's children sorted by name.
 func (s *State) regions() []*State {
-	out := append([]*State(nil), s.Children...)
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
+	return slices.SortedFunc(slices.Values(s.Children), func(a, b *State) int { return strings.Compare(a.Name, b.Name) })
 }
 
 // fireParallel handles a user intent in a parallel state (story-runtime
@@ -222,7 +221,7 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 		}
 	case !res.stay && r.par != nil:
 		r.cur = leaf
-		if err := r.goTo(ctx, res, st, true); err != nil {
+		if err := r.goTo(ctx, res, st); err != nil {
 			return err
 		}
 	}
@@ -246,10 +245,7 @@ func (r *runner) moveRegionFrom(ctx context.Context, old, dst, pre *State, st *s
 		}
 		return nil
 	}
-	if err := r.swapLeaf(ctx, old, dst, st); err != nil {
-		return err
-	}
-	end, err := r.descend(ctx, dst, st)
+	end, err := r.swapLeaf(ctx, old, dst, st)
 	if err != nil {
 		return err
 	}
@@ -314,7 +310,7 @@ func (r *runner) propagate(ctx context.Context, names []string, from *State, st 
 			}
 			if !res.stay && res.state != nil && (res.state == reg || res.state.within(reg)) {
 				r.cur = leaf
-				if err := r.moveRegion(ctx, res.state, st, true); err != nil {
+				if err := r.moveRegion(ctx, res.state, st); err != nil {
 					return err
 				}
 			}

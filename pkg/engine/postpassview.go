@@ -23,11 +23,7 @@ func (r *runner) keepPrePass() {
 // re-renders (§8), which shows none.
 func (r *runner) renderPrePass(ctx context.Context, slots map[string]any) (string, []string) {
 	p := r.t.prePass
-	v, err := r.renderAt(ctx, p.path, p.world, slots, !r.t.rerender)
-	if err != nil {
-		r.note(Note{Kind: "view", State: p.path, Error: err.Error()})
-		v = ""
-	}
+	v, _ := r.renderAt(ctx, p.path, p.world, slots, !r.t.rerender)
 	if r.t.rerender || p.said > len(r.t.said) {
 		return v, nil
 	}

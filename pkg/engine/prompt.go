@@ -76,7 +76,6 @@ type CallEnv struct {
 	// StateDescription is the current state's description: ("" = none).
 	StateDescription string
 	RunID            string
-	Turn             int64
 }
 
 // RenderedCall is one rendered agent call site.
@@ -287,7 +286,7 @@ func (p *PromptRenderer) env(ce CallEnv, extra map[string]any) map[string]any {
 
 // agentSources picks the prompt source, the template args and the schema
 // path of a verb's rendered with: block (reference agent-contract §12).
-// src.file reports that the source came from a prompt_path key (it must
+// src.key is set when the source came from a prompt_path key (it must
 // name a file).
 func agentSources(verb string, args map[string]any) (src promptSrc, tmplArgs any, schema string) {
 	str := func(m map[string]any, k string) string { s, _ := m[k].(string); return s }
@@ -295,27 +294,25 @@ func agentSources(verb string, args map[string]any) (src promptSrc, tmplArgs any
 	acc, _ := args["acceptance"].(map[string]any)
 	src.text = str(args, "prompt")
 	if src.text == "" {
-		src = promptSrc{text: str(args, "prompt_path"), file: true, key: "prompt_path"}
+		src = promptSrc{text: str(args, "prompt_path"), key: "prompt_path"}
 	}
 	tmplArgs = args["args"]
 	schema = str(args, "schema")
 	switch verb {
-	case "task":
-		if ctxBlock != nil {
-			if p := str(ctxBlock, "prompt"); p != "" && src.text == "" {
-				src = promptSrc{text: p}
-			}
-			if p := str(ctxBlock, "prompt_path"); p != "" && src.text == "" {
-				src = promptSrc{text: p, file: true, key: "context.prompt_path"}
-			}
-			if a, ok := ctxBlock["args"]; ok && tmplArgs == nil {
-				tmplArgs = a
-			}
-			if s := str(ctxBlock, "schema"); s != "" && schema == "" {
-				schema = s
-			}
+	case "task": // a missing context: or acceptance: block reads as empty
+		if p := str(ctxBlock, "prompt"); p != "" && src.text == "" {
+			src = promptSrc{text: p}
 		}
-		if acc != nil && schema == "" {
+		if p := str(ctxBlock, "prompt_path"); p != "" && src.text == "" {
+			src = promptSrc{text: p, key: "context.prompt_path"}
+		}
+		if a, ok := ctxBlock["args"]; ok && tmplArgs == nil {
+			tmplArgs = a
+		}
+		if s := str(ctxBlock, "schema"); s != "" && schema == "" {
+			schema = s
+		}
+		if schema == "" {
 			schema = str(acc, "schema")
 		}
 	case "converse":
@@ -339,8 +336,7 @@ func agentSources(verb string, args map[string]any) (src promptSrc, tmplArgs any
 // promptSrc is where a prompt comes from.
 type promptSrc struct {
 	text string
-	file bool   // from a prompt_path key: must name a file
-	key  string // the with: key it came from, for errors
+	key  string // the prompt_path key it came from (it must name a file), for errors
 }
 
 // renderPrompt renders a prompt file (a path that exists under the story
@@ -365,7 +361,7 @@ func (p *PromptRenderer) renderPrompt(src promptSrc, env expr.Env) (string, erro
 			return t.Render(env)
 		}
 	}
-	if src.file {
+	if src.key != "" {
 		return "", fmt.Errorf("%s %q names no file in the story directory %s; fix the path or use prompt: for inline text", src.key, src.text, p.dir)
 	}
 	t, err := p.inlinePrompt(src.text)
@@ -377,30 +373,25 @@ func (p *PromptRenderer) renderPrompt(src promptSrc, env expr.Env) (string, erro
 
 // inlinePrompt compiles (once) an inline pongo2 template.
 func (p *PromptRenderer) inlinePrompt(src string) (*text, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if t, ok := p.inline[src]; ok {
-		return t, nil
-	}
-	t, err := compileText(p.loader, src)
-	if err != nil {
-		return nil, err
-	}
-	p.inline[src] = t
-	return t, nil
+	return cached(&p.mu, p.inline, src, func() (*text, error) { return compileText(p.loader, src) })
 }
 
 // promptFile compiles (once) a prompt file with the story's pongo2 loader.
 func (p *PromptRenderer) promptFile(path string) (*expr.Pongo, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if t, ok := p.files[path]; ok {
-		return t, nil
+	return cached(&p.mu, p.files, path, func() (*expr.Pongo, error) { return p.loader.CompileFile(path) })
+}
+
+// cached is m[key], built (under mu) and kept the first time it is asked
+// for; a build that fails is not kept.
+func cached[T any](mu *sync.Mutex, m map[string]T, key string, build func() (T, error)) (T, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	if v, ok := m[key]; ok {
+		return v, nil
 	}
-	t, err := p.loader.CompileFile(path)
-	if err != nil {
-		return nil, err
+	v, err := build()
+	if err == nil {
+		m[key] = v
 	}
-	p.files[path] = t
-	return t, nil
+	return v, err
 }

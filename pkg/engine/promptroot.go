@@ -21,10 +21,7 @@ func promptRoots(dir string, l *expr.PongoLoader) []string {
 			roots = append(roots, abs)
 		}
 	}
-	if l != nil {
-		roots = append(roots, l.Roots()...)
-	}
-	return roots
+	return append(roots, l.Roots()...)
 }
 
 // confine refuses a prompt file outside the story's roots (an absolute

@@ -31,15 +31,11 @@ func (r *runner) keepFirst() {
 
 // renderFirst renders the kept first view as the first render saw it,
 // with the turn's slots and transition view, and the turn's narration
-// before it (story-runtime §8); a failed render is noted and shows
-// nothing, as renderView's does.
+// before it (story-runtime §8); a failed render shows nothing, as
+// renderView's does.
 func (r *runner) renderFirst(ctx context.Context, slots map[string]any) string {
 	f := r.t.first
-	v, err := r.renderAt(ctx, f.path, f.world, slots, true)
-	if err != nil {
-		r.note(Note{Kind: "view", State: f.path, Error: err.Error()})
-		v = ""
-	}
+	v, _ := r.renderAt(ctx, f.path, f.world, slots, true)
 	if f.said > 0 && f.said <= len(r.t.said) {
 		v = prependSay(strings.Join(r.t.said[:f.said], "\n"), v)
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -95,13 +96,12 @@ func (r *runner) replayInto(w World) {
 
 // declaredInt reports whether the story declares world key k type: int.
 func (r *runner) declaredInt(k string) bool {
-	for _, wv := range r.m.World {
-		if wv.Name == k {
-			t := strings.ToLower(wv.Type)
-			return t == "int" || t == "integer"
-		}
+	i := slices.IndexFunc(r.m.World, func(wv WorldVar) bool { return wv.Name == k })
+	t := ""
+	if i >= 0 {
+		t = strings.ToLower(r.m.World[i].Type)
 	}
-	return false
+	return t == "int" || t == "integer"
 }
 
 // jsonNumbers is v after a JSON round trip: every number a float64, maps

@@ -102,8 +102,7 @@ func (r *Result) Finished() bool {
 
 type runner struct {
 	m       *Machine
-	opts    Options
-	so      SessionOptions
+	so      SessionOptions // its Options are the run's
 	world   World
 	cur     *State   // current leaf (a parallel configuration: the region leaf in focus); nil after an exit
 	par     *parConf // the active parallel configuration, nil outside one
@@ -137,12 +136,11 @@ type runner struct {
 }
 
 func newRunner(m *Machine, o SessionOptions) *runner {
-	r := &runner{m: m, opts: o.Options, so: o, agentN: map[string]int{}, clock: o.Clock, hosts: o.Hosts, t: newTurn()}
+	r := &runner{m: m, so: o, agentN: map[string]int{}, agentUsed: map[string]string{}, clock: o.Clock, hosts: o.Hosts, t: newTurn()}
 	if r.clock == nil {
+		r.clock = funcClock(time.Now) // the wall clock
 		if o.Now != nil {
 			r.clock = funcClock(o.Now)
-		} else {
-			r.clock = realClock{}
 		}
 	}
 	if r.hosts == nil {
@@ -161,7 +159,7 @@ func newRunner(m *Machine, o SessionOptions) *runner {
 	return r
 }
 
-// funcClock adapts Options.Now.
+// funcClock adapts a function (Options.Now, time.Now) to Clock.
 type funcClock func() time.Time
 
 func (f funcClock) Now() time.Time { return f() }
@@ -175,7 +173,6 @@ func (f funcClock) Now() time.Time { return f() }
 // ends the run. It always returns a Result; Result.Err carries the
 // failure.
 func RunSession(ctx context.Context, m *Machine, so SessionOptions) *Result {
-	opts := so.Options
 	s, err := Start(ctx, m, so)
 	if s == nil {
 		return &Result{Outcome: OutcomeFailed, Err: err}
@@ -205,7 +202,7 @@ func RunSession(ctx context.Context, m *Machine, so SessionOptions) *Result {
 			_ = r.emit(KindMachineError, map[string]any{"state": r.statePath(), "error": err.Error()})
 		}
 	}
-	res.Unconsumed = len(opts.Inputs) - consumed
+	res.Unconsumed = len(so.Inputs) - consumed
 	if res.Outcome == OutcomeRested && r.cur != nil {
 		res.Available = r.allowed()
 	}
@@ -219,7 +216,7 @@ func RunSession(ctx context.Context, m *Machine, so SessionOptions) *Result {
 // to wait for.
 func (s *Session) runInputs(ctx context.Context, consumed *int) error {
 	r := s.r
-	for _, in := range r.opts.Inputs {
+	for _, in := range r.so.Inputs {
 		if r.ended {
 			break
 		}
@@ -285,7 +282,7 @@ func (s *Session) runInputs(ctx context.Context, consumed *int) error {
 			case <-timerC:
 			}
 		} else {
-			r.note(Note{Kind: "timeout", State: r.statePath(), Text: fmt.Sprintf("waiting %s for the timeout of %s → %s", tm.after, tm.owner.Path, tm.tm.Target.src), Duration: tm.d})
+			r.note(Note{Kind: "timeout", State: r.statePath(), Text: fmt.Sprintf("waiting %s for the timeout of %s → %s", tm.after, tm.owner.Path, tm.owner.Timeout.Target.src), Duration: tm.d})
 			if err := r.wait(ctx, tm.d); err != nil {
 				return fmt.Errorf("run interrupted while waiting %s for the timeout of %q: %w", tm.after, tm.owner.Path, err)
 			}
@@ -329,10 +326,7 @@ func (r *runner) start(ctx context.Context) error {
 		r.reachPlaced()
 		// the flow rig journals its initial world (upstream seeds it
 		// with a world.update), so those values replay like any set
-		for k := range r.overrides() {
-			r.noteWritten(map[string]any{"set": map[string]any{k: nil}})
-		}
-		for _, k := range r.so.Seeded {
+		for _, k := range slices.AppendSeq(slices.Clone(r.so.Seeded), maps.Keys(r.overrides())) {
 			r.noteWritten(map[string]any{"set": map[string]any{k: nil}})
 		}
 		r.turnState = r.statePath()
@@ -348,7 +342,7 @@ func (r *runner) start(ctx context.Context) error {
 	r.turnState = root.Path
 	// Turn 0: bootstrap. The story snapshot and the world overrides first,
 	// so that a reader can rebuild the run from the trace alone.
-	if r.m.Dir != "" && !r.opts.NoSnapshot {
+	if r.m.Dir != "" && !r.so.NoSnapshot {
 		snap, err := storySnapshot(r.m.AppID, r.m.Dir, r.m.Entry)
 		if err != nil {
 			return fmt.Errorf("session.story: %w", err)
@@ -365,10 +359,10 @@ func (r *runner) start(ctx context.Context) error {
 	// The initial on_enter chain: every state from the top down to the
 	// start leaf.
 	var st step
-	if err := r.enterFrom(ctx, nil, root, &st, true); err != nil {
+	if err := r.enterFrom(ctx, nil, root, &st); err != nil {
 		return err
 	}
-	if err := r.finish(ctx, &st); err != nil {
+	if err := r.settle(ctx, &st); err != nil {
 		return err
 	}
 	if err := r.postBind(ctx); err != nil {
@@ -389,7 +383,7 @@ type saved struct {
 }
 
 func (r *runner) save() saved {
-	return saved{world: World(jsonvalue.Normalize(map[string]any(r.world)).(map[string]any)), cur: r.cur, par: r.par.clone(),
+	return saved{world: r.world.Snapshot(), cur: r.cur, par: r.par.clone(),
 		ended: r.ended, outcome: r.outcome, exit: r.exit}
 }
 
@@ -520,14 +514,20 @@ func isTraceErr(err error) bool {
 // renderAt renders the view of the state at path against world, with the
 // turn's slots, the run root upstream's views have (id "" and turn 0:
 // docs/compat/engine.md "run.id and run.turn") and, with
-// trans, the turn's transition view.
+// trans, the turn's transition view. A failed render is noted and shows
+// nothing.
 func (r *runner) renderAt(ctx context.Context, path string, world, slots map[string]any, trans bool) (string, error) {
 	run := map[string]any{"id": "", "turn": 0}
 	extra := map[string]any{"slots": slots, "run": run, expr.ContextKey: ctx}
 	if trans && r.t.transView != nil {
 		extra["transition_view"] = r.t.transView
 	}
-	return r.so.Views.RenderView(path, world, extra)
+	v, err := r.so.Views.RenderView(path, world, extra)
+	if err != nil {
+		r.note(Note{Kind: "view", State: path, Error: err.Error()})
+		return "", err
+	}
+	return v, nil
 }
 
 // renderView renders the resting state's view for turn.end (seam 4) with
@@ -542,7 +542,6 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		// (conformance values-render-env)
 		slots = nil
 	}
-	path := r.statePath()
 	v, err := "", error(nil)
 	switch {
 	case r.t.capView != "" && r.t.first != nil:
@@ -560,11 +559,7 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		if r.t.rerender && (r.t.dotStay || !r.t.applied) && r.t.emitSay < 0 && !r.t.postGate {
 			w = r.replayedWorld()
 		}
-		v, err = r.renderAt(ctx, path, w, slots, !r.t.rerender)
-	}
-	if err != nil {
-		r.note(Note{Kind: "view", State: r.statePath(), Error: err.Error()})
-		v = ""
+		v, err = r.renderAt(ctx, r.statePath(), w, slots, !r.t.rerender)
 	}
 	said := r.t.narration()
 	if v == "" && err == nil && r.t.emitSay >= 0 && r.t.prePass != nil && r.t.redirectErr == "" && r.t.capView == "" && !r.t.noView {
@@ -617,15 +612,14 @@ func (r *runner) checkAllowed(intent string) *Rejection {
 			Message: fmt.Sprintf("intent %q is not allowed in state %q", intent, r.statePath())}
 	}
 	for _, l := range r.leaves() {
+		if arms, _ := lookupFrom(l, nil, intent); arms != nil {
+			return nil
+		}
 		for s := l; s != nil; s = s.Parent {
-			if len(s.On[intent]) > 0 || len(s.On["*"]) > 0 {
-				return nil
-			}
+			// an import alias's folded name (a "*" arm already allowed it)
 			if a, ok := s.Aliases[intent]; ok && a != intent {
-				for x := l; x != nil; x = x.Parent {
-					if len(x.On[a]) > 0 {
-						return nil
-					}
+				if arms, _ := lookupFrom(l, nil, a); arms != nil {
+					return nil
 				}
 			}
 		}
@@ -703,21 +697,16 @@ type step struct {
 	emits []pendingEmit
 }
 
-// redirect is an on_error redirect waiting to happen.
+// redirect is an on_error redirect waiting to happen: the failed call's
+// effect (whose on_error: it takes) and the failure.
 type redirect struct {
-	from   *State
-	target string
-	err    string
-	at     Pos // the on_error: that redirects
+	e   *Effect
+	err string
 }
 
 func slotText(s map[string]any) string {
-	if len(s) == 0 {
-		return ""
-	}
-	keys := slices.Sorted(maps.Keys(s))
 	var b strings.Builder
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(s)) {
 		fmt.Fprintf(&b, " %s=%v", k, s[k])
 	}
 	return b.String()

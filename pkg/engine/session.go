@@ -145,9 +145,7 @@ type InboxItem struct {
 type Session struct {
 	mu   sync.Mutex
 	r    *runner
-	o    SessionOptions
-	ctx  context.Context
-	stop context.CancelFunc
+	stop context.CancelFunc // cancels the background jobs' context
 }
 
 // Start builds a session at o.StartState (or the root) and, with
@@ -159,7 +157,7 @@ func Start(ctx context.Context, m *Machine, o SessionOptions) (*Session, error) 
 	}
 	r := newRunner(m, o)
 	jctx, stop := context.WithCancel(context.WithoutCancel(ctx))
-	s := &Session{r: r, o: o, ctx: jctx, stop: stop}
+	s := &Session{r: r, stop: stop}
 	r.jobCtx = jctx
 	return s, r.start(ctx)
 }

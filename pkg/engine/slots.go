@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
-	"strconv"
 	"strings"
 
 	"kitsoki/internal/jsonvalue"
@@ -25,7 +23,9 @@ type SlotDef struct {
 	Validator *guard
 }
 
-// slotDefs compiles the slots of an intents: map.
+// slotDefs compiles the slots of an intents: map, recording each slot's
+// declared type: in Machine.SlotTypes as written (a state's intents,
+// compiled after the story's and its ancestors', win).
 func (c *compiler) slotDefs(in map[string]*story.Intent, where string) map[string]map[string]*SlotDef {
 	out := map[string]map[string]*SlotDef{}
 	for name, it := range in {
@@ -33,9 +33,6 @@ func (c *compiler) slotDefs(in map[string]*story.Intent, where string) map[strin
 			continue
 		}
 		if it.Hidden {
-			if c.m.Hidden == nil {
-				c.m.Hidden = map[string]bool{}
-			}
 			c.m.Hidden[name] = true
 		}
 		defs := map[string]*SlotDef{}
@@ -43,6 +40,10 @@ func (c *compiler) slotDefs(in map[string]*story.Intent, where string) map[strin
 			if sl == nil {
 				continue
 			}
+			if c.m.SlotTypes[name] == nil {
+				c.m.SlotTypes[name] = map[string]string{}
+			}
+			c.m.SlotTypes[name][sn] = sl.Type
 			d := &SlotDef{Required: sl.Required, Default: jsonvalue.Normalize(sl.Default), Values: sl.Values, Type: strings.ToLower(strings.TrimSpace(sl.Type))}
 			if v := strings.TrimSpace(sl.Validator); v != "" {
 				g, err := compileGuard(v)
@@ -101,27 +102,26 @@ func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any
 			}
 			continue
 		}
-		if len(d.Values) > 0 && !oneOf(v, d.Values) {
-			return nil, rej(CodeInvalidSlot, fmt.Sprintf("slot %q value %q is not one of [%s]", n, fmt.Sprint(v), strings.Join(valueStrings(d.Values), " ")))
+		if values := valueStrings(d.Values); len(values) > 0 && !slices.Contains(values, fmt.Sprint(v)) {
+			return nil, rej(CodeInvalidSlot, fmt.Sprintf("slot %q value %q is not one of [%s]", n, fmt.Sprint(v), strings.Join(values, " ")))
 		}
-		if !r.opts.Strict {
+		if !r.so.Strict {
 			continue
 		}
-		if _, err := typedSlot(v, d.Type); err != nil {
+		if err := typedSlot(v, d.Type); err != nil {
 			return nil, rej(CodeInvalidSlot, fmt.Sprintf("slot %q value %q %v", n, fmt.Sprint(v), err))
 		}
 		// the value is kept as sent (upstream never converts it): a "3"
 		// for a type: int slot stays the string "3"
 	}
-	if len(missing) > 0 {
-		sort.Strings(missing)
+	if len(missing) > 0 { // in name order, as names
 		rj := rej(CodeMissingSlots, fmt.Sprintf("intent requires slots: [%s]", strings.Join(missing, " ")))
 		rj.MissingSlots = missing
 		return nil, rj
 	}
 	for _, n := range names {
 		d := defs[n]
-		if !r.opts.Strict || d.Validator == nil || out[n] == nil {
+		if !r.so.Strict || d.Validator == nil || out[n] == nil {
 			continue
 		}
 		ok, err := d.Validator.eval(r.env(out, nil))
@@ -140,58 +140,49 @@ func (r *runner) inputSlots(intent string, given map[string]any) (map[string]any
 
 // typedSlot checks a slot value against its declared type; a string that
 // parses as the type passes (the caller keeps the value as sent).
-func typedSlot(v any, typ string) (any, error) {
+func typedSlot(v any, typ string) error {
+	s, isString := v.(string)
+	ok, what := true, ""
 	switch typ {
 	case "int", "integer":
-		if s, ok := v.(string); ok {
-			n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-			if err != nil {
-				return nil, fmt.Errorf("is not an integer (the slot is type: %s)", typ)
-			}
-			return int(n), nil
+		what = "an integer"
+		if _, ok = asInt(v); isString { // a bool is not one
+			_, err := parseTyped(s, typ)
+			ok = err == nil
 		}
-		if n, ok := asInt(v); ok { // a bool is not one
-			return n, nil
-		}
-		return nil, fmt.Errorf("is not an integer (the slot is type: %s)", typ)
 	case "number", "float":
-		switch t := v.(type) {
+		what = "a number"
+		switch v.(type) {
 		case string:
-			f, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
-			if err != nil {
-				return nil, fmt.Errorf("is not a number (the slot is type: %s)", typ)
-			}
-			return f, nil
+			_, err := parseTyped(s, typ)
+			ok = err == nil
 		case int, int64, int32, uint64, float64, float32:
-			return v, nil
+		default:
+			ok = false
 		}
-		return nil, fmt.Errorf("is not a number (the slot is type: %s)", typ)
 	case "bool", "boolean":
-		switch t := v.(type) {
-		case bool:
-			return t, nil
-		case string:
-			b, err := strconv.ParseBool(strings.TrimSpace(t))
-			if err == nil {
-				return b, nil
-			}
+		what = "true or false"
+		if _, ok = v.(bool); isString {
+			_, err := parseTyped(s, typ)
+			ok = err == nil
 		}
-		return nil, fmt.Errorf("is not true or false (the slot is type: %s)", typ)
 	case "string":
+		what = "a string"
 		switch v.(type) {
 		case map[string]any, []any:
-			return nil, fmt.Errorf("is not a string (the slot is type: string)")
+			ok = false
 		}
 	case "list", "array":
-		if _, ok := v.([]any); !ok {
-			return nil, fmt.Errorf("is not a list (the slot is type: %s)", typ)
-		}
+		what = "a list"
+		_, ok = v.([]any)
 	case "object", "map":
-		if _, ok := v.(map[string]any); !ok {
-			return nil, fmt.Errorf("is not a map (the slot is type: %s)", typ)
-		}
+		what = "a map"
+		_, ok = v.(map[string]any)
 	}
-	return v, nil
+	if !ok {
+		return fmt.Errorf("is not %s (the slot is type: %s)", what, typ)
+	}
+	return nil
 }
 
 func valueStrings(values []any) []string {
@@ -200,14 +191,4 @@ func valueStrings(values []any) []string {
 		parts[i] = fmt.Sprint(x)
 	}
 	return parts
-}
-
-func oneOf(v any, values []any) bool {
-	s := fmt.Sprint(v)
-	for _, x := range values {
-		if fmt.Sprint(x) == s {
-			return true
-		}
-	}
-	return false
 }

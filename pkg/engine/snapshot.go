@@ -66,14 +66,11 @@ func storySnapshot(appID, dir, entry string) (map[string]any, error) {
 	sort.Slice(files, func(i, j int) bool { return files[i].rel < files[j].rel })
 	keep := total <= maxSnapshotBytes
 	h := sha256.New()
-	var n [8]byte
 	out := map[string]any{}
 	for _, f := range files {
-		binary.BigEndian.PutUint64(n[:], uint64(len(f.rel)))
-		h.Write(n[:])
+		h.Write(binary.BigEndian.AppendUint64(nil, uint64(len(f.rel))))
 		h.Write([]byte(f.rel))
-		binary.BigEndian.PutUint64(n[:], uint64(f.size))
-		h.Write(n[:])
+		h.Write(binary.BigEndian.AppendUint64(nil, uint64(f.size)))
 		data, err := hashFile(h, f.path, f.size, keep)
 		if err != nil {
 			return nil, err

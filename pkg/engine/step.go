@@ -11,29 +11,27 @@ import (
 	"time"
 )
 
-// finish ends a walked step: the hops its emit_intent entries decided
-// (pre-bind, depth-first, adding their own calls to the step), then its
-// calls (settle).
-func (r *runner) finish(ctx context.Context, st *step) error {
-	emits := st.emits
-	st.emits = nil
-	if err := r.dispatchEmits(ctx, emits, 0, st); err != nil {
-		return err
-	}
-	return r.settle(ctx, st)
-}
-
-// settle dispatches a step's queued host calls in order (story-runtime §2),
-// its emits already fired. A failed call with on_error redirects: the calls
-// still queued are dropped, the target is landed, its chain's hops fire and
-// its own calls are settled the same way (depth cap 4). The turn's
+// settle ends a walked step: the hops its emit_intent entries decided
+// (pre-bind, depth-first, adding their own calls to the step; a step
+// whose hops were fired by its walk has none left), then its queued host
+// calls in order (story-runtime §2). A failed call with on_error
+// redirects: the calls still queued are dropped, the target is landed,
+// and its step is settled the same way (depth cap 4). The turn's
 // post-bind pass (postBind) is its caller's.
 func (r *runner) settle(ctx context.Context, st *step) error {
 	hops := 0
-	origin := r.statePath()
+	origin := ""        // where the step's hops left the machine
 	var nested []string // the from of each redirect taken, for unwindRedirects
 	to := ""
 	for {
+		emits := st.emits
+		st.emits = nil
+		if err := r.dispatchEmits(ctx, emits, 0, st); err != nil {
+			return err
+		}
+		if hops == 0 {
+			origin = r.statePath()
+		}
 		rd, err := r.dispatchCalls(ctx, st.calls)
 		st.calls = nil
 		if err != nil {
@@ -42,7 +40,7 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		if rd == nil {
 			return r.unwindRedirects(nested, to)
 		}
-		r.reach(ReachOnError, rd.at)
+		r.reach(ReachOnError, rd.e.onErrorPos)
 		hops++
 		if hops > maxOnErrorDepth+1 {
 			// the first redirect is depth 0: the sixth (depth 5) is refused
@@ -53,23 +51,23 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			r.t.capView = origin
 			return r.emit(KindHarnessError, map[string]any{"cap": maxOnErrorDepth, "depth": hops - 1,
 				"message": "on_error redirect chain exceeded depth cap; staying at the originating state. A host call's on_error: arc is looping (likely the same host failing repeatedly).",
-				"prior":   r.statePath(), "reason": "on_error.depth_cap_exceeded", "target": rd.target})
+				"prior":   r.statePath(), "reason": "on_error.depth_cap_exceeded", "target": rd.e.OnError})
 		}
 		var tmpl *text
-		if isPongo(rd.target) {
-			t, err := r.m.renderer().inlinePrompt(rd.target)
+		if story.IsTemplated(rd.e.OnError) {
+			t, err := r.m.renderer().inlinePrompt(rd.e.OnError)
 			if err != nil {
-				return fmt.Errorf("on_error target %q: %w", rd.target, err)
+				return fmt.Errorf("on_error target %q: %w", rd.e.OnError, err)
 			}
 			tmpl = t
 		}
-		res, err := r.resolveTarget(ctx, r.dispatchBase(rd.from), rd.target, tmpl)
+		res, err := r.resolveTarget(ctx, r.dispatchBase(rd.e.owner), rd.e.OnError, tmpl)
 		// on_error "." or a target that names no state: the rest of the
 		// batch is dropped and the step rests where it is; the post-bind
 		// pass still runs (story-runtime §2.4, corrections).
 		if err != nil {
 			r.note(Note{Kind: "on_error", State: r.statePath(), Text: "on_error target not found", Error: err.Error()})
-			return r.emit(KindHarnessError, map[string]any{"phase": "on_error", "error": fmt.Sprintf("on_error target state %q not found", rd.target)})
+			return r.emit(KindHarnessError, map[string]any{"phase": "on_error", "error": fmt.Sprintf("on_error target state %q not found", rd.e.OnError)})
 		}
 		if res.stay {
 			r.t.dotStay = true
@@ -97,8 +95,9 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			return err
 		}
 		r.note(Note{Kind: "on_error", State: from, Text: "on_error → " + res.describe(), Error: rd.err})
-		var next step
-		if err := r.land(ctx, res, &next); err != nil {
+		// st is empty (its emits fired, its calls went out): the
+		// landing's chain queues its own step there
+		if err := r.land(ctx, res, st); err != nil {
 			if isTraceErr(err) || ctx.Err() != nil {
 				return err // a trace that cannot be written, an interrupt
 			}
@@ -110,12 +109,6 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 			r.t.capView = origin
 			return nil
 		}
-		emits := next.emits
-		next.emits = nil
-		if err := r.dispatchEmits(ctx, emits, 0, &next); err != nil {
-			return err
-		}
-		*st = next
 	}
 }
 
@@ -155,14 +148,11 @@ func (r *runner) dispatchCalls(ctx context.Context, calls []pendingCall) (*redir
 	defer func() { r.t.dispatchState = "" }()
 	r.t.batchCost = 0
 	r.t.batchBound = nil
-	for _, pc := range calls {
-		if len(pc.e.Bind) > 0 {
-			// upstream decides the re-render from the batch it queued:
-			// a call with a bind asks for it even if a failure before it
-			// drops it undispatched (conformance say-empty-view h.yaml)
-			r.t.rerender = true
-			break
-		}
+	if slices.ContainsFunc(calls, func(pc pendingCall) bool { return len(pc.e.Bind) > 0 }) {
+		// upstream decides the re-render from the batch it queued:
+		// a call with a bind asks for it even if a failure before it
+		// drops it undispatched (conformance say-empty-view h.yaml)
+		r.t.rerender = true
 	}
 	defer func() { r.t.batchBound = nil }()
 	for _, pc := range calls {
@@ -193,7 +183,7 @@ func (r *runner) overlayBatch(snap World) World {
 	if snap == nil {
 		return nil
 	}
-	w, _ := jsonvalue.Normalize(map[string]any(snap)).(map[string]any)
+	w := snap.Snapshot()
 	for _, k := range r.t.batchBound {
 		setPath(w, k, jsonvalue.Normalize(getPath(r.world, k)))
 	}
@@ -285,7 +275,10 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 		if depth > 0 {
 			return fmt.Errorf("emit_intent %q at %q: no transition arm matched (intent has no on: handler, or all guards failed)", intent, r.statePath())
 		}
-		msg := fmt.Sprintf("intent %q in state %q: every guard failed%s", intent, r.statePath(), hintText(hint))
+		msg := fmt.Sprintf("intent %q in state %q: every guard failed", intent, r.statePath())
+		if hint != "" {
+			msg += " (" + hint + ")"
+		}
 		if r.bareCompound() {
 			// upstream's text when the machine rests on a compound
 			// itself (conformance start-flat)
@@ -294,13 +287,6 @@ func (r *runner) fire(ctx context.Context, intent string, given map[string]any, 
 		return &Rejection{Code: CodeGuardFailed, Intent: intent, State: r.statePath(), GuardHint: hint, Message: msg}
 	}
 	return r.take(ctx, intent, given, arm, owner, depth, st)
-}
-
-func hintText(h string) string {
-	if h == "" {
-		return ""
-	}
-	return " (" + h + ")"
 }
 
 // take applies a chosen arm: its effects, the transition, the entries
@@ -351,13 +337,6 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 		return fmt.Errorf("%s: intent %q: %w", arm.Pos, intent, err)
 	}
 	res = r.ancestorStay(res, owner)
-	for _, x := range arm.ExitSet {
-		// an imported child's exit set: (story-runtime §6.1), after the
-		// transition's own effects
-		if err := r.runEffects(ctx, []*Effect{x}, st); err != nil {
-			return err
-		}
-	}
 	tr := map[string]any{"from": from, "intent": intent, "slots": slots, "to": r.predictTo(res)}
 	if depth > 0 {
 		tr["synthetic"] = true
@@ -378,7 +357,7 @@ func (r *runner) walkArm(ctx context.Context, intent string, slots map[string]an
 			if err := r.runEffects(ctx, r.cur.OnEnter, st); err != nil {
 				return err
 			}
-		} else if err := r.goTo(ctx, res, st, true); err != nil {
+		} else if err := r.goTo(ctx, res, st); err != nil {
 			return err
 		}
 	} else if r.bareParallel() {
@@ -565,10 +544,10 @@ func resolvePath(owner *State, s string) (string, error) {
 }
 
 // goTo moves the machine to a resolved target: exit states up to the common
-// ancestor, enter down to the target, descend initial: (when descend),
-// running on_enter at each entered level. A target inside the active
-// parallel state moves only the region that contains it.
-func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) error {
+// ancestor, enter down to the target, descend initial:, running on_enter
+// at each entered level. A target inside the active parallel state moves
+// only the region that contains it.
+func (r *runner) goTo(ctx context.Context, t target, st *step) error {
 	r.t.noView = false // a later move renders again (resetRegions sets it)
 	if t.exit != "" {
 		// exits.<name>.requires is a load-time check only (pkg/story for
@@ -596,9 +575,9 @@ func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) err
 		r.cur, r.par = r.par.root, nil
 	}
 	if r.par != nil && dst.within(r.par.root) {
-		return r.moveRegion(ctx, dst, st, descend)
+		return r.moveRegion(ctx, dst, st)
 	}
-	if r.par != nil && dst == r.par.root && descend {
+	if r.par != nil && dst == r.par.root {
 		return r.resetRegions()
 	}
 	from := r.cur
@@ -617,7 +596,7 @@ func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) err
 	// descends: upstream resolves it to its initial leaf first and
 	// exits and enters only below the common prefix of the two leaves.
 	anc := commonAncestor(from, dst)
-	if anc == dst && descend && dst != from && !dst.Parallel {
+	if anc == dst && dst != from && !dst.Parallel {
 		leaf, err := r.initialLeaf(dst)
 		if err != nil {
 			return err
@@ -627,10 +606,10 @@ func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) err
 			if err := r.exitUpTo(anc); err != nil {
 				return err
 			}
-			return r.enterFrom(ctx, anc, leaf, st, true)
+			return r.enterFrom(ctx, anc, leaf, st)
 		}
 	}
-	if anc == dst && descend && dst != from && dst.Parallel && r.par == nil {
+	if anc == dst && dst != from && dst.Parallel && r.par == nil {
 		// a leaf resting alone inside a parallel state (landed flat)
 		// targets that parallel state: as upstream, only the states
 		// below it are exited and every region entered, the root's own
@@ -643,7 +622,7 @@ func (r *runner) goTo(ctx context.Context, t target, st *step, descend bool) err
 	if err := r.exitUpTo(anc); err != nil {
 		return err
 	}
-	return r.enterFrom(ctx, anc, dst, st, descend)
+	return r.enterFrom(ctx, anc, dst, st)
 }
 
 // exitUpTo writes state_exited for every active state below anc, innermost
@@ -664,23 +643,24 @@ func (r *runner) exitUpTo(anc *State) error {
 }
 
 // swapLeaf exits from leaf up to its common ancestor with dst (dst's
-// parent when dst is that ancestor) and enters down to dst, outermost first.
-func (r *runner) swapLeaf(ctx context.Context, leaf, dst *State, st *step) error {
+// parent when dst is that ancestor), enters down to dst, outermost first,
+// and dst's initial: chain; it returns the state it entered last.
+func (r *runner) swapLeaf(ctx context.Context, leaf, dst *State, st *step) (*State, error) {
 	anc := commonAncestor(leaf, dst)
 	if anc == dst {
 		anc = dst.Parent
 	}
 	for s := leaf; s != nil && s != anc; s = s.Parent {
 		if err := r.emitAt(s.Path, KindStateExited, map[string]any{"state": s.Path}); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	for _, s := range pathDown(anc, dst) {
 		if err := r.enterOne(ctx, s, st); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return r.descend(ctx, dst, st)
 }
 
 // pathDown lists the states from below anc down to s, outermost first.
@@ -694,19 +674,11 @@ func pathDown(anc, s *State) []*State {
 }
 
 // moveRegion replaces the leaf of the region that contains dst.
-func (r *runner) moveRegion(ctx context.Context, dst *State, st *step, descend bool) error {
+func (r *runner) moveRegion(ctx context.Context, dst *State, st *step) error {
 	pc := r.par
-	reg := pc.regionOf(dst)
-	leaf := pc.leafIn(reg)
-	if err := r.swapLeaf(ctx, leaf, dst, st); err != nil {
+	end, err := r.swapLeaf(ctx, pc.leafIn(pc.regionOf(dst)), dst, st)
+	if err != nil {
 		return err
-	}
-	end := dst
-	if descend {
-		var err error
-		if end, err = r.descend(ctx, dst, st); err != nil {
-			return err
-		}
 	}
 	pc.set(end)
 	r.par, r.cur = pc, end
@@ -745,10 +717,10 @@ func commonAncestor(a, b *State) *State {
 	return nil
 }
 
-// enterFrom enters every level from below anc down to dst, then (with
-// descend) dst's initial: chain. Each entered level runs its on_enter. A
-// parallel state on the way enters every region (story-runtime §3.3).
-func (r *runner) enterFrom(ctx context.Context, anc, dst *State, st *step, descend bool) error {
+// enterFrom enters every level from below anc down to dst, then dst's
+// initial: chain. Each entered level runs its on_enter. A parallel state
+// on the way enters every region (story-runtime §3.3).
+func (r *runner) enterFrom(ctx context.Context, anc, dst *State, st *step) error {
 	for _, s := range pathDown(anc, dst) {
 		if err := r.enterOne(ctx, s, st); err != nil {
 			return err
@@ -762,15 +734,12 @@ func (r *runner) enterFrom(ctx context.Context, anc, dst *State, st *step, desce
 		// only the chain down to it, as upstream: the machine rests on
 		// that leaf alone (partial.go)
 	}
-	end := dst
-	if descend {
-		var err error
-		if end, err = r.descend(ctx, dst, st); err != nil {
-			return err
-		}
-		if end.Parallel {
-			return r.enterParallel(ctx, end, st)
-		}
+	end, err := r.descend(ctx, dst, st)
+	if err != nil {
+		return err
+	}
+	if end.Parallel {
+		return r.enterParallel(ctx, end, st)
 	}
 	r.cur = end
 	r.checkTerminal()
@@ -819,21 +788,12 @@ func (r *runner) enterOne(ctx context.Context, s *State, st *step) error {
 	if len(s.Children) == 0 {
 		r.note(Note{Kind: "enter", State: s.Path, Text: s.Path})
 	}
+	effs := s.OnEnter
 	if r.t.emitsOnly {
-		return r.runEffects(ctx, emitEntries(s.OnEnter), st)
+		// only the emit_intent entries, in order
+		effs = slices.DeleteFunc(slices.Clone(effs), func(e *Effect) bool { return e.Emit == nil })
 	}
-	return r.runEffects(ctx, s.OnEnter, st)
-}
-
-// emitEntries is the emit_intent entries of an on_enter list, in order.
-func emitEntries(effects []*Effect) []*Effect {
-	var out []*Effect
-	for _, e := range effects {
-		if e.Emit != nil {
-			out = append(out, e)
-		}
-	}
-	return out
+	return r.runEffects(ctx, effs, st)
 }
 
 // initialChild renders s's initial: and returns that child; nil (no error)
@@ -867,7 +827,7 @@ func (r *runner) env(slots map[string]any, extra map[string]any) map[string]any 
 
 // callEnv is the environment of the current step (world, slots, state).
 func (r *runner) callEnv() CallEnv {
-	ce := CallEnv{World: r.world, Slots: r.slots, RunID: r.opts.SessionID, Turn: r.turn}
+	ce := CallEnv{World: r.world, Slots: r.slots, RunID: r.so.SessionID}
 	if r.cur != nil {
 		ce.StatePath = r.cur.Path
 		ce.StateDescription = r.cur.Description
@@ -898,10 +858,10 @@ func (r *runner) write(ev Event) error {
 	if ev.Kind == KindWorldUpdate {
 		r.noteWritten(ev.Payload)
 	}
-	if r.opts.Sink == nil {
+	if r.so.Sink == nil {
 		return nil
 	}
-	if err := r.opts.Sink.Emit(ev); err != nil {
+	if err := r.so.Sink.Emit(ev); err != nil {
 		return &traceErr{err: err}
 	}
 	return nil
@@ -910,8 +870,8 @@ func (r *runner) write(ev Event) error {
 func (r *runner) now() time.Time { return r.clock.Now() }
 
 func (r *runner) note(n Note) {
-	if r.opts.Notes != nil {
-		r.opts.Notes(n)
+	if r.so.Notes != nil {
+		r.so.Notes(n)
 	}
 }
 
@@ -991,7 +951,7 @@ func (r *runner) landTo(res target) string {
 func (r *runner) land(ctx context.Context, res target, st *step) error {
 	r.t.noView = false
 	if !r.flatLanding(res) {
-		return r.goTo(ctx, res, st, true)
+		return r.goTo(ctx, res, st)
 	}
 	if r.outcome == OutcomeTerminal {
 		r.ended, r.outcome = false, ""

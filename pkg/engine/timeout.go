@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"kitsoki/internal/duration"
+	"kitsoki/pkg/story"
 	"strings"
 	"time"
 )
@@ -11,8 +12,7 @@ import (
 // armedTimeout is the pending timeout of the resting state.
 type armedTimeout struct {
 	state    string // the encoded state it was armed for
-	owner    *State
-	tm       *Timeout
+	owner    *State // its Timeout is the one armed
 	after    string
 	d        time.Duration
 	deadline time.Time
@@ -42,7 +42,7 @@ func (r *runner) arm() {
 	if err == nil {
 		var d time.Duration
 		if d, err = duration.Parse(after); err == nil {
-			r.timer = &armedTimeout{state: r.statePath(), owner: owner, tm: owner.Timeout, after: strings.TrimSpace(after), d: d, deadline: r.now().Add(d)}
+			r.timer = &armedTimeout{state: r.statePath(), owner: owner, after: strings.TrimSpace(after), d: d, deadline: r.now().Add(d)}
 			return
 		}
 	}
@@ -52,8 +52,8 @@ func (r *runner) arm() {
 
 // wait blocks for d or until ctx ends.
 func (r *runner) wait(ctx context.Context, d time.Duration) error {
-	if r.opts.Wait != nil {
-		return r.opts.Wait(ctx, d)
+	if r.so.Wait != nil {
+		return r.so.Wait(ctx, d)
 	}
 	if d <= 0 {
 		return ctx.Err()
@@ -81,8 +81,8 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	if tm == nil || tm.state != r.statePath() {
 		return nil, nil
 	}
-	if src := tm.tm.Target.src; deadTimeoutTarget(src) {
-		r.note(Note{Kind: "timeout", State: tm.state, Error: fmt.Sprintf("%s: state %q: timeout.target %q is relative or templated: it never fires (as in the existing engine, which looks the target up as written)", tm.tm.Pos, tm.owner.Path, src)})
+	if src := tm.owner.Timeout.Target.src; deadTimeoutTarget(src) {
+		r.note(Note{Kind: "timeout", State: tm.state, Error: fmt.Sprintf("%s: state %q: timeout.target %q is relative or templated: it never fires (as in the existing engine, which looks the target up as written)", tm.owner.Timeout.Pos, tm.owner.Path, src)})
 		return nil, nil
 	}
 	from, sv, t := r.beginSyntheticTurn()
@@ -97,11 +97,11 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 		t.Err = err
 		return r.closeTurn(t, from, map[string]any{"error": err.Error(), "outcome": "error"})
 	}
-	res, err := r.resolveTarget(ctx, tm.owner, "", tm.tm.Target)
+	res, err := r.resolveTarget(ctx, tm.owner, "", tm.owner.Timeout.Target)
 	if err != nil {
-		return fail(fmt.Errorf("%s: state %q: timeout.target: %w", tm.tm.Pos, tm.owner.Path, err))
+		return fail(fmt.Errorf("%s: state %q: timeout.target: %w", tm.owner.Timeout.Pos, tm.owner.Path, err))
 	}
-	r.reach(ReachTimeout, tm.tm.Pos)
+	r.reach(ReachTimeout, tm.owner.Timeout.Pos)
 	r.note(Note{Kind: "timeout", State: from, Text: fmt.Sprintf("timeout of %s after %s → %s", tm.owner.Path, tm.after, res.describe())})
 	if err := r.emit(KindTimeout, map[string]any{"from": from, "to": r.landTo(res)}); err != nil {
 		return t, err
@@ -112,7 +112,7 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 	var st step
 	err = r.land(ctx, res, &st)
 	if err == nil {
-		err = r.finish(ctx, &st)
+		err = r.settle(ctx, &st)
 	}
 	if err != nil {
 		return fail(err)
@@ -125,5 +125,5 @@ func (r *runner) timeoutTurn(ctx context.Context) (*Turn, error) {
 // it, names no state when looked up as written: a relative path or a
 // template (story-runtime §4 ⚠, probe testdata/conformance/clock/child).
 func deadTimeoutTarget(src string) bool {
-	return src == "" || strings.HasPrefix(src, ".") || strings.Contains(src, "{{") || strings.Contains(src, "{%")
+	return src == "" || strings.HasPrefix(src, ".") || story.IsTemplated(src)
 }

@@ -1,6 +1,10 @@
 package engine
 
-import "kitsoki/pkg/story"
+import (
+	"cmp"
+
+	"kitsoki/pkg/story"
+)
 
 // turn is the scratch of the turn being run: what the turn wrote, said
 // and decided about its view. A runner holds one (runner.t), replaced by
@@ -82,12 +86,9 @@ func newTurn() turn {
 // acceptedName is the name machine.intent_accepted records: the typed
 // spelling fire saw, else the arc's.
 func (t *turn) acceptedName(intent string) string {
-	typed := t.typed
+	name := cmp.Or(t.typed, intent)
 	t.typed = ""
-	if typed == "" {
-		return intent
-	}
-	return typed
+	return name
 }
 
 // narration is the say lines turn.end shows before the view: all of the

@@ -43,8 +43,7 @@ func InitWorld(vars []WorldVar, file map[string]any, kv []string) (World, error)
 		}
 		return fmt.Errorf("%s: world key %q is not declared in the story's world: (declared: %s)", from, k, declaredList(types))
 	}
-	fileKeys := slices.Sorted(maps.Keys(file))
-	for _, k := range fileKeys {
+	for _, k := range slices.Sorted(maps.Keys(file)) {
 		if err := check(k, "--world-file"); err != nil {
 			return nil, err
 		}
@@ -200,11 +199,7 @@ func normalizeFresh(v any) any {
 
 // Snapshot returns a deep copy of the world.
 func (w World) Snapshot() map[string]any {
-	out := make(map[string]any, len(w))
-	for k, v := range w {
-		out[k] = jsonvalue.Normalize(v)
-	}
-	return out
+	return jsonvalue.Normalize(map[string]any(w)).(map[string]any)
 }
 
 // isEmpty reports whether a bound value counts as "not yet set" for once:.
@@ -276,17 +271,15 @@ func coerceDeclared(vars []WorldVar, key string, v any) (out any, coerced bool) 
 	if !ok {
 		return v, false
 	}
-	for _, wv := range vars {
-		if wv.Name != key {
-			continue
-		}
-		switch strings.ToLower(wv.Type) {
-		case "int", "integer", "float", "number", "bool", "boolean":
-			if c, err := parseTyped(s, wv.Type); err == nil {
-				return c, true
-			}
-		}
+	i := slices.IndexFunc(vars, func(wv WorldVar) bool { return wv.Name == key })
+	if i < 0 {
 		return v, false
+	}
+	switch strings.ToLower(vars[i].Type) {
+	case "int", "integer", "float", "number", "bool", "boolean":
+		if c, err := parseTyped(s, vars[i].Type); err == nil {
+			return c, true
+		}
 	}
 	return v, false
 }
@@ -299,7 +292,7 @@ func coerceDeclared(vars []WorldVar, key string, v any) (out any, coerced bool) 
 // the coerced value is journaled and kept.
 func (r *runner) coerceSet(key string, v any) (mem, rec any, coerced bool) {
 	c, coerced := coerceDeclared(r.m.World, key, v)
-	if r.opts.Strict {
+	if r.so.Strict {
 		return c, c, false
 	}
 	return c, v, coerced
@@ -339,8 +332,8 @@ func (r *runner) seed(w World) {
 	if r.so.MachineOnly || w == nil {
 		return
 	}
-	if s, _ := w["session_id"].(string); s == "" && r.opts.SessionID != "" {
-		w["session_id"] = r.opts.SessionID
+	if s, _ := w["session_id"].(string); s == "" && r.so.SessionID != "" {
+		w["session_id"] = r.so.SessionID
 	}
 	seedIDE(w)
 }
@@ -355,14 +348,9 @@ func seedIDE(w World) {
 	if c, seeded := m["connected"].(bool); ok && seeded && !c {
 		return // already there: nothing to copy
 	}
-	ide := map[string]any{"connected": false}
-	if ok {
-		for k, v := range m {
-			if k != "connected" {
-				ide[k] = v
-			}
-		}
-	}
+	ide := map[string]any{}
+	maps.Copy(ide, m)
+	ide["connected"] = false
 	w["ide"] = ide
 }
 
