@@ -41,6 +41,18 @@ func (c *checker) worldKeys(label string, kvs []KV, world map[string]any, typed 
 	}
 }
 
+// rejected fails a turn that expected no rejection but got rej (nil: it
+// got none), in the words of upstream's path.
+func (c *checker) rejected(p Pos, rej *engine.Rejection, legacy bool) {
+	switch {
+	case rej == nil:
+	case legacy:
+		c.fail(p, "unexpected validation error: %s: %s", rej.Code, rej.Message)
+	default:
+		c.fail(p, "unexpected rejection: code=%s hint=%s", rej.Code, rej.GuardHint)
+	}
+}
+
 func (c *checker) stateChecks(t *Turn, state string) {
 	if t.ExpectState != nil && state != *t.ExpectState {
 		f := c.fail(t.at("expect_state"), "expect_state: got %q, want %q", state, *t.ExpectState)
@@ -190,12 +202,7 @@ const kindDispatched = "harness.dispatched"
 // foreground harness.called events instead, so the verdict stays upstream's.
 func (c *checker) hostCallChecks(t *Turn, evs []event, legacy bool) {
 	for _, hc := range t.ExpectHostCalls {
-		n := 0
-		for _, args := range hostCalls(evs, legacy, hc.Handler) {
-			if argsMatch(args, hc.Args) {
-				n++
-			}
-		}
+		n := countMatching(hostCalls(evs, legacy, hc.Handler), hc.Args)
 		switch {
 		case hc.Times != nil && n != *hc.Times:
 			c.fail(hc.Pos, "expect_host_calls: %s expected %d invocations, got %d", hc.Handler, *hc.Times, n)
@@ -230,6 +237,17 @@ func argsMatch(args map[string]any, want []KV) bool {
 		}
 	}
 	return true
+}
+
+// countMatching is the number of calls whose args match want.
+func countMatching(calls []map[string]any, want []KV) int {
+	n := 0
+	for _, args := range calls {
+		if argsMatch(args, want) {
+			n++
+		}
+	}
+	return n
 }
 
 func hasKind(evs []event, kind string) bool {

@@ -192,12 +192,7 @@ func diffValue(path string, got, want any) []string {
 	return []string{fmt.Sprintf("%s: got %s (%s), want %s (%s)", path, clip(show(plain(g))), typeName(got), clip(show(plain(w))), typeName(want))}
 }
 
-func clip(s string) string {
-	if len(s) > 300 {
-		return s[:300] + "…"
-	}
-	return s
-}
+func clip(s string) string { return clipN(s, 300) }
 
 // goText prints v as Go's %v prints the decoded YAML value upstream
 // shows where a message echoes what the fixture asked for (expect_events

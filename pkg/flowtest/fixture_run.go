@@ -45,15 +45,6 @@ type fixtureRun struct {
 	nEvents   int
 }
 
-func (fr *fixtureRun) dir() string { return filepath.Dir(fr.fx.File) }
-
-func (fr *fixtureRun) rel(p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(fr.dir(), p)
-}
-
 // named resolves p, a file the fixture names under key, inside the
 // project root (confine.go); false when it leaves it, with the fixture
 // failed at the key.
@@ -196,7 +187,7 @@ func (fr *fixtureRun) loadRecording() bool {
 	if p == "" && fx.Recording == "" {
 		return true
 	}
-	full := fr.rel(p) // --recording: the operator's choice
+	full := fr.fx.rel(p) // --recording: the operator's choice
 	if p == "" {
 		p = fx.Recording
 		var in bool
@@ -306,7 +297,7 @@ func (fr *fixtureRun) initialWorld() (map[string]any, bool) {
 		fr.fatal(fr.fx.Pos, "%v", err)
 		return nil, false
 	}
-	for k, v := range map[string]any{"session_cost_usd": 0.0, "turn_cost_usd": 0.0, "last_error": "", "write_mode_scope": ""} {
+	for k, v := range rigSeeded {
 		if _, ok := world[k]; !ok {
 			world[k] = v
 		}
@@ -438,7 +429,7 @@ func (fr *fixtureRun) agents(sink engine.Sink) (engine.AgentCaller, func(), erro
 	if fr.fx.HostCassette == "" || fr.legacy {
 		return none, func() {}, nil
 	}
-	cas, err := agent.LoadCassette(fr.rel(fr.fx.HostCassette))
+	cas, err := agent.LoadCassette(fr.fx.rel(fr.fx.HostCassette))
 	if err != nil {
 		return nil, nil, fmt.Errorf("host_cassette: %v", err)
 	}
@@ -588,13 +579,8 @@ func (fr *fixtureRun) input(t *Turn) (in *engine.Input, sent map[string]any, ok 
 		}
 		return &engine.Input{Intent: t.Intent.Name, Slots: sent}, sent, true
 	case t.HasInput:
-		if fr.rec == nil {
-			fr.recordingProblem(t.at("input"), "turn %d: input %q requires a recording but none was loaded (set recording: in the fixture, or pass --recording)", t.Index+1, t.Input)
-			return nil, nil, false
-		}
-		e, err := fr.rec.Lookup(fr.sess.State(), t.Input)
-		if err != nil {
-			fr.recordingProblem(t.at("input"), "turn %d: %v", t.Index+1, err)
+		e := fr.recorded(t, fr.sess.State())
+		if e == nil {
 			return nil, nil, false
 		}
 		sent = map[string]any{}
@@ -604,6 +590,22 @@ func (fr *fixtureRun) input(t *Turn) (in *engine.Input, sent map[string]any, ok 
 		return &engine.Input{Intent: e.Intent, Slots: sent}, sent, true
 	}
 	return nil, nil, true
+}
+
+// recorded is the recording's answer for turn t's input: line in state;
+// nil when there is none, the fixture then fatal or skipped
+// (recordingProblem).
+func (fr *fixtureRun) recorded(t *Turn, state string) *RecordingEntry {
+	if fr.rec == nil {
+		fr.recordingProblem(t.at("input"), "turn %d: input %q requires a recording but none was loaded (set recording: in the fixture, or pass --recording)", t.Index+1, t.Input)
+		return nil
+	}
+	e, err := fr.rec.Lookup(state, t.Input)
+	if err != nil {
+		fr.recordingProblem(t.at("input"), "turn %d: %v", t.Index+1, err)
+		return nil
+	}
+	return e
 }
 
 // outcome reads a fired turn as upstream reports it: its events, its
@@ -677,13 +679,7 @@ func (fr *fixtureRun) errorTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 // checkTurn runs a turn's expectations on what it landed on.
 func (fr *fixtureRun) checkTurn(ctx context.Context, t *Turn, c *checker, tr *TurnResult, out outcome, sent, before map[string]any, jobsBefore map[string]string) {
 	s := fr.sess
-	if rej := out.rej; rej != nil {
-		if fr.legacy {
-			c.fail(t.Pos, "unexpected validation error: %s: %s", rej.Code, rej.Message)
-		} else {
-			c.fail(t.Pos, "unexpected rejection: code=%s hint=%s", rej.Code, rej.GuardHint)
-		}
-	}
+	c.rejected(t.Pos, out.rej, fr.legacy)
 	state, world := tr.NewState, s.World()
 	// The view (flow-format.md §3.7): on the legacy path the landed state
 	// re-rendered against the landed world, the turn's own view when that
@@ -817,7 +813,7 @@ func (fr *fixtureRun) terminal(s session, state string) bool {
 }
 
 func (fr *fixtureRun) fileCheck(c *checker, fe FileExpect) {
-	p := fr.rel(fe.Path)
+	p := fr.fx.rel(fe.Path)
 	st, err := os.Stat(p)
 	exists := err == nil && !st.IsDir()
 	if fe.MustNotExist {

@@ -144,12 +144,7 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 				fx.Slots, _ = jsonvalue.Normalize(rf.Slots).(map[string]any)
 			}
 			fx.Runs = firstPositive(rf.Runs, raw.Defaults.Runs, defaultIntentRuns)
-			fx.MinPassRate = defaultIntentMinRate
-			if rf.MinPassRate > 0 {
-				fx.MinPassRate = rf.MinPassRate
-			} else if raw.Defaults.MinPassRate > 0 {
-				fx.MinPassRate = raw.Defaults.MinPassRate
-			}
+			fx.MinPassRate = firstPositive(rf.MinPassRate, raw.Defaults.MinPassRate, defaultIntentMinRate)
 			s.Fixtures = append(s.Fixtures, fx)
 		}
 		out = append(out, s)
@@ -171,7 +166,7 @@ func decodeErrLine(err error) (int, string) {
 	return max(line, 1), msg
 }
 
-func firstPositive(vs ...int) int {
+func firstPositive[T int | float64](vs ...T) T {
 	for _, v := range vs {
 		if v > 0 {
 			return v

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -97,10 +96,7 @@ func (l *fixtureLint) files() {
 			l.add(fx.valueAt(k), diag.Error, ruleOutsideRoot, err.Error())
 			continue
 		}
-		full := p
-		if !filepath.IsAbs(p) {
-			full = filepath.Join(filepath.Dir(fx.File), p)
-		}
+		full := fx.rel(p)
 		if mode, err := os.Stat(full); err != nil || mode.IsDir() {
 			l.add(fx.valueAt(k), diag.Error, ruleMissingFile, fmt.Sprintf("%s: %s does not exist (paths are relative to the fixture's directory)", k, full))
 		}
@@ -147,10 +143,7 @@ func (l *fixtureLint) turns() {
 type stateRef struct{ key, name string }
 
 func statesOf(t *Turn) []stateRef {
-	if t.ExpectState == nil && t.ExpectNotState == nil && len(t.ExpectStateIn) == 0 {
-		return nil
-	}
-	out := make([]stateRef, 0, 2+len(t.ExpectStateIn))
+	var out []stateRef
 	if t.ExpectState != nil {
 		out = append(out, stateRef{"expect_state", *t.ExpectState})
 	}

@@ -321,10 +321,7 @@ func relTo(dir, p string) string {
 
 // realPath is p absolute with its symlinks resolved, as far as they can be.
 func realPath(p string) string {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return p
-	}
+	abs := absOf(p)
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		return real
 	}

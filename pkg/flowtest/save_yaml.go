@@ -186,11 +186,12 @@ func cassetteYAML(appID string, calls []call) ([]byte, error) {
 	return encodeYAML(doc)
 }
 
-func encodeYAML(doc *yaml.Node) ([]byte, error) {
+// encodeYAML is v as a YAML document indented by two spaces.
+func encodeYAML(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
 	if err := enc.Close(); err != nil {

@@ -62,13 +62,8 @@ func (fr *fixtureRun) strandedTurn(ss *strandedSession, t *Turn) (*TurnResult, b
 			sent = nil
 		}
 	case t.HasInput:
-		if fr.rec == nil {
-			fr.recordingProblem(t.at("input"), "turn %d: input %q requires a recording but none was loaded (set recording: in the fixture, or pass --recording)", t.Index+1, t.Input)
-			return nil, false
-		}
-		e, err := fr.rec.Lookup(ss.state, t.Input)
-		if err != nil {
-			fr.recordingProblem(t.at("input"), "turn %d: %v", t.Index+1, err)
+		e := fr.recorded(t, ss.state)
+		if e == nil {
 			return nil, false
 		}
 		name, sent = e.Intent, e.Slots
@@ -96,13 +91,7 @@ func (fr *fixtureRun) strandedTurn(ss *strandedSession, t *Turn) (*TurnResult, b
 		c.errorChecks(t.ExpectError, rej, fr.legacy, false)
 		return fr.close(tr, c)
 	}
-	if rej != nil {
-		if fr.legacy {
-			c.fail(t.Pos, "unexpected validation error: %s: %s", rej.Code, rej.Message)
-		} else {
-			c.fail(t.Pos, "unexpected rejection: code=%s hint=", rej.Code)
-		}
-	}
+	c.rejected(t.Pos, rej, fr.legacy)
 	c.stateChecks(t, ss.state)
 	c.worldChecks(t, ss.world, ss.world, fr.legacy)
 	c.slotChecks(t, sent)

@@ -427,16 +427,7 @@ func turnChanges(t *Turn, o *turnObs) ([]change, Pos, error) {
 // turn made of its handler: the listed args to the call that matches
 // most of them (when one call is the clear choice), times to the count.
 func hostCallChanges(hc HostCallExpect, calls []map[string]any, at []step) ([]change, error) {
-	count := func(want []KV) int {
-		n := 0
-		for _, a := range calls {
-			if argsMatch(a, want) {
-				n++
-			}
-		}
-		return n
-	}
-	n := count(hc.Args)
+	n := countMatching(calls, hc.Args)
 	if (hc.Times != nil && n == *hc.Times) || (hc.Times == nil && n > 0) {
 		return nil, nil
 	}
@@ -468,7 +459,7 @@ func hostCallChanges(hc HostCallExpect, calls []map[string]any, at []step) ([]ch
 				out = append(out, change{path: append(append([]step(nil), at...), keyStep("args"), keyStep(kv.Key)), want: plain(norm(got)), pos: kv.Pos, what: fmt.Sprintf("args[%q]", kv.Key)})
 			}
 		}
-		n = count(args)
+		n = countMatching(calls, args)
 	}
 	switch {
 	case hc.Times != nil && n != *hc.Times:

@@ -124,24 +124,13 @@ func (d *srcDoc) scalarEnd(n *yaml.Node, start int, flow bool) (int, error) {
 	src := d.src
 	switch {
 	case n.Style&yaml.DoubleQuotedStyle != 0:
-		for i := start + 1; i < len(src); i++ {
-			switch src[i] {
-			case '\\':
-				i++
-			case '"':
-				return i + 1, nil
-			}
+		if end, ok := quotedEnd(src, start, '"'); ok {
+			return end, nil
 		}
 		return 0, fmt.Errorf("unterminated double-quoted scalar")
 	case n.Style&yaml.SingleQuotedStyle != 0:
-		for i := start + 1; i < len(src); i++ {
-			if src[i] == '\'' {
-				if i+1 < len(src) && src[i+1] == '\'' {
-					i++
-					continue
-				}
-				return i + 1, nil
-			}
+		if end, ok := quotedEnd(src, start, '\''); ok {
+			return end, nil
 		}
 		return 0, fmt.Errorf("unterminated single-quoted scalar")
 	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
@@ -240,6 +229,24 @@ func blockScalarBody(src []byte, start int) (indent, end int, err error) {
 	return indent, end, nil
 }
 
+// quotedEnd is the offset after the closing quote q of the scalar quoted
+// at start: a double-quoted one skips its backslash escapes, a
+// single-quoted one its doubled quotes; false when it is not closed.
+func quotedEnd(src []byte, start int, q byte) (int, bool) {
+	for i := start + 1; i < len(src); i++ {
+		switch {
+		case q == '"' && src[i] == '\\':
+			i++
+		case src[i] != q:
+		case q == '\'' && i+1 < len(src) && src[i+1] == '\'':
+			i++
+		default:
+			return i + 1, true
+		}
+	}
+	return 0, false
+}
+
 // flowEnd is the end of the flow collection opening at start: after its
 // matching bracket, quoted scalars and comments skipped.
 func flowEnd(src []byte, start int) (int, error) {
@@ -253,22 +260,12 @@ func flowEnd(src []byte, start int) (int, error) {
 			if depth == 0 {
 				return i + 1, nil
 			}
-		case '"':
-			for i++; i < len(src) && src[i] != '"'; i++ {
-				if src[i] == '\\' {
-					i++
-				}
+		case '"', '\'':
+			end, ok := quotedEnd(src, i, src[i])
+			if !ok {
+				return 0, fmt.Errorf("unterminated flow collection")
 			}
-		case '\'':
-			for i++; i < len(src); i++ {
-				if src[i] == '\'' {
-					if i+1 < len(src) && src[i+1] == '\'' {
-						i++
-						continue
-					}
-					break
-				}
-			}
+			i = end - 1
 		case '#':
 			if i > 0 && (src[i-1] == ' ' || src[i-1] == '\t' || src[i-1] == '\n') {
 				i = lineEnd(src, i) - 1

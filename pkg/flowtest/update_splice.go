@@ -387,14 +387,11 @@ func setFlow(n *yaml.Node) {
 // col: its first line is written where the old value began, the others
 // indented to col.
 func blockText(w any, col int) (string, bool) {
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(w); err != nil {
+	b, err := encodeYAML(w)
+	if err != nil {
 		return "", false
 	}
-	_ = enc.Close()
-	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 	pad := strings.Repeat(" ", col)
 	for i := 1; i < len(lines); i++ {
 		if lines[i] != "" {

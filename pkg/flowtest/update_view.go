@@ -3,6 +3,7 @@ package flowtest
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -56,22 +57,10 @@ func closest(pat, view []rune) (string, int, bool) {
 			if pat[i-1] == view[j-1] {
 				cost = 0
 			}
-			best := d[(i-1)*w+j-1] + cost
-			if v := d[(i-1)*w+j] + 1; v < best {
-				best = v
-			}
-			if v := d[i*w+j-1] + 1; v < best {
-				best = v
-			}
-			d[i*w+j] = best
+			d[i*w+j] = min(d[(i-1)*w+j-1]+cost, d[(i-1)*w+j]+1, d[i*w+j-1]+1)
 		}
 	}
-	best := int32(-1)
-	for j := 0; j <= n; j++ {
-		if best < 0 || d[m*w+j] < best {
-			best = d[m*w+j]
-		}
-	}
+	best := slices.Min(d[m*w : m*w+n+1])
 	// Of the ends at the least distance, the match whose length is
 	// nearest the pattern's (then the leftmost).
 	from, to, tried := 0, 0, 0
