@@ -21,23 +21,35 @@ func equal(a, b any) bool {
 // norm turns any value (structs, typed maps, json.Number) into the plain
 // JSON model: map[string]any, []any, string, bool, nil, numbers as
 // *big.Float or float64.
-func norm(v any) any {
+func norm(v any) any { return normalize(v, false) }
+
+// normPayload is norm for an event payload, except that a nil map or list
+// stays null: upstream's report records `slots: null` for an intent sent
+// without slots, and fixtures match it (expect_events effect: {slots: null}).
+func normPayload(v any) any { return normalize(v, true) }
+
+// normalize is norm; nilNull keeps a nil map or list (at any depth) null.
+func normalize(v any, nilNull bool) any {
 	switch t := v.(type) {
-	case nil, string, bool, map[string]any, []any:
-		if m, ok := t.(map[string]any); ok {
-			out := make(map[string]any, len(m))
-			for k, x := range m {
-				out[k] = norm(x)
-			}
-			return out
+	case map[string]any:
+		if t == nil && nilNull {
+			return nil
 		}
-		if l, ok := t.([]any); ok {
-			out := make([]any, len(l))
-			for i, x := range l {
-				out[i] = norm(x)
-			}
-			return out
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[k] = normalize(x, nilNull)
 		}
+		return out
+	case []any:
+		if t == nil && nilNull {
+			return nil
+		}
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = normalize(x, nilNull)
+		}
+		return out
+	case nil, string, bool:
 		return t
 	case num:
 		return t

@@ -188,30 +188,3 @@ func lastEvents(evs []event, n int) []string {
 	}
 	return out
 }
-
-// normPayload is norm for an event payload, except that a nil map or list
-// stays null: upstream's report records `slots: null` for an intent sent
-// without slots, and fixtures match it (expect_events effect: {slots: null}).
-func normPayload(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		if t == nil {
-			return nil
-		}
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			out[k] = normPayload(x)
-		}
-		return out
-	case []any:
-		if t == nil {
-			return nil
-		}
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = normPayload(x)
-		}
-		return out
-	}
-	return norm(v)
-}

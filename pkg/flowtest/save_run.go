@@ -68,12 +68,18 @@ func readRun(run SaveRun) (*runFacts, error) {
 	f := &runFacts{inputs: run.Inputs[:consumed]}
 
 	// Each input is one turn with a turn.input event; its state_path is
-	// where the run rested before it.
+	// where the run rested before it. A turn's turn.end names where it
+	// landed in full (a parallel configuration too); turn.input only the
+	// leaf in focus.
 	var inputTurns []int64
+	landed := map[int64]string{}
 	for _, ev := range evs {
 		if ev.kind == engine.KindTurnInput {
 			inputTurns = append(inputTurns, ev.turn)
 			f.states = append(f.states, ev.state)
+		}
+		if to, _ := ev.payload["to"].(string); ev.kind == engine.KindTurnEnd && to != "" {
+			landed[ev.turn] = to
 		}
 	}
 	if len(inputTurns) != consumed {
@@ -86,14 +92,6 @@ func readRun(run SaveRun) (*runFacts, error) {
 		f.states = f.states[1:]
 	}
 	f.states = append(f.states, res.State)
-	// A turn's turn.end names where it landed in full (a parallel
-	// configuration too); turn.input only the leaf in focus.
-	landed := map[int64]string{}
-	for _, ev := range evs {
-		if to, _ := ev.payload["to"].(string); ev.kind == engine.KindTurnEnd && to != "" {
-			landed[ev.turn] = to
-		}
-	}
 	for i, t := range inputTurns[:max(consumed-1, 0)] {
 		// The next input's state_path is where the run rested (after any
 		// background completion); the turn's own turn.end spells it in
@@ -107,26 +105,19 @@ func readRun(run SaveRun) (*runFacts, error) {
 	if f.initialWorld == nil {
 		f.initialWorld = map[string]any{}
 	}
-	first := int64(-1)
+	first, last := int64(-1), int64(-1)
 	if consumed > 0 {
-		first = inputTurns[0]
+		first, last = inputTurns[0], inputTurns[consumed-1]
 	}
-	for _, ev := range evs {
-		if ev.kind == engine.KindWorldUpdate && (first < 0 || ev.turn < first) {
-			foldUpdate(f.initialWorld, ev.payload)
-		}
-	}
-
 	f.jobTurns = make([]bool, consumed)
 	turnIndex := map[int64]int{}
 	for i, t := range inputTurns {
 		turnIndex[t] = i
 	}
-	last := int64(-1)
-	if consumed > 0 {
-		last = inputTurns[consumed-1]
-	}
 	for _, ev := range evs {
+		if ev.kind == engine.KindWorldUpdate && (first < 0 || ev.turn < first) {
+			foldUpdate(f.initialWorld, ev.payload)
+		}
 		if ev.kind == engine.KindJobSubmitted {
 			if i, ok := turnIndex[ev.turn]; ok {
 				f.jobTurns[i] = true

@@ -85,7 +85,6 @@ func (fr *fixtureRun) strandedTurn(ss *strandedSession, t *Turn) (*TurnResult, b
 	}
 	c.events = evs
 	fr.allEvents = append(fr.allEvents, evs...)
-	fr.nEvents += len(evs)
 	tr := &TurnResult{TurnIndex: t.Index, NewState: ss.state, Events: reportEvents(evs)}
 	if t.ExpectError != nil {
 		c.errorChecks(t.ExpectError, rej, fr.legacy, false)
