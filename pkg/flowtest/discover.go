@@ -29,13 +29,19 @@ func defaultGlob(app string) string {
 // <app dir>/flows/*.yaml if that directory exists, else ./flows/*.yaml if
 // ./flows exists, else <app minus extension>-flows/*.yaml.
 func UpstreamGlob(app string) string {
-	if st, err := os.Stat(filepath.Join(filepath.Dir(app), "flows")); err == nil && st.IsDir() {
-		return defaultGlob(app)
+	return localGlob(app, "flows", app[:len(app)-len(filepath.Ext(app))]+"-flows/*.yaml")
+}
+
+// localGlob is <app dir>/name/*.yaml if that directory exists, else
+// name/*.yaml (relative to the working directory) if that one does, else
+// fallback.
+func localGlob(app, name, fallback string) string {
+	for _, dir := range []string{filepath.Join(filepath.Dir(app), name), name} {
+		if st, err := os.Stat(dir); err == nil && st.IsDir() {
+			return filepath.Join(dir, "*.yaml")
+		}
 	}
-	if st, err := os.Stat("flows"); err == nil && st.IsDir() {
-		return filepath.Join("flows", "*.yaml")
-	}
-	return app[:len(app)-len(filepath.Ext(app))] + "-flows/*.yaml"
+	return fallback
 }
 
 // Discover reads the fixture files of each story: glob (relative globs are

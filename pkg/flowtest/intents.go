@@ -3,7 +3,6 @@ package flowtest
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -179,14 +178,7 @@ func firstPositive[T int | float64](vs ...T) T {
 // <app dir>/intents/*.yaml, else intents/*.yaml (relative to the working
 // directory) when that directory exists.
 func IntentsGlob(app string) string {
-	dir := filepath.Join(filepath.Dir(app), "intents")
-	if st, err := os.Stat(dir); err == nil && st.IsDir() {
-		return filepath.Join(dir, "*.yaml")
-	}
-	if st, err := os.Stat("intents"); err == nil && st.IsDir() {
-		return filepath.Join("intents", "*.yaml")
-	}
-	return filepath.Join(dir, "*.yaml")
+	return localGlob(app, "intents", filepath.Join(filepath.Dir(app), "intents", "*.yaml"))
 }
 
 // ErrNoIntentFixtures is returned by [LoadIntents] when the glob matches

@@ -199,10 +199,10 @@ func reparse(f *File, data []byte) map[int]*Fixture {
 
 // flowDocs are the flow documents of a file (as parse numbers them), each
 // with its nodes and offsets.
-func flowDocs(src []byte) []*splicer {
-	var out []*splicer
+func flowDocs(src []byte) []*srcDoc {
+	var out []*srcDoc
 	for _, s := range mappingDocs(src) {
-		if k := lastGet(s.doc.root, "test_kind"); k != nil && k.Kind == yaml.ScalarNode && k.Value == "flow" {
+		if k := lastGet(s.root, "test_kind"); k != nil && k.Kind == yaml.ScalarNode && k.Value == "flow" {
 			out = append(out, s)
 		}
 	}
@@ -210,15 +210,15 @@ func flowDocs(src []byte) []*splicer {
 }
 
 // mappingDocs are the documents of a file that parse as mappings.
-func mappingDocs(src []byte) []*splicer {
+func mappingDocs(src []byte) []*srcDoc {
 	starts := lineStarts(src)
-	var out []*splicer
+	var out []*srcDoc
 	for i, pc := range split(src) {
 		var n yaml.Node
 		if yaml.Unmarshal(pc.src, &n) != nil || len(n.Content) == 0 || n.Content[0].Kind != yaml.MappingNode {
 			continue
 		}
-		out = append(out, &splicer{doc: &srcDoc{src: src, root: n.Content[0], line: pc.line, colOff: pc.colOff, starts: starts}, index: i})
+		out = append(out, &srcDoc{src: src, root: n.Content[0], index: i, line: pc.line, colOff: pc.colOff, starts: starts})
 	}
 	return out
 }
@@ -236,7 +236,7 @@ func lastGet(n *yaml.Node, key string) *yaml.Node {
 }
 
 // edits turns planned changes into edits of the file.
-func (s *splicer) edits(fx *Fixture, chs []change) ([]edit, []Change, Pos, error) {
+func (s *srcDoc) edits(fx *Fixture, chs []change) ([]edit, []Change, Pos, error) {
 	var out []edit
 	var changes []Change
 	for _, ch := range chs {
@@ -266,8 +266,8 @@ func (s *splicer) edits(fx *Fixture, chs []change) ([]edit, []Change, Pos, error
 // node walks path from the document root: the node there, and whether it
 // sits inside a flow collection. A step through an anchor, an alias or a
 // key a merge key supplies is refused.
-func (s *splicer) node(path []step) (*yaml.Node, bool, error) {
-	n, flow := s.doc.root, false
+func (s *srcDoc) node(path []step) (*yaml.Node, bool, error) {
+	n, flow := s.root, false
 	for _, st := range path {
 		if n.Kind == yaml.AliasNode || n.Anchor != "" {
 			return nil, false, errAnchor

@@ -10,10 +10,12 @@ import (
 )
 
 // srcDoc is one "\n---"-separated document of a fixture file with the
-// offsets that turn its yaml.v3 positions into byte offsets of the file.
+// offsets that turn its yaml.v3 positions into byte offsets of the file;
+// update_splice.go rewrites its values in place.
 type srcDoc struct {
 	src    []byte // the whole file
 	root   *yaml.Node
+	index  int   // which "\n---" piece of the file the document is
 	line   int   // lines of the file before the document
 	colOff int   // bytes before the document on its first line
 	starts []int // byte offset of each line of the file
