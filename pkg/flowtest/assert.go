@@ -133,7 +133,8 @@ func describeEvent(e EventExpect) string {
 func (c *checker) eventChecks(t *Turn, evs []event, legacy bool) {
 	// While the engine writes no harness.dispatched, its foreground
 	// harness.called events stand in (same namespace and args).
-	if !legacy && !hasKind(evs, kindDispatched) {
+	wantsDispatched := slices.ContainsFunc(t.ExpectEvents, func(w EventExpect) bool { return w.Kind == kindDispatched })
+	if !legacy && wantsDispatched && !hasKind(evs, kindDispatched) {
 		stand := make([]event, len(evs))
 		for i, ev := range evs {
 			if ev.Kind == engine.KindHarnessCalled && ev.field("background") != true {
@@ -141,29 +142,19 @@ func (c *checker) eventChecks(t *Turn, evs []event, legacy bool) {
 			}
 			stand[i] = ev
 		}
-		var wantsDispatched bool
-		for _, w := range t.ExpectEvents {
-			wantsDispatched = wantsDispatched || w.Kind == kindDispatched
-		}
-		if wantsDispatched {
-			evs = stand
-		}
+		evs = stand
 	}
-	// An ordered subsequence with one forward cursor (flow-format.md §3.5).
+	// An ordered subsequence with one forward cursor (flow-format.md §3.5):
+	// an entry not found consumes the rest.
 	cur := 0
 	for _, want := range t.ExpectEvents {
-		found := false
-		for cur < len(evs) {
-			ev := evs[cur]
-			cur++
-			if eventMatches(want, ev) {
-				found = true
-				break
-			}
-		}
-		if !found {
+		i := slices.IndexFunc(evs[cur:], func(ev event) bool { return eventMatches(want, ev) })
+		if i < 0 {
+			cur = len(evs)
 			c.fail(want.Pos, "expect_events: event %s not found in subsequence", describeEvent(want))
+			continue
 		}
+		cur += i + 1
 	}
 	if t.HasEventsExact {
 		if len(evs) != len(t.ExpectEventsExact) {

@@ -98,27 +98,10 @@ func equalNorm(a, b any) bool {
 		return ok && (*big.Float)(x).Cmp((*big.Float)(y)) == 0
 	case map[string]any:
 		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !equalNorm(xv, yv) {
-				return false
-			}
-		}
-		return true
+		return ok && maps.EqualFunc(x, y, equalNorm)
 	case []any:
 		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !equalNorm(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
+		return ok && slices.EqualFunc(x, y, equalNorm)
 	}
 	return reflect.DeepEqual(a, b)
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -784,21 +785,14 @@ func (fr *fixtureRun) finish(s session) {
 	for i := range c.fails {
 		c.fails[i].Events = nil
 	}
-	passed := true
-	for _, t := range fr.res.Flow.Turns {
-		passed = passed && t.Passed
-	}
 	if len(c.fails) > 0 {
+		// a failed (Passed false) session pseudo-turn
 		fr.res.Flow.Turns = append(fr.res.Flow.Turns, &TurnResult{TurnIndex: -1, Failures: messages(c.fails)})
 		fr.res.Failures = append(fr.res.Failures, c.fails...)
-		passed = false
 	}
-	for _, f := range fr.res.Failures {
-		if f.Turn == -1 {
-			passed = false
-		}
-	}
-	fr.res.Flow.Passed = passed && fr.res.Fatal == nil
+	fr.res.Flow.Passed = fr.res.Fatal == nil &&
+		!slices.ContainsFunc(fr.res.Flow.Turns, func(t *TurnResult) bool { return !t.Passed }) &&
+		!slices.ContainsFunc(fr.res.Failures, func(f Failure) bool { return f.Turn == -1 })
 }
 
 // terminal: the state's terminal: true, an exit (__exit__*), or the

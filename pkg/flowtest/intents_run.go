@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -57,12 +56,8 @@ func RunIntents(ctx context.Context, suites []*IntentSuite, o IntentOptions) *In
 	}
 	world, _ := engine.InitWorld(o.Machine.World, nil, nil)
 	b := &budget{max: o.MaxCost}
-	jobs := o.Jobs
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
-	}
 	var g errgroup.Group
-	g.SetLimit(jobs)
+	g.SetLimit(parallel(o.Jobs))
 	for _, u := range units {
 		g.Go(func() error {
 			runs := u.fx.Runs

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -320,11 +321,7 @@ func plan(fx *Fixture, res *Result) ([]change, Pos, error) {
 		return nil, res.Fatal.Pos, fmt.Errorf("it could not run (%s); --update fixes expectations only", firstLine(res.Fatal.Message))
 	}
 	for _, f := range res.Failures {
-		ok := false
-		for _, p := range updatable {
-			ok = ok || strings.HasPrefix(f.Message, p)
-		}
-		if !ok {
+		if !slices.ContainsFunc(updatable, func(p string) bool { return strings.HasPrefix(f.Message, p) }) {
 			return nil, f.Pos, fmt.Errorf("it fails for a reason --update does not rewrite: %s", firstLine(f.Message))
 		}
 	}

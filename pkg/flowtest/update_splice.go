@@ -395,18 +395,7 @@ func (s *srcDoc) check(e edit, path []step, want any) bool {
 		return false
 	}
 	after, ok := docValues(applyEdits(s.src, []edit{e}))
-	if !ok || len(after) != len(before) {
-		return false
-	}
-	if !setPath(&before[s.index], path, want) {
-		return false
-	}
-	for i := range before {
-		if !equal(before[i], after[i]) {
-			return false
-		}
-	}
-	return true
+	return ok && setPath(&before[s.index], path, want) && slices.EqualFunc(before, after, equal)
 }
 
 // docValues decodes every "\n---" piece of a file as plain values; false
