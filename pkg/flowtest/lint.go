@@ -227,15 +227,7 @@ func (ix *storyIndex) hasState(p string) bool {
 		return true
 	}
 	if root, leaves, ok := strings.Cut(p, "#"); ok {
-		if !ix.states[root] {
-			return false
-		}
-		for _, l := range strings.Split(leaves, "|") {
-			if !ix.states[l] {
-				return false
-			}
-		}
-		return true
+		return ix.states[root] && !slices.ContainsFunc(strings.Split(leaves, "|"), func(l string) bool { return !ix.states[l] })
 	}
 	return ix.states[p]
 }

@@ -29,7 +29,7 @@ func planStubs(calls []call) (stubs []savedStub, ok bool) {
 	}
 	for _, ns := range slices.Sorted(maps.Keys(byNS)) {
 		cs := byNS[ns]
-		if allEqual(cs) {
+		if !slices.ContainsFunc(cs, func(c call) bool { return !c.Answer.equal(cs[0].Answer) }) { // one answer for all
 			a := cs[0].Answer
 			stubs = append(stubs, savedStub{Name: ns, Top: &a})
 			continue
@@ -47,15 +47,6 @@ func planStubs(calls []call) (stubs []savedStub, ok bool) {
 		stubs = append(stubs, savedStub{Name: ns, ByCall: by})
 	}
 	return stubs, true
-}
-
-func allEqual(cs []call) bool {
-	for _, c := range cs[1:] {
-		if !c.Answer.equal(cs[0].Answer) {
-			return false
-		}
-	}
-	return true
 }
 
 // savedTurn is one turn of a saved fixture.
