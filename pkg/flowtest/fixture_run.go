@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -341,15 +342,21 @@ func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, wor
 	return o
 }
 
-// turns runs the fixture's turns; false when one ended the run (fatal or
-// skipped), so no session-level verdict follows.
+// turns runs the fixture's turns on its session.
 func (fr *fixtureRun) turns(ctx context.Context) bool {
-	obs := fr.r.opts.observe
+	return fr.play(func(t *Turn) (*TurnResult, bool) { return fr.turn(ctx, t) }, fr.r.opts.observe)
+}
+
+// play runs each of the fixture's turns through turn, keeping its result
+// (FailFast stops after a failing one); false when one ended the run
+// (fatal or skipped), so no session-level verdict follows. obs, when set,
+// sees the session before the first turn and after each.
+func (fr *fixtureRun) play(turn func(*Turn) (*TurnResult, bool), obs func(turn int, state string, world map[string]any)) bool {
 	if obs != nil {
 		obs(-1, fr.sess.State(), fr.sess.World())
 	}
 	for _, t := range fr.fx.Turns {
-		tr, ok := fr.turn(ctx, t)
+		tr, ok := turn(t)
 		if fr.res.Fatal != nil || fr.res.Flow.Skipped {
 			return false
 		}
@@ -466,11 +473,8 @@ func traceName(fx *Fixture) string {
 // interfaces' defaults (upstream reloads the app with them).
 func rebind(ld *compose.Loaded, binds []KV) (*compose.Loaded, error) {
 	st := *ld.Story
-	st.HostInterfaces = make(map[string]*story.HostInterface, len(ld.Story.HostInterfaces))
+	st.HostInterfaces = maps.Clone(ld.Story.HostInterfaces)
 	changed := false
-	for k, v := range ld.Story.HostInterfaces {
-		st.HostInterfaces[k] = v
-	}
 	for _, kv := range binds {
 		to, _ := kv.Value.(string)
 		hi, ok := st.HostInterfaces[kv.Key]

@@ -37,18 +37,9 @@ func (s *strandedSession) Terminal() bool        { return false }
 
 func (fr *fixtureRun) stranded(world map[string]any) {
 	ss := &strandedSession{state: fr.fx.InitialState, world: world}
-	for _, t := range fr.fx.Turns {
-		tr, ok := fr.strandedTurn(ss, t)
-		if fr.res.Fatal != nil || fr.res.Flow.Skipped {
-			return
-		}
-		fr.res.Flow.Turns = append(fr.res.Flow.Turns, tr)
-		fr.res.Turns++
-		if !ok && fr.r.opts.FailFast && t.ExpectError == nil {
-			break
-		}
+	if fr.play(func(t *Turn) (*TurnResult, bool) { return fr.strandedTurn(ss, t) }, nil) {
+		fr.finish(ss)
 	}
-	fr.finish(ss)
 }
 
 func (fr *fixtureRun) strandedTurn(ss *strandedSession, t *Turn) (*TurnResult, bool) {
