@@ -74,8 +74,7 @@ func (c *checker) worldChecks(t *Turn, world, before map[string]any, legacy bool
 		for _, kv := range t.ExpectWorldFull {
 			listed[kv.Key] = true
 		}
-		keys := slices.Sorted(maps.Keys(world))
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(world)) {
 			if !listed[k] {
 				c.fail(t.at("expect_world_full"), "expect_world_full: unexpected key %q in world", k)
 			}

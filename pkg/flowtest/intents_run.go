@@ -192,11 +192,7 @@ func judgeRoute(m *engine.Machine, fx *IntentFixture, ans *RouteAnswer, err erro
 // (numbers compared as JSON numbers).
 func slotsMatch(want, got map[string]any) bool {
 	for k, w := range want {
-		g, ok := got[k]
-		if !ok {
-			return false
-		}
-		if !reflect.DeepEqual(jsonvalue.RoundTrip(w), jsonvalue.RoundTrip(g)) {
+		if g, ok := got[k]; !ok || !reflect.DeepEqual(jsonvalue.RoundTrip(w), jsonvalue.RoundTrip(g)) {
 			return false
 		}
 	}

@@ -275,17 +275,8 @@ func blockLines(w string, indent int, chomp string, folded bool) (string, bool) 
 // read as something else); in a flow collection, as an item of one.
 func plainText(w any, flow bool) (string, bool) {
 	if flow {
-		var n yaml.Node
-		if err := n.Encode([]any{w}); err != nil {
-			return "", false
-		}
-		n.Style = yaml.FlowStyle
-		b, err := yaml.Marshal(&n)
-		if err != nil {
-			return "", false
-		}
-		t := strings.TrimSpace(string(b))
-		if !strings.HasPrefix(t, "[") || !strings.HasSuffix(t, "]") || strings.Contains(t, "\n") {
+		t, ok := flowText([]any{w}) // w, a scalar, as the one item of a list
+		if !ok || !strings.HasPrefix(t, "[") || !strings.HasSuffix(t, "]") {
 			return "", false
 		}
 		return t[1 : len(t)-1], true
