@@ -196,29 +196,21 @@ func indexStory(st *story.Story) *storyIndex {
 			effects(e.Effects())
 		}
 	}
-	var walk func([]*story.State)
-	walk = func(list []*story.State) {
-		for _, s := range list {
-			if s == nil {
-				continue
-			}
-			ix.states[s.Path] = true
-			for n := range s.Intents {
-				ix.intents[n] = true
-			}
-			for _, on := range s.On {
-				ix.intents[on.Intent] = true
-				for _, tr := range on.Arms {
-					if tr != nil {
-						effects(tr.Effects)
-					}
+	for _, s := range st.AllStates() { // the loader's tree: no nil state
+		ix.states[s.Path] = true
+		for n := range s.Intents {
+			ix.intents[n] = true
+		}
+		for _, on := range s.On {
+			ix.intents[on.Intent] = true
+			for _, tr := range on.Arms {
+				if tr != nil {
+					effects(tr.Effects)
 				}
 			}
-			effects(s.OnEnter)
-			walk(s.Children)
 		}
+		effects(s.OnEnter)
 	}
-	walk(st.States)
 	return ix
 }
 
