@@ -147,7 +147,6 @@ func plain(v any) any {
 func (e event) summary() string {
 	var b strings.Builder
 	b.WriteString(e.Kind)
-	m, _ := e.payload.(map[string]any)
 	switch e.Kind {
 	case engine.KindTransition:
 		fmt.Fprintf(&b, " %s → %s (%s)", e.str("from"), e.str("to"), e.str("intent"))
@@ -159,13 +158,9 @@ func (e event) summary() string {
 			fmt.Fprintf(&b, " error=%s", clip(s))
 		}
 	default:
-		if len(m) > 0 {
-			keys := slices.Sorted(maps.Keys(m))
-			var parts []string
-			for _, k := range keys {
-				parts = append(parts, k+"="+clipN(show(plain(m[k])), 80))
-			}
-			b.WriteString(" " + strings.Join(parts, " "))
+		m, _ := e.payload.(map[string]any)
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			b.WriteString(" " + k + "=" + clipN(show(plain(m[k])), 80))
 		}
 	}
 	return b.String()

@@ -568,10 +568,7 @@ func (fr *fixtureRun) input(t *Turn) (in *engine.Input, sent map[string]any, ok 
 		// No slots: key means no slots map at all (upstream's payload
 		// carries slots: null then); slots: {} is an empty one.
 		if t.Intent.Slots != nil {
-			sent = kvMap(t.Intent.Slots)
-			for k, v := range sent {
-				sent[k] = jsonvalue.CopyNilAsEmpty(v)
-			}
+			sent = jsonvalue.CopyNilAsEmpty(kvMap(t.Intent.Slots)).(map[string]any)
 		}
 		if !fr.legacy {
 			renderSlots(sent, fr.sess.World())
@@ -582,10 +579,7 @@ func (fr *fixtureRun) input(t *Turn) (in *engine.Input, sent map[string]any, ok 
 		if e == nil {
 			return nil, nil, false
 		}
-		sent = map[string]any{}
-		for k, v := range e.Slots {
-			sent[k] = jsonvalue.CopyNilAsEmpty(v)
-		}
+		sent = jsonvalue.CopyNilAsEmpty(e.Slots).(map[string]any) // never nil
 		return &engine.Input{Intent: e.Intent, Slots: sent}, sent, true
 	}
 	return nil, nil, true

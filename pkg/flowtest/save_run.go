@@ -25,13 +25,11 @@ type SaveRun struct {
 	Recorder *SaveRecorder
 }
 
-// answer is one host or agent call's answer as a stub gives it back.
-type answer struct {
-	Data       map[string]any
-	Error      string
-	InfraError string
-}
+// answer is one host or agent call's answer as a stub gives it back: an
+// Envelope (its Pos unset).
+type answer = Envelope
 
+// equal reports whether two answers are the same (their Pos aside).
 func (a answer) equal(b answer) bool {
 	return a.Error == b.Error && a.InfraError == b.InfraError && reflect.DeepEqual(a.Data, b.Data)
 }
