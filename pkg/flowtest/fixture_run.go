@@ -161,15 +161,11 @@ func (fr *fixtureRun) run(ctx context.Context) {
 }
 
 // machine is the fixture's story, rebound to its host_bindings; false
-// when the bindings or the story's compilation fail the fixture.
+// when the story's compilation fails the fixture.
 func (fr *fixtureRun) machine() (*compose.Loaded, bool) {
 	fx, ld := fr.fx, fr.ld
 	if len(fx.HostBindings) > 0 {
-		var err error
-		if ld, err = rebind(ld, fx.HostBindings); err != nil {
-			fr.fatal(fx.at("host_bindings"), "host_bindings: %v", err)
-			return nil, false
-		}
+		ld = rebind(ld, fx.HostBindings)
 	}
 	if ld.CompileErr != nil {
 		fr.unsupported(compileFailures(ld.CompileErr, fx.Pos))
@@ -467,7 +463,7 @@ func traceName(fx *Fixture) string {
 
 // rebind is the story recompiled with the fixture's host_bindings as its
 // interfaces' defaults (upstream reloads the app with them).
-func rebind(ld *compose.Loaded, binds []KV) (*compose.Loaded, error) {
+func rebind(ld *compose.Loaded, binds []KV) *compose.Loaded {
 	st := *ld.Story
 	st.HostInterfaces = maps.Clone(ld.Story.HostInterfaces)
 	changed := false
@@ -483,11 +479,11 @@ func rebind(ld *compose.Loaded, binds []KV) (*compose.Loaded, error) {
 		changed = true
 	}
 	if !changed {
-		return ld, nil
+		return ld
 	}
 	out := &compose.Loaded{Path: ld.Path, Story: &st, Diagnostics: ld.Diagnostics, Views: ld.Views}
 	out.Compile(engine.CompileOptions{LateHandlers: true})
-	return out, nil
+	return out
 }
 
 // renderSlots renders string slot values holding {{ }} against the world
