@@ -330,27 +330,20 @@ func (c *checker) jobChecks(t *Turn, before map[string]string, jobs []engine.Job
 		c.fail(t.at("expect_jobs"), "expect_jobs: expected %d jobs to terminate this turn, got %d", len(t.ExpectJobs), len(fresh))
 		return
 	}
-	taken := make([]bool, len(fresh))
 	for i, je := range t.ExpectJobs {
-		k := -1
-		for n, j := range fresh {
-			if !taken[n] && j.Namespace == je.Namespace {
-				k = n
-				break
-			}
-		}
+		// each expectation takes the first job of its namespace not yet taken
+		k := slices.IndexFunc(fresh, func(j engine.JobInfo) bool { return j.Namespace == je.Namespace })
 		if k < 0 {
 			var rest []string
-			for n, j := range fresh {
-				if !taken[n] {
-					rest = append(rest, j.Namespace+"/"+j.Status)
-				}
+			for _, j := range fresh {
+				rest = append(rest, j.Namespace+"/"+j.Status)
 			}
 			c.fail(je.Pos, "expect_jobs[%d]: no newly-terminal job found with namespace=%q (remaining: %v)", i, je.Namespace, rest)
 			continue
 		}
-		taken[k] = true
-		if j := fresh[k]; j.Status != je.Status {
+		j := fresh[k]
+		fresh = slices.Delete(fresh, k, k+1)
+		if j.Status != je.Status {
 			c.fail(je.Pos, "expect_jobs[%d]: namespace=%q got status=%q, want %q (job_id=%s, error=%q)", i, je.Namespace, j.Status, je.Status, j.ID, j.Error)
 		}
 	}

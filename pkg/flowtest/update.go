@@ -80,10 +80,10 @@ func (r *Runner) Update(ctx context.Context, files []*File, results []*Result) *
 // guarded is file, with an internal error (a panic) reported as the
 // refusal of the file's fixtures instead of ending the command.
 func (u *Update) guarded(ctx context.Context, r *Runner, f *File, byName map[string]*Result) {
-	n, files, fixtures, changes := len(u.Refused), len(u.Files), u.Fixtures, u.Changes
+	before := *u // what the file's own plans are dropped back to
 	defer func() {
 		if p := recover(); p != nil {
-			u.Refused, u.Files, u.Fixtures, u.Changes = u.Refused[:n], u.Files[:files], fixtures, changes
+			*u = before
 			for _, fx := range f.Fixtures {
 				if res := byName[fx.Name()]; res != nil && !res.Passed() {
 					u.refuse(fx, fx.Pos, "internal error while updating it: %v (please report it); nothing was changed in it", p)

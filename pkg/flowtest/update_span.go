@@ -64,11 +64,7 @@ func lineEnd(src []byte, off int) int {
 
 // indentOf is the number of spaces starting the line at off.
 func indentOf(src []byte, off int) int {
-	n := 0
-	for off+n < len(src) && src[off+n] == ' ' {
-		n++
-	}
-	return n
+	return len(src[off:]) - len(bytes.TrimLeft(src[off:], " "))
 }
 
 // blank reports whether the line starting at off holds only spaces/tabs
@@ -222,8 +218,7 @@ func blockScalarBody(src []byte, start int) (indent, end int, err error) {
 		if ind < indent {
 			break
 		}
-		end = lineEnd(src, off)
-		end = off + len(bytes.TrimRight(src[off:end], "\r"))
+		end = off + len(bytes.TrimRight(src[off:lineEnd(src, off)], "\r"))
 	}
 	if indent == 0 {
 		indent = parent + 2
