@@ -195,10 +195,7 @@ func readCalls(evs []savedEvent, first int64, jobs []engine.JobInfo) []call {
 	}
 	for ns, idx := range bg {
 		js := byNS[ns]
-		for k, i := range idx {
-			if k >= len(js) {
-				break
-			}
+		for k, i := range idx[:min(len(idx), len(js))] {
 			j := js[k]
 			a := answer{Data: jsonWorld(j.Result)}
 			if j.Status == engine.JobFailed && j.Error != "" {

@@ -27,17 +27,14 @@ func (s *Stub) answer(c *host.Call) (host.Result, error) {
 	if s.RequestClarification != "" {
 		res.Clarification = &host.Clarification{Question: s.RequestClarification, Data: map[string]any{"answer": "string"}}
 	}
-	if e := s.envelope(c); e != nil {
-		if e.InfraError != "" {
-			return res, errors.New(e.InfraError)
-		}
-		res.Data, res.Error = jsonvalue.CopyMap(e.Data), e.Error
-		return res, nil
+	e := s.envelope(c)
+	if e == nil {
+		e = &Envelope{Data: s.Data, Error: s.Error, InfraError: s.InfraError}
 	}
-	if s.InfraError != "" {
-		return res, errors.New(s.InfraError)
+	if e.InfraError != "" {
+		return res, errors.New(e.InfraError)
 	}
-	res.Data, res.Error = jsonvalue.CopyMap(s.Data), s.Error
+	res.Data, res.Error = jsonvalue.CopyMap(e.Data), e.Error
 	return res, nil
 }
 
