@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"kitsoki/internal/lazyre"
 )
 
 // maxViewCells bounds the approximate search of a literal pattern in a
@@ -105,6 +107,13 @@ func abs(x int) int {
 	return x
 }
 
+// spaceRuns are the runs of spaces of a pattern; quantifiedSpaces one
+// that a quantifier follows.
+var (
+	spaceRuns        = &lazyre.Regexp{Expr: ` +`}
+	quantifiedSpaces = &lazyre.Regexp{Expr: ` +[*+?{]`}
+)
+
 // respace rewrites the runs of spaces of a regular expression to the
 // widths the view has where the pattern, its space runs loosened to " +",
 // first matches; false when it does not match even so, or when the
@@ -114,24 +123,10 @@ func respace(pattern, view string) (string, bool) {
 	if strings.ContainsAny(pattern, "[") || strings.Contains(pattern, `\ `) {
 		return "", false
 	}
-	var parts []string
-	rest := pattern
-	for {
-		i := strings.Index(rest, " ")
-		if i < 0 {
-			parts = append(parts, rest)
-			break
-		}
-		j := i
-		for j < len(rest) && rest[j] == ' ' {
-			j++
-		}
-		if j < len(rest) && strings.ContainsRune("*+?{", rune(rest[j])) {
-			return "", false // the run is quantified: not plain text
-		}
-		parts = append(parts, rest[:i])
-		rest = rest[j:]
+	if quantifiedSpaces.MatchString(pattern) {
+		return "", false // a run is quantified: not plain text
 	}
+	parts := spaceRuns.Get().Split(pattern, -1)
 	if len(parts) < 2 {
 		return "", false
 	}
