@@ -156,10 +156,7 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 func decodeErrLine(err error) (int, string) {
 	msg := err.Error()
 	if i := strings.Index(msg, "line "); i >= 0 {
-		msg = msg[i:]
-		if j := strings.IndexByte(msg, '\n'); j >= 0 {
-			msg = msg[:j]
-		}
+		msg = firstLine(msg[i:])
 	}
 	line, msg := yamlnode.ErrLine(errors.New(msg))
 	return max(line, 1), msg

@@ -125,10 +125,8 @@ func addSecs(cur string, secs float64) string {
 }
 
 func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }
 
 // MergeJUnit is not needed: a JUnit-aware CI merges shard files itself;

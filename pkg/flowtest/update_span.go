@@ -143,21 +143,15 @@ func (d *srcDoc) scalarEnd(n *yaml.Node, start int, flow bool) (int, error) {
 // the lines that follow, where the text read equals val.
 func plainEnd(src []byte, start int, val string, flow bool) (int, error) {
 	end := lineEnd(src, start)
-	line := string(src[start:end])
-	cut := len(line)
-	if i := strings.Index(line, " #"); i >= 0 {
-		cut = i
+	code, _, _ := strings.Cut(string(src[start:end]), " #")
+	if i := strings.IndexAny(code, ",]}"); flow && i >= 0 {
+		code = code[:i]
 	}
-	if flow {
-		if i := strings.IndexAny(line[:cut], ",]}"); i >= 0 {
-			cut = i
-		}
-	}
-	text := strings.TrimRight(line[:cut], " \t\r")
+	text := strings.TrimRight(code, " \t\r")
 	if text == val {
 		return start + len(text), nil
 	}
-	if flow || strings.Contains(line[:cut], ": ") {
+	if flow || strings.Contains(code, ": ") {
 		return 0, fmt.Errorf("cannot find the end of the plain scalar %q", clip(val))
 	}
 	// A plain scalar folded over several lines: each further line adds
@@ -168,11 +162,7 @@ func plainEnd(src []byte, start int, val string, flow bool) (int, error) {
 			pending += "\n"
 			continue
 		}
-		e := lineEnd(src, off)
-		l := string(src[off:e])
-		if i := strings.Index(l, " #"); i >= 0 {
-			l = l[:i]
-		}
+		l, _, _ := strings.Cut(string(src[off:lineEnd(src, off)]), " #")
 		t := strings.TrimSpace(l)
 		if pending == "" {
 			pending = " "
@@ -191,10 +181,7 @@ func plainEnd(src []byte, start int, val string, flow bool) (int, error) {
 // non-blank content line; indent is the content's indentation.
 func blockScalarBody(src []byte, start int) (indent, end int, err error) {
 	hdrEnd := lineEnd(src, start)
-	header := string(src[start:hdrEnd])
-	if i := strings.Index(header, " #"); i >= 0 {
-		header = header[:i]
-	}
+	header, _, _ := strings.Cut(string(src[start:hdrEnd]), " #")
 	header = strings.TrimSpace(header)
 	if strings.ContainsAny(header, "+123456789") {
 		return 0, 0, fmt.Errorf("a block scalar with a keep (+) or indentation indicator (%s)", header)
