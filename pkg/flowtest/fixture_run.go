@@ -757,12 +757,7 @@ func (fr *fixtureRun) finish(s session) {
 		}
 		world := s.World()
 		fr.observeFinal(world)
-		for _, kv := range fx.ExpectWorldFinal {
-			if !equal(world[kv.Key], kv.Value) {
-				f := c.fail(kv.Pos, "expect_world_final[%q]: got %s, want %s", kv.Key, clip(show(world[kv.Key])), clip(show(kv.Value)))
-				f.WorldDiff = nestedDiff(kv.Key, world[kv.Key], kv.Value)
-			}
-		}
+		c.worldKeys("expect_world_final", fx.ExpectWorldFinal, world, false)
 		c.noHostCalls(fx.at("expect_no_host_calls"), fx.ExpectNoHostCalls, fr.allEvents, fr.legacy)
 		if fx.StrictCassetteCoverage && fr.hc != nil {
 			if left := fr.hc.Remaining(); len(left) > 0 {
