@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"kitsoki/internal/safefile"
@@ -59,18 +60,13 @@ func discover(apps []string, glob string, rel bool, run *regexp.Regexp, read fun
 	var files []*File
 	var ds []diag.Diagnostic
 	for _, app := range apps {
-		var matches []string
-		if glob == "" {
-			matches, _ = filepath.Glob(defaultGlob(app)) // the pattern's own part is valid
-		} else {
-			g := glob
-			if rel && !filepath.IsAbs(g) {
-				g = filepath.Join(filepath.Dir(app), g)
-			}
-			var err error
-			if matches, err = filepath.Glob(g); err != nil {
-				return nil, nil, fmt.Errorf("--flows %q: %v", glob, err)
-			}
+		g := cmp.Or(glob, defaultGlob(app))
+		if glob != "" && rel && !filepath.IsAbs(g) {
+			g = filepath.Join(filepath.Dir(app), g)
+		}
+		matches, err := filepath.Glob(g)
+		if err != nil && glob != "" { // (the default pattern's own part is valid)
+			return nil, nil, fmt.Errorf("--flows %q: %v", glob, err)
 		}
 		sort.Strings(matches)
 		for _, m := range matches {

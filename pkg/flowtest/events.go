@@ -75,10 +75,8 @@ func legacyKind(k string) bool {
 }
 
 func (e event) field(k string) any {
-	if m, ok := e.payload.(map[string]any); ok {
-		return m[k]
-	}
-	return nil
+	m, _ := e.payload.(map[string]any)
+	return m[k]
 }
 
 func (e event) str(k string) string {

@@ -2,6 +2,7 @@ package flowtest
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -138,17 +139,13 @@ func readRun(run SaveRun) (*runFacts, error) {
 
 // foldUpdate applies a world.update payload's set and increment to w.
 func foldUpdate(w map[string]any, p map[string]any) {
-	if set, ok := p["set"].(map[string]any); ok {
-		for k, v := range set {
-			w[k] = v
-		}
-	}
-	if inc, ok := p["increment"].(map[string]any); ok {
-		for k, d := range inc {
-			base, _ := w[k].(float64)
-			dd, _ := d.(float64)
-			w[k] = base + dd
-		}
+	set, _ := p["set"].(map[string]any)
+	maps.Copy(w, set)
+	inc, _ := p["increment"].(map[string]any)
+	for k, d := range inc {
+		base, _ := w[k].(float64)
+		dd, _ := d.(float64)
+		w[k] = base + dd
 	}
 }
 
