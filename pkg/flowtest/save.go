@@ -342,11 +342,8 @@ func worldDiff(base, w map[string]any) map[string]any {
 	return out
 }
 
-// jsonWorld is m in JSON shapes (numbers float64).
+// jsonWorld is m in JSON shapes (numbers float64); nil for nil (JSON null).
 func jsonWorld(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
 	out, _ := jsonvalue.RoundTrip(m).(map[string]any)
 	return out
 }

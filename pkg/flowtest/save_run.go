@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/engine"
 )
 
@@ -100,7 +99,7 @@ func readRun(run SaveRun) (*runFacts, error) {
 		}
 	}
 
-	f.initialWorld = jsonvalue.RoundTrip(run.World).(map[string]any)
+	f.initialWorld = jsonWorld(run.World)
 	if f.initialWorld == nil {
 		f.initialWorld = map[string]any{}
 	}
