@@ -38,19 +38,18 @@ func RunIntents(ctx context.Context, suites []*IntentSuite, o IntentOptions) *In
 	start := time.Now()
 	rep := &IntentReport{HarnessType: o.HarnessType, HarnessModel: o.HarnessModel, AgentBackend: o.AgentBackend}
 	type unit struct {
-		fx  *IntentFixture
-		in  *IntentInputReport
-		idx int
+		fx *IntentFixture
+		in *IntentInputReport
 	}
 	var units []unit
 	for _, s := range suites {
 		for _, fx := range s.Fixtures {
 			fr := &IntentFixtureReport{ID: fx.ID, State: fx.State, MinPassRate: fx.MinPassRate, fx: fx}
 			rep.Fixtures = append(rep.Fixtures, fr)
-			for i, in := range fx.Inputs {
+			for _, in := range fx.Inputs {
 				ir := &IntentInputReport{Input: in}
 				fr.Inputs = append(fr.Inputs, ir)
-				units = append(units, unit{fx: fx, in: ir, idx: i})
+				units = append(units, unit{fx: fx, in: ir})
 			}
 		}
 	}
