@@ -41,6 +41,18 @@ func (c *checker) worldKeys(label string, kvs []KV, world map[string]any, typed 
 	}
 }
 
+// rejected fails a turn that expected no rejection but got rej (nil: it
+// got none), in the words of upstream's path.
+func (c *checker) rejected(p Pos, rej *engine.Rejection, legacy bool) {
+	switch {
+	case rej == nil:
+	case legacy:
+		c.fail(p, "unexpected validation error: %s: %s", rej.Code, rej.Message)
+	default:
+		c.fail(p, "unexpected rejection: code=%s hint=%s", rej.Code, rej.GuardHint)
+	}
+}
+
 func (c *checker) stateChecks(t *Turn, state string) {
 	if t.ExpectState != nil && state != *t.ExpectState {
 		f := c.fail(t.at("expect_state"), "expect_state: got %q, want %q", state, *t.ExpectState)
@@ -62,8 +74,7 @@ func (c *checker) worldChecks(t *Turn, world, before map[string]any, legacy bool
 		for _, kv := range t.ExpectWorldFull {
 			listed[kv.Key] = true
 		}
-		keys := slices.Sorted(maps.Keys(world))
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(world)) {
 			if !listed[k] {
 				c.fail(t.at("expect_world_full"), "expect_world_full: unexpected key %q in world", k)
 			}
@@ -121,7 +132,8 @@ func describeEvent(e EventExpect) string {
 func (c *checker) eventChecks(t *Turn, evs []event, legacy bool) {
 	// While the engine writes no harness.dispatched, its foreground
 	// harness.called events stand in (same namespace and args).
-	if !legacy && !hasKind(evs, kindDispatched) {
+	wantsDispatched := slices.ContainsFunc(t.ExpectEvents, func(w EventExpect) bool { return w.Kind == kindDispatched })
+	if !legacy && wantsDispatched && !hasKind(evs, kindDispatched) {
 		stand := make([]event, len(evs))
 		for i, ev := range evs {
 			if ev.Kind == engine.KindHarnessCalled && ev.field("background") != true {
@@ -129,29 +141,19 @@ func (c *checker) eventChecks(t *Turn, evs []event, legacy bool) {
 			}
 			stand[i] = ev
 		}
-		var wantsDispatched bool
-		for _, w := range t.ExpectEvents {
-			wantsDispatched = wantsDispatched || w.Kind == kindDispatched
-		}
-		if wantsDispatched {
-			evs = stand
-		}
+		evs = stand
 	}
-	// An ordered subsequence with one forward cursor (flow-format.md §3.5).
+	// An ordered subsequence with one forward cursor (flow-format.md §3.5):
+	// an entry not found consumes the rest.
 	cur := 0
 	for _, want := range t.ExpectEvents {
-		found := false
-		for cur < len(evs) {
-			ev := evs[cur]
-			cur++
-			if eventMatches(want, ev) {
-				found = true
-				break
-			}
-		}
-		if !found {
+		i := slices.IndexFunc(evs[cur:], func(ev event) bool { return eventMatches(want, ev) })
+		if i < 0 {
+			cur = len(evs)
 			c.fail(want.Pos, "expect_events: event %s not found in subsequence", describeEvent(want))
+			continue
 		}
+		cur += i + 1
 	}
 	if t.HasEventsExact {
 		if len(evs) != len(t.ExpectEventsExact) {
@@ -190,12 +192,7 @@ const kindDispatched = "harness.dispatched"
 // foreground harness.called events instead, so the verdict stays upstream's.
 func (c *checker) hostCallChecks(t *Turn, evs []event, legacy bool) {
 	for _, hc := range t.ExpectHostCalls {
-		n := 0
-		for _, args := range hostCalls(evs, legacy, hc.Handler) {
-			if argsMatch(args, hc.Args) {
-				n++
-			}
-		}
+		n := countMatching(hostCalls(evs, legacy, hc.Handler), hc.Args)
 		switch {
 		case hc.Times != nil && n != *hc.Times:
 			c.fail(hc.Pos, "expect_host_calls: %s expected %d invocations, got %d", hc.Handler, *hc.Times, n)
@@ -230,6 +227,17 @@ func argsMatch(args map[string]any, want []KV) bool {
 		}
 	}
 	return true
+}
+
+// countMatching is the number of calls whose args match want.
+func countMatching(calls []map[string]any, want []KV) int {
+	n := 0
+	for _, args := range calls {
+		if argsMatch(args, want) {
+			n++
+		}
+	}
+	return n
 }
 
 func hasKind(evs []event, kind string) bool {
@@ -322,27 +330,20 @@ func (c *checker) jobChecks(t *Turn, before map[string]string, jobs []engine.Job
 		c.fail(t.at("expect_jobs"), "expect_jobs: expected %d jobs to terminate this turn, got %d", len(t.ExpectJobs), len(fresh))
 		return
 	}
-	taken := make([]bool, len(fresh))
 	for i, je := range t.ExpectJobs {
-		k := -1
-		for n, j := range fresh {
-			if !taken[n] && j.Namespace == je.Namespace {
-				k = n
-				break
-			}
-		}
+		// each expectation takes the first job of its namespace not yet taken
+		k := slices.IndexFunc(fresh, func(j engine.JobInfo) bool { return j.Namespace == je.Namespace })
 		if k < 0 {
 			var rest []string
-			for n, j := range fresh {
-				if !taken[n] {
-					rest = append(rest, j.Namespace+"/"+j.Status)
-				}
+			for _, j := range fresh {
+				rest = append(rest, j.Namespace+"/"+j.Status)
 			}
 			c.fail(je.Pos, "expect_jobs[%d]: no newly-terminal job found with namespace=%q (remaining: %v)", i, je.Namespace, rest)
 			continue
 		}
-		taken[k] = true
-		if j := fresh[k]; j.Status != je.Status {
+		j := fresh[k]
+		fresh = slices.Delete(fresh, k, k+1)
+		if j.Status != je.Status {
 			c.fail(je.Pos, "expect_jobs[%d]: namespace=%q got status=%q, want %q (job_id=%s, error=%q)", i, je.Namespace, j.Status, je.Status, j.ID, j.Error)
 		}
 	}

@@ -21,23 +21,35 @@ func equal(a, b any) bool {
 // norm turns any value (structs, typed maps, json.Number) into the plain
 // JSON model: map[string]any, []any, string, bool, nil, numbers as
 // *big.Float or float64.
-func norm(v any) any {
+func norm(v any) any { return normalize(v, false) }
+
+// normPayload is norm for an event payload, except that a nil map or list
+// stays null: upstream's report records `slots: null` for an intent sent
+// without slots, and fixtures match it (expect_events effect: {slots: null}).
+func normPayload(v any) any { return normalize(v, true) }
+
+// normalize is norm; nilNull keeps a nil map or list (at any depth) null.
+func normalize(v any, nilNull bool) any {
 	switch t := v.(type) {
-	case nil, string, bool, map[string]any, []any:
-		if m, ok := t.(map[string]any); ok {
-			out := make(map[string]any, len(m))
-			for k, x := range m {
-				out[k] = norm(x)
-			}
-			return out
+	case map[string]any:
+		if t == nil && nilNull {
+			return nil
 		}
-		if l, ok := t.([]any); ok {
-			out := make([]any, len(l))
-			for i, x := range l {
-				out[i] = norm(x)
-			}
-			return out
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[k] = normalize(x, nilNull)
 		}
+		return out
+	case []any:
+		if t == nil && nilNull {
+			return nil
+		}
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = normalize(x, nilNull)
+		}
+		return out
+	case nil, string, bool:
 		return t
 	case num:
 		return t
@@ -86,27 +98,10 @@ func equalNorm(a, b any) bool {
 		return ok && (*big.Float)(x).Cmp((*big.Float)(y)) == 0
 	case map[string]any:
 		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !equalNorm(xv, yv) {
-				return false
-			}
-		}
-		return true
+		return ok && maps.EqualFunc(x, y, equalNorm)
 	case []any:
 		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !equalNorm(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
+		return ok && slices.EqualFunc(x, y, equalNorm)
 	}
 	return reflect.DeepEqual(a, b)
 }
@@ -192,12 +187,7 @@ func diffValue(path string, got, want any) []string {
 	return []string{fmt.Sprintf("%s: got %s (%s), want %s (%s)", path, clip(show(plain(g))), typeName(got), clip(show(plain(w))), typeName(want))}
 }
 
-func clip(s string) string {
-	if len(s) > 300 {
-		return s[:300] + "…"
-	}
-	return s
-}
+func clip(s string) string { return clipN(s, 300) }
 
 // goText prints v as Go's %v prints the decoded YAML value upstream
 // shows where a message echoes what the fixture asked for (expect_events

@@ -16,10 +16,7 @@ import (
 // fixture's own (the nearest .git or .kitsoki/ above it, else its
 // directory).
 func namedRoot(st *story.Story, fixtureFile string) string {
-	abs, err := filepath.Abs(fixtureFile)
-	if err != nil {
-		abs = fixtureFile
-	}
+	abs := absOf(fixtureFile)
 	if st != nil && st.ProjectRoot != "" && safefile.Inside(st.ProjectRoot, abs) {
 		return st.ProjectRoot
 	}

@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"kitsoki/internal/safefile"
@@ -29,13 +30,19 @@ func defaultGlob(app string) string {
 // <app dir>/flows/*.yaml if that directory exists, else ./flows/*.yaml if
 // ./flows exists, else <app minus extension>-flows/*.yaml.
 func UpstreamGlob(app string) string {
-	if st, err := os.Stat(filepath.Join(filepath.Dir(app), "flows")); err == nil && st.IsDir() {
-		return defaultGlob(app)
+	return localGlob(app, "flows", app[:len(app)-len(filepath.Ext(app))]+"-flows/*.yaml")
+}
+
+// localGlob is <app dir>/name/*.yaml if that directory exists, else
+// name/*.yaml (relative to the working directory) if that one does, else
+// fallback.
+func localGlob(app, name, fallback string) string {
+	for _, dir := range []string{filepath.Join(filepath.Dir(app), name), name} {
+		if st, err := os.Stat(dir); err == nil && st.IsDir() {
+			return filepath.Join(dir, "*.yaml")
+		}
 	}
-	if st, err := os.Stat("flows"); err == nil && st.IsDir() {
-		return filepath.Join("flows", "*.yaml")
-	}
-	return app[:len(app)-len(filepath.Ext(app))] + "-flows/*.yaml"
+	return fallback
 }
 
 // Discover reads the fixture files of each story: glob (relative globs are
@@ -53,18 +60,13 @@ func discover(apps []string, glob string, rel bool, run *regexp.Regexp, read fun
 	var files []*File
 	var ds []diag.Diagnostic
 	for _, app := range apps {
-		var matches []string
-		if glob == "" {
-			matches, _ = filepath.Glob(defaultGlob(app)) // the pattern's own part is valid
-		} else {
-			g := glob
-			if rel && !filepath.IsAbs(g) {
-				g = filepath.Join(filepath.Dir(app), g)
-			}
-			var err error
-			if matches, err = filepath.Glob(g); err != nil {
-				return nil, nil, fmt.Errorf("--flows %q: %v", glob, err)
-			}
+		g := cmp.Or(glob, defaultGlob(app))
+		if glob != "" && rel && !filepath.IsAbs(g) {
+			g = filepath.Join(filepath.Dir(app), g)
+		}
+		matches, err := filepath.Glob(g)
+		if err != nil && glob != "" { // (the default pattern's own part is valid)
+			return nil, nil, fmt.Errorf("--flows %q: %v", glob, err)
 		}
 		sort.Strings(matches)
 		for _, m := range matches {

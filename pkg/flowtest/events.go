@@ -75,10 +75,8 @@ func legacyKind(k string) bool {
 }
 
 func (e event) field(k string) any {
-	if m, ok := e.payload.(map[string]any); ok {
-		return m[k]
-	}
-	return nil
+	m, _ := e.payload.(map[string]any)
+	return m[k]
 }
 
 func (e event) str(k string) string {
@@ -147,7 +145,6 @@ func plain(v any) any {
 func (e event) summary() string {
 	var b strings.Builder
 	b.WriteString(e.Kind)
-	m, _ := e.payload.(map[string]any)
 	switch e.Kind {
 	case engine.KindTransition:
 		fmt.Fprintf(&b, " %s → %s (%s)", e.str("from"), e.str("to"), e.str("intent"))
@@ -159,13 +156,9 @@ func (e event) summary() string {
 			fmt.Fprintf(&b, " error=%s", clip(s))
 		}
 	default:
-		if len(m) > 0 {
-			keys := slices.Sorted(maps.Keys(m))
-			var parts []string
-			for _, k := range keys {
-				parts = append(parts, k+"="+clipN(show(plain(m[k])), 80))
-			}
-			b.WriteString(" " + strings.Join(parts, " "))
+		m, _ := e.payload.(map[string]any)
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			b.WriteString(" " + k + "=" + clipN(show(plain(m[k])), 80))
 		}
 	}
 	return b.String()
@@ -187,31 +180,4 @@ func lastEvents(evs []event, n int) []string {
 		out = append(out, e.summary())
 	}
 	return out
-}
-
-// normPayload is norm for an event payload, except that a nil map or list
-// stays null: upstream's report records `slots: null` for an intent sent
-// without slots, and fixtures match it (expect_events effect: {slots: null}).
-func normPayload(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		if t == nil {
-			return nil
-		}
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			out[k] = normPayload(x)
-		}
-		return out
-	case []any:
-		if t == nil {
-			return nil
-		}
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = normPayload(x)
-		}
-		return out
-	}
-	return norm(v)
 }

@@ -3,6 +3,7 @@ package flowtest
 import (
 	"fmt"
 	"kitsoki/internal/yamlnode"
+	"path/filepath"
 	"slices"
 	"time"
 )
@@ -63,6 +64,14 @@ func (f *Fixture) Name() string {
 // valueAt that of the key's value.
 func (f *Fixture) at(key string) Pos      { return f.keys.pos(key, false, f.Pos) }
 func (f *Fixture) valueAt(key string) Pos { return f.keys.pos(key, true, f.Pos) }
+
+// rel is p, a path the fixture names, against the fixture's directory.
+func (f *Fixture) rel(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(filepath.Dir(f.File), p)
+}
 
 // Orchestrated reports whether upstream runs this document on its
 // orchestrator path (flow-format.md §1.3); otherwise the legacy machine

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,16 +44,6 @@ type fixtureRun struct {
 	star      host.StarlarkOptions
 	hadErrors bool
 	allEvents []event
-	nEvents   int
-}
-
-func (fr *fixtureRun) dir() string { return filepath.Dir(fr.fx.File) }
-
-func (fr *fixtureRun) rel(p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(fr.dir(), p)
 }
 
 // named resolves p, a file the fixture names under key, inside the
@@ -169,15 +161,11 @@ func (fr *fixtureRun) run(ctx context.Context) {
 }
 
 // machine is the fixture's story, rebound to its host_bindings; false
-// when the bindings or the story's compilation fail the fixture.
+// when the story's compilation fails the fixture.
 func (fr *fixtureRun) machine() (*compose.Loaded, bool) {
 	fx, ld := fr.fx, fr.ld
 	if len(fx.HostBindings) > 0 {
-		var err error
-		if ld, err = rebind(ld, fx.HostBindings); err != nil {
-			fr.fatal(fx.at("host_bindings"), "host_bindings: %v", err)
-			return nil, false
-		}
+		ld = rebind(ld, fx.HostBindings)
 	}
 	if ld.CompileErr != nil {
 		fr.unsupported(compileFailures(ld.CompileErr, fx.Pos))
@@ -196,7 +184,7 @@ func (fr *fixtureRun) loadRecording() bool {
 	if p == "" && fx.Recording == "" {
 		return true
 	}
-	full := fr.rel(p) // --recording: the operator's choice
+	full := fr.fx.rel(p) // --recording: the operator's choice
 	if p == "" {
 		p = fx.Recording
 		var in bool
@@ -306,7 +294,7 @@ func (fr *fixtureRun) initialWorld() (map[string]any, bool) {
 		fr.fatal(fr.fx.Pos, "%v", err)
 		return nil, false
 	}
-	for k, v := range map[string]any{"session_cost_usd": 0.0, "turn_cost_usd": 0.0, "last_error": "", "write_mode_scope": ""} {
+	for k, v := range rigSeeded {
 		if _, ok := world[k]; !ok {
 			world[k] = v
 		}
@@ -321,7 +309,7 @@ func (fr *fixtureRun) initialWorld() (map[string]any, bool) {
 func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, world map[string]any, agents engine.AgentCaller, sink engine.Sink, workDir string) engine.SessionOptions {
 	fx := fr.fx
 	o := engine.SessionOptions{
-		Options: engine.Options{SessionID: sessionID(fx), World: world, Agents: agents, HostReplay: fr.hc, Sink: sink, NoSnapshot: true,
+		Options: engine.Options{SessionID: "flow-" + slug(fx.Name()), World: world, Agents: agents, HostReplay: fr.hc, Sink: sink, NoSnapshot: true,
 			Observer: fr.r.opts.Observer, Strict: fr.r.opts.Strict},
 		StartState: fx.InitialState, Hosts: reg, Clock: engine.NewVirtualClock(epoch), WorkDir: workDir,
 		// upstream's rig arms only a seeded initial_state's timeout, and
@@ -350,15 +338,21 @@ func (fr *fixtureRun) sessionOptions(ld *compose.Loaded, reg *host.Registry, wor
 	return o
 }
 
-// turns runs the fixture's turns; false when one ended the run (fatal or
-// skipped), so no session-level verdict follows.
+// turns runs the fixture's turns on its session.
 func (fr *fixtureRun) turns(ctx context.Context) bool {
-	obs := fr.r.opts.observe
+	return fr.play(func(t *Turn) (*TurnResult, bool) { return fr.turn(ctx, t) }, fr.r.opts.observe)
+}
+
+// play runs each of the fixture's turns through turn, keeping its result
+// (FailFast stops after a failing one); false when one ended the run
+// (fatal or skipped), so no session-level verdict follows. obs, when set,
+// sees the session before the first turn and after each.
+func (fr *fixtureRun) play(turn func(*Turn) (*TurnResult, bool), obs func(turn int, state string, world map[string]any)) bool {
 	if obs != nil {
 		obs(-1, fr.sess.State(), fr.sess.World())
 	}
 	for _, t := range fr.fx.Turns {
-		tr, ok := fr.turn(ctx, t)
+		tr, ok := turn(t)
 		if fr.res.Fatal != nil || fr.res.Flow.Skipped {
 			return false
 		}
@@ -438,7 +432,7 @@ func (fr *fixtureRun) agents(sink engine.Sink) (engine.AgentCaller, func(), erro
 	if fr.fx.HostCassette == "" || fr.legacy {
 		return none, func() {}, nil
 	}
-	cas, err := agent.LoadCassette(fr.rel(fr.fx.HostCassette))
+	cas, err := agent.LoadCassette(fr.fx.rel(fr.fx.HostCassette))
 	if err != nil {
 		return nil, nil, fmt.Errorf("host_cassette: %v", err)
 	}
@@ -450,10 +444,6 @@ func (fr *fixtureRun) agents(sink engine.Sink) (engine.AgentCaller, func(), erro
 		return nil, nil, err
 	}
 	return rt.Caller(), func() { rt.Close() }, nil
-}
-
-func sessionID(fx *Fixture) string {
-	return "flow-" + slug(fx.Name())
 }
 
 var slugRE = &lazyre.Regexp{Expr: `[^A-Za-z0-9._-]+`}
@@ -473,13 +463,10 @@ func traceName(fx *Fixture) string {
 
 // rebind is the story recompiled with the fixture's host_bindings as its
 // interfaces' defaults (upstream reloads the app with them).
-func rebind(ld *compose.Loaded, binds []KV) (*compose.Loaded, error) {
+func rebind(ld *compose.Loaded, binds []KV) *compose.Loaded {
 	st := *ld.Story
-	st.HostInterfaces = make(map[string]*story.HostInterface, len(ld.Story.HostInterfaces))
+	st.HostInterfaces = maps.Clone(ld.Story.HostInterfaces)
 	changed := false
-	for k, v := range ld.Story.HostInterfaces {
-		st.HostInterfaces[k] = v
-	}
 	for _, kv := range binds {
 		to, _ := kv.Value.(string)
 		hi, ok := st.HostInterfaces[kv.Key]
@@ -492,11 +479,11 @@ func rebind(ld *compose.Loaded, binds []KV) (*compose.Loaded, error) {
 		changed = true
 	}
 	if !changed {
-		return ld, nil
+		return ld
 	}
 	out := &compose.Loaded{Path: ld.Path, Story: &st, Diagnostics: ld.Diagnostics, Views: ld.Views}
 	out.Compile(engine.CompileOptions{LateHandlers: true})
-	return out, nil
+	return out
 }
 
 // renderSlots renders string slot values holding {{ }} against the world
@@ -560,7 +547,6 @@ func (fr *fixtureRun) turn(ctx context.Context, t *Turn) (tr *TurnResult, ok boo
 	state := s.State()
 	c.state, c.events = state, out.evs
 	fr.allEvents = append(fr.allEvents, out.evs...)
-	fr.nEvents += len(out.evs)
 	tr = &TurnResult{TurnIndex: t.Index, NewState: state, Events: reportEvents(out.evs)}
 	if t.ExpectError != nil {
 		return fr.errorTurn(ctx, t, c, tr, out, from, before)
@@ -578,32 +564,37 @@ func (fr *fixtureRun) input(t *Turn) (in *engine.Input, sent map[string]any, ok 
 		// No slots: key means no slots map at all (upstream's payload
 		// carries slots: null then); slots: {} is an empty one.
 		if t.Intent.Slots != nil {
-			sent = kvMap(t.Intent.Slots)
-			for k, v := range sent {
-				sent[k] = jsonvalue.CopyNilAsEmpty(v)
-			}
+			sent = jsonvalue.CopyNilAsEmpty(kvMap(t.Intent.Slots)).(map[string]any)
 		}
 		if !fr.legacy {
 			renderSlots(sent, fr.sess.World())
 		}
 		return &engine.Input{Intent: t.Intent.Name, Slots: sent}, sent, true
 	case t.HasInput:
-		if fr.rec == nil {
-			fr.recordingProblem(t.at("input"), "turn %d: input %q requires a recording but none was loaded (set recording: in the fixture, or pass --recording)", t.Index+1, t.Input)
+		e := fr.recorded(t, fr.sess.State())
+		if e == nil {
 			return nil, nil, false
 		}
-		e, err := fr.rec.Lookup(fr.sess.State(), t.Input)
-		if err != nil {
-			fr.recordingProblem(t.at("input"), "turn %d: %v", t.Index+1, err)
-			return nil, nil, false
-		}
-		sent = map[string]any{}
-		for k, v := range e.Slots {
-			sent[k] = jsonvalue.CopyNilAsEmpty(v)
-		}
+		sent = jsonvalue.CopyNilAsEmpty(e.Slots).(map[string]any) // never nil
 		return &engine.Input{Intent: e.Intent, Slots: sent}, sent, true
 	}
 	return nil, nil, true
+}
+
+// recorded is the recording's answer for turn t's input: line in state;
+// nil when there is none, the fixture then fatal or skipped
+// (recordingProblem).
+func (fr *fixtureRun) recorded(t *Turn, state string) *RecordingEntry {
+	if fr.rec == nil {
+		fr.recordingProblem(t.at("input"), "turn %d: input %q requires a recording but none was loaded (set recording: in the fixture, or pass --recording)", t.Index+1, t.Input)
+		return nil
+	}
+	e, err := fr.rec.Lookup(state, t.Input)
+	if err != nil {
+		fr.recordingProblem(t.at("input"), "turn %d: %v", t.Index+1, err)
+		return nil
+	}
+	return e
 }
 
 // outcome reads a fired turn as upstream reports it: its events, its
@@ -677,13 +668,7 @@ func (fr *fixtureRun) errorTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 // checkTurn runs a turn's expectations on what it landed on.
 func (fr *fixtureRun) checkTurn(ctx context.Context, t *Turn, c *checker, tr *TurnResult, out outcome, sent, before map[string]any, jobsBefore map[string]string) {
 	s := fr.sess
-	if rej := out.rej; rej != nil {
-		if fr.legacy {
-			c.fail(t.Pos, "unexpected validation error: %s: %s", rej.Code, rej.Message)
-		} else {
-			c.fail(t.Pos, "unexpected rejection: code=%s hint=%s", rej.Code, rej.GuardHint)
-		}
-	}
+	c.rejected(t.Pos, out.rej, fr.legacy)
 	state, world := tr.NewState, s.World()
 	// The view (flow-format.md §3.7): on the legacy path the landed state
 	// re-rendered against the landed world, the turn's own view when that
@@ -698,7 +683,9 @@ func (fr *fixtureRun) checkTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 	tr.View = view
 	if fr.ld.Views == nil && (t.ExpectViewMatches != nil || t.ExpectNoView) {
 		c.fail(t.at("expect_view_matches"), "not supported yet: views (expect_view_matches / expect_no_view need the view renderer)")
-		t = withoutViewChecks(t)
+		cp := *t // the view checks dropped
+		cp.ExpectViewMatches, cp.ExpectNoView = nil, false
+		t = &cp
 	}
 	fr.observeTurn(t, state, world, view, out, true)
 	c.stateChecks(t, state)
@@ -758,23 +745,19 @@ func (fr *fixtureRun) finish(s session) {
 		if fx.ExpectTerminal != nil && *fx.ExpectTerminal && !fr.terminal(s, state) {
 			c.fail(fx.at("expect_terminal"), "expect_terminal: state %q is not terminal", state)
 		}
-		if fx.ExpectEventsAtLeast != nil && fr.nEvents < *fx.ExpectEventsAtLeast {
-			c.fail(fx.at("expect_events_count_atleast"), "expect_events_count_atleast: got %d events, want >= %d", fr.nEvents, *fx.ExpectEventsAtLeast)
+		n := len(fr.allEvents)
+		if fx.ExpectEventsAtLeast != nil && n < *fx.ExpectEventsAtLeast {
+			c.fail(fx.at("expect_events_count_atleast"), "expect_events_count_atleast: got %d events, want >= %d", n, *fx.ExpectEventsAtLeast)
 		}
-		if fx.ExpectEventsAtMost != nil && fr.nEvents > *fx.ExpectEventsAtMost {
-			c.fail(fx.at("expect_events_count_atmost"), "expect_events_count_atmost: got %d events, want <= %d", fr.nEvents, *fx.ExpectEventsAtMost)
+		if fx.ExpectEventsAtMost != nil && n > *fx.ExpectEventsAtMost {
+			c.fail(fx.at("expect_events_count_atmost"), "expect_events_count_atmost: got %d events, want <= %d", n, *fx.ExpectEventsAtMost)
 		}
 		if fx.ExpectNoErrors != nil && *fx.ExpectNoErrors && fr.hadErrors {
 			c.fail(fx.at("expect_no_errors"), "expect_no_errors: there were validation errors")
 		}
 		world := s.World()
 		fr.observeFinal(world)
-		for _, kv := range fx.ExpectWorldFinal {
-			if !equal(world[kv.Key], kv.Value) {
-				f := c.fail(kv.Pos, "expect_world_final[%q]: got %s, want %s", kv.Key, clip(show(world[kv.Key])), clip(show(kv.Value)))
-				f.WorldDiff = nestedDiff(kv.Key, world[kv.Key], kv.Value)
-			}
-		}
+		c.worldKeys("expect_world_final", fx.ExpectWorldFinal, world, false)
 		c.noHostCalls(fx.at("expect_no_host_calls"), fx.ExpectNoHostCalls, fr.allEvents, fr.legacy)
 		if fx.StrictCassetteCoverage && fr.hc != nil {
 			if left := fr.hc.Remaining(); len(left) > 0 {
@@ -789,21 +772,14 @@ func (fr *fixtureRun) finish(s session) {
 	for i := range c.fails {
 		c.fails[i].Events = nil
 	}
-	passed := true
-	for _, t := range fr.res.Flow.Turns {
-		passed = passed && t.Passed
-	}
 	if len(c.fails) > 0 {
+		// a failed (Passed false) session pseudo-turn
 		fr.res.Flow.Turns = append(fr.res.Flow.Turns, &TurnResult{TurnIndex: -1, Failures: messages(c.fails)})
 		fr.res.Failures = append(fr.res.Failures, c.fails...)
-		passed = false
 	}
-	for _, f := range fr.res.Failures {
-		if f.Turn == -1 {
-			passed = false
-		}
-	}
-	fr.res.Flow.Passed = passed && fr.res.Fatal == nil
+	fr.res.Flow.Passed = fr.res.Fatal == nil &&
+		!slices.ContainsFunc(fr.res.Flow.Turns, func(t *TurnResult) bool { return !t.Passed }) &&
+		!slices.ContainsFunc(fr.res.Failures, func(f Failure) bool { return f.Turn == -1 })
 }
 
 // terminal: the state's terminal: true, an exit (__exit__*), or the
@@ -817,7 +793,7 @@ func (fr *fixtureRun) terminal(s session, state string) bool {
 }
 
 func (fr *fixtureRun) fileCheck(c *checker, fe FileExpect) {
-	p := fr.rel(fe.Path)
+	p := fr.fx.rel(fe.Path)
 	st, err := os.Stat(p)
 	exists := err == nil && !st.IsDir()
 	if fe.MustNotExist {
@@ -847,12 +823,6 @@ func (fr *fixtureRun) fileCheck(c *checker, fe FileExpect) {
 	if !re.Match(data) {
 		c.fail(fe.Pos, "expect_files[%s]: content does not match %q", fe.Path, fe.ContentMatches)
 	}
-}
-
-func withoutViewChecks(t *Turn) *Turn {
-	cp := *t
-	cp.ExpectViewMatches, cp.ExpectNoView = nil, false
-	return &cp
 }
 
 // displayInput puts a turn's display_input where upstream does: in place

@@ -3,7 +3,6 @@ package flowtest
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -144,12 +143,7 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 				fx.Slots, _ = jsonvalue.Normalize(rf.Slots).(map[string]any)
 			}
 			fx.Runs = firstPositive(rf.Runs, raw.Defaults.Runs, defaultIntentRuns)
-			fx.MinPassRate = defaultIntentMinRate
-			if rf.MinPassRate > 0 {
-				fx.MinPassRate = rf.MinPassRate
-			} else if raw.Defaults.MinPassRate > 0 {
-				fx.MinPassRate = raw.Defaults.MinPassRate
-			}
+			fx.MinPassRate = firstPositive(rf.MinPassRate, raw.Defaults.MinPassRate, defaultIntentMinRate)
 			s.Fixtures = append(s.Fixtures, fx)
 		}
 		out = append(out, s)
@@ -162,16 +156,13 @@ func ParseIntents(file string, data []byte) ([]*IntentSuite, error) {
 func decodeErrLine(err error) (int, string) {
 	msg := err.Error()
 	if i := strings.Index(msg, "line "); i >= 0 {
-		msg = msg[i:]
-		if j := strings.IndexByte(msg, '\n'); j >= 0 {
-			msg = msg[:j]
-		}
+		msg = firstLine(msg[i:])
 	}
 	line, msg := yamlnode.ErrLine(errors.New(msg))
 	return max(line, 1), msg
 }
 
-func firstPositive(vs ...int) int {
+func firstPositive[T int | float64](vs ...T) T {
 	for _, v := range vs {
 		if v > 0 {
 			return v
@@ -184,14 +175,7 @@ func firstPositive(vs ...int) int {
 // <app dir>/intents/*.yaml, else intents/*.yaml (relative to the working
 // directory) when that directory exists.
 func IntentsGlob(app string) string {
-	dir := filepath.Join(filepath.Dir(app), "intents")
-	if st, err := os.Stat(dir); err == nil && st.IsDir() {
-		return filepath.Join(dir, "*.yaml")
-	}
-	if st, err := os.Stat("intents"); err == nil && st.IsDir() {
-		return filepath.Join("intents", "*.yaml")
-	}
-	return filepath.Join(dir, "*.yaml")
+	return localGlob(app, "intents", filepath.Join(filepath.Dir(app), "intents", "*.yaml"))
 }
 
 // ErrNoIntentFixtures is returned by [LoadIntents] when the glob matches

@@ -59,12 +59,8 @@ func (h *AgentHarness) Route(ctx context.Context, req RouteRequest) (*RouteAnswe
 		return nil, err
 	}
 	ans := &RouteAnswer{}
-	if res.Meta != nil {
-		ans.CostUSD, _ = res.Meta["cost_usd"].(float64)
-		if u, ok := res.Meta["usage"].(map[string]any); ok {
-			ans.Usage = u
-		}
-	}
+	ans.CostUSD, _ = res.Meta["cost_usd"].(float64)
+	ans.Usage, _ = res.Meta["usage"].(map[string]any)
 	v, _ := res.Value.(map[string]any)
 	ans.Intent, _ = v["intent"].(string)
 	ans.Slots, _ = v["slots"].(map[string]any)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -39,30 +38,25 @@ func RunIntents(ctx context.Context, suites []*IntentSuite, o IntentOptions) *In
 	start := time.Now()
 	rep := &IntentReport{HarnessType: o.HarnessType, HarnessModel: o.HarnessModel, AgentBackend: o.AgentBackend}
 	type unit struct {
-		fx  *IntentFixture
-		in  *IntentInputReport
-		idx int
+		fx *IntentFixture
+		in *IntentInputReport
 	}
 	var units []unit
 	for _, s := range suites {
 		for _, fx := range s.Fixtures {
 			fr := &IntentFixtureReport{ID: fx.ID, State: fx.State, MinPassRate: fx.MinPassRate, fx: fx}
 			rep.Fixtures = append(rep.Fixtures, fr)
-			for i, in := range fx.Inputs {
+			for _, in := range fx.Inputs {
 				ir := &IntentInputReport{Input: in}
 				fr.Inputs = append(fr.Inputs, ir)
-				units = append(units, unit{fx: fx, in: ir, idx: i})
+				units = append(units, unit{fx: fx, in: ir})
 			}
 		}
 	}
 	world, _ := engine.InitWorld(o.Machine.World, nil, nil)
 	b := &budget{max: o.MaxCost}
-	jobs := o.Jobs
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
-	}
 	var g errgroup.Group
-	g.SetLimit(jobs)
+	g.SetLimit(parallel(o.Jobs))
 	for _, u := range units {
 		g.Go(func() error {
 			runs := u.fx.Runs
@@ -197,11 +191,7 @@ func judgeRoute(m *engine.Machine, fx *IntentFixture, ans *RouteAnswer, err erro
 // (numbers compared as JSON numbers).
 func slotsMatch(want, got map[string]any) bool {
 	for k, w := range want {
-		g, ok := got[k]
-		if !ok {
-			return false
-		}
-		if !reflect.DeepEqual(jsonvalue.RoundTrip(w), jsonvalue.RoundTrip(g)) {
+		if g, ok := got[k]; !ok || !reflect.DeepEqual(jsonvalue.RoundTrip(w), jsonvalue.RoundTrip(g)) {
 			return false
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -49,33 +50,19 @@ type junitFailure struct {
 // WriteJUnit writes results as JUnit XML.
 func WriteJUnit(w io.Writer, results []*Result) error {
 	top := junitSuites{Name: "kitsoki test"}
-	idx := map[string]int{}
 	var total float64
 	for _, r := range results {
 		if r.Flow == nil {
 			continue
 		}
 		suite := cmp.Or(r.Story, filepath.Dir(filepath.Dir(r.Flow.File)))
-		i, ok := idx[suite]
-		if !ok {
-			i = len(top.Suites)
-			idx[suite] = i
-			top.Suites = append(top.Suites, junitSuite{Name: suite})
-		}
-		s := &top.Suites[i]
 		secs := r.Duration.Seconds()
 		total += secs
 		c := junitCase{Name: r.Name, Classname: suite, File: r.Flow.File, Time: fmt.Sprintf("%.3f", secs)}
-		s.Tests++
-		top.Tests++
 		switch {
 		case r.Flow.Skipped:
 			c.Skipped = &struct{}{}
-			s.Skipped++
-			top.Skipped++
 		case !r.Flow.Passed:
-			s.Failures++
-			top.Failures++
 			var body strings.Builder
 			msg := ""
 			for _, f := range r.Failures {
@@ -88,11 +75,33 @@ func WriteJUnit(w io.Writer, results []*Result) error {
 			}
 			c.Failure = &junitFailure{Message: firstLine(msg), Type: "flow", Body: body.String()}
 		}
-		s.Time = addSecs(s.Time, secs)
-		s.Cases = append(s.Cases, c)
+		top.add(suite, c, secs)
 	}
 	top.Time = fmt.Sprintf("%.3f", total)
 	return top.write(w)
+}
+
+// add adds case c, which took secs, to the suite named suite (a new one
+// at the end when there is none yet), counting it there and in top.
+func (top *junitSuites) add(suite string, c junitCase, secs float64) {
+	i := slices.IndexFunc(top.Suites, func(s junitSuite) bool { return s.Name == suite })
+	if i < 0 {
+		i = len(top.Suites)
+		top.Suites = append(top.Suites, junitSuite{Name: suite})
+	}
+	s := &top.Suites[i]
+	s.Tests++
+	top.Tests++
+	if c.Failure != nil {
+		s.Failures++
+		top.Failures++
+	}
+	if c.Skipped != nil {
+		s.Skipped++
+		top.Skipped++
+	}
+	s.Time = addSecs(s.Time, secs)
+	s.Cases = append(s.Cases, c)
 }
 
 // write writes the report as an XML document with a trailing newline.
@@ -116,10 +125,8 @@ func addSecs(cur string, secs float64) string {
 }
 
 func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }
 
 // MergeJUnit is not needed: a JUnit-aware CI merges shard files itself;

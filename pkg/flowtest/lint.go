@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -97,10 +96,7 @@ func (l *fixtureLint) files() {
 			l.add(fx.valueAt(k), diag.Error, ruleOutsideRoot, err.Error())
 			continue
 		}
-		full := p
-		if !filepath.IsAbs(p) {
-			full = filepath.Join(filepath.Dir(fx.File), p)
-		}
+		full := fx.rel(p)
 		if mode, err := os.Stat(full); err != nil || mode.IsDir() {
 			l.add(fx.valueAt(k), diag.Error, ruleMissingFile, fmt.Sprintf("%s: %s does not exist (paths are relative to the fixture's directory)", k, full))
 		}
@@ -147,10 +143,7 @@ func (l *fixtureLint) turns() {
 type stateRef struct{ key, name string }
 
 func statesOf(t *Turn) []stateRef {
-	if t.ExpectState == nil && t.ExpectNotState == nil && len(t.ExpectStateIn) == 0 {
-		return nil
-	}
-	out := make([]stateRef, 0, 2+len(t.ExpectStateIn))
+	var out []stateRef
 	if t.ExpectState != nil {
 		out = append(out, stateRef{"expect_state", *t.ExpectState})
 	}
@@ -203,29 +196,21 @@ func indexStory(st *story.Story) *storyIndex {
 			effects(e.Effects())
 		}
 	}
-	var walk func([]*story.State)
-	walk = func(list []*story.State) {
-		for _, s := range list {
-			if s == nil {
-				continue
-			}
-			ix.states[s.Path] = true
-			for n := range s.Intents {
-				ix.intents[n] = true
-			}
-			for _, on := range s.On {
-				ix.intents[on.Intent] = true
-				for _, tr := range on.Arms {
-					if tr != nil {
-						effects(tr.Effects)
-					}
+	for _, s := range st.AllStates() { // the loader's tree: no nil state
+		ix.states[s.Path] = true
+		for n := range s.Intents {
+			ix.intents[n] = true
+		}
+		for _, on := range s.On {
+			ix.intents[on.Intent] = true
+			for _, tr := range on.Arms {
+				if tr != nil {
+					effects(tr.Effects)
 				}
 			}
-			effects(s.OnEnter)
-			walk(s.Children)
 		}
+		effects(s.OnEnter)
 	}
-	walk(st.States)
 	return ix
 }
 
@@ -234,15 +219,7 @@ func (ix *storyIndex) hasState(p string) bool {
 		return true
 	}
 	if root, leaves, ok := strings.Cut(p, "#"); ok {
-		if !ix.states[root] {
-			return false
-		}
-		for _, l := range strings.Split(leaves, "|") {
-			if !ix.states[l] {
-				return false
-			}
-		}
-		return true
+		return ix.states[root] && !slices.ContainsFunc(strings.Split(leaves, "|"), func(l string) bool { return !ix.states[l] })
 	}
 	return ix.states[p]
 }

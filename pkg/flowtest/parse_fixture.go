@@ -101,13 +101,11 @@ func (p *parser) hostBindings(v *yaml.Node) []KV {
 
 // fileExpects reads expect_files.
 func (p *parser) fileExpects(v *yaml.Node) []FileExpect {
-	var out []FileExpect
-	p.eachItem(v, "expect_files", "{path, content_matches?, must_not_exist?}", func(c *yaml.Node, w string) {
+	return items(p, v, "expect_files", "{path, content_matches?, must_not_exist?}", func(c *yaml.Node, w string) FileExpect {
 		fe := FileExpect{Pos: p.pos(c)}
 		p.fields(c, w, nil, p.fileExpectFields(&fe, w))
-		out = append(out, fe)
+		return fe
 	})
-	return out
 }
 
 func (p *parser) fileExpectFields(fe *FileExpect, w string) yamlnode.Fields {
@@ -205,13 +203,11 @@ func (p *parser) errorExpectFields(ee *ErrorExpect, where string) yamlnode.Field
 
 // hostCalls reads a turn's expect_host_calls list.
 func (p *parser) hostCalls(v *yaml.Node, where string) []HostCallExpect {
-	var out []HostCallExpect
-	p.eachItem(v, where, "{handler, args?, times?}", func(c *yaml.Node, ww string) {
+	return items(p, v, where, "{handler, args?, times?}", func(c *yaml.Node, ww string) HostCallExpect {
 		hc := HostCallExpect{Pos: p.pos(c)}
 		p.fields(c, ww, hostCallIgnored, p.hostCallFields(&hc, ww))
-		out = append(out, hc)
+		return hc
 	})
-	return out
 }
 
 func (p *parser) hostCallFields(hc *HostCallExpect, ww string) yamlnode.Fields {
@@ -241,47 +237,38 @@ func (p *parser) inboxFields(ie *InboxExpect, where string) yamlnode.Fields {
 
 // jobs reads a turn's expect_jobs list (an empty list expects no job).
 func (p *parser) jobs(v *yaml.Node, where string) []JobExpect {
-	out := []JobExpect{}
-	ok := p.eachItem(v, where, "{namespace, status}", func(c *yaml.Node, ww string) {
+	return items(p, v, where, "{namespace, status}", func(c *yaml.Node, ww string) JobExpect {
 		je := JobExpect{Pos: p.pos(c)}
 		p.fields(c, ww, nil, p.jobFields(&je, ww))
-		out = append(out, je)
+		return je
 	})
-	if !ok {
-		return nil
-	}
-	return out
 }
 
 func (p *parser) jobFields(je *JobExpect, ww string) yamlnode.Fields {
 	return yamlnode.Fields{{Key: "namespace", Read: into(&je.Namespace, p.str, ww)}, {Key: "status", Read: into(&je.Status, p.str, ww)}}
 }
 
-// eachItem calls item for each entry of the list v with its place
-// (where[i]); a value that is not a list is an error naming what the list
-// holds (want), and false.
-func (p *parser) eachItem(v *yaml.Node, where, want string, item func(c *yaml.Node, w string)) bool {
+// items reads each entry of the list v with read, given its place
+// (where[i]); an empty list is an empty, non-nil slice. A value that is
+// not a list is an error naming what the list holds (want), and nil.
+func items[T any](p *parser, v *yaml.Node, where, want string, read func(c *yaml.Node, w string) T) []T {
 	if v.Kind != yaml.SequenceNode {
 		p.errf(v, ruleShape, "%s: expected a list of %s", where, want)
-		return false
+		return nil
 	}
+	out := make([]T, 0, len(v.Content))
 	for j, c := range v.Content {
-		item(c, yamlnode.Indexed(where, j))
+		out = append(out, read(c, yamlnode.Indexed(where, j)))
 	}
-	return true
+	return out
 }
 
 func (p *parser) events(v *yaml.Node, where string) []EventExpect {
-	out := []EventExpect{}
-	ok := p.eachItem(v, where, "{kind, from?, to?, effect?}", func(c *yaml.Node, w string) {
+	return items(p, v, where, "{kind, from?, to?, effect?}", func(c *yaml.Node, w string) EventExpect {
 		e := EventExpect{Pos: p.pos(c)}
 		p.fields(c, w, nil, p.eventFields(&e, w))
-		out = append(out, e)
+		return e
 	})
-	if !ok {
-		return nil
-	}
-	return out
 }
 
 func (p *parser) eventFields(e *EventExpect, w string) yamlnode.Fields {

@@ -83,23 +83,17 @@ func parseRecording(path string, data []byte) (*Recording, error) {
 // Lookup finds the entry for (state, input): exact first, then both
 // lower-cased and trimmed; the first entry in file order wins.
 func (r *Recording) Lookup(state, input string) (*RecordingEntry, error) {
-	for i := range r.Entries {
-		if e := &r.Entries[i]; e.State == state && e.Input == input {
-			return r.entry(e, state, input)
-		}
-	}
+	exact := func(s string) string { return s }
 	fold := func(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
-	for i := range r.Entries {
-		if e := &r.Entries[i]; fold(e.State) == fold(state) && fold(e.Input) == fold(input) {
-			return r.entry(e, state, input)
+	for _, f := range []func(string) string{exact, fold} {
+		for i := range r.Entries {
+			if e := &r.Entries[i]; f(e.State) == f(state) && f(e.Input) == f(input) {
+				if e.Clarify {
+					return nil, fmt.Errorf("recording %s routes input %q in state %q to a clarification, not an intent", r.Path, input, state)
+				}
+				return e, nil
+			}
 		}
 	}
 	return nil, fmt.Errorf("recording miss for input %q in state %q (%s has no entry for it; add {state: %s, input: %q, intent: {name: ...}})", input, state, r.Path, state, input)
-}
-
-func (r *Recording) entry(e *RecordingEntry, state, input string) (*RecordingEntry, error) {
-	if e.Clarify {
-		return nil, fmt.Errorf("recording %s routes input %q in state %q to a clarification, not an intent", r.Path, input, state)
-	}
-	return e, nil
 }

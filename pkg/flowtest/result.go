@@ -79,25 +79,21 @@ func (f Failure) Detail() string {
 func WriteText(w io.Writer, results []*Result) {
 	passed, failed := 0, 0
 	for _, r := range results {
-		status := "ok  "
-		if !r.Passed() {
-			status = "FAIL"
-		}
-		if r.Flow != nil && r.Flow.Skipped {
+		status := "FAIL"
+		switch {
+		case r.Flow != nil && r.Flow.Skipped:
 			status = "SKIP"
+		case r.Passed():
+			status = "ok  "
+			passed++
+		default:
+			failed++
 		}
 		fmt.Fprintf(w, "%s  %s  (%d %s, %s)\n", status, termsafe.Line(r.Name), r.Turns, plural(r.Turns, "turn", "turns"), human.Duration(r.Duration))
 		if r.Fatal != nil {
 			fmt.Fprintf(w, "      %s: %s\n", termsafe.Line(r.Fatal.Pos.String()), indent(termsafe.Printable(r.Fatal.Message), "        "))
 		}
 		writeFailures(w, r.Failures)
-		switch {
-		case r.Flow != nil && r.Flow.Skipped:
-		case r.Passed():
-			passed++
-		default:
-			failed++
-		}
 	}
 	fmt.Fprintf(w, "%d passed, %d failed\n", passed, failed)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -128,7 +129,7 @@ func (r *Runner) Story(app string) (*compose.Loaded, error) {
 // (and errors) are Story's, read afterwards in any order.
 func (r *Runner) Preload(apps []string) {
 	var g errgroup.Group
-	g.SetLimit(r.jobs())
+	g.SetLimit(parallel(r.opts.Jobs))
 	for _, app := range apps {
 		g.Go(func() error {
 			_, _ = r.Story(app)
@@ -138,12 +139,12 @@ func (r *Runner) Preload(apps []string) {
 	_ = g.Wait()
 }
 
-// jobs is Options.Jobs, the number of CPUs for 0.
-func (r *Runner) jobs() int {
-	if r.opts.Jobs <= 0 {
+// parallel is a -j value: n, the number of CPUs for 0 (or less).
+func parallel(n int) int {
+	if n <= 0 {
 		return runtime.NumCPU()
 	}
-	return r.opts.Jobs
+	return n
 }
 
 // Plan resolves (once) the plugin assembly of the story at app, through
@@ -175,11 +176,10 @@ func (r *Runner) Run(ctx context.Context, files []*File) []*Result {
 	for _, f := range files {
 		fxs = append(fxs, f.Fixtures...)
 	}
-	jobs := r.jobs()
 	results := make([]*Result, len(fxs))
 	var stop atomic.Bool
 	var g errgroup.Group
-	g.SetLimit(jobs)
+	g.SetLimit(parallel(r.opts.Jobs))
 	for i, fx := range fxs {
 		if stop.Load() || ctx.Err() != nil {
 			break
@@ -196,13 +196,7 @@ func (r *Runner) Run(ctx context.Context, files []*File) []*Result {
 		})
 	}
 	_ = g.Wait()
-	out := results[:0]
-	for _, res := range results {
-		if res != nil {
-			out = append(out, res)
-		}
-	}
-	return out
+	return slices.DeleteFunc(results, func(res *Result) bool { return res == nil })
 }
 
 // RunFixture runs one fixture in isolation: its own world, clock, job

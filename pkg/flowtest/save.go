@@ -255,7 +255,9 @@ func expectations(sf *savedFixture, facts *runFacts, a, b []observed) error {
 		}
 		sf.Turns[i].ExpectState = got
 		changed := map[string]any{}
-		for _, k := range slices.Sorted(maps.Keys(union(a[i].world, a[i+1].world))) {
+		keys := slices.AppendSeq(slices.Collect(maps.Keys(a[i].world)), maps.Keys(a[i+1].world))
+		slices.Sort(keys)
+		for _, k := range slices.Compact(keys) { // the keys of either world, once each
 			now, had := a[i+1].world[k], a[i].world[k]
 			if equal(now, had) {
 				continue
@@ -321,10 +323,7 @@ func relTo(dir, p string) string {
 
 // realPath is p absolute with its symlinks resolved, as far as they can be.
 func realPath(p string) string {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return p
-	}
+	abs := absOf(p)
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		return real
 	}
@@ -336,31 +335,15 @@ func realPath(p string) string {
 func worldDiff(base, w map[string]any) map[string]any {
 	out := map[string]any{}
 	for k, v := range w {
-		if unsaved[k] {
-			continue
+		if b, had := base[k]; !unsaved[k] && (!had || !equal(b, v)) {
+			out[k] = v
 		}
-		if b, ok := base[k]; ok && equal(b, v) {
-			continue
-		}
-		out[k] = v
 	}
 	return out
 }
 
-func union(a, b map[string]any) map[string]any {
-	out := maps.Clone(a)
-	if out == nil {
-		out = map[string]any{}
-	}
-	maps.Copy(out, b)
-	return out
-}
-
-// jsonWorld is m in JSON shapes (numbers float64).
+// jsonWorld is m in JSON shapes (numbers float64); nil for nil (JSON null).
 func jsonWorld(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
 	out, _ := jsonvalue.RoundTrip(m).(map[string]any)
 	return out
 }

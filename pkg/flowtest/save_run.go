@@ -2,11 +2,11 @@ package flowtest
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
 
-	"kitsoki/internal/jsonvalue"
 	"kitsoki/pkg/engine"
 )
 
@@ -25,13 +25,11 @@ type SaveRun struct {
 	Recorder *SaveRecorder
 }
 
-// answer is one host or agent call's answer as a stub gives it back.
-type answer struct {
-	Data       map[string]any
-	Error      string
-	InfraError string
-}
+// answer is one host or agent call's answer as a stub gives it back: an
+// Envelope (its Pos unset).
+type answer = Envelope
 
+// equal reports whether two answers are the same (their Pos aside).
 func (a answer) equal(b answer) bool {
 	return a.Error == b.Error && a.InfraError == b.InfraError && reflect.DeepEqual(a.Data, b.Data)
 }
@@ -68,12 +66,18 @@ func readRun(run SaveRun) (*runFacts, error) {
 	f := &runFacts{inputs: run.Inputs[:consumed]}
 
 	// Each input is one turn with a turn.input event; its state_path is
-	// where the run rested before it.
+	// where the run rested before it. A turn's turn.end names where it
+	// landed in full (a parallel configuration too); turn.input only the
+	// leaf in focus.
 	var inputTurns []int64
+	landed := map[int64]string{}
 	for _, ev := range evs {
 		if ev.kind == engine.KindTurnInput {
 			inputTurns = append(inputTurns, ev.turn)
 			f.states = append(f.states, ev.state)
+		}
+		if to, _ := ev.payload["to"].(string); ev.kind == engine.KindTurnEnd && to != "" {
+			landed[ev.turn] = to
 		}
 	}
 	if len(inputTurns) != consumed {
@@ -86,14 +90,6 @@ func readRun(run SaveRun) (*runFacts, error) {
 		f.states = f.states[1:]
 	}
 	f.states = append(f.states, res.State)
-	// A turn's turn.end names where it landed in full (a parallel
-	// configuration too); turn.input only the leaf in focus.
-	landed := map[int64]string{}
-	for _, ev := range evs {
-		if to, _ := ev.payload["to"].(string); ev.kind == engine.KindTurnEnd && to != "" {
-			landed[ev.turn] = to
-		}
-	}
 	for i, t := range inputTurns[:max(consumed-1, 0)] {
 		// The next input's state_path is where the run rested (after any
 		// background completion); the turn's own turn.end spells it in
@@ -103,30 +99,23 @@ func readRun(run SaveRun) (*runFacts, error) {
 		}
 	}
 
-	f.initialWorld = jsonvalue.RoundTrip(run.World).(map[string]any)
+	f.initialWorld = jsonWorld(run.World)
 	if f.initialWorld == nil {
 		f.initialWorld = map[string]any{}
 	}
-	first := int64(-1)
+	first, last := int64(-1), int64(-1)
 	if consumed > 0 {
-		first = inputTurns[0]
+		first, last = inputTurns[0], inputTurns[consumed-1]
 	}
-	for _, ev := range evs {
-		if ev.kind == engine.KindWorldUpdate && (first < 0 || ev.turn < first) {
-			foldUpdate(f.initialWorld, ev.payload)
-		}
-	}
-
 	f.jobTurns = make([]bool, consumed)
 	turnIndex := map[int64]int{}
 	for i, t := range inputTurns {
 		turnIndex[t] = i
 	}
-	last := int64(-1)
-	if consumed > 0 {
-		last = inputTurns[consumed-1]
-	}
 	for _, ev := range evs {
+		if ev.kind == engine.KindWorldUpdate && (first < 0 || ev.turn < first) {
+			foldUpdate(f.initialWorld, ev.payload)
+		}
 		if ev.kind == engine.KindJobSubmitted {
 			if i, ok := turnIndex[ev.turn]; ok {
 				f.jobTurns[i] = true
@@ -149,17 +138,13 @@ func readRun(run SaveRun) (*runFacts, error) {
 
 // foldUpdate applies a world.update payload's set and increment to w.
 func foldUpdate(w map[string]any, p map[string]any) {
-	if set, ok := p["set"].(map[string]any); ok {
-		for k, v := range set {
-			w[k] = v
-		}
-	}
-	if inc, ok := p["increment"].(map[string]any); ok {
-		for k, d := range inc {
-			base, _ := w[k].(float64)
-			dd, _ := d.(float64)
-			w[k] = base + dd
-		}
+	set, _ := p["set"].(map[string]any)
+	maps.Copy(w, set)
+	inc, _ := p["increment"].(map[string]any)
+	for k, d := range inc {
+		base, _ := w[k].(float64)
+		dd, _ := d.(float64)
+		w[k] = base + dd
 	}
 }
 
@@ -206,10 +191,7 @@ func readCalls(evs []savedEvent, first int64, jobs []engine.JobInfo) []call {
 	}
 	for ns, idx := range bg {
 		js := byNS[ns]
-		for k, i := range idx {
-			if k >= len(js) {
-				break
-			}
+		for k, i := range idx[:min(len(idx), len(js))] {
 			j := js[k]
 			a := answer{Data: jsonWorld(j.Result)}
 			if j.Status == engine.JobFailed && j.Error != "" {

@@ -29,7 +29,7 @@ func planStubs(calls []call) (stubs []savedStub, ok bool) {
 	}
 	for _, ns := range slices.Sorted(maps.Keys(byNS)) {
 		cs := byNS[ns]
-		if allEqual(cs) {
+		if !slices.ContainsFunc(cs, func(c call) bool { return !c.Answer.equal(cs[0].Answer) }) { // one answer for all
 			a := cs[0].Answer
 			stubs = append(stubs, savedStub{Name: ns, Top: &a})
 			continue
@@ -47,15 +47,6 @@ func planStubs(calls []call) (stubs []savedStub, ok bool) {
 		stubs = append(stubs, savedStub{Name: ns, ByCall: by})
 	}
 	return stubs, true
-}
-
-func allEqual(cs []call) bool {
-	for _, c := range cs[1:] {
-		if !c.Answer.equal(cs[0].Answer) {
-			return false
-		}
-	}
-	return true
 }
 
 // savedTurn is one turn of a saved fixture.
@@ -186,11 +177,12 @@ func cassetteYAML(appID string, calls []call) ([]byte, error) {
 	return encodeYAML(doc)
 }
 
-func encodeYAML(doc *yaml.Node) ([]byte, error) {
+// encodeYAML is v as a YAML document indented by two spaces.
+func encodeYAML(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
 	if err := enc.Close(); err != nil {

@@ -37,18 +37,9 @@ func (s *strandedSession) Terminal() bool        { return false }
 
 func (fr *fixtureRun) stranded(world map[string]any) {
 	ss := &strandedSession{state: fr.fx.InitialState, world: world}
-	for _, t := range fr.fx.Turns {
-		tr, ok := fr.strandedTurn(ss, t)
-		if fr.res.Fatal != nil || fr.res.Flow.Skipped {
-			return
-		}
-		fr.res.Flow.Turns = append(fr.res.Flow.Turns, tr)
-		fr.res.Turns++
-		if !ok && fr.r.opts.FailFast && t.ExpectError == nil {
-			break
-		}
+	if fr.play(func(t *Turn) (*TurnResult, bool) { return fr.strandedTurn(ss, t) }, nil) {
+		fr.finish(ss)
 	}
-	fr.finish(ss)
 }
 
 func (fr *fixtureRun) strandedTurn(ss *strandedSession, t *Turn) (*TurnResult, bool) {
@@ -62,13 +53,8 @@ func (fr *fixtureRun) strandedTurn(ss *strandedSession, t *Turn) (*TurnResult, b
 			sent = nil
 		}
 	case t.HasInput:
-		if fr.rec == nil {
-			fr.recordingProblem(t.at("input"), "turn %d: input %q requires a recording but none was loaded (set recording: in the fixture, or pass --recording)", t.Index+1, t.Input)
-			return nil, false
-		}
-		e, err := fr.rec.Lookup(ss.state, t.Input)
-		if err != nil {
-			fr.recordingProblem(t.at("input"), "turn %d: %v", t.Index+1, err)
+		e := fr.recorded(t, ss.state)
+		if e == nil {
 			return nil, false
 		}
 		name, sent = e.Intent, e.Slots
@@ -90,19 +76,12 @@ func (fr *fixtureRun) strandedTurn(ss *strandedSession, t *Turn) (*TurnResult, b
 	}
 	c.events = evs
 	fr.allEvents = append(fr.allEvents, evs...)
-	fr.nEvents += len(evs)
 	tr := &TurnResult{TurnIndex: t.Index, NewState: ss.state, Events: reportEvents(evs)}
 	if t.ExpectError != nil {
 		c.errorChecks(t.ExpectError, rej, fr.legacy, false)
 		return fr.close(tr, c)
 	}
-	if rej != nil {
-		if fr.legacy {
-			c.fail(t.Pos, "unexpected validation error: %s: %s", rej.Code, rej.Message)
-		} else {
-			c.fail(t.Pos, "unexpected rejection: code=%s hint=", rej.Code)
-		}
-	}
+	c.rejected(t.Pos, rej, fr.legacy)
 	c.stateChecks(t, ss.state)
 	c.worldChecks(t, ss.world, ss.world, fr.legacy)
 	c.slotChecks(t, sent)

@@ -1,6 +1,7 @@
 package flowtest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 
@@ -27,17 +28,14 @@ func (s *Stub) answer(c *host.Call) (host.Result, error) {
 	if s.RequestClarification != "" {
 		res.Clarification = &host.Clarification{Question: s.RequestClarification, Data: map[string]any{"answer": "string"}}
 	}
-	if e := s.envelope(c); e != nil {
-		if e.InfraError != "" {
-			return res, errors.New(e.InfraError)
-		}
-		res.Data, res.Error = jsonvalue.CopyMap(e.Data), e.Error
-		return res, nil
+	e := s.envelope(c)
+	if e == nil {
+		e = &Envelope{Data: s.Data, Error: s.Error, InfraError: s.InfraError}
 	}
-	if s.InfraError != "" {
-		return res, errors.New(s.InfraError)
+	if e.InfraError != "" {
+		return res, errors.New(e.InfraError)
 	}
-	res.Data, res.Error = jsonvalue.CopyMap(s.Data), s.Error
+	res.Data, res.Error = jsonvalue.CopyMap(e.Data), e.Error
 	return res, nil
 }
 
@@ -46,21 +44,11 @@ func (s *Stub) answer(c *host.Call) (host.Result, error) {
 // rendered at dispatch (args.call), so a templated id matches its
 // rendered key (flow-format.md §4.3, conformance probe 03).
 func (s *Stub) envelope(c *host.Call) *Envelope {
-	if id, ok := c.Args["call"].(string); ok && s.ByCall != nil {
-		if e, ok := s.ByCall[id]; ok {
-			return e
-		}
+	if id, ok := c.Args["call"].(string); ok && s.ByCall[id] != nil { // (the parser stores no nil envelope)
+		return s.ByCall[id]
 	}
-	if s.ByOp != nil {
-		op, _ := c.Args["op"].(string)
-		if op == "" {
-			op = c.Op
-		}
-		if e, ok := s.ByOp[op]; ok {
-			return e
-		}
-	}
-	return nil
+	op, _ := c.Args["op"].(string)
+	return s.ByOp[cmp.Or(op, c.Op)]
 }
 
 // dropHandler serves every host call on the legacy path, where upstream

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -79,10 +80,10 @@ func (r *Runner) Update(ctx context.Context, files []*File, results []*Result) *
 // guarded is file, with an internal error (a panic) reported as the
 // refusal of the file's fixtures instead of ending the command.
 func (u *Update) guarded(ctx context.Context, r *Runner, f *File, byName map[string]*Result) {
-	n, files, fixtures, changes := len(u.Refused), len(u.Files), u.Fixtures, u.Changes
+	before := *u // what the file's own plans are dropped back to
 	defer func() {
 		if p := recover(); p != nil {
-			u.Refused, u.Files, u.Fixtures, u.Changes = u.Refused[:n], u.Files[:files], fixtures, changes
+			*u = before
 			for _, fx := range f.Fixtures {
 				if res := byName[fx.Name()]; res != nil && !res.Passed() {
 					u.refuse(fx, fx.Pos, "internal error while updating it: %v (please report it); nothing was changed in it", p)
@@ -199,10 +200,10 @@ func reparse(f *File, data []byte) map[int]*Fixture {
 
 // flowDocs are the flow documents of a file (as parse numbers them), each
 // with its nodes and offsets.
-func flowDocs(src []byte) []*splicer {
-	var out []*splicer
+func flowDocs(src []byte) []*srcDoc {
+	var out []*srcDoc
 	for _, s := range mappingDocs(src) {
-		if k := lastGet(s.doc.root, "test_kind"); k != nil && k.Kind == yaml.ScalarNode && k.Value == "flow" {
+		if k := lastGet(s.root, "test_kind"); k != nil && k.Kind == yaml.ScalarNode && k.Value == "flow" {
 			out = append(out, s)
 		}
 	}
@@ -210,15 +211,15 @@ func flowDocs(src []byte) []*splicer {
 }
 
 // mappingDocs are the documents of a file that parse as mappings.
-func mappingDocs(src []byte) []*splicer {
+func mappingDocs(src []byte) []*srcDoc {
 	starts := lineStarts(src)
-	var out []*splicer
+	var out []*srcDoc
 	for i, pc := range split(src) {
 		var n yaml.Node
 		if yaml.Unmarshal(pc.src, &n) != nil || len(n.Content) == 0 || n.Content[0].Kind != yaml.MappingNode {
 			continue
 		}
-		out = append(out, &splicer{doc: &srcDoc{src: src, root: n.Content[0], line: pc.line, colOff: pc.colOff, starts: starts}, index: i})
+		out = append(out, &srcDoc{src: src, root: n.Content[0], index: i, line: pc.line, colOff: pc.colOff, starts: starts})
 	}
 	return out
 }
@@ -236,7 +237,7 @@ func lastGet(n *yaml.Node, key string) *yaml.Node {
 }
 
 // edits turns planned changes into edits of the file.
-func (s *splicer) edits(fx *Fixture, chs []change) ([]edit, []Change, Pos, error) {
+func (s *srcDoc) edits(fx *Fixture, chs []change) ([]edit, []Change, Pos, error) {
 	var out []edit
 	var changes []Change
 	for _, ch := range chs {
@@ -266,8 +267,8 @@ func (s *splicer) edits(fx *Fixture, chs []change) ([]edit, []Change, Pos, error
 // node walks path from the document root: the node there, and whether it
 // sits inside a flow collection. A step through an anchor, an alias or a
 // key a merge key supplies is refused.
-func (s *splicer) node(path []step) (*yaml.Node, bool, error) {
-	n, flow := s.doc.root, false
+func (s *srcDoc) node(path []step) (*yaml.Node, bool, error) {
+	n, flow := s.root, false
 	for _, st := range path {
 		if n.Kind == yaml.AliasNode || n.Anchor != "" {
 			return nil, false, errAnchor
@@ -320,11 +321,7 @@ func plan(fx *Fixture, res *Result) ([]change, Pos, error) {
 		return nil, res.Fatal.Pos, fmt.Errorf("it could not run (%s); --update fixes expectations only", firstLine(res.Fatal.Message))
 	}
 	for _, f := range res.Failures {
-		ok := false
-		for _, p := range updatable {
-			ok = ok || strings.HasPrefix(f.Message, p)
-		}
-		if !ok {
+		if !slices.ContainsFunc(updatable, func(p string) bool { return strings.HasPrefix(f.Message, p) }) {
 			return nil, f.Pos, fmt.Errorf("it fails for a reason --update does not rewrite: %s", firstLine(f.Message))
 		}
 	}
@@ -427,16 +424,7 @@ func turnChanges(t *Turn, o *turnObs) ([]change, Pos, error) {
 // turn made of its handler: the listed args to the call that matches
 // most of them (when one call is the clear choice), times to the count.
 func hostCallChanges(hc HostCallExpect, calls []map[string]any, at []step) ([]change, error) {
-	count := func(want []KV) int {
-		n := 0
-		for _, a := range calls {
-			if argsMatch(a, want) {
-				n++
-			}
-		}
-		return n
-	}
-	n := count(hc.Args)
+	n := countMatching(calls, hc.Args)
 	if (hc.Times != nil && n == *hc.Times) || (hc.Times == nil && n > 0) {
 		return nil, nil
 	}
@@ -468,7 +456,7 @@ func hostCallChanges(hc HostCallExpect, calls []map[string]any, at []step) ([]ch
 				out = append(out, change{path: append(append([]step(nil), at...), keyStep("args"), keyStep(kv.Key)), want: plain(norm(got)), pos: kv.Pos, what: fmt.Sprintf("args[%q]", kv.Key)})
 			}
 		}
-		n = count(args)
+		n = countMatching(calls, args)
 	}
 	switch {
 	case hc.Times != nil && n != *hc.Times:

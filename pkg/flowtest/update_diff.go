@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"kitsoki/internal/termsafe"
@@ -26,16 +27,11 @@ func (fu *FileUpdate) WriteDiff(w io.Writer) {
 	old := splitLines(fu.Old)
 	starts := lineStarts(fu.Old)
 	lineOf := func(off int) int {
-		lo, hi := 0, len(starts)-1
-		for lo < hi {
-			mid := (lo + hi + 1) / 2
-			if starts[mid] <= off {
-				lo = mid
-			} else {
-				hi = mid - 1
-			}
+		i, at := slices.BinarySearch(starts, off)
+		if !at {
+			i-- // off lies inside the line starting before it
 		}
-		return lo
+		return i
 	}
 	// Each edit widened to whole lines; edits on the same or adjacent lines
 	// merged (a block of - lines, then its + lines).

@@ -10,10 +10,12 @@ import (
 )
 
 // srcDoc is one "\n---"-separated document of a fixture file with the
-// offsets that turn its yaml.v3 positions into byte offsets of the file.
+// offsets that turn its yaml.v3 positions into byte offsets of the file;
+// update_splice.go rewrites its values in place.
 type srcDoc struct {
 	src    []byte // the whole file
 	root   *yaml.Node
+	index  int   // which "\n---" piece of the file the document is
 	line   int   // lines of the file before the document
 	colOff int   // bytes before the document on its first line
 	starts []int // byte offset of each line of the file
@@ -62,11 +64,7 @@ func lineEnd(src []byte, off int) int {
 
 // indentOf is the number of spaces starting the line at off.
 func indentOf(src []byte, off int) int {
-	n := 0
-	for off+n < len(src) && src[off+n] == ' ' {
-		n++
-	}
-	return n
+	return len(src[off:]) - len(bytes.TrimLeft(src[off:], " "))
 }
 
 // blank reports whether the line starting at off holds only spaces/tabs
@@ -124,24 +122,13 @@ func (d *srcDoc) scalarEnd(n *yaml.Node, start int, flow bool) (int, error) {
 	src := d.src
 	switch {
 	case n.Style&yaml.DoubleQuotedStyle != 0:
-		for i := start + 1; i < len(src); i++ {
-			switch src[i] {
-			case '\\':
-				i++
-			case '"':
-				return i + 1, nil
-			}
+		if end, ok := quotedEnd(src, start, '"'); ok {
+			return end, nil
 		}
 		return 0, fmt.Errorf("unterminated double-quoted scalar")
 	case n.Style&yaml.SingleQuotedStyle != 0:
-		for i := start + 1; i < len(src); i++ {
-			if src[i] == '\'' {
-				if i+1 < len(src) && src[i+1] == '\'' {
-					i++
-					continue
-				}
-				return i + 1, nil
-			}
+		if end, ok := quotedEnd(src, start, '\''); ok {
+			return end, nil
 		}
 		return 0, fmt.Errorf("unterminated single-quoted scalar")
 	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
@@ -156,21 +143,15 @@ func (d *srcDoc) scalarEnd(n *yaml.Node, start int, flow bool) (int, error) {
 // the lines that follow, where the text read equals val.
 func plainEnd(src []byte, start int, val string, flow bool) (int, error) {
 	end := lineEnd(src, start)
-	line := string(src[start:end])
-	cut := len(line)
-	if i := strings.Index(line, " #"); i >= 0 {
-		cut = i
+	code, _, _ := strings.Cut(string(src[start:end]), " #")
+	if i := strings.IndexAny(code, ",]}"); flow && i >= 0 {
+		code = code[:i]
 	}
-	if flow {
-		if i := strings.IndexAny(line[:cut], ",]}"); i >= 0 {
-			cut = i
-		}
-	}
-	text := strings.TrimRight(line[:cut], " \t\r")
+	text := strings.TrimRight(code, " \t\r")
 	if text == val {
 		return start + len(text), nil
 	}
-	if flow || strings.Contains(line[:cut], ": ") {
+	if flow || strings.Contains(code, ": ") {
 		return 0, fmt.Errorf("cannot find the end of the plain scalar %q", clip(val))
 	}
 	// A plain scalar folded over several lines: each further line adds
@@ -181,11 +162,7 @@ func plainEnd(src []byte, start int, val string, flow bool) (int, error) {
 			pending += "\n"
 			continue
 		}
-		e := lineEnd(src, off)
-		l := string(src[off:e])
-		if i := strings.Index(l, " #"); i >= 0 {
-			l = l[:i]
-		}
+		l, _, _ := strings.Cut(string(src[off:lineEnd(src, off)]), " #")
 		t := strings.TrimSpace(l)
 		if pending == "" {
 			pending = " "
@@ -204,10 +181,7 @@ func plainEnd(src []byte, start int, val string, flow bool) (int, error) {
 // non-blank content line; indent is the content's indentation.
 func blockScalarBody(src []byte, start int) (indent, end int, err error) {
 	hdrEnd := lineEnd(src, start)
-	header := string(src[start:hdrEnd])
-	if i := strings.Index(header, " #"); i >= 0 {
-		header = header[:i]
-	}
+	header, _, _ := strings.Cut(string(src[start:hdrEnd]), " #")
 	header = strings.TrimSpace(header)
 	if strings.ContainsAny(header, "+123456789") {
 		return 0, 0, fmt.Errorf("a block scalar with a keep (+) or indentation indicator (%s)", header)
@@ -231,13 +205,30 @@ func blockScalarBody(src []byte, start int) (indent, end int, err error) {
 		if ind < indent {
 			break
 		}
-		end = lineEnd(src, off)
-		end = off + len(bytes.TrimRight(src[off:end], "\r"))
+		end = off + len(bytes.TrimRight(src[off:lineEnd(src, off)], "\r"))
 	}
 	if indent == 0 {
 		indent = parent + 2
 	}
 	return indent, end, nil
+}
+
+// quotedEnd is the offset after the closing quote q of the scalar quoted
+// at start: a double-quoted one skips its backslash escapes, a
+// single-quoted one its doubled quotes; false when it is not closed.
+func quotedEnd(src []byte, start int, q byte) (int, bool) {
+	for i := start + 1; i < len(src); i++ {
+		switch {
+		case q == '"' && src[i] == '\\':
+			i++
+		case src[i] != q:
+		case q == '\'' && i+1 < len(src) && src[i+1] == '\'':
+			i++
+		default:
+			return i + 1, true
+		}
+	}
+	return 0, false
 }
 
 // flowEnd is the end of the flow collection opening at start: after its
@@ -253,22 +244,12 @@ func flowEnd(src []byte, start int) (int, error) {
 			if depth == 0 {
 				return i + 1, nil
 			}
-		case '"':
-			for i++; i < len(src) && src[i] != '"'; i++ {
-				if src[i] == '\\' {
-					i++
-				}
+		case '"', '\'':
+			end, ok := quotedEnd(src, i, src[i])
+			if !ok {
+				return 0, fmt.Errorf("unterminated flow collection")
 			}
-		case '\'':
-			for i++; i < len(src); i++ {
-				if src[i] == '\'' {
-					if i+1 < len(src) && src[i+1] == '\'' {
-						i++
-						continue
-					}
-					break
-				}
-			}
+			i = end - 1
 		case '#':
 			if i > 0 && (src[i-1] == ' ' || src[i-1] == '\t' || src[i-1] == '\n') {
 				i = lineEnd(src, i) - 1

@@ -53,12 +53,6 @@ type step struct {
 func keyStep(k string) step { return step{key: k, isKey: true} }
 func indexStep(i int) step  { return step{index: i} }
 
-// splicer rewrites values of one document of a file in place.
-type splicer struct {
-	doc   *srcDoc
-	index int // which "\n---" piece of the file the document is
-}
-
 // rewrite returns the edits that make the value at node n (reached from
 // the document root by path; flow: inside a flow collection) equal want,
 // touching only what differs: a mapping with the same keys or a sequence
@@ -67,7 +61,7 @@ type splicer struct {
 // that style can hold the new value. Every replacement is checked by
 // parsing the file again: the document must read back as before except
 // for want at path.
-func (s *splicer) rewrite(n *yaml.Node, path []step, want any, flow bool) ([]edit, error) {
+func (s *srcDoc) rewrite(n *yaml.Node, path []step, want any, flow bool) ([]edit, error) {
 	if n.Kind == yaml.AliasNode || n.Anchor != "" {
 		return nil, errAnchor
 	}
@@ -152,8 +146,7 @@ func sameKeys(n *yaml.Node, m map[string]any) bool {
 }
 
 // candidates are the replacements of node n by want, best first.
-func (s *splicer) candidates(n *yaml.Node, want any, flow bool) ([]edit, error) {
-	d := s.doc
+func (d *srcDoc) candidates(n *yaml.Node, want any, flow bool) ([]edit, error) {
 	start, end, err := d.span(n, flow)
 	if err != nil {
 		return nil, err
@@ -172,7 +165,8 @@ func (s *splicer) candidates(n *yaml.Node, want any, flow bool) ([]edit, error) 
 		add(flowText(w))
 	case string:
 		if n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
-			if body, indent, e, err := d.blockBody(start); err == nil {
+			if indent, e, err := blockScalarBody(d.src, start); err == nil {
+				body := lineEnd(d.src, start)
 				if txt, ok := blockLines(w, indent, headerChomp(d.src[start:body]), n.Style&yaml.FoldedStyle != 0); ok {
 					out = append(out, edit{body, e, txt})
 				}
@@ -229,14 +223,6 @@ func (d *srcDoc) keyColumn(off int) int {
 	return i - ls
 }
 
-// blockBody is where the body of the block scalar whose header starts at
-// start is: from the end of its header line (body) to e, indented by
-// indent.
-func (d *srcDoc) blockBody(start int) (body, indent, e int, err error) {
-	indent, e, err = blockScalarBody(d.src, start)
-	return lineEnd(d.src, start), indent, e, err
-}
-
 // headerChomp is the chomping of a block scalar header: "|-" (strip) or
 // "|" (clip).
 func headerChomp(header []byte) string {
@@ -289,17 +275,8 @@ func blockLines(w string, indent int, chomp string, folded bool) (string, bool) 
 // read as something else); in a flow collection, as an item of one.
 func plainText(w any, flow bool) (string, bool) {
 	if flow {
-		var n yaml.Node
-		if err := n.Encode([]any{w}); err != nil {
-			return "", false
-		}
-		n.Style = yaml.FlowStyle
-		b, err := yaml.Marshal(&n)
-		if err != nil {
-			return "", false
-		}
-		t := strings.TrimSpace(string(b))
-		if !strings.HasPrefix(t, "[") || !strings.HasSuffix(t, "]") || strings.Contains(t, "\n") {
+		t, ok := flowText([]any{w}) // w, a scalar, as the one item of a list
+		if !ok || !strings.HasPrefix(t, "[") || !strings.HasSuffix(t, "]") {
 			return "", false
 		}
 		return t[1 : len(t)-1], true
@@ -387,14 +364,11 @@ func setFlow(n *yaml.Node) {
 // col: its first line is written where the old value began, the others
 // indented to col.
 func blockText(w any, col int) (string, bool) {
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(w); err != nil {
+	b, err := encodeYAML(w)
+	if err != nil {
 		return "", false
 	}
-	_ = enc.Close()
-	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 	pad := strings.Repeat(" ", col)
 	for i := 1; i < len(lines); i++ {
 		if lines[i] != "" {
@@ -406,24 +380,13 @@ func blockText(w any, col int) (string, bool) {
 
 // check reports whether the file with e made reads back as before except
 // for want at path in this document, with the same documents.
-func (s *splicer) check(e edit, path []step, want any) bool {
-	before, ok := docValues(s.doc.src)
+func (s *srcDoc) check(e edit, path []step, want any) bool {
+	before, ok := docValues(s.src)
 	if !ok || s.index >= len(before) {
 		return false
 	}
-	after, ok := docValues(applyEdits(s.doc.src, []edit{e}))
-	if !ok || len(after) != len(before) {
-		return false
-	}
-	if !setPath(&before[s.index], path, want) {
-		return false
-	}
-	for i := range before {
-		if !equal(before[i], after[i]) {
-			return false
-		}
-	}
-	return true
+	after, ok := docValues(applyEdits(s.src, []edit{e}))
+	return ok && setPath(&before[s.index], path, want) && slices.EqualFunc(before, after, equal)
 }
 
 // docValues decodes every "\n---" piece of a file as plain values; false

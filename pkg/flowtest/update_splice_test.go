@@ -139,11 +139,11 @@ func FuzzSplice(f *testing.F) {
 			want = m["v"]
 		}
 		docs := mappingDocs([]byte(src))
-		if len(docs) == 0 || len(docs[0].doc.root.Content) < 2 {
+		if len(docs) == 0 || len(docs[0].root.Content) < 2 {
 			return
 		}
 		s := docs[0]
-		path := []step{keyStep(s.doc.root.Content[0].Value)}
+		path := []step{keyStep(s.root.Content[0].Value)}
 		n, flow, err := s.node(path)
 		if err != nil {
 			return

@@ -3,7 +3,10 @@ package flowtest
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
+
+	"kitsoki/internal/lazyre"
 )
 
 // maxViewCells bounds the approximate search of a literal pattern in a
@@ -56,22 +59,10 @@ func closest(pat, view []rune) (string, int, bool) {
 			if pat[i-1] == view[j-1] {
 				cost = 0
 			}
-			best := d[(i-1)*w+j-1] + cost
-			if v := d[(i-1)*w+j] + 1; v < best {
-				best = v
-			}
-			if v := d[i*w+j-1] + 1; v < best {
-				best = v
-			}
-			d[i*w+j] = best
+			d[i*w+j] = min(d[(i-1)*w+j-1]+cost, d[(i-1)*w+j]+1, d[i*w+j-1]+1)
 		}
 	}
-	best := int32(-1)
-	for j := 0; j <= n; j++ {
-		if best < 0 || d[m*w+j] < best {
-			best = d[m*w+j]
-		}
-	}
+	best := slices.Min(d[m*w : m*w+n+1])
 	// Of the ends at the least distance, the match whose length is
 	// nearest the pattern's (then the leftmost).
 	from, to, tried := 0, 0, 0
@@ -116,6 +107,13 @@ func abs(x int) int {
 	return x
 }
 
+// spaceRuns are the runs of spaces of a pattern; quantifiedSpaces one
+// that a quantifier follows.
+var (
+	spaceRuns        = &lazyre.Regexp{Expr: ` +`}
+	quantifiedSpaces = &lazyre.Regexp{Expr: ` +[*+?{]`}
+)
+
 // respace rewrites the runs of spaces of a regular expression to the
 // widths the view has where the pattern, its space runs loosened to " +",
 // first matches; false when it does not match even so, or when the
@@ -125,24 +123,10 @@ func respace(pattern, view string) (string, bool) {
 	if strings.ContainsAny(pattern, "[") || strings.Contains(pattern, `\ `) {
 		return "", false
 	}
-	var parts []string
-	rest := pattern
-	for {
-		i := strings.Index(rest, " ")
-		if i < 0 {
-			parts = append(parts, rest)
-			break
-		}
-		j := i
-		for j < len(rest) && rest[j] == ' ' {
-			j++
-		}
-		if j < len(rest) && strings.ContainsRune("*+?{", rune(rest[j])) {
-			return "", false // the run is quantified: not plain text
-		}
-		parts = append(parts, rest[:i])
-		rest = rest[j:]
+	if quantifiedSpaces.MatchString(pattern) {
+		return "", false // a run is quantified: not plain text
 	}
+	parts := spaceRuns.Get().Split(pattern, -1)
 	if len(parts) < 2 {
 		return "", false
 	}

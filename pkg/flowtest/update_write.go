@@ -51,8 +51,5 @@ func (r *Runner) writeFile(fu *FileUpdate) error {
 	if err != nil {
 		return fmt.Errorf("cannot stat it: %s", safefile.Reason(err))
 	}
-	if err := atomicfile.Write(real, fu.New, info.Mode().Perm()); err != nil {
-		return err
-	}
-	return nil
+	return atomicfile.Write(real, fu.New, info.Mode().Perm())
 }
