@@ -139,11 +139,7 @@ func (l *loader) confinePrompts(st *Story) {
 		return
 	}
 	inside := func(p Pos, what, d string) bool {
-		abs := d
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(st.Dir, d)
-		}
-		_, err := st.root.Stat(filepath.Clean(abs))
+		_, err := st.root.Stat(filepath.Clean(beside(st.Dir, d)))
 		if errors.Is(err, safefile.ErrOutsideRoot) {
 			l.outsideRoot(p, st.root, what, d, err)
 			return false
@@ -166,6 +162,15 @@ func (l *loader) confinePrompts(st *Story) {
 		}
 	}
 	pc.Shared, pc.SharedPos = shared, pos
+}
+
+// beside is p when it is absolute, else p in dir (a path a story wrote,
+// relative to its directory).
+func beside(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
 }
 
 // FileRoot is the story's project root (its directory's, for a story
@@ -191,18 +196,13 @@ func (st *Story) PromptRoots() []string {
 		}
 		seen[s] = true
 		add := func(d string) {
-			if !filepath.IsAbs(d) {
-				d = filepath.Join(s.Dir, d)
-			}
+			d = beside(s.Dir, d)
 			if abs, err := filepath.Abs(d); err == nil {
 				d = abs
 			}
-			for _, o := range out {
-				if o == d {
-					return
-				}
+			if !slices.Contains(out, d) {
+				out = append(out, d)
 			}
-			out = append(out, d)
 		}
 		add(s.Dir)
 		if pc := s.Prompts; pc != nil {

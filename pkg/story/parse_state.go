@@ -112,10 +112,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 			s.Keys[key] = p.Pos(v)
 		}
 	})
-	if !reflect.ValueOf(more).IsZero() {
-		m := more
-		s.More = &m
-	}
+	s.More = kept(more)
 	return s
 }
 
@@ -160,7 +157,7 @@ func (p *fileParser) parseRelevantWorld(v *yaml.Node, w string) []NamePos {
 // parseTimeout reads a state's timeout: block.
 func (p *fileParser) parseTimeout(s *State, kk, v *yaml.Node, w string) *Timeout {
 	t := &Timeout{Pos: p.Pos(kk)}
-	p.FieldsAt(v, yamlnode.Place{Where: "state " + quote(s.Path) + " timeout"}, yamlnode.Place{Where: w}, diag.Error,
+	p.FieldsAt(v, yamlnode.Place{Where: "state " + strconv.Quote(s.Path) + " timeout"}, yamlnode.Place{Where: w}, diag.Error,
 		yamlnode.Fields{{Key: "after", Str: &t.After}, {Key: "target", Str: &t.Target, Pos: &t.TargetPos}}, nil)
 	return t
 }
@@ -226,10 +223,7 @@ func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, at yamlnod
 		{Key: "emit", List: &more.Emit},
 		{Key: "push_history", BoolP: &more.PushHistory},
 	}, nil)
-	if !reflect.ValueOf(more).IsZero() {
-		m := more
-		t.More = &m
-	}
+	t.More = kept(more)
 }
 
 func (p *fileParser) parseEffects(n *yaml.Node, where string) []*Effect {
@@ -316,10 +310,7 @@ func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, at yamlnode.Place)
 		vp := p.ValuePos(v)
 		e.keys = append(e.keys, keyAt{key: key, line: int32(vp.Line), col: int32(vp.Col)})
 	})
-	if !reflect.ValueOf(more).IsZero() {
-		m := more
-		e.More = &m
-	}
+	e.More = kept(more)
 	if len(e.keys) == 0 {
 		e.keys = nil
 	}
@@ -337,7 +328,14 @@ func (p *fileParser) parseSelection(v *yaml.Node, where string) *Selection {
 	return s
 }
 
-func quote(s string) string { return strconv.Quote(s) }
+// kept returns a copy of v on the heap, nil when v is zero (a More block
+// no key set).
+func kept[T any](v T) *T {
+	if reflect.ValueOf(v).IsZero() {
+		return nil
+	}
+	return &v
+}
 
 // newZeroed returns a list of n pointers to new zero Ts (the arms or
 // effects of one list, filled in place by the parse).
