@@ -39,25 +39,18 @@ var (
 
 // parseStates parses a states: mapping under parent (nil = top level).
 func (p *fileParser) parseStates(n *yaml.Node, parent *State, where string) []*State {
-	var out []*State
-	if d := yamlnode.Deref(n); d != nil && d.Kind == yaml.MappingNode {
-		out = make([]*State, 0, len(d.Content)/2)
-	}
 	// In a large story the node tree outweighs the model: once a top-level
 	// state is parsed, its mapping lets go of its children (the subtrees
 	// the model keeps, and the nodes aliases point at, stay alive). Only a
 	// tree nobody else reads, and never an anchored node, is released.
 	release := p.owned && parent == nil && where == "states"
-	p.Mapping(n, where, nil, func(name string, k, v *yaml.Node) {
-		out = append(out, p.parseState(name, k, v, parent, where+"."+name))
+	return yamlnode.MappingList(p.Walker, n, where, func(name string, k, v *yaml.Node) *State {
+		s := p.parseState(name, k, v, parent, where+"."+name)
 		if release && v != nil && v.Kind == yaml.MappingNode && v.Anchor == "" {
 			v.Content = nil
 		}
+		return s
 	})
-	if len(out) == 0 {
-		return nil
-	}
-	return out
 }
 
 func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, where string) *State {
@@ -141,17 +134,7 @@ func (p *fileParser) parseRelevantWorld(v *yaml.Node, w string) []NamePos {
 	if d := yamlnode.Deref(v); d != nil && d.Kind == yaml.ScalarNode && !yamlnode.IsNull(d) {
 		return []NamePos{{d.Value, p.Pos(d)}}
 	}
-	var out []NamePos
-	if d := yamlnode.Deref(v); d != nil && d.Kind == yaml.SequenceNode && len(d.Content) > 0 {
-		out = make([]NamePos, 0, len(d.Content))
-	}
-	p.Seq(v, w, func(i int, it *yaml.Node) {
-		out = append(out, NamePos{p.StrAt(it, w, i), p.Pos(it)})
-	})
-	if len(out) == 0 {
-		return nil
-	}
-	return out
+	return yamlnode.SeqList(p.Walker, v, w, func(i int, it *yaml.Node) NamePos { return NamePos{p.StrAt(it, w, i), p.Pos(it)} })
 }
 
 // parseTimeout reads a state's timeout: block.
