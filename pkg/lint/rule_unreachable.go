@@ -106,17 +106,11 @@ func (w *reachWalk) visit(s *story.State) {
 	for _, on := range s.On {
 		for _, t := range on.Arms {
 			w.follow(s, t.Target)
+			w.effTargets(effSite{State: s, Intent: on.Intent}, t.Effects)
 		}
 	}
-	for p := range (story.EffectWalk{}).States(s) {
-		e := p.Effect
-		if e.OnError() != "" {
-			w.onError(effSite{State: s, Intent: p.Intent, OnComplete: p.Within("on_complete")}, e.OnError())
-		}
-		if e.Target() != "" {
-			w.follow(s, e.Target())
-		}
-	}
+	w.effTargets(effSite{State: s}, s.OnEnter)
+	w.effTargets(effSite{State: s}, s.OnExit())
 	if s.Timeout() != nil {
 		w.follow(s, s.Timeout().Target)
 	}
@@ -157,6 +151,23 @@ func (w *reachWalk) onError(site effSite, target string) {
 		if t, err := w.st.ResolveFrom(w.c.regionBase(base, site.State), target); err == nil && t.State != nil {
 			w.enter(t.State)
 		}
+	}
+}
+
+// effTargets follows the on_error and target: of each effect of list,
+// and of the effects nested in them.
+func (w *reachWalk) effTargets(site effSite, list []*story.Effect) {
+	for _, e := range list {
+		if e.OnError() != "" {
+			w.onError(site, e.OnError())
+		}
+		if e.Target() != "" {
+			w.follow(site.State, e.Target())
+		}
+		oc := site
+		oc.OnComplete = true
+		w.effTargets(oc, e.OnComplete())
+		w.effTargets(site, e.Effects())
 	}
 }
 
