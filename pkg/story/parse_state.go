@@ -312,12 +312,14 @@ func (p *fileParser) parseSelection(v *yaml.Node, where string) *Selection {
 }
 
 // kept returns a copy of v on the heap, nil when v is zero (a More block
-// no key set).
+// no key set). The copy is made only when kept: &v itself would put every
+// v on the heap.
 func kept[T any](v T) *T {
 	if reflect.ValueOf(v).IsZero() {
 		return nil
 	}
-	return &v
+	m := v
+	return &m
 }
 
 // newZeroed returns a list of n pointers to new zero Ts (the arms or
