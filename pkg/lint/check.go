@@ -157,34 +157,31 @@ func (s effSite) Loc() string {
 }
 
 // eachEffect visits every effect of the story with its site, recursing into
-// on_complete and inline effects.
+// on_complete and inline effects: the states', the phase templates', the
+// phases' and the proposals'. The walk is made once per check.
 func (c *checker) eachEffect(fn func(e *story.Effect, site effSite)) {
 	if c.sites == nil {
 		c.sites = []effectAt{}
-		c.walkEffects(func(e *story.Effect, site effSite) { c.sites = append(c.sites, effectAt{e, site}) })
+		visit := func(walk iter.Seq[*story.EffectPlace], tpl bool) {
+			for p := range walk {
+				site := effSite{State: p.State, Intent: p.Intent, OnComplete: p.Within("on_complete"), Inline: p.Within("effects"), Template: tpl, loc: p}
+				if p.Parent != nil {
+					site.Parent = p.Parent.Effect
+				}
+				c.sites = append(c.sites, effectAt{p.Effect, site})
+			}
+		}
+		var w story.EffectWalk
+		visit(w.States(c.states()...), false)
+		for _, n := range sortedMapKeys(c.st.PhaseTemplates) {
+			visit(w.States(story.Flatten(c.st.PhaseTemplates[n].States)...), true)
+		}
+		visit(w.Phases(c.st.Phases), true)
+		visit(w.Proposals(c.st.Proposals), false)
 	}
 	for _, ea := range c.sites {
 		fn(ea.e, ea.site)
 	}
-}
-
-func (c *checker) walkEffects(fn func(e *story.Effect, site effSite)) {
-	visit := func(walk iter.Seq[*story.EffectPlace], tpl bool) {
-		for p := range walk {
-			site := effSite{State: p.State, Intent: p.Intent, OnComplete: p.Within("on_complete"), Inline: p.Within("effects"), Template: tpl, loc: p}
-			if p.Parent != nil {
-				site.Parent = p.Parent.Effect
-			}
-			fn(p.Effect, site)
-		}
-	}
-	var w story.EffectWalk
-	visit(w.States(c.states()...), false)
-	for _, n := range sortedMapKeys(c.st.PhaseTemplates) {
-		visit(w.States(story.Flatten(c.st.PhaseTemplates[n].States)...), true)
-	}
-	visit(w.Phases(c.st.Phases), true)
-	visit(w.Proposals(c.st.Proposals), false)
 }
 
 // eachTransition visits every transition of the real state tree.

@@ -35,29 +35,27 @@ func collectHostCalls(st *story.Story, prefix string, bindings map[string]string
 	if st == nil {
 		return
 	}
-	add := func(e *story.Effect, site string) {
-		if e.Invoke == "" {
-			return
-		}
-		h := e.Invoke
-		if strings.HasPrefix(h, "iface.") {
-			parts := strings.Split(h, ".")
-			if len(parts) == 3 && bindings[parts[1]] != "" {
-				h = bindings[parts[1]] + "." + parts[2]
-			} else if r, ok := st.ResolveInvoke(h); ok {
-				h = r
-			}
-		}
-		u := HostUse{Handler: h, Site: prefix + site, File: e.Pos.File, Line: e.Pos.Line}
-		if h != e.Invoke {
-			u.Invoke = e.Invoke
-		}
-		*out = append(*out, u)
-	}
 	var w story.EffectWalk
 	for _, walk := range []iter.Seq[*story.EffectPlace]{w.States(st.AllStates()...), w.Proposals(st.Proposals)} {
 		for p := range walk {
-			add(p.Effect, p.String())
+			e := p.Effect
+			if e.Invoke == "" {
+				continue
+			}
+			h := e.Invoke
+			if strings.HasPrefix(h, "iface.") {
+				parts := strings.Split(h, ".")
+				if len(parts) == 3 && bindings[parts[1]] != "" {
+					h = bindings[parts[1]] + "." + parts[2]
+				} else if r, ok := st.ResolveInvoke(h); ok {
+					h = r
+				}
+			}
+			u := HostUse{Handler: h, Site: prefix + p.String(), File: e.Pos.File, Line: e.Pos.Line}
+			if h != e.Invoke {
+				u.Invoke = e.Invoke
+			}
+			*out = append(*out, u)
 		}
 	}
 	for _, alias := range st.ImportOrder {
