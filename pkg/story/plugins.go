@@ -124,7 +124,7 @@ func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string) (m
 	sev := l.opts.unsetEnvSeverity()
 	p.Mapping(n, prefix+"."+field, nil, func(key string, _, v *yaml.Node) {
 		raw := p.Str(v, prefix+"."+field+"."+key)
-		val, unset, used := interpolateValues(raw, l.opts.Lookup)
+		val, unset, used := interpolate(raw, l.opts.Lookup)
 		if len(used) > 0 {
 			secrets = append(secrets, val)
 			secrets = append(secrets, used...)
@@ -148,16 +148,10 @@ func (o Options) unsetEnvSeverity() diag.Severity {
 
 // interpolate substitutes ${NAME} in s in a single left-to-right pass.
 // Bare $NAME and an unclosed ${ stay literal; substituted text is not
-// scanned again. It returns the result and the names that were unset
-// (replaced by the empty string).
-func interpolate(s string, lookup func(string) (string, bool)) (string, []string) {
-	out, unset, _ := interpolateValues(s, lookup)
-	return out, unset
-}
-
-// interpolateValues is interpolate that also returns the values it
-// substituted (the secrets to redact).
-func interpolateValues(s string, lookup func(string) (string, bool)) (out string, unset, used []string) {
+// scanned again. It returns the result, the names that were unset
+// (replaced by the empty string) and the values it substituted (the
+// secrets to redact).
+func interpolate(s string, lookup func(string) (string, bool)) (out string, unset, used []string) {
 	if !strings.Contains(s, "${") {
 		return s, nil, nil
 	}
@@ -204,7 +198,7 @@ func (l *loader) resolveProviders(st *Story) {
 		}
 		keys := slices.Sorted(maps.Keys(pr.Env))
 		for _, k := range keys {
-			val, unset := interpolate(pr.Env[k], l.opts.Lookup)
+			val, unset, _ := interpolate(pr.Env[k], l.opts.Lookup)
 			for _, name := range unset {
 				l.rep.add(pr.Pos, sev, RuleProvider, "providers.%s: env var %s referenced in env.%s not set", n, name, k)
 			}
