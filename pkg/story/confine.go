@@ -104,24 +104,23 @@ func OutsideRootMessage(root *safefile.Root, what, written string, err error) st
 	return fmt.Sprintf("%s %q leaves the project root %s (the nearest directory above the story holding .git or .kitsoki/); nothing outside the root is read: move the file inside the project, or pass --root DIR naming a directory that holds both", what, written, root.Dir())
 }
 
-// readIn is readFile for a file a story names: abs must lie inside root,
-// through every symlink on the way. ok is false when it does not (err is
-// the Root's, for outsideRoot); a read error inside comes back as err with
-// ok true.
+// readIn returns the bytes of abs, a file a story names (an editor's
+// buffer when Overlay holds one): abs must lie inside root, through every
+// symlink on the way. ok is false when it does not (err is the Root's, for
+// outsideRoot); a read error inside comes back as err with ok true.
 func (l *loader) readIn(root *safefile.Root, abs string) (data []byte, ok bool, err error) {
-	if _, ok := l.opts.Overlay[abs]; ok {
+	if b, ok := l.opts.Overlay[abs]; ok {
 		// An editor's buffer: only its name can leave the root.
 		if _, in := root.Rel(abs); !in {
 			_, err := root.Stat(abs)
 			return nil, false, err
 		}
-		data, err = l.readFile(abs, nil)
-		return data, true, err
+		return b, true, nil
 	}
 	if _, err := root.Stat(abs); errors.Is(err, safefile.ErrOutsideRoot) {
 		return nil, false, err
 	}
-	data, err = l.readFile(abs, root)
+	data, err = root.ReadFile(abs, safefile.StoryYAML)
 	if errors.Is(err, safefile.ErrOutsideRoot) {
 		return nil, false, err
 	}
