@@ -142,7 +142,6 @@ type effSite struct {
 	OnComplete bool         // inside an on_complete chain
 	Inline     bool         // inside an inline effects: list
 	Template   bool         // inside a phase template (placeholders unresolved)
-	Parent     *story.Effect
 	// loc names the effect for messages (Loc); it is spelled out only
 	// when a message needs it.
 	loc *story.EffectPlace
@@ -165,9 +164,6 @@ func (c *checker) eachEffect(fn func(e *story.Effect, site effSite)) {
 		visit := func(walk iter.Seq[*story.EffectPlace], tpl bool) {
 			for p := range walk {
 				site := effSite{State: p.State, Intent: p.Intent, OnComplete: p.Within("on_complete"), Inline: p.Within("effects"), Template: tpl, loc: p}
-				if p.Parent != nil {
-					site.Parent = p.Parent.Effect
-				}
 				c.sites = append(c.sites, effectAt{p.Effect, site})
 			}
 		}
