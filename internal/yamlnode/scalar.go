@@ -2,6 +2,7 @@ package yamlnode
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -126,17 +127,7 @@ func (w *Walker) StrList(n *yaml.Node, where string) []string {
 	if d != nil && d.Kind == yaml.ScalarNode && !IsNull(d) {
 		return []string{d.Value}
 	}
-	var out []string
-	if d != nil && d.Kind == yaml.SequenceNode && len(d.Content) > 0 {
-		out = make([]string, 0, len(d.Content))
-	}
-	w.Seq(n, where, func(i int, it *yaml.Node) {
-		out = append(out, w.StrAt(it, where, i))
-	})
-	if len(out) == 0 {
-		return nil
-	}
-	return out
+	return SeqList(w, n, where, func(i int, it *yaml.Node) string { return w.StrAt(it, where, i) })
 }
 
 // ItemPos is the position of each item StrList reads from n, in order.
@@ -185,7 +176,7 @@ func (w *Walker) rawDepth(n *yaml.Node, depth int) any {
 		return nil
 	}
 	if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
-		if w.isActive(n) {
+		if slices.Contains(w.active, n) {
 			w.Report(w.Pos(orig), diag.Error, w.Rules.Syntax, "value: recursive YAML (an alias refers to its own ancestor)")
 			return nil
 		}

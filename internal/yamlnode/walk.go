@@ -130,9 +130,11 @@ func (w *Walker) Intern(s string) string {
 
 // Enter marks n as being walked; it reports (at orig) and returns false
 // when n is already on the walk path (a recursive alias) or the path is
-// too deep. A true return must be paired with Leave(n).
+// too deep. A true return must be paired with Leave(n). The path is at
+// most a couple of hundred nodes deep (Enter refuses deeper), and mostly a
+// few: a scan beats a map.
 func (w *Walker) Enter(n, orig *yaml.Node, at Place) bool {
-	if w.isActive(n) || len(w.active) > maxDepth {
+	if slices.Contains(w.active, n) || len(w.active) > maxDepth {
 		w.Report(w.Pos(orig), diag.Error, w.Rules.Syntax, "%s: recursive or too deeply nested YAML (an alias refers to its own ancestor)", at.String())
 		return false
 	}
@@ -155,18 +157,6 @@ func (w *Walker) Leave(n *yaml.Node) {
 			return
 		}
 	}
-}
-
-// isActive reports whether n is on the walk path. The path is at most a
-// couple of hundred nodes deep (Enter refuses deeper), and mostly a few:
-// a scan beats a map.
-func (w *Walker) isActive(n *yaml.Node) bool {
-	for _, a := range w.active {
-		if a == n {
-			return true
-		}
-	}
-	return false
 }
 
 // Spend takes one node from the budget. When it runs out it reports, once
@@ -314,4 +304,34 @@ func (w *Walker) SeqAt(n *yaml.Node, at Place, fn func(i int, item *yaml.Node)) 
 		fn(i, it)
 	}
 	return true
+}
+
+// MappingList is what read makes of each pair of the mapping n named
+// where (Mapping), in order, in one allocation of the mapping's size; nil
+// when there is none.
+func MappingList[T any](w *Walker, n *yaml.Node, where string, read func(key string, k, v *yaml.Node) T) []T {
+	var out []T
+	if d := Deref(n); d != nil && d.Kind == yaml.MappingNode && len(d.Content) >= 2 {
+		out = make([]T, 0, len(d.Content)/2)
+	}
+	w.Mapping(n, where, nil, func(key string, k, v *yaml.Node) { out = append(out, read(key, k, v)) })
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// SeqList is what read makes of each item of the list n named where
+// (Seq), in order, in one allocation of the list's size; nil when there
+// is none.
+func SeqList[T any](w *Walker, n *yaml.Node, where string, read func(i int, item *yaml.Node) T) []T {
+	var out []T
+	if d := Deref(n); d != nil && d.Kind == yaml.SequenceNode && len(d.Content) > 0 {
+		out = make([]T, 0, len(d.Content))
+	}
+	w.Seq(n, where, func(i int, it *yaml.Node) { out = append(out, read(i, it)) })
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }

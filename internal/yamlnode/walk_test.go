@@ -313,3 +313,27 @@ list: {<<: [*a, *b], w: own}
 		t.Errorf("findings: %s", lines(ds))
 	}
 }
+
+func TestMappingListAndSeqList(t *testing.T) {
+	var ds []diag.Diagnostic
+	root, w := parse(t, "base: &b {x: 1}\nm: {<<: *b, y: 2, y: 3}\nl: [a, b]\nempty: {}\nnone:\nwrong: [1]\n", &ds)
+	pair := func(key string, _, v *yaml.Node) string { return key + "=" + v.Value }
+	item := func(i int, it *yaml.Node) string { return fmt.Sprint(i, it.Value) }
+	if got := MappingList(w, Get(root, "m"), "m", pair); fmt.Sprint(got) != "[x=1 y=2]" {
+		t.Errorf("MappingList(m) = %v", got)
+	}
+	if got := SeqList(w, Get(root, "l"), "l", item); fmt.Sprint(got) != "[0a 1b]" {
+		t.Errorf("SeqList(l) = %v", got)
+	}
+	for _, k := range []string{"empty", "none", "wrong"} {
+		if got := MappingList(w, Get(root, k), k, pair); got != nil {
+			t.Errorf("MappingList(%s) = %#v, want nil", k, got)
+		}
+	}
+	if got := SeqList(w, Get(root, "none"), "none", item); got != nil {
+		t.Errorf("SeqList(none) = %#v, want nil", got)
+	}
+	if want := "2:19 error duplicate-key m: mapping key \"y\" already defined at line 2, column 13\n6:8 error type wrong: expected a mapping, got a list\n"; lines(ds) != want {
+		t.Errorf("findings:\n%s\nwant:\n%s", lines(ds), want)
+	}
+}

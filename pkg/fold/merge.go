@@ -94,33 +94,11 @@ func (fs *folder) build(st *story.Story, im *story.Import, chain string, stack [
 // mark records the origin of s, its subtree and all their effects.
 func (fs *folder) mark(s *story.State, o origin) {
 	fs.stateDir[s] = o
-	eachEffect(s, func(e *story.Effect) { fs.effectDir[e] = o.dir })
+	for p := range (story.EffectWalk{}).States(s) {
+		fs.effectDir[p.Effect] = o.dir
+	}
 	for _, ch := range s.Children {
 		fs.mark(ch, o)
-	}
-}
-
-// eachEffect calls f for every effect s runs itself (on_enter, on_exit and
-// its arms'), each before the on_complete and nested effects it holds.
-func eachEffect(s *story.State, f func(*story.Effect)) {
-	var walk func([]*story.Effect)
-	walk = func(list []*story.Effect) {
-		for _, e := range list {
-			if e != nil {
-				f(e)
-				walk(e.OnComplete())
-				walk(e.Effects())
-			}
-		}
-	}
-	walk(s.OnEnter)
-	walk(s.OnExit())
-	for _, on := range s.On {
-		for _, t := range on.Arms {
-			if t != nil {
-				walk(t.Effects)
-			}
-		}
 	}
 }
 

@@ -34,9 +34,10 @@ type rebaser struct {
 }
 
 func (rb *rebaser) state(s *story.State) {
-	eachEffect(s, func(e *story.Effect) {
+	for p := range (story.EffectWalk{}).States(s) {
+		e := p.Effect
 		if e.With == nil {
-			return
+			continue
 		}
 		rb.with(e.With)
 		for _, sub := range []string{"context", "acceptance"} {
@@ -44,7 +45,7 @@ func (rb *rebaser) state(s *story.State) {
 				rb.with(m)
 			}
 		}
-	})
+	}
 	for _, ch := range s.Children {
 		rb.state(ch)
 	}

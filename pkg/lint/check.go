@@ -1,8 +1,7 @@
 package lint
 
 import (
-	"strconv"
-	"strings"
+	"iter"
 
 	"kitsoki/pkg/story"
 )
@@ -143,10 +142,9 @@ type effSite struct {
 	OnComplete bool         // inside an on_complete chain
 	Inline     bool         // inside an inline effects: list
 	Template   bool         // inside a phase template (placeholders unresolved)
-	Parent     *story.Effect
 	// loc names the effect for messages (Loc); it is spelled out only
 	// when a message needs it.
-	loc *effLoc
+	loc *story.EffectPlace
 }
 
 // Loc names where the effect sits, e.g. `state "a" on_enter[0]`.
@@ -154,134 +152,31 @@ func (s effSite) Loc() string {
 	if s.loc == nil {
 		return ""
 	}
-	var b strings.Builder
-	s.loc.write(&b)
-	return b.String()
-}
-
-// effLoc is an effect's place: the list it is item i of, below its
-// parent effect or at the top of a state, transition, phase or proposal.
-type effLoc struct {
-	parent *effLoc // the effect whose on_complete/effects list holds it
-	top    effTop  // when parent is nil: what holds the list
-	name   string  // state path, phase id or proposal name
-	intent string  // topArc: the transition's intent
-	arc    int     // topArc: the transition's arm
-	list   string  // on_enter, on_exit, effect, on_complete, effects
-	i      int
-}
-
-type effTop uint8
-
-const (
-	topState effTop = iota
-	topArc
-	topPhase
-	topProposal
-)
-
-func (l *effLoc) write(b *strings.Builder) {
-	if l.parent != nil {
-		l.parent.write(b)
-		b.WriteByte(' ')
-	} else {
-		switch l.top {
-		case topState:
-			b.WriteString("state " + strconv.Quote(l.name) + " ")
-		case topArc:
-			b.WriteString("state " + strconv.Quote(l.name) + " intent " + strconv.Quote(l.intent) + " arc[" + strconv.Itoa(l.arc) + "] ")
-		case topPhase:
-			b.WriteString("phases.graph[" + strconv.Quote(l.name) + "] ")
-		case topProposal:
-			b.WriteString("proposal " + strconv.Quote(l.name) + " execute ")
-		}
-	}
-	b.WriteString(l.list)
-	b.WriteByte('[')
-	b.WriteString(strconv.Itoa(l.i))
-	b.WriteByte(']')
+	return s.loc.String()
 }
 
 // eachEffect visits every effect of the story with its site, recursing into
-// on_complete and inline effects.
+// on_complete and inline effects: the states', the phase templates', the
+// phases' and the proposals'. The walk is made once per check.
 func (c *checker) eachEffect(fn func(e *story.Effect, site effSite)) {
 	if c.sites == nil {
 		c.sites = []effectAt{}
-		c.walkEffects(func(e *story.Effect, site effSite) { c.sites = append(c.sites, effectAt{e, site}) })
+		visit := func(walk iter.Seq[*story.EffectPlace], tpl bool) {
+			for p := range walk {
+				site := effSite{State: p.State, Intent: p.Intent, OnComplete: p.Within("on_complete"), Inline: p.Within("effects"), Template: tpl, loc: p}
+				c.sites = append(c.sites, effectAt{p.Effect, site})
+			}
+		}
+		var w story.EffectWalk
+		visit(w.States(c.states()...), false)
+		for _, n := range sortedMapKeys(c.st.PhaseTemplates) {
+			visit(w.States(story.Flatten(c.st.PhaseTemplates[n].States)...), true)
+		}
+		visit(w.Phases(c.st.Phases), true)
+		visit(w.Proposals(c.st.Proposals), false)
 	}
 	for _, ea := range c.sites {
 		fn(ea.e, ea.site)
-	}
-}
-
-func (c *checker) walkEffects(fn func(e *story.Effect, site effSite)) {
-	// visit walks list, whose items are placed like at (with at.i set per
-	// item).
-	var visit func(list []*story.Effect, site effSite, at effLoc)
-	visit = func(list []*story.Effect, site effSite, at effLoc) {
-		if len(list) == 0 {
-			return
-		}
-		locs := make([]effLoc, len(list))
-		for i, e := range list {
-			l := &locs[i]
-			*l = at
-			l.i = i
-			s := site
-			s.loc = l
-			fn(e, s)
-			if len(e.OnComplete()) > 0 {
-				cs := s
-				cs.OnComplete = true
-				cs.Parent = e
-				visit(e.OnComplete(), cs, effLoc{parent: l, list: "on_complete"})
-			}
-			if len(e.Effects()) > 0 {
-				is := s
-				is.Inline = true
-				is.Parent = e
-				visit(e.Effects(), is, effLoc{parent: l, list: "effects"})
-			}
-		}
-	}
-	visitStates := func(states []*story.State, tpl bool) {
-		for _, s := range states {
-			base := effSite{State: s, Template: tpl}
-			visit(s.OnEnter, base, effLoc{top: topState, name: s.Path, list: "on_enter"})
-			visit(s.OnExit(), base, effLoc{top: topState, name: s.Path, list: "on_exit"})
-			for _, on := range s.On {
-				in := on.Intent
-				for a, t := range on.Arms {
-					ts := base
-					ts.Intent = in
-					visit(t.Effects, ts, effLoc{top: topArc, name: s.Path, intent: in, arc: a, list: "effect"})
-				}
-			}
-		}
-	}
-	visitStates(c.states(), false)
-	for _, n := range sortedMapKeys(c.st.PhaseTemplates) {
-		visitStates(story.Flatten(c.st.PhaseTemplates[n].States), true)
-	}
-	if c.st.Phases != nil {
-		for _, id := range c.st.Phases.Order {
-			visit(c.st.Phases.Graph[id].OnEnter, effSite{Template: true}, effLoc{top: topPhase, name: id, list: "on_enter"})
-		}
-	}
-	for _, n := range sortedMapKeys(c.st.Proposals) {
-		if ex := c.st.Proposals[n].Execute; ex != nil {
-			visit(ex.OnComplete, effSite{OnComplete: true}, effLoc{top: topProposal, name: n, list: "on_complete"})
-		}
-	}
-}
-
-// eachNested visits each effect of list and, depth first, those of its
-// on_complete and effects lists.
-func eachNested(list []*story.Effect, fn func(e *story.Effect)) {
-	for _, e := range list {
-		fn(e)
-		eachNested(e.OnComplete(), fn)
-		eachNested(e.Effects(), fn)
 	}
 }
 

@@ -209,13 +209,16 @@ func childExitUses(ch *story.Story) []exitUse {
 				}
 			}
 		}
-		eachNested(s.OnEnter, func(e *story.Effect) {
-			for _, tg := range []string{e.Target(), e.OnError()} {
+		for p := range (story.EffectWalk{}).States(s) {
+			if !p.Within("on_enter") { // only on_enter effects are listed
+				continue
+			}
+			for _, tg := range []string{p.Effect.Target(), p.Effect.OnError()} {
 				if exit, ok := strings.CutPrefix(tg, "@exit:"); ok {
 					out = append(out, exitUse{exit: exit, state: s.Path})
 				}
 			}
-		})
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].exit < out[j].exit })
 	return out

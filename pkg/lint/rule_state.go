@@ -167,17 +167,12 @@ func dispatchesAgent(s *story.State) bool {
 	if s.Mode() == "conversational" || (s.AgentOffRamp() != nil && s.AgentOffRamp().Enabled) {
 		return true
 	}
-	found := false
-	walk := func(l []*story.Effect) {
-		eachNested(l, func(e *story.Effect) {
-			found = found || e.Invoke == "host.agent.task" || e.Invoke == "host.agent.converse" || strings.HasPrefix(e.Invoke, "{{")
-		})
-	}
-	walk(s.OnEnter)
-	for _, on := range s.On {
-		for _, t := range on.Arms {
-			walk(t.Effects)
+	for p := range (story.EffectWalk{}).States(s) {
+		e := p.Effect
+		// on_exit effects are not counted.
+		if !p.Within("on_exit") && (e.Invoke == "host.agent.task" || e.Invoke == "host.agent.converse" || strings.HasPrefix(e.Invoke, "{{")) {
+			return true
 		}
 	}
-	return found
+	return false
 }

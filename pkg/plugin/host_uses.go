@@ -3,8 +3,7 @@ package plugin
 import (
 	"cmp"
 	"fmt"
-	"maps"
-	"slices"
+	"iter"
 	"sort"
 	"strings"
 
@@ -36,47 +35,27 @@ func collectHostCalls(st *story.Story, prefix string, bindings map[string]string
 	if st == nil {
 		return
 	}
-	add := func(e *story.Effect, site string) {
-		if e.Invoke == "" {
-			return
-		}
-		h := e.Invoke
-		if strings.HasPrefix(h, "iface.") {
-			parts := strings.Split(h, ".")
-			if len(parts) == 3 && bindings[parts[1]] != "" {
-				h = bindings[parts[1]] + "." + parts[2]
-			} else if r, ok := st.ResolveInvoke(h); ok {
-				h = r
+	var w story.EffectWalk
+	for _, walk := range []iter.Seq[*story.EffectPlace]{w.States(st.AllStates()...), w.Proposals(st.Proposals)} {
+		for p := range walk {
+			e := p.Effect
+			if e.Invoke == "" {
+				continue
 			}
-		}
-		u := HostUse{Handler: h, Site: prefix + site, File: e.Pos.File, Line: e.Pos.Line}
-		if h != e.Invoke {
-			u.Invoke = e.Invoke
-		}
-		*out = append(*out, u)
-	}
-	var visit func(list []*story.Effect, loc string)
-	visit = func(list []*story.Effect, loc string) {
-		for i, e := range list {
-			site := fmt.Sprintf("%s[%d]", loc, i)
-			add(e, site)
-			visit(e.OnComplete(), site+" on_complete")
-			visit(e.Effects(), site+" effects")
-		}
-	}
-	for _, s := range st.AllStates() {
-		visit(s.OnEnter, fmt.Sprintf("state %q on_enter", s.Path))
-		visit(s.OnExit(), fmt.Sprintf("state %q on_exit", s.Path))
-		for _, on := range s.On {
-			in := on.Intent
-			for a, t := range on.Arms {
-				visit(t.Effects, fmt.Sprintf("state %q intent %q arc[%d] effect", s.Path, in, a))
+			h := e.Invoke
+			if strings.HasPrefix(h, "iface.") {
+				parts := strings.Split(h, ".")
+				if len(parts) == 3 && bindings[parts[1]] != "" {
+					h = bindings[parts[1]] + "." + parts[2]
+				} else if r, ok := st.ResolveInvoke(h); ok {
+					h = r
+				}
 			}
-		}
-	}
-	for _, n := range slices.Sorted(maps.Keys(st.Proposals)) {
-		if ex := st.Proposals[n].Execute; ex != nil {
-			visit(ex.OnComplete, fmt.Sprintf("proposal %q execute on_complete", n))
+			u := HostUse{Handler: h, Site: prefix + p.String(), File: e.Pos.File, Line: e.Pos.Line}
+			if h != e.Invoke {
+				u.Invoke = e.Invoke
+			}
+			*out = append(*out, u)
 		}
 	}
 	for _, alias := range st.ImportOrder {

@@ -5,27 +5,12 @@ import "strings"
 // EachAgentEffect calls f for every host.agent.* effect of st, nested
 // effects and on_complete included, with the path of the state that
 // holds it: on_enter, on_exit, then each intent's transitions in order.
+// An effect's inline effects come before its on_complete chain here, the
+// order the agent listings (mcp tools, call timeouts) have always had.
 func EachAgentEffect(st *Story, f func(state string, e *Effect)) {
-	var walk func(state string, es []*Effect)
-	walk = func(state string, es []*Effect) {
-		for _, e := range es {
-			if e == nil {
-				continue
-			}
-			if strings.HasPrefix(e.Invoke, "host.agent.") {
-				f(state, e)
-			}
-			walk(state, e.Effects())
-			walk(state, e.OnComplete())
-		}
-	}
-	for _, s := range st.AllStates() {
-		walk(s.Path, s.OnEnter)
-		walk(s.Path, s.OnExit())
-		for _, on := range s.On {
-			for _, tr := range on.Arms {
-				walk(s.Path, tr.Effects)
-			}
+	for p := range (EffectWalk{InlineFirst: true}).States(st.AllStates()...) {
+		if strings.HasPrefix(p.Effect.Invoke, "host.agent.") {
+			f(p.State.Path, p.Effect)
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package story
 
 import (
+	"maps"
+	"slices"
+
 	"kitsoki/internal/yamlnode"
 )
 
@@ -55,16 +58,6 @@ type AgentPlugin struct {
 // every trace that mentions them. Header values are always treated as
 // secrets, since they carry credentials by convention.
 func (p *AgentPlugin) SecretValues() []string {
-	var out []string
-	for _, v := range p.Secrets {
-		if v != "" {
-			out = append(out, v)
-		}
-	}
-	for _, v := range p.Headers {
-		if v != "" {
-			out = append(out, v)
-		}
-	}
-	return out
+	all := slices.Concat(p.Secrets, slices.Collect(maps.Values(p.Headers)))
+	return slices.DeleteFunc(all, func(v string) bool { return v == "" })
 }

@@ -98,31 +98,29 @@ func (l *loader) outsideRoot(p Pos, root *safefile.Root, what, written string, e
 // a symlink leading out). It names the path as written and the root, never
 // what lies outside (rule outside-root).
 func OutsideRootMessage(root *safefile.Root, what, written string, err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) && pe.Op == "read" {
+	if pe, ok := errors.AsType[*os.PathError](err); ok && pe.Op == "read" {
 		return fmt.Sprintf("%s %q goes through a symlink leading out of the project root %s (or an absolute one); nothing outside the root is read: put the file itself there, or a relative link that stays inside, or pass --root DIR naming a directory that holds both", what, written, root.Dir())
 	}
 	return fmt.Sprintf("%s %q leaves the project root %s (the nearest directory above the story holding .git or .kitsoki/); nothing outside the root is read: move the file inside the project, or pass --root DIR naming a directory that holds both", what, written, root.Dir())
 }
 
-// readIn is readFile for a file a story names: abs must lie inside root,
-// through every symlink on the way. ok is false when it does not (err is
-// the Root's, for outsideRoot); a read error inside comes back as err with
-// ok true.
+// readIn returns the bytes of abs, a file a story names (an editor's
+// buffer when Overlay holds one): abs must lie inside root, through every
+// symlink on the way. ok is false when it does not (err is the Root's, for
+// outsideRoot); a read error inside comes back as err with ok true.
 func (l *loader) readIn(root *safefile.Root, abs string) (data []byte, ok bool, err error) {
-	if _, ok := l.opts.Overlay[abs]; ok {
+	if b, ok := l.opts.Overlay[abs]; ok {
 		// An editor's buffer: only its name can leave the root.
 		if _, in := root.Rel(abs); !in {
 			_, err := root.Stat(abs)
 			return nil, false, err
 		}
-		data, err = l.readFile(abs, nil)
-		return data, true, err
+		return b, true, nil
 	}
 	if _, err := root.Stat(abs); errors.Is(err, safefile.ErrOutsideRoot) {
 		return nil, false, err
 	}
-	data, err = l.readFile(abs, root)
+	data, err = root.ReadFile(abs, safefile.StoryYAML)
 	if errors.Is(err, safefile.ErrOutsideRoot) {
 		return nil, false, err
 	}
@@ -139,11 +137,7 @@ func (l *loader) confinePrompts(st *Story) {
 		return
 	}
 	inside := func(p Pos, what, d string) bool {
-		abs := d
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(st.Dir, d)
-		}
-		_, err := st.root.Stat(filepath.Clean(abs))
+		_, err := st.root.Stat(filepath.Clean(beside(st.Dir, d)))
 		if errors.Is(err, safefile.ErrOutsideRoot) {
 			l.outsideRoot(p, st.root, what, d, err)
 			return false
@@ -166,6 +160,15 @@ func (l *loader) confinePrompts(st *Story) {
 		}
 	}
 	pc.Shared, pc.SharedPos = shared, pos
+}
+
+// beside is p when it is absolute, else p in dir (a path a story wrote,
+// relative to its directory).
+func beside(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
 }
 
 // FileRoot is the story's project root (its directory's, for a story
@@ -191,18 +194,13 @@ func (st *Story) PromptRoots() []string {
 		}
 		seen[s] = true
 		add := func(d string) {
-			if !filepath.IsAbs(d) {
-				d = filepath.Join(s.Dir, d)
-			}
+			d = beside(s.Dir, d)
 			if abs, err := filepath.Abs(d); err == nil {
 				d = abs
 			}
-			for _, o := range out {
-				if o == d {
-					return
-				}
+			if !slices.Contains(out, d) {
+				out = append(out, d)
 			}
-			out = append(out, d)
 		}
 		add(s.Dir)
 		if pc := s.Prompts; pc != nil {

@@ -38,9 +38,12 @@
 // parse_*.go (nodes to model), include.go, imports.go (cycle detection), override.go (an
 // import's overrides: kept as nodes, parsed for the fold on demand), plugins.go
 // (agent_plugins:/providers:, ${VAR}), resolve.go ([ResolvePath], the one
-// target resolver, used by the engine too), read.go (reading and
-// decoding a story's YAML files), rules.go (the load's rules),
+// target resolver, used by the engine too), read.go (decoding a story's
+// YAML files; confine.go reads them), rules.go (the load's rules),
 // view_choices.go (a view's choice elements, one per view),
+// effect_walk.go ([EffectWalk]: the one walk over every effect of the
+// states, phases and proposals, nested lists included, with each effect's
+// [EffectPlace]), agent_effects.go,
 // lint_surface.go; confine.go ([ProjectRoot], [Options].Root and Trees): every
 // file a story names is read through its project root (internal/safefile's
 // Root), and one that leaves it is refused unread at the key naming it

@@ -1,5 +1,7 @@
 package story
 
+import "maps"
+
 // FormatSchema returns a JSON Schema (draft 2020-12) of the story format,
 // built from the same key vocabularies the loader checks, so an editor's
 // YAML language server offers the keys kitsoki accepts (kitsoki schema app).
@@ -13,9 +15,7 @@ func FormatSchema() map[string]any {
 		for _, k := range keys {
 			props[k] = map[string]any{}
 		}
-		for k, v := range over {
-			props[k] = v
-		}
+		maps.Copy(props, over)
 		return map[string]any{"type": []any{"object", "null"}, "properties": props, "additionalProperties": false}
 	}
 	ref := func(name string) map[string]any { return map[string]any{"$ref": "#/$defs/" + name} }

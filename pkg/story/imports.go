@@ -3,6 +3,7 @@ package story
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"kitsoki/internal/lazyre"
@@ -34,15 +35,9 @@ func (l *loader) loadImports(st *Story, abs string, stack []string) {
 		}
 		im.Path = display
 		chain := append(append([]string{}, stack...), abs)
-		for i, a := range chain {
-			if a == childAbs {
-				names := append(append([]string{}, chain[i:]...), childAbs)
-				l.rep.errf(im.At("source"), RuleImports, "imports.%s: cycle detected via %s", alias, strings.Join(names, " -> "))
-				ok = false
-				break
-			}
-		}
-		if !ok {
+		if i := slices.Index(chain, childAbs); i >= 0 {
+			names := append(slices.Clone(chain[i:]), childAbs)
+			l.rep.errf(im.At("source"), RuleImports, "imports.%s: cycle detected via %s", alias, strings.Join(names, " -> "))
 			continue
 		}
 		if child, done := l.children[childAbs]; done {
@@ -100,10 +95,8 @@ func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, str
 			l.rep.warnf(im.At("source"), RuleImports, "imports.%s: source %q: cannot resolve @kitsoki/%s here (no $KITSOKI_REPO, and no stories/%s/app.yaml in a kitsoki checkout — .kitsoki-root marker or kitsoki go.mod — above %s; upstream falls back to the library embedded in its binary); the child is not checked", alias, src, name, name, st.Dir)
 			return "", "", false
 		}
-	case filepath.IsAbs(src):
-		path = src
 	default:
-		path = filepath.Join(st.Dir, src)
+		path = beside(st.Dir, src)
 	}
 	if !strings.HasPrefix(src, "@kitsoki/") {
 		if _, in := st.root.Rel(filepath.Clean(path)); !in {
@@ -136,11 +129,9 @@ func findKitsokiRoot(dir string) string {
 			return d
 		}
 		if data, err := safefile.ReadFile(filepath.Join(d, "go.mod"), safefile.Story); err == nil {
-			for _, line := range strings.Split(string(data), "\n") {
-				line = strings.TrimSpace(line)
-				if strings.HasPrefix(line, "module ") {
-					m := strings.TrimSpace(strings.TrimPrefix(line, "module "))
-					if m == "kitsoki" || strings.HasSuffix(m, "/kitsoki") {
+			for line := range strings.Lines(string(data)) {
+				if m, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
+					if m = strings.TrimSpace(m); m == "kitsoki" || strings.HasSuffix(m, "/kitsoki") {
 						return d
 					}
 				}

@@ -29,10 +29,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 		if i < len(st.IncludePos) {
 			at = st.IncludePos[i]
 		}
-		full := pat
-		if !filepath.IsAbs(pat) {
-			full = filepath.Join(dispDir, pat)
-		}
+		full := beside(dispDir, pat)
 		// The pattern itself must stay inside the project root: a match
 		// cannot climb out of the directory the pattern names.
 		absPat, _ := filepath.Abs(full)

@@ -23,7 +23,7 @@ func TestInterpolate(t *testing.T) {
 		{"${EMPTY}", "", nil},
 	}
 	for _, c := range cases {
-		got, unset := interpolate(c.in, look)
+		got, unset, _ := interpolate(c.in, look)
 		if got != c.out || strings.Join(unset, ",") != strings.Join(c.unset, ",") {
 			t.Errorf("interpolate(%q) = %q %v, want %q %v", c.in, got, unset, c.out, c.unset)
 		}

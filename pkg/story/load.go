@@ -163,8 +163,7 @@ func (l *loader) storyInRoot(manifest, abs string) bool {
 }
 
 func errText(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		return pe.Err.Error()
 	}
 	return err.Error()

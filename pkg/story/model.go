@@ -327,10 +327,8 @@ type OnIntent struct {
 
 // OnAt returns the on: entry of intent, or nil when the state has none.
 func (s *State) OnAt(intent string) *OnIntent {
-	for i := range s.On {
-		if s.On[i].Intent == intent {
-			return &s.On[i]
-		}
+	if i := slices.IndexFunc(s.On, func(o OnIntent) bool { return o.Intent == intent }); i >= 0 {
+		return &s.On[i]
 	}
 	return nil
 }
@@ -613,10 +611,8 @@ type keyAt struct {
 
 // KeyPos returns the position of the value of key, if the effect has it.
 func (e *Effect) KeyPos(key string) (Pos, bool) {
-	for _, k := range e.keys {
-		if k.key == key {
-			return Pos{File: e.Pos.File, Line: int(k.line), Col: int(k.col)}, true
-		}
+	if i := slices.IndexFunc(e.keys, func(k keyAt) bool { return k.key == key }); i >= 0 {
+		return Pos{File: e.Pos.File, Line: int(e.keys[i].line), Col: int(e.keys[i].col)}, true
 	}
 	return Pos{}, false
 }
@@ -661,11 +657,8 @@ func (e *Effect) CopyKeyPos(src *Effect) {
 // the loader (a fold or a phase expansion); a position in another file than
 // e.Pos.File keeps only its line and column.
 func (e *Effect) SetKeyPos(key string, p Pos) {
-	for i, k := range e.keys {
-		if k.key == key {
-			e.keys = append(e.keys[:i:i], e.keys[i+1:]...)
-			break
-		}
+	if i := slices.IndexFunc(e.keys, func(k keyAt) bool { return k.key == key }); i >= 0 {
+		e.keys = append(e.keys[:i:i], e.keys[i+1:]...)
 	}
 	e.keys = append(e.keys[:len(e.keys):len(e.keys)], keyAt{key: key, line: int32(p.Line), col: int32(p.Col)})
 }
@@ -727,15 +720,12 @@ type strAt struct {
 // StringPos returns the position of the first scalar of Body (keys
 // excluded) holding s, or a zero Pos when none does.
 func (el *ViewElement) StringPos(s string) Pos {
-	i, ok := -1, false
+	var i int
+	var ok bool
 	if len(el.strPos) <= smallStrPos {
 		// The first match is the first position, sorted or not.
-		for j := range el.strPos {
-			if el.strPos[j].s == s {
-				i, ok = j, true
-				break
-			}
-		}
+		i = slices.IndexFunc(el.strPos, func(a strAt) bool { return a.s == s })
+		ok = i >= 0
 	} else {
 		i, ok = slices.BinarySearchFunc(el.strPos, s, func(a strAt, s string) int { return strings.Compare(a.s, s) })
 	}

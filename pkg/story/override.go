@@ -69,18 +69,13 @@ func (o *ImportOverrides) ParseState(name string) (*State, []diag.Diagnostic) {
 		if len(states) > 0 {
 			s = states[0]
 		}
-		var walk func(list []*State)
-		walk = func(list []*State) {
-			for _, st := range list {
-				EachChoice(st, func(el *ViewElement, where string, nth int) {
-					if nth > 1 {
-						p.errf(el.Pos, RuleView, "%s", TooManyChoices(where))
-					}
-				})
-				walk(st.Children)
-			}
+		for _, st := range Flatten(states) {
+			EachChoice(st, func(el *ViewElement, where string, nth int) {
+				if nth > 1 {
+					p.errf(el.Pos, RuleView, "%s", TooManyChoices(where))
+				}
+			})
 		}
-		walk(states)
 	})
 	return s, ds
 }

@@ -39,25 +39,18 @@ var (
 
 // parseStates parses a states: mapping under parent (nil = top level).
 func (p *fileParser) parseStates(n *yaml.Node, parent *State, where string) []*State {
-	var out []*State
-	if d := yamlnode.Deref(n); d != nil && d.Kind == yaml.MappingNode {
-		out = make([]*State, 0, len(d.Content)/2)
-	}
 	// In a large story the node tree outweighs the model: once a top-level
 	// state is parsed, its mapping lets go of its children (the subtrees
 	// the model keeps, and the nodes aliases point at, stay alive). Only a
 	// tree nobody else reads, and never an anchored node, is released.
 	release := p.owned && parent == nil && where == "states"
-	p.Mapping(n, where, nil, func(name string, k, v *yaml.Node) {
-		out = append(out, p.parseState(name, k, v, parent, where+"."+name))
+	return yamlnode.MappingList(p.Walker, n, where, func(name string, k, v *yaml.Node) *State {
+		s := p.parseState(name, k, v, parent, where+"."+name)
 		if release && v != nil && v.Kind == yaml.MappingNode && v.Anchor == "" {
 			v.Content = nil
 		}
+		return s
 	})
-	if len(out) == 0 {
-		return nil
-	}
-	return out
 }
 
 func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, where string) *State {
@@ -112,10 +105,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 			s.Keys[key] = p.Pos(v)
 		}
 	})
-	if !reflect.ValueOf(more).IsZero() {
-		m := more
-		s.More = &m
-	}
+	s.More = kept(more)
 	return s
 }
 
@@ -144,23 +134,13 @@ func (p *fileParser) parseRelevantWorld(v *yaml.Node, w string) []NamePos {
 	if d := yamlnode.Deref(v); d != nil && d.Kind == yaml.ScalarNode && !yamlnode.IsNull(d) {
 		return []NamePos{{d.Value, p.Pos(d)}}
 	}
-	var out []NamePos
-	if d := yamlnode.Deref(v); d != nil && d.Kind == yaml.SequenceNode && len(d.Content) > 0 {
-		out = make([]NamePos, 0, len(d.Content))
-	}
-	p.Seq(v, w, func(i int, it *yaml.Node) {
-		out = append(out, NamePos{p.StrAt(it, w, i), p.Pos(it)})
-	})
-	if len(out) == 0 {
-		return nil
-	}
-	return out
+	return yamlnode.SeqList(p.Walker, v, w, func(i int, it *yaml.Node) NamePos { return NamePos{p.StrAt(it, w, i), p.Pos(it)} })
 }
 
 // parseTimeout reads a state's timeout: block.
 func (p *fileParser) parseTimeout(s *State, kk, v *yaml.Node, w string) *Timeout {
 	t := &Timeout{Pos: p.Pos(kk)}
-	p.FieldsAt(v, yamlnode.Place{Where: "state " + quote(s.Path) + " timeout"}, yamlnode.Place{Where: w}, diag.Error,
+	p.FieldsAt(v, yamlnode.Place{Where: "state " + strconv.Quote(s.Path) + " timeout"}, yamlnode.Place{Where: w}, diag.Error,
 		yamlnode.Fields{{Key: "after", Str: &t.After}, {Key: "target", Str: &t.Target, Pos: &t.TargetPos}}, nil)
 	return t
 }
@@ -226,10 +206,7 @@ func (p *fileParser) parseTransitionInto(t *Transition, n *yaml.Node, at yamlnod
 		{Key: "emit", List: &more.Emit},
 		{Key: "push_history", BoolP: &more.PushHistory},
 	}, nil)
-	if !reflect.ValueOf(more).IsZero() {
-		m := more
-		t.More = &m
-	}
+	t.More = kept(more)
 }
 
 func (p *fileParser) parseEffects(n *yaml.Node, where string) []*Effect {
@@ -316,10 +293,7 @@ func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, at yamlnode.Place)
 		vp := p.ValuePos(v)
 		e.keys = append(e.keys, keyAt{key: key, line: int32(vp.Line), col: int32(vp.Col)})
 	})
-	if !reflect.ValueOf(more).IsZero() {
-		m := more
-		e.More = &m
-	}
+	e.More = kept(more)
 	if len(e.keys) == 0 {
 		e.keys = nil
 	}
@@ -337,7 +311,16 @@ func (p *fileParser) parseSelection(v *yaml.Node, where string) *Selection {
 	return s
 }
 
-func quote(s string) string { return strconv.Quote(s) }
+// kept returns a copy of v on the heap, nil when v is zero (a More block
+// no key set). The copy is made only when kept: &v itself would put every
+// v on the heap.
+func kept[T any](v T) *T {
+	if reflect.ValueOf(v).IsZero() {
+		return nil
+	}
+	m := v
+	return &m
+}
 
 // newZeroed returns a list of n pointers to new zero Ts (the arms or
 // effects of one list, filled in place by the parse).

@@ -255,21 +255,14 @@ func (p *fileParser) parseWorldVar(name string, k, v *yaml.Node) *WorldVar {
 }
 
 func (p *fileParser) parseIntents(n *yaml.Node, where string) (map[string]*Intent, []string) {
-	var out map[string]*Intent
-	var order []string
-	if d := yamlnode.Deref(n); d != nil && d.Kind == yaml.MappingNode && len(d.Content) >= 2 {
+	out := map[string]*Intent{}
+	if d := yamlnode.Deref(n); d != nil && d.Kind == yaml.MappingNode {
 		out = make(map[string]*Intent, len(d.Content)/2)
-		order = make([]string, 0, len(d.Content)/2)
-	} else {
-		out = map[string]*Intent{}
 	}
-	p.Mapping(n, where, nil, func(name string, k, v *yaml.Node) {
+	order := yamlnode.MappingList(p.Walker, n, where, func(name string, k, v *yaml.Node) string {
 		out[name] = p.parseIntent(name, k, v, where+"."+name)
-		order = append(order, name)
+		return name
 	})
-	if len(order) == 0 {
-		order = nil
-	}
 	return out, order
 }
 
@@ -659,15 +652,7 @@ func (p *fileParser) parseInterface(name string, k, v *yaml.Node) *HostInterface
 
 // kvList decodes a mapping into ordered key/value pairs with raw values.
 func (p *fileParser) kvList(n *yaml.Node, where string) []KV {
-	var out []KV
-	if d := yamlnode.Deref(n); d != nil && d.Kind == yaml.MappingNode && len(d.Content) >= 2 {
-		out = make([]KV, 0, len(d.Content)/2)
-	}
-	p.Mapping(n, where, nil, func(key string, _, v *yaml.Node) {
-		out = append(out, KV{Key: key, Value: p.Raw(v), Pos: p.ValuePos(v)})
+	return yamlnode.MappingList(p.Walker, n, where, func(key string, _, v *yaml.Node) KV {
+		return KV{Key: key, Value: p.Raw(v), Pos: p.ValuePos(v)}
 	})
-	if len(out) == 0 {
-		return nil
-	}
-	return out
 }

@@ -71,19 +71,12 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 func (p *fileParser) parseElements(n *yaml.Node, where string, inBlock bool) []*ViewElement {
 	var out []*ViewElement
 	p.Seq(n, where, func(i int, it *yaml.Node) {
-		if el := p.parseElement(it, yamlnode.Indexed(where, i), inBlock); el != nil {
+		el := new(ViewElement)
+		if p.parseElementInto(el, it, yamlnode.Place{Where: yamlnode.Indexed(where, i)}, inBlock) {
 			out = append(out, el)
 		}
 	})
 	return out
-}
-
-func (p *fileParser) parseElement(n *yaml.Node, where string, inBlock bool) *ViewElement {
-	el := new(ViewElement)
-	if !p.parseElementInto(el, n, yamlnode.Place{Where: where}, inBlock) {
-		return nil
-	}
-	return el
 }
 
 // parseElementInto parses an element into el (a zero ViewElement); it

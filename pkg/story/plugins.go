@@ -1,13 +1,14 @@
 package story
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
 	"kitsoki/internal/yamlnode"
+	"kitsoki/pkg/diag"
 )
 
 var supportedPlugins = []string{PluginClaudeCLI, PluginInProcess, PluginSubprocess, PluginMCPHTTP, PluginLocalLLM}
@@ -120,46 +121,37 @@ func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string) (m
 	if n == nil {
 		return out, nil
 	}
-	type item struct {
-		key string
-		v   *yaml.Node
-	}
-	var items []item
+	sev := l.opts.unsetEnvSeverity()
 	p.Mapping(n, prefix+"."+field, nil, func(key string, _, v *yaml.Node) {
-		items = append(items, item{key, v})
-	})
-	for _, it := range items {
-		raw := p.Str(it.v, prefix+"."+field+"."+it.key)
-		val, unset, used := interpolateValues(raw, l.opts.Lookup)
+		raw := p.Str(v, prefix+"."+field+"."+key)
+		val, unset, used := interpolate(raw, l.opts.Lookup)
 		if len(used) > 0 {
 			secrets = append(secrets, val)
 			secrets = append(secrets, used...)
 		}
 		for _, name := range unset {
-			msg := fmt.Sprintf("%s: env var %s referenced in %s.%s not set", prefix, name, field, it.key)
-			if l.opts.AllowUnsetEnv {
-				p.warnf(p.Pos(it.v), RuleAgentPlugin, "%s", msg)
-			} else {
-				p.errf(p.Pos(it.v), RuleAgentPlugin, "%s", msg)
-			}
+			p.add(p.Pos(v), sev, RuleAgentPlugin, "%s: env var %s referenced in %s.%s not set", prefix, name, field, key)
 		}
-		out[it.key] = val
-	}
+		out[key] = val
+	})
 	return out, secrets
+}
+
+// unsetEnvSeverity is how an unset ${VAR} is reported: an error, a
+// warning with AllowUnsetEnv.
+func (o Options) unsetEnvSeverity() diag.Severity {
+	if o.AllowUnsetEnv {
+		return diag.Warning
+	}
+	return diag.Error
 }
 
 // interpolate substitutes ${NAME} in s in a single left-to-right pass.
 // Bare $NAME and an unclosed ${ stay literal; substituted text is not
-// scanned again. It returns the result and the names that were unset
-// (replaced by the empty string).
-func interpolate(s string, lookup func(string) (string, bool)) (string, []string) {
-	out, unset, _ := interpolateValues(s, lookup)
-	return out, unset
-}
-
-// interpolateValues is interpolate that also returns the values it
-// substituted (the secrets to redact).
-func interpolateValues(s string, lookup func(string) (string, bool)) (out string, unset, used []string) {
+// scanned again. It returns the result, the names that were unset
+// (replaced by the empty string) and the values it substituted (the
+// secrets to redact).
+func interpolate(s string, lookup func(string) (string, bool)) (out string, unset, used []string) {
 	if !strings.Contains(s, "${") {
 		return s, nil, nil
 	}
@@ -191,8 +183,8 @@ func interpolateValues(s string, lookup func(string) (string, bool)) (out string
 // resolveProviders validates providers: (reference §9.5) and substitutes
 // ${VAR} in their env. The parse stage kept raw env values.
 func (l *loader) resolveProviders(st *Story) {
-	names := slices.Sorted(maps.Keys(st.Providers))
-	for _, n := range names {
+	sev := l.opts.unsetEnvSeverity()
+	for _, n := range slices.Sorted(maps.Keys(st.Providers)) {
 		pr := st.Providers[n]
 		if pr.declaredEmpty {
 			continue
@@ -206,13 +198,9 @@ func (l *loader) resolveProviders(st *Story) {
 		}
 		keys := slices.Sorted(maps.Keys(pr.Env))
 		for _, k := range keys {
-			val, unset := interpolate(pr.Env[k], l.opts.Lookup)
+			val, unset, _ := interpolate(pr.Env[k], l.opts.Lookup)
 			for _, name := range unset {
-				if l.opts.AllowUnsetEnv {
-					l.rep.warnf(pr.Pos, RuleProvider, "providers.%s: env var %s referenced in env.%s not set", n, name, k)
-				} else {
-					l.rep.errf(pr.Pos, RuleProvider, "providers.%s: env var %s referenced in env.%s not set", n, name, k)
-				}
+				l.rep.add(pr.Pos, sev, RuleProvider, "providers.%s: env var %s referenced in env.%s not set", n, name, k)
 			}
 			pr.Env[k] = val
 		}

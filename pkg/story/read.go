@@ -4,27 +4,15 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"kitsoki/internal/safefile"
-	"kitsoki/internal/yamlfast"
 	"maps"
 	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"kitsoki/internal/yamlfast"
 	"kitsoki/internal/yamlnode"
 )
-
-// readFile returns the bytes of abs (an editor's buffer when Overlay holds
-// one); through root when it is not nil (nothing outside it is read).
-func (l *loader) readFile(abs string, root *safefile.Root) ([]byte, error) {
-	if b, ok := l.opts.Overlay[abs]; ok {
-		return b, nil
-	}
-	if root != nil {
-		return root.ReadFile(abs, safefile.StoryYAML)
-	}
-	return safefile.ReadFile(abs, safefile.StoryYAML)
-}
 
 // parseFile parses data, the bytes of file, reporting a syntax error
 // under file.

@@ -62,13 +62,13 @@ func (s *State) Resolve(target string) (Target, error) {
 	if s == nil || s.story == nil {
 		return Target{}, &TargetError{Target: target, Resolved: target, Msg: "state is not part of a loaded story"}
 	}
-	return s.story.resolveFrom(s, target)
+	return s.story.resolveAt(s.Path, s, target)
 }
 
 // ResolveTarget resolves an absolute target (no current state): "../"
 // forms are rejected.
 func (st *Story) ResolveTarget(target string) (Target, error) {
-	return st.resolveFrom(nil, target)
+	return st.resolveAt("", nil, target)
 }
 
 // ResolveFrom resolves target against base, a state path or (for an
@@ -77,14 +77,6 @@ func (st *Story) ResolveTarget(target string) (Target, error) {
 // the engine calls for rendered targets.
 func (st *Story) ResolveFrom(base, target string) (Target, error) {
 	return st.resolveAt(base, st.byPath[base], target)
-}
-
-func (st *Story) resolveFrom(from *State, target string) (Target, error) {
-	base := ""
-	if from != nil {
-		base = from.Path
-	}
-	return st.resolveAt(base, from, target)
 }
 
 func (st *Story) resolveAt(base string, from *State, target string) (Target, error) {

@@ -133,14 +133,8 @@ func splitStates(data []byte) (*statesSplit, bool) {
 // lineIndent returns the number of leading spaces of line and whether it
 // holds anything but spaces and a comment.
 func lineIndent(line []byte) (int, bool) {
-	i := 0
-	for i < len(line) && line[i] == ' ' {
-		i++
-	}
-	if i == len(line) || line[i] == '\n' || line[i] == '#' {
-		return i, false
-	}
-	return i, true
+	rest := bytes.TrimLeft(line, " ")
+	return len(line) - len(rest), len(rest) > 0 && rest[0] != '\n' && rest[0] != '#'
 }
 
 // isStatesKeyLine reports a line that is exactly `states:`, optionally
@@ -150,14 +144,11 @@ func isStatesKeyLine(line []byte) bool {
 	if !ok {
 		return false
 	}
-	i := 0
-	for i < len(rest) && rest[i] == ' ' {
-		i++
-	}
-	if i == len(rest) || rest[i] == '\n' {
+	t := bytes.TrimLeft(rest, " ")
+	if len(t) == 0 || t[0] == '\n' {
 		return true
 	}
-	return rest[i] == '#' && i > 0
+	return t[0] == '#' && len(t) < len(rest)
 }
 
 // plainKeyStart reports a first character of a state key line that starts

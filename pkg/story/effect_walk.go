@@ -1,0 +1,168 @@
+package story
+
+import (
+	"iter"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// EffectPlace is where one effect sits: item Index of List, below the
+// effect at Parent or, when Parent is nil, at the top of a state, a
+// transition arm, a phase or a proposal. A nested place keeps the State,
+// Intent and Arm of the chain's top.
+type EffectPlace struct {
+	Effect *Effect
+	Parent *EffectPlace // the effect whose on_complete or effects list holds it
+	State  *State       // the owning state (nil for phases and proposals)
+	Intent string       // the transition's intent ("" outside an arc)
+	Arm    int          // the transition's arm, in an arc
+	List   string       // on_enter, on_exit, effect, on_complete or effects
+	Index  int
+	top    placeTop
+	name   string // phase id or proposal name
+}
+
+type placeTop uint8
+
+const (
+	topState placeTop = iota
+	topArc
+	topPhase
+	topProposal
+)
+
+// String names the place for messages, e.g. `state "a" on_enter[0]` or
+// `state "a" intent "go" arc[0] effect[1] on_complete[0]`.
+func (p *EffectPlace) String() string {
+	var b strings.Builder
+	p.write(&b)
+	return b.String()
+}
+
+func (p *EffectPlace) write(b *strings.Builder) {
+	if p.Parent != nil {
+		p.Parent.write(b)
+		b.WriteByte(' ')
+	} else {
+		switch p.top {
+		case topState:
+			b.WriteString("state " + strconv.Quote(p.State.Path) + " ")
+		case topArc:
+			b.WriteString("state " + strconv.Quote(p.State.Path) + " intent " + strconv.Quote(p.Intent) + " arc[" + strconv.Itoa(p.Arm) + "] ")
+		case topPhase:
+			b.WriteString("phases.graph[" + strconv.Quote(p.name) + "] ")
+		case topProposal:
+			b.WriteString("proposal " + strconv.Quote(p.name) + " execute ")
+		}
+	}
+	b.WriteString(p.List)
+	b.WriteByte('[')
+	b.WriteString(strconv.Itoa(p.Index))
+	b.WriteByte(']')
+}
+
+// Within reports whether the place lies in a list named list, its own or
+// one of its parents' (e.g. "on_complete": inside a background job's chain).
+func (p *EffectPlace) Within(list string) bool {
+	for ; p != nil; p = p.Parent {
+		if p.List == list {
+			return true
+		}
+	}
+	return false
+}
+
+// EffectWalk walks effects depth first: each effect, then the effects of
+// its on_complete list and then of its inline effects list (InlineFirst:
+// the inline list first). Nil effects and arms are skipped. Each yielded
+// place stays valid after the walk.
+//
+// The walks are iterators rather than visit funcs so that a caller can stop
+// at the first effect it looks for and can chain the walks it needs (the
+// states, then the phases, then the proposals) in one loop.
+type EffectWalk struct {
+	InlineFirst bool
+}
+
+// States yields the effects each state of states runs itself, in order:
+// on_enter, on_exit, then each intent's arms in order (not those of its
+// children, unless they are listed too).
+func (w EffectWalk) States(states ...*State) iter.Seq[*EffectPlace] {
+	return func(yield func(*EffectPlace) bool) {
+		for _, s := range states {
+			if !w.list(s.OnEnter, EffectPlace{State: s, List: "on_enter"}, yield) ||
+				!w.list(s.OnExit(), EffectPlace{State: s, List: "on_exit"}, yield) {
+				return
+			}
+			for _, on := range s.On {
+				for a, t := range on.Arms {
+					if t != nil && !w.list(t.Effects, EffectPlace{State: s, Intent: on.Intent, Arm: a, List: "effect", top: topArc}, yield) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// Phases yields the on_enter effects of each phases.graph node, in the
+// block's order.
+func (w EffectWalk) Phases(ph *Phases) iter.Seq[*EffectPlace] {
+	return func(yield func(*EffectPlace) bool) {
+		if ph == nil {
+			return
+		}
+		for _, id := range ph.Order {
+			if !w.list(ph.Graph[id].OnEnter, EffectPlace{List: "on_enter", top: topPhase, name: id}, yield) {
+				return
+			}
+		}
+	}
+}
+
+// Proposals yields the execute on_complete effects of each proposal, by
+// name.
+func (w EffectWalk) Proposals(props map[string]*Proposal) iter.Seq[*EffectPlace] {
+	return func(yield func(*EffectPlace) bool) {
+		for _, n := range slices.Sorted(maps.Keys(props)) {
+			if ex := props[n].Execute; ex != nil && !w.list(ex.OnComplete, EffectPlace{List: "on_complete", top: topProposal, name: n}, yield) {
+				return
+			}
+		}
+	}
+}
+
+// list yields the effects of list, each placed like at (at.Index set per
+// item), and the effects nested in them; false when yield stopped the walk.
+func (w EffectWalk) list(list []*Effect, at EffectPlace, yield func(*EffectPlace) bool) bool {
+	if len(list) == 0 {
+		return true
+	}
+	places := make([]EffectPlace, len(list))
+	for i, e := range list {
+		if e == nil {
+			continue
+		}
+		p := &places[i]
+		*p = at
+		p.Effect, p.Index = e, i
+		if !yield(p) {
+			return false
+		}
+		// first and second are the nested lists in walk order, each with
+		// the place its items get.
+		first := EffectPlace{Parent: p, State: p.State, Intent: p.Intent, Arm: p.Arm, List: "on_complete", top: p.top, name: p.name}
+		second := first
+		second.List = "effects"
+		firstList, secondList := e.OnComplete(), e.Effects()
+		if w.InlineFirst {
+			first, second, firstList, secondList = second, first, secondList, firstList
+		}
+		if !w.list(firstList, first, yield) || !w.list(secondList, second, yield) {
+			return false
+		}
+	}
+	return true
+}
