@@ -26,8 +26,9 @@ const (
 	MaxRenderAlloc = 256 << 20
 	// MaxMacroDepth bounds nested (recursive) macro calls.
 	MaxMacroDepth = 200
-	// MaxRenderHeld bounds the bytes loops write into pongo2's own
-	// buffers (an include's, a macro's, a filter's body), which hold a
+	// MaxRenderHeld bounds the bytes includes, macro calls and loops
+	// write, counted where pongo2 builds them in buffers of its own (an
+	// included template, a macro's result, a filter's body), which hold a
 	// whole body before it reaches the render's output and its cap.
 	MaxRenderHeld = 64 << 20
 )
@@ -90,21 +91,21 @@ func (b *renderBudget) keep(n int) error {
 	return nil
 }
 
-// hold charges the n bytes a loop body wrote on towards a buffer of
-// pongo2's own.
+// hold charges the n bytes a loop body, an include or a macro call wrote
+// on towards a buffer of pongo2's own.
 func (b *renderBudget) hold(n int) error {
 	if b.err != nil {
 		return b.err
 	}
 	b.held += n
 	if b.held > MaxRenderHeld {
-		return b.fail("loops wrote more than %d bytes inside includes, macros and filters; render less", MaxRenderHeld)
+		return b.fail("includes, macro calls and loops built more than %d bytes; render less", MaxRenderHeld)
 	}
 	return nil
 }
 
-// heldWriter is a loop body's writer: it charges what the body writes to
-// the budget before passing it on. Below the render's own output the
+// heldWriter is the writer of a loop body, an include or a macro call: it
+// charges what they write to the budget before passing it on. Below the render's own output the
 // charge is spent twice, harmlessly: the output's cap is the smaller.
 type heldWriter struct {
 	b *renderBudget

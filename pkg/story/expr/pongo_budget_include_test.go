@@ -18,8 +18,13 @@ func TestRenderBudgetReachesIncludes(t *testing.T) {
 	dir := t.TempDir()
 	for name, src := range map[string]string{
 		"big.md":   `{% for i in r %}{{ big }}{% endfor %}`,
+		"mib.md":   strings.Repeat("m", 1<<20),
+		"dbl.md":   `{% include next %}{% include next %}`,
 		"cube.md":  `{% for i in r %}{% for j in r %}{% for k in r %}x{% endfor %}{% endfor %}{% endfor %}`,
 		"names.md": `[{{ a }}|{{ outer }}]`,
+		"dbl2.md":  `{% include "dbl.md" with next="dbl3.md" %}{% include "dbl.md" with next="dbl3.md" %}`,
+		"dbl3.md":  `{% include "dbl.md" with next="dbl4.md" %}{% include "dbl.md" with next="dbl4.md" %}`,
+		"dbl4.md":  `{% include "dbl.md" with next="mib.md" %}{% include "dbl.md" with next="mib.md" %}`,
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
@@ -28,9 +33,13 @@ func TestRenderBudgetReachesIncludes(t *testing.T) {
 	l := NewPongoLoader(dir)
 	env := Env{"r": make([]int, 300), "big": strings.Repeat("b", 1<<20), "outer": "O"}
 	for _, tc := range []struct{ src, want string }{
-		{`{% include "big.md" %}`, "loops wrote more than"},
-		{`{% macro m() %}{% for i in r %}{{ big }}{% endfor %}{% endmacro %}{{ m()|length }}`, "loops wrote more than"},
-		{`{% filter lower %}{% for i in r %}{{ big }}{% endfor %}{% endfilter %}`, "loops wrote more than"},
+		{`{% include "big.md" %}`, "built more than"},
+		{`{% macro m() %}{% for i in r %}{{ big }}{% endfor %}{% endmacro %}{{ m()|length }}`, "built more than"},
+		{`{% filter lower %}{% for i in r %}{{ big }}{% endfor %}{% endfilter %}`, "built more than"},
+		// no loop: a macro doubling its output at each call, and a chain
+		// of templates each including the next twice
+		{`{% macro m(n) %}{% if n %}{{ m(n-1) }}{{ m(n-1) }}{% else %}{{ big }}{% endif %}{% endmacro %}{{ m(30)|length }}`, "built more than"},
+		{`{% include "dbl.md" with next="dbl2.md" %}`, "built more than"},
 		{`{% include "cube.md" with r=r only %}`, "more than 1000000 loop iterations"},
 		{`{% include "cube.md" with r=r only -%}`, "more than 1000000 loop iterations"},
 		{`{% include 'cube.md' with r=r q="%}" only %}`, "more than 1000000 loop iterations"},

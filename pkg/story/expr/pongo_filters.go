@@ -60,8 +60,8 @@ func init() {
 		{macroEnterTag, macroLeaveTag, "macro calls", "a macro that calls"},
 		{includeEnterTag, includeLeaveTag, "includes", "a template that includes"},
 	} {
-		_ = pongo2.RegisterTag(m.enter, markParser(true, m.what, m.loop))
-		_ = pongo2.RegisterTag(m.leave, markParser(false, m.what, m.loop))
+		_ = pongo2.RegisterTag(m.enter, regionParser(m.leave, m.what, m.loop))
+		_ = pongo2.RegisterTag(m.leave, strayLeaveParser)
 	}
 }
 

@@ -183,10 +183,11 @@ func setTagParser(doc *pongo2.Parser, start *pongo2.Token, args *pongo2.Parser) 
 // template, with no hook, so a macro that calls itself, or a template that
 // includes itself by a name it computes, would recurse until Go's stack
 // overflows (a fatal error, not a panic), and includes fanning out
-// through each other would run without end. rewriteMacros puts an entry
-// tag at the start of every macro body and a leave tag at its end,
-// rewriteIncludes around every include; they count calls as steps and
-// bound the depth.
+// through each other would run without end, each building its output in
+// a buffer of pongo2's own. rewriteMacros puts an entry tag at the start
+// of every macro body and a leave tag at its end, rewriteIncludes around
+// every include; the region between them (region) counts calls as steps,
+// bounds the depth and charges what it writes.
 const (
 	macroEnterTag   = "__kitsoki_macro_enter"
 	macroLeaveTag   = "__kitsoki_macro_leave"
@@ -223,39 +224,57 @@ func rewriteIncludes(src string) string {
 	return includeTag.Get().ReplaceAllString(src, "{%${1} "+includeEnterTag+" %}${0}{% "+includeLeaveTag+" ${2}%}")
 }
 
-// mark is an entry or leave tag of a macro body or an include.
-type mark struct {
-	enter bool
-	what  string // what nests: "macro calls" or "includes"
-	loop  string // what recursing looks like
-	tok   *pongo2.Token
+// region is a macro body or an include between its entry and leave
+// tags: entering it spends a step and a level of depth, and what it
+// writes is charged as a loop body's is, since pongo2 builds a macro's
+// result and an included template in buffers of its own.
+type region struct {
+	what string // what nests: "macro calls" or "includes"
+	loop string // what recursing looks like
+	tok  *pongo2.Token
+	body *pongo2.NodeWrapper
 }
 
-func (n *mark) Execute(ctx *pongo2.ExecutionContext, _ pongo2.TemplateWriter) *pongo2.Error {
+func (n *region) Execute(ctx *pongo2.ExecutionContext, w pongo2.TemplateWriter) *pongo2.Error {
 	b := budgetOf(ctx)
 	if b == nil {
-		return nil
-	}
-	if !n.enter {
-		b.depth--
-		return nil
+		return n.body.Execute(ctx, w)
 	}
 	if err := b.step(); err != nil {
 		return ctx.OrigError(err, n.tok)
 	}
 	b.depth++
+	defer func() { b.depth-- }()
 	if b.depth > MaxMacroDepth {
 		return ctx.OrigError(b.fail("%s nest deeper than %d levels (%s itself without end?)", n.what, MaxMacroDepth, n.loop), n.tok)
 	}
-	return nil
+	return n.body.Execute(ctx, heldBy(b, w))
 }
 
-// markParser parses an entry (enter) or leave tag of what.
-func markParser(enter bool, what, loop string) pongo2.TagParser {
-	return func(_ *pongo2.Parser, start *pongo2.Token, args *pongo2.Parser) (pongo2.INodeTag, *pongo2.Error) {
+// regionParser parses an entry tag and the body up to its leave tag.
+func regionParser(leave, what, loop string) pongo2.TagParser {
+	return func(doc *pongo2.Parser, start *pongo2.Token, args *pongo2.Parser) (pongo2.INodeTag, *pongo2.Error) {
 		if args.Remaining() > 0 {
 			return nil, args.Error("takes no arguments", nil)
 		}
-		return &mark{enter: enter, what: what, loop: loop, tok: start}, nil
+		body, end, err := doc.WrapUntilTag(leave)
+		if err != nil {
+			return nil, err
+		}
+		if end.Remaining() > 0 {
+			return nil, end.Error("takes no arguments", nil)
+		}
+		return &region{what: what, loop: loop, tok: start, body: body}, nil
 	}
+}
+
+// strayLeave is a leave tag the parser meets outside its region (inside a
+// block left open in a macro body): it does nothing, and the open block
+// is reported as it would be without kitsoki's tags.
+type strayLeave struct{}
+
+func (strayLeave) Execute(*pongo2.ExecutionContext, pongo2.TemplateWriter) *pongo2.Error { return nil }
+
+func strayLeaveParser(_ *pongo2.Parser, _ *pongo2.Token, _ *pongo2.Parser) (pongo2.INodeTag, *pongo2.Error) {
+	return strayLeave{}, nil
 }
