@@ -6,9 +6,41 @@ import (
 	"kitsoki/internal/lazyre"
 )
 
-// prepPongo is the source pongo2 parses: kitsoki's rewrites of src.
+// prepPongo is the source pongo2 parses: kitsoki's rewrites of src. The
+// tags kitsoki adds stay out of {% verbatim %} text, which pongo2 prints
+// as it is; ` ?? ` is rewritten there too, as upstream does.
 func prepPongo(src string) string {
-	return rewriteIncludes(rewriteIncludeOnly(rewriteMacros(rewritePongo(src))))
+	return outsideVerbatim(rewritePongo(src), func(s string) string {
+		return rewriteIncludes(rewriteIncludeOnly(rewriteMacros(s)))
+	})
+}
+
+// outsideVerbatim applies f to the stretches of src that pongo2's lexer
+// does not copy as text: all but what lies between "{% verbatim %}" and
+// "{% endverbatim %}" (spelled so exactly, as the lexer knows them; an
+// unclosed one runs to the end).
+func outsideVerbatim(src string, f func(string) string) string {
+	const open, end = "{% verbatim %}", "{% endverbatim %}"
+	if !strings.Contains(src, open) {
+		return f(src)
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(src, open)
+		if i < 0 {
+			b.WriteString(f(src))
+			return b.String()
+		}
+		b.WriteString(f(src[:i]))
+		j := strings.Index(src[i:], end)
+		if j < 0 {
+			b.WriteString(src[i:])
+			return b.String()
+		}
+		j += i + len(end)
+		b.WriteString(src[i:j])
+		src = src[j:]
+	}
 }
 
 // includeOnly is an include tag ending in `only` (group 2): its template
