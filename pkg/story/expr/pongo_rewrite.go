@@ -7,40 +7,84 @@ import (
 )
 
 // prepPongo is the source pongo2 parses: kitsoki's rewrites of src. The
-// tags kitsoki adds stay out of {% verbatim %} text, which pongo2 prints
-// as it is; ` ?? ` is rewritten there too, as upstream does.
+// tags kitsoki adds go only where pongo2 reads block tags (outsideText);
+// ` ?? ` is rewritten everywhere, {% verbatim %} text included, as
+// upstream does.
 func prepPongo(src string) string {
-	return outsideVerbatim(rewritePongo(src), func(s string) string {
+	return outsideText(rewritePongo(src), func(s string) string {
 		return rewriteIncludes(rewriteIncludeOnly(rewriteMacros(s)))
 	})
 }
 
-// outsideVerbatim applies f to the stretches of src that pongo2's lexer
-// does not copy as text: all but what lies between "{% verbatim %}" and
-// "{% endverbatim %}" (spelled so exactly, as the lexer knows them; an
-// unclosed one runs to the end).
-func outsideVerbatim(src string, f func(string) string) string {
-	const open, end = "{% verbatim %}", "{% endverbatim %}"
-	if !strings.Contains(src, open) {
+// outsideText applies f to the stretches of src where pongo2 reads block
+// tags, each holding whole tags: not {% verbatim %} text (pongo2's lexer
+// knows only that spelling; it prints the text as written), {{ }} print
+// tags or {# #} comments, where a string that spells a tag is text.
+func outsideText(src string, f func(string) string) string {
+	if !strings.Contains(src, "{") {
 		return f(src)
 	}
 	var b strings.Builder
-	for {
-		i := strings.Index(src, open)
-		if i < 0 {
-			b.WriteString(f(src))
-			return b.String()
-		}
-		b.WriteString(f(src[:i]))
-		j := strings.Index(src[i:], end)
+	start := 0
+	for i := 0; i < len(src); {
+		j := strings.IndexByte(src[i:], '{')
 		if j < 0 {
-			b.WriteString(src[i:])
-			return b.String()
+			break
 		}
-		j += i + len(end)
-		b.WriteString(src[i:j])
-		src = src[j:]
+		i += j
+		rest := src[i:]
+		text := 0 // the length of text starting at i that f must not see
+		switch {
+		case strings.HasPrefix(rest, "{% verbatim %}"):
+			text = endAfter(rest, "{% endverbatim %}")
+		case strings.HasPrefix(rest, "{#"):
+			text = endAfter(rest, "#}")
+		case strings.HasPrefix(rest, "{{"):
+			text = tagEnd(rest, "}}")
+		case strings.HasPrefix(rest, "{%"):
+			i += tagEnd(rest, "%}") // a block tag: f's, passed over whole
+			continue
+		default:
+			i++
+			continue
+		}
+		b.WriteString(f(src[start:i]))
+		b.WriteString(rest[:text])
+		i += text
+		start = i
 	}
+	b.WriteString(f(src[start:]))
+	return b.String()
+}
+
+// endAfter is the length of s up to and including the first end (all of
+// s when there is none).
+func endAfter(s, end string) int {
+	if k := strings.Index(s, end); k >= 0 {
+		return k + len(end)
+	}
+	return len(s)
+}
+
+// tagEnd is the length of the tag s starts with, up to and including its
+// closing delimiter outside string literals (all of s when unclosed).
+func tagEnd(s, end string) int {
+	var quote byte
+	for i := 2; i < len(s); i++ {
+		switch c := s[i]; {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case strings.HasPrefix(s[i:], end):
+			return i + len(end)
+		}
+	}
+	return len(s)
 }
 
 // includeOnly is an include tag ending in `only` (group 2): its template
