@@ -168,19 +168,22 @@ func (c *checker) eventChecks(t *Turn, evs []event, legacy bool) {
 	}
 }
 
-func (c *checker) viewChecks(t *Turn, view string) {
+// viewChecks checks the turn's view; it returns the failure of a view
+// that does not match, for the caller to add what the view left out.
+func (c *checker) viewChecks(t *Turn, view string) (mismatch *Failure) {
 	if t.ExpectViewMatches != nil {
 		re, err := regexp.Compile(*t.ExpectViewMatches)
 		switch {
 		case err != nil:
 			c.fail(t.at("expect_view_matches"), "expect_view_matches: invalid regex %q: %v", *t.ExpectViewMatches, err)
 		case !re.MatchString(view):
-			c.fail(t.at("expect_view_matches"), "expect_view_matches: view does not match %q\nview: %q", *t.ExpectViewMatches, view)
+			mismatch = c.fail(t.at("expect_view_matches"), "expect_view_matches: view does not match %q\nview: %q", *t.ExpectViewMatches, view)
 		}
 	}
 	if t.ExpectNoView && view != "" {
 		c.fail(t.at("expect_no_view"), "expect_no_view: view is not empty: %q", view)
 	}
+	return mismatch
 }
 
 const kindDispatched = "harness.dispatched"

@@ -692,7 +692,18 @@ func (fr *fixtureRun) checkTurn(ctx context.Context, t *Turn, c *checker, tr *Tu
 	c.worldChecks(t, world, before, fr.legacy)
 	c.slotChecks(t, sent)
 	c.eventChecks(t, out.evs, fr.legacy)
-	c.viewChecks(t, view)
+	if f := c.viewChecks(t, view); f != nil && fr.ld.Views != nil {
+		// why an element the check may have wanted is missing: the
+		// resting state's view again, hearing what it left out
+		seen := map[string]bool{}
+		warn := func(err error) {
+			if msg := err.Error(); !seen[msg] {
+				seen[msg] = true
+				f.Message += "\nleft out: " + msg
+			}
+		}
+		_, _ = fr.ld.Views.RenderView(state, world, map[string]any{expr.ContextKey: ctx, expr.WarnKey: warn})
+	}
 	c.hostCallChecks(t, out.evs, fr.legacy)
 	c.inboxChecks(t, s.Inbox())
 	c.jobChecks(t, jobsBefore, s.Jobs())

@@ -28,15 +28,20 @@ func (r *Renderer) evalExpr(src string, env expr.Env) (any, error) {
 // hidden evaluates the when: of the part named what of element el against
 // env (whenEnv): true when the part is to be left out, its value not being
 // truthy. A when: that cannot be compiled or evaluated hides the part and
-// is reported through OnWarning.
+// is reported through OnWarning and to the func(error) env holds under
+// expr.WarnKey (a test's failing view check says so).
 func (r *Renderer) hidden(when string, el *story.ViewElement, s *story.State, what, which string, env expr.Env) bool {
 	if when == "" {
 		return false
 	}
 	v, err := r.evalExpr(when, whenEnv(env))
 	if err != nil {
+		werr := &Error{Pos: el.Pos, State: s.Path, What: what, Msg: fmt.Sprintf("when %q: %v; the %s is omitted", when, err, which), Err: err}
 		if r.warn != nil {
-			r.warn(&Error{Pos: el.Pos, State: s.Path, What: what, Msg: fmt.Sprintf("when %q: %v; the %s is omitted", when, err, which), Err: err})
+			r.warn(werr)
+		}
+		if warn, ok := env[expr.WarnKey].(func(error)); ok {
+			warn(werr)
 		}
 		return true
 	}

@@ -191,7 +191,7 @@ func (p *Pongo) RenderContext(ctx context.Context, env Env) (out string, err err
 	}()
 	pc := make(pongo2.Context, len(env)+1)
 	for k, v := range env {
-		if k != ContextKey && k != strictKey {
+		if k != ContextKey && k != WarnKey && k != strictKey {
 			pc[k] = v
 		}
 	}
@@ -211,6 +211,11 @@ func (p *Pongo) RenderContext(ctx context.Context, env Env) (out string, err err
 // context to Render (a view renderer behind an interface without one)
 // hands the run's context to every render below it.
 const ContextKey = "__kitsoki_context"
+
+// WarnKey is the Env key under which such a caller hands a func(error)
+// that hears of problems that do not stop a render (a view element
+// whose when: fails and is left out).
+const WarnKey = "__kitsoki_warn"
 
 // Render renders the template within the render budget: RenderContext
 // with the context env holds under ContextKey, else context.Background().
