@@ -11,12 +11,12 @@ import (
 
 // The render budget of one pongo2 render. pongo2 has no context and no
 // step hook, so the budget rides in the render's context under budgetKey
-// and kitsoki's own for, set and macro-entry tags (pongo_tags.go), the
-// output writer and the size-producing filters (pongo_filters_sized.go)
-// spend it. A render stops on its own when a limit is reached or ctx ends.
+// and kitsoki's own for and set tags, the regions around macro bodies and
+// includes (pongo_tags.go), the output writer and the size-producing
+// filters (pongo_filters_sized.go) spend it. A render stops on its own when a limit is reached or ctx ends.
 const (
-	// MaxRenderSteps bounds the loop iterations, macro calls and set
-	// statements of one render.
+	// MaxRenderSteps bounds the loop iterations, macro calls, includes
+	// and set statements of one render.
 	MaxRenderSteps = 1_000_000
 	// MaxRenderBytes bounds a render's output and any one value a filter
 	// produces.
@@ -24,7 +24,7 @@ const (
 	// MaxRenderAlloc bounds the bytes one render keeps in {% set %}
 	// variables, counted as they are set.
 	MaxRenderAlloc = 256 << 20
-	// MaxMacroDepth bounds nested (recursive) macro calls.
+	// MaxMacroDepth bounds nested (recursive) macro calls and includes.
 	MaxMacroDepth = 200
 	// MaxRenderHeld bounds the bytes includes, macro calls and loops
 	// write, counted where pongo2 builds them in buffers of its own (an

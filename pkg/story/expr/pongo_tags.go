@@ -8,9 +8,9 @@ import (
 	"kitsoki/internal/lazyre"
 )
 
-// kitsoki's replacements for pongo2's for and set tags, and the tags that
-// count macro calls: the same syntax and meaning as pongo2's, plus the
-// render budget (pongo_budget.go). Registered once at init
+// kitsoki's replacements for pongo2's for and set tags, and the regions
+// around macro bodies and includes: the same syntax and meaning as
+// pongo2's, plus the render budget (pongo_budget.go). Registered once at init
 // (pongo_filters.go).
 
 // forLoop is what a template reads as forloop (and forloop.Parentloop),
