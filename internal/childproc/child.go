@@ -77,7 +77,7 @@ func (c *child) status() string {
 
 // kill ends the child's process group at once and waits for it to be
 // reaped (its stderr is then complete).
-func (c *child) kill(reason string) {
+func (c *child) kill() {
 	c.release()
-	c.proc.Kill(reason)
+	c.proc.Kill()
 }

@@ -194,7 +194,7 @@ func (c *Client) ended(ch *child, about string) error {
 
 // closedInFlight is the error of a call that Close cut short.
 func (c *Client) closedInFlight(ch *child, about string) error {
-	c.forget(ch, "the client closed")
+	c.forget(ch)
 	return &Error{Who: c.cfg.Who, Failure: Closed, What: "was closed while the call" + about + " was in flight", Err: ErrClosed}
 }
 
@@ -216,7 +216,7 @@ func (c *Client) drop(ch *child, f Failure, wait bool, what string, cause error)
 	if ch.proc.Exited() {
 		status = ch.status()
 	}
-	c.forget(ch, "the call failed: "+what)
+	c.forget(ch)
 	return &Error{Who: c.cfg.Who, Failure: f, What: what, Status: status, Stderr: ch.stderr.String(), Started: true, Err: cause}
 }
 
@@ -234,7 +234,7 @@ func (c *Client) current() (*child, error) {
 		}
 		c.debug("exited between calls; starting a new one", "status", ch.status())
 		c.child = nil
-		go ch.kill("it died between calls")
+		go ch.kill()
 	}
 	ch, err := c.spawn()
 	if err != nil {
@@ -293,13 +293,13 @@ func (c *Client) debug(msg string, kv ...any) {
 }
 
 // forget drops ch as the current child (if it still is) and kills it.
-func (c *Client) forget(ch *child, reason string) {
+func (c *Client) forget(ch *child) {
 	c.mu.Lock()
 	if c.child == ch {
 		c.child = nil
 	}
 	c.mu.Unlock()
-	ch.kill(reason)
+	ch.kill()
 }
 
 func (c *Client) isClosed() bool {
@@ -315,7 +315,7 @@ func (c *Client) Close() error {
 	if !closeonce.Mark(&c.mu, &c.closed, func() { ch, c.child = c.child, nil }) || ch == nil {
 		return nil
 	}
-	ch.proc.Stop("the client closed") // also reaches children left in its group
+	ch.proc.Stop() // also reaches children left in its group
 	ch.release()
 	return nil
 }

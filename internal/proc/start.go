@@ -21,10 +21,8 @@ type Process struct {
 	err  error         // Wait's result, set before done closes
 
 	stopMu  sync.Mutex // one stop sequence at a time
-	mu      sync.Mutex // guards reason and outcome
-	reason  string
+	mu      sync.Mutex // guards outcome
 	outcome Outcome
-	stopped bool
 }
 
 // Start starts cmd under pol: its own process group, on Linux SIGKILL
@@ -74,7 +72,7 @@ func Start(ctx context.Context, cmd *exec.Cmd, pol Policy) (*Process, error) {
 		go func() {
 			select {
 			case <-ctx.Done():
-				p.Stop("context ended: " + context.Cause(ctx).Error())
+				p.Stop()
 			case <-p.done:
 			}
 		}()
@@ -120,22 +118,6 @@ func (p *Process) State() *os.ProcessState {
 	return p.cmd.ProcessState
 }
 
-// StopReason is the reason given to the first Stop or Kill ("" when
-// kitsoki never stopped the child).
-func (p *Process) StopReason() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.reason
-}
-
-func (p *Process) note(reason string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.stopped {
-		p.stopped, p.reason = true, reason
-	}
-}
-
 func (p *Process) closeStdin() {
 	if p.stdin != nil {
 		_ = p.stdin.Close()
@@ -160,10 +142,9 @@ func (p *Process) WaitFor(d time.Duration) bool {
 // leader, its group is then killed so nothing it started survives it.
 // Concurrent and repeated calls are safe: a later one waits for the first
 // and returns its outcome.
-func (p *Process) Stop(reason string) Outcome {
+func (p *Process) Stop() Outcome {
 	p.stopMu.Lock()
 	defer p.stopMu.Unlock()
-	p.note(reason)
 	if p.Exited() {
 		p.closeStdin()
 		_ = kill(p.cmd.Process)
@@ -196,8 +177,7 @@ func (p *Process) result(o Outcome, ran bool) Outcome {
 // Kill closes stdin, kills the child's process group at once (SIGKILL)
 // and returns once the child is reaped, even while a Stop is waiting out
 // a grace. A group already gone is not an error.
-func (p *Process) Kill(reason string) {
-	p.note(reason)
+func (p *Process) Kill() {
 	p.mu.Lock()
 	if !p.Exited() && p.outcome == Exited {
 		p.outcome = Killed

@@ -207,7 +207,7 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 		return nil, t.errf(KindTransportError, "cannot start %s (%v); %s", bin, err, claudeInstallHint)
 	}
 	if !t.track(pr, true) {
-		pr.Kill("the transport closed")
+		pr.Kill()
 		return nil, t.errf(KindTransportError, "the transport was closed while claude was starting")
 	}
 	defer t.track(pr, false)
@@ -216,7 +216,7 @@ func (t *claudeCLITransport) Ask(ctx context.Context, req *AskRequest) (*AskResp
 	case <-pr.Done():
 		waitErr = pr.Wait()
 	case <-ctx.Done():
-		pr.Stop("the call's deadline passed")
+		pr.Stop()
 		return nil, t.errf(KindDeadlineExceeded, "claude did not answer before the call's deadline (%v); its process group was killed%s", ctx.Err(), claudeStderr(tail))
 	}
 	status := "exit status 0"
@@ -383,7 +383,7 @@ func (t *claudeCLITransport) Close() error {
 	cmds := slices.Collect(maps.Keys(t.running))
 	t.mu.Unlock()
 	for _, c := range cmds {
-		c.Stop("the transport closed")
+		c.Stop()
 	}
 	return nil
 }

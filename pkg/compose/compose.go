@@ -116,13 +116,6 @@ type Plan struct {
 	Assembly *plugin.Assembly
 }
 
-// ProfileError is a plugin profile that cannot be used; Err is the
-// *plugin.ProfileError (ReadErr set when the file cannot be read).
-type ProfileError struct{ Err error }
-
-func (e *ProfileError) Error() string { return e.Err.Error() }
-func (e *ProfileError) Unwrap() error { return e.Err }
-
 // Resolve resolves the plugin assembly of a loaded story (profilePath is
 // --profile; "" = .kitsoki/plugins.yaml found upward from the story).
 func Resolve(ld *Loaded, profilePath string) (*Plan, error) {

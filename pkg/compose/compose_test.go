@@ -7,6 +7,7 @@ import (
 
 	"kitsoki/internal/testing/storytest"
 	"kitsoki/pkg/engine"
+	"kitsoki/pkg/plugin"
 )
 
 const rig = "../flowtest/testdata/rig/app.yaml"
@@ -54,7 +55,7 @@ func TestResolveBuildClose(t *testing.T) {
 		t.Fatalf("close: %v %v", regErr, chainErr)
 	}
 	_, err = Resolve(ld, filepath.Join(t.TempDir(), "missing.yaml"))
-	var pe *ProfileError
+	var pe *plugin.ProfileError
 	if !errors.As(err, &pe) {
 		t.Fatalf("a missing --profile is a ProfileError: %v", err)
 	}

@@ -33,13 +33,14 @@ type ResolveOptions struct {
 // assembly (profile layers, disable:, hooks, redact, budget) is resolved,
 // for kitsoki run, test, eval run and mcp serve alike: the profiles found
 // upward from the story, the user's profile and --profile, merged so that
-// no layer undoes another's disable: (plugin.Options).
+// no layer undoes another's disable: (plugin.Options). A malformed profile
+// is a *plugin.ProfileError.
 func ResolveWith(ld *Loaded, o ResolveOptions) (*Plan, error) {
 	st := ld.Story
 	asm, err := plugin.Assemble(plugin.Options{StoryDir: st.Dir, ProfilePath: o.Profile, Story: st, Getenv: o.Getenv,
 		Sandbox: o.Sandbox, MinimalEnv: o.MinimalEnv})
 	if err != nil {
-		return nil, &ProfileError{Err: err}
+		return nil, err
 	}
 	return &Plan{Loaded: ld, Assembly: asm}, nil
 }

@@ -81,7 +81,7 @@ func Compile(st *story.Story, opts CompileOptions) (*Machine, error) {
 	}
 	c := &compiler{st: st, opts: opts, m: &Machine{
 		AppID: st.App.ID, Dir: st.Dir, Root: st.Root, Exits: map[string]bool{},
-		States: map[string]*State{}, Handled: map[string]bool{}, renders: map[string]*PromptRenderer{},
+		States: map[string]*State{}, renders: map[string]*PromptRenderer{},
 		SlotTypes: map[string]map[string]string{}, Hidden: map[string]bool{},
 	}}
 	c.m.Folded = folded
@@ -348,7 +348,6 @@ func (c *compiler) effect(e *story.Effect, owner *State, where string) *Effect {
 func (c *compiler) invoke(e *story.Effect, ne *Effect, where string, bad func(string, ...any)) {
 	ne.Kind = kindInvoke
 	ne.Invoke = c.rewriteIface(e)
-	c.m.Handled[ne.Invoke] = true
 	if !c.handled(ne.Invoke) {
 		via := ""
 		if ne.Invoke != e.Invoke {

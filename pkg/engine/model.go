@@ -19,15 +19,14 @@ type Pos = story.Pos
 
 // Machine is the executable form of a story.
 type Machine struct {
-	AppID   string
-	Dir     string // story base directory: prompt and schema paths are relative to it
-	Entry   string // manifest path relative to Dir (session.story)
-	Root    string // path of the root state (before descending initial)
-	World   []WorldVar
-	Exits   map[string]bool
-	States  map[string]*State // by dotted absolute path
-	Order   []*State          // declaration order, top-level first (for determinism)
-	Handled map[string]bool   // host handlers used by the story
+	AppID  string
+	Dir    string // story base directory: prompt and schema paths are relative to it
+	Entry  string // manifest path relative to Dir (session.story)
+	Root   string // path of the root state (before descending initial)
+	World  []WorldVar
+	Exits  map[string]bool
+	States map[string]*State // by dotted absolute path
+	Order  []*State          // declaration order, top-level first (for determinism)
 	// SlotTypes maps intent -> slot -> declared type (global and
 	// state-local intents), for typing --slot values.
 	SlotTypes map[string]map[string]string

@@ -43,24 +43,17 @@ func NewPromptRenderer(st *story.Story) *PromptRenderer {
 func storyLoader(st *story.Story) *expr.PongoLoader {
 	var dirs []string
 	if st.Prompts != nil && strings.TrimSpace(st.Prompts.Overlay) != "" {
-		dirs = append(dirs, storyRel(st.Dir, st.Prompts.Overlay))
+		dirs = append(dirs, story.Beside(st.Dir, st.Prompts.Overlay))
 	}
 	dirs = append(dirs, st.Dir, filepath.Join(st.Dir, "prompts"))
 	l := expr.NewPongoLoader(dirs...)
 	l.AddNamespace("@story", st.Dir)
 	if st.Prompts != nil {
 		for _, d := range st.Prompts.Shared {
-			l.AddNamespace("@shared", storyRel(st.Dir, d))
+			l.AddNamespace("@shared", story.Beside(st.Dir, d))
 		}
 	}
 	return l
-}
-
-func storyRel(dir, p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(dir, p)
 }
 
 func newPromptRenderer(dir string, l *expr.PongoLoader) *PromptRenderer {
@@ -75,7 +68,6 @@ type CallEnv struct {
 	StatePath string         // "" = no current state
 	// StateDescription is the current state's description: ("" = none).
 	StateDescription string
-	RunID            string
 }
 
 // RenderedCall is one rendered agent call site.

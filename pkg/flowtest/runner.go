@@ -151,7 +151,7 @@ func parallel(n int) int {
 // the same composition root as kitsoki run: the profile layers with
 // Options.Profile last, hook processes started with the minimal
 // environment, none under Options.Sandbox. A malformed profile is a
-// *compose.ProfileError.
+// *plugin.ProfileError.
 func (r *Runner) Plan(app string) (*compose.Plan, error) {
 	ld, err := r.Story(app)
 	if err != nil {

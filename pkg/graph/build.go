@@ -305,36 +305,30 @@ func (b *builder) other(kind NodeKind, text string) *Node {
 // fold rewrote those targets into the parent states the exits map to.
 func exitTargets(f *fold.Folded) map[story.Pos]string {
 	out := map[story.Pos]string{}
-	var effects func(es []*story.Effect)
-	effects = func(es []*story.Effect) {
-		for _, e := range es {
-			if e == nil {
-				continue
-			}
-			if name, ok := strings.CutPrefix(strings.TrimSpace(e.Target()), "@exit:"); ok {
-				out[e.Pos] = name
-			}
-			effects(e.Effects())
-			effects(e.OnComplete())
+	note := func(target string, pos story.Pos) {
+		if name, ok := strings.CutPrefix(strings.TrimSpace(target), "@exit:"); ok {
+			out[pos] = name
 		}
 	}
 	for _, a := range f.Aliases() {
 		if a.Story == nil {
 			continue
 		}
-		for _, s := range a.Story.AllStates() {
+		states := a.Story.AllStates()
+		for _, s := range states {
 			for _, on := range s.On {
 				for _, t := range on.Arms {
-					if t == nil {
-						continue
+					if t != nil {
+						note(t.Target, t.Pos)
 					}
-					if name, ok := strings.CutPrefix(strings.TrimSpace(t.Target), "@exit:"); ok {
-						out[t.Pos] = name
-					}
-					effects(t.Effects)
 				}
 			}
-			effects(s.OnEnter)
+		}
+		// the effects of the arcs and of on_enter (not on_exit)
+		for p := range (story.EffectWalk{}).States(states...) {
+			if !p.Within("on_exit") {
+				note(p.Effect.Target(), p.Effect.Pos)
+			}
 		}
 	}
 	return out

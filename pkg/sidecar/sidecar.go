@@ -256,7 +256,7 @@ func lastOutput(p *process) string {
 // stopProcess sends SIGTERM to the group, waits the grace period, then
 // SIGKILLs the group, and returns once the server has been reaped.
 func (s *Sidecar) stopProcess(p *process) {
-	if p.Stop("the sidecar stopped") == proc.Killed {
+	if p.Stop() == proc.Killed {
 		s.logf(slog.LevelWarn, "llama-server ignored SIGTERM; killed it", "pid", p.Pid(), "grace", s.cfg.StopGrace)
 	}
 }
@@ -312,7 +312,7 @@ func (s *Sidecar) Ensure(ctx context.Context) error {
 	}
 	if s.proc != nil {
 		s.logf(slog.LevelWarn, "llama-server exited; restarting", "pid", s.proc.Pid(), "exit", fmt.Sprint(s.proc.Wait()), "output", s.proc.Tail().String())
-		s.proc.Kill("it crashed") // anything left in its process group
+		s.proc.Kill() // anything left in its process group
 	}
 	s.restarts++
 	if err := s.spawnLocked(ctx); err != nil {

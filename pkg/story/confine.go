@@ -137,7 +137,7 @@ func (l *loader) confinePrompts(st *Story) {
 		return
 	}
 	inside := func(p Pos, what, d string) bool {
-		_, err := st.root.Stat(filepath.Clean(beside(st.Dir, d)))
+		_, err := st.root.Stat(filepath.Clean(Beside(st.Dir, d)))
 		if errors.Is(err, safefile.ErrOutsideRoot) {
 			l.outsideRoot(p, st.root, what, d, err)
 			return false
@@ -162,9 +162,9 @@ func (l *loader) confinePrompts(st *Story) {
 	pc.Shared, pc.SharedPos = shared, pos
 }
 
-// beside is p when it is absolute, else p in dir (a path a story wrote,
+// Beside is p when it is absolute, else p in dir (a path a story wrote,
 // relative to its directory).
-func beside(dir, p string) string {
+func Beside(dir, p string) string {
 	if filepath.IsAbs(p) {
 		return p
 	}
@@ -194,7 +194,7 @@ func (st *Story) PromptRoots() []string {
 		}
 		seen[s] = true
 		add := func(d string) {
-			d = beside(s.Dir, d)
+			d = Beside(s.Dir, d)
 			if abs, err := filepath.Abs(d); err == nil {
 				d = abs
 			}

@@ -96,7 +96,7 @@ func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, str
 			return "", "", false
 		}
 	default:
-		path = beside(st.Dir, src)
+		path = Beside(st.Dir, src)
 	}
 	if !strings.HasPrefix(src, "@kitsoki/") {
 		if _, in := st.root.Rel(filepath.Clean(path)); !in {

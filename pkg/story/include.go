@@ -29,7 +29,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 		if i < len(st.IncludePos) {
 			at = st.IncludePos[i]
 		}
-		full := beside(dispDir, pat)
+		full := Beside(dispDir, pat)
 		// The pattern itself must stay inside the project root: a match
 		// cannot climb out of the directory the pattern names.
 		absPat, _ := filepath.Abs(full)

@@ -178,7 +178,7 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 	a.str("kitsoki.app_id", h.AppID)
 	a.str("kitsoki.story", h.Story)
 	a.int("kitsoki.events", int64(st.events))
-	a.int("kitsoki.turns", int64(st.turns))
+	a.int("kitsoki.turns", int64(st.turns.n))
 	a.int("kitsoki.agent_call_errors", int64(st.callErrors))
 	run := &otlpSpan{TraceID: traceID, SpanID: runID, Name: "kitsoki run " + cmp.Or(h.AppID, "story"), Kind: spanKindInternal,
 		StartTimeUnixNano: unixNano(start), EndTimeUnixNano: unixNano(last), Attributes: a}
@@ -196,16 +196,14 @@ func ExportOTLP(r io.Reader, name string, out io.Writer, opt OTLPOptions) (err e
 // runStats counts what the run span reports: events, turns, failed agent
 // calls, and the first and last timestamps.
 type runStats struct {
-	first, last                         time.Time
-	events, turns, lastTurn, callErrors int
+	first, last        time.Time
+	events, callErrors int
+	turns              turnCounter
 }
 
 func (st *runStats) observe(ev *Event) {
 	st.events++
-	if st.turns == 0 || ev.Turn != st.lastTurn {
-		st.turns++
-		st.lastTurn = ev.Turn
-	}
+	st.turns.see(ev.Turn)
 	if st.first.IsZero() && !ev.TS.IsZero() {
 		st.first = ev.TS
 	}

@@ -30,8 +30,7 @@ type Stats struct {
 	HostErrors    int                    `json:"host_errors"`
 	HostByHandler map[string]int         `json:"host_calls_by_handler"`
 	latencies     []int64
-	lastTurn      int
-	turnSeen      bool
+	turn          turnCounter // of the trace being added
 	calls         CallTracker
 	hosts         hostTracker
 }
@@ -64,7 +63,7 @@ func statsPayload(kind string) bool {
 func (s *Stats) AddTrace(r io.Reader, name string) error {
 	rd := NewReader(r, ReadOptions{Name: name, KeepPayload: statsPayload})
 	s.Files++
-	s.turnSeen = false
+	s.turn = turnCounter{}
 	s.calls = CallTracker{}
 	s.hosts = hostTracker{}
 	defer func() {
@@ -84,9 +83,8 @@ func (s *Stats) AddTrace(r io.Reader, name string) error {
 func (s *Stats) Add(ev *Event) {
 	s.Events++
 	s.EventsByKind[ev.Kind]++
-	if !s.turnSeen || ev.Turn != s.lastTurn {
+	if s.turn.see(ev.Turn) {
 		s.Turns++
-		s.turnSeen, s.lastTurn = true, ev.Turn
 	}
 	if hc := s.hosts.observe(ev); hc != nil {
 		s.countHost(hc)

@@ -32,14 +32,12 @@ func drain(rd *Reader) (VerifyResult, error) {
 		return res, err
 	}
 	res.Header = h
-	last, started := 0, false
+	var turns turnCounter
 	err = rd.Each(func(ev *Event) {
 		res.Events++
-		if !started || ev.Turn != last {
-			res.Turns++
-			last, started = ev.Turn, true
-		}
+		turns.see(ev.Turn)
 	})
+	res.Turns = turns.n
 	res.Bytes = rd.BytesRead()
 	return res, err
 }
