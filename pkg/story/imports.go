@@ -124,23 +124,26 @@ func fileExists(p string) bool {
 }
 
 func findKitsokiRoot(dir string) string {
-	for d := dir; ; {
-		if _, err := os.Stat(filepath.Join(d, ".kitsoki-root")); err == nil {
-			return d
-		}
-		if data, err := safefile.ReadFile(filepath.Join(d, "go.mod"), safefile.Story); err == nil {
-			for line := range strings.Lines(string(data)) {
-				if m, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
-					if m = strings.TrimSpace(m); m == "kitsoki" || strings.HasSuffix(m, "/kitsoki") {
-						return d
-					}
-				}
+	root, _ := Above(dir, isKitsokiRoot)
+	return root
+}
+
+// isKitsokiRoot says d is a kitsoki checkout: it holds .kitsoki-root or
+// the go.mod of module kitsoki.
+func isKitsokiRoot(d string) bool {
+	if _, err := os.Stat(filepath.Join(d, ".kitsoki-root")); err == nil {
+		return true
+	}
+	data, err := safefile.ReadFile(filepath.Join(d, "go.mod"), safefile.Story)
+	if err != nil {
+		return false
+	}
+	for line := range strings.Lines(string(data)) {
+		if m, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
+			if m = strings.TrimSpace(m); m == "kitsoki" || strings.HasSuffix(m, "/kitsoki") {
+				return true
 			}
 		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return ""
-		}
-		d = parent
 	}
+	return false
 }
