@@ -104,9 +104,7 @@ func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, str
 			return "", "", false
 		}
 	}
-	if mode, err := os.Stat(path); err == nil && mode.IsDir() {
-		path = filepath.Join(path, StoryFile)
-	}
+	path = ManifestPath(path)
 	abs, _ := filepath.Abs(path)
 	display := path
 	if !filepath.IsAbs(src) && !strings.HasPrefix(src, "@") {

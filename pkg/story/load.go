@@ -47,6 +47,16 @@ type Options struct {
 // reads when it is given a directory, and the one an import names.
 const StoryFile = "app.yaml"
 
+// ManifestPath is the manifest a story argument names: DIR/app.yaml for a
+// directory, else path itself (a file, or a path that does not exist,
+// which its reader then reports).
+func ManifestPath(path string) string {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return filepath.Join(path, StoryFile)
+	}
+	return path
+}
+
 func (o Options) Lookup(name string) (string, bool) {
 	if o.LookupEnv != nil {
 		return o.LookupEnv(name)
@@ -60,10 +70,7 @@ func (o Options) Lookup(name string) (string, bool) {
 func Load(path string, opts Options) (*Story, []diag.Diagnostic) {
 	l := newLoader(opts)
 	return l.guarded(path, func() *Story {
-		manifest := path
-		if mode, err := os.Stat(path); err == nil && mode.IsDir() {
-			manifest = filepath.Join(path, StoryFile)
-		}
+		manifest := ManifestPath(path)
 		abs, _ := filepath.Abs(manifest)
 		if !l.storyInRoot(manifest, abs) {
 			return nil
