@@ -122,7 +122,7 @@ func (l *loader) closeRoots() {
 // outsideRoot reports, at p (the key that names it), that the file a
 // story wrote as written is outside its project root (OutsideRootMessage).
 func (l *loader) outsideRoot(p Pos, root *safefile.Root, what, written string, err error) {
-	l.rep.errf(p, RuleOutsideRoot, "%s", OutsideRootMessage(root, what, written, err))
+	l.rep.Errf(p, RuleOutsideRoot, "%s", OutsideRootMessage(root, what, written, err))
 }
 
 // OutsideRootMessage says that the file a story wrote as written is
