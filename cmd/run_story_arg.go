@@ -12,6 +12,7 @@ import (
 	"kitsoki/pkg/compose"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/plugin"
+	"kitsoki/pkg/story"
 	"kitsoki/pkg/validate"
 )
 
@@ -60,14 +61,10 @@ func notLoaded(stderr io.Writer, path string, err error) (msg string, ds []diag.
 // storyManifest is the app.yaml a story argument names: the file itself,
 // or the one in the directory it names.
 func storyManifest(arg string) (string, error) {
-	st, err := os.Stat(arg)
-	if err != nil {
+	if _, err := os.Stat(arg); err != nil {
 		return "", usagef("%s: no such file or directory", arg)
 	}
-	if st.IsDir() {
-		return filepath.Join(arg, validate.StoryFile), nil
-	}
-	return arg, nil
+	return story.ManifestPath(arg), nil
 }
 
 // resolvePlan resolves the plugin assembly of ld under the operator

@@ -93,10 +93,7 @@ Exit status: 0 clean, 1 findings (errors; with --strict also warnings),
 				if len(data) > maxStdinStory {
 					return usagef("-: standard input holds more than %d MiB; a story manifest is far smaller", maxStdinStory>>20)
 				}
-				name := cmp.Or(stdinName, validate.StoryFile)
-				if fi, err := os.Stat(name); err == nil && fi.IsDir() {
-					name = filepath.Join(name, validate.StoryFile)
-				}
+				name := story.ManifestPath(cmp.Or(stdinName, validate.StoryFile))
 				opts.Stdin = data
 				files = []string{filepath.Clean(name)}
 			} else {

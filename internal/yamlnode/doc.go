@@ -15,10 +15,13 @@
 // as the existing engine reads it ([PointlessFloat]; before a yaml.v3
 // Decode, [TextPointlessFloats]).
 //
+// [Reporter] collects the diagnostics of one story load or lint check
+// under the rules their callers name.
+//
 // The node helpers ([Deref], [IsNull], [KindName], [Get], [Keys],
 // [ErrLine]) and the repeated-key finder ([Seen]) serve the decoders whose
 // messages differ from the Walker's (flow fixtures, eval datasets, plugin
 // profiles, views). Layout: pos.go, suggest.go, node.go, place.go, seen.go,
-// walk.go (the Walker: budget, depth, mappings, lists), fields.go (key
-// tables) and scalar.go (its typed scalars and raw values).
+// walk.go (the Walker: budget, depth, mappings, lists), reporter.go,
+// fields.go (key tables) and scalar.go (its typed scalars and raw values).
 package yamlnode

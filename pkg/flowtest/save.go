@@ -69,9 +69,7 @@ func SaveFixture(ctx context.Context, run SaveRun, o SaveOptions) (*Saved, error
 	if err != nil {
 		return nil, err
 	}
-	if st, err := os.Stat(run.Story); err == nil && st.IsDir() {
-		run.Story = filepath.Join(run.Story, story.StoryFile)
-	}
+	run.Story = story.ManifestPath(run.Story)
 	facts, err := readRun(run)
 	if err != nil {
 		return nil, fmt.Errorf("--save-fixture: %v", err)

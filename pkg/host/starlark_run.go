@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"kitsoki/internal/safefile"
+	"kitsoki/pkg/story"
 	"maps"
 	"net/http"
 	"os"
@@ -69,8 +70,10 @@ func starlarkScript(storyDir, script string) (string, error) {
 // loadScript reads with.script: relative to the story directory, and —
 // as upstream, when that file cannot be read — relative to the process
 // working directory (a repository-relative path proposed at run time),
-// confined to the story's project root ([scriptRoot]). The error is the
-// first resolution's.
+// confined to the project root of the story directory
+// ([story.ProjectRoot]: its nearest ancestor, itself included, holding
+// .git or .kitsoki/, else the directory itself). The error is the first
+// resolution's.
 func loadScript(storyDir, script string) (string, []byte, error) {
 	path, err := starlarkScript(storyDir, script)
 	if err == nil {
@@ -88,7 +91,8 @@ func loadScript(storyDir, script string) (string, []byte, error) {
 	if werr != nil || berr != nil {
 		return "", nil, err
 	}
-	alt, cerr := confine("host.starlark.run", "script", scriptRoot(base), filepath.Join(wd, script))
+	root, _ := story.ProjectRoot(base)
+	alt, cerr := confine("host.starlark.run", "script", root, filepath.Join(wd, script))
 	if cerr != nil {
 		return "", nil, err
 	}
@@ -97,26 +101,6 @@ func loadScript(storyDir, script string) (string, []byte, error) {
 		return "", nil, err
 	}
 	return alt, src, nil
-}
-
-// scriptRoot is the project root of a story directory: its nearest
-// ancestor (itself included) holding .git or .kitsoki/, else the story
-// directory itself. A script found relative to the working directory must
-// lie inside it.
-func scriptRoot(storyDir string) string {
-	for dir := storyDir; ; {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return dir
-		}
-		if fi, err := os.Stat(filepath.Join(dir, ".kitsoki")); err == nil && fi.IsDir() {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return storyDir
-		}
-		dir = parent
-	}
 }
 
 // starlarkBase is the directory scripts and ctx.fs are confined to: the

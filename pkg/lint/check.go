@@ -3,13 +3,14 @@ package lint
 import (
 	"iter"
 
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/story"
 )
 
 // checker runs the rules over one loaded story.
 type checker struct {
 	st   *story.Story
-	rep  *reporter
+	rep  *yamlnode.Reporter
 	opts story.Options
 	src  *sources
 	cc   map[compileKey]error
@@ -121,16 +122,16 @@ func unfolded(r *Rule) bool { return r == ruleDecider || r == story.RuleRouting 
 
 // check runs every pass over st, one story of a load (the top story or an
 // imported child), reading files through opts and the load's sources.
-func check(st *story.Story, rep *reporter, opts story.Options, src *sources) {
+func check(st *story.Story, rep *yamlnode.Reporter, opts story.Options, src *sources) {
 	c := &checker{st: st, rep: rep, opts: opts, src: src, files: map[string]fileAt{}, cc: map[compileKey]error{}}
 	for _, ps := range passes() {
 		if ps.run == nil {
 			continue
 		}
-		mark := len(rep.ds)
+		mark := len(rep.Diags)
 		ps.run(c)
 		if st.Imported() && unfolded(ps.rule) {
-			rep.demoteSince(mark, "ignored in an imported child: upstream does not fold its "+ps.rule.ID+" block")
+			rep.DemoteSince(mark, "ignored in an imported child: upstream does not fold its "+ps.rule.ID+" block")
 		}
 	}
 }

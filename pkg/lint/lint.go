@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -49,7 +50,7 @@ func checked(file string, st *story.Story, ds []diag.Diagnostic, opts story.Opti
 // false when a rule panicked (reported as rule internal: a bug); the
 // story is then not to be trusted.
 func Check(st *story.Story, opts story.Options) (ds []diag.Diagnostic, ok bool) {
-	rep := &reporter{}
+	rep := &yamlnode.Reporter{}
 	// The checks read prompt, schema and script files through the project
 	// roots, which open a directory descriptor on demand: close them as
 	// the load did.
@@ -60,8 +61,8 @@ func Check(st *story.Story, opts story.Options) (ds []diag.Diagnostic, ok bool) 
 	}()
 	defer func() {
 		if r := recover(); r != nil {
-			rep.errf(story.Pos{File: st.File}, story.RuleInternal, "internal error while loading the story (please report this bug): %v", r)
-			ds, ok = diag.Sort(rep.ds), false
+			rep.Errf(story.Pos{File: st.File}, story.RuleInternal, "internal error while loading the story (please report this bug): %v", r)
+			ds, ok = diag.Sort(rep.Diags), false
 		}
 	}()
 	src := &sources{read: st.Source}
@@ -69,7 +70,7 @@ func Check(st *story.Story, opts story.Options) (ds []diag.Diagnostic, ok bool) 
 		check(child, rep, opts, src)
 	}
 	check(st, rep, opts, src)
-	return diag.Sort(rep.ds), true
+	return diag.Sort(rep.Diags), true
 }
 
 // readNamed reads abs, a file the story wrote as written at p, through
@@ -79,7 +80,7 @@ func (c *checker) readNamed(p story.Pos, what, written, abs string, limit int64)
 	root := c.st.FileRoot()
 	data, err = root.ReadFile(filepath.Clean(abs), limit)
 	if errors.Is(err, safefile.ErrOutsideRoot) {
-		c.rep.errf(p, story.RuleOutsideRoot, "%s", story.OutsideRootMessage(root, what, written, err))
+		c.rep.Errf(p, story.RuleOutsideRoot, "%s", story.OutsideRootMessage(root, what, written, err))
 		return nil, nil, false
 	}
 	return data, err, true

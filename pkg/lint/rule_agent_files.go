@@ -30,16 +30,16 @@ func checkAgentFiles(c *checker) {
 				// at the path itself, also when it is a > or | block
 				at := c.src.valuePos(e.WithPos(r.key), r.path, 1, 1)
 				if c.isDir(r.path) {
-					c.rep.errf(at, ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.Loc(), r.key, r.path, c.st.Dir)
+					c.rep.Errf(at, ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.Loc(), r.key, r.path, c.st.Dir)
 					continue
 				}
-				c.rep.errf(at, ruleAgentFile, "%s", c.missingFileMsg(site, r))
+				c.rep.Errf(at, ruleAgentFile, "%s", c.missingFileMsg(site, r))
 			}
 		}
 	})
 	if app := c.st.App; app.ContextPath != "" && !story.IsTemplated(app.ContextPath) {
 		if _, ok := c.existing(app.ContextPath); !ok {
-			c.rep.errf(app.Pos, ruleAgentFile, "app.context_path %q: file not found (paths are relative to the story directory)", app.ContextPath)
+			c.rep.Errf(app.Pos, ruleAgentFile, "app.context_path %q: file not found (paths are relative to the story directory)", app.ContextPath)
 		}
 	}
 }

@@ -17,9 +17,9 @@ func checkApp(c *checker) {
 		p = story.Pos{File: st.File, Line: 1, Col: 1}
 	}
 	if st.App.ID == "" && !st.Imported() {
-		c.rep.errf(p, ruleApp, "app.id is required")
+		c.rep.Errf(p, ruleApp, "app.id is required")
 	}
 	if st.App.Context != "" && st.App.ContextPath != "" {
-		c.rep.errf(p, ruleApp, "app.context and app.context_path are mutually exclusive; set only one")
+		c.rep.Errf(p, ruleApp, "app.context and app.context_path are mutually exclusive; set only one")
 	}
 }

@@ -45,7 +45,7 @@ func checkBareExpr(c *checker) {
 					if what == "with" {
 						p = e.WithPos(path)
 					}
-					c.rep.warnf(p, ruleBareExpr, "%s: %s %q is a bare expression %q — it is passed as that literal string, not its value. Template it: \"{{ %s }}\"", site.Loc(), what, path, s, s)
+					c.rep.Warnf(p, ruleBareExpr, "%s: %s %q is a bare expression %q — it is passed as that literal string, not its value. Template it: \"{{ %s }}\"", site.Loc(), what, path, s, s)
 				}
 			})
 		}

@@ -28,7 +28,7 @@ func checkBareNames(c *checker) {
 		}
 		if p, err := expr.CompileGuard(t.When); err == nil {
 			for _, n := range p.BareNames() {
-				c.rep.warnf(t.WhenPos, ruleBareName, "state %q intent %q arm %d: when %q names %q, which is no root: %s",
+				c.rep.Warnf(t.WhenPos, ruleBareName, "state %q intent %q arm %d: when %q names %q, which is no root: %s",
 					s.Path, intent, arm, t.When, n, bareNameFix(n, false))
 			}
 		}
@@ -46,14 +46,14 @@ func checkBareNames(c *checker) {
 				return
 			}
 			for _, n := range tpl.BareNames() {
-				c.rep.warnf(p, ruleBareName, "%s: %s %q names %q, which is no root: %s", site.Loc(), what, v, n, bareNameFix(n, site.OnComplete))
+				c.rep.Warnf(p, ruleBareName, "%s: %s %q names %q, which is no root: %s", site.Loc(), what, v, n, bareNameFix(n, site.OnComplete))
 			}
 		}
 		eachValueString(e, report)
 		if e.When != "" {
 			if p, err := expr.CompileGuard(e.When); err == nil {
 				for _, n := range p.BareNames() {
-					c.rep.warnf(e.Pos, ruleBareName, "%s: when %q names %q, which is no root: %s", site.Loc(), e.When, n, bareNameFix(n, site.OnComplete))
+					c.rep.Warnf(e.Pos, ruleBareName, "%s: when %q names %q, which is no root: %s", site.Loc(), e.When, n, bareNameFix(n, site.OnComplete))
 				}
 			}
 		}

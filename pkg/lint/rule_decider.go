@@ -12,14 +12,14 @@ func checkDecider(c *checker) {
 		return
 	}
 	if d.Agent == "" {
-		c.rep.errf(d.Pos, ruleDecider, "decider.agent is required")
+		c.rep.Errf(d.Pos, ruleDecider, "decider.agent is required")
 	} else if len(c.st.Agents) > 0 && c.st.Agents[d.Agent] == nil {
-		c.rep.errf(d.Pos, ruleDecider, "decider.agent %q is not declared in agents", d.Agent)
+		c.rep.Errf(d.Pos, ruleDecider, "decider.agent %q is not declared in agents", d.Agent)
 	}
 	if d.Schema == "" {
-		c.rep.errf(d.Pos, ruleDecider, "decider.schema is required")
+		c.rep.Errf(d.Pos, ruleDecider, "decider.schema is required")
 	}
 	if d.Threshold != nil && (*d.Threshold < 0 || *d.Threshold > 1) {
-		c.rep.errf(d.Pos, ruleDecider, "decider.threshold %v out of range [0,1]", *d.Threshold)
+		c.rep.Errf(d.Pos, ruleDecider, "decider.threshold %v out of range [0,1]", *d.Threshold)
 	}
 }

@@ -12,36 +12,36 @@ import (
 func checkEffectShape(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		if e.Background() && e.Invoke == "" {
-			c.rep.errf(e.PosOf("background"), story.RuleEffect, "%s: background: true requires invoke: to be set", site.Loc())
+			c.rep.Errf(e.PosOf("background"), story.RuleEffect, "%s: background: true requires invoke: to be set", site.Loc())
 		}
 		if e.Background() && site.OnComplete {
-			c.rep.errf(e.PosOf("background"), story.RuleEffect, "%s: background: true is not allowed inside on_complete:", site.Loc())
+			c.rep.Errf(e.PosOf("background"), story.RuleEffect, "%s: background: true is not allowed inside on_complete:", site.Loc())
 		}
 		if e.Written.Has("target") {
 			if !site.OnComplete {
-				c.rep.errf(e.PosOf("target"), story.RuleEffect, "%s: target: is only allowed inside on_complete: effects (it fires a synthetic transition once the background job terminates); use a normal transition's target: for in-turn transitions", site.Loc())
+				c.rep.Errf(e.PosOf("target"), story.RuleEffect, "%s: target: is only allowed inside on_complete: effects (it fires a synthetic transition once the background job terminates); use a normal transition's target: for in-turn transitions", site.Loc())
 			}
 			if e.Written.Has("set") || e.Written.Has("increment") || e.Written.Has("say") || e.Written.Has("invoke") || e.Written.Has("bind") {
-				c.rep.errf(e.PosOf("target"), story.RuleEffect, "%s: target: cannot be combined with set/increment/say/invoke/bind on the same effect (split into separate effects in the on_complete: chain — mutation first, transition last)", site.Loc())
+				c.rep.Errf(e.PosOf("target"), story.RuleEffect, "%s: target: cannot be combined with set/increment/say/invoke/bind on the same effect (split into separate effects in the on_complete: chain — mutation first, transition last)", site.Loc())
 			}
 			if e.Written.Has("emit_intent") {
-				c.rep.errf(e.PosOf("emit_intent"), story.RuleEffect, "%s: emit_intent: cannot be combined with target: on the same effect (split into separate effects)", site.Loc())
+				c.rep.Errf(e.PosOf("emit_intent"), story.RuleEffect, "%s: emit_intent: cannot be combined with target: on the same effect (split into separate effects)", site.Loc())
 			}
 		}
 		for _, kv := range e.Increment() {
 			checkIncrementDelta(c, kv, site)
 		}
 		if len(e.Effects()) > 0 {
-			c.rep.warnf(e.PosOf("effects"), story.RuleEffect, "%s: effects: an inline effects list never runs (the existing engine ignores it, and kitsoki does the same); put these effects in the list that holds this entry, before it", site.Loc())
+			c.rep.Warnf(e.PosOf("effects"), story.RuleEffect, "%s: effects: an inline effects list never runs (the existing engine ignores it, and kitsoki does the same); put these effects in the list that holds this entry, before it", site.Loc())
 		}
 		if len(e.OnComplete()) > 0 && !e.Background() {
-			c.rep.warnf(e.PosOf("on_complete"), story.RuleEffect, "%s: on_complete: only runs after a background: true invoke; this effect is not a background job", site.Loc())
+			c.rep.Warnf(e.PosOf("on_complete"), story.RuleEffect, "%s: on_complete: only runs after a background: true invoke; this effect is not a background job", site.Loc())
 		}
 	})
 	for _, n := range sortedMapKeys(c.st.Proposals) {
 		ex := c.st.Proposals[n].Execute
 		if ex != nil && ex.Background && ex.Invoke == "" {
-			c.rep.errf(ex.Pos, story.RuleEffect, "proposal %q execute: background: true requires invoke: to be set", n)
+			c.rep.Errf(ex.Pos, story.RuleEffect, "proposal %q execute: background: true requires invoke: to be set", n)
 		}
 	}
 }
@@ -55,17 +55,17 @@ func checkIncrementDelta(c *checker, kv story.KV, site effSite) {
 	switch v := kv.Value.(type) {
 	case int:
 	case float64:
-		c.rep.warnf(kv.Pos, story.RuleEffect, "%s: increment %q: %v is not an integer; it adds %d (truncated toward zero) — write the integer delta", site.Loc(), kv.Key, v, int(v))
+		c.rep.Warnf(kv.Pos, story.RuleEffect, "%s: increment %q: %v is not an integer; it adds %d (truncated toward zero) — write the integer delta", site.Loc(), kv.Key, v, int(v))
 	case string:
 		if story.IsTemplated(v) {
 			return
 		}
 		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
-			c.rep.warnf(kv.Pos, story.RuleEffect, "%s: increment %q: the string %q adds %d — write it as the number %d", site.Loc(), kv.Key, v, n, n)
+			c.rep.Warnf(kv.Pos, story.RuleEffect, "%s: increment %q: the string %q adds %d — write it as the number %d", site.Loc(), kv.Key, v, n, n)
 			return
 		}
-		c.rep.errf(kv.Pos, story.RuleEffect, "%s: increment %q: value must be an integer delta (got %q)", site.Loc(), kv.Key, v)
+		c.rep.Errf(kv.Pos, story.RuleEffect, "%s: increment %q: value must be an integer delta (got %q)", site.Loc(), kv.Key, v)
 	default:
-		c.rep.errf(kv.Pos, story.RuleEffect, "%s: increment %q: value must be an integer delta", site.Loc(), kv.Key)
+		c.rep.Errf(kv.Pos, story.RuleEffect, "%s: increment %q: value must be an integer delta", site.Loc(), kv.Key)
 	}
 }

@@ -27,7 +27,7 @@ func checkEmitAfterBind(c *checker) {
 		bound := boundKeys(t.Effects)
 		for _, e := range t.Effects {
 			if k := emitReadsBound(e, bound); k != "" {
-				c.rep.warnf(e.PosOf("emit_intent"), ruleEmitAfterBind,
+				c.rep.Warnf(e.PosOf("emit_intent"), ruleEmitAfterBind,
 					"state %q intent %q: this emit_intent reads world.%s, which a call of the same effects binds; an emit in a transition's effects: is decided when the chain reaches it, before the call runs, and is not re-read after the bind, so the bind cannot make it fire that turn (move it to the target state's on_enter: the post-bind pass re-reads the resting state's own on_enter emits)",
 					s.Path, intent, k)
 			}
@@ -52,7 +52,7 @@ func checkEmitAfterBind(c *checker) {
 			for _, x := range dst.OnEnter {
 				if k := emitReadsBound(x, bound); k != "" && !seen[x] {
 					seen[x] = true
-					c.rep.warnf(x.PosOf("emit_intent"), ruleEmitAfterBind,
+					c.rep.Warnf(x.PosOf("emit_intent"), ruleEmitAfterBind,
 						"state %q on_enter: this emit_intent reads world.%s, which a call of this on_enter binds; when the background job of %s lands here through on_complete, no post-bind pass runs, so the bind cannot make it fire until a later ordinary turn enters %q (add an arc that re-enters the state, or route from the job's on_complete)",
 						dst.Path, k, site.Loc(), dst.Path)
 				}

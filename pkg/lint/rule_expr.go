@@ -27,7 +27,7 @@ func checkExprs(c *checker) {
 			return
 		}
 		if err := c.compileGuard(t.When); err != nil {
-			c.rep.errf(c.errAt(t.WhenPos, t.When, err), ruleExpr, "state %q intent %q transition[%d]: guard when %s: %s", s.Path, in, a, expr.Quote(t.When), err.Error())
+			c.rep.Errf(c.errAt(t.WhenPos, t.When, err), ruleExpr, "state %q intent %q transition[%d]: guard when %s: %s", s.Path, in, a, expr.Quote(t.When), err.Error())
 		}
 	})
 	c.eachEffect(func(e *story.Effect, site effSite) {
@@ -42,7 +42,7 @@ func checkExprs(c *checker) {
 				}
 				sev = diag.Warning
 			}
-			c.rep.add(c.errAt(e.PosOf("when"), e.When, err), sev, ruleExpr, "%s: effect when %s: %s", site.Loc(), expr.Quote(e.When), err.Error())
+			c.rep.Add(c.errAt(e.PosOf("when"), e.When, err), sev, ruleExpr, "%s: effect when %s: %s", site.Loc(), expr.Quote(e.When), err.Error())
 		}
 	})
 	for _, s := range c.states() {
@@ -57,7 +57,7 @@ func checkExprs(c *checker) {
 				if strings.Contains(msg, "map literal") {
 					msg += "; expr has no map literal to compare with: test emptiness with len(...) == 0 or != nil"
 				}
-				c.rep.errf(c.errAt(el.WhenPos, el.When, err), ruleViewRender, "state %q: %s: when %s: %s; upstream loads the story but the view fails to render whenever this state is shown (the turn records no view)", s.Path, where, expr.Quote(el.When), msg)
+				c.rep.Errf(c.errAt(el.WhenPos, el.When, err), ruleViewRender, "state %q: %s: when %s: %s; upstream loads the story but the view fails to render whenever this state is shown (the turn records no view)", s.Path, where, expr.Quote(el.When), msg)
 			}
 		})
 	}
@@ -68,7 +68,7 @@ func checkExprs(c *checker) {
 				continue
 			}
 			if err := c.compileExpr(sl.Validator); err != nil {
-				c.rep.errf(sl.Pos, ruleExpr, "intent %q slot %q: validator %q: %s", n, sn, sl.Validator, err.Error())
+				c.rep.Errf(sl.Pos, ruleExpr, "intent %q slot %q: validator %q: %s", n, sn, sl.Validator, err.Error())
 			}
 		}
 	}

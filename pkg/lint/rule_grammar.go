@@ -39,12 +39,12 @@ func checkGrammar(c *checker) {
 			return
 		}
 		if err != nil {
-			c.rep.errf(e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q could not be read: %s", site.Loc(), e.Agent(), path, safefile.ErrText(err))
+			c.rep.Errf(e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q could not be read: %s", site.Loc(), e.Agent(), path, safefile.ErrText(err))
 			return
 		}
 		raw = sentSchema(c.st.Dir, path, raw)
 		for _, v := range schema.CheckGrammarSubset(raw) {
-			c.rep.errf(e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q is outside the llama.cpp grammar subset: %s (construct %q at %s)", site.Loc(), e.Agent(), path, v.String(), v.Construct, v.Pointer)
+			c.rep.Errf(e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q is outside the llama.cpp grammar subset: %s (construct %q at %s)", site.Loc(), e.Agent(), path, v.String(), v.Construct, v.Pointer)
 		}
 	})
 }

@@ -41,14 +41,14 @@ func checkHosts(c *checker) {
 		} else {
 			msg += " (add it to hosts:)"
 		}
-		c.rep.errf(e.PosOf("invoke"), ruleHosts, "%s", msg)
+		c.rep.Errf(e.PosOf("invoke"), ruleHosts, "%s", msg)
 	})
 	for _, n := range sortedMapKeys(c.st.Proposals) {
 		ex := c.st.Proposals[n].Execute
 		if ex == nil || ex.Invoke == "" || story.IsTemplated(ex.Invoke) || strings.HasPrefix(ex.Invoke, "iface.") || hostAllowed(allowed, ex.Invoke) {
 			continue
 		}
-		c.rep.errf(ex.Pos, ruleHosts, "proposal %q execute: invoke %q is not declared in app hosts", n, ex.Invoke)
+		c.rep.Errf(ex.Pos, ruleHosts, "proposal %q execute: invoke %q is not declared in app hosts", n, ex.Invoke)
 	}
 }
 

@@ -38,19 +38,19 @@ func checkImportParentSide(c *checker, alias string, im *story.Import) {
 	switch im.Hosts {
 	case "", "inherit", "declared":
 	default:
-		c.rep.errf(im.At("hosts"), story.RuleImports, "imports.%s: hosts: must be 'inherit' or 'declared' (got %q)", alias, im.Hosts)
+		c.rep.Errf(im.At("hosts"), story.RuleImports, "imports.%s: hosts: must be 'inherit' or 'declared' (got %q)", alias, im.Hosts)
 	}
 	for _, n := range im.ExportIntent {
 		if c.st.Intents[n] == nil {
-			c.rep.errf(im.AtKey("intents.export."+n), story.RuleImports, "imports.%s: intents.export references undefined parent intent %q", alias, n)
+			c.rep.Errf(im.AtKey("intents.export."+n), story.RuleImports, "imports.%s: intents.export references undefined parent intent %q", alias, n)
 		}
 	}
 	for _, en := range sortedMapKeys(im.Exits) {
 		ex := im.Exits[en]
 		if ex.To == "" {
-			c.rep.errf(ex.Pos, story.RuleImports, "imports.%s: exits.%s: to: is required (the parent state the exit lands in)", alias, en)
+			c.rep.Errf(ex.Pos, story.RuleImports, "imports.%s: exits.%s: to: is required (the parent state the exit lands in)", alias, en)
 		} else if _, err := c.st.ResolveTarget(ex.To); err != nil {
-			c.rep.errf(ex.ToPos, ruleTarget, "imports.%s: exits.%s.to: %s", alias, en, err.Error())
+			c.rep.Errf(ex.ToPos, ruleTarget, "imports.%s: exits.%s.to: %s", alias, en, err.Error())
 		}
 	}
 }
@@ -60,9 +60,9 @@ func checkImportParentSide(c *checker, alias string, im *story.Import) {
 func checkImportEntry(c *checker, alias string, im *story.Import, ch *story.Story) {
 	entry := cmp.Or(im.Entry, ch.Root)
 	if entry == "" {
-		c.rep.errf(im.At("entry"), story.RuleImports, "imports.%s: entry is required (child declares no root either)", alias)
+		c.rep.Errf(im.At("entry"), story.RuleImports, "imports.%s: entry is required (child declares no root either)", alias)
 	} else if !story.IsTemplated(entry) && !story.HasTop(ch, entry) && !ch.PhaseGenerated(entry) {
-		c.rep.errf(im.At("entry"), story.RuleImports, "imports.%s: entry %q is not a top-level state of the child %s", alias, entry, ch.File)
+		c.rep.Errf(im.At("entry"), story.RuleImports, "imports.%s: entry %q is not a top-level state of the child %s", alias, entry, ch.File)
 	}
 }
 
@@ -72,12 +72,12 @@ func checkImportEntry(c *checker, alias string, im *story.Import, ch *story.Stor
 func checkImportExits(c *checker, alias string, im *story.Import, ch *story.Story) {
 	for _, en := range sortedMapKeys(im.Exits) {
 		if ch.Exits[en] == nil {
-			c.rep.errf(im.Exits[en].Pos, story.RuleImports, "imports.%s: exits.%s: child does not declare an exit named %q", alias, en, en)
+			c.rep.Errf(im.Exits[en].Pos, story.RuleImports, "imports.%s: exits.%s: child does not declare an exit named %q", alias, en, en)
 		}
 	}
 	for _, u := range childExitUses(ch) {
 		if im.Exits[u.exit] == nil {
-			c.rep.errf(im.Pos, story.RuleImports, "imports.%s: child uses @exit:%s but parent does not map it", alias, u.exit)
+			c.rep.Errf(im.Pos, story.RuleImports, "imports.%s: child uses @exit:%s but parent does not map it", alias, u.exit)
 		}
 		decl := ch.Exits[u.exit]
 		if decl == nil || u.t == nil {
@@ -90,7 +90,7 @@ func checkImportExits(c *checker, alias string, im *story.Import, ch *story.Stor
 			}
 		}
 		if len(missing) > 0 {
-			c.rep.errf(u.t.Pos, story.RuleImports, "imports.%s: state %q intent %q transitions to @exit:%s but does not set required key(s) [%s] (declared in child.exits.%s.requires)", alias, u.state, u.intent, u.exit, strings.Join(missing, " "), u.exit)
+			c.rep.Errf(u.t.Pos, story.RuleImports, "imports.%s: state %q intent %q transitions to @exit:%s but does not set required key(s) [%s] (declared in child.exits.%s.requires)", alias, u.state, u.intent, u.exit, strings.Join(missing, " "), u.exit)
 		}
 	}
 }
@@ -102,7 +102,7 @@ func checkImportCollisions(c *checker, alias string, im *story.Import, ch *story
 	collide := func(what string, names []string, exists func(string) bool) {
 		for _, n := range names {
 			if exists(alias + "__" + n) {
-				c.rep.errf(im.Pos, story.RuleImports, "imports.%s: %s %q collides", alias, what, alias+"__"+n)
+				c.rep.Errf(im.Pos, story.RuleImports, "imports.%s: %s %q collides", alias, what, alias+"__"+n)
 			}
 		}
 	}
@@ -122,7 +122,7 @@ func checkImportCollisions(c *checker, alias string, im *story.Import, ch *story
 func checkImportWorldAndHosts(c *checker, alias string, im *story.Import, ch *story.Story) {
 	for _, kv := range im.WorldIn {
 		if ch.Var(kv.Key) == nil {
-			c.rep.errf(im.AtKey("world_in."+kv.Key), story.RuleImports, "imports.%s: world_in.%s: child does not declare world key %q", alias, kv.Key, kv.Key)
+			c.rep.Errf(im.AtKey("world_in."+kv.Key), story.RuleImports, "imports.%s: world_in.%s: child does not declare world key %q", alias, kv.Key, kv.Key)
 		}
 	}
 	if im.Hosts != "declared" {
@@ -131,7 +131,7 @@ func checkImportWorldAndHosts(c *checker, alias string, im *story.Import, ch *st
 	parentHosts := inheritedHosts(c.st) // own list plus inherit children's
 	for _, h := range ch.Hosts {
 		if !hostAllowed(parentHosts, h) {
-			c.rep.errf(im.At("hosts"), story.RuleImports, "imports.%s: hosts: declared but parent does not list child host %q", alias, h)
+			c.rep.Errf(im.At("hosts"), story.RuleImports, "imports.%s: hosts: declared but parent does not list child host %q", alias, h)
 		}
 	}
 }
@@ -146,11 +146,11 @@ func checkImportIntents(c *checker, alias string, im *story.Import, ch *story.St
 	for _, n := range im.ImportIntent {
 		switch {
 		case !slices.Contains(exported, n):
-			c.rep.errf(im.At("intents.import."+n), story.RuleImports, "imports.%s: intents.import.%s: child does not declare it in exports.intents", alias, n)
+			c.rep.Errf(im.At("intents.import."+n), story.RuleImports, "imports.%s: intents.import.%s: child does not declare it in exports.intents", alias, n)
 		case ch.Intents[n] == nil:
-			c.rep.errf(im.At("intents.import."+n), story.RuleImports, "imports.%s: intents.import.%s: child does not define this intent", alias, n)
+			c.rep.Errf(im.At("intents.import."+n), story.RuleImports, "imports.%s: intents.import.%s: child does not define this intent", alias, n)
 		case c.st.Intents[n] != nil:
-			c.rep.errf(im.At("intents.import."+n), story.RuleImports, "imports.%s: intents.import.%s: collides with parent intent of same name", alias, n)
+			c.rep.Errf(im.At("intents.import."+n), story.RuleImports, "imports.%s: intents.import.%s: collides with parent intent of same name", alias, n)
 		}
 	}
 }
@@ -164,17 +164,17 @@ func checkImportOverrides(c *checker, alias string, im *story.Import, ch *story.
 	}
 	for _, n := range sortedMapKeys(ov.States) {
 		if !story.HasTop(ch, n) {
-			c.rep.errf(im.AtKey("overrides.states."+n), story.RuleImports, "imports.%s: overrides: states.%s: child does not declare a top-level state named %q", alias, n, n)
+			c.rep.Errf(im.AtKey("overrides.states."+n), story.RuleImports, "imports.%s: overrides: states.%s: child does not declare a top-level state named %q", alias, n, n)
 		}
 	}
 	for _, n := range sortedMapKeys(ov.Intents) {
 		if ch.Intents[n] == nil {
-			c.rep.errf(im.AtKey("overrides.intents."+n), story.RuleImports, "imports.%s: overrides: intents.%s: child does not declare an intent named %q", alias, n, n)
+			c.rep.Errf(im.AtKey("overrides.intents."+n), story.RuleImports, "imports.%s: overrides: intents.%s: child does not declare an intent named %q", alias, n, n)
 		}
 	}
 	for _, rel := range sortedMapKeys(ov.Prompts) {
 		if _, ok := c.existingFile(ov.Prompts[rel]); !ok {
-			c.rep.errf(im.At("overrides.prompts."+rel), story.RuleImports, "imports.%s: overrides: prompts.%s: %s: no such file", alias, rel, ov.Prompts[rel])
+			c.rep.Errf(im.At("overrides.prompts."+rel), story.RuleImports, "imports.%s: overrides: prompts.%s: %s: no such file", alias, rel, ov.Prompts[rel])
 		}
 	}
 }
@@ -187,7 +187,7 @@ func checkImportHostBindings(c *checker, alias string, im *story.Import, ch *sto
 			continue // grandchild form <gchild>__<iface>: lifted interfaces are not modelled
 		}
 		if ch.HostInterfaces[n] == nil {
-			c.rep.errf(im.AtKey("host_bindings."+n), story.RuleImports, "imports.%s: host_bindings.%s: no matching host_interface (looked for %q in lifted child interfaces)", alias, n, alias+"__"+n)
+			c.rep.Errf(im.AtKey("host_bindings."+n), story.RuleImports, "imports.%s: host_bindings.%s: no matching host_interface (looked for %q in lifted child interfaces)", alias, n, alias+"__"+n)
 		}
 	}
 }

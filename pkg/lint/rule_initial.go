@@ -16,15 +16,15 @@ func checkInitial(c *checker) {
 	for _, s := range c.states() {
 		if s.Parallel {
 			if len(s.Children) < 2 {
-				c.rep.errf(s.Pos, ruleInitial, "state %q: parallel state must declare at least 2 child regions (got %d)", s.Path, len(s.Children))
+				c.rep.Errf(s.Pos, ruleInitial, "state %q: parallel state must declare at least 2 child regions (got %d)", s.Path, len(s.Children))
 			}
 			if s.Initial != "" {
-				c.rep.errf(s.InitialPos, ruleInitial, "state %q: parallel state must not declare initial: — each region picks its own initial", s.Path)
+				c.rep.Errf(s.InitialPos, ruleInitial, "state %q: parallel state must not declare initial: — each region picks its own initial", s.Path)
 			}
 			for _, ch := range s.Children {
 				if ch.Parallel {
 					// Upstream's validate accepts this; only building a session fails.
-					c.rep.warnf(ch.Pos, ruleInitial, "state %q: parallel state %q child %q is itself type: parallel — nested parallel regions are not supported (the engine refuses the story when a session starts)", ch.Path, s.Path, ch.Name)
+					c.rep.Warnf(ch.Pos, ruleInitial, "state %q: parallel state %q child %q is itself type: parallel — nested parallel regions are not supported (the engine refuses the story when a session starts)", ch.Path, s.Path, ch.Name)
 				}
 			}
 			continue
@@ -34,11 +34,11 @@ func checkInitial(c *checker) {
 			if s.Type != "" {
 				typ = fmt.Sprintf("type: %s", s.Type)
 			}
-			c.rep.warnf(s.Pos, ruleInitial, "state %q has states: but %s, so the engine never descends into them: entering it rests on %q itself; add type: compound", s.Path, typ, s.Path)
+			c.rep.Warnf(s.Pos, ruleInitial, "state %q has states: but %s, so the engine never descends into them: entering it rests on %q itself; add type: compound", s.Path, typ, s.Path)
 		}
 		if s.Initial == "" {
 			if len(s.Children) > 0 && s.Type == "compound" {
-				c.rep.warnf(s.Pos, ruleInitial, "state %q has child states but no initial:; entering it will not descend into a child (set initial: to one of them)", s.Path)
+				c.rep.Warnf(s.Pos, ruleInitial, "state %q has child states but no initial:; entering it will not descend into a child (set initial: to one of them)", s.Path)
 			}
 			continue
 		}
@@ -54,7 +54,7 @@ func checkInitial(c *checker) {
 			}
 		}
 		if !found && c.st.StateAt(s.Path+"."+s.Initial) == nil {
-			c.rep.errf(s.InitialPos, ruleInitial, "state %q: initial child %q does not exist%s", s.Path, s.Initial, didYouMean(s.Initial, names))
+			c.rep.Errf(s.InitialPos, ruleInitial, "state %q: initial child %q does not exist%s", s.Path, s.Initial, didYouMean(s.Initial, names))
 		}
 	}
 }

@@ -17,7 +17,7 @@ func checkIntents(c *checker) {
 			if in == "*" || c.intentKnown(s, in, false) {
 				continue
 			}
-			c.rep.errf(on.Pos, story.RuleIntent, "state %q: on: %q — intent not declared in intents library or state.intents%s", s.Path, in, didYouMean(in, slices.Concat(c.st.IntentOrder, s.IntentOrder)))
+			c.rep.Errf(on.Pos, story.RuleIntent, "state %q: on: %q — intent not declared in intents library or state.intents%s", s.Path, in, didYouMean(in, slices.Concat(c.st.IntentOrder, s.IntentOrder)))
 		}
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {
@@ -45,6 +45,6 @@ func checkIntents(c *checker) {
 				}
 			}
 		}
-		c.rep.errf(e.PosOf("emit_intent"), story.RuleIntent, "%s: emit_intent %q is not declared on state %q's on: arcs (nor any ancestor's)", site.Loc(), name, site.State.Path)
+		c.rep.Errf(e.PosOf("emit_intent"), story.RuleIntent, "%s: emit_intent %q is not declared on state %q's on: arcs (nor any ancestor's)", site.Loc(), name, site.State.Path)
 	})
 }

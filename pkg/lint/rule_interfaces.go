@@ -17,7 +17,7 @@ func checkInterfaces(c *checker) {
 	for _, n := range sortedMapKeys(c.st.HostInterfaces) {
 		hi := c.st.HostInterfaces[n]
 		if hi.Default == "" && !boundByImporter(c.st, n) {
-			c.rep.errf(hi.Pos, ruleInterfaces, "host_interface %q: no default and no host_binding override", n)
+			c.rep.Errf(hi.Pos, ruleInterfaces, "host_interface %q: no default and no host_binding override", n)
 		}
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {
@@ -27,7 +27,7 @@ func checkInterfaces(c *checker) {
 		parts := strings.Split(e.Invoke, ".")
 		p := e.PosOf("invoke")
 		if len(parts) != 3 || parts[1] == "" || parts[2] == "" {
-			c.rep.errf(p, ruleInterfaces, "%s: invoke %q: expected iface.<name>.<op>", site.Loc(), e.Invoke)
+			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: expected iface.<name>.<op>", site.Loc(), e.Invoke)
 			return
 		}
 		hi := c.st.HostInterfaces[parts[1]]
@@ -35,11 +35,11 @@ func checkInterfaces(c *checker) {
 			return // a child's interface, lifted as <alias>__<iface> by the fold
 		}
 		if hi == nil {
-			c.rep.errf(p, ruleInterfaces, "%s: invoke %q: iface %q not declared (declared: [%s])", site.Loc(), e.Invoke, parts[1], strings.Join(sortedMapKeys(c.st.HostInterfaces), " "))
+			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: iface %q not declared (declared: [%s])", site.Loc(), e.Invoke, parts[1], strings.Join(sortedMapKeys(c.st.HostInterfaces), " "))
 			return
 		}
 		if hi.Operations[parts[2]] == nil {
-			c.rep.errf(p, ruleInterfaces, "%s: invoke %q: op %q not declared on iface %q%s", site.Loc(), e.Invoke, parts[2], parts[1], didYouMean(parts[2], sortedMapKeys(hi.Operations)))
+			c.rep.Errf(p, ruleInterfaces, "%s: invoke %q: op %q not declared on iface %q%s", site.Loc(), e.Invoke, parts[2], parts[1], didYouMean(parts[2], sortedMapKeys(hi.Operations)))
 		}
 	})
 }

@@ -81,7 +81,7 @@ func (c *checker) regionBase(base string, decl *story.State) string {
 // example B). The absolute target means the same to both.
 func (c *checker) parallelOnError(e *story.Effect, site effSite, target, base, kb, to string) {
 	upstream, _ := story.ResolvePath(base, target)
-	c.rep.errf(e.PosOf("on_error"), ruleOnErrorTarget,
+	c.rep.Errf(e.PosOf("on_error"), ruleOnErrorTarget,
 		"%s: on_error %q inside a parallel state: kitsoki climbs from the region's leaf %q to %q, but the existing engine climbs from the whole parallel state %q and lands on the corrupt path %q (its lookup stops at \"#\"); did you mean `%s`? (absolute, it means the same to both)",
 		site.Loc(), target, kb, to, base, upstream, to)
 }
@@ -89,7 +89,7 @@ func (c *checker) parallelOnError(e *story.Effect, site effSite, target, base, k
 func (c *checker) onErrorDangles(e *story.Effect, site effSite, target, resolved, base string, err error) {
 	if te, ok := err.(*story.TargetError); ok && strings.Contains(te.Msg, "reaches into the imported child") {
 		// upstream's loader rejects this one (the reach-into-child guard)
-		c.rep.errf(e.PosOf("on_error"), ruleTarget, "%s: on_error: %s", site.Loc(), te.Msg)
+		c.rep.Errf(e.PosOf("on_error"), ruleTarget, "%s: on_error: %s", site.Loc(), te.Msg)
 		return
 	}
 	var b strings.Builder
@@ -120,7 +120,7 @@ func (c *checker) onErrorDangles(e *story.Effect, site effSite, target, resolved
 	if sug != "" {
 		fmt.Fprintf(&b, "; did you mean `%s`?", sug)
 	}
-	c.rep.errf(e.PosOf("on_error"), ruleOnErrorTarget, "%s", b.String())
+	c.rep.Errf(e.PosOf("on_error"), ruleOnErrorTarget, "%s", b.String())
 }
 
 // nearState suggests a state for a dangling target: the closest path, or a

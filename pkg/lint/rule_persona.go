@@ -44,17 +44,17 @@ func checkPersonas(c *checker) {
 func (c *checker) checkPersona(name string, pe *story.Persona) {
 	c.resolveSystemPrompt(name, pe)
 	if pe.Effort != "" && !slices.Contains(story.ValidEfforts, pe.Effort) {
-		c.rep.errf(pe.Pos, story.RulePersona, "agent %q: effort %q is invalid (valid: low, medium, high, xhigh, max)", name, pe.Effort)
+		c.rep.Errf(pe.Pos, story.RulePersona, "agent %q: effort %q is invalid (valid: low, medium, high, xhigh, max)", name, pe.Effort)
 	}
 	if pe.Provider != "" && c.st.Providers[pe.Provider] == nil {
-		c.rep.errf(pe.Pos, story.RuleProvider, "provider reference %q at agents.%s.provider is undefined (known providers: %s)", pe.Provider, name, knownList(sortedMapKeys(c.st.Providers)))
+		c.rep.Errf(pe.Pos, story.RuleProvider, "provider reference %q at agents.%s.provider is undefined (known providers: %s)", pe.Provider, name, knownList(sortedMapKeys(c.st.Providers)))
 	}
 	c.checkCwd(pe.Pos, "agent "+strconv.Quote(name), pe.Cwd)
 	inferred := slices.ContainsFunc(pe.Tools, func(t string) bool { return slices.Contains(networkTools, t) })
 	if pe.ExternalSideEffect != nil && *pe.ExternalSideEffect != inferred && inferred {
 		// false + network tools is reported on task invokes; only the
 		// advisory mismatch is left here.
-		c.rep.warnf(pe.Pos, story.RulePersona, "agent %q: external_side_effect declaration (%v) disagrees with the value inferred from its tools (%v)", name, *pe.ExternalSideEffect, inferred)
+		c.rep.Warnf(pe.Pos, story.RulePersona, "agent %q: external_side_effect declaration (%v) disagrees with the value inferred from its tools (%v)", name, *pe.ExternalSideEffect, inferred)
 	}
 }
 
@@ -63,9 +63,9 @@ func (c *checker) checkPersona(name string, pe *story.Persona) {
 func (c *checker) resolveSystemPrompt(name string, pe *story.Persona) {
 	switch {
 	case pe.SystemPrompt != "" && pe.SystemPromptPath != "":
-		c.rep.errf(pe.Pos, story.RulePersona, "agent %q: system_prompt and system_prompt_path are mutually exclusive", name)
+		c.rep.Errf(pe.Pos, story.RulePersona, "agent %q: system_prompt and system_prompt_path are mutually exclusive", name)
 	case pe.SystemPrompt == "" && pe.SystemPromptPath == "":
-		c.rep.errf(pe.Pos, story.RulePersona, "agent %q: one of system_prompt or system_prompt_path is required", name)
+		c.rep.Errf(pe.Pos, story.RulePersona, "agent %q: one of system_prompt or system_prompt_path is required", name)
 	case pe.SystemPromptPath != "":
 		f := pe.SystemPromptPath
 		if !filepath.IsAbs(f) {
@@ -76,7 +76,7 @@ func (c *checker) resolveSystemPrompt(name string, pe *story.Persona) {
 			return
 		}
 		if err != nil {
-			c.rep.errf(pe.Pos, story.RulePersona, "agent %q: system_prompt_path %q: %s", name, f, safefile.ErrText(err))
+			c.rep.Errf(pe.Pos, story.RulePersona, "agent %q: system_prompt_path %q: %s", name, f, safefile.ErrText(err))
 		} else {
 			pe.SystemPromptResolved = string(data)
 		}
@@ -93,7 +93,7 @@ func (c *checker) checkAgentRef(p story.Pos, site, agent string) {
 	}
 	known := append(sortedMapKeys(c.st.Agents), builtinAgents...)
 	sort.Strings(known)
-	c.rep.errf(p, story.RulePersona, "agent reference %q at %s is undefined (known agents: %s)", agent, site, strings.Join(known, ", "))
+	c.rep.Errf(p, story.RulePersona, "agent reference %q at %s is undefined (known agents: %s)", agent, site, strings.Join(known, ", "))
 }
 
 // checkCwd: $VAR / ${VAR} in a cwd must be set. KITSOKI_APP_DIR is the
@@ -106,9 +106,9 @@ func (c *checker) checkCwd(p story.Pos, who, cwd string) {
 		}
 		if _, ok := c.opts.Lookup(name); !ok {
 			if c.opts.AllowUnsetEnv {
-				c.rep.warnf(p, story.RulePersona, "%s: cwd %q references unset env var %s", who, cwd, name)
+				c.rep.Warnf(p, story.RulePersona, "%s: cwd %q references unset env var %s", who, cwd, name)
 			} else {
-				c.rep.errf(p, story.RulePersona, "%s: cwd %q references unset env var %s", who, cwd, name)
+				c.rep.Errf(p, story.RulePersona, "%s: cwd %q references unset env var %s", who, cwd, name)
 			}
 		}
 	}

@@ -12,16 +12,16 @@ func checkPhases(c *checker) {
 		return
 	}
 	if len(c.st.PhaseTemplates) == 0 {
-		c.rep.errf(ph.Pos, story.RulePhases, "phases: declared but no phase_templates: present")
+		c.rep.Errf(ph.Pos, story.RulePhases, "phases: declared but no phase_templates: present")
 		return
 	}
 	if ph.Template == "" {
-		c.rep.errf(ph.Pos, story.RulePhases, "phases.template: required")
+		c.rep.Errf(ph.Pos, story.RulePhases, "phases.template: required")
 		return
 	}
 	tpl := c.st.PhaseTemplates[ph.Template]
 	if tpl == nil {
-		c.rep.errf(ph.Pos, story.RulePhases, "phases.template %q: not found in phase_templates", ph.Template)
+		c.rep.Errf(ph.Pos, story.RulePhases, "phases.template %q: not found in phase_templates", ph.Template)
 		return
 	}
 	for _, id := range ph.Order {
@@ -29,7 +29,7 @@ func checkPhases(c *checker) {
 		for _, pn := range sortedMapKeys(tpl.Parameters) {
 			pp := tpl.Parameters[pn]
 			if _, ok := node.Params[pn]; !ok && pp.Required && pp.Default == nil && pn != "id" {
-				c.rep.errf(node.Pos, story.RulePhases, "phases.graph[%q]: missing required template parameter %q", id, pn)
+				c.rep.Errf(node.Pos, story.RulePhases, "phases.graph[%q]: missing required template parameter %q", id, pn)
 			}
 		}
 	}

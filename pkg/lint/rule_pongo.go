@@ -130,7 +130,7 @@ func (pc *pongoCheck) addFile(f string, p story.Pos) {
 // the message.
 func (pc *pongoCheck) compile(p story.Pos, where func() string, src string) {
 	if err := pc.compiled(src); err != nil {
-		pc.c.rep.add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s", where(), err.Error(), ternaryHint(src, err, ""))
+		pc.c.rep.Add(pc.c.errAt(p, src, err), pongoSeverity(err), rulePongo, "%s: %s%s", where(), err.Error(), ternaryHint(src, err, ""))
 	}
 }
 
@@ -145,7 +145,7 @@ func (pc *pongoCheck) compileView(p story.Pos, whereOf func() string, src string
 	where := whereOf()
 	c := pc.c
 	if sev := pongoSeverity(err); sev == diag.Warning {
-		c.rep.add(c.errAt(p, src, err), sev, rulePongo, "%s: %s", where, err.Error())
+		c.rep.Add(c.errAt(p, src, err), sev, rulePongo, "%s: %s", where, err.Error())
 		return
 	}
 	when := "whenever it is shown"
@@ -153,7 +153,7 @@ func (pc *pongoCheck) compileView(p story.Pos, whereOf func() string, src string
 		when = "whenever its when: holds"
 	}
 	hint := cmp.Or(ternaryHint(src, err, when), "; upstream loads the story but this element fails to render "+when+" (the turn records no view)")
-	c.rep.errf(c.errAt(p, src, err), ruleViewRender, "%s: %s%s", where, err.Error(), hint)
+	c.rep.Errf(c.errAt(p, src, err), ruleViewRender, "%s: %s%s", where, err.Error(), hint)
 }
 
 // state checks a state's footer, its views (and those of its
@@ -200,7 +200,7 @@ func (pc *pongoCheck) view(s *story.State, v *story.View) {
 		}
 		f := filepath.Join(c.st.Dir, "views", file)
 		if !pc.fileExists(f) {
-			c.rep.warnf(v.Pos, rulePongo, "state %q: view "+what+" not found in the story (it must come from a prompts overlay at run time)", s.Path, name, file)
+			c.rep.Warnf(v.Pos, rulePongo, "state %q: view "+what+" not found in the story (it must come from a prompts overlay at run time)", s.Path, name, file)
 			return
 		}
 		pc.addFile(f, v.Pos)
@@ -238,10 +238,10 @@ func (pc *pongoCheck) compileFiles() {
 			if hint == "" && pongoSeverity(err) == diag.Error {
 				hint = "; upstream loads the story, and the call that renders this template fails at run time"
 			}
-			c.rep.add(story.Pos{File: c.displayPath(f), Line: ee.Line, Col: ee.Col}, pongoSeverity(err), rulePongo, "%s (referenced at %s:%d:%d)%s", err.Error(), p.File, p.Line, p.Col, hint)
+			c.rep.Add(story.Pos{File: c.displayPath(f), Line: ee.Line, Col: ee.Col}, pongoSeverity(err), rulePongo, "%s (referenced at %s:%d:%d)%s", err.Error(), p.File, p.Line, p.Col, hint)
 			continue
 		}
-		c.rep.add(p, pongoSeverity(err), rulePongo, "%s", err.Error())
+		c.rep.Add(p, pongoSeverity(err), rulePongo, "%s", err.Error())
 	}
 }
 

@@ -9,7 +9,7 @@ func checkRoot(c *checker) {
 	st := c.st
 	if st.RootNode() == nil {
 		if !st.Imported() {
-			c.rep.errf(story.Pos{File: st.File, Line: 1, Col: 1}, story.RuleRoot, "root: unsupported value type <nil>; expected a state name string")
+			c.rep.Errf(story.Pos{File: st.File, Line: 1, Col: 1}, story.RuleRoot, "root: unsupported value type <nil>; expected a state name string")
 		}
 		return
 	}
@@ -17,7 +17,7 @@ func checkRoot(c *checker) {
 		return
 	}
 	if st.StateAt(st.Root) == nil && !st.PhaseGenerated(st.Root) {
-		c.rep.errf(st.RootPos, story.RuleRoot, "root: state %q is not declared in states%s", st.Root, didYouMean(st.Root, topStateNames(st)))
+		c.rep.Errf(st.RootPos, story.RuleRoot, "root: state %q is not declared in states%s", st.Root, didYouMean(st.Root, topStateNames(st)))
 	}
 }
 

@@ -16,7 +16,7 @@ func checkRouting(c *checker) {
 		v    *float64
 	}{{"semantic_high_bar", r.SemanticHighBar}, {"semantic_mid_bar", r.SemanticMidBar}} {
 		if b.v != nil && (*b.v < 0 || *b.v > 1) {
-			c.rep.errf(r.Pos, story.RuleRouting, "routing.%s: %v is outside [0, 1]", b.name, *b.v)
+			c.rep.Errf(r.Pos, story.RuleRouting, "routing.%s: %v is outside [0, 1]", b.name, *b.v)
 		}
 	}
 	high, mid := 0.80, 0.65
@@ -27,33 +27,33 @@ func checkRouting(c *checker) {
 		mid = *r.SemanticMidBar
 	}
 	if high <= mid {
-		c.rep.errf(r.Pos, story.RuleRouting, "routing.semantic_high_bar (%v) must be greater than routing.semantic_mid_bar (%v)", high, mid)
+		c.rep.Errf(r.Pos, story.RuleRouting, "routing.semantic_high_bar (%v) must be greater than routing.semantic_mid_bar (%v)", high, mid)
 	}
 	if _, ok := r.Raw["free_form_fallback"]; ok {
 		switch {
 		case r.FreeFormFallbackState == "":
-			c.rep.errf(r.Pos, story.RuleRouting, "routing.free_form_fallback.state is required")
+			c.rep.Errf(r.Pos, story.RuleRouting, "routing.free_form_fallback.state is required")
 		case r.FreeFormFallbackIntent == "":
-			c.rep.errf(r.Pos, story.RuleRouting, "routing.free_form_fallback.intent is required")
+			c.rep.Errf(r.Pos, story.RuleRouting, "routing.free_form_fallback.intent is required")
 		default:
 			s := c.st.State(r.FreeFormFallbackState)
 			if s == nil {
-				c.rep.errf(r.Pos, story.RuleRouting, "routing.free_form_fallback.state %q is not declared in states", r.FreeFormFallbackState)
+				c.rep.Errf(r.Pos, story.RuleRouting, "routing.free_form_fallback.state %q is not declared in states", r.FreeFormFallbackState)
 				break
 			}
 			in := r.FreeFormFallbackIntent
 			if !s.HasOn(in) {
-				c.rep.errf(r.Pos, story.RuleRouting, "routing.free_form_fallback.intent %q has no matching on: arc in state %q", in, s.Path)
+				c.rep.Errf(r.Pos, story.RuleRouting, "routing.free_form_fallback.intent %q has no matching on: arc in state %q", in, s.Path)
 			}
 			if decl := c.lookupIntent(s, in, true); decl == nil {
-				c.rep.errf(r.Pos, story.RuleRouting, "routing.free_form_fallback.intent %q is not a declared intent", in)
+				c.rep.Errf(r.Pos, story.RuleRouting, "routing.free_form_fallback.intent %q is not a declared intent", in)
 			} else if !hasOneRequiredString(decl) {
-				c.rep.errf(r.Pos, story.RuleRouting, "routing.free_form_fallback.intent %q must declare exactly one required string slot to receive the free-text utterance", in)
+				c.rep.Errf(r.Pos, story.RuleRouting, "routing.free_form_fallback.intent %q must declare exactly one required string slot to receive the free-text utterance", in)
 			}
 		}
 	}
 	alias := cmp.Or(r.ExtractLLMAgent, "agent.local")
 	if r.ExtractLLMOnNoMatch != nil && *r.ExtractLLMOnNoMatch && c.st.AgentPlugins[alias] == nil {
-		c.rep.warnf(r.Pos, story.RuleRouting, "routing.extract_llm_agent %q is not declared in agent_plugins; the router's LLM tier has no backend", alias)
+		c.rep.Warnf(r.Pos, story.RuleRouting, "routing.extract_llm_agent %q is not declared in agent_plugins; the router's LLM tier has no backend", alias)
 	}
 }

@@ -32,7 +32,7 @@ func checkRunRoot(c *checker) {
 			if m[1] == "turn" {
 				val = "0"
 			}
-			c.rep.warnf(p, ruleRunRoot, "%s: %q reads run.%s, which is always %s on both engines (the existing engine has no run context); keep a counter or id in a world key (increment:, or set it from a host call) instead", where, src, m[1], val)
+			c.rep.Warnf(p, ruleRunRoot, "%s: %q reads run.%s, which is always %s on both engines (the existing engine has no run context); keep a counter or id in a world key (increment:, or set it from a host call) instead", where, src, m[1], val)
 		}
 	}
 	c.eachTransition(func(s *story.State, intent string, arm int, t *story.Transition) {

@@ -44,7 +44,7 @@ func checkSchemas(c *checker) {
 			ses = comp.Session()
 		}
 		if _, err := ses.Compile(filepath.Clean(path)); err != nil {
-			c.rep.errf(p, ruleSchema, "%s: %s", where, err.Error())
+			c.rep.Errf(p, ruleSchema, "%s: %s", where, err.Error())
 		}
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {

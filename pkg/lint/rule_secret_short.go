@@ -26,7 +26,7 @@ func checkShortSecrets(c *checker) {
 			}
 		}
 		if short > 0 {
-			c.rep.warnf(ap.Pos, ruleSecretTooShort,
+			c.rep.Warnf(ap.Pos, ruleSecretTooShort,
 				"agent_plugins.%s: %d secret value(s) from ${VAR} in env:/headers: are shorter than %d bytes and cannot be protected: kitsoki never masks values that short in traces or output (use a longer value, or a literal if it is not a secret)",
 				alias, short, story.MinSecretBytes)
 		}

@@ -26,7 +26,7 @@ func checkSelection(c *checker) {
 				if kp, ok := sel.Keys["evidence"]; ok {
 					p = kp
 				}
-				c.rep.errf(p, ruleSelection, "%s: selection.evidence %q: file not found (paths are relative to the story directory)", site.Loc(), sel.Evidence)
+				c.rep.Errf(p, ruleSelection, "%s: selection.evidence %q: file not found (paths are relative to the story directory)", site.Loc(), sel.Evidence)
 			}
 		}
 		if sel.Effort != "" && !slices.Contains(story.ValidEfforts, sel.Effort) {
@@ -34,10 +34,10 @@ func checkSelection(c *checker) {
 			if kp, ok := sel.Keys["effort"]; ok {
 				p = kp
 			}
-			c.rep.warnf(p, ruleSelection, "%s: selection.effort %q is not one of low, medium, high, xhigh, max", site.Loc(), sel.Effort)
+			c.rep.Warnf(p, ruleSelection, "%s: selection.effort %q is not one of low, medium, high, xhigh, max", site.Loc(), sel.Effort)
 		}
 		if agentVerb(e.Invoke) == "" {
-			c.rep.warnf(sel.Pos, ruleSelection, "%s: selection: pins a model for an agent call but this effect does not invoke host.agent.*", site.Loc())
+			c.rep.Warnf(sel.Pos, ruleSelection, "%s: selection: pins a model for an agent call but this effect does not invoke host.agent.*", site.Loc())
 		}
 	})
 }

@@ -16,10 +16,10 @@ func checkStateValues(c *checker) {
 		c.checkStateTimeout(s)
 		if o := s.AgentOffRamp(); o != nil && o.Enabled {
 			if s.Terminal {
-				c.rep.errf(o.Pos, story.RuleState, "state %q declares agent_off_ramp on a terminal: true state; a terminal state never routes free text", s.Path)
+				c.rep.Errf(o.Pos, story.RuleState, "state %q declares agent_off_ramp on a terminal: true state; a terminal state never routes free text", s.Path)
 			}
 			if s.Mode() == "conversational" {
-				c.rep.errf(o.Pos, story.RuleState, "state %q declares agent_off_ramp on a mode: conversational state; that harness is already free-form, so the flag is meaningless there", s.Path)
+				c.rep.Errf(o.Pos, story.RuleState, "state %q declares agent_off_ramp on a mode: conversational state; that harness is already free-form, so the flag is meaningless there", s.Path)
 			}
 		}
 		c.checkContextualRouting(s)
@@ -46,19 +46,19 @@ func (c *checker) checkStateEnums(s *story.State) {
 	switch s.Decider() {
 	case "", "human", "llm":
 	default:
-		c.rep.errf(s.PosOf("decider"), story.RuleState, `state %q: decider %q is invalid (want "", "human", or "llm")`, s.Path, s.Decider())
+		c.rep.Errf(s.PosOf("decider"), story.RuleState, `state %q: decider %q is invalid (want "", "human", or "llm")`, s.Path, s.Decider())
 	}
 	switch s.WriteMode() {
 	case "", "open":
 	case "read_only":
 		if !dispatchesAgent(s) {
-			c.rep.errf(s.PosOf("write_mode"), story.RuleState, "state %q: write_mode: read_only is only meaningful on a room that dispatches an agent (mode: conversational, an agent_off_ramp, or a host.agent.task / host.agent.converse effect); it would silently do nothing here", s.Path)
+			c.rep.Errf(s.PosOf("write_mode"), story.RuleState, "state %q: write_mode: read_only is only meaningful on a room that dispatches an agent (mode: conversational, an agent_off_ramp, or a host.agent.task / host.agent.converse effect); it would silently do nothing here", s.Path)
 		}
 	default:
-		c.rep.errf(s.PosOf("write_mode"), story.RuleState, `state %q: write_mode %q is invalid (want "", "open", or "read_only")`, s.Path, s.WriteMode())
+		c.rep.Errf(s.PosOf("write_mode"), story.RuleState, `state %q: write_mode %q is invalid (want "", "open", or "read_only")`, s.Path, s.WriteMode())
 	}
 	if s.InterceptDrive() != "" && s.InterceptDrive() != "rest" {
-		c.rep.errf(s.PosOf("intercept_drive"), story.RuleState, `state %q: intercept_drive %q is invalid (the only valid value is "rest")`, s.Path, s.InterceptDrive())
+		c.rep.Errf(s.PosOf("intercept_drive"), story.RuleState, `state %q: intercept_drive %q is invalid (the only valid value is "rest")`, s.Path, s.InterceptDrive())
 	}
 }
 
@@ -68,13 +68,13 @@ func (c *checker) checkRoomOnly(s *story.State) {
 	top := s.Parent == nil
 	if _, ok := s.Keys["transcript"]; ok {
 		if !top {
-			c.rep.errf(s.PosOf("transcript"), story.RuleState, "state %q: transcript: only allowed on top-level (room) states", s.Path)
+			c.rep.Errf(s.PosOf("transcript"), story.RuleState, "state %q: transcript: only allowed on top-level (room) states", s.Path)
 		} else if s.Transcript() != "" && s.Transcript() != "persistent" && s.Transcript() != "transient" {
-			c.rep.errf(s.PosOf("transcript"), story.RuleState, `state %q: transcript: %q is not one of "persistent", "transient"`, s.Path, s.Transcript())
+			c.rep.Errf(s.PosOf("transcript"), story.RuleState, `state %q: transcript: %q is not one of "persistent", "transient"`, s.Path, s.Transcript())
 		}
 	}
 	if _, ok := s.Keys["theme"]; ok && !top {
-		c.rep.errf(s.PosOf("theme"), story.RuleState, "state %q: theme: only allowed on top-level (room) states", s.Path)
+		c.rep.Errf(s.PosOf("theme"), story.RuleState, "state %q: theme: only allowed on top-level (room) states", s.Path)
 	}
 }
 
@@ -85,18 +85,18 @@ func (c *checker) checkStateTimeout(s *story.State) {
 		return
 	}
 	if t.After == "" {
-		c.rep.errf(t.Pos, story.RuleState, "state %q: timeout: missing 'after' field", s.Path)
+		c.rep.Errf(t.Pos, story.RuleState, "state %q: timeout: missing 'after' field", s.Path)
 	} else if !story.IsTemplated(t.After) {
 		if _, err := duration.Parse(t.After); err != nil {
-			c.rep.errf(t.Pos, story.RuleState, "state %q: timeout.after %q: app.ParseDuration: %v", s.Path, t.After, err)
+			c.rep.Errf(t.Pos, story.RuleState, "state %q: timeout.after %q: app.ParseDuration: %v", s.Path, t.After, err)
 		}
 	}
 	if t.Target == "" {
-		c.rep.errf(t.Pos, story.RuleState, "state %q: timeout: missing 'target' field", s.Path)
+		c.rep.Errf(t.Pos, story.RuleState, "state %q: timeout: missing 'target' field", s.Path)
 	} else if strings.HasPrefix(t.Target, ".") || story.IsTemplated(t.Target) {
 		// the engine looks a timeout target up as written, as upstream
 		// (conformance clock/child)
-		c.rep.warnf(t.Pos, story.RuleState, "state %q: timeout.target %q is relative or templated, and a timeout target is looked up as written, so this timeout never fires; write the absolute state path", s.Path, t.Target)
+		c.rep.Warnf(t.Pos, story.RuleState, "state %q: timeout.target %q is relative or templated, and a timeout target is looked up as written, so this timeout never fires; write the absolute state path", s.Path, t.Target)
 	}
 }
 
@@ -108,17 +108,17 @@ func (c *checker) checkContextualRouting(s *story.State) {
 		return
 	}
 	if cr.RoomChat == nil && cr.HelpChat == nil && cr.MetaChat == nil {
-		c.rep.errf(cr.Pos, story.RuleState, "state %q: contextual_routing.enabled requires at least one lane (room_chat, help_chat, or meta_chat)", s.Path)
+		c.rep.Errf(cr.Pos, story.RuleState, "state %q: contextual_routing.enabled requires at least one lane (room_chat, help_chat, or meta_chat)", s.Path)
 	}
 	for _, f := range []struct{ key, v string }{{"plan_accept_intent", cr.PlanAcceptIntent}, {"plan_refine_intent", cr.PlanRefineIntent}} {
 		if f.v == "" {
 			continue
 		}
 		if !s.HasOn(f.v) {
-			c.rep.errf(cr.Pos, story.RuleState, "state %q: contextual_routing.%s %q has no matching on: arc in this state", s.Path, f.key, f.v)
+			c.rep.Errf(cr.Pos, story.RuleState, "state %q: contextual_routing.%s %q has no matching on: arc in this state", s.Path, f.key, f.v)
 		}
 		if c.lookupIntent(s, f.v, true) == nil {
-			c.rep.errf(cr.Pos, story.RuleState, "state %q: contextual_routing.%s %q is not a declared intent", s.Path, f.key, f.v)
+			c.rep.Errf(cr.Pos, story.RuleState, "state %q: contextual_routing.%s %q is not a declared intent", s.Path, f.key, f.v)
 		}
 	}
 }
@@ -132,7 +132,7 @@ func (c *checker) checkReservedSet(s *story.State, where, in string, e *story.Ef
 			if where == "intent" {
 				name = "intent " + strconv.Quote(in)
 			}
-			c.rep.errf(kv.Pos, story.RuleState, `state %q %s: set: "write_mode_scope" is engine-reserved — a story may not self-grant write mode`, s.Path, name)
+			c.rep.Errf(kv.Pos, story.RuleState, `state %q %s: set: "write_mode_scope" is engine-reserved — a story may not self-grant write mode`, s.Path, name)
 		}
 	}
 }
@@ -141,15 +141,15 @@ func (c *checker) checkDefaultIntent(s *story.State) {
 	di := s.DefaultIntent()
 	p := s.PosOf("default_intent")
 	if !s.HasOn(di) {
-		c.rep.errf(p, story.RuleState, "state %q: default_intent %q has no matching on: arc in this state", s.Path, di)
+		c.rep.Errf(p, story.RuleState, "state %q: default_intent %q has no matching on: arc in this state", s.Path, di)
 	}
 	in := c.lookupIntent(s, di, true)
 	if in == nil {
-		c.rep.errf(p, story.RuleState, "state %q: default_intent %q is not a declared intent", s.Path, di)
+		c.rep.Errf(p, story.RuleState, "state %q: default_intent %q is not a declared intent", s.Path, di)
 		return
 	}
 	if !hasOneRequiredString(in) {
-		c.rep.errf(p, story.RuleState, "state %q: default_intent %q must declare exactly one required string slot to receive the free-text utterance", s.Path, di)
+		c.rep.Errf(p, story.RuleState, "state %q: default_intent %q must declare exactly one required string slot to receive the free-text utterance", s.Path, di)
 	}
 }
 

@@ -39,7 +39,7 @@ func checkStrictMismatch(c *checker) {
 				continue
 			}
 			if typed, ok := parsesAs(s, v.Type); ok {
-				c.rep.warnf(kv.Pos, ruleStrictMismatch, "%s: set %s: %q is a string on a type: %s key: it reads %s for the rest of the turn, then the string %q from the next turn on (the existing engine journals the string); with --strict it stays %s. Write %s without quotes",
+				c.rep.Warnf(kv.Pos, ruleStrictMismatch, "%s: set %s: %q is a string on a type: %s key: it reads %s for the rest of the turn, then the string %q from the next turn on (the existing engine journals the string); with --strict it stays %s. Write %s without quotes",
 					site.Loc(), kv.Key, s, v.Type, typed, s, typed, typed)
 			}
 		}
@@ -56,7 +56,7 @@ func checkStrictMismatch(c *checker) {
 			if float {
 				does = "adds the delta to it truncated (1.5 + 1 = 2)"
 			}
-			c.rep.warnf(kv.Pos, ruleStrictMismatch, "%s: increment %s: the key %s, not an integer: the existing engine %s, --strict fails the turn. Declare it type: int with an integer default",
+			c.rep.Warnf(kv.Pos, ruleStrictMismatch, "%s: increment %s: the key %s, not an integer: the existing engine %s, --strict fails the turn. Declare it type: int with an integer default",
 				site.Loc(), kv.Key, what, does)
 		}
 	})

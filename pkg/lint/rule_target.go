@@ -68,7 +68,7 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 				msg += didYouMean(te.Resolved, c.allPaths())
 			}
 		}
-		c.rep.errf(p, ruleTarget, "%s%s", prefix, msg)
+		c.rep.Errf(p, ruleTarget, "%s%s", prefix, msg)
 		return
 	}
 	if t.Kind == story.TargetExit {
@@ -76,11 +76,11 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 			if c.st.Imported() {
 				return // mapped by the importing parent (checked there)
 			}
-			c.rep.errf(p, ruleExits, "%stransition target %q (resolved: %q) does not exist (declare the exit under exits:)", prefix, target, target)
+			c.rep.Errf(p, ruleExits, "%stransition target %q (resolved: %q) does not exist (declare the exit under exits:)", prefix, target, target)
 			return
 		}
 		if c.st.Exits[t.Exit] == nil {
-			c.rep.errf(p, ruleExits, "%s@exit:%s referenced but not declared in exits:", prefix, t.Exit)
+			c.rep.Errf(p, ruleExits, "%s@exit:%s referenced but not declared in exits:", prefix, t.Exit)
 		}
 	}
 }

@@ -27,7 +27,7 @@ func checkValueTemplates(c *checker) {
 			if site.Template && placeholderErr(text, err) {
 				return // substituted when the phase is expanded
 			}
-			c.rep.add(p, sev, ruleTemplate, "%s: effect %s: %s", site.Loc(), what, err.Error())
+			c.rep.Add(p, sev, ruleTemplate, "%s: effect %s: %s", site.Loc(), what, err.Error())
 		}
 		for _, kv := range e.Set {
 			if sub, err := c.compileValue(kv.Value); err != nil {
@@ -56,7 +56,7 @@ func checkValueTemplates(c *checker) {
 			if !ok {
 				switch kv.Value.(type) {
 				case map[string]any, []any, nil:
-					c.rep.add(kv.Pos, sev, ruleTemplate, "%s: effect bind %q: expected a result path string such as submitted or stdout_json.sha", site.Loc(), kv.Key)
+					c.rep.Add(kv.Pos, sev, ruleTemplate, "%s: effect bind %q: expected a result path string such as submitted or stdout_json.sha", site.Loc(), kv.Key)
 				}
 				continue
 			}
@@ -71,13 +71,13 @@ func checkValueTemplates(c *checker) {
 		im := c.st.Imports[alias]
 		for _, kv := range im.WorldIn {
 			if _, err := c.compileValue(kv.Value); err != nil {
-				c.rep.errf(kv.Pos, ruleTemplate, "imports.%s: world_in.%s: %s", alias, kv.Key, err.Error())
+				c.rep.Errf(kv.Pos, ruleTemplate, "imports.%s: world_in.%s: %s", alias, kv.Key, err.Error())
 			}
 		}
 		for _, en := range sortedMapKeys(im.Exits) {
 			for _, kv := range im.Exits[en].Set {
 				if _, err := c.compileValue(kv.Value); err != nil {
-					c.rep.errf(kv.Pos, ruleTemplate, "imports.%s: exits.%s.set.%s: %s", alias, en, kv.Key, err.Error())
+					c.rep.Errf(kv.Pos, ruleTemplate, "imports.%s: exits.%s.set.%s: %s", alias, en, kv.Key, err.Error())
 				}
 			}
 		}

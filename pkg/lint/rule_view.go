@@ -11,7 +11,7 @@ func checkViews(c *checker) {
 	for _, s := range c.states() {
 		story.EachChoice(s, func(el *story.ViewElement, where string, nth int) {
 			if nth > 1 {
-				c.rep.errf(el.Pos, story.RuleView, "%s", story.TooManyChoices(where))
+				c.rep.Errf(el.Pos, story.RuleView, "%s", story.TooManyChoices(where))
 			}
 			c.checkChoice(s, el, where)
 		})
@@ -24,7 +24,7 @@ func (c *checker) checkChoice(s *story.State, el *story.ViewElement, where strin
 		return
 	}
 	if in, ok := body["intent"].(string); ok && in != "" && !story.IsTemplated(in) && !c.intentKnown(s, in, true) {
-		c.rep.errf(el.Pos, story.RuleView, "%s: intent %q not declared in state or global intents", where, in)
+		c.rep.Errf(el.Pos, story.RuleView, "%s: intent %q not declared in state or global intents", where, in)
 	}
 	items, _ := body["items"].([]any)
 	for j, it := range items {
@@ -36,20 +36,20 @@ func (c *checker) checkChoice(s *story.State, el *story.ViewElement, where strin
 		decl := c.lookupIntent(s, in, true)
 		if decl == nil {
 			if !c.intentKnown(s, in, true) {
-				c.rep.errf(or(el.StringPos(in), el.Pos), story.RuleView, "%s: items[%d]: intent %q not declared in state or global intents", where, j, in)
+				c.rep.Errf(or(el.StringPos(in), el.Pos), story.RuleView, "%s: items[%d]: intent %q not declared in state or global intents", where, j, in)
 			}
 			continue
 		}
 		if slots, ok := m["slots"].(map[string]any); ok {
 			for _, k := range sortedMapKeys(slots) {
 				if decl.Slots[k] == nil {
-					c.rep.errf(el.Pos, story.RuleView, "%s: items[%d].slots: key %q is not a declared slot of intent %q", where, j, k, in)
+					c.rep.Errf(el.Pos, story.RuleView, "%s: items[%d].slots: key %q is not a declared slot of intent %q", where, j, k, in)
 				}
 			}
 		}
 		if param, ok := m["param"].(map[string]any); ok {
 			if sl, _ := param["slot"].(string); sl != "" && decl.Slots[sl] == nil {
-				c.rep.errf(el.Pos, story.RuleView, "%s: items[%d].param.slot: %q is not a declared slot of intent %q", where, j, sl, in)
+				c.rep.Errf(el.Pos, story.RuleView, "%s: items[%d].param.slot: %q is not a declared slot of intent %q", where, j, sl, in)
 			}
 		}
 	}

@@ -58,7 +58,7 @@ func viewRootBelow(c *checker, alias, rootDir string, st *story.Story, seen map[
 					file = filepath.Join("views", v.Extends+".pongo")
 				}
 				used, own := relTo(c.st.Dir, filepath.Join(rootDir, file)), relTo(c.st.Dir, filepath.Join(im.Child.Dir, file))
-				c.rep.warnf(v.Pos, ruleViewRoot,
+				c.rep.Warnf(v.Pos, ruleViewRoot,
 					"state %q: this view's file is read from %s, not from this story's %s: the existing engine picks a view's directory by the top-level import (%q), and kitsoki does the same so fixtures agree; put the file there too (or give the layouts of both stories the same content)",
 					s.Path, used, own, alias)
 			}

@@ -13,7 +13,7 @@ import (
 // with the finding; see Blocking).
 //
 // Every diagnostic the package reports is created from a Rule value, never
-// from a string: reporter.errf/warnf take a *Rule.
+// from a string: yamlnode.Reporter.Errf/Warnf take a *Rule.
 type Rule = diag.Rule
 
 var (

@@ -57,16 +57,16 @@ func TestReportCallSitesUseRegisteredRules(t *testing.T) {
 				}
 				idx := -1
 				switch sel.Sel.Name {
-				case "errf", "warnf":
+				case "Errf", "Warnf":
 					idx = 1
-				case "add":
+				case "Add":
 					idx = 2
 				}
 				if idx < 0 || len(x.Args) <= idx {
 					return true
 				}
-				if sel.Sel.Name == "add" && len(x.Args) < 4 {
-					return true // not reporter.add
+				if sel.Sel.Name == "Add" && len(x.Args) < 4 {
+					return true // not Reporter.Add
 				}
 				calls++
 				arg := x.Args[idx]
@@ -77,7 +77,7 @@ func TestReportCallSitesUseRegisteredRules(t *testing.T) {
 					}
 				}
 				if !ok {
-					if sel.Sel.Name == "add" {
+					if sel.Sel.Name == "Add" {
 						return true
 					}
 					t.Errorf("%s: %s call passes %T as its rule, not a registered rule variable", fset.Position(x.Pos()), sel.Sel.Name, arg)

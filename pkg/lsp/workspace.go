@@ -39,17 +39,15 @@ func manifestFor(path string) string {
 	if filepath.Base(path) == story.StoryFile {
 		return path
 	}
-	dir := filepath.Dir(path)
-	for i := 0; i < 4; i++ {
+	looked := 0
+	for dir := range story.Ancestors(filepath.Dir(path)) {
 		m := filepath.Join(dir, story.StoryFile)
 		if fi, err := os.Stat(m); err == nil && fi.Mode().IsRegular() {
 			return m
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
+		if looked++; looked == 4 {
 			break
 		}
-		dir = parent
 	}
 	return ""
 }

@@ -120,7 +120,7 @@ func (s *Server) build() (*Catalog, error) {
 		st = sle.Story
 	}
 	dir := storyDir(s.opts.StoryPath)
-	c.files = []string{storyFile(s.opts.StoryPath)}
+	c.files = []string{story.ManifestPath(s.opts.StoryPath)}
 	if st != nil {
 		c.files, dir = slices.Clone(st.Manifests), st.Dir
 	}
@@ -367,13 +367,6 @@ func (s *Server) HTTPHandler(token string) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
-}
-
-func storyFile(p string) string {
-	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-		return filepath.Join(p, story.StoryFile)
-	}
-	return p
 }
 
 func storyDir(p string) string {

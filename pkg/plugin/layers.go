@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"kitsoki/pkg/story"
 	"os"
 	"path/filepath"
 	"slices"
@@ -154,14 +155,9 @@ func (a *Assembly) loadProfile(opts Options) error {
 // changes.
 func WatchFiles(dir, explicit string) []string {
 	var out []string
-	if d, err := filepath.Abs(dir); err == nil {
-		for {
+	if abs, err := filepath.Abs(dir); err == nil {
+		for d := range story.Ancestors(abs) {
 			out = append(out, filepath.Join(d, ProfileDir, ProfileFile))
-			parent := filepath.Dir(d)
-			if parent == d {
-				break
-			}
-			d = parent
 		}
 	}
 	if cfg, err := os.UserConfigDir(); err == nil && cfg != "" {

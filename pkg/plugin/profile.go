@@ -15,6 +15,7 @@ import (
 	"kitsoki/internal/safefile"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
+	"kitsoki/pkg/story"
 )
 
 // ProfileDir is the operator directory searched upward from the story.
@@ -88,17 +89,13 @@ func FindProfiles(dir string) []string {
 		return nil
 	}
 	var out []string
-	for {
+	for d := range story.Ancestors(d) {
 		p := filepath.Join(d, ProfileDir, ProfileFile)
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
 			out = append(out, p)
 		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return out
-		}
-		d = parent
 	}
+	return out
 }
 
 // readProfile reads and parses a profile file. Problems are a *ProfileError.

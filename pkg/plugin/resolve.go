@@ -468,17 +468,13 @@ func findDir(start, name string) string {
 	if err != nil {
 		return ""
 	}
-	for {
-		p := filepath.Join(d, name)
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return ""
-		}
-		d = parent
+	if root, found := story.Above(d, func(d string) bool {
+		fi, err := os.Stat(filepath.Join(d, name))
+		return err == nil && fi.IsDir()
+	}); found {
+		return filepath.Join(root, name)
 	}
+	return ""
 }
 
 // HostDisabled reports whether the assembly disables the built-in host

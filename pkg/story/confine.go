@@ -3,6 +3,7 @@ package story
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"maps"
 	"os"
 	"path/filepath"
@@ -19,19 +20,50 @@ import (
 // [Options].Root sets it instead, and [Options].Trees widens the fallback.
 func ProjectRoot(dir string) (root string, marked bool) {
 	dir = filepath.Clean(dir)
-	for d := dir; ; {
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			return d, true
-		}
-		if fi, err := os.Stat(filepath.Join(d, ".kitsoki")); err == nil && fi.IsDir() {
-			return d, true
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return dir, false
-		}
-		d = parent
+	if d, ok := Above(dir, func(d string) bool { return hasGit(d) || isDir(filepath.Join(d, ".kitsoki")) }); ok {
+		return d, true
 	}
+	return dir, false
+}
+
+// GitRoot is the nearest directory at or above dir holding .git (a
+// directory or a worktree's file), with found true; a .kitsoki/ alone does
+// not mark it (the repository boundary SARIF URIs are relative to).
+func GitRoot(dir string) (root string, found bool) { return Above(dir, hasGit) }
+
+// Above is the nearest of dir and the directories above it for which has
+// holds, with found true; else "" and false.
+func Above(dir string, has func(d string) bool) (root string, found bool) {
+	for d := range Ancestors(dir) {
+		if has(d) {
+			return d, true
+		}
+	}
+	return "", false
+}
+
+// Ancestors yields dir (cleaned) and each directory above it, nearest
+// first, through the filesystem root.
+func Ancestors(dir string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for d := filepath.Clean(dir); yield(d); {
+			parent := filepath.Dir(d)
+			if parent == d {
+				return
+			}
+			d = parent
+		}
+	}
+}
+
+func hasGit(d string) bool {
+	_, err := os.Stat(filepath.Join(d, ".git"))
+	return err == nil
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
 
 // fallbackRoot is the root of a story in dir without a marker above it:
@@ -90,7 +122,7 @@ func (l *loader) closeRoots() {
 // outsideRoot reports, at p (the key that names it), that the file a
 // story wrote as written is outside its project root (OutsideRootMessage).
 func (l *loader) outsideRoot(p Pos, root *safefile.Root, what, written string, err error) {
-	l.rep.errf(p, RuleOutsideRoot, "%s", OutsideRootMessage(root, what, written, err))
+	l.rep.Errf(p, RuleOutsideRoot, "%s", OutsideRootMessage(root, what, written, err))
 }
 
 // OutsideRootMessage says that the file a story wrote as written is

@@ -28,7 +28,7 @@
 // and [Provider].Env and never in a diagnostic.
 //
 // Layout (actionlint style): model.go (types), load.go (entry points, path
-// index), yamlnode.go (the reporter, and the fileParser: a file's YAML read
+// index), yamlnode.go (the fileParser: a file's YAML read
 // through internal/yamlnode's Walker, which owns duplicate and unknown keys
 // with their did-you-mean, type errors, recursive aliases and a node budget
 // that grows with the file; each block is read through a yamlnode.Fields

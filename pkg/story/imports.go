@@ -20,13 +20,13 @@ func (l *loader) loadImports(st *Story, abs string, stack []string) {
 	for _, alias := range st.ImportOrder {
 		im := st.Imports[alias]
 		if !importAliasRe.MatchString(alias) {
-			l.rep.errf(im.Pos, RuleImports, "imports.%s: alias must match ^[a-z][a-z0-9_]*$", alias)
+			l.rep.Errf(im.Pos, RuleImports, "imports.%s: alias must match ^[a-z][a-z0-9_]*$", alias)
 		}
 		if HasTop(st, alias) {
-			l.rep.errf(im.Pos, RuleImports, "imports.%s: alias collides with existing parent state of the same name", alias)
+			l.rep.Errf(im.Pos, RuleImports, "imports.%s: alias collides with existing parent state of the same name", alias)
 		}
 		if strings.TrimSpace(im.Source) == "" {
-			l.rep.errf(im.At("source"), RuleImports, "imports.%s: source is required", alias)
+			l.rep.Errf(im.At("source"), RuleImports, "imports.%s: source is required", alias)
 			continue
 		}
 		childAbs, display, ok := l.resolveSource(st, im, alias)
@@ -37,7 +37,7 @@ func (l *loader) loadImports(st *Story, abs string, stack []string) {
 		chain := append(append([]string{}, stack...), abs)
 		if i := slices.Index(chain, childAbs); i >= 0 {
 			names := append(slices.Clone(chain[i:]), childAbs)
-			l.rep.errf(im.At("source"), RuleImports, "imports.%s: cycle detected via %s", alias, strings.Join(names, " -> "))
+			l.rep.Errf(im.At("source"), RuleImports, "imports.%s: cycle detected via %s", alias, strings.Join(names, " -> "))
 			continue
 		}
 		if child, done := l.children[childAbs]; done {
@@ -57,7 +57,7 @@ func (l *loader) loadImports(st *Story, abs string, stack []string) {
 			continue
 		}
 		if err != nil {
-			l.rep.errf(im.At("source"), RuleImports, "imports.%s: %s: read: %s", alias, display, errText(err))
+			l.rep.Errf(im.At("source"), RuleImports, "imports.%s: %s: read: %s", alias, display, errText(err))
 			continue
 		}
 		child := l.loadStory(display, childAbs, data, false, chain)
@@ -82,7 +82,7 @@ func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, str
 	case strings.HasPrefix(src, "@kitsoki/"):
 		name := strings.TrimPrefix(src, "@kitsoki/")
 		if name == "" || strings.ContainsAny(name, "/\\") || strings.Contains(name, "..") {
-			l.rep.errf(im.At("source"), RuleImports, "imports.%s: source %q: invalid @kitsoki name", alias, src)
+			l.rep.Errf(im.At("source"), RuleImports, "imports.%s: source %q: invalid @kitsoki name", alias, src)
 			return "", "", false
 		}
 		if repo, ok := l.opts.Lookup("KITSOKI_REPO"); ok && repo != "" {
@@ -92,7 +92,7 @@ func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, str
 		} else {
 			// Upstream falls back to the story library embedded in its binary,
 			// which this toolchain does not carry: the child cannot be checked.
-			l.rep.warnf(im.At("source"), RuleImports, "imports.%s: source %q: cannot resolve @kitsoki/%s here (no $KITSOKI_REPO, and no stories/%s/app.yaml in a kitsoki checkout — .kitsoki-root marker or kitsoki go.mod — above %s; upstream falls back to the library embedded in its binary); the child is not checked", alias, src, name, name, st.Dir)
+			l.rep.Warnf(im.At("source"), RuleImports, "imports.%s: source %q: cannot resolve @kitsoki/%s here (no $KITSOKI_REPO, and no stories/%s/app.yaml in a kitsoki checkout — .kitsoki-root marker or kitsoki go.mod — above %s; upstream falls back to the library embedded in its binary); the child is not checked", alias, src, name, name, st.Dir)
 			return "", "", false
 		}
 	default:
@@ -104,9 +104,7 @@ func (l *loader) resolveSource(st *Story, im *Import, alias string) (string, str
 			return "", "", false
 		}
 	}
-	if mode, err := os.Stat(path); err == nil && mode.IsDir() {
-		path = filepath.Join(path, StoryFile)
-	}
+	path = ManifestPath(path)
 	abs, _ := filepath.Abs(path)
 	display := path
 	if !filepath.IsAbs(src) && !strings.HasPrefix(src, "@") {
@@ -124,23 +122,26 @@ func fileExists(p string) bool {
 }
 
 func findKitsokiRoot(dir string) string {
-	for d := dir; ; {
-		if _, err := os.Stat(filepath.Join(d, ".kitsoki-root")); err == nil {
-			return d
-		}
-		if data, err := safefile.ReadFile(filepath.Join(d, "go.mod"), safefile.Story); err == nil {
-			for line := range strings.Lines(string(data)) {
-				if m, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
-					if m = strings.TrimSpace(m); m == "kitsoki" || strings.HasSuffix(m, "/kitsoki") {
-						return d
-					}
-				}
+	root, _ := Above(dir, isKitsokiRoot)
+	return root
+}
+
+// isKitsokiRoot says d is a kitsoki checkout: it holds .kitsoki-root or
+// the go.mod of module kitsoki.
+func isKitsokiRoot(d string) bool {
+	if _, err := os.Stat(filepath.Join(d, ".kitsoki-root")); err == nil {
+		return true
+	}
+	data, err := safefile.ReadFile(filepath.Join(d, "go.mod"), safefile.Story)
+	if err != nil {
+		return false
+	}
+	for line := range strings.Lines(string(data)) {
+		if m, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
+			if m = strings.TrimSpace(m); m == "kitsoki" || strings.HasSuffix(m, "/kitsoki") {
+				return true
 			}
 		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return ""
-		}
-		d = parent
 	}
+	return false
 }

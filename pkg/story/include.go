@@ -39,12 +39,12 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 		}
 		matches, err := filepath.Glob(full)
 		if err != nil {
-			l.rep.errf(at, RuleInclude, "include glob %q: %v", pat, err)
+			l.rep.Errf(at, RuleInclude, "include glob %q: %v", pat, err)
 			continue
 		}
 		sort.Strings(matches)
 		if len(matches) == 0 {
-			l.rep.warnf(at, RuleInclude, "include glob %q matches no file (upstream ignores it silently)", pat)
+			l.rep.Warnf(at, RuleInclude, "include glob %q matches no file (upstream ignores it silently)", pat)
 		}
 		for _, m := range matches {
 			abs, _ := filepath.Abs(m)
@@ -68,7 +68,7 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 				continue
 			}
 			if err != nil {
-				l.rep.errf(at, RuleInclude, "include %q: %s: %s", pat, m, errText(err))
+				l.rep.Errf(at, RuleInclude, "include %q: %s: %s", pat, m, errText(err))
 				continue
 			}
 			fd, _ := l.parseFileDoc(m, abs, data, true)
@@ -86,11 +86,11 @@ func (l *loader) mergeOne(st *Story, fd *fileDef) {
 	keys := slices.Sorted(maps.Keys(fd.present))
 	for _, k := range keys {
 		if !includeMerged[k] {
-			l.rep.warnf(fd.present[k], RuleInclude, "include: top-level key %q in an included file is ignored (only states, intents, world, agents, providers, hosts, meta_modes, proposals, phases, phase_templates and checkpoint_intents are merged); move it to the manifest", k)
+			l.rep.Warnf(fd.present[k], RuleInclude, "include: top-level key %q in an included file is ignored (only states, intents, world, agents, providers, hosts, meta_modes, proposals, phases, phase_templates and checkpoint_intents are merged); move it to the manifest", k)
 		}
 	}
 	collide := func(p Pos, what, name string) {
-		l.rep.errf(p, RuleInclude, "include: %s %q is already declared", what, name)
+		l.rep.Errf(p, RuleInclude, "include: %s %q is already declared", what, name)
 	}
 	for _, s := range inc.States {
 		if HasTop(st, s.Name) {
@@ -102,7 +102,7 @@ func (l *loader) mergeOne(st *Story, fd *fileDef) {
 	mergeNamed(st.PhaseTemplates, inc.PhaseTemplates, "phase_template", func(v *PhaseTemplate) Pos { return v.Pos }, collide)
 	if inc.Phases != nil {
 		if st.Phases != nil {
-			l.rep.errf(inc.Phases.Pos, RuleInclude, "include: phases: block already declared")
+			l.rep.Errf(inc.Phases.Pos, RuleInclude, "include: phases: block already declared")
 		} else {
 			st.Phases = inc.Phases
 		}

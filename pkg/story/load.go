@@ -47,6 +47,16 @@ type Options struct {
 // reads when it is given a directory, and the one an import names.
 const StoryFile = "app.yaml"
 
+// ManifestPath is the manifest a story argument names: DIR/app.yaml for a
+// directory, else path itself (a file, or a path that does not exist,
+// which its reader then reports).
+func ManifestPath(path string) string {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return filepath.Join(path, StoryFile)
+	}
+	return path
+}
+
 func (o Options) Lookup(name string) (string, bool) {
 	if o.LookupEnv != nil {
 		return o.LookupEnv(name)
@@ -60,10 +70,7 @@ func (o Options) Lookup(name string) (string, bool) {
 func Load(path string, opts Options) (*Story, []diag.Diagnostic) {
 	l := newLoader(opts)
 	return l.guarded(path, func() *Story {
-		manifest := path
-		if mode, err := os.Stat(path); err == nil && mode.IsDir() {
-			manifest = filepath.Join(path, StoryFile)
-		}
+		manifest := ManifestPath(path)
 		abs, _ := filepath.Abs(manifest)
 		if !l.storyInRoot(manifest, abs) {
 			return nil
@@ -80,7 +87,7 @@ func Load(path string, opts Options) (*Story, []diag.Diagnostic) {
 			if target, lerr := os.Readlink(manifest); lerr == nil && errors.Is(err, fs.ErrNotExist) {
 				why = fmt.Sprintf("it links to %s, which does not exist; restore the target or fix the link", target)
 			}
-			l.rep.errf(Pos{File: manifest}, RuleIO, "cannot read story manifest: %s", why)
+			l.rep.Errf(Pos{File: manifest}, RuleIO, "cannot read story manifest: %s", why)
 			return nil
 		}
 		return l.loadTop(manifest, abs, data)
@@ -89,7 +96,7 @@ func Load(path string, opts Options) (*Story, []diag.Diagnostic) {
 
 // newLoader makes the loader of one load, its tables empty.
 func newLoader(opts Options) *loader {
-	return &loader{opts: opts, rep: &reporter{}, sources: map[string][]byte{},
+	return &loader{opts: opts, rep: &yamlnode.Reporter{}, sources: map[string][]byte{},
 		roots: map[string]*safefile.Root{}, children: map[string]*Story{}}
 }
 
@@ -100,10 +107,10 @@ func (l *loader) guarded(file string, load func() *Story) (st *Story, ds []diag.
 	defer l.closeRoots()
 	defer func() {
 		if r := recover(); r != nil {
-			l.rep.errf(Pos{File: file}, RuleInternal, "internal error while loading the story (please report this bug): %v", r)
+			l.rep.Errf(Pos{File: file}, RuleInternal, "internal error while loading the story (please report this bug): %v", r)
 			st = nil
 		}
-		ds = diag.Sort(l.rep.ds)
+		ds = diag.Sort(l.rep.Diags)
 	}()
 	return load(), nil
 }
@@ -158,7 +165,7 @@ func (l *loader) storyInRoot(manifest, abs string) bool {
 	if _, ok := r.Rel(abs); ok {
 		return true
 	}
-	l.rep.errf(Pos{File: manifest}, RuleOutsideRoot, "the story is outside the project root %s given by --root: pass a --root that holds it, or omit --root to use the nearest directory above the story holding .git or .kitsoki/", r.Dir())
+	l.rep.Errf(Pos{File: manifest}, RuleOutsideRoot, "the story is outside the project root %s given by --root: pass a --root that holds it, or omit --root to use the nearest directory above the story holding .git or .kitsoki/", r.Dir())
 	return false
 }
 
@@ -172,7 +179,7 @@ func errText(err error) string {
 // loader is the state of one Load call (no globals).
 type loader struct {
 	opts     Options
-	rep      *reporter
+	rep      *yamlnode.Reporter
 	inMemory bool
 	// children caches loaded imports by canonical path.
 	children map[string]*Story
@@ -206,9 +213,9 @@ func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []s
 	if fd.rootNode != nil {
 		if d := yamlnode.Deref(fd.rootNode); d != nil && d.Kind != yaml.ScalarNode {
 			if d.Kind == yaml.MappingNode {
-				p.warnf(p.Pos(fd.rootNode), RuleRoot, "root: an inline state mapping is accepted by the decoder but not supported by the engine; use a state name")
+				p.Warnf(p.Pos(fd.rootNode), RuleRoot, "root: an inline state mapping is accepted by the decoder but not supported by the engine; use a state name")
 			} else {
-				p.errf(p.Pos(fd.rootNode), RuleRoot, "root: unsupported value type %s; expected a state name string", goTypeName(d))
+				p.Errf(p.Pos(fd.rootNode), RuleRoot, "root: unsupported value type %s; expected a state name string", goTypeName(d))
 			}
 		}
 	}
@@ -216,13 +223,13 @@ func (l *loader) loadStory(display, abs string, data []byte, top bool, stack []s
 	if !l.inMemory {
 		l.mergeIncludes(st, display)
 	}
-	mark := len(l.rep.ds)
+	mark := len(l.rep.Diags)
 	l.resolvePlugins(st, fd)
 	l.resolveProviders(st)
 	if !top {
 		// Upstream never folds a child's agent_plugins/providers into the
 		// importer, so it never validates them.
-		l.rep.demoteSince(mark, "ignored in an imported child: upstream does not fold its agent_plugins/providers")
+		l.rep.DemoteSince(mark, "ignored in an imported child: upstream does not fold its agent_plugins/providers")
 	}
 	if !l.inMemory {
 		l.loadImports(st, abs, stack)

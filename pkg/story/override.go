@@ -72,7 +72,7 @@ func (o *ImportOverrides) ParseState(name string) (*State, []diag.Diagnostic) {
 		for _, st := range Flatten(states) {
 			EachChoice(st, func(el *ViewElement, where string, nth int) {
 				if nth > 1 {
-					p.errf(el.Pos, RuleView, "%s", TooManyChoices(where))
+					p.Errf(el.Pos, RuleView, "%s", TooManyChoices(where))
 				}
 			})
 		}
@@ -101,16 +101,16 @@ func (o *ImportOverrides) parse(v *yaml.Node, name string, fn func(p *fileParser
 	if v == nil {
 		return nil
 	}
-	rep := &reporter{}
+	rep := &yamlnode.Reporter{}
 	p := newFileParser(rep, o.file, o.dir, 0)
 	defer func() {
 		if x := recover(); x != nil {
-			rep.errf(Pos{File: o.file}, RuleInternal, "internal error while parsing an import override (please report this bug): %v", x)
-			ds = diag.Sort(rep.ds)
+			rep.Errf(Pos{File: o.file}, RuleInternal, "internal error while parsing an import override (please report this bug): %v", x)
+			ds = diag.Sort(rep.Diags)
 		}
 	}()
 	fn(p, overrideDoc(name, v))
-	return diag.Sort(rep.ds)
+	return diag.Sort(rep.Diags)
 }
 
 // overrideDoc is a one-key mapping {name: v}: the block an override is

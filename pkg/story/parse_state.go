@@ -61,7 +61,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 		s.Path = name
 	}
 	if strings.Contains(name, ".") || strings.Contains(name, "/") {
-		p.warnf(p.Pos(k), RuleState, "state %q: a state name containing '.' or '/' cannot be targeted (targets split paths on them)", s.Path)
+		p.Warnf(p.Pos(k), RuleState, "state %q: a state name containing '.' or '/' cannot be targeted (targets split paths on them)", s.Path)
 	}
 	var more StateMore // kept when a key sets it
 	vals := yamlnode.Place{Where: where}
@@ -80,7 +80,7 @@ func (p *fileParser) parseState(name string, k, v *yaml.Node, parent *State, whe
 			s.OnEnter = p.parseEffectsAt(v, yamlnode.Place{Where: where, Key: "on_enter", Keyed: true})
 		}},
 		{Key: "on_exit", Read: func(kk, v *yaml.Node) {
-			p.warnf(p.Pos(kk), RuleUnknownKey, "state %q: on_exit is not part of the upstream story format (the existing engine rejects it); use on_enter of the next state or transition effects", s.Path)
+			p.Warnf(p.Pos(kk), RuleUnknownKey, "state %q: on_exit is not part of the upstream story format (the existing engine rejects it); use on_enter of the next state or transition effects", s.Path)
 			more.OnExit = p.parseEffects(v, where+".on_exit")
 		}},
 		{Key: "intents", Read: func(_, v *yaml.Node) { s.Intents, s.IntentOrder = p.parseIntents(v, where+".intents") }},
@@ -171,11 +171,11 @@ func (p *fileParser) parseOffRamp(v *yaml.Node, where string) *OffRamp {
 			o.Enabled = p.Boolean(d, where)
 			return o
 		}
-		p.errf(p.Pos(v), RuleType, "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", yamlnode.Describe(d))
+		p.Errf(p.Pos(v), RuleType, "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", yamlnode.Describe(d))
 		return o
 	}
 	if d.Kind != yaml.MappingNode {
-		p.errf(p.Pos(v), RuleType, "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", yamlnode.KindName(d))
+		p.Errf(p.Pos(v), RuleType, "agent_off_ramp: must be `true` or an {agent, persona, banner} mapping: got %s", yamlnode.KindName(d))
 		return o
 	}
 	o.Enabled = true
@@ -249,7 +249,7 @@ func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, at yamlnode.Place)
 	e.Pos = p.Pos(n)
 	if yamlnode.IsNull(n) {
 		// Upstream decodes a null list item as a zero effect, a no-op.
-		p.warnf(p.Pos(n), RuleEffect, "effect %s: empty effect (it does nothing; remove the bare list item)", at.String())
+		p.Warnf(p.Pos(n), RuleEffect, "effect %s: empty effect (it does nothing; remove the bare list item)", at.String())
 		return
 	}
 	if d := yamlnode.Deref(n); d != nil && d.Kind == yaml.MappingNode {
@@ -271,7 +271,7 @@ func (p *fileParser) parseEffectInto(e *Effect, n *yaml.Node, at yamlnode.Place)
 				if m, ok := p.Raw(v).(map[string]any); ok {
 					e.With = m
 				} else {
-					p.errf(p.Pos(v), RuleType, "%s: expected a mapping, got %s", at.Dot("with"), yamlnode.KindName(v))
+					p.Errf(p.Pos(v), RuleType, "%s: expected a mapping, got %s", at.Dot("with"), yamlnode.KindName(v))
 				}
 			}
 		}},

@@ -111,7 +111,7 @@ func (p *fileParser) topFields(fd *fileDef) yamlnode.Fields {
 		{Key: "agent_plugins", Read: func(_, v *yaml.Node) {
 			fd.pluginsNode = v
 			if !yamlnode.IsNull(v) && yamlnode.Deref(v) != nil && yamlnode.Deref(v).Kind != yaml.MappingNode {
-				p.errf(p.Pos(v), RuleType, "agent_plugins: expected a mapping, got %s", yamlnode.KindName(v))
+				p.Errf(p.Pos(v), RuleType, "agent_plugins: expected a mapping, got %s", yamlnode.KindName(v))
 			}
 		}},
 		{Key: "providers", Read: func(_, v *yaml.Node) { namedBlock(p, &st.Providers, v, "providers", p.parseProviderShape) }},
@@ -285,7 +285,7 @@ func (p *fileParser) parseIntent(name string, k, v *yaml.Node, where string) *In
 			p.Seq(v, w, func(i int, it *yaml.Node) {
 				s := p.StrAt(it, w, i)
 				if s == "" {
-					p.errf(p.Pos(it), RuleIntent, "intent %q: synonyms[%d] is empty", name, i)
+					p.Errf(p.Pos(it), RuleIntent, "intent %q: synonyms[%d] is empty", name, i)
 				}
 				in.Synonyms = append(in.Synonyms, s)
 			})
@@ -328,16 +328,16 @@ func (p *fileParser) parseSlot(name string, k, v *yaml.Node, where string) *Slot
 		return sl
 	}
 	if sl.Type != "enum" {
-		p.errf(p.Pos(synNode), RuleIntent, "%s slot %q: synonyms: is only valid on enum slots (got type %q)", where, name, sl.Type)
+		p.Errf(p.Pos(synNode), RuleIntent, "%s slot %q: synonyms: is only valid on enum slots (got type %q)", where, name, sl.Type)
 		return sl
 	}
 	p.Mapping(synNode, where+".synonyms", nil, func(ek string, kk, ev *yaml.Node) {
 		if !slices.ContainsFunc(sl.Values, func(val any) bool { return fmt.Sprint(val) == ek }) {
-			p.errf(p.Pos(kk), RuleIntent, "%s slot %q: synonyms key %q is not in values: %v", where, name, ek, sl.Values)
+			p.Errf(p.Pos(kk), RuleIntent, "%s slot %q: synonyms key %q is not in values: %v", where, name, ek, sl.Values)
 		}
 		for i, s := range sl.Synonyms[ek] {
 			if s == "" {
-				p.errf(p.Pos(ev), RuleIntent, "%s slot %q: synonyms[%q][%d] is empty", where, name, ek, i)
+				p.Errf(p.Pos(ev), RuleIntent, "%s slot %q: synonyms[%q][%d] is empty", where, name, ek, i)
 			}
 		}
 	})
@@ -347,7 +347,7 @@ func (p *fileParser) parseSlot(name string, k, v *yaml.Node, where string) *Slot
 func (p *fileParser) parsePersona(name string, k, v *yaml.Node) *Persona {
 	pe := &Persona{Name: name, Pos: p.Pos(k), Dir: p.dir}
 	if yamlnode.IsNull(v) {
-		p.errf(p.Pos(k), RulePersona, "agent %q: empty definition", name)
+		p.Errf(p.Pos(k), RulePersona, "agent %q: empty definition", name)
 		return pe
 	}
 	where := "agents." + name
@@ -377,7 +377,7 @@ func (p *fileParser) parseBashProfile(v *yaml.Node, where string) *BashProfile {
 			bp.ReadOnly = true
 			return bp
 		}
-		p.errf(p.Pos(v), RulePersona, `%s: unrecognised form %q; expected "read-only", {commands:[...]}, or {sandboxed_write:<dir>}`, where, d.Value)
+		p.Errf(p.Pos(v), RulePersona, `%s: unrecognised form %q; expected "read-only", {commands:[...]}, or {sandboxed_write:<dir>}`, where, d.Value)
 		return bp
 	}
 	n := 0
@@ -385,7 +385,7 @@ func (p *fileParser) parseBashProfile(v *yaml.Node, where string) *BashProfile {
 	p.FieldsAt(v, at, at, diag.Error, yamlnode.Fields{{Key: "commands", List: &bp.Commands}, {Key: "sandboxed_write", Str: &bp.SandboxedWrite}},
 		func(string, *yaml.Node, *yaml.Node) { n++ })
 	if n != 1 {
-		p.errf(p.Pos(v), RulePersona, `%s: unrecognised form; expected "read-only", {commands:[...]}, or {sandboxed_write:<dir>}`, where)
+		p.Errf(p.Pos(v), RulePersona, `%s: unrecognised form; expected "read-only", {commands:[...]}, or {sandboxed_write:<dir>}`, where)
 	}
 	return bp
 }
@@ -394,7 +394,7 @@ func (p *fileParser) parseProviderShape(name string, k, v *yaml.Node) *Provider 
 	pr := &Provider{Name: name, Pos: p.Pos(k), Env: map[string]string{}}
 	where := "providers." + name
 	if yamlnode.IsNull(v) {
-		p.errf(p.Pos(k), RuleProvider, "providers.%s: empty declaration", name)
+		p.Errf(p.Pos(k), RuleProvider, "providers.%s: empty declaration", name)
 		pr.declaredEmpty = true
 		return pr
 	}
@@ -461,7 +461,7 @@ func (p *fileParser) parsePhases(k, v *yaml.Node) *Phases {
 			p.Mapping(v, "phases.graph", nil, func(id string, gk, gv *yaml.Node) {
 				pn := &PhaseNode{ID: id, Pos: p.Pos(gk), Params: map[string]any{}}
 				if yamlnode.IsNull(gv) {
-					p.errf(p.Pos(gk), RulePhases, "phases.graph[%q]: empty entry", id)
+					p.Errf(p.Pos(gk), RulePhases, "phases.graph[%q]: empty entry", id)
 				}
 				p.Mapping(gv, "phases.graph."+id, nil, func(key string, _, v *yaml.Node) {
 					switch key {
@@ -487,7 +487,7 @@ func (p *fileParser) parseMetaMode(key string, k, v *yaml.Node) *MetaMode {
 	mm := &MetaMode{Key: key, Pos: p.Pos(k)}
 	where := "meta_modes." + key
 	if yamlnode.IsNull(v) {
-		p.errf(p.Pos(k), RuleMetaMode, "meta_mode %q: empty definition", key)
+		p.Errf(p.Pos(k), RuleMetaMode, "meta_mode %q: empty definition", key)
 		return mm
 	}
 	p.Fields(v, where, yamlnode.Fields{
@@ -525,7 +525,7 @@ func (p *fileParser) parseRouting(k, v *yaml.Node) *Routing {
 		{Key: "cache_max_age", Read: func(_, v *yaml.Node) {
 			if s := p.Str(v, "routing.cache_max_age"); s != "" && !IsTemplated(s) {
 				if _, err := duration.Parse(s); err != nil {
-					p.errf(p.Pos(v), RuleRouting, "routing.cache_max_age: app.ParseDuration: %v", err)
+					p.Errf(p.Pos(v), RuleRouting, "routing.cache_max_age: app.ParseDuration: %v", err)
 				}
 			}
 		}},
@@ -581,7 +581,7 @@ func (p *fileParser) parseImport(alias string, k, v *yaml.Node) *Import {
 	im := &Import{Alias: alias, Pos: p.Pos(k), Exits: map[string]*ImportExit{}, HostBindings: map[string]string{}, Keys: map[string]Pos{}}
 	where := "imports." + alias
 	if yamlnode.IsNull(v) {
-		p.errf(p.Pos(k), RuleImports, "imports.%s: empty definition", alias)
+		p.Errf(p.Pos(k), RuleImports, "imports.%s: empty definition", alias)
 		return im
 	}
 	at := yamlnode.Place{Where: where}

@@ -44,7 +44,7 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 		v.Elements = p.parseElements(d, where, false)
 	case yaml.MappingNode:
 		if yamlnode.Get(d, "template_file") != nil && (yamlnode.Get(d, "extends") != nil || yamlnode.Get(d, "blocks") != nil) {
-			p.errf(p.Pos(n), RuleView, "view: template_file is mutually exclusive with extends/blocks")
+			p.Errf(p.Pos(n), RuleView, "view: template_file is mutually exclusive with extends/blocks")
 		}
 		v.Kind = "extends"
 		v.Blocks = map[string][]*ViewElement{}
@@ -63,7 +63,7 @@ func (p *fileParser) parseView(n *yaml.Node, where string) *View {
 			{Key: "template_file", Str: &v.TemplateFile, Read: func(_, _ *yaml.Node) { v.Kind = "template_file" }},
 		}, nil)
 	default:
-		p.errf(p.Pos(n), RuleView, "view: must be a string, an array of elements, or an {extends, blocks} mapping: got %s", yamlnode.KindName(d))
+		p.Errf(p.Pos(n), RuleView, "view: must be a string, an array of elements, or an {extends, blocks} mapping: got %s", yamlnode.KindName(d))
 	}
 	return v
 }
@@ -87,7 +87,7 @@ func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at yamlnode
 	d := yamlnode.Deref(n)
 	el.Pos = p.Pos(n)
 	if d == nil || d.Kind != yaml.MappingNode {
-		p.errf(p.Pos(n), RuleView, "%s: element must be a mapping with one kind key (one of %s), got %s", at.String(), strings.Join(viewKinds, " / "), yamlnode.KindName(n))
+		p.Errf(p.Pos(n), RuleView, "%s: element must be a mapping with one kind key (one of %s), got %s", at.String(), strings.Join(viewKinds, " / "), yamlnode.KindName(n))
 		return false
 	}
 	var kb [2]string
@@ -106,11 +106,11 @@ func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at yamlnode
 	})
 	switch len(kinds) {
 	case 0:
-		p.errf(p.Pos(n), RuleView, "%s: element has no kind (expected one of prose / heading / list / kv / code / template / banner / choice)", at.String())
+		p.Errf(p.Pos(n), RuleView, "%s: element has no kind (expected one of prose / heading / list / kv / code / template / banner / choice)", at.String())
 		return false
 	case 1:
 	default:
-		p.errf(p.Pos(n), RuleView, "%s: element has multiple kinds set (%s); each element must declare exactly one", at.String(), strings.Join(kinds, ", "))
+		p.Errf(p.Pos(n), RuleView, "%s: element has multiple kinds set (%s); each element must declare exactly one", at.String(), strings.Join(kinds, ", "))
 		return false
 	}
 	el.Kind = kinds[0]
@@ -121,7 +121,7 @@ func (p *fileParser) parseElementInto(el *ViewElement, n *yaml.Node, at yamlnode
 	}
 	where := at.String()
 	if inBlock && el.Kind == "choice" {
-		p.errf(p.Pos(n), RuleView, "%s (choice): choice elements are not allowed inside extends/blocks views", where)
+		p.Errf(p.Pos(n), RuleView, "%s (choice): choice elements are not allowed inside extends/blocks views", where)
 	}
 	el.Body = p.Raw(body)
 	el.strPos = p.bodyPositions(body)
@@ -145,22 +145,22 @@ func (p *fileParser) checkElementBody(el *ViewElement, n, body *yaml.Node, bw st
 		})
 	case "banner":
 		if strings.TrimSpace(p.bodyText(el, body, bw, bannerBodyKeysW, "text")) == "" {
-			p.errf(p.Pos(n), RuleView, "%s: banner requires a non-empty text", bw)
+			p.Errf(p.Pos(n), RuleView, "%s: banner requires a non-empty text", bw)
 		}
 	case "media":
 		if strings.TrimSpace(p.bodyText(el, body, bw, mediaBodyKeys, "handle")) == "" {
-			p.errf(p.Pos(n), RuleView, "%s: media requires a non-empty handle", bw)
+			p.Errf(p.Pos(n), RuleView, "%s: media requires a non-empty handle", bw)
 		}
 	case "choice":
 		if bd := yamlnode.Deref(body); bd == nil || bd.Kind != yaml.MappingNode {
-			p.errf(p.Pos(body), RuleView, "%s: choice: must be a mapping, got %s", bw, yamlnode.KindName(body))
+			p.Errf(p.Pos(body), RuleView, "%s: choice: must be a mapping, got %s", bw, yamlnode.KindName(body))
 		}
 	}
 }
 
 // nestedWhen reports a when: inside an element's body (at k).
 func (p *fileParser) nestedWhen(el *ViewElement, k *yaml.Node) {
-	p.errf(p.Pos(k), RuleView, "%s element: `when:` must be a sibling of `%s:` (element level), not nested inside the %s body — a nested guard is ignored. Dedent the `when:` to align with `%s:`.", el.Kind, el.Kind, el.Kind, el.Kind)
+	p.Errf(p.Pos(k), RuleView, "%s element: `when:` must be a sibling of `%s:` (element level), not nested inside the %s body — a nested guard is ignored. Dedent the `when:` to align with `%s:`.", el.Kind, el.Kind, el.Kind, el.Kind)
 }
 
 // bodyText checks a body of string values with the keys known (a when:
@@ -194,7 +194,7 @@ func (p *fileParser) checkListBody(el *ViewElement, n, body *yaml.Node, bw strin
 				p.checkListItem(it, yamlnode.Indexed(bw+".items", i))
 			})
 			if cnt == 0 {
-				p.errf(p.Pos(n), RuleView, "%s: list requires items: with at least one entry", bw)
+				p.Errf(p.Pos(n), RuleView, "%s: list requires items: with at least one entry", bw)
 			}
 		case "marker":
 			p.Str(v, bw+".marker")
@@ -206,7 +206,7 @@ func (p *fileParser) checkListBody(el *ViewElement, n, body *yaml.Node, bw strin
 func (p *fileParser) checkListItem(it *yaml.Node, iw string) {
 	if id := yamlnode.Deref(it); id != nil && id.Kind == yaml.ScalarNode {
 		if id.Value == "" {
-			p.errf(p.Pos(it), RuleView, "list item: empty string is not allowed")
+			p.Errf(p.Pos(it), RuleView, "list item: empty string is not allowed")
 		}
 		return
 	}
@@ -214,7 +214,7 @@ func (p *fileParser) checkListItem(it *yaml.Node, iw string) {
 	at := yamlnode.Place{Where: iw}
 	p.FieldsAt(it, at, at, diag.Warning, yamlnode.Fields{{Key: "label", Str: &label}, {Key: "hint", Str: &other}, {Key: "when", Str: &other}}, nil)
 	if label == "" {
-		p.errf(p.Pos(it), RuleView, "list item: label is required")
+		p.Errf(p.Pos(it), RuleView, "list item: label is required")
 	}
 }
 
@@ -233,11 +233,11 @@ func (p *fileParser) checkKVPairs(v *yaml.Node, bw string) []string {
 		if pd := yamlnode.Deref(pv); pd == nil || pd.Kind != yaml.ScalarNode || (pd.Tag != "!!str" && pd.Tag != "!!null" && pd.Tag != "!!timestamp" && pd.Tag != "") {
 			// Upstream requires string values; an unquoted number or bool is not
 			// one (an unquoted date is: YAML 1.2 has no timestamp type).
-			p.errf(p.Pos(pv), RuleView, "%s: kv pair %d (%s): value must be a string (got %s)", bw, cnt-1, pk, yamlnode.KindName(pv))
+			p.Errf(p.Pos(pv), RuleView, "%s: kv pair %d (%s): value must be a string (got %s)", bw, cnt-1, pk, yamlnode.KindName(pv))
 		}
 	})
 	if cnt == 0 {
-		p.errf(p.Pos(v), RuleView, "%s: kv requires pairs: with at least one entry", bw)
+		p.Errf(p.Pos(v), RuleView, "%s: kv requires pairs: with at least one entry", bw)
 	}
 	return keys
 }

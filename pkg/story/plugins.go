@@ -36,7 +36,7 @@ func (l *loader) resolvePlugins(st *Story, fd *fileDef) {
 			alias := k.Value
 			kp := p.Pos(k)
 			if seen[alias] {
-				p.errf(kp, RuleDuplicateKey, "agent_plugins: mapping key %q already defined", alias)
+				p.Errf(kp, RuleDuplicateKey, "agent_plugins: mapping key %q already defined", alias)
 				continue
 			}
 			seen[alias] = true
@@ -45,11 +45,11 @@ func (l *loader) resolvePlugins(st *Story, fd *fileDef) {
 			}
 			st.pluginAliases[alias] = true
 			if yamlnode.IsNull(v) {
-				p.errf(kp, RuleAgentPlugin, "agent_plugins.%s: empty declaration", alias)
+				p.Errf(kp, RuleAgentPlugin, "agent_plugins.%s: empty declaration", alias)
 				continue
 			}
 			if !strings.HasPrefix(alias, "agent.") {
-				p.errf(kp, RuleAgentPlugin, "agent_plugins: key %q must start with 'agent.' prefix", alias)
+				p.Errf(kp, RuleAgentPlugin, "agent_plugins: key %q must start with 'agent.' prefix", alias)
 				continue
 			}
 			ap := l.parsePlugin(p, alias, k, v)
@@ -88,19 +88,19 @@ func (l *loader) parsePlugin(p *fileParser, alias string, k, v *yaml.Node) *Agen
 	kp := ap.Pos
 	switch {
 	case !hasPlugin || strings.TrimSpace(ap.Plugin) == "":
-		p.errf(kp, RuleAgentPlugin, "agent_plugins.%s: plugin: is required", alias)
+		p.Errf(kp, RuleAgentPlugin, "agent_plugins.%s: plugin: is required", alias)
 		return nil
 	case !slices.Contains(supportedPlugins, ap.Plugin):
-		p.errf(kp, RuleAgentPlugin, "agent_plugins.%s: unknown plugin %q (supported: %s)", alias, ap.Plugin, strings.Join(supportedPlugins, ", "))
+		p.Errf(kp, RuleAgentPlugin, "agent_plugins.%s: unknown plugin %q (supported: %s)", alias, ap.Plugin, strings.Join(supportedPlugins, ", "))
 		return nil
 	case ap.Plugin == PluginSubprocess && strings.TrimSpace(ap.Command) == "":
-		p.errf(kp, RuleAgentPlugin, "agent_plugins.%s: subprocess plugin requires command:", alias)
+		p.Errf(kp, RuleAgentPlugin, "agent_plugins.%s: subprocess plugin requires command:", alias)
 		return nil
 	case ap.Plugin == PluginMCPHTTP && strings.TrimSpace(ap.Endpoint) == "":
-		p.errf(kp, RuleAgentPlugin, "agent_plugins.%s: mcp_http plugin requires endpoint:", alias)
+		p.Errf(kp, RuleAgentPlugin, "agent_plugins.%s: mcp_http plugin requires endpoint:", alias)
 		return nil
 	case ap.Plugin == PluginLocalLLM && strings.TrimSpace(ap.Model) == "" && strings.TrimSpace(ap.Endpoint) == "":
-		p.errf(kp, RuleAgentPlugin, "agent_plugins.%s: builtin.local_llm plugin requires model: or endpoint:", alias)
+		p.Errf(kp, RuleAgentPlugin, "agent_plugins.%s: builtin.local_llm plugin requires model: or endpoint:", alias)
 		return nil
 	}
 	var envSecrets, headerSecrets []string
@@ -130,7 +130,7 @@ func (l *loader) interpMap(p *fileParser, n *yaml.Node, prefix, field string) (m
 			secrets = append(secrets, used...)
 		}
 		for _, name := range unset {
-			p.add(p.Pos(v), sev, RuleAgentPlugin, "%s: env var %s referenced in %s.%s not set", prefix, name, field, key)
+			p.Add(p.Pos(v), sev, RuleAgentPlugin, "%s: env var %s referenced in %s.%s not set", prefix, name, field, key)
 		}
 		out[key] = val
 	})
@@ -190,17 +190,17 @@ func (l *loader) resolveProviders(st *Story) {
 			continue
 		}
 		if pr.Model == "" && pr.Effort == "" && len(pr.Env) == 0 {
-			l.rep.errf(pr.Pos, RuleProvider, "providers.%s: a provider must set model:, effort:, and/or env: (an empty provider has no effect)", n)
+			l.rep.Errf(pr.Pos, RuleProvider, "providers.%s: a provider must set model:, effort:, and/or env: (an empty provider has no effect)", n)
 			continue
 		}
 		if pr.Effort != "" && !slices.Contains(ValidEfforts, pr.Effort) {
-			l.rep.errf(pr.Pos, RuleProvider, "providers.%s: effort %q is invalid (valid: low, medium, high, xhigh, max)", n, pr.Effort)
+			l.rep.Errf(pr.Pos, RuleProvider, "providers.%s: effort %q is invalid (valid: low, medium, high, xhigh, max)", n, pr.Effort)
 		}
 		keys := slices.Sorted(maps.Keys(pr.Env))
 		for _, k := range keys {
 			val, unset, _ := interpolate(pr.Env[k], l.opts.Lookup)
 			for _, name := range unset {
-				l.rep.add(pr.Pos, sev, RuleProvider, "providers.%s: env var %s referenced in env.%s not set", n, name, k)
+				l.rep.Add(pr.Pos, sev, RuleProvider, "providers.%s: env var %s referenced in env.%s not set", n, name, k)
 			}
 			pr.Env[k] = val
 		}

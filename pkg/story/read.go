@@ -20,7 +20,7 @@ func (l *loader) parseFile(file string, data []byte) *yaml.Node {
 	l.sources[file] = data
 	doc, syn := decodeYAML(data)
 	if syn != nil {
-		l.rep.errf(Pos{File: file, Line: syn.line, Col: syn.col}, RuleYAMLSyntax, "YAML syntax error: %s", syn.msg)
+		l.rep.Errf(Pos{File: file, Line: syn.line, Col: syn.col}, RuleYAMLSyntax, "YAML syntax error: %s", syn.msg)
 		return nil
 	}
 	return doc

@@ -4,7 +4,7 @@ import "kitsoki/pkg/diag"
 
 // Rule is one check of the story format: the shared diag.Rule (id,
 // severity, summary, example, LintOnly). Every diagnostic the loader reports
-// is created from a Rule value, never from a string: reporter.errf/warnf
+// is created from a Rule value, never from a string: yamlnode.Reporter.Errf/Warnf
 // take a *Rule.
 type Rule = diag.Rule
 

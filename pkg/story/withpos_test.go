@@ -1,6 +1,9 @@
 package story
 
-import "testing"
+import (
+	"kitsoki/internal/yamlnode"
+	"testing"
+)
 
 var withPosCases = []string{
 	"{cmd: echo, args: [\"{{ world.out }}\", b, [c, d]]}",
@@ -46,7 +49,7 @@ func checkWithPos(t *testing.T, src, q string) {
 		return
 	}
 	d := doc.Content[0]
-	p := newFileParser(&reporter{}, "f.yaml", "", 0)
+	p := newFileParser(&yamlnode.Reporter{}, "f.yaml", "", 0)
 	table := &Effect{Pos: Pos{File: "f.yaml", Line: 1, Col: 1}}
 	table.SetKeyPos("with", Pos{Line: 1, Col: 7})
 	nodes := *table

@@ -1,30 +1,6 @@
 package story
 
-import (
-	"kitsoki/internal/yamlnode"
-	"kitsoki/pkg/diag"
-)
-
-// reporter collects diagnostics for one load.
-type reporter struct {
-	ds []diag.Diagnostic
-}
-
-func (r *reporter) add(p Pos, sev diag.Severity, rule *Rule, format string, a ...any) {
-	yamlnode.Append(&r.ds, p, sev, rule, format, a...)
-}
-
-func (r *reporter) errf(p Pos, rule *Rule, format string, a ...any) {
-	r.add(p, diag.Error, rule, format, a...)
-}
-
-func (r *reporter) warnf(p Pos, rule *Rule, format string, a ...any) {
-	r.add(p, diag.Warning, rule, format, a...)
-}
-
-// demoteSince turns the errors reported since mark (a len(r.ds)) into
-// warnings that carry note: problems in blocks upstream never checks.
-func (r *reporter) demoteSince(mark int, note string) { diag.Demote(r.ds[mark:], note) }
+import "kitsoki/internal/yamlnode"
 
 // walkRules are the rules the YAML walk of a story file reports under.
 var walkRules = &yamlnode.Rules{Syntax: RuleYAMLSyntax, Type: RuleType, Duplicate: RuleDuplicateKey, Unknown: RuleUnknownKey, NumberText: RuleNumberText}
@@ -33,7 +9,7 @@ var walkRules = &yamlnode.Rules{Syntax: RuleYAMLSyntax, Type: RuleType, Duplicat
 // them through a yamlnode.Walker (node budget, recursive aliases, type
 // errors, duplicate and unknown keys).
 type fileParser struct {
-	*reporter
+	*yamlnode.Reporter
 	*yamlnode.Walker
 	dir string // absolute directory of the file
 	// owned: the tree belongs to this parse alone (a file's own parse,
@@ -57,6 +33,6 @@ type fileParser struct {
 
 // newFileParser reads file (as diagnostics name it, size bytes, in the
 // absolute directory dir), reporting into rep.
-func newFileParser(rep *reporter, file, dir string, size int) *fileParser {
-	return &fileParser{reporter: rep, Walker: yamlnode.NewWalker(file, size, &rep.ds, walkRules), dir: dir}
+func newFileParser(rep *yamlnode.Reporter, file, dir string, size int) *fileParser {
+	return &fileParser{Reporter: rep, Walker: yamlnode.NewWalker(file, size, &rep.Diags, walkRules), dir: dir}
 }

@@ -240,7 +240,7 @@ func (l *loader) parseFileDoc(display, abs string, data []byte, include bool) (*
 	if !l.opts.wholeParse {
 		if sp, ok := splitStates(data); ok {
 			if top, syn := decodeYAML(sp.top); syn == nil {
-				mark := len(l.rep.ds)
+				mark := len(l.rep.Diags)
 				p := newParser()
 				p.split, p.splitData, p.batch = sp, data, batchBytes
 				if l.opts.splitBatch > 0 {
@@ -251,7 +251,7 @@ func (l *loader) parseFileDoc(display, abs string, data []byte, include bool) (*
 					l.sources[display] = data
 					return fd, p
 				}
-				l.rep.ds = l.rep.ds[:mark] // parsed again below, whole
+				l.rep.Diags = l.rep.Diags[:mark] // parsed again below, whole
 			}
 		}
 	}
@@ -295,7 +295,7 @@ func (p *fileParser) parseSplitStates() []*State {
 			}
 			key := k.Value
 			if prev, dup := seen[key]; dup {
-				p.errf(p.Pos(k), RuleDuplicateKey, "%s: mapping key %q already defined at line %d, column %d", "states", key, prev.line, prev.col)
+				p.Errf(p.Pos(k), RuleDuplicateKey, "%s: mapping key %q already defined at line %d, column %d", "states", key, prev.line, prev.col)
 				continue
 			}
 			seen[key] = at{k.Line, k.Column}

@@ -141,14 +141,8 @@ func RepoRoot() string {
 	if err != nil {
 		return ""
 	}
-	for d := wd; ; {
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return wd
-		}
-		d = parent
+	if root, found := story.GitRoot(wd); found {
+		return root
 	}
+	return wd
 }

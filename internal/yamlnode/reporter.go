@@ -1,0 +1,27 @@
+package yamlnode
+
+import "kitsoki/pkg/diag"
+
+// Reporter collects the diagnostics of one story load or one lint check.
+type Reporter struct {
+	Diags []diag.Diagnostic
+}
+
+// Add reports a problem at p under rule with the given severity.
+func (r *Reporter) Add(p Pos, sev diag.Severity, rule *diag.Rule, format string, a ...any) {
+	Append(&r.Diags, p, sev, rule, format, a...)
+}
+
+// Errf reports an error at p under rule.
+func (r *Reporter) Errf(p Pos, rule *diag.Rule, format string, a ...any) {
+	r.Add(p, diag.Error, rule, format, a...)
+}
+
+// Warnf reports a warning at p under rule.
+func (r *Reporter) Warnf(p Pos, rule *diag.Rule, format string, a ...any) {
+	r.Add(p, diag.Warning, rule, format, a...)
+}
+
+// DemoteSince turns the errors reported since mark (a len(r.Diags)) into
+// warnings that carry note: problems in blocks upstream never checks.
+func (r *Reporter) DemoteSince(mark int, note string) { diag.Demote(r.Diags[mark:], note) }
