@@ -309,8 +309,18 @@ func (c *Cassette) Remaining() []string {
 	return out
 }
 
+// Played reports whether episode i (in file order) has been played.
+func (c *Cassette) Played(i int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.played[i]
+}
+
 // planned is an episode chosen by plan and not yet asked.
-type planned struct{ i, idx int }
+type planned struct {
+	ep  *Episode
+	idx int
+}
 
 type cassetteAgent struct {
 	c     *Cassette
@@ -338,40 +348,49 @@ func (c *Cassette) Phase(statePath string) string {
 	return head
 }
 
-// pick finds the first eligible episode, marks it played and returns it
-// with its match_idx (i -1 when none matches); the caller holds c.mu.
-func (c *Cassette) pick(alias string, req *AskRequest, args map[string]any) (i, idx int) {
+// Pick finds the first episode not yet played (or with replay: any) whose
+// every match: key passes matches(key, want), marks it played and returns
+// it with its match_idx, the number of its earlier matches; nil when none
+// matches. The caller says what each key is compared with, and how.
+func (c *Cassette) Pick(matches func(key string, want any) bool) (*Episode, int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+next:
 	for i, ep := range c.Episodes {
-		if (!c.played[i] || ep.Replay == "any") && c.episodeMatches(ep, alias, req, args) {
-			c.played[i] = true
-			idx = c.counts[ep.ID]
-			c.counts[ep.ID] = idx + 1
-			return i, idx
+		if c.played[i] && ep.Replay != "any" {
+			continue
 		}
+		for k, want := range ep.Match {
+			if !matches(k, want) {
+				continue next
+			}
+		}
+		c.played[i] = true
+		idx := c.counts[ep.ID]
+		c.counts[ep.ID] = idx + 1
+		return ep, idx
 	}
-	return -1, 0
+	return nil, 0
 }
 
-func (c *Cassette) episodeMatches(ep *Episode, alias string, req *AskRequest, args map[string]any) bool {
-	for k, want := range ep.Match {
-		var ok bool
+// agentKey is how an agent call of alias compares with an episode's match:
+// key: handler is the alias or host.agent.<verb>, schema_name the base name
+// of a non-empty with.schema.
+func (c *Cassette) agentKey(alias string, req *AskRequest, args map[string]any) func(string, any) bool {
+	return func(k string, want any) bool {
 		switch k {
 		case "handler":
 			h, _ := want.(string)
-			ok = h == alias || (req.Verb != "" && h == "host.agent."+req.Verb)
+			return h == alias || (req.Verb != "" && h == "host.agent."+req.Verb)
 		case "phase":
-			ok = ValuesEqual(c.Phase(req.StatePath), want)
+			return ValuesEqual(c.Phase(req.StatePath), want)
 		case "schema_name":
 			s, _ := args["schema"].(string)
-			ok = s != "" && ValuesEqual(path.Base(s), want)
+			return s != "" && ValuesEqual(path.Base(s), want)
 		default:
-			ok = ValuesEqual(args[k], want)
-		}
-		if !ok {
-			return false
+			return ValuesEqual(args[k], want)
 		}
 	}
-	return true
 }
 
 // ValuesEqual is how an episode's match: value is compared with a call's:
@@ -396,15 +415,14 @@ func ValuesEqual(a, b any) bool {
 // the cassette call id (and report episode_id/match_idx on agent.call.start).
 func (a *cassetteAgent) plan(req *AskRequest) (string, string, int, bool) {
 	c := a.c
-	args := a.matchArgs(req)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	i, idx := c.pick(a.alias, req, args)
-	if i < 0 {
+	ep, idx := c.Pick(c.agentKey(a.alias, req, a.matchArgs(req)))
+	if ep == nil {
 		return "", "", 0, false
 	}
-	c.pending[agentcall.CassetteID(c.AppID, c.Episodes[i].ID, idx)] = planned{i, idx}
-	return c.AppID, c.Episodes[i].ID, idx, true
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pending[agentcall.CassetteID(c.AppID, ep.ID, idx)] = planned{ep, idx}
+	return c.AppID, ep.ID, idx, true
 }
 
 func (a *cassetteAgent) Ask(ctx context.Context, req *AskRequest) (*AskResponse, error) {
@@ -412,14 +430,13 @@ func (a *cassetteAgent) Ask(ctx context.Context, req *AskRequest) (*AskResponse,
 	args := a.matchArgs(req)
 	c.mu.Lock()
 	p, ok := c.pending[req.CallID]
-	i, idx := p.i, p.idx
-	if ok {
-		delete(c.pending, req.CallID)
-	} else {
-		i, idx = c.pick(a.alias, req, args)
-	}
+	delete(c.pending, req.CallID)
 	c.mu.Unlock()
-	if i < 0 {
+	ep, idx := p.ep, p.idx
+	if !ok {
+		ep, idx = c.Pick(c.agentKey(a.alias, req, args))
+	}
+	if ep == nil {
 		ids := make([]string, len(c.Episodes))
 		for j, ep := range c.Episodes {
 			ids[j] = ep.ID
@@ -428,7 +445,6 @@ func (a *cassetteAgent) Ask(ctx context.Context, req *AskRequest) (*AskResponse,
 			"cassette agent %q: cassette miss: no episode matched handler=%q args=%s state_path=%q in %s; available episodes: [%s]",
 			a.alias, a.alias, describeArgs(args), req.StatePath, c.Path, strings.Join(ids, " "))
 	}
-	ep := c.Episodes[i]
 	if ep.Delay > 0 {
 		t := time.NewTimer(ep.Delay)
 		select {

@@ -9,7 +9,6 @@ import (
 	"maps"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"kitsoki/internal/agentcall"
@@ -29,10 +28,6 @@ import (
 type HostCassette struct {
 	c        *agent.Cassette
 	handlers map[string]bool
-
-	mu     sync.Mutex
-	played map[int]bool
-	counts map[string]int
 }
 
 // LoadHostCassette reads a host cassette file.
@@ -56,8 +51,7 @@ func ParseHostCassette(name string, data []byte) (*HostCassette, error) {
 	if c.RecordMode == "new_episodes" {
 		return nil, fmt.Errorf("cassette: %q: record_mode %q: kitsoki run replays only; recording is not supported here", name, c.RecordMode)
 	}
-	hc := &HostCassette{c: c, handlers: map[string]bool{},
-		played: map[int]bool{}, counts: map[string]int{}}
+	hc := &HostCassette{c: c, handlers: map[string]bool{}}
 	for _, ep := range c.Episodes {
 		ep.Match, _ = jsonvalue.Normalize(ep.Match).(map[string]any)
 		h, _ := ep.Match["handler"].(string)
@@ -97,39 +91,28 @@ func (hc *HostCassette) route(h string) (handler, op string, ok bool) {
 	}
 }
 
+// match plays the first eligible episode for a call to handler: handler
+// compares by value and schema_name with the base name of any string
+// args.schema (the agent transport's rules differ).
 func (hc *HostCassette) match(handler, statePath string, args map[string]any) (*agent.Episode, int, error) {
-	hc.mu.Lock()
-	defer hc.mu.Unlock()
-	for i, ep := range hc.c.Episodes {
-		if hc.played[i] && ep.Replay != "any" {
-			continue
-		}
-		ok := true
-		for k, want := range ep.Match {
-			var got any
-			switch k {
-			case "handler":
-				got = handler
-			case "phase":
-				got = hc.c.Phase(statePath)
-			case "schema_name":
-				if s, ok := args["schema"].(string); ok {
-					got = filepath.Base(s)
-				}
-			default:
-				got = args[k]
+	ep, idx := hc.c.Pick(func(k string, want any) bool {
+		var got any
+		switch k {
+		case "handler":
+			got = handler
+		case "phase":
+			got = hc.c.Phase(statePath)
+		case "schema_name":
+			if s, ok := args["schema"].(string); ok {
+				got = filepath.Base(s)
 			}
-			if !agent.ValuesEqual(got, want) {
-				ok = false
-				break
-			}
+		default:
+			got = args[k]
 		}
-		if ok {
-			hc.played[i] = true
-			idx := hc.counts[ep.ID]
-			hc.counts[ep.ID] = idx + 1
-			return ep, idx, nil
-		}
+		return agent.ValuesEqual(got, want)
+	})
+	if ep != nil {
+		return ep, idx, nil
 	}
 	ids := make([]string, len(hc.c.Episodes))
 	for i, ep := range hc.c.Episodes {
@@ -252,11 +235,9 @@ func (hc *HostCassette) Remaining() []string {
 	if hc == nil {
 		return nil
 	}
-	hc.mu.Lock()
-	defer hc.mu.Unlock()
 	var out []string
 	for i, ep := range hc.c.Episodes {
-		if !hc.played[i] {
+		if !hc.c.Played(i) {
 			out = append(out, cmp.Or(ep.ID, fmt.Sprintf("#%d", i+1)))
 		}
 	}
