@@ -192,6 +192,15 @@ func (l *PongoLoader) pongoError(name, src string, err error) *Error {
 		if errors.As(gerr, &ge) {
 			return ge
 		}
+		if pe.Filename != name && pe.Filename != "<string>" && pe.Line > 0 {
+			// an error in an included file: its columns in the file's own
+			// text, which the tags kitsoki added take no room in
+			if b, rerr := safefile.ReadFile(l.resolve("", pe.Filename), safefile.Story); rerr == nil {
+				moved := *pe
+				moved.Column = unshiftIncludeCol(string(b), pe.Line, pe.Column)
+				err = &moved
+			}
+		}
 	}
 	return pongoError(name, src, err)
 }

@@ -92,6 +92,8 @@ func TestIncludesSpendTheBudget(t *testing.T) {
 		"fan1.md":  strings.ReplaceAll(fan, " n ", ` m `),
 		"fan2.md":  strings.ReplaceAll(fan, " n ", ` "leaf.md" `),
 		"leaf.md":  `.`,
+		"after.md": `x {% include "c.md" %} {{ 1 + }}`,
+		"c.md":     `c`,
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
@@ -145,9 +147,10 @@ func TestIncludesSpendTheBudget(t *testing.T) {
 	}
 	// the columns pongo2 gives without the rewrite
 	for src, want := range map[string]string{
-		`ab {% include n with a= %}`:                                                     ":1:23: ",
-		`ab {% include n junk %}`:                                                        ":1:17: ",
-		`{%- include n -%} {%- include n -%} {{ 1 + }}`:                                  ":1:44: ",
+		`ab {% include n with a= %}`:                    ":1:23: ",
+		`ab {% include n junk %}`:                       ":1:17: ",
+		`{%- include n -%} {%- include n -%} {{ 1 + }}`: ":1:44: ",
+		`top {% include "after.md" %}`:                  "after.md:1:31: ",
 		`{% include n with a=1 only %} {% include "names.md" with a=1 only %} {{ 1 + }}`: ":1:77: ",
 	} {
 		if _, err := l.Compile(src); err == nil || !strings.Contains(err.Error(), want) {
