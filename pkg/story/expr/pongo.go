@@ -41,6 +41,7 @@ type PongoLoader struct {
 	files    map[string]bool  // absolute paths given to CompileFile
 	fileDirs []string         // their directories (template roots too)
 	accepted map[string]bool  // absolute paths Abs resolved and allowed
+	followed map[string]bool  // files whose literal includes checkIncludeCycle followed
 	refused  int              // counter for refusal sentinels
 	// pending holds the bytes CompileFile just read, for the Get of the
 	// same file pongo2 makes next (read once, not twice).
@@ -67,7 +68,7 @@ type Pongo struct {
 // NewPongoLoader returns a loader searching dirs, in order, for include and
 // extends targets.
 func NewPongoLoader(dirs ...string) *PongoLoader {
-	l := &PongoLoader{ns: map[string][]string{}, getErrs: map[string]error{}, files: map[string]bool{}, accepted: map[string]bool{}, pending: map[string][]byte{}}
+	l := &PongoLoader{ns: map[string][]string{}, getErrs: map[string]error{}, files: map[string]bool{}, accepted: map[string]bool{}, followed: map[string]bool{}, pending: map[string][]byte{}}
 	for _, d := range dirs {
 		if d == "" {
 			continue
@@ -366,8 +367,11 @@ func (f fileLoader) Get(name string) (io.Reader, error) {
 	text := string(b)
 	// a file named by a computed include is read only now, at render
 	// time, so its own includes were not followed before compiling
+	f.l.mu.Lock()
+	followed := f.l.followed[name]
+	f.l.mu.Unlock()
 	e := checkPongoLimits(name, text)
-	if e == nil {
+	if e == nil && !followed {
 		e = f.l.checkIncludeCycle(name, text)
 	}
 	if e != nil {

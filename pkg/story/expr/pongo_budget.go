@@ -13,7 +13,8 @@ import (
 // step hook, so the budget rides in the render's context under budgetKey
 // and kitsoki's own for and set tags, the regions around macro bodies and
 // includes (pongo_tags.go), the output writer and the size-producing
-// filters (pongo_filters_sized.go) spend it. A render stops on its own when a limit is reached or ctx ends.
+// filters (pongo_filters_sized.go) spend it. A render stops on its own
+// when a limit is reached or ctx ends.
 const (
 	// MaxRenderSteps bounds the loop iterations, macro calls, includes
 	// and set statements of one render.
@@ -105,8 +106,9 @@ func (b *renderBudget) hold(n int) error {
 }
 
 // heldWriter is the writer of a loop body, an include or a macro call: it
-// charges what they write to the budget before passing it on. Below the render's own output the
-// charge is spent twice, harmlessly: the output's cap is the smaller.
+// charges what they write to the budget before passing it on. Where it
+// writes straight into the render's output, those bytes count against
+// both caps, harmlessly: the output's is the smaller.
 type heldWriter struct {
 	b *renderBudget
 	w pongo2.TemplateWriter

@@ -33,6 +33,7 @@ func (l *PongoLoader) checkIncludeCycle(name, src string) *Error {
 		return nil
 	}
 	files := 0
+	var seen []string // the files read, each followed from here
 	var walk func(file, src string, chain []string) *Error
 	walk = func(file, src string, chain []string) *Error {
 		if len(chain) > maxIncludeDepth {
@@ -60,11 +61,23 @@ func (l *PongoLoader) checkIncludeCycle(name, src string) *Error {
 			if err != nil {
 				continue // reported when pongo2 asks for it
 			}
+			seen = append(seen, p)
 			if e := walk(p, string(b), append(chain[:len(chain):len(chain)], p)); e != nil {
 				return e
 			}
 		}
 		return nil
 	}
-	return walk(name, src, []string{name})
+	if e := walk(name, src, []string{name}); e != nil {
+		return e
+	}
+	// every file below name is checked as part of name's graph: the
+	// loader's Get need not follow them again
+	l.mu.Lock()
+	l.followed[name] = true
+	for _, p := range seen {
+		l.followed[p] = true
+	}
+	l.mu.Unlock()
+	return nil
 }
