@@ -47,5 +47,7 @@
 // lint_surface.go; confine.go ([ProjectRoot], [Options].Root and Trees): every
 // file a story names is read through its project root (internal/safefile's
 // Root), and one that leaves it is refused unread at the key naming it
-// (rule outside-root).
+// (rule outside-root); [Ancestors], [Above] and [GitRoot] are the one walk up
+// from a directory, and [ManifestPath] the one "a directory means its
+// app.yaml", for every package that needs them.
 package story
