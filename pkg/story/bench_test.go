@@ -70,7 +70,8 @@ func BenchmarkValidate(b *testing.B) {
 }
 
 // BenchmarkLarge30kStates loads a 30,000-state story, lean (one effect,
-// two transitions a state) and heavy (150,000 effects). live-MiB is the
+// two transitions a state) and heavy (150,000 effects), and the lean one
+// again with the state-by-state parse off (KITSOKI_YAMLSPLIT=0). live-MiB is the
 // heap the loaded story holds (after a GC, less the heap before the
 // load); validate-maxrss-MiB the peak resident memory of the process
 // `kitsoki validate <story>` (built by the benchmark) as the kernel
@@ -81,6 +82,11 @@ func BenchmarkLarge30kStates(b *testing.B) {
 	bin := buildKitsoki(b)
 	b.Run("lean", func(b *testing.B) { benchLarge(b, bin, genLeanStory(b, 30000), 30000) })
 	b.Run("heavy-5-effects", func(b *testing.B) { benchLarge(b, bin, genStory(b, 30000), 30000) })
+	// the same with the state-by-state parse off: what the split saves
+	b.Run("lean-split-off", func(b *testing.B) {
+		b.Setenv(SplitEnv, "0")
+		benchLarge(b, bin, genLeanStory(b, 30000), 30000)
+	})
 }
 
 // genLeanStory writes n states, each with a description, one say and two

@@ -2,6 +2,7 @@ package story
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -35,6 +36,21 @@ import (
 // block scalars end at a less indented line in both parses, so a batch
 // that parses is the text its states have in the whole file.
 // TestSplitParseMatchesWholeParse and FuzzSplitStates check it.
+
+// SplitEnv is the environment variable that turns the state-by-state
+// parse off: with KITSOKI_YAMLSPLIT=0 (or false, off, no) every file is
+// parsed whole, as TestSplitParseMatchesWholeParse compares.
+const SplitEnv = "KITSOKI_YAMLSPLIT"
+
+// SplitOff reports whether SplitEnv turns the split off. It is read on
+// every load (no process-wide state for tests to reset).
+func SplitOff() bool {
+	switch strings.ToLower(os.Getenv(SplitEnv)) {
+	case "0", "false", "off", "no":
+		return true
+	}
+	return false
+}
 
 // statesSplit is a file cut around its top-level states: block.
 type statesSplit struct {
@@ -237,7 +253,7 @@ func (l *loader) parseFileDoc(display, abs string, data []byte, include bool) (*
 		return p
 	}
 	// A file is split, so its whole YAML tree never exists at once.
-	if !l.opts.wholeParse {
+	if !l.opts.wholeParse && !SplitOff() {
 		if sp, ok := splitStates(data); ok {
 			if top, syn := decodeYAML(sp.top); syn == nil {
 				mark := len(l.rep.Diags)

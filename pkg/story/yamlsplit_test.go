@@ -307,3 +307,27 @@ func FuzzSplitStates(f *testing.F) {
 		compareSplitBytes(t, data)
 	})
 }
+
+// TestSplitSwitchTurnsTheSplitOff: KITSOKI_YAMLSPLIT=0 (and its spellings)
+// parses a file the split would cut as one whole document, with the same
+// model; unset or any other value leaves the split on.
+func TestSplitSwitchTurnsTheSplitOff(t *testing.T) {
+	data := []byte(splitCases["plain"])
+	for _, c := range []struct {
+		value string
+		split bool
+	}{{"", true}, {"1", true}, {"0", false}, {"false", false}, {"OFF", false}, {"no", false}} {
+		t.Run(c.value, func(t *testing.T) {
+			t.Setenv(SplitEnv, c.value)
+			l := newLoader(Options{LookupEnv: noEnv})
+			fd, p := l.parseFileDoc("s.yaml", "/s.yaml", data, false)
+			if fd == nil || p == nil {
+				t.Fatalf("the story did not parse: %v", l.rep.Diags)
+			}
+			if p.splitUsed != c.split {
+				t.Fatalf("%s=%q: split used %v, want %v", SplitEnv, c.value, p.splitUsed, c.split)
+			}
+			compareSplitBytes(t, data)
+		})
+	}
+}
