@@ -29,6 +29,12 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		if err := r.dispatchEmits(ctx, emits, 0, st); err != nil {
 			return err
 		}
+		if len(nested) > 0 && len(emits) > 0 && r.exit == "" {
+			// hops fired by a landing's on_enter move the machine on:
+			// the unwinding transitions name where it rests
+			// (conformance bare-compound-target hop.yaml)
+			to = r.statePath()
+		}
 		if hops == 0 {
 			origin = r.statePath()
 		}
@@ -83,8 +89,10 @@ func (r *runner) settle(ctx context.Context, st *step) error {
 		if res.state != nil && r.par == nil && r.cur == res.state {
 			// a redirect to the state the step rests in moves nothing,
 			// but it is a redirect: no post-bind pass, the banner
-			// (story-runtime §2.4)
-			return nil
+			// (story-runtime §2.4). Nested in another redirect's
+			// landing it is a level of its own as the dispatch returns
+			// (conformance bare-compound-target, redirect-self-nested).
+			return r.unwindRedirects(append(nested, from), r.landTo(res))
 		}
 		// A step that had already reached an exit or terminal state is
 		// taken back: the failure is handled by the redirect, as declared.
@@ -383,7 +391,10 @@ func (r *runner) selfReentry(res target) bool {
 		return false
 	}
 	if res.state == r.cur {
-		return true
+		// a compound the machine rests on (landed flat) descends to its
+		// initial leaf instead (conformance bare-compound-target)
+		leaf, err := r.initialLeaf(res.state)
+		return err != nil || leaf == r.cur
 	}
 	if !r.cur.within(res.state) {
 		return false
@@ -595,8 +606,10 @@ func (r *runner) goTo(ctx context.Context, t target, st *step) error {
 	// of the current leaf as target is not re-entered when the move
 	// descends: upstream resolves it to its initial leaf first and
 	// exits and enters only below the common prefix of the two leaves.
+	// So is the compound the machine rests on itself: only the states
+	// below it are entered.
 	anc := commonAncestor(from, dst)
-	if anc == dst && dst != from && !dst.Parallel {
+	if anc == dst && !dst.Parallel && (dst != from || r.bareCompound()) {
 		leaf, err := r.initialLeaf(dst)
 		if err != nil {
 			return err
