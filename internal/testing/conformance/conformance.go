@@ -121,10 +121,7 @@ func Check(t *testing.T, dir, glob string, o flowtest.Options) {
 		wantDiffers(t, byName, want, firstLine(why))
 		return
 	}
-	skip := map[string]bool{}
-	for _, k := range documentedKinds {
-		skip[k] = true
-	}
+	skip := DocumentedKinds()
 	if extra, err := os.ReadFile(filepath.Join(dir, "IGNORE_EVENTS")); err == nil {
 		_, rest, _ := strings.Cut(string(extra), "\n")
 		for _, k := range strings.Fields(rest) {
@@ -194,26 +191,48 @@ func compareFlow(t *testing.T, name string, g, w *flowtest.FlowResult, skip map[
 				}
 			}
 		}
-		if (gt.Events == nil) != (wt.Events == nil) {
-			t.Errorf("%s: events null %v, upstream %v", at, gt.Events == nil, wt.Events == nil)
-		}
-		ge, we := without(gt.Events, skip), without(wt.Events, skip)
-		legacy := len(wt.Events) > 0 && wt.Events[0].Turn == 0
-		if gk, wk := kinds(ge, !legacy), kinds(we, !legacy); gk != wk {
-			t.Errorf("%s: event kinds\n got %s\n upstream %s", at, gk, wk)
-		}
-		for k, e := range we {
-			if k < len(ge) && ge[k].Kind == e.Kind && ge[k].StatePath != e.StatePath && !encodedEntry(ge[k], e) {
-				t.Errorf("%s: event %d %s state_path %q, upstream %q", at, k, e.Kind, ge[k].StatePath, e.StatePath)
-			}
-			if legacy && k < len(ge) && ge[k].Turn != 0 {
-				t.Errorf("%s: legacy event %d has turn %d, upstream 0", at, k, ge[k].Turn)
-			}
-		}
-		if gw, ww := walk(t, ge), walk(t, we); gw != ww {
-			t.Errorf("%s: walk\n got %s\n upstream %s", at, gw, ww)
+		for _, msg := range EventDiffs(gt, wt, skip) {
+			t.Errorf("%s: %s", at, msg)
 		}
 	}
+}
+
+// DocumentedKinds is a fresh set of the event kinds every comparison
+// leaves out ([documentedKinds]).
+func DocumentedKinds() map[string]bool {
+	skip := map[string]bool{}
+	for _, k := range documentedKinds {
+		skip[k] = true
+	}
+	return skip
+}
+
+// EventDiffs lists how a turn's events differ from upstream's, as the
+// package doc says (kinds in skip left out): whether it has events, their
+// kinds, the state_path of events of the same kind at the same place, and
+// the turn's walk. The random differential (gen diff) asks it too.
+func EventDiffs(gt, wt *flowtest.TurnResult, skip map[string]bool) []string {
+	var out []string
+	if (gt.Events == nil) != (wt.Events == nil) {
+		out = append(out, fmt.Sprintf("events null %v, upstream %v", gt.Events == nil, wt.Events == nil))
+	}
+	ge, we := without(gt.Events, skip), without(wt.Events, skip)
+	legacy := len(wt.Events) > 0 && wt.Events[0].Turn == 0
+	if gk, wk := kinds(ge, !legacy), kinds(we, !legacy); gk != wk {
+		out = append(out, fmt.Sprintf("event kinds\n got %s\n upstream %s", gk, wk))
+	}
+	for k, e := range we {
+		if k < len(ge) && ge[k].Kind == e.Kind && ge[k].StatePath != e.StatePath && !encodedEntry(ge[k], e) {
+			out = append(out, fmt.Sprintf("event %d %s state_path %q, upstream %q", k, e.Kind, ge[k].StatePath, e.StatePath))
+		}
+		if legacy && k < len(ge) && ge[k].Turn != 0 {
+			out = append(out, fmt.Sprintf("legacy event %d has turn %d, upstream 0", k, ge[k].Turn))
+		}
+	}
+	if gw, ww := walk(ge), walk(we); gw != ww {
+		out = append(out, fmt.Sprintf("walk\n got %s\n upstream %s", gw, ww))
+	}
+	return out
 }
 
 // encodedEntry: upstream's state_entered events of a parallel
@@ -252,14 +271,14 @@ func kinds(evs []flowtest.ReportEvent, sorted bool) string {
 
 // walk is a turn's route: each transition (from, to, intent), dispatch
 // (namespace), harness error (phase) and gate decision, in order.
-func walk(t *testing.T, evs []flowtest.ReportEvent) string {
-	t.Helper()
+func walk(evs []flowtest.ReportEvent) string {
 	var out []string
 	for _, e := range evs {
 		var p map[string]any
 		if len(e.Payload) > 0 {
 			if err := json.Unmarshal(e.Payload, &p); err != nil {
-				t.Fatalf("%s payload: %v", e.Kind, err)
+				out = append(out, fmt.Sprintf("%s payload: %v", e.Kind, err))
+				continue
 			}
 		}
 		switch e.Kind {

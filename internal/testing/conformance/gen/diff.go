@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 
+	"kitsoki/internal/testing/conformance"
 	"kitsoki/pkg/flowtest"
 )
 
@@ -77,6 +78,8 @@ func diffReports(ex, ours *flowtest.Report) string {
 				return fmt.Sprintf("%s: world %s, existing %s", at, worldDiff(wb, wa), worldDiff(wa, wb))
 			case callsDiff(ta, tb) != "":
 				return fmt.Sprintf("%s: %s", at, callsDiff(ta, tb))
+			case len(conformance.EventDiffs(tb, ta, conformance.DocumentedKinds())) > 0:
+				return fmt.Sprintf("%s: %s", at, strings.Join(conformance.EventDiffs(tb, ta, conformance.DocumentedKinds()), "; "))
 			}
 		}
 		if a.Passed != b.Passed {

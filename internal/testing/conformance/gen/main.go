@@ -11,8 +11,9 @@
 // that imports a child, DIR/NNN/kid/app.yaml. diff reads each story's
 // existing.json and ours.json (the engines' `test flows --json` reports)
 // and prints, per story that disagrees, the first turn where the verdict,
-// resting state, view, failure texts or the world the turn's world.update
-// events leave differ; the last line counts them.
+// resting state, view, failure texts, the world the turn's world.update
+// events leave, or the turn's events (as the conformance goldens compare
+// them: conformance.EventDiffs) differ; the last line counts them.
 //
 // World defaults, set: values, with: and host data values, and the
 // fixtures' initial_world and expect_world values are drawn from a table
