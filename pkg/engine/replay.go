@@ -141,13 +141,15 @@ func jsonNumbers(v any) any {
 type lostValue struct{}
 
 // lostSet is such a set outside --strict, as upstream: the world holds v
-// for the rest of the turn, the world.update says null, and the next turn
-// has the key's declared default again, or no key (conformance
-// values-non-finite; --strict fails the turn instead).
+// for the rest of the turn, the world.update has no payload (upstream's
+// log cannot encode it), and the next turn has the key's declared default
+// again, or no key (conformance values-non-finite; --strict fails the
+// turn instead).
 func (r *runner) lostSet(key string, v any) error {
 	setPath(r.world, key, v)
 	r.journalAs(key, lostValue{}, true)
-	return r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{key: nil}})
+	r.noteWritten(map[string]any{"set": map[string]any{key: nil}})
+	return r.emit(KindWorldUpdate, nil)
 }
 
 // declaredDefault is world key k's declared default, if the story declares k.

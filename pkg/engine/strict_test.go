@@ -100,7 +100,8 @@ states:
 			}
 		} else {
 			ups := kindsOf(tn.Events, KindWorldUpdate)
-			if tn.Err != nil || len(ups) != 1 || !sameJSON(payloadMap(t, ups[0].Payload)["set"], map[string]any{"x": nil}) {
+			// as upstream, whose log cannot encode the value: no payload
+			if tn.Err != nil || len(ups) != 1 || ups[0].Payload != nil {
 				t.Errorf("err %v, world.update %v", tn.Err, ups)
 			}
 			fire(t, s, "noop")

@@ -13,8 +13,9 @@
 // path, as a multiset on the orchestrator path, where a call's binds and
 // its harness.returned are ordered differently), the state_path of events
 // of the same kind at the same place (but for the encoded strings upstream
-// writes for entries of a parallel configuration), and the turn's walk (transitions,
-// dispatches, harness errors, gate decisions).
+// writes for entries of a parallel configuration) and whether they carry a
+// payload, and the turn's walk (transitions, dispatches, harness errors,
+// gate decisions).
 //
 // A directory may also hold upstream-aborts.txt: fixtures whose first
 // turn stopped the existing engine's whole flow run ([CheckAborts]).
@@ -143,6 +144,14 @@ func Check(t *testing.T, dir, glob string, o flowtest.Options) {
 	}
 }
 
+// orNone is a payload's text, or "none".
+func orNone(p json.RawMessage) string {
+	if len(p) == 0 {
+		return "none"
+	}
+	return string(p)
+}
+
 func firstLine(b []byte) string {
 	l, _, _ := strings.Cut(string(b), "\n")
 	return l
@@ -224,6 +233,9 @@ func EventDiffs(gt, wt *flowtest.TurnResult, skip map[string]bool) []string {
 	for k, e := range we {
 		if k < len(ge) && ge[k].Kind == e.Kind && ge[k].StatePath != e.StatePath && !encodedEntry(ge[k], e) {
 			out = append(out, fmt.Sprintf("event %d %s state_path %q, upstream %q", k, e.Kind, ge[k].StatePath, e.StatePath))
+		}
+		if k < len(ge) && ge[k].Kind == e.Kind && (len(ge[k].Payload) == 0) != (len(e.Payload) == 0) {
+			out = append(out, fmt.Sprintf("event %d %s has payload %s, upstream %s", k, e.Kind, orNone(ge[k].Payload), orNone(e.Payload)))
 		}
 		if legacy && k < len(ge) && ge[k].Turn != 0 {
 			out = append(out, fmt.Sprintf("legacy event %d has turn %d, upstream 0", k, ge[k].Turn))
