@@ -20,7 +20,8 @@
 // of YAML scalar forms (forms.go): integers in every base, floats, plain
 // numbers without a decimal point, strings that look like other things,
 // quoted numbers. -known adds .inf/.nan, which differ on purpose
-// (docs/compat/yaml-numbers.md).
+// (docs/compat/yaml-numbers.md), and a non-zero default for the int key
+// n, whose increments replay differently on purpose (docs/compat/engine.md).
 //
 // -kind tmpl writes the second kind of story (tmpl.go): world values of
 // every shape, pongo2 views, expr-lang guards and {{ }} set: values.
@@ -100,8 +101,8 @@ func run(args []string) error {
 	return fmt.Errorf("unknown mode %q (want write or diff)", args[0])
 }
 
-// write writes n stories, story i from seed+i. known adds the scalar
-// forms known to differ between the engines (.inf, .nan).
+// write writes n stories, story i from seed+i. known adds the forms
+// known to differ between the engines (.inf, .nan, n's non-zero default).
 func write(dir string, n int, seed uint64, known bool) error {
 	for i := range n {
 		g := newGen(seed + uint64(i))

@@ -15,9 +15,22 @@ type gen struct {
 	leaves  []string // every state path an arc may target
 	intents []string // plain intents (no slots)
 	kid     bool     // the story imports a child under alias kid
-	// withKnown adds the scalar forms known to differ (.inf, .nan).
+	// withKnown adds the scalar forms known to differ (.inf, .nan), and
+	// the non-zero default of n (an increment of it replays differently
+	// on purpose: docs/compat/engine.md, conformance
+	// values-increment-default).
 	withKnown bool
 	defaults  m // each form var's default, for expect_world to name
+}
+
+// nDefault is world key n's default: 0, or with withKnown 0 or 3 (drawn
+// either way, so a seed writes the same stories otherwise).
+func (g *gen) nDefault() int {
+	d := g.rnd.IntN(2) * 3
+	if !g.withKnown {
+		d = 0
+	}
+	return d
 }
 
 // formVars are the untyped world keys that hold scalar forms.
@@ -98,7 +111,7 @@ func (g *gen) story(id string) (app, kid m) {
 		"app":   m{"id": id, "version": "0.1.0"},
 		"hosts": []any{"host.ok", "host.bad", "host.job"},
 		"world": m{
-			"n":           m{"type": "int", "default": g.rnd.IntN(2) * 3},
+			"n":           m{"type": "int", "default": g.nDefault()},
 			"s":           m{"type": "string", "default": ""},
 			"b":           m{"type": "bool", "default": false},
 			"r":           m{"type": "string", "default": ""},
