@@ -25,6 +25,7 @@ states:
 
 const coverGraphFlow = `test_kind: flow
 app: ../app.yaml
+initial_state: a
 turns:
   - intent: {name: go}
     expect_state: b

@@ -136,6 +136,11 @@ func (fr *fixtureRun) run(ctx context.Context) {
 	if !ok {
 		return
 	}
+	if fr.legacy && fx.InitialState == "" {
+		// upstream's legacy path starts in the state "" (stranded.go)
+		fr.stranded(world)
+		return
+	}
 	o := fr.sessionOptions(ld, reg, world, agents, sink, workDir)
 	sess, err := engine.Start(ctx, fr.m, o)
 	if sess != nil {

@@ -114,6 +114,13 @@ func (l *fixtureLint) turns() {
 			}
 		}
 	}
+	if fx.InitialState == "" && !fx.Orchestrated() && len(fx.Turns) > 0 {
+		root := "<the story's root>"
+		if l.root != nil && l.root.Root != "" {
+			root = l.root.Root
+		}
+		l.warn(fx.at("test_kind"), ruleUnknownState, "no initial_state: this fixture runs on the legacy path, which starts in the state \"\" and rejects every intent, as the existing engine does; add initial_state: %s (or use_orchestrator: true, which starts at the root)", root)
+	}
 	if fx.InitialState != "" && !ix.hasState(fx.InitialState) {
 		l.warn(fx.valueAt("initial_state"), ruleUnknownState, "initial_state %q is not a state of the story%s; every turn would be rejected", fx.InitialState, ix.suggestState(fx.InitialState))
 	}

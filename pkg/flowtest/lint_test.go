@@ -98,7 +98,7 @@ func TestLintStorySourcesKeepsWhatItRead(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"app.yaml":         "app: {id: src}\nroot: s\nintents:\n  go: {}\nstates:\n  s:\n    on:\n      go: [{target: s}]\n",
-		"flows/a.yaml":     "test_kind: flow\nturns:\n  - intent: go\n    bogus: 1\n",
+		"flows/a.yaml":     "test_kind: flow\ninitial_state: s\nturns:\n  - intent: go\n    bogus: 1\n",
 		"flows/other.yaml": "test_kind: cassette\n",
 	}
 	for p, c := range files {

@@ -22,12 +22,12 @@ var leakStories = map[string]map[string]string{
 	"has": {
 		"app.yaml":        "app: {id: leak}\nroot: first\nintents:\n  go: {}\ninclude: [rooms/*.yaml]\nstates:\n  first:\n    on:\n      go: [{target: second}]\n",
 		"rooms/room.yaml": "states:\n  second: {terminal: true}\n",
-		"flows/f.yaml":    "test_kind: flow\nname: f\nturns:\n  - intent: go\n    expect_state: second\n",
+		"flows/f.yaml":    "test_kind: flow\nname: f\ninitial_state: first\nturns:\n  - intent: go\n    expect_state: second\n",
 	},
 	"lacks": {
 		"app.yaml":        "app: {id: leak}\nroot: first\nintents:\n  go: {}\ninclude: [rooms/*.yaml]\nstates:\n  first:\n    on:\n      go: [{target: done}]\n",
 		"rooms/room.yaml": "states:\n  done: {terminal: true}\n",
-		"flows/f.yaml":    "test_kind: flow\nname: f\nturns:\n  - intent: go\n    expect_state: second\n",
+		"flows/f.yaml":    "test_kind: flow\nname: f\ninitial_state: first\nturns:\n  - intent: go\n    expect_state: second\n",
 	},
 	// The same include as "has", under a manifest that already declares
 	// its state: the collision is this story's alone.

@@ -25,17 +25,45 @@ var goText = regexp.MustCompile(`interface conversion|runtime error|panic|gorout
 func TestGeneratedStoriesRun(t *testing.T) {
 	dir := t.TempDir()
 	const n = 40
-	if err := write(dir, n, 7, false); err != nil {
+	if err := write(dir, n, 7, false, false); err != nil {
 		t.Fatal(err)
 	}
 	again := t.TempDir()
-	if err := write(again, 3, 7, false); err != nil {
+	if err := write(again, 3, 7, false, false); err != nil {
 		t.Fatal(err)
 	}
 	sameBytes(t, dir, again, "000/app.yaml", "002/flows/f.yaml")
 	var files []*flowtest.File
 	for i := range n {
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
+		fs, ds, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
+		if err != nil || len(ds) > 0 || len(fs) != 1 {
+			t.Fatalf("%s: fixtures %d, diagnostics %v, error %v", d, len(fs), ds, err)
+		}
+		files = append(files, fs...)
+	}
+	runClean(t, files, n)
+}
+
+// -kind legacy writes the same stories with fixtures for the legacy path:
+// each names its start state and never advances the clock, and they run
+// clean.
+func TestLegacyStoriesRun(t *testing.T) {
+	dir := t.TempDir()
+	const n = 20
+	if err := write(dir, n, 7, false, true); err != nil {
+		t.Fatal(err)
+	}
+	var files []*flowtest.File
+	for i := range n {
+		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
+		fx, err := os.ReadFile(filepath.Join(d, "flows", "f.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(fx), "use_orchestrator: false") || !strings.Contains(string(fx), "initial_state: ") || strings.Contains(string(fx), "advance_clock") {
+			t.Fatalf("%s: not a legacy fixture with a start state and no clock:\n%s", d, fx)
+		}
 		fs, ds, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
 		if err != nil || len(ds) > 0 || len(fs) != 1 {
 			t.Fatalf("%s: fixtures %d, diagnostics %v, error %v", d, len(fs), ds, err)
@@ -96,7 +124,7 @@ func TestScalarFormsWrittenAsTyped(t *testing.T) {
 	}
 	count := func(known bool) (defaults, sets, fixtures, inf int) {
 		dir := t.TempDir()
-		if err := write(dir, 30, 11, known); err != nil {
+		if err := write(dir, 30, 11, known, false); err != nil {
 			t.Fatal(err)
 		}
 		for i := range 30 {

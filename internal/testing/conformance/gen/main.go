@@ -27,6 +27,10 @@
 // every shape, pongo2 views, expr-lang guards and {{ }} set: values.
 // -kind agent writes stories with agent decision points, and fixtures
 // that feed their answers (agent.go, agent_fixture.go).
+// -kind legacy writes the flow kind's stories with fixtures on the legacy
+// path (use_orchestrator: false, upstream's machine alone, as most real
+// fixtures run): every fixture names its start state, and no turn
+// advances the clock (fatal there upstream).
 package main
 
 import (
@@ -47,7 +51,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-kind flow|tmpl|agent] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-kind flow|legacy|tmpl|agent] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
@@ -80,13 +84,15 @@ func run(args []string) error {
 		}
 		switch kind {
 		case "flow":
-			return write(dir, n, seed, known)
+			return write(dir, n, seed, known, false)
+		case "legacy":
+			return write(dir, n, seed, known, true)
 		case "tmpl":
 			return writeTmpl(dir, n, seed)
 		case "agent":
 			return writeAgent(dir, n, seed)
 		}
-		return fmt.Errorf("-kind %q: want flow, tmpl or agent", kind)
+		return fmt.Errorf("-kind %q: want flow, legacy, tmpl or agent", kind)
 	case "diff":
 		if len(args) != 2 {
 			return fmt.Errorf("usage: gen diff DIR")
@@ -103,10 +109,10 @@ func run(args []string) error {
 
 // write writes n stories, story i from seed+i. known adds the forms
 // known to differ between the engines (.inf, .nan, n's non-zero default).
-func write(dir string, n int, seed uint64, known bool) error {
+func write(dir string, n int, seed uint64, known, legacy bool) error {
 	for i := range n {
 		g := newGen(seed + uint64(i))
-		g.withKnown = known
+		g.withKnown, g.legacy = known, legacy
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
 		app, kid := g.story(fmt.Sprintf("gen-%d", seed+uint64(i)))
 		files := map[string]any{"app.yaml": app, filepath.Join("flows", "f.yaml"): g.fixture()}

@@ -20,7 +20,9 @@ type gen struct {
 	// on purpose: docs/compat/engine.md, conformance
 	// values-increment-default).
 	withKnown bool
-	defaults  m // each form var's default, for expect_world to name
+	// legacy writes fixtures for the legacy path (-kind legacy).
+	legacy   bool
+	defaults m // each form var's default, for expect_world to name
 }
 
 // nDefault is world key n's default: 0, or with withKnown 0 or 3 (drawn
@@ -305,6 +307,13 @@ func (g *gen) fixture() m {
 	if g.chance(70) {
 		f["initial_state"] = "s0"
 	}
+	if g.legacy {
+		// the legacy path starts in the state "" without one
+		f["use_orchestrator"] = false
+		if f["initial_state"] == nil {
+			f["initial_state"] = g.leaves[g.rnd.IntN(len(g.leaves))]
+		}
+	}
 	if g.chance(40) {
 		f["initial_world"] = m{g.pick(formVars...): g.form()}
 	}
@@ -314,7 +323,7 @@ func (g *gen) fixture() m {
 		names = append(names, "kid__poke", "kid__quit")
 	}
 	for range 5 + g.rnd.IntN(6) {
-		if g.chance(20) {
+		if g.chance(20) && !g.legacy {
 			turns = append(turns, m{"advance_clock": g.pick("2s", "6m", "2h")})
 			continue
 		}
