@@ -123,16 +123,12 @@ func (m *mermaidWriter) node(indent int, n *Node) {
 }
 
 func (m *mermaidWriter) edge(e *Edge) {
-	arrow, color := "-->", ""
+	arrow, color := "-.->", edgeColor[e.Kind]
 	switch e.Kind {
+	case EdgeArc:
+		arrow = "-->"
 	case EdgeExit:
-		arrow, color = "==>", colorExit
-	case EdgeOnError:
-		arrow, color = "-.->", colorOnError
-	case EdgeTimeout:
-		arrow, color = "-.->", colorTimeout
-	case EdgeOnComplete:
-		arrow, color = "-.->", colorOnComplete
+		arrow = "==>"
 	}
 	width := ""
 	if c := lineOf[EdgeReach(m.o.Coverage, e)]; c != "" {

@@ -141,14 +141,9 @@ type Edge struct {
 	// (nil for a single move).
 	Merged []*Edge
 
+	// tail and head are the nodes the edge is drawn between.
 	tail, head *Node
 }
-
-// Tail and Head are the nodes the edge is drawn between.
-func (e *Edge) Tail() *Node { return e.tail }
-
-// Head is the node the edge points to.
-func (e *Edge) Head() *Node { return e.head }
 
 // moves returns the moves the edge stands for.
 func (e *Edge) moves() []*Edge {
