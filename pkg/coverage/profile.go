@@ -169,8 +169,9 @@ type Line struct {
 	Items []Item
 }
 
-// Lines groups f's items by line, in line order.
-func (f *File) Lines() []Line {
+// Lines groups f's items by line, in line order, and counts the lines
+// reached.
+func (f *File) Lines() ([]Line, Figure) {
 	var out []Line
 	for _, it := range f.Items {
 		if n := len(out); n > 0 && out[n-1].Number == it.Line {
@@ -181,7 +182,11 @@ func (f *File) Lines() []Line {
 		}
 		out = append(out, Line{Number: it.Line, Count: it.Count, Items: []Item{it}})
 	}
-	return out
+	var fig Figure
+	for _, l := range out {
+		fig.add(l.Count)
+	}
+	return out, fig
 }
 
 // Unreached lists the items no fixture reached, file by file.
