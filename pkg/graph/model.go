@@ -172,15 +172,12 @@ type Graph struct {
 }
 
 // Nodes returns every node of the drawing, depth first in drawing order.
-func (g *Graph) Nodes() []*Node {
-	var out []*Node
-	var walk func(ns []*Node)
-	walk = func(ns []*Node) {
-		for _, n := range ns {
-			out = append(out, n)
-			walk(n.Children)
-		}
+func (g *Graph) Nodes() []*Node { return flatten(nil, g.Top) }
+
+// flatten appends ns and their subtrees to out, depth first.
+func flatten(out, ns []*Node) []*Node {
+	for _, n := range ns {
+		out = flatten(append(out, n), n.Children)
 	}
-	walk(g.Top)
 	return out
 }
