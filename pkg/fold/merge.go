@@ -382,9 +382,9 @@ func copyStory(st *story.Story) *story.Story {
 	for _, w := range st.World {
 		c.World = append(c.World, copyWorldVar(w))
 	}
-	c.Intents = copyIntents(st.Intents)
+	c.Intents = mapValues(st.Intents, copyIntent)
 	c.IntentOrder = slices.Clone(st.IntentOrder)
-	c.CheckpointIntents = copyIntents(st.CheckpointIntents)
+	c.CheckpointIntents = mapValues(st.CheckpointIntents, copyIntent)
 	c.Agents = copyMap(st.Agents)
 	c.MetaModes = copyMap(st.MetaModes)
 	c.HostInterfaces = copyMap(st.HostInterfaces)

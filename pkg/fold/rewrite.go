@@ -2,7 +2,6 @@ package fold
 
 import (
 	"maps"
-	"slices"
 	"strings"
 
 	"kitsoki/internal/lazyre"
@@ -290,10 +289,7 @@ func (rw *rewriter) arcs(s *story.State, depth int) {
 			m[typed] = n
 		}
 	}
-	keys := slices.Sorted(maps.Keys(renamed))
-	for _, k := range keys {
-		m[k] = renamed[k]
-	}
+	maps.Copy(m, renamed)
 	rw.fs.aliases[s] = m
 }
 
