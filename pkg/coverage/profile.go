@@ -56,9 +56,11 @@ func (f *Figure) add(count int64) {
 
 // Summary counts items by what the summary line names: Arcs are on: arms,
 // timeouts, on_error and on_complete edges; States are states and exits.
+// It is the JSON profile's summary too.
 type Summary struct {
-	Arcs, States, Effects Figure
-	Kinds                 map[engine.ReachKind]Figure
+	Arcs    Figure `json:"arcs"`
+	States  Figure `json:"states"`
+	Effects Figure `json:"effects"`
 }
 
 // arcKind reports whether k is counted with the arcs of the summary line.
@@ -72,12 +74,9 @@ func arcKind(k engine.ReachKind) bool {
 
 // Summarize counts p's items.
 func (p *Profile) Summarize() Summary {
-	s := Summary{Kinds: map[engine.ReachKind]Figure{}}
+	var s Summary
 	for _, f := range p.Files {
 		for _, it := range f.Items {
-			k := s.Kinds[it.Kind]
-			k.add(it.Count)
-			s.Kinds[it.Kind] = k
 			switch {
 			case arcKind(it.Kind):
 				s.Arcs.add(it.Count)
