@@ -3,6 +3,8 @@ package coverage
 import (
 	"os"
 	"path/filepath"
+
+	"kitsoki/pkg/story"
 )
 
 // EditorProfile is the coverage profile kitsoki lsp reads: a JSON profile
@@ -19,30 +21,23 @@ const EditorProfile = ".kitsoki/coverage.json"
 // FindEditorProfile looks for EditorProfile from dir upward; root is the
 // directory that holds it (the profile's paths are relative to root).
 func FindEditorProfile(dir string) (profile, root string, ok bool) {
-	for d := dir; ; {
-		p := filepath.Join(d, filepath.FromSlash(EditorProfile))
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-			return p, d, true
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			return "", "", false
-		}
-		d = up
+	root, ok = story.Above(dir, func(d string) bool {
+		st, err := os.Stat(filepath.Join(d, filepath.FromSlash(EditorProfile)))
+		return err == nil && st.Mode().IsRegular()
+	})
+	if !ok {
+		return "", "", false
 	}
+	return filepath.Join(root, filepath.FromSlash(EditorProfile)), root, true
 }
 
 // UnreachedByFile maps the absolute path of each file of p (its relative
 // paths taken from root) to the items no fixture reached.
 func (p *Profile) UnreachedByFile(root string) map[string][]Item {
 	out := map[string][]Item{}
-	for _, f := range p.Files {
-		path := filepath.Clean(fromBase(root, f.Path))
-		for _, it := range f.Items {
-			if it.Count == 0 {
-				out[path] = append(out[path], it)
-			}
-		}
+	for _, u := range p.Unreached() {
+		path := filepath.Clean(fromBase(root, u.Path))
+		out[path] = append(out[path], u.Item)
 	}
 	return out
 }

@@ -45,11 +45,11 @@ type cobLine struct {
 	Hits   int64 `xml:"hits,attr"`
 }
 
-func rate(hit, total int) string {
-	if total == 0 {
+func rate(f Figure) string {
+	if f.Total == 0 {
 		return "1"
 	}
-	return strconv.FormatFloat(float64(hit)/float64(total), 'f', 4, 64)
+	return strconv.FormatFloat(float64(f.Reached)/float64(f.Total), 'f', 4, 64)
 }
 
 // WriteCobertura writes p as Cobertura XML (what GitLab's coverage
@@ -60,7 +60,8 @@ func rate(hit, total int) string {
 func WriteCobertura(w io.Writer, p *Profile) error {
 	doc := cobCoverage{BranchRate: "0", Complexity: "0", Version: "kitsoki", Timestamp: "0", Sources: []string{"."}}
 	pkgs := map[string]int{}
-	pkgHit, pkgAll := map[string]int{}, map[string]int{}
+	var all Figure    // the lines of every file
+	var figs []Figure // the lines of each package
 	for _, f := range p.Files {
 		dir := path.Dir(f.Path)
 		i, ok := pkgs[dir]
@@ -68,27 +69,24 @@ func WriteCobertura(w io.Writer, p *Profile) error {
 			i = len(doc.Packages)
 			pkgs[dir] = i
 			doc.Packages = append(doc.Packages, cobPackage{Name: dir, BranchRate: "0", Complexity: "0"})
+			figs = append(figs, Figure{})
 		}
 		cl := cobClass{Name: path.Base(f.Path), Filename: f.Path, BranchRate: "0", Complexity: "0"}
-		hit := 0
-		lines := f.Lines()
+		lines, fig := f.Lines()
 		for _, l := range lines {
 			cl.Lines = append(cl.Lines, cobLine{Number: l.Number, Hits: l.Count})
-			if l.Count > 0 {
-				hit++
-			}
 		}
-		cl.LineRate = rate(hit, len(lines))
-		pkgHit[dir] += hit
-		pkgAll[dir] += len(lines)
-		doc.LinesCovered += hit
-		doc.LinesValid += len(lines)
+		cl.LineRate = rate(fig)
+		figs[i].Reached += fig.Reached
+		figs[i].Total += fig.Total
+		all.Reached += fig.Reached
+		all.Total += fig.Total
 		doc.Packages[i].Classes = append(doc.Packages[i].Classes, cl)
 	}
-	for dir, i := range pkgs {
-		doc.Packages[i].LineRate = rate(pkgHit[dir], pkgAll[dir])
+	for i, fig := range figs {
+		doc.Packages[i].LineRate = rate(fig)
 	}
-	doc.LineRate = rate(doc.LinesCovered, doc.LinesValid)
+	doc.LineRate, doc.LinesCovered, doc.LinesValid = rate(all), all.Reached, all.Total
 	if _, err := io.WriteString(w, xml.Header+`<!DOCTYPE coverage SYSTEM "http://cobertura.sourceforge.net/xml/coverage-04.dtd">`+"\n"); err != nil {
 		return err
 	}

@@ -81,14 +81,8 @@ func WriteHTMLDir(dir string, p *Profile, o HTMLOptions) error {
 		page := fmt.Sprintf("file%d.html", i+1)
 		fp := &Profile{Files: []*File{f}}
 		s := fp.Summarize()
-		lines := f.Lines()
-		missed := 0
-		for _, l := range lines {
-			if l.Count == 0 {
-				missed++
-			}
-		}
-		idx.Files = append(idx.Files, htmlFileRow{Path: f.Path, Page: page, Arcs: s.Arcs, States: s.States, Lines: len(lines), Missed: missed})
+		_, lines := f.Lines()
+		idx.Files = append(idx.Files, htmlFileRow{Path: f.Path, Page: page, Arcs: s.Arcs, States: s.States, Lines: lines.Total, Missed: lines.Total - lines.Reached})
 		idx.States = append(idx.States, stateRows(f, page)...)
 		var b bytes.Buffer
 		if err := htmlTemplates.ExecuteTemplate(&b, "file", fileView(f, o.Base)); err != nil {
@@ -142,7 +136,8 @@ func fileView(f *File, base string) htmlFile {
 		text = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	}
 	marks := map[int]Line{}
-	for _, l := range f.Lines() {
+	lines, _ := f.Lines()
+	for _, l := range lines {
 		marks[l.Number] = l
 	}
 	for i, t := range text {

@@ -22,15 +22,9 @@ var Schema []byte
 const MaxJSON = 64 << 20
 
 type jsonProfile struct {
-	Version int         `json:"kitsoki_coverage"`
-	Summary jsonSummary `json:"summary"`
-	Files   []jsonFile  `json:"files"`
-}
-
-type jsonSummary struct {
-	Arcs    Figure `json:"arcs"`
-	States  Figure `json:"states"`
-	Effects Figure `json:"effects"`
+	Version int        `json:"kitsoki_coverage"`
+	Summary Summary    `json:"summary"`
+	Files   []jsonFile `json:"files"`
 }
 
 type jsonFile struct {
@@ -51,8 +45,7 @@ type jsonItem struct {
 // profiles diff well and equal profiles are equal bytes. Marshalling
 // strings and structs of ints and strings cannot fail.
 func WriteJSON(w io.Writer, p *Profile) error {
-	s := p.Summarize()
-	head, _ := json.Marshal(jsonSummary{Arcs: s.Arcs, States: s.States, Effects: s.Effects})
+	head, _ := json.Marshal(p.Summarize())
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "{\n  \"kitsoki_coverage\": %d,\n  \"summary\": %s,\n  \"files\": [", Version, head)
 	for i, f := range p.Files {

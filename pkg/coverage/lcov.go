@@ -15,15 +15,11 @@ func WriteLCOV(w io.Writer, p *Profile) error {
 	bw := bufio.NewWriter(w)
 	for _, f := range p.Files {
 		fmt.Fprintf(bw, "TN:\nSF:%s\n", lcovPath(f.Path))
-		lines := f.Lines()
-		hit := 0
+		lines, fig := f.Lines()
 		for _, l := range lines {
 			fmt.Fprintf(bw, "DA:%d,%d\n", l.Number, l.Count)
-			if l.Count > 0 {
-				hit++
-			}
 		}
-		fmt.Fprintf(bw, "LF:%d\nLH:%d\nend_of_record\n", len(lines), hit)
+		fmt.Fprintf(bw, "LF:%d\nLH:%d\nend_of_record\n", fig.Total, fig.Reached)
 	}
 	return bw.Flush()
 }

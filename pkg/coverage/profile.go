@@ -56,9 +56,11 @@ func (f *Figure) add(count int64) {
 
 // Summary counts items by what the summary line names: Arcs are on: arms,
 // timeouts, on_error and on_complete edges; States are states and exits.
+// It is the JSON profile's summary too.
 type Summary struct {
-	Arcs, States, Effects Figure
-	Kinds                 map[engine.ReachKind]Figure
+	Arcs    Figure `json:"arcs"`
+	States  Figure `json:"states"`
+	Effects Figure `json:"effects"`
 }
 
 // arcKind reports whether k is counted with the arcs of the summary line.
@@ -72,12 +74,9 @@ func arcKind(k engine.ReachKind) bool {
 
 // Summarize counts p's items.
 func (p *Profile) Summarize() Summary {
-	s := Summary{Kinds: map[engine.ReachKind]Figure{}}
+	var s Summary
 	for _, f := range p.Files {
 		for _, it := range f.Items {
-			k := s.Kinds[it.Kind]
-			k.add(it.Count)
-			s.Kinds[it.Kind] = k
 			switch {
 			case arcKind(it.Kind):
 				s.Arcs.add(it.Count)
@@ -169,8 +168,9 @@ type Line struct {
 	Items []Item
 }
 
-// Lines groups f's items by line, in line order.
-func (f *File) Lines() []Line {
+// Lines groups f's items by line, in line order, and counts the lines
+// reached.
+func (f *File) Lines() ([]Line, Figure) {
 	var out []Line
 	for _, it := range f.Items {
 		if n := len(out); n > 0 && out[n-1].Number == it.Line {
@@ -181,7 +181,11 @@ func (f *File) Lines() []Line {
 		}
 		out = append(out, Line{Number: it.Line, Count: it.Count, Items: []Item{it}})
 	}
-	return out
+	var fig Figure
+	for _, l := range out {
+		fig.add(l.Count)
+	}
+	return out, fig
 }
 
 // Unreached lists the items no fixture reached, file by file.

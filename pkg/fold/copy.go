@@ -165,10 +165,6 @@ func copyIntent(in *story.Intent) *story.Intent {
 	return c
 }
 
-func copyIntents(in map[string]*story.Intent) map[string]*story.Intent {
-	return mapValues(in, copyIntent)
-}
-
 // copyState deep-copies s and its subtree; parent is the copy's parent.
 func copyState(s *story.State, parent *story.State) *story.State {
 	c := cloneExported(s)
@@ -181,7 +177,7 @@ func copyState(s *story.State, parent *story.State) *story.State {
 			c.On[i] = story.OnIntent{Intent: on.Intent, Pos: on.Pos, Arms: mapSlice(on.Arms, copyTransition)}
 		}
 	}
-	c.Intents = copyIntents(s.Intents)
+	c.Intents = mapValues(s.Intents, copyIntent)
 	c.IntentOrder = slices.Clone(s.IntentOrder)
 	c.RelevantWorld = slices.Clone(s.RelevantWorld)
 	if m := s.More; m != nil {

@@ -61,10 +61,7 @@ func joinChain(chain, alias string) string {
 // build copies st and, recursively, every imports: child.
 func (fs *folder) build(st *story.Story, im *story.Import, chain string, stack []*story.Story) *node {
 	n := &node{orig: st, st: copyStory(st), im: im, chain: chain}
-	o := origin{dir: st.Dir, file: st.File, alias: chain, story: st}
-	for _, s := range n.st.States {
-		fs.mark(s, o)
-	}
+	fs.mark(origin{dir: st.Dir, file: st.File, alias: chain, story: st}, n.st.States...)
 	if im != nil && st.Phases != nil && fs.opts.Phases == nil {
 		fs.errf(chain, st.Phases.Pos, "%s: phases: a phase graph in an imported child is not expanded, so it cannot be folded", st.File)
 	}
@@ -91,14 +88,14 @@ func (fs *folder) build(st *story.Story, im *story.Import, chain string, stack [
 	return n
 }
 
-// mark records the origin of s, its subtree and all their effects.
-func (fs *folder) mark(s *story.State, o origin) {
-	fs.stateDir[s] = o
-	for p := range (story.EffectWalk{}).States(s) {
-		fs.effectDir[p.Effect] = o.dir
+// mark records the origin of states, their subtrees and all their effects.
+func (fs *folder) mark(o origin, states ...*story.State) {
+	all := story.Flatten(states)
+	for _, s := range all {
+		fs.stateDir[s] = o
 	}
-	for _, ch := range s.Children {
-		fs.mark(ch, o)
+	for p := range (story.EffectWalk{}).States(all...) {
+		fs.effectDir[p.Effect] = o.dir
 	}
 }
 
@@ -115,16 +112,11 @@ func (fs *folder) fold(n *node) {
 			fs.errf(n.chain, n.st.Phases.Pos, "%s: phases: %v", n.orig.File, err)
 		}
 		o := origin{dir: n.orig.Dir, file: n.orig.File, alias: n.chain, story: n.orig}
-		var walk func([]*story.State)
-		walk = func(list []*story.State) {
-			for _, s := range list {
-				if _, ok := fs.stateDir[s]; !ok {
-					fs.mark(s, o)
-				}
-				walk(s.Children)
+		for _, s := range n.st.AllStates() {
+			if _, ok := fs.stateDir[s]; !ok {
+				fs.mark(o, s)
 			}
 		}
-		walk(n.st.States)
 		n.st.Phases = nil // expanded: what is left are plain states
 	}
 }
@@ -168,7 +160,9 @@ func (fs *folder) merge(n, k *node) {
 		Intents: map[string]*story.Intent{}, Keys: map[string]story.Pos{}}
 	for _, s := range ch.States {
 		s.Parent = w
-		repath(s, alias)
+	}
+	for _, s := range story.Flatten(ch.States) {
+		s.Path = alias + "." + s.Path
 	}
 	w.Children = ch.States
 	w.OnEnter = fs.entryEffects(ch, im, n.orig.Dir)
@@ -228,13 +222,6 @@ func (fs *folder) entryEffects(ch *story.Story, im *story.Import, dir string) []
 		add(kv.Key, kv.Value, kv.Pos)
 	}
 	return out
-}
-
-func repath(s *story.State, alias string) {
-	s.Path = alias + "." + s.Path
-	for _, ch := range s.Children {
-		repath(ch, alias)
-	}
 }
 
 func (fs *folder) mergeWorld(n, k *node, alias string) {
@@ -395,9 +382,9 @@ func copyStory(st *story.Story) *story.Story {
 	for _, w := range st.World {
 		c.World = append(c.World, copyWorldVar(w))
 	}
-	c.Intents = copyIntents(st.Intents)
+	c.Intents = mapValues(st.Intents, copyIntent)
 	c.IntentOrder = slices.Clone(st.IntentOrder)
-	c.CheckpointIntents = copyIntents(st.CheckpointIntents)
+	c.CheckpointIntents = mapValues(st.CheckpointIntents, copyIntent)
 	c.Agents = copyMap(st.Agents)
 	c.MetaModes = copyMap(st.MetaModes)
 	c.HostInterfaces = copyMap(st.HostInterfaces)

@@ -41,7 +41,7 @@ func (fs *folder) applyOverrides(n, k *node) {
 			continue
 		}
 		s := copyState(parsed, nil)
-		fs.mark(s, o)
+		fs.mark(o, s)
 		k.st.States[idx] = s
 	}
 	for _, name := range ov.IntentNames() {

@@ -23,32 +23,21 @@ func (fs *folder) rebase(n, k *node) {
 			rb.swap[filepath.Join(k.orig.Dir, rel)] = filepath.Clean(repl)
 		}
 	}
-	for _, s := range k.st.States {
-		rb.state(s)
+	for p := range (story.EffectWalk{}).States(story.Flatten(k.st.States)...) {
+		if w := p.Effect.With; w != nil {
+			rb.with(w)
+			for _, sub := range []string{"context", "acceptance"} {
+				if m, ok := w[sub].(map[string]any); ok {
+					rb.with(m)
+				}
+			}
+		}
 	}
 }
 
 type rebaser struct {
 	dir  string
 	swap map[string]string // absolute child path -> parent replacement
-}
-
-func (rb *rebaser) state(s *story.State) {
-	for p := range (story.EffectWalk{}).States(s) {
-		e := p.Effect
-		if e.With == nil {
-			continue
-		}
-		rb.with(e.With)
-		for _, sub := range []string{"context", "acceptance"} {
-			if m, ok := e.With[sub].(map[string]any); ok {
-				rb.with(m)
-			}
-		}
-	}
-	for _, ch := range s.Children {
-		rb.state(ch)
-	}
 }
 
 func (rb *rebaser) with(m map[string]any) {

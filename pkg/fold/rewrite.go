@@ -2,9 +2,9 @@ package fold
 
 import (
 	"maps"
-	"slices"
 	"strings"
 
+	"kitsoki/internal/jsonvalue"
 	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/story"
 )
@@ -97,24 +97,8 @@ func (rw *rewriter) key(k string) string {
 	return rw.alias + "__" + first
 }
 
-// anyValue rewrites every string of a raw value, in place where it can.
-func (rw *rewriter) anyValue(v any) any {
-	switch x := v.(type) {
-	case string:
-		return rw.text(x)
-	case map[string]any:
-		for k, e := range x {
-			x[k] = rw.anyValue(e)
-		}
-		return x
-	case []any:
-		for i, e := range x {
-			x[i] = rw.anyValue(e)
-		}
-		return x
-	}
-	return v
-}
+// anyValue is a raw value with every string rewritten (a copy).
+func (rw *rewriter) anyValue(v any) any { return jsonvalue.MapStrings(v, rw.text, false) }
 
 func (rw *rewriter) intent(name string) (string, bool) {
 	if name == "*" || !rw.intents[name] {
@@ -290,10 +274,7 @@ func (rw *rewriter) arcs(s *story.State, depth int) {
 			m[typed] = n
 		}
 	}
-	keys := slices.Sorted(maps.Keys(renamed))
-	for _, k := range keys {
-		m[k] = renamed[k]
-	}
+	maps.Copy(m, renamed)
 	rw.fs.aliases[s] = m
 }
 
@@ -361,7 +342,7 @@ func (rw *rewriter) effect(e *story.Effect, depth int, owner *story.State) {
 		if a, ok := e.With["agent"].(string); ok {
 			e.With["agent"] = rw.agent(a)
 		}
-		rw.anyValue(e.With)
+		e.With = rw.anyValue(e.With).(map[string]any)
 	}
 	if m == nil {
 		return

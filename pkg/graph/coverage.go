@@ -29,26 +29,17 @@ const (
 	PartlyReached
 )
 
-// combine folds the answers for the parts of a node or edge.
-func combine(parts []Reach) Reach {
-	var yes, no bool
-	for _, r := range parts {
-		switch r {
-		case Reached:
-			yes = true
-		case Unreached:
-			no = true
-		}
-	}
+// and is what a node or edge whose parts so far are r is with one more
+// part o: an unknown part changes nothing, a reached and an unreached one
+// make it partly reached.
+func (r Reach) and(o Reach) Reach {
 	switch {
-	case yes && no:
-		return PartlyReached
-	case yes:
-		return Reached
-	case no:
-		return Unreached
+	case r == ReachUnknown:
+		return o
+	case o == ReachUnknown || o == r:
+		return r
 	}
-	return ReachUnknown
+	return PartlyReached
 }
 
 func reach(reached, known bool) Reach {
@@ -71,11 +62,11 @@ func NodeReach(cov Coverage, n *Node) Reach {
 	case KindExit, KindDynamic, KindMissing, KindStub:
 		return ReachUnknown
 	case KindCollapsed:
-		parts := make([]Reach, 0, len(n.States))
+		r := ReachUnknown
 		for _, p := range n.States {
-			parts = append(parts, reach(cov.StateReached(p)))
+			r = r.and(reach(cov.StateReached(p)))
 		}
-		return combine(parts)
+		return r
 	}
 	return reach(cov.StateReached(n.Path))
 }
@@ -85,10 +76,9 @@ func EdgeReach(cov Coverage, e *Edge) Reach {
 	if cov == nil {
 		return ReachUnknown
 	}
-	ms := e.moves()
-	parts := make([]Reach, 0, len(ms))
-	for _, m := range ms {
-		parts = append(parts, reach(cov.EdgeReached(m)))
+	r := ReachUnknown
+	for _, m := range e.moves() {
+		r = r.and(reach(cov.EdgeReached(m)))
 	}
-	return combine(parts)
+	return r
 }

@@ -30,6 +30,10 @@ const (
 	linePartly    = "#b7791f"
 )
 
+// edgeColor is the colour of each kind of move but an arc (the DOT and
+// Mermaid renderers draw arcs in their default colour).
+var edgeColor = map[EdgeKind]string{EdgeExit: colorExit, EdgeOnError: colorOnError, EdgeTimeout: colorTimeout, EdgeOnComplete: colorOnComplete}
+
 // WriteDOT writes g as a Graphviz digraph: clusters for compound, parallel
 // and imported states, an invisible anchor node in each cluster for the
 // edges that enter or leave it (compound=true, lhead/ltail).
@@ -182,21 +186,8 @@ func (d *dotWriter) edge(e *Edge) {
 	if l := edgeLabel(e); len(l) > 0 {
 		kv = append(kv, "label="+dotQuote(l))
 	}
-	color := ""
-	switch e.Kind {
-	case EdgeExit:
-		kv = append(kv, "style=bold")
-		color = colorExit
-	case EdgeOnError:
-		kv = append(kv, "style=dashed")
-		color = colorOnError
-	case EdgeTimeout:
-		kv = append(kv, "style=dotted")
-		color = colorTimeout
-	case EdgeOnComplete:
-		kv = append(kv, "style=dashed", "arrowhead=vee")
-		color = colorOnComplete
-	}
+	kv = append(kv, dotEdgeStyle[e.Kind]...)
+	color := edgeColor[e.Kind]
 	if c := lineOf[EdgeReach(d.o.Coverage, e)]; c != "" {
 		color = c
 		kv = append(kv, "penwidth=2")
@@ -206,6 +197,9 @@ func (d *dotWriter) edge(e *Edge) {
 	}
 	d.line(1, e.tail.ID+" -> "+e.head.ID+d.attrs(kv)+";")
 }
+
+// dotEdgeStyle is the DOT style of each kind of move but an arc.
+var dotEdgeStyle = map[EdgeKind][]string{EdgeExit: {"style=bold"}, EdgeOnError: {"style=dashed"}, EdgeTimeout: {"style=dotted"}, EdgeOnComplete: {"style=dashed", "arrowhead=vee"}}
 
 // clusterEnds clips an edge at the border of a cluster it enters or
 // leaves (its anchor node stands for the cluster); an edge from inside a

@@ -43,7 +43,7 @@ func MermaidTooBig(g *Graph, size int) string {
 // brackets, pipes and && stay text.
 func WriteMermaid(w io.Writer, g *Graph, o Options) error {
 	bw := bufio.NewWriter(w)
-	m := &mermaidWriter{w: bw, o: o, classes: map[string][]string{}}
+	m := &mermaidWriter{w: bw, o: o, classes: map[string][]string{}, linkStyles: map[string][]string{}}
 	title, _ := json.Marshal(oneLine(g.Title)) // a YAML double-quoted string
 	bw.WriteString("---\ntitle: " + string(title) + "\n---\nflowchart LR\n")
 	if g.Start != nil {
@@ -70,7 +70,7 @@ type mermaidWriter struct {
 	// links written and linkStyles maps a style to their indexes.
 	classes    map[string][]string
 	links      int
-	linkStyles map[string][]int
+	linkStyles map[string][]string
 }
 
 func (m *mermaidWriter) line(indent int, s string) { writeLine(m.w, indent, s) }
@@ -123,16 +123,12 @@ func (m *mermaidWriter) node(indent int, n *Node) {
 }
 
 func (m *mermaidWriter) edge(e *Edge) {
-	arrow, color := "-->", ""
+	arrow, color := "-.->", edgeColor[e.Kind]
 	switch e.Kind {
+	case EdgeArc:
+		arrow = "-->"
 	case EdgeExit:
-		arrow, color = "==>", colorExit
-	case EdgeOnError:
-		arrow, color = "-.->", colorOnError
-	case EdgeTimeout:
-		arrow, color = "-.->", colorTimeout
-	case EdgeOnComplete:
-		arrow, color = "-.->", colorOnComplete
+		arrow = "==>"
 	}
 	width := ""
 	if c := lineOf[EdgeReach(m.o.Coverage, e)]; c != "" {
@@ -153,10 +149,7 @@ func (m *mermaidWriter) edge(e *Edge) {
 func (m *mermaidWriter) link(s, style string) {
 	m.line(1, s)
 	if style != "" {
-		if m.linkStyles == nil {
-			m.linkStyles = map[string][]int{}
-		}
-		m.linkStyles[style] = append(m.linkStyles[style], m.links)
+		m.linkStyles[style] = append(m.linkStyles[style], strconv.Itoa(m.links))
 	}
 	m.links++
 }
@@ -193,12 +186,7 @@ func (m *mermaidWriter) styles() {
 		m.line(1, "class "+strings.Join(ids, ",")+" "+c[0])
 	}
 	for _, style := range slices.Sorted(maps.Keys(m.linkStyles)) {
-		idx := m.linkStyles[style]
-		parts := make([]string, len(idx))
-		for i, x := range idx {
-			parts[i] = strconv.Itoa(x)
-		}
-		m.line(1, "linkStyle "+strings.Join(parts, ",")+" "+style)
+		m.line(1, "linkStyle "+strings.Join(m.linkStyles[style], ",")+" "+style)
 	}
 }
 

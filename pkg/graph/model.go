@@ -141,14 +141,9 @@ type Edge struct {
 	// (nil for a single move).
 	Merged []*Edge
 
+	// tail and head are the nodes the edge is drawn between.
 	tail, head *Node
 }
-
-// Tail and Head are the nodes the edge is drawn between.
-func (e *Edge) Tail() *Node { return e.tail }
-
-// Head is the node the edge points to.
-func (e *Edge) Head() *Node { return e.head }
 
 // moves returns the moves the edge stands for.
 func (e *Edge) moves() []*Edge {
@@ -177,15 +172,12 @@ type Graph struct {
 }
 
 // Nodes returns every node of the drawing, depth first in drawing order.
-func (g *Graph) Nodes() []*Node {
-	var out []*Node
-	var walk func(ns []*Node)
-	walk = func(ns []*Node) {
-		for _, n := range ns {
-			out = append(out, n)
-			walk(n.Children)
-		}
+func (g *Graph) Nodes() []*Node { return flatten(nil, g.Top) }
+
+// flatten appends ns and their subtrees to out, depth first.
+func flatten(out, ns []*Node) []*Node {
+	for _, n := range ns {
+		out = flatten(append(out, n), n.Children)
 	}
-	walk(g.Top)
 	return out
 }

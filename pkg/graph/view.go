@@ -112,15 +112,10 @@ func (vb *viewer) copy(n *Node, parent *Node, d int) *Node {
 	vb.rep[n] = &c
 	if n.Cluster() && vb.v.Depth > 0 && d >= vb.v.Depth {
 		c.Kind, c.Was = KindCollapsed, n.Kind
-		var hide func(x *Node)
-		hide = func(x *Node) {
+		for _, x := range flatten(nil, []*Node{n}) {
 			c.States = append(c.States, x.Path)
 			vb.rep[x] = &c
-			for _, ch := range x.Children {
-				hide(ch)
-			}
 		}
-		hide(n)
 		return &c
 	}
 	for _, ch := range n.Children {
