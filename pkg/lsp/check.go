@@ -3,7 +3,6 @@ package lsp
 import (
 	"cmp"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -43,13 +42,7 @@ func (s *Server) checkStory(manifest string, overlay map[string][]byte) {
 func (s *Server) publish(e *entry, ds []diag.Diagnostic) {
 	byFile := map[string][]diag.Diagnostic{}
 	for _, d := range ds {
-		f := cmp.Or(d.File, e.manifest)
-		if !filepath.IsAbs(f) {
-			if wd, err := os.Getwd(); err == nil {
-				f = filepath.Join(wd, f)
-			}
-		}
-		f = filepath.Clean(f)
+		f := filepath.Clean(absPath(cmp.Or(d.File, e.manifest)))
 		byFile[f] = append(byFile[f], d)
 	}
 	now := slices.Collect(maps.Keys(byFile))
