@@ -143,11 +143,7 @@ func (t *Tool) inputSchema() map[string]any {
 	}
 	req := []any{"prompt"}
 	if len(t.Schemas) > 1 {
-		enum := make([]any, len(t.Schemas))
-		for i, s := range t.Schemas {
-			enum[i] = s
-		}
-		props["schema"] = map[string]any{"enum": enum, "description": "which call site's schema the answer must satisfy"}
+		props["schema"] = map[string]any{"enum": t.Schemas, "description": "which call site's schema the answer must satisfy"}
 		req = append(req, "schema")
 	}
 	return map[string]any{"type": "object", "properties": props, "required": req, "additionalProperties": false}

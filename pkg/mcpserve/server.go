@@ -13,7 +13,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -69,9 +68,8 @@ type Server struct {
 	session    string
 
 	reloadMu sync.Mutex // one reload at a time
-	mu       sync.Mutex // guards cur, offered, closed
-	cur      *Catalog
-	offered  map[string]bool // tool names the SDK server lists
+	mu       sync.Mutex // guards cur, closed
+	cur      *Catalog   // its tools are the ones the SDK server lists
 	closed   bool
 }
 
@@ -82,7 +80,7 @@ func New(opts Options) (*Server, error) {
 	log := cmp.Or(opts.Logger, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	var g [6]byte
 	_, _ = rand.Read(g[:])
-	s := &Server{opts: opts, log: log, generation: hex.EncodeToString(g[:]), offered: map[string]bool{}}
+	s := &Server{opts: opts, log: log, generation: hex.EncodeToString(g[:])}
 	s.session = "mcp-" + s.generation
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "kitsoki", Version: cmp.Or(opts.Version, "dev")}, &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}})
 	s.mcp.AddReceivingMiddleware(s.refreshOnRequest)
@@ -119,12 +117,11 @@ func (s *Server) build() (*Catalog, error) {
 	} else if errors.As(lerr, &sle) {
 		st = sle.Story
 	}
-	dir := storyDir(s.opts.StoryPath)
 	c.files = []string{story.ManifestPath(s.opts.StoryPath)}
 	if st != nil {
-		c.files, dir = slices.Clone(st.Manifests), st.Dir
+		c.files = slices.Clone(st.Manifests)
 	}
-	c.files = append(c.files, plugin.WatchFiles(dir, s.opts.ProfilePath)...)
+	c.files = append(c.files, plugin.WatchFiles(s.dir(st), s.opts.ProfilePath)...)
 	if lerr != nil {
 		var msgs []string
 		if sle != nil {
@@ -180,15 +177,15 @@ func (s *Server) Apply(c *Catalog) bool {
 	old := s.cur
 	s.cur = c
 	var gone []string
-	for name := range s.offered {
-		if c.Tools[name] == nil {
-			gone = append(gone, name)
-			delete(s.offered, name)
+	if old != nil {
+		for name := range old.Tools {
+			if c.Tools[name] == nil {
+				gone = append(gone, name)
+			}
 		}
 	}
 	for _, name := range c.Names() {
 		s.mcp.AddTool(s.mcpTool(c, c.Tools[name]), s.handler(name))
-		s.offered[name] = true
 	}
 	if len(gone) > 0 {
 		s.mcp.RemoveTools(gone...)
@@ -236,7 +233,7 @@ func (s *Server) Refresh() error {
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
 	cur := s.Current()
-	if cur != nil && fingerprint(cur.files) == cur.print && sameSet(cur, s) {
+	if cur != nil && fingerprint(cur.files) == cur.print && s.sameSet(cur) {
 		return nil
 	}
 	return s.reloadLocked()
@@ -244,12 +241,8 @@ func (s *Server) Refresh() error {
 
 // sameSet reports whether the profile/manifests set is unchanged (a new
 // profile file or manifest directory appearing counts as a change).
-func sameSet(c *Catalog, s *Server) bool {
-	dir := storyDir(s.opts.StoryPath)
-	if c.story != nil {
-		dir = c.story.Dir
-	}
-	for _, f := range plugin.WatchFiles(dir, s.opts.ProfilePath) {
+func (s *Server) sameSet(c *Catalog) bool {
+	for _, f := range plugin.WatchFiles(s.dir(c.story), s.opts.ProfilePath) {
 		if !slices.Contains(c.files, f) {
 			return false
 		}
@@ -369,11 +362,13 @@ func (s *Server) HTTPHandler(token string) http.Handler {
 	})
 }
 
-func storyDir(p string) string {
-	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-		return p
+// dir is the directory of the story st (nil: of the story argument, which
+// did not load).
+func (s *Server) dir(st *story.Story) string {
+	if st != nil {
+		return st.Dir
 	}
-	return filepath.Dir(p)
+	return filepath.Dir(story.ManifestPath(s.opts.StoryPath))
 }
 
 // fingerprint hashes the contents (or absence) of files.
