@@ -74,13 +74,12 @@ func (s *Server) publish(e *entry, ds []diag.Diagnostic) {
 
 // toLSP converts a diagnostic; the range covers the token at its position.
 func toLSP(text string, d diag.Diagnostic) protocol.Diagnostic {
-	sev := protocol.DiagnosticSeverityError
+	sev := protocol.DiagnosticSeverityInformation
 	switch d.Severity {
+	case diag.Error:
+		sev = protocol.DiagnosticSeverityError
 	case diag.Warning:
 		sev = protocol.DiagnosticSeverityWarning
-	case diag.Error:
-	default:
-		sev = protocol.DiagnosticSeverityInformation
 	}
 	return protocol.Diagnostic{
 		Range:    tokenRange(text, d.Line, d.Col),

@@ -410,10 +410,12 @@ func keyPath(text string, line int) []string {
 	return keys
 }
 
+// statePathOf is the dotted path of the state whose block the mapping keys
+// (from the document root) lead into: the key after each "states" key.
 func statePathOf(keys []string) string {
 	var segs []string
 	for i := 0; i+1 < len(keys); i++ {
-		if keys[i] == "states" {
+		if keys[i] == "states" && keys[i+1] != "[]" {
 			segs = append(segs, keys[i+1])
 		}
 	}
