@@ -45,14 +45,10 @@ type Options struct {
 	Sink agent.Sink
 	// CallTimeout is the hard deadline of one call (0 = agent.DefaultTimeout).
 	CallTimeout time.Duration
-	// Builders add transport builders (e.g. builtin.local_llm).
-	Builders map[string]agent.Builder
 	// Version is announced to clients.
 	Version string
 	// Logger receives reload failures and debug lines; nil discards.
 	Logger *slog.Logger
-	// Getenv is for the redact provider (os.Getenv if nil).
-	Getenv func(string) string
 	// ClaudeSubmit starts the submit MCP server for builtin.claude_cli
 	// decide calls (agent.RegistryOptions.ClaudeSubmit).
 	ClaudeSubmit []string
@@ -132,7 +128,7 @@ func (s *Server) build() (*Catalog, error) {
 		c.print = fingerprint(c.files)
 		return c, fmt.Errorf("%s: the story does not load:\n%s", s.opts.StoryPath, strings.Join(msgs, "\n"))
 	}
-	plan, err := compose.ResolveWith(ld, compose.ResolveOptions{Profile: s.opts.ProfilePath, Getenv: s.opts.Getenv})
+	plan, err := compose.ResolveWith(ld, compose.ResolveOptions{Profile: s.opts.ProfilePath})
 	if err != nil {
 		c.print = fingerprint(c.files)
 		return c, err
@@ -155,7 +151,7 @@ func (s *Server) build() (*Catalog, error) {
 	// Only enabled aliases get a transport: a disabled one is never built.
 	rt, err := plan.BuildWith(compose.DispatchOptions{
 		BuildOptions: compose.BuildOptions{ClaudeSubmit: s.opts.ClaudeSubmit, CallTimeout: s.opts.CallTimeout},
-		AgentSink:    s.opts.Sink, Builders: s.opts.Builders, Logger: s.log, Schemas: schemas})
+		AgentSink:    s.opts.Sink, Logger: s.log, Schemas: schemas})
 	if err != nil {
 		return c, err
 	}
