@@ -288,8 +288,7 @@ func (s *Server) acquire() (*Catalog, error) {
 	return s.cur, nil
 }
 
-var turnOne int64 = 1
-
+// handler answers the calls of tool name, each one turn 1 of the server's session.
 func (s *Server) handler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		// Discovery is never authorization: re-read what may have changed.
@@ -321,7 +320,7 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 		if schemaPath != "" {
 			with["schema"] = schemaPath
 		}
-		res, err := c.reg.Dispatch(ctx, agent.Call{Alias: t.Alias, Verb: t.Verb, SessionID: s.session, Turn: turnOne,
+		res, err := c.reg.Dispatch(ctx, agent.Call{Alias: t.Alias, Verb: t.Verb, SessionID: s.session, Turn: 1,
 			StatePath: "mcp." + name, Prompt: prompt, SchemaPath: schemaPath, With: with})
 		if err != nil {
 			return toolError(err.Error()), nil
