@@ -101,18 +101,10 @@ const (
 func WriteHuman(w io.Writer, ds []Diagnostic, o HumanOptions) error {
 	bw := bufio.NewWriter(w)
 	src := o.Source
-	if src == nil {
-		cache := map[string][]byte{}
+	if src == nil { // read once per file: split below keeps its lines
 		src = func(file string) ([]byte, bool) {
-			if b, ok := cache[file]; ok {
-				return b, b != nil
-			}
 			b, err := safefile.ReadFile(file, safefile.StoryYAML)
-			if err != nil {
-				b = nil
-			}
-			cache[file] = b
-			return b, b != nil
+			return b, err == nil
 		}
 	}
 	paint := func(code, s string) string {

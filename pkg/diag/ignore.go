@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"kitsoki/internal/lazyre"
 )
 
 // IgnoreMarker starts an inline suppression comment in a YAML file:
@@ -34,6 +36,10 @@ type ignoreMark struct {
 	RuleCols []int
 }
 
+// ruleIDRE is one rule id after a marker: ids are separated by commas and
+// blanks.
+var ruleIDRE = &lazyre.Regexp{Expr: `[^, \t]+`}
+
 // findMarkers returns every marker of a file.
 func findMarkers(file string, data []byte) []ignoreMark {
 	var out []ignoreMark
@@ -52,21 +58,10 @@ func findMarkers(file string, data []byte) []ignoreMark {
 		if strings.TrimSpace(line[:h]) == "" {
 			m.Covers = i + 2
 		}
-		rest := line[at+len(IgnoreMarker):]
 		off := at + len(IgnoreMarker)
-		for len(rest) > 0 {
-			k := strings.IndexFunc(rest, func(r rune) bool { return r != ',' && r != ' ' && r != '\t' })
-			if k < 0 {
-				break
-			}
-			rest, off = rest[k:], off+k
-			e := strings.IndexAny(rest, ", \t")
-			if e < 0 {
-				e = len(rest)
-			}
-			m.Rules = append(m.Rules, rest[:e])
-			m.RuleCols = append(m.RuleCols, utf8.RuneCountInString(line[:off])+1)
-			rest, off = rest[e:], off+e
+		for _, id := range ruleIDRE.Get().FindAllStringIndex(line[off:], -1) {
+			m.Rules = append(m.Rules, line[off+id[0]:off+id[1]])
+			m.RuleCols = append(m.RuleCols, utf8.RuneCountInString(line[:off+id[0]])+1)
 		}
 		out = append(out, m)
 	}
@@ -99,23 +94,22 @@ type IgnoreResult struct {
 func ApplyIgnores(ds []Diagnostic, files []string, src func(string) ([]byte, bool), known func(string) bool, ruleID string) IgnoreResult {
 	var markers []ignoreMark
 	seen := map[string]bool{}
+	read := func(f string) {
+		if !seen[f] {
+			seen[f] = true
+			if data, ok := src(f); ok {
+				markers = append(markers, findMarkers(f, data)...)
+			}
+		}
+	}
 	for _, f := range files {
-		if seen[f] {
-			continue
-		}
-		seen[f] = true
-		if data, ok := src(f); ok {
-			markers = append(markers, findMarkers(f, data)...)
-		}
+		read(f)
 	}
 	// Diagnostics in files outside the list (an eval report, ...) may carry
 	// markers too.
 	for _, d := range ds {
-		if d.Severity == Warning && d.Line > 0 && !seen[d.File] {
-			seen[d.File] = true
-			if data, ok := src(d.File); ok {
-				markers = append(markers, findMarkers(d.File, data)...)
-			}
+		if d.Severity == Warning && d.Line > 0 {
+			read(d.File)
 		}
 	}
 	var res IgnoreResult

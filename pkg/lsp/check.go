@@ -3,7 +3,6 @@ package lsp
 import (
 	"cmp"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -43,13 +42,7 @@ func (s *Server) checkStory(manifest string, overlay map[string][]byte) {
 func (s *Server) publish(e *entry, ds []diag.Diagnostic) {
 	byFile := map[string][]diag.Diagnostic{}
 	for _, d := range ds {
-		f := cmp.Or(d.File, e.manifest)
-		if !filepath.IsAbs(f) {
-			if wd, err := os.Getwd(); err == nil {
-				f = filepath.Join(wd, f)
-			}
-		}
-		f = filepath.Clean(f)
+		f := filepath.Clean(absPath(cmp.Or(d.File, e.manifest)))
 		byFile[f] = append(byFile[f], d)
 	}
 	now := slices.Collect(maps.Keys(byFile))
@@ -81,13 +74,12 @@ func (s *Server) publish(e *entry, ds []diag.Diagnostic) {
 
 // toLSP converts a diagnostic; the range covers the token at its position.
 func toLSP(text string, d diag.Diagnostic) protocol.Diagnostic {
-	sev := protocol.DiagnosticSeverityError
+	sev := protocol.DiagnosticSeverityInformation
 	switch d.Severity {
+	case diag.Error:
+		sev = protocol.DiagnosticSeverityError
 	case diag.Warning:
 		sev = protocol.DiagnosticSeverityWarning
-	case diag.Error:
-	default:
-		sev = protocol.DiagnosticSeverityInformation
 	}
 	return protocol.Diagnostic{
 		Range:    tokenRange(text, d.Line, d.Col),

@@ -17,13 +17,11 @@ import (
 )
 
 func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any, error) {
-	path, _, sp := s.at(p.TextDocumentPositionParams)
+	path, st, sp := s.at(p.TextDocumentPositionParams)
 	if sp == nil {
 		return nil, nil
 	}
-	st := s.storyFor(path)
-	r := classify(st, path, sp)
-	pos, ok := locationOf(st, path, r)
+	pos, ok := locationOf(st, path, classify(st, path, sp))
 	if !ok || !s.inside(absPath(pos.File)) {
 		return nil, nil
 	}
@@ -31,11 +29,10 @@ func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any,
 }
 
 func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
-	path, _, sp := s.at(p.TextDocumentPositionParams)
+	path, st, sp := s.at(p.TextDocumentPositionParams)
 	if sp == nil {
 		return nil, nil
 	}
-	st := s.storyFor(path)
 	md := hoverText(st, classify(st, path, sp))
 	if md == "" {
 		return nil, nil
@@ -195,7 +192,7 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 		return nil, nil
 	}
 	line := ls[p.Position.Line]
-	before := line[:byteOffset(line, protocol.Position{Character: p.Position.Character})]
+	before := line[:lineByte(line, p.Position.Character)]
 	st := s.storyFor(path)
 	items := complete(st, text, int(p.Position.Line), before)
 	return protocol.CompletionList{IsIncomplete: false, Items: items}, nil
@@ -413,10 +410,12 @@ func keyPath(text string, line int) []string {
 	return keys
 }
 
+// statePathOf is the dotted path of the state whose block the mapping keys
+// (from the document root) lead into: the key after each "states" key.
 func statePathOf(keys []string) string {
 	var segs []string
 	for i := 0; i+1 < len(keys); i++ {
-		if keys[i] == "states" {
+		if keys[i] == "states" && keys[i+1] != "[]" {
 			segs = append(segs, keys[i+1])
 		}
 	}

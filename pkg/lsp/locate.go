@@ -35,19 +35,13 @@ func (s *spot) named(n int) string {
 	return ""
 }
 
-// statePath is the dotted path of the state whose block holds the spot:
-// the key after each "states" key.
+// statePath is the dotted path of the state whose block holds the spot
+// (statePathOf); on a state's own name, its parent is the context.
 func (s *spot) statePath() string {
-	var segs []string
-	for i := 0; i+1 < len(s.keys); i++ {
-		if s.keys[i] == "states" && s.keys[i+1] != "[]" {
-			if s.isKey && i+1 == len(s.keys)-1 {
-				break // on the state's own name: its parent is the context
-			}
-			segs = append(segs, s.keys[i+1])
-		}
+	if s.isKey {
+		return statePathOf(s.keys[:len(s.keys)-1])
 	}
-	return strings.Join(segs, ".")
+	return statePathOf(s.keys)
 }
 
 // locate finds the scalar at 1-based line and rune col in text.

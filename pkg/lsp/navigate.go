@@ -9,26 +9,27 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/story"
 )
 
-// at reads the document and the spot under an LSP position.
-func (s *Server) at(p protocol.TextDocumentPositionParams) (path, text string, sp *spot) {
+// at reads the spot under an LSP position in its document and the model of
+// the story the document belongs to (sp nil: no scalar there).
+func (s *Server) at(p protocol.TextDocumentPositionParams) (path string, st *story.Story, sp *spot) {
 	path, err := uriPath(p.TextDocument.URI)
 	if err != nil {
-		return "", "", nil
+		return "", nil, nil
 	}
 	text, ok := s.text(path)
-	if !ok {
-		return path, "", nil
-	}
 	ls := lines(text)
-	if int(p.Position.Line) >= len(ls) {
-		return path, text, nil
+	if !ok || int(p.Position.Line) >= len(ls) {
+		return path, nil, nil
 	}
-	line := int(p.Position.Line) + 1
-	col := runeCol(ls[p.Position.Line], p.Position.Character)
-	return path, text, locate(text, line, col)
+	sp = locate(text, int(p.Position.Line)+1, runeCol(ls[p.Position.Line], p.Position.Character))
+	if sp == nil {
+		return path, nil, nil
+	}
+	return path, s.storyFor(path), sp
 }
 
 // storyFor returns the model of the story path belongs to, checking it
@@ -273,13 +274,7 @@ func pointerPos(file, ptr string) (int, int) {
 		if n.Kind != yaml.MappingNode {
 			return n.Line, n.Column
 		}
-		next := (*yaml.Node)(nil)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == seg {
-				next = n.Content[i+1]
-				break
-			}
-		}
+		next := yamlnode.Get(n, seg)
 		if next == nil {
 			return n.Line, n.Column
 		}

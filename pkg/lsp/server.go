@@ -50,8 +50,6 @@ type Server struct {
 
 // document is an open editor buffer.
 type document struct {
-	uri     string
-	path    string
 	text    string
 	version int32
 }
@@ -130,7 +128,7 @@ func (s *Server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams)
 		return err
 	}
 	s.mu.Lock()
-	s.docs[path] = &document{uri: p.TextDocument.URI, path: path, text: p.TextDocument.Text, version: p.TextDocument.Version}
+	s.docs[path] = &document{text: p.TextDocument.Text, version: p.TextDocument.Version}
 	s.mu.Unlock()
 	s.schedule(path, 0)
 	return nil
@@ -144,7 +142,7 @@ func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 	s.mu.Lock()
 	d := s.docs[path]
 	if d == nil {
-		d = &document{uri: p.TextDocument.URI, path: path}
+		d = &document{}
 		s.docs[path] = d
 	}
 	for _, ch := range p.ContentChanges {

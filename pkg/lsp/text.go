@@ -31,38 +31,35 @@ func utf16Col(line string, runeCol int) protocol.UInteger {
 	return protocol.UInteger(n)
 }
 
+// lineByte converts a 0-based UTF-16 offset on line to a byte offset (the
+// line's length for an offset past its end).
+func lineByte(line string, u16 protocol.UInteger) int {
+	var n protocol.UInteger
+	for bi, r := range line {
+		if n >= u16 {
+			return bi
+		}
+		n += protocol.UInteger(utf16.RuneLen(r))
+	}
+	return len(line)
+}
+
 // runeCol converts a 0-based UTF-16 offset on line to a 1-based rune column.
 func runeCol(line string, u16 protocol.UInteger) int {
-	n, col := 0, 1
-	for _, r := range line {
-		if protocol.UInteger(n) >= u16 {
-			break
-		}
-		n += utf16.RuneLen(r)
-		col++
-	}
-	return col
+	return utf8.RuneCountInString(line[:lineByte(line, u16)]) + 1
 }
 
 // byteOffset is the byte offset of an LSP position in text.
 func byteOffset(text string, pos protocol.Position) int {
-	off := 0
 	ls := lines(text)
-	for i := 0; i < int(pos.Line) && i < len(ls); i++ {
-		off += len(ls[i]) + 1
-	}
 	if int(pos.Line) >= len(ls) {
 		return len(text)
 	}
-	line := ls[pos.Line]
-	n := 0
-	for bi, r := range line {
-		if protocol.UInteger(n) >= pos.Character {
-			return off + bi
-		}
-		n += utf16.RuneLen(r)
+	off := 0
+	for _, l := range ls[:pos.Line] {
+		off += len(l) + 1
 	}
-	return off + len(line)
+	return off + lineByte(ls[pos.Line], pos.Character)
 }
 
 // applyEdit applies one ranged change.

@@ -78,28 +78,15 @@ func (w *workspace) manifests() []string {
 }
 
 // storyFiles lists the absolute paths of every YAML file a loaded story
-// tree was built from.
+// tree was read from (story.Story.Files: its includes and imported
+// children too).
 func storyFiles(st *story.Story) []string {
 	var out []string
-	seen := map[*story.Story]bool{}
-	var walk func(s *story.Story)
-	walk = func(s *story.Story) {
-		if s == nil || seen[s] {
-			return
-		}
-		seen[s] = true
-		for _, f := range s.Manifests {
-			if abs, err := filepath.Abs(f); err == nil {
-				out = append(out, abs)
-			}
-		}
-		for _, alias := range s.ImportOrder {
-			if im := s.Imports[alias]; im != nil {
-				walk(im.Child)
-			}
+	for _, f := range st.Files() {
+		if abs, err := filepath.Abs(f); err == nil {
+			out = append(out, abs)
 		}
 	}
-	walk(st)
 	slices.Sort(out)
 	return slices.Compact(out)
 }

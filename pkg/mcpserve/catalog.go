@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -87,7 +86,6 @@ func callSites(st *story.Story) []site {
 // colliding names are an error naming both aliases.
 func buildTools(st *story.Story, asm *plugin.Assembly, schemas *schema.Compiler) (map[string]*Tool, error) {
 	byKey := map[string]*Tool{}
-	var keys []string
 	for _, s := range callSites(st) {
 		if ag, ok := asm.Agent(s.alias); !ok || !ag.Enabled {
 			continue
@@ -97,7 +95,6 @@ func buildTools(st *story.Story, asm *plugin.Assembly, schemas *schema.Compiler)
 		if t == nil {
 			t = &Tool{Alias: s.alias, Verb: s.verb}
 			byKey[k] = t
-			keys = append(keys, k)
 		}
 		if !slices.Contains(t.Schemas, s.schema) {
 			t.Schemas = append(t.Schemas, s.schema)
@@ -106,9 +103,8 @@ func buildTools(st *story.Story, asm *plugin.Assembly, schemas *schema.Compiler)
 			t.Sites = append(t.Sites, s.state)
 		}
 	}
-	sort.Strings(keys)
 	tools := map[string]*Tool{}
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(byKey)) {
 		t := byKey[k]
 		name, err := toolName(t.Alias, t.Verb)
 		if err != nil {
@@ -118,7 +114,7 @@ func buildTools(st *story.Story, asm *plugin.Assembly, schemas *schema.Compiler)
 			return nil, fmt.Errorf("tool name %s is claimed by both %s (%s) and %s (%s); rename one of the aliases", name, prev.Alias, prev.Verb, t.Alias, t.Verb)
 		}
 		t.Name = name
-		sort.Strings(t.Schemas)
+		slices.Sort(t.Schemas)
 		if len(t.Schemas) == 1 && t.Schemas[0] != "" {
 			sch, err := schemas.Compile(t.Schemas[0])
 			if err != nil {
@@ -143,11 +139,7 @@ func (t *Tool) inputSchema() map[string]any {
 	}
 	req := []any{"prompt"}
 	if len(t.Schemas) > 1 {
-		enum := make([]any, len(t.Schemas))
-		for i, s := range t.Schemas {
-			enum[i] = s
-		}
-		props["schema"] = map[string]any{"enum": enum, "description": "which call site's schema the answer must satisfy"}
+		props["schema"] = map[string]any{"enum": t.Schemas, "description": "which call site's schema the answer must satisfy"}
 		req = append(req, "schema")
 	}
 	return map[string]any{"type": "object", "properties": props, "required": req, "additionalProperties": false}

@@ -13,7 +13,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -46,14 +45,10 @@ type Options struct {
 	Sink agent.Sink
 	// CallTimeout is the hard deadline of one call (0 = agent.DefaultTimeout).
 	CallTimeout time.Duration
-	// Builders add transport builders (e.g. builtin.local_llm).
-	Builders map[string]agent.Builder
 	// Version is announced to clients.
 	Version string
 	// Logger receives reload failures and debug lines; nil discards.
 	Logger *slog.Logger
-	// Getenv is for the redact provider (os.Getenv if nil).
-	Getenv func(string) string
 	// ClaudeSubmit starts the submit MCP server for builtin.claude_cli
 	// decide calls (agent.RegistryOptions.ClaudeSubmit).
 	ClaudeSubmit []string
@@ -69,9 +64,8 @@ type Server struct {
 	session    string
 
 	reloadMu sync.Mutex // one reload at a time
-	mu       sync.Mutex // guards cur, offered, closed
-	cur      *Catalog
-	offered  map[string]bool // tool names the SDK server lists
+	mu       sync.Mutex // guards cur, closed
+	cur      *Catalog   // its tools are the ones the SDK server lists
 	closed   bool
 }
 
@@ -82,7 +76,7 @@ func New(opts Options) (*Server, error) {
 	log := cmp.Or(opts.Logger, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	var g [6]byte
 	_, _ = rand.Read(g[:])
-	s := &Server{opts: opts, log: log, generation: hex.EncodeToString(g[:]), offered: map[string]bool{}}
+	s := &Server{opts: opts, log: log, generation: hex.EncodeToString(g[:])}
 	s.session = "mcp-" + s.generation
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "kitsoki", Version: cmp.Or(opts.Version, "dev")}, &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}}})
 	s.mcp.AddReceivingMiddleware(s.refreshOnRequest)
@@ -119,12 +113,11 @@ func (s *Server) build() (*Catalog, error) {
 	} else if errors.As(lerr, &sle) {
 		st = sle.Story
 	}
-	dir := storyDir(s.opts.StoryPath)
 	c.files = []string{story.ManifestPath(s.opts.StoryPath)}
 	if st != nil {
-		c.files, dir = slices.Clone(st.Manifests), st.Dir
+		c.files = slices.Clone(st.Manifests)
 	}
-	c.files = append(c.files, plugin.WatchFiles(dir, s.opts.ProfilePath)...)
+	c.files = append(c.files, plugin.WatchFiles(s.dir(st), s.opts.ProfilePath)...)
 	if lerr != nil {
 		var msgs []string
 		if sle != nil {
@@ -135,7 +128,7 @@ func (s *Server) build() (*Catalog, error) {
 		c.print = fingerprint(c.files)
 		return c, fmt.Errorf("%s: the story does not load:\n%s", s.opts.StoryPath, strings.Join(msgs, "\n"))
 	}
-	plan, err := compose.ResolveWith(ld, compose.ResolveOptions{Profile: s.opts.ProfilePath, Getenv: s.opts.Getenv})
+	plan, err := compose.ResolveWith(ld, compose.ResolveOptions{Profile: s.opts.ProfilePath})
 	if err != nil {
 		c.print = fingerprint(c.files)
 		return c, err
@@ -158,7 +151,7 @@ func (s *Server) build() (*Catalog, error) {
 	// Only enabled aliases get a transport: a disabled one is never built.
 	rt, err := plan.BuildWith(compose.DispatchOptions{
 		BuildOptions: compose.BuildOptions{ClaudeSubmit: s.opts.ClaudeSubmit, CallTimeout: s.opts.CallTimeout},
-		AgentSink:    s.opts.Sink, Builders: s.opts.Builders, Logger: s.log, Schemas: schemas})
+		AgentSink:    s.opts.Sink, Logger: s.log, Schemas: schemas})
 	if err != nil {
 		return c, err
 	}
@@ -180,15 +173,15 @@ func (s *Server) Apply(c *Catalog) bool {
 	old := s.cur
 	s.cur = c
 	var gone []string
-	for name := range s.offered {
-		if c.Tools[name] == nil {
-			gone = append(gone, name)
-			delete(s.offered, name)
+	if old != nil {
+		for name := range old.Tools {
+			if c.Tools[name] == nil {
+				gone = append(gone, name)
+			}
 		}
 	}
 	for _, name := range c.Names() {
 		s.mcp.AddTool(s.mcpTool(c, c.Tools[name]), s.handler(name))
-		s.offered[name] = true
 	}
 	if len(gone) > 0 {
 		s.mcp.RemoveTools(gone...)
@@ -236,7 +229,7 @@ func (s *Server) Refresh() error {
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
 	cur := s.Current()
-	if cur != nil && fingerprint(cur.files) == cur.print && sameSet(cur, s) {
+	if cur != nil && fingerprint(cur.files) == cur.print && s.sameSet(cur) {
 		return nil
 	}
 	return s.reloadLocked()
@@ -244,12 +237,8 @@ func (s *Server) Refresh() error {
 
 // sameSet reports whether the profile/manifests set is unchanged (a new
 // profile file or manifest directory appearing counts as a change).
-func sameSet(c *Catalog, s *Server) bool {
-	dir := storyDir(s.opts.StoryPath)
-	if c.story != nil {
-		dir = c.story.Dir
-	}
-	for _, f := range plugin.WatchFiles(dir, s.opts.ProfilePath) {
+func (s *Server) sameSet(c *Catalog) bool {
+	for _, f := range plugin.WatchFiles(s.dir(c.story), s.opts.ProfilePath) {
 		if !slices.Contains(c.files, f) {
 			return false
 		}
@@ -299,8 +288,7 @@ func (s *Server) acquire() (*Catalog, error) {
 	return s.cur, nil
 }
 
-var turnOne int64 = 1
-
+// handler answers the calls of tool name, each one turn 1 of the server's session.
 func (s *Server) handler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		// Discovery is never authorization: re-read what may have changed.
@@ -332,7 +320,7 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 		if schemaPath != "" {
 			with["schema"] = schemaPath
 		}
-		res, err := c.reg.Dispatch(ctx, agent.Call{Alias: t.Alias, Verb: t.Verb, SessionID: s.session, Turn: turnOne,
+		res, err := c.reg.Dispatch(ctx, agent.Call{Alias: t.Alias, Verb: t.Verb, SessionID: s.session, Turn: 1,
 			StatePath: "mcp." + name, Prompt: prompt, SchemaPath: schemaPath, With: with})
 		if err != nil {
 			return toolError(err.Error()), nil
@@ -369,11 +357,13 @@ func (s *Server) HTTPHandler(token string) http.Handler {
 	})
 }
 
-func storyDir(p string) string {
-	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-		return p
+// dir is the directory of the story st (nil: of the story argument, which
+// did not load).
+func (s *Server) dir(st *story.Story) string {
+	if st != nil {
+		return st.Dir
 	}
-	return filepath.Dir(p)
+	return filepath.Dir(story.ManifestPath(s.opts.StoryPath))
 }
 
 // fingerprint hashes the contents (or absence) of files.
