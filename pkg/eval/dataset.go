@@ -174,12 +174,8 @@ func LoadDataset(path string) (*Dataset, error) {
 // parseDataset parses data as the dataset at name; shown names the file in
 // errors (the path as the user gave it).
 func parseDataset(name, shown string, data []byte) (*Dataset, error) {
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, syntaxErrorf("%s: empty file (a dataset starts with kind: agent_eval)", shown)
-		}
+	var doc yaml.Node // stays empty (Kind 0) on io.EOF: a file with no document
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
 		return nil, syntaxErrorf("%s: parse YAML: %s (fix the YAML syntax)", shown, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	d := &Dataset{Path: name, Raw: data, pos: map[string]story.Pos{}}
@@ -265,20 +261,30 @@ func (p *dparser) str(v *yaml.Node, what string) string {
 	return v.Value
 }
 
-func (p *dparser) strList(v *yaml.Node, what string) []string {
+// seq walks the list v named what, recording each item's position under
+// what[i]: false for null and for another kind (the error says the list
+// should be wantList).
+func (p *dparser) seq(v *yaml.Node, what, wantList string, item func(key string, c *yaml.Node)) bool {
 	if yamlnode.IsNull(v) {
-		return nil
+		return false
 	}
 	if v.Kind != yaml.SequenceNode {
-		p.errf(v, "%s must be a list of strings", what)
-		return nil
+		p.errf(v, "%s must be %s", what, wantList)
+		return false
 	}
-	out := make([]string, 0, len(v.Content))
 	for i, c := range v.Content {
 		c = yamlnode.Deref(c)
-		key := fmt.Sprintf("%s[%d]", what, i)
+		key := yamlnode.Indexed(what, i)
 		p.d.pos[key] = p.at(c)
-		out = append(out, p.str(c, key))
+		item(key, c)
+	}
+	return true
+}
+
+func (p *dparser) strList(v *yaml.Node, what string) []string {
+	out := []string{}
+	if !p.seq(v, what, "a list of strings", func(key string, c *yaml.Node) { out = append(out, p.str(c, key)) }) {
+		return nil
 	}
 	return out
 }
@@ -452,18 +458,8 @@ func (p *dparser) comparator(n *yaml.Node) {
 }
 
 func (p *dparser) examples(n *yaml.Node) {
-	if yamlnode.IsNull(n) {
-		return
-	}
-	if n.Kind != yaml.SequenceNode {
-		p.errf(n, "examples must be a list of {name, args, expect}")
-		return
-	}
-	for i, c := range n.Content {
-		c = yamlnode.Deref(c)
-		pre := fmt.Sprintf("examples[%d]", i)
-		ex := Example{Pos: p.at(c)}
-		p.d.pos[pre] = ex.Pos
+	p.seq(n, "examples", "a list of {name, args, expect}", func(pre string, c *yaml.Node) {
+		ex := Example{Pos: p.d.pos[pre]}
 		object := func(dst *map[string]any, what string) func(k, v *yaml.Node) {
 			return func(_, v *yaml.Node) { *dst = p.object(v, pre+"."+what) }
 		}
@@ -476,7 +472,7 @@ func (p *dparser) examples(n *yaml.Node) {
 			{Key: "notes"},
 		}, nil)
 		p.d.Examples = append(p.d.Examples, ex)
-	}
+	})
 }
 
 func (p *dparser) selection(n *yaml.Node) {

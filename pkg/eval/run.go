@@ -166,10 +166,14 @@ func planRun(v *Validation, opts RunOptions) (*evalRun, error) {
 	if opts.Shards > 0 && (opts.Shard < 1 || opts.Shard > opts.Shards) {
 		return nil, fmt.Errorf("shard %d/%d: the shard index must be between 1 and %d", opts.Shard, opts.Shards, opts.Shards)
 	}
-	// Render every example once, before anything is dispatched.
+	// Render every example's prompt and with: once, before anything is
+	// dispatched.
 	r.rnd = newRenderer(r.st, r.cs)
-	if r.rend, err = renderExamples(r.rnd, r.d.Examples); err != nil {
-		return nil, err
+	r.rend = make([]renderedExample, len(r.d.Examples))
+	for i, ex := range r.d.Examples {
+		if r.rend[i].prompt, r.rend[i].with, err = r.rnd.Render(ex.Args); err != nil {
+			return nil, fmt.Errorf("example %q: %w", ex.Name, err)
+		}
 	}
 	r.planJobs()
 	r.compiler = schema.NewCompiler(r.st.Dir)
@@ -183,19 +187,6 @@ func planRun(v *Validation, opts RunOptions) (*evalRun, error) {
 		r.conc = runtime.NumCPU()
 	}
 	return r, nil
-}
-
-// renderExamples renders every example's prompt and with:.
-func renderExamples(rnd *exampleRenderer, examples []Example) ([]renderedExample, error) {
-	rend := make([]renderedExample, len(examples))
-	for i, ex := range examples {
-		p, w, err := rnd.Render(ex.Args)
-		if err != nil {
-			return nil, fmt.Errorf("example %q: %w", ex.Name, err)
-		}
-		rend[i] = renderedExample{p, w}
-	}
-	return rend, nil
 }
 
 // planJobs lists this shard's jobs. Jobs are numbered candidate-major (the
@@ -428,18 +419,12 @@ func runOne(ctx context.Context, reg *agent.Registry, call agent.Call, cmp Compa
 	var res *agent.Result
 	var err error
 	var elapsed time.Duration
-	for attempt := 0; ; attempt++ {
+	for {
 		t0 := time.Now()
 		res, err = reg.Dispatch(ctx, call)
 		elapsed = time.Since(t0)
-		if err == nil || attempt >= retries {
-			break
-		}
 		k := agent.KindOf(err)
-		if k != agent.KindPluginCrash && k != agent.KindTransportError {
-			break
-		}
-		if ctx.Err() != nil {
+		if err == nil || rec.Retries >= retries || ctx.Err() != nil || (k != agent.KindPluginCrash && k != agent.KindTransportError) {
 			break
 		}
 		rec.Retries++
@@ -452,12 +437,11 @@ func runOne(ctx context.Context, reg *agent.Registry, call agent.Call, cmp Compa
 		if kind == "" {
 			return rec, err
 		}
-		rec.LatencyMS = elapsed.Milliseconds()
+		if !cassette {
+			rec.LatencyMS = elapsed.Milliseconds()
+		}
 		rec.Conformant = kind == agent.KindSchemaInvalid
 		rec.Reason = reg.Redact(err.Error())
-		if cassette {
-			rec.LatencyMS = 0
-		}
 		return rec, nil
 	}
 	rec.LatencyMS = res.Duration.Milliseconds()
