@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -509,8 +508,8 @@ func Discover(root string) ([]string, error) {
 		return []string{abs}, err
 	}
 	// filepath.Glob(root/evals/*.yaml), listed with os.ReadDir (which
-	// does not open the directory as a pollable file); as Glob, an
-	// unreadable directory matches nothing.
+	// does not open the directory as a pollable file, and sorts by name);
+	// as Glob, an unreadable directory matches nothing.
 	evals := filepath.Join(root, "evals")
 	entries, _ := os.ReadDir(evals)
 	out := make([]string, 0, len(entries))
@@ -524,6 +523,5 @@ func Discover(root string) ([]string, error) {
 		}
 		out = append(out, abs)
 	}
-	sort.Strings(out)
 	return out, nil
 }
