@@ -133,13 +133,9 @@ func newEvalShowCmd() *cobra.Command {
 				return err
 			}
 			v := eval.Validate(d, &eval.StoryLoader{})
-			status := eval.StatusInvalid
-			var latest *eval.Report
-			if v.OK() {
-				status, latest, err = eval.DatasetStatus(v)
-				if err != nil {
-					fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(err.Error()))
-				}
+			status, latest, err := eval.DatasetStatus(v) // invalid, no report, when v is not OK
+			if err != nil {
+				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(err.Error()))
 			}
 			if htmlOut != "" {
 				if latest == nil {

@@ -1,7 +1,9 @@
 package eval
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -71,7 +73,7 @@ func Merge(v *Validation, shards []*Report) (*Report, error) {
 		specs[k] = CandidateSpec{Profile: c.Profile, Backend: c.Backend, Model: c.Model, Effort: c.Effort}
 	}
 	r := newReport(v, specs, recs, 0)
-	r.GeneratedAt = latestGenerated(shards)
+	r.GeneratedAt = slices.MaxFunc(shards, func(a, b *Report) int { return cmp.Compare(a.GeneratedAt, b.GeneratedAt) }).GeneratedAt
 	r.Run = &RunInfo{Mode: first.Run.Mode, Jobs: len(recs), TotalJobs: len(recs)}
 	return r, nil
 }
@@ -81,14 +83,4 @@ func datasetIf(b bool) []string {
 		return []string{"dataset"}
 	}
 	return nil
-}
-
-func latestGenerated(rs []*Report) string {
-	best := ""
-	for _, r := range rs {
-		if r.GeneratedAt > best {
-			best = r.GeneratedAt
-		}
-	}
-	return best
 }

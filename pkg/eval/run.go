@@ -218,23 +218,21 @@ func (r *evalRun) open() error {
 	}
 	r.mx = mx
 	r.regs = make([]*agent.Registry, len(r.specs))
+	r.slots = make([]chan struct{}, len(r.specs))
 	for i, sp := range r.specs {
 		if r.regs[i], err = candidateRegistry(mx, r.st, sp, r.cas != nil); err != nil {
 			return err
+		}
+		// A subprocess plugin answers one request at a time; holding a slot
+		// per candidate keeps time spent queueing behind our own calls out
+		// of the measured latency.
+		if sp.Backend == story.PluginSubprocess {
+			r.slots[i] = make(chan struct{}, 1)
 		}
 	}
 	if r.d.Comparator.Kind == "judge" {
 		if r.judge, err = newJudge(mx, r.st, r.d.Comparator, r.cas != nil); err != nil {
 			return err
-		}
-	}
-	// A subprocess plugin answers one request at a time; holding a slot per
-	// candidate keeps time spent queueing behind our own calls out of the
-	// measured latency.
-	r.slots = make([]chan struct{}, len(r.specs))
-	for i, sp := range r.specs {
-		if sp.Backend == story.PluginSubprocess {
-			r.slots[i] = make(chan struct{}, 1)
 		}
 	}
 	return nil
