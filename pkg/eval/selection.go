@@ -202,11 +202,11 @@ func Check(storyDir string, loader *StoryLoader) ([]diag.Diagnostic, error) {
 		return nil, fmt.Errorf("eval check: %s is not a story directory (no app.yaml and no evals/*.yaml); give the directory holding the story's app.yaml", storyDir)
 	}
 	if noManifest == nil {
-		st, err := loader.Load(manifest)
+		ld, err := loader.Load(manifest)
 		if err != nil {
 			out = append(out, diag.Diagnostic{File: manifest, Severity: diag.Error, Rule: ruleSelection.ID, Message: "load app: " + err.Error()})
 		} else {
-			out = append(out, CheckSelections(st)...)
+			out = append(out, CheckSelections(ld.Story)...)
 		}
 	}
 	for _, f := range files {
