@@ -268,11 +268,11 @@ func (l *localLLM) Ask(ctx context.Context, req *agent.AskRequest) (*agent.AskRe
 		return nil, agent.Errorf(agent.KindTransportError, "%s: encode chat request: %v", l.alias, err)
 	}
 	// The plugin's headers and, when key is set, its bearer token.
-	post := func(base string) (*http.Response, error) {
-		return callAPI(ctx, l.client, http.MethodPost, apiURL(base, "chat/completions"), payload, l.headers, key)
+	post := func(endpoint string) (*http.Response, error) {
+		return callAPI(ctx, l.client, http.MethodPost, endpoint, payload, l.headers, key)
 	}
 	endpoint := apiURL(base, "chat/completions")
-	resp, err := post(base)
+	resp, err := post(endpoint)
 	if err != nil && ctx.Err() == nil && isDialError(err) {
 		// A managed sidecar that crashed since the last call: restart it
 		// and send the request once more.
@@ -283,7 +283,7 @@ func (l *localLLM) Ask(ctx context.Context, req *agent.AskRequest) (*agent.AskRe
 				err = rerr
 			case restarted:
 				endpoint = apiURL(nb, "chat/completions")
-				resp, err = post(nb)
+				resp, err = post(endpoint)
 			}
 		}
 	}
