@@ -2,6 +2,7 @@ package eval
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -220,12 +221,12 @@ func (p *dparser) each(n *yaml.Node, prefix string, fs yamlnode.Fields, anyKey f
 		p.errf(n, "%s must be a mapping", prefix)
 		return
 	}
-	seen := yamlnode.NewSeen(n)
+	seen, where := yamlnode.NewSeen(n), cmp.Or(prefix, "the dataset")
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], yamlnode.Deref(n.Content[i+1])
 		key := k.Value
 		if prev := seen.Prev(i, key); prev != nil {
-			p.warnf(k, "key %q in %s appears twice (first at line %d); the later one is used (keep one)", key, orTop(prefix), prev.Line)
+			p.warnf(k, "key %q in %s appears twice (first at line %d); the later one is used (keep one)", key, where, prev.Line)
 		}
 		path := key
 		if prefix != "" {
@@ -235,18 +236,11 @@ func (p *dparser) each(n *yaml.Node, prefix string, fs yamlnode.Fields, anyKey f
 		if fs == nil {
 			anyKey(key, v)
 		} else if f := fs.Find(key); f == nil {
-			p.warnf(k, "unknown key %q in %s (ignored)", key, orTop(prefix))
+			p.warnf(k, "unknown key %q in %s (ignored)", key, where)
 		} else if f.Read != nil {
 			f.Read(k, v)
 		}
 	}
-}
-
-func orTop(prefix string) string {
-	if prefix == "" {
-		return "the dataset"
-	}
-	return prefix
 }
 
 func (p *dparser) str(v *yaml.Node, what string) string {

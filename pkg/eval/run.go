@@ -63,21 +63,13 @@ type RunOptions struct {
 	ClaudeSubmit []string
 }
 
-// loaded is the validated story as pkg/compose loaded it.
-func (v *Validation) loaded() *compose.Loaded {
-	if v.Loaded != nil {
-		return v.Loaded
-	}
-	return compose.Adopt(v.AppPath, v.Story) // a Validation built by hand
-}
-
 // matrix builds the eval's registries: one hook chain for every call, a
 // registry per candidate (compose.Matrix).
 func (o RunOptions) matrix(v *Validation, cas *agent.Cassette, compiler *schema.Compiler) (*compose.Matrix, error) {
 	plan := o.Plan
 	if plan == nil {
 		var err error
-		if plan, err = compose.Resolve(v.loaded(), ""); err != nil {
+		if plan, err = compose.Resolve(v.Loaded, ""); err != nil {
 			return nil, fmt.Errorf("plugin profile: %w", err)
 		}
 	}
