@@ -71,7 +71,7 @@ var htmlTmpl = sync.OnceValue(func() *template.Template {
 		"ms":   func(p *int64) string { return orDash(p, func(v int64) string { return fmt.Sprintf("%d ms", v) }) },
 		"usd":  func(p *float64) string { return orDash(p, func(v float64) string { return fmt.Sprintf("$%.6f", v) }) },
 		"rate": func(p *float64) string { return orDash(p, pct) },
-		"json": func(v any) string { return fmt.Sprintf("%v", jsonString(v)) },
+		"json": jsonString,
 	}).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>eval {{.R.Call}}</title>
