@@ -321,12 +321,11 @@ func newEvalCheckCmd() *cobra.Command {
 				return usagef("%v", err)
 			}
 			out := c.OutOrStdout()
-			tty := isTerminal(out)
 			color, err := useColor(c, out)
 			if err != nil {
 				return err
 			}
-			ho := diag.HumanOptions{Color: color, Snippet: tty}
+			ho := diag.HumanOptions{Color: color, Snippet: isTerminal(out)}
 			if err := diag.Write(out, f, ds, diag.ToolInfo{Name: "kitsoki", Version: version}, ho); err != nil {
 				return usagef("writing output: %v", err)
 			}
