@@ -133,13 +133,9 @@ func newEvalShowCmd() *cobra.Command {
 				return err
 			}
 			v := eval.Validate(d, &eval.StoryLoader{})
-			status := eval.StatusInvalid
-			var latest *eval.Report
-			if v.OK() {
-				status, latest, err = eval.DatasetStatus(v)
-				if err != nil {
-					fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(err.Error()))
-				}
+			status, latest, err := eval.DatasetStatus(v) // invalid, no report, when v is not OK
+			if err != nil {
+				fmt.Fprintf(c.ErrOrStderr(), "WARN: %s\n", trace.Printable(err.Error()))
 			}
 			if htmlOut != "" {
 				if latest == nil {
@@ -325,12 +321,11 @@ func newEvalCheckCmd() *cobra.Command {
 				return usagef("%v", err)
 			}
 			out := c.OutOrStdout()
-			tty := isTerminal(out)
 			color, err := useColor(c, out)
 			if err != nil {
 				return err
 			}
-			ho := diag.HumanOptions{Color: color, Snippet: tty}
+			ho := diag.HumanOptions{Color: color, Snippet: isTerminal(out)}
 			if err := diag.Write(out, f, ds, diag.ToolInfo{Name: "kitsoki", Version: version}, ho); err != nil {
 				return usagef("writing output: %v", err)
 			}

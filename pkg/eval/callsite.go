@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 
 	"kitsoki/pkg/story"
@@ -85,9 +85,7 @@ func agentEffects(st *story.Story) []AgentEffect {
 }
 
 func sortedStates(l []*story.State) []*story.State {
-	out := append([]*story.State(nil), l...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
+	return slices.SortedStableFunc(slices.Values(l), func(a, b *story.State) int { return strings.Compare(a.Name, b.Name) })
 }
 
 func newCallSite(s *story.State, idx int, e *story.Effect) *CallSite {

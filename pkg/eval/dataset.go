@@ -2,13 +2,13 @@ package eval
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -174,12 +174,8 @@ func LoadDataset(path string) (*Dataset, error) {
 // parseDataset parses data as the dataset at name; shown names the file in
 // errors (the path as the user gave it).
 func parseDataset(name, shown string, data []byte) (*Dataset, error) {
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, syntaxErrorf("%s: empty file (a dataset starts with kind: agent_eval)", shown)
-		}
+	var doc yaml.Node // stays empty (Kind 0) on io.EOF: a file with no document
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
 		return nil, syntaxErrorf("%s: parse YAML: %s (fix the YAML syntax)", shown, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	d := &Dataset{Path: name, Raw: data, pos: map[string]story.Pos{}}
@@ -225,12 +221,12 @@ func (p *dparser) each(n *yaml.Node, prefix string, fs yamlnode.Fields, anyKey f
 		p.errf(n, "%s must be a mapping", prefix)
 		return
 	}
-	seen := yamlnode.NewSeen(n)
+	seen, where := yamlnode.NewSeen(n), cmp.Or(prefix, "the dataset")
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], yamlnode.Deref(n.Content[i+1])
 		key := k.Value
 		if prev := seen.Prev(i, key); prev != nil {
-			p.warnf(k, "key %q in %s appears twice (first at line %d); the later one is used (keep one)", key, orTop(prefix), prev.Line)
+			p.warnf(k, "key %q in %s appears twice (first at line %d); the later one is used (keep one)", key, where, prev.Line)
 		}
 		path := key
 		if prefix != "" {
@@ -240,18 +236,11 @@ func (p *dparser) each(n *yaml.Node, prefix string, fs yamlnode.Fields, anyKey f
 		if fs == nil {
 			anyKey(key, v)
 		} else if f := fs.Find(key); f == nil {
-			p.warnf(k, "unknown key %q in %s (ignored)", key, orTop(prefix))
+			p.warnf(k, "unknown key %q in %s (ignored)", key, where)
 		} else if f.Read != nil {
 			f.Read(k, v)
 		}
 	}
-}
-
-func orTop(prefix string) string {
-	if prefix == "" {
-		return "the dataset"
-	}
-	return prefix
 }
 
 func (p *dparser) str(v *yaml.Node, what string) string {
@@ -265,20 +254,30 @@ func (p *dparser) str(v *yaml.Node, what string) string {
 	return v.Value
 }
 
-func (p *dparser) strList(v *yaml.Node, what string) []string {
+// seq walks the list v named what, recording each item's position under
+// what[i]: false for null and for another kind (the error says the list
+// should be wantList).
+func (p *dparser) seq(v *yaml.Node, what, wantList string, item func(key string, c *yaml.Node)) bool {
 	if yamlnode.IsNull(v) {
-		return nil
+		return false
 	}
 	if v.Kind != yaml.SequenceNode {
-		p.errf(v, "%s must be a list of strings", what)
-		return nil
+		p.errf(v, "%s must be %s", what, wantList)
+		return false
 	}
-	out := make([]string, 0, len(v.Content))
 	for i, c := range v.Content {
 		c = yamlnode.Deref(c)
-		key := fmt.Sprintf("%s[%d]", what, i)
+		key := yamlnode.Indexed(what, i)
 		p.d.pos[key] = p.at(c)
-		out = append(out, p.str(c, key))
+		item(key, c)
+	}
+	return true
+}
+
+func (p *dparser) strList(v *yaml.Node, what string) []string {
+	out := []string{}
+	if !p.seq(v, what, "a list of strings", func(key string, c *yaml.Node) { out = append(out, p.str(c, key)) }) {
+		return nil
 	}
 	return out
 }
@@ -452,18 +451,8 @@ func (p *dparser) comparator(n *yaml.Node) {
 }
 
 func (p *dparser) examples(n *yaml.Node) {
-	if yamlnode.IsNull(n) {
-		return
-	}
-	if n.Kind != yaml.SequenceNode {
-		p.errf(n, "examples must be a list of {name, args, expect}")
-		return
-	}
-	for i, c := range n.Content {
-		c = yamlnode.Deref(c)
-		pre := fmt.Sprintf("examples[%d]", i)
-		ex := Example{Pos: p.at(c)}
-		p.d.pos[pre] = ex.Pos
+	p.seq(n, "examples", "a list of {name, args, expect}", func(pre string, c *yaml.Node) {
+		ex := Example{Pos: p.d.pos[pre]}
 		object := func(dst *map[string]any, what string) func(k, v *yaml.Node) {
 			return func(_, v *yaml.Node) { *dst = p.object(v, pre+"."+what) }
 		}
@@ -476,7 +465,7 @@ func (p *dparser) examples(n *yaml.Node) {
 			{Key: "notes"},
 		}, nil)
 		p.d.Examples = append(p.d.Examples, ex)
-	}
+	})
 }
 
 func (p *dparser) selection(n *yaml.Node) {
@@ -513,8 +502,8 @@ func Discover(root string) ([]string, error) {
 		return []string{abs}, err
 	}
 	// filepath.Glob(root/evals/*.yaml), listed with os.ReadDir (which
-	// does not open the directory as a pollable file); as Glob, an
-	// unreadable directory matches nothing.
+	// does not open the directory as a pollable file, and sorts by name);
+	// as Glob, an unreadable directory matches nothing.
 	evals := filepath.Join(root, "evals")
 	entries, _ := os.ReadDir(evals)
 	out := make([]string, 0, len(entries))
@@ -528,6 +517,5 @@ func Discover(root string) ([]string, error) {
 		}
 		out = append(out, abs)
 	}
-	sort.Strings(out)
 	return out, nil
 }

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -58,14 +59,6 @@ func jsonErrText(b []byte, err error) string {
 
 // lineCol turns a byte offset into a 1-based line and column.
 func lineCol(b []byte, off int64) (int, int) {
-	off = max(0, min(off, int64(len(b))))
-	line, col := 1, 1
-	for _, c := range b[:off] {
-		if c == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
-	return line, col
+	b = b[:max(0, min(off, int64(len(b))))]
+	return bytes.Count(b, []byte{'\n'}) + 1, len(b) - bytes.LastIndexByte(b, '\n')
 }

@@ -4,7 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"kitsoki/internal/safefile"
@@ -66,7 +66,5 @@ func toolboxHash(st *story.Story, persona string) string {
 	if pr == nil {
 		return emptyHash
 	}
-	tools := append([]string(nil), pr.Tools...)
-	sort.Strings(tools)
-	return hashBytes([]byte(strings.Join(tools, "\x00")))
+	return hashBytes([]byte(strings.Join(slices.Sorted(slices.Values(pr.Tools)), "\x00")))
 }

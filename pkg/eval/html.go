@@ -51,10 +51,7 @@ func chartSVG(r *Report) string {
 	fmt.Fprintf(&b, `<text x="%g" y="%g" font-size="12" text-anchor="middle">avg cost (USD)</text>`, left+(w-left-right)/2, h-6)
 	fmt.Fprintf(&b, `<text x="14" y="%g" font-size="12" text-anchor="middle" transform="rotate(-90 14 %g)">comparator pass rate</text>`, top+(h-top-bottom)/2, top+(h-top-bottom)/2)
 	for _, c := range r.Candidates {
-		cost := 0.0
-		if c.AvgCostUSD != nil {
-			cost = *c.AvgCostUSD
-		}
+		cost := valueOr0(c.AvgCostUSD)
 		fill := "#fff"
 		if c.Pass {
 			fill = "#2a7"
@@ -70,26 +67,11 @@ func chartSVG(r *Report) string {
 // htmlTmpl is parsed on first use, not at start-up.
 var htmlTmpl = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("report").Funcs(template.FuncMap{
-		"pct": func(f float64) string { return fmt.Sprintf("%.0f%%", f*100) },
-		"ms": func(p *int64) string {
-			if p == nil {
-				return "–"
-			}
-			return fmt.Sprintf("%d ms", *p)
-		},
-		"usd": func(p *float64) string {
-			if p == nil {
-				return "–"
-			}
-			return fmt.Sprintf("$%.6f", *p)
-		},
-		"rate": func(p *float64) string {
-			if p == nil {
-				return "–"
-			}
-			return fmt.Sprintf("%.0f%%", *p*100)
-		},
-		"json": func(v any) string { return fmt.Sprintf("%v", jsonString(v)) },
+		"pct":  pct,
+		"ms":   func(p *int64) string { return orDash(p, func(v int64) string { return fmt.Sprintf("%d ms", v) }) },
+		"usd":  func(p *float64) string { return orDash(p, func(v float64) string { return fmt.Sprintf("$%.6f", v) }) },
+		"rate": func(p *float64) string { return orDash(p, pct) },
+		"json": jsonString,
 	}).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>eval {{.R.Call}}</title>
@@ -121,6 +103,25 @@ code,pre{background:#f6f6f6}
 </body></html>
 `))
 })
+
+// pct is a rate as a whole percentage ("95%").
+func pct(f float64) string { return fmt.Sprintf("%.0f%%", f*100) }
+
+// orDash is f(*p), or "–" for an unmeasured (nil) p.
+func orDash[T any](p *T, f func(T) string) string {
+	if p == nil {
+		return "–"
+	}
+	return f(*p)
+}
+
+// valueOr0 is *p, or T's zero value when p is nil.
+func valueOr0[T any](p *T) (v T) {
+	if p != nil {
+		v = *p
+	}
+	return v
+}
 
 func jsonString(v any) string {
 	if v == nil {

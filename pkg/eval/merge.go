@@ -1,7 +1,9 @@
 package eval
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -41,7 +43,11 @@ func Merge(v *Validation, shards []*Report) (*Report, error) {
 			return nil, fmt.Errorf("eval merge: %s measures call %q, the dataset's call is %q", s.Path, s.Call, v.Dataset.Call)
 		}
 		if s.Dataset != v.Hashes.Dataset || isStale(s.Hashes, v.Hashes) {
-			return nil, fmt.Errorf("eval merge: %s was produced from other inputs (%v changed); re-run that shard", s.Path, append(staleFields(s.Hashes, v.Hashes), datasetIf(s.Dataset != v.Hashes.Dataset)...))
+			changed := staleFields(s.Hashes, v.Hashes)
+			if s.Dataset != v.Hashes.Dataset {
+				changed = append(changed, "dataset")
+			}
+			return nil, fmt.Errorf("eval merge: %s was produced from other inputs (%v changed); re-run that shard", s.Path, changed)
 		}
 		if len(s.Candidates) != len(first.Candidates) {
 			return nil, fmt.Errorf("eval merge: %s has %d candidates, %s has %d", s.Path, len(s.Candidates), first.Path, len(first.Candidates))
@@ -71,24 +77,7 @@ func Merge(v *Validation, shards []*Report) (*Report, error) {
 		specs[k] = CandidateSpec{Profile: c.Profile, Backend: c.Backend, Model: c.Model, Effort: c.Effort}
 	}
 	r := newReport(v, specs, recs, 0)
-	r.GeneratedAt = latestGenerated(shards)
+	r.GeneratedAt = slices.MaxFunc(shards, func(a, b *Report) int { return cmp.Compare(a.GeneratedAt, b.GeneratedAt) }).GeneratedAt
 	r.Run = &RunInfo{Mode: first.Run.Mode, Jobs: len(recs), TotalJobs: len(recs)}
 	return r, nil
-}
-
-func datasetIf(b bool) []string {
-	if b {
-		return []string{"dataset"}
-	}
-	return nil
-}
-
-func latestGenerated(rs []*Report) string {
-	best := ""
-	for _, r := range rs {
-		if r.GeneratedAt > best {
-			best = r.GeneratedAt
-		}
-	}
-	return best
 }

@@ -63,21 +63,13 @@ type RunOptions struct {
 	ClaudeSubmit []string
 }
 
-// loaded is the validated story as pkg/compose loaded it.
-func (v *Validation) loaded() *compose.Loaded {
-	if v.Loaded != nil {
-		return v.Loaded
-	}
-	return compose.Adopt(v.AppPath, v.Story) // a Validation built by hand
-}
-
 // matrix builds the eval's registries: one hook chain for every call, a
 // registry per candidate (compose.Matrix).
 func (o RunOptions) matrix(v *Validation, cas *agent.Cassette, compiler *schema.Compiler) (*compose.Matrix, error) {
 	plan := o.Plan
 	if plan == nil {
 		var err error
-		if plan, err = compose.Resolve(v.loaded(), ""); err != nil {
+		if plan, err = compose.Resolve(v.Loaded, ""); err != nil {
 			return nil, fmt.Errorf("plugin profile: %w", err)
 		}
 	}
@@ -166,10 +158,14 @@ func planRun(v *Validation, opts RunOptions) (*evalRun, error) {
 	if opts.Shards > 0 && (opts.Shard < 1 || opts.Shard > opts.Shards) {
 		return nil, fmt.Errorf("shard %d/%d: the shard index must be between 1 and %d", opts.Shard, opts.Shards, opts.Shards)
 	}
-	// Render every example once, before anything is dispatched.
+	// Render every example's prompt and with: once, before anything is
+	// dispatched.
 	r.rnd = newRenderer(r.st, r.cs)
-	if r.rend, err = renderExamples(r.rnd, r.d.Examples); err != nil {
-		return nil, err
+	r.rend = make([]renderedExample, len(r.d.Examples))
+	for i, ex := range r.d.Examples {
+		if r.rend[i].prompt, r.rend[i].with, err = r.rnd.Render(ex.Args); err != nil {
+			return nil, fmt.Errorf("example %q: %w", ex.Name, err)
+		}
 	}
 	r.planJobs()
 	r.compiler = schema.NewCompiler(r.st.Dir)
@@ -183,19 +179,6 @@ func planRun(v *Validation, opts RunOptions) (*evalRun, error) {
 		r.conc = runtime.NumCPU()
 	}
 	return r, nil
-}
-
-// renderExamples renders every example's prompt and with:.
-func renderExamples(rnd *exampleRenderer, examples []Example) ([]renderedExample, error) {
-	rend := make([]renderedExample, len(examples))
-	for i, ex := range examples {
-		p, w, err := rnd.Render(ex.Args)
-		if err != nil {
-			return nil, fmt.Errorf("example %q: %w", ex.Name, err)
-		}
-		rend[i] = renderedExample{p, w}
-	}
-	return rend, nil
 }
 
 // planJobs lists this shard's jobs. Jobs are numbered candidate-major (the
@@ -227,23 +210,21 @@ func (r *evalRun) open() error {
 	}
 	r.mx = mx
 	r.regs = make([]*agent.Registry, len(r.specs))
+	r.slots = make([]chan struct{}, len(r.specs))
 	for i, sp := range r.specs {
 		if r.regs[i], err = candidateRegistry(mx, r.st, sp, r.cas != nil); err != nil {
 			return err
+		}
+		// A subprocess plugin answers one request at a time; holding a slot
+		// per candidate keeps time spent queueing behind our own calls out
+		// of the measured latency.
+		if sp.Backend == story.PluginSubprocess {
+			r.slots[i] = make(chan struct{}, 1)
 		}
 	}
 	if r.d.Comparator.Kind == "judge" {
 		if r.judge, err = newJudge(mx, r.st, r.d.Comparator, r.cas != nil); err != nil {
 			return err
-		}
-	}
-	// A subprocess plugin answers one request at a time; holding a slot per
-	// candidate keeps time spent queueing behind our own calls out of the
-	// measured latency.
-	r.slots = make([]chan struct{}, len(r.specs))
-	for i, sp := range r.specs {
-		if sp.Backend == story.PluginSubprocess {
-			r.slots[i] = make(chan struct{}, 1)
 		}
 	}
 	return nil
@@ -428,18 +409,12 @@ func runOne(ctx context.Context, reg *agent.Registry, call agent.Call, cmp Compa
 	var res *agent.Result
 	var err error
 	var elapsed time.Duration
-	for attempt := 0; ; attempt++ {
+	for {
 		t0 := time.Now()
 		res, err = reg.Dispatch(ctx, call)
 		elapsed = time.Since(t0)
-		if err == nil || attempt >= retries {
-			break
-		}
 		k := agent.KindOf(err)
-		if k != agent.KindPluginCrash && k != agent.KindTransportError {
-			break
-		}
-		if ctx.Err() != nil {
+		if err == nil || rec.Retries >= retries || ctx.Err() != nil || (k != agent.KindPluginCrash && k != agent.KindTransportError) {
 			break
 		}
 		rec.Retries++
@@ -452,12 +427,11 @@ func runOne(ctx context.Context, reg *agent.Registry, call agent.Call, cmp Compa
 		if kind == "" {
 			return rec, err
 		}
-		rec.LatencyMS = elapsed.Milliseconds()
+		if !cassette {
+			rec.LatencyMS = elapsed.Milliseconds()
+		}
 		rec.Conformant = kind == agent.KindSchemaInvalid
 		rec.Reason = reg.Redact(err.Error())
-		if cassette {
-			rec.LatencyMS = 0
-		}
 		return rec, nil
 	}
 	rec.LatencyMS = res.Duration.Milliseconds()

@@ -66,13 +66,7 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 		cs := newCallSite(ae.State, ae.Index, e)
 		cur := computeHashes(d, st, cs)
 		pin := Pin{Profile: sel.Profile, Model: sel.Model, Effort: sel.Effort, Evidence: sel.Evidence}
-		for _, p := range checkPin(st.Dir, d, pin, cur) {
-			pos := sel.Pos
-			if ep, ok := sel.Keys["evidence"]; ok && p.evidence {
-				pos = ep
-			}
-			report(pos, "%s", p.msg)
-		}
+		out = append(out, pinErrors(checkPin(st.Dir, d, pin, cur), sel.Pos, sel.Keys, "evidence")...)
 	}
 	return out
 }
@@ -80,6 +74,20 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 type pinProblem struct {
 	msg      string
 	evidence bool // about the evidence file rather than the pin
+}
+
+// pinErrors are a pin's problems as errors at pos, those about the
+// evidence file at keys[evidence] when it is known.
+func pinErrors(probs []pinProblem, pos story.Pos, keys map[string]story.Pos, evidence string) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	for _, p := range probs {
+		at := pos
+		if ep, ok := keys[evidence]; ok && p.evidence {
+			at = ep
+		}
+		out = append(out, diag.Diagnostic{File: at.File, Line: at.Line, Col: at.Col, Severity: diag.Error, Rule: ruleSelection.ID, Message: p.msg})
+	}
+	return out
 }
 
 // checkPin checks a pin against its evidence report.
@@ -188,18 +196,17 @@ func Check(storyDir string, loader *StoryLoader) ([]diag.Diagnostic, error) {
 		return nil, err
 	}
 	var out []diag.Diagnostic
-	seenStory := map[string]bool{}
 	manifest := filepath.Join(abs, story.StoryFile)
-	if _, err := os.Stat(manifest); err != nil && len(files) == 0 {
+	_, noManifest := os.Stat(manifest)
+	if noManifest != nil && len(files) == 0 {
 		return nil, fmt.Errorf("eval check: %s is not a story directory (no app.yaml and no evals/*.yaml); give the directory holding the story's app.yaml", storyDir)
 	}
-	if _, err := os.Stat(manifest); err == nil {
-		st, err := loader.Load(manifest)
+	if noManifest == nil {
+		ld, err := loader.Load(manifest)
 		if err != nil {
 			out = append(out, diag.Diagnostic{File: manifest, Severity: diag.Error, Rule: ruleSelection.ID, Message: "load app: " + err.Error()})
 		} else {
-			out = append(out, CheckSelections(st)...)
-			seenStory[st.Dir] = true
+			out = append(out, CheckSelections(ld.Story)...)
 		}
 	}
 	for _, f := range files {
@@ -220,14 +227,7 @@ func Check(storyDir string, loader *StoryLoader) ([]diag.Diagnostic, error) {
 			}
 			continue
 		}
-		pos := d.PosOf("selection.pinned")
-		for _, p := range checkPin(v.Story.Dir, d, *d.Selection.Pinned, v.Hashes) {
-			ppos := pos
-			if ep, ok := d.pos["selection.pinned.evidence"]; ok && p.evidence {
-				ppos = ep
-			}
-			out = append(out, diag.Diagnostic{File: ppos.File, Line: ppos.Line, Col: ppos.Col, Severity: diag.Error, Rule: ruleSelection.ID, Message: p.msg})
-		}
+		out = append(out, pinErrors(checkPin(v.Story.Dir, d, *d.Selection.Pinned, v.Hashes), d.PosOf("selection.pinned"), d.pos, "selection.pinned.evidence")...)
 	}
 	return diag.Sort(out), nil
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -69,6 +68,7 @@ func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) C
 	var valid, pass, conf, retried, fb int
 	var lat []int64
 	var cost []float64
+	costSum := 0.0
 	perEx := map[string]bool{}
 	for _, r := range rs {
 		if r.SchemaValid {
@@ -89,6 +89,7 @@ func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) C
 		lat = append(lat, r.LatencyMS)
 		if r.CostUSD != nil {
 			cost = append(cost, *r.CostUSD)
+			costSum += *r.CostUSD
 		}
 		ok, seen := perEx[r.Example]
 		perEx[r.Example] = (ok || !seen) && r.Pass
@@ -98,16 +99,12 @@ func measure(sp CandidateSpec, rs []CallRecord, bar *AdherenceBar, repeat int) C
 	c.ContractConformanceRate = round6(float64(conf) / n)
 	rr, fr := round6(float64(retried)/n), round6(float64(fb)/n)
 	c.RetryRate, c.FallbackRate = &rr, &fr
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	slices.Sort(lat)
 	p50, p95 := lat[rank(len(lat), 0.50)], lat[rank(len(lat), 0.95)]
 	c.P50LatencyMS, c.P95LatencyMS = &p50, &p95
 	if len(cost) > 0 {
-		sum := 0.0
-		for _, x := range cost {
-			sum += x
-		}
-		avg := round9(sum / float64(len(cost)))
-		sort.Float64s(cost)
+		avg := round9(costSum / float64(len(cost)))
+		slices.Sort(cost)
 		p := round9(cost[rank(len(cost), 0.95)])
 		c.AvgCostUSD, c.P95CostUSD = &avg, &p
 	}
@@ -145,12 +142,7 @@ func round9(x float64) float64 { return math.Round(x*1e9) / 1e9 }
 func decide(cands []Candidate, cfg SummaryConfig) *Decision {
 	strategy := cmp.Or(cfg.Strategy, "cheapest_passing")
 	d := &Decision{Strategy: strategy, FallbackProfile: cfg.FallbackProfile}
-	cost := func(c Candidate) float64 {
-		if c.AvgCostUSD == nil {
-			return 0
-		}
-		return *c.AvgCostUSD
-	}
+	cost := func(c Candidate) float64 { return valueOr0(c.AvgCostUSD) }
 	lat := func(c Candidate) int64 {
 		if c.P95LatencyMS == nil {
 			return math.MaxInt64

@@ -71,16 +71,18 @@ type storyEntry struct {
 	err error
 }
 
-// Load loads the story at path (cached). A story with load errors is an
-// error naming the first one.
-func (l *StoryLoader) Load(path string) (*story.Story, error) {
+// Load loads the story at path (cached) as the composition root loads it:
+// its LintWarnings are the findings that do not stop it from loading (a
+// missing prompt file, a dangling on_error, ...). A story with load errors
+// is an error naming the first one.
+func (l *StoryLoader) Load(path string) (*compose.Loaded, error) {
 	if l == nil {
 		l = &StoryLoader{}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if e, ok := l.cache[path]; ok {
-		return storyOf(e.ld), e.err
+		return e.ld, e.err
 	}
 	opts := l.Opts
 	opts.AllowUnsetEnv = true
@@ -102,35 +104,7 @@ func (l *StoryLoader) Load(path string) (*story.Story, error) {
 		l.cache = map[string]storyEntry{}
 	}
 	l.cache[path] = storyEntry{ld, err}
-	return storyOf(ld), err
-}
-
-// Loaded returns the story at path as the composition root loaded it
-// (nil unless Load loaded it).
-func (l *StoryLoader) Loaded(path string) *compose.Loaded {
-	if l == nil {
-		return nil
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.cache[path].ld
-}
-
-func storyOf(ld *compose.Loaded) *story.Story {
-	if ld == nil {
-		return nil
-	}
-	return ld.Story
-}
-
-// Lint returns the findings of the story at path (loaded by Load) that do
-// not stop it from loading (a missing prompt file, a dangling on_error,
-// ...), as warnings.
-func (l *StoryLoader) Lint(path string) []diag.Diagnostic {
-	if ld := l.Loaded(path); ld != nil {
-		return ld.LintWarnings
-	}
-	return nil
+	return ld, err
 }
 
 // Validate checks a dataset in the reference's order (C.3), adding the
@@ -220,16 +194,18 @@ func checkAgainstApp(v *Validation, loader *StoryLoader, errf, warnf func(key, f
 		appPath = filepath.Join(d.Dir(), appPath)
 	}
 	v.AppPath = appPath
-	st, err := loader.Load(appPath)
+	loaded, err := loader.Load(appPath)
 	if err != nil {
 		errf("app", "load app: %v", err)
 		return
 	}
-	v.Story = st
-	if v.Loaded = loader.Loaded(appPath); v.Loaded == nil { // a nil loader keeps nothing
-		v.Loaded = compose.Adopt(appPath, st)
+	st := loaded.Story
+	v.Story, v.Loaded = st, loaded
+	lint := loaded.LintWarnings
+	if loader == nil { // a nil loader (a caller's one-off check) reports no story lint
+		lint = nil
 	}
-	for _, ld := range loader.Lint(appPath) {
+	for _, ld := range lint {
 		v.Findings = append(v.Findings, Finding{Pos: story.Pos{File: ld.File, Line: ld.Line, Col: ld.Col}, Severity: diag.Warning,
 			Message: fmt.Sprintf("story: %s [%s]", ld.Message, ld.Rule)})
 	}

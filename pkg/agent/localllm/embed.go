@@ -112,10 +112,7 @@ func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
 	case cfg.Dim == 0:
 		e.dim = e.info.dim
 	}
-	log := cfg.Logger
-	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
+	log := cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler))
 	if ep := strings.TrimSpace(cfg.Endpoint); ep != "" {
 		if !isHTTPURL(ep) {
 			return nil, fmt.Errorf("local embed: endpoint %q is not an http:// or https:// URL (e.g. http://127.0.0.1:8081)", ep)
@@ -128,9 +125,7 @@ func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
 		}
 		e.server = newManagedServer("local embed "+model, model, cfg.ServerBin, "", cfg.Port, true, cfg.tune, log, disclose)
 	}
-	if e.client == nil {
-		e.client = httpClient(e.server)
-	}
+	e.client = cmp.Or(e.client, httpClient(e.server))
 	return e, nil
 }
 
@@ -168,11 +163,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string, role EmbedRole) ([
 		return nil, fmt.Errorf("local embed: encode request: %w", err)
 	}
 	endpoint := apiURL(base, "embeddings")
-	req, err := newAPIRequest(ctx, http.MethodPost, endpoint, body, nil, key)
-	if err != nil {
-		return nil, fmt.Errorf("local embed: %w", err)
-	}
-	resp, err := e.client.Do(req)
+	resp, err := callAPI(ctx, e.client, http.MethodPost, endpoint, body, nil, key)
 	if err != nil {
 		return nil, fmt.Errorf("local embed: POST %s: %w", endpoint, err)
 	}

@@ -49,11 +49,7 @@ func (l *localLLM) requestModel(ctx context.Context, base, key string) (string, 
 // listModel asks the server for its models and returns the first id, or
 // "" when it cannot say (no such route, an error, an empty list).
 func (l *localLLM) listModel(ctx context.Context, base, key string) string {
-	hreq, err := newAPIRequest(ctx, http.MethodGet, apiURL(base, "models"), nil, l.headers, key)
-	if err != nil {
-		return ""
-	}
-	resp, err := l.client.Do(hreq)
+	resp, err := callAPI(ctx, l.client, http.MethodGet, apiURL(base, "models"), nil, l.headers, key)
 	if err != nil {
 		return ""
 	}

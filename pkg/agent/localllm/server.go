@@ -97,7 +97,10 @@ func (m *managedServer) baseURL(ctx context.Context) (string, error) {
 	select {
 	case m.sem <- struct{}{}:
 	case <-ctx.Done():
-		return "", m.ctxErr(ctx)
+		if m.life.Err() != nil { // name a close as the cause
+			return "", fmt.Errorf("%s: the agent registry closed while the llama-server was starting: %w", m.owner, context.Canceled)
+		}
+		return "", ctx.Err()
 	}
 	defer func() { <-m.sem }()
 	if m.closed {
@@ -169,14 +172,6 @@ func (m *managedServer) ofRunning(f func(*sidecar.Sidecar) int) int {
 		return 0
 	}
 	return f(m.sc)
-}
-
-// ctxErr returns the context's error, naming a close as the cause.
-func (m *managedServer) ctxErr(ctx context.Context) error {
-	if m.life.Err() != nil {
-		return fmt.Errorf("%s: the agent registry closed while the llama-server was starting: %w", m.owner, context.Canceled)
-	}
-	return ctx.Err()
 }
 
 // wrapCtx keeps ctx errors recognisable (errors.Is) in a failure that a

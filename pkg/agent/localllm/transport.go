@@ -111,9 +111,7 @@ func newLocalLLM(p *story.AgentPlugin, bc agent.BuildContext, cfg localLLMConfig
 		}
 		l.server = ms
 	}
-	if l.client == nil {
-		l.client = httpClient(l.server)
-	}
+	l.client = cmp.Or(l.client, httpClient(l.server))
 	return l, nil
 }
 
@@ -171,9 +169,9 @@ func apiURL(base, route string) string {
 	return base + "/v1/" + route
 }
 
-// newAPIRequest is a request to url with headers, Accept and (with a
-// body) Content-Type JSON, and key, when set, as a bearer token.
-func newAPIRequest(ctx context.Context, method, url string, body []byte, headers http.Header, key string) (*http.Request, error) {
+// callAPI sends a request to url through client with headers, Accept and
+// (with a body) Content-Type JSON, and key, when set, as a bearer token.
+func callAPI(ctx context.Context, client *http.Client, method, url string, body []byte, headers http.Header, key string) (*http.Response, error) {
 	var r io.Reader
 	if body != nil {
 		r = bytes.NewReader(body)
@@ -192,7 +190,7 @@ func newAPIRequest(ctx context.Context, method, url string, body []byte, headers
 	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
-	return req, nil
+	return client.Do(req)
 }
 
 type chatMessage struct {
@@ -269,9 +267,12 @@ func (l *localLLM) Ask(ctx context.Context, req *agent.AskRequest) (*agent.AskRe
 	if err != nil {
 		return nil, agent.Errorf(agent.KindTransportError, "%s: encode chat request: %v", l.alias, err)
 	}
-	post := func(base string) (*http.Response, error) { return l.post(ctx, base, key, payload) }
+	// The plugin's headers and, when key is set, its bearer token.
+	post := func(endpoint string) (*http.Response, error) {
+		return callAPI(ctx, l.client, http.MethodPost, endpoint, payload, l.headers, key)
+	}
 	endpoint := apiURL(base, "chat/completions")
-	resp, err := post(base)
+	resp, err := post(endpoint)
 	if err != nil && ctx.Err() == nil && isDialError(err) {
 		// A managed sidecar that crashed since the last call: restart it
 		// and send the request once more.
@@ -282,7 +283,7 @@ func (l *localLLM) Ask(ctx context.Context, req *agent.AskRequest) (*agent.AskRe
 				err = rerr
 			case restarted:
 				endpoint = apiURL(nb, "chat/completions")
-				resp, err = post(nb)
+				resp, err = post(endpoint)
 			}
 		}
 	}
@@ -331,16 +332,6 @@ func (l *localLLM) Ask(ctx context.Context, req *agent.AskRequest) (*agent.AskRe
 	}, nil
 }
 
-// post sends the chat request payload to the server at base with the
-// plugin's headers and, when key is set, its bearer token.
-func (l *localLLM) post(ctx context.Context, base, key string, payload []byte) (*http.Response, error) {
-	hreq, err := newAPIRequest(ctx, http.MethodPost, apiURL(base, "chat/completions"), payload, l.headers, key)
-	if err != nil {
-		return nil, err
-	}
-	return l.client.Do(hreq)
-}
-
 // readAnswer reads the answer's body, at most maxChatBody bytes; an HTTP
 // error status is a transport error quoting the body (hide masks
 // secrets).
@@ -364,8 +355,8 @@ func (l *localLLM) readAnswer(ctx context.Context, resp *http.Response, endpoint
 // isDialError reports a request that never reached a server (connection
 // refused, no route): nothing was sent, so sending again is safe.
 func isDialError(err error) bool {
-	var op *net.OpError
-	return errors.As(err, &op) && op.Op == "dial"
+	op, ok := errors.AsType[*net.OpError](err)
+	return ok && op.Op == "dial"
 }
 
 // chatResponse is the part of an OpenAI chat completion kitsoki reads.
