@@ -21,5 +21,5 @@
 // [Plan.Refuse]; every registry gets builtin.local_llm's builder from
 // pkg/agent/localllm, which the contract package does not import),
 // matrix.go ([Matrix]: an eval's registry per candidate under one hook
-// chain), adopt.go ([Adopt]: a story another loader read).
+// chain).
 package compose
