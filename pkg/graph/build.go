@@ -324,11 +324,10 @@ func exitTargets(f *fold.Folded) map[story.Pos]string {
 				}
 			}
 		}
-		// the effects of the arcs and of on_enter (not on_exit)
+		// the effects of the arcs, on_enter and on_exit (the fold
+		// rewrites the exits of all three)
 		for p := range (story.EffectWalk{}).States(states...) {
-			if !p.Within("on_exit") {
-				note(p.Effect.Target(), p.Effect.Pos)
-			}
+			note(p.Effect.Target(), p.Effect.Pos)
 		}
 	}
 	return out
