@@ -273,18 +273,25 @@ func (t *transfer) startReporter() func() {
 	stopc := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		tick := time.NewTicker(t.f.progressInterval())
-		defer tick.Stop()
-		for {
-			select {
-			case <-stopc:
-				return
-			case <-tick.C:
-				t.f.report(Progress{Artifact: t.a, Phase: PhaseDownload, Host: t.host, Done: t.done.Load(), Total: total, Resumed: t.resumed.Load(), Parts: int(t.nparts.Load())})
-			}
-		}
+		every(stopc, t.f.progressInterval(), func() {
+			t.f.report(Progress{Artifact: t.a, Phase: PhaseDownload, Host: t.host, Done: t.done.Load(), Total: total, Resumed: t.resumed.Load(), Parts: int(t.nparts.Load())})
+		})
 	})
 	return func() { close(stopc); wg.Wait() }
+}
+
+// every calls fn once per period until stop is closed.
+func every(stop <-chan struct{}, period time.Duration, fn func()) {
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+			fn()
+		}
+	}
 }
 
 // HumanSize formats n bytes as "1.1 GB"; 0 or less is "size unknown".
@@ -589,8 +596,10 @@ func (t *transfer) runParallel(ctx context.Context) (string, int64, error) {
 
 	hres := make(chan hashed, 1)
 	go func() { hres <- pr.hashInOrder(ctx) }()
-	var saver sync.WaitGroup
-	saver.Go(func() { pr.saveEverySecond(ctx) })
+	var saver sync.WaitGroup // saves the resumable state each second
+	saver.Go(func() {
+		every(ctx.Done(), time.Second, func() { t.snapshot(pr.progress); t.saveState() })
+	})
 
 	first := pr.fetchParts(ctx, cancel) // a failure cancels ctx, which stops the hasher
 	res := <-hres
@@ -699,21 +708,6 @@ func (pr *parallelRun) hashInOrder(ctx context.Context) hashed {
 		}
 	}
 	return hashed{sum: hex.EncodeToString(h.Sum(nil))}
-}
-
-// saveEverySecond saves the resumable state each second until ctx ends.
-func (pr *parallelRun) saveEverySecond(ctx context.Context) {
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			pr.t.snapshot(pr.progress)
-			pr.t.saveState()
-		}
-	}
 }
 
 // fetchParts downloads every part at once (each with its retries); the

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 )
 
 // Ensure makes the pinned artifact present and verified in the cache and
@@ -28,10 +27,7 @@ func (f *Fetcher) Ensure(ctx context.Context, a *Artifact, opts EnsureOptions) (
 		done.Size = fileSize(dest)
 		return done, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
-		return Result{}, fmt.Errorf("create cache dir %s: %w (set --cache-dir or %s to a writable directory)", filepath.Dir(dest), err, EnvCacheDir)
-	}
-	lock, err := lockFile(ctx, dest+".lock", func() { f.report(Progress{Artifact: a, Phase: PhaseWait}) })
+	lock, err := f.lockArtifact(ctx, a, dest)
 	if err != nil {
 		return Result{}, err
 	}

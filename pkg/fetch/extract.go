@@ -75,12 +75,11 @@ func extractFile(archivePath, format, destDir string, lim extractLimits, only ma
 func extractArchive(r io.ReaderAt, size int64, format, destDir string, lim extractLimits, only map[string]string) ([]extractedFile, error) {
 	x := &extractor{dest: destDir, lim: lim.withDefaults(), only: only, out: map[string]extractedFile{}}
 	var err error
-	switch format {
-	case "zip":
+	if format == "zip" {
 		err = x.zip(r, size)
-	case "tar.gz", "tar.xz", "tar.bz2", "tar":
-		err = x.tar(io.NewSectionReader(r, 0, size), format)
-	default:
+	} else if decompress, ok := tarDecompressors[format]; ok {
+		err = x.tar(io.NewSectionReader(r, 0, size), format, decompress)
+	} else {
 		return nil, fmt.Errorf("unsupported archive format %q (want tar.gz, tar.xz, tar.bz2 or zip)", format)
 	}
 	if err != nil {
@@ -105,26 +104,20 @@ type extractor struct {
 	from map[string]string
 }
 
-func (x *extractor) tar(r io.Reader, format string) error {
-	var dr io.Reader
-	switch format {
-	case "tar.gz":
-		gz, err := gzip.NewReader(r)
-		if err != nil {
-			return fmt.Errorf("not a valid tar.gz (%s)", strings.TrimPrefix(err.Error(), "gzip: "))
-		}
-		defer gz.Close()
-		dr = gz
-	case "tar.xz":
-		xr, err := xz.NewReader(r)
-		if err != nil {
-			return fmt.Errorf("not a valid tar.xz (%s)", strings.TrimPrefix(err.Error(), "xz: "))
-		}
-		dr = xr
-	case "tar.bz2":
-		dr = bzip2.NewReader(r)
-	default:
-		dr = r
+// tarDecompressors open the stream inside each tar format (plain tar as is).
+var tarDecompressors = map[string]func(io.Reader) (io.Reader, error){
+	"tar.gz":  func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) },
+	"tar.xz":  func(r io.Reader) (io.Reader, error) { return xz.NewReader(r) },
+	"tar.bz2": func(r io.Reader) (io.Reader, error) { return bzip2.NewReader(r), nil },
+	"tar":     func(r io.Reader) (io.Reader, error) { return r, nil },
+}
+
+func (x *extractor) tar(r io.Reader, format string, decompress func(io.Reader) (io.Reader, error)) error {
+	dr, err := decompress(r)
+	if err != nil {
+		// The reader's own prefix would repeat the format.
+		msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "gzip: "), "xz: ")
+		return fmt.Errorf("not a valid %s (%s)", format, msg)
 	}
 	tr := tar.NewReader(dr)
 	for {

@@ -64,16 +64,13 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 		return ServerInstall{}, err
 	}
 	inst := ServerInstall{Bin: filepath.Join(dir, "llama-server"), LibDir: dir, Release: a.Release, Platform: plat}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return ServerInstall{}, fmt.Errorf("create cache dir %s: %w (set --cache-dir or %s to a writable directory)", filepath.Dir(dir), err, EnvCacheDir)
-	}
 
 	man, ok := readManifest(dir, a)
 	if ok && !opts.Force && !opts.Verify && (!decision.NeedShim || man.Shim != nil) {
 		inst.Shim = man.Shim != nil
 		return inst, nil
 	}
-	lock, err := lockFile(ctx, dir+".lock", func() { f.report(Progress{Artifact: a, Phase: PhaseWait}) })
+	lock, err := f.lockArtifact(ctx, a, dir)
 	if err != nil {
 		return ServerInstall{}, err
 	}

@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -170,12 +171,7 @@ func (p *Pins) merge(data []byte, source string) error {
 
 func (a *Artifact) check(section string) error {
 	where := section + "." + a.Key
-	for _, check := range []func(string) error{a.checkSource, a.checkFormat, a.checkFiles} {
-		if err := check(where); err != nil {
-			return err
-		}
-	}
-	return nil
+	return cmp.Or(a.checkSource(where), a.checkFormat(where), a.checkFiles(where))
 }
 
 // plainName reports whether s names one file: not empty, no slash, not
