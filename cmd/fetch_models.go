@@ -147,7 +147,7 @@ func listPins(w io.Writer, asJSON bool, pins *fetch.Pins, f *fetch.Fetcher) erro
 				if f.Cached(a) {
 					e.State, e.Path = "verified", p
 				} else if n, ok := f.PartialBytes(a); ok {
-					e.State = fmt.Sprintf("partial (%s on disk)", byteCount(n))
+					e.State = fmt.Sprintf("partial (%s on disk)", fetch.ByteCount(n))
 				}
 			}
 		}

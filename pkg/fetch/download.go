@@ -311,6 +311,15 @@ func HumanSize(n int64) string {
 	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTPE"[exp])
 }
 
+// ByteCount is HumanSize for a count of bytes: 0 or less is "0 B", not
+// "size unknown".
+func ByteCount(n int64) string {
+	if n <= 0 {
+		return "0 B"
+	}
+	return HumanSize(n)
+}
+
 // get issues one GET, with a Range from off (to end-1 when end > 0). A
 // server that sends no response headers within the stall timeout is a
 // stall: cancel (the request's own) is called and errStalled returned.

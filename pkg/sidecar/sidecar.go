@@ -47,7 +47,7 @@ type Config struct {
 	// Logger receives start, crash and restart lines; nil means none.
 	Logger *slog.Logger
 	// startupClock returns the channel that ends the wait for health after
-	// d; nil means the real clock (a time.Timer). Tests replace it to end the
+	// d; nil means the real clock (time.After). Tests replace it to end the
 	// wait exactly when the server has answered a health check.
 	startupClock func(d time.Duration) <-chan time.Time
 }
@@ -91,6 +91,9 @@ func Start(ctx context.Context, cfg Config) (*Sidecar, error) {
 	}
 	if cfg.HealthInterval <= 0 {
 		cfg.HealthInterval = 100 * time.Millisecond
+	}
+	if cfg.startupClock == nil {
+		cfg.startupClock = time.After
 	}
 	s := &Sidecar{
 		cfg: cfg,
@@ -192,14 +195,7 @@ func (s *Sidecar) spawnLocked(ctx context.Context) error {
 type withOutput struct{ error }
 
 func (s *Sidecar) waitHealthy(ctx context.Context, p *process) error {
-	var deadline <-chan time.Time
-	if s.cfg.startupClock != nil {
-		deadline = s.cfg.startupClock(s.cfg.StartupTimeout)
-	} else {
-		timer := time.NewTimer(s.cfg.StartupTimeout)
-		defer timer.Stop()
-		deadline = timer.C
-	}
+	deadline := s.cfg.startupClock(s.cfg.StartupTimeout)
 	last := "no answer yet"
 	for {
 		select {
