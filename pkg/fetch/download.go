@@ -129,28 +129,25 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 	}
 
 	stop := t.startReporter()
-	var sum string
-	var size int64
+	oneStream := resumeState{URL: src, SHA256: a.SHA256, Total: total, Parts: []partState{{Start: 0, End: total}}}
 	switch {
-	case ok && prev.Parallel:
+	case ok:
 		t.st = prev
-		sum, size, err = t.runParallel(ctx)
-	case !ok && total > 0 && f.parts() > 1 && total >= f.partThreshold():
+	case total > 0 && f.parts() > 1 && total >= f.partThreshold():
 		t.st = t.plan(total, f.parts())
-		sum, size, err = t.runParallel(ctx)
 	default:
-		if ok {
-			t.st = prev
-		} else {
-			t.st = resumeState{URL: src, SHA256: a.SHA256, Total: total, Parts: []partState{{Start: 0, End: total}}}
-		}
-		sum, size, err = t.runSingle(ctx)
+		t.st = oneStream
 	}
+	run := t.runSingle
+	if t.st.Parallel {
+		run = t.runParallel
+	}
+	sum, size, err := run(ctx)
 	if errors.Is(err, errNoRange) {
 		discardPart(dest)
 		t.done.Store(0)
 		t.resumed.Store(0)
-		t.st = resumeState{URL: src, SHA256: a.SHA256, Total: total, Parts: []partState{{Start: 0, End: total}}}
+		t.st = oneStream
 		sum, size, err = t.runSingle(ctx)
 	}
 	stop()

@@ -52,9 +52,9 @@ type extractedFile struct {
 // tar.bz2 or zip) flat into destDir, which must exist: every file lands
 // at destDir/<base name>, SONAME symlinks kept as symlinks to flat names.
 // Rejected: absolute names, "..", links resolving outside the archive,
-// devices and fifos, and anything past the limits. When only is non-nil,
+// devices and fifos, and anything past defaultLimits. When only is non-nil,
 // just those members (cleaned archive path -> output name) are extracted.
-func extractFile(archivePath, format, destDir string, lim extractLimits, only map[string]string) ([]extractedFile, error) {
+func extractFile(archivePath, format, destDir string, only map[string]string) ([]extractedFile, error) {
 	fh, err := os.Open(archivePath)
 	if err != nil {
 		return nil, err
@@ -64,7 +64,7 @@ func extractFile(archivePath, format, destDir string, lim extractLimits, only ma
 	if err != nil {
 		return nil, err
 	}
-	files, err := extractArchive(fh, st.Size(), format, destDir, lim, only)
+	files, err := extractArchive(fh, st.Size(), format, destDir, defaultLimits, only)
 	if err != nil {
 		return nil, fmt.Errorf("archive %s: %w", archivePath, err)
 	}

@@ -78,8 +78,6 @@ type Fetcher struct {
 	ProgressInterval time.Duration
 	// Probe finds the host C/C++ runtimes on Linux; nil means defaultHostProbe().
 	Probe *HostProbe
-	// Limits bounds archive extraction; zero fields take defaultLimits.
-	Limits extractLimits
 	// afterFunc starts a request's stall timer; nil means the real clock
 	// (time.AfterFunc). Tests replace it to fire a stall exactly when their
 	// server has gone silent.

@@ -20,7 +20,6 @@ type ServerInstall struct {
 	Platform   string
 	Shim       bool // the libstdc++ shim is installed in LibDir
 	Downloaded bool // bytes were transferred by this call
-	Archive    Result
 }
 
 // releaseManifest is written next to a release directory once it is
@@ -92,7 +91,7 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 		if err != nil {
 			return ServerInstall{}, fmt.Errorf("llama-server (%s): %w", plat, err)
 		}
-		inst.Archive, inst.Downloaded = res, res.Downloaded
+		inst.Downloaded = res.Downloaded
 		if man, err = f.extractRelease(a, res.Path, dir); err != nil {
 			return ServerInstall{}, fmt.Errorf("llama-server (%s): %w", plat, err)
 		}
@@ -144,7 +143,7 @@ func (f *Fetcher) installShim(ctx context.Context, shimArt *Artifact, dir string
 	if err != nil {
 		return false, fmt.Errorf("libstdc++ shim: %w", err)
 	}
-	files, err := extractFile(res.Path, shimArt.Format, dir, f.Limits, shimArt.Extract)
+	files, err := extractFile(res.Path, shimArt.Format, dir, shimArt.Extract)
 	if err != nil {
 		return res.Downloaded, fmt.Errorf("libstdc++ shim: %w", err)
 	}
@@ -166,7 +165,7 @@ func (f *Fetcher) extractRelease(a *Artifact, archive, dir string) (releaseManif
 	if err := os.Chmod(stage, 0o755); err != nil {
 		return releaseManifest{}, err
 	}
-	files, err := extractFile(archive, a.Format, stage, f.Limits, a.Extract)
+	files, err := extractFile(archive, a.Format, stage, a.Extract)
 	if err != nil {
 		return releaseManifest{}, fmt.Errorf("extract llama-server archive: %w; its sha256 matched the pin in %s, so check that pin's format (%s) and url", err, a.Source, a.Format)
 	}
