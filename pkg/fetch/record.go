@@ -32,22 +32,22 @@ func writeRecord(file, sum string) error {
 }
 
 // recordValid reports whether file is recorded as verified with digest
-// want and is unchanged since (size and mtime).
-func recordValid(file, want string, wantSize int64) bool {
+// want and is unchanged since (size and mtime), and returns its size.
+func recordValid(file, want string, wantSize int64) (int64, bool) {
 	data, err := safefile.ReadFile(recordPath(file), safefile.Data)
 	if err != nil {
-		return false
+		return 0, false
 	}
 	var rec record
 	if json.Unmarshal(data, &rec) != nil || rec.SHA256 != want {
-		return false
+		return 0, false
 	}
 	st, err := os.Stat(file)
 	if err != nil || !st.Mode().IsRegular() {
-		return false
+		return 0, false
 	}
 	if st.Size() != rec.Size || st.ModTime().UnixNano() != rec.MtimeNanos {
-		return false
+		return 0, false
 	}
-	return wantSize == 0 || wantSize == rec.Size
+	return rec.Size, wantSize == 0 || wantSize == rec.Size
 }
