@@ -155,43 +155,49 @@ func (x *extractor) zip(r io.ReaderAt, size int64) error {
 		return fmt.Errorf("not a valid zip (%s)", strings.TrimPrefix(err.Error(), "zip: "))
 	}
 	for _, f := range zr.File {
-		mode := f.Mode()
-		var kind entryKind
-		switch {
-		case mode.IsDir():
-			kind = entryDir
-		case mode&fs.ModeSymlink != 0:
-			kind = entrySymlink
-		case mode.IsRegular():
-			kind = entryFile
-		default:
-			kind = entryOther
-		}
-		var link string
-		var body io.Reader
-		if kind == entrySymlink || kind == entryFile {
-			if f.UncompressedSize64 > uint64(x.lim.MaxFileBytes) {
-				return fmt.Errorf("entry %q: %d bytes exceeds the %d-byte limit per file", f.Name, f.UncompressedSize64, x.lim.MaxFileBytes)
-			}
-			rc, err := f.Open()
-			if err != nil {
-				return fmt.Errorf("entry %q: %w", f.Name, err)
-			}
-			body = rc
-			defer rc.Close()
-			if kind == entrySymlink {
-				b, err := io.ReadAll(io.LimitReader(rc, 4096))
-				if err != nil {
-					return fmt.Errorf("entry %q: %w", f.Name, err)
-				}
-				link = string(b)
-			}
-		}
-		if err := x.entry(f.Name, kind, mode.Perm(), link, int64(f.UncompressedSize64), body); err != nil {
+		if err := x.zipEntry(f); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// zipEntry extracts one zip member, closing its reader before the next
+// member opens.
+func (x *extractor) zipEntry(f *zip.File) error {
+	mode := f.Mode()
+	var kind entryKind
+	switch {
+	case mode.IsDir():
+		kind = entryDir
+	case mode&fs.ModeSymlink != 0:
+		kind = entrySymlink
+	case mode.IsRegular():
+		kind = entryFile
+	default:
+		kind = entryOther
+	}
+	var link string
+	var body io.Reader
+	if kind == entrySymlink || kind == entryFile {
+		if f.UncompressedSize64 > uint64(x.lim.MaxFileBytes) {
+			return fmt.Errorf("entry %q: %d bytes exceeds the %d-byte limit per file", f.Name, f.UncompressedSize64, x.lim.MaxFileBytes)
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return fmt.Errorf("entry %q: %w", f.Name, err)
+		}
+		body = rc
+		defer rc.Close()
+		if kind == entrySymlink {
+			b, err := io.ReadAll(io.LimitReader(rc, 4096))
+			if err != nil {
+				return fmt.Errorf("entry %q: %w", f.Name, err)
+			}
+			link = string(b)
+		}
+	}
+	return x.entry(f.Name, kind, mode.Perm(), link, int64(f.UncompressedSize64), body)
 }
 
 type entryKind int
@@ -215,10 +221,8 @@ func cleanMember(name string) (string, error) {
 	if strings.ContainsRune(name, '\\') {
 		return "", errors.New("backslash in path")
 	}
-	for _, c := range strings.Split(name, "/") {
-		if c == ".." {
-			return "", errors.New(`".." in path`)
-		}
+	if slices.Contains(strings.Split(name, "/"), "..") {
+		return "", errors.New(`".." in path`)
 	}
 	return path.Clean(name), nil
 }
@@ -261,15 +265,13 @@ func (x *extractor) entry(name string, kind entryKind, perm fs.FileMode, linknam
 	target := filepath.Join(x.dest, out)
 	switch kind {
 	case entrySymlink, entryHardlink:
-		if linkname == "" || strings.HasPrefix(linkname, "/") || strings.ContainsRune(linkname, '\\') {
-			return fmt.Errorf("entry %q: link to %q points outside the archive: refusing hostile archive", name, linkname)
-		}
 		resolved := linkname
 		if kind == entrySymlink {
 			resolved = path.Join(path.Dir(clean), linkname)
 		}
 		resolved = path.Clean(resolved)
-		if resolved == ".." || strings.HasPrefix(resolved, "../") || resolved == "." {
+		if linkname == "" || strings.HasPrefix(linkname, "/") || strings.ContainsRune(linkname, '\\') ||
+			resolved == ".." || strings.HasPrefix(resolved, "../") || resolved == "." {
 			return fmt.Errorf("entry %q: link to %q points outside the archive: refusing hostile archive", name, linkname)
 		}
 		flat := path.Base(resolved)
