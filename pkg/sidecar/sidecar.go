@@ -218,8 +218,7 @@ func (s *Sidecar) waitHealthy(ctx context.Context, p *process) error {
 		case <-deadline:
 			return withOutput{fmt.Errorf("llama-server at %s not healthy after %s (last /health: %s); the model may be too large for this machine, or raise the startup timeout",
 				p.url, s.cfg.StartupTimeout, last)}
-		case <-p.Done():
-			return withOutput{fmt.Errorf("llama-server exited before it became healthy (%v)", p.Wait())}
+		case <-p.Done(): // reported at the top of the loop
 		case <-time.After(s.cfg.HealthInterval):
 		}
 	}
