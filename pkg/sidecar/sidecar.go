@@ -284,16 +284,6 @@ func (s *Sidecar) Restarts() int {
 	return s.restarts
 }
 
-// Output returns the last 8 KiB the current (or last) server printed.
-func (s *Sidecar) Output() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.proc == nil {
-		return ""
-	}
-	return s.proc.Tail().String()
-}
-
 // Ensure returns nil when the server is running; when it has crashed it
 // starts it again (health-gated) and logs the crash with its last output.
 func (s *Sidecar) Ensure(ctx context.Context) error {
