@@ -158,7 +158,13 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 		return Result{}, fmt.Errorf("%s: download from %s failed: %w (nothing was kept: the server does not support resuming (no Accept-Ranges), so the partial download was deleted; run the fetch again)", a.ID, t.host, err)
 	}
 	if err != nil {
-		t.dropEmptyPart()
+		// A part that holds no byte (a 404, a refused connection) is
+		// dropped: a parallel part is created at its final size, so a
+		// failed start would leave a sparse file that looks like a large
+		// partial download.
+		if t.done.Load() == 0 {
+			discardPart(dest)
+		}
 		return Result{}, t.describe(ctx, err)
 	}
 	if sum != a.SHA256 || (a.Size > 0 && size != a.Size) {
@@ -557,10 +563,7 @@ func (t *transfer) runSingle(ctx context.Context) (string, int64, error) {
 		if total > 0 {
 			limit = total - done + 1 // one more byte reveals an oversized body
 		}
-		if _, err := fh.Seek(done, io.SeekStart); err != nil {
-			return 0, &writeError{path: t.part, err: err}
-		}
-		n, err := t.copyBody(resp.Body, cancel, io.MultiWriter(fh, h), limit, func(n int64) { done += n; t.done.Add(n) })
+		n, err := t.copyBody(resp.Body, cancel, io.MultiWriter(io.NewOffsetWriter(fh, done), h), limit, func(n int64) { done += n; t.done.Add(n) })
 		if err != nil {
 			return n, err
 		}

@@ -6,16 +6,6 @@ import (
 	"os"
 )
 
-// dropEmptyPart removes the part file and its state when the transfer
-// wrote no byte of it (a 404, a refused connection): a parallel part is
-// created at its final size, so without this a failed start would leave a
-// sparse file that looks like a large partial download.
-func (t *transfer) dropEmptyPart() {
-	if t.done.Load() == 0 {
-		discardPart(t.dest)
-	}
-}
-
 // PartialBytes reports how many bytes of an interrupted download of a are
 // really on disk: the sum of the parts' progress from the resume state (a
 // parallel .part is sparse, so its length says nothing), else the length
