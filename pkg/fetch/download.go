@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"kitsoki/internal/atomicfile"
-	"kitsoki/internal/safefile"
 )
 
 // maxUnknownSize bounds a download whose pin records no size.
@@ -207,8 +206,7 @@ func (t *transfer) describe(ctx context.Context, err error) error {
 // loadState returns a resume state that still matches the artifact and the part file.
 func (t *transfer) loadState(total int64) (resumeState, bool) {
 	var st resumeState
-	data, err := safefile.ReadFile(statePath(t.dest), safefile.Data)
-	if err != nil || json.Unmarshal(data, &st) != nil {
+	if !readJSON(statePath(t.dest), &st) {
 		return st, false
 	}
 	if st.URL != t.src || st.SHA256 != t.a.SHA256 || st.Total != total || len(st.Parts) == 0 {

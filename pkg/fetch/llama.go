@@ -9,7 +9,6 @@ import (
 	"runtime"
 
 	"kitsoki/internal/atomicfile"
-	"kitsoki/internal/safefile"
 )
 
 // ServerInstall is a verified, extracted llama-server release.
@@ -212,8 +211,7 @@ func manifestPath(dir string) string { return dir + ".json" }
 
 func readManifest(dir string, a *Artifact) (releaseManifest, bool) {
 	var m releaseManifest
-	data, err := safefile.ReadFile(manifestPath(dir), safefile.Data)
-	if err != nil || json.Unmarshal(data, &m) != nil || m.ArchiveSHA256 != a.SHA256 {
+	if !readJSON(manifestPath(dir), &m) || m.ArchiveSHA256 != a.SHA256 {
 		return m, false
 	}
 	if st, err := os.Stat(filepath.Join(dir, "llama-server")); err != nil || !st.Mode().IsRegular() {

@@ -1,10 +1,6 @@
 package fetch
 
-import (
-	"encoding/json"
-	"kitsoki/internal/safefile"
-	"os"
-)
+import "os"
 
 // PartialBytes reports how many bytes of an interrupted download of a are
 // really on disk: the sum of the parts' progress from the resume state (a
@@ -20,8 +16,7 @@ func (f *Fetcher) PartialBytes(a *Artifact) (n int64, ok bool) {
 		return 0, false
 	}
 	var st resumeState
-	data, err := safefile.ReadFile(statePath(dest), safefile.Data)
-	if err != nil || json.Unmarshal(data, &st) != nil {
+	if !readJSON(statePath(dest), &st) {
 		// No usable state: the next fetch starts over.
 		return 0, true
 	}

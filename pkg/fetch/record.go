@@ -31,15 +31,18 @@ func writeRecord(file, sum string) error {
 	return atomicfile.Write(recordPath(file), data, 0o644)
 }
 
+// readJSON decodes the JSON file at path into v; false when the file is
+// missing, unreadable or not valid JSON.
+func readJSON(path string, v any) bool {
+	data, err := safefile.ReadFile(path, safefile.Data)
+	return err == nil && json.Unmarshal(data, v) == nil
+}
+
 // recordValid reports whether file is recorded as verified with digest
 // want and is unchanged since (size and mtime), and returns its size.
 func recordValid(file, want string, wantSize int64) (int64, bool) {
-	data, err := safefile.ReadFile(recordPath(file), safefile.Data)
-	if err != nil {
-		return 0, false
-	}
 	var rec record
-	if json.Unmarshal(data, &rec) != nil || rec.SHA256 != want {
+	if !readJSON(recordPath(file), &rec) || rec.SHA256 != want {
 		return 0, false
 	}
 	st, err := os.Stat(file)
