@@ -571,10 +571,7 @@ func (t *transfer) runSingle(ctx context.Context) (string, int64, error) {
 		if total < 0 && done >= maxUnknownSize {
 			return n, &fatalError{fmt.Errorf("%s sent more than %d bytes for an artifact without a pinned size", t.host, int64(maxUnknownSize))}
 		}
-		if resp.ContentLength >= 0 && n < resp.ContentLength {
-			return n, io.ErrUnexpectedEOF
-		}
-		if total > 0 && done < total {
+		if (resp.ContentLength >= 0 && n < resp.ContentLength) || (total > 0 && done < total) {
 			return n, io.ErrUnexpectedEOF
 		}
 		return n, nil
@@ -757,11 +754,8 @@ func (pr *parallelRun) fetchPart(ctx context.Context, i int) (int64, error) {
 		return 0, err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusPartialContent {
-		return 0, errNoRange
-	}
 	start, tot, ok := contentRange(resp.Header.Get("Content-Range"))
-	if !ok || start != off || tot != pr.total {
+	if resp.StatusCode != http.StatusPartialContent || !ok || start != off || tot != pr.total {
 		return 0, errNoRange
 	}
 	want := p.End - off
