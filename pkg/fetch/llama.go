@@ -87,11 +87,11 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 	}
 	if !ok || opts.Force {
 		res, err := f.Ensure(ctx, a, opts)
-		if err != nil {
-			return ServerInstall{}, fmt.Errorf("llama-server (%s): %w", plat, err)
+		if err == nil {
+			inst.Downloaded = res.Downloaded
+			man, err = f.extractRelease(a, res.Path, dir)
 		}
-		inst.Downloaded = res.Downloaded
-		if man, err = f.extractRelease(a, res.Path, dir); err != nil {
+		if err != nil {
 			return ServerInstall{}, fmt.Errorf("llama-server (%s): %w", plat, err)
 		}
 	}
@@ -201,10 +201,7 @@ func (f *Fetcher) extractRelease(a *Artifact, archive, dir string) (releaseManif
 		return releaseManifest{}, fmt.Errorf("move %s into place: %w", dir, err)
 	}
 	man := releaseManifest{ArchiveSHA256: a.SHA256, Release: a.Release, Platform: a.Key, Files: files}
-	if err := writeManifest(dir, man); err != nil {
-		return releaseManifest{}, err
-	}
-	return man, nil
+	return man, writeManifest(dir, man)
 }
 
 func manifestPath(dir string) string { return dir + ".json" }
