@@ -73,7 +73,7 @@ func extractFile(archivePath, format, destDir string, only map[string]string) ([
 
 // extractArchive is extractFile over any ReaderAt of the given size.
 func extractArchive(r io.ReaderAt, size int64, format, destDir string, lim extractLimits, only map[string]string) ([]extractedFile, error) {
-	x := &extractor{dest: destDir, lim: lim.withDefaults(), only: only, out: map[string]extractedFile{}}
+	x := &extractor{dest: destDir, lim: lim.withDefaults(), only: only, out: map[string]extractedFile{}, from: map[string]string{}}
 	var err error
 	if format == "zip" {
 		err = x.zip(r, size)
@@ -257,9 +257,6 @@ func (x *extractor) entry(name string, kind entryKind, perm fs.FileMode, linknam
 	// replace the earlier (which one a user gets would depend on order).
 	if prev, dup := x.from[out]; dup {
 		return fmt.Errorf("entries %q and %q both flatten to %q: refusing an ambiguous archive (each extracted file needs its own base name)", prev, name, out)
-	}
-	if x.from == nil {
-		x.from = map[string]string{}
 	}
 	x.from[out] = name
 	target := filepath.Join(x.dest, out)

@@ -146,8 +146,7 @@ func (p *Pins) merge(data []byte, source string) error {
 		return fmt.Errorf("%s: %s (pin files have top-level keys llama_server, models, shims)", source, yamlErrText(err))
 	}
 	add := func(kind Kind, section string, in map[string]*Artifact, out map[string]*Artifact) error {
-		keys := slices.Sorted(maps.Keys(in))
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(in)) {
 			a := in[k]
 			if a == nil {
 				return fmt.Errorf("%s: %s.%s: empty entry (give id, url, sha256, format)", source, section, k)
@@ -160,13 +159,10 @@ func (p *Pins) merge(data []byte, source string) error {
 		}
 		return nil
 	}
-	if err := add(KindLlamaServer, "llama_server", f.LlamaServer, p.LlamaServers); err != nil {
-		return err
-	}
-	if err := add(KindModel, "models", f.Models, p.Models); err != nil {
-		return err
-	}
-	return add(KindShim, "shims", f.Shims, p.Shims)
+	// The first error wins; a failed merge discards the whole Pins.
+	return cmp.Or(add(KindLlamaServer, "llama_server", f.LlamaServer, p.LlamaServers),
+		add(KindModel, "models", f.Models, p.Models),
+		add(KindShim, "shims", f.Shims, p.Shims))
 }
 
 func (a *Artifact) check(section string) error {
