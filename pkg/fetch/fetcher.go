@@ -201,12 +201,7 @@ func defaultHTTPClient() (*http.Client, error) {
 }
 
 // sha12 is the short digest used in directory names.
-func sha12(sum string) string {
-	if len(sum) < 12 {
-		return sum
-	}
-	return sum[:12]
-}
+func sha12(sum string) string { return sum[:min(12, len(sum))] }
 
 // Path returns where a pinned artifact lives in the cache: models as
 // models/<id>.gguf, archives as archives/<id>-<sha12>.<format>.
