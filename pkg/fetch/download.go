@@ -428,8 +428,8 @@ func (t *transfer) retry(ctx context.Context, attempt func(ctx context.Context) 
 		if err == nil {
 			return nil
 		}
-		if n > 0 {
-			stalls = 0
+		if n > 0 { // progress: both counts start again
+			failures, stalls = 0, 0
 		}
 		if errors.Is(err, errStalled) {
 			stalls++
@@ -441,9 +441,6 @@ func (t *transfer) retry(ctx context.Context, attempt func(ctx context.Context) 
 		var we *writeError
 		if ctx.Err() != nil || errors.As(err, &fe) || errors.As(err, &we) || errors.Is(err, errNoRange) {
 			return err
-		}
-		if n > 0 {
-			failures = 0
 		}
 		failures++
 		if failures >= t.f.retries() {
