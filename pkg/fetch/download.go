@@ -595,15 +595,17 @@ func (t *transfer) runParallel(ctx context.Context) (string, int64, error) {
 	defer cancel()
 	pr := t.newParallelRun(fh)
 
-	hres := make(chan hashed, 1)
-	go func() { hres <- pr.hashInOrder(ctx) }()
+	var sum string
+	var hashErr error
+	var hasher sync.WaitGroup
+	hasher.Go(func() { sum, hashErr = pr.hashInOrder(ctx) })
 	var saver sync.WaitGroup // saves the resumable state each second
 	saver.Go(func() {
 		every(ctx.Done(), time.Second, func() { t.snapshot(pr.progress); t.saveState() })
 	})
 
 	first := pr.fetchParts(ctx, cancel) // a failure cancels ctx, which stops the hasher
-	res := <-hres
+	hasher.Wait()
 	cancel()
 	saver.Wait()
 	t.snapshot(pr.progress)
@@ -611,13 +613,13 @@ func (t *transfer) runParallel(ctx context.Context) (string, int64, error) {
 		t.saveState()
 		return "", 0, first
 	}
-	if res.err != nil {
-		return "", 0, res.err
+	if hashErr != nil {
+		return "", 0, hashErr
 	}
 	if err := fh.Sync(); err != nil {
 		return "", 0, &writeError{path: t.part, err: err}
 	}
-	return res.sum, pr.total, nil
+	return sum, pr.total, nil
 }
 
 // parallelRun is one parallel download: the part file, each part's bounds
@@ -629,13 +631,6 @@ type parallelRun struct {
 	bounds   []partState
 	progress []atomic.Int64
 	notify   chan struct{}
-}
-
-// hashed is the hasher's result: the SHA-256 of the whole file or why it
-// stopped.
-type hashed struct {
-	sum string
-	err error
 }
 
 // openPart opens the .part file and sizes it to the whole download.
@@ -680,8 +675,8 @@ func (pr *parallelRun) poke() {
 }
 
 // hashInOrder reads back what the parts wrote, in file order, as soon as
-// it is written, and returns the file's SHA-256.
-func (pr *parallelRun) hashInOrder(ctx context.Context) hashed {
+// it is written, and returns the file's SHA-256 (or why it stopped).
+func (pr *parallelRun) hashInOrder(ctx context.Context) (string, error) {
 	h := sha256.New()
 	buf := make([]byte, 1<<20)
 	var off int64
@@ -695,7 +690,7 @@ func (pr *parallelRun) hashInOrder(ctx context.Context) hashed {
 			h.Write(buf[:r])
 			off += int64(r)
 			if err != nil && !(errors.Is(err, io.EOF) && int64(r) == m) {
-				return hashed{err: fmt.Errorf("read back %s: %w", pr.t.part, err)}
+				return "", fmt.Errorf("read back %s: %w", pr.t.part, err)
 			}
 			if off >= p.End {
 				i++
@@ -705,10 +700,10 @@ func (pr *parallelRun) hashInOrder(ctx context.Context) hashed {
 		select {
 		case <-pr.notify:
 		case <-ctx.Done():
-			return hashed{err: ctx.Err()}
+			return "", ctx.Err()
 		}
 	}
-	return hashed{sum: hex.EncodeToString(h.Sum(nil))}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // fetchParts downloads every part at once (each with its retries); the
