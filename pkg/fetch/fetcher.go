@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
@@ -110,10 +111,7 @@ type Result struct {
 // ResolveCacheDir returns dir, else $KITSOKI_CACHE_DIR, else the OS user
 // cache dir + "kitsoki".
 func ResolveCacheDir(dir string) (string, error) {
-	if dir != "" {
-		return dir, nil
-	}
-	if d := os.Getenv(EnvCacheDir); d != "" {
+	if d := cmp.Or(dir, os.Getenv(EnvCacheDir)); d != "" {
 		return d, nil
 	}
 	base, err := os.UserCacheDir()
@@ -125,12 +123,7 @@ func ResolveCacheDir(dir string) (string, error) {
 
 func (f *Fetcher) root() (string, error) { return ResolveCacheDir(f.CacheDir) }
 
-func (f *Fetcher) mirror() string {
-	if f.Mirror != "" {
-		return f.Mirror
-	}
-	return os.Getenv(EnvMirror)
-}
+func (f *Fetcher) mirror() string { return cmp.Or(f.Mirror, os.Getenv(EnvMirror)) }
 
 func (f *Fetcher) client() *http.Client {
 	if f.HTTPClient != nil {

@@ -120,9 +120,7 @@ func LoadPins(overlayPath string) (*Pins, error) {
 			return nil, err
 		}
 	}
-	if overlayPath == "" {
-		overlayPath = os.Getenv(EnvPins)
-	}
+	overlayPath = cmp.Or(overlayPath, os.Getenv(EnvPins))
 	if overlayPath == "-" {
 		return nil, fmt.Errorf("pins overlay -: pin files are not read from standard input; pass the overlay's file path to --pins or %s", EnvPins)
 	}
