@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -382,13 +383,8 @@ func (t *transfer) noteValidator(resp *http.Response) {
 	if v == "" || strings.HasPrefix(v, "W/") {
 		v = resp.Header.Get("Last-Modified")
 	}
-	if v == "" {
-		return
-	}
 	t.stateMu.Lock()
-	if t.st.Validator == "" {
-		t.st.Validator = v
-	}
+	t.st.Validator = cmp.Or(t.st.Validator, v) // the first validator seen stays
 	t.stateMu.Unlock()
 }
 
