@@ -174,8 +174,7 @@ func (f *Fetcher) report(p Progress) {
 // certificates are trusted in addition to the system roots (on every OS,
 // for TLS-intercepting corporate proxies).
 func defaultHTTPClient() (*http.Client, error) {
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.Proxy = http.ProxyFromEnvironment
+	tr := http.DefaultTransport.(*http.Transport).Clone() // proxies from the environment
 	if file := os.Getenv("SSL_CERT_FILE"); file != "" {
 		pool, err := x509.SystemCertPool()
 		if err != nil || pool == nil {
