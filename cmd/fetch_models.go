@@ -136,10 +136,8 @@ func listPins(w io.Writer, asJSON bool, pins *fetch.Pins, f *fetch.Fetcher) erro
 		case !a.Pinned():
 			e.State = "unpinned (endpoint mode only)"
 		case a.Kind == fetch.KindLlamaServer:
-			if dir, err := f.ReleaseDir(a); err == nil {
-				if f.ReleaseCached(a) {
-					e.State, e.Path = "verified", dir
-				}
+			if dir, err := f.ReleaseDir(a); err == nil && f.ReleaseCached(a) {
+				e.State, e.Path = "verified", dir
 			}
 		default:
 			if p, err := f.Path(a); err == nil {
