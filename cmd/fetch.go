@@ -58,10 +58,8 @@ func (f *fetchFlags) setup(c *cobra.Command) (*fetch.Pins, *fetch.Fetcher, error
 	if mirror == "" {
 		mirror, from = os.Getenv(fetch.EnvMirror), "$"+fetch.EnvMirror
 	}
-	if mirror != "" {
-		if _, err := fetch.MirrorURL("https://example.com/x", mirror); err != nil {
-			return nil, nil, usagef("%s: %v", from, err)
-		}
+	if _, err := fetch.MirrorURL("https://example.com/x", mirror); err != nil {
+		return nil, nil, usagef("%s: %v", from, err)
 	}
 	// The client (and the system certificate pool) is built only when a
 	// byte must move; a bad SSL_CERT_FILE is still a usage error up front.

@@ -52,7 +52,7 @@ func (d *fetchDisplay) report(p fetch.Progress) {
 		if !d.verStub[id] {
 			d.verStub[id] = true
 			d.clearLocked()
-			fmt.Fprintf(d.w, "verifying sha256 of the cached %s (%s)\n", id, byteCount(p.Total))
+			fmt.Fprintf(d.w, "verifying sha256 of the cached %s (%s)\n", id, fetch.ByteCount(p.Total))
 		}
 		if p.Done >= p.Total {
 			d.clearLocked()
@@ -90,12 +90,12 @@ func (d *fetchDisplay) report(p fetch.Progress) {
 	case fetch.PhaseDone:
 		d.clearLocked()
 		elapsed := now.Sub(d.start[id])
-		line := fmt.Sprintf("%s: downloaded %s in %s", id, byteCount(p.Done-p.Resumed), human.Duration(elapsed))
+		line := fmt.Sprintf("%s: downloaded %s in %s", id, fetch.ByteCount(p.Done-p.Resumed), human.Duration(elapsed))
 		if r := rate(p.Done-p.Resumed, elapsed); r > 0 {
-			line += fmt.Sprintf(" (%s/s)", byteCount(r))
+			line += fmt.Sprintf(" (%s/s)", fetch.ByteCount(r))
 		}
 		if p.Resumed > 0 {
-			line += fmt.Sprintf(", resumed after %s already on disk", byteCount(p.Resumed))
+			line += fmt.Sprintf(", resumed after %s already on disk", fetch.ByteCount(p.Resumed))
 		}
 		fmt.Fprintln(d.w, line)
 	}
@@ -110,10 +110,10 @@ func progressLine(p fetch.Progress, elapsed time.Duration) string {
 	if p.Total > 0 {
 		b.WriteString(barText(p.Done, p.Total))
 	} else {
-		b.WriteString(byteCount(p.Done))
+		b.WriteString(fetch.ByteCount(p.Done))
 	}
 	if r := rate(p.Done-p.Resumed, elapsed); r > 0 {
-		fmt.Fprintf(&b, "  %s/s", byteCount(r))
+		fmt.Fprintf(&b, "  %s/s", fetch.ByteCount(r))
 		if p.Total > p.Done {
 			eta := time.Duration(float64(p.Total-p.Done) / float64(r) * float64(time.Second))
 			fmt.Fprintf(&b, "  ETA %s", etaText(eta))
@@ -126,7 +126,7 @@ func progressLine(p fetch.Progress, elapsed time.Duration) string {
 func barText(done, total int64) string {
 	const width = 20
 	if total <= 0 {
-		return byteCount(done)
+		return fetch.ByteCount(done)
 	}
 	done = min(max(done, 0), total)
 	fill := int(done * width / total)
@@ -134,7 +134,7 @@ func barText(done, total int64) string {
 	if fill < width {
 		bar += ">" + strings.Repeat(" ", width-fill-1)
 	}
-	return fmt.Sprintf("[%s] %3d%%  %s / %s", bar, done*100/total, byteCount(done), byteCount(total))
+	return fmt.Sprintf("[%s] %3d%%  %s / %s", bar, done*100/total, fetch.ByteCount(done), fetch.ByteCount(total))
 }
 
 // rate is bytes per second over elapsed; 0 when nothing can be said.
@@ -154,13 +154,4 @@ func etaText(d time.Duration) string {
 	default:
 		return d.Round(time.Minute).String()
 	}
-}
-
-// byteCount is fetch.HumanSize for a count of bytes: 0 is "0 B", not
-// "size unknown".
-func byteCount(n int64) string {
-	if n <= 0 {
-		return "0 B"
-	}
-	return fetch.HumanSize(n)
 }

@@ -76,23 +76,22 @@ Exit status: 0 ready, 1 download or verification failed, 2 usage or pins error
 			ctx, cancel, interrupted := fetchContext(c)
 			defer cancel()
 			var results []fetchResult
-			var failed, lastErr error
+			var lastErr error
 			for _, a := range arts {
 				res, err := f.Ensure(ctx, a, fetch.EnsureOptions{Force: ff.force, Verify: ff.verify})
 				r := fetchResult{ID: a.ID, Kind: string(a.Kind), Path: res.Path, Size: res.Size, SHA256: res.SHA256, Downloaded: res.Downloaded, OK: err == nil}
-				if err != nil {
-					msg := err.Error()
-					if ff.force && f.Cached(a) {
-						msg += " (the cached file is kept)"
-					}
-					r.Path, _ = f.Path(a)
-					r.Size, r.SHA256, r.Error = a.Size, a.SHA256, msg
-					failed, lastErr = err, errors.New(msg)
-				}
-				results = append(results, r)
 				if err == nil {
+					results = append(results, r)
 					continue
 				}
+				msg := err.Error()
+				if ff.force && f.Cached(a) {
+					msg += " (the cached file is kept)"
+				}
+				r.Path, _ = f.Path(a)
+				r.Size, r.SHA256, r.Error = a.Size, a.SHA256, msg
+				results = append(results, r)
+				lastErr = errors.New(msg)
 				if interrupted() {
 					if ff.json {
 						_ = printFetchResults(c.OutOrStdout(), true, results)
@@ -105,7 +104,7 @@ Exit status: 0 ready, 1 download or verification failed, 2 usage or pins error
 			if err := printFetchResults(c.OutOrStdout(), ff.json, results); err != nil {
 				return err
 			}
-			if failed != nil {
+			if lastErr != nil {
 				return silentExit(exitFinding)
 			}
 			return nil
@@ -137,17 +136,15 @@ func listPins(w io.Writer, asJSON bool, pins *fetch.Pins, f *fetch.Fetcher) erro
 		case !a.Pinned():
 			e.State = "unpinned (endpoint mode only)"
 		case a.Kind == fetch.KindLlamaServer:
-			if dir, err := f.ReleaseDir(a); err == nil {
-				if f.ReleaseCached(a) {
-					e.State, e.Path = "verified", dir
-				}
+			if dir, err := f.ReleaseDir(a); err == nil && f.ReleaseCached(a) {
+				e.State, e.Path = "verified", dir
 			}
 		default:
 			if p, err := f.Path(a); err == nil {
 				if f.Cached(a) {
 					e.State, e.Path = "verified", p
 				} else if n, ok := f.PartialBytes(a); ok {
-					e.State = fmt.Sprintf("partial (%s on disk)", byteCount(n))
+					e.State = fmt.Sprintf("partial (%s on disk)", fetch.ByteCount(n))
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"cmp"
 	"crypto/x509"
 	"fmt"
 	"kitsoki/internal/safefile"
@@ -30,14 +31,11 @@ type lazyTransport struct {
 func (l *lazyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	l.once.Do(func() {
 		c, err := l.build()
-		switch {
-		case err != nil:
+		if err != nil {
 			l.err = err
-		case c.Transport != nil:
-			l.rt = c.Transport
-		default:
-			l.rt = http.DefaultTransport
+			return
 		}
+		l.rt = cmp.Or[http.RoundTripper](c.Transport, http.DefaultTransport)
 	})
 	if l.err != nil {
 		if r.Body != nil {

@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -18,7 +19,6 @@ import (
 	"time"
 
 	"kitsoki/internal/atomicfile"
-	"kitsoki/internal/safefile"
 )
 
 // maxUnknownSize bounds a download whose pin records no size.
@@ -129,28 +129,25 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 	}
 
 	stop := t.startReporter()
-	var sum string
-	var size int64
+	oneStream := resumeState{URL: src, SHA256: a.SHA256, Total: total, Parts: []partState{{Start: 0, End: total}}}
 	switch {
-	case ok && prev.Parallel:
+	case ok:
 		t.st = prev
-		sum, size, err = t.runParallel(ctx)
-	case !ok && total > 0 && f.parts() > 1 && total >= f.partThreshold():
+	case total > 0 && f.parts() > 1 && total >= f.partThreshold():
 		t.st = t.plan(total, f.parts())
-		sum, size, err = t.runParallel(ctx)
 	default:
-		if ok {
-			t.st = prev
-		} else {
-			t.st = resumeState{URL: src, SHA256: a.SHA256, Total: total, Parts: []partState{{Start: 0, End: total}}}
-		}
-		sum, size, err = t.runSingle(ctx)
+		t.st = oneStream
 	}
+	run := t.runSingle
+	if t.st.Parallel {
+		run = t.runParallel
+	}
+	sum, size, err := run(ctx)
 	if errors.Is(err, errNoRange) {
 		discardPart(dest)
 		t.done.Store(0)
 		t.resumed.Store(0)
-		t.st = resumeState{URL: src, SHA256: a.SHA256, Total: total, Parts: []partState{{Start: 0, End: total}}}
+		t.st = oneStream
 		sum, size, err = t.runSingle(ctx)
 	}
 	stop()
@@ -161,7 +158,13 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 		return Result{}, fmt.Errorf("%s: download from %s failed: %w (nothing was kept: the server does not support resuming (no Accept-Ranges), so the partial download was deleted; run the fetch again)", a.ID, t.host, err)
 	}
 	if err != nil {
-		t.dropEmptyPart()
+		// A part that holds no byte (a 404, a refused connection) is
+		// dropped: a parallel part is created at its final size, so a
+		// failed start would leave a sparse file that looks like a large
+		// partial download.
+		if t.done.Load() == 0 {
+			discardPart(dest)
+		}
 		return Result{}, t.describe(ctx, err)
 	}
 	if sum != a.SHA256 || (a.Size > 0 && size != a.Size) {
@@ -204,8 +207,7 @@ func (t *transfer) describe(ctx context.Context, err error) error {
 // loadState returns a resume state that still matches the artifact and the part file.
 func (t *transfer) loadState(total int64) (resumeState, bool) {
 	var st resumeState
-	data, err := safefile.ReadFile(statePath(t.dest), safefile.Data)
-	if err != nil || json.Unmarshal(data, &st) != nil {
+	if !readJSON(statePath(t.dest), &st) {
 		return st, false
 	}
 	if st.URL != t.src || st.SHA256 != t.a.SHA256 || st.Total != total || len(st.Parts) == 0 {
@@ -273,18 +275,25 @@ func (t *transfer) startReporter() func() {
 	stopc := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		tick := time.NewTicker(t.f.progressInterval())
-		defer tick.Stop()
-		for {
-			select {
-			case <-stopc:
-				return
-			case <-tick.C:
-				t.f.report(Progress{Artifact: t.a, Phase: PhaseDownload, Host: t.host, Done: t.done.Load(), Total: total, Resumed: t.resumed.Load(), Parts: int(t.nparts.Load())})
-			}
-		}
+		every(stopc, t.f.progressInterval(), func() {
+			t.f.report(Progress{Artifact: t.a, Phase: PhaseDownload, Host: t.host, Done: t.done.Load(), Total: total, Resumed: t.resumed.Load(), Parts: int(t.nparts.Load())})
+		})
 	})
 	return func() { close(stopc); wg.Wait() }
+}
+
+// every calls fn once per period until stop is closed.
+func every(stop <-chan struct{}, period time.Duration, fn func()) {
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+			fn()
+		}
+	}
 }
 
 // HumanSize formats n bytes as "1.1 GB"; 0 or less is "size unknown".
@@ -302,6 +311,15 @@ func HumanSize(n int64) string {
 		exp++
 	}
 	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTPE"[exp])
+}
+
+// ByteCount is HumanSize for a count of bytes: 0 or less is "0 B", not
+// "size unknown".
+func ByteCount(n int64) string {
+	if n <= 0 {
+		return "0 B"
+	}
+	return HumanSize(n)
 }
 
 // get issues one GET, with a Range from off (to end-1 when end > 0). A
@@ -365,13 +383,8 @@ func (t *transfer) noteValidator(resp *http.Response) {
 	if v == "" || strings.HasPrefix(v, "W/") {
 		v = resp.Header.Get("Last-Modified")
 	}
-	if v == "" {
-		return
-	}
 	t.stateMu.Lock()
-	if t.st.Validator == "" {
-		t.st.Validator = v
-	}
+	t.st.Validator = cmp.Or(t.st.Validator, v) // the first validator seen stays
 	t.stateMu.Unlock()
 }
 
@@ -411,8 +424,8 @@ func (t *transfer) retry(ctx context.Context, attempt func(ctx context.Context) 
 		if err == nil {
 			return nil
 		}
-		if n > 0 {
-			stalls = 0
+		if n > 0 { // progress: both counts start again
+			failures, stalls = 0, 0
 		}
 		if errors.Is(err, errStalled) {
 			stalls++
@@ -424,9 +437,6 @@ func (t *transfer) retry(ctx context.Context, attempt func(ctx context.Context) 
 		var we *writeError
 		if ctx.Err() != nil || errors.As(err, &fe) || errors.As(err, &we) || errors.Is(err, errNoRange) {
 			return err
-		}
-		if n > 0 {
-			failures = 0
 		}
 		failures++
 		if failures >= t.f.retries() {
@@ -544,10 +554,7 @@ func (t *transfer) runSingle(ctx context.Context) (string, int64, error) {
 		if total > 0 {
 			limit = total - done + 1 // one more byte reveals an oversized body
 		}
-		if _, err := fh.Seek(done, io.SeekStart); err != nil {
-			return 0, &writeError{path: t.part, err: err}
-		}
-		n, err := t.copyBody(resp.Body, cancel, io.MultiWriter(fh, h), limit, func(n int64) { done += n; t.done.Add(n) })
+		n, err := t.copyBody(resp.Body, cancel, io.MultiWriter(io.NewOffsetWriter(fh, done), h), limit, func(n int64) { done += n; t.done.Add(n) })
 		if err != nil {
 			return n, err
 		}
@@ -557,10 +564,7 @@ func (t *transfer) runSingle(ctx context.Context) (string, int64, error) {
 		if total < 0 && done >= maxUnknownSize {
 			return n, &fatalError{fmt.Errorf("%s sent more than %d bytes for an artifact without a pinned size", t.host, int64(maxUnknownSize))}
 		}
-		if resp.ContentLength >= 0 && n < resp.ContentLength {
-			return n, io.ErrUnexpectedEOF
-		}
-		if total > 0 && done < total {
+		if (resp.ContentLength >= 0 && n < resp.ContentLength) || (total > 0 && done < total) {
 			return n, io.ErrUnexpectedEOF
 		}
 		return n, nil
@@ -587,13 +591,17 @@ func (t *transfer) runParallel(ctx context.Context) (string, int64, error) {
 	defer cancel()
 	pr := t.newParallelRun(fh)
 
-	hres := make(chan hashed, 1)
-	go func() { hres <- pr.hashInOrder(ctx) }()
-	var saver sync.WaitGroup
-	saver.Go(func() { pr.saveEverySecond(ctx) })
+	var sum string
+	var hashErr error
+	var hasher sync.WaitGroup
+	hasher.Go(func() { sum, hashErr = pr.hashInOrder(ctx) })
+	var saver sync.WaitGroup // saves the resumable state each second
+	saver.Go(func() {
+		every(ctx.Done(), time.Second, func() { t.snapshot(pr.progress); t.saveState() })
+	})
 
 	first := pr.fetchParts(ctx, cancel) // a failure cancels ctx, which stops the hasher
-	res := <-hres
+	hasher.Wait()
 	cancel()
 	saver.Wait()
 	t.snapshot(pr.progress)
@@ -601,13 +609,13 @@ func (t *transfer) runParallel(ctx context.Context) (string, int64, error) {
 		t.saveState()
 		return "", 0, first
 	}
-	if res.err != nil {
-		return "", 0, res.err
+	if hashErr != nil {
+		return "", 0, hashErr
 	}
 	if err := fh.Sync(); err != nil {
 		return "", 0, &writeError{path: t.part, err: err}
 	}
-	return res.sum, pr.total, nil
+	return sum, pr.total, nil
 }
 
 // parallelRun is one parallel download: the part file, each part's bounds
@@ -619,13 +627,6 @@ type parallelRun struct {
 	bounds   []partState
 	progress []atomic.Int64
 	notify   chan struct{}
-}
-
-// hashed is the hasher's result: the SHA-256 of the whole file or why it
-// stopped.
-type hashed struct {
-	sum string
-	err error
 }
 
 // openPart opens the .part file and sizes it to the whole download.
@@ -670,8 +671,8 @@ func (pr *parallelRun) poke() {
 }
 
 // hashInOrder reads back what the parts wrote, in file order, as soon as
-// it is written, and returns the file's SHA-256.
-func (pr *parallelRun) hashInOrder(ctx context.Context) hashed {
+// it is written, and returns the file's SHA-256 (or why it stopped).
+func (pr *parallelRun) hashInOrder(ctx context.Context) (string, error) {
 	h := sha256.New()
 	buf := make([]byte, 1<<20)
 	var off int64
@@ -685,7 +686,7 @@ func (pr *parallelRun) hashInOrder(ctx context.Context) hashed {
 			h.Write(buf[:r])
 			off += int64(r)
 			if err != nil && !(errors.Is(err, io.EOF) && int64(r) == m) {
-				return hashed{err: fmt.Errorf("read back %s: %w", pr.t.part, err)}
+				return "", fmt.Errorf("read back %s: %w", pr.t.part, err)
 			}
 			if off >= p.End {
 				i++
@@ -695,25 +696,10 @@ func (pr *parallelRun) hashInOrder(ctx context.Context) hashed {
 		select {
 		case <-pr.notify:
 		case <-ctx.Done():
-			return hashed{err: ctx.Err()}
+			return "", ctx.Err()
 		}
 	}
-	return hashed{sum: hex.EncodeToString(h.Sum(nil))}
-}
-
-// saveEverySecond saves the resumable state each second until ctx ends.
-func (pr *parallelRun) saveEverySecond(ctx context.Context) {
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			pr.t.snapshot(pr.progress)
-			pr.t.saveState()
-		}
-	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // fetchParts downloads every part at once (each with its retries); the
@@ -756,11 +742,8 @@ func (pr *parallelRun) fetchPart(ctx context.Context, i int) (int64, error) {
 		return 0, err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusPartialContent {
-		return 0, errNoRange
-	}
 	start, tot, ok := contentRange(resp.Header.Get("Content-Range"))
-	if !ok || start != off || tot != pr.total {
+	if resp.StatusCode != http.StatusPartialContent || !ok || start != off || tot != pr.total {
 		return 0, errNoRange
 	}
 	want := p.End - off

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 )
 
 // Ensure makes the pinned artifact present and verified in the cache and
@@ -24,14 +23,11 @@ func (f *Fetcher) Ensure(ctx context.Context, a *Artifact, opts EnsureOptions) (
 		return Result{}, err
 	}
 	done := Result{Path: dest, SHA256: a.SHA256}
-	if !opts.Force && !opts.Verify && recordValid(dest, a.SHA256, a.Size) {
-		done.Size = fileSize(dest)
+	if n, ok := recordValid(dest, a.SHA256, a.Size); ok && !opts.Force && !opts.Verify {
+		done.Size = n
 		return done, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
-		return Result{}, fmt.Errorf("create cache dir %s: %w (set --cache-dir or %s to a writable directory)", filepath.Dir(dest), err, EnvCacheDir)
-	}
-	lock, err := lockFile(ctx, dest+".lock", func() { f.report(Progress{Artifact: a, Phase: PhaseWait}) })
+	lock, err := f.lockArtifact(ctx, a, dest)
 	if err != nil {
 		return Result{}, err
 	}
@@ -41,9 +37,9 @@ func (f *Fetcher) Ensure(ctx context.Context, a *Artifact, opts EnsureOptions) (
 		// The verified file stays until its replacement has verified:
 		// download renames the new file over it in one step.
 		discardPart(dest)
-	} else if recordValid(dest, a.SHA256, a.Size) && !opts.Verify {
+	} else if n, ok := recordValid(dest, a.SHA256, a.Size); ok && !opts.Verify {
 		// Another process finished it while we waited.
-		done.Size = fileSize(dest)
+		done.Size = n
 		return done, nil
 	} else if _, err := os.Stat(dest); err == nil {
 		// A file without a valid record, or --verify: hash it once.
@@ -77,13 +73,9 @@ func (f *Fetcher) Cached(a *Artifact) bool {
 		return false
 	}
 	dest, err := f.Path(a)
-	return err == nil && recordValid(dest, a.SHA256, a.Size)
-}
-
-func fileSize(path string) int64 {
-	st, err := os.Stat(path)
 	if err != nil {
-		return 0
+		return false
 	}
-	return st.Size()
+	_, ok := recordValid(dest, a.SHA256, a.Size)
+	return ok
 }

@@ -52,9 +52,9 @@ type extractedFile struct {
 // tar.bz2 or zip) flat into destDir, which must exist: every file lands
 // at destDir/<base name>, SONAME symlinks kept as symlinks to flat names.
 // Rejected: absolute names, "..", links resolving outside the archive,
-// devices and fifos, and anything past the limits. When only is non-nil,
+// devices and fifos, and anything past defaultLimits. When only is non-nil,
 // just those members (cleaned archive path -> output name) are extracted.
-func extractFile(archivePath, format, destDir string, lim extractLimits, only map[string]string) ([]extractedFile, error) {
+func extractFile(archivePath, format, destDir string, only map[string]string) ([]extractedFile, error) {
 	fh, err := os.Open(archivePath)
 	if err != nil {
 		return nil, err
@@ -64,7 +64,7 @@ func extractFile(archivePath, format, destDir string, lim extractLimits, only ma
 	if err != nil {
 		return nil, err
 	}
-	files, err := extractArchive(fh, st.Size(), format, destDir, lim, only)
+	files, err := extractArchive(fh, st.Size(), format, destDir, defaultLimits, only)
 	if err != nil {
 		return nil, fmt.Errorf("archive %s: %w", archivePath, err)
 	}
@@ -73,14 +73,13 @@ func extractFile(archivePath, format, destDir string, lim extractLimits, only ma
 
 // extractArchive is extractFile over any ReaderAt of the given size.
 func extractArchive(r io.ReaderAt, size int64, format, destDir string, lim extractLimits, only map[string]string) ([]extractedFile, error) {
-	x := &extractor{dest: destDir, lim: lim.withDefaults(), only: only, out: map[string]extractedFile{}}
+	x := &extractor{dest: destDir, lim: lim.withDefaults(), only: only, out: map[string]extractedFile{}, from: map[string]string{}}
 	var err error
-	switch format {
-	case "zip":
+	if format == "zip" {
 		err = x.zip(r, size)
-	case "tar.gz", "tar.xz", "tar.bz2", "tar":
-		err = x.tar(io.NewSectionReader(r, 0, size), format)
-	default:
+	} else if decompress, ok := tarDecompressors[format]; ok {
+		err = x.tar(io.NewSectionReader(r, 0, size), format, decompress)
+	} else {
 		return nil, fmt.Errorf("unsupported archive format %q (want tar.gz, tar.xz, tar.bz2 or zip)", format)
 	}
 	if err != nil {
@@ -105,26 +104,20 @@ type extractor struct {
 	from map[string]string
 }
 
-func (x *extractor) tar(r io.Reader, format string) error {
-	var dr io.Reader
-	switch format {
-	case "tar.gz":
-		gz, err := gzip.NewReader(r)
-		if err != nil {
-			return fmt.Errorf("not a valid tar.gz (%s)", strings.TrimPrefix(err.Error(), "gzip: "))
-		}
-		defer gz.Close()
-		dr = gz
-	case "tar.xz":
-		xr, err := xz.NewReader(r)
-		if err != nil {
-			return fmt.Errorf("not a valid tar.xz (%s)", strings.TrimPrefix(err.Error(), "xz: "))
-		}
-		dr = xr
-	case "tar.bz2":
-		dr = bzip2.NewReader(r)
-	default:
-		dr = r
+// tarDecompressors open the stream inside each tar format (plain tar as is).
+var tarDecompressors = map[string]func(io.Reader) (io.Reader, error){
+	"tar.gz":  func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) },
+	"tar.xz":  func(r io.Reader) (io.Reader, error) { return xz.NewReader(r) },
+	"tar.bz2": func(r io.Reader) (io.Reader, error) { return bzip2.NewReader(r), nil },
+	"tar":     func(r io.Reader) (io.Reader, error) { return r, nil },
+}
+
+func (x *extractor) tar(r io.Reader, format string, decompress func(io.Reader) (io.Reader, error)) error {
+	dr, err := decompress(r)
+	if err != nil {
+		// The reader's own prefix would repeat the format.
+		msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "gzip: "), "xz: ")
+		return fmt.Errorf("not a valid %s (%s)", format, msg)
 	}
 	tr := tar.NewReader(dr)
 	for {
@@ -162,43 +155,49 @@ func (x *extractor) zip(r io.ReaderAt, size int64) error {
 		return fmt.Errorf("not a valid zip (%s)", strings.TrimPrefix(err.Error(), "zip: "))
 	}
 	for _, f := range zr.File {
-		mode := f.Mode()
-		var kind entryKind
-		switch {
-		case mode.IsDir():
-			kind = entryDir
-		case mode&fs.ModeSymlink != 0:
-			kind = entrySymlink
-		case mode.IsRegular():
-			kind = entryFile
-		default:
-			kind = entryOther
-		}
-		var link string
-		var body io.Reader
-		if kind == entrySymlink || kind == entryFile {
-			if f.UncompressedSize64 > uint64(x.lim.MaxFileBytes) {
-				return fmt.Errorf("entry %q: %d bytes exceeds the %d-byte limit per file", f.Name, f.UncompressedSize64, x.lim.MaxFileBytes)
-			}
-			rc, err := f.Open()
-			if err != nil {
-				return fmt.Errorf("entry %q: %w", f.Name, err)
-			}
-			body = rc
-			defer rc.Close()
-			if kind == entrySymlink {
-				b, err := io.ReadAll(io.LimitReader(rc, 4096))
-				if err != nil {
-					return fmt.Errorf("entry %q: %w", f.Name, err)
-				}
-				link = string(b)
-			}
-		}
-		if err := x.entry(f.Name, kind, mode.Perm(), link, int64(f.UncompressedSize64), body); err != nil {
+		if err := x.zipEntry(f); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// zipEntry extracts one zip member, closing its reader before the next
+// member opens.
+func (x *extractor) zipEntry(f *zip.File) error {
+	mode := f.Mode()
+	var kind entryKind
+	switch {
+	case mode.IsDir():
+		kind = entryDir
+	case mode&fs.ModeSymlink != 0:
+		kind = entrySymlink
+	case mode.IsRegular():
+		kind = entryFile
+	default:
+		kind = entryOther
+	}
+	var link string
+	var body io.Reader
+	if kind == entrySymlink || kind == entryFile {
+		if f.UncompressedSize64 > uint64(x.lim.MaxFileBytes) {
+			return fmt.Errorf("entry %q: %d bytes exceeds the %d-byte limit per file", f.Name, f.UncompressedSize64, x.lim.MaxFileBytes)
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return fmt.Errorf("entry %q: %w", f.Name, err)
+		}
+		body = rc
+		defer rc.Close()
+		if kind == entrySymlink {
+			b, err := io.ReadAll(io.LimitReader(rc, 4096))
+			if err != nil {
+				return fmt.Errorf("entry %q: %w", f.Name, err)
+			}
+			link = string(b)
+		}
+	}
+	return x.entry(f.Name, kind, mode.Perm(), link, int64(f.UncompressedSize64), body)
 }
 
 type entryKind int
@@ -222,10 +221,8 @@ func cleanMember(name string) (string, error) {
 	if strings.ContainsRune(name, '\\') {
 		return "", errors.New("backslash in path")
 	}
-	for _, c := range strings.Split(name, "/") {
-		if c == ".." {
-			return "", errors.New(`".." in path`)
-		}
+	if slices.Contains(strings.Split(name, "/"), "..") {
+		return "", errors.New(`".." in path`)
 	}
 	return path.Clean(name), nil
 }
@@ -261,22 +258,17 @@ func (x *extractor) entry(name string, kind entryKind, perm fs.FileMode, linknam
 	if prev, dup := x.from[out]; dup {
 		return fmt.Errorf("entries %q and %q both flatten to %q: refusing an ambiguous archive (each extracted file needs its own base name)", prev, name, out)
 	}
-	if x.from == nil {
-		x.from = map[string]string{}
-	}
 	x.from[out] = name
 	target := filepath.Join(x.dest, out)
 	switch kind {
 	case entrySymlink, entryHardlink:
-		if linkname == "" || strings.HasPrefix(linkname, "/") || strings.ContainsRune(linkname, '\\') {
-			return fmt.Errorf("entry %q: link to %q points outside the archive: refusing hostile archive", name, linkname)
-		}
 		resolved := linkname
 		if kind == entrySymlink {
 			resolved = path.Join(path.Dir(clean), linkname)
 		}
 		resolved = path.Clean(resolved)
-		if resolved == ".." || strings.HasPrefix(resolved, "../") || resolved == "." {
+		if linkname == "" || strings.HasPrefix(linkname, "/") || strings.ContainsRune(linkname, '\\') ||
+			resolved == ".." || strings.HasPrefix(resolved, "../") || resolved == "." {
 			return fmt.Errorf("entry %q: link to %q points outside the archive: refusing hostile archive", name, linkname)
 		}
 		flat := path.Base(resolved)

@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
@@ -78,8 +79,6 @@ type Fetcher struct {
 	ProgressInterval time.Duration
 	// Probe finds the host C/C++ runtimes on Linux; nil means defaultHostProbe().
 	Probe *HostProbe
-	// Limits bounds archive extraction; zero fields take defaultLimits.
-	Limits extractLimits
 	// afterFunc starts a request's stall timer; nil means the real clock
 	// (time.AfterFunc). Tests replace it to fire a stall exactly when their
 	// server has gone silent.
@@ -112,10 +111,7 @@ type Result struct {
 // ResolveCacheDir returns dir, else $KITSOKI_CACHE_DIR, else the OS user
 // cache dir + "kitsoki".
 func ResolveCacheDir(dir string) (string, error) {
-	if dir != "" {
-		return dir, nil
-	}
-	if d := os.Getenv(EnvCacheDir); d != "" {
+	if d := cmp.Or(dir, os.Getenv(EnvCacheDir)); d != "" {
 		return d, nil
 	}
 	base, err := os.UserCacheDir()
@@ -127,12 +123,7 @@ func ResolveCacheDir(dir string) (string, error) {
 
 func (f *Fetcher) root() (string, error) { return ResolveCacheDir(f.CacheDir) }
 
-func (f *Fetcher) mirror() string {
-	if f.Mirror != "" {
-		return f.Mirror
-	}
-	return os.Getenv(EnvMirror)
-}
+func (f *Fetcher) mirror() string { return cmp.Or(f.Mirror, os.Getenv(EnvMirror)) }
 
 func (f *Fetcher) client() *http.Client {
 	if f.HTTPClient != nil {
@@ -183,8 +174,7 @@ func (f *Fetcher) report(p Progress) {
 // certificates are trusted in addition to the system roots (on every OS,
 // for TLS-intercepting corporate proxies).
 func defaultHTTPClient() (*http.Client, error) {
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.Proxy = http.ProxyFromEnvironment
+	tr := http.DefaultTransport.(*http.Transport).Clone() // proxies from the environment
 	if file := os.Getenv("SSL_CERT_FILE"); file != "" {
 		pool, err := x509.SystemCertPool()
 		if err != nil || pool == nil {
@@ -203,12 +193,7 @@ func defaultHTTPClient() (*http.Client, error) {
 }
 
 // sha12 is the short digest used in directory names.
-func sha12(sum string) string {
-	if len(sum) < 12 {
-		return sum
-	}
-	return sum[:12]
-}
+func sha12(sum string) string { return sum[:min(12, len(sum))] }
 
 // Path returns where a pinned artifact lives in the cache: models as
 // models/<id>.gguf, archives as archives/<id>-<sha12>.<format>.

@@ -9,7 +9,6 @@ import (
 	"runtime"
 
 	"kitsoki/internal/atomicfile"
-	"kitsoki/internal/safefile"
 )
 
 // ServerInstall is a verified, extracted llama-server release.
@@ -20,7 +19,6 @@ type ServerInstall struct {
 	Platform   string
 	Shim       bool // the libstdc++ shim is installed in LibDir
 	Downloaded bool // bytes were transferred by this call
-	Archive    Result
 }
 
 // releaseManifest is written next to a release directory once it is
@@ -64,16 +62,13 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 		return ServerInstall{}, err
 	}
 	inst := ServerInstall{Bin: filepath.Join(dir, "llama-server"), LibDir: dir, Release: a.Release, Platform: plat}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return ServerInstall{}, fmt.Errorf("create cache dir %s: %w (set --cache-dir or %s to a writable directory)", filepath.Dir(dir), err, EnvCacheDir)
-	}
 
 	man, ok := readManifest(dir, a)
 	if ok && !opts.Force && !opts.Verify && (!decision.NeedShim || man.Shim != nil) {
 		inst.Shim = man.Shim != nil
 		return inst, nil
 	}
-	lock, err := lockFile(ctx, dir+".lock", func() { f.report(Progress{Artifact: a, Phase: PhaseWait}) })
+	lock, err := f.lockArtifact(ctx, a, dir)
 	if err != nil {
 		return ServerInstall{}, err
 	}
@@ -92,11 +87,11 @@ func (f *Fetcher) EnsureLlamaServer(ctx context.Context, p *Pins, goos, goarch s
 	}
 	if !ok || opts.Force {
 		res, err := f.Ensure(ctx, a, opts)
-		if err != nil {
-			return ServerInstall{}, fmt.Errorf("llama-server (%s): %w", plat, err)
+		if err == nil {
+			inst.Downloaded = res.Downloaded
+			man, err = f.extractRelease(a, res.Path, dir)
 		}
-		inst.Archive, inst.Downloaded = res, res.Downloaded
-		if man, err = f.extractRelease(a, res.Path, dir); err != nil {
+		if err != nil {
 			return ServerInstall{}, fmt.Errorf("llama-server (%s): %w", plat, err)
 		}
 	}
@@ -147,7 +142,7 @@ func (f *Fetcher) installShim(ctx context.Context, shimArt *Artifact, dir string
 	if err != nil {
 		return false, fmt.Errorf("libstdc++ shim: %w", err)
 	}
-	files, err := extractFile(res.Path, shimArt.Format, dir, f.Limits, shimArt.Extract)
+	files, err := extractFile(res.Path, shimArt.Format, dir, shimArt.Extract)
 	if err != nil {
 		return res.Downloaded, fmt.Errorf("libstdc++ shim: %w", err)
 	}
@@ -169,7 +164,7 @@ func (f *Fetcher) extractRelease(a *Artifact, archive, dir string) (releaseManif
 	if err := os.Chmod(stage, 0o755); err != nil {
 		return releaseManifest{}, err
 	}
-	files, err := extractFile(archive, a.Format, stage, f.Limits, a.Extract)
+	files, err := extractFile(archive, a.Format, stage, a.Extract)
 	if err != nil {
 		return releaseManifest{}, fmt.Errorf("extract llama-server archive: %w; its sha256 matched the pin in %s, so check that pin's format (%s) and url", err, a.Source, a.Format)
 	}
@@ -206,18 +201,14 @@ func (f *Fetcher) extractRelease(a *Artifact, archive, dir string) (releaseManif
 		return releaseManifest{}, fmt.Errorf("move %s into place: %w", dir, err)
 	}
 	man := releaseManifest{ArchiveSHA256: a.SHA256, Release: a.Release, Platform: a.Key, Files: files}
-	if err := writeManifest(dir, man); err != nil {
-		return releaseManifest{}, err
-	}
-	return man, nil
+	return man, writeManifest(dir, man)
 }
 
 func manifestPath(dir string) string { return dir + ".json" }
 
 func readManifest(dir string, a *Artifact) (releaseManifest, bool) {
 	var m releaseManifest
-	data, err := safefile.ReadFile(manifestPath(dir), safefile.Data)
-	if err != nil || json.Unmarshal(data, &m) != nil || m.ArchiveSHA256 != a.SHA256 {
+	if !readJSON(manifestPath(dir), &m) || m.ArchiveSHA256 != a.SHA256 {
 		return m, false
 	}
 	if st, err := os.Stat(filepath.Join(dir, "llama-server")); err != nil || !st.Mode().IsRegular() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"kitsoki/internal/filelock"
 	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -19,6 +20,15 @@ import (
 type fileLock struct {
 	f    *os.File
 	path string
+}
+
+// lockArtifact creates the directory that holds path and takes path's
+// lock (<path>.lock), reporting PhaseWait while another process holds it.
+func (f *Fetcher) lockArtifact(ctx context.Context, a *Artifact, path string) (*fileLock, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("create cache dir %s: %w (set --cache-dir or %s to a writable directory)", filepath.Dir(path), err, EnvCacheDir)
+	}
+	return lockFile(ctx, path+".lock", func() { f.report(Progress{Artifact: a, Phase: PhaseWait}) })
 }
 
 // lockFile takes the lock on path, polling until it is free or ctx ends.

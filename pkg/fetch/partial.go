@@ -1,20 +1,6 @@
 package fetch
 
-import (
-	"encoding/json"
-	"kitsoki/internal/safefile"
-	"os"
-)
-
-// dropEmptyPart removes the part file and its state when the transfer
-// wrote no byte of it (a 404, a refused connection): a parallel part is
-// created at its final size, so without this a failed start would leave a
-// sparse file that looks like a large partial download.
-func (t *transfer) dropEmptyPart() {
-	if t.done.Load() == 0 {
-		discardPart(t.dest)
-	}
-}
+import "os"
 
 // PartialBytes reports how many bytes of an interrupted download of a are
 // really on disk: the sum of the parts' progress from the resume state (a
@@ -30,8 +16,7 @@ func (f *Fetcher) PartialBytes(a *Artifact) (n int64, ok bool) {
 		return 0, false
 	}
 	var st resumeState
-	data, err := safefile.ReadFile(statePath(dest), safefile.Data)
-	if err != nil || json.Unmarshal(data, &st) != nil {
+	if !readJSON(statePath(dest), &st) {
 		// No usable state: the next fetch starts over.
 		return 0, true
 	}

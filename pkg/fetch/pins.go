@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -119,9 +120,7 @@ func LoadPins(overlayPath string) (*Pins, error) {
 			return nil, err
 		}
 	}
-	if overlayPath == "" {
-		overlayPath = os.Getenv(EnvPins)
-	}
+	overlayPath = cmp.Or(overlayPath, os.Getenv(EnvPins))
 	if overlayPath == "-" {
 		return nil, fmt.Errorf("pins overlay -: pin files are not read from standard input; pass the overlay's file path to --pins or %s", EnvPins)
 	}
@@ -145,8 +144,7 @@ func (p *Pins) merge(data []byte, source string) error {
 		return fmt.Errorf("%s: %s (pin files have top-level keys llama_server, models, shims)", source, yamlErrText(err))
 	}
 	add := func(kind Kind, section string, in map[string]*Artifact, out map[string]*Artifact) error {
-		keys := slices.Sorted(maps.Keys(in))
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(in)) {
 			a := in[k]
 			if a == nil {
 				return fmt.Errorf("%s: %s.%s: empty entry (give id, url, sha256, format)", source, section, k)
@@ -159,23 +157,15 @@ func (p *Pins) merge(data []byte, source string) error {
 		}
 		return nil
 	}
-	if err := add(KindLlamaServer, "llama_server", f.LlamaServer, p.LlamaServers); err != nil {
-		return err
-	}
-	if err := add(KindModel, "models", f.Models, p.Models); err != nil {
-		return err
-	}
-	return add(KindShim, "shims", f.Shims, p.Shims)
+	// The first error wins; a failed merge discards the whole Pins.
+	return cmp.Or(add(KindLlamaServer, "llama_server", f.LlamaServer, p.LlamaServers),
+		add(KindModel, "models", f.Models, p.Models),
+		add(KindShim, "shims", f.Shims, p.Shims))
 }
 
 func (a *Artifact) check(section string) error {
 	where := section + "." + a.Key
-	for _, check := range []func(string) error{a.checkSource, a.checkFormat, a.checkFiles} {
-		if err := check(where); err != nil {
-			return err
-		}
-	}
-	return nil
+	return cmp.Or(a.checkSource(where), a.checkFormat(where), a.checkFiles(where))
 }
 
 // plainName reports whether s names one file: not empty, no slash, not

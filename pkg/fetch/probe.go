@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -69,11 +68,7 @@ func (h HostProbe) Probe() HostRuntime {
 
 func firstReadable(paths []string) (string, []byte) {
 	for _, p := range paths {
-		real, err := filepath.EvalSymlinks(p)
-		if err != nil {
-			continue
-		}
-		f, err := os.Open(real)
+		f, err := os.Open(p) // follows symlinks
 		if err != nil {
 			continue
 		}

@@ -31,23 +31,26 @@ func writeRecord(file, sum string) error {
 	return atomicfile.Write(recordPath(file), data, 0o644)
 }
 
+// readJSON decodes the JSON file at path into v; false when the file is
+// missing, unreadable or not valid JSON.
+func readJSON(path string, v any) bool {
+	data, err := safefile.ReadFile(path, safefile.Data)
+	return err == nil && json.Unmarshal(data, v) == nil
+}
+
 // recordValid reports whether file is recorded as verified with digest
-// want and is unchanged since (size and mtime).
-func recordValid(file, want string, wantSize int64) bool {
-	data, err := safefile.ReadFile(recordPath(file), safefile.Data)
-	if err != nil {
-		return false
-	}
+// want and is unchanged since (size and mtime), and returns its size.
+func recordValid(file, want string, wantSize int64) (int64, bool) {
 	var rec record
-	if json.Unmarshal(data, &rec) != nil || rec.SHA256 != want {
-		return false
+	if !readJSON(recordPath(file), &rec) || rec.SHA256 != want {
+		return 0, false
 	}
 	st, err := os.Stat(file)
 	if err != nil || !st.Mode().IsRegular() {
-		return false
+		return 0, false
 	}
 	if st.Size() != rec.Size || st.ModTime().UnixNano() != rec.MtimeNanos {
-		return false
+		return 0, false
 	}
-	return wantSize == 0 || wantSize == rec.Size
+	return rec.Size, wantSize == 0 || wantSize == rec.Size
 }

@@ -6,7 +6,7 @@
 //
 // [Start] spawns the server with [Config].LibDir first on LD_LIBRARY_PATH
 // (Linux) and returns once /health turns from 503 (model loading) to 200.
-// [Sidecar.Output] keeps the last 8 KiB of its output for error messages (a
+// The last 8 KiB of the server's output go into its error messages (a
 // failed start reads it once the server is stopped, so none is missing);
 // [Sidecar.Ensure] restarts a crashed server; [Sidecar.Stop] sends SIGTERM,
 // then SIGKILL after a grace, to the whole process group. One Sidecar serves

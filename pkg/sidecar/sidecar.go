@@ -47,7 +47,7 @@ type Config struct {
 	// Logger receives start, crash and restart lines; nil means none.
 	Logger *slog.Logger
 	// startupClock returns the channel that ends the wait for health after
-	// d; nil means the real clock (a time.Timer). Tests replace it to end the
+	// d; nil means the real clock (time.After). Tests replace it to end the
 	// wait exactly when the server has answered a health check.
 	startupClock func(d time.Duration) <-chan time.Time
 }
@@ -91,6 +91,9 @@ func Start(ctx context.Context, cfg Config) (*Sidecar, error) {
 	}
 	if cfg.HealthInterval <= 0 {
 		cfg.HealthInterval = 100 * time.Millisecond
+	}
+	if cfg.startupClock == nil {
+		cfg.startupClock = time.After
 	}
 	s := &Sidecar{
 		cfg: cfg,
@@ -192,14 +195,7 @@ func (s *Sidecar) spawnLocked(ctx context.Context) error {
 type withOutput struct{ error }
 
 func (s *Sidecar) waitHealthy(ctx context.Context, p *process) error {
-	var deadline <-chan time.Time
-	if s.cfg.startupClock != nil {
-		deadline = s.cfg.startupClock(s.cfg.StartupTimeout)
-	} else {
-		timer := time.NewTimer(s.cfg.StartupTimeout)
-		defer timer.Stop()
-		deadline = timer.C
-	}
+	deadline := s.cfg.startupClock(s.cfg.StartupTimeout)
 	last := "no answer yet"
 	for {
 		select {
@@ -222,8 +218,7 @@ func (s *Sidecar) waitHealthy(ctx context.Context, p *process) error {
 		case <-deadline:
 			return withOutput{fmt.Errorf("llama-server at %s not healthy after %s (last /health: %s); the model may be too large for this machine, or raise the startup timeout",
 				p.url, s.cfg.StartupTimeout, last)}
-		case <-p.Done():
-			return withOutput{fmt.Errorf("llama-server exited before it became healthy (%v)", p.Wait())}
+		case <-p.Done(): // reported at the top of the loop
 		case <-time.After(s.cfg.HealthInterval):
 		}
 	}
@@ -287,16 +282,6 @@ func (s *Sidecar) Restarts() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.restarts
-}
-
-// Output returns the last 8 KiB the current (or last) server printed.
-func (s *Sidecar) Output() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.proc == nil {
-		return ""
-	}
-	return s.proc.Tail().String()
 }
 
 // Ensure returns nil when the server is running; when it has crashed it
