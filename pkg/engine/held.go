@@ -3,8 +3,11 @@ package engine
 // heldWalk holds the events a transition's walk writes while it runs and
 // gives them back in upstream's order (story-runtime §1.8): the
 // machine.transition first, then every effect event (the transition's own,
-// then each entered on_enter's) in the order written, then every
-// state_exited, then every state_entered. The zero value holds nothing.
+// then each entered on_enter's) in the order written, then the
+// state_exited and state_entered events in the order written — each move's
+// exits then its entries, the moves of regions that an emit: reached
+// before the arm's own (conformance p9, par-emit-order). The zero value
+// holds nothing.
 type heldWalk struct {
 	on    bool
 	head  *Event
@@ -42,13 +45,7 @@ func (h *heldWalk) take() []Event {
 		all = append(all, *h.head)
 	}
 	all = append(all, h.effs...)
-	for _, k := range []string{KindStateExited, KindStateEntered} {
-		for _, e := range h.moves {
-			if e.Kind == k {
-				all = append(all, e)
-			}
-		}
-	}
+	all = append(all, h.moves...)
 	h.head, h.effs, h.moves = nil, nil, nil
 	return all
 }

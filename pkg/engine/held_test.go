@@ -14,18 +14,19 @@ func heldKinds(evs []Event) []string {
 }
 
 // A walk's events come back as upstream writes them: the transition, the
-// effect events in the order written, the exits, the entries.
+// effect events in the order written, then the moves in the order written
+// (a region's move, then another's).
 func TestHeldWalkOrder(t *testing.T) {
 	var h heldWalk
 	h.start()
 	for _, ev := range []Event{
 		{Kind: KindSay, StatePath: "a"},
-		{Kind: KindStateExited, StatePath: "a"},
+		{Kind: KindStateExited, StatePath: "p.r.a"},
 		{Kind: KindWorldUpdate, StatePath: "a"},
-		{Kind: KindStateEntered, StatePath: "b"},
-		{Kind: KindStateExited, StatePath: "p"},
+		{Kind: KindStateEntered, StatePath: "p.r.b"},
 		{Kind: KindSay, StatePath: "b"},
-		{Kind: KindStateEntered, StatePath: "b.c"},
+		{Kind: KindStateExited, StatePath: "p.q.x"},
+		{Kind: KindStateEntered, StatePath: "p.q.y"},
 	} {
 		if !h.add(ev) {
 			t.Fatalf("%s not held while holding", ev.Kind)
@@ -37,7 +38,7 @@ func TestHeldWalkOrder(t *testing.T) {
 		t.Fatal("held after stop")
 	}
 	want := []string{"machine.transition:a", "machine.say:a", "world.update:a", "machine.say:b",
-		"machine.state_exited:a", "machine.state_exited:p", "machine.state_entered:b", "machine.state_entered:b.c"}
+		"machine.state_exited:p.r.a", "machine.state_entered:p.r.b", "machine.state_exited:p.q.x", "machine.state_entered:p.q.y"}
 	if got := heldKinds(h.take()); !slices.Equal(got, want) {
 		t.Errorf("order %v, want %v", got, want)
 	}

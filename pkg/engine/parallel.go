@@ -211,8 +211,13 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 		}
 		r.par.set(pre)
 	}
-	if err := r.propagate(ctx, armEmits(arm), reg, st, 1); err != nil {
-		return err
+	// an arm that leaves the configuration (or re-enters its root)
+	// delivers no emit: to the regions it leaves, as upstream
+	// (conformance par-emit-order y.yaml, v.yaml)
+	if res.stay || inside {
+		if err := r.propagate(ctx, armEmits(arm), reg, st, 1); err != nil {
+			return err
+		}
 	}
 	switch {
 	case inside && r.par != nil:
@@ -272,7 +277,9 @@ func armEmits(arm *Transition) []string {
 
 // propagate delivers emit: events to every region but from, in order
 // (story-runtime §3.5). Each receiver applies its arm, moves, and may emit
-// further events, excluding itself.
+// further events, excluding itself: as upstream, those go out once the
+// event has reached every region, before the next event of names
+// (conformance par-emit-order).
 func (r *runner) propagate(ctx context.Context, names []string, from *State, st *step, depth int) error {
 	if len(names) == 0 || r.par == nil {
 		return nil
@@ -280,7 +287,12 @@ func (r *runner) propagate(ctx context.Context, names []string, from *State, st 
 	if depth > maxParallelEmitDepth {
 		return fmt.Errorf("parallel emit propagation exceeded max depth (%d) — check for cyclic emits", maxParallelEmitDepth)
 	}
+	type further struct {
+		names []string
+		from  *State
+	}
 	for _, name := range names {
+		var next []further
 		for _, reg := range r.par.root.regions() {
 			if reg == from || r.par == nil {
 				continue
@@ -314,7 +326,10 @@ func (r *runner) propagate(ctx context.Context, names []string, from *State, st 
 					return err
 				}
 			}
-			if err := r.propagate(ctx, armEmits(arm), reg, st, depth+1); err != nil {
+			next = append(next, further{armEmits(arm), reg})
+		}
+		for _, f := range next {
+			if err := r.propagate(ctx, f.names, f.from, st, depth+1); err != nil {
 				return err
 			}
 		}

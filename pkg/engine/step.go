@@ -689,11 +689,14 @@ func pathDown(anc, s *State) []*State {
 // moveRegion replaces the leaf of the region that contains dst.
 func (r *runner) moveRegion(ctx context.Context, dst *State, st *step) error {
 	pc := r.par
-	end, err := r.swapLeaf(ctx, pc.leafIn(pc.regionOf(dst)), dst, st)
+	old := pc.leafIn(pc.regionOf(dst))
+	end, err := r.swapLeaf(ctx, old, dst, st)
 	if err != nil {
 		return err
 	}
-	pc.set(end)
+	// only that leaf: a region holding a second one after a cross-region
+	// target keeps it, as upstream (conformance par-emit-order u.yaml)
+	pc.replace(old, end)
 	r.par, r.cur = pc, end
 	return nil
 }

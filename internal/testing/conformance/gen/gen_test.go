@@ -25,11 +25,11 @@ var goText = regexp.MustCompile(`interface conversion|runtime error|panic|gorout
 func TestGeneratedStoriesRun(t *testing.T) {
 	dir := t.TempDir()
 	const n = 40
-	if err := write(dir, n, 7, false, false); err != nil {
+	if err := write(dir, n, 7, genOpts{}); err != nil {
 		t.Fatal(err)
 	}
 	again := t.TempDir()
-	if err := write(again, 3, 7, false, false); err != nil {
+	if err := write(again, 3, 7, genOpts{}); err != nil {
 		t.Fatal(err)
 	}
 	sameBytes(t, dir, again, "000/app.yaml", "002/flows/f.yaml")
@@ -47,16 +47,19 @@ func TestGeneratedStoriesRun(t *testing.T) {
 
 // -kind legacy writes the same stories with fixtures for the legacy path:
 // each names its start state and never advances the clock, and they run
-// clean.
+// clean; -emits adds parallel emit: events.
 func TestLegacyStoriesRun(t *testing.T) {
 	dir := t.TempDir()
 	const n = 20
-	if err := write(dir, n, 7, false, true); err != nil {
+	if err := write(dir, n, 7, genOpts{legacy: true, emits: true}); err != nil {
 		t.Fatal(err)
 	}
 	var files []*flowtest.File
+	emits := 0
 	for i := range n {
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
+		app, _ := os.ReadFile(filepath.Join(d, "app.yaml"))
+		emits += len(regexp.MustCompile(`(?m)^\s+(- )?emit:`).FindAll(app, -1))
 		fx, err := os.ReadFile(filepath.Join(d, "flows", "f.yaml"))
 		if err != nil {
 			t.Fatal(err)
@@ -69,6 +72,9 @@ func TestLegacyStoriesRun(t *testing.T) {
 			t.Fatalf("%s: fixtures %d, diagnostics %v, error %v", d, len(fs), ds, err)
 		}
 		files = append(files, fs...)
+	}
+	if emits == 0 {
+		t.Errorf("-emits wrote no emit: in %d stories", n)
 	}
 	runClean(t, files, n)
 }
@@ -124,7 +130,7 @@ func TestScalarFormsWrittenAsTyped(t *testing.T) {
 	}
 	count := func(known bool) (defaults, sets, fixtures, inf int) {
 		dir := t.TempDir()
-		if err := write(dir, 30, 11, known, false); err != nil {
+		if err := write(dir, 30, 11, genOpts{known: known}); err != nil {
 			t.Fatal(err)
 		}
 		for i := range 30 {

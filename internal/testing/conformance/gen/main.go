@@ -27,6 +27,9 @@
 // every shape, pongo2 views, expr-lang guards and {{ }} set: values.
 // -kind agent writes stories with agent decision points, and fixtures
 // that feed their answers (agent.go, agent_fixture.go).
+// -emits (flow and legacy kinds) adds parallel emit: events to arms, as
+// an arm's emit: list or an effect entry, which the other regions of an
+// active parallel state take as intents.
 // -kind legacy writes the flow kind's stories with fixtures on the legacy
 // path (use_orchestrator: false, upstream's machine alone, as most real
 // fixtures run): every fixture names its start state, and no turn
@@ -51,11 +54,11 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-kind flow|legacy|tmpl|agent] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-kind flow|legacy|tmpl|agent] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
-		n, seed, dir, known, kind := 300, uint64(1), "", false, "flow"
+		n, seed, dir, known, emits, kind := 300, uint64(1), "", false, false, "flow"
 		rest := args[1:]
 		for len(rest) > 0 {
 			switch {
@@ -75,6 +78,8 @@ func run(args []string) error {
 				kind, rest = rest[1], rest[2:]
 			case rest[0] == "-known":
 				known, rest = true, rest[1:]
+			case rest[0] == "-emits":
+				emits, rest = true, rest[1:]
 			default:
 				dir, rest = rest[0], rest[1:]
 			}
@@ -84,9 +89,9 @@ func run(args []string) error {
 		}
 		switch kind {
 		case "flow":
-			return write(dir, n, seed, known, false)
+			return write(dir, n, seed, genOpts{known: known, emits: emits})
 		case "legacy":
-			return write(dir, n, seed, known, true)
+			return write(dir, n, seed, genOpts{known: known, emits: emits, legacy: true})
 		case "tmpl":
 			return writeTmpl(dir, n, seed)
 		case "agent":
@@ -109,10 +114,14 @@ func run(args []string) error {
 
 // write writes n stories, story i from seed+i. known adds the forms
 // known to differ between the engines (.inf, .nan, n's non-zero default).
-func write(dir string, n int, seed uint64, known, legacy bool) error {
+// genOpts are write's choices beyond the seed: -known, -kind legacy,
+// -emits.
+type genOpts struct{ known, legacy, emits bool }
+
+func write(dir string, n int, seed uint64, o genOpts) error {
 	for i := range n {
 		g := newGen(seed + uint64(i))
-		g.withKnown, g.legacy = known, legacy
+		g.withKnown, g.legacy, g.emits = o.known, o.legacy, o.emits
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
 		app, kid := g.story(fmt.Sprintf("gen-%d", seed+uint64(i)))
 		files := map[string]any{"app.yaml": app, filepath.Join("flows", "f.yaml"): g.fixture()}

@@ -21,7 +21,10 @@ type gen struct {
 	// values-increment-default).
 	withKnown bool
 	// legacy writes fixtures for the legacy path (-kind legacy).
-	legacy   bool
+	legacy bool
+	// emits adds parallel emit: events to arms (-emits): on the
+	// transition, or as an effect entry.
+	emits    bool
 	defaults m // each form var's default, for expect_world to name
 }
 
@@ -199,6 +202,15 @@ func (g *gen) arms(path string, n int) m {
 		}
 		if in == "put" && g.chance(70) {
 			arm["effects"] = append(asList(arm["effects"]), m{"set": m{"s": "{{ slots.v }}"}})
+		}
+		if g.emits && g.chance(40) {
+			// a parallel emit: the other regions take it as an intent
+			ev := g.pick("ping", "go1", "go2", "go3")
+			if g.chance(50) {
+				arm["emit"] = []any{ev}
+			} else {
+				arm["effects"] = append(asList(arm["effects"]), m{"emit": ev})
+			}
 		}
 		list = append(list, arm)
 		on[in] = list
