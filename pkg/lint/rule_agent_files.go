@@ -46,11 +46,16 @@ func checkAgentFiles(c *checker) {
 
 // isDir reports whether p, relative to the story directory, is a directory.
 func (c *checker) isDir(p string) bool {
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(c.st.Dir, p)
-	}
-	mode, err := os.Stat(p)
+	mode, err := os.Stat(c.storyPath(p))
 	return err == nil && mode.IsDir()
+}
+
+// storyPath is p relative to the story directory, unless it is absolute.
+func (c *checker) storyPath(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(c.st.Dir, p)
 }
 
 // missingFileMsg says what a missing prompt/schema file does at run time

@@ -30,11 +30,7 @@ func checkGrammar(c *checker) {
 		if path == "" {
 			return
 		}
-		f := path
-		if !filepath.IsAbs(f) {
-			f = filepath.Join(c.st.Dir, path)
-		}
-		raw, err, in := c.readNamed(e.WithPos("schema"), site.Loc()+": with.schema", path, f, safefile.Story)
+		raw, err, in := c.readNamed(e.WithPos("schema"), site.Loc()+": with.schema", path, c.storyPath(path), safefile.Story)
 		if !in {
 			return
 		}

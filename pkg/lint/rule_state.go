@@ -23,15 +23,9 @@ func checkStateValues(c *checker) {
 			}
 		}
 		c.checkContextualRouting(s)
-		for _, e := range s.OnEnter {
-			c.checkReservedSet(s, "on_enter", "", e)
-		}
-		for _, on := range s.On {
-			in := on.Intent
-			for _, t := range on.Arms {
-				for _, e := range t.Effects {
-					c.checkReservedSet(s, "intent", in, e)
-				}
+		for p := range (story.EffectWalk{}).States(s) {
+			if p.Parent == nil && p.List != "on_exit" {
+				c.checkReservedSet(s, p)
 			}
 		}
 		if s.DefaultIntent() != "" {
@@ -123,14 +117,14 @@ func (c *checker) checkContextualRouting(s *story.State) {
 	}
 }
 
-// checkReservedSet checks an effect of the state's where (on_enter, or
-// "intent" with the transition's intent in).
-func (c *checker) checkReservedSet(s *story.State, where, in string, e *story.Effect) {
-	for _, kv := range e.Set {
+// checkReservedSet checks an effect at the top of the state's on_enter or
+// of one of its transitions.
+func (c *checker) checkReservedSet(s *story.State, p *story.EffectPlace) {
+	for _, kv := range p.Effect.Set {
 		if kv.Key == "write_mode_scope" {
-			name := where
-			if where == "intent" {
-				name = "intent " + strconv.Quote(in)
+			name := "on_enter"
+			if p.List == "effect" {
+				name = "intent " + strconv.Quote(p.Intent)
 			}
 			c.rep.Errf(kv.Pos, story.RuleState, `state %q %s: set: "write_mode_scope" is engine-reserved — a story may not self-grant write mode`, s.Path, name)
 		}
