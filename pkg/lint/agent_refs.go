@@ -58,6 +58,19 @@ func promptRefs(e *story.Effect) []fileRef {
 	return out
 }
 
+// eachFileRef visits the prompt and schema references (promptRefs) of
+// every host.agent.* invoke outside the phase templates.
+func (c *checker) eachFileRef(fn func(e *story.Effect, site effSite, r fileRef)) {
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		if !strings.HasPrefix(e.Invoke, "host.agent.") || site.Template {
+			return
+		}
+		for _, r := range promptRefs(e) {
+			fn(e, site, r)
+		}
+	})
+}
+
 // looksLikePath: decide/ask treat prompt: as a file path first and inline
 // text otherwise; a single token with a file extension (".md", not a
 // sentence's closing "." or "...") or a slash is meant as a path.

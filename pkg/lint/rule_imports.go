@@ -224,22 +224,15 @@ func childExitUses(ch *story.Story) []exitUse {
 	return out
 }
 
+// setsKey reports whether an effect of t (or of an inline effects: list
+// below one) sets, binds or increments key.
 func setsKey(t *story.Transition, key string) bool {
 	var walk func([]*story.Effect) bool
 	walk = func(l []*story.Effect) bool {
-		for _, e := range l {
-			for _, list := range [][]story.KV{e.Set, e.Bind(), e.Increment()} {
-				for _, kv := range list {
-					if kv.Key == key {
-						return true
-					}
-				}
-			}
-			if walk(e.Effects()) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(l, func(e *story.Effect) bool {
+			sets := slices.Concat(e.Set, e.Bind(), e.Increment())
+			return slices.ContainsFunc(sets, func(kv story.KV) bool { return kv.Key == key }) || walk(e.Effects())
+		})
 	}
 	return walk(t.Effects)
 }

@@ -27,7 +27,7 @@ var rulePongo = &Rule{ID: "pongo", Severity: diag.Error, LintOnly: true,
 // and unknown filters are warnings: upstream resolves them through search
 // paths and namespaces that are only known at run time.
 func checkPongo(c *checker) {
-	pc := newPongoCheck(c)
+	pc := &pongoCheck{c: c, seen: map[string]error{}, files: map[string]story.Pos{}, prompts: map[string]bool{}, exists: map[string]bool{}}
 	if ctx := c.st.App.Context; ctx != "" {
 		pc.compile(c.st.App.Pos, func() string { return "app.context" }, ctx)
 	}
@@ -82,10 +82,6 @@ func (pc *pongoCheck) fileExists(f string) bool {
 		pc.exists[f] = ok
 	}
 	return ok
-}
-
-func newPongoCheck(c *checker) *pongoCheck {
-	return &pongoCheck{c: c, seen: map[string]error{}, files: map[string]story.Pos{}, prompts: map[string]bool{}, exists: map[string]bool{}}
 }
 
 // loader returns the story's template loader.
