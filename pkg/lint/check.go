@@ -15,7 +15,7 @@ type checker struct {
 	src  *sources
 	cc   map[compileKey]error
 	// sites caches the effect walk: every rule visits the same list.
-	sites []effectAt
+	sites []effSite
 	// files caches existingFile: several rules resolve the same prompt
 	// and schema references.
 	files map[string]fileAt
@@ -45,11 +45,6 @@ func (c *checker) existing(p string) (string, bool) {
 	path, ok := c.existingFile(p)
 	c.files[p] = fileAt{path, ok}
 	return path, ok
-}
-
-type effectAt struct {
-	e    *story.Effect
-	site effSite
 }
 
 // pass is one rule's check over a loaded story; a nil run registers a
@@ -143,8 +138,8 @@ type effSite struct {
 	OnComplete bool         // inside an on_complete chain
 	Inline     bool         // inside an inline effects: list
 	Template   bool         // inside a phase template (placeholders unresolved)
-	// loc names the effect for messages (Loc); it is spelled out only
-	// when a message needs it.
+	// loc is the effect's place: the effect, and its name for messages
+	// (Loc), spelled out only when a message needs it.
 	loc *story.EffectPlace
 }
 
@@ -161,11 +156,10 @@ func (s effSite) Loc() string {
 // phases' and the proposals'. The walk is made once per check.
 func (c *checker) eachEffect(fn func(e *story.Effect, site effSite)) {
 	if c.sites == nil {
-		c.sites = []effectAt{}
+		c.sites = []effSite{}
 		visit := func(walk iter.Seq[*story.EffectPlace], tpl bool) {
 			for p := range walk {
-				site := effSite{State: p.State, Intent: p.Intent, OnComplete: p.Within("on_complete"), Inline: p.Within("effects"), Template: tpl, loc: p}
-				c.sites = append(c.sites, effectAt{p.Effect, site})
+				c.sites = append(c.sites, effSite{State: p.State, Intent: p.Intent, OnComplete: p.Within("on_complete"), Inline: p.Within("effects"), Template: tpl, loc: p})
 			}
 		}
 		var w story.EffectWalk
@@ -176,8 +170,8 @@ func (c *checker) eachEffect(fn func(e *story.Effect, site effSite)) {
 		visit(w.Phases(c.st.Phases), true)
 		visit(w.Proposals(c.st.Proposals), false)
 	}
-	for _, ea := range c.sites {
-		fn(ea.e, ea.site)
+	for _, site := range c.sites {
+		fn(site.loc.Effect, site)
 	}
 }
 

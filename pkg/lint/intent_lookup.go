@@ -52,6 +52,21 @@ func (c *checker) intentKnown(s *story.State, name string, ancestors bool) bool 
 	return false
 }
 
+// checkArcIntent checks intent in, named at p by what (the key, prefixed
+// with its state), as seen from s: s has an on: arc for it (arcIn says
+// where), it is declared and, with freeText, it declares exactly one
+// required string slot to receive a free-text utterance.
+func (c *checker) checkArcIntent(s *story.State, p story.Pos, rule *Rule, what, arcIn, in string, freeText bool) {
+	if !s.HasOn(in) {
+		c.rep.Errf(p, rule, "%s %q has no matching on: arc %s", what, in, arcIn)
+	}
+	if decl := c.lookupIntent(s, in, true); decl == nil {
+		c.rep.Errf(p, rule, "%s %q is not a declared intent", what, in)
+	} else if freeText && !hasOneRequiredString(decl) {
+		c.rep.Errf(p, rule, "%s %q must declare exactly one required string slot to receive the free-text utterance", what, in)
+	}
+}
+
 // importedIntent is the child intent an imports.<alias>.intents.import
 // entry lifts into st under its own name.
 func importedIntent(st *story.Story, name string) *story.Intent {

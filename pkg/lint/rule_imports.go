@@ -17,17 +17,13 @@ func checkImports(c *checker) {
 	for _, alias := range c.st.ImportOrder {
 		im := c.st.Imports[alias]
 		checkImportParentSide(c, alias, im)
-		ch := im.Child
-		if ch == nil {
+		if im.Child == nil {
 			continue
 		}
-		checkImportEntry(c, alias, im, ch)
-		checkImportExits(c, alias, im, ch)
-		checkImportCollisions(c, alias, im, ch)
-		checkImportWorldAndHosts(c, alias, im, ch)
-		checkImportIntents(c, alias, im, ch)
-		checkImportOverrides(c, alias, im, ch)
-		checkImportHostBindings(c, alias, im, ch)
+		for _, check := range []func(*checker, string, *story.Import, *story.Story){checkImportEntry, checkImportExits, checkImportCollisions,
+			checkImportWorldAndHosts, checkImportIntents, checkImportOverrides, checkImportHostBindings} {
+			check(c, alias, im, im.Child)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -28,8 +29,8 @@ func checkStateValues(c *checker) {
 				c.checkReservedSet(s, p)
 			}
 		}
-		if s.DefaultIntent() != "" {
-			c.checkDefaultIntent(s)
+		if di := s.DefaultIntent(); di != "" {
+			c.checkArcIntent(s, s.PosOf("default_intent"), story.RuleState, fmt.Sprintf("state %q: default_intent", s.Path), "in this state", di, true)
 		}
 	}
 }
@@ -105,14 +106,8 @@ func (c *checker) checkContextualRouting(s *story.State) {
 		c.rep.Errf(cr.Pos, story.RuleState, "state %q: contextual_routing.enabled requires at least one lane (room_chat, help_chat, or meta_chat)", s.Path)
 	}
 	for _, f := range []struct{ key, v string }{{"plan_accept_intent", cr.PlanAcceptIntent}, {"plan_refine_intent", cr.PlanRefineIntent}} {
-		if f.v == "" {
-			continue
-		}
-		if !s.HasOn(f.v) {
-			c.rep.Errf(cr.Pos, story.RuleState, "state %q: contextual_routing.%s %q has no matching on: arc in this state", s.Path, f.key, f.v)
-		}
-		if c.lookupIntent(s, f.v, true) == nil {
-			c.rep.Errf(cr.Pos, story.RuleState, "state %q: contextual_routing.%s %q is not a declared intent", s.Path, f.key, f.v)
+		if f.v != "" {
+			c.checkArcIntent(s, cr.Pos, story.RuleState, fmt.Sprintf("state %q: contextual_routing.%s", s.Path, f.key), "in this state", f.v, false)
 		}
 	}
 }
@@ -131,22 +126,8 @@ func (c *checker) checkReservedSet(s *story.State, p *story.EffectPlace) {
 	}
 }
 
-func (c *checker) checkDefaultIntent(s *story.State) {
-	di := s.DefaultIntent()
-	p := s.PosOf("default_intent")
-	if !s.HasOn(di) {
-		c.rep.Errf(p, story.RuleState, "state %q: default_intent %q has no matching on: arc in this state", s.Path, di)
-	}
-	in := c.lookupIntent(s, di, true)
-	if in == nil {
-		c.rep.Errf(p, story.RuleState, "state %q: default_intent %q is not a declared intent", s.Path, di)
-		return
-	}
-	if !hasOneRequiredString(in) {
-		c.rep.Errf(p, story.RuleState, "state %q: default_intent %q must declare exactly one required string slot to receive the free-text utterance", s.Path, di)
-	}
-}
-
+// hasOneRequiredString reports whether in can take free text: it declares
+// exactly one required string slot.
 func hasOneRequiredString(in *story.Intent) bool {
 	n := 0
 	for _, sl := range in.Slots {
