@@ -64,11 +64,10 @@ func checkAgentInvokes(c *checker) {
 // checkNonAgentWith: with.agent, with.provider and agent: only mean
 // something on host.agent.* invokes.
 func checkNonAgentWith(c *checker, e *story.Effect, site effSite) {
-	if _, ok := e.With["agent"]; ok {
-		c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: with.agent is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc(), e.Invoke)
-	}
-	if _, ok := e.With["provider"]; ok {
-		c.rep.Errf(e.WithPos("provider"), ruleAgentInvoke, "%s: with.provider is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc(), e.Invoke)
+	for _, k := range []string{"agent", "provider"} {
+		if _, ok := e.With[k]; ok {
+			c.rep.Errf(e.WithPos(k), ruleAgentInvoke, "%s: with.%s is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc(), k, e.Invoke)
+		}
 	}
 	if e.Agent() != "" {
 		c.rep.Warnf(e.PosOf("agent"), ruleAgentInvoke, "%s: agent: %q selects an agent transport and only applies to host.agent.* invokes (got invoke %q)", site.Loc(), e.Agent(), e.Invoke)
