@@ -158,17 +158,7 @@ func (pc *pongoCheck) state(s *story.State) {
 	if e, ok := s.Keys["footer"]; ok {
 		pc.compile(e, func() string { return "state " + strconv.Quote(s.Path) + " footer" }, s.Footer())
 	}
-	views := []*story.View{s.View}
-	for _, on := range s.On {
-		for _, t := range on.Arms {
-			views = append(views, t.View())
-		}
-	}
-	for _, v := range views {
-		if v != nil {
-			pc.view(s, v)
-		}
-	}
+	eachView(s, func(v *story.View, _ elemPlace) { pc.view(s, v) })
 	pc.c.eachViewElement(s, func(el *story.ViewElement, where elemPlace) {
 		w := func() string { return "state " + strconv.Quote(s.Path) + " " + where.String() }
 		if el.Text != "" {

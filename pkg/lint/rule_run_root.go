@@ -40,7 +40,7 @@ func checkRunRoot(c *checker) {
 		if site.Template {
 			return
 		}
-		eachValueString(e, func(p story.Pos, what, v string) { warn(p, site.Loc()+": "+what, v) })
+		eachValueString(e, func(p story.Pos, what, key, _, v string) { warn(p, site.Loc()+": "+what+" "+key, v) })
 		warn(e.PosOf("say"), site.Loc()+": say", e.Say)
 		warn(e.Pos, site.Loc()+": when", e.When)
 	})
