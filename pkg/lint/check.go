@@ -179,9 +179,8 @@ func (c *checker) eachEffect(fn func(e *story.Effect, site effSite)) {
 func (c *checker) eachTransition(fn func(s *story.State, intent string, arm int, t *story.Transition)) {
 	for _, s := range c.states() {
 		for _, on := range s.On {
-			in := on.Intent
 			for a, t := range on.Arms {
-				fn(s, in, a, t)
+				fn(s, on.Intent, a, t)
 			}
 		}
 	}

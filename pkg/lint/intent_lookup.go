@@ -43,13 +43,9 @@ func (c *checker) intentKnown(s *story.State, name string, ancestors bool) bool 
 	if c.lookupIntent(s, name, ancestors) != nil || lifted(c.st, "intent", name) {
 		return true
 	}
-	for _, a := range c.st.ImportOrder {
-		im := c.st.Imports[a]
-		if slices.Contains(im.ImportIntent, name) { // a missing child intent is reported by the imports rule
-			return true
-		}
-	}
-	return false
+	// an intents.import entry whose child intent is missing is the imports
+	// rule's to report
+	return slices.ContainsFunc(c.st.ImportOrder, func(a string) bool { return slices.Contains(c.st.Imports[a].ImportIntent, name) })
 }
 
 // checkArcIntent checks intent in, named at p by what (the key, prefixed

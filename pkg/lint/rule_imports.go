@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"kitsoki/pkg/story"
@@ -198,10 +197,9 @@ func childExitUses(ch *story.Story) []exitUse {
 	var out []exitUse
 	for _, s := range ch.AllStates() {
 		for _, on := range s.On {
-			in := on.Intent
 			for _, t := range on.Arms {
 				if exit, ok := strings.CutPrefix(t.Target, "@exit:"); ok {
-					out = append(out, exitUse{exit, s.Path, in, t})
+					out = append(out, exitUse{exit, s.Path, on.Intent, t})
 				}
 			}
 		}
@@ -216,7 +214,7 @@ func childExitUses(ch *story.Story) []exitUse {
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].exit < out[j].exit })
+	slices.SortStableFunc(out, func(a, b exitUse) int { return strings.Compare(a.exit, b.exit) })
 	return out
 }
 

@@ -23,11 +23,11 @@ var ruleOnErrorTarget = &Rule{ID: "on-error-target", Severity: diag.Error, LintO
 // fire, so it is an error here, of a LintOnly rule.
 func (c *checker) checkOnError(e *story.Effect, site effSite) {
 	target := strings.TrimSpace(e.OnError())
-	p := e.PosOf("on_error")
-	if target == "" || target == "." || story.IsTemplated(target) || strings.HasPrefix(target, "@exit:") {
-		if strings.HasPrefix(target, "@exit:") {
-			c.checkTarget(site.State, target, p, site.Loc()+": on_error: ")
-		}
+	if strings.HasPrefix(target, "@exit:") {
+		c.checkTarget(site.State, target, e.PosOf("on_error"), site.Loc()+": on_error: ")
+		return
+	}
+	if target == "" || target == "." || story.IsTemplated(target) {
 		return
 	}
 	if !strings.HasPrefix(target, "..") {
@@ -142,7 +142,6 @@ func (c *checker) nearState(from *story.State, resolved, last string) string {
 			names = append(names, s.Path)
 		}
 	}
-	sort.Strings(names)
 	if len(names) == 1 {
 		return names[0]
 	}
