@@ -111,15 +111,6 @@ func (c *checker) existingFile(p string) (string, bool) {
 	return filepath.Join(c.st.Dir, p), false
 }
 
-// schemaPath returns the with.schema of an effect ("" when absent or templated).
-func schemaPath(e *story.Effect) string {
-	s, _ := e.With["schema"].(string)
-	if story.IsTemplated(s) {
-		return ""
-	}
-	return s
-}
-
 func withString(e *story.Effect, key string) string {
 	s, _ := e.With[key].(string)
 	return s

@@ -126,7 +126,7 @@ func (c *checker) onErrorDangles(e *story.Effect, site effSite, target, resolved
 // nearState suggests a state for a dangling target: the closest path, or a
 // sibling (or cousin) of from whose name is the target's last segment.
 func (c *checker) nearState(from *story.State, resolved, last string) string {
-	if s := yamlnode.Suggest(resolved, c.allPaths()); s != "" {
+	if s := yamlnode.Suggest(resolved, c.st.StatePaths()); s != "" {
 		return s
 	}
 	for cur := from; cur != nil; cur = cur.Parent {

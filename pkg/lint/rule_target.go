@@ -63,7 +63,7 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 					msg += "; a parent step is \"../\" (with the slash)"
 				}
 			} else {
-				msg += didYouMean(te.Resolved, c.allPaths())
+				msg += didYouMean(te.Resolved, c.st.StatePaths())
 			}
 		}
 		c.rep.Errf(p, ruleTarget, "%s%s", prefix, msg)
@@ -81,8 +81,4 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 			c.rep.Errf(p, ruleExits, "%s@exit:%s referenced but not declared in exits:", prefix, t.Exit)
 		}
 	}
-}
-
-func (c *checker) allPaths() []string {
-	return c.st.StatePaths()
 }
