@@ -131,25 +131,19 @@ func check(st *story.Story, rep *yamlnode.Reporter, opts story.Options, src *sou
 	}
 }
 
-// effSite describes where an effect sits.
+// effSite describes where an effect sits: its place (the effect, its
+// owning State, nil for phases and proposals, and its transition's Intent,
+// "" outside an arc) and what the place lies in.
 type effSite struct {
-	State      *story.State // owning state (nil for phases/proposals)
-	Intent     string       // transition intent ("" for on_enter)
-	OnComplete bool         // inside an on_complete chain
-	Inline     bool         // inside an inline effects: list
-	Template   bool         // inside a phase template (placeholders unresolved)
-	// loc is the effect's place: the effect, and its name for messages
-	// (Loc), spelled out only when a message needs it.
-	loc *story.EffectPlace
+	*story.EffectPlace
+	OnComplete bool // inside an on_complete chain
+	Inline     bool // inside an inline effects: list
+	Template   bool // inside a phase template (placeholders unresolved)
 }
 
-// Loc names where the effect sits, e.g. `state "a" on_enter[0]`.
-func (s effSite) Loc() string {
-	if s.loc == nil {
-		return ""
-	}
-	return s.loc.String()
-}
+// Loc names where the effect sits, e.g. `state "a" on_enter[0]`, spelled
+// out only when a message needs it.
+func (s effSite) Loc() string { return s.String() }
 
 // eachEffect visits every effect of the story with its site, recursing into
 // on_complete and inline effects: the states', the phase templates', the
@@ -159,7 +153,7 @@ func (c *checker) eachEffect(fn func(e *story.Effect, site effSite)) {
 		c.sites = []effSite{}
 		visit := func(walk iter.Seq[*story.EffectPlace], tpl bool) {
 			for p := range walk {
-				c.sites = append(c.sites, effSite{State: p.State, Intent: p.Intent, OnComplete: p.Within("on_complete"), Inline: p.Within("effects"), Template: tpl, loc: p})
+				c.sites = append(c.sites, effSite{p, p.Within("on_complete"), p.Within("effects"), tpl})
 			}
 		}
 		var w story.EffectWalk
@@ -171,7 +165,7 @@ func (c *checker) eachEffect(fn func(e *story.Effect, site effSite)) {
 		visit(w.Proposals(c.st.Proposals), false)
 	}
 	for _, site := range c.sites {
-		fn(site.loc.Effect, site)
+		fn(site.Effect, site)
 	}
 }
 

@@ -112,7 +112,7 @@ func (w *reachWalk) visit(s *story.State) {
 	}
 	for p := range (story.EffectWalk{}).States(s) {
 		if on := p.Effect.OnError(); on != "" {
-			w.onError(effSite{State: s, Intent: p.Intent, OnComplete: p.Within("on_complete")}, on)
+			w.onError(effSite{EffectPlace: p, OnComplete: p.Within("on_complete")}, on)
 		}
 		if tg := p.Effect.Target(); tg != "" {
 			w.follow(s, tg)
