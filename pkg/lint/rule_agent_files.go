@@ -24,7 +24,7 @@ func checkAgentFiles(c *checker) {
 		if _, ok := c.existing(r.path); !ok {
 			// at the path itself, also when it is a > or | block
 			at := c.src.valuePos(e.WithPos(r.key), r.path, 1, 1)
-			if c.isDir(r.path) {
+			if mode, err := os.Stat(c.storyPath(r.path)); err == nil && mode.IsDir() {
 				c.rep.Errf(at, ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.Loc(), r.key, r.path, c.st.Dir)
 				return
 			}
@@ -36,12 +36,6 @@ func checkAgentFiles(c *checker) {
 			c.rep.Errf(app.Pos, ruleAgentFile, "app.context_path %q: file not found (paths are relative to the story directory)", app.ContextPath)
 		}
 	}
-}
-
-// isDir reports whether p, relative to the story directory, is a directory.
-func (c *checker) isDir(p string) bool {
-	mode, err := os.Stat(c.storyPath(p))
-	return err == nil && mode.IsDir()
 }
 
 // storyPath is p relative to the story directory, unless it is absolute.

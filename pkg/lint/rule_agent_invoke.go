@@ -156,7 +156,8 @@ func checkValidatorArgv0(c *checker, e *story.Effect, site effSite) {
 	if !ok || cmd == "" || story.IsTemplated(cmd) {
 		return
 	}
-	if f := strings.Fields(cmd); len(f) > 0 && !slices.Contains(readOnlyArgv0, filepath0(f[0])) {
+	// argv0's program name: past its last slash
+	if f := strings.Fields(cmd); len(f) > 0 && !slices.Contains(readOnlyArgv0, f[0][strings.LastIndexByte(f[0], '/')+1:]) {
 		c.rep.Warnf(e.PosOf("with"), ruleAgentInvoke, "%s: agent verb cross-check: decide/extract validator.post_cmd argv0 %q is not on the read-only allowlist; runtime sandbox enforces isolation", site.Loc(), f[0])
 	}
 }
@@ -173,13 +174,6 @@ func checkBashProfiles(c *checker, personaVerbs map[string][]string) {
 			c.rep.Errf(pe.Pos, story.RulePersona, "agent %q declares Bash but no bash_profile; required when the agent is referenced by host.agent.ask or host.agent.decide (those verbs run every Bash command through a profile allowlist)", name)
 		}
 	}
-}
-
-func filepath0(s string) string {
-	if i := strings.LastIndexByte(s, '/'); i >= 0 {
-		return s[i+1:]
-	}
-	return s
 }
 
 func knownList(names []string) string {
