@@ -183,18 +183,14 @@ func (c *checker) worldValues() *staticValues {
 	}
 	c.eachEffect(func(e *story.Effect, _ effSite) {
 		for _, kv := range e.Set {
-			switch v := kv.Value.(type) {
-			case string:
-				if story.IsTemplated(v) {
-					if names, ok := sv.fromTemplate(v, kv.Key); ok {
-						sv.vals[kv.Key] = append(sv.vals[kv.Key], names...)
-					} else {
-						sv.unknown[kv.Key] = true
-					}
-				} else {
-					sv.vals[kv.Key] = append(sv.vals[kv.Key], v)
-				}
-			default:
+			v, ok := kv.Value.(string) // a literal string is its one value
+			names := []string{v}
+			if ok && story.IsTemplated(v) {
+				names, ok = sv.fromTemplate(v, kv.Key)
+			}
+			if ok {
+				sv.vals[kv.Key] = append(sv.vals[kv.Key], names...)
+			} else {
 				sv.unknown[kv.Key] = true
 			}
 		}
