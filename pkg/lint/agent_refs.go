@@ -58,6 +58,19 @@ func promptRefs(e *story.Effect) []fileRef {
 	return out
 }
 
+// eachFileRef visits the prompt and schema references (promptRefs) of
+// every host.agent.* invoke outside the phase templates.
+func (c *checker) eachFileRef(fn func(e *story.Effect, site effSite, r fileRef)) {
+	c.eachEffect(func(e *story.Effect, site effSite) {
+		if !strings.HasPrefix(e.Invoke, "host.agent.") || site.Template {
+			return
+		}
+		for _, r := range promptRefs(e) {
+			fn(e, site, r)
+		}
+	})
+}
+
 // looksLikePath: decide/ask treat prompt: as a file path first and inline
 // text otherwise; a single token with a file extension (".md", not a
 // sentence's closing "." or "...") or a slash is meant as a path.
@@ -96,15 +109,6 @@ func (c *checker) existingFile(p string) (string, bool) {
 		}
 	}
 	return filepath.Join(c.st.Dir, p), false
-}
-
-// schemaPath returns the with.schema of an effect ("" when absent or templated).
-func schemaPath(e *story.Effect) string {
-	s, _ := e.With["schema"].(string)
-	if story.IsTemplated(s) {
-		return ""
-	}
-	return s
 }
 
 func withString(e *story.Effect, key string) string {

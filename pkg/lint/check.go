@@ -15,7 +15,7 @@ type checker struct {
 	src  *sources
 	cc   map[compileKey]error
 	// sites caches the effect walk: every rule visits the same list.
-	sites []effectAt
+	sites []effSite
 	// files caches existingFile: several rules resolve the same prompt
 	// and schema references.
 	files map[string]fileAt
@@ -45,11 +45,6 @@ func (c *checker) existing(p string) (string, bool) {
 	path, ok := c.existingFile(p)
 	c.files[p] = fileAt{path, ok}
 	return path, ok
-}
-
-type effectAt struct {
-	e    *story.Effect
-	site effSite
 }
 
 // pass is one rule's check over a loaded story; a nil run registers a
@@ -136,36 +131,29 @@ func check(st *story.Story, rep *yamlnode.Reporter, opts story.Options, src *sou
 	}
 }
 
-// effSite describes where an effect sits.
+// effSite describes where an effect sits: its place (the effect, its
+// owning State, nil for phases and proposals, and its transition's Intent,
+// "" outside an arc) and what the place lies in.
 type effSite struct {
-	State      *story.State // owning state (nil for phases/proposals)
-	Intent     string       // transition intent ("" for on_enter)
-	OnComplete bool         // inside an on_complete chain
-	Inline     bool         // inside an inline effects: list
-	Template   bool         // inside a phase template (placeholders unresolved)
-	// loc names the effect for messages (Loc); it is spelled out only
-	// when a message needs it.
-	loc *story.EffectPlace
+	*story.EffectPlace
+	OnComplete bool // inside an on_complete chain
+	Inline     bool // inside an inline effects: list
+	Template   bool // inside a phase template (placeholders unresolved)
 }
 
-// Loc names where the effect sits, e.g. `state "a" on_enter[0]`.
-func (s effSite) Loc() string {
-	if s.loc == nil {
-		return ""
-	}
-	return s.loc.String()
-}
+// Loc names where the effect sits, e.g. `state "a" on_enter[0]`, spelled
+// out only when a message needs it.
+func (s effSite) Loc() string { return s.String() }
 
 // eachEffect visits every effect of the story with its site, recursing into
 // on_complete and inline effects: the states', the phase templates', the
 // phases' and the proposals'. The walk is made once per check.
 func (c *checker) eachEffect(fn func(e *story.Effect, site effSite)) {
 	if c.sites == nil {
-		c.sites = []effectAt{}
+		c.sites = []effSite{}
 		visit := func(walk iter.Seq[*story.EffectPlace], tpl bool) {
 			for p := range walk {
-				site := effSite{State: p.State, Intent: p.Intent, OnComplete: p.Within("on_complete"), Inline: p.Within("effects"), Template: tpl, loc: p}
-				c.sites = append(c.sites, effectAt{p.Effect, site})
+				c.sites = append(c.sites, effSite{p, p.Within("on_complete"), p.Within("effects"), tpl})
 			}
 		}
 		var w story.EffectWalk
@@ -176,8 +164,8 @@ func (c *checker) eachEffect(fn func(e *story.Effect, site effSite)) {
 		visit(w.Phases(c.st.Phases), true)
 		visit(w.Proposals(c.st.Proposals), false)
 	}
-	for _, ea := range c.sites {
-		fn(ea.e, ea.site)
+	for _, site := range c.sites {
+		fn(site.Effect, site)
 	}
 }
 
@@ -185,9 +173,8 @@ func (c *checker) eachEffect(fn func(e *story.Effect, site effSite)) {
 func (c *checker) eachTransition(fn func(s *story.State, intent string, arm int, t *story.Transition)) {
 	for _, s := range c.states() {
 		for _, on := range s.On {
-			in := on.Intent
 			for a, t := range on.Arms {
-				fn(s, in, a, t)
+				fn(s, on.Intent, a, t)
 			}
 		}
 	}

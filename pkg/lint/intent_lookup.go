@@ -43,13 +43,24 @@ func (c *checker) intentKnown(s *story.State, name string, ancestors bool) bool 
 	if c.lookupIntent(s, name, ancestors) != nil || lifted(c.st, "intent", name) {
 		return true
 	}
-	for _, a := range c.st.ImportOrder {
-		im := c.st.Imports[a]
-		if slices.Contains(im.ImportIntent, name) { // a missing child intent is reported by the imports rule
-			return true
-		}
+	// an intents.import entry whose child intent is missing is the imports
+	// rule's to report
+	return slices.ContainsFunc(c.st.ImportOrder, func(a string) bool { return slices.Contains(c.st.Imports[a].ImportIntent, name) })
+}
+
+// checkArcIntent checks intent in, named at p by what (the key, prefixed
+// with its state), as seen from s: s has an on: arc for it (arcIn says
+// where), it is declared and, with freeText, it declares exactly one
+// required string slot to receive a free-text utterance.
+func (c *checker) checkArcIntent(s *story.State, p story.Pos, rule *Rule, what, arcIn, in string, freeText bool) {
+	if !s.HasOn(in) {
+		c.rep.Errf(p, rule, "%s %q has no matching on: arc %s", what, in, arcIn)
 	}
-	return false
+	if decl := c.lookupIntent(s, in, true); decl == nil {
+		c.rep.Errf(p, rule, "%s %q is not a declared intent", what, in)
+	} else if freeText && !hasOneRequiredString(decl) {
+		c.rep.Errf(p, rule, "%s %q must declare exactly one required string slot to receive the free-text utterance", what, in)
+	}
 }
 
 // importedIntent is the child intent an imports.<alias>.intents.import

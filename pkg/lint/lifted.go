@@ -24,43 +24,36 @@ func lifted(st *story.Story, kind, name string) bool {
 		// reported): its names cannot be checked, so they are accepted.
 		return true
 	}
-	ch := im.Child
+	return declares(im.Child, kind, n) || lifted(im.Child, kind, n)
+}
+
+// declares reports whether st itself declares name as a kind of name: a
+// world key, a global intent, a persona (agent), a host interface (iface),
+// or a host of its hosts: list after the fold.
+func declares(st *story.Story, kind, name string) bool {
 	switch kind {
 	case "world":
-		return ch.Var(n) != nil || lifted(ch, "world", n)
+		return st.Var(name) != nil
 	case "intent":
-		return ch.Intents[n] != nil || lifted(ch, "intent", n)
+		return st.Intents[name] != nil
 	case "agent":
-		return ch.Agents[n] != nil || lifted(ch, "agent", n)
+		return st.Agents[name] != nil
 	case "iface":
-		return ch.HostInterfaces[n] != nil || lifted(ch, "iface", n)
+		return st.HostInterfaces[name] != nil
+	case "host":
+		return hostAllowed(inheritedHosts(st), name)
 	}
 	return false
 }
 
 // importerHas reports whether an importer of this child (at any depth)
-// declares a global intent, a persona or a host of that name: upstream folds
-// the child into its importer before checking, so the child's bare
-// references resolve against the merged tables.
+// declares a global intent, a persona, a world key or a host of that name:
+// upstream folds the child into its importer before checking, so the
+// child's bare references resolve against the merged tables.
 func importerHas(st *story.Story, kind, name string) bool {
 	for imp := st.Importer(); imp != nil; imp = imp.Importer() {
-		switch kind {
-		case "intent":
-			if imp.Intents[name] != nil {
-				return true
-			}
-		case "agent":
-			if imp.Agents[name] != nil {
-				return true
-			}
-		case "world":
-			if imp.Var(name) != nil {
-				return true
-			}
-		case "host":
-			if hostAllowed(inheritedHosts(imp), name) {
-				return true
-			}
+		if declares(imp, kind, name) {
+			return true
 		}
 	}
 	return false

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
@@ -18,23 +17,18 @@ var ruleAgentFile = &Rule{ID: "agent-file", Severity: diag.Error, LintOnly: true
 // exist, and a prompt: that is written as a path exists (templated paths
 // are skipped). Upstream only finds a missing file at run time.
 func checkAgentFiles(c *checker) {
-	c.eachEffect(func(e *story.Effect, site effSite) {
-		if !strings.HasPrefix(e.Invoke, "host.agent.") || site.Template {
+	c.eachFileRef(func(e *story.Effect, site effSite, r fileRef) {
+		if !r.isFile {
 			return
 		}
-		for _, r := range promptRefs(e) {
-			if !r.isFile {
-				continue
+		if _, ok := c.existing(r.path); !ok {
+			// at the path itself, also when it is a > or | block
+			at := c.src.valuePos(e.WithPos(r.key), r.path, 1, 1)
+			if mode, err := os.Stat(c.storyPath(r.path)); err == nil && mode.IsDir() {
+				c.rep.Errf(at, ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.Loc(), r.key, r.path, c.st.Dir)
+				return
 			}
-			if _, ok := c.existing(r.path); !ok {
-				// at the path itself, also when it is a > or | block
-				at := c.src.valuePos(e.WithPos(r.key), r.path, 1, 1)
-				if c.isDir(r.path) {
-					c.rep.Errf(at, ruleAgentFile, "%s: with.%s %q: is a directory; name a file (paths are relative to the story directory %s)", site.Loc(), r.key, r.path, c.st.Dir)
-					continue
-				}
-				c.rep.Errf(at, ruleAgentFile, "%s", c.missingFileMsg(site, r))
-			}
+			c.rep.Errf(at, ruleAgentFile, "%s", c.missingFileMsg(site, r))
 		}
 	})
 	if app := c.st.App; app.ContextPath != "" && !story.IsTemplated(app.ContextPath) {
@@ -44,13 +38,12 @@ func checkAgentFiles(c *checker) {
 	}
 }
 
-// isDir reports whether p, relative to the story directory, is a directory.
-func (c *checker) isDir(p string) bool {
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(c.st.Dir, p)
+// storyPath is p relative to the story directory, unless it is absolute.
+func (c *checker) storyPath(p string) string {
+	if filepath.IsAbs(p) {
+		return p
 	}
-	mode, err := os.Stat(p)
-	return err == nil && mode.IsDir()
+	return filepath.Join(c.st.Dir, p)
 }
 
 // missingFileMsg says what a missing prompt/schema file does at run time

@@ -64,11 +64,10 @@ func checkAgentInvokes(c *checker) {
 // checkNonAgentWith: with.agent, with.provider and agent: only mean
 // something on host.agent.* invokes.
 func checkNonAgentWith(c *checker, e *story.Effect, site effSite) {
-	if _, ok := e.With["agent"]; ok {
-		c.rep.Errf(e.WithPos("agent"), ruleAgentInvoke, "%s: with.agent is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc(), e.Invoke)
-	}
-	if _, ok := e.With["provider"]; ok {
-		c.rep.Errf(e.WithPos("provider"), ruleAgentInvoke, "%s: with.provider is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc(), e.Invoke)
+	for _, k := range []string{"agent", "provider"} {
+		if _, ok := e.With[k]; ok {
+			c.rep.Errf(e.WithPos(k), ruleAgentInvoke, "%s: with.%s is only meaningful on host.agent.* invocations (got invoke %q)", site.Loc(), k, e.Invoke)
+		}
 	}
 	if e.Agent() != "" {
 		c.rep.Warnf(e.PosOf("agent"), ruleAgentInvoke, "%s: agent: %q selects an agent transport and only applies to host.agent.* invokes (got invoke %q)", site.Loc(), e.Agent(), e.Invoke)
@@ -157,7 +156,8 @@ func checkValidatorArgv0(c *checker, e *story.Effect, site effSite) {
 	if !ok || cmd == "" || story.IsTemplated(cmd) {
 		return
 	}
-	if f := strings.Fields(cmd); len(f) > 0 && !slices.Contains(readOnlyArgv0, filepath0(f[0])) {
+	// argv0's program name: past its last slash
+	if f := strings.Fields(cmd); len(f) > 0 && !slices.Contains(readOnlyArgv0, f[0][strings.LastIndexByte(f[0], '/')+1:]) {
 		c.rep.Warnf(e.PosOf("with"), ruleAgentInvoke, "%s: agent verb cross-check: decide/extract validator.post_cmd argv0 %q is not on the read-only allowlist; runtime sandbox enforces isolation", site.Loc(), f[0])
 	}
 }
@@ -174,13 +174,6 @@ func checkBashProfiles(c *checker, personaVerbs map[string][]string) {
 			c.rep.Errf(pe.Pos, story.RulePersona, "agent %q declares Bash but no bash_profile; required when the agent is referenced by host.agent.ask or host.agent.decide (those verbs run every Bash command through a profile allowlist)", name)
 		}
 	}
-}
-
-func filepath0(s string) string {
-	if i := strings.LastIndexByte(s, '/'); i >= 0 {
-		return s[i+1:]
-	}
-	return s
 }
 
 func knownList(names []string) string {

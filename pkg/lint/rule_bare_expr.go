@@ -1,11 +1,10 @@
 package lint
 
 import (
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
+	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -16,10 +15,7 @@ var ruleBareExpr = &Rule{ID: "bare-expr", Severity: diag.Warning, LintOnly: true
 
 // bareExprRe matches a string that reads as an expression over a template
 // root (world.x, slots.y ?? 'z', args.n + 1) but has no {{ }}.
-// It is compiled on first use, not at every start-up.
-var bareExprRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^!?\(?(world|slots|args|result|event|item|proposal)\.[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*|\[[^\]]*\])*\s*(\?\?|==|!=|<=|>=|&&|\|\||[<>+\-*/%?]|$)`)
-})
+var bareExprRe = &lazyre.Regexp{Expr: `^!?\(?(world|slots|args|result|event|item|proposal)\.[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*|\[[^\]]*\])*\s*(\?\?|==|!=|<=|>=|&&|\|\||[<>+\-*/%?]|$)`}
 
 // bareRoots are the roots bareExprRe starts with (after an optional "!"
 // and "(").
@@ -38,25 +34,14 @@ func mayBeBareExpr(s string) bool {
 // literal text (the #1 footgun of reference §6.2).
 func checkBareExpr(c *checker) {
 	c.eachEffect(func(e *story.Effect, site effSite) {
-		walk := func(v any, key string, p story.Pos, what string) {
-			walkStrings(v, key, func(path, s string) {
-				s = strings.TrimSpace(s)
-				if mayBeBareExpr(s) && !story.IsTemplated(s) && bareExprRe().MatchString(s) {
-					if what == "with" {
-						p = e.WithPos(path)
-					}
-					c.rep.Warnf(p, ruleBareExpr, "%s: %s %q is a bare expression %q — it is passed as that literal string, not its value. Template it: \"{{ %s }}\"", site.Loc(), what, path, s, s)
+		eachValueString(e, func(p story.Pos, what, _, path, s string) {
+			s = strings.TrimSpace(s)
+			if mayBeBareExpr(s) && !story.IsTemplated(s) && bareExprRe.MatchString(s) {
+				if what == "with" {
+					p = e.WithPos(path) // the leaf, not its with: key
 				}
-			})
-		}
-		for _, k := range sortedMapKeys(e.With) {
-			walk(e.With[k], k, story.Pos{}, "with") // positioned by withPos(path) when reported
-		}
-		for _, kv := range e.Set {
-			walk(kv.Value, kv.Key, kv.Pos, "set")
-		}
-		for _, kv := range e.Slots() {
-			walk(kv.Value, kv.Key, kv.Pos, "slots")
-		}
+				c.rep.Warnf(p, ruleBareExpr, "%s: %s %q is a bare expression %q — it is passed as that literal string, not its value. Template it: \"{{ %s }}\"", site.Loc(), what, path, s, s)
+			}
+		})
 	})
 }

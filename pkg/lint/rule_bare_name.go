@@ -49,7 +49,7 @@ func checkBareNames(c *checker) {
 				c.rep.Warnf(p, ruleBareName, "%s: %s %q names %q, which is no root: %s", site.Loc(), what, v, n, bareNameFix(n, site.OnComplete))
 			}
 		}
-		eachValueString(e, report)
+		eachValueString(e, func(p story.Pos, what, key, _, v string) { report(p, what+" "+key, v) })
 		if e.When != "" {
 			if p, err := expr.CompileGuard(e.When); err == nil {
 				for _, n := range p.BareNames() {
@@ -70,18 +70,20 @@ func bareNameFix(name string, onComplete bool) string {
 }
 
 // eachValueString calls fn with every string leaf of an effect's set:,
-// with: and slots: values, its position and what holds it ("set k").
-func eachValueString(e *story.Effect, fn func(p story.Pos, what, v string)) {
-	walk := func(v any, p story.Pos, what string) {
-		walkStrings(v, "", func(_, s string) { fn(p, what, s) })
+// with: and slots: values: the position of its key's value, what holds it
+// (set, with or slots), the key, and its path (the key, then .k for each
+// map below it).
+func eachValueString(e *story.Effect, fn func(p story.Pos, what, key, path, v string)) {
+	walk := func(v any, p story.Pos, what, key string) {
+		walkStrings(v, key, func(path, s string) { fn(p, what, key, path, s) })
 	}
 	for _, kv := range e.Set {
-		walk(kv.Value, kv.Pos, "set "+kv.Key)
+		walk(kv.Value, kv.Pos, "set", kv.Key)
 	}
 	for _, k := range sortedMapKeys(e.With) {
-		walk(e.With[k], e.WithPos(k), "with "+k)
+		walk(e.With[k], e.WithPos(k), "with", k)
 	}
 	for _, kv := range e.Slots() {
-		walk(kv.Value, kv.Pos, "slots "+kv.Key)
+		walk(kv.Value, kv.Pos, "slots", kv.Key)
 	}
 }

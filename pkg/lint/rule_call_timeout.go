@@ -50,12 +50,7 @@ func checkAgentTemplate(c *checker) {
 		if m == nil {
 			return
 		}
-		var wv *story.WorldVar
-		for _, v := range c.st.World {
-			if v.Name == m[1] {
-				wv = v
-			}
-		}
+		wv := c.st.Var(m[1])
 		if wv == nil {
 			return
 		}

@@ -1,6 +1,9 @@
 package lint
 
 import (
+	"slices"
+	"strings"
+
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -31,9 +34,9 @@ func checkCrossRegion(c *checker) {
 			if !p.Parallel {
 				continue
 			}
-			dreg := regionUnder(p, dst)
-			if s != p && (!inside(s, p) || regionUnder(p, s) == dreg) {
-				continue
+			dreg, sreg := regionUnder(p, dst), regionUnder(p, s)
+			if s != p && (sreg == nil || sreg == dreg) {
+				continue // outside p, or in the target's own region
 			}
 			if s == p && dreg == firstRegion(p) {
 				return // the root's arm moves the first region: an ordinary move
@@ -50,17 +53,8 @@ func checkCrossRegion(c *checker) {
 	})
 }
 
-// inside reports whether s is a strict descendant of a.
-func inside(s, a *story.State) bool {
-	for x := s.Parent; x != nil; x = x.Parent {
-		if x == a {
-			return true
-		}
-	}
-	return false
-}
-
-// regionUnder is the child of p that contains s (s itself when a child).
+// regionUnder is the child of p that contains s (s itself when a child;
+// nil when s is not a strict descendant of p).
 func regionUnder(p, s *story.State) *story.State {
 	for x := s; x != nil; x = x.Parent {
 		if x.Parent == p {
@@ -73,11 +67,5 @@ func regionUnder(p, s *story.State) *story.State {
 // firstRegion is p's region first by name (the one the root's own arms
 // replace the leaf of).
 func firstRegion(p *story.State) *story.State {
-	var first *story.State
-	for _, c := range p.Children {
-		if first == nil || c.Name < first.Name {
-			first = c
-		}
-	}
-	return first
+	return slices.MinFunc(p.Children, func(a, b *story.State) int { return strings.Compare(a.Name, b.Name) })
 }

@@ -3,7 +3,6 @@ package lint
 import (
 	"strings"
 
-	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -11,9 +10,6 @@ import (
 var ruleEmitAfterBind = &Rule{ID: "emit-after-bind", Severity: diag.Warning, LintOnly: true,
 	Summary: "an emit_intent guard reads a key a call of its chain binds where no post-bind pass re-reads it (a transition's effects:, a background job's on_complete target): it never fires that turn",
 	Example: "effects:\n  - {invoke: host.run, bind: {n: count}}\n  - {when: \"world.n > 0\", emit_intent: done}"}
-
-// worldRef finds the top-level world keys an expression or template reads.
-var worldRef = &lazyre.Regexp{Expr: `\bworld\.([A-Za-z_][A-Za-z0-9_]*)`}
 
 // checkEmitAfterBind warns about the two places where an emit_intent
 // guard that reads a key bound by a call of the same chain never sees the
@@ -84,7 +80,7 @@ func emitReadsBound(e *story.Effect, bound map[string]bool) string {
 		return ""
 	}
 	for _, src := range []string{e.When, e.EmitIntent()} {
-		for _, m := range worldRef.FindAllStringSubmatch(src, -1) {
+		for _, m := range worldRefRe.FindAllStringSubmatch(src, -1) {
 			if bound[m[1]] {
 				return m[1]
 			}

@@ -96,14 +96,26 @@ func (c *checker) errAt(p story.Pos, src string, err error) story.Pos {
 	return c.src.valuePos(p, src, ee.Line, ee.Col)
 }
 
+// eachView visits a state's view and its transitions' views, each with
+// the place of its elements (i and kind unset).
+func eachView(s *story.State, fn func(v *story.View, at elemPlace)) {
+	if s.View != nil {
+		fn(s.View, elemPlace{})
+	}
+	for _, on := range s.On {
+		for a, t := range on.Arms {
+			if v := t.View(); v != nil {
+				fn(v, elemPlace{arc: true, intent: on.Intent, a: a})
+			}
+		}
+	}
+}
+
 // eachViewElement visits the elements of a state's view and of its
 // transition views; where names the element in messages (spelled out
 // only when one needs it).
 func (c *checker) eachViewElement(s *story.State, fn func(el *story.ViewElement, where elemPlace)) {
-	visit := func(v *story.View, at elemPlace) {
-		if v == nil {
-			return
-		}
+	eachView(s, func(v *story.View, at elemPlace) {
 		for i, el := range v.Elements {
 			at.i, at.kind = i, el.Kind
 			fn(el, at)
@@ -114,13 +126,7 @@ func (c *checker) eachViewElement(s *story.State, fn func(el *story.ViewElement,
 				fn(el, at)
 			}
 		}
-	}
-	visit(s.View, elemPlace{})
-	for _, on := range s.On {
-		for a, t := range on.Arms {
-			visit(t.View(), elemPlace{arc: true, intent: on.Intent, a: a})
-		}
-	}
+	})
 }
 
 // elemPlace is where a view element sits: item i of a state's view (or

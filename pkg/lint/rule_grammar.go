@@ -26,15 +26,11 @@ func checkGrammar(c *checker) {
 		if ap == nil || ap.Plugin != story.PluginLocalLLM || !ap.Grammar {
 			return
 		}
-		path := schemaPath(e)
-		if path == "" {
+		path := withString(e, "schema")
+		if path == "" || story.IsTemplated(path) {
 			return
 		}
-		f := path
-		if !filepath.IsAbs(f) {
-			f = filepath.Join(c.st.Dir, path)
-		}
-		raw, err, in := c.readNamed(e.WithPos("schema"), site.Loc()+": with.schema", path, f, safefile.Story)
+		raw, err, in := c.readNamed(e.WithPos("schema"), site.Loc()+": with.schema", path, c.storyPath(path), safefile.Story)
 		if !in {
 			return
 		}
@@ -42,19 +38,14 @@ func checkGrammar(c *checker) {
 			c.rep.Errf(e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q could not be read: %s", site.Loc(), e.Agent(), path, safefile.ErrText(err))
 			return
 		}
-		raw = sentSchema(c.st.Dir, path, raw)
+		// What kitsoki sends: the bundled schema when it compiles under
+		// schemas/, else the file as read (the schema rule reports why it
+		// does not compile).
+		if s, err := schema.NewCompiler(c.st.Dir).Compile(filepath.Clean(path)); err == nil {
+			raw = s.Bundled
+		}
 		for _, v := range schema.CheckGrammarSubset(raw) {
 			c.rep.Errf(e.WithPos("schema"), ruleGrammar, "%s: agent %q is builtin.local_llm with grammar: true but its decide schema %q is outside the llama.cpp grammar subset: %s (construct %q at %s)", site.Loc(), e.Agent(), path, v.String(), v.Construct, v.Pointer)
 		}
 	})
-}
-
-// sentSchema is the document kitsoki sends for the schema at path: its
-// bundled form when it compiles under schemas/, else the file as read (the
-// schema rule reports why it does not compile).
-func sentSchema(dir, path string, raw []byte) []byte {
-	if s, err := schema.NewCompiler(dir).Compile(filepath.Clean(path)); err == nil {
-		return s.Bundled
-	}
-	return raw
 }

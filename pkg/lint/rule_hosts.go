@@ -1,11 +1,11 @@
 package lint
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
 
-	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -36,12 +36,7 @@ func checkHosts(c *checker) {
 				msg = fmt.Sprintf("state %q intent %q: effect invoke %q is not declared in app hosts", site.State.Path, site.Intent, inv)
 			}
 		}
-		if sug := yamlnode.Suggest(inv, c.st.Hosts); sug != "" {
-			msg += fmt.Sprintf("; did you mean `%s`?", sug)
-		} else {
-			msg += " (add it to hosts:)"
-		}
-		c.rep.Errf(e.PosOf("invoke"), ruleHosts, "%s", msg)
+		c.rep.Errf(e.PosOf("invoke"), ruleHosts, "%s%s", msg, cmp.Or(didYouMean(inv, c.st.Hosts), " (add it to hosts:)"))
 	})
 	for _, n := range sortedMapKeys(c.st.Proposals) {
 		ex := c.st.Proposals[n].Execute

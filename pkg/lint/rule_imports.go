@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"kitsoki/pkg/story"
@@ -17,17 +16,13 @@ func checkImports(c *checker) {
 	for _, alias := range c.st.ImportOrder {
 		im := c.st.Imports[alias]
 		checkImportParentSide(c, alias, im)
-		ch := im.Child
-		if ch == nil {
+		if im.Child == nil {
 			continue
 		}
-		checkImportEntry(c, alias, im, ch)
-		checkImportExits(c, alias, im, ch)
-		checkImportCollisions(c, alias, im, ch)
-		checkImportWorldAndHosts(c, alias, im, ch)
-		checkImportIntents(c, alias, im, ch)
-		checkImportOverrides(c, alias, im, ch)
-		checkImportHostBindings(c, alias, im, ch)
+		for _, check := range []func(*checker, string, *story.Import, *story.Story){checkImportEntry, checkImportExits, checkImportCollisions,
+			checkImportWorldAndHosts, checkImportIntents, checkImportOverrides, checkImportHostBindings} {
+			check(c, alias, im, im.Child)
+		}
 	}
 }
 
@@ -202,10 +197,9 @@ func childExitUses(ch *story.Story) []exitUse {
 	var out []exitUse
 	for _, s := range ch.AllStates() {
 		for _, on := range s.On {
-			in := on.Intent
 			for _, t := range on.Arms {
 				if exit, ok := strings.CutPrefix(t.Target, "@exit:"); ok {
-					out = append(out, exitUse{exit, s.Path, in, t})
+					out = append(out, exitUse{exit, s.Path, on.Intent, t})
 				}
 			}
 		}
@@ -220,26 +214,19 @@ func childExitUses(ch *story.Story) []exitUse {
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].exit < out[j].exit })
+	slices.SortStableFunc(out, func(a, b exitUse) int { return strings.Compare(a.exit, b.exit) })
 	return out
 }
 
+// setsKey reports whether an effect of t (or of an inline effects: list
+// below one) sets, binds or increments key.
 func setsKey(t *story.Transition, key string) bool {
 	var walk func([]*story.Effect) bool
 	walk = func(l []*story.Effect) bool {
-		for _, e := range l {
-			for _, list := range [][]story.KV{e.Set, e.Bind(), e.Increment()} {
-				for _, kv := range list {
-					if kv.Key == key {
-						return true
-					}
-				}
-			}
-			if walk(e.Effects()) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(l, func(e *story.Effect) bool {
+			sets := slices.Concat(e.Set, e.Bind(), e.Increment())
+			return slices.ContainsFunc(sets, func(kv story.KV) bool { return kv.Key == key }) || walk(e.Effects())
+		})
 	}
 	return walk(t.Effects)
 }

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
@@ -45,15 +46,11 @@ func checkInitial(c *checker) {
 		if story.IsTemplated(s.Initial) {
 			continue
 		}
-		found := false
 		var names []string
 		for _, ch := range s.Children {
 			names = append(names, ch.Name)
-			if ch.Name == s.Initial {
-				found = true
-			}
 		}
-		if !found && c.st.StateAt(s.Path+"."+s.Initial) == nil {
+		if !slices.Contains(names, s.Initial) && c.st.StateAt(s.Path+"."+s.Initial) == nil {
 			c.rep.Errf(s.InitialPos, ruleInitial, "state %q: initial child %q does not exist%s", s.Path, s.Initial, didYouMean(s.Initial, names))
 		}
 	}

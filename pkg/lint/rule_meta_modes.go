@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"fmt"
 	"strings"
 
 	"kitsoki/pkg/story"
@@ -12,6 +11,7 @@ func checkMetaModes(c *checker) {
 	claimed := map[string]string{} // group+trigger -> key
 	defaults := map[string][]string{}
 	groups := map[string]int{}
+	groupPos := map[string]story.Pos{} // the group's first mode, by key
 	for _, k := range sortedMapKeys(c.st.MetaModes) {
 		mm := c.st.MetaModes[k]
 		if mm.Trigger == "" {
@@ -26,6 +26,9 @@ func checkMetaModes(c *checker) {
 				c.rep.Errf(mm.Pos, story.RuleMetaMode, "meta_mode %q: group %q does not match key prefix %q (key must be %q.<trigger>)", k, mm.Group, prefix, mm.Group)
 			} else if mm.Trigger != "" && suffix != mm.Trigger {
 				c.rep.Errf(mm.Pos, story.RuleMetaMode, "meta_mode %q: trigger %q does not match key suffix %q", k, mm.Trigger, suffix)
+			}
+			if groups[mm.Group] == 0 {
+				groupPos[mm.Group] = mm.Pos
 			}
 			groups[mm.Group]++
 			if mm.Default {
@@ -48,19 +51,12 @@ func checkMetaModes(c *checker) {
 		if g == "story" || g == "kitsoki" {
 			continue // built-in groups: the engine injects their default verb
 		}
-		n := len(defaults[g])
-		var p story.Pos
-		for _, k := range sortedMapKeys(c.st.MetaModes) {
-			if c.st.MetaModes[k].Group == g {
-				p = c.st.MetaModes[k].Pos
-				break
-			}
-		}
+		n, p := len(defaults[g]), groupPos[g]
 		switch {
 		case n == 0:
 			c.rep.Errf(p, story.RuleMetaMode, "meta_mode group %q: no default verb declared (one of %d modes must set default: true)", g, groups[g])
 		case n > 1:
-			c.rep.Errf(p, story.RuleMetaMode, "meta_mode group %q: %d modes flagged default: true (%s) — exactly one allowed", g, n, fmt.Sprint(strings.Join(defaults[g], ", ")))
+			c.rep.Errf(p, story.RuleMetaMode, "meta_mode group %q: %d modes flagged default: true (%s) — exactly one allowed", g, n, strings.Join(defaults[g], ", "))
 		}
 	}
 }

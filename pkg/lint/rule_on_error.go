@@ -23,11 +23,11 @@ var ruleOnErrorTarget = &Rule{ID: "on-error-target", Severity: diag.Error, LintO
 // fire, so it is an error here, of a LintOnly rule.
 func (c *checker) checkOnError(e *story.Effect, site effSite) {
 	target := strings.TrimSpace(e.OnError())
-	p := e.PosOf("on_error")
-	if target == "" || target == "." || story.IsTemplated(target) || strings.HasPrefix(target, "@exit:") {
-		if strings.HasPrefix(target, "@exit:") {
-			c.checkTarget(site.State, target, p, site.Loc()+": on_error: ")
-		}
+	if strings.HasPrefix(target, "@exit:") {
+		c.checkTarget(site.State, target, e.PosOf("on_error"), site.Loc()+": on_error: ")
+		return
+	}
+	if target == "" || target == "." || story.IsTemplated(target) {
 		return
 	}
 	if !strings.HasPrefix(target, "..") {
@@ -126,7 +126,7 @@ func (c *checker) onErrorDangles(e *story.Effect, site effSite, target, resolved
 // nearState suggests a state for a dangling target: the closest path, or a
 // sibling (or cousin) of from whose name is the target's last segment.
 func (c *checker) nearState(from *story.State, resolved, last string) string {
-	if s := yamlnode.Suggest(resolved, c.allPaths()); s != "" {
+	if s := yamlnode.Suggest(resolved, c.st.StatePaths()); s != "" {
 		return s
 	}
 	for cur := from; cur != nil; cur = cur.Parent {
@@ -142,7 +142,6 @@ func (c *checker) nearState(from *story.State, resolved, last string) string {
 			names = append(names, s.Path)
 		}
 	}
-	sort.Strings(names)
 	if len(names) == 1 {
 		return names[0]
 	}

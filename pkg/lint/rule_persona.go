@@ -10,6 +10,7 @@ import (
 
 	"kitsoki/internal/lazyre"
 	"kitsoki/internal/safefile"
+	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
 
@@ -99,17 +100,17 @@ func (c *checker) checkAgentRef(p story.Pos, site, agent string) {
 // checkCwd: $VAR / ${VAR} in a cwd must be set. KITSOKI_APP_DIR is the
 // story directory (kitsoki run publishes it), so it always resolves here.
 func (c *checker) checkCwd(p story.Pos, who, cwd string) {
+	sev := diag.Error
+	if c.opts.AllowUnsetEnv {
+		sev = diag.Warning
+	}
 	for _, m := range envRefRe.FindAllStringSubmatch(cwd, -1) {
 		name := cmp.Or(m[1], m[2])
 		if name == "KITSOKI_APP_DIR" {
 			continue
 		}
 		if _, ok := c.opts.Lookup(name); !ok {
-			if c.opts.AllowUnsetEnv {
-				c.rep.Warnf(p, story.RulePersona, "%s: cwd %q references unset env var %s", who, cwd, name)
-			} else {
-				c.rep.Errf(p, story.RulePersona, "%s: cwd %q references unset env var %s", who, cwd, name)
-			}
+			c.rep.Add(p, sev, story.RulePersona, "%s: cwd %q references unset env var %s", who, cwd, name)
 		}
 	}
 }

@@ -27,7 +27,7 @@ var rulePongo = &Rule{ID: "pongo", Severity: diag.Error, LintOnly: true,
 // and unknown filters are warnings: upstream resolves them through search
 // paths and namespaces that are only known at run time.
 func checkPongo(c *checker) {
-	pc := newPongoCheck(c)
+	pc := &pongoCheck{c: c, seen: map[string]error{}, files: map[string]story.Pos{}, prompts: map[string]bool{}, exists: map[string]bool{}}
 	if ctx := c.st.App.Context; ctx != "" {
 		pc.compile(c.st.App.Pos, func() string { return "app.context" }, ctx)
 	}
@@ -82,10 +82,6 @@ func (pc *pongoCheck) fileExists(f string) bool {
 		pc.exists[f] = ok
 	}
 	return ok
-}
-
-func newPongoCheck(c *checker) *pongoCheck {
-	return &pongoCheck{c: c, seen: map[string]error{}, files: map[string]story.Pos{}, prompts: map[string]bool{}, exists: map[string]bool{}}
 }
 
 // loader returns the story's template loader.
@@ -162,17 +158,7 @@ func (pc *pongoCheck) state(s *story.State) {
 	if e, ok := s.Keys["footer"]; ok {
 		pc.compile(e, func() string { return "state " + strconv.Quote(s.Path) + " footer" }, s.Footer())
 	}
-	views := []*story.View{s.View}
-	for _, on := range s.On {
-		for _, t := range on.Arms {
-			views = append(views, t.View())
-		}
-	}
-	for _, v := range views {
-		if v != nil {
-			pc.view(s, v)
-		}
-	}
+	eachView(s, func(v *story.View, _ elemPlace) { pc.view(s, v) })
 	pc.c.eachViewElement(s, func(el *story.ViewElement, where elemPlace) {
 		w := func() string { return "state " + strconv.Quote(s.Path) + " " + where.String() }
 		if el.Text != "" {

@@ -20,20 +20,15 @@ var rulePromptRoot = &Rule{ID: "prompt-root", Severity: diag.Error, LintOnly: tr
 // the same paths at run time.
 func checkPromptRoots(c *checker) {
 	roots := c.st.PromptRoots()
-	c.eachEffect(func(e *story.Effect, site effSite) {
-		if !strings.HasPrefix(e.Invoke, "host.agent.") || site.Template {
+	c.eachFileRef(func(e *story.Effect, site effSite, r fileRef) {
+		if !r.isFile || r.schema {
 			return
 		}
-		for _, r := range promptRefs(e) {
-			if !r.isFile || r.schema {
-				continue
-			}
-			// A missing file inside the roots is agent-file's to report.
-			f, _ := c.existing(r.path)
-			if !story.Confined(f, roots) {
-				c.rep.Errf(e.PosOf("with"), rulePromptRoot, "%s: with.%s %q resolves to %s, outside the story's roots (%s): prompt files must live inside the story (or a declared prompts overlay/shared directory); move the file there",
-					site.Loc(), r.key, r.path, f, strings.Join(roots, ", "))
-			}
+		// A missing file inside the roots is agent-file's to report.
+		f, _ := c.existing(r.path)
+		if !story.Confined(f, roots) {
+			c.rep.Errf(e.PosOf("with"), rulePromptRoot, "%s: with.%s %q resolves to %s, outside the story's roots (%s): prompt files must live inside the story (or a declared prompts overlay/shared directory); move the file there",
+				site.Loc(), r.key, r.path, f, strings.Join(roots, ", "))
 		}
 	})
 }

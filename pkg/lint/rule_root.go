@@ -17,14 +17,10 @@ func checkRoot(c *checker) {
 		return
 	}
 	if st.StateAt(st.Root) == nil && !st.PhaseGenerated(st.Root) {
-		c.rep.Errf(st.RootPos, story.RuleRoot, "root: state %q is not declared in states%s", st.Root, didYouMean(st.Root, topStateNames(st)))
+		var names []string
+		for _, s := range st.States {
+			names = append(names, s.Name)
+		}
+		c.rep.Errf(st.RootPos, story.RuleRoot, "root: state %q is not declared in states%s", st.Root, didYouMean(st.Root, names))
 	}
-}
-
-func topStateNames(st *story.Story) []string {
-	var out []string
-	for _, s := range st.States {
-		out = append(out, s.Name)
-	}
-	return out
 }

@@ -2,6 +2,8 @@ package lint
 
 import (
 	"cmp"
+	"strconv"
+
 	"kitsoki/pkg/story"
 )
 
@@ -41,15 +43,7 @@ func checkRouting(c *checker) {
 				c.rep.Errf(r.Pos, story.RuleRouting, "routing.free_form_fallback.state %q is not declared in states", r.FreeFormFallbackState)
 				break
 			}
-			in := r.FreeFormFallbackIntent
-			if !s.HasOn(in) {
-				c.rep.Errf(r.Pos, story.RuleRouting, "routing.free_form_fallback.intent %q has no matching on: arc in state %q", in, s.Path)
-			}
-			if decl := c.lookupIntent(s, in, true); decl == nil {
-				c.rep.Errf(r.Pos, story.RuleRouting, "routing.free_form_fallback.intent %q is not a declared intent", in)
-			} else if !hasOneRequiredString(decl) {
-				c.rep.Errf(r.Pos, story.RuleRouting, "routing.free_form_fallback.intent %q must declare exactly one required string slot to receive the free-text utterance", in)
-			}
+			c.checkArcIntent(s, r.Pos, story.RuleRouting, "routing.free_form_fallback.intent", "in state "+strconv.Quote(s.Path), r.FreeFormFallbackIntent, true)
 		}
 	}
 	alias := cmp.Or(r.ExtractLLMAgent, "agent.local")

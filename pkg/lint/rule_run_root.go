@@ -1,11 +1,11 @@
 package lint
 
 import (
+	"strings"
+
+	"kitsoki/internal/lazyre"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
-	"regexp"
-	"strings"
-	"sync"
 )
 
 var ruleRunRoot = &Rule{ID: "run-root", Severity: diag.Warning, LintOnly: true,
@@ -13,9 +13,7 @@ var ruleRunRoot = &Rule{ID: "run-root", Severity: diag.Warning, LintOnly: true,
 	Example: "- set: {t: \"{{ run.turn }}\"}"}
 
 // runFieldRe matches a read of run.id or run.turn.
-var runFieldRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\brun\s*\.\s*(id|turn)\b`)
-})
+var runFieldRe = &lazyre.Regexp{Expr: `\brun\s*\.\s*(id|turn)\b`}
 
 // checkRunRoot warns where a guard, an effect value or a say reads run.id
 // or run.turn: the existing engine's machine has no run context and
@@ -27,7 +25,7 @@ func checkRunRoot(c *checker) {
 		if !strings.Contains(src, "run") {
 			return
 		}
-		if m := runFieldRe().FindStringSubmatch(src); m != nil {
+		if m := runFieldRe.FindStringSubmatch(src); m != nil {
 			val := `""`
 			if m[1] == "turn" {
 				val = "0"
@@ -42,7 +40,7 @@ func checkRunRoot(c *checker) {
 		if site.Template {
 			return
 		}
-		eachValueString(e, func(p story.Pos, what, v string) { warn(p, site.Loc()+": "+what, v) })
+		eachValueString(e, func(p story.Pos, what, key, _, v string) { warn(p, site.Loc()+": "+what+" "+key, v) })
 		warn(e.PosOf("say"), site.Loc()+": say", e.Say)
 		warn(e.Pos, site.Loc()+": when", e.When)
 	})

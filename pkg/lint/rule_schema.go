@@ -2,7 +2,6 @@ package lint
 
 import (
 	"path/filepath"
-	"strings"
 
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/schema"
@@ -47,14 +46,9 @@ func checkSchemas(c *checker) {
 			c.rep.Errf(p, ruleSchema, "%s: %s", where, err.Error())
 		}
 	}
-	c.eachEffect(func(e *story.Effect, site effSite) {
-		if !strings.HasPrefix(e.Invoke, "host.agent.") || site.Template {
-			return
-		}
-		for _, r := range promptRefs(e) {
-			if r.schema {
-				try(e.WithPos(r.key), site.Loc()+": with."+r.key, r.path)
-			}
+	c.eachFileRef(func(e *story.Effect, site effSite, r fileRef) {
+		if r.schema {
+			try(e.WithPos(r.key), site.Loc()+": with."+r.key, r.path)
 		}
 	})
 	if d := c.st.Decider; d != nil {

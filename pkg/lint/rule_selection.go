@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"cmp"
 	"slices"
 
 	"kitsoki/pkg/diag"
@@ -22,19 +23,11 @@ func checkSelection(c *checker) {
 		}
 		if sel.Evidence != "" && !story.IsTemplated(sel.Evidence) {
 			if _, ok := c.existing(sel.Evidence); !ok {
-				p := sel.Pos
-				if kp, ok := sel.Keys["evidence"]; ok {
-					p = kp
-				}
-				c.rep.Errf(p, ruleSelection, "%s: selection.evidence %q: file not found (paths are relative to the story directory)", site.Loc(), sel.Evidence)
+				c.rep.Errf(cmp.Or(sel.Keys["evidence"], sel.Pos), ruleSelection, "%s: selection.evidence %q: file not found (paths are relative to the story directory)", site.Loc(), sel.Evidence)
 			}
 		}
 		if sel.Effort != "" && !slices.Contains(story.ValidEfforts, sel.Effort) {
-			p := sel.Pos
-			if kp, ok := sel.Keys["effort"]; ok {
-				p = kp
-			}
-			c.rep.Warnf(p, ruleSelection, "%s: selection.effort %q is not one of low, medium, high, xhigh, max", site.Loc(), sel.Effort)
+			c.rep.Warnf(cmp.Or(sel.Keys["effort"], sel.Pos), ruleSelection, "%s: selection.effort %q is not one of low, medium, high, xhigh, max", site.Loc(), sel.Effort)
 		}
 		if agentVerb(e.Invoke) == "" {
 			c.rep.Warnf(sel.Pos, ruleSelection, "%s: selection: pins a model for an agent call but this effect does not invoke host.agent.*", site.Loc())

@@ -29,10 +29,7 @@ func checkStarlark(c *checker) {
 		if story.IsTemplated(script) {
 			return
 		}
-		abs := script
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(c.st.Dir, script)
-		}
+		abs := c.storyPath(script)
 		if rel, err := filepath.Rel(c.st.Dir, abs); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			c.rep.Errf(p, ruleStarlark, "%s: host.starlark.run script %q resolves outside the app root", site.Loc(), script)
 			return

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -23,19 +24,13 @@ func checkStateValues(c *checker) {
 			}
 		}
 		c.checkContextualRouting(s)
-		for _, e := range s.OnEnter {
-			c.checkReservedSet(s, "on_enter", "", e)
-		}
-		for _, on := range s.On {
-			in := on.Intent
-			for _, t := range on.Arms {
-				for _, e := range t.Effects {
-					c.checkReservedSet(s, "intent", in, e)
-				}
+		for p := range (story.EffectWalk{}).States(s) {
+			if p.Parent == nil && p.List != "on_exit" {
+				c.checkReservedSet(s, p)
 			}
 		}
-		if s.DefaultIntent() != "" {
-			c.checkDefaultIntent(s)
+		if di := s.DefaultIntent(); di != "" {
+			c.checkArcIntent(s, s.PosOf("default_intent"), story.RuleState, fmt.Sprintf("state %q: default_intent", s.Path), "in this state", di, true)
 		}
 	}
 }
@@ -111,48 +106,28 @@ func (c *checker) checkContextualRouting(s *story.State) {
 		c.rep.Errf(cr.Pos, story.RuleState, "state %q: contextual_routing.enabled requires at least one lane (room_chat, help_chat, or meta_chat)", s.Path)
 	}
 	for _, f := range []struct{ key, v string }{{"plan_accept_intent", cr.PlanAcceptIntent}, {"plan_refine_intent", cr.PlanRefineIntent}} {
-		if f.v == "" {
-			continue
-		}
-		if !s.HasOn(f.v) {
-			c.rep.Errf(cr.Pos, story.RuleState, "state %q: contextual_routing.%s %q has no matching on: arc in this state", s.Path, f.key, f.v)
-		}
-		if c.lookupIntent(s, f.v, true) == nil {
-			c.rep.Errf(cr.Pos, story.RuleState, "state %q: contextual_routing.%s %q is not a declared intent", s.Path, f.key, f.v)
+		if f.v != "" {
+			c.checkArcIntent(s, cr.Pos, story.RuleState, fmt.Sprintf("state %q: contextual_routing.%s", s.Path, f.key), "in this state", f.v, false)
 		}
 	}
 }
 
-// checkReservedSet checks an effect of the state's where (on_enter, or
-// "intent" with the transition's intent in).
-func (c *checker) checkReservedSet(s *story.State, where, in string, e *story.Effect) {
-	for _, kv := range e.Set {
+// checkReservedSet checks an effect at the top of the state's on_enter or
+// of one of its transitions.
+func (c *checker) checkReservedSet(s *story.State, p *story.EffectPlace) {
+	for _, kv := range p.Effect.Set {
 		if kv.Key == "write_mode_scope" {
-			name := where
-			if where == "intent" {
-				name = "intent " + strconv.Quote(in)
+			name := "on_enter"
+			if p.List == "effect" {
+				name = "intent " + strconv.Quote(p.Intent)
 			}
 			c.rep.Errf(kv.Pos, story.RuleState, `state %q %s: set: "write_mode_scope" is engine-reserved — a story may not self-grant write mode`, s.Path, name)
 		}
 	}
 }
 
-func (c *checker) checkDefaultIntent(s *story.State) {
-	di := s.DefaultIntent()
-	p := s.PosOf("default_intent")
-	if !s.HasOn(di) {
-		c.rep.Errf(p, story.RuleState, "state %q: default_intent %q has no matching on: arc in this state", s.Path, di)
-	}
-	in := c.lookupIntent(s, di, true)
-	if in == nil {
-		c.rep.Errf(p, story.RuleState, "state %q: default_intent %q is not a declared intent", s.Path, di)
-		return
-	}
-	if !hasOneRequiredString(in) {
-		c.rep.Errf(p, story.RuleState, "state %q: default_intent %q must declare exactly one required string slot to receive the free-text utterance", s.Path, di)
-	}
-}
-
+// hasOneRequiredString reports whether in can take free text: it declares
+// exactly one required string slot.
 func hasOneRequiredString(in *story.Intent) bool {
 	n := 0
 	for _, sl := range in.Slots {

@@ -22,19 +22,13 @@ var ruleStrictMismatch = &Rule{ID: "strict-mismatch", Severity: diag.Warning, Li
 // an integer (the existing engine restarts it from the delta, truncating a
 // float first; --strict fails the turn).
 func checkStrictMismatch(c *checker) {
-	vars := map[string]*story.WorldVar{}
-	for _, v := range c.st.World {
-		if v != nil {
-			vars[v.Name] = v
-		}
-	}
-	if len(vars) == 0 {
+	if len(c.st.World) == 0 {
 		return
 	}
 	c.eachEffect(func(e *story.Effect, site effSite) {
 		for _, kv := range e.Set {
 			s, ok := kv.Value.(string)
-			v := vars[kv.Key]
+			v := c.st.Var(kv.Key)
 			if !ok || v == nil || strings.Contains(s, "{{") {
 				continue
 			}
@@ -44,7 +38,7 @@ func checkStrictMismatch(c *checker) {
 			}
 		}
 		for _, kv := range e.Increment() {
-			v := vars[kv.Key]
+			v := c.st.Var(kv.Key)
 			if v == nil {
 				continue
 			}

@@ -47,15 +47,13 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 	t, err := from.Resolve(target)
 	if err != nil {
 		var te *story.TargetError
-		msg := err.Error()
-		if errors.As(err, &te) && te.Msg != "" && prefix == "" {
+		isTarget, msg := errors.As(err, &te), err.Error()
+		if isTarget && prefix == "" {
 			msg = fmt.Sprintf("state %q: %s", from.Path, msg)
 		}
-		if errors.As(err, &te) && te.Msg == "" {
+		if isTarget && te.Msg == "" {
 			if prefix != "" {
 				msg = fmt.Sprintf("target %q (resolved: %q) does not exist", te.Target, te.Resolved)
-			} else {
-				msg = fmt.Sprintf("state %q: %s", from.Path, msg)
 			}
 			if t := strings.TrimSpace(target); strings.HasPrefix(t, "..") && !strings.HasPrefix(t, "../") && t != ".." {
 				// "..c" is one segment appended to the path, not "../c"
@@ -65,7 +63,7 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 					msg += "; a parent step is \"../\" (with the slash)"
 				}
 			} else {
-				msg += didYouMean(te.Resolved, c.allPaths())
+				msg += didYouMean(te.Resolved, c.st.StatePaths())
 			}
 		}
 		c.rep.Errf(p, ruleTarget, "%s%s", prefix, msg)
@@ -83,8 +81,4 @@ func (c *checker) checkTarget(from *story.State, target string, p story.Pos, pre
 			c.rep.Errf(p, ruleExits, "%s@exit:%s referenced but not declared in exits:", prefix, t.Exit)
 		}
 	}
-}
-
-func (c *checker) allPaths() []string {
-	return c.st.StatePaths()
 }

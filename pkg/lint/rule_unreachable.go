@@ -16,7 +16,8 @@ var ruleUnreachable = &Rule{ID: "unreachable", Severity: diag.Warning, LintOnly:
 
 var (
 	quotedRe = &lazyre.Regexp{Expr: `'([^']*)'|"([^"]*)"`}
-	// worldRefRe finds the world keys a template reads.
+	// worldRefRe finds the top-level world keys an expression or
+	// template reads.
 	worldRefRe = &lazyre.Regexp{Expr: `\bworld\.([A-Za-z_][A-Za-z0-9_]*)`}
 	// tagRe matches one {{ }} or {% %} tag.
 	tagRe = &lazyre.Regexp{Expr: `\{\{.*?\}\}|\{%.*?%\}`}
@@ -101,16 +102,22 @@ func (w *reachWalk) enter(s *story.State) {
 }
 
 // visit follows every target of a reached state: its arcs, its effects'
-// (on_enter, on_exit, on_complete, nested) and its timeout's.
+// on_error and target: (on_enter, on_exit, on_complete, nested) and its
+// timeout's.
 func (w *reachWalk) visit(s *story.State) {
 	for _, on := range s.On {
 		for _, t := range on.Arms {
 			w.follow(s, t.Target)
-			w.effTargets(effSite{State: s, Intent: on.Intent}, t.Effects)
 		}
 	}
-	w.effTargets(effSite{State: s}, s.OnEnter)
-	w.effTargets(effSite{State: s}, s.OnExit())
+	for p := range (story.EffectWalk{}).States(s) {
+		if on := p.Effect.OnError(); on != "" {
+			w.onError(effSite{EffectPlace: p, OnComplete: p.Within("on_complete")}, on)
+		}
+		if tg := p.Effect.Target(); tg != "" {
+			w.follow(s, tg)
+		}
+	}
 	if s.Timeout() != nil {
 		w.follow(s, s.Timeout().Target)
 	}
@@ -154,23 +161,6 @@ func (w *reachWalk) onError(site effSite, target string) {
 	}
 }
 
-// effTargets follows the on_error and target: of each effect of list,
-// and of the effects nested in them.
-func (w *reachWalk) effTargets(site effSite, list []*story.Effect) {
-	for _, e := range list {
-		if e.OnError() != "" {
-			w.onError(site, e.OnError())
-		}
-		if e.Target() != "" {
-			w.follow(site.State, e.Target())
-		}
-		oc := site
-		oc.OnComplete = true
-		w.effTargets(oc, e.OnComplete())
-		w.effTargets(site, e.Effects())
-	}
-}
-
 // staticValues holds, per world key, the string values it can take: its
 // default and every literal set:; a key written by bind:, increment: or a
 // templated set: has unknown values.
@@ -193,18 +183,14 @@ func (c *checker) worldValues() *staticValues {
 	}
 	c.eachEffect(func(e *story.Effect, _ effSite) {
 		for _, kv := range e.Set {
-			switch v := kv.Value.(type) {
-			case string:
-				if story.IsTemplated(v) {
-					if names, ok := sv.fromTemplate(v, kv.Key); ok {
-						sv.vals[kv.Key] = append(sv.vals[kv.Key], names...)
-					} else {
-						sv.unknown[kv.Key] = true
-					}
-				} else {
-					sv.vals[kv.Key] = append(sv.vals[kv.Key], v)
-				}
-			default:
+			v, ok := kv.Value.(string) // a literal string is its one value
+			names := []string{v}
+			if ok && story.IsTemplated(v) {
+				names, ok = sv.fromTemplate(v, kv.Key)
+			}
+			if ok {
+				sv.vals[kv.Key] = append(sv.vals[kv.Key], names...)
+			} else {
 				sv.unknown[kv.Key] = true
 			}
 		}
