@@ -284,66 +284,50 @@ func (a *Assembly) profileReasons(known map[string]bool, byID map[string]*Descri
 // and every node of a requires cycle. It returns the order of the plugins
 // (agent aliases left out).
 func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[string]bool, reason map[string]string) []string {
-	// The graph is small (the plugins and the story's agent aliases):
-	// vertices are indexes into ids (a repeated id is one vertex), found
-	// by a linear search.
-	ids := make([]string, 0, len(nodes))
-	index := func(id string) int {
-		for i, x := range ids {
-			if x == id {
-				return i
-			}
-		}
-		return -1
-	}
-	at := make([]int, len(nodes)) // the vertex of each node
-	for i, n := range nodes {
-		if at[i] = index(n.id); at[i] < 0 {
-			at[i] = len(ids)
-			ids = append(ids, n.id)
+	// Vertices are the distinct ids (a repeated id is one vertex): the
+	// nodes', then each known requirement that is no node (not made by
+	// Assemble), a vertex no node readies.
+	vertex := map[string]int{}
+	var ids []string
+	add := func(id string) {
+		if _, ok := vertex[id]; !ok {
+			vertex[id] = len(ids)
+			ids = append(ids, id)
 		}
 	}
-	for _, n := range nodes { // a known requirement that is no node (not made by Assemble) is a vertex no node readies
+	for _, n := range nodes {
+		add(n.id)
+	}
+	for _, n := range nodes {
 		for _, q := range n.requires {
-			if known[q] && index(q) < 0 {
-				ids = append(ids, q)
+			if known[q] {
+				add(q)
 			}
 		}
 	}
 	reqs := make([][]string, len(ids)) // of the last node with the id
-	// indeg, order and ready share one allocation (each capped: an append
-	// past its part copies).
-	nv := len(ids)
-	ints := make([]int, 2*nv+len(nodes))
-	indeg := ints[:nv:nv]
+	indeg := make([]int, len(ids))
 	users := make([][]int, len(ids))
-	for i, n := range nodes {
-		v := at[i]
+	for _, n := range nodes {
+		v := vertex[n.id]
 		reqs[v] = n.requires
 		for _, q := range n.requires {
 			if known[q] {
 				indeg[v]++
-				qv := index(q)
-				users[qv] = append(users[qv], v)
+				users[vertex[q]] = append(users[vertex[q]], v)
 			}
 		}
 	}
-	ready := ints[2*nv : 2*nv : 2*nv+len(nodes)]
-	for i := range nodes {
-		if indeg[at[i]] == 0 {
-			ready = append(ready, at[i])
+	var ready, order []int
+	for _, n := range nodes {
+		if v := vertex[n.id]; indeg[v] == 0 {
+			ready = append(ready, v)
 		}
 	}
-	order := ints[nv : nv : 2*nv]
 	for len(ready) > 0 {
-		first := 0 // the smallest id ready (ties broken by id)
-		for j := range ready {
-			if ids[ready[j]] < ids[ready[first]] {
-				first = j
-			}
-		}
-		v := ready[first]
-		ready = append(ready[:first], ready[first+1:]...)
+		v := slices.MinFunc(ready, func(x, y int) int { return strings.Compare(ids[x], ids[y]) }) // ties broken by id
+		i := slices.Index(ready, v)
+		ready = slices.Delete(ready, i, i+1)
 		order = append(order, v)
 		a.inheritDisable(ids[v], reqs[v], known, reason)
 		for _, u := range users[v] {
@@ -353,34 +337,21 @@ func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[stri
 			}
 		}
 	}
-	bools := make([]bool, 2*nv)
-	placed := bools[:nv:nv]
+	placed := make([]bool, len(ids))
 	for _, v := range order {
 		placed[v] = true
 	}
-	for i, n := range nodes {
-		if !placed[at[i]] {
+	for _, n := range nodes {
+		if !placed[vertex[n.id]] {
 			reason[n.id] = "requires cycle: " + n.id + " -> " + strings.Join(n.requires, ", ")
 			a.Warnings = append(a.Warnings, Warning{Message: fmt.Sprintf("%s is part of a requires cycle; it is disabled", n.id)})
 		}
 	}
-	isAlias := bools[nv:]
-	for _, ag := range agents {
-		if v := index(ag.Alias); v >= 0 {
-			isAlias[v] = true
-		}
-	}
 	var plugins []string
-	if len(order) > 0 {
-		plugins = make([]string, 0, len(order))
-	}
 	for _, v := range order {
-		if !isAlias[v] {
+		if !slices.ContainsFunc(agents, func(ag AgentStatus) bool { return ag.Alias == ids[v] }) {
 			plugins = append(plugins, ids[v])
 		}
-	}
-	if len(plugins) == 0 {
-		return nil
 	}
 	return plugins
 }
