@@ -3,6 +3,7 @@ package phases
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -37,7 +38,7 @@ func Expand(st *story.Story) error {
 	}
 	tpl := st.PhaseTemplates[ph.Template]
 	if tpl == nil {
-		ps.add(ph.Pos, "phases.template %q: not found in phase_templates (declared: %s)", ph.Template, declared(st.PhaseTemplates))
+		ps.add(ph.Pos, "phases.template %q: not found in phase_templates (declared: %s)", ph.Template, strings.Join(slices.Sorted(maps.Keys(st.PhaseTemplates)), ", "))
 		return ps.err()
 	}
 
@@ -74,7 +75,7 @@ func Expand(st *story.Story) error {
 		if len(node.OnEnter) > 0 {
 			for _, s := range mine {
 				if s.Name == id+"_executing" {
-					s.OnEnter = c.effects(node.OnEnter)
+					s.OnEnter = c.value(reflect.ValueOf(node.OnEnter), story.Pos{}).Interface().([]*story.Effect)
 				}
 			}
 		}
@@ -161,11 +162,4 @@ func order(ph *story.Phases) []string {
 		}
 	}
 	return out
-}
-
-func declared(m map[string]*story.PhaseTemplate) string {
-	if len(m) == 0 {
-		return "none"
-	}
-	return strings.Join(slices.Sorted(maps.Keys(m)), ", ")
 }

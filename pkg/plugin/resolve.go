@@ -220,11 +220,7 @@ func (a *Assembly) addExternal(descs []Descriptor, dir string) []Descriptor {
 // graph's nodes: every descriptor, then every alias requiring its
 // transport.
 func storyAgents(opts Options, descs []Descriptor) ([]AgentStatus, []node) {
-	n := len(descs)
-	if opts.Story != nil {
-		n += len(opts.Story.AgentPlugins)
-	}
-	nodes := make([]node, 0, n)
+	var nodes []node
 	for _, d := range descs {
 		nodes = append(nodes, node{d.ID, d.Requires})
 	}
@@ -232,9 +228,6 @@ func storyAgents(opts Options, descs []Descriptor) ([]AgentStatus, []node) {
 		return nil, nodes
 	}
 	var agents []AgentStatus
-	if len(opts.Story.AgentPlugins) > 0 {
-		agents = make([]AgentStatus, 0, len(opts.Story.AgentPlugins))
-	}
 	for alias, ap := range opts.Story.AgentPlugins {
 		as := AgentStatus{Alias: alias, Transport: ap.Plugin, Plugin: transportID(ap.Plugin), Lifecycle: agentLifecycle(ap), Injected: ap.Injected}
 		agents = append(agents, as)
