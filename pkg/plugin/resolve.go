@@ -220,7 +220,7 @@ func (a *Assembly) addExternal(descs []Descriptor, dir string) []Descriptor {
 // graph's nodes: every descriptor, then every alias requiring its
 // transport.
 func storyAgents(opts Options, descs []Descriptor) ([]AgentStatus, []node) {
-	var nodes []node
+	nodes := make([]node, 0, len(descs))
 	for _, d := range descs {
 		nodes = append(nodes, node{d.ID, d.Requires})
 	}
@@ -279,15 +279,15 @@ func (a *Assembly) profileReasons(known map[string]bool, byID map[string]*Descri
 func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[string]bool, reason map[string]string) []string {
 	// Vertices are the distinct ids (a repeated id is one vertex): the
 	// nodes', then each known requirement that is no node (not made by
-	// Assemble), a vertex no node readies.
-	vertex := map[string]int{}
-	var ids []string
+	// Assemble), a vertex no node readies. The graph is small (the plugins
+	// and the story's agent aliases): a vertex is found by a linear search.
+	ids := make([]string, 0, len(nodes))
 	add := func(id string) {
-		if _, ok := vertex[id]; !ok {
-			vertex[id] = len(ids)
+		if !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 	}
+	vertex := func(id string) int { return slices.Index(ids, id) }
 	for _, n := range nodes {
 		add(n.id)
 	}
@@ -302,18 +302,19 @@ func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[stri
 	indeg := make([]int, len(ids))
 	users := make([][]int, len(ids))
 	for _, n := range nodes {
-		v := vertex[n.id]
+		v := vertex(n.id)
 		reqs[v] = n.requires
 		for _, q := range n.requires {
 			if known[q] {
 				indeg[v]++
-				users[vertex[q]] = append(users[vertex[q]], v)
+				qv := vertex(q)
+				users[qv] = append(users[qv], v)
 			}
 		}
 	}
-	var ready, order []int
+	ready, order := make([]int, 0, len(nodes)), make([]int, 0, len(ids))
 	for _, n := range nodes {
-		if v := vertex[n.id]; indeg[v] == 0 {
+		if v := vertex(n.id); indeg[v] == 0 {
 			ready = append(ready, v)
 		}
 	}
@@ -335,7 +336,7 @@ func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[stri
 		placed[v] = true
 	}
 	for _, n := range nodes {
-		if !placed[vertex[n.id]] {
+		if !placed[vertex(n.id)] {
 			reason[n.id] = "requires cycle: " + n.id + " -> " + strings.Join(n.requires, ", ")
 			a.Warnings = append(a.Warnings, Warning{Message: fmt.Sprintf("%s is part of a requires cycle; it is disabled", n.id)})
 		}
