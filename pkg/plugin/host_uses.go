@@ -20,7 +20,7 @@ type HostUse struct {
 	Line    int    `json:"line,omitempty"`
 }
 
-// StoryHostCalls lists every host call of st and of its imported
+// StoryHostCalls lists every host call of st (none when nil) and of its imported
 // children (transition effects, on_enter/on_exit, on_complete, inline
 // effects, proposal execute on_complete), with iface.<name>.<op> resolved
 // through the importer's host_bindings or the interface's default.
