@@ -148,16 +148,9 @@ func mergeCheckpoints(s *story.State, name string, cps map[string]*story.Intent)
 // order is the graph's declaration order (Order), falling back to sorted
 // ids for entries built without it.
 func order(ph *story.Phases) []string {
-	seen := map[string]bool{}
 	var out []string
-	for _, id := range ph.Order {
-		if _, ok := ph.Graph[id]; ok && !seen[id] {
-			seen[id] = true
-			out = append(out, id)
-		}
-	}
-	for _, id := range slices.Sorted(maps.Keys(ph.Graph)) {
-		if !seen[id] {
+	for _, id := range slices.Concat(ph.Order, slices.Sorted(maps.Keys(ph.Graph))) {
+		if _, ok := ph.Graph[id]; ok && !slices.Contains(out, id) {
 			out = append(out, id)
 		}
 	}

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -80,14 +80,12 @@ type HostProvider struct {
 // HostProviders lists the external host providers, sorted by id.
 func (a *Assembly) HostProviders() []HostProvider {
 	var out []HostProvider
-	for id, m := range a.manifests {
-		if len(m.Hosts) == 0 {
-			continue
+	for _, id := range slices.Sorted(maps.Keys(a.manifests)) {
+		if m := a.manifests[id]; len(m.Hosts) > 0 {
+			st := a.plugin(id)
+			out = append(out, HostProvider{ID: id, Manifest: m.Path, Hosts: slices.Clone(m.Hosts), Enabled: st.Enabled, Reason: st.Reason})
 		}
-		st := a.plugin(id)
-		out = append(out, HostProvider{ID: id, Manifest: m.Path, Hosts: append([]string(nil), m.Hosts...), Enabled: st.Enabled, Reason: st.Reason})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
 

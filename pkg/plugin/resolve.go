@@ -384,9 +384,7 @@ func (a *Assembly) registerHooks() {
 		add(pointPreDispatch, idBudget, onErrorContinue)
 		add(pointPostReturn, idBudget, onErrorContinue)
 	}
-	ext := slices.Collect(maps.Values(a.manifests))
-	sort.Slice(ext, func(i, j int) bool { return ext[i].Path < ext[j].Path })
-	for _, m := range ext {
+	for _, m := range slices.SortedFunc(maps.Values(a.manifests), func(x, y *Manifest) int { return strings.Compare(x.Path, y.Path) }) {
 		if !a.Enabled(m.ID) {
 			continue
 		}
