@@ -70,14 +70,11 @@ type ProfileError struct {
 }
 
 func (e *ProfileError) Error() string {
-	var b strings.Builder
+	lines := make([]string, len(e.Diagnostics))
 	for i, d := range e.Diagnostics {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		b.WriteString(d.String())
+		lines[i] = d.String()
 	}
-	return b.String()
+	return strings.Join(lines, "\n")
 }
 
 // FindProfiles returns every .kitsoki/plugins.yaml in dir and each parent,
