@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"os"
@@ -231,11 +232,7 @@ func storyAgents(opts Options, descs []Descriptor) ([]AgentStatus, []node) {
 	for alias, ap := range opts.Story.AgentPlugins {
 		as := AgentStatus{Alias: alias, Transport: ap.Plugin, Plugin: transportID(ap.Plugin), Lifecycle: agentLifecycle(ap), Injected: ap.Injected}
 		agents = append(agents, as)
-		req := []string{as.Plugin}
-		if as.Plugin == "" {
-			req = []string{"transport:" + ap.Plugin}
-		}
-		nodes = append(nodes, node{alias, req})
+		nodes = append(nodes, node{alias, []string{cmp.Or(as.Plugin, "transport:"+ap.Plugin)}}) // an unknown transport by its type
 	}
 	sort.Slice(agents, func(i, j int) bool { return agents[i].Alias < agents[j].Alias })
 	return agents, nodes
