@@ -107,11 +107,7 @@ func runPlugins(stdout, stderr io.Writer, args []string, profile string, asJSON 
 	closeProviders, warns := a.RegisterHostProviders(reg)
 	defer func() { _ = closeProviders() }()
 	rep.Warnings = append(rep.Warnings, warns...)
-	var uses []plugin.HostUse
-	if st != nil {
-		uses = plugin.StoryHostCalls(st)
-	}
-	rep.Hosts = plugin.ListHosts(reg, uses)
+	rep.Hosts = plugin.ListHosts(reg, plugin.StoryHostCalls(st)) // a nil story makes no calls
 	if asJSON {
 		b, err := rep.JSON()
 		if err != nil {
@@ -140,11 +136,7 @@ func writePluginsHuman(w io.Writer, r *plugin.Report) {
 	fmt.Fprintf(w, "build order: %s\n\nplugins:\n", strings.Join(r.BuildOrder, " -> "))
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	for _, p := range r.Plugins {
-		state := "enabled"
-		if !p.Enabled {
-			state = "disabled: " + p.Reason
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", p.ID, p.Source, state, p.Summary)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", p.ID, p.Source, enabledText(p.Enabled, p.Reason), p.Summary)
 	}
 	_ = tw.Flush()
 	fmt.Fprintf(w, "\nagents:\n")
@@ -153,11 +145,7 @@ func writePluginsHuman(w io.Writer, r *plugin.Report) {
 	}
 	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	for _, a := range r.Agents {
-		state := "enabled"
-		if !a.Enabled {
-			state = "disabled: " + a.Reason
-		}
-		fmt.Fprintf(tw, "  %s\t%s (%s)\t%s\ttimeout %s\t%s\n", a.Alias, a.Transport, a.Plugin, a.Lifecycle, a.Timeout, state)
+		fmt.Fprintf(tw, "  %s\t%s (%s)\t%s\ttimeout %s\t%s\n", a.Alias, a.Transport, a.Plugin, a.Lifecycle, a.Timeout, enabledText(a.Enabled, a.Reason))
 		for _, ct := range a.CallTimeouts {
 			fmt.Fprintf(tw, "  \t  %s in %s: timeout %s (timeout: on the invoke)\t\t\t\n", ct.Verb, ct.State, ct.Timeout)
 		}
@@ -230,6 +218,14 @@ func writeHostsHuman(w io.Writer, hosts []plugin.HostEntry) {
 	if missing > 0 {
 		fmt.Fprintf(w, "\n%d host handler(s) the story calls have no handler: a run stops before it starts; add a host provider (.kitsoki/plugins/<dir>/manifest.yaml with hosts:) or answer them with --host-cassette FILE\n", missing)
 	}
+}
+
+// enabledText is the state column of a plugin or an agent alias.
+func enabledText(enabled bool, reason string) string {
+	if enabled {
+		return "enabled"
+	}
+	return "disabled: " + reason
 }
 
 // layerName says where a profile layer came from.

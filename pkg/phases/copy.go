@@ -122,12 +122,3 @@ func (c *copier) state(s *story.State, parent *story.State) *story.State {
 	}
 	return ns
 }
-
-// effects copies a list of effects (a graph entry's on_enter).
-func (c *copier) effects(list []*story.Effect) []*story.Effect {
-	if list == nil {
-		return nil
-	}
-	v := c.value(reflect.ValueOf(list), story.Pos{})
-	return v.Interface().([]*story.Effect)
-}

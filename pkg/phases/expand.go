@@ -3,6 +3,7 @@ package phases
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -37,7 +38,7 @@ func Expand(st *story.Story) error {
 	}
 	tpl := st.PhaseTemplates[ph.Template]
 	if tpl == nil {
-		ps.add(ph.Pos, "phases.template %q: not found in phase_templates (declared: %s)", ph.Template, declared(st.PhaseTemplates))
+		ps.add(ph.Pos, "phases.template %q: not found in phase_templates (declared: %s)", ph.Template, strings.Join(slices.Sorted(maps.Keys(st.PhaseTemplates)), ", "))
 		return ps.err()
 	}
 
@@ -74,7 +75,7 @@ func Expand(st *story.Story) error {
 		if len(node.OnEnter) > 0 {
 			for _, s := range mine {
 				if s.Name == id+"_executing" {
-					s.OnEnter = c.effects(node.OnEnter)
+					s.OnEnter = c.value(reflect.ValueOf(node.OnEnter), story.Pos{}).Interface().([]*story.Effect)
 				}
 			}
 		}
@@ -147,25 +148,11 @@ func mergeCheckpoints(s *story.State, name string, cps map[string]*story.Intent)
 // order is the graph's declaration order (Order), falling back to sorted
 // ids for entries built without it.
 func order(ph *story.Phases) []string {
-	seen := map[string]bool{}
 	var out []string
-	for _, id := range ph.Order {
-		if _, ok := ph.Graph[id]; ok && !seen[id] {
-			seen[id] = true
-			out = append(out, id)
-		}
-	}
-	for _, id := range slices.Sorted(maps.Keys(ph.Graph)) {
-		if !seen[id] {
+	for _, id := range slices.Concat(ph.Order, slices.Sorted(maps.Keys(ph.Graph))) {
+		if _, ok := ph.Graph[id]; ok && !slices.Contains(out, id) {
 			out = append(out, id)
 		}
 	}
 	return out
-}
-
-func declared(m map[string]*story.PhaseTemplate) string {
-	if len(m) == 0 {
-		return "none"
-	}
-	return strings.Join(slices.Sorted(maps.Keys(m)), ", ")
 }

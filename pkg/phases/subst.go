@@ -62,15 +62,11 @@ func (b *binding) body(s string) string {
 			}
 			return m
 		}
-		next, ok := b.next.(map[string]any)
-		if !ok {
-			return m
+		next, _ := b.next.(map[string]any)
+		if v, ok := next[sub[2]]; ok {
+			return executing(text(v))
 		}
-		v, ok := next[sub[2]]
-		if !ok {
-			return m
-		}
-		return executing(text(v))
+		return m
 	})
 }
 

@@ -103,9 +103,7 @@ func newBuiltinDescriptors() []Descriptor {
 	}
 	for i := range out {
 		out[i].Source = sourceBuiltin
-		if out[i].Requires == nil {
-			out[i].Requires = []string{}
-		}
+		out[i].Requires = orEmpty(out[i].Requires)
 	}
 	sortDescriptors(out)
 	return out

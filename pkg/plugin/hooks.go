@@ -186,8 +186,7 @@ func (c *Chain) Run(ctx context.Context, point Point, payload Payload, emit func
 			reason = cmp.Or(c.mask(res.Reason), "no reason given")
 		default:
 			if changed := changedKeys(cur, res.Payload); len(changed) > 0 {
-				next := make(Payload, len(cur))
-				maps.Copy(next, cur)
+				next := maps.Clone(cur)
 				for _, k := range changed {
 					next[k] = res.Payload[k]
 				}

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -49,7 +49,6 @@ var hostNameRe = &lazyre.Regexp{Expr: `^host\.[a-z0-9_]+(\.[a-z0-9_]+)*$`}
 // checkManifestHosts validates hosts: and lists each as "host:<name>" in
 // provides.
 func checkManifestHosts(m *Manifest) error {
-	seen := map[string]bool{}
 	for i, h := range m.Hosts {
 		if !hostNameRe.MatchString(h) {
 			return fmt.Errorf("%s: hosts[%d] %q is not a host handler name; use host.<namespace>[.<op>] in lowercase, e.g. host.git", m.Path, i, h)
@@ -57,10 +56,9 @@ func checkManifestHosts(m *Manifest) error {
 		if host.IsAgentVerb(h) {
 			return fmt.Errorf("%s: hosts[%d] %q is an agent verb the engine serves through agent_plugins; declare an agent plugin instead", m.Path, i, h)
 		}
-		if seen[h] {
+		if slices.Contains(m.Hosts[:i], h) {
 			return fmt.Errorf("%s: hosts[%d] %q is listed twice", m.Path, i, h)
 		}
-		seen[h] = true
 		if p := "host:" + h; !slices.Contains(m.Provides, p) {
 			m.Provides = append(m.Provides, p)
 		}
@@ -80,14 +78,12 @@ type HostProvider struct {
 // HostProviders lists the external host providers, sorted by id.
 func (a *Assembly) HostProviders() []HostProvider {
 	var out []HostProvider
-	for id, m := range a.manifests {
-		if len(m.Hosts) == 0 {
-			continue
+	for _, id := range slices.Sorted(maps.Keys(a.manifests)) {
+		if m := a.manifests[id]; len(m.Hosts) > 0 {
+			st := a.plugin(id)
+			out = append(out, HostProvider{ID: id, Manifest: m.Path, Hosts: slices.Clone(m.Hosts), Enabled: st.Enabled, Reason: st.Reason})
 		}
-		st := a.plugin(id)
-		out = append(out, HostProvider{ID: id, Manifest: m.Path, Hosts: append([]string(nil), m.Hosts...), Enabled: st.Enabled, Reason: st.Reason})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
 

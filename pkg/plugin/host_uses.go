@@ -20,7 +20,7 @@ type HostUse struct {
 	Line    int    `json:"line,omitempty"`
 }
 
-// StoryHostCalls lists every host call of st and of its imported
+// StoryHostCalls lists every host call of st (none when nil) and of its imported
 // children (transition effects, on_enter/on_exit, on_complete, inline
 // effects, proposal execute on_complete), with iface.<name>.<op> resolved
 // through the importer's host_bindings or the interface's default.
@@ -87,29 +87,24 @@ func ListHosts(reg *host.Registry, uses []HostUse) []HostEntry {
 		byName[n] = &HostEntry{Name: n, Source: cmp.Or(info.Source, "registered"), Summary: info.Summary, Uses: []HostUse{}}
 	}
 	for _, u := range uses {
-		switch {
+		var e *HostEntry
+		switch _, served, _, ok := reg.Lookup(u.Handler); {
 		case host.IsAgentVerb(u.Handler):
-			e := byName[u.Handler]
-			if e == nil {
-				e = &HostEntry{Name: u.Handler, Source: "agent", Summary: "served by the story's agent_plugins (agent layer)", Uses: []HostUse{}}
-				byName[u.Handler] = e
+			if e = byName[u.Handler]; e == nil {
+				e = &HostEntry{Name: u.Handler, Source: "agent", Summary: "served by the story's agent_plugins (agent layer)"}
 			}
-			e.Uses = append(e.Uses, u)
+		case ok:
+			e = byName[served]
 		default:
-			if _, served, _, ok := reg.Lookup(u.Handler); ok {
-				byName[served].Uses = append(byName[served].Uses, u)
-				continue
-			}
 			// Missing calls are grouped by namespace (host.git for
 			// host.git.push and host.git.merge): one provider serves them.
 			ns := missingName(u.Handler)
-			e := byName[ns]
-			if e == nil || e.Source != "missing" {
-				e = &HostEntry{Name: ns, Source: "missing", Summary: "no handler: add a host provider (.kitsoki/plugins/<dir>/manifest.yaml hosts: [" + ns + "]) or pass --host-cassette FILE", Uses: []HostUse{}}
-				byName[ns] = e
+			if e = byName[ns]; e == nil || e.Source != "missing" {
+				e = &HostEntry{Name: ns, Source: "missing", Summary: "no handler: add a host provider (.kitsoki/plugins/<dir>/manifest.yaml hosts: [" + ns + "]) or pass --host-cassette FILE"}
 			}
-			e.Uses = append(e.Uses, u)
 		}
+		e.Uses = append(e.Uses, u)
+		byName[e.Name] = e
 	}
 	out := make([]HostEntry, 0, len(byName))
 	for _, e := range byName {

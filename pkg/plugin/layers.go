@@ -33,15 +33,21 @@ const UserProfileName = "kitsoki/plugins.yaml"
 // UserProfile returns the user's profile path when the file exists, else
 // "".
 func UserProfile() string {
+	p := userProfilePath()
+	if fi, err := os.Stat(p); p == "" || err != nil || fi.IsDir() {
+		return ""
+	}
+	return p
+}
+
+// userProfilePath is where the user's profile is, there or not ("" when
+// the user has no configuration directory).
+func userProfilePath() string {
 	dir, err := os.UserConfigDir()
 	if err != nil || dir == "" {
 		return ""
 	}
-	p := filepath.Join(dir, filepath.FromSlash(UserProfileName))
-	if fi, err := os.Stat(p); err != nil || fi.IsDir() {
-		return ""
-	}
-	return p
+	return filepath.Join(dir, filepath.FromSlash(UserProfileName))
 }
 
 // layers lists the profiles opts applies, in the order they are applied:
@@ -135,16 +141,25 @@ func (a *Assembly) loadProfile(opts Options) error {
 	if n := len(a.Layers); n > 0 {
 		a.ProfilePath, a.ProfileFound = a.Layers[n-1].Path, true
 	}
-	if opts.ProfilePath != "" {
-		a.PluginsDirs = append(a.PluginsDirs, filepath.Join(filepath.Dir(opts.ProfilePath), "plugins"))
+	a.PluginsDirs = pluginsDirs(dir, opts.ProfilePath)
+	return nil
+}
+
+// pluginsDirs is where external manifests are looked for, each once: the
+// plugins/ beside explicit (--profile: the operator's, first) and beside
+// the nearest .kitsoki directory at or above dir.
+func pluginsDirs(dir, explicit string) []string {
+	var out []string
+	if explicit != "" {
+		out = append(out, filepath.Join(filepath.Dir(explicit), "plugins"))
 	}
 	if kd := findDir(dir, ProfileDir); kd != "" {
 		pd := filepath.Join(kd, "plugins")
-		if !slices.ContainsFunc(a.PluginsDirs, func(d string) bool { return sameFile(d, pd) }) {
-			a.PluginsDirs = append(a.PluginsDirs, pd)
+		if !slices.ContainsFunc(out, func(d string) bool { return sameFile(d, pd) }) {
+			out = append(out, pd)
 		}
 	}
-	return nil
+	return out
 }
 
 // WatchFiles lists every file whose content or presence can change the
@@ -160,18 +175,13 @@ func WatchFiles(dir, explicit string) []string {
 			out = append(out, filepath.Join(d, ProfileDir, ProfileFile))
 		}
 	}
-	if cfg, err := os.UserConfigDir(); err == nil && cfg != "" {
-		out = append(out, filepath.Join(cfg, filepath.FromSlash(UserProfileName)))
+	if u := userProfilePath(); u != "" {
+		out = append(out, u)
 	}
-	var dirs []string
 	if explicit != "" {
 		out = append(out, explicit)
-		dirs = append(dirs, filepath.Join(filepath.Dir(explicit), "plugins"))
 	}
-	if kd := findDir(dir, ProfileDir); kd != "" {
-		dirs = append(dirs, filepath.Join(kd, "plugins"))
-	}
-	for _, pd := range dirs {
+	for _, pd := range pluginsDirs(dir, explicit) {
 		ms, _ := filepath.Glob(filepath.Join(pd, "*", ManifestFile))
 		sort.Strings(ms)
 		out = append(out, ms...)

@@ -110,12 +110,7 @@ func parseManifest(path string, data []byte) (*Manifest, error) {
 			return nil, fmt.Errorf("%s: hooks[%d].on_error %q must be continue or veto", path, i, h.OnError)
 		}
 	}
-	if m.Provides == nil {
-		m.Provides = []string{}
-	}
-	if m.Requires == nil {
-		m.Requires = []string{}
-	}
+	m.Provides, m.Requires = orEmpty(m.Provides), orEmpty(m.Requires)
 	return &m, nil
 }
 

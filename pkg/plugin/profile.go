@@ -70,14 +70,11 @@ type ProfileError struct {
 }
 
 func (e *ProfileError) Error() string {
-	var b strings.Builder
+	lines := make([]string, len(e.Diagnostics))
 	for i, d := range e.Diagnostics {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		b.WriteString(d.String())
+		lines[i] = d.String()
 	}
-	return b.String()
+	return strings.Join(lines, "\n")
 }
 
 // FindProfiles returns every .kitsoki/plugins.yaml in dir and each parent,
@@ -131,7 +128,11 @@ func parseProfile(name string, data []byte) (*Profile, error) {
 				pp.errf(v.Line, v.Column, "version: must be 1")
 			}
 		}},
-		{Key: "disable", Read: func(_, v *yaml.Node) { pp.p.Disable = append(pp.p.Disable, pp.idList(v, "disable")...) }},
+		{Key: "disable", Read: func(_, v *yaml.Node) {
+			for _, e := range pp.scalars(v, "disable: must be a list of plugin ids, e.g. [transport.mcp_http]", "disable: entries must be plugin ids (strings)", true) {
+				pp.p.Disable = append(pp.p.Disable, Ref{ID: e.Value, File: pp.name, Line: e.Line, Col: e.Column})
+			}
+		}},
 		{Key: "config", Read: func(_, v *yaml.Node) { pp.config(v) }},
 	})
 	if len(pp.diags) > 0 {
@@ -155,36 +156,26 @@ func (pp *profileParser) err() error {
 	return &ProfileError{Diagnostics: diag.Sort(pp.diags)}
 }
 
-func (pp *profileParser) idList(v *yaml.Node, key string) []Ref {
+// scalars is the entries of the list v: notList is the error when v is no
+// list, notEntry when an entry is no string (or, with nonEmpty, is "").
+func (pp *profileParser) scalars(v *yaml.Node, notList, notEntry string, nonEmpty bool) []*yaml.Node {
 	if v = yamlnode.Deref(v); v.Kind != yaml.SequenceNode {
-		pp.errf(v.Line, v.Column, "%s: must be a list of plugin ids, e.g. [transport.mcp_http]", key)
-		return nil
-	}
-	var out []Ref
-	for _, e := range v.Content {
-		if e = yamlnode.Deref(e); e.Kind != yaml.ScalarNode || e.Value == "" {
-			pp.errf(e.Line, e.Column, "%s: entries must be plugin ids (strings)", key)
-			continue
-		}
-		out = append(out, Ref{ID: e.Value, File: pp.name, Line: e.Line, Col: e.Column})
-	}
-	return out
-}
-
-func (pp *profileParser) stringList(v *yaml.Node, key string) []*yaml.Node {
-	if v = yamlnode.Deref(v); v.Kind != yaml.SequenceNode {
-		pp.errf(v.Line, v.Column, "%s: must be a list of strings", key)
+		pp.errf(v.Line, v.Column, "%s", notList)
 		return nil
 	}
 	var out []*yaml.Node
 	for _, e := range v.Content {
-		if e = yamlnode.Deref(e); e.Kind != yaml.ScalarNode {
-			pp.errf(e.Line, e.Column, "%s: entries must be strings", key)
+		if e = yamlnode.Deref(e); e.Kind != yaml.ScalarNode || (nonEmpty && e.Value == "") {
+			pp.errf(e.Line, e.Column, "%s", notEntry)
 			continue
 		}
 		out = append(out, e)
 	}
 	return out
+}
+
+func (pp *profileParser) stringList(v *yaml.Node, key string) []*yaml.Node {
+	return pp.scalars(v, key+": must be a list of strings", key+": entries must be strings", false)
 }
 
 func (pp *profileParser) config(v *yaml.Node) {

@@ -48,8 +48,6 @@ func (h *redactHook) secretsOnly(s string) string {
 	return s
 }
 
-func (h *redactHook) maskValue(v any) any { return jsonvalue.MapStrings(v, h.maskString, false) }
-
 func (h *redactHook) Hook(_ context.Context, point Point, p Payload) (Result, error) {
 	if point != pointPreDispatch || (len(h.patterns) == 0 && len(h.values) == 0) {
 		return Result{Outcome: outcomeContinue}, nil
@@ -59,7 +57,7 @@ func (h *redactHook) Hook(_ context.Context, point Point, p Payload) (Result, er
 		out["prompt"] = h.maskString(s)
 	}
 	if w, ok := p["with"].(map[string]any); ok {
-		out["with"] = h.maskValue(w)
+		out["with"] = jsonvalue.MapStrings(w, h.maskString, false)
 	}
 	return Result{Outcome: outcomeContinue, Payload: out}, nil
 }

@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"os"
@@ -220,11 +221,7 @@ func (a *Assembly) addExternal(descs []Descriptor, dir string) []Descriptor {
 // graph's nodes: every descriptor, then every alias requiring its
 // transport.
 func storyAgents(opts Options, descs []Descriptor) ([]AgentStatus, []node) {
-	n := len(descs)
-	if opts.Story != nil {
-		n += len(opts.Story.AgentPlugins)
-	}
-	nodes := make([]node, 0, n)
+	nodes := make([]node, 0, len(descs))
 	for _, d := range descs {
 		nodes = append(nodes, node{d.ID, d.Requires})
 	}
@@ -232,17 +229,10 @@ func storyAgents(opts Options, descs []Descriptor) ([]AgentStatus, []node) {
 		return nil, nodes
 	}
 	var agents []AgentStatus
-	if len(opts.Story.AgentPlugins) > 0 {
-		agents = make([]AgentStatus, 0, len(opts.Story.AgentPlugins))
-	}
 	for alias, ap := range opts.Story.AgentPlugins {
 		as := AgentStatus{Alias: alias, Transport: ap.Plugin, Plugin: transportID(ap.Plugin), Lifecycle: agentLifecycle(ap), Injected: ap.Injected}
 		agents = append(agents, as)
-		req := []string{as.Plugin}
-		if as.Plugin == "" {
-			req = []string{"transport:" + ap.Plugin}
-		}
-		nodes = append(nodes, node{alias, req})
+		nodes = append(nodes, node{alias, []string{cmp.Or(as.Plugin, "transport:"+ap.Plugin)}}) // an unknown transport by its type
 	}
 	sort.Slice(agents, func(i, j int) bool { return agents[i].Alias < agents[j].Alias })
 	return agents, nodes
@@ -284,66 +274,51 @@ func (a *Assembly) profileReasons(known map[string]bool, byID map[string]*Descri
 // and every node of a requires cycle. It returns the order of the plugins
 // (agent aliases left out).
 func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[string]bool, reason map[string]string) []string {
-	// The graph is small (the plugins and the story's agent aliases):
-	// vertices are indexes into ids (a repeated id is one vertex), found
-	// by a linear search.
+	// Vertices are the distinct ids (a repeated id is one vertex): the
+	// nodes', then each known requirement that is no node (not made by
+	// Assemble), a vertex no node readies. The graph is small (the plugins
+	// and the story's agent aliases): a vertex is found by a linear search.
 	ids := make([]string, 0, len(nodes))
-	index := func(id string) int {
-		for i, x := range ids {
-			if x == id {
-				return i
-			}
-		}
-		return -1
-	}
-	at := make([]int, len(nodes)) // the vertex of each node
-	for i, n := range nodes {
-		if at[i] = index(n.id); at[i] < 0 {
-			at[i] = len(ids)
-			ids = append(ids, n.id)
+	add := func(id string) {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
 		}
 	}
-	for _, n := range nodes { // a known requirement that is no node (not made by Assemble) is a vertex no node readies
+	vertex := func(id string) int { return slices.Index(ids, id) }
+	for _, n := range nodes {
+		add(n.id)
+	}
+	for _, n := range nodes {
 		for _, q := range n.requires {
-			if known[q] && index(q) < 0 {
-				ids = append(ids, q)
+			if known[q] {
+				add(q)
 			}
 		}
 	}
 	reqs := make([][]string, len(ids)) // of the last node with the id
-	// indeg, order and ready share one allocation (each capped: an append
-	// past its part copies).
-	nv := len(ids)
-	ints := make([]int, 2*nv+len(nodes))
-	indeg := ints[:nv:nv]
+	indeg := make([]int, len(ids))
 	users := make([][]int, len(ids))
-	for i, n := range nodes {
-		v := at[i]
+	for _, n := range nodes {
+		v := vertex(n.id)
 		reqs[v] = n.requires
 		for _, q := range n.requires {
 			if known[q] {
 				indeg[v]++
-				qv := index(q)
+				qv := vertex(q)
 				users[qv] = append(users[qv], v)
 			}
 		}
 	}
-	ready := ints[2*nv : 2*nv : 2*nv+len(nodes)]
-	for i := range nodes {
-		if indeg[at[i]] == 0 {
-			ready = append(ready, at[i])
+	ready, order := make([]int, 0, len(nodes)), make([]int, 0, len(ids))
+	for _, n := range nodes {
+		if v := vertex(n.id); indeg[v] == 0 {
+			ready = append(ready, v)
 		}
 	}
-	order := ints[nv : nv : 2*nv]
 	for len(ready) > 0 {
-		first := 0 // the smallest id ready (ties broken by id)
-		for j := range ready {
-			if ids[ready[j]] < ids[ready[first]] {
-				first = j
-			}
-		}
-		v := ready[first]
-		ready = append(ready[:first], ready[first+1:]...)
+		v := slices.MinFunc(ready, func(x, y int) int { return strings.Compare(ids[x], ids[y]) }) // ties broken by id
+		i := slices.Index(ready, v)
+		ready = slices.Delete(ready, i, i+1)
 		order = append(order, v)
 		a.inheritDisable(ids[v], reqs[v], known, reason)
 		for _, u := range users[v] {
@@ -353,34 +328,21 @@ func (a *Assembly) buildOrder(nodes []node, agents []AgentStatus, known map[stri
 			}
 		}
 	}
-	bools := make([]bool, 2*nv)
-	placed := bools[:nv:nv]
+	placed := make([]bool, len(ids))
 	for _, v := range order {
 		placed[v] = true
 	}
-	for i, n := range nodes {
-		if !placed[at[i]] {
+	for _, n := range nodes {
+		if !placed[vertex(n.id)] {
 			reason[n.id] = "requires cycle: " + n.id + " -> " + strings.Join(n.requires, ", ")
 			a.Warnings = append(a.Warnings, Warning{Message: fmt.Sprintf("%s is part of a requires cycle; it is disabled", n.id)})
 		}
 	}
-	isAlias := bools[nv:]
-	for _, ag := range agents {
-		if v := index(ag.Alias); v >= 0 {
-			isAlias[v] = true
-		}
-	}
 	var plugins []string
-	if len(order) > 0 {
-		plugins = make([]string, 0, len(order))
-	}
 	for _, v := range order {
-		if !isAlias[v] {
+		if !slices.ContainsFunc(agents, func(ag AgentStatus) bool { return ag.Alias == ids[v] }) {
 			plugins = append(plugins, ids[v])
 		}
-	}
-	if len(plugins) == 0 {
-		return nil
 	}
 	return plugins
 }
@@ -419,9 +381,7 @@ func (a *Assembly) registerHooks() {
 		add(pointPreDispatch, idBudget, onErrorContinue)
 		add(pointPostReturn, idBudget, onErrorContinue)
 	}
-	ext := slices.Collect(maps.Values(a.manifests))
-	sort.Slice(ext, func(i, j int) bool { return ext[i].Path < ext[j].Path })
-	for _, m := range ext {
+	for _, m := range slices.SortedFunc(maps.Values(a.manifests), func(x, y *Manifest) int { return strings.Compare(x.Path, y.Path) }) {
 		if !a.Enabled(m.ID) {
 			continue
 		}
