@@ -29,19 +29,24 @@ func (r *runner) ancestorStay(res target, owner *State) target {
 
 // resetRegions is the active parallel root targeted from inside it: as
 // upstream, one state_exited of the root, then state_entered of the root
-// and of each region down its initial: chain, every region back at its
-// initial leaf, and no on_enter anywhere (conformance ancestor-stay).
+// (neither on an emit hop) and of each region down its initial: chain,
+// every region back at its initial leaf, and no on_enter anywhere
+// (conformance ancestor-stay).
 func (r *runner) resetRegions() error {
 	root := r.par.root
 	// on the user's own arm upstream's turn renders no view after this
 	// move: turn.end shows only the turn's say narration (conformance
 	// ancestor-stay dbare_true); an emit hop's renders as usual
 	r.t.noView = !r.t.hop
-	if err := r.emitAt(root.Path, KindStateExited, map[string]any{"state": root.Path}); err != nil {
-		return err
-	}
-	if err := r.emitAt(root.Path, KindStateEntered, map[string]any{"state": root.Path}); err != nil {
-		return err
+	if !r.t.hop {
+		// an emit hop's reset writes only the regions' entries
+		// (conformance par-root-hop)
+		if err := r.emitAt(root.Path, KindStateExited, map[string]any{"state": root.Path}); err != nil {
+			return err
+		}
+		if err := r.emitAt(root.Path, KindStateEntered, map[string]any{"state": root.Path}); err != nil {
+			return err
+		}
 	}
 	pc := &parConf{root: root}
 	for _, reg := range root.regions() {
