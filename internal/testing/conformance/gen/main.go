@@ -27,6 +27,10 @@
 // every shape, pongo2 views, expr-lang guards and {{ }} set: values.
 // -kind agent writes stories with agent decision points, and fixtures
 // that feed their answers (agent.go, agent_fixture.go).
+// -kind view writes stories whose views draw every typed element and
+// view form (view.go), on leaves, compounds, parallel regions,
+// transitions and after an on_error redirect, with world values of
+// every shape printed in them; the fixture visits every state.
 package main
 
 import (
@@ -47,7 +51,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-kind flow|tmpl|agent] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-kind flow|tmpl|agent|view] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
@@ -85,8 +89,10 @@ func run(args []string) error {
 			return writeTmpl(dir, n, seed)
 		case "agent":
 			return writeAgent(dir, n, seed)
+		case "view":
+			return writeView(dir, n, seed)
 		}
-		return fmt.Errorf("-kind %q: want flow, tmpl or agent", kind)
+		return fmt.Errorf("-kind %q: want flow, tmpl, agent or view", kind)
 	case "diff":
 		if len(args) != 2 {
 			return fmt.Errorf("usage: gen diff DIR")
