@@ -75,7 +75,7 @@ func (r *Renderer) renderElement(el *story.ViewElement, what string, dl *dirLoad
 	case "choice":
 		return r.renderChoice(el, body, what, s, env, leaf)
 	case "media":
-		return renderMedia(body, leaf)
+		return renderMedia(body), nil
 	}
 	return "", &Error{Pos: el.Pos, State: s.Path, What: what, Msg: fmt.Sprintf("unknown element kind %q (expected one of prose / heading / list / kv / code / template / banner / choice / media)", el.Kind)}
 }
@@ -160,15 +160,18 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 	return b.String(), nil
 }
 
-// renderKV aligns values two cells after the longest "key:"; a value is
+// renderKV aligns values two past the longest "key:"; a value is
 // word-wrapped to the remaining width, each line without its trailing
-// spaces, continuation lines indented to the value column.
+// spaces, continuation lines indented to the value column. Keys are
+// measured in runes, as upstream's (a wide `日本` key counts 2, so its
+// value sits two cells right of the others in a terminal; conformance
+// view-kv-key-runes).
 func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf leafRenderer) (string, error) {
 	pairs, _ := body["pairs"].(map[string]any)
 	keys := kvKeys(el, pairs)
 	col := 0
 	for _, k := range keys {
-		col = max(col, textWidth(k)+1)
+		col = max(col, utf8.RuneCountInString(k)+1)
 	}
 	col += 2
 	var b strings.Builder
@@ -181,7 +184,7 @@ func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf lea
 			b.WriteByte('\n')
 		}
 		b.WriteString(k + ":")
-		b.WriteString(strings.Repeat(" ", col-textWidth(k)-1))
+		b.WriteString(strings.Repeat(" ", col-utf8.RuneCountInString(k)-1))
 		val = textwrap.WordWrap(val, r.width-col) // no wrap at width <= 0
 		// each line of a value loses its trailing spaces, as upstream's
 		// (a list hint keeps them)
@@ -221,21 +224,11 @@ func (r *Renderer) renderBanner(body map[string]any, leaf leafRenderer) (string,
 
 // renderMedia prints a media element as upstream's plain-text pointer
 // block: the kind's icon and the caption (else the handle), then an arrow
-// and the path (else the handle), both as written.
-func renderMedia(body map[string]any, leaf leafRenderer) (string, error) {
-	caption, err := leaf(str(body, "caption"), ".caption")
-	if err != nil {
-		return "", err
-	}
-	handle, err := leaf(str(body, "handle"), ".handle")
-	if err != nil {
-		return "", err
-	}
-	path, err := leaf(str(body, "path"), ".path")
-	if err != nil {
-		return "", err
-	}
-	return mediaIcon(str(body, "kind")) + "  " + cmp.Or(caption, handle) + "\n   → " + cmp.Or(path, handle), nil
+// and the path (else the handle), all as written: upstream does not render
+// their templates (conformance view-media-verbatim).
+func renderMedia(body map[string]any) string {
+	handle := str(body, "handle")
+	return mediaIcon(str(body, "kind")) + "  " + cmp.Or(str(body, "caption"), handle) + "\n   → " + cmp.Or(str(body, "path"), handle)
 }
 
 // mediaIcon is the pointer icon of a media kind (upstream's: video, image,
