@@ -134,11 +134,14 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 	// listLabelCap push only their own hint; hints wrap to the rest of the
 	// width, continuation lines at the column (upstream's); labels that
 	// are all empty align as if the widest were one. A list without any
-	// hint indents a label's further lines under its first; with hints,
-	// they start at the margin (upstream's).
+	// hint word-wraps each label to the rest of the width and indents its
+	// further lines under its first; with hints, labels are not wrapped
+	// and their further lines start at the margin (upstream's). The
+	// marker counts in runes (`日` is one).
 	prefix := marker + " "
+	indent := utf8.RuneCountInString(prefix) // runes, not cells, as upstream's
 	lw := min(max(labelWidth(rows), 1), listLabelCap)
-	col := textWidth(prefix) + lw + 2
+	col := indent + lw + 2
 	hinted := slices.ContainsFunc(rows, func(rw labelRow) bool { return rw.hint != "" })
 	var b strings.Builder
 	for i, rw := range rows {
@@ -147,7 +150,9 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 		}
 		b.WriteString(prefix)
 		if !hinted {
-			b.WriteString(strings.ReplaceAll(rw.label, "\n", "\n"+strings.Repeat(" ", utf8.RuneCountInString(prefix))))
+			// word-wrapped to the rest of the width (conformance view-list-wrap)
+			label := textwrap.WordWrap(rw.label, r.width-indent) // no wrap at width <= 0
+			b.WriteString(strings.ReplaceAll(label, "\n", "\n"+strings.Repeat(" ", indent)))
 			continue
 		}
 		b.WriteString(rw.label)
@@ -197,7 +202,8 @@ func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf lea
 	return b.String(), nil
 }
 
-// renderBanner prints a ═ rule, "  TEXT  ·  subtitle", and the rule again;
+// renderBanner prints a ═ rule, "  TEXT  ·  subtitle", and the rule again
+// (nothing when TEXT renders blank);
 // the rule is two longer than the text line in runes, at least 40 and at
 // most the layout width.
 func (r *Renderer) renderBanner(body map[string]any, leaf leafRenderer) (string, error) {
@@ -210,6 +216,11 @@ func (r *Renderer) renderBanner(body map[string]any, leaf leafRenderer) (string,
 		return "", err
 	}
 	text, sub = strings.TrimSpace(text), strings.TrimSpace(sub)
+	if text == "" {
+		// a text rendering blank leaves the whole banner out, subtitle
+		// and all, as upstream (conformance view-banner-empty)
+		return "", nil
+	}
 	line := "  " + text
 	if sub != "" {
 		line += "  ·  " + sub
