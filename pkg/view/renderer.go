@@ -136,7 +136,15 @@ func (r *Renderer) RenderTransitionView(statePath string, v *story.View, world m
 	}
 	path := statePath
 	if root, _, ok := splitParallel(statePath); ok {
-		path = root // a parallel state's transition view renders as the root
+		// a parallel state's transition view renders as the root, but
+		// sees, as upstream's, the whole configuration as state.path and
+		// no description (conformance view-par-transition-path)
+		path = root
+		extra = maps.Clone(extra)
+		if extra == nil {
+			extra = map[string]any{}
+		}
+		extra["state"] = map[string]any{"path": statePath, "description": ""}
 	}
 	s, err := r.state(path)
 	if err != nil {
