@@ -93,8 +93,9 @@ func str(m map[string]any, key string) string {
 	return fmt.Sprint(v)
 }
 
-// listLabelCap is the widest label a list aligns its hints past.
-const listLabelCap = 36
+// listLabelCap is the widest marker and label, in runes, a list aligns
+// its hints past (36 cells of label after "• ").
+const listLabelCap = 38
 
 // renderList prints one "<marker> item" line per item (marker "•" unless
 // the list sets one, used as written); items with a hint align the hints
@@ -129,9 +130,10 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 		}
 		rows = append(rows, labelRow{strings.TrimRight(label, " \t"), strings.TrimSpace(hint)})
 	}
-	// the hint column: two past the longest label (labels measured in
-	// runes, newlines included, as upstream's), but labels past
-	// listLabelCap push only their own hint; hints wrap to the rest of the
+	// the hint column: two past the longest marker and label (measured in
+	// runes, newlines included, as upstream's), but never past
+	// listLabelCap + 2: a longer one pushes only its own hint
+	// (conformance view-list-hint-cap); hints wrap to the rest of the
 	// width, continuation lines at the column (upstream's); labels that
 	// are all empty align as if the widest were one. A list without any
 	// hint word-wraps each label to the rest of the width and indents its
@@ -140,8 +142,7 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 	// marker counts in runes (`日` is one).
 	prefix := marker + " "
 	indent := utf8.RuneCountInString(prefix) // runes, not cells, as upstream's
-	lw := min(max(labelWidth(rows), 1), listLabelCap)
-	col := indent + lw + 2
+	col := min(indent+max(labelWidth(rows), 1), listLabelCap) + 2
 	hinted := slices.ContainsFunc(rows, func(rw labelRow) bool { return rw.hint != "" })
 	var b strings.Builder
 	for i, rw := range rows {
@@ -157,7 +158,7 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 		}
 		b.WriteString(rw.label)
 		if rw.hint != "" {
-			b.WriteString(strings.Repeat(" ", max(lw-utf8.RuneCountInString(rw.label), 0)+2))
+			b.WriteString(strings.Repeat(" ", max(col-2-indent-utf8.RuneCountInString(rw.label), 0)+2))
 			hint := textwrap.WordWrap(rw.hint, r.width-col) // no wrap at width <= 0
 			b.WriteString(strings.ReplaceAll(hint, "\n", "\n"+strings.Repeat(" ", col)))
 		}
