@@ -127,8 +127,8 @@ func (g *vgen) element(choice bool) m {
 				continue
 			}
 			it := m{"label": g.pick("L ", "", "日本 ") + g.text()}
-			if it["label"] == "" {
-				it["label"] = "L"
+			if strings.TrimSpace(it["label"].(string)) == "" {
+				it["label"] = "L" // upstream refuses a blank label at load time
 			}
 			if g.chance(70) {
 				it["hint"] = g.text()
@@ -150,8 +150,8 @@ func (g *vgen) element(choice bool) m {
 		el = m{"kv": m{"pairs": pairs}}
 	case 7:
 		b := m{"text": g.pick("B ", "", "Title ") + g.text()}
-		if b["text"] == "" {
-			b["text"] = "B"
+		if strings.TrimSpace(b["text"].(string)) == "" {
+			b["text"] = "B" // upstream refuses a blank banner text at load time
 		}
 		if g.chance(60) {
 			b["subtitle"] = g.text()
