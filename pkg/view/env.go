@@ -1,6 +1,9 @@
 package view
 
 import (
+	"maps"
+	"slices"
+
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
@@ -105,39 +108,71 @@ func (h *helpers) intentStatus(intent string) string {
 	return st
 }
 
-// menu lists the intents of the state: its menu: when set, otherwise the
-// on: intents of the leaf and its ancestors in declaration order (the
-// wildcard excluded), each as {name, title, description, available}.
-func (h *helpers) menu() []any {
-	var names []string
+// menu is upstream's menu context (conformance view-menu): a map with
+// "primary", the intents an arm would take now, and "blocked", those
+// whose arms all fail, each sorted by intent name and holding {intent,
+// display (the name), destination_hint, primary, reason}. The intents are
+// those with arms on the state or an ancestor (the first state with arms
+// for an intent decides, as the other helpers); hidden intents and the
+// wildcard are left out, and a state's menu: plays no part.
+// destination_hint is the passing arm's target (a stay, "" or ".", is the
+// state's own path); reason is the first failing arm's guard_hint, else
+// the intent's description. A guard that cannot be evaluated counts as
+// primary with no destination_hint, as upstream.
+func (h *helpers) menu() map[string]any {
 	seen := map[string]bool{}
-	add := func(n string) {
-		if n == "" || n == "*" || seen[n] {
-			return
-		}
-		seen[n] = true
-		names = append(names, n)
-	}
-	if len(h.s.Menu()) > 0 {
-		for _, n := range h.s.Menu() {
-			add(n)
-		}
-	} else {
-		for cur := h.s; cur != nil; cur = cur.Parent {
-			for _, on := range cur.On {
-				add(on.Intent)
+	for cur := h.s; cur != nil; cur = cur.Parent {
+		for _, on := range cur.On {
+			if on.Intent != "" && on.Intent != "*" {
+				seen[on.Intent] = true
 			}
 		}
 	}
-	out := make([]any, 0, len(names))
-	for _, n := range names {
-		title, desc := "", ""
-		if in := h.intent(n); in != nil {
-			title, desc = in.Title, in.Description
+	primary, blocked := []any{}, []any{}
+	for _, n := range slices.Sorted(maps.Keys(seen)) {
+		in := h.intent(n)
+		if in != nil && in.Hidden {
+			continue
 		}
-		out = append(out, map[string]any{"name": n, "title": title, "description": desc, "available": h.available(n)})
+		entry := map[string]any{"intent": n, "display": n, "destination_hint": "", "primary": true, "reason": ""}
+		dest, ok, hint := h.destination(h.arms(n))
+		if ok {
+			entry["destination_hint"] = dest
+			primary = append(primary, entry)
+			continue
+		}
+		if hint == "" && in != nil {
+			hint = in.Description
+		}
+		entry["primary"], entry["reason"] = false, hint
+		blocked = append(blocked, entry)
 	}
-	return out
+	return map[string]any{"primary": primary, "blocked": blocked}
+}
+
+// destination is the target of the first arm that would be taken (ok),
+// else the first failing arm's guard_hint. A guard that fails to
+// evaluate ends the walk as taken, with no destination.
+func (h *helpers) destination(arms []*story.Transition) (dest string, ok bool, hint string) {
+	for _, t := range arms {
+		if t.When != "" && !t.Default() {
+			pass, err := h.r.guard(t.When, h.env)
+			if err != nil {
+				return "", true, ""
+			}
+			if !pass {
+				if hint == "" {
+					hint = t.GuardHint()
+				}
+				continue
+			}
+		}
+		if t.Target == "" || t.Target == "." {
+			return h.s.Path, true, ""
+		}
+		return t.Target, true, ""
+	}
+	return "", false, hint
 }
 
 func (h *helpers) intent(name string) *story.Intent {

@@ -43,6 +43,8 @@ var viewTexts = []string{
 	"The quick brown fox jumps over the lazy dog, and then it jumps again over the very same lazy dog because it can.",
 	"star ★ sign", "mixed 日本 and ascii words in one long line that should wrap somewhere around the end of the line here",
 	"trailing \n", "blank\n\nbetween", "wide ＡＢＣ fullwidth", "a  b   c",
+	"日本\nabc", "ab\n日本語日本語", "\t日本", "日本語のテキストが長く続く場合にどこで折り返されるのかを確かめるための文章です日本語のテキストが長く続く",
+	"漢字 漢字 漢字 漢字 漢字 漢字 漢字 漢字 漢字 漢字 漢字 漢字 漢字 漢字 漢字 漢字 漢字 漢字", "é́ combining", "x\ty\tz",
 }
 
 // The world keys of a view story and the values each may hold.
@@ -74,7 +76,8 @@ func (g *vgen) value(k string) any {
 // ref is a pongo2 reference to a world value, sometimes through a filter.
 func (g *vgen) ref() string {
 	a := g.pick("world.i", "world.f", "world.s", "world.t", "world.b", "world.z", "world.l", "world.mp",
-		"world.mp.name", "world.mp.k", "world.l.0", "world.missing", "state.path", "state.description")
+		"world.mp.name", "world.mp.k", "world.l.0", "world.missing", "state.path", "state.description",
+		"slots.v", `available("to_c")`, `intent_status("put")`, `blocked("set1")`, "menu|length", "menu.primary.0.intent", "menu.blocked.0.reason", "menu.primary.1.destination_hint")
 	if g.chance(25) {
 		a += "|" + g.pick("upper", "length", `default:"-"`, "join:\", \"", "floatformat:1", "yesno", "title", "wordwrap:10")
 	}
@@ -438,7 +441,11 @@ func (g *vgen) fixture() m {
 	add := func(in string) {
 		t := m{"intent": m{"name": in}}
 		if in == "put" {
-			t["intent"] = m{"name": in, "slots": m{"v": viewTexts[g.rnd.IntN(len(viewTexts))]}}
+			v := viewTexts[g.rnd.IntN(len(viewTexts))]
+			if g.chance(20) {
+				v = g.pick("{{ world.i }}", "{% if true %}x{% endif %}", "100%")
+			}
+			t["intent"] = m{"name": in, "slots": m{"v": v}}
 		}
 		if g.chance(25) {
 			t["expect_view_matches"] = g.pick("•", "═", ":  ", `\[`, `^\S`, "日本", "_", `\n\n`, "True", "^$")
