@@ -14,7 +14,7 @@ import (
 // description}, menu, and the helpers available(), blocked(),
 // blocked_reason() and intent_status(). extra entries override the
 // defaults.
-func (r *Renderer) env(s *story.State, world, extra map[string]any) expr.Env {
+func (r *Renderer) env(s *story.State, par []*story.State, world, extra map[string]any) expr.Env {
 	if world == nil {
 		world = map[string]any{}
 	}
@@ -34,7 +34,7 @@ func (r *Renderer) env(s *story.State, world, extra map[string]any) expr.Env {
 		}
 		env[k] = v
 	}
-	h := &helpers{r: r, s: s, env: env}
+	h := &helpers{r: r, s: s, par: par, env: env}
 	env["available"] = h.available
 	env["blocked"] = h.blocked
 	env["blocked_reason"] = h.blockedReason
@@ -49,9 +49,16 @@ func (r *Renderer) env(s *story.State, world, extra map[string]any) expr.Env {
 // accepted now: the first state on the walk from the leaf up that has arms
 // for the intent decides (story-runtime §1.5); the intent is available
 // when one of those arms has no when: or a when: that holds.
+//
+// In a parallel configuration (par, the region leaves), upstream answers
+// for the configuration as a whole without evaluating a guard: an intent
+// with an arm on any leaf or its ancestors is available, with no
+// destination_hint in the menu, and nothing is blocked (conformance
+// view-helpers).
 type helpers struct {
 	r   *Renderer
 	s   *story.State
+	par []*story.State
 	env expr.Env
 }
 
@@ -66,11 +73,17 @@ func (h *helpers) arms(intent string) []*story.Transition {
 }
 
 // status is "available", "blocked" (arms exist, none passes; reason is the
-// first failing arm's guard_hint) or "unavailable" (no arm in this state).
+// first failing arm's guard_hint) or "unknown" (no arm in this state, as upstream; conformance view-helpers).
 func (h *helpers) status(intent string) (string, string) {
+	if h.par != nil {
+		if h.parIntents()[intent] {
+			return "available", ""
+		}
+		return "unknown", ""
+	}
 	arms := h.arms(intent)
 	if len(arms) == 0 {
-		return "unavailable", ""
+		return "unknown", ""
 	}
 	reason := ""
 	for _, t := range arms {
@@ -120,13 +133,9 @@ func (h *helpers) intentStatus(intent string) string {
 // the intent's description. A guard that cannot be evaluated counts as
 // primary with no destination_hint, as upstream.
 func (h *helpers) menu() map[string]any {
-	seen := map[string]bool{}
-	for cur := h.s; cur != nil; cur = cur.Parent {
-		for _, on := range cur.On {
-			if on.Intent != "" && on.Intent != "*" {
-				seen[on.Intent] = true
-			}
-		}
+	seen := onIntents(h.s, nil)
+	if h.par != nil {
+		seen = h.parIntents()
 	}
 	primary, blocked := []any{}, []any{}
 	for _, n := range slices.Sorted(maps.Keys(seen)) {
@@ -135,6 +144,10 @@ func (h *helpers) menu() map[string]any {
 			continue
 		}
 		entry := map[string]any{"intent": n, "display": n, "destination_hint": "", "primary": true, "reason": ""}
+		if h.par != nil {
+			primary = append(primary, entry)
+			continue
+		}
 		dest, ok, hint := h.destination(h.arms(n))
 		if ok {
 			entry["destination_hint"] = dest
@@ -148,6 +161,32 @@ func (h *helpers) menu() map[string]any {
 		blocked = append(blocked, entry)
 	}
 	return map[string]any{"primary": primary, "blocked": blocked}
+}
+
+// onIntents adds to seen (made when nil) the intents with arms on s or
+// its ancestors, the wildcard left out.
+func onIntents(s *story.State, seen map[string]bool) map[string]bool {
+	if seen == nil {
+		seen = map[string]bool{}
+	}
+	for cur := s; cur != nil; cur = cur.Parent {
+		for _, on := range cur.On {
+			if on.Intent != "" && on.Intent != "*" {
+				seen[on.Intent] = true
+			}
+		}
+	}
+	return seen
+}
+
+// parIntents are the intents with arms on a region leaf of the
+// configuration or its ancestors.
+func (h *helpers) parIntents() map[string]bool {
+	var seen map[string]bool
+	for _, l := range h.par {
+		seen = onIntents(l, seen)
+	}
+	return seen
 }
 
 // destination is the target of the first arm that would be taken (ok),

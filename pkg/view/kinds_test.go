@@ -85,12 +85,12 @@ func TestHelperStatus(t *testing.T) {
 	st, _ := loadLax(t, "testdata/kinds")
 	r := newRenderer(st)
 	s := r.states["guards"]
-	env := r.env(s, map[string]any{"n": 1}, nil)
+	env := r.env(s, nil, map[string]any{"n": 1}, nil)
 	h := &helpers{r: r, s: s, env: env}
 	if st, reason := h.status("go"); st != "blocked" || reason != "n is too small" {
 		t.Errorf("go: %s %q", st, reason)
 	}
-	if st, _ := h.status("stop"); st != "unavailable" {
+	if st, _ := h.status("stop"); st != "unknown" {
 		t.Errorf("stop: %s", st)
 	}
 	if !h.blocked("go") || h.blockedReason("go") != "n is too small" || h.intentStatus("go") != "blocked" {

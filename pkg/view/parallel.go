@@ -30,6 +30,10 @@ func splitParallel(path string) (root string, leaves []string, ok bool) {
 // (`A`, "", `C` is "A\n\n\n\nC"; "", "", `C` is "C"; conformance
 // view-par-empty-region).
 func (r *Renderer) renderParallel(rootPath string, leaves []string, world, extra map[string]any) (string, error) {
+	par, err := r.leaves(leaves)
+	if err != nil {
+		return "", err
+	}
 	var b strings.Builder
 	for _, p := range append([]string{rootPath}, slices.Sorted(slices.Values(leaves))...) {
 		s, err := r.state(p)
@@ -39,7 +43,7 @@ func (r *Renderer) renderParallel(rootPath string, leaves []string, world, extra
 		if s.View == nil {
 			continue
 		}
-		out, err := r.render(s.View, s, world, extra)
+		out, err := r.render(s.View, s, par, world, extra)
 		if err != nil {
 			return "", err
 		}
