@@ -197,6 +197,9 @@ func (g *vgen) choice() m {
 		c["mode"] = "multi"
 		c["intent"] = "pick"
 		c["slot"] = "picks"
+		if g.chance(40) {
+			c["min"], c["max"] = 1, 2 // upstream refuses submit_label
+		}
 		var items []any
 		for _, v := range []string{"a", "b", "c"}[:1+g.rnd.IntN(3)] {
 			it := m{"value": v}
@@ -214,8 +217,16 @@ func (g *vgen) choice() m {
 		c["intent"] = "fill"
 		fields := m{}
 		var refs []string
-		for _, f := range []string{"a", "b", "c"}[:1+g.rnd.IntN(3)] {
+		for _, f := range []string{"a", "b", "c", "d"}[:1+g.rnd.IntN(4)] {
 			fd := m{"type": formTypes[f]}
+			if f == "d" {
+				// a readonly field shows what its expr gives
+				fd["readonly"] = true
+				fd["expr"] = g.pick("world.i + 1", "world.s", "world.missing", "len(world.l)", `world.t + "!"`)
+			}
+			if g.chance(20) {
+				fd["hint"] = g.text()
+			}
 			if g.chance(40) {
 				fd["default"] = g.pick("no", "{{ world.i }}", "", "日本", "12")
 			}
@@ -234,7 +245,7 @@ func (g *vgen) choice() m {
 		c["mode"] = "single"
 		var items []any
 		for _, in := range []string{"to_s0", "to_s1", "put"}[:1+g.rnd.IntN(3)] {
-			it := m{"label": g.pick(in, "go "+in, "日本", "{{ world.s }}"), "intent": in}
+			it := m{"label": g.pick(in, "go "+in, "日本", "{{ world.s }}", "a much longer label for this item that goes on", "日本語のラベル"), "intent": in}
 			if g.chance(60) {
 				it["hint"] = g.text()
 			}
@@ -259,7 +270,7 @@ func (g *vgen) choice() m {
 }
 
 // The form fields a choice may draw, each typed as intent fill's slot.
-var formTypes = map[string]string{"a": "string", "b": "int", "c": "bool"}
+var formTypes = map[string]string{"a": "string", "b": "int", "c": "bool", "d": "int"}
 
 // elements is a typed element list of up to n elements, at most one
 // choice unless noChoice.
