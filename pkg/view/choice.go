@@ -104,11 +104,12 @@ func writeChoiceHeader(b *strings.Builder, prompt, bounds string) {
 }
 
 // multiBounds is a multi choice's "(min–max)" as upstream prints it when
-// min: or max: is set (conformance view-multi-bounds): max defaults to the
-// number of items shown, and equal bounds print once, "(2)".
+// min: or max: is set and some item is shown (conformance
+// view-multi-bounds): max defaults to the number of items shown, and equal
+// bounds print once, "(2)".
 func multiBounds(body map[string]any, shown int) string {
 	lo, hi := wholeNumber(body["min"]), wholeNumber(body["max"])
-	if lo <= 0 && hi <= 0 {
+	if shown == 0 || lo <= 0 && hi <= 0 {
 		return ""
 	}
 	if hi <= 0 {
