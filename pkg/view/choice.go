@@ -43,10 +43,9 @@ func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what
 		return "", err
 	}
 	var b strings.Builder
-	if prompt = strings.TrimSpace(prompt); prompt != "" {
-		b.WriteString(prompt + ":\n\n")
-	}
+	prompt = strings.TrimSpace(prompt)
 	if mode == "form" {
+		writeChoiceHeader(&b, prompt, "")
 		text, err := r.formText(el, body, what, s, env, leaf)
 		if err != nil {
 			return "", err
@@ -65,6 +64,11 @@ func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what
 	if err != nil {
 		return "", err
 	}
+	bounds := ""
+	if mode == "multi" {
+		bounds = multiBounds(body, len(rows))
+	}
+	writeChoiceHeader(&b, prompt, bounds)
 	col := labelWidth(rows)
 	for _, rw := range rows {
 		b.WriteString("  " + rw.label)
@@ -83,6 +87,53 @@ func (r *Renderer) renderChoice(el *story.ViewElement, body map[string]any, what
 		b.WriteString(hintSingle)
 	}
 	return b.String(), nil
+}
+
+// writeChoiceHeader writes a choice's header: the trimmed prompt, then a
+// multi choice's bounds, then ":" and a blank line; bounds alone stand
+// without the colon; neither writes nothing.
+func writeChoiceHeader(b *strings.Builder, prompt, bounds string) {
+	switch {
+	case prompt != "" && bounds != "":
+		b.WriteString(prompt + " " + bounds + ":\n\n")
+	case prompt != "":
+		b.WriteString(prompt + ":\n\n")
+	case bounds != "":
+		b.WriteString(bounds + "\n\n")
+	}
+}
+
+// multiBounds is a multi choice's "(min–max)" as upstream prints it when
+// min: or max: is set and some item is shown (conformance
+// view-multi-bounds): max defaults to the number of items shown, and equal
+// bounds print once, "(2)".
+func multiBounds(body map[string]any, shown int) string {
+	lo, hi := wholeNumber(body["min"]), wholeNumber(body["max"])
+	if shown == 0 || lo <= 0 && hi <= 0 {
+		return ""
+	}
+	if hi <= 0 {
+		hi = shown
+	}
+	if lo == hi {
+		return fmt.Sprintf("(%d)", lo)
+	}
+	return fmt.Sprintf("(%d–%d)", lo, hi)
+}
+
+// wholeNumber is a YAML number as an int (0 for anything else).
+func wholeNumber(v any) int {
+	switch n := v.(type) {
+	case int:
+		return n
+	case int64:
+		return int(n)
+	case uint64:
+		return int(n)
+	case float64:
+		return int(n)
+	}
+	return 0
 }
 
 // leafRenderer renders one string leaf of an element; part names it after

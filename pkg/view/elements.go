@@ -75,7 +75,7 @@ func (r *Renderer) renderElement(el *story.ViewElement, what string, dl *dirLoad
 	case "choice":
 		return r.renderChoice(el, body, what, s, env, leaf)
 	case "media":
-		return renderMedia(body, leaf)
+		return renderMedia(body), nil
 	}
 	return "", &Error{Pos: el.Pos, State: s.Path, What: what, Msg: fmt.Sprintf("unknown element kind %q (expected one of prose / heading / list / kv / code / template / banner / choice / media)", el.Kind)}
 }
@@ -93,8 +93,9 @@ func str(m map[string]any, key string) string {
 	return fmt.Sprint(v)
 }
 
-// listLabelCap is the widest label a list aligns its hints past.
-const listLabelCap = 36
+// listLabelCap is the widest marker and label, in runes, a list aligns
+// its hints past (36 cells of label after "• ").
+const listLabelCap = 38
 
 // renderList prints one "<marker> item" line per item (marker "•" unless
 // the list sets one, used as written); items with a hint align the hints
@@ -129,16 +130,19 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 		}
 		rows = append(rows, labelRow{strings.TrimRight(label, " \t"), strings.TrimSpace(hint)})
 	}
-	// the hint column: two past the longest label (labels measured in
-	// runes, newlines included, as upstream's), but labels past
-	// listLabelCap push only their own hint; hints wrap to the rest of the
+	// the hint column: two past the longest marker and label (measured in
+	// runes, newlines included, as upstream's), but never past
+	// listLabelCap + 2: a longer one pushes only its own hint
+	// (conformance view-list-hint-cap); hints wrap to the rest of the
 	// width, continuation lines at the column (upstream's); labels that
 	// are all empty align as if the widest were one. A list without any
-	// hint indents a label's further lines under its first; with hints,
-	// they start at the margin (upstream's).
+	// hint word-wraps each label to the rest of the width and indents its
+	// further lines under its first; with hints, labels are not wrapped
+	// and their further lines start at the margin (upstream's). The
+	// marker counts in runes (`日` is one).
 	prefix := marker + " "
-	lw := min(max(labelWidth(rows), 1), listLabelCap)
-	col := textWidth(prefix) + lw + 2
+	indent := utf8.RuneCountInString(prefix) // runes, not cells, as upstream's
+	col := min(indent+max(labelWidth(rows), 1), listLabelCap) + 2
 	hinted := slices.ContainsFunc(rows, func(rw labelRow) bool { return rw.hint != "" })
 	var b strings.Builder
 	for i, rw := range rows {
@@ -147,12 +151,14 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 		}
 		b.WriteString(prefix)
 		if !hinted {
-			b.WriteString(strings.ReplaceAll(rw.label, "\n", "\n"+strings.Repeat(" ", utf8.RuneCountInString(prefix))))
+			// word-wrapped to the rest of the width (conformance view-list-wrap)
+			label := textwrap.WordWrap(rw.label, r.width-indent) // no wrap at width <= 0
+			b.WriteString(strings.ReplaceAll(label, "\n", "\n"+strings.Repeat(" ", indent)))
 			continue
 		}
 		b.WriteString(rw.label)
 		if rw.hint != "" {
-			b.WriteString(strings.Repeat(" ", max(lw-utf8.RuneCountInString(rw.label), 0)+2))
+			b.WriteString(strings.Repeat(" ", max(col-2-indent-utf8.RuneCountInString(rw.label), 0)+2))
 			hint := textwrap.WordWrap(rw.hint, r.width-col) // no wrap at width <= 0
 			b.WriteString(strings.ReplaceAll(hint, "\n", "\n"+strings.Repeat(" ", col)))
 		}
@@ -160,15 +166,18 @@ func (r *Renderer) renderList(el *story.ViewElement, body map[string]any, what s
 	return b.String(), nil
 }
 
-// renderKV aligns values two cells after the longest "key:"; a value is
+// renderKV aligns values two past the longest "key:"; a value is
 // word-wrapped to the remaining width, each line without its trailing
-// spaces, continuation lines indented to the value column.
+// spaces, continuation lines indented to the value column. Keys are
+// measured in runes, as upstream's (a wide `日本` key counts 2, so its
+// value sits two cells right of the others in a terminal; conformance
+// view-kv-key-runes).
 func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf leafRenderer) (string, error) {
 	pairs, _ := body["pairs"].(map[string]any)
 	keys := kvKeys(el, pairs)
 	col := 0
 	for _, k := range keys {
-		col = max(col, textWidth(k)+1)
+		col = max(col, utf8.RuneCountInString(k)+1)
 	}
 	col += 2
 	var b strings.Builder
@@ -181,7 +190,7 @@ func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf lea
 			b.WriteByte('\n')
 		}
 		b.WriteString(k + ":")
-		b.WriteString(strings.Repeat(" ", col-textWidth(k)-1))
+		b.WriteString(strings.Repeat(" ", col-utf8.RuneCountInString(k)-1))
 		val = textwrap.WordWrap(val, r.width-col) // no wrap at width <= 0
 		// each line of a value loses its trailing spaces, as upstream's
 		// (a list hint keeps them)
@@ -194,7 +203,8 @@ func (r *Renderer) renderKV(el *story.ViewElement, body map[string]any, leaf lea
 	return b.String(), nil
 }
 
-// renderBanner prints a ═ rule, "  TEXT  ·  subtitle", and the rule again;
+// renderBanner prints a ═ rule, "  TEXT  ·  subtitle", and the rule again
+// (nothing when TEXT renders blank);
 // the rule is two longer than the text line in runes, at least 40 and at
 // most the layout width.
 func (r *Renderer) renderBanner(body map[string]any, leaf leafRenderer) (string, error) {
@@ -207,6 +217,11 @@ func (r *Renderer) renderBanner(body map[string]any, leaf leafRenderer) (string,
 		return "", err
 	}
 	text, sub = strings.TrimSpace(text), strings.TrimSpace(sub)
+	if text == "" {
+		// a text rendering blank leaves the whole banner out, subtitle
+		// and all, as upstream (conformance view-banner-empty)
+		return "", nil
+	}
 	line := "  " + text
 	if sub != "" {
 		line += "  ·  " + sub
@@ -221,21 +236,11 @@ func (r *Renderer) renderBanner(body map[string]any, leaf leafRenderer) (string,
 
 // renderMedia prints a media element as upstream's plain-text pointer
 // block: the kind's icon and the caption (else the handle), then an arrow
-// and the path (else the handle), both as written.
-func renderMedia(body map[string]any, leaf leafRenderer) (string, error) {
-	caption, err := leaf(str(body, "caption"), ".caption")
-	if err != nil {
-		return "", err
-	}
-	handle, err := leaf(str(body, "handle"), ".handle")
-	if err != nil {
-		return "", err
-	}
-	path, err := leaf(str(body, "path"), ".path")
-	if err != nil {
-		return "", err
-	}
-	return mediaIcon(str(body, "kind")) + "  " + cmp.Or(caption, handle) + "\n   → " + cmp.Or(path, handle), nil
+// and the path (else the handle), all as written: upstream does not render
+// their templates (conformance view-media-verbatim).
+func renderMedia(body map[string]any) string {
+	handle := str(body, "handle")
+	return mediaIcon(str(body, "kind")) + "  " + cmp.Or(str(body, "caption"), handle) + "\n   → " + cmp.Or(str(body, "path"), handle)
 }
 
 // mediaIcon is the pointer icon of a media kind (upstream's: video, image,

@@ -1,6 +1,9 @@
 package view
 
 import (
+	"maps"
+	"slices"
+
 	"kitsoki/pkg/story"
 	"kitsoki/pkg/story/expr"
 )
@@ -11,7 +14,7 @@ import (
 // description}, menu, and the helpers available(), blocked(),
 // blocked_reason() and intent_status(). extra entries override the
 // defaults.
-func (r *Renderer) env(s *story.State, world, extra map[string]any) expr.Env {
+func (r *Renderer) env(s *story.State, par []*story.State, world, extra map[string]any) expr.Env {
 	if world == nil {
 		world = map[string]any{}
 	}
@@ -31,7 +34,7 @@ func (r *Renderer) env(s *story.State, world, extra map[string]any) expr.Env {
 		}
 		env[k] = v
 	}
-	h := &helpers{r: r, s: s, env: env}
+	h := &helpers{r: r, s: s, par: par, env: env}
 	env["available"] = h.available
 	env["blocked"] = h.blocked
 	env["blocked_reason"] = h.blockedReason
@@ -46,9 +49,16 @@ func (r *Renderer) env(s *story.State, world, extra map[string]any) expr.Env {
 // accepted now: the first state on the walk from the leaf up that has arms
 // for the intent decides (story-runtime §1.5); the intent is available
 // when one of those arms has no when: or a when: that holds.
+//
+// In a parallel configuration (par, the region leaves), upstream answers
+// for the configuration as a whole without evaluating a guard: an intent
+// with an arm on any leaf or its ancestors is available, with no
+// destination_hint in the menu, and nothing is blocked (conformance
+// view-helpers).
 type helpers struct {
 	r   *Renderer
 	s   *story.State
+	par []*story.State
 	env expr.Env
 }
 
@@ -63,11 +73,17 @@ func (h *helpers) arms(intent string) []*story.Transition {
 }
 
 // status is "available", "blocked" (arms exist, none passes; reason is the
-// first failing arm's guard_hint) or "unavailable" (no arm in this state).
+// first failing arm's guard_hint) or "unknown" (no arm in this state, as upstream; conformance view-helpers).
 func (h *helpers) status(intent string) (string, string) {
+	if h.par != nil {
+		if h.parIntents()[intent] {
+			return "available", ""
+		}
+		return "unknown", ""
+	}
 	arms := h.arms(intent)
 	if len(arms) == 0 {
-		return "unavailable", ""
+		return "unknown", ""
 	}
 	reason := ""
 	for _, t := range arms {
@@ -105,39 +121,97 @@ func (h *helpers) intentStatus(intent string) string {
 	return st
 }
 
-// menu lists the intents of the state: its menu: when set, otherwise the
-// on: intents of the leaf and its ancestors in declaration order (the
-// wildcard excluded), each as {name, title, description, available}.
-func (h *helpers) menu() []any {
-	var names []string
-	seen := map[string]bool{}
-	add := func(n string) {
-		if n == "" || n == "*" || seen[n] {
-			return
-		}
-		seen[n] = true
-		names = append(names, n)
+// menu is upstream's menu context (conformance view-menu): a map with
+// "primary", the intents an arm would take now, and "blocked", those
+// whose arms all fail, each sorted by intent name and holding {intent,
+// display (the name), destination_hint, primary, reason}. The intents are
+// those with arms on the state or an ancestor (the first state with arms
+// for an intent decides, as the other helpers); hidden intents and the
+// wildcard are left out, and a state's menu: plays no part.
+// destination_hint is the passing arm's target (a stay, "" or ".", is the
+// state's own path); reason is the first failing arm's guard_hint, else
+// the intent's description. A guard that cannot be evaluated counts as
+// primary with no destination_hint, as upstream.
+func (h *helpers) menu() map[string]any {
+	seen := onIntents(h.s, nil)
+	if h.par != nil {
+		seen = h.parIntents()
 	}
-	if len(h.s.Menu()) > 0 {
-		for _, n := range h.s.Menu() {
-			add(n)
+	primary, blocked := []any{}, []any{}
+	for _, n := range slices.Sorted(maps.Keys(seen)) {
+		in := h.intent(n)
+		if in != nil && in.Hidden {
+			continue
 		}
-	} else {
-		for cur := h.s; cur != nil; cur = cur.Parent {
-			for _, on := range cur.On {
-				add(on.Intent)
+		entry := map[string]any{"intent": n, "display": n, "destination_hint": "", "primary": true, "reason": ""}
+		if h.par != nil {
+			primary = append(primary, entry)
+			continue
+		}
+		dest, ok, hint := h.destination(h.arms(n))
+		if ok {
+			entry["destination_hint"] = dest
+			primary = append(primary, entry)
+			continue
+		}
+		if hint == "" && in != nil {
+			hint = in.Description
+		}
+		entry["primary"], entry["reason"] = false, hint
+		blocked = append(blocked, entry)
+	}
+	return map[string]any{"primary": primary, "blocked": blocked}
+}
+
+// onIntents adds to seen (made when nil) the intents with arms on s or
+// its ancestors, the wildcard left out.
+func onIntents(s *story.State, seen map[string]bool) map[string]bool {
+	if seen == nil {
+		seen = map[string]bool{}
+	}
+	for cur := s; cur != nil; cur = cur.Parent {
+		for _, on := range cur.On {
+			if on.Intent != "" && on.Intent != "*" {
+				seen[on.Intent] = true
 			}
 		}
 	}
-	out := make([]any, 0, len(names))
-	for _, n := range names {
-		title, desc := "", ""
-		if in := h.intent(n); in != nil {
-			title, desc = in.Title, in.Description
-		}
-		out = append(out, map[string]any{"name": n, "title": title, "description": desc, "available": h.available(n)})
+	return seen
+}
+
+// parIntents are the intents with arms on a region leaf of the
+// configuration or its ancestors.
+func (h *helpers) parIntents() map[string]bool {
+	var seen map[string]bool
+	for _, l := range h.par {
+		seen = onIntents(l, seen)
 	}
-	return out
+	return seen
+}
+
+// destination is the target of the first arm that would be taken (ok),
+// else the first failing arm's guard_hint. A guard that fails to
+// evaluate ends the walk as taken, with no destination.
+func (h *helpers) destination(arms []*story.Transition) (dest string, ok bool, hint string) {
+	for _, t := range arms {
+		if t.When != "" && !t.Default() {
+			pass, err := h.r.guard(t.When, h.env)
+			if err != nil {
+				return "", true, ""
+			}
+			if !pass {
+				if hint == "" {
+					hint = t.GuardHint()
+				}
+				continue
+			}
+		}
+		if t.Target == "" || t.Target == "." {
+			return h.s.Path, true, ""
+		}
+		return t.Target, true, ""
+	}
+	return "", false, hint
 }
 
 func (h *helpers) intent(name string) *story.Intent {

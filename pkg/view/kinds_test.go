@@ -85,19 +85,22 @@ func TestHelperStatus(t *testing.T) {
 	st, _ := loadLax(t, "testdata/kinds")
 	r := newRenderer(st)
 	s := r.states["guards"]
-	env := r.env(s, map[string]any{"n": 1}, nil)
+	env := r.env(s, nil, map[string]any{"n": 1}, nil)
 	h := &helpers{r: r, s: s, env: env}
 	if st, reason := h.status("go"); st != "blocked" || reason != "n is too small" {
 		t.Errorf("go: %s %q", st, reason)
 	}
-	if st, _ := h.status("stop"); st != "unavailable" {
+	if st, _ := h.status("stop"); st != "unknown" {
 		t.Errorf("stop: %s", st)
 	}
 	if !h.blocked("go") || h.blockedReason("go") != "n is too small" || h.intentStatus("go") != "blocked" {
 		t.Error("helpers disagree with status")
 	}
-	menu := env["menu"].([]any)
-	if len(menu) != 1 || menu[0].(map[string]any)["name"] != "go" || menu[0].(map[string]any)["available"] != false {
+	// upstream's menu: go is blocked with its guard_hint as the reason
+	menu := env["menu"].(map[string]any)
+	blocked, primary := menu["blocked"].([]any), menu["primary"].([]any)
+	if len(primary) != 0 || len(blocked) != 1 || blocked[0].(map[string]any)["intent"] != "go" ||
+		blocked[0].(map[string]any)["reason"] != "n is too small" || blocked[0].(map[string]any)["primary"] != false {
 		t.Errorf("menu: %v", menu)
 	}
 }

@@ -21,12 +21,20 @@ func splitParallel(path string) (root string, leaves []string, ok bool) {
 }
 
 // renderParallel renders a parallel state's view: the root's own view,
-// then each region leaf's view in sorted path order, joined by a blank
-// line (story-runtime §3.6). Each leaf renders with its own state.path and
-// description; a leaf without a view of its own adds nothing (its region's
-// view is not used, as upstream). Empty renders are left out.
+// then each region leaf's view in sorted path order (story-runtime §3.6).
+// Each leaf renders with its own state.path and description; a leaf
+// without a view of its own adds nothing (its region's view is not used,
+// as upstream). The renders are chained as upstream's: each is added after
+// a blank line once the text so far is not empty, so an empty render
+// before any text vanishes while one after it leaves its blank lines
+// (`A`, "", `C` is "A\n\n\n\nC"; "", "", `C` is "C"; conformance
+// view-par-empty-region).
 func (r *Renderer) renderParallel(rootPath string, leaves []string, world, extra map[string]any) (string, error) {
-	var parts []string
+	par, err := r.leaves(leaves)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
 	for _, p := range append([]string{rootPath}, slices.Sorted(slices.Values(leaves))...) {
 		s, err := r.state(p)
 		if err != nil {
@@ -35,13 +43,14 @@ func (r *Renderer) renderParallel(rootPath string, leaves []string, world, extra
 		if s.View == nil {
 			continue
 		}
-		out, err := r.render(s.View, s, world, extra)
+		out, err := r.render(s.View, s, par, world, extra)
 		if err != nil {
 			return "", err
 		}
-		if out != "" {
-			parts = append(parts, out)
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
 		}
+		b.WriteString(out)
 	}
-	return strings.Join(parts, "\n\n"), nil
+	return b.String(), nil
 }

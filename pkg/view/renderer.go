@@ -123,7 +123,7 @@ func (r *Renderer) RenderView(statePath string, world map[string]any, extra map[
 	if s.View == nil {
 		return "", nil
 	}
-	return r.render(s.View, s, world, extra)
+	return r.render(s.View, s, nil, world, extra)
 }
 
 // RenderTransitionView renders v (a transition's view:, which replaces the
@@ -135,14 +135,26 @@ func (r *Renderer) RenderTransitionView(statePath string, v *story.View, world m
 		return "", nil
 	}
 	path := statePath
-	if root, _, ok := splitParallel(statePath); ok {
-		path = root // a parallel state's transition view renders as the root
+	var par []*story.State
+	if root, leaves, ok := splitParallel(statePath); ok {
+		if par, err = r.leaves(leaves); err != nil {
+			return "", err
+		}
+		// a parallel state's transition view renders as the root, but
+		// sees, as upstream's, the whole configuration as state.path and
+		// no description (conformance view-par-transition-path)
+		path = root
+		extra = maps.Clone(extra)
+		if extra == nil {
+			extra = map[string]any{}
+		}
+		extra["state"] = map[string]any{"path": statePath, "description": ""}
 	}
 	s, err := r.state(path)
 	if err != nil {
 		return "", err
 	}
-	return r.render(v, s, world, extra)
+	return r.render(v, s, par, world, extra)
 }
 
 func (r *Renderer) recoverInto(statePath string, out *string, err *error) {
@@ -150,6 +162,19 @@ func (r *Renderer) recoverInto(statePath string, out *string, err *error) {
 		*out = ""
 		*err = &Error{State: statePath, What: "view", Internal: true, Msg: fmt.Sprintf("internal error while rendering (please report this bug): %v\n%s", p, debug.Stack())}
 	}
+}
+
+// leaves are the states of a parallel configuration's region leaves.
+func (r *Renderer) leaves(paths []string) ([]*story.State, error) {
+	out := make([]*story.State, 0, len(paths))
+	for _, p := range paths {
+		s, err := r.state(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }
 
 func (r *Renderer) state(path string) (*story.State, error) {
@@ -179,9 +204,11 @@ func (r *Renderer) dir(s *story.State) string {
 	return "."
 }
 
-// render renders one view for state s.
-func (r *Renderer) render(v *story.View, s *story.State, world, extra map[string]any) (string, error) {
-	env := r.env(s, world, extra)
+// render renders one view for state s; par holds the region leaves when
+// the machine rests in a parallel configuration (the helpers and menu
+// then answer for the whole configuration).
+func (r *Renderer) render(v *story.View, s *story.State, par []*story.State, world, extra map[string]any) (string, error) {
+	env := r.env(s, par, world, extra)
 	dl := r.loader(r.dir(s))
 	switch v.Kind {
 	case "template", "":

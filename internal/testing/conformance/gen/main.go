@@ -34,6 +34,10 @@
 // path (use_orchestrator: false, upstream's machine alone, as most real
 // fixtures run): every fixture names its start state, and no turn
 // advances the clock (fatal there upstream).
+// -kind view writes stories whose views draw every typed element and
+// view form (view.go), on leaves, compounds, parallel regions,
+// transitions and after an on_error redirect, with world values of
+// every shape printed in them; the fixture visits every state.
 package main
 
 import (
@@ -54,7 +58,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-kind flow|legacy|tmpl|agent] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-kind flow|legacy|tmpl|agent|view] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
@@ -96,8 +100,10 @@ func run(args []string) error {
 			return writeTmpl(dir, n, seed)
 		case "agent":
 			return writeAgent(dir, n, seed)
+		case "view":
+			return writeView(dir, n, seed)
 		}
-		return fmt.Errorf("-kind %q: want flow, legacy, tmpl or agent", kind)
+		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent or view", kind)
 	case "diff":
 		if len(args) != 2 {
 			return fmt.Errorf("usage: gen diff DIR")
