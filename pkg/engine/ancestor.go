@@ -36,8 +36,9 @@ func (r *runner) resetRegions() error {
 	root := r.par.root
 	// on the user's own arm upstream's turn renders no view after this
 	// move: turn.end shows only the turn's say narration (conformance
-	// ancestor-stay dbare_true); an emit hop's renders as usual
-	r.t.noView = !r.t.hop
+	// ancestor-stay dbare_true); an emit hop's renders as usual, and an
+	// arm with a view of its own shows that (par-transition-view q.yaml)
+	r.t.noView = !r.t.hop && r.t.transView == nil
 	if !r.t.hop {
 		// an emit hop's reset writes only the regions' entries
 		// (conformance par-root-hop)

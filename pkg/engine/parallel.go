@@ -158,9 +158,23 @@ func (r *runner) takeParallel(ctx context.Context, intent string, slots map[stri
 	if err := r.emit(KindIntentAccepted, map[string]any{"intent": r.t.acceptedName(intent), "slots": slots}); err != nil {
 		return err
 	}
+	if arm.View != nil {
+		r.t.transView = arm.View
+	}
 	mine, err := r.holdWalk(st, func() error { return r.walkParallel(ctx, intent, slots, arm, owner, leaf, st) })
 	if err != nil {
 		return err
+	}
+	if arm.View != nil {
+		// as upstream, the arm's view replaces the turn's; a region's
+		// arm that stays inside renders it at the region's leaf, the
+		// root's at the configuration (conformance par-transition-view)
+		r.t.transAt = ""
+		if r.par != nil && owner != r.par.root {
+			if l := r.par.leafIn(r.par.regionOf(leaf)); l != nil {
+				r.t.transAt = l.Path
+			}
+		}
 	}
 	if r.par != nil {
 		r.cur = r.par.leaves[0]

@@ -521,6 +521,9 @@ func (r *runner) renderAt(ctx context.Context, path string, world, slots map[str
 	extra := map[string]any{"slots": slots, "run": run, expr.ContextKey: ctx}
 	if trans && r.t.transView != nil {
 		extra["transition_view"] = r.t.transView
+		if r.t.transAt != "" && path == r.statePath() {
+			path = r.t.transAt
+		}
 	}
 	v, err := r.so.Views.RenderView(path, world, extra)
 	if err != nil {

@@ -49,8 +49,12 @@ type turn struct {
 	// postGate: the post-bind pass stopped at a gate, after which upstream
 	// renders the view again from the live world, dotStay or not
 	// (conformance postbind-gate-live-view)
-	postGate    bool
-	transView   *story.View
+	postGate  bool
+	transView *story.View
+	// transAt: the state a transition view taken inside a parallel
+	// configuration renders against, its region's leaf ("": where the
+	// turn rests)
+	transAt     string
 	entered     map[*State]bool // states whose on_enter ran this turn
 	batchCost   float64         // agent cost of the batch being dispatched
 	batchBound  []string        // world keys the batch's calls bound so far

@@ -345,17 +345,16 @@ func (g *vgen) story(id string) (app m, layout, tf string) {
 			if g.chance(40) {
 				arc["effects"] = g.sets()
 			}
-			// a transition view replaces the state's; not on a parallel
-			// region's arc, where ours drops it (testdata/differences
-			// par-transition-view)
-			if !strings.HasPrefix(self, "p.") && g.chance(10) {
+			// a transition view replaces the state's (on a parallel
+			// region's arc too: conformance par-transition-view)
+			if g.chance(10) {
 				arc["view"] = g.transitionView()
 			}
 			on[mv[0]] = []any{arc}
 		}
 		on["set1"] = []any{m{"target": ".", "effects": g.sets()}}
 		set2 := m{"target": ".", "effects": g.sets()}
-		if !strings.HasPrefix(self, "p.") && g.chance(30) {
+		if g.chance(30) {
 			set2["view"] = g.transitionView()
 		}
 		on["set2"] = []any{set2}
