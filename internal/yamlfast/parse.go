@@ -2,7 +2,7 @@ package yamlfast
 
 import (
 	"fmt"
-	"os"
+	"kitsoki/internal/fastpath"
 	"strings"
 	"unsafe"
 
@@ -54,13 +54,7 @@ const SwitchEnv = "KITSOKI_YAMLFAST"
 
 // Off reports whether SwitchEnv turns the fast front end off. It is read
 // on every call (no process-wide state for tests to reset).
-func Off() bool {
-	switch strings.ToLower(os.Getenv(SwitchEnv)) {
-	case "0", "false", "off", "no":
-		return true
-	}
-	return false
-}
+func Off() bool { return fastpath.Off(SwitchEnv) }
 
 // maxDepth bounds the nesting of collections Parse accepts.
 const maxDepth = 400

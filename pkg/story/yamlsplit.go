@@ -2,12 +2,13 @@ package story
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"kitsoki/internal/fastpath"
 	"kitsoki/internal/yamlnode"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // A large story is mostly its top-level states: block, and a YAML node
@@ -44,13 +45,7 @@ const SplitEnv = "KITSOKI_YAMLSPLIT"
 
 // SplitOff reports whether SplitEnv turns the split off. It is read on
 // every load (no process-wide state for tests to reset).
-func SplitOff() bool {
-	switch strings.ToLower(os.Getenv(SplitEnv)) {
-	case "0", "false", "off", "no":
-		return true
-	}
-	return false
-}
+func SplitOff() bool { return fastpath.Off(SplitEnv) }
 
 // statesSplit is a file cut around its top-level states: block.
 type statesSplit struct {

@@ -3,7 +3,7 @@ package trace
 import (
 	"encoding/json"
 	"errors"
-	"os"
+	"kitsoki/internal/fastpath"
 	"strings"
 	"time"
 )
@@ -15,13 +15,7 @@ import (
 const FastDecodeEnv = "KITSOKI_TRACE_FASTDECODE"
 
 // fastDecodeOff reports whether FastDecodeEnv turns the fast decoder off.
-func fastDecodeOff() bool {
-	switch strings.ToLower(os.Getenv(FastDecodeEnv)) {
-	case "0", "false", "off", "no":
-		return true
-	}
-	return false
-}
+func fastDecodeOff() bool { return fastpath.Off(FastDecodeEnv) }
 
 // Field bits of the known top-level keys, for duplicate detection.
 const (
