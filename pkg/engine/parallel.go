@@ -165,16 +165,10 @@ func (r *runner) takeParallel(ctx context.Context, intent string, slots map[stri
 	if err != nil {
 		return err
 	}
-	if arm.View != nil {
-		// as upstream, the arm's view replaces the turn's; a region's
-		// arm that stays inside renders it at the region's leaf, the
-		// root's at the configuration (conformance par-transition-view)
+	if arm.View != nil && (r.par == nil || owner == r.par.root) {
+		// the arm's view renders where the turn rests: the landed state,
+		// or the whole configuration for the root's own arm
 		r.t.transAt = ""
-		if r.par != nil && owner != r.par.root {
-			if l := r.par.leafIn(r.par.regionOf(leaf)); l != nil {
-				r.t.transAt = l.Path
-			}
-		}
 	}
 	if r.par != nil {
 		r.cur = r.par.leaves[0]
@@ -203,6 +197,18 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 	res = r.ancestorStay(res, owner)
 	tr := map[string]any{"from": from, "intent": intent, "slots": slots, "to": r.predictTo(res)}
 	r.t.walk.setHead(Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr})
+	if arm.View != nil {
+		// as upstream, the arm's view replaces the turn's (takeParallel
+		// set it); inside the configuration it renders at the leaf the
+		// arm's target resolves to, the firing leaf for a stay
+		// (conformance par-transition-view)
+		r.t.transAt = leaf.Path
+		if !res.stay && res.state != nil {
+			if l, err := r.initialLeaf(res.state); err == nil {
+				r.t.transAt = l.Path
+			}
+		}
+	}
 	reg := r.par.regionOf(leaf)
 	if owner != nil && owner != r.par.root && !owner.within(r.par.root) {
 		reg = nil // a handler above the root: every region may receive
