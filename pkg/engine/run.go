@@ -522,7 +522,7 @@ func (r *runner) renderAt(ctx context.Context, path string, world, slots map[str
 	if trans && r.t.transView != nil {
 		extra["transition_view"] = r.t.transView
 		if r.t.transAt != "" && path == r.statePath() {
-			path = r.t.transAt
+			extra["transition_at"] = r.t.transAt
 		}
 	}
 	v, err := r.so.Views.RenderView(path, world, extra)

@@ -89,6 +89,12 @@ func newRenderer(st *story.Story, opts ...Option) *Renderer {
 // views) for this render, as upstream does (story-runtime §3.6, §8).
 const transitionViewKey = "transition_view"
 
+// transitionAtKey, beside transitionViewKey, names the state a transition
+// view taken inside a parallel configuration sees as state (its path and
+// description): the leaf its arc's target resolves to. The helpers and
+// menu still answer for the whole configuration.
+const transitionAtKey = "transition_at"
+
 // RenderView renders the view of the state at statePath ("a.b", or a
 // parallel "p#p.a.x|p.b.y") against world. extra entries are added to the
 // template context over the defaults (for example "slots", "run", "event",
@@ -100,15 +106,17 @@ func (r *Renderer) RenderView(statePath string, world map[string]any, extra map[
 	defer r.recoverInto(statePath, &out, &err)
 	if tv, ok := extra[transitionViewKey]; ok {
 		rest := maps.Clone(extra)
+		at, _ := rest[transitionAtKey].(string)
 		delete(rest, transitionViewKey)
+		delete(rest, transitionAtKey)
 		switch v := tv.(type) {
 		case *story.View:
 			if v != nil {
-				return r.RenderTransitionView(statePath, v, world, rest)
+				return r.renderTransition(statePath, at, v, world, rest)
 			}
 		case string:
 			if v != "" {
-				return r.RenderTransitionView(statePath, &story.View{Kind: "template", Template: v}, world, rest)
+				return r.renderTransition(statePath, at, &story.View{Kind: "template", Template: v}, world, rest)
 			}
 		}
 		extra = rest
@@ -131,24 +139,40 @@ func (r *Renderer) RenderView(statePath string, world map[string]any, extra map[
 // all of its views) in the context of the state at statePath.
 func (r *Renderer) RenderTransitionView(statePath string, v *story.View, world map[string]any, extra map[string]any) (out string, err error) {
 	defer r.recoverInto(statePath, &out, &err)
+	return r.renderTransition(statePath, "", v, world, extra)
+}
+
+// renderTransition is RenderTransitionView; at, inside a parallel
+// configuration, is the leaf the view sees as state (transitionAtKey).
+func (r *Renderer) renderTransition(statePath, at string, v *story.View, world map[string]any, extra map[string]any) (string, error) {
 	if v == nil {
 		return "", nil
 	}
 	path := statePath
 	var par []*story.State
 	if root, leaves, ok := splitParallel(statePath); ok {
+		var err error
 		if par, err = r.leaves(leaves); err != nil {
 			return "", err
 		}
 		// a parallel state's transition view renders as the root, but
 		// sees, as upstream's, the whole configuration as state.path and
-		// no description (conformance view-par-transition-path)
+		// no description (conformance view-par-transition-path), or the
+		// leaf its arc targets (par-transition-view)
 		path = root
+		seen := map[string]any{"path": statePath, "description": ""}
+		if at != "" {
+			leaf, err := r.state(at)
+			if err != nil {
+				return "", err
+			}
+			seen = map[string]any{"path": leaf.Path, "description": leaf.Description}
+		}
 		extra = maps.Clone(extra)
 		if extra == nil {
 			extra = map[string]any{}
 		}
-		extra["state"] = map[string]any{"path": statePath, "description": ""}
+		extra["state"] = seen
 	}
 	s, err := r.state(path)
 	if err != nil {
