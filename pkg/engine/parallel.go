@@ -199,9 +199,10 @@ func (r *runner) walkParallel(ctx context.Context, intent string, slots map[stri
 	r.t.walk.setHead(Event{Turn: r.turn, Kind: KindTransition, StatePath: r.statePathForEvent(), TS: r.now(), Payload: tr})
 	if arm.View != nil {
 		// as upstream, the arm's view replaces the turn's (takeParallel
-		// set it); inside the configuration it renders at the leaf the
-		// arm's target resolves to, the firing leaf for a stay
-		// (conformance par-transition-view)
+		// set it); inside the configuration it sees as state the leaf
+		// the arm's target resolves to, the firing leaf for a stay, its
+		// helpers answering for the configuration (conformance
+		// par-transition-view, par-transition-view-menu)
 		r.t.transAt = leaf.Path
 		if !res.stay && res.state != nil {
 			if l, err := r.initialLeaf(res.state); err == nil {

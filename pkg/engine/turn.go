@@ -51,9 +51,8 @@ type turn struct {
 	// (conformance postbind-gate-live-view)
 	postGate  bool
 	transView *story.View
-	// transAt: the state a transition view taken inside a parallel
-	// configuration renders against, its region's leaf ("": where the
-	// turn rests)
+	// transAt: the leaf a transition view taken inside a parallel
+	// configuration sees as state ("": where the turn rests)
 	transAt     string
 	entered     map[*State]bool // states whose on_enter ran this turn
 	batchCost   float64         // agent cost of the batch being dispatched
