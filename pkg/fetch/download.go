@@ -93,6 +93,7 @@ const maxStalls = 2
 // transfer is one download of one artifact into <dest>.part.
 type transfer struct {
 	f       *Fetcher
+	client  *http.Client
 	a       *Artifact
 	src     string
 	host    string
@@ -111,8 +112,12 @@ func (f *Fetcher) download(ctx context.Context, a *Artifact, dest string) (Resul
 	if err != nil {
 		return Result{}, err
 	}
+	client, err := f.httpClient()
+	if err != nil {
+		return Result{}, err
+	}
 	u, _ := url.Parse(src)
-	t := &transfer{f: f, a: a, src: src, host: u.Host, dest: dest, part: partPath(dest)}
+	t := &transfer{f: f, client: client, a: a, src: src, host: u.Host, dest: dest, part: partPath(dest)}
 	total := a.Size
 	if total == 0 {
 		total = -1
@@ -346,7 +351,7 @@ func (t *transfer) get(ctx context.Context, cancel context.CancelFunc, off, end 
 	}
 	var stalled atomic.Bool
 	timer := t.f.startStallTimer(func() { stalled.Store(true); cancel() })
-	resp, err := t.f.client().Do(req)
+	resp, err := t.client.Do(req)
 	if !timer.Stop() || stalled.Load() {
 		// The timer fired, even if the headers came in just before it:
 		// the request is cancelled either way, so it is a stall (not a

@@ -125,15 +125,13 @@ func (f *Fetcher) root() (string, error) { return ResolveCacheDir(f.CacheDir) }
 
 func (f *Fetcher) mirror() string { return cmp.Or(f.Mirror, os.Getenv(EnvMirror)) }
 
-func (f *Fetcher) client() *http.Client {
+// httpClient is HTTPClient, or defaultHTTPClient's: a bad SSL_CERT_FILE
+// is the download's error, never a silent fall back to the default pool.
+func (f *Fetcher) httpClient() (*http.Client, error) {
 	if f.HTTPClient != nil {
-		return f.HTTPClient
+		return f.HTTPClient, nil
 	}
-	c, err := defaultHTTPClient()
-	if err != nil {
-		return http.DefaultClient
-	}
-	return c
+	return defaultHTTPClient()
 }
 
 // orDefault is v, or def when v is not positive (a zero field's default).

@@ -47,6 +47,27 @@ func TestSSLCertFileIsTrusted(t *testing.T) {
 	}
 }
 
+// A Fetcher left to build its own client refuses a bad SSL_CERT_FILE with
+// the variable's name before any request, rather than falling back to the
+// default certificate pool without a word.
+func TestBadSSLCertFileStopsTheDownload(t *testing.T) {
+	data := randomData(4<<10, 31)
+	fs := newFileServer(t, data)
+	p, err := LoadPins(writeOverlay(t, "models:\n  m:\n    id: m\n    url: "+fs.url("m.gguf")+"\n    sha256: "+sum256(data)+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := p.Model("m")
+	bad := filepath.Join(t.TempDir(), "bad.pem")
+	os.WriteFile(bad, []byte("not a certificate\n"), 0o644)
+	t.Setenv("SSL_CERT_FILE", bad)
+	f := &Fetcher{CacheDir: t.TempDir(), Retries: 1}
+	if _, err := f.Ensure(ctxT(t), a, EnsureOptions{}); err == nil || !strings.Contains(err.Error(), "SSL_CERT_FILE "+bad) {
+		t.Fatalf("a bad SSL_CERT_FILE was not the error: %v", err)
+	}
+	wantTraffic(t, fs, 0, 0, "no request goes out with a bad SSL_CERT_FILE")
+}
+
 func FuzzContentRange(f *testing.F) {
 	for _, s := range []string{"bytes 0-99/100", "bytes 5-9/*", "bytes */100", "bytes -1-2/3", "bytes 5-9/-7", "bytes +5-9/10", ""} {
 		f.Add(s)
