@@ -168,9 +168,12 @@ func (e *Embedder) Embed(ctx context.Context, texts []string, role EmbedRole) ([
 		return nil, fmt.Errorf("local embed: POST %s: %w", endpoint, err)
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxEmbedBody+1))
 	if err != nil {
 		return nil, fmt.Errorf("local embed: reading the answer from %s: %w", endpoint, err)
+	}
+	if len(raw) > maxEmbedBody {
+		return nil, fmt.Errorf("local embed: the answer from %s is larger than %d MiB; embed fewer texts per call", endpoint, maxEmbedBody>>20)
 	}
 	if resp.StatusCode >= 400 {
 		// masked before it is cut: no half key

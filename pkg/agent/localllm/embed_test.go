@@ -1,6 +1,7 @@
 package localllm
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -195,6 +196,17 @@ func TestEmbedderErrors(t *testing.T) {
 	ep.mu.Unlock()
 	if _, err := e.Embed(context.Background(), []string{"a"}, EmbedDocument); err == nil || !strings.Contains(err.Error(), "http 500") {
 		t.Fatalf("500: %v", err)
+	}
+	// an answer past the bound is refused by name, not cut and misread
+	big := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"data": [`)
+		w.Write(bytes.Repeat([]byte(" "), maxEmbedBody))
+		io.WriteString(w, `{"index": 0, "embedding": [1, 2]}]}`)
+	}))
+	defer big.Close()
+	eb, _ := NewEmbedder(EmbedderConfig{Endpoint: big.URL})
+	if _, err := eb.Embed(context.Background(), []string{"a"}, EmbedDocument); err == nil || !strings.Contains(err.Error(), "larger than 32 MiB") {
+		t.Fatalf("an answer past the bound: %v", err)
 	}
 	if _, err := NewEmbedder(EmbedderConfig{Endpoint: "127.0.0.1:8081"}); err == nil {
 		t.Fatal("an endpoint without a scheme was accepted")

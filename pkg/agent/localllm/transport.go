@@ -55,6 +55,9 @@ import (
 // maxChatBody bounds the response body read from the server.
 const maxChatBody = 16 << 20
 
+// maxEmbedBody bounds an embeddings answer (a batch of vectors).
+const maxEmbedBody = 32 << 20
+
 // localLLMConfig holds the knobs tests change; the builder uses defaults.
 type localLLMConfig struct {
 	tune     serverTuning
