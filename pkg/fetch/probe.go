@@ -2,12 +2,11 @@ package fetch
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"strconv"
 	"strings"
 
 	"kitsoki/internal/lazyre"
+	"kitsoki/internal/safefile"
 )
 
 // HostProbe says where to look for the system C and C++ runtimes. The
@@ -68,12 +67,7 @@ func (h HostProbe) Probe() HostRuntime {
 
 func firstReadable(paths []string) (string, []byte) {
 	for _, p := range paths {
-		f, err := os.Open(p) // follows symlinks
-		if err != nil {
-			continue
-		}
-		data, err := io.ReadAll(io.LimitReader(f, maxProbeBytes))
-		f.Close()
+		data, err := safefile.ReadFile(p, maxProbeBytes) // follows symlinks; a FIFO is refused, not waited on
 		if err != nil {
 			continue
 		}
