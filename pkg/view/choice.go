@@ -150,15 +150,17 @@ const formBlank = 10
 var formRef = &lazyre.Regexp{Expr: `\{([A-Za-z_][A-Za-z0-9_]*)\}`}
 
 // formText is a form choice's template with every {name} (formRef) filled
-// in as upstream's static form shows it: "_" + the field's text + padding
-// + "_" (formField). A field whose when: is not truthy, and a {name} no
-// field declares, is a bare blank: formBlank underscores between the two.
-// The fields' texts are not searched for further references.
+// in as upstream's static form shows it, then rendered once: each
+// reference becomes "_" + the field's source text + padding + "_"
+// (formField), searched in the template as written (a reference inside a
+// string literal, `{{ '{c}' }}`, is filled in too and so never rendered),
+// and the filled text is what is rendered: a readonly field's value is
+// template text like a default: (conformance form-fill-then-render). A
+// field whose when: is not truthy, and a {name} no field declares, is a
+// bare blank: formBlank underscores between the two. The fields' texts
+// are not searched for further references.
 func (r *Renderer) formText(el *story.ViewElement, body map[string]any, what string, s *story.State, env expr.Env, leaf leafRenderer) (string, error) {
-	tpl, err := leaf(str(body, "template"), ".template")
-	if err != nil {
-		return "", err
-	}
+	tpl := str(body, "template")
 	fields, _ := body["fields"].(map[string]any)
 	var b strings.Builder
 	last := 0
@@ -168,53 +170,37 @@ func (r *Renderer) formText(el *story.ViewElement, body map[string]any, what str
 		last = loc[1]
 		text, pad := "", formBlank
 		if f, ok := fields[name].(map[string]any); ok && !r.hidden(str(f, "when"), el, s, what+".fields."+name, "field", env) {
-			if text, pad, err = r.formField(f, name, env, leaf); err != nil {
-				return "", err
-			}
+			text, pad = r.formField(f, name, env)
 		}
 		b.WriteString("_" + text + strings.Repeat("_", pad) + "_")
 	}
 	b.WriteString(tpl[last:])
-	return b.String(), nil
+	return leaf(b.String(), ".template")
 }
 
-// formField is the text a form field shows and the number of "_" padding
-// it, as upstream's static form computes them:
+// formField is the source text a form field is filled in with and the
+// number of "_" padding it, as upstream's static form computes them:
 //
-//   - a readonly field whose expr: gives a value shows that value trimmed,
+//   - a readonly field whose expr: gives a value: that value trimmed,
 //     padded to formBlank by its own length (an empty string is an empty
 //     blank; a nil value or a failing expr: falls through as below);
-//   - else the field's source is its default: if not empty, else its
-//     placeholder: if not empty, else its name. The source is trimmed,
-//     then rendered; the padding is formBlank less the trimmed source's
-//     length as written, not the rendered text's: `default: "no"` shows
-//     `no` and 8 "_", `"{{ world.t }}"` (13 written) no padding whatever
-//     it renders to, and a default rendering empty shows an empty blank,
-//     not the placeholder.
+//   - else the field's default: if not empty, else its placeholder: if not
+//     empty, else its name, trimmed. The padding is formBlank less the
+//     source's length as written, not the rendered text's: `default: "no"`
+//     shows `no` and 8 "_", `"{{ world.t }}"` (13 written) no padding
+//     whatever it renders to, and a default rendering empty shows an empty
+//     blank, not the placeholder.
 //
 // Lengths count runes, newlines included (`日本` is 2, as upstream counts).
-func (r *Renderer) formField(f map[string]any, name string, env expr.Env, leaf leafRenderer) (string, int, error) {
+func (r *Renderer) formField(f map[string]any, name string, env expr.Env) (string, int) {
 	if ex := str(f, "expr"); ex != "" && f["readonly"] == true {
 		if v, err := r.evalExpr(ex, env); err == nil && v != nil {
 			text := strings.TrimSpace(fmt.Sprint(v))
-			return text, formPad(text), nil
+			return text, formPad(text)
 		}
 	}
-	part := ".fields." + name
-	src := str(f, "default")
-	if src != "" {
-		part += ".default"
-	} else if src = str(f, "placeholder"); src != "" {
-		part += ".placeholder"
-	} else {
-		return name, formPad(name), nil
-	}
-	src = strings.TrimSpace(src)
-	text, err := leaf(src, part)
-	if err != nil {
-		return "", 0, err
-	}
-	return text, formPad(src), nil
+	src := strings.TrimSpace(cmp.Or(str(f, "default"), str(f, "placeholder"), name))
+	return src, formPad(src)
 }
 
 // formPad is the "_" padding a form field whose source text is src gets.
