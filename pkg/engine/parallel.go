@@ -265,7 +265,8 @@ func (r *runner) moveRegionFrom(ctx context.Context, old, dst, pre *State, st *s
 	if pre == old && pc.leafIn(reg) == old {
 		// a region's leaf targeting itself, or an ancestor whose initial
 		// leaf it is, moves nothing and runs no on_enter, as upstream
-		// (conformance par-emit b.yaml, region-ancestor-target)
+		// (conformance par-emit b.yaml, region-ancestor-target,
+		// par-region-ancestor)
 		if r.par != nil {
 			r.cur = r.par.leaves[0]
 		}

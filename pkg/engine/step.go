@@ -655,13 +655,24 @@ func (r *runner) exitUpTo(anc *State) error {
 	return nil
 }
 
-// swapLeaf exits from leaf up to its common ancestor with dst (dst's
-// parent when dst is that ancestor), enters down to dst, outermost first,
-// and dst's initial: chain; it returns the state it entered last.
+// swapLeaf exits from leaf up to its common ancestor with dst, enters
+// down to dst, outermost first, and dst's initial: chain; it returns the
+// state it entered last. A dst the leaf is in (itself, a compound above
+// it in its region) moves leaf to leaf, as upstream: dst's initial leaf
+// replaces it, with exits and entries only below the two leaves' common
+// ancestor, and nothing at all when that leaf is the one the region is on
+// (conformance par-region-ancestor). Only the parallel root itself is
+// left and entered again (dst's parent is then the ancestor).
 func (r *runner) swapLeaf(ctx context.Context, leaf, dst *State, st *step) (*State, error) {
 	anc := commonAncestor(leaf, dst)
-	if anc == dst {
+	if anc == dst && dst.Parallel {
 		anc = dst.Parent
+	} else if anc == dst {
+		pre, err := r.initialLeaf(dst)
+		if err != nil {
+			return nil, err
+		}
+		dst, anc = pre, commonAncestor(leaf, pre)
 	}
 	for s := leaf; s != nil && s != anc; s = s.Parent {
 		if err := r.emitAt(s.Path, KindStateExited, map[string]any{"state": s.Path}); err != nil {
