@@ -7,7 +7,8 @@ package engine
 // is armed, and its view is the root's alone. A stay (target: .) from the
 // bare root enters its regions, each descending its initial:, with no
 // exit or entry of the root itself (probe
-// testdata/conformance/land-parallel).
+// testdata/conformance/land-parallel), and so does an arm naming the root
+// itself (conformance bare-parallel-self).
 
 // bareParallel reports whether the machine rests on a bare parallel root.
 func (r *runner) bareParallel() bool {
