@@ -565,13 +565,17 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		v, err = r.renderAt(ctx, r.statePath(), w, slots, !r.t.rerender)
 	}
 	said := r.t.narration()
-	if v == "" && err == nil && r.t.emitSay >= 0 && r.t.prePass != nil && r.t.redirectErr == "" && r.t.capView == "" && !r.t.noView {
+	// a redirect in the post-bind pass shows as that pass's own turn:
+	// its resting state's view, else the render before the pass, and no
+	// banner (conformance postbind-redirect-view)
+	redirected := r.t.redirectErr != "" && !r.t.postRedirect
+	if v == "" && err == nil && r.t.emitSay >= 0 && r.t.prePass != nil && !redirected && r.t.capView == "" && !r.t.noView {
 		v, said = r.renderPrePass(ctx, slots)
 	}
-	if r.t.redirectErr == "" && len(said) > 0 {
+	if !redirected && len(said) > 0 {
 		v = prependSay(strings.Join(said, "\n"), v)
 	}
-	if r.t.redirectErr != "" && r.t.capView == "" {
+	if redirected && r.t.capView == "" {
 		if v == "" && r.t.first != nil {
 			v = r.renderFirst(ctx, turnSlots)
 		}
