@@ -26,6 +26,17 @@ func (r *runner) crossRegion(ctx context.Context, arm *Transition, from, dst, re
 		tr["to"] = r.statePath()
 		return nil
 	}
+	if err := r.swapInto(ctx, pc, from, dst, pre, st); err != nil {
+		return err
+	}
+	tr["to"] = r.statePath()
+	return nil
+}
+
+// swapInto writes from's move to dst (exits, entries, on_enter, initial:
+// descent) in configuration pc, whose leaves already hold pre (dst's
+// initial leaf) in from's place, and puts the leaf reached there.
+func (r *runner) swapInto(ctx context.Context, pc *parConf, from, dst, pre *State, st *step) error {
 	end, err := r.swapLeaf(ctx, from, dst, st)
 	if err != nil {
 		return err
@@ -34,6 +45,18 @@ func (r *runner) crossRegion(ctx context.Context, arm *Transition, from, dst, re
 		pc.replace(pre, end)
 		r.cur = pc.leaves[0]
 	}
-	tr["to"] = r.statePath()
 	return nil
+}
+
+// crossReceive moves an emit: receiver whose arm targets another region's
+// state as a handler's cross-region target moves (crossRegion): the
+// target takes the receiving leaf's place (conformance par-cross-receiver).
+func (r *runner) crossReceive(ctx context.Context, leaf, dst *State, st *step) error {
+	pc := r.par
+	pre, err := r.initialLeaf(dst)
+	if err != nil {
+		return err
+	}
+	pc.replace(leaf, pre)
+	return r.swapInto(ctx, pc, leaf, dst, pre, st)
 }

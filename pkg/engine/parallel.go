@@ -342,9 +342,17 @@ func (r *runner) propagate(ctx context.Context, names []string, from *State, st 
 			if err != nil {
 				return fmt.Errorf("%s: emit %q: %w", arm.Pos, name, err)
 			}
-			if !res.stay && res.state != nil && (res.state == reg || res.state.within(reg)) {
+			switch {
+			case res.stay || res.state == nil:
+			case res.state == reg || res.state.within(reg):
 				r.cur = leaf
 				if err := r.moveRegion(ctx, res.state, st); err != nil {
+					return err
+				}
+			case r.par.regionOf(res.state) != nil:
+				// another region's state takes the receiving leaf's
+				// place, as a handler's would (crossRegion)
+				if err := r.crossReceive(ctx, leaf, res.state, st); err != nil {
 					return err
 				}
 			}
