@@ -44,24 +44,25 @@ func (s *scriptCtx) value(inputs map[string]any) (starlark.Value, error) {
 		return nil, err
 	}
 	b := starlark.NewBuiltin
-	world := starlarkstruct.FromStringDict(starlark.String("world"), starlark.StringDict{
-		"get": b("world.get", s.worldGet),
-	})
-	httpv := starlarkstruct.FromStringDict(starlark.String("http"), starlark.StringDict{
-		"get":  b("http.get", s.httpCall(http.MethodGet)),
-		"post": b("http.post", s.httpCall(http.MethodPost)),
-	})
-	fsv := starlarkstruct.FromStringDict(starlark.String("fs"), starlark.StringDict{
-		"read":   b("fs.read", s.fsRead),
-		"exists": b("fs.exists", s.fsExists),
-		"glob":   b("fs.glob", s.fsGlob),
-	})
-	return starlarkstruct.FromStringDict(starlark.String("ctx"), starlark.StringDict{
+	world := &starNS{"ctx.world", starlark.StringDict{
+		"get": b("ctx.world.get", s.worldGet),
+	}}
+	httpv := &starNS{"ctx.http", starlark.StringDict{
+		"get":  b("ctx.http.get", s.httpCall(http.MethodGet)),
+		"post": b("ctx.http.post", s.httpCall(http.MethodPost)),
+	}}
+	fsv := &starNS{"ctx.fs", starlark.StringDict{
+		"read":   b("ctx.fs.read", s.fsRead),
+		"exists": b("ctx.fs.exists", s.fsExists),
+		"glob":   b("ctx.fs.glob", s.fsGlob),
+	}}
+	// ctx itself is a plain struct, as upstream's (`struct has no .x attribute`)
+	return starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{
 		"inputs": in,
 		"world":  world,
 		"http":   httpv,
 		"fs":     fsv,
-		"probe":  b("probe", s.probe),
+		"probe":  b("ctx.probe", s.probe),
 	}), nil
 }
 

@@ -147,13 +147,13 @@ func TestStarlarkChecks(t *testing.T) {
 		inputs map[string]any
 		want   string
 	}{
-		{"echo.star", map[string]any{}, `input "n" is required`},
-		{"echo.star", map[string]any{"n": "5"}, `input "n" is declared int but got "5"`},
-		{"extra.star", map[string]any{"n": 1}, "returned undeclared output(s) surprise"},
-		{"wrongtype.star", map[string]any{"n": 1}, `output "out" is declared string but the script returned 3 (int)`},
-		{"short.star", map[string]any{"n": 1}, `did not return declared output "out"`},
-		{"loop.star", map[string]any{"n": 1}, "ran more than 100000 steps"},
-		{"nomain.star", map[string]any{"n": 1}, "defines no main(ctx) function"},
+		{"echo.star", map[string]any{}, `missing required input "n"`},
+		{"echo.star", map[string]any{"n": "5"}, `input "n": expected int, got string`},
+		{"extra.star", map[string]any{"n": 1}, `script returned undeclared output "surprise"`},
+		{"wrongtype.star", map[string]any{"n": 1}, `output "out": expected string, got int64`},
+		{"short.star", map[string]any{"n": 1}, `script did not return declared output "out"`},
+		{"loop.star", map[string]any{"n": 1}, "Starlark computation cancelled: too many steps"},
+		{"nomain.star", map[string]any{"n": 1}, "nomain.star does not define main(ctx)"},
 		{"syntax.star", map[string]any{"n": 1}, "syntax.star:2:1: got newline"},
 		{"notdict.star", map[string]any{"n": 1}, "must return a dict"},
 		{"badsidecar.star", map[string]any{}, `unknown type "integer"`},
