@@ -210,8 +210,12 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	if err := sc.CheckOutputs(out); err != nil {
 		return fail("%v", err)
 	}
-	if len(sctx.exchanges) > 0 {
-		out["__http_exchanges"] = sctx.exchanges
+	exchanges := sctx.exchanges
+	if h.o.HTTPCassette != nil {
+		exchanges = h.o.HTTPCassette.Log() // the fixture's traffic so far, as upstream
+	}
+	if len(exchanges) > 0 {
+		out["__http_exchanges"] = exchanges
 	}
 	if len(sctx.inspections) > 0 {
 		out["__inspections"] = sctx.inspections
