@@ -28,7 +28,7 @@ type HTTPCassette struct {
 
 	mu     sync.Mutex
 	played []bool
-	log    []any // {method, url, status} of every request answered, in order
+	log    []any  // {method, url, status} of every request answered, in order
 	record string // recordNone, recordNewEpisodes, recordAll
 	dirty  bool
 }
