@@ -200,7 +200,9 @@ func (sc *Sidecar) CheckInputs(in map[string]any) (map[string]any, error) {
 	for _, name := range sc.InputOrder {
 		f := sc.Inputs[name]
 		v, ok := out[name]
-		if !ok || v == nil {
+		// as upstream, an input given as null (a template of an unset
+		// value) is checked as a value: `expected string, got <nil>`
+		if !ok || (v == nil && f.HasDefault) {
 			if f.HasDefault {
 				out[name] = f.Default
 				continue
