@@ -260,6 +260,23 @@ type InspectCassette struct {
 
 	mu     sync.Mutex
 	played []bool
+	log    []any // {op, target, status} of every call answered, in order
+}
+
+// note adds an answered call to the fixture's log.
+func (c *InspectCassette) note(op, target, status string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.log = append(c.log, map[string]any{"op": op, "target": target, "status": status})
+}
+
+// Log is every call the cassette answered so far in its fixture:
+// upstream's __inspections, which sums up the whole fixture's calls, as
+// __http_exchanges does (conformance star-inspect).
+func (c *InspectCassette) Log() []any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.log)
 }
 
 // Interaction is one recorded fs/probe answer.

@@ -247,6 +247,10 @@ func (s *scriptCtx) fsPath(fn, p string) (string, error) {
 }
 
 func (s *scriptCtx) inspect(op, target, status string) {
+	if s.o.Inspect != nil {
+		s.o.Inspect.note(op, target, status)
+		return
+	}
 	s.inspections = append(s.inspections, map[string]any{"op": op, "target": target, "status": status})
 }
 
@@ -287,7 +291,8 @@ func (s *scriptCtx) fsExists(_ *starlark.Thread, fn *starlark.Builtin, args star
 		if err != nil {
 			return nil, err
 		}
-		found = it.Out == "true"
+		// as upstream: "True", " true\n" and "TRUE" count, "1" and "yes" do not
+		found = strings.EqualFold(strings.TrimSpace(it.Out), "true")
 	} else {
 		abs, err := s.fsPath("fs.exists", p)
 		if err != nil {

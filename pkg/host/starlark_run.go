@@ -217,8 +217,12 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	if len(exchanges) > 0 {
 		out["__http_exchanges"] = exchanges
 	}
-	if len(sctx.inspections) > 0 {
-		out["__inspections"] = sctx.inspections
+	inspections := sctx.inspections
+	if h.o.Inspect != nil {
+		inspections = h.o.Inspect.Log() // the fixture's calls so far, as upstream
+	}
+	if len(inspections) > 0 {
+		out["__inspections"] = inspections
 	}
 	return Result{Data: out}, nil
 }
