@@ -17,8 +17,6 @@ import (
 	"sort"
 	"strings"
 
-	"kitsoki/internal/safefile"
-
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
 )
@@ -28,10 +26,9 @@ import (
 // directory) and ctx.probe. It records the HTTP exchanges and inspections
 // the handler reports beside the outputs.
 type scriptCtx struct {
-	o        *StarlarkOptions
-	ctx      context.Context
-	storyDir string
-	world    map[string]any
+	o     *StarlarkOptions
+	ctx   context.Context
+	world map[string]any
 
 	exchanges   []any
 	inspections []any
@@ -237,15 +234,6 @@ func (r *httpResponse) Attr(name string) (starlark.Value, error) {
 	return nil, nil
 }
 
-// fsPath confines a script path to the story directory.
-func (s *scriptCtx) fsPath(fn, p string) (string, error) {
-	abs, err := confine("ctx."+fn, "path", s.storyDir, p)
-	if err != nil {
-		return "", fmt.Errorf("%s: %q is outside the story directory; ctx.fs reads only inside it", fn, p)
-	}
-	return abs, nil
-}
-
 func (s *scriptCtx) inspect(op, target, status string) {
 	if s.o.Inspect != nil {
 		s.o.Inspect.note(op, target, status)
@@ -267,17 +255,12 @@ func (s *scriptCtx) fsRead(_ *starlark.Thread, fn *starlark.Builtin, args starla
 		s.inspect("read", p, "ok")
 		return starlark.String(it.Out), nil
 	}
-	abs, err := s.fsPath("fs.read", p)
+	text, err := fsReadFile(p)
 	if err != nil {
 		return nil, err
 	}
-	b, err := safefile.ReadFile(abs, maxFSRead)
-	if err != nil {
-		s.inspect("read", p, "missing")
-		return nil, fmt.Errorf("fs.read(%q): %s", p, safefile.ErrText(err))
-	}
 	s.inspect("read", p, "ok")
-	return starlark.String(b), nil
+	return starlark.String(text), nil
 }
 
 func (s *scriptCtx) fsExists(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -294,12 +277,10 @@ func (s *scriptCtx) fsExists(_ *starlark.Thread, fn *starlark.Builtin, args star
 		// as upstream: "True", " true\n" and "TRUE" count, "1" and "yes" do not
 		found = strings.EqualFold(strings.TrimSpace(it.Out), "true")
 	} else {
-		abs, err := s.fsPath("fs.exists", p)
-		if err != nil {
+		var err error
+		if found, err = fsExistsFile(p); err != nil {
 			return nil, err
 		}
-		_, serr := os.Stat(abs)
-		found = serr == nil
 	}
 	st := "ok"
 	if !found {
@@ -326,8 +307,8 @@ func (s *scriptCtx) fsGlob(_ *starlark.Thread, fn *starlark.Builtin, args starla
 		}
 	} else {
 		var err error
-		if matches, err = glob(s.storyDir, pat, maxGlob); err != nil {
-			return nil, fmt.Errorf("fs.glob(%q): %v", pat, err)
+		if matches, err = fsGlobFiles(pat); err != nil {
+			return nil, err
 		}
 	}
 	s.inspect("glob", pat, fmt.Sprintf("matched:%d", len(matches)))
