@@ -42,6 +42,7 @@ type starRun struct {
 	binds  map[string]string // world key -> result path
 	onErr  bool
 	intent string
+	sure   bool // the call cannot fail: its state and binds are known
 }
 
 // starStory draws one story with its scripts, cassettes and fixtures.
@@ -56,7 +57,8 @@ func (g *gen) starStory(id string) []agentFile {
 		name := fmt.Sprintf("run%d", i+1)
 		in := fmt.Sprintf("go%d", i+1)
 		intents[in] = m{"title": in}
-		script, sidecar, outs, wants := g.starScript(i + 1)
+		script, sidecar, outs, wants, sureScript := g.starScript(i + 1)
+		inputs, sureIn := g.starInputs()
 		sp := fmt.Sprintf("scripts/s%d.star", i+1)
 		files = append(files, agentFile{sp, script}, agentFile{sp + ".yaml", sidecar})
 		binds := m{}
@@ -74,7 +76,7 @@ func (g *gen) starStory(id string) []agentFile {
 			rb[key] = path
 		}
 		call := m{"invoke": "host.starlark.run", "id": fmt.Sprintf("s%d", i+1),
-			"with": m{"script": sp, "inputs": g.starInputs()}}
+			"with": m{"script": sp, "inputs": inputs}}
 		if len(binds) > 0 {
 			call["bind"] = binds
 		}
@@ -98,11 +100,11 @@ func (g *gen) starStory(id string) []agentFile {
 		}
 		idleOn[in] = []any{arm}
 		states[name] = st
-		runs = append(runs, starRun{state: name, wants: wants, binds: rb, onErr: onErr, intent: in})
+		runs = append(runs, starRun{state: name, wants: wants, binds: rb, onErr: onErr, intent: in, sure: sureScript && sureIn})
 	}
 	states["idle"] = m{"view": "IDLE s={{ world.s }} r1={{ world.r1 }} e={{ world.last_error }}", "on": idleOn}
 	states["done"] = m{"view": "DONE {{ world.r2 }}", "on": m{"back": []any{m{"target": "idle"}}}}
-	states["failed"] = m{"view": "FAILED {{ world.last_error }}", "on": m{"back": []any{m{"target": "idle"}}}}
+	states["failed"] = m{"view": "FAILED {{ world.last_error }}", "on": m{"back": []any{m{"target": "idle"}}, "next": []any{m{"target": "done"}}}}
 	world := m{
 		"s":          m{"type": "str", "default": "héllo wörld"},
 		"f":          m{"type": "number", "default": 2.5},
@@ -184,7 +186,7 @@ func (g *gen) starAnswer() m {
 
 // starFixtures draws the story's fixtures.
 func (g *gen) starFixtures(runs []starRun) []agentFile {
-	real := g.starFixtureBase(runs)
+	real := g.starFixtureBase(runs, true)
 	real["starlark_http_cassette"] = "cassettes/http.yaml"
 	switch g.rnd.IntN(4) {
 	case 0:
@@ -208,16 +210,16 @@ func (g *gen) starFixtures(runs []starRun) []agentFile {
 			eps = append(eps, ep)
 		}
 	}
-	cas := g.starFixtureBase(runs)
+	cas := g.starFixtureBase(runs, false)
 	cas["host_cassette"] = "cassettes/host.yaml"
-	if g.chance(30) {
+	if g.chance(15) {
 		cas["strict_cassette_coverage"] = true
 	}
 	stub := g.starAnswer()
 	if g.chance(30) {
 		stub["by_call"] = m{"s1": g.starAnswer()}
 	}
-	st := g.starFixtureBase(runs)
+	st := g.starFixtureBase(runs, false)
 	st["host_handlers"] = m{"host.starlark.run": stub}
 	return append(files,
 		agentFile{"flows/cassettes/host.yaml", m{"kind": "host_cassette", "app_id": "gen", "episodes": eps}},
@@ -225,8 +227,9 @@ func (g *gen) starFixtures(runs []starRun) []agentFile {
 }
 
 // starFixtureBase is a fixture with its turns: the run states entered
-// and left, assertions on what their scripts bound.
-func (g *gen) starFixtureBase(runs []starRun) m {
+// and left, assertions on what their scripts bound (when the scripts run:
+// real; otherwise a stub or host cassette answers for them).
+func (g *gen) starFixtureBase(runs []starRun, real bool) m {
 	f := m{"test_kind": "flow", "app": "../app.yaml", "initial_state": "idle"}
 	if g.chance(30) {
 		f["initial_world"] = []m{{"s": "seeded"}, {"f": 0.5}, {"r1": "pre"}, {"l": []any{}}}[g.rnd.IntN(4)]
@@ -238,12 +241,15 @@ func (g *gen) starFixtureBase(runs []starRun) m {
 	at := "idle"
 	for range 3 + g.rnd.IntN(5) {
 		if at != "idle" {
-			in := g.pick("back", "back", "next", "go1")
+			in := g.pick("back", "back", "next")
+			if at == "done" {
+				in = g.pick("back", "go1")
+			}
 			t := m{"intent": m{"name": in, "slots": m{}}}
-			switch {
-			case in == "go1":
+			switch in {
+			case "go1":
 				t["expect_error"] = m{"code": "INTENT_NOT_ALLOWED_IN_STATE"}
-			case in == "next" && at != "done" && at != "failed":
+			case "next":
 				at = "done"
 			default:
 				at = "idle"
@@ -256,11 +262,12 @@ func (g *gen) starFixtureBase(runs []starRun) m {
 			continue
 		}
 		r := runs[g.rnd.IntN(len(runs))]
+		r.sure = r.sure && real
 		t := m{"intent": m{"name": r.intent, "slots": m{}}}
-		if g.chance(40) {
+		if r.sure && g.chance(60) {
 			t["expect_state"] = r.state
 		}
-		if ew := g.starExpectWorld(r); ew != nil && g.chance(60) {
+		if ew := g.starExpectWorld(r); ew != nil && r.sure && g.chance(70) {
 			t["expect_world"] = ew
 		}
 		if g.chance(25) {
@@ -270,8 +277,10 @@ func (g *gen) starFixtureBase(runs []starRun) m {
 			}
 			t["expect_host_calls"] = []any{hc}
 		}
-		if g.chance(15) {
-			t["expect_view_matches"] = g.pick(r.state, "FAILED", "r1=", "日本")
+		if r.sure && g.chance(20) {
+			t["expect_view_matches"] = r.state
+		} else if g.chance(5) {
+			t["expect_view_matches"] = g.pick("FAILED", "日本", "expected")
 		}
 		turns = append(turns, t)
 		at = r.state

@@ -15,7 +15,7 @@ import (
 // every kind of fixture are written; the same seed writes the same bytes.
 func TestStarlarkStoriesRun(t *testing.T) {
 	dir := t.TempDir()
-	const n = 20
+	const n = 40
 	if err := writeStarlark(dir, n, 7, false); err != nil {
 		t.Fatal(err)
 	}
