@@ -27,7 +27,7 @@ type Sidecar struct {
 type Field struct {
 	Type        string // string|int|number|bool|object|list|any
 	Required    bool
-	Default     any
+	Default     any // read and checked, not applied (upstream applies none)
 	HasDefault  bool
 	Description string
 }
@@ -191,9 +191,11 @@ func typeOK(typ string, v any) bool {
 	return false
 }
 
-// CheckInputs applies defaults and checks inputs against the declaration:
-// a missing required input or a value of the wrong type is an error.
-// Undeclared inputs pass through. It returns the inputs to give the script.
+// CheckInputs checks inputs against the declaration: a missing required
+// input or a value of the wrong type (null included) is an error.
+// Undeclared inputs pass through. A declared default: is not applied, as
+// upstream's is not (conformance star-sidecar-default): the script sees
+// only what the call gave. It returns the inputs to give the script.
 func (sc *Sidecar) CheckInputs(in map[string]any) (map[string]any, error) {
 	out := make(map[string]any, len(in)+len(sc.Inputs))
 	maps.Copy(out, in)
@@ -202,11 +204,7 @@ func (sc *Sidecar) CheckInputs(in map[string]any) (map[string]any, error) {
 		v, ok := out[name]
 		// as upstream, an input given as null (a template of an unset
 		// value) is checked as a value: `expected string, got <nil>`
-		if !ok || (v == nil && f.HasDefault) {
-			if f.HasDefault {
-				out[name] = f.Default
-				continue
-			}
+		if !ok {
 			if f.Required {
 				return nil, fmt.Errorf("missing required input %q", name)
 			}
