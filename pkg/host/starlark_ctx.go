@@ -22,13 +22,14 @@ import (
 )
 
 // scriptCtx is what main(ctx) sees: ctx.inputs (a dict), ctx.world.get,
-// ctx.http.get/post, ctx.fs.read/exists/glob (confined to the story
-// directory) and ctx.probe. It records the HTTP exchanges and inspections
-// the handler reports beside the outputs.
+// ctx.http.get/post, ctx.fs.read/exists/glob (the working directory,
+// then the story directory: starlark_fs.go) and ctx.probe. It records the
+// HTTP exchanges and inspections the handler reports beside the outputs.
 type scriptCtx struct {
-	o     *StarlarkOptions
-	ctx   context.Context
-	world map[string]any
+	o        *StarlarkOptions
+	ctx      context.Context
+	storyDir string
+	world    map[string]any
 
 	exchanges   []any
 	inspections []any
@@ -255,7 +256,7 @@ func (s *scriptCtx) fsRead(_ *starlark.Thread, fn *starlark.Builtin, args starla
 		s.inspect("read", p, "ok")
 		return starlark.String(it.Out), nil
 	}
-	text, err := fsReadFile(p)
+	text, err := fsReadFile(s.storyDir, p)
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +279,7 @@ func (s *scriptCtx) fsExists(_ *starlark.Thread, fn *starlark.Builtin, args star
 		found = strings.EqualFold(strings.TrimSpace(it.Out), "true")
 	} else {
 		var err error
-		if found, err = fsExistsFile(p); err != nil {
+		if found, err = fsExistsFile(s.storyDir, p); err != nil {
 			return nil, err
 		}
 	}
@@ -307,7 +308,7 @@ func (s *scriptCtx) fsGlob(_ *starlark.Thread, fn *starlark.Builtin, args starla
 		}
 	} else {
 		var err error
-		if matches, err = fsGlobFiles(pat); err != nil {
+		if matches, err = fsGlobFiles(s.storyDir, pat); err != nil {
 			return nil, err
 		}
 	}

@@ -47,7 +47,7 @@ func fsResolve(root, p string) (string, error) {
 }
 
 // fsReadFile is fs.read without a cassette.
-func fsReadFile(p string) (string, error) {
+func fsReadFile(storyDir, p string) (string, error) {
 	root, err := fsRootDir()
 	if err != nil {
 		return "", err
@@ -58,7 +58,14 @@ func fsReadFile(p string) (string, error) {
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return "", fmt.Errorf("starlark fs.read %q: %v", p, err)
+		if alt, ok := fsInStory(storyDir, root, p); ok {
+			abs, fi, err = alt, nil, nil
+			if fi, err = os.Stat(abs); err != nil {
+				return "", fmt.Errorf("starlark fs.read %q: %v", p, err)
+			}
+		} else {
+			return "", fmt.Errorf("starlark fs.read %q: %v", p, err)
+		}
 	}
 	if fi.IsDir() {
 		return "", fmt.Errorf("starlark fs.read %q: read %s: is a directory", p, abs)
@@ -70,8 +77,24 @@ func fsReadFile(p string) (string, error) {
 	return string(b), nil
 }
 
+// fsInStory is p in the story directory when the working directory is
+// elsewhere and p exists there.
+func fsInStory(storyDir, root, p string) (string, bool) {
+	if storyDir == "" || storyDir == root {
+		return "", false
+	}
+	abs, err := fsResolve(storyDir, p)
+	if err != nil {
+		return "", false
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return "", false
+	}
+	return abs, true
+}
+
 // fsExistsFile is fs.exists without a cassette.
-func fsExistsFile(p string) (bool, error) {
+func fsExistsFile(storyDir, p string) (bool, error) {
 	root, err := fsRootDir()
 	if err != nil {
 		return false, err
@@ -80,16 +103,28 @@ func fsExistsFile(p string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	_, err = os.Stat(abs)
-	return err == nil, nil
+	if _, err = os.Stat(abs); err == nil {
+		return true, nil
+	}
+	_, ok := fsInStory(storyDir, root, p)
+	return ok, nil
 }
 
 // fsGlobFiles is fs.glob without a cassette: at most maxGlob matches.
-func fsGlobFiles(pat string) ([]string, error) {
+func fsGlobFiles(storyDir, pat string) ([]string, error) {
 	root, err := fsRootDir()
 	if err != nil {
 		return nil, err
 	}
+	out, err := fsGlobIn(root, pat)
+	if err != nil || len(out) > 0 || storyDir == "" || storyDir == root {
+		return out, err
+	}
+	return fsGlobIn(storyDir, pat)
+}
+
+// fsGlobIn globs pat under root, its matches relative to root and sorted.
+func fsGlobIn(root, pat string) ([]string, error) {
 	abs, err := fsResolve(root, pat)
 	if err != nil {
 		return nil, err

@@ -161,7 +161,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	sctx := &scriptCtx{o: &h.o, ctx: ctx, world: world}
+	sctx := &scriptCtx{o: &h.o, ctx: ctx, storyDir: storyDir, world: world}
 	ctxVal, err := sctx.value(inputs)
 	if err != nil {
 		return fail("starlark: build ctx: convert inputs: %v", err)
