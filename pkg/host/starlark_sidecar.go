@@ -47,9 +47,10 @@ func parseSidecar(path string, data []byte) (*Sidecar, error) {
 	}
 	var root yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
+	sc := &Sidecar{Inputs: map[string]Field{}, Outputs: map[string]Field{}}
 	if err := dec.Decode(&root); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: the sidecar is empty (declare inputs and outputs)", path)
+			return sc, nil // an empty sidecar declares nothing, as upstream reads it
 		}
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
@@ -57,10 +58,12 @@ func parseSidecar(path string, data []byte) (*Sidecar, error) {
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
 		doc = doc.Content[0]
 	}
+	if doc.Kind == yaml.ScalarNode && doc.Tag == "!!null" {
+		return sc, nil
+	}
 	if doc.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s:%d: the sidecar must be a mapping (with inputs and outputs)", path, doc.Line)
 	}
-	sc := &Sidecar{Inputs: map[string]Field{}, Outputs: map[string]Field{}}
 	for i := 0; i+1 < len(doc.Content); i += 2 {
 		k, v := doc.Content[i], doc.Content[i+1]
 		var err error
@@ -220,6 +223,11 @@ func (sc *Sidecar) CheckInputs(in map[string]any) (map[string]any, error) {
 // CheckOutputs checks a script's returned dict: every declared output
 // present with its type, no undeclared key.
 func (sc *Sidecar) CheckOutputs(out map[string]any) error {
+	if len(sc.Outputs) == 0 {
+		// as upstream: with no output declared, any may be returned
+		// (conformance star-sidecar-default)
+		return nil
+	}
 	var extra []string
 	for k := range out {
 		if _, ok := sc.Outputs[k]; !ok {

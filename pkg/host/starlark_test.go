@@ -324,11 +324,18 @@ func TestSidecarParse(t *testing.T) {
 	if err != nil || sc.Inputs["a"].Type != "string" || sc.Inputs["b"].Type != "string" || !sc.Inputs["b"].Required || sc.Outputs["o"].Type != "list" {
 		t.Fatalf("%+v %v", sc, err)
 	}
+	// an empty sidecar declares nothing and checks nothing, as upstream's
+	// (conformance star-sidecar-default)
+	for _, src := range []string{"", "# notes only\n", "null\n"} {
+		sc, err := parseSidecar("s.yaml", []byte(src))
+		if err != nil || len(sc.Inputs)+len(sc.Outputs) != 0 || sc.CheckOutputs(map[string]any{"any": 1}) != nil {
+			t.Errorf("%q: %+v %v", src, sc, err)
+		}
+	}
 	wantParseErrs(t, func(src []byte) error {
 		_, err := parseSidecar("s.yaml", src)
 		return err
 	}, []parseErrCase{
-		{"", "is empty"},
 		{"- a\n", "s.yaml:1: the sidecar must be a mapping"},
 		{"inputs: [a]\n", "s.yaml:1: inputs: must be a mapping"},
 		{"inputs:\n  a: { type: integer }\n", `s.yaml:2: inputs.a has unknown type "integer"`},
