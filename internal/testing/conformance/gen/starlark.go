@@ -282,6 +282,14 @@ func (g *gen) starScript(i int) (script, sidecar string, outs []string, wants ma
 		sc.WriteString("  o9: {type: any}\n")
 	}
 	b.WriteString("    return {" + strings.Join(parts, ", ") + "}\n")
+	switch g.rnd.IntN(25) {
+	case 0:
+		return b.String(), "", outs, wants, sure // checks nothing
+	case 1:
+		return b.String(), "# notes only\ninputs:\n  name: {type: string}\n", outs, wants, sure // no output declared
+	case 2:
+		return b.String(), "inputs:\noutputs: {}\n", outs, wants, sure
+	}
 	return b.String(), sc.String(), outs, wants, sure
 }
 
