@@ -36,6 +36,7 @@ type HTTPCassette struct {
 // HTTPExchange is one recorded request/response.
 type HTTPExchange struct {
 	Method     string
+	MethodText string         // as the cassette writes it, for the miss list (upstream's)
 	URL        string         // exact match ("" = any)
 	URLPattern *regexp.Regexp // regexp searched in the URL (nil = none)
 	Status     int
@@ -98,7 +99,7 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 		if e.Resp == nil {
 			return nil, fmt.Errorf("%s: needs a response: with a status", where)
 		}
-		ex := HTTPExchange{Method: strings.ToUpper(strings.TrimSpace(req.Method)), URL: req.URL, Status: e.Resp.Status, Headers: e.Resp.Headers}
+		ex := HTTPExchange{Method: strings.ToUpper(strings.TrimSpace(req.Method)), MethodText: req.Method, URL: req.URL, Status: e.Resp.Status, Headers: e.Resp.Headers}
 		if i < len(lines) {
 			ex.Line = lines[i]
 		}
@@ -221,7 +222,7 @@ func (e *HTTPExchange) label() string {
 	if u == "" && e.URLPattern != nil {
 		u = e.URLPattern.String()
 	}
-	return strings.TrimSpace(e.Method + " " + u)
+	return strings.TrimSpace(cmp.Or(e.MethodText, e.Method) + " " + u)
 }
 
 // Unplayed lists the exchanges never played, as "METHOD url" strings.

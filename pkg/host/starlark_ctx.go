@@ -332,7 +332,7 @@ func (s *scriptCtx) probe(_ *starlark.Thread, fn *starlark.Builtin, args starlar
 	if list != nil {
 		for i := 0; i < list.Len(); i++ {
 			if _, ok := list.Index(i).(starlark.String); !ok {
-				return nil, fmt.Errorf("probe(%q): args[%d] is a %s; probe arguments are strings", name, i, list.Index(i).Type())
+				return nil, fmt.Errorf("ctx.probe: arg %d is not a string (got %s)", i, list.Index(i).Type()) // upstream's text
 			}
 		}
 	}

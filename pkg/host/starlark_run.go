@@ -139,14 +139,11 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	if err != nil {
 		return fail("sidecar is malformed: %v", err)
 	}
-	var rawIn map[string]any
-	switch t := c.Args["inputs"].(type) {
-	case nil:
+	// inputs that are not a mapping (a list, a string) are none, as
+	// upstream reads them (conformance star-values)
+	rawIn, ok := c.Args["inputs"].(map[string]any)
+	if !ok {
 		rawIn = map[string]any{}
-	case map[string]any:
-		rawIn = t
-	default:
-		return fail("inputs must be a mapping of name: value, got %T", t)
 	}
 	inputs, err := sc.CheckInputs(rawIn)
 	if err != nil {
