@@ -105,7 +105,20 @@ func sizeOfMul(x, y starlark.Value) uint64 {
 // predeclare adds the checked builtins and the bounded range to d.
 func (m *memBudget) predeclare(d starlark.StringDict) {
 	binop := func(name string, op syntax.Token, bound func(x, y starlark.Value) uint64, grow bool) *starlark.Builtin {
-		return starlark.NewBuiltin(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		return starlark.NewBuiltin(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			// The rewrite's own instructions are given back, so a script
+			// counts the steps it would upstream (conformance star-budget):
+			// x + y costs one more (the call), x += y the call, the re-read
+			// of x and the refund's constant, which the rewrite passes.
+			refund := uint64(1)
+			if grow {
+				if len(args) != 3 {
+					return nil, fmt.Errorf("%s: want 3 arguments", name)
+				}
+				n, _ := starlark.AsInt32(args[2])
+				refund, args = uint64(n), args[:2]
+			}
+			th.Steps -= min(refund, th.Steps)
 			if len(args) != 2 {
 				return nil, fmt.Errorf("%s: want 2 arguments", name)
 			}
@@ -174,7 +187,12 @@ func rewriteGrowth(f *syntax.File) {
 					if n.Op == syntax.STAR_EQ {
 						name = sbGrowMul
 					}
-					n.RHS = checkedCall(name, n.OpPos, lhs, n.RHS)
+					c := checkedCall(name, n.OpPos, lhs, n.RHS)
+					// the steps to give back: the function, the re-read of
+					// the target, this constant and the call
+					extra := int64(readSteps(lhs) + 3)
+					c.Args = append(c.Args, &syntax.Literal{Token: syntax.INT, TokenPos: n.OpPos, Raw: fmt.Sprint(extra), Value: extra})
+					n.RHS = c
 				}
 			}
 		case *syntax.BinaryExpr:
@@ -252,6 +270,17 @@ func growCall(e syntax.Expr) syntax.Expr {
 func checkedCall(name string, at syntax.Position, x, y syntax.Expr) *syntax.CallExpr {
 	_, end := y.Span()
 	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: at, Name: name}, Lparen: at, Args: []syntax.Expr{x, y}, Rparen: end}
+}
+
+// readSteps is the instructions reading a pureCopy expression takes.
+func readSteps(e syntax.Expr) int {
+	switch e := e.(type) {
+	case *syntax.DotExpr:
+		return readSteps(e.X) + 1
+	case *syntax.IndexExpr:
+		return readSteps(e.X) + readSteps(e.Y) + 1
+	}
+	return 1
 }
 
 // pureCopy copies e when reading it has no side effects (names, literals,

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -18,15 +19,16 @@ import (
 
 // HTTPCassette answers a Starlark script's ctx.http calls from recorded
 // exchanges (a flow fixture's starlark_http_cassette: kind: http_cassette).
-// It is safe for concurrent use; each exchange is played once in order,
-// and a request whose matching exchanges are all played replays the first
-// of them again.
+// It is safe for concurrent use; as upstream's, each exchange is played
+// once, the first unplayed one that matches, and a request with none left
+// is a miss (conformance star-http).
 type HTTPCassette struct {
 	Path      string
 	Exchanges []HTTPExchange
 
 	mu     sync.Mutex
 	played []bool
+	log    []any  // {method, url, status} of every request answered, in order
 	record string // recordNone, recordNewEpisodes, recordAll
 	dirty  bool
 }
@@ -34,6 +36,7 @@ type HTTPCassette struct {
 // HTTPExchange is one recorded request/response.
 type HTTPExchange struct {
 	Method     string
+	MethodText string         // as the cassette writes it, for the miss list (upstream's)
 	URL        string         // exact match ("" = any)
 	URLPattern *regexp.Regexp // regexp searched in the URL (nil = none)
 	Status     int
@@ -96,7 +99,7 @@ func ParseHTTPCassette(path string, data []byte) (*HTTPCassette, error) {
 		if e.Resp == nil {
 			return nil, fmt.Errorf("%s: needs a response: with a status", where)
 		}
-		ex := HTTPExchange{Method: strings.ToUpper(strings.TrimSpace(req.Method)), URL: req.URL, Status: e.Resp.Status, Headers: e.Resp.Headers}
+		ex := HTTPExchange{Method: strings.ToUpper(strings.TrimSpace(req.Method)), MethodText: req.Method, URL: req.URL, Status: e.Resp.Status, Headers: e.Resp.Headers}
 		if i < len(lines) {
 			ex.Line = lines[i]
 		}
@@ -190,23 +193,36 @@ func (e *HTTPExchange) matches(method, url string) bool {
 func (c *HTTPCassette) Answer(method, url string) (*HTTPExchange, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	first := -1
 	for i := range c.Exchanges {
-		if !c.Exchanges[i].matches(method, url) {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if !c.played[i] {
+		if !c.played[i] && c.Exchanges[i].matches(method, url) {
 			c.played[i] = true
+			c.log = append(c.log, map[string]any{"method": method, "url": url, "status": c.Exchanges[i].Status})
 			return &c.Exchanges[i], nil
 		}
 	}
-	if first >= 0 {
-		return &c.Exchanges[first], nil
+	all := make([]string, len(c.Exchanges))
+	for i, e := range c.Exchanges {
+		all[i] = e.label()
 	}
-	return nil, fmt.Errorf("http cassette %s has no exchange for %s %s (%d exchange(s)); record one or fix the URL", c.Path, method, url, len(c.Exchanges))
+	return nil, fmt.Errorf("starlark http replay: no episode matched %s %s; available: %s", method, url, strings.Join(all, ", "))
+}
+
+// Log is every request the cassette answered so far in its fixture, as
+// {method, url, status}: upstream's __http_exchanges, which sums up the
+// whole fixture's traffic, not one call's.
+func (c *HTTPCassette) Log() []any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.log)
+}
+
+// label is an exchange as the miss error lists it: "METHOD url-or-pattern".
+func (e *HTTPExchange) label() string {
+	u := e.URL
+	if u == "" && e.URLPattern != nil {
+		u = e.URLPattern.String()
+	}
+	return strings.TrimSpace(cmp.Or(e.MethodText, e.Method) + " " + u)
 }
 
 // Unplayed lists the exchanges never played, as "METHOD url" strings.
@@ -216,11 +232,7 @@ func (c *HTTPCassette) Unplayed() []string {
 	var out []string
 	for i, e := range c.Exchanges {
 		if !c.played[i] {
-			u := e.URL
-			if u == "" && e.URLPattern != nil {
-				u = e.URLPattern.String()
-			}
-			out = append(out, strings.TrimSpace(e.Method+" "+u))
+			out = append(out, e.label())
 		}
 	}
 	return out
@@ -249,6 +261,23 @@ type InspectCassette struct {
 
 	mu     sync.Mutex
 	played []bool
+	log    []any // {op, target, status} of every call answered, in order
+}
+
+// note adds an answered call to the fixture's log.
+func (c *InspectCassette) note(op, target, status string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.log = append(c.log, map[string]any{"op": op, "target": target, "status": status})
+}
+
+// Log is every call the cassette answered so far in its fixture:
+// upstream's __inspections, which sums up the whole fixture's calls, as
+// __http_exchanges does (conformance star-inspect).
+func (c *InspectCassette) Log() []any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.log)
 }
 
 // Interaction is one recorded fs/probe answer.

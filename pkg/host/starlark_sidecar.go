@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -28,7 +27,7 @@ type Sidecar struct {
 type Field struct {
 	Type        string // string|int|number|bool|object|list|any
 	Required    bool
-	Default     any
+	Default     any // read and checked, not applied (upstream applies none)
 	HasDefault  bool
 	Description string
 }
@@ -48,9 +47,10 @@ func parseSidecar(path string, data []byte) (*Sidecar, error) {
 	}
 	var root yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
+	sc := &Sidecar{Inputs: map[string]Field{}, Outputs: map[string]Field{}}
 	if err := dec.Decode(&root); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: the sidecar is empty (declare inputs and outputs)", path)
+			return sc, nil // an empty sidecar declares nothing, as upstream reads it
 		}
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
@@ -58,10 +58,12 @@ func parseSidecar(path string, data []byte) (*Sidecar, error) {
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
 		doc = doc.Content[0]
 	}
+	if doc.Kind == yaml.ScalarNode && doc.Tag == "!!null" {
+		return sc, nil
+	}
 	if doc.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s:%d: the sidecar must be a mapping (with inputs and outputs)", path, doc.Line)
 	}
-	sc := &Sidecar{Inputs: map[string]Field{}, Outputs: map[string]Field{}}
 	for i := 0; i+1 < len(doc.Content); i += 2 {
 		k, v := doc.Content[i], doc.Content[i+1]
 		var err error
@@ -171,13 +173,9 @@ func typeOK(typ string, v any) bool {
 	case "bool":
 		_, ok := v.(bool)
 		return ok
-	case "int":
-		if _, ok := isInteger(v); ok {
-			return true
-		}
-		f, ok := v.(float64)
-		return ok && f == math.Trunc(f) && !math.IsInf(f, 0)
-	case "number":
+	case "int", "number":
+		// as upstream, int takes any number, 2.5 included (conformance
+		// star-sidecar-types)
 		if _, ok := isInteger(v); ok {
 			return true
 		}
@@ -196,27 +194,27 @@ func typeOK(typ string, v any) bool {
 	return false
 }
 
-// CheckInputs applies defaults and checks inputs against the declaration:
-// a missing required input or a value of the wrong type is an error.
-// Undeclared inputs pass through. It returns the inputs to give the script.
+// CheckInputs checks inputs against the declaration: a missing required
+// input or a value of the wrong type (null included) is an error.
+// Undeclared inputs pass through. A declared default: is not applied, as
+// upstream's is not (conformance star-sidecar-default): the script sees
+// only what the call gave. It returns the inputs to give the script.
 func (sc *Sidecar) CheckInputs(in map[string]any) (map[string]any, error) {
 	out := make(map[string]any, len(in)+len(sc.Inputs))
 	maps.Copy(out, in)
 	for _, name := range sc.InputOrder {
 		f := sc.Inputs[name]
 		v, ok := out[name]
-		if !ok || v == nil {
-			if f.HasDefault {
-				out[name] = f.Default
-				continue
-			}
+		// as upstream, an input given as null (a template of an unset
+		// value) is checked as a value: `expected string, got <nil>`
+		if !ok {
 			if f.Required {
-				return nil, fmt.Errorf("input %q is required (declared %s in the sidecar) but was not given", name, f.Type)
+				return nil, fmt.Errorf("missing required input %q", name)
 			}
 			continue
 		}
 		if !typeOK(f.Type, v) {
-			return nil, fmt.Errorf("input %q is declared %s but got %s", name, f.Type, describe(v))
+			return nil, fmt.Errorf("input %q: expected %s, got %s", name, f.Type, goTypeName(v, false))
 		}
 	}
 	return out, nil
@@ -225,6 +223,11 @@ func (sc *Sidecar) CheckInputs(in map[string]any) (map[string]any, error) {
 // CheckOutputs checks a script's returned dict: every declared output
 // present with its type, no undeclared key.
 func (sc *Sidecar) CheckOutputs(out map[string]any) error {
+	if len(sc.Outputs) == 0 {
+		// as upstream: with no output declared, any may be returned
+		// (conformance star-sidecar-default)
+		return nil
+	}
 	var extra []string
 	for k := range out {
 		if _, ok := sc.Outputs[k]; !ok {
@@ -233,17 +236,28 @@ func (sc *Sidecar) CheckOutputs(out map[string]any) error {
 	}
 	if len(extra) > 0 {
 		sort.Strings(extra)
-		return fmt.Errorf("main(ctx) returned undeclared output(s) %s; declare them under outputs: in the sidecar", strings.Join(extra, ", "))
+		// upstream names one (in its map's order; ours the first sorted)
+		return fmt.Errorf("script returned undeclared output %q", extra[0])
 	}
 	for _, name := range sc.OutputOrder {
 		f := sc.Outputs[name]
 		v, ok := out[name]
 		if !ok {
-			return fmt.Errorf("main(ctx) did not return declared output %q (%s)", name, f.Type)
+			return fmt.Errorf("script did not return declared output %q", name)
 		}
-		if v != nil && !typeOK(f.Type, v) {
-			return fmt.Errorf("output %q is declared %s but the script returned %s", name, f.Type, describe(v))
+		if !typeOK(f.Type, v) {
+			return fmt.Errorf("output %q: expected %s, got %s", name, f.Type, goTypeName(v, true))
 		}
 	}
 	return nil
+}
+
+// goTypeName names a value's type in a sidecar check's error as upstream
+// does (Go's %T: `string`, `bool`, `[]interface {}`, `<nil>`); a
+// script's integers are int64 there, as Starlark hands them over.
+func goTypeName(v any, fromScript bool) string {
+	if _, ok := isInteger(v); ok && fromScript {
+		return "int64"
+	}
+	return fmt.Sprintf("%T", v)
 }

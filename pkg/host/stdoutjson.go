@@ -1,7 +1,6 @@
 package host
 
 import (
-	"bytes"
 	"encoding/json"
 	"kitsoki/internal/jsonvalue"
 	"strings"
@@ -77,6 +76,3 @@ type trailingErr struct{}
 func (trailingErr) Error() string { return "trailing data after the JSON value" }
 
 var errTrailing error = trailingErr{}
-
-// decodeJSON decodes one JSON document with integral numbers as int.
-func decodeJSON(b []byte) (any, error) { return decodeOne(string(bytes.TrimSpace(b))) }

@@ -38,6 +38,11 @@
 // view form (view.go), on leaves, compounds, parallel regions,
 // transitions and after an on_error redirect, with world values of
 // every shape printed in them; the fixture visits every state.
+// -kind starlark writes stories whose states run host.starlark.run
+// scripts (starlark.go): values of every shape, ctx reads, http and
+// inspect calls answered by cassettes, failures, binds; fixtures with
+// each kind of cassette, host_bindings and stubs (-known adds YAML
+// integer literals reaching a script and kitsoki's wider dialect).
 package main
 
 import (
@@ -102,6 +107,8 @@ func run(args []string) error {
 			return writeAgent(dir, n, seed)
 		case "view":
 			return writeView(dir, n, seed)
+		case "starlark":
+			return writeStarlark(dir, n, seed, known)
 		}
 		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent or view", kind)
 	case "diff":

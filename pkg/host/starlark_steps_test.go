@@ -1,0 +1,56 @@
+package host
+
+import (
+	"testing"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// The checked + and * give back the steps their rewrite adds: a script
+// counts as many steps as it does unrewritten, as upstream counts them
+// (conformance star-budget).
+func TestStarlarkStepsAsPlain(t *testing.T) {
+	for _, body := range []string{
+		"pass",
+		"a = x + y",
+		"a = x * y",
+		"x += y",
+		"x *= y",
+		`d["k"] += y`,
+		`d["n"]["m"] *= 2`,
+		"o.append(x + y)",
+		"a = x + y + z * 2",
+		"a = [x + y for i in range(3)]",
+		"for i in range(10):\n        x += i * 2",
+		`s = "a" + "b" * 3`,
+		"if x + y > 2:\n        a = (x + y) * (z + 1)",
+	} {
+		src := []byte("o = []\nG = 1 + 2\ndef f():\n    x = 1\n    y = 2\n    z = 3\n    d = {\"k\": 1, \"n\": {\"m\": 2}}\n    " + body + "\nf()\n")
+		opts := &syntax.FileOptions{}
+		steps := func(prog *starlark.Program, pre starlark.StringDict) uint64 {
+			th := &starlark.Thread{}
+			if _, err := prog.Init(th, pre); err != nil {
+				t.Fatalf("%q: %v", body, err)
+			}
+			return th.Steps
+		}
+		f, err := opts.Parse("x.star", src, 0)
+		if err != nil {
+			t.Fatalf("%q: %v", body, err)
+		}
+		plain, err := starlark.FileProgram(f, starlark.StringDict{}.Has)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pre := starlark.StringDict{}
+		(&memBudget{}).predeclare(pre)
+		checked, err := checkedProgram(opts, "x.star", src, pre)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p, c := steps(plain, starlark.StringDict{}), steps(checked, pre); p != c {
+			t.Errorf("%q: %d steps rewritten, %d as written", body, c, p)
+		}
+	}
+}
