@@ -8,10 +8,12 @@ import (
 	"strings"
 
 	"kitsoki/internal/safefile"
+	"kitsoki/pkg/story"
 )
 
 // Without an inspect cassette, ctx.fs reads the process's working
-// directory (upstream's "repo"), as the existing engine does (probe
+// directory (upstream's "repo") when it is inside the story's project
+// (fsRootDir), as the existing engine does (probe
 // conformance star-fs): paths are relative to it; an absolute one is
 // refused (`starlark fs: path "/x" must be repo-relative, not absolute`),
 // and so is one that climbs out of it (`… escapes the working
@@ -21,11 +23,22 @@ import (
 // a directory`); glob is filepath.Glob (no `**`, `*` matches dot files),
 // its matches relative and sorted.
 
-// fsRootDir is the directory ctx.fs reads.
-func fsRootDir() (string, error) {
+// fsRootDir is the directory ctx.fs reads: the working directory when it
+// lies inside the story's project root ([story.ProjectRoot], as
+// loadScript's fallback), else the story directory alone — kitsoki's
+// addition: a story never reads a byte of the directory a command was
+// started in when that is outside its project (a home directory).
+func fsRootDir(storyDir string) (string, error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return "", fmt.Errorf("starlark fs: %v", err)
+	}
+	if storyDir != "" {
+		if abs, err := filepath.Abs(storyDir); err == nil {
+			if root, _ := story.ProjectRoot(abs); !within(root, wd) {
+				return abs, nil
+			}
+		}
 	}
 	return wd, nil
 }
@@ -48,7 +61,7 @@ func fsResolve(root, p string) (string, error) {
 
 // fsReadFile is fs.read without a cassette.
 func fsReadFile(storyDir, p string) (string, error) {
-	root, err := fsRootDir()
+	root, err := fsRootDir(storyDir)
 	if err != nil {
 		return "", err
 	}
@@ -95,7 +108,7 @@ func fsInStory(storyDir, root, p string) (string, bool) {
 
 // fsExistsFile is fs.exists without a cassette.
 func fsExistsFile(storyDir, p string) (bool, error) {
-	root, err := fsRootDir()
+	root, err := fsRootDir(storyDir)
 	if err != nil {
 		return false, err
 	}
@@ -112,7 +125,7 @@ func fsExistsFile(storyDir, p string) (bool, error) {
 
 // fsGlobFiles is fs.glob without a cassette: at most maxGlob matches.
 func fsGlobFiles(storyDir, pat string) ([]string, error) {
-	root, err := fsRootDir()
+	root, err := fsRootDir(storyDir)
 	if err != nil {
 		return nil, err
 	}

@@ -2,16 +2,20 @@ package host
 
 import (
 	"fmt"
+	"strings"
 	"path/filepath"
 	"testing"
 
 	"kitsoki/internal/testing/storytest"
 )
 
-// ctx.fs reads the working directory first, as upstream; a path it lacks
-// is looked up in the story directory next.
+// ctx.fs reads the working directory first, as upstream, when it lies in
+// the story's project; a path it lacks is looked up in the story
+// directory next.
 func TestStarlarkFSWorkdirThenStory(t *testing.T) {
-	wd, story := t.TempDir(), t.TempDir()
+	wd := t.TempDir()
+	storytest.WriteFile(t, filepath.Join(wd, ".git", "HEAD"), "ref: refs/heads/main\n")
+	story := filepath.Join(wd, "stories", "s")
 	storytest.WriteFile(t, filepath.Join(wd, "both.txt"), "from wd")
 	storytest.WriteFile(t, filepath.Join(story, "both.txt"), "from story")
 	storytest.WriteFile(t, filepath.Join(story, "only.txt"), "story only")
@@ -23,5 +27,32 @@ func TestStarlarkFSWorkdirThenStory(t *testing.T) {
 	d := mustOK(t, NewStarlarkRun(StarlarkOptions{NoNetwork: true}), starEnv(story), map[string]any{"script": "s.star"})
 	if got := fmt.Sprint(d["out"]); got != "[from wd story only true [both.txt] [only.txt]]" {
 		t.Errorf("got %s", got)
+	}
+}
+
+// Started in a directory outside the story's project (a home directory),
+// ctx.fs reads the story directory alone: nothing of the working
+// directory is read, listed or found.
+func TestStarlarkFSWorkdirOutsideProject(t *testing.T) {
+	home, story := t.TempDir(), t.TempDir()
+	storytest.WriteFile(t, filepath.Join(home, "secret.txt"), "canary-7f3a")
+	storytest.WriteFile(t, filepath.Join(story, "mine.txt"), "mine")
+	storytest.WriteFile(t, filepath.Join(story, "s.star"), `def main(ctx):
+    return {"out": [ctx.fs.exists("secret.txt"), ctx.fs.glob("*.txt"), ctx.fs.read("mine.txt")]}
+`)
+	storytest.WriteFile(t, filepath.Join(story, "r.star"), `def main(ctx):
+    return {"out": ctx.fs.read("secret.txt")}
+`)
+	for _, n := range []string{"s", "r"} {
+		storytest.WriteFile(t, filepath.Join(story, n+".star.yaml"), "inputs:\noutputs:\n  out: {type: any}\n")
+	}
+	t.Chdir(home)
+	d := mustOK(t, NewStarlarkRun(StarlarkOptions{NoNetwork: true}), starEnv(story), map[string]any{"script": "s.star"})
+	if got := fmt.Sprint(d["out"]); got != "[false [mine.txt] mine]" {
+		t.Errorf("got %s", got)
+	}
+	res, err := call(t, NewStarlarkRun(StarlarkOptions{NoNetwork: true}), starEnv(story), map[string]any{"script": "r.star"})
+	if err != nil || strings.Contains(res.Error, "canary") || !strings.Contains(res.Error, "secret.txt") || res.Data != nil {
+		t.Fatalf("reading the working directory's file: %q %v %v", res.Error, res.Data, err)
 	}
 }
