@@ -2,8 +2,8 @@ package host
 
 import (
 	"fmt"
-	"strings"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"kitsoki/internal/testing/storytest"
