@@ -13,6 +13,10 @@ type firstRender struct {
 	path  string
 	world map[string]any
 	said  int
+	// noView: the turn had moved in a way after which upstream renders
+	// no view (a parallel root re-placing its regions): the first render
+	// is the narration alone (conformance redirect-after-root-view)
+	noView bool
 }
 
 // keepFirst remembers the world a failing call's turn had before the
@@ -26,7 +30,7 @@ func (r *runner) keepFirst() {
 		return
 	}
 	path := cmp.Or(r.t.dispatchState, r.statePath())
-	r.t.first = &firstRender{path: path, world: r.world.Snapshot(), said: len(r.t.said)}
+	r.t.first = &firstRender{path: path, world: r.world.Snapshot(), said: len(r.t.said), noView: r.t.noView}
 }
 
 // renderFirst renders the kept first view as the first render saw it,
@@ -35,7 +39,10 @@ func (r *runner) keepFirst() {
 // renderView's does.
 func (r *runner) renderFirst(ctx context.Context, slots map[string]any) string {
 	f := r.t.first
-	v, _ := r.renderAt(ctx, f.path, f.world, slots, true)
+	v := ""
+	if !f.noView {
+		v, _ = r.renderAt(ctx, f.path, f.world, slots, true)
+	}
 	if f.said > 0 && f.said <= len(r.t.said) {
 		v = prependSay(strings.Join(r.t.said[:f.said], "\n"), v)
 	}
