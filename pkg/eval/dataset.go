@@ -14,7 +14,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"kitsoki/internal/safefile"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
@@ -164,7 +163,10 @@ func LoadDataset(path string) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("eval dataset %s: %w", path, err)
 	}
-	data, err := safefile.ReadFile(abs, safefile.Data)
+	data, outside, err := readDataset(abs, path)
+	if outside {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("eval dataset %s: %s", path, fileErrText(err, "give the path of an evals/*.yaml file"))
 	}

@@ -194,6 +194,10 @@ func checkAgainstApp(v *Validation, loader *StoryLoader, errf, warnf func(key, f
 		appPath = filepath.Join(d.Dir(), appPath)
 	}
 	v.AppPath = appPath
+	if why := appOutside(d.Path, d.App, filepath.Clean(appPath)); why != "" {
+		errf("app", "%s", why)
+		return
+	}
 	loaded, err := loader.Load(appPath)
 	if err != nil {
 		errf("app", "load app: %v", err)
