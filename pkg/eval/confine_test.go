@@ -60,7 +60,14 @@ func TestDatasetThroughSymlinkOutIsRefusedUnread(t *testing.T) {
 			repo, outside := confineTree(t)
 			link(repo, outside)
 			paths, err := Discover(repo)
-			if err != nil || len(paths) != 1 {
+			if name == "dir" {
+				// evals/ itself leads out: not listed, so no name of a
+				// file there is printed.
+				if err == nil || len(paths) != 0 || strings.Contains(err.Error(), "CANARY") || !strings.Contains(err.Error(), "symlink") {
+					t.Fatalf("Discover = %v, %v; want a refusal of evals/ listing nothing", paths, err)
+				}
+				paths = []string{filepath.Join(repo, "evals", "e.yaml")}
+			} else if err != nil || len(paths) != 1 {
 				t.Fatalf("Discover = %v, %v; want evals/e.yaml", paths, err)
 			}
 			d, err := LoadDataset(paths[0])
