@@ -14,9 +14,9 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/internal/yamlnode"
 	"kitsoki/pkg/diag"
-	"kitsoki/internal/safefile"
 	"kitsoki/pkg/story"
 )
 
