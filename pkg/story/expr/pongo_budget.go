@@ -48,7 +48,7 @@ type renderBudget struct {
 	alloc int
 	depth int
 	held  int
-	out   int // bytes written to the renders' outputs
+	out   int   // bytes written to the renders' outputs
 	err   error // the first failure; every later spend fails with it
 	// cycles is each cycle tag's position in this render (pongo_tag_cycle.go)
 	cycles map[*cycleNode]int
