@@ -95,12 +95,10 @@ func FindProfiles(dir string) []string {
 	return out
 }
 
-// readProfile reads and parses a profile file. Problems are a *ProfileError.
-func readProfile(path string) (*Profile, error) { return readProfileIn(nil, path) }
-
-// readProfileIn is readProfile of a profile that, when it lies inside
-// root (the repository's), is read through root: a symlink leading out of
-// the checkout is refused unread.
+// readProfileIn reads and parses a profile file; problems are a
+// *ProfileError. A profile inside root (the repository's) is read through
+// root: a symlink leading out of the checkout is refused unread. A nil
+// root reads path as it is (the operator's).
 func readProfileIn(root *safefile.Root, path string) (*Profile, error) {
 	data, err := readConfined(root, path)
 	if errors.Is(err, safefile.ErrOutsideRoot) {
