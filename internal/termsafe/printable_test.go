@@ -105,3 +105,15 @@ func FuzzPrintable(f *testing.F) {
 		}
 	})
 }
+
+func TestJSON(t *testing.T) {
+	in := []byte("{\"a\": \"x\u009b2J \u202eevil\u2066 del\x7f é ✓\",\n\t\"b\": 1}")
+	want := "{\"a\": \"x\\u009b2J \\u202eevil\\u2066 del\\u007f é ✓\",\n\t\"b\": 1}"
+	if got := string(JSON(in)); got != want {
+		t.Errorf("JSON = %q, want %q", got, want)
+	}
+	clean := []byte(`{"a": "\u001b[31m plain"}`)
+	if got := JSON(clean); &got[0] != &clean[0] {
+		t.Errorf("clean JSON was copied")
+	}
+}
