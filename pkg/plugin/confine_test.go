@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kitsoki/internal/termsafe"
 )
 
 // hostileRepo is an operator's directory holding a checkout whose
@@ -112,5 +114,19 @@ func TestOperatorProfileAboveTheCheckoutMayBeASymlink(t *testing.T) {
 	}
 	if _, off := a.HostDisabled("host.run"); !off {
 		t.Errorf("the operator's profile above the checkout was not applied: %+v", a.Layers)
+	}
+}
+
+// TestReportJSONEscapesControls: a manifest's summary and version carry C1
+// and bidi controls that encoding/json leaves raw; the report's JSON
+// (kitsoki plugins --json) holds them as \uXXXX.
+func TestReportJSONEscapesControls(t *testing.T) {
+	r := &Report{Plugins: []PluginStatus{{Descriptor: Descriptor{ID: "x", Version: "1\u202e", Summary: "s\u009b2J\u2066"}}}}
+	b, err := r.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsFunc(string(b), termsafe.IsControl) || !strings.Contains(string(b), `s\u009b2J\u2066`) {
+		t.Errorf("report JSON holds raw controls:\n%s", b)
 	}
 }
