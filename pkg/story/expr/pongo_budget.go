@@ -184,6 +184,9 @@ func (w *budgetWriter) Write(p []byte) (int, error) { return w.WriteString(strin
 func (p *Pongo) RenderContext(ctx context.Context, env Env) (out string, err error) {
 	b, shared := ctx.Value(sharedBudgetKey{}).(*renderBudget)
 	if shared {
+		// ctx carries the budget, so it is the budget's context or one
+		// derived from it: its end (a deadline of this render's) counts.
+		b.ctx = ctx
 		b.cycles = nil // a cycle tag's position is the render's own
 	} else {
 		b = &renderBudget{ctx: ctx}
