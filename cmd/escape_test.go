@@ -140,3 +140,85 @@ func TestHostileStringsInPluginsRunEval(t *testing.T) {
 	}
 	checkSafe(t, "eval show", out+errOut)
 }
+
+// TestHostileStringsInTestJSONReport: encoding/json leaves C1 controls
+// and bidi controls raw, so a world value holding them reached the
+// terminal through kitsoki test --json -; the report escapes them as
+// \uXXXX (the same JSON value) on stdout and in the file.
+func TestHostileStringsInTestJSONReport(t *testing.T) {
+	dir := storytest.TempTree(t, map[string]string{
+		"app.yaml":     "app: {id: esc, version: 0.1.0}\nworld:\n  s: {type: string, default: " + evilYAML + "}\nintents:\n  go: {description: go}\nroot: idle\nstates:\n  idle:\n    on:\n      go: [{target: s}]\n  s:\n    terminal: true\n",
+		"flows/a.yaml": "test_kind: flow\nturns:\n  - intent: go\n    expect_world: {s: x}\n",
+	})
+	file := filepath.Join(t.TempDir(), "r.json")
+	code, out, errOut := runCmd(t, "test", dir, "--sandbox", "--json", "-")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (the fixture fails)\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := runCmd(t, "test", dir, "--sandbox", "--json", file); code != 1 {
+		t.Fatalf("--json FILE: exit %d\n%s", code, errOut)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, s := range map[string]string{"--json -": out, "--json FILE": string(data)} {
+		checkSafe(t, what, s)
+		var v any
+		if err := json.Unmarshal([]byte(strings.TrimSpace(s)), &v); err != nil {
+			t.Errorf("%s: not JSON: %v", what, err)
+		}
+		if !strings.Contains(s, `\u009b2J \u202eevil\u2066`) {
+			t.Errorf("%s: the C1 and bidi controls are not escaped as \\uXXXX:\n%s", what, s)
+		}
+	}
+}
+
+// TestHostileStringsInJSONOutputs: C1 and bidi controls in a trace's
+// header and calls reach trace export and trace ls --json escaped as
+// \uXXXX (encoding/json leaves them raw), the output still the same JSON.
+func TestHostileStringsInJSONOutputs(t *testing.T) {
+	dir := t.TempDir()
+	evil := `x\u009b2J \u202eevil\u2066 \u001b[31m`
+	lines := []string{
+		`{"kind":"session.header","schema_version":1,"written_at":"2026-01-01T00:00:00Z","app_id":"` + evil + `","story":"app.yaml","generator":"kitsoki dev"}`,
+		`{"turn":1,"seq":0,"ts":"2026-01-01T00:00:00Z","kind":"agent.call.start","state_path":"s","payload":{"call_id":"c1","agent":"` + evil + `","verb":"decide","model":"` + evil + `"}}`,
+	}
+	p := filepath.Join(dir, "20260101T000000Z-x-0000.jsonl")
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"trace", "export", p}, {"trace", "ls", "--json", "--sessions-dir", dir}} {
+		code, out, errOut := runCmd(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, errOut)
+		}
+		checkSafe(t, strings.Join(args[:2], " "), out)
+		var v any
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Errorf("%v: not JSON: %v", args, err)
+		}
+	}
+}
+
+// TestJSONWriterSplitRunes: a C1 or bidi control split across Writes is
+// still escaped, and an unfinished rune at the end is flushed as it is.
+func TestJSONWriterSplitRunes(t *testing.T) {
+	in := "{\"a\": \"x\u009b2J \u202eé✓\"}\n"
+	var b strings.Builder
+	jw := &jsonWriter{w: &b}
+	for i := range len(in) {
+		if _, err := jw.Write([]byte{in[i]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := jw.Write([]byte{0xe2, 0x80}); err != nil {
+		t.Fatal(err)
+	}
+	if err := jw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\"a\": \"x\\u009b2J \\u202eé✓\"}\n\xe2\x80"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}

@@ -43,7 +43,7 @@ not validate). latest.json wins over other reports.`,
 }
 
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(&jsonWriter{w: w}) // one Write per Encode: nothing is held
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)

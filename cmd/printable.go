@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"io"
+	"unicode/utf8"
 
 	"kitsoki/internal/termsafe"
 )
@@ -18,4 +19,41 @@ func (p printableWriter) Write(b []byte) (int, error) {
 		return 0, err
 	}
 	return len(b), nil
+}
+
+// jsonWriter writes JSON output with termsafe.JSON applied: the C1 and
+// bidirectional controls encoding/json leaves raw (from a story, a trace)
+// become \uXXXX, the same JSON value. A rune split across Writes is held
+// until the next one; Flush writes what is held at the end.
+type jsonWriter struct {
+	w    io.Writer
+	tail []byte
+}
+
+func (j *jsonWriter) Write(b []byte) (int, error) {
+	buf := append(j.tail, b...)
+	k := len(buf)
+	for i := len(buf) - 1; i >= 0 && i >= len(buf)-utf8.UTFMax+1; i-- {
+		if utf8.RuneStart(buf[i]) {
+			if !utf8.FullRune(buf[i:]) {
+				k = i
+			}
+			break
+		}
+	}
+	j.tail = append([]byte(nil), buf[k:]...)
+	if _, err := j.w.Write(termsafe.JSON(buf[:k])); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// Flush writes the bytes of an unfinished rune held from the last Write.
+func (j *jsonWriter) Flush() error {
+	if len(j.tail) == 0 {
+		return nil
+	}
+	_, err := j.w.Write(j.tail)
+	j.tail = nil
+	return err
 }

@@ -159,7 +159,7 @@ func writeRunJSON(w io.Writer, res *engine.Result, status int, msg, tracePath, s
 }
 
 func encodeRunJSON(w io.Writer, v runJSON) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(&jsonWriter{w: w}) // one Write per Encode: nothing is held
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return usagef("writing summary: %v", err)

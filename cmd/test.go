@@ -467,6 +467,7 @@ func writeReportFiles(stdout io.Writer, jsonOut, junitOut string, marshal func()
 		if err != nil {
 			return usagef("--json: %v", err)
 		}
+		data = termsafe.JSON(data) // C1 and bidi controls from the story, escaped
 		if jsonOut == "-" {
 			_, err = stdout.Write(append(data, '\n'))
 		} else {

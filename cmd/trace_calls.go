@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"kitsoki/internal/termsafe"
 
 	"github.com/spf13/cobra"
 
@@ -39,7 +40,7 @@ func newTraceCallsCmd(o *traceOpts) *cobra.Command {
 					} else {
 						out.WriteString(",\n")
 					}
-					out.Write(b)
+					out.Write(termsafe.JSON(b))
 				} else {
 					if n == 0 {
 						fmt.Fprintf(out, "%-16s  %4s  %-24s  %-8s  %-16s  %-20s  %8s  %7s  %6s  %9s  %s\n",

@@ -79,7 +79,11 @@ gen_ai.request.model, gen_ai.usage.input_tokens, gen_ai.usage.output_tokens, ...
 			}
 			defer in.Close()
 			return writeOutput(c, outPath, in.path, func(w io.Writer) error {
-				return trace.ExportOTLP(in.r, in.name, w, trace.OTLPOptions{ServiceVersion: version})
+				jw := &jsonWriter{w: w}
+				if err := trace.ExportOTLP(in.r, in.name, jw, trace.OTLPOptions{ServiceVersion: version}); err != nil {
+					return err
+				}
+				return jw.Flush()
 			})
 		},
 	}

@@ -37,7 +37,7 @@ func newTraceLsCmd(o *traceOpts) *cobra.Command {
 					list = []trace.TraceFile{}
 				}
 				b, _ := json.MarshalIndent(list, "", "  ")
-				fmt.Fprintf(out, "%s\n", b)
+				fmt.Fprintf(out, "%s\n", termsafe.JSON(b))
 				return nil
 			}
 			if len(list) == 0 {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"kitsoki/internal/termsafe"
 	"maps"
 	"slices"
 	"text/tabwriter"
@@ -40,7 +41,7 @@ func newTraceStatsCmd(o *traceOpts) *cobra.Command {
 				if err != nil {
 					return usagef("stats: %v", err)
 				}
-				fmt.Fprintf(out, "%s\n", b)
+				fmt.Fprintf(out, "%s\n", termsafe.JSON(b))
 				return nil
 			}
 			printStats(out, st)

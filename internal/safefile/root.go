@@ -3,9 +3,11 @@ package safefile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -179,4 +181,31 @@ func (r *Root) classify(p string, err error) error {
 		return &os.PathError{Op: pe.Op, Path: p, Err: pe.Err}
 	}
 	return err
+}
+
+// ReadDir lists the directory at the absolute path p through the root,
+// sorted by name: p lexically outside it, or a symlink on the way leading
+// out, is [ErrOutsideRoot] (nothing outside is listed). At most limit
+// entries are read (limit <= 0: all); past it, the list holds limit+1
+// entries so that the caller can tell it was cut.
+func (r *Root) ReadDir(p string, limit int) ([]fs.DirEntry, error) {
+	var out []fs.DirEntry
+	err := r.do(p, func(or *os.Root, rel string) error {
+		f, err := or.Open(rel)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if limit <= 0 {
+			out, err = f.ReadDir(-1)
+		} else {
+			out, err = f.ReadDir(limit + 1)
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+		}
+		return err
+	})
+	slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return out, err
 }

@@ -157,3 +157,24 @@ func FuzzRootResolve(f *testing.F) {
 		}
 	})
 }
+
+// ReadDir lists inside the root only: a directory reached through a
+// symlink leading out is ErrOutsideRoot, and limit cuts the list one past
+// it so that the caller can tell.
+func TestRootReadDir(t *testing.T) {
+	base, dir := rootTree(t)
+	r := NewRoot(dir)
+	defer r.Close()
+	ents, err := r.ReadDir(filepath.Join(dir, "sub"), 0)
+	if err != nil || len(ents) != 2 || ents[0].Name() != "s.txt" || ents[1].Name() != "up" {
+		t.Fatalf("ReadDir(sub) = %v, %v", ents, err)
+	}
+	for _, p := range []string{filepath.Join(dir, "dir"), base} {
+		if ents, err := r.ReadDir(p, 0); !errors.Is(err, ErrOutsideRoot) || len(ents) != 0 {
+			t.Errorf("ReadDir(%s) = %v, %v; want ErrOutsideRoot and nothing listed", p, ents, err)
+		}
+	}
+	if ents, err := r.ReadDir(dir, 2); err != nil || len(ents) != 3 {
+		t.Errorf("ReadDir(root, 2) = %d entries, %v; want 3 (limit+1)", len(ents), err)
+	}
+}

@@ -11,5 +11,7 @@
 // the line and paragraph separators (U+2028, U+2029) and the bidirectional
 // embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069):
 // what a story or an agent answer could carry to move the cursor, retitle
-// the terminal or reorder what the reader sees.
+// the terminal or reorder what the reader sees. Bytes that are not valid
+// UTF-8 are escaped too (a lone 0x9b is CSI to a terminal not in UTF-8
+// mode).
 package termsafe

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Printable returns s with every control character of [IsControl] escaped
-// as \xNN (below U+0100) or \uNNNN, and every line of s that a CI log
+// as \xNN (below U+0100) or \uNNNN, each byte that is not valid UTF-8 as
+// \xNN, and every line of s that a CI log
 // would read as a workflow command (see [IsCommandLine]) defused by
 // escaping its first character; newlines and tabs stay. Clean text is
 // returned as it is, without copying.
@@ -81,7 +83,7 @@ func escape(s string, oneLine bool) string {
 
 // isClean reports whether escape would return s unchanged.
 func isClean(s string, oneLine bool) bool {
-	if strings.ContainsFunc(s, IsControl) || (oneLine && strings.Contains(s, "\n")) {
+	if !utf8.ValidString(s) || strings.ContainsFunc(s, IsControl) || (oneLine && strings.Contains(s, "\n")) {
 		return false
 	}
 	if !strings.Contains(s, "::") && !strings.Contains(s, "##") {
@@ -95,10 +97,14 @@ func isClean(s string, oneLine bool) bool {
 	return true
 }
 
-// writeEscaped writes s with its control characters escaped.
+// writeEscaped writes s with its control characters escaped, and each
+// byte that is not part of valid UTF-8 as \xNN (a lone 0x9b is CSI to a
+// terminal that is not in UTF-8 mode).
 func writeEscaped(b *strings.Builder, s string) {
-	for _, c := range s {
+	for i, c := range s {
 		switch {
+		case c == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			fmt.Fprintf(b, "\\x%02x", s[i])
 		case !IsControl(c):
 			b.WriteRune(c)
 		case c < 0x100:

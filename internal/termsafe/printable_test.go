@@ -25,6 +25,12 @@ func TestPrintable(t *testing.T) {
 		"##[error]x":                `\x23#[error]x`,
 		"\u00a0##vso[task]":         "\u00a0\\x23#vso[task]",
 		"#1 ## notes":               "#1 ## notes",
+		// A byte that is not UTF-8 is escaped as itself: a lone 0x9b is
+		// CSI to a terminal not in UTF-8 mode.
+		"csi\x9b2J":    `csi\x9b2J`,
+		"bad\xff\xfe":  `bad\xff\xfe`,
+		"cut\xe2\x80":  `cut\xe2\x80`,
+		"\xef\xbf\xbd": "\ufffd",
 	} {
 		if got := Printable(in); got != want {
 			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
@@ -75,10 +81,11 @@ func FuzzPrintable(f *testing.F) {
 	f.Add("plain")
 	f.Add("\u202eevil")
 	f.Add("ok\n \t::error file=x::y\n##[warning]z")
+	f.Add("csi\x9b2J\xff")
 	f.Fuzz(func(t *testing.T, s string) {
 		out := Printable(s)
-		if strings.ContainsFunc(out, IsControl) {
-			t.Fatalf("Printable(%q) = %q still holds a control character", s, out)
+		if strings.ContainsFunc(out, IsControl) || !utf8.ValidString(out) {
+			t.Fatalf("Printable(%q) = %q still holds a control character or a byte that is not UTF-8", s, out)
 		}
 		for _, l := range strings.Split(out, "\n") {
 			if IsCommandLine(l) {
@@ -93,8 +100,20 @@ func FuzzPrintable(f *testing.F) {
 			t.Fatalf("clean %q changed to %q", s, out)
 		}
 		one := Line(s)
-		if strings.Contains(one, "\n") || strings.ContainsFunc(one, IsControl) || IsCommandLine(one) {
+		if strings.Contains(one, "\n") || strings.ContainsFunc(one, IsControl) || !utf8.ValidString(one) || IsCommandLine(one) {
 			t.Fatalf("Line(%q) = %q is not one safe line", s, one)
 		}
 	})
+}
+
+func TestJSON(t *testing.T) {
+	in := []byte("{\"a\": \"x\u009b2J \u202eevil\u2066 del\x7f é ✓\",\n\t\"b\": 1}")
+	want := "{\"a\": \"x\\u009b2J \\u202eevil\\u2066 del\\u007f é ✓\",\n\t\"b\": 1}"
+	if got := string(JSON(in)); got != want {
+		t.Errorf("JSON = %q, want %q", got, want)
+	}
+	clean := []byte(`{"a": "\u001b[31m plain"}`)
+	if got := JSON(clean); &got[0] != &clean[0] {
+		t.Errorf("clean JSON was copied")
+	}
 }

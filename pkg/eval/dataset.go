@@ -164,7 +164,10 @@ func LoadDataset(path string) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("eval dataset %s: %w", path, err)
 	}
-	data, err := safefile.ReadFile(abs, safefile.Data)
+	data, outside, err := readDataset(abs, path)
+	if outside {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("eval dataset %s: %s", path, fileErrText(err, "give the path of an evals/*.yaml file"))
 	}
@@ -505,7 +508,19 @@ func Discover(root string) ([]string, error) {
 	// does not open the directory as a pollable file, and sorts by name);
 	// as Glob, an unreadable directory matches nothing.
 	evals := filepath.Join(root, "evals")
-	entries, _ := os.ReadDir(evals)
+	// Through the project root: an evals/ that is a symlink leading out
+	// is not listed (its names would be printed).
+	absEvals, err := filepath.Abs(evals)
+	if err != nil {
+		return nil, err
+	}
+	pr, _ := story.ProjectRoot(filepath.Dir(absEvals))
+	sr := safefile.NewRoot(pr)
+	defer sr.Close()
+	entries, err := sr.ReadDir(absEvals, 0)
+	if errors.Is(err, safefile.ErrOutsideRoot) {
+		return nil, fmt.Errorf("eval: %s goes through a symlink leading out of the project root %s (or an absolute one); nothing outside the root is listed: put the datasets themselves there", evals, pr)
+	}
 	out := make([]string, 0, len(entries))
 	for _, e := range entries {
 		if !strings.HasSuffix(e.Name(), ".yaml") {

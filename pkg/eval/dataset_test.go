@@ -117,6 +117,7 @@ func TestRules(t *testing.T) {
 		{"kind", "kind: agent_eval", "kind: eval", diag.Error, "kind must be agent_eval", 1},
 		{"app required", "app: ../app.yaml", "app: ''", diag.Error, "app is required", 2},
 		{"call required", "call: merge_judge", "call: ''", diag.Error, "call is required", 3},
+		{"call is a path", "call: merge_judge", "call: ../../../../tmp/pwn", diag.Error, `call "../../../../tmp/pwn" names its reports folder (reports/<call>/) and must be one path segment: no /, \ or ..; use the invoke's plain id`, 3},
 		{"comparator required", "comparator: {kind: enum, field: intent}", "", diag.Error, "comparator is required", 0},
 		{"comparator unsupported", "comparator: {kind: enum, field: intent}", "comparator: fuzzy", diag.Error, `unsupported comparator "fuzzy"`, 13},
 		{"examples required", "examples:\n  - name: e1\n    args: {pr_id: \"1\", merge_sha: abc}\n    expect: {intent: accept, confidence: 0.9}\n", "", diag.Error, "at least one example is required", 0},

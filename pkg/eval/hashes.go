@@ -37,22 +37,23 @@ func computeHashes(d *Dataset, st *story.Story, cs *CallSite) Hashes {
 	if st == nil || cs == nil {
 		return h
 	}
-	h.Prompt = hashFile(st.Dir, cs.PromptPath)
-	h.Schema = hashFile(st.Dir, cs.SchemaPath)
+	h.Prompt = hashFile(st.FileRoot(), st.Dir, cs.PromptPath)
+	h.Schema = hashFile(st.FileRoot(), st.Dir, cs.SchemaPath)
 	h.Toolbox = toolboxHash(st, cs.Agent)
 	return h
 }
 
-// hashFile hashes <dir>/<p> (absolute p as is); "" when p is empty, inline
-// text, or unreadable.
-func hashFile(dir, p string) string {
+// hashFile hashes <dir>/<p> (absolute p as is), read through the story's
+// project root; "" when p is empty, inline text, unreadable, or outside
+// the root (nothing there is read, not even to hash it).
+func hashFile(root *safefile.Root, dir, p string) string {
 	if p == "" || strings.ContainsAny(p, "\n{") {
 		return ""
 	}
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(dir, p)
 	}
-	b, err := safefile.ReadFile(p, safefile.Data) // refuses what is not a regular file
+	b, err := root.ReadFile(filepath.Clean(p), safefile.Data) // refuses what is not a regular file, or outside
 	if err != nil {
 		return ""
 	}

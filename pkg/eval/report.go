@@ -3,6 +3,7 @@ package eval
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"kitsoki/internal/atomicfile"
 	"kitsoki/internal/safefile"
+	"kitsoki/pkg/story"
 )
 
 // Report is an agent_eval_report (reference C.6) plus kitsoki's additions:
@@ -107,7 +109,24 @@ func LoadReport(path string) (*Report, error) {
 	if path == "-" {
 		return nil, fmt.Errorf("eval report -: reports are not read from standard input; pass the path of a report .json file")
 	}
-	b, err := safefile.ReadFile(path, safefile.Data)
+	return loadReportIn(nil, path)
+}
+
+// loadReportIn is LoadReport of a report a repository names (a story's
+// selection.evidence, a dataset's reports/): read through root, so one
+// reached through a symlink leading out of it is refused unread. A nil
+// root reads path as it is (the operator named it).
+func loadReportIn(root *safefile.Root, path string) (*Report, error) {
+	var b []byte
+	var err error
+	if root == nil {
+		b, err = safefile.ReadFile(path, safefile.Data)
+	} else {
+		b, err = root.ReadFile(path, safefile.Data)
+	}
+	if errors.Is(err, safefile.ErrOutsideRoot) {
+		return nil, fmt.Errorf("eval report %s: %s", path, story.OutsideRootMessage(root, "report", path, err))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("eval report %s: %s", path, fileErrText(err, "give the path of a report .json file"))
 	}
@@ -146,13 +165,15 @@ func listReports(d *Dataset) []string {
 // skipped unless latest.json itself does not parse (an error).
 func latestReport(d *Dataset) (*Report, error) {
 	files := listReports(d)
+	root := datasetRoot(d.Path)
+	defer root.Close()
 	if latest := filepath.Join(reportsDir(d), "latest.json"); slices.Contains(files, latest) {
-		return LoadReport(latest)
+		return loadReportIn(root, latest)
 	}
 	var best *Report
 	var bestT time.Time
 	for _, f := range files {
-		r, err := LoadReport(f)
+		r, err := loadReportIn(root, f)
 		if err != nil {
 			continue
 		}

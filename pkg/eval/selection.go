@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/diag"
 	"kitsoki/pkg/story"
 )
@@ -66,7 +68,7 @@ func CheckSelections(st *story.Story) []diag.Diagnostic {
 		cs := newCallSite(ae.State, ae.Index, e)
 		cur := computeHashes(d, st, cs)
 		pin := Pin{Profile: sel.Profile, Model: sel.Model, Effort: sel.Effort, Evidence: sel.Evidence}
-		out = append(out, pinErrors(checkPin(st.Dir, d, pin, cur), sel.Pos, sel.Keys, "evidence")...)
+		out = append(out, pinErrors(checkPin(st, d, pin, cur), sel.Pos, sel.Keys, "evidence")...)
 	}
 	return out
 }
@@ -91,7 +93,8 @@ func pinErrors(probs []pinProblem, pos story.Pos, keys map[string]story.Pos, evi
 }
 
 // checkPin checks a pin against its evidence report.
-func checkPin(storyDir string, d *Dataset, pin Pin, cur Hashes) []pinProblem {
+func checkPin(st *story.Story, d *Dataset, pin Pin, cur Hashes) []pinProblem {
+	storyDir := st.Dir
 	rel := func(p string) string {
 		if r, err := filepath.Rel(storyDir, p); err == nil {
 			return filepath.ToSlash(r)
@@ -103,13 +106,18 @@ func checkPin(storyDir string, d *Dataset, pin Pin, cur Hashes) []pinProblem {
 	evidence := pin.Evidence
 	if evidence != "" {
 		p := evidence
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(storyDir, p)
+		root := st.FileRoot()
+		p, rerr := root.Resolve(storyDir, p)
+		if rerr == nil {
+			_, rerr = root.Stat(p)
 		}
-		if _, serr := os.Stat(p); serr != nil {
+		if errors.Is(rerr, safefile.ErrOutsideRoot) {
+			return []pinProblem{{story.OutsideRootMessage(root, "selection.evidence", evidence, rerr), true}}
+		}
+		if rerr != nil {
 			return []pinProblem{{fmt.Sprintf("selection.evidence %q: report not found; run kitsoki eval run %s to produce it", evidence, rel(d.Path)), true}}
 		}
-		r, err = LoadReport(p)
+		r, err = loadReportIn(root, p)
 	} else {
 		r, err = latestReport(d)
 		evidence = rel(reportsDir(d)) + "/latest.json"
@@ -227,7 +235,7 @@ func Check(storyDir string, loader *StoryLoader) ([]diag.Diagnostic, error) {
 			}
 			continue
 		}
-		out = append(out, pinErrors(checkPin(v.Story.Dir, d, *d.Selection.Pinned, v.Hashes), d.PosOf("selection.pinned"), d.pos, "selection.pinned.evidence")...)
+		out = append(out, pinErrors(checkPin(v.Story, d, *d.Selection.Pinned, v.Hashes), d.PosOf("selection.pinned"), d.pos, "selection.pinned.evidence")...)
 	}
 	return diag.Sort(out), nil
 }

@@ -140,6 +140,9 @@ func checkHeader(d *Dataset, errf func(key, format string, a ...any)) {
 	}
 	if d.Call == "" {
 		errf("call", "call is required")
+	} else if strings.ContainsAny(d.Call, `/\`) || d.Call == "." || d.Call == ".." {
+		// reportsDir joins it: a path would put reports anywhere.
+		errf("call", "call %q names its reports folder (reports/<call>/) and must be one path segment: no /, \\ or ..; use the invoke's plain id", d.Call)
 	}
 	switch {
 	case d.Comparator.Kind == "":
@@ -194,6 +197,10 @@ func checkAgainstApp(v *Validation, loader *StoryLoader, errf, warnf func(key, f
 		appPath = filepath.Join(d.Dir(), appPath)
 	}
 	v.AppPath = appPath
+	if why := appOutside(d.Path, d.App, filepath.Clean(appPath)); why != "" {
+		errf("app", "%s", why)
+		return
+	}
 	loaded, err := loader.Load(appPath)
 	if err != nil {
 		errf("app", "load app: %v", err)

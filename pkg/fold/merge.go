@@ -45,6 +45,12 @@ type folder struct {
 	// exitsVia records, per arm or on_complete entry, the imports: exit
 	// mappings its @exit: target went through (one per fold level).
 	exitsVia map[any][]ExitUse
+	// imports and copied count what build has copied so far: imported
+	// children (each time one is imported) and their states; over
+	// MaxImports or MaxImportedStates the fold stops with one error.
+	imports, copied int
+	overBudget      bool
+	stateCount      map[*story.Story]int
 }
 
 func (fs *folder) errf(chain string, p story.Pos, format string, a ...any) {
@@ -82,6 +88,9 @@ func (fs *folder) build(st *story.Story, im *story.Import, chain string, stack [
 		if slices.Contains(stack, ci.Child) {
 			fs.errf(sub, ci.Pos, "source %q: import cycle back to %s", ci.Source, ci.Child.File)
 			continue
+		}
+		if !fs.spend(sub, ci) {
+			return n
 		}
 		n.kids = append(n.kids, fs.build(ci.Child, ci, sub, append(append([]*story.Story(nil), stack...), ci.Child)))
 	}

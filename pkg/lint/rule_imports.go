@@ -13,6 +13,7 @@ import (
 // (reference §1.2, §9.2): entry, exits mapping and requires, world_in,
 // hosts policy, intents export/import, overrides and host_bindings.
 func checkImports(c *checker) {
+	checkFoldSize(c)
 	for _, alias := range c.st.ImportOrder {
 		im := c.st.Imports[alias]
 		checkImportParentSide(c, alias, im)
@@ -251,4 +252,27 @@ func nonZeroDefault(st *story.Story, key string) bool {
 		return len(d) > 0
 	}
 	return fmt.Sprint(v.Default) != ""
+}
+
+// checkFoldSize: the import tree folds within story.MaxFoldImports and
+// story.MaxFoldImportedStates (a child is copied once per import, so a
+// tree of few small files can multiply). Reported once, at the top-level
+// import whose subtree crosses a limit, as the fold would refuse it.
+func checkFoldSize(c *checker) {
+	sizes := map[*story.Story][2]int{}
+	var imports, states int
+	for _, alias := range c.st.ImportOrder {
+		im := c.st.Imports[alias]
+		i, s := story.FoldSize(im, sizes)
+		imports, states = imports+i, states+s
+		switch {
+		case imports > story.MaxFoldImports:
+			c.rep.Errf(im.Pos, story.RuleImports, "imports.%s: %s", alias, story.FoldImportsMessage(im.Source))
+		case states > story.MaxFoldImportedStates:
+			c.rep.Errf(im.Pos, story.RuleImports, "imports.%s: %s", alias, story.FoldStatesMessage(im.Source))
+		default:
+			continue
+		}
+		return
+	}
 }

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -44,5 +45,32 @@ states:
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in\n%s", want, out)
 		}
+	}
+}
+
+// TestImportTreeThatMultipliesIsAnError: 16 small files, each importing
+// the next twice, fold into 32,767 copies; validate says so at the
+// top-level import (the fold refuses it), instead of "valid".
+func TestImportTreeThatMultipliesIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	const depth = 15
+	for i := range depth {
+		imports := ""
+		if i < depth-1 {
+			imports = fmt.Sprintf("imports:\n  l: { source: ../c%d, entry: idle }\n  r: { source: ../c%d, entry: idle }\n", i+1, i+1)
+		}
+		write(t, dir, fmt.Sprintf("c%d/app.yaml", i), fmt.Sprintf("app: { id: c%d }\n%sroot: idle\nstates:\n  idle: { terminal: true }\n", i, imports))
+	}
+	write(t, dir, "app.yaml", "app: { id: top }\nimports:\n  c: { source: ./c0, entry: idle }\nroot: start\nstates:\n  start: { terminal: true }\n")
+	_, ds := Load(dir, story.Options{})
+	out := render(ds)
+	want := fmt.Sprintf(`app.yaml:3:3: error: imports.c: source "./c0": the import tree folds more than %d imports`, story.MaxFoldImports)
+	if !strings.Contains(out, want) {
+		t.Errorf("want %q in:\n%s", want, out)
+	}
+	// Once per story: the top one, and c0 and c1 whose own trees are
+	// over the limit too (each would be refused alone).
+	if n := strings.Count(out, "folds more than"); n != 3 || strings.Count(out, "/app.yaml:3:3: error: imports.c:") != 1 {
+		t.Errorf("reported %d times, want once for each of app.yaml, c0 and c1:\n%s", n, out)
 	}
 }

@@ -3,6 +3,7 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -59,8 +60,15 @@ func (c *coverCache) read(path, root string) (*coverRead, time.Time) {
 		return r, st.ModTime()
 	}
 	r := &coverRead{mod: st.ModTime(), size: st.Size()}
-	data, err := safefile.ReadFile(path, coverage.MaxJSON)
-	if err != nil {
+	// Through the directory holding .kitsoki/: the repository's profile
+	// (or its .kitsoki/) may be a symlink leading out, which is refused
+	// unread, so the log line below cannot quote what it points at.
+	holder := safefile.NewRoot(root)
+	data, err := holder.ReadFile(path, coverage.MaxJSON)
+	holder.Close()
+	if errors.Is(err, safefile.ErrOutsideRoot) {
+		r.err = fmt.Errorf("%s: it goes through a symlink leading out of %s (or an absolute one), and nothing outside is read; write the profile there with kitsoki test --coverprofile", path, root)
+	} else if err != nil {
 		r.err = fmt.Errorf("%s: %s", path, safefile.Reason(err))
 	} else if p, perr := coverage.ParseJSON(path, data); perr != nil {
 		r.err = perr

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -105,4 +106,27 @@ func TestCoverageHints(t *testing.T) {
 	}
 	change(c, manifest, text, 4)
 	c.waitUntil(manifest, func(p published) bool { return p.Version != nil && *p.Version == 4 && len(hints(p)) == 0 })
+}
+
+// TestCoverageProfileThroughSymlinkOutIsRefusedUnread: a repository's
+// .kitsoki/coverage.json that is a symlink leading out of the directory
+// holding it is refused unread, so the log line that turns the hints off
+// cannot quote the file it points at.
+func TestCoverageProfileThroughSymlinkOutIsRefusedUnread(t *testing.T) {
+	outside := storytest.TempTree(t, map[string]string{"secret.json": `{"CANARYcover": 1}`})
+	root := storytest.TempTree(t, map[string]string{"story/app.yaml": coveredStory})
+	prof := filepath.Join(root, filepath.FromSlash(coverage.EditorProfile))
+	if err := os.MkdirAll(filepath.Dir(prof), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "secret.json"), prof); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := (&coverCache{}).read(prof, root)
+	if r == nil || r.err == nil {
+		t.Fatalf("read = %+v, want a refusal", r)
+	}
+	if msg := r.err.Error(); strings.Contains(msg, "CANARY") || !strings.Contains(msg, "symlink") {
+		t.Errorf("error %q: want the symlink refused, quoting nothing outside", msg)
+	}
 }

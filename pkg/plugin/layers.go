@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/story"
 	"os"
 	"path/filepath"
@@ -129,9 +130,14 @@ func (a *Assembly) loadProfile(opts Options) error {
 		dir = "."
 	}
 	a.Layers = layers(opts, dir)
+	a.repo = repoRoot(dir)
 	ps := make([]*Profile, 0, len(a.Layers))
 	for _, l := range a.Layers {
-		p, err := readProfile(l.Path)
+		var root *safefile.Root
+		if l.Source == LayerSearch {
+			root = a.repo
+		}
+		p, err := readProfileIn(root, l.Path)
 		if err != nil {
 			return err
 		}

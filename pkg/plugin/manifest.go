@@ -2,7 +2,9 @@ package plugin
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -116,7 +118,12 @@ func parseManifest(path string, data []byte) (*Manifest, error) {
 
 // discoverManifests reads every <dir>/*/manifest.yaml, sorted by directory
 // name. Unreadable or malformed manifests become warnings.
-func discoverManifests(dir string) ([]*Manifest, []Warning) {
+func discoverManifests(root *safefile.Root, dir string) ([]*Manifest, []Warning) {
+	if abs, err := filepath.Abs(dir); err == nil && root != nil {
+		if _, inside := root.Rel(abs); inside && !root.Inside(abs) {
+			return nil, []Warning{{File: dir, Message: "external plugins not looked for: " + outsideText(root, safefile.ErrOutsideRoot)}}
+		}
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		if os.IsNotExist(err) {
@@ -131,10 +138,10 @@ func discoverManifests(dir string) ([]*Manifest, []Warning) {
 			continue
 		}
 		p := filepath.Join(dir, e.Name(), ManifestFile)
-		data, err := safefile.ReadFile(p, safefile.Data)
+		data, err := readConfined(root, p)
 		if err != nil {
-			if !os.IsNotExist(err) {
-				warns = append(warns, Warning{File: p, Message: "external plugin skipped: " + safefile.ErrText(err)})
+			if errors.Is(err, safefile.ErrOutsideRoot) || !errors.Is(err, fs.ErrNotExist) {
+				warns = append(warns, Warning{File: p, Message: "external plugin skipped: " + outsideText(root, err)})
 			}
 			continue
 		}

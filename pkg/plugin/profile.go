@@ -95,9 +95,16 @@ func FindProfiles(dir string) []string {
 	return out
 }
 
-// readProfile reads and parses a profile file. Problems are a *ProfileError.
-func readProfile(path string) (*Profile, error) {
-	data, err := safefile.ReadFile(path, safefile.Data)
+// readProfileIn reads and parses a profile file; problems are a
+// *ProfileError. A profile inside root (the repository's) is read through
+// root: a symlink leading out of the checkout is refused unread. A nil
+// root reads path as it is (the operator's).
+func readProfileIn(root *safefile.Root, path string) (*Profile, error) {
+	data, err := readConfined(root, path)
+	if errors.Is(err, safefile.ErrOutsideRoot) {
+		return nil, &ProfileError{ReadErr: errors.New(outsideText(root, err)), Diagnostics: []diag.Diagnostic{{File: path, Severity: diag.Error, Rule: ruleProfile.ID,
+			Message: "cannot read the repository's plugin profile: " + outsideText(root, err)}}}
+	}
 	if err != nil {
 		return nil, &ProfileError{ReadErr: errors.New(safefile.ErrText(err)), Diagnostics: []diag.Diagnostic{{File: path, Severity: diag.Error, Rule: ruleProfile.ID,
 			Message: "cannot read the plugin profile: " + safefile.ErrText(err) + "; fix the path given to --profile or remove the file"}}}

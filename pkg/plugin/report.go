@@ -3,6 +3,7 @@ package plugin
 import (
 	"encoding/json"
 
+	"kitsoki/internal/termsafe"
 	"kitsoki/pkg/diag"
 )
 
@@ -58,8 +59,13 @@ func orEmpty[T any](s []T) []T {
 	return s
 }
 
-// JSON encodes the report, indented.
-func (r *Report) JSON() ([]byte, error) { return json.MarshalIndent(r, "", "  ") }
+// JSON encodes the report, indented, with the C1 and bidirectional
+// controls a manifest or story may carry (which encoding/json leaves raw)
+// escaped as \uXXXX (termsafe.JSON): the same JSON, safe to print.
+func (r *Report) JSON() ([]byte, error) {
+	b, err := json.MarshalIndent(r, "", "  ")
+	return termsafe.JSON(b), err
+}
 
 // Diagnostics returns the assembly warnings as diagnostics (rule
 // plugin-profile, severity warning) for kitsoki validate. Profile errors

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"kitsoki/internal/proc"
+	"kitsoki/internal/safefile"
 	"kitsoki/pkg/story"
 )
 
@@ -98,6 +99,7 @@ type Assembly struct {
 	Warnings     []Warning
 
 	manifests map[string]*Manifest
+	repo      *safefile.Root // the checkout: its profiles and manifests are read inside it
 	getenv    func(string) string
 	childEnv  proc.EnvPolicy // external plugin processes' environment
 }
@@ -131,6 +133,7 @@ func assembleFor(opts Options, full bool) (*Assembly, error) {
 		return nil, err
 	}
 	descs, byID := a.descriptors()
+	a.repo.Close() // every repository file is read by now
 	agents, nodes := storyAgents(opts, descs)
 	known := make(map[string]bool, len(nodes))
 	for _, n := range nodes {
@@ -194,7 +197,7 @@ func indexDescriptors(descs []Descriptor) map[string]*Descriptor {
 // addExternal appends the manifests found under dir whose id is free and
 // records them in a.manifests.
 func (a *Assembly) addExternal(descs []Descriptor, dir string) []Descriptor {
-	ms, warns := discoverManifests(dir)
+	ms, warns := discoverManifests(a.repo, dir)
 	a.Warnings = append(a.Warnings, warns...)
 	owner := map[string]string{} // id -> "" (built-in) or manifest path
 	for _, d := range descs {

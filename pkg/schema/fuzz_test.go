@@ -89,7 +89,10 @@ func FuzzGrammarSubset(f *testing.F) {
 // FuzzCompileBytes: arbitrary schema bytes never panic the compiler and
 // every failure is a *CompileError naming the schema.
 func FuzzCompileBytes(f *testing.F) {
-	for _, seed := range []string{verdictSchema, `{"$ref":"../x.json"}`, `{"$ref":"#/nope"}`, `{"type":5}`, `{"pattern":"("}`, `true`, `{`} {
+	for _, seed := range []string{verdictSchema, `{"$ref":"../x.json"}`, `{"$ref":"#/nope"}`, `{"type":5}`, `{"pattern":"("}`, `true`, `{`,
+		// the same $ref twice per level (2^40 visits without the cost bound)
+		string(doubling(40, `{"type":"string"}`)),
+		`{"$defs":{"n":{"anyOf":[{"$ref":"#/$defs/o"},{"$ref":"#/$defs/o"}]},"o":{"type":"object","properties":{"a":{"$ref":"#/$defs/n"}}}},"$ref":"#/$defs/n"}`} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -16,6 +16,9 @@ func (s *Schema) Validate(v any) *ValidationError {
 	if s == nil || s.compiled == nil {
 		return &ValidationError{Constraint: "schema", Message: "no compiled schema; build one with Compiler.Compile or CompileBytes"}
 	}
+	if validationCost(s.compiled, v) > MaxValidationSteps {
+		return costError(s.Path)
+	}
 	err := s.compiled.Validate(v)
 	if err == nil {
 		return nil

@@ -51,6 +51,7 @@ func FuzzLoadDir(f *testing.F) {
 	room, _ := os.ReadFile("testdata/corpus/fix-tests/rooms/pipeline.yaml")
 	f.Add(app, room)
 	f.Add([]byte("app: {id: x}\nroot: a\ninclude: [rooms/*.yaml]\nimports: {c: {source: ./rooms}}\n"), []byte("states: {a: {}}\n"))
+	f.Add([]byte("app: {id: x}\nroot: a\ninclude: [\"*/*.yaml\", \"[\", \"r?oms/[a-z]*\", ../x/*, /abs/*]\nstates: {a: {}}\n"), []byte("states: {b: {}}\n"))
 	f.Fuzz(func(t *testing.T, app, room []byte) {
 		dir := t.TempDir()
 		if err := os.MkdirAll(filepath.Join(dir, "rooms"), 0o755); err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -37,13 +38,16 @@ func (l *loader) mergeIncludes(st *Story, display string) {
 			l.outsideRoot(at, st.root, "include", pat, nil)
 			continue
 		}
-		matches, err := filepath.Glob(full)
+		matches, outside, err := globIn(st.root, full)
 		if err != nil {
 			l.rep.Errf(at, RuleInclude, "include glob %q: %v", pat, err)
 			continue
 		}
+		for _, o := range outside {
+			l.outsideRoot(at, st.root, fmt.Sprintf("include %q: directory", pat), o, &os.PathError{Op: "read", Path: o, Err: safefile.ErrOutsideRoot})
+		}
 		sort.Strings(matches)
-		if len(matches) == 0 {
+		if len(matches) == 0 && len(outside) == 0 {
 			l.rep.Warnf(at, RuleInclude, "include glob %q matches no file (upstream ignores it silently)", pat)
 		}
 		for _, m := range matches {

@@ -1,6 +1,8 @@
 package story
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,5 +57,69 @@ func TestLoadBytesIgnoresInclude(t *testing.T) {
 	st, ds := LoadBytes("<bytes>", []byte("app: {id: b}\nroot: a\ninclude: [rooms/*.yaml]\nstates: {a: {}}\n"), Options{})
 	if st == nil || len(ds) != 0 || len(st.Manifests) != 1 {
 		t.Fatalf("%v\n%s", st, render(ds))
+	}
+}
+
+// TestIncludeGlobListsNothingOutside: an include glob through a directory
+// symlink leading out of the project root is refused at the include, and
+// the names of the files there are never listed (they would be quoted).
+func TestIncludeGlobListsNothingOutside(t *testing.T) {
+	base := t.TempDir()
+	write(t, base, "outside/CANARYname.yaml", "states: {x: {}}\n")
+	dir := filepath.Join(base, "repo")
+	write(t, dir, ".kitsoki/keep", "")
+	write(t, dir, "app.yaml", "app: {id: i}\nroot: a\ninclude: [out/*.yaml, sub/out/*]\nstates:\n  a: {terminal: true}\n")
+	symlinkT(t, filepath.Join(base, "outside"), filepath.Join(dir, "out"))
+	symlinkT(t, "../../outside", filepath.Join(dir, "sub", "out"))
+	_, ds := Load(dir, Options{})
+	out := render(ds)
+	if strings.Contains(out, "CANARY") {
+		t.Fatalf("a name outside the root is quoted:\n%s", out)
+	}
+	for _, want := range []string{`include "out/*.yaml"`, `include "sub/out/*"`} {
+		if !strings.Contains(out, want) || !strings.Contains(out, "[outside-root]") {
+			t.Errorf("want %s refused as outside-root in:\n%s", want, out)
+		}
+	}
+}
+
+// TestIncludeGlobThroughSymlinkLoopIsBounded: ten symlinks to "." under
+// x/ and a ten-level pattern name 10^10 paths; the glob stops at its
+// limit with an error at the include instead of running out of memory.
+func TestIncludeGlobThroughSymlinkLoopIsBounded(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, ".kitsoki/keep", "")
+	write(t, dir, "app.yaml", "app: {id: i}\nroot: a\ninclude: [\"x/*/*/*/*/*/*/*/*/*/*.yaml\"]\nstates:\n  a: {terminal: true}\n")
+	for i := range 10 {
+		symlinkT(t, ".", filepath.Join(dir, "x", fmt.Sprintf("l%d", i)))
+	}
+	_, ds := Load(dir, Options{})
+	out := render(ds)
+	if !strings.Contains(out, fmt.Sprint(maxGlobEntries)) || !strings.Contains(out, `include glob "x/*/*/*/*/*/*/*/*/*/*.yaml"`) {
+		t.Errorf("want the glob's limit at the include in:\n%s", out)
+	}
+}
+
+// TestIncludeGlobFollowsSymlinksInside: a directory symlink that stays
+// inside the root is followed, as filepath.Glob does.
+func TestIncludeGlobFollowsSymlinksInside(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, ".kitsoki/keep", "")
+	write(t, dir, "shared/rooms/b.yaml", "states:\n  b: {terminal: true}\n")
+	write(t, dir, "app.yaml", "app: {id: i}\nroot: a\ninclude: [\"r*/*.yaml\"]\nstates:\n  a: {terminal: true}\n")
+	symlinkT(t, "shared/rooms", filepath.Join(dir, "rooms"))
+	st, ds := Load(dir, Options{})
+	if st == nil || st.State("b") == nil {
+		t.Fatalf("the room behind the symlink was not included:\n%s", render(ds))
+	}
+}
+
+func symlinkT(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
 	}
 }

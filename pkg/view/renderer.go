@@ -1,6 +1,7 @@
 package view
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -104,6 +105,7 @@ const transitionAtKey = "transition_at"
 // (story-runtime §8).
 func (r *Renderer) RenderView(statePath string, world map[string]any, extra map[string]any) (out string, err error) {
 	defer r.recoverInto(statePath, &out, &err)
+	extra = oneBudget(extra)
 	if tv, ok := extra[transitionViewKey]; ok {
 		rest := maps.Clone(extra)
 		at, _ := rest[transitionAtKey].(string)
@@ -139,7 +141,22 @@ func (r *Renderer) RenderView(statePath string, world map[string]any, extra map[
 // all of its views) in the context of the state at statePath.
 func (r *Renderer) RenderTransitionView(statePath string, v *story.View, world map[string]any, extra map[string]any) (out string, err error) {
 	defer r.recoverInto(statePath, &out, &err)
-	return r.renderTransition(statePath, "", v, world, extra)
+	return r.renderTransition(statePath, "", v, world, oneBudget(extra))
+}
+
+// oneBudget returns extra (cloned) with the run's context under
+// expr.ContextKey carrying one render budget for the whole view: its
+// elements, their fields and its layout spend it together, so a view of
+// many templates is bounded as one template is.
+func oneBudget(extra map[string]any) map[string]any {
+	ctx, _ := extra[expr.ContextKey].(context.Context)
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	out := make(map[string]any, len(extra)+1)
+	maps.Copy(out, extra)
+	out[expr.ContextKey] = expr.WithSharedBudget(ctx)
+	return out
 }
 
 // renderTransition is RenderTransitionView; at, inside a parallel

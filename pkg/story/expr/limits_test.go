@@ -172,3 +172,26 @@ func TestValueTemplateRangeBudget(t *testing.T) {
 		t.Fatalf("nine ranges: %v", err)
 	}
 }
+
+// TestSharedRenderBudget: renders under WithSharedBudget spend one budget
+// (two loops of 600,000 pass alone and fail together), and a render whose
+// own context, derived from the shared one, has ended stops.
+func TestSharedRenderBudget(t *testing.T) {
+	p := mustPongo(t, `{% for a in l %}{% endfor %}`)
+	l := make([]any, 600_000)
+	if _, err := p.RenderContext(context.Background(), Env{"l": l}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := WithSharedBudget(context.Background())
+	if _, err := p.RenderContext(ctx, Env{"l": l}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.RenderContext(ctx, Env{"l": l}); !errors.Is(err, ErrRenderBudget) {
+		t.Fatalf("second render under one budget: %v, want the budget's error", err)
+	}
+	cctx, cancel := context.WithCancel(WithSharedBudget(context.Background()))
+	cancel()
+	if _, err := p.RenderContext(cctx, Env{"l": l}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: %v", err)
+	}
+}

@@ -48,6 +48,7 @@ type renderBudget struct {
 	alloc int
 	depth int
 	held  int
+	out   int   // bytes written to the renders' outputs
 	err   error // the first failure; every later spend fails with it
 	// cycles is each cycle tag's position in this render (pongo_tag_cycle.go)
 	cycles map[*cycleNode]int
@@ -167,9 +168,10 @@ func (w *budgetWriter) WriteString(s string) (int, error) {
 		b.err = fmt.Errorf("rendering stopped: %w", err)
 		return 0, b.err
 	}
-	if w.buf.Len()+len(s) > MaxRenderBytes {
+	if b.out+len(s) > MaxRenderBytes {
 		return 0, b.fail("the output is over %d bytes; render less", MaxRenderBytes)
 	}
+	b.out += len(s)
 	return w.buf.WriteString(s)
 }
 
@@ -180,7 +182,15 @@ func (w *budgetWriter) Write(p []byte) (int, error) { return w.WriteString(strin
 // by the budget fails with an *Error wrapping ErrRenderBudget; one stopped
 // by ctx wraps ctx.Err().
 func (p *Pongo) RenderContext(ctx context.Context, env Env) (out string, err error) {
-	b := &renderBudget{ctx: ctx}
+	b, shared := ctx.Value(sharedBudgetKey{}).(*renderBudget)
+	if shared {
+		// ctx carries the budget, so it is the budget's context or one
+		// derived from it: its end (a deadline of this render's) counts.
+		b.ctx = ctx
+		b.cycles = nil // a cycle tag's position is the render's own
+	} else {
+		b = &renderBudget{ctx: ctx}
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = "", &Error{Kind: KindPongo, Msg: fmt.Sprintf("pongo2 render %s: internal error: %s", p.name, plainText(fmt.Sprint(r)))}
@@ -227,4 +237,17 @@ func (p *Pongo) Render(env Env) (string, error) {
 		ctx = context.Background()
 	}
 	return p.RenderContext(ctx, env)
+}
+
+// sharedBudgetKey is the context key of a budget that several renders
+// spend together (WithSharedBudget).
+type sharedBudgetKey struct{}
+
+// WithSharedBudget returns ctx carrying one render budget that every
+// RenderContext (and Render) under it spends, instead of a budget each:
+// the templates of one view (its elements, their fields, its layout) are
+// bounded together, so a story cannot multiply the limits by the number
+// of templates it writes. The first failure fails every later render.
+func WithSharedBudget(ctx context.Context) context.Context {
+	return context.WithValue(ctx, sharedBudgetKey{}, &renderBudget{ctx: ctx})
 }

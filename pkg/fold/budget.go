@@ -1,0 +1,34 @@
+package fold
+
+import "kitsoki/pkg/story"
+
+// spend charges one import of ci (named sub) and its child's states to the
+// fold's budget (story.MaxFoldImports, story.MaxFoldImportedStates: a
+// child is copied each time it is imported, so a tree of few small files
+// can multiply). Past a limit it reports the problem once, at the import
+// that crossed it, and returns false: build stops copying.
+func (fs *folder) spend(sub string, ci *story.Import) bool {
+	if fs.overBudget {
+		return false
+	}
+	if fs.stateCount == nil {
+		fs.stateCount = map[*story.Story]int{}
+	}
+	n, ok := fs.stateCount[ci.Child]
+	if !ok {
+		n = len(story.Flatten(ci.Child.States))
+		fs.stateCount[ci.Child] = n
+	}
+	fs.imports++
+	fs.copied += n
+	switch {
+	case fs.imports > story.MaxFoldImports:
+		fs.errf(sub, ci.Pos, "%s", story.FoldImportsMessage(ci.Source))
+	case fs.copied > story.MaxFoldImportedStates:
+		fs.errf(sub, ci.Pos, "%s", story.FoldStatesMessage(ci.Source))
+	default:
+		return true
+	}
+	fs.overBudget = true
+	return false
+}

@@ -1,0 +1,113 @@
+package fold
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kitsoki/internal/testing/storyload"
+	"kitsoki/pkg/lint"
+	"kitsoki/pkg/story"
+)
+
+// diamond writes a story whose import tree doubles at each of depth
+// levels: c<i> imports c<i+1> twice (aliases l and r), so a handful of
+// small files fold into 2^depth copies of the last child.
+func diamond(t *testing.T, depth int) string {
+	t.Helper()
+	dir := t.TempDir()
+	for i := range depth {
+		var imports string
+		if i < depth-1 {
+			imports = fmt.Sprintf("imports:\n  l: { source: ../c%d, entry: idle }\n  r: { source: ../c%d, entry: idle }\n", i+1, i+1)
+		}
+		write(t, filepath.Join(dir, fmt.Sprintf("c%d", i), "app.yaml"), fmt.Sprintf("app: { id: c%d, version: 0.1.0 }\n%sroot: idle\nstates:\n  idle: { terminal: true }\n", i, imports))
+	}
+	write(t, filepath.Join(dir, "app.yaml"), "app: { id: top, version: 0.1.0 }\nimports:\n  c: { source: ./c0, entry: idle }\nroot: start\nstates:\n  start: { terminal: true }\n")
+	return dir
+}
+
+// loadAnyway loads the story at dir past its load errors (validate
+// reports the same limits; the fold must hold on its own).
+func loadAnyway(t *testing.T, dir string) *story.Story {
+	t.Helper()
+	st, _ := lint.Load(dir, story.Options{LookupEnv: storyload.NoEnv, Trees: storyload.Trees()})
+	if st == nil {
+		t.Fatal("no story")
+	}
+	return st
+}
+
+func write(t *testing.T, p, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestImportDiamondIsBounded: an import tree that multiplies (each child
+// imported twice, 15 levels: 32,767 imports from 16 small files) is a
+// positioned fold error naming the limit, not memory and time doubling
+// with every level (at 24 levels, gigabytes and hours).
+func TestImportDiamondIsBounded(t *testing.T) {
+	st := loadAnyway(t, diamond(t, 15))
+	_, err := New(st, Options{})
+	var fe *Error
+	if !errors.As(err, &fe) {
+		t.Fatalf("New = %v, want a *fold.Error for the import tree's size", err)
+	}
+	msg := err.Error()
+	for _, want := range []string{"app.yaml:", "imports", fmt.Sprint(story.MaxFoldImports), "import"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error does not say %q:\n%s", want, msg)
+		}
+	}
+	if len(fe.Problems) != 1 {
+		t.Errorf("%d problems, want the one limit reported once:\n%s", len(fe.Problems), msg)
+	}
+}
+
+// TestImportDiamondUnderTheLimitFolds: the same shape under the limit
+// (10 levels, 1,023 imports) folds as before.
+func TestImportDiamondUnderTheLimitFolds(t *testing.T) {
+	st := storyload.Load(t, diamond(t, 10), story.Options{})
+	f, err := New(st, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(f.Paths()), 1+2*(1<<10-1); got != want {
+		t.Errorf("%d folded states, want %d", got, want)
+	}
+}
+
+// TestImportedStatesAreBounded: one large child imported by ten aliases
+// copies its states ten times; past story.MaxFoldImportedStates the fold is one
+// positioned error at the import that crossed it.
+func TestImportedStatesAreBounded(t *testing.T) {
+	dir := t.TempDir()
+	n := story.MaxFoldImportedStates/10 + 1
+	var b strings.Builder
+	b.WriteString("app: { id: big, version: 0.1.0 }\nroot: s0\nstates:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  s%d: { terminal: true }\n", i)
+	}
+	write(t, filepath.Join(dir, "big", "app.yaml"), b.String())
+	b.Reset()
+	b.WriteString("app: { id: top, version: 0.1.0 }\nimports:\n")
+	for i := range 10 {
+		fmt.Fprintf(&b, "  a%d: { source: ./big, entry: s0 }\n", i)
+	}
+	b.WriteString("root: start\nstates:\n  start: { terminal: true }\n")
+	write(t, filepath.Join(dir, "app.yaml"), b.String())
+	st := loadAnyway(t, dir)
+	_, err := New(st, Options{})
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprint(story.MaxFoldImportedStates)) || !strings.Contains(err.Error(), "imports.a9") {
+		t.Fatalf("New = %v, want the states limit at imports.a9", err)
+	}
+}

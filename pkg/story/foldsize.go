@@ -1,0 +1,63 @@
+package story
+
+import "fmt"
+
+// Bounds on what folding a story's imports copies (pkg/fold). A child
+// imported from several places, or by several aliases, is copied once per
+// import, so an import tree of few small files can multiply: each story
+// importing the next one twice doubles the copy at every level. Both the
+// fold and kitsoki validate refuse a tree past these; a real story stays
+// far under both.
+const (
+	// MaxFoldImports is the most imports a fold copies, counting an
+	// imported child once each time it is imported, at any depth.
+	MaxFoldImports = 10_000
+	// MaxFoldImportedStates is the most states a fold copies from imported
+	// children, each child's states counted once per import.
+	MaxFoldImportedStates = 250_000
+)
+
+// FoldSize is what folding the import im copies: the imports in its
+// subtree, itself included, and the states of their children, each
+// counted once per import. Counts stop growing past the limits (they are
+// compared, never multiplied further), and a cycle counts its back edge
+// as nothing (the loader reports cycles). sizes memoizes per child across
+// calls; pass the same map for every import of one story.
+func FoldSize(im *Import, sizes map[*Story][2]int) (imports, states int) {
+	if im == nil || im.Child == nil {
+		return 0, 0
+	}
+	sub := foldSizeOf(im.Child, sizes)
+	return sat(1 + sub[0]), sat(len(Flatten(im.Child.States)) + sub[1])
+}
+
+// foldSizeOf is the imports and states folding st's own imports copies.
+func foldSizeOf(st *Story, sizes map[*Story][2]int) [2]int {
+	if s, ok := sizes[st]; ok {
+		return s
+	}
+	sizes[st] = [2]int{} // in progress: a cycle back here adds nothing
+	var out [2]int
+	for _, alias := range st.ImportOrder {
+		i, s := FoldSize(st.Imports[alias], sizes)
+		out = [2]int{sat(out[0] + i), sat(out[1] + s)}
+	}
+	sizes[st] = out
+	return out
+}
+
+// sat caps a count just past the larger limit, so that sums of counts in
+// a tree that doubles at every level never overflow.
+func sat(n int) int { return min(n, MaxFoldImportedStates+1) }
+
+// FoldImportsMessage is the error for an import tree past MaxFoldImports,
+// at the import with source.
+func FoldImportsMessage(source string) string {
+	return fmt.Sprintf("source %q: the import tree folds more than %d imports (a child is copied each time it is imported, so one imported by several stories or aliases multiplies at every level); import each child from fewer places", source, MaxFoldImports)
+}
+
+// FoldStatesMessage is the error for an import tree past
+// MaxFoldImportedStates, at the import with source.
+func FoldStatesMessage(source string) string {
+	return fmt.Sprintf("source %q: the import tree folds more than %d states from imported children (each child's states are copied each time it is imported); import large children from fewer places", source, MaxFoldImportedStates)
+}
