@@ -230,7 +230,7 @@ func (p *parser) inboxFields(ie *InboxExpect, where string) yamlnode.Fields {
 		{Key: "unread", Read: intoPtr(&ie.Unread, p.integer, where)},
 		{Key: "needs_attention", Read: intoPtr(&ie.NeedsAttention, p.integer, where)},
 		{Key: "severities", Read: func(_, v *yaml.Node) {
-			ie.Severities, ie.HasSeverities = p.strList(v, where+".severities"), true
+			ie.Severities = p.strList(v, where+".severities")
 		}},
 	}
 }

@@ -115,8 +115,9 @@ func applyWorld(w map[string]any, evs []flowtest.ReportEvent) {
 		}
 		if json.Unmarshal(e.Payload, &p) == nil {
 			for k, v := range p.Set {
-				if k == "last_job_id" {
-					// job ids are random upstream
+				if strings.HasSuffix(k, "job_id") {
+					// job ids are random upstream (host stories
+					// bind them to bg_job_id too)
 					continue
 				}
 				w[k] = v

@@ -38,6 +38,10 @@
 // view form (view.go), on leaves, compounds, parallel regions,
 // transitions and after an on_error redirect, with world values of
 // every shape printed in them; the fixture visits every state.
+// -kind host writes stories that call host namespaces from on_enter, arms
+// and on_complete, sync and in the background (host.go), with fixtures
+// feeding every stub form and asserting calls, inbox and jobs
+// (host_fixture.go).
 package main
 
 import (
@@ -102,6 +106,8 @@ func run(args []string) error {
 			return writeAgent(dir, n, seed)
 		case "view":
 			return writeView(dir, n, seed)
+		case "host":
+			return writeHost(dir, n, seed)
 		}
 		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent or view", kind)
 	case "diff":
