@@ -576,7 +576,7 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 			v = r.renderFirst(ctx, turnSlots)
 		}
 		le, _ := r.world["last_error"].(string)
-		v = errorBanner(v, le, r.t.redirectErr)
+		v = errorBanner(v, le)
 	}
 	return v
 }
@@ -594,14 +594,16 @@ func prependSay(say, view string) string {
 }
 
 // errorBanner appends upstream's banner after an on_error redirect
-// (story-runtime §2.4), "⚠ Action failed: <msg>" after a blank line (an
-// empty view becomes the banner alone), unless the view already shows
-// lastErr, the world's last_error.
-func errorBanner(view, lastErr, msg string) string {
-	if lastErr != "" && strings.Contains(view, lastErr) {
+// (story-runtime §2.4), "⚠ Action failed: <last_error>" after a blank
+// line (an empty view becomes the banner alone), unless the view already
+// shows lastErr, the world's last_error as the turn ends: a later call
+// failing in the landing room names its own error, and a landing that
+// clears last_error shows no banner (conformance host-banner-last-error).
+func errorBanner(view, lastErr string) string {
+	if strings.Contains(view, lastErr) {
 		return view
 	}
-	banner := "⚠ Action failed: " + msg
+	banner := "⚠ Action failed: " + lastErr
 	if view == "" {
 		return banner
 	}
