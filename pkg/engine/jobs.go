@@ -79,7 +79,9 @@ func (s *jobStore) AnswerClarification(ctx context.Context, jobID string, answer
 	defer s.mu.Unlock()
 	j := s.byID[jobID]
 	if j == nil {
-		return fmt.Errorf("jobs.AnswerClarification: no job %q", jobID)
+		// upstream's text: its job store is an SQL table
+		// (docs/compat/engine.md "Background jobs")
+		return errors.New("jobs.AnswerClarification: sql: no rows in result set")
 	}
 	if j.info.Status != JobAwaiting {
 		return fmt.Errorf("jobs.AnswerClarification: job %s is not awaiting_input (status=%s)", jobID, j.info.Status)
