@@ -463,6 +463,13 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 				r.note(Note{Kind: "host", State: r.cur.Path, Error: fmt.Sprintf("%s: bind.%s: %v", e.Pos, b.Key, err)})
 				continue
 			}
+			if res == nil && isEmptyMap(v) {
+				// no data is upstream's nil map: `{{ result }}` binds
+				// null, `{{ result.k }}` null, `{{ result.a.b }}` fails
+				// (an explicit data: {} binds {}; conformance
+				// host-bind-answer-errors)
+				v = nil
+			}
 		} else if x, ok := lookupBindPath(res, b.Path); ok {
 			v = x
 		} else {
@@ -528,4 +535,10 @@ func (r *runner) walkArgs(e *Effect) map[string]any {
 		return map[string]any{}
 	}
 	return w
+}
+
+// isEmptyMap reports whether v is a map with no keys.
+func isEmptyMap(v any) bool {
+	m, ok := v.(map[string]any)
+	return ok && len(m) == 0
 }

@@ -67,7 +67,7 @@ func (jobsAnswerHandler) Call(ctx context.Context, c *Call) (Result, error) {
 	}
 	if err := c.Env.Services.Jobs.AnswerClarification(ctx, id, answer); err != nil {
 		// the store's error under the handler's name, as upstream
-		// (conformance host-answer-clarification-errors)
+		// (conformance host-bind-answer-errors)
 		return domainErr("%s: %v", name, err), nil
 	}
 	return Result{Data: map[string]any{"answered": true, "job_id": id}}, nil

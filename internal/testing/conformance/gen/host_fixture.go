@@ -8,24 +8,24 @@ func (g *gen) hostFixture() m {
 	hh := m{}
 	// host.run: data, by_call, error, infra_error, a delay (virtual in a
 	// job, real time in a foreground call upstream: at most 1s)
-	if g.chance(85) {
-		hh["host.run"] = g.hostStub(true)
-	}
+	// the handlers jobs call are always served (a job failing at once on
+	// a missing handler lands whenever upstream's listener runs)
+	hh["host.run"] = g.hostStub(true)
 	// host.git is reached by prefix (host.git.status → op "status")
-	if g.chance(75) {
-		st := g.hostStub(false)
+	{
+		st := g.hostStub(true)
+		delete(st, "request_clarification")
 		if g.chance(50) {
 			st["by_op"] = m{
 				"status": m{"data": m{"branch": "main", "files": []any{"a.go", "b.go"}}},
 				"log":    g.hostEnvelope(),
 			}
 		}
-		name := "host.git"
+		hh["host.git"] = st
 		if g.chance(20) {
-			// an exact name: host.git.status alone is served
-			name = "host.git.status"
+			// an exact name wins over the prefix
+			hh["host.git.status"] = g.hostEnvelope()
 		}
-		hh[name] = st
 	}
 	if g.chance(60) {
 		hh["host.inbox.add"] = m{"data": m{"ok": true, "id": g.pick("N1", "7"), "persisted": g.chance(50)}}
@@ -34,9 +34,7 @@ func (g *gen) hostFixture() m {
 		// the interface's binding, by its default or a prefix of it
 		hh[g.pick("host.local_files.ticket", "host.local_files.ticket", "host.local_files", "host.local_files.ticket.search")] = g.hostTicketStub()
 	}
-	if g.chance(75) {
-		hh[g.pick("host.agent.task", "host.agent.task", "host.agent")] = g.hostStub(true)
-	}
+	hh[g.pick("host.agent.task", "host.agent.task", "host.agent")] = g.hostStub(true)
 	if g.chance(15) {
 		hh["host.nope"] = m{"data": m{"v": "here"}}
 	}
@@ -83,8 +81,11 @@ func (g *gen) hostStub(job bool) m {
 		}
 		st["by_call"] = bc
 	}
-	if job && g.chance(35) {
-		st["delay"] = g.pick("1s", "500ms", "0s")
+	if job {
+		// a job that ends at once lands its on_complete whenever upstream's
+		// listener gets the lock (flow-format §5.5): every job waits for
+		// an advance; a foreground call sleeps this long upstream
+		st["delay"] = g.pick("10ms", "100ms", "10ms", "1s")
 	}
 	if job && g.chance(12) {
 		st["request_clarification"] = g.pick("Which env?", "Proceed?")
