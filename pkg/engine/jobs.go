@@ -250,7 +250,7 @@ func (r *runner) jobStep(ctx context.Context, j *job) (*Turn, error) {
 		s.mu.Unlock()
 		return nil, nil
 	}
-	if j.err == nil && j.ans.clar != nil && !j.asked {
+	if j.ans.clar != nil && !j.asked {
 		j.asked = true
 		j.info.Status, j.info.Question = JobAwaiting, j.ans.clar.Question
 		s.mu.Unlock()
