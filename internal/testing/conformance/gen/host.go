@@ -68,7 +68,7 @@ func (g *gen) hostStory(id string) []agentFile {
 		"note":        m{"type": "string", "default": ""},
 		"tag":         m{"type": "string", "default": g.pick("a", "b")},
 		"last_job_id": m{"type": "string", "default": ""},
-		"bg_job_id":        m{"type": "string", "default": ""},
+		"bg_job_id":   m{"type": "string", "default": ""},
 		"status":      m{"type": "string", "default": ""},
 	}
 	if g.chance(50) {
