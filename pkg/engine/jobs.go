@@ -273,14 +273,18 @@ func (r *runner) jobStep(ctx context.Context, j *job) (*Turn, error) {
 	case j.ans.err != "":
 		status, errMsg = JobFailed, j.ans.err
 	}
+	// a job that returned no data (an error or infra error alone) has
+	// no last_job_result: `world.last_job_result.x` then fails the
+	// on_complete, as upstream (conformance host-job-no-data)
 	data := j.ans.data
-	if data == nil {
-		data = map[string]any{}
-	}
 	if j.answer != nil {
 		data = shallowWith(data, "answer", j.answer)
 	}
-	j.info.Status, j.info.Error, j.info.Result, j.info.Ended = status, errMsg, jsonvalue.Normalize(data).(map[string]any), r.now()
+	var result map[string]any
+	if data != nil {
+		result = jsonvalue.Normalize(data).(map[string]any)
+	}
+	j.info.Status, j.info.Error, j.info.Result, j.info.Ended = status, errMsg, result, r.now()
 	s.mu.Unlock()
 	return r.completionTurn(ctx, j, status, errMsg, data)
 }
@@ -328,7 +332,11 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		r.note(Note{Kind: "job", State: r.statePath(), Text: "job " + j.info.ID + " ended after the session left " + j.info.State + ": on_complete skipped"})
 		return nil
 	}
-	set := map[string]any{"last_job_id": j.info.ID, "last_job_status": status, "last_job_result": jsonvalue.Normalize(data)}
+	var result any
+	if data != nil {
+		result = jsonvalue.Normalize(data)
+	}
+	set := map[string]any{"last_job_id": j.info.ID, "last_job_status": status, "last_job_result": result}
 	maps.Copy(r.world, set)
 	if err := r.emit(KindWorldUpdate, map[string]any{"set": jsonvalue.Normalize(set), "source": "job"}); err != nil {
 		return err

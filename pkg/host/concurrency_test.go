@@ -3,7 +3,6 @@ package host
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 )
@@ -20,21 +19,12 @@ func TestHandlersConcurrent(t *testing.T) {
 	run, _, _, _ := reg.Lookup(HandlerRun)
 	var wg sync.WaitGroup
 	errs := make(chan error, 30)
-	var mu sync.Mutex
-	played, missed := 0, 0
 	for i := 0; i < 10; i++ {
 		wg.Add(3)
 		go func() {
 			defer wg.Done()
 			res, err := call(t, star, Env{StoryDir: dir, WorkDir: wd}, map[string]any{"script": "scripts/fetch_widget.star", "inputs": map[string]any{"widget_id": "42"}})
-			mu.Lock()
-			defer mu.Unlock()
-			switch {
-			case err == nil && res.Data["widget_name"] == "sprocket":
-				played++
-			case err == nil && strings.Contains(res.Error, "starlark http replay: no episode matched"):
-				missed++ // the cassette's one exchange plays once, as upstream's
-			default:
+			if err != nil || res.Data["widget_name"] != "sprocket" {
 				errs <- fmt.Errorf("starlark: %+v %v", res, err)
 			}
 		}()
@@ -55,9 +45,6 @@ func TestHandlersConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 	close(errs)
-	if played != 1 || missed != 9 {
-		t.Errorf("one exchange, ten calls: %d played, %d missed; want 1 and 9", played, missed)
-	}
 	for err := range errs {
 		t.Error(err)
 	}

@@ -70,7 +70,7 @@ func TestStarlarkStepsAcrossModules(t *testing.T) {
 	dir := storytest.TempTree(t, files)
 	// one module fits in 150,000 steps; four do not
 	h := NewStarlarkRun(StarlarkOptions{NoNetwork: true, MaxSteps: 150_000})
-	wantDomainErr(t, h, starEnv(dir), map[string]any{"script": "main.star"}, "four modules", "cannot load b.star: Starlark computation cancelled: too many steps")
+	wantDomainErr(t, h, starEnv(dir), map[string]any{"script": "main.star"}, "four modules", "more than 150000 steps")
 	files["main.star"] = loads[0] + "\ndef main(ctx):\n    return {}\n"
 	dir = storytest.TempTree(t, files)
 	mustOK(t, h, starEnv(dir), map[string]any{"script": "main.star"})

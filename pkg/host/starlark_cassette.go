@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 
@@ -19,16 +18,15 @@ import (
 
 // HTTPCassette answers a Starlark script's ctx.http calls from recorded
 // exchanges (a flow fixture's starlark_http_cassette: kind: http_cassette).
-// It is safe for concurrent use; as upstream's, each exchange is played
-// once, the first unplayed one that matches, and a request with none left
-// is a miss (conformance star-http).
+// It is safe for concurrent use; each exchange is played once in order,
+// and a request whose matching exchanges are all played replays the first
+// of them again.
 type HTTPCassette struct {
 	Path      string
 	Exchanges []HTTPExchange
 
 	mu     sync.Mutex
 	played []bool
-	log    []any  // {method, url, status} of every request answered, in order
 	record string // recordNone, recordNewEpisodes, recordAll
 	dirty  bool
 }
@@ -192,36 +190,23 @@ func (e *HTTPExchange) matches(method, url string) bool {
 func (c *HTTPCassette) Answer(method, url string) (*HTTPExchange, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	first := -1
 	for i := range c.Exchanges {
-		if !c.played[i] && c.Exchanges[i].matches(method, url) {
+		if !c.Exchanges[i].matches(method, url) {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if !c.played[i] {
 			c.played[i] = true
-			c.log = append(c.log, map[string]any{"method": method, "url": url, "status": c.Exchanges[i].Status})
 			return &c.Exchanges[i], nil
 		}
 	}
-	all := make([]string, len(c.Exchanges))
-	for i, e := range c.Exchanges {
-		all[i] = e.label()
+	if first >= 0 {
+		return &c.Exchanges[first], nil
 	}
-	return nil, fmt.Errorf("starlark http replay: no episode matched %s %s; available: %s", method, url, strings.Join(all, ", "))
-}
-
-// Log is every request the cassette answered so far in its fixture, as
-// {method, url, status}: upstream's __http_exchanges, which sums up the
-// whole fixture's traffic, not one call's.
-func (c *HTTPCassette) Log() []any {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.log)
-}
-
-// label is an exchange as the miss error lists it: "METHOD url-or-pattern".
-func (e *HTTPExchange) label() string {
-	u := e.URL
-	if u == "" && e.URLPattern != nil {
-		u = e.URLPattern.String()
-	}
-	return strings.TrimSpace(e.Method + " " + u)
+	return nil, fmt.Errorf("http cassette %s has no exchange for %s %s (%d exchange(s)); record one or fix the URL", c.Path, method, url, len(c.Exchanges))
 }
 
 // Unplayed lists the exchanges never played, as "METHOD url" strings.
@@ -231,7 +216,11 @@ func (c *HTTPCassette) Unplayed() []string {
 	var out []string
 	for i, e := range c.Exchanges {
 		if !c.played[i] {
-			out = append(out, e.label())
+			u := e.URL
+			if u == "" && e.URLPattern != nil {
+				u = e.URLPattern.String()
+			}
+			out = append(out, strings.TrimSpace(e.Method+" "+u))
 		}
 	}
 	return out

@@ -60,13 +60,8 @@ func toStarlark(v any) (starlark.Value, error) {
 	return nil, fmt.Errorf("a %T cannot be passed to Starlark", v)
 }
 
-// fromStarlark converts a Starlark value to a JSON-like Go value, as
-// upstream does: int for integers that fit 64 bits, else the nearest
-// float64 (as upstream: 1<<70 leaves as 1.1805916207174113e+21); floats
-// as they are, NaN and ±Inf included (the engine writes a world.update
-// holding one with no payload, conformance values-non-finite); string,
-// bool, nil, map[string]any (string keys only), []any (lists and tuples).
-// Errors carry upstream's text (conformance star-values).
+// fromStarlark converts a Starlark value to a JSON-like Go value (int for
+// integers that fit, float64, string, bool, nil, map[string]any, []any).
 func fromStarlark(v starlark.Value, depth int) (any, error) {
 	if depth > 100 {
 		return nil, fmt.Errorf("value nests deeper than 100 levels")
@@ -80,10 +75,13 @@ func fromStarlark(v starlark.Value, depth int) (any, error) {
 		if n, ok := t.Int64(); ok && n >= math.MinInt && n <= math.MaxInt {
 			return int(n), nil
 		}
-		f, _ := starlark.AsFloat(t)
-		return f, nil
+		return nil, fmt.Errorf("integer %s does not fit in 64 bits", t.String())
 	case starlark.Float:
-		return float64(t), nil
+		f := float64(t)
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("float %s has no JSON form", t.String())
+		}
+		return f, nil
 	case starlark.String:
 		return string(t), nil
 	case *starlark.Dict:
@@ -91,11 +89,11 @@ func fromStarlark(v starlark.Value, depth int) (any, error) {
 		for _, it := range t.Items() {
 			k, ok := it[0].(starlark.String)
 			if !ok {
-				return nil, fmt.Errorf("dict key %s is not a string", it[0].String())
+				return nil, fmt.Errorf("dict key %s is a %s; only string keys can leave the script", it[0].String(), it[0].Type())
 			}
 			x, err := fromStarlark(it[1], depth+1)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("%s: %w", string(k), err)
 			}
 			out[string(k)] = x
 		}
@@ -106,11 +104,11 @@ func fromStarlark(v starlark.Value, depth int) (any, error) {
 		for i := range out {
 			x, err := fromStarlark(seq.Index(i), depth+1)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("[%d]: %w", i, err)
 			}
 			out[i] = x
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("cannot convert Starlark value of type %s to a Go output", v.Type())
+	return nil, fmt.Errorf("a %s value cannot leave the script (use dicts, lists, strings, numbers, bools, None)", v.Type())
 }

@@ -3,7 +3,6 @@ package host
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -45,25 +44,24 @@ func (s *scriptCtx) value(inputs map[string]any) (starlark.Value, error) {
 		return nil, err
 	}
 	b := starlark.NewBuiltin
-	world := &starNS{"ctx.world", starlark.StringDict{
-		"get": b("ctx.world.get", s.worldGet),
-	}}
-	httpv := &starNS{"ctx.http", starlark.StringDict{
-		"get":  b("ctx.http.get", s.httpCall(http.MethodGet)),
-		"post": b("ctx.http.post", s.httpCall(http.MethodPost)),
-	}}
-	fsv := &starNS{"ctx.fs", starlark.StringDict{
-		"read":   b("ctx.fs.read", s.fsRead),
-		"exists": b("ctx.fs.exists", s.fsExists),
-		"glob":   b("ctx.fs.glob", s.fsGlob),
-	}}
-	// ctx itself is a plain struct, as upstream's (`struct has no .x attribute`)
-	return starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{
+	world := starlarkstruct.FromStringDict(starlark.String("world"), starlark.StringDict{
+		"get": b("world.get", s.worldGet),
+	})
+	httpv := starlarkstruct.FromStringDict(starlark.String("http"), starlark.StringDict{
+		"get":  b("http.get", s.httpCall(http.MethodGet)),
+		"post": b("http.post", s.httpCall(http.MethodPost)),
+	})
+	fsv := starlarkstruct.FromStringDict(starlark.String("fs"), starlark.StringDict{
+		"read":   b("fs.read", s.fsRead),
+		"exists": b("fs.exists", s.fsExists),
+		"glob":   b("fs.glob", s.fsGlob),
+	})
+	return starlarkstruct.FromStringDict(starlark.String("ctx"), starlark.StringDict{
 		"inputs": in,
 		"world":  world,
 		"http":   httpv,
 		"fs":     fsv,
-		"probe":  b("ctx.probe", s.probe),
+		"probe":  b("probe", s.probe),
 	}), nil
 }
 
@@ -86,20 +84,32 @@ func (s *scriptCtx) worldGet(_ *starlark.Thread, fn *starlark.Builtin, args star
 
 func (s *scriptCtx) httpCall(method string) func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 	return func(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		// upstream's parameters: get(url, headers=), post(url, body=,
-		// headers=); anything else is Starlark's "unexpected keyword
-		// argument" (conformance star-http)
 		var (
-			u       string
+			rawURL  string
 			headers *starlark.Dict
+			params  *starlark.Dict
 			body    starlark.Value = starlark.None
+			jsonArg starlark.Value = starlark.None
 		)
-		params := []any{"url", &u, "headers?", &headers}
-		if method == http.MethodPost {
-			params = []any{"url", &u, "body?", &body, "headers?", &headers}
-		}
-		if err := starlark.UnpackArgs(fn.Name(), args, kwargs, params...); err != nil {
+		if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "url", &rawURL, "headers?", &headers, "params?", &params, "body?", &body, "json?", &jsonArg); err != nil {
 			return nil, err
+		}
+		u := rawURL
+		if params != nil && params.Len() > 0 {
+			q := url.Values{}
+			for _, it := range params.Items() {
+				k, _ := starlark.AsString(it[0])
+				v, ok := starlark.AsString(it[1])
+				if !ok {
+					v = it[1].String()
+				}
+				q.Add(k, v)
+			}
+			sep := "?"
+			if strings.Contains(u, "?") {
+				sep = "&"
+			}
+			u += sep + q.Encode()
 		}
 		var payload string
 		hdr := map[string]string{}
@@ -110,25 +120,20 @@ func (s *scriptCtx) httpCall(method string) func(*starlark.Thread, *starlark.Bui
 				hdr[k] = v
 			}
 		}
-		switch b := body.(type) {
-		case starlark.String:
-			payload = string(b)
-		case starlark.NoneType:
-		default:
-			gv, err := fromStarlark(body, 0)
+		if jsonArg != starlark.None {
+			gv, err := fromStarlark(jsonArg, 0)
 			if err != nil {
-				return nil, fmt.Errorf("%s: body: %v", fn.Name(), err)
+				return nil, fmt.Errorf("%s: json=: %v", fn.Name(), err)
 			}
 			payload = stringify(gv)
 			if _, ok := hdr["Content-Type"]; !ok {
 				hdr["Content-Type"] = "application/json"
 			}
+		} else if str, ok := starlark.AsString(body); ok {
+			payload = str
 		}
 		resp, err := s.do(method, u, hdr, payload)
 		if err != nil {
-			if s.o.HTTPCassette != nil && !s.o.HTTPCassette.recording() {
-				return nil, err // upstream's miss text, unprefixed
-			}
 			return nil, fmt.Errorf("%s %s: %v", fn.Name(), u, err)
 		}
 		s.exchanges = append(s.exchanges, map[string]any{"method": method, "url": u, "status": resp.status})
@@ -184,10 +189,8 @@ func (s *scriptCtx) do(method, u string, hdr map[string]string, body string) (*h
 	return r, nil
 }
 
-// httpResponse is what ctx.http.get/post return, as upstream's
-// http.response: status, headers (a dict), text() and json() (every JSON
-// number a float, as Go's encoding/json reads it); it is truthy for a 2xx
-// status. It has nothing else (no body, ok or status_code), as upstream's.
+// httpResponse is what ctx.http.get/post return: status, body (text),
+// headers, ok, json(); it is truthy for a 2xx status.
 type httpResponse struct {
 	status  int
 	body    string
@@ -197,25 +200,22 @@ type httpResponse struct {
 var _ starlark.HasAttrs = (*httpResponse)(nil)
 
 func (r *httpResponse) String() string        { return fmt.Sprintf("<http response %d>", r.status) }
-func (r *httpResponse) Type() string          { return "http.response" }
+func (r *httpResponse) Type() string          { return "http_response" }
 func (r *httpResponse) Freeze()               {}
 func (r *httpResponse) Truth() starlark.Bool  { return r.status >= 200 && r.status < 300 }
-func (r *httpResponse) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: http.response") }
+func (r *httpResponse) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: http_response") }
 func (r *httpResponse) AttrNames() []string {
-	return []string{"headers", "json", "status", "text"}
+	return []string{"body", "headers", "json", "ok", "status", "status_code", "text"}
 }
 
 func (r *httpResponse) Attr(name string) (starlark.Value, error) {
 	switch name {
-	case "status":
+	case "status", "status_code":
 		return starlark.MakeInt(r.status), nil
-	case "text":
-		return starlark.NewBuiltin("http.response.text", func(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			if err := starlark.UnpackArgs(fn.Name(), args, kwargs); err != nil {
-				return nil, err
-			}
-			return starlark.String(r.body), nil
-		}), nil
+	case "body", "text":
+		return starlark.String(r.body), nil
+	case "ok":
+		return r.Truth(), nil
 	case "headers":
 		d := starlark.NewDict(len(r.headers))
 		for _, k := range slices.Sorted(maps.Keys(r.headers)) {
@@ -223,13 +223,10 @@ func (r *httpResponse) Attr(name string) (starlark.Value, error) {
 		}
 		return d, nil
 	case "json":
-		return starlark.NewBuiltin("http.response.json", func(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			if err := starlark.UnpackArgs(fn.Name(), args, kwargs); err != nil {
-				return nil, err
-			}
-			var v any
-			if err := json.Unmarshal([]byte(r.body), &v); err != nil {
-				return nil, fmt.Errorf("%s: %v", fn.Name(), err)
+		return starlark.NewBuiltin("json", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			v, err := decodeJSON([]byte(r.body))
+			if err != nil {
+				return nil, fmt.Errorf("response body is not JSON: %v", err)
 			}
 			return toStarlark(v)
 		}), nil
@@ -350,8 +347,7 @@ func (s *scriptCtx) probe(_ *starlark.Thread, fn *starlark.Builtin, args starlar
 		}
 	}
 	if s.o.Inspect == nil {
-		// upstream's text: it runs allow-listed probe programs, kitsoki none
-		return nil, fmt.Errorf("starlark probe %q: not on the allow-list", name)
+		return nil, fmt.Errorf("probe(%q): no inspect cassette answers it; kitsoki runs no probe programs (record {op: probe, target: %s, exit, out} under interactions: in a fixture's starlark_inspect_cassette)", name, name)
 	}
 	it, err := s.o.Inspect.take("probe", name)
 	if err != nil {

@@ -58,7 +58,6 @@ func (c *HTTPCassette) add(method, url string, r *httpResponse) {
 	}
 	c.Exchanges = append(c.Exchanges, HTTPExchange{Method: method, URL: url, Status: r.status, Headers: h, Body: r.body})
 	c.played = append(c.played, true)
-	c.log = append(c.log, map[string]any{"method": method, "url": url, "status": r.status})
 	c.dirty = true
 }
 

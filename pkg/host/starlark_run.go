@@ -36,9 +36,8 @@ type StarlarkOptions struct {
 	MaxSteps uint64
 }
 
-// defaultStarlarkSteps is the default execution step limit of a script,
-// upstream's (conformance star-budget).
-const defaultStarlarkSteps = 10_000_000
+// defaultStarlarkSteps is the default execution step limit of a script.
+const defaultStarlarkSteps = 50_000_000
 
 // Limits on what a script may read.
 const (
@@ -164,7 +163,7 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	sctx := &scriptCtx{o: &h.o, ctx: ctx, storyDir: storyDir, world: world}
 	ctxVal, err := sctx.value(inputs)
 	if err != nil {
-		return fail("starlark: build ctx: convert inputs: %v", err)
+		return fail("inputs: %v", err)
 	}
 
 	mem := &memBudget{}
@@ -178,44 +177,38 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	stop := context.AfterFunc(ctx, func() { thread.Cancel("the run was stopped") })
 	defer stop()
 
-	// errors name the script by its absolute path, as upstream's
-	// (`starlark: load <path>: <path>:2:5: undefined: x`)
-	globals, err := execChecked(opts, thread, path, src, predeclared)
+	globals, err := execChecked(opts, thread, script, src, predeclared)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, fmt.Errorf("%s: %v", name, ctx.Err())
 		}
-		return fail("starlark: load %s: %s", path, scriptErr(err))
+		return fail("%s", scriptErr(err, steps))
 	}
 	mainFn, ok := globals["main"].(starlark.Callable)
 	if !ok {
-		return fail("starlark: %s does not define main(ctx)", path)
+		return fail("script %q defines no main(ctx) function", script)
 	}
 	ret, err := starlark.Call(thread, mainFn, starlark.Tuple{ctxVal}, nil)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, fmt.Errorf("%s: %v", name, ctx.Err())
 		}
-		return fail("starlark: main(ctx): %s", scriptErr(err))
+		return fail("starlark: main(ctx): %s", scriptErr(err, steps))
 	}
 	d, ok := ret.(*starlark.Dict)
 	if !ok {
-		return fail("starlark: main must return a dict, got %s", ret.Type())
+		return fail("main(ctx) must return a dict of the declared outputs, got %s", ret.Type())
 	}
 	goOut, err := fromStarlark(d, 0)
 	if err != nil {
-		return fail("starlark: convert outputs: %v", err)
+		return fail("main(ctx) returned %v", err)
 	}
 	out := goOut.(map[string]any)
 	if err := sc.CheckOutputs(out); err != nil {
 		return fail("%v", err)
 	}
-	exchanges := sctx.exchanges
-	if h.o.HTTPCassette != nil {
-		exchanges = h.o.HTTPCassette.Log() // the fixture's traffic so far, as upstream
-	}
-	if len(exchanges) > 0 {
-		out["__http_exchanges"] = exchanges
+	if len(sctx.exchanges) > 0 {
+		out["__http_exchanges"] = sctx.exchanges
 	}
 	if len(sctx.inspections) > 0 {
 		out["__inspections"] = sctx.inspections
@@ -223,12 +216,14 @@ func (h *starlarkRun) Call(ctx context.Context, c *Call) (Result, error) {
 	return Result{Data: out}, nil
 }
 
-// scriptErr is a script error's message as upstream gives it (EvalError:
-// its message, the step limit's `Starlark computation cancelled: too many
-// steps` included; syntax errors keep their position).
-func scriptErr(err error) string {
+// scriptErr is a script error's message (EvalError: its message, a step
+// limit said plainly; syntax errors keep their position).
+func scriptErr(err error, steps uint64) string {
 	var ee *starlark.EvalError
 	if errors.As(err, &ee) {
+		if strings.Contains(ee.Msg, "too many steps") {
+			return fmt.Sprintf("the script ran more than %d steps and was stopped (an endless loop?)", steps)
+		}
 		return ee.Msg
 	}
 	return err.Error()

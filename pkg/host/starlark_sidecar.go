@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -170,9 +171,13 @@ func typeOK(typ string, v any) bool {
 	case "bool":
 		_, ok := v.(bool)
 		return ok
-	case "int", "number":
-		// as upstream, int takes any number, 2.5 included (conformance
-		// star-sidecar-types)
+	case "int":
+		if _, ok := isInteger(v); ok {
+			return true
+		}
+		f, ok := v.(float64)
+		return ok && f == math.Trunc(f) && !math.IsInf(f, 0)
+	case "number":
 		if _, ok := isInteger(v); ok {
 			return true
 		}
@@ -200,20 +205,18 @@ func (sc *Sidecar) CheckInputs(in map[string]any) (map[string]any, error) {
 	for _, name := range sc.InputOrder {
 		f := sc.Inputs[name]
 		v, ok := out[name]
-		// as upstream, an input given as null (a template of an unset
-		// value) is checked as a value: `expected string, got <nil>`
-		if !ok || (v == nil && f.HasDefault) {
+		if !ok || v == nil {
 			if f.HasDefault {
 				out[name] = f.Default
 				continue
 			}
 			if f.Required {
-				return nil, fmt.Errorf("missing required input %q", name)
+				return nil, fmt.Errorf("input %q is required (declared %s in the sidecar) but was not given", name, f.Type)
 			}
 			continue
 		}
 		if !typeOK(f.Type, v) {
-			return nil, fmt.Errorf("input %q: expected %s, got %s", name, f.Type, goTypeName(v, false))
+			return nil, fmt.Errorf("input %q is declared %s but got %s", name, f.Type, describe(v))
 		}
 	}
 	return out, nil
@@ -230,28 +233,17 @@ func (sc *Sidecar) CheckOutputs(out map[string]any) error {
 	}
 	if len(extra) > 0 {
 		sort.Strings(extra)
-		// upstream names one (in its map's order; ours the first sorted)
-		return fmt.Errorf("script returned undeclared output %q", extra[0])
+		return fmt.Errorf("main(ctx) returned undeclared output(s) %s; declare them under outputs: in the sidecar", strings.Join(extra, ", "))
 	}
 	for _, name := range sc.OutputOrder {
 		f := sc.Outputs[name]
 		v, ok := out[name]
 		if !ok {
-			return fmt.Errorf("script did not return declared output %q", name)
+			return fmt.Errorf("main(ctx) did not return declared output %q (%s)", name, f.Type)
 		}
-		if !typeOK(f.Type, v) {
-			return fmt.Errorf("output %q: expected %s, got %s", name, f.Type, goTypeName(v, true))
+		if v != nil && !typeOK(f.Type, v) {
+			return fmt.Errorf("output %q is declared %s but the script returned %s", name, f.Type, describe(v))
 		}
 	}
 	return nil
-}
-
-// goTypeName names a value's type in a sidecar check's error as upstream
-// does (Go's %T: `string`, `bool`, `[]interface {}`, `<nil>`); a
-// script's integers are int64 there, as Starlark hands them over.
-func goTypeName(v any, fromScript bool) string {
-	if _, ok := isInteger(v); ok && fromScript {
-		return "int64"
-	}
-	return fmt.Sprintf("%T", v)
 }
