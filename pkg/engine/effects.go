@@ -468,7 +468,10 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 				// null, `{{ result.k }}` null, `{{ result.a.b }}` fails
 				// (an explicit data: {} binds {}; conformance
 				// host-bind-answer-errors)
-				v = nil
+				if err := r.bindNilMap(b.Key); err != nil {
+					return err
+				}
+				continue
 			}
 		} else if x, ok := lookupBindPath(res, b.Path); ok {
 			v = x
@@ -535,6 +538,18 @@ func (r *runner) walkArgs(e *Effect) map[string]any {
 		return map[string]any{}
 	}
 	return w
+}
+
+// bindNilMap is a template bind of a call that returned no data
+// (`{{ result }}`): upstream's world holds its nil map for the rest of the
+// turn, which a view prints as Go prints a map, while its world.update
+// and the next turn have null (conformance host-bind-nil-live).
+func (r *runner) bindNilMap(key string) error {
+	setPath(r.world, key, map[string]any(nil))
+	r.journalAs(key, nil, true)
+	r.t.rerender, r.t.applied = true, true
+	r.t.batchBound = append(r.t.batchBound, key)
+	return r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{key: nil}})
 }
 
 // isEmptyMap reports whether v is a map with no keys.
