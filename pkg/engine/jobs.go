@@ -316,6 +316,11 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 	if e := r.emitAt("", KindJobCompleted, done); e != nil {
 		return t, e
 	}
+	if err != nil {
+		// upstream's listener stops at the failed on_complete: the job's
+		// end posts no notification (conformance host-oncomplete-fails)
+		return r.closeTurn(t, "", map[string]any{"job_status": status, "outcome": "background_completion"})
+	}
 	r.inbox.post(InboxItem{Title: "Job " + verb[status] + ": " + j.info.Namespace, Body: errMsg, Severity: sevs[status], JobID: j.info.ID, State: j.info.State})
 	unread, attention := r.inbox.counts()
 	if e := r.emitAt("", KindWorldUpdate, map[string]any{"set": map[string]any{"$inbox": map[string]any{"needs_attention": attention, "unread": unread}}}); e != nil {
