@@ -122,7 +122,7 @@ func (g *gen) hostStory(id string) []agentFile {
 	files := []agentFile{{"app.yaml", app},
 		{"schemas/s.json", []byte(`{"type":"object","properties":{"summary":{"type":"string"}}}` + "\n")}}
 	for i := range 2 + g.rnd.IntN(2) {
-		files = append(files, agentFile{fmt.Sprintf("flows/f%d.yaml", i), g.hostFixture()})
+		files = append(files, agentFile{fmt.Sprintf("flows/f%d.yaml", i), g.hostFixture(states)})
 	}
 	return files
 }

@@ -4,7 +4,7 @@ package main
 // every form for some handlers (others left out, so their calls are the
 // "no handler registered" infra error), turns that drive the calls and
 // advance the clock, and assertions on what the calls left.
-func (g *gen) hostFixture() m {
+func (g *gen) hostFixture(states m) m {
 	hh := m{}
 	// host.run: data, by_call, error, infra_error, a delay (virtual in a
 	// job, real time in a foreground call upstream: at most 1s)
@@ -55,9 +55,10 @@ func (g *gen) hostFixture() m {
 	if g.chance(10) {
 		f["expect_no_host_calls"] = []any{g.pick("host.nope", "host.inbox.add", "host.git.log", "host.run")}
 	}
+	sim := &hostSim{states: states, stubs: hh, cur: "idle"}
 	var turns []any
 	for range 3 + g.rnd.IntN(6) {
-		turns = append(turns, g.hostTurn())
+		turns = append(turns, g.hostTurn(sim))
 	}
 	f["turns"] = turns
 	return f
@@ -135,8 +136,9 @@ func (g *gen) hostTicketStub() m {
 
 // hostTurn is one turn: an intent, a clock advance covering every job
 // delay (2s or more), or both, with some assertions.
-func (g *gen) hostTurn() m {
+func (g *gen) hostTurn(sim *hostSim) m {
 	t := m{}
+	state, known := "", false
 	if g.chance(85) {
 		in := g.pick("run", "run", "bg", "bg", "look", "back", "fix", "tag", "answer")
 		slots := m{}
@@ -150,16 +152,38 @@ func (g *gen) hostTurn() m {
 			}
 		}
 		t["intent"] = m{"name": in, "slots": slots}
+		state, known = sim.intent(in)
 		if g.chance(35) {
 			t["advance_clock"] = g.pick("2s", "2s", "10m")
 		}
 	} else {
 		t["advance_clock"] = g.pick("2s", "10m", "1h")
 	}
-	if g.chance(20) {
+	switch {
+	case known && g.chance(40):
+		// where the arcs and redirects lead (hostSim)
+		t["expect_state"] = state
+	case g.chance(5):
 		t["expect_state"] = g.pick("idle", "work", "waiting", "done", "failed")
 	}
-	if g.chance(20) {
+	if known && len(sim.calls) > 0 && g.chance(35) {
+		// a call the turn makes (hostSim), by name, id and count
+		c := sim.calls[g.rnd.IntN(len(sim.calls))]
+		hc := m{"handler": c[0]}
+		if c[1] != "" && g.chance(50) {
+			hc["args"] = m{"call": c[1]}
+		} else if g.chance(50) {
+			n := 0
+			for _, x := range sim.calls {
+				if x[0] == c[0] {
+					n++
+				}
+			}
+			hc["times"] = n
+		}
+		t["expect_host_calls"] = []any{hc}
+	}
+	if g.chance(5) {
 		ew := m{}
 		switch g.rnd.IntN(7) {
 		case 0:
@@ -179,7 +203,7 @@ func (g *gen) hostTurn() m {
 		}
 		t["expect_world"] = ew
 	}
-	if g.chance(15) {
+	if t["expect_host_calls"] == nil && g.chance(3) {
 		hc := m{"handler": g.pick("host.run", "host.git.status", "host.git.log", "host.inbox.add",
 			"host.local_files.ticket.search", "host.agent.task", "host.nope", "iface.ticket.search", "host.git")}
 		switch g.rnd.IntN(4) {
@@ -195,10 +219,10 @@ func (g *gen) hostTurn() m {
 		}
 		t["expect_host_calls"] = []any{hc}
 	}
-	if g.chance(6) {
+	if g.chance(3) {
 		t["expect_no_host_calls"] = []any{g.pick("host.run", "host.nope", "host.git.status")}
 	}
-	if g.chance(10) {
+	if g.chance(4) {
 		ei := m{}
 		if g.chance(70) {
 			ei["unread"] = g.rnd.IntN(4)
@@ -211,12 +235,21 @@ func (g *gen) hostTurn() m {
 		}
 		t["expect_inbox"] = ei
 	}
-	if g.chance(8) {
+	if t["advance_clock"] != nil && g.chance(4) {
 		t["expect_jobs"] = []any{m{"namespace": g.pick("host.run", "host.agent.task", "host.git.fetch"),
 			"status": g.pick("done", "failed", "awaiting_input", "done")}}
 	}
-	if g.chance(8) {
-		t["expect_events"] = []any{m{"kind": g.pick("harness.dispatched", "harness.returned", "scheduler.submitted", "world.update", "machine.transition")}}
+	switch {
+	case t["intent"] != nil && g.chance(6):
+		// every intent turn moves the machine; a turn that calls
+		// dispatches (hostSim)
+		kind := "machine.transition"
+		if known && len(sim.calls) > 0 && g.chance(50) {
+			kind = g.pick("harness.dispatched", "harness.returned")
+		}
+		t["expect_events"] = []any{m{"kind": kind}}
+	case g.chance(2):
+		t["expect_events"] = []any{m{"kind": g.pick("scheduler.submitted", "world.update")}}
 	}
 	return t
 }
