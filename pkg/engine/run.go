@@ -555,6 +555,12 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		// cap-view; random differential 135). A batch that had bound
 		// something first re-renders the resting state, as any redirect.
 		v = r.renderFirst(ctx, turnSlots)
+	case !r.t.rerender && r.t.first != nil && r.t.redirectErr == "" && !r.t.noView:
+		// a batch whose only effect was a domain error (data or none;
+		// a bind makes it re-render): the machine's render from before
+		// dispatch, without the last_error it wrote (conformance
+		// host-domain-error-view)
+		v, err = r.renderAt(ctx, r.statePath(), r.t.first.world, slots, true)
 	case !r.t.noView || r.t.rerender:
 		// a move that renders no view still renders after calls that
 		// re-render (conformance parallel-root-bind)
