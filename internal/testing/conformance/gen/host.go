@@ -84,10 +84,11 @@ func (g *gen) hostStory(id string) []agentFile {
 		"answer": m{"description": "answer", "slots": m{
 			"answer": m{"type": "string"}, "job_id": m{"type": "string"}}},
 	}
+	used := map[string]bool{}
 	states := m{
-		"idle":    g.hostIdle(),
+		"idle":    g.hostIdle(used),
 		"work":    g.hostWork(),
-		"waiting": g.hostWaiting(),
+		"waiting": g.hostWaiting(used),
 		"done":    g.hostDone(),
 		"failed":  g.hostFailed(),
 	}
@@ -200,12 +201,27 @@ func (g *gen) hostBinds(kv ...string) m {
 }
 
 // hostJob is one background call with its on_complete chain.
-func (g *gen) hostJob() m {
+// Each job of a story calls its own namespace, whose stub's delay no
+// other namespace's shares (hostStub): jobs falling due at one instant
+// end in a random order upstream. used holds the namespaces taken; nil
+// when all are.
+func (g *gen) hostJob(used map[string]bool) m {
+	var free []string
+	for _, ns := range []string{"host.run", "host.agent.task", "host.git.fetch"} {
+		if !used[ns] {
+			free = append(free, ns)
+		}
+	}
+	if len(free) == 0 {
+		return nil
+	}
+	ns := g.pick(free...)
+	used[ns] = true
 	var e m
-	switch g.rnd.IntN(3) {
-	case 0:
+	switch ns {
+	case "host.run":
 		e = m{"invoke": "host.run", "with": m{"cmd": "sleep {{ world.n }}"}}
-	case 1:
+	case "host.agent.task":
 		e = m{"invoke": "host.agent.task", "with": m{"prompt": "bg {{ world.tag }}", "acceptance": m{"schema": "schemas/s.json"}}}
 	default:
 		e = m{"invoke": "host.git.fetch", "with": m{"ref": "{{ world.tag }}"}}
@@ -261,7 +277,7 @@ func (g *gen) hostCalls(n int, redirect bool) []any {
 	return out
 }
 
-func (g *gen) hostIdle() m {
+func (g *gen) hostIdle(used map[string]bool) m {
 	st := m{"view": g.hostView("IDLE")}
 	if g.chance(30) {
 		st["on_enter"] = g.hostCalls(1, false)
@@ -272,7 +288,7 @@ func (g *gen) hostIdle() m {
 	}
 	bg := m{"target": "waiting"}
 	if g.chance(30) {
-		bg["effects"] = []any{g.hostJob()}
+		bg["effects"] = []any{g.hostJob(used)}
 	}
 	look := m{"target": "."}
 	if g.chance(40) {
@@ -306,10 +322,10 @@ func (g *gen) hostWork() m {
 	}
 }
 
-func (g *gen) hostWaiting() m {
-	enter := []any{g.hostJob()}
-	if g.chance(30) {
-		enter = append(enter, g.hostJob())
+func (g *gen) hostWaiting(used map[string]bool) m {
+	enter := []any{g.hostJob(used)}
+	if j := g.hostJob(used); j != nil && g.chance(30) {
+		enter = append(enter, j)
 	}
 	if g.chance(30) {
 		enter = append(enter, g.hostSync(false))

@@ -10,10 +10,10 @@ func (g *gen) hostFixture(states m) m {
 	// job, real time in a foreground call upstream: at most 1s)
 	// the handlers jobs call are always served (a job failing at once on
 	// a missing handler lands whenever upstream's listener runs)
-	hh["host.run"] = g.hostStub(true)
+	hh["host.run"] = g.hostStub("10ms", "100ms")
 	// host.git is reached by prefix (host.git.status → op "status")
 	{
-		st := g.hostStub(true)
+		st := g.hostStub("20ms", "200ms")
 		delete(st, "request_clarification")
 		if g.chance(50) {
 			st["by_op"] = m{
@@ -34,7 +34,7 @@ func (g *gen) hostFixture(states m) m {
 		// the interface's binding, by its default or a prefix of it
 		hh[g.pick("host.local_files.ticket", "host.local_files.ticket", "host.local_files", "host.local_files.ticket.search")] = g.hostTicketStub()
 	}
-	hh[g.pick("host.agent.task", "host.agent.task", "host.agent")] = g.hostStub(true)
+	hh[g.pick("host.agent.task", "host.agent.task", "host.agent")] = g.hostStub("30ms", "1s")
 	if g.chance(15) {
 		hh["host.nope"] = m{"data": m{"v": "here"}}
 	}
@@ -64,9 +64,9 @@ func (g *gen) hostFixture(states m) m {
 	return f
 }
 
-// hostStub is a stub for a handler some story calls in the background:
-// only a top-level delay sleeps on the fake clock.
-func (g *gen) hostStub(job bool) m {
+// hostStub is a stub for a handler some story calls in the background,
+// with one of delays: only a top-level delay sleeps on the fake clock.
+func (g *gen) hostStub(delays ...string) m {
 	st := g.hostEnvelope()
 	if g.chance(35) {
 		bc := m{}
@@ -75,20 +75,15 @@ func (g *gen) hostStub(job bool) m {
 		}
 		if g.chance(30) {
 			// ignored upstream: an envelope has no delay
-			for _, v := range bc {
-				v.(m)["delay"] = "5s"
-				break
-			}
+			bc[sortedKeys(bc)[0]].(m)["delay"] = "5s"
 		}
 		st["by_call"] = bc
 	}
-	if job {
-		// a job that ends at once lands its on_complete whenever upstream's
-		// listener gets the lock (flow-format §5.5): every job waits for
-		// an advance; a foreground call sleeps this long upstream
-		st["delay"] = g.pick("10ms", "100ms", "10ms", "1s")
-	}
-	if job && g.chance(12) {
+	// a job that ends at once lands its on_complete whenever upstream's
+	// listener gets the lock (flow-format §5.5): every job waits for an
+	// advance; a foreground call sleeps this long upstream
+	st["delay"] = g.pick(delays...)
+	if g.chance(12) {
 		st["request_clarification"] = g.pick("Which env?", "Proceed?")
 	}
 	return st
@@ -153,7 +148,9 @@ func (g *gen) hostTurn(sim *hostSim) m {
 		}
 		t["intent"] = m{"name": in, "slots": slots}
 		state, known = sim.intent(in)
-		if g.chance(35) {
+		if in == "bg" || g.chance(35) {
+			// a bg turn's jobs end in it: jobs of two turns falling
+			// due at one instant would end in a random order upstream
 			t["advance_clock"] = g.pick("2s", "2s", "10m")
 		}
 	} else {
