@@ -202,9 +202,9 @@ func (g *gen) hostBinds(kv ...string) m {
 
 // hostJob is one background call with its on_complete chain.
 // Each job of a story calls its own namespace, whose stub's delay no
-// other namespace's shares (hostStub): jobs falling due at one instant
-// end in a random order upstream. used holds the namespaces taken; nil
-// when all are.
+// other namespace's shares (hostStub), and a turn submits one job: jobs
+// ending in one advance end in a random order upstream, whatever their
+// delays. used holds the namespaces taken; nil when all are.
 func (g *gen) hostJob(used map[string]bool) m {
 	var free []string
 	for _, ns := range []string{"host.run", "host.agent.task", "host.git.fetch"} {
@@ -288,7 +288,9 @@ func (g *gen) hostIdle(used map[string]bool) m {
 	}
 	bg := m{"target": "waiting"}
 	if g.chance(30) {
-		bg["effects"] = []any{g.hostJob(used)}
+		// a job of its own, staying here: one job per turn (jobs ending
+		// in one advance end in a random order upstream)
+		bg = m{"target": ".", "effects": []any{g.hostJob(used)}}
 	}
 	look := m{"target": "."}
 	if g.chance(40) {
@@ -324,9 +326,6 @@ func (g *gen) hostWork() m {
 
 func (g *gen) hostWaiting(used map[string]bool) m {
 	enter := []any{g.hostJob(used)}
-	if j := g.hostJob(used); j != nil && g.chance(30) {
-		enter = append(enter, j)
-	}
 	if g.chance(30) {
 		enter = append(enter, g.hostSync(false))
 	}

@@ -148,9 +148,10 @@ func (g *gen) hostTurn(sim *hostSim) m {
 		}
 		t["intent"] = m{"name": in, "slots": slots}
 		state, known = sim.intent(in)
-		if in == "bg" || g.chance(35) {
-			// a bg turn's jobs end in it: jobs of two turns falling
-			// due at one instant would end in a random order upstream
+		if in == "bg" || in == "answer" || g.chance(35) {
+			// the job a bg turn submits (or an answer resumes) ends in
+			// it: two jobs ending in one advance end in a random order
+			// upstream
 			t["advance_clock"] = g.pick("2s", "2s", "10m")
 		}
 	} else {
