@@ -156,6 +156,11 @@ func (g *gen) hostTurn(sim *hostSim) m {
 		}
 	} else {
 		t["advance_clock"] = g.pick("2s", "10m", "1h")
+		sim.calls = nil
+	}
+	if t["advance_clock"] != nil {
+		sim.advance()
+		state, known = sim.cur, !sim.lost
 	}
 	switch {
 	case known && g.chance(40):

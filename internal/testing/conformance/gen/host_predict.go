@@ -16,11 +16,17 @@ type hostSim struct {
 	// calls are the foreground calls the last intent turn dispatched:
 	// the handler name after the iface rewrite, and its literal call id
 	calls [][2]string
+	job   m // the job the last turn submitted, ending at its advance
 }
 
 // intent returns the state after an intent turn, and whether it is known.
 func (s *hostSim) intent(name string) (string, bool) {
 	s.calls = nil
+	if s.job != nil {
+		// a job left pending lands whenever an advance comes, perhaps
+		// stale by then
+		s.lost = true
+	}
 	if s.lost {
 		return "", false
 	}
@@ -70,7 +76,10 @@ func (s *hostSim) effects(fx []any) (string, bool) {
 			continue
 		}
 		if e["background"] == true {
-			s.lost = true
+			if s.job != nil {
+				s.lost = true
+			}
+			s.job = e
 			continue
 		}
 		name := inv
@@ -89,6 +98,103 @@ func (s *hostSim) effects(fx []any) (string, bool) {
 	return "", false
 }
 
+// advance ends the pending job: its on_complete chain runs unless it
+// reads a field its job's data lacks (the whole chain then fails), and
+// the first target whose when: passes is taken, its on_enter calls run.
+func (s *hostSim) advance() {
+	e := s.job
+	s.job = nil
+	if e == nil || s.lost {
+		return
+	}
+	// the completion's calls are not the turn's (no harness.dispatched
+	// in its batch)
+	calls := s.calls
+	defer func() { s.calls = calls }()
+	st := s.stub(e["invoke"].(string))
+	if st == nil || st["by_call"] != nil || st["request_clarification"] != nil {
+		s.lost = true
+		return
+	}
+	data, _ := st["data"].(m)
+	_, hasData := st["data"]
+	_, bad := st["error"]
+	_, infra := st["infra_error"]
+	status := "done"
+	if bad || infra {
+		status = "failed"
+	}
+	if infra {
+		hasData, data = false, nil
+	}
+	chain := asList(e["on_complete"])
+	for _, x := range chain {
+		if set, ok := x.(m)["set"].(m); ok {
+			for _, v := range set {
+				if str, ok := v.(string); ok && !resultPathOK(str, hasData, data) {
+					return // the chain fails: nothing set, no target
+				}
+			}
+		}
+	}
+	for _, x := range chain {
+		t, ok := x.(m)["target"].(string)
+		if !ok {
+			continue
+		}
+		if w, ok := x.(m)["when"].(string); ok && !strings.Contains(w, "'"+status+"'") {
+			continue
+		}
+		s.land(t)
+		return
+	}
+}
+
+// resultPathOK reports whether a template's world.last_job_result.a.b
+// paths render: every step but the last must reach a map.
+func resultPathOK(tmpl string, hasData bool, data m) bool {
+	const root = "world.last_job_result."
+	for rest := tmpl; ; {
+		i := strings.Index(rest, root)
+		if i < 0 {
+			return true
+		}
+		rest = rest[i+len(root):]
+		end := strings.IndexAny(rest, " }|")
+		if end < 0 {
+			end = len(rest)
+		}
+		path := strings.Split(rest[:end], ".")
+		if !hasData {
+			return false
+		}
+		cur := data
+		for _, k := range path[:len(path)-1] {
+			next, ok := cur[k].(m)
+			if !ok {
+				return false
+			}
+			cur = next
+		}
+	}
+}
+
+// stub is the fixture's stub serving inv (exact name, then the longest
+// prefix), or nil.
+func (s *hostSim) stub(inv string) m {
+	for p := inv; p != ""; {
+		if v, ok := s.stubs[p].(m); ok {
+			return v
+		}
+		i := strings.LastIndexByte(p, '.')
+		if i < 0 {
+			return nil
+		}
+		p = p[:i]
+	}
+	return nil
+}
+
 // fails reports whether the stub serving inv answers the call with an
 // error (or nothing serves it); unsure answers (by_call, by_op, a
 // clarification) make the state unknown.
@@ -96,18 +202,7 @@ func (s *hostSim) fails(inv string, e m) bool {
 	if strings.HasPrefix(inv, "iface.ticket.") {
 		inv = "host.local_files.ticket." + strings.TrimPrefix(inv, "iface.ticket.")
 	}
-	var st m
-	for p := inv; p != ""; {
-		if v, ok := s.stubs[p].(m); ok {
-			st = v
-			break
-		}
-		i := strings.LastIndexByte(p, '.')
-		if i < 0 {
-			break
-		}
-		p = p[:i]
-	}
+	st := s.stub(inv)
 	if st == nil {
 		return true
 	}

@@ -63,12 +63,18 @@ func TestHostStoriesRun(t *testing.T) {
 }
 
 // hostSim follows arcs and on_error redirects, counts the calls a turn
-// dispatches, and stops predicting once a job is pending.
+// dispatches, lands a job's on_complete at its advance, and stops
+// predicting once a job is left pending.
 func TestHostSim(t *testing.T) {
+	job := m{"invoke": "host.run", "background": true, "on_complete": []any{
+		m{"set": m{"s": "{{ world.last_job_result.stdout }}"}},
+		m{"target": "failed", "when": "world.last_job_status == 'failed'"},
+		m{"target": "done"},
+	}}
 	states := m{
 		"idle": m{"on": m{
 			"run": []any{m{"target": "work"}},
-			"bg":  []any{m{"target": ".", "effects": []any{m{"invoke": "host.run", "background": true}}}},
+			"bg":  []any{m{"target": ".", "effects": []any{job}}},
 		}},
 		"work": m{"on": m{}, "on_enter": []any{
 			m{"invoke": "iface.ticket.search", "id": "g1"},
@@ -76,6 +82,7 @@ func TestHostSim(t *testing.T) {
 			m{"invoke": "host.nope"},
 		}},
 		"failed": m{"on": m{}, "on_enter": []any{m{"invoke": "host.inbox.add"}}},
+		"done":   m{"on": m{}},
 	}
 	sim := &hostSim{states: states, stubs: m{"host.run": m{"error": "boom"}, "host.local_files": m{"data": m{}}}, cur: "idle"}
 	if st, ok := sim.intent("run"); st != "failed" || !ok {
@@ -85,11 +92,25 @@ func TestHostSim(t *testing.T) {
 	if fmt.Sprint(sim.calls) != fmt.Sprint(want) {
 		t.Errorf("calls %v, want %v (host.nope is not dispatched after the redirect)", sim.calls, want)
 	}
-	sim = &hostSim{states: states, stubs: m{}, cur: "idle"}
-	if _, ok := sim.intent("bg"); ok {
-		t.Errorf("a pending job still predicted")
+	for _, c := range []struct {
+		stub m
+		want string
+	}{
+		{m{"data": m{"stdout": "x"}}, "done"},
+		{m{"data": m{"stdout": "x"}, "error": "bad"}, "failed"},
+		{m{"error": "bad"}, "idle"}, // no data: the chain fails, no target
+	} {
+		sim = &hostSim{states: states, stubs: m{"host.run": c.stub}, cur: "idle"}
+		if st, ok := sim.intent("bg"); st != "idle" || !ok {
+			t.Fatalf("bg: %q %v", st, ok)
+		}
+		if sim.advance(); sim.cur != c.want || sim.lost {
+			t.Errorf("stub %v: job landed at %q (lost %v), want %q", c.stub, sim.cur, sim.lost, c.want)
+		}
 	}
+	sim = &hostSim{states: states, stubs: m{"host.run": m{"data": m{}}}, cur: "idle"}
+	sim.intent("bg")
 	if _, ok := sim.intent("run"); ok {
-		t.Errorf("predicted after a job was submitted")
+		t.Errorf("predicted while a job was left pending")
 	}
 }
