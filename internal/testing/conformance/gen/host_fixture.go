@@ -52,7 +52,7 @@ func (g *gen) hostFixture(states m) m {
 	if g.chance(20) {
 		f["expect_no_errors"] = true
 	}
-	if g.chance(10) {
+	if g.chance(6) {
 		f["expect_no_host_calls"] = []any{g.pick("host.nope", "host.inbox.add", "host.git.log", "host.run")}
 	}
 	sim := &hostSim{states: states, stubs: hh, cur: "idle"}
@@ -166,7 +166,7 @@ func (g *gen) hostTurn(sim *hostSim) m {
 	case known && g.chance(40):
 		// where the arcs and redirects lead (hostSim)
 		t["expect_state"] = state
-	case g.chance(5):
+	case g.chance(2):
 		t["expect_state"] = g.pick("idle", "work", "waiting", "done", "failed")
 	}
 	if known && len(sim.calls) > 0 && g.chance(35) {
@@ -186,7 +186,7 @@ func (g *gen) hostTurn(sim *hostSim) m {
 		}
 		t["expect_host_calls"] = []any{hc}
 	}
-	if g.chance(5) {
+	if g.chance(3) {
 		ew := m{}
 		switch g.rnd.IntN(7) {
 		case 0:
@@ -222,10 +222,10 @@ func (g *gen) hostTurn(sim *hostSim) m {
 		}
 		t["expect_host_calls"] = []any{hc}
 	}
-	if g.chance(3) {
+	if g.chance(2) {
 		t["expect_no_host_calls"] = []any{g.pick("host.run", "host.nope", "host.git.status")}
 	}
-	if g.chance(4) {
+	if g.chance(3) {
 		ei := m{}
 		if g.chance(70) {
 			ei["unread"] = g.rnd.IntN(4)
@@ -238,7 +238,7 @@ func (g *gen) hostTurn(sim *hostSim) m {
 		}
 		t["expect_inbox"] = ei
 	}
-	if t["advance_clock"] != nil && g.chance(4) {
+	if t["advance_clock"] != nil && g.chance(3) {
 		t["expect_jobs"] = []any{m{"namespace": g.pick("host.run", "host.agent.task", "host.git.fetch"),
 			"status": g.pick("done", "failed", "awaiting_input", "done")}}
 	}
