@@ -26,7 +26,10 @@ type job struct {
 	err     error
 	asked   bool // the clarification question was posted
 	answer  any
-	applied bool // the completion turn ran
+	// dropAnswer: the answer is not added to the result (the handler's
+	// clarification said so: a flow stub)
+	dropAnswer bool
+	applied    bool // the completion turn ran
 }
 
 // jobStore holds a session's background jobs. It implements host.Jobs.
@@ -87,6 +90,7 @@ func (s *jobStore) AnswerClarification(ctx context.Context, jobID string, answer
 		return fmt.Errorf("jobs.AnswerClarification: job %s is not awaiting_input (status=%s)", jobID, j.info.Status)
 	}
 	j.info.Status, j.answer, j.info.Question = JobRunning, answer, ""
+	j.dropAnswer = j.ans.clar != nil && j.ans.clar.DropAnswer
 	j.ans.clar = nil
 	if j.settled && !s.virtual {
 		s.ready = append(s.ready, j)
@@ -277,7 +281,7 @@ func (r *runner) jobStep(ctx context.Context, j *job) (*Turn, error) {
 	// no last_job_result: `world.last_job_result.x` then fails the
 	// on_complete, as upstream (conformance host-job-no-data)
 	data := j.ans.data
-	if j.answer != nil {
+	if j.answer != nil && !j.dropAnswer {
 		data = shallowWith(data, "answer", j.answer)
 	}
 	var result map[string]any
