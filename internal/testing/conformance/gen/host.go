@@ -243,7 +243,9 @@ func (g *gen) hostJob(used map[string]bool) m {
 			oc = append(oc, m{"increment": m{"n": 1}})
 		}
 		if g.chance(40) {
-			oc = append(oc, m{"set": m{"out": g.pick("{{ world.last_job_result.submitted.summary }}", "{{ world.last_job_result.stdout }}")}})
+			oc = append(oc, m{"set": m{"out": g.pick("{{ world.last_job_result.submitted.summary }}", "{{ world.last_job_result.stdout }}",
+				// a clarification's answer is not in the result upstream
+				"{{ world.last_job_result.answer }}")}})
 		}
 		if g.chance(30) {
 			oc = append(oc, g.hostSync(false))
