@@ -345,11 +345,26 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 	if data != nil {
 		result = jsonvalue.Normalize(data)
 	}
+	// in memory only, for the on_complete chain: no event, and the next
+	// turn has them as they were (upstream's world is read back from its
+	// log, which never holds them; conformance host-last-job-in-memory)
 	set := map[string]any{"last_job_id": j.info.ID, "last_job_status": status, "last_job_result": result}
-	maps.Copy(r.world, set)
-	if err := r.emit(KindWorldUpdate, map[string]any{"set": jsonvalue.Normalize(set), "source": "job"}); err != nil {
-		return err
+	before := map[string]any{}
+	for k := range set {
+		if v, ok := r.world[k]; ok {
+			before[k] = v
+		}
 	}
+	maps.Copy(r.world, set)
+	defer func() {
+		for k := range set {
+			if v, ok := before[k]; ok {
+				r.world[k] = v
+			} else {
+				delete(r.world, k)
+			}
+		}
+	}()
 	if len(j.e.OnComplete) == 0 {
 		return nil
 	}
