@@ -138,7 +138,8 @@ func (g *gen) hostView(tag string) any {
 	case 2:
 		return []any{m{"heading": tag}, m{"kv": m{"pairs": m{"out": "{{ world.out }}", "note": "{{ world.note }}", "status": "{{ world.status }}"}}}}
 	default:
-		return tag + " err={{ world.last_error }} job={{ world.status }}"
+		// last_job_* live only in an on_complete chain
+		return tag + " err={{ world.last_error }} job={{ world.status }} last={{ world.last_job_status }}"
 	}
 }
 
