@@ -48,4 +48,3 @@ func delayErrorText(s string, err error) string {
 	}
 	return err.Error()
 }
-
