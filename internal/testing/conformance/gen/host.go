@@ -54,7 +54,7 @@ func writeHost(dir string, n int, seed uint64) error {
 
 // hostCallIDs are the call ids a host story's effects carry (by_call
 // keys on them); "r-{{ world.n }}" renders at dispatch.
-var hostCallIDs = []string{"r1", "r2", "g1", "t1", "r-{{ world.n }}"}
+var hostCallIDs = []string{"r1", "r2", "g1", "t1", "r-{{ world.n }}", "s-{{ slots.v }}"}
 
 // hostStory draws one story and its fixtures.
 func (g *gen) hostStory(id string) []agentFile {
@@ -148,7 +148,7 @@ func (g *gen) hostSync(redirect bool) m {
 	var e m
 	switch g.rnd.IntN(9) {
 	case 0, 1:
-		e = m{"invoke": "host.run", "with": m{"cmd": g.pick("echo {{ world.n }}", "ls {{ world.tag }}", "true")},
+		e = m{"invoke": "host.run", "with": m{"cmd": g.pick("echo {{ world.n }}", "ls {{ world.tag }}", "true", "echo {{ slots.v }}")},
 			"bind": g.hostBinds("out", "stdout", "code", "exit_code", "res", "stdout_json.a.b")}
 	case 2:
 		e = m{"invoke": "host.git." + g.pick("status", "log", "diff"), "with": m{"ref": "{{ world.tag }}"},

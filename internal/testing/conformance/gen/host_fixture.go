@@ -71,7 +71,7 @@ func (g *gen) hostStub(delays ...string) m {
 	if g.chance(35) {
 		bc := m{}
 		for range 1 + g.rnd.IntN(3) {
-			bc[g.pick("r1", "r2", "g1", "t1", "j1", "w1", "r-0", "r-2", "r-{{ world.n }}")] = g.hostEnvelope()
+			bc[g.pick("r1", "r2", "g1", "t1", "j1", "w1", "r-0", "r-2", "r-{{ world.n }}", "s-q", "s-")] = g.hostEnvelope()
 		}
 		if g.chance(30) {
 			// ignored upstream: an envelope has no delay
