@@ -463,6 +463,16 @@ func (r *runner) bindResult(e *Effect, res map[string]any) error {
 				r.note(Note{Kind: "host", State: r.cur.Path, Error: fmt.Sprintf("%s: bind.%s: %v", e.Pos, b.Key, err)})
 				continue
 			}
+			if res == nil && isEmptyMap(v) {
+				// no data is upstream's nil map: `{{ result }}` binds
+				// null, `{{ result.k }}` null, `{{ result.a.b }}` fails
+				// (an explicit data: {} binds {}; conformance
+				// host-bind-answer-errors)
+				if err := r.bindNilMap(b.Key); err != nil {
+					return err
+				}
+				continue
+			}
 		} else if x, ok := lookupBindPath(res, b.Path); ok {
 			v = x
 		} else {
@@ -528,4 +538,22 @@ func (r *runner) walkArgs(e *Effect) map[string]any {
 		return map[string]any{}
 	}
 	return w
+}
+
+// bindNilMap is a template bind of a call that returned no data
+// (`{{ result }}`): upstream's world holds its nil map for the rest of the
+// turn, which a view prints as Go prints a map, while its world.update
+// and the next turn have null (conformance host-bind-nil-live).
+func (r *runner) bindNilMap(key string) error {
+	setPath(r.world, key, map[string]any(nil))
+	r.journalAs(key, nil, true)
+	r.t.rerender, r.t.applied = true, true
+	r.t.batchBound = append(r.t.batchBound, key)
+	return r.emit(KindWorldUpdate, map[string]any{"set": map[string]any{key: nil}})
+}
+
+// isEmptyMap reports whether v is a map with no keys.
+func isEmptyMap(v any) bool {
+	m, ok := v.(map[string]any)
+	return ok && len(m) == 0
 }

@@ -85,7 +85,11 @@ func callHandler(ctx context.Context, h host.Handler, name, op string, args map[
 	}
 	res, err := h.Call(ctx, &host.Call{Handler: name, Op: op, Args: args, Env: env})
 	if err != nil {
-		return hostAnswer{}, err
+		// a clarification is asked before the handler's own failure
+		// (a stub's request_clarification comes before its infra_error:
+		// a job waits for the answer, a foreground call fails with the
+		// clarification text; conformance host-clarification-first)
+		return hostAnswer{delay: res.Delay, clar: res.Clarification}, err
 	}
 	return hostAnswer{data: res.Data, err: res.Error, delay: res.Delay, clar: res.Clarification}, nil
 }

@@ -26,7 +26,10 @@ type job struct {
 	err     error
 	asked   bool // the clarification question was posted
 	answer  any
-	applied bool // the completion turn ran
+	// dropAnswer: the answer is not added to the result (the handler's
+	// clarification said so: a flow stub)
+	dropAnswer bool
+	applied    bool // the completion turn ran
 }
 
 // jobStore holds a session's background jobs. It implements host.Jobs.
@@ -79,12 +82,15 @@ func (s *jobStore) AnswerClarification(ctx context.Context, jobID string, answer
 	defer s.mu.Unlock()
 	j := s.byID[jobID]
 	if j == nil {
-		return fmt.Errorf("jobs.AnswerClarification: no job %q", jobID)
+		// upstream's text: its job store is an SQL table
+		// (docs/compat/engine.md "Background jobs")
+		return errors.New("jobs.AnswerClarification: sql: no rows in result set")
 	}
 	if j.info.Status != JobAwaiting {
 		return fmt.Errorf("jobs.AnswerClarification: job %s is not awaiting_input (status=%s)", jobID, j.info.Status)
 	}
 	j.info.Status, j.answer, j.info.Question = JobRunning, answer, ""
+	j.dropAnswer = j.ans.clar != nil && j.ans.clar.DropAnswer
 	j.ans.clar = nil
 	if j.settled && !s.virtual {
 		s.ready = append(s.ready, j)
@@ -248,7 +254,7 @@ func (r *runner) jobStep(ctx context.Context, j *job) (*Turn, error) {
 		s.mu.Unlock()
 		return nil, nil
 	}
-	if j.err == nil && j.ans.clar != nil && !j.asked {
+	if j.ans.clar != nil && !j.asked {
 		j.asked = true
 		j.info.Status, j.info.Question = JobAwaiting, j.ans.clar.Question
 		s.mu.Unlock()
@@ -271,14 +277,18 @@ func (r *runner) jobStep(ctx context.Context, j *job) (*Turn, error) {
 	case j.ans.err != "":
 		status, errMsg = JobFailed, j.ans.err
 	}
+	// a job that returned no data (an error or infra error alone) has
+	// no last_job_result: `world.last_job_result.x` then fails the
+	// on_complete, as upstream (conformance host-job-no-data)
 	data := j.ans.data
-	if data == nil {
-		data = map[string]any{}
-	}
-	if j.answer != nil {
+	if j.answer != nil && !j.dropAnswer {
 		data = shallowWith(data, "answer", j.answer)
 	}
-	j.info.Status, j.info.Error, j.info.Result, j.info.Ended = status, errMsg, jsonvalue.Normalize(data).(map[string]any), r.now()
+	var result map[string]any
+	if data != nil {
+		result = jsonvalue.Normalize(data).(map[string]any)
+	}
+	j.info.Status, j.info.Error, j.info.Result, j.info.Ended = status, errMsg, result, r.now()
 	s.mu.Unlock()
 	return r.completionTurn(ctx, j, status, errMsg, data)
 }
@@ -310,6 +320,11 @@ func (r *runner) completionTurn(ctx context.Context, j *job, status, errMsg stri
 	if e := r.emitAt("", KindJobCompleted, done); e != nil {
 		return t, e
 	}
+	if err != nil {
+		// upstream's listener stops at the failed on_complete: the job's
+		// end posts no notification (conformance host-oncomplete-fails)
+		return r.closeTurn(t, "", map[string]any{"job_status": status, "outcome": "background_completion"})
+	}
 	r.inbox.post(InboxItem{Title: "Job " + verb[status] + ": " + j.info.Namespace, Body: errMsg, Severity: sevs[status], JobID: j.info.ID, State: j.info.State})
 	unread, attention := r.inbox.counts()
 	if e := r.emitAt("", KindWorldUpdate, map[string]any{"set": map[string]any{"$inbox": map[string]any{"needs_attention": attention, "unread": unread}}}); e != nil {
@@ -326,11 +341,30 @@ func (r *runner) runOnComplete(ctx context.Context, j *job, status string, data 
 		r.note(Note{Kind: "job", State: r.statePath(), Text: "job " + j.info.ID + " ended after the session left " + j.info.State + ": on_complete skipped"})
 		return nil
 	}
-	set := map[string]any{"last_job_id": j.info.ID, "last_job_status": status, "last_job_result": jsonvalue.Normalize(data)}
-	maps.Copy(r.world, set)
-	if err := r.emit(KindWorldUpdate, map[string]any{"set": jsonvalue.Normalize(set), "source": "job"}); err != nil {
-		return err
+	var result any
+	if data != nil {
+		result = jsonvalue.Normalize(data)
 	}
+	// in memory only, for the on_complete chain: no event, and the next
+	// turn has them as they were (upstream's world is read back from its
+	// log, which never holds them; conformance host-last-job-in-memory)
+	set := map[string]any{"last_job_id": j.info.ID, "last_job_status": status, "last_job_result": result}
+	before := map[string]any{}
+	for k := range set {
+		if v, ok := r.world[k]; ok {
+			before[k] = v
+		}
+	}
+	maps.Copy(r.world, set)
+	defer func() {
+		for k := range set {
+			if v, ok := before[k]; ok {
+				r.world[k] = v
+			} else {
+				delete(r.world, k)
+			}
+		}
+	}()
 	if len(j.e.OnComplete) == 0 {
 		return nil
 	}

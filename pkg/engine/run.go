@@ -555,6 +555,12 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 		// cap-view; random differential 135). A batch that had bound
 		// something first re-renders the resting state, as any redirect.
 		v = r.renderFirst(ctx, turnSlots)
+	case !r.t.rerender && r.t.first != nil && r.t.redirectErr == "" && !r.t.noView:
+		// a batch whose only effect was a domain error (data or none;
+		// a bind makes it re-render): the machine's render from before
+		// dispatch, without the last_error it wrote (conformance
+		// host-domain-error-view)
+		v, err = r.renderAt(ctx, r.statePath(), r.t.first.world, slots, true)
 	case !r.t.noView || r.t.rerender:
 		// a move that renders no view still renders after calls that
 		// re-render (conformance parallel-root-bind)
@@ -580,7 +586,7 @@ func (r *runner) renderView(ctx context.Context, slots map[string]any) string {
 			v = r.renderFirst(ctx, turnSlots)
 		}
 		le, _ := r.world["last_error"].(string)
-		v = errorBanner(v, le, r.t.redirectErr)
+		v = errorBanner(v, le)
 	}
 	return v
 }
@@ -598,14 +604,16 @@ func prependSay(say, view string) string {
 }
 
 // errorBanner appends upstream's banner after an on_error redirect
-// (story-runtime §2.4), "⚠ Action failed: <msg>" after a blank line (an
-// empty view becomes the banner alone), unless the view already shows
-// lastErr, the world's last_error.
-func errorBanner(view, lastErr, msg string) string {
-	if lastErr != "" && strings.Contains(view, lastErr) {
+// (story-runtime §2.4), "⚠ Action failed: <last_error>" after a blank
+// line (an empty view becomes the banner alone), unless the view already
+// shows lastErr, the world's last_error as the turn ends: a later call
+// failing in the landing room names its own error, and a landing that
+// clears last_error shows no banner (conformance host-banner-last-error).
+func errorBanner(view, lastErr string) string {
+	if strings.Contains(view, lastErr) {
 		return view
 	}
-	banner := "⚠ Action failed: " + msg
+	banner := "⚠ Action failed: " + lastErr
 	if view == "" {
 		return banner
 	}

@@ -31,3 +31,20 @@ func parseDuration(s string) (time.Duration, error) {
 	}
 	return d, nil
 }
+
+// delayErrorText is upstream's text for a stub delay that does not parse
+// (app.ParseDuration's, which a fixture can assert in last_error);
+// err is ours, used when upstream would have read the value.
+func delayErrorText(s string, err error) string {
+	s = strings.TrimSpace(s)
+	if num, ok := strings.CutSuffix(s, "d"); ok {
+		if _, perr := strconv.ParseFloat(num, 64); perr != nil {
+			return fmt.Sprintf("app.ParseDuration: %q: invalid day count: %v", s, perr)
+		}
+		return err.Error()
+	}
+	if _, perr := time.ParseDuration(s); perr != nil {
+		return fmt.Sprintf("app.ParseDuration: %q: %v", s, perr)
+	}
+	return err.Error()
+}

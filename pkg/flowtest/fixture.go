@@ -166,7 +166,6 @@ type InboxExpect struct {
 	Unread         *int
 	NeedsAttention *int
 	Severities     []string
-	HasSeverities  bool
 	Pos            Pos
 }
 

@@ -417,7 +417,38 @@ func (fr *fixtureRun) registry(fx *Fixture) *host.Registry {
 	for _, s := range fx.HostHandlers {
 		reg.Register(s.Name, s.Handler())
 	}
+	if len(fx.HostBindings) == 0 {
+		servePrefixAgentVerbs(reg)
+	}
 	return reg
+}
+
+// servePrefixAgentVerbs registers, under its exact name, each agent verb
+// a stub serves by prefix (host.agent or host): upstream's flow registry
+// holds only the stubs, so its longest-prefix lookup answers
+// host.agent.task from a host.agent stub, with op "task"; the engine
+// would otherwise hand an agent verb no exact handler serves to its agent
+// layer (conformance host-agent-prefix-stub).
+func servePrefixAgentVerbs(reg *host.Registry) {
+	for _, v := range []string{"ask", "ask_with_mcp", "converse", "decide", "extract", "task"} {
+		name := "host.agent." + v
+		h, _, op, ok := reg.Lookup(name)
+		if !ok || op == "" {
+			continue
+		}
+		reg.Register(name, host.HandlerFunc(func(ctx context.Context, c *host.Call) (host.Result, error) {
+			pc := *c
+			pc.Op = op
+			if _, set := c.Args["op"]; !set {
+				pc.Args = maps.Clone(c.Args)
+				if pc.Args == nil {
+					pc.Args = map[string]any{}
+				}
+				pc.Args["op"] = op
+			}
+			return h.Call(ctx, &pc)
+		}))
+	}
 }
 
 // agents is the fixture's agent layer. A flow starts no agent: an agent

@@ -230,7 +230,7 @@ func (p *parser) inboxFields(ie *InboxExpect, where string) yamlnode.Fields {
 		{Key: "unread", Read: intoPtr(&ie.Unread, p.integer, where)},
 		{Key: "needs_attention", Read: intoPtr(&ie.NeedsAttention, p.integer, where)},
 		{Key: "severities", Read: func(_, v *yaml.Node) {
-			ie.Severities, ie.HasSeverities = p.strList(v, where+".severities"), true
+			ie.Severities = p.strList(v, where+".severities")
 		}},
 	}
 }
@@ -298,10 +298,13 @@ func (p *parser) stubFields(s *Stub, w string) yamlnode.Fields {
 		{Key: "delay", Read: func(_, v *yaml.Node) {
 			// Upstream parses a stub's delay when the stub is called: a bad
 			// one is that call's infra error, not a fixture that cannot run.
-			d, err := parseDuration(p.str(v, w+".delay"))
+			text := p.str(v, w+".delay")
+			d, err := parseDuration(text)
 			if err != nil {
 				p.warnf(v, ruleValue, "%s.delay: %v; every call of this stub fails with an infra error", w, err)
-				s.DelayErr = fmt.Sprintf("stub %s: parse delay: %v", s.Name, err)
+				// the call's error is upstream's text (conformance
+				// host-stub-delay-errors)
+				s.DelayErr = fmt.Sprintf("stub %s: parse delay: %s", s.Name, delayErrorText(text, err))
 			}
 			s.Delay = d
 		}},

@@ -273,7 +273,7 @@ host_handlers:
   host.run: { data: { stdout: x }, delay: "soon" }
 turns:
   - intent: { name: go }
-    expect_world: { out: "", last_error: "stub host.run: parse delay: invalid duration \"soon\": use a Go duration (500ms, 2s, 9m, 1h) or days (11d)" }
+    expect_world: { out: "", last_error: "stub host.run: parse delay: app.ParseDuration: \"soon\": time: invalid duration \"soon\"" }
 `))
 }
 

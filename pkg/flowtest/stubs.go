@@ -26,7 +26,7 @@ func (s *Stub) answer(c *host.Call) (host.Result, error) {
 	}
 	res := host.Result{Delay: s.Delay}
 	if s.RequestClarification != "" {
-		res.Clarification = &host.Clarification{Question: s.RequestClarification, Data: map[string]any{"answer": "string"}}
+		res.Clarification = &host.Clarification{Question: s.RequestClarification, Data: map[string]any{"answer": "string"}, DropAnswer: true}
 	}
 	e := s.envelope(c)
 	if e == nil {

@@ -218,7 +218,7 @@ func TestInboxTransportJobs(t *testing.T) {
 	}
 	jobs.err = errors.New("jobs.AnswerClarification: job J2 is not awaiting_input (status=done)")
 	res, _ = call(t, jobsAnswerHandler{}, env, map[string]any{"job_id": "J2", "answer": "yes"})
-	if res.Error != jobs.err.Error() {
+	if res.Error != "host.jobs.answer_clarification: "+jobs.err.Error() {
 		t.Errorf("store error: %q", res.Error)
 	}
 	res, _ = call(t, jobsAnswerHandler{}, Env{}, map[string]any{"job_id": "J2", "answer": "x"})

@@ -82,6 +82,10 @@ type Result struct {
 type Clarification struct {
 	Question string         `json:"question"`
 	Data     map[string]any `json:"data,omitempty"`
+	// DropAnswer keeps the answer out of the job's result: a flow
+	// stub's request_clarification only waits for it, as upstream's
+	// (otherwise the result carries it as "answer").
+	DropAnswer bool `json:"-"`
 }
 
 // Handler serves host calls.

@@ -66,7 +66,9 @@ func (jobsAnswerHandler) Call(ctx context.Context, c *Call) (Result, error) {
 		return domainErr("%s: no job store installed in this run", name), nil
 	}
 	if err := c.Env.Services.Jobs.AnswerClarification(ctx, id, answer); err != nil {
-		return domainErr("%v", err), nil
+		// the store's error under the handler's name, as upstream
+		// (conformance host-bind-answer-errors)
+		return domainErr("%s: %v", name, err), nil
 	}
 	return Result{Data: map[string]any{"answered": true, "job_id": id}}, nil
 }

@@ -43,7 +43,7 @@ func dispatched(evs []flowtest.ReportEvent) []map[string]any {
 			Args      map[string]any `json:"args"`
 		}
 		if json.Unmarshal(e.Payload, &p) == nil {
-			out = append(out, map[string]any{"namespace": p.Namespace, "args": p.Args})
+			out = append(out, map[string]any{"namespace": p.Namespace, "args": noJobIDsIn(p.Args)})
 		}
 	}
 	return out

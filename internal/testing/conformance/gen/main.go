@@ -43,6 +43,10 @@
 // inspect calls answered by cassettes, failures, binds; fixtures with
 // each kind of cassette, host_bindings and stubs (-known adds YAML
 // integer literals reaching a script and kitsoki's wider dialect).
+// -kind host writes stories that call host namespaces from on_enter, arms
+// and on_complete, sync and in the background (host.go), with fixtures
+// feeding every stub form and asserting calls, inbox and jobs
+// (host_fixture.go).
 package main
 
 import (
@@ -63,7 +67,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-kind flow|legacy|tmpl|agent|view] DIR | gen diff DIR")
+		return fmt.Errorf("usage: gen write [-n N] [-seed S] [-known] [-emits] [-kind flow|legacy|tmpl|agent|view|starlark|host] DIR | gen diff DIR")
 	}
 	switch args[0] {
 	case "write":
@@ -109,8 +113,10 @@ func run(args []string) error {
 			return writeView(dir, n, seed)
 		case "starlark":
 			return writeStarlark(dir, n, seed, known)
+		case "host":
+			return writeHost(dir, n, seed)
 		}
-		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent or view", kind)
+		return fmt.Errorf("-kind %q: want flow, legacy, tmpl, agent, view, starlark or host", kind)
 	case "diff":
 		if len(args) != 2 {
 			return fmt.Errorf("usage: gen diff DIR")

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kitsoki/pkg/flowtest"
+)
+
+// The host stories gen writes load here and their fixtures run with no
+// Go runtime text in any failure, view or event; every stub form, call
+// form and host assertion is drawn; the same seed writes the same bytes.
+func TestHostStoriesRun(t *testing.T) {
+	dir := t.TempDir()
+	const n = 30
+	if err := writeHost(dir, n, 11); err != nil {
+		t.Fatal(err)
+	}
+	again := t.TempDir()
+	if err := writeHost(again, 2, 11); err != nil {
+		t.Fatal(err)
+	}
+	sameBytes(t, dir, again, "000/app.yaml", "001/flows/f0.yaml", "001/flows/f1.yaml")
+	var files []*flowtest.File
+	seen := map[string]bool{}
+	want := []string{
+		// stub forms
+		"by_call:", "by_op:", "delay:", "infra_error:", "error:", "request_clarification:", "host.agent:",
+		"host.local_files:", "host.git.status:", "host.nope:",
+		// call forms
+		"background: true", "on_complete:", "on_error:", "iface.ticket.", "host.git.", "host.jobs.answer_clarification",
+		"{{ result }}", "id: r-{{ world.n }}",
+		// assertions
+		"expect_host_calls:", "expect_no_host_calls:", "expect_inbox:", "expect_jobs:", "expect_world:",
+		"expect_state:", "expect_events:", "advance_clock:", "times:",
+	}
+	for i := range n {
+		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
+		fs, _, err := flowtest.Discover([]string{filepath.Join(d, "app.yaml")}, filepath.Join(d, "flows", "*.yaml"), false, nil)
+		if err != nil || len(fs) < 2 {
+			t.Fatalf("%s: fixtures %d, error %v", d, len(fs), err)
+		}
+		files = append(files, fs...)
+		paths, _ := filepath.Glob(filepath.Join(d, "flows", "*.yaml"))
+		for _, p := range append(paths, filepath.Join(d, "app.yaml")) {
+			b, _ := os.ReadFile(p)
+			for _, k := range want {
+				if strings.Contains(string(b), k) {
+					seen[k] = true
+				}
+			}
+		}
+	}
+	for _, k := range want {
+		if !seen[k] {
+			t.Errorf("no story of %d drew %s", n, k)
+		}
+	}
+	runClean(t, files, n)
+}
+
+// hostSim follows arcs and on_error redirects, counts the calls a turn
+// dispatches, lands a job's on_complete at its advance, and stops
+// predicting once a job is left pending.
+func TestHostSim(t *testing.T) {
+	job := m{"invoke": "host.run", "background": true, "on_complete": []any{
+		m{"set": m{"s": "{{ world.last_job_result.stdout }}"}},
+		m{"target": "failed", "when": "world.last_job_status == 'failed'"},
+		m{"target": "done"},
+	}}
+	states := m{
+		"idle": m{"on": m{
+			"run": []any{m{"target": "work"}},
+			"bg":  []any{m{"target": ".", "effects": []any{job}}},
+		}},
+		"work": m{"on": m{}, "on_enter": []any{
+			m{"invoke": "iface.ticket.search", "id": "g1"},
+			m{"invoke": "host.run", "id": "r-{{ world.n }}", "on_error": "failed"},
+			m{"invoke": "host.nope"},
+		}},
+		"failed": m{"on": m{}, "on_enter": []any{m{"invoke": "host.inbox.add"}}},
+		"done":   m{"on": m{}},
+	}
+	sim := &hostSim{states: states, stubs: m{"host.run": m{"error": "boom"}, "host.local_files": m{"data": m{}}}, cur: "idle"}
+	if st, ok := sim.intent("run"); st != "failed" || !ok {
+		t.Fatalf("run: %q %v, want the on_error redirect to failed", st, ok)
+	}
+	want := [][2]string{{"host.local_files.ticket.search", "g1"}, {"host.run", ""}, {"host.inbox.add", ""}}
+	if fmt.Sprint(sim.calls) != fmt.Sprint(want) {
+		t.Errorf("calls %v, want %v (host.nope is not dispatched after the redirect)", sim.calls, want)
+	}
+	for _, c := range []struct {
+		stub m
+		want string
+	}{
+		{m{"data": m{"stdout": "x"}}, "done"},
+		{m{"data": m{"stdout": "x"}, "error": "bad"}, "failed"},
+		{m{"error": "bad"}, "idle"}, // no data: the chain fails, no target
+	} {
+		sim = &hostSim{states: states, stubs: m{"host.run": c.stub}, cur: "idle"}
+		if st, ok := sim.intent("bg"); st != "idle" || !ok {
+			t.Fatalf("bg: %q %v", st, ok)
+		}
+		if sim.advance(); sim.cur != c.want || sim.lost {
+			t.Errorf("stub %v: job landed at %q (lost %v), want %q", c.stub, sim.cur, sim.lost, c.want)
+		}
+	}
+	sim = &hostSim{states: states, stubs: m{"host.run": m{"data": m{}}}, cur: "idle"}
+	sim.intent("bg")
+	if _, ok := sim.intent("run"); ok {
+		t.Errorf("predicted while a job was left pending")
+	}
+}
