@@ -15,10 +15,7 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // agentFile is one file of an agent story besides app.yaml: YAML
@@ -33,24 +30,8 @@ func writeAgent(dir string, n int, seed uint64) error {
 	for i := range n {
 		g := newGen(seed + uint64(i))
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
-		for _, f := range g.agentStory(fmt.Sprintf("gena-%d", seed+uint64(i))) {
-			var b []byte
-			switch v := f.body.(type) {
-			case string:
-				b = []byte(v)
-			default:
-				var err error
-				if b, err = yaml.Marshal(v); err != nil {
-					return fmt.Errorf("story %s: %s: %w", d, f.name, err)
-				}
-			}
-			p := filepath.Join(d, f.name)
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				return err
-			}
-			if err := os.WriteFile(p, b, 0o644); err != nil {
-				return err
-			}
+		if err := writeFiles(d, g.agentStory(fmt.Sprintf("gena-%d", seed+uint64(i)))); err != nil {
+			return err
 		}
 	}
 	return nil

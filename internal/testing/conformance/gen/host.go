@@ -21,10 +21,7 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // writeHost writes n host stories, story i from seed+i.
@@ -32,21 +29,8 @@ func writeHost(dir string, n int, seed uint64) error {
 	for i := range n {
 		g := newGen(seed + uint64(i))
 		d := filepath.Join(dir, fmt.Sprintf("%03d", i))
-		for _, f := range g.hostStory(fmt.Sprintf("genh-%d", seed+uint64(i))) {
-			b, ok := f.body.([]byte)
-			if !ok {
-				var err error
-				if b, err = yaml.Marshal(f.body); err != nil {
-					return fmt.Errorf("story %s: %s: %w", d, f.name, err)
-				}
-			}
-			p := filepath.Join(d, f.name)
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				return err
-			}
-			if err := os.WriteFile(p, b, 0o644); err != nil {
-				return err
-			}
+		if err := writeFiles(d, g.hostStory(fmt.Sprintf("genh-%d", seed+uint64(i)))); err != nil {
+			return err
 		}
 	}
 	return nil

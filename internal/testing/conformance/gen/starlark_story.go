@@ -17,6 +17,8 @@ func writeFiles(d string, files []agentFile) error {
 		switch v := f.body.(type) {
 		case string:
 			b = []byte(v)
+		case []byte:
+			b = v
 		default:
 			var err error
 			if b, err = yaml.Marshal(v); err != nil {
